@@ -1,0 +1,114 @@
+// Profile content in the interface's own field names (snake_case): it is the canonical data model of the spec.
+// Storage keeps it as jsonb; REST serializes it nearly as is; GraphQL maps it to camelCase.
+
+export type Importance = 'low' | 'medium' | 'high'
+
+export interface Scored<T> {
+  value: T
+  confidence: number
+}
+
+export interface Memory {
+  event: string
+  date?: string // YYYY-MM-DD
+  importance?: Importance
+  confidence?: number
+}
+
+export interface CoreInfo {
+  name?: Scored<string>
+  age?: Scored<number>
+  gender?: Scored<string>
+  location?: Scored<string>
+  occupation?: Scored<string>
+}
+
+export type CoreField = keyof CoreInfo
+export const CORE_FIELDS: CoreField[] = ['name', 'age', 'gender', 'location', 'occupation']
+
+export interface Personality {
+  traits: Scored<string>[]
+  mood_trends: { default?: Scored<string>; recent?: Scored<string> }
+}
+
+export interface Preferences {
+  conversation_style?: Scored<string>
+  topics_to_avoid: Scored<string>[]
+}
+
+/** What the profile holds: the parts of the interface's Profile that extraction fills. */
+export interface ProfileContent {
+  core_info: CoreInfo
+  interests: Record<string, Scored<string>[]>
+  personality: Personality
+  memories: Memory[]
+  preferences: Preferences
+}
+
+/** Bookkeeping the merge needs that is not part of the public profile. */
+export interface ProfileInternals {
+  /** How often each normalised mood has been seen, for mood_trends.default. */
+  mood_counts: Record<string, number>
+  /** How many times each scalar's current value was seen (path like "core_info.name"); >= 2 means confirmed. */
+  seen: Record<string, number>
+}
+
+/** Everything the merge reads and writes. */
+export interface ProfileState {
+  content: ProfileContent
+  field_timestamps: Record<string, string>
+  language?: string
+  internals: ProfileInternals
+}
+
+export function emptyContent(): ProfileContent {
+  return {
+    core_info: {},
+    interests: {},
+    personality: { traits: [], mood_trends: {} },
+    memories: [],
+    preferences: { topics_to_avoid: [] },
+  }
+}
+
+export function emptyState(): ProfileState {
+  return { content: emptyContent(), field_timestamps: {}, internals: { mood_counts: {}, seen: {} } }
+}
+
+export type ListSection = 'interests' | 'traits' | 'topics_to_avoid'
+
+/** A value the person explicitly negated ("I don't like jazz anymore"). category only for interests; omitted = any. */
+export interface Removal {
+  section: ListSection
+  category?: string
+  value: string
+}
+
+/** What an extractor proposes from one submission. Everything optional; the merge decides. */
+export interface Extraction {
+  core_info?: CoreInfo
+  interests?: Record<string, Scored<string>[]>
+  personality?: { traits?: Scored<string>[]; mood?: Scored<string> }
+  memories?: Memory[]
+  preferences?: { conversation_style?: Scored<string>; topics_to_avoid?: Scored<string>[] }
+  removals?: Removal[]
+  /** ISO 639-1 code of the language the person writes in. */
+  language?: string
+}
+
+export type InputType = 'text' | 'conversation' | 'structured'
+export const INPUT_TYPES: InputType[] = ['text', 'conversation', 'structured']
+
+/** The partial profile recorded in one update_log entry. */
+export interface Changes {
+  core_info?: Partial<CoreInfo>
+  interests?: Record<string, Scored<string>[]>
+  personality?: { traits?: Scored<string>[]; mood_trends?: { default?: Scored<string>; recent?: Scored<string> } }
+  memories?: Memory[]
+  preferences?: { conversation_style?: Scored<string>; topics_to_avoid?: Scored<string>[] }
+  language?: string
+  /** Scalars whose old value was replaced: path -> old value. */
+  replaced?: Record<string, Scored<string | number>>
+  /** Entries removed by an explicit negation. */
+  removed?: { section: ListSection; category?: string; value: string }[]
+}
