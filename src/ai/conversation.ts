@@ -1,0 +1,134 @@
+// Conversation transcripts (CONTRACT §5): either lines "Speaker: utterance" (lines without a prefix continue the
+// previous turn), or a JSON array of {"role", "content"} messages. The profiled person is role "user" in the
+// JSON form, or the speaker named in the first line in the line form. Only their turns are evidence.
+
+export interface Turn {
+  speaker: string
+  text: string
+}
+
+export interface ParsedConversation {
+  /** The profiled person: "user" in the JSON form, the first speaker in the line form. */
+  speaker: string | null
+  turns: Turn[]
+}
+
+/** The data is not a conversation in either accepted form. */
+export class ConversationFormatError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConversationFormatError'
+  }
+}
+
+const SUBJECT_ROLES = new Set(['user', 'human'])
+
+function contentText(content: unknown): string | undefined {
+  if (typeof content === 'string') return content
+  // OpenAI-style content parts: [{type: "text", text: "..."}]
+  if (Array.isArray(content)) {
+    const parts = content.map((p) =>
+      typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : undefined,
+    )
+    if (parts.every((p) => p !== undefined)) return parts.join('\n')
+  }
+  return undefined
+}
+
+function parseJson(messages: unknown[]): ParsedConversation {
+  if (messages.length === 0) throw new ConversationFormatError('data: the conversation has no messages')
+  const turns: Turn[] = []
+  messages.forEach((m, i) => {
+    if (!m || typeof m !== 'object' || Array.isArray(m)) {
+      throw new ConversationFormatError(`data: message ${i} must be an object with "role" and "content"`)
+    }
+    const { role, content } = m as { role?: unknown; content?: unknown }
+    if (typeof role !== 'string' || !role.trim()) {
+      throw new ConversationFormatError(`data: message ${i} has no string "role"`)
+    }
+    const text = content === null || content === undefined ? '' : contentText(content)
+    if (text === undefined) throw new ConversationFormatError(`data: message ${i} has no string "content"`)
+    turns.push({ speaker: role.trim().toLowerCase(), text })
+  })
+  const subject = turns.find((t) => SUBJECT_ROLES.has(t.speaker))?.speaker ?? null
+  return { speaker: subject, turns }
+}
+
+// "Alice: hi", "[10:02] Bob: hello", "**Dr. Smith**: ...", "- User: ..."
+const LINE = /^\s*(?:[-*>]\s+)?(?:\[[^\]]{1,40}\]\s*|\(?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]m)?\)?\s*[-–]?\s*)?\**([^:\n]{1,40}?)\**\s*:\s?(.*)$/i
+
+function speakerLabel(raw: string): string | undefined {
+  const s = raw.replace(/\*+/g, '').trim()
+  if (!s || s.split(/\s+/).length > 4) return undefined
+  if (!/^[\p{L}]/u.test(s)) return undefined
+  if (/[.?!,;"]$/.test(s) || /[?!;"]/.test(s)) return undefined
+  if (/^(?:https?|ftp|mailto|note|ps|p\.s|re|fw|fwd|tip|warning|edit|update|example|eg|ie)$/i.test(s)) return undefined
+  return s
+}
+
+function parseLines(data: string): ParsedConversation {
+  const turns: Turn[] = []
+  for (const line of data.split(/\r?\n/)) {
+    const m = LINE.exec(line)
+    // "at 10:30 we met" is no speaker: a label ending in a digit followed by digits is a time
+    const label = m && !(/\d$/.test(m[1]) && /^\d/.test(m[2])) ? speakerLabel(m[1]) : undefined
+    if (m && label) {
+      turns.push({ speaker: label, text: m[2].trim() })
+    } else if (turns.length && line.trim()) {
+      const last = turns[turns.length - 1]
+      last.text = last.text ? `${last.text}\n${line.trim()}` : line.trim()
+    }
+    // lines before the first "Speaker:" line (a title, a blank line) are ignored
+  }
+  if (!turns.length) {
+    throw new ConversationFormatError(
+      'data: not a recognisable conversation; expected lines "Speaker: utterance" or a JSON array of {"role", "content"} messages',
+    )
+  }
+  return { speaker: turns[0].speaker, turns }
+}
+
+const same = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0
+
+/** Parses a transcript; throws ConversationFormatError when it has no recognisable turns. */
+export function parseConversation(data: string): ParsedConversation {
+  const trimmed = data.trim()
+  if (!trimmed) throw new ConversationFormatError('data: the conversation is empty')
+  if (trimmed.startsWith('[') || trimmed.startsWith('{')) {
+    let parsed: unknown
+    let isJson = true
+    try {
+      parsed = JSON.parse(trimmed)
+    } catch {
+      isJson = false // e.g. "[10:02] Alice: hi" is the line form
+    }
+    if (isJson) {
+      if (Array.isArray(parsed)) return parseJson(parsed)
+      const messages = parsed && typeof parsed === 'object' ? (parsed as { messages?: unknown }).messages : undefined
+      if (Array.isArray(messages)) return parseJson(messages)
+      throw new ConversationFormatError('data: a JSON conversation must be an array of {"role", "content"} messages')
+    }
+    if (trimmed.startsWith('{')) throw new ConversationFormatError('data: a JSON conversation must be an array of {"role", "content"} messages')
+  }
+  return parseLines(trimmed)
+}
+
+/** The profiled person's turns (their text only), in order. */
+export function subjectTurns(data: string): string[] {
+  const c = parseConversation(data)
+  if (c.speaker === null) return []
+  const subject = c.speaker
+  return c.turns.filter((t) => same(t.speaker, subject)).map((t) => t.text).filter((t) => t.trim().length > 0)
+}
+
+/** For the HTTP layer: an error message naming the problem, or null when the conversation is acceptable. */
+export function validateConversation(data: string): string | null {
+  try {
+    const c = parseConversation(data)
+    if (c.speaker === null) return 'data: the conversation has no message with role "user" (the profiled person)'
+    return null
+  } catch (e) {
+    if (e instanceof ConversationFormatError) return e.message
+    throw e
+  }
+}

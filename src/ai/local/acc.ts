@@ -1,0 +1,135 @@
+// Collects the findings of the rules for one submission and turns them into an `Extraction`.
+import type { CoreField, CoreInfo, Extraction, ListSection, Memory, Removal, Scored } from '../../domain/profile.js'
+
+const round = (c: number) => Math.round(Math.min(1, Math.max(0, c)) * 100) / 100
+const key = (v: string) => v.toLowerCase().replace(/\s+/g, ' ').trim()
+
+interface Ordered<T> {
+  item: T
+  order: number
+}
+
+export class Acc {
+  private seq = 0
+  private readonly core = new Map<CoreField, Scored<string | number>>()
+  private readonly interests = new Map<string, Ordered<Scored<string> & { category: string }>>()
+  private readonly traits = new Map<string, Ordered<Scored<string>>>()
+  private readonly avoid = new Map<string, Ordered<Scored<string>>>()
+  private readonly removals = new Map<string, Ordered<Removal>>()
+  private mood?: Scored<string>
+  private style?: Scored<string>
+  private readonly memories: Memory[] = []
+
+  /** Keeps the most confident value of a core field (the first one on ties). */
+  setCore(field: CoreField, value: string | number, confidence: number): void {
+    if (typeof value === 'string' && !value.trim()) return
+    const old = this.core.get(field)
+    if (old && old.value === value) old.confidence = Math.max(old.confidence, confidence)
+    else if (!old || confidence > old.confidence) this.core.set(field, { value, confidence })
+  }
+
+  hasCore(field: CoreField): boolean {
+    return this.core.has(field)
+  }
+
+  /** Adds an interest; a later removal of the same value in the same text cancels it, and vice versa. */
+  addInterest(category: string, value: string, confidence: number): void {
+    const v = value.trim()
+    if (!v || v.length > 60) return
+    const k = key(v)
+    const old = this.interests.get(k)
+    if (old && old.item.confidence >= confidence) {
+      old.order = ++this.seq
+      return
+    }
+    this.interests.set(k, { item: { value: v, confidence, category }, order: ++this.seq })
+  }
+
+  addTrait(value: string, confidence: number): void {
+    this.addList(this.traits, value, confidence)
+  }
+
+  addAvoid(value: string, confidence: number): void {
+    this.addList(this.avoid, value, confidence)
+  }
+
+  private addList(m: Map<string, Ordered<Scored<string>>>, value: string, confidence: number): void {
+    const v = value.trim()
+    if (!v) return
+    const k = key(v)
+    const old = m.get(k)
+    if (old) {
+      old.item.confidence = Math.max(old.item.confidence, confidence)
+      old.order = ++this.seq
+    } else m.set(k, { item: { value: v, confidence }, order: ++this.seq })
+  }
+
+  remove(section: ListSection, value: string, category?: string): void {
+    const v = value.trim()
+    if (!v) return
+    const r: Removal = category ? { section, category, value: v } : { section, value: v }
+    this.removals.set(`${section}:${key(v)}`, { item: r, order: ++this.seq })
+  }
+
+  setMood(value: string, confidence: number): void {
+    if (!this.mood || confidence >= this.mood.confidence) this.mood = { value, confidence }
+  }
+
+  setStyle(value: string, confidence: number): void {
+    if (!this.style || confidence > this.style.confidence) this.style = { value, confidence }
+  }
+
+  addMemory(m: Memory): void {
+    const k = key(m.event)
+    if (this.memories.some((x) => key(x.event) === k && x.date === m.date)) return
+    this.memories.push(m)
+  }
+
+  toExtraction(language?: string): Extraction {
+    const out: Extraction = {}
+    if (this.core.size) {
+      const core: CoreInfo = {}
+      for (const [f, s] of this.core) {
+        const c = round(s.confidence)
+        if (f === 'age') core.age = { value: Number(s.value), confidence: c }
+        else core[f] = { value: String(s.value), confidence: c }
+      }
+      out.core_info = core
+    }
+    // An entry and its removal in the same text: the later statement wins.
+    const removedOrder = (section: ListSection, v: string) => this.removals.get(`${section}:${key(v)}`)?.order ?? -1
+    const interests: Record<string, Scored<string>[]> = {}
+    for (const { item, order } of this.interests.values()) {
+      if (removedOrder('interests', item.value) > order) continue
+      ;(interests[item.category] ??= []).push({ value: item.value, confidence: round(item.confidence) })
+    }
+    if (Object.keys(interests).length) out.interests = interests
+    const traits = [...this.traits.values()]
+      .filter((t) => removedOrder('traits', t.item.value) < t.order)
+      .map((t) => ({ value: t.item.value, confidence: round(t.item.confidence) }))
+    if (traits.length || this.mood) {
+      out.personality = {}
+      if (traits.length) out.personality.traits = traits
+      if (this.mood) out.personality.mood = { value: this.mood.value, confidence: round(this.mood.confidence) }
+    }
+    if (this.memories.length) {
+      out.memories = this.memories.map((m) => (m.confidence === undefined ? { ...m } : { ...m, confidence: round(m.confidence) }))
+    }
+    const avoid = [...this.avoid.values()]
+      .filter((t) => removedOrder('topics_to_avoid', t.item.value) < t.order)
+      .map((t) => ({ value: t.item.value, confidence: round(t.item.confidence) }))
+    if (avoid.length || this.style) {
+      out.preferences = {}
+      if (this.style) out.preferences.conversation_style = { value: this.style.value, confidence: round(this.style.confidence) }
+      if (avoid.length) out.preferences.topics_to_avoid = avoid
+    }
+    const entries = (section: ListSection) =>
+      section === 'interests' ? [...this.interests.values()] : section === 'traits' ? [...this.traits.values()] : [...this.avoid.values()]
+    const removals = [...this.removals.values()]
+      .filter(({ item, order }) => !entries(item.section).some((e) => key(e.item.value) === key(item.value) && e.order > order))
+      .map((r) => r.item)
+    if (removals.length) out.removals = removals
+    if (language) out.language = language
+    return out
+  }
+}

@@ -1,0 +1,77 @@
+// Turns the object of "I love ...", "I play ...", "my favorite X is ..." into short, categorised interest values.
+import { CATEGORY_OF } from './lexicon-interests.js'
+import { termsOf } from './nlp.js'
+import { classifyNoun, cutPhrase, EXAMPLES, GENERIC, lookup, lookupExact, splitGerund, splitList, stripFiller, type Item } from './phrase.js'
+import { baseOfThirdPerson } from './text.js'
+import { verbItems } from './verbs.js'
+
+export { classifyNoun, cutPhrase, lookup, lookupExact, splitList, verbItems, type Item }
+
+function startsWithVerb(s: string): boolean {
+  const t = termsOf(s)[0]?.tags ?? []
+  return t.includes('Verb') && !t.includes('Noun') && !t.includes('Gerund') && !t.includes('Auxiliary') && !t.includes('Copula')
+}
+
+/** Verbs the interest rules know what to do with ("play" + "softball" -> sports). */
+const KNOWN_VERBS = new Set(
+  `play listen watch read eat drink taste cook bake grill go visit travel explore tour collect do practice learn study
+  make take spend hike swim surf ski dance sing run jog fish hunt camp bike cycle climb skate golf bowl paint draw knit
+  sew write garden ride walk volunteer meditate sail row dive shop`.split(/\s+/),
+)
+
+const isBareVerb = (w: string) => {
+  if (KNOWN_VERBS.has(w)) return true
+  if (GENERIC.has(w) || CATEGORY_OF.has(w)) return false
+  const t = termsOf(w)[0]?.tags ?? []
+  return t.includes('Infinitive') && !t.includes('Plural') && !t.includes('Noun')
+}
+
+/** Everything the object of a "like" verb says: "to hike and swim", "jazz, especially bebop", "playing guitar". */
+export function interpretObject(phrase: string, verbHint?: string): Item[] {
+  const [main, ...examples] = phrase.split(EXAMPLES)
+  const out: Item[] = []
+  let verb = verbHint
+  let infinitive = false
+  for (const raw of splitList(cutPhrase(main))) {
+    const inf = /^to\s+([a-z]+)\s*(.*)$/.exec(raw.trim())
+    if (inf) {
+      infinitive = true
+      verb = inf[1]
+      out.push(...verbItems(verb, inf[2]))
+      continue
+    }
+    const s = stripFiller(raw)
+    const g = splitGerund(s)
+    if (g) {
+      verb = g[0]
+      out.push(...verbItems(g[0], g[1]))
+      continue
+    }
+    const first = s.split(' ')[0]
+    if (GENERIC.has(s)) continue
+    if ((infinitive || !s.includes(' ') || KNOWN_VERBS.has(first)) && isBareVerb(first) && !lookupExact(s)) {
+      verb = first
+      out.push(...verbItems(first, s.slice(first.length)))
+      continue
+    }
+    if (verb && !lookup(s)) {
+      out.push(...verbItems(verb, s))
+      continue
+    }
+    // "(i love jazz and) play the piano": a coordinated verb phrase
+    if (!lookupExact(s) && s.includes(' ') && !/^(?:a|an|the|some|my|your)\s/.test(raw.trim()) && startsWithVerb(s)) {
+      verb = baseOfThirdPerson(first)
+      out.push(...verbItems(verb, s.slice(first.length).trim()))
+      continue
+    }
+    const n = classifyNoun(raw)
+    if (n) out.push(n)
+  }
+  for (const ex of examples) {
+    for (const raw of splitList(cutPhrase(ex))) {
+      const n = classifyNoun(raw)
+      if (n && n.category !== 'other') out.push(n)
+    }
+  }
+  return out
+}

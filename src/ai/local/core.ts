@@ -1,0 +1,176 @@
+// core_info: name, age, gender and location from first-person statements.
+import { GENDER_CUES, GENDER_EXPLICIT, GENERIC_PLACES, MOODS, OCCUPATIONS, TRAITS } from './lexicon-core.js'
+import { CATEGORY_OF } from './lexicon-interests.js'
+import { nlpHas, placesIn } from './nlp.js'
+import { ADV, PHRASE_END, type ClauseInfo, type RuleContext } from './rules-common.js'
+import { NUMBER_RE, parseNumber } from './text.js'
+import { rx } from './regex.js'
+
+// ---------------------------------------------------------------- name
+
+const NOT_NAMES = new Set(
+  `not a an the very so really just here there back home ok okay fine good great sure sorry new from in at on with of
+  and but also too still glad happy tired sick busy done ready going gonna married single retired alone currently
+  always never now only your you me him her it this that what who crazy lucky later tomorrow anytime whatever anything
+  soon tonight again maybe please old young sir madam mom dad baby honey dear bro buddy dude man`.split(/\s+/),
+)
+
+function cleanName(raw: string): string | undefined {
+  const words: string[] = []
+  for (const w of raw.trim().split(/\s+/)) {
+    if (!/^[a-z][a-z'-]*$/.test(w) || NOT_NAMES.has(w) || words.length === 3) break
+    words.push(w)
+  }
+  if (!words.length) return undefined
+  return words.join(' ')
+}
+
+const looksLikeWord = (w: string) =>
+  TRAITS.has(w) || w in MOODS || OCCUPATIONS.has(w) || CATEGORY_OF.has(w) || GENERIC_PLACES.has(w)
+
+export function ruleName(c: ClauseInfo, ctx: RuleContext): void {
+  const t = c.text
+  let m = /\bmy (?:full |first |real |given )?name(?: is| =|:)\s+(.+)$/.exec(t) ?? /\bname's\s+(.+)$/.exec(t)
+  if (m) {
+    const n = cleanName(m[1])
+    if (n) ctx.acc.setCore('name', ctx.cases.restore(n, true), 0.95)
+    return
+  }
+  m = /\b(?:(?:you can |please |just )?call me|i am called|i go by|people call me|everyone calls me|friends call me)\s+(.+)$/.exec(t)
+  if (m) {
+    const n = cleanName(m[1])?.split(' ')[0]
+    if (n && !looksLikeWord(n)) {
+      const sure = nlpHas(n, '#Person') || ctx.cases.isCapitalised(n)
+      ctx.acc.setCore('name', ctx.cases.restore(n, true), sure ? 0.85 : 0.6)
+    }
+    return
+  }
+  m = /^(?:hi|hello|hey)?[, ]*(?:this is|i am)\s+([a-z][a-z'-]*(?:\s+[a-z][a-z'-]*)?)\s*(?:$|,|\band\b|\bfrom\b|\bhere\b)/.exec(t)
+  if (m && !c.hedged) {
+    const words = m[1].split(' ').filter((w) => !looksLikeWord(w) && !NOT_NAMES.has(w))
+    if (!words.length || words.length !== m[1].split(' ').length) return
+    const person = nlpHas(m[1], '#Person') && !nlpHas(m[1], '#Place')
+    const capital = words.every((w) => ctx.cases.isCapitalised(w)) && !nlpHas(m[1], '(#Adjective|#Verb|#Demonym|#Place|#Organization)') && !/(?:ian|ese|ish|ean)$/.test(m[1])
+    if (person || capital) ctx.acc.setCore('name', ctx.cases.restore(m[1], true), person ? 0.8 : 0.6)
+  }
+}
+
+// ---------------------------------------------------------------- age
+
+const N = `(${NUMBER_RE})`
+const AGE_RULES: [RegExp, number, boolean][] = [
+  [rx`\\bi am ${ADV}(?:a |an )?${N}[- ](?:years?|yrs?)[- ](?:old|young|of age)\\b`, 0.95, false],
+  [rx`\\bi am ${ADV}(?:a |an )?${N}[- ]year[- ]old\\b`, 0.95, false],
+  [rx`\\bi am ${N}(?: years| yrs| yo| y/o)?\\s*$`, 0.9, true],
+  [rx`\\bi ${ADV}turned ${N}\\b`, 0.85, false],
+  [rx`\\b(?:my age is|i am aged|i am age)\\s+${N}\\b`, 0.95, false],
+  [rx`^i,? \\(?${N}\\)?,`, 0.9, false],
+  [rx`\\bi am (?:almost|nearly|about|around|turning) ${N}\\b`, 0.6, false],
+]
+
+export function ruleAge(c: ClauseInfo, ctx: RuleContext): void {
+  if (c.hedged || c.desire) return
+  for (const [re, conf, bare] of AGE_RULES) {
+    const m = re.exec(c.text)
+    if (!m) continue
+    const n = parseNumber(m[1])
+    if (n === undefined) continue
+    if (n < 1 || n > 120 || (bare && (n > 110 || n < (/^i am \S+$/.test(c.text) ? 2 : 10)))) continue
+    ctx.acc.setCore('age', n, conf)
+    return
+  }
+}
+
+// ---------------------------------------------------------------- gender
+
+const GENDER_WORDS = Object.keys(GENDER_EXPLICIT).sort((a, b) => b.length - a.length).join('|')
+const CUE_WORDS = Object.keys(GENDER_CUES).sort((a, b) => b.length - a.length).join('|')
+const BLOCKERS = /\b(?:of|for|with|to|who|that|and|fan|friend|lover|like|than|the)\b/
+
+export function ruleGender(c: ClauseInfo, ctx: RuleContext): void {
+  if (c.hedged || c.desire) return
+  const t = c.text
+  let m = /\b(?:my gender is|i identify as|i am identifying as)\s+(?:a |an )?([a-z- ]+)/.exec(t)
+  if (m) {
+    const g = Object.entries(GENDER_EXPLICIT).find(([k]) => m![1].startsWith(k))
+    if (g) ctx.acc.setCore('gender', g[1], 0.95)
+    return
+  }
+  m = rx`\\bi am ${ADV}(?:(a|an) )?((?:[a-z0-9-]+ ){0,4}?)(${GENDER_WORDS})\\b`.exec(t)
+  if (m && !BLOCKERS.test(m[2]) && !(m[3] === 'man' && /\benough\b/.test(t))) {
+    const article = !!m[1]
+    if (article || ['female', 'male', 'non-binary', 'nonbinary', 'non binary', 'enby', 'genderqueer', 'genderfluid'].includes(m[3])) {
+      ctx.acc.setCore('gender', GENDER_EXPLICIT[m[3]], m[3] === 'girl' || m[3] === 'boy' ? 0.85 : 0.9)
+      return
+    }
+  }
+  m = rx`\\bas an? (woman|man|female|male|girl|guy|mother|father|mom|dad)\\b`.exec(t)
+  if (m) {
+    const g = GENDER_EXPLICIT[m[1]] ?? GENDER_CUES[m[1]]
+    ctx.acc.setCore('gender', g, GENDER_EXPLICIT[m[1]] ? 0.8 : 0.5)
+    return
+  }
+  m = rx`\\bi am ${ADV}(?:a |an )((?:[a-z0-9-]+ ){0,3}?)(${CUE_WORDS})\\b`.exec(t)
+  if (m && !BLOCKERS.test(m[1])) ctx.acc.setCore('gender', GENDER_CUES[m[2]], 0.5)
+}
+
+// ---------------------------------------------------------------- location
+
+const NOT_PLACE_FIRST = new Set(['my', 'your', 'his', 'her', 'our', 'their', 'it', 'this', 'that', 'fear', 'peace', 'love'])
+const NOT_PLACES = new Set(
+  `the moment, the past, the present, the future, a bubble, a dream, a world, a box, the dark, work, school, college,
+  bed, family, a family, a big family, a small family, a large family, a good family, heaven, hell, denial, sin, hope,
+  harmony, debt, poverty, luxury, a long line, a line, a lot, the same`.split(/\s*,\s*/).map((x) => x.trim()),
+)
+const LOC_RULES: [RegExp, number, 'strict' | 'loose'][] = [
+  [rx`\\bi ${ADV}(?:live|am living|reside|am residing|am located|am based|am settled|have lived|have been living) (?:here )?(?:in|at|near|outside(?: of)?|around|on) (.+)$`, 0.9, 'loose'],
+  [rx`\\bi ${ADV}(?:moved|relocated|immigrated|emigrated|have moved|just moved) (?:back |over |out |here |down |up )?(?:to|into) (.+)$`, 0.85, 'strict'],
+  [rx`\\bi am ${ADV}(?:originally )?from (.+)$`, 0.8, 'strict'],
+  [rx`\\bi ${ADV}(?:originally )?come from (.+)$`, 0.8, 'strict'],
+  [rx`\\bi am (?:a |an )(?:[a-z0-9-]+ ){1,6}?from (.+)$`, 0.75, 'strict'],
+  [/\bmy (?:home ?town|home city|current city|city) is (.+)$/, 0.8, 'strict'],
+  [rx`\\bi ${ADV}(?:grew up|was raised) (?:in|on|near) (.+)$`, 0.55, 'strict'],
+  [rx`\\bi ${ADV}(?:moved|came|immigrated|emigrated) (?:here |over |out )?from (.+)$`, 0.55, 'strict'],
+  [rx`\\bi was born (?:and raised )?in (.+)$`, 0.5, 'strict'],
+]
+
+/** The place named by a phrase after "live in", or undefined if it does not look like a place. */
+export function placeOf(raw: string, mode: 'strict' | 'loose', ctx: RuleContext): { value: string; factor: number } | undefined {
+  let p = raw.replace(/\b(?:in|since|back in) (?:19|20)\d\d\b.*$/, '').replace(/\b(?:for|with) .*$/, '')
+  // "austin, texas" / "paris, france": keep "X, Y" when the pair reads as places
+  const pair = /^([a-z .'-]+?),\s*([a-z .'-]+?)(?:$|[,.!?]|\s(?:and|but|with|for|since)\b)/.exec(p)
+  const pairPlaces = pair ? placesIn(`${pair[1]}, ${pair[2]}`) : []
+  if (pair && pair[1].split(' ').length <= 3 && pair[2].split(' ').length <= 3 && pairPlaces.length && nlpHas(pair[2], '#Place')) p = `${pair[1]}, ${pair[2]}`
+  else p = p.replace(PHRASE_END, '')
+  p = p.replace(/\b(?:(?:last|this|next) (?:year|month|week|summer|winter|spring|fall)|\d+ (?:years?|months?|weeks?) ago|a (?:year|month|while) ago|recently|right now|at the moment)\b.*$/, '').trim()
+  p = p.replace(/^(?:the (?:city|town|state|country|village) of )/, '').trim()
+  if (!p || p.split(/\s+/).length > 5) return undefined
+  const first = p.split(' ')[0]
+  if (NOT_PLACES.has(p) || NOT_PLACE_FIRST.has(first)) return undefined
+  const placeWords = placesIn(p)
+  const core = p.replace(/^(?:a|an|the)\s+/, '')
+  if (placeWords.length) {
+    const value = /,/.test(p) ? p : p.split(' ').length <= 4 ? core : placeWords.join(' ')
+    return { value: ctx.cases.restore(value, true).replace(/^The /, 'the '), factor: 1 }
+  }
+  if (GENERIC_PLACES.has(p) || GENERIC_PLACES.has(core) || /\b(?:city|town|village|suburbs?|countryside|farm|state|country|island|coast|area|region|neighborhood)$/.test(core)) {
+    return { value: core, factor: 0.6 }
+  }
+  const words = core.split(' ')
+  if (words.every((w) => ctx.cases.isCapitalised(w))) return { value: ctx.cases.restore(core), factor: 0.9 }
+  if (mode === 'loose' && words.length <= 2 && !nlpHas(core, '(#Verb|#Adjective|#Pronoun)') && !looksLikeWord(core)) {
+    return { value: ctx.cases.restore(core, true), factor: 0.55 }
+  }
+  return undefined
+}
+
+export function ruleLocation(c: ClauseInfo, ctx: RuleContext): void {
+  if (c.hedged || c.desire) return
+  for (const [re, conf, mode] of LOC_RULES) {
+    const m = re.exec(c.text)
+    if (!m) continue
+    const place = placeOf(m[1], mode, ctx)
+    if (place) ctx.acc.setCore('location', place.value, conf * place.factor)
+    return
+  }
+}

@@ -1,0 +1,202 @@
+// interests.<category>: "I love/like/enjoy X", "my favorite X is Y", "I play X", "I have a dog", "I go hiking", ...
+import { classifyNoun, cutPhrase, interpretObject, lookup, splitList, verbItems, type Item } from './classify.js'
+import { FAVORITE_HEADS, PET_WORDS } from './lexicon-interests.js'
+import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
+import { gerund, singular } from './text.js'
+import { re, rx, rxg } from './regex.js'
+
+const STRONG = 'love|loves|adore|adores|live for|have a passion for|have a love for|can not get enough of|can not live without'
+const MILD = 'like|likes|enjoy|enjoys|dig|fancy|prefer|appreciate|have a soft spot for|have a weakness for|have a thing for|have an interest in'
+const AM_STRONG = 'in love with|passionate about|obsessed with|crazy about|addicted to|a sucker for|mad about|nuts about'
+const AM_MILD = 'into|fond of|interested in|keen on|hooked on|big on|(?:a |an )?(?:big |huge |massive |great |die[- ]hard |long[- ]time |lifelong )?fan of'
+
+const LIKE_RULES: [RegExp, number][] = [
+  [rx`\\bi ${ADV}(?:${STRONG})\\s+(.+)$`, 0.9],
+  [rx`\\bi ${ADV}(?:${MILD})\\s+(.+)$`, 0.85],
+  [rx`\\bi am ${ADV}(?:so |very |quite |super |totally |pretty )?(?:${AM_STRONG})\\s+(.+)$`, 0.9],
+  [rx`\\bi am ${ADV}(?:so |very |quite |super |totally |pretty |big |huge |heavily |deeply |hugely )?(?:${AM_MILD})\\s+(.+)$`, 0.85],
+]
+
+const PET_ALT = [...PET_WORDS].sort((a, b) => b.length - a.length).join('|')
+const PET_HAVE = re(
+  `\\b(i|we) ${ADV}(?:have|own|got|adopted|rescued|have got|keep|raise|take care of|foster) (?:a |an |one |two |three |four |five |six |seven |several |some |many |lots of |a few |a couple (?:of )?|\\d+ )?((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`,
+)
+const PET_GENERIC = rx`\\b(?:i|we) ${ADV}(?:have|own) (?:a |an |two |three |\\d+ )?pet ([a-z]+)`
+const MY_PET = rx`\\bmy ((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`
+const NOT_PET_CONTEXT = /\b(?:no|not|never|allergic|afraid|scared|died|dead|passed away|lost|ran away|put down|miss|used to)\b/
+
+const ACTIVITY_VERBS =
+  'cook|bake|grill|garden|walk|workout|knit|paint|draw|sew|hike|swim|surf|ski|snowboard|dance|sing|run|jog|fish|hunt|camp|bike|cycle|climb|skate|golf|bowl|meditate|write|travel|kayak|crochet|quilt|sketch|box|wrestle|row|sail|blog|vlog|volunteer|work out|exercise|lift weights|act|sculpt|tinker|skateboard|rollerblade|scrapbook|birdwatch|backpack|canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music'
+
+function add(items: Item[], ctx: RuleContext, base: number): void {
+  for (const it of items) {
+    const value = it.category === 'travel' || it.category === 'music' || it.category === 'books' || it.category === 'movies_tv'
+      ? ctx.cases.restore(it.value)
+      : it.value
+    ctx.acc.addInterest(it.category, value, base * it.weight)
+  }
+}
+
+/** "my favorite food is pizza", "horror movies are my favorite", "my favorite thing to do is hike". */
+function ruleFavorite(c: ClauseInfo, ctx: RuleContext): boolean {
+  const t = c.text
+  let head: string | undefined
+  let value: string | undefined
+  let m = /\bmy (?:(?:all[- ]time|absolute|very|most|top|current|personal|new|biggest) )*(?:favorites?|preferred) (.+?) (?:is|are|has to be|have to be|would be|=|:|of all time is) (.+)$/.exec(t)
+  if (m) [head, value] = [m[1], m[2]]
+  m = m ?? /^(.+?) (?:is|are) (?:definitely |probably |also |still |easily )?(?:one of )?my (?:(?:all[- ]time|absolute|very|most|top) )*(?:favorites?|preferred)(?:\s+(.+?))?$/.exec(t)
+  m = m ?? /^([a-z][a-z '-]+?) (?:is|are) (?:really |definitely |truly )?(?:my|a) (?:passion|hobby|hobbies|thing|jam|obsession|guilty pleasure|love)(?: of mine)?()$/.exec(t)
+  if (m && !value) [head, value] = [m[2] ?? '', m[1]]
+  if (!m || value === undefined) return false
+  const past = /\bwas\b/.test(t)
+  const conf = past ? 0.6 : 0.9
+  const h = (head ?? '').replace(/\b(?:kind|type|sort|genre|style|brand|flavor) of\s+/, '').replace(/^(?:thing|things|activity|activities|way)\b/, 'thing').trim()
+  const toVerb = /\bto (eat|drink|cook|watch|read|listen to|play|visit|go|do|see)\b/.exec(h)?.[1]
+  const headWord = singular(h.replace(/\s+to\s+.*$/, '').split(' ').pop() ?? '')
+  let category: string | undefined = FAVORITE_HEADS[headWord]
+  if (toVerb === 'eat' || toVerb === 'drink' || toVerb === 'cook') category = 'food'
+  else if (toVerb === 'watch') category = category === 'sports' ? 'sports' : 'movies_tv'
+  else if (toVerb === 'read') category = 'books'
+  else if (toVerb === 'listen to') category = 'music'
+  else if (toVerb === 'visit' || toVerb === 'go') category = 'travel'
+  const raw = value.replace(/^(?:definitely|probably|easily|either|by far)\s+/, '')
+  if (category === 'hobbies' || (!category && (!h || /^thing/.test(h)))) {
+    add(interpretObject(raw, toVerb === 'play' ? 'play' : undefined), ctx, conf)
+    return true
+  }
+  if (!category) {
+    // "my favorite shirts are ...": an unknown kind of thing; keep short values under "other"
+    for (const item of splitList(cutPhrase(raw))) {
+      const n = classifyNoun(item, 'other', 0.8)
+      if (n && n.value.split(' ').length <= 3) ctx.acc.addInterest(n.weight === 1 ? n.category : 'other', n.value, conf * 0.8)
+    }
+    return true
+  }
+  for (const item of splitList(cutPhrase(raw))) {
+    const n = classifyNoun(item, category, 1)
+    if (!n) continue
+    const titled = category === 'books' || category === 'movies_tv' || (category === 'music' && n.weight < 1)
+    const title = titled ? item.replace(/^(?:a|an|my)\s+/, '').trim() : n.value
+    ctx.acc.addInterest(category, ctx.cases.restore(title), conf)
+  }
+  return true
+}
+
+const PET_MODIFIERS = new Set(
+  `old new little big sweet cute lovely beloved adorable two three four five black white brown grey gray orange golden
+  baby rescue rescued senior young first fat lazy fluffy tiny small large giant huge crazy silly spoiled adopted pet
+  female male boy girl furry miniature mini pure purebred bred mixed breed pit german`.split(/\s+/),
+)
+const modifiersOnly = (s: string) => s.trim().split(/\s+/).filter(Boolean).every((w) => PET_MODIFIERS.has(w) || /^\d+$/.test(w))
+
+function rulePets(c: ClauseInfo, ctx: RuleContext): void {
+  const t = c.text
+  if (NOT_PET_CONTEXT.test(t)) return
+  let m = PET_HAVE.exec(t)
+  if (m && modifiersOnly(m[2])) {
+    ctx.acc.addInterest('pets', singular(m[3]), m[1] === 'we' ? 0.75 : 0.9)
+    return
+  }
+  const have = rx`\\b(?:i|we) ${ADV}(?:have|own|got|adopted|rescued|have got)\\b`.exec(t)
+  if (have) {
+    const rest = t.slice(have.index)
+    let found = false
+    for (const p of rest.matchAll(rxg`\\b(?:a|an|one|two|three|four|five|some|\\d+)\\s+((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`)) {
+      if (modifiersOnly(p[1])) {
+        ctx.acc.addInterest('pets', singular(p[2]), 0.85)
+        found = true
+      }
+    }
+    if (found) return
+  }
+  m = PET_GENERIC.exec(t)
+  if (m) {
+    ctx.acc.addInterest('pets', singular(m[1]), 0.85)
+    return
+  }
+  for (const p of t.matchAll(re(MY_PET.source, 'g'))) {
+    if (p[2] !== 'pet' && modifiersOnly(p[1])) ctx.acc.addInterest('pets', singular(p[2]), 0.7)
+  }
+}
+
+function ruleActivities(c: ClauseInfo, ctx: RuleContext): void {
+  const t = c.text
+  let m = rx`\\bi ${ADV}(?:play|am playing|have been playing|have played for)\\s+(.+)$`.exec(t)
+  if (m) add(interpretObject(m[1], 'play'), ctx, 0.85)
+  m = rx`\\bi ${ADV}(?:listen|am listening|have been listening)\\s+to\\s+(.+)$`.exec(t)
+  if (m) add(interpretObject(m[1], 'listen'), ctx, 0.85)
+  m = rx`\\bi ${ADV}(?:watch|am watching|binge watch|binge)\\s+(.+)$`.exec(t)
+  if (m) add(interpretObject(m[1], 'watch'), ctx, 0.8)
+  m = rx`\\bi ${ADV}(?:read|am reading)(?:\\s+(.+))?$`.exec(t)
+  if (m) add(m[1] && cutPhrase(m[1]) ? interpretObject(m[1], 'read') : verbItems('read', ''), ctx, 0.8)
+  m = rx`\\bi ${ADV}(?:collect|am collecting)\\s+(.+)$`.exec(t)
+  if (m) add(verbItems('collect', cutPhrase(m[1])), ctx, 0.9)
+  m = rx`\\bi ${ADV}(?:eat|drink|am eating|am drinking)\\s+(.+)$`.exec(t)
+  if (m) for (const it of splitList(cutPhrase(m[1]))) add(verbItems('eat', it), ctx, 0.6)
+  m = rx`\\bi ${ADV}(?:go|often go|like going)\\s+(.+)$`.exec(t)
+  if (m && !/^(?:to (?:work|school|college|bed|sleep|class|the (?:store|doctor|office))|home|back|out of)\b/.test(m[1])) add(verbItems('go', cutPhrase(m[1])), ctx, 0.8)
+  m = rx`\\bi ${ADV}do (?!not\\b|so\\b|too\\b|it\\b|that\\b|this\\b|what\\b|well\\b|my\\b|the same\\b|same\\b|a lot\\b|anything\\b|nothing\\b|everything\\b)(.+)$`.exec(t)
+  if (m) add(verbItems('do', cutPhrase(m[1])).filter((i) => i.weight === 1 && (i.category === 'sports' || i.category === 'hobbies')), ctx, 0.85)
+  m = rx`\\bi ${ADV}(${ACTIVITY_VERBS})\\b(.*)$`.exec(t)
+  if (m && !(m[1] === 'run' && /^\s+(?:a|an|the|my|our|his|her|into|out|late|away|errands)\b/.test(m[2]) && !/\b(?:marathon|race|mile|5k|10k)/.test(m[2]))) {
+    const obj = cutPhrase(m[2].trim())
+    const verb = m[1].split(' ')[0]
+    const items = /^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) || !obj ? verbItems(verb, '') : verbItems(verb, obj)
+    add(items, ctx, 0.8)
+  }
+  m = rx`\\bi ${ADV}(?:take|am taking|have been taking) (.+?) (?:lessons?|class(?:es)?|courses?)\\b`.exec(t)
+  if (m) {
+    const x = m[1].replace(/^(?:a|an|some)\s+/, '')
+    const hit = lookup(gerund(x)) ? { category: lookup(gerund(x))!.category, value: gerund(x) } : classifyNoun(x, 'hobbies', 0.8)
+    if (hit) ctx.acc.addInterest(hit.category, hit.value, 0.8)
+  }
+  m = rx`\\bi ${ADV}(?:am learning|have been learning|am studying|learn) (.+)$`.exec(t)
+  if (m) {
+    const to = /^(?:how )?to\s+([a-z]+)\s*(.*)$/.exec(m[1])
+    add(to ? verbItems(to[1], cutPhrase(to[2])) : verbItems('learn', cutPhrase(m[1])), ctx, 0.7)
+  }
+  m = rx`\\bi ${ADV}(?:started|began|took up|have taken up|picked up|got into|am getting into|have gotten into) (.+)$`.exec(t)
+  if (m && !/^(?:a |an |the |my |to work|working|school|college|dating)/.test(m[1])) add(interpretObject(m[1]).filter((i) => i.weight >= 0.8), ctx, 0.7)
+  m = rx`\\bi ${ADV}spend (?:a lot of |most of |all of |much of |lots of |some )?(?:my )?(?:free |spare |extra |leisure )?time (?:on |doing )?(.+)$`.exec(t)
+  if (m) add(interpretObject(m[1]), ctx, 0.8)
+  m = rx`\\bi ${ADV}(?:visit|travel to|have been to|have visited|have traveled to|have travelled to|love visiting)\\s+(.+)$`.exec(t)
+  if (m) for (const it of splitList(cutPhrase(m[1]))) add(verbItems('visit', it).filter((i) => i.weight >= 0.9), ctx, 0.75)
+  m = rx`\\bi am ${ADV}(?:a |an |strictly |mostly |fully )?(vegan|vegetarian|pescatarian|pescetarian|keto|paleo|gluten[- ]free|plant[- ]based|raw vegan|flexitarian)\\b`.exec(t)
+  if (m) ctx.acc.addInterest('food', m[1].replace(' ', '-'), 0.85)
+  m = rx`\\bi am ${ADV}(.+)$`.exec(t)
+  if (m) {
+    for (const part of m[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/)) {
+      const f = /^(?:a |an )?(?:(?:big|huge|massive|die[- ]hard|avid|real|true|total|complete|lifelong|long[- ]time) )*([a-z][a-z '&-]*?) (?:fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado)$/.exec(part)
+      if (!f || /\b(?:of|for|with|not|no)\b/.test(f[1])) continue
+      const n = classifyNoun(f[1], 'other', 0.75)
+      if (n) ctx.acc.addInterest(n.category, ['music', 'movies_tv', 'books', 'travel', 'sports'].includes(n.category) ? ctx.cases.restore(n.value) : n.value, 0.85 * n.weight)
+    }
+  }
+}
+
+/** Wishes and plans are weak evidence of an interest: "I would love to visit Japan" -> travel: Japan (0.5). */
+function ruleDesire(c: ClauseInfo, ctx: RuleContext): void {
+  const m = /\bi (?:would (?:love|like) to|want to|hope to|plan to|am planning to|dream of|wish i could|am going to) (?:(?:try|start|take up|get into|learn (?:how )?to) )?(.+)$/.exec(c.text)
+  if (!m) return
+  const obj = m[1].replace(/^(?:learn)\s+/, 'learning ')
+  const items = /^(?:[a-z]+ing)\b/.test(obj) ? interpretObject(obj) : interpretObject(`to ${obj}`)
+  add(items.filter((i) => i.weight >= 0.8), ctx, 0.5)
+}
+
+export function ruleInterests(c: ClauseInfo, ctx: RuleContext): void {
+  if (c.hedged) return
+  if (c.desire) {
+    ruleDesire(c, ctx)
+    return
+  }
+  if (ruleFavorite(c, ctx)) return
+  for (const [re, conf] of LIKE_RULES) {
+    const m = re.exec(c.text)
+    if (m) {
+      add(interpretObject(m[1]), ctx, conf)
+      break
+    }
+  }
+  rulePets(c, ctx)
+  ruleActivities(c, ctx)
+}

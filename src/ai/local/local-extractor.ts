@@ -1,0 +1,128 @@
+// The offline, deterministic extractor (CONTRACT §9 `local`): rules over compromise POS tags, lexicons and
+// chrono-node dates. English only: for text detected as another language only `language` is reported.
+import type { Extraction, ProfileContent } from '../../domain/profile.js'
+import { ConversationFormatError, subjectTurns } from '../conversation.js'
+import { detectLanguage, functionWordShare } from '../language.js'
+import type { ExtractionInput, ExtractRequest, ExtractResult, Extractor } from '../types.js'
+import { Acc } from './acc.js'
+import { ruleAge, ruleGender, ruleLocation, ruleName } from './core.js'
+import { ruleInterests } from './interests.js'
+import { ruleMemories } from './memories.js'
+import { ruleNegation, ruleUsedTo } from './negation.js'
+import { isVerbAfterI } from './nlp.js'
+import { ruleOccupation } from './occupation.js'
+import { rulePersonality } from './personality.js'
+import { rulePreferences } from './preferences.js'
+import { describe, type ClauseInfo, type RuleContext } from './rules-common.js'
+import { CaseMap, coordinatedClauses, dropCopulaAdverbs, fragmentClause, normalize, splitClauses } from './text.js'
+import { toFirstPerson } from './third-person.js'
+
+export interface LocalExtractorOptions {
+  /** Clock for relative dates ("last year"); injected so that tests are deterministic. Default: the system clock. */
+  now?: () => Date
+}
+
+type Input = Pick<ExtractionInput, 'inputType' | 'data'>
+
+export class LocalExtractor implements Extractor {
+  readonly name = 'local'
+  private readonly now: () => Date
+
+  constructor(options: LocalExtractorOptions = {}) {
+    this.now = options.now ?? (() => new Date())
+  }
+
+  async extract(req: ExtractRequest, signal?: AbortSignal): Promise<ExtractResult> {
+    const extractions: Extraction[] = []
+    for (const s of req.submissions) {
+      signal?.throwIfAborted()
+      extractions.push(this.extractOne(s, req.profile))
+    }
+    return { extractions }
+  }
+
+  /** Extraction from one submission (synchronous; `extract` wraps it). */
+  extractOne(input: Input, profile?: ProfileContent): Extraction {
+    let text: string
+    if (input.inputType === 'conversation') {
+      try {
+        // each turn is its own paragraph, so sentences never run across turns
+        text = subjectTurns(input.data).join('\n')
+      } catch (e) {
+        // The HTTP layer rejects malformed conversations; one that slips through yields nothing (retrying
+        // would not help, and another speaker's words must never be attributed to the person).
+        if (e instanceof ConversationFormatError) return {}
+        throw e
+      }
+    } else {
+      text = input.data
+    }
+    const language = detectLanguage(text)
+    if (!text.trim()) return {}
+    // The rules read English. Text detected as another language yields only its language, unless it still reads
+    // as English (a list of names and nouns can fool the detector).
+    if (language && language !== 'en' && functionWordShare(text, 'en') < 0.15) return { language }
+    return extractFromText(text, {
+      referenceDate: this.now(),
+      profile,
+      allowThirdPerson: input.inputType === 'text',
+      language,
+    })
+  }
+}
+
+export interface TextOptions {
+  referenceDate: Date
+  profile?: ProfileContent
+  /** Rewrite text about one person in the third person ("Maria is a nurse") into the first person. */
+  allowThirdPerson?: boolean
+  language?: string
+}
+
+/** Runs every rule over the person's own text. */
+export function extractFromText(text: string, opts: TextOptions): Extraction {
+  const acc = new Acc()
+  const cases = new CaseMap(text)
+  let normalized = normalize(text)
+  const ctx: RuleContext = { acc, cases, profile: opts.profile, referenceDate: opts.referenceDate }
+  if (opts.allowThirdPerson) {
+    const tp = toFirstPerson(normalized, text, opts.profile?.core_info?.name?.value)
+    if (tp) {
+      normalized = tp.text
+      if (tp.name) acc.setCore('name', cases.restore(tp.name, true), 0.85)
+      if (tp.gender) acc.setCore('gender', tp.gender, 0.6)
+    }
+  }
+  let prev: ClauseInfo | undefined
+  const split = splitClauses(normalized)
+  const clauses = split.flatMap((c, i) => {
+    if (c.question) return [c]
+    // "i am outgoing but a bit impatient": the second half shares the subject and the copula
+    const before = split[i - 1]
+    if (before && before.sentence === c.sentence && /^i am\b/.test(before.text) && c.text.split(' ').length <= 5 && !/\b(?:i|we|you|he|she|they|it|my|me)\b/.test(c.text)) {
+      c = { ...c, text: `i am ${c.text}` }
+    }
+    const fragment = fragmentClause(c.text)
+    if (fragment) c = { ...c, text: fragment }
+    c = { ...c, text: dropCopulaAdverbs(c.text) }
+    return [c, ...coordinatedClauses(c.text, isVerbAfterI).map((text) => ({ ...c, text }))]
+  })
+  for (const clause of clauses) {
+    const c = describe(clause)
+    rulePreferences(c, ctx)
+    if (!c.question) {
+      ruleName(c, ctx)
+      ruleAge(c, ctx)
+      ruleGender(c, ctx)
+      ruleLocation(c, ctx)
+      ruleOccupation(c, ctx)
+      ruleNegation(c, ctx)
+      ruleUsedTo(c, prev, ctx)
+      ruleInterests(c, ctx)
+      rulePersonality(c, ctx)
+      ruleMemories(c, ctx)
+    }
+    prev = c
+  }
+  return acc.toExtraction(opts.language ?? detectLanguage(text))
+}

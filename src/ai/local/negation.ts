@@ -1,0 +1,93 @@
+// Negations: "I don't like jazz anymore" removes an interest; "I hate jazz" is a dislike, never an interest.
+//
+// Decision: an explicit change ("anymore", "no longer", "stopped", "gave up", "not ... these days") is a removal.
+// A plain dislike ("I don't like X", "I hate X") removes X only if the profile currently lists it as an
+// interest (it contradicts it); otherwise it is recorded as a low-confidence topic to avoid (0.4-0.5), since a
+// conversation partner would do well not to push it. A negated thing is never added as an interest.
+import type { ProfileContent } from '../../domain/profile.js'
+import { interpretObject, type Item } from './classify.js'
+import { TRAITS } from './lexicon-core.js'
+import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
+import { rx } from './regex.js'
+
+const VERBS = 'like|love|enjoy|care for|care about|play|eat|drink|watch|listen to|do|go|read|collect|practice|follow'
+const CHANGE = /\b(?:anymore|any more|these days|nowadays|no more)\b/
+
+function normal(v: string): string {
+  return v.toLowerCase().replace(/\s+/g, ' ').trim()
+}
+
+/** Category under which the profile currently holds `value`, if it does. */
+function existingCategory(profile: ProfileContent | undefined, value: string): string | undefined {
+  if (!profile) return undefined
+  const v = normal(value)
+  for (const [cat, list] of Object.entries(profile.interests ?? {})) {
+    if (list.some((e) => normal(e.value) === v || normal(e.value).replace(/s$/, '') === v.replace(/s$/, ''))) return cat
+  }
+  return undefined
+}
+
+function itemsOf(verb: string | undefined, obj: string): Item[] {
+  const o = obj.replace(CHANGE, '').replace(/\s+(?:now|either|at all|really)$/, '').trim()
+  if (!o) return []
+  if (!verb || verb === 'like' || verb === 'love' || verb === 'enjoy' || verb === 'care for' || verb === 'care about') return interpretObject(o)
+  if (verb === 'listen to') return interpretObject(`listening to ${o}`)
+  return interpretObject(`to ${verb} ${o}`)
+}
+
+function removeAll(items: Item[], ctx: RuleContext): void {
+  for (const it of items) ctx.acc.remove('interests', it.value, existingCategory(ctx.profile, it.value))
+}
+
+/** Handles "I used to love jazz, but not anymore" across the two clauses. */
+export function ruleUsedTo(c: ClauseInfo, prev: ClauseInfo | undefined, ctx: RuleContext): void {
+  if (!prev || prev.sentence !== c.sentence) return
+  if (!/^(?:(?:i|i do) )?(?:not anymore|not any more|no more|no longer|i do not anymore|i do not (?:like|love|enjoy) (?:it|them) (?:anymore|now)|now i (?:hate|do not like|can not stand) (?:it|them))$/.test(c.text)) return
+  const m = rx`\\bi ${ADV}used to (${VERBS}) (.+)$`.exec(prev.text)
+  if (m) removeAll(itemsOf(m[1], m[2]), ctx)
+}
+
+export function ruleNegation(c: ClauseInfo, ctx: RuleContext): void {
+  if (c.hedged) return
+  const t = c.text
+  // traits: "I am not shy anymore", "I am no longer lazy"
+  let m = /\bi am (?:not|no longer) (?:as |so |that |very )?([a-z -]+?)(?: anymore| any more)?$/.exec(t)
+  if (m && (CHANGE.test(t) || /no longer/.test(t)) && TRAITS.has(m[1])) {
+    ctx.acc.remove('traits', m[1])
+    return
+  }
+  m = rx`\\bi ${ADV}(?:do not|can not|no longer|never) ${ADV}(${VERBS}) (.+)$`.exec(t)
+  if (m && (CHANGE.test(t) || /\bno longer\b/.test(t))) {
+    removeAll(itemsOf(m[1], m[2]), ctx)
+    return
+  }
+  m = rx`\\bi ${ADV}(?:have )?(?:stopped|quit|gave up|given up|am giving up|am quitting|am done with|am over) (.+)$`.exec(t)
+  if (m && !/^(?:my (?:job|work)|work|school|college|smoking|drinking|caring|trying|talking|working)\b/.test(m[1])) {
+    removeAll(itemsOf(undefined, m[1]), ctx)
+    return
+  }
+  m = /\bi am (not|no longer) (?:really |very |that |so )?(?:into|a fan of|a big fan of|interested in|fond of|crazy about) (.+)$/.exec(t)
+  if (m) {
+    if (m[1] === 'no longer' || CHANGE.test(t)) removeAll(itemsOf(undefined, m[2]), ctx)
+    else dislike(itemsOf(undefined, m[2]), ctx, 0.4)
+    return
+  }
+  m = /^(.+?) (?:is|are) (?:no longer|not) my favorites?\b/.exec(t)
+  if (m) {
+    removeAll(itemsOf(undefined, m[1]), ctx)
+    return
+  }
+  m = rx`\\bi ${ADV}(hate|hates|detest|despise|loathe|can not stand|dislike|do not like|do not enjoy|do not care for|do not care about|am not interested in|am tired of|am sick of|have no interest in)\\s+(.+)$`.exec(t)
+  if (m && !/^(?:talking|speaking|discussing|hearing|when|it|that|this|being|having|people|how)\b/.test(m[2])) {
+    const strong = /hate|detest|despise|loathe|stand|sick/.test(m[1])
+    dislike(itemsOf(undefined, m[2]), ctx, strong ? 0.5 : 0.4)
+  }
+}
+
+function dislike(items: Item[], ctx: RuleContext, conf: number): void {
+  for (const it of items) {
+    const cat = existingCategory(ctx.profile, it.value)
+    if (cat) ctx.acc.remove('interests', it.value, cat)
+    else ctx.acc.addAvoid(it.value, conf)
+  }
+}

@@ -1,0 +1,191 @@
+// core_info.occupation: "I work as a nurse", "I am a software engineer", "I teach math", "I run a bakery",
+// "I'm retired", "I'm a student". Pastime agent nouns ("an avid reader") become interests instead.
+import { BUSINESSES, JOB_SUFFIX, NOT_JOBS, OCCUPATIONS, VERB_TO_JOB } from './lexicon-core.js'
+import { HOBBY_AGENTS } from './lexicon-interests.js'
+import { termsOf } from './nlp.js'
+import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
+import { NUMBER_RE, singular } from './text.js'
+import { rx } from './regex.js'
+
+type Finding = { kind: 'job'; value: string; conf: number } | { kind: 'hobby'; category: string; value: string }
+
+const MODIFIERS = new Set(
+  `retired registered licensed senior junior head chief assistant freelance substitute elementary middle high medical
+  dental legal social veterinary pediatric graphic financial professional former certified special kindergarten
+  preschool private personal executive associate lead principal graduate college university grad phd nursing law art
+  music math english science history physics chemistry biology computer software civil mechanical electrical chemical
+  aerospace structural school public general family emergency trauma flight commercial airline truck bus taxi delivery
+  construction factory office farm real estate insurance travel customer sales marketing data web mobile game video
+  sous pastry line night part-time full-time volunteer youth sports fitness yoga dance piano guitar dog pet tattoo hair
+  nail makeup wedding portrait fashion interior landscape stay-at-home home health care daycare store bank shop cafe
+  restaurant hotel hospital police fire army navy marine military government city county state federal local`.split(/\s+/),
+)
+const HOBBY_QUALIFIER = /\b(?:avid|big|huge|keen|passionate|amateur|weekend|casual|hobby|hobbyist|enthusiastic|aspiring|wannabe|lifelong|devoted|dedicated|obsessive|occasional|serious)\b/
+const FILLER = /^(?:very|really|pretty|quite|proud|happy|busy|good|great|hard working|hardworking|hard-working|successful|young|new|small town|full time|full-time|part time|part-time|local|single|tired|overworked|underpaid|struggling|starving|working|practicing|practising|certified)\s+/
+const CUT = /\s(?:at|for|in|from|with|who|that|and|but|since|because|when|so|by|on|of|living|working|here|there|now|currently|like)\b.*$|,.*$/
+
+/** Reads an occupation out of a noun phrase ("retired school teacher from ohio" -> "retired school teacher"). */
+export function occupationFrom(phrase: string, strict: boolean): Finding | undefined {
+  if (/^stay[- ]at[- ]home\b/.test(phrase)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
+  let p = phrase
+    .replace(rx`\\b(?:${NUMBER_RE})[- ](?:years?|yrs?)[- ]old\\b`, '')
+    .replace(/\bas well\b.*$/, '')
+    .replace(CUT, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+  for (let i = 0; i < 4; i++) p = p.replace(FILLER, '')
+  if (/^stay[- ]at[- ]home\b/.test(p)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
+  if (/^(?:housewife|homemaker|house wife|househusband)$/.test(p)) return { kind: 'job', value: 'homemaker', conf: 0.85 }
+  const words = p.split(' ').filter(Boolean).slice(0, 6)
+  if (!words.length) return undefined
+  const agent = HOBBY_AGENTS[words.slice(-2).join(' ')] ?? HOBBY_AGENTS[words[words.length - 1]]
+  const qualified = HOBBY_QUALIFIER.test(p)
+  if (agent && (qualified || !OCCUPATIONS.has(words[words.length - 1]))) {
+    return { kind: 'hobby', category: agent[0], value: agent[1] }
+  }
+  const pro = /^(?:professional|pro) ([a-z ]{2,30}) (player|athlete)$/.exec(p)
+  if (pro) return { kind: 'job', value: `professional ${pro[1]} ${pro[2]}`, conf: 0.9 }
+  if (qualified && strict) return undefined
+  // the head: the last word that is a job, a multi-word job ending there, or (loosely) a job-like noun
+  const tags = termsOf(words.join(' ')).map((t) => ({ terms: [t] }))
+  let head = -1
+  let known = false
+  for (let i = words.length - 1; i >= 0; i--) {
+    const w = singular(words[i])
+    const multi = [3, 2].some((n) => i - n + 1 >= 0 && OCCUPATIONS.has([...words.slice(i - n + 1, i), w].join(' ')))
+    if (multi || OCCUPATIONS.has(w) || OCCUPATIONS.has(words[i]) || w === 'student' || w === 'major') {
+      head = i
+      known = true
+      break
+    }
+  }
+  if (head < 0) {
+    const last = words.length - 1
+    const w = words[last]
+    if (NOT_JOBS.has(w) || NOT_JOBS.has(singular(w))) return undefined
+    const actor = tags[last]?.terms[0]?.tags.includes('Actor')
+    if (strict && !actor) return undefined
+    const noun = tags[last]?.terms[0]?.tags.includes('Noun') && !tags[last]?.terms[0]?.tags.includes('Adjective')
+    if (!strict && !actor && (!noun || (!JOB_SUFFIX.test(w) && words.length > 3))) return undefined
+    head = last
+  }
+  if (NOT_JOBS.has(words[head])) return undefined
+  let start = head
+  while (start > 0 && head - start < 2) {
+    const w = words[start - 1]
+    const isNoun = tags[start - 1]?.terms[0]?.tags.includes('Noun') && !tags[start - 1]?.terms[0]?.tags.includes('Adjective')
+    if (MODIFIERS.has(w) || (isNoun && !NOT_JOBS.has(w))) start--
+    else break
+  }
+  const multiStart = [3, 2].map((n) => head - n + 1).find((s) => s >= 0 && OCCUPATIONS.has([...words.slice(s, head), singular(words[head])].join(' ')))
+  if (multiStart !== undefined && multiStart < start) start = multiStart
+  let value = [...words.slice(start, head), singular(words[head])].join(' ')
+  if (words[head] === 'major') value = 'college student'
+  if (/\bstudents?$/.test(words[head])) value = [...words.slice(start, head), 'student'].join(' ')
+  const conf = known ? 0.9 : strict ? 0.6 : 0.75
+  return { kind: 'job', value, conf }
+}
+
+const BRANCHES = 'army|navy|air force|marines|marine corps|military|national guard|coast guard'
+const SUBJECTS = /^(?:math|maths|mathematics|english|science|history|physics|chemistry|biology|art|music|spanish|french|german|kindergarten|preschool|yoga|piano|guitar|dance|swimming|pe|gym|special education|special ed|elementary school|middle school|high school|college|\w+ grade)\b/
+
+function emit(f: Finding | undefined, ctx: RuleContext, factor = 1): boolean {
+  if (!f) return false
+  if (f.kind === 'hobby') ctx.acc.addInterest(f.category, f.value, 0.85 * factor)
+  else ctx.acc.setCore('occupation', f.value, f.conf * factor)
+  return true
+}
+
+export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
+  const t = c.text
+  if (c.hedged) return
+  if (c.desire) {
+    // "I am studying to become a nurse" says the person is a student, nothing more
+    if (/\bi am (?:studying|training|in school) to (?:be|become)\b/.test(t)) ctx.acc.setCore('occupation', 'student', 0.6)
+    return
+  }
+  let m = rx`\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed)(?: (?:at|for|in) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$`.exec(t)
+  if (m && emit(occupationFrom(m[1], false), ctx)) return
+  m = /\bmy (?:job|profession|occupation|career|day job|role) is (?:a |an |being a |being an )?(.+)$/.exec(t)
+  if (m && emit(occupationFrom(m[1], false), ctx)) return
+  m = rx`\\bi am (?:a |an )?(.+?) by (?:profession|trade)\\b`.exec(t)
+  if (m && emit(occupationFrom(m[1], false), ctx)) return
+  if (rx`\\bi (?:am|have been) ${ADV}(?:(?:happily|recently|semi|early|now|finally) )?retired(?!\\s+(?:a|an|school|army|navy|military|police|nurse|teacher)\\b)|\\bi ${ADV}retired\\b(?! (?:a|an|the|my|his|her) )`.test(t)) {
+    ctx.acc.setCore('occupation', 'retired', 0.9)
+    return
+  }
+  if (rx`\\bi am ${ADV}(?:unemployed|jobless|between jobs|out of work|looking for (?:a )?(?:job|work|new job))\\b`.test(t)) {
+    ctx.acc.setCore('occupation', 'unemployed', 0.85)
+    return
+  }
+  if (rx`\\bi am ${ADV}self[- ]employed\\b`.test(t)) {
+    ctx.acc.setCore('occupation', 'self-employed', 0.9)
+    return
+  }
+  m = rx`\\bi (?:am|serve|am serving) ${ADV}in the (${BRANCHES})\\b`.exec(t)
+  if (m) {
+    ctx.acc.setCore('occupation', `military (${m[1]})`, 0.85)
+    return
+  }
+  m = rx`\\bi (?:am|have been|have always been) ${ADV}((?:a|an) .+)$`.exec(t)
+  if (m) {
+    let found = false
+    for (const part of m[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/)) {
+      const np = /^(?:a|an) (.+)$/.exec(part)
+      if (np) found = emit(occupationFrom(np[1], true), ctx) || found
+    }
+    if (found) return
+  }
+  m = rx`\\bi ${ADV}(?:am in|attend|go to|am attending|am enrolled in|am at) (?:the )?(college|university|uni|high school|grad school|graduate school|med school|medical school|law school|nursing school|community college)\\b`.exec(t)
+  if (m) {
+    const level = /high/.test(m[1]) ? 'high school student' : /grad/.test(m[1]) ? 'graduate student' : /med/.test(m[1]) ? 'medical student' : /law/.test(m[1]) ? 'law student' : 'college student'
+    ctx.acc.setCore('occupation', level, 0.75)
+    return
+  }
+  m = rx`\\bi ${ADV}(?:teach|am teaching|have taught)\\s*(.*)$`.exec(t)
+  if (m) {
+    const subj = SUBJECTS.exec(m[1].replace(/^(?:at |in )?(?:a |an |the )?/, ''))
+    const at = /^(?:at|in) (?:a |an |the )?(?:school|college|university|high school)/.test(m[1])
+    ctx.acc.setCore('occupation', subj && !at ? `${subj[0]} teacher` : 'teacher', 0.85)
+    return
+  }
+  m = rx`\\bi ${ADV}(run|own|manage|have|opened|started|co-own|operate) (?:a |an |my own |our own |the |a small |my |our )(?:small |little |local |family |online |own )*([a-z&' -]+)$`.exec(t)
+  if (m) {
+    const biz = [...BUSINESSES].filter((b) => m![2] === b || m![2].startsWith(b + ' ')).sort((a, b) => b.length - a.length)[0]
+    if (biz && !(m[1] === 'have' && !/\bmy own\b/.test(t))) {
+      ctx.acc.setCore('occupation', m[1] === 'manage' ? `${biz} manager` : `${biz} owner`, 0.85)
+      return
+    }
+  }
+  m = rx`\\bi ${ADV}([a-z]+)(?: ([a-z]+(?: [a-z]+)?))? for a living\\b`.exec(t)
+  if (m) {
+    const job = VERB_TO_JOB[m[1]] ?? VERB_TO_JOB[m[1].replace(/s$/, '')]
+    const obj = m[2]?.replace(/^(?:a|an|the|other people's|people's)\s+/, '')
+    if (job) {
+      const withObj = ['driver', 'walker', 'cleaner', 'repairer', 'salesperson', 'sitter'].includes(job) && obj && obj.split(' ').length === 1
+      ctx.acc.setCore('occupation', withObj ? `${singular(obj)} ${job === 'salesperson' ? 'seller' : job}` : job, 0.85)
+      return
+    }
+  }
+  m = rx`\\bi ${ADV}(bartend|waitress|nanny|tutor|babysit|freelance|nurse|coach)\\b`.exec(t)
+  if (m && !/\bcoach (?:my|our)\b/.test(t)) {
+    ctx.acc.setCore('occupation', VERB_TO_JOB[m[1]], 0.7)
+    return
+  }
+  m = rx`\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed) (at|for|in|by) (.+)$`.exec(t)
+  if (m) {
+    const place = m[2]
+      .replace(/\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|every|all|from)\b.*$|,.*$/, '')
+      .replace(/\s+(?:now|currently|today|nights?)$/, '')
+      .trim()
+    if (!place || /^(?:my|your|home|the (?:morning|evening|afternoon|night|moment)|night|nights|the weekend|weekends|least|times?|a (?:bit|while))\b/.test(place)) return
+    if (place.split(' ').length > 5) return
+    ctx.acc.setCore('occupation', `works ${m[1] === 'by' ? 'for' : m[1]} ${ctx.cases.restore(place)}`, 0.55)
+    return
+  }
+  m = rx`\\bi ${ADV}used to (?:be|work as) (?:a |an )?(.+)$`.exec(t)
+  if (m) {
+    const f = occupationFrom(m[1], true)
+    if (f && f.kind === 'job' && !ctx.acc.hasCore('occupation')) ctx.acc.setCore('occupation', `former ${f.value}`, 0.45)
+  }
+}

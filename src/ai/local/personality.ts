@@ -1,0 +1,79 @@
+// personality: traits ("I am shy and very organized", "I'm an introvert") and mood ("I'm so tired today").
+import { cutPhrase } from './classify.js'
+import { MOODS, MOOD_FIRST, TRAITS } from './lexicon-core.js'
+import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
+import { rx } from './regex.js'
+
+const DEGREE = /^(?:(?:very|really|pretty|quite|super|extremely|kind of|kinda|sort of|a bit|a little|a little bit|so|too|fairly|rather|incredibly|always|usually|generally|naturally|truly|totally|definitely|somewhat|slightly|mostly|often|sometimes|also|just|such|a|an|more|most|bit|little|overly|way too|feeling|quite a|an extremely|a very|a really|a pretty|a super|a bit of an?|kind of an?)\s+)+/
+const TRAIT_MARKER = /\b(?:person|people|by nature|naturally|always|generally|usually|tend to be|in general|type|kind of guy|kind of girl|personality|character|since i was|all my life|my whole life)\b/
+const MOOD_MARKER = /\b(?:today|tonight|right now|now|at the moment|lately|these days|this week|this morning|this evening|this afternoon|feeling|feel|recently|currently|so much|a lot|again|still)\b/
+const PERSON_NOUN = /\s+(?:person|guy|girl|woman|man|individual|soul|type|one|human|kid|at heart)$/
+
+function chunks(rest: string): string[] {
+  return rest
+    .replace(/\s+(?:but|because|so|when|if|though|which|who|that)\b.*$/, '')
+    .split(/\s*,\s*(?:and\s+)?|\s+and\s+|\s+or\s+/)
+    .map((x) => x.replace(DEGREE, '').replace(PERSON_NOUN, '').replace(/\s+(?:today|tonight|now|right now|at the moment|lately|these days|this week|this morning|again|all the time|sometimes|too|as well|in general|by nature|at times)$/, '').trim())
+    .filter(Boolean)
+}
+
+export function rulePersonality(c: ClauseInfo, ctx: RuleContext): void {
+  if (c.hedged || c.desire) return
+  const t = c.text
+  let m = rx`\\bi ${ADV}(?:tend to be|consider myself|would describe myself as|would say i am|am known (?:for being|as)|see myself as|pride myself on being) (?:a |an )?(.+)$`.exec(t)
+  if (m) {
+    for (const ch of chunks(m[1])) if (TRAITS.has(ch) || MOOD_FIRST.has(ch)) ctx.acc.addTrait(ch, 0.8)
+    return
+  }
+  m = /\b(?:people|everyone|my friends|others|my family|my wife|my husband|they) (?:say|think|tell me|describe me as|call me|consider me)(?: that)?(?: i am)? (?:a |an |very |really |too )?(.+)$/.exec(t)
+  if (m) {
+    for (const ch of chunks(m[1])) if (TRAITS.has(ch)) ctx.acc.addTrait(ch, 0.6)
+    return
+  }
+  m = rx`\\bi am ${ADV}(?:so |very |really |super |deathly |extremely )?(?:scared|afraid|terrified|frightened|fearful) of (.+)$`.exec(t)
+  if (m) {
+    const what = cutPhrase(m[1]).replace(/^(?:the|a|an)\s+/, '')
+    if (what && what.split(' ').length <= 3 && !/^(?:it|that|this|them|you|him|her)$/.test(what)) ctx.acc.addTrait(`afraid of ${what}`, 0.7)
+    return
+  }
+  m = rx`\\bi (?:${ADV})(am|feel|am feeling|have been feeling|have been|keep feeling|get|become|can be|can get)\\s+(?:${ADV})(.+)$`.exec(t)
+  if (!m) return
+  const verb = m[1]
+  const rest = m[2]
+  if (/^(?:not|never|no longer)\b/.test(rest)) return
+  if (/^(?:feeling\s+)?like\b/.test(rest)) return
+  const traitContext = TRAIT_MARKER.test(t) || /^(?:a|an)\s/.test(rest) || verb === 'can be' || verb === 'get' || verb === 'can get'
+  const moodContext = MOOD_MARKER.test(t) || /feel|feeling/.test(verb) || verb === 'have been'
+  for (const full of chunks(rest)) {
+    const words = full.split(' ')
+    let ch = ''
+    let after = ''
+    for (let n = Math.min(3, words.length); n >= 1; n--) {
+      const p = words.slice(0, n).join(' ')
+      if (TRAITS.has(p) || Object.hasOwn(MOODS, p)) {
+        ch = p
+        after = words.slice(n).join(' ')
+        break
+      }
+    }
+    if (!ch) break
+    // "happy to help", "tired of", "good at math", "sick of": not a feeling about oneself
+    if (/^(?:to|of|at|in|on)\b/.test(after) || (/^(?:with|for)\b/.test(after) && !/^(?:happy|excited|grateful|thankful|nervous|worried|sad|angry|mad|upset|glad|proud|scared|bored|frustrated|annoyed|content)$/.test(ch))) continue
+    const isTrait = TRAITS.has(ch)
+    const mood = Object.hasOwn(MOODS, ch) ? MOODS[ch] : undefined
+    if (traitContext && !moodContext && (isTrait || MOOD_FIRST.has(ch))) {
+      ctx.acc.addTrait(ch, 0.8)
+      continue
+    }
+    if (mood && (moodContext || !isTrait || MOOD_FIRST.has(ch))) {
+      const weak = ['good', 'okay', 'great'].includes(mood) && !moodContext
+      ctx.acc.setMood(mood, weak ? 0.5 : moodContext ? 0.85 : 0.7)
+      continue
+    }
+    if (isTrait) {
+      ctx.acc.addTrait(ch, verb === 'am' ? 0.85 : 0.7)
+      continue
+    }
+    break
+  }
+}

@@ -1,0 +1,55 @@
+// What every rule receives, and the regex fragments they share.
+import type { ProfileContent } from '../../domain/profile.js'
+import type { Acc } from './acc.js'
+import type { CaseMap, Clause } from './text.js'
+
+export interface RuleContext {
+  acc: Acc
+  cases: CaseMap
+  /** The profile before this submission (to recognise negations of existing interests). */
+  profile?: ProfileContent
+  /** "Now" for relative dates ("last year"). */
+  referenceDate: Date
+}
+
+/** One clause with what the rules need to know about it. */
+export interface ClauseInfo extends Clause {
+  /** Modal hedge ("maybe", "might", "if"): the clause asserts nothing firm. */
+  hedged: boolean
+  /** Wish or plan ("I want to learn piano"): weak evidence of an interest, nothing else. */
+  desire: boolean
+  /** Contains a negation word. */
+  negated: boolean
+}
+
+/** Adverbs that may sit between "i" and its verb without changing the meaning ("i really love"). */
+const ADVERBS = [
+  'really', 'also', 'absolutely', 'just', 'totally', 'truly', 'still', 'actually', 'do', 'definitely', 'especially',
+  'mostly', 'usually', 'often', 'always', 'sometimes', 'simply', 'so', 'too', 'only', 'mainly', 'generally',
+  'genuinely', 'deeply', 'particularly', 'currently', 'now', 'personally', 'kind of', 'sort of', 'pretty much',
+  'very much', 'seriously', 'honestly', 'literally', 'even', 'already', 'occasionally', 'frequently', 'regularly',
+  'typically', 'normally', 'certainly', 'surely', 'obviously', 'basically', 'recently', 'finally', 'mostly', 'both',
+  'all', 'again', 'secretly', 'slightly', 'quite', 'rather', 'happily', 'proudly', 'officially', 'originally', 'still',
+]
+export const ADV = `(?:(?:${ADVERBS.join('|')})\\s+)*`
+
+const HEDGE_RE =
+  /\b(?:might|maybe|perhaps|possibly|probably|not sure|unsure|wonder|wondering|if|whether|i may|supposedly|i guess|i suppose|could be|would be|should i|i doubt)\b/
+const DESIRE_RE =
+  /\b(?:want to|wanted to|would like to|would love to|hope to|hoping to|plan to|planning to|planning on|dream of|dreaming of|dream is to|wish i|wish to|thinking about|thinking of|considering|someday|some day|one day|going to try|would like|aspire|aspiring|trying to get into|want a|wants? to be)\b/
+const NEGATION_RE = /\b(?:not|never|no longer|no|none|neither|nor|nothing|without|hardly|barely|stopped|quit|gave up)\b/
+
+export function describe(c: Clause): ClauseInfo {
+  return {
+    ...c,
+    hedged: HEDGE_RE.test(c.text),
+    desire: DESIRE_RE.test(c.text),
+    negated: NEGATION_RE.test(c.text),
+  }
+}
+
+/** Words that end a noun phrase taken after a verb ("new york and i love it" -> "new york"). */
+export const PHRASE_END =
+  /\s*(?:,|;|\.|!|\?|\s(?:and|but|or|so|because|since|when|where|while|which|who|that|with|for|until|though|although|as|now|nowadays|currently|yet|too|also|anymore|ago|lol|haha|though|if|than|whenever|then)\b).*$/
+
+export const firstWords = (s: string, n: number) => s.split(/\s+/).slice(0, n).join(' ')

@@ -1,0 +1,296 @@
+// Text plumbing for the local extractor: normalisation (lower case, expanded contractions), sentence and
+// clause splitting that does not rely on capital letters, number words, gerunds and case restoration.
+import { re } from './regex.js'
+import { dict } from './regex.js'
+
+/** One clause of the person's text, normalised to lower case. */
+export interface Clause {
+  text: string
+  /** The clause belongs to a question ("do you like jazz?") and says nothing about the person. */
+  question: boolean
+  /** Index of the sentence in the submission (order of appearance). */
+  sentence: number
+}
+
+const CONTRACTIONS: [RegExp, string][] = [
+  [/\b(don|doesn|didn|can|won|isn|aren|wasn|weren|haven|hasn|hadn|couldn|wouldn|shouldn|ain) t\b/g, "$1't"],
+  [/\b(do|does|did|ca|is|are|was|were|have|has|had|could|would|should)nt\b/g, "$1n't"],
+  [/\b(i) (m|ve|ll|d)\b/g, "$1'$2"],
+  [/\bim\b/g, "i'm"],
+  [/\bive\b/g, "i've"],
+  [/\bwon't\b/g, 'will not'],
+  [/\bcan't\b/g, 'can not'],
+  [/\bcannot\b/g, 'can not'],
+  [/\bain't\b/g, 'am not'],
+  [/\b(\w+)n't\b/g, '$1 not'],
+  [/\bi'm\b/g, 'i am'],
+  [/\bi've\b/g, 'i have'],
+  [/\bi'll\b/g, 'i will'],
+  [/\bi'd\b/g, 'i would'],
+  [/\b(you|we|they)'re\b/g, '$1 are'],
+  [/\b(you|we|they)'ve\b/g, '$1 have'],
+  [/\b(he|she|it|that|there|what|who|where|here)'s\b/g, '$1 is'],
+  [/\blet's\b/g, 'let us'],
+  [/\bgonna\b/g, 'going to'],
+  [/\bwanna\b/g, 'want to'],
+  [/\bgotta\b/g, 'have to'],
+  [/\bkinda\b/g, 'kind of'],
+  [/\bsorta\b/g, 'sort of'],
+  [/\bluv\b/g, 'love'],
+  [/\b(favourite|fave|fav)\b/g, 'favorite'],
+  [/\bfavourites\b/g, 'favorites'],
+  [/\bcolour(s?)\b/g, 'color$1'],
+  [/\bu\b/g, 'you'],
+  [/\bur\b/g, 'your'],
+]
+
+/** Lower-cases and expands contractions; keeps punctuation that matters for splitting. */
+export function normalize(text: string): string {
+  let t = text
+    .replace(/[\u2018\u2019\u02bc\u0060\u00b4]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/\u2026/g, '...')
+    .replace(/[\u2013\u2014]/g, ' - ')
+    .toLowerCase()
+  t = t.replace(/\bu\.s\.a?\.?/g, 'usa').replace(/\be\.g\./g, 'eg').replace(/\bi\.e\./g, 'ie')
+  t = t.replace(/\b(mr|mrs|ms|dr|st|jr|sr|prof|vs|etc|approx|mt|ft|no)\.(?=\s+[a-z0-9])/g, '$1')
+  for (const [re, rep] of CONTRACTIONS) t = t.replace(re, rep)
+  t = t.replace(/\b(\d+)(years?|yrs?|yo|y\/o)\b/g, '$1 $2')
+  // tokenised punctuation of chat logs: "word , word ." -> "word, word."
+  t = t.replace(/\s+([,.!?;:])/g, '$1').replace(/[ \t]+/g, ' ')
+  return t.trim()
+}
+
+const SUBJECT_START = '(?:i|my|we|our|he|she|they|you|it|his|her|their|me|mine)'
+const QUESTION_START = /^(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|have|has|had|can|could|would|will|should|shall|may|am|you)\b/
+
+/** Splits normalised text into clauses, marking those that are questions. */
+export function splitClauses(normalized: string): Clause[] {
+  const out: Clause[] = []
+  const sentences = normalized
+    .split(/\n+|(?<=[.!?])\s+|(?<=[!?])(?=[a-z])/)
+    .map((s) => s.trim())
+    .filter((s) => /[a-z]/.test(s))
+  sentences.forEach((sentence, index) => {
+    const isQuestion = /\?\s*["')]*$/.test(sentence)
+    const parts = sentence
+      .split(
+        re(
+          `;|\\s*(?:,\\s*)?\\b(?:but|because|although|though|however|cause|cuz)\\s+|,\\s*(?=(?:and |so |then |plus )?(?:${SUBJECT_START}|what|how|where|who|why|when|do|does|did|are|have|can|would)\\b)|\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|,?\\s+(?:and|so|then)\\s+(?=(?:[a-z0-9]+\\s+){1,3}i\\s)|\\s+-\\s+`,
+        ),
+      )
+      .map((p) => cleanClause(p))
+      .filter((p) => p.length > 0)
+    parts.forEach((p, i) => {
+      const question = (isQuestion && (i === parts.length - 1 || QUESTION_START.test(p))) || ASKS_YOU.test(p)
+      out.push({ text: p, question, sentence: index })
+    })
+  })
+  return out
+}
+
+const ASKS_YOU = /^(?:do|does|did|are|is|have|has|can|could|would|will|what|how|where|who|why|which)\s+(?:you|your)\b/
+
+/**
+ * A verb phrase coordinated with the person's own ("i drive a truck and live in the country") as a clause of its
+ * own ("i live in the country"), so that rules anchored on "i <verb>" see it. Also the apposition of
+ * "i am oskar, a 52 year old plumber" ("i am a 52 year old plumber").
+ */
+export function coordinatedClauses(text: string, isVerb: (word: string) => boolean): string[] {
+  if (!/(?:^|\s)i\s/.test(text)) return []
+  const out: string[] = []
+  const app = /^(?:.*\s)?i am [a-z]+(?: [a-z]+)?,\s*(.+)$/.exec(text)
+  if (app) {
+    for (const seg of app[1].split(/\s*,\s*(?:and\s+)?/)) {
+      if (/^(?:a|an|\d{1,3}|living|based|from|originally|currently|working|retired|married|single)\b/.test(seg)) out.push(`i am ${seg}`)
+    }
+  }
+  for (const m of text.matchAll(/\s(?:and|&)\s+(?:(?:also|now|still|currently|often|usually|then|really)\s+)*([a-z]+)\b/g)) {
+    const w = m[1]
+    if (NOT_VERB_AFTER_AND.has(w) || !isVerb(w)) continue
+    out.push(`i ${text.slice(m.index + m[0].length - w.length)}`)
+  }
+  return out
+}
+
+const FRAGMENT_VERB = /^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born)\s+(?!is\b|are\b|was\b)/
+const FRAGMENT_STATE = /^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|currently|living in|based in|originally from|from|married|single|divorced|retired|vegan|vegetarian|proud|obsessed|addicted|(?:a|an) (?=\S+ (?:by day|by trade|by profession)))\b/
+
+/**
+ * A subjectless fragment of a bio or a chat ("big into bouldering", "love hiking", "vegan for 5 years") read as the
+ * person's own statement; undefined if it does not look like one.
+ */
+export function fragmentClause(text: string): string | undefined {
+  if (/\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/.test(text)) return undefined
+  if (FRAGMENT_VERB.test(text)) return `i ${text}`
+  if (FRAGMENT_STATE.test(text)) return `i am ${text}`
+  return undefined
+}
+
+/** "i am currently learning" -> "i am learning": degree and time adverbs after "i am" that rules need not see. */
+export function dropCopulaAdverbs(text: string): string {
+  return text.replace(/\bi am ((?:(?:currently|really|still|now|just|also|actually|totally|definitely|truly|honestly|seriously|literally|basically|kind of|sort of|pretty|quite|so|very|super|extremely|incredibly|a bit|a little|a little bit|somewhat|fairly|rather|now|finally|already|officially|happily)\s+)+)(?!(?:a|an)\s+(?:bit|lot)\b)/g, 'i am ')
+}
+
+const NOT_VERB_AFTER_AND = new Set(
+  'i a an the my your his her our their we he she they you it this that these those some many all no not to of in on at for with so then me him them us'.split(' '),
+)
+
+const INTERJECTION =
+  /^(?:(?:yes|yeah|yep|yup|no|nope|nah|well|oh|ah|aw|wow|lol|haha|hahaha|hehe|hey|hi|hello|ok|okay|sure|so|and|but|also|actually|honestly|cool|nice|great|awesome|really|hmm|um|uh|true|same|me too|wow|oh well|anyway|anyways|plus|then|now|though|that is cool|that is great|that is awesome|that is nice|sounds fun|i see)[,!.]*\s+)+/
+
+function cleanClause(p: string): string {
+  let t = p.trim().replace(/^[,.;:!?"'()\s-]+|[,.;:!?"'()\s-]+$/g, '')
+  t = t.replace(INTERJECTION, '')
+  return t.trim()
+}
+
+const UNITS: Record<string, number> = dict({
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
+  nineteen: 19,
+})
+const TENS: Record<string, number> = dict({
+  twenty: 20, thirty: 30, forty: 40, fourty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+})
+
+/** Regex source matching a number written in digits or English words (up to the hundreds). */
+export const NUMBER_RE = `(?:\\d{1,3}|(?:(?:one|a) hundred(?:\\s+and)?\\s+)?(?:(?:${Object.keys(TENS).join('|')})(?:[-\\s](?:${Object.keys(UNITS).slice(1, 10).join('|')}))?|${Object.keys(UNITS).join('|')})|(?:one|a) hundred)`
+
+/** Parses "34", "thirty-four", "thirty four", "a hundred and two"; undefined if not a number. */
+export function parseNumber(s: string): number | undefined {
+  const t = s.trim().toLowerCase()
+  if (/^\d+$/.test(t)) return Number.parseInt(t, 10)
+  let total = 0
+  let seen = false
+  for (const w of t.split(/[-\s]+/)) {
+    if (w === 'and') continue
+    if (w === 'a' || w === 'one') {
+      if (!seen) { total += 1; seen = true; continue }
+    }
+    if (w === 'hundred') { total = (total || 1) * 100; seen = true; continue }
+    if (w in UNITS) { total += UNITS[w]; seen = true; continue }
+    if (w in TENS) { total += TENS[w]; seen = true; continue }
+    return undefined
+  }
+  return seen ? total : undefined
+}
+
+const GERUND_EXCEPTIONS: Record<string, string> = dict({
+  be: 'being', see: 'seeing', ski: 'skiing', die: 'dying', lie: 'lying', tie: 'tying', free: 'freeing',
+  canoe: 'canoeing', agree: 'agreeing', flee: 'fleeing', dye: 'dyeing', visit: 'visiting', travel: 'traveling',
+  garden: 'gardening', listen: 'listening', open: 'opening', happen: 'happening', offer: 'offering',
+  color: 'coloring', cover: 'covering', wander: 'wandering', water: 'watering', bbq: 'barbecuing',
+  barbecue: 'barbecuing', picnic: 'picnicking', workout: 'working out', panic: 'panicking', kayak: 'kayaking', hang: 'hanging',
+})
+
+/** "hike" -> "hiking", "swim" -> "swimming", "play" -> "playing"; a word already ending in -ing is returned. */
+export function gerund(verb: string): string {
+  const v = verb.toLowerCase()
+  if (GERUND_OF_LEMMA.has(v)) return GERUND_OF_LEMMA.get(v)!
+  if (v.endsWith('ing') && v.length > 4) return v
+  if (GERUND_EXCEPTIONS[v]) return GERUND_EXCEPTIONS[v]
+  if (v.endsWith('ie')) return v.slice(0, -2) + 'ying'
+  if (/[^aeiou]e$/.test(v) || /[^e]ue$/.test(v)) return v.slice(0, -1) + 'ing'
+  // one-syllable consonant-vowel-consonant: double the final consonant (run, swim, jog, shop)
+  if (/^[^aeiou]*[aeiou][bdgklmnprt]$/.test(v)) return v + v.slice(-1) + 'ing'
+  return v + 'ing'
+}
+
+const LEMMA_EXCEPTIONS: Record<string, string> = dict({
+  running: 'run', swimming: 'swim', shopping: 'shop', jogging: 'jog', skiing: 'ski', biking: 'bike',
+  hiking: 'hike', dancing: 'dance', baking: 'bake', riding: 'ride', writing: 'write', skating: 'skate',
+  diving: 'dive', driving: 'drive', making: 'make', having: 'have', taking: 'take', coming: 'come',
+  living: 'live', giving: 'give', using: 'use', cycling: 'cycle', hanging: 'hang', sewing: 'sew',
+  being: 'be', seeing: 'see', going: 'go', doing: 'do', playing: 'play', reading: 'read', eating: 'eat',
+  cooking: 'cook', watching: 'watch', listening: 'listen', visiting: 'visit', traveling: 'travel',
+  travelling: 'travel', collecting: 'collect', drawing: 'draw', painting: 'paint', singing: 'sing',
+  drinking: 'drink', spending: 'spend', learning: 'learn', exploring: 'explore', sketching: 'sketch',
+  camping: 'camp', fishing: 'fish', hunting: 'hunt', building: 'build', knitting: 'knit', studying: 'study',
+})
+
+const GERUND_OF_LEMMA = new Map<string, string>()
+
+/** Rough base form of a gerund ("hiking" -> "hike"). */
+export function lemmaOfGerund(g: string): string {
+  if (LEMMA_EXCEPTIONS[g]) return LEMMA_EXCEPTIONS[g]
+  const lemma = lemmaRule(g)
+  // remember the original spelling so that gerund(lemma) gives it back
+  if (!GERUND_OF_LEMMA.has(lemma) && GERUND_OF_LEMMA.size < 10000) GERUND_OF_LEMMA.set(lemma, g)
+  return lemma
+}
+
+function lemmaRule(g: string): string {
+  const stem = g.slice(0, -3)
+  if (/([bdgklmnprt])\1$/.test(stem)) return stem.slice(0, -1)
+  // one syllable ending consonant-vowel-consonant lost an e: wak(e), rid(e), bak(e)
+  if (/^[^aeiou]*[aeiou][bcdgkmnprstvz]$/.test(stem)) return stem + 'e'
+  return stem
+}
+
+const IRREGULAR_3RD: Record<string, string> = dict({ is: 'am', has: 'have', does: 'do', goes: 'go', was: 'was' })
+
+/** Third-person present -> base form: "loves" -> "love", "watches" -> "watch", "studies" -> "study". */
+export function baseOfThirdPerson(w: string): string {
+  const irregular = IRREGULAR_3RD
+  if (irregular[w]) return irregular[w]
+  if (/[^aeiou]ies$/.test(w)) return w.slice(0, -3) + 'y'
+  if (/(?:ch|sh|ss|x|z|o)es$/.test(w)) return w.slice(0, -2)
+  if (w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1)
+  return w
+}
+
+/** Candidate singular forms, most likely first ("movies" -> movie/movy, "boxes" -> box/boxe, "dogs" -> dog). */
+export function singulars(w: string): string[] {
+  if (w.length <= 3 || /(?:ss|us|is)$/.test(w)) return [w]
+  const out: string[] = []
+  if (w.endsWith('ies')) out.push(w.slice(0, -1), w.slice(0, -3) + 'y')
+  else if (/(?:ch|sh|x|z|ss|o)es$/.test(w)) out.push(w.slice(0, -2), w.slice(0, -1))
+  else if (w.endsWith('s')) out.push(w.slice(0, -1))
+  return out.length ? out : [w]
+}
+
+/** Naive English singular ("dogs" -> "dog", "puppies" -> "puppy", "boxes" -> "box"). */
+export function singular(w: string): string {
+  if (w.endsWith('ies') && w.length > 4) return /(?:vies|kies|zies|bies|pies|ties)$/.test(w) && !/(?:puppies|kitties|bunnies|ponies|babies|parties|cities|countries|hobbies|candies|berries)$/.test(w) ? w.slice(0, -1) : w.slice(0, -3) + 'y'
+  return singulars(w)[0]
+}
+
+/** Title Case for names and places written in lower case ("new york city" -> "New York City"). */
+export function titleCase(s: string): string {
+  return s.replace(/(^|[\s-])([a-z])/g, (_m, a: string, b: string) => a + b.toUpperCase())
+}
+
+/** Remembers how words were capitalised in the original text, to restore it on extracted phrases. */
+export class CaseMap {
+  private readonly forms = new Map<string, string>()
+  private readonly weak = new Set<string>()
+  constructor(original: string) {
+    for (const m of original.matchAll(/[A-Za-z][\w'-]*/g)) {
+      const w = m[0]
+      if (w === 'I' || !/[A-Z]/.test(w)) continue
+      const before = original.slice(Math.max(0, m.index - 3), m.index)
+      const sentenceStart = m.index === 0 || /[.!?:\n"]\s*$/.test(before)
+      const key = w.toLowerCase()
+      if (sentenceStart && this.forms.has(key)) continue
+      if (sentenceStart && w.length > 1 && w.slice(1) === w.slice(1).toLowerCase()) {
+        if (!this.forms.has(key)) this.weak.add(key)
+      } else this.weak.delete(key)
+      this.forms.set(key, w)
+    }
+  }
+  /** Whether the word appeared capitalised somewhere other than at the start of a sentence. */
+  isCapitalised(word: string): boolean {
+    const k = word.toLowerCase()
+    return this.forms.has(k) && !this.weak.has(k)
+  }
+  /** Restores the original capitalisation of every word that had one; titleCases the rest if asked. */
+  restore(phrase: string, forceTitle = false): string {
+    const out = phrase.replace(/[a-z][\w'-]*/g, (w) => {
+      const f = this.forms.get(w)
+      if (f && (!this.weak.has(w) || forceTitle)) return f
+      return w
+    })
+    return forceTitle ? titleCase(out) : out
+  }
+}

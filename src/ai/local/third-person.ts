@@ -1,0 +1,68 @@
+// Text about one person in the third person ("Maria is a 34 year old nurse from Lisbon. She loves jazz.") is
+// rewritten into the first person so that the same rules apply; the name and pronouns are evidence themselves.
+import { nlpHas, peopleIn } from './nlp.js'
+import { ADV } from './rules-common.js'
+import { baseOfThirdPerson } from './text.js'
+import { re, rxg } from './regex.js'
+
+export interface ThirdPerson {
+  /** The text rewritten in the first person. */
+  text: string
+  name?: string
+  gender?: 'female' | 'male'
+}
+
+const VERB_AFTER_NAME =
+  /^(?:,|'s\b|\s+(?:is|was|has|had|lives|lived|works|worked|loves|likes|enjoys|grew|moved|plays|teaches|runs|owns|studies|studied|recently|just|also|often|never|does|did|will|can|used|got|became|started|graduated|married|comes|came|goes|went|prefers|hates|wants|speaks|writes|reads|spends|visits|travels|collects|believes|feels|thinks|turned|turns)\b)/
+const NOT_VERBS = new Set(['us', 'this', 'its', 'yes', 'perhaps', 'plus', 'thus', 'less', 'unless', 'across', 'whereas', 'various', 'famous', 'serious', 'nervous', 'anxious', 'was'])
+const HER_AS_OBJECT = /^(?:$|[,.!?;]|and\b|or\b|but\b|to\b|for\b|with\b|about\b|at\b|in\b|on\b|from\b|so\b|because\b|too\b|a lot\b|very\b|again\b|back\b|up\b|out\b|off\b|when\b|that\b|if\b|the\b|a\b|an\b|how\b|what\b|why\b|as\b|like\b)/
+
+/** Finds the person's name at the start of the text ("Maria Lopez is ...", "maria, 34, ..."). */
+function leadingName(normalized: string, original: string, knownName?: string): string | undefined {
+  const o = /^\s*([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,2})/.exec(original)
+  if (o && VERB_AFTER_NAME.test(original.slice(o.index + o[0].length).toLowerCase())) {
+    const cand = o[1].toLowerCase()
+    const first = cand.split(' ')[0]
+    if (nlpHas(first, '#Person') || !nlpHas(first, '(#Pronoun|#Determiner|#Conjunction|#Adverb|#Preposition|#Date|#Value|#Adjective|#Verb|#Possessive|#QuestionWord|#Expression)')) return cand
+  }
+  if (knownName) {
+    const k = knownName.toLowerCase()
+    if (normalized.startsWith(k) || normalized.startsWith(k.split(' ')[0] + ' ')) return normalized.startsWith(k) ? k : k.split(' ')[0]
+  }
+  const first = normalized.split(/[.!?\n]/)[0]
+  const people = peopleIn(first)
+  const p = people[0]?.toLowerCase().replace(/[^a-z' -]/g, '').trim()
+  if (p && first.startsWith(p) && VERB_AFTER_NAME.test(first.slice(p.length))) return p
+  return undefined
+}
+
+export function toFirstPerson(normalized: string, original: string, knownName?: string): ThirdPerson | undefined {
+  if (/\b(?:i|me|my|mine|myself)\b/.test(normalized)) return undefined
+  const name = leadingName(normalized, original, knownName)
+  const she = (normalized.match(/\b(?:she|her|hers|herself)\b/g) ?? []).length
+  const he = (normalized.match(/\b(?:he|him|his|himself)\b/g) ?? []).length
+  if (!name && !/(?:^|[.!?]\s+)(?:she|he)\s/.test(normalized)) return undefined
+  let t = normalized
+  if (name) {
+    const names = [name, ...(name.includes(' ') ? [name.split(' ')[0]] : [])]
+    for (const n of names) {
+      const e = n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      t = t.replace(re(`\\b${e}'s\\b`, 'g'), 'my').replace(re(`\\b${e}\\b`, 'g'), 'i')
+    }
+  }
+  const pronoun = she >= he ? 'she' : 'he'
+  const poss = pronoun === 'she' ? 'her' : 'his'
+  t = t
+    .replace(re(`\\b${pronoun}\\b`, 'g'), 'i')
+    .replace(/\b(?:herself|himself)\b/g, 'myself')
+  if (poss === 'his') t = t.replace(/\bhis\b/g, 'my').replace(/\bhim\b/g, 'me')
+  else t = t.replace(/\bher\b(\s*)(.{0,12})/g, (_m, sp: string, rest: string) => (HER_AS_OBJECT.test(rest) ? 'me' : 'my') + sp + rest)
+  // agreement: "i is" -> "i am", "i loves" -> "i love"
+  t = t
+    .replace(/\bi is\b/g, 'i am')
+    .replace(rxg`\\bi (${ADV})([a-z]+s)\\b`, (m, adv: string, verb: string) =>
+      NOT_VERBS.has(verb) || verb.endsWith('ss') || verb.endsWith('us') ? m : `i ${adv}${baseOfThirdPerson(verb)}`,
+    )
+  const gender = she > he ? 'female' : he > she ? 'male' : undefined
+  return { text: t, ...(name ? { name } : {}), ...(gender ? { gender } : {}) }
+}

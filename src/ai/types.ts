@@ -1,0 +1,63 @@
+import type { Extraction, InputType, ProfileContent } from '../domain/profile.js'
+
+export interface Usage {
+  promptTokens: number
+  completionTokens: number
+  totalTokens: number
+}
+
+export interface ExtractionInput {
+  submissionId: string
+  inputType: Exclude<InputType, 'structured'>
+  data: string
+}
+
+export interface ExtractRequest {
+  /** The profile as it stands before this batch, so a model can recognise repeats, changes and negations. */
+  profile: ProfileContent
+  /** Pending submissions of one profile, oldest first. */
+  submissions: ExtractionInput[]
+}
+
+export interface ExtractResult {
+  /** One extraction per submission, in the same order. */
+  extractions: Extraction[]
+  usage?: Usage
+  promptVersion?: string
+}
+
+/** Turns submitted text into proposed profile values. Never merges: the merge module does. */
+export interface Extractor {
+  readonly name: string
+  extract(req: ExtractRequest, signal?: AbortSignal): Promise<ExtractResult>
+}
+
+/** Writes the 1-4 sentence, third-person, present-tense summary from profile content only. */
+export interface Summarizer {
+  readonly name: string
+  summarize(profile: ProfileContent, signal?: AbortSignal): Promise<{ summary: string; usage?: Usage }>
+}
+
+/** Maps raw cosine similarity to the 0-100 score of CONTRACT §8, monotonically, and back. */
+export interface ScoreCalibration {
+  /** Raw cosine similarity in [-1, 1] -> score in [0, 100]. Non-decreasing. */
+  toScore(cosine: number): number
+  /** Smallest cosine whose score is >= the given score (for thresholds in SQL). */
+  toCosine(score: number): number
+}
+
+export interface Embedder {
+  readonly name: string
+  /** Model identifier stored next to each embedding. */
+  readonly model: string
+  readonly dimension: number
+  readonly calibration: ScoreCalibration
+  /** One vector per text, same order; vectors are L2-normalised. */
+  embed(texts: string[], signal?: AbortSignal): Promise<{ vectors: number[][]; usage?: Usage }>
+}
+
+export interface AiProviders {
+  extractor: Extractor
+  summarizer: Summarizer
+  embedder: Embedder
+}

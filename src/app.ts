@@ -1,0 +1,119 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import crypto from 'node:crypto'
+import type { FastifyInstance } from 'fastify'
+import pino, { type Logger } from 'pino'
+import { createAiProviders } from './ai/index.js'
+import type { AiProviders } from './ai/types.js'
+import type { Config } from './config.js'
+import { embeddingDimension, migrate, migrationsApplied, openDatabase, type Database } from './db/database.js'
+import { ProfileRepository } from './db/profile.repository.js'
+import { MemoryEventBus, type EventBus } from './events/event-bus.js'
+import { buildServer } from './http/server.js'
+import { JobQueue } from './jobs/queue.js'
+import type { Services } from './services/index.js'
+import { ProcessingService } from './services/processing.service.js'
+import { ProfileService } from './services/profile.service.js'
+import { SearchService } from './services/search.service.js'
+import { SubmissionService } from './services/submission.service.js'
+import { TenantService } from './services/tenant.service.js'
+
+export type Role = 'all' | 'api' | 'worker'
+
+export interface Profiler {
+  config: Config
+  db: Database
+  services: Services
+  bus: EventBus
+  log: Logger
+  server?: FastifyInstance
+  /** http://host:port when the API runs. */
+  url?: string
+  close(): Promise<void>
+}
+
+export interface StartOptions {
+  role: Role
+  /** Print the bootstrap key (CLI); tests read it from the returned object instead. */
+  printBootstrapKey?: boolean
+  ai?: AiProviders
+}
+
+/** The composition root: builds everything from the validated configuration. */
+export async function startProfiler(config: Config, opts: StartOptions): Promise<Profiler & { bootstrapKey?: string }> {
+  const log = pino({ level: config.logLevel })
+  const db = await openDatabase(config)
+  const closers: (() => Promise<unknown>)[] = [() => db.close()]
+  const close = async () => {
+    for (const c of closers.reverse()) await c().catch((e) => log.error({ err: e }, 'shutdown step failed'))
+  }
+  try {
+    await migrate(db)
+    const ds = db.dataSource
+    const queue = new JobQueue({
+      url: db.url,
+      pollSeconds: config.worker.pollSeconds,
+      supervise: opts.role !== 'api',
+      onError: (e) => log.warn({ err: e }, 'job queue error'),
+    })
+    await queue.start()
+    closers.push(() => queue.stop())
+    const ai = opts.ai ?? createAiProviders(config)
+    const dim = await embeddingDimension(db)
+    if (dim !== ai.embedder.dimension) {
+      throw new Error(
+        `The database stores ${dim}-dimensional embeddings but the embedding model ${ai.embedder.model} makes ${ai.embedder.dimension}: ` +
+          'configure the model the database was built with, or migrate the embedding column and run `profiler reindex`.',
+      )
+    }
+    const bus = new MemoryEventBus()
+    closers.push(() => bus.close())
+    const profiles = new ProfileRepository()
+    const workerId = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`
+    const services: Services = {
+      tenants: new TenantService(ds),
+      submissions: new SubmissionService(ds, queue, bus, config.limits),
+      profiles: new ProfileService(ds, profiles, queue, bus),
+      search: new SearchService(ds, profiles, ai.embedder, config.limits.maxPageSize),
+      processing: new ProcessingService(ds, profiles, queue, ai, bus, log, { workerId, ...config.worker }),
+    }
+
+    let bootstrapKey: string | undefined
+    if (config.bootstrap) {
+      const issued = await services.tenants.bootstrap()
+      if (issued) {
+        bootstrapKey = issued.api_key
+        if (opts.printBootstrapKey) {
+          process.stdout.write(`\nBootstrap API key for tenant 'default', app 'default' (shown once):\n  ${issued.api_key}\n\n`)
+        }
+        if (db.mode === 'embedded') {
+          fs.writeFileSync(path.join(config.dataDir, 'bootstrap-key'), issued.api_key + '\n', { mode: 0o600 })
+        }
+      }
+    }
+
+    if (opts.role !== 'api') {
+      await queue.work(config.worker.concurrency, (job) => services.processing.processProfile(job))
+      const timer = setInterval(() => {
+        services.processing.reconcile().catch((e) => log.warn({ err: e }, 'reconcile failed'))
+      }, config.worker.reconcileSeconds * 1000)
+      timer.unref()
+      closers.push(async () => clearInterval(timer))
+    }
+
+    let server: FastifyInstance | undefined
+    let url: string | undefined
+    if (opts.role !== 'worker') {
+      server = await buildServer({ config, services, ready: async () => migrationsApplied(db) })
+      await server.listen({ port: config.port, host: config.host })
+      const addr = server.server.address()
+      url = typeof addr === 'object' && addr ? `http://${config.host}:${addr.port}` : undefined
+      closers.push(() => server!.close())
+    }
+    return { config, db, services, bus, log, server, url, bootstrapKey, close }
+  } catch (e) {
+    await close()
+    throw e
+  }
+}

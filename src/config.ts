@@ -1,0 +1,93 @@
+import { z } from 'zod'
+import path from 'node:path'
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(def)
+
+const schema = z.object({
+  PORT: int(8080, 0, 65535),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.string().url().optional(),
+  PROFILER_DATA_DIR: z.string().min(1).default('./data'),
+  PROFILER_BOOTSTRAP: bool.default(true),
+  PROFILER_AI: z.enum(['local', 'openai']).default('local'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().default('development'),
+  PROFILER_MAX_DATA_BYTES: int(100 * 1024, 1),
+  PROFILER_MAX_BODY_BYTES: int(256 * 1024, 1),
+  PROFILER_MAX_PAGE_SIZE: int(100, 1, 1000),
+  PROFILER_RATE_LIMIT_PER_MINUTE: int(600, 1),
+  PROFILER_WORKER_CONCURRENCY: int(4, 1, 64),
+  PROFILER_BATCH_SIZE: int(20, 1, 200),
+  PROFILER_MAX_ATTEMPTS: int(3, 1, 20),
+  PROFILER_LEASE_SECONDS: int(30, 2, 3600),
+  PROFILER_RECONCILE_SECONDS: int(10, 1, 3600),
+  PROFILER_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(0.5),
+  PROFILER_RETRY_BASE_MS: int(1000, 0),
+  PROFILER_EXTRACT_DELAY_MS: int(0, 0, 600_000),
+})
+
+export type Config = {
+  port: number
+  host: string
+  databaseUrl?: string
+  dataDir: string
+  bootstrap: boolean
+  ai: 'local' | 'openai'
+  logLevel: string
+  production: boolean
+  limits: { maxDataBytes: number; maxBodyBytes: number; maxPageSize: number; ratePerMinute: number }
+  worker: {
+    concurrency: number
+    batchSize: number
+    maxAttempts: number
+    leaseSeconds: number
+    reconcileSeconds: number
+    pollSeconds: number
+    retryBaseMs: number
+    /** Fault injection for tests and demos: extra time spent in every extraction. */
+    extractDelayMs: number
+  }
+}
+
+export class ConfigError extends Error {}
+
+/** Environment -> typed config. The only place that reads process.env (through the argument). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''))
+  const parsed = schema.safeParse(clean)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  const e = parsed.data
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.PROFILER_DATA_DIR),
+    bootstrap: e.PROFILER_BOOTSTRAP,
+    ai: e.PROFILER_AI,
+    logLevel: e.LOG_LEVEL,
+    production: e.NODE_ENV === 'production',
+    limits: {
+      maxDataBytes: e.PROFILER_MAX_DATA_BYTES,
+      maxBodyBytes: e.PROFILER_MAX_BODY_BYTES,
+      maxPageSize: e.PROFILER_MAX_PAGE_SIZE,
+      ratePerMinute: e.PROFILER_RATE_LIMIT_PER_MINUTE,
+    },
+    worker: {
+      concurrency: e.PROFILER_WORKER_CONCURRENCY,
+      batchSize: e.PROFILER_BATCH_SIZE,
+      maxAttempts: e.PROFILER_MAX_ATTEMPTS,
+      leaseSeconds: e.PROFILER_LEASE_SECONDS,
+      reconcileSeconds: e.PROFILER_RECONCILE_SECONDS,
+      pollSeconds: e.PROFILER_POLL_SECONDS,
+      retryBaseMs: e.PROFILER_RETRY_BASE_MS,
+      extractDelayMs: e.PROFILER_EXTRACT_DELAY_MS,
+    },
+  }
+}

@@ -1,0 +1,91 @@
+import 'reflect-metadata'
+import { DataSource, type EntityManager } from 'typeorm'
+import type { Config } from '../config.js'
+import { findRunningEmbedded, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js'
+import { MIGRATIONS } from './migrations.js'
+
+export class MissingPgvectorError extends Error {}
+
+export interface Database {
+  dataSource: DataSource
+  /** Connection string (the embedded server's loopback address in embedded mode). */
+  url: string
+  mode: 'embedded' | 'server'
+  close(): Promise<void>
+}
+
+/**
+ * Opens the database: DATABASE_URL when set; otherwise the embedded PGlite, started here unless another live
+ * process of this data dir already serves it (then we connect to that one, as the CLI does).
+ */
+export async function openDatabase(config: Config, opts: { poolSize?: number; serveEmbedded?: boolean } = {}): Promise<Database> {
+  let embedded: EmbeddedPostgres | undefined
+  let url = config.databaseUrl
+  if (!url) {
+    const running = await findRunningEmbedded(config.dataDir)
+    if (running) url = running.url
+    else {
+      embedded = await startEmbeddedPostgres(config.dataDir)
+      url = embedded.url
+    }
+  }
+  const dataSource = new DataSource({
+    type: 'postgres',
+    url,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'profiler_migrations',
+    logging: false,
+    extra: { max: opts.poolSize ?? 10, connectionTimeoutMillis: 10_000 },
+  })
+  try {
+    await dataSource.initialize()
+  } catch (e) {
+    await embedded?.stop()
+    throw e
+  }
+  return {
+    dataSource,
+    url,
+    mode: config.databaseUrl ? 'server' : 'embedded',
+    async close() {
+      if (dataSource.isInitialized) await dataSource.destroy()
+      await embedded?.stop()
+    },
+  }
+}
+
+/** Applies pending migrations; refuses a server without pgvector with a one-line, actionable error. */
+export async function migrate(db: Database): Promise<string[]> {
+  const rows: { ok: boolean }[] = await db.dataSource.query(
+    `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS ok`,
+  )
+  if (!rows[0]?.ok) {
+    throw new MissingPgvectorError(
+      'The PostgreSQL server has no pgvector extension: install pgvector 0.7+ (Debian: apt-get install postgresql-<major>-pgvector, or run scripts/install-pgvector.sh as root), then start again.',
+    )
+  }
+  const applied = await db.dataSource.runMigrations({ transaction: 'each' })
+  return applied.map((m) => m.name)
+}
+
+/** Whether every known migration has been applied (for /readyz). */
+export async function migrationsApplied(db: Database): Promise<boolean> {
+  return !(await db.dataSource.showMigrations())
+}
+
+export type Tx = EntityManager
+
+/** The raw pg client behind a transaction's manager, so pg-boss can enqueue inside the same transaction. */
+export async function rawClient(manager: EntityManager): Promise<{ query(text: string, values?: unknown[]): Promise<{ rows: any[] }> }> {
+  const qr = manager.queryRunner
+  if (!qr) throw new Error('rawClient needs a transactional entity manager')
+  return (await qr.connect()) as any
+}
+
+/** The dimension of the profiles.embedding column, as the migrations created it. */
+export async function embeddingDimension(db: Database): Promise<number> {
+  const [row] = await db.dataSource.query(
+    `SELECT atttypmod AS dim FROM pg_attribute WHERE attrelid = 'profiles'::regclass AND attname = 'embedding'`,
+  )
+  return Number(row?.dim ?? -1)
+}

@@ -1,0 +1,91 @@
+import fs from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { vector } from '@electric-sql/pglite-pgvector'
+import { PGliteServer } from './pglite-session.js'
+
+/**
+ * The embedded database: PGlite (with pgvector and pg_trgm) persisted under the data dir, served over the
+ * Postgres wire protocol on loopback (pglite-socket's protocol handler, our session scheduler) so the app has
+ * one code path (pg + TypeORM + pg-boss) for both modes.
+ * While it runs, `<dataDir>/embedded.json` tells other processes (the CLI) where to connect.
+ */
+export interface EmbeddedPostgres {
+  url: string
+  stop(): Promise<void>
+}
+
+const INFO_FILE = 'embedded.json'
+
+interface Info {
+  pid: number
+  port: number
+}
+
+export async function startEmbeddedPostgres(dataDir: string, port = 0): Promise<EmbeddedPostgres> {
+  fs.mkdirSync(dataDir, { recursive: true })
+  const dbDir = path.join(dataDir, 'pgdata')
+  const running = await findRunningEmbedded(dataDir)
+  if (running) throw new Error(`The embedded database in ${dataDir} is already served by process ${running.pid} (port ${running.port}).`)
+  const db = await PGlite.create({ dataDir: dbDir, extensions: { vector, pg_trgm } })
+  const server = new PGliteServer(db)
+  const bound = await server.start(port)
+  const infoPath = path.join(dataDir, INFO_FILE)
+  fs.writeFileSync(infoPath, JSON.stringify({ pid: process.pid, port: bound } satisfies Info), { mode: 0o600 })
+  let stopped = false
+  return {
+    url: `postgres://postgres@127.0.0.1:${bound}/postgres`,
+    async stop() {
+      if (stopped) return
+      stopped = true
+      try {
+        const cur = JSON.parse(fs.readFileSync(infoPath, 'utf8')) as Info
+        if (cur.pid === process.pid) fs.rmSync(infoPath, { force: true })
+      } catch {
+        /* already gone */
+      }
+      await server.stop()
+      await db.close()
+    },
+  }
+}
+
+/** The embedded database another live process is serving from this data dir, if any. */
+export async function findRunningEmbedded(dataDir: string): Promise<{ pid: number; port: number; url: string } | null> {
+  const infoPath = path.join(dataDir, INFO_FILE)
+  let info: Info
+  try {
+    info = JSON.parse(fs.readFileSync(infoPath, 'utf8')) as Info
+  } catch {
+    return null
+  }
+  if (!isAlive(info.pid) || !(await canConnect(info.port))) {
+    fs.rmSync(infoPath, { force: true })
+    return null
+  }
+  return { ...info, url: `postgres://postgres@127.0.0.1:${info.port}/postgres` }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e: any) {
+    return e.code === 'EPERM'
+  }
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect({ host: '127.0.0.1', port })
+    const done = (ok: boolean) => {
+      s.destroy()
+      resolve(ok)
+    }
+    s.once('connect', () => done(true))
+    s.once('error', () => done(false))
+    s.setTimeout(1000, () => done(false))
+  })
+}

@@ -1,0 +1,108 @@
+import type { EntityManager } from 'typeorm'
+import { emptyContent, type ProfileContent, type ProfileState } from '../domain/profile.js'
+
+export type ProfileStatus = 'processing' | 'ready'
+
+export interface HistoryEntry {
+  seq: number
+  extracted_on: string
+  changes: Record<string, unknown>
+  submission_ids: string[]
+  input_type: string
+}
+
+/** A profile as stored, in domain terms. */
+export interface ProfileRecord {
+  tenant_id: string
+  profile_id: string
+  status: ProfileStatus
+  content: ProfileContent
+  field_timestamps: Record<string, string>
+  internals: ProfileState['internals']
+  summary: string | null
+  language: string | null
+  version: number
+  history_seq: number
+  created_at: string
+  last_updated: string
+  claimed_by: string | null
+  leased: boolean
+  update_log?: HistoryEntry[]
+  similarity?: number
+}
+
+export const PROFILE_COLUMNS = `tenant_id, profile_id, status, content, field_timestamps, internals, summary, language, version,
+  history_seq, created_at, last_updated, claimed_by, (lease_until IS NOT NULL AND lease_until > now()) AS leased`
+
+export function toRecord(r: any): ProfileRecord {
+  return {
+    tenant_id: r.tenant_id,
+    profile_id: r.profile_id,
+    status: r.status,
+    content: { ...emptyContent(), ...(r.content ?? {}) },
+    field_timestamps: r.field_timestamps ?? {},
+    internals: { mood_counts: {}, seen: {}, ...(r.internals ?? {}) },
+    summary: r.summary ?? null,
+    language: r.language ?? null,
+    version: Number(r.version),
+    history_seq: Number(r.history_seq),
+    created_at: new Date(r.created_at).toISOString(),
+    last_updated: new Date(r.last_updated).toISOString(),
+    claimed_by: r.claimed_by ?? null,
+    leased: Boolean(r.leased),
+    ...(r.similarity !== undefined ? { similarity: Number(r.similarity) } : {}),
+  }
+}
+
+/** Profile and history SQL. Every statement filters by tenant_id. */
+export class ProfileRepository {
+  async find(m: EntityManager, tenantId: string, profileId: string, opts: { lock?: boolean } = {}): Promise<ProfileRecord | null> {
+    const rows = await m.query(
+      `SELECT ${PROFILE_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = $2 ${opts.lock ? 'FOR UPDATE' : ''}`,
+      [tenantId, profileId],
+    )
+    return rows.length ? toRecord(rows[0]) : null
+  }
+
+  /** Newest `limit` history entries of each given profile, oldest first. */
+  async recentHistory(m: EntityManager, tenantId: string, profileIds: string[], limit = 100): Promise<Map<string, HistoryEntry[]>> {
+    const out = new Map<string, HistoryEntry[]>(profileIds.map((id) => [id, []]))
+    if (!profileIds.length) return out
+    const rows = await m.query(
+      `SELECT profile_id, seq, extracted_on, changes, submission_ids, input_type FROM (
+         SELECT h.*, row_number() OVER (PARTITION BY profile_id ORDER BY seq DESC) AS rn
+           FROM profile_history h WHERE tenant_id = $1 AND profile_id = ANY($2::text[])
+       ) x WHERE rn <= $3 ORDER BY profile_id, seq`,
+      [tenantId, profileIds, limit],
+    )
+    for (const r of rows) out.get(r.profile_id)!.push(toHistory(r))
+    return out
+  }
+
+  async history(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number }): Promise<HistoryEntry[]> {
+    const rows = await m.query(
+      `SELECT seq, extracted_on, changes, submission_ids, input_type FROM profile_history
+        WHERE tenant_id = $1 AND profile_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
+      [tenantId, profileId, opts.afterSeq ?? 0, opts.limit],
+    )
+    return rows.map(toHistory)
+  }
+
+  async insertHistory(m: EntityManager, tenantId: string, profileId: string, e: HistoryEntry): Promise<void> {
+    await m.query(
+      `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [tenantId, profileId, e.seq, e.extracted_on, JSON.stringify(e.changes), JSON.stringify(e.submission_ids), e.input_type],
+    )
+  }
+}
+
+function toHistory(r: any): HistoryEntry {
+  return {
+    seq: Number(r.seq),
+    extracted_on: new Date(r.extracted_on).toISOString(),
+    changes: r.changes,
+    submission_ids: r.submission_ids,
+    input_type: r.input_type,
+  }
+}

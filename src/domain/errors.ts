@@ -1,0 +1,49 @@
+/** Domain errors carry a code and the HTTP-like status of CONTRACT §3; each transport translates them. */
+export const ERROR_STATUS = {
+  VALIDATION_FAILED: 400,
+  MISSING_API_KEY: 401,
+  INVALID_API_KEY: 401,
+  PROFILE_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  SUBMISSION_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  IDEMPOTENCY_CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  DATABASE_UNAVAILABLE: 503,
+  TENANT_NOT_FOUND: 404,
+  APP_NOT_FOUND: 404,
+  CONFLICT: 409,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_STATUS
+
+export class DomainError extends Error {
+  readonly status: number
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'DomainError'
+    this.status = ERROR_STATUS[code]
+  }
+}
+
+export const invalid = (message: string) => new DomainError('VALIDATION_FAILED', message)
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006'])
+
+/** True for errors that mean the database cannot be reached (-> 503), not that a query was wrong. */
+export function isConnectionError(err: unknown): boolean {
+  let e: any = err
+  for (let i = 0; e && i < 4; i++) {
+    if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true
+    const msg = String(e.message ?? '')
+    if (/Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed/i.test(msg)) return true
+    e = e.driverError ?? e.cause
+  }
+  return false
+}

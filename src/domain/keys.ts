@@ -1,0 +1,35 @@
+import crypto from 'node:crypto'
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+
+export function randomToken(length: number): string {
+  const bytes = crypto.randomBytes(length)
+  let out = ''
+  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i]! % ALPHABET.length]
+  return out
+}
+
+export const newId = (prefix: string) => `${prefix}_${randomToken(16)}`
+
+/** A new API key `pk_<public id>_<secret>`; only its SHA-256 digest is stored. */
+export function generateApiKey(): { key: string; publicId: string; hash: Buffer } {
+  const publicId = randomToken(12)
+  const key = `pk_${publicId}_${randomToken(32)}`
+  return { key, publicId, hash: digest(key) }
+}
+
+export function digest(key: string): Buffer {
+  return crypto.createHash('sha256').update(key, 'utf8').digest()
+}
+
+const KEY_RE = /^pk_([A-Za-z0-9]{12})_([A-Za-z0-9]{32})$/
+
+/** The public id of a well-formed key, or null. */
+export function parseApiKey(key: string): string | null {
+  const m = KEY_RE.exec(key)
+  return m ? m[1]! : null
+}
+
+export function digestsEqual(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && crypto.timingSafeEqual(a, b)
+}

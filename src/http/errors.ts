@@ -1,0 +1,37 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { DomainError, isConnectionError } from '../domain/errors.js'
+
+export interface ErrorBody {
+  error: number
+  message: string
+}
+
+const FASTIFY_MESSAGES: Record<string, (e: FastifyError) => string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: () => 'Malformed JSON in request body',
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => 'Request body is empty; expected a JSON object',
+  FST_ERR_CTP_BODY_TOO_LARGE: () => 'Request body is larger than the limit',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => 'Unsupported Content-Type: send application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => 'Content-Length does not match the body',
+}
+
+/** Domain and framework errors -> CONTRACT §3 body and status. Never leaks stack traces, SQL or secrets. */
+export function toHttpError(err: unknown, requestId: string): { status: number; body: ErrorBody; log: boolean } {
+  if (err instanceof DomainError) return { status: err.status, body: { error: err.status, message: err.message }, log: false }
+  if (isConnectionError(err)) {
+    return { status: 503, body: { error: 503, message: 'Service unavailable: the database cannot be reached; retry shortly' }, log: true }
+  }
+  const e = err as FastifyError & { statusCode?: number }
+  if (e && typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    const status = e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.name === 'SyntaxError' ? 400 : e.statusCode
+    const message = (e.code && FASTIFY_MESSAGES[e.code]?.(e)) ?? (status === 400 && e.name === 'SyntaxError' ? 'Malformed JSON in request body' : e.message)
+    return { status, body: { error: status, message }, log: false }
+  }
+  return { status: 500, body: { error: 500, message: `Internal error (request ${requestId})` }, log: true }
+}
+
+export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown) {
+  const { status, body, log } = toHttpError(err, req.id)
+  if (log) req.log.error({ err }, 'request failed')
+  if (status === 401) reply.header('WWW-Authenticate', 'Bearer')
+  return reply.code(status).type('application/json').send(body)
+}

@@ -1,0 +1,54 @@
+import crypto from 'node:crypto'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Config } from '../config.js'
+import { DomainError } from '../domain/errors.js'
+import { registerV1Routes, V1_PATHS } from '../rest/v1.routes.js'
+import type { Services } from '../services/index.js'
+import { sendError } from './errors.js'
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._:\-]{1,128}$/
+
+export interface HttpDeps {
+  config: Config
+  services: Services
+  ready: () => Promise<boolean>
+}
+
+export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
+  const { config } = deps
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+    bodyLimit: config.limits.maxBodyBytes,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id']
+      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : crypto.randomUUID()
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    frameworkErrors: (err, req, reply) => sendError(req, reply, err),
+  })
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id)
+  })
+  app.setErrorHandler((err, req, reply) => sendError(req, reply, err))
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0]!
+    const known = [...V1_PATHS, { re: /^\/healthz\/?$/, methods: ['GET', 'HEAD'] }, { re: /^\/readyz\/?$/, methods: ['GET', 'HEAD'] }].find((p) =>
+      p.re.test(path),
+    )
+    if (known) {
+      reply.header('Allow', known.methods.join(', '))
+      return sendError(req, reply, new DomainError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on ${path}; allowed: ${known.methods.join(', ')}`))
+    }
+    return sendError(req, reply, new DomainError('NOT_FOUND', `No route ${req.method} ${path}`))
+  })
+
+  app.get('/healthz', async () => ({ status: 'ok' }))
+  app.get('/readyz', async (_req, reply) => {
+    const ok = await deps.ready().catch(() => false)
+    return reply.code(ok ? 200 : 503).send(ok ? { status: 'ready' } : { error: 503, message: 'Not ready: database unreachable or migrations pending' })
+  })
+
+  await app.register(async (v1) => registerV1Routes(v1, deps), { prefix: '/v1' })
+  return app
+}

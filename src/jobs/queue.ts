@@ -1,0 +1,100 @@
+import PgBoss from 'pg-boss'
+import type { EntityManager } from 'typeorm'
+import { rawClient } from '../db/database.js'
+
+export const PROCESS_QUEUE = 'profile-process'
+const DEAD_QUEUE = 'profile-process-dead'
+
+export interface ProfileJob {
+  tenantId: string
+  profileId: string
+}
+
+export interface QueueOptions {
+  url: string
+  pollSeconds: number
+  /** API-only processes enqueue but run no maintenance. */
+  supervise: boolean
+  onError: (err: Error) => void
+}
+
+/**
+ * pg-boss 10 behind a small interface. A job only says "this profile may have work": the handler claims the
+ * profile's pending submissions itself, so a job that runs twice applies nothing twice.
+ */
+export class JobQueue {
+  private readonly boss: PgBoss
+  private started = false
+
+  constructor(private readonly opts: QueueOptions) {
+    this.boss = new PgBoss({
+      connectionString: opts.url,
+      max: 3,
+      supervise: opts.supervise,
+      schedule: false,
+      migrate: true,
+    })
+    this.boss.on('error', (e) => opts.onError(e))
+  }
+
+  async start(): Promise<void> {
+    await this.boss.start()
+    this.started = true
+    // Explicit policy on every queue (the defaults in pg-boss 10's SQL differ from its docs).
+    const common = { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 15 * 60, retentionMinutes: 60 * 24 }
+    await this.ensureQueue(DEAD_QUEUE, { ...common, retryLimit: 0 })
+    await this.ensureQueue(PROCESS_QUEUE, { ...common, deadLetter: DEAD_QUEUE })
+  }
+
+  private async ensureQueue(name: string, options: Record<string, unknown>) {
+    const existing = await this.boss.getQueue(name)
+    if (existing) await this.boss.updateQueue(name, { policy: 'standard', ...options } as any)
+    else await this.boss.createQueue(name, { policy: 'standard', ...options } as any)
+  }
+
+  /** Enqueue inside the caller's transaction when given (so a commit means the job exists), else on its own. */
+  async enqueue(job: ProfileJob, opts: { tx?: EntityManager; startAfterSeconds?: number } = {}): Promise<string> {
+    const sendOpts: Record<string, unknown> = {}
+    if (opts.startAfterSeconds && opts.startAfterSeconds > 0) sendOpts.startAfter = Math.ceil(opts.startAfterSeconds)
+    if (opts.tx) {
+      const client = await rawClient(opts.tx)
+      sendOpts.db = { executeSql: (text: string, values: unknown[]) => client.query(text, values) }
+    }
+    const id = await this.boss.send(PROCESS_QUEUE, job, sendOpts as PgBoss.SendOptions)
+    if (!id) throw new Error(`pg-boss returned no job id for queue ${PROCESS_QUEUE}`)
+    return id
+  }
+
+  /** Removes a profile's queued (not running) jobs, inside the caller's transaction. */
+  async deleteQueued(tx: EntityManager, job: ProfileJob): Promise<void> {
+    await tx.query(
+      `DELETE FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry')
+          AND data->>'tenantId' = $2 AND data->>'profileId' = $3`,
+      [PROCESS_QUEUE, job.tenantId, job.profileId],
+    )
+  }
+
+  /** Whether a profile already has a queued job (the reconciler uses it to avoid piling up jobs). */
+  queuedSql(): string {
+    return `SELECT 1 FROM pgboss.job j WHERE j.name = '${PROCESS_QUEUE}' AND j.state IN ('created', 'retry')
+              AND j.data->>'tenantId' = s.tenant_id AND j.data->>'profileId' = s.profile_id`
+  }
+
+  async work(concurrency: number, handler: (job: ProfileJob) => Promise<void>): Promise<void> {
+    for (let i = 0; i < concurrency; i++) {
+      await this.boss.work<ProfileJob>(
+        PROCESS_QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: this.opts.pollSeconds },
+        async ([job]) => {
+          if (job) await handler(job.data)
+        },
+      )
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return
+    this.started = false
+    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 } as any)
+  }
+}

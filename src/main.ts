@@ -1,0 +1,159 @@
+import 'reflect-metadata'
+import { Command, Option } from 'commander'
+import { createAiProviders } from './ai/index.js'
+import { startProfiler, type Role } from './app.js'
+import { ConfigError, loadConfig, type Config } from './config.js'
+import { migrate, MissingPgvectorError, openDatabase } from './db/database.js'
+import { DomainError } from './domain/errors.js'
+import { ReindexService } from './services/reindex.service.js'
+import { TenantService } from './services/tenant.service.js'
+
+function config(): Config {
+  return loadConfig(process.env)
+}
+
+async function run(role: Role) {
+  const p = await startProfiler(config(), { role, printBootstrapKey: true })
+  const what = role === 'all' ? 'API and worker' : role === 'api' ? 'API' : 'worker'
+  p.log.info({ url: p.url, database: p.db.mode }, `Profiler ${what} running${p.url ? ` on ${p.url}` : ''}`)
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    p.log.info(`${signal} received, shutting down`)
+    await p.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+/** Runs a CLI action against the database (through a running embedded service when there is one). */
+async function withDb<T>(fn: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
+  const db = await openDatabase(config(), { poolSize: 2 })
+  try {
+    await migrate(db)
+    return await fn(db)
+  } finally {
+    await db.close()
+  }
+}
+
+const print = (json: boolean, value: unknown, text: () => string) => {
+  process.stdout.write((json ? JSON.stringify(value, null, 2) : text()) + '\n')
+}
+
+const program = new Command('profiler').description('Profiler: structured profiles from what people write').showHelpAfterError()
+
+program.command('start').description('API and worker in one process (the default way to run)').action(() => run('all'))
+program.command('serve').description('API only (run workers separately)').action(() => run('api'))
+program.command('worker').description('worker only').action(() => run('worker'))
+program
+  .command('migrate')
+  .description('apply database migrations')
+  .action(() =>
+    withDb(async () => {
+      process.stdout.write('Migrations applied.\n')
+    }),
+  )
+
+const tenant = program.command('tenant').description('manage tenants')
+tenant
+  .command('create <name>')
+  .option('--json', 'machine-readable output')
+  .action((name: string, o: { json?: boolean }) =>
+    withDb(async (db) => {
+      const t = await new TenantService(db.dataSource).createTenant(name)
+      print(!!o.json, { tenant_id: t.id, name: t.name, created_at: t.created_at }, () => `Created tenant ${t.name} (${t.id})`)
+    }),
+  )
+tenant
+  .command('list')
+  .option('--json', 'machine-readable output')
+  .action((o: { json?: boolean }) =>
+    withDb(async (db) => {
+      const ts = await new TenantService(db.dataSource).listTenants()
+      print(!!o.json, ts, () => ts.map((t) => `${t.id}\t${t.name}\t${t.created_at}`).join('\n') || '(no tenants)')
+    }),
+  )
+
+const app = program.command('app').description('manage apps and their API keys')
+app
+  .command('create')
+  .requiredOption('--tenant <tenant>', 'tenant name (created when missing)')
+  .requiredOption('--name <name>', 'app name')
+  .option('--json', 'machine-readable output: {"tenant_id", "app_id", "api_key"}')
+  .action((o: { tenant: string; name: string; json?: boolean }) =>
+    withDb(async (db) => {
+      const k = await new TenantService(db.dataSource).createApp(o.tenant, o.name)
+      print(!!o.json, k, () => `Created app ${o.name} (${k.app_id}) in tenant ${o.tenant} (${k.tenant_id}).\nAPI key (shown once): ${k.api_key}`)
+    }),
+  )
+app
+  .command('list')
+  .option('--tenant <tenant>', 'only this tenant')
+  .option('--json', 'machine-readable output')
+  .action((o: { tenant?: string; json?: boolean }) =>
+    withDb(async (db) => {
+      const apps = await new TenantService(db.dataSource).listApps(o.tenant)
+      print(!!o.json, apps, () =>
+        apps.map((a) => `${a.tenant_name}\t${a.name}\t${a.id}\tkey ${a.key_public_id ? `pk_${a.key_public_id}_…` : '(revoked)'}`).join('\n') || '(no apps)',
+      )
+    }),
+  )
+for (const [verb, desc] of [
+  ['rotate', 'replace the app key (the old key stops working at once)'],
+  ['revoke', 'revoke the app key'],
+] as const) {
+  app
+    .command(verb)
+    .description(desc)
+    .requiredOption('--tenant <tenant>', 'tenant name or id')
+    .requiredOption('--name <name>', 'app name or id')
+    .option('--json', 'machine-readable output')
+    .action((o: { tenant: string; name: string; json?: boolean }) =>
+      withDb(async (db) => {
+        const s = new TenantService(db.dataSource)
+        if (verb === 'rotate') {
+          const k = await s.rotateKey(o.tenant, o.name)
+          print(!!o.json, k, () => `Rotated the key of app ${o.name}.\nNew API key (shown once): ${k.api_key}`)
+        } else {
+          const r = await s.revokeKey(o.tenant, o.name)
+          print(!!o.json, r, () => (r.revoked ? `Revoked the key of app ${o.name}.` : `App ${o.name} had no live key.`))
+        }
+      }),
+    )
+}
+
+program
+  .command('reindex')
+  .description('recompute every profile summary and embedding with the configured AI provider')
+  .addOption(new Option('--batch <n>', 'profiles per batch').default('50'))
+  .action((o: { batch: string }) =>
+    withDb(async (db) => {
+      const svc = new ReindexService(db.dataSource, createAiProviders(config()))
+      const tty = process.stderr.isTTY
+      let lastPct = -1
+      const n = await svc.run((done, total) => {
+        const pct = total ? Math.floor((done / total) * 100) : 100
+        if (tty) {
+          const bar = '#'.repeat(Math.floor(pct / 5)).padEnd(20, '-')
+          process.stderr.write(`\r[${bar}] ${done}/${total} (${pct}%)`)
+        } else if (pct >= lastPct + 10 || done === total) {
+          process.stderr.write(`reindex: ${done}/${total} (${pct}%)\n`)
+          lastPct = pct
+        }
+      }, Number(o.batch))
+      if (tty) process.stderr.write('\n')
+      process.stdout.write(`Reindexed ${n} profiles.\n`)
+    }),
+  )
+
+program.parseAsync(process.argv).catch((e) => {
+  if (e instanceof ConfigError || e instanceof MissingPgvectorError || e instanceof DomainError) {
+    process.stderr.write(`profiler: ${e.message}\n`)
+    process.exit(1)
+  }
+  process.stderr.write(`profiler: ${e?.stack ?? e}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,131 @@
+import { z } from 'zod'
+import { FILTER_FIELDS, SORT_FIELDS } from '../services/search.service.js'
+
+const scoredString = z.object({ value: z.string(), confidence: z.number().min(0).max(1) })
+const scoredInt = z.object({ value: z.number().int(), confidence: z.number().min(0).max(1) })
+
+export const SubmitBody = z.object({
+  data: z.string().min(1).describe('Text to extract the profile from (UTF-8, up to the data size limit)'),
+  input_type: z.enum(['text', 'conversation', 'structured']).default('text'),
+})
+
+export const SearchQuery = z.object({
+  query: z.string().optional().describe('Natural-language search text; when present, vector search is used'),
+  sensitivity: z.number().min(0).max(100).default(63),
+  filterBy: z.enum(FILTER_FIELDS).optional(),
+  filterValue: z.string().optional().describe('Case-insensitive partial match; % and _ are literals'),
+  sortBy: z.enum(SORT_FIELDS).default('last_updated').describe('Ignored when query is given'),
+  sortOrder: z.enum(['asc', 'desc']).default('desc'),
+  page: z.number().int().min(1).default(1),
+  pageSize: z.number().int().min(1).max(100).default(10),
+})
+
+const Memory = z.object({
+  event: z.string(),
+  date: z.string().optional(),
+  importance: z.enum(['low', 'medium', 'high']).optional(),
+  confidence: z.number().optional(),
+})
+
+export const Profile = z.object({
+  profile_id: z.string(),
+  tenant_id: z.string(),
+  status: z.enum(['processing', 'ready']),
+  core_info: z.object({
+    name: scoredString.optional(),
+    age: scoredInt.optional(),
+    gender: scoredString.optional(),
+    location: scoredString.optional(),
+    occupation: scoredString.optional(),
+  }),
+  interests: z.record(z.string(), z.array(scoredString)),
+  personality: z.object({
+    traits: z.array(scoredString),
+    mood_trends: z.object({ default: scoredString.optional(), recent: scoredString.optional() }),
+  }),
+  memories: z.array(Memory),
+  preferences: z.object({ conversation_style: scoredString.optional(), topics_to_avoid: z.array(scoredString) }),
+  language: z.string().optional().describe('ISO 639-1 code of the language the person writes in'),
+  field_timestamps: z.record(z.string(), z.string()),
+  update_log: z.array(
+    z.object({
+      extracted_on: z.string(),
+      changes: z.record(z.string(), z.unknown()),
+      submission_ids: z.array(z.string()),
+      input_type: z.string(),
+    }),
+  ),
+  last_updated: z.string(),
+  created_at: z.string(),
+  summary: z.string().optional(),
+})
+
+const ErrorBody = z.object({ error: z.number().int(), message: z.string() })
+const Ack = z.object({ id: z.string(), message: z.string() })
+const SearchPage = z.object({
+  profiles: z.array(Profile.extend({ similarityScore: z.number().optional() })),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+})
+
+const json = (schema: z.ZodType) => ({ 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } })
+const err = (description: string) => ({ description, content: json(ErrorBody) })
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9._:@+-]{1,200}$' } }
+
+function queryParams() {
+  const schema = z.toJSONSchema(SearchQuery, { io: 'input' }) as { properties: Record<string, unknown> }
+  return Object.entries(schema.properties).map(([name, s]) => ({ name, in: 'query', required: false, schema: s }))
+}
+
+/** The OpenAPI 3 document of /v1, built from the same schemas that describe the requests. */
+export function openApiDocument(baseUrl?: string) {
+  const common = { '401': err('Missing or invalid API key'), '429': err('Rate limit exceeded'), '503': err('Database unreachable') }
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Profiler', version: '1.0.0', description: 'Structured, ever-growing profiles from what people write.' },
+    ...(baseUrl ? { servers: [{ url: baseUrl }] } : {}),
+    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    security: [{ bearer: [] }],
+    paths: {
+      '/v1/profile/{id}': {
+        post: {
+          summary: 'Submit data for a profile (processed in the background)',
+          parameters: [idParam, { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
+          requestBody: { required: true, content: json(SubmitBody) },
+          responses: {
+            '202': { description: 'Accepted', content: json(Ack) },
+            '400': err('Invalid input'),
+            '409': err('Idempotency-Key reused with a different body'),
+            '413': err('Body or data too large'),
+            '415': err('Body is not application/json'),
+            ...common,
+          },
+        },
+        get: {
+          summary: 'Read a profile',
+          parameters: [idParam],
+          responses: {
+            '200': { description: 'The profile', content: json(z.object({ profile_id: z.string(), profile: Profile })) },
+            '400': err('Invalid profile id'),
+            '404': err('Unknown profile'),
+            ...common,
+          },
+        },
+        delete: {
+          summary: 'Delete a profile, its history and its pending submissions',
+          parameters: [idParam],
+          responses: { '204': { description: 'Deleted' }, '400': err('Invalid profile id'), '404': err('Unknown profile'), ...common },
+        },
+      },
+      '/v1/search': {
+        get: {
+          summary: 'Search profiles: semantic (query) and/or filter, sort, paginate',
+          parameters: queryParams(),
+          responses: { '200': { description: 'A page of results', content: json(SearchPage) }, '400': err('Invalid parameter'), ...common },
+        },
+      },
+      '/v1/smart-search': { get: { summary: 'Alias of /v1/search', parameters: queryParams(), responses: { '200': { description: 'As /v1/search' } } } },
+    },
+  }
+}

@@ -1,0 +1,26 @@
+import type { HistoryEntry, ProfileRecord } from '../db/profile.repository.js'
+
+/** The interface's Profile (snake_case), plus `language` and `core_info.occupation`. */
+export function toRestProfile(p: ProfileRecord) {
+  const c = p.content
+  return {
+    profile_id: p.profile_id,
+    tenant_id: p.tenant_id,
+    status: p.status,
+    core_info: c.core_info,
+    interests: c.interests,
+    personality: c.personality,
+    memories: c.memories,
+    preferences: c.preferences,
+    ...(p.language ? { language: p.language } : {}),
+    field_timestamps: p.field_timestamps,
+    update_log: (p.update_log ?? []).map(toRestLogEntry),
+    last_updated: p.last_updated,
+    created_at: p.created_at,
+    ...(p.summary ? { summary: p.summary } : {}),
+  }
+}
+
+export function toRestLogEntry(e: HistoryEntry) {
+  return { extracted_on: e.extracted_on, changes: e.changes, submission_ids: e.submission_ids, input_type: e.input_type }
+}

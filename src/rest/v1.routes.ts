@@ -1,0 +1,128 @@
+import rateLimit from '@fastify/rate-limit'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { DomainError, invalid } from '../domain/errors.js'
+import { parseApiKey } from '../domain/keys.js'
+import type { HttpDeps } from '../http/server.js'
+import type { RequestContext } from '../services/context.js'
+import type { SearchParams } from '../services/search.service.js'
+import { openApiDocument } from './openapi.js'
+import { toRestProfile } from './serializers.js'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: RequestContext
+  }
+}
+
+/** Paths of /v1 and their methods, for 405 answers with `Allow`. */
+export const V1_PATHS = [
+  { re: /^\/v1\/profile\/[^/]+\/?$/, methods: ['GET', 'POST', 'DELETE'] },
+  { re: /^\/v1\/(search|smart-search)\/?$/, methods: ['GET'] },
+  { re: /^\/v1\/openapi\.json$/, methods: ['GET'] },
+]
+
+function bearer(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization
+  if (!h) return undefined
+  const m = /^Bearer\s+(.+)$/i.exec(h.trim())
+  return m ? m[1]!.trim() : h.trim() === '' ? undefined : '\u0000malformed'
+}
+
+const INT_RE = /^\d{1,9}$/
+const NUM_RE = /^\d{1,3}(\.\d+)?$/
+
+function one(q: Record<string, unknown>, name: string): string | undefined {
+  const v = q[name]
+  if (v === undefined) return undefined
+  if (Array.isArray(v)) throw invalid(`Invalid query parameter ${name}: given more than once`)
+  return String(v)
+}
+
+/** Raw query strings -> typed search params; range rules live in the search service (shared with GraphQL). */
+function searchParams(q: Record<string, unknown>): SearchParams {
+  const num = (name: string, re: RegExp) => {
+    const v = one(q, name)
+    if (v === undefined) return undefined
+    if (!re.test(v)) throw invalid(`Invalid query parameter ${name}: '${v.slice(0, 40)}' is not a valid number`)
+    return Number(v)
+  }
+  return {
+    query: one(q, 'query'),
+    sensitivity: num('sensitivity', NUM_RE),
+    filterBy: one(q, 'filterBy'),
+    filterValue: one(q, 'filterValue'),
+    sortBy: one(q, 'sortBy'),
+    sortOrder: one(q, 'sortOrder'),
+    page: num('page', INT_RE),
+    pageSize: num('pageSize', INT_RE),
+  }
+}
+
+export async function registerV1Routes(v1: FastifyInstance, deps: HttpDeps) {
+  const { services, config } = deps
+
+  // Authentication first, so an unauthenticated caller learns nothing else (not even body errors).
+  v1.addHook('onRequest', async (req) => {
+    req.ctx = await services.tenants.authenticate(bearer(req), req.id)
+  })
+  await v1.register(rateLimit, {
+    max: config.limits.ratePerMinute,
+    timeWindow: 60_000,
+    hook: 'preHandler',
+    keyGenerator: (req) => (req.ctx ? `app:${req.ctx.tenantId}:${req.ctx.appId}` : `ip:${req.ip}`),
+    enableDraftSpec: true,
+    errorResponseBuilder: (_req, c) => ({
+      statusCode: 429,
+      error: 429,
+      message: `Rate limit exceeded: ${c.max} requests per minute per API key; retry in ${Math.ceil(c.ttl / 1000)} s`,
+    }),
+  })
+
+  v1.post<{ Params: { id: string } }>('/profile/:id', async (req, reply) => {
+    const type = String(req.headers['content-type'] ?? '')
+    if (!/^application\/json\b/i.test(type)) {
+      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json')
+    }
+    const body = req.body
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('Request body must be a JSON object')
+    const { data, input_type } = body as Record<string, unknown>
+    const header = req.headers['idempotency-key']
+    const ack = await services.submissions.submit(req.ctx, req.params.id, {
+      data,
+      input_type,
+      idempotencyKey: Array.isArray(header) ? header[0] : header,
+    })
+    return reply
+      .code(202)
+      .header('Location', `/v1/profile/${encodeURIComponent(ack.profileId)}`)
+      .send({ id: ack.id, message: 'Accepted for processing' })
+  })
+
+  v1.get<{ Params: { id: string } }>('/profile/:id', async (req) => {
+    const p = await services.profiles.get(req.ctx, req.params.id)
+    return { profile_id: p.profile_id, profile: toRestProfile(p) }
+  })
+
+  v1.delete<{ Params: { id: string } }>('/profile/:id', async (req, reply) => {
+    await services.profiles.delete(req.ctx, req.params.id)
+    return reply.code(204).send()
+  })
+
+  const search = async (req: FastifyRequest) => {
+    const r = await services.search.search(req.ctx, searchParams(req.query as Record<string, unknown>))
+    return {
+      profiles: r.profiles.map((p) => ({
+        ...toRestProfile(p),
+        ...(p.similarityScore !== undefined ? { similarityScore: p.similarityScore } : {}),
+      })),
+      total: r.total,
+      page: r.page,
+      pageSize: r.pageSize,
+    }
+  }
+  v1.get('/search', search)
+  v1.get('/smart-search', search)
+
+  const doc = openApiDocument()
+  v1.get('/openapi.json', async () => doc)
+}

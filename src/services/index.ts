@@ -1,0 +1,13 @@
+import type { ProcessingService } from './processing.service.js'
+import type { ProfileService } from './profile.service.js'
+import type { SearchService } from './search.service.js'
+import type { SubmissionService } from './submission.service.js'
+import type { TenantService } from './tenant.service.js'
+
+export interface Services {
+  tenants: TenantService
+  submissions: SubmissionService
+  profiles: ProfileService
+  search: SearchService
+  processing: ProcessingService
+}

@@ -1,0 +1,315 @@
+import { randomUUID } from 'node:crypto'
+import type { DataSource, EntityManager } from 'typeorm'
+import { toSql } from 'pgvector'
+import type { Logger } from 'pino'
+import { profileText } from '../ai/profile-text.js'
+import type { AiProviders, ExtractionInput, Usage } from '../ai/types.js'
+import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.js'
+import { isConnectionError } from '../domain/errors.js'
+import { merge } from '../domain/merge.js'
+import type { Extraction, InputType, ProfileState } from '../domain/profile.js'
+import { parseStructured } from '../domain/structured.js'
+import type { EventBus } from '../events/event-bus.js'
+import type { JobQueue, ProfileJob } from '../jobs/queue.js'
+
+export interface ProcessingOptions {
+  workerId: string
+  batchSize: number
+  maxAttempts: number
+  leaseSeconds: number
+  retryBaseMs: number
+}
+
+interface ClaimedSubmission {
+  id: string
+  input_type: InputType
+  data: string
+  attempts: number
+}
+
+type Claim =
+  | { kind: 'none' }
+  | { kind: 'busy' }
+  | { kind: 'later'; afterSeconds: number }
+  | { kind: 'batch'; profile: ProfileRecord; submissions: ClaimedSubmission[] }
+
+/**
+ * Applies a profile's pending submissions, oldest first, exactly once:
+ * claim (short transaction: profile lease + submissions marked processing) -> extract, summarize, embed with no
+ * transaction open -> apply (short transaction that re-checks the lease, so a delete or a lost lease wins).
+ */
+export class ProcessingService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly profiles: ProfileRepository,
+    private readonly queue: JobQueue,
+    private readonly ai: AiProviders,
+    private readonly bus: EventBus,
+    private readonly log: Logger,
+    private readonly opts: ProcessingOptions,
+  ) {}
+
+  async processProfile(job: ProfileJob): Promise<void> {
+    // Unique per call: concurrent job slots of one process must not pass each other's lease check.
+    const owner = `${this.opts.workerId}:${randomUUID().slice(0, 8)}`
+    for (let round = 0; round < 1000; round++) {
+      const claim = await this.claim(job, owner)
+      if (claim.kind === 'none') return
+      // Another worker holds the lease. It re-counts open submissions under the profile lock before it lets go,
+      // so it takes ours too; if it dies, the reconciler re-enqueues once the lease lapses.
+      if (claim.kind === 'busy') return
+      if (claim.kind === 'later') {
+        await this.queue.enqueue(job, { startAfterSeconds: claim.afterSeconds })
+        return
+      }
+      const more = await this.runBatch(job, owner, claim.profile, claim.submissions)
+      if (!more) return
+    }
+  }
+
+  private async claim(job: ProfileJob, owner: string): Promise<Claim> {
+    const { tenantId, profileId } = job
+    let event = false
+    const claim = await this.ds.transaction(async (m): Promise<Claim> => {
+      const profile = await this.profiles.find(m, tenantId, profileId, { lock: true })
+      if (!profile) return { kind: 'none' }
+      if (profile.leased && profile.claimed_by !== owner) return { kind: 'busy' }
+      const open: (ClaimedSubmission & { wait: number })[] = await m.query(
+        `SELECT id, input_type, data, attempts,
+                GREATEST(0, EXTRACT(EPOCH FROM (not_before - now())))::float AS wait
+           FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND status IN ('pending', 'processing')
+          ORDER BY seq LIMIT $3 FOR UPDATE`,
+        [tenantId, profileId, this.opts.batchSize],
+      )
+      if (!open.length) {
+        await m.query(
+          `UPDATE profiles SET claimed_by = NULL, lease_until = NULL, status = 'ready' WHERE tenant_id = $1 AND profile_id = $2`,
+          [tenantId, profileId],
+        )
+        event = profile.status !== 'ready'
+        return { kind: 'none' }
+      }
+      // Order is kept: nothing newer runs before an older submission that waits for its retry.
+      if (open[0]!.wait > 0) {
+        await this.release(m, job, owner)
+        return { kind: 'later', afterSeconds: open[0]!.wait }
+      }
+      // The ready prefix, in order; a submission tried before is retried alone, so it cannot sink the others.
+      const readyCount = open.findIndex((s) => s.wait > 0)
+      let batch = readyCount < 0 ? open : open.slice(0, readyCount)
+      if (batch[0]!.attempts > 0) batch = batch.slice(0, 1)
+      else {
+        const firstRetried = batch.findIndex((s) => s.attempts > 0)
+        if (firstRetried > 0) batch = batch.slice(0, firstRetried)
+      }
+      await m.query(
+        `UPDATE profiles SET claimed_by = $3, lease_until = now() + make_interval(secs => $4)
+          WHERE tenant_id = $1 AND profile_id = $2`,
+        [tenantId, profileId, owner, this.opts.leaseSeconds],
+      )
+      await m.query(
+        `UPDATE submissions SET status = 'processing', attempts = attempts + 1, started_at = now()
+          WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+        [tenantId, batch.map((s) => s.id)],
+      )
+      return { kind: 'batch', profile, submissions: batch.map((s) => ({ ...s, attempts: s.attempts + 1 })) }
+    })
+    if (event) await this.publish(job, 'ready')
+    return claim
+  }
+
+  private async release(m: EntityManager, job: ProfileJob, owner: string) {
+    await m.query(
+      `UPDATE profiles SET claimed_by = NULL, lease_until = NULL WHERE tenant_id = $1 AND profile_id = $2 AND claimed_by = $3`,
+      [job.tenantId, job.profileId, owner],
+    )
+  }
+
+  /** Returns whether more submissions wait. */
+  private async runBatch(job: ProfileJob, owner: string, profile: ProfileRecord, subs: ClaimedSubmission[]): Promise<boolean> {
+    const heartbeat = setInterval(() => {
+      this.ds
+        .query(
+          `UPDATE profiles SET lease_until = now() + make_interval(secs => $4)
+            WHERE tenant_id = $1 AND profile_id = $2 AND claimed_by = $3`,
+          [job.tenantId, job.profileId, owner, this.opts.leaseSeconds],
+        )
+        .catch((e) => this.log.warn({ err: e }, 'lease heartbeat failed'))
+    }, (this.opts.leaseSeconds * 1000) / 3)
+    let prepared: Awaited<ReturnType<ProcessingService['prepare']>>
+    try {
+      prepared = await this.prepare(profile, subs)
+    } catch (err) {
+      clearInterval(heartbeat)
+      return this.fail(job, owner, subs, err)
+    }
+    clearInterval(heartbeat)
+    try {
+      return await this.apply(job, owner, subs, prepared)
+    } catch (err) {
+      // An outage is pg-boss's to retry; anything else counts as a failed attempt of these submissions.
+      if (isConnectionError(err)) throw err
+      return this.fail(job, owner, subs, err)
+    }
+  }
+
+  /** Everything slow (AI calls) happens here, with no transaction open. */
+  private async prepare(profile: ProfileRecord, subs: ClaimedSubmission[]) {
+    const state: ProfileState = {
+      content: profile.content,
+      field_timestamps: profile.field_timestamps,
+      internals: profile.internals,
+      ...(profile.language ? { language: profile.language } : {}),
+    }
+    const toExtract: ExtractionInput[] = subs
+      .filter((s) => s.input_type !== 'structured')
+      .map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
+    const extracted = toExtract.length
+      ? await this.ai.extractor.extract({ profile: profile.content, submissions: toExtract })
+      : { extractions: [] as Extraction[], usage: undefined, promptVersion: undefined }
+    if (extracted.extractions.length !== toExtract.length) throw new Error('extractor returned a wrong number of extractions')
+    const byId = new Map(toExtract.map((s, i) => [s.submissionId, extracted.extractions[i]!]))
+    const extractions = subs.map((s) => (s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!))
+    const now = new Date().toISOString()
+    const merged = merge(state, extractions, now)
+    const { summary, usage: summaryUsage } = await this.ai.summarizer.summarize(merged.state.content)
+    const { vectors, usage: embedUsage } = await this.ai.embedder.embed([profileText(merged.state.content, summary)])
+    const usage = sumUsage([extracted.usage, summaryUsage, embedUsage])
+    return { merged, summary, vector: vectors[0]!, now, usage, promptVersion: extracted.promptVersion }
+  }
+
+  private async apply(job: ProfileJob, owner: string, subs: ClaimedSubmission[], p: Awaited<ReturnType<ProcessingService['prepare']>>): Promise<boolean> {
+    const { tenantId, profileId } = job
+    const ids = subs.map((s) => s.id)
+    const result = await this.ds.transaction(async (m) => {
+      const cur = await this.profiles.find(m, tenantId, profileId, { lock: true })
+      // Deleted, or our lease lapsed and another worker took over: drop the work.
+      if (!cur || cur.claimed_by !== owner) return null
+      const [, done] = await m.query(
+        `UPDATE submissions SET status = 'done', finished_at = now(), error = NULL, usage = $3, prompt_version = $4
+          WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'processing'`,
+        [tenantId, ids, p.usage ? JSON.stringify(perSubmission(p.usage, subs.length)) : null, p.promptVersion ?? null],
+      )
+      if (done !== ids.length) throw new Error(`expected to finish ${ids.length} submissions, finished ${done}`)
+      const seq = cur.history_seq + 1
+      const inputTypes = [...new Set(subs.map((s) => s.input_type))]
+      await this.profiles.insertHistory(m, tenantId, profileId, {
+        seq,
+        extracted_on: p.now,
+        changes: p.merged.changes as Record<string, unknown>,
+        submission_ids: ids,
+        input_type: inputTypes.length === 1 ? inputTypes[0]! : 'mixed',
+      })
+      const [{ n: remaining }] = await m.query(
+        `SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND status IN ('pending', 'processing')`,
+        [tenantId, profileId],
+      )
+      const c = p.merged.state.content.core_info
+      await m.query(
+        `UPDATE profiles SET content = $3, field_timestamps = $4, internals = $5, language = $6, summary = $7,
+                name = $8, age = $9, gender = $10, location = $11, embedding = $12, embedding_model = $13,
+                version = version + 1, history_seq = $14, last_updated = now(),
+                status = CASE WHEN $15::int > 0 THEN 'processing' ELSE 'ready' END,
+                claimed_by = CASE WHEN $15::int > 0 THEN claimed_by END,
+                lease_until = CASE WHEN $15::int > 0 THEN lease_until END
+          WHERE tenant_id = $1 AND profile_id = $2`,
+        [
+          tenantId, profileId,
+          JSON.stringify(p.merged.state.content), JSON.stringify(p.merged.state.field_timestamps),
+          JSON.stringify(p.merged.state.internals), p.merged.state.language ?? null, p.summary,
+          c.name?.value ?? null, c.age?.value ?? null, c.gender?.value ?? null, c.location?.value ?? null,
+          toSql(p.vector), this.ai.embedder.model, seq, remaining,
+        ],
+      )
+      return { remaining: remaining as number }
+    })
+    if (!result) {
+      this.log.info({ tenantId, profileId }, 'profile deleted or lease lost while processing; batch dropped')
+      return false
+    }
+    if (result.remaining === 0) await this.publish(job, 'ready')
+    return result.remaining > 0
+  }
+
+  /** Extraction failed: retry later with backoff, or mark failed after the last attempt. Nothing is merged. */
+  private async fail(job: ProfileJob, owner: string, subs: ClaimedSubmission[], err: unknown): Promise<boolean> {
+    const { tenantId, profileId } = job
+    const message = err instanceof Error ? err.message : String(err)
+    this.log.warn({ tenantId, profileId, err: message }, 'extraction failed')
+    let becameReady = false
+    const more = await this.ds.transaction(async (m) => {
+      const cur = await this.profiles.find(m, tenantId, profileId, { lock: true })
+      if (!cur || cur.claimed_by !== owner) return false
+      let retryIn = 0
+      for (const s of subs) {
+        if (s.attempts >= this.opts.maxAttempts) {
+          await m.query(
+            `UPDATE submissions SET status = 'failed', error = $3, finished_at = now() WHERE tenant_id = $1 AND id = $2`,
+            [tenantId, s.id, message.slice(0, 1000)],
+          )
+        } else {
+          const delayMs = this.opts.retryBaseMs * 2 ** (s.attempts - 1) * (0.75 + Math.random() * 0.5)
+          retryIn = Math.max(retryIn, delayMs / 1000)
+          await m.query(
+            `UPDATE submissions SET status = 'pending', error = $3, not_before = now() + make_interval(secs => $4)
+              WHERE tenant_id = $1 AND id = $2`,
+            [tenantId, s.id, message.slice(0, 1000), delayMs / 1000],
+          )
+        }
+      }
+      await this.release(m, job, owner)
+      const [{ n }] = await m.query(
+        `SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND status IN ('pending', 'processing')`,
+        [tenantId, profileId],
+      )
+      if (n === 0) {
+        await m.query(`UPDATE profiles SET status = 'ready' WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
+        becameReady = cur.status !== 'ready'
+        return false
+      }
+      if (retryIn > 0) await this.queue.enqueue(job, { tx: m, startAfterSeconds: retryIn })
+      return retryIn === 0
+    })
+    if (becameReady) await this.publish(job, 'ready')
+    return more
+  }
+
+  private async publish(job: ProfileJob, status: 'ready' | 'processing') {
+    await this.bus.publish('profileStatusChanged', { ...job, status, at: new Date().toISOString() })
+  }
+
+  /**
+   * Enqueues a job for profiles whose open submissions nobody holds (a worker died, a job was lost):
+   * with the lease, this bounds recovery to about lease + interval seconds.
+   */
+  async reconcile(): Promise<number> {
+    const rows: ProfileJob[] = await this.ds.query(
+      `SELECT DISTINCT s.tenant_id AS "tenantId", s.profile_id AS "profileId"
+         FROM submissions s JOIN profiles p ON p.tenant_id = s.tenant_id AND p.profile_id = s.profile_id
+        WHERE s.status IN ('pending', 'processing')
+          AND (s.not_before IS NULL OR s.not_before <= now())
+          AND s.created_at < now() - make_interval(secs => $1)
+          AND (p.lease_until IS NULL OR p.lease_until < now())
+          AND NOT EXISTS (${this.queue.queuedSql()})
+        LIMIT 500`,
+      [Math.min(this.opts.leaseSeconds, 10)],
+    )
+    for (const job of rows) await this.queue.enqueue(job)
+    return rows.length
+  }
+}
+
+function sumUsage(parts: (Usage | undefined)[]): Usage | undefined {
+  const present = parts.filter((u): u is Usage => !!u)
+  if (!present.length) return undefined
+  return present.reduce((a, b) => ({
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  }))
+}
+
+/** A batch's usage shared evenly by its submissions (one request served them all). */
+function perSubmission(u: Usage, n: number): Usage & { batchSize: number } {
+  return { promptTokens: u.promptTokens / n, completionTokens: u.completionTokens / n, totalTokens: u.totalTokens / n, batchSize: n }
+}

@@ -1,0 +1,143 @@
+import crypto from 'node:crypto'
+import type { DataSource } from 'typeorm'
+import { validateConversation } from '../ai/conversation.js'
+import { DomainError, invalid } from '../domain/errors.js'
+import type { InputType } from '../domain/profile.js'
+import { validateStructured } from '../domain/structured.js'
+import { checkData, checkIdempotencyKey, checkInputType, checkProfileId } from '../domain/validation.js'
+import type { EventBus } from '../events/event-bus.js'
+import type { JobQueue } from '../jobs/queue.js'
+import type { RequestContext } from './context.js'
+
+export interface SubmitInput {
+  data: unknown
+  input_type?: unknown
+  idempotencyKey?: string
+}
+
+export interface SubmissionAck {
+  id: string
+  profileId: string
+  /** True when an Idempotency-Key replay returned the original submission. */
+  replayed: boolean
+}
+
+export interface Submission {
+  id: string
+  profile_id: string
+  input_type: InputType
+  status: 'pending' | 'processing' | 'done' | 'failed'
+  attempts: number
+  error: string | null
+  created_at: string
+  started_at: string | null
+  finished_at: string | null
+}
+
+const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
+
+/** Accepting submissions: validated, committed with their job in one transaction, then acknowledged. */
+export class SubmissionService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly queue: JobQueue,
+    private readonly bus: EventBus,
+    private readonly limits: { maxDataBytes: number },
+  ) {}
+
+  async submit(ctx: RequestContext, profileId: string, input: SubmitInput): Promise<SubmissionAck> {
+    checkProfileId(profileId)
+    const data = checkData(input.data, this.limits.maxDataBytes)
+    const inputType = checkInputType(input.input_type)
+    const key = checkIdempotencyKey(input.idempotencyKey)
+    const problem = inputType === 'structured' ? validateStructured(data) : inputType === 'conversation' ? validateConversation(data) : null
+    if (problem) throw invalid(`Invalid data for input_type ${inputType}: ${problem}`)
+    const hash = crypto.createHash('sha256').update(`${profileId}\0${inputType}\0${data}`).digest('hex')
+    try {
+      return await this.insert(ctx, profileId, data, inputType, key, hash)
+    } catch (e: any) {
+      // Two requests racing with the same new key: the loser replays the winner.
+      if (key && (e?.code === '23505' || e?.driverError?.code === '23505')) return this.insert(ctx, profileId, data, inputType, key, hash)
+      throw e
+    }
+  }
+
+  private async insert(ctx: RequestContext, profileId: string, data: string, inputType: InputType, key: string | undefined, hash: string) {
+    let becameProcessing = false
+    const ack = await this.ds.transaction(async (m) => {
+      if (key) {
+        const prior = await m.query(
+          `SELECT id, profile_id, request_hash, created_at FROM submissions WHERE tenant_id = $1 AND idempotency_key = $2`,
+          [ctx.tenantId, key],
+        )
+        if (prior.length) {
+          const p = prior[0]
+          if (Date.now() - new Date(p.created_at).getTime() < IDEMPOTENCY_WINDOW_MS) {
+            if (p.request_hash !== hash) {
+              throw new DomainError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key was already used with a different request body')
+            }
+            return { id: p.id as string, profileId: p.profile_id as string, replayed: true }
+          }
+          await m.query(`UPDATE submissions SET idempotency_key = NULL WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, p.id])
+        }
+      }
+      // Insert-or-lock: concurrent first POSTs to a new id must not both try to create it.
+      const created = await m.query(
+        `INSERT INTO profiles (tenant_id, profile_id, status) VALUES ($1, $2, 'processing')
+         ON CONFLICT (tenant_id, profile_id) DO NOTHING RETURNING status`,
+        [ctx.tenantId, profileId],
+      )
+      const [prev] = created.length
+        ? [null]
+        : await m.query(`SELECT status FROM profiles WHERE tenant_id = $1 AND profile_id = $2 FOR UPDATE`, [ctx.tenantId, profileId])
+      if (created.length) becameProcessing = true
+      else if (prev.status !== 'processing') {
+        await m.query(`UPDATE profiles SET status = 'processing' WHERE tenant_id = $1 AND profile_id = $2`, [ctx.tenantId, profileId])
+        becameProcessing = true
+      }
+      const id = crypto.randomUUID()
+      await m.query(
+        `INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, idempotency_key, request_hash)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [ctx.tenantId, id, profileId, inputType, data, key ?? null, hash],
+      )
+      await this.queue.enqueue({ tenantId: ctx.tenantId, profileId }, { tx: m })
+      return { id, profileId, replayed: false }
+    })
+    if (becameProcessing) {
+      await this.bus.publish('profileStatusChanged', { tenantId: ctx.tenantId, profileId, status: 'processing', at: new Date().toISOString() })
+    }
+    return ack
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<Submission> {
+    const rows = /^[0-9a-f-]{36}$/i.test(id)
+      ? await this.ds.query(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, id])
+      : []
+    if (!rows.length) throw new DomainError('SUBMISSION_NOT_FOUND', `Submission ${id} not found`)
+    return toSubmission(rows[0])
+  }
+
+  async listForProfile(ctx: RequestContext, profileId: string, opts: { afterSeq?: number; limit: number; status?: string }): Promise<Submission[]> {
+    const rows = await this.ds.query(
+      `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND seq > $3
+          AND ($4::text IS NULL OR status = $4) ORDER BY seq LIMIT $5`,
+      [ctx.tenantId, profileId, opts.afterSeq ?? 0, opts.status ?? null, opts.limit],
+    )
+    return rows.map(toSubmission)
+  }
+}
+
+const SUBMISSION_COLUMNS = `id, profile_id, seq, input_type, status, attempts, error, created_at, started_at, finished_at`
+const isoOrNull = (d: unknown) => (d ? new Date(d as string).toISOString() : null)
+const toSubmission = (r: any): Submission => ({
+  id: r.id,
+  profile_id: r.profile_id,
+  input_type: r.input_type,
+  status: r.status,
+  attempts: r.attempts,
+  error: r.error,
+  created_at: new Date(r.created_at).toISOString(),
+  started_at: isoOrNull(r.started_at),
+  finished_at: isoOrNull(r.finished_at),
+})

@@ -1,0 +1,125 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import crypto from 'node:crypto'
+import pg from 'pg'
+import { startProfiler, type Profiler, type Role } from '../../src/app.js'
+import { loadConfig, type Config } from '../../src/config.js'
+
+/** Server mode when the suite runs with DATABASE_URL (as .ci/run does the second time), embedded otherwise. */
+export const SERVER_URL = process.env.DATABASE_URL
+
+export interface TestDatabase {
+  /** DATABASE_URL for the profiler (undefined in embedded mode). */
+  url?: string
+  dataDir: string
+  drop(): Promise<void>
+}
+
+/** A fresh, empty database for one test file: a new database on the server, or a new embedded data dir. */
+export async function freshDatabase(): Promise<TestDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-test-'))
+  if (!SERVER_URL) return { dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) }
+  const name = `profiler_test_${crypto.randomBytes(6).toString('hex')}`
+  const admin = new pg.Client({ connectionString: SERVER_URL })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const u = new URL(SERVER_URL)
+  u.pathname = `/${name}`
+  return {
+    url: u.toString(),
+    dataDir,
+    async drop() {
+      const c = new pg.Client({ connectionString: SERVER_URL })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export function testEnv(db: TestDatabase, env: Record<string, string> = {}): Record<string, string> {
+  return {
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PROFILER_DATA_DIR: db.dataDir,
+    PROFILER_POLL_SECONDS: '0.5',
+    PROFILER_RETRY_BASE_MS: '200',
+    ...(db.url ? { DATABASE_URL: db.url } : {}),
+    ...env,
+  }
+}
+
+export function testConfig(db: TestDatabase, env: Record<string, string> = {}): Config {
+  return loadConfig(testEnv(db, env))
+}
+
+export interface TestService {
+  profiler: Profiler
+  url: string
+  key: string
+  db: TestDatabase
+  close(): Promise<void>
+}
+
+/** Starts the whole service (API + worker) in this process on a fresh database, with the bootstrap key. */
+export async function startService(opts: { env?: Record<string, string>; role?: Role } = {}): Promise<TestService> {
+  const db = await freshDatabase()
+  const profiler = await startProfiler(testConfig(db, opts.env), { role: opts.role ?? 'all' })
+  return {
+    profiler,
+    url: profiler.url!,
+    key: profiler.bootstrapKey!,
+    db,
+    async close() {
+      await profiler.close()
+      await db.drop()
+    },
+  }
+}
+
+export interface Client {
+  post(id: string, body: unknown, headers?: Record<string, string>): Promise<Response>
+  get(path: string, headers?: Record<string, string>): Promise<Response>
+  del(id: string): Promise<Response>
+  profile(id: string): Promise<any>
+  waitReady(id: string, timeoutMs?: number): Promise<any>
+  search(params: Record<string, string | number>): Promise<any>
+}
+
+export function client(base: string, key: string): Client {
+  const auth = { authorization: `Bearer ${key}` }
+  const c: Client = {
+    post: (id, body, headers = {}) =>
+      fetch(`${base}/v1/profile/${encodeURIComponent(id)}`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    get: (p, headers = {}) => fetch(`${base}${p}`, { headers: { ...auth, ...headers } }),
+    del: (id) => fetch(`${base}/v1/profile/${encodeURIComponent(id)}`, { method: 'DELETE', headers: auth }),
+    async profile(id) {
+      const r = await c.get(`/v1/profile/${encodeURIComponent(id)}`)
+      if (r.status !== 200) throw new Error(`GET ${id}: ${r.status} ${await r.text()}`)
+      return ((await r.json()) as any).profile
+    },
+    async waitReady(id, timeoutMs = 30_000) {
+      const end = Date.now() + timeoutMs
+      for (;;) {
+        const p = await c.profile(id)
+        if (p.status === 'ready') return p
+        if (Date.now() > end) throw new Error(`profile ${id} not ready after ${timeoutMs} ms`)
+        await new Promise((r) => setTimeout(r, 100))
+      }
+    },
+    async search(params) {
+      const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))
+      const r = await c.get(`/v1/search?${qs}`)
+      if (r.status !== 200) throw new Error(`search: ${r.status} ${await r.text()}`)
+      return r.json()
+    },
+  }
+  return c
+}

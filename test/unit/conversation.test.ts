@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest'
+import { ConversationFormatError, parseConversation, subjectTurns, validateConversation } from '../../src/ai/conversation.js'
+import { detectLanguage } from '../../src/ai/language.js'
+
+describe('parseConversation: line form', () => {
+  it('takes the first speaker as the subject and joins continuation lines', () => {
+    const c = parseConversation('Alice: Hi there.\nI live in Oslo.\nBob: Nice!\nAlice: I also ski.')
+    expect(c.speaker).toBe('Alice')
+    expect(c.turns).toEqual([
+      { speaker: 'Alice', text: 'Hi there.\nI live in Oslo.' },
+      { speaker: 'Bob', text: 'Nice!' },
+      { speaker: 'Alice', text: 'I also ski.' },
+    ])
+  })
+
+  it('returns only the subject\'s turns, matching the name case-insensitively', () => {
+    expect(subjectTurns('alice: one\nBob: two\nALICE: three')).toEqual(['one', 'three'])
+  })
+
+  it('accepts timestamps, bullets and bold labels', () => {
+    const c = parseConversation('[10:02] Dr. Kim: hello\n- **Sam**: hi\n(10:05) Dr. Kim: bye')
+    expect(c.speaker).toBe('Dr. Kim')
+    expect(c.turns.map((t) => t.speaker)).toEqual(['Dr. Kim', 'Sam', 'Dr. Kim'])
+  })
+
+  it('does not take a time or a sentence with a colon for a speaker', () => {
+    const c = parseConversation('Ann: we met at\n10:30 we had coffee\nBen: Why? Because: reasons')
+    expect(c.turns).toEqual([
+      { speaker: 'Ann', text: 'we met at\n10:30 we had coffee' },
+      { speaker: 'Ben', text: 'Why? Because: reasons' },
+    ])
+  })
+
+  it('ignores lines before the first speaker line', () => {
+    expect(subjectTurns('Transcript of the call\n\nJo: hi\nMo: hey')).toEqual(['hi'])
+  })
+
+  it('rejects text without any speaker line', () => {
+    expect(() => parseConversation('just some prose. no speakers here.')).toThrow(ConversationFormatError)
+    expect(() => parseConversation('   ')).toThrow(ConversationFormatError)
+  })
+})
+
+describe('parseConversation: JSON form', () => {
+  const msgs = [
+    { role: 'system', content: 'be nice' },
+    { role: 'user', content: 'I love tea' },
+    { role: 'assistant', content: 'Me too' },
+    { role: 'user', content: [{ type: 'text', text: 'and scones' }] },
+  ]
+
+  it('takes role "user" as the subject', () => {
+    const c = parseConversation(JSON.stringify(msgs))
+    expect(c.speaker).toBe('user')
+    expect(c.turns).toHaveLength(4)
+    expect(subjectTurns(JSON.stringify(msgs))).toEqual(['I love tea', 'and scones'])
+  })
+
+  it('accepts {"messages": [...]} and role case variations', () => {
+    expect(subjectTurns(JSON.stringify({ messages: [{ role: 'User', content: 'hi' }] }))).toEqual(['hi'])
+  })
+
+  it('has no subject when nobody has role "user"', () => {
+    const data = JSON.stringify([{ role: 'assistant', content: 'hello' }])
+    expect(parseConversation(data).speaker).toBeNull()
+    expect(subjectTurns(data)).toEqual([])
+    expect(validateConversation(data)).toMatch(/user/)
+  })
+
+  it('rejects wrong shapes with a message naming the problem', () => {
+    expect(() => parseConversation('[]')).toThrow(ConversationFormatError)
+    expect(() => parseConversation('[{"speaker":"a","text":"b"}]')).toThrow(/message 0/)
+    expect(() => parseConversation('[{"role":"user","content":42}]')).toThrow(/content/)
+    expect(() => parseConversation('["hi"]')).toThrow(ConversationFormatError)
+    expect(() => parseConversation('{"role":"user","content":"hi"}')).toThrow(ConversationFormatError)
+  })
+
+  it('treats "[...]" that is not JSON as the line form', () => {
+    expect(subjectTurns('[09:00] Max: morning\n[09:01] Liv: hi')).toEqual(['morning'])
+  })
+})
+
+describe('validateConversation', () => {
+  it('returns null for valid conversations and a message naming data otherwise', () => {
+    expect(validateConversation('A: hi\nB: hello')).toBeNull()
+    expect(validateConversation(JSON.stringify([{ role: 'user', content: 'x' }]))).toBeNull()
+    expect(validateConversation('no turns at all')).toMatch(/^data/)
+    expect(validateConversation('[{"role": 1}]')).toMatch(/^data/)
+  })
+})
+
+describe('detectLanguage', () => {
+  it('detects longer text in several languages', () => {
+    expect(detectLanguage('I have been working as a carpenter for many years and I really enjoy building furniture for my friends.')).toBe('en')
+    expect(detectLanguage('Vivo en Madrid desde hace diez años y trabajo como profesora en un colegio del centro de la ciudad.')).toBe('es')
+    expect(detectLanguage("J'habite à Lyon depuis longtemps et je travaille comme infirmière dans un grand hôpital de la ville.")).toBe('fr')
+    expect(detectLanguage('Ich wohne seit vielen Jahren in Hamburg und arbeite als Ingenieur bei einer großen Firma im Hafen.')).toBe('de')
+    expect(detectLanguage('Eu moro em Lisboa há muitos anos e trabalho como enfermeira num hospital muito grande da cidade.')).toBe('pt')
+    expect(detectLanguage('Abito a Roma da molti anni e lavoro come insegnante in una scuola del centro della città.')).toBe('it')
+  })
+
+  it('detects lower-case chat English', () => {
+    expect(detectLanguage('i am good , i just got off work and tired , i have two jobs .')).toBe('en')
+    expect(detectLanguage('Tom plays guitar. He lives in Boston.')).toBe('en')
+  })
+
+  it('uses function words for short text and prefers English on ties', () => {
+    expect(detectLanguage('I love jazz')).toBe('en')
+    expect(detectLanguage('ok')).toBe('en')
+    expect(detectLanguage('hola, soy Ana')).toBe('es')
+    expect(detectLanguage('je suis fatigué')).toBe('fr')
+    expect(detectLanguage('ich bin müde')).toBe('de')
+  })
+
+  it('detects non-Latin scripts', () => {
+    expect(detectLanguage('私は東京に住んでいます')).toBe('ja')
+    expect(detectLanguage('我住在北京')).toBe('zh')
+    expect(detectLanguage('Я живу в Москве и работаю врачом в большой больнице.')).toBe('ru')
+    expect(detectLanguage('Μένω στην Αθήνα')).toBe('el')
+  })
+
+  it('returns undefined for text that is too short or has no words', () => {
+    expect(detectLanguage('')).toBeUndefined()
+    expect(detectLanguage('x')).toBeUndefined()
+    expect(detectLanguage('12345 !!! ???')).toBeUndefined()
+    expect(detectLanguage('zzkq')).toBeUndefined()
+  })
+})
