@@ -3,6 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import crypto from 'node:crypto'
 import pg from 'pg'
+import type { AiProviders } from '../../src/ai/types.js'
 import { startProfiler, type Profiler, type Role } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 
@@ -65,9 +66,9 @@ export interface TestService {
 }
 
 /** Starts the whole service (API + worker) in this process on a fresh database, with the bootstrap key. */
-export async function startService(opts: { env?: Record<string, string>; role?: Role } = {}): Promise<TestService> {
+export async function startService(opts: { env?: Record<string, string>; role?: Role; ai?: AiProviders } = {}): Promise<TestService> {
   const db = await freshDatabase()
-  const profiler = await startProfiler(testConfig(db, opts.env), { role: opts.role ?? 'all' })
+  const profiler = await startProfiler(testConfig(db, opts.env), { role: opts.role ?? 'all', ai: opts.ai })
   return {
     profiler,
     url: profiler.url!,

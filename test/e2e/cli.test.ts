@@ -1,0 +1,131 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { client, freshDatabase, testEnv, type TestDatabase } from '../support/harness.js'
+
+const root = path.resolve(import.meta.dirname, '../..')
+const run = promisify(execFile)
+
+/** The CLI and the service as real processes, in whichever mode the suite runs (embedded or server). */
+describe('CLI, bootstrap and restarts (real processes)', () => {
+  let db: TestDatabase
+  let env: Record<string, string>
+  let service: ChildProcess | undefined
+
+  const cli = async (...args: string[]) => {
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      timeout: 60_000,
+    })
+    return stdout
+  }
+
+  /** Starts `profiler start` and resolves with its URL and everything it printed. */
+  const start = () =>
+    new Promise<{ url: string; out: () => string }>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start'], {
+        cwd: root,
+        env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
+      service = child
+      let out = ''
+      const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 60_000)
+      const onData = (d: Buffer) => {
+        out += d.toString()
+        const m = /"url":"(http:\/\/[^"]+)"/.exec(out)
+        if (m) {
+          clearTimeout(timer)
+          resolve({ url: m[1]!, out: () => out })
+        }
+      }
+      child.stdout!.on('data', onData)
+      child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
+      child.once('exit', (code) => reject(new Error(`service exited with ${code}:\n${out}`)))
+    })
+  const stop = async () => {
+    if (!service || service.exitCode !== null) return
+    const s = service
+    const exited = new Promise((r) => s.once('exit', r))
+    s.kill('SIGTERM')
+    await exited
+    service = undefined
+  }
+
+  beforeAll(async () => {
+    db = await freshDatabase()
+    env = testEnv(db, { LOG_LEVEL: 'warn' })
+  })
+  afterAll(async () => {
+    if (service && service.exitCode === null) service.kill('SIGKILL')
+    await db?.drop()
+  })
+
+  it('first start prints the bootstrap key once (and writes it 0600 in embedded mode); data survives a restart', async () => {
+    const first = await start()
+    const m = /\n {2}(pk_[A-Za-z0-9]{12}_[A-Za-z0-9]{32})\n/.exec(first.out())
+    expect(m, first.out()).toBeTruthy()
+    const key = m![1]!
+    if (!db.url) {
+      const file = path.join(db.dataDir, 'bootstrap-key')
+      expect(fs.readFileSync(file, 'utf8').trim()).toBe(key)
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+    }
+    const api = client(first.url, key)
+    expect((await api.post('keeper', { data: 'My name is Rosa and I live in Quito.' })).status).toBe(202)
+    const before = await api.waitReady('keeper')
+    await stop()
+
+    const second = await start()
+    expect(second.out()).not.toContain('Bootstrap API key')
+    const after = await client(second.url, key).profile('keeper')
+    expect(after).toEqual(before)
+    expect(after.core_info.name.value).toBe('Rosa')
+  })
+
+  it('tenant and app commands with --json, while the service runs; rotate and revoke take effect at once', async () => {
+    const { url: base } = await start()
+    const created = JSON.parse(await cli('app', 'create', '--tenant', 'acme', '--name', 'web', '--json'))
+    expect(Object.keys(created).sort()).toEqual(['api_key', 'app_id', 'tenant_id'])
+    expect(created.api_key).toMatch(/^pk_[A-Za-z0-9]{12}_[A-Za-z0-9]{32}$/)
+    const acme = client(base, created.api_key)
+    expect((await acme.post('a1', { data: 'I love chess.' })).status).toBe(202)
+
+    const tenants = JSON.parse(await cli('tenant', 'list', '--json'))
+    expect(tenants.map((t: any) => t.name).sort()).toEqual(['acme', 'default'])
+    const newTenant = JSON.parse(await cli('tenant', 'create', 'globex', '--json'))
+    expect(newTenant.name).toBe('globex')
+    const apps = JSON.parse(await cli('app', 'list', '--tenant', 'acme', '--json'))
+    expect(apps).toHaveLength(1)
+    expect(JSON.stringify(apps)).not.toContain(created.api_key)
+
+    const rotated = JSON.parse(await cli('app', 'rotate', '--tenant', 'acme', '--name', 'web', '--json'))
+    expect(rotated.api_key).not.toBe(created.api_key)
+    expect((await acme.get('/v1/profile/a1')).status).toBe(401)
+    expect((await client(base, rotated.api_key).get('/v1/profile/a1')).status).toBe(200)
+
+    const revoked = JSON.parse(await cli('app', 'revoke', '--tenant', 'acme', '--name', 'web', '--json'))
+    expect(revoked.revoked).toBe(1)
+    expect((await client(base, rotated.api_key).get('/v1/profile/a1')).status).toBe(401)
+
+    const text = await cli('app', 'create', '--tenant', 'acme', '--name', 'cli-text')
+    expect(text).toMatch(/API key \(shown once\): pk_/)
+    await stop()
+  })
+
+  it('commands work with the service stopped, and report errors on stderr with exit code 1', async () => {
+    const created = JSON.parse(await cli('app', 'create', '--tenant', 'acme', '--name', 'offline', '--json'))
+    expect(created.tenant_id).toBeTruthy()
+    await expect(cli('app', 'rotate', '--tenant', 'acme', '--name', 'nope')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/No app 'nope'/),
+    })
+    await expect(cli('tenant', 'create', 'acme')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/already exists/) })
+    expect(await cli('migrate')).toMatch(/Migrations applied/)
+    const out = await cli('reindex')
+    expect(out).toMatch(/Reindexed \d+ profiles/)
+  })
+})
