@@ -1,6 +1,7 @@
 // Key-value lines of a bio ("Name: John Smith", "Age: 34", "Hobbies: hiking, chess", "Favorite food: ramen").
 import { classifyNoun, cutPhrase, interpretObject, splitList } from './classify.js'
 import { placeOf } from './core.js'
+import { addItems } from './interests.js'
 import { GENDER_EXPLICIT } from './lexicon-core.js'
 import { FAVORITE_HEADS } from './lexicon-interests.js'
 import { occupationFrom } from './occupation.js'
@@ -37,7 +38,7 @@ export function ruleFieldLine(c: ClauseInfo, ctx: RuleContext): boolean {
     const f = occupationFrom(value.replace(/^(?:a|an)\s+/, ''), false)
     if (f?.kind === 'job') acc.setCore('occupation', f.value, Math.min(0.85, f.conf))
   } else if (/^(?:hobbies|interests|likes|loves|passions|favorites|favourites|into)$/.test(key)) {
-    for (const it of interpretObject(value)) acc.addInterest(it.category, it.value, 0.85 * it.weight)
+    addItems(interpretObject(value), ctx, 0.85)
   } else if (/^(?:dislikes|hates|pet peeves)$/.test(key)) {
     for (const it of interpretObject(value)) acc.addAvoid(it.value, 0.5)
   } else if (CATEGORY_KEYS[key] || /^favou?rite /.test(key)) {
@@ -46,7 +47,7 @@ export function ruleFieldLine(c: ClauseInfo, ctx: RuleContext): boolean {
     if (!cat) return false
     for (const item of splitList(cutPhrase(value))) {
       const n = classifyNoun(item, cat, 1)
-      if (n) acc.addInterest(cat === 'hobbies' ? n.category : cat, cat === 'pets' ? singular(n.value) : n.value, 0.85)
+      if (n) addItems([{ category: cat === 'hobbies' ? n.category : cat, value: cat === 'pets' ? singular(n.value) : n.value, weight: 1 }], ctx, 0.85)
     }
   } else {
     return false

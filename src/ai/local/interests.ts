@@ -1,6 +1,7 @@
 // interests.<category>: "I love/like/enjoy X", "my favorite X is Y", "I play X", "I have a dog", "I go hiking", ...
 import { classifyNoun, cutPhrase, interpretObject, lookup, splitList, verbItems, type Item } from './classify.js'
 import { FAVORITE_HEADS, PET_WORDS } from './lexicon-interests.js'
+import { nlpHas, termsOf } from './nlp.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { gerund, singular } from './text.js'
 import { re, rx, rxg } from './regex.js'
@@ -28,11 +29,13 @@ const NOT_PET_CONTEXT = /\b(?:no|not|never|allergic|afraid|scared|died|dead|pass
 const ACTIVITY_VERBS =
   'cook|bake|grill|garden|walk|workout|knit|paint|draw|sew|hike|swim|surf|ski|snowboard|dance|sing|run|jog|fish|hunt|camp|bike|cycle|climb|skate|golf|bowl|meditate|write|travel|kayak|crochet|quilt|sketch|box|wrestle|row|sail|blog|vlog|volunteer|work out|exercise|lift weights|act|sculpt|tinker|skateboard|rollerblade|scrapbook|birdwatch|backpack|canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music'
 
-function add(items: Item[], ctx: RuleContext, base: number): void {
+/** Adds interest items at `base` confidence (times each item's weight), restoring the case of names and titles. */
+export function addItems(items: Item[], ctx: RuleContext, base: number): void {
   for (const it of items) {
-    const value = it.category === 'travel' || it.category === 'music' || it.category === 'books' || it.category === 'movies_tv'
-      ? ctx.cases.restore(it.value)
-      : it.value
+    const named = it.category === 'travel' || it.category === 'music' || it.category === 'books' || it.category === 'movies_tv'
+    // place and people names written in lower case get capitals ("paris" -> "Paris", "taylor swift" -> "Taylor Swift")
+    const proper = named && /^[a-z]/.test(it.value) && !/^the\s/.test(it.value) && nlpHas(it.value, it.category === 'travel' ? '^#Place+$' : '^#Person+$')
+    const value = named ? ctx.cases.restore(it.value, proper) : it.value
     ctx.acc.addInterest(it.category, value, base * it.weight)
   }
 }
@@ -61,7 +64,7 @@ function ruleFavorite(c: ClauseInfo, ctx: RuleContext): boolean {
   else if (toVerb === 'visit' || toVerb === 'go') category = 'travel'
   const raw = value.replace(/^(?:definitely|probably|easily|either|by far)\s+/, '')
   if (category === 'hobbies' || (!category && (!h || /^thing/.test(h)))) {
-    add(interpretObject(raw, toVerb === 'play' ? 'play' : undefined), ctx, conf)
+    addItems(interpretObject(raw, toVerb === 'play' ? 'play' : undefined), ctx, conf)
     return true
   }
   if (!category) {
@@ -72,11 +75,14 @@ function ruleFavorite(c: ClauseInfo, ctx: RuleContext): boolean {
     }
     return true
   }
-  for (const item of splitList(cutPhrase(raw))) {
-    const n = classifyNoun(item, category, 1)
+  const titled = category === 'books' || category === 'movies_tv' || category === 'music'
+  // titles keep their words ("the who", "gone with the wind"): cut only at punctuation and clause words
+  const cutRaw = titled ? raw.replace(/\s*[,.!?;].*$|\s(?:because|since|but|and i|so i|as it|lol|haha|by far|of all time)\b.*$/, '').split(' ').slice(0, 7).join(' ') : cutPhrase(raw)
+  for (const item of titled ? [cutRaw] : splitList(cutRaw)) {
+    const n = classifyNoun(item, category, 1) ?? (titled && /^the \S/.test(item) ? { category, value: item, weight: 0.9 } : undefined)
     if (!n) continue
-    const titled = category === 'books' || category === 'movies_tv' || (category === 'music' && n.weight < 1)
-    const title = titled ? item.replace(/^(?:a|an|my)\s+/, '').trim() : n.value
+    const asTitle = category === 'books' || category === 'movies_tv' || (category === 'music' && n.weight < 1)
+    const title = asTitle ? item.replace(/^(?:a|an|my)\s+/, '').trim() : n.value
     ctx.acc.addInterest(category, ctx.cases.restore(title), conf)
   }
   return true
@@ -87,27 +93,32 @@ const PET_MODIFIERS = new Set(
   baby rescue rescued senior young first fat lazy fluffy tiny small large giant huge crazy silly spoiled adopted pet
   female male boy girl furry miniature mini pure purebred bred mixed breed pit german`.split(/\s+/),
 )
-const modifiersOnly = (s: string) => s.trim().split(/\s+/).filter(Boolean).every((w) => PET_MODIFIERS.has(w) || /^\d+$/.test(w))
+const modifiersOnly = (s: string) =>
+  s.trim().split(/\s+/).filter(Boolean).every((w) => {
+    if (PET_MODIFIERS.has(w) || /^\d+$/.test(w) || /(?:ian|ese|ish)$/.test(w)) return true
+    const t = termsOf(w)[0]?.tags ?? []
+    return t.includes('Adjective') && !t.includes('Noun')
+  })
 
 function rulePets(c: ClauseInfo, ctx: RuleContext): void {
   const t = c.text
   if (NOT_PET_CONTEXT.test(t)) return
-  let m = PET_HAVE.exec(t)
-  if (m && modifiersOnly(m[2])) {
-    ctx.acc.addInterest('pets', singular(m[3]), m[1] === 'we' ? 0.75 : 0.9)
-    return
-  }
-  const have = rx`\\b(?:i|we) ${ADV}(?:have|own|got|adopted|rescued|have got)\\b`.exec(t)
+  const have = rx`\\b(i|we) ${ADV}(?:have|own|got|adopted|rescued|have got)\\b`.exec(t)
   if (have) {
     const rest = t.slice(have.index)
     let found = false
     for (const p of rest.matchAll(rxg`\\b(?:a|an|one|two|three|four|five|some|\\d+)\\s+((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`)) {
       if (modifiersOnly(p[1])) {
-        ctx.acc.addInterest('pets', singular(p[2]), 0.85)
+        ctx.acc.addInterest('pets', singular(p[2]), have[1] === 'we' ? 0.75 : 0.9)
         found = true
       }
     }
     if (found) return
+  }
+  let m = PET_HAVE.exec(t)
+  if (m && modifiersOnly(m[2])) {
+    ctx.acc.addInterest('pets', singular(m[3]), m[1] === 'we' ? 0.75 : 0.9)
+    return
   }
   m = PET_GENERIC.exec(t)
   if (m) {
@@ -122,27 +133,27 @@ function rulePets(c: ClauseInfo, ctx: RuleContext): void {
 function ruleActivities(c: ClauseInfo, ctx: RuleContext): void {
   const t = c.text
   let m = rx`\\bi ${ADV}(?:play|am playing|have been playing|have played for)\\s+(.+)$`.exec(t)
-  if (m) add(interpretObject(m[1], 'play'), ctx, 0.85)
+  if (m) addItems(interpretObject(m[1], 'play'), ctx, 0.85)
   m = rx`\\bi ${ADV}(?:listen|am listening|have been listening)\\s+to\\s+(.+)$`.exec(t)
-  if (m) add(interpretObject(m[1], 'listen'), ctx, 0.85)
+  if (m) addItems(interpretObject(m[1], 'listen'), ctx, 0.85)
   m = rx`\\bi ${ADV}(?:watch|am watching|binge watch|binge)\\s+(.+)$`.exec(t)
-  if (m) add(interpretObject(m[1], 'watch'), ctx, 0.8)
+  if (m) addItems(interpretObject(m[1], 'watch'), ctx, 0.8)
   m = rx`\\bi ${ADV}(?:read|am reading)(?:\\s+(.+))?$`.exec(t)
-  if (m) add(m[1] && cutPhrase(m[1]) ? interpretObject(m[1], 'read') : verbItems('read', ''), ctx, 0.8)
+  if (m) addItems(m[1] && cutPhrase(m[1]) ? interpretObject(m[1], 'read') : verbItems('read', ''), ctx, 0.8)
   m = rx`\\bi ${ADV}(?:collect|am collecting)\\s+(.+)$`.exec(t)
-  if (m) add(verbItems('collect', cutPhrase(m[1])), ctx, 0.9)
+  if (m) addItems(verbItems('collect', cutPhrase(m[1])), ctx, 0.9)
   m = rx`\\bi ${ADV}(?:eat|drink|am eating|am drinking)\\s+(.+)$`.exec(t)
-  if (m) for (const it of splitList(cutPhrase(m[1]))) add(verbItems('eat', it), ctx, 0.6)
+  if (m) for (const it of splitList(cutPhrase(m[1]))) addItems(verbItems('eat', it), ctx, 0.6)
   m = rx`\\bi ${ADV}(?:go|often go|like going)\\s+(.+)$`.exec(t)
-  if (m && !/^(?:to (?:work|school|college|bed|sleep|class|the (?:store|doctor|office))|home|back|out of)\b/.test(m[1])) add(verbItems('go', cutPhrase(m[1])), ctx, 0.8)
+  if (m && !/^(?:to (?:work|school|college|bed|sleep|class|the (?:store|doctor|office))|home|back|out of)\b/.test(m[1])) addItems(verbItems('go', cutPhrase(m[1])), ctx, 0.8)
   m = rx`\\bi ${ADV}do (?!not\\b|so\\b|too\\b|it\\b|that\\b|this\\b|what\\b|well\\b|my\\b|the same\\b|same\\b|a lot\\b|anything\\b|nothing\\b|everything\\b)(.+)$`.exec(t)
-  if (m) add(verbItems('do', cutPhrase(m[1])).filter((i) => i.weight === 1 && (i.category === 'sports' || i.category === 'hobbies')), ctx, 0.85)
+  if (m) addItems(verbItems('do', cutPhrase(m[1])).filter((i) => i.weight === 1 && (i.category === 'sports' || i.category === 'hobbies')), ctx, 0.85)
   m = rx`\\bi ${ADV}(${ACTIVITY_VERBS})\\b(.*)$`.exec(t)
   if (m && !(m[1] === 'run' && /^\s+(?:a|an|the|my|our|his|her|into|out|late|away|errands)\b/.test(m[2]) && !/\b(?:marathon|race|mile|5k|10k)/.test(m[2]))) {
     const obj = cutPhrase(m[2].trim())
     const verb = m[1].split(' ')[0]
     const items = /^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) || !obj ? verbItems(verb, '') : verbItems(verb, obj)
-    add(items, ctx, 0.8)
+    addItems(items, ctx, 0.8)
   }
   m = rx`\\bi ${ADV}(?:take|am taking|have been taking) (.+?) (?:lessons?|class(?:es)?|courses?)\\b`.exec(t)
   if (m) {
@@ -153,14 +164,14 @@ function ruleActivities(c: ClauseInfo, ctx: RuleContext): void {
   m = rx`\\bi ${ADV}(?:am learning|have been learning|am studying|learn) (.+)$`.exec(t)
   if (m) {
     const to = /^(?:how )?to\s+([a-z]+)\s*(.*)$/.exec(m[1])
-    add(to ? verbItems(to[1], cutPhrase(to[2])) : verbItems('learn', cutPhrase(m[1])), ctx, 0.7)
+    addItems(to ? verbItems(to[1], cutPhrase(to[2])) : verbItems('learn', cutPhrase(m[1])), ctx, 0.7)
   }
   m = rx`\\bi ${ADV}(?:started|began|took up|have taken up|picked up|got into|am getting into|have gotten into) (.+)$`.exec(t)
-  if (m && !/^(?:a |an |the |my |to work|working|school|college|dating)/.test(m[1])) add(interpretObject(m[1]).filter((i) => i.weight >= 0.8), ctx, 0.7)
+  if (m && !/^(?:a |an |the |my |to work|working|school|college|dating)/.test(m[1])) addItems(interpretObject(m[1]).filter((i) => i.weight >= 0.8), ctx, 0.7)
   m = rx`\\bi ${ADV}spend (?:a lot of |most of |all of |much of |lots of |some )?(?:my )?(?:free |spare |extra |leisure )?time (?:on |doing )?(.+)$`.exec(t)
-  if (m) add(interpretObject(m[1]), ctx, 0.8)
+  if (m) addItems(interpretObject(m[1]), ctx, 0.8)
   m = rx`\\bi ${ADV}(?:visit|travel to|have been to|have visited|have traveled to|have travelled to|love visiting)\\s+(.+)$`.exec(t)
-  if (m) for (const it of splitList(cutPhrase(m[1]))) add(verbItems('visit', it).filter((i) => i.weight >= 0.9), ctx, 0.75)
+  if (m) for (const it of splitList(cutPhrase(m[1]))) addItems(verbItems('visit', it).filter((i) => i.weight >= 0.9), ctx, 0.75)
   m = rx`\\bi am ${ADV}(?:a |an |strictly |mostly |fully )?(vegan|vegetarian|pescatarian|pescetarian|keto|paleo|gluten[- ]free|plant[- ]based|raw vegan|flexitarian)\\b`.exec(t)
   if (m) ctx.acc.addInterest('food', m[1].replace(' ', '-'), 0.85)
   m = rx`\\bi am ${ADV}(.+)$`.exec(t)
@@ -180,7 +191,7 @@ function ruleDesire(c: ClauseInfo, ctx: RuleContext): void {
   if (!m) return
   const obj = m[1].replace(/^(?:learn)\s+/, 'learning ')
   const items = /^(?:[a-z]+ing)\b/.test(obj) ? interpretObject(obj) : interpretObject(`to ${obj}`)
-  add(items.filter((i) => i.weight >= 0.8), ctx, 0.5)
+  addItems(items.filter((i) => i.weight >= 0.8), ctx, 0.5)
 }
 
 export function ruleInterests(c: ClauseInfo, ctx: RuleContext): void {
@@ -193,7 +204,7 @@ export function ruleInterests(c: ClauseInfo, ctx: RuleContext): void {
   for (const [re, conf] of LIKE_RULES) {
     const m = re.exec(c.text)
     if (m) {
-      add(interpretObject(m[1]), ctx, conf)
+      addItems(interpretObject(m[1]), ctx, conf)
       break
     }
   }

@@ -61,7 +61,7 @@ stranger, neighbor, neighbour, friend, roommate, grandma, grandpa, aunt, uncle, 
 bachelor, spinster, vegetarian, vegan, christian, catholic, muslim, jew, buddhist, hindu, atheist, agnostic, native,
 citizen, immigrant, resident, descendant, collector, supporter, activist, feminist, volunteer, homeowner, renter,
 retiree, veteran, senior, teenager, teen, adult, kid, child, baby, toddler, man, woman, guy, girl, boy, lady, gentleman,
-male, female, dude, nerd, geek, bookworm`),
+male, female, dude, nerd, geek, bookworm, recluse, loner, hermit, survivor, addict, alcoholic, smoker, nonsmoker`),
 )
 
 /** Suffixes that make an unknown noun look like a job title, used only where the context says "job". */
@@ -92,8 +92,8 @@ law firm, construction company, catering business, cleaning business, landscapin
 export const GENERIC_PLACES = new Set(
   list(`
 city, town, small town, big city, village, country, countryside, suburbs, suburb, the suburbs, the city, the country,
-farm, apartment, house, neighborhood, state, capital, coast, east coast, west coast, midwest, south, north, east,
-west, mountains, desert, island, rural area, small village, big house, trailer, cabin, dorm, the south, the north,
+farm, neighborhood, state, capital, coast, east coast, west coast, midwest, south, north, east,
+west, mountains, desert, island, rural area, small village, the south, the north,
 the midwest, the countryside, a farm, the mountains, the coast, downtown, the valley, the bay area, big apple`),
 )
 
@@ -117,7 +117,7 @@ opinionated, blunt, straightforward, genuine, modest, vain, jealous, selfish, ma
 health conscious, health-conscious, night owl, morning person, early bird, homebody, workaholic, people person,
 team player, leader, procrastinator, optimist, pessimist, realist, idealist, dreamer, overthinker, worrier,
 neat freak, free spirit, go-getter, adrenaline junkie, thrill seeker, risk taker, loner, social butterfly, feminist,
-activist, environmentalist, nerd, geek, perfectionist, anxious person, nervous person, big talker, good listener,
+activist, environmentalist, nerd, geek, recluse, hermit, perfectionist, anxious person, nervous person, big talker, good listener,
 hopeless romantic, clean freak, control freak, animal person, fitness fanatic, tech savvy, tech-savvy, artsy, crafty,
 outdoorsy, sporty, bookish, studious, nosy, shy person, fun, fun loving, fun-loving, easy to talk to, down to earth,
 down-to-earth, loyal friend, good cook, smart person, introverted person, extroverted person, caring person`),

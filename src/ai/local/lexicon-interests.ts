@@ -45,7 +45,7 @@ roller skating, ice skating, skating, figure skating, climbing, rock climbing, b
 track, track and field, cross country, diving, scuba diving, rowing, canoeing, kayaking, sailing, windsurfing,
 kitesurfing, horseback riding, horse riding, equestrian, bowling, darts, billiards, pool, snooker, curling,
 weightlifting, powerlifting, bodybuilding, lifting, lifting weights, crossfit, working out, workout, exercise,
-exercising, fitness, gym, yoga, pilates, zumba, aerobics, spinning, nascar, formula 1, formula one, f1, car racing,
+exercising, fitness, gym, yoga, pilates, zumba, aerobics, spinning, nascar, racing, formula 1, formula one, f1, car racing,
 motocross, nfl, nba, mlb, nhl, premier league, olympics, dodgeball, kickball, frisbee, ultimate frisbee, disc golf,
 paintball, parkour, skydiving, bungee jumping, paragliding, wakeboarding, snorkeling, hunting sports, golfing,
 the yankees, yankees, the lakers, lakers, red sox, the patriots, manchester united, real madrid, wimbledon, super bowl`)
@@ -67,7 +67,7 @@ soda, coke, pepsi, lemonade, wine, red wine, white wine, beer, craft beer, whisk
 rum, gin, cocktail, margarita, champagne, sake, cider, kombucha, meat, pork, beef, lamb, turkey, ham, sausage, salami,
 pepperoni, veal, venison, duck breast, mac and cheese, macaroni and cheese, grilled cheese, peanut butter and jelly, cheesecake, tiramisu,
 pudding, gelato, frozen yogurt, yogurt, honey, nut, almond, peanut, cashew, olive, pickle, kimchi, tofu, dim sum,
-sauce, hot sauce, bbq sauce, cooking, baking, grilling, vegan, vegetarian, pescatarian, keto, paleo, gluten free,
+sauce, hot sauce, bbq sauce, vegan, vegetarian, pescatarian, keto, paleo, gluten free,
 gluten-free, plant based, plant-based, kosher, halal, brunch, breakfast, dinner, lunch, candy bar, chocolate cake,
 chocolate chip cookie, caramel, vanilla, cinnamon roll, gummy bear, licorice, jelly bean, marshmallow, s'more, pretzel`)
 
@@ -113,7 +113,7 @@ quilting, embroidery, photography, woodworking, pottery, ceramics, sculpting, da
 ballroom dancing, tap dancing, writing, blogging, vlogging, video game, gaming, game, board game, card game, chess,
 checkers, puzzle, jigsaw puzzle, crossword puzzle, crossword, sudoku, cards, poker, lego, scrapbooking,
 bird watching, birdwatching, astronomy, stargazing, meditation, shopping, thrifting, volunteering, walking, long walk,
-walk, bike ride, craft, arts and crafts, diy, calligraphy, origami, magic, magic trick, coding, programming,
+walk, bike ride, craft, arts and crafts, diy, calligraphy, origami, magic, magic trick, cooking, baking, grilling, coding, programming,
 genealogy, antique, car, classic car, fixing cars, tinkering, cosplay, dungeons and dragons, d&d, tabletop game,
 role playing game, rpg, nature, the outdoors, outdoors, being outdoors, being outside, plant, houseplant, bonsai,
 fashion, makeup, nail art, tattoo, podcast, learning languages, partying, clubbing, going out, socializing, art,

@@ -6,6 +6,7 @@ import { detectLanguage, functionWordShare } from '../language.js'
 import type { ExtractionInput, ExtractRequest, ExtractResult, Extractor } from '../types.js'
 import { Acc } from './acc.js'
 import { ruleAge, ruleGender, ruleLocation, ruleName } from './core.js'
+import { ruleFieldLine } from './fields.js'
 import { ruleInterests } from './interests.js'
 import { ruleMemories } from './memories.js'
 import { ruleNegation, ruleUsedTo } from './negation.js'
@@ -14,7 +15,8 @@ import { ruleOccupation } from './occupation.js'
 import { rulePersonality } from './personality.js'
 import { rulePreferences } from './preferences.js'
 import { describe, type ClauseInfo, type RuleContext } from './rules-common.js'
-import { CaseMap, coordinatedClauses, dropCopulaAdverbs, fragmentClause, normalize, splitClauses } from './text.js'
+import { coordinatedClauses, dropCopulaAdverbs, fragmentClause, ownPartOfSubject } from './clauses.js'
+import { CaseMap, normalize, splitClauses } from './text.js'
 import { toFirstPerson } from './third-person.js'
 
 export interface LocalExtractorOptions {
@@ -66,7 +68,7 @@ export class LocalExtractor implements Extractor {
       referenceDate: this.now(),
       profile,
       allowThirdPerson: input.inputType === 'text',
-      language,
+      language: language ?? null,
     })
   }
 }
@@ -76,7 +78,8 @@ export interface TextOptions {
   profile?: ProfileContent
   /** Rewrite text about one person in the third person ("Maria is a nurse") into the first person. */
   allowThirdPerson?: boolean
-  language?: string
+  /** The detected language; null when detection found none; undefined to detect it here. */
+  language?: string | null
 }
 
 /** Runs every rule over the person's own text. */
@@ -99,17 +102,21 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     if (c.question) return [c]
     // "i am outgoing but a bit impatient": the second half shares the subject and the copula
     const before = split[i - 1]
-    if (before && before.sentence === c.sentence && /^i am\b/.test(before.text) && c.text.split(' ').length <= 5 && !/\b(?:i|we|you|he|she|they|it|my|me)\b/.test(c.text)) {
+    if (before && before.sentence === c.sentence && /^i am\b/.test(before.text) && c.text.split(' ').length <= 5 && !/\b(?:i|we|you|he|she|they|it|my|me)\b/.test(c.text) && !/^(?:the|this|that|these|those|his|her|their|our|your|there|here)\b/.test(c.text)) {
       c = { ...c, text: `i am ${c.text}` }
     }
     const fragment = fragmentClause(c.text)
     if (fragment) c = { ...c, text: fragment }
-    c = { ...c, text: dropCopulaAdverbs(c.text) }
+    c = { ...c, text: dropCopulaAdverbs(ownPartOfSubject(c.text)) }
     return [c, ...coordinatedClauses(c.text, isVerbAfterI).map((text) => ({ ...c, text }))]
   })
   for (const clause of clauses) {
     const c = describe(clause)
     rulePreferences(c, ctx)
+    if (!c.question && ruleFieldLine(c, ctx)) {
+      prev = c
+      continue
+    }
     if (!c.question) {
       ruleName(c, ctx)
       ruleAge(c, ctx)
@@ -124,5 +131,5 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     }
     prev = c
   }
-  return acc.toExtraction(opts.language ?? detectLanguage(text))
+  return acc.toExtraction(opts.language === undefined ? detectLanguage(text) : (opts.language ?? undefined))
 }

@@ -93,7 +93,7 @@ export function ruleMemories(c: ClauseInfo, ctx: RuleContext): void {
   const fam = /\bmy (?:(?:first|second|third|youngest|oldest|eldest|baby|little) )?(son|daughter|baby|child|kid|twins|grandson|granddaughter) (?:was|were) born\b|\bmy (?:(?:late|dear|beloved) )?(mother|mom|father|dad|grandmother|grandma|grandfather|grandpa|husband|wife|brother|sister|partner|best friend|dog|cat) (?:died|passed away|passed)\b/.exec(t)
   if (fam) {
     const date = dateOf(t, ref)
-    const event = ctx.cases.restore(t.slice(fam.index).replace(/^my /, '').replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim())
+    const event = ctx.cases.restore(t.slice(fam.index).replace(/^my /, '').replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim()).replace(/\bi\b/g, 'I')
     ctx.acc.addMemory({ event, ...(date ? { date } : {}), importance: 'high', confidence: 0.85 })
     return
   }
