@@ -398,7 +398,7 @@ async function main(): Promise<void> {
   }
 
   // Profiles grow with every submission, and longer profiles give lower cosines: calibrate on several sizes at once
-  // (1, 2 and 4 personas merged: about 4, 9 and 18 facts). 8 personas (~35 facts) is shown, not pooled.
+  // (1, 2 and 4 personas merged: about 3, 6 and 12 profile facts). 8 personas (~23 facts) is shown, not pooled.
   const sizes = [1, 2, 4, 8]
   const pooledSizes = 3
   const bySize: Measured[] = []

@@ -67,6 +67,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
           'configure the model the database was built with, or migrate the embedding column and run `profiler reindex`.',
       )
     }
+    await ai.embedder.warmUp?.()
     const bus = new MemoryEventBus()
     closers.push(() => bus.close())
     const profiles = new ProfileRepository()

@@ -52,6 +52,8 @@ export interface Embedder {
   readonly model: string
   readonly dimension: number
   readonly calibration: ScoreCalibration
+  /** Optional: load models or data ahead of the first request. */
+  warmUp?(): Promise<void> | void
   /** One vector per text, same order; vectors are L2-normalised. */
   embed(texts: string[], signal?: AbortSignal): Promise<{ vectors: number[][]; usage?: Usage }>
 }

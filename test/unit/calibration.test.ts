@@ -112,8 +112,8 @@ describe('local calibration points', () => {
 
   it('are the documented ones (docs/calibration.md)', () => {
     expect(LOCAL_CALIBRATION_POINTS).toEqual([
-      [0.036, 0],
-      [0.145, 40],
+      [0.035, 0],
+      [0.144, 40],
       [0.248, 63],
       [0.384, 80],
       [1, 100],

@@ -77,6 +77,7 @@ describe('LocalSummarizer', () => {
     expect(core({ occupation: c('works at a bank') })).toBe('This person works at a bank.')
     expect(core({ gender: c('male'), age: { value: 60, confidence: 1 } })).toBe('This person is a 60-year-old man.')
     expect(core({ name: c('Zed') })).toBe("This person's name is Zed.")
+    expect(core({ name: c('Zed'), age: { value: 8, confidence: 1 }, occupation: c('A pupil') })).toBe('Zed is an 8-year-old pupil.')
   })
 
   it('says "This person" when the name is unknown, then "They"', () => {

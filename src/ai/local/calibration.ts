@@ -4,16 +4,17 @@
 import type { CalibrationPoint } from '../calibration.js'
 
 /**
- * (cosine, score) knots, from the distributions pooled over profiles of 1, 2 and 4 personas (~4, 9, 18 facts):
- * - 0.036 -> 0: median of non-matching pairs (everything below also scores 0)
- * - 0.145 -> 40: 95th percentile of non-matching pairs
+ * (cosine, score) knots, from the distributions pooled over profiles of 1, 2 and 4 personas
+ * (about 3, 6 and 12 profile facts):
+ * - 0.035 -> 0: median of non-matching pairs (everything below also scores 0)
+ * - 0.144 -> 40: 95th percentile of non-matching pairs
  * - 0.248 -> 63: 99th percentile of non-matching pairs (the default sensitivity)
  * - 0.384 -> 80: median of matching pairs
  * - 1 -> 100
  */
 export const LOCAL_CALIBRATION_POINTS: readonly CalibrationPoint[] = [
-  [0.036, 0],
-  [0.145, 40],
+  [0.035, 0],
+  [0.144, 40],
   [0.248, 63],
   [0.384, 80],
   [1, 100],

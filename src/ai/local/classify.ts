@@ -54,6 +54,10 @@ export function interpretObject(phrase: string, verbHint?: string): Item[] {
       out.push(...verbItems(first, s.slice(first.length)))
       continue
     }
+    if (verb === 'read' && /^(?:books?|novels?)$/.test(s)) {
+      out.push({ category: 'books', value: 'reading', weight: 1 })
+      continue
+    }
     if (verb && !lookup(s)) {
       out.push(...verbItems(verb, s))
       continue

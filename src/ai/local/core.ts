@@ -70,6 +70,12 @@ const AGE_RULES: [RegExp, number, boolean][] = [
 
 export function ruleAge(c: ClauseInfo, ctx: RuleContext): void {
   if (c.hedged || c.desire) return
+  // "i was born in 1990": the age follows from the reference date, give or take a year
+  const born = /\bi was born\b(?:[^.]*?\b)((?:19|20)\d\d)\b(?!s)/.exec(c.text)
+  if (born) {
+    const age = ctx.referenceDate.getUTCFullYear() - Number(born[1])
+    if (age >= 1 && age <= 120) ctx.acc.setCore('age', age, 0.6)
+  }
   for (const [re, conf, bare] of AGE_RULES) {
     const m = re.exec(c.text)
     if (!m) continue
@@ -123,7 +129,8 @@ const NOT_PLACES = new Set(
   harmony, debt, poverty, luxury, a long line, a line, a lot, the same`.split(/\s*,\s*/).map((x) => x.trim()),
 )
 const LOC_RULES: [RegExp, number, 'strict' | 'loose'][] = [
-  [rx`\\bi ${ADV}(?:live|am living|reside|am residing|am located|am based|am settled|have lived|have been living) (?:here )?(?:in|at|near|outside(?: of)?|around|on) (.+)$`, 0.9, 'loose'],
+  [rx`\\bi ${ADV}(?:live|am living|reside|am residing|am located|am based|am settled|have lived|have been living)(?: with (?:my |our )?[a-z]+(?: [a-z]+)?)? (?:here )?(?:in|at|near|outside(?: of)?|around|on) (.+)$`, 0.9, 'loose'],
+  [rx`\\bi ${ADV}(?:have )?never (?:been|left|lived) (?:out(?:side)? of|anywhere but|anywhere except) (.+)$`, 0.6, 'strict'],
   [rx`\\bi ${ADV}(?:moved|relocated|immigrated|emigrated|have moved|just moved) (?:back |over |out |here |down |up )?(?:to|into) (.+)$`, 0.85, 'strict'],
   [rx`\\bi am ${ADV}(?:originally )?from (.+)$`, 0.8, 'strict'],
   [rx`\\bi ${ADV}(?:originally )?come from (.+)$`, 0.8, 'strict'],
@@ -144,11 +151,17 @@ export function placeOf(raw: string, mode: 'strict' | 'loose', ctx: RuleContext)
   else p = p.replace(PHRASE_END, '')
   p = p.replace(/\b(?:(?:last|this|next) (?:year|month|week|summer|winter|spring|fall)|\d+ (?:years?|months?|weeks?) ago|a (?:year|month|while) ago|recently|right now|at the moment)\b.*$/, '').trim()
   p = p.replace(/^(?:the (?:city|town|state|country|village) of )/, '').trim()
+  // "1990 in manila", "a small hospital in ohio": the place is after the last "in"
+  const inner = /\s(?:in|near)\s+(.+)$/.exec(p)
+  if (inner && placesIn(inner[1]).length) p = inner[1]
+  p = p.replace(/^(?:(?:19|20)\d\d|the \d0s)\b\s*/, '').trim()
   if (!p || p.split(/\s+/).length > 5) return undefined
   const first = p.split(' ')[0]
   if (NOT_PLACES.has(p) || NOT_PLACE_FIRST.has(first)) return undefined
   const placeWords = placesIn(p)
   const core = p.replace(/^(?:a|an|the)\s+/, '')
+  // a dwelling is no location ("i live in a big old house")
+  if (/^(?:[a-z-]+ ){0,3}(?:house|home|apartment|flat|condo|trailer|cabin|dorm|tent|van|car|mansion|basement|townhouse|studio|bungalow|cottage|room|shelter|rv|camper|motel|hotel|building|place)s?(?: (?:downtown|uptown|nearby|here|there|alone|now|too|by myself|together))?$/.test(core)) return undefined
   if (placeWords.length) {
     const value = /,/.test(p) ? p : p.split(' ').length <= 4 ? core : placeWords.join(' ')
     return { value: ctx.cases.restore(value, true).replace(/^The /, 'the '), factor: 1 }

@@ -38,7 +38,7 @@ export interface LocalEmbedderOptions {
 // Chosen by bench/calibrate-local.ts --variants (docs/calibration.md).
 const DEFAULTS: Required<LocalEmbedderOptions> = {
   semanticShare: 0.25,
-  maxWords: 150_000,
+  maxWords: 100_000,
   frequencyK: 100,
   removeCommon: true,
   semanticTaper: 8,

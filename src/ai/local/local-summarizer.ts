@@ -74,7 +74,7 @@ function identity(subject: string, core: CoreInfo): string | undefined {
     const lower = first.toLowerCase()
     if (rest.length && VERBS[lower]) occupationVerb = [VERBS[lower], ...rest].join(' ')
     else if (rest.length && THIRD_PERSON.has(lower)) occupationVerb = occupation
-    else noun = occupation
+    else noun = occupation.replace(/^(a|an)\s+/i, '')
   }
   noun ??= genderNoun(gender, age)
   if (noun) predicates.unshift(age !== undefined ? `is ${ageArticle} ${age}-year-old ${noun}` : `is ${withArticle(noun)}`)

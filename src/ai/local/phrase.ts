@@ -36,7 +36,7 @@ const KEEP_PREP: Record<string, string[]> = dict({
   spend: ['time'], volunteer: ['at'], swim: ['in'],
 })
 const LEADING_FILLER =
-  /^(?:a|an|the|some|any|all|\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred|hundreds of|dozens of|a few|several|lots of|a lot of|alot of|plenty of|many|most|much|my|our|your|good|great|nice|real|really|very|delicious|awesome|amazing|cool|fun|fresh|new|little|big|huge|cheap|expensive|fancy|tasty|yummy|cute|beautiful|different|all kinds of|kinds of|types of|all types of|any kind of|all sorts of|sorts of|various|other|pretty|quite|such|totally|absolutely)\s+/
+  /^(?:a|an|the|some|any|all|too much|so much|too many|so many|\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred|hundreds of|dozens of|a few|several|lots of|a lot of|alot of|plenty of|many|most|much|my|our|your|good|great|nice|real|really|very|delicious|awesome|amazing|cool|fun|fresh|new|little|big|huge|cheap|expensive|fancy|tasty|yummy|cute|beautiful|different|all kinds of|kinds of|types of|all types of|any kind of|all sorts of|sorts of|various|other|pretty|quite|such|totally|absolutely)\s+/
 export const EXAMPLES = /\s+(?:especially|particularly|like|such as|mostly|mainly|including|even)\s+/
 
 /** Category of a term from the lexicons (also tries singulars and, for phrases, their last words). */

@@ -52,4 +52,3 @@ export function describe(c: Clause): ClauseInfo {
 export const PHRASE_END =
   /\s*(?:,|;|\.|!|\?|\s(?:and|but|or|so|because|since|when|where|while|which|who|that|with|for|until|though|although|as|now|nowadays|currently|yet|too|also|anymore|ago|lol|haha|though|if|than|whenever|then)\b).*$/
 
-export const firstWords = (s: string, n: number) => s.split(/\s+/).slice(0, n).join(' ')
