@@ -53,7 +53,7 @@ export interface Embedder {
   readonly dimension: number
   readonly calibration: ScoreCalibration
   /** Optional: load models or data ahead of the first request. */
-  warmUp?(): Promise<void> | void
+  warmUp?(): Promise<unknown> | unknown
   /** One vector per text, same order; vectors are L2-normalised. */
   embed(texts: string[], signal?: AbortSignal): Promise<{ vectors: number[][]; usage?: Usage }>
 }
