@@ -12,6 +12,7 @@ import { ProfileRepository } from './db/profile.repository.js'
 import { MemoryEventBus, type EventBus } from './events/event-bus.js'
 import { buildServer } from './http/server.js'
 import { JobQueue } from './jobs/queue.js'
+import { Reconciler } from './jobs/reconciler.js'
 import type { Services } from './services/index.js'
 import { ProcessingService } from './services/processing.service.js'
 import { ProfileService } from './services/profile.service.js'
@@ -96,8 +97,9 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
 
     if (opts.role !== 'api') {
       await queue.work(config.worker.concurrency, (job) => services.processing.processProfile(job))
+      const reconciler = new Reconciler(ds, queue, config.worker.leaseSeconds)
       const timer = setInterval(() => {
-        services.processing.reconcile().catch((e) => log.warn({ err: e }, 'reconcile failed'))
+        reconciler.run().catch((e) => log.warn({ err: e }, 'reconcile failed'))
       }, config.worker.reconcileSeconds * 1000)
       timer.unref()
       closers.push(async () => clearInterval(timer))

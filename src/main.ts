@@ -60,6 +60,7 @@ program
 const tenant = program.command('tenant').description('manage tenants')
 tenant
   .command('create <name>')
+  .description('create a tenant')
   .option('--json', 'machine-readable output')
   .action((name: string, o: { json?: boolean }) =>
     withDb(async (db) => {
@@ -69,6 +70,7 @@ tenant
   )
 tenant
   .command('list')
+  .description('list tenants')
   .option('--json', 'machine-readable output')
   .action((o: { json?: boolean }) =>
     withDb(async (db) => {
@@ -80,6 +82,7 @@ tenant
 const app = program.command('app').description('manage apps and their API keys')
 app
   .command('create')
+  .description('create an app (and its tenant when missing) and print its key once')
   .requiredOption('--tenant <tenant>', 'tenant name (created when missing)')
   .requiredOption('--name <name>', 'app name')
   .option('--json', 'machine-readable output: {"tenant_id", "app_id", "api_key"}')
@@ -91,6 +94,7 @@ app
   )
 app
   .command('list')
+  .description('list apps (only the public part of their keys)')
   .option('--tenant <tenant>', 'only this tenant')
   .option('--json', 'machine-readable output')
   .action((o: { tenant?: string; json?: boolean }) =>

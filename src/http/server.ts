@@ -18,6 +18,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   const { config } = deps
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+    disableRequestLogging: true,
     bodyLimit: config.limits.maxBodyBytes,
     genReqId: (req) => {
       const given = req.headers['x-request-id']
@@ -29,6 +30,10 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id)
+  })
+  // One line per request (never the body or the key).
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info({ method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request')
   })
   app.setErrorHandler((err, req, reply) => sendError(req, reply, err))
   app.setNotFoundHandler((req, reply) => {

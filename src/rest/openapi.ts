@@ -82,7 +82,7 @@ function queryParams() {
 export function openApiDocument(baseUrl?: string) {
   const common = { '401': err('Missing or invalid API key'), '429': err('Rate limit exceeded'), '503': err('Database unreachable') }
   return {
-    openapi: '3.0.3',
+    openapi: '3.1.0',
     info: { title: 'Profiler', version: '1.0.0', description: 'Structured, ever-growing profiles from what people write.' },
     ...(baseUrl ? { servers: [{ url: baseUrl }] } : {}),
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },

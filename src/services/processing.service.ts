@@ -118,6 +118,14 @@ export class ProcessingService {
     return claim
   }
 
+  private async countOpen(m: EntityManager, job: ProfileJob): Promise<number> {
+    const [{ n }] = await m.query(
+      `SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND status IN ('pending', 'processing')`,
+      [job.tenantId, job.profileId],
+    )
+    return n
+  }
+
   private async release(m: EntityManager, job: ProfileJob, owner: string) {
     await m.query(
       `UPDATE profiles SET claimed_by = NULL, lease_until = NULL WHERE tenant_id = $1 AND profile_id = $2 AND claimed_by = $3`,
@@ -200,10 +208,7 @@ export class ProcessingService {
         submission_ids: ids,
         input_type: inputTypes.length === 1 ? inputTypes[0]! : 'mixed',
       })
-      const [{ n: remaining }] = await m.query(
-        `SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND status IN ('pending', 'processing')`,
-        [tenantId, profileId],
-      )
+      const remaining = await this.countOpen(m, job)
       const c = p.merged.state.content.core_info
       await m.query(
         `UPDATE profiles SET content = $3, field_timestamps = $4, internals = $5, language = $6, summary = $7,
@@ -221,7 +226,7 @@ export class ProcessingService {
           toSql(p.vector), this.ai.embedder.model, seq, remaining,
         ],
       )
-      return { remaining: remaining as number }
+      return { remaining }
     })
     if (!result) {
       this.log.info({ tenantId, profileId }, 'profile deleted or lease lost while processing; batch dropped')
@@ -258,10 +263,7 @@ export class ProcessingService {
         }
       }
       await this.release(m, job, owner)
-      const [{ n }] = await m.query(
-        `SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND status IN ('pending', 'processing')`,
-        [tenantId, profileId],
-      )
+      const n = await this.countOpen(m, job)
       if (n === 0) {
         await m.query(`UPDATE profiles SET status = 'ready' WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
         becameReady = cur.status !== 'ready'
@@ -276,26 +278,6 @@ export class ProcessingService {
 
   private async publish(job: ProfileJob, status: 'ready' | 'processing') {
     await this.bus.publish('profileStatusChanged', { ...job, status, at: new Date().toISOString() })
-  }
-
-  /**
-   * Enqueues a job for profiles whose open submissions nobody holds (a worker died, a job was lost):
-   * with the lease, this bounds recovery to about lease + interval seconds.
-   */
-  async reconcile(): Promise<number> {
-    const rows: ProfileJob[] = await this.ds.query(
-      `SELECT DISTINCT s.tenant_id AS "tenantId", s.profile_id AS "profileId"
-         FROM submissions s JOIN profiles p ON p.tenant_id = s.tenant_id AND p.profile_id = s.profile_id
-        WHERE s.status IN ('pending', 'processing')
-          AND (s.not_before IS NULL OR s.not_before <= now())
-          AND s.created_at < now() - make_interval(secs => $1)
-          AND (p.lease_until IS NULL OR p.lease_until < now())
-          AND NOT EXISTS (${this.queue.queuedSql()})
-        LIMIT 500`,
-      [Math.min(this.opts.leaseSeconds, 10)],
-    )
-    for (const job of rows) await this.queue.enqueue(job)
-    return rows.length
   }
 }
 

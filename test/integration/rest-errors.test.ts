@@ -146,6 +146,15 @@ describe('REST errors (CONTRACT §3)', () => {
     expect(r3.headers.get('x-request-id')).toBeTruthy()
   })
 
+  it('serves the OpenAPI document, /healthz and /readyz', async () => {
+    const doc = (await (await fetch(`${base}/v1/openapi.json`, { headers: auth() })).json()) as any
+    expect(doc.openapi).toMatch(/^3\./)
+    expect(doc.paths['/v1/search']).toBeTruthy()
+    expect((await fetch(`${base}/v1/openapi.json`)).status).toBe(401)
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' })
+    expect(await (await fetch(`${base}/readyz`)).json()).toEqual({ status: 'ready' })
+  })
+
   it('500 says only "Internal error (request <id>)"', async () => {
     // A real fault: a table the service needs is renamed under it.
     const ok = await post('p500', JSON.stringify({ data: 'I am a baker.' }))

@@ -1,0 +1,30 @@
+import type { DataSource } from 'typeorm'
+import type { JobQueue, ProfileJob } from './queue.js'
+
+/**
+ * Enqueues a job for profiles whose open submissions nobody holds (a worker died mid-batch, a job was lost).
+ * With the lease, this bounds recovery to about lease + interval seconds.
+ */
+export class Reconciler {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly queue: JobQueue,
+    private readonly leaseSeconds: number,
+  ) {}
+
+  async run(): Promise<number> {
+    const rows: ProfileJob[] = await this.ds.query(
+      `SELECT DISTINCT s.tenant_id AS "tenantId", s.profile_id AS "profileId"
+         FROM submissions s JOIN profiles p ON p.tenant_id = s.tenant_id AND p.profile_id = s.profile_id
+        WHERE s.status IN ('pending', 'processing')
+          AND (s.not_before IS NULL OR s.not_before <= now())
+          AND s.created_at < now() - make_interval(secs => $1)
+          AND (p.lease_until IS NULL OR p.lease_until < now())
+          AND NOT EXISTS (${this.queue.queuedSql()})
+        LIMIT 500`,
+      [Math.min(this.leaseSeconds, 10)],
+    )
+    for (const job of rows) await this.queue.enqueue(job)
+    return rows.length
+  }
+}
