@@ -1,5 +1,4 @@
 import { DomainError, invalid } from './errors.js'
-import { INPUT_TYPES, type InputType } from './profile.js'
 
 export const PROFILE_ID_RE = /^[A-Za-z0-9._:@+-]{1,200}$/
 
@@ -10,21 +9,11 @@ export function checkProfileId(id: string): string {
   return id
 }
 
-export function checkInputType(v: unknown): InputType {
-  if (v === undefined || v === null) return 'text'
-  if (typeof v !== 'string' || !INPUT_TYPES.includes(v as InputType)) {
-    throw invalid(`Invalid input_type: must be one of ${INPUT_TYPES.join(', ')}`)
-  }
-  return v as InputType
-}
-
-export function checkData(v: unknown, maxBytes: number): string {
-  if (v === undefined || v === null) throw invalid('Missing field: data')
-  if (typeof v !== 'string') throw invalid('Invalid field: data must be a string')
-  if (v.trim() === '') throw invalid('Invalid field: data must not be empty')
-  const bytes = Buffer.byteLength(v, 'utf8')
+/** The data size limit counts UTF-8 bytes (413, not 400). */
+export function checkDataSize(data: string, maxBytes: number): string {
+  const bytes = Buffer.byteLength(data, 'utf8')
   if (bytes > maxBytes) throw new DomainError('PAYLOAD_TOO_LARGE', `Field data is ${bytes} bytes; the limit is ${maxBytes} bytes`)
-  return v
+  return data
 }
 
 export function checkIdempotencyKey(v: string | undefined): string | undefined {

@@ -1,24 +1,8 @@
 import { z } from 'zod'
-import { FILTER_FIELDS, SORT_FIELDS } from '../services/search.service.js'
+import { searchParamsSchema, submitBodySchema } from '../domain/requests.js'
 
 const scoredString = z.object({ value: z.string(), confidence: z.number().min(0).max(1) })
 const scoredInt = z.object({ value: z.number().int(), confidence: z.number().min(0).max(1) })
-
-export const SubmitBody = z.object({
-  data: z.string().min(1).describe('Text to extract the profile from (UTF-8, up to the data size limit)'),
-  input_type: z.enum(['text', 'conversation', 'structured']).default('text'),
-})
-
-export const SearchQuery = z.object({
-  query: z.string().optional().describe('Natural-language search text; when present, vector search is used'),
-  sensitivity: z.number().min(0).max(100).default(63),
-  filterBy: z.enum(FILTER_FIELDS).optional(),
-  filterValue: z.string().optional().describe('Case-insensitive partial match; % and _ are literals'),
-  sortBy: z.enum(SORT_FIELDS).default('last_updated').describe('Ignored when query is given'),
-  sortOrder: z.enum(['asc', 'desc']).default('desc'),
-  page: z.number().int().min(1).default(1),
-  pageSize: z.number().int().min(1).max(100).default(10),
-})
 
 const Memory = z.object({
   event: z.string(),
@@ -73,18 +57,18 @@ const json = (schema: z.ZodType) => ({ 'application/json': { schema: z.toJSONSch
 const err = (description: string) => ({ description, content: json(ErrorBody) })
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9._:@+-]{1,200}$' } }
 
-function queryParams() {
-  const schema = z.toJSONSchema(SearchQuery, { io: 'input' }) as { properties: Record<string, unknown> }
+function queryParams(maxPageSize: number) {
+  const schema = z.toJSONSchema(searchParamsSchema(maxPageSize), { io: 'input' }) as { properties: Record<string, unknown> }
   return Object.entries(schema.properties).map(([name, s]) => ({ name, in: 'query', required: false, schema: s }))
 }
 
 /** The OpenAPI 3 document of /v1, built from the same schemas that describe the requests. */
-export function openApiDocument(baseUrl?: string) {
+export function openApiDocument(opts: { maxPageSize?: number } = {}) {
+  const maxPageSize = opts.maxPageSize ?? 100
   const common = { '401': err('Missing or invalid API key'), '429': err('Rate limit exceeded'), '503': err('Database unreachable') }
   return {
     openapi: '3.1.0',
     info: { title: 'Profiler', version: '1.0.0', description: 'Structured, ever-growing profiles from what people write.' },
-    ...(baseUrl ? { servers: [{ url: baseUrl }] } : {}),
     components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     security: [{ bearer: [] }],
     paths: {
@@ -92,7 +76,7 @@ export function openApiDocument(baseUrl?: string) {
         post: {
           summary: 'Submit data for a profile (processed in the background)',
           parameters: [idParam, { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
-          requestBody: { required: true, content: json(SubmitBody) },
+          requestBody: { required: true, content: json(submitBodySchema) },
           responses: {
             '202': { description: 'Accepted', content: json(Ack) },
             '400': err('Invalid input'),
@@ -121,11 +105,11 @@ export function openApiDocument(baseUrl?: string) {
       '/v1/search': {
         get: {
           summary: 'Search profiles: semantic (query) and/or filter, sort, paginate',
-          parameters: queryParams(),
+          parameters: queryParams(maxPageSize),
           responses: { '200': { description: 'A page of results', content: json(SearchPage) }, '400': err('Invalid parameter'), ...common },
         },
       },
-      '/v1/smart-search': { get: { summary: 'Alias of /v1/search', parameters: queryParams(), responses: { '200': { description: 'As /v1/search' } } } },
+      '/v1/smart-search': { get: { summary: 'Alias of /v1/search', parameters: queryParams(maxPageSize), responses: { '200': { description: 'As /v1/search' } } } },
     },
   }
 }

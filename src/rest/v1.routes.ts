@@ -123,6 +123,6 @@ export async function registerV1Routes(v1: FastifyInstance, deps: HttpDeps) {
   v1.get('/search', search)
   v1.get('/smart-search', search)
 
-  const doc = openApiDocument()
+  const doc = openApiDocument({ maxPageSize: config.limits.maxPageSize })
   v1.get('/openapi.json', async () => doc)
 }

@@ -2,13 +2,10 @@ import type { DataSource, EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
 import type { Embedder } from '../ai/types.js'
 import { PROFILE_COLUMNS, toRecord, type ProfileRecord, type ProfileRepository } from '../db/profile.repository.js'
-import { invalid } from '../domain/errors.js'
+import { parseRequest, searchParamsSchema, type FilterField, type SortField } from '../domain/requests.js'
 import type { RequestContext } from './context.js'
 
-export const FILTER_FIELDS = ['id', 'name', 'location', 'age', 'gender', 'language', 'status'] as const
-export const SORT_FIELDS = ['last_updated', 'created_at', 'id', 'name', 'age', 'location'] as const
-export type FilterField = (typeof FILTER_FIELDS)[number]
-export type SortField = (typeof SORT_FIELDS)[number]
+export { FILTER_FIELDS, SORT_FIELDS, type FilterField, type SortField } from '../domain/requests.js'
 
 export interface SearchParams {
   query?: string
@@ -49,39 +46,21 @@ const SORT_SQL: Record<SortField, string> = {
 /** The four rules of GET /v1/search, with filters, threshold and paging all done in SQL. */
 export class SearchService {
   private iterativeScan: boolean | undefined
+  private readonly schema: ReturnType<typeof searchParamsSchema>
 
   constructor(
     private readonly ds: DataSource,
     private readonly profiles: ProfileRepository,
     private readonly embedder: Embedder,
-    private readonly maxPageSize: number,
-  ) {}
+    maxPageSize: number,
+  ) {
+    this.schema = searchParamsSchema(maxPageSize)
+  }
 
   validate(p: SearchParams) {
-    const page = p.page ?? 1
-    const pageSize = p.pageSize ?? 10
-    const sensitivity = p.sensitivity ?? 63
-    if (!Number.isInteger(page) || page < 1) throw invalid('Invalid query parameter page: must be an integer >= 1')
-    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > this.maxPageSize) {
-      throw invalid(`Invalid query parameter pageSize: must be an integer from 1 to ${this.maxPageSize}`)
-    }
-    if (!Number.isFinite(sensitivity) || sensitivity < 0 || sensitivity > 100) {
-      throw invalid('Invalid query parameter sensitivity: must be a number from 0 to 100')
-    }
-    const sortBy = (p.sortBy ?? 'last_updated') as SortField
-    if (!SORT_FIELDS.includes(sortBy)) throw invalid(`Invalid query parameter sortBy: must be one of ${SORT_FIELDS.join(', ')}`)
-    const sortOrder = p.sortOrder ?? 'desc'
-    if (sortOrder !== 'asc' && sortOrder !== 'desc') throw invalid('Invalid query parameter sortOrder: must be asc or desc')
-    const filterBy = p.filterBy as FilterField | undefined
-    if (filterBy !== undefined && !FILTER_FIELDS.includes(filterBy)) {
-      throw invalid(`Invalid query parameter filterBy: must be one of ${FILTER_FIELDS.join(', ')}`)
-    }
-    if (filterBy !== undefined && (p.filterValue === undefined || p.filterValue === '')) {
-      throw invalid('Invalid query parameters: filterBy needs filterValue')
-    }
-    if (filterBy === undefined && p.filterValue !== undefined) throw invalid('Invalid query parameters: filterValue needs filterBy')
-    const query = p.query?.trim() ? p.query.trim() : undefined
-    return { page, pageSize, sensitivity, sortBy, sortOrder, filterBy, filterValue: p.filterValue, query }
+    const v = parseRequest(this.schema, p)
+    const query = v.query?.trim() ? v.query.trim() : undefined
+    return { ...v, query }
   }
 
   async search(ctx: RequestContext, params: SearchParams): Promise<SearchResult> {

@@ -4,7 +4,8 @@ import { validateConversation } from '../ai/conversation.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import type { InputType } from '../domain/profile.js'
 import { validateStructured } from '../domain/structured.js'
-import { checkData, checkIdempotencyKey, checkInputType, checkProfileId } from '../domain/validation.js'
+import { parseRequest, submitBodySchema } from '../domain/requests.js'
+import { checkDataSize, checkIdempotencyKey, checkProfileId } from '../domain/validation.js'
 import type { EventBus } from '../events/event-bus.js'
 import type { JobQueue } from '../jobs/queue.js'
 import type { RequestContext } from './context.js'
@@ -47,8 +48,9 @@ export class SubmissionService {
 
   async submit(ctx: RequestContext, profileId: string, input: SubmitInput): Promise<SubmissionAck> {
     checkProfileId(profileId)
-    const data = checkData(input.data, this.limits.maxDataBytes)
-    const inputType = checkInputType(input.input_type)
+    const body = parseRequest(submitBodySchema, { data: input.data, input_type: input.input_type })
+    const data = checkDataSize(body.data, this.limits.maxDataBytes)
+    const inputType: InputType = body.input_type ?? 'text'
     const key = checkIdempotencyKey(input.idempotencyKey)
     const problem = inputType === 'structured' ? validateStructured(data) : inputType === 'conversation' ? validateConversation(data) : null
     if (problem) throw invalid(`Invalid data for input_type ${inputType}: ${problem}`)

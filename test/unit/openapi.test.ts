@@ -16,7 +16,8 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths['/v1/profile/{id}']).sort()).toEqual(['delete', 'get', 'post'])
     const body = doc.paths['/v1/profile/{id}'].post.requestBody.content['application/json'].schema
     expect(body.required).toEqual(['data'])
-    expect(body.properties.input_type.enum).toEqual(['text', 'conversation', 'structured'])
+    expect(body.properties.input_type.anyOf[0].enum).toEqual(['text', 'conversation', 'structured'])
+    expect(body.properties.data.pattern).toBe('\\S')
     const params = doc.paths['/v1/search'].get.parameters.map((p: any) => p.name).sort()
     expect(params).toEqual(['filterBy', 'filterValue', 'page', 'pageSize', 'query', 'sensitivity', 'sortBy', 'sortOrder'])
     expect(doc.paths['/v1/profile/{id}'].post.responses['202']).toBeTruthy()

@@ -1,0 +1,70 @@
+import { z } from 'zod'
+import { invalid } from './errors.js'
+import { INPUT_TYPES } from './profile.js'
+
+/**
+ * The request schemas: the service layer validates with them, and the OpenAPI document is generated from them,
+ * so the two cannot disagree. Messages name the offending field (CONTRACT §3).
+ */
+
+export const FILTER_FIELDS = ['id', 'name', 'location', 'age', 'gender', 'language', 'status'] as const
+export const SORT_FIELDS = ['last_updated', 'created_at', 'id', 'name', 'age', 'location'] as const
+export type FilterField = (typeof FILTER_FIELDS)[number]
+export type SortField = (typeof SORT_FIELDS)[number]
+
+const oneOf = (what: string, values: readonly string[]) => `${what}: must be one of ${values.join(', ')}`
+
+export const submitBodySchema = z.object({
+  data: z
+    .string({ error: (iss) => (iss.input == null ? 'Missing field: data' : 'Invalid field: data must be a string') })
+    .regex(/\S/, { error: 'Invalid field: data must not be empty' })
+    .describe('Text to extract the profile from (UTF-8, at most the data size limit, 100 KiB by default)'),
+  input_type: z
+    .enum(INPUT_TYPES, { error: oneOf('Invalid input_type', INPUT_TYPES) })
+    .nullish()
+    .default('text')
+    .describe('text: prose; conversation: "Speaker: text" lines or a JSON array of {role, content}; structured: a JSON object as a string'),
+})
+
+export function searchParamsSchema(maxPageSize: number) {
+  const int = (name: string, min: number, max?: number) => {
+    const msg = `Invalid query parameter ${name}: must be an integer ${max ? `from ${min} to ${max}` : `>= ${min}`}`
+    const base = z.number({ error: msg }).int({ error: msg }).min(min, { error: msg })
+    return max ? base.max(max, { error: msg }) : base
+  }
+  const sensitivityMsg = 'Invalid query parameter sensitivity: must be a number from 0 to 100'
+  return z
+    .object({
+      query: z.string().optional().describe('Natural-language search text; when present, vector search is used'),
+      sensitivity: z
+        .number({ error: sensitivityMsg })
+        .min(0, { error: sensitivityMsg })
+        .max(100, { error: sensitivityMsg })
+        .default(63)
+        .describe('Vector search only: a profile is returned when its similarityScore is at least this'),
+      filterBy: z.enum(FILTER_FIELDS, { error: oneOf('Invalid query parameter filterBy', FILTER_FIELDS) }).optional(),
+      filterValue: z.string().optional().describe('Case-insensitive partial match; % and _ are literals'),
+      sortBy: z
+        .enum(SORT_FIELDS, { error: oneOf('Invalid query parameter sortBy', SORT_FIELDS) })
+        .default('last_updated')
+        .describe('Ignored when query is given'),
+      sortOrder: z.enum(['asc', 'desc'], { error: 'Invalid query parameter sortOrder: must be asc or desc' }).default('desc'),
+      page: int('page', 1).default(1),
+      pageSize: int('pageSize', 1, maxPageSize).default(10),
+    })
+    .superRefine((p, ctx) => {
+      if (p.filterBy !== undefined && !p.filterValue) {
+        ctx.addIssue({ code: 'custom', message: 'Invalid query parameters: filterBy needs filterValue', path: ['filterValue'] })
+      }
+      if (p.filterBy === undefined && p.filterValue !== undefined) {
+        ctx.addIssue({ code: 'custom', message: 'Invalid query parameters: filterValue needs filterBy', path: ['filterBy'] })
+      }
+    })
+}
+
+/** Parses with a request schema; the first problem becomes a VALIDATION_FAILED domain error. */
+export function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const r = schema.safeParse(input)
+  if (!r.success) throw invalid(r.error.issues[0]!.message)
+  return r.data
+}
