@@ -1,0 +1,49 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createAiProviders } from '../../src/ai/index.js'
+import { startProfiler } from '../../src/app.js'
+import { ConfigError, loadConfig } from '../../src/config.js'
+import { PGliteServer } from '../../src/db/pglite-session.js'
+import { startService } from '../support/harness.js'
+
+describe('start-up checks', () => {
+  const dirs: string[] = []
+  afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
+
+  it('a server without pgvector gets a one-line error that says how to install it', async () => {
+    const db = await PGlite.create() // no vector extension available
+    const server = new PGliteServer(db)
+    const port = await server.start()
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-novector-'))
+    dirs.push(dataDir)
+    try {
+      const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PROFILER_DATA_DIR: dataDir, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres` })
+      const err = await startProfiler(config, { role: 'all' }).then(() => null, (e) => e)
+      expect(err?.message).toMatch(/no pgvector extension: install pgvector 0\.7\+/)
+      expect(err?.message).not.toContain('\n')
+    } finally {
+      await server.stop()
+      await db.close()
+    }
+  })
+
+  it('refuses an embedding model whose dimension differs from the database', async () => {
+    const local = createAiProviders(loadConfig({}))
+    const other = Object.create(local.embedder, { dimension: { value: 1536 }, model: { value: 'another-model' } })
+    const err = await startService({ ai: { ...local, embedder: other } }).then(
+      async (s) => (await s.close(), null),
+      (e) => e,
+    )
+    expect(err?.message).toMatch(/stores 1024-dimensional embeddings but the embedding model another-model makes 1536/)
+  })
+
+  it('invalid configuration fails fast and names the variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError)
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/)
+    expect(() => loadConfig({ PROFILER_AI: 'magic' })).toThrow(/PROFILER_AI/)
+    expect(() => loadConfig({ DATABASE_URL: 'not a url' })).toThrow(/DATABASE_URL/)
+  })
+})
