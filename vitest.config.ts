@@ -1,6 +1,11 @@
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
+  resolve: {
+    // graphql 16 has no "exports" map: Node (type-graphql, Apollo) loads its CJS entry, Vite would pick index.mjs
+    // for our own files, and two copies of graphql cannot share a schema. Use the one Node uses.
+    alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     pool: 'forks',

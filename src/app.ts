@@ -10,6 +10,7 @@ import type { Config } from './config.js'
 import { embeddingDimension, migrate, migrationsApplied, openDatabase, type Database } from './db/database.js'
 import { ProfileRepository } from './db/profile.repository.js'
 import { MemoryEventBus, type EventBus } from './events/event-bus.js'
+import { PostgresEventBus } from './events/postgres-bus.js'
 import { buildServer } from './http/server.js'
 import { JobQueue } from './jobs/queue.js'
 import { Reconciler } from './jobs/reconciler.js'
@@ -69,7 +70,9 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       )
     }
     await ai.embedder.warmUp?.()
-    const bus = new MemoryEventBus()
+    // NOTIFY does not cross pglite connections, so events travel in process in embedded mode.
+    const bus: EventBus = db.mode === 'server' ? new PostgresEventBus(db.url, log) : new MemoryEventBus()
+    if (bus instanceof PostgresEventBus) await bus.start()
     closers.push(() => bus.close())
     const profiles = new ProfileRepository()
     const workerId = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`

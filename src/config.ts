@@ -28,6 +28,14 @@ const schema = z.object({
   PROFILER_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(0.5),
   PROFILER_RETRY_BASE_MS: int(1000, 0),
   PROFILER_EXTRACT_DELAY_MS: int(0, 0, 600_000),
+  PROFILER_GRAPHQL_MAX_DEPTH: int(10, 1, 100),
+  PROFILER_GRAPHQL_MAX_COST: int(5000, 1),
+  PROFILER_GRAPHQL_MAX_ALIASES: int(15, 0, 1000),
+  PROFILER_GRAPHQL_MAX_DIRECTIVES: int(50, 0, 1000),
+  PROFILER_GRAPHQL_MAX_TOKENS: int(2000, 10),
+  PROFILER_WS_MAX_PAYLOAD_BYTES: int(64 * 1024, 1024),
+  PROFILER_WS_MAX_SUBSCRIPTIONS: int(20, 1, 10_000),
+  PROFILER_WS_AUTH_RECHECK_MS: int(2000, 100, 3_600_000),
 })
 
 export type Config = {
@@ -40,6 +48,7 @@ export type Config = {
   logLevel: string
   production: boolean
   limits: { maxDataBytes: number; maxBodyBytes: number; maxPageSize: number; ratePerMinute: number }
+  graphql: GraphQLLimits
   worker: {
     concurrency: number
     batchSize: number
@@ -51,6 +60,19 @@ export type Config = {
     /** Fault injection for tests and demos: extra time spent in every extraction. */
     extractDelayMs: number
   }
+}
+
+export interface GraphQLLimits {
+  maxDepth: number
+  maxCost: number
+  maxAliases: number
+  maxDirectives: number
+  maxTokens: number
+  wsMaxPayloadBytes: number
+  /** Concurrent subscriptions per API key (per process). */
+  wsMaxSubscriptions: number
+  /** How often an open WebSocket re-checks its key, so a revoked key's subscriptions end. */
+  wsAuthRecheckMs: number
 }
 
 export class ConfigError extends Error {}
@@ -78,6 +100,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBodyBytes: e.PROFILER_MAX_BODY_BYTES,
       maxPageSize: e.PROFILER_MAX_PAGE_SIZE,
       ratePerMinute: e.PROFILER_RATE_LIMIT_PER_MINUTE,
+    },
+    graphql: {
+      maxDepth: e.PROFILER_GRAPHQL_MAX_DEPTH,
+      maxCost: e.PROFILER_GRAPHQL_MAX_COST,
+      maxAliases: e.PROFILER_GRAPHQL_MAX_ALIASES,
+      maxDirectives: e.PROFILER_GRAPHQL_MAX_DIRECTIVES,
+      maxTokens: e.PROFILER_GRAPHQL_MAX_TOKENS,
+      wsMaxPayloadBytes: e.PROFILER_WS_MAX_PAYLOAD_BYTES,
+      wsMaxSubscriptions: e.PROFILER_WS_MAX_SUBSCRIPTIONS,
+      wsAuthRecheckMs: e.PROFILER_WS_AUTH_RECHECK_MS,
     },
     worker: {
       concurrency: e.PROFILER_WORKER_CONCURRENCY,

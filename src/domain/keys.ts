@@ -33,3 +33,10 @@ export function parseApiKey(key: string): string | null {
 export function digestsEqual(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && crypto.timingSafeEqual(a, b)
 }
+
+/** The key of an `Authorization: Bearer <key>` value; undefined when absent, a never-valid marker when malformed. */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header || header.trim() === '') return undefined
+  const m = /^Bearer\s+(.+)$/i.exec(header.trim())
+  return m ? m[1]!.trim() : '\u0000malformed'
+}

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events'
+import type { EntityManager } from 'typeorm'
 
 export type ProfileStatus = 'processing' | 'ready'
 
@@ -9,19 +10,39 @@ export interface EventMap {
 
 export type EventName = keyof EventMap
 export type Handler<K extends EventName> = (payload: EventMap[K]) => void
+export interface BusEvent<K extends EventName = EventName> {
+  name: K
+  payload: EventMap[K]
+}
 
+/**
+ * Events are delivered only for transactions that commit, in commit order. A service calls `stage` inside its
+ * transaction and `committed` after it: the Postgres bus NOTIFYs in `stage` (PostgreSQL delivers a NOTIFY at
+ * commit, never on rollback), the in-process bus emits in `committed`.
+ */
 export interface EventBus {
-  /** Call only after the transaction that caused the event has committed. */
-  publish<K extends EventName>(name: K, payload: EventMap[K]): Promise<void>
+  stage<K extends EventName>(tx: EntityManager, name: K, payload: EventMap[K]): Promise<void>
+  committed<K extends EventName>(name: K, payload: EventMap[K]): Promise<void>
   subscribe<K extends EventName>(name: K, handler: Handler<K>): () => void
   close(): Promise<void>
 }
 
-/** In-process bus: embedded mode, and the local fan-out of the Postgres bus. */
-export class MemoryEventBus implements EventBus {
-  private readonly emitter = new EventEmitter().setMaxListeners(0)
+/** Stage a list of events in a transaction, then report them after it commits. */
+export async function publishAfterCommit(bus: EventBus, events: BusEvent[]): Promise<void> {
+  for (const e of events) await bus.committed(e.name, e.payload)
+}
 
-  async publish<K extends EventName>(name: K, payload: EventMap[K]): Promise<void> {
+/** In-process bus: embedded mode (NOTIFY does not cross pglite connections), and local fan-out. */
+export class MemoryEventBus implements EventBus {
+  protected readonly emitter = new EventEmitter().setMaxListeners(0)
+
+  async stage<K extends EventName>(_tx: EntityManager, _name: K, _payload: EventMap[K]): Promise<void> {}
+
+  async committed<K extends EventName>(name: K, payload: EventMap[K]): Promise<void> {
+    this.emit(name, payload)
+  }
+
+  protected emit<K extends EventName>(name: K, payload: EventMap[K]) {
     this.emitter.emit(name, payload)
   }
 

@@ -1,7 +1,9 @@
 import crypto from 'node:crypto'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 import { DomainError } from '../domain/errors.js'
+import { profilerSchema } from '../graphql/schema.js'
+import { registerGraphQL } from '../graphql/server.js'
 import { registerV1Routes, V1_PATHS } from '../rest/v1.routes.js'
 import type { Services } from '../services/index.js'
 import { sendError } from './errors.js'
@@ -18,7 +20,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   const { config } = deps
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.limits.maxBodyBytes,
     genReqId: (req) => {
       const given = req.headers['x-request-id']
@@ -38,7 +40,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => sendError(req, reply, err))
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0]!
-    const known = [...V1_PATHS, { re: /^\/healthz\/?$/, methods: ['GET', 'HEAD'] }, { re: /^\/readyz\/?$/, methods: ['GET', 'HEAD'] }].find((p) =>
+    const known = [...V1_PATHS, { re: /^\/healthz\/?$/, methods: ['GET', 'HEAD'] }, { re: /^\/readyz\/?$/, methods: ['GET', 'HEAD'] }, { re: /^\/graphql\/?$/, methods: ['GET', 'POST', 'OPTIONS'] }].find((p) =>
       p.re.test(path),
     )
     if (known) {
@@ -55,5 +57,6 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   })
 
   await app.register(async (v1) => registerV1Routes(v1, deps), { prefix: '/v1' })
+  await registerGraphQL(app, config, deps.services, await profilerSchema())
   return app
 }

@@ -1,7 +1,7 @@
-import rateLimit from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { DomainError, invalid } from '../domain/errors.js'
-import { parseApiKey } from '../domain/keys.js'
+import { bearerToken } from '../domain/keys.js'
+import { perKeyRateLimit } from '../http/rate-limit.js'
 import type { HttpDeps } from '../http/server.js'
 import type { RequestContext } from '../services/context.js'
 import type { SearchParams } from '../services/search.service.js'
@@ -21,12 +21,6 @@ export const V1_PATHS = [
   { re: /^\/v1\/openapi\.json$/, methods: ['GET'] },
 ]
 
-function bearer(req: FastifyRequest): string | undefined {
-  const h = req.headers.authorization
-  if (!h) return undefined
-  const m = /^Bearer\s+(.+)$/i.exec(h.trim())
-  return m ? m[1]!.trim() : h.trim() === '' ? undefined : '\u0000malformed'
-}
 
 const INT_RE = /^\d{1,9}$/
 const NUM_RE = /^\d{1,3}(\.\d+)?$/
@@ -63,20 +57,9 @@ export async function registerV1Routes(v1: FastifyInstance, deps: HttpDeps) {
 
   // Authentication first, so an unauthenticated caller learns nothing else (not even body errors).
   v1.addHook('onRequest', async (req) => {
-    req.ctx = await services.tenants.authenticate(bearer(req), req.id)
+    req.ctx = await services.tenants.authenticate(bearerToken(req.headers.authorization), req.id)
   })
-  await v1.register(rateLimit, {
-    max: config.limits.ratePerMinute,
-    timeWindow: 60_000,
-    hook: 'preHandler',
-    keyGenerator: (req) => (req.ctx ? `app:${req.ctx.tenantId}:${req.ctx.appId}` : `ip:${req.ip}`),
-    enableDraftSpec: true,
-    errorResponseBuilder: (_req, c) => ({
-      statusCode: 429,
-      error: 429,
-      message: `Rate limit exceeded: ${c.max} requests per minute per API key; retry in ${Math.ceil(c.ttl / 1000)} s`,
-    }),
-  })
+  await perKeyRateLimit(v1, config.limits.ratePerMinute)
 
   v1.post<{ Params: { id: string } }>('/profile/:id', async (req, reply) => {
     const type = String(req.headers['content-type'] ?? '')

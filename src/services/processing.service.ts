@@ -9,7 +9,7 @@ import { isConnectionError } from '../domain/errors.js'
 import { merge } from '../domain/merge.js'
 import type { Extraction, InputType, ProfileState } from '../domain/profile.js'
 import { parseStructured } from '../domain/structured.js'
-import type { EventBus } from '../events/event-bus.js'
+import type { EventBus, EventMap } from '../events/event-bus.js'
 import type { JobQueue, ProfileJob } from '../jobs/queue.js'
 
 export interface ProcessingOptions {
@@ -69,7 +69,7 @@ export class ProcessingService {
 
   private async claim(job: ProfileJob, owner: string): Promise<Claim> {
     const { tenantId, profileId } = job
-    let event = false
+    let event: EventMap['profileStatusChanged'] | undefined
     const claim = await this.ds.transaction(async (m): Promise<Claim> => {
       const profile = await this.profiles.find(m, tenantId, profileId, { lock: true })
       if (!profile) return { kind: 'none' }
@@ -86,7 +86,7 @@ export class ProcessingService {
           `UPDATE profiles SET claimed_by = NULL, lease_until = NULL, status = 'ready' WHERE tenant_id = $1 AND profile_id = $2`,
           [tenantId, profileId],
         )
-        event = profile.status !== 'ready'
+        if (profile.status !== 'ready') event = await this.stageReady(m, job)
         return { kind: 'none' }
       }
       // Order is kept: nothing newer runs before an older submission that waits for its retry.
@@ -114,7 +114,7 @@ export class ProcessingService {
       )
       return { kind: 'batch', profile, submissions: batch.map((s) => ({ ...s, attempts: s.attempts + 1 })) }
     })
-    if (event) await this.publish(job, 'ready')
+    if (event) await this.bus.committed('profileStatusChanged', event)
     return claim
   }
 
@@ -226,13 +226,13 @@ export class ProcessingService {
           toSql(p.vector), this.ai.embedder.model, seq, remaining,
         ],
       )
-      return { remaining }
+      return { remaining, event: remaining === 0 ? await this.stageReady(m, job) : undefined }
     })
     if (!result) {
       this.log.info({ tenantId, profileId }, 'profile deleted or lease lost while processing; batch dropped')
       return false
     }
-    if (result.remaining === 0) await this.publish(job, 'ready')
+    if (result.event) await this.bus.committed('profileStatusChanged', result.event)
     return result.remaining > 0
   }
 
@@ -241,7 +241,7 @@ export class ProcessingService {
     const { tenantId, profileId } = job
     const message = err instanceof Error ? err.message : String(err)
     this.log.warn({ tenantId, profileId, err: message }, 'extraction failed')
-    let becameReady = false
+    let event: EventMap['profileStatusChanged'] | undefined
     const more = await this.ds.transaction(async (m) => {
       const cur = await this.profiles.find(m, tenantId, profileId, { lock: true })
       if (!cur || cur.claimed_by !== owner) return false
@@ -266,18 +266,21 @@ export class ProcessingService {
       const n = await this.countOpen(m, job)
       if (n === 0) {
         await m.query(`UPDATE profiles SET status = 'ready' WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
-        becameReady = cur.status !== 'ready'
+        if (cur.status !== 'ready') event = await this.stageReady(m, job)
         return false
       }
       if (retryIn > 0) await this.queue.enqueue(job, { tx: m, startAfterSeconds: retryIn })
       return retryIn === 0
     })
-    if (becameReady) await this.publish(job, 'ready')
+    if (event) await this.bus.committed('profileStatusChanged', event)
     return more
   }
 
-  private async publish(job: ProfileJob, status: 'ready' | 'processing') {
-    await this.bus.publish('profileStatusChanged', { ...job, status, at: new Date().toISOString() })
+  /** Stages the `ready` event in the transaction that makes the profile ready. */
+  private async stageReady(m: EntityManager, job: ProfileJob) {
+    const payload = { ...job, status: 'ready' as const, at: new Date().toISOString() }
+    await this.bus.stage(m, 'profileStatusChanged', payload)
+    return payload
   }
 }
 

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm'
 import type { HistoryEntry, ProfileRecord, ProfileRepository } from '../db/profile.repository.js'
 import { DomainError } from '../domain/errors.js'
 import { checkProfileId } from '../domain/validation.js'
-import type { EventBus } from '../events/event-bus.js'
+import type { EventBus, EventMap } from '../events/event-bus.js'
 import type { JobQueue } from '../jobs/queue.js'
 import type { RequestContext } from './context.js'
 
@@ -40,15 +40,30 @@ export class ProfileService {
    * busy with it finds the row gone (or claimed by nobody) when it tries to apply, and drops its work.
    */
   async delete(ctx: RequestContext, profileId: string): Promise<void> {
+    if (!(await this.remove(ctx, profileId))) throw notFound(profileId)
+  }
+
+  /** Like delete, but false when there was nothing to delete. */
+  async remove(ctx: RequestContext, profileId: string): Promise<boolean> {
     checkProfileId(profileId)
+    const payload = { tenantId: ctx.tenantId, profileId, status: 'deleted' as const, at: new Date().toISOString() }
     const deleted = await this.ds.transaction(async (m) => {
       const [, count] = await m.query(`DELETE FROM profiles WHERE tenant_id = $1 AND profile_id = $2`, [ctx.tenantId, profileId])
       if (!count) return false
       await this.queue.deleteQueued(m, { tenantId: ctx.tenantId, profileId })
+      await this.bus.stage(m, 'profileStatusChanged', payload)
       return true
     })
-    if (!deleted) throw notFound(profileId)
-    await this.bus.publish('profileStatusChanged', { tenantId: ctx.tenantId, profileId, status: 'deleted', at: new Date().toISOString() })
+    if (deleted) await this.bus.committed('profileStatusChanged', payload)
+    return deleted
+  }
+
+  /** Status changes of the caller's tenant (one profile, or all when profileId is null), as they commit. */
+  watchStatus(ctx: RequestContext, profileId: string | null, handler: (e: EventMap['profileStatusChanged']) => void): () => void {
+    if (profileId !== null) checkProfileId(profileId)
+    return this.bus.subscribe('profileStatusChanged', (e) => {
+      if (e.tenantId === ctx.tenantId && (profileId === null || e.profileId === profileId)) handler(e)
+    })
   }
 }
 

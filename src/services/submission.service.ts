@@ -6,7 +6,7 @@ import type { InputType } from '../domain/profile.js'
 import { validateStructured } from '../domain/structured.js'
 import { parseRequest, submitBodySchema } from '../domain/requests.js'
 import { checkDataSize, checkIdempotencyKey, checkProfileId } from '../domain/validation.js'
-import type { EventBus } from '../events/event-bus.js'
+import { publishAfterCommit, type BusEvent, type EventBus } from '../events/event-bus.js'
 import type { JobQueue } from '../jobs/queue.js'
 import type { RequestContext } from './context.js'
 
@@ -26,6 +26,8 @@ export interface SubmissionAck {
 export interface Submission {
   id: string
   profile_id: string
+  /** Acceptance order within the tenant (a paging cursor). */
+  seq: number
   input_type: InputType
   status: 'pending' | 'processing' | 'done' | 'failed'
   attempts: number
@@ -65,7 +67,7 @@ export class SubmissionService {
   }
 
   private async insert(ctx: RequestContext, profileId: string, data: string, inputType: InputType, key: string | undefined, hash: string) {
-    let becameProcessing = false
+    const events: BusEvent[] = []
     const ack = await this.ds.transaction(async (m) => {
       if (key) {
         const prior = await m.query(
@@ -92,10 +94,13 @@ export class SubmissionService {
       const [prev] = created.length
         ? [null]
         : await m.query(`SELECT status FROM profiles WHERE tenant_id = $1 AND profile_id = $2 FOR UPDATE`, [ctx.tenantId, profileId])
-      if (created.length) becameProcessing = true
-      else if (prev.status !== 'processing') {
+      if (!created.length && prev.status !== 'processing') {
         await m.query(`UPDATE profiles SET status = 'processing' WHERE tenant_id = $1 AND profile_id = $2`, [ctx.tenantId, profileId])
-        becameProcessing = true
+      }
+      if (created.length || prev.status !== 'processing') {
+        const payload = { tenantId: ctx.tenantId, profileId, status: 'processing' as const, at: new Date().toISOString() }
+        await this.bus.stage(m, 'profileStatusChanged', payload)
+        events.push({ name: 'profileStatusChanged', payload })
       }
       const id = crypto.randomUUID()
       await m.query(
@@ -106,18 +111,20 @@ export class SubmissionService {
       await this.queue.enqueue({ tenantId: ctx.tenantId, profileId }, { tx: m })
       return { id, profileId, replayed: false }
     })
-    if (becameProcessing) {
-      await this.bus.publish('profileStatusChanged', { tenantId: ctx.tenantId, profileId, status: 'processing', at: new Date().toISOString() })
-    }
+    await publishAfterCommit(this.bus, events)
     return ack
   }
 
   async get(ctx: RequestContext, id: string): Promise<Submission> {
-    const rows = /^[0-9a-f-]{36}$/i.test(id)
-      ? await this.ds.query(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, id])
-      : []
-    if (!rows.length) throw new DomainError('SUBMISSION_NOT_FOUND', `Submission ${id} not found`)
-    return toSubmission(rows[0])
+    const s = await this.find(ctx, id)
+    if (!s) throw new DomainError('SUBMISSION_NOT_FOUND', `Submission ${id} not found`)
+    return s
+  }
+
+  async find(ctx: RequestContext, id: string): Promise<Submission | null> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null
+    const rows = await this.ds.query(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, id])
+    return rows.length ? toSubmission(rows[0]) : null
   }
 
   async listForProfile(ctx: RequestContext, profileId: string, opts: { afterSeq?: number; limit: number; status?: string }): Promise<Submission[]> {
@@ -135,6 +142,7 @@ const isoOrNull = (d: unknown) => (d ? new Date(d as string).toISOString() : nul
 const toSubmission = (r: any): Submission => ({
   id: r.id,
   profile_id: r.profile_id,
+  seq: Number(r.seq),
   input_type: r.input_type,
   status: r.status,
   attempts: r.attempts,

@@ -1,0 +1,22 @@
+import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit'
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases'
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth'
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives'
+import { NoSchemaIntrospectionCustomRule, type ValidationRule } from 'graphql'
+import type { GraphQLLimits } from '../config.js'
+
+/**
+ * Depth, cost, alias and directive limits (graphql-armor's rules), plus no introspection in production. Used by
+ * Apollo for HTTP and again in graphql-ws's onSubscribe, which runs none of Apollo's rules or plugins.
+ * Token limits are the parser's own (`maxTokens`).
+ */
+export function limitRules(limits: GraphQLLimits, production: boolean): ValidationRule[] {
+  const rules: ValidationRule[] = [
+    maxDepthRule({ n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true }) as unknown as ValidationRule,
+    costLimitRule({ maxCost: limits.maxCost, ignoreIntrospection: true, flattenFragments: true }) as unknown as ValidationRule,
+    maxAliasesRule({ n: limits.maxAliases }) as unknown as ValidationRule,
+    maxDirectivesRule({ n: limits.maxDirectives }) as unknown as ValidationRule,
+  ]
+  if (production) rules.push(NoSchemaIntrospectionCustomRule)
+  return rules
+}

@@ -1,0 +1,68 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql'
+import { invalid } from '../../domain/errors.js'
+import type { GqlContext } from '../context.js'
+import { decodeCursor, encodeCursor, toGqlLogEntry, toGqlProfile, toGqlSubmission } from '../serializers.js'
+import { PageArgs, SubmissionPageArgs, SubmitArgs } from '../types/args.type.js'
+import { SubmissionAck } from '../types/operations.type.js'
+import { HistoryPage, Profile, SubmissionPage } from '../types/profile.type.js'
+
+const MAX_PAGE = 100
+
+function pageArgs(first: number, after: string | undefined | null) {
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) throw invalid(`Invalid argument first: must be an integer from 1 to ${MAX_PAGE}`)
+  try {
+    return { limit: first, afterSeq: decodeCursor(after) }
+  } catch {
+    throw invalid('Invalid argument after: not a cursor of this list')
+  }
+}
+
+/** Thin: every field is one service call; the services enforce tenancy through ctx. */
+@Resolver(() => Profile)
+export class ProfileResolver {
+  @Query(() => Profile, { nullable: true, description: 'The profile, or null when this tenant has no profile with that id' })
+  async profile(@Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GqlContext): Promise<Profile | null> {
+    const p = await services.profiles.find(ctx, id)
+    return p ? toGqlProfile(p) : null
+  }
+
+  @FieldResolver(() => HistoryPage, { description: 'The full update log, oldest first, paged' })
+  async history(@Root() profile: Profile, @Args(() => PageArgs) { first, after }: PageArgs, @Ctx() { ctx, services }: GqlContext): Promise<HistoryPage> {
+    const { limit, afterSeq } = pageArgs(first, after)
+    const rows = await services.profiles.history(ctx, profile.profileId, { afterSeq, limit: limit + 1 })
+    const page = rows.slice(0, limit)
+    return {
+      entries: page.map(toGqlLogEntry),
+      pageInfo: { endCursor: page.length ? encodeCursor(page[page.length - 1]!.seq) : null, hasNextPage: rows.length > limit },
+    }
+  }
+
+  @FieldResolver(() => SubmissionPage, { description: 'Submissions of this profile with their status and error, oldest first' })
+  async submissions(
+    @Root() profile: Profile,
+    @Args(() => SubmissionPageArgs) { first, after, status }: SubmissionPageArgs,
+    @Ctx() { ctx, services }: GqlContext,
+  ): Promise<SubmissionPage> {
+    const { limit, afterSeq } = pageArgs(first, after)
+    const rows = await services.submissions.listForProfile(ctx, profile.profileId, { afterSeq, limit: limit + 1, status: status ?? undefined })
+    const page = rows.slice(0, limit)
+    return {
+      nodes: page.map(toGqlSubmission),
+      pageInfo: { endCursor: page.length ? encodeCursor(page[page.length - 1]!.seq) : null, hasNextPage: rows.length > limit },
+    }
+  }
+
+  @Mutation(() => SubmissionAck, { description: 'Accepts data for background processing (as POST /v1/profile/{id})' })
+  async submitProfileData(
+    @Args(() => SubmitArgs) { id, data, inputType, idempotencyKey }: SubmitArgs,
+    @Ctx() { ctx, services }: GqlContext,
+  ): Promise<SubmissionAck> {
+    const ack = await services.submissions.submit(ctx, id, { data, input_type: inputType, idempotencyKey: idempotencyKey ?? undefined })
+    return { id: ack.id, profileId: ack.profileId, message: 'Accepted for processing' }
+  }
+
+  @Mutation(() => Boolean, { description: 'Deletes the profile and everything of it; false when there was none' })
+  async deleteProfile(@Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GqlContext): Promise<boolean> {
+    return services.profiles.remove(ctx, id)
+  }
+}

@@ -1,0 +1,28 @@
+import 'reflect-metadata'
+import type { GraphQLSchema } from 'graphql'
+import { buildSchema } from 'type-graphql'
+import { errorBoundary } from './error-boundary.js'
+import { ProfileResolver } from './resolvers/profile.resolver.js'
+import { SearchResolver } from './resolvers/search.resolver.js'
+import { StatusResolver } from './resolvers/status.resolver.js'
+
+let built: Promise<GraphQLSchema> | undefined
+
+/**
+ * type-graphql requires a pubSub whenever a schema has subscriptions, even when each one brings its own `subscribe`
+ * function, as ours do (they read the EventBus through the services). Topic-based subscriptions are not used.
+ */
+const noTopics = {
+  publish() {
+    throw new Error('topic-based subscriptions are not used: publish on the EventBus')
+  },
+  subscribe(): AsyncIterable<unknown> {
+    throw new Error('topic-based subscriptions are not used: give @Subscription a subscribe function')
+  },
+}
+
+/** The schema is built from the resolver classes once per process (type-graphql's metadata is global). */
+export function profilerSchema(): Promise<GraphQLSchema> {
+  built ??= buildSchema({ resolvers: [ProfileResolver, SearchResolver, StatusResolver], globalMiddlewares: [errorBoundary], pubSub: noTopics, validate: false })
+  return built
+}

@@ -1,0 +1,35 @@
+import { ArgsType, Field, Float, ID, Int } from 'type-graphql'
+import { InputTypeEnum, SubmissionStatusEnum } from './enums.js'
+import { SearchFilter, SearchSort } from './operations.type.js'
+
+// Argument classes keep the schema's argument order as declared (esbuild applies parameter decorators in reverse).
+
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, { defaultValue: 20, description: '1-100' }) first!: number
+  @Field(() => String, { nullable: true, description: 'endCursor of the previous page' }) after?: string | null
+}
+
+@ArgsType()
+export class SubmissionPageArgs extends PageArgs {
+  @Field(() => SubmissionStatusEnum, { nullable: true }) status?: SubmissionStatusEnum | null
+}
+
+@ArgsType()
+export class SubmitArgs {
+  @Field(() => ID) id!: string
+  @Field(() => String) data!: string
+  @Field(() => InputTypeEnum, { defaultValue: InputTypeEnum.TEXT }) inputType!: InputTypeEnum
+  @Field(() => String, { nullable: true, description: 'As the Idempotency-Key header of REST' }) idempotencyKey?: string | null
+}
+
+@ArgsType()
+export class SearchArgs {
+  @Field(() => String, { nullable: true, description: 'Natural-language text; when given, results are ranked by similarity' })
+  query?: string | null
+  @Field(() => Float, { nullable: true, description: '0-100, default 63' }) sensitivity?: number | null
+  @Field(() => SearchFilter, { nullable: true }) filter?: SearchFilter | null
+  @Field(() => SearchSort, { nullable: true, description: 'Ignored when query is given' }) sort?: SearchSort | null
+  @Field(() => Int, { nullable: true, description: 'Default 1' }) page?: number | null
+  @Field(() => Int, { nullable: true, description: 'Default 10, at most 100' }) pageSize?: number | null
+}

@@ -1,0 +1,123 @@
+import { GraphQLJSONObject } from 'graphql-scalars'
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql'
+import { InputTypeEnum, ProfileStatusEnum, SubmissionStatusEnum } from './enums.js'
+
+// Explicit types in every decorator: esbuild (tsx, vitest) emits no decorator metadata.
+
+@ObjectType()
+export class ScoredString {
+  @Field(() => String) value!: string
+  @Field(() => Float) confidence!: number
+}
+
+@ObjectType()
+export class ScoredInt {
+  @Field(() => Int) value!: number
+  @Field(() => Float) confidence!: number
+}
+
+@ObjectType()
+export class CoreInfo {
+  @Field(() => ScoredString, { nullable: true }) name?: ScoredString
+  @Field(() => ScoredInt, { nullable: true }) age?: ScoredInt
+  @Field(() => ScoredString, { nullable: true }) gender?: ScoredString
+  @Field(() => ScoredString, { nullable: true }) location?: ScoredString
+  @Field(() => ScoredString, { nullable: true }) occupation?: ScoredString
+}
+
+@ObjectType({ description: 'One interest category (hobbies, music, food, ...) and its values' })
+export class InterestCategory {
+  @Field(() => String) category!: string
+  @Field(() => [ScoredString]) values!: ScoredString[]
+}
+
+@ObjectType()
+export class MoodTrends {
+  @Field(() => ScoredString, { nullable: true, description: 'The mood seen most often' }) default?: ScoredString
+  @Field(() => ScoredString, { nullable: true, description: 'The latest mood' }) recent?: ScoredString
+}
+
+@ObjectType()
+export class Personality {
+  @Field(() => [ScoredString]) traits!: ScoredString[]
+  @Field(() => MoodTrends) moodTrends!: MoodTrends
+}
+
+@ObjectType()
+export class Memory {
+  @Field(() => String) event!: string
+  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) date?: string
+  @Field(() => String, { nullable: true, description: 'low, medium or high' }) importance?: string
+  @Field(() => Float, { nullable: true }) confidence?: number
+}
+
+@ObjectType()
+export class Preferences {
+  @Field(() => ScoredString, { nullable: true }) conversationStyle?: ScoredString
+  @Field(() => [ScoredString]) topicsToAvoid!: ScoredString[]
+}
+
+@ObjectType()
+export class FieldTimestamp {
+  @Field(() => String, { description: 'A section (core_info) or field (core_info.location)' }) field!: string
+  @Field(() => String, { description: 'ISO 8601 date-time of the last change' }) at!: string
+}
+
+@ObjectType()
+export class UpdateLogEntry {
+  @Field(() => Int) seq!: number
+  @Field(() => String) extractedOn!: string
+  @Field(() => GraphQLJSONObject, { description: 'The partial profile this batch added or changed (snake_case, as in REST)' })
+  changes!: Record<string, unknown>
+  @Field(() => [ID]) submissionIds!: string[]
+  @Field(() => String) inputType!: string
+}
+
+@ObjectType()
+export class PageInfo {
+  @Field(() => String, { nullable: true }) endCursor!: string | null
+  @Field(() => Boolean) hasNextPage!: boolean
+}
+
+@ObjectType()
+export class HistoryPage {
+  @Field(() => [UpdateLogEntry]) entries!: UpdateLogEntry[]
+  @Field(() => PageInfo) pageInfo!: PageInfo
+}
+
+@ObjectType()
+export class Submission {
+  @Field(() => ID) id!: string
+  @Field(() => ID) profileId!: string
+  @Field(() => InputTypeEnum) inputType!: InputTypeEnum
+  @Field(() => SubmissionStatusEnum) status!: SubmissionStatusEnum
+  @Field(() => Int) attempts!: number
+  @Field(() => String, { nullable: true }) error!: string | null
+  @Field(() => String) createdAt!: string
+  @Field(() => String, { nullable: true }) startedAt!: string | null
+  @Field(() => String, { nullable: true }) finishedAt!: string | null
+  seq!: number
+}
+
+@ObjectType()
+export class SubmissionPage {
+  @Field(() => [Submission]) nodes!: Submission[]
+  @Field(() => PageInfo) pageInfo!: PageInfo
+}
+
+@ObjectType()
+export class Profile {
+  @Field(() => ID) profileId!: string
+  @Field(() => ID) tenantId!: string
+  @Field(() => ProfileStatusEnum) status!: ProfileStatusEnum
+  @Field(() => CoreInfo) coreInfo!: CoreInfo
+  @Field(() => [InterestCategory]) interests!: InterestCategory[]
+  @Field(() => Personality) personality!: Personality
+  @Field(() => [Memory]) memories!: Memory[]
+  @Field(() => Preferences) preferences!: Preferences
+  @Field(() => String, { nullable: true, description: 'ISO 639-1 code of the language the person writes in' }) language?: string
+  @Field(() => [FieldTimestamp]) fieldTimestamps!: FieldTimestamp[]
+  @Field(() => String, { nullable: true, description: 'For use as LLM context' }) summary?: string
+  @Field(() => String) lastUpdated!: string
+  @Field(() => String) createdAt!: string
+}
