@@ -6,6 +6,9 @@ import { MIGRATIONS } from './migrations.js'
 
 export class MissingPgvectorError extends Error {}
 
+/** Advisory lock key that serializes migrations across processes ("prof" in ASCII). */
+const MIGRATION_LOCK = 0x70726f66
+
 export interface Database {
   dataSource: DataSource
   /** Connection string (the embedded server's loopback address in embedded mode). */
@@ -64,8 +67,17 @@ export async function migrate(db: Database): Promise<string[]> {
       'The PostgreSQL server has no pgvector extension: install pgvector 0.7+ (Debian: apt-get install postgresql-<major>-pgvector, or run scripts/install-pgvector.sh as root), then start again.',
     )
   }
-  const applied = await db.dataSource.runMigrations({ transaction: 'each' })
-  return applied.map((m) => m.name)
+  // Several processes may start together (serve + workers): one migrates, the others wait for it.
+  const lock = db.dataSource.createQueryRunner()
+  await lock.connect()
+  try {
+    await lock.query(`SELECT pg_advisory_lock($1)`, [MIGRATION_LOCK])
+    const applied = await db.dataSource.runMigrations({ transaction: 'each' })
+    return applied.map((m) => m.name)
+  } finally {
+    await lock.query(`SELECT pg_advisory_unlock($1)`, [MIGRATION_LOCK]).catch(() => undefined)
+    await lock.release()
+  }
 }
 
 /** Whether every known migration has been applied (for /readyz). */
