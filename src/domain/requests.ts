@@ -54,10 +54,10 @@ export function searchParamsSchema(maxPageSize: number) {
     })
     .superRefine((p, ctx) => {
       if (p.filterBy !== undefined && !p.filterValue) {
-        ctx.addIssue({ code: 'custom', message: 'Invalid query parameters: filterBy needs filterValue', path: ['filterValue'] })
+        ctx.addIssue({ code: 'custom', message: 'Invalid filter: a filter field needs a non-empty value (filterBy needs filterValue)', path: ['filterValue'] })
       }
       if (p.filterBy === undefined && p.filterValue !== undefined) {
-        ctx.addIssue({ code: 'custom', message: 'Invalid query parameters: filterValue needs filterBy', path: ['filterBy'] })
+        ctx.addIssue({ code: 'custom', message: 'Invalid filter: a filter value needs a field (filterValue needs filterBy)', path: ['filterBy'] })
       }
     })
 }

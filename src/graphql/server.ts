@@ -1,10 +1,11 @@
 import crypto from 'node:crypto'
-import { ApolloServer } from '@apollo/server'
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server'
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify'
 import type { FastifyInstance } from 'fastify'
-import { GraphQLError, parse, specifiedRules, validate, type ExecutionArgs, type GraphQLSchema } from 'graphql'
+import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type ExecutionArgs, type GraphQLSchema } from 'graphql'
+import type { Context } from 'graphql-ws'
 import { useServer } from 'graphql-ws/use/ws'
-import { WebSocketServer } from 'ws'
+import { WebSocket, WebSocketServer } from 'ws'
 import type { Config } from '../config.js'
 import { DomainError } from '../domain/errors.js'
 import { bearerToken } from '../domain/keys.js'
@@ -16,10 +17,17 @@ import { formatGraphQLError, toGraphQLError } from './errors.js'
 import { limitRules } from './limits.js'
 
 interface SocketState {
-  ctx?: RequestContext
-  key?: string
-  subscriptions: Set<string>
+  ctx: RequestContext
+  key: string
   recheck?: NodeJS.Timeout
+}
+
+/** graphql-ws's per-socket extra for the ws adapter, plus ours. */
+type Extra = {
+  socket: WebSocket
+  request: import('node:http').IncomingMessage
+  state?: SocketState
+  closed?: boolean
 }
 
 /** GraphQL over HTTP (Apollo) and WebSocket (graphql-ws) on /graphql of the same server, over the one service layer. */
@@ -33,12 +41,15 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
     parseOptions: { maxTokens: config.graphql.maxTokens },
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError(config.production),
-    plugins: [fastifyApolloDrainPlugin(app)],
+    plugins: [fastifyApolloDrainPlugin(app), subscriptionsNeedWebSocket],
   })
   await apollo.start()
 
   await app.register(async (gql) => {
     await perKeyRateLimit(gql, config.limits.ratePerMinute)
+    gql.addHook('onSend', async (_req, reply) => {
+      if (reply.statusCode === 401) reply.header('WWW-Authenticate', 'Bearer')
+    })
     gql.route({
       url: '/graphql',
       method: ['GET', 'POST', 'OPTIONS'],
@@ -55,73 +66,78 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
   })
 
   const wss = new WebSocketServer({ server: app.server, path: '/graphql', maxPayload: config.graphql.wsMaxPayloadBytes })
-  const perKey = new Map<string, number>() // live subscriptions per API key in this process
   const format = formatGraphQLError(config.production)
+  type WsContext = Context<Record<string, unknown>, Extra>
+  // Live connections per API key: subscriptions are counted from graphql-ws's own bookkeeping at the moment of the
+  // check, so a slot freed by a `complete` is free for a subscribe that arrives right after it.
+  const byKey = new Map<string, Set<WsContext>>()
+  const liveOperations = (key: string) =>
+    [...(byKey.get(key) ?? [])].reduce((n, c) => n + Object.keys(c.subscriptions).length, 0)
 
-  const cleanup = useServer<Record<string, unknown>, { state?: SocketState }>(
+  const cleanup = useServer<Record<string, unknown>, Extra>(
     {
       schema,
       onConnect: async (c) => {
         const key = bearerToken(String(c.connectionParams?.authorization ?? ''))
+        let ctx: RequestContext
         try {
-          const ctx = await services.tenants.authenticate(key, crypto.randomUUID())
-          const state: SocketState = { ctx, key, subscriptions: new Set() }
-          c.extra.state = state
-          // A revoked or rotated key ends its open subscriptions: the socket re-checks the key.
-          state.recheck = setInterval(() => {
-            services.tenants.authenticate(key, ctx.requestId).catch((e) => {
-              if (e instanceof DomainError) c.extra.socket.close(4403, 'Forbidden: API key revoked')
-            })
-          }, config.graphql.wsAuthRecheckMs)
-          state.recheck.unref()
-          return true
+          ctx = await services.tenants.authenticate(key, crypto.randomUUID())
         } catch {
           return false // graphql-ws closes with 4403 Forbidden
         }
+        // The socket may have gone while we checked the key: start nothing for it.
+        if (c.extra.closed || c.extra.socket.readyState !== WebSocket.OPEN) return false
+        const state: SocketState = { ctx, key: key! }
+        c.extra.state = state
+        let set = byKey.get(state.key)
+        if (!set) byKey.set(state.key, (set = new Set()))
+        set.add(c)
+        // A revoked or rotated key ends its open subscriptions: the socket re-checks the key.
+        state.recheck = setInterval(() => {
+          services.tenants.authenticate(key, ctx.requestId).catch((e) => {
+            if (e instanceof DomainError) c.extra.socket.close(4403, 'Forbidden: API key revoked')
+          })
+        }, config.graphql.wsAuthRecheckMs)
+        state.recheck.unref()
+        return true
       },
-      onSubscribe: async (c, id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+      onSubscribe: async (c, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
         const state = c.extra.state!
         let document
         try {
           document = parse(payload.query, { maxTokens: config.graphql.maxTokens })
         } catch (e) {
-          return [e instanceof GraphQLError ? e : new GraphQLError(String(e))]
+          return [withCode(e instanceof GraphQLError ? e : new GraphQLError(String(e)), 'GRAPHQL_PARSE_FAILED')]
         }
         const errors = validate(schema, document, [...specifiedRules, ...rules])
-        if (errors.length) return errors
-        const n = perKey.get(state.key!) ?? 0
-        if (n >= config.graphql.wsMaxSubscriptions) {
+        if (errors.length) return errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'))
+        const isSubscription = getOperationAST(document, payload.operationName)?.operation === 'subscription'
+        // graphql-ws has already registered this operation, so it counts itself once.
+        if (isSubscription && liveOperations(state.key) - 1 >= config.graphql.wsMaxSubscriptions) {
           return [
             new GraphQLError(`Too many subscriptions: at most ${config.graphql.wsMaxSubscriptions} at once per API key`, {
               extensions: { code: 'RATE_LIMITED', status: 429 },
             }),
           ]
         }
-        perKey.set(state.key!, n + 1)
-        state.subscriptions.add(id)
         return {
           schema,
           document,
           variableValues: payload.variables ?? undefined,
           operationName: payload.operationName ?? undefined,
-          contextValue: { ctx: { ...state.ctx!, requestId: crypto.randomUUID() }, services, log: app.log } satisfies GqlContext,
+          contextValue: { ctx: { ...state.ctx, requestId: crypto.randomUUID() }, services, log: app.log } satisfies GqlContext,
         }
       },
       onError: (_c, _id, _payload, errors) => errors.map((e) => format(e.toJSON(), e)),
       onNext: (_c, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((e) => format(e.toJSON(), e)) } : undefined,
-      onComplete: (c, id) => {
-        const state = c.extra.state
-        if (!state?.subscriptions.delete(id)) return
-        perKey.set(state.key!, Math.max(0, (perKey.get(state.key!) ?? 1) - 1))
-      },
       onClose: (c) => {
+        c.extra.closed = true
         const state = c.extra.state
         if (!state) return
         clearInterval(state.recheck)
-        const left = (perKey.get(state.key!) ?? 0) - state.subscriptions.size
-        perKey.set(state.key!, Math.max(0, left))
-        state.subscriptions.clear()
+        byKey.get(state.key)?.delete(c)
+        if (!byKey.get(state.key)?.size) byKey.delete(state.key)
       },
     },
     wss,
@@ -132,4 +148,24 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
     await cleanup.dispose()
     await new Promise<void>((r) => wss.close(() => r()))
   })
+}
+
+/** Same shape as Apollo's own: a code and the 400 status, locations kept. */
+function withCode(e: GraphQLError, code: string): GraphQLError {
+  return new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { ...e.extensions, code, status: 400 } })
+}
+
+/** Subscriptions are served over WebSocket only; over HTTP they would have no event stream. */
+const subscriptionsNeedWebSocket: ApolloServerPlugin<GqlContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation }) {
+        if (operation?.operation === 'subscription') {
+          throw new GraphQLError('Subscriptions need a WebSocket: connect to /graphql with graphql-ws', {
+            extensions: { code: 'BAD_REQUEST', status: 400, http: { status: 400 } },
+          })
+        }
+      },
+    }
+  },
 }

@@ -1,9 +1,12 @@
+import pg from 'pg'
 import PgBoss from 'pg-boss'
 import type { EntityManager } from 'typeorm'
 import { rawClient } from '../db/database.js'
 
 export const PROCESS_QUEUE = 'profile-process'
 const DEAD_QUEUE = 'profile-process-dead'
+/** Advisory lock key serializing queue setup across processes ("pbos" in ASCII). */
+const QUEUE_SETUP_LOCK = 0x70626f73
 
 export interface ProfileJob {
   tenantId: string
@@ -42,8 +45,17 @@ export class JobQueue {
     this.started = true
     // Explicit policy on every queue (the defaults in pg-boss 10's SQL differ from its docs).
     const common = { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 15 * 60, retentionMinutes: 60 * 24 }
-    await this.ensureQueue(DEAD_QUEUE, { ...common, retryLimit: 0 })
-    await this.ensureQueue(PROCESS_QUEUE, { ...common, deadLetter: DEAD_QUEUE })
+    // pg-boss 10 creates a queue's partition without a lock: processes starting together deadlock (measured).
+    const lock = new pg.Client({ connectionString: this.opts.url })
+    await lock.connect()
+    try {
+      await lock.query(`SELECT pg_advisory_lock($1)`, [QUEUE_SETUP_LOCK])
+      await this.ensureQueue(DEAD_QUEUE, { ...common, retryLimit: 0 })
+      await this.ensureQueue(PROCESS_QUEUE, { ...common, deadLetter: DEAD_QUEUE })
+    } finally {
+      await lock.query(`SELECT pg_advisory_unlock($1)`, [QUEUE_SETUP_LOCK]).catch(() => undefined)
+      await lock.end()
+    }
   }
 
   private async ensureQueue(name: string, options: Record<string, unknown>) {

@@ -13,6 +13,7 @@ describe('CLI, bootstrap and restarts (real processes)', () => {
   let db: TestDatabase
   let env: Record<string, string>
   let service: ChildProcess | undefined
+  const spawned: ChildProcess[] = []
 
   const cli = async (...args: string[]) => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
@@ -32,6 +33,7 @@ describe('CLI, bootstrap and restarts (real processes)', () => {
         stdio: ['ignore', 'pipe', 'pipe'],
       })
       service = child
+      spawned.push(child)
       let out = ''
       const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 60_000)
       const onData = (d: Buffer) => {
@@ -60,7 +62,7 @@ describe('CLI, bootstrap and restarts (real processes)', () => {
     env = testEnv(db, { LOG_LEVEL: 'warn' })
   })
   afterAll(async () => {
-    if (service && service.exitCode === null) service.kill('SIGKILL')
+    for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
     await db?.drop()
   })
 
