@@ -66,7 +66,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     if (dim !== ai.embedder.dimension) {
       throw new Error(
         `The database stores ${dim}-dimensional embeddings but the embedding model ${ai.embedder.model} makes ${ai.embedder.dimension}: ` +
-          'configure the model the database was built with, or migrate the embedding column and run `profiler reindex`.',
+          'run `profiler reindex` with this configuration to adapt the column and re-embed the profiles, or configure the model the database was built with.',
       )
     }
     await ai.embedder.warmUp?.()

@@ -28,6 +28,16 @@ const schema = z.object({
   PROFILER_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(0.5),
   PROFILER_RETRY_BASE_MS: int(1000, 0),
   PROFILER_EXTRACT_DELAY_MS: int(0, 0, 600_000),
+  OPENAI_API_KEY: z.string().optional(),
+  PROFILER_OPENAI_BASE_URL: z.string().url().optional(),
+  PROFILER_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  PROFILER_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  PROFILER_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(2000).optional(),
+  PROFILER_EMBEDDING_CALIBRATION: z.string().optional(),
+  PROFILER_LLM_TIMEOUT_MS: int(60_000, 100),
+  PROFILER_LLM_MAX_RETRIES: int(3, 0, 10),
+  PROFILER_LLM_OUTPUT_RETRIES: int(2, 0, 10),
+  PROFILER_LLM_CONCURRENCY: int(4, 1, 256),
   PROFILER_GRAPHQL_MAX_DEPTH: int(10, 1, 100),
   PROFILER_GRAPHQL_MAX_COST: int(5000, 1),
   PROFILER_GRAPHQL_MAX_ALIASES: int(15, 0, 1000),
@@ -49,6 +59,7 @@ export type Config = {
   production: boolean
   limits: { maxDataBytes: number; maxBodyBytes: number; maxPageSize: number; ratePerMinute: number }
   graphql: GraphQLLimits
+  openai: OpenAIConfig
   worker: {
     concurrency: number
     batchSize: number
@@ -75,6 +86,25 @@ export interface GraphQLLimits {
   wsAuthRecheckMs: number
 }
 
+export interface OpenAIConfig {
+  apiKey?: string
+  /** Only from operator configuration; undefined = the SDK's default (api.openai.com). */
+  baseUrl?: string
+  chatModel: string
+  embeddingModel: string
+  /** Requested embedding size (models that support it); default: the model's native size. */
+  embeddingDimensions?: number
+  /** "cos:score,cos:score,..." overriding the built-in calibration of the embedding model. */
+  embeddingCalibration?: string
+  timeoutMs: number
+  /** SDK retries of 429 (honouring Retry-After), 5xx and timeouts, with exponential backoff and jitter. */
+  maxRetries: number
+  /** Extra requests when the model's output is malformed or breaks the schema. */
+  outputRetries: number
+  /** Concurrent LLM requests per process. */
+  concurrency: number
+}
+
 export class ConfigError extends Error {}
 
 /** Environment -> typed config. The only place that reads process.env (through the argument). */
@@ -86,6 +116,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
   }
   const e = parsed.data
+  if (e.PROFILER_AI === 'openai' && !e.OPENAI_API_KEY) {
+    throw new ConfigError('Invalid configuration:\n  OPENAI_API_KEY: required when PROFILER_AI=openai (any value for servers that need none, e.g. Ollama)')
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -100,6 +133,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBodyBytes: e.PROFILER_MAX_BODY_BYTES,
       maxPageSize: e.PROFILER_MAX_PAGE_SIZE,
       ratePerMinute: e.PROFILER_RATE_LIMIT_PER_MINUTE,
+    },
+    openai: {
+      apiKey: e.OPENAI_API_KEY,
+      baseUrl: e.PROFILER_OPENAI_BASE_URL,
+      chatModel: e.PROFILER_CHAT_MODEL,
+      embeddingModel: e.PROFILER_EMBEDDING_MODEL,
+      embeddingDimensions: e.PROFILER_EMBEDDING_DIMENSIONS,
+      embeddingCalibration: e.PROFILER_EMBEDDING_CALIBRATION,
+      timeoutMs: e.PROFILER_LLM_TIMEOUT_MS,
+      maxRetries: e.PROFILER_LLM_MAX_RETRIES,
+      outputRetries: e.PROFILER_LLM_OUTPUT_RETRIES,
+      concurrency: e.PROFILER_LLM_CONCURRENCY,
     },
     graphql: {
       maxDepth: e.PROFILER_GRAPHQL_MAX_DEPTH,

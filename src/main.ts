@@ -131,23 +131,30 @@ for (const [verb, desc] of [
 
 program
   .command('reindex')
-  .description('recompute every profile summary and embedding with the configured AI provider')
+  .description('bring summaries and embeddings in line with the configured AI provider (resumable; adapts the embedding column when the dimension changed)')
+  .option('--all', 're-embed every profile, not only those without an embedding of the configured model')
+  .option('--summaries', 'also rewrite every summary (one AI request per profile with PROFILER_AI=openai)')
   .addOption(new Option('--batch <n>', 'profiles per batch').default('50'))
-  .action((o: { batch: string }) =>
+  .action((o: { all?: boolean; summaries?: boolean; batch: string }) =>
     withDb(async (db) => {
       const svc = new ReindexService(db.dataSource, createAiProviders(config()))
+      const changed = await svc.adaptColumn()
+      if (changed) process.stdout.write(`Embedding column changed from ${changed.from} to ${changed.to} dimensions.\n`)
       const tty = process.stderr.isTTY
       let lastPct = -1
-      const n = await svc.run((done, total) => {
-        const pct = total ? Math.floor((done / total) * 100) : 100
-        if (tty) {
-          const bar = '#'.repeat(Math.floor(pct / 5)).padEnd(20, '-')
-          process.stderr.write(`\r[${bar}] ${done}/${total} (${pct}%)`)
-        } else if (pct >= lastPct + 10 || done === total) {
-          process.stderr.write(`reindex: ${done}/${total} (${pct}%)\n`)
-          lastPct = pct
-        }
-      }, Number(o.batch))
+      const n = await svc.run(
+        (done, total) => {
+          const pct = total ? Math.floor((done / total) * 100) : 100
+          if (tty) {
+            const bar = '#'.repeat(Math.floor(pct / 5)).padEnd(20, '-')
+            process.stderr.write(`\r[${bar}] ${done}/${total} (${pct}%)`)
+          } else if (pct >= lastPct + 10 || done === total) {
+            process.stderr.write(`reindex: ${done}/${total} (${pct}%)\n`)
+            lastPct = pct
+          }
+        },
+        { all: o.all, summaries: o.summaries, batch: Number(o.batch) },
+      )
       if (tty) process.stderr.write('\n')
       process.stdout.write(`Reindexed ${n} profiles.\n`)
     }),

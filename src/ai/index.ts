@@ -2,19 +2,29 @@ import type { Config } from '../config.js'
 import { LocalEmbedder } from './local/local-embedder.js'
 import { LocalExtractor } from './local/local-extractor.js'
 import { LocalSummarizer } from './local/local-summarizer.js'
+import { LlmClient } from './openai/client.js'
+import { OpenAIEmbedder } from './openai/openai-embedder.js'
+import { OpenAIExtractor, OpenAISummarizer } from './openai/openai-extractor.js'
 import type { AiProviders, Extractor } from './types.js'
 
 /** Chosen once at start-up from configuration; nothing outside ai/ knows which provider runs. */
 export function createAiProviders(config: Config): AiProviders {
+  let providers: AiProviders
   if (config.ai === 'openai') {
-    throw new Error('PROFILER_AI=openai is not available yet: the OpenAI-compatible provider is planned (issue 4). Use PROFILER_AI=local.')
+    const llm = new LlmClient(config.openai)
+    providers = {
+      extractor: new OpenAIExtractor(llm, config.openai.chatModel),
+      summarizer: new OpenAISummarizer(llm, config.openai.chatModel),
+      embedder: new OpenAIEmbedder(llm, config.openai.embeddingModel, {
+        dimensions: config.openai.embeddingDimensions,
+        calibration: config.openai.embeddingCalibration,
+      }),
+    }
+  } else {
+    providers = { extractor: new LocalExtractor(), summarizer: new LocalSummarizer(), embedder: new LocalEmbedder() }
   }
-  const extractor = new LocalExtractor()
-  return {
-    extractor: config.worker.extractDelayMs > 0 ? slowed(extractor, config.worker.extractDelayMs) : extractor,
-    summarizer: new LocalSummarizer(),
-    embedder: new LocalEmbedder(),
-  }
+  const delay = config.worker.extractDelayMs
+  return delay > 0 ? { ...providers, extractor: slowed(providers.extractor, delay) } : providers
 }
 
 /** PROFILER_EXTRACT_DELAY_MS: makes every extraction take longer, so tests can act while a batch is in flight. */

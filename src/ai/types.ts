@@ -24,6 +24,10 @@ export interface ExtractResult {
   extractions: Extraction[]
   usage?: Usage
   promptVersion?: string
+  /** The model's summary of the profile after this batch, when the extraction request wrote one. */
+  summary?: string
+  /** Per submission (same order): the short quote each value came from, kept for provenance. */
+  evidence?: Record<string, string>[]
 }
 
 /** Turns submitted text into proposed profile values. Never merges: the merge module does. */

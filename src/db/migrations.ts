@@ -1,4 +1,5 @@
 import { InitialSchema1763700000000 } from '../../migrations/1763700000000-InitialSchema.js'
+import { SubmissionExtraction1763800000000 } from '../../migrations/1763800000000-SubmissionExtraction.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs under tsx, vitest and tsc output. */
-export const MIGRATIONS = [InitialSchema1763700000000]
+export const MIGRATIONS = [InitialSchema1763700000000, SubmissionExtraction1763800000000]

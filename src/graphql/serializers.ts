@@ -38,6 +38,8 @@ export function toGqlSubmission(s: SubmissionRecord): Submission {
     createdAt: s.created_at,
     startedAt: s.started_at,
     finishedAt: s.finished_at,
+    usage: s.usage,
+    promptVersion: s.prompt_version,
     seq: s.seq,
   }
 }

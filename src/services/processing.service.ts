@@ -118,6 +118,22 @@ export class ProcessingService {
     return claim
   }
 
+  /** Adds what a batch cost (every request, failed ones included) to its submissions. */
+  private async recordUsage(m: EntityManager, tenantId: string, ids: string[], usage: Usage | undefined) {
+    if (!usage || !usage.totalTokens) return
+    for (const [i, id] of ids.entries()) {
+      const u = shareUsage(usage, ids.length, i)
+      await m.query(
+        `UPDATE submissions SET usage = jsonb_build_object(
+           'promptTokens', COALESCE((usage->>'promptTokens')::bigint, 0) + $3,
+           'completionTokens', COALESCE((usage->>'completionTokens')::bigint, 0) + $4,
+           'totalTokens', COALESCE((usage->>'totalTokens')::bigint, 0) + $5)
+         WHERE tenant_id = $1 AND id = $2`,
+        [tenantId, id, u.promptTokens, u.completionTokens, u.totalTokens],
+      )
+    }
+  }
+
   private async countOpen(m: EntityManager, job: ProfileJob): Promise<number> {
     const [{ n }] = await m.query(
       `SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND status IN ('pending', 'processing')`,
@@ -180,10 +196,18 @@ export class ProcessingService {
     const extractions = subs.map((s) => (s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!))
     const now = new Date().toISOString()
     const merged = merge(state, extractions, now)
-    const { summary, usage: summaryUsage } = await this.ai.summarizer.summarize(merged.state.content)
+    // A provider whose extraction request also wrote the summary saves a request per batch.
+    const { summary, usage: summaryUsage } = extracted.summary
+      ? { summary: extracted.summary, usage: undefined }
+      : await this.ai.summarizer.summarize(merged.state.content)
     const { vectors, usage: embedUsage } = await this.ai.embedder.embed([profileText(merged.state.content, summary)])
     const usage = sumUsage([extracted.usage, summaryUsage, embedUsage])
-    return { merged, summary, vector: vectors[0]!, now, usage, promptVersion: extracted.promptVersion }
+    const provenance = subs.map((s) =>
+      s.input_type === 'structured'
+        ? { extraction: extractions[subs.indexOf(s)] }
+        : { extraction: byId.get(s.id), evidence: extracted.evidence?.[toExtract.findIndex((t) => t.submissionId === s.id)] },
+    )
+    return { merged, summary, vector: vectors[0]!, now, usage, provenance, promptVersion: extracted.promptVersion }
   }
 
   private async apply(job: ProfileJob, owner: string, subs: ClaimedSubmission[], p: Awaited<ReturnType<ProcessingService['prepare']>>): Promise<boolean> {
@@ -194,11 +218,15 @@ export class ProcessingService {
       // Deleted, or our lease lapsed and another worker took over: drop the work.
       if (!cur || cur.claimed_by !== owner) return null
       const [, done] = await m.query(
-        `UPDATE submissions SET status = 'done', finished_at = now(), error = NULL, usage = $3, prompt_version = $4
+        `UPDATE submissions SET status = 'done', finished_at = now(), error = NULL, prompt_version = $3
           WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'processing'`,
-        [tenantId, ids, p.usage ? JSON.stringify(perSubmission(p.usage, subs.length)) : null, p.promptVersion ?? null],
+        [tenantId, ids, p.promptVersion ?? null],
       )
       if (done !== ids.length) throw new Error(`expected to finish ${ids.length} submissions, finished ${done}`)
+      await this.recordUsage(m, tenantId, ids, p.usage)
+      for (const [i, id] of ids.entries()) {
+        await m.query(`UPDATE submissions SET extraction = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, id, JSON.stringify(p.provenance[i])])
+      }
       const seq = cur.history_seq + 1
       const inputTypes = [...new Set(subs.map((s) => s.input_type))]
       await this.profiles.insertHistory(m, tenantId, profileId, {
@@ -245,6 +273,7 @@ export class ProcessingService {
     const more = await this.ds.transaction(async (m) => {
       const cur = await this.profiles.find(m, tenantId, profileId, { lock: true })
       if (!cur || cur.claimed_by !== owner) return false
+      await this.recordUsage(m, tenantId, subs.map((s) => s.id), (err as { usage?: Usage })?.usage)
       let retryIn = 0
       for (const s of subs) {
         if (s.attempts >= this.opts.maxAttempts) {
@@ -294,7 +323,8 @@ function sumUsage(parts: (Usage | undefined)[]): Usage | undefined {
   }))
 }
 
-/** A batch's usage shared evenly by its submissions (one request served them all). */
-function perSubmission(u: Usage, n: number): Usage & { batchSize: number } {
-  return { promptTokens: u.promptTokens / n, completionTokens: u.completionTokens / n, totalTokens: u.totalTokens / n, batchSize: n }
+/** A batch's tokens shared by its submissions in whole tokens (the first ones take the remainder), summing exactly. */
+export function shareUsage(u: Usage, n: number, i: number): Usage {
+  const share = (t: number) => Math.floor(t / n) + (i < t % n ? 1 : 0)
+  return { promptTokens: share(u.promptTokens), completionTokens: share(u.completionTokens), totalTokens: share(u.totalTokens) }
 }

@@ -8,6 +8,7 @@ import { parseRequest, submitBodySchema } from '../domain/requests.js'
 import { checkDataSize, checkIdempotencyKey, checkProfileId } from '../domain/validation.js'
 import { publishAfterCommit, type BusEvent, type EventBus } from '../events/event-bus.js'
 import type { JobQueue } from '../jobs/queue.js'
+import type { Usage } from '../ai/types.js'
 import type { RequestContext } from './context.js'
 
 export interface SubmitInput {
@@ -35,6 +36,9 @@ export interface Submission {
   created_at: string
   started_at: string | null
   finished_at: string | null
+  /** Tokens the AI provider reported for this submission (its share of each batch request), null for none. */
+  usage: Usage | null
+  prompt_version: string | null
 }
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
@@ -127,6 +131,17 @@ export class SubmissionService {
     return rows.length ? toSubmission(rows[0]) : null
   }
 
+  /** Tokens used by the caller's tenant, over all its submissions (deleted profiles' submissions go with them). */
+  async usageTotals(ctx: RequestContext): Promise<Usage & { submissions: number }> {
+    const [r] = await this.ds.query(
+      `SELECT COALESCE(sum((usage->>'promptTokens')::bigint), 0)::bigint AS p, COALESCE(sum((usage->>'completionTokens')::bigint), 0)::bigint AS c,
+              COALESCE(sum((usage->>'totalTokens')::bigint), 0)::bigint AS t, count(*)::int AS n
+         FROM submissions WHERE tenant_id = $1`,
+      [ctx.tenantId],
+    )
+    return { promptTokens: Number(r.p), completionTokens: Number(r.c), totalTokens: Number(r.t), submissions: r.n }
+  }
+
   async listForProfile(ctx: RequestContext, profileId: string, opts: { afterSeq?: number; limit: number; status?: string }): Promise<Submission[]> {
     const rows = await this.ds.query(
       `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND seq > $3
@@ -137,7 +152,7 @@ export class SubmissionService {
   }
 }
 
-const SUBMISSION_COLUMNS = `id, profile_id, seq, input_type, status, attempts, error, created_at, started_at, finished_at`
+const SUBMISSION_COLUMNS = `id, profile_id, seq, input_type, status, attempts, error, created_at, started_at, finished_at, usage, prompt_version`
 const isoOrNull = (d: unknown) => (d ? new Date(d as string).toISOString() : null)
 const toSubmission = (r: any): Submission => ({
   id: r.id,
@@ -150,4 +165,8 @@ const toSubmission = (r: any): Submission => ({
   created_at: new Date(r.created_at).toISOString(),
   started_at: isoOrNull(r.started_at),
   finished_at: isoOrNull(r.finished_at),
+  usage: r.usage
+    ? { promptTokens: Number(r.usage.promptTokens), completionTokens: Number(r.usage.completionTokens), totalTokens: Number(r.usage.totalTokens) }
+    : null,
+  prompt_version: r.prompt_version ?? null,
 })

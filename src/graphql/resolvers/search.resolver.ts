@@ -3,7 +3,7 @@ import type { GqlContext } from '../context.js'
 import { toGqlProfile, toGqlSubmission } from '../serializers.js'
 import { SearchArgs } from '../types/args.type.js'
 import { SearchResult } from '../types/operations.type.js'
-import { Submission } from '../types/profile.type.js'
+import { Submission, TenantUsage } from '../types/profile.type.js'
 
 @Resolver()
 export class SearchResolver {
@@ -28,6 +28,11 @@ export class SearchResolver {
       page: r.page,
       pageSize: r.pageSize,
     }
+  }
+
+  @Query(() => TenantUsage, { description: "Tokens used by the caller's tenant with the AI provider" })
+  async usage(@Ctx() { ctx, services }: GqlContext): Promise<TenantUsage> {
+    return services.submissions.usageTotals(ctx)
   }
 
   @Query(() => Submission, { nullable: true, description: 'A submission of this tenant, or null' })

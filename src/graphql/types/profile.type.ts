@@ -85,6 +85,18 @@ export class HistoryPage {
   @Field(() => PageInfo) pageInfo!: PageInfo
 }
 
+@ObjectType({ description: 'Tokens reported by the AI provider' })
+export class TokenUsage {
+  @Field(() => Int) promptTokens!: number
+  @Field(() => Int) completionTokens!: number
+  @Field(() => Int) totalTokens!: number
+}
+
+@ObjectType()
+export class TenantUsage extends TokenUsage {
+  @Field(() => Int, { description: 'Submissions counted (of profiles that still exist)' }) submissions!: number
+}
+
 @ObjectType()
 export class Submission {
   @Field(() => ID) id!: string
@@ -96,6 +108,9 @@ export class Submission {
   @Field(() => String) createdAt!: string
   @Field(() => String, { nullable: true }) startedAt!: string | null
   @Field(() => String, { nullable: true }) finishedAt!: string | null
+  @Field(() => TokenUsage, { nullable: true, description: "This submission's share of the AI requests that served it (null: none, e.g. the local provider)" })
+  usage!: TokenUsage | null
+  @Field(() => String, { nullable: true, description: 'Version of the prompt that extracted it' }) promptVersion!: string | null
   seq!: number
 }
 

@@ -1,0 +1,71 @@
+import OpenAI from 'openai'
+import type { OpenAIConfig } from '../../config.js'
+import type { Usage } from '../types.js'
+
+/** A counting semaphore: at most `n` LLM requests in flight per process. */
+class Semaphore {
+  private waiting: (() => void)[] = []
+  constructor(private free: number) {}
+  async acquire() {
+    if (this.free > 0) return void this.free--
+    await new Promise<void>((r) => this.waiting.push(r))
+  }
+  release() {
+    const next = this.waiting.shift()
+    if (next) next()
+    else this.free++
+  }
+}
+
+/**
+ * The `openai` SDK against any OpenAI-compatible endpoint. The SDK retries 429 (honouring Retry-After), 5xx and
+ * timeouts with exponential backoff and jitter, up to `maxRetries`; each try is bounded by `timeoutMs`.
+ */
+export class LlmClient {
+  readonly sdk: OpenAI
+  private readonly slots: Semaphore
+
+  constructor(readonly cfg: OpenAIConfig) {
+    this.sdk = new OpenAI({
+      apiKey: cfg.apiKey,
+      baseURL: cfg.baseUrl,
+      timeout: cfg.timeoutMs,
+      maxRetries: cfg.maxRetries,
+    })
+    this.slots = new Semaphore(cfg.concurrency)
+  }
+
+  async run<T>(fn: (sdk: OpenAI) => Promise<T>): Promise<T> {
+    await this.slots.acquire()
+    try {
+      return await fn(this.sdk)
+    } finally {
+      this.slots.release()
+    }
+  }
+}
+
+export const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 }
+
+export function addUsage(a: Usage, b: Partial<Usage> | undefined): Usage {
+  return {
+    promptTokens: a.promptTokens + (b?.promptTokens ?? 0),
+    completionTokens: a.completionTokens + (b?.completionTokens ?? 0),
+    totalTokens: a.totalTokens + (b?.totalTokens ?? 0),
+  }
+}
+
+export function fromApiUsage(u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | undefined | null): Usage {
+  return { promptTokens: u?.prompt_tokens ?? 0, completionTokens: u?.completion_tokens ?? 0, totalTokens: u?.total_tokens ?? 0 }
+}
+
+/** Malformed or schema-invalid output after every retry; carries what the failed requests cost. */
+export class LlmOutputError extends Error {
+  constructor(
+    message: string,
+    readonly usage: Usage,
+  ) {
+    super(message)
+    this.name = 'LlmOutputError'
+  }
+}

@@ -1,0 +1,93 @@
+import { PiecewiseLinearCalibration, type CalibrationPoint } from '../calibration.js'
+import type { Embedder, ScoreCalibration, Usage } from '../types.js'
+import { addUsage, fromApiUsage, ZERO_USAGE, type LlmClient } from './client.js'
+
+/** Native sizes of models we know; others need PROFILER_EMBEDDING_DIMENSIONS. */
+const NATIVE_DIMENSIONS: Record<string, number> = {
+  'text-embedding-3-small': 1536,
+  'text-embedding-3-large': 3072,
+  'text-embedding-ada-002': 1536,
+  'nomic-embed-text': 768,
+  'mxbai-embed-large': 1024,
+  'all-minilm': 384,
+}
+
+/** Models that accept a `dimensions` parameter (shortened embeddings). */
+const SHORTENABLE = /^text-embedding-3-/
+
+/**
+ * Starting calibrations by model family (docs/calibration.md): where a query that matches a profile and one that
+ * does not typically fall in raw cosine. They are not measured here (no network); measure your model with
+ * `npx tsx bench/calibrate.ts` and set PROFILER_EMBEDDING_CALIBRATION to the printed points.
+ */
+const FAMILY_CALIBRATIONS: [RegExp, CalibrationPoint[]][] = [
+  [/^text-embedding-3-/, [[0.1, 0], [0.2, 40], [0.3, 63], [0.45, 80], [1, 100]]],
+  [/^(nomic-embed-text|mxbai-embed-large)/, [[0.3, 0], [0.45, 40], [0.55, 63], [0.7, 80], [1, 100]]],
+]
+
+export function parseCalibration(spec: string): CalibrationPoint[] {
+  const points = spec.split(',').map((pair) => {
+    const [c, s] = pair.split(':').map((x) => Number(x.trim()))
+    if (!Number.isFinite(c) || !Number.isFinite(s)) throw new Error(`PROFILER_EMBEDDING_CALIBRATION: '${pair}' is not cosine:score`)
+    return [c!, s!] as const
+  })
+  return points
+}
+
+export function calibrationFor(model: string, override?: string): ScoreCalibration {
+  if (override) return new PiecewiseLinearCalibration(parseCalibration(override))
+  const known = FAMILY_CALIBRATIONS.find(([re]) => re.test(model))
+  return new PiecewiseLinearCalibration(known ? known[1] : FAMILY_CALIBRATIONS[0]![1])
+}
+
+const BATCH = 64
+
+/** Embeddings through any OpenAI-compatible /embeddings endpoint, batched, L2-normalised. */
+export class OpenAIEmbedder implements Embedder {
+  readonly name = 'openai'
+  readonly dimension: number
+  readonly calibration: ScoreCalibration
+  private readonly requestDimensions?: number
+
+  constructor(
+    private readonly llm: LlmClient,
+    readonly model: string,
+    opts: { dimensions?: number; calibration?: string } = {},
+  ) {
+    const native = NATIVE_DIMENSIONS[model]
+    const dimension = opts.dimensions ?? native
+    if (!dimension) {
+      throw new Error(`Unknown embedding model ${model}: set PROFILER_EMBEDDING_DIMENSIONS to the size of its vectors`)
+    }
+    if (dimension > 2000) {
+      throw new Error(`${model} makes ${dimension}-dimensional vectors; pgvector's HNSW index takes at most 2000: set PROFILER_EMBEDDING_DIMENSIONS (e.g. 1536)`)
+    }
+    this.dimension = dimension
+    this.requestDimensions = opts.dimensions && SHORTENABLE.test(model) && opts.dimensions !== native ? opts.dimensions : undefined
+    this.calibration = calibrationFor(model, opts.calibration)
+  }
+
+  async embed(texts: string[], signal?: AbortSignal): Promise<{ vectors: number[][]; usage?: Usage }> {
+    const vectors: number[][] = []
+    let usage = ZERO_USAGE
+    for (let i = 0; i < texts.length; i += BATCH) {
+      const input = texts.slice(i, i + BATCH).map((t) => t || ' ')
+      const res = await this.llm.run((sdk) =>
+        sdk.embeddings.create(
+          { model: this.model, input, ...(this.requestDimensions ? { dimensions: this.requestDimensions } : {}), encoding_format: 'float' },
+          { signal },
+        ),
+      )
+      usage = addUsage(usage, fromApiUsage(res.usage))
+      for (const d of [...res.data].sort((a, b) => a.index - b.index)) {
+        const v = d.embedding as number[]
+        if (v.length !== this.dimension) {
+          throw new Error(`${this.model} returned ${v.length}-dimensional vectors, configured ${this.dimension}: fix PROFILER_EMBEDDING_DIMENSIONS`)
+        }
+        const norm = Math.hypot(...v) || 1
+        vectors.push(v.map((x) => x / norm))
+      }
+    }
+    return { vectors, usage }
+  }
+}

@@ -1,0 +1,136 @@
+import { subjectTurns } from '../conversation.js'
+import type { Extraction } from '../../domain/profile.js'
+import type { ExtractRequest, ExtractResult, Extractor, Summarizer, Usage } from '../types.js'
+import { addUsage, fromApiUsage, LlmOutputError, ZERO_USAGE, type LlmClient } from './client.js'
+import { compactProfile } from './compact-profile.js'
+import { batchOutput, evidenceOf, outputJsonSchema, toExtraction, type BatchOutput } from './output.js'
+import { EXTRACT_PROMPT, loadPrompt, SUMMARIZE_PROMPT } from './prompts.js'
+import { z } from 'zod'
+
+/**
+ * One chat request per batch, with structured outputs (strict JSON schema). The same request also writes the
+ * summary of the profile after the batch: measured in bench/llm-cost.ts, a second request would add its fixed
+ * prompt and the whole profile again for every batch.
+ */
+export class OpenAIExtractor implements Extractor {
+  readonly name = 'openai'
+  private readonly schema = outputJsonSchema()
+
+  constructor(
+    private readonly llm: LlmClient,
+    private readonly model: string,
+  ) {}
+
+  async extract(req: ExtractRequest, signal?: AbortSignal): Promise<ExtractResult> {
+    const prompt = loadPrompt(EXTRACT_PROMPT)
+    const user = JSON.stringify({
+      profile: compactProfile(req.profile),
+      submissions: req.submissions.map((s) => ({
+        id: s.submissionId,
+        input_type: s.inputType,
+        // For a conversation the model only sees the profiled person's turns: nothing else is evidence about them.
+        text: s.inputType === 'conversation' ? subjectTurns(s.data).join('\n') : s.data,
+      })),
+    })
+    let usage: Usage = ZERO_USAGE
+    let problem = ''
+    for (let attempt = 0; attempt <= this.llm.cfg.outputRetries; attempt++) {
+      const res = await this.llm.run((sdk) =>
+        sdk.chat.completions.create(
+          {
+            model: this.model,
+            messages: [
+              { role: 'system', content: prompt.text },
+              { role: 'user', content: user },
+            ],
+            response_format: { type: 'json_schema', json_schema: { name: 'profile_extraction', strict: true, schema: this.schema } },
+            temperature: 0,
+          },
+          { signal },
+        ),
+      )
+      usage = addUsage(usage, fromApiUsage(res.usage))
+      const parsed = parseOutput(res.choices[0]?.message?.content, res.choices[0]?.message?.refusal)
+      if (!parsed.ok) {
+        problem = parsed.problem
+        continue
+      }
+      return { ...this.assign(req, parsed.value), usage, promptVersion: prompt.version }
+    }
+    throw new LlmOutputError(`The model's output was unusable after ${this.llm.cfg.outputRetries + 1} requests: ${problem}`, usage)
+  }
+
+  /** Answers are matched to the batch by submission id; anything for another id is ignored (untrusted output). */
+  private assign(req: ExtractRequest, out: BatchOutput) {
+    const byId = new Map(out.submissions.map((s) => [s.submission_id, s]))
+    const extractions: Extraction[] = []
+    const evidence: Record<string, string>[] = []
+    for (const s of req.submissions) {
+      const o = byId.get(s.submissionId)
+      extractions.push(o ? toExtraction(o) : {})
+      evidence.push(o ? evidenceOf(o) : {})
+    }
+    const summary = out.summary.trim().slice(0, 2000)
+    return { extractions, evidence, ...(summary ? { summary } : {}) }
+  }
+}
+
+function parseOutput(content: string | null | undefined, refusal: string | null | undefined) {
+  if (refusal) return { ok: false as const, problem: `refused: ${refusal.slice(0, 200)}` }
+  if (!content) return { ok: false as const, problem: 'empty output' }
+  let json: unknown
+  try {
+    json = JSON.parse(content)
+  } catch {
+    return { ok: false as const, problem: 'output is not JSON' }
+  }
+  const r = batchOutput.safeParse(json)
+  if (!r.success) return { ok: false as const, problem: `output breaks the schema at ${r.error.issues[0]?.path.join('.') || '(root)'}` }
+  return { ok: true as const, value: r.data }
+}
+
+const summaryOutput = z.object({ summary: z.string() })
+
+/** A summary in its own request: for `profiler reindex --summaries`, and when an extraction brought none. */
+export class OpenAISummarizer implements Summarizer {
+  readonly name = 'openai'
+  private readonly schema = (() => {
+    const s = z.toJSONSchema(summaryOutput, { target: 'draft-7' }) as Record<string, unknown>
+    delete s.$schema
+    return s
+  })()
+
+  constructor(
+    private readonly llm: LlmClient,
+    private readonly model: string,
+  ) {}
+
+  async summarize(profile: import('../../domain/profile.js').ProfileContent, signal?: AbortSignal) {
+    const prompt = loadPrompt(SUMMARIZE_PROMPT)
+    let usage: Usage = ZERO_USAGE
+    for (let attempt = 0; attempt <= this.llm.cfg.outputRetries; attempt++) {
+      const res = await this.llm.run((sdk) =>
+        sdk.chat.completions.create(
+          {
+            model: this.model,
+            messages: [
+              { role: 'system', content: prompt.text },
+              { role: 'user', content: compactProfile(profile) },
+            ],
+            response_format: { type: 'json_schema', json_schema: { name: 'profile_summary', strict: true, schema: this.schema } },
+            temperature: 0,
+          },
+          { signal },
+        ),
+      )
+      usage = addUsage(usage, fromApiUsage(res.usage))
+      try {
+        const { summary } = summaryOutput.parse(JSON.parse(res.choices[0]?.message?.content ?? ''))
+        if (summary.trim()) return { summary: summary.trim().slice(0, 2000), usage }
+      } catch {
+        /* retried below */
+      }
+    }
+    throw new LlmOutputError('The model returned no usable summary', usage)
+  }
+}

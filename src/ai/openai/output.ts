@@ -1,0 +1,127 @@
+import { z } from 'zod'
+import type { Extraction, Memory, Removal, Scored } from '../../domain/profile.js'
+
+/**
+ * The model's answer: a strict JSON schema for structured outputs (every property required, nulls for "none"),
+ * and the zod schema that validates it again on our side, because the output is untrusted data.
+ */
+
+const MAX_VALUE = 200
+const MAX_EVIDENCE = 300
+const MAX_LIST = 50
+
+const sv = z.object({ value: z.string(), confidence: z.number(), evidence: z.string() })
+const nullableSv = sv.nullable()
+
+export const submissionOutput = z.object({
+  submission_id: z.string(),
+  core_info: z.object({
+    name: nullableSv,
+    age: z.object({ value: z.number(), confidence: z.number(), evidence: z.string() }).nullable(),
+    gender: nullableSv,
+    location: nullableSv,
+    occupation: nullableSv,
+  }),
+  interests: z.array(z.object({ category: z.string(), value: z.string(), confidence: z.number(), evidence: z.string() })),
+  traits: z.array(sv),
+  mood: nullableSv,
+  memories: z.array(
+    z.object({
+      event: z.string(),
+      date: z.string().nullable(),
+      importance: z.enum(['low', 'medium', 'high']),
+      confidence: z.number(),
+      evidence: z.string(),
+    }),
+  ),
+  conversation_style: nullableSv,
+  topics_to_avoid: z.array(sv),
+  removals: z.array(
+    z.object({
+      section: z.enum(['interests', 'traits', 'topics_to_avoid']),
+      category: z.string().nullable(),
+      value: z.string(),
+      evidence: z.string(),
+    }),
+  ),
+  language: z.string().nullable(),
+})
+
+export const batchOutput = z.object({
+  submissions: z.array(submissionOutput),
+  summary: z.string(),
+})
+
+export type SubmissionOutput = z.infer<typeof submissionOutput>
+export type BatchOutput = z.infer<typeof batchOutput>
+
+/** The JSON schema sent as response_format (strict mode: no optional properties, no extra ones). */
+export function outputJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(batchOutput, { target: 'draft-7', reused: 'ref' }) as Record<string, unknown>
+  delete schema.$schema
+  return schema
+}
+
+const clip = (s: string, n: number) => s.trim().slice(0, n)
+const conf = (c: number) => (Number.isFinite(c) ? Math.min(1, Math.max(0, c)) : 0.5)
+function scored(v: z.infer<typeof sv> | null): Scored<string> | undefined {
+  if (!v || !v.value.trim()) return undefined
+  return { value: clip(v.value, MAX_VALUE), confidence: conf(v.confidence) }
+}
+const list = (vs: z.infer<typeof sv>[]) => vs.slice(0, MAX_LIST).map(scored).filter((v): v is Scored<string> => !!v)
+
+/** One validated submission answer -> the Extraction the merge takes. Limits sizes; the merge re-checks the rest. */
+export function toExtraction(o: SubmissionOutput): Extraction {
+  const c = o.core_info
+  const interests: Record<string, Scored<string>[]> = {}
+  for (const i of o.interests.slice(0, MAX_LIST)) {
+    const v = scored(i)
+    if (!v) continue
+    const category = clip(i.category || 'other', 40) || 'other'
+    ;(interests[category] ??= []).push(v)
+  }
+  const memories: Memory[] = o.memories.slice(0, MAX_LIST).flatMap((m) =>
+    m.event.trim()
+      ? [{ event: clip(m.event, MAX_VALUE), ...(m.date ? { date: m.date } : {}), importance: m.importance, confidence: conf(m.confidence) }]
+      : [],
+  )
+  const removals: Removal[] = o.removals.slice(0, MAX_LIST).flatMap((r) =>
+    r.value.trim() ? [{ section: r.section, ...(r.category ? { category: clip(r.category, 40) } : {}), value: clip(r.value, MAX_VALUE) }] : [],
+  )
+  const age = c.age && c.age.value > 0 && c.age.value < 150 ? { value: Math.round(c.age.value), confidence: conf(c.age.confidence) } : undefined
+  return {
+    core_info: {
+      ...(scored(c.name) ? { name: scored(c.name) } : {}),
+      ...(age ? { age } : {}),
+      ...(scored(c.gender) ? { gender: scored(c.gender) } : {}),
+      ...(scored(c.location) ? { location: scored(c.location) } : {}),
+      ...(scored(c.occupation) ? { occupation: scored(c.occupation) } : {}),
+    },
+    interests,
+    personality: { traits: list(o.traits), ...(scored(o.mood) ? { mood: scored(o.mood) } : {}) },
+    memories,
+    preferences: {
+      ...(scored(o.conversation_style) ? { conversation_style: scored(o.conversation_style) } : {}),
+      topics_to_avoid: list(o.topics_to_avoid),
+    },
+    removals,
+    ...(o.language && /^[a-z]{2}$/i.test(o.language.trim()) ? { language: o.language.trim().toLowerCase() } : {}),
+  }
+}
+
+/** The short evidence the model quoted for each value, kept with the submission for provenance. */
+export function evidenceOf(o: SubmissionOutput): Record<string, string> {
+  const out: Record<string, string> = {}
+  const put = (k: string, v: { evidence: string } | null) => {
+    if (v?.evidence) out[k] = clip(v.evidence, MAX_EVIDENCE)
+  }
+  for (const [k, v] of Object.entries(o.core_info)) put(`core_info.${k}`, v)
+  o.interests.forEach((i) => put(`interests.${i.category}.${i.value}`, i))
+  o.traits.forEach((t) => put(`personality.traits.${t.value}`, t))
+  put('personality.mood', o.mood)
+  o.memories.forEach((m) => put(`memories.${m.event}`, m))
+  put('preferences.conversation_style', o.conversation_style)
+  o.topics_to_avoid.forEach((t) => put(`preferences.topics_to_avoid.${t.value}`, t))
+  o.removals.forEach((r) => put(`removed.${r.value}`, r))
+  return out
+}

@@ -1,0 +1,23 @@
+import fs from 'node:fs'
+import path from 'node:path'
+
+/** Prompts live in versioned files; the version is recorded with every submission they served. */
+export interface Prompt {
+  version: string
+  text: string
+}
+
+const cache = new Map<string, Prompt>()
+
+export function loadPrompt(version: string): Prompt {
+  let p = cache.get(version)
+  if (!p) {
+    const file = path.join(import.meta.dirname, 'prompts', `${version}.md`)
+    p = { version, text: fs.readFileSync(file, 'utf8').trim() }
+    cache.set(version, p)
+  }
+  return p
+}
+
+export const EXTRACT_PROMPT = 'extract-v1'
+export const SUMMARIZE_PROMPT = 'summarize-v1'
