@@ -1,6 +1,8 @@
 // Measures raw cosine of the local embedder for matching vs non-matching (query, profile) pairs on the persona dev
 // data, and derives the calibration points of src/ai/local/calibration.ts.
-//   npx tsx bench/calibrate-local.ts [path/to/convai2-valid-speakers.jsonl] [--variants] [--raw]
+//   npx tsx bench/calibrate-local.ts [path/to/convai2-valid-speakers.jsonl] [--variants] [--raw] [--configured]
+// --configured measures the embedding model the environment configures (e.g. PROFILER_AI=openai with
+// PROFILER_EMBEDDING_MODEL) and prints PROFILER_EMBEDDING_CALIBRATION points for it.
 // Profiles are built from the gold triples by a small manual relation -> field mapping (what a good extractor would
 // store), their text by profileText(content, LocalSummarizer summary). Queries are short phrases made from the same
 // triples ("has a pet turtle", "lives in texas"). A pair matches when the query's triple belongs to the profile;
@@ -9,6 +11,9 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createAiProviders } from '../src/ai/index.js'
+import type { Embedder } from '../src/ai/types.js'
+import { loadConfig } from '../src/config.js'
 import { PiecewiseLinearCalibration, type CalibrationPoint } from '../src/ai/calibration.js'
 import { LOCAL_CALIBRATION_POINTS } from '../src/ai/local/calibration.js'
 import { stemmer } from 'stemmer'
@@ -30,6 +35,13 @@ interface DevRecord {
 }
 
 const args = process.argv.slice(2)
+/** --configured: measure the embedding model the environment configures (PROFILER_AI, PROFILER_EMBEDDING_MODEL, ...). */
+const configured = args.includes('--configured')
+let configuredOne: Embedder | undefined
+async function configuredEmbedder(): Promise<Embedder> {
+  configuredOne ??= createAiProviders(loadConfig(process.env)).embedder
+  return configuredOne
+}
 /** BENCH_OPTIONS='{"hashBuckets":1435}' measures and calibrates other embedder settings than the defaults. */
 const mainOptions = JSON.parse(process.env.BENCH_OPTIONS ?? '{}') as LocalEmbedderOptions
 const here = dirname(fileURLToPath(import.meta.url))
@@ -247,7 +259,7 @@ async function measure(
   useRaw: boolean,
   data: { profiles: Profile[]; queries: Query[] },
 ): Promise<Measured> {
-  const e = new LocalEmbedder(opts)
+  const e: Embedder = configured ? await configuredEmbedder() : new LocalEmbedder(opts)
   const { vectors: pv } = await e.embed(data.profiles.map((p) => (useRaw ? p.raw : p.text)))
   const { vectors: qv } = await e.embed(data.queries.map((q) => q.text))
   const dim = e.dimension
@@ -369,8 +381,11 @@ function report(label: string, m: Measured, cal: PiecewiseLinearCalibration): vo
 
 async function main(): Promise<void> {
   const t0 = performance.now()
-  const warm = await new LocalEmbedder().warmUp()
-  console.log(`word vectors loaded in ${warm.toFixed(0)} ms (${(performance.now() - t0).toFixed(0)} ms wall)`)
+  if (configured) console.log(`measuring the configured embedding model: ${(await configuredEmbedder()).model}`)
+  else {
+    const warm = await new LocalEmbedder().warmUp()
+    console.log(`word vectors loaded in ${warm.toFixed(0)} ms (${(performance.now() - t0).toFixed(0)} ms wall)`)
+  }
   const data = load()
   console.log(`data: ${data.profiles.length} distinct personas, ${data.queries.length} queries from gold triples\n`)
 
@@ -423,6 +438,8 @@ async function main(): Promise<void> {
   }
   const points = derivePoints(pooled)
   console.log(`\nderived points: ${JSON.stringify(points)}`)
+  console.log(`as configuration: PROFILER_EMBEDDING_CALIBRATION=${points.map(([c, sc]) => `${f3(c)}:${sc}`).join(',')}`)
+  if (configured) return
   const derived = new PiecewiseLinearCalibration(points)
   sizes.forEach((size, i) => report(`${size} persona(s)`, bySize[i], derived))
   report('pooled', pooled, derived)

@@ -37,7 +37,7 @@ describe('start-up checks', () => {
       async (s) => (await s.close(), null),
       (e) => e,
     )
-    expect(err?.message).toMatch(/stores 1024-dimensional embeddings but the embedding model another-model makes 1536/)
+    expect(err?.message).toMatch(/stores 1024-dimensional embeddings but the embedding model another-model makes 1536.*profiler reindex/)
   })
 
   it('invalid configuration fails fast and names the variable', () => {

@@ -18,7 +18,7 @@ const SHORTENABLE = /^text-embedding-3-/
 /**
  * Starting calibrations by model family (docs/calibration.md): where a query that matches a profile and one that
  * does not typically fall in raw cosine. They are not measured here (no network); measure your model with
- * `npx tsx bench/calibrate.ts` and set PROFILER_EMBEDDING_CALIBRATION to the printed points.
+ * `npx tsx bench/calibrate-local.ts --configured` (docs/calibration.md) and set PROFILER_EMBEDDING_CALIBRATION to the printed points.
  */
 const FAMILY_CALIBRATIONS: [RegExp, CalibrationPoint[]][] = [
   [/^text-embedding-3-/, [[0.1, 0], [0.2, 40], [0.3, 63], [0.45, 80], [1, 100]]],

@@ -1,0 +1,635 @@
+// A real HTTP server on 127.0.0.1 that speaks the OpenAI wire format (chat completions with structured outputs, and
+// embeddings), so the service's unmodified `openai` SDK talks to it over the network (CONTRACT §9: never a mocked SDK).
+//
+// The "model" behind /v1/chat/completions is the offline LocalExtractor: it reads the batch of submissions from the
+// user message, extracts each one and answers in the provider's JSON schema. /v1/embeddings answers with
+// deterministic hashed bags of word stems. Every request is recorded (path, parsed body, headers, arrival time, the
+// usage reported back), and faults can be queued per test: 429 with Retry-After, 5xx, delays (client timeouts),
+// malformed or schema-invalid output, answers for a submission that was not in the batch, reordered answers.
+import { randomUUID } from 'node:crypto'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { stemmer } from 'stemmer'
+import { ConversationFormatError, subjectTurns } from '../../src/ai/conversation.js'
+import { LocalExtractor } from '../../src/ai/local/local-extractor.js'
+import { summarizeProfile } from '../../src/ai/local/local-summarizer.js'
+import { merge } from '../../src/domain/merge.js'
+import { emptyContent, emptyState, type Extraction, type ProfileContent, type Scored } from '../../src/domain/profile.js'
+import { strictSchemaProblems, validateInstance } from './json-schema-strict.js'
+
+export interface WireUsage {
+  prompt_tokens: number
+  completion_tokens: number
+  total_tokens: number
+}
+
+export interface UsageTotals {
+  promptTokens: number
+  completionTokens: number
+  totalTokens: number
+}
+
+/** One queued fault; applied to the next matching request (chat unless `endpoint` says otherwise). */
+export interface Fault {
+  /** Which endpoint the fault is for (default chat). */
+  endpoint?: 'chat' | 'embeddings'
+  /** Only a request whose raw body contains this string consumes the fault (default: the next request). */
+  match?: string
+  /** Answer with this HTTP status and an OpenAI error body (429, 500, 503, 400, 401 ...). */
+  status?: number
+  /** With status 429: the `Retry-After` header, in seconds. */
+  retryAfterSeconds?: number
+  /** Wait this long before answering; a client that gave up meanwhile gets nothing. The answer is otherwise normal. */
+  delayMs?: number
+  /** The content is not JSON (a truncated answer with finish_reason "stop"). */
+  malformedJson?: boolean
+  /** Valid JSON that violates the schema: 'missing-submissions' (default) or 'confidence-string'. */
+  schemaInvalid?: boolean | 'missing-submissions' | 'confidence-string'
+  /** The model also answers for a submission id that was not in the batch (a given id, or a fresh UUID). */
+  injectForeignSubmission?: boolean | string
+  /** The model answers for the batch's submissions in reverse order (the provider must match by id). */
+  reverseOrder?: boolean
+  /** The model refuses: content null, `refusal` set. */
+  refusal?: boolean
+  /** The answer was cut off: finish_reason "length" with truncated content. */
+  truncated?: boolean
+}
+
+export interface RecordedRequest {
+  seq: number
+  method: string
+  path: string
+  headers: Record<string, string>
+  /** Parsed JSON body (the raw text when it is not JSON). */
+  body: any
+  /** Arrival time (ms since epoch). */
+  at: number
+  kind: 'chat' | 'embeddings' | 'other'
+  /** The fault applied to this request, if any. */
+  fault?: Fault
+  /** Status sent (undefined while in flight or when the client went away first). */
+  status?: number
+  /** False when the client went away before the answer (a timeout). */
+  delivered?: boolean
+  /** The usage reported in a delivered 200 answer. */
+  usage?: WireUsage
+  /** Chat: the batch the model saw. */
+  batch?: { submissionIds: string[]; texts: string[]; inputTypes: string[] }
+  /** Chat: the answer's message content. */
+  content?: string | null
+  /** Problems with the request (non-strict schema, unparseable batch) or with our answer against its schema. */
+  problems: string[]
+}
+
+export interface OpenAIServerOptions {
+  /** Dimension for models without a known default (and without `dimensions` in the request). Default 64. */
+  defaultDimension?: number
+  /** Clock for relative dates in extraction. */
+  now?: () => Date
+}
+
+export interface FaultQueue {
+  /** Queue a fault for the next `times` matching requests. */
+  add(fault: Fault, times?: number): void
+  clear(): void
+  /** Faults not consumed yet. */
+  readonly pending: Fault[]
+}
+
+export interface OpenAIServer {
+  /** Base URL ending in /v1 (what PROFILER_OPENAI_BASE_URL takes). */
+  url: string
+  requests: RecordedRequest[]
+  chatRequests(): RecordedRequest[]
+  embeddingRequests(): RecordedRequest[]
+  /** Sum of the usage reported in delivered answers (optionally only of the requests that pass `filter`). */
+  usageTotals(filter?: (r: RecordedRequest) => boolean): { chat: UsageTotals; embeddings: UsageTotals; all: UsageTotals }
+  faults: FaultQueue
+  /** Most chat requests in flight at once since start (or since resetStats). */
+  maxConcurrentChat(): number
+  resetStats(): void
+  close(): Promise<void>
+}
+
+export const MODEL_DIMENSIONS: Record<string, number> = {
+  'text-embedding-3-small': 1536,
+  'text-embedding-3-large': 3072,
+  'text-embedding-ada-002': 1536,
+  'test-embed-small': 64,
+  'test-embed-large': 128,
+}
+
+const tokens = (chars: number) => Math.ceil(chars / 4)
+
+function errorBody(message: string, type: string, code: string | null = null, param: string | null = null) {
+  return { error: { message, type, param, code } }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Embeddings: a normalised, signed, hashed bag of lower-cased word stems (seeded by the model name, so two models
+// give different vectors for the same text, as real ones do).
+
+const STOP = new Set(
+  `a an and are as at be but by for from has have he her his i in is it its me my of on or our she so that the their
+  them they this to was we were with you your who whom which what when where how not no do does did am been being`.split(/\s+/),
+)
+
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return h >>> 0
+}
+
+export function stems(text: string): string[] {
+  const words = text.toLowerCase().match(/\p{L}[\p{L}\p{N}']*|\p{N}+/gu) ?? []
+  return words.filter((w) => !STOP.has(w)).map((w) => stemmer(w.replace(/'s$/, '')))
+}
+
+export function fakeEmbedding(text: string, dimension: number, model: string): number[] {
+  const v = new Array<number>(dimension).fill(0)
+  const tf = new Map<string, number>()
+  for (const s of stems(text)) tf.set(s, (tf.get(s) ?? 0) + 1)
+  for (const [s, n] of tf) {
+    const h = fnv1a(`${model}\u0000${s}`)
+    const h2 = fnv1a(`${s}\u0000${model}`)
+    const w = 1 + Math.log(n)
+    v[h % dimension] += (h2 & 1 ? 1 : -1) * w
+  }
+  let norm = Math.hypot(...v)
+  if (norm === 0) {
+    v[0] = 1
+    norm = 1
+  }
+  return v.map((x) => x / norm)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The "model": LocalExtractor over the batch, answered in the provider's output shape.
+
+interface BatchItem {
+  id: string
+  inputType: string
+  text: string
+}
+
+/** Finds the batch in the messages: the user message is JSON with a `submissions` array (and a `profile`). */
+function findBatch(messages: any[]): { items: BatchItem[]; profile: ProfileContent; problems: string[] } {
+  const problems: string[] = []
+  const users = messages.filter((m) => m?.role === 'user')
+  for (const m of users) {
+    const content = messageText(m)
+    let parsed: any
+    try {
+      parsed = JSON.parse(content)
+    } catch {
+      const start = content.indexOf('{')
+      const end = content.lastIndexOf('}')
+      if (start < 0 || end <= start) continue
+      try {
+        parsed = JSON.parse(content.slice(start, end + 1))
+        problems.push('the user message is not pure JSON (the batch was found inside it)')
+      } catch {
+        continue
+      }
+    }
+    const subs = parsed?.submissions
+    if (!Array.isArray(subs)) continue
+    const items = subs.map((s: any) => ({
+      id: String(s.id ?? s.submission_id ?? s.submissionId),
+      inputType: String(s.input_type ?? s.inputType ?? 'text'),
+      text: String(s.text ?? s.data ?? s.content ?? ''),
+    }))
+    return { items, profile: parseProfile(parsed.profile), problems }
+  }
+  problems.push('no user message holds a JSON object with a `submissions` array')
+  return { items: [], profile: emptyContent(), problems }
+}
+
+/** The inverse of src/ai/openai/compact-profile.ts: "name: Ana; age: 34", "interests: hobbies=hiking, jazz", ... */
+export function parseCompactProfile(text: string): ProfileContent {
+  const p = emptyContent()
+  const scored = (value: string): Scored<string> => ({ value: value.trim(), confidence: 0.9 })
+  const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean).map(scored)
+  for (const line of text.split('\n')) {
+    const m = /^(\w+):\s*(.*)$/.exec(line.trim())
+    if (!m) continue
+    const [, key, rest] = m as unknown as [string, string, string]
+    if (key === 'interests') {
+      for (const part of rest.split(';')) {
+        const [cat, vals] = part.split('=')
+        if (cat && vals) p.interests[cat.trim()] = list(vals)
+      }
+    } else if (key === 'traits') p.personality.traits = list(rest)
+    else if (key === 'mood') p.personality.mood_trends.recent = scored(rest)
+    else if (key === 'conversation_style') p.preferences.conversation_style = scored(rest)
+    else if (key === 'topics_to_avoid') p.preferences.topics_to_avoid = list(rest)
+    else if (key === 'memories') {
+      p.memories = rest.split(';').map((x) => x.trim()).filter(Boolean).map((x) => {
+        const d = /^(\d{4}-\d{2}-\d{2}) (.*)$/.exec(x)
+        return d ? { event: d[2]!, date: d[1]! } : { event: x }
+      })
+    } else {
+      for (const part of line.split(';')) {
+        const kv = /^\s*(name|age|gender|location|occupation):\s*(.+)$/.exec(part)
+        if (!kv) continue
+        if (kv[1] === 'age') {
+          const n = Number(kv[2])
+          if (Number.isFinite(n)) p.core_info.age = { value: n, confidence: 0.9 }
+        } else p.core_info[kv[1] as 'name'] = scored(kv[2]!)
+      }
+    }
+  }
+  return p
+}
+
+function parseProfile(p: unknown): ProfileContent {
+  let v: any = p
+  if (typeof p === 'string') {
+    try {
+      v = JSON.parse(p)
+    } catch {
+      return parseCompactProfile(p)
+    }
+  }
+  if (!v || typeof v !== 'object' || !v.core_info) return emptyContent()
+  const base = emptyContent()
+  return {
+    core_info: v.core_info ?? base.core_info,
+    interests: v.interests ?? base.interests,
+    personality: { traits: v.personality?.traits ?? [], mood_trends: v.personality?.mood_trends ?? {} },
+    memories: Array.isArray(v.memories) ? v.memories : [],
+    preferences: { ...(v.preferences?.conversation_style ? { conversation_style: v.preferences.conversation_style } : {}), topics_to_avoid: v.preferences?.topics_to_avoid ?? [] },
+  }
+}
+
+function messageText(m: any): string {
+  if (typeof m?.content === 'string') return m.content
+  if (Array.isArray(m?.content)) return m.content.map((p: any) => (typeof p === 'string' ? p : p?.text ?? '')).join('')
+  return ''
+}
+
+/** The sentence of `text` that mentions `value` (or one of its words); the first sentence otherwise. */
+function evidenceFor(text: string, value: unknown): string {
+  const sentences = text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean)
+  const v = String(value ?? '').toLowerCase()
+  const words = v.split(/\W+/).filter((w) => w.length > 2)
+  const hit =
+    sentences.find((s) => v && s.toLowerCase().includes(v)) ??
+    sentences.find((s) => words.some((w) => s.toLowerCase().includes(w))) ??
+    sentences[0] ??
+    text
+  return hit.slice(0, 200)
+}
+
+function extractItem(extractor: LocalExtractor, item: BatchItem): Extraction {
+  if (item.inputType !== 'conversation') return extractor.extractOne({ inputType: 'text', data: item.text })
+  // The provider may send the transcript, or (as planned) only the person's turns. Either way the extractor reads it
+  // as a conversation, so another speaker's words are never taken as the person's.
+  try {
+    if (subjectTurns(item.text).length) return extractor.extractOne({ inputType: 'conversation', data: item.text })
+  } catch (e) {
+    if (!(e instanceof ConversationFormatError)) throw e
+  }
+  const asTurns = item.text
+    .split(/\n+/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l) => `Person: ${l}`)
+    .join('\n')
+  return asTurns ? extractor.extractOne({ inputType: 'conversation', data: asTurns }) : {}
+}
+
+const round = (n: number | undefined, d = 0.7) => Math.round((n ?? d) * 1000) / 1000
+
+function sv(s: Scored<string> | undefined, text: string) {
+  return s ? { value: s.value, confidence: round(s.confidence), evidence: evidenceFor(text, s.value) } : null
+}
+
+/** One extraction in the provider's output shape (see src/ai/openai). */
+export function toWire(id: string, ex: Extraction, text: string) {
+  const ci = ex.core_info ?? {}
+  return {
+    submission_id: id,
+    core_info: {
+      name: sv(ci.name, text),
+      age: ci.age ? { value: Math.round(ci.age.value), confidence: round(ci.age.confidence), evidence: evidenceFor(text, ci.age.value) } : null,
+      gender: sv(ci.gender, text),
+      location: sv(ci.location, text),
+      occupation: sv(ci.occupation, text),
+    },
+    interests: Object.entries(ex.interests ?? {}).flatMap(([category, list]) =>
+      list.map((i) => ({ category, value: i.value, confidence: round(i.confidence), evidence: evidenceFor(text, i.value) })),
+    ),
+    traits: (ex.personality?.traits ?? []).map((t) => sv(t, text)!),
+    mood: sv(ex.personality?.mood, text),
+    memories: (ex.memories ?? []).map((m) => ({
+      event: m.event,
+      date: m.date ?? null,
+      importance: m.importance ?? 'medium',
+      confidence: round(m.confidence),
+      evidence: evidenceFor(text, m.event),
+    })),
+    conversation_style: sv(ex.preferences?.conversation_style, text),
+    topics_to_avoid: (ex.preferences?.topics_to_avoid ?? []).map((t) => sv(t, text)!),
+    removals: (ex.removals ?? []).map((r) => ({ section: r.section, category: r.category ?? null, value: r.value, evidence: evidenceFor(text, r.value) })),
+    language: ex.language ?? null,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise<OpenAIServer> {
+  const defaultDimension = opts.defaultDimension ?? 64
+  const extractor = new LocalExtractor({ now: opts.now })
+  const requests: RecordedRequest[] = []
+  let queue: Fault[] = []
+  let inFlightChat = 0
+  let maxInFlightChat = 0
+  let seq = 0
+
+  const takeFault = (endpoint: 'chat' | 'embeddings', raw: string): Fault | undefined => {
+    const i = queue.findIndex((f) => (f.endpoint ?? 'chat') === endpoint && (!f.match || raw.includes(f.match)))
+    if (i < 0) return undefined
+    return queue.splice(i, 1)[0]
+  }
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      handle(req, res, Buffer.concat(chunks).toString('utf8')).catch((e) => {
+        if (!res.headersSent) send(res, 500, errorBody(`fake server error: ${(e as Error).message}`, 'server_error'))
+      })
+    })
+  })
+
+  const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    if (res.destroyed || res.writableEnded) return false
+    res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': `req_fake_${seq}`, ...headers })
+    res.end(JSON.stringify(body))
+    return true
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
+    let gone = false
+    res.on('close', () => {
+      if (!res.writableFinished) gone = true
+    })
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    let body: any = raw
+    try {
+      body = raw ? JSON.parse(raw) : undefined
+    } catch {
+      /* keep the raw text */
+    }
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v ?? '']))
+    const kind = url.pathname === '/v1/chat/completions' ? 'chat' : url.pathname === '/v1/embeddings' ? 'embeddings' : 'other'
+    const rec: RecordedRequest = { seq: ++seq, method: req.method ?? '', path: url.pathname, headers, body, at: Date.now(), kind, problems: [] }
+    requests.push(rec)
+    const reply = (status: number, payload: unknown, extra: Record<string, string> = {}) => {
+      const ok = !gone && send(res, status, payload, extra)
+      rec.delivered = ok
+      if (ok) rec.status = status
+      return ok
+    }
+
+    if (!/^Bearer \S+/.test(headers.authorization ?? '')) {
+      reply(401, errorBody("You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", 'invalid_request_error'))
+      return
+    }
+    if (kind === 'other' || req.method !== 'POST') {
+      reply(404, errorBody(`Invalid URL (${req.method} ${url.pathname})`, 'invalid_request_error'))
+      return
+    }
+    if (!body || typeof body !== 'object') {
+      reply(400, errorBody('We could not parse the JSON body of your request.', 'invalid_request_error'))
+      return
+    }
+
+    const fault = takeFault(kind, raw)
+    if (fault) rec.fault = fault
+    if (kind === 'chat') {
+      inFlightChat++
+      maxInFlightChat = Math.max(maxInFlightChat, inFlightChat)
+    }
+    try {
+      if (fault?.delayMs) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, fault.delayMs)
+          res.once('close', () => {
+            clearTimeout(t)
+            resolve()
+          })
+        })
+        if (gone) {
+          rec.delivered = false
+          return
+        }
+      }
+      if (fault?.status) {
+        const h: Record<string, string> = {}
+        if (fault.retryAfterSeconds !== undefined) h['retry-after'] = String(fault.retryAfterSeconds)
+        const type = fault.status === 429 ? 'rate_limit_exceeded' : fault.status >= 500 ? 'server_error' : 'invalid_request_error'
+        const msg = fault.status === 429 ? 'Rate limit reached for requests (injected).' : `Injected failure ${fault.status}.`
+        reply(fault.status, errorBody(msg, type, fault.status === 429 ? 'rate_limit_exceeded' : null), h)
+        return
+      }
+      if (kind === 'embeddings') return embeddings(body, rec, reply)
+      return chat(body, rec, fault, reply)
+    } finally {
+      if (kind === 'chat') inFlightChat--
+    }
+  }
+
+  function embeddings(body: any, rec: RecordedRequest, reply: (s: number, b: unknown) => boolean) {
+    const model = String(body.model ?? '')
+    const inputs: unknown[] = Array.isArray(body.input) && body.input.length && typeof body.input[0] !== 'number' ? body.input : [body.input]
+    if (!model || inputs.some((i) => i === undefined || i === null || i === '')) {
+      reply(400, errorBody("'input' and 'model' are required; input must not be empty.", 'invalid_request_error'))
+      return
+    }
+    const texts = inputs.map((i) => (Array.isArray(i) ? i.join(' ') : String(i)))
+    const dimension = Number(body.dimensions ?? MODEL_DIMENSIONS[model] ?? defaultDimension)
+    const vectors = texts.map((t) => fakeEmbedding(t, dimension, model))
+    const base64 = body.encoding_format === 'base64'
+    const promptTokens = texts.reduce((n, t) => n + tokens(t.length), 0)
+    const usage = { prompt_tokens: promptTokens, total_tokens: promptTokens }
+    const ok = reply(200, {
+      object: 'list',
+      data: vectors.map((v, index) => ({
+        object: 'embedding',
+        index,
+        embedding: base64 ? Buffer.from(new Float32Array(v).buffer).toString('base64') : v,
+      })),
+      model,
+      usage,
+    })
+    if (ok) rec.usage = { ...usage, completion_tokens: 0 }
+  }
+
+  function chat(body: any, rec: RecordedRequest, fault: Fault | undefined, reply: (s: number, b: unknown) => boolean) {
+    const messages: any[] = Array.isArray(body.messages) ? body.messages : []
+    if (!messages.length || !body.model) {
+      reply(400, errorBody("'messages' and 'model' are required.", 'invalid_request_error'))
+      return
+    }
+    const rf = body.response_format
+    let schema: any
+    if (rf?.type === 'json_schema') {
+      schema = rf.json_schema?.schema
+      const name = rf.json_schema?.name
+      if (typeof name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(name)) {
+        reply(400, errorBody("Invalid 'response_format.json_schema.name': must match ^[a-zA-Z0-9_-]{1,64}$.", 'invalid_request_error', 'invalid_value', 'response_format.json_schema.name'))
+        return
+      }
+      if (rf.json_schema?.strict === true) {
+        const problems = strictSchemaProblems(schema)
+        if (problems.length) {
+          rec.problems.push(...problems)
+          reply(400, errorBody(`Invalid schema for response_format '${name}': In ${problems[0]}`, 'invalid_request_error', 'invalid_json_schema', 'response_format'))
+          return
+        }
+      } else rec.problems.push('response_format.json_schema.strict is not true')
+    }
+
+    let answer: any
+    const props = schema?.properties ?? {}
+    const promptChars = messages.reduce((n, m) => n + messageText(m).length, 0)
+    if (!schema || 'submissions' in props || !('summary' in props)) {
+      // An extraction request.
+      const { items, profile, problems } = findBatch(messages)
+      rec.problems.push(...problems)
+      rec.batch = { submissionIds: items.map((i) => i.id), texts: items.map((i) => i.text), inputTypes: items.map((i) => i.inputType) }
+      const extractions = items.map((i) => extractItem(extractor, i))
+      const state = { ...emptyState(), content: profile }
+      const merged = merge(state, extractions, new Date().toISOString())
+      let entries = items.map((item, i) => toWire(item.id, extractions[i]!, item.text))
+      if (fault?.reverseOrder) entries = [...entries].reverse()
+      if (fault?.injectForeignSubmission) {
+        const foreignId = typeof fault.injectForeignSubmission === 'string' ? fault.injectForeignSubmission : randomUUID()
+        const copy = entries[0] ? structuredClone(entries[0]) : toWire(foreignId, {}, '')
+        copy.submission_id = foreignId
+        copy.core_info.name = { value: 'Mallory', confidence: 0.99, evidence: 'Mallory' }
+        entries.push(copy)
+      }
+      answer = { submissions: entries, summary: summarizeProfile(merged.state.content) }
+    } else {
+      // A summary request: the profile is JSON in the user message.
+      const user = messages.filter((m) => m.role === 'user').map(messageText).join('\n')
+      let profile: ProfileContent
+      try {
+        const parsed = JSON.parse(user)
+        profile = parseProfile(parsed.profile ?? parsed)
+      } catch {
+        profile = parseCompactProfile(user)
+      }
+      answer = { summary: summarizeProfile(profile) }
+    }
+    if (schema && !fault?.schemaInvalid && !fault?.injectForeignSubmission) {
+      const errors = validateInstance(schema, answer)
+      if (errors.length) rec.problems.push(...errors.slice(0, 10).map((e) => `fake model answer outside the schema: ${e}`))
+    }
+
+    let content: string | null = schema ? JSON.stringify(answer) : String(answer.summary)
+    let finish = 'stop'
+    let refusal: string | null = null
+    if (fault?.schemaInvalid) {
+      if (fault.schemaInvalid === 'confidence-string') {
+        const bad = structuredClone(answer)
+        for (const s of bad.submissions ?? []) {
+          s.core_info.name = { value: 'Nobody', confidence: 'very high', evidence: 'Nobody' }
+          for (const i of s.interests) i.confidence = String(i.confidence)
+        }
+        content = JSON.stringify(bad)
+      } else {
+        const { submissions, ...rest } = answer
+        content = JSON.stringify({ ...rest, results: submissions ?? [] })
+      }
+    }
+    if (fault?.malformedJson) content = `Here is the extraction you asked for: ${JSON.stringify(answer).slice(0, 40)}`
+    if (fault?.truncated) {
+      content = JSON.stringify(answer).slice(0, Math.max(10, Math.floor(JSON.stringify(answer).length / 2)))
+      finish = 'length'
+    }
+    if (fault?.refusal) {
+      refusal = "I'm sorry, I can't help with that."
+      content = null
+    }
+    const usage: WireUsage = {
+      prompt_tokens: tokens(promptChars),
+      completion_tokens: tokens((content ?? refusal ?? '').length),
+      total_tokens: 0,
+    }
+    usage.total_tokens = usage.prompt_tokens + usage.completion_tokens
+    rec.content = content
+    const ok = reply(200, {
+      id: `chatcmpl-fake${rec.seq}`,
+      object: 'chat.completion',
+      created: Math.floor(Date.now() / 1000),
+      model: String(body.model),
+      choices: [{ index: 0, message: { role: 'assistant', content, refusal, annotations: [] }, logprobs: null, finish_reason: finish }],
+      usage: {
+        ...usage,
+        prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      },
+      service_tier: 'default',
+      system_fingerprint: 'fp_fake',
+    })
+    if (ok) rec.usage = usage
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+
+  const sum = (rs: RecordedRequest[]): UsageTotals =>
+    rs.reduce(
+      (a, r) => ({
+        promptTokens: a.promptTokens + (r.usage?.prompt_tokens ?? 0),
+        completionTokens: a.completionTokens + (r.usage?.completion_tokens ?? 0),
+        totalTokens: a.totalTokens + (r.usage?.total_tokens ?? 0),
+      }),
+      { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+    )
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    chatRequests: () => requests.filter((r) => r.kind === 'chat'),
+    embeddingRequests: () => requests.filter((r) => r.kind === 'embeddings'),
+    usageTotals(filter = () => true) {
+      const delivered = requests.filter((r) => r.delivered && r.status === 200 && r.usage && filter(r))
+      return {
+        chat: sum(delivered.filter((r) => r.kind === 'chat')),
+        embeddings: sum(delivered.filter((r) => r.kind === 'embeddings')),
+        all: sum(delivered),
+      }
+    },
+    faults: {
+      add(fault, times = 1) {
+        for (let i = 0; i < times; i++) queue.push({ ...fault })
+      },
+      clear() {
+        queue = []
+      },
+      get pending() {
+        return [...queue]
+      },
+    },
+    maxConcurrentChat: () => maxInFlightChat,
+    resetStats() {
+      maxInFlightChat = inFlightChat
+    },
+    async close() {
+      queue = []
+      server.closeAllConnections()
+      await new Promise<void>((r) => server.close(() => r()))
+    },
+  }
+}
