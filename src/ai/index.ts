@@ -5,7 +5,8 @@ import { LocalSummarizer } from './local/local-summarizer.js'
 import { LlmClient } from './openai/client.js'
 import { OpenAIEmbedder } from './openai/openai-embedder.js'
 import { OpenAIExtractor, OpenAISummarizer } from './openai/openai-extractor.js'
-import type { AiProviders, Extractor } from './types.js'
+import { isConnectionError } from '../domain/errors.js'
+import type { AiProviders, Extractor, Summarizer, Usage } from './types.js'
 
 /** Chosen once at start-up from configuration; nothing outside ai/ knows which provider runs. */
 export function createAiProviders(config: Config): AiProviders {
@@ -14,7 +15,7 @@ export function createAiProviders(config: Config): AiProviders {
     const llm = new LlmClient(config.openai)
     providers = {
       extractor: new OpenAIExtractor(llm, config.openai.chatModel),
-      summarizer: new OpenAISummarizer(llm, config.openai.chatModel),
+      summarizer: withTemplateFallback(new OpenAISummarizer(llm, config.openai.chatModel)),
       embedder: new OpenAIEmbedder(llm, config.openai.embeddingModel, {
         dimensions: config.openai.embeddingDimensions,
         calibration: config.openai.embeddingCalibration,
@@ -25,6 +26,26 @@ export function createAiProviders(config: Config): AiProviders {
   }
   const delay = config.worker.extractDelayMs
   return delay > 0 ? { ...providers, extractor: slowed(providers.extractor, delay) } : providers
+}
+
+/**
+ * A summary is derived data (`reindex --summaries` rewrites it): when the model gives none, the batch still applies,
+ * with the template summary, and the tokens spent are still counted.
+ */
+function withTemplateFallback(inner: Summarizer): Summarizer {
+  const template = new LocalSummarizer()
+  return {
+    name: inner.name,
+    async summarize(profile, signal) {
+      try {
+        return await inner.summarize(profile, signal)
+      } catch (err) {
+        if (isConnectionError(err) || signal?.aborted) throw err
+        const { summary } = await template.summarize(profile)
+        return { summary, usage: (err as { usage?: Usage }).usage }
+      }
+    },
+  }
 }
 
 /** PROFILER_EXTRACT_DELAY_MS: makes every extraction take longer, so tests can act while a batch is in flight. */

@@ -23,10 +23,11 @@ export class OpenAIExtractor implements Extractor {
 
   async extract(req: ExtractRequest, signal?: AbortSignal): Promise<ExtractResult> {
     const prompt = loadPrompt(EXTRACT_PROMPT)
+    // Short ids numbered within the batch: a UUID costs more tokens than a short message.
     const user = JSON.stringify({
       profile: compactProfile(req.profile),
-      submissions: req.submissions.map((s) => ({
-        id: s.submissionId,
+      submissions: req.submissions.map((s, i) => ({
+        id: `s${i + 1}`,
         input_type: s.inputType,
         // For a conversation the model only sees the profiled person's turns: nothing else is evidence about them.
         text: s.inputType === 'conversation' ? subjectTurns(s.data).join('\n') : s.data,
@@ -65,8 +66,8 @@ export class OpenAIExtractor implements Extractor {
     const byId = new Map(out.submissions.map((s) => [s.submission_id, s]))
     const extractions: Extraction[] = []
     const evidence: Record<string, string>[] = []
-    for (const s of req.submissions) {
-      const o = byId.get(s.submissionId)
+    for (const [i] of req.submissions.entries()) {
+      const o = byId.get(`s${i + 1}`)
       extractions.push(o ? toExtraction(o) : {})
       evidence.push(o ? evidenceOf(o) : {})
     }
