@@ -45,7 +45,7 @@ export interface Fault {
   malformedJson?: boolean
   /** Valid JSON that violates the schema: 'missing-submissions' (default) or 'confidence-string'. */
   schemaInvalid?: boolean | 'missing-submissions' | 'confidence-string'
-  /** The model also answers for a submission id that was not in the batch (a given id, or a fresh UUID). */
+  /** The model also answers for a submission id that was not in the batch (a given id; else the next batch id, s<n+1>, or a UUID). */
   injectForeignSubmission?: boolean | string
   /** The model answers for the batch's submissions in reverse order (the provider must match by id). */
   reverseOrder?: boolean
@@ -208,37 +208,60 @@ function findBatch(messages: any[]): { items: BatchItem[]; profile: ProfileConte
   return { items: [], profile: emptyContent(), problems }
 }
 
-/** The inverse of src/ai/openai/compact-profile.ts: "name: Ana; age: 34", "interests: hobbies=hiking, jazz", ... */
+/**
+ * Reads the compact profile of src/ai/openai/compact-profile.ts back (leniently: "core: name=Ana, age=34" or
+ * "name: Ana; age: 34"; "interests: hobbies=hiking, music=jazz" or "interests: hobbies=hiking, jazz; music=x"; ...).
+ */
 export function parseCompactProfile(text: string): ProfileContent {
   const p = emptyContent()
   const scored = (value: string): Scored<string> => ({ value: value.trim(), confidence: 0.9 })
-  const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean).map(scored)
+  const items = (v: string) => v.split(/[;,]/).map((x) => x.trim()).filter(Boolean)
+  const setCore = (k: string, v: string) => {
+    if (k === 'age') {
+      const n = Number(v)
+      if (Number.isFinite(n)) p.core_info.age = { value: n, confidence: 0.9 }
+    } else if (k === 'name' || k === 'gender' || k === 'location' || k === 'occupation') p.core_info[k] = scored(v)
+  }
   for (const line of text.split('\n')) {
     const m = /^(\w+):\s*(.*)$/.exec(line.trim())
     if (!m) continue
-    const [, key, rest] = m as unknown as [string, string, string]
-    if (key === 'interests') {
-      for (const part of rest.split(';')) {
-        const [cat, vals] = part.split('=')
-        if (cat && vals) p.interests[cat.trim()] = list(vals)
+    const key = m[1]!
+    const rest = m[2]!
+    if (key === 'core') {
+      for (const it of items(rest)) {
+        const [k, ...v] = it.split('=')
+        if (k && v.length) setCore(k.trim(), v.join('=').trim())
       }
-    } else if (key === 'traits') p.personality.traits = list(rest)
+    } else if (key === 'interests') {
+      let category = 'other'
+      for (const it of items(rest)) {
+        const eq = it.indexOf('=')
+        if (eq > 0) category = it.slice(0, eq).trim()
+        const value = eq > 0 ? it.slice(eq + 1).trim() : it
+        if (value) (p.interests[category] ??= []).push(scored(value))
+      }
+    } else if (key === 'traits') p.personality.traits = items(rest).map(scored)
+    else if (key === 'topics_to_avoid') p.preferences.topics_to_avoid = items(rest).map(scored)
     else if (key === 'mood') p.personality.mood_trends.recent = scored(rest)
     else if (key === 'conversation_style') p.preferences.conversation_style = scored(rest)
-    else if (key === 'topics_to_avoid') p.preferences.topics_to_avoid = list(rest)
-    else if (key === 'memories') {
-      p.memories = rest.split(';').map((x) => x.trim()).filter(Boolean).map((x) => {
-        const d = /^(\d{4}-\d{2}-\d{2}) (.*)$/.exec(x)
-        return d ? { event: d[2]!, date: d[1]! } : { event: x }
-      })
+    else if (key === 'preferences') {
+      for (const it of items(rest)) {
+        const [k, v] = it.split('=')
+        if (k?.trim() === 'style' && v) p.preferences.conversation_style = scored(v)
+        if (k?.trim() === 'mood' && v) p.personality.mood_trends.recent = scored(v)
+      }
+    } else if (key === 'memories') {
+      p.memories = (rest.includes(';') ? rest.split(';') : rest.split(','))
+        .map((x) => x.trim())
+        .filter(Boolean)
+        .map((x) => {
+          const d = /^(\d{4}-\d{2}-\d{2}) (.*)$/.exec(x)
+          return d ? { event: d[2]!, date: d[1]! } : { event: x }
+        })
     } else {
       for (const part of line.split(';')) {
-        const kv = /^\s*(name|age|gender|location|occupation):\s*(.+)$/.exec(part)
-        if (!kv) continue
-        if (kv[1] === 'age') {
-          const n = Number(kv[2])
-          if (Number.isFinite(n)) p.core_info.age = { value: n, confidence: 0.9 }
-        } else p.core_info[kv[1] as 'name'] = scored(kv[2]!)
+        const kv = /^\s*(\w+):\s*(.+)$/.exec(part)
+        if (kv) setCore(kv[1]!, kv[2]!.trim())
       }
     }
   }
@@ -409,6 +432,11 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       return
     }
 
+    if (kind === 'chat' && Array.isArray(body.messages)) {
+      // What the model is asked about, recorded whatever happens to the request next.
+      const { items } = findBatch(body.messages)
+      if (items.length) rec.batch = { submissionIds: items.map((i) => i.id), texts: items.map((i) => i.text), inputTypes: items.map((i) => i.inputType) }
+    }
     const fault = takeFault(kind, raw)
     if (fault) rec.fault = fault
     if (kind === 'chat') {
@@ -509,7 +537,10 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       let entries = items.map((item, i) => toWire(item.id, extractions[i]!, item.text))
       if (fault?.reverseOrder) entries = [...entries].reverse()
       if (fault?.injectForeignSubmission) {
-        const foreignId = typeof fault.injectForeignSubmission === 'string' ? fault.injectForeignSubmission : randomUUID()
+        // A given id, else the id that would come next in the batch (ids like s1, s2 ...), else a fresh UUID.
+        const short = items.length > 0 && items.every((i) => /^s\d+$/.test(i.id))
+        const foreignId =
+          typeof fault.injectForeignSubmission === 'string' ? fault.injectForeignSubmission : short ? `s${items.length + 1}` : randomUUID()
         const copy = entries[0] ? structuredClone(entries[0]) : toWire(foreignId, {}, '')
         copy.submission_id = foreignId
         copy.core_info.name = { value: 'Mallory', confidence: 0.99, evidence: 'Mallory' }
@@ -525,6 +556,9 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
         profile = parseProfile(parsed.profile ?? parsed)
       } catch {
         profile = parseCompactProfile(user)
+        if (user.trim() !== '(empty)' && summarizeProfile(profile) === summarizeProfile(emptyContent())) {
+          rec.problems.push('summary request: the fake model could not read the compact profile (format changed?)')
+        }
       }
       answer = { summary: summarizeProfile(profile) }
     }
