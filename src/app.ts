@@ -17,6 +17,7 @@ import { Reconciler } from './jobs/reconciler.js'
 import type { Services } from './services/index.js'
 import { ProcessingService } from './services/processing.service.js'
 import { ProfileService } from './services/profile.service.js'
+import { ReindexService } from './services/reindex.service.js'
 import { SearchService } from './services/search.service.js'
 import { SubmissionService } from './services/submission.service.js'
 import { TenantService } from './services/tenant.service.js'
@@ -62,7 +63,12 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     await queue.start()
     closers.push(() => queue.stop())
     const ai = opts.ai ?? createAiProviders(config)
-    const dim = await embeddingDimension(db)
+    let dim = await embeddingDimension(db)
+    if (dim !== ai.embedder.dimension) {
+      // Nothing embedded yet (a new database): follow the configured model without asking for a reindex.
+      const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM profiles WHERE embedding IS NOT NULL`)
+      if (n === 0 && (await new ReindexService(ds, ai).adaptColumn({ probe: false }))) dim = ai.embedder.dimension
+    }
     if (dim !== ai.embedder.dimension) {
       throw new Error(
         `The database stores ${dim}-dimensional embeddings but the embedding model ${ai.embedder.model} makes ${ai.embedder.dimension}: ` +

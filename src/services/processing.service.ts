@@ -118,6 +118,30 @@ export class ProcessingService {
     return claim
   }
 
+  /**
+   * The embedding column was changed under this process (a reindex for another model while it runs): a
+   * configuration problem, not the submissions' fault. They wait, without using up an attempt, for a worker
+   * configured like the database.
+   */
+  private async deferMisconfigured(job: ProfileJob, owner: string, subs: ClaimedSubmission[], message: string): Promise<boolean> {
+    this.log.error(
+      { tenantId: job.tenantId, profileId: job.profileId, err: message },
+      'the embedding column does not match this process\'s embedding model: restart it with the configuration the database was reindexed for',
+    )
+    await this.ds.transaction(async (m) => {
+      const cur = await this.profiles.find(m, job.tenantId, job.profileId, { lock: true })
+      if (!cur || cur.claimed_by !== owner) return
+      await m.query(
+        `UPDATE submissions SET status = 'pending', attempts = GREATEST(attempts - 1, 0), error = $3, not_before = now() + interval '5 seconds'
+          WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+        [job.tenantId, subs.map((s) => s.id), `waiting for a worker configured for the database's embeddings: ${message}`.slice(0, 1000)],
+      )
+      await this.release(m, job, owner)
+      await this.queue.enqueue(job, { tx: m, startAfterSeconds: 5 })
+    })
+    return false
+  }
+
   /** Adds what a batch cost (every request, failed ones included) to its submissions. */
   private async recordUsage(m: EntityManager, tenantId: string, ids: string[], usage: Usage | undefined) {
     if (!usage || !usage.totalTokens) return
@@ -173,7 +197,7 @@ export class ProcessingService {
     } catch (err) {
       // An outage is pg-boss's to retry; anything else counts as a failed attempt of these submissions.
       if (isConnectionError(err)) throw err
-      return this.fail(job, owner, subs, err)
+      return this.fail(job, owner, subs, withUsage(err, prepared.usage))
     }
   }
 
@@ -185,29 +209,39 @@ export class ProcessingService {
       internals: profile.internals,
       ...(profile.language ? { language: profile.language } : {}),
     }
-    const toExtract: ExtractionInput[] = subs
-      .filter((s) => s.input_type !== 'structured')
-      .map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
-    const extracted = toExtract.length
-      ? await this.ai.extractor.extract({ profile: profile.content, submissions: toExtract })
-      : { extractions: [] as Extraction[], usage: undefined, promptVersion: undefined }
-    if (extracted.extractions.length !== toExtract.length) throw new Error('extractor returned a wrong number of extractions')
-    const byId = new Map(toExtract.map((s, i) => [s.submissionId, extracted.extractions[i]!]))
-    const extractions = subs.map((s) => (s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!))
-    const now = new Date().toISOString()
-    const merged = merge(state, extractions, now)
-    // A provider whose extraction request also wrote the summary saves a request per batch.
-    const { summary, usage: summaryUsage } = extracted.summary
-      ? { summary: extracted.summary, usage: undefined }
-      : await this.ai.summarizer.summarize(merged.state.content)
-    const { vectors, usage: embedUsage } = await this.ai.embedder.embed([profileText(merged.state.content, summary)])
-    const usage = sumUsage([extracted.usage, summaryUsage, embedUsage])
-    const provenance = subs.map((s) =>
-      s.input_type === 'structured'
-        ? { extraction: extractions[subs.indexOf(s)] }
-        : { extraction: byId.get(s.id), evidence: extracted.evidence?.[toExtract.findIndex((t) => t.submissionId === s.id)] },
-    )
-    return { merged, summary, vector: vectors[0]!, now, usage, provenance, promptVersion: extracted.promptVersion }
+    // What the AI calls cost so far travels with any error, so a failed attempt is still accounted.
+    let spent: Usage | undefined
+    const spend = (u: Usage | undefined) => (spent = sumUsage([spent, u]))
+    try {
+      const toExtract: ExtractionInput[] = subs
+        .filter((s) => s.input_type !== 'structured')
+        .map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
+      const extracted = toExtract.length
+        ? await this.ai.extractor.extract({ profile: profile.content, submissions: toExtract })
+        : { extractions: [] as Extraction[], usage: undefined, promptVersion: undefined, summary: undefined, evidence: undefined }
+      spend(extracted.usage)
+      if (extracted.extractions.length !== toExtract.length) throw new Error('extractor returned a wrong number of extractions')
+      const byId = new Map(toExtract.map((s, i) => [s.submissionId, extracted.extractions[i]!]))
+      const extractions = subs.map((s) => (s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!))
+      const now = new Date().toISOString()
+      const merged = merge(state, extractions, now)
+      // A provider whose extraction request also wrote the summary saves a request per batch; that summary only
+      // knows what the model saw, so a batch with structured submissions gets its own.
+      const modelSawAll = toExtract.length === subs.length
+      const { summary, usage: summaryUsage } =
+        extracted.summary && modelSawAll ? { summary: extracted.summary, usage: undefined } : await this.ai.summarizer.summarize(merged.state.content)
+      spend(summaryUsage)
+      const { vectors, usage: embedUsage } = await this.ai.embedder.embed([profileText(merged.state.content, summary)])
+      spend(embedUsage)
+      const provenance = subs.map((s, i) =>
+        s.input_type === 'structured'
+          ? { extraction: extractions[i] }
+          : { extraction: byId.get(s.id), evidence: extracted.evidence?.[toExtract.findIndex((t) => t.submissionId === s.id)] },
+      )
+      return { merged, summary, vector: vectors[0]!, now, usage: spent, provenance, promptVersion: extracted.promptVersion }
+    } catch (err) {
+      throw withUsage(err, sumUsage([spent, (err as { usage?: Usage })?.usage]))
+    }
   }
 
   private async apply(job: ProfileJob, owner: string, subs: ClaimedSubmission[], p: Awaited<ReturnType<ProcessingService['prepare']>>): Promise<boolean> {
@@ -268,6 +302,7 @@ export class ProcessingService {
   private async fail(job: ProfileJob, owner: string, subs: ClaimedSubmission[], err: unknown): Promise<boolean> {
     const { tenantId, profileId } = job
     const message = err instanceof Error ? err.message : String(err)
+    if (isDimensionMismatch(err)) return this.deferMisconfigured(job, owner, subs, message)
     this.log.warn({ tenantId, profileId, err: message }, 'extraction failed')
     let event: EventMap['profileStatusChanged'] | undefined
     const more = await this.ds.transaction(async (m) => {
@@ -323,8 +358,27 @@ function sumUsage(parts: (Usage | undefined)[]): Usage | undefined {
   }))
 }
 
-/** A batch's tokens shared by its submissions in whole tokens (the first ones take the remainder), summing exactly. */
+/**
+ * A batch's tokens shared by its submissions in whole tokens (the first ones take the remainder), summing exactly;
+ * each share's total is its prompt plus completion whenever the provider's total is.
+ */
 export function shareUsage(u: Usage, n: number, i: number): Usage {
   const share = (t: number) => Math.floor(t / n) + (i < t % n ? 1 : 0)
-  return { promptTokens: share(u.promptTokens), completionTokens: share(u.completionTokens), totalTokens: share(u.totalTokens) }
+  const promptTokens = share(u.promptTokens)
+  const completionTokens = share(u.completionTokens)
+  const additive = u.totalTokens === u.promptTokens + u.completionTokens
+  return { promptTokens, completionTokens, totalTokens: additive ? promptTokens + completionTokens : share(u.totalTokens) }
+}
+
+/** The error, carrying the tokens spent before it (an Error gets a `usage` property; anything else is wrapped). */
+function withUsage(err: unknown, usage: Usage | undefined): unknown {
+  if (!usage) return err
+  const e = err instanceof Error ? err : new Error(String(err))
+  return Object.assign(e, { usage })
+}
+
+/** pgvector's error when a vector does not fit the column: the column and the configured model disagree. */
+function isDimensionMismatch(err: unknown): boolean {
+  const e = err as { message?: string; driverError?: { message?: string } }
+  return /expected \d+ dimensions, not \d+/.test(`${e?.message ?? ''} ${e?.driverError?.message ?? ''}`)
 }

@@ -24,11 +24,16 @@ export class ReindexService {
   ) {}
 
   /** Changes profiles.embedding to the model's dimension (clearing old vectors); returns the change, if any. */
-  async adaptColumn(): Promise<{ from: number; to: number } | null> {
+  async adaptColumn(opts: { probe?: boolean } = {}): Promise<{ from: number; to: number } | null> {
     const [row] = await this.ds.query(`SELECT atttypmod AS dim FROM pg_attribute WHERE attrelid = 'profiles'::regclass AND attname = 'embedding'`)
     const from = Number(row.dim)
     const to = this.ai.embedder.dimension
     if (from === to) return null
+    // Ask the model first: a wrong configured dimension must fail before the stored vectors are dropped.
+    if (opts.probe !== false) {
+      const { vectors } = await this.ai.embedder.embed(['dimension probe'])
+      if (vectors[0]?.length !== to) throw new Error(`${this.ai.embedder.model} returned ${vectors[0]?.length}-dimensional vectors, configured ${to}`)
+    }
     await this.ds.transaction(async (m) => {
       await m.query(`DROP INDEX IF EXISTS profiles_embedding_hnsw`)
       await m.query(`ALTER TABLE profiles ALTER COLUMN embedding TYPE vector(${to}) USING NULL, ALTER COLUMN embedding_model DROP DEFAULT`)

@@ -7,7 +7,7 @@ import { createAiProviders } from '../../src/ai/index.js'
 import { startProfiler } from '../../src/app.js'
 import { ConfigError, loadConfig } from '../../src/config.js'
 import { PGliteServer } from '../../src/db/pglite-session.js'
-import { startService } from '../support/harness.js'
+import { startService, testConfig } from '../support/harness.js'
 
 describe('start-up checks', () => {
   const dirs: string[] = []
@@ -30,13 +30,29 @@ describe('start-up checks', () => {
     }
   })
 
-  it('refuses an embedding model whose dimension differs from the database', async () => {
+  it('a new database follows the configured embedding model; once profiles are embedded, a mismatch is refused', async () => {
     const local = createAiProviders(loadConfig({}))
     const other = Object.create(local.embedder, { dimension: { value: 1536 }, model: { value: 'another-model' } })
-    const err = await startService({ ai: { ...local, embedder: other } }).then(
-      async (s) => (await s.close(), null),
+    // Empty database: the column is adapted to the configured model at start-up.
+    const fresh = await startService({ ai: { ...local, embedder: other } })
+    const [{ dim }] = await fresh.profiler.db.dataSource.query(`SELECT atttypmod AS dim FROM pg_attribute WHERE attrelid = 'profiles'::regclass AND attname = 'embedding'`)
+    expect(dim).toBe(1536)
+    await fresh.close()
+    // With embedded profiles, another dimension needs an explicit reindex.
+    const svc = await startService()
+    const r = await fetch(`${svc.url}/v1/profile/p`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' }, body: '{"data":"I love jazz."}' })
+    expect(r.status).toBe(202)
+    for (let i = 0; i < 100; i++) {
+      const [{ n }] = await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM profiles WHERE embedding IS NOT NULL`)
+      if (n) break
+      await new Promise((res) => setTimeout(res, 100))
+    }
+    await svc.profiler.close()
+    const err = await startProfiler(testConfig(svc.db), { role: 'all', ai: { ...local, embedder: other } }).then(
+      async (p) => (await p.close(), null),
       (e) => e,
     )
+    await svc.db.drop()
     expect(err?.message).toMatch(/stores 1024-dimensional embeddings but the embedding model another-model makes 1536.*profiler reindex/)
   })
 

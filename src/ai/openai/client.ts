@@ -26,9 +26,13 @@ export class LlmClient {
   private readonly slots: Semaphore
 
   constructor(readonly cfg: OpenAIConfig) {
+    // Every setting explicit: the SDK would otherwise read OPENAI_BASE_URL, OPENAI_ORG_ID and OPENAI_PROJECT_ID from
+    // the environment behind the configuration's back.
     this.sdk = new OpenAI({
       apiKey: cfg.apiKey,
-      baseURL: cfg.baseUrl,
+      baseURL: cfg.baseUrl ?? 'https://api.openai.com/v1',
+      organization: null,
+      project: null,
       timeout: cfg.timeoutMs,
       maxRetries: cfg.maxRetries,
     })

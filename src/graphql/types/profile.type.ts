@@ -87,9 +87,10 @@ export class HistoryPage {
 
 @ObjectType({ description: 'Tokens reported by the AI provider' })
 export class TokenUsage {
-  @Field(() => Int) promptTokens!: number
-  @Field(() => Int) completionTokens!: number
-  @Field(() => Int) totalTokens!: number
+  // Float, not Int: a tenant's totals outgrow GraphQL's 32-bit Int.
+  @Field(() => Float) promptTokens!: number
+  @Field(() => Float) completionTokens!: number
+  @Field(() => Float) totalTokens!: number
 }
 
 @ObjectType()
