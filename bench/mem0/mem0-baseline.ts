@@ -29,47 +29,13 @@ import { encode as encodeEmbedding } from 'gpt-tokenizer/encoding/cl100k_base'
 import { encode, encodeChat } from 'gpt-tokenizer/model/gpt-4o'
 import type { Memory as Mem0Memory } from 'mem0ai/oss'
 import { startOpenAIServer, type RecordedRequest } from '../../test/support/openai-server.js'
+import { SEQUENTIAL, SINGLES } from '../messages.js'
 
 const here = path.dirname(new URL(import.meta.url).pathname)
 /** The figure reported elsewhere for mem0's TypeScript SDK, kept as context. */
 const MEM0_REPORTED_PROMPT_TOKENS_PER_ADD = 7700
 
-// Copied from bench/llm-cost.ts (not exported there; importing it would run that bench).
-const SINGLES = [
-  "I'm a nurse in Leeds and on my days off I go wild swimming in the Dales with friends.",
-  "My name is Tomasz, I'm 41, and I restore old motorbikes in my garage in Gdansk.",
-  'I just moved to Austin for a new job as a data analyst and I already miss the ocean.',
-  "Honestly I can't stand small talk about the weather, so please keep our chats short and direct.",
-  "I've been learning the cello for two years and I practise Bach suites every morning before work.",
-  'We adopted a rescue greyhound called Pepper last spring and she sleeps on my feet every night.',
-  "I teach chemistry at a secondary school in Cork and coach the girls' hockey team on Saturdays.",
-  "I'm vegetarian, I love cooking spicy Sichuan food, and I grow my own chillies on the balcony.",
-  'I retired from the railways in 2019 and now I volunteer at the local bird sanctuary three days a week.',
-  "I'm feeling pretty anxious today because my thesis defence is on Friday and my slides aren't finished.",
-  'My favourite novels are by Ursula Le Guin, and I reread The Dispossessed every couple of years.',
-  'I work nights as a paramedic in Glasgow, so I usually sleep until two in the afternoon.',
-  "Please don't bring up politics with me; I find it exhausting and it ruins my whole evening.",
-  "I ran my first marathon in Lisbon last October and I'm training for Berlin next year.",
-  "I'm 29, I live in Montreal, and I design board games in my spare time with my roommate.",
-  'I collect vintage vinyl, mostly seventies soul and funk, and I DJ at a small bar on Fridays.',
-  'I got married in June and we spent our honeymoon hiking the Dolomites, which was unforgettable.',
-  'As a software engineer in Berlin I mostly write Go, but I secretly enjoy tinkering with Haskell.',
-  "I'm quite shy around new people, but once I know someone I talk their ears off about astronomy.",
-  'My grandmother taught me to knit, and now I make sweaters for everyone in my family each winter.',
-]
 
-const SEQUENTIAL = [
-  "My name is Daniel Okafor, I'm 52 and I run a small bakery in Bristol with my brother.",
-  "I get up at four every morning to bake sourdough, and honestly it's the best part of my day.",
-  "Outside the bakery I'm obsessed with cycling; I ride about two hundred kilometres most weeks.",
-  'I love old blues records, especially Muddy Waters and Howlin Wolf, and I play harmonica badly.',
-  "I'm training for the London to Paris charity ride in September to raise money for a hospice.",
-  'My daughter graduated from medical school in July and I cried through the entire ceremony.',
-  "I'm patient and calm most of the time, though I get grumpy when the ovens break down.",
-  "I don't want to talk about football at all; I've supported Bristol Rovers for far too long.",
-  'We also keep an allotment where I grow rhubarb and gooseberries for the summer tarts we sell.',
-  "I'm feeling stressed this week because our landlord wants to raise the rent on the shop again.",
-]
 
 const tok = (s: string) => encode(s).length
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d

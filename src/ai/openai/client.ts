@@ -39,6 +39,29 @@ export class LlmClient {
     this.slots = new Semaphore(cfg.concurrency)
   }
 
+  /** One chat request with structured outputs (strict JSON schema); returns the raw answer and its usage. */
+  async structuredChat(
+    req: { model: string; system: string; user: string; schemaName: string; schema: Record<string, unknown> },
+    signal?: AbortSignal,
+  ): Promise<{ content: string | null | undefined; refusal: string | null | undefined; usage: Usage }> {
+    const res = await this.run((sdk) =>
+      sdk.chat.completions.create(
+        {
+          model: req.model,
+          messages: [
+            { role: 'system', content: req.system },
+            { role: 'user', content: req.user },
+          ],
+          response_format: { type: 'json_schema', json_schema: { name: req.schemaName, strict: true, schema: req.schema } },
+          temperature: 0,
+        },
+        { signal },
+      ),
+    )
+    const message = res.choices[0]?.message
+    return { content: message?.content, refusal: message?.refusal, usage: fromApiUsage(res.usage) }
+  }
+
   async run<T>(fn: (sdk: OpenAI) => Promise<T>): Promise<T> {
     await this.slots.acquire()
     try {

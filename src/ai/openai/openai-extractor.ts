@@ -1,7 +1,7 @@
 import { subjectTurns } from '../conversation.js'
 import type { Extraction } from '../../domain/profile.js'
 import type { ExtractRequest, ExtractResult, Extractor, Summarizer, Usage } from '../types.js'
-import { addUsage, fromApiUsage, LlmOutputError, ZERO_USAGE, type LlmClient } from './client.js'
+import { addUsage, LlmOutputError, ZERO_USAGE, type LlmClient } from './client.js'
 import { compactProfile } from './compact-profile.js'
 import { batchOutput, evidenceOf, outputJsonSchema, toExtraction, type BatchOutput } from './output.js'
 import { EXTRACT_PROMPT, loadPrompt, SUMMARIZE_PROMPT } from './prompts.js'
@@ -36,22 +36,12 @@ export class OpenAIExtractor implements Extractor {
     let usage: Usage = ZERO_USAGE
     let problem = ''
     for (let attempt = 0; attempt <= this.llm.cfg.outputRetries; attempt++) {
-      const res = await this.llm.run((sdk) =>
-        sdk.chat.completions.create(
-          {
-            model: this.model,
-            messages: [
-              { role: 'system', content: prompt.text },
-              { role: 'user', content: user },
-            ],
-            response_format: { type: 'json_schema', json_schema: { name: 'profile_extraction', strict: true, schema: this.schema } },
-            temperature: 0,
-          },
-          { signal },
-        ),
+      const res = await this.llm.structuredChat(
+        { model: this.model, system: prompt.text, user, schemaName: 'profile_extraction', schema: this.schema },
+        signal,
       )
-      usage = addUsage(usage, fromApiUsage(res.usage))
-      const parsed = parseOutput(res.choices[0]?.message?.content, res.choices[0]?.message?.refusal)
+      usage = addUsage(usage, res.usage)
+      const parsed = parseOutput(res.content, res.refusal)
       if (!parsed.ok) {
         problem = parsed.problem
         continue
@@ -110,23 +100,13 @@ export class OpenAISummarizer implements Summarizer {
     const prompt = loadPrompt(SUMMARIZE_PROMPT)
     let usage: Usage = ZERO_USAGE
     for (let attempt = 0; attempt <= this.llm.cfg.outputRetries; attempt++) {
-      const res = await this.llm.run((sdk) =>
-        sdk.chat.completions.create(
-          {
-            model: this.model,
-            messages: [
-              { role: 'system', content: prompt.text },
-              { role: 'user', content: compactProfile(profile) },
-            ],
-            response_format: { type: 'json_schema', json_schema: { name: 'profile_summary', strict: true, schema: this.schema } },
-            temperature: 0,
-          },
-          { signal },
-        ),
+      const res = await this.llm.structuredChat(
+        { model: this.model, system: prompt.text, user: compactProfile(profile), schemaName: 'profile_summary', schema: this.schema },
+        signal,
       )
-      usage = addUsage(usage, fromApiUsage(res.usage))
+      usage = addUsage(usage, res.usage)
       try {
-        const { summary } = summaryOutput.parse(JSON.parse(res.choices[0]?.message?.content ?? ''))
+        const { summary } = summaryOutput.parse(JSON.parse(res.content ?? ''))
         if (summary.trim()) return { summary: summary.trim().slice(0, 2000), usage }
       } catch {
         /* retried below */
