@@ -18,10 +18,7 @@
 // The fake server's own `usage` (characters / 4) is only used to check the service's accounting, never as a figure.
 // mem0's figure is read from bench/results/mem0-baseline.json (npm run bench:mem0: mem0's SDK on the same
 // single messages, same server, same counting) when present; the ~7,700 reported elsewhere is kept as context.
-import dgram from 'node:dgram'
-import diagnostics from 'node:diagnostics_channel'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { encode as encodeEmbedding } from 'gpt-tokenizer/encoding/cl100k_base'
@@ -36,6 +33,7 @@ import { COMPACT_PROFILE_MAX_CHARS, compactProfile } from '../src/ai/openai/comp
 import { emptyContent, type ProfileContent } from '../src/domain/profile.js'
 import { ReindexService } from '../src/services/reindex.service.js'
 import { client } from '../test/support/harness.js'
+import { watchNetwork, type Connection } from '../test/support/network-watch.js'
 import { startOpenAIServer, type RecordedRequest } from '../test/support/openai-server.js'
 import { BURST, SEQUENTIAL, SINGLES } from './messages.js'
 
@@ -71,48 +69,6 @@ function measuredMem0(): Mem0Measured | undefined {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Every outgoing connection, fetch and datagram of this process (the service runs in it).
-
-interface Connection {
-  host: string
-  port: number
-}
-
-function watchNetwork() {
-  const connections: Connection[] = []
-  const fetches: string[] = []
-  const datagrams: string[] = []
-  // Socket.prototype.connect sees every TCP connection (undici/fetch, node:http, pg, tls) whatever opens it.
-  const connect = net.Socket.prototype.connect as (...args: unknown[]) => net.Socket
-  net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
-    const first = args[0] as unknown
-    const opts = (Array.isArray(first) ? first[0] : first) as { host?: string; port?: number; path?: string } | number | string
-    if (typeof opts === 'object' && opts && !opts.path) connections.push({ host: opts.host ?? 'localhost', port: Number(opts.port) })
-    else if (typeof opts === 'number' || (typeof opts === 'string' && /^\d+$/.test(opts))) {
-      connections.push({ host: typeof args[1] === 'string' ? args[1] : 'localhost', port: Number(opts) })
-    }
-    return connect.apply(this, args)
-  } as typeof net.Socket.prototype.connect
-  const send = dgram.Socket.prototype.send as (...args: unknown[]) => void
-  dgram.Socket.prototype.send = function (this: dgram.Socket, ...args: unknown[]) {
-    datagrams.push(args.map((a) => (typeof a === 'string' || typeof a === 'number' ? String(a) : '')).filter(Boolean).join(' '))
-    return send.apply(this, args)
-  } as typeof dgram.Socket.prototype.send
-  const onFetch = (msg: unknown) => {
-    const r = (msg as { request: { origin: string | URL; path: string } }).request
-    fetches.push(`${String(r.origin)}${r.path}`)
-  }
-  diagnostics.subscribe('undici:request:create', onFetch)
-  return {
-    connections,
-    fetches,
-    datagrams,
-    stop() {
-      net.Socket.prototype.connect = connect as typeof net.Socket.prototype.connect
-      dgram.Socket.prototype.send = send as typeof dgram.Socket.prototype.send
-      diagnostics.unsubscribe('undici:request:create', onFetch)
-    },
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Token accounting of one recorded request.

@@ -20,9 +20,7 @@
 //   chat        o200k_base: encodeChat of the messages (with chat framing) + the JSON text of response_format's
 //               json_schema.schema (mem0 sends `{ type: 'json_object' }`, which has none) + the JSON text of `tools`.
 //   embeddings  cl100k_base over the input strings.
-import diagnostics from 'node:diagnostics_channel'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { encode as encodeEmbedding } from 'gpt-tokenizer/encoding/cl100k_base'
@@ -30,6 +28,7 @@ import { encode, encodeChat } from 'gpt-tokenizer/model/gpt-4o'
 import type { Memory as Mem0Memory } from 'mem0ai/oss'
 import { startOpenAIServer, type RecordedRequest } from '../../test/support/openai-server.js'
 import { SEQUENTIAL, SINGLES } from '../messages.js'
+import { watchNetwork } from '../../test/support/network-watch.js'
 
 const here = path.dirname(new URL(import.meta.url).pathname)
 /** The figure reported elsewhere for mem0's TypeScript SDK, kept as context. */
@@ -85,34 +84,6 @@ function chatCost(r: RecordedRequest, message: string): ChatCost {
 const embeddingTokens = (r: RecordedRequest) => {
   const input = r.body.input as string | string[]
   return (Array.isArray(input) ? input : [input]).reduce((n, t) => n + encodeEmbedding(t).length, 0)
-}
-
-function watchNetwork() {
-  const connections: { host: string; port: number }[] = []
-  const fetches: string[] = []
-  const connect = net.Socket.prototype.connect as (...args: unknown[]) => net.Socket
-  net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
-    const first = args[0] as unknown
-    const opts = (Array.isArray(first) ? first[0] : first) as { host?: string; port?: number; path?: string } | number | string
-    if (typeof opts === 'object' && opts && !opts.path) connections.push({ host: opts.host ?? 'localhost', port: Number(opts.port) })
-    else if (typeof opts === 'number' || (typeof opts === 'string' && /^\d+$/.test(opts))) {
-      connections.push({ host: typeof args[1] === 'string' ? args[1] : 'localhost', port: Number(opts) })
-    }
-    return connect.apply(this, args)
-  } as typeof net.Socket.prototype.connect
-  const onFetch = (msg: unknown) => {
-    const r = (msg as { request: { origin: string | URL; path: string } }).request
-    fetches.push(`${String(r.origin)}${r.path}`)
-  }
-  diagnostics.subscribe('undici:request:create', onFetch)
-  return {
-    connections,
-    fetches,
-    stop() {
-      net.Socket.prototype.connect = connect as typeof net.Socket.prototype.connect
-      diagnostics.unsubscribe('undici:request:create', onFetch)
-    },
-  }
 }
 
 /** console.error / console.warn lines printed by mem0 while `fn` runs, kept instead of printed. */

@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process'
-import diagnostics from 'node:diagnostics_channel'
-import type net from 'node:net'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { watchNetwork } from '../support/network-watch.js'
 import { createAiProviders } from '../../src/ai/index.js'
 import { outputJsonSchema } from '../../src/ai/openai/output.js'
 import { startProfiler, type Profiler } from '../../src/app.js'
@@ -87,30 +86,6 @@ const wireUsage = (rs: RecordedRequest[]): UsageTotals =>
   )
 const values = (list: { value: string }[] | undefined) => (list ?? []).map((v) => v.value)
 const allInterests = (p: any) => Object.values(p.interests ?? {}).flat().map((v: any) => v.value as string)
-
-/** Every TCP connection and every fetch this process makes while the suite runs (to prove nothing else is called). */
-function watchNetwork() {
-  const sockets: { host?: string; port?: number }[] = []
-  const fetches: string[] = []
-  const onSocket = (msg: unknown) => {
-    const s = (msg as { socket: net.Socket }).socket
-    s.once('connect', () => sockets.push({ host: s.remoteAddress, port: s.remotePort }))
-  }
-  const onFetch = (msg: unknown) => {
-    const r = (msg as { request: { origin: string | URL; path: string } }).request
-    fetches.push(`${String(r.origin)}${r.path}`)
-  }
-  diagnostics.subscribe('net.client.socket', onSocket)
-  diagnostics.subscribe('undici:request:create', onFetch)
-  return {
-    sockets,
-    fetches,
-    stop() {
-      diagnostics.unsubscribe('net.client.socket', onSocket)
-      diagnostics.unsubscribe('undici:request:create', onFetch)
-    },
-  }
-}
 
 describe('the fake OpenAI server speaks the wire format the SDK expects', () => {
   let oa: OpenAIServer
@@ -485,7 +460,7 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
     expect(new Set(oa.requests.map((r) => r.headers.authorization))).toEqual(new Set(['Bearer test-key']))
     expect(oa.requests.every((r) => r.problems.length === 0)).toBe(true)
     // No TCP connection went anywhere but this machine (the model server, the API, the database).
-    expect(net.sockets.filter((s) => s.host && !['127.0.0.1', '::1', '::ffff:127.0.0.1'].includes(s.host))).toEqual([])
+    expect(net.connections.filter((s) => s.host && !['127.0.0.1', 'localhost', '::1', '::ffff:127.0.0.1'].includes(s.host))).toEqual([])
   })
 })
 
