@@ -1,8 +1,11 @@
 // Collects the findings of the rules for one submission and turns them into an `Extraction`.
 import type { CoreField, CoreInfo, Extraction, ListSection, Memory, Removal, Scored } from '../../domain/profile.js'
+import { tokens } from '../../domain/normalise.js'
 
 const round = (c: number) => Math.round(Math.min(1, Math.max(0, c)) * 100) / 100
 const key = (v: string) => v.toLowerCase().replace(/\s+/g, ' ').trim()
+/** A list value made only of grammar words ("they", "to", "the") says nothing. */
+const contentless = (v: string) => !/\s/.test(v) && tokens(v).length === 0
 
 interface Ordered<T> {
   item: T
@@ -35,7 +38,7 @@ export class Acc {
   /** Adds an interest; a later removal of the same value in the same text cancels it, and vice versa. */
   addInterest(category: string, value: string, confidence: number): void {
     const v = value.trim()
-    if (!v || v.length > 60) return
+    if (!v || v.length > 60 || contentless(v)) return
     const k = key(v)
     const old = this.interests.get(k)
     if (old && old.item.confidence >= confidence) {
@@ -43,6 +46,11 @@ export class Acc {
       return
     }
     this.interests.set(k, { item: { value: v, confidence, category }, order: ++this.seq })
+  }
+
+  /** Forgets an interest found in this text (a more specific value replaces it). */
+  dropInterest(value: string): void {
+    this.interests.delete(key(value))
   }
 
   addTrait(value: string, confidence: number): void {
@@ -55,7 +63,7 @@ export class Acc {
 
   private addList(m: Map<string, Ordered<Scored<string>>>, value: string, confidence: number): void {
     const v = value.trim()
-    if (!v) return
+    if (!v || contentless(v)) return
     const k = key(v)
     const old = m.get(k)
     if (old) {

@@ -143,7 +143,7 @@ const LOC_RULES: [RegExp, number, 'strict' | 'loose'][] = [
 
 /** The place named by a phrase after "live in", or undefined if it does not look like a place. */
 export function placeOf(raw: string, mode: 'strict' | 'loose', ctx: RuleContext): { value: string; factor: number } | undefined {
-  let p = raw.replace(/\b(?:in|since|back in) (?:19|20)\d\d\b.*$/, '').replace(/\b(?:for|with) .*$/, '')
+  let p = raw.replace(/\b(?:in|since|back in) (?:19|20)\d\d\b.*$/, '').replace(/\b(?:for|with|during|in the (?:summer|winter|spring|fall)|every) .*$/, '')
   // "austin, texas" / "paris, france": keep "X, Y" when the pair reads as places
   const pair = /^([a-z .'-]+?),\s*([a-z .'-]+?)(?:$|[,.!?]|\s(?:and|but|with|for|since)\b)/.exec(p)
   const pairPlaces = pair ? placesIn(`${pair[1]}, ${pair[2]}`) : []

@@ -75,6 +75,12 @@ function ruleFavorite(c: ClauseInfo, ctx: RuleContext): boolean {
     }
     return true
   }
+  // "pizza with black olives", "coffee with cream": a dish with what goes on it is one food
+  const dish = category === 'food' ? /^(?:a |an |the )?([a-z]+(?: [a-z]+)?) (with|and) ([a-z]+(?: [a-z]+)?)$/.exec(raw.replace(/[.!?]+$/, '').trim()) : null
+  if (dish && dish[2] === 'with' && classifyNoun(dish[1], 'food', 1)?.category === 'food' && !/\b(?:my|friends|family|kids|everyone)\b/.test(dish[3])) {
+    ctx.acc.addInterest('food', `${dish[1]} with ${dish[3]}`, conf)
+    return true
+  }
   const titled = category === 'books' || category === 'movies_tv' || category === 'music'
   // titles keep their words ("the who", "gone with the wind"): cut only at punctuation and clause words
   const cutRaw = titled ? raw.replace(/\s*[,.!?;].*$|\s(?:because|since|but|and i|so i|as it|lol|haha|by far|of all time)\b.*$/, '').split(' ').slice(0, 7).join(' ') : cutPhrase(raw)
@@ -120,6 +126,9 @@ function rulePets(c: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.addInterest('pets', singular(m[3]), m[1] === 'we' ? 0.75 : 0.9)
     return
   }
+  // "two cats live with me"
+  m = rx`^(?:(?:a|an|one|two|three|four|five|my|\\d+) )?((?:[a-z-]+ )?)(${PET_ALT})(?:s|es)? (?:live|lives|lived) with (?:me|us)\\b`.exec(t)
+  if (m) ctx.acc.addInterest('pets', m[2], 0.8)
   m = PET_GENERIC.exec(t)
   if (m) {
     ctx.acc.addInterest('pets', singular(m[1]), 0.85)
@@ -150,10 +159,53 @@ function ruleActivities(c: ClauseInfo, ctx: RuleContext): void {
   if (m) addItems(verbItems('do', cutPhrase(m[1])).filter((i) => i.weight === 1 && (i.category === 'sports' || i.category === 'hobbies')), ctx, 0.85)
   m = rx`\\bi ${ADV}(${ACTIVITY_VERBS})\\b(.*)$`.exec(t)
   if (m && !(m[1] === 'run' && /^\s+(?:a|an|the|my|our|his|her|into|out|late|away|errands)\b/.test(m[2]) && !/\b(?:marathon|race|mile|5k|10k)/.test(m[2]))) {
-    const obj = cutPhrase(m[2].trim())
+    // "i grill outdoors", "i paint at home": where, not what
+    const obj = cutPhrase(m[2].trim()).replace(/^(?:outdoors|outside|indoors|inside|at home|alone|together|daily|a lot)$/, '')
     const verb = m[1].split(' ')[0]
-    const items = /^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) || !obj ? verbItems(verb, '') : verbItems(verb, obj)
+    const items = /^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) || !obj ? verbItems(verb, '') : splitList(obj).flatMap((o) => verbItems(verb, o))
     addItems(items, ctx, 0.8)
+  }
+  // abilities and ongoing activities: "i can sew", "i know how to surf", "i have been traveling the world"
+  m = rx`\\bi ${ADV}(?:can|could always|know how to|am able to|am good at|am great at) (${ACTIVITY_VERBS})(?:ing)?\\b(.*)$`.exec(t)
+  if (m && !c.negated) {
+    const obj = cutPhrase(m[2].trim())
+    addItems(verbItems(m[1].split(' ')[0], /^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) ? '' : obj).filter((i) => i.category !== 'other'), ctx, 0.7)
+  }
+  m = rx`\\bi have been ${ADV}(${ACTIVITY_VERBS.split('|').filter((v) => !v.includes(' ')).map((v) => `${v}[a-z]{0,2}ing`).join('|')})\\b`.exec(t)
+  if (m && !c.negated && !/\b(?:for a living|to pay|right now|at the moment|today|tonight)\b/.test(t)) {
+    const g = m[1]
+    const hit = lookup(g)
+    if (hit && hit.category !== 'other' && hit.term === g) ctx.acc.addInterest(hit.category, g, 0.7)
+  }
+  // "i am training for a marathon"
+  m = rx`\\bi (?:am|have been) ${ADV}training for (?:a |an |my (?:first |next )?)?(marathon|half marathon|triathlon|ironman|5k|10k|race|bike race|swim meet)\\b`.exec(t)
+  if (m) ctx.acc.addInterest('sports', /triathlon|ironman/.test(m[1]) ? 'triathlon' : /bike/.test(m[1]) ? 'cycling' : /swim/.test(m[1]) ? 'swimming' : 'running', 0.75)
+  // "i relax by knitting", "to unwind i paint"
+  m = rx`\\bi ${ADV}(?:relax|unwind|de-stress|destress|decompress|chill) (?:by|with) ([a-z]+ing(?: [a-z]+)?)\\b`.exec(t) ?? rx`^(?:to (?:relax|unwind)|for fun),? i ${ADV}([a-z]+(?: [a-z]+)?)`.exec(t)
+  if (m && !c.negated) addItems(interpretObject(m[1]).filter((i) => i.weight >= 0.8), ctx, 0.8)
+  // "i love spending time with my family", "i volunteer at the animal shelter"
+  m = rx`\\bi ${ADV}(?:(?:love|like|enjoy|adore) (?:to )?)?(?:spend|spending) (?:quality |a lot of |lots of |all my |most of my |my )?(?:free |spare )?time with (?:my )?(family|friends|kids|children|grandchildren|grandkids)\\b`.exec(t)
+  if (m && !c.negated) ctx.acc.addInterest('hobbies', `spending time with ${m[1]}`, 0.75)
+  m = rx`\\bi ${ADV}(?:volunteer|help out|do volunteer work|am volunteering|help) (?:at|in) (?:a |an |the |my |our )?(?:local )?((?:[a-z]+ ){0,2}(?:shelter|bank|kitchen|hospital|church|library|school|zoo|museum|center|centre|clinic|home|pantry|rescue|hospice))\\b`.exec(t)
+  if (m && !c.negated) {
+    ctx.acc.dropInterest('volunteering')
+    ctx.acc.addInterest('hobbies', `volunteering at ${m[1]}`, 0.8)
+  }
+  // "i read journals about psychology": the subject is the interest
+  m = rx`\\bi ${ADV}(?:read|like reading|love reading|enjoy reading|like to read|love to read)\\s+(?:[a-z]+ )?(?:books|novels|journals|articles|magazines|guides|stories|papers|blogs)(?: and (?:[a-z]+ )?(?:books|novels|journals|articles|magazines|guides|stories|papers|blogs))? (?:about|on|related to|regarding) ([a-z][a-z ]+)$`.exec(t)
+  if (m) {
+    const topic = cutPhrase(m[1]).replace(/^(?:the|a|an)\s+/, '')
+    if (topic && topic.split(' ').length <= 3) ctx.acc.addInterest('books', topic, 0.75)
+  }
+  // "i grow tomatoes", "i grow roses in my garden"
+  if (rx`\\bi ${ADV}(?:grow|am growing|have grown) (?:my own |our own |some |a lot of )?(?:[a-z]+ )?(?:vegetables|veggies|herbs|flowers|roses|tomatoes|plants|fruit|fruits|tulips|orchids|succulents|peppers|lettuce|potatoes|food)\\b`.test(t)) {
+    ctx.acc.addInterest('hobbies', 'gardening', 0.7)
+  }
+  // "i saw the rolling stones in concert"
+  m = rx`\\bi ${ADV}(?:see|saw|have seen|went to see|go to see|love seeing) (.+?) (?:in concert|live in concert|perform live|on tour)\\b`.exec(t)
+  if (m) {
+    const name = m[1].replace(/^(?:my favorite band|my favourite band)\s*/, '').trim()
+    if (name && name.split(' ').length <= 5 && !/^(?:them|him|her|it|a band|bands|a show|shows|concerts)$/.test(name)) ctx.acc.addInterest('music', ctx.cases.restore(name, true), 0.7)
   }
   m = rx`\\bi ${ADV}(?:take|am taking|have been taking) (.+?) (?:lessons?|class(?:es)?|courses?)\\b`.exec(t)
   if (m) {
@@ -200,6 +252,8 @@ export function ruleInterests(c: ClauseInfo, ctx: RuleContext): void {
     ruleDesire(c, ctx)
     return
   }
+  // "i walk dogs for a living": work, not a pastime
+  if (/\bfor a living\b|\bto pay (?:the|my|for) (?:bills|rent|tuition|college|school)\b/.test(c.text)) return
   if (ruleFavorite(c, ctx)) return
   for (const [re, conf] of LIKE_RULES) {
     const m = re.exec(c.text)

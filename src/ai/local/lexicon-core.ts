@@ -120,7 +120,8 @@ neat freak, free spirit, go-getter, adrenaline junkie, thrill seeker, risk taker
 activist, environmentalist, nerd, geek, recluse, hermit, perfectionist, anxious person, nervous person, big talker, good listener,
 hopeless romantic, clean freak, control freak, animal person, fitness fanatic, tech savvy, tech-savvy, artsy, crafty,
 outdoorsy, sporty, bookish, studious, nosy, shy person, fun, fun loving, fun-loving, easy to talk to, down to earth,
-down-to-earth, loyal friend, good cook, smart person, introverted person, extroverted person, caring person`),
+down-to-earth, loyal friend, good cook, smart person, introverted person, extroverted person, caring person,
+high maintenance, high-maintenance, low maintenance, low-maintenance, lonely, shy person, easily bored`),
 )
 
 /** Moods and feelings, with their canonical value. */

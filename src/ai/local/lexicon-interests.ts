@@ -184,7 +184,7 @@ export const FAVORITE_HEADS: Record<string, string> = dict({
 
 /** Agent nouns that describe a pastime: "I am an avid reader" -> books: reading. */
 export const HOBBY_AGENTS: Record<string, [string, string]> = dict({
-  reader: ['books', 'reading'], bookworm: ['books', 'reading'], runner: ['sports', 'running'],
+  'party animal': ['hobbies', 'partying'], reader: ['books', 'reading'], bookworm: ['books', 'reading'], runner: ['sports', 'running'],
   jogger: ['sports', 'jogging'], swimmer: ['sports', 'swimming'], hiker: ['hobbies', 'hiking'],
   cyclist: ['sports', 'cycling'], biker: ['sports', 'biking'], gamer: ['hobbies', 'video games'],
   golfer: ['sports', 'golf'], surfer: ['sports', 'surfing'], skier: ['sports', 'skiing'],

@@ -108,6 +108,17 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     const fragment = fragmentClause(c.text)
     if (fragment) c = { ...c, text: fragment }
     c = { ...c, text: dropCopulaAdverbs(ownPartOfSubject(c.text)) }
+    // "i am a musician and hope to make it big": the wish or hedge in the second half leaves the first half firm
+    const wish = /\s(?:and|but)\s+(?:i\s+)?(?:(?:also|really|still)\s+)?(?:hope|want|wish|plan|dream|would like|would love|might|may|maybe|could)\b/.exec(c.text)
+    if (wish && /^i\s/.test(c.text)) {
+      const head = c.text.slice(0, wish.index)
+      const tail = `i ${c.text.slice(wish.index).replace(/^\s(?:and|but)\s+(?:i\s+)?/, '')}`
+      if (!/\b(?:if|maybe|might|want|hope|wish|plan)\b/.test(head)) {
+        const h = { ...c, text: head }
+        const w = { ...c, text: tail }
+        return [h, w, ...coordinatedClauses(head, isVerbAfterI).map((text) => ({ ...c, text }))]
+      }
+    }
     return [c, ...coordinatedClauses(c.text, isVerbAfterI).map((text) => ({ ...c, text }))]
   })
   for (const clause of clauses) {

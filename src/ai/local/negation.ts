@@ -5,7 +5,7 @@
 // interest (it contradicts it); otherwise it is recorded as a low-confidence topic to avoid (0.4-0.5), since a
 // conversation partner would do well not to push it. A negated thing is never added as an interest.
 import type { ProfileContent } from '../../domain/profile.js'
-import { interpretObject, type Item } from './classify.js'
+import { cutPhrase, interpretObject, type Item } from './classify.js'
 import { TRAITS } from './lexicon-core.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { rx } from './regex.js'
@@ -80,7 +80,12 @@ export function ruleNegation(c: ClauseInfo, ctx: RuleContext): void {
   m = rx`\\bi ${ADV}(hate|hates|detest|despise|loathe|can not stand|dislike|do not like|do not enjoy|do not care for|do not care about|am not interested in|am tired of|am sick of|have no interest in)\\s+(.+)$`.exec(t)
   if (m && !/^(?:talking|speaking|discussing|hearing|when|it|that|this|being|having|people|how)\b/.test(m[2])) {
     const strong = /hate|detest|despise|loathe|stand|sick/.test(m[1])
-    dislike(itemsOf(undefined, m[2]), ctx, strong ? 0.5 : 0.4)
+    const items = itemsOf(undefined, m[2])
+    // "i hate my job", "i hate school": too general to be an interest, still a topic worth avoiding
+    const bare = cutPhrase(m[2]).replace(/^(?:my|the|our|his|her|their)\s+/, '').replace(/\s+(?:so much|at all|anymore|either|now)$/, '').trim()
+    if (!items.length && bare && bare.split(' ').length <= 2 && !/^(?:it|that|this|them|him|her|you|me|everything|anything|nothing|everyone|people|myself)$/.test(bare)) {
+      ctx.acc.addAvoid(ctx.cases.restore(bare), strong ? 0.5 : 0.4)
+    } else dislike(items, ctx, strong ? 0.5 : 0.4)
   }
 }
 

@@ -4,7 +4,8 @@ import { BUSINESSES, JOB_SUFFIX, NOT_JOBS, OCCUPATIONS, VERB_TO_JOB } from './le
 import { HOBBY_AGENTS } from './lexicon-interests.js'
 import { termsOf } from './nlp.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
-import { NUMBER_RE, singular } from './text.js'
+import { gerund, NUMBER_RE, singular } from './text.js'
+import { lookup } from './classify.js'
 import { rx } from './regex.js'
 
 type Finding = { kind: 'job'; value: string; conf: number } | { kind: 'hobby'; category: string; value: string }
@@ -18,7 +19,8 @@ const MODIFIERS = new Set(
   construction factory office farm real estate insurance travel customer sales marketing data web mobile game video
   sous pastry line night part-time full-time volunteer youth sports fitness yoga dance piano guitar dog pet tattoo hair
   nail makeup wedding portrait fashion interior landscape stay-at-home home health care daycare store bank shop cafe
-  restaurant hotel hospital police fire army navy marine military government city county state federal local`.split(/\s+/),
+  restaurant hotel hospital police fire army navy marine military government city county state federal local
+  swim ski surf tennis golf soccer football basketball baseball hockey track running climbing boxing skating dive`.split(/\s+/),
 )
 const HOBBY_QUALIFIER = /\b(?:avid|big|huge|keen|passionate|amateur|weekend|casual|hobby|hobbyist|enthusiastic|aspiring|wannabe|lifelong|devoted|dedicated|obsessive|occasional|serious)\b/
 const FILLER = /^(?:very|really|pretty|quite|proud|happy|busy|good|great|hard working|hardworking|hard-working|successful|young|new|small town|full time|full-time|part time|part-time|local|single|tired|overworked|underpaid|struggling|starving|working|practicing|practising|certified)\s+/
@@ -92,16 +94,29 @@ const SUBJECTS = /^(?:math|maths|mathematics|english|science|history|physics|che
 function emit(f: Finding | undefined, ctx: RuleContext, factor = 1): boolean {
   if (!f) return false
   if (f.kind === 'hobby') ctx.acc.addInterest(f.category, f.value, 0.85 * factor)
-  else ctx.acc.setCore('occupation', f.value, f.conf * factor)
+  else {
+    ctx.acc.setCore('occupation', f.value, f.conf * factor)
+    // "a swim coach", "a yoga instructor": who teaches an activity cares about it
+    const taught = /^(?:[a-z]+ )?([a-z]+) (?:coach|instructor|teacher|trainer)$/.exec(f.value)
+    if (taught) {
+      const a = [gerund(taught[1]), taught[1]].map((w) => ({ w, hit: lookup(w) })).find((x) => x.hit && x.hit.term === x.w && ['sports', 'hobbies', 'music'].includes(x.hit.category))
+      if (a) ctx.acc.addInterest(a.hit!.category, a.w, 0.6 * factor)
+    }
+  }
   return true
 }
 
 export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
   const t = c.text
   if (c.hedged) return
-  if (c.desire) {
-    // "I am studying to become a nurse" says the person is a student, nothing more
-    if (/\bi am (?:studying|training|in school) to (?:be|become)\b/.test(t)) ctx.acc.setCore('occupation', 'student', 0.6)
+  if (c.desire || /\bi am (?:studying|training|in school|going to school) to (?:be|become)\b/.test(t)) {
+    // "I am studying to become a nurse": a student; "I want to be a lawyer": an aspiration, weaker than any real job
+    const study = /\bi am (?:studying|training|in school|going to school) to (?:be|become) (?:a |an )?(.+)$/.exec(t)
+    const goal = study ? undefined : rx`\\bi ${ADV}(?:want|hope|plan|would like|would love|aspire|am hoping|am planning|am trying) to (?:be|become) (?:a |an )?(.+)$`.exec(t) ?? /\bmy (?:dream|goal|plan|ambition) (?:job )?is to (?:be|become) (?:a |an )?(.+)$/.exec(t)
+    const f = study || goal ? occupationFrom((study ?? goal)![1], true) : undefined
+    const job = f?.kind === 'job' && !/^(?:student|college student|retired|former\b)/.test(f.value) ? f.value : undefined
+    if (study) ctx.acc.setCore('occupation', job ? `student (aspiring ${job})` : 'student', 0.6)
+    else if (job) ctx.acc.setCore('occupation', `aspiring ${job}`, 0.45)
     return
   }
   let m = rx`\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed)(?: (?:at|for|in) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$`.exec(t)
@@ -114,8 +129,13 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', 'retired', 0.9)
     return
   }
-  if (rx`\\bi am ${ADV}(?:unemployed|jobless|between jobs|out of work|looking for (?:a )?(?:job|work|new job))\\b`.test(t)) {
+  if (rx`\\bi am ${ADV}(?:unemployed|jobless|between jobs|out of work)\\b`.test(t)) {
     ctx.acc.setCore('occupation', 'unemployed', 0.85)
+    return
+  }
+  // someone looking for a (new) job may still have one: say what is known
+  if (rx`\\bi (?:am|have been) ${ADV}(?:looking|searching|hunting) for (?:a |an )?(?:new |better |full[- ]time |part[- ]time |good )?(?:job|work|employment)\\b|\\bi am ${ADV}job hunting\\b`.test(t)) {
+    ctx.acc.setCore('occupation', 'job seeker', 0.6)
     return
   }
   if (rx`\\bi am ${ADV}self[- ]employed\\b`.test(t)) {
@@ -127,7 +147,8 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', `military (${m[1]})`, 0.85)
     return
   }
-  m = rx`\\bi (?:am|have been|have always been) ${ADV}((?:a|an) .+)$`.exec(t)
+  m = rx`\\bi (?:am|have been|have always been) ${ADV}((?:a|an) .+|the (?:best|only|top|head|lead|youngest|oldest) [a-z]+(?: [a-z]+){0,2})$`.exec(t)
+  if (m && /^the /.test(m[1])) m[1] = m[1].replace(/^the (?:best|only|top|youngest|oldest) /, 'a ').replace(/^the /, 'a ').replace(/\s+(?:around|in town|ever|here|there|in the world)$/, '')
   if (m) {
     let found = false
     for (const part of m[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/)) {
@@ -140,6 +161,23 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
   if (m) {
     const level = /high/.test(m[1]) ? 'high school student' : /grad/.test(m[1]) ? 'graduate student' : /med/.test(m[1]) ? 'medical student' : /law/.test(m[1]) ? 'law student' : 'college student'
     ctx.acc.setCore('occupation', level, 0.75)
+    return
+  }
+  // "i coach swimming at the pool": a coach, and someone who cares about swimming
+  m = rx`\\bi ${ADV}(?:coach|am coaching|instruct|train people in) ([a-z]+(?: [a-z]+)?)\\b`.exec(t)
+  if (m && !/^(?:my|our|his|her|their|the|a|an|kids|children|people|at|in|for)\b/.test(m[1])) {
+    const act = m[1].split(' ')[0]
+    const hit = lookup(act)
+    if (hit && hit.term === act && ['sports', 'hobbies', 'music'].includes(hit.category)) {
+      ctx.acc.setCore('occupation', `${act} coach`, 0.75)
+      ctx.acc.addInterest(hit.category, act, 0.7)
+      return
+    }
+  }
+  // "i am a tennis player professionally"
+  m = rx`\\bi am ${ADV}(?:a |an )([a-z]+(?: [a-z]+)?) (player|athlete|dancer|singer|musician|photographer|artist|writer|chef|golfer|boxer|wrestler|cyclist|runner|swimmer) professionally\\b`.exec(t)
+  if (m) {
+    ctx.acc.setCore('occupation', `professional ${m[1]} ${m[2]}`, 0.85)
     return
   }
   m = rx`\\bi ${ADV}(?:teach|am teaching|have taught)\\s*(.*)$`.exec(t)
@@ -172,15 +210,25 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', VERB_TO_JOB[m[1]], 0.7)
     return
   }
-  m = rx`\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed) (at|for|in|by) (.+)$`.exec(t)
+  m = rx`\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed)(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?)? (at|for|in|by) (.+)$`.exec(t)
   if (m) {
     const place = m[2]
-      .replace(/\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|every|all|from)\b.*$|,.*$/, '')
-      .replace(/\s+(?:now|currently|today|nights?)$/, '')
+      .replace(/\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|every|all|from|to|while|though|although)\b.*$|,.*$/, '')
+      .replace(/\s+(?:now|currently|today|nights?|also|too|though|anyway|as well|lol|haha)$/, '')
       .trim()
+    if (/^(?:though|also|too|anyway|lol|haha|it|that|this|there|here)$/.test(place)) return
     if (!place || /^(?:my|your|home|the (?:morning|evening|afternoon|night|moment)|night|nights|the weekend|weekends|least|times?|a (?:bit|while))\b/.test(place)) return
     if (place.split(' ').length > 5) return
     ctx.acc.setCore('occupation', `works ${m[1] === 'by' ? 'for' : m[1]} ${ctx.cases.restore(place)}`, 0.55)
+    return
+  }
+  // "i (just) got a job (working) at a gas station"
+  m = rx`\\bi ${ADV}(?:got|landed|found|started|have) a (?:new |part[- ]time |full[- ]time |second )?job (?:working |as (?:a |an )?)?(.+)$`.exec(t)
+  if (m) {
+    const f = /^(?:at|in|for)\b/.test(m[1]) ? undefined : occupationFrom(m[1], false)
+    if (emit(f, ctx)) return
+    const place = /^(?:at|in|for) (?:a |an |the )?([a-z0-9&' -]{2,40}?)(?:\s(?:and|but|so|because|to|while|since|for|on|every)\b.*)?$/.exec(m[1])
+    if (place && place[1].split(' ').length <= 4) ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(place[1])}`, 0.55)
     return
   }
   m = rx`\\bi ${ADV}used to (?:be|work as) (?:a |an )?(.+)$`.exec(t)

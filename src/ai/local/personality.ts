@@ -30,10 +30,26 @@ export function rulePersonality(c: ClauseInfo, ctx: RuleContext): void {
     for (const ch of chunks(m[1])) if (TRAITS.has(ch)) ctx.acc.addTrait(ch, 0.6)
     return
   }
-  m = rx`\\bi am ${ADV}(?:so |very |really |super |deathly |extremely )?(?:scared|afraid|terrified|frightened|fearful) of (.+)$`.exec(t)
+  // causes one stands for: "an animal rights activist", "a human rights advocate"
+  m = rx`\\bi am ${ADV}(?:a |an )(?:(?:proud|passionate|dedicated|committed|avid|vocal|big|strong|staunch) )*((?:[a-z]+ ){0,2}(?:activist|advocate|campaigner|environmentalist|conservationist|humanitarian|philanthropist))\\b`.exec(t)
+  if (m && !/\b(?:not|never|no longer)\b/.test(t)) {
+    ctx.acc.addTrait(m[1], 0.75)
+    return
+  }
+  // sociability from how one spends time with others
+  if (rx`\\bi ${ADV}(?:love|like|enjoy|adore) (?:being around|being with|meeting|talking to|hanging out with|spending time with) (?:new |other |lots of |a lot of )?(?:people|strangers|crowds|others)\\b`.test(t) && !c.negated) {
+    ctx.acc.addTrait('social', 0.6)
+    return
+  }
+  if (rx`\\bi ${ADV}(?:do not have (?:many|any|a lot of)|have (?:no|few|very few)) (?:real |close |good )?friends\\b|\\bi am ${ADV}(?:always |often )?(?:alone|by myself) (?:all the time|most of the time|a lot)\\b`.test(t)) {
+    ctx.acc.addTrait('lonely', 0.5)
+    return
+  }
+  m = rx`\\bi am ${ADV}(?:so |very |really |super |deathly |extremely )?(?:scared|afraid|terrified|frightened|fearful|petrified) of (.+)$`.exec(t)
   if (m) {
     const what = cutPhrase(m[1]).replace(/^(?:the|a|an)\s+/, '')
-    if (what && what.split(' ').length <= 3 && !/^(?:it|that|this|them|you|him|her)$/.test(what)) ctx.acc.addTrait(`afraid of ${what}`, 0.7)
+    // A fear is something to steer around rather than a personality trait: "afraid of heights" -> avoid "heights".
+    if (what && what.split(' ').length <= 3 && !/^(?:it|that|this|them|you|him|her|me|everything|anything|nothing)$/.test(what)) ctx.acc.addAvoid(ctx.cases.restore(what), 0.5)
     return
   }
   m = rx`\\bi (?:${ADV})(am|feel|am feeling|have been feeling|have been|keep feeling|get|become|can be|can get)\\s+(?:${ADV})(.+)$`.exec(t)

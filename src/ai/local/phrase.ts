@@ -17,7 +17,8 @@ export const GENERIC = new Set(
   dad mother father parents parent brother brothers sister sisters siblings grandkids grandchildren grandma grandpa job
   work life it that this them those these things thing stuff everything anything something nothing you people myself
   lot much time one all him her me us everyone everybody idea way home fun them all there here day days night weather
-  music_ it_all job_ school yourself what when how why too also so very really sure ones person guy girl man woman`
+  music_ it_all job_ school yourself what when how why too also so very really sure ones person guy girl man woman
+  mine yours his hers ours theirs`
     .split(/\s+/)
     .filter((w) => w && !w.endsWith('_')),
 )
@@ -26,7 +27,8 @@ const CUT_WORDS = new Set(
   `so because since when whenever while if but although though than which who that where until unless whether lol haha
   too also anymore more most best either really very as every each once twice sometimes often always usually daily
   weekly nowadays today tonight now lately again instead yet already still just even only mostly mainly especially
-  particularly like including except besides is are was were am be been tbh imo imho lmao ngl btw tho idk rn`.split(/\s+/).filter(Boolean),
+  particularly like including except besides is are was were am be been tbh imo imho lmao ngl btw tho idk rn
+  i you he she we they it here there myself related`.split(/\s+/).filter(Boolean),
 )
 const LY_NOUNS = new Set('family italy july jelly belly lily holly rally fly ugly silly curly bully assembly sally molly emily kelly billy dolly polly'.split(' '))
 const PREPS = new Set('with for in at on to from during after before around near by about into over under through across'.split(' '))
@@ -78,6 +80,7 @@ export function lookupExact(term: string): string | undefined {
 export function cutPhrase(phrase: string): string {
   const p = phrase
     .replace(/[!?.;:"()]+/g, ' ')
+    .replace(/\s+(?:due to|because of|thanks to|ever since|since)\b.*$/, '')
     .replace(/\b(?:a lot of|lots of|plenty of|a bunch of|tons of|a ton of|loads of|all kinds of|all sorts of)\s+/g, '')
     .replace(/\b(?:(?:a|per|each|every|once a|twice a) (?:day|week|month|year|weekend)|a lot|lots|a bit|a little|so much|very much|as well|all day|all the time|these days|right now|at the moment|in my (?:free|spare|down) time|some ?day|one day|someday soon|in the future|eventually|soon|next (?:year|month|week|summer|winter)|on (?:the )?weekends?|for (?:fun|a living|work))\b.*$/, '')
     .trim()

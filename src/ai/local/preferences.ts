@@ -29,6 +29,10 @@ const AVOID: [RegExp, number][] = [
   [/\bno (?:talk|talking|discussion|questions|jokes) (?:about|of|on) (.+)$/, 0.85],
   [/\bi am (?:not comfortable|uncomfortable) (?:talking|discussing|speaking) (?:about )?(.+)$/, 0.85],
   [/\bplease (?:stay away from|skip|leave out) (.+)$/, 0.85],
+  // "i get queasy at the sight of needles"
+  [/\bi (?:faint|pass out|gag|panic|freak out|cringe|shudder|get (?:sick|queasy|dizzy|nauseous)) (?:at|from) the (?:sight|thought|mention|smell|sound) of (.+)$/, 0.5],
+  // "crowds make me anxious", "the holidays make me sad": what upsets the person is best left alone
+  [/^(?!(?:i|you|he|she|we|they|it|this|that|there)\b)(.{2,40}?) (?:makes?|made) me (?:so |very |really |feel |a bit |kind of )*(?:sad|depressed|anxious|nervous|uncomfortable|upset|angry|scared|afraid|sick|miserable|cry|panic|stressed|uneasy)\b/, 0.5],
 ]
 
 function topics(raw: string): string[] {

@@ -92,7 +92,7 @@ export function splitClauses(normalized: string): Clause[] {
 const ASKS_YOU = /^(?:do|does|did|are|is|have|has|can|could|would|will|what|how|where|who|why|which)\s+(?:you|your)\b/
 
 const INTERJECTION =
-  /^(?:(?:yes|yeah|yep|yup|no|nope|nah|well|oh|ah|aw|wow|lol|haha|hahaha|hehe|hey|hi|hello|ok|okay|sure|so|and|but|also|actually|honestly|cool|nice|great|awesome|really|hmm|um|uh|true|same|me too|wow|oh well|anyway|anyways|plus|then|now|though|that is cool|that is great|that is awesome|that is nice|sounds fun|i see)[,!.]*\s+)+/
+  /^(?:(?:yes|yeah|yep|yup|no|nope|nah|well|oh|ah|aw|wow|lol|haha|hahaha|hehe|hey|hi|hello|ok|okay|sure|so|and|but|also|actually|honestly|cool|nice|great|awesome|really|hmm|um|uh|true|same|me too|wow|oh well|anyway|anyways|plus|then|now|though|that is cool|that is great|that is awesome|that is nice|sounds fun)[,!.]*\s+|i see[,!.]+\s+)+/
 
 function cleanClause(p: string): string {
   let t = p.trim().replace(/^[,.;:!?"'()\s-]+|[,.;:!?"'()\s-]+$/g, '')

@@ -15,7 +15,8 @@ const NON_HOBBY_VERBS = new Set(
 
 /** Interest items implied by doing `verb` with `obj` ("play" + "the guitar" -> music: guitar). */
 export function verbItems(verb: string, obj: string): Item[] {
-  const o = stripFiller(obj)
+  // "grill outdoors", "paint at home": where or how, not what
+  const o = stripFiller(obj).replace(/^(?:outdoors|outside|indoors|inside|at home|alone|together|daily|a lot|here|there)$/, '')
   const noun = (fb: string, w = 0.9) => (o ? classifyNoun(o, fb, w) : undefined)
   switch (verb) {
     case 'play': {
