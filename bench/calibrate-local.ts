@@ -1,6 +1,9 @@
 // Measures raw cosine of the local embedder for matching vs non-matching (query, profile) pairs on the persona dev
 // data, and derives the calibration points of src/ai/local/calibration.ts.
-//   npx tsx bench/calibrate-local.ts [path/to/convai2-valid-speakers.jsonl] [--variants] [--raw] [--configured]
+//   npx tsx bench/calibrate-local.ts [path/to/convai2-valid-speakers.jsonl] [--variants] [--raw] [--configured] [--search]
+// --search measures search as the evaluation does (issue 5): profiles EXTRACTED from each record's persona sentences by
+// the local extractor, queries from gold triples, recall@10 / precision@10 / nDCG@10 at sensitivity 63, unrelated
+// queries returning nothing; on a tuning half and a held-out half; and derives the points from the tuning half.
 // --configured measures the embedding model the environment configures (e.g. PROFILER_AI=openai with
 // PROFILER_EMBEDDING_MODEL) and prints PROFILER_EMBEDDING_CALIBRATION points for it.
 // Profiles are built from the gold triples by a small manual relation -> field mapping (what a good extractor would
@@ -20,7 +23,11 @@ import { stemmer } from 'stemmer'
 import { LocalEmbedder, contentTokens, wordVectors, type LocalEmbedderOptions } from '../src/ai/local/local-embedder.js'
 import { summarizeProfile } from '../src/ai/local/local-summarizer.js'
 import { profileText } from '../src/ai/profile-text.js'
-import { emptyContent, type ProfileContent } from '../src/domain/profile.js'
+import { emptyContent, emptyState, type ProfileContent } from '../src/domain/profile.js'
+import { LocalExtractor } from '../src/ai/local/local-extractor.js'
+import { LocalSummarizer } from '../src/ai/local/local-summarizer.js'
+import { merge } from '../src/domain/merge.js'
+import { tokens } from '../src/domain/normalise.js'
 
 interface Triple {
   subject: string
@@ -379,7 +386,148 @@ function report(label: string, m: Measured, cal: PiecewiseLinearCalibration): vo
   )
 }
 
+// ---------- --search: search quality on extracted profiles ----------
+
+/** Query templates per relation family (from the relation names): a profile holds a fact when it has a relation of the
+ * family with an object of the same normalised tokens. */
+const FAMILIES: [family: string, relations: string[], template: (x: string) => string][] = [
+  ['pet', ['have_pet'], (x) => `has a pet ${x}`],
+  ['animal', ['like_animal', 'favorite_animal'], (x) => `likes ${x}`],
+  ['music', ['like_music', 'favorite_music', 'favorite_music_artist'], (x) => `likes ${x}`],
+  ['lives', ['live_in_citystatecountry', 'live_in_general'], (x) => `lives in ${x}`],
+  ['origin', ['place_origin'], (x) => `is from ${x}`],
+  ['job', ['has_profession'], (x) => `is a ${x}`],
+  ['employer', ['employed_by_company'], (x) => `works at ${x}`],
+  ['teach', ['teach'], (x) => `teaches ${x}`],
+  ['food', ['like_food', 'favorite_food'], (x) => `likes ${x}`],
+  ['drink', ['like_drink', 'favorite_drink'], (x) => `drinks ${x}`],
+  ['sport', ['like_sports', 'like_sport', 'favorite_sport'], (x) => `likes ${x}`],
+  ['hobby', ['has_hobby', 'like_activity', 'favorite_activity', 'favorite_hobby'], (x) => `enjoys ${x}`],
+  ['ability', ['has_ability'], (x) => `can ${x}`],
+  ['collect', ['collect'], (x) => `collects ${x}`],
+  ['read', ['like_read', 'favorite_book'], (x) => `likes reading ${x}`],
+  ['watch', ['like_watching', 'like_movie', 'favorite_movie', 'favorite_show'], (x) => `likes watching ${x}`],
+  ['travel', ['like_goto', 'favorite_place'], (x) => `likes going to ${x}`],
+  ['color', ['favorite_color', 'like_color'], (x) => `favorite color is ${x}`],
+  ['season', ['favorite_season'], (x) => `loves ${x}`],
+  ['trait', ['misc_attribute'], (x) => `is ${x}`],
+  ['dislike', ['dislike', 'dislike_activity'], (x) => `hates ${x}`],
+]
+/** Facts nobody in persona chat is likely to hold; each is dropped if any gold object of the data has one of its tokens. */
+const UNRELATED: [template: (x: string) => string, objects: string[]][] = [
+  [(x) => `has a pet ${x}`, ['axolotl', 'tarantula', 'hedgehog', 'chinchilla', 'iguana', 'alpaca']],
+  [(x) => `likes ${x}`, ['theremin', 'bagpipes', 'harpsichord', 'didgeridoo', 'polka', 'yodeling']],
+  [(x) => `enjoys ${x}`, ['falconry', 'taxidermy', 'beekeeping', 'glassblowing', 'calligraphy', 'bonsai']],
+  [(x) => `likes eating ${x}`, ['durian', 'haggis', 'natto', 'escargot', 'kimchi', 'okra']],
+  [(x) => `is interested in ${x}`, ['cryptography', 'blacksmithing', 'medieval siege engines', 'lighthouse keeping']],
+]
+
+function fnv(s: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0
+  return h
+}
+
+async function searchEval(): Promise<void> {
+  const records = readFileSync(dataPath, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as DevRecord)
+  const extractor = new LocalExtractor()
+  const summarizer = new LocalSummarizer()
+  const embedder = new LocalEmbedder(mainOptions)
+  const now = new Date().toISOString()
+  const texts: string[] = []
+  for (const r of records) {
+    const state = emptyState()
+    const { extractions } = await extractor.extract({
+      profile: state.content,
+      submissions: [{ submissionId: r.id, inputType: 'text', data: r.persona_sentences.join(' ') }],
+    })
+    const content = merge(state, extractions, now).state.content
+    texts.push(profileText(content, (await summarizer.summarize(content)).summary))
+  }
+  // Profiles with no text are not embedded (the service stores no vector for them).
+  const vectors = (await embedder.embed(texts)).vectors.map((v, i) => (texts[i] ? v : undefined))
+  const facts = new Map<string, { query: string; relevant: Set<number> }>()
+  records.forEach((r, i) => {
+    for (const t of r.gold_persona_triples) {
+      const fam = FAMILIES.find(([, relations]) => relations.includes(t.relation))
+      const o = t.object.trim().toLowerCase()
+      if (!fam || t.subject !== 'i' || /[<>]/.test(o)) continue
+      const key = [...new Set(tokens(o))].sort().join(' ')
+      if (!key || /^\d+$/.test(key)) continue
+      const k = `${fam[0]}|${key}`
+      const f = facts.get(k) ?? { query: fam[2](o), relevant: new Set<number>() }
+      f.relevant.add(i)
+      facts.set(k, f)
+    }
+  })
+  const goldTokens = new Set(records.flatMap((r) => r.gold_persona_triples.flatMap((t) => tokens(t.object))))
+  const unrelated = UNRELATED.flatMap(([make, objects]) => objects.filter((o) => !tokens(o).some((t) => goldTokens.has(t))).map(make))
+  const queries = [...facts.entries()].sort(([a], [b]) => a.localeCompare(b))
+  const qv = (await embedder.embed(queries.map(([, f]) => f.query))).vectors
+  const uv = (await embedder.embed(unrelated)).vectors
+  const dot = (a: number[], b: number[]): number => a.reduce((s, x, d) => s + x * b[d], 0)
+  const cos = qv.map((q) => vectors.map((v) => (v ? dot(q, v) : -1)))
+  const ucos = uv.map((q) => vectors.map((v) => (v ? dot(q, v) : -1)))
+  const recordHalf = (i: number): number => fnv(records[i].id) & 1
+
+  // Points from the tuning half (records of hash 0, all their queries): matches = (query, profile holding the fact).
+  const match: number[] = []
+  const nonMatch: number[] = []
+  queries.forEach(([, f], k) =>
+    records.forEach((_, i) => {
+      if (recordHalf(i) === 0 && vectors[i]) (f.relevant.has(i) ? match : nonMatch).push(cos[k][i])
+    }),
+  )
+  match.sort((a, b) => a - b)
+  nonMatch.sort((a, b) => a - b)
+  const q = (a: number[], p: number): number => a[Math.min(a.length - 1, Math.floor(p * a.length))]
+  console.log(`search: ${records.length} extracted profiles (${texts.filter((t) => !t).length} empty), ${queries.length} fact queries, ${unrelated.length} unrelated queries`)
+  console.log(`tuning half: matches p10/p25/p50/p75 ${[0.1, 0.25, 0.5, 0.75].map((p) => f3(q(match, p))).join(' / ')}; non-matches p50/p90/p95/p98/p99/p99.5 ${[0.5, 0.9, 0.95, 0.98, 0.99, 0.995].map((p) => f3(q(nonMatch, p))).join(' / ')}`)
+  const r3 = (x: number): number => Math.round(x * 1000) / 1000
+  const points: CalibrationPoint[] = [[r3(q(nonMatch, 0.5)), 0], [r3(q(nonMatch, 0.95)), 40], [r3(q(nonMatch, 0.99)), 63], [r3(q(match, 0.5)), 80], [1, 100]]
+  console.log(`derived points (0 non-match p50, 40 p95, 63 p99, 80 match p50): ${JSON.stringify(points)}`)
+
+  const evaluate = (label: string, cal: PiecewiseLinearCalibration): void => {
+    const min = cal.toCosine(63)
+    const halves: [string, (k: number) => boolean, (i: number) => boolean][] = [
+      ['records half 0 (tuning)', () => true, (i) => recordHalf(i) === 0],
+      ['records half 1 (held out)', () => true, (i) => recordHalf(i) === 1],
+      ['facts half 0', (k) => (fnv(queries[k][0]) & 1) === 0, () => true],
+      ['facts half 1', (k) => (fnv(queries[k][0]) & 1) === 1, () => true],
+      ['all', () => true, () => true],
+    ]
+    console.log(`\n${label}: cosine at 63 = ${f3(min)}`)
+    for (const [name, useQuery, useRecord] of halves) {
+      let n = 0, recall = 0, precision = 0, ndcg = 0, rankRecall = 0, empty = 0
+      queries.forEach(([, f], k) => {
+        const rel = [...f.relevant].filter(useRecord)
+        if (!useQuery(k) || rel.length === 0) return
+        const ranked = records.map((_, i) => i).filter((i) => useRecord(i) && vectors[i]).sort((a, b) => cos[k][b] - cos[k][a] || a - b)
+        const kept = ranked.filter((i) => cos[k][i] >= min).slice(0, 10)
+        const ideal = Math.min(10, rel.length)
+        const hits = kept.filter((i) => f.relevant.has(i)).length
+        let dcg = 0, idcg = 0
+        kept.forEach((i, r) => { if (f.relevant.has(i)) dcg += 1 / Math.log2(r + 2) })
+        for (let r = 0; r < ideal; r++) idcg += 1 / Math.log2(r + 2)
+        n++
+        recall += hits / ideal
+        precision += hits / 10
+        ndcg += dcg / idcg
+        rankRecall += ranked.slice(0, 10).filter((i) => f.relevant.has(i)).length / ideal
+        if (kept.length === 0) empty++
+      })
+      const unrelatedEmpty = ucos.filter((c) => !c.some((x, i) => useRecord(i) && x >= min)).length
+      console.log(`  ${name.padEnd(26)} ${String(n).padStart(4)} queries: recall@10 ${f3(recall / n)}, precision@10 ${f3(precision / n)}, nDCG@10 ${f3(ndcg / n)} (recall@10 without threshold ${f3(rankRecall / n)}); related queries returning nothing ${pct(empty / n)}; unrelated returning nothing ${unrelatedEmpty}/${unrelated.length}`)
+    }
+  }
+  // BENCH_POINTS='[[0.035,0],...]' evaluates other points (e.g. an earlier version's, with BENCH_OPTIONS for its settings).
+  const given = process.env.BENCH_POINTS ? (JSON.parse(process.env.BENCH_POINTS) as CalibrationPoint[]) : undefined
+  evaluate(given ? `points ${process.env.BENCH_POINTS}` : 'points in src/ai/local/calibration.ts', new PiecewiseLinearCalibration(given ?? LOCAL_CALIBRATION_POINTS))
+  evaluate('derived points', new PiecewiseLinearCalibration(points))
+}
+
 async function main(): Promise<void> {
+  if (args.includes('--search')) return searchEval()
   const t0 = performance.now()
   if (configured) console.log(`measuring the configured embedding model: ${(await configuredEmbedder()).model}`)
   else {

@@ -78,6 +78,17 @@ describe('LocalEmbedder', () => {
     expect(await cos('works as a nurse', 'Nurse.')).toBeCloseTo(1, 10)
   })
 
+  it('gives frame words ("pet", "watching", "favorite") little weight: the object decides the match', async () => {
+    const owners = 'Pets: dog, cat. Movies tv: comedy.'
+    // The fact's object is what must match, not the kind of fact: no pet owner holds an axolotl.
+    expect(await cos('has a pet axolotl', owners)).toBeLessThan(0.15)
+    expect(await cos('has a pet dog', owners)).toBeGreaterThan((await cos('has a pet axolotl', owners)) + 0.3)
+    expect(await cos('likes watching horror', 'Movies tv: comedy. Watches comedy.')).toBeLessThan(0.15)
+    // A query of frame words only still matches its word (with a lower score: the word weighs little in a profile).
+    expect(await cos('enjoys reading', 'reading')).toBeCloseTo(1, 10)
+    expect(await cos('enjoys reading', 'Hobbies: reading, chess.')).toBeGreaterThan((await cos('enjoys reading', 'Hobbies: chess.')) + 0.15)
+  })
+
   it('matches inflections through stems: "hiking" ~ "hikes", "pets" ~ "pet"', async () => {
     expect(await cos('hiking', 'hikes')).toBeGreaterThan(0.75)
     expect(await cos('has a pet', 'pets: turtle')).toBeGreaterThan(await cos('has a pet', 'music: jazz'))

@@ -11,11 +11,11 @@ import { LOCAL_CALIBRATION_POINTS } from './calibration.js'
 const WORD_DIMS = 100
 /** Hashed stem buckets (see docs/calibration.md for the measurements behind the choice). */
 const HASH_BUCKETS = 923
-/** Buckets per stem. */
-const HASH_PROBES = 2
+/** Buckets per stem (see docs/calibration.md: 4 instead of 2 keeps chance collisions from matching unrelated queries). */
+const HASH_PROBES = 4
 /** Layout: [0, 100) word vectors, [100, 100 + buckets) hashed stems, last: the "no content" marker. */
 export const LOCAL_EMBEDDING_DIMENSION = WORD_DIMS + HASH_BUCKETS + 1
-export const LOCAL_EMBEDDING_MODEL = 'local-wink-sg100d-v1'
+export const LOCAL_EMBEDDING_MODEL = 'local-wink-sg100d-v2'
 
 export interface LocalEmbedderOptions {
   /** Share of the squared norm given to the word-vector part (the hashed part gets the rest). */
@@ -33,9 +33,16 @@ export interface LocalEmbedderOptions {
   semanticTaper?: number
   /** Buckets of the hashed part; the dimension is 100 + hashBuckets + 1. */
   hashBuckets?: number
+  /**
+   * Weight of frame words (FRAME_WORDS: "pet", "watching", "favorite", ...): they say what kind of fact a query is
+   * about, not which one, so "has a pet axolotl" must not match every pet owner. 1 treats them as content words.
+   */
+  frameWeight?: number
+  /** Buckets per stem: more probes make a chance collision with another stem cost (or fake) a smaller part of a match. */
+  hashProbes?: number
 }
 
-// Chosen by bench/calibrate-local.ts --variants (docs/calibration.md).
+// Chosen by bench/calibrate-local.ts --variants; frameWeight and hashProbes by --search (docs/calibration.md).
 const DEFAULTS: Required<LocalEmbedderOptions> = {
   semanticShare: 0.25,
   maxWords: 100_000,
@@ -43,6 +50,8 @@ const DEFAULTS: Required<LocalEmbedderOptions> = {
   removeCommon: true,
   semanticTaper: 8,
   hashBuckets: HASH_BUCKETS,
+  frameWeight: 0.2,
+  hashProbes: HASH_PROBES,
 }
 /** Rank offset of the Zipf weighting behind the common direction (matches the default frequencyK). */
 const COMMON_K = 100
@@ -62,6 +71,17 @@ const STOP_WORDS = new Set(
   worked someone somebody person people anyone user profile named called whose
   name location occupation interest interests trait traits personality preferences summary category prefers
   year years old lately feel feels preferred conversation style key event talking`
+    .split(/\s+/)
+    .filter(Boolean),
+)
+
+// Frame words of queries and of profile summaries ("has a pet X", "likes watching X", "listens to X",
+// "favorite color is X", "likes going to X"): kept, so a query made only of one ("enjoys reading") still works, but
+// with a small weight.
+const FRAME_WORDS = new Set(
+  `pet pets watch watches watching watched read reads reading listen listens listening go goes going went eat eats
+  eating ate play plays playing played favorite favourite favorites favourites color colour colors colours
+  interested interest hobby hobbies drink drinks can fan member visit visits visiting`
     .split(/\s+/)
     .filter(Boolean),
 )
@@ -239,7 +259,7 @@ export class LocalEmbedder implements Embedder {
   }
 
   private embedOne(text: string, wv: WordVectors): number[] {
-    const { semanticShare, frequencyK, removeCommon, hashBuckets, semanticTaper } = this.opts
+    const { semanticShare, frequencyK, removeCommon, hashBuckets, semanticTaper, frameWeight, hashProbes } = this.opts
     const dim = this.dimension
     const v = new Float64Array(dim)
     const stems = new Map<string, { count: number; weight: number }>()
@@ -247,7 +267,8 @@ export class LocalEmbedder implements Embedder {
     for (const token of contentTokens(text)) {
       const row = wv.index.get(token)
       // Unknown words (names, places, typos) are rare by definition: full weight.
-      const weight = row === undefined || frequencyK <= 0 ? 1 : row / (row + frequencyK)
+      const weight =
+        (row === undefined || frequencyK <= 0 ? 1 : row / (row + frequencyK)) * (FRAME_WORDS.has(token) ? frameWeight : 1)
       if (row !== undefined) {
         known = true
         const base = row * WORD_DIMS
@@ -271,8 +292,8 @@ export class LocalEmbedder implements Embedder {
     // Each stem goes to HASH_PROBES signed buckets: a chance collision with another stem then costs (or fakes) only
     // part of a match.
     for (const [stem, { count, weight }] of stems) {
-      const value = (weight * (1 + Math.log(count))) / Math.sqrt(HASH_PROBES)
-      for (let probe = 0; probe < HASH_PROBES; probe++) {
+      const value = (weight * (1 + Math.log(count))) / Math.sqrt(hashProbes)
+      for (let probe = 0; probe < hashProbes; probe++) {
         const key = probe === 0 ? stem : `${probe}\u0001${stem}`
         const sign = fnv1a(key, 0x9747b28c) & 1 ? 1 : -1
         v[WORD_DIMS + (fnv1a(key) % hashBuckets)] += sign * value
