@@ -75,6 +75,13 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
           'run `profiler reindex` with this configuration to adapt the column and re-embed the profiles, or configure the model the database was built with.',
       )
     }
+    const [{ stale }] = await ds.query(
+      `SELECT count(*)::int AS stale FROM profiles WHERE embedding IS NOT NULL AND embedding_model IS DISTINCT FROM $1`,
+      [ai.embedder.model],
+    )
+    if (stale) {
+      log.warn(`${stale} profiles were embedded with another model than ${ai.embedder.model} and are left out of semantic search until \`profiler reindex\``)
+    }
     await ai.embedder.warmUp?.()
     // NOTIFY does not cross pglite connections, so events travel in process in embedded mode.
     const bus: EventBus = db.mode === 'server' ? new PostgresEventBus(db.url, log) : new MemoryEventBus()
