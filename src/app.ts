@@ -63,7 +63,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     await queue.start()
     closers.push(() => queue.stop())
     const ai = opts.ai ?? createAiProviders(config)
-    let dim = await embeddingDimension(db)
+    let dim = await embeddingDimension(ds)
     if (dim !== ai.embedder.dimension) {
       // Nothing embedded yet (a new database): follow the configured model without asking for a reindex.
       const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM profiles WHERE embedding IS NOT NULL`)

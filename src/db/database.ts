@@ -95,8 +95,8 @@ export async function rawClient(manager: EntityManager): Promise<{ query(text: s
 }
 
 /** The dimension of the profiles.embedding column, as the migrations created it. */
-export async function embeddingDimension(db: Database): Promise<number> {
-  const [row] = await db.dataSource.query(
+export async function embeddingDimension(ds: DataSource): Promise<number> {
+  const [row] = await ds.query(
     `SELECT atttypmod AS dim FROM pg_attribute WHERE attrelid = 'profiles'::regclass AND attname = 'embedding'`,
   )
   return Number(row?.dim ?? -1)

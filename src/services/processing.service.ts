@@ -4,6 +4,7 @@ import { toSql } from 'pgvector'
 import type { Logger } from 'pino'
 import { profileText } from '../ai/profile-text.js'
 import type { AiProviders, ExtractionInput, Usage } from '../ai/types.js'
+import { sumUsage } from '../ai/usage.js'
 import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.js'
 import { isConnectionError } from '../domain/errors.js'
 import { merge } from '../domain/merge.js'
@@ -346,16 +347,6 @@ export class ProcessingService {
     await this.bus.stage(m, 'profileStatusChanged', payload)
     return payload
   }
-}
-
-function sumUsage(parts: (Usage | undefined)[]): Usage | undefined {
-  const present = parts.filter((u): u is Usage => !!u)
-  if (!present.length) return undefined
-  return present.reduce((a, b) => ({
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens,
-    totalTokens: a.totalTokens + b.totalTokens,
-  }))
 }
 
 /**

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm'
 import { toSql } from 'pgvector'
 import { profileText } from '../ai/profile-text.js'
 import type { AiProviders } from '../ai/types.js'
+import { embeddingDimension } from '../db/database.js'
 import { toRecord, PROFILE_COLUMNS } from '../db/profile.repository.js'
 
 export interface ReindexOptions {
@@ -25,8 +26,7 @@ export class ReindexService {
 
   /** Changes profiles.embedding to the model's dimension (clearing old vectors); returns the change, if any. */
   async adaptColumn(opts: { probe?: boolean } = {}): Promise<{ from: number; to: number } | null> {
-    const [row] = await this.ds.query(`SELECT atttypmod AS dim FROM pg_attribute WHERE attrelid = 'profiles'::regclass AND attname = 'embedding'`)
-    const from = Number(row.dim)
+    const from = await embeddingDimension(this.ds)
     const to = this.ai.embedder.dimension
     if (from === to) return null
     // Ask the model first: a wrong configured dimension must fail before the stored vectors are dropped.

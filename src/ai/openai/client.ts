@@ -1,6 +1,7 @@
 import OpenAI from 'openai'
 import type { OpenAIConfig } from '../../config.js'
 import type { Usage } from '../types.js'
+import { sumUsage } from '../usage.js'
 
 /** A counting semaphore: at most `n` LLM requests in flight per process. */
 class Semaphore {
@@ -72,15 +73,8 @@ export class LlmClient {
   }
 }
 
-export const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 }
-
-export function addUsage(a: Usage, b: Partial<Usage> | undefined): Usage {
-  return {
-    promptTokens: a.promptTokens + (b?.promptTokens ?? 0),
-    completionTokens: a.completionTokens + (b?.completionTokens ?? 0),
-    totalTokens: a.totalTokens + (b?.totalTokens ?? 0),
-  }
-}
+/** a + b (b may be missing). */
+export const addUsage = (a: Usage, b: Usage | undefined): Usage => sumUsage([a, b])!
 
 export function fromApiUsage(u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | undefined | null): Usage {
   return { promptTokens: u?.prompt_tokens ?? 0, completionTokens: u?.completion_tokens ?? 0, totalTokens: u?.total_tokens ?? 0 }

@@ -1,6 +1,7 @@
 import { PiecewiseLinearCalibration, type CalibrationPoint } from '../calibration.js'
 import type { Embedder, ScoreCalibration, Usage } from '../types.js'
-import { addUsage, fromApiUsage, ZERO_USAGE, type LlmClient } from './client.js'
+import { addUsage, fromApiUsage, type LlmClient } from './client.js'
+import { ZERO_USAGE } from '../usage.js'
 
 /** Native sizes of models we know; others need PROFILER_EMBEDDING_DIMENSIONS. */
 const NATIVE_DIMENSIONS: Record<string, number> = {

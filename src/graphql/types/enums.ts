@@ -1,6 +1,13 @@
 import { registerEnumType } from 'type-graphql'
+import { FILTER_FIELDS, SORT_FIELDS } from '../../domain/requests.js'
+import { INPUT_TYPES } from '../../domain/profile.js'
 
 // GraphQL names are SCREAMING_CASE; the values are the domain's lower-case strings, so no mapping code is needed.
+
+/** An enum object built from one of the domain's value lists, so GraphQL cannot drift from REST's validation. */
+function screaming<T extends string>(values: readonly T[]): { [K in T as Uppercase<K>]: K } {
+  return Object.fromEntries(values.map((v) => [v.toUpperCase(), v])) as { [K in T as Uppercase<K>]: K }
+}
 export enum ProfileStatusEnum {
   PROCESSING = 'processing',
   READY = 'ready',
@@ -10,34 +17,18 @@ export enum ProfileEventStatus {
   READY = 'ready',
   DELETED = 'deleted',
 }
-export enum InputTypeEnum {
-  TEXT = 'text',
-  CONVERSATION = 'conversation',
-  STRUCTURED = 'structured',
-}
+export const InputTypeEnum = screaming(INPUT_TYPES)
+export type InputTypeEnum = (typeof INPUT_TYPES)[number]
 export enum SubmissionStatusEnum {
   PENDING = 'pending',
   PROCESSING = 'processing',
   DONE = 'done',
   FAILED = 'failed',
 }
-export enum FilterFieldEnum {
-  ID = 'id',
-  NAME = 'name',
-  LOCATION = 'location',
-  AGE = 'age',
-  GENDER = 'gender',
-  LANGUAGE = 'language',
-  STATUS = 'status',
-}
-export enum SortFieldEnum {
-  LAST_UPDATED = 'last_updated',
-  CREATED_AT = 'created_at',
-  ID = 'id',
-  NAME = 'name',
-  AGE = 'age',
-  LOCATION = 'location',
-}
+export const FilterFieldEnum = screaming(FILTER_FIELDS)
+export type FilterFieldEnum = (typeof FILTER_FIELDS)[number]
+export const SortFieldEnum = screaming(SORT_FIELDS)
+export type SortFieldEnum = (typeof SORT_FIELDS)[number]
 export enum SortOrderEnum {
   ASC = 'asc',
   DESC = 'desc',
