@@ -46,29 +46,43 @@ export interface SearchQuery {
   query: string
   family: string
   object: string
-  /** Profile ids holding the fact (same family, same normalised tokens). */
+  /** Profile ids holding the fact: an object of the same family containing the fact's normalised tokens. */
   relevant: string[]
 }
 
 /**
- * Every distinct (family, object tokens) fact of the given profiles, with the profiles holding it; a seeded sample
- * of `n` of them as queries. Objects that are only numbers or have no content tokens are skipped.
+ * The object as a user would name it: Dialogue NLI writes counts into objects ("have_pet 2 dog", "is a 0 musician"),
+ * which nobody types in a search box, so a leading count is dropped ("2 dog" -> "dog"; "the 1975" stays).
+ */
+export function queryObject(object: string): string {
+  return object
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/^\d+ (?=\S)/, '')
+}
+
+/**
+ * Every distinct (family, object tokens) fact of the given profiles as a query; a seeded sample of `n` of them.
+ * A profile holds a fact when one of its objects of the same family contains the fact's tokens: a kindergarten
+ * teacher is a teacher, an owner of "2 dog" has a pet dog. Objects that are only numbers or have no content tokens
+ * are skipped.
  */
 export function buildQueries(profiles: ReadonlyMap<string, readonly Triple[]>, n: number, seed: number): SearchQuery[] {
-  const facts = new Map<string, { family: string; object: string; relevant: Set<string> }>()
+  const facts = new Map<string, { family: string; object: string; tokens: string[] }>()
+  const held: { id: string; family: string; tokens: Set<string> }[] = []
   for (const [id, triples] of profiles) {
     for (const t of triples) {
       if (t.subject !== 'i') continue
       const family = familyOf(t.relation)
       if (!family) continue
-      const object = t.object.trim().toLowerCase()
-      if (/[<>]/.test(object)) continue // annotation placeholders such as "<blank>"
+      if (/[<>]/.test(t.object)) continue // annotation placeholders such as "<blank>"
+      const object = queryObject(t.object)
       const key = tokenKey(object)
-      if (!key || /^\d+$/.test(key)) continue
+      if (!object || !key || /^\d+$/.test(key)) continue
+      held.push({ id, family, tokens: tokenSet(object) })
       const k = `${family}\u0000${key}`
-      let f = facts.get(k)
-      if (!f) facts.set(k, (f = { family, object, relevant: new Set() }))
-      f.relevant.add(id)
+      if (!facts.has(k)) facts.set(k, { family, object, tokens: key.split(' ') })
     }
   }
   const all = [...facts.values()].sort((a, b) => (a.family + a.object).localeCompare(b.family + b.object))
@@ -76,7 +90,7 @@ export function buildQueries(profiles: ReadonlyMap<string, readonly Triple[]>, n
     query: FAMILIES[f.family]!.template(f.object),
     family: f.family,
     object: f.object,
-    relevant: [...f.relevant].sort(),
+    relevant: [...new Set(held.filter((h) => h.family === f.family && f.tokens.every((t) => h.tokens.has(t))).map((h) => h.id))].sort(),
   }))
 }
 

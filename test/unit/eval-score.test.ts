@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildQueries, unrelatedQueries } from '../../eval/queries.js'
+import { buildQueries, queryObject, unrelatedQueries } from '../../eval/queries.js'
 import {
   addScores,
   buildTable,
@@ -173,6 +173,24 @@ describe('eval: search metrics', () => {
       ['lives in texas', ['p1']],
     ])
     expect(buildQueries(profiles, 2, 7)).toHaveLength(2)
+  })
+
+  it('drops counts from query objects and counts a profile whose object contains the query words as holding it', () => {
+    const profiles = new Map([
+      ['p1', [{ subject: 'i', relation: 'have_pet', object: '2 dog' }, { subject: 'i', relation: 'has_profession', object: 'kindergarten teacher' }]],
+      ['p2', [{ subject: 'i', relation: 'have_pet', object: 'dog' }, { subject: 'i', relation: 'has_profession', object: 'teacher' }]],
+      ['p3', [{ subject: 'i', relation: 'like_animal', object: 'dog' }, { subject: 'i', relation: 'has_profession', object: 'preacher' }]],
+    ])
+    const qs = buildQueries(profiles, 100, 1).sort((a, b) => a.query.localeCompare(b.query))
+    expect(qs.map((q) => [q.query, q.relevant])).toEqual([
+      ['has a pet dog', ['p1', 'p2']],
+      ['is a kindergarten teacher', ['p1']],
+      ['is a preacher', ['p3']],
+      ['is a teacher', ['p1', 'p2']],
+      ['likes dog', ['p3']],
+    ])
+    expect(queryObject('0 musician')).toBe('musician')
+    expect(queryObject('the 1975')).toBe('the 1975')
   })
 
   it('keeps only unrelated objects that no gold object contains', () => {
