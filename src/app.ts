@@ -20,6 +20,7 @@ import { ProfileService } from './services/profile.service.js'
 import { ReindexService } from './services/reindex.service.js'
 import { SearchService } from './services/search.service.js'
 import { SubmissionService } from './services/submission.service.js'
+import { AccountService } from './services/account.service.js'
 import { TenantService } from './services/tenant.service.js'
 
 export type Role = 'all' | 'api' | 'worker'
@@ -90,7 +91,8 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     const profiles = new ProfileRepository()
     const workerId = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`
     const services: Services = {
-      tenants: new TenantService(ds),
+      tenants: new TenantService(ds, bus),
+      accounts: new AccountService(ds, config.dashboard),
       submissions: new SubmissionService(ds, queue, bus, config.limits),
       profiles: new ProfileService(ds, profiles, queue, bus),
       search: new SearchService(ds, profiles, ai.embedder, config.limits.maxPageSize),
@@ -124,7 +126,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     let server: FastifyInstance | undefined
     let url: string | undefined
     if (opts.role !== 'worker') {
-      server = await buildServer({ config, services, ready: async () => migrationsApplied(db) })
+      server = await buildServer({ config, services, bus, ready: async () => migrationsApplied(db) })
       await server.listen({ port: config.port, host: config.host })
       const addr = server.server.address()
       url = typeof addr === 'object' && addr ? `http://${config.host}:${addr.port}` : undefined

@@ -46,7 +46,23 @@ const schema = z.object({
   PROFILER_WS_MAX_PAYLOAD_BYTES: int(64 * 1024, 1024),
   PROFILER_WS_MAX_SUBSCRIPTIONS: int(20, 1, 10_000),
   PROFILER_WS_AUTH_RECHECK_MS: int(2000, 100, 3_600_000),
+  PROFILER_SIGNUP: bool.default(true),
+  PROFILER_SESSION_HOURS: int(24 * 7, 1, 24 * 365),
+  PROFILER_LOGIN_MAX_FAILURES: int(5, 1, 1000),
+  PROFILER_LOGIN_WINDOW_MINUTES: int(15, 1, 24 * 60),
+  PROFILER_COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
 })
+
+export interface DashboardConfig {
+  /** Anyone may create an account at /dashboard; false: accounts come from `profiler account create`. */
+  signUp: boolean
+  sessionHours: number
+  /** Failed sign-ins per e-mail address within the window before further attempts are refused (x4 per IP). */
+  loginMaxFailures: number
+  loginWindowMinutes: number
+  /** `Secure` on the session cookie: auto = when the request came over HTTPS (directly or per X-Forwarded-Proto). */
+  secureCookie: 'auto' | 'true' | 'false'
+}
 
 export type Config = {
   port: number
@@ -59,6 +75,7 @@ export type Config = {
   production: boolean
   limits: { maxDataBytes: number; maxBodyBytes: number; maxPageSize: number; ratePerMinute: number }
   graphql: GraphQLLimits
+  dashboard: DashboardConfig
   openai: OpenAIConfig
   worker: {
     concurrency: number
@@ -133,6 +150,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBodyBytes: e.PROFILER_MAX_BODY_BYTES,
       maxPageSize: e.PROFILER_MAX_PAGE_SIZE,
       ratePerMinute: e.PROFILER_RATE_LIMIT_PER_MINUTE,
+    },
+    dashboard: {
+      signUp: e.PROFILER_SIGNUP,
+      sessionHours: e.PROFILER_SESSION_HOURS,
+      loginMaxFailures: e.PROFILER_LOGIN_MAX_FAILURES,
+      loginWindowMinutes: e.PROFILER_LOGIN_WINDOW_MINUTES,
+      secureCookie: e.PROFILER_COOKIE_SECURE,
     },
     openai: {
       apiKey: e.OPENAI_API_KEY,

@@ -5,8 +5,12 @@ import { startProfiler, type Role } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { migrate, MissingPgvectorError, openDatabase } from './db/database.js'
 import { DomainError } from './domain/errors.js'
+import { PostgresEventBus } from './events/postgres-bus.js'
+import { randomToken } from './domain/keys.js'
+import { AccountService } from './services/account.service.js'
 import { ReindexService } from './services/reindex.service.js'
 import { TenantService } from './services/tenant.service.js'
+import pino from 'pino'
 
 function config(): Config {
   return loadConfig(process.env)
@@ -117,7 +121,10 @@ for (const [verb, desc] of [
     .option('--json', 'machine-readable output')
     .action((o: { tenant: string; name: string; json?: boolean }) =>
       withDb(async (db) => {
-        const s = new TenantService(db.dataSource)
+        // On a server, the revocation is announced (NOTIFY) so running services close WebSockets on the old key at once;
+        // otherwise they notice within PROFILER_WS_AUTH_RECHECK_MS.
+        const bus = db.mode === 'server' && db.url ? new PostgresEventBus(db.url, pino({ level: 'silent' })) : undefined
+        const s = new TenantService(db.dataSource, bus)
         if (verb === 'rotate') {
           const k = await s.rotateKey(o.tenant, o.name)
           print(!!o.json, k, () => `Rotated the key of app ${o.name}.\nNew API key (shown once): ${k.api_key}`)
@@ -128,6 +135,56 @@ for (const [verb, desc] of [
       }),
     )
 }
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const c of process.stdin) chunks.push(c as Buffer)
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')
+}
+
+const account = program.command('account').description('manage dashboard accounts (for when sign-up is closed: PROFILER_SIGNUP=false)')
+account
+  .command('create')
+  .description('create a dashboard account; it owns a new tenant, or the one given with --tenant')
+  .requiredOption('--email <email>', 'e-mail address (the sign-in name)')
+  .option('--tenant <tenant>', 'an existing tenant (name or id) for the account, e.g. default')
+  .option('--password-stdin', 'read the password from standard input; otherwise one is generated and printed once')
+  .option('--json', 'machine-readable output')
+  .action((o: { email: string; tenant?: string; passwordStdin?: boolean; json?: boolean }) =>
+    withDb(async (db) => {
+      const password = o.passwordStdin ? await readStdin() : randomToken(20)
+      const a = await new AccountService(db.dataSource, config().dashboard).createAccount(o.email, password, { tenant: o.tenant })
+      const out = { account_id: a.id, email: a.email, tenant_id: a.tenantId, tenant_name: a.tenantName, ...(o.passwordStdin ? {} : { password }) }
+      print(!!o.json, out, () =>
+        `Created account ${a.email} (${a.id}) for tenant ${a.tenantName} (${a.tenantId}).` + (o.passwordStdin ? '' : `\nPassword (shown once): ${password}`),
+      )
+    }),
+  )
+account
+  .command('list')
+  .description('list dashboard accounts')
+  .option('--json', 'machine-readable output')
+  .action((o: { json?: boolean }) =>
+    withDb(async (db) => {
+      const as = await new AccountService(db.dataSource, config().dashboard).listAccounts()
+      print(!!o.json, as, () => as.map((a) => `${a.email}\t${a.id}\ttenant ${a.tenantName}\t${a.createdAt}`).join('\n') || '(no accounts)')
+    }),
+  )
+account
+  .command('set-password')
+  .description("set an account's password (ends its sessions)")
+  .requiredOption('--email <email>', 'the account')
+  .option('--password-stdin', 'read the password from standard input; otherwise one is generated and printed once')
+  .option('--json', 'machine-readable output')
+  .action((o: { email: string; passwordStdin?: boolean; json?: boolean }) =>
+    withDb(async (db) => {
+      const password = o.passwordStdin ? await readStdin() : randomToken(20)
+      const a = await new AccountService(db.dataSource, config().dashboard).resetPassword(o.email, password)
+      print(!!o.json, { account_id: a.id, email: a.email, ...(o.passwordStdin ? {} : { password }) }, () =>
+        `Password of ${a.email} set; its sessions have ended.` + (o.passwordStdin ? '' : `\nPassword (shown once): ${password}`),
+      )
+    }),
+  )
 
 program
   .command('reindex')

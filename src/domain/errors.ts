@@ -16,6 +16,14 @@ export const ERROR_STATUS = {
   TENANT_NOT_FOUND: 404,
   APP_NOT_FOUND: 404,
   CONFLICT: 409,
+  /** Dashboard: no valid session. */
+  UNAUTHENTICATED: 401,
+  /** Dashboard: wrong e-mail or password (one message for both, so it does not tell which accounts exist). */
+  INVALID_CREDENTIALS: 401,
+  /** Dashboard: a session without its CSRF token, or a request from another origin. */
+  FORBIDDEN: 403,
+  /** Dashboard: sign-up is closed by configuration (accounts come from the CLI). */
+  SIGNUP_CLOSED: 403,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS

@@ -6,6 +6,8 @@ export type ProfileStatus = 'processing' | 'ready'
 /** Every event the system raises, by name. Payloads are small; subscribers re-read what they need. */
 export interface EventMap {
   profileStatusChanged: { tenantId: string; profileId: string; status: ProfileStatus | 'deleted'; at: string }
+  /** An app's key was rotated or revoked, or the app deleted: connections authenticated with the old key end now. */
+  apiKeysRevoked: { tenantId: string; appId: string }
 }
 
 export type EventName = keyof EventMap

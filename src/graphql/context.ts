@@ -1,10 +1,43 @@
-import type { FastifyBaseLogger } from 'fastify'
+import type { FastifyBaseLogger, FastifyReply } from 'fastify'
+import { DomainError } from '../domain/errors.js'
+import type { Account, AccountService } from '../services/account.service.js'
 import type { RequestContext } from '../services/context.js'
 import type { Services } from '../services/index.js'
 
 /** What every resolver gets: who is asking, and the one service layer. */
 export interface GqlContext {
+  /** The tenant the request acts for. On a dashboard request without a session, reading it throws UNAUTHENTICATED. */
   ctx: RequestContext
+  requestId: string
   services: Services
   log?: FastifyBaseLogger
+  /** Only on the dashboard endpoint (/dashboard/graphql). */
+  dashboard?: DashboardRequest
+}
+
+/** A dashboard request: the signed-in account (or none) and, over HTTP, the reply its cookie is set on. */
+export interface DashboardRequest {
+  accounts: AccountService
+  account: Account | null
+  sessionToken?: string
+  /** HTTP only: sign-in and sign-out set the session cookie here. */
+  reply?: FastifyReply
+  ip: string
+  /** Whether the session cookie gets `Secure`. */
+  secure: boolean
+}
+
+/**
+ * Reading `ctx` here throws. The getter sits on the prototype because Apollo copies each request's context with
+ * Object.assign onto an object of the same prototype: an own getter would be invoked by that copy.
+ */
+const ANONYMOUS = Object.defineProperty({}, 'ctx', {
+  get() {
+    throw new DomainError('UNAUTHENTICATED', 'Sign in first: this operation needs a dashboard session')
+  },
+})
+
+/** A context for a request with no tenant: any resolver that needs one fails with UNAUTHENTICATED. */
+export function anonymousContext(base: Omit<GqlContext, 'ctx'>): GqlContext {
+  return Object.assign(Object.create(ANONYMOUS), base) as GqlContext
 }

@@ -16,7 +16,7 @@ export const errorBoundary: MiddlewareFn<GqlContext> = async ({ context }, next)
         extensions: { code: 'DATABASE_UNAVAILABLE', status: 503 },
       })
     }
-    const requestId = context?.ctx?.requestId ?? 'unknown'
+    const requestId = context?.requestId ?? 'unknown'
     context?.log?.error({ err: e, requestId }, 'resolver failed')
     throw new GraphQLError(`Internal error (request ${requestId})`, { extensions: { code: 'INTERNAL', status: 500 } })
   }

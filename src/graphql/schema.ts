@@ -2,6 +2,7 @@ import 'reflect-metadata'
 import type { GraphQLSchema } from 'graphql'
 import { buildSchema } from 'type-graphql'
 import { errorBoundary } from './error-boundary.js'
+import { AccountResolver } from './resolvers/account.resolver.js'
 import { ProfileResolver } from './resolvers/profile.resolver.js'
 import { SearchResolver } from './resolvers/search.resolver.js'
 import { StatusResolver } from './resolvers/status.resolver.js'
@@ -25,4 +26,17 @@ const noTopics = {
 export function profilerSchema(): Promise<GraphQLSchema> {
   built ??= buildSchema({ resolvers: [ProfileResolver, SearchResolver, StatusResolver], globalMiddlewares: [errorBoundary], pubSub: noTopics, validate: false })
   return built
+}
+
+let builtDashboard: Promise<GraphQLSchema> | undefined
+
+/** The dashboard's schema (/dashboard/graphql): the API's operations plus accounts and apps, which the API lacks. */
+export function dashboardSchema(): Promise<GraphQLSchema> {
+  builtDashboard ??= buildSchema({
+    resolvers: [ProfileResolver, SearchResolver, StatusResolver, AccountResolver],
+    globalMiddlewares: [errorBoundary],
+    pubSub: noTopics,
+    validate: false,
+  })
+  return builtDashboard
 }

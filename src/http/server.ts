@@ -2,24 +2,34 @@ import crypto from 'node:crypto'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config } from '../config.js'
 import { DomainError } from '../domain/errors.js'
-import { profilerSchema } from '../graphql/schema.js'
-import { registerGraphQL } from '../graphql/server.js'
+import { dashboardEndpoint } from '../dashboard/endpoint.js'
+import { registerDashboardRoutes } from '../dashboard/routes.js'
+import type { EventBus } from '../events/event-bus.js'
+import { dashboardSchema, profilerSchema } from '../graphql/schema.js'
+import { apiEndpoint, registerGraphQL } from '../graphql/server.js'
 import { registerV1Routes, V1_PATHS } from '../rest/v1.routes.js'
 import type { Services } from '../services/index.js'
 import { sendError } from './errors.js'
+
+const DASHBOARD_PATHS = [
+  { re: /^\/dashboard\/?$/, methods: ['GET', 'HEAD'] },
+  { re: /^\/dashboard\/session\/?$/, methods: ['GET', 'HEAD'] },
+  { re: /^\/dashboard\/graphql\/?$/, methods: ['POST'] },
+]
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:\-]{1,128}$/
 
 export interface HttpDeps {
   config: Config
   services: Services
+  bus: EventBus
   ready: () => Promise<boolean>
 }
 
 export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   const { config } = deps
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization'] },
+    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'] },
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.limits.maxBodyBytes,
     genReqId: (req) => {
@@ -40,7 +50,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => sendError(req, reply, err))
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0]!
-    const known = [...V1_PATHS, { re: /^\/healthz\/?$/, methods: ['GET', 'HEAD'] }, { re: /^\/readyz\/?$/, methods: ['GET', 'HEAD'] }, { re: /^\/graphql\/?$/, methods: ['GET', 'POST', 'OPTIONS'] }].find((p) =>
+    const known = [...V1_PATHS, { re: /^\/healthz\/?$/, methods: ['GET', 'HEAD'] }, { re: /^\/readyz\/?$/, methods: ['GET', 'HEAD'] }, { re: /^\/graphql\/?$/, methods: ['GET', 'POST', 'OPTIONS'] }, ...DASHBOARD_PATHS].find((p) =>
       p.re.test(path),
     )
     if (known) {
@@ -57,6 +67,8 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   })
 
   await app.register(async (v1) => registerV1Routes(v1, deps), { prefix: '/v1' })
-  await registerGraphQL(app, config, deps.services, await profilerSchema())
+  await registerGraphQL(app, config, deps.services, deps.bus, apiEndpoint(deps.services, await profilerSchema()))
+  await registerDashboardRoutes(app, config, deps.services)
+  await registerGraphQL(app, config, deps.services, deps.bus, dashboardEndpoint(deps.services, await dashboardSchema(), config.dashboard))
   return app
 }

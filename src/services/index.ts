@@ -1,3 +1,4 @@
+import type { AccountService } from './account.service.js'
 import type { ProcessingService } from './processing.service.js'
 import type { ProfileService } from './profile.service.js'
 import type { SearchService } from './search.service.js'
@@ -6,6 +7,7 @@ import type { TenantService } from './tenant.service.js'
 
 export interface Services {
   tenants: TenantService
+  accounts: AccountService
   submissions: SubmissionService
   profiles: ProfileService
   search: SearchService

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm'
 import { DomainError, invalid } from '../domain/errors.js'
 import { digest, digestsEqual, generateApiKey, newId, parseApiKey } from '../domain/keys.js'
+import type { EventBus } from '../events/event-bus.js'
 import type { RequestContext } from './context.js'
 
 export interface Tenant {
@@ -16,6 +17,16 @@ export interface App {
   key_public_id: string | null
   created_at: string
 }
+/** An app as the dashboard shows it: the live key's public prefix only (the key itself is shown once). */
+export interface TenantApp {
+  id: string
+  name: string
+  createdAt: string
+  /** `pk_<public id>`, or null when the app has no live key (revoked). */
+  keyPrefix: string | null
+  keyCreatedAt: string | null
+}
+
 export interface IssuedKey {
   tenant_id: string
   app_id: string
@@ -30,7 +41,11 @@ function checkName(kind: string, name: string) {
 
 /** Tenants, apps and their API keys (CONTRACT §2). Reached from the CLI and authentication, never by an app key. */
 export class TenantService {
-  constructor(private readonly ds: DataSource) {}
+  /** Without a bus (the CLI), open WebSocket connections notice a revoked key at their next periodic re-check. */
+  constructor(
+    private readonly ds: DataSource,
+    private readonly bus?: EventBus,
+  ) {}
 
   async createTenant(name: string): Promise<Tenant> {
     checkName('Tenant', name)
@@ -82,27 +97,82 @@ export class TenantService {
     return rows.map((r: any) => ({ ...r, created_at: iso(r.created_at) }))
   }
 
-  /** Replaces the app's key: the old one stops working at once. */
-  async rotateKey(tenantName: string, appName: string): Promise<IssuedKey> {
-    return this.ds.transaction(async (m) => {
-      const app = await this.lockApp(m, tenantName, appName)
+  /**
+   * Replaces the app's key: the old one stops working at once (REST checks every request; open WebSocket
+   * connections with it are closed by the apiKeysRevoked event). `byId`: tenant and app are ids, never names.
+   */
+  async rotateKey(tenantName: string, appName: string, opts: { byId?: boolean } = {}): Promise<IssuedKey> {
+    const issued = await this.ds.transaction(async (m) => {
+      const app = await this.lockApp(m, tenantName, appName, opts.byId)
       await m.query(`UPDATE api_keys SET revoked_at = now() WHERE tenant_id = $1 AND app_id = $2 AND revoked_at IS NULL`, [app.tenant_id, app.id])
       const k = generateApiKey()
       await m.query(`INSERT INTO api_keys (public_id, tenant_id, app_id, key_hash) VALUES ($1, $2, $3, $4)`, [k.publicId, app.tenant_id, app.id, k.hash])
+      await this.bus?.stage(m, 'apiKeysRevoked', { tenantId: app.tenant_id, appId: app.id })
       return { tenant_id: app.tenant_id, app_id: app.id, api_key: k.key }
     })
+    await this.bus?.committed('apiKeysRevoked', { tenantId: issued.tenant_id, appId: issued.app_id })
+    return issued
   }
 
   /** Revokes the app's key without issuing a new one. */
-  async revokeKey(tenantName: string, appName: string): Promise<{ tenant_id: string; app_id: string; revoked: number }> {
-    return this.ds.transaction(async (m) => {
-      const app = await this.lockApp(m, tenantName, appName)
+  async revokeKey(tenantName: string, appName: string, opts: { byId?: boolean } = {}): Promise<{ tenant_id: string; app_id: string; revoked: number }> {
+    const result = await this.ds.transaction(async (m) => {
+      const app = await this.lockApp(m, tenantName, appName, opts.byId)
       const [, count] = await m.query(
         `UPDATE api_keys SET revoked_at = now() WHERE tenant_id = $1 AND app_id = $2 AND revoked_at IS NULL`,
         [app.tenant_id, app.id],
       )
+      await this.bus?.stage(m, 'apiKeysRevoked', { tenantId: app.tenant_id, appId: app.id })
       return { tenant_id: app.tenant_id, app_id: app.id, revoked: count }
     })
+    await this.bus?.committed('apiKeysRevoked', { tenantId: result.tenant_id, appId: result.app_id })
+    return result
+  }
+
+  // ---- one tenant's apps, by id (the dashboard) ----
+
+  async appsOf(tenantId: string): Promise<TenantApp[]> {
+    const rows = await this.ds.query(
+      `SELECT a.id, a.name, a.created_at, k.public_id, k.created_at AS key_created_at
+         FROM apps a LEFT JOIN api_keys k ON k.tenant_id = a.tenant_id AND k.app_id = a.id AND k.revoked_at IS NULL
+        WHERE a.tenant_id = $1 ORDER BY a.created_at, a.name`,
+      [tenantId],
+    )
+    return rows.map(toTenantApp)
+  }
+
+  async appOf(tenantId: string, appId: string): Promise<TenantApp> {
+    const app = (await this.appsOf(tenantId)).find((a) => a.id === appId)
+    if (!app) throw new DomainError('APP_NOT_FOUND', `No app '${appId}'`)
+    return app
+  }
+
+  async createAppIn(tenantId: string, name: string): Promise<{ app: TenantApp; apiKey: string }> {
+    const tenant = await this.findTenant(tenantId)
+    if (!tenant || tenant.id !== tenantId) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${tenantId}'`)
+    const issued = await this.createApp(tenant.name, name)
+    return { app: await this.appOf(tenantId, issued.app_id), apiKey: issued.api_key }
+  }
+
+  async renameApp(tenantId: string, appId: string, name: string): Promise<TenantApp> {
+    checkName('App', name)
+    await this.ds.transaction(async (m) => {
+      await this.lockApp(m, tenantId, appId, true)
+      const clash = await m.query(`SELECT 1 FROM apps WHERE tenant_id = $1 AND name = $2 AND id <> $3`, [tenantId, name, appId])
+      if (clash.length) throw new DomainError('CONFLICT', `An app named '${name}' already exists`)
+      await m.query(`UPDATE apps SET name = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, appId, name])
+    })
+    return this.appOf(tenantId, appId)
+  }
+
+  /** Deletes the app and its keys (its profiles belong to the tenant and stay). */
+  async deleteApp(tenantId: string, appId: string): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      await this.lockApp(m, tenantId, appId, true)
+      await m.query(`DELETE FROM apps WHERE tenant_id = $1 AND id = $2`, [tenantId, appId])
+      await this.bus?.stage(m, 'apiKeysRevoked', { tenantId, appId })
+    })
+    await this.bus?.committed('apiKeysRevoked', { tenantId, appId })
   }
 
   /** The context of a valid, live key; throws MISSING_API_KEY / INVALID_API_KEY otherwise. */
@@ -133,10 +203,12 @@ export class TenantService {
     }
   }
 
-  private async lockApp(m: import('typeorm').EntityManager, tenantName: string, appName: string) {
+  private async lockApp(m: import('typeorm').EntityManager, tenantName: string, appName: string, byId = false) {
     const rows = await m.query(
-      `SELECT a.tenant_id, a.id FROM apps a JOIN tenants t ON t.id = a.tenant_id
-        WHERE (t.name = $1 OR t.id = $1) AND (a.name = $2 OR a.id = $2) FOR UPDATE OF a`,
+      byId
+        ? `SELECT a.tenant_id, a.id FROM apps a WHERE a.tenant_id = $1 AND a.id = $2 FOR UPDATE`
+        : `SELECT a.tenant_id, a.id FROM apps a JOIN tenants t ON t.id = a.tenant_id
+            WHERE (t.name = $1 OR t.id = $1) AND (a.name = $2 OR a.id = $2) FOR UPDATE OF a`,
       [tenantName, appName],
     )
     if (!rows.length) throw new DomainError('APP_NOT_FOUND', `No app '${appName}' in tenant '${tenantName}'`)
@@ -146,3 +218,10 @@ export class TenantService {
 
 const iso = (d: Date | string) => new Date(d).toISOString()
 const toTenant = (r: any): Tenant => ({ id: r.id, name: r.name, created_at: iso(r.created_at) })
+const toTenantApp = (r: any): TenantApp => ({
+  id: r.id,
+  name: r.name,
+  createdAt: iso(r.created_at),
+  keyPrefix: r.public_id ? `pk_${r.public_id}` : null,
+  keyCreatedAt: r.key_created_at ? iso(r.key_created_at) : null,
+})

@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DashboardBrowser } from '../support/dashboard-client.js'
 import { client, freshDatabase, testEnv, type TestDatabase } from '../support/harness.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -115,6 +116,23 @@ describe('CLI, bootstrap and restarts (real processes)', () => {
 
     const text = await cli('app', 'create', '--tenant', 'acme', '--name', 'cli-text')
     expect(text).toMatch(/API key \(shown once\): pk_/)
+
+    // dashboard accounts from the CLI (for when sign-up is closed), usable at once by the running service
+    const account = JSON.parse(await cli('account', 'create', '--email', 'ops@acme.example', '--tenant', 'acme', '--json'))
+    expect(account).toMatchObject({ email: 'ops@acme.example', tenant_name: 'acme', tenant_id: created.tenant_id })
+    expect(account.password).toMatch(/^[A-Za-z0-9]{20}$/)
+    const browser = new DashboardBrowser(base)
+    expect((await browser.signIn('ops@acme.example', account.password)).body.errors).toBeUndefined()
+    expect((await browser.gql('{ apps { name keyPrefix } }')).body.data.apps).toEqual([
+      { name: 'web', keyPrefix: null },
+      { name: 'cli-text', keyPrefix: expect.stringMatching(/^pk_/) },
+    ])
+    expect(JSON.parse(await cli('account', 'list', '--json')).map((a: any) => a.email)).toEqual(['ops@acme.example'])
+    const reset = JSON.parse(await cli('account', 'set-password', '--email', 'ops@acme.example', '--json'))
+    expect(reset.password).not.toBe(account.password)
+    expect((await browser.gql('{ me { email } }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED') // sessions ended
+    expect((await new DashboardBrowser(base).signIn('ops@acme.example', reset.password)).body.errors).toBeUndefined()
+    await expect(cli('account', 'create', '--email', 'OPS@acme.example')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/already exists/) })
     await stop()
   })
 

@@ -1,0 +1,104 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql'
+import { DomainError } from '../../domain/errors.js'
+import type { Account as AccountRecord, NewSession } from '../../services/account.service.js'
+import { clearSessionCookie, sessionCookie } from '../../dashboard/cookies.js'
+import type { DashboardRequest, GqlContext } from '../context.js'
+import { Account, AppWithKey, DashboardApp, SessionInfo } from '../types/account.type.js'
+
+function dashboardOf(context: GqlContext): DashboardRequest {
+  if (!context.dashboard) throw new DomainError('FORBIDDEN', 'Account operations are only served on /dashboard/graphql')
+  return context.dashboard
+}
+
+function signedIn(context: GqlContext): { d: DashboardRequest; account: AccountRecord } {
+  const d = dashboardOf(context)
+  if (!d.account) throw new DomainError('UNAUTHENTICATED', 'Sign in first: this operation needs a dashboard session')
+  return { d, account: d.account }
+}
+
+const toAccount = (a: AccountRecord): Account => ({ id: a.id, email: a.email, tenantId: a.tenantId, tenantName: a.tenantName })
+
+function started(d: DashboardRequest, s: NewSession): SessionInfo {
+  if (!d.reply) throw new DomainError('VALIDATION_FAILED', 'Sign in over HTTP (POST /dashboard/graphql), not over a WebSocket')
+  d.reply.header('set-cookie', sessionCookie(s.token, s.expiresAt, d.secure))
+  return { account: toAccount(s.account), csrfToken: s.csrfToken }
+}
+
+/** Sign-up, sign-in and the account's own settings. Guarded by the session cookie, never by an app key. */
+@Resolver()
+export class AccountResolver {
+  @Mutation(() => SessionInfo, { description: 'Creates an account (and its tenant) and signs it in; fails with SIGNUP_CLOSED when sign-up is off' })
+  async signUp(@Arg('email', () => String) email: string, @Arg('password', () => String) password: string, @Ctx() context: GqlContext): Promise<SessionInfo> {
+    const d = dashboardOf(context)
+    return started(d, await d.accounts.signUp(email, password))
+  }
+
+  @Mutation(() => SessionInfo, { description: 'Signs in; failed attempts are rate-limited per e-mail address and per client' })
+  async signIn(@Arg('email', () => String) email: string, @Arg('password', () => String) password: string, @Ctx() context: GqlContext): Promise<SessionInfo> {
+    const d = dashboardOf(context)
+    return started(d, await d.accounts.signIn(email, password, d.ip))
+  }
+
+  @Mutation(() => Boolean, { description: 'Ends this session' })
+  async signOut(@Ctx() context: GqlContext): Promise<boolean> {
+    const { d } = signedIn(context)
+    if (d.sessionToken) await d.accounts.signOut(d.sessionToken)
+    d.reply?.header('set-cookie', clearSessionCookie(d.secure))
+    return true
+  }
+
+  @Mutation(() => Boolean, { description: "Replaces the password; the account's other sessions end" })
+  async changePassword(
+    @Arg('currentPassword', () => String) currentPassword: string,
+    @Arg('newPassword', () => String) newPassword: string,
+    @Ctx() context: GqlContext,
+  ): Promise<boolean> {
+    const { d, account } = signedIn(context)
+    await d.accounts.changePassword(account.id, d.sessionToken, currentPassword, newPassword)
+    return true
+  }
+
+  @Query(() => Account, { description: 'The signed-in account' })
+  me(@Ctx() context: GqlContext): Account {
+    return toAccount(signedIn(context).account)
+  }
+
+  @Query(() => [DashboardApp], { description: "The account's apps" })
+  async apps(@Ctx() context: GqlContext): Promise<DashboardApp[]> {
+    const { account } = signedIn(context)
+    return context.services.tenants.appsOf(account.tenantId)
+  }
+
+  @Mutation(() => AppWithKey, { description: 'Creates an app with its API key (shown only here)' })
+  async createApp(@Arg('name', () => String) name: string, @Ctx() context: GqlContext): Promise<AppWithKey> {
+    const { account } = signedIn(context)
+    return context.services.tenants.createAppIn(account.tenantId, name)
+  }
+
+  @Mutation(() => DashboardApp)
+  async renameApp(@Arg('id', () => ID) id: string, @Arg('name', () => String) name: string, @Ctx() context: GqlContext): Promise<DashboardApp> {
+    const { account } = signedIn(context)
+    return context.services.tenants.renameApp(account.tenantId, id, name)
+  }
+
+  @Mutation(() => Boolean, { description: 'Deletes the app and its key (the tenant keeps its profiles)' })
+  async deleteApp(@Arg('id', () => ID) id: string, @Ctx() context: GqlContext): Promise<boolean> {
+    const { account } = signedIn(context)
+    await context.services.tenants.deleteApp(account.tenantId, id)
+    return true
+  }
+
+  @Mutation(() => AppWithKey, { description: 'Issues a new key (shown only here); the old one stops working at once, open subscriptions included' })
+  async rotateAppKey(@Arg('id', () => ID) id: string, @Ctx() context: GqlContext): Promise<AppWithKey> {
+    const { account } = signedIn(context)
+    const issued = await context.services.tenants.rotateKey(account.tenantId, id, { byId: true })
+    return { app: await context.services.tenants.appOf(account.tenantId, id), apiKey: issued.api_key }
+  }
+
+  @Mutation(() => DashboardApp, { description: 'Revokes the key without a new one; it stops working at once, open subscriptions included' })
+  async revokeAppKey(@Arg('id', () => ID) id: string, @Ctx() context: GqlContext): Promise<DashboardApp> {
+    const { account } = signedIn(context)
+    await context.services.tenants.revokeKey(account.tenantId, id, { byId: true })
+    return context.services.tenants.appOf(account.tenantId, id)
+  }
+}

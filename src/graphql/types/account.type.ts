@@ -1,0 +1,30 @@
+import { Field, ID, ObjectType } from 'type-graphql'
+
+@ObjectType({ description: 'A dashboard account; it owns one tenant' })
+export class Account {
+  @Field(() => ID) id!: string
+  @Field(() => String) email!: string
+  @Field(() => ID) tenantId!: string
+  @Field(() => String) tenantName!: string
+}
+
+@ObjectType({ description: 'A new session: the cookie is set on the response; the browser echoes csrfToken in x-csrf-token' })
+export class SessionInfo {
+  @Field(() => Account) account!: Account
+  @Field(() => String) csrfToken!: string
+}
+
+@ObjectType({ description: "An app of the account's tenant; its key is shown only when issued" })
+export class DashboardApp {
+  @Field(() => ID) id!: string
+  @Field(() => String) name!: string
+  @Field(() => String) createdAt!: string
+  @Field(() => String, { nullable: true, description: 'pk_<public id> of the live key; null when revoked' }) keyPrefix!: string | null
+  @Field(() => String, { nullable: true }) keyCreatedAt!: string | null
+}
+
+@ObjectType({ description: 'An app with its new API key: the only time the key is shown' })
+export class AppWithKey {
+  @Field(() => DashboardApp) app!: DashboardApp
+  @Field(() => String) apiKey!: string
+}

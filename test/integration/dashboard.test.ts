@@ -1,0 +1,314 @@
+// The dashboard's server side over real HTTP and WebSockets: accounts, sessions, CSRF, the login rate limit, apps
+// and keys, and tenant isolation. The browser itself is exercised in test/e2e/dashboard-browser.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DashboardBrowser } from '../support/dashboard-client.js'
+import { gqlHttp, wsClient, wsRun } from '../support/gql.js'
+import { startService, type TestService } from '../support/harness.js'
+
+const PASSWORD = 'correct horse battery'
+const APPS = `{ apps { id name createdAt keyPrefix keyCreatedAt } }`
+const CREATE_APP = `mutation($n: String!) { createApp(name: $n) { apiKey app { id name keyPrefix } } }`
+const STATUS = `subscription($id: ID) { profileStatusChanged(id: $id) { profileId status profile { profileId status } } }`
+
+const codeOf = (r: { body: any }) => r.body.errors?.[0]?.extensions?.code
+
+async function postText(base: string, key: string, id: string, text: string) {
+  return fetch(`${base}/v1/profile/${encodeURIComponent(id)}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ data: text, input_type: 'text' }),
+  })
+}
+
+async function waitFor<T>(fn: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms
+  for (;;) {
+    const v = await fn()
+    if (v !== undefined) return v
+    if (Date.now() > end) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
+  let svc: TestService
+  let base: string
+  // Only the bus event can close a socket within this test's waits: the periodic re-check is an hour.
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_LOGIN_MAX_FAILURES: '3', PROFILER_WS_AUTH_RECHECK_MS: '3600000' } })
+    base = svc.url
+  })
+  afterAll(() => svc?.close())
+
+  it('serves the page with a strict Content-Security-Policy, and its script and stylesheet from this server', async () => {
+    const page = await fetch(`${base}/dashboard`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toMatch(/text\/html/)
+    const csp = page.headers.get('content-security-policy')!
+    expect(csp).toMatch(/default-src 'self'/)
+    expect(csp).toMatch(/frame-ancestors 'none'/)
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:\/\/(?!127)/)
+    const html = await page.text()
+    expect(html).toContain('/dashboard/assets/app.js')
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/) // no inline script
+    expect(html).not.toMatch(/(src|href)="https?:/) // nothing from another site
+    const js = await fetch(`${base}/dashboard/assets/app.js`)
+    expect(js.status).toBe(200)
+    expect(js.headers.get('content-type')).toMatch(/javascript/)
+    expect((await js.text()).length).toBeGreaterThan(1000)
+    const css = await fetch(`${base}/dashboard/assets/app.css`)
+    expect(css.status).toBe(200)
+    expect(css.headers.get('content-type')).toMatch(/text\/css/)
+    expect((await fetch(`${base}/dashboard/graphql`)).status).toBe(405)
+  })
+
+  it('sign-up sets an HttpOnly, SameSite=Strict cookie scoped to /dashboard and returns the CSRF token; bad input is refused', async () => {
+    const b = new DashboardBrowser(base)
+    expect((await b.session()).body).toEqual({ account: null, csrfToken: null, signUpOpen: true })
+    for (const [email, password, message] of [
+      ['not-an-email', PASSWORD, /e-mail address/],
+      ['short@example.com', 'short', /at least 10 characters/],
+    ] as const) {
+      const r = await b.signUp(email, password)
+      expect(codeOf(r)).toBe('VALIDATION_FAILED')
+      expect(r.body.errors[0].message).toMatch(message)
+      expect(b.cookie).toBeUndefined()
+    }
+    const r = await b.signUp('ada@example.com', PASSWORD)
+    expect(r.body.errors).toBeUndefined()
+    const cookie = r.headers.get('set-cookie')!
+    expect(cookie).toMatch(/^profiler_session=[A-Za-z0-9]{43};/)
+    expect(cookie).toMatch(/; HttpOnly/)
+    expect(cookie).toMatch(/; SameSite=Strict/)
+    expect(cookie).toMatch(/; Path=\/dashboard/)
+    expect(cookie).not.toMatch(/Secure/) // plain HTTP here; PROFILER_COOKIE_SECURE=auto adds it over HTTPS
+    const s = await b.session()
+    expect(s.body.account).toMatchObject({ email: 'ada@example.com', tenantId: r.body.data.signUp.account.tenantId })
+    expect(s.body.csrfToken).toBe(b.csrf)
+    expect(s.headers.get('cache-control')).toBe('no-store')
+    // the same address again, in another case
+    const again = await new DashboardBrowser(base).signUp('ADA@example.com', PASSWORD)
+    expect(codeOf(again)).toBe('CONFLICT')
+  })
+
+  it('without a session nothing but sign-up and sign-in is served: HTTP and WebSocket', async () => {
+    const anon = new DashboardBrowser(base)
+    for (const q of [APPS, `{ me { id } }`, `{ profile(id: "x") { profileId } }`, `{ searchProfiles { total } }`, `{ usage { totalTokens } }`]) {
+      const r = await anon.gql(q)
+      expect(codeOf(r), q).toBe('UNAUTHENTICATED')
+      expect(Object.values(r.body.data ?? {}).every((v) => v === null)).toBe(true) // nothing leaked
+    }
+    for (const [q, v] of [
+      [CREATE_APP, { n: 'x' }],
+      [`mutation { deleteProfile(id: "x") }`, undefined],
+      [`mutation { submitProfileData(id: "x", data: "I am a nurse.") { id } }`, undefined],
+      [`mutation { signOut }`, undefined],
+    ] as const) {
+      expect(codeOf(await anon.gql(q, v)), q).toBe('UNAUTHENTICATED')
+    }
+    const out = await wsRun(anon.ws(), { query: STATUS, variables: {} }, { waitMs: 3000 })
+    expect(out.closed?.code).toBe(4403)
+  })
+
+  it('a session without its CSRF token, with a wrong one, or from another origin is refused', async () => {
+    const b = new DashboardBrowser(base)
+    await b.signUp('csrf@example.com', PASSWORD)
+    expect(codeOf(await b.gql(APPS))).toBeUndefined()
+    const missing = await b.gql(APPS, undefined, { csrf: null })
+    expect(missing.status).toBe(403)
+    expect(codeOf(missing)).toBe('FORBIDDEN')
+    expect(missing.body.errors[0].message).toMatch(/CSRF/)
+    const wrong = await b.gql(CREATE_APP, { n: 'evil' }, { csrf: 'x'.repeat(32) })
+    expect(wrong.status).toBe(403)
+    const cross = await b.gql(APPS, undefined, { headers: { origin: 'https://evil.example' } })
+    expect(cross.status).toBe(403)
+    // a form post from another site (a "simple" request) is refused before any resolver runs
+    const form = await fetch(`${base}/dashboard/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', cookie: b.cookie! },
+      body: JSON.stringify({ query: `mutation { createApp(name: "evil") { apiKey } }` }),
+    })
+    expect(form.status).toBeGreaterThanOrEqual(400)
+    expect((await b.gql(APPS)).body.data.apps).toEqual([]) // nothing was created by the refused requests
+    // WebSocket: the cookie alone is not enough, nor a cookie from another origin
+    expect((await wsRun(b.ws({ csrf: null }), { query: STATUS, variables: {} }, { waitMs: 3000 })).closed?.code).toBe(4403)
+    expect((await wsRun(b.ws({ origin: 'https://evil.example' }), { query: STATUS, variables: {} }, { waitMs: 3000 })).closed?.code).toBe(4403)
+  })
+
+  it('apps: create (key shown once, works on REST), rename, rotate (old key dead at once, its open subscription closed), revoke, delete', async () => {
+    const b = new DashboardBrowser(base)
+    await b.signUp('apps@example.com', PASSWORD)
+    expect(codeOf(await b.gql(CREATE_APP, { n: 'bad name!' }))).toBe('VALIDATION_FAILED')
+    const created = (await b.gql(CREATE_APP, { n: 'web' })).body.data.createApp
+    expect(created.apiKey).toMatch(/^pk_[A-Za-z0-9]{12}_[A-Za-z0-9]{32}$/)
+    expect(created.apiKey.startsWith(created.app.keyPrefix + '_')).toBe(true)
+    expect(codeOf(await b.gql(CREATE_APP, { n: 'web' }))).toBe('CONFLICT')
+    const listed = (await b.gql(APPS)).body.data.apps
+    expect(listed).toHaveLength(1)
+    expect(JSON.stringify(listed)).not.toContain(created.apiKey) // the list never shows the key
+    expect((await postText(base, created.apiKey, 'p1', 'I am a nurse.')).status).toBe(202)
+
+    const renamed = await b.gql(`mutation($id: ID!) { renameApp(id: $id, name: "website") { name } }`, { id: created.app.id })
+    expect(renamed.body.data.renameApp.name).toBe('website')
+
+    // an open /graphql subscription on the key ends the moment the key is rotated
+    const client = wsClient(base, created.apiKey)
+    const sub = wsRun(client, { query: STATUS, variables: {} }, {
+      waitMs: 8000,
+      during: async () => {
+        await new Promise((r) => setTimeout(r, 500))
+        const rotated = (await b.gql(`mutation($id: ID!) { rotateAppKey(id: $id) { apiKey app { keyPrefix } } }`, { id: created.app.id })).body.data.rotateAppKey
+        expect(rotated.apiKey).not.toBe(created.apiKey)
+        expect((await postText(base, created.apiKey, 'p2', 'x')).status).toBe(401)
+        expect((await postText(base, rotated.apiKey, 'p2', 'I live in Lyon.')).status).toBe(202)
+        created.apiKey = rotated.apiKey
+      },
+    })
+    const ended = await sub
+    expect(ended.closed).toEqual({ code: 4403, reason: 'Forbidden: API key revoked' })
+    await client.dispose()
+
+    const revoked = await b.gql(`mutation($id: ID!) { revokeAppKey(id: $id) { keyPrefix } }`, { id: created.app.id })
+    expect(revoked.body.data.revokeAppKey.keyPrefix).toBeNull()
+    expect((await postText(base, created.apiKey, 'p3', 'x')).status).toBe(401)
+
+    expect((await b.gql(`mutation($id: ID!) { deleteApp(id: $id) }`, { id: created.app.id })).body.data.deleteApp).toBe(true)
+    expect((await b.gql(APPS)).body.data.apps).toEqual([])
+    expect(codeOf(await b.gql(`mutation($id: ID!) { deleteApp(id: $id) }`, { id: created.app.id }))).toBe('APP_NOT_FOUND')
+    // the tenant's profiles stay
+    expect((await b.gql(`{ profile(id: "p1") { profileId } }`)).body.data.profile).toEqual({ profileId: 'p1' })
+  })
+
+  it("one account never sees or touches another's apps or profiles; an app key cannot reach account operations", async () => {
+    const a = new DashboardBrowser(base)
+    const b = new DashboardBrowser(base)
+    await a.signUp('alice@example.com', PASSWORD)
+    await b.signUp('bob@example.com', PASSWORD)
+    const bobApp = (await b.gql(CREATE_APP, { n: 'bob-app' })).body.data.createApp
+    expect((await postText(base, bobApp.apiKey, 'bob-secret', 'I am a pilot from Oslo.')).status).toBe(202)
+    await waitFor(async () => ((await b.gql(`{ profile(id: "bob-secret") { status } }`)).body.data.profile?.status === 'READY' ? true : undefined))
+
+    expect((await a.gql(APPS)).body.data.apps).toEqual([])
+    for (const m of [
+      `mutation($id: ID!) { renameApp(id: $id, name: "mine") { id } }`,
+      `mutation($id: ID!) { rotateAppKey(id: $id) { apiKey } }`,
+      `mutation($id: ID!) { revokeAppKey(id: $id) { id } }`,
+      `mutation($id: ID!) { deleteApp(id: $id) }`,
+    ]) {
+      expect(codeOf(await a.gql(m, { id: bobApp.app.id })), m).toBe('APP_NOT_FOUND')
+    }
+    expect((await postText(base, bobApp.apiKey, 'bob-secret', 'still works')).status).toBe(202) // untouched
+    expect((await a.gql(`{ profile(id: "bob-secret") { profileId } }`)).body.data.profile).toBeNull()
+    expect((await a.gql(`{ searchProfiles(query: "pilot Oslo", sensitivity: 0) { total } }`)).body.data.searchProfiles.total).toBe(0)
+    expect((await a.gql(`mutation { deleteProfile(id: "bob-secret") }`)).body.data.deleteProfile).toBe(false)
+    expect((await b.gql(`{ searchProfiles(query: "pilot Oslo") { total profiles { profile { profileId } } } }`)).body.data.searchProfiles.total).toBe(1)
+
+    // Bob's app key: no account operation on either endpoint
+    const onDashboard = await new DashboardBrowser(base).gql(APPS, undefined, { headers: { authorization: `Bearer ${bobApp.apiKey}` } })
+    expect(codeOf(onDashboard)).toBe('UNAUTHENTICATED')
+    const onApi = await gqlHttp(base, bobApp.apiKey, APPS)
+    expect(onApi.status).toBe(400)
+    expect(onApi.body.errors[0].message).toMatch(/Cannot query field "apps"/)
+    const signUpOnApi = await gqlHttp(base, bobApp.apiKey, `mutation { signUp(email: "x@example.com", password: "${PASSWORD}") { csrfToken } }`)
+    expect(signUpOnApi.status).toBe(400)
+  })
+
+  it('the dashboard session follows a profile live over WebSocket: PROCESSING then READY', async () => {
+    const b = new DashboardBrowser(base)
+    await b.signUp('live@example.com', PASSWORD)
+    const key = (await b.gql(CREATE_APP, { n: 'live' })).body.data.createApp.apiKey
+    const out = await wsRun(b.ws(), { query: STATUS, variables: { id: 'watched' } }, {
+      waitMs: 15_000,
+      stopAfter: 2,
+      during: async () => {
+        await new Promise((r) => setTimeout(r, 500))
+        expect((await postText(base, key, 'watched', 'I am a baker in Porto.')).status).toBe(202)
+      },
+    })
+    expect(out.results.map((r) => (r.data as any)?.profileStatusChanged.status)).toEqual(['PROCESSING', 'READY'])
+  })
+
+  it('login attempts are rate-limited per e-mail address; a success clears the count', async () => {
+    const b = new DashboardBrowser(base)
+    await b.signUp('limited@example.com', PASSWORD)
+    const c = new DashboardBrowser(base)
+    expect(codeOf(await c.signIn('limited@example.com', 'wrong password 1'))).toBe('INVALID_CREDENTIALS')
+    expect(codeOf(await c.signIn('limited@example.com', PASSWORD))).toBeUndefined() // clears
+    for (let i = 0; i < 3; i++) {
+      const r = await c.signIn('limited@example.com', `wrong password ${i}`)
+      expect(codeOf(r)).toBe('INVALID_CREDENTIALS')
+      expect(r.body.errors[0].message).toBe('Wrong e-mail address or password')
+    }
+    const blocked = await c.signIn('limited@example.com', PASSWORD) // right password, still refused
+    expect(codeOf(blocked)).toBe('RATE_LIMITED')
+    expect(blocked.body.errors[0].message).toMatch(/try again in \d+ min/)
+    // an unknown address answers exactly like a wrong password
+    expect((await c.signIn('nobody@example.com', PASSWORD)).body.errors[0].message).toBe('Wrong e-mail address or password')
+  })
+
+  it('change password: wrong current refused; other sessions end, this one stays; sign-out ends it and closes its sockets', async () => {
+    const first = new DashboardBrowser(base)
+    await first.signUp('change@example.com', PASSWORD)
+    const second = new DashboardBrowser(base)
+    await second.signIn('change@example.com', PASSWORD)
+    const change = `mutation($c: String!, $n: String!) { changePassword(currentPassword: $c, newPassword: $n) }`
+    expect(codeOf(await first.gql(change, { c: 'not it at all', n: 'another long one' }))).toBe('INVALID_CREDENTIALS')
+    expect(codeOf(await first.gql(change, { c: PASSWORD, n: 'short' }))).toBe('VALIDATION_FAILED')
+    expect((await first.gql(change, { c: PASSWORD, n: 'another long one' })).body.data.changePassword).toBe(true)
+    expect(codeOf(await first.gql(APPS))).toBeUndefined()
+    expect(codeOf(await second.gql(APPS))).toBe('UNAUTHENTICATED')
+    expect(codeOf(await new DashboardBrowser(base).signIn('change@example.com', PASSWORD))).toBe('INVALID_CREDENTIALS')
+    const again = new DashboardBrowser(base)
+    expect(codeOf(await again.signIn('change@example.com', 'another long one'))).toBeUndefined()
+
+    const out = await wsRun(again.ws(), { query: STATUS, variables: {} }, {
+      waitMs: 3000,
+      during: async () => {
+        const cookie = again.cookie
+        const r = await again.gql(`mutation { signOut }`)
+        expect(r.body.data.signOut).toBe(true)
+        expect(r.headers.get('set-cookie')).toMatch(/^profiler_session=; .*Expires=Thu, 01 Jan 1970/)
+        // the old cookie is dead, whoever replays it
+        const replay = await fetch(`${base}/dashboard/session`, { headers: { cookie: cookie! } })
+        expect(((await replay.json()) as { account: unknown }).account).toBeNull()
+      },
+    })
+    // sign-out raises no event: the socket holds until its re-check (an hour here), so only the HTTP side is asserted
+    expect(out.results).toEqual([])
+  })
+})
+
+describe('dashboard: sign-up closed by configuration', () => {
+  let svc: TestService
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_SIGNUP: 'false', PROFILER_WS_AUTH_RECHECK_MS: '200' } })
+  })
+  afterAll(() => svc?.close())
+
+  it('refuses sign-up; an account made by the operator (the CLI path) signs in, for the bootstrap tenant', async () => {
+    const b = new DashboardBrowser(svc.url)
+    expect((await b.session()).body.signUpOpen).toBe(false)
+    const r = await b.signUp('new@example.com', PASSWORD)
+    expect(codeOf(r)).toBe('SIGNUP_CLOSED')
+    expect(b.cookie).toBeUndefined()
+    await svc.profiler.services.accounts.createAccount('ops@example.com', PASSWORD, { tenant: 'default' })
+    expect(codeOf(await b.signIn('ops@example.com', PASSWORD))).toBeUndefined()
+    const apps = (await b.gql(APPS)).body.data.apps
+    expect(apps.map((a: any) => a.name)).toEqual(['default']) // the bootstrap app
+    expect(svc.key.startsWith(apps[0].keyPrefix + '_')).toBe(true)
+  })
+
+  it("a session's socket closes once the session ends (periodic re-check)", async () => {
+    const b = new DashboardBrowser(svc.url)
+    await svc.profiler.services.accounts.createAccount('sock@example.com', PASSWORD)
+    await b.signIn('sock@example.com', PASSWORD)
+    const out = await wsRun(b.ws(), { query: STATUS, variables: {} }, {
+      waitMs: 5000,
+      during: async () => {
+        await new Promise((r) => setTimeout(r, 300))
+        await b.gql(`mutation { signOut }`)
+      },
+    })
+    expect(out.closed).toEqual({ code: 4403, reason: 'Forbidden: session ended' })
+  })
+})
