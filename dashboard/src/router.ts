@@ -1,0 +1,58 @@
+/** Hash routing: #/signin, #/signup, #/apps, #/profiles, #/profiles/<url-encoded id>, #/account. */
+
+export type RouteName = 'home' | 'signin' | 'signup' | 'apps' | 'profiles' | 'profile' | 'account' | 'notfound'
+
+export interface Route {
+  name: RouteName
+  /** The decoded profile id for the 'profile' route. */
+  profileId?: string
+}
+
+/** Routes that need a signed-in account. */
+export const PRIVATE_ROUTES: ReadonlySet<RouteName> = new Set(['apps', 'profiles', 'profile', 'account'])
+
+/** Routes only for signed-out visitors. */
+export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set(['signin', 'signup'])
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+export function parseHash(hash: string): Route {
+  const path = hash.replace(/^#/, '')
+  if (path === '' || path === '/') return { name: 'home' }
+  if (path === '/signin') return { name: 'signin' }
+  if (path === '/signup') return { name: 'signup' }
+  if (path === '/apps') return { name: 'apps' }
+  if (path === '/profiles' || path === '/profiles/') return { name: 'profiles' }
+  if (path === '/account') return { name: 'account' }
+  if (path.startsWith('/profiles/')) {
+    return { name: 'profile', profileId: decode(path.slice('/profiles/'.length)) }
+  }
+  return { name: 'notfound' }
+}
+
+export function profileHref(profileId: string): string {
+  return `#/profiles/${encodeURIComponent(profileId)}`
+}
+
+export function navigate(hash: string): void {
+  if (location.hash === hash) window.dispatchEvent(new HashChangeEvent('hashchange'))
+  else location.hash = hash
+}
+
+/** What a page gets: where to render, and a way to clean up when the visitor leaves. */
+export interface PageContext {
+  root: HTMLElement
+  route: Route
+  /** Aborted when the page is left: pass to gql() and check before rendering late results. */
+  signal: AbortSignal
+  /** Registers something to do when the page is left (unsubscribe, clear timers). */
+  onLeave(fn: () => void): void
+}
+
+export type Page = (ctx: PageContext) => void

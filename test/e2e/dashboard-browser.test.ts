@@ -1,0 +1,125 @@
+// The dashboard in a real headless Chromium (Debian's `chromium`, driven by playwright-core): sign up, create an app,
+// copy its key, POST a submission with it over REST, find the profile by id, watch it turn ready without a reload,
+// open it, delete it. With PROFILER_SCREENSHOTS_DIR set (npm run screenshots) it also saves the main pages as PNGs.
+import fs from 'node:fs'
+import path from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startService, type TestService } from '../support/harness.js'
+
+const CANDIDATES = [process.env.PROFILER_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[]
+const executable = CANDIDATES.find((p) => fs.existsSync(p))
+// .ci/run installs Chromium and sets PROFILER_REQUIRE_BROWSER=1, so there a missing browser fails instead of skipping.
+if (!executable && process.env.PROFILER_REQUIRE_BROWSER) throw new Error(`No Chromium found (tried ${CANDIDATES.join(', ')})`)
+if (!executable) console.warn('dashboard browser test skipped: no Chromium (apt-get install chromium, or set PROFILER_CHROMIUM)')
+
+const shots = process.env.PROFILER_SCREENSHOTS_DIR
+async function shot(page: Page, name: string) {
+  if (!shots) return
+  fs.mkdirSync(shots, { recursive: true })
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true })
+}
+
+describe.skipIf(!executable)('dashboard in headless Chromium', () => {
+  let svc: TestService
+  let browser: Browser
+  beforeAll(async () => {
+    // Extraction waits 2 s, so the page shows `processing` before `ready`.
+    svc = await startService({ env: { PROFILER_EXTRACT_DELAY_MS: '2000' } })
+    browser = await chromium.launch({ executablePath: executable, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await svc?.close()
+  })
+
+  it('sign up, create an app, copy its key, submit over REST, find the profile, watch it turn ready live, open it, delete it', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.url })
+    const page = await context.newPage()
+    const failures: string[] = []
+    page.on('pageerror', (e) => failures.push(`pageerror: ${e.message}`))
+    page.on('console', (m) => m.type() === 'error' && failures.push(`console: ${m.text()}`))
+    const external: string[] = []
+    page.on('request', (r) => !r.url().startsWith(svc.url) && !r.url().startsWith(svc.url.replace('http', 'ws')) && external.push(r.url()))
+
+    await page.goto(`${svc.url}/dashboard`)
+    await shot(page, 'sign-in')
+    await page.getByRole('link', { name: 'Create an account' }).click()
+    await page.getByLabel('Email').fill('e2e@example.com')
+    await page.getByLabel('Password').fill('a long enough password')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+
+    // apps: create one, copy its key
+    await page.getByLabel('App name').fill('web')
+    await page.getByRole('button', { name: 'Create app' }).click()
+    const keyBox = page.getByTestId('new-api-key')
+    await expect.poll(async () => (await keyBox.textContent())?.trim() ?? '').toMatch(/^pk_[A-Za-z0-9]{12}_[A-Za-z0-9]{32}$/)
+    const key = (await keyBox.textContent())!.trim()
+    await page.getByRole('button', { name: 'Copy key' }).click()
+    await expect.poll(() => page.evaluate(() => (globalThis as any).navigator.clipboard.readText() as Promise<string>)).toBe(key)
+    await shot(page, 'apps')
+
+    // the key works on REST
+    const posted = await fetch(`${svc.url}/v1/profile/maria-1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ data: 'My name is Maria. I live in Lisbon. I work as a nurse and I love jazz and hiking.' }),
+    })
+    expect(posted.status).toBe(202)
+
+    // find it by id; it turns ready on the page without a reload
+    await page.getByRole('link', { name: 'Profiles', exact: true }).click()
+    await page.getByLabel('Profile id').fill('maria-1')
+    await page.getByRole('button', { name: 'Open' }).click()
+    const status = page.getByTestId('profile-status')
+    await expect.poll(async () => (await status.textContent())?.trim(), { timeout: 5000 }).toBe('processing')
+    await page.evaluate(() => ((globalThis as any).__noReload = true))
+    await expect.poll(async () => (await status.textContent())?.trim(), { timeout: 20_000 }).toBe('ready')
+    expect(await page.evaluate(() => (globalThis as any).__noReload as boolean | undefined)).toBe(true) // same document
+    await expect.poll(async () => page.locator('main').innerText()).toMatch(/Lisbon/)
+    await expect.poll(async () => page.locator('main').innerText()).toMatch(/nurse/i)
+    await shot(page, 'profile')
+
+    // the full search finds it too
+    await page.getByRole('link', { name: 'Profiles', exact: true }).click()
+    await page.getByLabel('Query').fill('nurse who likes jazz')
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await expect.poll(async () => page.locator('main').innerText()).toMatch(/maria-1/)
+    await shot(page, 'search')
+
+    // back to it, delete with confirmation
+    await page.getByRole('link', { name: 'maria-1' }).first().click()
+    await expect.poll(async () => (await status.textContent())?.trim()).toBe('ready')
+    await page.getByRole('button', { name: 'Delete profile' }).click()
+    const dialog = page.getByRole('dialog')
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click()
+    await expect.poll(async () => (await status.textContent())?.trim()).toBe('deleted')
+    const gone = await fetch(`${svc.url}/v1/profile/maria-1`, { headers: { authorization: `Bearer ${key}` } })
+    expect(gone.status).toBe(404)
+
+    expect(external).toEqual([]) // no CDN, nothing from the network but this server
+    expect(failures).toEqual([])
+    await context.close()
+  }, 90_000)
+
+  it('works at phone width and from the keyboard alone', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 740 } })
+    const page = await context.newPage()
+    await page.goto(`${svc.url}/dashboard`)
+    // the sign-in form is reachable and usable with Tab and Enter
+    await page.getByLabel('Email').focus()
+    await page.keyboard.type('e2e@example.com')
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('a long enough password')
+    await page.keyboard.press('Enter')
+    await expect.poll(async () => page.locator('body').innerText()).toMatch(/Apps/)
+    const overflow = await page.evaluate(() => {
+      const root = (globalThis as any).document.documentElement
+      return (root.scrollWidth - root.clientWidth) as number
+    })
+    expect(overflow).toBeLessThanOrEqual(1) // nothing wider than the phone
+    await shot(page, 'apps-phone')
+    await context.close()
+  }, 60_000)
+})
