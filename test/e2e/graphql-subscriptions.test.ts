@@ -5,7 +5,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { migrate, openDatabase } from '../../src/db/database.js'
 import { JobQueue } from '../../src/jobs/queue.js'
+import { AccountService } from '../../src/services/account.service.js'
 import { TenantService } from '../../src/services/tenant.service.js'
+import { DashboardBrowser } from '../support/dashboard-client.js'
+import { wsClient, wsRun } from '../support/gql.js'
 import { client, freshDatabase, SERVER_URL, startService, testConfig, testEnv, type TestDatabase, type TestService } from '../support/harness.js'
 import { connect, DELETE, gql, poll, sleep, submit, untilLive, type Recorder, type Socket, type StatusEvent } from '../support/graphql-client.js'
 
@@ -334,8 +337,12 @@ describe.skipIf(!SERVER_URL)('events cross processes: serve, serve, worker (serv
 
   beforeAll(async () => {
     db = await freshDatabase()
-    env = testEnv(db, { PROFILER_BOOTSTRAP: 'false' })
+    // The periodic key re-check is an hour: only the apiKeysRevoked event (NOTIFY) can close a socket in time.
+    env = testEnv(db, { PROFILER_BOOTSTRAP: 'false', PROFILER_WS_AUTH_RECHECK_MS: '3600000' })
   })
+  let api1: string | undefined
+  let api2: string | undefined
+  let key: string
   afterAll(async () => {
     await Promise.all(sockets.map((s) => s.close()))
     await Promise.all(
@@ -351,7 +358,6 @@ describe.skipIf(!SERVER_URL)('events cross processes: serve, serve, worker (serv
     // `profiler app create` makes it (in this process, to spare the CPU one more Node start), and the pg-boss queues
     // because their concurrent creation on a fresh database can fail with `deadlock detected` (see the report).
     const setup = await openDatabase(testConfig(db), { poolSize: 2 })
-    let key: string
     try {
       await migrate(setup)
       key = (await new TenantService(setup.dataSource).createApp('t', 'a')).api_key
@@ -361,7 +367,7 @@ describe.skipIf(!SERVER_URL)('events cross processes: serve, serve, worker (serv
     const queue = new JobQueue({ url: db.url!, pollSeconds: 1, supervise: false, onError: () => undefined })
     await queue.start()
     await queue.stop()
-    const [api1, api2] = await Promise.all([spawnRole('serve'), spawnRole('serve'), spawnRole('worker')])
+    ;[api1, api2] = await Promise.all([spawnRole('serve'), spawnRole('serve'), spawnRole('worker')])
     expect(api1 && api2 && api1 !== api2).toBeTruthy()
 
     const s = connect(api1!, key)
@@ -382,5 +388,28 @@ describe.skipIf(!SERVER_URL)('events cross processes: serve, serve, worker (serv
     expect(one.events[1]!.profile.coreInfo.name?.value).toBe('Alice')
     expect(statuses(all.events, 'probe-x')).toEqual(['PROCESSING', 'READY'])
     expect(statuses(all.events, 'cross')).toEqual(['PROCESSING', 'READY'])
+  })
+
+  it("a key rotated in the dashboard of one API process closes the key's subscription on the other at once", async () => {
+    expect(api1 && api2).toBeTruthy() // the processes of the test above
+    const setup = await openDatabase(testConfig(db), { poolSize: 2 })
+    try {
+      await new AccountService(setup.dataSource, testConfig(db).dashboard).createAccount('ops@t.example', 'a long enough password', { tenant: 't' })
+    } finally {
+      await setup.close()
+    }
+    const browser = new DashboardBrowser(api2!)
+    expect((await browser.signIn('ops@t.example', 'a long enough password')).body.errors).toBeUndefined()
+    const [app] = (await browser.gql('{ apps { id name } }')).body.data.apps
+    const out = await wsRun(wsClient(api1!, key), { query: `subscription { profileStatusChanged { profileId } }` }, {
+      waitMs: 15_000,
+      during: async () => {
+        await sleep(500)
+        const rotated = await browser.gql('mutation($id: ID!) { rotateAppKey(id: $id) { apiKey } }', { id: app.id })
+        expect(rotated.body.data.rotateAppKey.apiKey).toMatch(/^pk_/)
+      },
+    })
+    expect(out.closed).toEqual({ code: 4403, reason: 'Forbidden: API key revoked' })
+    expect(out.timedOut).toBe(false)
   })
 })
