@@ -1,5 +1,5 @@
 /** Small shared pieces of UI: status messages, confirmation dialogs, confidence bars, dates. */
-import { h, uid } from './dom'
+import { h, uid, type Child } from './dom'
 
 // --- the page-wide status region (aria-live="polite", in index.html) -------------------------------------------
 
@@ -143,4 +143,20 @@ export function statusText(status: string): string {
 export function statusBadge(status: string, attrs: Record<string, string> = {}): HTMLElement {
   const text = statusText(status)
   return h('span', { ...attrs, class: `badge badge--${text}` }, text)
+}
+
+/** A header cell: its text, and a class (e.g. `num` for right-aligned numbers). null leaves the column out. */
+export type Column = string | { label: string; class: string } | null
+
+/**
+ * A table with one header row inside a focusable, labelled region that scrolls sideways on narrow screens (so the
+ * page itself never does).
+ */
+export function dataTable(label: string, columns: readonly Column[], rows: Child, tableClass = 'table'): HTMLElement {
+  const th = (c: Exclude<Column, null>) => (typeof c === 'string' ? h('th', { scope: 'col' }, c) : h('th', { scope: 'col', class: c.class }, c.label))
+  return h(
+    'div',
+    { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': label },
+    h('table', { class: tableClass }, h('thead', null, h('tr', null, columns.map((c) => (c === null ? null : th(c))))), h('tbody', null, rows)),
+  )
 }

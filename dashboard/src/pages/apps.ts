@@ -4,7 +4,7 @@ import { h, labelled, replace, uid } from '../dom'
 import { APPS, CREATE_APP, DELETE_APP, RENAME_APP, REVOKE_APP_KEY, ROTATE_APP_KEY } from '../queries'
 import type { Page } from '../router'
 import type { AppWithKey, DashboardApp } from '../types'
-import { announce, confirmDialog, dateTime, errorText, showError } from '../ui'
+import { announce, confirmDialog, dataTable, dateTime, errorText, showError } from '../ui'
 
 const NAME_HINT = "1 to 63 characters: letters, digits, '.', '_' and '-'."
 
@@ -272,30 +272,7 @@ export const appsPage: Page = ({ root, signal }) => {
       replace(tableArea, h('p', { class: 'empty' }, 'No apps yet. Create one to get an API key.'))
       return
     }
-    replace(
-      tableArea,
-      h(
-        'div',
-        { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Apps table' },
-        h(
-          'table',
-          { class: 'table' },
-          h(
-            'thead',
-            null,
-            h(
-              'tr',
-              null,
-              h('th', { scope: 'col' }, 'Name'),
-              h('th', { scope: 'col' }, 'Created'),
-              h('th', { scope: 'col' }, 'API key'),
-              h('th', { scope: 'col' }, 'Actions'),
-            ),
-          ),
-          h('tbody', null, apps.map(row)),
-        ),
-      ),
-    )
+    replace(tableArea, dataTable('Apps table', ['Name', 'Created', 'API key', 'Actions'], apps.map(row)))
   }
 
   async function load(): Promise<void> {

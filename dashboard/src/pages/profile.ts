@@ -19,7 +19,7 @@ import type {
   Submission,
   SubmissionPage,
 } from '../types'
-import { announce, confidenceBar, confirmDialog, dateOnly, dateTime, errorText, showError, statusBadge } from '../ui'
+import { announce, confidenceBar, confirmDialog, dataTable, dateOnly, dateTime, errorText, showError, statusBadge } from '../ui'
 
 /** A list that is read page by page ("Load more"). */
 interface Paged<T> {
@@ -299,44 +299,26 @@ function submissionsSection(submissions: Paged<Submission>, loadMore: () => void
   const body: Child =
     submissions.items.length === 0
       ? h('p', { class: 'muted' }, 'No submissions.')
-      : h(
-          'div',
-          { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Submissions table' },
-          h(
-            'table',
-            { class: 'table table--compact' },
+      : dataTable(
+          'Submissions table',
+          ['Id', 'Input type', 'Status', 'Attempts', 'Error', 'Created', 'Started', 'Finished', 'Tokens', 'Prompt'],
+          submissions.items.map((s) =>
             h(
-              'thead',
+              'tr',
               null,
-              h(
-                'tr',
-                null,
-                ['Id', 'Input type', 'Status', 'Attempts', 'Error', 'Created', 'Started', 'Finished', 'Tokens', 'Prompt'].map((t) =>
-                  h('th', { scope: 'col' }, t),
-                ),
-              ),
-            ),
-            h(
-              'tbody',
-              null,
-              submissions.items.map((s) =>
-                h(
-                  'tr',
-                  null,
-                  h('th', { scope: 'row' }, h('code', { class: 'small' }, s.id)),
-                  h('td', null, s.inputType.toLowerCase()),
-                  h('td', null, statusBadge(s.status)),
-                  h('td', { class: 'num' }, String(s.attempts)),
-                  h('td', { class: 'cell-error' }, s.error ?? none('—')),
-                  h('td', null, dateTime(s.createdAt)),
-                  h('td', null, dateTime(s.startedAt)),
-                  h('td', null, dateTime(s.finishedAt)),
-                  h('td', { class: 'num' }, s.usage ? String(s.usage.totalTokens) : none('—')),
-                  h('td', null, s.promptVersion ?? none('—')),
-                ),
-              ),
+              h('th', { scope: 'row' }, h('code', { class: 'small' }, s.id)),
+              h('td', null, s.inputType.toLowerCase()),
+              h('td', null, statusBadge(s.status)),
+              h('td', { class: 'num' }, String(s.attempts)),
+              h('td', { class: 'cell-error' }, s.error ?? none('—')),
+              h('td', null, dateTime(s.createdAt)),
+              h('td', null, dateTime(s.startedAt)),
+              h('td', null, dateTime(s.finishedAt)),
+              h('td', { class: 'num' }, s.usage ? String(s.usage.totalTokens) : none('—')),
+              h('td', null, s.promptVersion ?? none('—')),
             ),
           ),
+          'table table--compact',
         )
   return section(
     'submissions',

@@ -4,7 +4,7 @@ import { h, labelled, replace } from '../dom'
 import { SEARCH_PROFILES } from '../queries'
 import { navigate, profileHref, type Page } from '../router'
 import type { FilterField, SearchResult, SortField, SortOrder } from '../types'
-import { dateTime, errorText, showError, statusBadge } from '../ui'
+import { dataTable, dateTime, errorText, showError, statusBadge } from '../ui'
 
 interface SearchState {
   query: string
@@ -227,45 +227,24 @@ export const profilesPage: Page = ({ root, signal }) => {
     } else {
       replace(
         results,
-        h(
-          'div',
-          { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Search results' },
-          h(
-            'table',
-            { class: 'table' },
+        dataTable(
+          'Search results',
+          ['Profile id', 'Name', withScore ? { label: 'Score', class: 'num' } : null, 'Status', 'Last updated'],
+          result.profiles.map((hit) =>
             h(
-              'thead',
+              'tr',
               null,
-              h(
-                'tr',
-                null,
-                h('th', { scope: 'col' }, 'Profile id'),
-                h('th', { scope: 'col' }, 'Name'),
-                withScore ? h('th', { scope: 'col', class: 'num' }, 'Score') : null,
-                h('th', { scope: 'col' }, 'Status'),
-                h('th', { scope: 'col' }, 'Last updated'),
-              ),
-            ),
-            h(
-              'tbody',
-              null,
-              result.profiles.map((hit) =>
-                h(
-                  'tr',
-                  null,
-                  h('th', { scope: 'row' }, h('a', { href: profileHref(hit.profile.profileId) }, hit.profile.profileId)),
-                  h('td', null, hit.profile.coreInfo.name?.value ?? h('span', { class: 'muted' }, '—')),
-                  withScore
-                    ? h(
-                        'td',
-                        { class: 'num' },
-                        hit.similarityScore === null ? '—' : hit.similarityScore.toFixed(1),
-                      )
-                    : null,
-                  h('td', null, statusBadge(hit.profile.status)),
-                  h('td', null, dateTime(hit.profile.lastUpdated)),
-                ),
-              ),
+              h('th', { scope: 'row' }, h('a', { href: profileHref(hit.profile.profileId) }, hit.profile.profileId)),
+              h('td', null, hit.profile.coreInfo.name?.value ?? h('span', { class: 'muted' }, '—')),
+              withScore
+                ? h(
+                    'td',
+                    { class: 'num' },
+                    hit.similarityScore === null ? '—' : hit.similarityScore.toFixed(1),
+                  )
+                : null,
+              h('td', null, statusBadge(hit.profile.status)),
+              h('td', null, dateTime(hit.profile.lastUpdated)),
             ),
           ),
         ),
