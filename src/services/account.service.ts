@@ -40,6 +40,9 @@ export function checkPassword(password: string) {
   if (password.length > MAX_PASSWORD_LENGTH) throw invalid(`password must be at most ${MAX_PASSWORD_LENGTH} characters`)
 }
 
+/** The columns toAccount reads, from `accounts a JOIN tenants t`. */
+const ACCOUNT_COLUMNS = 'a.id, a.email, a.tenant_id, t.name AS tenant_name, a.created_at'
+
 const tokenHash = (token: string) => crypto.createHash('sha256').update(token).digest()
 
 /** A tenant name for a new account: the e-mail's local part, cleaned, plus a random suffix (names are unique). */
@@ -121,12 +124,12 @@ export class AccountService {
   async session(token: string | undefined): Promise<Session | null> {
     if (!token || token.length > 200) return null
     const rows = await this.ds.query(
-      `SELECT s.account_id, s.csrf_token, s.expires_at FROM sessions s WHERE s.token_hash = $1 AND s.expires_at > now()`,
+      `SELECT ${ACCOUNT_COLUMNS}, s.csrf_token, s.expires_at
+         FROM sessions s JOIN accounts a ON a.id = s.account_id JOIN tenants t ON t.id = a.tenant_id
+        WHERE s.token_hash = $1 AND s.expires_at > now()`,
       [tokenHash(token)],
     )
-    if (!rows.length) return null
-    const account = await this.findAccount(this.ds.manager, rows[0].account_id)
-    return account ? { account, csrfToken: rows[0].csrf_token, expiresAt: iso(rows[0].expires_at) } : null
+    return rows.length ? { account: toAccount(rows[0]), csrfToken: rows[0].csrf_token, expiresAt: iso(rows[0].expires_at) } : null
   }
 
   async signOut(token: string): Promise<void> {
@@ -161,9 +164,7 @@ export class AccountService {
   }
 
   async listAccounts(): Promise<Account[]> {
-    const rows = await this.ds.query(
-      `SELECT a.id, a.email, a.tenant_id, t.name AS tenant_name, a.created_at FROM accounts a JOIN tenants t ON t.id = a.tenant_id ORDER BY a.created_at, a.email`,
-    )
+    const rows = await this.ds.query(`SELECT ${ACCOUNT_COLUMNS} FROM accounts a JOIN tenants t ON t.id = a.tenant_id ORDER BY a.created_at, a.email`)
     return rows.map(toAccount)
   }
 
@@ -179,10 +180,7 @@ export class AccountService {
   }
 
   private async findAccount(m: { query: DataSource['query'] }, id: string): Promise<Account | null> {
-    const rows = await m.query(
-      `SELECT a.id, a.email, a.tenant_id, t.name AS tenant_name, a.created_at FROM accounts a JOIN tenants t ON t.id = a.tenant_id WHERE a.id = $1`,
-      [id],
-    )
+    const rows = await m.query(`SELECT ${ACCOUNT_COLUMNS} FROM accounts a JOIN tenants t ON t.id = a.tenant_id WHERE a.id = $1`, [id])
     return rows.length ? toAccount(rows[0]) : null
   }
 }

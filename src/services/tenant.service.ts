@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm'
+import type { DataSource, EntityManager } from 'typeorm'
 import { DomainError, invalid } from '../domain/errors.js'
 import { digest, digestsEqual, generateApiKey, newId, parseApiKey } from '../domain/keys.js'
 import type { EventBus } from '../events/event-bus.js'
@@ -73,16 +73,21 @@ export class TenantService {
     return this.ds.transaction(async (m) => {
       await m.query(`INSERT INTO tenants (id, name) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [newId('ten'), tenantName])
       const [tenant] = await m.query(`SELECT id FROM tenants WHERE name = $1 OR id = $1`, [tenantName])
-      const appId = newId('app')
-      const inserted = await m.query(
-        `INSERT INTO apps (tenant_id, id, name) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, name) DO NOTHING RETURNING id`,
-        [tenant.id, appId, appName],
-      )
-      if (!inserted.length) throw new DomainError('CONFLICT', `App '${appName}' already exists in tenant '${tenantName}'`)
-      const k = generateApiKey()
-      await m.query(`INSERT INTO api_keys (public_id, tenant_id, app_id, key_hash) VALUES ($1, $2, $3, $4)`, [k.publicId, tenant.id, appId, k.hash])
-      return { tenant_id: tenant.id, app_id: appId, api_key: k.key }
+      return this.insertApp(m, tenant.id, appName, `tenant '${tenantName}'`)
     })
+  }
+
+  /** The app with a fresh key; CONFLICT when the tenant already has an app of that name. */
+  private async insertApp(m: EntityManager, tenantId: string, appName: string, where: string): Promise<IssuedKey> {
+    const appId = newId('app')
+    const inserted = await m.query(
+      `INSERT INTO apps (tenant_id, id, name) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, name) DO NOTHING RETURNING id`,
+      [tenantId, appId, appName],
+    )
+    if (!inserted.length) throw new DomainError('CONFLICT', `App '${appName}' already exists in ${where}`)
+    const k = generateApiKey()
+    await m.query(`INSERT INTO api_keys (public_id, tenant_id, app_id, key_hash) VALUES ($1, $2, $3, $4)`, [k.publicId, tenantId, appId, k.hash])
+    return { tenant_id: tenantId, app_id: appId, api_key: k.key }
   }
 
   async listApps(tenantName?: string): Promise<App[]> {
@@ -148,9 +153,12 @@ export class TenantService {
   }
 
   async createAppIn(tenantId: string, name: string): Promise<{ app: TenantApp; apiKey: string }> {
-    const tenant = await this.findTenant(tenantId)
-    if (!tenant || tenant.id !== tenantId) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${tenantId}'`)
-    const issued = await this.createApp(tenant.name, name)
+    checkName('App', name)
+    const issued = await this.ds.transaction(async (m) => {
+      const found = await m.query(`SELECT 1 FROM tenants WHERE id = $1 FOR SHARE`, [tenantId])
+      if (!found.length) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${tenantId}'`)
+      return this.insertApp(m, tenantId, name, 'this account')
+    })
     return { app: await this.appOf(tenantId, issued.app_id), apiKey: issued.api_key }
   }
 
@@ -203,7 +211,7 @@ export class TenantService {
     }
   }
 
-  private async lockApp(m: import('typeorm').EntityManager, tenantName: string, appName: string, byId = false) {
+  private async lockApp(m: EntityManager, tenantName: string, appName: string, byId = false) {
     const rows = await m.query(
       byId
         ? `SELECT a.tenant_id, a.id FROM apps a WHERE a.tenant_id = $1 AND a.id = $2 FOR UPDATE`
