@@ -4,6 +4,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService, type TestService } from '../support/harness.js'
 
@@ -122,4 +123,56 @@ describe.skipIf(!executable)('dashboard in headless Chromium', () => {
     await shot(page, 'apps-phone')
     await context.close()
   }, 60_000)
+
+  it("every page passes axe-core's WCAG 2 A and AA checks", async () => {
+    // axe is injected as a script, which the page's Content-Security-Policy would block: this context bypasses it.
+    const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, bypassCSP: true })
+    const page = await context.newPage()
+    const audit = async (name: string) => {
+      await page.addScriptTag({ content: axeSource })
+      const violations = await page.evaluate(async () => {
+        const axe = (globalThis as any).axe
+        const r = await axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+        return r.violations.map((v: any) => `${v.id} (${v.impact}): ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`) as string[]
+      })
+      expect(violations, name).toEqual([])
+    }
+    await page.goto(`${svc.url}/dashboard#/signin`)
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor()
+    await audit('sign in')
+    await page.getByRole('link', { name: 'Create an account' }).click()
+    await page.getByRole('heading', { name: 'Sign up' }).waitFor()
+    await audit('sign up')
+    await page.getByLabel('Email').fill('a11y@example.com')
+    await page.getByLabel('Password').fill('a long enough password')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByLabel('App name').fill('web')
+    await page.getByRole('button', { name: 'Create app' }).click()
+    const key = (await page.getByTestId('new-api-key').textContent())!.trim()
+    await audit('apps, with a new key shown')
+    const posted = await fetch(`${svc.url}/v1/profile/ada`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ data: 'I am Ada, 36, an engineer in London. I love chess and I have a cat named Babbage.' }),
+    })
+    expect(posted.status).toBe(202)
+    await expect
+      .poll(async () => ((await (await fetch(`${svc.url}/v1/profile/ada`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).profile?.status, {
+        timeout: 20_000,
+      })
+      .toBe('ready')
+    await page.getByRole('link', { name: 'Profiles', exact: true }).click()
+    await page.getByLabel('Query').fill('engineer')
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await expect.poll(async () => page.locator('main').innerText(), { timeout: 20_000 }).toMatch(/1 profile found/)
+    await audit('profiles, with results')
+    await page.getByRole('link', { name: 'ada' }).first().click()
+    await expect.poll(async () => (await page.getByTestId('profile-status').textContent())?.trim(), { timeout: 20_000 }).toBe('ready')
+    await audit('profile')
+    await page.getByRole('link', { name: 'Account', exact: true }).click()
+    await page.getByLabel('Current password').waitFor()
+    await audit('account')
+    await context.close()
+  }, 90_000)
 })
