@@ -168,3 +168,57 @@ describe('conversation: only the person speaks for themselves', () => {
     expect(avoid(e)).toEqual([])
   })
 })
+
+describe('chat phrasing: ages, places and jobs said in passing', () => {
+  const age = (s: string) => x(s).core_info?.age?.value
+  const place = (s: string) => x(s).core_info?.location?.value
+  it('reads an age said in passing, never a measure or someone else’s age', () => {
+    expect(age('i am 37 and my knees know it')).toBe(37)
+    expect(age('well i am only 9 , so no')).toBe(9)
+    expect(age('i am 52 now , time flies')).toBe(52)
+    expect(age('hello , tomas here , age 71')).toBe(71)
+    expect(age('i am a retired 68 year old sailor')).toBe(68)
+    expect(age('my 80 year old hands still knit')).toBe(80)
+    expect(age('at 30 i finally learned to swim')).toBe(30)
+    expect(age('we had cake for my 21st birthday')).toBe(21)
+    expect(age('i love lego , being 11 and all')).toBe(11)
+    expect(age('i am 5 feet tall')).toBeUndefined()
+    expect(age('i am 3 miles from the beach')).toBeUndefined()
+    expect(age('my 7 year old daughter draws horses')).toBeUndefined()
+    expect(age('at 6 , the shop closes')).toBeUndefined()
+  })
+
+  it('reads where someone is, greeting from a place, or never left one; not states of being', () => {
+    expect(place('i am in portugal right now and it is sunny')).toBe('Portugal')
+    expect(place('cold here in norway today')).toBe('Norway')
+    expect(place('greetings from kentucky !')).toBe('Kentucky')
+    expect(place('we are from quebec originally')).toBe('Quebec')
+    expect(place('i have never left idaho myself')).toBe('Idaho')
+    expect(place('come see oregon where i live')).toBe('Oregon')
+    expect(place('i walk my dog here in denver near the park')).toBe('Denver')
+    for (const s of ['i am in love', 'i am in trouble', 'i am in a choir', 'i am in the garage', 'i am in middle school']) expect(place(s), s).toBeUndefined()
+  })
+
+  it('cuts a job place before a time or a second place', () => {
+    expect(x('i work at a diner at night').core_info?.occupation?.value).toBe('works at a diner')
+    expect(x('i work part time in a library').core_info?.occupation?.value).toBe('works in a library')
+  })
+})
+
+describe('interests: no values made of amounts, comparisons, pronouns or participles', () => {
+  it('drops quantifier heads and keeps what they qualify', () => {
+    const spicy = all(x('i like anything spicy and everything chocolate'))
+    expect(spicy).toContain('chocolate')
+    expect(spicy.filter((v) => /^(?:anything|everything)\b/.test(v))).toEqual([])
+    expect(all(x('i love all things purple'))).toEqual(['purple'])
+    expect(all(x('i eat too much'))).toEqual([])
+    expect(all(x('i read 2 every month'))).toEqual(['reading'])
+  })
+
+  it('makes no activity of a participle, a comparison or a verb about oneself', () => {
+    expect(all(x('i love my cats like family'))).not.toContain('like family')
+    expect(all(x('i love swimming , relaxes me'))).toEqual(['swimming'])
+    expect(all(x('i like shrek the movie'))).not.toContain('shreking movie')
+    expect(all(x('i also love bungee jumping'))).not.toContain('bungeeing jumping')
+  })
+})

@@ -66,6 +66,19 @@ const AGE_RULES: [RegExp, number, boolean][] = [
   [rx`\\b(?:my age is|i am aged|i am age)\\s+${N}\\b`, 0.95, false],
   [rx`^i,? \\(?${N}\\)?,`, 0.9, false],
   [rx`\\bi am (?:almost|nearly|about|around|turning) ${N}\\b`, 0.6, false],
+  // "i am a male 45 year old", "my 56 year old body" (not "my 3 year old son")
+  [rx`\\bi am (?:a |an )?(?:[a-z]+ ){1,2}${N}[- ](?:years?|yrs?)[- ]old\\b`, 0.8, false],
+  [rx`\\bmy ${N}[- ](?:years?|yrs?)[- ]old (?:body|self|bones|knees|back|joints|legs|hands|eyes|heart|brain|mind)\\b`, 0.8, false],
+  // "i am only 24 , so", "i am 45 now", "i am 12 and the kids ...", "i am 100 after all": a number right after
+  // "i am" with nothing that would make it a measure ("i am 6 feet tall", "i am 2 hours away")
+  [rx`\\bi am ${ADV}${N}(?= ?(?:,|now\\b|and\\b|so\\b|but\\b|with\\b|after all\\b|already\\b|myself\\b|baby\\b|lol\\b|haha\\b|!|\\.|$))`, 0.85, true],
+  // "i am wanda , age 60", "in california , age 46"
+  [rx`(?:^|, )age ${N}\\b(?! (?:of|group|range|limit|gap))`, 0.85, false],
+  // "i just finished my 100th birthday", "at 24 i need ...", "being 13 and all", "turning 40 is a bummer"
+  [rx`\\bmy ${N}(?:st|nd|rd|th) birthday\\b`, 0.7, false],
+  [rx`^(?:even )?at ${N}(?= (?:i\\b|,))`, 0.7, true],
+  [rx`\\bbeing ${N}(?= (?:and|,|years?)\\b|$)`, 0.7, true],
+  [rx`^turning ${N}\\b`, 0.6, true],
 ]
 
 export function ruleAge(c: ClauseInfo, ctx: RuleContext): void {
@@ -81,7 +94,7 @@ export function ruleAge(c: ClauseInfo, ctx: RuleContext): void {
     if (!m) continue
     const n = parseNumber(m[1])
     if (n === undefined) continue
-    if (n < 1 || n > 120 || (bare && (n > 110 || n < (/^i am \S+$/.test(c.text) ? 2 : 10)))) continue
+    if (n < 1 || n > 120 || (bare && (n > 110 || n < (/^i am (?:only |just )?\S+$|\bi am (?:only|just) (?:\d+|[a-z]+)\b(?! (?:feet|foot|inches|miles|minutes|hours|days|blocks|km|kilometers|meters|pounds|lbs))/.test(c.text) ? 2 : 10)))) continue
     ctx.acc.setCore('age', n, conf)
     return
   }
@@ -139,6 +152,14 @@ const LOC_RULES: [RegExp, number, 'strict' | 'loose'][] = [
   [rx`\\bi ${ADV}(?:grew up|was raised) (?:in|on|near) (.+)$`, 0.55, 'strict'],
   [rx`\\bi ${ADV}(?:moved|came|immigrated|emigrated) (?:here |over |out )?from (.+)$`, 0.55, 'strict'],
   [rx`\\bi was born (?:and raised )?in (.+)$`, 0.5, 'strict'],
+  // conversation: "i am in canada", "i am in the city now", "here in colorado", "hello from alabama", "colorado where
+  // i live", "we are from alabama", "i have never left ohio" (strict: only what reads as a place)
+  [rx`\\bi am ${ADV}(?:now |currently |still )?(?:in|near|outside(?: of)?) (.+)$`, 0.6, 'strict'],
+  [/\bhere in (.+)$/, 0.65, 'strict'],
+  [/^(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening|day))[ ,!]*(?:there )?from (.+)$/, 0.7, 'strict'],
+  [/\b([a-z]+(?: [a-z]+)?) ,? ?(?:is )?where i live\b/, 0.7, 'strict'],
+  [rx`\\bwe are ${ADV}(?:originally )?from (.+)$`, 0.6, 'strict'],
+  [rx`\\bi ${ADV}(?:have )?never left (.+)$`, 0.6, 'strict'],
 ]
 
 /** The place named by a phrase after "live in", or undefined if it does not look like a place. */
@@ -149,11 +170,14 @@ export function placeOf(raw: string, mode: 'strict' | 'loose', ctx: RuleContext)
   const pairPlaces = pair ? placesIn(`${pair[1]}, ${pair[2]}`) : []
   if (pair && pair[1].split(' ').length <= 3 && pair[2].split(' ').length <= 3 && pairPlaces.length && nlpHas(pair[2], '#Place')) p = `${pair[1]}, ${pair[2]}`
   else p = p.replace(PHRASE_END, '')
-  p = p.replace(/\b(?:(?:last|this|next) (?:year|month|week|summer|winter|spring|fall)|\d+ (?:years?|months?|weeks?) ago|a (?:year|month|while) ago|recently|right now|at the moment)\b.*$/, '').trim()
+  p = p.replace(/\b(?:(?:last|this|next) (?:year|month|week|summer|winter|spring|fall|morning|evening)|\d+ (?:years?|months?|weeks?) ago|a (?:year|month|while) ago|recently|right now|at the moment|today|tonight|tomorrow|yesterday|lately|these days)\b.*$/, '').trim()
   p = p.replace(/^(?:the (?:city|town|state|country|village) of )/, '').trim()
+  p = p.replace(/\s+(?:myself|yourself|too|either|now|right|originally|anymore|though|lol|haha)$/, '').trim()
   // "1990 in manila", "a small hospital in ohio": the place is after the last "in"
   const inner = /\s(?:in|near)\s+(.+)$/.exec(p)
   if (inner && placesIn(inner[1]).length) p = inner[1]
+  // "colorado near pueblo": the place, not what it is near
+  else if (inner && placesIn(p.slice(0, inner.index)).length) p = p.slice(0, inner.index)
   p = p.replace(/^(?:(?:19|20)\d\d|the \d0s)\b\s*/, '').trim()
   if (!p || p.split(/\s+/).length > 5) return undefined
   const first = p.split(' ')[0]
@@ -163,7 +187,8 @@ export function placeOf(raw: string, mode: 'strict' | 'loose', ctx: RuleContext)
   // a dwelling is no location ("i live in a big old house")
   if (/^(?:[a-z-]+ ){0,3}(?:house|home|apartment|flat|condo|trailer|cabin|dorm|tent|van|car|mansion|basement|townhouse|studio|bungalow|cottage|room|shelter|rv|camper|motel|hotel|building|place)s?(?: (?:downtown|uptown|nearby|here|there|alone|now|too|by myself|together))?$/.test(core)) return undefined
   if (placeWords.length) {
-    const value = /,/.test(p) ? p : p.split(' ').length <= 4 ? core : placeWords.join(' ')
+    // "visit colorado": a verb before the place is not part of it
+    const value = /,/.test(p) ? p : p.split(' ').length <= 4 && !nlpHas(first, '#Verb') ? core : placeWords.join(' ')
     return { value: ctx.cases.restore(value, true).replace(/^The /, 'the '), factor: 1 }
   }
   if (GENERIC_PLACES.has(p) || GENERIC_PLACES.has(core) || /\b(?:city|town|village|suburbs?|countryside|farm|state|country|island|coast|area|region|neighborhood)$/.test(core)) {

@@ -210,10 +210,10 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', VERB_TO_JOB[m[1]], 0.7)
     return
   }
-  m = rx`\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed)(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?)? (at|for|in|by) (.+)$`.exec(t)
+  m = rx`\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed)(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?)?(?: full[- ]?time| part[- ]?time)? (at|for|in|by) (.+)$`.exec(t)
   if (m) {
     const place = m[2]
-      .replace(/\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|every|all|from|to|while|though|although)\b.*$|,.*$/, '')
+      .replace(/\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|every|all|from|to|while|though|although|at|in)\b.*$|,.*$/, '')
       .replace(/\s+(?:now|currently|today|nights?|also|too|though|anyway|as well|lol|haha)$/, '')
       .trim()
     if (/^(?:though|also|too|anyway|lol|haha|it|that|this|there|here)$/.test(place)) return

@@ -38,7 +38,7 @@ const KEEP_PREP: Record<string, string[]> = dict({
   spend: ['time'], volunteer: ['at'], swim: ['in'],
 })
 const LEADING_FILLER =
-  /^(?:a|an|the|some|any|all|too much|so much|too many|so many|\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred|hundreds of|dozens of|a few|several|lots of|a lot of|alot of|plenty of|many|most|much|my|our|your|good|great|nice|real|really|very|delicious|awesome|amazing|cool|fun|fresh|new|little|big|huge|cheap|expensive|fancy|tasty|yummy|cute|beautiful|different|all kinds of|kinds of|types of|all types of|any kind of|all sorts of|sorts of|various|other|pretty|quite|such|totally|absolutely)\s+/
+  /^(?:a|an|the|some|any|all|or|anything|everything|all things|things|to much|too much|so much|too many|so many|\d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred|hundreds of|dozens of|a few|several|lots of|a lot of|alot of|plenty of|many|most|much|my|our|your|good|great|nice|real|really|very|delicious|awesome|amazing|cool|fun|fresh|new|little|big|huge|cheap|expensive|fancy|tasty|yummy|cute|beautiful|different|all kinds of|kinds of|types of|all types of|any kind of|all sorts of|sorts of|various|other|pretty|quite|such|totally|absolutely)\s+/
 export const EXAMPLES = /\s+(?:especially|particularly|like|such as|mostly|mainly|including|even)\s+/
 
 /** Category of a term from the lexicons (also tries singulars and, for phrases, their last words). */
@@ -132,7 +132,10 @@ export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0
   let s = stripFiller(raw)
   const mine = /^my\s+/.test(raw.trim())
   if (!s || GENERIC.has(s) || GENERIC.has(singular(s))) return undefined
-  if (/^(?:it|that|this|them|those|these|you|him|her|me|us|not|no|never|what|how|when|where|why|who|which|there|here)\b/.test(s)) return undefined
+  if (/^(?:it|that|this|them|those|these|you|him|her|me|us|not|no|never|nothing|what|how|when|where|why|who|which|there|here)\b/.test(s)) return undefined
+  if (/^[\d\s.,]+$/.test(s)) return undefined // "i read 1 every week": a count, not a thing
+  // "(i eat) to much", "(i love) like humans", "(running) strengthens me": amounts, comparisons, clauses about oneself
+  if (/^(?:(?:to|too|so) (?:much|many)|much|many|plenty|lots|like|as|than)\b/.test(s) || /\s(?:me|myself|it|them|him|her|us)$/.test(s)) return undefined
   if (s.split(' ').length > 5) return undefined
   if (mine && !PET_WORDS.has(singular(s.split(' ').slice(-1)[0]))) return undefined
   // "jazz music" -> "jazz" when the first part is itself a genre
