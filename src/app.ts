@@ -59,6 +59,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       url: db.url,
       pollSeconds: config.worker.pollSeconds,
       supervise: opts.role !== 'api',
+      workers: opts.role === 'api' ? 0 : config.worker.concurrency,
       onError: (e) => log.warn({ err: e }, 'job queue error'),
     })
     await queue.start()

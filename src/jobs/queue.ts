@@ -19,6 +19,12 @@ export interface QueueOptions {
   /** API-only processes enqueue but run no maintenance. */
   supervise: boolean
   onError: (err: Error) => void
+  /**
+   * Workers this process will run (`work(concurrency)`). pg-boss's pool gets one connection per worker plus room for
+   * its own queries: a worker left waiting for a connection when pg-boss stops is never answered (pg-pool does not
+   * reject waiters on end), so its loop never finishes and keeps the process alive. Default 0 (enqueue only).
+   */
+  workers?: number
 }
 
 /**
@@ -32,7 +38,7 @@ export class JobQueue {
   constructor(private readonly opts: QueueOptions) {
     this.boss = new PgBoss({
       connectionString: opts.url,
-      max: 3,
+      max: 3 + (opts.workers ?? 0),
       supervise: opts.supervise,
       schedule: false,
       migrate: true,
@@ -93,6 +99,7 @@ export class JobQueue {
   }
 
   async work(concurrency: number, handler: (job: ProfileJob) => Promise<void>): Promise<void> {
+    if (concurrency > (this.opts.workers ?? 0)) throw new Error(`JobQueue was sized for ${this.opts.workers ?? 0} workers, not ${concurrency}`)
     for (let i = 0; i < concurrency; i++) {
       await this.boss.work<ProfileJob>(
         PROCESS_QUEUE,

@@ -189,3 +189,13 @@ describe('profileText', () => {
     expect(profileText(emptyContent())).toBe('')
   })
 })
+
+describe('local summary: activities', () => {
+  it('enjoys an activity whatever its category ("reads reading" and "listens to singing" read wrong)', () => {
+    const s = summarizeProfile(make({ interests: { books: [c('reading', 0.9)], music: [c('singing', 0.8), c('jazz', 0.7)] } }))
+    expect(s).toMatch(/enjoys reading and singing/)
+    expect(s).toMatch(/listens to jazz/)
+    expect(s).not.toMatch(/reads reading|listens to singing/)
+    expect(summarizeProfile(make({ interests: { music: [c('The King', 0.9)] } }))).toMatch(/listens to The King/)
+  })
+})

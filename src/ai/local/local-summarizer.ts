@@ -124,6 +124,8 @@ function interests(subject: string, singular: boolean, all: Record<string, Score
     let verb = verbFor(i.category)
     // "likes to visit hiking trips" reads wrong: activities are enjoyed.
     if (verb.item && verb.base.startsWith('like to') && /(ing|trips?|travel)\b/i.test(i.value)) verb = ENJOY
+    // "reads reading", "listens to singing": an activity is enjoyed, whatever its category
+    if (!verb.item && /^[a-z]+ing$/i.test(i.value) && !/^(?:ring|king|thing|string|spring|wing|sing|bling)$/i.test(i.value)) verb = ENJOY
     const g = groups.get(verb) ?? []
     g.push(verb.item ? verb.item(i.value) : i.value)
     groups.set(verb, g)
