@@ -61,11 +61,6 @@ export class TenantService {
     return (await this.ds.query(`SELECT id, name, created_at FROM tenants ORDER BY created_at, name`)).map(toTenant)
   }
 
-  async findTenant(nameOrId: string): Promise<Tenant | null> {
-    const rows = await this.ds.query(`SELECT id, name, created_at FROM tenants WHERE name = $1 OR id = $1`, [nameOrId])
-    return rows.length ? toTenant(rows[0]) : null
-  }
-
   /** Creates an app (and its tenant when missing) with a fresh key, returned only here. */
   async createApp(tenantName: string, appName: string): Promise<IssuedKey> {
     checkName('Tenant', tenantName)
