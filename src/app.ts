@@ -21,6 +21,7 @@ import { ReindexService } from './services/reindex.service.js'
 import { SearchService } from './services/search.service.js'
 import { SubmissionService } from './services/submission.service.js'
 import { AccountService } from './services/account.service.js'
+import { gated, RequestBudget } from './services/budget.js'
 import { TenantService } from './services/tenant.service.js'
 
 export type Role = 'all' | 'api' | 'worker'
@@ -91,13 +92,23 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     closers.push(() => bus.close())
     const profiles = new ProfileRepository()
     const workerId = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`
+    const budget = new RequestBudget({
+      perMinute: config.limits.ratePerMinute,
+      authFailuresPerMinute: config.limits.authFailuresPerMinute,
+      tenantConcurrency: config.limits.tenantConcurrency,
+      tenantQueue: config.limits.tenantQueue,
+      shared: db.mode === 'server' ? ds : undefined,
+    })
+    closers.push(() => budget.close())
+    const gate = budget.tenants
     const services: Services = {
       tenants: new TenantService(ds, bus),
       accounts: new AccountService(ds, config.dashboard),
-      submissions: new SubmissionService(ds, queue, bus, config.limits),
-      profiles: new ProfileService(ds, profiles, queue, bus),
-      search: new SearchService(ds, profiles, ai.embedder, config.limits.maxPageSize),
+      submissions: gated(new SubmissionService(ds, queue, bus, config.limits), gate),
+      profiles: gated(new ProfileService(ds, profiles, queue, bus), gate),
+      search: gated(new SearchService(ds, profiles, ai.embedder, config.limits.maxPageSize), gate),
       processing: new ProcessingService(ds, profiles, queue, ai, bus, log, { workerId, ...config.worker }),
+      budget,
     }
 
     let bootstrapKey: string | undefined

@@ -20,6 +20,10 @@ const schema = z.object({
   PROFILER_MAX_BODY_BYTES: int(256 * 1024, 1),
   PROFILER_MAX_PAGE_SIZE: int(100, 1, 1000),
   PROFILER_RATE_LIMIT_PER_MINUTE: int(600, 1),
+  PROFILER_AUTH_FAILURES_PER_MINUTE: int(30, 1),
+  PROFILER_TENANT_CONCURRENCY: int(4, 1, 1000),
+  PROFILER_TENANT_QUEUE: int(200, 0, 100_000),
+  PROFILER_SHUTDOWN_TIMEOUT_MS: int(20_000, 1000, 600_000),
   PROFILER_WORKER_CONCURRENCY: int(4, 1, 64),
   PROFILER_BATCH_SIZE: int(20, 1, 200),
   PROFILER_MAX_ATTEMPTS: int(3, 1, 20),
@@ -45,6 +49,8 @@ const schema = z.object({
   PROFILER_GRAPHQL_MAX_TOKENS: int(2000, 10),
   PROFILER_WS_MAX_PAYLOAD_BYTES: int(64 * 1024, 1024),
   PROFILER_WS_MAX_SUBSCRIPTIONS: int(20, 1, 10_000),
+  PROFILER_WS_MAX_SUBSCRIPTIONS_PER_SOCKET: int(10, 1, 10_000),
+  PROFILER_WS_MAX_SOCKETS: int(20, 1, 100_000),
   PROFILER_WS_AUTH_RECHECK_MS: int(2000, 100, 3_600_000),
   PROFILER_SIGNUP: bool.default(true),
   PROFILER_SESSION_HOURS: int(24 * 7, 1, 24 * 365),
@@ -73,7 +79,20 @@ export type Config = {
   ai: 'local' | 'openai'
   logLevel: string
   production: boolean
-  limits: { maxDataBytes: number; maxBodyBytes: number; maxPageSize: number; ratePerMinute: number }
+  limits: {
+    maxDataBytes: number
+    maxBodyBytes: number
+    maxPageSize: number
+    /** Operations per minute per API key (REST requests and GraphQL root fields, every transport). */
+    ratePerMinute: number
+    /** Failed authentications per minute per client address. */
+    authFailuresPerMinute: number
+    /** Service calls of one tenant running at once per process, and how many may wait. */
+    tenantConcurrency: number
+    tenantQueue: number
+  }
+  /** How long a SIGTERM/SIGINT may take before the process exits anyway. */
+  shutdownTimeoutMs: number
   graphql: GraphQLLimits
   dashboard: DashboardConfig
   openai: OpenAIConfig
@@ -99,6 +118,9 @@ export interface GraphQLLimits {
   wsMaxPayloadBytes: number
   /** Concurrent subscriptions per API key (per process). */
   wsMaxSubscriptions: number
+  wsMaxSubscriptionsPerSocket: number
+  /** Open WebSockets per API key or dashboard session (per process). */
+  wsMaxSockets: number
   /** How often an open WebSocket re-checks its key, so a revoked key's subscriptions end. */
   wsAuthRecheckMs: number
 }
@@ -150,7 +172,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBodyBytes: e.PROFILER_MAX_BODY_BYTES,
       maxPageSize: e.PROFILER_MAX_PAGE_SIZE,
       ratePerMinute: e.PROFILER_RATE_LIMIT_PER_MINUTE,
+      authFailuresPerMinute: e.PROFILER_AUTH_FAILURES_PER_MINUTE,
+      tenantConcurrency: e.PROFILER_TENANT_CONCURRENCY,
+      tenantQueue: e.PROFILER_TENANT_QUEUE,
     },
+    shutdownTimeoutMs: e.PROFILER_SHUTDOWN_TIMEOUT_MS,
     dashboard: {
       signUp: e.PROFILER_SIGNUP,
       sessionHours: e.PROFILER_SESSION_HOURS,
@@ -178,6 +204,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: e.PROFILER_GRAPHQL_MAX_TOKENS,
       wsMaxPayloadBytes: e.PROFILER_WS_MAX_PAYLOAD_BYTES,
       wsMaxSubscriptions: e.PROFILER_WS_MAX_SUBSCRIPTIONS,
+      wsMaxSubscriptionsPerSocket: e.PROFILER_WS_MAX_SUBSCRIPTIONS_PER_SOCKET,
+      wsMaxSockets: e.PROFILER_WS_MAX_SOCKETS,
       wsAuthRecheckMs: e.PROFILER_WS_AUTH_RECHECK_MS,
     },
     worker: {

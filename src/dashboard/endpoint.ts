@@ -52,7 +52,7 @@ export function dashboardEndpoint(services: Services, schema: GraphQLSchema, con
       const secure = secureRequest(req, config.secureCookie)
       const token = sessionToken(req.headers.cookie)
       const session = await accounts.session(token)
-      const base = { requestId: req.id, services, log: req.log }
+      const base = { requestId: req.id, services, log: req.log, budgetKey: session ? `session:${session.account.id}` : `ip:${req.ip}` }
       const dashboard = { accounts, account: session?.account ?? null, sessionToken: session ? token : undefined, reply, ip: req.ip, secure }
       if (!session) {
         if (token) reply.header('set-cookie', clearSessionCookie(secure)) // expired or signed out elsewhere
@@ -74,6 +74,7 @@ export function dashboardEndpoint(services: Services, schema: GraphQLSchema, con
       return {
         ctx: tenantContext(session, crypto.randomUUID()),
         group: `session:${session.account.id}`,
+        credential: `session:${crypto.createHash('sha256').update(token ?? '').digest('base64url')}`,
         goneReason: 'Forbidden: session ended',
         extra: { dashboard: { accounts, account: session.account, sessionToken: token, ip: request.socket.remoteAddress ?? '', secure: false } },
         stillValid: async () => (await accounts.session(token)) !== null,

@@ -3,6 +3,7 @@ import { DomainError } from '../domain/errors.js'
 import type { Account, AccountService } from '../services/account.service.js'
 import type { RequestContext } from '../services/context.js'
 import type { Services } from '../services/index.js'
+import type { RateDecision } from '../services/rate-limiter.js'
 
 /** What every resolver gets: who is asking, and the one service layer. */
 export interface GqlContext {
@@ -10,6 +11,10 @@ export interface GqlContext {
   ctx: RequestContext
   requestId: string
   services: Services
+  /** Whose request budget the operation is charged to (an app, a session, or an anonymous client address). */
+  budgetKey?: string
+  /** The budget decision, for the RateLimit-* headers of an HTTP answer. */
+  rate?: RateDecision
   log?: FastifyBaseLogger
   /** Only on the dashboard endpoint (/dashboard/graphql). */
   dashboard?: DashboardRequest

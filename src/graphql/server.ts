@@ -11,19 +11,25 @@ import type { Config } from '../config.js'
 import { DomainError } from '../domain/errors.js'
 import { bearerToken } from '../domain/keys.js'
 import type { EventBus } from '../events/event-bus.js'
-import { perKeyRateLimit } from '../http/rate-limit.js'
+import { rateLimitHeaders } from '../http/rate-limit.js'
 import { routeUpgrade } from '../http/upgrade.js'
 import type { RequestContext } from '../services/context.js'
+import { appBudgetKey, RateLimitedError } from '../services/budget.js'
 import type { Services } from '../services/index.js'
 import type { GqlContext } from './context.js'
 import { formatGraphQLError, toGraphQLError } from './errors.js'
-import { limitRules } from './limits.js'
+import { limitRules, operationCost } from './limits.js'
 
 /** Who a WebSocket connection acts for, decided once at connect. */
 export interface WsAuth {
   ctx: RequestContext
-  /** Connections counted together for the subscription limit (one API key, one session). */
+  /**
+   * Connections counted together for the socket and subscription limits (one app, one session); also the budget
+   * their operations are charged to, the same as the credential's HTTP requests.
+   */
   group: string
+  /** The credential itself (a digest): its periodic re-check is shared by every socket that uses it. */
+  credential: string
   /** More context for every operation of the connection. */
   extra?: Partial<GqlContext>
   /** Resolves false once the credential no longer holds (key revoked, session ended): the socket is then closed. */
@@ -49,7 +55,6 @@ export interface GraphQLEndpoint {
 
 interface SocketState {
   auth: WsAuth
-  recheck?: NodeJS.Timeout
 }
 
 /** graphql-ws's per-socket extra for the ws adapter, plus ours. */
@@ -67,18 +72,18 @@ export function apiEndpoint(services: Services, schema: GraphQLSchema): GraphQLE
     schema,
     methods: ['GET', 'POST', 'OPTIONS'],
     challenge: 'Bearer',
-    httpContext: async (req) => ({
-      ctx: await services.tenants.authenticate(bearerToken(req.headers.authorization), req.id),
-      requestId: req.id,
-      services,
-      log: req.log,
-    }),
+    httpContext: async (req) => {
+      const key = bearerToken(req.headers.authorization)
+      const ctx = await services.budget.authenticate(req.ip, key, () => services.tenants.authenticate(key, req.id))
+      return { ctx, budgetKey: appBudgetKey(ctx), requestId: req.id, services, log: req.log }
+    },
     wsConnect: async (params) => {
       const key = bearerToken(String(params?.authorization ?? ''))
       const ctx = await services.tenants.authenticate(key, crypto.randomUUID())
       return {
         ctx,
-        group: `app:${ctx.tenantId}:${ctx.appId}`,
+        group: appBudgetKey(ctx),
+        credential: `key:${crypto.createHash('sha256').update(key ?? '').digest('base64url')}`,
         goneReason: 'Forbidden: API key revoked',
         app: { tenantId: ctx.tenantId, appId: ctx.appId },
         stillValid: () =>
@@ -103,12 +108,11 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
     parseOptions: { maxTokens: config.graphql.maxTokens },
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError(config.production),
-    plugins: [fastifyApolloDrainPlugin(app), subscriptionsNeedWebSocket],
+    plugins: [fastifyApolloDrainPlugin(app), subscriptionsNeedWebSocket, chargeOperations],
   })
   await apollo.start()
 
   await app.register(async (gql) => {
-    await perKeyRateLimit(gql, config.limits.ratePerMinute)
     gql.addHook('onSend', async (_req, reply) => {
       if (reply.statusCode === 401 && endpoint.challenge) reply.header('WWW-Authenticate', endpoint.challenge)
     })
@@ -130,6 +134,8 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.graphql.wsMaxPayloadBytes })
   routeUpgrade(app.server, endpoint.path, wss)
   const format = formatGraphQLError(config.production)
+  const { budget } = services
+  const limits = config.graphql
   type WsContext = Context<Record<string, unknown>, Extra>
   // Live connections per credential: subscriptions are counted from graphql-ws's own bookkeeping at the moment of
   // the check, so a slot freed by a `complete` is free for a subscribe that arrives right after it.
@@ -137,6 +143,31 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
   const liveOperations = (group: string) =>
     [...(byGroup.get(group) ?? [])].reduce((n, c) => n + Object.keys(c.subscriptions).length, 0)
   const sockets = new Set<WsContext>()
+  // One periodic re-check per credential, however many sockets use it (a CLI revocation in another process raises
+  // no event): 500 sockets on one key cost one query per interval, not 500.
+  const rechecks = new Map<string, { timer: NodeJS.Timeout; sockets: Set<WsContext> }>()
+  const watch = (c: WsContext, auth: WsAuth) => {
+    let r = rechecks.get(auth.credential)
+    if (!r) {
+      const entry = { sockets: new Set<WsContext>(), timer: setInterval(() => {
+        auth.stillValid().then((ok) => {
+          if (!ok) for (const s of entry.sockets) s.extra.socket.close(4403, auth.goneReason)
+        }, () => undefined)
+      }, limits.wsAuthRecheckMs) }
+      entry.timer.unref()
+      rechecks.set(auth.credential, (r = entry))
+    }
+    r.sockets.add(c)
+  }
+  const unwatch = (c: WsContext, auth: WsAuth) => {
+    const r = rechecks.get(auth.credential)
+    if (!r) return
+    r.sockets.delete(c)
+    if (!r.sockets.size) {
+      clearInterval(r.timer)
+      rechecks.delete(auth.credential)
+    }
+  }
   // A rotated or revoked key (or a deleted app) ends its connections now, in this process and, through the bus,
   // in every other one.
   const stopRevocations = bus.subscribe('apiKeysRevoked', ({ tenantId, appId }) => {
@@ -145,52 +176,63 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
       if (a && a.tenantId === tenantId && a.appId === appId) c.extra.socket.close(4403, c.extra.state!.auth.goneReason)
     }
   })
+  const tooMany = (message: string, retryAfterSeconds?: number) =>
+    new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', status: 429, ...(retryAfterSeconds ? { retryAfter: retryAfterSeconds } : {}) } })
 
   const cleanup = useServer<Record<string, unknown>, Extra>(
     {
       schema,
       onConnect: async (c) => {
+        const address = c.extra.request.socket.remoteAddress ?? ''
         let auth: WsAuth
         try {
-          auth = await endpoint.wsConnect(c.connectionParams, c.extra.request)
-        } catch {
-          return false // graphql-ws closes with 4403 Forbidden
+          auth = await budget.authenticate(address, credentialOf(c.connectionParams, c.extra.request), () => endpoint.wsConnect(c.connectionParams, c.extra.request))
+        } catch (e) {
+          // Too many failed attempts from this address: say so (4429), otherwise graphql-ws closes with 4403 Forbidden.
+          if (e instanceof RateLimitedError) c.extra.socket.close(4429, 'Too many failed authentications; retry later')
+          return false
         }
         // The socket may have gone while we checked: start nothing for it.
         if (c.extra.closed || c.extra.socket.readyState !== WebSocket.OPEN) return false
-        const state: SocketState = { auth }
-        c.extra.state = state
         let set = byGroup.get(auth.group)
+        if (set && set.size >= limits.wsMaxSockets) {
+          c.extra.socket.close(4429, `Too many connections: at most ${limits.wsMaxSockets} per API key or session`)
+          return false
+        }
         if (!set) byGroup.set(auth.group, (set = new Set()))
+        c.extra.state = { auth }
         set.add(c)
         sockets.add(c)
-        // The credential is re-checked periodically too (a CLI revocation in another process raises no event).
-        state.recheck = setInterval(() => {
-          auth.stillValid().then((ok) => {
-            if (!ok) c.extra.socket.close(4403, auth.goneReason)
-          }, () => undefined)
-        }, config.graphql.wsAuthRecheckMs)
-        state.recheck.unref()
+        watch(c, auth)
         return true
       },
       onSubscribe: async (c, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
         const state = c.extra.state!
         let document
         try {
-          document = parse(payload.query, { maxTokens: config.graphql.maxTokens })
+          document = parse(payload.query, { maxTokens: limits.maxTokens })
         } catch (e) {
           return [withCode(e instanceof GraphQLError ? e : new GraphQLError(String(e)), 'GRAPHQL_PARSE_FAILED')]
         }
         const errors = validate(schema, document, [...specifiedRules, ...rules])
         if (errors.length) return errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'))
-        const isSubscription = getOperationAST(document, payload.operationName)?.operation === 'subscription'
-        // graphql-ws has already registered this operation, so it counts itself once.
-        if (isSubscription && liveOperations(state.auth.group) - 1 >= config.graphql.wsMaxSubscriptions) {
-          return [
-            new GraphQLError(`Too many subscriptions: at most ${config.graphql.wsMaxSubscriptions} at once per API key or session`, {
-              extensions: { code: 'RATE_LIMITED', status: 429 },
-            }),
-          ]
+        const operation = getOperationAST(document, payload.operationName)
+        if (!operation) return [withCode(new GraphQLError('No operation to run: name one with operationName'), 'BAD_REQUEST')]
+        // The same budget as the credential's HTTP requests: one per root field.
+        try {
+          budget.charge(state.auth.group, operationCost(operation, document))
+        } catch (e) {
+          if (e instanceof RateLimitedError) return [tooMany(e.message, e.decision.resetSeconds)]
+          throw e
+        }
+        if (operation.operation === 'subscription') {
+          // graphql-ws has already registered this operation, so it counts itself once.
+          if (Object.keys(c.subscriptions).length - 1 >= limits.wsMaxSubscriptionsPerSocket) {
+            return [tooMany(`Too many subscriptions: at most ${limits.wsMaxSubscriptionsPerSocket} at once on one connection`)]
+          }
+          if (liveOperations(state.auth.group) - 1 >= limits.wsMaxSubscriptions) {
+            return [tooMany(`Too many subscriptions: at most ${limits.wsMaxSubscriptions} at once per API key or session`)]
+          }
         }
         const requestId = crypto.randomUUID()
         return {
@@ -198,7 +240,14 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
           document,
           variableValues: payload.variables ?? undefined,
           operationName: payload.operationName ?? undefined,
-          contextValue: { ...state.auth.extra, ctx: { ...state.auth.ctx, requestId }, requestId, services, log: app.log } satisfies GqlContext,
+          contextValue: {
+            ...state.auth.extra,
+            ctx: { ...state.auth.ctx, requestId },
+            budgetKey: state.auth.group,
+            requestId,
+            services,
+            log: app.log,
+          } satisfies GqlContext,
         }
       },
       onError: (_c, _id, _payload, errors) => errors.map((e) => format(e.toJSON(), e)),
@@ -209,7 +258,7 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
         const state = c.extra.state
         sockets.delete(c)
         if (!state) return
-        clearInterval(state.recheck)
+        unwatch(c, state.auth)
         byGroup.get(state.auth.group)?.delete(c)
         if (!byGroup.get(state.auth.group)?.size) byGroup.delete(state.auth.group)
       },
@@ -217,12 +266,47 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
     wss,
   )
 
-  app.addHook('onClose', async () => {
+  // Before the HTTP server stops accepting and drains: upgraded sockets count as its connections, so they must be
+  // closed first (with 1001 Going Away) or the drain would wait for them for ever.
+  app.addHook('preClose', async () => {
     stopRevocations()
+    for (const r of rechecks.values()) clearInterval(r.timer)
     for (const client of wss.clients) client.close(1001, 'Server shutting down')
     await cleanup.dispose()
     await new Promise<void>((r) => wss.close(() => r()))
+    // A client that does not answer the close handshake is cut off.
+    for (const client of wss.clients) client.terminate()
   })
+}
+
+/**
+ * The request budget over HTTP: each operation is charged one per root field (aliases included) to the caller's
+ * key, the budget its REST requests and WebSocket operations draw on; RateLimit-* headers on every answer.
+ */
+const chargeOperations: ApolloServerPlugin<GqlContext> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation, document, contextValue }) {
+        if (!operation || !contextValue.budgetKey) return
+        try {
+          contextValue.rate = contextValue.services.budget.charge(contextValue.budgetKey, operationCost(operation, document))
+        } catch (e) {
+          if (e instanceof RateLimitedError) throw toGraphQLError(e)
+          throw e
+        }
+      },
+      async willSendResponse({ contextValue, response }) {
+        if (!contextValue.rate) return
+        for (const [k, v] of Object.entries(rateLimitHeaders(contextValue.rate))) response.http.headers.set(k, v)
+      },
+    }
+  },
+}
+
+/** What a WebSocket presents as its credential: the API key, or the dashboard's session cookie. */
+function credentialOf(params: Record<string, unknown> | undefined, request: IncomingMessage): string | undefined {
+  const a = params?.authorization
+  return typeof a === 'string' ? bearerToken(a) : request.headers.cookie
 }
 
 /** Same shape as Apollo's own: a code and the 400 status, locations kept. */

@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, isConnectionError } from '../domain/errors.js'
+import { RateLimitedError } from '../services/budget.js'
+import { setRateLimitHeaders } from './rate-limit.js'
 
 export interface ErrorBody {
   error: number
@@ -33,5 +35,6 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown
   const { status, body, log } = toHttpError(err, req.id)
   if (log) req.log.error({ err }, 'request failed')
   if (status === 401) reply.header('WWW-Authenticate', 'Bearer')
+  if (err instanceof RateLimitedError) setRateLimitHeaders(reply, err.decision)
   return reply.code(status).type('application/json').send(body)
 }

@@ -1,21 +1,17 @@
-import crypto from 'node:crypto'
-import rateLimit from '@fastify/rate-limit'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyReply } from 'fastify'
+import type { RateDecision } from '../services/rate-limiter.js'
 
-/** The per-key request limit (CONTRACT §4) for an encapsulated group of routes; 429 with RateLimit-* headers. */
-export async function perKeyRateLimit(instance: FastifyInstance, perMinute: number) {
-  await instance.register(rateLimit, {
-    max: perMinute,
-    timeWindow: 60_000,
-    keyGenerator: (req) => {
-      const auth = req.headers.authorization
-      return auth ? `key:${crypto.createHash('sha256').update(auth).digest('base64url')}` : `ip:${req.ip}`
-    },
-    enableDraftSpec: true,
-    errorResponseBuilder: (_req, c) => ({
-      statusCode: 429,
-      error: 429,
-      message: `Rate limit exceeded: ${c.max} requests per minute per API key; retry in ${Math.ceil(c.ttl / 1000)} s`,
-    }),
-  })
+/** RateLimit-* headers (IETF draft) of a budget decision; Retry-After when it refused. */
+export function rateLimitHeaders(d: RateDecision): Record<string, string> {
+  const h: Record<string, string> = {
+    'RateLimit-Limit': String(d.limit),
+    'RateLimit-Remaining': String(d.remaining),
+    'RateLimit-Reset': String(d.resetSeconds),
+  }
+  if (!d.allowed) h['Retry-After'] = String(d.resetSeconds)
+  return h
+}
+
+export function setRateLimitHeaders(reply: FastifyReply, d: RateDecision) {
+  for (const [k, v] of Object.entries(rateLimitHeaders(d))) reply.header(k, v)
 }

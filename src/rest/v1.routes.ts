@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { DomainError, invalid } from '../domain/errors.js'
 import { bearerToken } from '../domain/keys.js'
-import { perKeyRateLimit } from '../http/rate-limit.js'
+import { setRateLimitHeaders } from '../http/rate-limit.js'
+import { appBudgetKey } from '../services/budget.js'
 import type { HttpDeps } from '../http/server.js'
 import type { RequestContext } from '../services/context.js'
 import type { SearchParams } from '../services/search.service.js'
@@ -55,11 +56,13 @@ function searchParams(q: Record<string, unknown>): SearchParams {
 export async function registerV1Routes(v1: FastifyInstance, deps: HttpDeps) {
   const { services, config } = deps
 
-  // Authentication first, so an unauthenticated caller learns nothing else (not even body errors).
-  v1.addHook('onRequest', async (req) => {
-    req.ctx = await services.tenants.authenticate(bearerToken(req.headers.authorization), req.id)
+  // Authentication first, so an unauthenticated caller learns nothing else (not even body errors); then the app's
+  // budget, the same one its GraphQL operations draw on.
+  v1.addHook('onRequest', async (req, reply) => {
+    const key = bearerToken(req.headers.authorization)
+    req.ctx = await services.budget.authenticate(req.ip, key, () => services.tenants.authenticate(key, req.id))
+    setRateLimitHeaders(reply, services.budget.charge(appBudgetKey(req.ctx)))
   })
-  await perKeyRateLimit(v1, config.limits.ratePerMinute)
 
   v1.post<{ Params: { id: string } }>('/profile/:id', async (req, reply) => {
     const type = String(req.headers['content-type'] ?? '')

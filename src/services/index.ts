@@ -1,4 +1,5 @@
 import type { AccountService } from './account.service.js'
+import type { RequestBudget } from './budget.js'
 import type { ProcessingService } from './processing.service.js'
 import type { ProfileService } from './profile.service.js'
 import type { SearchService } from './search.service.js'
@@ -12,4 +13,6 @@ export interface Services {
   profiles: ProfileService
   search: SearchService
   processing: ProcessingService
+  /** Request budgets shared by every transport (rate per key, failed sign-ins per address, calls per tenant). */
+  budget: RequestBudget
 }

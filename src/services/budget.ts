@@ -1,0 +1,173 @@
+import crypto from 'node:crypto'
+import type { DataSource } from 'typeorm'
+import { DomainError } from '../domain/errors.js'
+import type { RequestContext } from './context.js'
+import { PostgresCounterStore, RateLimiter, type RateDecision } from './rate-limiter.js'
+
+/** A refusal for being over a budget: carries what the Retry-After and RateLimit-* headers say. */
+export class RateLimitedError extends DomainError {
+  constructor(
+    message: string,
+    readonly decision: RateDecision,
+  ) {
+    super('RATE_LIMITED', message)
+  }
+}
+
+export interface BudgetOptions {
+  /** Operations per minute per API key (or dashboard session), all transports together. */
+  perMinute: number
+  /** Failed authentications per minute per client address. */
+  authFailuresPerMinute: number
+  /** Service calls of one tenant running at once in this process; more wait in line. */
+  tenantConcurrency: number
+  /** Calls of one tenant waiting for a slot; more are refused (429). */
+  tenantQueue: number
+  /** Shared across processes through this database (server mode); in memory otherwise. */
+  shared?: DataSource
+}
+
+/**
+ * One budget for every transport: REST requests, GraphQL operations over HTTP and over WebSocket are charged to the
+ * same per-key limiter, keyed by the authenticated app (never by header text); failed authentications are limited per
+ * client address before any key lookup; and each tenant has a bounded number of service calls in flight, so one
+ * tenant cannot hold the whole connection pool.
+ */
+export class RequestBudget {
+  readonly operations: RateLimiter
+  readonly authFailures: RateLimiter
+  readonly tenants: TenantGate
+
+  constructor(readonly opts: BudgetOptions) {
+    const store = (scope: string) => (opts.shared ? new PostgresCounterStore(opts.shared, scope) : undefined)
+    this.operations = new RateLimiter({ limit: opts.perMinute, windowMs: 60_000, store: store('operations') })
+    this.authFailures = new RateLimiter({ limit: opts.authFailuresPerMinute, windowMs: 60_000, store: store('auth-failures') })
+    this.tenants = new TenantGate(opts.tenantConcurrency, opts.tenantQueue)
+  }
+
+  /** Charges `cost` operations to a caller; throws RATE_LIMITED when they do not fit. */
+  charge(key: string, cost = 1): RateDecision {
+    const d = this.operations.take(key, cost)
+    if (!d.allowed) {
+      const what = cost > 1 ? `this request counts ${cost} operations; ` : ''
+      throw new RateLimitedError(
+        `Rate limit exceeded: ${d.limit} operations per minute per API key; ${what}retry in ${d.resetSeconds} s`,
+        d,
+      )
+    }
+    return d
+  }
+
+  /**
+   * Authenticates unless the client address has failed too often lately (then 429 before any key lookup); failures
+   * are counted. A credential that succeeded recently still gets through, so a legitimate client behind the same
+   * address as an attacker is not locked out.
+   */
+  async authenticate<T>(address: string, credential: string | undefined, fn: () => Promise<T>): Promise<T> {
+    const key = `ip:${address}`
+    const id = credential ? crypto.createHash('sha256').update(credential).digest('base64url') : ''
+    const blocked = this.authFailures.exhausted(key)
+    if (blocked && !this.recentlyGood(id)) {
+      throw new RateLimitedError(`Too many failed authentications from this address; retry in ${blocked.resetSeconds} s`, blocked)
+    }
+    try {
+      const ok = await fn()
+      if (id) {
+        this.good.delete(id) // re-inserted last: the map stays in order of last success
+        this.good.set(id, Date.now())
+        this.trimGood()
+      }
+      return ok
+    } catch (e) {
+      if (e instanceof DomainError && e.status === 401) {
+        this.authFailures.take(key)
+        this.good.delete(id)
+      }
+      throw e
+    }
+  }
+
+  /** Digests of credentials that authenticated within the last minute (bounded; oldest dropped first). */
+  private readonly good = new Map<string, number>()
+  private recentlyGood(id: string): boolean {
+    const at = id ? this.good.get(id) : undefined
+    if (at === undefined) return false
+    if (Date.now() - at > 60_000) {
+      this.good.delete(id)
+      return false
+    }
+    return true
+  }
+
+  private trimGood() {
+    for (const k of this.good.keys()) {
+      if (this.good.size <= 10_000) break
+      this.good.delete(k)
+    }
+  }
+
+  async close() {
+    await Promise.all([this.operations.close(), this.authFailures.close()])
+  }
+}
+
+/** The budget key of an app's requests. */
+export const appBudgetKey = (ctx: Pick<RequestContext, 'tenantId' | 'appId'>) => `app:${ctx.tenantId}:${ctx.appId}`
+
+/** At most `slots` calls per tenant at once; a bounded line waits (first come, first served). */
+export class TenantGate {
+  private readonly busy = new Map<string, { running: number; waiting: (() => void)[] }>()
+
+  constructor(
+    private readonly slots: number,
+    private readonly maxWaiting: number,
+  ) {}
+
+  async run<T>(tenantId: string, fn: () => Promise<T>): Promise<T> {
+    let t = this.busy.get(tenantId)
+    if (!t) this.busy.set(tenantId, (t = { running: 0, waiting: [] }))
+    if (t.running >= this.slots) {
+      if (t.waiting.length >= this.maxWaiting) {
+        throw new RateLimitedError(`Too many requests of this tenant in progress (${this.slots} run at once, ${this.maxWaiting} wait); retry shortly`, {
+          allowed: false,
+          limit: this.slots,
+          remaining: 0,
+          resetSeconds: 1,
+        })
+      }
+      await new Promise<void>((r) => t!.waiting.push(r))
+    } else t.running++
+    try {
+      return await fn()
+    } finally {
+      const next = t.waiting.shift()
+      if (next) next() // the slot passes on
+      else if (--t.running === 0) this.busy.delete(tenantId)
+    }
+  }
+
+  /** Calls in flight or waiting for a tenant (tests and metrics). */
+  load(tenantId: string): { running: number; waiting: number } {
+    const t = this.busy.get(tenantId)
+    return { running: t?.running ?? 0, waiting: t?.waiting.length ?? 0 }
+  }
+}
+
+/**
+ * The service object with every tenant-scoped async method (ctx first) run through the tenant gate: the same bound for
+ * REST, GraphQL over HTTP and WebSocket, since all of them call services.
+ */
+export function gated<S extends object>(service: S, gate: TenantGate): S {
+  return new Proxy(service, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver)
+      // Only async methods (database work); synchronous ones, such as event subscriptions, pass straight.
+      if (typeof v !== 'function' || v.constructor.name !== 'AsyncFunction') return v
+      return function (this: unknown, ...args: unknown[]) {
+        const ctx = args[0] as RequestContext | undefined
+        if (!ctx || typeof ctx !== 'object' || typeof ctx.tenantId !== 'string') return v.apply(target, args)
+        return gate.run(ctx.tenantId, () => v.apply(target, args))
+      }
+    },
+  })
+}
