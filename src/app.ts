@@ -111,6 +111,9 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       budget,
     }
 
+    // Runs after the API has stopped taking requests (closers run in reverse) and before the bus and the queue stop.
+    closers.push(() => services.processing.stop(Math.floor(config.shutdownTimeoutMs / 2)))
+
     let bootstrapKey: string | undefined
     if (config.bootstrap) {
       const issued = await services.tenants.bootstrap()

@@ -25,7 +25,13 @@ async function run(role: Role) {
     if (stopping) return
     stopping = true
     p.log.info(`${signal} received, shutting down`)
+    // Whatever hangs, the process goes within the configured time (25 s is a common orchestrator grace period).
+    setTimeout(() => {
+      p.log.error(`shutdown took longer than ${p.config.shutdownTimeoutMs} ms; exiting anyway`)
+      process.exit(1)
+    }, p.config.shutdownTimeoutMs).unref()
     await p.close()
+    p.log.info('shut down')
     process.exit(0)
   }
   process.on('SIGINT', () => void stop('SIGINT'))

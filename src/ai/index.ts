@@ -53,7 +53,10 @@ function slowed(inner: Extractor, ms: number): Extractor {
   return {
     name: inner.name,
     async extract(req, signal) {
-      await new Promise((r) => setTimeout(r, ms))
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, ms)
+        signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true })
+      })
       return inner.extract(req, signal)
     },
   }

@@ -40,6 +40,10 @@ type Claim =
  * transaction open -> apply (short transaction that re-checks the lease, so a delete or a lost lease wins).
  */
 export class ProcessingService {
+  /** Batches in flight, so that a shutdown can wait for them or make them give their lease back. */
+  private readonly inflight = new Set<{ abort: AbortController; done: Promise<unknown> }>()
+  private stopping = false
+
   constructor(
     private readonly ds: DataSource,
     private readonly profiles: ProfileRepository,
@@ -51,6 +55,11 @@ export class ProcessingService {
   ) {}
 
   async processProfile(job: ProfileJob): Promise<void> {
+    if (this.stopping) {
+      // Fetched just before the shutdown: leave the work for a live worker.
+      await this.queue.enqueue(job)
+      return
+    }
     // Unique per call: concurrent job slots of one process must not pass each other's lease check.
     const owner = `${this.opts.workerId}:${randomUUID().slice(0, 8)}`
     for (let round = 0; round < 1000; round++) {
@@ -63,8 +72,20 @@ export class ProcessingService {
         await this.queue.enqueue(job, { startAfterSeconds: claim.afterSeconds })
         return
       }
-      const more = await this.runBatch(job, owner, claim.profile, claim.submissions)
+      const abort = new AbortController()
+      const done = this.runBatch(job, owner, claim.profile, claim.submissions, abort.signal)
+      const entry = { abort, done: done.catch(() => undefined) }
+      this.inflight.add(entry)
+      const more = await done.finally(() => this.inflight.delete(entry))
       if (!more) return
+      if (this.stopping) {
+        // More waits, and this process is going: release the profile and queue it for another worker.
+        await this.ds.transaction(async (m) => {
+          await this.release(m, job, owner)
+          await this.queue.enqueue(job, { tx: m })
+        })
+        return
+      }
     }
   }
 
@@ -174,8 +195,23 @@ export class ProcessingService {
     )
   }
 
+  /**
+   * Shutdown: batches in flight get `graceMs` to finish; those still extracting then give their lease and their
+   * submissions back (attempts not used up) and re-enqueue the profile, so another worker takes them at once.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true
+    const all = () => Promise.all([...this.inflight].map((b) => b.done))
+    let timer: NodeJS.Timeout | undefined
+    const timedOut = await Promise.race([all().then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))])
+    clearTimeout(timer)
+    if (!timedOut) return
+    for (const b of this.inflight) b.abort.abort(new ShutdownError())
+    await all()
+  }
+
   /** Returns whether more submissions wait. */
-  private async runBatch(job: ProfileJob, owner: string, profile: ProfileRecord, subs: ClaimedSubmission[]): Promise<boolean> {
+  private async runBatch(job: ProfileJob, owner: string, profile: ProfileRecord, subs: ClaimedSubmission[], signal: AbortSignal): Promise<boolean> {
     const heartbeat = setInterval(() => {
       this.ds
         .query(
@@ -187,9 +223,10 @@ export class ProcessingService {
     }, (this.opts.leaseSeconds * 1000) / 3)
     let prepared: Awaited<ReturnType<ProcessingService['prepare']>>
     try {
-      prepared = await this.prepare(profile, subs)
+      prepared = await this.prepare(profile, subs, signal)
     } catch (err) {
       clearInterval(heartbeat)
+      if (signal.aborted) return this.giveBack(job, owner, subs)
       return this.fail(job, owner, subs, err)
     }
     clearInterval(heartbeat)
@@ -203,7 +240,7 @@ export class ProcessingService {
   }
 
   /** Everything slow (AI calls) happens here, with no transaction open. */
-  private async prepare(profile: ProfileRecord, subs: ClaimedSubmission[]) {
+  private async prepare(profile: ProfileRecord, subs: ClaimedSubmission[], signal?: AbortSignal) {
     const state: ProfileState = {
       content: profile.content,
       field_timestamps: profile.field_timestamps,
@@ -218,7 +255,7 @@ export class ProcessingService {
         .filter((s) => s.input_type !== 'structured')
         .map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
       const extracted = toExtract.length
-        ? await this.ai.extractor.extract({ profile: profile.content, submissions: toExtract })
+        ? await this.ai.extractor.extract({ profile: profile.content, submissions: toExtract }, signal)
         : { extractions: [] as Extraction[], usage: undefined, promptVersion: undefined, summary: undefined, evidence: undefined }
       spend(extracted.usage)
       if (extracted.extractions.length !== toExtract.length) throw new Error('extractor returned a wrong number of extractions')
@@ -230,9 +267,10 @@ export class ProcessingService {
       // knows what the model saw, so a batch with structured submissions gets its own.
       const modelSawAll = toExtract.length === subs.length
       const { summary, usage: summaryUsage } =
-        extracted.summary && modelSawAll ? { summary: extracted.summary, usage: undefined } : await this.ai.summarizer.summarize(merged.state.content)
+        extracted.summary && modelSawAll ? { summary: extracted.summary, usage: undefined } : await this.ai.summarizer.summarize(merged.state.content, signal)
       spend(summaryUsage)
-      const { vectors, usage: embedUsage } = await this.ai.embedder.embed([profileText(merged.state.content, summary)])
+      signal?.throwIfAborted()
+      const { vectors, usage: embedUsage } = await this.ai.embedder.embed([profileText(merged.state.content, summary)], signal)
       spend(embedUsage)
       const provenance = subs.map((s, i) =>
         s.input_type === 'structured'
@@ -341,11 +379,36 @@ export class ProcessingService {
     return more
   }
 
+  /** A batch interrupted by a shutdown: its submissions are pending again, as if never tried, and the profile queued. */
+  private async giveBack(job: ProfileJob, owner: string, subs: ClaimedSubmission[]): Promise<boolean> {
+    await this.ds.transaction(async (m) => {
+      const cur = await this.profiles.find(m, job.tenantId, job.profileId, { lock: true })
+      if (!cur || cur.claimed_by !== owner) return
+      await m.query(
+        `UPDATE submissions SET status = 'pending', attempts = GREATEST(attempts - 1, 0), started_at = NULL
+          WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'processing'`,
+        [job.tenantId, subs.map((s) => s.id)],
+      )
+      await this.release(m, job, owner)
+      await this.queue.enqueue(job, { tx: m })
+    })
+    this.log.info({ tenantId: job.tenantId, profileId: job.profileId }, 'shutting down: batch handed back to the queue')
+    return false
+  }
+
   /** Stages the `ready` event in the transaction that makes the profile ready. */
   private async stageReady(m: EntityManager, job: ProfileJob) {
     const payload = { ...job, status: 'ready' as const, at: new Date().toISOString() }
     await this.bus.stage(m, 'profileStatusChanged', payload)
     return payload
+  }
+}
+
+/** The reason a batch is aborted when the process shuts down. */
+export class ShutdownError extends Error {
+  constructor() {
+    super('the worker is shutting down')
+    this.name = 'ShutdownError'
   }
 }
 
