@@ -1,14 +1,12 @@
 import 'reflect-metadata'
 import { Command, Option } from 'commander'
-import { createAiProviders } from './ai/index.js'
-import { startProfiler, type Role } from './app.js'
+import type { Role } from './app.js'
 import { ConfigError, loadConfig, type Config } from './config.js'
 import { migrate, MissingPgvectorError, openDatabase } from './db/database.js'
 import { DomainError } from './domain/errors.js'
 import { PostgresEventBus } from './events/postgres-bus.js'
 import { randomToken } from './domain/keys.js'
 import { AccountService } from './services/account.service.js'
-import { ReindexService } from './services/reindex.service.js'
 import { TenantService } from './services/tenant.service.js'
 import pino from 'pino'
 
@@ -17,6 +15,9 @@ function config(): Config {
 }
 
 async function run(role: Role) {
+  // Loaded here, not at the top: the admin commands need none of the service (nor the NLP models), and each CLI
+  // call starts faster without them.
+  const { startProfiler } = await import('./app.js')
   const p = await startProfiler(config(), { role, printBootstrapKey: true })
   const what = role === 'all' ? 'API and worker' : role === 'api' ? 'API' : 'worker'
   p.log.info({ url: p.url, database: p.db.mode }, `Profiler ${what} running${p.url ? ` on ${p.url}` : ''}`)
@@ -200,6 +201,7 @@ program
   .addOption(new Option('--batch <n>', 'profiles per batch').default('50'))
   .action((o: { all?: boolean; summaries?: boolean; batch: string }) =>
     withDb(async (db) => {
+      const [{ ReindexService }, { createAiProviders }] = await Promise.all([import('./services/reindex.service.js'), import('./ai/index.js')])
       const svc = new ReindexService(db.dataSource, createAiProviders(config()))
       const changed = await svc.adaptColumn()
       if (changed) process.stdout.write(`Embedding column changed from ${changed.from} to ${changed.to} dimensions.\n`)

@@ -8,6 +8,11 @@ import { client, freshDatabase, testEnv, type TestDatabase } from '../support/ha
 
 const root = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
+/**
+ * Each CLI call is a process (about 2 s through tsx here, several times that on a loaded 2-core machine) with its own
+ * 60 s bound, which is what catches a hang; a test of many calls gets as much in all, not vitest's 60 s for the lot.
+ */
+const perCalls = (n: number) => n * 60_000
 
 /** The CLI and the service as real processes, in whichever mode the suite runs (embedded or server). */
 describe('CLI, bootstrap and restarts (real processes)', () => {
@@ -87,7 +92,7 @@ describe('CLI, bootstrap and restarts (real processes)', () => {
     const after = await client(second.url, key).profile('keeper')
     expect(after).toEqual(before)
     expect(after.core_info.name.value).toBe('Rosa')
-  })
+  }, perCalls(3))
 
   it('tenant and app commands with --json, while the service runs; rotate and revoke take effect at once', async () => {
     const { url: base } = await start()
@@ -134,7 +139,7 @@ describe('CLI, bootstrap and restarts (real processes)', () => {
     expect((await new DashboardBrowser(base).signIn('ops@acme.example', reset.password)).body.errors).toBeUndefined()
     await expect(cli('account', 'create', '--email', 'OPS@acme.example')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/already exists/) })
     await stop()
-  })
+  }, perCalls(13))
 
   it('commands work with the service stopped, and report errors on stderr with exit code 1', async () => {
     const created = JSON.parse(await cli('app', 'create', '--tenant', 'acme', '--name', 'offline', '--json'))
@@ -147,5 +152,5 @@ describe('CLI, bootstrap and restarts (real processes)', () => {
     expect(await cli('migrate')).toMatch(/Migrations applied/)
     const out = await cli('reindex')
     expect(out).toMatch(/Reindexed \d+ profiles/)
-  })
+  }, perCalls(5))
 })
