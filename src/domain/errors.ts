@@ -49,6 +49,8 @@ export function isConnectionError(err: unknown): boolean {
   let e: any = err
   for (let i = 0; e && i < 4; i++) {
     if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true
+    // TypeORM's rollback after the server cut the connection mid-transaction (a restart): it hides the cause.
+    if (e.name === 'QueryRunnerProviderAlreadyReleasedError' || e.name === 'QueryRunnerAlreadyReleasedError') return true
     const msg = String(e.message ?? '')
     if (/Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed/i.test(msg)) return true
     e = e.driverError ?? e.cause

@@ -1,7 +1,25 @@
+import { createRequire } from 'node:module'
 import pg from 'pg'
 import PgBoss from 'pg-boss'
 import type { EntityManager } from 'typeorm'
 import { rawClient } from '../db/database.js'
+
+/**
+ * pg-boss 10 calls `complete()`/`fail()` after a handler without awaiting or catching them: when the database goes away
+ * at that moment (a restart), the rejection is unhandled and Node ends the process. Here they report to the queue's
+ * error handler instead; the job stays active until it expires and our own reconciler re-queues the work anyway.
+ */
+const Manager = createRequire(import.meta.url)('pg-boss/src/manager.js') as { prototype: Record<string, any> }
+for (const method of ['complete', 'fail']) {
+  const original = Manager.prototype[method]
+  if (typeof original !== 'function' || original.__guarded) continue
+  const guarded = function (this: { emit(event: string, e: unknown): boolean }, ...args: unknown[]) {
+    const p: Promise<unknown> = original.apply(this, args)
+    p.catch((e) => this.emit('error', e))
+    return p
+  }
+  Manager.prototype[method] = Object.assign(guarded, { __guarded: true })
+}
 
 export const PROCESS_QUEUE = 'profile-process'
 const DEAD_QUEUE = 'profile-process-dead'
