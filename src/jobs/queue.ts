@@ -52,6 +52,7 @@ export interface QueueOptions {
 export class JobQueue {
   private readonly boss: PgBoss
   private started = false
+  private readonly fairness = new TenantFairness()
 
   constructor(private readonly opts: QueueOptions) {
     this.boss = new PgBoss({
@@ -90,7 +91,7 @@ export class JobQueue {
 
   /** Enqueue inside the caller's transaction when given (so a commit means the job exists), else on its own. */
   async enqueue(job: ProfileJob, opts: { tx?: EntityManager; startAfterSeconds?: number } = {}): Promise<string> {
-    const sendOpts: Record<string, unknown> = {}
+    const sendOpts: Record<string, unknown> = { priority: this.fairness.priority(job.tenantId) }
     if (opts.startAfterSeconds && opts.startAfterSeconds > 0) sendOpts.startAfter = Math.ceil(opts.startAfterSeconds)
     if (opts.tx) {
       const client = await rawClient(opts.tx)
@@ -133,5 +134,34 @@ export class JobQueue {
     if (!this.started) return
     this.started = false
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 } as any)
+  }
+}
+
+/**
+ * Fair shares between tenants in the queue: a job's priority falls with the log of how many jobs its tenant queued
+ * lately (this process's count, halving every 10 s). pg-boss fetches by priority, then age, so one tenant's burst of
+ * thousands does not make another tenant's single submission wait behind all of it; a burst still runs in order
+ * within itself, and the order of one profile's submissions is the claim's (by sequence), not the queue's.
+ */
+export class TenantFairness {
+  private readonly recent = new Map<string, { count: number; at: number }>()
+
+  constructor(
+    private readonly halfLifeMs = 10_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  priority(tenantId: string): number {
+    const now = this.now()
+    const r = this.recent.get(tenantId) ?? { count: 0, at: now }
+    r.count = r.count * 0.5 ** ((now - r.at) / this.halfLifeMs) + 1
+    r.at = now
+    this.recent.set(tenantId, r)
+    if (this.recent.size > 10_000) this.forget(now)
+    return -Math.floor(Math.log2(r.count))
+  }
+
+  private forget(now: number) {
+    for (const [t, r] of this.recent) if (r.count * 0.5 ** ((now - r.at) / this.halfLifeMs) < 1) this.recent.delete(t)
   }
 }
