@@ -35,3 +35,32 @@ const texts = Array.from({ length: 100 }, (_, i) => `likes jazz and hiking numbe
 const t0 = performance.now()
 await embedder.embed(texts)
 console.log(`embedder: ${(performance.now() - t0).toFixed(1)} ms for 100 short texts`)
+
+// Scaling on hostile shapes, at the largest allowed `data` (100 KiB) and a quarter of it: the ratio of the two times
+// is about 4 when extraction is linear in the input (it was 47 for 'a a a …' and 16-20 for emoji or RTL text before
+// long runs and sentences were bounded).
+const rep = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n)
+const shapes: [string, 'text' | 'conversation', (n: number) => string][] = [
+  ['one char repeated', 'text', (n) => 'a'.repeat(n)],
+  ["'a ' repeated, no stop", 'text', (n) => rep('a ', n)],
+  ['real words, no punctuation', 'text', (n) => rep('my name is ann and i live in rome and i love hiking and my dog ', n)],
+  ['short sentences', 'text', (n) => rep('I love jazz. ', n)],
+  ["'a, ' repeated", 'text', (n) => rep('a, ', n)],
+  ["'a - ' repeated", 'text', (n) => rep('a - ', n)],
+  ['digits', 'text', (n) => rep('1234567890 ', n)],
+  ['emoji', 'text', (n) => rep('😀🎉 ', n)],
+  ['RTL (Hebrew)', 'text', (n) => rep('אני אוהב ג׳אז ', n)],
+  ['combining marks', 'text', (n) => rep('e\u0301\u0301\u0301 ', n)],
+  ['conversation lines', 'conversation', (n) => rep('Ann: I love jazz\nBot: ok\n', n)],
+  ['conversation, one long turn', 'conversation', (n) => 'Ann: ' + rep('i love jazz and ', n)],
+]
+console.log('\nshape                              25 KiB    100 KiB   ratio (linear ~4)')
+for (const [label, inputType, make] of shapes) {
+  const ms = [25 * 1024, 100 * 1024].map((n) => {
+    const data = make(n)
+    const t = performance.now()
+    extractor.extractOne({ inputType, data })
+    return performance.now() - t
+  })
+  console.log(`${label.padEnd(32)} ${ms.map((m) => `${m.toFixed(0).padStart(6)} ms`).join('  ')}  ${(ms[1]! / ms[0]!).toFixed(1)}`)
+}

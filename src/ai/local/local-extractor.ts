@@ -59,6 +59,7 @@ export class LocalExtractor implements Extractor {
     } else {
       text = input.data
     }
+    text = boundTokens(text)
     const language = detectLanguage(text)
     if (!text.trim()) return {}
     // The rules read English. Text detected as another language yields only its language, unless it still reads
@@ -72,6 +73,19 @@ export class LocalExtractor implements Extractor {
     })
   }
 }
+
+/** Longest run of non-space characters the rules read; no English word is longer, and URLs carry no facts. */
+export const MAX_TOKEN_CHARS = 64
+
+/**
+ * Drops runs of non-space characters longer than MAX_TOKEN_CHARS. Patterns such as `\S+@\S+` backtrack over a whole
+ * run from every position in it, so a 100 KB run of one character took seconds (quadratic); with runs bounded, every
+ * rule is linear in the text's length.
+ */
+export function boundTokens(text: string): string {
+  return text.replace(LONG_RUN, ' ')
+}
+const LONG_RUN = new RegExp(`\\S{${MAX_TOKEN_CHARS + 1},}`, 'g')
 
 export interface TextOptions {
   referenceDate: Date

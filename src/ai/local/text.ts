@@ -69,7 +69,7 @@ export function splitClauses(normalized: string): Clause[] {
   const out: Clause[] = []
   const sentences = normalized
     .split(/\n+|(?<=[.!?])\s+|(?<=[!?])(?=[a-z])/)
-    .map((s) => s.trim())
+    .flatMap((s) => chunk(s.trim(), MAX_SENTENCE_CHARS))
     .filter((s) => /[a-z]/.test(s))
   sentences.forEach((sentence, index) => {
     const isQuestion = /\?\s*["')]*$/.test(sentence)
@@ -86,6 +86,27 @@ export function splitClauses(normalized: string): Clause[] {
       out.push({ text: p, question, sentence: index })
     })
   })
+  return out
+}
+
+/**
+ * Longest stretch read as one sentence. compromise's matching and some clause patterns grow with the square of a
+ * sentence's length, so 100 KB without a full stop took half a minute; real sentences are far shorter.
+ */
+export const MAX_SENTENCE_CHARS = 500
+
+/** `s` cut at spaces into pieces of at most `max` characters (a longer word is cut where it must be). */
+export function chunk(s: string, max: number): string[] {
+  if (s.length <= max) return [s]
+  const out: string[] = []
+  let rest = s
+  while (rest.length > max) {
+    const cut = rest.lastIndexOf(' ', max)
+    const at = cut > max / 2 ? cut : max
+    out.push(rest.slice(0, at).trim())
+    rest = rest.slice(at).trimStart()
+  }
+  if (rest) out.push(rest)
   return out
 }
 

@@ -2,7 +2,7 @@
 // rewritten into the first person so that the same rules apply; the name and pronouns are evidence themselves.
 import { nlpHas, peopleIn } from './nlp.js'
 import { ADV } from './rules-common.js'
-import { baseOfThirdPerson } from './text.js'
+import { baseOfThirdPerson, chunk, MAX_SENTENCE_CHARS } from './text.js'
 import { re, rxg } from './regex.js'
 
 export interface ThirdPerson {
@@ -29,7 +29,8 @@ function leadingName(normalized: string, original: string, knownName?: string): 
     const k = knownName.toLowerCase()
     if (normalized.startsWith(k) || normalized.startsWith(k.split(' ')[0] + ' ')) return normalized.startsWith(k) ? k : k.split(' ')[0]
   }
-  const first = normalized.split(/[.!?\n]/)[0]
+  // The opening sentence, bounded: a leading name is near the start, and compromise's cost grows with the square of it.
+  const first = chunk(normalized.split(/[.!?\n]/, 1)[0]!, MAX_SENTENCE_CHARS)[0] ?? ''
   const people = peopleIn(first)
   const p = people[0]?.toLowerCase().replace(/[^a-z' -]/g, '').trim()
   if (p && first.startsWith(p) && VERB_AFTER_NAME.test(first.slice(p.length))) return p
