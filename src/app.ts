@@ -66,6 +66,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     await queue.start()
     closers.push(() => queue.stop())
     const ai = opts.ai ?? createAiProviders(config)
+    if (ai.close) closers.push(() => ai.close!())
     let dim = await embeddingDimension(ds)
     if (dim !== ai.embedder.dimension) {
       // Nothing embedded yet (a new database): follow the configured model without asking for a reindex.

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import os from 'node:os'
 import path from 'node:path'
 
 const bool = z
@@ -32,6 +33,7 @@ const schema = z.object({
   PROFILER_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(0.5),
   PROFILER_RETRY_BASE_MS: int(1000, 0),
   PROFILER_EXTRACT_DELAY_MS: int(0, 0, 600_000),
+  PROFILER_EXTRACT_THREADS: int(Math.max(1, os.availableParallelism() - 1), 0, 64),
   OPENAI_API_KEY: z.string().optional(),
   PROFILER_OPENAI_BASE_URL: z.string().url().optional(),
   PROFILER_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
@@ -106,6 +108,8 @@ export type Config = {
     retryBaseMs: number
     /** Fault injection for tests and demos: extra time spent in every extraction. */
     extractDelayMs: number
+    /** Worker threads for the local extractor (0: on the main thread). */
+    extractThreads: number
   }
 }
 
@@ -217,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollSeconds: e.PROFILER_POLL_SECONDS,
       retryBaseMs: e.PROFILER_RETRY_BASE_MS,
       extractDelayMs: e.PROFILER_EXTRACT_DELAY_MS,
+      extractThreads: e.PROFILER_EXTRACT_THREADS,
     },
   }
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js'
 import { LocalEmbedder } from './local/local-embedder.js'
+import { ThreadedExtractor } from './local/extract-pool.js'
 import { LocalExtractor } from './local/local-extractor.js'
 import { LocalSummarizer } from './local/local-summarizer.js'
 import { LlmClient } from './openai/client.js'
@@ -22,7 +23,14 @@ export function createAiProviders(config: Config): AiProviders {
       }),
     }
   } else {
-    providers = { extractor: new LocalExtractor(), summarizer: new LocalSummarizer(), embedder: new LocalEmbedder() }
+    const threads = config.worker.extractThreads
+    const extractor = threads > 0 ? new ThreadedExtractor(threads) : new LocalExtractor()
+    providers = {
+      extractor,
+      summarizer: new LocalSummarizer(),
+      embedder: new LocalEmbedder(),
+      ...(extractor instanceof ThreadedExtractor ? { close: () => extractor.close() } : {}),
+    }
   }
   const delay = config.worker.extractDelayMs
   return delay > 0 ? { ...providers, extractor: slowed(providers.extractor, delay) } : providers

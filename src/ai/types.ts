@@ -66,4 +66,6 @@ export interface AiProviders {
   extractor: Extractor
   summarizer: Summarizer
   embedder: Embedder
+  /** Releases what the providers hold (threads); called when the service closes. */
+  close?(): Promise<void>
 }

@@ -1,0 +1,6 @@
+// Entry of an extraction thread (see extract-pool.ts): threads do not inherit tsx's loader, so register it here, then
+// load the TypeScript worker. Plain JavaScript so that Node can start it under tsx, vitest or plain node alike.
+import { register } from 'tsx/esm/api'
+
+register()
+await import('./extract-thread.ts')
