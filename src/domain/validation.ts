@@ -19,5 +19,53 @@ export function checkDataSize(data: string, maxBytes: number): string {
 export function checkIdempotencyKey(v: string | undefined): string | undefined {
   if (v === undefined) return undefined
   if (v.length < 1 || v.length > 255) throw invalid('Invalid Idempotency-Key header: 1-255 characters')
-  return v
+  return checkStorable(v, 'Idempotency-Key header')
+}
+
+/**
+ * Characters PostgreSQL cannot store: NUL in text and jsonb, and UTF-16 surrogates without their pair (jsonb refuses
+ * their escapes; text would silently turn them into U+FFFD). Such input is refused with 400, never stripped, so what is
+ * stored is what was sent.
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+function unstorable(s: string): string | undefined {
+  const m = UNSTORABLE.exec(s)
+  if (!m) return undefined
+  const code = m[0].charCodeAt(0)
+  return code === 0 ? 'a NUL character (U+0000)' : `an unpaired surrogate (U+${code.toString(16).toUpperCase()})`
+}
+
+/** Refuses a string holding a character that cannot be stored; the message names the field. */
+export function checkStorable<T extends string | undefined>(value: T, field: string): T {
+  const bad = value === undefined ? undefined : unstorable(value)
+  if (bad) throw invalid(`Invalid ${field}: contains ${bad}, which cannot be stored`)
+  return value
+}
+
+/**
+ * The same for every key and string inside JSON text (a `structured` object or a conversation's messages): escapes
+ * such as \u0000 become the character only once parsed. Iterative, so no nesting depth exhausts the stack. Text that
+ * is not JSON is left to its own validation.
+ */
+export function checkStorableJson(text: string, field: string): void {
+  if (!/^\s*[[{]/.test(text) || !/\\u[dD][89a-fA-F]|\\u0000/.test(text)) return
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return
+  }
+  const stack: unknown[] = [value]
+  while (stack.length) {
+    const v = stack.pop()
+    if (typeof v === 'string') checkStorable(v, field)
+    else if (Array.isArray(v)) stack.push(...v)
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        checkStorable(k, field)
+        stack.push(x)
+      }
+    }
+  }
 }

@@ -1,3 +1,6 @@
+import crypto from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, isConnectionError } from '../domain/errors.js'
 import { RateLimitedError } from '../services/budget.js'
@@ -14,6 +17,31 @@ const FASTIFY_MESSAGES: Record<string, (e: FastifyError) => string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => 'Request body is larger than the limit',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => 'Unsupported Content-Type: send application/json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => 'Content-Length does not match the body',
+  FST_ERR_BAD_URL: () => 'Malformed URL: invalid percent-encoding',
+  FST_ERR_MAX_PARAM_LENGTH: () => 'URI too long: a path segment is over 1024 characters',
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout: the request did not arrive in time'],
+  HPE_URI_TOO_LONG: [414, 'URI too long'],
+}
+
+/**
+ * Node's `clientError`: a request too malformed to parse (no route, no Fastify request) still gets the contract's
+ * body and an X-Request-Id, then the connection is closed.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Malformed HTTP request']
+  if (socket.writable) {
+    const body = JSON.stringify({ error: status, message })
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${crypto.randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy()
 }
 
 /** Domain and framework errors -> CONTRACT §3 body and status. Never leaks stack traces, SQL or secrets. */
@@ -33,6 +61,8 @@ export function toHttpError(err: unknown, requestId: string): { status: number; 
 
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown) {
   const { status, body, log } = toHttpError(err, req.id)
+  // Framework errors (bad URL encoding, a path over the length limit) come before the request hooks that set it.
+  reply.header('X-Request-Id', req.id)
   if (log) req.log.error({ err }, 'request failed')
   if (status === 401) reply.header('WWW-Authenticate', 'Bearer')
   if (err instanceof RateLimitedError) setRateLimitHeaders(reply, err.decision)

@@ -9,7 +9,7 @@ import { dashboardSchema, profilerSchema } from '../graphql/schema.js'
 import { apiEndpoint, registerGraphQL } from '../graphql/server.js'
 import { registerV1Routes, V1_PATHS } from '../rest/v1.routes.js'
 import type { Services } from '../services/index.js'
-import { sendError } from './errors.js'
+import { clientErrorHandler, sendError } from './errors.js'
 
 const DASHBOARD_PATHS = [
   { re: /^\/dashboard\/?$/, methods: ['GET', 'HEAD'] },
@@ -38,7 +38,16 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
     frameworkErrors: (err, req, reply) => sendError(req, reply, err),
+    clientErrorHandler,
   })
+
+  // JSON bodies as Fastify parses them (prototype-poisoning checks included), except that an empty body is no body:
+  // a DELETE or GET sent with `Content-Type: application/json` and nothing else is an ordinary request.
+  const json = app.getDefaultJsonParser('error', 'error')
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
+    body === '' ? done(null, undefined) : json(req, body as string, done),
+  )
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id)

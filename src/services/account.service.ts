@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import type { DataSource } from 'typeorm'
 import type { DashboardConfig } from '../config.js'
 import { DomainError, invalid } from '../domain/errors.js'
+import { checkStorable } from '../domain/validation.js'
 import { newId, randomToken } from '../domain/keys.js'
 import { dummyHash, hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js'
 
@@ -28,7 +29,7 @@ export interface NewSession extends Session {
 const EMAIL_RE = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,63}$/
 
 export function checkEmail(email: string): string {
-  const e = email.trim()
+  const e = checkStorable(email.trim(), 'email')
   if (e.length > 254 || !EMAIL_RE.test(e)) throw invalid('email must be an e-mail address such as ada@example.com')
   return e
 }

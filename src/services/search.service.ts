@@ -2,6 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
 import type { Embedder } from '../ai/types.js'
 import { PROFILE_COLUMNS, toRecord, type ProfileRecord, type ProfileRepository } from '../db/profile.repository.js'
+import { checkStorable } from '../domain/validation.js'
 import { parseRequest, searchParamsSchema, type FilterField, type SortField } from '../domain/requests.js'
 import type { RequestContext } from './context.js'
 
@@ -59,6 +60,8 @@ export class SearchService {
 
   validate(p: SearchParams) {
     const v = parseRequest(this.schema, p)
+    checkStorable(v.query, 'query parameter query')
+    checkStorable(v.filterValue, 'query parameter filterValue')
     const query = v.query?.trim() ? v.query.trim() : undefined
     return { ...v, query }
   }

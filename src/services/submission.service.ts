@@ -5,7 +5,7 @@ import { DomainError, invalid } from '../domain/errors.js'
 import type { InputType } from '../domain/profile.js'
 import { validateStructured } from '../domain/structured.js'
 import { parseRequest, submitBodySchema } from '../domain/requests.js'
-import { checkDataSize, checkIdempotencyKey, checkProfileId } from '../domain/validation.js'
+import { checkDataSize, checkIdempotencyKey, checkProfileId, checkStorable, checkStorableJson } from '../domain/validation.js'
 import { publishAfterCommit, type BusEvent, type EventBus } from '../events/event-bus.js'
 import type { JobQueue } from '../jobs/queue.js'
 import type { Usage } from '../ai/types.js'
@@ -57,6 +57,8 @@ export class SubmissionService {
     const body = parseRequest(submitBodySchema, { data: input.data, input_type: input.input_type })
     const data = checkDataSize(body.data, this.limits.maxDataBytes)
     const inputType: InputType = body.input_type ?? 'text'
+    checkStorable(data, 'field data')
+    if (inputType !== 'text') checkStorableJson(data, `field data (${inputType} JSON)`)
     const key = checkIdempotencyKey(input.idempotencyKey)
     const problem = inputType === 'structured' ? validateStructured(data) : inputType === 'conversation' ? validateConversation(data) : null
     if (problem) throw invalid(`Invalid data for input_type ${inputType}: ${problem}`)
