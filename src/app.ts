@@ -101,10 +101,11 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       shared: db.mode === 'server' ? ds : undefined,
     })
     closers.push(() => budget.close())
+    closers.push(() => services.accounts.close())
     const gate = budget.tenants
     const services: Services = {
       tenants: new TenantService(ds, bus),
-      accounts: new AccountService(ds, config.dashboard),
+      accounts: new AccountService(ds, config.dashboard, { shared: db.mode === 'server' }),
       submissions: gated(new SubmissionService(ds, queue, bus, config.limits), gate),
       profiles: gated(new ProfileService(ds, profiles, queue, bus), gate),
       search: gated(new SearchService(ds, profiles, ai.embedder, config.limits.maxPageSize), gate),

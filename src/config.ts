@@ -54,7 +54,12 @@ const schema = z.object({
   PROFILER_WS_MAX_SUBSCRIPTIONS_PER_SOCKET: int(10, 1, 10_000),
   PROFILER_WS_MAX_SOCKETS: int(20, 1, 100_000),
   PROFILER_WS_AUTH_RECHECK_MS: int(2000, 100, 3_600_000),
-  PROFILER_SIGNUP: bool.default(true),
+  PROFILER_SIGNUP: z
+    .enum(['open', 'closed', 'invite', 'true', 'false', '1', '0', 'yes', 'no'])
+    .transform((v) => (v === 'open' || v === 'closed' || v === 'invite' ? v : ['true', '1', 'yes'].includes(v) ? 'open' : 'closed'))
+    .default('open'),
+  PROFILER_SIGNUP_MAX_PER_ADDRESS: int(5, 1, 1_000_000),
+  PROFILER_SIGNUP_WINDOW_MINUTES: int(60, 1, 24 * 60),
   PROFILER_SESSION_HOURS: int(24 * 7, 1, 24 * 365),
   PROFILER_LOGIN_MAX_FAILURES: int(5, 1, 1000),
   PROFILER_LOGIN_WINDOW_MINUTES: int(15, 1, 24 * 60),
@@ -62,8 +67,14 @@ const schema = z.object({
 })
 
 export interface DashboardConfig {
-  /** Anyone may create an account at /dashboard; false: accounts come from `profiler account create`. */
-  signUp: boolean
+  /**
+   * Who may create an account at /dashboard: anyone (`open`), holders of an invite code from `profiler account invite`
+   * (`invite`), or nobody (`closed`: accounts come from `profiler account create`).
+   */
+  signUp: 'open' | 'closed' | 'invite'
+  /** Sign-ups per client address within the window (every process together on a server database). */
+  signUpMaxPerAddress: number
+  signUpWindowMinutes: number
   sessionHours: number
   /** Failed sign-ins per e-mail address within the window before further attempts are refused (x4 per IP). */
   loginMaxFailures: number
@@ -183,6 +194,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.PROFILER_SHUTDOWN_TIMEOUT_MS,
     dashboard: {
       signUp: e.PROFILER_SIGNUP,
+      signUpMaxPerAddress: e.PROFILER_SIGNUP_MAX_PER_ADDRESS,
+      signUpWindowMinutes: e.PROFILER_SIGNUP_WINDOW_MINUTES,
       sessionHours: e.PROFILER_SESSION_HOURS,
       loginMaxFailures: e.PROFILER_LOGIN_MAX_FAILURES,
       loginWindowMinutes: e.PROFILER_LOGIN_WINDOW_MINUTES,

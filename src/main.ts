@@ -149,7 +149,7 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')
 }
 
-const account = program.command('account').description('manage dashboard accounts (for when sign-up is closed: PROFILER_SIGNUP=false)')
+const account = program.command('account').description('manage dashboard accounts and sign-up invites (PROFILER_SIGNUP=closed|invite)')
 account
   .command('create')
   .description('create a dashboard account; it owns a new tenant, or the one given with --tenant')
@@ -164,6 +164,21 @@ account
       const out = { account_id: a.id, email: a.email, tenant_id: a.tenantId, tenant_name: a.tenantName, ...(o.passwordStdin ? {} : { password }) }
       print(!!o.json, out, () =>
         `Created account ${a.email} (${a.id}) for tenant ${a.tenantName} (${a.tenantId}).` + (o.passwordStdin ? '' : `\nPassword (shown once): ${password}`),
+      )
+    }),
+  )
+account
+  .command('invite')
+  .description('create an invite code for sign-up (PROFILER_SIGNUP=invite); printed once')
+  .option('--tenant <tenant>', 'the tenant (name or id) the new accounts join; default: each gets a new tenant')
+  .addOption(new Option('--uses <n>', 'how many sign-ups the code allows').default('1'))
+  .addOption(new Option('--expires-hours <h>', 'hours until the code expires').default('168'))
+  .option('--json', 'machine-readable output')
+  .action((o: { tenant?: string; uses: string; expiresHours: string; json?: boolean }) =>
+    withDb(async (db) => {
+      const i = await new AccountService(db.dataSource, config().dashboard).createInvite({ tenant: o.tenant, uses: Number(o.uses), expiresHours: Number(o.expiresHours) })
+      print(!!o.json, { invite_code: i.code, tenant_id: i.tenantId, uses: i.uses, expires_at: i.expiresAt }, () =>
+        `Invite code (shown once; ${i.uses} sign-up${i.uses === 1 ? '' : 's'}, until ${i.expiresAt}${i.tenantId ? `, into tenant ${i.tenantId}` : ''}):\n  ${i.code}`,
       )
     }),
   )

@@ -66,6 +66,7 @@ export async function fetchSession(): Promise<SessionState> {
     account: body.account ?? null,
     csrfToken: body.csrfToken ?? null,
     signUpOpen: body.signUpOpen === true,
+    signUpByInvite: (body as { signUp?: string }).signUp === 'invite',
   }
 }
 

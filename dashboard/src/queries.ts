@@ -46,8 +46,8 @@ export const SIGN_IN = `mutation SignIn($email: String!, $password: String!) {
   signIn(email: $email, password: $password) { account { ${ACCOUNT} } csrfToken }
 }`
 
-export const SIGN_UP = `mutation SignUp($email: String!, $password: String!) {
-  signUp(email: $email, password: $password) { account { ${ACCOUNT} } csrfToken }
+export const SIGN_UP = `mutation SignUp($email: String!, $password: String!, $inviteCode: String) {
+  signUp(email: $email, password: $password, inviteCode: $inviteCode) { account { ${ACCOUNT} } csrfToken }
 }`
 
 export const SIGN_OUT = `mutation SignOut { signOut }`

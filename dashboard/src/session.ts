@@ -1,7 +1,7 @@
 import type { Account, SessionState } from './types'
 
 /** The signed-in account and its CSRF token, in memory only (never in localStorage or the URL). */
-export const session: SessionState = { account: null, csrfToken: null, signUpOpen: false }
+export const session: SessionState = { account: null, csrfToken: null, signUpOpen: false, signUpByInvite: false }
 
 type Listener = () => void
 const listeners = new Set<Listener>()

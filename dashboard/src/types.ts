@@ -11,6 +11,8 @@ export interface SessionState {
   account: Account | null
   csrfToken: string | null
   signUpOpen: boolean
+  /** Sign-up needs an invite code (PROFILER_SIGNUP=invite). */
+  signUpByInvite: boolean
 }
 
 export interface DashboardApp {

@@ -35,7 +35,8 @@ export async function registerDashboardRoutes(app: FastifyInstance, config: Conf
     return {
       account: session ? { id: session.account.id, email: session.account.email, tenantId: session.account.tenantId, tenantName: session.account.tenantName } : null,
       csrfToken: session?.csrfToken ?? null,
-      signUpOpen: config.dashboard.signUp,
+      signUpOpen: config.dashboard.signUp !== 'closed',
+      signUp: config.dashboard.signUp,
     }
   })
 }

@@ -24,6 +24,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   /** Dashboard: sign-up is closed by configuration (accounts come from the CLI). */
   SIGNUP_CLOSED: 403,
+  /** Dashboard: an invite code that is unknown, used up or expired. */
+  INVALID_INVITE: 403,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS

@@ -1,9 +1,11 @@
 import crypto from 'node:crypto'
-import type { DataSource } from 'typeorm'
+import type { DataSource, EntityManager } from 'typeorm'
 import type { DashboardConfig } from '../config.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import { checkStorable } from '../domain/validation.js'
 import { newId, randomToken } from '../domain/keys.js'
+import { RateLimitedError } from './budget.js'
+import { PostgresCounterStore, RateLimiter } from './rate-limiter.js'
 import { dummyHash, hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js'
 
 export interface Account {
@@ -18,6 +20,14 @@ export interface Account {
 export interface Session {
   account: Account
   csrfToken: string
+  expiresAt: string
+}
+
+export interface Invite {
+  /** The code, shown once; only its SHA-256 is stored. */
+  code: string
+  tenantId: string | null
+  uses: number
   expiresAt: string
 }
 
@@ -54,19 +64,38 @@ function tenantNameFor(email: string): string {
 
 /** Dashboard accounts, sessions and the sign-in rate limit. Never reached with an app's API key. */
 export class AccountService {
+  /** Sign-ups per client address, shared by every process on a server database (the request budget's mechanism). */
+  private readonly signUps: RateLimiter
+
   constructor(
     private readonly ds: DataSource,
     private readonly config: DashboardConfig,
-  ) {}
+    opts: { shared?: boolean } = {},
+  ) {
+    this.signUps = new RateLimiter({
+      limit: config.signUpMaxPerAddress,
+      windowMs: config.signUpWindowMinutes * 60_000,
+      store: opts.shared ? new PostgresCounterStore(ds, 'signups') : undefined,
+    })
+  }
 
-  /** Creates an account with a new tenant (or, from the CLI, for an existing tenant). */
-  async createAccount(emailIn: string, password: string, opts: { tenant?: string } = {}): Promise<Account> {
+  async close() {
+    await this.signUps.close()
+  }
+
+  /**
+   * Creates an account with a new tenant, or for an existing tenant (the CLI's --tenant, or the tenant an invite
+   * names). An invite code is used up in the same transaction.
+   */
+  async createAccount(emailIn: string, password: string, opts: { tenant?: string; inviteCode?: string } = {}): Promise<Account> {
     const email = checkEmail(emailIn)
     checkPassword(password)
     const hash = await hashPassword(password)
     return this.ds.transaction(async (m) => {
       let tenantId: string
-      if (opts.tenant) {
+      const invited = opts.inviteCode !== undefined ? await this.useInvite(m, opts.inviteCode) : null
+      if (invited) tenantId = invited
+      else if (opts.tenant) {
         const rows = await m.query(`SELECT id FROM tenants WHERE name = $1 OR id = $1`, [opts.tenant])
         if (!rows.length) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${opts.tenant}'`)
         tenantId = rows[0].id
@@ -84,11 +113,53 @@ export class AccountService {
     })
   }
 
-  /** Self-service sign-up: only while sign-up is open. */
-  async signUp(email: string, password: string): Promise<NewSession> {
-    if (!this.config.signUp) throw new DomainError('SIGNUP_CLOSED', 'Sign-up is closed on this server; ask its operator for an account')
-    const account = await this.createAccount(email, password)
+  /**
+   * Self-service sign-up, as the policy allows (open; invite: with a valid code; closed: never), and at most
+   * signUpMaxPerAddress per client address in the window, whatever the outcome of each attempt.
+   */
+  async signUp(email: string, password: string, opts: { ip: string; inviteCode?: string | null }): Promise<NewSession> {
+    const policy = this.config.signUp
+    if (policy === 'closed') throw new DomainError('SIGNUP_CLOSED', 'Sign-up is closed on this server; ask its operator for an account')
+    const code = opts.inviteCode?.trim() || undefined
+    if (policy === 'invite' && !code) throw new DomainError('SIGNUP_CLOSED', 'Sign-up needs an invite code on this server; ask its operator for one')
+    const d = this.signUps.take(`ip:${opts.ip}`)
+    if (!d.allowed) {
+      throw new RateLimitedError(`Too many sign-ups from this address; try again in ${Math.ceil(d.resetSeconds / 60)} min`, d)
+    }
+    const account = await this.createAccount(email, password, { inviteCode: code })
     return this.openSession(account)
+  }
+
+  /** A new invite code, shown only here: for `uses` sign-ups within `expiresHours`, into `tenant` or new tenants. */
+  async createInvite(opts: { tenant?: string; uses?: number; expiresHours?: number } = {}): Promise<Invite> {
+    const uses = opts.uses ?? 1
+    if (!Number.isInteger(uses) || uses < 1 || uses > 100_000) throw invalid('uses must be a whole number from 1 to 100000')
+    const hours = opts.expiresHours ?? 24 * 7
+    if (!(hours > 0 && hours <= 24 * 366)) throw invalid('expires-hours must be more than 0 and at most a year (8784)')
+    let tenantId: string | null = null
+    if (opts.tenant) {
+      const rows = await this.ds.query(`SELECT id FROM tenants WHERE name = $1 OR id = $1`, [opts.tenant])
+      if (!rows.length) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${opts.tenant}'`)
+      tenantId = rows[0].id
+    }
+    const code = `inv_${randomToken(32)}`
+    const [row] = await this.ds.query(
+      `INSERT INTO invites (code_hash, tenant_id, uses_left, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4)) RETURNING expires_at`,
+      [tokenHash(code), tenantId, uses, hours * 3600],
+    )
+    return { code, tenantId, uses, expiresAt: iso(row.expires_at) }
+  }
+
+  /** Uses one sign-up of an invite; returns the tenant it names (or null for a new tenant). Refuses a bad code. */
+  private async useInvite(m: EntityManager, code: string): Promise<string | null> {
+    // TypeORM answers an UPDATE with [rows, affected].
+    const [rows]: [{ tenant_id: string | null }[], number] = await m.query(
+      `UPDATE invites SET uses_left = uses_left - 1
+        WHERE code_hash = $1 AND uses_left > 0 AND expires_at > now() RETURNING tenant_id`,
+      [tokenHash(String(code))],
+    )
+    if (!rows.length) throw new DomainError('INVALID_INVITE', 'This invite code is not valid: unknown, used up or expired')
+    return rows[0]!.tenant_id
   }
 
   /**

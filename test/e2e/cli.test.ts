@@ -149,8 +149,10 @@ describe('CLI, bootstrap and restarts (real processes)', () => {
       stderr: expect.stringMatching(/No app 'nope'/),
     })
     await expect(cli('tenant', 'create', 'acme')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/already exists/) })
+    const invite = JSON.parse(await cli('account', 'invite', '--tenant', 'acme', '--uses', '2', '--json'))
+    expect(invite).toEqual({ invite_code: expect.stringMatching(/^inv_[A-Za-z0-9]{32}$/), tenant_id: created.tenant_id, uses: 2, expires_at: expect.any(String) })
     expect(await cli('migrate')).toMatch(/Migrations applied/)
     const out = await cli('reindex')
     expect(out).toMatch(/Reindexed \d+ profiles/)
-  }, perCalls(5))
+  }, perCalls(6))
 })

@@ -35,7 +35,7 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
   let base: string
   // Only the bus event can close a socket within this test's waits: the periodic re-check is an hour.
   beforeAll(async () => {
-    svc = await startService({ env: { PROFILER_LOGIN_MAX_FAILURES: '3', PROFILER_WS_AUTH_RECHECK_MS: '3600000' } })
+    svc = await startService({ env: { PROFILER_LOGIN_MAX_FAILURES: '3', PROFILER_WS_AUTH_RECHECK_MS: '3600000', PROFILER_SIGNUP_MAX_PER_ADDRESS: '1000' } })
     base = svc.url
   })
   afterAll(() => svc?.close())
@@ -64,7 +64,7 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
 
   it('sign-up sets an HttpOnly, SameSite=Strict cookie scoped to /dashboard and returns the CSRF token; bad input is refused', async () => {
     const b = new DashboardBrowser(base)
-    expect((await b.session()).body).toEqual({ account: null, csrfToken: null, signUpOpen: true })
+    expect((await b.session()).body).toEqual({ account: null, csrfToken: null, signUpOpen: true, signUp: 'open' })
     for (const [email, password, message] of [
       ['not-an-email', PASSWORD, /e-mail address/],
       ['short@example.com', 'short', /at least 10 characters/],

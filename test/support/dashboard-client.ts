@@ -40,8 +40,12 @@ export class DashboardBrowser {
     this.cookie = value ? pair : undefined
   }
 
-  async signUp(email: string, password: string): Promise<DashResult> {
-    const r = await this.gql(`mutation($e: String!, $p: String!) { signUp(email: $e, password: $p) { csrfToken account { id email tenantId tenantName } } }`, { e: email, p: password })
+  async signUp(email: string, password: string, inviteCode?: string): Promise<DashResult> {
+    const r = await this.gql(`mutation($e: String!, $p: String!, $i: String) { signUp(email: $e, password: $p, inviteCode: $i) { csrfToken account { id email tenantId tenantName } } }`, {
+      e: email,
+      p: password,
+      i: inviteCode ?? null,
+    })
     if (r.body.data?.signUp) this.csrf = r.body.data.signUp.csrfToken
     return r
   }

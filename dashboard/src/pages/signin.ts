@@ -30,6 +30,7 @@ function authForm(mode: Mode, signal: AbortSignal): HTMLFormElement {
     autocomplete: mode === 'signin' ? 'current-password' : 'new-password',
     required: true,
   })
+  const invite = mode === 'signup' && session.signUpByInvite ? h('input', { type: 'text', name: 'invite', autocomplete: 'off', required: true }) : null
   const submit = h('button', { type: 'submit', class: 'button button--primary' }, mode === 'signin' ? 'Sign in' : 'Sign up')
   const error = errorText()
 
@@ -38,6 +39,7 @@ function authForm(mode: Mode, signal: AbortSignal): HTMLFormElement {
     { class: 'form', novalidate: true },
     labelled('Email', email),
     labelled('Password', password, mode === 'signup' ? 'At least 10 characters.' : undefined),
+    ...(invite ? [labelled('Invite code', invite, 'Sign-up on this server is by invitation: paste the code you were given.')] : []),
     error,
     h('div', { class: 'form-actions' }, submit),
   )
@@ -50,12 +52,17 @@ function authForm(mode: Mode, signal: AbortSignal): HTMLFormElement {
       ;(email.value.trim() ? password : email).focus()
       return
     }
+    if (invite && !invite.value.trim()) {
+      showError(error, 'Enter your invite code.')
+      invite.focus()
+      return
+    }
     submit.disabled = true
     form.setAttribute('aria-busy', 'true')
     try {
       const data = await gql<{ signIn?: SessionInfo; signUp?: SessionInfo }>(
         mode === 'signin' ? SIGN_IN : SIGN_UP,
-        { email: email.value.trim(), password: password.value },
+        mode === 'signin' ? { email: email.value.trim(), password: password.value } : { email: email.value.trim(), password: password.value, inviteCode: invite?.value.trim() || null },
       )
       const info = mode === 'signin' ? data.signIn : data.signUp
       if (!info) throw new ApiError('Unexpected response from the server.')

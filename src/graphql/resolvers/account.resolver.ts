@@ -27,10 +27,18 @@ function started(d: DashboardRequest, s: NewSession): SessionInfo {
 /** Sign-up, sign-in and the account's own settings. Guarded by the session cookie, never by an app key. */
 @Resolver()
 export class AccountResolver {
-  @Mutation(() => SessionInfo, { description: 'Creates an account (and its tenant) and signs it in; fails with SIGNUP_CLOSED when sign-up is off' })
-  async signUp(@Arg('email', () => String) email: string, @Arg('password', () => String) password: string, @Ctx() context: GqlContext): Promise<SessionInfo> {
+  @Mutation(() => SessionInfo, {
+    description:
+      'Creates an account (and its tenant, or joins the tenant its invite names) and signs it in; SIGNUP_CLOSED when sign-up is off or needs an invite code, RATE_LIMITED past the sign-ups allowed per client address',
+  })
+  async signUp(
+    @Arg('email', () => String) email: string,
+    @Arg('password', () => String) password: string,
+    @Arg('inviteCode', () => String, { nullable: true, description: 'Required when the server takes sign-ups by invite only' }) inviteCode: string | null,
+    @Ctx() context: GqlContext,
+  ): Promise<SessionInfo> {
     const d = dashboardOf(context)
-    return started(d, await d.accounts.signUp(email, password))
+    return started(d, await d.accounts.signUp(email, password, { ip: d.ip, inviteCode }))
   }
 
   @Mutation(() => SessionInfo, { description: 'Signs in; failed attempts are rate-limited per e-mail address and per client' })
