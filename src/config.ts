@@ -44,6 +44,9 @@ const schema = z.object({
   PROFILER_LLM_MAX_RETRIES: int(3, 0, 10),
   PROFILER_LLM_OUTPUT_RETRIES: int(2, 0, 10),
   PROFILER_LLM_CONCURRENCY: int(4, 1, 256),
+  PROFILER_LLM_BREAKER_FAILURES: int(5, 1, 1000),
+  PROFILER_LLM_BREAKER_COOLDOWN_MS: int(5000, 10, 3_600_000),
+  PROFILER_LLM_BREAKER_MAX_COOLDOWN_MS: int(60_000, 10, 3_600_000),
   PROFILER_GRAPHQL_MAX_DEPTH: int(10, 1, 100),
   PROFILER_GRAPHQL_MAX_COST: int(5000, 1),
   PROFILER_GRAPHQL_MAX_ALIASES: int(15, 0, 1000),
@@ -157,6 +160,10 @@ export interface OpenAIConfig {
   outputRetries: number
   /** Concurrent LLM requests per process. */
   concurrency: number
+  /** Consecutive outage failures that open the provider's circuit breaker, and its cool-downs. */
+  breakerFailures: number
+  breakerCooldownMs: number
+  breakerMaxCooldownMs: number
 }
 
 export class ConfigError extends Error {}
@@ -212,6 +219,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRetries: e.PROFILER_LLM_MAX_RETRIES,
       outputRetries: e.PROFILER_LLM_OUTPUT_RETRIES,
       concurrency: e.PROFILER_LLM_CONCURRENCY,
+      breakerFailures: e.PROFILER_LLM_BREAKER_FAILURES,
+      breakerCooldownMs: e.PROFILER_LLM_BREAKER_COOLDOWN_MS,
+      breakerMaxCooldownMs: Math.max(e.PROFILER_LLM_BREAKER_MAX_COOLDOWN_MS, e.PROFILER_LLM_BREAKER_COOLDOWN_MS),
     },
     graphql: {
       maxDepth: e.PROFILER_GRAPHQL_MAX_DEPTH,

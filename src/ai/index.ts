@@ -3,6 +3,7 @@ import { LocalEmbedder } from './local/local-embedder.js'
 import { ThreadedExtractor } from './local/extract-pool.js'
 import { LocalExtractor } from './local/local-extractor.js'
 import { LocalSummarizer } from './local/local-summarizer.js'
+import { LlmUnavailableError } from './errors.js'
 import { LlmClient } from './openai/client.js'
 import { OpenAIEmbedder } from './openai/openai-embedder.js'
 import { OpenAIExtractor, OpenAISummarizer } from './openai/openai-extractor.js'
@@ -48,7 +49,8 @@ function withTemplateFallback(inner: Summarizer): Summarizer {
       try {
         return await inner.summarize(profile, signal)
       } catch (err) {
-        if (isConnectionError(err) || signal?.aborted) throw err
+        // An open circuit is an outage, not a bad answer: the batch waits for the provider.
+        if (isConnectionError(err) || err instanceof LlmUnavailableError || signal?.aborted) throw err
         const { summary } = await template.summarize(profile)
         return { summary, usage: (err as { usage?: Usage }).usage }
       }

@@ -5,6 +5,7 @@ import type { Logger } from 'pino'
 import { profileText } from '../ai/profile-text.js'
 import type { AiProviders, ExtractionInput, Usage } from '../ai/types.js'
 import { sumUsage } from '../ai/usage.js'
+import { LlmUnavailableError } from '../ai/errors.js'
 import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.js'
 import { isConnectionError } from '../domain/errors.js'
 import { merge } from '../domain/merge.js'
@@ -141,25 +142,22 @@ export class ProcessingService {
   }
 
   /**
-   * The embedding column was changed under this process (a reindex for another model while it runs): a
-   * configuration problem, not the submissions' fault. They wait, without using up an attempt, for a worker
-   * configured like the database.
+   * A failure that is not the submissions' fault (the provider's circuit is open; the embedding column was changed
+   * under this process by a reindex for another model): they go back to pending without using up an attempt, with
+   * the reason as their error, and the profile is queued again for later.
    */
-  private async deferMisconfigured(job: ProfileJob, owner: string, subs: ClaimedSubmission[], message: string): Promise<boolean> {
-    this.log.error(
-      { tenantId: job.tenantId, profileId: job.profileId, err: message },
-      'the embedding column does not match this process\'s embedding model: restart it with the configuration the database was reindexed for',
-    )
+  private async defer(job: ProfileJob, owner: string, subs: ClaimedSubmission[], reason: string, afterSeconds: number): Promise<boolean> {
+    const wait = Math.max(1, Math.ceil(afterSeconds))
     await this.ds.transaction(async (m) => {
       const cur = await this.profiles.find(m, job.tenantId, job.profileId, { lock: true })
       if (!cur || cur.claimed_by !== owner) return
       await m.query(
-        `UPDATE submissions SET status = 'pending', attempts = GREATEST(attempts - 1, 0), error = $3, not_before = now() + interval '5 seconds'
+        `UPDATE submissions SET status = 'pending', attempts = GREATEST(attempts - 1, 0), error = $3, not_before = now() + make_interval(secs => $4)
           WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
-        [job.tenantId, subs.map((s) => s.id), `waiting for a worker configured for the database's embeddings: ${message}`.slice(0, 1000)],
+        [job.tenantId, subs.map((s) => s.id), reason.slice(0, 1000), wait],
       )
       await this.release(m, job, owner)
-      await this.queue.enqueue(job, { tx: m, startAfterSeconds: 5 })
+      await this.queue.enqueue(job, { tx: m, startAfterSeconds: wait })
     })
     return false
   }
@@ -341,7 +339,15 @@ export class ProcessingService {
   private async fail(job: ProfileJob, owner: string, subs: ClaimedSubmission[], err: unknown): Promise<boolean> {
     const { tenantId, profileId } = job
     const message = err instanceof Error ? err.message : String(err)
-    if (isDimensionMismatch(err)) return this.deferMisconfigured(job, owner, subs, message)
+    if (isDimensionMismatch(err)) {
+      this.log.error(
+        { tenantId, profileId, err: message },
+        "the embedding column does not match this process's embedding model: restart it with the configuration the database was reindexed for",
+      )
+      return this.defer(job, owner, subs, `waiting for a worker configured for the database's embeddings: ${message}`, 5)
+    }
+    // The provider's circuit is open: an outage is not the submissions' fault, so they wait without using an attempt.
+    if (err instanceof LlmUnavailableError) return this.defer(job, owner, subs, message, err.retryAfterMs / 1000)
     this.log.warn({ tenantId, profileId, err: message }, 'extraction failed')
     let event: EventMap['profileStatusChanged'] | undefined
     const more = await this.ds.transaction(async (m) => {

@@ -2,6 +2,7 @@ import OpenAI from 'openai'
 import type { OpenAIConfig } from '../../config.js'
 import type { Usage } from '../types.js'
 import { sumUsage } from '../usage.js'
+import { CircuitBreaker } from './breaker.js'
 
 /** A counting semaphore: at most `n` LLM requests in flight per process. */
 class Semaphore {
@@ -18,13 +19,21 @@ class Semaphore {
   }
 }
 
+/** Transport retries left for one logical operation (an extraction with its output retries shares one budget). */
+export interface RetryBudget {
+  left: number
+}
+
 /**
- * The `openai` SDK against any OpenAI-compatible endpoint. The SDK retries 429 (honouring Retry-After), 5xx and
- * timeouts with exponential backoff and jitter, up to `maxRetries`; each try is bounded by `timeoutMs`.
+ * The `openai` SDK against any OpenAI-compatible endpoint. Retries are ours, not the SDK's, so that the circuit
+ * breaker sees every failed request and one operation's retries are bounded as a whole: 429 (after its Retry-After),
+ * 5xx, timeouts and lost connections are retried with exponential backoff and jitter, at most `maxRetries` times per
+ * operation; each try is bounded by `timeoutMs`.
  */
 export class LlmClient {
   readonly sdk: OpenAI
   private readonly slots: Semaphore
+  readonly breaker: CircuitBreaker
 
   constructor(readonly cfg: OpenAIConfig) {
     // Every setting explicit: the SDK would otherwise read OPENAI_BASE_URL, OPENAI_ORG_ID and OPENAI_PROJECT_ID from
@@ -35,17 +44,25 @@ export class LlmClient {
       organization: null,
       project: null,
       timeout: cfg.timeoutMs,
-      maxRetries: cfg.maxRetries,
+      maxRetries: 0,
     })
     this.slots = new Semaphore(cfg.concurrency)
+    this.breaker = new CircuitBreaker({ failures: cfg.breakerFailures, cooldownMs: cfg.breakerCooldownMs, maxCooldownMs: cfg.breakerMaxCooldownMs })
+  }
+
+  /** A fresh retry budget for one operation. */
+  retryBudget(): RetryBudget {
+    return { left: this.cfg.maxRetries }
   }
 
   /** One chat request with structured outputs (strict JSON schema); returns the raw answer and its usage. */
   async structuredChat(
     req: { model: string; system: string; user: string; schemaName: string; schema: Record<string, unknown> },
     signal?: AbortSignal,
+    budget?: RetryBudget,
   ): Promise<{ content: string | null | undefined; refusal: string | null | undefined; usage: Usage }> {
-    const res = await this.run((sdk) =>
+    const res = await this.run(
+      (sdk) =>
       sdk.chat.completions.create(
         {
           model: req.model,
@@ -58,17 +75,38 @@ export class LlmClient {
         },
         { signal },
       ),
+      { signal, budget },
     )
     const message = res.choices[0]?.message
     return { content: message?.content, refusal: message?.refusal, usage: fromApiUsage(res.usage) }
   }
 
-  async run<T>(fn: (sdk: OpenAI) => Promise<T>): Promise<T> {
-    await this.slots.acquire()
-    try {
-      return await fn(this.sdk)
-    } finally {
-      this.slots.release()
+  /** One request through the breaker, retried on outage-like failures within the operation's budget. */
+  async run<T>(fn: (sdk: OpenAI) => Promise<T>, opts: { signal?: AbortSignal; budget?: RetryBudget } = {}): Promise<T> {
+    const budget = opts.budget ?? this.retryBudget()
+    for (let retry = 0; ; retry++) {
+      const { probe } = this.breaker.admit()
+      await this.slots.acquire()
+      let err: unknown
+      try {
+        const out = await fn(this.sdk)
+        this.breaker.succeeded(probe)
+        return out
+      } catch (e) {
+        err = e
+      } finally {
+        this.slots.release()
+      }
+      if (opts.signal?.aborted || !isOutage(err)) {
+        // The provider answered (a 4xx): it is up. An abort says nothing about it.
+        if (opts.signal?.aborted) this.breaker.released(probe)
+        else this.breaker.succeeded(probe)
+        throw err
+      }
+      this.breaker.failed(probe)
+      if (budget.left <= 0) throw err
+      budget.left--
+      await sleep(retryDelayMs(err, retry), opts.signal)
     }
   }
 }
@@ -89,4 +127,34 @@ export class LlmOutputError extends Error {
     super(message)
     this.name = 'LlmOutputError'
   }
+}
+
+/** Failures that say the provider is down or overloaded, not that the request was wrong. */
+export function isOutage(e: unknown): boolean {
+  if (e instanceof OpenAI.APIConnectionError) return true // includes timeouts
+  if (e instanceof OpenAI.APIError) return e.status === undefined || e.status === 429 || e.status === 408 || e.status >= 500
+  return false
+}
+
+/** Retry-After (seconds or HTTP date; or retry-after-ms) when the provider sent one, else 0.5 s doubling to 8 s, ±25 %. */
+export function retryDelayMs(e: unknown, retry: number): number {
+  const headers = e instanceof OpenAI.APIError ? e.headers : undefined
+  const get = (name: string) => (headers instanceof Headers ? headers.get(name) : (headers as Record<string, string> | undefined)?.[name]) ?? null
+  const ms = Number(get('retry-after-ms'))
+  if (ms > 0 && ms <= 60_000) return ms
+  const after = get('retry-after')
+  if (after) {
+    const s = Number(after)
+    const wait = Number.isFinite(s) ? s * 1000 : Date.parse(after) - Date.now()
+    if (wait > 0 && wait <= 60_000) return wait
+  }
+  return Math.min(500 * 2 ** retry, 8000) * (0.75 + Math.random() * 0.5)
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const t = setTimeout(resolve, ms)
+    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true })
+  })
 }

@@ -36,10 +36,14 @@ export class OpenAIExtractor implements Extractor {
     })
     let usage: Usage = ZERO_USAGE
     let problem = ''
+    // One transport-retry budget for the operation, output retries included: requests stay within
+    // 1 + outputRetries + maxRetries, instead of the product of the two.
+    const budget = this.llm.retryBudget()
     for (let attempt = 0; attempt <= this.llm.cfg.outputRetries; attempt++) {
       const res = await this.llm.structuredChat(
         { model: this.model, system: prompt.text, user, schemaName: 'profile_extraction', schema: this.schema },
         signal,
+        budget,
       )
       usage = addUsage(usage, res.usage)
       const parsed = parseOutput(res.content, res.refusal)
@@ -100,10 +104,14 @@ export class OpenAISummarizer implements Summarizer {
   async summarize(profile: import('../../domain/profile.js').ProfileContent, signal?: AbortSignal) {
     const prompt = loadPrompt(SUMMARIZE_PROMPT)
     let usage: Usage = ZERO_USAGE
+    // One transport-retry budget for the operation, output retries included: requests stay within
+    // 1 + outputRetries + maxRetries, instead of the product of the two.
+    const budget = this.llm.retryBudget()
     for (let attempt = 0; attempt <= this.llm.cfg.outputRetries; attempt++) {
       const res = await this.llm.structuredChat(
         { model: this.model, system: prompt.text, user: compactProfile(profile), schemaName: 'profile_summary', schema: this.schema },
         signal,
+        budget,
       )
       usage = addUsage(usage, res.usage)
       try {
