@@ -12,6 +12,12 @@ async function newKey(svc: TestService, name: string, tenant = 'default'): Promi
   return (await svc.profiler.services.tenants.createApp(tenant, name)).api_key
 }
 
+/**
+ * The budget slides (a minute's window plus the previous one's share): a run that crosses a window's edge may get
+ * what decayed meanwhile, at most `limit` per minute of its own duration. Bounds below allow for that and no more.
+ */
+const slack = (limit: number, since: number) => Math.ceil((limit * (Date.now() - since)) / 60_000)
+
 const get = (svc: TestService, authorization: string, path = '/v1/search') => fetch(`${svc.url}${path}`, { headers: { authorization } })
 
 describe('request budget', () => {
@@ -41,13 +47,18 @@ describe('request budget', () => {
     const key = await newKey(svc, 'variants')
     const variants = [`Bearer ${key}`, `bearer ${key}`, `BEARER ${key}`, `Bearer   ${key}`, ` Bearer ${key} `, `Bearer\t${key}`]
     const statuses: number[] = []
+    const t0 = Date.now()
     for (let i = 0; i < LIMIT + 20; i++) statuses.push((await get(svc, variants[i % variants.length]!)).status)
-    expect(statuses.filter((s) => s === 200)).toHaveLength(LIMIT)
-    expect(statuses.slice(LIMIT).every((s) => s === 429)).toBe(true)
+    const admitted = statuses.filter((s) => s === 200).length
+    expect(admitted).toBeGreaterThanOrEqual(LIMIT)
+    expect(admitted).toBeLessThanOrEqual(LIMIT + slack(LIMIT, t0))
+    expect(statuses.slice(0, LIMIT).every((s) => s === 200)).toBe(true)
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true)
   })
 
   it('REST requests, GraphQL over HTTP and over WebSocket draw on the same budget; aliases count', async () => {
     const key = await newKey(svc, 'transports')
+    const t0 = Date.now()
     for (let i = 0; i < 20; i++) expect((await get(svc, `Bearer ${key}`)).status).toBe(200)
     // Ten aliased root fields cost ten.
     const aliased = `{ ${Array.from({ length: 10 }, (_, i) => `p${i}: profile(id: "x${i}") { status }`).join(' ')} }`
@@ -57,14 +68,21 @@ describe('request budget', () => {
       body: JSON.stringify({ query: aliased }),
     })
     expect(r.status).toBe(200)
-    expect(r.headers.get('ratelimit-remaining')).toBe('10')
+    expect(Number(r.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(10)
     const ws = open(key)
     await ws.connected
-    const results = []
-    for (let i = 0; i < 11; i++) results.push(await ws.once('{ profile(id: "nobody") { status } }'))
-    expect(results.slice(0, 10).every((x) => !x.errors)).toBe(true)
-    expect(results[10]!.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', status: 429 })
-    expect(results[10]!.errors?.[0]?.extensions.retryAfter).toBeGreaterThan(0)
+    // The remaining ten are served over the socket, then it is refused like the rest.
+    let served = 0
+    let refused: { errors?: any[] } | undefined
+    while (!refused && served < 20) {
+      const x = await ws.once('{ profile(id: "nobody") { status } }')
+      if (x.errors) refused = x
+      else served++
+    }
+    expect(served).toBeGreaterThanOrEqual(10)
+    expect(served).toBeLessThanOrEqual(10 + slack(LIMIT, t0))
+    expect(refused!.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', status: 429 })
+    expect(refused!.errors?.[0]?.extensions.retryAfter).toBeGreaterThan(0)
     // Now every transport refuses.
     const rest = await get(svc, `Bearer ${key}`)
     expect(rest.status).toBe(429)
@@ -149,6 +167,7 @@ describe('request budget: floods', () => {
     const ws = connect(svc.url, key)
     try {
       await ws.connected
+      const t0 = Date.now()
       // In waves of 150 (within what the tenant gate lets wait), so every refusal here is the rate limit's.
       const flood = (async () => {
         const all: { data?: any; errors?: any[] }[] = []
@@ -160,8 +179,9 @@ describe('request budget: floods', () => {
       const results = await flood
       const codes = results.map((r) => r.errors?.[0]?.extensions?.code ?? 'OK')
       const count = (c: string) => codes.filter((x) => x === c).length
-      expect(count('OK')).toBe(600)
-      expect(count('RATE_LIMITED')).toBe(2400)
+      expect(count('OK')).toBeGreaterThanOrEqual(600)
+      expect(count('OK')).toBeLessThanOrEqual(600 + slack(600, t0))
+      expect(count('RATE_LIMITED')).toBe(3000 - count('OK'))
       expect(bystander.every((s) => s === 404)).toBe(true)
     } finally {
       await ws.close()
@@ -172,12 +192,15 @@ describe('request budget: floods', () => {
     const good = await newKey(svc, 'good')
     expect((await get(svc, `Bearer ${good}`)).status).toBe(200)
     const statuses: number[] = []
+    const t0 = Date.now()
     for (let i = 0; i < 30; i++) {
       const bogus = `pk_${'A'.repeat(12)}_${String(i).padStart(32, 'x')}`
       statuses.push((await get(svc, `Bearer ${bogus}`)).status)
     }
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true)
-    expect(statuses.slice(10).every((s) => s === 429)).toBe(true)
+    const looked = statuses.filter((s) => s === 401).length
+    expect(looked).toBeLessThanOrEqual(10 + slack(10, t0))
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - looked)
     const refused = await get(svc, 'Bearer pk_AAAAAAAAAAAA_yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy')
     expect(refused.status).toBe(429)
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
@@ -206,6 +229,7 @@ describe.skipIf(!SERVER_URL)('request budget: shared by API processes on a serve
 
   it('what one process admitted counts in the other', async () => {
     const key = await newKey(svc, 'shared')
+    const t0 = Date.now()
     let admitted = 0
     for (let i = 0; i < 30; i++) if ((await get(svc, `Bearer ${key}`)).status === 200) admitted++
     expect(admitted).toBe(30)
@@ -216,6 +240,7 @@ describe.skipIf(!SERVER_URL)('request budget: shared by API processes on a serve
     await second.services.budget.operations.sync()
     let more = 1
     for (let i = 0; i < 30; i++) if ((await at('/v1/search')).status === 200) more++
-    expect(admitted + more).toBe(LIMIT)
+    expect(admitted + more).toBeGreaterThanOrEqual(LIMIT)
+    expect(admitted + more).toBeLessThanOrEqual(LIMIT + slack(LIMIT, t0))
   })
 })
