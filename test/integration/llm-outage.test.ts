@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gql, poll } from '../support/graphql-client.js'
 import { client, startService, type TestService } from '../support/harness.js'
-import { startOpenAIServer, type OpenAIServer } from '../support/openai-server.js'
+import { openaiEnv, startOpenAIServer, type OpenAIServer } from '../support/openai-server.js'
 
 const MAX_RETRIES = 3
 const OUTPUT_RETRIES = 2
@@ -18,22 +18,15 @@ describe('LLM outage: circuit breaker', () => {
   beforeAll(async () => {
     oa = await startOpenAIServer()
     svc = await startService({
-      env: {
-        PROFILER_AI: 'openai',
-        OPENAI_API_KEY: 'test-key',
-        PROFILER_OPENAI_BASE_URL: oa.url,
-        PROFILER_CHAT_MODEL: 'test-chat',
-        PROFILER_EMBEDDING_MODEL: 'test-embed-small',
-        PROFILER_EMBEDDING_DIMENSIONS: '64',
-        PROFILER_LLM_TIMEOUT_MS: '3000',
+      env: openaiEnv(oa, {
         PROFILER_LLM_MAX_RETRIES: String(MAX_RETRIES),
         PROFILER_LLM_OUTPUT_RETRIES: String(OUTPUT_RETRIES),
+        PROFILER_LLM_CONCURRENCY: '4',
         PROFILER_MAX_ATTEMPTS: String(ATTEMPTS),
-        PROFILER_RETRY_BASE_MS: '100',
         PROFILER_LLM_BREAKER_FAILURES: String(BREAKER_FAILURES),
         PROFILER_LLM_BREAKER_COOLDOWN_MS: '400',
         PROFILER_LLM_BREAKER_MAX_COOLDOWN_MS: '1600',
-      },
+      }),
     })
   })
   afterAll(async () => {

@@ -13,7 +13,7 @@ import { ReindexService } from '../../src/services/reindex.service.js'
 import { gqlApi, type GqlApi } from '../support/gql.js'
 import { client, freshDatabase, testEnv, type Client, type TestDatabase } from '../support/harness.js'
 import { strictSchemaProblems } from '../support/json-schema-strict.js'
-import { startOpenAIServer, type OpenAIServer, type RecordedRequest, type UsageTotals } from '../support/openai-server.js'
+import { openaiEnv, startOpenAIServer, type OpenAIServer, type RecordedRequest, type UsageTotals } from '../support/openai-server.js'
 
 // PROFILER_AI=openai end to end: the service's unmodified `openai` SDK talks over HTTP to a local server that speaks
 // the OpenAI wire format (test/support/openai-server.ts), never to a mocked SDK (CONTRACT §9).
@@ -21,24 +21,6 @@ import { startOpenAIServer, type OpenAIServer, type RecordedRequest, type UsageT
 const root = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-/** The provider, configured only by environment (CONTRACT §11). */
-function openaiEnv(oa: OpenAIServer, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    PROFILER_AI: 'openai',
-    OPENAI_API_KEY: 'test-key',
-    PROFILER_OPENAI_BASE_URL: oa.url,
-    PROFILER_CHAT_MODEL: 'test-chat',
-    PROFILER_EMBEDDING_MODEL: 'test-embed-small',
-    PROFILER_EMBEDDING_DIMENSIONS: '64',
-    PROFILER_LLM_TIMEOUT_MS: '3000',
-    PROFILER_LLM_MAX_RETRIES: '3',
-    PROFILER_LLM_OUTPUT_RETRIES: '2',
-    PROFILER_LLM_CONCURRENCY: '2',
-    PROFILER_RETRY_BASE_MS: '100',
-    ...extra,
-  }
-}
 
 /** `profiler reindex` in-process: adapts the embedding column of a fresh database (1024-d) to the configured model. */
 async function adaptInProcess(env: Record<string, string>) {

@@ -667,3 +667,21 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
     },
   }
 }
+
+/** The provider, configured only by environment (CONTRACT §11). */
+export function openaiEnv(oa: OpenAIServer, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PROFILER_AI: 'openai',
+    OPENAI_API_KEY: 'test-key',
+    PROFILER_OPENAI_BASE_URL: oa.url,
+    PROFILER_CHAT_MODEL: 'test-chat',
+    PROFILER_EMBEDDING_MODEL: 'test-embed-small',
+    PROFILER_EMBEDDING_DIMENSIONS: '64',
+    PROFILER_LLM_TIMEOUT_MS: '3000',
+    PROFILER_LLM_MAX_RETRIES: '3',
+    PROFILER_LLM_OUTPUT_RETRIES: '2',
+    PROFILER_LLM_CONCURRENCY: '2',
+    PROFILER_RETRY_BASE_MS: '100',
+    ...extra,
+  }
+}
