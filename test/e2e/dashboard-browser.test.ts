@@ -176,3 +176,33 @@ describe.skipIf(!executable)('dashboard in headless Chromium', () => {
     await context.close()
   }, 90_000)
 })
+
+describe.skipIf(!executable)('dashboard sign-up by invite, in headless Chromium', () => {
+  let svc: TestService
+  let browser: Browser
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_SIGNUP: 'invite' } })
+    browser = await chromium.launch({ executablePath: executable, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await svc?.close()
+  })
+
+  it('the sign-up form asks for the invite code, refuses a missing or wrong one, and signs in with a valid one', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage()
+    await page.goto(`${svc.url}/dashboard#/signup`)
+    await page.getByRole('heading', { name: 'Sign up' }).waitFor()
+    await page.getByLabel('Email').fill('invited@example.com')
+    await page.getByLabel('Password').fill('a long enough password')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await expect.poll(async () => page.locator('main').innerText()).toMatch(/Enter your invite code/)
+    await page.getByLabel('Invite code').fill('inv_not_a_real_code')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await expect.poll(async () => page.locator('main').innerText()).toMatch(/invite code is not valid/)
+    const { code } = await svc.profiler.services.accounts.createInvite()
+    await page.getByLabel('Invite code').fill(code)
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByLabel('App name').waitFor()
+  })
+})
