@@ -44,6 +44,7 @@ const schema = z.object({
   PROFILER_LLM_MAX_RETRIES: int(3, 0, 10),
   PROFILER_LLM_OUTPUT_RETRIES: int(2, 0, 10),
   PROFILER_LLM_CONCURRENCY: int(4, 1, 256),
+  PROFILER_LLM_RETRY_BASE_MS: int(500, 1, 60_000),
   PROFILER_LLM_BREAKER_FAILURES: int(5, 1, 1000),
   PROFILER_LLM_BREAKER_COOLDOWN_MS: int(5000, 10, 3_600_000),
   PROFILER_LLM_BREAKER_MAX_COOLDOWN_MS: int(60_000, 10, 3_600_000),
@@ -160,6 +161,8 @@ export interface OpenAIConfig {
   outputRetries: number
   /** Concurrent LLM requests per process. */
   concurrency: number
+  /** First retry delay of a failed request (doubling, at most 16x), unless the provider sent Retry-After. */
+  retryBaseMs: number
   /** Consecutive outage failures that open the provider's circuit breaker, and its cool-downs. */
   breakerFailures: number
   breakerCooldownMs: number
@@ -219,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxRetries: e.PROFILER_LLM_MAX_RETRIES,
       outputRetries: e.PROFILER_LLM_OUTPUT_RETRIES,
       concurrency: e.PROFILER_LLM_CONCURRENCY,
+      retryBaseMs: e.PROFILER_LLM_RETRY_BASE_MS,
       breakerFailures: e.PROFILER_LLM_BREAKER_FAILURES,
       breakerCooldownMs: e.PROFILER_LLM_BREAKER_COOLDOWN_MS,
       breakerMaxCooldownMs: Math.max(e.PROFILER_LLM_BREAKER_MAX_COOLDOWN_MS, e.PROFILER_LLM_BREAKER_COOLDOWN_MS),

@@ -14,6 +14,11 @@ const executable = CANDIDATES.find((p) => fs.existsSync(p))
 if (!executable && process.env.PROFILER_REQUIRE_BROWSER) throw new Error(`No Chromium found (tried ${CANDIDATES.join(', ')})`)
 if (!executable) console.warn('dashboard browser test skipped: no Chromium (apt-get install chromium, or set PROFILER_CHROMIUM)')
 
+// The page is the same whatever database serves it, and its server side is tested on both (dashboard.test.ts): the
+// browser runs once, in the embedded-database pass of the suite.
+const serverPass = !!process.env.DATABASE_URL
+if (executable && serverPass) console.warn('dashboard browser test: run in the embedded-database pass only')
+
 const shots = process.env.PROFILER_SCREENSHOTS_DIR
 async function shot(page: Page, name: string) {
   if (!shots) return
@@ -21,7 +26,7 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true })
 }
 
-describe.skipIf(!executable)('dashboard in headless Chromium', () => {
+describe.skipIf(!executable || serverPass)('dashboard in headless Chromium', () => {
   let svc: TestService
   let browser: Browser
   beforeAll(async () => {
@@ -177,7 +182,7 @@ describe.skipIf(!executable)('dashboard in headless Chromium', () => {
   }, 90_000)
 })
 
-describe.skipIf(!executable)('dashboard sign-up by invite, in headless Chromium', () => {
+describe.skipIf(!executable || serverPass)('dashboard sign-up by invite, in headless Chromium', () => {
   let svc: TestService
   let browser: Browser
   beforeAll(async () => {

@@ -106,7 +106,7 @@ export class LlmClient {
       this.breaker.failed(probe)
       if (budget.left <= 0) throw err
       budget.left--
-      await sleep(retryDelayMs(err, retry), opts.signal)
+      await sleep(retryDelayMs(err, retry, this.cfg.retryBaseMs), opts.signal)
     }
   }
 }
@@ -136,8 +136,8 @@ export function isOutage(e: unknown): boolean {
   return false
 }
 
-/** Retry-After (seconds or HTTP date; or retry-after-ms) when the provider sent one, else 0.5 s doubling to 8 s, ±25 %. */
-export function retryDelayMs(e: unknown, retry: number): number {
+/** Retry-After (seconds or HTTP date; or retry-after-ms) when the provider sent one, else `baseMs` doubling to 16x, ±25 %. */
+export function retryDelayMs(e: unknown, retry: number, baseMs = 500): number {
   const headers = e instanceof OpenAI.APIError ? e.headers : undefined
   const get = (name: string) => (headers instanceof Headers ? headers.get(name) : (headers as Record<string, string> | undefined)?.[name]) ?? null
   const ms = Number(get('retry-after-ms'))
@@ -148,7 +148,7 @@ export function retryDelayMs(e: unknown, retry: number): number {
     const wait = Number.isFinite(s) ? s * 1000 : Date.parse(after) - Date.now()
     if (wait > 0 && wait <= 60_000) return wait
   }
-  return Math.min(500 * 2 ** retry, 8000) * (0.75 + Math.random() * 0.5)
+  return baseMs * 2 ** Math.min(retry, 4) * (0.75 + Math.random() * 0.5)
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
