@@ -7,7 +7,7 @@ import pino, { type Logger } from 'pino'
 import { createAiProviders } from './ai/index.js'
 import type { AiProviders } from './ai/types.js'
 import type { Config } from './config.js'
-import { embeddingDimension, migrate, migrationsApplied, openDatabase, type Database } from './db/database.js'
+import { embeddingDimension, migrate, migrationsApplied, openDatabase, POOL_SIZE, type Database } from './db/database.js'
 import { ProfileRepository } from './db/profile.repository.js'
 import { MemoryEventBus, type EventBus } from './events/event-bus.js'
 import { PostgresEventBus } from './events/postgres-bus.js'
@@ -98,6 +98,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       authFailuresPerMinute: config.limits.authFailuresPerMinute,
       tenantConcurrency: config.limits.tenantConcurrency,
       tenantQueue: config.limits.tenantQueue,
+      tenantBurst: POOL_SIZE,
       shared: db.mode === 'server' ? ds : undefined,
     })
     closers.push(() => budget.close())

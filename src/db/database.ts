@@ -6,6 +6,9 @@ import { MIGRATIONS } from './migrations.js'
 
 export class MissingPgvectorError extends Error {}
 
+/** Connections of a service process's pool. */
+export const POOL_SIZE = 10
+
 /** Advisory lock key that serializes migrations across processes ("prof" in ASCII). */
 const MIGRATION_LOCK = 0x70726f66
 
@@ -38,7 +41,7 @@ export async function openDatabase(config: Config, opts: { poolSize?: number; se
     migrations: MIGRATIONS,
     migrationsTableName: 'profiler_migrations',
     logging: false,
-    extra: { max: opts.poolSize ?? 10, connectionTimeoutMillis: 10_000 },
+    extra: { max: opts.poolSize ?? POOL_SIZE, connectionTimeoutMillis: 10_000 },
   })
   try {
     await dataSource.initialize()

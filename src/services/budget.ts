@@ -19,8 +19,10 @@ export interface BudgetOptions {
   perMinute: number
   /** Failed authentications per minute per client address. */
   authFailuresPerMinute: number
-  /** Service calls of one tenant running at once in this process; more wait in line. */
+  /** Service calls of one tenant running at once in this process while other tenants have calls too; more wait. */
   tenantConcurrency: number
+  /** ... and while it is alone (the connection pool's size). */
+  tenantBurst?: number
   /** Calls of one tenant waiting for a slot; more are refused (429). */
   tenantQueue: number
   /** Shared across processes through this database (server mode); in memory otherwise. */
@@ -42,7 +44,7 @@ export class RequestBudget {
     const store = (scope: string) => (opts.shared ? new PostgresCounterStore(opts.shared, scope) : undefined)
     this.operations = new RateLimiter({ limit: opts.perMinute, windowMs: 60_000, store: store('operations') })
     this.authFailures = new RateLimiter({ limit: opts.authFailuresPerMinute, windowMs: 60_000, store: store('auth-failures') })
-    this.tenants = new TenantGate(opts.tenantConcurrency, opts.tenantQueue)
+    this.tenants = new TenantGate(opts.tenantConcurrency, opts.tenantQueue, opts.tenantBurst)
   }
 
   /** Charges `cost` operations to a caller; throws RATE_LIMITED when they do not fit. */
@@ -114,19 +116,30 @@ export class RequestBudget {
 /** The budget key of an app's requests. */
 export const appBudgetKey = (ctx: Pick<RequestContext, 'tenantId' | 'appId'>) => `app:${ctx.tenantId}:${ctx.appId}`
 
-/** At most `slots` calls per tenant at once; a bounded line waits (first come, first served). */
+/**
+ * At most `slots` calls per tenant at once while other tenants have calls in this process, and up to `burst` (the
+ * pool) while it is alone: work-conserving, so a single busy tenant still gets the whole pool, and a second tenant
+ * finds room as soon as it shows up. Beyond that a bounded line waits (first come, first served).
+ */
 export class TenantGate {
   private readonly busy = new Map<string, { running: number; waiting: (() => void)[] }>()
 
   constructor(
     private readonly slots: number,
     private readonly maxWaiting: number,
+    private readonly burst = slots,
   ) {}
+
+  /** How many calls the tenant may run now. */
+  private limit(tenantId: string): number {
+    for (const k of this.busy.keys()) if (k !== tenantId) return this.slots
+    return Math.max(this.slots, this.burst)
+  }
 
   async run<T>(tenantId: string, fn: () => Promise<T>): Promise<T> {
     let t = this.busy.get(tenantId)
     if (!t) this.busy.set(tenantId, (t = { running: 0, waiting: [] }))
-    if (t.running >= this.slots) {
+    if (t.running >= this.limit(tenantId)) {
       if (t.waiting.length >= this.maxWaiting) {
         throw new RateLimitedError(`Too many requests of this tenant in progress (${this.slots} run at once, ${this.maxWaiting} wait); retry shortly`, {
           allowed: false,
@@ -140,9 +153,8 @@ export class TenantGate {
     try {
       return await fn()
     } finally {
-      const next = t.waiting.shift()
-      if (next) next() // the slot passes on
-      else if (--t.running === 0) this.busy.delete(tenantId)
+      if (t.waiting.length && t.running <= this.limit(tenantId)) t.waiting.shift()!() // the slot passes on
+      else if (--t.running === 0 && !t.waiting.length) this.busy.delete(tenantId)
     }
   }
 

@@ -130,7 +130,7 @@ describe('request budget', () => {
     expect(s2.ended).toBeUndefined()
   })
 
-  it("one tenant's flood runs at most PROFILER_TENANT_CONCURRENCY calls at once; another tenant is served meanwhile", async () => {
+  it("one tenant's flood is bounded by the tenant gate (the pool at most, alone); another tenant is served meanwhile", async () => {
     const key = await newKey(svc, 'flood')
     const tenantId = (await svc.profiler.services.tenants.authenticate(key, 't')).tenantId
     const other = await newKey(svc, 'calm', 'other-tenant')
@@ -143,14 +143,15 @@ describe('request budget', () => {
       }
     })()
     const flood = Promise.all(Array.from({ length: LIMIT }, () => get(svc, `Bearer ${key}`, '/v1/search?query=tea&sensitivity=0')))
-    const calm = await get(svc, `Bearer ${other}`, '/v1/profile/nobody')
+    const calm: number[] = []
+    for (let i = 0; i < 5; i++) calm.push((await get(svc, `Bearer ${other}`, '/v1/profile/nobody')).status)
     const statuses = (await flood).map((r) => r.status)
     sampling = false
     await sampler
-    expect(calm.status).toBe(404)
+    expect(calm).toEqual([404, 404, 404, 404, 404])
     expect(statuses.every((s) => s === 200 || s === 429)).toBe(true)
     expect(peak).toBeGreaterThan(0)
-    expect(peak).toBeLessThanOrEqual(2)
+    expect(peak).toBeLessThanOrEqual(10) // the pool (the gate's rules in detail: test/unit/budget.test.ts)
   })
 })
 

@@ -127,6 +127,46 @@ describe('TenantGate', () => {
     expect(gate.load('t1')).toEqual({ running: 0, waiting: 0 })
   })
 
+  it('work-conserving: alone a tenant may use the whole burst; once another tenant has calls, it is held to its slots', async () => {
+    const gate = new TenantGate(2, 100, 5)
+    let running = 0
+    let peak = 0
+    const releases: (() => void)[] = []
+    let releaseOther!: () => void
+    const hold = (tenant: string) =>
+      gate.run(tenant, async () => {
+        if (tenant === 'hog') peak = Math.max(peak, ++running)
+        await new Promise<void>((r) => (tenant === 'hog' ? releases.push(r) : (releaseOther = r)))
+        if (tenant === 'hog') running--
+      })
+    const tick = () => new Promise((r) => setImmediate(r))
+    const hogs = Array.from({ length: 8 }, () => hold('hog'))
+    await tick()
+    expect(gate.load('hog')).toEqual({ running: 5, waiting: 3 }) // alone: the burst
+    const other = hold('other')
+    await tick()
+    expect(gate.load('other')).toEqual({ running: 1, waiting: 0 }) // another tenant runs at once
+    // While 'other' is busy, the hog's freed slots are not handed on until it is back under its 2 slots.
+    for (let i = 0; i < 3; i++) {
+      releases.shift()!()
+      await tick()
+    }
+    expect(gate.load('hog')).toEqual({ running: 2, waiting: 3 })
+    releases.shift()!() // a hog call ends: at 2, its slot passes on
+    await tick()
+    expect(gate.load('hog')).toEqual({ running: 2, waiting: 2 })
+    // 'other' finishes: the hog may use the burst again as its calls end and hand over.
+    releaseOther()
+    await other
+    while (releases.length) {
+      releases.shift()!()
+      await tick()
+    }
+    await Promise.all(hogs)
+    expect(peak).toBe(5)
+    expect(gate.load('hog')).toEqual({ running: 0, waiting: 0 })
+  })
+
   it('a failing call frees its slot', async () => {
     const gate = new TenantGate(1, 10)
     await expect(gate.run('t', async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
