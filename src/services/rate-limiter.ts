@@ -55,6 +55,11 @@ export class RateLimiter {
   private timer?: NodeJS.Timeout
   private syncing?: Promise<void>
   private lastPrune = 0
+  private takes = 0
+
+  private forgetIdle(now: number) {
+    for (const [key, s] of this.keys) if (now - s.lastUsed > 2 * this.opts.windowMs) this.keys.delete(key)
+  }
 
   constructor(private readonly opts: RateLimiterOptions) {
     this.now = opts.now ?? Date.now
@@ -97,6 +102,8 @@ export class RateLimiter {
   /** Counts `cost` against the key's budget when it fits; a refused request costs nothing. */
   take(key: string, cost = 1): RateDecision {
     const now = this.now()
+    // Without a store no exchange forgets idle keys: forget them here, so many distinct keys cannot grow the map.
+    if (!this.opts.store && ++this.takes % 1024 === 0) this.forgetIdle(now)
     const s = this.state(key, now)
     const used = this.estimate(s, now)
     const allowed = used + cost <= this.opts.limit

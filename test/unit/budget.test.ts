@@ -208,3 +208,14 @@ describe('operationCost', () => {
     expect(cost('{ __typename }')).toBe(1)
   })
 })
+
+describe('RateLimiter memory', () => {
+  it('without a store, keys idle for two windows are forgotten, so many distinct keys do not accumulate', () => {
+    let now = 0
+    const l = new RateLimiter({ limit: 5, windowMs: W, now: () => now })
+    for (let i = 0; i < 5000; i++) l.take(`ip:${i}`)
+    now += 3 * W
+    for (let i = 0; i < 2048; i++) l.take('ip:same')
+    expect((l as unknown as { keys: Map<string, unknown> }).keys.size).toBe(1)
+  })
+})
