@@ -147,8 +147,9 @@ export class RateLimiter {
         this.keys.delete(key)
         continue
       }
-      const s = this.state(key, now)
-      s.lastUsed = s0.lastUsed
+      const lastUsed = s0.lastUsed
+      const s = this.state(key, now) // rolls the window if needed; an exchange is not a use
+      s.lastUsed = lastUsed
       rows.push({ key, window: s.window, add: s.unsent }, { key, window: s.window - 1, add: 0 })
       sent.set(key, s.unsent)
       s.sending += s.unsent

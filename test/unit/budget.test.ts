@@ -219,3 +219,23 @@ describe('RateLimiter memory', () => {
     expect((l as unknown as { keys: Map<string, unknown> }).keys.size).toBe(1)
   })
 })
+
+describe('RateLimiter with a store: idle keys', () => {
+  it('a key unused for two windows is no longer exchanged (exchanges are not uses)', async () => {
+    let now = 50 * W
+    const store = new MemoryStore()
+    const l = new RateLimiter({ limit: 5, windowMs: W, store, now: () => now, syncMs: 3_600_000 })
+    l.take('old')
+    await l.sync()
+    for (let i = 0; i < 3; i++) {
+      now += W
+      await l.sync()
+    }
+    l.take('new')
+    const before = store.exchanges
+    await l.sync()
+    expect(store.exchanges).toBe(before + 1)
+    expect((l as unknown as { keys: Map<string, unknown> }).keys.has('old')).toBe(false)
+    await l.close()
+  })
+})
