@@ -122,7 +122,11 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
       handler: fastifyApolloHandler(apollo, {
         context: async (req, reply) => {
           try {
-            return await endpoint.httpContext(req, reply)
+            const context = await endpoint.httpContext(req, reply)
+            // Every authenticated request counts, even one whose document turns out invalid (it cost a key lookup);
+            // the operation's other root fields are charged once it is resolved (chargeOperations).
+            if (context.budgetKey) context.rate = services.budget.charge(context.budgetKey)
+            return context
           } catch (e) {
             throw e instanceof DomainError ? toGraphQLError(e) : e
           }
@@ -281,15 +285,17 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
 
 /**
  * The request budget over HTTP: each operation is charged one per root field (aliases included) to the caller's
- * key, the budget its REST requests and WebSocket operations draw on; RateLimit-* headers on every answer.
+ * key, the budget its REST requests and WebSocket operations draw on (the request itself paid one already, in the
+ * context); RateLimit-* headers on every answer.
  */
 const chargeOperations: ApolloServerPlugin<GqlContext> = {
   async requestDidStart() {
     return {
       async didResolveOperation({ operation, document, contextValue }) {
-        if (!operation || !contextValue.budgetKey) return
+        const more = operation ? operationCost(operation, document) - 1 : 0
+        if (!contextValue.budgetKey || more <= 0) return
         try {
-          contextValue.rate = contextValue.services.budget.charge(contextValue.budgetKey, operationCost(operation, document))
+          contextValue.rate = contextValue.services.budget.charge(contextValue.budgetKey, more)
         } catch (e) {
           if (e instanceof RateLimitedError) throw toGraphQLError(e)
           throw e

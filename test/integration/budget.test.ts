@@ -97,6 +97,17 @@ describe('request budget', () => {
     expect(((await http.json()) as any).errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', status: 429 })
   })
 
+  it('GraphQL requests with an invalid document count too (each cost a key lookup)', async () => {
+    const key = await newKey(svc, 'invalid-docs')
+    const t0 = Date.now()
+    const statuses: number[] = []
+    for (let i = 0; i < LIMIT + 10; i++) statuses.push((await gql(svc.url, key, '{ noSuchField }')).status)
+    const answered = statuses.filter((s) => s === 400).length
+    expect(answered).toBeGreaterThanOrEqual(LIMIT)
+    expect(answered).toBeLessThanOrEqual(LIMIT + slack(LIMIT, t0))
+    expect(statuses.filter((s) => s === 429)).toHaveLength(LIMIT + 10 - answered)
+  })
+
   it('a batch of aliased mutations is charged per mutation, and a refused batch runs none of them', async () => {
     const key = await newKey(svc, 'aliases')
     const batch = (from: number) =>
