@@ -1,0 +1,103 @@
+// The request path against bare routes, side by side in one run:
+//   POST /v1/profile/{id} (202) vs a bare Fastify route doing one INSERT on the same database;
+//   GET /v1/profile/{id} and GraphQL profile(id) vs a bare route doing one SELECT by key.
+//   npx tsx bench/http.ts [--db server|embedded|both] [--seconds 10] [--rounds 2] [--connections 32]
+import { freshDb, spawnTs, startService, waitFor, withClient, type DbKind } from './lib/env.js'
+import { load, median, round, type LoadResult, type LoadSpec } from './lib/load.js'
+import { POST_BODIES, seedProfiles } from './lib/seed.js'
+import { arg, benchMain, type BenchResult } from './lib/report.js'
+
+const PROFILE_QUERY = `query($id: ID!) { profile(id: $id) { profileId status summary language lastUpdated createdAt
+  coreInfo { name { value confidence } age { value confidence } gender { value confidence } location { value confidence } occupation { value confidence } }
+  interests { category values { value confidence } }
+  personality { traits { value confidence } moodTrends { default { value confidence } recent { value confidence } } }
+  memories { event date importance confidence }
+  preferences { conversationStyle { value confidence } topicsToAvoid { value confidence } } } }`
+
+export async function runHttp(kind: DbKind, opts: { seconds: number; rounds: number; connections: number }): Promise<BenchResult> {
+  const db = await freshDb(kind)
+  const stops: (() => Promise<void>)[] = []
+  try {
+    // Seed 100 ready profiles with the real pipeline, then measure an API-only process.
+    const seeder = await startService(db, 'start')
+    const key = seeder.key
+    const ids = await seedProfiles(seeder.url, key, 'g', 100, 3)
+    await seeder.stop()
+    const api = await startService(db, 'serve')
+    stops.push(() => api.stop())
+    const tenant = await withClient(db.connectionString(), async (c) => (await c.query(`SELECT id FROM tenants WHERE name = 'default'`)).rows[0].id as string)
+    const baseline = spawnTs('bench/lib/baseline-server.ts', [db.connectionString(), tenant, kind], {})
+    stops.push(() => baseline.stop())
+    const bareUrl = await waitFor(() => baseline.output().match(/listening on (\S+)/)?.[1], { what: 'the baseline server' })
+
+    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+    const specs: Record<string, Omit<LoadSpec, 'connections' | 'seconds'>> = {
+      'bare route, same INSERT': { url: bareUrl, method: 'POST', path: '/same-insert/b{i}', headers: { 'content-type': 'application/json' }, bodies: POST_BODIES },
+      'bare route, plain INSERT': { url: bareUrl, method: 'POST', path: '/plain-insert/b{i}', headers: { 'content-type': 'application/json' }, bodies: POST_BODIES },
+      'POST /v1/profile/{id}': { url: api.url, method: 'POST', path: '/v1/profile/n{i}', headers: auth, bodies: POST_BODIES },
+      'bare route, same SELECT': { url: bareUrl, method: 'GET', path: `/same-select/g{n}`, ids: ids.length },
+      'bare route, plain SELECT': { url: bareUrl, method: 'GET', path: `/plain-select/g{n}`, ids: ids.length },
+      'GET /v1/profile/{id}': { url: api.url, method: 'GET', path: '/v1/profile/g{n}', headers: { authorization: auth.authorization }, ids: ids.length },
+      'GraphQL profile(id)': {
+        url: api.url,
+        method: 'POST',
+        path: '/graphql',
+        headers: auth,
+        bodies: ids.map((id) => JSON.stringify({ query: PROFILE_QUERY, variables: { id } })),
+      },
+    }
+    const runs: Record<string, LoadResult[]> = Object.fromEntries(Object.keys(specs).map((k) => [k, []]))
+    const watch = (name: string) => ({
+      [name.startsWith('bare') ? 'bare route' : 'service']: [(name.startsWith('bare') ? baseline : api).child.pid!],
+      ...(db.backends ? { postgres: db.backends } : {}),
+    })
+    let counter = 0
+    for (let r = 0; r < opts.rounds; r++) {
+      // Alternating, so a drift of the machine's load touches baseline and service alike.
+      for (const [name, spec] of Object.entries(specs)) {
+        const startAt = (counter += 1_000_000)
+        await load({ ...spec, connections: opts.connections, seconds: 2, startAt }) // warm-up
+        const res = await load({ ...spec, connections: opts.connections, seconds: opts.seconds, startAt: startAt + 500_000 }, watch(name))
+        runs[name]!.push(res)
+        process.stderr.write(`  ${kind} round ${r + 1}: ${name} ${Math.round(res.rps)} req/s, p99 ${res.latency.p99} ms, CPU ms per request ${JSON.stringify(res.cpuPerRequest)}\n`)
+      }
+    }
+    const rps = (k: string) => median(runs[k]!.map((x) => x.rps))
+    const p99 = (k: string) => median(runs[k]!.map((x) => x.latency.p99))
+    const p50 = (k: string) => median(runs[k]!.map((x) => x.latency.p50))
+    const row = (name: string, base: string, target?: number, p99Target?: number) => {
+      const ratio = rps(name) / rps(base)
+      return {
+        what: `${name} vs ${base}`,
+        ratio: round(ratio),
+        target: target === undefined ? '(context)' : `>= ${target}x${p99Target ? `, p99 < ${p99Target} ms` : ''}`,
+        met: target === undefined || (ratio >= target && (p99Target === undefined || p99(name) < p99Target)),
+        figures: `${Math.round(rps(name))} vs ${Math.round(rps(base))} req/s; p50 ${p50(name)} ms, p99 ${p99(name)} ms (baseline p99 ${p99(base)} ms)`,
+      }
+    }
+    return {
+      name: 'http',
+      db: kind,
+      rows: [
+        row('POST /v1/profile/{id}', 'bare route, same INSERT', 0.6, 20),
+        row('GET /v1/profile/{id}', 'bare route, same SELECT', 0.7),
+        row('GraphQL profile(id)', 'bare route, same SELECT', 0.6),
+        row('POST /v1/profile/{id}', 'bare route, plain INSERT'),
+        row('GET /v1/profile/{id}', 'bare route, plain SELECT'),
+      ],
+      raw: runs,
+      chart: {
+        title: `Request path, ${kind} database (${opts.connections} connections)`,
+        unit: 'req/s',
+        bars: Object.keys(specs).map((k) => ({ label: k, value: Math.round(rps(k)), note: `p99 ${p99(k)} ms` })),
+      },
+    }
+  } finally {
+    for (const s of stops.reverse()) await s().catch(() => undefined)
+    await db.drop()
+  }
+}
+
+await benchMain(import.meta.url, 'http', (kind) =>
+  runHttp(kind, { seconds: Number(arg('seconds', '10')), rounds: Number(arg('rounds', '2')), connections: Number(arg('connections', '32')) }),
+)

@@ -1,0 +1,191 @@
+// What every benchmark needs: a fresh database (a new one on the PostgreSQL server, or a new embedded data dir),
+// the service and the bare baselines as real processes, and waiting for conditions instead of sleeping.
+import { spawn, type ChildProcess } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import pg from 'pg'
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+export type DbKind = 'server' | 'embedded'
+
+/** The PostgreSQL server benchmarks create their databases on (the same default as the test suite's CI pass). */
+export const SERVER_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+
+export interface BenchDb {
+  kind: DbKind
+  /** DATABASE_URL of the service (server), undefined for embedded. */
+  url?: string
+  dataDir: string
+  /** The connection string of the database itself (embedded: the running service's loopback server). */
+  connectionString(): string
+  /** PostgreSQL's backend processes serving this database (server only: embedded runs inside the service). */
+  backends?: RegExp
+  drop(): Promise<void>
+}
+
+export async function freshDb(kind: DbKind): Promise<BenchDb> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-bench-'))
+  if (kind === 'embedded') {
+    return {
+      kind,
+      dataDir,
+      connectionString() {
+        const info = JSON.parse(fs.readFileSync(path.join(dataDir, 'embedded.json'), 'utf8')) as { port: number }
+        return `postgres://postgres@127.0.0.1:${info.port}/postgres`
+      },
+      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    }
+  }
+  const name = `profiler_bench_${crypto.randomBytes(5).toString('hex')}`
+  await adminQuery(`CREATE DATABASE ${name}`)
+  const u = new URL(SERVER_URL)
+  u.pathname = `/${name}`
+  const url = u.toString()
+  return {
+    kind,
+    url,
+    dataDir,
+    connectionString: () => url,
+    backends: new RegExp(`^postgres: .* ${name} `),
+    async drop() {
+      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+async function adminQuery(sql: string) {
+  const c = new pg.Client({ connectionString: SERVER_URL })
+  await c.connect()
+  try {
+    await c.query(sql)
+  } finally {
+    await c.end()
+  }
+}
+
+export interface Proc {
+  child: ChildProcess
+  /** Everything the process printed (stdout and stderr), for errors. */
+  output(): string
+  /** SIGTERM, then SIGKILL after a grace period; resolves when it has exited. */
+  stop(): Promise<void>
+}
+
+/** Starts `node --import tsx <script> ...args` with the given environment. */
+export function spawnTs(script: string, args: string[], env: Record<string, string>, opts: { nodeArgs?: string[] } = {}): Proc {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', script, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let out = ''
+  const keep = (d: Buffer) => {
+    out += d.toString()
+    if (out.length > 200_000) out = out.slice(-100_000)
+  }
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null) resolve()
+    else child.once('exit', () => resolve())
+  })
+  return {
+    child,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM')
+        const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+        await exited
+        clearTimeout(timer)
+      }
+    },
+  }
+}
+
+export interface Service extends Proc {
+  url: string
+  key: string
+}
+
+/** The service environment of a benchmark: the per-key rate limit lifted, so the request path is what is measured. */
+export function serviceEnv(db: BenchDb, env: Record<string, string> = {}): Record<string, string> {
+  return {
+    PORT: '0',
+    LOG_LEVEL: 'info',
+    PROFILER_DATA_DIR: db.dataDir,
+    PROFILER_RATE_LIMIT_PER_MINUTE: '1000000000',
+    ...(db.url ? { DATABASE_URL: db.url } : {}),
+    ...env,
+  }
+}
+
+/**
+ * Starts `profiler <role>` as a process and waits until it listens (API roles) or runs (worker). Its log goes to a
+ * file, as a production service's would, not to a pipe the benchmark has to drain.
+ */
+export async function startService(db: BenchDb, role: 'start' | 'serve' | 'worker', env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> {
+  const logFile = path.join(db.dataDir, `${role}-${crypto.randomBytes(3).toString('hex')}.log`)
+  const fd = fs.openSync(logFile, 'a')
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', role], {
+    cwd: ROOT,
+    env: { ...process.env, ...serviceEnv(db, env) },
+    stdio: ['ignore', fd, fd],
+  })
+  fs.closeSync(fd)
+  const output = () => fs.readFileSync(logFile, 'utf8')
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+      await exited
+      clearTimeout(timer)
+    }
+  }
+  const started = await waitFor(
+    () => {
+      if (child.exitCode !== null) throw new Error(`profiler ${role} exited (${child.exitCode}):\n${output().slice(-3000)}`)
+      const text = output()
+      const running = text.match(/"url":"(http:\/\/[^"]+)"[^\n]*running/) ?? (role === 'worker' && /worker running/.test(text) ? ['', ''] : null)
+      return running ? running[1]! : undefined
+    },
+    { timeoutMs: 120_000, what: `profiler ${role} to start` },
+  )
+  const key = fs.existsSync(path.join(db.dataDir, 'bootstrap-key'))
+    ? fs.readFileSync(path.join(db.dataDir, 'bootstrap-key'), 'utf8').trim()
+    : (output().match(/\b(pk_[A-Za-z0-9]+_[A-Za-z0-9]+)\b/)?.[1] ?? '')
+  return { child, output, stop, url: started, key }
+}
+
+/** Polls `check` until it returns something other than undefined/false. */
+export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, opts: { timeoutMs?: number; everyMs?: number; what?: string } = {}): Promise<T> {
+  const end = Date.now() + (opts.timeoutMs ?? 60_000)
+  for (;;) {
+    const v = await check()
+    if (v !== undefined && v !== false) return v as T
+    if (Date.now() > end) throw new Error(`timed out waiting for ${opts.what ?? 'a condition'}`)
+    await new Promise((r) => setTimeout(r, opts.everyMs ?? 50))
+  }
+}
+
+export async function withClient<T>(connectionString: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString })
+  await c.connect()
+  try {
+    return await fn(c)
+  } finally {
+    await c.end()
+  }
+}
+
+/** The bootstrap key as the service printed it (server mode writes no key file). */
+export function keyFromOutput(text: string): string {
+  const m = text.match(/\b(pk_[A-Za-z0-9]+_[A-Za-z0-9]+)\b/)
+  if (!m) throw new Error('no bootstrap key in the service output')
+  return m[1]!
+}
