@@ -9,7 +9,8 @@ import type { AiProviders } from './ai/types.js'
 import type { Config } from './config.js'
 import { embeddingDimension, migrate, migrationsApplied, openDatabase, POOL_SIZE, type Database } from './db/database.js'
 import { ProfileRepository } from './db/profile.repository.js'
-import { MemoryEventBus, type EventBus } from './events/event-bus.js'
+import { Statements } from './db/statements.js'
+import { EmbeddedEventBus, EVENT_CHANNEL, type EventBus } from './events/event-bus.js'
 import { PostgresEventBus } from './events/postgres-bus.js'
 import { buildServer } from './http/server.js'
 import { JobQueue } from './jobs/queue.js'
@@ -48,7 +49,7 @@ export interface StartOptions {
 /** The composition root: builds everything from the validated configuration. */
 export async function startProfiler(config: Config, opts: StartOptions): Promise<Profiler & { bootstrapKey?: string }> {
   const log = pino({ level: config.logLevel })
-  const db = await openDatabase(config)
+  const db = await openDatabase(config, { listen: [EVENT_CHANNEL] })
   const closers: (() => Promise<unknown>)[] = [() => db.close()]
   const close = async () => {
     for (const c of closers.reverse()) await c().catch((e) => log.error({ err: e }, 'shutdown step failed'))
@@ -87,11 +88,20 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       log.warn(`${stale} profiles were embedded with another model than ${ai.embedder.model} and are left out of semantic search until \`profiler reindex\``)
     }
     await ai.embedder.warmUp?.()
-    // NOTIFY does not cross pglite connections, so events travel in process in embedded mode.
-    const bus: EventBus = db.mode === 'server' ? new PostgresEventBus(db.url, log) : new MemoryEventBus()
-    if (bus instanceof PostgresEventBus) await bus.start()
+    // NOTIFY does not cross pglite connections, so events travel in process in embedded mode (and what the CLI
+    // NOTIFYs through the embedded server is picked out of its replies).
+    let bus: EventBus
+    if (db.mode === 'server') {
+      bus = new PostgresEventBus(db.url, log)
+      await (bus as PostgresEventBus).start()
+    } else {
+      const embeddedBus = new EmbeddedEventBus()
+      db.onNotification?.((channel, payload) => embeddedBus.receive(channel, payload))
+      bus = embeddedBus
+    }
     closers.push(() => bus.close())
-    const profiles = new ProfileRepository()
+    const statements = new Statements(ds, db.mode === 'embedded')
+    const profiles = new ProfileRepository(statements)
     const workerId = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`
     const budget = new RequestBudget({
       perMinute: config.limits.ratePerMinute,
@@ -105,9 +115,10 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     closers.push(() => services.accounts.close())
     const gate = budget.tenants
     const services: Services = {
-      tenants: new TenantService(ds, bus),
+      // Keys are cached only where every revocation is heard: a server's LISTEN, or the embedded server this process runs.
+      tenants: new TenantService(ds, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
       accounts: new AccountService(ds, config.dashboard, { shared: db.mode === 'server' }),
-      submissions: gated(new SubmissionService(ds, queue, bus, config.limits), gate),
+      submissions: gated(new SubmissionService(ds, statements, queue, bus, config.limits), gate),
       profiles: gated(new ProfileService(ds, profiles, queue, bus), gate),
       search: gated(new SearchService(ds, profiles, ai.embedder, config.limits.maxPageSize), gate),
       processing: new ProcessingService(ds, profiles, queue, ai, bus, log, { workerId, ...config.worker }),

@@ -128,9 +128,9 @@ for (const [verb, desc] of [
     .option('--json', 'machine-readable output')
     .action((o: { tenant: string; name: string; json?: boolean }) =>
       withDb(async (db) => {
-        // On a server, the revocation is announced (NOTIFY) so running services close WebSockets on the old key at once;
-        // otherwise they notice within PROFILER_WS_AUTH_RECHECK_MS.
-        const bus = db.mode === 'server' && db.url ? new PostgresEventBus(db.url, pino({ level: 'silent' })) : undefined
+        // The revocation is announced (NOTIFY, staged in its transaction), so running services drop the old key from their
+        // caches and close WebSockets on it at once: through LISTEN on a server, through the embedded server otherwise.
+        const bus = new PostgresEventBus(db.url, pino({ level: 'silent' }))
         const s = new TenantService(db.dataSource, bus)
         if (verb === 'rotate') {
           const k = await s.rotateKey(o.tenant, o.name)

@@ -17,6 +17,8 @@ export interface Database {
   /** Connection string (the embedded server's loopback address in embedded mode). */
   url: string
   mode: 'embedded' | 'server'
+  /** Embedded mode, when this process serves the database: NOTIFYs committed by any connection (see EmbeddedEventBus). */
+  onNotification?: (handler: (channel: string, payload: string) => void) => void
   close(): Promise<void>
 }
 
@@ -24,14 +26,14 @@ export interface Database {
  * Opens the database: DATABASE_URL when set; otherwise the embedded PGlite, started here unless another live
  * process of this data dir already serves it (then we connect to that one, as the CLI does).
  */
-export async function openDatabase(config: Config, opts: { poolSize?: number; serveEmbedded?: boolean } = {}): Promise<Database> {
+export async function openDatabase(config: Config, opts: { poolSize?: number; serveEmbedded?: boolean; listen?: string[] } = {}): Promise<Database> {
   let embedded: EmbeddedPostgres | undefined
   let url = config.databaseUrl
   if (!url) {
     const running = await findRunningEmbedded(config.dataDir)
     if (running) url = running.url
     else {
-      embedded = await startEmbeddedPostgres(config.dataDir)
+      embedded = await startEmbeddedPostgres(config.dataDir, { listen: opts.listen })
       url = embedded.url
     }
   }
@@ -53,6 +55,7 @@ export async function openDatabase(config: Config, opts: { poolSize?: number; se
     dataSource,
     url,
     mode: config.databaseUrl ? 'server' : 'embedded',
+    ...(embedded ? { onNotification: embedded.onNotification } : {}),
     async close() {
       if (dataSource.isInitialized) await dataSource.destroy()
       await embedded?.stop()

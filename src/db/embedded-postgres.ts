@@ -4,7 +4,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { vector } from '@electric-sql/pglite-pgvector'
-import { PGliteServer } from './pglite-session.js'
+import { PGliteServer, type NotificationHandler } from './pglite-session.js'
 
 /**
  * The embedded database: PGlite (with pgvector and pg_trgm) persisted under the data dir, served over the
@@ -14,6 +14,8 @@ import { PGliteServer } from './pglite-session.js'
  */
 export interface EmbeddedPostgres {
   url: string
+  /** NOTIFYs committed by any connection, this process's or another's (the CLI's). */
+  onNotification(handler: NotificationHandler): void
   stop(): Promise<void>
 }
 
@@ -24,19 +26,22 @@ interface Info {
   port: number
 }
 
-export async function startEmbeddedPostgres(dataDir: string, port = 0): Promise<EmbeddedPostgres> {
+/** `listen`: channels whose NOTIFYs reach `onNotification` (the session LISTENs before any connection is served). */
+export async function startEmbeddedPostgres(dataDir: string, opts: { port?: number; listen?: string[] } = {}): Promise<EmbeddedPostgres> {
   fs.mkdirSync(dataDir, { recursive: true })
   const dbDir = path.join(dataDir, 'pgdata')
   const running = await findRunningEmbedded(dataDir)
   if (running) throw new Error(`The embedded database in ${dataDir} is already served by process ${running.pid} (port ${running.port}).`)
   const db = await PGlite.create({ dataDir: dbDir, extensions: { vector, pg_trgm } })
+  for (const channel of opts.listen ?? []) await db.exec(`LISTEN "${channel.replace(/"/g, '""')}"`)
   const server = new PGliteServer(db)
-  const bound = await server.start(port)
+  const bound = await server.start(opts.port ?? 0)
   const infoPath = path.join(dataDir, INFO_FILE)
   fs.writeFileSync(infoPath, JSON.stringify({ pid: process.pid, port: bound } satisfies Info), { mode: 0o600 })
   let stopped = false
   return {
     url: `postgres://postgres@127.0.0.1:${bound}/postgres`,
+    onNotification: (handler) => server.onNotification(handler),
     async stop() {
       if (stopped) return
       stopped = true

@@ -5,6 +5,62 @@ import { PGLiteSocketHandler } from '@electric-sql/pglite-socket'
 const SYNC = 0x53 // 'S'
 const QUERY = 0x51 // 'Q'
 const TERMINATE = 0x58 // 'X'
+const NOTIFICATION = 0x41 // 'A' (NotificationResponse)
+
+export type NotificationHandler = (channel: string, payload: string) => void
+
+/**
+ * Finds NotificationResponse messages in the backend's replies to one request, across chunk boundaries. PGlite has one
+ * session: a NOTIFY committed by any connection comes back in that connection's own reply (the session listens to
+ * itself), and no other connection sees it; reading it here is how this process learns of another's NOTIFY.
+ */
+export class NotificationScanner {
+  private readonly header = new Uint8Array(5)
+  private headerLen = 0
+  private remaining = 0
+  private body: Uint8Array | null = null
+  private filled = 0
+
+  constructor(private readonly onNotification: NotificationHandler) {}
+
+  push(d: Uint8Array): void {
+    let i = 0
+    while (i < d.length) {
+      if (this.remaining === 0) {
+        const take = Math.min(5 - this.headerLen, d.length - i)
+        this.header.set(d.subarray(i, i + take), this.headerLen)
+        this.headerLen += take
+        i += take
+        if (this.headerLen < 5) return
+        this.headerLen = 0
+        const length = new DataView(this.header.buffer).getInt32(1) - 4
+        if (length <= 0) continue
+        this.remaining = length
+        this.body = this.header[0] === NOTIFICATION && length <= 1 << 20 ? new Uint8Array(length) : null
+        this.filled = 0
+        continue
+      }
+      const take = Math.min(this.remaining, d.length - i)
+      if (this.body) this.body.set(d.subarray(i, i + take), this.filled)
+      this.filled += take
+      this.remaining -= take
+      i += take
+      if (this.remaining === 0 && this.body) {
+        this.emit(this.body)
+        this.body = null
+      }
+    }
+  }
+
+  /** Int32 sender pid, then channel and payload, each NUL-terminated. */
+  private emit(body: Uint8Array) {
+    const channelEnd = body.indexOf(0, 4)
+    const payloadEnd = body.indexOf(0, channelEnd + 1)
+    if (channelEnd < 0 || payloadEnd < 0) return
+    const text = new TextDecoder()
+    this.onNotification(text.decode(body.subarray(4, channelEnd)), text.decode(body.subarray(channelEnd + 1, payloadEnd)))
+  }
+}
 
 interface Item {
   handlerId: number
@@ -26,6 +82,8 @@ export class SessionScheduler {
   private readonly waiting: Item[] = []
   private owner: number | null = null
   private running = false
+  /** Told of every NOTIFY any connection commits. */
+  onNotification?: NotificationHandler
 
   constructor(private readonly db: PGlite) {}
 
@@ -67,11 +125,13 @@ export class SessionScheduler {
       for (let item = this.next(); item; item = this.next()) {
         this.owner = item.handlerId
         let bytes = 0
+        const scanner = this.onNotification ? new NotificationScanner(this.onNotification) : undefined
         try {
           await this.db.runExclusive(() =>
             this.db.execProtocolRawStream(item!.message, {
               onRawData: (d: Uint8Array) => {
                 bytes += d.length
+                scanner?.push(d)
                 item!.onData(d)
               },
             }),
@@ -98,6 +158,11 @@ export class PGliteServer {
 
   constructor(private readonly db: PGlite) {
     this.scheduler = new SessionScheduler(db)
+  }
+
+  /** Every NOTIFY that a connection commits (PGlite delivers none to other connections). */
+  onNotification(handler: NotificationHandler): void {
+    this.scheduler.onNotification = handler
   }
 
   async start(port = 0): Promise<number> {

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm'
 import { emptyContent, type ProfileContent, type ProfileState } from '../domain/profile.js'
+import type { Statement, Statements } from './statements.js'
 
 export type ProfileStatus = 'processing' | 'ready'
 
@@ -54,14 +55,37 @@ export function toRecord(r: any): ProfileRecord {
   }
 }
 
+/** A profile by key with its newest $3 history entries as a JSON array `update_log`, oldest first. */
+export const PROFILE_WITH_HISTORY_SQL = `SELECT ${PROFILE_COLUMNS},
+    (SELECT COALESCE(json_agg(json_build_object('seq', h.seq, 'extracted_on', h.extracted_on, 'changes', h.changes,
+                                                'submission_ids', h.submission_ids, 'input_type', h.input_type) ORDER BY h.seq), '[]')
+       FROM (SELECT seq, extracted_on, changes, submission_ids, input_type FROM profile_history
+              WHERE tenant_id = $1 AND profile_id = $2 ORDER BY seq DESC LIMIT $3) h) AS update_log
+  FROM profiles WHERE tenant_id = $1 AND profile_id = $2`
+
 /** Profile and history SQL. Every statement filters by tenant_id. */
 export class ProfileRepository {
+  private readonly withHistory: Statement
+
+  constructor(statements: Statements) {
+    this.withHistory = statements.define('profiler_profile', PROFILE_WITH_HISTORY_SQL)
+  }
+
   async find(m: EntityManager, tenantId: string, profileId: string, opts: { lock?: boolean } = {}): Promise<ProfileRecord | null> {
     const rows = await m.query(
       `SELECT ${PROFILE_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = $2 ${opts.lock ? 'FOR UPDATE' : ''}`,
       [tenantId, profileId],
     )
     return rows.length ? toRecord(rows[0]) : null
+  }
+
+  /** The profile with its newest `limit` history entries (oldest first) as `update_log`, in one statement. */
+  async findWithHistory(tenantId: string, profileId: string, limit = 100): Promise<ProfileRecord | null> {
+    const rows = await this.withHistory.rows([tenantId, profileId, limit])
+    if (!rows.length) return null
+    const r = toRecord(rows[0])
+    r.update_log = (rows[0].update_log as unknown[]).map(toHistory)
+    return r
   }
 
   /** Newest `limit` history entries of each given profile, oldest first. */

@@ -8,6 +8,11 @@ export interface EventMap {
   profileStatusChanged: { tenantId: string; profileId: string; status: ProfileStatus | 'deleted'; at: string }
   /** An app's key was rotated or revoked, or the app deleted: connections authenticated with the old key end now. */
   apiKeysRevoked: { tenantId: string; appId: string }
+  /**
+   * Events of other processes may have been lost (the connection that listens for them broke): whatever is kept in
+   * step by events (the API key cache) must be dropped. Raised by the bus itself, never published.
+   */
+  eventsMissed: { at: string }
 }
 
 export type EventName = keyof EventMap
@@ -24,9 +29,26 @@ export interface BusEvent<K extends EventName = EventName> {
  */
 export interface EventBus {
   stage<K extends EventName>(tx: EntityManager, name: K, payload: EventMap[K]): Promise<void>
+  /**
+   * For a caller that stages an event inside one SQL statement of its own: the SQL expression that stages the event whose
+   * `encodeEvent` text is in the given parameter, or null when this bus stages nothing in SQL (it delivers on `committed`).
+   */
+  stageExpression(textParam: string): string | null
   committed<K extends EventName>(name: K, payload: EventMap[K]): Promise<void>
   subscribe<K extends EventName>(name: K, handler: Handler<K>): () => void
   close(): Promise<void>
+}
+
+/** The text of an event as NOTIFY carries it between processes. */
+export const EVENT_CHANNEL = 'profiler_events'
+export const encodeEvent = <K extends EventName>(name: K, payload: EventMap[K]) => JSON.stringify({ name, payload })
+export function decodeEvent(text: string): BusEvent | null {
+  try {
+    const e = JSON.parse(text) as BusEvent
+    return e && typeof e.name === 'string' && e.payload && typeof e.payload === 'object' ? e : null
+  } catch {
+    return null
+  }
 }
 
 /** Stage a list of events in a transaction, then report them after it commits. */
@@ -39,6 +61,10 @@ export class MemoryEventBus implements EventBus {
   protected readonly emitter = new EventEmitter().setMaxListeners(0)
 
   async stage<K extends EventName>(_tx: EntityManager, _name: K, _payload: EventMap[K]): Promise<void> {}
+
+  stageExpression(_textParam: string): string | null {
+    return null
+  }
 
   async committed<K extends EventName>(name: K, payload: EventMap[K]): Promise<void> {
     this.emit(name, payload)
@@ -55,5 +81,20 @@ export class MemoryEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.emitter.removeAllListeners()
+  }
+}
+
+/**
+ * The embedded database's bus: this process's own events travel in process (as in MemoryEventBus), and events that
+ * another process (the CLI, through the embedded server's socket) NOTIFYs are delivered too: the embedded server
+ * finds them in that connection's replies (`PGliteServer.onNotification`), since PGlite has no LISTEN across
+ * connections.
+ */
+export class EmbeddedEventBus extends MemoryEventBus {
+  /** A NOTIFY on the events channel, as the embedded server saw it go by. */
+  receive(channel: string, text: string): void {
+    if (channel !== EVENT_CHANNEL) return
+    const e = decodeEvent(text)
+    if (e && e.name !== 'eventsMissed') this.emit(e.name, e.payload as never)
   }
 }

@@ -1,9 +1,7 @@
 import pg from 'pg'
 import type { EntityManager } from 'typeorm'
 import type { Logger } from 'pino'
-import { MemoryEventBus, type EventMap, type EventName } from './event-bus.js'
-
-const CHANNEL = 'profiler_events'
+import { decodeEvent, encodeEvent, EVENT_CHANNEL, MemoryEventBus, type EventMap, type EventName } from './event-bus.js'
 
 /**
  * Events across processes with LISTEN/NOTIFY: any API process receives what any worker raised. Every process,
@@ -28,13 +26,10 @@ export class PostgresEventBus extends MemoryEventBus {
   private async connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url })
     client.on('notification', (msg) => {
-      if (msg.channel !== CHANNEL || !msg.payload) return
-      try {
-        const { name, payload } = JSON.parse(msg.payload) as { name: EventName; payload: EventMap[EventName] }
-        this.emit(name, payload)
-      } catch (e) {
-        this.log.warn({ err: e }, 'ignored a malformed event notification')
-      }
+      if (msg.channel !== EVENT_CHANNEL || !msg.payload) return
+      const e = decodeEvent(msg.payload)
+      if (e && e.name !== 'eventsMissed') this.emit(e.name, e.payload as never)
+      else this.log.warn('ignored a malformed event notification')
     })
     client.on('error', (e) => {
       this.log.warn({ err: e }, 'event listener connection lost; reconnecting')
@@ -42,21 +37,29 @@ export class PostgresEventBus extends MemoryEventBus {
     })
     client.on('end', () => this.reconnectSoon())
     await client.connect()
-    await client.query(`LISTEN ${CHANNEL}`)
+    await client.query(`LISTEN ${EVENT_CHANNEL}`)
     this.client = client
   }
 
   private reconnectSoon() {
     if (this.closed || this.retry) return
+    // What other processes raise until the listener is back is lost: tell whoever keeps state in step by events, now
+    // and again once it listens (what they learnt meanwhile may be stale too).
+    const missed = () => this.emit('eventsMissed', { at: new Date().toISOString() })
+    if (this.client) missed()
     this.client = undefined
     this.retry = setTimeout(() => {
       this.retry = undefined
-      this.connect().catch(() => this.reconnectSoon())
+      this.connect().then(missed, () => this.reconnectSoon())
     }, 1000)
   }
 
   override async stage<K extends EventName>(tx: EntityManager, name: K, payload: EventMap[K]): Promise<void> {
-    await tx.query(`SELECT pg_notify($1, $2)`, [CHANNEL, JSON.stringify({ name, payload })])
+    await tx.query(`SELECT pg_notify($1, $2)`, [EVENT_CHANNEL, encodeEvent(name, payload)])
+  }
+
+  override stageExpression(textParam: string): string {
+    return `pg_notify('${EVENT_CHANNEL}', ${textParam})`
   }
 
   /** Delivered by the NOTIFY staged in the transaction. */

@@ -87,7 +87,7 @@ export function apiEndpoint(services: Services, schema: GraphQLSchema): GraphQLE
         goneReason: 'Forbidden: API key revoked',
         app: { tenantId: ctx.tenantId, appId: ctx.appId },
         stillValid: () =>
-          services.tenants.authenticate(key, ctx.requestId).then(
+          services.tenants.authenticate(key, ctx.requestId, { fresh: true }).then(
             () => true,
             (e) => (e instanceof DomainError ? false : true),
           ),

@@ -46,6 +46,24 @@ export interface QueueOptions {
 }
 
 /**
+ * The enqueue of a profile's job as the body of a data-modifying CTE, for a caller that commits its work and the job in
+ * one statement (the POST: one round trip). It inserts the row pg-boss 10's send() inserts (its insertJob, with the
+ * queue's stored policy and no per-job overrides; a test compares the two), when the SQL condition `when` holds.
+ * Parameters: the job's data (JSON text) and its priority.
+ */
+export function jobInsertSql(dataParam: string, priorityParam: string, when: string): string {
+  return `INSERT INTO pgboss.job (name, data, priority, start_after, dead_letter, expire_in, keep_until, retry_limit, retry_delay, retry_backoff, policy)
+      SELECT q.name, ${dataParam}::jsonb, ${priorityParam}::int, now(), q.dead_letter,
+             COALESCE(q.expire_seconds * interval '1s', interval '15 minutes'),
+             now() + COALESCE((q.retention_minutes * 60)::text || ' seconds', '14 days')::interval,
+             COALESCE(q.retry_limit, 2),
+             CASE WHEN COALESCE(q.retry_backoff, false) THEN GREATEST(q.retry_delay, 1) ELSE COALESCE(q.retry_delay, 0) END,
+             COALESCE(q.retry_backoff, false), q.policy
+        FROM pgboss.queue q WHERE q.name = '${PROCESS_QUEUE}' AND ${when}
+      RETURNING id`
+}
+
+/**
  * pg-boss 10 behind a small interface. A job only says "this profile may have work": the handler claims the
  * profile's pending submissions itself, so a job that runs twice applies nothing twice.
  */
@@ -100,6 +118,11 @@ export class JobQueue {
     const id = await this.boss.send(PROCESS_QUEUE, job, sendOpts as PgBoss.SendOptions)
     if (!id) throw new Error(`pg-boss returned no job id for queue ${PROCESS_QUEUE}`)
     return id
+  }
+
+  /** The priority of a tenant's next job (see TenantFairness); `jobInsertSql` callers pass it. */
+  priority(tenantId: string): number {
+    return this.fairness.priority(tenantId)
   }
 
   /** Removes a profile's queued (not running) jobs, inside the caller's transaction. */

@@ -25,10 +25,7 @@ export class ProfileService {
   /** Like get, but null when unknown. */
   async find(ctx: RequestContext, profileId: string): Promise<ProfileRecord | null> {
     checkProfileId(profileId)
-    const p = await this.profiles.find(this.ds.manager, ctx.tenantId, profileId)
-    if (!p) return null
-    p.update_log = (await this.profiles.recentHistory(this.ds.manager, ctx.tenantId, [profileId])).get(profileId)
-    return p
+    return this.profiles.findWithHistory(ctx.tenantId, profileId)
   }
 
   async history(ctx: RequestContext, profileId: string, opts: { afterSeq?: number; limit: number }): Promise<HistoryEntry[]> {

@@ -1,13 +1,14 @@
 import crypto from 'node:crypto'
-import type { DataSource } from 'typeorm'
+import type { DataSource, EntityManager } from 'typeorm'
 import { validateConversation } from '../ai/conversation.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import type { InputType } from '../domain/profile.js'
 import { validateStructured } from '../domain/structured.js'
 import { parseRequest, submitBodySchema } from '../domain/requests.js'
 import { checkDataSize, checkIdempotencyKey, checkProfileId, checkStorable, checkStorableJson } from '../domain/validation.js'
-import { publishAfterCommit, type BusEvent, type EventBus } from '../events/event-bus.js'
-import type { JobQueue } from '../jobs/queue.js'
+import { encodeEvent, type EventBus } from '../events/event-bus.js'
+import { jobInsertSql, type JobQueue } from '../jobs/queue.js'
+import type { Statement, Statements } from '../db/statements.js'
 import type { Usage } from '../ai/types.js'
 import type { RequestContext } from './context.js'
 
@@ -43,14 +44,48 @@ export interface Submission {
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
 
+/**
+ * A POST as one statement, so it costs one round trip: the profile is created, or turned `processing` (its row locked
+ * either way, which serializes with the worker's claim and apply), the submission stored, and, when the profile was not
+ * processing already, its job enqueued and the status event staged (`notify`: the bus's SQL expression for it, with the
+ * event's text in $10); all committed together. A profile that is processing has a job or a worker on it already: the
+ * worker re-counts open submissions under the same row lock before it lets a profile go, so it takes this one too.
+ * Parameters: tenant, profile id, submission id, input type, data, idempotency key, request hash, job data, priority.
+ */
+export function submitSql(notify: string | null): string {
+  return `WITH p AS (
+      INSERT INTO profiles (tenant_id, profile_id, status) VALUES ($1, $2, 'processing')
+      ON CONFLICT (tenant_id, profile_id) DO UPDATE SET status = 'processing' WHERE profiles.status <> 'processing'
+      RETURNING 1
+    ), s AS (
+      INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, idempotency_key, request_hash)
+      VALUES ($1, $3, $2, $4, $5, $6, $7)
+    ), j AS (
+      ${jobInsertSql('$8', '$9', 'EXISTS (SELECT 1 FROM p)')}
+    )
+    SELECT started,
+           -- a profile that starts processing without a job would wait for the reconciler: fail the statement instead
+           CASE WHEN started AND jobs = 0 THEN ('no job was enqueued for queue ' || jobs)::int END AS guard
+           ${notify ? `, (SELECT ${notify} FROM p) AS staged` : ''}
+      FROM (SELECT EXISTS (SELECT 1 FROM p) AS started, (SELECT count(*) FROM j) AS jobs) x`
+}
+
 /** Accepting submissions: validated, committed with their job in one transaction, then acknowledged. */
 export class SubmissionService {
+  private readonly submitStatement: Statement
+  private readonly notifies: boolean
+
   constructor(
     private readonly ds: DataSource,
+    statements: Statements,
     private readonly queue: JobQueue,
     private readonly bus: EventBus,
     private readonly limits: { maxDataBytes: number },
-  ) {}
+  ) {
+    const notify = bus.stageExpression('$10')
+    this.notifies = notify !== null
+    this.submitStatement = statements.define('profiler_submit', submitSql(notify))
+  }
 
   async submit(ctx: RequestContext, profileId: string, input: SubmitInput): Promise<SubmissionAck> {
     checkProfileId(profileId)
@@ -73,52 +108,38 @@ export class SubmissionService {
   }
 
   private async insert(ctx: RequestContext, profileId: string, data: string, inputType: InputType, key: string | undefined, hash: string) {
-    const events: BusEvent[] = []
-    const ack = await this.ds.transaction(async (m) => {
-      if (key) {
-        const prior = await m.query(
-          `SELECT id, profile_id, request_hash, created_at FROM submissions WHERE tenant_id = $1 AND idempotency_key = $2`,
-          [ctx.tenantId, key],
-        )
-        if (prior.length) {
-          const p = prior[0]
-          if (Date.now() - new Date(p.created_at).getTime() < IDEMPOTENCY_WINDOW_MS) {
-            if (p.request_hash !== hash) {
-              throw new DomainError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key was already used with a different request body')
-            }
-            return { id: p.id as string, profileId: p.profile_id as string, replayed: true }
-          }
-          await m.query(`UPDATE submissions SET idempotency_key = NULL WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, p.id])
-        }
-      }
-      // Insert-or-lock: concurrent first POSTs to a new id must not both try to create it.
-      const created = await m.query(
-        `INSERT INTO profiles (tenant_id, profile_id, status) VALUES ($1, $2, 'processing')
-         ON CONFLICT (tenant_id, profile_id) DO NOTHING RETURNING status`,
-        [ctx.tenantId, profileId],
-      )
-      const [prev] = created.length
-        ? [null]
-        : await m.query(`SELECT status FROM profiles WHERE tenant_id = $1 AND profile_id = $2 FOR UPDATE`, [ctx.tenantId, profileId])
-      if (!created.length && prev.status !== 'processing') {
-        await m.query(`UPDATE profiles SET status = 'processing' WHERE tenant_id = $1 AND profile_id = $2`, [ctx.tenantId, profileId])
-      }
-      if (created.length || prev.status !== 'processing') {
-        const payload = { tenantId: ctx.tenantId, profileId, status: 'processing' as const, at: new Date().toISOString() }
-        await this.bus.stage(m, 'profileStatusChanged', payload)
-        events.push({ name: 'profileStatusChanged', payload })
-      }
-      const id = crypto.randomUUID()
-      await m.query(
-        `INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, idempotency_key, request_hash)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [ctx.tenantId, id, profileId, inputType, data, key ?? null, hash],
-      )
-      await this.queue.enqueue({ tenantId: ctx.tenantId, profileId }, { tx: m })
+    const id = crypto.randomUUID()
+    const event = { tenantId: ctx.tenantId, profileId, status: 'processing' as const, at: new Date().toISOString() }
+    const params = [ctx.tenantId, profileId, id, inputType, data, key ?? null, hash, JSON.stringify({ tenantId: ctx.tenantId, profileId }), this.queue.priority(ctx.tenantId)]
+    if (this.notifies) params.push(encodeEvent('profileStatusChanged', event))
+    const run = async (m?: EntityManager): Promise<SubmissionAck> => {
+      const [row] = await this.submitStatement.rows(params, m)
+      started = row.started
       return { id, profileId, replayed: false }
-    })
-    await publishAfterCommit(this.bus, events)
+    }
+    let started = false
+    const ack = key ? await this.ds.transaction((m) => this.replayOr(m, ctx, key, hash, () => run(m))) : await run()
+    if (started) await this.bus.committed('profileStatusChanged', event)
     return ack
+  }
+
+  /** With an Idempotency-Key: the original answer when the key was used within the window, else `fresh()`. */
+  private async replayOr(m: EntityManager, ctx: RequestContext, key: string, hash: string, fresh: () => Promise<SubmissionAck>): Promise<SubmissionAck> {
+    const prior = await m.query(
+      `SELECT id, profile_id, request_hash, created_at FROM submissions WHERE tenant_id = $1 AND idempotency_key = $2`,
+      [ctx.tenantId, key],
+    )
+    if (prior.length) {
+      const p = prior[0]
+      if (Date.now() - new Date(p.created_at).getTime() < IDEMPOTENCY_WINDOW_MS) {
+        if (p.request_hash !== hash) {
+          throw new DomainError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key was already used with a different request body')
+        }
+        return { id: p.id as string, profileId: p.profile_id as string, replayed: true }
+      }
+      await m.query(`UPDATE submissions SET idempotency_key = NULL WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, p.id])
+    }
+    return fresh()
   }
 
   async get(ctx: RequestContext, id: string): Promise<Submission> {

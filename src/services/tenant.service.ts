@@ -3,6 +3,7 @@ import { DomainError, invalid } from '../domain/errors.js'
 import { digest, digestsEqual, generateApiKey, newId, parseApiKey } from '../domain/keys.js'
 import type { EventBus } from '../events/event-bus.js'
 import type { RequestContext } from './context.js'
+import { KeyCache } from './key-cache.js'
 
 export interface Tenant {
   id: string
@@ -41,11 +42,23 @@ function checkName(kind: string, name: string) {
 
 /** Tenants, apps and their API keys (CONTRACT §2). Reached from the CLI and authentication, never by an app key. */
 export class TenantService {
-  /** Without a bus (the CLI), open WebSocket connections notice a revoked key at their next periodic re-check. */
+  private readonly keys?: KeyCache
+
+  /**
+   * Without a bus, other processes learn of a revoked key only from their own checks (the CLI always has one).
+   * `cacheKeys`: answer recently verified keys from memory; only for a process that hears every revocation on its bus
+   * (a server's LISTEN, or the embedded server it runs itself), never for one that could miss them.
+   */
   constructor(
     private readonly ds: DataSource,
     private readonly bus?: EventBus,
-  ) {}
+    opts: { cacheKeys?: boolean } = {},
+  ) {
+    if (!opts.cacheKeys || !bus) return
+    const keys = (this.keys = new KeyCache())
+    bus.subscribe('apiKeysRevoked', ({ tenantId, appId }) => keys.forgetApp(tenantId, appId))
+    bus.subscribe('eventsMissed', () => keys.clear())
+  }
 
   async createTenant(name: string): Promise<Tenant> {
     checkName('Tenant', name)
@@ -110,7 +123,7 @@ export class TenantService {
       await this.bus?.stage(m, 'apiKeysRevoked', { tenantId: app.tenant_id, appId: app.id })
       return { tenant_id: app.tenant_id, app_id: app.id, api_key: k.key }
     })
-    await this.bus?.committed('apiKeysRevoked', { tenantId: issued.tenant_id, appId: issued.app_id })
+    await this.revoked(issued.tenant_id, issued.app_id)
     return issued
   }
 
@@ -125,7 +138,7 @@ export class TenantService {
       await this.bus?.stage(m, 'apiKeysRevoked', { tenantId: app.tenant_id, appId: app.id })
       return { tenant_id: app.tenant_id, app_id: app.id, revoked: count }
     })
-    await this.bus?.committed('apiKeysRevoked', { tenantId: result.tenant_id, appId: result.app_id })
+    await this.revoked(result.tenant_id, result.app_id)
     return result
   }
 
@@ -175,23 +188,41 @@ export class TenantService {
       await m.query(`DELETE FROM apps WHERE tenant_id = $1 AND id = $2`, [tenantId, appId])
       await this.bus?.stage(m, 'apiKeysRevoked', { tenantId, appId })
     })
+    await this.revoked(tenantId, appId)
+  }
+
+  /**
+   * After the commit of a rotation, revocation or deletion: this process forgets the app's keys before it answers (a
+   * Postgres bus delivers even our own events asynchronously), then every process is told.
+   */
+  private async revoked(tenantId: string, appId: string) {
+    this.keys?.forgetApp(tenantId, appId)
     await this.bus?.committed('apiKeysRevoked', { tenantId, appId })
   }
 
-  /** The context of a valid, live key; throws MISSING_API_KEY / INVALID_API_KEY otherwise. */
-  async authenticate(key: string | undefined, requestId: string): Promise<RequestContext> {
+  /**
+   * The context of a valid, live key; throws MISSING_API_KEY / INVALID_API_KEY otherwise. A key verified lately is
+   * answered from the key cache; `fresh` always asks the database (the periodic re-check of open WebSockets).
+   */
+  async authenticate(key: string | undefined, requestId: string, opts: { fresh?: boolean } = {}): Promise<RequestContext> {
     if (!key) throw new DomainError('MISSING_API_KEY', 'Missing API key')
     const publicId = parseApiKey(key)
     if (!publicId) throw new DomainError('INVALID_API_KEY', 'Invalid API key')
+    const given = digest(key)
+    const cacheKey = given.toString('base64')
+    const cached = opts.fresh ? undefined : this.keys?.get(cacheKey)
+    if (cached) return { tenantId: cached.tenantId, appId: cached.appId, requestId }
+    const began = this.keys?.begin() ?? 0
     const rows = await this.ds.query(
       `SELECT tenant_id, app_id, key_hash FROM api_keys WHERE public_id = $1 AND revoked_at IS NULL`,
       [publicId],
     )
-    const given = digest(key)
     // Compare against a dummy digest when unknown, so timing does not tell which public ids exist.
     const stored: Buffer = rows[0]?.key_hash ?? Buffer.alloc(given.length)
     if (!digestsEqual(given, stored) || !rows.length) throw new DomainError('INVALID_API_KEY', 'Invalid API key')
-    return { tenantId: rows[0].tenant_id, appId: rows[0].app_id, requestId }
+    const owner = { tenantId: rows[0].tenant_id as string, appId: rows[0].app_id as string }
+    this.keys?.set(cacheKey, owner, began)
+    return { ...owner, requestId }
   }
 
   /** First start on an empty database: tenant `default` with app `default`; returns its key, or null. */

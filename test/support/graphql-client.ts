@@ -80,10 +80,10 @@ export interface Socket {
   close(): Promise<void>
 }
 
-export async function poll<T>(check: () => T | undefined | false, timeoutMs: number, what: () => string): Promise<T> {
+export async function poll<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number, what: () => string): Promise<T> {
   const end = Date.now() + timeoutMs
   for (;;) {
-    const v = check()
+    const v = await check()
     if (v) return v
     if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`)
     await new Promise((r) => setTimeout(r, 20))

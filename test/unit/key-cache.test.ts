@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { KeyCache } from '../../src/services/key-cache.js'
+
+const A = { tenantId: 't1', appId: 'a1' }
+const B = { tenantId: 't1', appId: 'a2' }
+
+describe('KeyCache', () => {
+  it('answers a stored key until its TTL, then forgets it', () => {
+    let now = 0
+    const c = new KeyCache(1000, 10, () => now)
+    c.set('k1', A, c.begin())
+    now = 1000
+    expect(c.get('k1')).toMatchObject(A)
+    now = 1001
+    expect(c.get('k1')).toBeUndefined()
+    expect(c.size).toBe(0)
+  })
+
+  it("forgetApp drops every key of that app and none of another's", () => {
+    const c = new KeyCache()
+    c.set('k1', A, c.begin())
+    c.set('k2', A, c.begin())
+    c.set('k3', B, c.begin())
+    c.forgetApp('t1', 'a1')
+    expect(c.get('k1')).toBeUndefined()
+    expect(c.get('k2')).toBeUndefined()
+    expect(c.get('k3')).toMatchObject(B)
+  })
+
+  it('a lookup that began before an invalidation does not refill the cache after it (revocation racing a request)', () => {
+    const c = new KeyCache()
+    const began = c.begin() // a request reads the key row: still valid
+    c.forgetApp('t1', 'a1') // the revocation commits and is announced meanwhile
+    c.set('k1', A, began) // the request's result arrives late
+    expect(c.get('k1')).toBeUndefined()
+    const again = c.begin()
+    c.clear()
+    c.set('k2', B, again)
+    expect(c.get('k2')).toBeUndefined()
+    c.set('k2', B, c.begin())
+    expect(c.get('k2')).toMatchObject(B)
+  })
+
+  it('holds at most `max` keys, dropping the least recently stored first', () => {
+    const c = new KeyCache(60_000, 3)
+    for (const k of ['k1', 'k2', 'k3']) c.set(k, A, c.begin())
+    c.set('k1', A, c.begin()) // stored again: newest
+    c.set('k4', A, c.begin())
+    expect(c.size).toBe(3)
+    expect(c.get('k2')).toBeUndefined()
+    expect(['k1', 'k3', 'k4'].every((k) => c.get(k))).toBe(true)
+  })
+})
