@@ -14,7 +14,10 @@ const PROFILE_QUERY = `query($id: ID!) { profile(id: $id) { profileId status sum
   memories { event date importance confidence }
   preferences { conversationStyle { value confidence } topicsToAvoid { value confidence } } } }`
 
-export async function runHttp(kind: DbKind, opts: { seconds: number; rounds: number; connections: number }): Promise<BenchResult> {
+export async function runHttp(
+  kind: DbKind,
+  opts: { seconds: number; rounds: number; connections: number; only?: string; serviceEnv?: Record<string, string> },
+): Promise<BenchResult> {
   const db = await freshDb(kind)
   const stops: (() => Promise<void>)[] = []
   try {
@@ -23,10 +26,10 @@ export async function runHttp(kind: DbKind, opts: { seconds: number; rounds: num
     const key = seeder.key
     const ids = await seedProfiles(seeder.url, key, 'g', 100, 3)
     await seeder.stop()
-    const api = await startService(db, 'serve')
+    const api = await startService(db, 'serve', opts.serviceEnv)
     stops.push(() => api.stop())
     const tenant = await withClient(db.connectionString(), async (c) => (await c.query(`SELECT id FROM tenants WHERE name = 'default'`)).rows[0].id as string)
-    const baseline = spawnTs('bench/lib/baseline-server.ts', [db.connectionString(), tenant, kind], {})
+    const baseline = spawnTs('bench/lib/baseline-server.ts', [db.connectionString(), tenant], {})
     stops.push(() => baseline.stop())
     const bareUrl = await waitFor(() => baseline.output().match(/listening on (\S+)/)?.[1], { what: 'the baseline server' })
 
@@ -46,6 +49,8 @@ export async function runHttp(kind: DbKind, opts: { seconds: number; rounds: num
         bodies: ids.map((id) => JSON.stringify({ query: PROFILE_QUERY, variables: { id } })),
       },
     }
+    // --only: a comma-separated list of words; a load whose name contains one of them runs (the others are skipped).
+    if (opts.only) for (const k of Object.keys(specs)) if (!opts.only.split(',').some((w) => k.toLowerCase().includes(w.toLowerCase()))) delete specs[k]
     const runs: Record<string, LoadResult[]> = Object.fromEntries(Object.keys(specs).map((k) => [k, []]))
     const watch = (name: string) => ({
       [name.startsWith('bare') ? 'bare route' : 'service']: [(name.startsWith('bare') ? baseline : api).child.pid!],
@@ -62,6 +67,7 @@ export async function runHttp(kind: DbKind, opts: { seconds: number; rounds: num
         process.stderr.write(`  ${kind} round ${r + 1}: ${name} ${Math.round(res.rps)} req/s, p99 ${res.latency.p99} ms, CPU ms per request ${JSON.stringify(res.cpuPerRequest)}\n`)
       }
     }
+    if (opts.only) return { name: 'http-partial', db: kind, rows: [], raw: runs }
     const rps = (k: string) => median(runs[k]!.map((x) => x.rps))
     const p99 = (k: string) => median(runs[k]!.map((x) => x.latency.p99))
     const p50 = (k: string) => median(runs[k]!.map((x) => x.latency.p50))
@@ -99,5 +105,11 @@ export async function runHttp(kind: DbKind, opts: { seconds: number; rounds: num
 }
 
 await benchMain(import.meta.url, 'http', (kind) =>
-  runHttp(kind, { seconds: Number(arg('seconds', '10')), rounds: Number(arg('rounds', '2')), connections: Number(arg('connections', '32')) }),
+  runHttp(kind, {
+    seconds: Number(arg('seconds', '10')),
+    rounds: Number(arg('rounds', '2')),
+    connections: Number(arg('connections', '32')),
+    only: arg('only'),
+    serviceEnv: arg('env') ? Object.fromEntries(arg('env')!.split(',').map((kv) => kv.split('=') as [string, string])) : undefined,
+  }),
 )

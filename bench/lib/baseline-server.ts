@@ -4,15 +4,14 @@
 //   GET  /same-select/:id   the service's own GET statement (profile by key with its recent history), prepared
 //   POST /plain-insert/:id  one plain INSERT of the text into a table of its own
 //   GET  /plain-select/:id  one plain SELECT of a profile row by key
-//   node --import tsx bench/lib/baseline-server.ts <connection string> <tenant id> <server|embedded>
+//   node --import tsx bench/lib/baseline-server.ts <connection string> <tenant id>
 import crypto from 'node:crypto'
 import Fastify from 'fastify'
 import pg from 'pg'
-import { EVENT_CHANNEL } from '../../src/events/event-bus.js'
 import { PROFILE_WITH_HISTORY_SQL } from '../../src/db/profile.repository.js'
-import { submitSql } from '../../src/services/submission.service.js'
+import { SUBMIT_SQL } from '../../src/services/submission.service.js'
 
-const [url, tenant, mode] = process.argv.slice(2) as [string, string, 'server' | 'embedded']
+const [url, tenant] = process.argv.slice(2) as [string, string]
 const pool = new pg.Pool({ connectionString: url, max: 10 })
 await pool.query(`CREATE TABLE IF NOT EXISTS bench_baseline (id uuid PRIMARY KEY DEFAULT gen_random_uuid(), profile_id text NOT NULL,
   data text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`)
@@ -31,16 +30,12 @@ async function prepared(name: string, text: string, values: unknown[]) {
   }
 }
 
-const notifies = mode === 'server'
-const SUBMIT = submitSql(notifies ? `pg_notify('${EVENT_CHANNEL}', $10)` : null)
 
 const app = Fastify({ logger: false })
 app.post<{ Params: { id: string }; Body: { data: string } }>('/same-insert/:id', async (req, reply) => {
   const id = crypto.randomUUID()
   const profileId = req.params.id
-  const values: unknown[] = [tenant, profileId, id, 'text', req.body.data, null, id, JSON.stringify({ tenantId: tenant, profileId }), 0]
-  if (notifies) values.push(JSON.stringify({ name: 'profileStatusChanged', payload: { tenantId: tenant, profileId, status: 'processing', at: new Date().toISOString() } }))
-  await prepared('submit', SUBMIT, values)
+  await prepared('submit', SUBMIT_SQL, [tenant, profileId, id, 'text', req.body.data, null, id, JSON.stringify({ tenantId: tenant, profileId }), 0])
   return reply.code(202).send({ id, message: 'Accepted for processing' })
 })
 app.get<{ Params: { id: string } }>('/same-select/:id', async (req, reply) => {

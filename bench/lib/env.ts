@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -131,9 +132,12 @@ export function serviceEnv(db: BenchDb, env: Record<string, string> = {}): Recor
 export async function startService(db: BenchDb, role: 'start' | 'serve' | 'worker', env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> {
   const logFile = path.join(db.dataDir, `${role}-${crypto.randomBytes(3).toString('hex')}.log`)
   const fd = fs.openSync(logFile, 'a')
+  const port = role === 'worker' ? 0 : await freePort()
+  // A worker says it runs only at level info.
+  const childEnv = { ...process.env, ...serviceEnv(db, env), PORT: String(port), ...(role === 'worker' ? { LOG_LEVEL: 'info' } : {}) }
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', role], {
     cwd: ROOT,
-    env: { ...process.env, ...serviceEnv(db, env) },
+    env: childEnv,
     stdio: ['ignore', fd, fd],
   })
   fs.closeSync(fd)
@@ -147,19 +151,30 @@ export async function startService(db: BenchDb, role: 'start' | 'serve' | 'worke
       clearTimeout(timer)
     }
   }
+  const url = `http://127.0.0.1:${port}`
   const started = await waitFor(
-    () => {
+    async () => {
       if (child.exitCode !== null) throw new Error(`profiler ${role} exited (${child.exitCode}):\n${output().slice(-3000)}`)
-      const text = output()
-      const running = text.match(/"url":"(http:\/\/[^"]+)"[^\n]*running/) ?? (role === 'worker' && /worker running/.test(text) ? ['', ''] : null)
-      return running ? running[1]! : undefined
+      if (role === 'worker') return /worker running/.test(output()) ? '' : undefined
+      return (await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false)) ? url : undefined
     },
-    { timeoutMs: 120_000, what: `profiler ${role} to start` },
+    { timeoutMs: 120_000, everyMs: 100, what: `profiler ${role} to start` },
   )
   const key = fs.existsSync(path.join(db.dataDir, 'bootstrap-key'))
     ? fs.readFileSync(path.join(db.dataDir, 'bootstrap-key'), 'utf8').trim()
     : (output().match(/\b(pk_[A-Za-z0-9]+_[A-Za-z0-9]+)\b/)?.[1] ?? '')
   return { child, output, stop, url: started, key }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo
+      srv.close(() => resolve(port))
+    })
+  })
 }
 
 /** Polls `check` until it returns something other than undefined/false. */

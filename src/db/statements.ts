@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type pg from 'pg'
 import type { DataSource, EntityManager } from 'typeorm'
 import { isConnectionError } from '../domain/errors.js'
@@ -10,9 +11,10 @@ type Client = { query(config: { name: string; text: string; values?: unknown[] }
  * each is parsed and planned once per connection instead of on every request. Measured on the server, planning was
  * about half of PostgreSQL's time for the POST's statement.
  *
- * On the embedded database every connection shares PGlite's single session, and with it one namespace of prepared
- * statements: there a statement's name carries its connection's serial, and what a closed connection prepared is
- * deallocated through another.
+ * PGlite has a single session that every connection shares, and with it one namespace of prepared statements (the
+ * connections may even belong to several processes: the CLI, a second service). So a statement's name carries this
+ * process's token and its connection's serial, and on PGlite what a closed connection prepared is deallocated through
+ * another.
  */
 export class Statements {
   private readonly pool: pg.Pool
@@ -20,6 +22,13 @@ export class Statements {
   private readonly prepared = new WeakMap<object, Set<string>>()
   private nextSerial = 1
   private readonly names = new Set<string>()
+  private readonly token = randomBytes(4).toString('hex')
+
+  /** Asks the database whether its connections share one session (PGlite). */
+  static async create(ds: DataSource): Promise<Statements> {
+    const [{ version }] = await ds.query(`SELECT version()`)
+    return new Statements(ds, /\bPGlite\b/.test(String(version)))
+  }
 
   constructor(
     private readonly ds: DataSource,
@@ -63,11 +72,10 @@ export class Statements {
   }
 
   private async onClient(client: Client, name: string, text: string, values: unknown[]) {
-    let full = name
+    let serial = this.serials.get(client)
+    if (serial === undefined) this.serials.set(client, (serial = this.nextSerial++))
+    const full = `${name}_${this.token}_${serial}`
     if (this.sharedSession) {
-      let serial = this.serials.get(client)
-      if (serial === undefined) this.serials.set(client, (serial = this.nextSerial++))
-      full = `${name}_${serial}`
       let set = this.prepared.get(client)
       if (!set) this.prepared.set(client, (set = new Set()))
       set.add(full)

@@ -5,7 +5,11 @@ export type ProfileStatus = 'processing' | 'ready'
 
 /** Every event the system raises, by name. Payloads are small; subscribers re-read what they need. */
 export interface EventMap {
-  profileStatusChanged: { tenantId: string; profileId: string; status: ProfileStatus | 'deleted'; at: string }
+  /**
+   * `seq` orders the events of one profile (profile_status_seq, taken under the profile's row lock); a process delivers
+   * a profile's events only in rising order.
+   */
+  profileStatusChanged: { tenantId: string; profileId: string; status: ProfileStatus | 'deleted'; at: string; seq?: number }
   /** An app's key was rotated or revoked, or the app deleted: connections authenticated with the old key end now. */
   apiKeysRevoked: { tenantId: string; appId: string }
   /**
@@ -23,18 +27,17 @@ export interface BusEvent<K extends EventName = EventName> {
 }
 
 /**
- * Events are delivered only for transactions that commit, in commit order. A service calls `stage` inside its
- * transaction and `committed` after it: the Postgres bus NOTIFYs in `stage` (PostgreSQL delivers a NOTIFY at
- * commit, never on rollback), the in-process bus emits in `committed`.
+ * Events are delivered only for transactions that commit. A service either calls `stage` inside its transaction and
+ * `committed` after it (the Postgres bus NOTIFYs in `stage`: PostgreSQL delivers a NOTIFY at commit, never on rollback;
+ * the in-process bus emits in `committed`), or, for an event it did not stage, `publish` after the commit (the Postgres
+ * bus then NOTIFYs from a connection of its own, batched: the POST's hot path, where a NOTIFY in the transaction would
+ * serialize every committing POST of the cluster). A profile's status events carry `seq`, which keeps their delivery in
+ * order however they travel.
  */
 export interface EventBus {
   stage<K extends EventName>(tx: EntityManager, name: K, payload: EventMap[K]): Promise<void>
-  /**
-   * For a caller that stages an event inside one SQL statement of its own: the SQL expression that stages the event whose
-   * `encodeEvent` text is in the given parameter, or null when this bus stages nothing in SQL (it delivers on `committed`).
-   */
-  stageExpression(textParam: string): string | null
   committed<K extends EventName>(name: K, payload: EventMap[K]): Promise<void>
+  publish<K extends EventName>(name: K, payload: EventMap[K]): void
   subscribe<K extends EventName>(name: K, handler: Handler<K>): () => void
   close(): Promise<void>
 }
@@ -51,26 +54,44 @@ export function decodeEvent(text: string): BusEvent | null {
   }
 }
 
-/** Stage a list of events in a transaction, then report them after it commits. */
-export async function publishAfterCommit(bus: EventBus, events: BusEvent[]): Promise<void> {
-  for (const e of events) await bus.committed(e.name, e.payload)
+/**
+ * The newest `seq` delivered per profile, so an event that arrives after a newer one of the same profile (published
+ * after its commit, it can be overtaken) is dropped rather than delivered out of order. Bounded: the oldest entries go.
+ */
+export class StatusOrder {
+  private readonly newest = new Map<string, number>()
+  constructor(private readonly max = 100_000) {}
+
+  /** Whether to deliver the event (events without `seq` always are). */
+  admit(e: EventMap['profileStatusChanged']): boolean {
+    if (e.seq === undefined) return true
+    const key = `${e.tenantId}\u0000${e.profileId}`
+    const last = this.newest.get(key)
+    if (last !== undefined && e.seq <= last) return false
+    this.newest.delete(key)
+    this.newest.set(key, e.seq)
+    if (this.newest.size > this.max) this.newest.delete(this.newest.keys().next().value!)
+    return true
+  }
 }
 
 /** In-process bus: embedded mode (NOTIFY does not cross pglite connections), and local fan-out. */
 export class MemoryEventBus implements EventBus {
   protected readonly emitter = new EventEmitter().setMaxListeners(0)
+  private readonly order = new StatusOrder()
 
   async stage<K extends EventName>(_tx: EntityManager, _name: K, _payload: EventMap[K]): Promise<void> {}
-
-  stageExpression(_textParam: string): string | null {
-    return null
-  }
 
   async committed<K extends EventName>(name: K, payload: EventMap[K]): Promise<void> {
     this.emit(name, payload)
   }
 
+  publish<K extends EventName>(name: K, payload: EventMap[K]): void {
+    this.emit(name, payload)
+  }
+
   protected emit<K extends EventName>(name: K, payload: EventMap[K]) {
+    if (name === 'profileStatusChanged' && !this.order.admit(payload as EventMap['profileStatusChanged'])) return
     this.emitter.emit(name, payload)
   }
 

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
-import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import { DomainError } from '../domain/errors.js'
 import { dashboardEndpoint } from '../dashboard/endpoint.js'
@@ -23,13 +24,14 @@ export interface HttpDeps {
   config: Config
   services: Services
   bus: EventBus
+  log: Logger
   ready: () => Promise<boolean>
 }
 
 export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   const { config } = deps
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'] },
+    loggerInstance: deps.log as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.limits.maxBodyBytes,
     genReqId: (req) => {

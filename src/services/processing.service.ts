@@ -404,7 +404,8 @@ export class ProcessingService {
 
   /** Stages the `ready` event in the transaction that makes the profile ready. */
   private async stageReady(m: EntityManager, job: ProfileJob) {
-    const payload = { ...job, status: 'ready' as const, at: new Date().toISOString() }
+    const [{ seq }] = await m.query(`SELECT nextval('profile_status_seq') AS seq`)
+    const payload = { ...job, status: 'ready' as const, at: new Date().toISOString(), seq: Number(seq) }
     await this.bus.stage(m, 'profileStatusChanged', payload)
     return payload
   }

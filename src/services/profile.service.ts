@@ -43,10 +43,15 @@ export class ProfileService {
   /** Like delete, but false when there was nothing to delete. */
   async remove(ctx: RequestContext, profileId: string): Promise<boolean> {
     checkProfileId(profileId)
-    const payload = { tenantId: ctx.tenantId, profileId, status: 'deleted' as const, at: new Date().toISOString() }
+    const payload = { tenantId: ctx.tenantId, profileId, status: 'deleted' as const, at: new Date().toISOString(), seq: 0 }
     const deleted = await this.ds.transaction(async (m) => {
-      const [, count] = await m.query(`DELETE FROM profiles WHERE tenant_id = $1 AND profile_id = $2`, [ctx.tenantId, profileId])
-      if (!count) return false
+      // TypeORM answers a DELETE with [returned rows, affected count].
+      const [rows] = await m.query(`DELETE FROM profiles WHERE tenant_id = $1 AND profile_id = $2 RETURNING nextval('profile_status_seq') AS seq`, [
+        ctx.tenantId,
+        profileId,
+      ])
+      if (!rows.length) return false
+      payload.seq = Number(rows[0].seq)
       await this.queue.deleteQueued(m, { tenantId: ctx.tenantId, profileId })
       await this.bus.stage(m, 'profileStatusChanged', payload)
       return true

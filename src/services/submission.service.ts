@@ -6,7 +6,7 @@ import type { InputType } from '../domain/profile.js'
 import { validateStructured } from '../domain/structured.js'
 import { parseRequest, submitBodySchema } from '../domain/requests.js'
 import { checkDataSize, checkIdempotencyKey, checkProfileId, checkStorable, checkStorableJson } from '../domain/validation.js'
-import { encodeEvent, type EventBus } from '../events/event-bus.js'
+import type { EventBus } from '../events/event-bus.js'
 import { jobInsertSql, type JobQueue } from '../jobs/queue.js'
 import type { Statement, Statements } from '../db/statements.js'
 import type { Usage } from '../ai/types.js'
@@ -47,33 +47,29 @@ const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
 /**
  * A POST as one statement, so it costs one round trip: the profile is created, or turned `processing` (its row locked
  * either way, which serializes with the worker's claim and apply), the submission stored, and, when the profile was not
- * processing already, its job enqueued and the status event staged (`notify`: the bus's SQL expression for it, with the
- * event's text in $10); all committed together. A profile that is processing has a job or a worker on it already: the
- * worker re-counts open submissions under the same row lock before it lets a profile go, so it takes this one too.
+ * processing already, its job enqueued and the status event's order taken; all committed together. The event itself is
+ * published after the commit (see EventBus.publish). A profile that is processing has a job or a worker on it already:
+ * the worker re-counts open submissions under the same row lock before it lets a profile go, so it takes this one too.
  * Parameters: tenant, profile id, submission id, input type, data, idempotency key, request hash, job data, priority.
  */
-export function submitSql(notify: string | null): string {
-  return `WITH p AS (
+export const SUBMIT_SQL = `WITH p AS (
       INSERT INTO profiles (tenant_id, profile_id, status) VALUES ($1, $2, 'processing')
       ON CONFLICT (tenant_id, profile_id) DO UPDATE SET status = 'processing' WHERE profiles.status <> 'processing'
-      RETURNING 1
+      RETURNING nextval('profile_status_seq') AS seq
     ), s AS (
       INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, idempotency_key, request_hash)
       VALUES ($1, $3, $2, $4, $5, $6, $7)
     ), j AS (
       ${jobInsertSql('$8', '$9', 'EXISTS (SELECT 1 FROM p)')}
     )
-    SELECT started,
+    SELECT seq,
            -- a profile that starts processing without a job would wait for the reconciler: fail the statement instead
-           CASE WHEN started AND jobs = 0 THEN ('no job was enqueued for queue ' || jobs)::int END AS guard
-           ${notify ? `, (SELECT ${notify} FROM p) AS staged` : ''}
-      FROM (SELECT EXISTS (SELECT 1 FROM p) AS started, (SELECT count(*) FROM j) AS jobs) x`
-}
+           CASE WHEN seq IS NOT NULL AND jobs = 0 THEN ('no job was enqueued for queue ' || jobs)::int END AS guard
+      FROM (SELECT (SELECT seq FROM p) AS seq, (SELECT count(*) FROM j) AS jobs) x`
 
 /** Accepting submissions: validated, committed with their job in one transaction, then acknowledged. */
 export class SubmissionService {
   private readonly submitStatement: Statement
-  private readonly notifies: boolean
 
   constructor(
     private readonly ds: DataSource,
@@ -82,9 +78,7 @@ export class SubmissionService {
     private readonly bus: EventBus,
     private readonly limits: { maxDataBytes: number },
   ) {
-    const notify = bus.stageExpression('$10')
-    this.notifies = notify !== null
-    this.submitStatement = statements.define('profiler_submit', submitSql(notify))
+    this.submitStatement = statements.define('profiler_submit', SUBMIT_SQL)
   }
 
   async submit(ctx: RequestContext, profileId: string, input: SubmitInput): Promise<SubmissionAck> {
@@ -109,17 +103,15 @@ export class SubmissionService {
 
   private async insert(ctx: RequestContext, profileId: string, data: string, inputType: InputType, key: string | undefined, hash: string) {
     const id = crypto.randomUUID()
-    const event = { tenantId: ctx.tenantId, profileId, status: 'processing' as const, at: new Date().toISOString() }
     const params = [ctx.tenantId, profileId, id, inputType, data, key ?? null, hash, JSON.stringify({ tenantId: ctx.tenantId, profileId }), this.queue.priority(ctx.tenantId)]
-    if (this.notifies) params.push(encodeEvent('profileStatusChanged', event))
+    let seq: number | null = null
     const run = async (m?: EntityManager): Promise<SubmissionAck> => {
       const [row] = await this.submitStatement.rows(params, m)
-      started = row.started
+      seq = row.seq === null ? null : Number(row.seq)
       return { id, profileId, replayed: false }
     }
-    let started = false
     const ack = key ? await this.ds.transaction((m) => this.replayOr(m, ctx, key, hash, () => run(m))) : await run()
-    if (started) await this.bus.committed('profileStatusChanged', event)
+    if (seq !== null) this.bus.publish('profileStatusChanged', { tenantId: ctx.tenantId, profileId, status: 'processing', at: new Date().toISOString(), seq })
     return ack
   }
 

@@ -73,7 +73,7 @@ describe('prepared statements', () => {
   })
 
   it('run on many connections at once, also where they share one session (embedded), and what a closed connection prepared goes with it', async () => {
-    const statements = new Statements(ds, !target.url)
+    const statements = await Statements.create(ds)
     const add = statements.define('test_add', `SELECT $1::int + $2::int AS sum`)
     for (let round = 0; round < 3; round++) {
       const sums = await Promise.all(Array.from({ length: 16 }, (_, i) => add.rows([i, round])))
@@ -83,6 +83,9 @@ describe('prepared statements', () => {
       Number((await ds.query(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'test_add%'`))[0].n)
     // On a server each connection sees its own statements, once each, and they go with the connection's session.
     if (target.url) return expect(await prepared()).toBeLessThanOrEqual(1)
+    // Two processes (two Statements) on one PGlite never take each other's names.
+    const other = (await Statements.create(ds)).define('test_add', `SELECT $1::int * $2::int AS sum`)
+    expect((await Promise.all([other.rows([3, 4]), add.rows([3, 4])])).map((r) => r[0].sum)).toEqual([12, 7])
     // PGlite's single session sees every connection's, under names of their own.
     expect(await prepared()).toBeGreaterThan(1)
     await poll(async () => (await prepared()) === 0, 10_000, () => 'the idle connections to close and their statements to go')

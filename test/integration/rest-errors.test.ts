@@ -213,7 +213,7 @@ describe('REST errors: 503 while the database is unreachable', () => {
     await proxy.start()
     u.host = `127.0.0.1:${proxy.port}`
     profiler = await startProfiler(
-      loadConfig({ PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: u.toString(), PROFILER_DATA_DIR: dataDir }),
+      loadConfig({ PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATABASE_URL: u.toString(), PROFILER_DATA_DIR: dataDir }),
       { role: 'all' },
     )
   })

@@ -51,3 +51,20 @@ describe('KeyCache', () => {
     expect(['k1', 'k3', 'k4'].every((k) => c.get(k))).toBe(true)
   })
 })
+
+describe('StatusOrder', () => {
+  it("admits a profile's events in rising seq only, per profile and tenant; events without seq always", async () => {
+    const { StatusOrder } = await import('../../src/events/event-bus.js')
+    const o = new StatusOrder(2)
+    const e = (tenantId: string, profileId: string, seq?: number) => ({ tenantId, profileId, status: 'ready' as const, at: '', seq })
+    expect(o.admit(e('t', 'a', 5))).toBe(true)
+    expect(o.admit(e('t', 'a', 5))).toBe(false)
+    expect(o.admit(e('t', 'a', 4))).toBe(false)
+    expect(o.admit(e('u', 'a', 1))).toBe(true)
+    expect(o.admit(e('t', 'a'))).toBe(true)
+    expect(o.admit(e('t', 'a', 6))).toBe(true)
+    // Bounded: a third profile pushes out the least recently delivered ('u'/'a').
+    expect(o.admit(e('t', 'b', 1))).toBe(true)
+    expect(o.admit(e('u', 'a', 1))).toBe(true)
+  })
+})
