@@ -14,6 +14,8 @@ import { EmbeddedEventBus, EVENT_CHANNEL, type EventBus } from './events/event-b
 import { PostgresEventBus } from './events/postgres-bus.js'
 import { buildServer } from './http/server.js'
 import { JobQueue } from './jobs/queue.js'
+import { WorkerLoop } from './jobs/worker-loop.js'
+import { ProcessingRepository } from './db/processing.repository.js'
 import { Reconciler } from './jobs/reconciler.js'
 import type { Services } from './services/index.js'
 import { ProcessingService } from './services/processing.service.js'
@@ -66,7 +68,6 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       url: db.url,
       pollSeconds: config.worker.pollSeconds,
       supervise: opts.role !== 'api',
-      workers: opts.role === 'api' ? 0 : config.worker.concurrency,
       onError: (e) => log.warn({ err: e }, 'job queue error'),
     })
     await queue.start()
@@ -126,7 +127,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       submissions: gated(new SubmissionService(ds, statements, queue, bus, config.limits), gate),
       profiles: gated(new ProfileService(ds, profiles, queue, bus), gate),
       search: gated(new SearchService(ds, profiles, ai.embedder, config.limits.maxPageSize), gate),
-      processing: new ProcessingService(ds, profiles, queue, ai, bus, log, { workerId, ...config.worker }),
+      processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker }),
       budget,
     }
 
@@ -148,7 +149,20 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     }
 
     if (opts.role !== 'api') {
-      await queue.work(config.worker.concurrency, (job) => services.processing.processProfile(job))
+      const loop = new WorkerLoop(
+        queue,
+        { concurrency: config.worker.concurrency, roundSize: config.worker.roundSize, pollMs: config.worker.pollSeconds * 1000 },
+        (jobs) => services.processing.processJobs(jobs),
+        log,
+      )
+      // A profile that starts processing has a new job: fetch it now (in process, or through LISTEN from any API process).
+      const stopWaking = bus.subscribe('profileStatusChanged', (e) => e.status === 'processing' && loop.wake())
+      loop.start()
+      // Closers run in reverse: the loop stops fetching before the processing service waits for its rounds.
+      closers.push(async () => {
+        stopWaking()
+        await loop.stop()
+      })
       const reconciler = new Reconciler(ds, queue, config.worker.leaseSeconds)
       const timer = setInterval(() => {
         reconciler.run().catch((e) => log.warn({ err: e }, 'reconcile failed'))

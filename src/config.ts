@@ -25,7 +25,8 @@ const schema = z.object({
   PROFILER_TENANT_CONCURRENCY: int(5, 1, 1000),
   PROFILER_TENANT_QUEUE: int(200, 0, 100_000),
   PROFILER_SHUTDOWN_TIMEOUT_MS: int(20_000, 1000, 600_000),
-  PROFILER_WORKER_CONCURRENCY: int(4, 1, 64),
+  PROFILER_WORKER_CONCURRENCY: int(32, 1, 1024),
+  PROFILER_WORKER_FETCH: int(16, 1, 1024),
   PROFILER_BATCH_SIZE: int(20, 1, 200),
   PROFILER_MAX_ATTEMPTS: int(3, 1, 20),
   PROFILER_LEASE_SECONDS: int(30, 2, 3600),
@@ -114,7 +115,10 @@ export type Config = {
   dashboard: DashboardConfig
   openai: OpenAIConfig
   worker: {
+    /** Profiles in flight at once in a worker process. */
     concurrency: number
+    /** Jobs taken from the queue at once: a round, claimed, extracted and applied together. */
+    roundSize: number
     batchSize: number
     maxAttempts: number
     leaseSeconds: number
@@ -241,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     worker: {
       concurrency: e.PROFILER_WORKER_CONCURRENCY,
+      roundSize: e.PROFILER_WORKER_FETCH,
       batchSize: e.PROFILER_BATCH_SIZE,
       maxAttempts: e.PROFILER_MAX_ATTEMPTS,
       leaseSeconds: e.PROFILER_LEASE_SECONDS,

@@ -4,6 +4,7 @@ import { Accounts1763900000000 } from '../../migrations/1763900000000-Accounts.j
 import { RateCounters1764100000000 } from '../../migrations/1764100000000-RateCounters.js'
 import { Invites1764200000000 } from '../../migrations/1764200000000-Invites.js'
 import { StatusEventOrder1764300000000 } from '../../migrations/1764300000000-StatusEventOrder.js'
+import { OpenSubmissionsByProfile1764300000001 } from '../../migrations/1764300000001-OpenSubmissionsByProfile.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs under tsx, vitest and tsc output. */
-export const MIGRATIONS = [InitialSchema1763700000000, SubmissionExtraction1763800000000, Accounts1763900000000, RateCounters1764100000000, Invites1764200000000, StatusEventOrder1764300000000]
+export const MIGRATIONS = [InitialSchema1763700000000, SubmissionExtraction1763800000000, Accounts1763900000000, RateCounters1764100000000, Invites1764200000000, StatusEventOrder1764300000000, OpenSubmissionsByProfile1764300000001]

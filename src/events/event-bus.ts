@@ -36,6 +36,8 @@ export interface BusEvent<K extends EventName = EventName> {
  */
 export interface EventBus {
   stage<K extends EventName>(tx: EntityManager, name: K, payload: EventMap[K]): Promise<void>
+  /** `stage` for several events of one kind, in one statement. */
+  stageMany<K extends EventName>(tx: EntityManager, name: K, payloads: EventMap[K][]): Promise<void>
   committed<K extends EventName>(name: K, payload: EventMap[K]): Promise<void>
   publish<K extends EventName>(name: K, payload: EventMap[K]): void
   subscribe<K extends EventName>(name: K, handler: Handler<K>): () => void
@@ -80,7 +82,11 @@ export class MemoryEventBus implements EventBus {
   protected readonly emitter = new EventEmitter().setMaxListeners(0)
   private readonly order = new StatusOrder()
 
-  async stage<K extends EventName>(_tx: EntityManager, _name: K, _payload: EventMap[K]): Promise<void> {}
+  async stage<K extends EventName>(tx: EntityManager, name: K, payload: EventMap[K]): Promise<void> {
+    await this.stageMany(tx, name, [payload])
+  }
+
+  async stageMany<K extends EventName>(_tx: EntityManager, _name: K, _payloads: EventMap[K][]): Promise<void> {}
 
   async committed<K extends EventName>(name: K, payload: EventMap[K]): Promise<void> {
     this.emit(name, payload)

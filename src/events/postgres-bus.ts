@@ -6,6 +6,7 @@ import { decodeEvent, encodeEvent, EVENT_CHANNEL, MemoryEventBus, type EventMap,
 /** Events published after their commit that wait for the listener connection (while it is down, say) at most. */
 const MAX_UNSENT = 10_000
 const PUBLISH_GATHER_MS = 2
+const NOTIFY_MANY = `SELECT pg_notify($1, e) FROM unnest($2::text[]) WITH ORDINALITY AS x(e, i) ORDER BY i`
 
 /**
  * Events across processes with LISTEN/NOTIFY: any API process receives what any worker raised. Every process,
@@ -80,7 +81,7 @@ export class PostgresEventBus extends MemoryEventBus {
           }
           const batch = this.unsent.splice(0, 500)
           try {
-            await client.query(`SELECT pg_notify($1, e) FROM unnest($2::text[]) WITH ORDINALITY AS x(e, i) ORDER BY i`, [EVENT_CHANNEL, batch])
+            await client.query(NOTIFY_MANY, [EVENT_CHANNEL, batch])
           } catch (e) {
             // The connection broke: the batch waits for the next one (reconnectSoon sends it).
             this.unsent.unshift(...batch)
@@ -108,8 +109,9 @@ export class PostgresEventBus extends MemoryEventBus {
     }, 1000)
   }
 
-  override async stage<K extends EventName>(tx: EntityManager, name: K, payload: EventMap[K]): Promise<void> {
-    await tx.query(`SELECT pg_notify($1, $2)`, [EVENT_CHANNEL, encodeEvent(name, payload)])
+  override async stageMany<K extends EventName>(tx: EntityManager, name: K, payloads: EventMap[K][]): Promise<void> {
+    if (payloads.length === 1) await tx.query(`SELECT pg_notify($1, $2)`, [EVENT_CHANNEL, encodeEvent(name, payloads[0]!)])
+    else if (payloads.length) await tx.query(NOTIFY_MANY, [EVENT_CHANNEL, payloads.map((p) => encodeEvent(name, p))])
   }
 
   /** Delivered by the NOTIFY staged in the transaction. */

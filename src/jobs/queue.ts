@@ -1,25 +1,7 @@
-import { createRequire } from 'node:module'
 import pg from 'pg'
 import PgBoss from 'pg-boss'
 import type { EntityManager } from 'typeorm'
 import { rawClient } from '../db/database.js'
-
-/**
- * pg-boss 10 calls `complete()`/`fail()` after a handler without awaiting or catching them: when the database goes away
- * at that moment (a restart), the rejection is unhandled and Node ends the process. Here they report to the queue's
- * error handler instead; the job stays active until it expires and our own reconciler re-queues the work anyway.
- */
-const Manager = createRequire(import.meta.url)('pg-boss/src/manager.js') as { prototype: Record<string, any> }
-for (const method of ['complete', 'fail']) {
-  const original = Manager.prototype[method]
-  if (typeof original !== 'function' || original.__guarded) continue
-  const guarded = function (this: { emit(event: string, e: unknown): boolean }, ...args: unknown[]) {
-    const p: Promise<unknown> = original.apply(this, args)
-    p.catch((e) => this.emit('error', e))
-    return p
-  }
-  Manager.prototype[method] = Object.assign(guarded, { __guarded: true })
-}
 
 export const PROCESS_QUEUE = 'profile-process'
 const DEAD_QUEUE = 'profile-process-dead'
@@ -31,18 +13,19 @@ export interface ProfileJob {
   profileId: string
 }
 
+/** A job taken from the queue: its id (to complete it) and what it names. */
+export interface QueuedJob {
+  id: string
+  data: ProfileJob
+}
+
 export interface QueueOptions {
   url: string
   pollSeconds: number
   /** API-only processes enqueue but run no maintenance. */
   supervise: boolean
   onError: (err: Error) => void
-  /**
-   * Workers this process will run (`work(concurrency)`). pg-boss's pool gets one connection per worker plus room for
-   * its own queries: a worker left waiting for a connection when pg-boss stops is never answered (pg-pool does not
-   * reject waiters on end), so its loop never finishes and keeps the process alive. Default 0 (enqueue only).
-   */
-  workers?: number
+
 }
 
 /**
@@ -75,7 +58,7 @@ export class JobQueue {
   constructor(private readonly opts: QueueOptions) {
     this.boss = new PgBoss({
       connectionString: opts.url,
-      max: 3 + (opts.workers ?? 0),
+      max: 4,
       supervise: opts.supervise,
       schedule: false,
       migrate: true,
@@ -140,17 +123,22 @@ export class JobQueue {
               AND j.data->>'tenantId' = s.tenant_id AND j.data->>'profileId' = s.profile_id`
   }
 
-  async work(concurrency: number, handler: (job: ProfileJob) => Promise<void>): Promise<void> {
-    if (concurrency > (this.opts.workers ?? 0)) throw new Error(`JobQueue was sized for ${this.opts.workers ?? 0} workers, not ${concurrency}`)
-    for (let i = 0; i < concurrency; i++) {
-      await this.boss.work<ProfileJob>(
-        PROCESS_QUEUE,
-        { batchSize: 1, pollingIntervalSeconds: this.opts.pollSeconds },
-        async ([job]) => {
-          if (job) await handler(job.data)
-        },
-      )
-    }
+  /** Takes up to `n` queued jobs (by priority, then age), now active; [] when none (or the database is unreachable). */
+  async fetch(n: number): Promise<QueuedJob[]> {
+    const jobs = await this.boss.fetch<ProfileJob>(PROCESS_QUEUE, { batchSize: n, priority: true } as PgBoss.FetchOptions)
+    return (jobs ?? []).map((j) => ({ id: j.id, data: j.data }))
+  }
+
+  async complete(ids: string[]): Promise<void> {
+    if (ids.length && this.started) await this.boss.complete(PROCESS_QUEUE, ids)
+  }
+
+  /** Fails the jobs (pg-boss retries them by the queue's policy). */
+  async fail(ids: string[], err: unknown): Promise<void> {
+    // pg-boss 10's fail() takes output data for one id only; for several, the jobs fail without it.
+    if (!this.started) return
+    if (ids.length === 1) await this.boss.fail(PROCESS_QUEUE, ids[0]!, { message: err instanceof Error ? err.message : String(err) })
+    else if (ids.length) await this.boss.fail(PROCESS_QUEUE, ids)
   }
 
   async stop(): Promise<void> {

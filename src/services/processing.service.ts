@@ -6,13 +6,15 @@ import { profileText } from '../ai/profile-text.js'
 import type { AiProviders, ExtractionInput, Usage } from '../ai/types.js'
 import { sumUsage } from '../ai/usage.js'
 import { LlmUnavailableError } from '../ai/errors.js'
+import type { ProcessingRepository, ProfileWrite } from '../db/processing.repository.js'
 import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.js'
 import { isConnectionError } from '../domain/errors.js'
 import { merge } from '../domain/merge.js'
-import type { Extraction, InputType, ProfileState } from '../domain/profile.js'
+import type { Extraction, ProfileState } from '../domain/profile.js'
 import { parseStructured } from '../domain/structured.js'
 import type { EventBus, EventMap } from '../events/event-bus.js'
-import type { JobQueue, ProfileJob } from '../jobs/queue.js'
+import type { JobQueue, ProfileJob, QueuedJob } from '../jobs/queue.js'
+import { chooseBatch, distinctProfiles, profileKey, retryDelayMs, type OpenSubmission } from './worker-policy.js'
 
 export interface ProcessingOptions {
   workerId: string
@@ -22,32 +24,33 @@ export interface ProcessingOptions {
   retryBaseMs: number
 }
 
-interface ClaimedSubmission {
-  id: string
-  input_type: InputType
-  data: string
-  attempts: number
+/** A profile leased to a round, with the submissions it extracts now. */
+interface Claimed {
+  job: ProfileJob
+  profile: ProfileRecord
+  submissions: OpenSubmission[]
 }
 
-type Claim =
-  | { kind: 'none' }
-  | { kind: 'busy' }
-  | { kind: 'later'; afterSeconds: number }
-  | { kind: 'batch'; profile: ProfileRecord; submissions: ClaimedSubmission[] }
+type Prepared = Awaited<ReturnType<ProcessingService['prepare']>>
+type StatusEvent = EventMap['profileStatusChanged']
 
 /**
- * Applies a profile's pending submissions, oldest first, exactly once:
- * claim (short transaction: profile lease + submissions marked processing) -> extract, summarize, embed with no
- * transaction open -> apply (short transaction that re-checks the lease, so a delete or a lost lease wins).
+ * Applies profiles' pending submissions, oldest first, exactly once, many profiles at a time. A round takes the jobs
+ * of one fetch and repeats, while any of its profiles has more: claim (one short transaction for all: profile leases
+ * and the chosen submissions marked processing) -> extract, summarize, embed with no transaction open, the profiles
+ * side by side -> apply (one short transaction for all that re-checks each lease, so a delete or a lost lease wins).
+ * A profile whose extraction fails takes its own way (retry with backoff, fail, or wait for the provider) without
+ * holding up the others; if the shared apply fails, each profile is applied alone, so one cannot sink the rest.
  */
 export class ProcessingService {
-  /** Batches in flight, so that a shutdown can wait for them or make them give their lease back. */
+  /** Rounds in flight, so that a shutdown can wait for them or make them give their leases back. */
   private readonly inflight = new Set<{ abort: AbortController; done: Promise<unknown> }>()
   private stopping = false
 
   constructor(
     private readonly ds: DataSource,
     private readonly profiles: ProfileRepository,
+    private readonly repo: ProcessingRepository,
     private readonly queue: JobQueue,
     private readonly ai: AiProviders,
     private readonly bus: EventBus,
@@ -55,190 +58,155 @@ export class ProcessingService {
     private readonly opts: ProcessingOptions,
   ) {}
 
-  async processProfile(job: ProfileJob): Promise<void> {
+  /** One round over the profiles the jobs name; the jobs are completed when it ends (failed if it broke). */
+  async processJobs(jobs: QueuedJob[]): Promise<void> {
+    const ids = jobs.map((j) => j.id)
+    const run = (async () => {
+      try {
+        await this.processProfiles(distinctProfiles(jobs.map((j) => j.data)))
+      } catch (err) {
+        await this.queue.fail(ids, err).catch(() => undefined)
+        throw err
+      }
+      await this.queue.complete(ids)
+    })()
+    // A shutdown waits for the jobs' completion too, not only for the work, before the queue stops.
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    )
+    this.settling.add(settled)
+    try {
+      await run
+    } finally {
+      this.settling.delete(settled)
+    }
+  }
+  private readonly settling = new Set<Promise<void>>()
+
+  /** Processes the profiles until none has work this process may do now. */
+  async processProfiles(jobs: ProfileJob[]): Promise<void> {
     if (this.stopping) {
       // Fetched just before the shutdown: leave the work for a live worker.
-      await this.queue.enqueue(job)
+      for (const job of jobs) await this.queue.enqueue(job)
       return
     }
-    // Unique per call: concurrent job slots of one process must not pass each other's lease check.
+    // Unique per round: concurrent rounds of one process must not pass each other's lease check.
     const owner = `${this.opts.workerId}:${randomUUID().slice(0, 8)}`
-    for (let round = 0; round < 1000; round++) {
-      const claim = await this.claim(job, owner)
-      if (claim.kind === 'none') return
-      // Another worker holds the lease. It re-counts open submissions under the profile lock before it lets go,
-      // so it takes ours too; if it dies, the reconciler re-enqueues once the lease lapses.
-      if (claim.kind === 'busy') return
-      if (claim.kind === 'later') {
-        await this.queue.enqueue(job, { startAfterSeconds: claim.afterSeconds })
-        return
+    const abort = new AbortController()
+    const entry = { abort, done: Promise.resolve() as Promise<unknown> }
+    this.inflight.add(entry)
+    const work = (async () => {
+      let todo = jobs
+      for (let round = 0; todo.length && round < 1000; round++) {
+        const claimed = await this.claim(todo, owner)
+        if (!claimed.length) return
+        todo = await this.runBatches(claimed, owner, abort.signal)
+        if (todo.length && this.stopping) {
+          // More waits, and this process is going: release the profiles and queue them for another worker.
+          await this.ds.transaction(async (m) => {
+            await this.repo.release(m, todo, owner)
+            for (const job of todo) await this.queue.enqueue(job, { tx: m })
+          })
+          return
+        }
       }
-      const abort = new AbortController()
-      const done = this.runBatch(job, owner, claim.profile, claim.submissions, abort.signal)
-      const entry = { abort, done: done.catch(() => undefined) }
-      this.inflight.add(entry)
-      const more = await done.finally(() => this.inflight.delete(entry))
-      if (!more) return
-      if (this.stopping) {
-        // More waits, and this process is going: release the profile and queue it for another worker.
-        await this.ds.transaction(async (m) => {
-          await this.release(m, job, owner)
-          await this.queue.enqueue(job, { tx: m })
-        })
-        return
-      }
+    })()
+    entry.done = work.catch(() => undefined)
+    try {
+      await work
+    } finally {
+      this.inflight.delete(entry)
     }
   }
 
-  private async claim(job: ProfileJob, owner: string): Promise<Claim> {
-    const { tenantId, profileId } = job
-    let event: EventMap['profileStatusChanged'] | undefined
-    const claim = await this.ds.transaction(async (m): Promise<Claim> => {
-      const profile = await this.profiles.find(m, tenantId, profileId, { lock: true })
-      if (!profile) return { kind: 'none' }
-      if (profile.leased && profile.claimed_by !== owner) return { kind: 'busy' }
-      const open: (ClaimedSubmission & { wait: number })[] = await m.query(
-        `SELECT id, input_type, data, attempts,
-                GREATEST(0, EXTRACT(EPOCH FROM (not_before - now())))::float AS wait
-           FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND status IN ('pending', 'processing')
-          ORDER BY seq LIMIT $3 FOR UPDATE`,
-        [tenantId, profileId, this.opts.batchSize],
-      )
-      if (!open.length) {
-        await m.query(
-          `UPDATE profiles SET claimed_by = NULL, lease_until = NULL, status = 'ready' WHERE tenant_id = $1 AND profile_id = $2`,
-          [tenantId, profileId],
-        )
-        if (profile.status !== 'ready') event = await this.stageReady(m, job)
-        return { kind: 'none' }
-      }
-      // Order is kept: nothing newer runs before an older submission that waits for its retry.
-      if (open[0]!.wait > 0) {
-        await this.release(m, job, owner)
-        return { kind: 'later', afterSeconds: open[0]!.wait }
-      }
-      // The ready prefix, in order; a submission tried before is retried alone, so it cannot sink the others.
-      const readyCount = open.findIndex((s) => s.wait > 0)
-      let batch = readyCount < 0 ? open : open.slice(0, readyCount)
-      if (batch[0]!.attempts > 0) batch = batch.slice(0, 1)
-      else {
-        const firstRetried = batch.findIndex((s) => s.attempts > 0)
-        if (firstRetried > 0) batch = batch.slice(0, firstRetried)
-      }
-      await m.query(
-        `UPDATE profiles SET claimed_by = $3, lease_until = now() + make_interval(secs => $4)
-          WHERE tenant_id = $1 AND profile_id = $2`,
-        [tenantId, profileId, owner, this.opts.leaseSeconds],
-      )
-      await m.query(
-        `UPDATE submissions SET status = 'processing', attempts = attempts + 1, started_at = now()
-          WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
-        [tenantId, batch.map((s) => s.id)],
-      )
-      return { kind: 'batch', profile, submissions: batch.map((s) => ({ ...s, attempts: s.attempts + 1 })) }
-    })
-    if (event) await this.bus.committed('profileStatusChanged', event)
-    return claim
-  }
-
   /**
-   * A failure that is not the submissions' fault (the provider's circuit is open; the embedding column was changed
-   * under this process by a reindex for another model): they go back to pending without using up an attempt, with
-   * the reason as their error, and the profile is queued again for later.
+   * Claims what each profile may run now, in one transaction. Profiles with nothing open turn ready; one whose oldest
+   * submission waits for its retry is queued again for then; one leased by another worker is left to it (it re-counts
+   * open submissions under the row lock before it lets go, so it takes ours too; if it dies, the reconciler re-enqueues).
    */
-  private async defer(job: ProfileJob, owner: string, subs: ClaimedSubmission[], reason: string, afterSeconds: number): Promise<boolean> {
-    const wait = Math.max(1, Math.ceil(afterSeconds))
-    await this.ds.transaction(async (m) => {
-      const cur = await this.profiles.find(m, job.tenantId, job.profileId, { lock: true })
-      if (!cur || cur.claimed_by !== owner) return
-      await m.query(
-        `UPDATE submissions SET status = 'pending', attempts = GREATEST(attempts - 1, 0), error = $3, not_before = now() + make_interval(secs => $4)
-          WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
-        [job.tenantId, subs.map((s) => s.id), reason.slice(0, 1000), wait],
-      )
-      await this.release(m, job, owner)
-      await this.queue.enqueue(job, { tx: m, startAfterSeconds: wait })
+  private async claim(jobs: ProfileJob[], owner: string): Promise<Claimed[]> {
+    const events: StatusEvent[] = []
+    const claimed = await this.ds.transaction(async (m) => {
+      const locked = (await this.repo.lock(m, jobs)).filter((p) => !p.leased || p.claimed_by === owner)
+      if (!locked.length) return []
+      const open = await this.repo.open(m, locked.map(toJob), this.opts.batchSize)
+      const out: Claimed[] = []
+      const none: ProfileRecord[] = []
+      const later: { job: ProfileJob; afterSeconds: number }[] = []
+      for (const profile of locked) {
+        const choice = chooseBatch(open.get(profileKey(toJob(profile))) ?? [])
+        if (choice.kind === 'none') none.push(profile)
+        else if (choice.kind === 'later') later.push({ job: toJob(profile), afterSeconds: choice.afterSeconds })
+        else out.push({ job: toJob(profile), profile, submissions: choice.submissions.map((s) => ({ ...s, attempts: s.attempts + 1 })) })
+      }
+      if (none.length) {
+        const seqs = await this.repo.settleReady(m, none)
+        for (const p of none) {
+          const seq = seqs.get(profileKey(toJob(p)))
+          if (seq !== undefined) events.push(this.readyEvent(toJob(p), seq))
+        }
+      }
+      if (later.length) {
+        await this.repo.release(m, later.map((l) => l.job), owner)
+        for (const l of later) await this.queue.enqueue(l.job, { tx: m, startAfterSeconds: l.afterSeconds })
+      }
+      if (out.length) {
+        const subs = out.flatMap((c) => c.submissions.map((s) => ({ tenantId: c.job.tenantId, id: s.id })))
+        await this.repo.claim(m, out.map((c) => c.job), subs, owner, this.opts.leaseSeconds)
+      }
+      await this.stageAll(m, events)
+      return out
     })
-    return false
+    for (const e of events) await this.bus.committed('profileStatusChanged', e)
+    return claimed
   }
 
-  /** Adds what a batch cost (every request, failed ones included) to its submissions. */
-  private async recordUsage(m: EntityManager, tenantId: string, ids: string[], usage: Usage | undefined) {
-    if (!usage || !usage.totalTokens) return
-    for (const [i, id] of ids.entries()) {
-      const u = shareUsage(usage, ids.length, i)
-      await m.query(
-        `UPDATE submissions SET usage = jsonb_build_object(
-           'promptTokens', COALESCE((usage->>'promptTokens')::bigint, 0) + $3,
-           'completionTokens', COALESCE((usage->>'completionTokens')::bigint, 0) + $4,
-           'totalTokens', COALESCE((usage->>'totalTokens')::bigint, 0) + $5)
-         WHERE tenant_id = $1 AND id = $2`,
-        [tenantId, id, u.promptTokens, u.completionTokens, u.totalTokens],
-      )
-    }
-  }
-
-  private async countOpen(m: EntityManager, job: ProfileJob): Promise<number> {
-    const [{ n }] = await m.query(
-      `SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND status IN ('pending', 'processing')`,
-      [job.tenantId, job.profileId],
-    )
-    return n
-  }
-
-  private async release(m: EntityManager, job: ProfileJob, owner: string) {
-    await m.query(
-      `UPDATE profiles SET claimed_by = NULL, lease_until = NULL WHERE tenant_id = $1 AND profile_id = $2 AND claimed_by = $3`,
-      [job.tenantId, job.profileId, owner],
-    )
-  }
-
-  /**
-   * Shutdown: batches in flight get `graceMs` to finish; those still extracting then give their lease and their
-   * submissions back (attempts not used up) and re-enqueue the profile, so another worker takes them at once.
-   */
-  async stop(graceMs: number): Promise<void> {
-    this.stopping = true
-    const all = () => Promise.all([...this.inflight].map((b) => b.done))
-    let timer: NodeJS.Timeout | undefined
-    const timedOut = await Promise.race([all().then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))])
-    clearTimeout(timer)
-    if (!timedOut) return
-    for (const b of this.inflight) b.abort.abort(new ShutdownError())
-    await all()
-  }
-
-  /** Returns whether more submissions wait. */
-  private async runBatch(job: ProfileJob, owner: string, profile: ProfileRecord, subs: ClaimedSubmission[], signal: AbortSignal): Promise<boolean> {
+  /** Extracts and applies the claimed profiles; returns those with more to do. */
+  private async runBatches(claimed: Claimed[], owner: string, signal: AbortSignal): Promise<ProfileJob[]> {
+    const jobs = claimed.map((c) => c.job)
     const heartbeat = setInterval(() => {
-      this.ds
-        .query(
-          `UPDATE profiles SET lease_until = now() + make_interval(secs => $4)
-            WHERE tenant_id = $1 AND profile_id = $2 AND claimed_by = $3`,
-          [job.tenantId, job.profileId, owner, this.opts.leaseSeconds],
-        )
-        .catch((e) => this.log.warn({ err: e }, 'lease heartbeat failed'))
+      this.repo.heartbeat(this.ds, jobs, owner, this.opts.leaseSeconds).catch((e) => this.log.warn({ err: e }, 'lease heartbeat failed'))
     }, (this.opts.leaseSeconds * 1000) / 3)
-    let prepared: Awaited<ReturnType<ProcessingService['prepare']>>
-    try {
-      prepared = await this.prepare(profile, subs, signal)
-    } catch (err) {
-      clearInterval(heartbeat)
-      if (signal.aborted) return this.giveBack(job, owner, subs)
-      return this.fail(job, owner, subs, err)
+    const outcomes = await Promise.all(
+      claimed.map((c) =>
+        this.prepare(c.profile, c.submissions, signal).then(
+          (prepared) => ({ c, prepared }),
+          (err: unknown) => ({ c, err }),
+        ),
+      ),
+    ).finally(() => clearInterval(heartbeat))
+    const more: ProfileJob[] = []
+    const ready: { c: Claimed; prepared: Prepared }[] = []
+    for (const o of outcomes) {
+      if ('prepared' in o) ready.push(o)
+      else if (signal.aborted) await this.giveBack(o.c.job, owner, o.c.submissions)
+      else if (await this.fail(o.c.job, owner, o.c.submissions, o.err)) more.push(o.c.job)
     }
-    clearInterval(heartbeat)
+    if (!ready.length) return more
     try {
-      return await this.apply(job, owner, subs, prepared)
+      more.push(...(await this.apply(ready, owner)))
     } catch (err) {
-      // An outage is pg-boss's to retry; anything else counts as a failed attempt of these submissions.
-      if (isConnectionError(err)) throw err
-      return this.fail(job, owner, subs, withUsage(err, prepared.usage))
+      // An outage is pg-boss's to retry; anything else is tried profile by profile, so one cannot sink the others.
+      if (isConnectionError(err) || ready.length === 1) {
+        if (isConnectionError(err)) throw err
+        if (await this.fail(ready[0]!.c.job, owner, ready[0]!.c.submissions, withUsage(err, ready[0]!.prepared.usage))) more.push(ready[0]!.c.job)
+        return more
+      }
+      for (const r of ready) {
+        try {
+          more.push(...(await this.apply([r], owner)))
+        } catch (one) {
+          if (isConnectionError(one)) throw one
+          if (await this.fail(r.c.job, owner, r.c.submissions, withUsage(one, r.prepared.usage))) more.push(r.c.job)
+        }
+      }
     }
+    return more
   }
 
   /** Everything slow (AI calls) happens here, with no transaction open. */
-  private async prepare(profile: ProfileRecord, subs: ClaimedSubmission[], signal?: AbortSignal) {
+  private async prepare(profile: ProfileRecord, subs: OpenSubmission[], signal?: AbortSignal) {
     const state: ProfileState = {
       content: profile.content,
       field_timestamps: profile.field_timestamps,
@@ -281,62 +249,130 @@ export class ProcessingService {
     }
   }
 
-  private async apply(job: ProfileJob, owner: string, subs: ClaimedSubmission[], p: Awaited<ReturnType<ProcessingService['prepare']>>): Promise<boolean> {
-    const { tenantId, profileId } = job
-    const ids = subs.map((s) => s.id)
-    const result = await this.ds.transaction(async (m) => {
-      const cur = await this.profiles.find(m, tenantId, profileId, { lock: true })
-      // Deleted, or our lease lapsed and another worker took over: drop the work.
-      if (!cur || cur.claimed_by !== owner) return null
-      const [, done] = await m.query(
-        `UPDATE submissions SET status = 'done', finished_at = now(), error = NULL, prompt_version = $3
-          WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'processing'`,
-        [tenantId, ids, p.promptVersion ?? null],
-      )
-      if (done !== ids.length) throw new Error(`expected to finish ${ids.length} submissions, finished ${done}`)
-      await this.recordUsage(m, tenantId, ids, p.usage)
-      for (const [i, id] of ids.entries()) {
-        await m.query(`UPDATE submissions SET extraction = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, id, JSON.stringify(p.provenance[i])])
+  /** Applies prepared profiles in one transaction; returns those with more submissions open. */
+  private async apply(ready: { c: Claimed; prepared: Prepared }[], owner: string): Promise<ProfileJob[]> {
+    const events: StatusEvent[] = []
+    const more: ProfileJob[] = []
+    let dropped = 0
+    await this.ds.transaction(async (m) => {
+      const current = new Map((await this.repo.lock(m, ready.map((r) => r.c.job))).map((p) => [profileKey(toJob(p)), p]))
+      const writes: ProfileWrite[] = []
+      for (const { c, prepared: p } of ready) {
+        const cur = current.get(profileKey(c.job))
+        // Deleted, or our lease lapsed and another worker took over: drop the work.
+        if (!cur || cur.claimed_by !== owner) {
+          dropped++
+          continue
+        }
+        const ids = c.submissions.map((s) => s.id)
+        const inputTypes = [...new Set(c.submissions.map((s) => s.input_type))]
+        const core = p.merged.state.content.core_info
+        writes.push({
+          job: c.job,
+          submissions: c.submissions.map((s, i) => ({
+            id: s.id,
+            extraction: JSON.stringify(p.provenance[i]),
+            ...(p.usage?.totalTokens ? { usage: shareUsage(p.usage, ids.length, i) } : {}),
+          })),
+          promptVersion: p.promptVersion ?? null,
+          history: {
+            seq: cur.history_seq + 1,
+            extractedOn: p.now,
+            changes: JSON.stringify(p.merged.changes),
+            submissionIds: JSON.stringify(ids),
+            inputType: inputTypes.length === 1 ? inputTypes[0]! : 'mixed',
+          },
+          content: JSON.stringify(p.merged.state.content),
+          fieldTimestamps: JSON.stringify(p.merged.state.field_timestamps),
+          internals: JSON.stringify(p.merged.state.internals),
+          language: p.merged.state.language ?? null,
+          summary: p.summary,
+          name: core.name?.value ?? null,
+          age: core.age?.value ?? null,
+          gender: core.gender?.value ?? null,
+          location: core.location?.value ?? null,
+          embedding: toSql(p.vector),
+        })
       }
-      const seq = cur.history_seq + 1
-      const inputTypes = [...new Set(subs.map((s) => s.input_type))]
-      await this.profiles.insertHistory(m, tenantId, profileId, {
-        seq,
-        extracted_on: p.now,
-        changes: p.merged.changes as Record<string, unknown>,
-        submission_ids: ids,
-        input_type: inputTypes.length === 1 ? inputTypes[0]! : 'mixed',
-      })
-      const remaining = await this.countOpen(m, job)
-      const c = p.merged.state.content.core_info
-      await m.query(
-        `UPDATE profiles SET content = $3, field_timestamps = $4, internals = $5, language = $6, summary = $7,
-                name = $8, age = $9, gender = $10, location = $11, embedding = $12, embedding_model = $13,
-                version = version + 1, history_seq = $14, last_updated = now(),
-                status = CASE WHEN $15::int > 0 THEN 'processing' ELSE 'ready' END,
-                claimed_by = CASE WHEN $15::int > 0 THEN claimed_by END,
-                lease_until = CASE WHEN $15::int > 0 THEN lease_until END
-          WHERE tenant_id = $1 AND profile_id = $2`,
-        [
-          tenantId, profileId,
-          JSON.stringify(p.merged.state.content), JSON.stringify(p.merged.state.field_timestamps),
-          JSON.stringify(p.merged.state.internals), p.merged.state.language ?? null, p.summary,
-          c.name?.value ?? null, c.age?.value ?? null, c.gender?.value ?? null, c.location?.value ?? null,
-          toSql(p.vector), this.ai.embedder.model, seq, remaining,
-        ],
-      )
-      return { remaining, event: remaining === 0 ? await this.stageReady(m, job) : undefined }
+      if (!writes.length) return
+      const result = await this.repo.apply(m, writes, this.ai.embedder.model)
+      for (const w of writes) {
+        const r = result.get(profileKey(w.job))
+        if (!r) continue
+        if (r.seq !== undefined) events.push(this.readyEvent(w.job, r.seq))
+        if (r.remaining > 0) more.push(w.job)
+      }
+      await this.stageAll(m, events)
     })
-    if (!result) {
-      this.log.info({ tenantId, profileId }, 'profile deleted or lease lost while processing; batch dropped')
-      return false
+    if (dropped) this.log.info({ dropped }, 'profiles deleted or leases lost while processing; their batches dropped')
+    for (const e of events) await this.bus.committed('profileStatusChanged', e)
+    return more
+  }
+
+  /**
+   * A failure that is not the submissions' fault (the provider's circuit is open; the embedding column was changed
+   * under this process by a reindex for another model): they go back to pending without using up an attempt, with
+   * the reason as their error, and the profile is queued again for later.
+   */
+  private async defer(job: ProfileJob, owner: string, subs: OpenSubmission[], reason: string, afterSeconds: number): Promise<boolean> {
+    const wait = Math.max(1, Math.ceil(afterSeconds))
+    await this.ds.transaction(async (m) => {
+      const cur = await this.profiles.find(m, job.tenantId, job.profileId, { lock: true })
+      if (!cur || cur.claimed_by !== owner) return
+      await m.query(
+        `UPDATE submissions SET status = 'pending', attempts = GREATEST(attempts - 1, 0), error = $3, not_before = now() + make_interval(secs => $4)
+          WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+        [job.tenantId, subs.map((s) => s.id), reason.slice(0, 1000), wait],
+      )
+      await this.repo.release(m, [job], owner)
+      await this.queue.enqueue(job, { tx: m, startAfterSeconds: wait })
+    })
+    return false
+  }
+
+  /** Adds what a batch cost (every request, failed ones included) to its submissions. */
+  private async recordUsage(m: EntityManager, tenantId: string, ids: string[], usage: Usage | undefined) {
+    if (!usage || !usage.totalTokens) return
+    for (const [i, id] of ids.entries()) {
+      const u = shareUsage(usage, ids.length, i)
+      await m.query(
+        `UPDATE submissions SET usage = jsonb_build_object(
+           'promptTokens', COALESCE((usage->>'promptTokens')::bigint, 0) + $3,
+           'completionTokens', COALESCE((usage->>'completionTokens')::bigint, 0) + $4,
+           'totalTokens', COALESCE((usage->>'totalTokens')::bigint, 0) + $5)
+         WHERE tenant_id = $1 AND id = $2`,
+        [tenantId, id, u.promptTokens, u.completionTokens, u.totalTokens],
+      )
     }
-    if (result.event) await this.bus.committed('profileStatusChanged', result.event)
-    return result.remaining > 0
+  }
+
+  private async countOpen(m: EntityManager, job: ProfileJob): Promise<number> {
+    const [{ n }] = await m.query(
+      `SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND status IN ('pending', 'processing')`,
+      [job.tenantId, job.profileId],
+    )
+    return n
+  }
+
+  /**
+   * Shutdown: rounds in flight get `graceMs` to finish; those still extracting then give their leases and their
+   * submissions back (attempts not used up) and re-enqueue the profiles, so another worker takes them at once.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.stopping = true
+    const all = () => Promise.all([...this.inflight].map((b) => b.done))
+    let timer: NodeJS.Timeout | undefined
+    const timedOut = await Promise.race([all().then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))])
+    clearTimeout(timer)
+    if (timedOut) {
+      for (const b of this.inflight) b.abort.abort(new ShutdownError())
+      await all()
+    }
+    await Promise.all(this.settling)
   }
 
   /** Extraction failed: retry later with backoff, or mark failed after the last attempt. Nothing is merged. */
-  private async fail(job: ProfileJob, owner: string, subs: ClaimedSubmission[], err: unknown): Promise<boolean> {
+  private async fail(job: ProfileJob, owner: string, subs: OpenSubmission[], err: unknown): Promise<boolean> {
     const { tenantId, profileId } = job
     const message = err instanceof Error ? err.message : String(err)
     if (isDimensionMismatch(err)) {
@@ -349,7 +385,7 @@ export class ProcessingService {
     // The provider's circuit is open: an outage is not the submissions' fault, so they wait without using an attempt.
     if (err instanceof LlmUnavailableError) return this.defer(job, owner, subs, message, err.retryAfterMs / 1000)
     this.log.warn({ tenantId, profileId, err: message }, 'extraction failed')
-    let event: EventMap['profileStatusChanged'] | undefined
+    let event: StatusEvent | undefined
     const more = await this.ds.transaction(async (m) => {
       const cur = await this.profiles.find(m, tenantId, profileId, { lock: true })
       if (!cur || cur.claimed_by !== owner) return false
@@ -362,7 +398,7 @@ export class ProcessingService {
             [tenantId, s.id, message.slice(0, 1000)],
           )
         } else {
-          const delayMs = this.opts.retryBaseMs * 2 ** (s.attempts - 1) * (0.75 + Math.random() * 0.5)
+          const delayMs = retryDelayMs(s.attempts, this.opts.retryBaseMs)
           retryIn = Math.max(retryIn, delayMs / 1000)
           await m.query(
             `UPDATE submissions SET status = 'pending', error = $3, not_before = now() + make_interval(secs => $4)
@@ -371,11 +407,12 @@ export class ProcessingService {
           )
         }
       }
-      await this.release(m, job, owner)
+      await this.repo.release(m, [job], owner)
       const n = await this.countOpen(m, job)
       if (n === 0) {
-        await m.query(`UPDATE profiles SET status = 'ready' WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
-        if (cur.status !== 'ready') event = await this.stageReady(m, job)
+        const seqs = await this.repo.settleReady(m, [cur])
+        const seq = seqs.get(profileKey(job))
+        if (seq !== undefined) await this.stageAll(m, [(event = this.readyEvent(job, seq))])
         return false
       }
       if (retryIn > 0) await this.queue.enqueue(job, { tx: m, startAfterSeconds: retryIn })
@@ -386,7 +423,7 @@ export class ProcessingService {
   }
 
   /** A batch interrupted by a shutdown: its submissions are pending again, as if never tried, and the profile queued. */
-  private async giveBack(job: ProfileJob, owner: string, subs: ClaimedSubmission[]): Promise<boolean> {
+  private async giveBack(job: ProfileJob, owner: string, subs: OpenSubmission[]): Promise<void> {
     await this.ds.transaction(async (m) => {
       const cur = await this.profiles.find(m, job.tenantId, job.profileId, { lock: true })
       if (!cur || cur.claimed_by !== owner) return
@@ -395,21 +432,23 @@ export class ProcessingService {
           WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'processing'`,
         [job.tenantId, subs.map((s) => s.id)],
       )
-      await this.release(m, job, owner)
+      await this.repo.release(m, [job], owner)
       await this.queue.enqueue(job, { tx: m })
     })
     this.log.info({ tenantId: job.tenantId, profileId: job.profileId }, 'shutting down: batch handed back to the queue')
-    return false
   }
 
-  /** Stages the `ready` event in the transaction that makes the profile ready. */
-  private async stageReady(m: EntityManager, job: ProfileJob) {
-    const [{ seq }] = await m.query(`SELECT nextval('profile_status_seq') AS seq`)
-    const payload = { ...job, status: 'ready' as const, at: new Date().toISOString(), seq: Number(seq) }
-    await this.bus.stage(m, 'profileStatusChanged', payload)
-    return payload
+  private readyEvent(job: ProfileJob, seq: number): StatusEvent {
+    return { tenantId: job.tenantId, profileId: job.profileId, status: 'ready', at: new Date().toISOString(), seq }
+  }
+
+  /** Stages the events in the transaction that makes the profiles ready. */
+  private async stageAll(m: EntityManager, events: StatusEvent[]) {
+    await this.bus.stageMany(m, 'profileStatusChanged', events)
   }
 }
+
+const toJob = (p: ProfileRecord): ProfileJob => ({ tenantId: p.tenant_id, profileId: p.profile_id })
 
 /** The reason a batch is aborted when the process shuts down. */
 export class ShutdownError extends Error {

@@ -58,6 +58,25 @@ describe('ThreadedExtractor', () => {
     expect((await pool.extract(req(['I live in Kyiv.', 'text']))).extractions[0]!.core_info?.location?.value).toBe('Kyiv')
   })
 
+  it('a thread holds several requests ahead: when it dies only the running one fails, an aborted queued one is dropped', async () => {
+    const one = new ThreadedExtractor(1, now)
+    try {
+      const queuedAbort = new AbortController()
+      const running = one.extract(slow)
+      const held = ['Lima', 'Kyiv', 'Pune'].map((city) => one.extract(req([`I live in ${city}.`, 'text'])))
+      const dropped = one.extract(req(['I live in Nice.', 'text']), queuedAbort.signal)
+      const slots = (one as unknown as { slots: { jobs: unknown[]; worker: { terminate(): Promise<number> } }[] }).slots
+      expect(slots[0]!.jobs.length).toBeGreaterThan(1) // sent ahead, not waiting for the running one
+      queuedAbort.abort(new Error('not wanted any more'))
+      await expect(dropped).rejects.toThrow('not wanted any more')
+      await slots[0]!.worker.terminate()
+      await expect(running).rejects.toThrow(/exited/)
+      expect((await Promise.all(held)).map((r) => r.extractions[0]!.core_info?.location?.value)).toEqual(['Lima', 'Kyiv', 'Pune'])
+    } finally {
+      await one.close()
+    }
+  })
+
   it('close() ends the threads and refuses new work', async () => {
     const p = new ThreadedExtractor(1, now)
     await p.extract(req(['I live in Oslo.', 'text']))

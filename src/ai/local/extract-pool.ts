@@ -13,14 +13,22 @@ interface Job {
 
 interface Slot {
   worker: Worker
-  job?: Job
+  /** Sent to the thread, oldest first: it runs them in order, so the first is the one running. */
+  jobs: Job[]
 }
+
+/**
+ * Requests sent to a thread ahead of the one it runs, so it never idles waiting for the main thread to send the next
+ * (a busy worker's main thread answered late: one request at a time kept the thread about a third busy).
+ */
+const PIPELINE = 4
 
 /**
  * The local extractor on a pool of worker threads: extraction is CPU work (up to a second for the largest allowed
  * input), and on the main thread it would stall every request, subscription and lease heartbeat of the process.
- * Requests beyond the pool's size wait in line. A thread that crashes fails only its request and is replaced; an
- * aborted request ends its thread (a thread cannot be interrupted otherwise) and a new one takes its place.
+ * Requests beyond what the threads hold wait in line. A thread that crashes fails only the request it was running (the
+ * others it held go back to the line) and is replaced; an aborted request that is running ends its thread (a thread
+ * cannot be interrupted otherwise) and a new one takes its place, one that is only queued there is just dropped.
  */
 export class ThreadedExtractor implements Extractor {
   readonly name = 'local'
@@ -52,34 +60,37 @@ export class ThreadedExtractor implements Extractor {
 
   private dispatch() {
     while (this.queue.length) {
-      let slot = this.slots.find((s) => !s.job)
+      // An idle thread first, then a new one, then the least loaded with room in its pipeline.
+      let slot = this.slots.find((s) => !s.jobs.length)
       if (!slot && this.slots.length < this.size) slot = this.spawn()
+      slot ??= this.slots.filter((s) => s.jobs.length < PIPELINE).sort((a, b) => a.jobs.length - b.jobs.length)[0]
       if (!slot) return
       const job = this.queue.shift()!
-      slot.job = job
+      slot.jobs.push(job)
       slot.worker.postMessage({ id: job.id, req: job.req, now: job.now } satisfies ThreadRequest)
     }
   }
 
   private spawn(): Slot {
     const worker = new Worker(new URL('./extract-thread.mjs', import.meta.url), { execArgv: [] })
-    const slot: Slot = { worker }
+    const slot: Slot = { worker, jobs: [] }
     worker.unref()
     worker.on('message', (m: ThreadReply | { ready: true }) => {
       if ('ready' in m) return
-      const job = slot.job
-      if (!job || job.id !== m.id) return
-      slot.job = undefined
-      if (m.ok) job.resolve(m.result)
-      else job.reject(new Error(m.message))
+      const i = slot.jobs.findIndex((j) => j.id === m.id)
+      if (i < 0) return // aborted while it waited there
+      const [job] = slot.jobs.splice(i, 1)
+      if (m.ok) job!.resolve(m.result)
+      else job!.reject(new Error(m.message))
       this.dispatch()
     })
     const gone = (err: unknown) => {
       const i = this.slots.indexOf(slot)
       if (i < 0) return
       this.slots.splice(i, 1)
-      slot.job?.reject(err instanceof Error ? err : new Error(`extraction thread exited (${String(err)})`))
-      slot.job = undefined
+      const [running, ...held] = slot.jobs.splice(0)
+      running?.reject(err instanceof Error ? err : new Error(`extraction thread exited (${String(err)})`))
+      this.queue.unshift(...held)
       if (!this.closed) this.dispatch()
     }
     worker.on('error', gone)
@@ -95,10 +106,17 @@ export class ThreadedExtractor implements Extractor {
       job.reject(job.signal!.reason)
       return
     }
-    const slot = this.slots.find((s) => s.job === job)
+    const slot = this.slots.find((s) => s.jobs.includes(job))
     if (!slot) return
-    slot.job = undefined
+    if (slot.jobs[0] !== job) {
+      // Queued at a thread, not started: its answer, when it comes, is ignored.
+      slot.jobs.splice(slot.jobs.indexOf(job), 1)
+      job.reject(job.signal!.reason)
+      return
+    }
+    const [, ...held] = slot.jobs.splice(0)
     this.slots.splice(this.slots.indexOf(slot), 1)
+    this.queue.unshift(...held)
     job.reject(job.signal!.reason)
     void slot.worker.terminate()
     this.dispatch()
@@ -107,6 +125,11 @@ export class ThreadedExtractor implements Extractor {
   async close(): Promise<void> {
     this.closed = true
     for (const job of this.queue.splice(0)) job.reject(new Error('the extraction pool is closed'))
-    await Promise.all(this.slots.splice(0).map((s) => (s.job?.reject(new Error('the extraction pool is closed')), s.worker.terminate())))
+    await Promise.all(
+      this.slots.splice(0).map((s) => {
+        for (const j of s.jobs.splice(0)) j.reject(new Error('the extraction pool is closed'))
+        return s.worker.terminate()
+      }),
+    )
   }
 }

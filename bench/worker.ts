@@ -1,0 +1,146 @@
+// Worker throughput with the local extractor, against the same AI work done in one process with no database (the
+// ceiling this machine allows), side by side in one run:
+//   - drain: N short chat messages queued (each to a profile of its own, the costliest case), then W worker processes
+//     drain them; submissions/s, for W = 1 and 2;
+//   - burst: while a worker runs, a burst of POSTs for --burst seconds at full speed (32 connections); how long the
+//     backlog takes to drain after the burst, against how long the burst took to arrive.
+//   npx tsx bench/worker.ts [--db server|embedded|both] [--n 3000] [--burst 30] [--workers 1,2]
+import { freshDb, spawnTs, startService, waitFor, withClient, type BenchDb, type DbKind } from './lib/env.js'
+import { cpuDelta, cpuSnapshot } from './lib/cpu.js'
+import { load, round } from './lib/load.js'
+import { MESSAGES, POST_BODIES, post } from './lib/seed.js'
+import { arg, benchMain, type BenchResult, type ResultRow } from './lib/report.js'
+
+async function openCount(db: BenchDb): Promise<number> {
+  return withClient(db.connectionString(), async (c) =>
+    Number((await c.query(`SELECT count(*)::int AS n FROM submissions WHERE status IN ('pending', 'processing')`)).rows[0].n),
+  )
+}
+
+async function failedCount(db: BenchDb): Promise<number> {
+  return withClient(db.connectionString(), async (c) => Number((await c.query(`SELECT count(*)::int AS n FROM submissions WHERE status = 'failed'`)).rows[0].n))
+}
+
+/** Queues `n` messages through the API (each to its own profile) with 32 requests in flight. */
+async function queue(base: string, key: string, prefix: string, n: number): Promise<void> {
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      for (let i = next++; i < n; i = next++) await post(base, key, `${prefix}${i}`, `${MESSAGES[i % MESSAGES.length]} (${i})`)
+    }),
+  )
+}
+
+/** The same AI work as the worker's (extract, merge, summarize, embed) for `n` messages in this process, no database. */
+async function ceiling(n: number): Promise<number> {
+  const p = spawnTs('bench/lib/pipeline-ceiling.ts', [String(n)], {})
+  const code = await new Promise<number | null>((r) => p.child.once('exit', r))
+  const m = p.output().match(/per second: ([\d.]+)/)
+  if (code !== 0 || !m) throw new Error(`pipeline ceiling failed:\n${p.output()}`)
+  return Number(m[1])
+}
+
+async function drain(kind: DbKind, n: number, workers: number, nodeArgs: string[] = []): Promise<{ perSecond: number; seconds: number; cpuMsPerSubmission: Record<string, number> }> {
+  const db = await freshDb(kind)
+  try {
+    const api = await startService(db, 'serve')
+    await queue(api.url, api.key, 'd', n)
+    await api.stop()
+    // Embedded: one process owns the database, so one worker; on a server, any number.
+    const t0 = Date.now()
+    const procs = await Promise.all(Array.from({ length: workers }, () => startService(db, 'worker', {}, nodeArgs)))
+    const groups = { worker: procs.map((p) => p.child.pid!), ...(db.backends ? { postgres: db.backends } : {}) }
+    const before = cpuSnapshot(groups)
+    const started = Date.now()
+    await waitFor(async () => (await openCount(db)) === 0, { timeoutMs: 1_800_000, everyMs: 100, what: 'the queue to drain' })
+    const seconds = (Date.now() - started) / 1000
+    const used = cpuDelta(before, cpuSnapshot(groups))
+    const cpuMsPerSubmission = Object.fromEntries(Object.entries(used).map(([k, v]) => [k, round(v / n, 3)]))
+    for (const p of procs) await p.stop()
+    const failed = await failedCount(db)
+    if (failed) throw new Error(`${failed} submissions failed`)
+    process.stderr.write(
+      `  ${kind} drain: ${n} with ${workers} worker(s) in ${seconds.toFixed(1)} s (start-up ${((started - t0) / 1000).toFixed(1)} s), CPU ms per submission ${JSON.stringify(cpuMsPerSubmission)}\n`,
+    )
+    return { perSecond: n / seconds, seconds, cpuMsPerSubmission }
+  } finally {
+    await db.drop()
+  }
+}
+
+async function burst(kind: DbKind, seconds: number): Promise<{ arrived: number; arrivalSeconds: number; drainSeconds: number; rps: number }> {
+  const db = await freshDb(kind)
+  const stops: (() => Promise<void>)[] = []
+  try {
+    // Embedded: API and worker in one process (PGlite has one owner); server: an API process and a worker process.
+    const api = await startService(db, kind === 'embedded' ? 'start' : 'serve')
+    stops.push(() => api.stop())
+    if (kind === 'server') {
+      const worker = await startService(db, 'worker')
+      stops.push(() => worker.stop())
+    }
+    const auth = { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' }
+    const t0 = Date.now()
+    const r = await load({ url: api.url, method: 'POST', path: '/v1/profile/burst{i}', headers: auth, bodies: POST_BODIES, connections: 32, seconds })
+    const arrivalSeconds = (Date.now() - t0) / 1000
+    const backlog = await openCount(db)
+    const t1 = Date.now()
+    await waitFor(async () => (await openCount(db)) === 0, { timeoutMs: 3_600_000, everyMs: 100, what: 'the burst to drain' })
+    const drainSeconds = (Date.now() - t1) / 1000
+    process.stderr.write(
+      `  ${kind} burst: ${r.requests} in ${r.seconds} s (${Math.round(r.rps)}/s), backlog ${backlog} at its end, drained ${drainSeconds.toFixed(1)} s later\n`,
+    )
+    return { arrived: r.requests, arrivalSeconds: Math.max(arrivalSeconds, r.seconds), drainSeconds, rps: r.rps }
+  } finally {
+    for (const s of stops.reverse()) await s().catch(() => undefined)
+    await db.drop()
+  }
+}
+
+export async function runWorker(kind: DbKind, opts: { n: number; burstSeconds: number; workers: number[] }): Promise<BenchResult> {
+  const top = await ceiling(Math.min(opts.n, 2000))
+  process.stderr.write(`  ceiling (AI work alone, one process, no database): ${Math.round(top)}/s\n`)
+  const rows: ResultRow[] = []
+  const bars = [{ label: 'AI work alone, no database (ceiling)', value: Math.round(top), baseline: true }]
+  const counts = kind === 'embedded' ? [1] : opts.workers
+  const drained: Record<number, number> = {}
+  for (const w of counts) {
+    const d = await drain(kind, opts.n, w)
+    drained[w] = d.perSecond
+    bars.push({ label: `${w} worker process${w > 1 ? 'es' : ''}`, value: Math.round(d.perSecond), baseline: false })
+    rows.push({
+      what: `drain, ${w} worker process${w > 1 ? 'es' : ''} (${opts.n} messages, a profile each)`,
+      value: Math.round(d.perSecond),
+      unit: 'submissions/s',
+      target: w === 1 ? '>= 200/s' : 'more than 1 worker',
+      met: w === 1 ? d.perSecond >= 200 : d.perSecond > drained[1]! * 1.05,
+      figures: `${d.seconds.toFixed(1)} s; ${round(d.perSecond / top)}x the ceiling`,
+    })
+  }
+  const b = await burst(kind, opts.burstSeconds)
+  rows.push({
+    what: `burst of ${opts.burstSeconds} s at full speed, drained after it ended in`,
+    value: round(b.drainSeconds, 1),
+    unit: 's',
+    target: `<= the burst (${opts.burstSeconds} s)`,
+    met: b.drainSeconds <= b.arrivalSeconds,
+    figures: `${b.arrived} arrived at ${Math.round(b.rps)}/s; drained ${round(b.drainSeconds, 1)} s after the last arrived`,
+  })
+  return {
+    name: 'worker',
+    db: kind,
+    rows,
+    raw: { ceiling: top, drained, burst: b },
+    chart: { title: `Worker throughput, ${kind} database (local extractor, short chat messages)`, unit: 'submissions/s', bars },
+  }
+}
+
+export { drain }
+
+await benchMain(import.meta.url, 'worker', (kind) =>
+  runWorker(kind, {
+    n: Number(arg('n', '3000')),
+    burstSeconds: Number(arg('burst', '30')),
+    workers: arg('workers', '1,2').split(',').map(Number),
+  }),
+)

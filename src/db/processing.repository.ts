@@ -1,0 +1,194 @@
+import type { DataSource, EntityManager } from 'typeorm'
+import type { ProfileJob } from '../jobs/queue.js'
+import type { OpenSubmission } from '../services/worker-policy.js'
+import { PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.repository.js'
+
+/** The worker's SQL, one statement for many profiles at a time. Every statement filters by tenant_id. */
+
+const ids = (jobs: ProfileJob[]) => [jobs.map((j) => j.tenantId), jobs.map((j) => j.profileId)]
+const PROFILES = `unnest($1::text[], $2::text[]) AS x(tenant_id, profile_id)`
+
+/** What the apply of one profile writes. */
+export interface ProfileWrite {
+  job: ProfileJob
+  /** The submissions finished, with what each keeps (its extraction, evidence, and its share of the tokens). */
+  submissions: { id: string; extraction: string; usage?: { promptTokens: number; completionTokens: number; totalTokens: number } }[]
+  promptVersion: string | null
+  history: { seq: number; extractedOn: string; changes: string; submissionIds: string; inputType: string }
+  content: string
+  fieldTimestamps: string
+  internals: string
+  language: string | null
+  summary: string
+  name: string | null
+  age: number | null
+  gender: string | null
+  location: string | null
+  embedding: string
+}
+
+export class ProcessingRepository {
+  /** The profiles, locked in key order (so two workers never deadlock), as stored; gone ones are absent. */
+  async lock(m: EntityManager, jobs: ProfileJob[]): Promise<ProfileRecord[]> {
+    const rows = await m.query(
+      `SELECT ${PROFILE_COLUMNS} FROM profiles WHERE (tenant_id, profile_id) IN (SELECT * FROM ${PROFILES})
+        ORDER BY tenant_id, profile_id FOR UPDATE`,
+      ids(jobs),
+    )
+    return rows.map(toRecord)
+  }
+
+  /** Each profile's open submissions, oldest first, at most `limit` each. */
+  async open(m: EntityManager, jobs: ProfileJob[], limit: number): Promise<Map<string, OpenSubmission[]>> {
+    const rows = await m.query(
+      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts,
+              GREATEST(0, EXTRACT(EPOCH FROM (s.not_before - now())))::float AS wait
+         FROM ${PROFILES}
+         CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq FROM submissions s
+                              WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND s.status IN ('pending', 'processing')
+                              ORDER BY seq LIMIT $3) s
+        ORDER BY x.tenant_id, x.profile_id, s.seq`,
+      [...ids(jobs), limit],
+    )
+    const out = new Map<string, OpenSubmission[]>()
+    for (const r of rows) {
+      const k = `${r.tenant_id}\u0000${r.profile_id}`
+      if (!out.has(k)) out.set(k, [])
+      out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait) })
+    }
+    return out
+  }
+
+  /** Leases the profiles to `owner` and marks the chosen submissions processing, one more attempt each. */
+  async claim(m: EntityManager, jobs: ProfileJob[], submissions: { tenantId: string; id: string }[], owner: string, leaseSeconds: number) {
+    await m.query(
+      `UPDATE profiles p SET claimed_by = $3, lease_until = now() + make_interval(secs => $4)
+         FROM ${PROFILES} WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id`,
+      [...ids(jobs), owner, leaseSeconds],
+    )
+    await m.query(
+      `UPDATE submissions s SET status = 'processing', attempts = attempts + 1, started_at = now()
+         FROM unnest($1::text[], $2::uuid[]) AS x(tenant_id, id) WHERE s.tenant_id = x.tenant_id AND s.id = x.id`,
+      [submissions.map((s) => s.tenantId), submissions.map((s) => s.id)],
+    )
+  }
+
+  /**
+   * Profiles with nothing open: ready and unleased. Returns the status event order (profile_status_seq) of those that
+   * were processing, by profile.
+   */
+  async settleReady(m: EntityManager, profiles: ProfileRecord[]): Promise<Map<string, number>> {
+    const rows = await m.query(
+      `UPDATE profiles p SET claimed_by = NULL, lease_until = NULL, status = 'ready'
+         FROM unnest($1::text[], $2::text[], $3::bool[]) AS x(tenant_id, profile_id, was_processing)
+        WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
+        RETURNING p.tenant_id, p.profile_id, CASE WHEN x.was_processing THEN nextval('profile_status_seq') END AS seq`,
+      [profiles.map((p) => p.tenant_id), profiles.map((p) => p.profile_id), profiles.map((p) => p.status !== 'ready')],
+    )
+    return seqs(rows[0])
+  }
+
+  /** Gives up `owner`'s lease on the profiles (a lease of another owner stays). */
+  async release(m: EntityManager, jobs: ProfileJob[], owner: string) {
+    await m.query(
+      `UPDATE profiles p SET claimed_by = NULL, lease_until = NULL
+         FROM ${PROFILES} WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id AND p.claimed_by = $3`,
+      [...ids(jobs), owner],
+    )
+  }
+
+  /** Keeps `owner`'s lease on the profiles alive. */
+  async heartbeat(ds: DataSource, jobs: ProfileJob[], owner: string, leaseSeconds: number) {
+    await ds.query(
+      `UPDATE profiles p SET lease_until = now() + make_interval(secs => $4)
+         FROM ${PROFILES} WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id AND p.claimed_by = $3`,
+      [...ids(jobs), owner, leaseSeconds],
+    )
+  }
+
+  /**
+   * The apply of many profiles (already locked and checked to be leased by us): their submissions done, a history
+   * entry each, the merged content, summary and embedding; a profile with nothing left open turns ready and unleased.
+   * Returns, by profile, how many submissions remain open and, for those now ready, their status event order.
+   */
+  async apply(m: EntityManager, writes: ProfileWrite[], embeddingModel: string): Promise<Map<string, { remaining: number; seq?: number }>> {
+    const subs = writes.flatMap((w) => w.submissions.map((s) => ({ ...s, tenantId: w.job.tenantId, promptVersion: w.promptVersion })))
+    const [done] = await m.query(
+      `UPDATE submissions s SET status = 'done', finished_at = now(), error = NULL, prompt_version = x.prompt_version,
+              extraction = x.extraction::jsonb,
+              usage = CASE WHEN x.total IS NULL THEN s.usage ELSE jsonb_build_object(
+                'promptTokens', COALESCE((s.usage->>'promptTokens')::bigint, 0) + x.prompt,
+                'completionTokens', COALESCE((s.usage->>'completionTokens')::bigint, 0) + x.completion,
+                'totalTokens', COALESCE((s.usage->>'totalTokens')::bigint, 0) + x.total) END
+         FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])
+              AS x(tenant_id, id, prompt_version, extraction, prompt, completion, total)
+        WHERE s.tenant_id = x.tenant_id AND s.id = x.id AND s.status = 'processing'
+        RETURNING s.id`,
+      [
+        subs.map((s) => s.tenantId),
+        subs.map((s) => s.id),
+        subs.map((s) => s.promptVersion),
+        subs.map((s) => s.extraction),
+        subs.map((s) => (s.usage?.totalTokens ? s.usage.promptTokens : null)),
+        subs.map((s) => (s.usage?.totalTokens ? s.usage.completionTokens : null)),
+        subs.map((s) => (s.usage?.totalTokens ? s.usage.totalTokens : null)),
+      ],
+    )
+    if (done.length !== subs.length) throw new Error(`expected to finish ${subs.length} submissions, finished ${done.length}`)
+    await m.query(
+      `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])`,
+      [
+        writes.map((w) => w.job.tenantId),
+        writes.map((w) => w.job.profileId),
+        writes.map((w) => w.history.seq),
+        writes.map((w) => w.history.extractedOn),
+        writes.map((w) => w.history.changes),
+        writes.map((w) => w.history.submissionIds),
+        writes.map((w) => w.history.inputType),
+      ],
+    )
+    const [rows] = await m.query(
+      `UPDATE profiles p SET content = x.content::jsonb, field_timestamps = x.field_timestamps::jsonb, internals = x.internals::jsonb,
+              language = x.language, summary = x.summary, name = x.name, age = x.age, gender = x.gender, location = x.location,
+              embedding = x.embedding::vector, embedding_model = $14, version = version + 1, history_seq = x.history_seq,
+              last_updated = now(),
+              status = CASE WHEN r.n > 0 THEN 'processing' ELSE 'ready' END,
+              claimed_by = CASE WHEN r.n > 0 THEN claimed_by END,
+              lease_until = CASE WHEN r.n > 0 THEN lease_until END
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[],
+                     $10::text[], $11::text[], $12::text[], $13::int[])
+              AS x(tenant_id, profile_id, content, field_timestamps, internals, language, summary, name, age, gender, location,
+                   embedding, history_seq)
+        CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM submissions s
+                             WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND s.status IN ('pending', 'processing')) r
+        WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
+        RETURNING p.tenant_id, p.profile_id, r.n AS remaining, CASE WHEN r.n = 0 THEN nextval('profile_status_seq') END AS seq`,
+      [
+        writes.map((w) => w.job.tenantId),
+        writes.map((w) => w.job.profileId),
+        writes.map((w) => w.content),
+        writes.map((w) => w.fieldTimestamps),
+        writes.map((w) => w.internals),
+        writes.map((w) => w.language),
+        writes.map((w) => w.summary),
+        writes.map((w) => w.name),
+        writes.map((w) => w.age),
+        writes.map((w) => w.gender),
+        writes.map((w) => w.location),
+        writes.map((w) => w.embedding),
+        writes.map((w) => w.history.seq),
+        embeddingModel,
+      ],
+    )
+    const out = new Map<string, { remaining: number; seq?: number }>()
+    for (const r of rows) out.set(`${r.tenant_id}\u0000${r.profile_id}`, { remaining: r.remaining, ...(r.seq !== null ? { seq: Number(r.seq) } : {}) })
+    return out
+  }
+}
+
+function seqs(rows: { tenant_id: string; profile_id: string; seq: string | null }[]): Map<string, number> {
+  const out = new Map<string, number>()
+  for (const r of rows) if (r.seq !== null) out.set(`${r.tenant_id}\u0000${r.profile_id}`, Number(r.seq))
+  return out
+}
