@@ -22,7 +22,7 @@ interface Profile {
  * `window`: only the samples from `skip` seconds after the profile's start (or the `last` seconds) to `tail` seconds
  * before its end.
  */
-export function summarise(file: string, top = 30, window: { skip?: number; tail?: number; last?: number } = {}): string {
+export function summarise(file: string, top = 30, window: { skip?: number; tail?: number; last?: number; inclusive?: string } = {}): string {
   const p = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile
   const byId = new Map(p.nodes.map((n) => [n.id, n]))
   const self = new Map<number, number>()
@@ -58,12 +58,13 @@ export function summarise(file: string, top = 30, window: { skip?: number; tail?
   const incl = new Map<string, number>()
   const busy = [...self.entries()].filter(([id]) => !/^\((idle|program|garbage collector)\)$/.test(byId.get(id)!.callFrame.functionName))
   const busyTotal = busy.reduce((a, [, us]) => a + us, 0)
+  const include = window.inclusive ? new RegExp(window.inclusive) : /\/src\//
   for (const [id, us] of busy) {
     const seen = new Set<string>()
     for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
       const n = byId.get(cur)!
-      if (!n.callFrame.url.includes('/src/')) continue
-      const name = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/.*\/src\//, 'src/')}:${n.callFrame.lineNumber + 1}`
+      if (!include.test(`${n.callFrame.url} ${n.callFrame.functionName}`)) continue
+      const name = `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url.replace(/.*\/(src|node_modules)\//, '$1/')}:${n.callFrame.lineNumber + 1}`
       if (seen.has(name)) continue
       seen.add(name)
       incl.set(name, (incl.get(name) ?? 0) + us)
@@ -83,10 +84,10 @@ export function summarise(file: string, top = 30, window: { skip?: number; tail?
       .join('\n')
   return (
     `total ${(total / 1e6).toFixed(1)} s sampled, ${(busyTotal / 1e6).toFixed(1)} s not idle\n\nby package or folder:\n${fmt(pkg)}\n\n` +
-    `by function (self time):\n${fmt(fn)}\n\nour functions, callees included (share of the time not idle):\n${fmtBusy(incl)}\n`
+    `by function (self time):\n${fmt(fn)}\n\n${window.inclusive ? `functions matching ${window.inclusive}` : 'our functions'}, callees included (share of the time not idle):\n${fmtBusy(incl)}\n`
   )
 }
 
 if (process.argv[1]?.endsWith('profile-summary.ts')) {
-  process.stdout.write(summarise(process.argv[2]!, Number(arg('top', '30')), { skip: Number(arg('skip', '0')), tail: Number(arg('tail', '0')), last: arg('last') === undefined ? undefined : Number(arg('last')) }))
+  process.stdout.write(summarise(process.argv[2]!, Number(arg('top', '30')), { skip: Number(arg('skip', '0')), tail: Number(arg('tail', '0')), last: arg('last') === undefined ? undefined : Number(arg('last')), inclusive: arg('inclusive') }))
 }

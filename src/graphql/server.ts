@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled'
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server'
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify'
 import type { IncomingMessage } from 'node:http'
@@ -108,7 +109,8 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
     parseOptions: { maxTokens: config.graphql.maxTokens },
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError(config.production),
-    plugins: [fastifyApolloDrainPlugin(app), subscriptionsNeedWebSocket, chargeOperations],
+    // No cache hints are used: Apollo's default cache-control plugin would wrap every field's resolver to collect them.
+    plugins: [fastifyApolloDrainPlugin(app), subscriptionsNeedWebSocket, chargeOperations, ApolloServerPluginCacheControlDisabled()],
   })
   await apollo.start()
 

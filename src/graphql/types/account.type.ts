@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql'
 
-@ObjectType({ description: 'A dashboard account; it owns one tenant' })
+@ObjectType({ description: 'A dashboard account; it owns one tenant', simpleResolvers: true })
 export class Account {
   @Field(() => ID) id!: string
   @Field(() => String) email!: string
@@ -8,13 +8,13 @@ export class Account {
   @Field(() => String) tenantName!: string
 }
 
-@ObjectType({ description: 'A new session: the cookie is set on the response; the browser echoes csrfToken in x-csrf-token' })
+@ObjectType({ description: 'A new session: the cookie is set on the response; the browser echoes csrfToken in x-csrf-token', simpleResolvers: true })
 export class SessionInfo {
   @Field(() => Account) account!: Account
   @Field(() => String) csrfToken!: string
 }
 
-@ObjectType({ description: "An app of the account's tenant; its key is shown only when issued" })
+@ObjectType({ description: "An app of the account's tenant; its key is shown only when issued", simpleResolvers: true })
 export class DashboardApp {
   @Field(() => ID) id!: string
   @Field(() => String) name!: string
@@ -23,7 +23,7 @@ export class DashboardApp {
   @Field(() => String, { nullable: true }) keyCreatedAt!: string | null
 }
 
-@ObjectType({ description: 'An app with its new API key: the only time the key is shown' })
+@ObjectType({ description: 'An app with its new API key: the only time the key is shown', simpleResolvers: true })
 export class AppWithKey {
   @Field(() => DashboardApp) app!: DashboardApp
   @Field(() => String) apiKey!: string

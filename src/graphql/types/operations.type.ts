@@ -14,14 +14,14 @@ export class SearchSort {
   @Field(() => SortOrderEnum, { defaultValue: SortOrderEnum.DESC }) order!: SortOrderEnum
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class SearchHit {
   @Field(() => Float, { nullable: true, description: 'Calibrated 0-100 similarity; only when a query was given' })
   similarityScore?: number
   @Field(() => Profile) profile!: Profile
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class SearchResult {
   @Field(() => [SearchHit]) profiles!: SearchHit[]
   @Field(() => Int) total!: number
@@ -29,14 +29,14 @@ export class SearchResult {
   @Field(() => Int) pageSize!: number
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class SubmissionAck {
   @Field(() => ID, { description: 'The submission id' }) id!: string
   @Field(() => ID) profileId!: string
   @Field(() => String) message!: string
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ProfileStatusEvent {
   @Field(() => ID) profileId!: string
   @Field(() => ProfileEventStatus) status!: ProfileEventStatus

@@ -4,19 +4,19 @@ import { InputTypeEnum, ProfileStatusEnum, SubmissionStatusEnum } from './enums.
 
 // Explicit types in every decorator: esbuild (tsx, vitest) emits no decorator metadata.
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ScoredString {
   @Field(() => String) value!: string
   @Field(() => Float) confidence!: number
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ScoredInt {
   @Field(() => Int) value!: number
   @Field(() => Float) confidence!: number
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class CoreInfo {
   @Field(() => ScoredString, { nullable: true }) name?: ScoredString
   @Field(() => ScoredInt, { nullable: true }) age?: ScoredInt
@@ -25,25 +25,25 @@ export class CoreInfo {
   @Field(() => ScoredString, { nullable: true }) occupation?: ScoredString
 }
 
-@ObjectType({ description: 'One interest category (hobbies, music, food, ...) and its values' })
+@ObjectType({ description: 'One interest category (hobbies, music, food, ...) and its values', simpleResolvers: true })
 export class InterestCategory {
   @Field(() => String) category!: string
   @Field(() => [ScoredString]) values!: ScoredString[]
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class MoodTrends {
   @Field(() => ScoredString, { nullable: true, description: 'The mood seen most often' }) default?: ScoredString
   @Field(() => ScoredString, { nullable: true, description: 'The latest mood' }) recent?: ScoredString
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class Personality {
   @Field(() => [ScoredString]) traits!: ScoredString[]
   @Field(() => MoodTrends) moodTrends!: MoodTrends
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class Memory {
   @Field(() => String) event!: string
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' }) date?: string
@@ -51,19 +51,19 @@ export class Memory {
   @Field(() => Float, { nullable: true }) confidence?: number
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class Preferences {
   @Field(() => ScoredString, { nullable: true }) conversationStyle?: ScoredString
   @Field(() => [ScoredString]) topicsToAvoid!: ScoredString[]
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class FieldTimestamp {
   @Field(() => String, { description: 'A section (core_info) or field (core_info.location)' }) field!: string
   @Field(() => String, { description: 'ISO 8601 date-time of the last change' }) at!: string
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class UpdateLogEntry {
   @Field(() => Int) seq!: number
   @Field(() => String) extractedOn!: string
@@ -73,19 +73,19 @@ export class UpdateLogEntry {
   @Field(() => String) inputType!: string
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class PageInfo {
   @Field(() => String, { nullable: true }) endCursor!: string | null
   @Field(() => Boolean) hasNextPage!: boolean
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class HistoryPage {
   @Field(() => [UpdateLogEntry]) entries!: UpdateLogEntry[]
   @Field(() => PageInfo) pageInfo!: PageInfo
 }
 
-@ObjectType({ description: 'Tokens reported by the AI provider' })
+@ObjectType({ description: 'Tokens reported by the AI provider', simpleResolvers: true })
 export class TokenUsage {
   // Float, not Int: a tenant's totals outgrow GraphQL's 32-bit Int.
   @Field(() => Float) promptTokens!: number
@@ -93,12 +93,12 @@ export class TokenUsage {
   @Field(() => Float) totalTokens!: number
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class TenantUsage extends TokenUsage {
   @Field(() => Int, { description: 'Submissions counted (of profiles that still exist)' }) submissions!: number
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class Submission {
   @Field(() => ID) id!: string
   @Field(() => ID) profileId!: string
@@ -115,13 +115,13 @@ export class Submission {
   seq!: number
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class SubmissionPage {
   @Field(() => [Submission]) nodes!: Submission[]
   @Field(() => PageInfo) pageInfo!: PageInfo
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class Profile {
   @Field(() => ID) profileId!: string
   @Field(() => ID) tenantId!: string
