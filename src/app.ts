@@ -126,7 +126,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       accounts: new AccountService(ds, config.dashboard, { shared: db.mode === 'server' }),
       submissions: gated(new SubmissionService(ds, statements, queue, bus, config.limits), gate),
       profiles: gated(new ProfileService(ds, profiles, queue, bus), gate),
-      search: gated(new SearchService(ds, profiles, ai.embedder, config.limits.maxPageSize), gate),
+      search: gated(new SearchService(ds, ai.embedder, config.limits.maxPageSize), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker }),
       budget,
     }

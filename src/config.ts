@@ -27,6 +27,7 @@ const schema = z.object({
   PROFILER_SHUTDOWN_TIMEOUT_MS: int(20_000, 1000, 600_000),
   PROFILER_WORKER_CONCURRENCY: int(32, 1, 1024),
   PROFILER_WORKER_FETCH: int(16, 1, 1024),
+  PROFILER_HNSW_EF_SEARCH: int(100, 1, 1000),
   PROFILER_BATCH_SIZE: int(20, 1, 200),
   PROFILER_MAX_ATTEMPTS: int(3, 1, 20),
   PROFILER_LEASE_SECONDS: int(30, 2, 3600),
@@ -114,6 +115,10 @@ export type Config = {
   graphql: GraphQLLimits
   dashboard: DashboardConfig
   openai: OpenAIConfig
+  search: {
+    /** HNSW candidate list size of a semantic search (pgvector's hnsw.ef_search): recall against speed. */
+    efSearch: number
+  }
   worker: {
     /** Profiles in flight at once in a worker process. */
     concurrency: number
@@ -243,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       wsMaxSockets: e.PROFILER_WS_MAX_SOCKETS,
       wsAuthRecheckMs: e.PROFILER_WS_AUTH_RECHECK_MS,
     },
+    search: { efSearch: e.PROFILER_HNSW_EF_SEARCH },
     worker: {
       concurrency: e.PROFILER_WORKER_CONCURRENCY,
       roundSize: e.PROFILER_WORKER_FETCH,

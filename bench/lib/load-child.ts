@@ -19,7 +19,7 @@ const result = await autocannon({
       headers: spec.headers,
       setupRequest: (req: any) => {
         const i = n++
-        req.path = fill(spec.path, i)
+        req.path = fill(spec.paths ? spec.paths[i % spec.paths.length]! : spec.path, i)
         if (spec.bodies) req.body = fill(spec.bodies[i % spec.bodies.length]!, i)
         return req
       },

@@ -7,6 +7,8 @@ export interface LoadSpec {
   method: 'GET' | 'POST'
   /** Path with `{i}` (a counter, unique per request) and `{n}` (the counter modulo `ids`). */
   path: string
+  /** Paths used in turn instead of `path` (same placeholders). */
+  paths?: string[]
   headers?: Record<string, string>
   /** Bodies used in turn, with the same placeholders. */
   bodies?: string[]

@@ -26,14 +26,21 @@ interface Info {
   port: number
 }
 
-/** `listen`: channels whose NOTIFYs reach `onNotification` (the session LISTENs before any connection is served). */
-export async function startEmbeddedPostgres(dataDir: string, opts: { port?: number; listen?: string[] } = {}): Promise<EmbeddedPostgres> {
+/**
+ * `listen`: channels whose NOTIFYs reach `onNotification` (the session LISTENs before any connection is served);
+ * `settings`: set on the session, which every connection shares (PGlite ignores startup options).
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  opts: { port?: number; listen?: string[]; settings?: Record<string, string> } = {},
+): Promise<EmbeddedPostgres> {
   fs.mkdirSync(dataDir, { recursive: true })
   const dbDir = path.join(dataDir, 'pgdata')
   const running = await findRunningEmbedded(dataDir)
   if (running) throw new Error(`The embedded database in ${dataDir} is already served by process ${running.pid} (port ${running.port}).`)
   const db = await PGlite.create({ dataDir: dbDir, extensions: { vector, pg_trgm } })
   for (const channel of opts.listen ?? []) await db.exec(`LISTEN "${channel.replace(/"/g, '""')}"`)
+  for (const [k, v] of Object.entries(opts.settings ?? {})) await db.query(`SELECT set_config($1, $2, false)`, [k, v])
   const server = new PGliteServer(db)
   const bound = await server.start(opts.port ?? 0)
   const infoPath = path.join(dataDir, INFO_FILE)

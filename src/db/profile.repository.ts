@@ -55,13 +55,17 @@ export function toRecord(r: any): ProfileRecord {
   }
 }
 
-/** A profile by key with its newest $3 history entries as a JSON array `update_log`, oldest first. */
-export const PROFILE_WITH_HISTORY_SQL = `SELECT ${PROFILE_COLUMNS},
-    (SELECT COALESCE(json_agg(json_build_object('seq', h.seq, 'extracted_on', h.extracted_on, 'changes', h.changes,
-                                                'submission_ids', h.submission_ids, 'input_type', h.input_type) ORDER BY h.seq), '[]')
-       FROM (SELECT seq, extracted_on, changes, submission_ids, input_type FROM profile_history
-              WHERE tenant_id = $1 AND profile_id = $2 ORDER BY seq DESC LIMIT $3) h) AS update_log
-  FROM profiles WHERE tenant_id = $1 AND profile_id = $2`
+/** How many of a profile's newest history entries come with it as `update_log` (CONTRACT §5). */
+export const UPDATE_LOG_LIMIT = 100
+
+/** A column of a query on `profiles`: the row's newest history entries as a JSON array `update_log`, oldest first. */
+export const RECENT_HISTORY_COLUMN = `(SELECT COALESCE(json_agg(json_build_object('seq', h.seq, 'extracted_on', h.extracted_on, 'changes', h.changes,
+        'submission_ids', h.submission_ids, 'input_type', h.input_type) ORDER BY h.seq), '[]')
+     FROM (SELECT seq, extracted_on, changes, submission_ids, input_type FROM profile_history
+            WHERE tenant_id = profiles.tenant_id AND profile_id = profiles.profile_id ORDER BY seq DESC LIMIT ${UPDATE_LOG_LIMIT}) h) AS update_log`
+
+/** A profile by key ($1, $2) with its recent history. */
+export const PROFILE_WITH_HISTORY_SQL = `SELECT ${PROFILE_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = $2`
 
 /** Profile and history SQL. Every statement filters by tenant_id. */
 export class ProfileRepository {
@@ -79,28 +83,13 @@ export class ProfileRepository {
     return rows.length ? toRecord(rows[0]) : null
   }
 
-  /** The profile with its newest `limit` history entries (oldest first) as `update_log`, in one statement. */
-  async findWithHistory(tenantId: string, profileId: string, limit = 100): Promise<ProfileRecord | null> {
-    const rows = await this.withHistory.rows([tenantId, profileId, limit])
+  /** The profile with its newest history entries (oldest first) as `update_log`, in one statement. */
+  async findWithHistory(tenantId: string, profileId: string): Promise<ProfileRecord | null> {
+    const rows = await this.withHistory.rows([tenantId, profileId])
     if (!rows.length) return null
     const r = toRecord(rows[0])
     r.update_log = (rows[0].update_log as unknown[]).map(toHistory)
     return r
-  }
-
-  /** Newest `limit` history entries of each given profile, oldest first. */
-  async recentHistory(m: EntityManager, tenantId: string, profileIds: string[], limit = 100): Promise<Map<string, HistoryEntry[]>> {
-    const out = new Map<string, HistoryEntry[]>(profileIds.map((id) => [id, []]))
-    if (!profileIds.length) return out
-    const rows = await m.query(
-      `SELECT profile_id, seq, extracted_on, changes, submission_ids, input_type FROM (
-         SELECT h.*, row_number() OVER (PARTITION BY profile_id ORDER BY seq DESC) AS rn
-           FROM profile_history h WHERE tenant_id = $1 AND profile_id = ANY($2::text[])
-       ) x WHERE rn <= $3 ORDER BY profile_id, seq`,
-      [tenantId, profileIds, limit],
-    )
-    for (const r of rows) out.get(r.profile_id)!.push(toHistory(r))
-    return out
   }
 
   async history(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number }): Promise<HistoryEntry[]> {
@@ -121,7 +110,7 @@ export class ProfileRepository {
   }
 }
 
-function toHistory(r: any): HistoryEntry {
+export function toHistory(r: any): HistoryEntry {
   return {
     seq: Number(r.seq),
     extracted_on: new Date(r.extracted_on).toISOString(),

@@ -115,6 +115,14 @@ describe('search (GET /v1/search and /v1/smart-search)', () => {
     expect(paged.total).toBe(2)
   })
 
+  it("every connection scans the HNSW index iteratively, so a filtered page is full (set at the session's start)", async () => {
+    // The pool's connections all carry it (several at once, so more than one connection answers).
+    const settings = await Promise.all(
+      Array.from({ length: 4 }, () => svc.profiler.db.dataSource.query(`SELECT current_setting('hnsw.iterative_scan') AS v, pg_sleep(0.05)`)),
+    )
+    expect(settings.map((r) => r[0].v)).toEqual(Array(4).fill('relaxed_order'))
+  })
+
   it('/v1/smart-search is an alias', async () => {
     const a = await (await api.get('/v1/search?query=turtle&sensitivity=10')).json()
     const b = await (await api.get('/v1/smart-search?query=turtle&sensitivity=10')).json()

@@ -1,12 +1,17 @@
 import { Arg, Ctx, ID, Resolver, Root, Subscription } from 'type-graphql'
 import type { EventMap } from '../../events/event-bus.js'
 import type { GqlContext } from '../context.js'
+import type { ProfileRecord } from '../../db/profile.repository.js'
 import { eventStream } from '../event-stream.js'
+import { SingleFlight } from '../single-flight.js'
 import { toGqlProfile } from '../serializers.js'
 import { ProfileEventStatus } from '../types/enums.js'
 import { ProfileStatusEvent } from '../types/operations.type.js'
 
 type StatusEvent = EventMap['profileStatusChanged']
+
+/** The profile as of an event, read once for all of its subscribers (by tenant, profile and the event's order). */
+const atEvent = new SingleFlight<ProfileRecord | null>()
 
 @Resolver()
 export class StatusResolver {
@@ -22,7 +27,10 @@ export class StatusResolver {
     @Arg('id', () => ID, { nullable: true }) _id: string | null,
     @Ctx() { ctx, services }: GqlContext,
   ): Promise<ProfileStatusEvent> {
-    const profile = event.status === 'deleted' ? null : await services.profiles.find(ctx, event.profileId)
+    const profile =
+      event.status === 'deleted'
+        ? null
+        : await atEvent.run(`${ctx.tenantId}\u0000${event.profileId}\u0000${event.seq ?? event.at}`, () => services.profiles.find(ctx, event.profileId))
     return { profileId: event.profileId, status: event.status as ProfileEventStatus, profile: profile ? toGqlProfile(profile) : null }
   }
 }

@@ -1,0 +1,196 @@
+// Semantic search at scale, side by side with the same SQL run raw:
+//   - profiles in two tenants: a large one (99 %) and a small one (1 %: a filtered search at 1 % selectivity);
+//   - embeddings of the local model (1024 dimensions) and of an OpenAI-sized model (1536, served by the local
+//     OpenAI-compatible server of the tests, whose embeddings are hashed bags of word stems);
+//   - each query through the service (GET /v1/search) and, alternating with it, the statements the service runs for it
+//     (vectorSearchSql and the history query, with the same vector) on a plain connection: p50/p95 of both;
+//   - recall@10 of the service's page against an exact scan (no index) with the same filters (a result counts when it
+//     is as near as the exact 10th); whether every page is full (as many as pageSize, or every match).
+//   npx tsx bench/search.ts [--db server|embedded|both] [--n 100000] [--queries 60] [--sensitivity 0] [--models local,openai]
+import pg from 'pg'
+import { calibrationFor } from '../src/ai/openai/openai-embedder.js'
+import { LocalEmbedder } from '../src/ai/local/local-embedder.js'
+import { sessionOptions, sessionSettings } from '../src/db/database.js'
+import { loadConfig } from '../src/config.js'
+import { tenantFilter, vectorSearchSql } from '../src/services/search.service.js'
+import { fakeEmbedding, startOpenAIServer } from '../test/support/openai-server.js'
+import { freshDb, spawnTs, startService, type DbKind } from './lib/env.js'
+import { percentile, round } from './lib/load.js'
+import { syntheticQueries, writeProfiles } from './lib/synthetic.js'
+import { arg, benchMain, type BenchResult, type ResultRow } from './lib/report.js'
+import type { Bar } from './lib/chart.js'
+
+const OPENAI_MODEL = 'text-embedding-3-small'
+
+async function cli(db: { dataDir: string; url?: string }, env: Record<string, string>, ...args: string[]): Promise<string> {
+  const p = spawnTs('src/main.ts', args, { PROFILER_DATA_DIR: db.dataDir, LOG_LEVEL: 'warn', ...(db.url ? { DATABASE_URL: db.url } : {}), ...env })
+  const code = await new Promise<number | null>((r) => p.child.once('exit', r))
+  if (code !== 0) throw new Error(`profiler ${args.join(' ')} failed:\n${p.output()}`)
+  return p.output()
+}
+
+interface ModelRun {
+  label: string
+  rows: ResultRow[]
+  bars: Bar[]
+  raw: unknown
+}
+
+async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number; queries: number; sensitivity: number }): Promise<ModelRun> {
+  const db = await freshDb(kind)
+  const fake = model === 'openai' ? await startOpenAIServer() : undefined
+  const env: Record<string, string> = fake
+    ? { PROFILER_AI: 'openai', OPENAI_API_KEY: 'bench', PROFILER_OPENAI_BASE_URL: fake.url, PROFILER_EMBEDDING_MODEL: OPENAI_MODEL }
+    : {}
+  const local = new LocalEmbedder()
+  await local.warmUp?.()
+  const embed = model === 'local' ? async (t: string) => (await local.embed([t])).vectors[0]! : (t: string) => fakeEmbedding(t, 1536, OPENAI_MODEL)
+  const modelId = model === 'local' ? local.model : OPENAI_MODEL
+  const calibration = model === 'local' ? local.calibration : calibrationFor(OPENAI_MODEL)
+  const label = model === 'local' ? `local embeddings (${local.dimension}-d)` : `OpenAI-sized embeddings (1536-d)`
+  const api = await startService(db, 'serve', env)
+  try {
+    const small = JSON.parse((await cli(db, env, 'app', 'create', '--tenant', 'small', '--name', 'bench', '--json')).match(/\{[\s\S]*\}/)![0]) as {
+      tenant_id: string
+      api_key: string
+    }
+    // Connections set up as the service's are (iterative index scans on).
+    const settings = sessionOptions(sessionSettings(loadConfig({ ...env })))
+    const c = new pg.Client({ connectionString: db.connectionString(), options: settings } as pg.ClientConfig)
+    const counter = new pg.Client({ connectionString: db.connectionString(), options: settings } as pg.ClientConfig)
+    await c.connect()
+    await counter.connect()
+    try {
+      const big = (await c.query(`SELECT id FROM tenants WHERE name = 'default'`)).rows[0].id as string
+      const t0 = Date.now()
+      const smallCount = Math.max(100, Math.round(o.n / 100))
+      await c.query(`DROP INDEX profiles_embedding_hnsw`)
+      await writeProfiles(c, { tenantId: big, prefix: 'b', count: o.n - smallCount, seed: 1, model: modelId, embed })
+      await writeProfiles(c, { tenantId: small.tenant_id, prefix: 's', count: smallCount, seed: 2, model: modelId, embed })
+      const t1 = Date.now()
+      // The index the migration creates, built once over the data (as after a bulk load).
+      if (kind === 'server') await c.query(`SET maintenance_work_mem = '1GB'`)
+      await c.query(`CREATE INDEX profiles_embedding_hnsw ON profiles USING hnsw (embedding vector_cosine_ops)`)
+      await c.query(`ANALYZE profiles`)
+      process.stderr.write(`  ${kind}, ${label}: ${o.n} profiles written in ${((t1 - t0) / 1000).toFixed(0)} s, index built in ${((Date.now() - t1) / 1000).toFixed(0)} s\n`)
+
+      const queries = syntheticQueries(o.queries)
+      const maxDistance = 1 - calibration.toCosine(o.sensitivity)
+      const tenants = [
+        { name: `large tenant (${100 - Math.round((100 * smallCount) / o.n)} %)`, id: big, key: api.key },
+        { name: `small tenant (1 %)`, id: small.tenant_id, key: small.api_key },
+      ]
+      const rows: ResultRow[] = []
+      const bars: Bar[] = []
+      const raw: Record<string, unknown> = {}
+      for (const t of tenants) {
+        const service: number[] = []
+        const direct: number[] = []
+        let recall = 0
+        let full = 0
+        for (const [i, q] of queries.entries()) {
+          const vector = await embed(q)
+          const sql = vectorSearchSql({ ...tenantFilter(t.id), vector: `[${vector.join(',')}]`, maxDistance, model: modelId, pageSize: 10, offset: 0 })
+          // As the service runs them: the total and the page (with its history) side by side on two connections.
+          const runRaw = async () => {
+            const s0 = performance.now()
+            await Promise.all([counter.query(sql.count, sql.args), c.query(sql.page, sql.args)])
+            return performance.now() - s0
+          }
+          const runService = async () => {
+            const s0 = performance.now()
+            const res = await fetch(`${api.url}/v1/search?${new URLSearchParams({ query: q, sensitivity: String(o.sensitivity), pageSize: '10' })}`, {
+              headers: { authorization: `Bearer ${t.key}` },
+            })
+            const body = (await res.json()) as { profiles: { profile_id: string }[]; total: number }
+            if (res.status !== 200) throw new Error(`search: ${res.status} ${JSON.stringify(body)}`)
+            return { ms: performance.now() - s0, ids: body.profiles.map((p) => p.profile_id), total: body.total }
+          }
+          // Alternating, and the first two queries only warm up.
+          const first = i % 2 === 0
+          const a = first ? await runService() : undefined
+          const rawMs = await runRaw()
+          const b = a ?? (await runService())
+          if (i >= 2) {
+            service.push(b.ms)
+            direct.push(rawMs)
+          }
+          // Exact: the same conditions with no index. A result counts as found when it is as near as the exact 10th (so
+          // that which of several equally near profiles came back does not matter).
+          const whereSql = sql.count.slice(sql.count.indexOf('WHERE') + 6)
+          await c.query('BEGIN')
+          await c.query('SET LOCAL enable_indexscan = off')
+          const exact = (await c.query(`SELECT embedding <=> $2 AS d FROM profiles WHERE ${whereSql} ORDER BY embedding <=> $2 LIMIT 10`, sql.args)).rows
+          await c.query('COMMIT')
+          const got = (await c.query(`SELECT embedding <=> $2 AS d FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($3)`, [t.id, sql.args[1], b.ids])).rows
+          const tenth = exact.length ? Number(exact.at(-1).d) : 0
+          const hit = got.filter((r) => Number(r.d) <= tenth + 1e-6).length
+          recall += exact.length ? Math.min(hit, exact.length) / exact.length : 1
+          if (b.ids.length === Math.min(10, b.total)) full++
+        }
+        const n = queries.length
+        const [sp95, rp95] = [percentile(service, 95), percentile(direct, 95)]
+        process.stderr.write(
+          `  ${kind}, ${label}, ${t.name}: service p50 ${percentile(service, 50).toFixed(1)} / p95 ${sp95.toFixed(1)} ms, raw SQL p50 ${percentile(direct, 50).toFixed(1)} / p95 ${rp95.toFixed(1)} ms, recall@10 ${(recall / n).toFixed(3)}, full pages ${full}/${n}\n`,
+        )
+        raw[t.name] = { service, direct, recall: recall / n, full, queries: n }
+        rows.push({
+          what: `${label}, ${t.name}: p95 vs the same SQL raw`,
+          ratio: round(sp95 / rp95),
+          target: '<= 1.3x',
+          met: sp95 / rp95 <= 1.3,
+          figures: `service p95 ${round(sp95, 1)} ms, raw ${round(rp95, 1)} ms (p50 ${round(percentile(service, 50), 1)} / ${round(percentile(direct, 50), 1)})`,
+        })
+        rows.push({
+          what: `${label}, ${t.name}: recall@10 against an exact scan`,
+          value: round(recall / n, 3),
+          target: '>= 0.95',
+          met: recall / n >= 0.95,
+          figures: `${n} queries, sensitivity ${o.sensitivity}`,
+        })
+        rows.push({
+          what: `${label}, ${t.name}: pages full`,
+          value: full,
+          unit: `of ${n}`,
+          target: 'all',
+          met: full === n,
+          figures: 'a page holds pageSize results, or every match when there are fewer',
+        })
+        bars.push({ label: `${t.name}: raw SQL p95`, value: round(rp95, 1), baseline: true }, { label: `${t.name}: service p95`, value: round(sp95, 1) })
+      }
+      return { label, rows, bars, raw }
+    } finally {
+      await c.end()
+      await counter.end()
+    }
+  } catch (e) {
+    process.stderr.write(`the service's log ends:\n${api.output().slice(-4000)}\n`)
+    throw e
+  } finally {
+    await api.stop()
+    await fake?.close()
+    await db.drop()
+  }
+}
+
+export async function runSearch(kind: DbKind, o: { n: number; queries: number; sensitivity: number; models: ('local' | 'openai')[] }): Promise<BenchResult> {
+  const rows: ResultRow[] = []
+  const bars: Bar[] = []
+  const raw: Record<string, unknown> = {}
+  for (const m of o.models) {
+    const r = await runModel(kind, m, o)
+    rows.push(...r.rows)
+    bars.push(...r.bars.map((b) => ({ ...b, label: `${m === 'local' ? '1024-d' : '1536-d'}, ${b.label}` })))
+    raw[r.label] = r.raw
+  }
+  return { name: 'search', db: kind, rows, raw, chart: { title: `Search p95 at ${o.n.toLocaleString('en-US')} profiles, ${kind} database`, unit: 'ms', bars } }
+}
+
+await benchMain(import.meta.url, 'search', (kind) =>
+  runSearch(kind, {
+    n: Number(arg('n', kind === 'server' ? '100000' : '20000')),
+    queries: Number(arg('queries', '60')),
+    sensitivity: Number(arg('sensitivity', '0')),
+    models: arg('models', 'local,openai').split(',') as ('local' | 'openai')[],
+  }),
+)
