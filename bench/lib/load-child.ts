@@ -12,6 +12,7 @@ const result = await autocannon({
   url: spec.url,
   connections: spec.connections,
   duration: spec.seconds,
+  ...(spec.rate ? { overallRate: spec.rate } : {}),
   timeout: 30,
   requests: [
     {

@@ -15,6 +15,8 @@ export interface LoadSpec {
   ids?: number
   connections: number
   seconds: number
+  /** Requests per second in all (autocannon's overallRate); full speed when absent. */
+  rate?: number
   startAt?: number
 }
 

@@ -84,6 +84,8 @@ export interface RecordedRequest {
 export interface OpenAIServerOptions {
   /** Dimension for models without a known default (and without `dimensions` in the request). Default 64. */
   defaultDimension?: number
+  /** Every chat request takes at least this long, as a real model does (benchmarks of I/O-bound work). Default 0. */
+  chatLatencyMs?: number
   /** Clock for relative dates in extraction. */
   now?: () => Date
 }
@@ -444,9 +446,10 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       maxInFlightChat = Math.max(maxInFlightChat, inFlightChat)
     }
     try {
-      if (fault?.delayMs) {
+      const delayMs = fault?.delayMs ?? (kind === 'chat' ? opts.chatLatencyMs : undefined)
+      if (delayMs) {
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, fault.delayMs)
+          const t = setTimeout(resolve, delayMs)
           res.once('close', () => {
             clearTimeout(t)
             resolve()

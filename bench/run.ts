@@ -1,0 +1,53 @@
+// The benchmark suite: every benchmark on the PostgreSQL server and on the embedded database, one after another (never
+// two at once: they share the machine's cores), each against its baseline measured side by side in the same run. Prints
+// one table of ratios and figures, writes bench/results/<name>-<db>.json, docs/perf/<name>-<db>.svg and
+// docs/perf/summary.md.
+//   npm run bench                          # everything, both databases
+//   npm run bench -- http worker           # some of them
+//   npm run bench -- --db server           # one database
+//   npx tsx bench/http.ts --db embedded    # any benchmark alone, with its own options
+import fs from 'node:fs'
+import path from 'node:path'
+import { runHttp } from './http.js'
+import { runLatency } from './latency.js'
+import { runSearch } from './search.js'
+import { runSubscriptions } from './subscriptions.js'
+import { runWorker } from './worker.js'
+import { CHARTS_DIR, dbKinds, printTable, save, type BenchResult } from './lib/report.js'
+import type { DbKind } from './lib/env.js'
+
+const SUITE: Record<string, (kind: DbKind) => Promise<BenchResult>> = {
+  http: (kind) => runHttp(kind, { seconds: 10, rounds: 2, connections: 32 }),
+  worker: (kind) => runWorker(kind, { n: 3000, burstSeconds: 30, workers: [1, 2], scaling: true }),
+  latency: (kind) => runLatency(kind, { samples: 40 }),
+  // PGlite holds the whole database in one process's memory: the embedded run uses 20,000 profiles.
+  search: (kind) => runSearch(kind, { n: kind === 'server' ? 100_000 : 20_000, queries: 100, sensitivity: 0, models: ['local', 'openai'] }),
+  subscriptions: (kind) => runSubscriptions(kind, { subscribers: 1000, events: 20 }),
+}
+
+const names = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'))
+for (const n of names) if (!SUITE[n]) throw new Error(`no benchmark ${n}; there are: ${Object.keys(SUITE).join(', ')}`)
+const chosen = names.length ? names : Object.keys(SUITE)
+const results: BenchResult[] = []
+const t0 = Date.now()
+for (const name of chosen) {
+  for (const kind of dbKinds()) {
+    process.stderr.write(`${name} (${kind})...\n`)
+    const r = await SUITE[name]!(kind)
+    save(r)
+    results.push(r)
+  }
+}
+printTable(results)
+fs.mkdirSync(CHARTS_DIR, { recursive: true })
+const md = [
+  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` in ${Math.round((Date.now() - t0) / 60000)} minutes.`,
+  '',
+  '| benchmark | database | what | measured | target | met | figures |',
+  '|---|---|---|---|---|---|---|',
+  ...results.flatMap((r) =>
+    r.rows.map((row) => `| ${r.name} | ${r.db} | ${row.what} | ${row.ratio !== undefined ? `${row.ratio}x` : `${row.value} ${row.unit ?? ''}`.trim()} | ${row.target} | ${row.met ? 'yes' : '**no**'} | ${row.figures} |`),
+  ),
+  '',
+]
+fs.writeFileSync(path.join(CHARTS_DIR, 'summary.md'), md.join('\n'))
