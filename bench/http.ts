@@ -52,8 +52,10 @@ export async function runHttp(
     // --only: a comma-separated list of words; a load whose name contains one of them runs (the others are skipped).
     if (opts.only) for (const k of Object.keys(specs)) if (!opts.only.split(',').some((w) => k.toLowerCase().includes(w.toLowerCase()))) delete specs[k]
     const runs: Record<string, LoadResult[]> = Object.fromEntries(Object.keys(specs).map((k) => [k, []]))
-    const watch = (name: string) => ({
-      [name.startsWith('bare') ? 'bare route' : 'service']: [(name.startsWith('bare') ? baseline : api).child.pid!],
+    // Both processes always: on the embedded database the service's process also runs the database the bare route uses.
+    const watch = () => ({
+      'bare route': [baseline.child.pid!],
+      [kind === 'embedded' ? 'service (and PGlite)' : 'service']: [api.child.pid!],
       ...(db.backends ? { postgres: db.backends } : {}),
     })
     let counter = 0
@@ -62,7 +64,7 @@ export async function runHttp(
       for (const [name, spec] of Object.entries(specs)) {
         const startAt = (counter += 1_000_000)
         await load({ ...spec, connections: opts.connections, seconds: 2, startAt }) // warm-up
-        const res = await load({ ...spec, connections: opts.connections, seconds: opts.seconds, startAt: startAt + 500_000 }, watch(name))
+        const res = await load({ ...spec, connections: opts.connections, seconds: opts.seconds, startAt: startAt + 500_000 }, watch())
         runs[name]!.push(res)
         process.stderr.write(`  ${kind} round ${r + 1}: ${name} ${Math.round(res.rps)} req/s, p99 ${res.latency.p99} ms, CPU ms per request ${JSON.stringify(res.cpuPerRequest)}\n`)
       }

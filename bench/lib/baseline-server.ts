@@ -39,7 +39,7 @@ app.post<{ Params: { id: string }; Body: { data: string } }>('/same-insert/:id',
   return reply.code(202).send({ id, message: 'Accepted for processing' })
 })
 app.get<{ Params: { id: string } }>('/same-select/:id', async (req, reply) => {
-  const rows = await prepared('profile', PROFILE_WITH_HISTORY_SQL, [tenant, req.params.id, 100])
+  const rows = await prepared('profile', PROFILE_WITH_HISTORY_SQL, [tenant, req.params.id])
   if (!rows.length) return reply.code(404).send({ error: 404 })
   return { profile_id: rows[0].profile_id, profile: rows[0] }
 })
