@@ -17,7 +17,7 @@ import { CHARTS_DIR, dbKinds, printTable, save, type BenchResult } from './lib/r
 import type { DbKind } from './lib/env.js'
 
 const SUITE: Record<string, (kind: DbKind) => Promise<BenchResult>> = {
-  http: (kind) => runHttp(kind, { seconds: 10, rounds: 2, connections: 32 }),
+  http: (kind) => runHttp(kind, { seconds: 10, rounds: 3, connections: 32 }),
   worker: (kind) => runWorker(kind, { n: 3000, burstSeconds: 30, workers: [1, 2], scaling: true }),
   latency: (kind) => runLatency(kind, { samples: 40 }),
   // PGlite holds the whole database in one process's memory: the embedded run uses 20,000 profiles.

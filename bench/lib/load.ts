@@ -63,5 +63,11 @@ export function percentile(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!
 }
 
-export const median = (values: number[]) => percentile(values, 50)
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
+  if (!values.length) return NaN
+  const s = [...values].sort((a, b) => a - b)
+  const m = Math.floor(s.length / 2)
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
 export const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d
