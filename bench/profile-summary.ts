@@ -70,18 +70,14 @@ export function summarise(file: string, top = 30, window: { skip?: number; tail?
       incl.set(name, (incl.get(name) ?? 0) + us)
     }
   }
-  const fmtBusy = (m: Map<string, number>) =>
+  const fmtOf = (of: number) => (m: Map<string, number>) =>
     [...m.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([k, v]) => `${((100 * v) / busyTotal).toFixed(1).padStart(5)} %  ${k}`)
+      .map(([k, v]) => `${((100 * v) / of).toFixed(1).padStart(5)} %  ${k}`)
       .join('\n')
-  const fmt = (m: Map<string, number>) =>
-    [...m.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, top)
-      .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`)
-      .join('\n')
+  const fmt = fmtOf(total)
+  const fmtBusy = fmtOf(busyTotal)
   return (
     `total ${(total / 1e6).toFixed(1)} s sampled, ${(busyTotal / 1e6).toFixed(1)} s not idle\n\nby package or folder:\n${fmt(pkg)}\n\n` +
     `by function (self time):\n${fmt(fn)}\n\n${window.inclusive ? `functions matching ${window.inclusive}` : 'our functions'}, callees included (share of the time not idle):\n${fmtBusy(incl)}\n`

@@ -6,6 +6,7 @@ import { toSql } from 'pgvector'
 import { summarizeProfile } from '../../src/ai/local/local-summarizer.js'
 import { profileText } from '../../src/ai/profile-text.js'
 import { emptyContent, type ProfileContent, type Scored } from '../../src/domain/profile.js'
+import { rng } from '../../eval/score.js'
 
 const FIRST = ['Anna', 'Bruno', 'Carla', 'David', 'Elena', 'Felix', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Klara', 'Lukas', 'Marta', 'Nils', 'Olga',
   'Paul', 'Rosa', 'Simon', 'Tina', 'Omar', 'Vera', 'Walter', 'Priya', 'Yusuf', 'Zoe', 'Adam', 'Mei', 'Carl', 'Dora', 'Emil', 'Frida', 'Georg',
@@ -29,17 +30,8 @@ const INTERESTS: Record<string, string[]> = {
 }
 const TRAITS = ['patient', 'curious', 'outgoing', 'shy', 'organised', 'creative', 'calm', 'ambitious', 'funny', 'impatient', 'generous']
 
-/** mulberry32: a small seeded generator. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The seeded generator of the evaluation (mulberry32): the same data every run. */
+export const seeded = rng
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!
 const scored = <T>(value: T, r: () => number): Scored<T> => ({ value, confidence: Math.round((0.6 + r() * 0.4) * 100) / 100 })

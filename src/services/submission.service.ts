@@ -67,7 +67,7 @@ export const SUBMIT_SQL = `WITH p AS (
            CASE WHEN seq IS NOT NULL AND jobs = 0 THEN ('no job was enqueued for queue ' || jobs)::int END AS guard
       FROM (SELECT (SELECT seq FROM p) AS seq, (SELECT count(*) FROM j) AS jobs) x`
 
-/** Accepting submissions: validated, committed with their job in one transaction, then acknowledged. */
+/** Accepting submissions: validated, committed with their job in one statement, then acknowledged. */
 export class SubmissionService {
   private readonly submitStatement: Statement
 
