@@ -1,7 +1,8 @@
 // The request path against bare routes, side by side in one run:
-//   POST /v1/profile/{id} (202) vs a bare Fastify route doing one INSERT on the same database;
+//   POST /v1/profile/{id} (202) vs a bare Fastify route running the same single statement on the same database, each
+//   to a new profile (the costliest: profile, submission and job rows) and to 1,000 existing ones;
 //   GET /v1/profile/{id} and GraphQL profile(id) vs a bare route doing one SELECT by key.
-//   npx tsx bench/http.ts [--db server|embedded|both] [--seconds 10] [--rounds 2] [--connections 32]
+//   npx tsx bench/http.ts [--db server|embedded|both] [--seconds 10] [--rounds 3] [--connections 32]
 import { freshDb, spawnTs, startService, waitFor, withClient, type DbKind } from './lib/env.js'
 import { load, median, round, type LoadResult, type LoadSpec } from './lib/load.js'
 import { POST_BODIES, seedProfiles } from './lib/seed.js'
@@ -38,6 +39,9 @@ export async function runHttp(
       'bare route, same INSERT': { url: bareUrl, method: 'POST', path: '/same-insert/b{i}', headers: { 'content-type': 'application/json' }, bodies: POST_BODIES },
       'bare route, plain INSERT': { url: bareUrl, method: 'POST', path: '/plain-insert/b{i}', headers: { 'content-type': 'application/json' }, bodies: POST_BODIES },
       'POST /v1/profile/{id}': { url: api.url, method: 'POST', path: '/v1/profile/n{i}', headers: auth, bodies: POST_BODIES },
+      // The common case of a chat application: messages to profiles that exist (and are processing: no worker runs here).
+      'bare route, same INSERT, 1,000 profiles': { url: bareUrl, method: 'POST', path: '/same-insert/r{n}', headers: { 'content-type': 'application/json' }, bodies: POST_BODIES, ids: 1000 },
+      'POST to 1,000 existing profiles': { url: api.url, method: 'POST', path: '/v1/profile/e{n}', headers: auth, bodies: POST_BODIES, ids: 1000 },
       'bare route, same SELECT': { url: bareUrl, method: 'GET', path: `/same-select/g{n}`, ids: ids.length },
       'bare route, plain SELECT': { url: bareUrl, method: 'GET', path: `/plain-select/g{n}`, ids: ids.length },
       'GET /v1/profile/{id}': { url: api.url, method: 'GET', path: '/v1/profile/g{n}', headers: { authorization: auth.authorization }, ids: ids.length },
@@ -91,6 +95,7 @@ export async function runHttp(
       db: kind,
       rows: [
         row('POST /v1/profile/{id}', 'bare route, same INSERT', 0.6, 20),
+        row('POST to 1,000 existing profiles', 'bare route, same INSERT, 1,000 profiles', 0.6, 20),
         row('GET /v1/profile/{id}', 'bare route, same SELECT', 0.7),
         row('GraphQL profile(id)', 'bare route, same SELECT', 0.6),
         row('POST /v1/profile/{id}', 'bare route, plain INSERT'),
