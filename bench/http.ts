@@ -45,6 +45,13 @@ export async function runHttp(
       'bare route, same SELECT': { url: bareUrl, method: 'GET', path: `/same-select/g{n}`, ids: ids.length },
       'bare route, plain SELECT': { url: bareUrl, method: 'GET', path: `/plain-select/g{n}`, ids: ids.length },
       'GET /v1/profile/{id}': { url: api.url, method: 'GET', path: '/v1/profile/g{n}', headers: { authorization: auth.authorization }, ids: ids.length },
+      'bare Apollo, same SELECT': {
+        url: bareUrl,
+        method: 'POST',
+        path: '/graphql',
+        headers: { 'content-type': 'application/json' },
+        bodies: ids.map((id) => JSON.stringify({ query: PROFILE_QUERY, variables: { id } })),
+      },
       'GraphQL profile(id)': {
         url: api.url,
         method: 'POST',
@@ -98,6 +105,8 @@ export async function runHttp(
         row('POST to 1,000 existing profiles', 'bare route, same INSERT, 1,000 profiles', 0.6, 20),
         row('GET /v1/profile/{id}', 'bare route, same SELECT', 0.7),
         row('GraphQL profile(id)', 'bare route, same SELECT', 0.6),
+        row('GraphQL profile(id)', 'bare Apollo, same SELECT'),
+        row('bare Apollo, same SELECT', 'bare route, same SELECT'),
         row('POST /v1/profile/{id}', 'bare route, plain INSERT'),
         row('GET /v1/profile/{id}', 'bare route, plain SELECT'),
       ],

@@ -4,11 +4,18 @@
 //   GET  /same-select/:id   the service's own GET statement (profile by key with its recent history), prepared
 //   POST /plain-insert/:id  one plain INSERT of the text into a table of its own
 //   GET  /plain-select/:id  one plain SELECT of a profile row by key
+//   POST /graphql           Apollo Server on Fastify (as the service mounts it) with the service's committed schema,
+//                           whose profile(id) runs the same prepared SELECT: the floor of the chosen GraphQL stack
 //   node --import tsx bench/lib/baseline-server.ts <connection string> <tenant id>
 import crypto from 'node:crypto'
+import fs from 'node:fs'
+import { ApolloServer } from '@apollo/server'
+import { fastifyApolloHandler } from '@as-integrations/fastify'
 import Fastify from 'fastify'
+import { buildSchema } from 'graphql'
 import pg from 'pg'
-import { PROFILE_WITH_HISTORY_SQL } from '../../src/db/profile.repository.js'
+import { PROFILE_WITH_HISTORY_SQL, toRecord } from '../../src/db/profile.repository.js'
+import { toGqlProfile } from '../../src/graphql/serializers.js'
 import { SUBMIT_SQL } from '../../src/services/submission.service.js'
 
 const [url, tenant] = process.argv.slice(2) as [string, string]
@@ -52,6 +59,17 @@ app.get<{ Params: { id: string } }>('/plain-select/:id', async (req, reply) => {
   if (!rows.length) return reply.code(404).send({ error: 404 })
   return { profile_id: rows[0].profile_id, profile: rows[0] }
 })
+const apollo = new ApolloServer({
+  schema: buildSchema(fs.readFileSync(new URL('../../schema/schema.graphql', import.meta.url), 'utf8')),
+  rootValue: {
+    profile: async ({ id }: { id: string }) => {
+      const rows = await prepared('profile', PROFILE_WITH_HISTORY_SQL, [tenant, id])
+      return rows.length ? toGqlProfile(toRecord(rows[0])) : null
+    },
+  },
+})
+await apollo.start()
+app.route({ url: '/graphql', method: ['POST'], handler: fastifyApolloHandler(apollo) })
 await app.listen({ port: 0, host: '127.0.0.1' })
 const addr = app.server.address() as { port: number }
 process.stdout.write(`baseline listening on http://127.0.0.1:${addr.port}\n`)
