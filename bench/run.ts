@@ -13,7 +13,7 @@ import { runLatency } from './latency.js'
 import { runSearch } from './search.js'
 import { runSubscriptions } from './subscriptions.js'
 import { runWorker } from './worker.js'
-import { CHARTS_DIR, dbKinds, printTable, save, type BenchResult } from './lib/report.js'
+import { CHARTS_DIR, dbKinds, printTable, RESULTS_DIR, save, type BenchResult } from './lib/report.js'
 import type { DbKind } from './lib/env.js'
 
 const SUITE: Record<string, (kind: DbKind) => Promise<BenchResult>> = {
@@ -39,14 +39,25 @@ for (const name of chosen) {
   }
 }
 printTable(results)
+// The summary covers the whole suite: what this run measured, and for the rest the latest result saved by an earlier
+// run (each with its date; every ratio is still measured side by side within its own benchmark).
+const all: (BenchResult & { measuredAt?: string })[] = []
+for (const name of Object.keys(SUITE)) {
+  for (const kind of ['server', 'embedded'] as DbKind[]) {
+    const now = results.find((r) => r.name === name && r.db === kind)
+    const file = path.join(RESULTS_DIR, `${name}-${kind}.json`)
+    if (now) all.push({ ...now, measuredAt: new Date().toISOString() })
+    else if (fs.existsSync(file)) all.push(JSON.parse(fs.readFileSync(file, 'utf8')))
+  }
+}
 fs.mkdirSync(CHARTS_DIR, { recursive: true })
 const md = [
-  `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` in ${Math.round((Date.now() - t0) / 60000)} minutes.`,
+  `Written ${new Date().toISOString().slice(0, 10)} by \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (this run: ${Math.round((Date.now() - t0) / 60000)} minutes).`,
   '',
-  '| benchmark | database | what | measured | target | met | figures |',
-  '|---|---|---|---|---|---|---|',
-  ...results.flatMap((r) =>
-    r.rows.map((row) => `| ${r.name} | ${r.db} | ${row.what} | ${row.ratio !== undefined ? `${row.ratio}x` : `${row.value} ${row.unit ?? ''}`.trim()} | ${row.target} | ${row.met ? 'yes' : '**no**'} | ${row.figures} |`),
+  '| benchmark | database | measured on | what | measured | target | met | figures |',
+  '|---|---|---|---|---|---|---|---|',
+  ...all.flatMap((r) =>
+    r.rows.map((row) => `| ${r.name} | ${r.db} | ${r.measuredAt?.slice(0, 16).replace('T', ' ') ?? ''} | ${row.what} | ${row.ratio !== undefined ? `${row.ratio}x` : `${row.value} ${row.unit ?? ''}`.trim()} | ${row.target} | ${row.met ? 'yes' : '**no**'} | ${row.figures} |`),
   ),
   '',
 ]
