@@ -1,7 +1,8 @@
 // The request path against bare routes, side by side in one run:
 //   POST /v1/profile/{id} (202) vs a bare Fastify route running the same single statement on the same database, each
 //   to a new profile (the costliest: profile, submission and job rows) and to 1,000 existing ones;
-//   GET /v1/profile/{id} and GraphQL profile(id) vs a bare route doing one SELECT by key.
+//   GET /v1/profile/{id} and GraphQL profile(id) vs a bare route doing one SELECT by key, and GraphQL also vs a bare
+//   Apollo Server with the same schema and SELECT (the floor of the GraphQL stack).
 //   npx tsx bench/http.ts [--db server|embedded|both] [--seconds 10] [--rounds 3] [--connections 32]
 import { freshDb, spawnTs, startService, waitFor, withClient, type DbKind } from './lib/env.js'
 import { load, median, round, type LoadResult, type LoadSpec } from './lib/load.js'
@@ -35,6 +36,7 @@ export async function runHttp(
     const bareUrl = await waitFor(() => baseline.output().match(/listening on (\S+)/)?.[1], { what: 'the baseline server' })
 
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+    const graphqlBodies = ids.map((id) => JSON.stringify({ query: PROFILE_QUERY, variables: { id } }))
     const specs: Record<string, Omit<LoadSpec, 'connections' | 'seconds'>> = {
       'bare route, same INSERT': { url: bareUrl, method: 'POST', path: '/same-insert/b{i}', headers: { 'content-type': 'application/json' }, bodies: POST_BODIES },
       'bare route, plain INSERT': { url: bareUrl, method: 'POST', path: '/plain-insert/b{i}', headers: { 'content-type': 'application/json' }, bodies: POST_BODIES },
@@ -50,14 +52,14 @@ export async function runHttp(
         method: 'POST',
         path: '/graphql',
         headers: { 'content-type': 'application/json' },
-        bodies: ids.map((id) => JSON.stringify({ query: PROFILE_QUERY, variables: { id } })),
+        bodies: graphqlBodies,
       },
       'GraphQL profile(id)': {
         url: api.url,
         method: 'POST',
         path: '/graphql',
         headers: auth,
-        bodies: ids.map((id) => JSON.stringify({ query: PROFILE_QUERY, variables: { id } })),
+        bodies: graphqlBodies,
       },
     }
     // --only: a comma-separated list of words; a load whose name contains one of them runs (the others are skipped).
