@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm'
+import { profileKey } from '../domain/profile.js'
 import type { ProfileJob } from '../jobs/queue.js'
 import type { OpenSubmission } from '../services/worker-policy.js'
 import { PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.repository.js'
@@ -6,6 +7,8 @@ import { PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.reposit
 /** The worker's SQL, one statement for many profiles at a time. Every statement filters by tenant_id. */
 
 const ids = (jobs: ProfileJob[]) => [jobs.map((j) => j.tenantId), jobs.map((j) => j.profileId)]
+/** A row's profile under the key the processing service looks it up by. */
+const rowKey = (r: { tenant_id: string; profile_id: string }) => profileKey({ tenantId: r.tenant_id, profileId: r.profile_id })
 const PROFILES = `unnest($1::text[], $2::text[]) AS x(tenant_id, profile_id)`
 
 /** What the apply of one profile writes. */
@@ -52,7 +55,7 @@ export class ProcessingRepository {
     )
     const out = new Map<string, OpenSubmission[]>()
     for (const r of rows) {
-      const k = `${r.tenant_id}\u0000${r.profile_id}`
+      const k = rowKey(r)
       if (!out.has(k)) out.set(k, [])
       out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait) })
     }
@@ -182,13 +185,13 @@ export class ProcessingRepository {
       ],
     )
     const out = new Map<string, { remaining: number; seq?: number }>()
-    for (const r of rows) out.set(`${r.tenant_id}\u0000${r.profile_id}`, { remaining: r.remaining, ...(r.seq !== null ? { seq: Number(r.seq) } : {}) })
+    for (const r of rows) out.set(rowKey(r), { remaining: r.remaining, ...(r.seq !== null ? { seq: Number(r.seq) } : {}) })
     return out
   }
 }
 
 function seqs(rows: { tenant_id: string; profile_id: string; seq: string | null }[]): Map<string, number> {
   const out = new Map<string, number>()
-  for (const r of rows) if (r.seq !== null) out.set(`${r.tenant_id}\u0000${r.profile_id}`, Number(r.seq))
+  for (const r of rows) if (r.seq !== null) out.set(rowKey(r), Number(r.seq))
   return out
 }

@@ -112,3 +112,6 @@ export interface Changes {
   /** Entries removed by an explicit negation. */
   removed?: { section: ListSection; category?: string; value: string }[]
 }
+
+/** One profile's key in maps of many tenants' profiles (the worker's rounds): tenant and id, NUL-separated. */
+export const profileKey = (p: { tenantId: string; profileId: string }) => `${p.tenantId}\u0000${p.profileId}`

@@ -25,7 +25,6 @@ export interface QueueOptions {
   /** API-only processes enqueue but run no maintenance. */
   supervise: boolean
   onError: (err: Error) => void
-
 }
 
 /**

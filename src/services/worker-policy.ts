@@ -1,4 +1,4 @@
-import type { InputType } from '../domain/profile.js'
+import { profileKey, type InputType } from '../domain/profile.js'
 import type { ProfileJob } from '../jobs/queue.js'
 
 /** An open (pending or processing) submission of a profile, oldest first, as the claim reads it. */
@@ -50,4 +50,3 @@ export function distinctProfiles(jobs: ProfileJob[]): ProfileJob[] {
   return [...seen.values()]
 }
 
-export const profileKey = (j: ProfileJob) => `${j.tenantId}\u0000${j.profileId}`
