@@ -100,14 +100,6 @@ export class ProfileRepository {
     )
     return rows.map(toHistory)
   }
-
-  async insertHistory(m: EntityManager, tenantId: string, profileId: string, e: HistoryEntry): Promise<void> {
-    await m.query(
-      `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [tenantId, profileId, e.seq, e.extracted_on, JSON.stringify(e.changes), JSON.stringify(e.submission_ids), e.input_type],
-    )
-  }
 }
 
 export function toHistory(r: any): HistoryEntry {
