@@ -4,6 +4,8 @@
 //   GET /v1/profile/{id} and GraphQL profile(id) vs a bare route doing one SELECT by key, and GraphQL also vs a bare
 //   Apollo Server with the same schema and SELECT (the floor of the GraphQL stack).
 //   npx tsx bench/http.ts [--db server|embedded|both] [--seconds 10] [--rounds 3] [--connections 32]
+//     [--only words] [--env K=V,...] [--cpu-prof dir]   (--cpu-prof: V8 CPU profiles of the API process and, in
+//     <dir>/baseline, of the baseline server, for bench/profile-summary.ts)
 import { freshDb, spawnTs, startService, waitFor, withClient, type DbKind } from './lib/env.js'
 import { load, median, round, type LoadResult, type LoadSpec } from './lib/load.js'
 import { POST_BODIES, seedProfiles } from './lib/seed.js'
@@ -18,7 +20,7 @@ const PROFILE_QUERY = `query($id: ID!) { profile(id: $id) { profileId status sum
 
 export async function runHttp(
   kind: DbKind,
-  opts: { seconds: number; rounds: number; connections: number; only?: string; serviceEnv?: Record<string, string> },
+  opts: { seconds: number; rounds: number; connections: number; only?: string; serviceEnv?: Record<string, string>; cpuProf?: string },
 ): Promise<BenchResult> {
   const db = await freshDb(kind)
   const stops: (() => Promise<void>)[] = []
@@ -28,10 +30,10 @@ export async function runHttp(
     const key = seeder.key
     const ids = await seedProfiles(seeder.url, key, 'g', 100, 3)
     await seeder.stop()
-    const api = await startService(db, 'serve', opts.serviceEnv)
+    const api = await startService(db, 'serve', opts.serviceEnv, opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}`] : [])
     stops.push(() => api.stop())
     const tenant = await withClient(db.connectionString(), async (c) => (await c.query(`SELECT id FROM tenants WHERE name = 'default'`)).rows[0].id as string)
-    const baseline = spawnTs('bench/lib/baseline-server.ts', [db.connectionString(), tenant], {})
+    const baseline = spawnTs('bench/lib/baseline-server.ts', [db.connectionString(), tenant], {}, { nodeArgs: opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}/baseline`] : [] })
     stops.push(() => baseline.stop())
     const bareUrl = await waitFor(() => baseline.output().match(/listening on (\S+)/)?.[1], { what: 'the baseline server' })
 
@@ -132,5 +134,6 @@ await benchMain(import.meta.url, 'http', (kind) =>
     connections: Number(arg('connections', '32')),
     only: arg('only'),
     serviceEnv: arg('env') ? Object.fromEntries(arg('env')!.split(',').map((kv) => kv.split('=') as [string, string])) : undefined,
+    cpuProf: arg('cpu-prof'),
   }),
 )

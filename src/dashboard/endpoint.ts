@@ -4,6 +4,7 @@ import type { FastifyRequest } from 'fastify'
 import type { GraphQLSchema } from 'graphql'
 import type { DashboardConfig } from '../config.js'
 import { DomainError } from '../domain/errors.js'
+import { credentialId } from '../domain/keys.js'
 import { anonymousContext, type GqlContext } from '../graphql/context.js'
 import type { GraphQLEndpoint } from '../graphql/server.js'
 import type { Session } from '../services/account.service.js'
@@ -74,7 +75,7 @@ export function dashboardEndpoint(services: Services, schema: GraphQLSchema, con
       return {
         ctx: tenantContext(session, crypto.randomUUID()),
         group: `session:${session.account.id}`,
-        credential: `session:${crypto.createHash('sha256').update(token ?? '').digest('base64url')}`,
+        credential: `session:${credentialId(token)}`,
         goneReason: 'Forbidden: session ended',
         extra: { dashboard: { accounts, account: session.account, sessionToken: token, ip: request.socket.remoteAddress ?? '', secure: false } },
         stillValid: async () => (await accounts.session(token)) !== null,

@@ -10,7 +10,8 @@ import { useServer } from 'graphql-ws/use/ws'
 import { WebSocket, WebSocketServer } from 'ws'
 import type { Config } from '../config.js'
 import { DomainError } from '../domain/errors.js'
-import { bearerToken } from '../domain/keys.js'
+import { bearerToken, credentialId } from '../domain/keys.js'
+import { authenticateBearer } from '../http/auth.js'
 import type { EventBus } from '../events/event-bus.js'
 import { rateLimitHeaders } from '../http/rate-limit.js'
 import { routeUpgrade } from '../http/upgrade.js'
@@ -74,8 +75,7 @@ export function apiEndpoint(services: Services, schema: GraphQLSchema): GraphQLE
     methods: ['GET', 'POST', 'OPTIONS'],
     challenge: 'Bearer',
     httpContext: async (req) => {
-      const key = bearerToken(req.headers.authorization)
-      const ctx = await services.budget.authenticate(req.ip, key, () => services.tenants.authenticate(key, req.id))
+      const ctx = await authenticateBearer(services, req)
       return { ctx, budgetKey: appBudgetKey(ctx), requestId: req.id, services, log: req.log }
     },
     wsConnect: async (params) => {
@@ -84,7 +84,7 @@ export function apiEndpoint(services: Services, schema: GraphQLSchema): GraphQLE
       return {
         ctx,
         group: appBudgetKey(ctx),
-        credential: `key:${crypto.createHash('sha256').update(key ?? '').digest('base64url')}`,
+        credential: `key:${credentialId(key)}`,
         goneReason: 'Forbidden: API key revoked',
         app: { tenantId: ctx.tenantId, appId: ctx.appId },
         stillValid: () =>
@@ -192,7 +192,7 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
         const address = c.extra.request.socket.remoteAddress ?? ''
         let auth: WsAuth
         try {
-          auth = await budget.authenticate(address, credentialOf(c.connectionParams, c.extra.request), () => endpoint.wsConnect(c.connectionParams, c.extra.request))
+          auth = await budget.authenticate(address, credentialId(credentialOf(c.connectionParams, c.extra.request)), () => endpoint.wsConnect(c.connectionParams, c.extra.request))
         } catch (e) {
           // Too many failed attempts from this address: say so (4429), otherwise graphql-ws closes with 4403 Forbidden.
           if (e instanceof RateLimitedError) c.extra.socket.close(4429, 'Too many failed authentications; retry later')

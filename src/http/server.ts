@@ -51,12 +51,16 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     body === '' ? done(null, undefined) : json(req, body as string, done),
   )
 
-  app.addHook('onRequest', async (req, reply) => {
+  // Both hooks are synchronous (callback style): an async hook costs a promise on every request.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id)
+    done()
   })
   // One line per request (never the body or the key).
-  app.addHook('onResponse', async (req, reply) => {
-    req.log.info({ method: req.method, url: req.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request')
+  app.addHook('onResponse', (req, reply, done) => {
+    const q = req.url.indexOf('?')
+    req.log.info({ method: req.method, url: q < 0 ? req.url : req.url.slice(0, q), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request')
+    done()
   })
   app.setErrorHandler((err, req, reply) => sendError(req, reply, err))
   app.setNotFoundHandler((req, reply) => {

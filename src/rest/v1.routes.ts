@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { DomainError, invalid } from '../domain/errors.js'
-import { bearerToken } from '../domain/keys.js'
+import { authenticateBearer } from '../http/auth.js'
 import { setRateLimitHeaders } from '../http/rate-limit.js'
 import { appBudgetKey } from '../services/budget.js'
 import type { HttpDeps } from '../http/server.js'
@@ -59,8 +59,7 @@ export async function registerV1Routes(v1: FastifyInstance, deps: HttpDeps) {
   // Authentication first, so an unauthenticated caller learns nothing else (not even body errors); then the app's
   // budget, the same one its GraphQL operations draw on.
   v1.addHook('onRequest', async (req, reply) => {
-    const key = bearerToken(req.headers.authorization)
-    req.ctx = await services.budget.authenticate(req.ip, key, () => services.tenants.authenticate(key, req.id))
+    req.ctx = await authenticateBearer(services, req)
     setRateLimitHeaders(reply, services.budget.charge(appBudgetKey(req.ctx)))
   })
 

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto'
 import type { DataSource } from 'typeorm'
 import { DomainError } from '../domain/errors.js'
 import type { RequestContext } from './context.js'
@@ -63,11 +62,12 @@ export class RequestBudget {
   /**
    * Authenticates unless the client address has failed too often lately (then 429 before any key lookup); failures
    * are counted. A credential that succeeded recently still gets through, so a legitimate client behind the same
-   * address as an attacker is not locked out.
+   * address as an attacker is not locked out. `credentialId` names the credential without being it (a digest of the
+   * key or session token: `credentialId()`), so no secret is kept here.
    */
-  async authenticate<T>(address: string, credential: string | undefined, fn: () => Promise<T>): Promise<T> {
+  async authenticate<T>(address: string, credentialId: string | undefined, fn: () => Promise<T>): Promise<T> {
     const key = `ip:${address}`
-    const id = credential ? crypto.createHash('sha256').update(credential).digest('base64url') : ''
+    const id = credentialId ?? ''
     const blocked = this.authFailures.exhausted(key)
     if (blocked && !this.recentlyGood(id)) {
       throw new RateLimitedError(`Too many failed authentications from this address; retry in ${blocked.resetSeconds} s`, blocked)
@@ -170,16 +170,22 @@ export class TenantGate {
  * REST, GraphQL over HTTP and WebSocket, since all of them call services.
  */
 export function gated<S extends object>(service: S, gate: TenantGate): S {
+  // One wrapper per method, made on first use (not a new closure on every call).
+  const wrappers = new Map<PropertyKey, { of: Function; wrapper: Function }>()
   return new Proxy(service, {
     get(target, prop, receiver) {
       const v = Reflect.get(target, prop, receiver)
       // Only async methods (database work); synchronous ones, such as event subscriptions, pass straight.
       if (typeof v !== 'function' || v.constructor.name !== 'AsyncFunction') return v
-      return function (this: unknown, ...args: unknown[]) {
+      const known = wrappers.get(prop)
+      if (known?.of === v) return known.wrapper
+      const wrapper = function (this: unknown, ...args: unknown[]) {
         const ctx = args[0] as RequestContext | undefined
         if (!ctx || typeof ctx !== 'object' || typeof ctx.tenantId !== 'string') return v.apply(target, args)
         return gate.run(ctx.tenantId, () => v.apply(target, args))
       }
+      wrappers.set(prop, { of: v, wrapper })
+      return wrapper
     },
   })
 }

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm'
 import { DomainError, invalid } from '../domain/errors.js'
-import { digest, digestsEqual, generateApiKey, newId, parseApiKey } from '../domain/keys.js'
+import { credentialId, digestsEqual, generateApiKey, newId, parseApiKey } from '../domain/keys.js'
 import type { EventBus } from '../events/event-bus.js'
 import type { RequestContext } from './context.js'
 import { KeyCache } from './key-cache.js'
@@ -203,15 +203,16 @@ export class TenantService {
   /**
    * The context of a valid, live key; throws MISSING_API_KEY / INVALID_API_KEY otherwise. A key verified lately is
    * answered from the key cache; `fresh` always asks the database (the periodic re-check of open WebSockets).
+   * `id` is the key's `credentialId()` when the caller has it already (one digest per request).
    */
-  async authenticate(key: string | undefined, requestId: string, opts: { fresh?: boolean } = {}): Promise<RequestContext> {
+  async authenticate(key: string | undefined, requestId: string, opts: { fresh?: boolean; id?: string } = {}): Promise<RequestContext> {
     if (!key) throw new DomainError('MISSING_API_KEY', 'Missing API key')
     const publicId = parseApiKey(key)
     if (!publicId) throw new DomainError('INVALID_API_KEY', 'Invalid API key')
-    const given = digest(key)
-    const cacheKey = given.toString('base64')
+    const cacheKey = opts.id ?? credentialId(key)!
     const cached = opts.fresh ? undefined : this.keys?.get(cacheKey)
     if (cached) return { tenantId: cached.tenantId, appId: cached.appId, requestId }
+    const given = Buffer.from(cacheKey, 'base64url')
     const began = this.keys?.begin() ?? 0
     const rows = await this.ds.query(
       `SELECT tenant_id, app_id, key_hash FROM api_keys WHERE public_id = $1 AND revoked_at IS NULL`,

@@ -194,6 +194,22 @@ describe('TenantGate', () => {
     release()
     await held
   })
+
+  it('gated(service): one wrapper per method, made again when the method is replaced', async () => {
+    const gate = new TenantGate(1, 0)
+    const svc: { one(ctx: { tenantId: string }): Promise<string> } = {
+      async one() {
+        return 'first'
+      },
+    }
+    const g = gated(svc, gate)
+    expect(g.one).toBe(g.one)
+    const before = g.one
+    svc.one = async () => 'second'
+    expect(g.one).not.toBe(before)
+    await expect(g.one({ tenantId: 't' })).resolves.toBe('second')
+    expect(gate.load('t')).toEqual({ running: 0, waiting: 0 })
+  })
 })
 
 describe('operationCost', () => {

@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest'
+import crypto from 'node:crypto'
+import { credentialId } from '../../src/domain/keys.js'
 import { KeyCache } from '../../src/services/key-cache.js'
 
 const A = { tenantId: 't1', appId: 'a1' }
 const B = { tenantId: 't1', appId: 'a2' }
+
+describe('credentialId', () => {
+  it('is the SHA-256 digest of the credential in base64url, never the credential; nothing for no credential', () => {
+    const key = 'pk_ABCDEFGHIJKL_abcdefghijklmnopqrstuvwxyz012345'
+    expect(credentialId(key)).toBe(crypto.createHash('sha256').update(key, 'utf8').digest('base64url'))
+    expect(credentialId('ünïcode')).toBe(crypto.createHash('sha256').update('ünïcode', 'utf8').digest('base64url'))
+    expect(credentialId(key)).not.toContain('abcdefghij')
+    expect(credentialId(undefined)).toBeUndefined()
+    expect(credentialId('')).toBeUndefined()
+  })
+})
 
 describe('KeyCache', () => {
   it('answers a stored key until its TTL, then forgets it', () => {
