@@ -9,7 +9,7 @@ import { anonymousContext, type GqlContext } from '../graphql/context.js'
 import type { GraphQLEndpoint } from '../graphql/server.js'
 import type { Session } from '../services/account.service.js'
 import type { Services } from '../services/index.js'
-import { clearSessionCookie, sessionToken } from './cookies.js'
+import { clearSessionCookie, sessionToken } from '../http/cookies.js'
 
 /** The app id recorded for work done from the dashboard (there is no API key behind it). */
 export const DASHBOARD_APP_ID = 'dashboard'

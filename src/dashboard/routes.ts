@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import type { Config } from '../config.js'
 import type { Services } from '../services/index.js'
 import { dashboardAssets } from './assets.js'
-import { sessionToken } from './cookies.js'
+import { sessionToken } from '../http/cookies.js'
 
 // Everything the page loads comes from this server: no inline script, no CDN, no framing. The WebSocket origin is
 // named too: older browsers do not count ws:// as 'self'.

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm'
 import { profileKey } from '../domain/profile.js'
-import type { ProfileJob } from '../jobs/queue.js'
-import type { OpenSubmission } from '../services/worker-policy.js'
+import type { ProfileJob } from '../domain/profile.js'
+import type { OpenSubmission } from '../domain/worker-policy.js'
 import { PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.repository.js'
 
 /** The worker's SQL, one statement for many profiles at a time. Every statement filters by tenant_id. */

@@ -115,3 +115,9 @@ export interface Changes {
 
 /** One profile's key in maps of many tenants' profiles (the worker's rounds): tenant and id, NUL-separated. */
 export const profileKey = (p: { tenantId: string; profileId: string }) => `${p.tenantId}\u0000${p.profileId}`
+
+/** A job of the queue: process what is open for this profile. */
+export interface ProfileJob {
+  tenantId: string
+  profileId: string
+}

@@ -46,7 +46,7 @@ export interface WsAuth {
 export interface GraphQLEndpoint {
   path: string
   schema: GraphQLSchema
-  methods: ('GET' | 'POST' | 'OPTIONS')[]
+  methods: ('GET' | 'POST')[]
   /** The context of an HTTP request; throw a DomainError to refuse it. */
   httpContext(req: FastifyRequest, reply: FastifyReply): Promise<GqlContext>
   /** Who a WebSocket connection is; throw to refuse it (graphql-ws closes with 4403). */
@@ -72,7 +72,7 @@ export function apiEndpoint(services: Services, schema: GraphQLSchema): GraphQLE
   return {
     path: '/graphql',
     schema,
-    methods: ['GET', 'POST', 'OPTIONS'],
+    methods: ['GET', 'POST'],
     challenge: 'Bearer',
     httpContext: async (req) => {
       const ctx = await authenticateBearer(services, req)
@@ -121,6 +121,8 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
     gql.route({
       url: endpoint.path,
       method: endpoint.methods,
+      // Apollo answers HEAD with 405, so the route does not claim it (nor does Allow).
+      exposeHeadRoute: false,
       handler: fastifyApolloHandler(apollo, {
         context: async (req, reply) => {
           try {

@@ -2,16 +2,12 @@ import pg from 'pg'
 import PgBoss from 'pg-boss'
 import type { EntityManager } from 'typeorm'
 import { rawClient } from '../db/database.js'
+import type { ProfileJob } from '../domain/profile.js'
 
 export const PROCESS_QUEUE = 'profile-process'
 const DEAD_QUEUE = 'profile-process-dead'
 /** Advisory lock key serializing queue setup across processes ("pbos" in ASCII). */
 const QUEUE_SETUP_LOCK = 0x70626f73
-
-export interface ProfileJob {
-  tenantId: string
-  profileId: string
-}
 
 /** A job taken from the queue: its id (to complete it) and what it names. */
 export interface QueuedJob {

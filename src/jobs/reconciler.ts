@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm'
-import type { JobQueue, ProfileJob } from './queue.js'
+import type { ProfileJob } from '../domain/profile.js'
+import type { JobQueue } from './queue.js'
 
 /**
  * Enqueues a job for profiles whose open submissions nobody holds (a worker died mid-batch, a job was lost).

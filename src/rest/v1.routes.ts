@@ -3,7 +3,8 @@ import { DomainError, invalid } from '../domain/errors.js'
 import { authenticateBearer } from '../http/auth.js'
 import { setRateLimitHeaders } from '../http/rate-limit.js'
 import { appBudgetKey } from '../services/budget.js'
-import type { HttpDeps } from '../http/server.js'
+import type { Config } from '../config.js'
+import type { Services } from '../services/index.js'
 import type { RequestContext } from '../services/context.js'
 import type { SearchParams } from '../services/search.service.js'
 import { openApiDocument } from './openapi.js'
@@ -14,13 +15,6 @@ declare module 'fastify' {
     ctx: RequestContext
   }
 }
-
-/** Paths of /v1 and their methods, for 405 answers with `Allow`. */
-export const V1_PATHS = [
-  { re: /^\/v1\/profile\/[^/]+\/?$/, methods: ['GET', 'POST', 'DELETE'] },
-  { re: /^\/v1\/(search|smart-search)\/?$/, methods: ['GET'] },
-  { re: /^\/v1\/openapi\.json$/, methods: ['GET'] },
-]
 
 
 const INT_RE = /^\d{1,9}$/
@@ -53,8 +47,7 @@ function searchParams(q: Record<string, unknown>): SearchParams {
   }
 }
 
-export async function registerV1Routes(v1: FastifyInstance, deps: HttpDeps) {
-  const { services, config } = deps
+export async function registerV1Routes(v1: FastifyInstance, services: Services, config: Config) {
 
   // Authentication first, so an unauthenticated caller learns nothing else (not even body errors); then the app's
   // budget, the same one its GraphQL operations draw on.

@@ -10,11 +10,11 @@ import type { ProcessingRepository, ProfileWrite } from '../db/processing.reposi
 import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.js'
 import { isConnectionError } from '../domain/errors.js'
 import { merge } from '../domain/merge.js'
-import { profileKey, type Extraction, type ProfileState } from '../domain/profile.js'
+import { profileKey, type Extraction, type ProfileJob, type ProfileState } from '../domain/profile.js'
 import { parseStructured } from '../domain/structured.js'
 import type { EventBus, EventMap } from '../events/event-bus.js'
-import type { JobQueue, ProfileJob, QueuedJob } from '../jobs/queue.js'
-import { chooseBatch, distinctProfiles, retryDelayMs, type OpenSubmission } from './worker-policy.js'
+import type { JobQueue, QueuedJob } from '../jobs/queue.js'
+import { chooseBatch, distinctProfiles, retryDelayMs, type OpenSubmission } from '../domain/worker-policy.js'
 
 export interface ProcessingOptions {
   workerId: string

@@ -114,11 +114,32 @@ describe('REST errors (CONTRACT §3)', () => {
 
   it('405 with Allow on a known path', async () => {
     const res = await fetch(`${base}/v1/profile/p1`, { method: 'PUT', headers: auth() })
-    expect(res.headers.get('allow')).toBe('GET, POST, DELETE')
+    // HEAD is served wherever GET is (Fastify answers it), so Allow names it.
+    expect(res.headers.get('allow')).toBe('GET, HEAD, POST, DELETE')
     await expectError(res, 405, /PUT/)
     const res2 = await fetch(`${base}/v1/search`, { method: 'POST', headers: auth() })
-    expect(res2.headers.get('allow')).toBe('GET')
+    expect(res2.headers.get('allow')).toBe('GET, HEAD')
     await expectError(res2, 405)
+  })
+
+  it('Allow is the truth: every method it names is served, every other one is refused with 405', async () => {
+    const paths = ['/v1/profile/p1', '/v1/profile/p1/', '/v1/search', '/v1/smart-search', '/v1/openapi.json', '/healthz', '/readyz', '/graphql', '/dashboard', '/dashboard/session', '/dashboard/graphql']
+    const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+    for (const path of paths) {
+      const probe = await fetch(`${base}${path}`, { method: 'PATCH', headers: auth() })
+      expect(probe.status, `PATCH ${path}`).toBe(405)
+      const allow = probe.headers.get('allow')!.split(', ')
+      for (const method of methods) {
+        const res = await fetch(`${base}${path}`, { method, headers: { ...auth(), 'content-type': 'application/json' }, body: ['GET', 'HEAD'].includes(method) ? undefined : '{}' })
+        const text = await res.text()
+        if (allow.includes(method)) {
+          // Served: the route answers (a 404 may still come from the route itself: an unknown profile).
+          expect(res.status, `${method} ${path} is in Allow (${allow})`).not.toBe(405)
+          expect(text, `${method} ${path} is in Allow (${allow})`).not.toMatch(/No route/)
+        } else expect(res.status, `${method} ${path} is not in Allow (${allow})`).toBe(405)
+      }
+    }
+    await expectError(await fetch(`${base}/nothing/here`, { method: 'PATCH' }), 404)
   })
 
   it('409 when an Idempotency-Key is reused with a different body', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chooseBatch, distinctProfiles, retryDelayMs, type OpenSubmission } from '../../src/services/worker-policy.js'
+import { chooseBatch, distinctProfiles, retryDelayMs, type OpenSubmission } from '../../src/domain/worker-policy.js'
 
 const s = (id: string, attempts = 0, wait = 0): OpenSubmission => ({ id, input_type: 'text', data: id, attempts, wait })
 const ids = (c: ReturnType<typeof chooseBatch>) => (c.kind === 'batch' ? c.submissions.map((x) => x.id) : c)

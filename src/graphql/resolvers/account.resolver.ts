@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql'
 import { DomainError } from '../../domain/errors.js'
 import type { Account as AccountRecord, NewSession } from '../../services/account.service.js'
-import { clearSessionCookie, sessionCookie } from '../../dashboard/cookies.js'
+import { clearSessionCookie, sessionCookie } from '../../http/cookies.js'
 import type { DashboardRequest, GqlContext } from '../context.js'
 import { Account, AppWithKey, DashboardApp, SessionInfo } from '../types/account.type.js'
 

@@ -1,22 +1,17 @@
 import crypto from 'node:crypto'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
-import type { Config } from '../config.js'
-import { DomainError } from '../domain/errors.js'
-import { dashboardEndpoint } from '../dashboard/endpoint.js'
-import { registerDashboardRoutes } from '../dashboard/routes.js'
-import type { EventBus } from '../events/event-bus.js'
-import { dashboardSchema, profilerSchema } from '../graphql/schema.js'
-import { apiEndpoint, registerGraphQL } from '../graphql/server.js'
-import { registerV1Routes, V1_PATHS } from '../rest/v1.routes.js'
-import type { Services } from '../services/index.js'
-import { clientErrorHandler, sendError } from './errors.js'
-
-const DASHBOARD_PATHS = [
-  { re: /^\/dashboard\/?$/, methods: ['GET', 'HEAD'] },
-  { re: /^\/dashboard\/session\/?$/, methods: ['GET', 'HEAD'] },
-  { re: /^\/dashboard\/graphql\/?$/, methods: ['POST'] },
-]
+import type { Config } from './config.js'
+import { DomainError } from './domain/errors.js'
+import { dashboardEndpoint } from './dashboard/endpoint.js'
+import { registerDashboardRoutes } from './dashboard/routes.js'
+import type { EventBus } from './events/event-bus.js'
+import { dashboardSchema, profilerSchema } from './graphql/schema.js'
+import { apiEndpoint, registerGraphQL } from './graphql/server.js'
+import { registerV1Routes } from './rest/v1.routes.js'
+import type { Services } from './services/index.js'
+import { clientErrorHandler, sendError } from './http/errors.js'
+import { RouteTable } from './http/route-table.js'
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:\-]{1,128}$/
 
@@ -30,6 +25,7 @@ export interface HttpDeps {
 
 export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   const { config } = deps
+  const routerOptions = { ignoreTrailingSlash: true, maxParamLength: 1024 }
   const app = Fastify({
     loggerInstance: deps.log as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
@@ -38,13 +34,17 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : crypto.randomUUID()
     },
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    routerOptions,
     frameworkErrors: (err, req, reply) => sendError(req, reply, err),
     clientErrorHandler,
   })
 
   // JSON bodies as Fastify parses them (prototype-poisoning checks included), except that an empty body is no body:
   // a DELETE or GET sent with `Content-Type: application/json` and nothing else is an ordinary request.
+  // Every route, as registered: what a 405 names in `Allow`.
+  const routes = new RouteTable(routerOptions)
+  routes.watch(app)
+
   const json = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
@@ -65,12 +65,10 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => sendError(req, reply, err))
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0]!
-    const known = [...V1_PATHS, { re: /^\/healthz\/?$/, methods: ['GET', 'HEAD'] }, { re: /^\/readyz\/?$/, methods: ['GET', 'HEAD'] }, { re: /^\/graphql\/?$/, methods: ['GET', 'POST', 'OPTIONS'] }, ...DASHBOARD_PATHS].find((p) =>
-      p.re.test(path),
-    )
-    if (known) {
-      reply.header('Allow', known.methods.join(', '))
-      return sendError(req, reply, new DomainError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on ${path}; allowed: ${known.methods.join(', ')}`))
+    const allowed = routes.allowed(path)
+    if (allowed.length) {
+      reply.header('Allow', allowed.join(', '))
+      return sendError(req, reply, new DomainError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`))
     }
     return sendError(req, reply, new DomainError('NOT_FOUND', `No route ${req.method} ${path}`))
   })
@@ -81,7 +79,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     return reply.code(ok ? 200 : 503).send(ok ? { status: 'ready' } : { error: 503, message: 'Not ready: database unreachable or migrations pending' })
   })
 
-  await app.register(async (v1) => registerV1Routes(v1, deps), { prefix: '/v1' })
+  await app.register(async (v1) => registerV1Routes(v1, deps.services, config), { prefix: '/v1' })
   await registerGraphQL(app, config, deps.services, deps.bus, apiEndpoint(deps.services, await profilerSchema()))
   await registerDashboardRoutes(app, config, deps.services)
   await registerGraphQL(app, config, deps.services, deps.bus, dashboardEndpoint(deps.services, await dashboardSchema(), config.dashboard))

@@ -1,5 +1,4 @@
-import { profileKey, type InputType } from '../domain/profile.js'
-import type { ProfileJob } from '../jobs/queue.js'
+import { profileKey, type InputType, type ProfileJob } from './profile.js'
 
 /** An open (pending or processing) submission of a profile, oldest first, as the claim reads it. */
 export interface OpenSubmission {
