@@ -4,28 +4,19 @@ import path from 'node:path'
 import crypto from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import pino, { type Logger } from 'pino'
-import { createAiProviders } from './ai/index.js'
 import type { AiProviders } from './ai/types.js'
 import type { Config } from './config.js'
 import { embeddingDimension, migrate, migrationsApplied, openDatabase, POOL_SIZE, type Database } from './db/database.js'
-import { ProfileRepository } from './db/profile.repository.js'
-import { Statements } from './db/statements.js'
 import { EmbeddedEventBus, EVENT_CHANNEL, type EventBus } from './events/event-bus.js'
 import { PostgresEventBus } from './events/postgres-bus.js'
-import { buildServer } from './server.js'
-import { JobQueue } from './jobs/queue.js'
-import { WorkerLoop } from './jobs/worker-loop.js'
-import { ProcessingRepository } from './db/processing.repository.js'
-import { Reconciler } from './jobs/reconciler.js'
 import type { Services } from './services/index.js'
-import { ProcessingService } from './services/processing.service.js'
-import { ProfileService } from './services/profile.service.js'
-import { ReindexService } from './services/reindex.service.js'
-import { SearchService } from './services/search.service.js'
-import { SubmissionService } from './services/submission.service.js'
+import type { ReindexService } from './services/reindex.service.js'
 import { AccountService } from './services/account.service.js'
-import { gated, RequestBudget } from './services/budget.js'
 import { TenantService } from './services/tenant.service.js'
+
+// The composition root of every process: `startProfiler` builds the service (API, worker or both) and `openCli` what
+// the CLI's commands use, with the same constructors and options. What only the service needs (the HTTP server, the
+// AI providers and their models, the queue, the worker) is imported when it starts, so a CLI command loads none of it.
 
 export type Role = 'all' | 'api' | 'worker'
 
@@ -48,31 +39,128 @@ export interface StartOptions {
   ai?: AiProviders
 }
 
-/** The composition root: builds everything from the validated configuration. */
-export async function startProfiler(config: Config, opts: StartOptions): Promise<Profiler & { bootstrapKey?: string }> {
-  // One logger for the service and its HTTP server. Lines are written asynchronously (flushed on exit): a synchronous
-  // write per request was 6 % of the POST's wall time under load. Under load they are also written in batches of 4 KB
-  // or more instead of one write per line; a line waits at most 100 ms.
-  const logOut = pino.destination({ dest: 1, sync: false, minLength: 4096 })
-  const logFlush = setInterval(() => logOut.flush(), 100).unref()
-  const log = pino(
-    { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'] },
-    logOut,
-  )
-  const db = await openDatabase(config, { listen: [EVENT_CHANNEL] })
-  const closers: (() => Promise<unknown>)[] = [
-    async () => {
-      clearInterval(logFlush)
-      logOut.flush()
+/**
+ * The service's logger (the HTTP server's too). Lines are written asynchronously (flushed on exit): a synchronous write
+ * per request was 6 % of the POST's wall time under load. Under load they are also written in batches of 4 KB or more
+ * instead of one write per line; a line waits at most 100 ms.
+ */
+function serviceLogger(config: Config): { log: Logger; close: () => Promise<void> } {
+  const out = pino.destination({ dest: 1, sync: false, minLength: 4096 })
+  const flush = setInterval(() => out.flush(), 100).unref()
+  const log = pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'] }, out)
+  return {
+    log,
+    close: async () => {
+      clearInterval(flush)
+      out.flush()
     },
-    () => db.close(),
-  ]
-  const close = async () => {
-    for (const c of closers.reverse()) await c().catch((e) => log.error({ err: e }, 'shutdown step failed'))
   }
+}
+
+/** Tenants, apps and keys. Keys are cached only where every revocation is heard: a server's LISTEN, or the embedded server this process runs. */
+const tenantService = (db: Database, bus: EventBus, opts: { cacheKeys: boolean }) => new TenantService(db.dataSource, bus, opts)
+/** Dashboard accounts; sign-up counters shared through the database on a server. */
+const accountService = (db: Database, config: Config) => new AccountService(db.dataSource, config.dashboard, { shared: db.mode === 'server' })
+
+/** Shutdown steps, run last first by `close` (once); a step that fails is logged and the rest still run. */
+function closing(log: Pick<Logger, 'error'>) {
+  const steps: (() => Promise<unknown>)[] = []
+  return {
+    add: (step: () => Promise<unknown>) => void steps.push(step),
+    close: async () => {
+      for (const step of steps.splice(0).reverse()) await step().catch((e) => log.error({ err: e }, 'shutdown step failed'))
+    },
+  }
+}
+
+/** What the CLI's commands use: the database (migrated), its events, and the services, built as the service builds them. */
+export interface Cli {
+  config: Config
+  db: Database
+  tenants: TenantService
+  accounts: AccountService
+  /** The AI providers are loaded only by the commands that need them. */
+  reindexer(): Promise<ReindexService>
+  close(): Promise<void>
+}
+
+/**
+ * For one CLI command: a small pool, no LISTEN and no key cache (nothing to hear). Its events still reach running
+ * services: a revocation is NOTIFYd in its transaction, heard through LISTEN on a server and picked out of the
+ * replies of the embedded server otherwise.
+ */
+export async function openCli(config: Config, opts: { ai?: AiProviders } = {}): Promise<Cli> {
+  const log = pino({ level: 'warn' }, pino.destination(2))
+  const db = await openDatabase(config, { poolSize: 2 })
+  const c = closing(log)
+  c.add(() => db.close())
+  try {
+    await migrate(db)
+    const bus = new PostgresEventBus(db.url, log)
+    c.add(() => bus.close())
+    const accounts = accountService(db, config)
+    c.add(() => accounts.close())
+    return {
+      config,
+      db,
+      tenants: tenantService(db, bus, { cacheKeys: false }),
+      accounts,
+      async reindexer() {
+        const [{ ReindexService }, { createAiProviders }] = await Promise.all([import('./services/reindex.service.js'), import('./ai/index.js')])
+        const ai = opts.ai ?? createAiProviders(config)
+        if (ai.close) c.add(() => ai.close!())
+        return new ReindexService(db.dataSource, ai)
+      },
+      close: c.close,
+    }
+  } catch (e) {
+    await c.close()
+    throw e
+  }
+}
+
+/** Builds the service (API, worker or both) from the validated configuration, and starts it. */
+export async function startProfiler(config: Config, opts: StartOptions): Promise<Profiler & { bootstrapKey?: string }> {
+  const { log, close: closeLog } = serviceLogger(config)
+  const c = closing(log)
+  c.add(closeLog)
+  const db = await openDatabase(config, { listen: [EVENT_CHANNEL] })
+  c.add(() => db.close())
+  const close = c.close
   try {
     await migrate(db)
     const ds = db.dataSource
+    const [
+      { createAiProviders },
+      { buildServer },
+      { JobQueue },
+      { WorkerLoop },
+      { Reconciler },
+      { Statements },
+      { ProfileRepository },
+      { ProcessingRepository },
+      { ProcessingService },
+      { ProfileService },
+      { ReindexService },
+      { SearchService },
+      { SubmissionService },
+      { gated, RequestBudget },
+    ] = await Promise.all([
+      import('./ai/index.js'),
+      import('./server.js'),
+      import('./jobs/queue.js'),
+      import('./jobs/worker-loop.js'),
+      import('./jobs/reconciler.js'),
+      import('./db/statements.js'),
+      import('./db/profile.repository.js'),
+      import('./db/processing.repository.js'),
+      import('./services/processing.service.js'),
+      import('./services/profile.service.js'),
+      import('./services/reindex.service.js'),
+      import('./services/search.service.js'),
+      import('./services/submission.service.js'),
+      import('./services/budget.js'),
+    ])
     const queue = new JobQueue({
       url: db.url,
       pollSeconds: config.worker.pollSeconds,
@@ -80,9 +168,9 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       onError: (e) => log.warn({ err: e }, 'job queue error'),
     })
     await queue.start()
-    closers.push(() => queue.stop())
+    c.add(() => queue.stop())
     const ai = opts.ai ?? createAiProviders(config)
-    if (ai.close) closers.push(() => ai.close!())
+    if (ai.close) c.add(() => ai.close!())
     let dim = await embeddingDimension(ds)
     if (dim !== ai.embedder.dimension) {
       // Nothing embedded yet (a new database): follow the configured model without asking for a reindex.
@@ -114,7 +202,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       db.onNotification?.((channel, payload) => embeddedBus.receive(channel, payload))
       bus = embeddedBus
     }
-    closers.push(() => bus.close())
+    c.add(() => bus.close())
     const statements = await Statements.create(ds)
     const profiles = new ProfileRepository(statements)
     const workerId = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`
@@ -126,13 +214,12 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       tenantBurst: POOL_SIZE,
       shared: db.mode === 'server' ? ds : undefined,
     })
-    closers.push(() => budget.close())
-    closers.push(() => services.accounts.close())
+    c.add(() => budget.close())
+    c.add(() => services.accounts.close())
     const gate = budget.tenants
     const services: Services = {
-      // Keys are cached only where every revocation is heard: a server's LISTEN, or the embedded server this process runs.
-      tenants: new TenantService(ds, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
-      accounts: new AccountService(ds, config.dashboard, { shared: db.mode === 'server' }),
+      tenants: tenantService(db, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
+      accounts: accountService(db, config),
       submissions: gated(new SubmissionService(ds, statements, queue, bus, config.limits), gate),
       profiles: gated(new ProfileService(ds, profiles, queue, bus), gate),
       search: gated(new SearchService(ds, ai.embedder, config.limits.maxPageSize), gate),
@@ -140,8 +227,8 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       budget,
     }
 
-    // Runs after the API has stopped taking requests (closers run in reverse) and before the bus and the queue stop.
-    closers.push(() => services.processing.stop(Math.floor(config.shutdownTimeoutMs / 2)))
+    // Runs after the API has stopped taking requests (shutdown steps run last first) and before the bus and the queue stop.
+    c.add(() => services.processing.stop(Math.floor(config.shutdownTimeoutMs / 2)))
 
     let bootstrapKey: string | undefined
     if (config.bootstrap) {
@@ -168,7 +255,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       const stopWaking = bus.subscribe('profileStatusChanged', (e) => e.status === 'processing' && loop.wake())
       loop.start()
       // Closers run in reverse: the loop stops fetching before the processing service waits for its rounds.
-      closers.push(async () => {
+      c.add(async () => {
         stopWaking()
         await loop.stop()
       })
@@ -177,7 +264,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
         reconciler.run().catch((e) => log.warn({ err: e }, 'reconcile failed'))
       }, config.worker.reconcileSeconds * 1000)
       timer.unref()
-      closers.push(async () => clearInterval(timer))
+      c.add(async () => clearInterval(timer))
     }
 
     let server: FastifyInstance | undefined
@@ -187,7 +274,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       await server.listen({ port: config.port, host: config.host })
       const addr = server.server.address()
       url = typeof addr === 'object' && addr ? `http://${config.host}:${addr.port}` : undefined
-      closers.push(() => server!.close())
+      c.add(() => server!.close())
     }
     return { config, db, services, bus, log, server, url, bootstrapKey, close }
   } catch (e) {
