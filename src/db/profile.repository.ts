@@ -92,6 +92,13 @@ export class ProfileRepository {
     return r
   }
 
+  /** Deletes the profile (its history, submissions and embedding with it); the status sequence number of the deletion, or null when there was none. */
+  async delete(m: EntityManager, tenantId: string, profileId: string): Promise<number | null> {
+    // TypeORM answers a DELETE with [returned rows, affected count].
+    const [rows] = await m.query(`DELETE FROM profiles WHERE tenant_id = $1 AND profile_id = $2 RETURNING nextval('profile_status_seq') AS seq`, [tenantId, profileId])
+    return rows.length ? Number(rows[0].seq) : null
+  }
+
   async history(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number }): Promise<HistoryEntry[]> {
     const rows = await m.query(
       `SELECT seq, extracted_on, changes, submission_ids, input_type FROM profile_history

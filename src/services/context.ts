@@ -1,6 +1,10 @@
+import type { Transaction } from '../db/unit-of-work.js'
+
 /** Who is asking: every service method takes it first. */
 export interface RequestContext {
   tenantId: string
   appId: string
   requestId: string
+  /** The transaction a use case runs in when another one called it (`UnitOfWork.run`); none at the transport. */
+  tx?: Transaction
 }

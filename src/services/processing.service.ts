@@ -8,6 +8,7 @@ import { sumUsage } from '../ai/usage.js'
 import { LlmUnavailableError } from '../ai/errors.js'
 import type { ProcessingRepository, ProfileWrite } from '../db/processing.repository.js'
 import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.js'
+import { UnitOfWork } from '../db/unit-of-work.js'
 import { isConnectionError } from '../domain/errors.js'
 import { merge } from '../domain/merge.js'
 import { profileKey, type Extraction, type ProfileJob, type ProfileState } from '../domain/profile.js'
@@ -46,6 +47,7 @@ export class ProcessingService {
   /** Rounds in flight, so that a shutdown can wait for them or make them give their leases back. */
   private readonly inflight = new Set<{ abort: AbortController; done: Promise<unknown> }>()
   private stopping = false
+  private readonly uow: UnitOfWork
 
   constructor(
     private readonly ds: DataSource,
@@ -53,10 +55,12 @@ export class ProcessingService {
     private readonly repo: ProcessingRepository,
     private readonly queue: JobQueue,
     private readonly ai: AiProviders,
-    private readonly bus: EventBus,
+    bus: EventBus,
     private readonly log: Logger,
     private readonly opts: ProcessingOptions,
-  ) {}
+  ) {
+    this.uow = new UnitOfWork(ds, bus)
+  }
 
   /** One round over the profiles the jobs name; the jobs are completed when it ends (failed if it broke). */
   async processJobs(jobs: QueuedJob[]): Promise<void> {
@@ -104,7 +108,7 @@ export class ProcessingService {
         todo = await this.runBatches(claimed, owner, abort.signal)
         if (todo.length && this.stopping) {
           // More waits, and this process is going: release the profiles and queue them for another worker.
-          await this.ds.transaction(async (m) => {
+          await this.uow.run(undefined, async ({ manager: m }) => {
             await this.repo.release(m, todo, owner)
             for (const job of todo) await this.queue.enqueue(job, { tx: m })
           })
@@ -126,8 +130,8 @@ export class ProcessingService {
    * open submissions under the row lock before it lets go, so it takes ours too; if it dies, the reconciler re-enqueues).
    */
   private async claim(jobs: ProfileJob[], owner: string): Promise<Claimed[]> {
-    const events: StatusEvent[] = []
-    const claimed = await this.ds.transaction(async (m) => {
+    return this.uow.run(undefined, async (tx) => {
+      const m = tx.manager
       const locked = (await this.repo.lock(m, jobs)).filter((p) => !p.leased || p.claimed_by === owner)
       if (!locked.length) return []
       const open = await this.repo.open(m, locked.map(toJob), this.opts.batchSize)
@@ -144,7 +148,7 @@ export class ProcessingService {
         const seqs = await this.repo.settleReady(m, none)
         for (const p of none) {
           const seq = seqs.get(profileKey(toJob(p)))
-          if (seq !== undefined) events.push(this.readyEvent(toJob(p), seq))
+          if (seq !== undefined) tx.raise('profileStatusChanged', this.readyEvent(toJob(p), seq))
         }
       }
       if (later.length) {
@@ -155,11 +159,8 @@ export class ProcessingService {
         const subs = out.flatMap((c) => c.submissions.map((s) => ({ tenantId: c.job.tenantId, id: s.id })))
         await this.repo.claim(m, out.map((c) => c.job), subs, owner, this.opts.leaseSeconds)
       }
-      await this.stageAll(m, events)
       return out
     })
-    for (const e of events) await this.bus.committed('profileStatusChanged', e)
-    return claimed
   }
 
   /** Extracts and applies the claimed profiles; returns those with more to do. */
@@ -251,10 +252,10 @@ export class ProcessingService {
 
   /** Applies prepared profiles in one transaction; returns those with more submissions open. */
   private async apply(ready: { c: Claimed; prepared: Prepared }[], owner: string): Promise<ProfileJob[]> {
-    const events: StatusEvent[] = []
     const more: ProfileJob[] = []
     let dropped = 0
-    await this.ds.transaction(async (m) => {
+    await this.uow.run(undefined, async (tx) => {
+      const m = tx.manager
       const current = new Map((await this.repo.lock(m, ready.map((r) => r.c.job))).map((p) => [profileKey(toJob(p)), p]))
       const writes: ProfileWrite[] = []
       for (const { c, prepared: p } of ready) {
@@ -299,13 +300,11 @@ export class ProcessingService {
       for (const w of writes) {
         const r = result.get(profileKey(w.job))
         if (!r) continue
-        if (r.seq !== undefined) events.push(this.readyEvent(w.job, r.seq))
+        if (r.seq !== undefined) tx.raise('profileStatusChanged', this.readyEvent(w.job, r.seq))
         if (r.remaining > 0) more.push(w.job)
       }
-      await this.stageAll(m, events)
     })
     if (dropped) this.log.info({ dropped }, 'profiles deleted or leases lost while processing; their batches dropped')
-    for (const e of events) await this.bus.committed('profileStatusChanged', e)
     return more
   }
 
@@ -316,7 +315,7 @@ export class ProcessingService {
    */
   private async defer(job: ProfileJob, owner: string, subs: OpenSubmission[], reason: string, afterSeconds: number): Promise<boolean> {
     const wait = Math.max(1, Math.ceil(afterSeconds))
-    await this.ds.transaction(async (m) => {
+    await this.uow.run(undefined, async ({ manager: m }) => {
       const cur = await this.profiles.find(m, job.tenantId, job.profileId, { lock: true })
       if (!cur || cur.claimed_by !== owner) return
       await m.query(
@@ -385,8 +384,8 @@ export class ProcessingService {
     // The provider's circuit is open: an outage is not the submissions' fault, so they wait without using an attempt.
     if (err instanceof LlmUnavailableError) return this.defer(job, owner, subs, message, err.retryAfterMs / 1000)
     this.log.warn({ tenantId, profileId, err: message }, 'extraction failed')
-    let event: StatusEvent | undefined
-    const more = await this.ds.transaction(async (m) => {
+    return this.uow.run(undefined, async (tx) => {
+      const m = tx.manager
       const cur = await this.profiles.find(m, tenantId, profileId, { lock: true })
       if (!cur || cur.claimed_by !== owner) return false
       await this.recordUsage(m, tenantId, subs.map((s) => s.id), (err as { usage?: Usage })?.usage)
@@ -412,19 +411,17 @@ export class ProcessingService {
       if (n === 0) {
         const seqs = await this.repo.settleReady(m, [cur])
         const seq = seqs.get(profileKey(job))
-        if (seq !== undefined) await this.stageAll(m, [(event = this.readyEvent(job, seq))])
+        if (seq !== undefined) tx.raise('profileStatusChanged', this.readyEvent(job, seq))
         return false
       }
       if (retryIn > 0) await this.queue.enqueue(job, { tx: m, startAfterSeconds: retryIn })
       return retryIn === 0
     })
-    if (event) await this.bus.committed('profileStatusChanged', event)
-    return more
   }
 
   /** A batch interrupted by a shutdown: its submissions are pending again, as if never tried, and the profile queued. */
   private async giveBack(job: ProfileJob, owner: string, subs: OpenSubmission[]): Promise<void> {
-    await this.ds.transaction(async (m) => {
+    await this.uow.run(undefined, async ({ manager: m }) => {
       const cur = await this.profiles.find(m, job.tenantId, job.profileId, { lock: true })
       if (!cur || cur.claimed_by !== owner) return
       await m.query(
@@ -440,11 +437,6 @@ export class ProcessingService {
 
   private readyEvent(job: ProfileJob, seq: number): StatusEvent {
     return { tenantId: job.tenantId, profileId: job.profileId, status: 'ready', at: new Date().toISOString(), seq }
-  }
-
-  /** Stages the events in the transaction that makes the profiles ready. */
-  private async stageAll(m: EntityManager, events: StatusEvent[]) {
-    await this.bus.stageMany(m, 'profileStatusChanged', events)
   }
 }
 

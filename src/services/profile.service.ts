@@ -4,16 +4,21 @@ import { DomainError } from '../domain/errors.js'
 import { checkProfileId } from '../domain/validation.js'
 import type { EventBus, EventMap } from '../events/event-bus.js'
 import type { JobQueue } from '../jobs/queue.js'
+import { UnitOfWork } from '../db/unit-of-work.js'
 import type { RequestContext } from './context.js'
 
 /** Reading and deleting profiles. */
 export class ProfileService {
+  private readonly uow: UnitOfWork
+
   constructor(
     private readonly ds: DataSource,
     private readonly profiles: ProfileRepository,
     private readonly queue: JobQueue,
     private readonly bus: EventBus,
-  ) {}
+  ) {
+    this.uow = new UnitOfWork(ds, bus)
+  }
 
   /** The profile with its newest 100 update_log entries; PROFILE_NOT_FOUND when unknown. */
   async get(ctx: RequestContext, profileId: string): Promise<ProfileRecord> {
@@ -43,21 +48,13 @@ export class ProfileService {
   /** Like delete, but false when there was nothing to delete. */
   async remove(ctx: RequestContext, profileId: string): Promise<boolean> {
     checkProfileId(profileId)
-    const payload = { tenantId: ctx.tenantId, profileId, status: 'deleted' as const, at: new Date().toISOString(), seq: 0 }
-    const deleted = await this.ds.transaction(async (m) => {
-      // TypeORM answers a DELETE with [returned rows, affected count].
-      const [rows] = await m.query(`DELETE FROM profiles WHERE tenant_id = $1 AND profile_id = $2 RETURNING nextval('profile_status_seq') AS seq`, [
-        ctx.tenantId,
-        profileId,
-      ])
-      if (!rows.length) return false
-      payload.seq = Number(rows[0].seq)
-      await this.queue.deleteQueued(m, { tenantId: ctx.tenantId, profileId })
-      await this.bus.stage(m, 'profileStatusChanged', payload)
+    return this.uow.run(ctx, async (tx) => {
+      const seq = await this.profiles.delete(tx.manager, ctx.tenantId, profileId)
+      if (seq === null) return false
+      await this.queue.deleteQueued(tx.manager, { tenantId: ctx.tenantId, profileId })
+      tx.raise('profileStatusChanged', { tenantId: ctx.tenantId, profileId, status: 'deleted', at: new Date().toISOString(), seq })
       return true
     })
-    if (deleted) await this.bus.committed('profileStatusChanged', payload)
-    return deleted
   }
 
   /** Status changes of the caller's tenant (one profile, or all when profileId is null), as they commit. */

@@ -9,6 +9,7 @@ import { checkDataSize, checkIdempotencyKey, checkProfileId, checkStorable, chec
 import type { EventBus } from '../events/event-bus.js'
 import { jobInsertSql, type JobQueue } from '../jobs/queue.js'
 import type { Statement, Statements } from '../db/statements.js'
+import { UnitOfWork } from '../db/unit-of-work.js'
 import type { Usage } from '../ai/types.js'
 import type { RequestContext } from './context.js'
 
@@ -79,7 +80,9 @@ export class SubmissionService {
     private readonly limits: { maxDataBytes: number },
   ) {
     this.submitStatement = statements.define('profiler_submit', SUBMIT_SQL)
+    this.uow = new UnitOfWork(ds)
   }
+  private readonly uow: UnitOfWork
 
   async submit(ctx: RequestContext, profileId: string, input: SubmitInput): Promise<SubmissionAck> {
     checkProfileId(profileId)
@@ -110,7 +113,9 @@ export class SubmissionService {
       seq = row.seq === null ? null : Number(row.seq)
       return { id, profileId, replayed: false }
     }
-    const ack = key ? await this.ds.transaction((m) => this.replayOr(m, ctx, key, hash, () => run(m))) : await run()
+    const ack = key ? await this.uow.run(ctx, ({ manager: m }) => this.replayOr(m, ctx, key, hash, () => run(m))) : await run()
+    // Not raised in the transaction (a NOTIFY in it would serialize every committing POST of the cluster, see
+    // PostgresEventBus): published after the commit, ordered by its seq.
     if (seq !== null) this.bus.publish('profileStatusChanged', { tenantId: ctx.tenantId, profileId, status: 'processing', at: new Date().toISOString(), seq })
     return ack
   }

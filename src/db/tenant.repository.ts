@@ -1,0 +1,122 @@
+import type { EntityManager } from 'typeorm'
+
+/** A tenant as stored. */
+export interface TenantRow {
+  id: string
+  name: string
+  created_at: Date | string
+}
+
+/** An app with its tenant's name and its live key's public id (null when revoked). */
+export interface AppRow {
+  tenant_id: string
+  tenant_name: string
+  id: string
+  name: string
+  created_at: Date | string
+  key_public_id: string | null
+  key_created_at: Date | string | null
+}
+
+/** A live key's owner and stored digest. */
+export interface KeyRow {
+  tenant_id: string
+  app_id: string
+  key_hash: Buffer
+}
+
+/** Tenants, apps and API keys: the SQL of the aggregate. Each method runs on the manager it is given. */
+export class TenantRepository {
+  /** The new tenant, or null when the name is taken. */
+  async insertTenant(m: EntityManager, id: string, name: string): Promise<TenantRow | null> {
+    const rows = await m.query(`INSERT INTO tenants (id, name) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING id, name, created_at`, [id, name])
+    return rows[0] ?? null
+  }
+
+  /** The id of the tenant of that name (or id), inserting it with `newId` when missing. */
+  async ensureTenant(m: EntityManager, name: string, newId: string): Promise<string> {
+    await m.query(`INSERT INTO tenants (id, name) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [newId, name])
+    const [tenant] = await m.query(`SELECT id FROM tenants WHERE name = $1 OR id = $1`, [name])
+    return tenant.id
+  }
+
+  async tenants(m: EntityManager): Promise<TenantRow[]> {
+    return m.query(`SELECT id, name, created_at FROM tenants ORDER BY created_at, name`)
+  }
+
+  async tenantCount(m: EntityManager): Promise<number> {
+    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM tenants`)
+    return n
+  }
+
+  /** Whether the tenant exists; it stays (FOR SHARE) until the transaction ends. */
+  async holdTenant(m: EntityManager, tenantId: string): Promise<boolean> {
+    return (await m.query(`SELECT 1 FROM tenants WHERE id = $1 FOR SHARE`, [tenantId])).length > 0
+  }
+
+  /** False when the tenant has an app of that name already. */
+  async insertApp(m: EntityManager, tenantId: string, appId: string, name: string): Promise<boolean> {
+    const rows = await m.query(`INSERT INTO apps (tenant_id, id, name) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, name) DO NOTHING RETURNING id`, [
+      tenantId,
+      appId,
+      name,
+    ])
+    return rows.length > 0
+  }
+
+  /** Apps with their live key, of every tenant or of one (by name or id). */
+  async apps(m: EntityManager, tenant?: { nameOrId?: string; id?: string }): Promise<AppRow[]> {
+    return m.query(
+      `SELECT a.tenant_id, t.name AS tenant_name, a.id, a.name, a.created_at, k.public_id AS key_public_id, k.created_at AS key_created_at
+         FROM apps a JOIN tenants t ON t.id = a.tenant_id
+         LEFT JOIN api_keys k ON k.tenant_id = a.tenant_id AND k.app_id = a.id AND k.revoked_at IS NULL
+        WHERE ($1::text IS NULL OR t.name = $1 OR t.id = $1) AND ($2::text IS NULL OR t.id = $2)
+        ORDER BY t.name, a.created_at, a.name`,
+      [tenant?.nameOrId ?? null, tenant?.id ?? null],
+    )
+  }
+
+  /**
+   * Locks the app (until the transaction ends) by tenant and app name or id, or by ids only (`byId`); null when there
+   * is no such app.
+   */
+  async lockApp(m: EntityManager, tenant: string, app: string, byId = false): Promise<{ tenant_id: string; id: string } | null> {
+    const rows = await m.query(
+      byId
+        ? `SELECT a.tenant_id, a.id FROM apps a WHERE a.tenant_id = $1 AND a.id = $2 FOR UPDATE`
+        : `SELECT a.tenant_id, a.id FROM apps a JOIN tenants t ON t.id = a.tenant_id
+            WHERE (t.name = $1 OR t.id = $1) AND (a.name = $2 OR a.id = $2) FOR UPDATE OF a`,
+      [tenant, app],
+    )
+    return rows[0] ?? null
+  }
+
+  async appNameTaken(m: EntityManager, tenantId: string, name: string, exceptAppId: string): Promise<boolean> {
+    return (await m.query(`SELECT 1 FROM apps WHERE tenant_id = $1 AND name = $2 AND id <> $3`, [tenantId, name, exceptAppId])).length > 0
+  }
+
+  async renameApp(m: EntityManager, tenantId: string, appId: string, name: string): Promise<void> {
+    await m.query(`UPDATE apps SET name = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, appId, name])
+  }
+
+  /** Deletes the app and (by cascade) its keys. */
+  async deleteApp(m: EntityManager, tenantId: string, appId: string): Promise<void> {
+    await m.query(`DELETE FROM apps WHERE tenant_id = $1 AND id = $2`, [tenantId, appId])
+  }
+
+  async insertKey(m: EntityManager, k: { publicId: string; tenantId: string; appId: string; hash: Buffer }): Promise<void> {
+    await m.query(`INSERT INTO api_keys (public_id, tenant_id, app_id, key_hash) VALUES ($1, $2, $3, $4)`, [k.publicId, k.tenantId, k.appId, k.hash])
+  }
+
+  /** Revokes the app's live keys; how many there were. */
+  async revokeKeys(m: EntityManager, tenantId: string, appId: string): Promise<number> {
+    const [, count] = await m.query(`UPDATE api_keys SET revoked_at = now() WHERE tenant_id = $1 AND app_id = $2 AND revoked_at IS NULL`, [tenantId, appId])
+    return count
+  }
+
+  /** The live key of that public id, or null. */
+  async liveKey(m: EntityManager, publicId: string): Promise<KeyRow | null> {
+    const rows = await m.query(`SELECT tenant_id, app_id, key_hash FROM api_keys WHERE public_id = $1 AND revoked_at IS NULL`, [publicId])
+    return rows[0] ?? null
+  }
+}

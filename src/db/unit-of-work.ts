@@ -1,0 +1,67 @@
+import type { DataSource, EntityManager } from 'typeorm'
+import type { BusEvent, EventBus, EventMap, EventName } from '../events/event-bus.js'
+
+/**
+ * One transaction and what it raised: events, staged in it (a NOTIFY is delivered by PostgreSQL only at commit) and
+ * delivered by this process after it commits, and steps this process takes once it has committed. Nothing of a
+ * transaction that rolls back is delivered.
+ */
+export class Transaction {
+  readonly events: BusEvent[] = []
+  readonly afterCommit: (() => void)[] = []
+
+  constructor(readonly manager: EntityManager) {}
+
+  /** An event of this transaction: delivered if, and once, it commits. */
+  raise<K extends EventName>(name: K, payload: EventMap[K]): void {
+    this.events.push({ name, payload } as BusEvent)
+  }
+
+  /** A step of this process after the commit, before the events go out (e.g. forgetting a revoked key). */
+  onCommit(step: () => void): void {
+    this.afterCommit.push(step)
+  }
+}
+
+/** Anything that may carry the transaction it runs in: a request's context, or none (the worker, the CLI). */
+export interface InTransaction {
+  tx?: Transaction
+}
+
+/**
+ * Runs use cases in transactions: `run(ctx, fn)` opens one (or joins the one `ctx` carries: a use case that calls
+ * another passes `{ ...ctx, tx }`), commits, then delivers what `fn` raised. No service stages and publishes events by
+ * hand. The context is never changed: GraphQL resolves the fields of one operation side by side with one context.
+ */
+export class UnitOfWork {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly bus?: EventBus,
+  ) {}
+
+  async run<T>(ctx: InTransaction | undefined, fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    if (ctx?.tx) return fn(ctx.tx) // the outer run commits and delivers
+    let tx!: Transaction
+    const result = await this.ds.transaction(async (m) => {
+      tx = new Transaction(m)
+      const r = await fn(tx)
+      await this.stage(tx)
+      return r
+    })
+    for (const step of tx.afterCommit) step()
+    for (const e of tx.events) await this.bus?.committed(e.name, e.payload as never)
+    return result
+  }
+
+  /** The events of a transaction, in one statement per run of events of the same name, in the order raised. */
+  private async stage(tx: Transaction) {
+    if (!this.bus) return
+    for (let i = 0; i < tx.events.length; ) {
+      const name = tx.events[i]!.name
+      let j = i
+      while (j < tx.events.length && tx.events[j]!.name === name) j++
+      await this.bus.stageMany(tx.manager, name, tx.events.slice(i, j).map((e) => e.payload) as never[])
+      i = j
+    }
+  }
+}
