@@ -8,17 +8,9 @@ import {
   PROFILE_STATUS_CHANGED,
   PROFILE_SUBMISSIONS,
 } from '../queries'
+import type { TypedDocumentString } from '../generated/graphql'
 import type { Page } from '../router'
-import type {
-  HistoryEntry,
-  HistoryPage,
-  Memory,
-  Profile,
-  ProfileStatusEvent,
-  Scored,
-  Submission,
-  SubmissionPage,
-} from '../types'
+import type { HistoryEntry, Memory, Profile, ProfileStatusEvent, Submission } from '../types'
 import { announce, confidenceBar, confirmDialog, dataTable, dateOnly, dateTime, errorText, showError, statusBadge } from '../ui'
 
 /** A list that is read page by page ("Load more"). */
@@ -63,6 +55,12 @@ function mergeFirstPage<T>(
   for (const item of old.items) byKey.set(key(item), item)
   for (const item of items) byKey.set(key(item), item)
   return { ...old, items: [...byKey.values()], hasNextPage: true, loading: false, error: null }
+}
+
+/** A value with its confidence, as the schema's ScoredString and ScoredInt. */
+interface Scored<T = string> {
+  value: T
+  confidence: number
 }
 
 const historyKey = (e: HistoryEntry): string => String(e.seq)
@@ -466,7 +464,7 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
   async function load(): Promise<void> {
     const before = eventsApplied
     try {
-      const data = await gql<{ profile: Profile | null }>(PROFILE, { id }, signal)
+      const data = await gql(PROFILE, { id }, signal)
       if (signal.aborted || eventsApplied !== before) return
       state.loadError = null
       applyProfile(data.profile)
@@ -480,7 +478,7 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
 
   async function loadMore<T, P>(
     paged: () => Paged<T>,
-    query: string,
+    document: TypedDocumentString<{ profile: P | null }, { id: string; after: string | null }>,
     pick: (profile: P) => { items: T[]; endCursor: string | null; hasNextPage: boolean },
     key: (item: T) => string,
     sectionId: string,
@@ -491,7 +489,7 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
     current.error = null
     render()
     try {
-      const data = await gql<{ profile: P | null }>(query, { id, after: current.endCursor }, signal)
+      const data = await gql(document, { id, after: current.endCursor }, signal)
       if (signal.aborted) return
       const target = paged()
       target.loading = false
@@ -518,7 +516,7 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
   }
 
   const loadMoreHistory = (): Promise<void> =>
-    loadMore<HistoryEntry, { history: HistoryPage }>(
+    loadMore(
       () => state.history,
       PROFILE_HISTORY,
       (p) => ({ items: p.history.entries, endCursor: p.history.pageInfo.endCursor, hasNextPage: p.history.pageInfo.hasNextPage }),
@@ -527,7 +525,7 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
     )
 
   const loadMoreSubmissions = (): Promise<void> =>
-    loadMore<Submission, { submissions: SubmissionPage }>(
+    loadMore(
       () => state.submissions,
       PROFILE_SUBMISSIONS,
       (p) => ({
@@ -566,7 +564,7 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
   function startLive(): void {
     liveError = false
     renderLive()
-    stop = subscribe<{ profileStatusChanged: ProfileStatusEvent }>(
+    stop = subscribe(
       PROFILE_STATUS_CHANGED,
       { id },
       {
@@ -616,7 +614,7 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
     if (!ok || signal.aborted) return
     deleteButton.disabled = true
     try {
-      await gql<{ deleteProfile: boolean }>(DELETE_PROFILE, { id }, signal)
+      await gql(DELETE_PROFILE, { id }, signal)
       if (signal.aborted) return
       markDeleted()
       render()
