@@ -3,6 +3,7 @@
  * and the x-csrf-token header), subscriptions over graphql-ws on the same path.
  */
 import { createClient, type Client } from 'graphql-ws'
+import type { TypedDocumentString } from './generated/graphql'
 import { session } from './session'
 import type { SessionState } from './types'
 
@@ -70,12 +71,17 @@ export async function fetchSession(): Promise<SessionState> {
   }
 }
 
-/** Runs a query or mutation. Throws ApiError with the first GraphQL error's message and code. */
-export async function gql<T>(
-  query: string,
-  variables: Record<string, unknown> = {},
-  signal?: AbortSignal,
-): Promise<T> {
+/**
+ * A generated document's variables, then an optional AbortSignal: the variables may be left out only when the
+ * operation has no required one.
+ */
+type OperationArgs<V> = Record<string, never> extends V ? [variables?: V, signal?: AbortSignal] : [variables: V, signal?: AbortSignal]
+
+/**
+ * Runs a query or mutation written with graphql() in ./queries; the result is typed from the schema. Throws ApiError
+ * with the first GraphQL error's message and code.
+ */
+export async function gql<T, V>(document: TypedDocumentString<T, V>, ...[variables, signal]: OperationArgs<NoInfer<V>>): Promise<T> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' }
   if (session.csrfToken) headers['x-csrf-token'] = session.csrfToken
   let res: Response
@@ -85,7 +91,7 @@ export async function gql<T>(
       method: 'POST',
       credentials: 'same-origin',
       headers,
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query: document.toString(), variables: variables ?? {} }),
       signal,
     })
   } catch (err) {
@@ -206,10 +212,14 @@ export interface LiveHandlers<T> {
 }
 
 /** Starts a subscription; returns the function that stops it. */
-export function subscribe<T>(query: string, variables: Record<string, unknown>, handlers: LiveHandlers<T>): () => void {
+export function subscribe<T, V extends Record<string, unknown>>(
+  document: TypedDocumentString<T, V>,
+  variables: NoInfer<V>,
+  handlers: LiveHandlers<T>,
+): () => void {
   let active = true
   const stop = getClient().subscribe<T>(
-    { query, variables },
+    { query: document.toString(), variables },
     {
       next: (result) => {
         if (!active) return

@@ -7,7 +7,7 @@ import { announce } from './ui'
 /** Signs out on the server, then forgets the session here and goes to the sign-in page. */
 export async function signOut(): Promise<void> {
   try {
-    await gql<{ signOut: boolean }>(SIGN_OUT)
+    await gql(SIGN_OUT)
   } catch (err) {
     // UNAUTHENTICATED: already signed out; the UNAUTHENTICATED handler has taken over.
     if (err instanceof ApiError && err.code === 'UNAUTHENTICATED') return

@@ -30,9 +30,9 @@ export function clearStaleAnnouncement(): void {
 
 // --- inline error text for forms ---------------------------------------------------------------------------------
 
-/** An (initially empty) role="alert" paragraph to put next to a form. */
-export function errorText(): HTMLParagraphElement {
-  return h('p', { class: 'error', role: 'alert' })
+/** A role="alert" paragraph, empty unless given a message: next to a form, or where a load failed. */
+export function errorText(message?: string): HTMLParagraphElement {
+  return h('p', { class: 'error', role: 'alert' }, message)
 }
 
 export function showError(el: HTMLElement, message: string | null): void {

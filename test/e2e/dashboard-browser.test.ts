@@ -211,3 +211,81 @@ describe.skipIf(!executable || serverPass)('dashboard sign-up by invite, in head
     await page.getByLabel('App name').waitFor()
   })
 })
+
+describe.skipIf(!executable || serverPass)('dashboard profile page: live arrival, paged lists, deletion elsewhere, in headless Chromium', () => {
+  let svc: TestService
+  let browser: Browser
+  beforeAll(async () => {
+    svc = await startService()
+    browser = await chromium.launch({ executablePath: executable, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await svc?.close()
+  })
+
+  const HOBBIES = 'chess jazz hiking painting cooking running cycling swimming knitting poetry pottery climbing rowing sailing surfing skiing baking gardening fishing dancing tennis karate'.split(' ')
+
+  /** Posts one submission and waits until it is processed: one processing round, so one history entry. */
+  async function submitAndWait(key: string, id: string, text: string) {
+    const auth = { authorization: `Bearer ${key}` }
+    const posted = await fetch(`${svc.url}/v1/profile/${id}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ data: text }) })
+    expect(posted.status).toBe(202)
+    await expect
+      .poll(async () => ((await (await fetch(`${svc.url}/v1/profile/${id}`, { headers: auth })).json()) as any).profile?.status, { timeout: 20_000 })
+      .toBe('ready')
+  }
+
+  it('a profile that does not exist yet appears live; history and submissions load page by page and stay loaded across live updates; a deletion elsewhere shows at once', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage()
+    const failures: string[] = []
+    page.on('pageerror', (e) => failures.push(`pageerror: ${e.message}`))
+    page.on('console', (m) => m.type() === 'error' && failures.push(`console: ${m.text()}`))
+
+    await page.goto(`${svc.url}/dashboard#/signup`)
+    await page.getByLabel('Email').fill('pages@example.com')
+    await page.getByLabel('Password').fill('a long enough password')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByLabel('App name').fill('web')
+    await page.getByRole('button', { name: 'Create app' }).click()
+    const key = (await page.getByTestId('new-api-key').textContent())!.trim()
+
+    await page.goto(`${svc.url}/dashboard#/profiles/paged-1`)
+    await page.getByTestId('profile-not-found').waitFor()
+    await expect.poll(async () => page.getByTestId('live-indicator').textContent()).toBe('Live')
+    await page.evaluate(() => ((globalThis as any).__noReload = true))
+
+    // 21 rounds: one more than a page (20) of history entries and of submissions
+    for (const hobby of HOBBIES.slice(0, 21)) await submitAndWait(key, 'paged-1', `I love ${hobby}.`)
+    const history = page.locator('[data-section="history"]')
+    const submissions = page.locator('[data-section="submissions"]')
+    await expect.poll(async () => (await page.getByTestId('profile-status').textContent())?.trim()).toBe('ready')
+    await expect.poll(async () => history.locator('.history-entry').count()).toBe(20)
+    await expect.poll(async () => submissions.locator('tbody tr').count()).toBe(20)
+
+    // Load more brings the 21st; then the button goes and focus moves to the section's heading
+    await history.getByRole('button', { name: 'Load more' }).click()
+    await expect.poll(async () => history.locator('.history-entry').count()).toBe(21)
+    await expect.poll(async () => history.getByRole('button', { name: 'Load more' }).count()).toBe(0)
+    await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('history-title')
+    await submissions.getByRole('button', { name: 'Load more' }).click()
+    await expect.poll(async () => submissions.locator('tbody tr').count()).toBe(21)
+    await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('submissions-title')
+
+    // a live update keeps what was loaded beyond the first page, and Load more goes on from there
+    await submitAndWait(key, 'paged-1', `I love ${HOBBIES[21]}.`)
+    await expect.poll(async () => history.getByRole('button', { name: 'Load more' }).count()).toBe(1)
+    expect(await history.locator('.history-entry').count()).toBe(21)
+    await history.getByRole('button', { name: 'Load more' }).click()
+    await expect.poll(async () => history.locator('.history-entry').count()).toBe(22)
+    await expect.poll(async () => history.locator('.history-seq').last().textContent()).toBe('#22')
+
+    // deleted elsewhere: the page says so, live
+    const deleted = await fetch(`${svc.url}/v1/profile/paged-1`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } })
+    expect(deleted.status).toBeLessThan(300)
+    await page.getByTestId('profile-deleted').waitFor()
+    expect((await page.getByTestId('profile-status').textContent())?.trim()).toBe('deleted')
+    expect(await page.evaluate(() => (globalThis as any).__noReload as boolean | undefined)).toBe(true)
+    expect(failures).toEqual([])
+  }, 120_000)
+})

@@ -36,11 +36,7 @@ export const accountPage: Page = ({ root, signal }) => {
     }
     submit.disabled = true
     try {
-      await gql<{ changePassword: boolean }>(
-        CHANGE_PASSWORD,
-        { currentPassword: current.value, newPassword: next.value },
-        signal,
-      )
+      await gql(CHANGE_PASSWORD, { currentPassword: current.value, newPassword: next.value }, signal)
       current.value = ''
       next.value = ''
       success.textContent = 'Password changed. Your other sessions were signed out.'

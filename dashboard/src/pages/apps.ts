@@ -3,7 +3,7 @@ import { errorMessage, gql } from '../api'
 import { h, labelled, replace, uid } from '../dom'
 import { APPS, CREATE_APP, DELETE_APP, RENAME_APP, REVOKE_APP_KEY, ROTATE_APP_KEY } from '../queries'
 import type { Page } from '../router'
-import type { AppWithKey, DashboardApp } from '../types'
+import type { DashboardApp } from '../types'
 import { announce, confirmDialog, dataTable, dateTime, errorText, showError } from '../ui'
 
 const NAME_HINT = "1 to 63 characters: letters, digits, '.', '_' and '-'."
@@ -73,7 +73,7 @@ export const appsPage: Page = ({ root, signal }) => {
     }
     createButton.disabled = true
     try {
-      const { createApp } = await gql<{ createApp: AppWithKey }>(CREATE_APP, { name }, signal)
+      const { createApp } = await gql(CREATE_APP, { name }, signal)
       nameInput.value = ''
       apps = [...apps.filter((a) => a.id !== createApp.app.id), createApp.app]
       renderTable()
@@ -152,7 +152,7 @@ export const appsPage: Page = ({ root, signal }) => {
       }
       save.disabled = true
       try {
-        const { renameApp } = await gql<{ renameApp: DashboardApp }>(RENAME_APP, { id: app.id, name }, signal)
+        const { renameApp } = await gql(RENAME_APP, { id: app.id, name }, signal)
         replaceApp(renameApp)
         renamingId = null
         renderTable()
@@ -209,7 +209,7 @@ export const appsPage: Page = ({ root, signal }) => {
       })
       if (!ok || signal.aborted) return
       await runAction(async () => {
-        const { rotateAppKey } = await gql<{ rotateAppKey: AppWithKey }>(ROTATE_APP_KEY, { id: app.id }, signal)
+        const { rotateAppKey } = await gql(ROTATE_APP_KEY, { id: app.id }, signal)
         replaceApp(rotateAppKey.app)
         renderTable()
         announce(`New key created for ${rotateAppKey.app.name}.`)
@@ -226,7 +226,7 @@ export const appsPage: Page = ({ root, signal }) => {
       })
       if (!ok || signal.aborted) return
       await runAction(async () => {
-        const { revokeAppKey } = await gql<{ revokeAppKey: DashboardApp }>(REVOKE_APP_KEY, { id: app.id }, signal)
+        const { revokeAppKey } = await gql(REVOKE_APP_KEY, { id: app.id }, signal)
         replaceApp(revokeAppKey)
         renderTable()
         focusRowButton(app.id, 'rotate')
@@ -243,7 +243,7 @@ export const appsPage: Page = ({ root, signal }) => {
       })
       if (!ok || signal.aborted) return
       await runAction(async () => {
-        await gql<{ deleteApp: boolean }>(DELETE_APP, { id: app.id }, signal)
+        await gql(DELETE_APP, { id: app.id }, signal)
         apps = apps.filter((a) => a.id !== app.id)
         renderTable()
         heading.focus()
@@ -277,7 +277,7 @@ export const appsPage: Page = ({ root, signal }) => {
 
   async function load(): Promise<void> {
     try {
-      const data = await gql<{ apps: DashboardApp[] }>(APPS, {}, signal)
+      const data = await gql(APPS, {}, signal)
       apps = data.apps
       renderTable()
     } catch (err) {

@@ -279,7 +279,7 @@ export const profilesPage: Page = ({ root, signal }) => {
     summary.textContent = 'Searching…'
     const withQuery = state.query !== ''
     try {
-      const { searchProfiles } = await gql<{ searchProfiles: SearchResult }>(
+      const { searchProfiles } = await gql(
         SEARCH_PROFILES,
         {
           query: withQuery ? state.query : null,

@@ -1,16 +1,10 @@
 /** #/signin and #/signup. */
-import { ApiError, errorMessage, gql, resetRealtime } from '../api'
+import { errorMessage, gql, resetRealtime } from '../api'
 import { h, labelled } from '../dom'
 import { SIGN_IN, SIGN_UP } from '../queries'
 import { navigate, type Page } from '../router'
 import { session, signedIn } from '../session'
-import type { Account } from '../types'
 import { announce, errorText, showError } from '../ui'
-
-interface SessionInfo {
-  account: Account
-  csrfToken: string
-}
 
 type Mode = 'signin' | 'signup'
 
@@ -60,12 +54,11 @@ function authForm(mode: Mode, signal: AbortSignal): HTMLFormElement {
     submit.disabled = true
     form.setAttribute('aria-busy', 'true')
     try {
-      const data = await gql<{ signIn?: SessionInfo; signUp?: SessionInfo }>(
-        mode === 'signin' ? SIGN_IN : SIGN_UP,
-        mode === 'signin' ? { email: email.value.trim(), password: password.value } : { email: email.value.trim(), password: password.value, inviteCode: invite?.value.trim() || null },
-      )
-      const info = mode === 'signin' ? data.signIn : data.signUp
-      if (!info) throw new ApiError('Unexpected response from the server.')
+      const credentials = { email: email.value.trim(), password: password.value }
+      const info =
+        mode === 'signin'
+          ? (await gql(SIGN_IN, credentials)).signIn
+          : (await gql(SIGN_UP, { ...credentials, inviteCode: invite?.value.trim() || null })).signUp
       password.value = ''
       resetRealtime()
       signedIn(info.account, info.csrfToken)

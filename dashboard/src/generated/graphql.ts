@@ -1,0 +1,861 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type FilterField =
+  | 'AGE'
+  | 'GENDER'
+  | 'ID'
+  | 'LANGUAGE'
+  | 'LOCATION'
+  | 'NAME'
+  | 'STATUS';
+
+export type InputType =
+  | 'CONVERSATION'
+  | 'STRUCTURED'
+  | 'TEXT';
+
+/** A profile status change, or its deletion */
+export type ProfileEventStatus =
+  | 'DELETED'
+  | 'PROCESSING'
+  | 'READY';
+
+/** PROCESSING while a submission is pending, READY otherwise */
+export type ProfileStatus =
+  | 'PROCESSING'
+  | 'READY';
+
+export type SearchFilter = {
+  field: FilterField;
+  /** Case-insensitive partial match; % and _ are literals */
+  value: string;
+};
+
+export type SearchSort = {
+  field: SortField;
+  order?: SortOrder;
+};
+
+export type SortField =
+  | 'AGE'
+  | 'CREATED_AT'
+  | 'ID'
+  | 'LAST_UPDATED'
+  | 'LOCATION'
+  | 'NAME';
+
+export type SortOrder =
+  | 'ASC'
+  | 'DESC';
+
+export type SubmissionStatus =
+  | 'DONE'
+  | 'FAILED'
+  | 'PENDING'
+  | 'PROCESSING';
+
+export type AccountFieldsFragment = { id: string, email: string, tenantId: string, tenantName: string };
+
+export type AppFieldsFragment = { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null };
+
+export type HistoryPageFieldsFragment = { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } };
+
+export type HistoryEntryFieldsFragment = { seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string };
+
+export type SubmissionPageFieldsFragment = { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } };
+
+export type SubmissionFieldsFragment = { id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null };
+
+export type ProfileFieldsFragment = { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
+
+export type SignInMutationVariables = Exact<{
+  email: string;
+  password: string;
+}>;
+
+
+export type SignInMutation = { signIn: { csrfToken: string, account: { id: string, email: string, tenantId: string, tenantName: string } } };
+
+export type SignUpMutationVariables = Exact<{
+  email: string;
+  password: string;
+  inviteCode?: string | null | undefined;
+}>;
+
+
+export type SignUpMutation = { signUp: { csrfToken: string, account: { id: string, email: string, tenantId: string, tenantName: string } } };
+
+export type SignOutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SignOutMutation = { signOut: boolean };
+
+export type ChangePasswordMutationVariables = Exact<{
+  currentPassword: string;
+  newPassword: string;
+}>;
+
+
+export type ChangePasswordMutation = { changePassword: boolean };
+
+export type AppsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type AppsQuery = { apps: Array<{ id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null }> };
+
+export type CreateAppMutationVariables = Exact<{
+  name: string;
+}>;
+
+
+export type CreateAppMutation = { createApp: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } } };
+
+export type RotateAppKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RotateAppKeyMutation = { rotateAppKey: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } } };
+
+export type RenameAppMutationVariables = Exact<{
+  id: string | number;
+  name: string;
+}>;
+
+
+export type RenameAppMutation = { renameApp: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } };
+
+export type RevokeAppKeyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RevokeAppKeyMutation = { revokeAppKey: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } };
+
+export type DeleteAppMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteAppMutation = { deleteApp: boolean };
+
+export type SearchProfilesQueryVariables = Exact<{
+  query?: string | null | undefined;
+  sensitivity?: number | null | undefined;
+  filter?: SearchFilter | null | undefined;
+  sort?: SearchSort | null | undefined;
+  page?: number | null | undefined;
+  pageSize?: number | null | undefined;
+}>;
+
+
+export type SearchProfilesQuery = { searchProfiles: { total: number, page: number, pageSize: number, profiles: Array<{ similarityScore: number | null, profile: { profileId: string, status: ProfileStatus, lastUpdated: string, coreInfo: { name: { value: string } | null } } }> } };
+
+export type ProfileQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ProfileQuery = { profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
+
+export type ProfileHistoryQueryVariables = Exact<{
+  id: string | number;
+  after?: string | null | undefined;
+}>;
+
+
+export type ProfileHistoryQuery = { profile: { profileId: string, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
+
+export type ProfileSubmissionsQueryVariables = Exact<{
+  id: string | number;
+  after?: string | null | undefined;
+}>;
+
+
+export type ProfileSubmissionsQuery = { profile: { profileId: string, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
+
+export type DeleteProfileMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteProfileMutation = { deleteProfile: boolean };
+
+export type ProfileStatusChangedSubscriptionVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ProfileStatusChangedSubscription = { profileStatusChanged: { profileId: string, status: ProfileEventStatus, profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const AccountFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AccountFields on Account {
+  id
+  email
+  tenantId
+  tenantName
+}
+    `, {"fragmentName":"AccountFields"}) as unknown as TypedDocumentString<AccountFieldsFragment, unknown>;
+export const AppFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AppFields on DashboardApp {
+  id
+  name
+  createdAt
+  keyPrefix
+  keyCreatedAt
+}
+    `, {"fragmentName":"AppFields"}) as unknown as TypedDocumentString<AppFieldsFragment, unknown>;
+export const HistoryEntryFieldsFragmentDoc = new TypedDocumentString(`
+    fragment HistoryEntryFields on UpdateLogEntry {
+  seq
+  extractedOn
+  changes
+  submissionIds
+  inputType
+}
+    `, {"fragmentName":"HistoryEntryFields"}) as unknown as TypedDocumentString<HistoryEntryFieldsFragment, unknown>;
+export const HistoryPageFieldsFragmentDoc = new TypedDocumentString(`
+    fragment HistoryPageFields on HistoryPage {
+  entries {
+    ...HistoryEntryFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+    fragment HistoryEntryFields on UpdateLogEntry {
+  seq
+  extractedOn
+  changes
+  submissionIds
+  inputType
+}`, {"fragmentName":"HistoryPageFields"}) as unknown as TypedDocumentString<HistoryPageFieldsFragment, unknown>;
+export const SubmissionFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SubmissionFields on Submission {
+  id
+  inputType
+  status
+  attempts
+  error
+  createdAt
+  startedAt
+  finishedAt
+  promptVersion
+  usage {
+    totalTokens
+  }
+}
+    `, {"fragmentName":"SubmissionFields"}) as unknown as TypedDocumentString<SubmissionFieldsFragment, unknown>;
+export const SubmissionPageFieldsFragmentDoc = new TypedDocumentString(`
+    fragment SubmissionPageFields on SubmissionPage {
+  nodes {
+    ...SubmissionFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+    fragment SubmissionFields on Submission {
+  id
+  inputType
+  status
+  attempts
+  error
+  createdAt
+  startedAt
+  finishedAt
+  promptVersion
+  usage {
+    totalTokens
+  }
+}`, {"fragmentName":"SubmissionPageFields"}) as unknown as TypedDocumentString<SubmissionPageFieldsFragment, unknown>;
+export const ProfileFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ProfileFields on Profile {
+  profileId
+  status
+  language
+  summary
+  lastUpdated
+  createdAt
+  coreInfo {
+    name {
+      value
+      confidence
+    }
+    age {
+      value
+      confidence
+    }
+    gender {
+      value
+      confidence
+    }
+    location {
+      value
+      confidence
+    }
+    occupation {
+      value
+      confidence
+    }
+  }
+  interests {
+    category
+    values {
+      value
+      confidence
+    }
+  }
+  personality {
+    traits {
+      value
+      confidence
+    }
+    moodTrends {
+      default {
+        value
+        confidence
+      }
+      recent {
+        value
+        confidence
+      }
+    }
+  }
+  preferences {
+    conversationStyle {
+      value
+      confidence
+    }
+    topicsToAvoid {
+      value
+      confidence
+    }
+  }
+  memories {
+    event
+    date
+    importance
+    confidence
+  }
+  history(first: 20) {
+    ...HistoryPageFields
+  }
+  submissions(first: 20) {
+    ...SubmissionPageFields
+  }
+}
+    fragment HistoryPageFields on HistoryPage {
+  entries {
+    ...HistoryEntryFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+fragment HistoryEntryFields on UpdateLogEntry {
+  seq
+  extractedOn
+  changes
+  submissionIds
+  inputType
+}
+fragment SubmissionPageFields on SubmissionPage {
+  nodes {
+    ...SubmissionFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+fragment SubmissionFields on Submission {
+  id
+  inputType
+  status
+  attempts
+  error
+  createdAt
+  startedAt
+  finishedAt
+  promptVersion
+  usage {
+    totalTokens
+  }
+}`, {"fragmentName":"ProfileFields"}) as unknown as TypedDocumentString<ProfileFieldsFragment, unknown>;
+export const SignInDocument = new TypedDocumentString(`
+    mutation SignIn($email: String!, $password: String!) {
+  signIn(email: $email, password: $password) {
+    account {
+      ...AccountFields
+    }
+    csrfToken
+  }
+}
+    fragment AccountFields on Account {
+  id
+  email
+  tenantId
+  tenantName
+}`) as unknown as TypedDocumentString<SignInMutation, SignInMutationVariables>;
+export const SignUpDocument = new TypedDocumentString(`
+    mutation SignUp($email: String!, $password: String!, $inviteCode: String) {
+  signUp(email: $email, password: $password, inviteCode: $inviteCode) {
+    account {
+      ...AccountFields
+    }
+    csrfToken
+  }
+}
+    fragment AccountFields on Account {
+  id
+  email
+  tenantId
+  tenantName
+}`) as unknown as TypedDocumentString<SignUpMutation, SignUpMutationVariables>;
+export const SignOutDocument = new TypedDocumentString(`
+    mutation SignOut {
+  signOut
+}
+    `) as unknown as TypedDocumentString<SignOutMutation, SignOutMutationVariables>;
+export const ChangePasswordDocument = new TypedDocumentString(`
+    mutation ChangePassword($currentPassword: String!, $newPassword: String!) {
+  changePassword(currentPassword: $currentPassword, newPassword: $newPassword)
+}
+    `) as unknown as TypedDocumentString<ChangePasswordMutation, ChangePasswordMutationVariables>;
+export const AppsDocument = new TypedDocumentString(`
+    query Apps {
+  apps {
+    ...AppFields
+  }
+}
+    fragment AppFields on DashboardApp {
+  id
+  name
+  createdAt
+  keyPrefix
+  keyCreatedAt
+}`) as unknown as TypedDocumentString<AppsQuery, AppsQueryVariables>;
+export const CreateAppDocument = new TypedDocumentString(`
+    mutation CreateApp($name: String!) {
+  createApp(name: $name) {
+    app {
+      ...AppFields
+    }
+    apiKey
+  }
+}
+    fragment AppFields on DashboardApp {
+  id
+  name
+  createdAt
+  keyPrefix
+  keyCreatedAt
+}`) as unknown as TypedDocumentString<CreateAppMutation, CreateAppMutationVariables>;
+export const RotateAppKeyDocument = new TypedDocumentString(`
+    mutation RotateAppKey($id: ID!) {
+  rotateAppKey(id: $id) {
+    app {
+      ...AppFields
+    }
+    apiKey
+  }
+}
+    fragment AppFields on DashboardApp {
+  id
+  name
+  createdAt
+  keyPrefix
+  keyCreatedAt
+}`) as unknown as TypedDocumentString<RotateAppKeyMutation, RotateAppKeyMutationVariables>;
+export const RenameAppDocument = new TypedDocumentString(`
+    mutation RenameApp($id: ID!, $name: String!) {
+  renameApp(id: $id, name: $name) {
+    ...AppFields
+  }
+}
+    fragment AppFields on DashboardApp {
+  id
+  name
+  createdAt
+  keyPrefix
+  keyCreatedAt
+}`) as unknown as TypedDocumentString<RenameAppMutation, RenameAppMutationVariables>;
+export const RevokeAppKeyDocument = new TypedDocumentString(`
+    mutation RevokeAppKey($id: ID!) {
+  revokeAppKey(id: $id) {
+    ...AppFields
+  }
+}
+    fragment AppFields on DashboardApp {
+  id
+  name
+  createdAt
+  keyPrefix
+  keyCreatedAt
+}`) as unknown as TypedDocumentString<RevokeAppKeyMutation, RevokeAppKeyMutationVariables>;
+export const DeleteAppDocument = new TypedDocumentString(`
+    mutation DeleteApp($id: ID!) {
+  deleteApp(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteAppMutation, DeleteAppMutationVariables>;
+export const SearchProfilesDocument = new TypedDocumentString(`
+    query SearchProfiles($query: String, $sensitivity: Float, $filter: SearchFilter, $sort: SearchSort, $page: Int, $pageSize: Int) {
+  searchProfiles(
+    query: $query
+    sensitivity: $sensitivity
+    filter: $filter
+    sort: $sort
+    page: $page
+    pageSize: $pageSize
+  ) {
+    total
+    page
+    pageSize
+    profiles {
+      similarityScore
+      profile {
+        profileId
+        status
+        lastUpdated
+        coreInfo {
+          name {
+            value
+          }
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<SearchProfilesQuery, SearchProfilesQueryVariables>;
+export const ProfileDocument = new TypedDocumentString(`
+    query Profile($id: ID!) {
+  profile(id: $id) {
+    ...ProfileFields
+  }
+}
+    fragment HistoryPageFields on HistoryPage {
+  entries {
+    ...HistoryEntryFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+fragment HistoryEntryFields on UpdateLogEntry {
+  seq
+  extractedOn
+  changes
+  submissionIds
+  inputType
+}
+fragment SubmissionPageFields on SubmissionPage {
+  nodes {
+    ...SubmissionFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+fragment SubmissionFields on Submission {
+  id
+  inputType
+  status
+  attempts
+  error
+  createdAt
+  startedAt
+  finishedAt
+  promptVersion
+  usage {
+    totalTokens
+  }
+}
+fragment ProfileFields on Profile {
+  profileId
+  status
+  language
+  summary
+  lastUpdated
+  createdAt
+  coreInfo {
+    name {
+      value
+      confidence
+    }
+    age {
+      value
+      confidence
+    }
+    gender {
+      value
+      confidence
+    }
+    location {
+      value
+      confidence
+    }
+    occupation {
+      value
+      confidence
+    }
+  }
+  interests {
+    category
+    values {
+      value
+      confidence
+    }
+  }
+  personality {
+    traits {
+      value
+      confidence
+    }
+    moodTrends {
+      default {
+        value
+        confidence
+      }
+      recent {
+        value
+        confidence
+      }
+    }
+  }
+  preferences {
+    conversationStyle {
+      value
+      confidence
+    }
+    topicsToAvoid {
+      value
+      confidence
+    }
+  }
+  memories {
+    event
+    date
+    importance
+    confidence
+  }
+  history(first: 20) {
+    ...HistoryPageFields
+  }
+  submissions(first: 20) {
+    ...SubmissionPageFields
+  }
+}`) as unknown as TypedDocumentString<ProfileQuery, ProfileQueryVariables>;
+export const ProfileHistoryDocument = new TypedDocumentString(`
+    query ProfileHistory($id: ID!, $after: String) {
+  profile(id: $id) {
+    profileId
+    history(first: 20, after: $after) {
+      ...HistoryPageFields
+    }
+  }
+}
+    fragment HistoryPageFields on HistoryPage {
+  entries {
+    ...HistoryEntryFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+fragment HistoryEntryFields on UpdateLogEntry {
+  seq
+  extractedOn
+  changes
+  submissionIds
+  inputType
+}`) as unknown as TypedDocumentString<ProfileHistoryQuery, ProfileHistoryQueryVariables>;
+export const ProfileSubmissionsDocument = new TypedDocumentString(`
+    query ProfileSubmissions($id: ID!, $after: String) {
+  profile(id: $id) {
+    profileId
+    submissions(first: 20, after: $after) {
+      ...SubmissionPageFields
+    }
+  }
+}
+    fragment SubmissionPageFields on SubmissionPage {
+  nodes {
+    ...SubmissionFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+fragment SubmissionFields on Submission {
+  id
+  inputType
+  status
+  attempts
+  error
+  createdAt
+  startedAt
+  finishedAt
+  promptVersion
+  usage {
+    totalTokens
+  }
+}`) as unknown as TypedDocumentString<ProfileSubmissionsQuery, ProfileSubmissionsQueryVariables>;
+export const DeleteProfileDocument = new TypedDocumentString(`
+    mutation DeleteProfile($id: ID!) {
+  deleteProfile(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteProfileMutation, DeleteProfileMutationVariables>;
+export const ProfileStatusChangedDocument = new TypedDocumentString(`
+    subscription ProfileStatusChanged($id: ID!) {
+  profileStatusChanged(id: $id) {
+    profileId
+    status
+    profile {
+      ...ProfileFields
+    }
+  }
+}
+    fragment HistoryPageFields on HistoryPage {
+  entries {
+    ...HistoryEntryFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+fragment HistoryEntryFields on UpdateLogEntry {
+  seq
+  extractedOn
+  changes
+  submissionIds
+  inputType
+}
+fragment SubmissionPageFields on SubmissionPage {
+  nodes {
+    ...SubmissionFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+fragment SubmissionFields on Submission {
+  id
+  inputType
+  status
+  attempts
+  error
+  createdAt
+  startedAt
+  finishedAt
+  promptVersion
+  usage {
+    totalTokens
+  }
+}
+fragment ProfileFields on Profile {
+  profileId
+  status
+  language
+  summary
+  lastUpdated
+  createdAt
+  coreInfo {
+    name {
+      value
+      confidence
+    }
+    age {
+      value
+      confidence
+    }
+    gender {
+      value
+      confidence
+    }
+    location {
+      value
+      confidence
+    }
+    occupation {
+      value
+      confidence
+    }
+  }
+  interests {
+    category
+    values {
+      value
+      confidence
+    }
+  }
+  personality {
+    traits {
+      value
+      confidence
+    }
+    moodTrends {
+      default {
+        value
+        confidence
+      }
+      recent {
+        value
+        confidence
+      }
+    }
+  }
+  preferences {
+    conversationStyle {
+      value
+      confidence
+    }
+    topicsToAvoid {
+      value
+      confidence
+    }
+  }
+  memories {
+    event
+    date
+    importance
+    confidence
+  }
+  history(first: 20) {
+    ...HistoryPageFields
+  }
+  submissions(first: 20) {
+    ...SubmissionPageFields
+  }
+}`) as unknown as TypedDocumentString<ProfileStatusChangedSubscription, ProfileStatusChangedSubscriptionVariables>;
