@@ -17,7 +17,10 @@ export interface ProfileWrite {
   /** The submissions finished, with what each keeps (its extraction, evidence, and its share of the tokens). */
   submissions: { id: string; extraction: string; usage?: { promptTokens: number; completionTokens: number; totalTokens: number } }[]
   promptVersion: string | null
-  history: { seq: number; extractedOn: string; changes: string; submissionIds: string; inputType: string }
+  /** The profile's history sequence after this apply: the new entry's, or the current one when there is no entry. */
+  historySeq: number
+  /** The update_log entry; none when the batch changed nothing visible. */
+  history?: { extractedOn: string; changes: string; submissionIds: string; inputType: string }
   content: string
   fieldTimestamps: string
   internals: string
@@ -111,7 +114,7 @@ export class ProcessingRepository {
 
   /**
    * The apply of many profiles (already locked and checked to be leased by us): their submissions done, a history
-   * entry each, the merged content, summary and embedding; a profile with nothing left open turns ready and unleased.
+   * entry for each that changed, the merged content, summary and embedding; a profile with nothing left open turns ready and unleased.
    * Returns, by profile, how many submissions remain open and, for those now ready, their status event order.
    */
   async apply(m: EntityManager, writes: ProfileWrite[], embeddingModel: string): Promise<Map<string, { remaining: number; seq?: number }>> {
@@ -138,19 +141,22 @@ export class ProcessingRepository {
       ],
     )
     if (done.length !== subs.length) throw new Error(`expected to finish ${subs.length} submissions, finished ${done.length}`)
-    await m.query(
-      `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])`,
-      [
-        writes.map((w) => w.job.tenantId),
-        writes.map((w) => w.job.profileId),
-        writes.map((w) => w.history.seq),
-        writes.map((w) => w.history.extractedOn),
-        writes.map((w) => w.history.changes),
-        writes.map((w) => w.history.submissionIds),
-        writes.map((w) => w.history.inputType),
-      ],
-    )
+    const logged = writes.filter((w) => w.history)
+    if (logged.length) {
+      await m.query(
+        `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])`,
+        [
+          logged.map((w) => w.job.tenantId),
+          logged.map((w) => w.job.profileId),
+          logged.map((w) => w.historySeq),
+          logged.map((w) => w.history!.extractedOn),
+          logged.map((w) => w.history!.changes),
+          logged.map((w) => w.history!.submissionIds),
+          logged.map((w) => w.history!.inputType),
+        ],
+      )
+    }
     const [rows] = await m.query(
       `UPDATE profiles p SET content = x.content::jsonb, field_timestamps = x.field_timestamps::jsonb, internals = x.internals::jsonb,
               language = x.language, summary = x.summary, name = x.name, age = x.age, gender = x.gender, location = x.location,
@@ -180,7 +186,7 @@ export class ProcessingRepository {
         writes.map((w) => w.gender),
         writes.map((w) => w.location),
         writes.map((w) => w.embedding),
-        writes.map((w) => w.history.seq),
+        writes.map((w) => w.historySeq),
         embeddingModel,
       ],
     )

@@ -276,13 +276,16 @@ export class ProcessingService {
             ...(p.usage?.totalTokens ? { usage: shareUsage(p.usage, ids.length, i) } : {}),
           })),
           promptVersion: p.promptVersion ?? null,
-          history: {
-            seq: cur.history_seq + 1,
-            extractedOn: p.now,
-            changes: JSON.stringify(p.merged.changes),
-            submissionIds: JSON.stringify(ids),
-            inputType: inputTypes.length === 1 ? inputTypes[0]! : 'mixed',
-          },
+          // A batch that changed nothing visible leaves no update_log entry (its submissions are done all the same).
+          historySeq: p.merged.changed ? cur.history_seq + 1 : cur.history_seq,
+          history: p.merged.changed
+            ? {
+                extractedOn: p.now,
+                changes: JSON.stringify(p.merged.changes),
+                submissionIds: JSON.stringify(ids),
+                inputType: inputTypes.length === 1 ? inputTypes[0]! : 'mixed',
+              }
+            : undefined,
           content: JSON.stringify(p.merged.state.content),
           fieldTimestamps: JSON.stringify(p.merged.state.field_timestamps),
           internals: JSON.stringify(p.merged.state.internals),

@@ -60,6 +60,26 @@ describe('processing: merge, idempotency, concurrency, isolation', () => {
     expect(second.summary).toMatch(/Munich/)
   })
 
+  it('a submission that changes nothing visible is done, and leaves no update_log entry', async () => {
+    expect((await api.post('quiet', { data: 'My name is Quentin and I live in Lyon.' })).status).toBe(202)
+    const first = await api.waitReady('quiet')
+    expect(first.update_log).toHaveLength(1)
+    const before = await svc.profiler.db.dataSource.query(`SELECT history_seq FROM profiles WHERE profile_id = 'quiet'`)
+    expect((await api.post('quiet', { data: 'Hmm, ok.' })).status).toBe(202)
+    const second = await api.waitReady('quiet')
+    expect(second.update_log).toEqual(first.update_log)
+    expect(second.core_info).toEqual(first.core_info)
+    const rows = await svc.profiler.db.dataSource.query(`SELECT status, count(*)::int AS n FROM submissions WHERE profile_id = 'quiet' GROUP BY status`)
+    expect(rows).toEqual([{ status: 'done', n: 2 }])
+    const after = await svc.profiler.db.dataSource.query(`SELECT history_seq FROM profiles WHERE profile_id = 'quiet'`)
+    expect(after).toEqual(before)
+    // The next change is logged with the next sequence number.
+    expect((await api.post('quiet', { data: 'I moved to Nantes.' })).status).toBe(202)
+    const third = await api.waitReady('quiet')
+    expect(third.update_log).toHaveLength(2)
+    expect(third.update_log[1].changes.replaced['core_info.location'].value).toBe('Lyon')
+  })
+
   it('the same submission POSTed again with the same Idempotency-Key changes nothing', async () => {
     const body = { data: 'I am a nurse and I love gardening.' }
     const r1 = await api.post('idem', body, { 'idempotency-key': 'same-key-1' })
