@@ -1,7 +1,9 @@
 import type { DataSource, EntityManager } from 'typeorm'
 import { profileKey } from '../domain/profile.js'
 import type { ProfileJob } from '../domain/profile.js'
+import { isOpenSql } from '../domain/submission.js'
 import type { OpenSubmission } from '../domain/worker-policy.js'
+import { SubmissionLifecycle } from './submission-lifecycle.js'
 import { PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.repository.js'
 
 /** The worker's SQL, one statement for many profiles at a time. Every statement filters by tenant_id. */
@@ -34,6 +36,9 @@ export interface ProfileWrite {
 }
 
 export class ProcessingRepository {
+  /** The submissions' state changes (claim, done) of a round. */
+  private readonly submissions = new SubmissionLifecycle()
+
   /** The profiles, locked in key order (so two workers never deadlock), as stored; gone ones are absent. */
   async lock(m: EntityManager, jobs: ProfileJob[]): Promise<ProfileRecord[]> {
     const rows = await m.query(
@@ -51,7 +56,7 @@ export class ProcessingRepository {
               GREATEST(0, EXTRACT(EPOCH FROM (s.not_before - now())))::float AS wait
          FROM ${PROFILES}
          CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq FROM submissions s
-                              WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND s.status IN ('pending', 'processing')
+                              WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}
                               ORDER BY seq LIMIT $3) s
         ORDER BY x.tenant_id, x.profile_id, s.seq`,
       [...ids(jobs), limit],
@@ -72,11 +77,7 @@ export class ProcessingRepository {
          FROM ${PROFILES} WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id`,
       [...ids(jobs), owner, leaseSeconds],
     )
-    await m.query(
-      `UPDATE submissions s SET status = 'processing', attempts = attempts + 1, started_at = now()
-         FROM unnest($1::text[], $2::uuid[]) AS x(tenant_id, id) WHERE s.tenant_id = x.tenant_id AND s.id = x.id`,
-      [submissions.map((s) => s.tenantId), submissions.map((s) => s.id)],
-    )
+    await this.submissions.claim(m, submissions)
   }
 
   /**
@@ -119,28 +120,8 @@ export class ProcessingRepository {
    */
   async apply(m: EntityManager, writes: ProfileWrite[], embeddingModel: string): Promise<Map<string, { remaining: number; seq?: number }>> {
     const subs = writes.flatMap((w) => w.submissions.map((s) => ({ ...s, tenantId: w.job.tenantId, promptVersion: w.promptVersion })))
-    const [done] = await m.query(
-      `UPDATE submissions s SET status = 'done', finished_at = now(), error = NULL, prompt_version = x.prompt_version,
-              extraction = x.extraction::jsonb,
-              usage = CASE WHEN x.total IS NULL THEN s.usage ELSE jsonb_build_object(
-                'promptTokens', COALESCE((s.usage->>'promptTokens')::bigint, 0) + x.prompt,
-                'completionTokens', COALESCE((s.usage->>'completionTokens')::bigint, 0) + x.completion,
-                'totalTokens', COALESCE((s.usage->>'totalTokens')::bigint, 0) + x.total) END
-         FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])
-              AS x(tenant_id, id, prompt_version, extraction, prompt, completion, total)
-        WHERE s.tenant_id = x.tenant_id AND s.id = x.id AND s.status = 'processing'
-        RETURNING s.id`,
-      [
-        subs.map((s) => s.tenantId),
-        subs.map((s) => s.id),
-        subs.map((s) => s.promptVersion),
-        subs.map((s) => s.extraction),
-        subs.map((s) => (s.usage?.totalTokens ? s.usage.promptTokens : null)),
-        subs.map((s) => (s.usage?.totalTokens ? s.usage.completionTokens : null)),
-        subs.map((s) => (s.usage?.totalTokens ? s.usage.totalTokens : null)),
-      ],
-    )
-    if (done.length !== subs.length) throw new Error(`expected to finish ${subs.length} submissions, finished ${done.length}`)
+    const done = await this.submissions.finish(m, subs)
+    if (done !== subs.length) throw new Error(`expected to finish ${subs.length} submissions, finished ${done}`)
     const logged = writes.filter((w) => w.history)
     if (logged.length) {
       await m.query(
@@ -170,7 +151,7 @@ export class ProcessingRepository {
               AS x(tenant_id, profile_id, content, field_timestamps, internals, language, summary, name, age, gender, location,
                    embedding, history_seq)
         CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM submissions s
-                             WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND s.status IN ('pending', 'processing')) r
+                             WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}) r
         WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
         RETURNING p.tenant_id, p.profile_id, r.n AS remaining, CASE WHEN r.n = 0 THEN nextval('profile_status_seq') END AS seq`,
       [

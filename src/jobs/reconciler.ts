@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm'
 import type { ProfileJob } from '../domain/profile.js'
+import { isOpenSql } from '../domain/submission.js'
 import type { JobQueue } from './queue.js'
 
 /**
@@ -17,7 +18,7 @@ export class Reconciler {
     const rows: ProfileJob[] = await this.ds.query(
       `SELECT DISTINCT s.tenant_id AS "tenantId", s.profile_id AS "profileId"
          FROM submissions s JOIN profiles p ON p.tenant_id = s.tenant_id AND p.profile_id = s.profile_id
-        WHERE s.status IN ('pending', 'processing')
+        WHERE ${isOpenSql('s.status')}
           AND (s.not_before IS NULL OR s.not_before <= now())
           AND s.created_at < now() - make_interval(secs => $1)
           AND (p.lease_until IS NULL OR p.lease_until < now())

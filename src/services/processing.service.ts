@@ -8,6 +8,7 @@ import { sumUsage } from '../ai/usage.js'
 import { LlmUnavailableError } from '../ai/errors.js'
 import type { ProcessingRepository, ProfileWrite } from '../db/processing.repository.js'
 import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.js'
+import { SubmissionLifecycle } from '../db/submission-lifecycle.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
 import { isConnectionError } from '../domain/errors.js'
 import { merge } from '../domain/merge.js'
@@ -48,6 +49,8 @@ export class ProcessingService {
   private readonly inflight = new Set<{ abort: AbortController; done: Promise<unknown> }>()
   private stopping = false
   private readonly uow: UnitOfWork
+  /** The submissions' state changes (retry, fail, defer, give back). */
+  private readonly submissions = new SubmissionLifecycle()
 
   constructor(
     private readonly ds: DataSource,
@@ -321,11 +324,7 @@ export class ProcessingService {
     await this.uow.run(undefined, async ({ manager: m }) => {
       const cur = await this.profiles.find(m, job.tenantId, job.profileId, { lock: true })
       if (!cur || cur.claimed_by !== owner) return
-      await m.query(
-        `UPDATE submissions SET status = 'pending', attempts = GREATEST(attempts - 1, 0), error = $3, not_before = now() + make_interval(secs => $4)
-          WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
-        [job.tenantId, subs.map((s) => s.id), reason.slice(0, 1000), wait],
-      )
+      await this.submissions.defer(m, job.tenantId, subs.map((s) => s.id), reason, wait)
       await this.repo.release(m, [job], owner)
       await this.queue.enqueue(job, { tx: m, startAfterSeconds: wait })
     })
@@ -335,25 +334,7 @@ export class ProcessingService {
   /** Adds what a batch cost (every request, failed ones included) to its submissions. */
   private async recordUsage(m: EntityManager, tenantId: string, ids: string[], usage: Usage | undefined) {
     if (!usage || !usage.totalTokens) return
-    for (const [i, id] of ids.entries()) {
-      const u = shareUsage(usage, ids.length, i)
-      await m.query(
-        `UPDATE submissions SET usage = jsonb_build_object(
-           'promptTokens', COALESCE((usage->>'promptTokens')::bigint, 0) + $3,
-           'completionTokens', COALESCE((usage->>'completionTokens')::bigint, 0) + $4,
-           'totalTokens', COALESCE((usage->>'totalTokens')::bigint, 0) + $5)
-         WHERE tenant_id = $1 AND id = $2`,
-        [tenantId, id, u.promptTokens, u.completionTokens, u.totalTokens],
-      )
-    }
-  }
-
-  private async countOpen(m: EntityManager, job: ProfileJob): Promise<number> {
-    const [{ n }] = await m.query(
-      `SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND status IN ('pending', 'processing')`,
-      [job.tenantId, job.profileId],
-    )
-    return n
+    for (const [i, id] of ids.entries()) await this.submissions.addUsage(m, tenantId, id, shareUsage(usage, ids.length, i))
   }
 
   /**
@@ -394,23 +375,15 @@ export class ProcessingService {
       await this.recordUsage(m, tenantId, subs.map((s) => s.id), (err as { usage?: Usage })?.usage)
       let retryIn = 0
       for (const s of subs) {
-        if (s.attempts >= this.opts.maxAttempts) {
-          await m.query(
-            `UPDATE submissions SET status = 'failed', error = $3, finished_at = now() WHERE tenant_id = $1 AND id = $2`,
-            [tenantId, s.id, message.slice(0, 1000)],
-          )
-        } else {
+        if (s.attempts >= this.opts.maxAttempts) await this.submissions.fail(m, tenantId, s.id, message)
+        else {
           const delayMs = retryDelayMs(s.attempts, this.opts.retryBaseMs)
           retryIn = Math.max(retryIn, delayMs / 1000)
-          await m.query(
-            `UPDATE submissions SET status = 'pending', error = $3, not_before = now() + make_interval(secs => $4)
-              WHERE tenant_id = $1 AND id = $2`,
-            [tenantId, s.id, message.slice(0, 1000), delayMs / 1000],
-          )
+          await this.submissions.retry(m, tenantId, s.id, message, delayMs / 1000)
         }
       }
       await this.repo.release(m, [job], owner)
-      const n = await this.countOpen(m, job)
+      const n = await this.submissions.countOpen(m, tenantId, profileId)
       if (n === 0) {
         const seqs = await this.repo.settleReady(m, [cur])
         const seq = seqs.get(profileKey(job))
@@ -427,11 +400,7 @@ export class ProcessingService {
     await this.uow.run(undefined, async ({ manager: m }) => {
       const cur = await this.profiles.find(m, job.tenantId, job.profileId, { lock: true })
       if (!cur || cur.claimed_by !== owner) return
-      await m.query(
-        `UPDATE submissions SET status = 'pending', attempts = GREATEST(attempts - 1, 0), started_at = NULL
-          WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'processing'`,
-        [job.tenantId, subs.map((s) => s.id)],
-      )
+      await this.submissions.giveBack(m, job.tenantId, subs.map((s) => s.id))
       await this.repo.release(m, [job], owner)
       await this.queue.enqueue(job, { tx: m })
     })

@@ -3,6 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm'
 import { validateConversation } from '../ai/conversation.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import type { InputType } from '../domain/profile.js'
+import type { SubmissionStatus } from '../domain/submission.js'
 import { validateStructured } from '../domain/structured.js'
 import { parseRequest, submitBodySchema } from '../domain/requests.js'
 import { checkDataSize, checkIdempotencyKey, checkProfileId, checkStorable, checkStorableJson } from '../domain/validation.js'
@@ -32,7 +33,7 @@ export interface Submission {
   /** Acceptance order within the tenant (a paging cursor). */
   seq: number
   input_type: InputType
-  status: 'pending' | 'processing' | 'done' | 'failed'
+  status: SubmissionStatus
   attempts: number
   error: string | null
   created_at: string

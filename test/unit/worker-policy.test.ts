@@ -40,3 +40,14 @@ describe('distinctProfiles', () => {
     expect(distinctProfiles(jobs)).toEqual([jobs[0], jobs[1], jobs[3]])
   })
 })
+
+describe('submission states', () => {
+  it('one list: the GraphQL enum and the SQL of open submissions follow it', async () => {
+    const { SUBMISSION_STATES, OPEN_STATES, isOpenSql } = await import('../../src/domain/submission.js')
+    const { SubmissionStatusEnum } = await import('../../src/graphql/types/enums.js')
+    expect(Object.values(SubmissionStatusEnum)).toEqual([...SUBMISSION_STATES])
+    expect(OPEN_STATES.every((s) => SUBMISSION_STATES.includes(s))).toBe(true)
+    // The literal text of the partial indexes' predicate (migrations), so the planner uses them.
+    expect(isOpenSql('s.status')).toBe(`s.status IN ('pending', 'processing')`)
+  })
+})

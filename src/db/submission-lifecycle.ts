@@ -1,0 +1,118 @@
+import type { EntityManager } from 'typeorm'
+import { isOpenSql } from '../domain/submission.js'
+
+/** Errors are kept up to this many characters. */
+const ERROR_CHARS = 1000
+
+/** Tokens a submission cost, added to what it cost before. */
+export interface TokenUsage {
+  promptTokens: number
+  completionTokens: number
+  totalTokens: number
+}
+
+/**
+ * Every change of a submission's state (src/domain/submission.ts), in one place: claimed for a batch, done, retried
+ * with backoff, failed, deferred or given back. Each statement filters by tenant_id; the worker runs them in the
+ * transaction that holds the profile's row lock.
+ */
+export class SubmissionLifecycle {
+  /** pending -> processing: taken for a batch, one more attempt each. */
+  async claim(m: EntityManager, submissions: { tenantId: string; id: string }[]): Promise<void> {
+    await m.query(
+      `UPDATE submissions s SET status = 'processing', attempts = attempts + 1, started_at = now()
+         FROM unnest($1::text[], $2::uuid[]) AS x(tenant_id, id) WHERE s.tenant_id = x.tenant_id AND s.id = x.id`,
+      [submissions.map((s) => s.tenantId), submissions.map((s) => s.id)],
+    )
+  }
+
+  /**
+   * processing -> done, with what each keeps: its extraction, the prompt version, its share of the tokens. Returns how
+   * many were finished (a submission no longer processing is not).
+   */
+  async finish(
+    m: EntityManager,
+    done: { tenantId: string; id: string; promptVersion: string | null; extraction: string; usage?: TokenUsage }[],
+  ): Promise<number> {
+    const tokens = (u: TokenUsage | undefined, k: keyof TokenUsage) => (u?.totalTokens ? u[k] : null)
+    const [rows] = await m.query(
+      `UPDATE submissions s SET status = 'done', finished_at = now(), error = NULL, prompt_version = x.prompt_version,
+              extraction = x.extraction::jsonb,
+              usage = CASE WHEN x.total IS NULL THEN s.usage ELSE jsonb_build_object(
+                'promptTokens', COALESCE((s.usage->>'promptTokens')::bigint, 0) + x.prompt,
+                'completionTokens', COALESCE((s.usage->>'completionTokens')::bigint, 0) + x.completion,
+                'totalTokens', COALESCE((s.usage->>'totalTokens')::bigint, 0) + x.total) END
+         FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])
+              AS x(tenant_id, id, prompt_version, extraction, prompt, completion, total)
+        WHERE s.tenant_id = x.tenant_id AND s.id = x.id AND s.status = 'processing'
+        RETURNING s.id`,
+      [
+        done.map((s) => s.tenantId),
+        done.map((s) => s.id),
+        done.map((s) => s.promptVersion),
+        done.map((s) => s.extraction),
+        done.map((s) => tokens(s.usage, 'promptTokens')),
+        done.map((s) => tokens(s.usage, 'completionTokens')),
+        done.map((s) => tokens(s.usage, 'totalTokens')),
+      ],
+    )
+    return rows.length
+  }
+
+  /** -> pending again after a failed attempt, not before `afterSeconds` (the backoff), with the error kept. */
+  async retry(m: EntityManager, tenantId: string, id: string, error: string, afterSeconds: number): Promise<void> {
+    await m.query(
+      `UPDATE submissions SET status = 'pending', error = $3, not_before = now() + make_interval(secs => $4)
+        WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id, error.slice(0, ERROR_CHARS), afterSeconds],
+    )
+  }
+
+  /** -> failed: its last attempt failed; the error is kept and nothing of it is merged. */
+  async fail(m: EntityManager, tenantId: string, id: string, error: string): Promise<void> {
+    await m.query(`UPDATE submissions SET status = 'failed', error = $3, finished_at = now() WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      id,
+      error.slice(0, ERROR_CHARS),
+    ])
+  }
+
+  /**
+   * -> pending, not before `afterSeconds`, without using up the attempt: a failure that is not theirs (the provider's
+   * circuit is open), with the reason as their error.
+   */
+  async defer(m: EntityManager, tenantId: string, ids: string[], reason: string, afterSeconds: number): Promise<void> {
+    await m.query(
+      `UPDATE submissions SET status = 'pending', attempts = GREATEST(attempts - 1, 0), error = $3, not_before = now() + make_interval(secs => $4)
+        WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
+      [tenantId, ids, reason.slice(0, ERROR_CHARS), afterSeconds],
+    )
+  }
+
+  /** processing -> pending as if never tried: a batch interrupted by a shutdown. */
+  async giveBack(m: EntityManager, tenantId: string, ids: string[]): Promise<void> {
+    await m.query(
+      `UPDATE submissions SET status = 'pending', attempts = GREATEST(attempts - 1, 0), started_at = NULL
+        WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'processing'`,
+      [tenantId, ids],
+    )
+  }
+
+  /** Adds tokens spent to a submission (a failed attempt costs too). */
+  async addUsage(m: EntityManager, tenantId: string, id: string, u: TokenUsage): Promise<void> {
+    await m.query(
+      `UPDATE submissions SET usage = jsonb_build_object(
+         'promptTokens', COALESCE((usage->>'promptTokens')::bigint, 0) + $3,
+         'completionTokens', COALESCE((usage->>'completionTokens')::bigint, 0) + $4,
+         'totalTokens', COALESCE((usage->>'totalTokens')::bigint, 0) + $5)
+       WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id, u.promptTokens, u.completionTokens, u.totalTokens],
+    )
+  }
+
+  /** How many submissions of the profile are open. */
+  async countOpen(m: EntityManager, tenantId: string, profileId: string): Promise<number> {
+    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND ${isOpenSql()}`, [tenantId, profileId])
+    return n
+  }
+}
