@@ -1,0 +1,44 @@
+import { profileKey, type ProfileJob } from '../../domain/profile.js'
+import type { ProfileRecord } from '../../db/profile.repository.js'
+import { chooseBatch } from '../../domain/worker-policy.js'
+import { readyEvent, toJob, type Claimed, type WorkerDeps } from './round.js'
+
+/**
+ * Claims what each profile may run now, in one transaction. Profiles with nothing open turn ready; one whose oldest
+ * submission waits for its retry is queued again for then; one leased by another worker is left to it (it re-counts
+ * open submissions under the row lock before it lets go, so it takes ours too; if it dies, the reconciler re-enqueues).
+ */
+export async function claimRound(d: WorkerDeps, jobs: ProfileJob[], owner: string): Promise<Claimed[]> {
+  return d.uow.run(undefined, async (tx) => {
+    const m = tx.manager
+    const locked = (await d.repo.lock(m, jobs)).filter((p) => !p.leased || p.claimed_by === owner)
+    if (!locked.length) return []
+    const open = await d.repo.open(m, locked.map(toJob), d.opts.batchSize)
+    const out: Claimed[] = []
+    const none: ProfileRecord[] = []
+    const later: { job: ProfileJob; afterSeconds: number }[] = []
+    for (const profile of locked) {
+      const choice = chooseBatch(open.get(profileKey(toJob(profile))) ?? [])
+      if (choice.kind === 'none') none.push(profile)
+      else if (choice.kind === 'later') later.push({ job: toJob(profile), afterSeconds: choice.afterSeconds })
+      else out.push({ job: toJob(profile), profile, submissions: choice.submissions.map((s) => ({ ...s, attempts: s.attempts + 1 })) })
+    }
+    if (none.length) {
+      const seqs = await d.repo.settleReady(m, none)
+      for (const p of none) {
+        const seq = seqs.get(profileKey(toJob(p)))
+        if (seq !== undefined) tx.raise('profileStatusChanged', readyEvent(toJob(p), seq))
+      }
+    }
+    if (later.length) {
+      await d.repo.release(m, later.map((l) => l.job), owner)
+      for (const l of later) await d.queue.enqueue(l.job, { tx: m, startAfterSeconds: l.afterSeconds })
+    }
+    if (out.length) {
+      const subs = out.flatMap((c) => c.submissions.map((s) => ({ tenantId: c.job.tenantId, id: s.id })))
+      await d.repo.claim(m, out.map((c) => c.job), subs, owner, d.opts.leaseSeconds)
+    }
+    return out
+  })
+}
+

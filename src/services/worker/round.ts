@@ -1,0 +1,81 @@
+import type { Logger } from 'pino'
+import type { AiProviders, Usage } from '../../ai/types.js'
+import type { ProcessingRepository } from '../../db/processing.repository.js'
+import type { ProfileRecord, ProfileRepository } from '../../db/profile.repository.js'
+import type { SubmissionLifecycle } from '../../db/submission-lifecycle.js'
+import type { UnitOfWork } from '../../db/unit-of-work.js'
+import type { ProfileJob } from '../../domain/profile.js'
+import type { OpenSubmission } from '../../domain/worker-policy.js'
+import type { EventMap } from '../../events/event-bus.js'
+import type { JobQueue } from '../../jobs/queue.js'
+
+// What the worker's use cases (claim, extract, apply, settle a failure) share: their dependencies, the shapes that pass
+// between them, and small helpers.
+
+export interface ProcessingOptions {
+  workerId: string
+  batchSize: number
+  maxAttempts: number
+  leaseSeconds: number
+  retryBaseMs: number
+}
+
+/** What the worker's use cases run on. */
+export interface WorkerDeps {
+  uow: UnitOfWork
+  profiles: ProfileRepository
+  repo: ProcessingRepository
+  submissions: SubmissionLifecycle
+  queue: JobQueue
+  ai: AiProviders
+  log: Logger
+  opts: ProcessingOptions
+}
+
+/** A profile leased to a round, with the submissions it extracts now. */
+export interface Claimed {
+  job: ProfileJob
+  profile: ProfileRecord
+  submissions: OpenSubmission[]
+}
+
+export type StatusEvent = EventMap['profileStatusChanged']
+
+export function readyEvent(job: ProfileJob, seq: number): StatusEvent {
+  return { tenantId: job.tenantId, profileId: job.profileId, status: 'ready', at: new Date().toISOString(), seq }
+}
+
+export const toJob = (p: ProfileRecord): ProfileJob => ({ tenantId: p.tenant_id, profileId: p.profile_id })
+
+/** The reason a batch is aborted when the process shuts down. */
+export class ShutdownError extends Error {
+  constructor() {
+    super('the worker is shutting down')
+    this.name = 'ShutdownError'
+  }
+}
+
+/**
+ * A batch's tokens shared by its submissions in whole tokens (the first ones take the remainder), summing exactly;
+ * each share's total is its prompt plus completion whenever the provider's total is.
+ */
+export function shareUsage(u: Usage, n: number, i: number): Usage {
+  const share = (t: number) => Math.floor(t / n) + (i < t % n ? 1 : 0)
+  const promptTokens = share(u.promptTokens)
+  const completionTokens = share(u.completionTokens)
+  const additive = u.totalTokens === u.promptTokens + u.completionTokens
+  return { promptTokens, completionTokens, totalTokens: additive ? promptTokens + completionTokens : share(u.totalTokens) }
+}
+
+/** The error, carrying the tokens spent before it (an Error gets a `usage` property; anything else is wrapped). */
+export function withUsage(err: unknown, usage: Usage | undefined): unknown {
+  if (!usage) return err
+  const e = err instanceof Error ? err : new Error(String(err))
+  return Object.assign(e, { usage })
+}
+
+/** pgvector's error when a vector does not fit the column: the column and the configured model disagree. */
+export function isDimensionMismatch(err: unknown): boolean {
+  const e = err as { message?: string; driverError?: { message?: string } }
+  return /expected \d+ dimensions, not \d+/.test(`${e?.message ?? ''} ${e?.driverError?.message ?? ''}`)
+}
