@@ -10,7 +10,8 @@ import { TenantService } from '../../src/services/tenant.service.js'
 import { DashboardBrowser } from '../support/dashboard-client.js'
 import { wsClient, wsRun } from '../support/gql.js'
 import { client, freshDatabase, SERVER_URL, startService, testConfig, testEnv, type TestDatabase, type TestService } from '../support/harness.js'
-import { connect, DELETE, gql, poll, sleep, submit, untilLive, type Recorder, type Socket, type StatusEvent } from '../support/graphql-client.js'
+import { connect, DELETE, gql, submit, untilLive, type Recorder, type Socket, type StatusEvent } from '../support/graphql-client.js'
+import { sleep, waitFor } from '../support/wait.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -141,12 +142,12 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     const ended = await sub.untilEnded(5_000)
     expect(ended.code).toBe(4403)
     expect(Date.now() - t0).toBeLessThan(10_000) // re-checked every 200 ms here; generous for a loaded machine
-    await poll(() => s.closes.length > 0, 2_000, () => 'the socket close event')
+    await waitFor('the socket close event', () => s.closes.length > 0, { timeoutMs: 2_000 })
     expect(s.closes[0]!.code).toBe(4403)
 
     // And the revoked key can neither reconnect nor use HTTP.
     const again = open(key)
-    await poll(() => again.closes.length > 0, 5_000, () => 'the refusal of the revoked key')
+    await waitFor('the refusal of the revoked key', () => again.closes.length > 0, { timeoutMs: 5_000 })
     expect(again.closes[0]!.code).toBe(4403)
     expect((await gql(svc.url, key, '{ profile(id: "probe-r") { profileId } }')).status).toBe(401)
   })
@@ -158,7 +159,7 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     const sub = s.status('r1')
     const { api_key: newKeyValue } = await svc.profiler.services.tenants.rotateKey('rotated', 'app')
     expect((await sub.untilEnded(5_000)).code).toBe(4403)
-    await poll(() => s.closes.length > 0, 2_000, () => 'the socket close event')
+    await waitFor('the socket close event', () => s.closes.length > 0, { timeoutMs: 2_000 })
     expect(s.closes[0]!.code).toBe(4403)
 
     const fresh = open(newKeyValue)
@@ -184,7 +185,7 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     // A subscription started with the connection shares its fate (and gets no data).
     const subs = cases.map(([, s]) => s.status())
     for (const [what, s] of cases) {
-      await poll(() => s.closes.length > 0, 5_000, () => `the refusal (${what})`)
+      await waitFor(`the refusal (${what})`, () => s.closes.length > 0, { timeoutMs: 5_000 })
       expect(s.closes[0]!.code, what).toBe(4403)
       await expect(s.connected, what).rejects.toThrow(/closed before connection ack/)
     }

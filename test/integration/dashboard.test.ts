@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DashboardBrowser } from '../support/dashboard-client.js'
 import { gqlHttp, wsClient, wsRun } from '../support/gql.js'
 import { startService, type TestService } from '../support/harness.js'
+import { waitFor } from '../support/wait.js'
 
 const PASSWORD = 'correct horse battery'
 const APPS = `{ apps { id name createdAt keyPrefix keyCreatedAt } }`
@@ -18,16 +19,6 @@ async function postText(base: string, key: string, id: string, text: string) {
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ data: text, input_type: 'text' }),
   })
-}
-
-async function waitFor<T>(fn: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v !== undefined) return v
-    if (Date.now() > end) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 100))
-  }
 }
 
 describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
@@ -186,7 +177,11 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     await b.signUp('bob@example.com', PASSWORD)
     const bobApp = (await b.gql(CREATE_APP, { n: 'bob-app' })).body.data.createApp
     expect((await postText(base, bobApp.apiKey, 'bob-secret', 'I am a pilot from Oslo.')).status).toBe(202)
-    await waitFor(async () => ((await b.gql(`{ profile(id: "bob-secret") { status } }`)).body.data.profile?.status === 'READY' ? true : undefined))
+    await waitFor('bob-secret to be READY', async () => (await b.gql(`{ profile(id: "bob-secret") { status } }`)).body.data.profile?.status, {
+      until: (s) => s === 'READY',
+      timeoutMs: 10_000,
+      everyMs: 100,
+    })
 
     expect((await a.gql(APPS)).body.data.apps).toEqual([])
     for (const m of [

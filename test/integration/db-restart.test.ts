@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startProfiler, type Profiler } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
-import { poll } from '../support/graphql-client.js'
 import { client, SERVER_URL } from '../support/harness.js'
 import { PgCluster, pgBinDir } from '../support/pg-cluster.js'
+import { waitFor } from '../support/wait.js'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -57,16 +57,16 @@ describe.skipIf(!SERVER_URL || !bin)('PostgreSQL restart under load (server mode
     const loops = [0, 1, 2, 3].map(loop)
     const count = (s: number, after = 0) => results.filter((r) => r.status === s && r.at > after).length
     try {
-      await poll(() => count(202) >= 20, 30_000, () => '20 accepted submissions')
+      await waitFor('20 accepted submissions', () => count(202), { until: (n) => n >= 20, timeoutMs: 30_000 })
       await cluster.stop()
       const down = Date.now()
-      await poll(() => count(503, down) >= 5, 20_000, () => '503 answers during the outage')
+      await waitFor('5 answers 503 during the outage', () => count(503, down), { until: (n) => n >= 5, timeoutMs: 20_000 })
       expect((await fetch(`${profiler.url}/healthz`)).status).toBe(200)
       expect((await fetch(`${profiler.url}/readyz`)).status).toBe(503)
       await cluster.start()
       const back = Date.now()
-      await poll(() => results.find((r) => r.status === 202 && r.at > back), 10_000, () => 'a 202 within 10 s of the restart')
-      await poll(() => count(202, back) >= 20, 30_000, () => '20 more accepted submissions')
+      await waitFor('a 202 within 10 s of the restart', () => results.find((r) => r.status === 202 && r.at > back), { timeoutMs: 10_000 })
+      await waitFor('20 more accepted submissions', () => count(202, back), { until: (n) => n >= 20, timeoutMs: 30_000 })
     } finally {
       running = false
       await Promise.all(loops)

@@ -16,8 +16,8 @@ import {
   type GqlHttpResult,
   type WsOutcome,
 } from '../support/gql.js'
+import { sleep } from '../support/wait.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const structured = (v: unknown) => ({ input_type: 'structured', data: JSON.stringify(v) })
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000'
 

@@ -14,13 +14,13 @@ import { gqlApi, type GqlApi } from '../support/gql.js'
 import { client, freshDatabase, testEnv, type Client, type TestDatabase } from '../support/harness.js'
 import { strictSchemaProblems } from '../support/json-schema-strict.js'
 import { openaiEnv, startOpenAIServer, type OpenAIServer, type RecordedRequest, type UsageTotals } from '../support/openai-server.js'
+import { sleep, waitFor } from '../support/wait.js'
 
 // PROFILER_AI=openai end to end: the service's unmodified `openai` SDK talks over HTTP to a local server that speaks
 // the OpenAI wire format (test/support/openai-server.ts), never to a mocked SDK (CONTRACT §9).
 
 const root = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** `profiler reindex` in-process: adapts the embedding column of a fresh database (1024-d) to the configured model. */
 async function adaptInProcess(env: Record<string, string>) {
@@ -117,15 +117,8 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
     return oa.chatRequests().filter((r) => r.batch?.texts.some((t) => texts.has(t)))
   }
   const chatWith = (needle: string) => oa.chatRequests().filter((r) => r.batch?.texts.some((t) => t.includes(needle)))
-  async function waitSubmission(id: string, timeoutMs = 30_000) {
-    const end = Date.now() + timeoutMs
-    for (;;) {
-      const s = await sub(id)
-      if (s.status === 'DONE' || s.status === 'FAILED') return s
-      if (Date.now() > end) throw new Error(`submission ${id} still ${s.status}`)
-      await sleep(100)
-    }
-  }
+  const waitSubmission = (id: string, timeoutMs = 30_000) =>
+    waitFor(`submission ${id} to be DONE or FAILED`, () => sub(id), { until: (s) => s.status === 'DONE' || s.status === 'FAILED', timeoutMs, everyMs: 100 })
 
   beforeAll(async () => {
     net = watchNetwork()

@@ -4,8 +4,7 @@ import type { Extractor } from '../../src/ai/types.js'
 import { loadConfig } from '../../src/config.js'
 import type { EventMap } from '../../src/events/event-bus.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+import { sleep } from '../support/wait.js'
 
 /** The real local extractor, except that texts containing a marker fail: the fault sits behind the AI interface. */
 function flakyExtractor(inner: Extractor, failures: Map<string, number>): Extractor {

@@ -1,5 +1,6 @@
 import { createClient, type Client as WsClient } from 'graphql-ws'
 import WebSocket from 'ws'
+import { waitFor } from './wait.js'
 
 /** POST /graphql with an app key; resolves with the parsed JSON body (status kept for assertions). */
 export async function gql(base: string, key: string | undefined, query: string, variables?: Record<string, unknown>) {
@@ -51,7 +52,7 @@ export interface Ended {
   error?: unknown
 }
 
-/** Everything one subscription received, with polling helpers. */
+/** Everything one subscription received, and waits for what it will receive. */
 export interface Recorder<T = StatusEvent> {
   events: T[]
   /** GraphQL errors (error message payloads) the server sent for this operation. */
@@ -78,16 +79,6 @@ export interface Socket {
   /** profileStatusChanged(id) (id omitted when undefined). */
   status(id?: string): Recorder<StatusEvent>
   close(): Promise<void>
-}
-
-export async function poll<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs: number, what: () => string): Promise<T> {
-  const end = Date.now() + timeoutMs
-  for (;;) {
-    const v = await check()
-    if (v) return v
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }
 
 const asEnded = (e: unknown): Ended => {
@@ -130,17 +121,12 @@ export function connect(base: string, key: string | undefined, opts: { authoriza
         events: [],
         errors: [],
         completed: false,
-        until: (pred, timeoutMs = 20_000, what = 'events') =>
-          poll(
-            () => {
-              if (pred(rec.events)) return rec.events
-              if (rec.ended) throw new Error(`subscription ended (${JSON.stringify(rec.ended)}) while waiting for ${what}; got ${JSON.stringify(rec.events)}`)
-              return undefined
-            },
-            timeoutMs,
-            () => `${what}; got ${JSON.stringify(rec.events)}, errors ${JSON.stringify(rec.errors)}`,
-          ),
-        untilEnded: (timeoutMs = 5_000) => poll(() => rec.ended, timeoutMs, () => `the subscription to end; got ${JSON.stringify(rec.events)}`),
+        async until(pred, timeoutMs = 20_000, what = 'events') {
+          await waitFor(() => `${what} (errors ${JSON.stringify(rec.errors)})`, () => rec.events, { until: (es) => pred(es) || rec.ended !== undefined, timeoutMs })
+          if (!pred(rec.events)) throw new Error(`subscription ended (${JSON.stringify(rec.ended)}) while waiting for ${what}; got ${JSON.stringify(rec.events)}`)
+          return rec.events
+        },
+        untilEnded: (timeoutMs = 5_000) => waitFor(() => `the subscription to end; got ${JSON.stringify(rec.events)}`, () => rec.ended, { timeoutMs }),
         dispose: () => stop(),
       }
       const stop = client.subscribe<any>(
@@ -195,5 +181,3 @@ export async function untilLive(probe: Recorder<StatusEvent>, post: (profileId: 
   await probe.until((es) => es.some((e) => e.profileId === profileId), timeoutMs, `the probe event of ${profileId}`)
   return profileId
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
