@@ -14,7 +14,7 @@ import { sleep, waitFor } from '../support/wait.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
-/** How long "nothing more arrives" is watched after the last expected event (events fan out in one emit). */
+/** How long "nothing more arrives" is watched after the last expected event (events fan out in one emit): a window, not a wait. */
 const GRACE_MS = 300
 const ALICE = 'My name is Alice and I live in Lisbon. I love hiking and jazz.'
 
@@ -225,14 +225,15 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     // Complete one: its slot is freed. The client is told nothing when the server has handled a complete, so use
     // a query on the same socket as a barrier (the next test covers a subscribe sent in the same tick as the complete).
     first.dispose()
-    const deadline = Date.now() + 2_000
-    for (;;) {
-      const r = await s.once(`{ profile(id: "b1") { profileId } }`)
-      if (!r.errors) break
-      expect(r.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' } }) // queries on the socket count too
-      if (Date.now() > deadline) throw new Error('the completed subscription never freed its slot')
-      await sleep(20)
-    }
+    await waitFor(
+      'the completed subscription to free its slot (a query on its socket)',
+      async () => {
+        const r = await s.once(`{ profile(id: "b1") { profileId } }`)
+        if (r.errors) expect(r.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' } }) // queries on the socket count too
+        return r
+      },
+      { until: (r) => !r.errors, timeoutMs: 2_000 },
+    )
     const fourth = s.status('b4')
     // `fourth` took the freed slot: one more is refused again, and `fourth` works.
     const beyond = s.subscribe<StatusEvent>(`subscription { profileStatusChanged { profileId status } }`)
@@ -277,12 +278,16 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     const tenants = svc.profiler.services.tenants
     const authenticate = tenants.authenticate
     let checks = 0
+    let finished = 0
     tenants.authenticate = async function (k, requestId) {
-      if (k === key) {
-        checks++
+      if (k !== key) return authenticate.call(this, k, requestId)
+      checks++
+      try {
         await sleep(50) // a database a little slower than the local one: the client is gone before the check ends
+        return await authenticate.call(this, k, requestId)
+      } finally {
+        finished++
       }
-      return authenticate.call(this, k, requestId)
     }
     try {
       for (let i = 0; i < 5; i++) {
@@ -291,9 +296,10 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
         ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${key}` } }))
         ws.terminate() // gone before the ack, as a client losing its network is
       }
-      await sleep(400) // the connection-init checks finish; afterwards only a leftover timer checks the key
+      // The five connection-init checks finish; afterwards only a leftover timer checks the key.
+      await waitFor('the five connection-init checks to finish (checks finished)', () => finished, { until: (n) => n >= 5 })
       const before = checks
-      await sleep(600) // three re-check periods (PROFILER_WS_AUTH_RECHECK_MS=200)
+      await sleep(600) // a window of three re-check periods (PROFILER_WS_AUTH_RECHECK_MS=200) in which no check may run
       expect(checks - before, 'key checks for sockets that no longer exist').toBe(0)
     } finally {
       tenants.authenticate = authenticate

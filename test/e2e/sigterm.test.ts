@@ -59,10 +59,7 @@ describe('SIGTERM (real process)', () => {
       const { body } = await gql(first.url, key, `{ ${ids.map((id) => `${id}: profile(id: "${id}") { submissions(first: 5) { nodes { status } } }`).join(' ')} }`)
       return ids.filter((id) => body.data?.[id]?.submissions.nodes.some((n: any) => n.status === 'PROCESSING')).length
     }
-    for (const end = Date.now() + 30_000; (await processing()) < 2; ) {
-      if (Date.now() > end) throw new Error('no batch in flight')
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    await waitFor('two batches in flight (profiles processing)', processing, { until: (n) => n >= 2, everyMs: 100 })
 
     const t0 = Date.now()
     const exited = new Promise<number | null>((r) => first.child.once('exit', (code) => r(code)))

@@ -6,7 +6,7 @@ import { startProfiler, type Profiler } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { client, SERVER_URL } from '../support/harness.js'
 import { PgCluster, pgBinDir } from '../support/pg-cluster.js'
-import { waitFor } from '../support/wait.js'
+import { sleep, waitFor } from '../support/wait.js'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -51,7 +51,7 @@ describe.skipIf(!SERVER_URL || !bin)('PostgreSQL restart under load (server mode
         const r = await api.post(id, { data: `I live in Oslo and I love skiing (${id}).` }).catch(() => undefined)
         results.push({ id, status: r?.status ?? 0, at: Date.now() })
         await r?.arrayBuffer().catch(() => undefined)
-        if (r?.status === 503) await new Promise((res) => setTimeout(res, 50))
+        if (r?.status === 503) await sleep(50) // a client backing off, not a wait
       }
     }
     const loops = [0, 1, 2, 3].map(loop)
@@ -76,13 +76,11 @@ describe.skipIf(!SERVER_URL || !bin)('PostgreSQL restart under load (server mode
     const accepted = results.filter((r) => r.status === 202).map((r) => r.id)
     // Every accepted submission is processed exactly once.
     const ds = profiler.db.dataSource
-    const end = Date.now() + 120_000
-    for (;;) {
-      const [{ open }] = await ds.query(`SELECT count(*)::int AS open FROM submissions WHERE status <> 'done'`)
-      if (open === 0) break
-      if (Date.now() > end) throw new Error(`${open} submissions still not done`)
-      await new Promise((r) => setTimeout(r, 200))
-    }
+    await waitFor('every submission to be done (submissions not done)', async () => (await ds.query(`SELECT count(*)::int AS open FROM submissions WHERE status <> 'done'`))[0].open, {
+      until: (open) => open === 0,
+      timeoutMs: 120_000,
+      everyMs: 200,
+    })
     const rows: { profile_id: string; n: number; history: number }[] = await ds.query(
       `SELECT s.profile_id, count(*)::int AS n, (SELECT count(*)::int FROM profile_history h WHERE h.tenant_id = s.tenant_id AND h.profile_id = s.profile_id) AS history
          FROM submissions s GROUP BY s.tenant_id, s.profile_id`,

@@ -92,13 +92,11 @@ describe('LLM outage: circuit breaker', () => {
       oa.faults.add({ malformedJson: true, match: 'WORST' }, 1 + OUTPUT_RETRIES)
     }
     expect((await api.post('worst', { data: 'WORST I love chess.' })).status).toBe(202)
-    const end = Date.now() + 60_000
-    let sub: any
-    for (;;) {
-      ;[sub] = (await submissions(['worst']))[0].submissions.nodes
-      if (sub.status === 'FAILED' || Date.now() > end) break
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    const sub = await waitFor('the submission of worst to fail', async () => (await submissions(['worst']))[0].submissions.nodes[0], {
+      until: (s) => s.status === 'FAILED',
+      timeoutMs: 60_000,
+      everyMs: 100,
+    })
     expect(sub).toMatchObject({ status: 'FAILED', attempts: ATTEMPTS })
     const reqs = oa.chatRequests().slice(before).filter((r) => r.batch?.texts.some((t) => t.includes('WORST')))
     expect(reqs.length).toBe(ATTEMPTS * (1 + OUTPUT_RETRIES + MAX_RETRIES))
