@@ -111,12 +111,12 @@ export interface Recorder<T = StatusEvent> {
   events: T[]
   /** GraphQL errors the server sent for this operation: in payloads, or as an error message (it was refused). */
   errors: any[]
-  /** Set when the subscription ended: by a `complete`, an error message, or the socket closing. */
+  /** Set when the operation ended: by a `complete`, an error message, or the socket closing. */
   ended?: Ended
   completed: boolean
-  /** Resolves with the events once `pred` holds; rejects after the deadline with what was received. */
+  /** Resolves with the events once `pred` holds; rejects, with what was received, if the operation ends first or after the deadline. */
   until(pred: (events: T[]) => boolean, timeoutMs?: number, what?: string): Promise<T[]>
-  /** Resolves when the subscription has ended (error, complete or close); rejects after the deadline. */
+  /** Resolves when the operation has ended (error, complete or close); rejects after the deadline. */
   untilEnded(timeoutMs?: number): Promise<Ended>
   dispose(): void
 }
