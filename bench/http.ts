@@ -6,7 +6,8 @@
 //   npx tsx bench/http.ts [--db server|embedded|both] [--seconds 10] [--rounds 3] [--connections 32]
 //     [--only words] [--env K=V,...] [--cpu-prof dir]   (--cpu-prof: V8 CPU profiles of the API process and, in
 //     <dir>/baseline, of the baseline server, for bench/profile-summary.ts)
-import { freshDb, spawnTs, startService, waitFor, withClient, type DbKind } from './lib/env.js'
+import { waitFor } from '../test/support/wait.js'
+import { freshDb, spawnTs, startService, withClient, type DbKind } from './lib/env.js'
 import { load, median, round, type LoadResult, type LoadSpec } from './lib/load.js'
 import { POST_BODIES, seedProfiles } from './lib/seed.js'
 import { arg, benchMain, type BenchResult } from './lib/report.js'
@@ -35,7 +36,7 @@ export async function runHttp(
     const tenant = await withClient(db.connectionString(), async (c) => (await c.query(`SELECT id FROM tenants WHERE name = 'default'`)).rows[0].id as string)
     const baseline = spawnTs('bench/lib/baseline-server.ts', [db.connectionString(), tenant], {}, { nodeArgs: opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}/baseline`] : [] })
     stops.push(() => baseline.stop())
-    const bareUrl = await waitFor(() => baseline.output().match(/listening on (\S+)/)?.[1], { what: 'the baseline server' })
+    const bareUrl = await waitFor('the baseline server', () => baseline.output().match(/listening on (\S+)/)?.[1], { timeoutMs: 60_000 })
 
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
     const graphqlBodies = ids.map((id) => JSON.stringify({ query: PROFILE_QUERY, variables: { id } }))

@@ -35,6 +35,7 @@ import { ReindexService } from '../src/services/reindex.service.js'
 import { client } from '../test/support/harness.js'
 import { watchNetwork, type Connection } from '../test/support/network-watch.js'
 import { startOpenAIServer, type RecordedRequest } from '../test/support/openai-server.js'
+import { sleep, waitFor } from '../test/support/wait.js'
 import { BURST, SEQUENTIAL, SINGLES } from './messages.js'
 
 const here = path.dirname(new URL(import.meta.url).pathname)
@@ -131,7 +132,6 @@ const embeddingTokens = (r: RecordedRequest) => {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
 const mean = (xs: number[]) => (xs.length ? sum(xs) / xs.length : 0)
@@ -229,11 +229,7 @@ async function main() {
   await scenario('burst-inflight', '1, then 9 at once while its request is in flight', BURST, ['burst-inflight'], async () => {
     const before = oa.chatRequests().length
     await submit('burst-inflight', BURST[0]!)
-    const deadline = Date.now() + 30_000
-    while (oa.chatRequests().length <= before) {
-      if (Date.now() > deadline) throw new Error('the first burst request never reached the model')
-      await sleep(5)
-    }
+    await waitFor('the first burst request to reach the model', () => oa.chatRequests().length > before, { timeoutMs: 30_000, everyMs: 5 })
     await Promise.all(BURST.slice(1).map((t) => submit('burst-inflight', t)))
     await api.waitReady('burst-inflight')
     statesAfterBatch.push({ scenario: 'burst-inflight', profileId: 'burst-inflight', content: await contentOf('burst-inflight') })

@@ -3,7 +3,8 @@
 // the profile's apply (its lastUpdated) to each subscriber's receipt is measured. Side by side: the same with one
 // subscriber. The per-key caps on sockets and subscriptions (20 each by default) are raised for the run.
 //   npx tsx bench/subscriptions.ts [--db server|embedded|both] [--subscribers 1000] [--events 20]
-import { freshDb, spawnTs, startService, waitFor, type DbKind, type Proc, type Service } from './lib/env.js'
+import { waitFor } from '../test/support/wait.js'
+import { freshDb, spawnTs, startService, type DbKind, type Proc, type Service } from './lib/env.js'
 import { median, percentile, round } from './lib/load.js'
 import { MESSAGES, post } from './lib/seed.js'
 import { arg, benchMain, type BenchResult } from './lib/report.js'
@@ -26,8 +27,8 @@ async function fanOut(kind: DbKind, subscribers: number, events: number): Promis
     // Embedded: one process; server: an API process and a worker process (the event crosses them by NOTIFY).
     for (const role of kind === 'embedded' ? (['start'] as const) : (['serve', 'worker'] as const)) procs.push(await startService(db, role, env))
     const api = procs[0]!
-    fleet = spawnTs('bench/lib/subscriber-fleet.ts', [`${api.url.replace(/^http/, 'ws')}/graphql`, api.key, String(subscribers)], {})
-    await waitFor(() => fleet!.output().includes('connected'), { timeoutMs: 120_000, what: `${subscribers} sockets` })
+    fleet = spawnTs('bench/lib/subscriber-fleet.ts', [api.url, api.key, String(subscribers)], {})
+    await waitFor(`${subscribers} sockets`, () => fleet!.output().includes('connected'), { timeoutMs: 120_000 })
     const lines = () =>
       fleet!
         .output()
@@ -37,7 +38,7 @@ async function fanOut(kind: DbKind, subscribers: number, events: number): Promis
     // A first profile proves every subscription is live (a subscription is registered a moment after its socket).
     for (let i = 0; ; i++) {
       await post(api.url, api.key, `probe${i}`, 'I live in Oslo.')
-      const d = await waitFor(() => lines().find((l) => l.profileId === `probe${i}`), { timeoutMs: 60_000, what: 'the probe event' })
+      const d = await waitFor('the probe event', () => lines().find((l) => l.profileId === `probe${i}`), { timeoutMs: 60_000 })
       if (d.received === subscribers) break
       if (i > 20) throw new Error(`only ${d.received} of ${subscribers} subscribers receive events`)
     }
@@ -45,7 +46,7 @@ async function fanOut(kind: DbKind, subscribers: number, events: number): Promis
     for (let i = 0; i < events; i++) {
       const id = `ev${i}`
       await post(api.url, api.key, id, MESSAGES[i % MESSAGES.length]!)
-      out.push(await waitFor(() => lines().find((l) => l.profileId === id), { timeoutMs: 60_000, what: `READY of ${id} at every subscriber` }))
+      out.push(await waitFor(`READY of ${id} at every subscriber`, () => lines().find((l) => l.profileId === id), { timeoutMs: 60_000 }))
     }
     return out
   } finally {

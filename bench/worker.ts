@@ -5,7 +5,8 @@
 //   - burst: while a worker runs, a burst of POSTs for --burst seconds at full speed (32 connections); how long the
 //     backlog takes to drain after the burst, against how long the burst took to arrive.
 //   npx tsx bench/worker.ts [--db server|embedded|both] [--n 3000] [--burst 30] [--workers 1,2]
-import { freshDb, spawnTs, startService, waitFor, withClient, type BenchDb, type DbKind } from './lib/env.js'
+import { waitFor } from '../test/support/wait.js'
+import { freshDb, spawnTs, startService, withClient, type BenchDb, type DbKind } from './lib/env.js'
 import { cpuDelta, cpuSnapshot } from './lib/cpu.js'
 import { load, round } from './lib/load.js'
 import { MESSAGES, POST_BODIES, post } from './lib/seed.js'
@@ -59,7 +60,7 @@ async function drain(
     const groups = { worker: procs.map((p) => p.child.pid!), ...(db.backends ? { postgres: db.backends } : {}) }
     const before = cpuSnapshot(groups)
     const started = Date.now()
-    await waitFor(async () => (await openCount(db)) === 0, { timeoutMs: 1_800_000, everyMs: 100, what: 'the queue to drain' })
+    await waitFor('the queue to drain (open submissions)', () => openCount(db), { until: (n) => n === 0, timeoutMs: 1_800_000, everyMs: 100 })
     const seconds = (Date.now() - started) / 1000
     const used = cpuDelta(before, cpuSnapshot(groups))
     const cpuMsPerSubmission = Object.fromEntries(Object.entries(used).map(([k, v]) => [k, round(v / n, 3)]))
@@ -93,7 +94,7 @@ async function burst(kind: DbKind, seconds: number, rate?: number): Promise<{ ar
     const arrivalSeconds = (Date.now() - t0) / 1000
     const backlog = await openCount(db)
     const t1 = Date.now()
-    await waitFor(async () => (await openCount(db)) === 0, { timeoutMs: 3_600_000, everyMs: 100, what: 'the burst to drain' })
+    await waitFor('the burst to drain (open submissions)', () => openCount(db), { until: (n) => n === 0, timeoutMs: 3_600_000, everyMs: 100 })
     const drainSeconds = (Date.now() - t1) / 1000
     process.stderr.write(
       `  ${kind} burst: ${r.requests} in ${r.seconds} s (${Math.round(r.rps)}/s), backlog ${backlog} at its end, drained ${drainSeconds.toFixed(1)} s later\n`,

@@ -1,5 +1,5 @@
 // What every benchmark needs: a fresh database (a new one on the PostgreSQL server, or a new embedded data dir),
-// the service and the bare baselines as real processes, and waiting for conditions instead of sleeping.
+// the service and the bare baselines as real processes (waiting for conditions, not sleeping: test/support/wait.ts).
 import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
@@ -8,6 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
+import { waitFor } from '../../test/support/wait.js'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export type DbKind = 'server' | 'embedded'
@@ -153,17 +154,19 @@ export async function startService(db: BenchDb, role: 'start' | 'serve' | 'worke
   }
   const url = `http://127.0.0.1:${port}`
   const started = await waitFor(
+    `profiler ${role} to start`,
     async () => {
-      if (child.exitCode !== null) throw new Error(`profiler ${role} exited (${child.exitCode}):\n${output().slice(-3000)}`)
-      if (role === 'worker') return /worker running/.test(output()) ? '' : undefined
-      return (await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false)) ? url : undefined
+      if (child.exitCode !== null) return { exited: child.exitCode }
+      if (role === 'worker') return /worker running/.test(output()) ? { url: '' } : undefined
+      return (await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false)) ? { url } : undefined
     },
-    { timeoutMs: 120_000, everyMs: 100, what: `profiler ${role} to start` },
+    { timeoutMs: 120_000, everyMs: 100 },
   )
+  if ('exited' in started) throw new Error(`profiler ${role} exited (${started.exited}):\n${output().slice(-3000)}`)
   const key = fs.existsSync(path.join(db.dataDir, 'bootstrap-key'))
     ? fs.readFileSync(path.join(db.dataDir, 'bootstrap-key'), 'utf8').trim()
     : (output().match(/\b(pk_[A-Za-z0-9]+_[A-Za-z0-9]+)\b/)?.[1] ?? '')
-  return { child, output, stop, url: started, key }
+  return { child, output, stop, url: started.url, key }
 }
 
 export function freePort(): Promise<number> {
@@ -175,17 +178,6 @@ export function freePort(): Promise<number> {
       srv.close(() => resolve(port))
     })
   })
-}
-
-/** Polls `check` until it returns something other than undefined/false. */
-export async function waitFor<T>(check: () => T | undefined | false | Promise<T | undefined | false>, opts: { timeoutMs?: number; everyMs?: number; what?: string } = {}): Promise<T> {
-  const end = Date.now() + (opts.timeoutMs ?? 60_000)
-  for (;;) {
-    const v = await check()
-    if (v !== undefined && v !== false) return v as T
-    if (Date.now() > end) throw new Error(`timed out waiting for ${opts.what ?? 'a condition'}`)
-    await new Promise((r) => setTimeout(r, opts.everyMs ?? 50))
-  }
 }
 
 export async function withClient<T>(connectionString: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {

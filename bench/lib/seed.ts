@@ -1,6 +1,6 @@
 // Realistic data for the benchmarks: profiles made by the real pipeline from short chat messages.
 import { BURST, SEQUENTIAL, SINGLES } from '../messages.js'
-import { waitFor } from './env.js'
+import { waitFor } from '../../test/support/wait.js'
 
 export const MESSAGES = [...SINGLES, ...BURST, ...SEQUENTIAL]
 
@@ -28,10 +28,9 @@ export async function seedProfiles(base: string, key: string, prefix: string, co
   for (let round = 0; round < perProfile; round++) {
     await Promise.all(ids.map((id, i) => post(base, key, id, MESSAGES[(i * 7 + round) % MESSAGES.length]!)))
   }
-  await waitFor(async () => (await Promise.all(ids.map((id) => status(base, key, id)))).every((s) => s === 'ready'), {
+  await waitFor(`${count} seeded profiles to be ready`, async () => (await Promise.all(ids.map((id) => status(base, key, id)))).every((s) => s === 'ready'), {
     timeoutMs: 600_000,
     everyMs: 250,
-    what: `${count} seeded profiles to be ready`,
   })
   return ids
 }

@@ -2,8 +2,9 @@
 // them with the profile (the profile is read once per event, not once per subscriber through the tenant's bounded
 // line of service calls, which refused all but about 210 of them).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connect, poll, submit, type Socket } from '../support/graphql-client.js'
+import { connect, submit, type Socket } from '../support/graphql-client.js'
 import { startService, type TestService } from '../support/harness.js'
+import { waitFor } from '../support/wait.js'
 
 describe('status events fan out to many subscribers', () => {
   let svc: TestService
@@ -22,10 +23,15 @@ describe('status events fan out to many subscribers', () => {
     const recorders = sockets.map((s) => s.status())
     // Live once a first profile's events reach every one of them.
     await submit(svc.url, svc.key, 'warm-up', 'I live in Oslo.')
-    await poll(() => recorders.every((r) => r.events.some((e) => e.profileId === 'warm-up' && e.status === 'READY')), 30_000, () => 'the warm-up event at every subscriber')
+    await waitFor('the warm-up event at every subscriber', () => recorders.every((r) => r.events.some((e) => e.profileId === 'warm-up' && e.status === 'READY')), {
+      timeoutMs: 30_000,
+    })
     await submit(svc.url, svc.key, 'fan', 'My name is Ada and I live in Turin.')
-    await poll(() => recorders.every((r) => r.events.some((e) => e.profileId === 'fan' && e.status === 'READY')), 30_000, () =>
-      `READY at every subscriber: ${recorders.filter((r) => r.events.some((e) => e.profileId === 'fan' && e.status === 'READY')).length} of 300; errors ${JSON.stringify(recorders.flatMap((r) => r.errors).slice(0, 3))}`,
+    await waitFor(
+      () =>
+        `READY at every subscriber: ${recorders.filter((r) => r.events.some((e) => e.profileId === 'fan' && e.status === 'READY')).length} of 300; errors ${JSON.stringify(recorders.flatMap((r) => r.errors).slice(0, 3))}`,
+      () => recorders.every((r) => r.events.some((e) => e.profileId === 'fan' && e.status === 'READY')),
+      { timeoutMs: 30_000 },
     )
     for (const r of recorders) {
       expect(r.errors).toEqual([])

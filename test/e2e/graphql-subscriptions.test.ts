@@ -8,13 +8,13 @@ import { JobQueue } from '../../src/jobs/queue.js'
 import { AccountService } from '../../src/services/account.service.js'
 import { TenantService } from '../../src/services/tenant.service.js'
 import { DashboardBrowser } from '../support/dashboard-client.js'
-import { wsClient, wsRun } from '../support/gql.js'
 import { client, freshDatabase, SERVER_URL, startService, testConfig, testEnv, type TestDatabase, type TestService } from '../support/harness.js'
-import { connect, DELETE, gql, poll, sleep, submit, untilLive, type Recorder, type Socket, type StatusEvent } from '../support/graphql-client.js'
+import { connect, DELETE, gql, submit, untilLive, type Recorder, type Socket, type StatusEvent } from '../support/graphql-client.js'
+import { sleep, waitFor } from '../support/wait.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
-/** How long "nothing more arrives" is watched after the last expected event (events fan out in one emit). */
+/** How long "nothing more arrives" is watched after the last expected event (events fan out in one emit): a window, not a wait. */
 const GRACE_MS = 300
 const ALICE = 'My name is Alice and I live in Lisbon. I love hiking and jazz.'
 
@@ -141,12 +141,12 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     const ended = await sub.untilEnded(5_000)
     expect(ended.code).toBe(4403)
     expect(Date.now() - t0).toBeLessThan(10_000) // re-checked every 200 ms here; generous for a loaded machine
-    await poll(() => s.closes.length > 0, 2_000, () => 'the socket close event')
+    await waitFor('the socket close event', () => s.closes.length > 0, { timeoutMs: 2_000 })
     expect(s.closes[0]!.code).toBe(4403)
 
     // And the revoked key can neither reconnect nor use HTTP.
     const again = open(key)
-    await poll(() => again.closes.length > 0, 5_000, () => 'the refusal of the revoked key')
+    await waitFor('the refusal of the revoked key', () => again.closes.length > 0, { timeoutMs: 5_000 })
     expect(again.closes[0]!.code).toBe(4403)
     expect((await gql(svc.url, key, '{ profile(id: "probe-r") { profileId } }')).status).toBe(401)
   })
@@ -158,7 +158,7 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     const sub = s.status('r1')
     const { api_key: newKeyValue } = await svc.profiler.services.tenants.rotateKey('rotated', 'app')
     expect((await sub.untilEnded(5_000)).code).toBe(4403)
-    await poll(() => s.closes.length > 0, 2_000, () => 'the socket close event')
+    await waitFor('the socket close event', () => s.closes.length > 0, { timeoutMs: 2_000 })
     expect(s.closes[0]!.code).toBe(4403)
 
     const fresh = open(newKeyValue)
@@ -184,7 +184,7 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     // A subscription started with the connection shares its fate (and gets no data).
     const subs = cases.map(([, s]) => s.status())
     for (const [what, s] of cases) {
-      await poll(() => s.closes.length > 0, 5_000, () => `the refusal (${what})`)
+      await waitFor(`the refusal (${what})`, () => s.closes.length > 0, { timeoutMs: 5_000 })
       expect(s.closes[0]!.code, what).toBe(4403)
       await expect(s.connected, what).rejects.toThrow(/closed before connection ack/)
     }
@@ -225,14 +225,15 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     // Complete one: its slot is freed. The client is told nothing when the server has handled a complete, so use
     // a query on the same socket as a barrier (the next test covers a subscribe sent in the same tick as the complete).
     first.dispose()
-    const deadline = Date.now() + 2_000
-    for (;;) {
-      const r = await s.once(`{ profile(id: "b1") { profileId } }`)
-      if (!r.errors) break
-      expect(r.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' } }) // queries on the socket count too
-      if (Date.now() > deadline) throw new Error('the completed subscription never freed its slot')
-      await sleep(20)
-    }
+    await waitFor(
+      'the completed subscription to free its slot (a query on its socket)',
+      async () => {
+        const r = await s.once(`{ profile(id: "b1") { profileId } }`)
+        if (r.errors) expect(r.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' } }) // queries on the socket count too
+        return r
+      },
+      { until: (r) => !r.errors, timeoutMs: 2_000 },
+    )
     const fourth = s.status('b4')
     // `fourth` took the freed slot: one more is refused again, and `fourth` works.
     const beyond = s.subscribe<StatusEvent>(`subscription { profileStatusChanged { profileId status } }`)
@@ -277,12 +278,16 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     const tenants = svc.profiler.services.tenants
     const authenticate = tenants.authenticate
     let checks = 0
+    let finished = 0
     tenants.authenticate = async function (k, requestId) {
-      if (k === key) {
-        checks++
+      if (k !== key) return authenticate.call(this, k, requestId)
+      checks++
+      try {
         await sleep(50) // a database a little slower than the local one: the client is gone before the check ends
+        return await authenticate.call(this, k, requestId)
+      } finally {
+        finished++
       }
-      return authenticate.call(this, k, requestId)
     }
     try {
       for (let i = 0; i < 5; i++) {
@@ -291,9 +296,10 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
         ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${key}` } }))
         ws.terminate() // gone before the ack, as a client losing its network is
       }
-      await sleep(400) // the connection-init checks finish; afterwards only a leftover timer checks the key
+      // The five connection-init checks finish; afterwards only a leftover timer checks the key.
+      await waitFor('the five connection-init checks to finish (checks finished)', () => finished, { until: (n) => n >= 5 })
       const before = checks
-      await sleep(600) // three re-check periods (PROFILER_WS_AUTH_RECHECK_MS=200)
+      await sleep(600) // a window of three re-check periods (PROFILER_WS_AUTH_RECHECK_MS=200) in which no check may run
       expect(checks - before, 'key checks for sockets that no longer exist').toBe(0)
     } finally {
       tenants.authenticate = authenticate
@@ -401,15 +407,13 @@ describe.skipIf(!SERVER_URL)('events cross processes: serve, serve, worker (serv
     const browser = new DashboardBrowser(api2!)
     expect((await browser.signIn('ops@t.example', 'a long enough password')).body.errors).toBeUndefined()
     const [app] = (await browser.gql('{ apps { id name } }')).body.data.apps
-    const out = await wsRun(wsClient(api1!, key), { query: `subscription { profileStatusChanged { profileId } }` }, {
-      waitMs: 15_000,
-      during: async () => {
-        await sleep(500)
-        const rotated = await browser.gql('mutation($id: ID!) { rotateAppKey(id: $id) { apiKey } }', { id: app.id })
-        expect(rotated.body.data.rotateAppKey.apiKey).toMatch(/^pk_/)
-      },
-    })
-    expect(out.closed).toEqual({ code: 4403, reason: 'Forbidden: API key revoked' })
-    expect(out.timedOut).toBe(false)
+    const s = connect(api1!, key)
+    sockets.push(s)
+    const sub = s.subscribe<StatusEvent>(`subscription { profileStatusChanged { profileId } }`)
+    // Live once a profile posted to the second process reaches it (through NOTIFY, as the rotation's event will).
+    await untilLive(sub, async (id) => expect((await client(api2!, key).post(id, { data: 'I enjoy chess.' })).status).toBe(202), 'probe-rot')
+    const rotated = await browser.gql('mutation($id: ID!) { rotateAppKey(id: $id) { apiKey } }', { id: app.id })
+    expect(rotated.body.data.rotateAppKey.apiKey).toMatch(/^pk_/)
+    expect(await sub.untilEnded(15_000)).toEqual({ code: 4403, reason: 'Forbidden: API key revoked' })
   })
 })

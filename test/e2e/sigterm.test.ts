@@ -4,8 +4,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connect, gql, poll, type Socket } from '../support/graphql-client.js'
+import { connect, gql, type Socket } from '../support/graphql-client.js'
 import { client, freshDatabase, testEnv, type TestDatabase } from '../support/harness.js'
+import { waitFor } from '../support/wait.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -58,10 +59,7 @@ describe('SIGTERM (real process)', () => {
       const { body } = await gql(first.url, key, `{ ${ids.map((id) => `${id}: profile(id: "${id}") { submissions(first: 5) { nodes { status } } }`).join(' ')} }`)
       return ids.filter((id) => body.data?.[id]?.submissions.nodes.some((n: any) => n.status === 'PROCESSING')).length
     }
-    for (const end = Date.now() + 30_000; (await processing()) < 2; ) {
-      if (Date.now() > end) throw new Error('no batch in flight')
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    await waitFor('two batches in flight (profiles processing)', processing, { until: (n) => n >= 2, everyMs: 100 })
 
     const t0 = Date.now()
     const exited = new Promise<number | null>((r) => first.child.once('exit', (code) => r(code)))
@@ -71,7 +69,7 @@ describe('SIGTERM (real process)', () => {
     expect(code, first.out()).toBe(0)
     expect(elapsed).toBeLessThan(25_000)
     expect(first.out()).toMatch(/batch handed back to the queue/)
-    await poll(() => sockets.every((s) => s.closes.length > 0), 5_000, () => 'every socket to see its close')
+    await waitFor('every socket to see its close', () => sockets.every((s) => s.closes.length > 0), { timeoutMs: 5_000 })
     for (const s of sockets) expect(s.closes[0]).toMatchObject({ code: 1001 })
     for (const r of subs) expect(r.ended).toBeDefined()
 

@@ -3,9 +3,9 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startProfiler, type Profiler } from '../../src/app.js'
 import { client, freshDatabase, SERVER_URL, testConfig, testEnv, type TestDatabase } from '../support/harness.js'
+import { waitFor } from '../support/wait.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 function spawnWorker(db: TestDatabase, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
@@ -50,12 +50,10 @@ describe.skipIf(!SERVER_URL)('worker killed with SIGKILL in the middle of a batc
     // Structured input needs no extraction, so make it slow through a text submission in the same profile.
     const slow = await http.post('p0', { data: 'I love sailing.' })
     ids.set(((await slow.json()) as any).id, 'p0')
-    let inFlight = 0
-    for (let i = 0; i < 300 && inFlight === 0; i++) {
-      ;[{ n: inFlight }] = await ds.query(`SELECT count(*)::int AS n FROM submissions WHERE status = 'processing'`)
-      if (!inFlight) await sleep(100)
-    }
-    expect(inFlight).toBeGreaterThan(0)
+    await waitFor('a submission in flight (submissions processing)', async () => (await ds.query(`SELECT count(*)::int AS n FROM submissions WHERE status = 'processing'`))[0].n, {
+      until: (n) => n > 0,
+      everyMs: 100,
+    })
     w1.kill('SIGKILL')
     await new Promise((r) => w1.once('exit', r))
     const killedAt = Date.now()
@@ -64,12 +62,11 @@ describe.skipIf(!SERVER_URL)('worker killed with SIGKILL in the middle of a batc
     const w2 = spawnWorker(db, { PROFILER_LEASE_SECONDS: '3', PROFILER_RECONCILE_SECONDS: '1' })
     children.push(w2)
 
-    let open = 1
-    while (open > 0 && Date.now() - killedAt < 60_000) {
-      ;[{ n: open }] = await ds.query(`SELECT count(*)::int AS n FROM submissions WHERE status <> 'done'`)
-      if (open) await sleep(250)
-    }
-    expect(open).toBe(0)
+    await waitFor('every submission to be done within 60 s of the kill (submissions not done)', async () => (await ds.query(`SELECT count(*)::int AS n FROM submissions WHERE status <> 'done'`))[0].n, {
+      until: (n) => n === 0,
+      timeoutMs: killedAt + 60_000 - Date.now(),
+      everyMs: 250,
+    })
     expect(Date.now() - killedAt).toBeLessThan(60_000)
 
     const logged: string[] = []

@@ -62,11 +62,7 @@ describe('request budget', () => {
     for (let i = 0; i < 20; i++) expect((await get(svc, `Bearer ${key}`)).status).toBe(200)
     // Ten aliased root fields cost ten.
     const aliased = `{ ${Array.from({ length: 10 }, (_, i) => `p${i}: profile(id: "x${i}") { status }`).join(' ')} }`
-    const r = await fetch(`${svc.url}/graphql`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: aliased }),
-    })
+    const r = await gql(svc.url, key, aliased)
     expect(r.status).toBe(200)
     expect(Number(r.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(10)
     const ws = open(key)
@@ -87,14 +83,10 @@ describe('request budget', () => {
     const rest = await get(svc, `Bearer ${key}`)
     expect(rest.status).toBe(429)
     expect(Number(rest.headers.get('retry-after'))).toBeGreaterThan(0)
-    const http = await fetch(`${svc.url}/graphql`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ profile(id: "a") { status } }' }),
-    })
+    const http = await gql(svc.url, key, '{ profile(id: "a") { status } }')
     expect(http.status).toBe(429)
     expect(Number(http.headers.get('retry-after'))).toBeGreaterThan(0)
-    expect(((await http.json()) as any).errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', status: 429 })
+    expect(http.body.errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', status: 429 })
   })
 
   it('GraphQL requests with an invalid document count too (each cost a key lookup)', async () => {

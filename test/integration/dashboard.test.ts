@@ -1,9 +1,10 @@
 // The dashboard's server side over real HTTP and WebSockets: accounts, sessions, CSRF, the login rate limit, apps
 // and keys, and tenant isolation. The browser itself is exercised in test/e2e/dashboard-browser.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { DashboardBrowser } from '../support/dashboard-client.js'
-import { gqlHttp, wsClient, wsRun } from '../support/gql.js'
+import { connect, gql, untilLive, type Socket, type StatusEvent } from '../support/graphql-client.js'
 import { startService, type TestService } from '../support/harness.js'
+import { sleep, waitFor } from '../support/wait.js'
 
 const PASSWORD = 'correct horse battery'
 const APPS = `{ apps { id name createdAt keyPrefix keyCreatedAt } }`
@@ -12,22 +13,19 @@ const STATUS = `subscription($id: ID) { profileStatusChanged(id: $id) { profileI
 
 const codeOf = (r: { body: any }) => r.body.errors?.[0]?.extensions?.code
 
+const sockets: Socket[] = []
+/** A socket closed after the test. */
+const opened = (s: Socket) => (sockets.push(s), s)
+afterEach(async () => {
+  await Promise.all(sockets.splice(0).map((s) => s.close()))
+})
+
 async function postText(base: string, key: string, id: string, text: string) {
   return fetch(`${base}/v1/profile/${encodeURIComponent(id)}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: JSON.stringify({ data: text, input_type: 'text' }),
   })
-}
-
-async function waitFor<T>(fn: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = await fn()
-    if (v !== undefined) return v
-    if (Date.now() > end) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 100))
-  }
 }
 
 describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
@@ -106,8 +104,8 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     ] as const) {
       expect(codeOf(await anon.gql(q, v)), q).toBe('UNAUTHENTICATED')
     }
-    const out = await wsRun(anon.ws(), { query: STATUS, variables: {} }, { waitMs: 3000 })
-    expect(out.closed?.code).toBe(4403)
+    const out = await opened(anon.ws()).subscribe(STATUS, {}).untilEnded(3000)
+    expect(out.code).toBe(4403)
   })
 
   it('a session without its CSRF token, with a wrong one, or from another origin is refused', async () => {
@@ -131,8 +129,8 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     expect(form.status).toBeGreaterThanOrEqual(400)
     expect((await b.gql(APPS)).body.data.apps).toEqual([]) // nothing was created by the refused requests
     // WebSocket: the cookie alone is not enough, nor a cookie from another origin
-    expect((await wsRun(b.ws({ csrf: null }), { query: STATUS, variables: {} }, { waitMs: 3000 })).closed?.code).toBe(4403)
-    expect((await wsRun(b.ws({ origin: 'https://evil.example' }), { query: STATUS, variables: {} }, { waitMs: 3000 })).closed?.code).toBe(4403)
+    expect((await opened(b.ws({ csrf: null })).subscribe(STATUS, {}).untilEnded(3000)).code).toBe(4403)
+    expect((await opened(b.ws({ origin: 'https://evil.example' })).subscribe(STATUS, {}).untilEnded(3000)).code).toBe(4403)
   })
 
   it('apps: create (key shown once, works on REST), rename, rotate (old key dead at once, its open subscription closed), revoke, delete', async () => {
@@ -152,21 +150,14 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     expect(renamed.body.data.renameApp.name).toBe('website')
 
     // an open /graphql subscription on the key ends the moment the key is rotated
-    const client = wsClient(base, created.apiKey)
-    const sub = wsRun(client, { query: STATUS, variables: {} }, {
-      waitMs: 8000,
-      during: async () => {
-        await new Promise((r) => setTimeout(r, 500))
-        const rotated = (await b.gql(`mutation($id: ID!) { rotateAppKey(id: $id) { apiKey app { keyPrefix } } }`, { id: created.app.id })).body.data.rotateAppKey
-        expect(rotated.apiKey).not.toBe(created.apiKey)
-        expect((await postText(base, created.apiKey, 'p2', 'x')).status).toBe(401)
-        expect((await postText(base, rotated.apiKey, 'p2', 'I live in Lyon.')).status).toBe(202)
-        created.apiKey = rotated.apiKey
-      },
-    })
-    const ended = await sub
-    expect(ended.closed).toEqual({ code: 4403, reason: 'Forbidden: API key revoked' })
-    await client.dispose()
+    const sub = opened(connect(base, created.apiKey)).subscribe<StatusEvent>(STATUS, {})
+    await untilLive(sub, async (id) => expect((await postText(base, created.apiKey, id, 'I am a nurse.')).status).toBe(202), 'probe-rotate')
+    const rotated = (await b.gql(`mutation($id: ID!) { rotateAppKey(id: $id) { apiKey app { keyPrefix } } }`, { id: created.app.id })).body.data.rotateAppKey
+    expect(rotated.apiKey).not.toBe(created.apiKey)
+    expect((await postText(base, created.apiKey, 'p2', 'x')).status).toBe(401)
+    expect((await postText(base, rotated.apiKey, 'p2', 'I live in Lyon.')).status).toBe(202)
+    created.apiKey = rotated.apiKey
+    expect(await sub.untilEnded(8000)).toEqual({ code: 4403, reason: 'Forbidden: API key revoked' })
 
     const revoked = await b.gql(`mutation($id: ID!) { revokeAppKey(id: $id) { keyPrefix } }`, { id: created.app.id })
     expect(revoked.body.data.revokeAppKey.keyPrefix).toBeNull()
@@ -186,7 +177,11 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     await b.signUp('bob@example.com', PASSWORD)
     const bobApp = (await b.gql(CREATE_APP, { n: 'bob-app' })).body.data.createApp
     expect((await postText(base, bobApp.apiKey, 'bob-secret', 'I am a pilot from Oslo.')).status).toBe(202)
-    await waitFor(async () => ((await b.gql(`{ profile(id: "bob-secret") { status } }`)).body.data.profile?.status === 'READY' ? true : undefined))
+    await waitFor('bob-secret to be READY', async () => (await b.gql(`{ profile(id: "bob-secret") { status } }`)).body.data.profile?.status, {
+      until: (s) => s === 'READY',
+      timeoutMs: 10_000,
+      everyMs: 100,
+    })
 
     expect((await a.gql(APPS)).body.data.apps).toEqual([])
     for (const m of [
@@ -206,10 +201,10 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     // Bob's app key: no account operation on either endpoint
     const onDashboard = await new DashboardBrowser(base).gql(APPS, undefined, { headers: { authorization: `Bearer ${bobApp.apiKey}` } })
     expect(codeOf(onDashboard)).toBe('UNAUTHENTICATED')
-    const onApi = await gqlHttp(base, bobApp.apiKey, APPS)
+    const onApi = await gql(base, bobApp.apiKey, APPS)
     expect(onApi.status).toBe(400)
     expect(onApi.body.errors[0].message).toMatch(/Cannot query field "apps"/)
-    const signUpOnApi = await gqlHttp(base, bobApp.apiKey, `mutation { signUp(email: "x@example.com", password: "${PASSWORD}") { csrfToken } }`)
+    const signUpOnApi = await gql(base, bobApp.apiKey, `mutation { signUp(email: "x@example.com", password: "${PASSWORD}") { csrfToken } }`)
     expect(signUpOnApi.status).toBe(400)
   })
 
@@ -217,14 +212,13 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     const b = new DashboardBrowser(base)
     await b.signUp('live@example.com', PASSWORD)
     const key = (await b.gql(CREATE_APP, { n: 'live' })).body.data.createApp.apiKey
-    const out = await wsRun(b.ws(), { query: STATUS, variables: { id: 'watched' } }, {
-      waitMs: 15_000,
-      stopAfter: 2,
-      during: async () => {
-        await new Promise((r) => setTimeout(r, 500))
-        expect((await postText(base, key, 'watched', 'I am a baker in Porto.')).status).toBe(202)
-      },
-    })
+    const socket = opened(b.ws())
+    const out = socket.subscribe(STATUS, { id: 'watched' })
+    // Opened last on the same socket: once this one sees its probe, `out` is live too.
+    const probe = socket.subscribe(STATUS, {})
+    await untilLive(probe, async (id) => expect((await postText(base, key, id, 'I am a baker.')).status).toBe(202), 'probe-live')
+    expect((await postText(base, key, 'watched', 'I am a baker in Porto.')).status).toBe(202)
+    await out.until((events) => events.length >= 2, 15_000, 'PROCESSING and READY of watched')
     expect(out.results.map((r) => (r.data as any)?.profileStatusChanged.status)).toEqual(['PROCESSING', 'READY'])
   })
 
@@ -261,19 +255,17 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     const again = new DashboardBrowser(base)
     expect(codeOf(await again.signIn('change@example.com', 'another long one'))).toBeUndefined()
 
-    const out = await wsRun(again.ws(), { query: STATUS, variables: {} }, {
-      waitMs: 3000,
-      during: async () => {
-        const cookie = again.cookie
-        const r = await again.gql(`mutation { signOut }`)
-        expect(r.body.data.signOut).toBe(true)
-        expect(r.headers.get('set-cookie')).toMatch(/^profiler_session=; .*Expires=Thu, 01 Jan 1970/)
-        // the old cookie is dead, whoever replays it
-        const replay = await fetch(`${base}/dashboard/session`, { headers: { cookie: cookie! } })
-        expect(((await replay.json()) as { account: unknown }).account).toBeNull()
-      },
-    })
-    // sign-out raises no event: the socket holds until its re-check (an hour here), so only the HTTP side is asserted
+    const out = opened(again.ws()).subscribe(STATUS, {})
+    const cookie = again.cookie
+    const r = await again.gql(`mutation { signOut }`)
+    expect(r.body.data.signOut).toBe(true)
+    expect(r.headers.get('set-cookie')).toMatch(/^profiler_session=; .*Expires=Thu, 01 Jan 1970/)
+    // the old cookie is dead, whoever replays it
+    const replay = await fetch(`${base}/dashboard/session`, { headers: { cookie: cookie! } })
+    expect(((await replay.json()) as { account: unknown }).account).toBeNull()
+    // sign-out raises no event: the socket holds until its re-check (an hour here), so only the HTTP side is asserted;
+    // the socket is watched for 3 s, in which it receives nothing
+    await sleep(3000)
     expect(out.results).toEqual([])
   })
 })
@@ -302,13 +294,10 @@ describe('dashboard: sign-up closed by configuration', () => {
     const b = new DashboardBrowser(svc.url)
     await svc.profiler.services.accounts.createAccount('sock@example.com', PASSWORD)
     await b.signIn('sock@example.com', PASSWORD)
-    const out = await wsRun(b.ws(), { query: STATUS, variables: {} }, {
-      waitMs: 5000,
-      during: async () => {
-        await new Promise((r) => setTimeout(r, 300))
-        await b.gql(`mutation { signOut }`)
-      },
-    })
-    expect(out.closed).toEqual({ code: 4403, reason: 'Forbidden: session ended' })
+    const socket = opened(b.ws())
+    const out = socket.subscribe(STATUS, {})
+    await socket.connected // the session is checked again from here on
+    await b.gql(`mutation { signOut }`)
+    expect(await out.untilEnded(5000)).toEqual({ code: 4403, reason: 'Forbidden: session ended' })
   })
 })

@@ -4,9 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startProfiler, type Profiler } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
-import { poll } from '../support/graphql-client.js'
 import { client, SERVER_URL } from '../support/harness.js'
 import { PgCluster, pgBinDir } from '../support/pg-cluster.js'
+import { sleep, waitFor } from '../support/wait.js'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -51,22 +51,22 @@ describe.skipIf(!SERVER_URL || !bin)('PostgreSQL restart under load (server mode
         const r = await api.post(id, { data: `I live in Oslo and I love skiing (${id}).` }).catch(() => undefined)
         results.push({ id, status: r?.status ?? 0, at: Date.now() })
         await r?.arrayBuffer().catch(() => undefined)
-        if (r?.status === 503) await new Promise((res) => setTimeout(res, 50))
+        if (r?.status === 503) await sleep(50) // a client backing off, not a wait
       }
     }
     const loops = [0, 1, 2, 3].map(loop)
     const count = (s: number, after = 0) => results.filter((r) => r.status === s && r.at > after).length
     try {
-      await poll(() => count(202) >= 20, 30_000, () => '20 accepted submissions')
+      await waitFor('20 accepted submissions', () => count(202), { until: (n) => n >= 20, timeoutMs: 30_000 })
       await cluster.stop()
       const down = Date.now()
-      await poll(() => count(503, down) >= 5, 20_000, () => '503 answers during the outage')
+      await waitFor('5 answers 503 during the outage', () => count(503, down), { until: (n) => n >= 5, timeoutMs: 20_000 })
       expect((await fetch(`${profiler.url}/healthz`)).status).toBe(200)
       expect((await fetch(`${profiler.url}/readyz`)).status).toBe(503)
       await cluster.start()
       const back = Date.now()
-      await poll(() => results.find((r) => r.status === 202 && r.at > back), 10_000, () => 'a 202 within 10 s of the restart')
-      await poll(() => count(202, back) >= 20, 30_000, () => '20 more accepted submissions')
+      await waitFor('a 202 within 10 s of the restart', () => results.find((r) => r.status === 202 && r.at > back), { timeoutMs: 10_000 })
+      await waitFor('20 more accepted submissions', () => count(202, back), { until: (n) => n >= 20, timeoutMs: 30_000 })
     } finally {
       running = false
       await Promise.all(loops)
@@ -76,13 +76,11 @@ describe.skipIf(!SERVER_URL || !bin)('PostgreSQL restart under load (server mode
     const accepted = results.filter((r) => r.status === 202).map((r) => r.id)
     // Every accepted submission is processed exactly once.
     const ds = profiler.db.dataSource
-    const end = Date.now() + 120_000
-    for (;;) {
-      const [{ open }] = await ds.query(`SELECT count(*)::int AS open FROM submissions WHERE status <> 'done'`)
-      if (open === 0) break
-      if (Date.now() > end) throw new Error(`${open} submissions still not done`)
-      await new Promise((r) => setTimeout(r, 200))
-    }
+    await waitFor('every submission to be done (submissions not done)', async () => (await ds.query(`SELECT count(*)::int AS open FROM submissions WHERE status <> 'done'`))[0].open, {
+      until: (open) => open === 0,
+      timeoutMs: 120_000,
+      everyMs: 200,
+    })
     const rows: { profile_id: string; n: number; history: number }[] = await ds.query(
       `SELECT s.profile_id, count(*)::int AS n, (SELECT count(*)::int FROM profile_history h WHERE h.tenant_id = s.tenant_id AND h.profile_id = s.profile_id) AS history
          FROM submissions s GROUP BY s.tenant_id, s.profile_id`,

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded-postgres.js'
 import { EmbeddedEventBus, EVENT_CHANNEL, encodeEvent, type EventMap } from '../../src/events/event-bus.js'
 import { PostgresEventBus } from '../../src/events/postgres-bus.js'
-import { poll } from '../support/graphql-client.js'
 import { freshDatabase, SERVER_URL, type TestDatabase } from '../support/harness.js'
+import { waitFor } from '../support/wait.js'
 
 type Status = EventMap['profileStatusChanged']
 const status = (profileId: string, seq: number, s: Status['status'] = 'processing'): Status => ({
@@ -43,7 +43,7 @@ describe.runIf(SERVER_URL)('PostgresEventBus.publish (server)', () => {
     const got: Status[] = []
     b.subscribe('profileStatusChanged', (e) => got.push(e))
     for (let i = 1; i <= 2000; i++) a.publish('profileStatusChanged', status(`p${i % 50}`, i))
-    await poll(() => got.length === 2000, 20_000, () => `2,000 events (got ${got.length})`)
+    await waitFor('2,000 events (the number received)', () => got.length, { until: (n) => n === 2000, timeoutMs: 20_000 })
     expect(got.map((e) => e.seq)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1))
   })
 
@@ -55,7 +55,7 @@ describe.runIf(SERVER_URL)('PostgresEventBus.publish (server)', () => {
     a.publish('profileStatusChanged', status('late', 10, 'processing')) // overtaken: published after its successor
     a.publish('profileStatusChanged', status('other', 10, 'processing'))
     a.publish('profileStatusChanged', status('late', 12, 'deleted'))
-    await poll(() => got.length === 3, 10_000, () => `3 events (got ${JSON.stringify(got)})`)
+    await waitFor('3 events', () => got, { until: (g) => g.length === 3, timeoutMs: 10_000 })
     expect(got.map((e) => [e.profileId, e.seq, e.status])).toEqual([
       ['late', 11, 'ready'],
       ['other', 10, 'processing'],

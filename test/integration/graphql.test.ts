@@ -1,23 +1,9 @@
 import { Lexer, Source, TokenKind } from 'graphql'
-import type { Client as WsClient } from 'graphql-ws'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
-import {
-  gqlApi,
-  gqlHttp,
-  gqlLogEntryAsRest,
-  gqlProfileAsRest,
-  PROFILE_FIELDS,
-  rawSocket,
-  restProfileCore,
-  wsClient,
-  wsRun,
-  type GqlApi,
-  type GqlHttpResult,
-  type WsOutcome,
-} from '../support/gql.js'
+import { connect, gql as gqlHttp, gqlApi, rawSocket, untilLive, type GqlApi, type GqlResult, type Recorder, type Socket, type StatusEvent } from '../support/graphql-client.js'
+import { gqlLogEntryAsRest, gqlProfileAsRest, PROFILE_FIELDS, restProfileCore } from '../support/graphql-shapes.js'
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 const structured = (v: unknown) => ({ input_type: 'structured', data: JSON.stringify(v) })
 const UNKNOWN_UUID = '00000000-0000-4000-8000-000000000000'
 
@@ -30,7 +16,7 @@ function countTokens(doc: string): number {
 }
 
 /** A request refused during parsing or validation: 400, errors with code and status, and no `data` key at all. */
-function expectRejectedHttp(r: GqlHttpResult, message: RegExp) {
+function expectRejectedHttp(r: GqlResult, message: RegExp) {
   expect(r.status, JSON.stringify(r.body)).toBe(400)
   expect(r.body).not.toHaveProperty('data')
   expect(r.body.errors.length).toBeGreaterThan(0)
@@ -41,31 +27,38 @@ function expectRejectedHttp(r: GqlHttpResult, message: RegExp) {
   }
 }
 
-function expectAcceptedHttp(r: GqlHttpResult) {
+function expectAcceptedHttp(r: GqlResult) {
   expect(r.status, JSON.stringify(r.body)).toBe(200)
   expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined()
   expect(r.body.data).toBeTruthy()
 }
 
+/** One operation over the socket, recorded until it completes, is refused, or the socket closes. */
+async function overWs(sock: Socket, query: string): Promise<Recorder<unknown>> {
+  const r = sock.subscribe<unknown>(query)
+  await r.untilEnded()
+  return r
+}
+
 /** Over WebSocket a refused operation gets an `error` message (400-coded errors); the socket itself stays open. */
-function expectRejectedWs(o: WsOutcome, message: RegExp) {
-  expect(o.closed, `the socket closed (${JSON.stringify(o.closed)}) instead of answering with an error message`).toBeUndefined()
-  expect(o.results).toEqual([])
-  expect(o.errors?.length, 'an error message').toBeGreaterThan(0)
-  expect(o.errors!.map((e: any) => e.message).join('\n')).toMatch(message)
-  for (const e of o.errors!) {
+function expectRejectedWs(r: Recorder<unknown>, message: RegExp) {
+  expect(r.ended?.code, `the socket closed (${JSON.stringify(r.ended)}) instead of answering with an error message`).toBeUndefined()
+  expect(r.results).toEqual([])
+  expect(r.errors.length, 'an error message').toBeGreaterThan(0)
+  expect(r.errors.map((e: any) => e.message).join('\n')).toMatch(message)
+  for (const e of r.errors) {
     expect(e.extensions?.code).toMatch(/^GRAPHQL_(PARSE|VALIDATION)_FAILED$/)
     expect(e.extensions?.status).toBe(400)
   }
 }
 
-function expectAcceptedWs(o: WsOutcome) {
-  expect(o.closed).toBeUndefined()
-  expect(o.errors).toBeUndefined()
-  expect(o.completed).toBe(true)
-  expect(o.results).toHaveLength(1)
-  expect(o.results[0]!.errors).toBeUndefined()
-  expect(o.results[0]!.data).toBeTruthy()
+function expectAcceptedWs(r: Recorder<unknown>) {
+  expect(r.ended?.code).toBeUndefined()
+  expect(r.errors).toEqual([])
+  expect(r.completed).toBe(true)
+  expect(r.results).toHaveLength(1)
+  expect(r.results[0]!.errors).toBeUndefined()
+  expect(r.results[0]!.data).toBeTruthy()
 }
 
 const PROFILE_QUERY = `query ($id: ID!) { profile(id: $id) { ${PROFILE_FIELDS} } }`
@@ -364,11 +357,11 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
 
     it('WebSocket: a missing or invalid key closes the connection with 4403', async () => {
       for (const key of ['', 'pk_aaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb']) {
-        const c = wsClient(svc.url, key)
-        const o = await wsRun(c, { query: '{ __typename }' })
-        await c.dispose()
+        const c = connect(svc.url, undefined, { authorization: `Bearer ${key}` })
+        const o = await overWs(c, '{ __typename }')
+        await c.close()
         expect(o.results).toEqual([])
-        expect(o.closed?.code).toBe(4403)
+        expect(o.ended?.code).toBe(4403)
       }
     })
 
@@ -416,24 +409,24 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
       const r = await gql.raw('{ __schema { types { name } } }')
       expectAcceptedHttp(r)
       expect(r.body.data.__schema.types.map((t: any) => t.name)).toEqual(expect.arrayContaining(['Profile', 'SearchResult']))
-      const c = wsClient(svc.url, svc.key)
+      const c = connect(svc.url, svc.key)
       try {
-        const o = await wsRun(c, { query: '{ __schema { types { name } } }' })
+        const o = await overWs(c, '{ __schema { types { name } } }')
         expectAcceptedWs(o)
         expect((o.results[0]!.data as any).__schema.types.map((t: any) => t.name)).toContain('Profile')
       } finally {
-        await c.dispose()
+        await c.close()
       }
     })
 
     it('a misspelled field gets a "Did you mean" suggestion over HTTP and WebSocket', async () => {
       const r = await gql.raw('{ profile(id: "alice") { profileld } }')
       expectRejectedHttp(r, /Did you mean "profileId"\?/)
-      const c = wsClient(svc.url, svc.key)
+      const c = connect(svc.url, svc.key)
       try {
-        expectRejectedWs(await wsRun(c, { query: '{ profile(id: "alice") { profileld } }' }), /Did you mean "profileId"\?/)
+        expectRejectedWs(await overWs(c, '{ profile(id: "alice") { profileld } }'), /Did you mean "profileId"\?/)
       } finally {
-        await c.dispose()
+        await c.close()
       }
     })
   })
@@ -491,7 +484,7 @@ describe('GraphQL limits (depth 4, aliases 2, directives 2, cost 24, tokens 64, 
   let svc: TestService
   let api: Client
   let gql: GqlApi
-  let ws: WsClient
+  let ws: Socket
 
   beforeAll(async () => {
     svc = await startService({
@@ -506,10 +499,10 @@ describe('GraphQL limits (depth 4, aliases 2, directives 2, cost 24, tokens 64, 
     })
     api = client(svc.url, svc.key)
     gql = gqlApi(svc.url, svc.key)
-    ws = wsClient(svc.url, svc.key)
+    ws = connect(svc.url, svc.key)
   })
   afterAll(async () => {
-    await ws?.dispose()
+    await ws?.close()
     await svc?.close()
   })
 
@@ -525,8 +518,8 @@ describe('GraphQL limits (depth 4, aliases 2, directives 2, cost 24, tokens 64, 
   async function atAndOver(at: string, over: string, message: RegExp) {
     expectAcceptedHttp(await gql.raw(at))
     expectRejectedHttp(await gql.raw(over), message)
-    expectAcceptedWs(await wsRun(ws, { query: at }))
-    expectRejectedWs(await wsRun(ws, { query: over }), message)
+    expectAcceptedWs(await overWs(ws, at))
+    expectRejectedWs(await overWs(ws, over), message)
   }
 
   /**
@@ -592,20 +585,16 @@ describe('GraphQL limits (depth 4, aliases 2, directives 2, cost 24, tokens 64, 
   })
 
   it('a subscription within every limit at once gets its events', async () => {
-    const o = await wsRun(
-      ws,
-      { query: DOCS.subscriptionAtAll },
-      {
-        waitMs: 20_000,
-        stopAfter: 2,
-        during: async () => {
-          await sleep(500)
-          expect((await api.post('ws-ok', structured({ interests: { hobbies: ['chess'] } }))).status).toBe(202)
-        },
-      },
-    )
-    expect(o.errors).toBeUndefined()
-    expect(o.closed).toBeUndefined()
+    const o = ws.subscribe(DOCS.subscriptionAtAll)
+    // Opened last on the same socket: once this one sees its probe, `o` is live too.
+    const probe = ws.subscribe<StatusEvent>('subscription { profileStatusChanged { profileId status } }')
+    await untilLive(probe, async (id) => expect((await api.post(id, { data: 'I love chess.' })).status).toBe(202), 'ws-probe')
+    probe.dispose()
+    expect((await api.post('ws-ok', structured({ interests: { hobbies: ['chess'] } }))).status).toBe(202)
+    await o.until((events) => events.length >= 2, 20_000, 'PROCESSING and READY of ws-ok')
+    expect(o.errors).toEqual([])
+    expect(o.ended).toBeUndefined()
+    o.dispose()
     expect(o.results.map((r) => r.data)).toEqual([
       { profileStatusChanged: { a: 'ws-ok', b: 'PROCESSING', profile: { interests: [] } } }, // new: nothing merged yet
       { profileStatusChanged: { a: 'ws-ok', b: 'READY', profile: { interests: [{ category: 'hobbies' }] } } },
@@ -660,22 +649,22 @@ describe('GraphQL limits (depth 4, aliases 2, directives 2, cost 24, tokens 64, 
 describe('production mode (NODE_ENV=production)', () => {
   let svc: TestService
   let gql: GqlApi
-  let ws: WsClient
+  let ws: Socket
 
   beforeAll(async () => {
     svc = await startService({ env: { NODE_ENV: 'production' } })
     gql = gqlApi(svc.url, svc.key)
-    ws = wsClient(svc.url, svc.key)
+    ws = connect(svc.url, svc.key)
   })
   afterAll(async () => {
-    await ws?.dispose()
+    await ws?.close()
     await svc?.close()
   })
 
   it('introspection is rejected over HTTP and WebSocket; __typename still works', async () => {
     for (const q of ['{ __schema { types { name } } }', '{ __type(name: "Profile") { fields { name } } }']) {
       expectRejectedHttp(await gql.raw(q), /introspection/i)
-      expectRejectedWs(await wsRun(ws, { query: q }), /introspection/i)
+      expectRejectedWs(await overWs(ws, q), /introspection/i)
     }
     expect(await gql.data('{ __typename }')).toEqual({ __typename: 'Query' })
   })
@@ -689,7 +678,7 @@ describe('production mode (NODE_ENV=production)', () => {
       const r = await gql.raw(q)
       expectRejectedHttp(r, message)
       expect(JSON.stringify(r.body)).not.toMatch(/Did you mean/)
-      const o = await wsRun(ws, { query: q })
+      const o = await overWs(ws, q)
       expectRejectedWs(o, message)
       expect(JSON.stringify(o.errors)).not.toMatch(/Did you mean/)
     }
@@ -704,19 +693,14 @@ describe('GraphQL: subscriptions over HTTP', () => {
   afterAll(async () => svc?.close())
 
   it('are refused with 400, pointing to the WebSocket', async () => {
-    const res = await fetch(`${svc.url}/graphql`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'subscription { profileStatusChanged { profileId } }' }),
-    })
-    expect(res.status).toBe(400)
-    const body = (await res.json()) as any
+    const { status, body } = await gqlHttp(svc.url, svc.key, 'subscription { profileStatusChanged { profileId } }')
+    expect(status).toBe(400)
     expect(body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 })
     expect(body.errors[0].message).toMatch(/WebSocket/)
   })
 
   it('a 401 carries WWW-Authenticate: Bearer', async () => {
-    const res = await fetch(`${svc.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ __typename }"}' })
+    const res = await gqlHttp(svc.url, null, '{ __typename }')
     expect(res.status).toBe(401)
     expect(res.headers.get('www-authenticate')).toBe('Bearer')
   })

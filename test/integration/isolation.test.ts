@@ -4,8 +4,9 @@
 // subscription receives an event of the other tenant.
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connect, gql, poll, type Recorder, type Socket, type StatusEvent } from '../support/graphql-client.js'
+import { connect, gql, type Recorder, type Socket, type StatusEvent } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { waitFor } from '../support/wait.js'
 
 const SEED = Number(process.env.ISOLATION_SEED ?? 4242)
 const OPS = 2000
@@ -150,7 +151,7 @@ describe('tenant isolation sweep', () => {
     }
     // Every event a tenant's subscription received is about its own profiles.
     for (const t of tenants) {
-      await poll(() => t.events!.events.some((e) => e.status === 'READY'), 10_000, () => `${t.name}'s events`)
+      await waitFor(`a READY event at ${t.name}'s subscription`, () => t.events!.events.some((e) => e.status === 'READY'), { timeoutMs: 10_000 })
       for (const e of t.events!.events) {
         expect(IDS).toContain(e.profileId)
         if (e.profile) expect(e.profile.tenantId).toBe(t.tenantId)

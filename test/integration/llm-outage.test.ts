@@ -3,9 +3,10 @@
 // and all of them are processed once the server is back. And the documented worst case of requests for one
 // submission whose output is always unusable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { gql, poll } from '../support/graphql-client.js'
+import { gql } from '../support/graphql-client.js'
 import { client, startService, type TestService } from '../support/harness.js'
 import { openaiEnv, startOpenAIServer, type OpenAIServer } from '../support/openai-server.js'
+import { waitFor } from '../support/wait.js'
 
 const MAX_RETRIES = 3
 const OUTPUT_RETRIES = 2
@@ -50,7 +51,10 @@ describe('LLM outage: circuit breaker', () => {
     // Let the outage last through several cool-downs (the breaker re-opens for 0.4, 0.8, 1.6, 1.6 ... s). Before it
     // opens, at most BREAKER_FAILURES failed requests plus those in flight with them (4 workers); then only probes.
     const preOpen = BREAKER_FAILURES + 4
-    await poll(() => oa.chatRequests().length - before >= preOpen + 3, 30_000, () => 'the breaker to have probed three times')
+    await waitFor('the breaker to have probed three times (chat requests since the outage began)', () => oa.chatRequests().length - before, {
+      until: (n) => n >= preOpen + 3,
+      timeoutMs: 30_000,
+    })
     const during = oa.chatRequests().slice(before)
     // Without the breaker: 8 submissions x (1 + 3 retries) x 3 attempts = 96 requests, and the submissions failed.
     console.log(`outage: ${during.length} chat requests for ${ids.length} pending submissions before the server came back`)
@@ -88,13 +92,11 @@ describe('LLM outage: circuit breaker', () => {
       oa.faults.add({ malformedJson: true, match: 'WORST' }, 1 + OUTPUT_RETRIES)
     }
     expect((await api.post('worst', { data: 'WORST I love chess.' })).status).toBe(202)
-    const end = Date.now() + 60_000
-    let sub: any
-    for (;;) {
-      ;[sub] = (await submissions(['worst']))[0].submissions.nodes
-      if (sub.status === 'FAILED' || Date.now() > end) break
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    const sub = await waitFor('the submission of worst to fail', async () => (await submissions(['worst']))[0].submissions.nodes[0], {
+      until: (s) => s.status === 'FAILED',
+      timeoutMs: 60_000,
+      everyMs: 100,
+    })
     expect(sub).toMatchObject({ status: 'FAILED', attempts: ATTEMPTS })
     const reqs = oa.chatRequests().slice(before).filter((r) => r.batch?.texts.some((t) => t.includes('WORST')))
     expect(reqs.length).toBe(ATTEMPTS * (1 + OUTPUT_RETRIES + MAX_RETRIES))

@@ -10,17 +10,17 @@ import { startProfiler, type Profiler } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { migrate, openDatabase } from '../../src/db/database.js'
 import { ReindexService } from '../../src/services/reindex.service.js'
-import { gqlApi, type GqlApi } from '../support/gql.js'
+import { gqlApi, type GqlApi } from '../support/graphql-client.js'
 import { client, freshDatabase, testEnv, type Client, type TestDatabase } from '../support/harness.js'
 import { strictSchemaProblems } from '../support/json-schema-strict.js'
 import { openaiEnv, startOpenAIServer, type OpenAIServer, type RecordedRequest, type UsageTotals } from '../support/openai-server.js'
+import { waitFor } from '../support/wait.js'
 
 // PROFILER_AI=openai end to end: the service's unmodified `openai` SDK talks over HTTP to a local server that speaks
 // the OpenAI wire format (test/support/openai-server.ts), never to a mocked SDK (CONTRACT §9).
 
 const root = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** `profiler reindex` in-process: adapts the embedding column of a fresh database (1024-d) to the configured model. */
 async function adaptInProcess(env: Record<string, string>) {
@@ -117,15 +117,8 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
     return oa.chatRequests().filter((r) => r.batch?.texts.some((t) => texts.has(t)))
   }
   const chatWith = (needle: string) => oa.chatRequests().filter((r) => r.batch?.texts.some((t) => t.includes(needle)))
-  async function waitSubmission(id: string, timeoutMs = 30_000) {
-    const end = Date.now() + timeoutMs
-    for (;;) {
-      const s = await sub(id)
-      if (s.status === 'DONE' || s.status === 'FAILED') return s
-      if (Date.now() > end) throw new Error(`submission ${id} still ${s.status}`)
-      await sleep(100)
-    }
-  }
+  const waitSubmission = (id: string, timeoutMs = 30_000) =>
+    waitFor(`submission ${id} to be DONE or FAILED`, () => sub(id), { until: (s) => s.status === 'DONE' || s.status === 'FAILED', timeoutMs, everyMs: 100 })
 
   beforeAll(async () => {
     net = watchNetwork()
@@ -205,7 +198,7 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
     // The first request is held by the server, so the other nine are accepted while its batch is in flight.
     oa.faults.add({ delayMs: 2000, match: 'BURST-0' })
     const first = await submit(api, 'burst', { data: 'BURST-0 I live in Oslo.' })
-    for (let i = 0; i < 100 && !chatFor([first.id]).length; i++) await sleep(20)
+    await waitFor('the chat request of BURST-0, held by the server', () => chatFor([first.id]).length > 0)
     expect(chatFor([first.id])).toHaveLength(1)
     const later = [
       'I live in Bergen.', 'I love skiing.', 'I love jazz.', 'I am a carpenter.', 'I love chess.',
@@ -230,7 +223,7 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
   it('answers are matched to submissions by id, not by position', async () => {
     oa.faults.add({ delayMs: 1500, match: 'ORDER-0' })
     const first = await submit(api, 'order', { data: 'ORDER-0 I love tea.' })
-    for (let i = 0; i < 100 && !chatFor([first.id]).length; i++) await sleep(20)
+    await waitFor('the chat request of ORDER-0, held by the server', () => chatFor([first.id]).length > 0)
     oa.faults.add({ reverseOrder: true, match: 'Tromso' })
     const bergen = await submit(api, 'order', { data: 'ORDER-1 I live in Bergen.' })
     const tromso = await submit(api, 'order', { data: 'ORDER-2 I live in Tromso.' })
@@ -399,7 +392,7 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
   it('a batch mixing structured and text submissions gets a summary that covers both', async () => {
     oa.faults.add({ delayMs: 1500, match: 'MIX-0' })
     const first = await submit(api, 'mixed', { data: 'MIX-0 I love tea.' })
-    for (let i = 0; i < 100 && !chatFor([first.id]).length; i++) await sleep(20)
+    await waitFor('the chat request of MIX-0, held by the server', () => chatFor([first.id]).length > 0)
     await submit(api, 'mixed', { input_type: 'structured', data: JSON.stringify({ core_info: { name: 'Zoe' } }) })
     await submit(api, 'mixed', { data: 'MIX-1 I love jazz.' })
     const p = await api.waitReady('mixed')
@@ -521,12 +514,11 @@ describe('switching the embedding model (64-d -> 128-d) with `profiler reindex`'
     const s = await ack(api.post('late', { data: 'I live in Oslo.' }))
     // The running 128-d worker cannot store its vector in the 64-d column: the submission waits without using up
     // an attempt, and says why.
-    let row: any
-    for (let i = 0; i < 200; i++) {
-      ;[row] = await running!.db.dataSource.query(`SELECT status, attempts, error FROM submissions WHERE id = $1`, [s.id])
-      if (row?.error) break
-      await new Promise((r) => setTimeout(r, 100))
-    }
+    const row = await waitFor(
+      'the submission to say why it waits',
+      async () => (await running!.db.dataSource.query(`SELECT status, attempts, error FROM submissions WHERE id = $1`, [s.id]))[0],
+      { until: (r) => !!r?.error, timeoutMs: 20_000, everyMs: 100 },
+    )
     expect(row).toMatchObject({ status: 'pending', attempts: 0 })
     expect(row.error).toMatch(/waiting for a worker configured for the database's embeddings/)
     // A worker configured like the database takes it.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PROCESS_QUEUE } from '../../src/jobs/queue.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+import { sleep, waitFor } from '../support/wait.js'
 
 describe('processing: merge, idempotency, concurrency, isolation', () => {
   let svc: TestService
@@ -90,6 +90,7 @@ describe('processing: merge, idempotency, concurrency, isolation', () => {
     expect(r2.status).toBe(202)
     expect(await r2.json()).toEqual(a1)
     expect(r2.headers.get('location')).toBe('/v1/profile/idem')
+    // A window for a second processing, which must not happen.
     await sleep(1500)
     const after = await api.profile('idem')
     expect(after.status).toBe('ready')
@@ -190,15 +191,19 @@ describe('processing: delete wins over a submission in flight', () => {
   it('DELETE while a submission is being processed: the profile stays deleted', async () => {
     expect((await api.post('doomed', { data: 'My name is Ivo and I love rowing.' })).status).toBe(202)
     const ds = svc.profiler.db.dataSource
-    for (let i = 0; i < 100; i++) {
-      const rows = await ds.query(`SELECT status FROM submissions WHERE profile_id = 'doomed'`)
-      if (rows[0]?.status === 'processing') break
-      await sleep(50)
-    }
+    await waitFor('the submission of doomed to be processing', async () => (await ds.query(`SELECT status FROM submissions WHERE profile_id = 'doomed'`))[0]?.status, {
+      until: (status) => status === 'processing',
+    })
     const [row] = await ds.query(`SELECT status FROM submissions WHERE profile_id = 'doomed'`)
     expect(row.status).toBe('processing')
     expect((await api.del('doomed')).status).toBe(204)
-    await sleep(3000) // the extraction finishes and tries to apply
+    // The extraction finishes and tries to apply: its round has ended once the job it took is no longer active.
+    await waitFor(
+      "the end of the round that took doomed (its active jobs)",
+      async () =>
+        (await ds.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state = 'active' AND data->>'profileId' = 'doomed'`, [PROCESS_QUEUE]))[0].n,
+      { until: (n) => n === 0 },
+    )
     expect((await api.get('/v1/profile/doomed')).status).toBe(404)
     const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM profiles WHERE profile_id = 'doomed'`)
     expect(n).toBe(0)

@@ -9,7 +9,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embed
 import { Statements } from '../../src/db/statements.js'
 import { JobQueue, PROCESS_QUEUE } from '../../src/jobs/queue.js'
 import { client, freshDatabase, startService, type TestDatabase, type TestService } from '../support/harness.js'
-import { poll } from '../support/graphql-client.js'
+import { waitFor } from '../support/wait.js'
 
 describe('the POST statement', () => {
   let svc: TestService
@@ -95,7 +95,7 @@ describe('prepared statements', () => {
     expect((await Promise.all([other.rows([3, 4]), add.rows([3, 4])])).map((r) => r[0].sum)).toEqual([12, 7])
     // PGlite's single session sees every connection's, under names of their own.
     expect(await prepared()).toBeGreaterThan(1)
-    await poll(async () => (await prepared()) === 0, 10_000, () => 'the idle connections to close and their statements to go')
+    await waitFor('the idle connections to close and their statements to go (statements left)', prepared, { until: (n) => n === 0, timeoutMs: 10_000 })
   })
 
   it('rejects names that are malformed or taken', () => {

@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js'
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded-postgres.js'
 import { client, freshDatabase, startService, type TestDatabase, type TestService } from '../support/harness.js'
 import { TcpProxy } from '../support/tcp-proxy.js'
+import { waitFor } from '../support/wait.js'
 
 /** Every row of the CONTRACT §3 error table, over real HTTP. */
 describe('REST errors (CONTRACT §3)', () => {
@@ -257,12 +258,11 @@ describe('REST errors: 503 while the database is unreachable', () => {
     expect((await fetch(`${profiler.url}/healthz`)).status).toBe(200)
     expect((await fetch(`${profiler.url}/readyz`)).status).toBe(503)
     proxy.reconnect()
-    let status = 0
-    for (let i = 0; i < 50 && status !== 404; i++) {
-      status = (await fetch(`${profiler.url}/v1/profile/someone`, { headers: h })).status
-      if (status !== 404) await new Promise((r) => setTimeout(r, 200))
-    }
-    expect(status).toBe(404)
+    await waitFor('a 404 for the missing profile again (the status of GET)', async () => (await fetch(`${profiler.url}/v1/profile/someone`, { headers: h })).status, {
+      until: (status) => status === 404,
+      timeoutMs: 10_000,
+      everyMs: 200,
+    })
     expect((await fetch(`${profiler.url}/readyz`)).status).toBe(200)
   })
 })

@@ -4,8 +4,7 @@ import type { Extractor } from '../../src/ai/types.js'
 import { loadConfig } from '../../src/config.js'
 import type { EventMap } from '../../src/events/event-bus.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+import { waitFor } from '../support/wait.js'
 
 /** The real local extractor, except that texts containing a marker fail: the fault sits behind the AI interface. */
 function flakyExtractor(inner: Extractor, failures: Map<string, number>): Extractor {
@@ -65,12 +64,10 @@ describe('retries, failures, batching and order', () => {
     await api.waitReady('broken')
     const bad = (await (await api.post('broken', { data: 'FAIL-ALWAYS I live in Lima.' })).json()) as any
     const good = (await (await api.post('broken', { data: 'I love pottery.' })).json()) as any
-    let rows: any[] = []
-    for (let i = 0; i < 100; i++) {
-      rows = await submissions('broken')
-      if (rows.every((s) => s.status === 'done' || s.status === 'failed')) break
-      await sleep(100)
-    }
+    const rows: any[] = await waitFor('every submission of broken to be done or failed', () => submissions('broken'), {
+      until: (rows: any[]) => rows.every((s) => s.status === 'done' || s.status === 'failed'),
+      everyMs: 100,
+    })
     const byId = new Map(rows.map((s) => [s.id, s]))
     expect(byId.get(bad.id)).toMatchObject({ status: 'failed', attempts: 3, error: 'model unavailable (injected)' })
     expect(byId.get(good.id)).toMatchObject({ status: 'done' })
@@ -86,11 +83,9 @@ describe('retries, failures, batching and order', () => {
     try {
       const c = client(slow.url, slow.key)
       expect((await c.post('burst', { data: 'I live in Oslo.' })).status).toBe(202)
-      for (let i = 0; i < 100; i++) {
-        const [row] = await slow.profiler.db.dataSource.query(`SELECT status FROM submissions WHERE profile_id = 'burst'`)
-        if (row?.status === 'processing') break
-        await sleep(50)
-      }
+      await waitFor('the first submission of burst to be processing', async () => (await slow.profiler.db.dataSource.query(`SELECT status FROM submissions WHERE profile_id = 'burst'`))[0]?.status, {
+        until: (status) => status === 'processing',
+      })
       const later = ['I live in Bergen.', 'I live in Tromso.', 'I love skiing.', 'I love jazz.', 'I live in Trondheim.']
       for (const data of later) expect((await c.post('burst', { data })).status).toBe(202)
       const p = await c.waitReady('burst')
@@ -106,7 +101,8 @@ describe('retries, failures, batching and order', () => {
     events.length = 0
     expect((await api.post('evented', { data: 'I am a chemist.' })).status).toBe(202)
     await api.waitReady('evented')
-    await sleep(200)
+    // The event is emitted after the commit that REST may already show.
+    await waitFor('the ready event of evented', () => events.some((e) => e.profileId === 'evented' && e.status === 'ready'))
     const mine = events.filter((e) => e.profileId === 'evented')
     expect(mine.map((e) => e.status)).toEqual(['processing', 'ready'])
     expect(new Set(mine.map((e) => e.tenantId)).size).toBe(1)

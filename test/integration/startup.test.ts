@@ -8,6 +8,7 @@ import { startProfiler } from '../../src/app.js'
 import { ConfigError, loadConfig } from '../../src/config.js'
 import { PGliteServer } from '../../src/db/pglite-session.js'
 import { startService, testConfig } from '../support/harness.js'
+import { waitFor } from '../support/wait.js'
 
 describe('start-up checks', () => {
   const dirs: string[] = []
@@ -42,11 +43,11 @@ describe('start-up checks', () => {
     const svc = await startService()
     const r = await fetch(`${svc.url}/v1/profile/p`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' }, body: '{"data":"I love jazz."}' })
     expect(r.status).toBe(202)
-    for (let i = 0; i < 100; i++) {
-      const [{ n }] = await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM profiles WHERE embedding IS NOT NULL`)
-      if (n) break
-      await new Promise((res) => setTimeout(res, 100))
-    }
+    await waitFor(
+      'an embedded profile (profiles with an embedding)',
+      async () => (await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM profiles WHERE embedding IS NOT NULL`))[0].n,
+      { until: (n) => n > 0, everyMs: 100 },
+    )
     await svc.profiler.close()
     const err = await startProfiler(testConfig(svc.db), { role: 'all', ai: { ...local, embedder: other } }).then(
       async (p) => (await p.close(), null),

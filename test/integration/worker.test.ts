@@ -8,6 +8,7 @@ import { startProfiler, type Profiler } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { PROCESS_QUEUE } from '../../src/jobs/queue.js'
 import { client, SERVER_URL, startService, testConfig, type TestService } from '../support/harness.js'
+import { sleep } from '../support/wait.js'
 
 /**
  * The real local providers, except: a text with POISON-EXTRACT fails extraction, and a profile whose text has
@@ -92,8 +93,10 @@ describe('waking for new work', () => {
     const svc = await startService({ env: slowPoll })
     try {
       const api = client(svc.url, svc.key)
-      // Let the worker's first poll find nothing, so it is asleep for a minute.
-      await new Promise((r) => setTimeout(r, 500))
+      // Let the worker's first poll find nothing, so it is asleep for a minute. A pause, not a wait: the loop's state
+      // is not visible from outside, and a pause too short only lets the first poll take the work (the test passes
+      // without proving the wake-up), it never fails it.
+      await sleep(500)
       expect((await api.post('wake-me', { data: 'I live in Bergen.' })).status).toBe(202)
       expect((await api.waitReady('wake-me', 30_000)).core_info.location.value).toBe('Bergen')
     } finally {
@@ -106,7 +109,7 @@ describe('waking for new work', () => {
     let worker: Profiler | undefined
     try {
       worker = await startProfiler(testConfig(api.db, slowPoll), { role: 'worker' })
-      await new Promise((r) => setTimeout(r, 500))
+      await sleep(500) // as above: the worker's first poll finds nothing
       const c = client(api.url, api.key)
       expect((await c.post('wake-remote', { data: 'I live in Tromso.' })).status).toBe(202)
       expect((await c.waitReady('wake-remote', 30_000)).core_info.location.value).toBe('Tromso')

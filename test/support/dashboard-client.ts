@@ -1,12 +1,4 @@
-import { createClient, type Client as WsClient } from 'graphql-ws'
-import WebSocket from 'ws'
-import { wsUrl } from './gql.js'
-
-export interface DashResult {
-  status: number
-  headers: Headers
-  body: any
-}
+import { connect, gql, type GqlResult, type Socket } from './graphql-client.js'
 
 /** What a browser holds for the dashboard: the session cookie and the CSRF token, sent the way the page sends them. */
 export class DashboardBrowser {
@@ -16,23 +8,17 @@ export class DashboardBrowser {
   constructor(readonly base: string) {}
 
   /** POST /dashboard/graphql with the cookie and the CSRF header (unless overridden). */
-  async gql(query: string, variables?: Record<string, unknown>, opts: { headers?: Record<string, string>; csrf?: string | null } = {}): Promise<DashResult> {
+  async gql(query: string, variables?: Record<string, unknown>, opts: { headers?: Record<string, string>; csrf?: string | null } = {}): Promise<GqlResult> {
     const csrf = opts.csrf === undefined ? this.csrf : opts.csrf
-    const r = await fetch(`${this.base}/dashboard/graphql`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(this.cookie ? { cookie: this.cookie } : {}),
-        ...(csrf ? { 'x-csrf-token': csrf } : {}),
-        ...opts.headers,
-      },
-      body: JSON.stringify({ query, variables }),
+    const r = await gql(this.base, null, query, variables, {
+      path: '/dashboard/graphql',
+      headers: { ...(this.cookie ? { cookie: this.cookie } : {}), ...(csrf ? { 'x-csrf-token': csrf } : {}), ...opts.headers },
     })
     this.keepCookie(r)
-    return { status: r.status, headers: r.headers, body: await r.json() }
+    return r
   }
 
-  private keepCookie(r: Response) {
+  private keepCookie(r: { headers: Headers }) {
     const set = r.headers.get('set-cookie')
     if (!set) return
     const [pair] = set.split(';')
@@ -40,7 +26,7 @@ export class DashboardBrowser {
     this.cookie = value ? pair : undefined
   }
 
-  async signUp(email: string, password: string, inviteCode?: string): Promise<DashResult> {
+  async signUp(email: string, password: string, inviteCode?: string): Promise<GqlResult> {
     const r = await this.gql(`mutation($e: String!, $p: String!, $i: String) { signUp(email: $e, password: $p, inviteCode: $i) { csrfToken account { id email tenantId tenantName } } }`, {
       e: email,
       p: password,
@@ -50,7 +36,7 @@ export class DashboardBrowser {
     return r
   }
 
-  async signIn(email: string, password: string): Promise<DashResult> {
+  async signIn(email: string, password: string): Promise<GqlResult> {
     const r = await this.gql(`mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { csrfToken account { id email tenantId } } }`, { e: email, p: password })
     if (r.body.data?.signIn) this.csrf = r.body.data.signIn.csrfToken
     return r
@@ -62,21 +48,12 @@ export class DashboardBrowser {
   }
 
   /** A graphql-ws client on /dashboard/graphql carrying the cookie (and Origin) as a browser would. */
-  ws(opts: { csrf?: string | null; origin?: string } = {}): WsClient {
-    const cookie = this.cookie
-    const origin = opts.origin ?? this.base
-    class BrowserLikeSocket extends WebSocket {
-      constructor(url: string, protocols?: string | string[]) {
-        super(url, protocols, { headers: { ...(cookie ? { cookie } : {}), origin } })
-      }
-    }
+  ws(opts: { csrf?: string | null; origin?: string } = {}): Socket {
     const csrf = opts.csrf === undefined ? this.csrf : opts.csrf
-    return createClient({
-      url: `${wsUrl(this.base).replace(/\/graphql$/, '')}/dashboard/graphql`,
-      webSocketImpl: BrowserLikeSocket,
+    return connect(this.base, undefined, {
+      path: '/dashboard/graphql',
+      headers: { ...(this.cookie ? { cookie: this.cookie } : {}), origin: opts.origin ?? this.base },
       connectionParams: csrf ? { csrfToken: csrf } : {},
-      retryAttempts: 0,
-      lazy: true,
     })
   }
 }

@@ -6,6 +6,7 @@ import pg from 'pg'
 import type { AiProviders } from '../../src/ai/types.js'
 import { startProfiler, type Profiler, type Role } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
+import { waitFor } from './wait.js'
 
 /** Server mode when the suite runs with DATABASE_URL (as .ci/run does the second time), embedded otherwise. */
 export const SERVER_URL = process.env.DATABASE_URL
@@ -106,15 +107,8 @@ export function client(base: string, key: string): Client {
       if (r.status !== 200) throw new Error(`GET ${id}: ${r.status} ${await r.text()}`)
       return ((await r.json()) as any).profile
     },
-    async waitReady(id, timeoutMs = 30_000) {
-      const end = Date.now() + timeoutMs
-      for (;;) {
-        const p = await c.profile(id)
-        if (p.status === 'ready') return p
-        if (Date.now() > end) throw new Error(`profile ${id} not ready after ${timeoutMs} ms`)
-        await new Promise((r) => setTimeout(r, 100))
-      }
-    },
+    waitReady: (id, timeoutMs = 30_000) =>
+      waitFor(`profile ${id} to be ready`, () => c.profile(id), { until: (p) => p?.status === 'ready', timeoutMs, everyMs: 100 }),
     async search(params) {
       const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))
       const r = await c.get(`/v1/search?${qs}`)

@@ -4,6 +4,7 @@
 import 'reflect-metadata'
 import { startProfiler } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
+import { sleep, waitFor } from './wait.js'
 
 const profiler = await startProfiler(loadConfig(process.env), { role: 'all' })
 const key = profiler.bootstrapKey!
@@ -17,14 +18,16 @@ await Promise.all(
     }),
   ),
 )
-for (;;) {
-  const states = await Promise.all(
-    ids.map(async (id) => ((await (await fetch(`${profiler.url}/v1/profile/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).profile?.status),
-  )
-  if (states.every((s) => s === 'ready')) break
-  await new Promise((r) => setTimeout(r, 200))
-}
-// then idle for a while: every worker keeps polling for jobs, as a service between bursts does
-await new Promise((r) => setTimeout(r, 3000))
+await waitFor(
+  'every profile to be ready (their statuses)',
+  () =>
+    Promise.all(
+      ids.map(async (id) => ((await (await fetch(`${profiler.url}/v1/profile/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).profile?.status),
+    ),
+  { until: (states) => states.every((s) => s === 'ready'), timeoutMs: 90_000, everyMs: 200 },
+)
+// then idle for a while: every worker keeps polling for jobs, as a service between bursts does (a pause that is the
+// point, not a wait)
+await sleep(3000)
 await profiler.close()
 process.stdout.write('closed\n')
