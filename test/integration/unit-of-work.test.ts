@@ -9,8 +9,8 @@ import { UnitOfWork } from '../../src/db/unit-of-work.js'
 import { MemoryEventBus, type EventMap } from '../../src/events/event-bus.js'
 import { PostgresEventBus } from '../../src/events/postgres-bus.js'
 import type { RequestContext } from '../../src/services/context.js'
-import { poll } from '../support/graphql-client.js'
 import { freshDatabase, SERVER_URL, testConfig, type TestDatabase } from '../support/harness.js'
+import { waitFor } from '../support/wait.js'
 
 type Status = EventMap['profileStatusChanged']
 const status = (profileId: string, seq: number): Status => ({ tenantId: 't1', profileId, status: 'ready', at: new Date().toISOString(), seq })
@@ -136,7 +136,7 @@ describe.runIf(SERVER_URL)('UnitOfWork with PostgresEventBus (server)', () => {
         tx.raise('profileStatusChanged', status('srv-1', 6))
         tx.raise('profileStatusChanged', status('srv-2', 7))
       })
-      await poll(() => heard.length >= 2, 10_000, () => `two events (heard ${JSON.stringify(heard)})`)
+      await waitFor(() => `two events (heard ${JSON.stringify(heard)})`, () => heard.length >= 2)
       await Promise.all(checks)
       expect(heard).toEqual([
         { id: 'srv-1', visible: true },
