@@ -35,9 +35,9 @@ describe('UnitOfWork', () => {
   it('delivers what the transaction raised after it commits, in the order raised', async () => {
     const bus = new MemoryEventBus()
     const uow = new UnitOfWork(db.dataSource, bus)
-    const seen: { e: Status; visible: boolean }[] = []
-    const pending: Promise<void>[] = []
-    bus.subscribe('profileStatusChanged', (e) => pending.push(committed(e.profileId).then((visible) => void seen.push({ e, visible }))))
+    // In the order delivered, each with whether another connection saw its row at that moment (read asynchronously).
+    const seen: { e: Status; visible: Promise<boolean> }[] = []
+    bus.subscribe('profileStatusChanged', (e) => seen.push({ e, visible: committed(e.profileId) }))
     const r = await uow.run(undefined, async (tx) => {
       await tx.manager.query(`INSERT INTO uow_probe (id) VALUES ('a'), ('b')`)
       tx.raise('profileStatusChanged', status('a', 1))
@@ -47,8 +47,7 @@ describe('UnitOfWork', () => {
       return 'result'
     })
     expect(r).toBe('result')
-    await Promise.all(pending)
-    expect(seen.map((s) => [s.e.profileId, s.visible])).toEqual([
+    expect(await Promise.all(seen.map(async (s) => [s.e.profileId, await s.visible]))).toEqual([
       ['a', true],
       ['b', true],
     ])
@@ -121,9 +120,8 @@ describe.runIf(SERVER_URL)('UnitOfWork with PostgresEventBus (server)', () => {
     await there.start()
     try {
       const uow = new UnitOfWork(db.dataSource, here)
-      const heard: { id: string; visible: boolean }[] = []
-      const checks: Promise<void>[] = []
-      there.subscribe('profileStatusChanged', (e) => checks.push(committed(e.profileId).then((visible) => void heard.push({ id: e.profileId, visible }))))
+      const heard: { id: string; visible: Promise<boolean> }[] = []
+      there.subscribe('profileStatusChanged', (e) => heard.push({ id: e.profileId, visible: committed(e.profileId) }))
       await expect(
         uow.run(undefined, async (tx) => {
           await tx.manager.query(`INSERT INTO uow_probe (id) VALUES ('srv-rolled-back')`)
@@ -136,9 +134,8 @@ describe.runIf(SERVER_URL)('UnitOfWork with PostgresEventBus (server)', () => {
         tx.raise('profileStatusChanged', status('srv-1', 6))
         tx.raise('profileStatusChanged', status('srv-2', 7))
       })
-      await waitFor(() => `two events (heard ${JSON.stringify(heard)})`, () => heard.length >= 2)
-      await Promise.all(checks)
-      expect(heard).toEqual([
+      await waitFor(() => `two events (heard ${heard.map((h) => h.id)})`, () => heard.length >= 2)
+      expect(await Promise.all(heard.map(async (h) => ({ id: h.id, visible: await h.visible })))).toEqual([
         { id: 'srv-1', visible: true },
         { id: 'srv-2', visible: true },
       ])
