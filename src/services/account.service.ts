@@ -169,14 +169,14 @@ export class AccountService {
       const wait = Math.max(1, Math.ceil((counts.by_email >= max ? counts.email_wait : counts.ip_wait)!))
       throw new DomainError('RATE_LIMITED', `Too many failed sign-in attempts; try again in ${Math.ceil(wait / 60)} min`)
     }
-    const account = await this.repo.credentials(m, email)
-    const ok = await verifyPassword(String(password ?? ''), account?.password_hash ?? (await dummyHash()))
-    if (!ok || !account) {
+    const stored = await this.repo.credentials(m, email)
+    const ok = await verifyPassword(String(password ?? ''), stored?.password_hash ?? (await dummyHash()))
+    if (!ok || !stored) {
       await this.repo.recordLoginFailure(m, email, ip, windowMinutes)
       throw new DomainError('INVALID_CREDENTIALS', 'Wrong e-mail address or password')
     }
     await this.repo.clearLoginFailures(m, email)
-    return this.openSession(toAccount((await this.repo.account(m, account.id))!))
+    return this.openSession(toAccount((await this.repo.account(m, stored.id))!))
   }
 
   /** The live session of a cookie token, or null (unknown, expired, or its account deleted). */

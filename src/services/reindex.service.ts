@@ -59,7 +59,14 @@ export class ReindexService {
       }
       const { vectors } = await this.ai.embedder.embed(records.map((r, i) => profileText(r.content, summaries[i])))
       for (const [i, r] of records.entries()) {
-        await this.repo.storeEmbedding(m, { tenantId: r.tenant_id, profileId: r.profile_id, version: r.version, summary: summaries[i]!, vector: vectors[i]!, model: pending.model })
+        await this.repo.storeEmbedding(m, {
+          tenantId: r.tenant_id,
+          profileId: r.profile_id,
+          version: r.version,
+          summary: summaries[i]!,
+          vector: vectors[i]!,
+          model: pending.model,
+        })
       }
       done += records.length
       onProgress(done, total)
