@@ -33,11 +33,21 @@ export class TenantRepository {
     return rows[0] ?? null
   }
 
+  /** A new tenant; a taken name fails the statement (for names made unique by the caller). */
+  async addTenant(m: EntityManager, id: string, name: string): Promise<void> {
+    await m.query(`INSERT INTO tenants (id, name) VALUES ($1, $2)`, [id, name])
+  }
+
   /** The id of the tenant of that name (or id), inserting it with `newId` when missing. */
   async ensureTenant(m: EntityManager, name: string, newId: string): Promise<string> {
     await m.query(`INSERT INTO tenants (id, name) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [newId, name])
-    const [tenant] = await m.query(`SELECT id FROM tenants WHERE name = $1 OR id = $1`, [name])
-    return tenant.id
+    return (await this.tenantId(m, name))!
+  }
+
+  /** The id of the tenant of that name or id, or null. */
+  async tenantId(m: EntityManager, nameOrId: string): Promise<string | null> {
+    const rows = await m.query(`SELECT id FROM tenants WHERE name = $1 OR id = $1`, [nameOrId])
+    return rows[0]?.id ?? null
   }
 
   async tenants(m: EntityManager): Promise<TenantRow[]> {

@@ -1,6 +1,9 @@
 import crypto from 'node:crypto'
 import type { DataSource, EntityManager } from 'typeorm'
 import type { DashboardConfig } from '../config.js'
+import { AccountRepository, type AccountRow } from '../db/account.repository.js'
+import { TenantRepository } from '../db/tenant.repository.js'
+import { UnitOfWork } from '../db/unit-of-work.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import { checkStorable } from '../domain/validation.js'
 import { newId, randomToken } from '../domain/keys.js'
@@ -51,9 +54,6 @@ export function checkPassword(password: string) {
   if (password.length > MAX_PASSWORD_LENGTH) throw invalid(`password must be at most ${MAX_PASSWORD_LENGTH} characters`)
 }
 
-/** The columns toAccount reads, from `accounts a JOIN tenants t`. */
-const ACCOUNT_COLUMNS = 'a.id, a.email, a.tenant_id, t.name AS tenant_name, a.created_at'
-
 const tokenHash = (token: string) => crypto.createHash('sha256').update(token).digest()
 
 /** A tenant name for a new account: the e-mail's local part, cleaned, plus a random suffix (names are unique). */
@@ -66,12 +66,16 @@ function tenantNameFor(email: string): string {
 export class AccountService {
   /** Sign-ups per client address, shared by every process on a server database (the request budget's mechanism). */
   private readonly signUps: RateLimiter
+  private readonly repo = new AccountRepository()
+  private readonly tenants = new TenantRepository()
+  private readonly uow: UnitOfWork
 
   constructor(
     private readonly ds: DataSource,
     private readonly config: DashboardConfig,
     opts: { shared?: boolean } = {},
   ) {
+    this.uow = new UnitOfWork(ds)
     this.signUps = new RateLimiter({
       limit: config.signUpMaxPerAddress,
       windowMs: config.signUpWindowMinutes * 60_000,
@@ -91,25 +95,20 @@ export class AccountService {
     const email = checkEmail(emailIn)
     checkPassword(password)
     const hash = await hashPassword(password)
-    return this.ds.transaction(async (m) => {
+    return this.uow.run(undefined, async ({ manager: m }) => {
       let tenantId: string
       const invited = opts.inviteCode !== undefined ? await this.useInvite(m, opts.inviteCode) : null
       if (invited) tenantId = invited
-      else if (opts.tenant) {
-        const rows = await m.query(`SELECT id FROM tenants WHERE name = $1 OR id = $1`, [opts.tenant])
-        if (!rows.length) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${opts.tenant}'`)
-        tenantId = rows[0].id
-      } else {
+      else if (opts.tenant) tenantId = await this.tenantId(m, opts.tenant)
+      else {
         tenantId = newId('ten')
-        await m.query(`INSERT INTO tenants (id, name) VALUES ($1, $2)`, [tenantId, tenantNameFor(email)])
+        await this.tenants.addTenant(m, tenantId, tenantNameFor(email))
       }
       const id = newId('acc')
-      const inserted = await m.query(
-        `INSERT INTO accounts (id, email, password_hash, tenant_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING id`,
-        [id, email, hash, tenantId],
-      )
-      if (!inserted.length) throw new DomainError('CONFLICT', 'An account with this e-mail address already exists')
-      return (await this.findAccount(m, id))!
+      if (!(await this.repo.insertAccount(m, { id, email, passwordHash: hash, tenantId }))) {
+        throw new DomainError('CONFLICT', 'An account with this e-mail address already exists')
+      }
+      return toAccount((await this.repo.account(m, id))!)
     })
   }
 
@@ -136,30 +135,24 @@ export class AccountService {
     if (!Number.isInteger(uses) || uses < 1 || uses > 100_000) throw invalid('uses must be a whole number from 1 to 100000')
     const hours = opts.expiresHours ?? 24 * 7
     if (!(hours > 0 && hours <= 24 * 366)) throw invalid('expires-hours must be more than 0 and at most a year (8784)')
-    let tenantId: string | null = null
-    if (opts.tenant) {
-      const rows = await this.ds.query(`SELECT id FROM tenants WHERE name = $1 OR id = $1`, [opts.tenant])
-      if (!rows.length) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${opts.tenant}'`)
-      tenantId = rows[0].id
-    }
+    const tenantId = opts.tenant ? await this.tenantId(this.ds.manager, opts.tenant) : null
     const code = `inv_${randomToken(32)}`
-    const [row] = await this.ds.query(
-      `INSERT INTO invites (code_hash, tenant_id, uses_left, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4)) RETURNING expires_at`,
-      [tokenHash(code), tenantId, uses, hours * 3600],
-    )
-    return { code, tenantId, uses, expiresAt: iso(row.expires_at) }
+    const expiresAt = await this.repo.insertInvite(this.ds.manager, { codeHash: tokenHash(code), tenantId, uses, seconds: hours * 3600 })
+    return { code, tenantId, uses, expiresAt: iso(expiresAt) }
+  }
+
+  /** The id of the tenant of that name or id; TENANT_NOT_FOUND when none. */
+  private async tenantId(m: EntityManager, tenant: string): Promise<string> {
+    const id = await this.tenants.tenantId(m, tenant)
+    if (id === null) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${tenant}'`)
+    return id
   }
 
   /** Uses one sign-up of an invite; returns the tenant it names (or null for a new tenant). Refuses a bad code. */
   private async useInvite(m: EntityManager, code: string): Promise<string | null> {
-    // TypeORM answers an UPDATE with [rows, affected].
-    const [rows]: [{ tenant_id: string | null }[], number] = await m.query(
-      `UPDATE invites SET uses_left = uses_left - 1
-        WHERE code_hash = $1 AND uses_left > 0 AND expires_at > now() RETURNING tenant_id`,
-      [tokenHash(String(code))],
-    )
-    if (!rows.length) throw new DomainError('INVALID_INVITE', 'This invite code is not valid: unknown, used up or expired')
-    return rows[0]!.tenant_id
+    const invite = await this.repo.useInvite(m, tokenHash(String(code)))
+    if (!invite) throw new DomainError('INVALID_INVITE', 'This invite code is not valid: unknown, used up or expired')
+    return invite.tenant_id
   }
 
   /**
@@ -169,56 +162,45 @@ export class AccountService {
   async signIn(emailIn: string, password: string, ip: string): Promise<NewSession> {
     const email = String(emailIn ?? '').trim().toLowerCase()
     const windowMinutes = this.config.loginWindowMinutes
-    const [counts] = await this.ds.query(
-      `SELECT count(*) FILTER (WHERE email = $1)::int AS by_email, count(*) FILTER (WHERE ip = $2)::int AS by_ip,
-              extract(epoch FROM (min(at) FILTER (WHERE email = $1) + make_interval(mins => $3) - now()))::float AS email_wait,
-              extract(epoch FROM (min(at) FILTER (WHERE ip = $2) + make_interval(mins => $3) - now()))::float AS ip_wait
-         FROM login_failures WHERE at > now() - make_interval(mins => $3) AND (email = $1 OR ip = $2)`,
-      [email, ip, windowMinutes],
-    )
+    const m = this.ds.manager
+    const counts = await this.repo.loginFailures(m, email, ip, windowMinutes)
     const max = this.config.loginMaxFailures
     if (counts.by_email >= max || counts.by_ip >= max * 4) {
-      const wait = Math.max(1, Math.ceil(counts.by_email >= max ? counts.email_wait : counts.ip_wait))
+      const wait = Math.max(1, Math.ceil((counts.by_email >= max ? counts.email_wait : counts.ip_wait)!))
       throw new DomainError('RATE_LIMITED', `Too many failed sign-in attempts; try again in ${Math.ceil(wait / 60)} min`)
     }
-    const rows = await this.ds.query(`SELECT id, password_hash FROM accounts WHERE lower(email) = $1`, [email])
-    const ok = await verifyPassword(String(password ?? ''), rows[0]?.password_hash ?? (await dummyHash()))
-    if (!ok || !rows.length) {
-      await this.ds.query(`DELETE FROM login_failures WHERE at < now() - make_interval(mins => $1)`, [windowMinutes])
-      await this.ds.query(`INSERT INTO login_failures (email, ip) VALUES ($1, $2)`, [email, ip])
+    const stored = await this.repo.credentials(m, email)
+    const ok = await verifyPassword(String(password ?? ''), stored?.password_hash ?? (await dummyHash()))
+    if (!ok || !stored) {
+      await this.repo.recordLoginFailure(m, email, ip, windowMinutes)
       throw new DomainError('INVALID_CREDENTIALS', 'Wrong e-mail address or password')
     }
-    await this.ds.query(`DELETE FROM login_failures WHERE email = $1`, [email])
-    return this.openSession((await this.findAccount(this.ds.manager, rows[0].id))!)
+    await this.repo.clearLoginFailures(m, email)
+    return this.openSession(toAccount((await this.repo.account(m, stored.id))!))
   }
 
   /** The live session of a cookie token, or null (unknown, expired, or its account deleted). */
   async session(token: string | undefined): Promise<Session | null> {
     if (!token || token.length > 200) return null
-    const rows = await this.ds.query(
-      `SELECT ${ACCOUNT_COLUMNS}, s.csrf_token, s.expires_at
-         FROM sessions s JOIN accounts a ON a.id = s.account_id JOIN tenants t ON t.id = a.tenant_id
-        WHERE s.token_hash = $1 AND s.expires_at > now()`,
-      [tokenHash(token)],
-    )
-    return rows.length ? { account: toAccount(rows[0]), csrfToken: rows[0].csrf_token, expiresAt: iso(rows[0].expires_at) } : null
+    const s = await this.repo.liveSession(this.ds.manager, tokenHash(token))
+    return s ? { account: toAccount(s), csrfToken: s.csrf_token, expiresAt: iso(s.expires_at) } : null
   }
 
   async signOut(token: string): Promise<void> {
-    await this.ds.query(`DELETE FROM sessions WHERE token_hash = $1`, [tokenHash(token)])
+    await this.repo.deleteSession(this.ds.manager, tokenHash(token))
   }
 
   /** Replaces the password; every other session of the account ends. */
   async changePassword(accountId: string, currentToken: string | undefined, current: string, next: string): Promise<void> {
     checkPassword(next)
-    const rows = await this.ds.query(`SELECT password_hash FROM accounts WHERE id = $1`, [accountId])
-    if (!rows.length || !(await verifyPassword(String(current ?? ''), rows[0].password_hash))) {
+    const stored = await this.repo.passwordHash(this.ds.manager, accountId)
+    if (stored === null || !(await verifyPassword(String(current ?? ''), stored))) {
       throw new DomainError('INVALID_CREDENTIALS', 'The current password is wrong')
     }
     const hash = await hashPassword(next)
-    await this.ds.transaction(async (m) => {
-      await m.query(`UPDATE accounts SET password_hash = $2, password_changed_at = now() WHERE id = $1`, [accountId, hash])
-      await m.query(`DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2`, [accountId, currentToken ? tokenHash(currentToken) : Buffer.alloc(0)])
+    await this.uow.run(undefined, async ({ manager: m }) => {
+      await this.repo.setPassword(m, accountId, hash)
+      await this.repo.deleteOtherSessions(m, accountId, currentToken ? tokenHash(currentToken) : Buffer.alloc(0))
     })
   }
 
@@ -226,36 +208,28 @@ export class AccountService {
   async resetPassword(email: string, password: string): Promise<Account> {
     checkPassword(password)
     const hash = await hashPassword(password)
-    return this.ds.transaction(async (m) => {
-      const rows = await m.query(`SELECT id FROM accounts WHERE lower(email) = lower($1) FOR UPDATE`, [email.trim()])
-      if (!rows.length) throw new DomainError('NOT_FOUND', `No account '${email}'`)
-      await m.query(`UPDATE accounts SET password_hash = $2, password_changed_at = now() WHERE id = $1`, [rows[0].id, hash])
-      await m.query(`DELETE FROM sessions WHERE account_id = $1`, [rows[0].id])
-      return (await this.findAccount(m, rows[0].id))!
+    return this.uow.run(undefined, async ({ manager: m }) => {
+      const id = await this.repo.lockAccountByEmail(m, email.trim())
+      if (id === null) throw new DomainError('NOT_FOUND', `No account '${email}'`)
+      await this.repo.setPassword(m, id, hash)
+      await this.repo.deleteSessions(m, id)
+      return toAccount((await this.repo.account(m, id))!)
     })
   }
 
   async listAccounts(): Promise<Account[]> {
-    const rows = await this.ds.query(`SELECT ${ACCOUNT_COLUMNS} FROM accounts a JOIN tenants t ON t.id = a.tenant_id ORDER BY a.created_at, a.email`)
-    return rows.map(toAccount)
+    return (await this.repo.accounts(this.ds.manager)).map(toAccount)
   }
 
   private async openSession(account: Account): Promise<NewSession> {
     const token = randomToken(43)
     const csrfToken = randomToken(32)
-    const [row] = await this.ds.query(
-      `INSERT INTO sessions (token_hash, account_id, csrf_token, expires_at) VALUES ($1, $2, $3, now() + make_interval(hours => $4)) RETURNING expires_at`,
-      [tokenHash(token), account.id, csrfToken, this.config.sessionHours],
-    )
-    await this.ds.query(`DELETE FROM sessions WHERE account_id = $1 AND expires_at < now()`, [account.id])
-    return { token, account, csrfToken, expiresAt: iso(row.expires_at) }
-  }
-
-  private async findAccount(m: { query: DataSource['query'] }, id: string): Promise<Account | null> {
-    const rows = await m.query(`SELECT ${ACCOUNT_COLUMNS} FROM accounts a JOIN tenants t ON t.id = a.tenant_id WHERE a.id = $1`, [id])
-    return rows.length ? toAccount(rows[0]) : null
+    const m = this.ds.manager
+    const expiresAt = await this.repo.insertSession(m, { tokenHash: tokenHash(token), accountId: account.id, csrfToken, hours: this.config.sessionHours })
+    await this.repo.deleteExpiredSessions(m, account.id)
+    return { token, account, csrfToken, expiresAt: iso(expiresAt) }
   }
 }
 
 const iso = (d: Date | string) => new Date(d).toISOString()
-const toAccount = (r: any): Account => ({ id: r.id, email: r.email, tenantId: r.tenant_id, tenantName: r.tenant_name, createdAt: iso(r.created_at) })
+const toAccount = (r: AccountRow): Account => ({ id: r.id, email: r.email, tenantId: r.tenant_id, tenantName: r.tenant_name, createdAt: iso(r.created_at) })

@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm'
-import { toSql } from 'pgvector'
 import { profileText } from '../ai/profile-text.js'
 import type { AiProviders } from '../ai/types.js'
 import { embeddingDimension } from '../db/database.js'
-import { toRecord, PROFILE_COLUMNS } from '../db/profile.repository.js'
+import { EmbeddingRepository } from '../db/embedding.repository.js'
+import { UnitOfWork } from '../db/unit-of-work.js'
 
 export interface ReindexOptions {
   /** Re-embed every profile, not only those without an embedding of the configured model. */
@@ -19,10 +19,15 @@ export interface ReindexOptions {
  * model is skipped, so running it again after an interruption continues where it stopped.
  */
 export class ReindexService {
+  private readonly repo = new EmbeddingRepository()
+  private readonly uow: UnitOfWork
+
   constructor(
     private readonly ds: DataSource,
     private readonly ai: AiProviders,
-  ) {}
+  ) {
+    this.uow = new UnitOfWork(ds)
+  }
 
   /** Changes profiles.embedding to the model's dimension (clearing old vectors); returns the change, if any. */
   async adaptColumn(opts: { probe?: boolean } = {}): Promise<{ from: number; to: number } | null> {
@@ -34,42 +39,34 @@ export class ReindexService {
       const { vectors } = await this.ai.embedder.embed(['dimension probe'])
       if (vectors[0]?.length !== to) throw new Error(`${this.ai.embedder.model} returned ${vectors[0]?.length}-dimensional vectors, configured ${to}`)
     }
-    await this.ds.transaction(async (m) => {
-      await m.query(`DROP INDEX IF EXISTS profiles_embedding_hnsw`)
-      await m.query(`ALTER TABLE profiles ALTER COLUMN embedding TYPE vector(${to}) USING NULL, ALTER COLUMN embedding_model DROP DEFAULT`)
-      await m.query(`UPDATE profiles SET embedding_model = NULL WHERE embedding_model IS NOT NULL`)
-      await m.query(`CREATE INDEX profiles_embedding_hnsw ON profiles USING hnsw (embedding vector_cosine_ops)`)
-    })
+    await this.uow.run(undefined, (tx) => this.repo.changeDimension(tx.manager, to))
     return { from, to }
   }
 
   async run(onProgress: (done: number, total: number) => void, opts: ReindexOptions = {}): Promise<number> {
-    const model = this.ai.embedder.model
-    const pending = `history_seq > 0 AND ($1::boolean OR embedding IS NULL OR embedding_model IS DISTINCT FROM $2)`
-    const [{ total }] = await this.ds.query(`SELECT count(*)::int AS total FROM profiles WHERE ${pending}`, [!!opts.all, model])
+    const m = this.ds.manager
+    const pending = { all: !!opts.all, model: this.ai.embedder.model }
+    const total = await this.repo.pendingCount(m, pending)
     let done = 0
     let after: [string, string] = ['', '']
     onProgress(0, total)
     for (;;) {
-      const rows = await this.ds.query(
-        `SELECT ${PROFILE_COLUMNS} FROM profiles WHERE ${pending} AND (tenant_id, profile_id) > ($3, $4)
-          ORDER BY tenant_id, profile_id LIMIT $5`,
-        [!!opts.all, model, after[0], after[1], opts.batch ?? 50],
-      )
-      if (!rows.length) break
-      const records = rows.map(toRecord)
+      const records = await this.repo.pendingBatch(m, { ...pending, after, limit: opts.batch ?? 50 })
+      if (!records.length) break
       const summaries: string[] = []
       for (const r of records) {
         summaries.push(opts.summaries || !r.summary ? (await this.ai.summarizer.summarize(r.content)).summary : r.summary)
       }
-      const { vectors } = await this.ai.embedder.embed(records.map((r: any, i: number) => profileText(r.content, summaries[i])))
+      const { vectors } = await this.ai.embedder.embed(records.map((r, i) => profileText(r.content, summaries[i])))
       for (const [i, r] of records.entries()) {
-        // Only the derived columns change; the version guard skips a profile a worker updated meanwhile (it re-embedded it).
-        await this.ds.query(
-          `UPDATE profiles SET summary = $4, embedding = $5, embedding_model = $6
-            WHERE tenant_id = $1 AND profile_id = $2 AND version = $3`,
-          [r.tenant_id, r.profile_id, r.version, summaries[i], toSql(vectors[i]!), model],
-        )
+        await this.repo.storeEmbedding(m, {
+          tenantId: r.tenant_id,
+          profileId: r.profile_id,
+          version: r.version,
+          summary: summaries[i]!,
+          vector: vectors[i]!,
+          model: pending.model,
+        })
       }
       done += records.length
       onProgress(done, total)

@@ -10,6 +10,7 @@ import { checkDataSize, checkIdempotencyKey, checkProfileId, checkStorable, chec
 import type { EventBus } from '../events/event-bus.js'
 import { jobInsertSql, type JobQueue } from '../jobs/queue.js'
 import type { Statement, Statements } from '../db/statements.js'
+import { SubmissionRepository, type SubmissionRow, type SubmissionStatus } from '../db/submission.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
 import type { Usage } from '../ai/types.js'
 import type { RequestContext } from './context.js'
@@ -72,6 +73,7 @@ export const SUBMIT_SQL = `WITH p AS (
 /** Accepting submissions: validated, committed with their job in one statement, then acknowledged. */
 export class SubmissionService {
   private readonly submitStatement: Statement
+  private readonly repo = new SubmissionRepository()
 
   constructor(
     private readonly ds: DataSource,
@@ -123,19 +125,15 @@ export class SubmissionService {
 
   /** With an Idempotency-Key: the original answer when the key was used within the window, else `fresh()`. */
   private async replayOr(m: EntityManager, ctx: RequestContext, key: string, hash: string, fresh: () => Promise<SubmissionAck>): Promise<SubmissionAck> {
-    const prior = await m.query(
-      `SELECT id, profile_id, request_hash, created_at FROM submissions WHERE tenant_id = $1 AND idempotency_key = $2`,
-      [ctx.tenantId, key],
-    )
-    if (prior.length) {
-      const p = prior[0]
+    const p = await this.repo.byIdempotencyKey(m, ctx.tenantId, key)
+    if (p) {
       if (Date.now() - new Date(p.created_at).getTime() < IDEMPOTENCY_WINDOW_MS) {
         if (p.request_hash !== hash) {
           throw new DomainError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key was already used with a different request body')
         }
-        return { id: p.id as string, profileId: p.profile_id as string, replayed: true }
+        return { id: p.id, profileId: p.profile_id, replayed: true }
       }
-      await m.query(`UPDATE submissions SET idempotency_key = NULL WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, p.id])
+      await this.repo.releaseIdempotencyKey(m, ctx.tenantId, p.id)
     }
     return fresh()
   }
@@ -148,34 +146,22 @@ export class SubmissionService {
 
   async find(ctx: RequestContext, id: string): Promise<Submission | null> {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null
-    const rows = await this.ds.query(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND id = $2`, [ctx.tenantId, id])
-    return rows.length ? toSubmission(rows[0]) : null
+    const row = await this.repo.find(this.ds.manager, ctx.tenantId, id)
+    return row ? toSubmission(row) : null
   }
 
   /** Tokens used by the caller's tenant, over all its submissions (deleted profiles' submissions go with them). */
   async usageTotals(ctx: RequestContext): Promise<Usage & { submissions: number }> {
-    const [r] = await this.ds.query(
-      `SELECT COALESCE(sum((usage->>'promptTokens')::bigint), 0)::bigint AS p, COALESCE(sum((usage->>'completionTokens')::bigint), 0)::bigint AS c,
-              COALESCE(sum((usage->>'totalTokens')::bigint), 0)::bigint AS t, count(*)::int AS n
-         FROM submissions WHERE tenant_id = $1`,
-      [ctx.tenantId],
-    )
-    return { promptTokens: Number(r.p), completionTokens: Number(r.c), totalTokens: Number(r.t), submissions: r.n }
+    return this.repo.usageTotals(this.ds.manager, ctx.tenantId)
   }
 
   async listForProfile(ctx: RequestContext, profileId: string, opts: { afterSeq?: number; limit: number; status?: string }): Promise<Submission[]> {
-    const rows = await this.ds.query(
-      `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND seq > $3
-          AND ($4::text IS NULL OR status = $4) ORDER BY seq LIMIT $5`,
-      [ctx.tenantId, profileId, opts.afterSeq ?? 0, opts.status ?? null, opts.limit],
-    )
-    return rows.map(toSubmission)
+    return (await this.repo.listForProfile(this.ds.manager, ctx.tenantId, profileId, opts)).map(toSubmission)
   }
 }
 
-const SUBMISSION_COLUMNS = `id, profile_id, seq, input_type, status, attempts, error, created_at, started_at, finished_at, usage, prompt_version`
-const isoOrNull = (d: unknown) => (d ? new Date(d as string).toISOString() : null)
-const toSubmission = (r: any): Submission => ({
+const isoOrNull = (d: Date | string | null) => (d ? new Date(d).toISOString() : null)
+const toSubmission = (r: SubmissionRow): Submission => ({
   id: r.id,
   profile_id: r.profile_id,
   seq: Number(r.seq),

@@ -1,0 +1,82 @@
+import type { EntityManager } from 'typeorm'
+import type { InputType } from '../domain/profile.js'
+
+export type SubmissionStatus = 'pending' | 'processing' | 'done' | 'failed'
+
+/** A submission as stored, without its data. */
+export interface SubmissionRow {
+  id: string
+  profile_id: string
+  seq: string | number
+  input_type: InputType
+  status: SubmissionStatus
+  attempts: number
+  error: string | null
+  created_at: Date | string
+  started_at: Date | string | null
+  finished_at: Date | string | null
+  /** Tokens as the worker stored them (jsonb). */
+  usage: { promptTokens: number | string; completionTokens: number | string; totalTokens: number | string } | null
+  prompt_version: string | null
+}
+
+/** The submission an Idempotency-Key was last used for, and the hash of its request. */
+export interface IdempotentRow {
+  id: string
+  profile_id: string
+  request_hash: string
+  created_at: Date | string
+}
+
+/** Tokens used by a tenant's submissions, and how many submissions. */
+export interface UsageTotals {
+  promptTokens: number
+  completionTokens: number
+  totalTokens: number
+  submissions: number
+}
+
+const SUBMISSION_COLUMNS = `id, profile_id, seq, input_type, status, attempts, error, created_at, started_at, finished_at, usage, prompt_version`
+
+/**
+ * Submissions, but for the POST's own statement (SUBMIT_SQL, a prepared statement of SubmissionService). Every statement
+ * filters by tenant_id; each runs on the manager it is given.
+ */
+export class SubmissionRepository {
+  async find(m: EntityManager, tenantId: string, id: string): Promise<SubmissionRow | null> {
+    const rows = await m.query(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND id = $2`, [tenantId, id])
+    return rows[0] ?? null
+  }
+
+  /** A profile's submissions after `afterSeq` in acceptance order, optionally of one status. */
+  async listForProfile(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number; status?: string }): Promise<SubmissionRow[]> {
+    return m.query(
+      `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND seq > $3
+          AND ($4::text IS NULL OR status = $4) ORDER BY seq LIMIT $5`,
+      [tenantId, profileId, opts.afterSeq ?? 0, opts.status ?? null, opts.limit],
+    )
+  }
+
+  /** Tokens used over all the tenant's submissions (deleted profiles' submissions go with them). */
+  async usageTotals(m: EntityManager, tenantId: string): Promise<UsageTotals> {
+    const [r] = await m.query(
+      `SELECT COALESCE(sum((usage->>'promptTokens')::bigint), 0)::bigint AS p, COALESCE(sum((usage->>'completionTokens')::bigint), 0)::bigint AS c,
+              COALESCE(sum((usage->>'totalTokens')::bigint), 0)::bigint AS t, count(*)::int AS n
+         FROM submissions WHERE tenant_id = $1`,
+      [tenantId],
+    )
+    // bigint comes back as a string
+    return { promptTokens: Number(r.p), completionTokens: Number(r.c), totalTokens: Number(r.t), submissions: r.n }
+  }
+
+  /** The submission that holds the tenant's Idempotency-Key, or null. */
+  async byIdempotencyKey(m: EntityManager, tenantId: string, key: string): Promise<IdempotentRow | null> {
+    const rows = await m.query(`SELECT id, profile_id, request_hash, created_at FROM submissions WHERE tenant_id = $1 AND idempotency_key = $2`, [tenantId, key])
+    return rows[0] ?? null
+  }
+
+  /** Frees the submission's Idempotency-Key (its window has passed) for a new request to use. */
+  async releaseIdempotencyKey(m: EntityManager, tenantId: string, id: string): Promise<void> {
+    await m.query(`UPDATE submissions SET idempotency_key = NULL WHERE tenant_id = $1 AND id = $2`, [tenantId, id])
+  }
+}
