@@ -1,7 +1,6 @@
 import type { EntityManager } from 'typeorm'
 import type { InputType } from '../domain/profile.js'
-
-export type SubmissionStatus = 'pending' | 'processing' | 'done' | 'failed'
+import type { SubmissionStatus } from '../domain/submission.js'
 
 /** A submission as stored, without its data. */
 export interface SubmissionRow {

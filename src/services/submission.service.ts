@@ -10,7 +10,7 @@ import { checkDataSize, checkIdempotencyKey, checkProfileId, checkStorable, chec
 import type { EventBus } from '../events/event-bus.js'
 import { jobInsertSql, type JobQueue } from '../jobs/queue.js'
 import type { Statement, Statements } from '../db/statements.js'
-import { SubmissionRepository, type SubmissionRow, type SubmissionStatus } from '../db/submission.repository.js'
+import { SubmissionRepository, type SubmissionRow } from '../db/submission.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
 import type { Usage } from '../ai/types.js'
 import type { RequestContext } from './context.js'
