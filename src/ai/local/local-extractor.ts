@@ -18,7 +18,7 @@ import { describe, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { coordinatedClauses, dropCopulaAdverbs, fragmentClause, ownPartOfSubject } from './clauses.js'
 import { CaseMap, normalize, splitClauses } from './text.js'
 import { toFirstPerson } from './third-person.js'
-import { Tracer, type RuleHit } from './trace.js'
+import { Tracer, type TracedValue } from './trace.js'
 
 export interface LocalExtractorOptions {
   /** Clock for relative dates ("last year"); injected so that tests are deterministic. Default: the system clock. */
@@ -30,7 +30,8 @@ type Input = Pick<ExtractionInput, 'inputType' | 'data'>
 /** An extraction with the rules behind its values (see `explainOne`). */
 export interface Explanation {
   extraction: Extraction
-  trace: RuleHit[]
+  /** Every value of the extraction, in its order, with the rules that produced it. */
+  trace: TracedValue[]
 }
 
 export class LocalExtractor implements Extractor {
@@ -59,7 +60,7 @@ export class LocalExtractor implements Extractor {
   explainOne(input: Input, profile?: ProfileContent): Explanation {
     const trace = new Tracer()
     const extraction = this.run(input, profile, trace)
-    return { extraction, trace: trace.hits(extraction) }
+    return { extraction, trace: trace.explain(extraction) }
   }
 
   private run(input: Input, profile: ProfileContent | undefined, trace?: Tracer): Extraction {

@@ -53,7 +53,7 @@ const RULES = {
   // core_info.occupation (and interests for pastime nouns: "I am an avid reader")
   'occupation.studying-to-be': '"I am studying to become a nurse" -> student (aspiring nurse)',
   'occupation.want-to-be': '"I want to be a lawyer", "my dream is to become X" -> aspiring X (weak)',
-  'occupation.work-as': '"I work as a X", "I have been working at Y as a X"',
+  'occupation.work-as': '"I work as a X", "I have been working at Y as a X" (a pastime noun gives an interest)',
   'occupation.my-job-is': '"my job / profession is X"',
   'occupation.by-profession': '"I am a X by profession / trade"',
   'occupation.retired': '"I am retired", "I retired"',
@@ -61,7 +61,7 @@ const RULES = {
   'occupation.job-seeker': '"I am looking for a job"',
   'occupation.self-employed': '"I am self-employed"',
   'occupation.military': '"I am / serve in the army" -> military (army)',
-  'occupation.i-am-a': '"I am a nurse", "I have always been a teacher": a job noun phrase',
+  'occupation.i-am-a': '"I am a nurse", "I have always been a teacher"; a pastime noun ("an avid reader") gives an interest',
   'occupation.school': '"I am in college", "I attend high school" -> student',
   'occupation.coach': '"I coach swimming" -> swimming coach (and the sport as an interest)',
   'occupation.professionally': '"I am a tennis player professionally"',
@@ -124,7 +124,7 @@ const RULES = {
   'personality.afraid-of': '"I am afraid of X" -> a topic to avoid (weak)',
   // memories
   'memory.family-event': '"my son was born ...", "my father passed away ..."',
-  'memory.past-event': '"I graduated from college in 2015": a past-tense event (importance from its words)',
+  'memory.past-event': 'a past-tense event ("I graduated in 2015", "we got married"), importance from its words',
   'memory.used-to': '"I used to X" (low importance)',
   'memory.dated-plan': '"I am getting married next June": a dated milestone not in the past tense',
   // preferences.conversation_style
