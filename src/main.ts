@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js'
 import { MissingPgvectorError } from './db/database.js'
 import { DomainError } from './domain/errors.js'
 import { randomToken } from './domain/keys.js'
+import type { ExtractOptions } from './cli/extract.js'
 
 async function run(role: Role) {
   const p = await startProfiler(loadConfig(), { role, printBootstrapKey: true })
@@ -194,6 +195,19 @@ account
       )
     }),
   )
+
+program
+  .command('extract [text]')
+  .description('run the local extractor on a text (the argument, or standard input) and print what it finds; needs no database')
+  .addOption(new Option('--input-type <type>', "how to read the input, as the API's input_type").choices(['text', 'conversation', 'structured']).default('text'))
+  .option('--explain', 'for each value: the rule that produced it, its description and the text it matched')
+  .option('--list-rules', "list the local extractor's rules and exit")
+  .option('--json', 'machine-readable output')
+  .action(async (text: string | undefined, o: ExtractOptions) => {
+    // Loaded here, like the service: the NLP models take a moment that the other commands need not wait for.
+    const { extractCommand } = await import('./cli/extract.js')
+    process.stdout.write(await extractCommand(text, o, readStdin))
+  })
 
 program
   .command('reindex')

@@ -1,9 +1,14 @@
-// Collects the findings of the rules for one submission and turns them into an `Extraction`.
+// Collects the findings of the rules for one submission and turns them into an `Extraction`. Every finding names its
+// rule; with a Tracer (only when asked: `explain`) the rule and the text it matched are kept for each value.
 import type { CoreField, CoreInfo, Extraction, ListSection, Memory, Removal, Scored } from '../../domain/profile.js'
 import { tokens } from '../../domain/normalise.js'
+import type { RuleId } from './rules.js'
+import type { Span, Tracer } from './trace.js'
 
 const round = (c: number) => Math.round(Math.min(1, Math.max(0, c)) * 100) / 100
-const key = (v: string) => v.toLowerCase().replace(/\s+/g, ' ').trim()
+export const key = (v: string) => v.toLowerCase().replace(/\s+/g, ' ').trim()
+/** Memories are one when their event and date are (the Acc's and the trace's identity of a memory). */
+export const memoryKey = (m: Memory) => `${key(m.event)}\u0000${m.date ?? ''}`
 /** A list value made only of grammar words ("they", "to", "the") says nothing. */
 const contentless = (v: string) => !/\s/.test(v) && tokens(v).length === 0
 
@@ -23,9 +28,13 @@ export class Acc {
   private style?: Scored<string>
   private readonly memories: Memory[] = []
 
+  /** `trace`: record the rule behind each value (costs time; the worker never passes one). */
+  constructor(readonly trace?: Tracer) {}
+
   /** Keeps the most confident value of a core field (the first one on ties). */
-  setCore(field: CoreField, value: string | number, confidence: number): void {
+  setCore(field: CoreField, value: string | number, confidence: number, rule: RuleId, span?: Span): void {
     if (typeof value === 'string' && !value.trim()) return
+    this.trace?.record(`core_info.${field}`, String(value), rule, confidence, span)
     const old = this.core.get(field)
     if (old && old.value === value) old.confidence = Math.max(old.confidence, confidence)
     else if (!old || confidence > old.confidence) this.core.set(field, { value, confidence })
@@ -36,10 +45,11 @@ export class Acc {
   }
 
   /** Adds an interest; a later removal of the same value in the same text cancels it, and vice versa. */
-  addInterest(category: string, value: string, confidence: number): void {
+  addInterest(category: string, value: string, confidence: number, rule: RuleId, span?: Span): void {
     const v = value.trim()
     if (!v || v.length > 60 || contentless(v)) return
     const k = key(v)
+    this.trace?.record('interests', k, rule, confidence, span)
     const old = this.interests.get(k)
     if (old && old.item.confidence >= confidence) {
       old.order = ++this.seq
@@ -53,18 +63,19 @@ export class Acc {
     this.interests.delete(key(value))
   }
 
-  addTrait(value: string, confidence: number): void {
-    this.addList(this.traits, value, confidence)
+  addTrait(value: string, confidence: number, rule: RuleId, span?: Span): void {
+    this.addList(this.traits, value, confidence, 'personality.traits', rule, span)
   }
 
-  addAvoid(value: string, confidence: number): void {
-    this.addList(this.avoid, value, confidence)
+  addAvoid(value: string, confidence: number, rule: RuleId, span?: Span): void {
+    this.addList(this.avoid, value, confidence, 'preferences.topics_to_avoid', rule, span)
   }
 
-  private addList(m: Map<string, Ordered<Scored<string>>>, value: string, confidence: number): void {
+  private addList(m: Map<string, Ordered<Scored<string>>>, value: string, confidence: number, field: string, rule: RuleId, span?: Span): void {
     const v = value.trim()
     if (!v || contentless(v)) return
     const k = key(v)
+    this.trace?.record(field, k, rule, confidence, span)
     const old = m.get(k)
     if (old) {
       old.item.confidence = Math.max(old.item.confidence, confidence)
@@ -72,23 +83,27 @@ export class Acc {
     } else m.set(k, { item: { value: v, confidence }, order: ++this.seq })
   }
 
-  remove(section: ListSection, value: string, category?: string): void {
+  remove(section: ListSection, value: string, category: string | undefined, rule: RuleId, span?: Span): void {
     const v = value.trim()
     if (!v) return
+    this.trace?.record(`removals.${section}`, key(v), rule, undefined, span)
     const r: Removal = category ? { section, category, value: v } : { section, value: v }
     this.removals.set(`${section}:${key(v)}`, { item: r, order: ++this.seq })
   }
 
-  setMood(value: string, confidence: number): void {
+  setMood(value: string, confidence: number, rule: RuleId, span?: Span): void {
+    this.trace?.record('personality.mood', value, rule, confidence, span)
     if (!this.mood || confidence >= this.mood.confidence) this.mood = { value, confidence }
   }
 
-  setStyle(value: string, confidence: number): void {
+  setStyle(value: string, confidence: number, rule: RuleId, span?: Span): void {
+    this.trace?.record('preferences.conversation_style', value, rule, confidence, span)
     if (!this.style || confidence > this.style.confidence) this.style = { value, confidence }
   }
 
-  addMemory(m: Memory): void {
+  addMemory(m: Memory, rule: RuleId, span?: Span): void {
     const k = key(m.event)
+    this.trace?.record('memories', memoryKey(m), rule, m.confidence, span)
     if (this.memories.some((x) => key(x.event) === k && x.date === m.date)) return
     this.memories.push(m)
   }

@@ -3,6 +3,7 @@ import { GENDER_CUES, GENDER_EXPLICIT, GENERIC_PLACES, MOODS, OCCUPATIONS, TRAIT
 import { CATEGORY_OF } from './lexicon-interests.js'
 import { nlpHas, placesIn } from './nlp.js'
 import { ADV, PHRASE_END, type ClauseInfo, type RuleContext } from './rules-common.js'
+import type { RuleId } from './rules.js'
 import { NUMBER_RE, parseNumber } from './text.js'
 import { rx } from './regex.js'
 
@@ -33,7 +34,7 @@ export function ruleName(c: ClauseInfo, ctx: RuleContext): void {
   let m = /\bmy (?:full |first |real |given )?name(?: is| =|:)\s+(.+)$/.exec(t) ?? /\bname's\s+(.+)$/.exec(t)
   if (m) {
     const n = cleanName(m[1])
-    if (n) ctx.acc.setCore('name', ctx.cases.restore(n, true), 0.95)
+    if (n) ctx.acc.setCore('name', ctx.cases.restore(n, true), 0.95, 'name.my-name-is', m)
     return
   }
   m = /\b(?:(?:you can |please |just )?call me|i am called|i go by|people call me|everyone calls me|friends call me)\s+(.+)$/.exec(t)
@@ -41,7 +42,7 @@ export function ruleName(c: ClauseInfo, ctx: RuleContext): void {
     const n = cleanName(m[1])?.split(' ')[0]
     if (n && !looksLikeWord(n)) {
       const sure = nlpHas(n, '#Person') || ctx.cases.isCapitalised(n)
-      ctx.acc.setCore('name', ctx.cases.restore(n, true), sure ? 0.85 : 0.6)
+      ctx.acc.setCore('name', ctx.cases.restore(n, true), sure ? 0.85 : 0.6, 'name.call-me', m)
     }
     return
   }
@@ -51,34 +52,35 @@ export function ruleName(c: ClauseInfo, ctx: RuleContext): void {
     if (!words.length || words.length !== m[1].split(' ').length) return
     const person = nlpHas(m[1], '#Person') && !nlpHas(m[1], '#Place')
     const capital = words.every((w) => ctx.cases.isCapitalised(w)) && !nlpHas(m[1], '(#Adjective|#Verb|#Demonym|#Place|#Organization)') && !/(?:ian|ese|ish|ean)$/.test(m[1])
-    if (person || capital) ctx.acc.setCore('name', ctx.cases.restore(m[1], true), person ? 0.8 : 0.6)
+    if (person || capital) ctx.acc.setCore('name', ctx.cases.restore(m[1], true), person ? 0.8 : 0.6, 'name.i-am', m)
   }
 }
 
 // ---------------------------------------------------------------- age
 
 const N = `(${NUMBER_RE})`
-const AGE_RULES: [RegExp, number, boolean][] = [
-  [rx`\\bi am ${ADV}(?:a |an )?${N}[- ](?:years?|yrs?)[- ](?:old|young|of age)\\b`, 0.95, false],
-  [rx`\\bi am ${ADV}(?:a |an )?${N}[- ]year[- ]old\\b`, 0.95, false],
-  [rx`\\bi am ${N}(?: years| yrs| yo| y/o)?\\s*$`, 0.9, true],
-  [rx`\\bi ${ADV}turned ${N}\\b`, 0.85, false],
-  [rx`\\b(?:my age is|i am aged|i am age)\\s+${N}\\b`, 0.95, false],
-  [rx`^i,? \\(?${N}\\)?,`, 0.9, false],
-  [rx`\\bi am (?:almost|nearly|about|around|turning) ${N}\\b`, 0.6, false],
+/** [rule, pattern, confidence, bare: a number with no unit, so small or large ones are no age] */
+const AGE_RULES: [RuleId, RegExp, number, boolean][] = [
+  ['age.years-old', rx`\\bi am ${ADV}(?:a |an )?${N}[- ](?:years?|yrs?)[- ](?:old|young|of age)\\b`, 0.95, false],
+  ['age.year-old', rx`\\bi am ${ADV}(?:a |an )?${N}[- ]year[- ]old\\b`, 0.95, false],
+  ['age.bare-end', rx`\\bi am ${N}(?: years| yrs| yo| y/o)?\\s*$`, 0.9, true],
+  ['age.turned', rx`\\bi ${ADV}turned ${N}\\b`, 0.85, false],
+  ['age.my-age-is', rx`\\b(?:my age is|i am aged|i am age)\\s+${N}\\b`, 0.95, false],
+  ['age.i-comma-n', rx`^i,? \\(?${N}\\)?,`, 0.9, false],
+  ['age.almost', rx`\\bi am (?:almost|nearly|about|around|turning) ${N}\\b`, 0.6, false],
   // "i am a male 45 year old", "my 56 year old body" (not "my 3 year old son")
-  [rx`\\bi am (?:a |an )?(?:[a-z]+ ){1,2}${N}[- ](?:years?|yrs?)[- ]old\\b`, 0.8, false],
-  [rx`\\bmy ${N}[- ](?:years?|yrs?)[- ]old (?:body|self|bones|knees|back|joints|legs|hands|eyes|heart|brain|mind)\\b`, 0.8, false],
+  ['age.adjective-years-old', rx`\\bi am (?:a |an )?(?:[a-z]+ ){1,2}${N}[- ](?:years?|yrs?)[- ]old\\b`, 0.8, false],
+  ['age.my-n-year-old-body', rx`\\bmy ${N}[- ](?:years?|yrs?)[- ]old (?:body|self|bones|knees|back|joints|legs|hands|eyes|heart|brain|mind)\\b`, 0.8, false],
   // "i am only 24 , so", "i am 45 now", "i am 12 and the kids ...", "i am 100 after all": a number right after
   // "i am" with nothing that would make it a measure ("i am 6 feet tall", "i am 2 hours away")
-  [rx`\\bi am ${ADV}${N}(?= ?(?:,|now\\b|and\\b|so\\b|but\\b|with\\b|after all\\b|already\\b|myself\\b|baby\\b|lol\\b|haha\\b|!|\\.|$))`, 0.85, true],
+  ['age.bare', rx`\\bi am ${ADV}${N}(?= ?(?:,|now\\b|and\\b|so\\b|but\\b|with\\b|after all\\b|already\\b|myself\\b|baby\\b|lol\\b|haha\\b|!|\\.|$))`, 0.85, true],
   // "i am wanda , age 60", "in california , age 46"
-  [rx`(?:^|, )age ${N}\\b(?! (?:of|group|range|limit|gap))`, 0.85, false],
+  ['age.comma-age', rx`(?:^|, )age ${N}\\b(?! (?:of|group|range|limit|gap))`, 0.85, false],
   // "i just finished my 100th birthday", "at 24 i need ...", "being 13 and all", "turning 40 is a bummer"
-  [rx`\\bmy ${N}(?:st|nd|rd|th) birthday\\b`, 0.7, false],
-  [rx`^(?:even )?at ${N}(?= (?:i\\b|,))`, 0.7, true],
-  [rx`\\bbeing ${N}(?= (?:and|,|years?)\\b|$)`, 0.7, true],
-  [rx`^turning ${N}\\b`, 0.6, true],
+  ['age.birthday', rx`\\bmy ${N}(?:st|nd|rd|th) birthday\\b`, 0.7, false],
+  ['age.at-n', rx`^(?:even )?at ${N}(?= (?:i\\b|,))`, 0.7, true],
+  ['age.being-n', rx`\\bbeing ${N}(?= (?:and|,|years?)\\b|$)`, 0.7, true],
+  ['age.turning', rx`^turning ${N}\\b`, 0.6, true],
 ]
 
 export function ruleAge(c: ClauseInfo, ctx: RuleContext): void {
@@ -87,15 +89,15 @@ export function ruleAge(c: ClauseInfo, ctx: RuleContext): void {
   const born = /\bi was born\b(?:[^.]*?\b)((?:19|20)\d\d)\b(?!s)/.exec(c.text)
   if (born) {
     const age = ctx.referenceDate.getUTCFullYear() - Number(born[1])
-    if (age >= 1 && age <= 120) ctx.acc.setCore('age', age, 0.6)
+    if (age >= 1 && age <= 120) ctx.acc.setCore('age', age, 0.6, 'age.born-in', born)
   }
-  for (const [re, conf, bare] of AGE_RULES) {
+  for (const [rule, re, conf, bare] of AGE_RULES) {
     const m = re.exec(c.text)
     if (!m) continue
     const n = parseNumber(m[1])
     if (n === undefined) continue
     if (n < 1 || n > 120 || (bare && (n > 110 || n < (/^i am (?:only |just )?\S+$|\bi am (?:only|just) (?:\d+|[a-z]+)\b(?! (?:feet|foot|inches|miles|minutes|hours|days|blocks|km|kilometers|meters|pounds|lbs))/.test(c.text) ? 2 : 10)))) continue
-    ctx.acc.setCore('age', n, conf)
+    ctx.acc.setCore('age', n, conf, rule, m)
     return
   }
 }
@@ -112,25 +114,25 @@ export function ruleGender(c: ClauseInfo, ctx: RuleContext): void {
   let m = /\b(?:my gender is|i identify as|i am identifying as)\s+(?:a |an )?([a-z- ]+)/.exec(t)
   if (m) {
     const g = Object.entries(GENDER_EXPLICIT).find(([k]) => m![1].startsWith(k))
-    if (g) ctx.acc.setCore('gender', g[1], 0.95)
+    if (g) ctx.acc.setCore('gender', g[1], 0.95, 'gender.identify-as', m)
     return
   }
   m = rx`\\bi am ${ADV}(?:(a|an) )?((?:[a-z0-9-]+ ){0,4}?)(${GENDER_WORDS})\\b`.exec(t)
   if (m && !BLOCKERS.test(m[2]) && !(m[3] === 'man' && /\benough\b/.test(t))) {
     const article = !!m[1]
     if (article || ['female', 'male', 'non-binary', 'nonbinary', 'non binary', 'enby', 'genderqueer', 'genderfluid'].includes(m[3])) {
-      ctx.acc.setCore('gender', GENDER_EXPLICIT[m[3]], m[3] === 'girl' || m[3] === 'boy' ? 0.85 : 0.9)
+      ctx.acc.setCore('gender', GENDER_EXPLICIT[m[3]], m[3] === 'girl' || m[3] === 'boy' ? 0.85 : 0.9, 'gender.i-am-a', m)
       return
     }
   }
   m = rx`\\bas an? (woman|man|female|male|girl|guy|mother|father|mom|dad)\\b`.exec(t)
   if (m) {
     const g = GENDER_EXPLICIT[m[1]] ?? GENDER_CUES[m[1]]
-    ctx.acc.setCore('gender', g, GENDER_EXPLICIT[m[1]] ? 0.8 : 0.5)
+    ctx.acc.setCore('gender', g, GENDER_EXPLICIT[m[1]] ? 0.8 : 0.5, 'gender.as-a', m)
     return
   }
   m = rx`\\bi am ${ADV}(?:a |an )((?:[a-z0-9-]+ ){0,3}?)(${CUE_WORDS})\\b`.exec(t)
-  if (m && !BLOCKERS.test(m[1])) ctx.acc.setCore('gender', GENDER_CUES[m[2]], 0.5)
+  if (m && !BLOCKERS.test(m[1])) ctx.acc.setCore('gender', GENDER_CUES[m[2]], 0.5, 'gender.cue', m)
 }
 
 // ---------------------------------------------------------------- location
@@ -141,25 +143,26 @@ const NOT_PLACES = new Set(
   bed, family, a family, a big family, a small family, a large family, a good family, heaven, hell, denial, sin, hope,
   harmony, debt, poverty, luxury, a long line, a line, a lot, the same`.split(/\s*,\s*/).map((x) => x.trim()),
 )
-const LOC_RULES: [RegExp, number, 'strict' | 'loose'][] = [
-  [rx`\\bi ${ADV}(?:live|am living|reside|am residing|am located|am based|am settled|have lived|have been living)(?: with (?:my |our )?[a-z]+(?: [a-z]+)?)? (?:here )?(?:in|at|near|outside(?: of)?|around|on) (.+)$`, 0.9, 'loose'],
-  [rx`\\bi ${ADV}(?:have )?never (?:been|left|lived) (?:out(?:side)? of|anywhere but|anywhere except) (.+)$`, 0.6, 'strict'],
-  [rx`\\bi ${ADV}(?:moved|relocated|immigrated|emigrated|have moved|just moved) (?:back |over |out |here |down |up )?(?:to|into) (.+)$`, 0.85, 'strict'],
-  [rx`\\bi am ${ADV}(?:originally )?from (.+)$`, 0.8, 'strict'],
-  [rx`\\bi ${ADV}(?:originally )?come from (.+)$`, 0.8, 'strict'],
-  [rx`\\bi am (?:a |an )(?:[a-z0-9-]+ ){1,6}?from (.+)$`, 0.75, 'strict'],
-  [/\bmy (?:home ?town|home city|current city|city) is (.+)$/, 0.8, 'strict'],
-  [rx`\\bi ${ADV}(?:grew up|was raised) (?:in|on|near) (.+)$`, 0.55, 'strict'],
-  [rx`\\bi ${ADV}(?:moved|came|immigrated|emigrated) (?:here |over |out )?from (.+)$`, 0.55, 'strict'],
-  [rx`\\bi was born (?:and raised )?in (.+)$`, 0.5, 'strict'],
+/** [rule, pattern, confidence, how sure the phrase must be to count as a place] */
+const LOC_RULES: [RuleId, RegExp, number, 'strict' | 'loose'][] = [
+  ['location.live-in', rx`\\bi ${ADV}(?:live|am living|reside|am residing|am located|am based|am settled|have lived|have been living)(?: with (?:my |our )?[a-z]+(?: [a-z]+)?)? (?:here )?(?:in|at|near|outside(?: of)?|around|on) (.+)$`, 0.9, 'loose'],
+  ['location.never-been-outside', rx`\\bi ${ADV}(?:have )?never (?:been|left|lived) (?:out(?:side)? of|anywhere but|anywhere except) (.+)$`, 0.6, 'strict'],
+  ['location.moved-to', rx`\\bi ${ADV}(?:moved|relocated|immigrated|emigrated|have moved|just moved) (?:back |over |out |here |down |up )?(?:to|into) (.+)$`, 0.85, 'strict'],
+  ['location.am-from', rx`\\bi am ${ADV}(?:originally )?from (.+)$`, 0.8, 'strict'],
+  ['location.come-from', rx`\\bi ${ADV}(?:originally )?come from (.+)$`, 0.8, 'strict'],
+  ['location.a-x-from', rx`\\bi am (?:a |an )(?:[a-z0-9-]+ ){1,6}?from (.+)$`, 0.75, 'strict'],
+  ['location.my-city-is', /\bmy (?:home ?town|home city|current city|city) is (.+)$/, 0.8, 'strict'],
+  ['location.grew-up-in', rx`\\bi ${ADV}(?:grew up|was raised) (?:in|on|near) (.+)$`, 0.55, 'strict'],
+  ['location.moved-from', rx`\\bi ${ADV}(?:moved|came|immigrated|emigrated) (?:here |over |out )?from (.+)$`, 0.55, 'strict'],
+  ['location.born-in', rx`\\bi was born (?:and raised )?in (.+)$`, 0.5, 'strict'],
   // conversation: "i am in canada", "i am in the city now", "here in colorado", "hello from alabama", "colorado where
   // i live", "we are from alabama", "i have never left ohio" (strict: only what reads as a place)
-  [rx`\\bi am ${ADV}(?:now |currently |still )?(?:in|near|outside(?: of)?) (.+)$`, 0.6, 'strict'],
-  [/\bhere in (.+)$/, 0.65, 'strict'],
-  [/^(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening|day))[ ,!]*(?:there )?from (.+)$/, 0.7, 'strict'],
-  [/\b([a-z]+(?: [a-z]+)?) ,? ?(?:is )?where i live\b/, 0.7, 'strict'],
-  [rx`\\bwe are ${ADV}(?:originally )?from (.+)$`, 0.6, 'strict'],
-  [rx`\\bi ${ADV}(?:have )?never left (.+)$`, 0.6, 'strict'],
+  ['location.am-in', rx`\\bi am ${ADV}(?:now |currently |still )?(?:in|near|outside(?: of)?) (.+)$`, 0.6, 'strict'],
+  ['location.here-in', /\bhere in (.+)$/, 0.65, 'strict'],
+  ['location.hello-from', /^(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening|day))[ ,!]*(?:there )?from (.+)$/, 0.7, 'strict'],
+  ['location.where-i-live', /\b([a-z]+(?: [a-z]+)?) ,? ?(?:is )?where i live\b/, 0.7, 'strict'],
+  ['location.we-are-from', rx`\\bwe are ${ADV}(?:originally )?from (.+)$`, 0.6, 'strict'],
+  ['location.never-left', rx`\\bi ${ADV}(?:have )?never left (.+)$`, 0.6, 'strict'],
 ]
 
 /** The place named by a phrase after "live in", or undefined if it does not look like a place. */
@@ -204,11 +207,11 @@ export function placeOf(raw: string, mode: 'strict' | 'loose', ctx: RuleContext)
 
 export function ruleLocation(c: ClauseInfo, ctx: RuleContext): void {
   if (c.hedged || c.desire) return
-  for (const [re, conf, mode] of LOC_RULES) {
+  for (const [rule, re, conf, mode] of LOC_RULES) {
     const m = re.exec(c.text)
     if (!m) continue
     const place = placeOf(m[1], mode, ctx)
-    if (place) ctx.acc.setCore('location', place.value, conf * place.factor)
+    if (place) ctx.acc.setCore('location', place.value, conf * place.factor, rule, m)
     return
   }
 }

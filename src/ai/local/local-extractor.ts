@@ -18,6 +18,7 @@ import { describe, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { coordinatedClauses, dropCopulaAdverbs, fragmentClause, ownPartOfSubject } from './clauses.js'
 import { CaseMap, normalize, splitClauses } from './text.js'
 import { toFirstPerson } from './third-person.js'
+import { Tracer, type TracedValue } from './trace.js'
 
 export interface LocalExtractorOptions {
   /** Clock for relative dates ("last year"); injected so that tests are deterministic. Default: the system clock. */
@@ -25,6 +26,13 @@ export interface LocalExtractorOptions {
 }
 
 type Input = Pick<ExtractionInput, 'inputType' | 'data'>
+
+/** An extraction with the rules behind its values (see `explainOne`). */
+export interface Explanation {
+  extraction: Extraction
+  /** Every value of the extraction, in its order, with the rules that produced it. */
+  trace: TracedValue[]
+}
 
 export class LocalExtractor implements Extractor {
   readonly name = 'local'
@@ -45,6 +53,17 @@ export class LocalExtractor implements Extractor {
 
   /** Extraction from one submission (synchronous; `extract` wraps it). */
   extractOne(input: Input, profile?: ProfileContent): Extraction {
+    return this.run(input, profile)
+  }
+
+  /** As `extractOne`, with the rule behind each value and the text it matched: for debugging, slower. */
+  explainOne(input: Input, profile?: ProfileContent): Explanation {
+    const trace = new Tracer()
+    const extraction = this.run(input, profile, trace)
+    return { extraction, trace: trace.explain(extraction) }
+  }
+
+  private run(input: Input, profile: ProfileContent | undefined, trace?: Tracer): Extraction {
     let text: string
     if (input.inputType === 'conversation') {
       try {
@@ -70,6 +89,7 @@ export class LocalExtractor implements Extractor {
       profile,
       allowThirdPerson: input.inputType === 'text',
       language: language ?? null,
+      trace,
     })
   }
 }
@@ -94,11 +114,13 @@ export interface TextOptions {
   allowThirdPerson?: boolean
   /** The detected language; null when detection found none; undefined to detect it here. */
   language?: string | null
+  /** Records the rule behind each value (see `LocalExtractor.explainOne`); off by default, as it costs time. */
+  trace?: Tracer
 }
 
 /** Runs every rule over the person's own text. */
 export function extractFromText(text: string, opts: TextOptions): Extraction {
-  const acc = new Acc()
+  const acc = new Acc(opts.trace)
   const cases = new CaseMap(text)
   let normalized = normalize(text)
   const ctx: RuleContext = { acc, cases, profile: opts.profile, referenceDate: opts.referenceDate }
@@ -106,8 +128,8 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     const tp = toFirstPerson(normalized, text, opts.profile?.core_info?.name?.value)
     if (tp) {
       normalized = tp.text
-      if (tp.name) acc.setCore('name', cases.restore(tp.name, true), 0.85)
-      if (tp.gender) acc.setCore('gender', tp.gender, 0.6)
+      if (tp.name) acc.setCore('name', cases.restore(tp.name, true), 0.85, 'name.third-person', tp.name)
+      if (tp.gender) acc.setCore('gender', tp.gender, 0.6, 'gender.third-person', tp.gender === 'female' ? 'she, her' : 'he, him')
     }
   }
   let prev: ClauseInfo | undefined
@@ -137,6 +159,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   })
   for (const clause of clauses) {
     const c = describe(clause)
+    if (acc.trace) acc.trace.clause = c.text
     rulePreferences(c, ctx)
     if (!c.question && ruleFieldLine(c, ctx)) {
       prev = c

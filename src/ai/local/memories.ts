@@ -94,7 +94,7 @@ export function ruleMemories(c: ClauseInfo, ctx: RuleContext): void {
   if (fam) {
     const date = dateOf(t, ref)
     const event = ctx.cases.restore(t.slice(fam.index).replace(/^my /, '').replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim()).replace(/\bi\b/g, 'I')
-    ctx.acc.addMemory({ event, ...(date ? { date } : {}), importance: 'high', confidence: 0.85 })
+    ctx.acc.addMemory({ event, ...(date ? { date } : {}), importance: 'high', confidence: 0.85 }, 'memory.family-event', fam)
     return
   }
   const pv = pastVerb(t)
@@ -118,5 +118,6 @@ export function ruleMemories(c: ClauseInfo, ctx: RuleContext): void {
   if (event.length > 160) event = event.slice(0, 157).replace(/\s+\S*$/, '') + '...'
   const imp = usedTo ? 'low' : importance(event, !!date)
   const confidence = usedTo ? 0.6 : imp === 'high' ? 0.9 : imp === 'medium' ? 0.8 : 0.6
-  ctx.acc.addMemory({ event: ctx.cases.restore(event).replace(/\bi\b/g, 'I'), ...(date ? { date } : {}), importance: imp, confidence })
+  const rule = usedTo ? 'memory.used-to' : pv ? 'memory.past-event' : 'memory.dated-plan'
+  ctx.acc.addMemory({ event: ctx.cases.restore(event).replace(/\bi\b/g, 'I'), ...(date ? { date } : {}), importance: imp, confidence }, rule)
 }

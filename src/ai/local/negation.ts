@@ -9,6 +9,8 @@ import { cutPhrase, interpretObject, type Item } from './classify.js'
 import { TRAITS } from './lexicon-core.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { rx } from './regex.js'
+import type { RuleId } from './rules.js'
+import type { Span } from './trace.js'
 
 const VERBS = 'like|love|enjoy|care for|care about|play|eat|drink|watch|listen to|do|go|read|collect|practice|follow'
 const CHANGE = /\b(?:anymore|any more|these days|nowadays|no more)\b/
@@ -35,8 +37,8 @@ function itemsOf(verb: string | undefined, obj: string): Item[] {
   return interpretObject(`to ${verb} ${o}`)
 }
 
-function removeAll(items: Item[], ctx: RuleContext): void {
-  for (const it of items) ctx.acc.remove('interests', it.value, existingCategory(ctx.profile, it.value))
+function removeAll(items: Item[], ctx: RuleContext, rule: RuleId, span: Span): void {
+  for (const it of items) ctx.acc.remove('interests', it.value, existingCategory(ctx.profile, it.value), rule, span)
 }
 
 /** Handles "I used to love jazz, but not anymore" across the two clauses. */
@@ -44,7 +46,8 @@ export function ruleUsedTo(c: ClauseInfo, prev: ClauseInfo | undefined, ctx: Rul
   if (!prev || prev.sentence !== c.sentence) return
   if (!/^(?:(?:i|i do) )?(?:not anymore|not any more|no more|no longer|i do not anymore|i do not (?:like|love|enjoy) (?:it|them) (?:anymore|now)|now i (?:hate|do not like|can not stand) (?:it|them))$/.test(c.text)) return
   const m = rx`\\bi ${ADV}used to (${VERBS}) (.+)$`.exec(prev.text)
-  if (m) removeAll(itemsOf(m[1], m[2]), ctx)
+  // the trace's clause is this one ("not anymore"), its match the clause before
+  if (m) removeAll(itemsOf(m[1], m[2]), ctx, 'negation.used-to-not-anymore', m)
 }
 
 export function ruleNegation(c: ClauseInfo, ctx: RuleContext): void {
@@ -53,28 +56,28 @@ export function ruleNegation(c: ClauseInfo, ctx: RuleContext): void {
   // traits: "I am not shy anymore", "I am no longer lazy"
   let m = /\bi am (?:not|no longer) (?:as |so |that |very )?([a-z -]+?)(?: anymore| any more)?$/.exec(t)
   if (m && (CHANGE.test(t) || /no longer/.test(t)) && TRAITS.has(m[1])) {
-    ctx.acc.remove('traits', m[1])
+    ctx.acc.remove('traits', m[1], undefined, 'negation.no-longer-trait', m)
     return
   }
   m = rx`\\bi ${ADV}(?:do not|can not|no longer|never) ${ADV}(${VERBS}) (.+)$`.exec(t)
   if (m && (CHANGE.test(t) || /\bno longer\b/.test(t))) {
-    removeAll(itemsOf(m[1], m[2]), ctx)
+    removeAll(itemsOf(m[1], m[2]), ctx, 'negation.verb-anymore', m)
     return
   }
   m = rx`\\bi ${ADV}(?:have )?(?:stopped|quit|gave up|given up|am giving up|am quitting|am done with|am over) (.+)$`.exec(t)
   if (m && !/^(?:my (?:job|work)|work|school|college|smoking|drinking|caring|trying|talking|working)\b/.test(m[1])) {
-    removeAll(itemsOf(undefined, m[1]), ctx)
+    removeAll(itemsOf(undefined, m[1]), ctx, 'negation.stopped', m)
     return
   }
   m = /\bi am (not|no longer) (?:really |very |that |so )?(?:into|a fan of|a big fan of|interested in|fond of|crazy about) (.+)$/.exec(t)
   if (m) {
-    if (m[1] === 'no longer' || CHANGE.test(t)) removeAll(itemsOf(undefined, m[2]), ctx)
-    else dislike(itemsOf(undefined, m[2]), ctx, 0.4)
+    if (m[1] === 'no longer' || CHANGE.test(t)) removeAll(itemsOf(undefined, m[2]), ctx, 'negation.not-into', m)
+    else dislike(itemsOf(undefined, m[2]), ctx, 0.4, 'negation.not-into', m)
     return
   }
   m = /^(.+?) (?:is|are) (?:no longer|not) my favorites?\b/.exec(t)
   if (m) {
-    removeAll(itemsOf(undefined, m[1]), ctx)
+    removeAll(itemsOf(undefined, m[1]), ctx, 'negation.not-my-favorite', m)
     return
   }
   m = rx`\\bi ${ADV}(hate|hates|detest|despise|loathe|can not stand|dislike|do not like|do not enjoy|do not care for|do not care about|am not interested in|am tired of|am sick of|have no interest in)\\s+(.+)$`.exec(t)
@@ -84,15 +87,15 @@ export function ruleNegation(c: ClauseInfo, ctx: RuleContext): void {
     // "i hate my job", "i hate school": too general to be an interest, still a topic worth avoiding
     const bare = cutPhrase(m[2]).replace(/^(?:my|the|our|his|her|their)\s+/, '').replace(/\s+(?:so much|at all|anymore|either|now)$/, '').trim()
     if (!items.length && bare && bare.split(' ').length <= 2 && !/^(?:it|that|this|them|him|her|you|me|everything|anything|nothing|everyone|people|myself)$/.test(bare)) {
-      ctx.acc.addAvoid(ctx.cases.restore(bare), strong ? 0.5 : 0.4)
-    } else dislike(items, ctx, strong ? 0.5 : 0.4)
+      ctx.acc.addAvoid(ctx.cases.restore(bare), strong ? 0.5 : 0.4, 'negation.dislike', m)
+    } else dislike(items, ctx, strong ? 0.5 : 0.4, 'negation.dislike', m)
   }
 }
 
-function dislike(items: Item[], ctx: RuleContext, conf: number): void {
+function dislike(items: Item[], ctx: RuleContext, conf: number, rule: RuleId, span: Span): void {
   for (const it of items) {
     const cat = existingCategory(ctx.profile, it.value)
-    if (cat) ctx.acc.remove('interests', it.value, cat)
-    else ctx.acc.addAvoid(it.value, conf)
+    if (cat) ctx.acc.remove('interests', it.value, cat, rule, span)
+    else ctx.acc.addAvoid(it.value, conf, rule, span)
   }
 }

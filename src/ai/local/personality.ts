@@ -22,34 +22,36 @@ export function rulePersonality(c: ClauseInfo, ctx: RuleContext): void {
   const t = c.text
   let m = rx`\\bi ${ADV}(?:tend to be|consider myself|would describe myself as|would say i am|am known (?:for being|as)|see myself as|pride myself on being) (?:a |an )?(.+)$`.exec(t)
   if (m) {
-    for (const ch of chunks(m[1])) if (TRAITS.has(ch) || MOOD_FIRST.has(ch)) ctx.acc.addTrait(ch, 0.8)
+    for (const ch of chunks(m[1])) if (TRAITS.has(ch) || MOOD_FIRST.has(ch)) ctx.acc.addTrait(ch, 0.8, 'personality.consider-myself', m)
     return
   }
   m = /\b(?:people|everyone|my friends|others|my family|my wife|my husband|they) (?:say|think|tell me|describe me as|call me|consider me)(?: that)?(?: i am)? (?:a |an |very |really |too )?(.+)$/.exec(t)
   if (m) {
-    for (const ch of chunks(m[1])) if (TRAITS.has(ch)) ctx.acc.addTrait(ch, 0.6)
+    for (const ch of chunks(m[1])) if (TRAITS.has(ch)) ctx.acc.addTrait(ch, 0.6, 'personality.people-say', m)
     return
   }
   // causes one stands for: "an animal rights activist", "a human rights advocate"
   m = rx`\\bi am ${ADV}(?:a |an )(?:(?:proud|passionate|dedicated|committed|avid|vocal|big|strong|staunch) )*((?:[a-z]+ ){0,2}(?:activist|advocate|campaigner|environmentalist|conservationist|humanitarian|philanthropist))\\b`.exec(t)
   if (m && !/\b(?:not|never|no longer)\b/.test(t)) {
-    ctx.acc.addTrait(m[1], 0.75)
+    ctx.acc.addTrait(m[1], 0.75, 'personality.activist', m)
     return
   }
   // sociability from how one spends time with others
-  if (rx`\\bi ${ADV}(?:love|like|enjoy|adore) (?:being around|being with|meeting|talking to|hanging out with|spending time with) (?:new |other |lots of |a lot of )?(?:people|strangers|crowds|others)\\b`.test(t) && !c.negated) {
-    ctx.acc.addTrait('social', 0.6)
+  m = rx`\\bi ${ADV}(?:love|like|enjoy|adore) (?:being around|being with|meeting|talking to|hanging out with|spending time with) (?:new |other |lots of |a lot of )?(?:people|strangers|crowds|others)\\b`.exec(t)
+  if (m && !c.negated) {
+    ctx.acc.addTrait('social', 0.6, 'personality.social', m)
     return
   }
-  if (rx`\\bi ${ADV}(?:do not have (?:many|any|a lot of)|have (?:no|few|very few)) (?:real |close |good )?friends\\b|\\bi am ${ADV}(?:always |often )?(?:alone|by myself) (?:all the time|most of the time|a lot)\\b`.test(t)) {
-    ctx.acc.addTrait('lonely', 0.5)
+  m = rx`\\bi ${ADV}(?:do not have (?:many|any|a lot of)|have (?:no|few|very few)) (?:real |close |good )?friends\\b|\\bi am ${ADV}(?:always |often )?(?:alone|by myself) (?:all the time|most of the time|a lot)\\b`.exec(t)
+  if (m) {
+    ctx.acc.addTrait('lonely', 0.5, 'personality.lonely', m)
     return
   }
   m = rx`\\bi am ${ADV}(?:so |very |really |super |deathly |extremely )?(?:scared|afraid|terrified|frightened|fearful|petrified) of (.+)$`.exec(t)
   if (m) {
     const what = cutPhrase(m[1]).replace(/^(?:the|a|an)\s+/, '')
     // A fear is something to steer around rather than a personality trait: "afraid of heights" -> avoid "heights".
-    if (what && what.split(' ').length <= 3 && !/^(?:it|that|this|them|you|him|her|me|everything|anything|nothing)$/.test(what)) ctx.acc.addAvoid(ctx.cases.restore(what), 0.5)
+    if (what && what.split(' ').length <= 3 && !/^(?:it|that|this|them|you|him|her|me|everything|anything|nothing)$/.test(what)) ctx.acc.addAvoid(ctx.cases.restore(what), 0.5, 'personality.afraid-of', m)
     return
   }
   m = rx`\\bi (?:${ADV})(am|feel|am feeling|have been feeling|have been|keep feeling|get|become|can be|can get)\\s+(?:${ADV})(.+)$`.exec(t)
@@ -78,16 +80,16 @@ export function rulePersonality(c: ClauseInfo, ctx: RuleContext): void {
     const isTrait = TRAITS.has(ch)
     const mood = Object.hasOwn(MOODS, ch) ? MOODS[ch] : undefined
     if (traitContext && !moodContext && (isTrait || MOOD_FIRST.has(ch))) {
-      ctx.acc.addTrait(ch, 0.8)
+      ctx.acc.addTrait(ch, 0.8, 'personality.trait-marked', m)
       continue
     }
     if (mood && (moodContext || !isTrait || MOOD_FIRST.has(ch))) {
       const weak = ['good', 'okay', 'great'].includes(mood) && !moodContext
-      ctx.acc.setMood(mood, weak ? 0.5 : moodContext ? 0.85 : 0.7)
+      ctx.acc.setMood(mood, weak ? 0.5 : moodContext ? 0.85 : 0.7, 'personality.mood', m)
       continue
     }
     if (isTrait) {
-      ctx.acc.addTrait(ch, verb === 'am' ? 0.85 : 0.7)
+      ctx.acc.addTrait(ch, verb === 'am' ? 0.85 : 0.7, 'personality.am-trait', m)
       continue
     }
     break
