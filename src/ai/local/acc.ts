@@ -4,11 +4,9 @@ import type { CoreField, CoreInfo, Extraction, ListSection, Memory, Removal, Sco
 import { tokens } from '../../domain/normalise.js'
 import type { RuleId } from './rules.js'
 import type { Span, Tracer } from './trace.js'
+import { key, memoryKey } from './value-key.js'
 
 const round = (c: number) => Math.round(Math.min(1, Math.max(0, c)) * 100) / 100
-export const key = (v: string) => v.toLowerCase().replace(/\s+/g, ' ').trim()
-/** Memories are one when their event and date are (the Acc's and the trace's identity of a memory). */
-export const memoryKey = (m: Memory) => `${key(m.event)}\u0000${m.date ?? ''}`
 /** A list value made only of grammar words ("they", "to", "the") says nothing. */
 const contentless = (v: string) => !/\s/.test(v) && tokens(v).length === 0
 

@@ -1,7 +1,7 @@
 // The trace of an explained extraction: for each value, the rules that produced it and the text they matched.
 // Built only when asked (`LocalExtractor.explainOne`): the Acc records into a Tracer, which the worker never passes.
 import type { Extraction } from '../../domain/profile.js'
-import { key, memoryKey } from './acc.js'
+import { key, memoryKey } from './value-key.js'
 import type { RuleId } from './rules.js'
 
 /** What a rule matched: its RegExp match (the whole match is kept) or a snippet; none means the whole clause. */
