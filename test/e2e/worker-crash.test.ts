@@ -3,12 +3,13 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startProfiler, type Profiler } from '../../src/app.js'
 import { client, freshDatabase, SERVER_URL, testConfig, testEnv, type TestDatabase } from '../support/harness.js'
+import { profilerArgs } from '../support/cli.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 function spawnWorker(db: TestDatabase, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
+  const child = spawn(process.execPath, profilerArgs('worker'), {
     cwd: root,
     env: { ...process.env, ...testEnv(db, { LOG_LEVEL: 'warn', PROFILER_BOOTSTRAP: 'false', ...env }) },
     stdio: ['ignore', 'inherit', 'inherit'],
