@@ -4,7 +4,6 @@ import path from 'node:path'
 import crypto from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import pino, { type Logger } from 'pino'
-import { createAiProviders } from './ai/index.js'
 import type { AiProviders } from './ai/types.js'
 import type { Config } from './config.js'
 import { embeddingDimension, migrate, migrationsApplied, openDatabase, POOL_SIZE, type Database } from './db/database.js'
@@ -12,7 +11,6 @@ import { ProfileRepository } from './db/profile.repository.js'
 import { Statements } from './db/statements.js'
 import { EmbeddedEventBus, EVENT_CHANNEL, type EventBus } from './events/event-bus.js'
 import { PostgresEventBus } from './events/postgres-bus.js'
-import { buildServer } from './http/server.js'
 import { JobQueue } from './jobs/queue.js'
 import { WorkerLoop } from './jobs/worker-loop.js'
 import { ProcessingRepository } from './db/processing.repository.js'
@@ -50,6 +48,11 @@ export interface StartOptions {
 
 /** The composition root: builds everything from the validated configuration. */
 export async function startProfiler(config: Config, opts: StartOptions): Promise<Profiler & { bootstrapKey?: string }> {
+  // The AI providers (the local NLP models) and the HTTP layer (Fastify, Apollo, type-graphql) are most of the service's
+  // modules, 1-2.5 s of loading here: they load while the database starts, which compiles PGlite's WebAssembly off the
+  // main thread.
+  const aiModule = opts.ai ? undefined : preload(import('./ai/index.js'))
+  const httpModule = opts.role === 'worker' ? undefined : preload(import('./http/server.js'))
   // One logger for the service and its HTTP server. Lines are written asynchronously (flushed on exit): a synchronous
   // write per request was 6 % of the POST's wall time under load. Under load they are also written in batches of 4 KB
   // or more instead of one write per line; a line waits at most 100 ms.
@@ -81,7 +84,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     })
     await queue.start()
     closers.push(() => queue.stop())
-    const ai = opts.ai ?? createAiProviders(config)
+    const ai = opts.ai ?? (await aiModule!).createAiProviders(config)
     if (ai.close) closers.push(() => ai.close!())
     let dim = await embeddingDimension(ds)
     if (dim !== ai.embedder.dimension) {
@@ -183,6 +186,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     let server: FastifyInstance | undefined
     let url: string | undefined
     if (opts.role !== 'worker') {
+      const { buildServer } = await httpModule!
       server = await buildServer({ config, services, bus, log, ready: async () => migrationsApplied(db) })
       await server.listen({ port: config.port, host: config.host })
       const addr = server.server.address()
@@ -194,4 +198,10 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     await close()
     throw e
   }
+}
+
+/** A module loading ahead of its use: awaited where it is used, and not an unhandled rejection if start-up fails first. */
+function preload<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined)
+  return p
 }
