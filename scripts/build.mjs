@@ -1,6 +1,7 @@
 // The build: src/ and migrations/ compiled to JavaScript in dist/ (dist/src/main.js is the CLI), one file per module
 // with source maps, by esbuild's TypeScript transform: the same per-file transform tsx and vitest apply, so the build
-// runs the JavaScript the tests run (type checking stays in `npm test`). It takes a fraction of a second.
+// runs the JavaScript the tests run (type checking stays in `npm test`), plus the local embedder's word vectors as a
+// binary table (src/ai/local/vector-table.ts). It takes 1-3 s, mostly reading the vectors.
 // dist/build.json records a digest of the sources it was built from, so a stale build can be told from a current one.
 //   node scripts/build.mjs             # build (npm run build; `npm ci` runs it as `prepare`)
 //   node scripts/build.mjs --if-stale  # build only when dist/ does not match the sources
@@ -8,7 +9,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const DIST = path.join(ROOT, 'dist')
@@ -63,6 +64,9 @@ export async function buildDist() {
     tsconfig: 'tsconfig.json',
     logLevel: 'warning',
   })
+  // The local embedder's word vectors as a binary table the compiled code reads at start-up (vector-table.ts).
+  const embedder = await import(pathToFileURL(path.join(DIST, 'src/ai/local/local-embedder.js')).href)
+  await embedder.writeBuiltVectorTable()
   fs.writeFileSync(STAMP, JSON.stringify({ sources: digest, builtAt: new Date().toISOString() }, null, 2) + '\n')
   return { files: files.length, ms: Math.round(performance.now() - started) }
 }
