@@ -11,6 +11,7 @@ import path from 'node:path'
 import { runHttp } from './http.js'
 import { runLatency } from './latency.js'
 import { runSearch } from './search.js'
+import { runStartup } from './startup.js'
 import { runSubscriptions } from './subscriptions.js'
 import { runWorker } from './worker.js'
 import { CHARTS_DIR, dbKinds, printTable, RESULTS_DIR, save, type BenchResult } from './lib/report.js'
@@ -23,6 +24,7 @@ const SUITE: Record<string, (kind: DbKind) => Promise<BenchResult>> = {
   // PGlite holds the whole database in one process's memory: the embedded run uses 20,000 profiles.
   search: (kind) => runSearch(kind, { n: kind === 'server' ? 100_000 : 20_000, queries: 100, sensitivity: 0, models: ['local', 'openai'] }),
   subscriptions: (kind) => runSubscriptions(kind, { subscribers: 1000, events: 20 }),
+  startup: (kind) => runStartup(kind, { runs: 7 }),
 }
 
 const names = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'))

@@ -121,6 +121,26 @@ export async function openCli(config: Config, opts: { ai?: AiProviders } = {}): 
 
 /** Builds the service (API, worker or both) from the validated configuration, and starts it. */
 export async function startProfiler(config: Config, opts: StartOptions): Promise<Profiler & { bootstrapKey?: string }> {
+  // The service's other modules (the AI providers with the local NLP models, the HTTP layer: Fastify, Apollo,
+  // type-graphql) are 1-2.5 s of loading: they load while the database starts, which compiles PGlite's WebAssembly
+  // off the main thread, and are awaited once it is migrated.
+  const modules = Promise.all([
+    import('./ai/index.js'),
+    import('./server.js'),
+    import('./jobs/queue.js'),
+    import('./jobs/worker-loop.js'),
+    import('./jobs/reconciler.js'),
+    import('./db/statements.js'),
+    import('./db/profile.repository.js'),
+    import('./db/processing.repository.js'),
+    import('./services/processing.service.js'),
+    import('./services/profile.service.js'),
+    import('./services/reindex.service.js'),
+    import('./services/search.service.js'),
+    import('./services/submission.service.js'),
+    import('./services/budget.js'),
+  ])
+  modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config)
   const c = closing(log)
   c.add(closeLog)
@@ -145,22 +165,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       { SearchService },
       { SubmissionService },
       { gated, RequestBudget },
-    ] = await Promise.all([
-      import('./ai/index.js'),
-      import('./server.js'),
-      import('./jobs/queue.js'),
-      import('./jobs/worker-loop.js'),
-      import('./jobs/reconciler.js'),
-      import('./db/statements.js'),
-      import('./db/profile.repository.js'),
-      import('./db/processing.repository.js'),
-      import('./services/processing.service.js'),
-      import('./services/profile.service.js'),
-      import('./services/reindex.service.js'),
-      import('./services/search.service.js'),
-      import('./services/submission.service.js'),
-      import('./services/budget.js'),
-    ])
+    ] = await modules
     const queue = new JobQueue({
       url: db.url,
       pollSeconds: config.worker.pollSeconds,

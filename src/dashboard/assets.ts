@@ -1,11 +1,11 @@
 // The dashboard's browser code is TypeScript under dashboard/, bundled by esbuild in process the first time it is
 // asked for (a fraction of a second), so `npm start` serves it with no separate build step and no files written.
 import fs from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import path from 'node:path'
 import { build } from 'esbuild'
+import { PACKAGE_ROOT } from '../paths.js'
 
-export const DASHBOARD_DIR = fileURLToPath(new URL('../../dashboard/', import.meta.url))
+export const DASHBOARD_DIR = path.join(PACKAGE_ROOT, 'dashboard')
 
 export interface DashboardAssets {
   html: string

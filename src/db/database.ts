@@ -1,5 +1,5 @@
 import 'reflect-metadata'
-import { DataSource, type EntityManager } from 'typeorm'
+import type { DataSource, EntityManager } from 'typeorm'
 import type { Config } from '../config.js'
 import { findRunningEmbedded, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js'
 import { MIGRATIONS } from './migrations.js'
@@ -42,6 +42,10 @@ export interface Database {
  * process of this data dir already serves it (then we connect to that one, as the CLI does).
  */
 export async function openDatabase(config: Config, opts: { poolSize?: number; serveEmbedded?: boolean; listen?: string[] } = {}): Promise<Database> {
+  // TypeORM's modules (0.3-0.4 s to load here) load while PGlite starts, whose WebAssembly compiles off the main thread:
+  // a CLI command on the embedded database ends about a second sooner on this machine.
+  const typeorm = import('typeorm')
+  typeorm.catch(() => undefined) // awaited below; not an unhandled rejection if the embedded start fails first
   let embedded: EmbeddedPostgres | undefined
   let url = config.databaseUrl
   if (!url) {
@@ -52,15 +56,17 @@ export async function openDatabase(config: Config, opts: { poolSize?: number; se
       url = embedded.url
     }
   }
-  const dataSource = new DataSource({
-    type: 'postgres',
-    url,
-    migrations: MIGRATIONS,
-    migrationsTableName: 'profiler_migrations',
-    logging: false,
-    extra: { max: opts.poolSize ?? POOL_SIZE, connectionTimeoutMillis: 10_000, options: sessionOptions(sessionSettings(config)) },
-  })
+  let dataSource: DataSource
   try {
+    const { DataSource } = await typeorm
+    dataSource = new DataSource({
+      type: 'postgres',
+      url,
+      migrations: MIGRATIONS,
+      migrationsTableName: 'profiler_migrations',
+      logging: false,
+      extra: { max: opts.poolSize ?? POOL_SIZE, connectionTimeoutMillis: 10_000, options: sessionOptions(sessionSettings(config)) },
+    })
     await dataSource.initialize()
   } catch (e) {
     await embedded?.stop()

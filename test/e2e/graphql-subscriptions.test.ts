@@ -11,6 +11,7 @@ import { DashboardBrowser } from '../support/dashboard-client.js'
 import { client, freshDatabase, SERVER_URL, startService, testConfig, testEnv, type TestDatabase, type TestService } from '../support/harness.js'
 import { connect, DELETE, gql, submit, untilLive, type Recorder, type Socket, type StatusEvent } from '../support/graphql-client.js'
 import { sleep, waitFor } from '../support/wait.js'
+import { profilerArgs } from '../support/cli.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -320,7 +321,7 @@ describe.skipIf(!SERVER_URL)('events cross processes: serve, serve, worker (serv
 
   const spawnRole = (role: 'serve' | 'worker') =>
     new Promise<string | undefined>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', role], {
+      const child = spawn(process.execPath, profilerArgs(role), {
         cwd: root,
         env: { ...process.env, ...env, LOG_LEVEL: 'info' },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connect, gql, type Socket } from '../support/graphql-client.js'
 import { client, freshDatabase, testEnv, type TestDatabase } from '../support/harness.js'
 import { waitFor } from '../support/wait.js'
+import { profilerArgs } from '../support/cli.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -17,7 +18,7 @@ describe('SIGTERM (real process)', () => {
 
   const start = () =>
     new Promise<{ child: ChildProcess; url: string; out: () => string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'start'], {
+      const child = spawn(process.execPath, profilerArgs('start'), {
         cwd: root,
         env: { ...process.env, ...env },
         stdio: ['ignore', 'pipe', 'pipe'],

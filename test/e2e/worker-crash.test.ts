@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startProfiler, type Profiler } from '../../src/app.js'
 import { client, freshDatabase, SERVER_URL, testConfig, testEnv, type TestDatabase } from '../support/harness.js'
 import { waitFor } from '../support/wait.js'
+import { profilerArgs } from '../support/cli.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
 function spawnWorker(db: TestDatabase, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
+  const child = spawn(process.execPath, profilerArgs('worker'), {
     cwd: root,
     env: { ...process.env, ...testEnv(db, { LOG_LEVEL: 'warn', PROFILER_BOOTSTRAP: 'false', ...env }) },
     stdio: ['ignore', 'inherit', 'inherit'],

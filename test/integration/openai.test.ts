@@ -15,6 +15,7 @@ import { client, freshDatabase, testEnv, type Client, type TestDatabase } from '
 import { strictSchemaProblems } from '../support/json-schema-strict.js'
 import { openaiEnv, startOpenAIServer, type OpenAIServer, type RecordedRequest, type UsageTotals } from '../support/openai-server.js'
 import { waitFor } from '../support/wait.js'
+import { profilerArgs } from '../support/cli.js'
 
 // PROFILER_AI=openai end to end: the service's unmodified `openai` SDK talks over HTTP to a local server that speaks
 // the OpenAI wire format (test/support/openai-server.ts), never to a mocked SDK (CONTRACT §9).
@@ -38,7 +39,7 @@ async function adaptInProcess(env: Record<string, string>) {
 
 /** `profiler reindex` as a real process. */
 async function cliReindex(env: Record<string, string>) {
-  return run(process.execPath, ['--import', 'tsx', 'src/main.ts', 'reindex'], {
+  return run(process.execPath, profilerArgs('reindex'), {
     cwd: root,
     env: { ...process.env, ...env },
     timeout: 90_000,

@@ -24,6 +24,12 @@ interface Slot {
 const PIPELINE = 4
 
 /**
+ * A thread's entry: the compiled module in the build (dist/), or, running from the TypeScript sources (tsx, vitest),
+ * a JavaScript shim that registers tsx in the thread first (threads do not inherit the main thread's loader).
+ */
+const THREAD_ENTRY = new URL(import.meta.url.endsWith('.ts') ? './extract-thread.mjs' : './extract-thread.js', import.meta.url)
+
+/**
  * The local extractor on a pool of worker threads: extraction is CPU work (up to a second for the largest allowed
  * input), and on the main thread it would stall every request, subscription and lease heartbeat of the process.
  * Requests beyond what the threads hold wait in line. A thread that crashes fails only the request it was running (the
@@ -72,7 +78,7 @@ export class ThreadedExtractor implements Extractor {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(new URL('./extract-thread.mjs', import.meta.url), { execArgv: [] })
+    const worker = new Worker(THREAD_ENTRY, { execArgv: [] })
     const slot: Slot = { worker, jobs: [] }
     worker.unref()
     worker.on('message', (m: ThreadReply | { ready: true }) => {

@@ -2,11 +2,14 @@
 // hashed bag of stems so words the vectors don't know (names, places, typos) still match exactly.
 import { open } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import path from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 import { stemmer } from 'stemmer'
 import { PiecewiseLinearCalibration } from '../calibration.js'
 import type { Embedder, ScoreCalibration } from '../types.js'
 import { LOCAL_CALIBRATION_POINTS } from './calibration.js'
+import { PACKAGE_ROOT } from '../../paths.js'
+import { readVectorTable, writeVectorTable, type VectorRows } from './vector-table.js'
 
 const WORD_DIMS = 100
 /** Hashed stem buckets (see docs/calibration.md for the measurements behind the choice). */
@@ -116,18 +119,42 @@ function vectorFile(): string {
 function getVectors(maxWords: number): Promise<WordVectors> {
   let p = loads.get(maxWords)
   if (!p) {
-    p = readVectors(vectorFile(), maxWords)
+    p = loadVectors(maxWords)
     p.catch(() => loads.delete(maxWords))
     loads.set(maxWords, p)
   }
   return p
 }
 
+/**
+ * The build's binary table of the default vectors (vector-table.ts). Only the compiled code reads it, since the same
+ * build wrote it; from the TypeScript sources (tests, tsx) the JSON is parsed as ever.
+ */
+const BUILT_TABLE = import.meta.url.endsWith('.ts') ? undefined : path.join(PACKAGE_ROOT, 'dist', `word-vectors-${DEFAULTS.maxWords}.bin`)
+
+async function loadVectors(maxWords: number): Promise<WordVectors> {
+  const started = performance.now()
+  const built = BUILT_TABLE && maxWords === DEFAULTS.maxWords ? readVectorTable(BUILT_TABLE, WORD_DIMS) : undefined
+  const { index, data } = built ?? (await readVectors(vectorFile(), maxWords))
+  // Zipf: a word of rank r occurs ~1/r of the time; weighted by r/(r+K) in a text, that is ~1/(r+K).
+  const common = new Float64Array(WORD_DIMS)
+  for (let r = 0; r < index.size; r++) for (let d = 0; d < WORD_DIMS; d++) common[d] += data[r * WORD_DIMS + d] / (r + COMMON_K)
+  normalise(common, 0, WORD_DIMS)
+  lastLoadMs = performance.now() - started
+  return { index, data, common }
+}
+
+/** Writes the table of the default vectors that the compiled code reads (scripts/build.mjs, after compiling). */
+export async function writeBuiltVectorTable(): Promise<string> {
+  if (!BUILT_TABLE) throw new Error('the vector table is written by the build, from the compiled code')
+  writeVectorTable(BUILT_TABLE, await readVectors(vectorFile(), DEFAULTS.maxWords), WORD_DIMS)
+  return BUILT_TABLE
+}
+
 // The file is one 300 MB JSON object ({..., "vectors": {"word": [100 floats, norm, rank], ...}, "unkVector": ...}),
 // ordered by frequency. Parsing it whole costs ~1 GB of heap; instead read it in chunks, JSON.parse each run of
 // complete entries, keep the rows in one Float32Array, and stop once past maxWords.
-async function readVectors(file: string, maxWords: number): Promise<WordVectors> {
-  const started = performance.now()
+async function readVectors(file: string, maxWords: number): Promise<VectorRows> {
   const fh = await open(file, 'r')
   const chunk = Buffer.allocUnsafe(4 << 20)
   const decoder = new StringDecoder('utf8')
@@ -187,13 +214,7 @@ async function readVectors(file: string, maxWords: number): Promise<WordVectors>
   } finally {
     await fh.close()
   }
-  const rows = index.size
-  // Zipf: a word of rank r occurs ~1/r of the time; weighted by r/(r+K) in a text, that is ~1/(r+K).
-  const common = new Float64Array(WORD_DIMS)
-  for (let r = 0; r < rows; r++) for (let d = 0; d < WORD_DIMS; d++) common[d] += data[r * WORD_DIMS + d] / (r + COMMON_K)
-  normalise(common, 0, WORD_DIMS)
-  lastLoadMs = performance.now() - started
-  return { index, data, common }
+  return { index, data }
 }
 
 /** Lower-cased word tokens, accents stripped; apostrophes split ("maria's" -> "maria", "s"). */

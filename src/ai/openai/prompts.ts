@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { PACKAGE_ROOT } from '../../paths.js'
 
 /** Prompts live in versioned files; the version is recorded with every submission they served. */
 export interface Prompt {
@@ -12,7 +13,7 @@ const cache = new Map<string, Prompt>()
 export function loadPrompt(version: string): Prompt {
   let p = cache.get(version)
   if (!p) {
-    const file = path.join(import.meta.dirname, 'prompts', `${version}.md`)
+    const file = path.join(PACKAGE_ROOT, 'src/ai/openai/prompts', `${version}.md`)
     p = { version, text: fs.readFileSync(file, 'utf8').trim() }
     cache.set(version, p)
   }
