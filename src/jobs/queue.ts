@@ -68,6 +68,9 @@ export class JobQueue {
     const common = { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 15 * 60, retentionMinutes: 60 * 24 }
     // pg-boss 10 creates a queue's partition without a lock: processes starting together deadlock (measured).
     const lock = new pg.Client({ connectionString: this.opts.url })
+    // A connection cut while it is idle emits 'error', which would end the process without a listener; the queries
+    // awaited below fail on their own.
+    lock.on('error', () => undefined)
     await lock.connect()
     try {
       await lock.query(`SELECT pg_advisory_lock($1)`, [QUEUE_SETUP_LOCK])
