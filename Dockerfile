@@ -1,7 +1,8 @@
-# Not built on the project's CI machines (they have no Docker engine).
+# Not built on the project's CI machines (they have no Docker engine); test/integration/deploy-manifests.test.ts checks the
+# base image is pinned. Node 20.20.2 is the version the suite runs on.
 # Build stage: production dependencies (esbuild, the compiler, is one of them: the dashboard needs it at run time), then
 # the build: dist/ (compiled JavaScript) and the local embedder's word-vector table.
-FROM node:20-bookworm-slim AS build
+FROM node:20.20.2-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Without the `prepare` build (the sources are not here yet), so this layer stays cached until the lockfile changes.
@@ -13,7 +14,7 @@ COPY migrations migrations
 RUN node scripts/build.mjs
 
 # Runtime: the build, the production dependencies, and the files read at run time (the dashboard's sources, the prompts).
-FROM node:20-bookworm-slim
+FROM node:20.20.2-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
 COPY --from=build /app/node_modules node_modules
