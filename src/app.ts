@@ -208,6 +208,12 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       bus = embeddedBus
     }
     c.add(() => bus.close())
+    // Search statements on a read replica when one is configured (API processes only: the worker never searches).
+    let searchDb: Database | undefined
+    if (config.search.databaseUrl && opts.role !== 'worker') {
+      searchDb = await openDatabase({ ...config, databaseUrl: config.search.databaseUrl })
+      c.add(() => searchDb!.close())
+    }
     const statements = await Statements.create(ds)
     const profiles = new ProfileRepository(statements)
     const workerId = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`
@@ -227,7 +233,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       accounts: accountService(db, config),
       submissions: gated(new SubmissionService(ds, statements, queue, bus, config.limits), gate),
       profiles: gated(new ProfileService(ds, profiles, queue, bus), gate),
-      search: gated(new SearchService(ds, ai.embedder, config.limits.maxPageSize), gate),
+      search: gated(new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker }),
       budget,
     }

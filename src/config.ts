@@ -12,6 +12,7 @@ const schema = z.object({
   PORT: int(8080, 0, 65535),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().url().optional(),
+  PROFILER_SEARCH_DATABASE_URL: z.string().url().optional(),
   PROFILER_DATA_DIR: z.string().min(1).default('./data'),
   PROFILER_BOOTSTRAP: bool.default(true),
   PROFILER_AI: z.enum(['local', 'openai']).default('local'),
@@ -118,6 +119,11 @@ export type Config = {
   search: {
     /** HNSW candidate list size of a semantic search (pgvector's hnsw.ef_search): recall against speed. */
     efSearch: number
+    /**
+     * A read replica (hot standby) of DATABASE_URL for search statements only (GET /v1/search, the `search` query), or
+     * undefined: search on the primary. Search then lags the primary by the replica's replay delay.
+     */
+    databaseUrl?: string
   }
   worker: {
     /** Profiles in flight at once in a worker process. */
@@ -192,6 +198,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.PROFILER_AI === 'openai' && !e.OPENAI_API_KEY) {
     throw new ConfigError('Invalid configuration:\n  OPENAI_API_KEY: required when PROFILER_AI=openai (any value for servers that need none, e.g. Ollama)')
   }
+  if (e.PROFILER_SEARCH_DATABASE_URL && !e.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration:\n  PROFILER_SEARCH_DATABASE_URL: a read replica of the server in DATABASE_URL; the embedded database has none')
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -248,7 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       wsMaxSockets: e.PROFILER_WS_MAX_SOCKETS,
       wsAuthRecheckMs: e.PROFILER_WS_AUTH_RECHECK_MS,
     },
-    search: { efSearch: e.PROFILER_HNSW_EF_SEARCH },
+    search: { efSearch: e.PROFILER_HNSW_EF_SEARCH, databaseUrl: e.PROFILER_SEARCH_DATABASE_URL },
     worker: {
       concurrency: e.PROFILER_WORKER_CONCURRENCY,
       roundSize: e.PROFILER_WORKER_FETCH,

@@ -60,6 +60,17 @@ export class PgCluster {
     return [Number(uid), Number(gid)]
   }
 
+  /**
+   * Makes this cluster a hot standby of `primary` (pg_basebackup with streaming replication, -R writes the standby
+   * settings) and starts it: instead of `init`.
+   */
+  async initStandbyOf(primary: PgCluster) {
+    if (process.getuid?.() === 0) fs.chownSync(this.dir, ...this.postgresIds())
+    this.port = await freePort()
+    await this.as('pg_basebackup', ['-D', path.join(this.dir, 'data'), '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-R', '-X', 'stream', '--no-sync'])
+    await this.start()
+  }
+
   async start() {
     const opts = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`
     await this.as('pg_ctl', ['-D', path.join(this.dir, 'data'), '-l', path.join(this.dir, 'log'), '-o', opts, '-w', 'start'])
