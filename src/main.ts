@@ -155,9 +155,18 @@ async function generatedPassword(): Promise<string> {
   return randomToken(20)
 }
 
-async function readStdin(): Promise<string> {
+/** Standard input as text, refused past `maxBytes` (without reading the rest). */
+async function readStdin(maxBytes = 4096, what = 'standard input'): Promise<string> {
   const chunks: Buffer[] = []
-  for await (const c of process.stdin) chunks.push(c as Buffer)
+  let size = 0
+  for await (const c of process.stdin) {
+    size += (c as Buffer).length
+    if (size > maxBytes) {
+      const { DomainError } = await import('./domain/errors.js')
+      throw new DomainError('VALIDATION_FAILED', `${what} is over ${maxBytes} bytes`)
+    }
+    chunks.push(c as Buffer)
+  }
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')
 }
 
@@ -261,7 +270,9 @@ program
   .action(async (text: string | undefined, o: ExtractOptions) => {
     // Loaded here, like the service: the NLP models take a moment that the other commands need not wait for.
     const { extractCommand } = await import('./cli/extract.js')
-    process.stdout.write(await extractCommand(text, o, readStdin))
+    // The API's bound on `data` (PROFILER_MAX_DATA_BYTES, 100 KiB by default) holds here too.
+    const limit = (await config()).limits.maxDataBytes
+    process.stdout.write(await extractCommand(text, o, () => readStdin(limit, 'the text on standard input (PROFILER_MAX_DATA_BYTES)')))
   })
 
 /** Errors that are the user's to fix: their message alone, without a stack. */

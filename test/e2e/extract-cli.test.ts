@@ -3,6 +3,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { LocalExtractor } from '../../src/ai/local/local-extractor.js'
 import { RULE_LIST, ruleDescription } from '../../src/ai/local/rules.js'
+import { profilerArgs } from '../support/cli.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 /** Each CLI call is a process with its own 60 s bound (see cli.test.ts); a test of n calls gets n times that. */
@@ -11,7 +12,7 @@ const perCalls = (n: number) => n * 60_000
 /** Runs `profiler extract …` as a process, with `stdin` written to it (or nothing, closed). */
 function extract(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'extract', ...args], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, profilerArgs('extract', ...args), { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     const timer = setTimeout(() => {
@@ -25,6 +26,7 @@ function extract(args: string[], stdin = ''): Promise<{ code: number | null; std
       clearTimeout(timer)
       resolve({ code, stdout, stderr })
     })
+    child.stdin.on('error', () => undefined) // EPIPE: the command may refuse its input before reading all of it
     child.stdin.end(stdin)
   })
 }
@@ -70,6 +72,17 @@ describe('profiler extract (real processes)', () => {
       expect(out).toContain('core_info.name: Rosa (')
       expect(out).toContain('preferences.topics_to_avoid: politics (')
       expect(out).not.toMatch(/location\.live-in|matched/)
+    },
+    perCalls(1),
+  )
+
+  it(
+    "refuses standard input over the API's bound on data (PROFILER_MAX_DATA_BYTES) without reading it all",
+    async () => {
+      const r = await extract([], 'I live in Oslo. '.repeat(7000)) // 112,000 bytes
+      expect(r.code).toBe(1)
+      expect(r.stderr).toBe('profiler: the text on standard input (PROFILER_MAX_DATA_BYTES) is over 102400 bytes\n')
+      expect(r.stdout).toBe('')
     },
     perCalls(1),
   )
