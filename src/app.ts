@@ -6,13 +6,15 @@ import type { FastifyInstance } from 'fastify'
 import pino, { type Logger } from 'pino'
 import type { AiProviders } from './ai/types.js'
 import type { Config } from './config.js'
-import { embeddingDimension, migrate, migrationsApplied, openDatabase, POOL_SIZE, type Database } from './db/database.js'
+import { embeddingDimension, migrate, migrationsApplied, openDatabase, POOL_SIZE, poolStats, type Database } from './db/database.js'
 import { EmbeddedEventBus, EVENT_CHANNEL, type EventBus } from './events/event-bus.js'
 import { PostgresEventBus } from './events/postgres-bus.js'
 import type { Services } from './services/index.js'
 import type { ReindexService } from './services/reindex.service.js'
 import { AccountService } from './services/account.service.js'
 import { TenantService } from './services/tenant.service.js'
+import type { Metrics } from './metrics/metrics.js'
+import { PACKAGE_ROOT } from './paths.js'
 
 // The composition root of every process: `startProfiler` builds the service (API, worker or both) and `openCli` what
 // the CLI's commands use, with the same constructors and options. What only the service needs (the HTTP server, the
@@ -26,9 +28,13 @@ export interface Profiler {
   services: Services
   bus: EventBus
   log: Logger
+  /** This process's metrics registry (read over HTTP at /metrics). */
+  metrics: Metrics
   server?: FastifyInstance
   /** http://host:port when the API runs. */
   url?: string
+  /** The metrics port's http://host:port/metrics, when PROFILER_METRICS_PORT is set. */
+  metricsUrl?: string
   close(): Promise<void>
 }
 
@@ -55,6 +61,13 @@ function serviceLogger(config: Config): { log: Logger; close: () => Promise<void
       out.flush()
     },
   }
+}
+
+let version: string | undefined
+/** The package's version, for profiler_info. */
+function packageVersion(): string {
+  version ??= String(JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')).version ?? 'unknown')
+  return version
 }
 
 /** Tenants, apps and keys. Keys are cached only where every revocation is heard: a server's LISTEN, or the embedded server this process runs. */
@@ -139,6 +152,10 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./services/search.service.js'),
     import('./services/submission.service.js'),
     import('./services/budget.js'),
+    import('./ai/metered.js'),
+    import('./db/submission.repository.js'),
+    import('./http/metrics.js'),
+    import('./metrics/metrics.js'),
   ])
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config)
@@ -165,7 +182,16 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       { SearchService },
       { SubmissionService },
       { gated, RequestBudget },
+      { metered },
+      { SubmissionRepository },
+      { startMetricsServer },
+      { Metrics },
     ] = await modules
+    const metrics = new Metrics({ role: opts.role, database: db.mode, version: packageVersion() })
+    metrics.dbPool(() => poolStats(ds))
+    if (db.embeddedStats) metrics.embeddedDb(db.embeddedStats)
+    const submissionRows = new SubmissionRepository()
+    metrics.queue(() => submissionRows.openStats(ds.manager))
     const queue = new JobQueue({
       url: db.url,
       pollSeconds: config.worker.pollSeconds,
@@ -174,7 +200,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     })
     await queue.start()
     c.add(() => queue.stop())
-    const ai = opts.ai ?? createAiProviders(config)
+    const ai = metered(opts.ai ?? createAiProviders(config, { onLlmFailure: (kind) => metrics.llmRequestFailed(kind) }), metrics)
     if (ai.close) c.add(() => ai.close!())
     let dim = await embeddingDimension(ds)
     if (dim !== ai.embedder.dimension) {
@@ -234,7 +260,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       submissions: gated(new SubmissionService(ds, statements, queue, bus, config.limits), gate),
       profiles: gated(new ProfileService(ds, profiles, queue, bus), gate),
       search: gated(new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize), gate),
-      processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker }),
+      processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker }, metrics),
       budget,
     }
 
@@ -281,13 +307,20 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     let server: FastifyInstance | undefined
     let url: string | undefined
     if (opts.role !== 'worker') {
-      server = await buildServer({ config, services, bus, log, ready: async () => migrationsApplied(db) })
+      server = await buildServer({ config, services, bus, log, metrics, ready: async () => migrationsApplied(db) })
       await server.listen({ port: config.port, host: config.host })
       const addr = server.server.address()
       url = typeof addr === 'object' && addr ? `http://${config.host}:${addr.port}` : undefined
       c.add(() => server!.close())
     }
-    return { config, db, services, bus, log, server, url, bootstrapKey, close }
+    // In every role: a worker has no API port, and this is where its extraction and LLM metrics are read.
+    let metricsUrl: string | undefined
+    if (config.metrics.port !== undefined) {
+      const m = await startMetricsServer(metrics, { host: config.metrics.host, port: config.metrics.port })
+      metricsUrl = m.url
+      c.add(() => m.close())
+    }
+    return { config, db, services, bus, log, metrics, server, url, metricsUrl, bootstrapKey, close }
   } catch (e) {
     await close()
     throw e

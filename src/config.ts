@@ -71,6 +71,9 @@ const schema = z.object({
   PROFILER_LOGIN_MAX_FAILURES: int(5, 1, 1000),
   PROFILER_LOGIN_WINDOW_MINUTES: int(15, 1, 24 * 60),
   PROFILER_COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  PROFILER_METRICS_TOKEN: z.string().min(16, 'at least 16 characters (e.g. openssl rand -hex 32)').optional(),
+  PROFILER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  PROFILER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 })
 
 export interface DashboardConfig {
@@ -115,6 +118,13 @@ export type Config = {
   shutdownTimeoutMs: number
   graphql: GraphQLLimits
   dashboard: DashboardConfig
+  metrics: {
+    /** Bearer token that opens GET /metrics on the API port; without it that path is 404. */
+    token?: string
+    /** A separate HTTP server for /metrics (no auth), in every role; 0 = any free port. */
+    port?: number
+    host: string
+  }
   openai: OpenAIConfig
   search: {
     /** HNSW candidate list size of a semantic search (pgvector's hnsw.ef_search): recall against speed. */
@@ -258,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       wsAuthRecheckMs: e.PROFILER_WS_AUTH_RECHECK_MS,
     },
     search: { efSearch: e.PROFILER_HNSW_EF_SEARCH, databaseUrl: e.PROFILER_SEARCH_DATABASE_URL },
+    metrics: { token: e.PROFILER_METRICS_TOKEN, port: e.PROFILER_METRICS_PORT, host: e.PROFILER_METRICS_HOST },
     worker: {
       concurrency: e.PROFILER_WORKER_CONCURRENCY,
       roundSize: e.PROFILER_WORKER_FETCH,

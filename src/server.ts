@@ -12,6 +12,8 @@ import { registerV1Routes } from './rest/v1.routes.js'
 import type { Services } from './services/index.js'
 import { clientErrorHandler, sendError } from './http/errors.js'
 import { RouteTable } from './http/route-table.js'
+import { registerMetricsRoute } from './http/metrics.js'
+import type { Metrics } from './metrics/metrics.js'
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:\-]{1,128}$/
 
@@ -20,6 +22,7 @@ export interface HttpDeps {
   services: Services
   bus: EventBus
   log: Logger
+  metrics: Metrics
   ready: () => Promise<boolean>
 }
 
@@ -56,10 +59,14 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     reply.header('X-Request-Id', req.id)
     done()
   })
-  // One line per request (never the body or the key).
+  // One line per request (never the body or the key), and one observation labelled by the route's pattern, never the
+  // URL: a request for /v1/profile/<anything> adds no series, nor does one that matches no route.
+  const { metrics } = deps
   app.addHook('onResponse', (req, reply, done) => {
     const q = req.url.indexOf('?')
-    req.log.info({ method: req.method, url: q < 0 ? req.url : req.url.slice(0, q), status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request')
+    const ms = reply.elapsedTime
+    req.log.info({ method: req.method, url: q < 0 ? req.url : req.url.slice(0, q), status: reply.statusCode, ms: Math.round(ms) }, 'request')
+    metrics.httpRequest(req.method, req.is404 ? undefined : req.routeOptions.url, reply.statusCode, ms / 1000)
     done()
   })
   app.setErrorHandler((err, req, reply) => sendError(req, reply, err))
@@ -79,9 +86,11 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     return reply.code(ok ? 200 : 503).send(ok ? { status: 'ready' } : { error: 503, message: 'Not ready: database unreachable or migrations pending' })
   })
 
+  registerMetricsRoute(app, deps.metrics, config.metrics.token)
+
   await app.register(async (v1) => registerV1Routes(v1, deps.services, config), { prefix: '/v1' })
-  await registerGraphQL(app, config, deps.services, deps.bus, apiEndpoint(deps.services, await profilerSchema()))
+  await registerGraphQL(app, config, deps.services, deps.bus, deps.metrics, apiEndpoint(deps.services, await profilerSchema()))
   await registerDashboardRoutes(app, config, deps.services)
-  await registerGraphQL(app, config, deps.services, deps.bus, dashboardEndpoint(deps.services, await dashboardSchema(), config.dashboard))
+  await registerGraphQL(app, config, deps.services, deps.bus, deps.metrics, dashboardEndpoint(deps.services, await dashboardSchema(), config.dashboard))
   return app
 }

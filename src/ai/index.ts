@@ -4,17 +4,20 @@ import { ThreadedExtractor } from './local/extract-pool.js'
 import { LocalExtractor } from './local/local-extractor.js'
 import { LocalSummarizer } from './local/local-summarizer.js'
 import { LlmUnavailableError } from './errors.js'
-import { LlmClient } from './openai/client.js'
+import { LlmClient, type LlmErrorKind } from './openai/client.js'
 import { OpenAIEmbedder } from './openai/openai-embedder.js'
 import { OpenAIExtractor, OpenAISummarizer } from './openai/openai-extractor.js'
 import { isConnectionError } from '../domain/errors.js'
 import type { AiProviders, Extractor, Summarizer, Usage } from './types.js'
 
-/** Chosen once at start-up from configuration; nothing outside ai/ knows which provider runs. */
-export function createAiProviders(config: Config): AiProviders {
+/**
+ * Chosen once at start-up from configuration; nothing outside ai/ knows which provider runs. `onLlmFailure` is told of
+ * every failed request to an LLM provider, retried ones included.
+ */
+export function createAiProviders(config: Config, opts: { onLlmFailure?: (kind: LlmErrorKind) => void } = {}): AiProviders {
   let providers: AiProviders
   if (config.ai === 'openai') {
-    const llm = new LlmClient(config.openai)
+    const llm = new LlmClient(config.openai, opts.onLlmFailure)
     providers = {
       extractor: new OpenAIExtractor(llm, config.openai.chatModel),
       summarizer: withTemplateFallback(new OpenAISummarizer(llm, config.openai.chatModel)),

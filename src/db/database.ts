@@ -34,6 +34,8 @@ export interface Database {
   mode: 'embedded' | 'server'
   /** Embedded mode, when this process serves the database: NOTIFYs committed by any connection (see EmbeddedEventBus). */
   onNotification?: (handler: (channel: string, payload: string) => void) => void
+  /** Embedded mode, when this process serves the database: its connections and the messages waiting for its session. */
+  embeddedStats?: () => { connections: number; queued: number }
   close(): Promise<void>
 }
 
@@ -76,7 +78,7 @@ export async function openDatabase(config: Config, opts: { poolSize?: number; se
     dataSource,
     url,
     mode: config.databaseUrl ? 'server' : 'embedded',
-    ...(embedded ? { onNotification: embedded.onNotification } : {}),
+    ...(embedded ? { onNotification: embedded.onNotification, embeddedStats: embedded.stats } : {}),
     async close() {
       if (dataSource.isInitialized) await dataSource.destroy()
       await embedded?.stop()
@@ -105,6 +107,13 @@ export async function migrate(db: Database): Promise<string[]> {
     await lock.query(`SELECT pg_advisory_unlock($1)`, [MIGRATION_LOCK]).catch(() => undefined)
     await lock.release()
   }
+}
+
+/** The connections of the data source's pg pool (idle, in use, queries waiting), for the metrics. */
+export function poolStats(ds: DataSource): { total: number; idle: number; waiting: number; max: number } | undefined {
+  const pool = (ds.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number; options?: { max?: number } } }).master
+  if (!pool || typeof pool.totalCount !== 'number') return undefined
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options?.max ?? 0 }
 }
 
 /** Whether every known migration has been applied (for /readyz). */

@@ -16,6 +16,8 @@ export interface EmbeddedPostgres {
   url: string
   /** NOTIFYs committed by any connection, this process's or another's (the CLI's). */
   onNotification(handler: NotificationHandler): void
+  /** Open connections, and protocol messages waiting for the single session. */
+  stats(): { connections: number; queued: number }
   stop(): Promise<void>
 }
 
@@ -49,6 +51,7 @@ export async function startEmbeddedPostgres(
   return {
     url: `postgres://postgres@127.0.0.1:${bound}/postgres`,
     onNotification: (handler) => server.onNotification(handler),
+    stats: () => server.stats(),
     async stop() {
       if (stopped) return
       stopped = true

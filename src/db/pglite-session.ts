@@ -165,6 +165,10 @@ export class PGliteServer {
     this.scheduler.onNotification = handler
   }
 
+  stats(): { connections: number; queued: number } {
+    return { connections: this.handlers.size, queued: this.scheduler.getQueueLength() }
+  }
+
   async start(port = 0): Promise<number> {
     await this.db.waitReady
     this.server = net.createServer((socket) => {

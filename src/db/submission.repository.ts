@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm'
 import type { InputType } from '../domain/profile.js'
-import type { SubmissionStatus } from '../domain/submission.js'
+import { isOpenSql, type SubmissionStatus } from '../domain/submission.js'
 
 /** A submission as stored, without its data. */
 export interface SubmissionRow {
@@ -35,6 +35,12 @@ export interface UsageTotals {
   submissions: number
 }
 
+/** Open submissions of one state over all tenants, and the age of the oldest. */
+export interface OpenSubmissionStats {
+  count: number
+  oldestAgeSeconds: number | null
+}
+
 const SUBMISSION_COLUMNS = `id, profile_id, seq, input_type, status, attempts, error, created_at, started_at, finished_at, usage, prompt_version`
 
 /**
@@ -54,6 +60,22 @@ export class SubmissionRepository {
           AND ($4::text IS NULL OR status = $4) ORDER BY seq LIMIT $5`,
       [tenantId, profileId, opts.afterSeq ?? 0, opts.status ?? null, opts.limit],
     )
+  }
+
+  /**
+   * The queue for the operator's metrics: open submissions by state over every tenant (the one statement here without
+   * a tenant, like the reconciler's), through the partial index of open submissions.
+   */
+  async openStats(m: EntityManager): Promise<Record<'pending' | 'processing', OpenSubmissionStats>> {
+    const rows: { status: string; n: string; age: number | null }[] = await m.query(
+      `SELECT status, count(*)::bigint AS n, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
+         FROM submissions WHERE ${isOpenSql()} GROUP BY status`,
+    )
+    const of = (status: string): OpenSubmissionStats => {
+      const r = rows.find((x) => x.status === status)
+      return r ? { count: Number(r.n), oldestAgeSeconds: r.age === null ? null : Math.max(0, Number(r.age)) } : { count: 0, oldestAgeSeconds: null }
+    }
+    return { pending: of('pending'), processing: of('processing') }
   }
 
   /** Tokens used over all the tenant's submissions (deleted profiles' submissions go with them). */

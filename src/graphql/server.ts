@@ -21,6 +21,8 @@ import type { Services } from '../services/index.js'
 import type { GqlContext } from './context.js'
 import { formatGraphQLError, toGraphQLError } from './errors.js'
 import { limitRules, operationCost } from './limits.js'
+import { operationMetrics } from './metrics.js'
+import type { Metrics } from '../metrics/metrics.js'
 
 /** Who a WebSocket connection acts for, decided once at connect. */
 export interface WsAuth {
@@ -98,7 +100,7 @@ export function apiEndpoint(services: Services, schema: GraphQLSchema): GraphQLE
 }
 
 /** A GraphQL endpoint over HTTP (Apollo) and WebSocket (graphql-ws) on the same path, over the one service layer. */
-export async function registerGraphQL(app: FastifyInstance, config: Config, services: Services, bus: EventBus, endpoint: GraphQLEndpoint) {
+export async function registerGraphQL(app: FastifyInstance, config: Config, services: Services, bus: EventBus, metrics: Metrics, endpoint: GraphQLEndpoint) {
   const { schema } = endpoint
   const rules = limitRules(config.graphql, config.production)
   const apollo = new ApolloServer<GqlContext>({
@@ -110,7 +112,13 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError(config.production),
     // No cache hints are used: Apollo's default cache-control plugin would wrap every field's resolver to collect them.
-    plugins: [fastifyApolloDrainPlugin(app), subscriptionsNeedWebSocket, chargeOperations, ApolloServerPluginCacheControlDisabled()],
+    plugins: [
+      fastifyApolloDrainPlugin(app),
+      subscriptionsNeedWebSocket,
+      chargeOperations,
+      operationMetrics(metrics, endpoint.path),
+      ApolloServerPluginCacheControlDisabled(),
+    ],
   })
   await apollo.start()
 
@@ -151,6 +159,12 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
   const liveOperations = (group: string) =>
     [...(byGroup.get(group) ?? [])].reduce((n, c) => n + Object.keys(c.subscriptions).length, 0)
   const sockets = new Set<WsContext>()
+  // Read at scrape time: every open socket (authenticated or not yet), and the operations graphql-ws runs on them.
+  metrics.webSockets(endpoint.path, () => {
+    let operations = 0
+    for (const c of sockets) operations += Object.keys(c.subscriptions).length
+    return { connections: wss.clients.size, operations }
+  })
   // One periodic re-check per credential, however many sockets use it (a CLI revocation in another process raises
   // no event): 500 sockets on one key cost one query per interval, not 500.
   const rechecks = new Map<string, { timer: NodeJS.Timeout; sockets: Set<WsContext> }>()

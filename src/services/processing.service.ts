@@ -11,6 +11,7 @@ import type { ProfileJob } from '../domain/profile.js'
 import { distinctProfiles } from '../domain/worker-policy.js'
 import type { EventBus } from '../events/event-bus.js'
 import type { JobQueue, QueuedJob } from '../jobs/queue.js'
+import type { Metrics } from '../metrics/metrics.js'
 import { applyRound } from './worker/apply.js'
 import { claimRound } from './worker/claim.js'
 import { extractProfile, type Prepared } from './worker/extract.js'
@@ -42,6 +43,7 @@ export class ProcessingService {
     bus: EventBus,
     private readonly log: Logger,
     private readonly opts: ProcessingOptions,
+    private readonly metrics: Metrics,
   ) {
     this.uow = new UnitOfWork(ds, bus)
     this.deps = { uow: this.uow, profiles, repo, submissions: new SubmissionLifecycle(), queue, ai, log, opts }
@@ -125,27 +127,36 @@ export class ProcessingService {
     ).finally(() => clearInterval(heartbeat))
     const more: ProfileJob[] = []
     const ready: { c: Claimed; prepared: Prepared }[] = []
+    const count = (cs: { c: Claimed }[]) => cs.reduce((n, { c }) => n + c.submissions.length, 0)
+    const fail = async (c: Claimed, err: unknown) => {
+      this.metrics.workerBatch('failed', c.submissions.length)
+      if (await failBatch(this.deps, c.job, owner, c.submissions, err)) more.push(c.job)
+    }
     for (const o of outcomes) {
       if ('prepared' in o) ready.push(o)
-      else if (signal.aborted) await giveBack(this.deps, o.c.job, owner, o.c.submissions)
-      else if (await failBatch(this.deps, o.c.job, owner, o.c.submissions, o.err)) more.push(o.c.job)
+      else if (signal.aborted) {
+        await giveBack(this.deps, o.c.job, owner, o.c.submissions)
+        this.metrics.workerBatch('handed_back', o.c.submissions.length)
+      } else await fail(o.c, o.err)
     }
     if (!ready.length) return more
     try {
       more.push(...(await applyRound(this.deps, ready, owner)))
+      this.metrics.workerBatch('applied', count(ready))
     } catch (err) {
       // An outage is pg-boss's to retry; anything else is tried profile by profile, so one cannot sink the others.
       if (isConnectionError(err) || ready.length === 1) {
         if (isConnectionError(err)) throw err
-        if (await failBatch(this.deps, ready[0]!.c.job, owner, ready[0]!.c.submissions, withUsage(err, ready[0]!.prepared.usage))) more.push(ready[0]!.c.job)
+        await fail(ready[0]!.c, withUsage(err, ready[0]!.prepared.usage))
         return more
       }
       for (const r of ready) {
         try {
           more.push(...(await applyRound(this.deps, [r], owner)))
+          this.metrics.workerBatch('applied', r.c.submissions.length)
         } catch (one) {
           if (isConnectionError(one)) throw one
-          if (await failBatch(this.deps, r.c.job, owner, r.c.submissions, withUsage(one, r.prepared.usage))) more.push(r.c.job)
+          await fail(r.c, withUsage(one, r.prepared.usage))
         }
       }
     }

@@ -2,6 +2,7 @@ import OpenAI from 'openai'
 import type { OpenAIConfig } from '../../config.js'
 import type { Usage } from '../types.js'
 import { sumUsage } from '../usage.js'
+import { LlmUnavailableError } from '../errors.js'
 import { CircuitBreaker } from './breaker.js'
 
 /** A counting semaphore: at most `n` LLM requests in flight per process. */
@@ -35,7 +36,11 @@ export class LlmClient {
   private readonly slots: Semaphore
   readonly breaker: CircuitBreaker
 
-  constructor(readonly cfg: OpenAIConfig) {
+  constructor(
+    readonly cfg: OpenAIConfig,
+    /** Told of every failed request, retried ones included (metrics). */
+    private readonly onFailure?: (kind: LlmErrorKind) => void,
+  ) {
     // Every setting explicit: the SDK would otherwise read OPENAI_BASE_URL, OPENAI_ORG_ID and OPENAI_PROJECT_ID from
     // the environment behind the configuration's back.
     this.sdk = new OpenAI({
@@ -94,6 +99,7 @@ export class LlmClient {
         return out
       } catch (e) {
         err = e
+        this.onFailure?.(llmErrorKind(e, opts.signal))
       } finally {
         this.slots.release()
       }
@@ -127,6 +133,25 @@ export class LlmOutputError extends Error {
     super(message)
     this.name = 'LlmOutputError'
   }
+}
+
+export type LlmErrorKind = 'timeout' | 'connection' | 'rate_limited' | 'server_error' | 'client_error' | 'bad_output' | 'circuit_open' | 'aborted' | 'other'
+
+/** What kind of failure an AI call ended with: a closed set, for metrics. */
+export function llmErrorKind(e: unknown, signal?: AbortSignal): LlmErrorKind {
+  if (signal?.aborted) return 'aborted'
+  if (e instanceof LlmUnavailableError) return 'circuit_open'
+  if (e instanceof LlmOutputError) return 'bad_output'
+  if (e instanceof OpenAI.APIConnectionTimeoutError) return 'timeout'
+  if (e instanceof OpenAI.APIConnectionError) return 'connection'
+  if (e instanceof OpenAI.APIUserAbortError) return 'aborted'
+  if (e instanceof OpenAI.APIError) {
+    if (e.status === 429) return 'rate_limited'
+    if (e.status === 408) return 'timeout'
+    if (e.status === undefined || e.status >= 500) return 'server_error'
+    return 'client_error'
+  }
+  return 'other'
 }
 
 /** Failures that say the provider is down or overloaded, not that the request was wrong. */
