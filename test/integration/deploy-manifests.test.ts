@@ -8,7 +8,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseAllDocuments } from 'yaml'
 import { loadConfig } from '../../src/config.js'
-import { startService, type TestService } from '../support/harness.js'
+import { startProfiler } from '../../src/app.js'
+import { startService, testEnv, type TestService } from '../support/harness.js'
 import { profilerArgs, ROOT } from '../support/cli.js'
 
 const PLUGIN = '/usr/libexec/docker/cli-plugins/docker-compose'
@@ -127,6 +128,27 @@ describe('deployment manifests', () => {
       }
       expect(c.env).toContainEqual({ name: 'HOST', value: '0.0.0.0' })
       expect(c.env.find((e: any) => e.name === 'PORT').value).toBe(String(c.ports[0].containerPort))
+    })
+
+    it("the worker's liveness probe and the scrape annotations reach a worker's metrics port", async () => {
+      const cm = byKind('ConfigMap')[0].data
+      const worker = await startProfiler(loadConfig({ ...testEnv(svc.db), PROFILER_METRICS_PORT: '0', PROFILER_METRICS_HOST: '127.0.0.1' }), { role: 'worker' })
+      try {
+        for (const d of [deployment('api'), deployment('worker')]) {
+          const [c] = d.spec.template.spec.containers
+          const port = c.ports.find((p: any) => p.name === 'metrics')
+          expect(String(port.containerPort)).toBe(cm.PROFILER_METRICS_PORT)
+          expect(d.spec.template.metadata.annotations['prometheus.io/port']).toBe(cm.PROFILER_METRICS_PORT)
+          expect(d.spec.template.metadata.annotations['prometheus.io/path']).toBe('/metrics')
+        }
+        const probe = deployment('worker').spec.template.spec.containers[0].livenessProbe.httpGet
+        expect(probe.port).toBe('metrics')
+        const r = await fetch(new URL(probe.path, worker.metricsUrl!))
+        expect(r.status).toBe(200)
+        expect(await r.text()).toMatch(/^profiler_info\{role="worker"/m)
+      } finally {
+        await worker.close()
+      }
     })
   })
 })
