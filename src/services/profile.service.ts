@@ -38,7 +38,7 @@ export class ProfileService {
   }
 
   /**
-   * Removes the profile, its history, embedding, submissions and queued jobs in one transaction. A worker
+   * Removes the profile, its history, embedding, submissions and jobs in one transaction. A worker
    * busy with it finds the row gone (or claimed by nobody) when it tries to apply, and drops its work.
    */
   async delete(ctx: RequestContext, profileId: string): Promise<void> {
@@ -51,7 +51,7 @@ export class ProfileService {
     return this.uow.run(ctx, async (tx) => {
       const seq = await this.profiles.delete(tx.manager, ctx.tenantId, profileId)
       if (seq === null) return false
-      await this.queue.deleteQueued(tx.manager, { tenantId: ctx.tenantId, profileId })
+      await this.queue.forgetProfile(tx.manager, { tenantId: ctx.tenantId, profileId })
       tx.raise('profileStatusChanged', { tenantId: ctx.tenantId, profileId, status: 'deleted', at: new Date().toISOString(), seq })
       return true
     })
