@@ -10,6 +10,7 @@ import { embeddingDimension, migrate, migrationsApplied, openDatabase, POOL_SIZE
 import { EmbeddedEventBus, EVENT_CHANNEL, type EventBus } from './events/event-bus.js'
 import { PostgresEventBus } from './events/postgres-bus.js'
 import type { Services } from './services/index.js'
+import type { ExportService } from './services/export.service.js'
 import type { ReindexService } from './services/reindex.service.js'
 import { AccountService } from './services/account.service.js'
 import { TenantService } from './services/tenant.service.js'
@@ -81,6 +82,8 @@ export interface Cli {
   accounts: AccountService
   /** The AI providers are loaded only by the commands that need them. */
   reindexer(): Promise<ReindexService>
+  /** Export and import; `embed` loads the embedding model (an import re-embeds what it writes). */
+  exporter(o: { embed: boolean }): Promise<ExportService>
   close(): Promise<void>
 }
 
@@ -111,6 +114,14 @@ export async function openCli(config: Config, opts: { ai?: AiProviders } = {}): 
         if (ai.close) c.add(() => ai.close!())
         return new ReindexService(db.dataSource, ai)
       },
+      async exporter(o) {
+        const { ExportService } = await import('./services/export.service.js')
+        if (!o.embed) return new ExportService(db.dataSource)
+        const { createAiProviders } = await import('./ai/index.js')
+        const ai = opts.ai ?? createAiProviders(config)
+        if (ai.close) c.add(() => ai.close!())
+        return new ExportService(db.dataSource, { embedder: ai.embedder })
+      },
       close: c.close,
     }
   } catch (e) {
@@ -139,6 +150,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./services/search.service.js'),
     import('./services/submission.service.js'),
     import('./services/budget.js'),
+    import('./services/export.service.js'),
   ])
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config)
@@ -165,6 +177,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       { SearchService },
       { SubmissionService },
       { gated, RequestBudget },
+      { ExportService },
     ] = await modules
     const queue = new JobQueue({
       url: db.url,
@@ -229,6 +242,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       profiles: gated(new ProfileService(ds, profiles, queue, bus), gate),
       search: gated(new SearchService(ds, ai.embedder, config.limits.maxPageSize), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker }),
+      exports: new ExportService(ds, { embedder: ai.embedder }),
       budget,
     }
 

@@ -72,6 +72,13 @@ export class TenantService {
     return toTenant(row)
   }
 
+  /** The id of the tenant of that name or id; TENANT_NOT_FOUND when there is none. */
+  async tenantId(nameOrId: string): Promise<string> {
+    const id = await this.repo.tenantId(this.ds.manager, nameOrId)
+    if (!id) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${nameOrId}' (create it with \`profiler tenant create\`)`)
+    return id
+  }
+
   async listTenants(): Promise<Tenant[]> {
     return (await this.repo.tenants(this.ds.manager)).map(toTenant)
   }
