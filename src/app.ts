@@ -12,6 +12,7 @@ import { PostgresEventBus } from './events/postgres-bus.js'
 import type { Services } from './services/index.js'
 import type { ExportService } from './services/export.service.js'
 import type { ReindexService } from './services/reindex.service.js'
+import type { RetentionService } from './services/retention.service.js'
 import { AccountService } from './services/account.service.js'
 import { TenantService } from './services/tenant.service.js'
 
@@ -28,6 +29,8 @@ export interface Profiler {
   bus: EventBus
   log: Logger
   server?: FastifyInstance
+  /** The retention sweep, in processes that run the worker. */
+  retention?: RetentionService
   /** http://host:port when the API runs. */
   url?: string
   close(): Promise<void>
@@ -151,6 +154,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./services/submission.service.js'),
     import('./services/budget.js'),
     import('./services/export.service.js'),
+    import('./services/retention.service.js'),
   ])
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config)
@@ -178,6 +182,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       { SubmissionService },
       { gated, RequestBudget },
       { ExportService },
+      { RetentionService },
     ] = await modules
     const queue = new JobQueue({
       url: db.url,
@@ -235,11 +240,12 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     c.add(() => budget.close())
     c.add(() => services.accounts.close())
     const gate = budget.tenants
+    const profileService = new ProfileService(ds, profiles, queue, bus)
     const services: Services = {
       tenants: tenantService(db, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
       accounts: accountService(db, config),
       submissions: gated(new SubmissionService(ds, statements, queue, bus, config.limits), gate),
-      profiles: gated(new ProfileService(ds, profiles, queue, bus), gate),
+      profiles: gated(profileService, gate),
       search: gated(new SearchService(ds, ai.embedder, config.limits.maxPageSize), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker }),
       exports: new ExportService(ds, { embedder: ai.embedder }),
@@ -263,6 +269,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       }
     }
 
+    let retention: RetentionService | undefined
     if (opts.role !== 'api') {
       const loop = new WorkerLoop(
         queue,
@@ -284,6 +291,24 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       }, config.worker.reconcileSeconds * 1000)
       timer.unref()
       c.add(async () => clearInterval(timer))
+      // The apps' retention policies: a first sweep a minute after start (or sooner when the period is shorter), then
+      // every period; one sweep at a time across processes (see RetentionService).
+      retention = new RetentionService(ds, profileService, log, config.retention)
+      const period = config.retention.sweepSeconds * 1000
+      if (period > 0) {
+        const sweep = () => {
+          retention!.runOnce().catch((e) => log.warn({ err: e }, 'retention sweep failed'))
+        }
+        let every: NodeJS.Timeout | undefined
+        const first = setTimeout(() => {
+          sweep()
+          every = setInterval(sweep, period).unref()
+        }, Math.min(period, 60_000)).unref()
+        c.add(async () => {
+          clearTimeout(first)
+          clearInterval(every)
+        })
+      }
     }
 
     let server: FastifyInstance | undefined
@@ -295,7 +320,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       url = typeof addr === 'object' && addr ? `http://${config.host}:${addr.port}` : undefined
       c.add(() => server!.close())
     }
-    return { config, db, services, bus, log, server, url, bootstrapKey, close }
+    return { config, db, services, bus, log, server, retention, url, bootstrapKey, close }
   } catch (e) {
     await close()
     throw e
