@@ -150,6 +150,37 @@ for (const [verb, desc] of [
     )
 }
 
+/** A retention option: a whole number of days, or `off`; undefined when not given (unchanged). */
+function days(v: string | undefined, option: string): number | null | undefined {
+  if (v === undefined) return undefined
+  if (v === 'off') return null
+  if (!/^\d{1,6}$/.test(v)) throw new Error(`${option} must be a number of days or 'off'`)
+  return Number(v)
+}
+
+app
+  .command('retention')
+  .description("show or set the app's retention policy, applied by the worker's sweep (see README: Retention)")
+  .requiredOption('--tenant <tenant>', 'tenant name or id')
+  .requiredOption('--app <app>', 'app name or id')
+  .option('--delete-after-days <n>', "delete profiles untouched for n days (when every app that wrote them agrees); 'off' to stop")
+  .option('--drop-text-after-days <n>', "drop the raw text of this app's submissions n days after they finished; 'off' to stop")
+  .option('--json', 'machine-readable output')
+  .action((o: { tenant: string; app: string; deleteAfterDays?: string; dropTextAfterDays?: string; json?: boolean }) =>
+    withCli(async ({ tenants }) => {
+      const a = await tenants.setRetention(o.tenant, o.app, {
+        deleteProfilesAfterDays: days(o.deleteAfterDays, '--delete-after-days'),
+        dropSubmissionTextAfterDays: days(o.dropTextAfterDays, '--drop-text-after-days'),
+      })
+      const show = (n: number | null) => (n === null ? 'off' : `${n} days`)
+      print(
+        !!o.json,
+        { app_id: a.id, name: a.name, delete_profiles_after_days: a.deleteProfilesAfterDays, drop_submission_text_after_days: a.dropSubmissionTextAfterDays },
+        () => `App ${a.name}: delete untouched profiles after ${show(a.deleteProfilesAfterDays)}; drop submission text after ${show(a.dropSubmissionTextAfterDays)}.`,
+      )
+    }),
+  )
+
 async function generatedPassword(): Promise<string> {
   const { randomToken } = await import('./domain/keys.js')
   return randomToken(20)

@@ -3,6 +3,7 @@
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventMap } from '../../src/events/event-bus.js'
+import { DashboardBrowser } from '../support/dashboard-client.js'
 import { client, SERVER_URL, startService, type Client, type TestService } from '../support/harness.js'
 import { residue } from '../support/residue.js'
 
@@ -54,7 +55,7 @@ describe('retention policies', () => {
       [b!.api, 'old-short', 'My name is Bea Other. I live in Bonn.'],
     ]
     for (const [api, id, data] of writes) expect((await api.post(id, { data })).status).toBe(202)
-    for (const [api, id] of writes) await api.waitReady(id)
+    for (const [api, id] of writes) await api.waitReady(id, 90_000)
     for (const id of ['old-short', 'old-mixed', 'old-keep', 'old-legacy']) await backdate(tenantA, id, 40)
     await backdate(tenantA, 'recent-short', 10)
     await backdate(tenantB, 'old-short', 400)
@@ -121,5 +122,22 @@ describe('retention policies', () => {
     await expect(t.setRetention('default', 'nope', { deleteProfilesAfterDays: 3 })).rejects.toThrow(/No app/)
     // Undefined keeps, null turns off.
     expect(await t.setRetention('default', 'short', { dropSubmissionTextAfterDays: null })).toMatchObject({ deleteProfilesAfterDays: 30, dropSubmissionTextAfterDays: null })
+  })
+
+  it('is set from the dashboard for the apps of the signed-in account only', async () => {
+    const browser = new DashboardBrowser(svc.url)
+    expect((await browser.signUp('retention@example.com', 'correct horse battery staple')).body.errors).toBeUndefined()
+    const created = await browser.gql(`mutation { createApp(name: "mine") { app { id } } }`)
+    const mine = created.body.data.createApp.app.id
+    const set = `mutation($id: ID!, $d: Int, $t: Int) { setAppRetention(id: $id, deleteProfilesAfterDays: $d, dropSubmissionTextAfterDays: $t) { id deleteProfilesAfterDays dropSubmissionTextAfterDays } }`
+    const r = await browser.gql(set, { id: mine, d: 90, t: null })
+    expect(r.body.data.setAppRetention).toEqual({ id: mine, deleteProfilesAfterDays: 90, dropSubmissionTextAfterDays: null })
+    const listed = await browser.gql(`{ apps { id deleteProfilesAfterDays dropSubmissionTextAfterDays } }`)
+    expect(listed.body.data.apps).toEqual([{ id: mine, deleteProfilesAfterDays: 90, dropSubmissionTextAfterDays: null }])
+    // Another tenant's app (tenant-b's) is not found from this account, and keeps its policy.
+    const other = await browser.gql(set, { id: apps.b!.id, d: 1, t: 1 })
+    expect(other.body.errors[0].extensions.code).toBe('APP_NOT_FOUND')
+    expect((await svc.profiler.services.tenants.appsOf(tenantB))[0]).toMatchObject({ deleteProfilesAfterDays: null, dropSubmissionTextAfterDays: null })
+    expect((await browser.gql(set, { id: mine, d: 0, t: null })).body.errors[0].extensions.code).toBe('VALIDATION_FAILED')
   })
 })
