@@ -120,12 +120,18 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
   // Import: the body is read as a stream, line by line, never whole: the server's JSON body limit does not apply, the
   // import's own per-line and total limits do.
   v1.addContentTypeParser(['application/x-ndjson', 'application/jsonl', 'application/jsonlines'], (_req, payload, done) => done(null, payload))
-  v1.post('/import', async (req) => {
+  v1.post('/import', async (req, reply) => {
     const type = String(req.headers['content-type'] ?? '')
     if (!/^application\/(x-ndjson|jsonl|jsonlines)\b/i.test(type)) {
       throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/x-ndjson (an export, JSON Lines)')
     }
-    const r = await services.exports.import(req.ctx, req.body as AsyncIterable<Buffer>, config.imports)
+    // A refused import stops reading the body without destroying the request (which would take the socket, and the
+    // answer, with it); the connection is closed once the answer is sent, so the rest of the body is never read.
+    const body = (req.body as Readable).iterator({ destroyOnReturn: false })
+    const r = await services.exports.import(req.ctx, body, config.imports).catch((e) => {
+      reply.header('connection', 'close')
+      throw e
+    })
     return { profiles: r.profiles, history: r.history, submissions: r.submissions, submissions_kept: r.submissionsKept, embedded: r.embedded }
   })
 
