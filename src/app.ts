@@ -10,7 +10,9 @@ import { embeddingDimension, migrate, migrationsApplied, openDatabase, POOL_SIZE
 import { EmbeddedEventBus, EVENT_CHANNEL, type EventBus } from './events/event-bus.js'
 import { PostgresEventBus } from './events/postgres-bus.js'
 import type { Services } from './services/index.js'
+import type { ExportService } from './services/export.service.js'
 import type { ReindexService } from './services/reindex.service.js'
+import type { RetentionService } from './services/retention.service.js'
 import { AccountService } from './services/account.service.js'
 import { TenantService } from './services/tenant.service.js'
 import type { Metrics } from './metrics/metrics.js'
@@ -31,6 +33,8 @@ export interface Profiler {
   /** This process's metrics registry (read over HTTP at /metrics). */
   metrics: Metrics
   server?: FastifyInstance
+  /** The retention sweep, in processes that run the worker. */
+  retention?: RetentionService
   /** http://host:port when the API runs. */
   url?: string
   /** The metrics port's http://host:port/metrics, when PROFILER_METRICS_PORT is set. */
@@ -94,6 +98,8 @@ export interface Cli {
   accounts: AccountService
   /** The AI providers are loaded only by the commands that need them. */
   reindexer(): Promise<ReindexService>
+  /** Export and import; `embed` loads the embedding model (an import re-embeds what it writes). */
+  exporter(o: { embed: boolean }): Promise<ExportService>
   close(): Promise<void>
 }
 
@@ -123,6 +129,14 @@ export async function openCli(config: Config, opts: { ai?: AiProviders } = {}): 
         const ai = opts.ai ?? createAiProviders(config)
         if (ai.close) c.add(() => ai.close!())
         return new ReindexService(db.dataSource, ai)
+      },
+      async exporter(o) {
+        const { ExportService } = await import('./services/export.service.js')
+        if (!o.embed) return new ExportService(db.dataSource)
+        const { createAiProviders } = await import('./ai/index.js')
+        const ai = opts.ai ?? createAiProviders(config)
+        if (ai.close) c.add(() => ai.close!())
+        return new ExportService(db.dataSource, { embedder: ai.embedder })
       },
       close: c.close,
     }
@@ -156,6 +170,8 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./db/submission.repository.js'),
     import('./http/metrics.js'),
     import('./metrics/metrics.js'),
+    import('./services/export.service.js'),
+    import('./services/retention.service.js'),
   ])
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config)
@@ -186,6 +202,8 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       { SubmissionRepository },
       { startMetricsServer },
       { Metrics },
+      { ExportService },
+      { RetentionService },
     ] = await modules
     const metrics = new Metrics({ role: opts.role, database: db.mode, version: packageVersion() })
     metrics.dbPool(() => poolStats(ds))
@@ -254,13 +272,15 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     c.add(() => budget.close())
     c.add(() => services.accounts.close())
     const gate = budget.tenants
+    const profileService = new ProfileService(ds, profiles, queue, bus)
     const services: Services = {
       tenants: tenantService(db, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
       accounts: accountService(db, config),
       submissions: gated(new SubmissionService(ds, statements, queue, bus, config.limits), gate),
-      profiles: gated(new ProfileService(ds, profiles, queue, bus), gate),
+      profiles: gated(profileService, gate),
       search: gated(new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker }, metrics),
+      exports: new ExportService(ds, { embedder: ai.embedder }),
       budget,
     }
 
@@ -281,6 +301,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       }
     }
 
+    let retention: RetentionService | undefined
     if (opts.role !== 'api') {
       const loop = new WorkerLoop(
         queue,
@@ -302,6 +323,24 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       }, config.worker.reconcileSeconds * 1000)
       timer.unref()
       c.add(async () => clearInterval(timer))
+      // The apps' retention policies: a first sweep a minute after start (or sooner when the period is shorter), then
+      // every period; one sweep at a time across processes (see RetentionService).
+      retention = new RetentionService(ds, profileService, log, config.retention)
+      const period = config.retention.sweepSeconds * 1000
+      if (period > 0) {
+        const sweep = () => {
+          retention!.runOnce().catch((e) => log.warn({ err: e }, 'retention sweep failed'))
+        }
+        let every: NodeJS.Timeout | undefined
+        const first = setTimeout(() => {
+          sweep()
+          every = setInterval(sweep, period).unref()
+        }, Math.min(period, 60_000)).unref()
+        c.add(async () => {
+          clearTimeout(first)
+          clearInterval(every)
+        })
+      }
     }
 
     let server: FastifyInstance | undefined
@@ -320,7 +359,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       metricsUrl = m.url
       c.add(() => m.close())
     }
-    return { config, db, services, bus, log, metrics, server, url, metricsUrl, bootstrapKey, close }
+    return { config, db, services, bus, log, metrics, server, retention, url, metricsUrl, bootstrapKey, close }
   } catch (e) {
     await close()
     throw e

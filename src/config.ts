@@ -74,6 +74,10 @@ const schema = z.object({
   PROFILER_METRICS_TOKEN: z.string().min(16, 'at least 16 characters (e.g. openssl rand -hex 32)').optional(),
   PROFILER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   PROFILER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  PROFILER_IMPORT_MAX_LINE_BYTES: int(4 * 1024 * 1024, 1024),
+  PROFILER_IMPORT_MAX_BYTES: int(1024 * 1024 * 1024, 1),
+  PROFILER_RETENTION_SWEEP_SECONDS: int(3600, 0, 7 * 24 * 3600),
+  PROFILER_RETENTION_BATCH: int(200, 1, 10_000),
 })
 
 export interface DashboardConfig {
@@ -151,6 +155,10 @@ export type Config = {
     /** Worker threads for the local extractor (0: on the main thread). */
     extractThreads: number
   }
+  /** POST /v1/import (and `profiler import`): the longest line, and the whole file, in bytes. */
+  imports: { maxLineBytes: number; maxBytes: number }
+  /** The worker's retention sweep (per-app policies): every `sweepSeconds` (0: never), `batch` rows per statement. */
+  retention: { sweepSeconds: number; batch: number }
 }
 
 export interface GraphQLLimits {
@@ -281,5 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       extractDelayMs: e.PROFILER_EXTRACT_DELAY_MS,
       extractThreads: e.PROFILER_EXTRACT_THREADS,
     },
+    imports: { maxLineBytes: e.PROFILER_IMPORT_MAX_LINE_BYTES, maxBytes: e.PROFILER_IMPORT_MAX_BYTES },
+    retention: { sweepSeconds: e.PROFILER_RETENTION_SWEEP_SECONDS, batch: e.PROFILER_RETENTION_BATCH },
   }
 }

@@ -150,6 +150,37 @@ for (const [verb, desc] of [
     )
 }
 
+/** A retention option: a whole number of days, or `off`; undefined when not given (unchanged). */
+function days(v: string | undefined, option: string): number | null | undefined {
+  if (v === undefined) return undefined
+  if (v === 'off') return null
+  if (!/^\d{1,6}$/.test(v)) throw new Error(`${option} must be a number of days or 'off'`)
+  return Number(v)
+}
+
+app
+  .command('retention')
+  .description("show or set the app's retention policy, applied by the worker's sweep (see README: Retention)")
+  .requiredOption('--tenant <tenant>', 'tenant name or id')
+  .requiredOption('--app <app>', 'app name or id')
+  .option('--delete-after-days <n>', "delete profiles untouched for n days (when every app that wrote them agrees); 'off' to stop")
+  .option('--drop-text-after-days <n>', "drop the raw text of this app's submissions n days after they finished; 'off' to stop")
+  .option('--json', 'machine-readable output')
+  .action((o: { tenant: string; app: string; deleteAfterDays?: string; dropTextAfterDays?: string; json?: boolean }) =>
+    withCli(async ({ tenants }) => {
+      const a = await tenants.setRetention(o.tenant, o.app, {
+        deleteProfilesAfterDays: days(o.deleteAfterDays, '--delete-after-days'),
+        dropSubmissionTextAfterDays: days(o.dropTextAfterDays, '--drop-text-after-days'),
+      })
+      const show = (n: number | null) => (n === null ? 'off' : `${n} days`)
+      print(
+        !!o.json,
+        { app_id: a.id, name: a.name, delete_profiles_after_days: a.deleteProfilesAfterDays, drop_submission_text_after_days: a.dropSubmissionTextAfterDays },
+        () => `App ${a.name}: delete untouched profiles after ${show(a.deleteProfilesAfterDays)}; drop submission text after ${show(a.dropSubmissionTextAfterDays)}.`,
+      )
+    }),
+  )
+
 async function generatedPassword(): Promise<string> {
   const { randomToken } = await import('./domain/keys.js')
   return randomToken(20)
@@ -257,6 +288,59 @@ program
       )
       if (tty) process.stderr.write('\n')
       process.stdout.write(`Reindexed ${n} profiles.\n`)
+    }, { long: true }),
+  )
+
+program
+  .command('export')
+  .description("export a tenant's profiles (or one profile) as JSON Lines: profile, history and submissions' metadata")
+  .requiredOption('--tenant <tenant>', 'tenant name or id')
+  .option('--profile <id>', 'only this profile')
+  .option('--out <file>', 'write to this file (default: standard output)')
+  .option('--include-text', "also each submission's raw text (null where retention dropped it)")
+  .option('--json', 'print a JSON summary at the end (on standard error when the export goes to standard output)')
+  .action((o: { tenant: string; profile?: string; out?: string; includeText?: boolean; json?: boolean }) =>
+    withCli(async (cli) => {
+      const [{ default: fs }, { default: events }, { progress }] = await Promise.all([import('node:fs'), import('node:events'), import('./cli/progress.js')])
+      const tenantId = await cli.tenants.tenantId(o.tenant)
+      const svc = await cli.exporter({ embed: false })
+      const { header, records } = await svc.open({ tenantId, appId: 'cli', requestId: 'cli-export' }, { profileId: o.profile, includeText: o.includeText })
+      const out = o.out ? fs.createWriteStream(o.out, { flags: 'w', mode: 0o600 }) : process.stdout
+      const bar = progress('export', 'profiles')
+      let end: Record<string, unknown> = {}
+      let done = 0
+      bar.update(0, header.profiles)
+      for await (const r of records) {
+        if (!out.write(JSON.stringify(r) + '\n')) await events.once(out, 'drain')
+        if (r.type === 'profile') bar.update(++done, Math.max(done, header.profiles))
+        if (r.type === 'end') end = r
+      }
+      bar.end()
+      if (o.out) await new Promise<void>((resolve, reject) => (out as ReturnType<typeof fs.createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())))
+      const summary = { tenant_id: tenantId, profiles: end.profiles, history: end.history, submissions: end.submissions, file: o.out ?? null }
+      const text = o.json ? JSON.stringify(summary, null, 2) : `Exported ${end.profiles} profiles, ${end.history} history entries, ${end.submissions} submissions.`
+      ;(o.out ? process.stdout : process.stderr).write(text + '\n')
+    }, { long: true }),
+  )
+
+program
+  .command('import <file>')
+  .description('import an export (JSON Lines, "-" for standard input) into a tenant; idempotent: importing it again changes nothing')
+  .requiredOption('--tenant <tenant>', 'tenant name or id (it must exist)')
+  .option('--json', 'machine-readable summary')
+  .action((file: string, o: { tenant: string; json?: boolean }) =>
+    withCli(async (cli) => {
+      const [{ default: fs }, { progress }] = await Promise.all([import('node:fs'), import('./cli/progress.js')])
+      const tenantId = await cli.tenants.tenantId(o.tenant)
+      const input = file === '-' ? process.stdin : fs.createReadStream(file)
+      const svc = await cli.exporter({ embed: true })
+      const bar = progress('import', 'profiles')
+      const r = await svc.import({ tenantId, appId: 'cli', requestId: 'cli-import' }, input, { ...cli.config.imports, onProgress: bar.update })
+      bar.end()
+      const summary = { tenant_id: tenantId, profiles: r.profiles, history: r.history, submissions: r.submissions, submissions_kept: r.submissionsKept, embedded: r.embedded }
+      print(!!o.json, summary, () =>
+        `Imported ${r.profiles} profiles, ${r.history} history entries, ${r.submissions} new submissions (${r.submissionsKept} already there); ${r.embedded} profiles embedded.`,
+      )
     }, { long: true }),
   )
 

@@ -92,10 +92,21 @@ export class ProfileRepository {
     return r
   }
 
-  /** Deletes the profile (its history, submissions and embedding with it); the status sequence number of the deletion, or null when there was none. */
-  async delete(m: EntityManager, tenantId: string, profileId: string): Promise<number | null> {
+  /**
+   * Deletes the profile (its history, submissions and embedding with it); the status sequence number of the deletion, or
+   * null when there was none. With `untouchedSince`, only a ready profile neither changed nor sent a submission since
+   * (the retention sweep: a profile touched after it was chosen stays).
+   */
+  async delete(m: EntityManager, tenantId: string, profileId: string, opts: { untouchedSince?: Date } = {}): Promise<number | null> {
+    const guard = opts.untouchedSince
+      ? ` AND status = 'ready' AND last_updated < $3
+          AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.tenant_id = $1 AND s.profile_id = $2 AND s.created_at >= $3)`
+      : ''
     // TypeORM answers a DELETE with [returned rows, affected count].
-    const [rows] = await m.query(`DELETE FROM profiles WHERE tenant_id = $1 AND profile_id = $2 RETURNING nextval('profile_status_seq') AS seq`, [tenantId, profileId])
+    const [rows] = await m.query(
+      `DELETE FROM profiles WHERE tenant_id = $1 AND profile_id = $2${guard} RETURNING nextval('profile_status_seq') AS seq`,
+      opts.untouchedSince ? [tenantId, profileId, opts.untouchedSince] : [tenantId, profileId],
+    )
     return rows.length ? Number(rows[0].seq) : null
   }
 

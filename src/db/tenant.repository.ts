@@ -16,6 +16,8 @@ export interface AppRow {
   created_at: Date | string
   key_public_id: string | null
   key_created_at: Date | string | null
+  delete_profiles_after_days: number | null
+  drop_submission_text_after_days: number | null
 }
 
 /** A live key's owner and stored digest. */
@@ -77,7 +79,8 @@ export class TenantRepository {
   /** Apps with their live key, of every tenant or of one (by name or id). */
   async apps(m: EntityManager, tenant?: { nameOrId?: string; id?: string }): Promise<AppRow[]> {
     return m.query(
-      `SELECT a.tenant_id, t.name AS tenant_name, a.id, a.name, a.created_at, k.public_id AS key_public_id, k.created_at AS key_created_at
+      `SELECT a.tenant_id, t.name AS tenant_name, a.id, a.name, a.created_at, k.public_id AS key_public_id, k.created_at AS key_created_at,
+              a.delete_profiles_after_days, a.drop_submission_text_after_days
          FROM apps a JOIN tenants t ON t.id = a.tenant_id
          LEFT JOIN api_keys k ON k.tenant_id = a.tenant_id AND k.app_id = a.id AND k.revoked_at IS NULL
         WHERE ($1::text IS NULL OR t.name = $1 OR t.id = $1) AND ($2::text IS NULL OR t.id = $2)
@@ -107,6 +110,16 @@ export class TenantRepository {
 
   async renameApp(m: EntityManager, tenantId: string, appId: string, name: string): Promise<void> {
     await m.query(`UPDATE apps SET name = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, appId, name])
+  }
+
+  /** The app's retention policy (null: off). */
+  async setRetention(m: EntityManager, tenantId: string, appId: string, r: { deleteProfilesAfterDays: number | null; dropSubmissionTextAfterDays: number | null }) {
+    await m.query(`UPDATE apps SET delete_profiles_after_days = $3, drop_submission_text_after_days = $4 WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      appId,
+      r.deleteProfilesAfterDays,
+      r.dropSubmissionTextAfterDays,
+    ])
   }
 
   /** Deletes the app and (by cascade) its keys. */

@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql'
 import { buildSchema } from 'type-graphql'
 import { errorBoundary } from './error-boundary.js'
 import { AccountResolver } from './resolvers/account.resolver.js'
+import { ExportResolver } from './resolvers/export.resolver.js'
 import { ProfileResolver } from './resolvers/profile.resolver.js'
 import { SearchResolver } from './resolvers/search.resolver.js'
 import { StatusResolver } from './resolvers/status.resolver.js'
@@ -24,7 +25,7 @@ const noTopics = {
 
 /** The schema is built from the resolver classes once per process (type-graphql's metadata is global). */
 export function profilerSchema(): Promise<GraphQLSchema> {
-  built ??= buildSchema({ resolvers: [ProfileResolver, SearchResolver, StatusResolver], globalMiddlewares: [errorBoundary], pubSub: noTopics, validate: false })
+  built ??= buildSchema({ resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver], globalMiddlewares: [errorBoundary], pubSub: noTopics, validate: false })
   return built
 }
 
@@ -33,7 +34,7 @@ let builtDashboard: Promise<GraphQLSchema> | undefined
 /** The dashboard's schema (/dashboard/graphql): the API's operations plus accounts and apps, which the API lacks. */
 export function dashboardSchema(): Promise<GraphQLSchema> {
   builtDashboard ??= buildSchema({
-    resolvers: [ProfileResolver, SearchResolver, StatusResolver, AccountResolver],
+    resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver, AccountResolver],
     globalMiddlewares: [errorBoundary],
     pubSub: noTopics,
     validate: false,

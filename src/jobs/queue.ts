@@ -76,6 +76,8 @@ export class JobQueue {
       await lock.query(`SELECT pg_advisory_lock($1)`, [QUEUE_SETUP_LOCK])
       await this.ensureQueue(DEAD_QUEUE, { ...common, retryLimit: 0 })
       await this.ensureQueue(PROCESS_QUEUE, { ...common, deadLetter: DEAD_QUEUE })
+      // What forgetProfile looks up in the archive (days of finished jobs), without a scan on every profile deletion.
+      await lock.query(`CREATE INDEX IF NOT EXISTS profiler_archive_profile ON pgboss.archive (name, (data->>'tenantId'), (data->>'profileId'))`)
     } finally {
       await lock.query(`SELECT pg_advisory_unlock($1)`, [QUEUE_SETUP_LOCK]).catch(() => undefined)
       await lock.end()
@@ -106,13 +108,16 @@ export class JobQueue {
     return this.fairness.priority(tenantId)
   }
 
-  /** Removes a profile's queued (not running) jobs, inside the caller's transaction. */
-  async deleteQueued(tx: EntityManager, job: ProfileJob): Promise<void> {
-    await tx.query(
-      `DELETE FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry')
-          AND data->>'tenantId' = $2 AND data->>'profileId' = $3`,
-      [PROCESS_QUEUE, job.tenantId, job.profileId],
-    )
+  /**
+   * Removes every job of a profile, inside the caller's transaction: queued ones (nothing runs for a deleted profile),
+   * running, finished and dead-lettered ones, and their archived copies; a job's data names the profile, and a profile
+   * id may be personal (an e-mail address), so a deleted profile leaves none behind. A worker running one of them finds
+   * the profile gone, and completing a job that is no longer there is a no-op in pg-boss.
+   */
+  async forgetProfile(tx: EntityManager, job: ProfileJob): Promise<void> {
+    const params = [[PROCESS_QUEUE, DEAD_QUEUE], job.tenantId, job.profileId]
+    await tx.query(`DELETE FROM pgboss.job WHERE name = ANY($1::text[]) AND data->>'tenantId' = $2 AND data->>'profileId' = $3`, params)
+    await tx.query(`DELETE FROM pgboss.archive WHERE name = ANY($1::text[]) AND data->>'tenantId' = $2 AND data->>'profileId' = $3`, params)
   }
 
   /** Whether a profile already has a queued job (the reconciler uses it to avoid piling up jobs). */

@@ -53,6 +53,8 @@ const SearchPage = z.object({
   pageSize: z.number(),
 })
 
+const ImportResult = z.object({ profiles: z.number(), history: z.number(), submissions: z.number(), submissions_kept: z.number(), embedded: z.number() })
+
 const json = (schema: z.ZodType) => ({ 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } })
 const err = (description: string) => ({ description, content: json(ErrorBody) })
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9._:@+-]{1,200}$' } }
@@ -107,6 +109,34 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
           summary: 'Search profiles: semantic (query) and/or filter, sort, paginate',
           parameters: queryParams(maxPageSize),
           responses: { '200': { description: 'A page of results', content: json(SearchPage) }, '400': err('Invalid parameter'), ...common },
+        },
+      },
+      '/v1/export': {
+        get: {
+          summary: "Export the caller's tenant (or one profile) as JSON Lines, streamed: a header, each profile with its history and submissions' metadata, an end record with counts",
+          parameters: [
+            { name: 'profile_id', in: 'query', required: false, schema: idParam.schema, description: 'Only this profile' },
+            { name: 'include_text', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'] }, description: "Also each submission's raw text" },
+          ],
+          responses: {
+            '200': { description: 'The export (Content-Disposition: attachment)', content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
+            '400': err('Invalid parameter'),
+            '404': err('Unknown profile'),
+            ...common,
+          },
+        },
+      },
+      '/v1/import': {
+        post: {
+          summary: "Import an export into the caller's tenant (idempotent: upserts by profile id, history seq and submission id); imported profiles are re-embedded",
+          requestBody: { required: true, content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
+          responses: {
+            '200': { description: 'What was imported', content: json(ImportResult) },
+            '400': err('A line that is not a valid record (the message names it), or a file cut short'),
+            '413': err('A line or the whole input over its limit'),
+            '415': err('Body is not application/x-ndjson'),
+            ...common,
+          },
         },
       },
       '/v1/smart-search': { get: { summary: 'Alias of /v1/search', parameters: queryParams(maxPageSize), responses: { '200': { description: 'As /v1/search' } } } },

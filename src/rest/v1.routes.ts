@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { DomainError, invalid } from '../domain/errors.js'
 import { authenticateBearer } from '../http/auth.js'
@@ -100,6 +101,39 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
   }
   v1.get('/search', search)
   v1.get('/smart-search', search)
+
+  // Export: streamed as it is read (Readable.from pulls a record only when the socket has taken the last ones). An error
+  // after the first bytes can only cut the response short: the missing end record tells the reader.
+  v1.get('/export', async (req, reply) => {
+    const q = req.query as Record<string, unknown>
+    const profileId = one(q, 'profile_id')
+    const text = one(q, 'include_text')
+    if (text !== undefined && !/^(true|false|1|0)$/.test(text)) throw invalid(`Invalid query parameter include_text: '${text.slice(0, 40)}' is not true or false`)
+    const { header, records } = await services.exports.open(req.ctx, { profileId, includeText: text === 'true' || text === '1' })
+    const name = `profiler-export-${header.tenant.name}${profileId ? '-profile' : ''}-${header.exported_at.slice(0, 10)}.jsonl`
+    reply.header('content-type', 'application/x-ndjson; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`)
+    return reply.send(Readable.from((async function* () {
+      for await (const r of records) yield JSON.stringify(r) + '\n'
+    })()))
+  })
+
+  // Import: the body is read as a stream, line by line, never whole: the server's JSON body limit does not apply, the
+  // import's own per-line and total limits do.
+  v1.addContentTypeParser(['application/x-ndjson', 'application/jsonl', 'application/jsonlines'], (_req, payload, done) => done(null, payload))
+  v1.post('/import', async (req, reply) => {
+    const type = String(req.headers['content-type'] ?? '')
+    if (!/^application\/(x-ndjson|jsonl|jsonlines)\b/i.test(type)) {
+      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/x-ndjson (an export, JSON Lines)')
+    }
+    // A refused import stops reading the body without destroying the request (which would take the socket, and the
+    // answer, with it); the connection is closed once the answer is sent, so the rest of the body is never read.
+    const body = (req.body as Readable).iterator({ destroyOnReturn: false })
+    const r = await services.exports.import(req.ctx, body, config.imports).catch((e) => {
+      reply.header('connection', 'close')
+      throw e
+    })
+    return { profiles: r.profiles, history: r.history, submissions: r.submissions, submissions_kept: r.submissionsKept, embedded: r.embedded }
+  })
 
   const doc = openApiDocument({ maxPageSize: config.limits.maxPageSize })
   v1.get('/openapi.json', async () => doc)

@@ -1,5 +1,6 @@
 import type { AccountService } from './account.service.js'
 import type { RequestBudget } from './budget.js'
+import type { ExportService } from './export.service.js'
 import type { ProcessingService } from './processing.service.js'
 import type { ProfileService } from './profile.service.js'
 import type { SearchService } from './search.service.js'
@@ -13,6 +14,8 @@ export interface Services {
   profiles: ProfileService
   search: SearchService
   processing: ProcessingService
+  /** Export and import (JSON Lines) of a tenant's profiles. */
+  exports: ExportService
   /** Request budgets shared by every transport (rate per key, failed sign-ins per address, calls per tenant). */
   budget: RequestBudget
 }

@@ -38,20 +38,23 @@ export class ProfileService {
   }
 
   /**
-   * Removes the profile, its history, embedding, submissions and queued jobs in one transaction. A worker
+   * Removes the profile, its history, embedding, submissions and jobs in one transaction. A worker
    * busy with it finds the row gone (or claimed by nobody) when it tries to apply, and drops its work.
    */
   async delete(ctx: RequestContext, profileId: string): Promise<void> {
     if (!(await this.remove(ctx, profileId))) throw notFound(profileId)
   }
 
-  /** Like delete, but false when there was nothing to delete. */
-  async remove(ctx: RequestContext, profileId: string): Promise<boolean> {
+  /**
+   * Like delete, but false when there was nothing to delete. `untouchedSince` (retention): only when the profile is
+   * ready and was neither changed nor sent a submission since then, checked under the row lock.
+   */
+  async remove(ctx: RequestContext, profileId: string, opts: { untouchedSince?: Date } = {}): Promise<boolean> {
     checkProfileId(profileId)
     return this.uow.run(ctx, async (tx) => {
-      const seq = await this.profiles.delete(tx.manager, ctx.tenantId, profileId)
+      const seq = await this.profiles.delete(tx.manager, ctx.tenantId, profileId, opts)
       if (seq === null) return false
-      await this.queue.deleteQueued(tx.manager, { tenantId: ctx.tenantId, profileId })
+      await this.queue.forgetProfile(tx.manager, { tenantId: ctx.tenantId, profileId })
       tx.raise('profileStatusChanged', { tenantId: ctx.tenantId, profileId, status: 'deleted', at: new Date().toISOString(), seq })
       return true
     })

@@ -19,6 +19,9 @@ export interface App {
   name: string
   key_public_id: string | null
   created_at: string
+  /** Retention (README "Retention"): days a profile may stay untouched, days a finished submission keeps its text; null = off. */
+  delete_profiles_after_days: number | null
+  drop_submission_text_after_days: number | null
 }
 /** An app as the dashboard shows it: the live key's public prefix only (the key itself is shown once). */
 export interface TenantApp {
@@ -28,6 +31,23 @@ export interface TenantApp {
   /** `pk_<public id>`, or null when the app has no live key (revoked). */
   keyPrefix: string | null
   keyCreatedAt: string | null
+  deleteProfilesAfterDays: number | null
+  dropSubmissionTextAfterDays: number | null
+}
+
+/** An app's retention policy: whole days, null for off. */
+export interface RetentionPolicy {
+  deleteProfilesAfterDays: number | null
+  dropSubmissionTextAfterDays: number | null
+}
+
+const MAX_RETENTION_DAYS = 36_500
+
+function checkRetention(r: RetentionPolicy): RetentionPolicy {
+  for (const [k, v] of Object.entries(r)) {
+    if (v !== null && (!Number.isInteger(v) || v < 1 || v > MAX_RETENTION_DAYS)) throw invalid(`${k} must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or null for off`)
+  }
+  return r
 }
 
 export interface IssuedKey {
@@ -72,6 +92,13 @@ export class TenantService {
     return toTenant(row)
   }
 
+  /** The id of the tenant of that name or id; TENANT_NOT_FOUND when there is none. */
+  async tenantId(nameOrId: string): Promise<string> {
+    const id = await this.repo.tenantId(this.ds.manager, nameOrId)
+    if (!id) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${nameOrId}' (create it with \`profiler tenant create\`)`)
+    return id
+  }
+
   async listTenants(): Promise<Tenant[]> {
     return (await this.repo.tenants(this.ds.manager)).map(toTenant)
   }
@@ -104,6 +131,8 @@ export class TenantService {
       name: r.name,
       created_at: iso(r.created_at),
       key_public_id: r.key_public_id,
+      delete_profiles_after_days: r.delete_profiles_after_days,
+      drop_submission_text_after_days: r.drop_submission_text_after_days,
     }))
   }
 
@@ -161,6 +190,25 @@ export class TenantService {
       await this.repo.renameApp(tx.manager, tenantId, appId, name)
     })
     return this.appOf(tenantId, appId)
+  }
+
+  /**
+   * Sets the app's retention policy (each part null for off; a part left undefined keeps its value). `byId`: tenant and
+   * app are ids (the dashboard), else names or ids (the CLI). Applied by the worker's next retention sweep.
+   */
+  async setRetention(tenant: string, app: string, policy: Partial<RetentionPolicy>, opts: { byId?: boolean } = {}): Promise<TenantApp> {
+    const found = await this.uow.run(undefined, async (tx) => {
+      const a = await this.lockApp(tx, tenant, app, opts.byId)
+      const current = (await this.repo.apps(tx.manager, { id: a.tenant_id })).find((x) => x.id === a.id)!
+      const next = checkRetention({
+        deleteProfilesAfterDays: policy.deleteProfilesAfterDays === undefined ? current.delete_profiles_after_days : policy.deleteProfilesAfterDays,
+        dropSubmissionTextAfterDays:
+          policy.dropSubmissionTextAfterDays === undefined ? current.drop_submission_text_after_days : policy.dropSubmissionTextAfterDays,
+      })
+      await this.repo.setRetention(tx.manager, a.tenant_id, a.id, next)
+      return a
+    })
+    return this.appOf(found.tenant_id, found.id)
   }
 
   /** Deletes the app and its keys (its profiles belong to the tenant and stay). */
@@ -230,4 +278,6 @@ const toTenantApp = (r: AppRow): TenantApp => ({
   createdAt: iso(r.created_at),
   keyPrefix: r.key_public_id ? `pk_${r.key_public_id}` : null,
   keyCreatedAt: r.key_created_at ? iso(r.key_created_at) : null,
+  deleteProfilesAfterDays: r.delete_profiles_after_days,
+  dropSubmissionTextAfterDays: r.drop_submission_text_after_days,
 })

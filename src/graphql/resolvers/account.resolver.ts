@@ -1,4 +1,4 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql'
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql'
 import { DomainError } from '../../domain/errors.js'
 import type { Account as AccountRecord, NewSession } from '../../services/account.service.js'
 import { clearSessionCookie, sessionCookie } from '../../http/cookies.js'
@@ -87,6 +87,27 @@ export class AccountResolver {
   async renameApp(@Arg('id', () => ID) id: string, @Arg('name', () => String) name: string, @Ctx() context: GqlContext): Promise<DashboardApp> {
     const { account } = signedIn(context)
     return context.services.tenants.renameApp(account.tenantId, id, name)
+  }
+
+  @Mutation(() => DashboardApp, {
+    description:
+      "Sets the app's retention policy (both parts; null turns a part off), applied by the worker's next sweep: profiles untouched for " +
+      'deleteProfilesAfterDays are deleted when every app that wrote them has such a policy (the longest counts); the raw text of ' +
+      "the app's submissions is dropped dropSubmissionTextAfterDays after they finished",
+  })
+  async setAppRetention(
+    @Arg('id', () => ID) id: string,
+    @Arg('deleteProfilesAfterDays', () => Int, { nullable: true }) deleteProfilesAfterDays: number | null,
+    @Arg('dropSubmissionTextAfterDays', () => Int, { nullable: true }) dropSubmissionTextAfterDays: number | null,
+    @Ctx() context: GqlContext,
+  ): Promise<DashboardApp> {
+    const { account } = signedIn(context)
+    return context.services.tenants.setRetention(
+      account.tenantId,
+      id,
+      { deleteProfilesAfterDays: deleteProfilesAfterDays ?? null, dropSubmissionTextAfterDays: dropSubmissionTextAfterDays ?? null },
+      { byId: true },
+    )
   }
 
   @Mutation(() => Boolean, { description: 'Deletes the app and its key (the tenant keeps its profiles)' })

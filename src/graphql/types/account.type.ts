@@ -1,4 +1,4 @@
-import { Field, ID, ObjectType } from 'type-graphql'
+import { Field, ID, Int, ObjectType } from 'type-graphql'
 
 @ObjectType({ description: 'A dashboard account; it owns one tenant', simpleResolvers: true })
 export class Account {
@@ -21,6 +21,10 @@ export class DashboardApp {
   @Field(() => String) createdAt!: string
   @Field(() => String, { nullable: true, description: 'pk_<public id> of the live key; null when revoked' }) keyPrefix!: string | null
   @Field(() => String, { nullable: true }) keyCreatedAt!: string | null
+  @Field(() => Int, { nullable: true, description: 'Retention: profiles untouched this many days are deleted (when every app that wrote them agrees); null = never' })
+  deleteProfilesAfterDays!: number | null
+  @Field(() => Int, { nullable: true, description: "Retention: the raw text of this app's submissions is dropped this many days after they finished; null = never" })
+  dropSubmissionTextAfterDays!: number | null
 }
 
 @ObjectType({ description: 'An app with its new API key: the only time the key is shown', simpleResolvers: true })

@@ -1,0 +1,246 @@
+import { toSql } from 'pgvector'
+import type { EntityManager } from 'typeorm'
+import type { HistoryExport, ProfileExport, SubmissionExport } from '../domain/export-format.js'
+import { isOpenSql } from '../domain/submission.js'
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
+
+/** Whose imported submissions were unfinished: they are stored failed (an import does not run them). */
+export const UNFINISHED_ON_IMPORT = 'Not finished when exported; an import does not process submissions (submit the text again)'
+
+/**
+ * The SQL of export and import. Reads walk a tenant in keyset pages (by profile id, then sequence), so an export of any
+ * size holds one page at a time; the history and submissions of a page of profiles come in pages of their own, in the
+ * same order as the profiles (the database's, for ids and keys alike: no ordering is compared outside SQL). Writes are
+ * upserts by key, so an import run twice leaves what one run leaves. Every statement filters by tenant_id.
+ */
+export class ExportRepository {
+  async tenant(m: EntityManager, tenantId: string): Promise<{ id: string; name: string } | null> {
+    const rows = await m.query(`SELECT id, name FROM tenants WHERE id = $1`, [tenantId])
+    return rows[0] ?? null
+  }
+
+  async countProfiles(m: EntityManager, tenantId: string, profileId: string | null): Promise<number> {
+    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM profiles WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id = $2)`, [tenantId, profileId])
+    return n
+  }
+
+  /** The next page of profiles after `after` (profile id order), as exported. */
+  async profiles(m: EntityManager, tenantId: string, o: { after: string | null; profileId: string | null; limit: number }): Promise<ProfileExport[]> {
+    const rows = await m.query(
+      `SELECT profile_id, status, created_at, last_updated, summary, language, content, field_timestamps, internals, history_seq
+         FROM profiles WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id > $2) AND ($3::text IS NULL OR profile_id = $3)
+        ORDER BY profile_id LIMIT $4`,
+      [tenantId, o.after, o.profileId, o.limit],
+    )
+    return rows.map(
+      (r: any): ProfileExport => ({
+        type: 'profile',
+        profile_id: r.profile_id,
+        status: r.status,
+        created_at: iso(r.created_at)!,
+        last_updated: iso(r.last_updated)!,
+        summary: r.summary ?? null,
+        language: r.language ?? null,
+        core_info: r.content?.core_info ?? {},
+        interests: r.content?.interests ?? {},
+        personality: r.content?.personality ?? { traits: [], mood_trends: {} },
+        memories: r.content?.memories ?? [],
+        preferences: r.content?.preferences ?? { topics_to_avoid: [] },
+        field_timestamps: r.field_timestamps ?? {},
+        internals: { mood_counts: {}, seen: {}, ...(r.internals ?? {}) },
+        history_seq: Number(r.history_seq),
+      }),
+    )
+  }
+
+  /** History of the profiles `ids` after the key `after` (profile id, seq), in key order. */
+  async history(m: EntityManager, tenantId: string, ids: string[], after: [string, number] | null, limit: number): Promise<HistoryExport[]> {
+    const rows = await m.query(
+      `SELECT profile_id, seq, extracted_on, changes, submission_ids, input_type FROM profile_history
+        WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND ($3::text IS NULL OR (profile_id, seq) > ($3, $4::int))
+        ORDER BY profile_id, seq LIMIT $5`,
+      [tenantId, ids, after?.[0] ?? null, after?.[1] ?? 0, limit],
+    )
+    return rows.map(
+      (r: any): HistoryExport => ({
+        type: 'history',
+        profile_id: r.profile_id,
+        seq: Number(r.seq),
+        extracted_on: iso(r.extracted_on)!,
+        changes: r.changes,
+        submission_ids: r.submission_ids,
+        input_type: r.input_type,
+      }),
+    )
+  }
+
+  /** Submissions of the profiles `ids` after the key `after` (profile id, seq), in key order; their text only with `text`. */
+  async submissions(
+    m: EntityManager,
+    tenantId: string,
+    ids: string[],
+    after: [string, number] | null,
+    o: { limit: number; text: boolean },
+  ): Promise<SubmissionExport[]> {
+    const rows = await m.query(
+      `SELECT profile_id, id, seq, app_id, input_type, status, attempts, error, created_at, started_at, finished_at, usage, prompt_version,
+              CASE WHEN $6 THEN data END AS data
+         FROM submissions
+        WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND ($3::text IS NULL OR (profile_id, seq) > ($3, $4::bigint))
+        ORDER BY profile_id, seq LIMIT $5`,
+      [tenantId, ids, after?.[0] ?? null, after?.[1] ?? 0, o.limit, o.text],
+    )
+    return rows.map(
+      (r: any): SubmissionExport => ({
+        type: 'submission',
+        profile_id: r.profile_id,
+        id: r.id,
+        seq: Number(r.seq),
+        app_id: r.app_id ?? null,
+        input_type: r.input_type,
+        status: r.status,
+        attempts: r.attempts,
+        error: r.error ?? null,
+        created_at: iso(r.created_at)!,
+        started_at: iso(r.started_at),
+        finished_at: iso(r.finished_at),
+        usage: r.usage
+          ? { promptTokens: Number(r.usage.promptTokens), completionTokens: Number(r.usage.completionTokens), totalTokens: Number(r.usage.totalTokens) }
+          : null,
+        prompt_version: r.prompt_version ?? null,
+        ...(o.text ? { text: r.data ?? null } : {}),
+      }),
+    )
+  }
+
+  /**
+   * Profiles as the file has them: inserted, or replacing what the tenant has (content, summary, times), their
+   * embedding cleared for the caller to compute. A new profile is ready; one that exists keeps its status (it may be
+   * processing submissions of its own). The history sequence never goes back. Returns each profile's new version.
+   */
+  async upsertProfiles(m: EntityManager, tenantId: string, ps: ProfileExport[]): Promise<Map<string, number>> {
+    if (!ps.length) return new Map()
+    const content = (p: ProfileExport) =>
+      JSON.stringify({ core_info: p.core_info, interests: p.interests, personality: p.personality, memories: p.memories, preferences: p.preferences })
+    const core = (p: ProfileExport, k: string) => {
+      const v = (p.core_info as Record<string, { value?: unknown } | undefined>)[k]?.value
+      return v === undefined || v === null ? null : v
+    }
+    const rows = await m.query(
+      `INSERT INTO profiles (tenant_id, profile_id, status, content, field_timestamps, internals, summary, language, name, age, gender, location,
+                             history_seq, created_at, last_updated)
+       SELECT $1, x.profile_id, 'ready', x.content::jsonb, x.field_timestamps::jsonb, x.internals::jsonb, x.summary, x.language, x.name,
+              x.age, x.gender, x.location, x.history_seq, x.created_at, x.last_updated
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::text[],
+                     $12::int[], $13::timestamptz[], $14::timestamptz[])
+              AS x(profile_id, content, field_timestamps, internals, summary, language, name, age, gender, location, history_seq, created_at, last_updated)
+       ON CONFLICT (tenant_id, profile_id) DO UPDATE SET
+              content = EXCLUDED.content, field_timestamps = EXCLUDED.field_timestamps, internals = EXCLUDED.internals,
+              summary = EXCLUDED.summary, language = EXCLUDED.language, name = EXCLUDED.name, age = EXCLUDED.age,
+              gender = EXCLUDED.gender, location = EXCLUDED.location,
+              history_seq = GREATEST(profiles.history_seq, EXCLUDED.history_seq),
+              created_at = EXCLUDED.created_at, last_updated = EXCLUDED.last_updated,
+              embedding = NULL, embedding_model = NULL, version = profiles.version + 1
+       RETURNING profile_id, version`,
+      [
+        tenantId,
+        ps.map((p) => p.profile_id),
+        ps.map(content),
+        ps.map((p) => JSON.stringify(p.field_timestamps)),
+        ps.map((p) => JSON.stringify(p.internals)),
+        ps.map((p) => p.summary),
+        ps.map((p) => p.language),
+        ps.map((p) => (typeof core(p, 'name') === 'string' ? core(p, 'name') : null)),
+        ps.map((p) => (Number.isInteger(core(p, 'age')) && Math.abs(core(p, 'age') as number) < 2 ** 31 ? core(p, 'age') : null)),
+        ps.map((p) => (typeof core(p, 'gender') === 'string' ? core(p, 'gender') : null)),
+        ps.map((p) => (typeof core(p, 'location') === 'string' ? core(p, 'location') : null)),
+        ps.map((p) => p.history_seq),
+        ps.map((p) => p.created_at),
+        ps.map((p) => p.last_updated),
+      ],
+    )
+    return new Map(rows.map((r: any) => [r.profile_id, Number(r.version)]))
+  }
+
+  /** History entries by key (profile, seq): the file's entry replaces the stored one of the same key. */
+  async upsertHistory(m: EntityManager, tenantId: string, hs: HistoryExport[]): Promise<void> {
+    if (!hs.length) return
+    await m.query(
+      `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
+       SELECT $1, x.* FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])
+              AS x(profile_id, seq, extracted_on, changes, submission_ids, input_type)
+       ON CONFLICT (tenant_id, profile_id, seq) DO UPDATE SET extracted_on = EXCLUDED.extracted_on, changes = EXCLUDED.changes,
+              submission_ids = EXCLUDED.submission_ids, input_type = EXCLUDED.input_type`,
+      [
+        tenantId,
+        hs.map((h) => h.profile_id),
+        hs.map((h) => h.seq),
+        hs.map((h) => h.extracted_on),
+        hs.map((h) => JSON.stringify(h.changes)),
+        hs.map((h) => JSON.stringify(h.submission_ids)),
+        hs.map((h) => h.input_type),
+      ],
+    )
+    // Entries beyond a profile's sequence (from a file whose profile record is older than its history) move it on.
+    await m.query(
+      `UPDATE profiles p SET history_seq = x.seq FROM (SELECT profile_id, max(seq) AS seq FROM unnest($2::text[], $3::int[]) AS h(profile_id, seq) GROUP BY 1) x
+        WHERE p.tenant_id = $1 AND p.profile_id = x.profile_id AND p.history_seq < x.seq`,
+      [tenantId, hs.map((h) => h.profile_id), hs.map((h) => h.seq)],
+    )
+  }
+
+  /**
+   * Submissions the tenant does not have yet (by id), in the file's order (their sequence numbers are new); those it has
+   * are left as they are. The app is kept when the tenant has an app of that id. Unfinished ones are stored failed.
+   */
+  async insertSubmissions(m: EntityManager, tenantId: string, ss: SubmissionExport[]): Promise<number> {
+    if (!ss.length) return 0
+    const rows = await m.query(
+      `INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, status, attempts, error, created_at, started_at, finished_at,
+                                usage, prompt_version, app_id)
+       SELECT $1, x.id, x.profile_id, x.input_type, x.data,
+              CASE WHEN x.${isOpenSql('status')} THEN 'failed' ELSE x.status END, x.attempts,
+              CASE WHEN x.${isOpenSql('status')} THEN $15 ELSE x.error END,
+              x.created_at, x.started_at, CASE WHEN x.${isOpenSql('status')} THEN now() ELSE x.finished_at END,
+              x.usage, x.prompt_version, a.id
+         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::timestamptz[],
+                     $10::timestamptz[], $11::timestamptz[], $12::jsonb[], $13::text[], $14::text[]) WITH ORDINALITY
+              AS x(id, profile_id, input_type, data, status, attempts, error, created_at, started_at, finished_at, usage, prompt_version, app_id, n)
+         LEFT JOIN apps a ON a.tenant_id = $1 AND a.id = x.app_id
+        ORDER BY x.n
+       ON CONFLICT (tenant_id, id) DO NOTHING
+       RETURNING 1`,
+      [
+        tenantId,
+        ss.map((s) => s.id),
+        ss.map((s) => s.profile_id),
+        ss.map((s) => s.input_type),
+        ss.map((s) => s.text ?? null),
+        ss.map((s) => s.status),
+        ss.map((s) => s.attempts),
+        ss.map((s) => s.error),
+        ss.map((s) => s.created_at),
+        ss.map((s) => s.started_at),
+        ss.map((s) => s.finished_at),
+        ss.map((s) => (s.usage ? JSON.stringify(s.usage) : null)),
+        ss.map((s) => s.prompt_version),
+        ss.map((s) => s.app_id),
+        UNFINISHED_ON_IMPORT,
+      ],
+    )
+    return rows.length
+  }
+
+  /** An imported profile's embedding, unless it changed since (version); 1 when stored. */
+  async storeEmbedding(m: EntityManager, tenantId: string, profileId: string, version: number, vector: number[], model: string): Promise<number> {
+    const [, n] = await m.query(`UPDATE profiles SET embedding = $4, embedding_model = $5 WHERE tenant_id = $1 AND profile_id = $2 AND version = $3`, [
+      tenantId,
+      profileId,
+      version,
+      toSql(vector),
+      model,
+    ])
+    return n
+  }
+}

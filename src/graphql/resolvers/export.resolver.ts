@@ -1,0 +1,25 @@
+import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql'
+import type { GqlContext } from '../context.js'
+
+/** The largest exportProfile answer; a bigger profile is exported over REST, which streams. */
+const MAX_EXPORT_BYTES = 8 * 1024 * 1024
+
+/**
+ * One profile's export as JSON Lines text, for GraphQL clients (and the dashboard). A whole tenant is exported over
+ * REST (GET /v1/export), which streams: a GraphQL answer is built whole in memory.
+ */
+@Resolver()
+export class ExportResolver {
+  @Query(() => String, {
+    description:
+      'The export of one profile as JSON Lines (the format of GET /v1/export: header, profile, history, submissions, end); ' +
+      'PROFILE_NOT_FOUND when unknown, PAYLOAD_TOO_LARGE over 8 MiB (use GET /v1/export?profile_id=…)',
+  })
+  async exportProfile(
+    @Arg('id', () => ID) id: string,
+    @Arg('includeText', () => Boolean, { defaultValue: false, description: "Also each submission's raw text" }) includeText: boolean,
+    @Ctx() { ctx, services }: GqlContext,
+  ): Promise<string> {
+    return services.exports.profileText(ctx, id, { includeText, maxBytes: MAX_EXPORT_BYTES })
+  }
+}

@@ -1,0 +1,283 @@
+import type { DataSource } from 'typeorm'
+import { profileText } from '../ai/profile-text.js'
+import type { Embedder } from '../ai/types.js'
+import { ExportRepository } from '../db/export.repository.js'
+import { UnitOfWork } from '../db/unit-of-work.js'
+import { DomainError, invalid } from '../domain/errors.js'
+import {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  parseRecord,
+  type ExportRecord,
+  type HeaderRecord,
+  type HistoryExport,
+  type ProfileExport,
+  type SubmissionExport,
+} from '../domain/export-format.js'
+import type { ProfileContent } from '../domain/profile.js'
+import { checkProfileId } from '../domain/validation.js'
+import type { RequestContext } from './context.js'
+import { lines, type LineLimits } from './ndjson.js'
+
+export interface ExportOptions {
+  /** One profile instead of the whole tenant. */
+  profileId?: string
+  /** Also the raw text of each submission (null where retention dropped it). */
+  includeText?: boolean
+}
+
+export interface ImportResult {
+  profiles: number
+  history: number
+  /** Submissions added; those the tenant had already are left as they are. */
+  submissions: number
+  /** Submission records the tenant had already. */
+  submissionsKept: number
+  /** Profiles re-embedded with the configured model. */
+  embedded: number
+}
+
+export interface ImportOptions extends LineLimits {
+  /** Called as profiles are written: how many so far, and the total the file's header announces. */
+  onProgress?: (done: number, total: number) => void
+}
+
+/** Records of one page at a time, pulled in key order (see ExportRepository). */
+class PageCursor<T> {
+  private buf: T[] = []
+  private i = 0
+  private done = false
+  private after: [string, number] | null = null
+
+  constructor(
+    private readonly fetch: (after: [string, number] | null) => Promise<T[]>,
+    private readonly key: (r: T) => [string, number],
+    private readonly limit: number,
+  ) {}
+
+  async peek(): Promise<T | undefined> {
+    if (this.i >= this.buf.length && !this.done) {
+      this.buf = await this.fetch(this.after)
+      this.i = 0
+      this.done = this.buf.length < this.limit
+      if (this.buf.length) this.after = this.key(this.buf[this.buf.length - 1]!)
+    }
+    return this.buf[this.i]
+  }
+
+  take(): void {
+    this.i++
+  }
+}
+
+/** Records written per transaction of an import, and their bytes at most. */
+const IMPORT_BATCH = 500
+const IMPORT_BATCH_BYTES = 8 * 1024 * 1024
+/** Texts per embedding request of an import. */
+const EMBED_BATCH = 32
+
+/**
+ * Export and import of a tenant's profiles as JSON Lines (src/domain/export-format.ts). An export streams: it reads a
+ * page at a time and yields records as the consumer pulls them, so its memory does not grow with the tenant. An import
+ * reads line by line and writes in batches by key (profile id, history seq, submission id): run twice, it leaves what
+ * one run leaves. Embeddings are not in the file; imported profiles are embedded again with the configured model.
+ */
+export class ExportService {
+  private readonly repo = new ExportRepository()
+  private readonly uow: UnitOfWork
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly opts: { embedder?: Embedder; profilesPerPage?: number; rowsPerPage?: number } = {},
+  ) {
+    this.uow = new UnitOfWork(ds)
+  }
+
+  /**
+   * The export of the caller's tenant (or one profile: PROFILE_NOT_FOUND when it has none of that id): the header now,
+   * the records as they are pulled. Not a snapshot: each page is read as it is at that moment.
+   */
+  async open(ctx: RequestContext, o: ExportOptions = {}): Promise<{ header: HeaderRecord; records: AsyncGenerator<ExportRecord> }> {
+    const profileId = o.profileId === undefined ? null : checkProfileId(o.profileId)
+    const m = this.ds.manager
+    const tenant = await this.repo.tenant(m, ctx.tenantId)
+    if (!tenant) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${ctx.tenantId}'`)
+    const total = await this.repo.countProfiles(m, ctx.tenantId, profileId)
+    if (profileId !== null && total === 0) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
+    const header: HeaderRecord = {
+      type: 'header',
+      format: EXPORT_FORMAT,
+      version: EXPORT_VERSION,
+      tenant,
+      exported_at: new Date().toISOString(),
+      profile_id: profileId,
+      include_text: !!o.includeText,
+      profiles: total,
+    }
+    return { header, records: this.records(ctx.tenantId, header) }
+  }
+
+  private async *records(tenantId: string, header: HeaderRecord): AsyncGenerator<ExportRecord> {
+    const m = this.ds.manager
+    const pageSize = this.opts.profilesPerPage ?? 100
+    const rows = this.opts.rowsPerPage ?? 500
+    const counts = { profiles: 0, history: 0, submissions: 0 }
+    yield header
+    let after: string | null = null
+    for (;;) {
+      const page = await this.repo.profiles(m, tenantId, { after, profileId: header.profile_id, limit: pageSize })
+      if (!page.length) break
+      const ids = page.map((p) => p.profile_id)
+      const key = (r: { profile_id: string; seq: number }): [string, number] => [r.profile_id, r.seq]
+      const history = new PageCursor((a) => this.repo.history(m, tenantId, ids, a, rows), key, rows)
+      const subs = new PageCursor((a) => this.repo.submissions(m, tenantId, ids, a, { limit: rows, text: header.include_text }), key, rows)
+      for (const p of page) {
+        yield p
+        counts.profiles++
+        for (let h = await history.peek(); h?.profile_id === p.profile_id; h = await history.peek()) {
+          history.take()
+          yield h
+          counts.history++
+        }
+        for (let s = await subs.peek(); s?.profile_id === p.profile_id; s = await subs.peek()) {
+          subs.take()
+          yield s
+          counts.submissions++
+        }
+      }
+      if (page.length < pageSize) break
+      after = page[page.length - 1]!.profile_id
+    }
+    yield { type: 'end', ...counts }
+  }
+
+  /** The export of one profile as JSON Lines text, for callers that take it whole (GraphQL); bounded by `maxBytes`. */
+  async profileText(ctx: RequestContext, profileId: string, o: { includeText?: boolean; maxBytes: number }): Promise<string> {
+    const { records } = await this.open(ctx, { profileId, includeText: o.includeText })
+    const out: string[] = []
+    let bytes = 0
+    for await (const r of records) {
+      const line = JSON.stringify(r) + '\n'
+      bytes += Buffer.byteLength(line)
+      if (bytes > o.maxBytes) {
+        await records.return(undefined)
+        throw new DomainError('PAYLOAD_TOO_LARGE', `The export of profile ${profileId} is over ${o.maxBytes} bytes: use GET /v1/export?profile_id=…, which streams`)
+      }
+      out.push(line)
+    }
+    return out.join('')
+  }
+
+  /**
+   * Imports an export into the caller's tenant (whichever tenant it came from). A line that is not a valid record, a
+   * record out of place, counts that do not match the end record or a file without one fail with VALIDATION_FAILED
+   * naming the line; what came before it is imported (each batch commits), so a corrected file imported again completes it.
+   */
+  async import(ctx: RequestContext, source: AsyncIterable<Buffer | Uint8Array | string>, o: ImportOptions): Promise<ImportResult> {
+    const result: ImportResult = { profiles: 0, history: 0, submissions: 0, submissionsKept: 0, embedded: 0 }
+    const seen = { profiles: 0, history: 0, submissions: 0 }
+    let header: HeaderRecord | null = null
+    let ended = false
+    let current: string | null = null
+    const empty = () => ({ profiles: [] as ProfileExport[], history: [] as HistoryExport[], submissions: [] as SubmissionExport[], bytes: 0, keys: new Set<string>() })
+    let batch = empty()
+    const flush = async () => {
+      const b = batch
+      batch = empty()
+      if (!b.profiles.length && !b.history.length && !b.submissions.length) return
+      const versions = await this.uow.run(ctx, async (tx) => {
+        const v = await this.repo.upsertProfiles(tx.manager, ctx.tenantId, b.profiles)
+        await this.repo.upsertHistory(tx.manager, ctx.tenantId, b.history)
+        const added = await this.repo.insertSubmissions(tx.manager, ctx.tenantId, b.submissions)
+        result.submissions += added
+        result.submissionsKept += b.submissions.length - added
+        return v
+      })
+      result.profiles += b.profiles.length
+      result.history += b.history.length
+      result.embedded += await this.embed(ctx.tenantId, b.profiles, versions)
+      o.onProgress?.(result.profiles, header?.profiles ?? result.profiles)
+    }
+    const fail = async (n: number, message: string): Promise<never> => {
+      await flush() // what came before the bad line is good: keep it
+      throw invalid(
+        `Line ${n}: ${message}. ${result.profiles} profile${result.profiles === 1 ? '' : 's'} before it were imported; ` +
+          'importing is idempotent: correct the file and import it again',
+      )
+    }
+    let last = 0
+    for await (const { n, text } of lines(source, o)) {
+      last = n
+      let r: ExportRecord
+      try {
+        r = parseRecord(text)
+      } catch (e) {
+        return fail(n, (e as Error).message)
+      }
+      if (ended) return fail(n, 'a record after the end record')
+      if (!header) {
+        if (r.type !== 'header') return fail(n, `the first record must be the header (type "header", format "${EXPORT_FORMAT}"), not ${r.type}`)
+        header = r
+        o.onProgress?.(0, header.profiles)
+        continue
+      }
+      switch (r.type) {
+        case 'header':
+          return fail(n, 'a second header')
+        case 'profile':
+          // One statement upserts a batch: a key it holds already (a file that repeats a profile) goes in the next.
+          if (batch.keys.has(r.profile_id)) await flush()
+          batch.keys.add(r.profile_id)
+          current = r.profile_id
+          seen.profiles++
+          batch.profiles.push(r)
+          break
+        case 'history':
+        case 'submission':
+          if (r.profile_id !== current) {
+            return fail(n, `a ${r.type} record of profile ${r.profile_id} must follow that profile's record${current ? ` (it follows ${current}'s)` : ''}`)
+          }
+          if (r.type === 'history') {
+            if (batch.keys.has(`${r.profile_id}\n${r.seq}`)) await flush()
+            batch.keys.add(`${r.profile_id}\n${r.seq}`)
+            seen.history++
+            batch.history.push(r)
+          } else {
+            seen.submissions++
+            batch.submissions.push(r)
+          }
+          break
+        case 'end':
+          for (const k of ['profiles', 'history', 'submissions'] as const) {
+            if (r[k] !== seen[k]) return fail(n, `the end record counts ${r[k]} ${k} but the file has ${seen[k]}: records are missing`)
+          }
+          ended = true
+          break
+      }
+      batch.bytes += text.length
+      if (batch.profiles.length + batch.history.length + batch.submissions.length >= IMPORT_BATCH || batch.bytes >= IMPORT_BATCH_BYTES) await flush()
+    }
+    if (!header) throw invalid('The input is empty: expected an export (JSON Lines, a header record first)')
+    if (!ended) return fail(last + 1, 'the file ends without its end record: it was cut short')
+    await flush()
+    return result
+  }
+
+  /** Embeds imported profiles with the configured model, unless changed since (a newer version embeds itself). */
+  private async embed(tenantId: string, profiles: ProfileExport[], versions: Map<string, number>): Promise<number> {
+    const embedder = this.opts.embedder
+    if (!embedder) return 0
+    const todo = profiles
+      .map((p) => ({ p, text: profileText(p as unknown as ProfileContent, p.summary ?? undefined) }))
+      .filter((x) => x.text !== '' && versions.has(x.p.profile_id))
+    let n = 0
+    for (let i = 0; i < todo.length; i += EMBED_BATCH) {
+      const part = todo.slice(i, i + EMBED_BATCH)
+      const { vectors } = await embedder.embed(part.map((x) => x.text))
+      for (const [j, x] of part.entries()) {
+        n += await this.repo.storeEmbedding(this.ds.manager, tenantId, x.p.profile_id, versions.get(x.p.profile_id)!, vectors[j]!, embedder.model)
+      }
+    }
+    return n
+  }
+}

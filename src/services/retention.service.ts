@@ -1,0 +1,91 @@
+import crypto from 'node:crypto'
+import type { DataSource } from 'typeorm'
+import type { Logger } from 'pino'
+import { RetentionRepository } from '../db/retention.repository.js'
+import type { ProfileService } from './profile.service.js'
+
+/** Advisory lock key: one sweep at a time across processes ("rten" in ASCII). */
+const SWEEP_LOCK = 0x7274656e
+
+export interface SweepResult {
+  /** False when another process was sweeping (or this one already is). */
+  ran: boolean
+  deleted: { tenantId: string; profiles: number; byApp: Record<string, number> }[]
+  textDropped: { tenantId: string; appId: string; submissions: number }[]
+}
+
+/**
+ * Applies the apps' retention policies (README "Retention"), run by the worker: drops the text of submissions past
+ * their app's text policy, and deletes profiles past their apps' delete policy through the profile delete use case (so
+ * its events go out as for a DELETE, and nothing of the profile stays). At most one sweep runs at a time across
+ * processes (an advisory lock, tried, not waited for); each step is a batch of its own.
+ */
+export class RetentionService {
+  private readonly repo = new RetentionRepository()
+  private running = false
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly profiles: ProfileService,
+    private readonly log: Pick<Logger, 'info' | 'warn'>,
+    private readonly opts: { batch: number },
+  ) {}
+
+  async runOnce(): Promise<SweepResult> {
+    const result: SweepResult = { ran: false, deleted: [], textDropped: [] }
+    if (this.running) return result
+    this.running = true
+    const lock = this.ds.createQueryRunner()
+    try {
+      await lock.connect()
+      const [{ ok }] = await lock.query(`SELECT pg_try_advisory_lock($1) AS ok`, [SWEEP_LOCK])
+      if (!ok) return result
+      try {
+        result.ran = true
+        await this.dropTexts(result)
+        await this.deleteProfiles(result)
+      } finally {
+        await lock.query(`SELECT pg_advisory_unlock($1)`, [SWEEP_LOCK])
+      }
+      return result
+    } finally {
+      await lock.release()
+      this.running = false
+    }
+  }
+
+  private async dropTexts(result: SweepResult) {
+    const m = this.ds.manager
+    for (const app of await this.repo.textDroppingApps(m)) {
+      let n = 0
+      for (let k = this.opts.batch; k === this.opts.batch; n += k) k = await this.repo.dropText(m, app.tenantId, app.appId, app.days, this.opts.batch)
+      if (!n) continue
+      result.textDropped.push({ tenantId: app.tenantId, appId: app.appId, submissions: n })
+      this.log.info({ tenantId: app.tenantId, appId: app.appId, submissions: n, days: app.days }, 'retention: dropped submission text')
+    }
+  }
+
+  private async deleteProfiles(result: SweepResult) {
+    const m = this.ds.manager
+    for (const t of await this.repo.deletingTenants(m)) {
+      const ctx = { tenantId: t.tenantId, appId: 'retention', requestId: `retention-${crypto.randomUUID()}` }
+      const byApp: Record<string, number> = {}
+      let profiles = 0
+      let after: string | null = null
+      for (;;) {
+        const expired = await this.repo.expiredProfiles(m, t.tenantId, { minDays: t.minDays, after, limit: this.opts.batch })
+        for (const p of expired) {
+          // Touched since it was chosen (a submission came in): it stays.
+          if (!(await this.profiles.remove(ctx, p.profileId, { untouchedSince: p.cutoff }))) continue
+          profiles++
+          for (const a of p.appIds) byApp[a] = (byApp[a] ?? 0) + 1
+        }
+        if (expired.length < this.opts.batch) break
+        after = expired[expired.length - 1]!.profileId
+      }
+      if (!profiles) continue
+      result.deleted.push({ tenantId: t.tenantId, profiles, byApp })
+      this.log.info({ tenantId: t.tenantId, profiles, byApp }, 'retention: deleted untouched profiles')
+    }
+  }
+}

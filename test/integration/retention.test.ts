@@ -1,0 +1,143 @@
+// Per-app retention, run by the worker's sweep: rows are backdated in SQL, the sweep runs once, and exactly what the
+// policies name goes (profiles through the delete use case, with its event; texts dropped, rows and profiles kept).
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { EventMap } from '../../src/events/event-bus.js'
+import { DashboardBrowser } from '../support/dashboard-client.js'
+import { client, SERVER_URL, startService, type Client, type TestService } from '../support/harness.js'
+import { residue } from '../support/residue.js'
+
+describe('retention policies', () => {
+  let svc: TestService
+  let tenantA: string
+  let tenantB: string
+  const apps: Record<string, { id: string; api: Client }> = {}
+  const deletedEvents: string[] = []
+
+  const backdate = async (tenantId: string, profileId: string, days: number) => {
+    const ds = svc.profiler.db.dataSource
+    const at = `now() - make_interval(days => ${days})`
+    await ds.query(`UPDATE profiles SET last_updated = ${at}, created_at = ${at} WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
+    await ds.query(`UPDATE submissions SET created_at = ${at}, started_at = ${at}, finished_at = ${at} WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
+  }
+  const texts = async (tenantId: string, profileId: string) =>
+    svc.profiler.db.dataSource.query(`SELECT data, extraction IS NOT NULL AS provenance, status FROM submissions WHERE tenant_id = $1 AND profile_id = $2 ORDER BY seq`, [
+      tenantId,
+      profileId,
+    ])
+
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_RETENTION_SWEEP_SECONDS: '0', PROFILER_RETENTION_BATCH: '2' } })
+    const t = svc.profiler.services.tenants
+    for (const [tenant, name] of [['default', 'short'], ['default', 'keep'], ['tenant-b', 'b']] as const) {
+      const k = await t.createApp(tenant, name)
+      apps[name] = { id: k.app_id, api: client(svc.url, k.api_key) }
+      if (tenant === 'default') tenantA = k.tenant_id
+      else tenantB = k.tenant_id
+    }
+    const short = await t.setRetention('default', 'short', { deleteProfilesAfterDays: 30, dropSubmissionTextAfterDays: 7 })
+    expect(short).toMatchObject({ deleteProfilesAfterDays: 30, dropSubmissionTextAfterDays: 7 })
+    svc.profiler.bus.subscribe('profileStatusChanged', (e: EventMap['profileStatusChanged']) => {
+      if (e.status === 'deleted') deletedEvents.push(`${e.tenantId}/${e.profileId}`)
+    })
+  })
+  afterAll(async () => svc?.close())
+
+  it('deletes profiles untouched past the policy of every app that wrote them, drops old texts of the app, and nothing else', async () => {
+    const { short, keep, b } = apps
+    const writes: [Client, string, string][] = [
+      [short!.api, 'old-short', 'My name is Olga Short. I live in Oslo.'],
+      [short!.api, 'recent-short', 'My name is Rita Recent. I live in Rome.'],
+      [short!.api, 'old-mixed', 'My name is Milo Mixed. I live in Madrid.'],
+      [keep!.api, 'old-mixed', 'Milo loves chess.'],
+      [keep!.api, 'old-keep', 'My name is Kai Keep. I live in Kyoto.'],
+      [short!.api, 'old-legacy', 'My name is Lena Legacy. I live in Lima.'],
+      [b!.api, 'old-short', 'My name is Bea Other. I live in Bonn.'],
+    ]
+    for (const [api, id, data] of writes) expect((await api.post(id, { data })).status).toBe(202)
+    for (const [api, id] of writes) await api.waitReady(id, 90_000)
+    for (const id of ['old-short', 'old-mixed', 'old-keep', 'old-legacy']) await backdate(tenantA, id, 40)
+    await backdate(tenantA, 'recent-short', 10)
+    await backdate(tenantB, 'old-short', 400)
+    // A submission from before apps were recorded on submissions: it names no app, so it decides nothing.
+    await svc.profiler.db.dataSource.query(`UPDATE submissions SET app_id = NULL WHERE tenant_id = $1 AND profile_id = 'old-legacy'`, [tenantA])
+
+    const r = await svc.profiler.retention!.runOnce()
+    expect(r.ran).toBe(true)
+    expect(r.deleted).toEqual([{ tenantId: tenantA, profiles: 1, byApp: { [short!.id]: 1 } }])
+    // Texts of `short` finished more than 7 days ago: old-short's, recent-short's and old-mixed's first one (texts go first).
+    expect(r.textDropped).toEqual([{ tenantId: tenantA, appId: short!.id, submissions: 3 }])
+
+    const a = short!.api
+    expect((await a.get('/v1/profile/old-short')).status).toBe(404)
+    expect(deletedEvents).toEqual([`${tenantA}/old-short`])
+    expect(await residue(svc.profiler.db.dataSource, ['old-short', tenantA], { allowDeletionEvents: true })).toEqual([])
+    for (const id of ['recent-short', 'old-mixed', 'old-keep', 'old-legacy']) expect((await a.get(`/v1/profile/${id}`)).status).toBe(200)
+    // Text dropped, row and profile kept.
+    expect(await texts(tenantA, 'recent-short')).toEqual([{ data: null, provenance: false, status: 'done' }])
+    expect((await a.profile('recent-short')).core_info.name.value).toBe('Rita Recent')
+    expect(await texts(tenantA, 'old-mixed')).toEqual([
+      { data: null, provenance: false, status: 'done' },
+      { data: 'Milo loves chess.', provenance: true, status: 'done' },
+    ])
+    expect(await texts(tenantA, 'old-keep')).toEqual([{ data: 'My name is Kai Keep. I live in Kyoto.', provenance: true, status: 'done' }])
+    expect(await texts(tenantA, 'old-legacy')).toEqual([{ data: 'My name is Lena Legacy. I live in Lima.', provenance: true, status: 'done' }])
+    // The other tenant: its app has no policy, so its 400-day-old profile of the same id stays whole.
+    expect((await b!.api.profile('old-short')).core_info.name.value).toBe('Bea Other')
+    expect(await texts(tenantB, 'old-short')).toEqual([{ data: 'My name is Bea Other. I live in Bonn.', provenance: true, status: 'done' }])
+
+    // A second sweep finds nothing more.
+    expect(await svc.profiler.retention!.runOnce()).toEqual({ ran: true, deleted: [], textDropped: [] })
+  })
+
+  it('keeps a profile touched after it was chosen, and never runs two sweeps at once', async () => {
+    const ctx = { tenantId: tenantA, appId: 't', requestId: 't' }
+    // The guard the sweep deletes with: a submission since the cut-off keeps the profile.
+    expect((await apps.short!.api.post('recent-short', { data: 'Rita took up rowing.' })).status).toBe(202)
+    await apps.short!.api.waitReady('recent-short')
+    expect(await svc.profiler.services.profiles.remove(ctx, 'recent-short', { untouchedSince: new Date(Date.now() - 60_000) })).toBe(false)
+    expect((await apps.short!.api.get('/v1/profile/recent-short')).status).toBe(200)
+
+    const [one, two] = await Promise.all([svc.profiler.retention!.runOnce(), svc.profiler.retention!.runOnce()])
+    expect([one.ran, two.ran].sort()).toEqual([false, true])
+    if (SERVER_URL) {
+      // Across processes: another session holding the lock makes the sweep stand aside.
+      const other = new pg.Client({ connectionString: svc.db.url })
+      await other.connect()
+      try {
+        await other.query(`SELECT pg_advisory_lock($1)`, [0x7274656e])
+        expect((await svc.profiler.retention!.runOnce()).ran).toBe(false)
+      } finally {
+        await other.end()
+      }
+      expect((await svc.profiler.retention!.runOnce()).ran).toBe(true)
+    }
+  })
+
+  it('validates policies', async () => {
+    const t = svc.profiler.services.tenants
+    for (const bad of [0, -1, 1.5, 40_000]) {
+      await expect(t.setRetention('default', 'short', { deleteProfilesAfterDays: bad })).rejects.toThrow(/whole number of days/)
+    }
+    await expect(t.setRetention('default', 'nope', { deleteProfilesAfterDays: 3 })).rejects.toThrow(/No app/)
+    // Undefined keeps, null turns off.
+    expect(await t.setRetention('default', 'short', { dropSubmissionTextAfterDays: null })).toMatchObject({ deleteProfilesAfterDays: 30, dropSubmissionTextAfterDays: null })
+  })
+
+  it('is set from the dashboard for the apps of the signed-in account only', async () => {
+    const browser = new DashboardBrowser(svc.url)
+    expect((await browser.signUp('retention@example.com', 'correct horse battery staple')).body.errors).toBeUndefined()
+    const created = await browser.gql(`mutation { createApp(name: "mine") { app { id } } }`)
+    const mine = created.body.data.createApp.app.id
+    const set = `mutation($id: ID!, $d: Int, $t: Int) { setAppRetention(id: $id, deleteProfilesAfterDays: $d, dropSubmissionTextAfterDays: $t) { id deleteProfilesAfterDays dropSubmissionTextAfterDays } }`
+    const r = await browser.gql(set, { id: mine, d: 90, t: null })
+    expect(r.body.data.setAppRetention).toEqual({ id: mine, deleteProfilesAfterDays: 90, dropSubmissionTextAfterDays: null })
+    const listed = await browser.gql(`{ apps { id deleteProfilesAfterDays dropSubmissionTextAfterDays } }`)
+    expect(listed.body.data.apps).toEqual([{ id: mine, deleteProfilesAfterDays: 90, dropSubmissionTextAfterDays: null }])
+    // Another tenant's app (tenant-b's) is not found from this account, and keeps its policy.
+    const other = await browser.gql(set, { id: apps.b!.id, d: 1, t: 1 })
+    expect(other.body.errors[0].extensions.code).toBe('APP_NOT_FOUND')
+    expect((await svc.profiler.services.tenants.appsOf(tenantB))[0]).toMatchObject({ deleteProfilesAfterDays: null, dropSubmissionTextAfterDays: null })
+    expect((await browser.gql(set, { id: mine, d: 0, t: null })).body.errors[0].extensions.code).toBe('VALIDATION_FAILED')
+  })
+})
