@@ -6,6 +6,7 @@ import type { EventMap } from '../../src/events/event-bus.js'
 import { DashboardBrowser } from '../support/dashboard-client.js'
 import { client, SERVER_URL, startService, type Client, type TestService } from '../support/harness.js'
 import { residue } from '../support/residue.js'
+import { waitFor } from '../support/wait.js'
 
 describe('retention policies', () => {
   let svc: TestService
@@ -139,5 +140,29 @@ describe('retention policies', () => {
     expect(other.body.errors[0].extensions.code).toBe('APP_NOT_FOUND')
     expect((await svc.profiler.services.tenants.appsOf(tenantB))[0]).toMatchObject({ deleteProfilesAfterDays: null, dropSubmissionTextAfterDays: null })
     expect((await browser.gql(set, { id: mine, d: 0, t: null })).body.errors[0].extensions.code).toBe('VALIDATION_FAILED')
+  })
+})
+
+describe("the worker's retention timer", () => {
+  let svc: TestService
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_RETENTION_SWEEP_SECONDS: '1' } })
+  })
+  afterAll(async () => svc?.close())
+
+  it('sweeps by itself every PROFILER_RETENTION_SWEEP_SECONDS', async () => {
+    const k = await svc.profiler.services.tenants.createApp('default', 'short')
+    await svc.profiler.services.tenants.setRetention('default', 'short', { deleteProfilesAfterDays: 1 })
+    const api = client(svc.url, k.api_key)
+    expect((await api.post('stale', { data: 'My name is Sam Stale. I live in Sofia.' })).status).toBe(202)
+    expect((await api.post('fresh', { data: 'My name is Fay Fresh. I live in Faro.' })).status).toBe(202)
+    await api.waitReady('stale', 90_000)
+    await api.waitReady('fresh', 90_000)
+    const at = `now() - make_interval(days => 2)`
+    await svc.profiler.db.dataSource.query(`UPDATE profiles SET last_updated = ${at} WHERE tenant_id = $1 AND profile_id = 'stale'`, [k.tenant_id])
+    await svc.profiler.db.dataSource.query(`UPDATE submissions SET created_at = ${at}, finished_at = ${at} WHERE tenant_id = $1 AND profile_id = 'stale'`, [k.tenant_id])
+    // No call to runOnce: the timer started with the worker deletes it.
+    await waitFor('the timer to delete the stale profile', async () => (await api.get('/v1/profile/stale')).status, { until: (s) => s === 404, timeoutMs: 60_000, everyMs: 250 })
+    expect((await api.get('/v1/profile/fresh')).status).toBe(200)
   })
 })
