@@ -21,6 +21,7 @@ import type { Services } from '../services/index.js'
 import type { GqlContext } from './context.js'
 import { formatGraphQLError, toGraphQLError } from './errors.js'
 import { limitRules, operationCost } from './limits.js'
+import { failed, startSpan, tracingOn } from '../tracing/tracing.js'
 
 /** Who a WebSocket connection acts for, decided once at connect. */
 export interface WsAuth {
@@ -110,7 +111,13 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError(config.production),
     // No cache hints are used: Apollo's default cache-control plugin would wrap every field's resolver to collect them.
-    plugins: [fastifyApolloDrainPlugin(app), subscriptionsNeedWebSocket, chargeOperations, ApolloServerPluginCacheControlDisabled()],
+    plugins: [
+      fastifyApolloDrainPlugin(app),
+      subscriptionsNeedWebSocket,
+      chargeOperations,
+      ApolloServerPluginCacheControlDisabled(),
+      ...(tracingOn() ? [traceOperations] : []),
+    ],
   })
   await apollo.start()
 
@@ -322,6 +329,31 @@ function credentialOf(params: Record<string, unknown> | undefined, request: Inco
 /** Same shape as Apollo's own: a code and the 400 status, locations kept. */
 function withCode(e: GraphQLError, code: string): GraphQLError {
   return new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { ...e.extensions, code, status: 400 } })
+}
+
+/**
+ * A span per GraphQL operation over HTTP, a child of the request's span: `query Name`, with the operation's type and
+ * name (never its document or variables), failed when the answer carries errors. Only when tracing is on.
+ */
+const traceOperations: ApolloServerPlugin<GqlContext> = {
+  async requestDidStart() {
+    const span = startSpan('graphql.operation')
+    return {
+      async didResolveOperation({ operation, operationName }) {
+        if (!span || !operation) return
+        span.updateName(operationName ? `${operation.operation} ${operationName.slice(0, 100)}` : operation.operation)
+        span.setAttribute('graphql.operation.type', operation.operation)
+        if (operationName) span.setAttribute('graphql.operation.name', operationName.slice(0, 200))
+      },
+      async didEncounterErrors({ errors }) {
+        span?.setAttribute('profiler.graphql.errors', errors.length)
+        failed(span, errors[0])
+      },
+      async willSendResponse() {
+        span?.end()
+      },
+    }
+  },
 }
 
 /** Subscriptions are served over WebSocket only; over HTTP they would have no event stream. */

@@ -16,6 +16,8 @@ import { claimRound } from './worker/claim.js'
 import { extractProfile, type Prepared } from './worker/extract.js'
 import { ShutdownError, withUsage, type Claimed, type ProcessingOptions, type WorkerDeps } from './worker/round.js'
 import { failBatch, giveBack } from './worker/settle.js'
+import { endBatch, traceBatch, type BatchTrace } from './worker/trace.js'
+import { failed, startSpan, within } from '../tracing/tracing.js'
 
 /**
  * Applies profiles' pending submissions, oldest first, exactly once, many profiles at a time. A round takes the jobs
@@ -111,13 +113,22 @@ export class ProcessingService {
 
   /** Extracts and applies the claimed profiles; returns those with more to do. */
   private async runBatches(claimed: Claimed[], owner: string, signal: AbortSignal): Promise<ProfileJob[]> {
+    const traces = new Map(claimed.map((c) => [c, traceBatch(c.job, c.submissions)]))
+    try {
+      return await this.extractAndApply(claimed, traces, owner, signal)
+    } finally {
+      for (const t of traces.values()) endBatch(t)
+    }
+  }
+
+  private async extractAndApply(claimed: Claimed[], traces: Map<Claimed, BatchTrace>, owner: string, signal: AbortSignal): Promise<ProfileJob[]> {
     const jobs = claimed.map((c) => c.job)
     const heartbeat = setInterval(() => {
       this.repo.heartbeat(this.ds, jobs, owner, this.opts.leaseSeconds).catch((e) => this.log.warn({ err: e }, 'lease heartbeat failed'))
     }, (this.opts.leaseSeconds * 1000) / 3)
     const outcomes = await Promise.all(
       claimed.map((c) =>
-        extractProfile(this.deps.ai, c.profile, c.submissions, signal).then(
+        within(traces.get(c)!.ctx, () => extractProfile(this.deps.ai, c.profile, c.submissions, signal)).then(
           (prepared) => ({ c, prepared }),
           (err: unknown) => ({ c, err }),
         ),
@@ -126,28 +137,36 @@ export class ProcessingService {
     const more: ProfileJob[] = []
     const ready: { c: Claimed; prepared: Prepared }[] = []
     for (const o of outcomes) {
+      const t = traces.get(o.c)
       if ('prepared' in o) ready.push(o)
-      else if (signal.aborted) await giveBack(this.deps, o.c.job, owner, o.c.submissions)
-      else if (await failBatch(this.deps, o.c.job, owner, o.c.submissions, o.err)) more.push(o.c.job)
+      else if (signal.aborted) await giveBack(this.deps, o.c.job, owner, o.c.submissions, t)
+      else if (await failBatch(this.deps, o.c.job, owner, o.c.submissions, o.err, t)) more.push(o.c.job)
     }
     if (!ready.length) return more
+    // The apply is one transaction for the round; each profile's trace shows it as its `publish`.
+    const publishing = ready.map((r) => startSpan('publish', { parent: traces.get(r.c)!.ctx, attributes: { 'profiler.round_profiles': ready.length } }))
     try {
       more.push(...(await applyRound(this.deps, ready, owner)))
     } catch (err) {
       // An outage is pg-boss's to retry; anything else is tried profile by profile, so one cannot sink the others.
       if (isConnectionError(err) || ready.length === 1) {
+        publishing.forEach((span) => failed(span, err))
         if (isConnectionError(err)) throw err
-        if (await failBatch(this.deps, ready[0]!.c.job, owner, ready[0]!.c.submissions, withUsage(err, ready[0]!.prepared.usage))) more.push(ready[0]!.c.job)
+        const r = ready[0]!
+        if (await failBatch(this.deps, r.c.job, owner, r.c.submissions, withUsage(err, r.prepared.usage), traces.get(r.c))) more.push(r.c.job)
         return more
       }
-      for (const r of ready) {
+      for (const [i, r] of ready.entries()) {
         try {
           more.push(...(await applyRound(this.deps, [r], owner)))
         } catch (one) {
+          failed(publishing[i], one)
           if (isConnectionError(one)) throw one
-          if (await failBatch(this.deps, r.c.job, owner, r.c.submissions, withUsage(one, r.prepared.usage))) more.push(r.c.job)
+          if (await failBatch(this.deps, r.c.job, owner, r.c.submissions, withUsage(one, r.prepared.usage), traces.get(r.c))) more.push(r.c.job)
         }
       }
+    } finally {
+      publishing.forEach((span) => span?.end())
     }
     return more
   }
