@@ -2,12 +2,23 @@
 // the composition root (the spans as the SDK ends them), real HTTP, both databases. One trace runs from the caller's
 // `traceparent` through the HTTP span and `submission.accept`, across the queue (the traceparent stored on the
 // submission's row), to `submission.process` and its extract/merge/embed/publish. Hostile trace headers and request
-// ids are ignored or replaced; with tracing off nothing is traced and nothing is stored.
+// ids are ignored or replaced; with tracing off nothing is traced and nothing is stored. Then the real exporters: OTLP
+// over HTTP to a real receiver in this process (protobuf, the default, from a service in this process; JSON from
+// `profiler start` as a child process, whose log lines carry the request, submission and trace ids), and a child
+// without OTEL_* variables that loads no SDK module at all (a loader hook lists every module it resolves).
+import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
+import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
 import { SpanKind, trace } from '@opentelemetry/api'
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { ROOT, profilerArgs } from '../support/cli.js'
+import { client, freshDatabase, startService, testEnv, type Client, type TestDatabase, type TestService } from '../support/harness.js'
+import { openaiEnv, startOpenAIServer, type OpenAIServer } from '../support/openai-server.js'
 import { waitFor } from '../support/wait.js'
 import { tracingOn } from '../../src/tracing/tracing.js'
 
@@ -191,6 +202,31 @@ describe('tracing on (in-process exporter)', () => {
   })
 })
 
+describe('OTLP/HTTP with protobuf, the default protocol', () => {
+  it('sends the spans to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, with the configured headers', async () => {
+    const receiver = await otlpReceiver()
+    const svc = await startService({
+      env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/custom/traces`, OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'authorization=Bearer%20t0ken', OTEL_BSP_SCHEDULE_DELAY: '100' },
+    })
+    try {
+      expect(tracingOn()).toBe(true)
+      const traceId = hex(16)
+      const res = await fetch(`${svc.url}/healthz`, { headers: { traceparent: `00-${traceId}-${hex(8)}-01` } })
+      expect(res.status).toBe(200)
+      const got = await waitFor('a protobuf export with the request span', () =>
+        receiver.raw.find((r) => r.body.includes(Buffer.from('GET /healthz')) && r.body.includes(Buffer.from(traceId, 'hex'))),
+      )
+      expect(got.path).toBe('/custom/traces')
+      expect(got.type).toBe('application/x-protobuf')
+      expect(got.headers.authorization).toBe('Bearer t0ken')
+    } finally {
+      await svc.close()
+      await receiver.close()
+    }
+    expect(tracingOn()).toBe(false)
+  })
+})
+
 describe('request ids', () => {
   let svc: TestService
   beforeAll(async () => {
@@ -231,5 +267,190 @@ describe('tracing off (the default)', () => {
     expect(await storedTraceparent(svc, id)).toBeNull()
     // The API's global provider is still the no-op one: no SDK registered.
     expect(trace.getTracer('x').startSpan('y').isRecording()).toBe(false)
+  })
+})
+
+/** A real OTLP/HTTP receiver: what a collector's port 4318 does with JSON, keeping every export it is sent. */
+async function otlpReceiver() {
+  const exports: any[] = []
+  const paths: string[] = []
+  /** Every request as received: protobuf bodies are kept as they are (their strings are readable in the bytes). */
+  const raw: { path: string; type: string; headers: http.IncomingHttpHeaders; body: Buffer }[] = []
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const type = String(req.headers['content-type'])
+      paths.push(`${req.method} ${req.url} ${type}`)
+      raw.push({ path: req.url!, type, headers: req.headers, body: Buffer.concat(chunks) })
+      if (type === 'application/x-protobuf') return void res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end()
+      try {
+        exports.push(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
+      } catch {
+        res.writeHead(400).end()
+      }
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const spans = () =>
+    exports.flatMap((e) =>
+      (e.resourceSpans ?? []).flatMap((rs: any) =>
+        (rs.scopeSpans ?? []).flatMap((ss: any) => (ss.spans ?? []).map((s: any) => ({ ...s, resource: attrs(rs.resource?.attributes) }))),
+      ),
+    )
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    paths,
+    raw,
+    spans,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  }
+}
+
+/** OTLP/JSON attributes ([{ key, value: { stringValue | intValue | … } }]) as a plain object. */
+function attrs(list: any[] | undefined): Record<string, unknown> {
+  return Object.fromEntries(
+    (list ?? []).map((a) => {
+      const v = a.value ?? {}
+      return [a.key, v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.doubleValue ?? v.arrayValue))]
+    }),
+  )
+}
+
+/** `profiler start` as a real process, with the module log; resolves once it listens. */
+function startChild(env: Record<string, string>, moduleLog: string) {
+  return new Promise<{ child: ChildProcess; url: string; key: string; out: () => string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', path.join(ROOT, 'test/support/module-log.mjs'), ...profilerArgs('start')], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, PROFILER_TEST_MODULE_LOG: moduleLog },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString()
+      const url = /"url":"(http:\/\/[^"]+)"/.exec(out)
+      const key = /\n {2}(pk_[A-Za-z0-9]{12}_[A-Za-z0-9]{32})\n/.exec(out)
+      if (url && key) resolve({ child, url: url[1]!, key: key[1]!, out: () => out })
+    })
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
+    child.once('exit', (code) => reject(new Error(`service exited with ${code}:\n${out}`)))
+  })
+}
+
+async function stopChild(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((r) => child.once('exit', r))
+  child.kill('SIGTERM')
+  await exited
+}
+
+const logLines = (out: string) =>
+  out.split('\n').flatMap((l) => {
+    try {
+      return l.startsWith('{') ? [JSON.parse(l)] : []
+    } catch {
+      return []
+    }
+  })
+
+describe('a real process', () => {
+  let oa: OpenAIServer
+  const dbs: TestDatabase[] = []
+  const children: ChildProcess[] = []
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-tracing-'))
+  /** Each process on a database of its own: it prints the bootstrap key. */
+  const database = async () => {
+    dbs.push(await freshDatabase())
+    return dbs.at(-1)!
+  }
+
+  beforeAll(async () => {
+    oa = await startOpenAIServer()
+  })
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
+    await oa?.close()
+    for (const db of dbs) await db.drop()
+    fs.rmSync(tmp, { recursive: true, force: true })
+  })
+
+  // A process takes 2-40 s to start on a loaded machine.
+  it('with OTEL_EXPORTER_OTLP_ENDPOINT sends its spans over OTLP/HTTP, and its log lines carry the ids', { timeout: 180_000 }, async () => {
+    const receiver = await otlpReceiver()
+    try {
+      const moduleLog = path.join(tmp, 'on.log')
+      const env = testEnv(
+        await database(),
+        openaiEnv(oa, {
+          LOG_LEVEL: 'info',
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+          OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-token=s%20ecret',
+          OTEL_SERVICE_NAME: 'profiler-under-test',
+          OTEL_BSP_SCHEDULE_DELAY: '200',
+        }),
+      )
+      const svc = await startChild(env, moduleLog)
+      children.push(svc.child)
+      // The provider's first answer is an error: the batch fails once, is retried, then succeeds.
+      oa.faults.add({ status: 400 })
+      const traceId = hex(16)
+      const api = client(svc.url, svc.key)
+      const res = await api.post('otlp-1', { data: 'I live in Leeds and I work as a nurse.' }, { traceparent: `00-${traceId}-${hex(8)}-01`, 'x-request-id': 'otlp-req-1' })
+      expect(res.status).toBe(202)
+      const { id } = (await res.json()) as { id: string }
+      await api.waitReady('otlp-1', 60_000)
+
+      const spans = await waitFor(
+        'the spans of the trace at the receiver',
+        () => receiver.spans().filter((s) => s.traceId === traceId),
+        { until: (list) => list.some((s) => s.name === 'submission.process' && attrs(s.attributes)['profiler.outcome'] === 'done'), timeoutMs: 30_000 },
+      )
+      const names = new Set(spans.map((s) => s.name))
+      for (const name of ['POST /v1/profile/:id', 'submission.accept', 'submission.process', 'extract', 'llm.chat', 'merge', 'embed', 'llm.embed', 'publish']) {
+        expect(names, [...names].join(', ')).toContain(name)
+      }
+      expect(spans[0].resource['service.name']).toBe('profiler-under-test')
+      const chat = spans.find((s) => s.name === 'llm.chat' && attrs(s.attributes)['gen_ai.usage.input_tokens'] !== undefined)!
+      expect(attrs(chat.attributes)).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'test-chat' })
+      expect(attrs(chat.attributes)['gen_ai.usage.input_tokens']).toBeGreaterThan(0)
+      const attempts = spans.filter((s) => s.name === 'submission.process').map((s) => attrs(s.attributes)['profiler.outcome'])
+      expect(attempts.sort()).toEqual(['done', 'retry'])
+      expect(receiver.paths.every((p) => p.startsWith('POST /v1/traces application/json'))).toBe(true)
+
+      await stopChild(svc.child)
+      const lines = logLines(svc.out())
+      const request = lines.find((l) => l.msg === 'request' && l.reqId === 'otlp-req-1')
+      expect(request, svc.out().slice(-3000)).toMatchObject({ trace_id: traceId, status: 202 })
+      const retried = lines.find((l) => /will be retried/.test(l.msg ?? ''))
+      expect(retried, svc.out().slice(-3000)).toMatchObject({ submissionId: id, profileId: 'otlp-1', trace_id: traceId })
+      expect(retried.tenantId).toMatch(/^ten_/)
+      const loaded = fs.readFileSync(moduleLog, 'utf8')
+      expect(loaded).toContain('/@opentelemetry/sdk-trace/')
+      expect(loaded).toContain('/@opentelemetry/exporter-trace-otlp-http/')
+    } finally {
+      await receiver.close()
+    }
+  })
+
+  it('without OTEL_* variables loads no OpenTelemetry SDK', { timeout: 180_000 }, async () => {
+    const moduleLog = path.join(tmp, 'off.log')
+    const svc = await startChild(testEnv(await database(), openaiEnv(oa, { LOG_LEVEL: 'info' })), moduleLog)
+    children.push(svc.child)
+    const api = client(svc.url, svc.key)
+    const res = await api.post('untraced-child', { data: 'I live in Rome.' }, { traceparent: `00-${hex(16)}-${hex(8)}-01` })
+    expect(res.status).toBe(202)
+    await api.waitReady('untraced-child', 60_000)
+    await stopChild(svc.child)
+    const loaded = fs.readFileSync(moduleLog, 'utf8')
+    // The module log works (it saw the service's own modules and the API), and no SDK package is among them.
+    expect(loaded).toContain('/dist/src/services/submission.service.js')
+    expect(loaded).toContain('/@opentelemetry/api/')
+    expect(loaded).not.toMatch(/@opentelemetry\/(sdk-|exporter-|context-async-hooks|resources|core\/)/)
+    expect(loaded).not.toContain('/dist/src/tracing/sdk.js')
+    const request = logLines(svc.out()).find((l) => l.msg === 'request' && l.url === '/v1/profile/untraced-child')
+    expect(request.reqId).toBeTruthy()
+    expect(request.trace_id).toBeUndefined()
   })
 })
