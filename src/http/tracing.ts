@@ -45,7 +45,8 @@ export function traceRequests(app: FastifyInstance): void {
         'url.scheme': req.protocol,
         'profiler.request_id': req.id,
       },
-    })!
+    })
+    if (!span) return done() // tracing stopped (the process is closing)
     req.span = span
     req.traceContext = trace.setSpan(parent, span)
     req.log = req.log.child(logIds(span))
