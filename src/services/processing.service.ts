@@ -16,7 +16,7 @@ import { claimRound } from './worker/claim.js'
 import { extractProfile, type Prepared } from './worker/extract.js'
 import { ShutdownError, withUsage, type Claimed, type ProcessingOptions, type WorkerDeps } from './worker/round.js'
 import { failBatch, giveBack } from './worker/settle.js'
-import { endBatch, traceBatch, type BatchTrace } from './worker/trace.js'
+import { batchOutcome, endBatch, traceBatch, type BatchTrace } from './worker/trace.js'
 import { failed, startSpan, within } from '../tracing/tracing.js'
 
 /**
@@ -116,6 +116,10 @@ export class ProcessingService {
     const traces = new Map(claimed.map((c) => [c, traceBatch(c.job, c.submissions)]))
     try {
       return await this.extractAndApply(claimed, traces, owner, signal)
+    } catch (err) {
+      // The round broke (a lost database): pg-boss retries its jobs.
+      for (const t of traces.values()) if (!t.outcome) batchOutcome(t, 'error', err)
+      throw err
     } finally {
       for (const t of traces.values()) endBatch(t)
     }

@@ -123,6 +123,19 @@ describe('tracing on (in-process exporter)', () => {
     expect(await storedTraceparent(svc, id)).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`))
   })
 
+  it("a caller's not-sampled flag travels with the submission: nothing of that trace is recorded, in the API or the worker", async () => {
+    const traceId = hex(16)
+    const res = await api.post('unsampled', { data: 'I live in Bergen.' }, { traceparent: `00-${traceId}-${hex(8)}-00` })
+    expect(res.status).toBe(202)
+    const { id } = (await res.json()) as { id: string }
+    expect(await storedTraceparent(svc, id)).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`))
+    await api.waitReady('unsampled', 60_000)
+    // A sampled submission of the same profile, processed after it: once its span is exported, the first batch is over.
+    const next = await api.post('unsampled', { data: 'I work as a pilot.' })
+    await processed(((await next.json()) as { id: string }).id)
+    expect(inTrace(traceId)).toEqual([])
+  })
+
   it('a batch of several submissions is one span, the child of the oldest, linked to the others', async () => {
     // The first goes alone; the two sent while its batch runs are taken together.
     const traces = [hex(16), hex(16), hex(16)]
