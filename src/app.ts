@@ -17,6 +17,7 @@ import { AccountService } from './services/account.service.js'
 import { TenantService } from './services/tenant.service.js'
 import type { Metrics } from './metrics/metrics.js'
 import { PACKAGE_ROOT } from './paths.js'
+import { startTracing, type TracingOptions } from './tracing/tracing.js'
 
 // The composition root of every process: `startProfiler` builds the service (API, worker or both) and `openCli` what
 // the CLI's commands use, with the same constructors and options. What only the service needs (the HTTP server, the
@@ -47,6 +48,8 @@ export interface StartOptions {
   /** Print the bootstrap key (CLI); tests read it from the returned object instead. */
   printBootstrapKey?: boolean
   ai?: AiProviders
+  /** Tracing as the configuration says (OTEL_*), or into an injected exporter (tests). */
+  tracing?: TracingOptions
 }
 
 /**
@@ -177,7 +180,17 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
   const { log, close: closeLog } = serviceLogger(config)
   const c = closing(log)
   c.add(closeLog)
-  const db = await openDatabase(config, { listen: [EVENT_CHANNEL] })
+  // Off unless configured: then the SDK is not loaded and every span helper returns at once. Stopped last but the log,
+  // so the spans of the shutdown are sent too.
+  let db: Database
+  try {
+    const stopTracing = await startTracing(config.tracing, log, opts.tracing)
+    if (stopTracing) c.add(stopTracing)
+    db = await openDatabase(config, { listen: [EVENT_CHANNEL] })
+  } catch (e) {
+    await c.close()
+    throw e
+  }
   c.add(() => db.close())
   const close = c.close
   try {

@@ -6,6 +6,10 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes')
 
+const otlpProtocol = z.enum(['http/protobuf', 'http/json', 'grpc']).refine((p) => p !== 'grpc', {
+  message: 'grpc is not supported: use http/protobuf (the default) or http/json, on the collector\'s OTLP/HTTP port (4318)',
+})
+
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(def)
 
 const schema = z.object({
@@ -78,6 +82,25 @@ const schema = z.object({
   PROFILER_IMPORT_MAX_BYTES: int(1024 * 1024 * 1024, 1),
   PROFILER_RETENTION_SWEEP_SECONDS: int(3600, 0, 7 * 24 * 3600),
   PROFILER_RETENTION_BATCH: int(200, 1, 10_000),
+  // OpenTelemetry's standard variables (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/),
+  // the part this service honours for traces.
+  OTEL_SDK_DISABLED: bool.default(false),
+  OTEL_TRACES_EXPORTER: z.string().max(100).optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.string().url().optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_HEADERS: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: z.string().optional(),
+  OTEL_EXPORTER_OTLP_TIMEOUT: z.coerce.number().int().min(1).max(600_000).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: z.coerce.number().int().min(1).max(600_000).optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).max(256).default('profiler'),
+  OTEL_RESOURCE_ATTRIBUTES: z.string().optional(),
+  OTEL_TRACES_SAMPLER: z
+    .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'])
+    .default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+  OTEL_BSP_SCHEDULE_DELAY: int(5000, 0, 600_000),
 })
 
 export interface DashboardConfig {
@@ -139,6 +162,7 @@ export type Config = {
      */
     databaseUrl?: string
   }
+  tracing: TracingConfig
   worker: {
     /** Profiles in flight at once in a worker process. */
     concurrency: number
@@ -159,6 +183,28 @@ export type Config = {
   imports: { maxLineBytes: number; maxBytes: number }
   /** The worker's retention sweep (per-app policies): every `sweepSeconds` (0: never), `batch` rows per statement. */
   retention: { sweepSeconds: number; batch: number }
+}
+
+/**
+ * OpenTelemetry tracing, from the standard OTEL_* variables. Off unless an OTLP endpoint is given or
+ * OTEL_TRACES_EXPORTER names an exporter; when off, the SDK is not even loaded.
+ */
+export interface TracingConfig {
+  enabled: boolean
+  exporter: 'otlp' | 'console'
+  serviceName: string
+  /** OTEL_RESOURCE_ATTRIBUTES, parsed. */
+  resourceAttributes: Record<string, string>
+  otlp: {
+    /** The traces URL: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
+    url: string
+    protocol: 'http/protobuf' | 'http/json'
+    headers: Record<string, string>
+    timeoutMs: number
+  }
+  sampler: { name: string; ratio: number }
+  /** How long finished spans wait to be sent in a batch. */
+  scheduleDelayMs: number
 }
 
 export interface GraphQLLimits {
@@ -203,6 +249,53 @@ export interface OpenAIConfig {
 }
 
 export class ConfigError extends Error {}
+
+/** `key=value,key2=value2` (values percent-encoded), the format of OTEL_EXPORTER_OTLP_HEADERS and OTEL_RESOURCE_ATTRIBUTES. */
+export function parseKeyValues(name: string, spec: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (!spec) return out
+  for (const pair of spec.split(',')) {
+    if (!pair.trim()) continue
+    const eq = pair.indexOf('=')
+    const key = eq < 0 ? '' : pair.slice(0, eq).trim()
+    if (!key) throw new ConfigError(`Invalid configuration:\n  ${name}: '${pair.slice(0, 40)}' is not key=value`)
+    try {
+      out[key] = decodeURIComponent(pair.slice(eq + 1).trim())
+    } catch {
+      throw new ConfigError(`Invalid configuration:\n  ${name}: the value of ${key.slice(0, 40)} is not valid percent-encoding`)
+    }
+  }
+  return out
+}
+
+function tracingConfig(e: z.infer<typeof schema>): TracingConfig {
+  const exporters = (e.OTEL_TRACES_EXPORTER ?? '').split(',').map((x) => x.trim()).filter(Boolean)
+  const unknown = exporters.filter((x) => !['otlp', 'console', 'none'].includes(x))
+  if (unknown.length) {
+    throw new ConfigError(`Invalid configuration:\n  OTEL_TRACES_EXPORTER: '${unknown[0]!.slice(0, 40)}' is not supported (otlp, console or none)`)
+  }
+  const endpoint = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (e.OTEL_EXPORTER_OTLP_ENDPOINT ? e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/*$/, '/v1/traces') : undefined)
+  // Off by default (unlike the SDK's own default of otlp): on with an endpoint, or with an exporter named.
+  const exporter = exporters.includes('otlp') || (!exporters.length && endpoint) ? 'otlp' : exporters.includes('console') ? 'console' : undefined
+  const sampler = e.OTEL_TRACES_SAMPLER
+  return {
+    enabled: !e.OTEL_SDK_DISABLED && !exporters.includes('none') && exporter !== undefined,
+    exporter: exporter ?? 'otlp',
+    serviceName: e.OTEL_SERVICE_NAME,
+    resourceAttributes: parseKeyValues('OTEL_RESOURCE_ATTRIBUTES', e.OTEL_RESOURCE_ATTRIBUTES),
+    otlp: {
+      url: endpoint ?? 'http://localhost:4318/v1/traces',
+      protocol: e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? e.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf',
+      headers: {
+        ...parseKeyValues('OTEL_EXPORTER_OTLP_HEADERS', e.OTEL_EXPORTER_OTLP_HEADERS),
+        ...parseKeyValues('OTEL_EXPORTER_OTLP_TRACES_HEADERS', e.OTEL_EXPORTER_OTLP_TRACES_HEADERS),
+      },
+      timeoutMs: e.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? e.OTEL_EXPORTER_OTLP_TIMEOUT ?? 10_000,
+    },
+    sampler: { name: sampler, ratio: e.OTEL_TRACES_SAMPLER_ARG ?? 1 },
+    scheduleDelayMs: e.OTEL_BSP_SCHEDULE_DELAY,
+  }
+}
 
 /** Environment -> typed config. The only place that reads process.env (through the argument). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -277,6 +370,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     search: { efSearch: e.PROFILER_HNSW_EF_SEARCH, databaseUrl: e.PROFILER_SEARCH_DATABASE_URL },
     metrics: { token: e.PROFILER_METRICS_TOKEN, port: e.PROFILER_METRICS_PORT, host: e.PROFILER_METRICS_HOST },
+    tracing: tracingConfig(e),
     worker: {
       concurrency: e.PROFILER_WORKER_CONCURRENCY,
       roundSize: e.PROFILER_WORKER_FETCH,

@@ -14,7 +14,10 @@ import { clientErrorHandler, sendError } from './http/errors.js'
 import { RouteTable } from './http/route-table.js'
 import { registerMetricsRoute } from './http/metrics.js'
 import type { Metrics } from './metrics/metrics.js'
+import { traceRequests } from './http/tracing.js'
+import { tracingOn } from './tracing/tracing.js'
 
+/** An incoming X-Request-Id is kept when it is this sane; anything else is replaced by a fresh id. */
 const REQUEST_ID_RE = /^[A-Za-z0-9._:\-]{1,128}$/
 
 export interface HttpDeps {
@@ -54,6 +57,7 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     body === '' ? done(null, undefined) : json(req, body as string, done),
   )
 
+  if (tracingOn()) traceRequests(app)
   // Both hooks are synchronous (callback style): an async hook costs a promise on every request.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id)

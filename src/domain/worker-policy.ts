@@ -8,6 +8,8 @@ export interface OpenSubmission {
   attempts: number
   /** Seconds until it may be tried again (0: now). */
   wait: number
+  /** The W3C traceparent of the request that accepted it (tracing on), which its processing continues. */
+  traceparent?: string | null
 }
 
 export type BatchChoice =

@@ -23,6 +23,7 @@ import { formatGraphQLError, toGraphQLError } from './errors.js'
 import { limitRules, operationCost } from './limits.js'
 import { operationMetrics } from './metrics.js'
 import type { Metrics } from '../metrics/metrics.js'
+import { failed, startSpan, tracingOn } from '../tracing/tracing.js'
 
 /** Who a WebSocket connection acts for, decided once at connect. */
 export interface WsAuth {
@@ -118,6 +119,7 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
       chargeOperations,
       operationMetrics(metrics, endpoint.path),
       ApolloServerPluginCacheControlDisabled(),
+      ...(tracingOn() ? [traceOperations] : []),
     ],
   })
   await apollo.start()
@@ -336,6 +338,31 @@ function credentialOf(params: Record<string, unknown> | undefined, request: Inco
 /** Same shape as Apollo's own: a code and the 400 status, locations kept. */
 function withCode(e: GraphQLError, code: string): GraphQLError {
   return new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { ...e.extensions, code, status: 400 } })
+}
+
+/**
+ * A span per GraphQL operation over HTTP, a child of the request's span: `query Name`, with the operation's type and
+ * name (never its document or variables), failed when the answer carries errors. Only when tracing is on.
+ */
+const traceOperations: ApolloServerPlugin<GqlContext> = {
+  async requestDidStart() {
+    const span = startSpan('graphql.operation')
+    return {
+      async didResolveOperation({ operation, operationName }) {
+        if (!span || !operation) return
+        span.updateName(operationName ? `${operation.operation} ${operationName.slice(0, 100)}` : operation.operation)
+        span.setAttribute('graphql.operation.type', operation.operation)
+        if (operationName) span.setAttribute('graphql.operation.name', operationName.slice(0, 200))
+      },
+      async didEncounterErrors({ errors }) {
+        span?.setAttribute('profiler.graphql.errors', errors.length)
+        failed(span, errors[0])
+      },
+      async willSendResponse() {
+        span?.end()
+      },
+    }
+  },
 }
 
 /** Subscriptions are served over WebSocket only; over HTTP they would have no event stream. */

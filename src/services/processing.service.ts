@@ -17,6 +17,8 @@ import { claimRound } from './worker/claim.js'
 import { extractProfile, type Prepared } from './worker/extract.js'
 import { ShutdownError, withUsage, type Claimed, type ProcessingOptions, type WorkerDeps } from './worker/round.js'
 import { failBatch, giveBack } from './worker/settle.js'
+import { batchOutcome, endBatch, traceBatch, type BatchTrace } from './worker/trace.js'
+import { failed, startSpan, within } from '../tracing/tracing.js'
 
 /**
  * Applies profiles' pending submissions, oldest first, exactly once, many profiles at a time. A round takes the jobs
@@ -113,13 +115,26 @@ export class ProcessingService {
 
   /** Extracts and applies the claimed profiles; returns those with more to do. */
   private async runBatches(claimed: Claimed[], owner: string, signal: AbortSignal): Promise<ProfileJob[]> {
+    const traces = new Map(claimed.map((c) => [c, traceBatch(c.job, c.submissions)]))
+    try {
+      return await this.extractAndApply(claimed, traces, owner, signal)
+    } catch (err) {
+      // The round broke (a lost database): pg-boss retries its jobs.
+      for (const t of traces.values()) if (!t.outcome) batchOutcome(t, 'error', err)
+      throw err
+    } finally {
+      for (const t of traces.values()) endBatch(t)
+    }
+  }
+
+  private async extractAndApply(claimed: Claimed[], traces: Map<Claimed, BatchTrace>, owner: string, signal: AbortSignal): Promise<ProfileJob[]> {
     const jobs = claimed.map((c) => c.job)
     const heartbeat = setInterval(() => {
       this.repo.heartbeat(this.ds, jobs, owner, this.opts.leaseSeconds).catch((e) => this.log.warn({ err: e }, 'lease heartbeat failed'))
     }, (this.opts.leaseSeconds * 1000) / 3)
     const outcomes = await Promise.all(
       claimed.map((c) =>
-        extractProfile(this.deps.ai, c.profile, c.submissions, signal).then(
+        within(traces.get(c)!.ctx, () => extractProfile(this.deps.ai, c.profile, c.submissions, signal)).then(
           (prepared) => ({ c, prepared }),
           (err: unknown) => ({ c, err }),
         ),
@@ -130,35 +145,42 @@ export class ProcessingService {
     const count = (cs: { c: Claimed }[]) => cs.reduce((n, { c }) => n + c.submissions.length, 0)
     const fail = async (c: Claimed, err: unknown) => {
       this.metrics.workerBatch('failed', c.submissions.length)
-      if (await failBatch(this.deps, c.job, owner, c.submissions, err)) more.push(c.job)
+      if (await failBatch(this.deps, c.job, owner, c.submissions, err, traces.get(c))) more.push(c.job)
     }
     for (const o of outcomes) {
+      const t = traces.get(o.c)
       if ('prepared' in o) ready.push(o)
       else if (signal.aborted) {
-        await giveBack(this.deps, o.c.job, owner, o.c.submissions)
+        await giveBack(this.deps, o.c.job, owner, o.c.submissions, t)
         this.metrics.workerBatch('handed_back', o.c.submissions.length)
       } else await fail(o.c, o.err)
     }
     if (!ready.length) return more
+    // The apply is one transaction for the round; each profile's trace shows it as its `publish`.
+    const publishing = ready.map((r) => startSpan('publish', { parent: traces.get(r.c)!.ctx, attributes: { 'profiler.round_profiles': ready.length } }))
     try {
       more.push(...(await applyRound(this.deps, ready, owner)))
       this.metrics.workerBatch('applied', count(ready))
     } catch (err) {
       // An outage is pg-boss's to retry; anything else is tried profile by profile, so one cannot sink the others.
       if (isConnectionError(err) || ready.length === 1) {
+        publishing.forEach((span) => failed(span, err))
         if (isConnectionError(err)) throw err
         await fail(ready[0]!.c, withUsage(err, ready[0]!.prepared.usage))
         return more
       }
-      for (const r of ready) {
+      for (const [i, r] of ready.entries()) {
         try {
           more.push(...(await applyRound(this.deps, [r], owner)))
           this.metrics.workerBatch('applied', r.c.submissions.length)
         } catch (one) {
+          failed(publishing[i], one)
           if (isConnectionError(one)) throw one
           await fail(r.c, withUsage(one, r.prepared.usage))
         }
       }
+    } finally {
+      publishing.forEach((span) => span?.end())
     }
     return more
   }

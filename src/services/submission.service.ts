@@ -14,6 +14,7 @@ import { SubmissionRepository, type SubmissionRow } from '../db/submission.repos
 import { UnitOfWork } from '../db/unit-of-work.js'
 import type { Usage } from '../ai/types.js'
 import type { RequestContext } from './context.js'
+import { currentTraceparent, inSpan, tracingOn } from '../tracing/tracing.js'
 
 export interface SubmitInput {
   data: unknown
@@ -54,15 +55,15 @@ const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
  * published after the commit (see EventBus.publish). A profile that is processing has a job or a worker on it already:
  * the worker re-counts open submissions under the same row lock before it lets a profile go, so it takes this one too.
  * Parameters: tenant, profile id, submission id, input type, data, idempotency key, request hash, job data, priority, app
- * (recorded for the app's retention policy).
+ * (recorded for the app's retention policy), traceparent (null when tracing is off).
  */
 export const SUBMIT_SQL = `WITH p AS (
       INSERT INTO profiles (tenant_id, profile_id, status) VALUES ($1, $2, 'processing')
       ON CONFLICT (tenant_id, profile_id) DO UPDATE SET status = 'processing' WHERE profiles.status <> 'processing'
       RETURNING nextval('profile_status_seq') AS seq
     ), s AS (
-      INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, idempotency_key, request_hash, app_id)
-      VALUES ($1, $3, $2, $4, $5, $6, $7, $10)
+      INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, idempotency_key, request_hash, app_id, traceparent)
+      VALUES ($1, $3, $2, $4, $5, $6, $7, $10, $11)
     ), j AS (
       ${jobInsertSql('$8', '$9', 'EXISTS (SELECT 1 FROM p)')}
     )
@@ -89,6 +90,17 @@ export class SubmissionService {
   private readonly uow: UnitOfWork
 
   async submit(ctx: RequestContext, profileId: string, input: SubmitInput): Promise<SubmissionAck> {
+    if (!tracingOn()) return this.accept(ctx, profileId, input)
+    // The span's traceparent is stored with the submission: the worker's spans for it continue this trace.
+    const attributes = { 'profiler.tenant_id': ctx.tenantId, 'profiler.profile_id': String(profileId).slice(0, 256), 'profiler.request_id': ctx.requestId }
+    return inSpan('submission.accept', { attributes }, async (span) => {
+      const ack = await this.accept(ctx, profileId, input)
+      span?.setAttributes({ 'profiler.submission_id': ack.id, 'profiler.replayed': ack.replayed })
+      return ack
+    })
+  }
+
+  private async accept(ctx: RequestContext, profileId: string, input: SubmitInput): Promise<SubmissionAck> {
     checkProfileId(profileId)
     const body = parseRequest(submitBodySchema, { data: input.data, input_type: input.input_type })
     const data = checkDataSize(body.data, this.limits.maxDataBytes)
@@ -110,7 +122,7 @@ export class SubmissionService {
 
   private async insert(ctx: RequestContext, profileId: string, data: string, inputType: InputType, key: string | undefined, hash: string) {
     const id = crypto.randomUUID()
-    const params = [ctx.tenantId, profileId, id, inputType, data, key ?? null, hash, JSON.stringify({ tenantId: ctx.tenantId, profileId }), this.queue.priority(ctx.tenantId), ctx.appId]
+    const params = [ctx.tenantId, profileId, id, inputType, data, key ?? null, hash, JSON.stringify({ tenantId: ctx.tenantId, profileId }), this.queue.priority(ctx.tenantId), ctx.appId, currentTraceparent()]
     let seq: number | null = null
     const run = async (m?: EntityManager): Promise<SubmissionAck> => {
       const [row] = await this.submitStatement.rows(params, m)

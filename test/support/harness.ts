@@ -4,7 +4,7 @@ import path from 'node:path'
 import crypto from 'node:crypto'
 import pg from 'pg'
 import type { AiProviders } from '../../src/ai/types.js'
-import { startProfiler, type Profiler, type Role } from '../../src/app.js'
+import { startProfiler, type Profiler, type Role, type StartOptions } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { waitFor } from './wait.js'
 
@@ -67,9 +67,11 @@ export interface TestService {
 }
 
 /** Starts the whole service (API + worker) in this process on a fresh database, with the bootstrap key. */
-export async function startService(opts: { env?: Record<string, string>; role?: Role; ai?: AiProviders } = {}): Promise<TestService> {
+export async function startService(
+  opts: { env?: Record<string, string>; role?: Role; ai?: AiProviders; tracing?: StartOptions['tracing'] } = {},
+): Promise<TestService> {
   const db = await freshDatabase()
-  const profiler = await startProfiler(testConfig(db, opts.env), { role: opts.role ?? 'all', ai: opts.ai })
+  const profiler = await startProfiler(testConfig(db, opts.env), { role: opts.role ?? 'all', ai: opts.ai, tracing: opts.tracing })
   return {
     profiler,
     url: profiler.url!,

@@ -4,6 +4,7 @@ import type { Usage } from '../types.js'
 import { sumUsage } from '../usage.js'
 import { LlmUnavailableError } from '../errors.js'
 import { CircuitBreaker } from './breaker.js'
+import { inSpan } from '../../tracing/tracing.js'
 
 /** A counting semaphore: at most `n` LLM requests in flight per process. */
 class Semaphore {
@@ -66,24 +67,31 @@ export class LlmClient {
     signal?: AbortSignal,
     budget?: RetryBudget,
   ): Promise<{ content: string | null | undefined; refusal: string | null | undefined; usage: Usage }> {
-    const res = await this.run(
-      (sdk) =>
-      sdk.chat.completions.create(
-        {
-          model: req.model,
-          messages: [
-            { role: 'system', content: req.system },
-            { role: 'user', content: req.user },
-          ],
-          response_format: { type: 'json_schema', json_schema: { name: req.schemaName, strict: true, schema: req.schema } },
-          temperature: 0,
+    return inSpan('llm.chat', { attributes: llmAttributes('chat', req.model) }, async (span) => {
+      let tries = 0
+      const res = await this.run(
+        (sdk) => {
+          tries++
+          return sdk.chat.completions.create(
+            {
+              model: req.model,
+              messages: [
+                { role: 'system', content: req.system },
+                { role: 'user', content: req.user },
+              ],
+              response_format: { type: 'json_schema', json_schema: { name: req.schemaName, strict: true, schema: req.schema } },
+              temperature: 0,
+            },
+            { signal },
+          )
         },
-        { signal },
-      ),
-      { signal, budget },
-    )
-    const message = res.choices[0]?.message
-    return { content: message?.content, refusal: message?.refusal, usage: fromApiUsage(res.usage) }
+        { signal, budget },
+      )
+      const message = res.choices[0]?.message
+      const usage = fromApiUsage(res.usage)
+      span?.setAttributes({ ...usageAttributes(usage), 'gen_ai.response.model': res.model, 'profiler.llm.tries': tries })
+      return { content: message?.content, refusal: message?.refusal, usage }
+    })
   }
 
   /** One request through the breaker, retried on outage-like failures within the operation's budget. */
@@ -115,6 +123,15 @@ export class LlmClient {
       await sleep(retryDelayMs(err, retry, this.cfg.retryBaseMs), opts.signal)
     }
   }
+}
+
+/** The GenAI semantic conventions' attributes of a request span (`llm.chat`, `llm.embed`). */
+export function llmAttributes(operation: 'chat' | 'embeddings', model: string) {
+  return { 'gen_ai.operation.name': operation, 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': model }
+}
+
+export function usageAttributes(u: Usage) {
+  return { 'gen_ai.usage.input_tokens': u.promptTokens, 'gen_ai.usage.output_tokens': u.completionTokens }
 }
 
 /** a + b (b may be missing). */

@@ -1,6 +1,7 @@
 import { PiecewiseLinearCalibration, type CalibrationPoint } from '../calibration.js'
 import type { Embedder, ScoreCalibration, Usage } from '../types.js'
-import { addUsage, fromApiUsage, type LlmClient } from './client.js'
+import { addUsage, fromApiUsage, llmAttributes, usageAttributes, type LlmClient } from './client.js'
+import { inSpan } from '../../tracing/tracing.js'
 import { ZERO_USAGE } from '../usage.js'
 
 /** Native sizes of models we know; others need PROFILER_EMBEDDING_DIMENSIONS. */
@@ -73,12 +74,16 @@ export class OpenAIEmbedder implements Embedder {
     let usage = ZERO_USAGE
     for (let i = 0; i < texts.length; i += BATCH) {
       const input = texts.slice(i, i + BATCH).map((t) => t || ' ')
-      const res = await this.llm.run((sdk) =>
-        sdk.embeddings.create(
-          { model: this.model, input, ...(this.requestDimensions ? { dimensions: this.requestDimensions } : {}), encoding_format: 'float' },
-          { signal },
-        ),
-      )
+      const res = await inSpan('llm.embed', { attributes: { ...llmAttributes('embeddings', this.model), 'profiler.llm.inputs': input.length } }, async (span) => {
+        const res = await this.llm.run((sdk) =>
+          sdk.embeddings.create(
+            { model: this.model, input, ...(this.requestDimensions ? { dimensions: this.requestDimensions } : {}), encoding_format: 'float' },
+            { signal },
+          ),
+        )
+        span?.setAttributes(usageAttributes(fromApiUsage(res.usage)))
+        return res
+      })
       usage = addUsage(usage, fromApiUsage(res.usage))
       for (const d of [...res.data].sort((a, b) => a.index - b.index)) {
         const v = d.embedding as number[]

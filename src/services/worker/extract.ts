@@ -7,6 +7,7 @@ import type { Extraction, ProfileState } from '../../domain/profile.js'
 import { parseStructured } from '../../domain/structured.js'
 import type { OpenSubmission } from '../../domain/worker-policy.js'
 import { withUsage } from './round.js'
+import { inSpan, inSpanSync } from '../../tracing/tracing.js'
 
 /**
  * A claimed profile's batch: extracted (structured data is taken as given), merged into the profile's state, summarized
@@ -28,22 +29,34 @@ export async function extractProfile(ai: AiProviders, profile: ProfileRecord, su
       .filter((s) => s.input_type !== 'structured')
       .map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
     const extracted = toExtract.length
-      ? await ai.extractor.extract({ profile: profile.content, submissions: toExtract }, signal)
+      ? await inSpan('extract', { attributes: { 'profiler.ai.provider': ai.extractor.name, 'profiler.submissions': toExtract.length } }, () =>
+          ai.extractor.extract({ profile: profile.content, submissions: toExtract }, signal),
+        )
       : { extractions: [] as Extraction[], usage: undefined, promptVersion: undefined, summary: undefined, evidence: undefined }
     spend(extracted.usage)
     if (extracted.extractions.length !== toExtract.length) throw new Error('extractor returned a wrong number of extractions')
     const byId = new Map(toExtract.map((s, i) => [s.submissionId, extracted.extractions[i]!]))
     const extractions = subs.map((s) => (s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!))
     const now = new Date().toISOString()
-    const merged = merge(state, extractions, now)
+    const merged = inSpanSync('merge', { attributes: { 'profiler.extractions': extractions.length } }, (span) => {
+      const out = merge(state, extractions, now)
+      span?.setAttribute('profiler.changed', out.changed)
+      return out
+    })
     // A provider whose extraction request also wrote the summary saves a request per batch; that summary only
     // knows what the model saw, so a batch with structured submissions gets its own.
     const modelSawAll = toExtract.length === subs.length
     const { summary, usage: summaryUsage } =
-      extracted.summary && modelSawAll ? { summary: extracted.summary, usage: undefined } : await ai.summarizer.summarize(merged.state.content, signal)
+      extracted.summary && modelSawAll
+        ? { summary: extracted.summary, usage: undefined }
+        : await inSpan('summarize', { attributes: { 'profiler.ai.provider': ai.summarizer.name } }, () => ai.summarizer.summarize(merged.state.content, signal))
     spend(summaryUsage)
     signal?.throwIfAborted()
-    const { vectors, usage: embedUsage } = await ai.embedder.embed([profileText(merged.state.content, summary)], signal)
+    const { vectors, usage: embedUsage } = await inSpan(
+      'embed',
+      { attributes: { 'profiler.ai.provider': ai.embedder.name, 'profiler.ai.embedding_model': ai.embedder.model } },
+      () => ai.embedder.embed([profileText(merged.state.content, summary)], signal),
+    )
     spend(embedUsage)
     const provenance = subs.map((s, i) =>
       s.input_type === 'structured'

@@ -4,38 +4,57 @@ import type { Usage } from '../../ai/types.js'
 import { profileKey, type ProfileJob } from '../../domain/profile.js'
 import { retryDelayMs, type OpenSubmission } from '../../domain/worker-policy.js'
 import { isDimensionMismatch, readyEvent, shareUsage, type WorkerDeps } from './round.js'
+import { batchOutcome, type BatchTrace } from './trace.js'
 
 // A batch that did not apply: its submissions retried with backoff or failed, deferred when it was not their fault, or
 // handed back at a shutdown. Each returns whether the profile has more to do in this round.
 
-/** Extraction failed: retry later with backoff, or mark failed after the last attempt. Nothing is merged. */
-export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, subs: OpenSubmission[], err: unknown): Promise<boolean> {
+/**
+ * Extraction failed: retry later with backoff, or mark failed after the last attempt. Nothing is merged. Each
+ * submission's fate is logged with its id (and the batch's trace ids when tracing is on).
+ */
+export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, subs: OpenSubmission[], err: unknown, t?: BatchTrace): Promise<boolean> {
   const { tenantId, profileId } = job
+  const about = t?.log ?? { tenantId, profileId }
+  const submissionIds = subs.map((s) => s.id)
   const message = err instanceof Error ? err.message : String(err)
   if (isDimensionMismatch(err)) {
     d.log.error(
-      { tenantId, profileId, err: message },
+      { ...about, submissionIds, err: message },
       "the embedding column does not match this process's embedding model: restart it with the configuration the database was reindexed for",
     )
+    batchOutcome(t, 'deferred', err)
     return deferBatch(d, job, owner, subs, `waiting for a worker configured for the database's embeddings: ${message}`, 5)
   }
   // The provider's circuit is open: an outage is not the submissions' fault, so they wait without using an attempt.
-  if (err instanceof LlmUnavailableError) return deferBatch(d, job, owner, subs, message, err.retryAfterMs / 1000)
-  d.log.warn({ tenantId, profileId, err: message }, 'extraction failed')
+  if (err instanceof LlmUnavailableError) {
+    d.log.warn({ ...about, submissionIds, err: message }, 'the AI provider is unavailable: submissions deferred')
+    batchOutcome(t, 'deferred', err)
+    return deferBatch(d, job, owner, subs, message, err.retryAfterMs / 1000)
+  }
   return d.uow.run(undefined, async (tx) => {
     const m = tx.manager
     const cur = await d.profiles.find(m, tenantId, profileId, { lock: true })
-    if (!cur || cur.claimed_by !== owner) return false
-    await recordUsage(d, m, tenantId, subs.map((s) => s.id), (err as { usage?: Usage })?.usage)
+    if (!cur || cur.claimed_by !== owner) {
+      d.log.warn({ ...about, submissionIds, err: message }, 'extraction failed; the profile was deleted or its lease lost meanwhile')
+      return false
+    }
+    await recordUsage(d, m, tenantId, submissionIds, (err as { usage?: Usage })?.usage)
     let retryIn = 0
+    let lost = false
     for (const s of subs) {
-      if (s.attempts >= d.opts.maxAttempts) await d.submissions.fail(m, tenantId, s.id, message)
-      else {
+      if (s.attempts >= d.opts.maxAttempts) {
+        lost = true
+        await d.submissions.fail(m, tenantId, s.id, message)
+        d.log.warn({ ...about, submissionId: s.id, attempt: s.attempts, err: message }, 'extraction failed: submission failed after its last attempt')
+      } else {
         const delayMs = retryDelayMs(s.attempts, d.opts.retryBaseMs)
         retryIn = Math.max(retryIn, delayMs / 1000)
         await d.submissions.retry(m, tenantId, s.id, message, delayMs / 1000)
+        d.log.warn({ ...about, submissionId: s.id, attempt: s.attempts, retryInMs: Math.round(delayMs), err: message }, 'extraction failed: submission will be retried')
       }
     }
+    batchOutcome(t, lost ? 'failed' : 'retry', err)
     await d.repo.release(m, [job], owner)
     const n = await d.submissions.countOpen(m, tenantId, profileId)
     if (n === 0) {
@@ -76,7 +95,8 @@ async function recordUsage(d: WorkerDeps, m: EntityManager, tenantId: string, id
 
 
 /** A batch interrupted by a shutdown: its submissions are pending again, as if never tried, and the profile queued. */
-export async function giveBack(d: WorkerDeps, job: ProfileJob, owner: string, subs: OpenSubmission[]): Promise<void> {
+export async function giveBack(d: WorkerDeps, job: ProfileJob, owner: string, subs: OpenSubmission[], t?: BatchTrace): Promise<void> {
+  batchOutcome(t, 'handed_back')
   await d.uow.run(undefined, async ({ manager: m }) => {
     const cur = await d.profiles.find(m, job.tenantId, job.profileId, { lock: true })
     if (!cur || cur.claimed_by !== owner) return
@@ -84,6 +104,6 @@ export async function giveBack(d: WorkerDeps, job: ProfileJob, owner: string, su
     await d.repo.release(m, [job], owner)
     await d.queue.enqueue(job, { tx: m })
   })
-  d.log.info({ tenantId: job.tenantId, profileId: job.profileId }, 'shutting down: batch handed back to the queue')
+  d.log.info({ ...(t?.log ?? { tenantId: job.tenantId, profileId: job.profileId }), submissionIds: subs.map((s) => s.id) }, 'shutting down: batch handed back to the queue')
 }
 
