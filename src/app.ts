@@ -175,6 +175,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./metrics/metrics.js'),
     import('./services/export.service.js'),
     import('./services/retention.service.js'),
+    import('./services/profile-context.service.js'),
   ])
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config)
@@ -217,6 +218,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       { Metrics },
       { ExportService },
       { RetentionService },
+      { ProfileContextService },
     ] = await modules
     const metrics = new Metrics({ role: opts.role, database: db.mode, version: packageVersion() })
     metrics.dbPool(() => poolStats(ds))
@@ -292,6 +294,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       submissions: gated(new SubmissionService(ds, statements, queue, bus, config.limits), gate),
       profiles: gated(profileService, gate),
       search: gated(new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize), gate),
+      llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker }, metrics),
       exports: new ExportService(ds, { embedder: ai.embedder }),
       budget,

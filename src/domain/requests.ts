@@ -62,6 +62,29 @@ export function searchParamsSchema(maxPageSize: number) {
     })
 }
 
+export const CONTEXT_MAX_TOKENS = 32_000
+export const CONTEXT_DEFAULT_TOKENS = 1_000
+export const CONTEXT_MAX_QUERY = 1_000
+
+/** GET /v1/profile/{id}/context and Profile.context in GraphQL. */
+export function contextParamsSchema() {
+  const msg = `Invalid query parameter max_tokens: must be an integer from 1 to ${CONTEXT_MAX_TOKENS}`
+  return z.object({
+    max_tokens: z
+      .number({ error: msg })
+      .int({ error: msg })
+      .min(1, { error: msg })
+      .max(CONTEXT_MAX_TOKENS, { error: msg })
+      .default(CONTEXT_DEFAULT_TOKENS)
+      .describe('Token budget of the returned text, counted with the o200k_base tokenizer'),
+    query: z
+      .string()
+      .max(CONTEXT_MAX_QUERY, { error: `Invalid query parameter query: at most ${CONTEXT_MAX_QUERY} characters` })
+      .optional()
+      .describe('What the conversation is about: facts relevant to it come first'),
+  })
+}
+
 /** Parses with a request schema; the first problem becomes a VALIDATION_FAILED domain error. */
 export function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const r = schema.safeParse(input)

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { searchParamsSchema, submitBodySchema } from '../domain/requests.js'
+import { contextParamsSchema, searchParamsSchema, submitBodySchema } from '../domain/requests.js'
 
 const scoredString = z.object({ value: z.string(), confidence: z.number().min(0).max(1) })
 const scoredInt = z.object({ value: z.number().int(), confidence: z.number().min(0).max(1) })
@@ -53,6 +53,20 @@ const SearchPage = z.object({
   pageSize: z.number(),
 })
 
+const ProfileContext = z.object({
+  profile_id: z.string(),
+  status: z.enum(['processing', 'ready']).describe('processing: submissions are still being applied; the text is what the profile holds now'),
+  text: z.string().describe('Header line, then facts as "- " lines grouped by section, then the summary when it fits; empty when not even the header fits'),
+  tokens: z.number().int().describe('Exact token count of text'),
+  max_tokens: z.number().int(),
+  encoding: z.string().describe('The tokenizer: o200k_base'),
+  facts_included: z.number().int(),
+  facts_total: z.number().int(),
+  summary_included: z.boolean(),
+  truncated: z.boolean().describe('true when a fact or the summary was left out for the budget'),
+  ranked_by: z.enum(['confidence', 'query', 'query_lexical']).describe('query_lexical: the embedder failed, ranked by shared words only'),
+})
+
 const ImportResult = z.object({ profiles: z.number(), history: z.number(), submissions: z.number(), submissions_kept: z.number(), embedded: z.number() })
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } })
@@ -60,7 +74,11 @@ const err = (description: string) => ({ description, content: json(ErrorBody) })
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9._:@+-]{1,200}$' } }
 
 function queryParams(maxPageSize: number) {
-  const schema = z.toJSONSchema(searchParamsSchema(maxPageSize), { io: 'input' }) as { properties: Record<string, unknown> }
+  return paramsOf(searchParamsSchema(maxPageSize))
+}
+
+function paramsOf(zschema: z.ZodType) {
+  const schema = z.toJSONSchema(zschema, { io: 'input' }) as { properties: Record<string, unknown> }
   return Object.entries(schema.properties).map(([name, s]) => ({ name, in: 'query', required: false, schema: s }))
 }
 
@@ -102,6 +120,18 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
           summary: 'Delete a profile, its history and its pending submissions',
           parameters: [idParam],
           responses: { '204': { description: 'Deleted' }, '400': err('Invalid profile id'), '404': err('Unknown profile'), ...common },
+        },
+      },
+      '/v1/profile/{id}/context': {
+        get: {
+          summary: 'The profile as compact text for an LLM prompt: most relevant (to query) and most confident facts first, within max_tokens',
+          parameters: [idParam, ...paramsOf(contextParamsSchema())],
+          responses: {
+            '200': { description: 'The text and its exact token count', content: json(ProfileContext) },
+            '400': err('Invalid profile id, max_tokens or query'),
+            '404': err('Unknown profile'),
+            ...common,
+          },
         },
       },
       '/v1/search': {

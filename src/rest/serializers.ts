@@ -1,4 +1,5 @@
 import type { HistoryEntry, ProfileRecord } from '../db/profile.repository.js'
+import type { ProfileContext } from '../services/profile-context.service.js'
 
 /** The interface's Profile (snake_case), plus `language` and `core_info.occupation`. */
 export function toRestProfile(p: ProfileRecord) {
@@ -23,4 +24,20 @@ export function toRestProfile(p: ProfileRecord) {
 
 export function toRestLogEntry(e: HistoryEntry) {
   return { extracted_on: e.extracted_on, changes: e.changes, submission_ids: e.submission_ids, input_type: e.input_type }
+}
+
+export function toRestContext(c: ProfileContext) {
+  return {
+    profile_id: c.profileId,
+    status: c.status,
+    text: c.text,
+    tokens: c.tokens,
+    max_tokens: c.maxTokens,
+    encoding: c.encoding,
+    facts_included: c.factsIncluded,
+    facts_total: c.factsTotal,
+    summary_included: c.summaryIncluded,
+    truncated: c.truncated,
+    ranked_by: c.rankedBy,
+  }
 }

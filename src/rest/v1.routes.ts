@@ -4,12 +4,13 @@ import { DomainError, invalid } from '../domain/errors.js'
 import { authenticateBearer } from '../http/auth.js'
 import { setRateLimitHeaders } from '../http/rate-limit.js'
 import { appBudgetKey } from '../services/budget.js'
+import { CONTEXT_MAX_TOKENS } from '../domain/requests.js'
 import type { Config } from '../config.js'
 import type { Services } from '../services/index.js'
 import type { RequestContext } from '../services/context.js'
 import type { SearchParams } from '../services/search.service.js'
 import { openApiDocument } from './openapi.js'
-import { toRestProfile } from './serializers.js'
+import { toRestContext, toRestProfile } from './serializers.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -80,6 +81,14 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
   v1.get<{ Params: { id: string } }>('/profile/:id', async (req) => {
     const p = await services.profiles.get(req.ctx, req.params.id)
     return { profile_id: p.profile_id, profile: toRestProfile(p) }
+  })
+
+  v1.get<{ Params: { id: string } }>('/profile/:id/context', async (req) => {
+    const q = req.query as Record<string, unknown>
+    const max = one(q, 'max_tokens')
+    if (max !== undefined && !/^-?\d{1,9}$/.test(max)) throw invalid(`Invalid query parameter max_tokens: must be an integer from 1 to ${CONTEXT_MAX_TOKENS}`)
+    const c = await services.llmContext.context(req.ctx, req.params.id, { maxTokens: max === undefined ? undefined : Number(max), query: one(q, 'query') })
+    return toRestContext(c)
   })
 
   v1.delete<{ Params: { id: string } }>('/profile/:id', async (req, reply) => {

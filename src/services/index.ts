@@ -2,6 +2,7 @@ import type { AccountService } from './account.service.js'
 import type { RequestBudget } from './budget.js'
 import type { ExportService } from './export.service.js'
 import type { ProcessingService } from './processing.service.js'
+import type { ProfileContextService } from './profile-context.service.js'
 import type { ProfileService } from './profile.service.js'
 import type { SearchService } from './search.service.js'
 import type { SubmissionService } from './submission.service.js'
@@ -13,6 +14,8 @@ export interface Services {
   submissions: SubmissionService
   profiles: ProfileService
   search: SearchService
+  /** A profile as compact text for an LLM prompt, under a token budget. */
+  llmContext: ProfileContextService
   processing: ProcessingService
   /** Export and import (JSON Lines) of a tenant's profiles. */
   exports: ExportService

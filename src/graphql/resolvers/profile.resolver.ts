@@ -2,9 +2,9 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { invalid } from '../../domain/errors.js'
 import type { GqlContext } from '../context.js'
 import { decodeCursor, encodeCursor, toGqlLogEntry, toGqlProfile, toGqlSubmission } from '../serializers.js'
-import { PageArgs, SubmissionPageArgs, SubmitArgs } from '../types/args.type.js'
+import { ContextArgs, PageArgs, SubmissionPageArgs, SubmitArgs } from '../types/args.type.js'
 import { SubmissionAck } from '../types/operations.type.js'
-import { HistoryPage, Profile, SubmissionPage } from '../types/profile.type.js'
+import { HistoryPage, Profile, ProfileContext, SubmissionPage } from '../types/profile.type.js'
 
 const MAX_PAGE = 100
 
@@ -49,6 +49,24 @@ export class ProfileResolver {
     return {
       nodes: page.map(toGqlSubmission),
       pageInfo: { endCursor: page.length ? encodeCursor(page[page.length - 1]!.seq) : null, hasNextPage: rows.length > limit },
+    }
+  }
+
+  @FieldResolver(() => ProfileContext, {
+    description: 'The profile as compact text for an LLM prompt: most relevant (to query) and most confident facts first, within maxTokens',
+  })
+  async context(@Root() profile: Profile, @Args(() => ContextArgs) { maxTokens, query }: ContextArgs, @Ctx() { ctx, services }: GqlContext): Promise<ProfileContext> {
+    const c = await services.llmContext.context(ctx, profile.profileId, { maxTokens, query: query ?? undefined })
+    return {
+      text: c.text,
+      tokens: c.tokens,
+      maxTokens: c.maxTokens,
+      encoding: c.encoding,
+      factsIncluded: c.factsIncluded,
+      factsTotal: c.factsTotal,
+      summaryIncluded: c.summaryIncluded,
+      truncated: c.truncated,
+      rankedBy: c.rankedBy,
     }
   }
 

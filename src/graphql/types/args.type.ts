@@ -33,3 +33,10 @@ export class SearchArgs {
   @Field(() => Int, { nullable: true, description: 'Default 1' }) page?: number | null
   @Field(() => Int, { nullable: true, description: 'Default 10, at most 100' }) pageSize?: number | null
 }
+
+@ArgsType()
+export class ContextArgs {
+  @Field(() => Int, { defaultValue: 1000, description: 'Token budget, 1-32000 (o200k_base)' }) maxTokens!: number
+  @Field(() => String, { nullable: true, description: 'What the conversation is about: relevant facts first (at most 1000 characters)' })
+  query?: string | null
+}

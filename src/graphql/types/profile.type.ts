@@ -137,3 +137,18 @@ export class Profile {
   @Field(() => String) lastUpdated!: string
   @Field(() => String) createdAt!: string
 }
+
+@ObjectType({ simpleResolvers: true, description: 'The profile as compact text for an LLM prompt, within a token budget (as GET /v1/profile/{id}/context)' })
+export class ProfileContext {
+  @Field(() => String, { description: 'Header line, then facts as "- " lines grouped by section, then the summary when it fits; empty when not even the header fits' })
+  text!: string
+  @Field(() => Int, { description: 'Exact token count of text (encoding)' }) tokens!: number
+  @Field(() => Int) maxTokens!: number
+  @Field(() => String, { description: 'The tokenizer: o200k_base' }) encoding!: string
+  @Field(() => Int) factsIncluded!: number
+  @Field(() => Int) factsTotal!: number
+  @Field(() => Boolean) summaryIncluded!: boolean
+  @Field(() => Boolean, { description: 'A fact or the summary was left out for the budget' }) truncated!: boolean
+  @Field(() => String, { description: 'confidence (no query), query (words and embedding), query_lexical (the embedder failed: words only)' })
+  rankedBy!: string
+}

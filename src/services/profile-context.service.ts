@@ -1,0 +1,137 @@
+import type { DataSource } from 'typeorm'
+import { CONTEXT_ENCODING, type ContextFact, composeContext, contextFacts, contextHeader, lexicalScore, stems, tokenCounter } from '../ai/profile-context.js'
+import type { Embedder } from '../ai/types.js'
+import type { ProfileRepository } from '../db/profile.repository.js'
+import { DomainError } from '../domain/errors.js'
+import { contextParamsSchema, parseRequest } from '../domain/requests.js'
+import { checkProfileId, checkStorable } from '../domain/validation.js'
+import type { RequestContext } from './context.js'
+
+/** At most this many facts of one profile (the most confident) are embedded for a query; the rest rank lexically. */
+export const MAX_EMBEDDED_FACTS = 256
+/** Fact and query vectors kept across requests (least recently used dropped), so a profile is embedded once. */
+const VECTOR_CACHE_ENTRIES = 4096
+
+export interface ContextParams {
+  maxTokens?: number
+  query?: string
+}
+
+export interface ProfileContext {
+  profileId: string
+  status: 'processing' | 'ready'
+  text: string
+  tokens: number
+  maxTokens: number
+  encoding: string
+  factsIncluded: number
+  factsTotal: number
+  summaryIncluded: boolean
+  truncated: boolean
+  /** confidence: no query; query: lexical + embedding relevance; query_lexical: the embedder failed, words only. */
+  rankedBy: 'confidence' | 'query' | 'query_lexical'
+}
+
+/** A profile as compact text for an LLM prompt under a token budget (issue 14). */
+export class ProfileContextService {
+  private readonly schema = contextParamsSchema()
+  private readonly vectors = new Map<string, Float32Array>()
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly profiles: ProfileRepository,
+    private readonly embedder: Embedder,
+  ) {}
+
+  async context(ctx: RequestContext, profileId: string, params: ContextParams): Promise<ProfileContext> {
+    checkProfileId(profileId)
+    const p = parseRequest(this.schema, { max_tokens: params.maxTokens, query: params.query })
+    checkStorable(p.query, 'query parameter query')
+    const query = p.query?.replace(/\s+/g, ' ').trim() || undefined
+    const record = await this.profiles.find(this.ds.manager, ctx.tenantId, profileId)
+    if (!record) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
+
+    const facts = contextFacts(record.content, record.field_timestamps)
+    let relevance: number[] | undefined
+    let rankedBy: ProfileContext['rankedBy'] = 'confidence'
+    if (query && facts.length) {
+      const q = stems(query)
+      const lexical = facts.map((f) => lexicalScore(q, stems(f.matchText)))
+      const semantic = await this.semanticScores(query, facts).catch(() => undefined)
+      rankedBy = semantic ? 'query' : 'query_lexical'
+      // Rounded, so float noise in a provider's vectors cannot reorder facts between two identical requests.
+      relevance = lexical.map((l, i) => Math.round((semantic ? (l + semantic[i]!) / 2 : l) * 1000) / 1000)
+    }
+    const count = await tokenCounter()
+    const c = composeContext({ header: contextHeader(record.content), summary: record.summary, facts, relevance, maxTokens: p.max_tokens, count })
+    return {
+      profileId: record.profile_id,
+      status: record.status,
+      text: c.text,
+      tokens: c.tokens,
+      maxTokens: p.max_tokens,
+      encoding: CONTEXT_ENCODING,
+      factsIncluded: c.factsIncluded,
+      factsTotal: c.factsTotal,
+      summaryIncluded: c.summaryIncluded,
+      truncated: c.truncated,
+      rankedBy,
+    }
+  }
+
+  /**
+   * Calibrated similarity (the embedder's own score curve, as search uses, / 100) of the query to each fact; the
+   * MAX_EMBEDDED_FACTS most confident facts only, the others 0. One embed
+   * call at most per request, for the texts not yet cached.
+   */
+  private async semanticScores(query: string, facts: ContextFact[]): Promise<number[]> {
+    const model = this.embedder.model
+    const texts = facts.map((f) => f.matchText)
+    // The most confident facts (ties: the order facts come in), so which ones are embedded is deterministic.
+    const embedded = new Set(
+      facts
+        .map((f, i) => ({ c: f.confidence, i }))
+        .sort((a, b) => b.c - a.c || a.i - b.i)
+        .slice(0, MAX_EMBEDDED_FACTS)
+        .map((x) => x.i),
+    )
+    const wanted = [...new Set([query, ...texts.filter((_, i) => embedded.has(i))])]
+    const found = new Map<string, Float32Array>()
+    for (const t of wanted) {
+      const v = this.recall(`${model}\n${t}`)
+      if (v) found.set(t, v)
+    }
+    const missing = wanted.filter((t) => !found.has(t))
+    if (missing.length) {
+      const { vectors } = await this.embedder.embed(missing)
+      missing.forEach((t, i) => {
+        const v = Float32Array.from(vectors[i]!)
+        found.set(t, v)
+        this.remember(`${model}\n${t}`, v)
+      })
+    }
+    const qv = found.get(query)!
+    const cal = this.embedder.calibration
+    return texts.map((t, i) => {
+      const v = embedded.has(i) ? found.get(t) : undefined
+      if (!v) return 0
+      let dot = 0
+      for (let k = 0; k < qv.length; k++) dot += qv[k]! * v[k]!
+      return cal.toScore(Math.max(-1, Math.min(1, dot))) / 100
+    })
+  }
+
+  private recall(key: string): Float32Array | undefined {
+    const v = this.vectors.get(key)
+    if (v) {
+      this.vectors.delete(key)
+      this.vectors.set(key, v)
+    }
+    return v
+  }
+
+  private remember(key: string, v: Float32Array): void {
+    this.vectors.set(key, v)
+    while (this.vectors.size > VECTOR_CACHE_ENTRIES) this.vectors.delete(this.vectors.keys().next().value!)
+  }
+}
