@@ -1,0 +1,221 @@
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { gqlApi, type GqlApi } from '../support/graphql-client.js'
+import { client, startService, type Client, type TestService } from '../support/harness.js'
+
+// GET /v1/profile/{id}/context and Profile.context (issue 14), on the real service with the local provider. Token
+// counts are checked with the same tokenizer (o200k_base) the service uses, over the whole returned text.
+
+const alice = {
+  core_info: { name: 'Alice Moreau', age: 34, location: { value: 'Lagos', confidence: 0.9 }, occupation: { value: 'nurse', confidence: 0.8 } },
+  interests: {
+    music: [{ value: 'jazz', confidence: 0.6 }, { value: 'playing the saxophone', confidence: 0.5 }, { value: 'afrobeat concerts', confidence: 0.55 }],
+    sports: [{ value: 'football', confidence: 0.95 }, { value: 'tennis', confidence: 0.9 }],
+    food: [{ value: 'jollof rice', confidence: 0.92 }, { value: 'sushi', confidence: 0.85 }],
+    books: [{ value: 'science fiction', confidence: 0.88 }],
+    hobbies: [{ value: 'gardening', confidence: 0.93 }, { value: 'photography', confidence: 0.91 }],
+  },
+  personality: { traits: [{ value: 'curious', confidence: 0.97 }, { value: 'patient', confidence: 0.9 }] },
+  memories: [{ event: 'Ran the Lagos marathon', date: '2024-05-01', importance: 'high' }, { event: 'Moved flats', date: '2023-02-11' }],
+  preferences: { conversation_style: { value: 'warm and direct', confidence: 0.8 }, topics_to_avoid: [{ value: 'politics', confidence: 0.9 }] },
+}
+
+const unicode = {
+  core_info: { name: 'Zoë 李小龍 🦊', location: 'São Paulo' },
+  interests: { emoji: ['🎸 guitar 🎶', '👩🏽‍🚀 space travel', 'naïve café crème'], music: ['ﷺ and ॐ chants', 'Ελληνική μουσική'] },
+}
+
+/** A profile with `n` interests spread over categories, confidences all different. */
+function big(n: number) {
+  const interests: Record<string, { value: string; confidence: number }[]> = {}
+  for (let i = 0; i < n; i++) {
+    const cat = `category_${i % 17}`
+    ;(interests[cat] ??= []).push({ value: `hobby number ${i} with a somewhat longer description ${'x'.repeat(i % 23)}`, confidence: Math.round((0.3 + (i % 70) / 100) * 1000) / 1000 })
+  }
+  return { core_info: { name: 'Big' }, interests }
+}
+
+describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', () => {
+  let svc: TestService
+  let api: Client
+  let gql: GqlApi
+
+  const ctx = async (id: string, params: Record<string, string | number> = {}) => {
+    const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))
+    const r = await api.get(`/v1/profile/${encodeURIComponent(id)}/context?${qs}`)
+    const body = (await r.json()) as any
+    if (r.status !== 200) throw new Error(`context ${id}: ${r.status} ${JSON.stringify(body)}`)
+    return body
+  }
+  const status = async (path: string) => {
+    const r = await api.get(path)
+    return { status: r.status, body: (await r.json()) as any }
+  }
+  const lines = (text: string) => text.split('\n')
+
+  beforeAll(async () => {
+    svc = await startService()
+    api = client(svc.url, svc.key)
+    gql = gqlApi(svc.url, svc.key)
+    for (const [id, data] of [['alice', alice], ['unicode', unicode], ['big', big(400)]] as const) {
+      expect((await api.post(id, { input_type: 'structured', data: JSON.stringify(data) })).status).toBe(202)
+    }
+    for (const id of ['alice', 'unicode', 'big']) await api.waitReady(id, 60_000)
+  }, 120_000)
+  afterAll(async () => svc?.close())
+
+  it('fits every budget by an exact count, never cuts a fact, and a larger budget gives a superset', async () => {
+    let previous: string[] = []
+    for (const max of [16, 64, 256, 4000]) {
+      const c = await ctx('alice', { max_tokens: max })
+      expect(c.tokens).toBe(countTokens(c.text))
+      expect(c.tokens).toBeLessThanOrEqual(max)
+      expect(c).toMatchObject({ profile_id: 'alice', status: 'ready', max_tokens: max, encoding: 'o200k_base', ranked_by: 'confidence' })
+      expect(lines(c.text)[0]).toBe('About Alice Moreau:')
+      const mine = lines(c.text)
+      for (const l of previous) expect(mine).toContain(l)
+      previous = mine
+      if (max === 4000) {
+        expect(c.truncated).toBe(false)
+        expect(c.facts_included).toBe(c.facts_total)
+      }
+      if (max === 16) expect(c.truncated).toBe(true)
+    }
+    const all = await ctx('alice', { max_tokens: 4000 })
+    // Every fact is a whole line of the full text (no fact cut in the middle at any budget).
+    for (const max of [20, 30, 45, 70, 100]) {
+      const c = await ctx('alice', { max_tokens: max })
+      for (const l of lines(c.text)) expect(lines(all.text)).toContain(l)
+      expect(c.truncated).toBe(true)
+      expect(c.facts_included).toBeLessThan(all.facts_included)
+    }
+    // 3 basics + 10 interests + 2 traits + 2 preferences + 2 memories; the name is the header.
+    expect(all.facts_total).toBe(19)
+    expect(all.text).toContain('- Lives in Lagos')
+    expect(all.text).toContain('- 2024-05-01: Ran the Lagos marathon')
+    expect(all.text).toContain('- Avoid talking about: politics')
+    // Most confident first: the age (a bare structured value: 1.0) opens the text; then the top trait (0.97); jazz
+    // (0.6) after football (0.95); sections in the order of their best fact.
+    expect(lines(all.text).slice(1, 3)).toEqual(['Basics:', '- Age 34'])
+    expect(all.text.indexOf('Trait: curious')).toBeLessThan(all.text.indexOf('Trait: patient'))
+    expect(all.text.indexOf('Basics:')).toBeLessThan(all.text.indexOf('Personality:'))
+    expect(all.text.indexOf('sports: football')).toBeLessThan(all.text.indexOf('music: jazz'))
+  })
+
+  it('a budget too small for the header gives an empty text, flagged truncated', async () => {
+    const c = await ctx('alice', { max_tokens: 1 })
+    expect(c).toMatchObject({ text: '', tokens: 0, facts_included: 0, truncated: true })
+  })
+
+  it('with a query, the relevant facts come first; same arguments, same text', async () => {
+    const c = await ctx('alice', { max_tokens: 4000, query: 'music' })
+    expect(c.ranked_by).toBe('query')
+    const facts = lines(c.text).filter((l) => l.startsWith('- '))
+    expect(facts.slice(0, 3).sort()).toEqual(['- music: afrobeat concerts', '- music: jazz', '- music: playing the saxophone'])
+    expect(lines(c.text)[1]).toBe('Interests:')
+    // A small budget keeps the music facts, not the more confident others.
+    const small = await ctx('alice', { max_tokens: 30, query: 'music' })
+    expect(small.text).toContain('music: jazz')
+    expect(small.text).not.toContain('football')
+    expect(small.tokens).toBe(countTokens(small.text))
+    const food = await ctx('alice', { max_tokens: 4000, query: 'what food does she eat' })
+    expect(lines(food.text).filter((l) => l.startsWith('- ')).slice(0, 2).sort()).toEqual(['- food: jollof rice', '- food: sushi'])
+    for (let i = 0; i < 3; i++) expect(await ctx('alice', { max_tokens: 4000, query: 'music' })).toEqual(c)
+    // Whitespace around and inside the query does not change the answer; an empty query is no query.
+    expect(await ctx('alice', { max_tokens: 4000, query: '  music \n' })).toEqual(c)
+    expect((await ctx('alice', { max_tokens: 4000, query: '   ' })).ranked_by).toBe('confidence')
+  })
+
+  it('unicode and emoji: the count is exact', async () => {
+    for (const max of [8, 24, 64, 4000]) {
+      const c = await ctx('unicode', { max_tokens: max })
+      expect(c.tokens).toBe(countTokens(c.text))
+      expect(c.tokens).toBeLessThanOrEqual(max)
+    }
+    const full = await ctx('unicode', { max_tokens: 4000, query: '🎸 guitar' })
+    expect(full.text.startsWith('About Zoë 李小龍 🦊:')).toBe(true)
+    expect(full.text).toContain('👩🏽‍🚀 space travel')
+    expect(lines(full.text).find((l) => l.startsWith('- '))).toBe('- emoji: 🎸 guitar 🎶')
+  })
+
+  it('hundreds of facts: bounded time, the budget filled, linear in the profile', async () => {
+    const t0 = performance.now()
+    const c = await ctx('big', { max_tokens: 32000 })
+    const full = performance.now() - t0
+    expect(c.facts_total).toBe(400)
+    expect(c.tokens).toBe(countTokens(c.text))
+    expect(c.tokens).toBeLessThanOrEqual(32000)
+    expect(c.facts_included).toBe(400)
+    const small = await ctx('big', { max_tokens: 500 })
+    expect(small.tokens).toBeLessThanOrEqual(500)
+    expect(small.tokens).toBeGreaterThan(450) // greedy fill: close to the budget, lines are ~15 tokens
+    expect(small.truncated).toBe(true)
+    // Highest confidence first: 0.99 is i % 70 === 69.
+    expect(lines(small.text)[2]).toMatch(/^- category \d+: hobby number (69|139|209|279|349) /)
+    const t1 = performance.now()
+    const q = await ctx('big', { max_tokens: 2000, query: 'hobby number 123' })
+    const queried = performance.now() - t1
+    expect(lines(q.text)[2]).toMatch(/^- category 4: hobby number 123 /)
+    // Generous bounds for 2 loaded cores; typical runs take a few tens of milliseconds.
+    expect(full).toBeLessThan(5000)
+    expect(queried).toBeLessThan(10_000)
+  })
+
+  it('rejects bad arguments with 400 and names them', async () => {
+    for (const bad of ['0', '-5', '1.5', 'abc', '32001', '99999999999', '', '1e3']) {
+      const r = await status(`/v1/profile/alice/context?max_tokens=${encodeURIComponent(bad)}`)
+      expect(r.status, bad).toBe(400)
+      expect(r.body.message).toMatch(/max_tokens/)
+    }
+    expect((await status('/v1/profile/alice/context?max_tokens=1&max_tokens=2')).status).toBe(400)
+    const long = await status(`/v1/profile/alice/context?query=${'a'.repeat(1001)}`)
+    expect(long.status).toBe(400)
+    expect(long.body.message).toMatch(/query/)
+    expect((await status(`/v1/profile/alice/context?query=${'a'.repeat(1000)}`)).status).toBe(200)
+    expect((await status(`/v1/profile/alice/context?query=a%00b`)).status).toBe(400)
+    expect((await status(`/v1/profile/${'x'.repeat(201)}/context`)).status).toBe(400)
+    // Without max_tokens: the default budget, 1000.
+    expect((await ctx('alice')).max_tokens).toBe(1000)
+  })
+
+  it('404 for an unknown profile and for another tenant\'s profile; a processing profile answers, flagged', async () => {
+    expect((await status('/v1/profile/nobody/context')).status).toBe(404)
+    const bKey = (await svc.profiler.services.tenants.createApp('tenant-b', 'app')).api_key
+    const other = client(svc.url, bKey)
+    expect((await other.get('/v1/profile/alice/context')).status).toBe(404)
+    const og = await gqlApi(svc.url, bKey).data('{ profile(id: "alice") { context { text } } }')
+    expect(og.profile).toBeNull()
+
+    // Processing: hold the worker out by sending to a profile whose status we read before it is applied.
+    expect((await api.post('alice', { input_type: 'structured', data: JSON.stringify({ interests: { music: ['opera'] } }) })).status).toBe(202)
+    const during = await ctx('alice', { max_tokens: 4000 })
+    expect(['processing', 'ready']).toContain(during.status)
+    expect(during.tokens).toBe(countTokens(during.text))
+    await api.waitReady('alice')
+  })
+
+  it('GraphQL: the same text, arguments validated', async () => {
+    const rest = await ctx('alice', { max_tokens: 100, query: 'music' })
+    const d = await gql.data(
+      `query ($id: ID!, $q: String) { profile(id: $id) { context(maxTokens: 100, query: $q) { text tokens maxTokens encoding factsIncluded factsTotal summaryIncluded truncated rankedBy } } }`,
+      { id: 'alice', q: 'music' },
+    )
+    expect(d.profile.context).toEqual({
+      text: rest.text,
+      tokens: rest.tokens,
+      maxTokens: 100,
+      encoding: 'o200k_base',
+      factsIncluded: rest.facts_included,
+      factsTotal: rest.facts_total,
+      summaryIncluded: rest.summary_included,
+      truncated: rest.truncated,
+      rankedBy: 'query',
+    })
+    const def = await gql.data('{ profile(id: "alice") { context { maxTokens tokens } } }')
+    expect(def.profile.context.maxTokens).toBe(1000)
+    for (const bad of [0, -1, 32001]) {
+      const r = await gql.raw(`{ profile(id: "alice") { context(maxTokens: ${bad}) { text } } }`)
+      expect(JSON.stringify(r.body.errors)).toMatch(/max_tokens|maxTokens/)
+    }
+  })
+})
