@@ -258,6 +258,25 @@ export const PROFILE_SUBMISSIONS = graphql(`
   }
 `)
 
+export const PROFILE_CONTEXT = graphql(`
+  query ProfileContext($id: ID!, $maxTokens: Int!, $query: String) {
+    profile(id: $id) {
+      profileId
+      context(maxTokens: $maxTokens, query: $query) {
+        text
+        tokens
+        maxTokens
+        encoding
+        factsIncluded
+        factsTotal
+        summaryIncluded
+        truncated
+        rankedBy
+      }
+    }
+  }
+`)
+
 export const DELETE_PROFILE = graphql(`
   mutation DeleteProfile($id: ID!) {
     deleteProfile(id: $id)

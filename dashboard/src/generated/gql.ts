@@ -36,6 +36,7 @@ type Documents = {
     "\n  query Profile($id: ID!) {\n    profile(id: $id) { ...ProfileFields }\n  }\n": typeof types.ProfileDocument,
     "\n  query ProfileHistory($id: ID!, $after: String) {\n    profile(id: $id) {\n      profileId\n      history(first: 20, after: $after) { ...HistoryPageFields }\n    }\n  }\n": typeof types.ProfileHistoryDocument,
     "\n  query ProfileSubmissions($id: ID!, $after: String) {\n    profile(id: $id) {\n      profileId\n      submissions(first: 20, after: $after) { ...SubmissionPageFields }\n    }\n  }\n": typeof types.ProfileSubmissionsDocument,
+    "\n  query ProfileContext($id: ID!, $maxTokens: Int!, $query: String) {\n    profile(id: $id) {\n      profileId\n      context(maxTokens: $maxTokens, query: $query) {\n        text\n        tokens\n        maxTokens\n        encoding\n        factsIncluded\n        factsTotal\n        summaryIncluded\n        truncated\n        rankedBy\n      }\n    }\n  }\n": typeof types.ProfileContextDocument,
     "\n  mutation DeleteProfile($id: ID!) {\n    deleteProfile(id: $id)\n  }\n": typeof types.DeleteProfileDocument,
     "\n  subscription ProfileStatusChanged($id: ID!) {\n    profileStatusChanged(id: $id) {\n      profileId\n      status\n      profile { ...ProfileFields }\n    }\n  }\n": typeof types.ProfileStatusChangedDocument,
 };
@@ -61,6 +62,7 @@ const documents: Documents = {
     "\n  query Profile($id: ID!) {\n    profile(id: $id) { ...ProfileFields }\n  }\n": types.ProfileDocument,
     "\n  query ProfileHistory($id: ID!, $after: String) {\n    profile(id: $id) {\n      profileId\n      history(first: 20, after: $after) { ...HistoryPageFields }\n    }\n  }\n": types.ProfileHistoryDocument,
     "\n  query ProfileSubmissions($id: ID!, $after: String) {\n    profile(id: $id) {\n      profileId\n      submissions(first: 20, after: $after) { ...SubmissionPageFields }\n    }\n  }\n": types.ProfileSubmissionsDocument,
+    "\n  query ProfileContext($id: ID!, $maxTokens: Int!, $query: String) {\n    profile(id: $id) {\n      profileId\n      context(maxTokens: $maxTokens, query: $query) {\n        text\n        tokens\n        maxTokens\n        encoding\n        factsIncluded\n        factsTotal\n        summaryIncluded\n        truncated\n        rankedBy\n      }\n    }\n  }\n": types.ProfileContextDocument,
     "\n  mutation DeleteProfile($id: ID!) {\n    deleteProfile(id: $id)\n  }\n": types.DeleteProfileDocument,
     "\n  subscription ProfileStatusChanged($id: ID!) {\n    profileStatusChanged(id: $id) {\n      profileId\n      status\n      profile { ...ProfileFields }\n    }\n  }\n": types.ProfileStatusChangedDocument,
 };
@@ -149,6 +151,10 @@ export function graphql(source: "\n  query ProfileHistory($id: ID!, $after: Stri
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ProfileSubmissions($id: ID!, $after: String) {\n    profile(id: $id) {\n      profileId\n      submissions(first: 20, after: $after) { ...SubmissionPageFields }\n    }\n  }\n"): typeof import('./graphql').ProfileSubmissionsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProfileContext($id: ID!, $maxTokens: Int!, $query: String) {\n    profile(id: $id) {\n      profileId\n      context(maxTokens: $maxTokens, query: $query) {\n        text\n        tokens\n        maxTokens\n        encoding\n        factsIncluded\n        factsTotal\n        summaryIncluded\n        truncated\n        rankedBy\n      }\n    }\n  }\n"): typeof import('./graphql').ProfileContextDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

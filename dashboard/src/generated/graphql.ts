@@ -178,6 +178,15 @@ export type ProfileSubmissionsQueryVariables = Exact<{
 
 export type ProfileSubmissionsQuery = { profile: { profileId: string, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
 
+export type ProfileContextQueryVariables = Exact<{
+  id: string | number;
+  maxTokens: number;
+  query?: string | null | undefined;
+}>;
+
+
+export type ProfileContextQuery = { profile: { profileId: string, context: { text: string, tokens: number, maxTokens: number, encoding: string, factsIncluded: number, factsTotal: number, summaryIncluded: boolean, truncated: boolean, rankedBy: string } } | null };
+
 export type DeleteProfileMutationVariables = Exact<{
   id: string | number;
 }>;
@@ -730,6 +739,24 @@ fragment SubmissionFields on Submission {
     totalTokens
   }
 }`) as unknown as TypedDocumentString<ProfileSubmissionsQuery, ProfileSubmissionsQueryVariables>;
+export const ProfileContextDocument = new TypedDocumentString(`
+    query ProfileContext($id: ID!, $maxTokens: Int!, $query: String) {
+  profile(id: $id) {
+    profileId
+    context(maxTokens: $maxTokens, query: $query) {
+      text
+      tokens
+      maxTokens
+      encoding
+      factsIncluded
+      factsTotal
+      summaryIncluded
+      truncated
+      rankedBy
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProfileContextQuery, ProfileContextQueryVariables>;
 export const DeleteProfileDocument = new TypedDocumentString(`
     mutation DeleteProfile($id: ID!) {
   deleteProfile(id: $id)

@@ -9,6 +9,7 @@ import { PROFILE, PROFILE_HISTORY, PROFILE_SUBMISSIONS } from '../queries'
 import type { Page } from '../router'
 import { announce } from '../ui'
 import { profileBody } from './profile/body'
+import { contextPanel } from './profile/context'
 import { deleteAction } from './profile/delete'
 import { profileHeader } from './profile/header'
 import { historyKey, historyPage } from './profile/history'
@@ -40,10 +41,13 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
   })
   const header = profileHeader(id, live.indicator, remove.button)
   const content = h('div', { class: 'profile-content', 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading profile…'))
+  const context = contextPanel(id, signal)
+  context.element.hidden = true
 
   function render(): void {
     header.showStatus(statusOf(state))
     remove.button.hidden = state.profile === null
+    context.element.hidden = state.profile === null
     if (!state.loaded) return
     content.removeAttribute('aria-busy')
     // Keep keyboard focus on the same control across a re-render.
@@ -100,7 +104,7 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
       submissionKey,
     )
 
-  root.append(...header.nodes, remove.error, content)
+  root.append(...header.nodes, remove.error, context.element, content)
   live.start()
   void load()
 }
