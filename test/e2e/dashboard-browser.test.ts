@@ -3,6 +3,7 @@
 // open it, delete it. With PROFILER_SCREENSHOTS_DIR set (npm run screenshots) it also saves the main pages as PNGs.
 import fs from 'node:fs'
 import path from 'node:path'
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -86,6 +87,22 @@ describe.skipIf(!executable || serverPass)('dashboard in headless Chromium', () 
     await expect.poll(async () => page.locator('main').innerText()).toMatch(/Lisbon/)
     await expect.poll(async () => page.locator('main').innerText()).toMatch(/nurse/i)
     await shot(page, 'profile')
+
+    // the "Context for an LLM" panel: a budget and a query give the text and its exact token count
+    const panel = page.getByRole('region', { name: 'Context for an LLM' })
+    await panel.getByLabel('Token budget').fill('0')
+    await panel.getByRole('button', { name: 'Build context' }).click()
+    await expect.poll(async () => panel.innerText()).toMatch(/whole number of tokens from 1 to 32000/)
+    await panel.getByLabel('Token budget').fill('40')
+    await panel.getByLabel('Query (optional)').fill('jazz')
+    await panel.getByRole('button', { name: 'Build context' }).click()
+    const contextSummary = panel.getByTestId('context-summary')
+    await expect.poll(async () => (await contextSummary.textContent()) ?? '', { timeout: 10_000 }).toMatch(/^\d+ of 40 tokens \(o200k_base\)/)
+    const contextText = (await panel.getByTestId('context-text').textContent()) ?? ''
+    expect(contextText).toMatch(/^About Maria:\n/)
+    expect(contextText).toMatch(/jazz/)
+    expect(Number((await contextSummary.textContent())!.split(' ')[0])).toBe(countTokens(contextText))
+    await shot(page, 'profile-context')
 
     // the full search finds it too
     await page.getByRole('link', { name: 'Profiles', exact: true }).click()

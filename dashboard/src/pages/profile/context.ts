@@ -26,7 +26,7 @@ export function contextPanel(id: string, signal: AbortSignal): ContextPanel {
   budgetField.classList.add('field--narrow')
   const form = h(
     'form',
-    { class: 'form', novalidate: true, 'aria-labelledby': 'context-title' },
+    { class: 'form context-form', novalidate: true, 'aria-labelledby': 'context-title' },
     h('div', { class: 'field-row' }, budgetField, labelled('Query (optional)', query, 'What the conversation is about: relevant facts first')),
     error,
     h('div', { class: 'form-actions' }, button),
@@ -55,7 +55,8 @@ export function contextPanel(id: string, signal: AbortSignal): ContextPanel {
         return
       }
       const facts = `${c.factsIncluded} of ${c.factsTotal} facts${c.summaryIncluded ? ' and the summary' : ''}`
-      summary.textContent = `${c.tokens} of ${c.maxTokens} tokens (${c.encoding}) · ${facts}${c.truncated ? ' · shortened to fit' : ''}`
+      const cut = !c.truncated ? '' : c.factsIncluded === c.factsTotal ? ' · the summary left out to fit' : ' · less confident or relevant facts left out to fit'
+      summary.textContent = `${c.tokens} of ${c.maxTokens} tokens (${c.encoding}) · ${facts}${cut}`
       output.textContent = c.text === '' ? '(nothing fits in this budget)' : c.text
       output.hidden = false
     } catch (err) {
