@@ -1,7 +1,10 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startProfiler, type Profiler } from '../../src/app.js'
+import { loadConfig } from '../../src/config.js'
 import { gqlApi, type GqlApi } from '../support/graphql-client.js'
-import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { client, freshDatabase, startService, testEnv, type Client, type TestDatabase, type TestService } from '../support/harness.js'
+import { openaiEnv, startOpenAIServer, type OpenAIServer } from '../support/openai-server.js'
 
 // GET /v1/profile/{id}/context and Profile.context (issue 14), on the real service with the local provider. Token
 // counts are checked with the same tokenizer (o200k_base) the service uses, over the whole returned text.
@@ -218,4 +221,62 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
       expect(JSON.stringify(r.body.errors)).toMatch(/max_tokens|maxTokens/)
     }
   })
+})
+
+describe('context for an LLM with PROFILER_AI=openai (the real SDK against the local OpenAI-compatible server)', () => {
+  let oa: OpenAIServer
+  let db: TestDatabase
+  let profiler: Profiler & { bootstrapKey?: string }
+  let api: Client
+
+  beforeAll(async () => {
+    oa = await startOpenAIServer()
+    db = await freshDatabase()
+    profiler = await startProfiler(loadConfig(testEnv(db, openaiEnv(oa))), { role: 'all' })
+    api = client(profiler.url!, profiler.bootstrapKey!)
+    expect((await api.post('alice', { input_type: 'structured', data: JSON.stringify(alice) })).status).toBe(202)
+    await api.waitReady('alice', 60_000)
+  }, 120_000)
+  afterAll(async () => {
+    await profiler?.close()
+    await db?.drop()
+    await oa?.close()
+  })
+
+  const ctx = async (params: Record<string, string | number>) => {
+    const r = await api.get(`/v1/profile/alice/context?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`)
+    expect(r.status).toBe(200)
+    return (await r.json()) as any
+  }
+
+  it('ranks by the provider embedder, one embeddings request for the facts, none for a repeat; lexical when the embedder fails', async () => {
+    const before = oa.embeddingRequests().length
+    const c = await ctx({ max_tokens: 4000, query: 'music' })
+    expect(c.ranked_by).toBe('query')
+    expect(c.tokens).toBe(countTokens(c.text))
+    const facts = c.text.split('\n').filter((l: string) => l.startsWith('- '))
+    expect(facts.slice(0, 3).sort()).toEqual(['- music: afrobeat concerts', '- music: jazz', '- music: playing the saxophone'])
+    const sent = oa.embeddingRequests().slice(before)
+    expect(sent).toHaveLength(1)
+    // The query and each of the 19 facts, once.
+    expect((sent[0]!.body as any).input).toHaveLength(20)
+    // Cached: the same request again embeds nothing and answers the same.
+    expect(await ctx({ max_tokens: 4000, query: 'music' })).toEqual(c)
+    expect(oa.embeddingRequests().length).toBe(before + 1)
+    // A new query embeds only the query.
+    await ctx({ max_tokens: 4000, query: 'sports' })
+    expect(oa.embeddingRequests().slice(before + 1).map((r) => (r.body as any).input)).toEqual([['sports']])
+
+    // The provider failing: still an answer, ranked by shared words, flagged.
+    oa.faults.add({ endpoint: 'embeddings', status: 500 }, 20)
+    const lexical = await ctx({ max_tokens: 4000, query: 'food' })
+    oa.faults.clear()
+    expect(lexical.ranked_by).toBe('query_lexical')
+    expect(lexical.text.split('\n').filter((l: string) => l.startsWith('- ')).slice(0, 2).sort()).toEqual(['- food: jollof rice', '- food: sushi'])
+    for (const max of [16, 64, 256]) {
+      const b = await ctx({ max_tokens: max, query: 'music' })
+      expect(b.tokens).toBe(countTokens(b.text))
+      expect(b.tokens).toBeLessThanOrEqual(max)
+    }
+  }, 60_000)
 })
