@@ -12,7 +12,7 @@ describe('OpenAPI document', () => {
   it('describes every /v1 operation with the request schemas used for validation', () => {
     const doc = openApiDocument() as any
     expect(doc.openapi).toMatch(/^3\./)
-    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/export', '/v1/import', '/v1/profile/{id}', '/v1/search', '/v1/smart-search'])
+    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/export', '/v1/import', '/v1/profile/{id}', '/v1/profile/{id}/context', '/v1/search', '/v1/smart-search'])
     expect(Object.keys(doc.paths['/v1/profile/{id}']).sort()).toEqual(['delete', 'get', 'post'])
     const body = doc.paths['/v1/profile/{id}'].post.requestBody.content['application/json'].schema
     expect(body.required).toEqual(['data'])
@@ -21,5 +21,12 @@ describe('OpenAPI document', () => {
     const params = doc.paths['/v1/search'].get.parameters.map((p: any) => p.name).sort()
     expect(params).toEqual(['filterBy', 'filterValue', 'page', 'pageSize', 'query', 'sensitivity', 'sortBy', 'sortOrder'])
     expect(doc.paths['/v1/profile/{id}'].post.responses['202']).toBeTruthy()
+    const context = doc.paths['/v1/profile/{id}/context'].get
+    const byName = Object.fromEntries(context.parameters.map((p: any) => [p.name, p.schema]))
+    expect(Object.keys(byName).sort()).toEqual(['id', 'max_tokens', 'query'])
+    expect(byName.max_tokens).toMatchObject({ type: 'integer', minimum: 1, maximum: 32000, default: 1000 })
+    expect(byName.query).toMatchObject({ type: 'string', maxLength: 1000 })
+    const out = context.responses['200'].content['application/json'].schema
+    expect(out.required).toEqual(expect.arrayContaining(['text', 'tokens', 'max_tokens', 'encoding', 'facts_included', 'facts_total', 'truncated']))
   })
 })
