@@ -83,7 +83,7 @@ export function contextFacts(content: ProfileContent, timestamps: Record<string,
   for (const m of rankMemories(content.memories)) {
     const text = m.date ? `${m.date}: ${m.event}` : m.event
     const importance = m.importance === 'high' ? 0.1 : m.importance === 'low' ? -0.1 : 0
-    add('memories', text, Math.max(0, Math.min(1, (m.confidence ?? 0.5) + importance)), m.date ?? ts('memories'), m.event)
+    add('memories', text, Math.round(Math.max(0, Math.min(1, (m.confidence ?? 0.5) + importance)) * 1000) / 1000, m.date ?? ts('memories'), m.event)
   }
   return facts
 }
