@@ -18,6 +18,8 @@ export interface GqlContext {
   log?: FastifyBaseLogger
   /** Only on the dashboard endpoint (/dashboard/graphql). */
   dashboard?: DashboardRequest
+  /** Profile.context fields resolved so far in this operation (bounded: each builds a text, maybe embeds). */
+  contextBuilds?: number
 }
 
 /** A dashboard request: the signed-in account (or none) and, over HTTP, the reply its cookie is set on. */
