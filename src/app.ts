@@ -139,6 +139,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./services/search.service.js'),
     import('./services/submission.service.js'),
     import('./services/budget.js'),
+    import('./services/webhooks/index.js'),
   ])
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config)
@@ -165,6 +166,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       { SearchService },
       { SubmissionService },
       { gated, RequestBudget },
+      { buildWebhooks },
     ] = await modules
     const queue = new JobQueue({
       url: db.url,
@@ -222,6 +224,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     c.add(() => budget.close())
     c.add(() => services.accounts.close())
     const gate = budget.tenants
+    const webhooks = buildWebhooks(ds, config, { log, embeddedDataDir: db.mode === 'embedded' ? config.dataDir : undefined })
     const services: Services = {
       tenants: tenantService(db, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
       accounts: accountService(db, config),
@@ -229,6 +232,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       profiles: gated(new ProfileService(ds, profiles, queue, bus), gate),
       search: gated(new SearchService(ds, ai.embedder, config.limits.maxPageSize), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker }),
+      webhooks: webhooks.service,
       budget,
     }
 
@@ -270,6 +274,16 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       }, config.worker.reconcileSeconds * 1000)
       timer.unref()
       c.add(async () => clearInterval(timer))
+      // Webhook deliveries: woken by the events that write the outbox (here or, over LISTEN, in any process), else polled.
+      const dispatcher = webhooks.dispatcher
+      const stopStatus = bus.subscribe('profileStatusChanged', (e) => e.status !== 'processing' && dispatcher.wake())
+      const stopFailed = bus.subscribe('submissionFailed', () => dispatcher.wake())
+      dispatcher.start()
+      c.add(async () => {
+        stopStatus()
+        stopFailed()
+        await dispatcher.stop()
+      })
     }
 
     let server: FastifyInstance | undefined

@@ -29,8 +29,10 @@ export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, s
     await recordUsage(d, m, tenantId, subs.map((s) => s.id), (err as { usage?: Usage })?.usage)
     let retryIn = 0
     for (const s of subs) {
-      if (s.attempts >= d.opts.maxAttempts) await d.submissions.fail(m, tenantId, s.id, message)
-      else {
+      if (s.attempts >= d.opts.maxAttempts) {
+        await d.submissions.fail(m, tenantId, s.id, message)
+        tx.raise('submissionFailed', { tenantId, profileId, submissionId: s.id, at: new Date().toISOString() })
+      } else {
         const delayMs = retryDelayMs(s.attempts, d.opts.retryBaseMs)
         retryIn = Math.max(retryIn, delayMs / 1000)
         await d.submissions.retry(m, tenantId, s.id, message, delayMs / 1000)
