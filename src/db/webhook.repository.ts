@@ -175,11 +175,11 @@ export class WebhookRepository {
 
   // ---- deliveries ----
 
-  /** A test delivery to one endpoint, due now. */
+  /** A test delivery to one endpoint, for the caller to claim (due in a minute otherwise). */
   async insertTest(m: EntityManager, tenantId: string, endpointId: string, payload: WebhookPayload): Promise<string> {
     const rows = await m.query(
       `INSERT INTO webhook_deliveries (tenant_id, id, endpoint_id, event_id, event, payload, test, next_attempt_at)
-       VALUES ($1, gen_random_uuid(), $2, $3, $4, $5::jsonb, true, now()) RETURNING id`,
+       VALUES ($1, gen_random_uuid(), $2, $3, $4, $5::jsonb, true, now() + interval '1 minute') RETURNING id`,
       [tenantId, endpointId, payload.id, payload.type, JSON.stringify(payload)],
     )
     return rows[0].id
@@ -188,15 +188,16 @@ export class WebhookRepository {
   /**
    * Takes up to `limit` due deliveries of enabled endpoints for an attempt: one more attempt each, and not due again
    * for `leaseSeconds` (a dispatcher that dies mid-send leaves them to be retried then). SKIP LOCKED: dispatchers side
-   * by side take different rows. `only` takes that one delivery, if due.
+   * by side take different rows. `only` takes that one delivery if it is pending and not being attempted, due or not
+   * (a test delivery and a redelivery are inserted, or reset, not yet due, so that only their caller takes them).
    */
   async claim(m: EntityManager, limit: number, leaseSeconds: number, only?: { tenantId: string; id: string }): Promise<ClaimedDelivery[]> {
-    const filter = only ? `AND d2.tenant_id = $3 AND d2.id = $4::uuid` : ''
+    const filter = only ? `d2.tenant_id = $3 AND d2.id = $4::uuid` : `d2.next_attempt_at <= now()`
     const [rows] = await m.query(
       `UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
          FROM (SELECT d2.tenant_id, d2.id FROM webhook_deliveries d2
                  JOIN webhook_endpoints w2 ON w2.tenant_id = d2.tenant_id AND w2.id = d2.endpoint_id AND w2.enabled
-                WHERE d2.status = 'pending' AND d2.next_attempt_at <= now() ${filter}
+                WHERE d2.status = 'pending' AND ${filter}
                 ORDER BY d2.next_attempt_at LIMIT $1 FOR UPDATE OF d2 SKIP LOCKED) c,
               webhook_endpoints w
         WHERE d.tenant_id = c.tenant_id AND d.id = c.id AND w.tenant_id = d.tenant_id AND w.id = d.endpoint_id
@@ -270,10 +271,13 @@ export class WebhookRepository {
     )
   }
 
-  /** A finished delivery due again now; its remaining attempts follow the schedule from where it stopped. */
+  /**
+   * A finished delivery pending again, for the caller to claim (due in a minute otherwise); its remaining attempts
+   * follow the schedule from where it stopped.
+   */
   async redeliver(m: EntityManager, tenantId: string, id: string): Promise<boolean> {
     const [, n] = await m.query(
-      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), finished_at = NULL
+      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() + interval '1 minute', finished_at = NULL
         WHERE tenant_id = $1 AND id = $2::uuid AND status <> 'pending'`,
       [tenantId, id],
     )
