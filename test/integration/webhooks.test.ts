@@ -84,6 +84,7 @@ describe('webhooks to a real receiver', () => {
     svc = await startService({
       env: {
         PROFILER_WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
+        PROFILER_WEBHOOK_ENCRYPTION_KEY: 'test-only key: 32 bytes of entropy in production',
         PROFILER_WEBHOOK_RETRY_BASE_MS: '100',
         PROFILER_WEBHOOK_MAX_ATTEMPTS: '20',
         PROFILER_WEBHOOK_POLL_MS: '100',
