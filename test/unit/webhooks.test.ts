@@ -78,6 +78,14 @@ describe('webhook address classes (SSRF)', () => {
 })
 
 describe('webhook signatures and schedule', () => {
+  it("the README's verification code is the tested example's, verbatim", () => {
+    const root = path.resolve(import.meta.dirname, '../..')
+    const example = fs.readFileSync(path.join(root, 'examples/webhook-receiver.mjs'), 'utf8')
+    const fn = /\/\*\*\n \* Whether `header`[\s\S]*?\nexport function verifyProfilerSignature[\s\S]*?\n}\n/.exec(example)
+    expect(fn).not.toBeNull()
+    expect(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).toContain('```js\n' + fn![0] + '```')
+  })
+
   it('the README verification accepts what the sender signs, with either secret during a rotation, and nothing else', () => {
     const body = JSON.stringify({ id: 'evt_1', type: 'profile.ready', created_at: '2026-01-01T00:00:00.000Z', data: { profile_id: 'p' } })
     const t = Math.floor(Date.now() / 1000)
