@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm'
+import type { DataSource, EntityManager } from 'typeorm'
 import { TenantRepository } from '../db/tenant.repository.js'
 import { WebhookRepository, type AttemptRow, type DeliveryRow, type DeliveryStatus, type EndpointRow } from '../db/webhook.repository.js'
 import { DomainError, invalid } from '../domain/errors.js'
@@ -158,20 +158,30 @@ export class WebhookService {
 
   async delivery(tenantId: string, id: string): Promise<WebhookDelivery> {
     checkUuid(id)
-    const row = await this.repo.delivery(this.ds.manager, tenantId, id)
-    if (!row) throw new DomainError('NOT_FOUND', `No webhook delivery '${id}'`)
-    return (await this.withAttempts(tenantId, [row]))[0]!
+    const found = await this.snapshot(async (m) => {
+      const row = await this.repo.delivery(m, tenantId, id)
+      return row ? this.withAttempts(m, tenantId, [row]) : []
+    })
+    if (!found.length) throw new DomainError('NOT_FOUND', `No webhook delivery '${id}'`)
+    return found[0]!
   }
 
   /** An endpoint's deliveries, newest first, each with its attempts; `before`: the `seq` of the last one seen. */
   async deliveries(tenantId: string, endpointId: string, opts: { status?: DeliveryStatus; before?: number; limit: number }): Promise<WebhookDelivery[]> {
     await this.found(tenantId, endpointId)
-    const rows = await this.repo.deliveries(this.ds.manager, tenantId, endpointId, { status: opts.status, beforeSeq: opts.before ?? 0, limit: opts.limit })
-    return this.withAttempts(tenantId, rows)
+    return this.snapshot(async (m) => {
+      const rows = await this.repo.deliveries(m, tenantId, endpointId, { status: opts.status, beforeSeq: opts.before ?? 0, limit: opts.limit })
+      return this.withAttempts(m, tenantId, rows)
+    })
   }
 
-  private async withAttempts(tenantId: string, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
-    const attempts = await this.repo.attempts(this.ds.manager, tenantId, rows.map((r) => r.id))
+  /** Deliveries and their attempts as of one moment (a dispatcher may record an attempt between the two reads). */
+  private snapshot<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.ds.transaction('REPEATABLE READ', fn)
+  }
+
+  private async withAttempts(m: EntityManager, tenantId: string, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
+    const attempts = await this.repo.attempts(m, tenantId, rows.map((r) => r.id))
     const by = new Map<string, AttemptRow[]>()
     for (const a of attempts) by.set(a.delivery_id, [...(by.get(a.delivery_id) ?? []), a])
     return rows.map((r) => toDelivery(r, by.get(r.id) ?? []))

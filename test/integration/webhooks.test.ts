@@ -181,6 +181,14 @@ describe('webhooks to a real receiver', () => {
   it('receiver downtime: attempts fail and are logged with exponential backoff; once it is back, each event arrives exactly once', async () => {
     const port = rx.port
     await rx.stop()
+    try {
+      await downtime(port)
+    } finally {
+      if (!rx.running) await rx.start(port) // so that a failure here does not take the receiver from the tests after it
+    }
+  })
+
+  async function downtime(port: number) {
     const before = rx.received.length
     await post(svc.url, key, 'down-1', 'My name is Di.')
     await post(svc.url, key, 'down-2', 'My name is Ed.')
@@ -200,9 +208,9 @@ describe('webhooks to a real receiver', () => {
         expect(delay).toBeGreaterThanOrEqual(nominal * 0.9 - 2)
         expect(delay).toBeLessThanOrEqual(nominal * 1.1 + 2)
       }
-      // Attempts drift apart: each wait is longer than the one before.
+      // No attempt came before its time: the waits double.
       const at = d.attemptLog.map((a: any) => Date.parse(a.at))
-      expect(at[3] - at[2]).toBeGreaterThan(at[1] - at[0])
+      for (let k = 1; k < at.length; k++) expect(at[k] - at[k - 1]).toBeGreaterThanOrEqual(100 * 2 ** (k - 1) * 0.9 - 2)
     }
     expect(rx.received.length).toBe(before)
     await rx.start(port)
@@ -212,7 +220,7 @@ describe('webhooks to a real receiver', () => {
     // Every event so far reached the receiver once.
     const eventIds = rx.received.map((r) => r.body.id)
     expect(new Set(eventIds).size).toBe(eventIds.length)
-  })
+  }
 
   it('secret rotation: both secrets sign during the grace period, only the new one after it', async () => {
     const { rotateWebhookSecret: r } = await ok(dash, ROTATE, { id: endpointId, g: 3600 })

@@ -81,6 +81,10 @@ export class TestReceiver {
     }
   }
 
+  get running(): boolean {
+    return !!this.server
+  }
+
   url(path = '/hook'): string {
     return `http://127.0.0.1:${this.port}${path}`
   }
