@@ -303,6 +303,8 @@ describe('webhooks to a real receiver', () => {
       expect(disabled.disabledReason).toMatch(/410 Gone/)
       const [gone] = await deliveries(id, { status: 'FAILED' })
       expect(gone).toMatchObject({ event: 'profile.deleted', attempts: 1, lastStatusCode: 410 })
+      // Subscribed to profile.deleted only: nothing else came its way.
+      expect(new Set((await deliveries(id)).map((d) => d.event))).toEqual(new Set(['webhook.test', 'profile.deleted']))
       expect(codeOf(await dash.gql(SEND_TEST, { id }))).toBe('VALIDATION_FAILED')
       // Enabled again, a redelivery goes through.
       bad.mode = 'ok'

@@ -25,6 +25,7 @@ export interface DeliveryOptions {
  */
 export class WebhookDeliverer {
   private readonly leaseSeconds: number
+  private readonly stopping = new AbortController()
 
   constructor(
     private readonly ds: DataSource,
@@ -61,7 +62,10 @@ export class WebhookDeliverer {
       }
       const p = d.payload
       const body = JSON.stringify({ id: p.id, type: p.type, created_at: p.created_at, data: p.data })
-      result = await this.sender.send({ url: d.url, body, secrets, eventId: d.event_id, event: d.event, deliveryId: d.id, attempt: d.attempts })
+      result = await this.sender.send(
+        { url: d.url, body, secrets, eventId: d.event_id, event: d.event, deliveryId: d.id, attempt: d.attempts },
+        this.stopping.signal,
+      )
     } catch (e) {
       result = { statusCode: null, error: (e as Error).message, durationMs: 0 }
     }
@@ -87,6 +91,11 @@ export class WebhookDeliverer {
     if (r.statusCode === 410 && !d.test) return { kind: 'failed', disableEndpoint: `the receiver answered 410 Gone at ${new Date().toISOString()}` }
     if (d.test || d.attempts >= this.opts.maxAttempts) return { kind: 'failed' }
     return { kind: 'retry', afterMs: webhookRetryDelayMs(d.attempts, this.opts.retryBaseMs) }
+  }
+
+  /** Ends the attempts in flight now (a shutdown): they are recorded as failed and retried by the schedule. */
+  interrupt(): void {
+    this.stopping.abort()
   }
 
   /** Drops finished deliveries older than the log keeps them. */
@@ -124,10 +133,12 @@ export class WebhookDispatcher {
     this.wakeUp?.()
   }
 
+  /** Stops claiming, interrupts the attempts in flight and waits for them to be recorded. */
   async stop(): Promise<void> {
     this.stopped = true
     this.wake()
     await this.running
+    this.deliverer.interrupt()
     await Promise.allSettled([...this.inflight])
   }
 

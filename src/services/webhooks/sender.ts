@@ -36,7 +36,8 @@ export class WebhookSender {
     private readonly timeoutMs: number,
   ) {}
 
-  async send(r: SendRequest): Promise<SendResult> {
+  /** `signal`: ends the attempt at once (a shutdown); it counts as failed and is retried. */
+  async send(r: SendRequest, signal?: AbortSignal): Promise<SendResult> {
     const started = performance.now()
     const done = (statusCode: number | null, error: string | null): SendResult => ({ statusCode, error, durationMs: performance.now() - started })
     let url: URL
@@ -88,6 +89,9 @@ export class WebhookSender {
         res.on('error', refused)
       })
       const timer = setTimeout(() => finish(null, `timed out after ${this.timeoutMs} ms`), this.timeoutMs)
+      const aborted = () => finish(null, 'interrupted: the process shut down')
+      if (signal?.aborted) return aborted()
+      signal?.addEventListener('abort', aborted, { once: true })
       req.on('error', (e: NodeJS.ErrnoException) => finish(null, e instanceof UrlRefusedError ? e.message : `${e.code ?? 'error'}: ${e.message}`))
       req.end(r.body)
     })
