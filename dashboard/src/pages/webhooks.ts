@@ -226,9 +226,8 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
       h(
         'p',
         null,
-        e.enabled ? statusBadge('ready', {}) : statusBadge('revoked', {}),
-        ' ',
-        e.enabled ? 'Enabled' : `Disabled${e.disabledReason ? `: ${e.disabledReason}` : ''}`,
+        h('span', { class: `badge badge--${e.enabled ? 'ready' : 'revoked'}` }, e.enabled ? 'enabled' : 'disabled'),
+        e.disabledReason ? ` ${e.disabledReason}` : '',
         ' · events: ',
         e.events.map((v) => EVENTS.find(([k]) => k === v)?.[1] ?? v).join(', '),
         e.previousSecretExpiresAt ? h('span', { class: 'muted small' }, ' · previous secret valid until ', dateTime(e.previousSecretExpiresAt)) : null,
