@@ -254,11 +254,21 @@ describe('webhooks to a real receiver', () => {
         throw new Error('the change fails')
       }),
     ).rejects.toThrow('the change fails')
+    // A transaction that fails at its COMMIT, after the outbox rows were written (a deferred constraint is checked then).
+    const ds = svc.profiler.db.dataSource
+    await ds.query(`CREATE TABLE webhook_test_guard (id int PRIMARY KEY, ref int REFERENCES webhook_test_guard (id) DEFERRABLE INITIALLY DEFERRED)`)
+    await expect(
+      uow.run(undefined, async (tx) => {
+        tx.raise('profileStatusChanged', ready('fails-at-commit'))
+        await tx.manager.query(`INSERT INTO webhook_test_guard VALUES (1, 2)`)
+      }),
+    ).rejects.toThrow(/foreign key/)
     await uow.run(undefined, async (tx) => tx.raise('profileStatusChanged', ready('committed')))
     await waitFor('profile.ready for the committed change', eventFor('profile.ready', 'committed'))
-    const rows = await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE profile_id = 'rolled-back'`)
+    const rows = await ds.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE profile_id IN ('rolled-back', 'fails-at-commit')`)
     expect(rows[0].n).toBe(0)
-    expect(rx.received.filter((r) => r.body.data?.profile_id === 'rolled-back')).toEqual([])
+    expect(rx.received.filter((r) => ['rolled-back', 'fails-at-commit'].includes(r.body.data?.profile_id))).toEqual([])
+    await ds.query(`DROP TABLE webhook_test_guard`)
   })
 
   it('hostile receivers: a hang times out, a huge answer is not read, a redirect is not followed, 410 disables the endpoint', async () => {
@@ -435,3 +445,23 @@ async function deliveries(dash: DashboardBrowser, id: string): Promise<any[]> {
 }
 
 
+
+describe('webhooks: shutdown', () => {
+  it('a delivery hanging at a receiver does not hold up the shutdown: it is interrupted (and retried later)', async () => {
+    const rx = await new TestReceiver().start()
+    rx.mode = 'hang'
+    const svc = await startService({ env: { PROFILER_WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32', PROFILER_WEBHOOK_TIMEOUT_MS: '120000', PROFILER_WEBHOOK_POLL_MS: '100' } })
+    try {
+      const { dash, key, appId } = await signedUp(svc.url, 'shutdown@example.com')
+      await ok(dash, CREATE, { app: appId, url: rx.url(), events: ['PROFILE_READY'] })
+      await post(svc.url, key, 'slow-1', 'My name is Hal.')
+      await waitFor('the receiver to hold the delivery', () => rx.of('profile.ready').length > 0)
+      const started = Date.now()
+      await svc.profiler.close()
+      expect(Date.now() - started).toBeLessThan(15_000)
+    } finally {
+      await svc.close()
+      await rx.stop()
+    }
+  })
+})
