@@ -235,7 +235,7 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
       h('div', { class: 'actions' }, test, rotate, toggle, remove),
       error,
       h('h3', null, 'Delivery log'),
-      h('div', { class: 'form-actions' }, statusFilter),
+      h('div', { class: 'form-actions webhook-log-filter' }, statusFilter),
       log,
       more,
     )
