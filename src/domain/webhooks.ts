@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { invalid } from './errors.js'
+import { checkStorable } from './validation.js'
 
 /** The events an endpoint may subscribe to. `webhook.test` is sent only by a test delivery. */
 export const WEBHOOK_EVENTS = ['profile.ready', 'profile.deleted', 'submission.failed'] as const
@@ -73,5 +74,5 @@ export function checkEvents(events: readonly string[]): WebhookEvent[] {
 export function checkDescription(d: string | null | undefined): string | null {
   if (d == null || d === '') return null
   if (d.length > MAX_DESCRIPTION_CHARS) throw invalid(`description: at most ${MAX_DESCRIPTION_CHARS} characters`)
-  return d
+  return checkStorable(d, 'description')
 }

@@ -132,6 +132,8 @@ describe('webhooks to a real receiver', () => {
     await refused({ url: 'http://224.0.0.1/' }, /multicast/)
     await refused({ events: [] }, /at least one event/)
     await refused({ d: 'x'.repeat(201) }, /description/)
+    await refused({ d: 'a\u0000b' }, /description.*NUL/)
+    await refused({ d: 'a\ud800b' }, /description.*surrogate/)
     expect(codeOf(await dash.gql(CREATE, { app: appId, url: rx.url(), events: ['PROFILE_EXPLODED'] }))).toBe('BAD_USER_INPUT')
     expect(codeOf(await dash.gql(CREATE, { app: 'app_nope', url: rx.url(), events: ['PROFILE_READY'] }))).toBe('APP_NOT_FOUND')
   })
