@@ -8,6 +8,7 @@ import { createAiProviders } from '../../src/ai/index.js'
 import type { Extractor } from '../../src/ai/types.js'
 import { loadConfig } from '../../src/config.js'
 import { UnitOfWork } from '../../src/db/unit-of-work.js'
+import { buildWebhooks } from '../../src/services/webhooks/index.js'
 import { DashboardBrowser } from '../support/dashboard-client.js'
 import { gql as apiGql } from '../support/graphql-client.js'
 import { startService, type TestService } from '../support/harness.js'
@@ -328,6 +329,23 @@ describe('webhooks to a real receiver', () => {
       expect((await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1`, [id]))[0].n).toBe(0)
     } finally {
       await bad.stop()
+    }
+  })
+
+  it('several dispatchers side by side (three here) send each delivery once', async () => {
+    const extra = [1, 2].map(() => buildWebhooks(svc.profiler.db.dataSource, svc.profiler.config, { log: svc.profiler.log }).dispatcher)
+    extra.forEach((d) => d.start())
+    try {
+      const uow = new UnitOfWork(svc.profiler.db.dataSource, svc.profiler.bus)
+      const ids = Array.from({ length: 40 }, (_, i) => `many-${i}`)
+      await uow.run(undefined, async (tx) => {
+        for (const profileId of ids) tx.raise('profileStatusChanged', { tenantId, profileId, status: 'ready', at: new Date().toISOString() })
+      })
+      extra.forEach((d) => d.wake())
+      await waitFor('all 40 delivered', () => ids.every((id) => eventFor('profile.ready', id)()))
+      for (const id of ids) expect(rx.of('profile.ready').filter((r) => r.body.data.profile_id === id), id).toHaveLength(1)
+    } finally {
+      await Promise.all(extra.map((d) => d.stop()))
     }
   })
 
