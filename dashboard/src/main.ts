@@ -3,6 +3,7 @@ import { errorMessage, fetchSession, resetRealtime, setUnauthenticatedHandler } 
 import { h, replace } from './dom'
 import { accountPage } from './pages/account'
 import { appsPage } from './pages/apps'
+import { webhooksPage } from './pages/webhooks'
 import { profilePage } from './pages/profile'
 import { profilesPage } from './pages/profiles'
 import { signInPage, signUpPage } from './pages/signin'
@@ -26,6 +27,7 @@ const PAGES: Record<Exclude<RouteName, 'home'>, Page> = {
   signin: signInPage,
   signup: signUpPage,
   apps: appsPage,
+  webhooks: webhooksPage,
   profiles: profilesPage,
   profile: profilePage,
   account: accountPage,
@@ -33,7 +35,7 @@ const PAGES: Record<Exclude<RouteName, 'home'>, Page> = {
 }
 
 const NAV: [string, string, RouteName[]][] = [
-  ['Apps', '#/apps', ['apps']],
+  ['Apps', '#/apps', ['apps', 'webhooks']],
   ['Profiles', '#/profiles', ['profiles', 'profile']],
   ['Account', '#/account', ['account']],
 ]

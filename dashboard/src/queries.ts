@@ -199,6 +199,96 @@ export const DELETE_APP = graphql(`
   }
 `)
 
+// --- webhooks --------------------------------------------------------------------------------------------------
+
+graphql(`
+  fragment WebhookEndpointFields on WebhookEndpoint {
+    id
+    appId
+    url
+    description
+    events
+    enabled
+    disabledReason
+    previousSecretExpiresAt
+    createdAt
+  }
+`)
+
+graphql(`
+  fragment WebhookDeliveryFields on WebhookDelivery {
+    id
+    eventId
+    event
+    profileId
+    test
+    status
+    attempts
+    nextAttemptAt
+    lastStatusCode
+    lastError
+    createdAt
+    finishedAt
+  }
+`)
+
+export const WEBHOOK_ENDPOINTS = graphql(`
+  query WebhookEndpoints($appId: ID!) {
+    webhookEndpoints(appId: $appId) { ...WebhookEndpointFields }
+  }
+`)
+
+export const WEBHOOK_DELIVERIES = graphql(`
+  query WebhookDeliveries($endpointId: ID!, $status: WebhookDeliveryStatus, $after: String) {
+    webhookDeliveries(endpointId: $endpointId, status: $status, first: 20, after: $after) {
+      nodes { ...WebhookDeliveryFields }
+      pageInfo { endCursor hasNextPage }
+    }
+  }
+`)
+
+export const CREATE_WEBHOOK = graphql(`
+  mutation CreateWebhook($appId: ID!, $url: String!, $events: [WebhookEvent!]!) {
+    createWebhookEndpoint(appId: $appId, url: $url, events: $events) {
+      endpoint { ...WebhookEndpointFields }
+      secret
+    }
+  }
+`)
+
+export const UPDATE_WEBHOOK = graphql(`
+  mutation UpdateWebhook($id: ID!, $enabled: Boolean) {
+    updateWebhookEndpoint(id: $id, enabled: $enabled) { ...WebhookEndpointFields }
+  }
+`)
+
+export const DELETE_WEBHOOK = graphql(`
+  mutation DeleteWebhook($id: ID!) {
+    deleteWebhookEndpoint(id: $id)
+  }
+`)
+
+export const ROTATE_WEBHOOK_SECRET = graphql(`
+  mutation RotateWebhookSecret($id: ID!) {
+    rotateWebhookSecret(id: $id) {
+      endpoint { ...WebhookEndpointFields }
+      secret
+    }
+  }
+`)
+
+export const SEND_TEST_WEBHOOK = graphql(`
+  mutation SendTestWebhook($id: ID!) {
+    sendTestWebhook(id: $id) { ...WebhookDeliveryFields }
+  }
+`)
+
+export const REDELIVER_WEBHOOK = graphql(`
+  mutation RedeliverWebhook($id: ID!) {
+    redeliverWebhook(id: $id) { ...WebhookDeliveryFields }
+  }
+`)
+
 // --- profiles --------------------------------------------------------------------------------------------------
 
 export const SEARCH_PROFILES = graphql(`

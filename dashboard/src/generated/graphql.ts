@@ -58,6 +58,18 @@ export type SubmissionStatus =
   | 'PENDING'
   | 'PROCESSING';
 
+/** PENDING until delivered (a 2xx) or given up after the last attempt (FAILED) */
+export type WebhookDeliveryStatus =
+  | 'DELIVERED'
+  | 'FAILED'
+  | 'PENDING';
+
+/** An event a webhook endpoint can subscribe to */
+export type WebhookEvent =
+  | 'PROFILE_DELETED'
+  | 'PROFILE_READY'
+  | 'SUBMISSION_FAILED';
+
 export type AccountFieldsFragment = { id: string, email: string, tenantId: string, tenantName: string };
 
 export type AppFieldsFragment = { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null };
@@ -142,6 +154,71 @@ export type DeleteAppMutationVariables = Exact<{
 
 
 export type DeleteAppMutation = { deleteApp: boolean };
+
+export type WebhookEndpointFieldsFragment = { id: string, appId: string, url: string, description: string | null, events: Array<WebhookEvent>, enabled: boolean, disabledReason: string | null, previousSecretExpiresAt: string | null, createdAt: string };
+
+export type WebhookDeliveryFieldsFragment = { id: string, eventId: string, event: string, profileId: string | null, test: boolean, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: string | null, lastStatusCode: number | null, lastError: string | null, createdAt: string, finishedAt: string | null };
+
+export type WebhookEndpointsQueryVariables = Exact<{
+  appId: string | number;
+}>;
+
+
+export type WebhookEndpointsQuery = { webhookEndpoints: Array<{ id: string, appId: string, url: string, description: string | null, events: Array<WebhookEvent>, enabled: boolean, disabledReason: string | null, previousSecretExpiresAt: string | null, createdAt: string }> };
+
+export type WebhookDeliveriesQueryVariables = Exact<{
+  endpointId: string | number;
+  status?: WebhookDeliveryStatus | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type WebhookDeliveriesQuery = { webhookDeliveries: { nodes: Array<{ id: string, eventId: string, event: string, profileId: string | null, test: boolean, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: string | null, lastStatusCode: number | null, lastError: string | null, createdAt: string, finishedAt: string | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
+
+export type CreateWebhookMutationVariables = Exact<{
+  appId: string | number;
+  url: string;
+  events: Array<WebhookEvent> | WebhookEvent;
+}>;
+
+
+export type CreateWebhookMutation = { createWebhookEndpoint: { secret: string, endpoint: { id: string, appId: string, url: string, description: string | null, events: Array<WebhookEvent>, enabled: boolean, disabledReason: string | null, previousSecretExpiresAt: string | null, createdAt: string } } };
+
+export type UpdateWebhookMutationVariables = Exact<{
+  id: string | number;
+  enabled?: boolean | null | undefined;
+}>;
+
+
+export type UpdateWebhookMutation = { updateWebhookEndpoint: { id: string, appId: string, url: string, description: string | null, events: Array<WebhookEvent>, enabled: boolean, disabledReason: string | null, previousSecretExpiresAt: string | null, createdAt: string } };
+
+export type DeleteWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteWebhookMutation = { deleteWebhookEndpoint: boolean };
+
+export type RotateWebhookSecretMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RotateWebhookSecretMutation = { rotateWebhookSecret: { secret: string, endpoint: { id: string, appId: string, url: string, description: string | null, events: Array<WebhookEvent>, enabled: boolean, disabledReason: string | null, previousSecretExpiresAt: string | null, createdAt: string } } };
+
+export type SendTestWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type SendTestWebhookMutation = { sendTestWebhook: { id: string, eventId: string, event: string, profileId: string | null, test: boolean, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: string | null, lastStatusCode: number | null, lastError: string | null, createdAt: string, finishedAt: string | null } };
+
+export type RedeliverWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RedeliverWebhookMutation = { redeliverWebhook: { id: string, eventId: string, event: string, profileId: string | null, test: boolean, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: string | null, lastStatusCode: number | null, lastError: string | null, createdAt: string, finishedAt: string | null } };
 
 export type SearchProfilesQueryVariables = Exact<{
   query?: string | null | undefined;
@@ -408,6 +485,35 @@ fragment SubmissionFields on Submission {
     totalTokens
   }
 }`, {"fragmentName":"ProfileFields"}) as unknown as TypedDocumentString<ProfileFieldsFragment, unknown>;
+export const WebhookEndpointFieldsFragmentDoc = new TypedDocumentString(`
+    fragment WebhookEndpointFields on WebhookEndpoint {
+  id
+  appId
+  url
+  description
+  events
+  enabled
+  disabledReason
+  previousSecretExpiresAt
+  createdAt
+}
+    `, {"fragmentName":"WebhookEndpointFields"}) as unknown as TypedDocumentString<WebhookEndpointFieldsFragment, unknown>;
+export const WebhookDeliveryFieldsFragmentDoc = new TypedDocumentString(`
+    fragment WebhookDeliveryFields on WebhookDelivery {
+  id
+  eventId
+  event
+  profileId
+  test
+  status
+  attempts
+  nextAttemptAt
+  lastStatusCode
+  lastError
+  createdAt
+  finishedAt
+}
+    `, {"fragmentName":"WebhookDeliveryFields"}) as unknown as TypedDocumentString<WebhookDeliveryFieldsFragment, unknown>;
 export const SignInDocument = new TypedDocumentString(`
     mutation SignIn($email: String!, $password: String!) {
   signIn(email: $email, password: $password) {
@@ -524,6 +630,156 @@ export const DeleteAppDocument = new TypedDocumentString(`
   deleteApp(id: $id)
 }
     `) as unknown as TypedDocumentString<DeleteAppMutation, DeleteAppMutationVariables>;
+export const WebhookEndpointsDocument = new TypedDocumentString(`
+    query WebhookEndpoints($appId: ID!) {
+  webhookEndpoints(appId: $appId) {
+    ...WebhookEndpointFields
+  }
+}
+    fragment WebhookEndpointFields on WebhookEndpoint {
+  id
+  appId
+  url
+  description
+  events
+  enabled
+  disabledReason
+  previousSecretExpiresAt
+  createdAt
+}`) as unknown as TypedDocumentString<WebhookEndpointsQuery, WebhookEndpointsQueryVariables>;
+export const WebhookDeliveriesDocument = new TypedDocumentString(`
+    query WebhookDeliveries($endpointId: ID!, $status: WebhookDeliveryStatus, $after: String) {
+  webhookDeliveries(
+    endpointId: $endpointId
+    status: $status
+    first: 20
+    after: $after
+  ) {
+    nodes {
+      ...WebhookDeliveryFields
+    }
+    pageInfo {
+      endCursor
+      hasNextPage
+    }
+  }
+}
+    fragment WebhookDeliveryFields on WebhookDelivery {
+  id
+  eventId
+  event
+  profileId
+  test
+  status
+  attempts
+  nextAttemptAt
+  lastStatusCode
+  lastError
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<WebhookDeliveriesQuery, WebhookDeliveriesQueryVariables>;
+export const CreateWebhookDocument = new TypedDocumentString(`
+    mutation CreateWebhook($appId: ID!, $url: String!, $events: [WebhookEvent!]!) {
+  createWebhookEndpoint(appId: $appId, url: $url, events: $events) {
+    endpoint {
+      ...WebhookEndpointFields
+    }
+    secret
+  }
+}
+    fragment WebhookEndpointFields on WebhookEndpoint {
+  id
+  appId
+  url
+  description
+  events
+  enabled
+  disabledReason
+  previousSecretExpiresAt
+  createdAt
+}`) as unknown as TypedDocumentString<CreateWebhookMutation, CreateWebhookMutationVariables>;
+export const UpdateWebhookDocument = new TypedDocumentString(`
+    mutation UpdateWebhook($id: ID!, $enabled: Boolean) {
+  updateWebhookEndpoint(id: $id, enabled: $enabled) {
+    ...WebhookEndpointFields
+  }
+}
+    fragment WebhookEndpointFields on WebhookEndpoint {
+  id
+  appId
+  url
+  description
+  events
+  enabled
+  disabledReason
+  previousSecretExpiresAt
+  createdAt
+}`) as unknown as TypedDocumentString<UpdateWebhookMutation, UpdateWebhookMutationVariables>;
+export const DeleteWebhookDocument = new TypedDocumentString(`
+    mutation DeleteWebhook($id: ID!) {
+  deleteWebhookEndpoint(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteWebhookMutation, DeleteWebhookMutationVariables>;
+export const RotateWebhookSecretDocument = new TypedDocumentString(`
+    mutation RotateWebhookSecret($id: ID!) {
+  rotateWebhookSecret(id: $id) {
+    endpoint {
+      ...WebhookEndpointFields
+    }
+    secret
+  }
+}
+    fragment WebhookEndpointFields on WebhookEndpoint {
+  id
+  appId
+  url
+  description
+  events
+  enabled
+  disabledReason
+  previousSecretExpiresAt
+  createdAt
+}`) as unknown as TypedDocumentString<RotateWebhookSecretMutation, RotateWebhookSecretMutationVariables>;
+export const SendTestWebhookDocument = new TypedDocumentString(`
+    mutation SendTestWebhook($id: ID!) {
+  sendTestWebhook(id: $id) {
+    ...WebhookDeliveryFields
+  }
+}
+    fragment WebhookDeliveryFields on WebhookDelivery {
+  id
+  eventId
+  event
+  profileId
+  test
+  status
+  attempts
+  nextAttemptAt
+  lastStatusCode
+  lastError
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<SendTestWebhookMutation, SendTestWebhookMutationVariables>;
+export const RedeliverWebhookDocument = new TypedDocumentString(`
+    mutation RedeliverWebhook($id: ID!) {
+  redeliverWebhook(id: $id) {
+    ...WebhookDeliveryFields
+  }
+}
+    fragment WebhookDeliveryFields on WebhookDelivery {
+  id
+  eventId
+  event
+  profileId
+  test
+  status
+  attempts
+  nextAttemptAt
+  lastStatusCode
+  lastError
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<RedeliverWebhookMutation, RedeliverWebhookMutationVariables>;
 export const SearchProfilesDocument = new TypedDocumentString(`
     query SearchProfiles($query: String, $sensitivity: Float, $filter: SearchFilter, $sort: SearchSort, $page: Int, $pageSize: Int) {
   searchProfiles(
