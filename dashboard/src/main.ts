@@ -4,6 +4,7 @@ import { h, replace } from './dom'
 import { accountPage } from './pages/account'
 import { appsPage } from './pages/apps'
 import { webhooksPage } from './pages/webhooks'
+import { retentionPage } from './pages/retention'
 import { profilePage } from './pages/profile'
 import { profilesPage } from './pages/profiles'
 import { signInPage, signUpPage } from './pages/signin'
@@ -28,6 +29,7 @@ const PAGES: Record<Exclude<RouteName, 'home'>, Page> = {
   signup: signUpPage,
   apps: appsPage,
   webhooks: webhooksPage,
+  retention: retentionPage,
   profiles: profilesPage,
   profile: profilePage,
   account: accountPage,
@@ -35,7 +37,7 @@ const PAGES: Record<Exclude<RouteName, 'home'>, Page> = {
 }
 
 const NAV: [string, string, RouteName[]][] = [
-  ['Apps', '#/apps', ['apps', 'webhooks']],
+  ['Apps', '#/apps', ['apps', 'webhooks', 'retention']],
   ['Profiles', '#/profiles', ['profiles', 'profile']],
   ['Account', '#/account', ['account']],
 ]

@@ -23,6 +23,8 @@ graphql(`
     createdAt
     keyPrefix
     keyCreatedAt
+    deleteProfilesAfterDays
+    dropSubmissionTextAfterDays
   }
 `)
 
@@ -184,6 +186,14 @@ export const ROTATE_APP_KEY = graphql(`
 export const RENAME_APP = graphql(`
   mutation RenameApp($id: ID!, $name: String!) {
     renameApp(id: $id, name: $name) { ...AppFields }
+  }
+`)
+
+export const SET_APP_RETENTION = graphql(`
+  mutation SetAppRetention($id: ID!, $deleteProfilesAfterDays: Int, $dropSubmissionTextAfterDays: Int) {
+    setAppRetention(id: $id, deleteProfilesAfterDays: $deleteProfilesAfterDays, dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays) {
+      ...AppFields
+    }
   }
 `)
 

@@ -357,4 +357,56 @@ describe.skipIf(!executable || serverPass)('dashboard webhooks, in headless Chro
     expect(failures).toEqual([])
     await context.close()
   }, 90_000)
+
+  it("sets an app's retention policy on its Retention page; bad values are refused with a message; passes axe", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, bypassCSP: true })
+    const page = await context.newPage()
+    const failures: string[] = []
+    page.on('pageerror', (e) => failures.push(`pageerror: ${e.message}`))
+    await page.goto(`${svc.url}/dashboard#/signup`)
+    await page.getByLabel('Email').fill('retention@example.com')
+    await page.getByLabel('Password').fill('a long enough password')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByLabel('App name').fill('crm')
+    await page.getByRole('button', { name: 'Create app' }).click()
+    await page.getByTestId('new-api-key').waitFor()
+    await page.getByRole('link', { name: 'Retention', exact: true }).click()
+    await page.getByRole('heading', { name: 'Data retention of crm' }).waitFor()
+    await expect.poll(async () => page.getByTestId('retention-current').textContent()).toBe('Profiles are kept until deleted. Submission texts are kept.')
+
+    const del = page.getByLabel('Delete profiles untouched for (days)')
+    const drop = page.getByLabel('Drop raw submission text after (days)')
+    await del.fill('abc')
+    await page.getByRole('button', { name: 'Save policy' }).click()
+    await expect.poll(async () => page.locator('main').innerText()).toMatch(/Delete profiles: enter a whole number of days/)
+    await del.fill('0')
+    await page.getByRole('button', { name: 'Save policy' }).click()
+    await expect.poll(async () => page.locator('main').innerText()).toMatch(/from 1 to 36500/)
+
+    await del.fill('30')
+    await drop.fill('7')
+    await page.getByRole('button', { name: 'Save policy' }).click()
+    await expect
+      .poll(async () => page.getByTestId('retention-current').textContent())
+      .toBe('Profiles untouched for 30 days are deleted. Submission texts are dropped 7 days after processing.')
+    // Stored: the service has it, and a fresh load of the page shows it.
+    const mine = (await svc.profiler.services.tenants.listApps()).find((a) => a.name === 'crm')
+    expect(mine).toMatchObject({ delete_profiles_after_days: 30, drop_submission_text_after_days: 7 })
+    await page.reload()
+    await expect.poll(async () => del.inputValue()).toBe('30')
+    expect(await drop.inputValue()).toBe('7')
+    // Emptied: kept forever again.
+    await del.fill('')
+    await page.getByRole('button', { name: 'Save policy' }).click()
+    await expect.poll(async () => page.getByTestId('retention-current').textContent()).toBe('Profiles are kept until deleted. Submission texts are dropped 7 days after processing.')
+    await page.addScriptTag({ content: fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8') })
+    const violations = await page.evaluate(async () => {
+      const axe = (globalThis as any).axe
+      const r = await axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+      return r.violations.map((v: any) => `${v.id} (${v.impact}): ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`) as string[]
+    })
+    expect(violations).toEqual([])
+    expect(failures).toEqual([])
+    await context.close()
+  }, 90_000)
 })

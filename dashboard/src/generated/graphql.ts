@@ -72,7 +72,7 @@ export type WebhookEvent =
 
 export type AccountFieldsFragment = { id: string, email: string, tenantId: string, tenantName: string };
 
-export type AppFieldsFragment = { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null };
+export type AppFieldsFragment = { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null };
 
 export type HistoryPageFieldsFragment = { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } };
 
@@ -117,21 +117,21 @@ export type ChangePasswordMutation = { changePassword: boolean };
 export type AppsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AppsQuery = { apps: Array<{ id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null }> };
+export type AppsQuery = { apps: Array<{ id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null }> };
 
 export type CreateAppMutationVariables = Exact<{
   name: string;
 }>;
 
 
-export type CreateAppMutation = { createApp: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } } };
+export type CreateAppMutation = { createApp: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } } };
 
 export type RotateAppKeyMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RotateAppKeyMutation = { rotateAppKey: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } } };
+export type RotateAppKeyMutation = { rotateAppKey: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } } };
 
 export type RenameAppMutationVariables = Exact<{
   id: string | number;
@@ -139,14 +139,23 @@ export type RenameAppMutationVariables = Exact<{
 }>;
 
 
-export type RenameAppMutation = { renameApp: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } };
+export type RenameAppMutation = { renameApp: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
+
+export type SetAppRetentionMutationVariables = Exact<{
+  id: string | number;
+  deleteProfilesAfterDays?: number | null | undefined;
+  dropSubmissionTextAfterDays?: number | null | undefined;
+}>;
+
+
+export type SetAppRetentionMutation = { setAppRetention: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
 
 export type RevokeAppKeyMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RevokeAppKeyMutation = { revokeAppKey: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } };
+export type RevokeAppKeyMutation = { revokeAppKey: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
 
 export type DeleteAppMutationVariables = Exact<{
   id: string | number;
@@ -302,6 +311,8 @@ export const AppFieldsFragmentDoc = new TypedDocumentString(`
   createdAt
   keyPrefix
   keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
 }
     `, {"fragmentName":"AppFields"}) as unknown as TypedDocumentString<AppFieldsFragment, unknown>;
 export const HistoryEntryFieldsFragmentDoc = new TypedDocumentString(`
@@ -566,6 +577,8 @@ export const AppsDocument = new TypedDocumentString(`
   createdAt
   keyPrefix
   keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
 }`) as unknown as TypedDocumentString<AppsQuery, AppsQueryVariables>;
 export const CreateAppDocument = new TypedDocumentString(`
     mutation CreateApp($name: String!) {
@@ -582,6 +595,8 @@ export const CreateAppDocument = new TypedDocumentString(`
   createdAt
   keyPrefix
   keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
 }`) as unknown as TypedDocumentString<CreateAppMutation, CreateAppMutationVariables>;
 export const RotateAppKeyDocument = new TypedDocumentString(`
     mutation RotateAppKey($id: ID!) {
@@ -598,6 +613,8 @@ export const RotateAppKeyDocument = new TypedDocumentString(`
   createdAt
   keyPrefix
   keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
 }`) as unknown as TypedDocumentString<RotateAppKeyMutation, RotateAppKeyMutationVariables>;
 export const RenameAppDocument = new TypedDocumentString(`
     mutation RenameApp($id: ID!, $name: String!) {
@@ -611,7 +628,28 @@ export const RenameAppDocument = new TypedDocumentString(`
   createdAt
   keyPrefix
   keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
 }`) as unknown as TypedDocumentString<RenameAppMutation, RenameAppMutationVariables>;
+export const SetAppRetentionDocument = new TypedDocumentString(`
+    mutation SetAppRetention($id: ID!, $deleteProfilesAfterDays: Int, $dropSubmissionTextAfterDays: Int) {
+  setAppRetention(
+    id: $id
+    deleteProfilesAfterDays: $deleteProfilesAfterDays
+    dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays
+  ) {
+    ...AppFields
+  }
+}
+    fragment AppFields on DashboardApp {
+  id
+  name
+  createdAt
+  keyPrefix
+  keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
+}`) as unknown as TypedDocumentString<SetAppRetentionMutation, SetAppRetentionMutationVariables>;
 export const RevokeAppKeyDocument = new TypedDocumentString(`
     mutation RevokeAppKey($id: ID!) {
   revokeAppKey(id: $id) {
@@ -624,6 +662,8 @@ export const RevokeAppKeyDocument = new TypedDocumentString(`
   createdAt
   keyPrefix
   keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
 }`) as unknown as TypedDocumentString<RevokeAppKeyMutation, RevokeAppKeyMutationVariables>;
 export const DeleteAppDocument = new TypedDocumentString(`
     mutation DeleteApp($id: ID!) {
