@@ -176,6 +176,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./services/export.service.js'),
     import('./services/retention.service.js'),
     import('./services/profile-context.service.js'),
+    import('./services/webhooks/index.js'),
   ])
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config)
@@ -219,6 +220,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       { ExportService },
       { RetentionService },
       { ProfileContextService },
+      { buildWebhooks },
     ] = await modules
     const metrics = new Metrics({ role: opts.role, database: db.mode, version: packageVersion() })
     metrics.dbPool(() => poolStats(ds))
@@ -288,6 +290,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     c.add(() => services.accounts.close())
     const gate = budget.tenants
     const profileService = new ProfileService(ds, profiles, queue, bus)
+    const webhooks = buildWebhooks(ds, config, { log, embeddedDataDir: db.mode === 'embedded' ? config.dataDir : undefined })
     const services: Services = {
       tenants: tenantService(db, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
       accounts: accountService(db, config),
@@ -297,6 +300,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker }, metrics),
       exports: new ExportService(ds, { embedder: ai.embedder }),
+      webhooks: webhooks.service,
       budget,
     }
 
@@ -357,6 +361,16 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
           clearInterval(every)
         })
       }
+      // Webhook deliveries: woken by the events that write the outbox (here or, over LISTEN, in any process), else polled.
+      const dispatcher = webhooks.dispatcher
+      const stopStatus = bus.subscribe('profileStatusChanged', (e) => e.status !== 'processing' && dispatcher.wake())
+      const stopFailed = bus.subscribe('submissionFailed', () => dispatcher.wake())
+      dispatcher.start()
+      c.add(async () => {
+        stopStatus()
+        stopFailed()
+        await dispatcher.stop()
+      })
     }
 
     let server: FastifyInstance | undefined

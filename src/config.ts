@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -11,6 +12,22 @@ const otlpProtocol = z.enum(['http/protobuf', 'http/json', 'grpc']).refine((p) =
 })
 
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(def)
+
+/** A comma-separated list whose items pass `ok`. */
+const list = (ok: (item: string) => boolean, what: string) =>
+  z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((x) => x.trim()).filter(Boolean))
+    .refine((items) => items.every(ok), `a comma-separated list of ${what}`)
+
+function isCidr(c: string): boolean {
+  const [addr, bits, extra] = c.split('/')
+  if (extra !== undefined || !addr) return false
+  const v = net.isIP(addr)
+  if (!v) return false
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (v === 4 ? 32 : 128))
+}
 
 const schema = z.object({
   PORT: int(8080, 0, 65535),
@@ -101,6 +118,17 @@ const schema = z.object({
     .default('parentbased_always_on'),
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
   OTEL_BSP_SCHEDULE_DELAY: int(5000, 0, 600_000),
+  PROFILER_WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  PROFILER_WEBHOOK_ALLOWED_HOSTS: list((h) => /^[a-z0-9.-]{1,253}$/i.test(h), 'host names'),
+  PROFILER_WEBHOOK_ALLOWED_CIDRS: list(isCidr, 'addresses or CIDR ranges (10.0.0.0/8, 127.0.0.1, fd00::/8)'),
+  PROFILER_WEBHOOK_TIMEOUT_MS: int(10_000, 100, 120_000),
+  PROFILER_WEBHOOK_RETRY_BASE_MS: int(30_000, 1, 3_600_000),
+  PROFILER_WEBHOOK_MAX_ATTEMPTS: int(16, 1, 50),
+  PROFILER_WEBHOOK_CONCURRENCY: int(8, 1, 256),
+  PROFILER_WEBHOOK_POLL_MS: int(1000, 10, 60_000),
+  PROFILER_WEBHOOK_SECRET_GRACE_HOURS: int(24, 0, 168),
+  PROFILER_WEBHOOK_LOG_DAYS: int(30, 1, 3650),
+  PROFILER_WEBHOOK_ENCRYPTION_KEY: z.string().min(16, 'at least 16 characters (e.g. openssl rand -base64 32)').optional(),
 })
 
 export interface DashboardConfig {
@@ -118,6 +146,24 @@ export interface DashboardConfig {
   loginWindowMinutes: number
   /** `Secure` on the session cookie: auto = when the request came over HTTPS (directly or per X-Forwarded-Proto). */
   secureCookie: 'auto' | 'true' | 'false'
+}
+
+export interface WebhookConfig {
+  /** SSRF policy: private, loopback and link-local targets only when allowed here. */
+  allowPrivate: boolean
+  allowedHosts: string[]
+  allowedCidrs: string[]
+  timeoutMs: number
+  /** First retry delay; doubling up to 512x (src/domain/webhooks.ts). */
+  retryBaseMs: number
+  maxAttempts: number
+  concurrency: number
+  pollMs: number
+  /** How long a rotated-out secret still signs. */
+  secretGraceSeconds: number
+  logDays: number
+  /** Encrypts signing secrets at rest. */
+  encryptionKey?: string
 }
 
 export type Config = {
@@ -152,6 +198,7 @@ export type Config = {
     port?: number
     host: string
   }
+  webhooks: WebhookConfig
   openai: OpenAIConfig
   search: {
     /** HNSW candidate list size of a semantic search (pgvector's hnsw.ef_search): recall against speed. */
@@ -339,6 +386,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginMaxFailures: e.PROFILER_LOGIN_MAX_FAILURES,
       loginWindowMinutes: e.PROFILER_LOGIN_WINDOW_MINUTES,
       secureCookie: e.PROFILER_COOKIE_SECURE,
+    },
+    webhooks: {
+      allowPrivate: e.PROFILER_WEBHOOK_ALLOW_PRIVATE,
+      allowedHosts: e.PROFILER_WEBHOOK_ALLOWED_HOSTS.map((h) => h.toLowerCase()),
+      allowedCidrs: e.PROFILER_WEBHOOK_ALLOWED_CIDRS,
+      timeoutMs: e.PROFILER_WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: e.PROFILER_WEBHOOK_RETRY_BASE_MS,
+      maxAttempts: e.PROFILER_WEBHOOK_MAX_ATTEMPTS,
+      concurrency: e.PROFILER_WEBHOOK_CONCURRENCY,
+      pollMs: e.PROFILER_WEBHOOK_POLL_MS,
+      secretGraceSeconds: e.PROFILER_WEBHOOK_SECRET_GRACE_HOURS * 3600,
+      logDays: e.PROFILER_WEBHOOK_LOG_DAYS,
+      encryptionKey: e.PROFILER_WEBHOOK_ENCRYPTION_KEY,
     },
     openai: {
       apiKey: e.OPENAI_API_KEY,

@@ -3,6 +3,8 @@ import { errorMessage, fetchSession, resetRealtime, setUnauthenticatedHandler } 
 import { h, replace } from './dom'
 import { accountPage } from './pages/account'
 import { appsPage } from './pages/apps'
+import { webhooksPage } from './pages/webhooks'
+import { retentionPage } from './pages/retention'
 import { profilePage } from './pages/profile'
 import { profilesPage } from './pages/profiles'
 import { signInPage, signUpPage } from './pages/signin'
@@ -26,6 +28,8 @@ const PAGES: Record<Exclude<RouteName, 'home'>, Page> = {
   signin: signInPage,
   signup: signUpPage,
   apps: appsPage,
+  webhooks: webhooksPage,
+  retention: retentionPage,
   profiles: profilesPage,
   profile: profilePage,
   account: accountPage,
@@ -33,7 +37,7 @@ const PAGES: Record<Exclude<RouteName, 'home'>, Page> = {
 }
 
 const NAV: [string, string, RouteName[]][] = [
-  ['Apps', '#/apps', ['apps']],
+  ['Apps', '#/apps', ['apps', 'webhooks', 'retention']],
   ['Profiles', '#/profiles', ['profiles', 'profile']],
   ['Account', '#/account', ['account']],
 ]

@@ -23,6 +23,8 @@ graphql(`
     createdAt
     keyPrefix
     keyCreatedAt
+    deleteProfilesAfterDays
+    dropSubmissionTextAfterDays
   }
 `)
 
@@ -187,6 +189,14 @@ export const RENAME_APP = graphql(`
   }
 `)
 
+export const SET_APP_RETENTION = graphql(`
+  mutation SetAppRetention($id: ID!, $deleteProfilesAfterDays: Int, $dropSubmissionTextAfterDays: Int) {
+    setAppRetention(id: $id, deleteProfilesAfterDays: $deleteProfilesAfterDays, dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays) {
+      ...AppFields
+    }
+  }
+`)
+
 export const REVOKE_APP_KEY = graphql(`
   mutation RevokeAppKey($id: ID!) {
     revokeAppKey(id: $id) { ...AppFields }
@@ -196,6 +206,96 @@ export const REVOKE_APP_KEY = graphql(`
 export const DELETE_APP = graphql(`
   mutation DeleteApp($id: ID!) {
     deleteApp(id: $id)
+  }
+`)
+
+// --- webhooks --------------------------------------------------------------------------------------------------
+
+graphql(`
+  fragment WebhookEndpointFields on WebhookEndpoint {
+    id
+    appId
+    url
+    description
+    events
+    enabled
+    disabledReason
+    previousSecretExpiresAt
+    createdAt
+  }
+`)
+
+graphql(`
+  fragment WebhookDeliveryFields on WebhookDelivery {
+    id
+    eventId
+    event
+    profileId
+    test
+    status
+    attempts
+    nextAttemptAt
+    lastStatusCode
+    lastError
+    createdAt
+    finishedAt
+  }
+`)
+
+export const WEBHOOK_ENDPOINTS = graphql(`
+  query WebhookEndpoints($appId: ID!) {
+    webhookEndpoints(appId: $appId) { ...WebhookEndpointFields }
+  }
+`)
+
+export const WEBHOOK_DELIVERIES = graphql(`
+  query WebhookDeliveries($endpointId: ID!, $status: WebhookDeliveryStatus, $after: String) {
+    webhookDeliveries(endpointId: $endpointId, status: $status, first: 20, after: $after) {
+      nodes { ...WebhookDeliveryFields }
+      pageInfo { endCursor hasNextPage }
+    }
+  }
+`)
+
+export const CREATE_WEBHOOK = graphql(`
+  mutation CreateWebhook($appId: ID!, $url: String!, $events: [WebhookEvent!]!) {
+    createWebhookEndpoint(appId: $appId, url: $url, events: $events) {
+      endpoint { ...WebhookEndpointFields }
+      secret
+    }
+  }
+`)
+
+export const UPDATE_WEBHOOK = graphql(`
+  mutation UpdateWebhook($id: ID!, $enabled: Boolean) {
+    updateWebhookEndpoint(id: $id, enabled: $enabled) { ...WebhookEndpointFields }
+  }
+`)
+
+export const DELETE_WEBHOOK = graphql(`
+  mutation DeleteWebhook($id: ID!) {
+    deleteWebhookEndpoint(id: $id)
+  }
+`)
+
+export const ROTATE_WEBHOOK_SECRET = graphql(`
+  mutation RotateWebhookSecret($id: ID!) {
+    rotateWebhookSecret(id: $id) {
+      endpoint { ...WebhookEndpointFields }
+      secret
+    }
+  }
+`)
+
+export const SEND_TEST_WEBHOOK = graphql(`
+  mutation SendTestWebhook($id: ID!) {
+    sendTestWebhook(id: $id) { ...WebhookDeliveryFields }
+  }
+`)
+
+export const REDELIVER_WEBHOOK = graphql(`
+  mutation RedeliverWebhook($id: ID!) {
+    redeliverWebhook(id: $id) { ...WebhookDeliveryFields }
   }
 `)
 

@@ -1,15 +1,17 @@
-/** Hash routing: #/signin, #/signup, #/apps, #/profiles, #/profiles/<url-encoded id>, #/account. */
+/** Hash routing: #/signin, #/signup, #/apps, #/apps/<app id>/webhooks, #/apps/<app id>/retention, #/profiles, #/profiles/<url-encoded id>, #/account. */
 
-export type RouteName = 'home' | 'signin' | 'signup' | 'apps' | 'profiles' | 'profile' | 'account' | 'notfound'
+export type RouteName = 'home' | 'signin' | 'signup' | 'apps' | 'webhooks' | 'retention' | 'profiles' | 'profile' | 'account' | 'notfound'
 
 export interface Route {
   name: RouteName
   /** The decoded profile id for the 'profile' route. */
   profileId?: string
+  /** The app id for the 'webhooks' and 'retention' routes. */
+  appId?: string
 }
 
 /** Routes that need a signed-in account. */
-export const PRIVATE_ROUTES: ReadonlySet<RouteName> = new Set(['apps', 'profiles', 'profile', 'account'])
+export const PRIVATE_ROUTES: ReadonlySet<RouteName> = new Set(['apps', 'webhooks', 'retention', 'profiles', 'profile', 'account'])
 
 /** Routes only for signed-out visitors. */
 export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set(['signin', 'signup'])
@@ -30,6 +32,10 @@ export function parseHash(hash: string): Route {
   if (path === '/apps') return { name: 'apps' }
   if (path === '/profiles' || path === '/profiles/') return { name: 'profiles' }
   if (path === '/account') return { name: 'account' }
+  const hooks = /^\/apps\/([^/]+)\/webhooks$/.exec(path)
+  if (hooks) return { name: 'webhooks', appId: decode(hooks[1]!) }
+  const retention = /^\/apps\/([^/]+)\/retention$/.exec(path)
+  if (retention) return { name: 'retention', appId: decode(retention[1]!) }
   if (path.startsWith('/profiles/')) {
     return { name: 'profile', profileId: decode(path.slice('/profiles/'.length)) }
   }
@@ -38,6 +44,10 @@ export function parseHash(hash: string): Route {
 
 export function profileHref(profileId: string): string {
   return `#/profiles/${encodeURIComponent(profileId)}`
+}
+
+export function webhooksHref(appId: string): string {
+  return `#/apps/${encodeURIComponent(appId)}/webhooks`
 }
 
 export function navigate(hash: string): void {
@@ -56,3 +66,7 @@ export interface PageContext {
 }
 
 export type Page = (ctx: PageContext) => void
+
+export function retentionHref(appId: string): string {
+  return `#/apps/${encodeURIComponent(appId)}/retention`
+}

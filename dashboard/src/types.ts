@@ -11,9 +11,11 @@ import type {
   ProfileStatusChangedSubscription,
   SearchProfilesQuery,
   SubmissionFieldsFragment,
+  WebhookDeliveryFieldsFragment,
+  WebhookEndpointFieldsFragment,
 } from './generated/graphql'
 
-export type { FilterField, SortField, SortOrder } from './generated/graphql'
+export type { FilterField, SortField, SortOrder, WebhookDeliveryStatus, WebhookEvent } from './generated/graphql'
 
 export type Account = AccountFieldsFragment
 export type DashboardApp = AppFieldsFragment
@@ -23,6 +25,8 @@ export type HistoryEntry = HistoryEntryFieldsFragment
 export type Submission = SubmissionFieldsFragment
 export type ProfileStatusEvent = ProfileStatusChangedSubscription['profileStatusChanged']
 export type SearchResult = SearchProfilesQuery['searchProfiles']
+export type WebhookEndpoint = WebhookEndpointFieldsFragment
+export type WebhookDelivery = WebhookDeliveryFieldsFragment
 
 export interface SessionState {
   account: Account | null

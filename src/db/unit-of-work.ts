@@ -1,5 +1,33 @@
 import type { DataSource, EntityManager } from 'typeorm'
+import { newEventId, type OutboxEvent } from '../domain/webhooks.js'
 import type { BusEvent, EventBus, EventMap, EventName } from '../events/event-bus.js'
+import { WebhookRepository } from './webhook.repository.js'
+
+const webhooks = new WebhookRepository()
+
+/** The webhook events a transaction's events call for (src/domain/webhooks.ts). */
+export function outboxEvents(events: BusEvent[]): OutboxEvent[] {
+  const out: OutboxEvent[] = []
+  for (const e of events) {
+    if (e.name === 'profileStatusChanged') {
+      const p = e.payload as EventMap['profileStatusChanged']
+      if (p.status === 'processing') continue
+      const event = p.status === 'ready' ? 'profile.ready' : 'profile.deleted'
+      out.push({ tenantId: p.tenantId, eventId: newEventId(), event, profileId: p.profileId, at: p.at, data: { profile_id: p.profileId, status: p.status } })
+    } else if (e.name === 'submissionFailed') {
+      const p = e.payload as EventMap['submissionFailed']
+      out.push({
+        tenantId: p.tenantId,
+        eventId: newEventId(),
+        event: 'submission.failed',
+        profileId: p.profileId,
+        at: p.at,
+        data: { profile_id: p.profileId, submission_id: p.submissionId, status: 'failed' },
+      })
+    }
+  }
+  return out
+}
 
 /**
  * One transaction and what it raised: events, staged in it (a NOTIFY is delivered by PostgreSQL only at commit) and
@@ -30,7 +58,8 @@ export interface InTransaction {
 
 /**
  * Runs use cases in transactions: `run(ctx, fn)` opens one (or joins the one `ctx` carries: a use case that calls
- * another passes `{ ...ctx, tx }`), commits, then delivers what `fn` raised. No service stages and publishes events by
+ * another passes `{ ...ctx, tx }`), writes the webhook deliveries its events call for, commits, then delivers what
+ * `fn` raised. No service stages and publishes events by
  * hand. The context is never changed: GraphQL resolves the fields of one operation side by side with one context.
  */
 export class UnitOfWork {
@@ -45,6 +74,8 @@ export class UnitOfWork {
     const result = await this.ds.transaction(async (m) => {
       tx = new Transaction(m)
       const r = await fn(tx)
+      // The webhook outbox: written in this transaction, so its events are sent if, and only if, it commits.
+      await webhooks.stage(m, outboxEvents(tx.events))
       await this.stage(tx)
       return r
     })

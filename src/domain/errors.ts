@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   DATABASE_UNAVAILABLE: 503,
   TENANT_NOT_FOUND: 404,
   APP_NOT_FOUND: 404,
+  WEBHOOK_NOT_FOUND: 404,
   CONFLICT: 409,
   /** Dashboard: no valid session. */
   UNAUTHENTICATED: 401,

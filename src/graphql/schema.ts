@@ -7,6 +7,7 @@ import { ExportResolver } from './resolvers/export.resolver.js'
 import { ProfileResolver } from './resolvers/profile.resolver.js'
 import { SearchResolver } from './resolvers/search.resolver.js'
 import { StatusResolver } from './resolvers/status.resolver.js'
+import { WebhookResolver } from './resolvers/webhook.resolver.js'
 
 let built: Promise<GraphQLSchema> | undefined
 
@@ -31,10 +32,10 @@ export function profilerSchema(): Promise<GraphQLSchema> {
 
 let builtDashboard: Promise<GraphQLSchema> | undefined
 
-/** The dashboard's schema (/dashboard/graphql): the API's operations plus accounts and apps, which the API lacks. */
+/** The dashboard's schema (/dashboard/graphql): the API's operations plus accounts, apps and their webhooks, which the API lacks. */
 export function dashboardSchema(): Promise<GraphQLSchema> {
   builtDashboard ??= buildSchema({
-    resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver, AccountResolver],
+    resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver, AccountResolver, WebhookResolver],
     globalMiddlewares: [errorBoundary],
     pubSub: noTopics,
     validate: false,

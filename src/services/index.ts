@@ -7,6 +7,7 @@ import type { ProfileService } from './profile.service.js'
 import type { SearchService } from './search.service.js'
 import type { SubmissionService } from './submission.service.js'
 import type { TenantService } from './tenant.service.js'
+import type { WebhookService } from './webhook.service.js'
 
 export interface Services {
   tenants: TenantService
@@ -19,6 +20,7 @@ export interface Services {
   processing: ProcessingService
   /** Export and import (JSON Lines) of a tenant's profiles. */
   exports: ExportService
+  webhooks: WebhookService
   /** Request budgets shared by every transport (rate per key, failed sign-ins per address, calls per tenant). */
   budget: RequestBudget
 }

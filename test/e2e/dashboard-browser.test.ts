@@ -7,7 +7,9 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { verifyProfilerSignature } from '../../examples/webhook-receiver.mjs'
 import { startService, type TestService } from '../support/harness.js'
+import { TestReceiver } from '../support/webhook-receiver.js'
 
 const CANDIDATES = [process.env.PROFILER_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[]
 const executable = CANDIDATES.find((p) => fs.existsSync(p))
@@ -305,4 +307,123 @@ describe.skipIf(!executable || serverPass)('dashboard profile page: live arrival
     expect(await page.evaluate(() => (globalThis as any).__noReload as boolean | undefined)).toBe(true)
     expect(failures).toEqual([])
   }, 120_000)
+})
+
+describe.skipIf(!executable || serverPass)('dashboard webhooks, in headless Chromium', () => {
+  let svc: TestService
+  let browser: Browser
+  const rx = new TestReceiver()
+  beforeAll(async () => {
+    await rx.start()
+    svc = await startService({ env: { PROFILER_WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32' } })
+    browser = await chromium.launch({ executablePath: executable, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
+  }, 60_000)
+  afterAll(async () => {
+    await browser?.close()
+    await svc?.close()
+    await rx.stop()
+  })
+
+  it('adds an endpoint (its secret shown once), sends a test delivery with the button, shows it delivered in the log; passes axe', async () => {
+    const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, bypassCSP: true })
+    const page = await context.newPage()
+    const failures: string[] = []
+    page.on('pageerror', (e) => failures.push(`pageerror: ${e.message}`))
+    page.on('console', (m) => m.type() === 'error' && failures.push(`console: ${m.text()}`))
+    await page.goto(`${svc.url}/dashboard#/signup`)
+    await page.getByLabel('Email').fill('hooks@example.com')
+    await page.getByLabel('Password').fill('a long enough password')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByLabel('App name').fill('web')
+    await page.getByRole('button', { name: 'Create app' }).click()
+    await page.getByTestId('new-api-key').waitFor()
+    await page.getByRole('link', { name: 'Webhooks', exact: true }).click()
+    await page.getByRole('heading', { name: 'Webhooks of web' }).waitFor()
+
+    // a refused target says why
+    await page.getByLabel('Endpoint URL').fill('http://169.254.169.254/latest/meta-data')
+    await page.getByRole('button', { name: 'Add endpoint' }).click()
+    await expect.poll(async () => page.locator('main').innerText()).toMatch(/link-local/)
+    failures.splice(0) // the browser logs that answer's HTTP 400; the page showed it as it should
+
+    await page.getByLabel('Endpoint URL').fill(rx.url())
+    await page.getByRole('button', { name: 'Add endpoint' }).click()
+    const secretBox = page.getByTestId('new-webhook-secret')
+    await expect.poll(async () => (await secretBox.textContent())?.trim() ?? '').toMatch(/^whsec_/)
+    const secret = (await secretBox.textContent())!.trim()
+    await page.getByRole('button', { name: 'Done' }).click()
+    expect(await page.getByTestId('new-webhook-secret').count()).toBe(0)
+
+    await page.getByRole('button', { name: 'Send test delivery' }).click()
+    await expect.poll(async () => (await page.getByTestId('delivery-status').first().textContent())?.trim(), { timeout: 20_000 }).toBe('delivered')
+    expect(rx.received).toHaveLength(1)
+    const got = rx.received[0]!
+    expect(got.body.type).toBe('webhook.test')
+    expect(verifyProfilerSignature(secret, got.headers['profiler-signature'], got.raw)).toBe(true)
+    await expect.poll(async () => page.locator('main').innerText()).toMatch(/webhook\.test/)
+
+    await page.addScriptTag({ content: axeSource })
+    const violations = await page.evaluate(async () => {
+      const axe = (globalThis as any).axe
+      const r = await axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+      return r.violations.map((v: any) => `${v.id} (${v.impact}): ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`) as string[]
+    })
+    expect(violations).toEqual([])
+    await shot(page, 'webhooks')
+    expect(failures).toEqual([])
+    await context.close()
+  }, 90_000)
+
+  it("sets an app's retention policy on its Retention page; bad values are refused with a message; passes axe", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, bypassCSP: true })
+    const page = await context.newPage()
+    const failures: string[] = []
+    page.on('pageerror', (e) => failures.push(`pageerror: ${e.message}`))
+    await page.goto(`${svc.url}/dashboard#/signup`)
+    await page.getByLabel('Email').fill('retention@example.com')
+    await page.getByLabel('Password').fill('a long enough password')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByLabel('App name').fill('crm')
+    await page.getByRole('button', { name: 'Create app' }).click()
+    await page.getByTestId('new-api-key').waitFor()
+    await page.getByRole('link', { name: 'Retention', exact: true }).click()
+    await page.getByRole('heading', { name: 'Data retention of crm' }).waitFor()
+    await expect.poll(async () => page.getByTestId('retention-current').textContent()).toBe('Profiles are kept until deleted. Submission texts are kept.')
+
+    const del = page.getByLabel('Delete profiles untouched for (days)')
+    const drop = page.getByLabel('Drop raw submission text after (days)')
+    await del.fill('abc')
+    await page.getByRole('button', { name: 'Save policy' }).click()
+    await expect.poll(async () => page.locator('main').innerText()).toMatch(/Delete profiles: enter a whole number of days/)
+    await del.fill('0')
+    await page.getByRole('button', { name: 'Save policy' }).click()
+    await expect.poll(async () => page.locator('main').innerText()).toMatch(/from 1 to 36500/)
+
+    await del.fill('30')
+    await drop.fill('7')
+    await page.getByRole('button', { name: 'Save policy' }).click()
+    await expect
+      .poll(async () => page.getByTestId('retention-current').textContent())
+      .toBe('Profiles untouched for 30 days are deleted. Submission texts are dropped 7 days after processing.')
+    // Stored: the service has it, and a fresh load of the page shows it.
+    const mine = (await svc.profiler.services.tenants.listApps()).find((a) => a.name === 'crm')
+    expect(mine).toMatchObject({ delete_profiles_after_days: 30, drop_submission_text_after_days: 7 })
+    await page.reload()
+    await expect.poll(async () => del.inputValue()).toBe('30')
+    expect(await drop.inputValue()).toBe('7')
+    // Emptied: kept forever again.
+    await del.fill('')
+    await page.getByRole('button', { name: 'Save policy' }).click()
+    await expect.poll(async () => page.getByTestId('retention-current').textContent()).toBe('Profiles are kept until deleted. Submission texts are dropped 7 days after processing.')
+    await page.addScriptTag({ content: fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8') })
+    const violations = await page.evaluate(async () => {
+      const axe = (globalThis as any).axe
+      const r = await axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+      return r.violations.map((v: any) => `${v.id} (${v.impact}): ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`) as string[]
+    })
+    expect(violations).toEqual([])
+    expect(failures).toEqual([])
+    await context.close()
+  }, 90_000)
 })

@@ -16,7 +16,7 @@ import * as types from './graphql';
  */
 type Documents = {
     "\n  fragment AccountFields on Account {\n    id\n    email\n    tenantId\n    tenantName\n  }\n": typeof types.AccountFieldsFragmentDoc,
-    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    createdAt\n    keyPrefix\n    keyCreatedAt\n  }\n": typeof types.AppFieldsFragmentDoc,
+    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n  }\n": typeof types.AppFieldsFragmentDoc,
     "\n  fragment HistoryPageFields on HistoryPage {\n    entries {\n      ...HistoryEntryFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": typeof types.HistoryPageFieldsFragmentDoc,
     "\n  fragment HistoryEntryFields on UpdateLogEntry {\n    seq\n    extractedOn\n    changes\n    submissionIds\n    inputType\n  }\n": typeof types.HistoryEntryFieldsFragmentDoc,
     "\n  fragment SubmissionPageFields on SubmissionPage {\n    nodes {\n      ...SubmissionFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": typeof types.SubmissionPageFieldsFragmentDoc,
@@ -30,8 +30,19 @@ type Documents = {
     "\n  mutation CreateApp($name: String!) {\n    createApp(name: $name) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": typeof types.CreateAppDocument,
     "\n  mutation RotateAppKey($id: ID!) {\n    rotateAppKey(id: $id) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": typeof types.RotateAppKeyDocument,
     "\n  mutation RenameApp($id: ID!, $name: String!) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n": typeof types.RenameAppDocument,
+    "\n  mutation SetAppRetention($id: ID!, $deleteProfilesAfterDays: Int, $dropSubmissionTextAfterDays: Int) {\n    setAppRetention(id: $id, deleteProfilesAfterDays: $deleteProfilesAfterDays, dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays) {\n      ...AppFields\n    }\n  }\n": typeof types.SetAppRetentionDocument,
     "\n  mutation RevokeAppKey($id: ID!) {\n    revokeAppKey(id: $id) { ...AppFields }\n  }\n": typeof types.RevokeAppKeyDocument,
     "\n  mutation DeleteApp($id: ID!) {\n    deleteApp(id: $id)\n  }\n": typeof types.DeleteAppDocument,
+    "\n  fragment WebhookEndpointFields on WebhookEndpoint {\n    id\n    appId\n    url\n    description\n    events\n    enabled\n    disabledReason\n    previousSecretExpiresAt\n    createdAt\n  }\n": typeof types.WebhookEndpointFieldsFragmentDoc,
+    "\n  fragment WebhookDeliveryFields on WebhookDelivery {\n    id\n    eventId\n    event\n    profileId\n    test\n    status\n    attempts\n    nextAttemptAt\n    lastStatusCode\n    lastError\n    createdAt\n    finishedAt\n  }\n": typeof types.WebhookDeliveryFieldsFragmentDoc,
+    "\n  query WebhookEndpoints($appId: ID!) {\n    webhookEndpoints(appId: $appId) { ...WebhookEndpointFields }\n  }\n": typeof types.WebhookEndpointsDocument,
+    "\n  query WebhookDeliveries($endpointId: ID!, $status: WebhookDeliveryStatus, $after: String) {\n    webhookDeliveries(endpointId: $endpointId, status: $status, first: 20, after: $after) {\n      nodes { ...WebhookDeliveryFields }\n      pageInfo { endCursor hasNextPage }\n    }\n  }\n": typeof types.WebhookDeliveriesDocument,
+    "\n  mutation CreateWebhook($appId: ID!, $url: String!, $events: [WebhookEvent!]!) {\n    createWebhookEndpoint(appId: $appId, url: $url, events: $events) {\n      endpoint { ...WebhookEndpointFields }\n      secret\n    }\n  }\n": typeof types.CreateWebhookDocument,
+    "\n  mutation UpdateWebhook($id: ID!, $enabled: Boolean) {\n    updateWebhookEndpoint(id: $id, enabled: $enabled) { ...WebhookEndpointFields }\n  }\n": typeof types.UpdateWebhookDocument,
+    "\n  mutation DeleteWebhook($id: ID!) {\n    deleteWebhookEndpoint(id: $id)\n  }\n": typeof types.DeleteWebhookDocument,
+    "\n  mutation RotateWebhookSecret($id: ID!) {\n    rotateWebhookSecret(id: $id) {\n      endpoint { ...WebhookEndpointFields }\n      secret\n    }\n  }\n": typeof types.RotateWebhookSecretDocument,
+    "\n  mutation SendTestWebhook($id: ID!) {\n    sendTestWebhook(id: $id) { ...WebhookDeliveryFields }\n  }\n": typeof types.SendTestWebhookDocument,
+    "\n  mutation RedeliverWebhook($id: ID!) {\n    redeliverWebhook(id: $id) { ...WebhookDeliveryFields }\n  }\n": typeof types.RedeliverWebhookDocument,
     "\n  query SearchProfiles(\n    $query: String\n    $sensitivity: Float\n    $filter: SearchFilter\n    $sort: SearchSort\n    $page: Int\n    $pageSize: Int\n  ) {\n    searchProfiles(\n      query: $query\n      sensitivity: $sensitivity\n      filter: $filter\n      sort: $sort\n      page: $page\n      pageSize: $pageSize\n    ) {\n      total\n      page\n      pageSize\n      profiles {\n        similarityScore\n        profile {\n          profileId\n          status\n          lastUpdated\n          coreInfo { name { value } }\n        }\n      }\n    }\n  }\n": typeof types.SearchProfilesDocument,
     "\n  query Profile($id: ID!) {\n    profile(id: $id) { ...ProfileFields }\n  }\n": typeof types.ProfileDocument,
     "\n  query ProfileHistory($id: ID!, $after: String) {\n    profile(id: $id) {\n      profileId\n      history(first: 20, after: $after) { ...HistoryPageFields }\n    }\n  }\n": typeof types.ProfileHistoryDocument,
@@ -42,7 +53,7 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  fragment AccountFields on Account {\n    id\n    email\n    tenantId\n    tenantName\n  }\n": types.AccountFieldsFragmentDoc,
-    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    createdAt\n    keyPrefix\n    keyCreatedAt\n  }\n": types.AppFieldsFragmentDoc,
+    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n  }\n": types.AppFieldsFragmentDoc,
     "\n  fragment HistoryPageFields on HistoryPage {\n    entries {\n      ...HistoryEntryFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": types.HistoryPageFieldsFragmentDoc,
     "\n  fragment HistoryEntryFields on UpdateLogEntry {\n    seq\n    extractedOn\n    changes\n    submissionIds\n    inputType\n  }\n": types.HistoryEntryFieldsFragmentDoc,
     "\n  fragment SubmissionPageFields on SubmissionPage {\n    nodes {\n      ...SubmissionFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": types.SubmissionPageFieldsFragmentDoc,
@@ -56,8 +67,19 @@ const documents: Documents = {
     "\n  mutation CreateApp($name: String!) {\n    createApp(name: $name) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": types.CreateAppDocument,
     "\n  mutation RotateAppKey($id: ID!) {\n    rotateAppKey(id: $id) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": types.RotateAppKeyDocument,
     "\n  mutation RenameApp($id: ID!, $name: String!) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n": types.RenameAppDocument,
+    "\n  mutation SetAppRetention($id: ID!, $deleteProfilesAfterDays: Int, $dropSubmissionTextAfterDays: Int) {\n    setAppRetention(id: $id, deleteProfilesAfterDays: $deleteProfilesAfterDays, dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays) {\n      ...AppFields\n    }\n  }\n": types.SetAppRetentionDocument,
     "\n  mutation RevokeAppKey($id: ID!) {\n    revokeAppKey(id: $id) { ...AppFields }\n  }\n": types.RevokeAppKeyDocument,
     "\n  mutation DeleteApp($id: ID!) {\n    deleteApp(id: $id)\n  }\n": types.DeleteAppDocument,
+    "\n  fragment WebhookEndpointFields on WebhookEndpoint {\n    id\n    appId\n    url\n    description\n    events\n    enabled\n    disabledReason\n    previousSecretExpiresAt\n    createdAt\n  }\n": types.WebhookEndpointFieldsFragmentDoc,
+    "\n  fragment WebhookDeliveryFields on WebhookDelivery {\n    id\n    eventId\n    event\n    profileId\n    test\n    status\n    attempts\n    nextAttemptAt\n    lastStatusCode\n    lastError\n    createdAt\n    finishedAt\n  }\n": types.WebhookDeliveryFieldsFragmentDoc,
+    "\n  query WebhookEndpoints($appId: ID!) {\n    webhookEndpoints(appId: $appId) { ...WebhookEndpointFields }\n  }\n": types.WebhookEndpointsDocument,
+    "\n  query WebhookDeliveries($endpointId: ID!, $status: WebhookDeliveryStatus, $after: String) {\n    webhookDeliveries(endpointId: $endpointId, status: $status, first: 20, after: $after) {\n      nodes { ...WebhookDeliveryFields }\n      pageInfo { endCursor hasNextPage }\n    }\n  }\n": types.WebhookDeliveriesDocument,
+    "\n  mutation CreateWebhook($appId: ID!, $url: String!, $events: [WebhookEvent!]!) {\n    createWebhookEndpoint(appId: $appId, url: $url, events: $events) {\n      endpoint { ...WebhookEndpointFields }\n      secret\n    }\n  }\n": types.CreateWebhookDocument,
+    "\n  mutation UpdateWebhook($id: ID!, $enabled: Boolean) {\n    updateWebhookEndpoint(id: $id, enabled: $enabled) { ...WebhookEndpointFields }\n  }\n": types.UpdateWebhookDocument,
+    "\n  mutation DeleteWebhook($id: ID!) {\n    deleteWebhookEndpoint(id: $id)\n  }\n": types.DeleteWebhookDocument,
+    "\n  mutation RotateWebhookSecret($id: ID!) {\n    rotateWebhookSecret(id: $id) {\n      endpoint { ...WebhookEndpointFields }\n      secret\n    }\n  }\n": types.RotateWebhookSecretDocument,
+    "\n  mutation SendTestWebhook($id: ID!) {\n    sendTestWebhook(id: $id) { ...WebhookDeliveryFields }\n  }\n": types.SendTestWebhookDocument,
+    "\n  mutation RedeliverWebhook($id: ID!) {\n    redeliverWebhook(id: $id) { ...WebhookDeliveryFields }\n  }\n": types.RedeliverWebhookDocument,
     "\n  query SearchProfiles(\n    $query: String\n    $sensitivity: Float\n    $filter: SearchFilter\n    $sort: SearchSort\n    $page: Int\n    $pageSize: Int\n  ) {\n    searchProfiles(\n      query: $query\n      sensitivity: $sensitivity\n      filter: $filter\n      sort: $sort\n      page: $page\n      pageSize: $pageSize\n    ) {\n      total\n      page\n      pageSize\n      profiles {\n        similarityScore\n        profile {\n          profileId\n          status\n          lastUpdated\n          coreInfo { name { value } }\n        }\n      }\n    }\n  }\n": types.SearchProfilesDocument,
     "\n  query Profile($id: ID!) {\n    profile(id: $id) { ...ProfileFields }\n  }\n": types.ProfileDocument,
     "\n  query ProfileHistory($id: ID!, $after: String) {\n    profile(id: $id) {\n      profileId\n      history(first: 20, after: $after) { ...HistoryPageFields }\n    }\n  }\n": types.ProfileHistoryDocument,
@@ -74,7 +96,7 @@ export function graphql(source: "\n  fragment AccountFields on Account {\n    id
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    createdAt\n    keyPrefix\n    keyCreatedAt\n  }\n"): typeof import('./graphql').AppFieldsFragmentDoc;
+export function graphql(source: "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n  }\n"): typeof import('./graphql').AppFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -130,11 +152,55 @@ export function graphql(source: "\n  mutation RenameApp($id: ID!, $name: String!
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation SetAppRetention($id: ID!, $deleteProfilesAfterDays: Int, $dropSubmissionTextAfterDays: Int) {\n    setAppRetention(id: $id, deleteProfilesAfterDays: $deleteProfilesAfterDays, dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays) {\n      ...AppFields\n    }\n  }\n"): typeof import('./graphql').SetAppRetentionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation RevokeAppKey($id: ID!) {\n    revokeAppKey(id: $id) { ...AppFields }\n  }\n"): typeof import('./graphql').RevokeAppKeyDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DeleteApp($id: ID!) {\n    deleteApp(id: $id)\n  }\n"): typeof import('./graphql').DeleteAppDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment WebhookEndpointFields on WebhookEndpoint {\n    id\n    appId\n    url\n    description\n    events\n    enabled\n    disabledReason\n    previousSecretExpiresAt\n    createdAt\n  }\n"): typeof import('./graphql').WebhookEndpointFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment WebhookDeliveryFields on WebhookDelivery {\n    id\n    eventId\n    event\n    profileId\n    test\n    status\n    attempts\n    nextAttemptAt\n    lastStatusCode\n    lastError\n    createdAt\n    finishedAt\n  }\n"): typeof import('./graphql').WebhookDeliveryFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WebhookEndpoints($appId: ID!) {\n    webhookEndpoints(appId: $appId) { ...WebhookEndpointFields }\n  }\n"): typeof import('./graphql').WebhookEndpointsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WebhookDeliveries($endpointId: ID!, $status: WebhookDeliveryStatus, $after: String) {\n    webhookDeliveries(endpointId: $endpointId, status: $status, first: 20, after: $after) {\n      nodes { ...WebhookDeliveryFields }\n      pageInfo { endCursor hasNextPage }\n    }\n  }\n"): typeof import('./graphql').WebhookDeliveriesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateWebhook($appId: ID!, $url: String!, $events: [WebhookEvent!]!) {\n    createWebhookEndpoint(appId: $appId, url: $url, events: $events) {\n      endpoint { ...WebhookEndpointFields }\n      secret\n    }\n  }\n"): typeof import('./graphql').CreateWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateWebhook($id: ID!, $enabled: Boolean) {\n    updateWebhookEndpoint(id: $id, enabled: $enabled) { ...WebhookEndpointFields }\n  }\n"): typeof import('./graphql').UpdateWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteWebhook($id: ID!) {\n    deleteWebhookEndpoint(id: $id)\n  }\n"): typeof import('./graphql').DeleteWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateWebhookSecret($id: ID!) {\n    rotateWebhookSecret(id: $id) {\n      endpoint { ...WebhookEndpointFields }\n      secret\n    }\n  }\n"): typeof import('./graphql').RotateWebhookSecretDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SendTestWebhook($id: ID!) {\n    sendTestWebhook(id: $id) { ...WebhookDeliveryFields }\n  }\n"): typeof import('./graphql').SendTestWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RedeliverWebhook($id: ID!) {\n    redeliverWebhook(id: $id) { ...WebhookDeliveryFields }\n  }\n"): typeof import('./graphql').RedeliverWebhookDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -58,9 +58,21 @@ export type SubmissionStatus =
   | 'PENDING'
   | 'PROCESSING';
 
+/** PENDING until delivered (a 2xx) or given up after the last attempt (FAILED) */
+export type WebhookDeliveryStatus =
+  | 'DELIVERED'
+  | 'FAILED'
+  | 'PENDING';
+
+/** An event a webhook endpoint can subscribe to */
+export type WebhookEvent =
+  | 'PROFILE_DELETED'
+  | 'PROFILE_READY'
+  | 'SUBMISSION_FAILED';
+
 export type AccountFieldsFragment = { id: string, email: string, tenantId: string, tenantName: string };
 
-export type AppFieldsFragment = { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null };
+export type AppFieldsFragment = { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null };
 
 export type HistoryPageFieldsFragment = { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } };
 
@@ -105,21 +117,21 @@ export type ChangePasswordMutation = { changePassword: boolean };
 export type AppsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AppsQuery = { apps: Array<{ id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null }> };
+export type AppsQuery = { apps: Array<{ id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null }> };
 
 export type CreateAppMutationVariables = Exact<{
   name: string;
 }>;
 
 
-export type CreateAppMutation = { createApp: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } } };
+export type CreateAppMutation = { createApp: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } } };
 
 export type RotateAppKeyMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RotateAppKeyMutation = { rotateAppKey: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } } };
+export type RotateAppKeyMutation = { rotateAppKey: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } } };
 
 export type RenameAppMutationVariables = Exact<{
   id: string | number;
@@ -127,14 +139,23 @@ export type RenameAppMutationVariables = Exact<{
 }>;
 
 
-export type RenameAppMutation = { renameApp: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } };
+export type RenameAppMutation = { renameApp: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
+
+export type SetAppRetentionMutationVariables = Exact<{
+  id: string | number;
+  deleteProfilesAfterDays?: number | null | undefined;
+  dropSubmissionTextAfterDays?: number | null | undefined;
+}>;
+
+
+export type SetAppRetentionMutation = { setAppRetention: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
 
 export type RevokeAppKeyMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RevokeAppKeyMutation = { revokeAppKey: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } };
+export type RevokeAppKeyMutation = { revokeAppKey: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
 
 export type DeleteAppMutationVariables = Exact<{
   id: string | number;
@@ -142,6 +163,71 @@ export type DeleteAppMutationVariables = Exact<{
 
 
 export type DeleteAppMutation = { deleteApp: boolean };
+
+export type WebhookEndpointFieldsFragment = { id: string, appId: string, url: string, description: string | null, events: Array<WebhookEvent>, enabled: boolean, disabledReason: string | null, previousSecretExpiresAt: string | null, createdAt: string };
+
+export type WebhookDeliveryFieldsFragment = { id: string, eventId: string, event: string, profileId: string | null, test: boolean, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: string | null, lastStatusCode: number | null, lastError: string | null, createdAt: string, finishedAt: string | null };
+
+export type WebhookEndpointsQueryVariables = Exact<{
+  appId: string | number;
+}>;
+
+
+export type WebhookEndpointsQuery = { webhookEndpoints: Array<{ id: string, appId: string, url: string, description: string | null, events: Array<WebhookEvent>, enabled: boolean, disabledReason: string | null, previousSecretExpiresAt: string | null, createdAt: string }> };
+
+export type WebhookDeliveriesQueryVariables = Exact<{
+  endpointId: string | number;
+  status?: WebhookDeliveryStatus | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type WebhookDeliveriesQuery = { webhookDeliveries: { nodes: Array<{ id: string, eventId: string, event: string, profileId: string | null, test: boolean, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: string | null, lastStatusCode: number | null, lastError: string | null, createdAt: string, finishedAt: string | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
+
+export type CreateWebhookMutationVariables = Exact<{
+  appId: string | number;
+  url: string;
+  events: Array<WebhookEvent> | WebhookEvent;
+}>;
+
+
+export type CreateWebhookMutation = { createWebhookEndpoint: { secret: string, endpoint: { id: string, appId: string, url: string, description: string | null, events: Array<WebhookEvent>, enabled: boolean, disabledReason: string | null, previousSecretExpiresAt: string | null, createdAt: string } } };
+
+export type UpdateWebhookMutationVariables = Exact<{
+  id: string | number;
+  enabled?: boolean | null | undefined;
+}>;
+
+
+export type UpdateWebhookMutation = { updateWebhookEndpoint: { id: string, appId: string, url: string, description: string | null, events: Array<WebhookEvent>, enabled: boolean, disabledReason: string | null, previousSecretExpiresAt: string | null, createdAt: string } };
+
+export type DeleteWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteWebhookMutation = { deleteWebhookEndpoint: boolean };
+
+export type RotateWebhookSecretMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RotateWebhookSecretMutation = { rotateWebhookSecret: { secret: string, endpoint: { id: string, appId: string, url: string, description: string | null, events: Array<WebhookEvent>, enabled: boolean, disabledReason: string | null, previousSecretExpiresAt: string | null, createdAt: string } } };
+
+export type SendTestWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type SendTestWebhookMutation = { sendTestWebhook: { id: string, eventId: string, event: string, profileId: string | null, test: boolean, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: string | null, lastStatusCode: number | null, lastError: string | null, createdAt: string, finishedAt: string | null } };
+
+export type RedeliverWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RedeliverWebhookMutation = { redeliverWebhook: { id: string, eventId: string, event: string, profileId: string | null, test: boolean, status: WebhookDeliveryStatus, attempts: number, nextAttemptAt: string | null, lastStatusCode: number | null, lastError: string | null, createdAt: string, finishedAt: string | null } };
 
 export type SearchProfilesQueryVariables = Exact<{
   query?: string | null | undefined;
@@ -234,6 +320,8 @@ export const AppFieldsFragmentDoc = new TypedDocumentString(`
   createdAt
   keyPrefix
   keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
 }
     `, {"fragmentName":"AppFields"}) as unknown as TypedDocumentString<AppFieldsFragment, unknown>;
 export const HistoryEntryFieldsFragmentDoc = new TypedDocumentString(`
@@ -417,6 +505,35 @@ fragment SubmissionFields on Submission {
     totalTokens
   }
 }`, {"fragmentName":"ProfileFields"}) as unknown as TypedDocumentString<ProfileFieldsFragment, unknown>;
+export const WebhookEndpointFieldsFragmentDoc = new TypedDocumentString(`
+    fragment WebhookEndpointFields on WebhookEndpoint {
+  id
+  appId
+  url
+  description
+  events
+  enabled
+  disabledReason
+  previousSecretExpiresAt
+  createdAt
+}
+    `, {"fragmentName":"WebhookEndpointFields"}) as unknown as TypedDocumentString<WebhookEndpointFieldsFragment, unknown>;
+export const WebhookDeliveryFieldsFragmentDoc = new TypedDocumentString(`
+    fragment WebhookDeliveryFields on WebhookDelivery {
+  id
+  eventId
+  event
+  profileId
+  test
+  status
+  attempts
+  nextAttemptAt
+  lastStatusCode
+  lastError
+  createdAt
+  finishedAt
+}
+    `, {"fragmentName":"WebhookDeliveryFields"}) as unknown as TypedDocumentString<WebhookDeliveryFieldsFragment, unknown>;
 export const SignInDocument = new TypedDocumentString(`
     mutation SignIn($email: String!, $password: String!) {
   signIn(email: $email, password: $password) {
@@ -469,6 +586,8 @@ export const AppsDocument = new TypedDocumentString(`
   createdAt
   keyPrefix
   keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
 }`) as unknown as TypedDocumentString<AppsQuery, AppsQueryVariables>;
 export const CreateAppDocument = new TypedDocumentString(`
     mutation CreateApp($name: String!) {
@@ -485,6 +604,8 @@ export const CreateAppDocument = new TypedDocumentString(`
   createdAt
   keyPrefix
   keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
 }`) as unknown as TypedDocumentString<CreateAppMutation, CreateAppMutationVariables>;
 export const RotateAppKeyDocument = new TypedDocumentString(`
     mutation RotateAppKey($id: ID!) {
@@ -501,6 +622,8 @@ export const RotateAppKeyDocument = new TypedDocumentString(`
   createdAt
   keyPrefix
   keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
 }`) as unknown as TypedDocumentString<RotateAppKeyMutation, RotateAppKeyMutationVariables>;
 export const RenameAppDocument = new TypedDocumentString(`
     mutation RenameApp($id: ID!, $name: String!) {
@@ -514,7 +637,28 @@ export const RenameAppDocument = new TypedDocumentString(`
   createdAt
   keyPrefix
   keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
 }`) as unknown as TypedDocumentString<RenameAppMutation, RenameAppMutationVariables>;
+export const SetAppRetentionDocument = new TypedDocumentString(`
+    mutation SetAppRetention($id: ID!, $deleteProfilesAfterDays: Int, $dropSubmissionTextAfterDays: Int) {
+  setAppRetention(
+    id: $id
+    deleteProfilesAfterDays: $deleteProfilesAfterDays
+    dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays
+  ) {
+    ...AppFields
+  }
+}
+    fragment AppFields on DashboardApp {
+  id
+  name
+  createdAt
+  keyPrefix
+  keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
+}`) as unknown as TypedDocumentString<SetAppRetentionMutation, SetAppRetentionMutationVariables>;
 export const RevokeAppKeyDocument = new TypedDocumentString(`
     mutation RevokeAppKey($id: ID!) {
   revokeAppKey(id: $id) {
@@ -527,12 +671,164 @@ export const RevokeAppKeyDocument = new TypedDocumentString(`
   createdAt
   keyPrefix
   keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
 }`) as unknown as TypedDocumentString<RevokeAppKeyMutation, RevokeAppKeyMutationVariables>;
 export const DeleteAppDocument = new TypedDocumentString(`
     mutation DeleteApp($id: ID!) {
   deleteApp(id: $id)
 }
     `) as unknown as TypedDocumentString<DeleteAppMutation, DeleteAppMutationVariables>;
+export const WebhookEndpointsDocument = new TypedDocumentString(`
+    query WebhookEndpoints($appId: ID!) {
+  webhookEndpoints(appId: $appId) {
+    ...WebhookEndpointFields
+  }
+}
+    fragment WebhookEndpointFields on WebhookEndpoint {
+  id
+  appId
+  url
+  description
+  events
+  enabled
+  disabledReason
+  previousSecretExpiresAt
+  createdAt
+}`) as unknown as TypedDocumentString<WebhookEndpointsQuery, WebhookEndpointsQueryVariables>;
+export const WebhookDeliveriesDocument = new TypedDocumentString(`
+    query WebhookDeliveries($endpointId: ID!, $status: WebhookDeliveryStatus, $after: String) {
+  webhookDeliveries(
+    endpointId: $endpointId
+    status: $status
+    first: 20
+    after: $after
+  ) {
+    nodes {
+      ...WebhookDeliveryFields
+    }
+    pageInfo {
+      endCursor
+      hasNextPage
+    }
+  }
+}
+    fragment WebhookDeliveryFields on WebhookDelivery {
+  id
+  eventId
+  event
+  profileId
+  test
+  status
+  attempts
+  nextAttemptAt
+  lastStatusCode
+  lastError
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<WebhookDeliveriesQuery, WebhookDeliveriesQueryVariables>;
+export const CreateWebhookDocument = new TypedDocumentString(`
+    mutation CreateWebhook($appId: ID!, $url: String!, $events: [WebhookEvent!]!) {
+  createWebhookEndpoint(appId: $appId, url: $url, events: $events) {
+    endpoint {
+      ...WebhookEndpointFields
+    }
+    secret
+  }
+}
+    fragment WebhookEndpointFields on WebhookEndpoint {
+  id
+  appId
+  url
+  description
+  events
+  enabled
+  disabledReason
+  previousSecretExpiresAt
+  createdAt
+}`) as unknown as TypedDocumentString<CreateWebhookMutation, CreateWebhookMutationVariables>;
+export const UpdateWebhookDocument = new TypedDocumentString(`
+    mutation UpdateWebhook($id: ID!, $enabled: Boolean) {
+  updateWebhookEndpoint(id: $id, enabled: $enabled) {
+    ...WebhookEndpointFields
+  }
+}
+    fragment WebhookEndpointFields on WebhookEndpoint {
+  id
+  appId
+  url
+  description
+  events
+  enabled
+  disabledReason
+  previousSecretExpiresAt
+  createdAt
+}`) as unknown as TypedDocumentString<UpdateWebhookMutation, UpdateWebhookMutationVariables>;
+export const DeleteWebhookDocument = new TypedDocumentString(`
+    mutation DeleteWebhook($id: ID!) {
+  deleteWebhookEndpoint(id: $id)
+}
+    `) as unknown as TypedDocumentString<DeleteWebhookMutation, DeleteWebhookMutationVariables>;
+export const RotateWebhookSecretDocument = new TypedDocumentString(`
+    mutation RotateWebhookSecret($id: ID!) {
+  rotateWebhookSecret(id: $id) {
+    endpoint {
+      ...WebhookEndpointFields
+    }
+    secret
+  }
+}
+    fragment WebhookEndpointFields on WebhookEndpoint {
+  id
+  appId
+  url
+  description
+  events
+  enabled
+  disabledReason
+  previousSecretExpiresAt
+  createdAt
+}`) as unknown as TypedDocumentString<RotateWebhookSecretMutation, RotateWebhookSecretMutationVariables>;
+export const SendTestWebhookDocument = new TypedDocumentString(`
+    mutation SendTestWebhook($id: ID!) {
+  sendTestWebhook(id: $id) {
+    ...WebhookDeliveryFields
+  }
+}
+    fragment WebhookDeliveryFields on WebhookDelivery {
+  id
+  eventId
+  event
+  profileId
+  test
+  status
+  attempts
+  nextAttemptAt
+  lastStatusCode
+  lastError
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<SendTestWebhookMutation, SendTestWebhookMutationVariables>;
+export const RedeliverWebhookDocument = new TypedDocumentString(`
+    mutation RedeliverWebhook($id: ID!) {
+  redeliverWebhook(id: $id) {
+    ...WebhookDeliveryFields
+  }
+}
+    fragment WebhookDeliveryFields on WebhookDelivery {
+  id
+  eventId
+  event
+  profileId
+  test
+  status
+  attempts
+  nextAttemptAt
+  lastStatusCode
+  lastError
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<RedeliverWebhookMutation, RedeliverWebhookMutationVariables>;
 export const SearchProfilesDocument = new TypedDocumentString(`
     query SearchProfiles($query: String, $sensitivity: Float, $filter: SearchFilter, $sort: SearchSort, $page: Int, $pageSize: Int) {
   searchProfiles(

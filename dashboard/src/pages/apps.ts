@@ -2,7 +2,7 @@
 import { errorMessage, gql } from '../api'
 import { h, labelled, replace, uid } from '../dom'
 import { APPS, CREATE_APP, DELETE_APP, RENAME_APP, REVOKE_APP_KEY, ROTATE_APP_KEY } from '../queries'
-import type { Page } from '../router'
+import { retentionHref, webhooksHref, type Page } from '../router'
 import type { DashboardApp } from '../types'
 import { announce, confirmDialog, dataTable, dateTime, errorText, showError } from '../ui'
 
@@ -262,7 +262,20 @@ export const appsPage: Page = ({ root, signal }) => {
       nameCell,
       h('td', null, dateTime(app.createdAt)),
       h('td', null, keyStatus(app)),
-      h('td', null, h('div', { class: 'actions' }, renamingId === app.id ? null : rename, rotate, revoke, remove)),
+      h(
+        'td',
+        null,
+        h(
+          'div',
+          { class: 'actions' },
+          renamingId === app.id ? null : rename,
+          rotate,
+          revoke,
+          h('a', { class: 'button button--small', href: webhooksHref(app.id), 'data-action': 'webhooks', 'aria-describedby': nameCellId }, 'Webhooks'),
+          h('a', { class: 'button button--small', href: retentionHref(app.id), 'data-action': 'retention', 'aria-describedby': nameCellId }, 'Retention'),
+          remove,
+        ),
+      ),
     )
   }
 

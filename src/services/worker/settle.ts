@@ -46,6 +46,7 @@ export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, s
       if (s.attempts >= d.opts.maxAttempts) {
         lost = true
         await d.submissions.fail(m, tenantId, s.id, message)
+        tx.raise('submissionFailed', { tenantId, profileId, submissionId: s.id, at: new Date().toISOString() })
         d.log.warn({ ...about, submissionId: s.id, attempt: s.attempts, err: message }, 'extraction failed: submission failed after its last attempt')
       } else {
         const delayMs = retryDelayMs(s.attempts, d.opts.retryBaseMs)

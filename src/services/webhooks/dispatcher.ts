@@ -1,0 +1,184 @@
+import type { Logger } from 'pino'
+import type { DataSource } from 'typeorm'
+import type { AttemptOutcome, ClaimedDelivery, WebhookRepository } from '../../db/webhook.repository.js'
+import { webhookRetryDelayMs } from '../../domain/webhooks.js'
+import type { SecretBox } from './secrets.js'
+import type { SendResult, WebhookSender } from './sender.js'
+
+export interface DeliveryOptions {
+  /** Deliveries in flight at once per process. */
+  concurrency: number
+  /** How often due deliveries are looked for when nothing wakes the dispatcher. */
+  pollMs: number
+  timeoutMs: number
+  retryBaseMs: number
+  /** Attempts before a delivery is given up (the first included). */
+  maxAttempts: number
+  /** Finished deliveries stay in the log this long. */
+  logDays: number
+}
+
+/**
+ * Sends deliveries: claims them (SKIP LOCKED, with a lease: at-least-once, and a receiver dedupes by
+ * Profiler-Event-Id), POSTs each signed, logs the attempt and settles it: 2xx delivered; 410 Gone disables the endpoint;
+ * anything else is retried with exponential backoff and jitter until the attempts run out. A test delivery is tried once.
+ */
+export class WebhookDeliverer {
+  private readonly leaseSeconds: number
+  private readonly stopping = new AbortController()
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly repo: WebhookRepository,
+    private readonly sender: WebhookSender,
+    private readonly secrets: SecretBox,
+    private readonly log: Pick<Logger, 'info' | 'warn'>,
+    readonly opts: DeliveryOptions,
+  ) {
+    // Past the request's deadline, a claimed delivery is due again: its sender died.
+    this.leaseSeconds = Math.ceil(opts.timeoutMs / 1000) + 30
+  }
+
+  /** Claims up to `limit` due deliveries; each is returned with the promise of its attempt. */
+  async claimDue(limit: number): Promise<Promise<void>[]> {
+    const claimed = await this.repo.claim(this.ds.manager, limit, this.leaseSeconds)
+    return claimed.map((d) => this.attempt(d))
+  }
+
+  /** Claims that one delivery, if due, and attempts it now; false when it was not due (another process has it). */
+  async deliverNow(tenantId: string, id: string): Promise<boolean> {
+    const [d] = await this.repo.claim(this.ds.manager, 1, this.leaseSeconds, { tenantId, id })
+    if (!d) return false
+    await this.attempt(d)
+    return true
+  }
+
+  private async attempt(d: ClaimedDelivery): Promise<void> {
+    let result: SendResult
+    try {
+      const secrets = [this.secrets.open(d.secret)]
+      if (d.previous_secret && d.previous_secret_until && new Date(d.previous_secret_until).getTime() > Date.now()) {
+        secrets.push(this.secrets.open(d.previous_secret))
+      }
+      const p = d.payload
+      const body = JSON.stringify({ id: p.id, type: p.type, created_at: p.created_at, data: p.data })
+      result = await this.sender.send(
+        { url: d.url, body, secrets, eventId: d.event_id, event: d.event, deliveryId: d.id, attempt: d.attempts },
+        this.stopping.signal,
+      )
+    } catch (e) {
+      result = { statusCode: null, error: (e as Error).message, durationMs: 0 }
+    }
+    const outcome = this.outcome(d, result)
+    if (outcome.kind !== 'delivered') {
+      this.log.info(
+        { tenantId: d.tenant_id, endpointId: d.endpoint_id, deliveryId: d.id, attempt: d.attempts, statusCode: result.statusCode, err: result.error, outcome: outcome.kind },
+        'webhook delivery attempt failed',
+      )
+    }
+    try {
+      await this.ds.transaction((m) =>
+        this.repo.recordAttempt(m, { tenantId: d.tenant_id, id: d.id, endpointId: d.endpoint_id, attempt: d.attempts }, result, outcome),
+      )
+    } catch (e) {
+      // The lease runs out and the delivery is tried again: at least once.
+      this.log.warn({ err: e, deliveryId: d.id }, 'recording a webhook attempt failed')
+    }
+  }
+
+  private outcome(d: ClaimedDelivery, r: SendResult): AttemptOutcome {
+    if (r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300) return { kind: 'delivered' }
+    if (r.statusCode === 410 && !d.test) return { kind: 'failed', disableEndpoint: `the receiver answered 410 Gone at ${new Date().toISOString()}` }
+    if (d.test || d.attempts >= this.opts.maxAttempts) return { kind: 'failed' }
+    return { kind: 'retry', afterMs: webhookRetryDelayMs(d.attempts, this.opts.retryBaseMs) }
+  }
+
+  /** Ends the attempts in flight now (a shutdown): they are recorded as failed and retried by the schedule. */
+  interrupt(): void {
+    this.stopping.abort()
+  }
+
+  /** Drops finished deliveries older than the log keeps them. */
+  async prune(): Promise<number> {
+    return this.repo.prune(this.ds.manager, this.opts.logDays)
+  }
+}
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000
+
+/**
+ * The worker's loop over the outbox: keeps up to `concurrency` deliveries in flight, claims more as slots free up,
+ * wakes at once when told (new outbox rows committed here or in another process, heard on the event bus) and otherwise
+ * polls.
+ */
+export class WebhookDispatcher {
+  private readonly inflight = new Set<Promise<void>>()
+  private stopped = false
+  private running?: Promise<void>
+  private wakeUp?: () => void
+  private woken = false
+  private lastPrune = 0
+
+  constructor(
+    private readonly deliverer: WebhookDeliverer,
+    private readonly log: Pick<Logger, 'warn'>,
+  ) {}
+
+  start(): void {
+    this.running ??= this.loop()
+  }
+
+  wake(): void {
+    this.woken = true
+    this.wakeUp?.()
+  }
+
+  /** Stops claiming, interrupts the attempts in flight and waits for them to be recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.wake()
+    await this.running
+    this.deliverer.interrupt()
+    await Promise.allSettled([...this.inflight])
+  }
+
+  private async loop(): Promise<void> {
+    const { concurrency, pollMs } = this.deliverer.opts
+    while (!this.stopped) {
+      this.woken = false
+      let claimed = 0
+      const free = concurrency - this.inflight.size
+      if (free > 0) {
+        try {
+          const attempts = await this.deliverer.claimDue(free)
+          claimed = attempts.length
+          for (const a of attempts) {
+            const p = a.finally(() => {
+              this.inflight.delete(p)
+              this.wake()
+            })
+            this.inflight.add(p)
+          }
+          if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
+            this.lastPrune = Date.now()
+            await this.deliverer.prune()
+          }
+        } catch (e) {
+          this.log.warn({ err: e }, 'webhook dispatch failed; retrying')
+        }
+      }
+      if (this.stopped) break
+      // More may be due at once when every free slot was filled; otherwise wait for a wake-up or the next poll.
+      if (claimed > 0 && claimed === free) continue
+      if (this.woken) continue
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollMs)
+        this.wakeUp = () => {
+          clearTimeout(timer)
+          resolve()
+        }
+      })
+      this.wakeUp = undefined
+    }
+  }
+}
