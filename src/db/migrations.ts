@@ -7,6 +7,7 @@ import { StatusEventOrder1764300000000 } from '../../migrations/1764300000000-St
 import { OpenSubmissionsByProfile1764300000001 } from '../../migrations/1764300000001-OpenSubmissionsByProfile.js'
 import { SubmissionTrace1764400000100 } from '../../migrations/1764400000100-SubmissionTrace.js'
 import { Retention1764400000200 } from '../../migrations/1764400000200-Retention.js'
+import { AppDisplayNames1764400000300 } from '../../migrations/1764400000300-AppDisplayNames.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs under tsx, vitest and tsc output. */
-export const MIGRATIONS = [InitialSchema1763700000000, SubmissionExtraction1763800000000, Accounts1763900000000, RateCounters1764100000000, Invites1764200000000, StatusEventOrder1764300000000, OpenSubmissionsByProfile1764300000001, SubmissionTrace1764400000100, Retention1764400000200]
+export const MIGRATIONS = [InitialSchema1763700000000, SubmissionExtraction1763800000000, Accounts1763900000000, RateCounters1764100000000, Invites1764200000000, StatusEventOrder1764300000000, OpenSubmissionsByProfile1764300000001, SubmissionTrace1764400000100, Retention1764400000200, AppDisplayNames1764400000300]
