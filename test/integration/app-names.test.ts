@@ -2,6 +2,7 @@
 // service (what the CLI calls) and the dashboard's GraphQL over real HTTP; hostile names are refused with 400-class
 // VALIDATION_FAILED, taken ones with CONFLICT, and a migrated app keeps working by its old name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AppDisplayNames1764400000300 } from '../../migrations/1764400000300-AppDisplayNames.js'
 import { DomainError } from '../../src/domain/errors.js'
 import type { TenantService } from '../../src/services/tenant.service.js'
 import { DashboardBrowser } from '../support/dashboard-client.js'
@@ -145,5 +146,28 @@ describe('app display names and slugs', () => {
       { name: 'store', displayName: 'Storefront 🛒' },
       { name: 'two', displayName: 'Second' },
     ])
+  })
+
+  it('the migration: existing apps get display_name = name; names that differed only by case get " (2)"', async () => {
+    const ds = svc.profiler.db.dataSource
+    const m = new AppDisplayNames1764400000300()
+    const q = ds.createQueryRunner()
+    try {
+      await m.down(q)
+      const [{ id: tenantId }] = await q.query(`INSERT INTO tenants (id, name) VALUES ('ten_migr', 'migr') RETURNING id`)
+      await q.query(`INSERT INTO apps (tenant_id, id, name, created_at) VALUES ($1, 'app_m1', 'Web', now() - interval '2 days'), ($1, 'app_m2', 'web', now() - interval '1 day'), ($1, 'app_m3', 'WEB', now()), ($1, 'app_m4', 'api', now())`, [tenantId])
+      await m.up(q)
+    } finally {
+      await q.release()
+    }
+    expect((await t.listApps('migr')).map((a) => [a.id, a.name, a.display_name])).toEqual([
+      ['app_m1', 'Web', 'Web'],
+      ['app_m2', 'web', 'web (2)'],
+      ['app_m3', 'WEB', 'WEB (3)'],
+      ['app_m4', 'api', 'api'],
+    ])
+    // and the uniqueness holds afterwards
+    expect((await failure(t.createApp('migr', 'WEB (2)'))).code).toBe('CONFLICT')
+    expect((await t.renameApp('migr', 'web', { displayName: 'Web mobile' }, { byId: false })).id).toBe('app_m2')
   })
 })

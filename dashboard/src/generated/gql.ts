@@ -16,7 +16,7 @@ import * as types from './graphql';
  */
 type Documents = {
     "\n  fragment AccountFields on Account {\n    id\n    email\n    tenantId\n    tenantName\n  }\n": typeof types.AccountFieldsFragmentDoc,
-    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    createdAt\n    keyPrefix\n    keyCreatedAt\n  }\n": typeof types.AppFieldsFragmentDoc,
+    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    displayName\n    createdAt\n    keyPrefix\n    keyCreatedAt\n  }\n": typeof types.AppFieldsFragmentDoc,
     "\n  fragment HistoryPageFields on HistoryPage {\n    entries {\n      ...HistoryEntryFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": typeof types.HistoryPageFieldsFragmentDoc,
     "\n  fragment HistoryEntryFields on UpdateLogEntry {\n    seq\n    extractedOn\n    changes\n    submissionIds\n    inputType\n  }\n": typeof types.HistoryEntryFieldsFragmentDoc,
     "\n  fragment SubmissionPageFields on SubmissionPage {\n    nodes {\n      ...SubmissionFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": typeof types.SubmissionPageFieldsFragmentDoc,
@@ -29,7 +29,7 @@ type Documents = {
     "\n  query Apps {\n    apps { ...AppFields }\n  }\n": typeof types.AppsDocument,
     "\n  mutation CreateApp($name: String!) {\n    createApp(name: $name) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": typeof types.CreateAppDocument,
     "\n  mutation RotateAppKey($id: ID!) {\n    rotateAppKey(id: $id) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": typeof types.RotateAppKeyDocument,
-    "\n  mutation RenameApp($id: ID!, $name: String!) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n": typeof types.RenameAppDocument,
+    "\n  mutation RenameApp($id: ID!, $name: String) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n": typeof types.RenameAppDocument,
     "\n  mutation RevokeAppKey($id: ID!) {\n    revokeAppKey(id: $id) { ...AppFields }\n  }\n": typeof types.RevokeAppKeyDocument,
     "\n  mutation DeleteApp($id: ID!) {\n    deleteApp(id: $id)\n  }\n": typeof types.DeleteAppDocument,
     "\n  query SearchProfiles(\n    $query: String\n    $sensitivity: Float\n    $filter: SearchFilter\n    $sort: SearchSort\n    $page: Int\n    $pageSize: Int\n  ) {\n    searchProfiles(\n      query: $query\n      sensitivity: $sensitivity\n      filter: $filter\n      sort: $sort\n      page: $page\n      pageSize: $pageSize\n    ) {\n      total\n      page\n      pageSize\n      profiles {\n        similarityScore\n        profile {\n          profileId\n          status\n          lastUpdated\n          coreInfo { name { value } }\n        }\n      }\n    }\n  }\n": typeof types.SearchProfilesDocument,
@@ -41,7 +41,7 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  fragment AccountFields on Account {\n    id\n    email\n    tenantId\n    tenantName\n  }\n": types.AccountFieldsFragmentDoc,
-    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    createdAt\n    keyPrefix\n    keyCreatedAt\n  }\n": types.AppFieldsFragmentDoc,
+    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    displayName\n    createdAt\n    keyPrefix\n    keyCreatedAt\n  }\n": types.AppFieldsFragmentDoc,
     "\n  fragment HistoryPageFields on HistoryPage {\n    entries {\n      ...HistoryEntryFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": types.HistoryPageFieldsFragmentDoc,
     "\n  fragment HistoryEntryFields on UpdateLogEntry {\n    seq\n    extractedOn\n    changes\n    submissionIds\n    inputType\n  }\n": types.HistoryEntryFieldsFragmentDoc,
     "\n  fragment SubmissionPageFields on SubmissionPage {\n    nodes {\n      ...SubmissionFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": types.SubmissionPageFieldsFragmentDoc,
@@ -54,7 +54,7 @@ const documents: Documents = {
     "\n  query Apps {\n    apps { ...AppFields }\n  }\n": types.AppsDocument,
     "\n  mutation CreateApp($name: String!) {\n    createApp(name: $name) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": types.CreateAppDocument,
     "\n  mutation RotateAppKey($id: ID!) {\n    rotateAppKey(id: $id) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": types.RotateAppKeyDocument,
-    "\n  mutation RenameApp($id: ID!, $name: String!) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n": types.RenameAppDocument,
+    "\n  mutation RenameApp($id: ID!, $name: String) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n": types.RenameAppDocument,
     "\n  mutation RevokeAppKey($id: ID!) {\n    revokeAppKey(id: $id) { ...AppFields }\n  }\n": types.RevokeAppKeyDocument,
     "\n  mutation DeleteApp($id: ID!) {\n    deleteApp(id: $id)\n  }\n": types.DeleteAppDocument,
     "\n  query SearchProfiles(\n    $query: String\n    $sensitivity: Float\n    $filter: SearchFilter\n    $sort: SearchSort\n    $page: Int\n    $pageSize: Int\n  ) {\n    searchProfiles(\n      query: $query\n      sensitivity: $sensitivity\n      filter: $filter\n      sort: $sort\n      page: $page\n      pageSize: $pageSize\n    ) {\n      total\n      page\n      pageSize\n      profiles {\n        similarityScore\n        profile {\n          profileId\n          status\n          lastUpdated\n          coreInfo { name { value } }\n        }\n      }\n    }\n  }\n": types.SearchProfilesDocument,
@@ -72,7 +72,7 @@ export function graphql(source: "\n  fragment AccountFields on Account {\n    id
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    createdAt\n    keyPrefix\n    keyCreatedAt\n  }\n"): typeof import('./graphql').AppFieldsFragmentDoc;
+export function graphql(source: "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    displayName\n    createdAt\n    keyPrefix\n    keyCreatedAt\n  }\n"): typeof import('./graphql').AppFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -124,7 +124,7 @@ export function graphql(source: "\n  mutation RotateAppKey($id: ID!) {\n    rota
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation RenameApp($id: ID!, $name: String!) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n"): typeof import('./graphql').RenameAppDocument;
+export function graphql(source: "\n  mutation RenameApp($id: ID!, $name: String) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n"): typeof import('./graphql').RenameAppDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -60,7 +60,7 @@ export type SubmissionStatus =
 
 export type AccountFieldsFragment = { id: string, email: string, tenantId: string, tenantName: string };
 
-export type AppFieldsFragment = { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null };
+export type AppFieldsFragment = { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null };
 
 export type HistoryPageFieldsFragment = { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } };
 
@@ -105,36 +105,36 @@ export type ChangePasswordMutation = { changePassword: boolean };
 export type AppsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AppsQuery = { apps: Array<{ id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null }> };
+export type AppsQuery = { apps: Array<{ id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null }> };
 
 export type CreateAppMutationVariables = Exact<{
   name: string;
 }>;
 
 
-export type CreateAppMutation = { createApp: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } } };
+export type CreateAppMutation = { createApp: { apiKey: string, app: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } } };
 
 export type RotateAppKeyMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RotateAppKeyMutation = { rotateAppKey: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } } };
+export type RotateAppKeyMutation = { rotateAppKey: { apiKey: string, app: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } } };
 
 export type RenameAppMutationVariables = Exact<{
   id: string | number;
-  name: string;
+  name?: string | null | undefined;
 }>;
 
 
-export type RenameAppMutation = { renameApp: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } };
+export type RenameAppMutation = { renameApp: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } };
 
 export type RevokeAppKeyMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RevokeAppKeyMutation = { revokeAppKey: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } };
+export type RevokeAppKeyMutation = { revokeAppKey: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null } };
 
 export type DeleteAppMutationVariables = Exact<{
   id: string | number;
@@ -222,6 +222,7 @@ export const AppFieldsFragmentDoc = new TypedDocumentString(`
     fragment AppFields on DashboardApp {
   id
   name
+  displayName
   createdAt
   keyPrefix
   keyCreatedAt
@@ -457,6 +458,7 @@ export const AppsDocument = new TypedDocumentString(`
     fragment AppFields on DashboardApp {
   id
   name
+  displayName
   createdAt
   keyPrefix
   keyCreatedAt
@@ -473,6 +475,7 @@ export const CreateAppDocument = new TypedDocumentString(`
     fragment AppFields on DashboardApp {
   id
   name
+  displayName
   createdAt
   keyPrefix
   keyCreatedAt
@@ -489,12 +492,13 @@ export const RotateAppKeyDocument = new TypedDocumentString(`
     fragment AppFields on DashboardApp {
   id
   name
+  displayName
   createdAt
   keyPrefix
   keyCreatedAt
 }`) as unknown as TypedDocumentString<RotateAppKeyMutation, RotateAppKeyMutationVariables>;
 export const RenameAppDocument = new TypedDocumentString(`
-    mutation RenameApp($id: ID!, $name: String!) {
+    mutation RenameApp($id: ID!, $name: String) {
   renameApp(id: $id, name: $name) {
     ...AppFields
   }
@@ -502,6 +506,7 @@ export const RenameAppDocument = new TypedDocumentString(`
     fragment AppFields on DashboardApp {
   id
   name
+  displayName
   createdAt
   keyPrefix
   keyCreatedAt
@@ -515,6 +520,7 @@ export const RevokeAppKeyDocument = new TypedDocumentString(`
     fragment AppFields on DashboardApp {
   id
   name
+  displayName
   createdAt
   keyPrefix
   keyCreatedAt
