@@ -164,8 +164,9 @@ const LOC_RULES: [RuleId, RegExp, number, 'strict' | 'loose'][] = [
   ['location.we-are-from', rx`\\bwe are ${ADV}(?:originally )?from (.+)$`, 0.6, 'strict'],
   ['location.never-left', rx`\\bi ${ADV}(?:have )?never left (.+)$`, 0.6, 'strict'],
   // "i am chiamaka , 23 , a software engineer in lagos" (the clause "i am a software engineer in lagos"), "i am a
-  // teacher based in leeds", "i work as a nurse in nairobi": only after a job noun (see ruleLocation)
-  ['location.job-in', rx`\\bi (?:am|work as|am working as) ${ADV}(?:a |an )(?:[a-z0-9-]+ ){0,3}?([a-z]+) (?:(?:who is |and )?(?:based|living|working|located|settled) )?(?:in|near) (.+)$`, 0.7, 'strict'],
+  // teacher based in leeds", "i work as a nurse in nairobi": only after a job noun (see ruleLocation). Weak: where a
+  // person works is not always where they live, so any other statement of a place wins ("i live in the country")
+  ['location.job-in', rx`\\bi (?:am|work as|am working as) ${ADV}(?:a |an )(?:[a-z0-9-]+ ){0,3}?([a-z]+) (?:(?:who is |and )?(?:based|living|working|located|settled) )?(?:in|near) (.+)$`, 0.5, 'strict'],
 ]
 
 /** What follows "a teacher in" without being a place: subjects, languages, fields and wards ("a teacher in English"). */
