@@ -261,7 +261,8 @@ export const appsPage: Page = ({ root, signal }) => {
             { scope: 'row', class: 'cell-name' },
             // dir=auto: a right-to-left name is shown as it is written, without turning the page around it
             h('span', { id: nameCellId, dir: 'auto' }, app.displayName),
-            h('span', { class: 'muted small', 'data-testid': 'app-slug' }, ' ', h('code', null, app.name)),
+            // the slug on a line of its own, so it never breaks at a hyphen beside the name
+            h('div', { class: 'muted small', 'data-testid': 'app-slug' }, ' ', h('code', null, app.name)),
           )
 
     return h(
