@@ -104,25 +104,40 @@ app
   .command('create')
   .description('create an app (and its tenant when missing) and print its key once')
   .requiredOption('--tenant <tenant>', 'tenant name (created when missing)')
-  .requiredOption('--name <name>', 'app name')
-  .option('--json', 'machine-readable output: {"tenant_id", "app_id", "api_key"}')
-  .action((o: { tenant: string; name: string; json?: boolean }) =>
+  .requiredOption('--name <name>', 'the app\'s display name, any printable text of 1-100 characters ("My Web App")')
+  .option('--slug <slug>', "its handle for the CLI and scripts (letters, digits, '.', '_', '-'); derived from the name when omitted")
+  .option('--json', 'machine-readable output: {"tenant_id", "app_id", "app_name" (the slug), "display_name", "api_key"}')
+  .action((o: { tenant: string; name: string; slug?: string; json?: boolean }) =>
     withCli(async ({ tenants }) => {
-      const k = await tenants.createApp(o.tenant, o.name)
-      print(!!o.json, k, () => `Created app ${o.name} (${k.app_id}) in tenant ${o.tenant} (${k.tenant_id}).\nAPI key (shown once): ${k.api_key}`)
+      const k = await tenants.createApp(o.tenant, { displayName: o.name, slug: o.slug })
+      print(!!o.json, k, () => `Created app "${k.display_name}" (slug ${k.app_name}, id ${k.app_id}) in tenant ${o.tenant} (${k.tenant_id}).\nAPI key (shown once): ${k.api_key}`)
     }),
   )
 app
   .command('list')
-  .description('list apps (only the public part of their keys)')
+  .description('list apps (only the public part of their keys): tenant, slug, id, key, display name')
   .option('--tenant <tenant>', 'only this tenant')
   .option('--json', 'machine-readable output')
   .action((o: { tenant?: string; json?: boolean }) =>
     withCli(async ({ tenants }) => {
       const apps = await tenants.listApps(o.tenant)
       print(!!o.json, apps, () =>
-        apps.map((a) => `${a.tenant_name}\t${a.name}\t${a.id}\tkey ${a.key_public_id ? `pk_${a.key_public_id}_…` : '(revoked)'}`).join('\n') || '(no apps)',
+        apps.map((a) => `${a.tenant_name}\t${a.name}\t${a.id}\tkey ${a.key_public_id ? `pk_${a.key_public_id}_…` : '(revoked)'}\t${a.display_name}`).join('\n') || '(no apps)',
       )
+    }),
+  )
+app
+  .command('rename')
+  .description('give an app a new display name and/or slug (its id and key stay)')
+  .requiredOption('--tenant <tenant>', 'tenant name or id')
+  .requiredOption('--app <app>', 'app slug, id or display name')
+  .option('--name <name>', 'the new display name')
+  .option('--slug <slug>', 'the new slug')
+  .option('--json', 'machine-readable output')
+  .action((o: { tenant: string; app: string; name?: string; slug?: string; json?: boolean }) =>
+    withCli(async ({ tenants }) => {
+      const a = await tenants.renameApp(o.tenant, o.app, { displayName: o.name, slug: o.slug }, { byId: false })
+      print(!!o.json, a, () => `App ${a.id} is now "${a.displayName}" (slug ${a.name}).`)
     }),
   )
 for (const [verb, desc] of [
@@ -133,7 +148,7 @@ for (const [verb, desc] of [
     .command(verb)
     .description(desc)
     .requiredOption('--tenant <tenant>', 'tenant name or id')
-    .requiredOption('--name <name>', 'app name or id')
+    .requiredOption('--name <name>', 'app slug, id or display name')
     .option('--json', 'machine-readable output')
     .action((o: { tenant: string; name: string; json?: boolean }) =>
       withCli(async ({ tenants: s }) => {
@@ -162,7 +177,7 @@ app
   .command('retention')
   .description("show or set the app's retention policy, applied by the worker's sweep (see README: Retention)")
   .requiredOption('--tenant <tenant>', 'tenant name or id')
-  .requiredOption('--app <app>', 'app name or id')
+  .requiredOption('--app <app>', 'app slug, id or display name')
   .option('--delete-after-days <n>', "delete profiles untouched for n days (when every app that wrote them agrees); 'off' to stop")
   .option('--drop-text-after-days <n>', "drop the raw text of this app's submissions n days after they finished; 'off' to stop")
   .option('--json', 'machine-readable output')

@@ -20,6 +20,7 @@ graphql(`
   fragment AppFields on DashboardApp {
     id
     name
+    displayName
     createdAt
     keyPrefix
     keyCreatedAt
@@ -184,7 +185,7 @@ export const ROTATE_APP_KEY = graphql(`
 `)
 
 export const RENAME_APP = graphql(`
-  mutation RenameApp($id: ID!, $name: String!) {
+  mutation RenameApp($id: ID!, $name: String) {
     renameApp(id: $id, name: $name) { ...AppFields }
   }
 `)

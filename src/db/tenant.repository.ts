@@ -12,7 +12,9 @@ export interface AppRow {
   tenant_id: string
   tenant_name: string
   id: string
+  /** The slug: the handle scripts and the CLI use. */
   name: string
+  display_name: string
   created_at: Date | string
   key_public_id: string | null
   key_created_at: Date | string | null
@@ -66,20 +68,31 @@ export class TenantRepository {
     return (await m.query(`SELECT 1 FROM tenants WHERE id = $1 FOR SHARE`, [tenantId])).length > 0
   }
 
-  /** False when the tenant has an app of that name already. */
-  async insertApp(m: EntityManager, tenantId: string, appId: string, name: string): Promise<boolean> {
-    const rows = await m.query(`INSERT INTO apps (tenant_id, id, name) VALUES ($1, $2, $3) ON CONFLICT (tenant_id, name) DO NOTHING RETURNING id`, [
-      tenantId,
-      appId,
-      name,
-    ])
+  /** False when the tenant has an app of that slug or display key already. */
+  async insertApp(m: EntityManager, a: { tenantId: string; appId: string; slug: string; displayName: string; displayKey: string }): Promise<boolean> {
+    const rows = await m.query(
+      `INSERT INTO apps (tenant_id, id, name, display_name, display_key) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING id`,
+      [a.tenantId, a.appId, a.slug, a.displayName, a.displayKey],
+    )
     return rows.length > 0
+  }
+
+  /** The tenant's slugs that are `base` or `base-<something>` (to pick a free one). */
+  async slugsLike(m: EntityManager, tenantId: string, base: string): Promise<Set<string>> {
+    const rows: { name: string }[] = await m.query(`SELECT name FROM apps WHERE tenant_id = $1 AND (name = $2::text OR left(name, length($2::text) + 1) = $2::text || '-')`, [tenantId, base])
+    return new Set(rows.map((r) => r.name))
+  }
+
+  /** The display name of the tenant's app whose display key this is (other than `exceptAppId`), or null. */
+  async displayKeyTaken(m: EntityManager, tenantId: string, displayKey: string, exceptAppId = ''): Promise<string | null> {
+    const rows = await m.query(`SELECT display_name FROM apps WHERE tenant_id = $1 AND display_key = $2 AND id <> $3`, [tenantId, displayKey, exceptAppId])
+    return rows[0]?.display_name ?? null
   }
 
   /** Apps with their live key, of every tenant or of one (by name or id). */
   async apps(m: EntityManager, tenant?: { nameOrId?: string; id?: string }): Promise<AppRow[]> {
     return m.query(
-      `SELECT a.tenant_id, t.name AS tenant_name, a.id, a.name, a.created_at, k.public_id AS key_public_id, k.created_at AS key_created_at,
+      `SELECT a.tenant_id, t.name AS tenant_name, a.id, a.name, a.display_name, a.created_at, k.public_id AS key_public_id, k.created_at AS key_created_at,
               a.delete_profiles_after_days, a.drop_submission_text_after_days
          FROM apps a JOIN tenants t ON t.id = a.tenant_id
          LEFT JOIN api_keys k ON k.tenant_id = a.tenant_id AND k.app_id = a.id AND k.revoked_at IS NULL
@@ -90,16 +103,18 @@ export class TenantRepository {
   }
 
   /**
-   * Locks the app (until the transaction ends) by tenant and app name or id, or by ids only (`byId`); null when there
-   * is no such app.
+   * Locks the app (until the transaction ends) by tenant name or id and app id, slug or display key (in that order of
+   * preference: an id or slug never loses to another app's display name), or by ids only (`byId`); null when there is
+   * no such app.
    */
-  async lockApp(m: EntityManager, tenant: string, app: string, byId = false): Promise<{ tenant_id: string; id: string } | null> {
+  async lockApp(m: EntityManager, tenant: string, app: string, byId = false, displayKey?: string): Promise<{ tenant_id: string; id: string; name: string; display_name: string } | null> {
     const rows = await m.query(
       byId
-        ? `SELECT a.tenant_id, a.id FROM apps a WHERE a.tenant_id = $1 AND a.id = $2 FOR UPDATE`
-        : `SELECT a.tenant_id, a.id FROM apps a JOIN tenants t ON t.id = a.tenant_id
-            WHERE (t.name = $1 OR t.id = $1) AND (a.name = $2 OR a.id = $2) FOR UPDATE OF a`,
-      [tenant, app],
+        ? `SELECT a.tenant_id, a.id, a.name, a.display_name FROM apps a WHERE a.tenant_id = $1 AND a.id = $2 FOR UPDATE`
+        : `SELECT a.tenant_id, a.id, a.name, a.display_name FROM apps a JOIN tenants t ON t.id = a.tenant_id
+            WHERE (t.name = $1 OR t.id = $1) AND (a.id = $2 OR a.name = $2 OR a.display_key = $3)
+            ORDER BY (a.id = $2) DESC, (a.name = $2) DESC LIMIT 1 FOR UPDATE OF a`,
+      byId ? [tenant, app] : [tenant, app, displayKey ?? app],
     )
     return rows[0] ?? null
   }
@@ -108,8 +123,13 @@ export class TenantRepository {
     return (await m.query(`SELECT 1 FROM apps WHERE tenant_id = $1 AND name = $2 AND id <> $3`, [tenantId, name, exceptAppId])).length > 0
   }
 
-  async renameApp(m: EntityManager, tenantId: string, appId: string, name: string): Promise<void> {
-    await m.query(`UPDATE apps SET name = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, appId, name])
+  /** Sets the display name (and key), and the slug when given. */
+  async renameApp(m: EntityManager, tenantId: string, appId: string, r: { displayName?: string; displayKey?: string; slug?: string }): Promise<void> {
+    await m.query(
+      `UPDATE apps SET display_name = coalesce($3, display_name), display_key = coalesce($4, display_key), name = coalesce($5, name)
+        WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, appId, r.displayName ?? null, r.displayKey ?? null, r.slug ?? null],
+    )
   }
 
   /** The app's retention policy (null: off). */

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm'
 import { TenantRepository, type AppRow, type TenantRow } from '../db/tenant.repository.js'
 import { UnitOfWork, type Transaction } from '../db/unit-of-work.js'
+import { checkDisplayName, checkSlug, displayKey, slugFrom } from '../domain/app-names.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import { credentialId, digestsEqual, generateApiKey, newId, parseApiKey } from '../domain/keys.js'
 import type { EventBus } from '../events/event-bus.js'
@@ -16,7 +17,10 @@ export interface App {
   tenant_id: string
   tenant_name: string
   id: string
+  /** The slug: the handle of the app in the CLI and scripts (README "App names"). */
   name: string
+  /** The free name a person gave it ("My Web App"). */
+  display_name: string
   key_public_id: string | null
   created_at: string
   /** Retention (README "Retention"): days a profile may stay untouched, days a finished submission keeps its text; null = off. */
@@ -26,7 +30,9 @@ export interface App {
 /** An app as the dashboard shows it: the live key's public prefix only (the key itself is shown once). */
 export interface TenantApp {
   id: string
+  /** The slug (see App.name). */
   name: string
+  displayName: string
   createdAt: string
   /** `pk_<public id>`, or null when the app has no live key (revoked). */
   keyPrefix: string | null
@@ -53,7 +59,16 @@ function checkRetention(r: RetentionPolicy): RetentionPolicy {
 export interface IssuedKey {
   tenant_id: string
   app_id: string
+  /** The app's slug and display name. */
+  app_name: string
+  display_name: string
   api_key: string
+}
+
+/** How a new app is named: a free display name, and a slug (derived from it when not given). */
+export interface AppNaming {
+  displayName: string
+  slug?: string
 }
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/
@@ -61,6 +76,8 @@ const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/
 function checkName(kind: string, name: string) {
   if (!NAME_RE.test(name)) throw invalid(`${kind} name must be 1-63 characters of letters, digits, '.', '_' or '-'`)
 }
+
+const naming = (n: string | AppNaming): AppNaming => (typeof n === 'string' ? { displayName: n } : n)
 
 /** Tenants, apps and their API keys (CONTRACT §2). Reached from the CLI and authentication, never by an app key. */
 export class TenantService {
@@ -103,23 +120,49 @@ export class TenantService {
     return (await this.repo.tenants(this.ds.manager)).map(toTenant)
   }
 
-  /** Creates an app (and its tenant when missing) with a fresh key, returned only here. */
-  async createApp(tenantName: string, appName: string): Promise<IssuedKey> {
+  /**
+   * Creates an app (and its tenant when missing) with a fresh key, returned only here. `app`: its display name (any
+   * printable text, see checkDisplayName), or that and an explicit slug.
+   */
+  async createApp(tenantName: string, app: string | AppNaming): Promise<IssuedKey> {
     checkName('Tenant', tenantName)
-    checkName('App', appName)
+    const n = checkNaming(naming(app))
     return this.uow.run(undefined, async (tx) => {
       const tenantId = await this.repo.ensureTenant(tx.manager, tenantName, newId('ten'))
-      return this.insertApp(tx, tenantId, appName, `tenant '${tenantName}'`)
+      return this.insertApp(tx, tenantId, n, `tenant '${tenantName}'`)
     })
   }
 
-  /** The app with a fresh key; CONFLICT when the tenant already has an app of that name. */
-  private async insertApp(tx: Transaction, tenantId: string, appName: string, where: string): Promise<IssuedKey> {
+  /**
+   * The app with a fresh key. CONFLICT when the tenant has an app of that display name (compared by displayKey) or of
+   * the explicit slug; a derived slug that is taken gets the first free "-2", "-3", ... suffix.
+   */
+  private async insertApp(tx: Transaction, tenantId: string, n: AppNaming, where: string): Promise<IssuedKey> {
     const appId = newId('app')
-    if (!(await this.repo.insertApp(tx.manager, tenantId, appId, appName))) throw new DomainError('CONFLICT', `App '${appName}' already exists in ${where}`)
-    const k = generateApiKey()
-    await this.repo.insertKey(tx.manager, { publicId: k.publicId, tenantId, appId, hash: k.hash })
-    return { tenant_id: tenantId, app_id: appId, api_key: k.key }
+    const key = displayKey(n.displayName)
+    const taken = (other: string) => new DomainError('CONFLICT', `An app named '${other}' already exists in ${where} (app names are compared ignoring case)`)
+    for (let attempt = 0; ; attempt++) {
+      const other = await this.repo.displayKeyTaken(tx.manager, tenantId, key)
+      if (other !== null) throw taken(other)
+      const slug = n.slug ?? (await this.freeSlug(tx, tenantId, slugFrom(n.displayName)))
+      if (await this.repo.insertApp(tx.manager, { tenantId, appId, slug, displayName: n.displayName, displayKey: key })) {
+        const k = generateApiKey()
+        await this.repo.insertKey(tx.manager, { publicId: k.publicId, tenantId, appId, hash: k.hash })
+        return { tenant_id: tenantId, app_id: appId, app_name: slug, display_name: n.displayName, api_key: k.key }
+      }
+      // lost a race to a concurrent insert: of the display name (answered above next time) or of the slug
+      if (n.slug !== undefined && (await this.repo.displayKeyTaken(tx.manager, tenantId, key)) === null) {
+        throw new DomainError('CONFLICT', `An app with the slug '${n.slug}' already exists in ${where}`)
+      }
+      if (attempt >= 5) throw new DomainError('CONFLICT', `Could not find a free slug for '${n.displayName}' in ${where}; give one`)
+    }
+  }
+
+  /** `base`, or `base-2`, `base-3`, ... whichever the tenant does not use yet. */
+  private async freeSlug(tx: Transaction, tenantId: string, base: string): Promise<string> {
+    const used = await this.repo.slugsLike(tx.manager, tenantId, base)
+    if (!used.has(base)) return base
+    for (let i = 2; ; i++) if (!used.has(`${base}-${i}`)) return `${base}-${i}`
   }
 
   async listApps(tenantName?: string): Promise<App[]> {
@@ -129,6 +172,7 @@ export class TenantService {
       tenant_name: r.tenant_name,
       id: r.id,
       name: r.name,
+      display_name: r.display_name,
       created_at: iso(r.created_at),
       key_public_id: r.key_public_id,
       delete_profiles_after_days: r.delete_profiles_after_days,
@@ -147,7 +191,7 @@ export class TenantService {
       const k = generateApiKey()
       await this.repo.insertKey(tx.manager, { publicId: k.publicId, tenantId: app.tenant_id, appId: app.id, hash: k.hash })
       this.revoked(tx, app.tenant_id, app.id)
-      return { tenant_id: app.tenant_id, app_id: app.id, api_key: k.key }
+      return { tenant_id: app.tenant_id, app_id: app.id, app_name: app.name, display_name: app.display_name, api_key: k.key }
     })
   }
 
@@ -173,23 +217,45 @@ export class TenantService {
     return app
   }
 
-  async createAppIn(tenantId: string, name: string): Promise<{ app: TenantApp; apiKey: string }> {
-    checkName('App', name)
+  async createAppIn(tenantId: string, app: string | AppNaming): Promise<{ app: TenantApp; apiKey: string }> {
+    const n = checkNaming(naming(app))
     const issued = await this.uow.run(undefined, async (tx) => {
       if (!(await this.repo.holdTenant(tx.manager, tenantId))) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${tenantId}'`)
-      return this.insertApp(tx, tenantId, name, 'this account')
+      return this.insertApp(tx, tenantId, n, 'this account')
     })
     return { app: await this.appOf(tenantId, issued.app_id), apiKey: issued.api_key }
   }
 
-  async renameApp(tenantId: string, appId: string, name: string): Promise<TenantApp> {
-    checkName('App', name)
-    await this.uow.run(undefined, async (tx) => {
-      await this.lockApp(tx, tenantId, appId, true)
-      if (await this.repo.appNameTaken(tx.manager, tenantId, name, appId)) throw new DomainError('CONFLICT', `An app named '${name}' already exists`)
-      await this.repo.renameApp(tx.manager, tenantId, appId, name)
+  /**
+   * Renames the app: a new display name, a new slug, or both (a part left undefined stays). The key and the id do not
+   * change. `byId`: tenant and app are ids (the dashboard), else tenant name or id and app id, slug or display name.
+   */
+  async renameApp(tenant: string, app: string, to: { displayName?: string; slug?: string }, opts: { byId?: boolean } = { byId: true }): Promise<TenantApp> {
+    if (to.displayName === undefined && to.slug === undefined) throw invalid('Give a new display name, a new slug, or both')
+    const displayName = to.displayName === undefined ? undefined : checkDisplayName(to.displayName)
+    const slug = to.slug === undefined ? undefined : checkSlug(to.slug)
+    const found = await this.uow.run(undefined, async (tx) => {
+      const a = await this.lockApp(tx, tenant, app, opts.byId)
+      const key = displayName === undefined ? undefined : displayKey(displayName)
+      if (key !== undefined) {
+        const other = await this.repo.displayKeyTaken(tx.manager, a.tenant_id, key, a.id)
+        if (other !== null) throw new DomainError('CONFLICT', `An app named '${other}' already exists (app names are compared ignoring case)`)
+      }
+      if (slug !== undefined && (await this.repo.appNameTaken(tx.manager, a.tenant_id, slug, a.id))) {
+        throw new DomainError('CONFLICT', `An app with the slug '${slug}' already exists`)
+      }
+      try {
+        await this.repo.renameApp(tx.manager, a.tenant_id, a.id, { displayName, displayKey: key, slug })
+      } catch (e) {
+        // a concurrent rename or create took the name between the check and the update (unique violation; the
+        // transaction is rolled back)
+        const err = e as { code?: string; driverError?: { code?: string } }
+        if (err.code === '23505' || err.driverError?.code === '23505') throw new DomainError('CONFLICT', 'An app with that name or slug was just created; try again')
+        throw e
+      }
+      return a
     })
-    return this.appOf(tenantId, appId)
+    return this.appOf(found.tenant_id, found.id)
   }
 
   /**
@@ -264,7 +330,13 @@ export class TenantService {
   }
 
   private async lockApp(tx: Transaction, tenantName: string, appName: string, byId = false) {
-    const app = await this.repo.lockApp(tx.manager, tenantName, appName, byId)
+    let key: string | undefined
+    try {
+      key = byId ? undefined : displayKey(checkDisplayName(appName))
+    } catch {
+      key = undefined // not a possible display name: an id or slug only
+    }
+    const app = await this.repo.lockApp(tx.manager, tenantName, appName, byId, key)
     if (!app) throw new DomainError('APP_NOT_FOUND', `No app '${appName}' in tenant '${tenantName}'`)
     return app
   }
@@ -275,9 +347,14 @@ const toTenant = (r: TenantRow): Tenant => ({ id: r.id, name: r.name, created_at
 const toTenantApp = (r: AppRow): TenantApp => ({
   id: r.id,
   name: r.name,
+  displayName: r.display_name,
   createdAt: iso(r.created_at),
   keyPrefix: r.key_public_id ? `pk_${r.key_public_id}` : null,
   keyCreatedAt: r.key_created_at ? iso(r.key_created_at) : null,
   deleteProfilesAfterDays: r.delete_profiles_after_days,
   dropSubmissionTextAfterDays: r.drop_submission_text_after_days,
 })
+
+function checkNaming(n: AppNaming): AppNaming {
+  return { displayName: checkDisplayName(n.displayName), slug: n.slug === undefined || n.slug === null ? undefined : checkSlug(n.slug) }
+}

@@ -103,7 +103,8 @@ describe('CLI, bootstrap and restarts (real processes)', () => {
   it('tenant and app commands with --json, while the service runs; rotate and revoke take effect at once', async () => {
     const { url: base } = await start()
     const created = JSON.parse(await cli('app', 'create', '--tenant', 'acme', '--name', 'web', '--json'))
-    expect(Object.keys(created).sort()).toEqual(['api_key', 'app_id', 'tenant_id'])
+    expect(Object.keys(created).sort()).toEqual(['api_key', 'app_id', 'app_name', 'display_name', 'tenant_id'])
+    expect(created).toMatchObject({ app_name: 'web', display_name: 'web' })
     expect(created.api_key).toMatch(/^pk_[A-Za-z0-9]{12}_[A-Za-z0-9]{32}$/)
     const acme = client(base, created.api_key)
     expect((await acme.post('a1', { data: 'I love chess.' })).status).toBe(202)
@@ -125,7 +126,9 @@ describe('CLI, bootstrap and restarts (real processes)', () => {
     expect(revoked.revoked).toBe(1)
     expect((await client(base, rotated.api_key).get('/v1/profile/a1')).status).toBe(401)
 
-    const text = await cli('app', 'create', '--tenant', 'acme', '--name', 'cli-text')
+    // a name as people write it: the slug is derived, both are printed
+    const text = await cli('app', 'create', '--tenant', 'acme', '--name', ' My Web App 🚀 ')
+    expect(text).toMatch(/^Created app "My Web App 🚀" \(slug my-web-app, id app_[^)]+\) in tenant acme/)
     expect(text).toMatch(/API key \(shown once\): pk_/)
 
     // dashboard accounts from the CLI (for when sign-up is closed), usable at once by the running service
@@ -134,9 +137,9 @@ describe('CLI, bootstrap and restarts (real processes)', () => {
     expect(account.password).toMatch(/^[A-Za-z0-9]{20}$/)
     const browser = new DashboardBrowser(base)
     expect((await browser.signIn('ops@acme.example', account.password)).body.errors).toBeUndefined()
-    expect((await browser.gql('{ apps { name keyPrefix } }')).body.data.apps).toEqual([
-      { name: 'web', keyPrefix: null },
-      { name: 'cli-text', keyPrefix: expect.stringMatching(/^pk_/) },
+    expect((await browser.gql('{ apps { name displayName keyPrefix } }')).body.data.apps).toEqual([
+      { name: 'web', displayName: 'web', keyPrefix: null },
+      { name: 'my-web-app', displayName: 'My Web App 🚀', keyPrefix: expect.stringMatching(/^pk_/) },
     ])
     expect(JSON.parse(await cli('account', 'list', '--json')).map((a: any) => a.email)).toEqual(['ops@acme.example'])
     const reset = JSON.parse(await cli('account', 'set-password', '--email', 'ops@acme.example', '--json'))
@@ -155,10 +158,14 @@ describe('CLI, bootstrap and restarts (real processes)', () => {
       stderr: expect.stringMatching(/No app 'nope'/),
     })
     await expect(cli('tenant', 'create', 'acme')).rejects.toMatchObject({ code: 1, stderr: expect.stringMatching(/already exists/) })
+    await expect(cli('app', 'create', '--tenant', 'acme', '--name', 'evil\u202Eexe.txt')).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/text-direction characters \(found U\+202E\)/),
+    })
     const invite = JSON.parse(await cli('account', 'invite', '--tenant', 'acme', '--uses', '2', '--json'))
     expect(invite).toEqual({ invite_code: expect.stringMatching(/^inv_[A-Za-z0-9]{32}$/), tenant_id: created.tenant_id, uses: 2, expires_at: expect.any(String) })
     expect(await cli('migrate')).toMatch(/Migrations applied/)
     const out = await cli('reindex')
     expect(out).toMatch(/Reindexed \d+ profiles/)
-  }, perCalls(6))
+  }, perCalls(7))
 })

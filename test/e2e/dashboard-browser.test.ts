@@ -60,13 +60,15 @@ describe.skipIf(!executable || serverPass)('dashboard in headless Chromium', () 
     await page.getByRole('button', { name: 'Sign up' }).click()
 
     // apps: create one, copy its key
-    await page.getByLabel('App name').fill('web')
+    await page.getByLabel('App name').fill('My Web App')
     await page.getByRole('button', { name: 'Create app' }).click()
     const keyBox = page.getByTestId('new-api-key')
     await expect.poll(async () => (await keyBox.textContent())?.trim() ?? '').toMatch(/^pk_[A-Za-z0-9]{12}_[A-Za-z0-9]{32}$/)
     const key = (await keyBox.textContent())!.trim()
     await page.getByRole('button', { name: 'Copy key' }).click()
     await expect.poll(() => page.evaluate(() => (globalThis as any).navigator.clipboard.readText() as Promise<string>)).toBe(key)
+    // the table shows the name as written, the derived slug beside it
+    await expect.poll(async () => (await page.getByRole('rowheader').first().textContent())?.trim()).toBe('My Web App my-web-app')
     await shot(page, 'apps')
 
     // the key works on REST
@@ -171,7 +173,7 @@ describe.skipIf(!executable || serverPass)('dashboard in headless Chromium', () 
     await page.getByLabel('Email').fill('a11y@example.com')
     await page.getByLabel('Password').fill('a long enough password')
     await page.getByRole('button', { name: 'Sign up' }).click()
-    await page.getByLabel('App name').fill('web')
+    await page.getByLabel('App name').fill('My Web App')
     await page.getByRole('button', { name: 'Create app' }).click()
     const key = (await page.getByTestId('new-api-key').textContent())!.trim()
     await audit('apps, with a new key shown')
@@ -265,7 +267,7 @@ describe.skipIf(!executable || serverPass)('dashboard profile page: live arrival
     await page.getByLabel('Email').fill('pages@example.com')
     await page.getByLabel('Password').fill('a long enough password')
     await page.getByRole('button', { name: 'Sign up' }).click()
-    await page.getByLabel('App name').fill('web')
+    await page.getByLabel('App name').fill('My Web App')
     await page.getByRole('button', { name: 'Create app' }).click()
     const key = (await page.getByTestId('new-api-key').textContent())!.trim()
 

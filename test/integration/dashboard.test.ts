@@ -136,7 +136,7 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
   it('apps: create (key shown once, works on REST), rename, rotate (old key dead at once, its open subscription closed), revoke, delete', async () => {
     const b = new DashboardBrowser(base)
     await b.signUp('apps@example.com', PASSWORD)
-    expect(codeOf(await b.gql(CREATE_APP, { n: 'bad name!' }))).toBe('VALIDATION_FAILED')
+    expect(codeOf(await b.gql(CREATE_APP, { n: 'bad\u202Ename' }))).toBe('VALIDATION_FAILED')
     const created = (await b.gql(CREATE_APP, { n: 'web' })).body.data.createApp
     expect(created.apiKey).toMatch(/^pk_[A-Za-z0-9]{12}_[A-Za-z0-9]{32}$/)
     expect(created.apiKey.startsWith(created.app.keyPrefix + '_')).toBe(true)
@@ -146,8 +146,8 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     expect(JSON.stringify(listed)).not.toContain(created.apiKey) // the list never shows the key
     expect((await postText(base, created.apiKey, 'p1', 'I am a nurse.')).status).toBe(202)
 
-    const renamed = await b.gql(`mutation($id: ID!) { renameApp(id: $id, name: "website") { name } }`, { id: created.app.id })
-    expect(renamed.body.data.renameApp.name).toBe('website')
+    const renamed = await b.gql(`mutation($id: ID!) { renameApp(id: $id, name: "Web Site") { name displayName } }`, { id: created.app.id })
+    expect(renamed.body.data.renameApp).toEqual({ name: 'web', displayName: 'Web Site' }) // the slug stays
 
     // an open /graphql subscription on the key ends the moment the key is rotated
     const sub = opened(connect(base, created.apiKey)).subscribe<StatusEvent>(STATUS, {})

@@ -17,6 +17,45 @@ describe('sentence shapes', () => {
     })
   })
 
+  it('reads where a person works from "a <job> in <place>" (issue 14), and nothing from look-alikes', () => {
+    const e = x("I'm Chiamaka, 23, a software engineer in Lagos.")
+    expect(e.core_info).toMatchObject({
+      name: { value: 'Chiamaka' },
+      age: { value: 23 },
+      occupation: { value: 'software engineer' },
+      location: { value: 'Lagos' },
+    })
+    const where = (t: string) => x(t).core_info?.location?.value
+    expect(where("I'm Wanjiru, 30, a nurse in Nairobi.")).toBe('Nairobi')
+    expect(where("I'm a nurse in Nairobi.")).toBe('Nairobi')
+    expect(where("I'm a teacher based in Leeds.")).toBe('Leeds')
+    expect(where('I work as a nurse in Nairobi.')).toBe('Nairobi')
+    expect(where("I'm Ada, 31, a nurse in Abuja.")).toBe('Abuja') // a capitalised name the place lexicon does not know
+    expect(where("I'm a software engineer from Lagos living in Berlin.")).toBe('Berlin')
+    expect(where("I'm Tunde, a software engineer from Lagos living in Berlin.")).toBe('Berlin')
+    expect(where("I'm a chef in Paris, France.")).toBe('Paris, France')
+    expect(where("i'm chiamaka, 23, a software engineer in lagos")).toBe('Lagos')
+    for (const t of [
+      "I'm interested in Lagos.",
+      'I read a book in Spanish.',
+      "I'm a teacher in Spanish.",
+      "I'm a teacher in English.",
+      "I'm a nurse in 2019.",
+      "I'm a singer in love.",
+      "I'm a singer in a band.",
+      "I'm a nurse in my 30s.",
+      "I'm an analyst in IT.",
+      "I'm a nurse in the ICU.",
+      "I'm a manager in Marketing.",
+      "I'm a doctor in training.",
+      "I'm a mechanic in the Army.",
+      'I am a big believer in God.',
+      "I'm a writer in my spare time.",
+    ]) {
+      expect(where(t), t).toBeUndefined()
+    }
+  })
+
   it('reads subjectless fragments of a bio', () => {
     const e = x('Vegan for 5 years. Big into bouldering and indie rock. Love board games.')
     expect(values(e, 'food')).toEqual(['vegan'])

@@ -16,7 +16,7 @@ import * as types from './graphql';
  */
 type Documents = {
     "\n  fragment AccountFields on Account {\n    id\n    email\n    tenantId\n    tenantName\n  }\n": typeof types.AccountFieldsFragmentDoc,
-    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n  }\n": typeof types.AppFieldsFragmentDoc,
+    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    displayName\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n  }\n": typeof types.AppFieldsFragmentDoc,
     "\n  fragment HistoryPageFields on HistoryPage {\n    entries {\n      ...HistoryEntryFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": typeof types.HistoryPageFieldsFragmentDoc,
     "\n  fragment HistoryEntryFields on UpdateLogEntry {\n    seq\n    extractedOn\n    changes\n    submissionIds\n    inputType\n  }\n": typeof types.HistoryEntryFieldsFragmentDoc,
     "\n  fragment SubmissionPageFields on SubmissionPage {\n    nodes {\n      ...SubmissionFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": typeof types.SubmissionPageFieldsFragmentDoc,
@@ -29,7 +29,7 @@ type Documents = {
     "\n  query Apps {\n    apps { ...AppFields }\n  }\n": typeof types.AppsDocument,
     "\n  mutation CreateApp($name: String!) {\n    createApp(name: $name) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": typeof types.CreateAppDocument,
     "\n  mutation RotateAppKey($id: ID!) {\n    rotateAppKey(id: $id) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": typeof types.RotateAppKeyDocument,
-    "\n  mutation RenameApp($id: ID!, $name: String!) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n": typeof types.RenameAppDocument,
+    "\n  mutation RenameApp($id: ID!, $name: String) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n": typeof types.RenameAppDocument,
     "\n  mutation SetAppRetention($id: ID!, $deleteProfilesAfterDays: Int, $dropSubmissionTextAfterDays: Int) {\n    setAppRetention(id: $id, deleteProfilesAfterDays: $deleteProfilesAfterDays, dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays) {\n      ...AppFields\n    }\n  }\n": typeof types.SetAppRetentionDocument,
     "\n  mutation RevokeAppKey($id: ID!) {\n    revokeAppKey(id: $id) { ...AppFields }\n  }\n": typeof types.RevokeAppKeyDocument,
     "\n  mutation DeleteApp($id: ID!) {\n    deleteApp(id: $id)\n  }\n": typeof types.DeleteAppDocument,
@@ -53,7 +53,7 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  fragment AccountFields on Account {\n    id\n    email\n    tenantId\n    tenantName\n  }\n": types.AccountFieldsFragmentDoc,
-    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n  }\n": types.AppFieldsFragmentDoc,
+    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    displayName\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n  }\n": types.AppFieldsFragmentDoc,
     "\n  fragment HistoryPageFields on HistoryPage {\n    entries {\n      ...HistoryEntryFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": types.HistoryPageFieldsFragmentDoc,
     "\n  fragment HistoryEntryFields on UpdateLogEntry {\n    seq\n    extractedOn\n    changes\n    submissionIds\n    inputType\n  }\n": types.HistoryEntryFieldsFragmentDoc,
     "\n  fragment SubmissionPageFields on SubmissionPage {\n    nodes {\n      ...SubmissionFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": types.SubmissionPageFieldsFragmentDoc,
@@ -66,7 +66,7 @@ const documents: Documents = {
     "\n  query Apps {\n    apps { ...AppFields }\n  }\n": types.AppsDocument,
     "\n  mutation CreateApp($name: String!) {\n    createApp(name: $name) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": types.CreateAppDocument,
     "\n  mutation RotateAppKey($id: ID!) {\n    rotateAppKey(id: $id) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": types.RotateAppKeyDocument,
-    "\n  mutation RenameApp($id: ID!, $name: String!) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n": types.RenameAppDocument,
+    "\n  mutation RenameApp($id: ID!, $name: String) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n": types.RenameAppDocument,
     "\n  mutation SetAppRetention($id: ID!, $deleteProfilesAfterDays: Int, $dropSubmissionTextAfterDays: Int) {\n    setAppRetention(id: $id, deleteProfilesAfterDays: $deleteProfilesAfterDays, dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays) {\n      ...AppFields\n    }\n  }\n": types.SetAppRetentionDocument,
     "\n  mutation RevokeAppKey($id: ID!) {\n    revokeAppKey(id: $id) { ...AppFields }\n  }\n": types.RevokeAppKeyDocument,
     "\n  mutation DeleteApp($id: ID!) {\n    deleteApp(id: $id)\n  }\n": types.DeleteAppDocument,
@@ -96,7 +96,7 @@ export function graphql(source: "\n  fragment AccountFields on Account {\n    id
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n  }\n"): typeof import('./graphql').AppFieldsFragmentDoc;
+export function graphql(source: "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    displayName\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n  }\n"): typeof import('./graphql').AppFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -148,7 +148,7 @@ export function graphql(source: "\n  mutation RotateAppKey($id: ID!) {\n    rota
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation RenameApp($id: ID!, $name: String!) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n"): typeof import('./graphql').RenameAppDocument;
+export function graphql(source: "\n  mutation RenameApp($id: ID!, $name: String) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n"): typeof import('./graphql').RenameAppDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -72,7 +72,7 @@ export type WebhookEvent =
 
 export type AccountFieldsFragment = { id: string, email: string, tenantId: string, tenantName: string };
 
-export type AppFieldsFragment = { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null };
+export type AppFieldsFragment = { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null };
 
 export type HistoryPageFieldsFragment = { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } };
 
@@ -117,29 +117,29 @@ export type ChangePasswordMutation = { changePassword: boolean };
 export type AppsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AppsQuery = { apps: Array<{ id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null }> };
+export type AppsQuery = { apps: Array<{ id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null }> };
 
 export type CreateAppMutationVariables = Exact<{
   name: string;
 }>;
 
 
-export type CreateAppMutation = { createApp: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } } };
+export type CreateAppMutation = { createApp: { apiKey: string, app: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } } };
 
 export type RotateAppKeyMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RotateAppKeyMutation = { rotateAppKey: { apiKey: string, app: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } } };
+export type RotateAppKeyMutation = { rotateAppKey: { apiKey: string, app: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } } };
 
 export type RenameAppMutationVariables = Exact<{
   id: string | number;
-  name: string;
+  name?: string | null | undefined;
 }>;
 
 
-export type RenameAppMutation = { renameApp: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
+export type RenameAppMutation = { renameApp: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
 
 export type SetAppRetentionMutationVariables = Exact<{
   id: string | number;
@@ -148,14 +148,14 @@ export type SetAppRetentionMutationVariables = Exact<{
 }>;
 
 
-export type SetAppRetentionMutation = { setAppRetention: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
+export type SetAppRetentionMutation = { setAppRetention: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
 
 export type RevokeAppKeyMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RevokeAppKeyMutation = { revokeAppKey: { id: string, name: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
+export type RevokeAppKeyMutation = { revokeAppKey: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
 
 export type DeleteAppMutationVariables = Exact<{
   id: string | number;
@@ -317,6 +317,7 @@ export const AppFieldsFragmentDoc = new TypedDocumentString(`
     fragment AppFields on DashboardApp {
   id
   name
+  displayName
   createdAt
   keyPrefix
   keyCreatedAt
@@ -583,6 +584,7 @@ export const AppsDocument = new TypedDocumentString(`
     fragment AppFields on DashboardApp {
   id
   name
+  displayName
   createdAt
   keyPrefix
   keyCreatedAt
@@ -601,6 +603,7 @@ export const CreateAppDocument = new TypedDocumentString(`
     fragment AppFields on DashboardApp {
   id
   name
+  displayName
   createdAt
   keyPrefix
   keyCreatedAt
@@ -619,6 +622,7 @@ export const RotateAppKeyDocument = new TypedDocumentString(`
     fragment AppFields on DashboardApp {
   id
   name
+  displayName
   createdAt
   keyPrefix
   keyCreatedAt
@@ -626,7 +630,7 @@ export const RotateAppKeyDocument = new TypedDocumentString(`
   dropSubmissionTextAfterDays
 }`) as unknown as TypedDocumentString<RotateAppKeyMutation, RotateAppKeyMutationVariables>;
 export const RenameAppDocument = new TypedDocumentString(`
-    mutation RenameApp($id: ID!, $name: String!) {
+    mutation RenameApp($id: ID!, $name: String) {
   renameApp(id: $id, name: $name) {
     ...AppFields
   }
@@ -634,6 +638,7 @@ export const RenameAppDocument = new TypedDocumentString(`
     fragment AppFields on DashboardApp {
   id
   name
+  displayName
   createdAt
   keyPrefix
   keyCreatedAt
@@ -653,6 +658,7 @@ export const SetAppRetentionDocument = new TypedDocumentString(`
     fragment AppFields on DashboardApp {
   id
   name
+  displayName
   createdAt
   keyPrefix
   keyCreatedAt
@@ -668,6 +674,7 @@ export const RevokeAppKeyDocument = new TypedDocumentString(`
     fragment AppFields on DashboardApp {
   id
   name
+  displayName
   createdAt
   keyPrefix
   keyCreatedAt

@@ -6,7 +6,9 @@ import { retentionHref, webhooksHref, type Page } from '../router'
 import type { DashboardApp } from '../types'
 import { announce, confirmDialog, dataTable, dateTime, errorText, showError } from '../ui'
 
-const NAME_HINT = "1 to 63 characters: letters, digits, '.', '_' and '-'."
+const NAME_HINT =
+  'Any name, up to 100 characters ("My Web App"). Its short handle for scripts and the CLI (the slug) is made from it.'
+const NAME_MAX = 100
 
 export const appsPage: Page = ({ root, signal }) => {
   document.title = 'Apps · Profiler'
@@ -53,7 +55,7 @@ export const appsPage: Page = ({ root, signal }) => {
 
   // --- create form ---------------------------------------------------------------------------------------------
 
-  const nameInput = h('input', { type: 'text', name: 'name', autocomplete: 'off', maxlength: 63, required: true })
+  const nameInput = h('input', { type: 'text', name: 'name', autocomplete: 'off', maxlength: NAME_MAX, required: true })
   const createButton = h('button', { type: 'submit', class: 'button button--primary' }, 'Create app')
   const createError = errorText()
   const createForm = h(
@@ -77,8 +79,8 @@ export const appsPage: Page = ({ root, signal }) => {
       nameInput.value = ''
       apps = [...apps.filter((a) => a.id !== createApp.app.id), createApp.app]
       renderTable()
-      announce(`App ${createApp.app.name} created.`)
-      showKey(createApp.app.name, createApp.apiKey)
+      announce(`App ${createApp.app.displayName} created (slug ${createApp.app.name}).`)
+      showKey(createApp.app.displayName, createApp.apiKey)
     } catch (err) {
       if (signal.aborted) return
       showError(createError, errorMessage(err))
@@ -118,8 +120,8 @@ export const appsPage: Page = ({ root, signal }) => {
   }
 
   function renameForm(app: DashboardApp): HTMLFormElement {
-    const input = h('input', { type: 'text', name: 'name', autocomplete: 'off', maxlength: 63, value: app.name })
-    const label = h('label', { for: uid('rename'), class: 'visually-hidden' }, `New name for ${app.name}`)
+    const input = h('input', { type: 'text', name: 'name', autocomplete: 'off', maxlength: NAME_MAX, value: app.displayName })
+    const label = h('label', { for: uid('rename'), class: 'visually-hidden' }, `New name for ${app.displayName}`)
     input.id = label.htmlFor
     const save = h('button', { type: 'submit', class: 'button button--primary button--small' }, 'Save')
     const cancel = h('button', { type: 'button', class: 'button button--small' }, 'Cancel')
@@ -157,7 +159,7 @@ export const appsPage: Page = ({ root, signal }) => {
         renamingId = null
         renderTable()
         focusRowButton(app.id, 'rename')
-        announce(`App renamed to ${renameApp.name}.`)
+        announce(`App renamed to ${renameApp.displayName}.`)
       } catch (err) {
         if (signal.aborted) return
         showError(error, errorMessage(err))
@@ -201,7 +203,7 @@ export const appsPage: Page = ({ root, signal }) => {
     const rotate = actionButton(app, 'rotate', 'Rotate key', nameCellId)
     rotate.addEventListener('click', async () => {
       const ok = await confirmDialog({
-        title: `Rotate the key of ${app.name}?`,
+        title: `Rotate the key of ${app.displayName}?`,
         message: app.keyPrefix
           ? `A new key is created and the current key (${app.keyPrefix}…) stops working at once.`
           : 'A new key is created for this app.',
@@ -212,15 +214,15 @@ export const appsPage: Page = ({ root, signal }) => {
         const { rotateAppKey } = await gql(ROTATE_APP_KEY, { id: app.id }, signal)
         replaceApp(rotateAppKey.app)
         renderTable()
-        announce(`New key created for ${rotateAppKey.app.name}.`)
-        showKey(rotateAppKey.app.name, rotateAppKey.apiKey)
+        announce(`New key created for ${rotateAppKey.app.displayName}.`)
+        showKey(rotateAppKey.app.displayName, rotateAppKey.apiKey)
       })
     })
 
     const revoke = app.keyPrefix ? actionButton(app, 'revoke', 'Revoke key', nameCellId, true) : null
     revoke?.addEventListener('click', async () => {
       const ok = await confirmDialog({
-        title: `Revoke the key of ${app.name}?`,
+        title: `Revoke the key of ${app.displayName}?`,
         message: `The key ${app.keyPrefix}… stops working at once. The app keeps no key until you rotate it.`,
         confirmLabel: 'Revoke key',
       })
@@ -230,14 +232,14 @@ export const appsPage: Page = ({ root, signal }) => {
         replaceApp(revokeAppKey)
         renderTable()
         focusRowButton(app.id, 'rotate')
-        announce(`Key of ${revokeAppKey.name} revoked.`)
+        announce(`Key of ${revokeAppKey.displayName} revoked.`)
       })
     })
 
     const remove = actionButton(app, 'delete', 'Delete', nameCellId, true)
     remove.addEventListener('click', async () => {
       const ok = await confirmDialog({
-        title: `Delete app ${app.name}?`,
+        title: `Delete app ${app.displayName}?`,
         message: 'The app and its key are deleted; requests with its key stop working at once.',
         confirmLabel: 'Delete app',
       })
@@ -247,14 +249,21 @@ export const appsPage: Page = ({ root, signal }) => {
         apps = apps.filter((a) => a.id !== app.id)
         renderTable()
         heading.focus()
-        announce(`App ${app.name} deleted.`)
+        announce(`App ${app.displayName} deleted.`)
       })
     })
 
     const nameCell =
       renamingId === app.id
-        ? h('td', { class: 'cell-name' }, h('span', { id: nameCellId, class: 'visually-hidden' }, app.name), renameForm(app))
-        : h('th', { scope: 'row', class: 'cell-name' }, h('span', { id: nameCellId }, app.name))
+        ? h('td', { class: 'cell-name' }, h('span', { id: nameCellId, class: 'visually-hidden' }, app.displayName), renameForm(app))
+        : h(
+            'th',
+            { scope: 'row', class: 'cell-name' },
+            // dir=auto: a right-to-left name is shown as it is written, without turning the page around it
+            h('span', { id: nameCellId, dir: 'auto' }, app.displayName),
+            // the slug on a line of its own, so it never breaks at a hyphen beside the name
+            h('div', { class: 'muted small', 'data-testid': 'app-slug' }, ' ', h('code', null, app.name)),
+          )
 
     return h(
       'tr',

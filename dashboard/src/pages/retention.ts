@@ -38,8 +38,8 @@ export const retentionPage: Page = ({ root, route, signal }) => {
   )
 
   function show(app: DashboardApp): void {
-    heading.textContent = `Data retention of ${app.name}`
-    document.title = `Retention of ${app.name} · Profiler`
+    heading.textContent = `Data retention of ${app.displayName}`
+    document.title = `Retention of ${app.displayName} · Profiler`
     deleteInput.value = app.deleteProfilesAfterDays == null ? '' : String(app.deleteProfilesAfterDays)
     dropInput.value = app.dropSubmissionTextAfterDays == null ? '' : String(app.dropSubmissionTextAfterDays)
     const parts = [

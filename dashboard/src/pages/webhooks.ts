@@ -255,8 +255,8 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
         replace(list)
         return showError(pageError, 'No such app.')
       }
-      heading.textContent = `Webhooks of ${app.name}`
-      document.title = `Webhooks of ${app.name} · Profiler`
+      heading.textContent = `Webhooks of ${app.displayName}`
+      document.title = `Webhooks of ${app.displayName} · Profiler`
       endpoints = webhookEndpoints
       renderEndpoints()
     } catch (err) {

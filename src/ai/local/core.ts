@@ -163,7 +163,21 @@ const LOC_RULES: [RuleId, RegExp, number, 'strict' | 'loose'][] = [
   ['location.where-i-live', /\b([a-z]+(?: [a-z]+)?) ,? ?(?:is )?where i live\b/, 0.7, 'strict'],
   ['location.we-are-from', rx`\\bwe are ${ADV}(?:originally )?from (.+)$`, 0.6, 'strict'],
   ['location.never-left', rx`\\bi ${ADV}(?:have )?never left (.+)$`, 0.6, 'strict'],
+  // "i am chiamaka , 23 , a software engineer in lagos" (the clause "i am a software engineer in lagos"), "i am a
+  // teacher based in leeds", "i work as a nurse in nairobi": only after a job noun (see ruleLocation). Weak: where a
+  // person works is not always where they live, so any other statement of a place wins ("i live in the country")
+  ['location.job-in', rx`\\bi (?:am|work as|am working as) ${ADV}(?:a |an )(?:[a-z0-9-]+ ){0,3}?([a-z]+) (?:(?:who is |and )?(?:based|living|working|located|settled) )?(?:in|near) (.+)$`, 0.5, 'strict'],
 ]
+
+/** What follows "a teacher in" without being a place: subjects, languages, fields and wards ("a teacher in English"). */
+const NOT_JOB_PLACES = new Set(
+  `english spanish french german italian portuguese chinese mandarin japanese korean arabic russian hindi latin greek
+  hebrew swahili yoruba igbo hausa math maths science history art music it tech sales marketing finance hr retail
+  healthcare education training law medicine government politics charge residence town school college uni
+  university army navy marines military police church parliament congress senate ministry icu er`.split(/\s+/),
+)
+/** Job nouns the occupation lexicon leaves out, after which "in X" still tells where the person is. */
+const JOB_HEADS = new Set(['student', 'freelancer', 'retiree', 'intern', 'resident', 'worker', 'employee', 'volunteer', 'founder', 'owner'])
 
 /** The place named by a phrase after "live in", or undefined if it does not look like a place. */
 export function placeOf(raw: string, mode: 'strict' | 'loose', ctx: RuleContext): { value: string; factor: number } | undefined {
@@ -210,8 +224,27 @@ export function ruleLocation(c: ClauseInfo, ctx: RuleContext): void {
   for (const [rule, re, conf, mode] of LOC_RULES) {
     const m = re.exec(c.text)
     if (!m) continue
+    if (rule === 'location.job-in') {
+      jobPlace(m, conf, ctx)
+      return
+    }
     const place = placeOf(m[1], mode, ctx)
     if (place) ctx.acc.setCore('location', place.value, conf * place.factor, rule, m)
     return
   }
+}
+
+/**
+ * "a <job> in <place>": the head noun must be a job, and the place one that the place lexicon knows, or a
+ * capitalised name that is no acronym ("an analyst in IT"), language or subject ("a teacher in English").
+ */
+function jobPlace(m: RegExpExecArray, conf: number, ctx: RuleContext): void {
+  if (!OCCUPATIONS.has(m[1]) && !JOB_HEADS.has(m[1])) return
+  const place = placeOf(m[2], 'strict', ctx)
+  if (!place) return
+  const v = place.value
+  if (!placesIn(v.toLowerCase()).length) {
+    if (NOT_JOB_PLACES.has(v.toLowerCase()) || /^[A-Z0-9]{2,}$/.test(v) || /(?:ish|ese|ian|ics)$/i.test(v) || nlpHas(v, '(#Demonym|#Language)')) return
+  }
+  ctx.acc.setCore('location', v, conf * place.factor, 'location.job-in', m)
 }

@@ -77,16 +77,31 @@ export class AccountResolver {
     return context.services.tenants.appsOf(account.tenantId)
   }
 
-  @Mutation(() => AppWithKey, { description: 'Creates an app with its API key (shown only here)' })
-  async createApp(@Arg('name', () => String) name: string, @Ctx() context: GqlContext): Promise<AppWithKey> {
+  @Mutation(() => AppWithKey, {
+    description:
+      'Creates an app with its API key (shown only here). `name` is the display name (any printable text, 1-100 characters, no control or ' +
+      'text-direction characters); `slug` the handle, derived from the name when omitted ("My Web App" -> my-web-app, my-web-app-2 when taken)',
+  })
+  async createApp(
+    @Arg('name', () => String, { description: 'The display name' }) name: string,
+    @Arg('slug', () => String, { nullable: true, description: "The slug: 1-63 letters, digits, '.', '_', '-'" }) slug: string | null | undefined,
+    @Ctx() context: GqlContext,
+  ): Promise<AppWithKey> {
     const { account } = signedIn(context)
-    return context.services.tenants.createAppIn(account.tenantId, name)
+    return context.services.tenants.createAppIn(account.tenantId, { displayName: name, slug: slug ?? undefined })
   }
 
-  @Mutation(() => DashboardApp)
-  async renameApp(@Arg('id', () => ID) id: string, @Arg('name', () => String) name: string, @Ctx() context: GqlContext): Promise<DashboardApp> {
+  @Mutation(() => DashboardApp, {
+    description: 'Renames the app: `name` sets the display name, `slug` the slug (give one or both); the id and key stay',
+  })
+  async renameApp(
+    @Arg('id', () => ID) id: string,
+    @Arg('name', () => String, { nullable: true, description: 'The new display name' }) name: string | null | undefined,
+    @Arg('slug', () => String, { nullable: true, description: 'The new slug' }) slug: string | null | undefined,
+    @Ctx() context: GqlContext,
+  ): Promise<DashboardApp> {
     const { account } = signedIn(context)
-    return context.services.tenants.renameApp(account.tenantId, id, name)
+    return context.services.tenants.renameApp(account.tenantId, id, { displayName: name ?? undefined, slug: slug ?? undefined })
   }
 
   @Mutation(() => DashboardApp, {

@@ -17,7 +17,10 @@ export class SessionInfo {
 @ObjectType({ description: "An app of the account's tenant; its key is shown only when issued", simpleResolvers: true })
 export class DashboardApp {
   @Field(() => ID) id!: string
-  @Field(() => String) name!: string
+  @Field(() => String, { description: "The app's slug: its handle in the CLI and scripts (letters, digits, '.', '_', '-'); derived from the display name when not given" })
+  name!: string
+  @Field(() => String, { description: 'The name a person gave the app ("My Web App"): 1-100 characters, unique in the account ignoring case' })
+  displayName!: string
   @Field(() => String) createdAt!: string
   @Field(() => String, { nullable: true, description: 'pk_<public id> of the live key; null when revoked' }) keyPrefix!: string | null
   @Field(() => String, { nullable: true }) keyCreatedAt!: string | null
