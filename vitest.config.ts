@@ -14,6 +14,9 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits for a condition (the browser tests' pages): 1 s by default, which a sign-in (scrypt) on a
+    // loaded 2-core machine overran. A condition that never comes still fails, after 15 s.
+    expect: { poll: { timeout: 15_000 } },
     reporters: ['default'],
   },
 })

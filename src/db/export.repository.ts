@@ -2,6 +2,7 @@ import { toSql } from 'pgvector'
 import type { EntityManager } from 'typeorm'
 import type { HistoryExport, ProfileExport, SubmissionExport } from '../domain/export-format.js'
 import { isOpenSql } from '../domain/submission.js'
+import { submissionView, type SubmissionRow } from './submission.repository.js'
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
 
@@ -92,23 +93,10 @@ export class ExportRepository {
       [tenantId, ids, after?.[0] ?? null, after?.[1] ?? 0, o.limit, o.text],
     )
     return rows.map(
-      (r: any): SubmissionExport => ({
+      (r: SubmissionRow & { app_id: string | null; data: string | null }): SubmissionExport => ({
         type: 'submission',
-        profile_id: r.profile_id,
-        id: r.id,
-        seq: Number(r.seq),
+        ...submissionView(r),
         app_id: r.app_id ?? null,
-        input_type: r.input_type,
-        status: r.status,
-        attempts: r.attempts,
-        error: r.error ?? null,
-        created_at: iso(r.created_at)!,
-        started_at: iso(r.started_at),
-        finished_at: iso(r.finished_at),
-        usage: r.usage
-          ? { promptTokens: Number(r.usage.promptTokens), completionTokens: Number(r.usage.completionTokens), totalTokens: Number(r.usage.totalTokens) }
-          : null,
-        prompt_version: r.prompt_version ?? null,
         ...(o.text ? { text: r.data ?? null } : {}),
       }),
     )

@@ -19,6 +19,26 @@ export interface SubmissionRow {
   prompt_version: string | null
 }
 
+const isoOrNull = (d: Date | string | null) => (d ? new Date(d).toISOString() : null)
+
+/** A stored submission as the API shows it (and an export writes it): times in ISO 8601, counts as numbers. */
+export const submissionView = (r: SubmissionRow) => ({
+  id: r.id,
+  profile_id: r.profile_id,
+  seq: Number(r.seq),
+  input_type: r.input_type,
+  status: r.status,
+  attempts: r.attempts,
+  error: r.error ?? null,
+  created_at: new Date(r.created_at).toISOString(),
+  started_at: isoOrNull(r.started_at),
+  finished_at: isoOrNull(r.finished_at),
+  usage: r.usage
+    ? { promptTokens: Number(r.usage.promptTokens), completionTokens: Number(r.usage.completionTokens), totalTokens: Number(r.usage.totalTokens) }
+    : null,
+  prompt_version: r.prompt_version ?? null,
+})
+
 /** The submission an Idempotency-Key was last used for, and the hash of its request. */
 export interface IdempotentRow {
   id: string

@@ -10,7 +10,7 @@ import { checkDataSize, checkIdempotencyKey, checkProfileId, checkStorable, chec
 import type { EventBus } from '../events/event-bus.js'
 import { jobInsertSql, type JobQueue } from '../jobs/queue.js'
 import type { Statement, Statements } from '../db/statements.js'
-import { SubmissionRepository, type SubmissionRow } from '../db/submission.repository.js'
+import { SubmissionRepository, submissionView, type SubmissionRow } from '../db/submission.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
 import type { Usage } from '../ai/types.js'
 import type { RequestContext } from './context.js'
@@ -173,20 +173,4 @@ export class SubmissionService {
   }
 }
 
-const isoOrNull = (d: Date | string | null) => (d ? new Date(d).toISOString() : null)
-const toSubmission = (r: SubmissionRow): Submission => ({
-  id: r.id,
-  profile_id: r.profile_id,
-  seq: Number(r.seq),
-  input_type: r.input_type,
-  status: r.status,
-  attempts: r.attempts,
-  error: r.error,
-  created_at: new Date(r.created_at).toISOString(),
-  started_at: isoOrNull(r.started_at),
-  finished_at: isoOrNull(r.finished_at),
-  usage: r.usage
-    ? { promptTokens: Number(r.usage.promptTokens), completionTokens: Number(r.usage.completionTokens), totalTokens: Number(r.usage.totalTokens) }
-    : null,
-  prompt_version: r.prompt_version ?? null,
-})
+const toSubmission = (r: SubmissionRow): Submission => submissionView(r)

@@ -196,8 +196,12 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
 
   it('one chat request per batch: a burst of 10 submissions to one profile takes at most 2', async () => {
     const mark = lastSeq()
-    // The first request is held by the server, so the other nine are accepted while its batch is in flight.
-    oa.faults.add({ delayMs: 2000, match: 'BURST-0' })
+    // The first request is held by the server until the other nine are accepted (at most 2.5 s: the client's timeout
+    // is 3 s), so they wait while its batch is in flight. A fixed 2 s delay was not enough on a loaded machine, where
+    // posting nine took longer.
+    let release!: () => void
+    const released = new Promise<void>((r) => (release = r))
+    oa.faults.add({ holdUntil: released, match: 'BURST-0' })
     const first = await submit(api, 'burst', { data: 'BURST-0 I live in Oslo.' })
     await waitFor('the chat request of BURST-0, held by the server', () => chatFor([first.id]).length > 0)
     expect(chatFor([first.id])).toHaveLength(1)
@@ -206,10 +210,24 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
       'I love sailing.', 'I love pottery.', 'I am 41 years old.', 'I live in Trondheim.',
     ].map((text, i) => `BURST-${i + 1} ${text}`)
     const ids = [first.id]
-    for (const data of later) ids.push((await submit(api, 'burst', { data })).id)
+    let held: string[] = []
+    const cap = setTimeout(() => {
+      held = ids.slice(1)
+      release()
+    }, 2500)
+    try {
+      for (const data of later) ids.push((await submit(api, 'burst', { data })).id)
+    } finally {
+      clearTimeout(cap)
+      if (!held.length) held = ids.slice(1)
+      release()
+    }
     const p = await api.waitReady('burst')
     const chats = chatFor(ids)
-    expect(chats.length).toBeLessThanOrEqual(2)
+    // Every submission accepted while the first batch was in flight went out in one request: with all nine (the
+    // machine kept up), two requests in all.
+    expect(chatFor(held)).toHaveLength(1)
+    if (held.length === later.length) expect(chats.length).toBe(2)
     expect(chats.flatMap((r) => r.batch!.texts).sort()).toEqual(ids.map((id) => posted.get(id)).sort())
     expect(p.update_log).toHaveLength(chats.length)
     expect(p.core_info.location.value).toBe('Trondheim')

@@ -41,6 +41,8 @@ export interface Fault {
   retryAfterSeconds?: number
   /** Wait this long before answering; a client that gave up meanwhile gets nothing. The answer is otherwise normal. */
   delayMs?: number
+  /** Answer only once this settles (after `delayMs`, if both): holds a request until a test's condition holds. */
+  holdUntil?: Promise<unknown>
   /** The content is not JSON (a truncated answer with finish_reason "stop"). */
   malformedJson?: boolean
   /** Valid JSON that violates the schema: 'missing-submissions' (default) or 'confidence-string'. */
@@ -455,6 +457,13 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
             resolve()
           })
         })
+        if (gone) {
+          rec.delivered = false
+          return
+        }
+      }
+      if (fault?.holdUntil) {
+        await Promise.race([fault.holdUntil.catch(() => undefined), new Promise((resolve) => res.once('close', resolve))])
         if (gone) {
           rec.delivered = false
           return
