@@ -20,6 +20,19 @@ if (!executable) console.warn('dashboard browser test skipped: no Chromium (apt-
 // The page is the same whatever database serves it, and its server side is tested on both (dashboard.test.ts): the
 // browser runs once, in the embedded-database pass of the suite.
 const serverPass = !!process.env.DATABASE_URL
+
+/**
+ * axe-core's WCAG 2 A and AA violations on the page as it is. axe is injected as a script, which the page's
+ * Content-Security-Policy would block: the page's context must be made with `bypassCSP`.
+ */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ content: fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8') })
+  return page.evaluate(async () => {
+    const axe = (globalThis as any).axe
+    const r = await axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+    return r.violations.map((v: any) => `${v.id} (${v.impact}): ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`) as string[]
+  })
+}
 if (executable && serverPass) console.warn('dashboard browser test: run in the embedded-database pass only')
 
 const shots = process.env.PROFILER_SCREENSHOTS_DIR
@@ -151,19 +164,9 @@ describe.skipIf(!executable || serverPass)('dashboard in headless Chromium', () 
   }, 60_000)
 
   it("every page passes axe-core's WCAG 2 A and AA checks", async () => {
-    // axe is injected as a script, which the page's Content-Security-Policy would block: this context bypasses it.
-    const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, bypassCSP: true })
     const page = await context.newPage()
-    const audit = async (name: string) => {
-      await page.addScriptTag({ content: axeSource })
-      const violations = await page.evaluate(async () => {
-        const axe = (globalThis as any).axe
-        const r = await axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-        return r.violations.map((v: any) => `${v.id} (${v.impact}): ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`) as string[]
-      })
-      expect(violations, name).toEqual([])
-    }
+    const audit = async (name: string) => expect(await axeViolations(page), name).toEqual([])
     await page.goto(`${svc.url}/dashboard#/signin`)
     await page.getByRole('heading', { name: 'Sign in' }).waitFor()
     await audit('sign in')
@@ -327,7 +330,6 @@ describe.skipIf(!executable || serverPass)('dashboard webhooks, in headless Chro
   })
 
   it('adds an endpoint (its secret shown once), sends a test delivery with the button, shows it delivered in the log; passes axe', async () => {
-    const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, bypassCSP: true })
     const page = await context.newPage()
     const failures: string[] = []
@@ -365,13 +367,7 @@ describe.skipIf(!executable || serverPass)('dashboard webhooks, in headless Chro
     expect(verifyProfilerSignature(secret, got.headers['profiler-signature'], got.raw)).toBe(true)
     await expect.poll(async () => page.locator('main').innerText()).toMatch(/webhook\.test/)
 
-    await page.addScriptTag({ content: axeSource })
-    const violations = await page.evaluate(async () => {
-      const axe = (globalThis as any).axe
-      const r = await axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-      return r.violations.map((v: any) => `${v.id} (${v.impact}): ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`) as string[]
-    })
-    expect(violations).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     await shot(page, 'webhooks')
     expect(failures).toEqual([])
     await context.close()
@@ -418,13 +414,7 @@ describe.skipIf(!executable || serverPass)('dashboard webhooks, in headless Chro
     await del.fill('')
     await page.getByRole('button', { name: 'Save policy' }).click()
     await expect.poll(async () => page.getByTestId('retention-current').textContent()).toBe('Profiles are kept until deleted. Submission texts are dropped 7 days after processing.')
-    await page.addScriptTag({ content: fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8') })
-    const violations = await page.evaluate(async () => {
-      const axe = (globalThis as any).axe
-      const r = await axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-      return r.violations.map((v: any) => `${v.id} (${v.impact}): ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`) as string[]
-    })
-    expect(violations).toEqual([])
+    expect(await axeViolations(page)).toEqual([])
     expect(failures).toEqual([])
     await context.close()
   }, 90_000)
