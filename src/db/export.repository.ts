@@ -3,8 +3,7 @@ import type { EntityManager } from 'typeorm'
 import type { HistoryExport, ProfileExport, SubmissionExport } from '../domain/export-format.js'
 import { isOpenSql } from '../domain/submission.js'
 import { submissionView, type SubmissionRow } from './submission.repository.js'
-
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString())
+import { isoTimeOrNull as iso } from '../domain/time.js'
 
 /** Whose imported submissions were unfinished: they are stored failed (an import does not run them). */
 export const UNFINISHED_ON_IMPORT = 'Not finished when exported; an import does not process submissions (submit the text again)'

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm'
 import type { InputType } from '../domain/profile.js'
 import { isOpenSql, type SubmissionStatus } from '../domain/submission.js'
+import { isoTimeOrNull as isoOrNull } from '../domain/time.js'
 
 /** A submission as stored, without its data. */
 export interface SubmissionRow {
@@ -18,8 +19,6 @@ export interface SubmissionRow {
   usage: { promptTokens: number | string; completionTokens: number | string; totalTokens: number | string } | null
   prompt_version: string | null
 }
-
-const isoOrNull = (d: Date | string | null) => (d ? new Date(d).toISOString() : null)
 
 /** A stored submission as the API shows it (and an export writes it): times in ISO 8601, counts as numbers. */
 export const submissionView = (r: SubmissionRow) => ({

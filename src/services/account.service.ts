@@ -10,6 +10,7 @@ import { newId, randomToken } from '../domain/keys.js'
 import { RateLimitedError } from './budget.js'
 import { PostgresCounterStore, RateLimiter } from './rate-limiter.js'
 import { dummyHash, hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js'
+import { isoTime as iso } from '../domain/time.js'
 
 export interface Account {
   id: string
@@ -231,5 +232,4 @@ export class AccountService {
   }
 }
 
-const iso = (d: Date | string) => new Date(d).toISOString()
 const toAccount = (r: AccountRow): Account => ({ id: r.id, email: r.email, tenantId: r.tenant_id, tenantName: r.tenant_name, createdAt: iso(r.created_at) })

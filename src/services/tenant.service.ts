@@ -7,6 +7,7 @@ import { credentialId, digestsEqual, generateApiKey, newId, parseApiKey } from '
 import type { EventBus } from '../events/event-bus.js'
 import type { RequestContext } from './context.js'
 import { KeyCache } from './key-cache.js'
+import { isoTime as iso } from '../domain/time.js'
 
 export interface Tenant {
   id: string
@@ -342,7 +343,6 @@ export class TenantService {
   }
 }
 
-const iso = (d: Date | string) => new Date(d).toISOString()
 const toTenant = (r: TenantRow): Tenant => ({ id: r.id, name: r.name, created_at: iso(r.created_at) })
 const toTenantApp = (r: AppRow): TenantApp => ({
   id: r.id,

@@ -15,6 +15,7 @@ import {
 import type { WebhookDeliverer } from './webhooks/dispatcher.js'
 import type { SecretBox } from './webhooks/secrets.js'
 import type { UrlPolicy } from './webhooks/url-policy.js'
+import { isoTimeOrNull as iso } from '../domain/time.js'
 
 /** An endpoint as its owner sees it: never its secrets (a secret is shown once, when created or rotated). */
 export interface WebhookEndpoint {
@@ -200,7 +201,6 @@ function checkUuid(id: string) {
 }
 
 const notFound = (id: string) => new DomainError('WEBHOOK_NOT_FOUND', `No webhook endpoint '${String(id).slice(0, 60)}'`)
-const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null)
 
 function toEndpoint(r: EndpointRow): WebhookEndpoint {
   const until = r.previous_secret && r.previous_secret_until && new Date(r.previous_secret_until).getTime() > Date.now() ? iso(r.previous_secret_until) : null
