@@ -4,7 +4,7 @@ import type { ProfileJob } from '../domain/profile.js'
 import { isOpenSql } from '../domain/submission.js'
 import type { OpenSubmission } from '../domain/worker-policy.js'
 import { SubmissionLifecycle } from './submission-lifecycle.js'
-import { PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.repository.js'
+import { insertHistory, PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.repository.js'
 
 /** The worker's SQL, one statement for many profiles at a time. Every statement filters by tenant_id. */
 
@@ -22,7 +22,7 @@ export interface ProfileWrite {
   /** The profile's history sequence after this apply: the new entry's, or the current one when there is no entry. */
   historySeq: number
   /** The update_log entry; none when the batch changed nothing visible. */
-  history?: { extractedOn: string; changes: string; submissionIds: string; inputType: string }
+  history?: { extractedOn: string; changes: string; submissionIds: string; inputType: string; snapshot: string }
   content: string
   fieldTimestamps: string
   internals: string
@@ -52,10 +52,10 @@ export class ProcessingRepository {
   /** Each profile's open submissions, oldest first, at most `limit` each. */
   async open(m: EntityManager, jobs: ProfileJob[], limit: number): Promise<Map<string, OpenSubmission[]>> {
     const rows = await m.query(
-      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent,
+      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, s.created_at,
               GREATEST(0, EXTRACT(EPOCH FROM (s.not_before - now())))::float AS wait
          FROM ${PROFILES}
-         CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent FROM submissions s
+         CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent, created_at FROM submissions s
                               WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}
                               ORDER BY seq LIMIT $3) s
         ORDER BY x.tenant_id, x.profile_id, s.seq`,
@@ -65,7 +65,8 @@ export class ProcessingRepository {
     for (const r of rows) {
       const k = rowKey(r)
       if (!out.has(k)) out.set(k, [])
-      out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent })
+      out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent,
+        created_at: new Date(r.created_at).toISOString() })
     }
     return out
   }
@@ -122,22 +123,10 @@ export class ProcessingRepository {
     const subs = writes.flatMap((w) => w.submissions.map((s) => ({ ...s, tenantId: w.job.tenantId, promptVersion: w.promptVersion })))
     const done = await this.submissions.finish(m, subs)
     if (done !== subs.length) throw new Error(`expected to finish ${subs.length} submissions, finished ${done}`)
-    const logged = writes.filter((w) => w.history)
-    if (logged.length) {
-      await m.query(
-        `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])`,
-        [
-          logged.map((w) => w.job.tenantId),
-          logged.map((w) => w.job.profileId),
-          logged.map((w) => w.historySeq),
-          logged.map((w) => w.history!.extractedOn),
-          logged.map((w) => w.history!.changes),
-          logged.map((w) => w.history!.submissionIds),
-          logged.map((w) => w.history!.inputType),
-        ],
-      )
-    }
+    await insertHistory(
+      m,
+      writes.flatMap((w) => (w.history ? [{ tenantId: w.job.tenantId, profileId: w.job.profileId, seq: w.historySeq, ...w.history }] : [])),
+    )
     const [rows] = await m.query(
       `UPDATE profiles p SET content = x.content::jsonb, field_timestamps = x.field_timestamps::jsonb, internals = x.internals::jsonb,
               language = x.language, summary = x.summary, name = x.name, age = x.age, gender = x.gender, location = x.location,

@@ -1,5 +1,7 @@
+import { toSql } from 'pgvector'
 import type { EntityManager } from 'typeorm'
-import { emptyContent, type ProfileContent, type ProfileState } from '../domain/profile.js'
+import { snapshotOf } from '../domain/forget.js'
+import { emptyContent, type Changes, type EditKind, type ProfileContent, type ProfileState } from '../domain/profile.js'
 import type { Statement, Statements } from './statements.js'
 
 export type ProfileStatus = 'processing' | 'ready'
@@ -110,6 +112,51 @@ export class ProfileRepository {
     return rows.length ? Number(rows[0].seq) : null
   }
 
+  /** One history entry's snapshot (null: written before snapshots were kept); undefined when there is no such entry. */
+  async snapshot(m: EntityManager, tenantId: string, profileId: string, seq: number): Promise<{ snapshot: unknown } | undefined> {
+    const rows = await m.query(`SELECT snapshot FROM profile_history WHERE tenant_id = $1 AND profile_id = $2 AND seq = $3`, [tenantId, profileId, seq])
+    return rows.length ? { snapshot: rows[0].snapshot ?? null } : undefined
+  }
+
+  /**
+   * A change made by a request (forget, rollback): the profile's new state, summary and embedding, and its history
+   * entry, unless the profile is no longer at `version` (then null: the caller starts again from the new state).
+   * Status and lease are left as they are: a worker holding the lease finds the version moved and merges again.
+   * Returns the new history seq, the status, and the status event order.
+   */
+  async rewrite(m: EntityManager, w: ProfileRewrite): Promise<{ seq: number; status: ProfileStatus; eventSeq: number } | null> {
+    const core = w.state.content.core_info
+    const [rows] = await m.query(
+      `UPDATE profiles SET content = $4::jsonb, field_timestamps = $5::jsonb, internals = $6::jsonb, language = $7, summary = $8,
+              name = $9, age = $10, gender = $11, location = $12, embedding = $13::vector, embedding_model = $14,
+              version = version + 1, history_seq = history_seq + 1, last_updated = now()
+        WHERE tenant_id = $1 AND profile_id = $2 AND version = $3
+        RETURNING history_seq, status, nextval('profile_status_seq') AS event_seq`,
+      [
+        w.tenantId,
+        w.profileId,
+        w.version,
+        JSON.stringify(w.state.content),
+        JSON.stringify(w.state.field_timestamps),
+        JSON.stringify(w.state.internals),
+        w.state.language ?? null,
+        w.summary,
+        core.name?.value ?? null,
+        core.age?.value ?? null,
+        core.gender?.value ?? null,
+        core.location?.value ?? null,
+        toSql(w.vector),
+        w.embeddingModel,
+      ],
+    )
+    if (!rows.length) return null
+    const seq = Number(rows[0].history_seq)
+    await insertHistory(m, [
+      { tenantId: w.tenantId, profileId: w.profileId, seq, extractedOn: w.at, changes: JSON.stringify(w.changes), submissionIds: '[]', inputType: w.inputType, snapshot: JSON.stringify(snapshotOf(w.state)) },
+    ])
+    return { seq, status: rows[0].status, eventSeq: Number(rows[0].event_seq) }
+  }
+
   async history(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number }): Promise<HistoryEntry[]> {
     const rows = await m.query(
       `SELECT seq, extracted_on, changes, submission_ids, input_type FROM profile_history
@@ -118,6 +165,53 @@ export class ProfileRepository {
     )
     return rows.map(toHistory)
   }
+}
+
+/** What a request's change of a profile writes (ProfileRepository.rewrite). */
+export interface ProfileRewrite {
+  tenantId: string
+  profileId: string
+  /** The version the new state was computed from. */
+  version: number
+  state: ProfileState
+  summary: string
+  vector: number[]
+  embeddingModel: string
+  at: string
+  changes: Changes
+  inputType: EditKind
+}
+
+/** One history row as written (JSON columns as text). */
+export interface HistoryRow {
+  tenantId: string
+  profileId: string
+  seq: number
+  extractedOn: string
+  changes: string
+  submissionIds: string
+  inputType: string
+  /** The profile's state once the entry applied (src/domain/forget.ts snapshotOf): what a rollback to it restores. */
+  snapshot: string
+}
+
+/** The one writer of profile_history rows (the worker's batches, forget, rollback), many in one statement. */
+export async function insertHistory(m: EntityManager, rows: HistoryRow[]): Promise<void> {
+  if (!rows.length) return
+  await m.query(
+    `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type, snapshot)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[], $8::jsonb[])`,
+    [
+      rows.map((r) => r.tenantId),
+      rows.map((r) => r.profileId),
+      rows.map((r) => r.seq),
+      rows.map((r) => r.extractedOn),
+      rows.map((r) => r.changes),
+      rows.map((r) => r.submissionIds),
+      rows.map((r) => r.inputType),
+      rows.map((r) => r.snapshot),
+    ],
+  )
 }
 
 export function toHistory(r: any): HistoryEntry {

@@ -17,6 +17,14 @@ export const ERROR_STATUS = {
   APP_NOT_FOUND: 404,
   WEBHOOK_NOT_FOUND: 404,
   CONFLICT: 409,
+  /** DELETE /v1/profile/{id}/values: the profile does not hold that value. */
+  VALUE_NOT_FOUND: 404,
+  /** Rollback: no history entry with that seq. */
+  HISTORY_ENTRY_NOT_FOUND: 404,
+  /** Rollback to a history entry written before snapshots were kept. */
+  NO_SNAPSHOT: 409,
+  /** The AI provider could not summarize or embed a changed profile: nothing was changed. */
+  AI_UNAVAILABLE: 503,
   /** Dashboard: no valid session. */
   UNAUTHENTICATED: 401,
   /** Dashboard: wrong e-mail or password (one message for both, so it does not tell which accounts exist). */

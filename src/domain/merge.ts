@@ -1,5 +1,6 @@
 // The merge of extracted data into a profile (CONTRACT §7). Pure: no I/O, no clock (time comes in as `now`),
 // no randomness; the input state is never mutated and the same inputs always give deep-equal outputs.
+import { screenForgotten } from './forget.js'
 import { diffStates } from './merge-diff.js'
 import {
   addInterest,
@@ -122,14 +123,23 @@ function applyExtraction(s: ProfileState, ex: Extraction): void {
   }
 }
 
+export interface MergeOptions {
+  /**
+   * When each extraction's submission was accepted (ISO 8601), by index: a forgotten value comes back only from evidence
+   * accepted after it was forgotten (src/domain/forget.ts). Unknown (omitted) counts as older than any forget.
+   */
+  acceptedAt?: (string | undefined)[]
+}
+
 /**
  * Applies a batch of extractions, in order, to a profile state. One call = one update_log entry.
  * `now` (ISO 8601) stamps `field_timestamps` of every section and field that changed.
  */
-export function merge(state: ProfileState, extractions: Extraction[], now: string): MergeResult {
+export function merge(state: ProfileState, extractions: Extraction[], now: string, opts: MergeOptions = {}): MergeResult {
+  const screened = screenForgotten(state, extractions, opts.acceptedAt)
   const before = workingCopy(state)
-  const after = workingCopy(before)
-  for (const ex of extractions) if (ex && typeof ex === 'object') applyExtraction(after, ex)
+  const after = workingCopy(screened.state)
+  for (const ex of screened.extractions) if (ex && typeof ex === 'object') applyExtraction(after, ex)
 
   const { changes, paths } = diffStates(before, after)
   for (const p of paths) after.field_timestamps[p] = now

@@ -51,6 +51,32 @@ export interface ProfileInternals {
   mood_counts: Record<string, number>
   /** How many times each scalar's current value was seen (path like "core_info.name"); >= 2 means confirmed. */
   seen: Record<string, number>
+  /** Values forgotten on request (src/domain/forget.ts): evidence accepted before `at` cannot bring them back. */
+  forgotten?: Tombstone[]
+}
+
+/** The sections a value can be forgotten from (DELETE /v1/profile/{id}/values), in the profile's own names. */
+export const FORGET_SECTIONS = [
+  'core_info.name',
+  'core_info.age',
+  'core_info.gender',
+  'core_info.location',
+  'core_info.occupation',
+  'interests',
+  'personality.traits',
+  'preferences.conversation_style',
+  'preferences.topics_to_avoid',
+  'memories',
+] as const
+export type ForgetSection = (typeof FORGET_SECTIONS)[number]
+
+/** A forgotten value: its section, category (interests; omitted = every category), normalised key and when. */
+export interface Tombstone {
+  section: ForgetSection
+  category?: string
+  key: string
+  /** ISO 8601: submissions accepted before this are old evidence. */
+  at: string
 }
 
 /** Everything the merge reads and writes. */
@@ -97,6 +123,8 @@ export interface Extraction {
 }
 
 export type InputType = 'text' | 'conversation' | 'structured'
+/** input_type of history entries written by a request rather than a submission. */
+export type EditKind = 'forget' | 'rollback'
 export const INPUT_TYPES: InputType[] = ['text', 'conversation', 'structured']
 
 /** The partial profile recorded in one update_log entry. */
@@ -109,8 +137,13 @@ export interface Changes {
   language?: string
   /** Scalars whose old value was replaced: path -> old value. */
   replaced?: Record<string, Scored<string | number>>
-  /** Entries removed by an explicit negation. */
-  removed?: { section: ListSection; category?: string; value: string }[]
+  /**
+   * Entries removed by an explicit negation (list sections: interests, traits, topics_to_avoid) or forgotten on request
+   * (input_type 'forget': also the scalar paths like core_info.name, preferences.conversation_style, and memories).
+   */
+  removed?: { section: ListSection | ForgetSection; category?: string; value: string }[]
+  /** A rollback (input_type 'rollback'): the seq of the history entry whose state the profile returned to. */
+  rolled_back_to?: number
 }
 
 /** One profile's key in maps of many tenants' profiles (the worker's rounds): tenant and id, NUL-separated. */

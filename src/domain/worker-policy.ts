@@ -10,6 +10,8 @@ export interface OpenSubmission {
   wait: number
   /** The W3C traceparent of the request that accepted it (tracing on), which its processing continues. */
   traceparent?: string | null
+  /** When it was accepted (ISO 8601): evidence older than a forget cannot bring the forgotten value back. */
+  created_at?: string
 }
 
 export type BatchChoice =

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { forgetBodySchema, rollbackBodySchema } from '../domain/forget.js'
+import { FORGET_SECTIONS } from '../domain/profile.js'
 import { contextParamsSchema, searchParamsSchema, submitBodySchema } from '../domain/requests.js'
 
 const scoredString = z.object({ value: z.string(), confidence: z.number().min(0).max(1) })
@@ -36,7 +38,8 @@ export const Profile = z.object({
       extracted_on: z.string(),
       changes: z.record(z.string(), z.unknown()),
       submission_ids: z.array(z.string()),
-      input_type: z.string(),
+      input_type: z.string().describe('text, conversation, structured or mixed for submissions; forget and rollback for requests'),
+      seq: z.number().int().describe('The entry\'s number (POST /v1/profile/{id}/rollback to_seq)'),
     }),
   ),
   last_updated: z.string(),
@@ -120,6 +123,42 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
           summary: 'Delete a profile, its history and its pending submissions',
           parameters: [idParam],
           responses: { '204': { description: 'Deleted' }, '400': err('Invalid profile id'), '404': err('Unknown profile'), ...common },
+        },
+      },
+      '/v1/profile/{id}/values': {
+        delete: {
+          summary:
+            'Forget one value: removed from the profile, its summary and its embedding, recorded in the history (input_type forget). Only a submission accepted afterwards can bring it back',
+          parameters: [
+            idParam,
+            { name: 'section', in: 'query', required: false, schema: { type: 'string', enum: [...FORGET_SECTIONS] }, description: 'Instead of the body' },
+            { name: 'value', in: 'query', required: false, schema: { type: 'string' }, description: 'Instead of the body' },
+            { name: 'category', in: 'query', required: false, schema: { type: 'string' }, description: 'Instead of the body (interests only)' },
+          ],
+          requestBody: { required: false, content: json(forgetBodySchema) },
+          responses: {
+            '200': { description: 'The profile without the value', content: json(z.object({ profile_id: z.string(), profile: Profile })) },
+            '400': err('Invalid profile id, section, value or category'),
+            '404': err('Unknown profile, or the profile has no such value'),
+            '409': err('The profile kept changing while the change was prepared; retry'),
+            ...common,
+          },
+        },
+      },
+      '/v1/profile/{id}/rollback': {
+        post: {
+          summary:
+            'Return the profile to the state of an earlier history entry, recorded as a new entry (input_type rollback); forgotten values stay forgotten',
+          parameters: [idParam],
+          requestBody: { required: true, content: json(rollbackBodySchema) },
+          responses: {
+            '200': { description: 'The profile as rolled back', content: json(z.object({ profile_id: z.string(), profile: Profile })) },
+            '400': err('Invalid profile id or to_seq'),
+            '404': err('Unknown profile or history entry'),
+            '409': err('The entry was written before snapshots were kept, or the profile kept changing; retry'),
+            '415': err('Body is not application/json'),
+            ...common,
+          },
         },
       },
       '/v1/profile/{id}/context': {

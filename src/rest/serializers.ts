@@ -23,7 +23,7 @@ export function toRestProfile(p: ProfileRecord) {
 }
 
 export function toRestLogEntry(e: HistoryEntry) {
-  return { extracted_on: e.extracted_on, changes: e.changes, submission_ids: e.submission_ids, input_type: e.input_type }
+  return { extracted_on: e.extracted_on, changes: e.changes, submission_ids: e.submission_ids, input_type: e.input_type, seq: e.seq }
 }
 
 export function toRestContext(c: ProfileContext) {

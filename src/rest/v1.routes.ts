@@ -49,6 +49,17 @@ function searchParams(q: Record<string, unknown>): SearchParams {
   }
 }
 
+function requireJson(req: FastifyRequest): void {
+  if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) {
+    throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json')
+  }
+}
+
+function jsonObject(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('Request body must be a JSON object')
+  return body as Record<string, unknown>
+}
+
 export async function registerV1Routes(v1: FastifyInstance, services: Services, config: Config) {
 
   // Authentication first, so an unauthenticated caller learns nothing else (not even body errors); then the app's
@@ -59,13 +70,8 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
   })
 
   v1.post<{ Params: { id: string } }>('/profile/:id', async (req, reply) => {
-    const type = String(req.headers['content-type'] ?? '')
-    if (!/^application\/json\b/i.test(type)) {
-      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json')
-    }
-    const body = req.body
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('Request body must be a JSON object')
-    const { data, input_type } = body as Record<string, unknown>
+    requireJson(req)
+    const { data, input_type } = jsonObject(req.body)
     const header = req.headers['idempotency-key']
     const ack = await services.submissions.submit(req.ctx, req.params.id, {
       data,
@@ -94,6 +100,25 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
   v1.delete<{ Params: { id: string } }>('/profile/:id', async (req, reply) => {
     await services.profiles.delete(req.ctx, req.params.id)
     return reply.code(204).send()
+  })
+
+  // Forget one value: {section, value, category?} as a JSON body, or as query parameters (some clients send no body with
+  // a DELETE). Answers the profile as it is now.
+  v1.delete<{ Params: { id: string } }>('/profile/:id/values', async (req) => {
+    const body = req.body
+    const q = req.query as Record<string, unknown>
+    const input =
+      body !== undefined && body !== null
+        ? jsonObject(body)
+        : { section: one(q, 'section'), value: one(q, 'value'), category: one(q, 'category') }
+    const p = await services.edits.forget(req.ctx, req.params.id, input)
+    return { profile_id: p.profile_id, profile: toRestProfile(p) }
+  })
+
+  v1.post<{ Params: { id: string } }>('/profile/:id/rollback', async (req) => {
+    requireJson(req)
+    const p = await services.edits.rollback(req.ctx, req.params.id, jsonObject(req.body))
+    return { profile_id: p.profile_id, profile: toRestProfile(p) }
   })
 
   const search = async (req: FastifyRequest) => {

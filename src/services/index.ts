@@ -3,6 +3,7 @@ import type { RequestBudget } from './budget.js'
 import type { ExportService } from './export.service.js'
 import type { ProcessingService } from './processing.service.js'
 import type { ProfileContextService } from './profile-context.service.js'
+import type { ProfileEditService } from './profile-edit.service.js'
 import type { ProfileService } from './profile.service.js'
 import type { SearchService } from './search.service.js'
 import type { SubmissionService } from './submission.service.js'
@@ -14,6 +15,8 @@ export interface Services {
   accounts: AccountService
   submissions: SubmissionService
   profiles: ProfileService
+  /** Forgetting a value, rolling back to a history entry. */
+  edits: ProfileEditService
   search: SearchService
   /** A profile as compact text for an LLM prompt, under a token budget. */
   llmContext: ProfileContextService

@@ -12,7 +12,7 @@ describe('OpenAPI document', () => {
   it('describes every /v1 operation with the request schemas used for validation', () => {
     const doc = openApiDocument() as any
     expect(doc.openapi).toMatch(/^3\./)
-    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/export', '/v1/import', '/v1/profile/{id}', '/v1/profile/{id}/context', '/v1/search', '/v1/smart-search'])
+    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/export', '/v1/import', '/v1/profile/{id}', '/v1/profile/{id}/context', '/v1/profile/{id}/rollback', '/v1/profile/{id}/values', '/v1/search', '/v1/smart-search'])
     expect(Object.keys(doc.paths['/v1/profile/{id}']).sort()).toEqual(['delete', 'get', 'post'])
     const body = doc.paths['/v1/profile/{id}'].post.requestBody.content['application/json'].schema
     expect(body.required).toEqual(['data'])
@@ -26,6 +26,13 @@ describe('OpenAPI document', () => {
     expect(Object.keys(byName).sort()).toEqual(['id', 'max_tokens', 'query'])
     expect(byName.max_tokens).toMatchObject({ type: 'integer', minimum: 1, maximum: 32000, default: 1000 })
     expect(byName.query).toMatchObject({ type: 'string', maxLength: 1000 })
+    const forget = doc.paths['/v1/profile/{id}/values'].delete
+    expect(forget.requestBody.content['application/json'].schema.required).toEqual(['section', 'value'])
+    expect(forget.parameters.map((p: any) => p.name)).toEqual(['id', 'section', 'value', 'category'])
+    expect(Object.keys(forget.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '409']))
+    const rollback = doc.paths['/v1/profile/{id}/rollback'].post
+    expect(rollback.requestBody.content['application/json'].schema.properties.to_seq).toMatchObject({ type: 'integer', minimum: 1 })
+    expect(Object.keys(rollback.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '409']))
     const out = context.responses['200'].content['application/json'].schema
     expect(out.required).toEqual(expect.arrayContaining(['text', 'tokens', 'max_tokens', 'encoding', 'facts_included', 'facts_total', 'truncated']))
   })

@@ -2,7 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } fr
 import { invalid } from '../../domain/errors.js'
 import type { GqlContext } from '../context.js'
 import { decodeCursor, encodeCursor, toGqlLogEntry, toGqlProfile, toGqlSubmission } from '../serializers.js'
-import { ContextArgs, PageArgs, SubmissionPageArgs, SubmitArgs } from '../types/args.type.js'
+import { ContextArgs, ForgetArgs, PageArgs, RollbackArgs, SubmissionPageArgs, SubmitArgs } from '../types/args.type.js'
 import { SubmissionAck } from '../types/operations.type.js'
 import { HistoryPage, Profile, ProfileContext, SubmissionPage } from '../types/profile.type.js'
 
@@ -92,5 +92,20 @@ export class ProfileResolver {
   @Mutation(() => Boolean, { description: 'Deletes the profile and everything of it; false when there was none' })
   async deleteProfile(@Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GqlContext): Promise<boolean> {
     return services.profiles.remove(ctx, id)
+  }
+
+  @Mutation(() => Profile, {
+    description:
+      'Forgets one value (as DELETE /v1/profile/{id}/values): gone from the profile, summary and embedding, recorded in the history; only a submission accepted afterwards can bring it back',
+  })
+  async forgetProfileValue(@Args(() => ForgetArgs) { id, section, value, category }: ForgetArgs, @Ctx() { ctx, services }: GqlContext): Promise<Profile> {
+    return toGqlProfile(await services.edits.forget(ctx, id, { section, value, category }))
+  }
+
+  @Mutation(() => Profile, {
+    description: 'Returns the profile to the state of an earlier history entry, recorded as a new entry (as POST /v1/profile/{id}/rollback)',
+  })
+  async rollbackProfile(@Args(() => RollbackArgs) { id, toSeq }: RollbackArgs, @Ctx() { ctx, services }: GqlContext): Promise<Profile> {
+    return toGqlProfile(await services.edits.rollback(ctx, id, { to_seq: toSeq }))
   }
 }

@@ -24,6 +24,24 @@ export class SubmitArgs {
 }
 
 @ArgsType()
+export class ForgetArgs {
+  @Field(() => ID) id!: string
+  @Field(() => String, {
+    description:
+      'The section, as named in the profile: core_info.name, core_info.age, core_info.gender, core_info.location, core_info.occupation, interests, personality.traits, preferences.conversation_style, preferences.topics_to_avoid, memories',
+  })
+  section!: string
+  @Field(() => String, { description: 'The value (for memories, the event); compared as the merge compares values' }) value!: string
+  @Field(() => String, { nullable: true, description: 'interests only: the category (any when omitted)' }) category?: string | null
+}
+
+@ArgsType()
+export class RollbackArgs {
+  @Field(() => ID) id!: string
+  @Field(() => Int, { description: 'seq of the history entry whose state to return to' }) toSeq!: number
+}
+
+@ArgsType()
 export class SearchArgs {
   @Field(() => String, { nullable: true, description: 'Natural-language text; when given, results are ranked by similarity' })
   query?: string | null

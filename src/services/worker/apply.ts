@@ -1,5 +1,6 @@
 import { toSql } from 'pgvector'
 import type { ProfileWrite } from '../../db/processing.repository.js'
+import { snapshotOf } from '../../domain/forget.js'
 import { profileKey, type ProfileJob } from '../../domain/profile.js'
 import type { Prepared } from './extract.js'
 import { readyEvent, shareUsage, toJob, type Claimed, type WorkerDeps } from './round.js'
@@ -8,6 +9,7 @@ import { readyEvent, shareUsage, toJob, type Claimed, type WorkerDeps } from './
 export async function applyRound(d: WorkerDeps, ready: { c: Claimed; prepared: Prepared }[], owner: string): Promise<ProfileJob[]> {
   const more: ProfileJob[] = []
   let dropped = 0
+  const stale: Claimed[] = []
   await d.uow.run(undefined, async (tx) => {
     const m = tx.manager
     const current = new Map((await d.repo.lock(m, ready.map((r) => r.c.job))).map((p) => [profileKey(toJob(p)), p]))
@@ -17,6 +19,12 @@ export async function applyRound(d: WorkerDeps, ready: { c: Claimed; prepared: P
       // Deleted, or our lease lapsed and another worker took over: drop the work.
       if (!cur || cur.claimed_by !== owner) {
         dropped++
+        continue
+      }
+      // Changed under our lease (a value forgotten, a rollback): our merge started from an older state, so the batch
+      // goes back to the queue to be merged into the new one (its submissions keep their attempts).
+      if (cur.version !== c.profile.version) {
+        stale.push(c)
         continue
       }
       const ids = c.submissions.map((s) => s.id)
@@ -38,6 +46,7 @@ export async function applyRound(d: WorkerDeps, ready: { c: Claimed; prepared: P
             changes: JSON.stringify(p.merged.changes),
             submissionIds: JSON.stringify(ids),
             inputType: inputTypes.length === 1 ? inputTypes[0]! : 'mixed',
+            snapshot: JSON.stringify(snapshotOf(p.merged.state)),
           }
           : undefined,
         content: JSON.stringify(p.merged.state.content),
@@ -52,6 +61,11 @@ export async function applyRound(d: WorkerDeps, ready: { c: Claimed; prepared: P
         embedding: toSql(p.vector),
       })
     }
+    for (const c of stale) {
+      await d.submissions.giveBack(m, c.job.tenantId, c.submissions.map((s) => s.id))
+      await d.repo.release(m, [c.job], owner)
+      await d.queue.enqueue(c.job, { tx: m })
+    }
     if (!writes.length) return
     const result = await d.repo.apply(m, writes, d.ai.embedder.model)
     for (const w of writes) {
@@ -61,6 +75,7 @@ export async function applyRound(d: WorkerDeps, ready: { c: Claimed; prepared: P
       if (r.remaining > 0) more.push(w.job)
     }
   })
+  if (stale.length) d.log.info({ profiles: stale.length }, 'profiles changed by a request while processing; their batches queued again')
   if (dropped) d.log.info({ dropped }, 'profiles deleted or leases lost while processing; their batches dropped')
   return more
 }

@@ -39,7 +39,7 @@ export async function extractProfile(ai: AiProviders, profile: ProfileRecord, su
     const extractions = subs.map((s) => (s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!))
     const now = new Date().toISOString()
     const merged = inSpanSync('merge', { attributes: { 'profiler.extractions': extractions.length } }, (span) => {
-      const out = merge(state, extractions, now)
+      const out = merge(state, extractions, now, { acceptedAt: subs.map((s) => s.created_at) })
       span?.setAttribute('profiler.changed', out.changed)
       return out
     })
