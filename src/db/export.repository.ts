@@ -54,7 +54,11 @@ export class ExportRepository {
     )
   }
 
-  /** History of the profiles `ids` after the key `after` (profile id, seq), in key order. */
+  /**
+   * History of the profiles `ids` after the key `after` (profile id, seq), in key order. Snapshots are deliberately left
+   * out: each is a whole profile, so they would make an export quadratic in the history's length; imported entries have
+   * none, so a rollback reaches only entries written after the import.
+   */
   async history(m: EntityManager, tenantId: string, ids: string[], after: [string, number] | null, limit: number): Promise<HistoryExport[]> {
     const rows = await m.query(
       `SELECT profile_id, seq, extracted_on, changes, submission_ids, input_type FROM profile_history

@@ -1,5 +1,5 @@
 // Deleting a profile leaves nothing of it behind: no row of any table (those of other features included, found through
-// information_schema) names it or holds its content, pg-boss's jobs and their archive included; the same profile id in
+// information_schema) names it or holds its content (history snapshots included), pg-boss's jobs and their archive included; the same profile id in
 // another tenant is untouched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROCESS_QUEUE } from '../../src/jobs/queue.js'
@@ -38,6 +38,21 @@ describe('no residue after a profile is deleted', () => {
     }
     const [{ embedded }] = await ds.query(`SELECT count(*)::int AS embedded FROM profiles WHERE tenant_id = $1 AND profile_id = $2 AND embedding IS NOT NULL`, [tenantA, id])
     expect(embedded).toBe(1)
+    // A forget and a rollback: history entries whose snapshots hold the profile's content (a forgotten value's
+    // tombstone too) without naming the profile id.
+    const edit = (path: string, method: string, body: unknown) =>
+      fetch(`${svc.url}/v1/profile/${encodeURIComponent(id)}/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    expect((await edit('values', 'DELETE', { section: 'interests', value: 'jazz' })).status).toBe(200)
+    expect((await edit('rollback', 'POST', { to_seq: 1 })).status).toBe(200)
+    const [{ snapshots }] = await ds.query(
+      `SELECT count(*)::int AS snapshots FROM profile_history WHERE tenant_id = $1 AND profile_id = $2 AND strpos(snapshot::text, 'Quixotown') > 0`,
+      [tenantA, id],
+    )
+    expect(snapshots).toBeGreaterThanOrEqual(3)
     // pg-boss archives finished jobs after hours: put copies of this profile's finished jobs there now, as it would.
     await ds.query(
       `INSERT INTO pgboss.archive SELECT j.*, now() FROM pgboss.job j WHERE j.name = $1 AND j.data->>'tenantId' = $2 AND j.data->>'profileId' = $3`,
