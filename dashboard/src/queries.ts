@@ -384,6 +384,18 @@ export const DELETE_PROFILE = graphql(`
   }
 `)
 
+export const FORGET_VALUE = graphql(`
+  mutation ForgetValue($id: ID!, $section: String!, $value: String!, $category: String) {
+    forgetProfileValue(id: $id, section: $section, value: $value, category: $category) { ...ProfileFields }
+  }
+`)
+
+export const ROLLBACK_PROFILE = graphql(`
+  mutation RollbackProfile($id: ID!, $toSeq: Int!) {
+    rollbackProfile(id: $id, toSeq: $toSeq) { ...ProfileFields }
+  }
+`)
+
 export const PROFILE_STATUS_CHANGED = graphql(`
   subscription ProfileStatusChanged($id: ID!) {
     profileStatusChanged(id: $id) {

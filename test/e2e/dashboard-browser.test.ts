@@ -55,7 +55,7 @@ describe.skipIf(!executable || serverPass)('dashboard in headless Chromium', () 
     await svc?.close()
   })
 
-  it('sign up, create an app, copy its key, submit over REST, find the profile, watch it turn ready live, open it, delete it', async () => {
+  it('sign up, create an app, copy its key, submit over REST, find the profile, watch it turn ready live, open it, forget a value, roll back, delete it', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: svc.url })
     const page = await context.newPage()
@@ -131,6 +131,19 @@ describe.skipIf(!executable || serverPass)('dashboard in headless Chromium', () 
     // back to it, delete with confirmation
     await page.getByRole('link', { name: 'maria-1' }).first().click()
     await expect.poll(async () => (await status.textContent())?.trim()).toBe('ready')
+
+    // forget a value with its Remove control, then roll back to the first update: both confirmed, both in the history
+    const interests = page.locator('[data-section="interests"]')
+    const history = page.locator('[data-section="history"]')
+    await expect.poll(async () => interests.innerText()).toMatch(/jazz/)
+    await page.getByRole('button', { name: 'Remove jazz from interests' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove', exact: true }).click()
+    await expect.poll(async () => interests.innerText()).not.toMatch(/jazz/)
+    await expect.poll(async () => history.innerText()).toMatch(/forget/)
+    await page.getByRole('button', { name: 'Roll back to here' }).first().click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Roll back', exact: true }).click()
+    await expect.poll(async () => history.innerText()).toMatch(/rollback/)
+    expect(await interests.innerText()).not.toMatch(/jazz/) // forgotten values stay forgotten
     await page.getByRole('button', { name: 'Delete profile' }).click()
     const dialog = page.getByRole('dialog')
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click()

@@ -49,6 +49,8 @@ type Documents = {
     "\n  query ProfileSubmissions($id: ID!, $after: String) {\n    profile(id: $id) {\n      profileId\n      submissions(first: 20, after: $after) { ...SubmissionPageFields }\n    }\n  }\n": typeof types.ProfileSubmissionsDocument,
     "\n  query ProfileContext($id: ID!, $maxTokens: Int!, $query: String) {\n    profile(id: $id) {\n      profileId\n      context(maxTokens: $maxTokens, query: $query) {\n        text\n        tokens\n        maxTokens\n        encoding\n        factsIncluded\n        factsTotal\n        summaryIncluded\n        truncated\n        rankedBy\n      }\n    }\n  }\n": typeof types.ProfileContextDocument,
     "\n  mutation DeleteProfile($id: ID!) {\n    deleteProfile(id: $id)\n  }\n": typeof types.DeleteProfileDocument,
+    "\n  mutation ForgetValue($id: ID!, $section: String!, $value: String!, $category: String) {\n    forgetProfileValue(id: $id, section: $section, value: $value, category: $category) { ...ProfileFields }\n  }\n": typeof types.ForgetValueDocument,
+    "\n  mutation RollbackProfile($id: ID!, $toSeq: Int!) {\n    rollbackProfile(id: $id, toSeq: $toSeq) { ...ProfileFields }\n  }\n": typeof types.RollbackProfileDocument,
     "\n  subscription ProfileStatusChanged($id: ID!) {\n    profileStatusChanged(id: $id) {\n      profileId\n      status\n      profile { ...ProfileFields }\n    }\n  }\n": typeof types.ProfileStatusChangedDocument,
 };
 const documents: Documents = {
@@ -86,6 +88,8 @@ const documents: Documents = {
     "\n  query ProfileSubmissions($id: ID!, $after: String) {\n    profile(id: $id) {\n      profileId\n      submissions(first: 20, after: $after) { ...SubmissionPageFields }\n    }\n  }\n": types.ProfileSubmissionsDocument,
     "\n  query ProfileContext($id: ID!, $maxTokens: Int!, $query: String) {\n    profile(id: $id) {\n      profileId\n      context(maxTokens: $maxTokens, query: $query) {\n        text\n        tokens\n        maxTokens\n        encoding\n        factsIncluded\n        factsTotal\n        summaryIncluded\n        truncated\n        rankedBy\n      }\n    }\n  }\n": types.ProfileContextDocument,
     "\n  mutation DeleteProfile($id: ID!) {\n    deleteProfile(id: $id)\n  }\n": types.DeleteProfileDocument,
+    "\n  mutation ForgetValue($id: ID!, $section: String!, $value: String!, $category: String) {\n    forgetProfileValue(id: $id, section: $section, value: $value, category: $category) { ...ProfileFields }\n  }\n": types.ForgetValueDocument,
+    "\n  mutation RollbackProfile($id: ID!, $toSeq: Int!) {\n    rollbackProfile(id: $id, toSeq: $toSeq) { ...ProfileFields }\n  }\n": types.RollbackProfileDocument,
     "\n  subscription ProfileStatusChanged($id: ID!) {\n    profileStatusChanged(id: $id) {\n      profileId\n      status\n      profile { ...ProfileFields }\n    }\n  }\n": types.ProfileStatusChangedDocument,
 };
 
@@ -225,6 +229,14 @@ export function graphql(source: "\n  query ProfileContext($id: ID!, $maxTokens: 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation DeleteProfile($id: ID!) {\n    deleteProfile(id: $id)\n  }\n"): typeof import('./graphql').DeleteProfileDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ForgetValue($id: ID!, $section: String!, $value: String!, $category: String) {\n    forgetProfileValue(id: $id, section: $section, value: $value, category: $category) { ...ProfileFields }\n  }\n"): typeof import('./graphql').ForgetValueDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RollbackProfile($id: ID!, $toSeq: Int!) {\n    rollbackProfile(id: $id, toSeq: $toSeq) { ...ProfileFields }\n  }\n"): typeof import('./graphql').RollbackProfileDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

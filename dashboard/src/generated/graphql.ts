@@ -280,6 +280,24 @@ export type DeleteProfileMutationVariables = Exact<{
 
 export type DeleteProfileMutation = { deleteProfile: boolean };
 
+export type ForgetValueMutationVariables = Exact<{
+  id: string | number;
+  section: string;
+  value: string;
+  category?: string | null | undefined;
+}>;
+
+
+export type ForgetValueMutation = { forgetProfileValue: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
+
+export type RollbackProfileMutationVariables = Exact<{
+  id: string | number;
+  toSeq: number;
+}>;
+
+
+export type RollbackProfileMutation = { rollbackProfile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
+
 export type ProfileStatusChangedSubscriptionVariables = Exact<{
   id: string | number;
 }>;
@@ -1065,6 +1083,251 @@ export const DeleteProfileDocument = new TypedDocumentString(`
   deleteProfile(id: $id)
 }
     `) as unknown as TypedDocumentString<DeleteProfileMutation, DeleteProfileMutationVariables>;
+export const ForgetValueDocument = new TypedDocumentString(`
+    mutation ForgetValue($id: ID!, $section: String!, $value: String!, $category: String) {
+  forgetProfileValue(
+    id: $id
+    section: $section
+    value: $value
+    category: $category
+  ) {
+    ...ProfileFields
+  }
+}
+    fragment HistoryPageFields on HistoryPage {
+  entries {
+    ...HistoryEntryFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+fragment HistoryEntryFields on UpdateLogEntry {
+  seq
+  extractedOn
+  changes
+  submissionIds
+  inputType
+}
+fragment SubmissionPageFields on SubmissionPage {
+  nodes {
+    ...SubmissionFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+fragment SubmissionFields on Submission {
+  id
+  inputType
+  status
+  attempts
+  error
+  createdAt
+  startedAt
+  finishedAt
+  promptVersion
+  usage {
+    totalTokens
+  }
+}
+fragment ProfileFields on Profile {
+  profileId
+  status
+  language
+  summary
+  lastUpdated
+  createdAt
+  coreInfo {
+    name {
+      value
+      confidence
+    }
+    age {
+      value
+      confidence
+    }
+    gender {
+      value
+      confidence
+    }
+    location {
+      value
+      confidence
+    }
+    occupation {
+      value
+      confidence
+    }
+  }
+  interests {
+    category
+    values {
+      value
+      confidence
+    }
+  }
+  personality {
+    traits {
+      value
+      confidence
+    }
+    moodTrends {
+      default {
+        value
+        confidence
+      }
+      recent {
+        value
+        confidence
+      }
+    }
+  }
+  preferences {
+    conversationStyle {
+      value
+      confidence
+    }
+    topicsToAvoid {
+      value
+      confidence
+    }
+  }
+  memories {
+    event
+    date
+    importance
+    confidence
+  }
+  history(first: 20) {
+    ...HistoryPageFields
+  }
+  submissions(first: 20) {
+    ...SubmissionPageFields
+  }
+}`) as unknown as TypedDocumentString<ForgetValueMutation, ForgetValueMutationVariables>;
+export const RollbackProfileDocument = new TypedDocumentString(`
+    mutation RollbackProfile($id: ID!, $toSeq: Int!) {
+  rollbackProfile(id: $id, toSeq: $toSeq) {
+    ...ProfileFields
+  }
+}
+    fragment HistoryPageFields on HistoryPage {
+  entries {
+    ...HistoryEntryFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+fragment HistoryEntryFields on UpdateLogEntry {
+  seq
+  extractedOn
+  changes
+  submissionIds
+  inputType
+}
+fragment SubmissionPageFields on SubmissionPage {
+  nodes {
+    ...SubmissionFields
+  }
+  pageInfo {
+    endCursor
+    hasNextPage
+  }
+}
+fragment SubmissionFields on Submission {
+  id
+  inputType
+  status
+  attempts
+  error
+  createdAt
+  startedAt
+  finishedAt
+  promptVersion
+  usage {
+    totalTokens
+  }
+}
+fragment ProfileFields on Profile {
+  profileId
+  status
+  language
+  summary
+  lastUpdated
+  createdAt
+  coreInfo {
+    name {
+      value
+      confidence
+    }
+    age {
+      value
+      confidence
+    }
+    gender {
+      value
+      confidence
+    }
+    location {
+      value
+      confidence
+    }
+    occupation {
+      value
+      confidence
+    }
+  }
+  interests {
+    category
+    values {
+      value
+      confidence
+    }
+  }
+  personality {
+    traits {
+      value
+      confidence
+    }
+    moodTrends {
+      default {
+        value
+        confidence
+      }
+      recent {
+        value
+        confidence
+      }
+    }
+  }
+  preferences {
+    conversationStyle {
+      value
+      confidence
+    }
+    topicsToAvoid {
+      value
+      confidence
+    }
+  }
+  memories {
+    event
+    date
+    importance
+    confidence
+  }
+  history(first: 20) {
+    ...HistoryPageFields
+  }
+  submissions(first: 20) {
+    ...SubmissionPageFields
+  }
+}`) as unknown as TypedDocumentString<RollbackProfileMutation, RollbackProfileMutationVariables>;
 export const ProfileStatusChangedDocument = new TypedDocumentString(`
     subscription ProfileStatusChanged($id: ID!) {
   profileStatusChanged(id: $id) {

@@ -11,6 +11,7 @@ import { announce } from '../ui'
 import { profileBody } from './profile/body'
 import { contextPanel } from './profile/context'
 import { deleteAction } from './profile/delete'
+import { editActions } from './profile/edits'
 import { profileHeader } from './profile/header'
 import { historyKey, historyPage } from './profile/history'
 import { liveProfile } from './profile/live'
@@ -39,6 +40,10 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
     render()
     header.heading.focus()
   })
+  const edits = editActions(id, signal, (profile) => {
+    applyProfile(state, profile)
+    render()
+  })
   const header = profileHeader(id, live.indicator, remove.button)
   const content = h('div', { class: 'profile-content', 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading profile…'))
   const context = contextPanel(id, signal)
@@ -52,7 +57,7 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
     content.removeAttribute('aria-busy')
     // Keep keyboard focus on the same control across a re-render.
     const focusedKey = document.activeElement?.getAttribute('data-key') ?? null
-    replace(content, ...profileBody(id, state, { history: () => void loadMoreHistory(), submissions: () => void loadMoreSubmissions() }))
+    replace(content, ...profileBody(id, state, { history: () => void loadMoreHistory(), submissions: () => void loadMoreSubmissions() }, edits))
     if (focusedKey) content.querySelector<HTMLElement>(`[data-key="${focusedKey}"]`)?.focus()
   }
 

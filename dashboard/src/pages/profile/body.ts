@@ -2,6 +2,7 @@
 import { h, type Child } from '../../dom'
 import { errorText } from '../../ui'
 import { coreInfoSection, interestsSection, personalitySection, preferencesSection, summarySection } from './fields'
+import type { EditActions } from './edits'
 import { historySection } from './history'
 import { memoriesSection } from './memories'
 import type { ProfileState } from './state'
@@ -12,7 +13,7 @@ export interface LoadMore {
   submissions(): void
 }
 
-export function profileBody(id: string, state: ProfileState, loadMore: LoadMore): Child[] {
+export function profileBody(id: string, state: ProfileState, loadMore: LoadMore, edits?: EditActions): Child[] {
   const p = state.profile
   if (!p) {
     return [
@@ -29,13 +30,13 @@ export function profileBody(id: string, state: ProfileState, loadMore: LoadMore)
       'div',
       { class: 'profile-grid' },
       summarySection(p),
-      coreInfoSection(p),
-      interestsSection(p),
-      personalitySection(p),
-      preferencesSection(p),
-      memoriesSection(p),
+      coreInfoSection(p, edits),
+      interestsSection(p, edits),
+      personalitySection(p, edits),
+      preferencesSection(p, edits),
+      memoriesSection(p, edits),
     ),
-    historySection(state.history, loadMore.history),
+    historySection(state.history, loadMore.history, edits),
     submissionsSection(state.submissions, loadMore.submissions),
   ]
 }

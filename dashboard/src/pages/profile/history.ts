@@ -4,6 +4,7 @@ import type { HistoryPageFieldsFragment } from '../../generated/graphql'
 import type { HistoryEntry } from '../../types'
 import { confidenceBar, dateTime } from '../../ui'
 import { loadMoreControls, type PageOf, type Paged } from './paged'
+import type { EditActions } from './edits'
 import { empty, section } from './section'
 
 export const historyKey = (e: HistoryEntry): string => String(e.seq)
@@ -52,7 +53,7 @@ function describeChanges(value: unknown, path: string, out: HTMLElement[]): void
   out.push(changeLine(path, ': ', h('span', { class: 'change-value' }, formatLeaf(value))))
 }
 
-function historyEntry(entry: HistoryEntry): HTMLElement {
+function historyEntry(entry: HistoryEntry, edits?: EditActions): HTMLElement {
   const lines: HTMLElement[] = []
   describeChanges(entry.changes, '', lines)
   const ids = entry.submissionIds
@@ -67,18 +68,20 @@ function historyEntry(entry: HistoryEntry): HTMLElement {
       dateTime(entry.extractedOn),
       ' ',
       h('span', { class: 'badge' }, entry.inputType.toLowerCase()),
+      ' ',
+      edits?.rollback(entry.seq) ?? null,
     ),
     lines.length > 0 ? h('ul', { class: 'changes' }, lines) : empty('No changes.'),
     ids.length > 0 ? h('p', { class: 'muted small' }, `Submission${ids.length === 1 ? '' : 's'}: ${ids.join(', ')}`) : null,
   )
 }
 
-export function historySection(history: Paged<HistoryEntry>, loadMore: () => void): HTMLElement {
+export function historySection(history: Paged<HistoryEntry>, loadMore: () => void, edits?: EditActions): HTMLElement {
   return section(
     'history',
     'History',
-    h('p', { class: 'hint' }, 'Every update, oldest first.'),
-    history.items.length === 0 ? empty('No updates yet.') : h('ol', { class: 'history' }, history.items.map(historyEntry)),
+    h('p', { class: 'hint' }, 'Every update, oldest first. "Roll back to here" returns the profile to what it held after that update, as a new update (entries from before rollbacks existed cannot be rolled back to).'),
+    history.items.length === 0 ? empty('No updates yet.') : h('ol', { class: 'history' }, history.items.map((e) => historyEntry(e, edits))),
     ...loadMoreControls('history-more', history, loadMore),
   )
 }

@@ -2,6 +2,7 @@
 import { h } from '../../dom'
 import type { Memory, Profile } from '../../types'
 import { confidenceBar, dateOnly } from '../../ui'
+import type { EditActions } from './edits'
 import { empty, section } from './section'
 
 /** Dated memories in date order, then the undated ones in the order given. */
@@ -10,7 +11,7 @@ export function orderMemories(memories: Memory[]): Memory[] {
   return [...dated, ...memories.filter((m) => !m.date)]
 }
 
-export function memoriesSection(p: Profile): HTMLElement {
+export function memoriesSection(p: Profile, edits?: EditActions): HTMLElement {
   const memories = orderMemories(p.memories)
   if (memories.length === 0) return section('memories', 'Memories', empty('No memories yet.'))
   return section(
@@ -30,6 +31,7 @@ export function memoriesSection(p: Profile): HTMLElement {
             { class: 'timeline-meta' },
             m.importance ? h('span', { class: `badge badge--importance-${m.importance}` }, `${m.importance} importance`) : null,
             m.confidence !== null ? confidenceBar(m.confidence) : null,
+            edits?.forget('memories', m.event) ?? null,
           ),
         ),
       ),
