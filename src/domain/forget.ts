@@ -160,57 +160,67 @@ export function forgetValue(state: ProfileState, target: ForgetTarget, now: stri
   return { state: s, changes: { removed }, found: true }
 }
 
-/** Whether the extraction proposes the tombstoned value. */
-function proposes(ex: Extraction, t: Tombstone): boolean {
-  const hit = (v: unknown) => (typeof v === 'string' || typeof v === 'number') && keyOf(t.section, v) === t.key
-  const anyOf = (list: unknown) => Array.isArray(list) && list.some((e) => e && hit(e.value))
-  if (t.section === 'preferences.conversation_style') return hit(ex.preferences?.conversation_style?.value)
-  if (SCALAR_PATHS[t.section]) return hit((ex.core_info as Record<string, Scored<unknown>> | undefined)?.[t.section.slice(10)]?.value)
-  if (t.section === 'interests') return Object.values(ex.interests ?? {}).some(anyOf)
-  if (t.section === 'personality.traits') return anyOf(ex.personality?.traits)
-  if (t.section === 'preferences.topics_to_avoid') return anyOf(ex.preferences?.topics_to_avoid)
-  return Array.isArray(ex.memories) && ex.memories.some((m) => m && hit(m.event))
+/** Where each value of an extraction sits, as (section, value) pairs: what tombstones are matched against. */
+function* proposed(ex: Extraction): Generator<[ForgetSection, unknown]> {
+  const core = (ex.core_info ?? {}) as Record<string, Scored<unknown> | undefined>
+  for (const f of ['name', 'age', 'gender', 'location', 'occupation'] as const) yield [`core_info.${f}`, core[f]?.value]
+  yield ['preferences.conversation_style', ex.preferences?.conversation_style?.value]
+  const list = function* (section: ForgetSection, l: unknown): Generator<[ForgetSection, unknown]> {
+    if (Array.isArray(l)) for (const e of l) yield [section, e?.value]
+  }
+  for (const l of Object.values(ex.interests && typeof ex.interests === 'object' ? ex.interests : {})) yield* list('interests', l)
+  yield* list('personality.traits', ex.personality?.traits)
+  yield* list('preferences.topics_to_avoid', ex.preferences?.topics_to_avoid)
+  if (Array.isArray(ex.memories)) for (const m of ex.memories) yield ['memories', m?.event]
 }
 
-/** The extraction without the tombstoned value. */
-function without(ex: Extraction, t: Tombstone): Extraction {
+const tombKey = (section: ForgetSection, value: unknown): string | undefined =>
+  typeof value === 'string' || typeof value === 'number' ? `${section}\u0000${keyOf(section, value)}` : undefined
+
+/** The extraction without the values of the `blocked` tombstone keys. */
+function without(ex: Extraction, blocked: Set<string>): Extraction {
   const out = structuredClone(ex)
-  const keep = (list: unknown) => (Array.isArray(list) ? list.filter((e) => !(e && keyOf(t.section, e.value) === t.key)) : list)
-  if (t.section === 'preferences.conversation_style') {
-    if (out.preferences) delete out.preferences.conversation_style
-  } else if (SCALAR_PATHS[t.section]) {
-    if (out.core_info) delete out.core_info[t.section.slice(10) as CoreField]
-  } else if (t.section === 'interests') {
-    for (const c of Object.keys(out.interests ?? {})) out.interests![c] = keep(out.interests![c]) as Scored<string>[]
-  } else if (t.section === 'personality.traits') {
-    if (out.personality) out.personality.traits = keep(out.personality.traits) as Scored<string>[]
-  } else if (t.section === 'preferences.topics_to_avoid') {
-    if (out.preferences) out.preferences.topics_to_avoid = keep(out.preferences.topics_to_avoid) as Scored<string>[]
-  } else if (Array.isArray(out.memories)) {
-    out.memories = out.memories.filter((m) => !(m && typeof m.event === 'string' && normaliseValue(m.event) === t.key))
+  const gone = (section: ForgetSection, v: unknown) => {
+    const k = tombKey(section, v)
+    return k !== undefined && blocked.has(k)
   }
+  const keep = (section: ForgetSection, l: unknown) => (Array.isArray(l) ? l.filter((e) => !gone(section, e?.value)) : l) as Scored<string>[]
+  if (out.core_info) {
+    for (const f of Object.keys(out.core_info) as CoreField[]) if (gone(`core_info.${f}` as ForgetSection, out.core_info[f]?.value)) delete out.core_info[f]
+  }
+  if (out.preferences) {
+    if (gone('preferences.conversation_style', out.preferences.conversation_style?.value)) delete out.preferences.conversation_style
+    if (out.preferences.topics_to_avoid) out.preferences.topics_to_avoid = keep('preferences.topics_to_avoid', out.preferences.topics_to_avoid)
+  }
+  if (out.interests && typeof out.interests === 'object') for (const c of Object.keys(out.interests)) out.interests[c] = keep('interests', out.interests[c])
+  if (out.personality?.traits) out.personality.traits = keep('personality.traits', out.personality.traits)
+  if (Array.isArray(out.memories)) out.memories = out.memories.filter((m) => !gone('memories', m?.event))
   return out
 }
 
 /**
  * What the merge may take from a batch, given the profile's tombstones: a tombstoned value proposed by evidence accepted
  * before its forget (or of unknown age: `acceptedAt[i]` undefined) is dropped; proposed by newer evidence, it is let
- * through and its tombstone cleared. Extractions without a tombstoned value come back as they are.
+ * through and its tombstone cleared. Extractions without a tombstoned value come back as they are. Linear in the size
+ * of the extractions (tombstones are looked up by key).
  */
 export function screenForgotten(state: ProfileState, extractions: Extraction[], acceptedAt: (string | undefined)[] = []) {
   const tombs = state.internals?.forgotten ?? []
   if (!tombs.length) return { state, extractions }
+  const byKey = new Map(tombs.map((t) => [`${t.section}\u0000${t.key}`, t]))
   const cleared = new Set<Tombstone>()
   const out = extractions.map((ex, i) => {
     if (!ex || typeof ex !== 'object') return ex
-    let cur = ex
-    for (const t of tombs) {
-      if (!proposes(cur, t)) continue
-      const at = acceptedAt[i]
+    const blocked = new Set<string>()
+    const at = acceptedAt[i]
+    for (const [section, value] of proposed(ex)) {
+      const k = tombKey(section, value)
+      const t = k === undefined ? undefined : byKey.get(k)
+      if (!t) continue
       if (at !== undefined && at > t.at) cleared.add(t)
-      else cur = without(cur, t)
+      else blocked.add(k!)
     }
-    return cur
+    return blocked.size ? without(ex, blocked) : ex
   })
   if (!cleared.size) return { state, extractions: out }
   return { state: { ...state, internals: { ...state.internals, forgotten: tombs.filter((t) => !cleared.has(t)) } }, extractions: out }
