@@ -14,7 +14,7 @@ export const UNMATCHED_ROUTE = 'unmatched'
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
 
 export type AiOperation = 'extract' | 'summarize' | 'embed'
-export type WorkerOutcome = 'applied' | 'failed' | 'handed_back'
+export type WorkerOutcome = 'applied' | 'failed' | 'handed_back' | 'requeued'
 
 export interface QueueStats {
   /** Open submissions by state, and the age in seconds of the oldest of each (null when there is none). */

@@ -158,9 +158,16 @@ export class ProcessingService {
     if (!ready.length) return more
     // The apply is one transaction for the round; each profile's trace shows it as its `publish`.
     const publishing = ready.map((r) => startSpan('publish', { parent: traces.get(r.c)!.ctx, attributes: { 'profiler.round_profiles': ready.length } }))
+    // Batches a forget or rollback overtook went back to the queue: counted and traced as such, not as applied.
+    const applied = (r: { more: ProfileJob[]; requeued: Claimed[] }, total: number) => {
+      more.push(...r.more)
+      const requeued = r.requeued.reduce((n, c) => n + c.submissions.length, 0)
+      for (const c of r.requeued) batchOutcome(traces.get(c), 'requeued')
+      this.metrics.workerBatch('requeued', requeued)
+      this.metrics.workerBatch('applied', total - requeued)
+    }
     try {
-      more.push(...(await applyRound(this.deps, ready, owner)))
-      this.metrics.workerBatch('applied', count(ready))
+      applied(await applyRound(this.deps, ready, owner), count(ready))
     } catch (err) {
       // An outage is pg-boss's to retry; anything else is tried profile by profile, so one cannot sink the others.
       if (isConnectionError(err) || ready.length === 1) {
@@ -171,8 +178,7 @@ export class ProcessingService {
       }
       for (const [i, r] of ready.entries()) {
         try {
-          more.push(...(await applyRound(this.deps, [r], owner)))
-          this.metrics.workerBatch('applied', r.c.submissions.length)
+          applied(await applyRound(this.deps, [r], owner), r.c.submissions.length)
         } catch (one) {
           failed(publishing[i], one)
           if (isConnectionError(one)) throw one

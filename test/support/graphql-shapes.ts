@@ -62,4 +62,5 @@ export const gqlLogEntryAsRest = (e: any) => ({
   changes: e.changes,
   submission_ids: e.submissionIds,
   input_type: e.inputType,
+  seq: e.seq,
 })

@@ -5,8 +5,15 @@ import { profileKey, type ProfileJob } from '../../domain/profile.js'
 import type { Prepared } from './extract.js'
 import { readyEvent, shareUsage, toJob, type Claimed, type WorkerDeps } from './round.js'
 
-/** Applies prepared profiles in one transaction; returns those with more submissions open. */
-export async function applyRound(d: WorkerDeps, ready: { c: Claimed; prepared: Prepared }[], owner: string): Promise<ProfileJob[]> {
+/**
+ * Applies prepared profiles in one transaction; returns those with more submissions open (`more`) and the batches put
+ * back in the queue because a request changed their profile meanwhile (`requeued`).
+ */
+export async function applyRound(
+  d: WorkerDeps,
+  ready: { c: Claimed; prepared: Prepared }[],
+  owner: string,
+): Promise<{ more: ProfileJob[]; requeued: Claimed[] }> {
   const more: ProfileJob[] = []
   let dropped = 0
   const stale: Claimed[] = []
@@ -77,6 +84,6 @@ export async function applyRound(d: WorkerDeps, ready: { c: Claimed; prepared: P
   })
   if (stale.length) d.log.info({ profiles: stale.length }, 'profiles changed by a request while processing; their batches queued again')
   if (dropped) d.log.info({ dropped }, 'profiles deleted or leases lost while processing; their batches dropped')
-  return more
+  return { more, requeued: stale }
 }
 

@@ -9,7 +9,7 @@ export interface BatchTrace {
   /** The context the batch's work runs in: its span's. */
   ctx?: Context
   log: { tenantId: string; profileId: string; trace_id?: string; span_id?: string }
-  /** How the batch ended when it did not apply: retry, failed, deferred, handed_back, error (the round broke). */
+  /** How the batch ended when it did not apply: retry, failed, deferred, handed_back, requeued, error (the round broke). */
   outcome?: string
 }
 
