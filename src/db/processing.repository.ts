@@ -52,12 +52,13 @@ export class ProcessingRepository {
   /** Each profile's open submissions, oldest first, at most `limit` each. */
   async open(m: EntityManager, jobs: ProfileJob[], limit: number): Promise<Map<string, OpenSubmission[]>> {
     const rows = await m.query(
-      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent,
+      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, a.summary_instructions,
               GREATEST(0, EXTRACT(EPOCH FROM (s.not_before - now())))::float AS wait
          FROM ${PROFILES}
-         CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent FROM submissions s
+         CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent, app_id FROM submissions s
                               WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}
                               ORDER BY seq LIMIT $3) s
+         LEFT JOIN apps a ON a.tenant_id = x.tenant_id AND a.id = s.app_id
         ORDER BY x.tenant_id, x.profile_id, s.seq`,
       [...ids(jobs), limit],
     )
@@ -65,7 +66,7 @@ export class ProcessingRepository {
     for (const r of rows) {
       const k = rowKey(r)
       if (!out.has(k)) out.set(k, [])
-      out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent })
+      out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent, instructions: r.summary_instructions ?? [] })
     }
     return out
   }

@@ -10,6 +10,8 @@ export interface OpenSubmission {
   wait: number
   /** The W3C traceparent of the request that accepted it (tracing on), which its processing continues. */
   traceparent?: string | null
+  /** The summary instructions of the app that sent it ([] when none, or when the app is gone). */
+  instructions?: string[]
 }
 
 export type BatchChoice =
