@@ -121,24 +121,10 @@ export class ProcessingRepository {
    */
   async apply(m: EntityManager, writes: ProfileWrite[], embeddingModel: string): Promise<Map<string, { remaining: number; seq?: number }>> {
     const subs = writes.flatMap((w) => w.submissions.map((s) => ({ ...s, tenantId: w.job.tenantId, promptVersion: w.promptVersion })))
-    const done = await this.submissions.finish(m, subs)
+    // A re-extraction finishes no submission: it rewrites a profile from submissions done long ago.
+    const done = subs.length ? await this.submissions.finish(m, subs) : 0
     if (done !== subs.length) throw new Error(`expected to finish ${subs.length} submissions, finished ${done}`)
-    const logged = writes.filter((w) => w.history)
-    if (logged.length) {
-      await m.query(
-        `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])`,
-        [
-          logged.map((w) => w.job.tenantId),
-          logged.map((w) => w.job.profileId),
-          logged.map((w) => w.historySeq),
-          logged.map((w) => w.history!.extractedOn),
-          logged.map((w) => w.history!.changes),
-          logged.map((w) => w.history!.submissionIds),
-          logged.map((w) => w.history!.inputType),
-        ],
-      )
-    }
+    await this.writeHistory(m, writes)
     const [rows] = await m.query(
       `UPDATE profiles p SET content = x.content::jsonb, field_timestamps = x.field_timestamps::jsonb, internals = x.internals::jsonb,
               language = x.language, summary = x.summary, name = x.name, age = x.age, gender = x.gender, location = x.location,
@@ -175,6 +161,28 @@ export class ProcessingRepository {
     const out = new Map<string, { remaining: number; seq?: number }>()
     for (const r of rows) out.set(rowKey(r), { remaining: r.remaining, ...(r.seq !== null ? { seq: Number(r.seq) } : {}) })
     return out
+  }
+
+  /**
+   * The history entries of the writes that have one: the one writer of profile_history for the worker's batches and
+   * for re-extractions (input_type 'reextraction').
+   */
+  async writeHistory(m: EntityManager, writes: Pick<ProfileWrite, 'job' | 'historySeq' | 'history'>[]): Promise<void> {
+    const logged = writes.filter((w) => w.history)
+    if (!logged.length) return
+    await m.query(
+      `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])`,
+      [
+        logged.map((w) => w.job.tenantId),
+        logged.map((w) => w.job.profileId),
+        logged.map((w) => w.historySeq),
+        logged.map((w) => w.history!.extractedOn),
+        logged.map((w) => w.history!.changes),
+        logged.map((w) => w.history!.submissionIds),
+        logged.map((w) => w.history!.inputType),
+      ],
+    )
   }
 }
 

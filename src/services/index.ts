@@ -4,6 +4,7 @@ import type { ExportService } from './export.service.js'
 import type { ProcessingService } from './processing.service.js'
 import type { ProfileContextService } from './profile-context.service.js'
 import type { ProfileService } from './profile.service.js'
+import type { ReextractionService } from './reextraction.service.js'
 import type { SearchService } from './search.service.js'
 import type { SubmissionService } from './submission.service.js'
 import type { TenantService } from './tenant.service.js'
@@ -18,6 +19,8 @@ export interface Services {
   /** A profile as compact text for an LLM prompt, under a token budget. */
   llmContext: ProfileContextService
   processing: ProcessingService
+  /** A profile rebuilt from its stored submissions with the current provider, as a diff first (README "Re-extraction"). */
+  reextraction: ReextractionService
   /** Export and import (JSON Lines) of a tenant's profiles. */
   exports: ExportService
   webhooks: WebhookService
