@@ -7,6 +7,7 @@ import type { EventMap } from '../../src/events/event-bus.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
 import { gqlApi } from '../support/graphql-client.js'
 
+const json = (r: Response): Promise<any> => r.json()
 const REEXTRACT = /* GraphQL */ `
   mutation Re($id: ID!, $dryRun: Boolean, $v: Int) {
     reextractProfile(id: $id, dryRun: $dryRun, expectedVersion: $v) {
@@ -49,7 +50,7 @@ describe('re-extraction (local provider)', () => {
     const profileBefore = await api.profile('ana')
     const r = await reextract('ana')
     expect(r.status).toBe(200)
-    const body = await r.json()
+    const body = await json(r)
     expect(body).toMatchObject({ profile_id: 'ana', dry_run: true, applied: false, version: before.version, submissions: { reextracted: 3, skipped_without_text: 0 }, batches: 2 })
     expect(body.new_version).toBeUndefined()
     expect(body.summary).toMatch(/Ana Lima/)
@@ -64,7 +65,7 @@ describe('re-extraction (local provider)', () => {
       [tenantId],
     )
     const before = await stored('ana')
-    const dry = await (await reextract('ana', '?dry_run=true')).json()
+    const dry = await json(await reextract('ana', '?dry_run=true'))
     expect(dry.submissions).toEqual({ reextracted: 2, skipped_without_text: 1 })
     expect(dry.changed).toBe(true)
     expect(dry.changes.cleared).toEqual(expect.arrayContaining([{ path: 'core_info.age', value: 41 }]))
@@ -74,7 +75,7 @@ describe('re-extraction (local provider)', () => {
     const seen = events.length
     const r = await reextract('ana', `?dry_run=false&expected_version=${dry.version}`)
     expect(r.status).toBe(200)
-    const applied = await r.json()
+    const applied = await json(r)
     expect(applied).toMatchObject({ dry_run: false, applied: true, version: before.version, new_version: before.version + 1 })
     expect(applied.changes).toEqual(dry.changes)
     const after = await stored('ana')
@@ -93,7 +94,7 @@ describe('re-extraction (local provider)', () => {
     expect(events.slice(seen)).toEqual([expect.objectContaining({ tenantId, profileId: 'ana', status: 'ready' })])
 
     // Nothing left to change: a second re-extraction finds no difference, and applying it writes no history entry.
-    const again = await (await reextract('ana', '?dry_run=false')).json()
+    const again = await json(await reextract('ana', '?dry_run=false'))
     expect(again).toMatchObject({ applied: true, changed: false, changes: {} })
     expect((await stored('ana')).history).toBe(after.history)
   })
@@ -106,7 +107,7 @@ describe('re-extraction (local provider)', () => {
     await api.waitReady('ana')
     const r = await reextract('ana', `?dry_run=false&expected_version=${dry.version}`)
     expect(r.status).toBe(409)
-    expect((await r.json()).message).toMatch(/changed since version/)
+    expect((await json(r)).message).toMatch(/changed since version/)
     const viaGql = await g.raw(REEXTRACT, { id: 'ana', dryRun: false, v: dry.version })
     expect(viaGql.body.errors[0].extensions.code).toBe('CONFLICT')
     // With the current version it applies, through GraphQL too.
@@ -119,7 +120,7 @@ describe('re-extraction (local provider)', () => {
     for (const qs of ['?dry_run=maybe', '?expected_version=-1', '?expected_version=abc', '?dry_run=true&dry_run=false']) {
       const r = await reextract('ana', qs)
       expect(r.status, qs).toBe(400)
-      expect((await r.json()).message).toMatch(/dry_run|expected_version/)
+      expect((await json(r)).message).toMatch(/dry_run|expected_version/)
     }
     expect((await reextract('bad id!')).status).toBe(400)
     expect((await reextract('x'.repeat(201))).status).toBe(400)
@@ -132,7 +133,7 @@ describe('re-extraction (local provider)', () => {
     await api.waitReady('many')
     const r = await reextract('many')
     expect(r.status).toBe(400)
-    expect((await r.json()).message).toMatch(/more than 4 applied submissions/)
+    expect((await json(r)).message).toMatch(/more than 4 applied submissions/)
     // A profile with no text left has nothing to re-extract from.
     expect((await api.post('gone', { data: 'I love tea.' })).status).toBe(202)
     await api.waitReady('gone')

@@ -9,6 +9,7 @@ import { DashboardBrowser } from '../support/dashboard-client.js'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, testEnv, type TestService } from '../support/harness.js'
 
+const json = (r: Response): Promise<any> => r.json()
 const run = promisify(execFile)
 const SET = /* GraphQL */ `mutation($id: ID!, $i: [String!]!) { setAppSummaryInstructions(id: $id, instructions: $i) { id summaryInstructions } }`
 
@@ -75,7 +76,7 @@ describe('summary instructions per app', () => {
     const q = await waitReadyAfter(chat, 'ana', p.last_updated)
     expect(q.summary).toMatch(/^Ana is 41 years old\./)
     // A re-extraction follows the same rule (the newest submission is chat's); after crm writes again, crm's rule.
-    const dry = await (await fetch(`${svc.url}/v1/profile/ana/reextract`, { method: 'POST', headers: { authorization: `Bearer ${apps.crm!.key}` } })).json()
+    const dry = await json(await fetch(`${svc.url}/v1/profile/ana/reextract`, { method: 'POST', headers: { authorization: `Bearer ${apps.crm!.key}` } }))
     expect(dry.summary).toMatch(/41/)
     expect((await crm.post('ana', { data: 'I live in Braga.' })).status).toBe(202)
     const r = await waitReadyAfter(crm, 'ana', q.last_updated)
