@@ -94,12 +94,13 @@ export class ReextractionService {
       throw new DomainError('CONFLICT', `Profile ${profileId} has no submission whose text is kept: there is nothing to re-extract it from`)
     }
     const batches = Math.ceil(usable.length / this.opts.batchSize)
-    if (this.budget && o.budgetKey) this.budget.charge(o.budgetKey, batches)
     if (this.running.has(ctx.tenantId)) {
       throw new RateLimitedError('A re-extraction of this tenant is already running; retry when it has finished', { allowed: false, limit: 1, remaining: 0, resetSeconds: 5 })
     }
     this.running.add(ctx.tenantId)
     try {
+      // Each model request is one more operation of the caller's budget (the request itself paid one already).
+      if (this.budget && o.budgetKey) this.budget.charge(o.budgetKey, batches)
       const rebuilt = await this.rebuild(usable)
       const before: ProfileState = { content: profile.content, field_timestamps: profile.field_timestamps, internals: profile.internals, ...(profile.language ? { language: profile.language } : {}) }
       const diff = reextractionDiff(before, rebuilt.state)

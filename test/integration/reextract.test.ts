@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { EventMap } from '../../src/events/event-bus.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
 import { gqlApi } from '../support/graphql-client.js'
+import { waitFor } from '../support/wait.js'
 
 const json = (r: Response): Promise<any> => r.json()
 const REEXTRACT = /* GraphQL */ `
@@ -140,5 +141,35 @@ describe('re-extraction (local provider)', () => {
     await svc.profiler.db.dataSource.query(`UPDATE submissions SET data = NULL WHERE tenant_id = $1 AND profile_id = 'gone'`, [tenantId])
     expect((await reextract('gone')).status).toBe(409)
     expect((await api.get('/v1/profile/ana/reextract')).status).toBe(405)
+  })
+})
+
+describe('re-extraction and the request budget', () => {
+  let svc: TestService
+  afterAll(async () => svc?.close())
+
+  it('charges one operation per extraction request to the caller, on top of the request itself', async () => {
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '6', PROFILER_BATCH_SIZE: '1' } })
+    const [app] = await svc.profiler.services.tenants.listApps('default')
+    const ctx = { tenantId: app!.tenant_id, appId: app!.id, requestId: 'test' }
+    // Submitted through the service, so the budget stays whole for the re-extractions.
+    for (const data of ['I love tea.', 'I live in Oslo.', 'I am a nurse.']) await svc.profiler.services.submissions.submit(ctx, 'bo', { data })
+    await waitFor('bo to be ready with its 3 submissions', async () => {
+      const [r] = await svc.profiler.db.dataSource.query(
+        `SELECT p.status, (SELECT count(*)::int FROM submissions s WHERE s.tenant_id = p.tenant_id AND s.profile_id = p.profile_id AND s.status = 'done') AS done
+           FROM profiles p WHERE p.tenant_id = $1 AND p.profile_id = 'bo'`,
+        [ctx.tenantId],
+      )
+      return r?.status === 'ready' && r.done === 3
+    }, { timeoutMs: 30_000 })
+    const call = () => fetch(`${svc.url}/v1/profile/bo/reextract`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` } })
+    // 1 for the request + 3 batches of 1 = 4 of 6; the next one would need 4 more.
+    const first = await call()
+    expect(first.status).toBe(200)
+    expect((await json(first)).batches).toBe(3)
+    const second = await call()
+    expect(second.status).toBe(429)
+    expect((await json(second)).message).toMatch(/this request counts 3 operations/)
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0)
   })
 })
