@@ -10,18 +10,39 @@ export interface ReextractionChanges extends Changes {
   cleared?: { path: string; value: string | number }[]
 }
 
-export function reextractionDiff(before: ProfileState, after: ProfileState): { changes: ReextractionChanges; changed: boolean } {
-  const changes: ReextractionChanges = diffStates(before, after).changes
+export function reextractionDiff(before: ProfileState, after: ProfileState): { changes: ReextractionChanges; changed: boolean; paths: string[] } {
+  const { changes: net, paths } = diffStates(before, after)
+  const changes: ReextractionChanges = net
+  const touched = new Set(paths)
   const cleared: { path: string; value: string | number }[] = []
   const gone = (path: string, old: Scored<string | number> | undefined, cur: unknown) => {
-    if (old !== undefined && cur === undefined) cleared.push({ path, value: old.value })
+    if (old !== undefined && cur === undefined) {
+      cleared.push({ path, value: old.value })
+      const [section, field] = path.split('.')
+      touched.add(section!)
+      touched.add(section === 'personality' ? 'personality.mood_trends' : `${section}.${field}`)
+    }
   }
   for (const f of CORE_FIELDS) gone(`core_info.${f}`, before.content.core_info[f], after.content.core_info[f])
   gone('preferences.conversation_style', before.content.preferences.conversation_style, after.content.preferences.conversation_style)
   gone('personality.mood_trends.recent', before.content.personality.mood_trends.recent, after.content.personality.mood_trends.recent)
   gone('personality.mood_trends.default', before.content.personality.mood_trends.default, after.content.personality.mood_trends.default)
   const kept = new Set(after.content.memories.map(memoryKey))
-  for (const m of before.content.memories) if (!kept.has(memoryKey(m))) cleared.push({ path: 'memories', value: m.event })
+  for (const m of before.content.memories) {
+    if (kept.has(memoryKey(m))) continue
+    cleared.push({ path: 'memories', value: m.event })
+    touched.add('memories')
+  }
   if (cleared.length) changes.cleared = cleared
-  return { changes, changed: Object.keys(changes).length > 0 }
+  return { changes, changed: Object.keys(changes).length > 0, paths: [...touched] }
+}
+
+/**
+ * The rebuilt state's field_timestamps: a part the re-extraction did not change keeps when it last changed; what it
+ * changed or cleared is stamped `now`.
+ */
+export function reextractedTimestamps(before: ProfileState, paths: string[], now: string): Record<string, string> {
+  const out = { ...before.field_timestamps }
+  for (const p of paths) out[p] = now
+  return out
 }

@@ -9,7 +9,7 @@ import { UnitOfWork } from '../db/unit-of-work.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import { merge, type MergeResult } from '../domain/merge.js'
 import { emptyState, profileKey, type Extraction, type ProfileJob, type ProfileState } from '../domain/profile.js'
-import { reextractionDiff, type ReextractionChanges } from '../domain/reextract.js'
+import { reextractedTimestamps, reextractionDiff, type ReextractionChanges } from '../domain/reextract.js'
 import { parseStructured } from '../domain/structured.js'
 import { checkProfileId } from '../domain/validation.js'
 import type { EventBus } from '../events/event-bus.js'
@@ -104,6 +104,7 @@ export class ReextractionService {
       const rebuilt = await this.rebuild(usable)
       const before: ProfileState = { content: profile.content, field_timestamps: profile.field_timestamps, internals: profile.internals, ...(profile.language ? { language: profile.language } : {}) }
       const diff = reextractionDiff(before, rebuilt.state)
+      rebuilt.state.field_timestamps = reextractedTimestamps(before, diff.paths, rebuilt.now)
       const result: ReextractionResult = {
         profileId,
         dryRun: o.dryRun,

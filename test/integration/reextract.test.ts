@@ -74,6 +74,7 @@ describe('re-extraction (local provider)', () => {
     expect(await stored('ana')).toEqual(before)
 
     const seen = events.length
+    const stamps = (await api.profile('ana')).field_timestamps
     const r = await reextract('ana', `?dry_run=false&expected_version=${dry.version}`)
     expect(r.status).toBe(200)
     const applied = await json(r)
@@ -87,11 +88,15 @@ describe('re-extraction (local provider)', () => {
     const p = await api.profile('ana')
     expect(p.core_info.age).toBeUndefined()
     expect(p.core_info.name.value).toBe('Ana Lima')
+    // What did not change keeps its time; what was cleared is stamped now.
+    expect(p.field_timestamps['core_info.name']).toBe(stamps['core_info.name'])
+    expect(p.field_timestamps['core_info.age'] > stamps['core_info.age']).toBe(true)
     const last = p.update_log[p.update_log.length - 1]
     expect(last.input_type).toBe('reextraction')
     expect(last.changes).toEqual(dry.changes)
     expect(last.submission_ids).toHaveLength(2)
-    // The same after-commit event as a worker's batch.
+    // The same after-commit event as a worker's batch (on a server it comes back through LISTEN, after the answer).
+    await waitFor('the ready event of the apply', () => events.length > seen, { timeoutMs: 10_000 })
     expect(events.slice(seen)).toEqual([expect.objectContaining({ tenantId, profileId: 'ana', status: 'ready' })])
 
     // Nothing left to change: a second re-extraction finds no difference, and applying it writes no history entry.
