@@ -94,6 +94,13 @@ describe('summary instructions per app', () => {
     const tenantId = (await browser.gql(`{ me { tenantId } }`)).body.data.me.tenantId
     expect((await svc.profiler.services.tenants.appOf(tenantId, apps.chat!.id)).summaryInstructions).toEqual(['leave out location', 'cover memories'])
     expect((await cli('--app', 'chat', '--clear')).stdout).toMatch(/has no summary instructions/)
+    // `profiler reindex --summaries` rewrites summaries by the same rule: ana's newest submission is crm's.
+    await cli('--app', 'crm', '--set', 'leave out location')
+    const reindex = await run(process.execPath, profilerArgs('reindex', '--all', '--summaries'), { cwd: ROOT, env: { ...process.env, ...testEnv(svc.db) }, timeout: 90_000 })
+    expect(reindex.stdout).toMatch(/\d+ profiles?/)
+    const [{ summary }] = await svc.profiler.db.dataSource.query(`SELECT summary FROM profiles WHERE tenant_id = $1 AND profile_id = 'ana'`, [tenantId])
+    expect(summary).toMatch(/^Ana is 41 years old\./)
+    expect(summary).not.toMatch(/Braga/)
     const failed = await cli('--app', 'chat', '--set', 'a', 'b', 'c', 'd', 'e', 'f').then(
       () => undefined,
       (e: { code: number; stderr: string }) => e,
