@@ -178,6 +178,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./services/retention.service.js'),
     import('./services/profile-context.service.js'),
     import('./services/webhooks/index.js'),
+    import('./services/reextraction.service.js'),
   ])
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config)
@@ -223,6 +224,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       { RetentionService },
       { ProfileContextService },
       { buildWebhooks },
+      { ReextractionService },
     ] = await modules
     const metrics = new Metrics({ role: opts.role, database: db.mode, version: packageVersion() })
     metrics.dbPool(() => poolStats(ds))
@@ -302,6 +304,13 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       search: gated(new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize), gate),
       llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker }, metrics),
+      reextraction: gated(
+        new ReextractionService(ds, profiles, new ProcessingRepository(), ai, bus, budget, {
+          batchSize: config.worker.batchSize,
+          maxSubmissions: config.worker.reextractMaxSubmissions,
+        }),
+        gate,
+      ),
       exports: new ExportService(ds, { embedder: ai.embedder }),
       webhooks: webhooks.service,
       budget,

@@ -51,6 +51,7 @@ const schema = z.object({
   PROFILER_WORKER_FETCH: int(16, 1, 1024),
   PROFILER_HNSW_EF_SEARCH: int(100, 1, 1000),
   PROFILER_BATCH_SIZE: int(20, 1, 200),
+  PROFILER_REEXTRACT_MAX_SUBMISSIONS: int(200, 1, 10_000),
   PROFILER_MAX_ATTEMPTS: int(3, 1, 20),
   PROFILER_LEASE_SECONDS: int(30, 2, 3600),
   PROFILER_RECONCILE_SECONDS: int(10, 1, 3600),
@@ -225,6 +226,8 @@ export type Config = {
     extractDelayMs: number
     /** Worker threads for the local extractor (0: on the main thread). */
     extractThreads: number
+    /** Applied submissions one re-extraction replays at most (README "Re-extraction"); more is refused. */
+    reextractMaxSubmissions: number
   }
   /** POST /v1/import (and `profiler import`): the longest line, and the whole file, in bytes. */
   imports: { maxLineBytes: number; maxBytes: number }
@@ -442,6 +445,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBaseMs: e.PROFILER_RETRY_BASE_MS,
       extractDelayMs: e.PROFILER_EXTRACT_DELAY_MS,
       extractThreads: e.PROFILER_EXTRACT_THREADS,
+      reextractMaxSubmissions: e.PROFILER_REEXTRACT_MAX_SUBMISSIONS,
     },
     imports: { maxLineBytes: e.PROFILER_IMPORT_MAX_LINE_BYTES, maxBytes: e.PROFILER_IMPORT_MAX_BYTES },
     retention: { sweepSeconds: e.PROFILER_RETENTION_SWEEP_SECONDS, batch: e.PROFILER_RETENTION_BATCH },

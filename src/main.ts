@@ -196,6 +196,29 @@ app
     }),
   )
 
+app
+  .command('instructions')
+  .description("show or set the app's summary instructions: what summaries must cover or leave out (see README: Summary instructions)")
+  .requiredOption('--tenant <tenant>', 'tenant name or id')
+  .requiredOption('--app <app>', 'app slug, id or display name')
+  .option('--set <instruction...>', 'replace them with these (at most 5, each 1-200 characters), e.g. --set "leave out age" "mention interests first"')
+  .option('--clear', 'remove them all')
+  .option('--json', 'machine-readable output')
+  .action((o: { tenant: string; app: string; set?: string[]; clear?: boolean; json?: boolean }) =>
+    withCli(async ({ tenants }) => {
+      if (o.set && o.clear) throw new Error('Give --set or --clear, not both')
+      const a =
+        o.set || o.clear
+          ? await tenants.setSummaryInstructions(o.tenant, o.app, o.clear ? [] : o.set)
+          : await tenants.appNamed(o.tenant, o.app)
+      print(!!o.json, { app_id: a.id, name: a.name, summary_instructions: a.summaryInstructions }, () =>
+        a.summaryInstructions.length
+          ? `Summary instructions of app ${a.name}:\n${a.summaryInstructions.map((i, n) => `  ${n + 1}. ${i}`).join('\n')}`
+          : `App ${a.name} has no summary instructions.`,
+      )
+    }),
+  )
+
 async function generatedPassword(): Promise<string> {
   const { randomToken } = await import('./domain/keys.js')
   return randomToken(20)

@@ -26,6 +26,7 @@ graphql(`
     keyCreatedAt
     deleteProfilesAfterDays
     dropSubmissionTextAfterDays
+    summaryInstructions
   }
 `)
 
@@ -195,6 +196,12 @@ export const SET_APP_RETENTION = graphql(`
     setAppRetention(id: $id, deleteProfilesAfterDays: $deleteProfilesAfterDays, dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays) {
       ...AppFields
     }
+  }
+`)
+
+export const SET_APP_SUMMARY_INSTRUCTIONS = graphql(`
+  mutation SetAppSummaryInstructions($id: ID!, $instructions: [String!]!) {
+    setAppSummaryInstructions(id: $id, instructions: $instructions) { ...AppFields }
   }
 `)
 
@@ -374,6 +381,24 @@ export const PROFILE_CONTEXT = graphql(`
         truncated
         rankedBy
       }
+    }
+  }
+`)
+
+export const REEXTRACT_PROFILE = graphql(`
+  mutation ReextractProfile($id: ID!, $dryRun: Boolean!, $expectedVersion: Int) {
+    reextractProfile(id: $id, dryRun: $dryRun, expectedVersion: $expectedVersion) {
+      profileId
+      dryRun
+      applied
+      version
+      newVersion
+      changed
+      changes
+      summary
+      reextracted
+      skippedWithoutText
+      batches
     }
   }
 `)

@@ -1,17 +1,20 @@
-/** Hash routing: #/signin, #/signup, #/apps, #/apps/<app id>/webhooks, #/apps/<app id>/retention, #/profiles, #/profiles/<url-encoded id>, #/account. */
+/**
+ * Hash routing: #/signin, #/signup, #/apps, #/apps/<app id>/webhooks, #/apps/<app id>/retention, #/apps/<app id>/summary,
+ * #/profiles, #/profiles/<url-encoded id>, #/account.
+ */
 
-export type RouteName = 'home' | 'signin' | 'signup' | 'apps' | 'webhooks' | 'retention' | 'profiles' | 'profile' | 'account' | 'notfound'
+export type RouteName = 'home' | 'signin' | 'signup' | 'apps' | 'webhooks' | 'retention' | 'summary' | 'profiles' | 'profile' | 'account' | 'notfound'
 
 export interface Route {
   name: RouteName
   /** The decoded profile id for the 'profile' route. */
   profileId?: string
-  /** The app id for the 'webhooks' and 'retention' routes. */
+  /** The app id for the 'webhooks', 'retention' and 'summary' routes. */
   appId?: string
 }
 
 /** Routes that need a signed-in account. */
-export const PRIVATE_ROUTES: ReadonlySet<RouteName> = new Set(['apps', 'webhooks', 'retention', 'profiles', 'profile', 'account'])
+export const PRIVATE_ROUTES: ReadonlySet<RouteName> = new Set(['apps', 'webhooks', 'retention', 'summary', 'profiles', 'profile', 'account'])
 
 /** Routes only for signed-out visitors. */
 export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set(['signin', 'signup'])
@@ -36,6 +39,8 @@ export function parseHash(hash: string): Route {
   if (hooks) return { name: 'webhooks', appId: decode(hooks[1]!) }
   const retention = /^\/apps\/([^/]+)\/retention$/.exec(path)
   if (retention) return { name: 'retention', appId: decode(retention[1]!) }
+  const summary = /^\/apps\/([^/]+)\/summary$/.exec(path)
+  if (summary) return { name: 'summary', appId: decode(summary[1]!) }
   if (path.startsWith('/profiles/')) {
     return { name: 'profile', profileId: decode(path.slice('/profiles/'.length)) }
   }
@@ -69,4 +74,8 @@ export type Page = (ctx: PageContext) => void
 
 export function retentionHref(appId: string): string {
   return `#/apps/${encodeURIComponent(appId)}/retention`
+}
+
+export function summaryHref(appId: string): string {
+  return `#/apps/${encodeURIComponent(appId)}/summary`
 }

@@ -48,13 +48,13 @@ function withTemplateFallback(inner: Summarizer): Summarizer {
   const template = new LocalSummarizer()
   return {
     name: inner.name,
-    async summarize(profile, signal) {
+    async summarize(profile, signal, instructions) {
       try {
-        return await inner.summarize(profile, signal)
+        return await inner.summarize(profile, signal, instructions)
       } catch (err) {
         // An open circuit is an outage, not a bad answer: the batch waits for the provider.
         if (isConnectionError(err) || err instanceof LlmUnavailableError || signal?.aborted) throw err
-        const { summary } = await template.summarize(profile)
+        const { summary } = await template.summarize(profile, undefined, instructions)
         return { summary, usage: (err as { usage?: Usage }).usage }
       }
     },

@@ -30,7 +30,7 @@ export function metered(ai: AiProviders, metrics: Metrics): AiProviders {
     get name() {
       return summarizer.name
     },
-    summarize: (profile, signal) => time(summarizer.name, 'summarize', signal, () => summarizer.summarize(profile, signal)),
+    summarize: (profile, signal, instructions) => time(summarizer.name, 'summarize', signal, () => summarizer.summarize(profile, signal, instructions)),
   }
   const meteredEmbedder: Embedder = {
     get name() {

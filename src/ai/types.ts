@@ -17,6 +17,8 @@ export interface ExtractRequest {
   profile: ProfileContent
   /** Pending submissions of one profile, oldest first. */
   submissions: ExtractionInput[]
+  /** The app's summary instructions (README "Summary instructions"), for a provider that writes the summary too. */
+  summaryInstructions?: readonly string[]
 }
 
 export interface ExtractResult {
@@ -36,10 +38,13 @@ export interface Extractor {
   extract(req: ExtractRequest, signal?: AbortSignal): Promise<ExtractResult>
 }
 
-/** Writes the 1-4 sentence, third-person, present-tense summary from profile content only. */
+/**
+ * Writes the 1-4 sentence, third-person, present-tense summary from profile content only, following the app's summary
+ * instructions as far as the provider can (README "Summary instructions").
+ */
 export interface Summarizer {
   readonly name: string
-  summarize(profile: ProfileContent, signal?: AbortSignal): Promise<{ summary: string; usage?: Usage }>
+  summarize(profile: ProfileContent, signal?: AbortSignal, instructions?: readonly string[]): Promise<{ summary: string; usage?: Usage }>
 }
 
 /** Maps raw cosine similarity to the 0-100 score of CONTRACT §8, monotonically, and back. */

@@ -5,6 +5,10 @@ import { PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.reposit
 /** Which profiles a reindex (re)embeds: every one with content when `$1` (all), else those not embedded with model `$2`. */
 const PENDING = `history_seq > 0 AND ($1::boolean OR embedding IS NULL OR embedding_model IS DISTINCT FROM $2)`
 
+/** The summary instructions that apply to a row of `profiles`: those of the app of its newest submission. */
+export const INSTRUCTIONS_COLUMN = `(SELECT a.summary_instructions FROM submissions s JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
+     WHERE s.tenant_id = profiles.tenant_id AND s.profile_id = profiles.profile_id ORDER BY s.seq DESC LIMIT 1) AS summary_instructions`
+
 /** The embeddings of profiles across tenants, for bringing them in line with the configured model (the reindex). */
 export class EmbeddingRepository {
   /**
@@ -25,13 +29,16 @@ export class EmbeddingRepository {
   }
 
   /** The next `limit` of them after the key `after` (tenant id, profile id), in key order: a resumable walk. */
-  async pendingBatch(m: EntityManager, o: { all: boolean; model: string; after: [string, string]; limit: number }): Promise<ProfileRecord[]> {
+  async pendingBatch(
+    m: EntityManager,
+    o: { all: boolean; model: string; after: [string, string]; limit: number },
+  ): Promise<(ProfileRecord & { instructions: string[] })[]> {
     const rows = await m.query(
-      `SELECT ${PROFILE_COLUMNS} FROM profiles WHERE ${PENDING} AND (tenant_id, profile_id) > ($3, $4)
+      `SELECT ${PROFILE_COLUMNS}, ${INSTRUCTIONS_COLUMN} FROM profiles WHERE ${PENDING} AND (tenant_id, profile_id) > ($3, $4)
           ORDER BY tenant_id, profile_id LIMIT $5`,
       [o.all, o.model, o.after[0], o.after[1], o.limit],
     )
-    return rows.map(toRecord)
+    return rows.map((r: any) => ({ ...toRecord(r), instructions: r.summary_instructions ?? [] }))
   }
 
   /**

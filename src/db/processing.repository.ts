@@ -52,12 +52,13 @@ export class ProcessingRepository {
   /** Each profile's open submissions, oldest first, at most `limit` each. */
   async open(m: EntityManager, jobs: ProfileJob[], limit: number): Promise<Map<string, OpenSubmission[]>> {
     const rows = await m.query(
-      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, s.created_at,
+      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, s.created_at, a.summary_instructions,
               GREATEST(0, EXTRACT(EPOCH FROM (s.not_before - now())))::float AS wait
          FROM ${PROFILES}
-         CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent, created_at FROM submissions s
+         CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent, created_at, app_id FROM submissions s
                               WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}
                               ORDER BY seq LIMIT $3) s
+         LEFT JOIN apps a ON a.tenant_id = x.tenant_id AND a.id = s.app_id
         ORDER BY x.tenant_id, x.profile_id, s.seq`,
       [...ids(jobs), limit],
     )
@@ -66,7 +67,7 @@ export class ProcessingRepository {
       const k = rowKey(r)
       if (!out.has(k)) out.set(k, [])
       out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent,
-        created_at: new Date(r.created_at).toISOString() })
+        created_at: new Date(r.created_at).toISOString(), instructions: r.summary_instructions ?? [] })
     }
     return out
   }
@@ -121,7 +122,8 @@ export class ProcessingRepository {
    */
   async apply(m: EntityManager, writes: ProfileWrite[], embeddingModel: string): Promise<Map<string, { remaining: number; seq?: number }>> {
     const subs = writes.flatMap((w) => w.submissions.map((s) => ({ ...s, tenantId: w.job.tenantId, promptVersion: w.promptVersion })))
-    const done = await this.submissions.finish(m, subs)
+    // A re-extraction finishes no submission: it rewrites a profile from submissions done long ago.
+    const done = subs.length ? await this.submissions.finish(m, subs) : 0
     if (done !== subs.length) throw new Error(`expected to finish ${subs.length} submissions, finished ${done}`)
     await insertHistory(
       m,

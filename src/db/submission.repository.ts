@@ -39,6 +39,16 @@ export const submissionView = (r: SubmissionRow) => ({
 })
 
 /** The submission an Idempotency-Key was last used for, and the hash of its request. */
+/** An applied submission as a re-extraction reads it. */
+export interface StoredSubmission {
+  id: string
+  input_type: InputType
+  data: string | null
+  instructions: string[]
+  /** When it was accepted (ISO 8601): a re-extraction replays it as evidence of that age (forgotten values). */
+  created_at: string
+}
+
 export interface IdempotentRow {
   id: string
   profile_id: string
@@ -73,6 +83,20 @@ export class SubmissionRepository {
   }
 
   /** A profile's submissions after `afterSeq` in acceptance order, optionally of one status. */
+  /**
+   * The profile's applied (done) submissions, oldest first, at most `limit`, each with its text (null where retention
+   * dropped it or an import left it out) and its app's summary instructions: what a re-extraction replays.
+   */
+  async applied(m: EntityManager, tenantId: string, profileId: string, limit: number): Promise<StoredSubmission[]> {
+    const rows = await m.query(
+      `SELECT s.id, s.input_type, s.data, s.created_at, a.summary_instructions FROM submissions s
+         LEFT JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
+        WHERE s.tenant_id = $1 AND s.profile_id = $2 AND s.status = 'done' ORDER BY s.seq LIMIT $3`,
+      [tenantId, profileId, limit],
+    )
+    return rows.map((r: any) => ({ id: r.id, input_type: r.input_type, data: r.data ?? null, instructions: r.summary_instructions ?? [], created_at: new Date(r.created_at).toISOString() }))
+  }
+
   async listForProfile(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number; status?: string }): Promise<SubmissionRow[]> {
     return m.query(
       `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND seq > $3

@@ -20,6 +20,7 @@ export interface AppRow {
   key_created_at: Date | string | null
   delete_profiles_after_days: number | null
   drop_submission_text_after_days: number | null
+  summary_instructions: string[]
 }
 
 /** A live key's owner and stored digest. */
@@ -93,7 +94,7 @@ export class TenantRepository {
   async apps(m: EntityManager, tenant?: { nameOrId?: string; id?: string }): Promise<AppRow[]> {
     return m.query(
       `SELECT a.tenant_id, t.name AS tenant_name, a.id, a.name, a.display_name, a.created_at, k.public_id AS key_public_id, k.created_at AS key_created_at,
-              a.delete_profiles_after_days, a.drop_submission_text_after_days
+              a.delete_profiles_after_days, a.drop_submission_text_after_days, a.summary_instructions
          FROM apps a JOIN tenants t ON t.id = a.tenant_id
          LEFT JOIN api_keys k ON k.tenant_id = a.tenant_id AND k.app_id = a.id AND k.revoked_at IS NULL
         WHERE ($1::text IS NULL OR t.name = $1 OR t.id = $1) AND ($2::text IS NULL OR t.id = $2)
@@ -140,6 +141,11 @@ export class TenantRepository {
       r.deleteProfilesAfterDays,
       r.dropSubmissionTextAfterDays,
     ])
+  }
+
+  /** The app's summary instructions (README "Summary instructions"), already checked. */
+  async setSummaryInstructions(m: EntityManager, tenantId: string, appId: string, instructions: string[]) {
+    await m.query(`UPDATE apps SET summary_instructions = $3::jsonb WHERE tenant_id = $1 AND id = $2`, [tenantId, appId, JSON.stringify(instructions)])
   }
 
   /** Deletes the app and (by cascade) its keys. */

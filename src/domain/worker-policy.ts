@@ -12,6 +12,8 @@ export interface OpenSubmission {
   traceparent?: string | null
   /** When it was accepted (ISO 8601): evidence older than a forget cannot bring the forgotten value back. */
   created_at?: string
+  /** The summary instructions of the app that sent it ([] when none, or when the app is gone). */
+  instructions?: string[]
 }
 
 export type BatchChoice =

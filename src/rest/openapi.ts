@@ -70,6 +70,26 @@ const ProfileContext = z.object({
   ranked_by: z.enum(['confidence', 'query', 'query_lexical']).describe('query_lexical: the embedder failed, ranked by shared words only'),
 })
 
+const Reextraction = z.object({
+  profile_id: z.string(),
+  dry_run: z.boolean(),
+  applied: z.boolean().describe('true when the re-extracted profile was written (dry_run=false)'),
+  version: z.number().int().describe('The profile version the diff was computed on: pass it as expected_version to apply exactly this diff'),
+  new_version: z.number().int().optional().describe('The version after the apply'),
+  changed: z.boolean(),
+  changes: z
+    .record(z.string(), z.unknown())
+    .describe('As an update_log entry: values the re-extracted profile adds or changes, `replaced` and `removed` (list entries), plus `cleared`: scalars and memories it no longer holds'),
+  summary: z.string().describe('The summary of the re-extracted profile'),
+  previous_summary: z.string().nullable(),
+  submissions: z.object({
+    reextracted: z.number().int(),
+    skipped_without_text: z.number().int().describe('Applied submissions whose text retention dropped (or an import left out): not replayed'),
+  }),
+  batches: z.number().int().describe('Extraction requests made, PROFILER_BATCH_SIZE submissions each; each is one operation of the request budget'),
+  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() }).optional(),
+})
+
 const ImportResult = z.object({ profiles: z.number(), history: z.number(), submissions: z.number(), submissions_kept: z.number(), embedded: z.number() })
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } })
@@ -169,6 +189,30 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
             '200': { description: 'The text and its exact token count', content: json(ProfileContext) },
             '400': err('Invalid profile id, max_tokens or query'),
             '404': err('Unknown profile'),
+            ...common,
+          },
+        },
+      },
+      '/v1/profile/{id}/reextract': {
+        post: {
+          summary:
+            "Re-extract a profile from its applied submissions with the current provider and prompt: a dry run (default) answers the diff; dry_run=false replaces the profile's state with it as one update_log entry (input_type reextraction)",
+          parameters: [
+            idParam,
+            { name: 'dry_run', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'], default: 'true' }, description: 'false: apply' },
+            {
+              name: 'expected_version',
+              in: 'query',
+              required: false,
+              schema: { type: 'integer', minimum: 0 },
+              description: 'Apply only if the profile is still at this version (the one a dry run answered); 409 otherwise',
+            },
+          ],
+          responses: {
+            '200': { description: 'The diff, and whether it was applied', content: json(Reextraction) },
+            '400': err('Invalid profile id or parameter, or more applied submissions than PROFILER_REEXTRACT_MAX_SUBMISSIONS'),
+            '404': err('Unknown profile'),
+            '409': err('The profile is processing, changed since expected_version (or since the diff was computed), or has no submission text left'),
             ...common,
           },
         },

@@ -1,5 +1,6 @@
 import type { HistoryEntry, ProfileRecord } from '../db/profile.repository.js'
 import type { ProfileContext } from '../services/profile-context.service.js'
+import type { ReextractionResult } from '../services/reextraction.service.js'
 
 /** The interface's Profile (snake_case), plus `language` and `core_info.occupation`. */
 export function toRestProfile(p: ProfileRecord) {
@@ -39,5 +40,22 @@ export function toRestContext(c: ProfileContext) {
     summary_included: c.summaryIncluded,
     truncated: c.truncated,
     ranked_by: c.rankedBy,
+  }
+}
+
+export function toRestReextraction(r: ReextractionResult) {
+  return {
+    profile_id: r.profileId,
+    dry_run: r.dryRun,
+    applied: r.applied,
+    version: r.version,
+    ...(r.newVersion !== undefined ? { new_version: r.newVersion } : {}),
+    changed: r.changed,
+    changes: r.changes,
+    summary: r.summary,
+    previous_summary: r.previousSummary,
+    submissions: { reextracted: r.submissions.reextracted, skipped_without_text: r.submissions.skippedWithoutText },
+    batches: r.batches,
+    ...(r.usage ? { usage: { prompt_tokens: r.usage.promptTokens, completion_tokens: r.usage.completionTokens, total_tokens: r.usage.totalTokens } } : {}),
   }
 }

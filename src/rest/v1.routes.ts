@@ -10,7 +10,7 @@ import type { Services } from '../services/index.js'
 import type { RequestContext } from '../services/context.js'
 import type { SearchParams } from '../services/search.service.js'
 import { openApiDocument } from './openapi.js'
-import { toRestContext, toRestProfile } from './serializers.js'
+import { toRestContext, toRestProfile, toRestReextraction } from './serializers.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -95,6 +95,21 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
     if (max !== undefined && !/^-?\d{1,9}$/.test(max)) throw invalid(`Invalid query parameter max_tokens: must be an integer from 1 to ${CONTEXT_MAX_TOKENS}`)
     const c = await services.llmContext.context(req.ctx, req.params.id, { maxTokens: max === undefined ? undefined : Number(max), query: one(q, 'query') })
     return toRestContext(c)
+  })
+
+  // Re-extraction: a dry run (the default) answers the diff and the version it was computed on; dry_run=false applies it.
+  v1.post<{ Params: { id: string } }>('/profile/:id/reextract', async (req) => {
+    const q = req.query as Record<string, unknown>
+    const dry = one(q, 'dry_run')
+    if (dry !== undefined && !/^(true|false|1|0)$/.test(dry)) throw invalid(`Invalid query parameter dry_run: '${dry.slice(0, 40)}' is not true or false`)
+    const expected = one(q, 'expected_version')
+    if (expected !== undefined && !INT_RE.test(expected)) throw invalid(`Invalid query parameter expected_version: '${expected.slice(0, 40)}' is not a whole number`)
+    const r = await services.reextraction.reextract(req.ctx, req.params.id, {
+      dryRun: dry === undefined || dry === 'true' || dry === '1',
+      expectedVersion: expected === undefined ? undefined : Number(expected),
+      budgetKey: appBudgetKey(req.ctx),
+    })
+    return toRestReextraction(r)
   })
 
   v1.delete<{ Params: { id: string } }>('/profile/:id', async (req, reply) => {

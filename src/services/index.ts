@@ -5,6 +5,7 @@ import type { ProcessingService } from './processing.service.js'
 import type { ProfileContextService } from './profile-context.service.js'
 import type { ProfileEditService } from './profile-edit.service.js'
 import type { ProfileService } from './profile.service.js'
+import type { ReextractionService } from './reextraction.service.js'
 import type { SearchService } from './search.service.js'
 import type { SubmissionService } from './submission.service.js'
 import type { TenantService } from './tenant.service.js'
@@ -21,6 +22,8 @@ export interface Services {
   /** A profile as compact text for an LLM prompt, under a token budget. */
   llmContext: ProfileContextService
   processing: ProcessingService
+  /** A profile rebuilt from its stored submissions with the current provider, as a diff first (README "Re-extraction"). */
+  reextraction: ReextractionService
   /** Export and import (JSON Lines) of a tenant's profiles. */
   exports: ExportService
   webhooks: WebhookService

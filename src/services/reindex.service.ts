@@ -55,7 +55,7 @@ export class ReindexService {
       if (!records.length) break
       const summaries: string[] = []
       for (const r of records) {
-        summaries.push(opts.summaries || !r.summary ? (await this.ai.summarizer.summarize(r.content)).summary : r.summary)
+        summaries.push(opts.summaries || !r.summary ? (await this.ai.summarizer.summarize(r.content, undefined, r.instructions)).summary : r.summary)
       }
       const { vectors } = await this.ai.embedder.embed(records.map((r, i) => profileText(r.content, summaries[i])))
       for (const [i, r] of records.entries()) {

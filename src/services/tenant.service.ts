@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm'
 import { TenantRepository, type AppRow, type TenantRow } from '../db/tenant.repository.js'
 import { UnitOfWork, type Transaction } from '../db/unit-of-work.js'
 import { checkDisplayName, checkSlug, displayKey, slugFrom } from '../domain/app-names.js'
+import { checkInstructions } from '../domain/summary-instructions.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import { credentialId, digestsEqual, generateApiKey, newId, parseApiKey } from '../domain/keys.js'
 import type { EventBus } from '../events/event-bus.js'
@@ -27,6 +28,8 @@ export interface App {
   /** Retention (README "Retention"): days a profile may stay untouched, days a finished submission keeps its text; null = off. */
   delete_profiles_after_days: number | null
   drop_submission_text_after_days: number | null
+  /** What the summaries of profiles this app writes to must cover or leave out (README "Summary instructions"). */
+  summary_instructions: string[]
 }
 /** An app as the dashboard shows it: the live key's public prefix only (the key itself is shown once). */
 export interface TenantApp {
@@ -40,6 +43,7 @@ export interface TenantApp {
   keyCreatedAt: string | null
   deleteProfilesAfterDays: number | null
   dropSubmissionTextAfterDays: number | null
+  summaryInstructions: string[]
 }
 
 /** An app's retention policy: whole days, null for off. */
@@ -178,6 +182,7 @@ export class TenantService {
       key_public_id: r.key_public_id,
       delete_profiles_after_days: r.delete_profiles_after_days,
       drop_submission_text_after_days: r.drop_submission_text_after_days,
+      summary_instructions: r.summary_instructions ?? [],
     }))
   }
 
@@ -216,6 +221,12 @@ export class TenantService {
     const app = (await this.appsOf(tenantId)).find((a) => a.id === appId)
     if (!app) throw new DomainError('APP_NOT_FOUND', `No app '${appId}'`)
     return app
+  }
+
+  /** The app by tenant name or id and app id, slug or display name (the CLI); APP_NOT_FOUND when there is none. */
+  async appNamed(tenant: string, app: string): Promise<TenantApp> {
+    const found = await this.uow.run(undefined, (tx) => this.lockApp(tx, tenant, app))
+    return this.appOf(found.tenant_id, found.id)
   }
 
   async createAppIn(tenantId: string, app: string | AppNaming): Promise<{ app: TenantApp; apiKey: string }> {
@@ -273,6 +284,21 @@ export class TenantService {
           policy.dropSubmissionTextAfterDays === undefined ? current.drop_submission_text_after_days : policy.dropSubmissionTextAfterDays,
       })
       await this.repo.setRetention(tx.manager, a.tenant_id, a.id, next)
+      return a
+    })
+    return this.appOf(found.tenant_id, found.id)
+  }
+
+  /**
+   * Replaces the app's summary instructions (at most 5 of 1-200 characters; [] clears them). They apply from the next
+   * batch of a profile whose newest submission comes from this app, and to its re-extractions; summaries already
+   * written stay until then. `byId`: tenant and app are ids (the dashboard), else names or ids (the CLI).
+   */
+  async setSummaryInstructions(tenant: string, app: string, instructions: unknown, opts: { byId?: boolean } = {}): Promise<TenantApp> {
+    const checked = checkInstructions(instructions)
+    const found = await this.uow.run(undefined, async (tx) => {
+      const a = await this.lockApp(tx, tenant, app, opts.byId)
+      await this.repo.setSummaryInstructions(tx.manager, a.tenant_id, a.id, checked)
       return a
     })
     return this.appOf(found.tenant_id, found.id)
@@ -353,6 +379,7 @@ const toTenantApp = (r: AppRow): TenantApp => ({
   keyCreatedAt: r.key_created_at ? iso(r.key_created_at) : null,
   deleteProfilesAfterDays: r.delete_profiles_after_days,
   dropSubmissionTextAfterDays: r.drop_submission_text_after_days,
+  summaryInstructions: r.summary_instructions ?? [],
 })
 
 function checkNaming(n: AppNaming): AppNaming {

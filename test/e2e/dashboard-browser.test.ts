@@ -431,4 +431,49 @@ describe.skipIf(!executable || serverPass)('dashboard webhooks, in headless Chro
     expect(failures).toEqual([])
     await context.close()
   }, 90_000)
+
+  it("sets an app's summary instructions on its Summary page, and re-extracts a profile: dry run diff, then Apply; passes axe", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, bypassCSP: true })
+    const page = await context.newPage()
+    const failures: string[] = []
+    page.on('pageerror', (e) => failures.push(`pageerror: ${e.message}`))
+    await page.goto(`${svc.url}/dashboard#/signup`)
+    await page.getByLabel('Email').fill('reextract@example.com')
+    await page.getByLabel('Password').fill('a long enough password')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByLabel('App name').fill('notes')
+    await page.getByRole('button', { name: 'Create app' }).click()
+    const key = (await page.getByTestId('new-api-key').textContent())!.trim()
+    await page.getByRole('link', { name: 'Summary', exact: true }).click()
+    await page.getByRole('heading', { name: 'Summary instructions of notes' }).waitFor()
+    await expect.poll(async () => page.getByTestId('summary-current').textContent()).toMatch(/No instructions/)
+    await page.getByLabel('Instruction 1').fill('Leave out age')
+    await page.getByLabel('Instruction 2').fill('Mention interests first')
+    await page.getByRole('button', { name: 'Save instructions' }).click()
+    await expect.poll(async () => page.getByTestId('summary-current').textContent()).toBe('2 instructions: Leave out age · Mention interests first')
+    expect(await axeViolations(page)).toEqual([])
+
+    // A profile written by this app: its summary follows the instructions.
+    const post = (data: string) =>
+      fetch(`${svc.url}/v1/profile/lea`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ data }) })
+    for (const data of ['My name is Lea. I am 29 years old. I love climbing.', 'I live in Graz.']) {
+      expect((await post(data)).status).toBe(202)
+      await expect.poll(async () => (await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM submissions WHERE profile_id = 'lea' AND status = 'done'`))[0].n, { timeout: 30_000 }).toBeGreaterThan(data.includes('Graz') ? 1 : 0)
+    }
+    await page.goto(`${svc.url}/dashboard#/profiles/lea`)
+    await expect.poll(async () => page.locator('main').innerText(), { timeout: 30_000 }).toMatch(/Lea enjoys climbing/)
+    // Retention dropped the first text: a re-extraction can no longer see the age.
+    await svc.profiler.db.dataSource.query(`UPDATE submissions SET data = NULL WHERE profile_id = 'lea' AND data LIKE 'My name%'`)
+    await page.getByRole('button', { name: 'Re-extract (dry run)' }).click()
+    await expect.poll(async () => page.getByTestId('reextract-summary').textContent(), { timeout: 30_000 }).toMatch(/from 1 submissions, 1 skipped \(text dropped by retention\)/)
+    expect(await page.getByTestId('reextract-diff').innerText()).toMatch(/− core_info\.age: 29/)
+    expect(await axeViolations(page)).toEqual([])
+    await page.getByRole('button', { name: 'Apply' }).click()
+    await expect.poll(async () => page.getByTestId('reextract-summary').textContent(), { timeout: 30_000 }).toMatch(/^Applied: the profile is at version \d+ now\.$/)
+    await expect.poll(async () => page.locator('main').innerText(), { timeout: 30_000 }).toMatch(/reextraction/)
+    const [row] = await svc.profiler.db.dataSource.query(`SELECT age FROM profiles WHERE profile_id = 'lea'`)
+    expect(row.age).toBeNull()
+    expect(failures).toEqual([])
+    await context.close()
+  }, 120_000)
 })

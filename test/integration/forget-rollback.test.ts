@@ -203,6 +203,23 @@ describe('forget a value and roll back (local provider)', () => {
     }
   })
 
+  it('a re-extraction replays the submissions as evidence of their own time: a forgotten value stays forgotten', async () => {
+    await submitAndWait(c, 'rex', 'I love sailing and chess.')
+    const f = await a.forget('rex', { section: 'interests', value: 'chess' })
+    expect(f.status, await f.clone().text()).toBe(200)
+    const reextract = (q: string) => fetch(`${svc.url}/v1/profile/rex/reextract${q}`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` } })
+    const dry = (await (await reextract('?dry_run=true')).json()) as any
+    expect(JSON.stringify(dry.changes ?? {})).not.toContain('chess')
+    const applied = await reextract(`?dry_run=false&expected_version=${dry.version}`)
+    expect(applied.status, await applied.clone().text()).toBe(200)
+    const p = await c.profile('rex')
+    expect(allInterests(p)).toContain('sailing')
+    expect(allInterests(p)).not.toContain('chess')
+    // The tombstone is still there: an old submission replayed again cannot bring it back, a new one can.
+    await c.post('rex', { data: 'I love chess.' })
+    await waitFor('chess back from new evidence', () => c.profile('rex'), { until: (q) => q.status === 'ready' && allInterests(q).includes('chess') })
+  })
+
   it('a deleted profile leaves no history snapshot behind', async () => {
     await submitAndWait(c, 'gone', 'My name is Gwen. I love opera.')
     expect((await a.forget('gone', { section: 'interests', value: 'opera' })).status).toBe(200)

@@ -112,6 +112,8 @@ export interface OpenAIServer {
   /** Most chat requests in flight at once since start (or since resetStats). */
   maxConcurrentChat(): number
   resetStats(): void
+  /** The model changed: every extraction the fake model answers from now on passes through this (undefined: as is). */
+  revise?: (ex: Extraction, text: string) => Extraction
   close(): Promise<void>
 }
 
@@ -543,7 +545,10 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       const { items, profile, problems } = findBatch(messages)
       rec.problems.push(...problems)
       rec.batch = { submissionIds: items.map((i) => i.id), texts: items.map((i) => i.text), inputTypes: items.map((i) => i.inputType) }
-      const extractions = items.map((i) => extractItem(extractor, i))
+      const extractions = items.map((i) => {
+        const ex = extractItem(extractor, i)
+        return api.revise ? api.revise(ex, i.text) : ex
+      })
       const state = { ...emptyState(), content: profile }
       const merged = merge(state, extractions, new Date().toISOString())
       let entries = items.map((item, i) => toWire(item.id, extractions[i]!, item.text))
@@ -644,7 +649,7 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
     )
 
-  return {
+  const api: OpenAIServer = {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     chatRequests: () => requests.filter((r) => r.kind === 'chat'),
@@ -678,6 +683,7 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       await new Promise<void>((r) => server.close(() => r()))
     },
   }
+  return api
 }
 
 /** The provider, configured only by environment (CONTRACT §11). */

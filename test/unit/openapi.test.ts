@@ -12,7 +12,7 @@ describe('OpenAPI document', () => {
   it('describes every /v1 operation with the request schemas used for validation', () => {
     const doc = openApiDocument() as any
     expect(doc.openapi).toMatch(/^3\./)
-    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/export', '/v1/import', '/v1/profile/{id}', '/v1/profile/{id}/context', '/v1/profile/{id}/rollback', '/v1/profile/{id}/values', '/v1/search', '/v1/smart-search'])
+    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/export', '/v1/import', '/v1/profile/{id}', '/v1/profile/{id}/context', '/v1/profile/{id}/reextract', '/v1/profile/{id}/rollback', '/v1/profile/{id}/values', '/v1/search', '/v1/smart-search'])
     expect(Object.keys(doc.paths['/v1/profile/{id}']).sort()).toEqual(['delete', 'get', 'post'])
     const body = doc.paths['/v1/profile/{id}'].post.requestBody.content['application/json'].schema
     expect(body.required).toEqual(['data'])
@@ -35,5 +35,10 @@ describe('OpenAPI document', () => {
     expect(Object.keys(rollback.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '409']))
     const out = context.responses['200'].content['application/json'].schema
     expect(out.required).toEqual(expect.arrayContaining(['text', 'tokens', 'max_tokens', 'encoding', 'facts_included', 'facts_total', 'truncated']))
+    const reextract = doc.paths['/v1/profile/{id}/reextract'].post
+    expect(reextract.parameters.map((p: any) => p.name).sort()).toEqual(['dry_run', 'expected_version', 'id'])
+    expect(Object.keys(reextract.responses).sort()).toEqual(['200', '400', '401', '404', '409', '429', '503'])
+    const diff = reextract.responses['200'].content['application/json'].schema
+    expect(diff.required).toEqual(expect.arrayContaining(['version', 'changes', 'dry_run', 'applied', 'submissions', 'summary']))
   })
 })

@@ -16,7 +16,7 @@ import * as types from './graphql';
  */
 type Documents = {
     "\n  fragment AccountFields on Account {\n    id\n    email\n    tenantId\n    tenantName\n  }\n": typeof types.AccountFieldsFragmentDoc,
-    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    displayName\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n  }\n": typeof types.AppFieldsFragmentDoc,
+    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    displayName\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n    summaryInstructions\n  }\n": typeof types.AppFieldsFragmentDoc,
     "\n  fragment HistoryPageFields on HistoryPage {\n    entries {\n      ...HistoryEntryFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": typeof types.HistoryPageFieldsFragmentDoc,
     "\n  fragment HistoryEntryFields on UpdateLogEntry {\n    seq\n    extractedOn\n    changes\n    submissionIds\n    inputType\n  }\n": typeof types.HistoryEntryFieldsFragmentDoc,
     "\n  fragment SubmissionPageFields on SubmissionPage {\n    nodes {\n      ...SubmissionFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": typeof types.SubmissionPageFieldsFragmentDoc,
@@ -31,6 +31,7 @@ type Documents = {
     "\n  mutation RotateAppKey($id: ID!) {\n    rotateAppKey(id: $id) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": typeof types.RotateAppKeyDocument,
     "\n  mutation RenameApp($id: ID!, $name: String) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n": typeof types.RenameAppDocument,
     "\n  mutation SetAppRetention($id: ID!, $deleteProfilesAfterDays: Int, $dropSubmissionTextAfterDays: Int) {\n    setAppRetention(id: $id, deleteProfilesAfterDays: $deleteProfilesAfterDays, dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays) {\n      ...AppFields\n    }\n  }\n": typeof types.SetAppRetentionDocument,
+    "\n  mutation SetAppSummaryInstructions($id: ID!, $instructions: [String!]!) {\n    setAppSummaryInstructions(id: $id, instructions: $instructions) { ...AppFields }\n  }\n": typeof types.SetAppSummaryInstructionsDocument,
     "\n  mutation RevokeAppKey($id: ID!) {\n    revokeAppKey(id: $id) { ...AppFields }\n  }\n": typeof types.RevokeAppKeyDocument,
     "\n  mutation DeleteApp($id: ID!) {\n    deleteApp(id: $id)\n  }\n": typeof types.DeleteAppDocument,
     "\n  fragment WebhookEndpointFields on WebhookEndpoint {\n    id\n    appId\n    url\n    description\n    events\n    enabled\n    disabledReason\n    previousSecretExpiresAt\n    createdAt\n  }\n": typeof types.WebhookEndpointFieldsFragmentDoc,
@@ -48,6 +49,7 @@ type Documents = {
     "\n  query ProfileHistory($id: ID!, $after: String) {\n    profile(id: $id) {\n      profileId\n      history(first: 20, after: $after) { ...HistoryPageFields }\n    }\n  }\n": typeof types.ProfileHistoryDocument,
     "\n  query ProfileSubmissions($id: ID!, $after: String) {\n    profile(id: $id) {\n      profileId\n      submissions(first: 20, after: $after) { ...SubmissionPageFields }\n    }\n  }\n": typeof types.ProfileSubmissionsDocument,
     "\n  query ProfileContext($id: ID!, $maxTokens: Int!, $query: String) {\n    profile(id: $id) {\n      profileId\n      context(maxTokens: $maxTokens, query: $query) {\n        text\n        tokens\n        maxTokens\n        encoding\n        factsIncluded\n        factsTotal\n        summaryIncluded\n        truncated\n        rankedBy\n      }\n    }\n  }\n": typeof types.ProfileContextDocument,
+    "\n  mutation ReextractProfile($id: ID!, $dryRun: Boolean!, $expectedVersion: Int) {\n    reextractProfile(id: $id, dryRun: $dryRun, expectedVersion: $expectedVersion) {\n      profileId\n      dryRun\n      applied\n      version\n      newVersion\n      changed\n      changes\n      summary\n      reextracted\n      skippedWithoutText\n      batches\n    }\n  }\n": typeof types.ReextractProfileDocument,
     "\n  mutation DeleteProfile($id: ID!) {\n    deleteProfile(id: $id)\n  }\n": typeof types.DeleteProfileDocument,
     "\n  mutation ForgetValue($id: ID!, $section: String!, $value: String!, $category: String) {\n    forgetProfileValue(id: $id, section: $section, value: $value, category: $category) { ...ProfileFields }\n  }\n": typeof types.ForgetValueDocument,
     "\n  mutation RollbackProfile($id: ID!, $toSeq: Int!) {\n    rollbackProfile(id: $id, toSeq: $toSeq) { ...ProfileFields }\n  }\n": typeof types.RollbackProfileDocument,
@@ -55,7 +57,7 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  fragment AccountFields on Account {\n    id\n    email\n    tenantId\n    tenantName\n  }\n": types.AccountFieldsFragmentDoc,
-    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    displayName\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n  }\n": types.AppFieldsFragmentDoc,
+    "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    displayName\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n    summaryInstructions\n  }\n": types.AppFieldsFragmentDoc,
     "\n  fragment HistoryPageFields on HistoryPage {\n    entries {\n      ...HistoryEntryFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": types.HistoryPageFieldsFragmentDoc,
     "\n  fragment HistoryEntryFields on UpdateLogEntry {\n    seq\n    extractedOn\n    changes\n    submissionIds\n    inputType\n  }\n": types.HistoryEntryFieldsFragmentDoc,
     "\n  fragment SubmissionPageFields on SubmissionPage {\n    nodes {\n      ...SubmissionFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": types.SubmissionPageFieldsFragmentDoc,
@@ -70,6 +72,7 @@ const documents: Documents = {
     "\n  mutation RotateAppKey($id: ID!) {\n    rotateAppKey(id: $id) {\n      app { ...AppFields }\n      apiKey\n    }\n  }\n": types.RotateAppKeyDocument,
     "\n  mutation RenameApp($id: ID!, $name: String) {\n    renameApp(id: $id, name: $name) { ...AppFields }\n  }\n": types.RenameAppDocument,
     "\n  mutation SetAppRetention($id: ID!, $deleteProfilesAfterDays: Int, $dropSubmissionTextAfterDays: Int) {\n    setAppRetention(id: $id, deleteProfilesAfterDays: $deleteProfilesAfterDays, dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays) {\n      ...AppFields\n    }\n  }\n": types.SetAppRetentionDocument,
+    "\n  mutation SetAppSummaryInstructions($id: ID!, $instructions: [String!]!) {\n    setAppSummaryInstructions(id: $id, instructions: $instructions) { ...AppFields }\n  }\n": types.SetAppSummaryInstructionsDocument,
     "\n  mutation RevokeAppKey($id: ID!) {\n    revokeAppKey(id: $id) { ...AppFields }\n  }\n": types.RevokeAppKeyDocument,
     "\n  mutation DeleteApp($id: ID!) {\n    deleteApp(id: $id)\n  }\n": types.DeleteAppDocument,
     "\n  fragment WebhookEndpointFields on WebhookEndpoint {\n    id\n    appId\n    url\n    description\n    events\n    enabled\n    disabledReason\n    previousSecretExpiresAt\n    createdAt\n  }\n": types.WebhookEndpointFieldsFragmentDoc,
@@ -87,6 +90,7 @@ const documents: Documents = {
     "\n  query ProfileHistory($id: ID!, $after: String) {\n    profile(id: $id) {\n      profileId\n      history(first: 20, after: $after) { ...HistoryPageFields }\n    }\n  }\n": types.ProfileHistoryDocument,
     "\n  query ProfileSubmissions($id: ID!, $after: String) {\n    profile(id: $id) {\n      profileId\n      submissions(first: 20, after: $after) { ...SubmissionPageFields }\n    }\n  }\n": types.ProfileSubmissionsDocument,
     "\n  query ProfileContext($id: ID!, $maxTokens: Int!, $query: String) {\n    profile(id: $id) {\n      profileId\n      context(maxTokens: $maxTokens, query: $query) {\n        text\n        tokens\n        maxTokens\n        encoding\n        factsIncluded\n        factsTotal\n        summaryIncluded\n        truncated\n        rankedBy\n      }\n    }\n  }\n": types.ProfileContextDocument,
+    "\n  mutation ReextractProfile($id: ID!, $dryRun: Boolean!, $expectedVersion: Int) {\n    reextractProfile(id: $id, dryRun: $dryRun, expectedVersion: $expectedVersion) {\n      profileId\n      dryRun\n      applied\n      version\n      newVersion\n      changed\n      changes\n      summary\n      reextracted\n      skippedWithoutText\n      batches\n    }\n  }\n": types.ReextractProfileDocument,
     "\n  mutation DeleteProfile($id: ID!) {\n    deleteProfile(id: $id)\n  }\n": types.DeleteProfileDocument,
     "\n  mutation ForgetValue($id: ID!, $section: String!, $value: String!, $category: String) {\n    forgetProfileValue(id: $id, section: $section, value: $value, category: $category) { ...ProfileFields }\n  }\n": types.ForgetValueDocument,
     "\n  mutation RollbackProfile($id: ID!, $toSeq: Int!) {\n    rollbackProfile(id: $id, toSeq: $toSeq) { ...ProfileFields }\n  }\n": types.RollbackProfileDocument,
@@ -100,7 +104,7 @@ export function graphql(source: "\n  fragment AccountFields on Account {\n    id
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    displayName\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n  }\n"): typeof import('./graphql').AppFieldsFragmentDoc;
+export function graphql(source: "\n  fragment AppFields on DashboardApp {\n    id\n    name\n    displayName\n    createdAt\n    keyPrefix\n    keyCreatedAt\n    deleteProfilesAfterDays\n    dropSubmissionTextAfterDays\n    summaryInstructions\n  }\n"): typeof import('./graphql').AppFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -157,6 +161,10 @@ export function graphql(source: "\n  mutation RenameApp($id: ID!, $name: String)
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation SetAppRetention($id: ID!, $deleteProfilesAfterDays: Int, $dropSubmissionTextAfterDays: Int) {\n    setAppRetention(id: $id, deleteProfilesAfterDays: $deleteProfilesAfterDays, dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays) {\n      ...AppFields\n    }\n  }\n"): typeof import('./graphql').SetAppRetentionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetAppSummaryInstructions($id: ID!, $instructions: [String!]!) {\n    setAppSummaryInstructions(id: $id, instructions: $instructions) { ...AppFields }\n  }\n"): typeof import('./graphql').SetAppSummaryInstructionsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -225,6 +233,10 @@ export function graphql(source: "\n  query ProfileSubmissions($id: ID!, $after: 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ProfileContext($id: ID!, $maxTokens: Int!, $query: String) {\n    profile(id: $id) {\n      profileId\n      context(maxTokens: $maxTokens, query: $query) {\n        text\n        tokens\n        maxTokens\n        encoding\n        factsIncluded\n        factsTotal\n        summaryIncluded\n        truncated\n        rankedBy\n      }\n    }\n  }\n"): typeof import('./graphql').ProfileContextDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ReextractProfile($id: ID!, $dryRun: Boolean!, $expectedVersion: Int) {\n    reextractProfile(id: $id, dryRun: $dryRun, expectedVersion: $expectedVersion) {\n      profileId\n      dryRun\n      applied\n      version\n      newVersion\n      changed\n      changes\n      summary\n      reextracted\n      skippedWithoutText\n      batches\n    }\n  }\n"): typeof import('./graphql').ReextractProfileDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

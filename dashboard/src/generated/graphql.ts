@@ -72,7 +72,7 @@ export type WebhookEvent =
 
 export type AccountFieldsFragment = { id: string, email: string, tenantId: string, tenantName: string };
 
-export type AppFieldsFragment = { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null };
+export type AppFieldsFragment = { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null, summaryInstructions: Array<string> };
 
 export type HistoryPageFieldsFragment = { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } };
 
@@ -117,21 +117,21 @@ export type ChangePasswordMutation = { changePassword: boolean };
 export type AppsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type AppsQuery = { apps: Array<{ id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null }> };
+export type AppsQuery = { apps: Array<{ id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null, summaryInstructions: Array<string> }> };
 
 export type CreateAppMutationVariables = Exact<{
   name: string;
 }>;
 
 
-export type CreateAppMutation = { createApp: { apiKey: string, app: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } } };
+export type CreateAppMutation = { createApp: { apiKey: string, app: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null, summaryInstructions: Array<string> } } };
 
 export type RotateAppKeyMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RotateAppKeyMutation = { rotateAppKey: { apiKey: string, app: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } } };
+export type RotateAppKeyMutation = { rotateAppKey: { apiKey: string, app: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null, summaryInstructions: Array<string> } } };
 
 export type RenameAppMutationVariables = Exact<{
   id: string | number;
@@ -139,7 +139,7 @@ export type RenameAppMutationVariables = Exact<{
 }>;
 
 
-export type RenameAppMutation = { renameApp: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
+export type RenameAppMutation = { renameApp: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null, summaryInstructions: Array<string> } };
 
 export type SetAppRetentionMutationVariables = Exact<{
   id: string | number;
@@ -148,14 +148,22 @@ export type SetAppRetentionMutationVariables = Exact<{
 }>;
 
 
-export type SetAppRetentionMutation = { setAppRetention: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
+export type SetAppRetentionMutation = { setAppRetention: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null, summaryInstructions: Array<string> } };
+
+export type SetAppSummaryInstructionsMutationVariables = Exact<{
+  id: string | number;
+  instructions: Array<string> | string;
+}>;
+
+
+export type SetAppSummaryInstructionsMutation = { setAppSummaryInstructions: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null, summaryInstructions: Array<string> } };
 
 export type RevokeAppKeyMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type RevokeAppKeyMutation = { revokeAppKey: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null } };
+export type RevokeAppKeyMutation = { revokeAppKey: { id: string, name: string, displayName: string, createdAt: string, keyPrefix: string | null, keyCreatedAt: string | null, deleteProfilesAfterDays: number | null, dropSubmissionTextAfterDays: number | null, summaryInstructions: Array<string> } };
 
 export type DeleteAppMutationVariables = Exact<{
   id: string | number;
@@ -273,6 +281,15 @@ export type ProfileContextQueryVariables = Exact<{
 
 export type ProfileContextQuery = { profile: { profileId: string, context: { text: string, tokens: number, maxTokens: number, encoding: string, factsIncluded: number, factsTotal: number, summaryIncluded: boolean, truncated: boolean, rankedBy: string } } | null };
 
+export type ReextractProfileMutationVariables = Exact<{
+  id: string | number;
+  dryRun: boolean;
+  expectedVersion?: number | null | undefined;
+}>;
+
+
+export type ReextractProfileMutation = { reextractProfile: { profileId: string, dryRun: boolean, applied: boolean, version: number, newVersion: number | null, changed: boolean, changes: Record<string, unknown>, summary: string, reextracted: number, skippedWithoutText: number, batches: number } };
+
 export type DeleteProfileMutationVariables = Exact<{
   id: string | number;
 }>;
@@ -341,6 +358,7 @@ export const AppFieldsFragmentDoc = new TypedDocumentString(`
   keyCreatedAt
   deleteProfilesAfterDays
   dropSubmissionTextAfterDays
+  summaryInstructions
 }
     `, {"fragmentName":"AppFields"}) as unknown as TypedDocumentString<AppFieldsFragment, unknown>;
 export const HistoryEntryFieldsFragmentDoc = new TypedDocumentString(`
@@ -608,6 +626,7 @@ export const AppsDocument = new TypedDocumentString(`
   keyCreatedAt
   deleteProfilesAfterDays
   dropSubmissionTextAfterDays
+  summaryInstructions
 }`) as unknown as TypedDocumentString<AppsQuery, AppsQueryVariables>;
 export const CreateAppDocument = new TypedDocumentString(`
     mutation CreateApp($name: String!) {
@@ -627,6 +646,7 @@ export const CreateAppDocument = new TypedDocumentString(`
   keyCreatedAt
   deleteProfilesAfterDays
   dropSubmissionTextAfterDays
+  summaryInstructions
 }`) as unknown as TypedDocumentString<CreateAppMutation, CreateAppMutationVariables>;
 export const RotateAppKeyDocument = new TypedDocumentString(`
     mutation RotateAppKey($id: ID!) {
@@ -646,6 +666,7 @@ export const RotateAppKeyDocument = new TypedDocumentString(`
   keyCreatedAt
   deleteProfilesAfterDays
   dropSubmissionTextAfterDays
+  summaryInstructions
 }`) as unknown as TypedDocumentString<RotateAppKeyMutation, RotateAppKeyMutationVariables>;
 export const RenameAppDocument = new TypedDocumentString(`
     mutation RenameApp($id: ID!, $name: String) {
@@ -662,6 +683,7 @@ export const RenameAppDocument = new TypedDocumentString(`
   keyCreatedAt
   deleteProfilesAfterDays
   dropSubmissionTextAfterDays
+  summaryInstructions
 }`) as unknown as TypedDocumentString<RenameAppMutation, RenameAppMutationVariables>;
 export const SetAppRetentionDocument = new TypedDocumentString(`
     mutation SetAppRetention($id: ID!, $deleteProfilesAfterDays: Int, $dropSubmissionTextAfterDays: Int) {
@@ -682,7 +704,25 @@ export const SetAppRetentionDocument = new TypedDocumentString(`
   keyCreatedAt
   deleteProfilesAfterDays
   dropSubmissionTextAfterDays
+  summaryInstructions
 }`) as unknown as TypedDocumentString<SetAppRetentionMutation, SetAppRetentionMutationVariables>;
+export const SetAppSummaryInstructionsDocument = new TypedDocumentString(`
+    mutation SetAppSummaryInstructions($id: ID!, $instructions: [String!]!) {
+  setAppSummaryInstructions(id: $id, instructions: $instructions) {
+    ...AppFields
+  }
+}
+    fragment AppFields on DashboardApp {
+  id
+  name
+  displayName
+  createdAt
+  keyPrefix
+  keyCreatedAt
+  deleteProfilesAfterDays
+  dropSubmissionTextAfterDays
+  summaryInstructions
+}`) as unknown as TypedDocumentString<SetAppSummaryInstructionsMutation, SetAppSummaryInstructionsMutationVariables>;
 export const RevokeAppKeyDocument = new TypedDocumentString(`
     mutation RevokeAppKey($id: ID!) {
   revokeAppKey(id: $id) {
@@ -698,6 +738,7 @@ export const RevokeAppKeyDocument = new TypedDocumentString(`
   keyCreatedAt
   deleteProfilesAfterDays
   dropSubmissionTextAfterDays
+  summaryInstructions
 }`) as unknown as TypedDocumentString<RevokeAppKeyMutation, RevokeAppKeyMutationVariables>;
 export const DeleteAppDocument = new TypedDocumentString(`
     mutation DeleteApp($id: ID!) {
@@ -1078,6 +1119,23 @@ export const ProfileContextDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ProfileContextQuery, ProfileContextQueryVariables>;
+export const ReextractProfileDocument = new TypedDocumentString(`
+    mutation ReextractProfile($id: ID!, $dryRun: Boolean!, $expectedVersion: Int) {
+  reextractProfile(id: $id, dryRun: $dryRun, expectedVersion: $expectedVersion) {
+    profileId
+    dryRun
+    applied
+    version
+    newVersion
+    changed
+    changes
+    summary
+    reextracted
+    skippedWithoutText
+    batches
+  }
+}
+    `) as unknown as TypedDocumentString<ReextractProfileMutation, ReextractProfileMutationVariables>;
 export const DeleteProfileDocument = new TypedDocumentString(`
     mutation DeleteProfile($id: ID!) {
   deleteProfile(id: $id)

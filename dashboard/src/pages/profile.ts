@@ -10,6 +10,7 @@ import type { Page } from '../router'
 import { announce } from '../ui'
 import { profileBody } from './profile/body'
 import { contextPanel } from './profile/context'
+import { reextractPanel } from './profile/reextract'
 import { deleteAction } from './profile/delete'
 import { editActions } from './profile/edits'
 import { profileHeader } from './profile/header'
@@ -48,11 +49,14 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
   const content = h('div', { class: 'profile-content', 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading profile…'))
   const context = contextPanel(id, signal)
   context.element.hidden = true
+  const reextract = reextractPanel(id, signal)
+  reextract.element.hidden = true
 
   function render(): void {
     header.showStatus(statusOf(state))
     remove.button.hidden = state.profile === null
     context.element.hidden = state.profile === null
+    reextract.element.hidden = state.profile === null
     if (!state.loaded) return
     content.removeAttribute('aria-busy')
     // Keep keyboard focus on the same control across a re-render.
@@ -109,7 +113,7 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
       submissionKey,
     )
 
-  root.append(...header.nodes, remove.error, context.element, content)
+  root.append(...header.nodes, remove.error, context.element, reextract.element, content)
   live.start()
   void load()
 }

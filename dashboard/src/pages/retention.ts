@@ -1,8 +1,9 @@
 /** #/apps/<id>/retention: the app's data retention policy (deleting untouched profiles, dropping raw submission text). */
 import { errorMessage, gql } from '../api'
 import { h, labelled } from '../dom'
-import { APPS, SET_APP_RETENTION } from '../queries'
+import { SET_APP_RETENTION } from '../queries'
 import type { Page } from '../router'
+import { loadApp } from './app-settings'
 import type { DashboardApp } from '../types'
 import { announce, errorText, showError } from '../ui'
 
@@ -76,18 +77,6 @@ export const retentionPage: Page = ({ root, route, signal }) => {
     }
   })
 
-  async function load(): Promise<void> {
-    try {
-      const { apps } = await gql(APPS, {}, signal)
-      const app = apps.find((a) => a.id === appId)
-      if (!app) return showError(pageError, 'No such app.')
-      show(app)
-    } catch (err) {
-      if (signal.aborted) return
-      showError(pageError, `Could not load the app: ${errorMessage(err)}`)
-    }
-  }
-
   root.append(
     h('p', null, h('a', { href: '#/apps' }, '← Apps')),
     heading,
@@ -96,5 +85,5 @@ export const retentionPage: Page = ({ root, route, signal }) => {
     current,
     h('section', { class: 'card' }, form),
   )
-  void load()
+  void loadApp(appId, signal, pageError, show)
 }

@@ -4,6 +4,7 @@ import nlp from 'compromise'
 import type { CoreInfo, ProfileContent, Scored } from '../../domain/profile.js'
 import { byConfidence, clean, rankMemories, values } from '../profile-text.js'
 import type { Summarizer } from '../types.js'
+import { planSummary, type SummaryPart, type SummarySection } from '../../domain/summary-instructions.js'
 
 const MAX_INTERESTS = 5
 const MAX_TRAITS = 3
@@ -171,30 +172,62 @@ function memory(profile: ProfileContent): string | undefined {
   return `A key event in their life: ${clean(m.event)}${m.date ? ` (${m.date})` : ''}.`
 }
 
-/** Builds the summary from profile content alone. Same content, same summary. */
-export function summarizeProfile(profile: ProfileContent): string {
-  const name = text(profile.core_info.name)
-  const first = identity(name ?? 'This person', profile.core_info)
-  // The first sentence names the person; later ones say "They".
-  const subjectFor = (index: number): [string, boolean] => (index === 0 ? [name ?? 'This person', true] : ['They', false])
-  const sentences: string[] = first ? [first] : []
-  const next = (make: (subject: string, singular: boolean) => string | undefined): void => {
-    if (sentences.length >= MAX_SENTENCES) return
-    const s = make(...subjectFor(sentences.length))
-    if (s) sentences.push(s)
+/** The profile without the parts the instructions leave out (a copy; the stored profile is never touched). */
+function without(profile: ProfileContent, omit: Set<SummaryPart>): ProfileContent {
+  if (!omit.size) return profile
+  const core: CoreInfo = { ...profile.core_info }
+  for (const f of ['name', 'age', 'gender', 'location', 'occupation'] as const) if (omit.has(f)) delete core[f]
+  return {
+    core_info: core,
+    interests: omit.has('interests') ? {} : profile.interests,
+    personality: {
+      traits: omit.has('traits') ? [] : profile.personality.traits,
+      mood_trends: omit.has('mood') ? {} : profile.personality.mood_trends,
+    },
+    memories: omit.has('memories') ? [] : profile.memories,
+    preferences: {
+      ...(omit.has('conversation_style') || !profile.preferences.conversation_style ? {} : { conversation_style: profile.preferences.conversation_style }),
+      topics_to_avoid: omit.has('topics_to_avoid') ? [] : profile.preferences.topics_to_avoid,
+    },
   }
-  next((s, one) => interests(s, one, profile.interests))
-  next((s, one) => personality(s, one, profile))
-  next((s) => preferences(s, profile))
-  next(() => memory(profile))
+}
+
+/**
+ * Builds the summary from profile content alone. Same content and instructions, same summary. The instructions the
+ * template understands (src/domain/summary-instructions.ts) leave parts out, put sections first, or make sure a section
+ * is written even past the sentence limit; the others are ignored here (an LLM summarizer reads them all).
+ */
+export function summarizeProfile(input: ProfileContent, instructions?: readonly string[]): string {
+  const plan = planSummary(instructions)
+  const profile = without(input, plan.omit)
+  const name = text(profile.core_info.name)
+  const make: Record<SummarySection, (subject: string, singular: boolean) => string | undefined> = {
+    // The identity sentence names the person wherever it stands.
+    identity: () => identity(name ?? 'This person', profile.core_info),
+    interests: (s, one) => interests(s, one, profile.interests),
+    personality: (s, one) => personality(s, one, profile),
+    preferences: (s) => preferences(s, profile),
+    memories: () => memory(profile),
+  }
+  // Which sections get a sentence: those with something to say, covered ones before the others, at most MAX_SENTENCES.
+  const probe = (s: SummarySection) => make[s]('They', false) !== undefined
+  const present = plan.order.filter(probe)
+  const chosen = new Set([...present.filter((s) => plan.cover.has(s)), ...present.filter((s) => !plan.cover.has(s))].slice(0, MAX_SENTENCES))
+  // The first sentence names the person; later ones say "They".
+  const sentences: string[] = []
+  for (const s of plan.order) {
+    if (!chosen.has(s)) continue
+    const out = sentences.length === 0 ? make[s](name ?? 'This person', true) : make[s]('They', false)
+    if (out) sentences.push(out)
+  }
   return sentences.length ? sentences.join(' ') : EMPTY_SUMMARY
 }
 
 export class LocalSummarizer implements Summarizer {
   readonly name = 'local'
 
-  async summarize(profile: ProfileContent, signal?: AbortSignal): Promise<{ summary: string }> {
+  async summarize(profile: ProfileContent, signal?: AbortSignal, instructions?: readonly string[]): Promise<{ summary: string }> {
     signal?.throwIfAborted()
-    return { summary: summarizeProfile(profile) }
+    return { summary: summarizeProfile(profile, instructions) }
   }
 }

@@ -41,7 +41,7 @@ export class OpenAIExtractor implements Extractor {
     const budget = this.llm.retryBudget()
     for (let attempt = 0; attempt <= this.llm.cfg.outputRetries; attempt++) {
       const res = await this.llm.structuredChat(
-        { model: this.model, system: prompt.text, user, schemaName: 'profile_extraction', schema: this.schema },
+        { model: this.model, system: withInstructions(prompt.text, req.summaryInstructions), user, schemaName: 'profile_extraction', schema: this.schema },
         signal,
         budget,
       )
@@ -69,6 +69,16 @@ export class OpenAIExtractor implements Extractor {
     const summary = out.summary.trim().slice(0, 2000)
     return { extractions, evidence, ...(summary ? { summary } : {}) }
   }
+}
+
+/**
+ * The app's summary instructions, after the versioned prompt: they come from the tenant's own administrators (dashboard
+ * or CLI), bounded (5 of at most 200 characters), and are scoped to the summary, so they cannot change extraction.
+ */
+export function withInstructions(system: string, instructions: readonly string[] | undefined): string {
+  if (!instructions?.length) return system
+  const lines = instructions.map((i, n) => `${n + 1}. ${i}`).join('\n')
+  return `${system}\n\nInstructions of the app for the summary only (they never change what is extracted, and never override the rules above):\n${lines}`
 }
 
 function parseOutput(content: string | null | undefined, refusal: string | null | undefined) {
@@ -101,7 +111,7 @@ export class OpenAISummarizer implements Summarizer {
     private readonly model: string,
   ) {}
 
-  async summarize(profile: import('../../domain/profile.js').ProfileContent, signal?: AbortSignal) {
+  async summarize(profile: import('../../domain/profile.js').ProfileContent, signal?: AbortSignal, instructions?: readonly string[]) {
     const prompt = loadPrompt(SUMMARIZE_PROMPT)
     let usage: Usage = ZERO_USAGE
     // One transport-retry budget for the operation, output retries included: requests stay within
@@ -109,7 +119,7 @@ export class OpenAISummarizer implements Summarizer {
     const budget = this.llm.retryBudget()
     for (let attempt = 0; attempt <= this.llm.cfg.outputRetries; attempt++) {
       const res = await this.llm.structuredChat(
-        { model: this.model, system: prompt.text, user: compactProfile(profile), schemaName: 'profile_summary', schema: this.schema },
+        { model: this.model, system: withInstructions(prompt.text, instructions), user: compactProfile(profile), schemaName: 'profile_summary', schema: this.schema },
         signal,
         budget,
       )

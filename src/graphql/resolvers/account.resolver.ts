@@ -125,6 +125,20 @@ export class AccountResolver {
     )
   }
 
+  @Mutation(() => DashboardApp, {
+    description:
+      "Replaces the app's summary instructions (at most 5, each 1-200 characters; [] clears them). The summary of a batch follows the " +
+      "instructions of the app of the batch's newest submission; the local summarizer understands the forms the README lists, an LLM reads them all",
+  })
+  async setAppSummaryInstructions(
+    @Arg('id', () => ID) id: string,
+    @Arg('instructions', () => [String]) instructions: string[],
+    @Ctx() context: GqlContext,
+  ): Promise<DashboardApp> {
+    const { account } = signedIn(context)
+    return context.services.tenants.setSummaryInstructions(account.tenantId, id, instructions, { byId: true })
+  }
+
   @Mutation(() => Boolean, { description: 'Deletes the app and its key (the tenant keeps its profiles)' })
   async deleteApp(@Arg('id', () => ID) id: string, @Ctx() context: GqlContext): Promise<boolean> {
     const { account } = signedIn(context)

@@ -1,9 +1,9 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql'
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql'
 import { invalid } from '../../domain/errors.js'
 import type { GqlContext } from '../context.js'
 import { decodeCursor, encodeCursor, toGqlLogEntry, toGqlProfile, toGqlSubmission } from '../serializers.js'
 import { ContextArgs, ForgetArgs, PageArgs, RollbackArgs, SubmissionPageArgs, SubmitArgs } from '../types/args.type.js'
-import { SubmissionAck } from '../types/operations.type.js'
+import { Reextraction, SubmissionAck } from '../types/operations.type.js'
 import { HistoryPage, Profile, ProfileContext, SubmissionPage } from '../types/profile.type.js'
 
 const MAX_PAGE = 100
@@ -87,6 +87,37 @@ export class ProfileResolver {
   ): Promise<SubmissionAck> {
     const ack = await services.submissions.submit(ctx, id, { data, input_type: inputType, idempotencyKey: idempotencyKey ?? undefined })
     return { id: ack.id, profileId: ack.profileId, message: 'Accepted for processing' }
+  }
+
+  @Mutation(() => Reextraction, {
+    description:
+      "Re-extracts the profile from its applied submissions with the current provider and prompt (as POST /v1/profile/{id}/reextract): " +
+      'a dry run (the default) answers the diff; dryRun false replaces the profile with it as one history entry (inputType reextraction). ' +
+      'CONFLICT when the profile is processing or is no longer at expectedVersion',
+  })
+  async reextractProfile(
+    @Arg('id', () => ID) id: string,
+    @Arg('dryRun', () => Boolean, { defaultValue: true }) dryRun: boolean,
+    @Arg('expectedVersion', () => Int, { nullable: true, description: 'The version a dry run answered: apply only if the profile is still at it' })
+    expectedVersion: number | null | undefined,
+    @Ctx() { ctx, services, budgetKey }: GqlContext,
+  ): Promise<Reextraction> {
+    const r = await services.reextraction.reextract(ctx, id, { dryRun, expectedVersion: expectedVersion ?? undefined, budgetKey })
+    return {
+      profileId: r.profileId,
+      dryRun: r.dryRun,
+      applied: r.applied,
+      version: r.version,
+      newVersion: r.newVersion ?? null,
+      changed: r.changed,
+      changes: r.changes as Record<string, unknown>,
+      summary: r.summary,
+      previousSummary: r.previousSummary,
+      reextracted: r.submissions.reextracted,
+      skippedWithoutText: r.submissions.skippedWithoutText,
+      batches: r.batches,
+      usage: r.usage ?? null,
+    }
   }
 
   @Mutation(() => Boolean, { description: 'Deletes the profile and everything of it; false when there was none' })

@@ -28,6 +28,11 @@ export class DashboardApp {
   deleteProfilesAfterDays!: number | null
   @Field(() => Int, { nullable: true, description: "Retention: the raw text of this app's submissions is dropped this many days after they finished; null = never" })
   dropSubmissionTextAfterDays!: number | null
+  @Field(() => [String], {
+    description:
+      'What the summaries of profiles this app writes to must cover or leave out: at most 5 instructions of 1-200 characters (README "Summary instructions")',
+  })
+  summaryInstructions!: string[]
 }
 
 @ObjectType({ description: 'An app with its new API key: the only time the key is shown', simpleResolvers: true })

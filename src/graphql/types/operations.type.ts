@@ -1,6 +1,7 @@
 import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql'
 import { FilterFieldEnum, ProfileEventStatus, SortFieldEnum, SortOrderEnum } from './enums.js'
-import { Profile } from './profile.type.js'
+import { GraphQLJSONObject } from 'graphql-scalars'
+import { Profile, TokenUsage } from './profile.type.js'
 
 @InputType()
 export class SearchFilter {
@@ -41,4 +42,26 @@ export class ProfileStatusEvent {
   @Field(() => ID) profileId!: string
   @Field(() => ProfileEventStatus) status!: ProfileEventStatus
   @Field(() => Profile, { nullable: true, description: 'The profile as it is now; null once deleted' }) profile!: Profile | null
+}
+
+@ObjectType({ simpleResolvers: true, description: 'A re-extraction: the diff against the profile at `version`, and whether it was applied (as POST /v1/profile/{id}/reextract)' })
+export class Reextraction {
+  @Field(() => ID) profileId!: string
+  @Field(() => Boolean) dryRun!: boolean
+  @Field(() => Boolean, { description: 'True when the re-extracted profile was written' }) applied!: boolean
+  @Field(() => Int, { description: 'The profile version the diff was computed on: pass it as expectedVersion to apply exactly this diff' })
+  version!: number
+  @Field(() => Int, { nullable: true, description: 'The version after the apply' }) newVersion?: number | null
+  @Field(() => Boolean) changed!: boolean
+  @Field(() => GraphQLJSONObject, {
+    description: 'As an update_log entry (snake_case): values added or changed, `replaced`, `removed` (list entries), and `cleared` (scalars and memories no longer held)',
+  })
+  changes!: Record<string, unknown>
+  @Field(() => String, { description: 'The summary of the re-extracted profile' }) summary!: string
+  @Field(() => String, { nullable: true }) previousSummary!: string | null
+  @Field(() => Int, { description: 'Applied submissions replayed' }) reextracted!: number
+  @Field(() => Int, { description: 'Applied submissions skipped because retention dropped their text (or an import left it out)' })
+  skippedWithoutText!: number
+  @Field(() => Int, { description: 'Extraction requests made (PROFILER_BATCH_SIZE submissions each)' }) batches!: number
+  @Field(() => TokenUsage, { nullable: true, description: 'Tokens the provider reported for this re-extraction' }) usage?: TokenUsage | null
 }

@@ -2,8 +2,44 @@ import { toSql } from 'pgvector'
 import type { ProfileWrite } from '../../db/processing.repository.js'
 import { snapshotOf } from '../../domain/forget.js'
 import { profileKey, type ProfileJob } from '../../domain/profile.js'
+import type { MergeResult } from '../../domain/merge.js'
+import type { ProfileRecord } from '../../db/profile.repository.js'
 import type { Prepared } from './extract.js'
 import { readyEvent, shareUsage, toJob, type Claimed, type WorkerDeps } from './round.js'
+
+/**
+ * What a profile's new state writes (content, derived columns, summary, embedding) and its update_log entry: one for a
+ * state that changed something visible, none otherwise. Shared by the worker's batches and re-extractions.
+ */
+export function profileWrite(
+  job: ProfileJob,
+  cur: Pick<ProfileRecord, 'history_seq'>,
+  p: { merged: MergeResult; now: string; summary: string; vector: number[] },
+  inputType: string,
+  submissionIds: string[],
+): ProfileWrite {
+  const core = p.merged.state.content.core_info
+  return {
+    job,
+    submissions: [],
+    promptVersion: null,
+    // A batch that changed nothing visible leaves no update_log entry (its submissions are done all the same).
+    historySeq: p.merged.changed ? cur.history_seq + 1 : cur.history_seq,
+    history: p.merged.changed
+      ? { extractedOn: p.now, changes: JSON.stringify(p.merged.changes), submissionIds: JSON.stringify(submissionIds), inputType, snapshot: JSON.stringify(snapshotOf(p.merged.state)) }
+      : undefined,
+    content: JSON.stringify(p.merged.state.content),
+    fieldTimestamps: JSON.stringify(p.merged.state.field_timestamps),
+    internals: JSON.stringify(p.merged.state.internals),
+    language: p.merged.state.language ?? null,
+    summary: p.summary,
+    name: core.name?.value ?? null,
+    age: core.age?.value ?? null,
+    gender: core.gender?.value ?? null,
+    location: core.location?.value ?? null,
+    embedding: toSql(p.vector),
+  }
+}
 
 /**
  * Applies prepared profiles in one transaction; returns those with more submissions open (`more`) and the batches put
@@ -36,36 +72,14 @@ export async function applyRound(
       }
       const ids = c.submissions.map((s) => s.id)
       const inputTypes = [...new Set(c.submissions.map((s) => s.input_type))]
-      const core = p.merged.state.content.core_info
       writes.push({
-        job: c.job,
+        ...profileWrite(c.job, cur, p, inputTypes.length === 1 ? inputTypes[0]! : 'mixed', ids),
         submissions: c.submissions.map((s, i) => ({
           id: s.id,
           extraction: JSON.stringify(p.provenance[i]),
           ...(p.usage?.totalTokens ? { usage: shareUsage(p.usage, ids.length, i) } : {}),
         })),
         promptVersion: p.promptVersion ?? null,
-        // A batch that changed nothing visible leaves no update_log entry (its submissions are done all the same).
-        historySeq: p.merged.changed ? cur.history_seq + 1 : cur.history_seq,
-        history: p.merged.changed
-          ? {
-            extractedOn: p.now,
-            changes: JSON.stringify(p.merged.changes),
-            submissionIds: JSON.stringify(ids),
-            inputType: inputTypes.length === 1 ? inputTypes[0]! : 'mixed',
-            snapshot: JSON.stringify(snapshotOf(p.merged.state)),
-          }
-          : undefined,
-        content: JSON.stringify(p.merged.state.content),
-        fieldTimestamps: JSON.stringify(p.merged.state.field_timestamps),
-        internals: JSON.stringify(p.merged.state.internals),
-        language: p.merged.state.language ?? null,
-        summary: p.summary,
-        name: core.name?.value ?? null,
-        age: core.age?.value ?? null,
-        gender: core.gender?.value ?? null,
-        location: core.location?.value ?? null,
-        embedding: toSql(p.vector),
       })
     }
     for (const c of stale) {

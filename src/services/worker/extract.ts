@@ -15,6 +15,8 @@ import { inSpan, inSpanSync } from '../../tracing/tracing.js'
  * any error.
  */
 export async function extractProfile(ai: AiProviders, profile: ProfileRecord, subs: OpenSubmission[], signal?: AbortSignal) {
+  // The summary follows the instructions of the app of the batch's newest submission (README "Summary instructions").
+  const instructions = subs[subs.length - 1]?.instructions ?? []
   const state: ProfileState = {
     content: profile.content,
     field_timestamps: profile.field_timestamps,
@@ -30,7 +32,7 @@ export async function extractProfile(ai: AiProviders, profile: ProfileRecord, su
       .map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
     const extracted = toExtract.length
       ? await inSpan('extract', { attributes: { 'profiler.ai.provider': ai.extractor.name, 'profiler.submissions': toExtract.length } }, () =>
-          ai.extractor.extract({ profile: profile.content, submissions: toExtract }, signal),
+          ai.extractor.extract({ profile: profile.content, submissions: toExtract, summaryInstructions: instructions }, signal),
         )
       : { extractions: [] as Extraction[], usage: undefined, promptVersion: undefined, summary: undefined, evidence: undefined }
     spend(extracted.usage)
@@ -49,7 +51,7 @@ export async function extractProfile(ai: AiProviders, profile: ProfileRecord, su
     const { summary, usage: summaryUsage } =
       extracted.summary && modelSawAll
         ? { summary: extracted.summary, usage: undefined }
-        : await inSpan('summarize', { attributes: { 'profiler.ai.provider': ai.summarizer.name } }, () => ai.summarizer.summarize(merged.state.content, signal))
+        : await inSpan('summarize', { attributes: { 'profiler.ai.provider': ai.summarizer.name } }, () => ai.summarizer.summarize(merged.state.content, signal, instructions))
     spend(summaryUsage)
     signal?.throwIfAborted()
     const { vectors, usage: embedUsage } = await inSpan(

@@ -1,0 +1,198 @@
+import type { DataSource } from 'typeorm'
+import { profileText } from '../ai/profile-text.js'
+import type { AiProviders, ExtractionInput, Usage } from '../ai/types.js'
+import { sumUsage } from '../ai/usage.js'
+import type { ProcessingRepository } from '../db/processing.repository.js'
+import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.js'
+import { SubmissionRepository, type StoredSubmission } from '../db/submission.repository.js'
+import { UnitOfWork } from '../db/unit-of-work.js'
+import { DomainError, invalid } from '../domain/errors.js'
+import { merge, type MergeResult } from '../domain/merge.js'
+import { emptyState, profileKey, type Extraction, type ProfileJob, type ProfileState, type Tombstone } from '../domain/profile.js'
+import { reextractedTimestamps, reextractionDiff, type ReextractionChanges } from '../domain/reextract.js'
+import { parseStructured } from '../domain/structured.js'
+import { checkProfileId } from '../domain/validation.js'
+import type { EventBus } from '../events/event-bus.js'
+import { RateLimitedError, type RequestBudget } from './budget.js'
+import type { RequestContext } from './context.js'
+import { profileWrite } from './worker/apply.js'
+import { readyEvent } from './worker/round.js'
+
+export interface ReextractOptions {
+  /** Compute and return the diff only (the default): nothing is written. */
+  dryRun: boolean
+  /** Apply only if the profile is still at this version (the one a dry run reported); CONFLICT otherwise. */
+  expectedVersion?: number
+  /** The request budget the model requests are charged to (one operation per extraction request). */
+  budgetKey?: string
+}
+
+export interface ReextractionResult {
+  profileId: string
+  dryRun: boolean
+  /** True when the re-extracted state was written (not a dry run). */
+  applied: boolean
+  /** The profile version the diff was computed on. */
+  version: number
+  /** The version after the apply (absent for a dry run). */
+  newVersion?: number
+  /** What the re-extracted profile changes, adds and clears, compared with the profile at `version`. */
+  changes: ReextractionChanges
+  changed: boolean
+  summary: string
+  previousSummary: string | null
+  /** Applied submissions replayed, and those skipped because their text is gone (retention, or an import without it). */
+  submissions: { reextracted: number; skippedWithoutText: number }
+  /** Extraction requests made (one per batch of at most PROFILER_BATCH_SIZE submissions). */
+  batches: number
+  usage?: Usage
+}
+
+/**
+ * Re-extraction (README "Re-extraction"): a profile's applied submissions replayed, oldest first and in batches as the
+ * worker makes them, through the current extractor and prompt from an empty profile; the result compared with the
+ * profile as it stands (a dry run stops there), then written through the worker's own writer as one update_log entry
+ * (input_type 'reextraction'), with a new summary and embedding, and the same ready event as a worker's batch. Bounded:
+ * at most `maxSubmissions` submissions per call, its model requests charged to the caller's request budget, and one
+ * re-extraction per tenant at a time in a process. No lock is held while the model works: the apply re-checks the
+ * version under the row lock.
+ */
+export class ReextractionService {
+  private readonly uow: UnitOfWork
+  private readonly submissions = new SubmissionRepository()
+  private readonly running = new Set<string>()
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly profiles: ProfileRepository,
+    private readonly processing: ProcessingRepository,
+    private readonly ai: AiProviders,
+    bus: EventBus,
+    private readonly budget: RequestBudget | undefined,
+    private readonly opts: { batchSize: number; maxSubmissions: number },
+  ) {
+    this.uow = new UnitOfWork(ds, bus)
+  }
+
+  async reextract(ctx: RequestContext, profileId: string, o: ReextractOptions): Promise<ReextractionResult> {
+    checkProfileId(profileId)
+    if (o.expectedVersion !== undefined && (!Number.isInteger(o.expectedVersion) || o.expectedVersion < 0)) {
+      throw invalid('expected_version must be a whole number (the version a dry run reported)')
+    }
+    const m = this.ds.manager
+    const profile = await this.profiles.find(m, ctx.tenantId, profileId)
+    if (!profile) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
+    checkIdle(profile)
+    if (!o.dryRun && o.expectedVersion !== undefined && o.expectedVersion !== profile.version) throw changedMeanwhile(o.expectedVersion, profile.version)
+    const max = this.opts.maxSubmissions
+    const stored = await this.submissions.applied(m, ctx.tenantId, profileId, max + 1)
+    if (stored.length > max) {
+      throw invalid(`Profile ${profileId} has more than ${max} applied submissions; a re-extraction replays at most ${max} (PROFILER_REEXTRACT_MAX_SUBMISSIONS)`)
+    }
+    const usable = stored.filter((s): s is StoredSubmission & { data: string } => s.data !== null)
+    if (!usable.length) {
+      throw new DomainError('CONFLICT', `Profile ${profileId} has no submission whose text is kept: there is nothing to re-extract it from`)
+    }
+    const batches = Math.ceil(usable.length / this.opts.batchSize)
+    if (this.running.has(ctx.tenantId)) {
+      throw new RateLimitedError('A re-extraction of this tenant is already running; retry when it has finished', { allowed: false, limit: 1, remaining: 0, resetSeconds: 5 })
+    }
+    this.running.add(ctx.tenantId)
+    try {
+      // Each model request is one more operation of the caller's budget (the request itself paid one already).
+      if (this.budget && o.budgetKey) this.budget.charge(o.budgetKey, batches)
+      const rebuilt = await this.rebuild(usable, profile.internals.forgotten)
+      const before: ProfileState = { content: profile.content, field_timestamps: profile.field_timestamps, internals: profile.internals, ...(profile.language ? { language: profile.language } : {}) }
+      const diff = reextractionDiff(before, rebuilt.state)
+      rebuilt.state.field_timestamps = reextractedTimestamps(before, diff.paths, rebuilt.now)
+      const result: ReextractionResult = {
+        profileId,
+        dryRun: o.dryRun,
+        applied: false,
+        version: profile.version,
+        changes: diff.changes,
+        changed: diff.changed,
+        summary: rebuilt.summary,
+        previousSummary: profile.summary,
+        submissions: { reextracted: usable.length, skippedWithoutText: stored.length - usable.length },
+        batches,
+        ...(rebuilt.usage ? { usage: rebuilt.usage } : {}),
+      }
+      if (o.dryRun) return result
+      const merged: MergeResult = { state: rebuilt.state, changes: diff.changes, changed: diff.changed }
+      const newVersion = await this.apply(ctx, profile, { merged, now: rebuilt.now, summary: rebuilt.summary, vector: rebuilt.vector }, usable.map((s) => s.id))
+      return { ...result, applied: true, newVersion }
+    } finally {
+      this.running.delete(ctx.tenantId)
+    }
+  }
+
+  /**
+   * The submissions replayed from an empty profile, in the worker's batches; then summarized and embedded. The profile's
+   * tombstones come along: a value forgotten after a submission was accepted stays forgotten when that submission is
+   * replayed (each is merged as evidence of the time it was accepted).
+   */
+  private async rebuild(subs: (StoredSubmission & { data: string })[], forgotten: Tombstone[] | undefined) {
+    let state = emptyState()
+    if (forgotten?.length) state.internals.forgotten = structuredClone(forgotten)
+    let usage: Usage | undefined
+    let summary: string | undefined
+    const now = new Date().toISOString()
+    // The summary follows the instructions of the app of the newest submission, as the worker's batches do.
+    const instructions = subs[subs.length - 1]!.instructions
+    for (let i = 0; i < subs.length; i += this.opts.batchSize) {
+      const batch = subs.slice(i, i + this.opts.batchSize)
+      const toExtract: ExtractionInput[] = batch
+        .filter((s) => s.input_type !== 'structured')
+        .map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
+      const extracted = toExtract.length
+        ? await this.ai.extractor.extract({ profile: state.content, submissions: toExtract, summaryInstructions: instructions })
+        : { extractions: [] as Extraction[], usage: undefined, summary: undefined }
+      usage = sumUsage([usage, extracted.usage])
+      if (extracted.extractions.length !== toExtract.length) throw new Error('extractor returned a wrong number of extractions')
+      const byId = new Map(toExtract.map((s, k) => [s.submissionId, extracted.extractions[k]!]))
+      const extractions = batch.map((s) => (s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!))
+      state = merge(state, extractions, now, { acceptedAt: batch.map((s) => s.created_at) }).state
+      // As in the worker: a summary written by the extraction request knows only what the model saw.
+      summary = extracted.summary && toExtract.length === batch.length ? extracted.summary : undefined
+    }
+    if (summary === undefined) {
+      const s = await this.ai.summarizer.summarize(state.content, undefined, instructions)
+      summary = s.summary
+      usage = sumUsage([usage, s.usage])
+    }
+    const { vectors, usage: embedUsage } = await this.ai.embedder.embed([profileText(state.content, summary)])
+    usage = sumUsage([usage, embedUsage])
+    return { state, summary, vector: vectors[0]!, now, usage }
+  }
+
+  /** Writes the rebuilt state if the profile is still as it was read; returns its new version. */
+  private async apply(
+    ctx: RequestContext,
+    read: ProfileRecord,
+    p: { merged: MergeResult; now: string; summary: string; vector: number[] },
+    submissionIds: string[],
+  ): Promise<number> {
+    const job: ProfileJob = { tenantId: ctx.tenantId, profileId: read.profile_id }
+    return this.uow.run(ctx, async (tx) => {
+      const [cur] = await this.processing.lock(tx.manager, [job])
+      if (!cur) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${read.profile_id} not found`)
+      if (cur.version !== read.version) throw changedMeanwhile(read.version, cur.version)
+      checkIdle(cur)
+      const result = await this.processing.apply(tx.manager, [profileWrite(job, cur, p, 'reextraction', submissionIds)], this.ai.embedder.model)
+      const r = result.get(profileKey(job))
+      if (r?.seq !== undefined) tx.raise('profileStatusChanged', readyEvent(job, r.seq))
+      return cur.version + 1
+    })
+  }
+}
+
+/** A profile with submissions in flight changes under the re-extraction: it waits until the profile is ready. */
+function checkIdle(p: ProfileRecord) {
+  if (p.status !== 'ready' || p.leased) {
+    throw new DomainError('CONFLICT', `Profile ${p.profile_id} is processing submissions; re-extract it once it is ready`)
+  }
+}
+
+const changedMeanwhile = (expected: number, now: number) =>
+  new DomainError('CONFLICT', `The profile changed since version ${expected} (it is at version ${now} now): run the dry run again and apply that`)
