@@ -1,13 +1,9 @@
 import type { EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
-import { PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.repository.js'
+import { INSTRUCTIONS_COLUMN, PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.repository.js'
 
 /** Which profiles a reindex (re)embeds: every one with content when `$1` (all), else those not embedded with model `$2`. */
 const PENDING = `history_seq > 0 AND ($1::boolean OR embedding IS NULL OR embedding_model IS DISTINCT FROM $2)`
-
-/** The summary instructions that apply to a row of `profiles`: those of the app of its newest submission. */
-export const INSTRUCTIONS_COLUMN = `(SELECT a.summary_instructions FROM submissions s JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
-     WHERE s.tenant_id = profiles.tenant_id AND s.profile_id = profiles.profile_id ORDER BY s.seq DESC LIMIT 1) AS summary_instructions`
 
 /** The embeddings of profiles across tenants, for bringing them in line with the configured model (the reindex). */
 export class EmbeddingRepository {

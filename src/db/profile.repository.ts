@@ -37,6 +37,10 @@ export interface ProfileRecord {
 export const PROFILE_COLUMNS = `tenant_id, profile_id, status, content, field_timestamps, internals, summary, language, version,
   history_seq, created_at, last_updated, claimed_by, (lease_until IS NOT NULL AND lease_until > now()) AS leased`
 
+/** The summary instructions that apply to a row of `profiles`: those of the app of its newest submission. */
+export const INSTRUCTIONS_COLUMN = `(SELECT a.summary_instructions FROM submissions s JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
+     WHERE s.tenant_id = profiles.tenant_id AND s.profile_id = profiles.profile_id ORDER BY s.seq DESC LIMIT 1) AS summary_instructions`
+
 export function toRecord(r: any): ProfileRecord {
   return {
     tenant_id: r.tenant_id,
@@ -155,6 +159,12 @@ export class ProfileRepository {
       { tenantId: w.tenantId, profileId: w.profileId, seq, extractedOn: w.at, changes: JSON.stringify(w.changes), submissionIds: '[]', inputType: w.inputType, snapshot: JSON.stringify(snapshotOf(w.state)) },
     ])
     return { seq, status: rows[0].status, eventSeq: Number(rows[0].event_seq) }
+  }
+
+  /** The summary instructions that apply to a profile: those of the app of its newest submission ([] when none). */
+  async summaryInstructions(m: EntityManager, tenantId: string, profileId: string): Promise<string[]> {
+    const [row] = await m.query(`SELECT ${INSTRUCTIONS_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
+    return row?.summary_instructions ?? []
   }
 
   async history(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number }): Promise<HistoryEntry[]> {

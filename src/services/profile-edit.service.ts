@@ -75,7 +75,7 @@ export class ProfileEditService {
       const now = new Date().toISOString()
       const current: ProfileState = { content: p.content, field_timestamps: p.field_timestamps, internals: p.internals, ...(p.language ? { language: p.language } : {}) }
       const { state, changes } = await change(current, now, this.ds.manager)
-      const { summary, vector } = await this.derive(state)
+      const { summary, vector } = await this.derive(state, await this.profiles.summaryInstructions(this.ds.manager, tenantId, profileId))
       const written = await this.uow.run(ctx, async (tx) => {
         const r = await this.profiles.rewrite(tx.manager, {
           tenantId,
@@ -103,10 +103,10 @@ export class ProfileEditService {
     }
   }
 
-  /** The summary and embedding of a state, through the configured providers (the worker's path). */
-  private async derive(state: ProfileState): Promise<{ summary: string; vector: number[] }> {
+  /** The summary and embedding of a state, through the configured providers (the worker's path), under the summary instructions the worker would follow. */
+  private async derive(state: ProfileState, instructions: string[]): Promise<{ summary: string; vector: number[] }> {
     try {
-      const { summary } = await this.ai.summarizer.summarize(state.content)
+      const { summary } = await this.ai.summarizer.summarize(state.content, undefined, instructions)
       const { vectors } = await this.ai.embedder.embed([profileText(state.content, summary)])
       return { summary, vector: vectors[0]! }
     } catch (err) {

@@ -82,6 +82,16 @@ describe('summary instructions per app', () => {
     const r = await waitReadyAfter(crm, 'ana', q.last_updated)
     expect(r.summary).toMatch(/^Ana enjoys hiking and chess\. Ana lives in Braga\./)
     expect(r.summary).not.toMatch(/41/)
+    // A forget rewrites the summary under the same rule (crm's submission is the newest).
+    const forgot = await fetch(`${svc.url}/v1/profile/ana/values`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${apps.crm!.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ section: 'interests', value: 'chess' }),
+    })
+    expect(forgot.status, await forgot.clone().text()).toBe(200)
+    const f = (await forgot.json()) as any
+    expect(f.profile.summary).toMatch(/^Ana enjoys hiking\. Ana lives in Braga\./)
+    expect(f.profile.summary).not.toMatch(/41/)
   })
 
   it("are shown and set by 'profiler app instructions', with clear errors", async () => {
