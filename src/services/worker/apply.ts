@@ -50,6 +50,7 @@ export async function applyRound(d: WorkerDeps, ready: { c: Claimed; prepared: P
         gender: core.gender?.value ?? null,
         location: core.location?.value ?? null,
         embedding: toSql(p.vector),
+        lexemes: p.lexemes,
       })
     }
     if (!writes.length) return
