@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
+import type { HybridCandidate } from '../domain/lexical.js'
 import type { FilterField, SortField } from '../domain/requests.js'
 import { PROFILE_COLUMNS, RECENT_HISTORY_COLUMN, toHistory, toRecord, type ProfileRecord } from './profile.repository.js'
 
@@ -62,16 +63,13 @@ export class SearchRepository {
   ): Promise<{ total: number; candidates: HybridCandidate[] }> {
     const sql = hybridSearchSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o, vector: toSql(o.vector) })
     const [counted, rows] = await Promise.all([m.query(sql.count, sql.args), m.query(sql.page, sql.args)])
-    return { total: counted[0].total, candidates: rows.map((r: any) => ({ profileId: r.profile_id, distance: Number(r.distance), lexical: r.lexical })) }
+    return { total: counted[0].total, candidates: rows.map(toCandidate) }
   }
 
   /** Hybrid search, second step: the page's profiles (with their recent history), in the order of `ids`. */
   async byIds(m: EntityManager, tenantId: string, ids: string[]): Promise<ProfileRecord[]> {
     if (!ids.length) return []
-    const rows = await m.query(`SELECT ${PROFILE_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`, [
-      tenantId,
-      ids,
-    ])
+    const rows = await m.query(PAGE_BY_IDS_SQL, [tenantId, ids])
     const byId = new Map<string, ProfileRecord>(rows.map((r: any) => [r.profile_id, withLog(r)]))
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []))
   }
@@ -86,6 +84,9 @@ export class SearchRepository {
     return { total: counted[0].total, profiles: page.map(withLog) }
   }
 }
+
+/** A row of hybridSearchSql's page as a candidate. */
+export const toCandidate = (r: any): HybridCandidate => ({ profileId: r.profile_id, similarity: 1 - Number(r.distance), lexical: r.lexical === true })
 
 const withLog = (r: any): ProfileRecord => ({ ...toRecord(r), update_log: (r.update_log as unknown[]).map(toHistory) })
 
@@ -135,12 +136,8 @@ export function vectorSearchSql(o: { where: string[]; args: unknown[]; vector: s
   }
 }
 
-/** A candidate of a hybrid search: a profile, its cosine distance to the query, whether it holds every query term. */
-export interface HybridCandidate {
-  profileId: string
-  distance: number
-  lexical: boolean
-}
+/** The profiles of a hybrid search's page ($2, ids), with their recent history. */
+export const PAGE_BY_IDS_SQL = `SELECT ${PROFILE_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`
 
 /**
  * The statements of a hybrid search, exactly as the repository runs them (a benchmark runs the same SQL raw beside the

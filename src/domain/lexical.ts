@@ -112,3 +112,31 @@ export function lexicalVectorFloor(sensitivity: number): number {
   if (sensitivity <= LEXICAL_SCORE) return 0
   return 100 - ((100 - sensitivity) * 100) / (100 - LEXICAL_SCORE)
 }
+
+/** A candidate of a hybrid search: a profile, its cosine similarity to the query, whether it holds every query term. */
+export interface HybridCandidate {
+  profileId: string
+  similarity: number
+  lexical: boolean
+}
+
+/**
+ * The candidates ranked by hybrid score (then similarity, then profile id), each profile once, sliced to the page:
+ * `toScore` is the embedder's calibration (cosine -> 0-100).
+ */
+export function rankHybrid(
+  candidates: readonly HybridCandidate[],
+  toScore: (cosine: number) => number,
+  offset: number,
+  pageSize: number,
+): { profileId: string; similarity: number; score: number }[] {
+  const best = new Map<string, { profileId: string; similarity: number; score: number }>()
+  for (const c of candidates) {
+    const score = hybridScore(toScore(c.similarity), c.lexical)
+    const seen = best.get(c.profileId)
+    if (!seen || score > seen.score) best.set(c.profileId, { profileId: c.profileId, similarity: c.similarity, score })
+  }
+  return [...best.values()]
+    .sort((a, b) => b.score - a.score || b.similarity - a.similarity || (a.profileId < b.profileId ? -1 : a.profileId > b.profileId ? 1 : 0))
+    .slice(offset, offset + pageSize)
+}

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm'
 import type { Embedder } from '../ai/types.js'
 import type { ProfileRecord } from '../db/profile.repository.js'
 import { SearchRepository } from '../db/search.repository.js'
-import { hybridScore, lexicalVectorFloor, queryTerms, termsQuery } from '../domain/lexical.js'
+import { lexicalVectorFloor, queryTerms, rankHybrid, termsQuery } from '../domain/lexical.js'
 import { checkStorable } from '../domain/validation.js'
 import { parseRequest, searchParamsSchema } from '../domain/requests.js'
 import type { RequestContext } from './context.js'
@@ -82,18 +82,9 @@ export class SearchService {
       model: this.embedder.model,
       limit: offset + p.pageSize,
     })
-    const ranked = new Map<string, { id: string; similarity: number; score: number }>()
-    for (const c of candidates) {
-      const similarity = 1 - c.distance
-      const score = hybridScore(cal.toScore(similarity), c.lexical)
-      const seen = ranked.get(c.profileId)
-      if (!seen || score > seen.score) ranked.set(c.profileId, { id: c.profileId, similarity, score })
-    }
-    const page = [...ranked.values()]
-      .sort((a, b) => b.score - a.score || b.similarity - a.similarity || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-      .slice(offset, offset + p.pageSize)
-    const records = await this.repo.byIds(this.ds.manager, ctx.tenantId, page.map((h) => h.id))
-    const byId = new Map(page.map((h) => [h.id, h]))
+    const page = rankHybrid(candidates, (c) => cal.toScore(c), offset, p.pageSize)
+    const records = await this.repo.byIds(this.ds.manager, ctx.tenantId, page.map((h) => h.profileId))
+    const byId = new Map(page.map((h) => [h.profileId, h]))
     const profiles = records.map((r) => ({ ...r, similarity: byId.get(r.profile_id)!.similarity, similarityScore: round2(byId.get(r.profile_id)!.score) }))
     return { profiles, total, page: p.page, pageSize: p.pageSize }
   }
