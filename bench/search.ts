@@ -4,16 +4,18 @@
 //     OpenAI-compatible server of the tests, whose embeddings are hashed bags of word stems);
 //   - each query through the service (GET /v1/search) and, alternating with it, the same work raw: the query's
 //     embedding (the local model in process, or one request to the model's server) and the statements the service runs
-//     for it (vectorSearchSql and the history query, with the same vector) on plain connections: p50/p95 of both;
-//   - recall@10 of the service's page against an exact scan (no index) with the same filters (a result counts when it
-//     is as near as the exact 10th); whether every page is full (as many as pageSize, or every match).
+//     for it (hybridSearchSql, ranked as the service ranks, then the page with its history; or vectorSearchSql and the
+//     history query when the query has no words to match), with the same vector, on plain connections: p50/p95 of both;
+//   - recall@10 of the service's page against an exact scan (no HNSW index) with the same filters (a result counts
+//     when it scores as well as the exact 10th); whether every page is full (as many as pageSize, or every match).
 //   npx tsx bench/search.ts [--db server|embedded|both] [--n 100000] [--queries 60] [--sensitivity 0] [--models local,openai]
 import pg from 'pg'
 import { calibrationFor } from '../src/ai/openai/openai-embedder.js'
 import { LocalEmbedder } from '../src/ai/local/local-embedder.js'
 import { sessionOptions, sessionSettings } from '../src/db/database.js'
 import { loadConfig } from '../src/config.js'
-import { tenantFilter, vectorSearchSql } from '../src/db/search.repository.js'
+import { hybridSearchSql, PAGE_BY_IDS_SQL, tenantFilter, toCandidate, vectorSearchSql } from '../src/db/search.repository.js'
+import { lexicalVectorFloor, queryTerms, rankHybrid, termsQuery } from '../src/domain/lexical.js'
 import { fakeEmbedding, startOpenAIServer } from '../test/support/openai-server.js'
 import { freshDb, spawnTs, startService, type DbKind } from './lib/env.js'
 import { percentile, round } from './lib/load.js'
@@ -103,13 +105,19 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
         let full = 0
         for (const [i, q] of queries.entries()) {
           const vector = await embed(q)
-          const sql = vectorSearchSql({ ...tenantFilter(t.id), vector: `[${vector.join(',')}]`, maxDistance, model: modelId, pageSize: 10, offset: 0 })
+          const terms = queryTerms(q)
+          const filter = { ...tenantFilter(t.id), vector: `[${vector.join(',')}]`, maxDistance, model: modelId }
+          const sql = terms.length
+            ? hybridSearchSql({ ...filter, lexicalMaxDistance: 1 - calibration.toCosine(lexicalVectorFloor(o.sensitivity)), terms: termsQuery(terms), limit: 10 })
+            : vectorSearchSql({ ...filter, pageSize: 10, offset: 0 })
+          const rank = (rows: any[]) => rankHybrid(rows.map(toCandidate), (x) => calibration.toScore(x), 0, 10)
           // As the service runs them: the query's embedding (in process, or a request to the model's server), then the
-          // total and the page (with its history) side by side on two connections.
+          // total and the page (with its history) side by side on two connections; a hybrid page is ranked, then read.
           const runRaw = async () => {
             const s0 = performance.now()
             await embedRaw(q)
-            await Promise.all([counter.query(sql.count, sql.args), c.query(sql.page, sql.args)])
+            const [, page] = await Promise.all([counter.query(sql.count, sql.args), c.query(sql.page, sql.args)])
+            if (terms.length) await c.query(PAGE_BY_IDS_SQL, [t.id, rank(page.rows).map((h) => h.profileId)])
             return performance.now() - s0
           }
           const runService = async () => {
@@ -117,9 +125,9 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
             const res = await fetch(`${api.url}/v1/search?${new URLSearchParams({ query: q, sensitivity: String(o.sensitivity), pageSize: '10' })}`, {
               headers: { authorization: `Bearer ${t.key}` },
             })
-            const body = (await res.json()) as { profiles: { profile_id: string }[]; total: number }
+            const body = (await res.json()) as { profiles: { profile_id: string; similarityScore: number }[]; total: number }
             if (res.status !== 200) throw new Error(`search: ${res.status} ${JSON.stringify(body)}`)
-            return { ms: performance.now() - s0, ids: body.profiles.map((p) => p.profile_id), total: body.total }
+            return { ms: performance.now() - s0, ids: body.profiles.map((p) => p.profile_id), scores: body.profiles.map((p) => p.similarityScore), total: body.total }
           }
           // Alternating, and the first two queries only warm up.
           const first = i % 2 === 0
@@ -130,17 +138,25 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
             service.push(b.ms)
             direct.push(rawMs)
           }
-          // Exact: the same conditions with no index. A result counts as found when it is as near as the exact 10th (so
-          // that which of several equally near profiles came back does not matter).
-          const whereSql = sql.count.slice(sql.count.indexOf('WHERE') + 6)
+          // Exact: the same conditions with no HNSW index. A result counts as found when it is as near (scores as well)
+          // as the exact 10th (so that which of several equally near profiles came back does not matter).
           await c.query('BEGIN')
           await c.query('SET LOCAL enable_indexscan = off')
-          const exact = (await c.query(`SELECT embedding <=> $2 AS d FROM profiles WHERE ${whereSql} ORDER BY embedding <=> $2 LIMIT 10`, sql.args)).rows
-          await c.query('COMMIT')
-          const got = (await c.query(`SELECT embedding <=> $2 AS d FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($3)`, [t.id, sql.args[1], b.ids])).rows
-          const tenth = exact.length ? Number(exact.at(-1).d) : 0
-          const hit = got.filter((r) => Number(r.d) <= tenth + 1e-6).length
-          recall += exact.length ? Math.min(hit, exact.length) / exact.length : 1
+          if (terms.length) {
+            const exact = rank((await c.query(sql.page.replaceAll(`LIMIT 10`, ''), sql.args)).rows)
+            await c.query('COMMIT')
+            const tenth = exact.length ? exact.at(-1)!.score : 0
+            const hit = b.scores.filter((s) => s >= Math.round(tenth * 100) / 100 - 0.01).length
+            recall += exact.length ? Math.min(hit, exact.length) / exact.length : 1
+          } else {
+            const whereSql = sql.count.slice(sql.count.indexOf('WHERE') + 6)
+            const exact = (await c.query(`SELECT embedding <=> $2 AS d FROM profiles WHERE ${whereSql} ORDER BY embedding <=> $2 LIMIT 10`, sql.args)).rows
+            await c.query('COMMIT')
+            const got = (await c.query(`SELECT embedding <=> $2 AS d FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($3)`, [t.id, sql.args[1], b.ids])).rows
+            const tenth = exact.length ? Number(exact.at(-1).d) : 0
+            const hit = got.filter((r) => Number(r.d) <= tenth + 1e-6).length
+            recall += exact.length ? Math.min(hit, exact.length) / exact.length : 1
+          }
           if (b.ids.length === Math.min(10, b.total)) full++
         }
         const n = queries.length

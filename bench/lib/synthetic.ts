@@ -5,6 +5,7 @@ import type pg from 'pg'
 import { toSql } from 'pgvector'
 import { summarizeProfile } from '../../src/ai/local/local-summarizer.js'
 import { profileText } from '../../src/ai/profile-text.js'
+import { profileLexemes } from '../../src/domain/lexical.js'
 import { emptyContent, type ProfileContent, type Scored } from '../../src/domain/profile.js'
 import { rng } from '../../eval/score.js'
 
@@ -77,7 +78,7 @@ export async function writeProfiles(
 ): Promise<void> {
   const r = seeded(o.seed)
   for (let start = 0; start < o.count; start += 500) {
-    const rows: unknown[][] = [[], [], [], [], [], [], [], [], []]
+    const rows: unknown[][] = [[], [], [], [], [], [], [], [], [], []]
     for (let i = start; i < Math.min(o.count, start + 500); i++) {
       const content = syntheticProfile(r)
       const summary = summarizeProfile(content)
@@ -92,15 +93,17 @@ export async function writeProfiles(
         toSql(await o.embed(profileText(content, summary))),
         'en',
         new Date(Date.now() - Math.floor(r() * 90 * 86400_000)).toISOString(),
+        profileLexemes(content, summary),
       ]
       values.forEach((v, k) => rows[k]!.push(v))
     }
     await c.query(
       `INSERT INTO profiles (tenant_id, profile_id, status, content, summary, name, age, location, embedding, embedding_model, language,
-                             last_updated, created_at, version, history_seq)
-       SELECT $1, x.id, 'ready', x.content::jsonb, x.summary, x.name, x.age, x.location, x.embedding::vector, $2, x.language, x.at, x.at, 1, 0
-         FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::text[], $11::timestamptz[])
-              AS x(id, content, summary, name, age, location, embedding, language, at)`,
+                             last_updated, created_at, version, history_seq, lexemes)
+       SELECT $1, x.id, 'ready', x.content::jsonb, x.summary, x.name, x.age, x.location, x.embedding::vector, $2, x.language, x.at, x.at, 1, 0,
+              array_to_tsvector(string_to_array(x.lexemes, ' '))
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::text[])
+              AS x(id, content, summary, name, age, location, embedding, language, at, lexemes)`,
       [o.tenantId, o.model, ...rows],
     )
   }

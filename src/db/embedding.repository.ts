@@ -2,8 +2,11 @@ import type { EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
 import { INSTRUCTIONS_COLUMN, PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.repository.js'
 
-/** Which profiles a reindex (re)embeds: every one with content when `$1` (all), else those not embedded with model `$2`. */
-const PENDING = `history_seq > 0 AND ($1::boolean OR embedding IS NULL OR embedding_model IS DISTINCT FROM $2)`
+/**
+ * Which profiles a reindex (re)embeds: every one with content when `$1` (all), else those not embedded with model `$2`
+ * or without their search lexemes (profiles stored before hybrid search).
+ */
+const PENDING = `history_seq > 0 AND ($1::boolean OR embedding IS NULL OR embedding_model IS DISTINCT FROM $2 OR lexemes IS NULL)`
 
 /** The embeddings of profiles across tenants, for bringing them in line with the configured model (the reindex). */
 export class EmbeddingRepository {
@@ -38,17 +41,17 @@ export class EmbeddingRepository {
   }
 
   /**
-   * Stores a profile's summary and embedding (only these derived columns), unless the profile is no longer at `version`:
+   * Stores a profile's summary, embedding and search lexemes (only these derived columns), unless the profile is no longer at `version`:
    * a worker that updated it meanwhile embedded it itself.
    */
   async storeEmbedding(
     m: EntityManager,
-    e: { tenantId: string; profileId: string; version: number; summary: string; vector: number[]; model: string },
+    e: { tenantId: string; profileId: string; version: number; summary: string; vector: number[]; model: string; lexemes: string },
   ): Promise<void> {
     await m.query(
-      `UPDATE profiles SET summary = $4, embedding = $5, embedding_model = $6
+      `UPDATE profiles SET summary = $4, embedding = $5, embedding_model = $6, lexemes = array_to_tsvector(string_to_array($7, ' '))
             WHERE tenant_id = $1 AND profile_id = $2 AND version = $3`,
-      [e.tenantId, e.profileId, e.version, e.summary, toSql(e.vector), e.model],
+      [e.tenantId, e.profileId, e.version, e.summary, toSql(e.vector), e.model, e.lexemes],
     )
   }
 }

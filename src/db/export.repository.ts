@@ -1,4 +1,6 @@
 import { toSql } from 'pgvector'
+import { profileLexemes } from '../domain/lexical.js'
+import type { ProfileContent } from '../domain/profile.js'
 import type { EntityManager } from 'typeorm'
 import type { HistoryExport, ProfileExport, SubmissionExport } from '../domain/export-format.js'
 import { isOpenSql } from '../domain/submission.js'
@@ -120,18 +122,19 @@ export class ExportRepository {
     }
     const rows = await m.query(
       `INSERT INTO profiles (tenant_id, profile_id, status, content, field_timestamps, internals, summary, language, name, age, gender, location,
-                             history_seq, created_at, last_updated)
+                             history_seq, created_at, last_updated, lexemes)
        SELECT $1, x.profile_id, 'ready', x.content::jsonb, x.field_timestamps::jsonb, x.internals::jsonb, x.summary, x.language, x.name,
-              x.age, x.gender, x.location, x.history_seq, x.created_at, x.last_updated
+              x.age, x.gender, x.location, x.history_seq, x.created_at, x.last_updated, array_to_tsvector(string_to_array(x.lexemes, ' '))
          FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::text[],
-                     $12::int[], $13::timestamptz[], $14::timestamptz[])
-              AS x(profile_id, content, field_timestamps, internals, summary, language, name, age, gender, location, history_seq, created_at, last_updated)
+                     $12::int[], $13::timestamptz[], $14::timestamptz[], $15::text[])
+              AS x(profile_id, content, field_timestamps, internals, summary, language, name, age, gender, location, history_seq, created_at,
+                   last_updated, lexemes)
        ON CONFLICT (tenant_id, profile_id) DO UPDATE SET
               content = EXCLUDED.content, field_timestamps = EXCLUDED.field_timestamps, internals = EXCLUDED.internals,
               summary = EXCLUDED.summary, language = EXCLUDED.language, name = EXCLUDED.name, age = EXCLUDED.age,
               gender = EXCLUDED.gender, location = EXCLUDED.location,
               history_seq = GREATEST(profiles.history_seq, EXCLUDED.history_seq),
-              created_at = EXCLUDED.created_at, last_updated = EXCLUDED.last_updated,
+              created_at = EXCLUDED.created_at, last_updated = EXCLUDED.last_updated, lexemes = EXCLUDED.lexemes,
               embedding = NULL, embedding_model = NULL, version = profiles.version + 1
        RETURNING profile_id, version`,
       [
@@ -149,6 +152,7 @@ export class ExportRepository {
         ps.map((p) => p.history_seq),
         ps.map((p) => p.created_at),
         ps.map((p) => p.last_updated),
+        ps.map((p) => profileLexemes(p as unknown as ProfileContent, p.summary)),
       ],
     )
     return new Map(rows.map((r: any) => [r.profile_id, Number(r.version)]))

@@ -33,6 +33,8 @@ export interface ProfileWrite {
   gender: string | null
   location: string | null
   embedding: string
+  /** The profile's search lexemes, space-joined (profileLexemes). */
+  lexemes: string
 }
 
 export class ProcessingRepository {
@@ -132,15 +134,15 @@ export class ProcessingRepository {
     const [rows] = await m.query(
       `UPDATE profiles p SET content = x.content::jsonb, field_timestamps = x.field_timestamps::jsonb, internals = x.internals::jsonb,
               language = x.language, summary = x.summary, name = x.name, age = x.age, gender = x.gender, location = x.location,
-              embedding = x.embedding::vector, embedding_model = $14, version = version + 1, history_seq = x.history_seq,
+              embedding = x.embedding::vector, embedding_model = $14, lexemes = array_to_tsvector(string_to_array(x.lexemes, ' ')), version = version + 1, history_seq = x.history_seq,
               last_updated = now(),
               status = CASE WHEN r.n > 0 THEN 'processing' ELSE 'ready' END,
               claimed_by = CASE WHEN r.n > 0 THEN claimed_by END,
               lease_until = CASE WHEN r.n > 0 THEN lease_until END
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[],
-                     $10::text[], $11::text[], $12::text[], $13::int[])
+                     $10::text[], $11::text[], $12::text[], $13::int[], $15::text[])
               AS x(tenant_id, profile_id, content, field_timestamps, internals, language, summary, name, age, gender, location,
-                   embedding, history_seq)
+                   embedding, history_seq, lexemes)
         CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM submissions s
                              WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}) r
         WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
@@ -160,6 +162,7 @@ export class ProcessingRepository {
         writes.map((w) => w.embedding),
         writes.map((w) => w.historySeq),
         embeddingModel,
+        writes.map((w) => w.lexemes),
       ],
     )
     const out = new Map<string, { remaining: number; seq?: number }>()

@@ -133,7 +133,7 @@ export class ProfileRepository {
     const [rows] = await m.query(
       `UPDATE profiles SET content = $4::jsonb, field_timestamps = $5::jsonb, internals = $6::jsonb, language = $7, summary = $8,
               name = $9, age = $10, gender = $11, location = $12, embedding = $13::vector, embedding_model = $14,
-              version = version + 1, history_seq = history_seq + 1, last_updated = now()
+              lexemes = array_to_tsvector(string_to_array($15, ' ')), version = version + 1, history_seq = history_seq + 1, last_updated = now()
         WHERE tenant_id = $1 AND profile_id = $2 AND version = $3
         RETURNING history_seq, status, nextval('profile_status_seq') AS event_seq`,
       [
@@ -151,6 +151,7 @@ export class ProfileRepository {
         core.location?.value ?? null,
         toSql(w.vector),
         w.embeddingModel,
+        w.lexemes,
       ],
     )
     if (!rows.length) return null
@@ -187,6 +188,8 @@ export interface ProfileRewrite {
   summary: string
   vector: number[]
   embeddingModel: string
+  /** The state's search lexemes, space-joined (src/domain/lexical.ts profileLexemes). */
+  lexemes: string
   at: string
   changes: Changes
   inputType: EditKind

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
+import type { HybridCandidate } from '../domain/lexical.js'
 import type { FilterField, SortField } from '../domain/requests.js'
 import { PROFILE_COLUMNS, RECENT_HISTORY_COLUMN, toHistory, toRecord, type ProfileRecord } from './profile.repository.js'
 
@@ -53,6 +54,27 @@ export class SearchRepository {
   }
 
   /**
+   * Hybrid search, first step: how many profiles pass the threshold, and the best `pageSize + offset` candidates of each
+   * path (profile id, cosine distance, whether it holds every query term), for the service to rank by the hybrid score.
+   */
+  async hybridCandidates(
+    m: EntityManager,
+    o: SearchFilter & { vector: number[]; maxDistance: number; lexicalMaxDistance: number; terms: string; model: string; limit: number },
+  ): Promise<{ total: number; candidates: HybridCandidate[] }> {
+    const sql = hybridSearchSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o, vector: toSql(o.vector) })
+    const [counted, rows] = await Promise.all([m.query(sql.count, sql.args), m.query(sql.page, sql.args)])
+    return { total: counted[0].total, candidates: rows.map(toCandidate) }
+  }
+
+  /** Hybrid search, second step: the page's profiles (with their recent history), in the order of `ids`. */
+  async byIds(m: EntityManager, tenantId: string, ids: string[]): Promise<ProfileRecord[]> {
+    if (!ids.length) return []
+    const rows = await m.query(PAGE_BY_IDS_SQL, [tenantId, ids])
+    const byId = new Map<string, ProfileRecord>(rows.map((r: any) => [r.profile_id, withLog(r)]))
+    return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []))
+  }
+
+  /**
    * The total and the page, side by side: on the pool's manager (outside a transaction) each takes a connection of its
    * own, so a search takes the longer of the two, not their sum (the total of a semantic search scans every candidate,
    * since the threshold needs each one's distance).
@@ -62,6 +84,9 @@ export class SearchRepository {
     return { total: counted[0].total, profiles: page.map(withLog) }
   }
 }
+
+/** A row of hybridSearchSql's page as a candidate. */
+export const toCandidate = (r: any): HybridCandidate => ({ profileId: r.profile_id, similarity: 1 - Number(r.distance), lexical: r.lexical === true })
 
 const withLog = (r: any): ProfileRecord => ({ ...toRecord(r), update_log: (r.update_log as unknown[]).map(toHistory) })
 
@@ -107,6 +132,47 @@ export function vectorSearchSql(o: { where: string[]; args: unknown[]; vector: s
              SELECT *, 1 - (embedding <=> ${q}) AS similarity FROM profiles
               WHERE ${where} ORDER BY embedding <=> ${q} LIMIT ${o.pageSize + o.offset}
            ) profiles ORDER BY similarity DESC, profile_id OFFSET ${o.offset}`,
+    args,
+  }
+}
+
+/** The profiles of a hybrid search's page ($2, ids), with their recent history. */
+export const PAGE_BY_IDS_SQL = `SELECT ${PROFILE_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`
+
+/**
+ * The statements of a hybrid search, exactly as the repository runs them (a benchmark runs the same SQL raw beside the
+ * service). A profile passes when its distance is within `maxDistance` (the vector threshold), or when it holds every
+ * query term (`terms`, a tsquery literal of required lexemes) and its distance is within `lexicalMaxDistance` (the
+ * threshold its hybrid score needs, see lexicalVectorFloor). `page` returns two candidate lists of at most `limit`:
+ * the nearest by the HNSW index (each marked whether it also matches lexically) and the lexical matches found by the GIN
+ * index, nearest first (the OFFSET 0 keeps the HNSW index out of that branch: an index walk filtered by a rare word
+ * would stop at the iterative scan's limit before finding it). The service ranks their union by the hybrid score:
+ * within each list that score grows with the similarity, so the union holds the best `limit` overall.
+ */
+export function hybridSearchSql(o: {
+  where: string[]
+  args: unknown[]
+  vector: string
+  maxDistance: number
+  lexicalMaxDistance: number
+  terms: string
+  model: string
+  limit: number
+}): SearchSql {
+  const args = [...o.args, o.vector, o.maxDistance, o.model, o.terms, o.lexicalMaxDistance]
+  const n = o.args.length
+  const [q, dv, model, t, dl] = [1, 2, 3, 4, 5].map((i) => `$${n + i}`)
+  const base = [...o.where, `embedding IS NOT NULL`, `embedding_model = ${model}`].join(' AND ')
+  const lexical = `lexemes @@ ${t}::tsquery`
+  return {
+    count: `SELECT count(*)::int AS total FROM profiles
+             WHERE ${base} AND ((embedding <=> ${q}) <= ${dv} OR (${lexical} AND (embedding <=> ${q}) <= ${dl}))`,
+    page: `(SELECT profile_id, embedding <=> ${q} AS distance, COALESCE(${lexical}, false) AS lexical FROM profiles
+             WHERE ${base} AND (embedding <=> ${q}) <= ${dv} ORDER BY embedding <=> ${q} LIMIT ${o.limit})
+           UNION ALL
+           (SELECT profile_id, distance, true AS lexical FROM (
+              SELECT profile_id, embedding <=> ${q} AS distance FROM profiles WHERE ${base} AND ${lexical} OFFSET 0
+            ) l WHERE distance <= ${dl} ORDER BY distance LIMIT ${o.limit})`,
     args,
   }
 }

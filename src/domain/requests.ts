@@ -35,7 +35,7 @@ export function searchParamsSchema(maxPageSize: number) {
   const sensitivityMsg = 'Invalid query parameter sensitivity: must be a number from 0 to 100'
   return z
     .object({
-      query: z.string().optional().describe('Natural-language search text; when present, vector search is used'),
+      query: z.string().optional().describe("Natural-language search text; when present, hybrid search is used (the embedding, and every content word of the query in the profile's values or summary) and results are ranked by similarityScore"),
       sensitivity: z
         .number({ error: sensitivityMsg })
         .min(0, { error: sensitivityMsg })

@@ -50,7 +50,14 @@ export const Profile = z.object({
 const ErrorBody = z.object({ error: z.number().int(), message: z.string() })
 const Ack = z.object({ id: z.string(), message: z.string() })
 const SearchPage = z.object({
-  profiles: z.array(Profile.extend({ similarityScore: z.number().optional() })),
+  profiles: z.array(
+    Profile.extend({
+      similarityScore: z
+        .number()
+        .optional()
+        .describe("Calibrated 0-100 score (the embedding's similarity, raised when the profile holds every content word of the query); only when a query was given"),
+    }),
+  ),
   total: z.number(),
   page: z.number(),
   pageSize: z.number(),

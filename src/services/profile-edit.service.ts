@@ -5,6 +5,7 @@ import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.
 import { UnitOfWork } from '../db/unit-of-work.js'
 import { DomainError } from '../domain/errors.js'
 import { forgetValue, parseForgetTarget, restoreSnapshot, rollbackBodySchema, snapshotState } from '../domain/forget.js'
+import { profileLexemes } from '../domain/lexical.js'
 import type { Changes, EditKind, ProfileState } from '../domain/profile.js'
 import { parseRequest } from '../domain/requests.js'
 import { checkProfileId } from '../domain/validation.js'
@@ -75,7 +76,7 @@ export class ProfileEditService {
       const now = new Date().toISOString()
       const current: ProfileState = { content: p.content, field_timestamps: p.field_timestamps, internals: p.internals, ...(p.language ? { language: p.language } : {}) }
       const { state, changes } = await change(current, now, this.ds.manager)
-      const { summary, vector } = await this.derive(state, await this.profiles.summaryInstructions(this.ds.manager, tenantId, profileId))
+      const { summary, vector, lexemes } = await this.derive(state, await this.profiles.summaryInstructions(this.ds.manager, tenantId, profileId))
       const written = await this.uow.run(ctx, async (tx) => {
         const r = await this.profiles.rewrite(tx.manager, {
           tenantId,
@@ -85,6 +86,7 @@ export class ProfileEditService {
           summary,
           vector,
           embeddingModel: this.ai.embedder.model,
+          lexemes,
           at: now,
           changes,
           inputType: kind,
@@ -104,11 +106,11 @@ export class ProfileEditService {
   }
 
   /** The summary and embedding of a state, through the configured providers (the worker's path), under the summary instructions the worker would follow. */
-  private async derive(state: ProfileState, instructions: string[]): Promise<{ summary: string; vector: number[] }> {
+  private async derive(state: ProfileState, instructions: string[]): Promise<{ summary: string; vector: number[]; lexemes: string }> {
     try {
       const { summary } = await this.ai.summarizer.summarize(state.content, undefined, instructions)
       const { vectors } = await this.ai.embedder.embed([profileText(state.content, summary)])
-      return { summary, vector: vectors[0]! }
+      return { summary, vector: vectors[0]!, lexemes: profileLexemes(state.content, summary) }
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err)
       throw new DomainError('AI_UNAVAILABLE', `The AI provider could not summarize or embed the profile, so nothing was changed; retry shortly (${reason.slice(0, 200)})`)

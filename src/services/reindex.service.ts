@@ -3,6 +3,7 @@ import { profileText } from '../ai/profile-text.js'
 import type { AiProviders } from '../ai/types.js'
 import { embeddingDimension } from '../db/database.js'
 import { EmbeddingRepository } from '../db/embedding.repository.js'
+import { profileLexemes } from '../domain/lexical.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
 
 export interface ReindexOptions {
@@ -66,6 +67,7 @@ export class ReindexService {
           summary: summaries[i]!,
           vector: vectors[i]!,
           model: pending.model,
+          lexemes: profileLexemes(r.content, summaries[i]),
         })
       }
       done += records.length

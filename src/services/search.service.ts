@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm'
 import type { Embedder } from '../ai/types.js'
 import type { ProfileRecord } from '../db/profile.repository.js'
 import { SearchRepository } from '../db/search.repository.js'
+import { lexicalVectorFloor, queryTerms, rankHybrid, termsQuery } from '../domain/lexical.js'
 import { checkStorable } from '../domain/validation.js'
 import { parseRequest, searchParamsSchema } from '../domain/requests.js'
 import type { RequestContext } from './context.js'
@@ -57,16 +58,35 @@ export class SearchService {
     }
     const { vectors } = await this.embedder.embed([p.query])
     const cal = this.embedder.calibration
-    const found = await this.repo.nearest(this.ds.manager, {
+    const terms = queryTerms(p.query)
+    if (!terms.length) {
+      // Nothing to match by words (only filler or stop words, or a long description): the vector alone.
+      const found = await this.repo.nearest(this.ds.manager, {
+        ...filter,
+        vector: vectors[0]!,
+        maxDistance: 1 - cal.toCosine(p.sensitivity),
+        model: this.embedder.model,
+        pageSize: p.pageSize,
+        offset,
+      })
+      const profiles = found.profiles.map((r) => ({ ...r, similarityScore: round2(cal.toScore(r.similarity!)) }))
+      return { profiles, total: found.total, page: p.page, pageSize: p.pageSize }
+    }
+    // Hybrid: a profile passes on its vector score, or on its hybrid score when it holds every query term.
+    const { total, candidates } = await this.repo.hybridCandidates(this.ds.manager, {
       ...filter,
       vector: vectors[0]!,
       maxDistance: 1 - cal.toCosine(p.sensitivity),
+      lexicalMaxDistance: 1 - cal.toCosine(lexicalVectorFloor(p.sensitivity)),
+      terms: termsQuery(terms),
       model: this.embedder.model,
-      pageSize: p.pageSize,
-      offset,
+      limit: offset + p.pageSize,
     })
-    const profiles = found.profiles.map((r) => ({ ...r, similarityScore: round2(cal.toScore(r.similarity!)) }))
-    return { profiles, total: found.total, page: p.page, pageSize: p.pageSize }
+    const page = rankHybrid(candidates, (c) => cal.toScore(c), offset, p.pageSize)
+    const records = await this.repo.byIds(this.ds.manager, ctx.tenantId, page.map((h) => h.profileId))
+    const byId = new Map(page.map((h) => [h.profileId, h]))
+    const profiles = records.map((r) => ({ ...r, similarity: byId.get(r.profile_id)!.similarity, similarityScore: round2(byId.get(r.profile_id)!.score) }))
+    return { profiles, total, page: p.page, pageSize: p.pageSize }
   }
 }
 

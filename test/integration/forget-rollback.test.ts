@@ -64,6 +64,11 @@ describe('forget a value and roll back (local provider)', () => {
     expect(last(body.profile).seq).toBe(before.update_log.length + 1)
     expect(await embeddingOf(svc, 'ana')).not.toBe(e0)
     expect(allInterests(await c.profile('ana'))).toEqual(['hiking'])
+    // Gone from the words hybrid search matches too: a search for it finds nothing.
+    const [words] = await svc.profiler.db.dataSource.query(`SELECT lexemes::text AS l FROM profiles WHERE profile_id = 'ana'`)
+    expect(words.l).toContain(`'hike'`)
+    expect(words.l).not.toContain(`'jazz'`)
+    expect((await c.search({ query: 'jazz' })).profiles.map((p: any) => p.profile_id)).not.toContain('ana')
 
     // Gone: asking again is a 404.
     const again = await a.forget('ana', { section: 'interests', value: 'jazz' })

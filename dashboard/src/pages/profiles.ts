@@ -145,7 +145,12 @@ export const profilesPage: Page = ({ root, signal }) => {
   const form = h(
     'form',
     { class: 'form search-form', novalidate: true, role: 'search', 'aria-labelledby': 'search-title' },
-    labelled('Query', query, 'Natural language, e.g. "likes jazz and lives in Lisbon". Leave empty to list profiles.'),
+    labelled(
+      'Query',
+      query,
+      'Natural language or exact words, e.g. "likes jazz and lives in Lisbon", a name or a place: matched by meaning and by words ' +
+        '(a profile holding every word of the query scores at least 80). Leave empty to list profiles.',
+    ),
     h(
       'div',
       { class: 'field' },

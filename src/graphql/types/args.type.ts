@@ -43,7 +43,7 @@ export class RollbackArgs {
 
 @ArgsType()
 export class SearchArgs {
-  @Field(() => String, { nullable: true, description: 'Natural-language text; when given, results are ranked by similarity' })
+  @Field(() => String, { nullable: true, description: "Natural-language text; when given, hybrid search: results are ranked by similarityScore, from the embedding and the profile's words" })
   query?: string | null
   @Field(() => Float, { nullable: true, description: '0-100, default 63' }) sensitivity?: number | null
   @Field(() => SearchFilter, { nullable: true }) filter?: SearchFilter | null

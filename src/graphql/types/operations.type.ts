@@ -17,7 +17,7 @@ export class SearchSort {
 
 @ObjectType({ simpleResolvers: true })
 export class SearchHit {
-  @Field(() => Float, { nullable: true, description: 'Calibrated 0-100 similarity; only when a query was given' })
+  @Field(() => Float, { nullable: true, description: "Calibrated 0-100 score (the embedding's similarity, raised when the profile holds every content word of the query); only when a query was given" })
   similarityScore?: number
   @Field(() => Profile) profile!: Profile
 }

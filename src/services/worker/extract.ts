@@ -3,6 +3,7 @@ import type { AiProviders, ExtractionInput, Usage } from '../../ai/types.js'
 import { sumUsage } from '../../ai/usage.js'
 import type { ProfileRecord } from '../../db/profile.repository.js'
 import { merge } from '../../domain/merge.js'
+import { profileLexemes } from '../../domain/lexical.js'
 import type { Extraction, ProfileState } from '../../domain/profile.js'
 import { parseStructured } from '../../domain/structured.js'
 import type { OpenSubmission } from '../../domain/worker-policy.js'
@@ -65,7 +66,9 @@ export async function extractProfile(ai: AiProviders, profile: ProfileRecord, su
         ? { extraction: extractions[i] }
         : { extraction: byId.get(s.id), evidence: extracted.evidence?.[toExtract.findIndex((t) => t.submissionId === s.id)] },
     )
-    return { merged, summary, vector: vectors[0]!, now, usage: spent, provenance, promptVersion: extracted.promptVersion }
+    // The words it is found by, computed here, outside the transaction of the apply.
+    const lexemes = profileLexemes(merged.state.content, summary)
+    return { merged, summary, vector: vectors[0]!, lexemes, now, usage: spent, provenance, promptVersion: extracted.promptVersion }
   } catch (err) {
     throw withUsage(err, sumUsage([spent, (err as { usage?: Usage })?.usage]))
   }

@@ -1,0 +1,144 @@
+// Hybrid search (GET /v1/search and GraphQL searchProfiles with a query): the vector and the profile's words. Through
+// the whole service, on the database of the run (embedded PGlite, or PostgreSQL with DATABASE_URL).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openCli } from '../../src/app.js'
+import { LEXICAL_SCORE } from '../../src/domain/lexical.js'
+import { gql } from '../support/graphql-client.js'
+import { client, startService, testConfig, type Client, type TestService } from '../support/harness.js'
+
+// A profile with many values: its embedding is the mean of all of them, so one rare word in it (a surname, a village,
+// an instrument) is diluted below the vector's threshold. Its words find it.
+const hobbies = Array.from({ length: 40 }, (_, i) => `${['gardening', 'chess', 'cycling', 'baking', 'opera', 'poetry', 'sailing', 'pottery'][i % 8]} club ${i}`)
+const people = [
+  { id: 'wide', core_info: { name: 'Zbigniew Brzęczyszczykiewicz', location: 'Szczebrzeszyn' }, interests: { hobbies, music: ['harpsichord sonatas'] } },
+  { id: 'jazz', core_info: { name: 'Alice', location: 'Austin, Texas' }, interests: { music: ['jazz', 'blues'] } },
+  { id: 'turtle', core_info: { name: 'Bob', location: 'Seattle' }, interests: { pets: ['turtles'], hobbies: ['fishing'] } },
+  { id: 'tokyo', core_info: { name: '佐藤', location: '東京' }, interests: { food: ['ramen'] } },
+]
+
+describe('hybrid search: the vector and the words', () => {
+  let svc: TestService
+  let api: Client
+  const ids = (r: any) => r.profiles.map((p: any) => p.profile_id)
+  const scores = (r: any) => Object.fromEntries(r.profiles.map((p: any) => [p.profile_id, p.similarityScore]))
+
+  beforeAll(async () => {
+    svc = await startService()
+    api = client(svc.url, svc.key)
+    for (const p of people) {
+      const { id, ...data } = p
+      expect((await api.post(id, { input_type: 'structured', data: JSON.stringify(data) })).status).toBe(202)
+    }
+    for (const p of people) await api.waitReady(p.id)
+  })
+  afterAll(async () => svc?.close())
+
+  it("stores each profile's words folded and stemmed, as a tsvector the GIN index serves", async () => {
+    const [row] = await svc.profiler.db.dataSource.query(`SELECT lexemes::text AS l FROM profiles WHERE profile_id = 'wide'`)
+    for (const w of ['zbigniew', 'brzeczyszczykiewicz', 'szczebrzeszyn', 'harpsichord', 'sonata', 'garden']) expect(row.l).toContain(`'${w}'`)
+    const [idx] = await svc.profiler.db.dataSource.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'profiles_lexemes'`)
+    expect(idx.indexdef).toMatch(/USING gin \(lexemes\)/)
+  })
+
+  it('finds a rare word the vector alone misses, scored on the same 0-100 scale', async () => {
+    for (const query of ['harpsichord', 'Szczebrzeszyn', 'zbigniew brzeczyszczykiewicz', 'Brzęczyszczykiewicz', 'likes harpsichords']) {
+      const r = await api.search({ query })
+      expect(ids(r), query).toEqual(['wide'])
+      expect(r.total).toBe(1)
+      // At least the lexical score; and its own vector score, 100 - (100 - score) * 100 / (100 - LEXICAL_SCORE), is below
+      // 63: the vector alone would not have returned it.
+      const s = r.profiles[0].similarityScore
+      expect(s).toBeGreaterThanOrEqual(LEXICAL_SCORE)
+      expect(100 - ((100 - s) * 100) / (100 - LEXICAL_SCORE)).toBeLessThan(63)
+    }
+    // Stemmed and folded on both sides; names in any script match as written.
+    expect(ids(await api.search({ query: 'has a pet turtle' }))).toEqual(['turtle'])
+    expect(ids(await api.search({ query: '東京' }))).toEqual(['tokyo'])
+  })
+
+  it('sensitivity still filters: above the lexical score a lexical match needs its vector too; total agrees with the page', async () => {
+    const all = await api.search({ query: 'harpsichord', sensitivity: 0, pageSize: 100 })
+    expect(all.total).toBe(people.length)
+    expect(ids(all)[0]).toBe('wide')
+    for (const s of [0, 40, 63, 80, 85, 95, 100]) {
+      const r = await api.search({ query: 'harpsichord', sensitivity: s, pageSize: 100 })
+      const expected = all.profiles.filter((p: any) => p.similarityScore >= s).map((p: any) => p.profile_id)
+      expect(ids(r), `sensitivity ${s}`).toEqual(expected)
+      expect(r.total).toBe(expected.length)
+    }
+    expect((await api.search({ query: 'harpsichord', sensitivity: 95 })).total).toBe(0)
+  })
+
+  it('unrelated queries still return nothing; a frame word alone does not match ("has a pet axolotl" vs a turtle owner)', async () => {
+    for (const query of ['has a pet axolotl', 'quantum chromodynamics lattice simulations', 'enjoys falconry', 'likes eating durian']) {
+      expect(await api.search({ query }), query).toMatchObject({ profiles: [], total: 0 })
+    }
+  })
+
+  it('paging and filters: pages are slices of one ranking, the total counts every match', async () => {
+    const whole = await api.search({ query: 'harpsichord', sensitivity: 0, pageSize: 100 })
+    const pages = await Promise.all([1, 2, 3].map((page) => api.search({ query: 'harpsichord', sensitivity: 0, pageSize: 2, page })))
+    expect(pages.flatMap(ids)).toEqual(ids(whole))
+    for (const p of pages) expect(p.total).toBe(whole.total)
+    expect(ids(await api.search({ query: 'harpsichord', filterBy: 'name', filterValue: 'zbig' }))).toEqual(['wide'])
+    expect(await api.search({ query: 'harpsichord', filterBy: 'name', filterValue: 'alice' })).toMatchObject({ profiles: [], total: 0 })
+  })
+
+  it("another tenant's words are not found", async () => {
+    const other = client(svc.url, (await svc.profiler.services.tenants.createApp('other-tenant', 'app')).api_key)
+    expect(await other.search({ query: 'harpsichord', sensitivity: 0 })).toMatchObject({ profiles: [], total: 0 })
+    expect((await other.post('mine', { input_type: 'structured', data: JSON.stringify({ interests: { music: ['harpsichord'] } }) })).status).toBe(202)
+    await other.waitReady('mine')
+    expect(ids(await other.search({ query: 'harpsichord' }))).toEqual(['mine'])
+    expect(ids(await api.search({ query: 'harpsichord' }))).toEqual(['wide'])
+  })
+
+  it('hostile queries: operators, quotes, stop words only, punctuation only, 10,000 characters, unicode', async () => {
+    const hostile = [
+      `'harpsichord'`,
+      `"harpsichord"`,
+      `harpsichord & !jazz | (blues) <-> sonata:* \\ '' ''`,
+      `!!! ??? &&& ||| ::: *** ((( ))) <-> '' ""`,
+      `the a of and is it`,
+      `has a`,
+      'harpsichord '.repeat(900).slice(0, 10_000),
+      Array.from({ length: 2000 }, (_, i) => `word${i}`).join(' ').slice(0, 10_000),
+      '🎹🎻 harpsichord 👩‍👩‍👧 \u202Eharpsichord\u202C ﷺ e\u0301e\u0301',
+      'x'.repeat(10_000),
+    ]
+    for (const query of hostile) {
+      const r = await api.search({ query })
+      expect(r.total, query.slice(0, 40)).toBe(r.profiles.length)
+      for (const p of r.profiles) expect(p.similarityScore).toBeGreaterThanOrEqual(63)
+    }
+    // The words still count inside the noise.
+    expect(ids(await api.search({ query: `!harpsichord:* & | (( <-> '' "` }))).toEqual(['wide'])
+    expect(ids(await api.search({ query: 'harpsichord '.repeat(900) }))).toEqual(['wide'])
+    // A NUL is refused, as before, with a 400 that says where.
+    const bad = await api.get(`/v1/search?query=${encodeURIComponent('harp\u0000sichord')}`)
+    expect(bad.status).toBe(400)
+  })
+
+  it('GraphQL searchProfiles ranks the same way', async () => {
+    const res = await gql(svc.url, svc.key, `query ($q: String) { searchProfiles(query: $q) { total profiles { similarityScore profile { profileId } } } }`, {
+      q: 'Szczebrzeszyn',
+    })
+    expect(res.body.errors).toBeUndefined()
+    const rest = await api.search({ query: 'Szczebrzeszyn' })
+    expect(res.body.data.searchProfiles.total).toBe(rest.total)
+    expect(res.body.data.searchProfiles.profiles.map((h: any) => [h.profile.profileId, h.similarityScore])).toEqual(Object.entries(scores(rest)))
+  })
+
+  it('profiles stored before hybrid search (no lexemes) are found by the vector, and the reindex gives them their words', async () => {
+    await svc.profiler.db.dataSource.query(`UPDATE profiles SET lexemes = NULL WHERE profile_id = 'wide'`)
+    expect(await api.search({ query: 'harpsichord' })).toMatchObject({ profiles: [], total: 0 })
+    const cli = await openCli(testConfig(svc.db))
+    try {
+      const reindexer = await cli.reindexer()
+      expect(await reindexer.run(() => {})).toBe(1)
+    } finally {
+      await cli.close()
+    }
+    expect(ids(await api.search({ query: 'harpsichord' }))).toEqual(['wide'])
+  })
+})

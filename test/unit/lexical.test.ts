@@ -1,0 +1,104 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { PiecewiseLinearCalibration } from '../../src/ai/calibration.js'
+import { LOCAL_CALIBRATION_POINTS } from '../../src/ai/local/calibration.js'
+import {
+  hybridScore,
+  LEXICAL_SCORE,
+  lexicalVectorFloor,
+  MAX_QUERY_TERMS,
+  profileLexemes,
+  queryTerms,
+  rankHybrid,
+  termsQuery,
+} from '../../src/domain/lexical.js'
+import { emptyContent } from '../../src/domain/profile.js'
+
+describe('hybrid search: words and scores', () => {
+  it('query terms: content words folded and stemmed; filler dropped; frame words only when nothing else is left', () => {
+    expect(queryTerms('has a pet turtle')).toEqual(['turtl'])
+    expect(queryTerms('lives in Texas')).toEqual(['texa'])
+    expect(queryTerms('likes watching comedy')).toEqual(['comedi'])
+    expect(queryTerms('enjoys reading')).toEqual(['read'])
+    expect(queryTerms('Brzęczyszczykiewicz from Kraków')).toEqual(['brzeczyszczykiewicz', 'krakow'])
+    expect(queryTerms('東京')).toEqual(['東京'])
+    expect(queryTerms('the a of is')).toEqual([])
+    expect(queryTerms(`!!! ??? &|!:* <-> () '' ""`)).toEqual([])
+    expect(queryTerms('')).toEqual([])
+    // A description longer than MAX_QUERY_TERMS words is left to the vector.
+    expect(queryTerms(Array.from({ length: MAX_QUERY_TERMS + 1 }, (_, i) => `word${i}`).join(' '))).toEqual([])
+    expect(queryTerms(Array.from({ length: MAX_QUERY_TERMS }, (_, i) => `word${i}`).join(' '))).toHaveLength(MAX_QUERY_TERMS)
+  })
+
+  it('a tsquery literal of required terms, with quotes doubled; no operator of the client survives', () => {
+    expect(termsQuery(['nurs', 'lisbon'])).toBe(`'nurs' & 'lisbon'`)
+    expect(termsQuery(["rock'n'roll"])).toBe(`'rock''n''roll'`)
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (q) => {
+        const literal = termsQuery(queryTerms(q))
+        // Outside the quoted lexemes there is nothing but ' & '.
+        expect(literal.replace(/'(?:[^']|'')*'/g, 'X')).toMatch(/^(X( & X)*)?$/)
+      }),
+    )
+  })
+
+  it("a profile's lexemes: its summary and every value, distinct, space-free", () => {
+    const c = emptyContent()
+    c.core_info.name = { value: 'Zoë Łukasiewicz', confidence: 1 }
+    c.interests.music = [{ value: 'Harpsichord sonatas', confidence: 0.9 }]
+    c.memories.push({ event: 'Moved to Reykjavík in 2019', confidence: 0.8 })
+    const l = profileLexemes(c, 'Zoë plays the harpsichord.').split(' ')
+    // NFD folds the combining accents (ë, í), not letters of their own (ł); queries go through the same folding.
+    expect(l).toEqual(expect.arrayContaining(['zoe', 'łukasiewicz', 'harpsichord', 'sonata', 'music', 'reykjavik', '2019', 'plai']))
+    expect(new Set(l).size).toBe(l.length)
+    expect(profileLexemes(emptyContent(), '')).toBe('')
+  })
+
+  it('the hybrid score: a lexical match scores at least LEXICAL_SCORE and at least its vector score, and stays monotone', () => {
+    expect(hybridScore(0, true)).toBe(LEXICAL_SCORE)
+    expect(hybridScore(100, true)).toBe(100)
+    expect(hybridScore(42, false)).toBe(42)
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 100, noNaN: true }), (a, b) => {
+        expect(hybridScore(a, true)).toBeGreaterThanOrEqual(Math.max(a, LEXICAL_SCORE))
+        if (a <= b) expect(hybridScore(a, true)).toBeLessThanOrEqual(hybridScore(b, true))
+      }),
+    )
+  })
+
+  it('the threshold: with the calibration, cosine >= toCosine(lexicalVectorFloor(s)) selects the lexical matches scoring >= s', () => {
+    const cal = new PiecewiseLinearCalibration(LOCAL_CALIBRATION_POINTS)
+    expect(lexicalVectorFloor(63)).toBe(0)
+    expect(lexicalVectorFloor(LEXICAL_SCORE)).toBe(0)
+    expect(lexicalVectorFloor(100)).toBe(100)
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100 }), fc.double({ min: -1, max: 1, noNaN: true }), (s, cosine) => {
+        const passes = cosine >= cal.toCosine(lexicalVectorFloor(s))
+        const score = hybridScore(cal.toScore(cosine), true)
+        // Exact away from rounding: a clear pass passes, a clear miss misses.
+        if (score >= s + 1e-9) expect(passes).toBe(true)
+        if (score < s - 1e-9) expect(passes).toBe(false)
+      }),
+    )
+  })
+
+  it('ranking: by hybrid score, then similarity, then id; each profile once; sliced to the page', () => {
+    const cal = new PiecewiseLinearCalibration(LOCAL_CALIBRATION_POINTS)
+    const ranked = rankHybrid(
+      [
+        { profileId: 'vector-only', similarity: 0.5, lexical: false },
+        { profileId: 'words', similarity: 0.1, lexical: true },
+        { profileId: 'both', similarity: 0.3, lexical: true },
+        { profileId: 'both', similarity: 0.3, lexical: false },
+        { profileId: 'b-tie', similarity: 0.2, lexical: false },
+        { profileId: 'a-tie', similarity: 0.2, lexical: false },
+      ],
+      (c) => cal.toScore(c),
+      0,
+      10,
+    )
+    expect(ranked.map((r) => r.profileId)).toEqual(['both', 'words', 'vector-only', 'a-tie', 'b-tie'])
+    expect(ranked[0]!.score).toBeCloseTo(hybridScore(cal.toScore(0.3), true), 10)
+    expect(rankHybrid([{ profileId: 'x', similarity: 0.9, lexical: true }], (c) => cal.toScore(c), 1, 10)).toEqual([])
+  })
+})
