@@ -9,6 +9,7 @@ import { Webhooks1764400000000 } from '../../migrations/1764400000000-Webhooks.j
 import { SubmissionTrace1764400000100 } from '../../migrations/1764400000100-SubmissionTrace.js'
 import { Retention1764400000200 } from '../../migrations/1764400000200-Retention.js'
 import { AppDisplayNames1764400000300 } from '../../migrations/1764400000300-AppDisplayNames.js'
+import { AppSchemas1764400000700 } from '../../migrations/1764400000700-AppSchemas.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs under tsx, vitest and tsc output. */
-export const MIGRATIONS = [InitialSchema1763700000000, SubmissionExtraction1763800000000, Accounts1763900000000, RateCounters1764100000000, Invites1764200000000, StatusEventOrder1764300000000, OpenSubmissionsByProfile1764300000001, Webhooks1764400000000, SubmissionTrace1764400000100, Retention1764400000200, AppDisplayNames1764400000300]
+export const MIGRATIONS = [InitialSchema1763700000000, SubmissionExtraction1763800000000, Accounts1763900000000, RateCounters1764100000000, Invites1764200000000, StatusEventOrder1764300000000, OpenSubmissionsByProfile1764300000001, Webhooks1764400000000, SubmissionTrace1764400000100, Retention1764400000200, AppDisplayNames1764400000300, AppSchemas1764400000700]

@@ -1,6 +1,8 @@
 // Profile content in the interface's own field names (snake_case): it is the canonical data model of the spec.
 // Storage keeps it as jsonb; REST serializes it nearly as is; GraphQL maps it to camelCase.
 
+import type { CustomValues } from './custom-schema.js'
+
 export type Importance = 'low' | 'medium' | 'high'
 
 export interface Scored<T> {
@@ -43,6 +45,8 @@ export interface ProfileContent {
   personality: Personality
   memories: Memory[]
   preferences: Preferences
+  /** Values of apps' custom schema fields: section -> field -> scored value or list (README "Custom profile schema"). */
+  custom?: CustomValues
 }
 
 /** Bookkeeping the merge needs that is not part of the public profile. */
@@ -94,6 +98,8 @@ export interface Extraction {
   removals?: Removal[]
   /** ISO 639-1 code of the language the person writes in. */
   language?: string
+  /** Values of the submitting app's custom schema fields (already checked against that schema). */
+  custom?: CustomValues
 }
 
 export type InputType = 'text' | 'conversation' | 'structured'
@@ -111,6 +117,8 @@ export interface Changes {
   replaced?: Record<string, Scored<string | number>>
   /** Entries removed by an explicit negation. */
   removed?: { section: ListSection; category?: string; value: string }[]
+  /** Custom field values added or changed (lists: the entries added or reinforced). */
+  custom?: CustomValues
 }
 
 /** One profile's key in maps of many tenants' profiles (the worker's rounds): tenant and id, NUL-separated. */

@@ -1,5 +1,6 @@
 import type { HistoryEntry, ProfileRecord } from '../db/profile.repository.js'
 import type { ProfileContext } from '../services/profile-context.service.js'
+import type { SchemaView } from '../services/app-schema.service.js'
 
 /** The interface's Profile (snake_case), plus `language` and `core_info.occupation`. */
 export function toRestProfile(p: ProfileRecord) {
@@ -13,6 +14,7 @@ export function toRestProfile(p: ProfileRecord) {
     personality: c.personality,
     memories: c.memories,
     preferences: c.preferences,
+    ...(c.custom && Object.keys(c.custom).length ? { custom: c.custom } : {}),
     ...(p.language ? { language: p.language } : {}),
     field_timestamps: p.field_timestamps,
     update_log: (p.update_log ?? []).map(toRestLogEntry),
@@ -40,4 +42,8 @@ export function toRestContext(c: ProfileContext) {
     truncated: c.truncated,
     ranked_by: c.rankedBy,
   }
+}
+
+export function toRestSchema(s: SchemaView) {
+  return { app_id: s.appId, version: s.version, schema: s.schema, created_at: s.createdAt }
 }
