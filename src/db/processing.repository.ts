@@ -52,10 +52,10 @@ export class ProcessingRepository {
   /** Each profile's open submissions, oldest first, at most `limit` each. */
   async open(m: EntityManager, jobs: ProfileJob[], limit: number): Promise<Map<string, OpenSubmission[]>> {
     const rows = await m.query(
-      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent,
+      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, s.app_id,
               GREATEST(0, EXTRACT(EPOCH FROM (s.not_before - now())))::float AS wait
          FROM ${PROFILES}
-         CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent FROM submissions s
+         CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent, app_id FROM submissions s
                               WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}
                               ORDER BY seq LIMIT $3) s
         ORDER BY x.tenant_id, x.profile_id, s.seq`,
@@ -65,7 +65,7 @@ export class ProcessingRepository {
     for (const r of rows) {
       const k = rowKey(r)
       if (!out.has(k)) out.set(k, [])
-      out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent })
+      out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent, app_id: r.app_id })
     }
     return out
   }

@@ -1,3 +1,4 @@
+import type { AppSchemaVersion } from './custom-schema.js'
 import { profileKey, type InputType, type ProfileJob } from './profile.js'
 
 /** An open (pending or processing) submission of a profile, oldest first, as the claim reads it. */
@@ -10,6 +11,10 @@ export interface OpenSubmission {
   wait: number
   /** The W3C traceparent of the request that accepted it (tracing on), which its processing continues. */
   traceparent?: string | null
+  /** The app that submitted it (null for submissions older than that column). */
+  app_id?: string | null
+  /** That app's current custom schema, attached at claim time when it has one. */
+  schema?: AppSchemaVersion
 }
 
 export type BatchChoice =

@@ -1,5 +1,6 @@
 import { profileKey, type ProfileJob } from '../../domain/profile.js'
 import type { ProfileRecord } from '../../db/profile.repository.js'
+import { AppSchemaRepository } from '../../db/app-schema.repository.js'
 import { chooseBatch } from '../../domain/worker-policy.js'
 import { readyEvent, toJob, type Claimed, type WorkerDeps } from './round.js'
 
@@ -37,8 +38,28 @@ export async function claimRound(d: WorkerDeps, jobs: ProfileJob[], owner: strin
     if (out.length) {
       const subs = out.flatMap((c) => c.submissions.map((s) => ({ tenantId: c.job.tenantId, id: s.id })))
       await d.repo.claim(m, out.map((c) => c.job), subs, owner, d.opts.leaseSeconds)
+      await attachSchemas(m, out)
     }
     return out
   })
 }
 
+
+const schemas = new AppSchemaRepository()
+
+/** Each claimed submission gets its app's current custom schema (read once per app), which drives its extraction. */
+async function attachSchemas(m: import('typeorm').EntityManager, claimed: Claimed[]): Promise<void> {
+  const apps = new Map<string, { tenantId: string; appId: string }>()
+  for (const c of claimed) {
+    for (const s of c.submissions) if (s.app_id) apps.set(`${c.job.tenantId}\u0000${s.app_id}`, { tenantId: c.job.tenantId, appId: s.app_id })
+  }
+  if (!apps.size) return
+  const current = await schemas.currentOf(m, [...apps.values()])
+  if (!current.size) return
+  for (const c of claimed) {
+    for (const s of c.submissions) {
+      const v = s.app_id ? current.get(`${c.job.tenantId}\u0000${s.app_id}`) : undefined
+      if (v) s.schema = v
+    }
+  }
+}
