@@ -43,7 +43,7 @@ export class CustomSchemaResolver {
   @Mutation(() => CustomSchemaChange, {
     description:
       "Sets the app's custom profile schema (a new version when it differs). Values of fields it drops leave the tenant's profiles " +
-      'into their history, unless another app of the tenant still declares the field; BAD_USER_INPUT names what is invalid',
+      'into their history, unless another app of the tenant still declares the field; VALIDATION_FAILED names what is invalid',
   })
   async setCustomSchema(
     @Arg('schema', () => GraphQLJSONObject) schema: Record<string, unknown>,
