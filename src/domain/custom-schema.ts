@@ -207,8 +207,8 @@ export function cleanCustomValue(field: CustomField, v: unknown): CustomScalar |
   switch (field.type) {
     case 'string':
     case 'string[]': {
-      if (typeof v !== 'string' && typeof v !== 'number') return undefined
-      const t = String(v).trim().slice(0, 200)
+      if (typeof v !== 'string') return undefined
+      const t = v.trim().slice(0, 200)
       return t || undefined
     }
     case 'enum': {

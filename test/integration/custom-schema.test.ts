@@ -94,7 +94,7 @@ describe('custom profile schema', () => {
     const structured = { custom: { diet: { restrictions: ['halal', 7] }, travel: { budget: 'lots', preferred_language: 'Klingon' }, nope: { x: 1 } } }
     expect((await a.post('p1', { data: JSON.stringify(structured), input_type: 'structured' })).status).toBe(202)
     const p3 = await a.waitReady('p1')
-    expect(p3.custom.diet.restrictions.map((e: any) => e.value)).toEqual(['vegetarian', 'gluten-free', 'halal', '7'])
+    expect(p3.custom.diet.restrictions.map((e: any) => e.value)).toEqual(['vegetarian', 'gluten-free', 'halal'])
     expect(p3.custom.travel).toEqual(p.custom.travel)
 
     // The LLM context lists them.
@@ -124,7 +124,7 @@ describe('custom profile schema', () => {
     expect(p.custom.travel.budget.value).toBe(1200)
     const entry = p.update_log[p.update_log.length - 1]
     expect(entry.input_type).toBe('schema')
-    expect(entry.changes.removed_custom.diet.restrictions.map((e: any) => e.value)).toEqual(['vegetarian', 'gluten-free', 'halal', '7'])
+    expect(entry.changes.removed_custom.diet.restrictions.map((e: any) => e.value)).toEqual(['vegetarian', 'gluten-free', 'halal'])
     expect(entry.changes.schema).toMatchObject({ version: 2 })
     const versions = (await (await a.get('/v1/schema/versions')).json()) as any
     expect(versions.versions.map((v: any) => v.version)).toEqual([2, 1])
