@@ -2,7 +2,12 @@
 // a description that guides extraction. Pure: parsing/validation of the wire form, the vocabulary a description names,
 // the fields a new version drops, and the cleaning of proposed values against the schema (untrusted model output).
 import { invalid } from './errors.js'
-import type { Scored } from './profile.js'
+
+/** A value with its confidence (the shape of profile.ts's Scored, repeated here so the two modules do not import each other). */
+interface Scored<T> {
+  value: T
+  confidence: number
+}
 
 export const CUSTOM_FIELD_TYPES = ['string', 'string[]', 'integer', 'number', 'boolean', 'enum'] as const
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number]
