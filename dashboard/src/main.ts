@@ -5,6 +5,7 @@ import { accountPage } from './pages/account'
 import { appsPage } from './pages/apps'
 import { webhooksPage } from './pages/webhooks'
 import { retentionPage } from './pages/retention'
+import { schemaPage } from './pages/schema'
 import { profilePage } from './pages/profile'
 import { profilesPage } from './pages/profiles'
 import { signInPage, signUpPage } from './pages/signin'
@@ -30,6 +31,7 @@ const PAGES: Record<Exclude<RouteName, 'home'>, Page> = {
   apps: appsPage,
   webhooks: webhooksPage,
   retention: retentionPage,
+  schema: schemaPage,
   profiles: profilesPage,
   profile: profilePage,
   account: accountPage,
@@ -37,7 +39,7 @@ const PAGES: Record<Exclude<RouteName, 'home'>, Page> = {
 }
 
 const NAV: [string, string, RouteName[]][] = [
-  ['Apps', '#/apps', ['apps', 'webhooks', 'retention']],
+  ['Apps', '#/apps', ['apps', 'webhooks', 'retention', 'schema']],
   ['Profiles', '#/profiles', ['profiles', 'profile']],
   ['Account', '#/account', ['account']],
 ]

@@ -111,6 +111,7 @@ graphql(`
       conversationStyle { value confidence }
       topicsToAvoid { value confidence }
     }
+    custom
     memories {
       event
       date
@@ -195,6 +196,19 @@ export const SET_APP_RETENTION = graphql(`
     setAppRetention(id: $id, deleteProfilesAfterDays: $deleteProfilesAfterDays, dropSubmissionTextAfterDays: $dropSubmissionTextAfterDays) {
       ...AppFields
     }
+  }
+`)
+
+export const APP_CUSTOM_SCHEMA = graphql(`
+  query AppCustomSchema($appId: ID!) {
+    customSchema(appId: $appId) { appId version schema createdAt }
+    customSchemaVersions(appId: $appId) { version createdAt }
+  }
+`)
+
+export const SET_APP_CUSTOM_SCHEMA = graphql(`
+  mutation SetAppCustomSchema($appId: ID!, $schema: JSONObject!) {
+    setCustomSchema(appId: $appId, schema: $schema) { appId version schema createdAt changed droppedFields profilesUpdated }
   }
 `)
 

@@ -1,17 +1,17 @@
-/** Hash routing: #/signin, #/signup, #/apps, #/apps/<app id>/webhooks, #/apps/<app id>/retention, #/profiles, #/profiles/<url-encoded id>, #/account. */
+/** Hash routing: #/signin, #/signup, #/apps, #/apps/<app id>/webhooks, #/apps/<app id>/retention, #/apps/<app id>/schema, #/profiles, #/profiles/<url-encoded id>, #/account. */
 
-export type RouteName = 'home' | 'signin' | 'signup' | 'apps' | 'webhooks' | 'retention' | 'profiles' | 'profile' | 'account' | 'notfound'
+export type RouteName = 'home' | 'signin' | 'signup' | 'apps' | 'webhooks' | 'retention' | 'schema' | 'profiles' | 'profile' | 'account' | 'notfound'
 
 export interface Route {
   name: RouteName
   /** The decoded profile id for the 'profile' route. */
   profileId?: string
-  /** The app id for the 'webhooks' and 'retention' routes. */
+  /** The app id for the 'webhooks', 'retention' and 'schema' routes. */
   appId?: string
 }
 
 /** Routes that need a signed-in account. */
-export const PRIVATE_ROUTES: ReadonlySet<RouteName> = new Set(['apps', 'webhooks', 'retention', 'profiles', 'profile', 'account'])
+export const PRIVATE_ROUTES: ReadonlySet<RouteName> = new Set(['apps', 'webhooks', 'retention', 'schema', 'profiles', 'profile', 'account'])
 
 /** Routes only for signed-out visitors. */
 export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set(['signin', 'signup'])
@@ -36,6 +36,8 @@ export function parseHash(hash: string): Route {
   if (hooks) return { name: 'webhooks', appId: decode(hooks[1]!) }
   const retention = /^\/apps\/([^/]+)\/retention$/.exec(path)
   if (retention) return { name: 'retention', appId: decode(retention[1]!) }
+  const schema = /^\/apps\/([^/]+)\/schema$/.exec(path)
+  if (schema) return { name: 'schema', appId: decode(schema[1]!) }
   if (path.startsWith('/profiles/')) {
     return { name: 'profile', profileId: decode(path.slice('/profiles/'.length)) }
   }
@@ -66,6 +68,10 @@ export interface PageContext {
 }
 
 export type Page = (ctx: PageContext) => void
+
+export function schemaHref(appId: string): string {
+  return `#/apps/${encodeURIComponent(appId)}/schema`
+}
 
 export function retentionHref(appId: string): string {
   return `#/apps/${encodeURIComponent(appId)}/retention`

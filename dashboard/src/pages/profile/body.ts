@@ -1,6 +1,7 @@
 /** What the profile page shows under its header: the profile's sections, or why there is none. */
 import { h, type Child } from '../../dom'
 import { errorText } from '../../ui'
+import { customSection } from './custom'
 import { coreInfoSection, interestsSection, personalitySection, preferencesSection, summarySection } from './fields'
 import { historySection } from './history'
 import { memoriesSection } from './memories'
@@ -33,6 +34,7 @@ export function profileBody(id: string, state: ProfileState, loadMore: LoadMore)
       interestsSection(p),
       personalitySection(p),
       preferencesSection(p),
+      customSection(p),
       memoriesSection(p),
     ),
     historySection(state.history, loadMore.history),
