@@ -2,6 +2,7 @@
 // over REST and GraphQL with clear 400s, the submitting app's schema driving extraction, values merged, read and logged,
 // and a version that drops a field moving its values to history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DashboardBrowser } from '../support/dashboard-client.js'
 import { gqlApi } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
 
@@ -18,6 +19,7 @@ const SCHEMA = {
 describe('custom profile schema', () => {
   let svc: TestService
   let keyA: string
+  let appA: string
   let a: Client
   let b: Client
   let other: Client
@@ -31,6 +33,7 @@ describe('custom profile schema', () => {
     const kb = await t.createApp('default', 'plain')
     const ko = await t.createApp('tenant-other', 'shop')
     keyA = ka.api_key
+    appA = ka.app_id
     a = client(svc.url, ka.api_key)
     b = client(svc.url, kb.api_key)
     other = client(svc.url, ko.api_key)
@@ -112,6 +115,23 @@ describe('custom profile schema', () => {
     expect(bad.body.errors[0].message).toMatch(/shadow/)
     const foreign = await api.raw(`{ customSchema(appId: "someone-else") { version } }`)
     expect(foreign.body.errors[0].message).toMatch(/App not found/)
+  })
+
+  it("is viewed and set from the dashboard for the signed-in account's apps only", async () => {
+    const browser = new DashboardBrowser(svc.url)
+    expect((await browser.signUp('schema@example.com', 'correct horse battery staple')).body.errors).toBeUndefined()
+    const mine = (await browser.gql(`mutation { createApp(name: "mine") { app { id } } }`)).body.data.createApp.app.id
+    const set = `mutation($id: ID!, $s: JSONObject!) { setCustomSchema(appId: $id, schema: $s) { appId version changed } }`
+    expect((await browser.gql(set, { id: mine, s: SCHEMA })).body.data.setCustomSchema).toEqual({ appId: mine, version: 1, changed: true })
+    const read = await browser.gql(`query($id: ID!) { customSchema(appId: $id) { version schema } customSchemaVersions(appId: $id) { version } }`, { id: mine })
+    expect(read.body.data).toEqual({ customSchema: { version: 1, schema: SCHEMA }, customSchemaVersions: [{ version: 1 }] })
+    const bad = await browser.gql(set, { id: mine, s: { sections: { x: { y: { type: 'enum' } } } } })
+    expect(bad.body.errors[0]).toMatchObject({ message: expect.stringMatching(/enum field x\.y needs "values"/), extensions: { code: 'VALIDATION_FAILED' } })
+    // Another tenant's app is not found from this account, and keeps its schema.
+    expect((await browser.gql(set, { id: appA, s: { sections: {} } })).body.errors[0].extensions.code).toBe('APP_NOT_FOUND')
+    expect((await browser.gql(`query($id: ID!) { customSchema(appId: $id) { version } }`, { id: appA })).body.errors[0].extensions.code).toBe('APP_NOT_FOUND')
+    expect((await browser.gql(`{ customSchema { version } }`)).body.errors[0].extensions.code).toBe('VALIDATION_FAILED')
+    expect(((await (await a.get('/v1/schema')).json()) as any).version).toBe(1)
   })
 
   it('a version that drops a field moves its values to history, not lost', async () => {
