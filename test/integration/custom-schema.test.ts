@@ -23,6 +23,7 @@ describe('custom profile schema', () => {
   let a: Client
   let b: Client
   let other: Client
+  let otherKey: string
   const put = (key: string, body: unknown, type = 'application/json') =>
     fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) })
 
@@ -37,6 +38,7 @@ describe('custom profile schema', () => {
     a = client(svc.url, ka.api_key)
     b = client(svc.url, kb.api_key)
     other = client(svc.url, ko.api_key)
+    otherKey = ko.api_key
   })
   afterAll(async () => svc?.close())
 
@@ -149,5 +151,14 @@ describe('custom profile schema', () => {
     const versions = (await (await a.get('/v1/schema/versions')).json()) as any
     expect(versions.versions.map((v: any) => v.version)).toEqual([2, 1])
     expect(versions.versions[1].schema).toEqual(SCHEMA)
+  })
+
+  it('export and import keep custom values', async () => {
+    const exported = await (await a.get('/v1/export?profile_id=p1')).text()
+    const record = exported.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((r) => r.type === 'profile')
+    expect(record.custom.travel.budget.value).toBe(1200)
+    const r = await fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${otherKey}`, 'content-type': 'application/x-ndjson' }, body: exported })
+    expect(r.status).toBe(200)
+    expect((await other.profile('p1')).custom).toEqual((await a.profile('p1')).custom)
   })
 })
