@@ -53,6 +53,7 @@ export class ProcessingRepository {
   async open(m: EntityManager, jobs: ProfileJob[], limit: number): Promise<Map<string, OpenSubmission[]>> {
     const rows = await m.query(
       `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, s.app_id,
+              (SELECT a.schema_version FROM apps a WHERE a.tenant_id = x.tenant_id AND a.id = s.app_id) AS schema_version,
               GREATEST(0, EXTRACT(EPOCH FROM (s.not_before - now())))::float AS wait
          FROM ${PROFILES}
          CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent, app_id FROM submissions s
@@ -65,7 +66,7 @@ export class ProcessingRepository {
     for (const r of rows) {
       const k = rowKey(r)
       if (!out.has(k)) out.set(k, [])
-      out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent, app_id: r.app_id })
+      out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent, app_id: r.app_id, schema_version: r.schema_version })
     }
     return out
   }

@@ -13,6 +13,8 @@ export interface OpenSubmission {
   traceparent?: string | null
   /** The app that submitted it (null for submissions older than that column). */
   app_id?: string | null
+  /** The app's current custom schema version (null or absent: none), read with the submission. */
+  schema_version?: number | null
   /** That app's current custom schema, attached at claim time when it has one. */
   schema?: AppSchemaVersion
 }

@@ -47,11 +47,14 @@ export async function claimRound(d: WorkerDeps, jobs: ProfileJob[], owner: strin
 
 const schemas = new AppSchemaRepository()
 
-/** Each claimed submission gets its app's current custom schema (read once per app), which drives its extraction. */
+/**
+ * Each claimed submission of an app with a custom schema gets that schema (read once per app), which drives its
+ * extraction; a round where no app has one costs no query.
+ */
 async function attachSchemas(m: import('typeorm').EntityManager, claimed: Claimed[]): Promise<void> {
   const apps = new Map<string, { tenantId: string; appId: string }>()
   for (const c of claimed) {
-    for (const s of c.submissions) if (s.app_id) apps.set(`${c.job.tenantId}\u0000${s.app_id}`, { tenantId: c.job.tenantId, appId: s.app_id })
+    for (const s of c.submissions) if (s.app_id && s.schema_version) apps.set(`${c.job.tenantId}\u0000${s.app_id}`, { tenantId: c.job.tenantId, appId: s.app_id })
   }
   if (!apps.size) return
   const current = await schemas.currentOf(m, [...apps.values()])
