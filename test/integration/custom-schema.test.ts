@@ -63,6 +63,10 @@ describe('custom profile schema', () => {
     const big = await put(keyA, { sections: { d: { f: { type: 'string', description: 'x'.repeat(400 * 1024) } } } })
     expect([400, 413]).toContain(big.status)
     expect(((await (await a.get('/v1/schema')).json()) as any).version).toBe(0)
+    expect((await fetch(`${svc.url}/v1/schema`)).status).toBe(401)
+    const post = await fetch(`${svc.url}/v1/schema`, { method: 'POST', headers: { authorization: `Bearer ${keyA}` } })
+    expect(post.status).toBe(405)
+    expect(post.headers.get('allow')).toMatch(/PUT/)
   })
 
   it('stores versions per app; the same schema again is no new version; other apps and tenants are untouched', async () => {
