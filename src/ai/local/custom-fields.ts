@@ -1,8 +1,8 @@
 // The local extractor's reading of an app's custom schema fields (issue 14). A schema is compiled once (per app and
-// version, cached) into two indexes keyed by a phrase's first word: the vocabulary (the values a field's description
-// or `values` names, and enum values) and the labels (the field's name: "budget", "preferred language"). The text is
-// then read once, word by word; at each word only the phrases starting with it are tried (at most MAX_PHRASE_WORDS
-// words each), so the work is linear in the text's length whatever the schema's size.
+// version, cached) into two word tries: the vocabulary (the values a field's description or `values` names, and enum
+// values) and the labels (the field's name: "budget", "preferred language"). The text is then read once, word by
+// word; from each word at most MAX_PHRASE_WORDS trie nodes are visited, whatever the schema's size, so the work is
+// linear in the text's length (plus what the matches themselves report).
 //
 // What it recognises:
 // - a vocabulary value mentioned in a sentence, not negated in the three words before it ("I'm not vegetarian"):
@@ -15,10 +15,10 @@ import type { CustomField, CustomSchema, CustomValues } from '../../domain/custo
 import { cleanCustomValue, vocabularyOf } from '../../domain/custom-schema.js'
 import type { Scored } from '../../domain/profile.js'
 
-const MAX_PHRASE_WORDS = 6
+export const MAX_PHRASE_WORDS = 6
 /** Filler words allowed between a label and its value ("budget is about $500", "budget of around 2k"). */
 const FILLER = new Set(['is', 'are', 'was', 'of', 'at', 'about', 'around', 'approximately', 'roughly', 'approx', 'be', 'would', 'will', 'my', 'the', 'to', 'up', 'usd', 'eur', 'gbp', 'set', 'include', 'includes', 'including', 'equals', 'currently', 'now', 'maybe', 'under', 'over'])
-const MAX_FILLER = 4
+export const MAX_FILLER = 4
 const NEGATIONS = new Set(['not', 'no', 'never', 'nor', 'neither', 't', 'dont', 'doesnt', 'isnt', 'arent', 'wasnt', 'without', 'nothing', 'none'])
 const PREFERENCE = new Set(['prefer', 'prefers', 'preferred', 'preference', 'rather', 'choose', 'chose', 'pick', 'want', 'favorite', 'favourite', 'choice'])
 /** Free values after a label: at most this many words are read. */
@@ -41,10 +41,18 @@ interface Phrase {
   display?: string
 }
 
-export interface CompiledSchema {
-  vocabulary: Map<string, Phrase[]>
-  labels: Map<string, Phrase[]>
+/** A word trie: a node per phrase prefix; `phrases` are those ending here (several fields may share one). */
+interface TrieNode {
+  next: Map<string, TrieNode>
+  phrases: Phrase[]
 }
+
+export interface CompiledSchema {
+  vocabulary: TrieNode
+  labels: TrieNode
+}
+
+const node = (): TrieNode => ({ next: new Map(), phrases: [] })
 
 const TOKEN = /(?<![\p{L}\p{N}])-\d+(?:[.,]\d+)*|[\p{L}\p{N}]+(?:[.,]\d+)*|[$€£:]|[.!?;\n]/gu
 
@@ -58,16 +66,20 @@ function words(s: string): string[] {
   return (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_PHRASE_WORDS + 1)
 }
 
-function index(map: Map<string, Phrase[]>, p: Phrase) {
+function index(root: TrieNode, p: Phrase) {
   if (!p.words.length || p.words.length > MAX_PHRASE_WORDS) return
-  const list = map.get(p.words[0]!) ?? []
-  if (!list.some((x) => x.ref === p.ref && x.words.join(' ') === p.words.join(' '))) list.push(p)
-  map.set(p.words[0]!, list)
+  let n = root
+  for (const w of p.words) {
+    let child = n.next.get(w)
+    if (!child) n.next.set(w, (child = node()))
+    n = child
+  }
+  if (!n.phrases.some((x) => x.ref === p.ref)) n.phrases.push(p)
 }
 
 export function compileSchema(schema: CustomSchema): CompiledSchema {
-  const vocabulary = new Map<string, Phrase[]>()
-  const labels = new Map<string, Phrase[]>()
+  const vocabulary = node()
+  const labels = node()
   for (const [section, fields] of Object.entries(schema.sections)) {
     for (const [field, def] of Object.entries(fields)) {
       const name = field.split('_').filter(Boolean)
@@ -107,8 +119,13 @@ function parseAmount(w: string, next: string | undefined): number | undefined {
 }
 
 export interface CustomReadStats {
-  /** Phrase comparisons made: bounded by words x MAX_PHRASE_WORDS x phrases per first word. */
+  /**
+   * Trie nodes visited: per token at most MAX_PHRASE_WORDS in each trie, plus (MAX_FILLER + 1) x MAX_PHRASE_WORDS
+   * for an enum value after a label.
+   */
   steps: number
+  /** Tokens read (words, numbers, and the punctuation that matters). */
+  tokens: number
 }
 
 /**
@@ -138,6 +155,18 @@ export function readCustomFields(text: string, compiled: CompiledSchema, stats?:
   }
 
   let steps = 0
+  /** The phrases of a trie that start at token i (a prefix walk of MAX_PHRASE_WORDS nodes at most). */
+  const matchesIn = (toks: Token[], root: TrieNode, i: number): Phrase[] => {
+    const out: Phrase[] = []
+    let n: TrieNode | undefined = root
+    for (let k = 0; k < MAX_PHRASE_WORDS && i + k < toks.length; k++) {
+      n = n.next.get(toks[i + k]!.w)
+      steps++
+      if (!n) break
+      if (n.phrases.length) out.push(...n.phrases)
+    }
+    return out
+  }
   let sentence: Token[] = []
   const flush = () => {
     if (sentence.length) readSentence(text, sentence)
@@ -151,16 +180,11 @@ export function readCustomFields(text: string, compiled: CompiledSchema, stats?:
       for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(toks[j]!.w)) return true
       return false
     }
-    const match = (p: Phrase, i: number) => {
-      steps++
-      for (let k = 1; k < p.words.length; k++) if (toks[i + k]?.w !== p.words[k]) return false
-      return true
-    }
     for (let i = 0; i < toks.length; i++) {
       const w = toks[i]!.w
       if (PREFERENCE.has(w)) lastPreference = i
-      for (const p of compiled.vocabulary.get(w) ?? []) {
-        if (!match(p, i) || negatedAt(i)) continue
+      for (const p of matchesIn(toks, compiled.vocabulary, i)) {
+        if (negatedAt(i)) continue
         const { def } = p.ref
         if (def.type === 'string[]') addList(p.ref, p.display!, 0.6)
         else if (def.type === 'string') setScalar(p.ref, p.display!, 0.55)
@@ -170,8 +194,8 @@ export function readCustomFields(text: string, compiled: CompiledSchema, stats?:
           else if (preference || [...p.ref.cue].some((c) => present.has(c))) setScalar(p.ref, p.display!, 0.65)
         }
       }
-      for (const p of compiled.labels.get(w) ?? []) {
-        if (!match(p, i) || negatedAt(i)) continue
+      for (const p of matchesIn(toks, compiled.labels, i)) {
+        if (negatedAt(i)) continue
         readLabelled(raw, toks, i + p.words.length, p.ref)
       }
     }
@@ -195,11 +219,8 @@ export function readCustomFields(text: string, compiled: CompiledSchema, stats?:
       if (YES.has(t.w)) setScalar(ref, true, 0.8)
       else if (NO.has(t.w)) setScalar(ref, false, 0.8)
     } else if (def.type === 'enum') {
-      for (const v of def.values ?? []) {
-        const vw = words(v)
-        steps++
-        if (vw.every((x, k) => toks[j + k]?.w === x)) setScalar(ref, v, 0.85)
-      }
+      // An enum value may itself start with a filler word ("the basic plan"): tried from each word after the label.
+      for (let k = from; k <= j; k++) for (const p of matchesIn(toks, compiled.vocabulary, k)) if (p.ref === ref) setScalar(ref, p.display!, 0.85)
     } else if (colon || toks[j - 1]?.w === 'is' || toks[j - 1]?.w === 'are' || toks[j - 1]?.w === 'include' || toks[j - 1]?.w === 'includes') {
       // Free values: the rest of the sentence, as written ("allergies: peanuts, dust and pollen").
       const last = toks[Math.min(toks.length - 1, j + MAX_FREE_WORDS)]!
@@ -210,13 +231,18 @@ export function readCustomFields(text: string, compiled: CompiledSchema, stats?:
     }
   }
 
+  let tokens = 0
   TOKEN.lastIndex = 0
   for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
+    tokens++
     const w = m[0].toLowerCase()
     if (w === '.' || w === '!' || w === '?' || w === ';' || w === '\n') flush()
     else sentence.push({ w, start: m.index, end: m.index + m[0].length })
   }
   flush()
-  if (stats) stats.steps += steps
+  if (stats) {
+    stats.steps += steps
+    stats.tokens += tokens
+  }
   return out
 }
