@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DashboardBrowser } from '../support/dashboard-client.js'
 import { gqlApi } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { waitFor } from '../support/wait.js'
 
 const SCHEMA = {
   sections: {
@@ -164,5 +165,43 @@ describe('custom profile schema', () => {
     const r = await fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${otherKey}`, 'content-type': 'application/x-ndjson' }, body: exported })
     expect(r.status).toBe(200)
     expect((await other.profile('p1')).custom).toEqual((await a.profile('p1')).custom)
+  })
+})
+
+describe('custom profile schema: a change while a batch of the profile is in flight', () => {
+  let svc: TestService
+  beforeAll(async () => {
+    // Extraction waits 1.5 s, so the schema change lands between the batch's claim and its apply.
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_EXTRACT_DELAY_MS: '1500' } })
+  })
+  afterAll(async () => svc?.close())
+
+  it('does not bring dropped values back: the batch is done again from the new content', async () => {
+    const k = await svc.profiler.services.tenants.createApp('default', 'shop')
+    const api = client(svc.url, k.api_key)
+    const put = (body: unknown) =>
+      fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: { authorization: `Bearer ${k.api_key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    expect((await put(SCHEMA)).status).toBe(200)
+    expect((await api.post('race', { data: "I'm vegetarian." })).status).toBe(202)
+    expect((await api.waitReady('race')).custom.diet.restrictions[0].value).toBe('vegetarian')
+
+    expect((await api.post('race', { data: "I'm vegan. My budget is 300." })).status).toBe(202)
+    const ds = svc.profiler.db.dataSource
+    await waitFor('the batch to be claimed', () => ds.query(`SELECT status FROM submissions WHERE tenant_id = $1 AND profile_id = 'race' ORDER BY seq DESC LIMIT 1`, [k.tenant_id]), {
+      until: (rows: { status: string }[]) => rows[0]?.status === 'processing',
+      timeoutMs: 30_000,
+      everyMs: 20,
+    })
+    const r = (await (await put({ sections: { travel: SCHEMA.sections.travel } })).json()) as any
+    expect(r).toMatchObject({ version: 2, dropped_fields: ['diet.restrictions'], profiles_updated: 1 })
+
+    const p = await api.waitReady('race', 60_000)
+    expect(p.custom.diet).toBeUndefined()
+    expect(p.custom.travel.budget.value).toBe(300)
+    const schemaEntry = p.update_log.find((e: any) => e.input_type === 'schema')
+    expect(schemaEntry.changes.removed_custom.diet.restrictions.map((e: any) => e.value)).toEqual(['vegetarian'])
+    // The batch was handed back, not failed: one attempt recorded once it is done.
+    const [sub] = await ds.query(`SELECT status, attempts FROM submissions WHERE tenant_id = $1 AND profile_id = 'race' ORDER BY seq DESC LIMIT 1`, [k.tenant_id])
+    expect(sub).toEqual({ status: 'done', attempts: 1 })
   })
 })

@@ -8,6 +8,7 @@ import { readyEvent, shareUsage, toJob, type Claimed, type WorkerDeps } from './
 export async function applyRound(d: WorkerDeps, ready: { c: Claimed; prepared: Prepared }[], owner: string): Promise<ProfileJob[]> {
   const more: ProfileJob[] = []
   let dropped = 0
+  let redone = 0
   await d.uow.run(undefined, async (tx) => {
     const m = tx.manager
     const current = new Map((await d.repo.lock(m, ready.map((r) => r.c.job))).map((p) => [profileKey(toJob(p)), p]))
@@ -17,6 +18,15 @@ export async function applyRound(d: WorkerDeps, ready: { c: Claimed; prepared: P
       // Deleted, or our lease lapsed and another worker took over: drop the work.
       if (!cur || cur.claimed_by !== owner) {
         dropped++
+        continue
+      }
+      // Changed since the claim by something else than the worker (a custom schema change that dropped values, an
+      // import): the batch is handed back, to be done again from the new content instead of written over it.
+      if (cur.version !== c.profile.version) {
+        await d.submissions.giveBack(m, c.job.tenantId, c.submissions.map((s) => s.id))
+        await d.repo.release(m, [c.job], owner)
+        await d.queue.enqueue(c.job, { tx: m })
+        redone++
         continue
       }
       const ids = c.submissions.map((s) => s.id)
@@ -62,6 +72,7 @@ export async function applyRound(d: WorkerDeps, ready: { c: Claimed; prepared: P
     }
   })
   if (dropped) d.log.info({ dropped }, 'profiles deleted or leases lost while processing; their batches dropped')
+  if (redone) d.log.info({ redone }, 'profiles changed while processing (schema change, import); their batches handed back to be done again')
   return more
 }
 
