@@ -2,7 +2,7 @@
 // reinforced by the same value and replaced by a different one when at least as confident or not confirmed yet; a
 // list is a deduplicated union whose repeats raise confidence. A value of another kind (list vs scalar, or another
 // type after a schema change) replaces the stored one.
-import type { CustomScalar, CustomValues } from './custom-schema.js'
+import { isCustomName, type CustomScalar, type CustomValues } from './custom-schema.js'
 import { addToList, CONFIRMED_SEEN, clampConfidence, hasOwn, reinforce } from './merge-rules.js'
 import { normaliseValue } from './normalise.js'
 import type { Changes, ProfileState, Scored } from './profile.js'
@@ -42,10 +42,12 @@ function mergeCustomScalar(cur: unknown, inc: Scored<CustomScalar>, seen: Record
 export function applyCustom(s: ProfileState, incoming: unknown): void {
   if (!isObject(incoming)) return
   for (const [section, fields] of Object.entries(incoming)) {
-    if (!isObject(fields)) continue
+    if (!isObject(fields) || !isCustomName(section)) continue
     for (const [field, v] of Object.entries(fields)) {
+      if (!isCustomName(field)) continue
       const custom = (s.content.custom ??= {})
-      const target = (custom[section] ??= {})
+      if (!hasOwn(custom, section)) custom[section] = {}
+      const target = custom[section]!
       const path = `custom.${section}.${field}`
       if (Array.isArray(v)) {
         const entries = v.map(cleanScalar).filter((e): e is Scored<string> => !!e && typeof e.value === 'string')
@@ -71,7 +73,7 @@ export function diffCustom(before: CustomValues | undefined, after: CustomValues
   const paths: string[] = []
   for (const [section, fields] of Object.entries(after ?? {})) {
     for (const [field, cur] of Object.entries(fields)) {
-      const old = before?.[section]?.[field]
+      const old = before && hasOwn(before, section) && hasOwn(before[section]!, field) ? before[section]![field] : undefined
       if (same(old, cur)) continue
       let reported: Scored<CustomScalar> | Scored<string>[] = cur
       if (Array.isArray(cur)) {

@@ -49,6 +49,8 @@ export const CUSTOM_LIMITS = {
 } as const
 
 export const NAME_RE = /^[a-z][a-z0-9_]{0,39}$/
+/** A usable section or field name: NAME_RE, and not a name every object inherits ("constructor"). */
+export const isCustomName = (n: string) => NAME_RE.test(n) && !(n in Object.prototype)
 /** The standard profile's top-level names: a custom section may not shadow one. */
 export const RESERVED_SECTIONS = [
   'core_info',
@@ -96,7 +98,7 @@ export function parseCustomSchema(input: unknown): CustomSchema {
   const out: CustomSchema = { sections: {} }
   let fieldCount = 0
   for (const s of names) {
-    if (!NAME_RE.test(s)) throw invalid(`schema: section name '${short(s)}' is invalid (lower-case letter, then up to 39 of a-z, 0-9, _)`)
+    if (!isCustomName(s)) throw invalid(`schema: section name '${short(s)}' is invalid (lower-case letter, then up to 39 of a-z, 0-9, _; not "constructor")`)
     if (RESERVED_SECTIONS.includes(s)) throw invalid(`schema: section '${s}' would shadow the standard profile's '${s}'; choose another name`)
     const fields = sections[s]
     if (!isObject(fields)) throw invalid(`schema.sections.${s} must be an object of fields`)
@@ -106,7 +108,7 @@ export function parseCustomSchema(input: unknown): CustomSchema {
     if (fieldCount > CUSTOM_LIMITS.fields) throw invalid(`schema has more than ${CUSTOM_LIMITS.fields} fields in all`)
     const section: Record<string, CustomField> = {}
     for (const f of fnames) {
-      if (!NAME_RE.test(f)) throw invalid(`schema: field name '${s}.${short(f)}' is invalid (lower-case letter, then up to 39 of a-z, 0-9, _)`)
+      if (!isCustomName(f)) throw invalid(`schema: field name '${s}.${short(f)}' is invalid (lower-case letter, then up to 39 of a-z, 0-9, _; not "constructor")`)
       section[f] = parseField(`${s}.${f}`, fields[f])
     }
     out.sections[s] = section

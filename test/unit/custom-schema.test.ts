@@ -43,6 +43,9 @@ describe('custom schema: validation', () => {
     expect(bad({ sections: { diet: { a: { type: 'string', description: 'x'.repeat(501) } } } })).toMatch(/over 500 characters/)
     expect(bad({ sections: { diet: { a: { type: 'string', extra: 1 } } } })).toMatch(/unknown property 'extra'/)
     expect(bad({ sections: { diet: {} } })).toMatch(/has no fields/)
+    expect(bad({ sections: { constructor: { a: { type: 'string' } } } })).toMatch(/section name 'constructor' is invalid/)
+    expect(bad({ sections: { diet: { constructor: { type: 'string' } } } })).toMatch(/field name 'diet\.constructor' is invalid/)
+    expect(bad(JSON.parse('{"sections": {"__proto__": {"a": {"type": "string"}}}}'))).toMatch(/section name '__proto__' is invalid/)
     expect(bad({ other: 1 })).toMatch(/unknown property 'other'/)
     const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`s${i}`, { f: { type: 'string' } }]))
     expect(bad({ sections: many })).toMatch(/21 sections; at most 20/)
@@ -161,5 +164,10 @@ describe('custom schema: merge', () => {
     // confirmed (seen twice): a less confident different value no longer replaces it
     const d = merge(c.state, [{ custom: { travel: { budget: { value: 100, confidence: 0.3 } } } }], '2024-01-04T00:00:00.000Z')
     expect(d.changed).toBe(false)
+    // Names an extractor should never propose are ignored, and nothing reaches Object.prototype.
+    const e = merge(d.state, [{ custom: JSON.parse('{"constructor": {"x": {"value": "a", "confidence": 1}}, "__proto__": {"y": {"value": "b", "confidence": 1}}, "ok": {"constructor": {"value": "c", "confidence": 1}}}') }], '2024-01-05T00:00:00.000Z')
+    expect(e.changed).toBe(false)
+    expect(({} as Record<string, unknown>).y).toBeUndefined()
+    expect((Object as unknown as Record<string, unknown>).x).toBeUndefined()
   })
 })
