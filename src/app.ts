@@ -14,6 +14,7 @@ import type { ExportService } from './services/export.service.js'
 import type { ReindexService } from './services/reindex.service.js'
 import type { RetentionService } from './services/retention.service.js'
 import { AccountService } from './services/account.service.js'
+import { AppSchemaService } from './services/app-schema.service.js'
 import { TenantService } from './services/tenant.service.js'
 import type { Metrics } from './metrics/metrics.js'
 import { PACKAGE_ROOT } from './paths.js'
@@ -313,6 +314,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       ),
       exports: new ExportService(ds, { embedder: ai.embedder }),
       webhooks: webhooks.service,
+      schemas: gated(new AppSchemaService(ds, bus), gate),
       budget,
     }
 

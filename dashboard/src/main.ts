@@ -6,6 +6,7 @@ import { appsPage } from './pages/apps'
 import { webhooksPage } from './pages/webhooks'
 import { retentionPage } from './pages/retention'
 import { summaryPage } from './pages/summary'
+import { schemaPage } from './pages/schema'
 import { profilePage } from './pages/profile'
 import { profilesPage } from './pages/profiles'
 import { signInPage, signUpPage } from './pages/signin'
@@ -32,6 +33,7 @@ const PAGES: Record<Exclude<RouteName, 'home'>, Page> = {
   webhooks: webhooksPage,
   retention: retentionPage,
   summary: summaryPage,
+  schema: schemaPage,
   profiles: profilesPage,
   profile: profilePage,
   account: accountPage,
@@ -39,7 +41,7 @@ const PAGES: Record<Exclude<RouteName, 'home'>, Page> = {
 }
 
 const NAV: [string, string, RouteName[]][] = [
-  ['Apps', '#/apps', ['apps', 'webhooks', 'retention', 'summary']],
+  ['Apps', '#/apps', ['apps', 'webhooks', 'retention', 'summary', 'schema']],
   ['Profiles', '#/profiles', ['profiles', 'profile']],
   ['Account', '#/account', ['account']],
 ]

@@ -112,6 +112,7 @@ graphql(`
       conversationStyle { value confidence }
       topicsToAvoid { value confidence }
     }
+    custom
     memories {
       event
       date
@@ -202,6 +203,19 @@ export const SET_APP_RETENTION = graphql(`
 export const SET_APP_SUMMARY_INSTRUCTIONS = graphql(`
   mutation SetAppSummaryInstructions($id: ID!, $instructions: [String!]!) {
     setAppSummaryInstructions(id: $id, instructions: $instructions) { ...AppFields }
+  }
+`)
+
+export const APP_CUSTOM_SCHEMA = graphql(`
+  query AppCustomSchema($appId: ID!) {
+    customSchema(appId: $appId) { appId version schema createdAt }
+    customSchemaVersions(appId: $appId) { version createdAt }
+  }
+`)
+
+export const SET_APP_CUSTOM_SCHEMA = graphql(`
+  mutation SetAppCustomSchema($appId: ID!, $schema: JSONObject!) {
+    setCustomSchema(appId: $appId, schema: $schema) { appId version schema createdAt changed droppedFields profilesUpdated }
   }
 `)
 

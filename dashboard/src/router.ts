@@ -1,20 +1,20 @@
 /**
  * Hash routing: #/signin, #/signup, #/apps, #/apps/<app id>/webhooks, #/apps/<app id>/retention, #/apps/<app id>/summary,
- * #/profiles, #/profiles/<url-encoded id>, #/account.
+ * #/apps/<app id>/schema, #/profiles, #/profiles/<url-encoded id>, #/account.
  */
 
-export type RouteName = 'home' | 'signin' | 'signup' | 'apps' | 'webhooks' | 'retention' | 'summary' | 'profiles' | 'profile' | 'account' | 'notfound'
+export type RouteName = 'home' | 'signin' | 'signup' | 'apps' | 'webhooks' | 'retention' | 'summary' | 'schema' | 'profiles' | 'profile' | 'account' | 'notfound'
 
 export interface Route {
   name: RouteName
   /** The decoded profile id for the 'profile' route. */
   profileId?: string
-  /** The app id for the 'webhooks', 'retention' and 'summary' routes. */
+  /** The app id for the 'webhooks', 'retention', 'summary' and 'schema' routes. */
   appId?: string
 }
 
 /** Routes that need a signed-in account. */
-export const PRIVATE_ROUTES: ReadonlySet<RouteName> = new Set(['apps', 'webhooks', 'retention', 'summary', 'profiles', 'profile', 'account'])
+export const PRIVATE_ROUTES: ReadonlySet<RouteName> = new Set(['apps', 'webhooks', 'retention', 'summary', 'schema', 'profiles', 'profile', 'account'])
 
 /** Routes only for signed-out visitors. */
 export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set(['signin', 'signup'])
@@ -41,6 +41,8 @@ export function parseHash(hash: string): Route {
   if (retention) return { name: 'retention', appId: decode(retention[1]!) }
   const summary = /^\/apps\/([^/]+)\/summary$/.exec(path)
   if (summary) return { name: 'summary', appId: decode(summary[1]!) }
+  const schema = /^\/apps\/([^/]+)\/schema$/.exec(path)
+  if (schema) return { name: 'schema', appId: decode(schema[1]!) }
   if (path.startsWith('/profiles/')) {
     return { name: 'profile', profileId: decode(path.slice('/profiles/'.length)) }
   }
@@ -71,6 +73,10 @@ export interface PageContext {
 }
 
 export type Page = (ctx: PageContext) => void
+
+export function schemaHref(appId: string): string {
+  return `#/apps/${encodeURIComponent(appId)}/schema`
+}
 
 export function retentionHref(appId: string): string {
   return `#/apps/${encodeURIComponent(appId)}/retention`

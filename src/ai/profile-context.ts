@@ -3,6 +3,7 @@
 // budget, counted exactly with a real tokenizer. Pure: the service fetches the profile and the relevance scores.
 import { stemmer } from 'stemmer'
 import type { ProfileContent } from '../domain/profile.js'
+import { customFacts } from './custom-text.js'
 import { byConfidence, clean, rankMemories } from './profile-text.js'
 
 /** The tokenizer: o200k_base, the encoding of OpenAI's GPT-4o/4.1/o-series models (ranks ship in gpt-tokenizer). */
@@ -16,15 +17,16 @@ export function tokenCounter(): Promise<Counter> {
   return counter
 }
 
-export type ContextSection = 'summary' | 'basics' | 'interests' | 'personality' | 'preferences' | 'memories'
+export type ContextSection = 'summary' | 'basics' | 'interests' | 'personality' | 'preferences' | 'custom' | 'memories'
 const SECTION_TITLES: Record<Exclude<ContextSection, 'summary'>, string> = {
   basics: 'Basics',
   interests: 'Interests',
   personality: 'Personality',
   preferences: 'Preferences',
+  custom: 'Other',
   memories: 'Memories',
 }
-const SECTION_ORDER: ContextSection[] = ['summary', 'basics', 'interests', 'personality', 'preferences', 'memories']
+const SECTION_ORDER: ContextSection[] = ['summary', 'basics', 'interests', 'personality', 'preferences', 'custom', 'memories']
 
 export interface ContextFact {
   section: ContextSection
@@ -79,6 +81,10 @@ export function contextFacts(content: ProfileContent, timestamps: Record<string,
     if (v === '' || seenTopics.has(v.toLowerCase())) continue
     seenTopics.add(v.toLowerCase())
     add('preferences', `Avoid talking about: ${v}`, t.confidence, ts('preferences.topics_to_avoid', 'preferences'))
+  }
+  for (const f of customFacts(content.custom)) {
+    const [section] = f.path.split('.')
+    add('custom', `${f.label}: ${f.text}`, f.confidence, ts(`custom.${f.path}`, `custom.${section}`))
   }
   for (const m of rankMemories(content.memories)) {
     const text = m.date ? `${m.date}: ${m.event}` : m.event

@@ -1,6 +1,7 @@
 // The text that gets embedded for a profile (CONTRACT §8): the summary plus the key fields, labelled, in a fixed
 // order, so the same content always gives the same text whatever order the merge stored it in.
 import type { Memory, ProfileContent, Scored } from '../domain/profile.js'
+import { customFacts } from './custom-text.js'
 
 const MAX_INTERESTS = 40
 const MAX_LIST = 10
@@ -93,6 +94,9 @@ export function profileText(profile: ProfileContent, summary?: string): string {
 
   const memories = rankMemories(profile.memories).slice(0, MAX_MEMORIES)
   if (memories.length) lines.push(`Memories: ${memories.map((m) => clean(m.event)).join('; ')}.`)
+
+  const custom = customFacts(profile.custom)
+  if (custom.length) lines.push(`Other: ${custom.map((f) => `${f.label}: ${f.text}`).join('; ')}.`)
 
   return lines.length > (s ? 1 : 0) ? lines.join('\n') : ''
 }

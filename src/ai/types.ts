@@ -1,3 +1,4 @@
+import type { CustomSchema } from '../domain/custom-schema.js'
 import type { Extraction, InputType, ProfileContent } from '../domain/profile.js'
 
 export interface Usage {
@@ -19,6 +20,11 @@ export interface ExtractRequest {
   submissions: ExtractionInput[]
   /** The app's summary instructions (README "Summary instructions"), for a provider that writes the summary too. */
   summaryInstructions?: readonly string[]
+  /**
+   * The submitting app's custom schema, when it has one (every submission of the request comes from apps with this
+   * schema). `key` names the app and version, so an extractor may cache what it compiles from the schema.
+   */
+  customSchema?: { key: string; schema: CustomSchema }
 }
 
 export interface ExtractResult {

@@ -49,6 +49,7 @@ export class ExportRepository {
         personality: r.content?.personality ?? { traits: [], mood_trends: {} },
         memories: r.content?.memories ?? [],
         preferences: r.content?.preferences ?? { topics_to_avoid: [] },
+        ...(r.content?.custom && Object.keys(r.content.custom).length ? { custom: r.content.custom } : {}),
         field_timestamps: r.field_timestamps ?? {},
         internals: { mood_counts: {}, seen: {}, ...(r.internals ?? {}) },
         history_seq: Number(r.history_seq),
@@ -115,7 +116,7 @@ export class ExportRepository {
   async upsertProfiles(m: EntityManager, tenantId: string, ps: ProfileExport[]): Promise<Map<string, number>> {
     if (!ps.length) return new Map()
     const content = (p: ProfileExport) =>
-      JSON.stringify({ core_info: p.core_info, interests: p.interests, personality: p.personality, memories: p.memories, preferences: p.preferences })
+      JSON.stringify({ core_info: p.core_info, interests: p.interests, personality: p.personality, memories: p.memories, preferences: p.preferences, ...(p.custom ? { custom: p.custom } : {}) })
     const core = (p: ProfileExport, k: string) => {
       const v = (p.core_info as Record<string, { value?: unknown } | undefined>)[k]?.value
       return v === undefined || v === null ? null : v

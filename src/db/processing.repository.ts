@@ -54,7 +54,8 @@ export class ProcessingRepository {
   /** Each profile's open submissions, oldest first, at most `limit` each. */
   async open(m: EntityManager, jobs: ProfileJob[], limit: number): Promise<Map<string, OpenSubmission[]>> {
     const rows = await m.query(
-      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, s.created_at, a.summary_instructions,
+      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, s.created_at, s.app_id,
+              a.summary_instructions, a.schema_version,
               GREATEST(0, EXTRACT(EPOCH FROM (s.not_before - now())))::float AS wait
          FROM ${PROFILES}
          CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent, created_at, app_id FROM submissions s
@@ -69,7 +70,7 @@ export class ProcessingRepository {
       const k = rowKey(r)
       if (!out.has(k)) out.set(k, [])
       out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent,
-        created_at: new Date(r.created_at).toISOString(), instructions: r.summary_instructions ?? [] })
+        created_at: new Date(r.created_at).toISOString(), instructions: r.summary_instructions ?? [], app_id: r.app_id, schema_version: r.schema_version })
     }
     return out
   }

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm'
 import type { InputType } from '../domain/profile.js'
 import { isOpenSql, type SubmissionStatus } from '../domain/submission.js'
 import { isoTimeOrNull as isoOrNull } from '../domain/time.js'
+import type { AppSchemaVersion } from '../domain/custom-schema.js'
 
 /** A submission as stored, without its data. */
 export interface SubmissionRow {
@@ -47,6 +48,11 @@ export interface StoredSubmission {
   instructions: string[]
   /** When it was accepted (ISO 8601): a re-extraction replays it as evidence of that age (forgotten values). */
   created_at: string
+  /** The app that sent it, and that app's current custom schema version (null: none). */
+  app_id: string | null
+  schema_version: number | null
+  /** That schema, attached by the caller (src/services/worker/claim.ts attachSchemas). */
+  schema?: AppSchemaVersion
 }
 
 export interface IdempotentRow {
@@ -89,12 +95,13 @@ export class SubmissionRepository {
    */
   async applied(m: EntityManager, tenantId: string, profileId: string, limit: number): Promise<StoredSubmission[]> {
     const rows = await m.query(
-      `SELECT s.id, s.input_type, s.data, s.created_at, a.summary_instructions FROM submissions s
+      `SELECT s.id, s.input_type, s.data, s.created_at, s.app_id, a.summary_instructions, a.schema_version FROM submissions s
          LEFT JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
         WHERE s.tenant_id = $1 AND s.profile_id = $2 AND s.status = 'done' ORDER BY s.seq LIMIT $3`,
       [tenantId, profileId, limit],
     )
-    return rows.map((r: any) => ({ id: r.id, input_type: r.input_type, data: r.data ?? null, instructions: r.summary_instructions ?? [], created_at: new Date(r.created_at).toISOString() }))
+    return rows.map((r: any) => ({ id: r.id, input_type: r.input_type, data: r.data ?? null, instructions: r.summary_instructions ?? [], created_at: new Date(r.created_at).toISOString(),
+      app_id: r.app_id ?? null, schema_version: r.schema_version ?? null }))
   }
 
   async listForProfile(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number; status?: string }): Promise<SubmissionRow[]> {

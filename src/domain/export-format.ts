@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { isCustomName } from './custom-schema.js'
 import { INPUT_TYPES } from './profile.js'
 import { SUBMISSION_STATES } from './submission.js'
 import { checkStorableJson, PROFILE_ID_RE } from './validation.js'
@@ -16,6 +17,8 @@ const obj = z.record(z.string(), z.unknown())
 const confidence = z.number().min(0).max(1)
 const scored = z.object({ value: z.string(), confidence })
 const scoredInt = z.object({ value: z.number().int(), confidence })
+const customName = z.string().refine(isCustomName, 'not a custom section or field name')
+const customScored = z.object({ value: z.union([z.string(), z.number(), z.boolean()]), confidence })
 /** Profile content exactly as stored (what the merge goes on from), not the looser `structured` input. */
 const content = {
   core_info: z.object({ name: scored.optional(), age: scoredInt.optional(), gender: scored.optional(), location: scored.optional(), occupation: scored.optional() }),
@@ -25,6 +28,8 @@ const content = {
     z.object({ event: z.string(), date: z.string().optional(), importance: z.enum(['low', 'medium', 'high']).optional(), confidence: confidence.optional() }),
   ),
   preferences: z.object({ conversation_style: scored.optional(), topics_to_avoid: z.array(scored) }),
+  /** Custom schema values (section -> field -> scored value or list), when the profile has any. */
+  custom: z.record(customName, z.record(customName, z.union([customScored, z.array(customScored)]))).optional(),
 }
 const count = z.number().int().min(0)
 

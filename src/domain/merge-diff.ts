@@ -1,5 +1,6 @@
 // The update_log `changes` of a batch is the net difference between the state before and after it, so it always
 // agrees with the resulting profile (an entry added then negated in the same batch is not reported as added).
+import { diffCustom } from './custom-merge.js'
 import { normaliseValue } from './normalise.js'
 import { CORE_FIELDS } from './profile.js'
 import type { Changes, Memory, ProfileContent, ProfileState, Scored } from './profile.js'
@@ -103,6 +104,8 @@ export function diffStates(before: ProfileState, after: ProfileState): StateDiff
     changes.memories = memories
     touch('memories')
   }
+
+  for (const p of diffCustom(b.custom, a.custom, changes)) paths.add(p)
 
   if (after.language !== undefined && after.language !== before.language) {
     changes.language = after.language

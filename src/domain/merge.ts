@@ -1,5 +1,6 @@
 // The merge of extracted data into a profile (CONTRACT §7). Pure: no I/O, no clock (time comes in as `now`),
 // no randomness; the input state is never mutated and the same inputs always give deep-equal outputs.
+import { applyCustom } from './custom-merge.js'
 import { screenForgotten } from './forget.js'
 import { diffStates } from './merge-diff.js'
 import {
@@ -111,6 +112,8 @@ function applyExtraction(s: ProfileState, ex: Extraction): void {
   // Detection runs on every submission, so the latest one describes how the person writes now.
   const language = cleanLanguage(ex.language)
   if (language !== undefined) s.language = language
+
+  applyCustom(s, ex.custom)
 
   for (const r of Array.isArray(ex.removals) ? ex.removals : []) {
     const value = r && LIST_SECTIONS.includes(r.section) ? cleanText(r.value) : undefined

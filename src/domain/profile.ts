@@ -1,6 +1,8 @@
 // Profile content in the interface's own field names (snake_case): it is the canonical data model of the spec.
 // Storage keeps it as jsonb; REST serializes it nearly as is; GraphQL maps it to camelCase.
 
+import type { CustomValues } from './custom-schema.js'
+
 export type Importance = 'low' | 'medium' | 'high'
 
 export interface Scored<T> {
@@ -43,6 +45,8 @@ export interface ProfileContent {
   personality: Personality
   memories: Memory[]
   preferences: Preferences
+  /** Values of apps' custom schema fields: section -> field -> scored value or list (README "Custom profile schema"). */
+  custom?: CustomValues
 }
 
 /** Bookkeeping the merge needs that is not part of the public profile. */
@@ -120,6 +124,8 @@ export interface Extraction {
   removals?: Removal[]
   /** ISO 639-1 code of the language the person writes in. */
   language?: string
+  /** Values of the submitting app's custom schema fields (already checked against that schema). */
+  custom?: CustomValues
 }
 
 export type InputType = 'text' | 'conversation' | 'structured'
@@ -144,6 +150,8 @@ export interface Changes {
   removed?: { section: ListSection | ForgetSection; category?: string; value: string }[]
   /** A rollback (input_type 'rollback'): the seq of the history entry whose state the profile returned to. */
   rolled_back_to?: number
+  /** Custom field values added or changed (lists: the entries added or reinforced). */
+  custom?: CustomValues
 }
 
 /** One profile's key in maps of many tenants' profiles (the worker's rounds): tenant and id, NUL-separated. */

@@ -1,3 +1,4 @@
+import type { AppSchemaVersion } from './custom-schema.js'
 import { profileKey, type InputType, type ProfileJob } from './profile.js'
 
 /** An open (pending or processing) submission of a profile, oldest first, as the claim reads it. */
@@ -14,6 +15,12 @@ export interface OpenSubmission {
   created_at?: string
   /** The summary instructions of the app that sent it ([] when none, or when the app is gone). */
   instructions?: string[]
+  /** The app that submitted it (null for submissions older than that column). */
+  app_id?: string | null
+  /** The app's current custom schema version (null or absent: none), read with the submission. */
+  schema_version?: number | null
+  /** That app's current custom schema, attached at claim time when it has one. */
+  schema?: AppSchemaVersion
 }
 
 export type BatchChoice =

@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql'
 import { buildSchema } from 'type-graphql'
 import { errorBoundary } from './error-boundary.js'
 import { AccountResolver } from './resolvers/account.resolver.js'
+import { CustomSchemaResolver } from './resolvers/custom-schema.resolver.js'
 import { ExportResolver } from './resolvers/export.resolver.js'
 import { ProfileResolver } from './resolvers/profile.resolver.js'
 import { SearchResolver } from './resolvers/search.resolver.js'
@@ -26,7 +27,7 @@ const noTopics = {
 
 /** The schema is built from the resolver classes once per process (type-graphql's metadata is global). */
 export function profilerSchema(): Promise<GraphQLSchema> {
-  built ??= buildSchema({ resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver], globalMiddlewares: [errorBoundary], pubSub: noTopics, validate: false })
+  built ??= buildSchema({ resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver, CustomSchemaResolver], globalMiddlewares: [errorBoundary], pubSub: noTopics, validate: false })
   return built
 }
 
@@ -35,7 +36,7 @@ let builtDashboard: Promise<GraphQLSchema> | undefined
 /** The dashboard's schema (/dashboard/graphql): the API's operations plus accounts, apps and their webhooks, which the API lacks. */
 export function dashboardSchema(): Promise<GraphQLSchema> {
   builtDashboard ??= buildSchema({
-    resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver, AccountResolver, WebhookResolver],
+    resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver, AccountResolver, WebhookResolver, CustomSchemaResolver],
     globalMiddlewares: [errorBoundary],
     pubSub: noTopics,
     validate: false,

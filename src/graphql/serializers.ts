@@ -15,6 +15,7 @@ export function toGqlProfile(p: ProfileRecord): Profile {
     personality: { traits: c.personality.traits, moodTrends: c.personality.mood_trends ?? {} },
     memories: c.memories,
     preferences: { conversationStyle: c.preferences.conversation_style, topicsToAvoid: c.preferences.topics_to_avoid },
+    custom: c.custom ?? {},
     language: p.language ?? undefined,
     fieldTimestamps: Object.entries(p.field_timestamps).map(([field, at]) => ({ field, at })),
     summary: p.summary ?? undefined,

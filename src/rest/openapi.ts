@@ -1,10 +1,39 @@
 import { z } from 'zod'
+import { CUSTOM_FIELD_TYPES, CUSTOM_LIMITS, NAME_RE } from '../domain/custom-schema.js'
 import { forgetBodySchema, rollbackBodySchema } from '../domain/forget.js'
 import { FORGET_SECTIONS } from '../domain/profile.js'
 import { contextParamsSchema, searchParamsSchema, submitBodySchema } from '../domain/requests.js'
 
 const scoredString = z.object({ value: z.string(), confidence: z.number().min(0).max(1) })
 const scoredInt = z.object({ value: z.number().int(), confidence: z.number().min(0).max(1) })
+
+const customScored = z.object({ value: z.union([z.string(), z.number(), z.boolean()]), confidence: z.number().min(0).max(1) })
+
+const CustomField = z.object({
+  type: z.enum(CUSTOM_FIELD_TYPES),
+  description: z.string().max(CUSTOM_LIMITS.description).optional().describe('Guides extraction; for string and string[], a list after a colon is the vocabulary the local extractor looks for'),
+  values: z.array(z.string()).max(CUSTOM_LIMITS.enumValues).optional().describe('enum: the allowed values (required); string, string[]: a vocabulary'),
+  min: z.number().optional().describe('integer, number: inclusive lower bound'),
+  max: z.number().optional().describe('integer, number: inclusive upper bound'),
+})
+const CustomSchemaBody = z
+  .object({
+    sections: z
+      .record(z.string().regex(NAME_RE), z.record(z.string().regex(NAME_RE), CustomField))
+      .describe(`At most ${CUSTOM_LIMITS.sections} sections and ${CUSTOM_LIMITS.fields} fields in all; a section may not reuse a standard name (core_info, interests, ...)`),
+  })
+  .describe(`At most ${CUSTOM_LIMITS.schemaBytes} bytes of JSON`)
+const SchemaVersion = z.object({
+  app_id: z.string(),
+  version: z.number().int().describe('0 when the app never set a schema'),
+  schema: CustomSchemaBody,
+  created_at: z.string().nullable(),
+})
+const SchemaChange = SchemaVersion.extend({
+  changed: z.boolean().describe('false when the schema equals the current one (no new version)'),
+  dropped_fields: z.array(z.string()).describe("section.field no longer declared by any app of the tenant: their values left the profiles, kept in each profile's history"),
+  profiles_updated: z.number().int(),
+})
 
 const Memory = z.object({
   event: z.string(),
@@ -31,6 +60,10 @@ export const Profile = z.object({
   }),
   memories: z.array(Memory),
   preferences: z.object({ conversation_style: scoredString.optional(), topics_to_avoid: z.array(scoredString) }),
+  custom: z
+    .record(z.string(), z.record(z.string(), z.union([customScored, z.array(customScored)])))
+    .optional()
+    .describe("Values of the apps' custom schema fields (section -> field -> scored value or list); absent when none"),
   language: z.string().optional().describe('ISO 639-1 code of the language the person writes in'),
   field_timestamps: z.record(z.string(), z.string()),
   update_log: z.array(
@@ -257,6 +290,29 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
             '415': err('Body is not application/x-ndjson'),
             ...common,
           },
+        },
+      },
+      '/v1/schema': {
+        get: {
+          summary: "The calling app's custom profile schema (its current version)",
+          responses: { '200': { description: 'The current version', content: json(SchemaVersion) }, ...common },
+        },
+        put: {
+          summary: "Sets the calling app's custom profile schema: a new version when it differs; values of dropped fields move to profile history",
+          requestBody: { required: true, content: json(CustomSchemaBody) },
+          responses: {
+            '200': { description: 'The current version and what the change did', content: json(SchemaChange) },
+            '400': err('Invalid schema (the message names the section or field)'),
+            '413': err('Body too large'),
+            '415': err('Body is not application/json'),
+            ...common,
+          },
+        },
+      },
+      '/v1/schema/versions': {
+        get: {
+          summary: "Every version of the calling app's custom schema, newest first (at most 100)",
+          responses: { '200': { description: 'The versions', content: json(z.object({ versions: z.array(SchemaVersion) })) }, ...common },
         },
       },
       '/v1/smart-search': { get: { summary: 'Alias of /v1/search', parameters: queryParams(maxPageSize), responses: { '200': { description: 'As /v1/search' } } } },

@@ -1,6 +1,7 @@
 import type { HistoryEntry, ProfileRecord } from '../db/profile.repository.js'
 import type { ProfileContext } from '../services/profile-context.service.js'
 import type { ReextractionResult } from '../services/reextraction.service.js'
+import type { SchemaView } from '../services/app-schema.service.js'
 
 /** The interface's Profile (snake_case), plus `language` and `core_info.occupation`. */
 export function toRestProfile(p: ProfileRecord) {
@@ -14,6 +15,7 @@ export function toRestProfile(p: ProfileRecord) {
     personality: c.personality,
     memories: c.memories,
     preferences: c.preferences,
+    ...(c.custom && Object.keys(c.custom).length ? { custom: c.custom } : {}),
     ...(p.language ? { language: p.language } : {}),
     field_timestamps: p.field_timestamps,
     update_log: (p.update_log ?? []).map(toRestLogEntry),
@@ -58,4 +60,8 @@ export function toRestReextraction(r: ReextractionResult) {
     batches: r.batches,
     ...(r.usage ? { usage: { prompt_tokens: r.usage.promptTokens, completion_tokens: r.usage.completionTokens, total_tokens: r.usage.totalTokens } } : {}),
   }
+}
+
+export function toRestSchema(s: SchemaView) {
+  return { app_id: s.appId, version: s.version, schema: s.schema, created_at: s.createdAt }
 }

@@ -10,7 +10,7 @@ import type { Services } from '../services/index.js'
 import type { RequestContext } from '../services/context.js'
 import type { SearchParams } from '../services/search.service.js'
 import { openApiDocument } from './openapi.js'
-import { toRestContext, toRestProfile, toRestReextraction } from './serializers.js'
+import { toRestContext, toRestProfile, toRestReextraction, toRestSchema } from './serializers.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -182,6 +182,17 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
       throw e
     })
     return { profiles: r.profiles, history: r.history, submissions: r.submissions, submissions_kept: r.submissionsKept, embedded: r.embedded }
+  })
+
+  // The calling app's custom profile schema (README "Custom profile schema"): the app is the key's.
+  v1.get('/schema', async (req) => toRestSchema(await services.schemas.get(req.ctx)))
+  v1.get('/schema/versions', async (req) => ({ versions: (await services.schemas.versions(req.ctx)).map(toRestSchema) }))
+  v1.put('/schema', async (req) => {
+    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) {
+      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json')
+    }
+    const r = await services.schemas.set(req.ctx, req.body)
+    return { ...toRestSchema(r), changed: r.changed, dropped_fields: r.droppedFields, profiles_updated: r.profilesUpdated }
   })
 
   const doc = openApiDocument({ maxPageSize: config.limits.maxPageSize })

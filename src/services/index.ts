@@ -1,4 +1,5 @@
 import type { AccountService } from './account.service.js'
+import type { AppSchemaService } from './app-schema.service.js'
 import type { RequestBudget } from './budget.js'
 import type { ExportService } from './export.service.js'
 import type { ProcessingService } from './processing.service.js'
@@ -27,6 +28,8 @@ export interface Services {
   /** Export and import (JSON Lines) of a tenant's profiles. */
   exports: ExportService
   webhooks: WebhookService
+  /** Custom profile schemas per app. */
+  schemas: AppSchemaService
   /** Request budgets shared by every transport (rate per key, failed sign-ins per address, calls per tenant). */
   budget: RequestBudget
 }

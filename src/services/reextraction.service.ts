@@ -16,6 +16,8 @@ import type { EventBus } from '../events/event-bus.js'
 import { RateLimitedError, type RequestBudget } from './budget.js'
 import type { RequestContext } from './context.js'
 import { profileWrite } from './worker/apply.js'
+import { attachSchemas } from './worker/claim.js'
+import { extractBySchema, withCustom } from './worker/extract.js'
 import { readyEvent } from './worker/round.js'
 
 export interface ReextractOptions {
@@ -93,6 +95,8 @@ export class ReextractionService {
     if (!usable.length) {
       throw new DomainError('CONFLICT', `Profile ${profileId} has no submission whose text is kept: there is nothing to re-extract it from`)
     }
+    // Each submission is read with its app's current custom schema, as the worker reads it at its claim.
+    await attachSchemas(m, [{ tenantId: ctx.tenantId, submissions: usable }])
     const batches = Math.ceil(usable.length / this.opts.batchSize)
     if (this.running.has(ctx.tenantId)) {
       throw new RateLimitedError('A re-extraction of this tenant is already running; retry when it has finished', { allowed: false, limit: 1, remaining: 0, resetSeconds: 5 })
@@ -142,16 +146,16 @@ export class ReextractionService {
     const instructions = subs[subs.length - 1]!.instructions
     for (let i = 0; i < subs.length; i += this.opts.batchSize) {
       const batch = subs.slice(i, i + this.opts.batchSize)
-      const toExtract: ExtractionInput[] = batch
-        .filter((s) => s.input_type !== 'structured')
-        .map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
+      const extractedBatch = batch.filter((s) => s.input_type !== 'structured')
+      const toExtract: ExtractionInput[] = extractedBatch.map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
       const extracted = toExtract.length
-        ? await this.ai.extractor.extract({ profile: state.content, submissions: toExtract, summaryInstructions: instructions })
+        ? await extractBySchema(this.ai, state.content, extractedBatch, toExtract, instructions)
         : { extractions: [] as Extraction[], usage: undefined, summary: undefined }
       usage = sumUsage([usage, extracted.usage])
       if (extracted.extractions.length !== toExtract.length) throw new Error('extractor returned a wrong number of extractions')
       const byId = new Map(toExtract.map((s, k) => [s.submissionId, extracted.extractions[k]!]))
-      const extractions = batch.map((s) => (s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!))
+      // Custom values only where the submitting app's schema declares them, as in the worker.
+      const extractions = batch.map((s) => withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s))
       state = merge(state, extractions, now, { acceptedAt: batch.map((s) => s.created_at) }).state
       // As in the worker: a summary written by the extraction request knows only what the model saw.
       summary = extracted.summary && toExtract.length === batch.length ? extracted.summary : undefined

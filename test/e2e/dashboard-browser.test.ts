@@ -476,4 +476,48 @@ describe.skipIf(!executable || serverPass)('dashboard webhooks, in headless Chro
     expect(failures).toEqual([])
     await context.close()
   }, 120_000)
+
+  it("edits an app's custom profile schema as JSON (errors shown), and the profile page shows the custom values; passes axe", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, bypassCSP: true })
+    const page = await context.newPage()
+    const failures: string[] = []
+    page.on('pageerror', (e) => failures.push(`pageerror: ${e.message}`))
+    await page.goto(`${svc.url}/dashboard#/signup`)
+    await page.getByLabel('Email').fill('schema@example.com')
+    await page.getByLabel('Password').fill('a long enough password')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByLabel('App name').fill('shop')
+    await page.getByRole('button', { name: 'Create app' }).click()
+    const key = (await page.getByTestId('new-api-key').textContent())!
+    await page.getByRole('link', { name: 'Profile schema', exact: true }).click()
+    await page.getByRole('heading', { name: 'Profile schema of shop' }).waitFor()
+    await expect.poll(async () => page.getByTestId('schema-current').textContent()).toMatch(/no custom schema yet/)
+
+    const editor = page.getByLabel('Custom sections and fields')
+    const save = page.getByRole('button', { name: 'Save schema' })
+    await editor.fill('{"sections": ')
+    await save.click()
+    await expect.poll(async () => page.getByTestId('schema-error').textContent()).toMatch(/Not valid JSON/)
+    await editor.fill('{"sections": {"core_info": {"x": {"type": "string"}}}}')
+    await save.click()
+    await expect.poll(async () => page.getByTestId('schema-error').textContent()).toMatch(/would shadow the standard profile's 'core_info'/)
+    await page.getByRole('button', { name: 'Insert example' }).click()
+    await save.click()
+    await expect.poll(async () => page.getByTestId('schema-result').textContent()).toBe('Saved as version 1.')
+    await expect.poll(async () => page.getByTestId('schema-current').textContent()).toMatch(/^Version 1/)
+    expect(await axeViolations(page)).toEqual([])
+
+    const r = await fetch(`${svc.url}/v1/profile/diner`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.trim()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ data: "I'm vegetarian and my budget is 700." }),
+    })
+    expect(r.status).toBe(202)
+    await page.goto(`${svc.url}/dashboard#/profiles/diner`)
+    await expect.poll(async () => page.getByTestId('custom-travel').textContent(), { timeout: 30_000 }).toMatch(/budget\s*700/)
+    expect(await page.getByTestId('custom-diet').textContent()).toMatch(/restrictions\s*vegetarian/)
+    expect(await axeViolations(page)).toEqual([])
+    expect(failures).toEqual([])
+    await context.close()
+  }, 90_000)
 })

@@ -16,6 +16,8 @@ import { summarizeProfile } from '../../src/ai/local/local-summarizer.js'
 import { merge } from '../../src/domain/merge.js'
 import { emptyContent, emptyState, type Extraction, type ProfileContent, type Scored } from '../../src/domain/profile.js'
 import { strictSchemaProblems, validateInstance } from './json-schema-strict.js'
+import { compileSchema, readCustomFields } from '../../src/ai/local/custom-fields.js'
+import type { CustomField, CustomSchema } from '../../src/domain/custom-schema.js'
 
 export interface WireUsage {
   prompt_tokens: number
@@ -55,6 +57,8 @@ export interface Fault {
   refusal?: boolean
   /** The answer was cut off: finish_reason "length" with truncated content. */
   truncated?: boolean
+  /** Every submission's `custom` answer is this instead (values outside the app's schema, say). */
+  customOverride?: unknown
 }
 
 export interface RecordedRequest {
@@ -368,6 +372,48 @@ export function toWire(id: string, ex: Extraction, text: string) {
   }
 }
 
+/**
+ * The app's custom fields as the request's JSON schema declares them (submissions[].custom): the fake model reads
+ * each field's type and description from there, as a real model would, and fills them with the local reader.
+ */
+export function customSchemaOf(schema: any): CustomSchema | undefined {
+  const custom = schema?.properties?.submissions?.items?.properties?.custom
+  if (!custom?.properties) return undefined
+  const out: CustomSchema = { sections: {} }
+  for (const [section, s] of Object.entries<any>(custom.properties)) {
+    const fields: Record<string, CustomField> = {}
+    for (const [name, f] of Object.entries<any>(s.properties ?? {})) {
+      const description = typeof f.description === 'string' ? f.description : undefined
+      if (f.type === 'array') {
+        fields[name] = { type: 'string[]', ...(description ? { description } : {}) }
+        continue
+      }
+      const v = f.anyOf?.[0]?.properties?.value ?? {}
+      if (Array.isArray(v.enum)) fields[name] = { type: 'enum', values: v.enum, ...(description ? { description } : {}) }
+      else fields[name] = { type: v.type === 'integer' || v.type === 'number' || v.type === 'boolean' ? v.type : 'string', ...(description ? { description } : {}) }
+    }
+    out.sections[section] = fields
+  }
+  return out
+}
+
+function customWire(schema: CustomSchema, text: string) {
+  const found = readCustomFields(text, compileSchema(schema))
+  return Object.fromEntries(
+    Object.entries(schema.sections).map(([section, fields]) => [
+      section,
+      Object.fromEntries(
+        Object.entries(fields).map(([name, def]) => {
+          const v = found[section]?.[name]
+          const wire = (x: { value: unknown; confidence: number }) => ({ value: x.value, confidence: round(x.confidence), evidence: evidenceFor(text, x.value) })
+          if (def.type === 'string[]') return [name, Array.isArray(v) ? v.map(wire) : []]
+          return [name, v && !Array.isArray(v) ? wire(v) : null]
+        }),
+      ),
+    ]),
+  )
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 
 export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise<OpenAIServer> {
@@ -551,7 +597,9 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       })
       const state = { ...emptyState(), content: profile }
       const merged = merge(state, extractions, new Date().toISOString())
-      let entries = items.map((item, i) => toWire(item.id, extractions[i]!, item.text))
+      let entries: any[] = items.map((item, i) => toWire(item.id, extractions[i]!, item.text))
+      const custom = customSchemaOf(schema)
+      if (custom) entries = entries.map((e, i) => ({ ...e, custom: fault && 'customOverride' in fault ? fault.customOverride : customWire(custom, items[i]!.text) }))
       if (fault?.reverseOrder) entries = [...entries].reverse()
       if (fault?.injectForeignSubmission) {
         // A given id, else the id that would come next in the batch (ids like s1, s2 ...), else a fresh UUID.

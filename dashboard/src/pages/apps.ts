@@ -2,7 +2,7 @@
 import { errorMessage, gql } from '../api'
 import { h, labelled, replace, uid } from '../dom'
 import { APPS, CREATE_APP, DELETE_APP, RENAME_APP, REVOKE_APP_KEY, ROTATE_APP_KEY } from '../queries'
-import { retentionHref, summaryHref, webhooksHref, type Page } from '../router'
+import { retentionHref, schemaHref, summaryHref, webhooksHref, type Page } from '../router'
 import type { DashboardApp } from '../types'
 import { announce, confirmDialog, dataTable, dateTime, errorText, showError } from '../ui'
 
@@ -283,6 +283,7 @@ export const appsPage: Page = ({ root, signal }) => {
           h('a', { class: 'button button--small', href: webhooksHref(app.id), 'data-action': 'webhooks', 'aria-describedby': nameCellId }, 'Webhooks'),
           h('a', { class: 'button button--small', href: retentionHref(app.id), 'data-action': 'retention', 'aria-describedby': nameCellId }, 'Retention'),
           h('a', { class: 'button button--small', href: summaryHref(app.id), 'data-action': 'summary', 'aria-describedby': nameCellId }, 'Summary'),
+          h('a', { class: 'button button--small', href: schemaHref(app.id), 'data-action': 'schema', 'aria-describedby': nameCellId }, 'Profile schema'),
           remove,
         ),
       ),

@@ -6,6 +6,7 @@ import { detectLanguage, functionWordShare } from '../language.js'
 import type { ExtractionInput, ExtractRequest, ExtractResult, Extractor } from '../types.js'
 import { Acc } from './acc.js'
 import { ruleAge, ruleGender, ruleLocation, ruleName } from './core.js'
+import { compiledFor, readCustomFields, type CompiledSchema } from './custom-fields.js'
 import { ruleFieldLine } from './fields.js'
 import { ruleInterests } from './interests.js'
 import { ruleMemories } from './memories.js'
@@ -44,9 +45,11 @@ export class LocalExtractor implements Extractor {
 
   async extract(req: ExtractRequest, signal?: AbortSignal): Promise<ExtractResult> {
     const extractions: Extraction[] = []
+    // Compiled once per app schema version (cached), then read in one pass per submission.
+    const custom = req.customSchema ? compiledFor(req.customSchema.key, req.customSchema.schema) : undefined
     for (const s of req.submissions) {
       signal?.throwIfAborted()
-      extractions.push(this.extractOne(s, req.profile))
+      extractions.push(this.run(s, req.profile, undefined, custom))
     }
     return { extractions }
   }
@@ -63,7 +66,15 @@ export class LocalExtractor implements Extractor {
     return { extraction, trace: trace.explain(extraction) }
   }
 
-  private run(input: Input, profile: ProfileContent | undefined, trace?: Tracer): Extraction {
+  private run(input: Input, profile: ProfileContent | undefined, trace?: Tracer, custom?: CompiledSchema): Extraction {
+    const ex = this.runStandard(input, profile, trace)
+    if (!custom) return ex
+    const text = input.inputType === 'conversation' ? personText(input.data) : input.data
+    const values = text ? readCustomFields(boundTokens(text), custom) : {}
+    return Object.keys(values).length ? { ...ex, custom: values } : ex
+  }
+
+  private runStandard(input: Input, profile: ProfileContent | undefined, trace?: Tracer): Extraction {
     let text: string
     if (input.inputType === 'conversation') {
       try {
@@ -91,6 +102,16 @@ export class LocalExtractor implements Extractor {
       language: language ?? null,
       trace,
     })
+  }
+}
+
+/** The profiled person's turns of a conversation as one text; empty when the transcript cannot be read. */
+function personText(data: string): string {
+  try {
+    return subjectTurns(data).join('\n')
+  } catch (e) {
+    if (e instanceof ConversationFormatError) return ''
+    throw e
   }
 }
 

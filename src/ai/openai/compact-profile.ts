@@ -1,4 +1,5 @@
 import type { ProfileContent, Scored } from '../../domain/profile.js'
+import { customFacts } from '../custom-text.js'
 
 /**
  * A hard budget for the compact profile (about 300 tokens at ~4 characters a token), so the fixed part of every
@@ -45,5 +46,6 @@ export function compactProfile(p: ProfileContent): string {
   const prefs = [p.preferences.conversation_style && `style=${p.preferences.conversation_style.value}`, p.personality.mood_trends.recent && `mood=${p.personality.mood_trends.recent.value}`]
   section('preferences', prefs.filter((x): x is string => !!x))
   section('memories', p.memories.slice(-MEMORIES).reverse().map((m) => (m.date ? `${m.date} ${m.event}` : m.event)))
+  section('custom', customFacts(p.custom).map((f) => `${f.path}=${f.text}`))
   return lines.join('\n') || '(empty)'
 }

@@ -4,6 +4,7 @@ import type { ExtractRequest, ExtractResult, Extractor, Summarizer, Usage } from
 import { addUsage, LlmOutputError, type LlmClient } from './client.js'
 import { ZERO_USAGE } from '../usage.js'
 import { compactProfile } from './compact-profile.js'
+import { customEvidence, customFromOutput, withCustomOutput } from './custom-output.js'
 import { batchOutput, evidenceOf, outputJsonSchema, toExtraction, type BatchOutput } from './output.js'
 import { EXTRACT_PROMPT, loadPrompt, SUMMARIZE_PROMPT } from './prompts.js'
 import { z } from 'zod'
@@ -22,8 +23,23 @@ export class OpenAIExtractor implements Extractor {
     private readonly model: string,
   ) {}
 
+  /** Output schemas with an app's custom fields, by app and version (a version never changes). */
+  private readonly customSchemas = new Map<string, Record<string, unknown>>()
+
+  private schemaFor(req: ExtractRequest): Record<string, unknown> {
+    const c = req.customSchema
+    if (!c || !Object.keys(c.schema.sections).length) return this.schema
+    let s = this.customSchemas.get(c.key)
+    if (!s) {
+      if (this.customSchemas.size >= 256) this.customSchemas.delete(this.customSchemas.keys().next().value!)
+      this.customSchemas.set(c.key, (s = withCustomOutput(this.schema, c.schema)))
+    }
+    return s
+  }
+
   async extract(req: ExtractRequest, signal?: AbortSignal): Promise<ExtractResult> {
     const prompt = loadPrompt(EXTRACT_PROMPT)
+    const schema = this.schemaFor(req)
     // Short ids numbered within the batch: a UUID costs more tokens than a short message.
     const user = JSON.stringify({
       profile: compactProfile(req.profile),
@@ -33,6 +49,9 @@ export class OpenAIExtractor implements Extractor {
         // For a conversation the model only sees the profiled person's turns: nothing else is evidence about them.
         text: s.inputType === 'conversation' ? subjectTurns(s.data).join('\n') : s.data,
       })),
+      ...(schema !== this.schema
+        ? { custom_fields: 'Also fill `custom` for each submission: the app\'s own fields; each field\'s description in the schema says what it holds. Only what the person states about themselves; null or [] otherwise.' }
+        : {}),
     })
     let usage: Usage = ZERO_USAGE
     let problem = ''
@@ -41,7 +60,7 @@ export class OpenAIExtractor implements Extractor {
     const budget = this.llm.retryBudget()
     for (let attempt = 0; attempt <= this.llm.cfg.outputRetries; attempt++) {
       const res = await this.llm.structuredChat(
-        { model: this.model, system: withInstructions(prompt.text, req.summaryInstructions), user, schemaName: 'profile_extraction', schema: this.schema },
+        { model: this.model, system: withInstructions(prompt.text, req.summaryInstructions), user, schemaName: 'profile_extraction', schema },
         signal,
         budget,
       )
@@ -51,20 +70,32 @@ export class OpenAIExtractor implements Extractor {
         problem = parsed.problem
         continue
       }
-      return { ...this.assign(req, parsed.value), usage, promptVersion: prompt.version }
+      return { ...this.assign(req, parsed.value, parsed.raw), usage, promptVersion: prompt.version }
     }
     throw new LlmOutputError(`The model's output was unusable after ${this.llm.cfg.outputRetries + 1} requests: ${problem}`, usage)
   }
 
   /** Answers are matched to the batch by submission id; anything for another id is ignored (untrusted output). */
-  private assign(req: ExtractRequest, out: BatchOutput) {
+  private assign(req: ExtractRequest, out: BatchOutput, raw: unknown) {
     const byId = new Map(out.submissions.map((s) => [s.submission_id, s]))
+    // zod strips `custom` (it is not in the fixed schema): it is read from the raw answer and checked against the app's schema.
+    const rawCustom = new Map<string, unknown>()
+    const rawSubs = (raw as { submissions?: unknown[] }).submissions ?? []
+    for (const r of rawSubs) if (r && typeof r === 'object' && 'custom' in r) rawCustom.set(String((r as { submission_id?: unknown }).submission_id), (r as { custom: unknown }).custom)
     const extractions: Extraction[] = []
     const evidence: Record<string, string>[] = []
     for (const [i] of req.submissions.entries()) {
-      const o = byId.get(`s${i + 1}`)
-      extractions.push(o ? toExtraction(o) : {})
-      evidence.push(o ? evidenceOf(o) : {})
+      const id = `s${i + 1}`
+      const o = byId.get(id)
+      const ex: Extraction = o ? toExtraction(o) : {}
+      const ev = o ? evidenceOf(o) : {}
+      if (o && req.customSchema && rawCustom.has(id)) {
+        const custom = customFromOutput(req.customSchema.schema, rawCustom.get(id))
+        if (Object.keys(custom).length) ex.custom = custom
+        Object.assign(ev, customEvidence(rawCustom.get(id)))
+      }
+      extractions.push(ex)
+      evidence.push(ev)
     }
     const summary = out.summary.trim().slice(0, 2000)
     return { extractions, evidence, ...(summary ? { summary } : {}) }
@@ -92,7 +123,7 @@ function parseOutput(content: string | null | undefined, refusal: string | null 
   }
   const r = batchOutput.safeParse(json)
   if (!r.success) return { ok: false as const, problem: `output breaks the schema at ${r.error.issues[0]?.path.join('.') || '(root)'}` }
-  return { ok: true as const, value: r.data }
+  return { ok: true as const, value: r.data, raw: json }
 }
 
 const summaryOutput = z.object({ summary: z.string() })

@@ -131,6 +131,10 @@ export class Profile {
   @Field(() => Personality) personality!: Personality
   @Field(() => [Memory]) memories!: Memory[]
   @Field(() => Preferences) preferences!: Preferences
+  @Field(() => GraphQLJSONObject, {
+    description: 'Values of the apps\' custom schema fields: {"<section>": {"<field>": {value, confidence} or [{value, confidence}]}}; {} when none',
+  })
+  custom!: Record<string, unknown>
   @Field(() => String, { nullable: true, description: 'ISO 639-1 code of the language the person writes in' }) language?: string
   @Field(() => [FieldTimestamp]) fieldTimestamps!: FieldTimestamp[]
   @Field(() => String, { nullable: true, description: 'For use as LLM context' }) summary?: string

@@ -67,8 +67,9 @@ export async function applyRound(
         dropped++
         continue
       }
-      // Changed under our lease (a value forgotten, a rollback): our merge started from an older state, so the batch
-      // goes back to the queue to be merged into the new one (its submissions keep their attempts).
+      // Changed under our lease by something else than the worker (a value forgotten, a rollback, a custom schema change
+      // that dropped values, an import): our merge started from an older state, so the batch goes back to the queue to be
+      // merged into the new one (its submissions keep their attempts).
       if (cur.version !== c.profile.version) {
         stale.push(c)
         continue

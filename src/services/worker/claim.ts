@@ -1,5 +1,7 @@
 import { profileKey, type ProfileJob } from '../../domain/profile.js'
 import type { ProfileRecord } from '../../db/profile.repository.js'
+import { AppSchemaRepository } from '../../db/app-schema.repository.js'
+import type { AppSchemaVersion } from '../../domain/custom-schema.js'
 import { chooseBatch } from '../../domain/worker-policy.js'
 import { readyEvent, toJob, type Claimed, type WorkerDeps } from './round.js'
 
@@ -37,8 +39,38 @@ export async function claimRound(d: WorkerDeps, jobs: ProfileJob[], owner: strin
     if (out.length) {
       const subs = out.flatMap((c) => c.submissions.map((s) => ({ tenantId: c.job.tenantId, id: s.id })))
       await d.repo.claim(m, out.map((c) => c.job), subs, owner, d.opts.leaseSeconds)
+      await attachSchemas(m, out.map((c) => ({ tenantId: c.job.tenantId, submissions: c.submissions })))
     }
     return out
   })
 }
 
+
+const schemas = new AppSchemaRepository()
+
+/** A submission that may come from an app with a custom schema (a claimed one, or one a re-extraction replays). */
+export interface SchemaSlot {
+  app_id?: string | null
+  schema_version?: number | null
+  schema?: AppSchemaVersion
+}
+
+/**
+ * Each submission of an app with a custom schema gets that schema's current version (read once per app), which
+ * drives its extraction; when no app has one it costs no query.
+ */
+export async function attachSchemas(m: import('typeorm').EntityManager, groups: { tenantId: string; submissions: SchemaSlot[] }[]): Promise<void> {
+  const apps = new Map<string, { tenantId: string; appId: string }>()
+  for (const g of groups) {
+    for (const s of g.submissions) if (s.app_id && s.schema_version) apps.set(`${g.tenantId}\u0000${s.app_id}`, { tenantId: g.tenantId, appId: s.app_id })
+  }
+  if (!apps.size) return
+  const current = await schemas.currentOf(m, [...apps.values()])
+  if (!current.size) return
+  for (const g of groups) {
+    for (const s of g.submissions) {
+      const v = s.app_id ? current.get(`${g.tenantId}\u0000${s.app_id}`) : undefined
+      if (v) s.schema = v
+    }
+  }
+}

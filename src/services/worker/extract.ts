@@ -1,10 +1,11 @@
 import { profileText } from '../../ai/profile-text.js'
-import type { AiProviders, ExtractionInput, Usage } from '../../ai/types.js'
+import type { AiProviders, ExtractionInput, ExtractResult, Usage } from '../../ai/types.js'
 import { sumUsage } from '../../ai/usage.js'
 import type { ProfileRecord } from '../../db/profile.repository.js'
 import { merge } from '../../domain/merge.js'
+import { cleanCustomValues } from '../../domain/custom-schema.js'
 import { profileLexemes } from '../../domain/lexical.js'
-import type { Extraction, ProfileState } from '../../domain/profile.js'
+import type { Extraction, ProfileContent, ProfileState } from '../../domain/profile.js'
 import { parseStructured } from '../../domain/structured.js'
 import type { OpenSubmission } from '../../domain/worker-policy.js'
 import { withUsage } from './round.js'
@@ -28,18 +29,18 @@ export async function extractProfile(ai: AiProviders, profile: ProfileRecord, su
   let spent: Usage | undefined
   const spend = (u: Usage | undefined) => (spent = sumUsage([spent, u]))
   try {
-    const toExtract: ExtractionInput[] = subs
-      .filter((s) => s.input_type !== 'structured')
-      .map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
+    const extractedSubs = subs.filter((s) => s.input_type !== 'structured')
+    const toExtract: ExtractionInput[] = extractedSubs.map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
     const extracted = toExtract.length
       ? await inSpan('extract', { attributes: { 'profiler.ai.provider': ai.extractor.name, 'profiler.submissions': toExtract.length } }, () =>
-          ai.extractor.extract({ profile: profile.content, submissions: toExtract, summaryInstructions: instructions }, signal),
+          extractBySchema(ai, profile.content, extractedSubs, toExtract, instructions, signal),
         )
       : { extractions: [] as Extraction[], usage: undefined, promptVersion: undefined, summary: undefined, evidence: undefined }
     spend(extracted.usage)
     if (extracted.extractions.length !== toExtract.length) throw new Error('extractor returned a wrong number of extractions')
     const byId = new Map(toExtract.map((s, i) => [s.submissionId, extracted.extractions[i]!]))
-    const extractions = subs.map((s) => (s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!))
+    // Custom values only where the submitting app's schema declares them, whatever an extractor proposed.
+    const extractions = subs.map((s) => withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s))
     const now = new Date().toISOString()
     const merged = inSpanSync('merge', { attributes: { 'profiler.extractions': extractions.length } }, (span) => {
       const out = merge(state, extractions, now, { acceptedAt: subs.map((s) => s.created_at) })
@@ -74,6 +75,64 @@ export async function extractProfile(ai: AiProviders, profile: ProfileRecord, su
   }
 }
 
+
+/**
+ * One extractor request per run of consecutive submissions with the same custom schema (usually the whole batch: one
+ * app), so each request carries the schema of the apps that submitted it; results are concatenated in order. A batch
+ * split in several requests gets no summary from them (the summarizer writes it).
+ */
+export async function extractBySchema(
+  ai: AiProviders,
+  content: ProfileContent,
+  subs: SchemaSubmission[],
+  inputs: ExtractionInput[],
+  summaryInstructions: readonly string[],
+  signal?: AbortSignal,
+): Promise<ExtractResult> {
+  const keyOf = (s: SchemaSubmission) => (s.schema ? `${s.schema.appId}:${s.schema.version}` : '')
+  const runs: { start: number; end: number }[] = []
+  for (let i = 0; i < subs.length; i++) {
+    if (i > 0 && keyOf(subs[i]!) === keyOf(subs[i - 1]!)) runs[runs.length - 1]!.end = i + 1
+    else runs.push({ start: i, end: i + 1 })
+  }
+  const results: ExtractResult[] = []
+  for (const r of runs) {
+    const schema = subs[r.start]!.schema
+    results.push(
+      await ai.extractor.extract(
+        { profile: content, submissions: inputs.slice(r.start, r.end), summaryInstructions, ...(schema ? { customSchema: { key: `${keyOf(subs[r.start]!)}`, schema: schema.schema } } : {}) },
+        signal,
+      ),
+    )
+  }
+  if (results.length === 1) return results[0]!
+  return {
+    extractions: results.flatMap((x) => x.extractions),
+    usage: sumUsage(results.map((x) => x.usage)),
+    promptVersion: results.find((x) => x.promptVersion)?.promptVersion,
+    evidence: results.every((x) => x.evidence) ? results.flatMap((x) => x.evidence!) : undefined,
+  }
+}
+
+/** The extraction with its custom values checked against the submission's app schema (none without one). */
+export function withCustom(ex: Extraction, s: SchemaSubmission): Extraction {
+  let raw: unknown = ex.custom
+  if (s.input_type === 'structured' && s.schema) {
+    // Structured data may carry `custom` like the profile shows it; a bare value counts as certain, as elsewhere.
+    const doc = JSON.parse(s.data) as Record<string, unknown>
+    raw = doc.custom
+    const custom = cleanCustomValues(s.schema.schema, raw, 1)
+    return Object.keys(custom).length ? { ...ex, custom } : ex
+  }
+  if (raw === undefined) return ex
+  const { custom: _dropped, ...rest } = ex
+  if (!s.schema) return rest
+  const custom = cleanCustomValues(s.schema.schema, raw)
+  return Object.keys(custom).length ? { ...rest, custom } : rest
+}
+
+/** What the custom-schema steps read of a submission (a claimed one, or one a re-extraction replays). */
+export type SchemaSubmission = Pick<OpenSubmission, 'input_type' | 'data' | 'schema'>
 
 /** What extraction made of a claimed profile, ready to apply. */
 export type Prepared = Awaited<ReturnType<typeof extractProfile>>

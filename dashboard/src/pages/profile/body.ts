@@ -1,6 +1,7 @@
 /** What the profile page shows under its header: the profile's sections, or why there is none. */
 import { h, type Child } from '../../dom'
 import { errorText } from '../../ui'
+import { customSection } from './custom'
 import { coreInfoSection, interestsSection, personalitySection, preferencesSection, summarySection } from './fields'
 import type { EditActions } from './edits'
 import { historySection } from './history'
@@ -34,6 +35,7 @@ export function profileBody(id: string, state: ProfileState, loadMore: LoadMore,
       interestsSection(p, edits),
       personalitySection(p, edits),
       preferencesSection(p, edits),
+      customSection(p),
       memoriesSection(p, edits),
     ),
     historySection(state.history, loadMore.history, edits),

@@ -1,0 +1,93 @@
+// An app's custom schema in the openai extractor's structured output (issue 14): each submission's answer gets a
+// `custom` object with one property per section and field, typed after the field and carrying its description, in
+// strict mode (every property required; null or [] for "not stated"). What comes back is untrusted: it is checked
+// against the app's schema and whatever does not fit is dropped.
+import { cleanCustomValues, type CustomField, type CustomSchema, type CustomValues } from '../../domain/custom-schema.js'
+
+const MAX_EVIDENCE = 300
+
+function valueSchema(f: CustomField): Record<string, unknown> {
+  switch (f.type) {
+    case 'integer':
+      return { type: 'integer' }
+    case 'number':
+      return { type: 'number' }
+    case 'boolean':
+      return { type: 'boolean' }
+    case 'enum':
+      return { type: 'string', enum: f.values }
+    default:
+      return { type: 'string' }
+  }
+}
+
+function describe(f: CustomField): string {
+  const parts = [f.description ?? '']
+  if (f.min !== undefined) parts.push(`minimum ${f.min}`)
+  if (f.max !== undefined) parts.push(`maximum ${f.max}`)
+  if (f.values && f.type !== 'enum') parts.push(`typical values: ${f.values.join(', ')}`)
+  return parts.filter(Boolean).join('; ').slice(0, 1000)
+}
+
+function fieldSchema(f: CustomField): Record<string, unknown> {
+  const item = {
+    type: 'object',
+    properties: { value: valueSchema(f), confidence: { type: 'number' }, evidence: { type: 'string' } },
+    required: ['value', 'confidence', 'evidence'],
+    additionalProperties: false,
+  }
+  const description = describe(f)
+  if (f.type === 'string[]') return { type: 'array', items: item, ...(description ? { description } : {}) }
+  return { anyOf: [item, { type: 'null' }], ...(description ? { description } : {}) }
+}
+
+/** The JSON schema of `custom` in one submission's answer. */
+export function customJsonSchema(schema: CustomSchema): Record<string, unknown> {
+  const sections = Object.entries(schema.sections)
+  return {
+    type: 'object',
+    description: "Values of the app's own profile fields stated in this submission: null (or [] for lists) when not stated",
+    properties: Object.fromEntries(
+      sections.map(([s, fields]) => [
+        s,
+        {
+          type: 'object',
+          properties: Object.fromEntries(Object.entries(fields).map(([f, def]) => [f, fieldSchema(def)])),
+          required: Object.keys(fields),
+          additionalProperties: false,
+        },
+      ]),
+    ),
+    required: sections.map(([s]) => s),
+    additionalProperties: false,
+  }
+}
+
+/** The batch output schema with `custom` added to every submission's answer (a copy; the base is not changed). */
+export function withCustomOutput(base: Record<string, unknown>, schema: CustomSchema): Record<string, unknown> {
+  const out = structuredClone(base) as any
+  const item = out.properties.submissions.items
+  item.properties.custom = customJsonSchema(schema)
+  item.required = [...item.required, 'custom']
+  return out
+}
+
+/** The model's `custom` answer kept where it fits the schema. */
+export function customFromOutput(schema: CustomSchema, raw: unknown): CustomValues {
+  return cleanCustomValues(schema, raw)
+}
+
+/** Evidence quoted for custom values, keyed custom.<section>.<field>. */
+export function customEvidence(raw: unknown): Record<string, string> {
+  const out: Record<string, string> = {}
+  if (!raw || typeof raw !== 'object') return out
+  for (const [s, fields] of Object.entries(raw as Record<string, unknown>)) {
+    if (!fields || typeof fields !== 'object') continue
+    for (const [f, v] of Object.entries(fields as Record<string, unknown>)) {
+      const first = Array.isArray(v) ? v[0] : v
+      const e = first && typeof first === 'object' ? (first as { evidence?: unknown }).evidence : undefined
+      if (typeof e === 'string' && e.trim()) out[`custom.${s}.${f}`] = e.trim().slice(0, MAX_EVIDENCE)
+    }
+  }
+  return out
+}

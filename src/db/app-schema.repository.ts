@@ -1,0 +1,117 @@
+import type { EntityManager } from 'typeorm'
+import type { AppSchemaVersion, CustomSchema } from '../domain/custom-schema.js'
+import { isoTime } from '../domain/time.js'
+
+interface Row {
+  app_id: string
+  version: number
+  schema: CustomSchema
+  created_at: Date | string
+}
+
+const toVersion = (r: Row): AppSchemaVersion => ({ appId: r.app_id, version: Number(r.version), schema: r.schema, createdAt: isoTime(r.created_at) })
+
+/** A profile holding values of dropped custom fields, locked for the rewrite. */
+export interface ProfileCustomRow {
+  profile_id: string
+  content: Record<string, unknown>
+  history_seq: number
+}
+
+/** Apps' custom profile schemas, every version kept; the app row points at the current one. */
+export class AppSchemaRepository {
+  /** The app's current schema, or null when it has none. */
+  async current(m: EntityManager, tenantId: string, appId: string): Promise<AppSchemaVersion | null> {
+    const rows: Row[] = await m.query(
+      `SELECT s.app_id, s.version, s.schema, s.created_at FROM apps a
+         JOIN app_schemas s ON s.tenant_id = a.tenant_id AND s.app_id = a.id AND s.version = a.schema_version
+        WHERE a.tenant_id = $1 AND a.id = $2`,
+      [tenantId, appId],
+    )
+    return rows[0] ? toVersion(rows[0]) : null
+  }
+
+  async appExists(m: EntityManager, tenantId: string, appId: string): Promise<boolean> {
+    return (await m.query(`SELECT 1 FROM apps WHERE tenant_id = $1 AND id = $2`, [tenantId, appId])).length > 0
+  }
+
+  /** Current schemas of several apps of possibly several tenants (the worker's batch), keyed `tenant\0app`. */
+  async currentOf(m: EntityManager, apps: { tenantId: string; appId: string }[]): Promise<Map<string, AppSchemaVersion>> {
+    const out = new Map<string, AppSchemaVersion>()
+    if (!apps.length) return out
+    const rows: (Row & { tenant_id: string })[] = await m.query(
+      `SELECT a.tenant_id, s.app_id, s.version, s.schema, s.created_at
+         FROM unnest($1::text[], $2::text[]) AS x(tenant_id, app_id)
+         JOIN apps a ON a.tenant_id = x.tenant_id AND a.id = x.app_id
+         JOIN app_schemas s ON s.tenant_id = a.tenant_id AND s.app_id = a.id AND s.version = a.schema_version`,
+      [apps.map((a) => a.tenantId), apps.map((a) => a.appId)],
+    )
+    for (const r of rows) out.set(`${r.tenant_id}\u0000${r.app_id}`, toVersion(r))
+    return out
+  }
+
+  /** Current schemas of the tenant's apps other than `appId` (fields they still declare are not dropped). */
+  async othersOf(m: EntityManager, tenantId: string, appId: string): Promise<CustomSchema[]> {
+    const rows: { schema: CustomSchema }[] = await m.query(
+      `SELECT s.schema FROM apps a JOIN app_schemas s ON s.tenant_id = a.tenant_id AND s.app_id = a.id AND s.version = a.schema_version
+        WHERE a.tenant_id = $1 AND a.id <> $2`,
+      [tenantId, appId],
+    )
+    return rows.map((r) => r.schema)
+  }
+
+  /** Every version of the app's schema, newest first (at most `limit`). */
+  async versions(m: EntityManager, tenantId: string, appId: string, limit = 100): Promise<AppSchemaVersion[]> {
+    const rows: Row[] = await m.query(
+      `SELECT app_id, version, schema, created_at FROM app_schemas WHERE tenant_id = $1 AND app_id = $2 ORDER BY version DESC LIMIT $3`,
+      [tenantId, appId, limit],
+    )
+    return rows.map(toVersion)
+  }
+
+  /** Locks the app row (so two schema changes of one app are serialized) and returns its current version number (0: none). */
+  async lockApp(m: EntityManager, tenantId: string, appId: string): Promise<number | null> {
+    const rows = await m.query(`SELECT schema_version FROM apps WHERE tenant_id = $1 AND id = $2 FOR UPDATE`, [tenantId, appId])
+    return rows[0] ? Number(rows[0].schema_version ?? 0) : null
+  }
+
+  /** Stores a new version and makes it current. */
+  async insert(m: EntityManager, tenantId: string, appId: string, version: number, schema: CustomSchema): Promise<AppSchemaVersion> {
+    const rows: Row[] = await m.query(
+      `INSERT INTO app_schemas (tenant_id, app_id, version, schema) VALUES ($1, $2, $3, $4::jsonb) RETURNING app_id, version, schema, created_at`,
+      [tenantId, appId, version, JSON.stringify(schema)],
+    )
+    await m.query(`UPDATE apps SET schema_version = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, appId, version])
+    return toVersion(rows[0]!)
+  }
+
+  /** The tenant's profiles holding a value of any of the fields (`section.field`), locked. */
+  async profilesHolding(m: EntityManager, tenantId: string, paths: string[]): Promise<ProfileCustomRow[]> {
+    if (!paths.length) return []
+    const rows = await m.query(
+      `SELECT p.profile_id, p.content, p.history_seq FROM profiles p
+        WHERE p.tenant_id = $1
+          AND EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS x(s, f) WHERE p.content -> 'custom' -> x.s ? x.f)
+        ORDER BY p.profile_id FOR UPDATE`,
+      [tenantId, paths.map((p) => p.split('.')[0]), paths.map((p) => p.split('.')[1])],
+    )
+    return rows.map((r: ProfileCustomRow) => ({ ...r, history_seq: Number(r.history_seq) }))
+  }
+
+  /** Rewrites profiles' content after dropped fields were taken out, with one history entry each (input_type 'schema'). */
+  async dropValues(m: EntityManager, tenantId: string, rows: { profileId: string; content: string; seq: number; changes: string; at: string }[]) {
+    if (!rows.length) return
+    await m.query(
+      `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
+       SELECT $1, x.profile_id, x.seq, x.at, x.changes, '[]'::jsonb, 'schema'
+         FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::jsonb[]) AS x(profile_id, seq, at, changes)`,
+      [tenantId, rows.map((r) => r.profileId), rows.map((r) => r.seq), rows.map((r) => r.at), rows.map((r) => r.changes)],
+    )
+    await m.query(
+      `UPDATE profiles p SET content = x.content::jsonb, history_seq = x.seq, version = version + 1, last_updated = now()
+         FROM unnest($2::text[], $3::text[], $4::int[]) AS x(profile_id, content, seq)
+        WHERE p.tenant_id = $1 AND p.profile_id = x.profile_id`,
+      [tenantId, rows.map((r) => r.profileId), rows.map((r) => r.content), rows.map((r) => r.seq)],
+    )
+  }
+}

@@ -1,0 +1,118 @@
+import type { DataSource } from 'typeorm'
+import { AppSchemaRepository } from '../db/app-schema.repository.js'
+import { UnitOfWork } from '../db/unit-of-work.js'
+import { droppedFields, emptySchema, fieldPaths, parseCustomSchema, type AppSchemaVersion, type CustomSchema } from '../domain/custom-schema.js'
+import { DomainError } from '../domain/errors.js'
+import type { EventBus } from '../events/event-bus.js'
+import type { RequestContext } from './context.js'
+
+/** The schema as a caller sees it: version 0 with no sections when the app never set one. */
+export interface SchemaView extends Omit<AppSchemaVersion, 'createdAt'> {
+  createdAt: string | null
+}
+
+/** What setting a schema did: the new current version, and what the fields it dropped took out of profiles. */
+export interface SchemaChange extends SchemaView {
+  /** True when a new version was stored (false: the schema equals the current one). */
+  changed: boolean
+  /** `section.field` no longer declared by any app of the tenant: their values left the profiles, kept in history. */
+  droppedFields: string[]
+  /** Profiles whose dropped values were moved to their history. */
+  profilesUpdated: number
+}
+
+/** Stable JSON (keys sorted), to tell whether a submitted schema differs from the current one. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`
+  }
+  return JSON.stringify(v)
+}
+
+/**
+ * Custom profile schemas per app (README "Custom profile schema"). The calling app (`ctx.appId`) owns its schema;
+ * a dashboard session names the app. Each change is a new version; values of fields a change drops are moved out of
+ * the tenant's profiles into one history entry per profile (input_type 'schema'), unless another app of the tenant
+ * still declares the field.
+ */
+export class AppSchemaService {
+  private readonly uow: UnitOfWork
+  private readonly repo = new AppSchemaRepository()
+
+  constructor(
+    private readonly ds: DataSource,
+    bus: EventBus,
+  ) {
+    this.uow = new UnitOfWork(ds, bus)
+  }
+
+  async get(ctx: RequestContext): Promise<SchemaView> {
+    const cur = await this.repo.current(this.ds.manager, ctx.tenantId, ctx.appId)
+    if (cur) return cur
+    await this.assertApp(ctx)
+    return { appId: ctx.appId, version: 0, schema: emptySchema(), createdAt: null }
+  }
+
+  async versions(ctx: RequestContext, limit = 100): Promise<AppSchemaVersion[]> {
+    await this.assertApp(ctx)
+    return this.repo.versions(this.ds.manager, ctx.tenantId, ctx.appId, limit)
+  }
+
+  async set(ctx: RequestContext, input: unknown): Promise<SchemaChange> {
+    const schema = parseCustomSchema(input)
+    return this.uow.run(ctx, async (tx) => {
+      const m = tx.manager
+      const version = await this.repo.lockApp(m, ctx.tenantId, ctx.appId)
+      if (version === null) throw appNotFound()
+      const current = version > 0 ? await this.repo.current(m, ctx.tenantId, ctx.appId) : null
+      const before: CustomSchema = current?.schema ?? emptySchema()
+      if (current && canonical(before) === canonical(schema)) {
+        return { ...current, changed: false, droppedFields: [], profilesUpdated: 0 }
+      }
+      if (!current && !fieldPaths(schema).length) {
+        return { appId: ctx.appId, version: 0, schema, createdAt: null, changed: false, droppedFields: [], profilesUpdated: 0 }
+      }
+      const saved = await this.repo.insert(m, ctx.tenantId, ctx.appId, version + 1, schema)
+      // A field another app of the tenant still declares (with the same type) keeps its values: the profile is shared.
+      const others = await this.repo.othersOf(m, ctx.tenantId, ctx.appId)
+      const kept = new Set(others.flatMap((o) => fieldPaths(o).map((p) => `${p}:${typeOf(o, p)}`)))
+      const dropped = droppedFields(before, schema).filter((p) => !kept.has(`${p}:${typeOf(before, p)}`))
+      const profilesUpdated = await this.moveToHistory(m, ctx.tenantId, dropped, saved)
+      return { ...saved, changed: true, droppedFields: dropped, profilesUpdated }
+    })
+  }
+
+  /** Takes the dropped fields' values out of every profile of the tenant holding one, recording them in its history. */
+  private async moveToHistory(m: import('typeorm').EntityManager, tenantId: string, dropped: string[], saved: AppSchemaVersion): Promise<number> {
+    const rows = await this.repo.profilesHolding(m, tenantId, dropped)
+    const at = new Date().toISOString()
+    const writes = rows.map((r) => {
+      const content = structuredClone(r.content) as { custom?: Record<string, Record<string, unknown>> }
+      const removed: Record<string, Record<string, unknown>> = {}
+      for (const p of dropped) {
+        const [s, f] = p.split('.') as [string, string]
+        const section = content.custom?.[s]
+        if (!section || !Object.prototype.hasOwnProperty.call(section, f)) continue
+        ;(removed[s] ??= {})[f] = section[f]
+        delete section[f]
+        if (!Object.keys(section).length) delete content.custom![s]
+      }
+      const changes = { removed_custom: removed, schema: { app_id: saved.appId, version: saved.version } }
+      return { profileId: r.profile_id, content: JSON.stringify(content), seq: r.history_seq + 1, changes: JSON.stringify(changes), at }
+    })
+    await this.repo.dropValues(m, tenantId, writes)
+    return writes.length
+  }
+
+  private async assertApp(ctx: RequestContext): Promise<void> {
+    if (!(await this.repo.appExists(this.ds.manager, ctx.tenantId, ctx.appId))) throw appNotFound()
+  }
+}
+
+function typeOf(s: CustomSchema, path: string): string {
+  const [sec, f] = path.split('.') as [string, string]
+  return s.sections[sec]?.[f]?.type ?? ''
+}
+
+const appNotFound = () => new DomainError('APP_NOT_FOUND', 'App not found')
