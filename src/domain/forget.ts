@@ -8,8 +8,8 @@ import { z } from 'zod'
 import { diffStates } from './merge-diff.js'
 import { cleanText, removeFromList } from './merge-rules.js'
 import { categoryKey, normaliseValue } from './normalise.js'
-import { emptyState, FORGET_SECTIONS } from './profile.js'
-import type { Changes, CoreField, Extraction, ForgetSection, ProfileState, Scored, Tombstone } from './profile.js'
+import { CUSTOM_FIELD_PATH, emptyState, FORGET_SECTIONS } from './profile.js'
+import type { Changes, CoreField, CustomFieldPath, Extraction, ForgetSection, ProfileState, Scored, Tombstone } from './profile.js'
 import { parseRequest } from './requests.js'
 
 /** Tombstones kept per profile; past it the oldest go (their values could then return from evidence older than them). */
@@ -26,10 +26,11 @@ export interface ForgetTarget {
 export const forgetBodySchema = z
   .object({
     section: z
-      .enum(FORGET_SECTIONS, {
-        error: (iss) => (iss.input == null ? 'Missing field: section' : `Invalid field section: must be one of ${FORGET_SECTIONS.join(', ')}`),
+      .string({ error: (iss) => (iss.input == null ? 'Missing field: section' : 'Invalid field: section must be a string') })
+      .refine((v): v is ForgetSection => isForgetSection(v), {
+        error: `Invalid field section: must be one of ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field> of a custom schema`,
       })
-      .describe('The section, as named in the profile'),
+      .describe(`The section, as named in the profile: ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field> for a custom schema's field`),
     value: z
       .union([z.string(), z.number()], { error: (iss) => (iss.input == null ? 'Missing field: value' : 'Invalid field: value must be a string') })
       .transform((v) => String(v))
@@ -57,9 +58,12 @@ export const rollbackBodySchema = z.object({
     .describe('seq of the history entry whose state to return to'),
 })
 
+/** A section a value can be forgotten from: a standard one, or a custom schema's field (custom.<section>.<field>). */
+export const isForgetSection = (v: string): v is ForgetSection => (FORGET_SECTIONS as readonly string[]).includes(v) || CUSTOM_FIELD_PATH.test(v)
+
 export function parseForgetTarget(input: unknown): ForgetTarget {
   const b = parseRequest(forgetBodySchema, input)
-  return { section: b.section, value: b.value, ...(b.category != null ? { category: b.category } : {}) }
+  return { section: b.section as ForgetSection, value: b.value, ...(b.category != null ? { category: b.category } : {}) }
 }
 
 /** Deep copy with every section present (stored states of older shapes). */
@@ -78,7 +82,9 @@ export function completeState(state: ProfileState): ProfileState {
   return s
 }
 
-const keyOf = (section: ForgetSection, value: string | number) =>
+const isCustomPath = (section: ForgetSection): section is CustomFieldPath => section.startsWith('custom.')
+
+const keyOf = (section: ForgetSection, value: string | number | boolean) =>
   section === 'core_info.age' ? String(Number(String(value).trim())) : normaliseValue(String(value))
 
 const SCALAR_PATHS: Partial<Record<ForgetSection, true>> = {
@@ -125,6 +131,22 @@ function removeMatching(s: ProfileState, section: ForgetSection, key: string, ca
     const list = section === 'personality.traits' ? content.personality.traits : content.preferences.topics_to_avoid
     for (const e of list) if (normaliseValue(e.value) === key) out.push({ section: section === 'personality.traits' ? 'traits' : 'topics_to_avoid', value: e.value })
     removeFromList(list, key)
+  } else if (isCustomPath(section)) {
+    const [, sec, field] = section.split('.') as [string, string, string]
+    const fields = content.custom?.[sec]
+    const cur = fields && Object.hasOwn(fields, field) ? fields[field] : undefined
+    if (Array.isArray(cur)) {
+      for (const e of cur) if (keyOf(section, e.value) === key) out.push({ section, value: String(e.value) })
+      if (out.length) fields![field] = cur.filter((e) => keyOf(section, e.value) !== key)
+    } else if (cur && keyOf(section, cur.value as string | number) === key) {
+      out.push({ section, value: String(cur.value) })
+      delete s.internals.seen[section]
+    }
+    if (out.length) {
+      const left = fields![field]
+      if (!Array.isArray(left) || !left.length) delete fields![field]
+      if (!Object.keys(fields!).length) delete content.custom![sec]
+    }
   } else if (section === 'memories') {
     const kept = content.memories.filter((m) => normaliseValue(m.event) !== key)
     for (const m of content.memories) if (normaliseValue(m.event) === key) out.push({ section: 'memories', value: m.event })
@@ -137,6 +159,7 @@ function removeMatching(s: ProfileState, section: ForgetSection, key: string, ca
 function touched(section: ForgetSection, removed: Removed): string[] {
   if (section === 'interests') return ['interests', ...removed.map((r) => `interests.${r.category}`)]
   if (section === 'memories') return ['memories']
+  if (isCustomPath(section)) return [section.split('.').slice(0, 2).join('.'), section]
   return [section.split('.')[0]!, section]
 }
 
@@ -172,10 +195,23 @@ function* proposed(ex: Extraction): Generator<[ForgetSection, unknown]> {
   yield* list('personality.traits', ex.personality?.traits)
   yield* list('preferences.topics_to_avoid', ex.preferences?.topics_to_avoid)
   if (Array.isArray(ex.memories)) for (const m of ex.memories) yield ['memories', m?.event]
+  for (const [sec, fields] of customEntries(ex)) {
+    for (const [field, v] of Object.entries(fields)) {
+      const path: CustomFieldPath = `custom.${sec}.${field}`
+      if (Array.isArray(v)) yield* list(path, v)
+      else yield [path, (v as Scored<unknown> | undefined)?.value]
+    }
+  }
 }
 
+/** An extraction's custom sections that are objects (an extractor's answer is checked later, against the app's schema). */
+const customEntries = (ex: Extraction): [string, Record<string, unknown>][] =>
+  ex.custom && typeof ex.custom === 'object'
+    ? (Object.entries(ex.custom as Record<string, unknown>).filter((e) => !!e[1] && typeof e[1] === 'object') as [string, Record<string, unknown>][])
+    : []
+
 const tombKey = (section: ForgetSection, value: unknown): string | undefined =>
-  typeof value === 'string' || typeof value === 'number' ? `${section}\u0000${keyOf(section, value)}` : undefined
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? `${section}\u0000${keyOf(section, value)}` : undefined
 
 /** The extraction without the values of the `blocked` tombstone keys. */
 function without(ex: Extraction, blocked: Set<string>): Extraction {
@@ -195,6 +231,14 @@ function without(ex: Extraction, blocked: Set<string>): Extraction {
   if (out.interests && typeof out.interests === 'object') for (const c of Object.keys(out.interests)) out.interests[c] = keep('interests', out.interests[c])
   if (out.personality?.traits) out.personality.traits = keep('personality.traits', out.personality.traits)
   if (Array.isArray(out.memories)) out.memories = out.memories.filter((m) => !gone('memories', m?.event))
+  for (const [sec, fields] of customEntries(out)) {
+    for (const field of Object.keys(fields)) {
+      const path: CustomFieldPath = `custom.${sec}.${field}`
+      const v = fields[field]
+      if (Array.isArray(v)) fields[field] = keep(path, v)
+      else if (gone(path, (v as Scored<unknown> | undefined)?.value)) delete fields[field]
+    }
+  }
   return out
 }
 

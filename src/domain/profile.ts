@@ -72,7 +72,10 @@ export const FORGET_SECTIONS = [
   'preferences.topics_to_avoid',
   'memories',
 ] as const
-export type ForgetSection = (typeof FORGET_SECTIONS)[number]
+/** A custom field of an app's schema (src/domain/custom-schema.ts), as a forget names it: custom.<section>.<field>. */
+export type CustomFieldPath = `custom.${string}.${string}`
+export const CUSTOM_FIELD_PATH = /^custom\.[a-z][a-z0-9_]{0,39}\.[a-z][a-z0-9_]{0,39}$/
+export type ForgetSection = (typeof FORGET_SECTIONS)[number] | CustomFieldPath
 
 /** A forgotten value: its section, category (interests; omitted = every category), normalised key and when. */
 export interface Tombstone {

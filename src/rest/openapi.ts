@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { CUSTOM_FIELD_TYPES, CUSTOM_LIMITS, NAME_RE } from '../domain/custom-schema.js'
 import { forgetBodySchema, rollbackBodySchema } from '../domain/forget.js'
-import { FORGET_SECTIONS } from '../domain/profile.js'
+import { CUSTOM_FIELD_PATH, FORGET_SECTIONS } from '../domain/profile.js'
 import { contextParamsSchema, searchParamsSchema, submitBodySchema } from '../domain/requests.js'
 
 const scoredString = z.object({ value: z.string(), confidence: z.number().min(0).max(1) })
@@ -191,7 +191,13 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
             'Forget one value: removed from the profile, its summary and its embedding, recorded in the history (input_type forget). Only a submission accepted afterwards can bring it back',
           parameters: [
             idParam,
-            { name: 'section', in: 'query', required: false, schema: { type: 'string', enum: [...FORGET_SECTIONS] }, description: 'Instead of the body' },
+            {
+              name: 'section',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', anyOf: [{ enum: [...FORGET_SECTIONS] }, { pattern: CUSTOM_FIELD_PATH.source }] },
+              description: 'Instead of the body: a standard section, or custom.<section>.<field> of a custom schema',
+            },
             { name: 'value', in: 'query', required: false, schema: { type: 'string' }, description: 'Instead of the body' },
             { name: 'category', in: 'query', required: false, schema: { type: 'string' }, description: 'Instead of the body (interests only)' },
           ],

@@ -217,3 +217,61 @@ describe('custom profile schema: a change while a batch of the profile is in fli
     expect(sub).toEqual({ status: 'done', attempts: 1 })
   })
 })
+
+describe('custom profile schema: forgetting a custom value', () => {
+  let svc: TestService
+  let api: Client
+  let key: string
+  const forget = (body: unknown) =>
+    fetch(`${svc.url}/v1/profile/f1/values`, { method: 'DELETE', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
+    const k = await svc.profiler.services.tenants.createApp('default', 'shop')
+    key = k.api_key
+    api = client(svc.url, key)
+    const put = await fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(SCHEMA) })
+    expect(put.status).toBe(200)
+  })
+  afterAll(async () => svc?.close())
+
+  it('removes a list entry or a scalar (custom.<section>.<field>), logs it, and only newer evidence brings it back', async () => {
+    expect((await api.post('f1', { data: "I'm vegetarian and halal. My budget is $800." })).status).toBe(202)
+    const p = await api.waitReady('f1')
+    expect(p.custom.diet.restrictions.map((e: any) => e.value)).toEqual(['vegetarian', 'halal'])
+
+    const r = await forget({ section: 'custom.diet.restrictions', value: 'Vegetarian' })
+    expect(r.status, await r.clone().text()).toBe(200)
+    const after = ((await r.json()) as any).profile
+    expect(after.custom.diet.restrictions.map((e: any) => e.value)).toEqual(['halal'])
+    expect(after.update_log.at(-1)).toMatchObject({ input_type: 'forget', changes: { removed: [{ section: 'custom.diet.restrictions', value: 'vegetarian' }] } })
+    const context = ((await (await api.get('/v1/profile/f1/context')).json()) as any).text
+    expect(context).toMatch(/diet restrictions: halal/)
+    expect(context).not.toMatch(/restrictions: [^\n]*vegetarian/)
+
+    const b = await forget({ section: 'custom.travel.budget', value: 800 })
+    expect(b.status, await b.clone().text()).toBe(200)
+    expect(((await b.json()) as any).profile.custom.travel).toBeUndefined()
+
+    // Bad names are 400s, absent values 404s.
+    for (const section of ['custom.diet', 'custom.Diet.restrictions', 'custom..x', 'custom.diet.restrictions.extra']) {
+      const bad = await forget({ section, value: 'x' })
+      expect(bad.status, section).toBe(400)
+      expect(((await bad.json()) as any).message).toMatch(/custom\.<section>\.<field>/)
+    }
+    expect((await forget({ section: 'custom.diet.restrictions', value: 'kosher' })).status).toBe(404)
+    expect((await forget({ section: 'custom.nope.field', value: 'x' })).status).toBe(404)
+
+    // A submission that does not state it leaves it gone; one that does (newer evidence) brings it back.
+    expect((await api.post('f1', { data: 'I am also kosher.' })).status).toBe(202)
+    await waitFor('kosher merged', () => api.profile('f1'), { until: (q) => q.status === 'ready' && q.custom.diet.restrictions.some((e: any) => e.value === 'kosher') })
+    expect((await api.profile('f1')).custom.diet.restrictions.map((e: any) => e.value)).not.toContain('vegetarian')
+    expect((await api.post('f1', { data: "I'm vegetarian again." })).status).toBe(202)
+    await waitFor('vegetarian back', () => api.profile('f1'), { until: (q) => q.status === 'ready' && q.custom.diet.restrictions.some((e: any) => e.value === 'vegetarian') })
+
+    // Over GraphQL too.
+    const g = gqlApi(svc.url, key)
+    const gone = await g.data(`mutation { forgetProfileValue(id: "f1", section: "custom.diet.restrictions", value: "halal") { custom } }`)
+    expect(gone.forgetProfileValue.custom.diet.restrictions.map((e: any) => e.value)).not.toContain('halal')
+  })
+})

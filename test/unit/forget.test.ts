@@ -95,3 +95,45 @@ describe('parseForgetTarget', () => {
     expect(parseForgetTarget({ section: 'core_info.age', value: 34 })).toEqual({ section: 'core_info.age', value: '34' })
   })
 })
+
+describe('forgetting custom schema values (custom.<section>.<field>)', () => {
+  const withCustom = (): ProfileState => {
+    const s = base()
+    s.content.custom = {
+      diet: { restrictions: [{ value: 'vegetarian', confidence: 0.6 }, { value: 'halal', confidence: 0.6 }] },
+      travel: { budget: { value: 800, confidence: 0.8 }, ok: { value: true, confidence: 0.7 } },
+    }
+    return s
+  }
+
+  it('removes a list entry, a number and a boolean, dropping emptied fields and sections', () => {
+    const a = forgetValue(withCustom(), { section: 'custom.diet.restrictions', value: 'Vegetarian' }, T1)
+    expect(a.changes.removed).toEqual([{ section: 'custom.diet.restrictions', value: 'vegetarian' }])
+    expect(a.state.content.custom!.diet!.restrictions).toEqual([{ value: 'halal', confidence: 0.6 }])
+    expect(a.state.field_timestamps['custom.diet.restrictions']).toBe(T1)
+    const b = forgetValue(a.state, { section: 'custom.diet.restrictions', value: 'halal' }, T1)
+    expect(b.state.content.custom!.diet).toBeUndefined()
+    const c = forgetValue(b.state, { section: 'custom.travel.budget', value: '800' }, T1)
+    expect(c.found).toBe(true)
+    expect(c.state.content.custom!.travel).toEqual({ ok: { value: true, confidence: 0.7 } })
+    expect(forgetValue(c.state, { section: 'custom.travel.ok', value: 'true' }, T1).state.content.custom).toEqual({})
+    expect(forgetValue(withCustom(), { section: 'custom.travel.budget', value: '801' }, T1).found).toBe(false)
+    expect(forgetValue(withCustom(), { section: 'custom.nope.x', value: 'a' }, T1).found).toBe(false)
+  })
+
+  it('older evidence cannot bring a custom value back; newer can', () => {
+    const gone = forgetValue(withCustom(), { section: 'custom.diet.restrictions', value: 'vegetarian' }, T1).state
+    const again: Extraction = { custom: { diet: { restrictions: [{ value: 'Vegetarian', confidence: 0.6 }] } } }
+    expect(merge(gone, [again], T2, { acceptedAt: [T0] }).state.content.custom!.diet!.restrictions!).toEqual([{ value: 'halal', confidence: 0.6 }])
+    const back = merge(gone, [again], T2, { acceptedAt: [T2] }).state
+    expect((back.content.custom!.diet!.restrictions as { value: string }[]).map((e) => e.value.toLowerCase())).toContain('vegetarian')
+    expect(back.internals.forgotten ?? []).toEqual([])
+  })
+
+  it('parses custom paths and refuses malformed ones', () => {
+    expect(parseForgetTarget({ section: 'custom.diet.restrictions', value: 'x' }).section).toBe('custom.diet.restrictions')
+    for (const section of ['custom.diet', 'custom.Diet.x', 'custom.diet.x.y', 'custom.1a.b', 'custom.' + 'a'.repeat(41) + '.b']) {
+      expect(() => parseForgetTarget({ section, value: 'x' }), section).toThrow(/custom\.<section>\.<field>/)
+    }
+  })
+})

@@ -28,7 +28,7 @@ export class ForgetArgs {
   @Field(() => ID) id!: string
   @Field(() => String, {
     description:
-      'The section, as named in the profile: core_info.name, core_info.age, core_info.gender, core_info.location, core_info.occupation, interests, personality.traits, preferences.conversation_style, preferences.topics_to_avoid, memories',
+      'The section, as named in the profile: core_info.name, core_info.age, core_info.gender, core_info.location, core_info.occupation, interests, personality.traits, preferences.conversation_style, preferences.topics_to_avoid, memories, or custom.<section>.<field> of a custom schema',
   })
   section!: string
   @Field(() => String, { description: 'The value (for memories, the event); compared as the merge compares values' }) value!: string

@@ -2,6 +2,7 @@
 import { h } from '../../dom'
 import type { Profile } from '../../types'
 import { confidenceBar } from '../../ui'
+import type { EditActions } from './edits'
 import { empty, section } from './section'
 
 interface Scored {
@@ -13,17 +14,24 @@ const isScored = (v: unknown): v is Scored => !!v && typeof v === 'object' && 'v
 const label = (s: string) => s.replace(/_/g, ' ')
 const shown = (v: unknown) => (typeof v === 'boolean' ? (v ? 'yes' : 'no') : String(v))
 
-function valueCell(v: unknown): HTMLElement {
+/** A value's remove control (forgetProfileValue with section custom.<section>.<field>), when the page offers edits. */
+type Remove = ((value: string) => HTMLButtonElement) | undefined
+
+function valueCell(v: unknown, remove: Remove): HTMLElement {
   if (Array.isArray(v)) {
     const items = v.filter(isScored)
     if (!items.length) return h('dd', null, h('span', { class: 'muted' }, 'None'))
-    return h('dd', null, h('ul', { class: 'scored-list' }, items.map((i) => h('li', null, h('span', { class: 'scored-value' }, shown(i.value)), confidenceBar(i.confidence)))))
+    return h(
+      'dd',
+      null,
+      h('ul', { class: 'scored-list' }, items.map((i) => h('li', null, h('span', { class: 'scored-value' }, shown(i.value)), confidenceBar(i.confidence), remove?.(String(i.value))))),
+    )
   }
-  if (isScored(v)) return h('dd', null, h('span', { class: 'scored-value' }, shown(v.value)), confidenceBar(v.confidence))
+  if (isScored(v)) return h('dd', null, h('span', { class: 'scored-value' }, shown(v.value)), confidenceBar(v.confidence), remove?.(String(v.value)))
   return h('dd', null, h('span', { class: 'muted' }, 'Unknown'))
 }
 
-export function customSection(p: Profile): HTMLElement {
+export function customSection(p: Profile, edits?: EditActions): HTMLElement {
   const custom = (p.custom ?? {}) as Record<string, Record<string, unknown>>
   const sections = Object.keys(custom).sort()
   if (!sections.length) return section('custom', 'Custom fields', empty("No values of the apps' custom schema fields yet."))
@@ -32,7 +40,7 @@ export function customSection(p: Profile): HTMLElement {
     'Custom fields',
     sections.map((s) => [
       h('h3', null, label(s)),
-      h('dl', { class: 'scored-grid', 'data-testid': `custom-${s}` }, Object.keys(custom[s] ?? {}).sort().map((f) => h('div', { class: 'scored-row' }, h('dt', null, label(f)), valueCell(custom[s]![f])))),
+      h('dl', { class: 'scored-grid', 'data-testid': `custom-${s}` }, Object.keys(custom[s] ?? {}).sort().map((f) => h('div', { class: 'scored-row' }, h('dt', null, label(f)), valueCell(custom[s]![f], edits && ((value) => edits.forget(`custom.${s}.${f}`, value)))))),
     ]),
   )
 }
