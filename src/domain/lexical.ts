@@ -52,6 +52,14 @@ export function searchableText(content: ProfileContent, summary?: string | null)
   add(content.preferences?.conversation_style?.value)
   for (const t of list(content.preferences?.topics_to_avoid)) add(t.value)
   for (const m of list(content.memories)) add(m.event)
+  // An app's custom schema fields (content.custom.<section>.<field>): a scalar or a list of values.
+  for (const fields of Object.values(content.custom ?? {})) {
+    if (!fields || typeof fields !== 'object') continue
+    for (const v of Object.values(fields)) {
+      if (Array.isArray(v)) for (const i of list(v)) add(i.value)
+      else add((v as { value?: unknown } | undefined)?.value)
+    }
+  }
   return parts.join('\n')
 }
 

@@ -52,6 +52,9 @@ describe('hybrid search: words and scores', () => {
     expect(l).toEqual(expect.arrayContaining(['zoe', 'łukasiewicz', 'harpsichord', 'sonata', 'music', 'reykjavik', '2019', 'plai']))
     expect(new Set(l).size).toBe(l.length)
     expect(profileLexemes(emptyContent(), '')).toBe('')
+    // An app's custom schema values too (lists and scalars; booleans carry no word).
+    c.custom = { diet: { restrictions: [{ value: 'pescatarian', confidence: 0.6 }] }, travel: { city: { value: 'Tromsø', confidence: 0.8 }, ok: { value: true, confidence: 1 } } }
+    expect(profileLexemes(c, '').split(' ')).toEqual(expect.arrayContaining(['pescatarian', 'tromsø']))
   })
 
   it('the hybrid score: a lexical match scores at least LEXICAL_SCORE and at least its vector score, and stays monotone', () => {
