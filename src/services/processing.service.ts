@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { setMaxListeners } from 'node:events'
 import type { DataSource } from 'typeorm'
 import type { Logger } from 'pino'
 import type { AiProviders } from '../ai/types.js'
@@ -87,6 +88,9 @@ export class ProcessingService {
     // Unique per round: concurrent rounds of one process must not pass each other's lease check.
     const owner = `${this.opts.workerId}:${randomUUID().slice(0, 8)}`
     const abort = new AbortController()
+    // Every batch of the round listens on this one signal (each AI request adds a listener and removes it when done), so
+    // a round of many profiles has many at once by design: no leak, and Node's warning past 10 would only be noise.
+    setMaxListeners(0, abort.signal)
     const entry = { abort, done: Promise.resolve() as Promise<unknown> }
     this.inflight.add(entry)
     const work = (async () => {
