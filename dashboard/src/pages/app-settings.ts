@@ -1,4 +1,4 @@
-/** What an app's settings pages (Retention, Summary) share: finding the app among the account's apps. */
+/** What an app's settings pages (Retention, Summary, Profile schema) share: finding the app, and saving a form. */
 import { errorMessage, gql } from '../api'
 import { APPS } from '../queries'
 import type { DashboardApp } from '../types'
@@ -14,5 +14,22 @@ export async function loadApp(appId: string, signal: AbortSignal, pageError: HTM
   } catch (err) {
     if (signal.aborted) return
     showError(pageError, `Could not load the app: ${errorMessage(err)}`)
+  }
+}
+
+/**
+ * A form's save: the button disabled while `run` works, and its error (unless the page was left meanwhile) shown on
+ * `formError`; `onError` runs after it is shown (to move the focus back, say).
+ */
+export async function saveWith(save: HTMLButtonElement, formError: HTMLElement, signal: AbortSignal, run: () => Promise<void>, onError?: () => void): Promise<void> {
+  save.disabled = true
+  try {
+    await run()
+  } catch (err) {
+    if (signal.aborted) return
+    showError(formError, errorMessage(err))
+    onError?.()
+  } finally {
+    save.disabled = false
   }
 }

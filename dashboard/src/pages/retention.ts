@@ -1,9 +1,9 @@
 /** #/apps/<id>/retention: the app's data retention policy (deleting untouched profiles, dropping raw submission text). */
-import { errorMessage, gql } from '../api'
+import { gql } from '../api'
 import { h, labelled } from '../dom'
 import { SET_APP_RETENTION } from '../queries'
 import type { Page } from '../router'
-import { loadApp } from './app-settings'
+import { loadApp, saveWith } from './app-settings'
 import type { DashboardApp } from '../types'
 import { announce, errorText, showError } from '../ui'
 
@@ -64,17 +64,11 @@ export const retentionPage: Page = ({ root, route, signal }) => {
         return
       }
     }
-    save.disabled = true
-    try {
+    await saveWith(save, formError, signal, async () => {
       const { setAppRetention } = await gql(SET_APP_RETENTION, { id: appId, deleteProfilesAfterDays: d as number | null, dropSubmissionTextAfterDays: t as number | null }, signal)
       show(setAppRetention)
       announce('Retention policy saved.')
-    } catch (err) {
-      if (signal.aborted) return
-      showError(formError, errorMessage(err))
-    } finally {
-      save.disabled = false
-    }
+    })
   })
 
   root.append(

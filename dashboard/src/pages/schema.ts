@@ -4,6 +4,7 @@ import { h, labelled, replace } from '../dom'
 import { APP_CUSTOM_SCHEMA, APPS, SET_APP_CUSTOM_SCHEMA } from '../queries'
 import type { Page } from '../router'
 import { announce, dateTime, errorText, showError } from '../ui'
+import { saveWith } from './app-settings'
 
 const EXAMPLE = {
   sections: {
@@ -81,23 +82,22 @@ export const schemaPage: Page = ({ root, route, signal }) => {
       textarea.focus()
       return
     }
-    save.disabled = true
-    try {
-      const { setCustomSchema: r } = await gql(SET_APP_CUSTOM_SCHEMA, { appId, schema: schema as Record<string, unknown> }, signal)
-      show(r.version, r.schema, r.createdAt)
-      result.textContent = !r.changed
-        ? 'No change: the schema equals the current version.'
-        : `Saved as version ${r.version}.` +
-          (r.droppedFields.length ? ` Dropped ${r.droppedFields.join(', ')}: values moved to the history of ${r.profilesUpdated} profile(s).` : '')
-      announce(result.textContent)
-      void loadVersions()
-    } catch (err) {
-      if (signal.aborted) return
-      showError(formError, errorMessage(err))
-      textarea.focus()
-    } finally {
-      save.disabled = false
-    }
+    await saveWith(
+      save,
+      formError,
+      signal,
+      async () => {
+        const { setCustomSchema: r } = await gql(SET_APP_CUSTOM_SCHEMA, { appId, schema: schema as Record<string, unknown> }, signal)
+        show(r.version, r.schema, r.createdAt)
+        result.textContent = !r.changed
+          ? 'No change: the schema equals the current version.'
+          : `Saved as version ${r.version}.` +
+            (r.droppedFields.length ? ` Dropped ${r.droppedFields.join(', ')}: values moved to the history of ${r.profilesUpdated} profile(s).` : '')
+        announce(result.textContent)
+        void loadVersions()
+      },
+      () => textarea.focus(),
+    )
   })
 
   async function loadVersions(): Promise<void> {

@@ -1,9 +1,9 @@
 /** #/apps/<id>/summary: the app's summary instructions (what the summaries of the profiles it writes to cover or leave out). */
-import { errorMessage, gql } from '../api'
+import { gql } from '../api'
 import { h, labelled } from '../dom'
 import { SET_APP_SUMMARY_INSTRUCTIONS } from '../queries'
 import type { Page } from '../router'
-import { loadApp } from './app-settings'
+import { loadApp, saveWith } from './app-settings'
 import type { DashboardApp } from '../types'
 import { announce, errorText, showError } from '../ui'
 
@@ -45,17 +45,11 @@ export const summaryPage: Page = ({ root, route, signal }) => {
     event.preventDefault()
     showError(formError, null)
     const instructions = inputs.map((i) => i.value.trim()).filter(Boolean)
-    save.disabled = true
-    try {
+    await saveWith(save, formError, signal, async () => {
       const { setAppSummaryInstructions } = await gql(SET_APP_SUMMARY_INSTRUCTIONS, { id: appId, instructions }, signal)
       show(setAppSummaryInstructions)
       announce('Summary instructions saved.')
-    } catch (err) {
-      if (signal.aborted) return
-      showError(formError, errorMessage(err))
-    } finally {
-      save.disabled = false
-    }
+    })
   })
 
   root.append(
