@@ -4,6 +4,7 @@ import { buildSchema } from 'type-graphql'
 import { errorBoundary } from './error-boundary.js'
 import { AccountResolver } from './resolvers/account.resolver.js'
 import { CustomSchemaResolver } from './resolvers/custom-schema.resolver.js'
+import { SummaryInstructionsResolver } from './resolvers/summary-instructions.resolver.js'
 import { ExportResolver } from './resolvers/export.resolver.js'
 import { ProfileResolver } from './resolvers/profile.resolver.js'
 import { SearchResolver } from './resolvers/search.resolver.js'
@@ -27,7 +28,7 @@ const noTopics = {
 
 /** The schema is built from the resolver classes once per process (type-graphql's metadata is global). */
 export function profilerSchema(): Promise<GraphQLSchema> {
-  built ??= buildSchema({ resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver, CustomSchemaResolver], globalMiddlewares: [errorBoundary], pubSub: noTopics, validate: false })
+  built ??= buildSchema({ resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver, CustomSchemaResolver, SummaryInstructionsResolver], globalMiddlewares: [errorBoundary], pubSub: noTopics, validate: false })
   return built
 }
 
@@ -36,7 +37,7 @@ let builtDashboard: Promise<GraphQLSchema> | undefined
 /** The dashboard's schema (/dashboard/graphql): the API's operations plus accounts, apps and their webhooks, which the API lacks. */
 export function dashboardSchema(): Promise<GraphQLSchema> {
   builtDashboard ??= buildSchema({
-    resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver, AccountResolver, WebhookResolver, CustomSchemaResolver],
+    resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver, AccountResolver, WebhookResolver, CustomSchemaResolver, SummaryInstructionsResolver],
     globalMiddlewares: [errorBoundary],
     pubSub: noTopics,
     validate: false,

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { CUSTOM_FIELD_TYPES, CUSTOM_LIMITS, NAME_RE } from '../domain/custom-schema.js'
+import { MAX_INSTRUCTION_CHARS, MAX_INSTRUCTIONS } from '../domain/summary-instructions.js'
 import { forgetBodySchema, rollbackBodySchema } from '../domain/forget.js'
 import { CUSTOM_FIELD_PATH, FORGET_SECTIONS } from '../domain/profile.js'
 import { contextParamsSchema, searchParamsSchema, submitBodySchema } from '../domain/requests.js'
@@ -23,6 +24,7 @@ const CustomSchemaBody = z
       .describe(`At most ${CUSTOM_LIMITS.sections} sections and ${CUSTOM_LIMITS.fields} fields in all; a section may not reuse a standard name (core_info, interests, ...)`),
   })
   .describe(`At most ${CUSTOM_LIMITS.schemaBytes} bytes of JSON`)
+const SummaryInstructions = z.object({ app_id: z.string(), instructions: z.array(z.string()) })
 const SchemaVersion = z.object({
   app_id: z.string(),
   version: z.number().int().describe('0 when the app never set a schema'),
@@ -319,6 +321,23 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
         get: {
           summary: "Every version of the calling app's custom schema, newest first (at most 100)",
           responses: { '200': { description: 'The versions', content: json(z.object({ versions: z.array(SchemaVersion) })) }, ...common },
+        },
+      },
+      '/v1/summary-instructions': {
+        get: {
+          summary: "The calling app's summary instructions",
+          responses: { '200': { description: 'The instructions ([] when none)', content: json(SummaryInstructions) }, ...common },
+        },
+        put: {
+          summary:
+            "Replaces the calling app's summary instructions (at most 5 of 1-200 characters; [] clears them): they apply from the next batch of a profile whose newest submission comes from this app, and to its re-extractions",
+          requestBody: { required: true, content: json(z.object({ instructions: z.array(z.string().min(1).max(MAX_INSTRUCTION_CHARS)).max(MAX_INSTRUCTIONS) })) },
+          responses: {
+            '200': { description: 'The instructions now', content: json(SummaryInstructions) },
+            '400': err('Invalid instructions (the message says which)'),
+            '415': err('Body is not application/json'),
+            ...common,
+          },
         },
       },
       '/v1/smart-search': { get: { summary: 'Alias of /v1/search', parameters: queryParams(maxPageSize), responses: { '200': { description: 'As /v1/search' } } } },

@@ -195,6 +195,21 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
     return { ...toRestSchema(r), changed: r.changed, dropped_fields: r.droppedFields, profiles_updated: r.profilesUpdated }
   })
 
+  // The calling app's summary instructions (README "Summary instructions"): the app is the key's.
+  v1.get('/summary-instructions', async (req) => {
+    const app = await services.tenants.appOf(req.ctx.tenantId, req.ctx.appId)
+    return { app_id: app.id, instructions: app.summaryInstructions }
+  })
+  v1.put('/summary-instructions', async (req) => {
+    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) {
+      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json')
+    }
+    const body = req.body as { instructions?: unknown } | null
+    if (!body || typeof body !== 'object' || Array.isArray(body) || !('instructions' in body)) throw invalid('Missing field: instructions (a list of strings; [] clears them)')
+    const app = await services.tenants.setSummaryInstructions(req.ctx.tenantId, req.ctx.appId, body.instructions, { byId: true })
+    return { app_id: app.id, instructions: app.summaryInstructions }
+  })
+
   const doc = openApiDocument({ maxPageSize: config.limits.maxPageSize })
   v1.get('/openapi.json', async () => doc)
 }

@@ -118,6 +118,46 @@ describe('summary instructions per app', () => {
     expect(failed?.code).not.toBe(0)
     expect(failed?.stderr).toMatch(/At most 5 summary instructions/)
   })
+
+  it("are set and read by the app's own key: REST /v1/summary-instructions and GraphQL, with clear 400s", async () => {
+    const key = apps.chat!.key
+    const url = `${svc.url}/v1/summary-instructions`
+    const put = (body: unknown, type = 'application/json') =>
+      fetch(url, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+    const set = await put({ instructions: ['Leave out location', ' cover memories '] })
+    expect(set.status, await set.clone().text()).toBe(200)
+    expect(await json(set)).toEqual({ app_id: apps.chat!.id, instructions: ['Leave out location', 'cover memories'] })
+    expect(await json(await fetch(url, { headers: { authorization: `Bearer ${key}` } }))).toEqual({ app_id: apps.chat!.id, instructions: ['Leave out location', 'cover memories'] })
+    // The other app's instructions are its own.
+    expect((await json(await fetch(url, { headers: { authorization: `Bearer ${apps.crm!.key}` } }))).app_id).toBe(apps.crm!.id)
+
+    const refused: [unknown, RegExp][] = [
+      [{}, /Missing field: instructions/],
+      [[], /Missing field: instructions/],
+      [{ instructions: 'leave out age' }, /list/i],
+      [{ instructions: ['a', 'b', 'c', 'd', 'e', 'f'] }, /At most 5 summary instructions \(got 6\)/],
+      [{ instructions: ['x'.repeat(201)] }, /at most 200 characters/],
+      [{ instructions: ['bell\u0007'] }, /control or invisible characters/],
+    ]
+    for (const [body, message] of refused) {
+      const r = await put(body)
+      expect(r.status, JSON.stringify(body)).toBe(400)
+      expect((await json(r)).message).toMatch(message)
+    }
+    expect((await put('{"instructions": [', 'application/json')).status).toBe(400)
+    expect((await put('instructions=x', 'text/plain')).status).toBe(415)
+
+    // GraphQL with the app key: its own app; another app's id is not found.
+    const q = await gql(svc.url, key, `{ summaryInstructions }`)
+    expect(q.body.data.summaryInstructions).toEqual(['Leave out location', 'cover memories'])
+    const m = await gql(svc.url, key, `mutation($i: [String!]!) { setSummaryInstructions(instructions: $i) }`, { i: [] })
+    expect(m.body.data.setSummaryInstructions).toEqual([])
+    const foreign = await gql(svc.url, key, `{ summaryInstructions(appId: "${apps.crm!.id}") }`)
+    expect(foreign.body.errors[0].extensions.code).toBe('APP_NOT_FOUND')
+    const bad = await gql(svc.url, key, `mutation { setSummaryInstructions(instructions: ["", "ok"]) }`)
+    expect(bad.body.errors[0].extensions.code).toBe('VALIDATION_FAILED')
+    expect(await json(await fetch(url, { headers: { authorization: `Bearer ${key}` } }))).toEqual({ app_id: apps.chat!.id, instructions: [] })
+  })
 })
 
 /** The profile once ready again with a newer last_updated than `since`. */

@@ -12,7 +12,7 @@ describe('OpenAPI document', () => {
   it('describes every /v1 operation with the request schemas used for validation', () => {
     const doc = openApiDocument() as any
     expect(doc.openapi).toMatch(/^3\./)
-    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/export', '/v1/import', '/v1/profile/{id}', '/v1/profile/{id}/context', '/v1/profile/{id}/reextract', '/v1/profile/{id}/rollback', '/v1/profile/{id}/values', '/v1/schema', '/v1/schema/versions', '/v1/search', '/v1/smart-search'])
+    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/export', '/v1/import', '/v1/profile/{id}', '/v1/profile/{id}/context', '/v1/profile/{id}/reextract', '/v1/profile/{id}/rollback', '/v1/profile/{id}/values', '/v1/schema', '/v1/schema/versions', '/v1/search', '/v1/smart-search', '/v1/summary-instructions'])
     expect(Object.keys(doc.paths['/v1/schema']).sort()).toEqual(['get', 'put'])
     const schemaBody = doc.paths['/v1/schema'].put.requestBody.content['application/json'].schema
     expect(JSON.stringify(schemaBody)).toContain('string[]')

@@ -7,16 +7,16 @@ import type { GqlContext } from '../context.js'
 import { CustomSchemaChange, CustomSchemaVersion } from '../types/custom-schema.type.js'
 
 /**
- * Whose schema: with an app key, the key's app (appId omitted or the same); on the dashboard, the named app of the
- * signed-in account's tenant.
+ * Whose app setting (the custom schema, the summary instructions): with an app key, the key's app (appId omitted or the
+ * same); on the dashboard, the named app of the signed-in account's tenant.
  */
-function appContext(context: GqlContext, appId: string | null | undefined): RequestContext {
+export function appContext(context: GqlContext, appId: string | null | undefined): RequestContext {
   if (context.dashboard) {
     if (!context.dashboard.account) throw new DomainError('UNAUTHENTICATED', 'Sign in first: this operation needs a dashboard session')
     if (!appId) throw invalid('Argument appId is required on the dashboard')
     return { ...context.ctx, tenantId: context.dashboard.account.tenantId, appId }
   }
-  if (appId && appId !== context.ctx.appId) throw new DomainError('APP_NOT_FOUND', 'App not found: an app key reads and sets only its own schema')
+  if (appId && appId !== context.ctx.appId) throw new DomainError('APP_NOT_FOUND', 'App not found: an app key reads and sets only its own app')
   return context.ctx
 }
 
