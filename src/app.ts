@@ -79,6 +79,9 @@ function packageVersion(): string {
 }
 
 /** Tenants, apps and keys. Keys are cached only where every revocation is heard: a server's LISTEN, or the embedded server this process runs. */
+/** How long a worker whose embedding model is unlike the database's takes no jobs before it tries again. */
+const EMBEDDING_MISMATCH_PAUSE_MS = 30_000
+
 const tenantService = (db: Database, bus: EventBus, opts: { cacheKeys: boolean }) => new TenantService(db.dataSource, bus, opts)
 /** Dashboard accounts; sign-up counters shared through the database on a server. */
 const accountService = (db: Database, config: Config) => new AccountService(db.dataSource, config.dashboard, { shared: db.mode === 'server' })
@@ -345,10 +348,14 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       )
       // A profile that starts processing has a new job: fetch it now (in process, or through LISTEN from any API process).
       const stopWaking = bus.subscribe('profileStatusChanged', (e) => e.status === 'processing' && loop.wake())
+      // A worker whose embedding model is unlike the database's (reindexed for another) can apply nothing: it stops
+      // taking jobs for a while, so that a worker configured like the database gets them, and then looks again.
+      const stopPausing = services.processing.onEmbeddingMismatch(() => loop.pause(EMBEDDING_MISMATCH_PAUSE_MS))
       loop.start()
       // Closers run in reverse: the loop stops fetching before the processing service waits for its rounds.
       c.add(async () => {
         stopWaking()
+        stopPausing()
         await loop.stop()
       })
       const reconciler = new Reconciler(ds, queue, config.worker.leaseSeconds)

@@ -22,6 +22,7 @@ export class WorkerLoop {
   private done?: Promise<void>
   private sleeper?: { timer: NodeJS.Timeout; resolve: () => void }
   private woken = false
+  private pausedUntil = 0
 
   constructor(
     private readonly queue: JobQueue,
@@ -42,6 +43,14 @@ export class WorkerLoop {
     this.sleeper?.resolve()
   }
 
+  /**
+   * Takes no new jobs for `ms` (rounds in flight go on): for when every job this process took would fail the same way
+   * (its embedding model unlike the database's), so the queue's jobs go to the other workers meanwhile.
+   */
+  pause(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, Date.now() + ms)
+  }
+
   /** Stops fetching (rounds in flight go on; the processing service waits for them). */
   async stop(): Promise<void> {
     this.running = false
@@ -51,6 +60,12 @@ export class WorkerLoop {
 
   private async loop(): Promise<void> {
     while (this.running) {
+      const paused = this.pausedUntil - Date.now()
+      if (paused > 0) {
+        this.woken = false
+        await this.sleep(paused)
+        continue
+      }
       const room = Math.min(this.opts.roundSize, this.opts.concurrency - this.inflight)
       if (room <= 0) {
         await this.sleep() // a round ending wakes us

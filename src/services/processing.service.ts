@@ -49,7 +49,31 @@ export class ProcessingService {
     private readonly metrics: Metrics,
   ) {
     this.uow = new UnitOfWork(ds, bus)
-    this.deps = { uow: this.uow, profiles, repo, submissions: new SubmissionLifecycle(), queue, ai, log, opts }
+    this.deps = {
+      uow: this.uow,
+      profiles,
+      repo,
+      submissions: new SubmissionLifecycle(),
+      queue,
+      ai,
+      log,
+      opts,
+      embeddingMismatch: () => {
+        for (const l of this.mismatchListeners) l()
+      },
+    }
+  }
+
+  private readonly mismatchListeners = new Set<() => void>()
+
+  /**
+   * Called when a batch finds the embedding column unlike this process's embedding model (after a reindex for another
+   * model): every batch this process takes would fail the same way until it is restarted with the database's
+   * configuration. Returns the unsubscribe.
+   */
+  onEmbeddingMismatch(listener: () => void): () => void {
+    this.mismatchListeners.add(listener)
+    return () => this.mismatchListeners.delete(listener)
   }
 
   /** One round over the profiles the jobs name; the jobs are completed when it ends (failed if it broke). */

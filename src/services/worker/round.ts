@@ -30,6 +30,8 @@ export interface WorkerDeps {
   ai: AiProviders
   log: Logger
   opts: ProcessingOptions
+  /** A batch found the embedding column unlike this process's model (every batch it takes would fail so). */
+  embeddingMismatch(): void
 }
 
 /** A profile leased to a round, with the submissions it extracts now. */

@@ -24,6 +24,7 @@ export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, s
       "the embedding column does not match this process's embedding model: restart it with the configuration the database was reindexed for",
     )
     batchOutcome(t, 'deferred', err)
+    d.embeddingMismatch()
     return deferBatch(d, job, owner, subs, `waiting for a worker configured for the database's embeddings: ${message}`, 5)
   }
   // The provider's circuit is open: an outage is not the submissions' fault, so they wait without using an attempt.
