@@ -188,9 +188,7 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
   v1.get('/schema', async (req) => toRestSchema(await services.schemas.get(req.ctx)))
   v1.get('/schema/versions', async (req) => ({ versions: (await services.schemas.versions(req.ctx)).map(toRestSchema) }))
   v1.put('/schema', async (req) => {
-    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) {
-      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json')
-    }
+    requireJson(req)
     const r = await services.schemas.set(req.ctx, req.body)
     return { ...toRestSchema(r), changed: r.changed, dropped_fields: r.droppedFields, profiles_updated: r.profilesUpdated }
   })
@@ -201,9 +199,7 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
     return { app_id: app.id, instructions: app.summaryInstructions }
   })
   v1.put('/summary-instructions', async (req) => {
-    if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) {
-      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json')
-    }
+    requireJson(req)
     const body = req.body as { instructions?: unknown } | null
     if (!body || typeof body !== 'object' || Array.isArray(body) || !('instructions' in body)) throw invalid('Missing field: instructions (a list of strings; [] clears them)')
     const app = await services.tenants.setSummaryInstructions(req.ctx.tenantId, req.ctx.appId, body.instructions, { byId: true })

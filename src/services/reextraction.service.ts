@@ -7,6 +7,7 @@ import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.
 import { SubmissionRepository, type StoredSubmission } from '../db/submission.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
 import { DomainError, invalid } from '../domain/errors.js'
+import { profileLexemes } from '../domain/lexical.js'
 import { merge, type MergeResult } from '../domain/merge.js'
 import { emptyState, profileKey, type Extraction, type ProfileJob, type ProfileState, type Tombstone } from '../domain/profile.js'
 import { reextractedTimestamps, reextractionDiff, type ReextractionChanges } from '../domain/reextract.js'
@@ -124,7 +125,7 @@ export class ReextractionService {
       }
       if (o.dryRun) return result
       const merged: MergeResult = { state: rebuilt.state, changes: diff.changes, changed: diff.changed }
-      const newVersion = await this.apply(ctx, profile, { merged, now: rebuilt.now, summary: rebuilt.summary, vector: rebuilt.vector }, usable.map((s) => s.id))
+      const newVersion = await this.apply(ctx, profile, { merged, now: rebuilt.now, summary: rebuilt.summary, vector: rebuilt.vector, lexemes: rebuilt.lexemes }, usable.map((s) => s.id))
       return { ...result, applied: true, newVersion }
     } finally {
       this.running.delete(ctx.tenantId)
@@ -167,14 +168,14 @@ export class ReextractionService {
     }
     const { vectors, usage: embedUsage } = await this.ai.embedder.embed([profileText(state.content, summary)])
     usage = sumUsage([usage, embedUsage])
-    return { state, summary, vector: vectors[0]!, now, usage }
+    return { state, summary, vector: vectors[0]!, lexemes: profileLexemes(state.content, summary), now, usage }
   }
 
   /** Writes the rebuilt state if the profile is still as it was read; returns its new version. */
   private async apply(
     ctx: RequestContext,
     read: ProfileRecord,
-    p: { merged: MergeResult; now: string; summary: string; vector: number[] },
+    p: { merged: MergeResult; now: string; summary: string; vector: number[]; lexemes: string },
     submissionIds: string[],
   ): Promise<number> {
     const job: ProfileJob = { tenantId: ctx.tenantId, profileId: read.profile_id }

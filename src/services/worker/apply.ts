@@ -1,7 +1,6 @@
 import { toSql } from 'pgvector'
 import type { ProfileWrite } from '../../db/processing.repository.js'
 import { snapshotOf } from '../../domain/forget.js'
-import { profileLexemes } from '../../domain/lexical.js'
 import { profileKey, type ProfileJob } from '../../domain/profile.js'
 import type { MergeResult } from '../../domain/merge.js'
 import type { ProfileRecord } from '../../db/profile.repository.js'
@@ -15,7 +14,7 @@ import { readyEvent, shareUsage, toJob, type Claimed, type WorkerDeps } from './
 export function profileWrite(
   job: ProfileJob,
   cur: Pick<ProfileRecord, 'history_seq'>,
-  p: { merged: MergeResult; now: string; summary: string; vector: number[]; lexemes?: string },
+  p: { merged: MergeResult; now: string; summary: string; vector: number[]; lexemes: string },
   inputType: string,
   submissionIds: string[],
 ): ProfileWrite {
@@ -39,8 +38,7 @@ export function profileWrite(
     gender: core.gender?.value ?? null,
     location: core.location?.value ?? null,
     embedding: toSql(p.vector),
-    // The worker computes them before its transaction; a re-extraction here.
-    lexemes: p.lexemes ?? profileLexemes(p.merged.state.content, p.summary),
+    lexemes: p.lexemes,
   }
 }
 
