@@ -307,11 +307,12 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       edits: gated(new ProfileEditService(ds, profiles, ai, bus), gate),
       search: gated(new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize), gate),
       llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder), gate),
-      processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker }, metrics),
+      processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker, limits: config.profiles }, metrics),
       reextraction: gated(
         new ReextractionService(ds, profiles, new ProcessingRepository(), ai, bus, budget, {
           batchSize: config.worker.batchSize,
           maxSubmissions: config.worker.reextractMaxSubmissions,
+          limits: config.profiles,
         }),
         gate,
       ),

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { DEFAULT_PROFILE_LIMITS, type ProfileLimits } from './domain/profile-limits.js'
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -98,6 +99,15 @@ const schema = z.object({
   PROFILER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   PROFILER_IMPORT_MAX_LINE_BYTES: int(4 * 1024 * 1024, 1024),
   PROFILER_IMPORT_MAX_BYTES: int(1024 * 1024 * 1024, 1),
+  PROFILER_PROFILE_MAX_LIST_VALUES: int(DEFAULT_PROFILE_LIMITS.listValues, 1, 1_000_000),
+  PROFILER_PROFILE_MAX_CATEGORIES: int(DEFAULT_PROFILE_LIMITS.categories, 1, 100_000),
+  PROFILER_PROFILE_MAX_INTERESTS: int(DEFAULT_PROFILE_LIMITS.interests, 1, 1_000_000),
+  PROFILER_PROFILE_MAX_MEMORIES: int(DEFAULT_PROFILE_LIMITS.memories, 1, 1_000_000),
+  PROFILER_PROFILE_MAX_CUSTOM_VALUES: int(DEFAULT_PROFILE_LIMITS.customValues, 1, 1_000_000),
+  PROFILER_PROFILE_MAX_VALUE_CHARS: int(DEFAULT_PROFILE_LIMITS.valueChars, 10, 100_000),
+  PROFILER_PROFILE_MAX_BYTES: int(DEFAULT_PROFILE_LIMITS.profileBytes, 1024, 256 * 1024 * 1024),
+  PROFILER_PROFILE_MAX_HISTORY: int(DEFAULT_PROFILE_LIMITS.historyEntries, 1, 100_000_000),
+  PROFILER_PROFILE_MAX_SNAPSHOTS: int(DEFAULT_PROFILE_LIMITS.snapshots, 1, 1_000_000),
   PROFILER_RETENTION_SWEEP_SECONDS: int(3600, 0, 7 * 24 * 3600),
   PROFILER_RETENTION_BATCH: int(200, 1, 10_000),
   // OpenTelemetry's standard variables (https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/),
@@ -229,6 +239,8 @@ export type Config = {
     /** Applied submissions one re-extraction replays at most (README "Re-extraction"); more is refused. */
     reextractMaxSubmissions: number
   }
+  /** The size of a profile (README "Profile limits"), enforced on every path that writes one. */
+  profiles: ProfileLimits
   /** POST /v1/import (and `profiler import`): the longest line, and the whole file, in bytes. */
   imports: { maxLineBytes: number; maxBytes: number }
   /** The worker's retention sweep (per-app policies): every `sweepSeconds` (0: never), `batch` rows per statement. */
@@ -446,6 +458,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       extractDelayMs: e.PROFILER_EXTRACT_DELAY_MS,
       extractThreads: e.PROFILER_EXTRACT_THREADS,
       reextractMaxSubmissions: e.PROFILER_REEXTRACT_MAX_SUBMISSIONS,
+    },
+    profiles: {
+      listValues: e.PROFILER_PROFILE_MAX_LIST_VALUES,
+      categories: e.PROFILER_PROFILE_MAX_CATEGORIES,
+      interests: e.PROFILER_PROFILE_MAX_INTERESTS,
+      memories: e.PROFILER_PROFILE_MAX_MEMORIES,
+      customValues: e.PROFILER_PROFILE_MAX_CUSTOM_VALUES,
+      valueChars: e.PROFILER_PROFILE_MAX_VALUE_CHARS,
+      profileBytes: e.PROFILER_PROFILE_MAX_BYTES,
+      historyEntries: e.PROFILER_PROFILE_MAX_HISTORY,
+      snapshots: e.PROFILER_PROFILE_MAX_SNAPSHOTS,
     },
     imports: { maxLineBytes: e.PROFILER_IMPORT_MAX_LINE_BYTES, maxBytes: e.PROFILER_IMPORT_MAX_BYTES },
     retention: { sweepSeconds: e.PROFILER_RETENTION_SWEEP_SECONDS, batch: e.PROFILER_RETENTION_BATCH },

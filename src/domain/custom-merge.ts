@@ -3,7 +3,7 @@
 // list is a deduplicated union whose repeats raise confidence. A value of another kind (list vs scalar, or another
 // type after a schema change) replaces the stored one.
 import { isCustomName, type CustomScalar, type CustomValues } from './custom-schema.js'
-import { addToList, CONFIRMED_SEEN, clampConfidence, hasOwn, reinforce } from './merge-rules.js'
+import { CONFIRMED_SEEN, clampConfidence, hasOwn, ListIndex, reinforce } from './merge-rules.js'
 import { normaliseValue } from './normalise.js'
 import type { Changes, ProfileState, Scored } from './profile.js'
 
@@ -39,7 +39,7 @@ function mergeCustomScalar(cur: unknown, inc: Scored<CustomScalar>, seen: Record
 }
 
 /** Applies an extraction's custom values to the working copy. */
-export function applyCustom(s: ProfileState, incoming: unknown): void {
+export function applyCustom(s: ProfileState, incoming: unknown, lists = new ListIndex()): void {
   if (!isObject(incoming)) return
   for (const [section, fields] of Object.entries(incoming)) {
     if (!isObject(fields) || !isCustomName(section)) continue
@@ -53,7 +53,7 @@ export function applyCustom(s: ProfileState, incoming: unknown): void {
         const entries = v.map(cleanScalar).filter((e): e is Scored<string> => !!e && typeof e.value === 'string')
         if (!entries.length) continue
         const list = Array.isArray(target[field]) ? (target[field] as Scored<string>[]) : []
-        for (const e of entries) addToList(list, e)
+        for (const e of entries) lists.add(list, e)
         target[field] = list
       } else {
         const one = cleanScalar(v)
@@ -77,8 +77,8 @@ export function diffCustom(before: CustomValues | undefined, after: CustomValues
       if (same(old, cur)) continue
       let reported: Scored<CustomScalar> | Scored<string>[] = cur
       if (Array.isArray(cur)) {
-        const oldList = Array.isArray(old) ? old : []
-        reported = cur.filter((e) => !oldList.some((o) => same(o, e)))
+        const oldList = new Set((Array.isArray(old) ? old : []).map((o) => JSON.stringify(o)))
+        reported = cur.filter((e) => !oldList.has(JSON.stringify(e)))
         if (!reported.length) continue
       } else if (old && !Array.isArray(old) && scalarKey(old.value) !== scalarKey(cur.value)) {
         ;(changes.replaced ??= {})[`custom.${section}.${field}`] = old as Scored<string | number>

@@ -4,7 +4,7 @@ import { diffCustom } from './custom-merge.js'
 import { normaliseValue } from './normalise.js'
 import { CORE_FIELDS } from './profile.js'
 import type { Changes, Memory, ProfileContent, ProfileState, Scored } from './profile.js'
-import { hasOwn, memoryKey, sameScalar } from './merge-rules.js'
+import { hasOwn, memoryKey, sameScalar, type KeyOf } from './merge-rules.js'
 
 export interface StateDiff {
   changes: Changes
@@ -17,16 +17,16 @@ function scoredEqual<T>(a: Scored<T> | undefined, b: Scored<T> | undefined): boo
   return a.value === b.value && a.confidence === b.confidence
 }
 
-function listDiff(before: Scored<string>[], after: Scored<string>[]): { changed: Scored<string>[]; removed: Scored<string>[] } {
+function listDiff(before: Scored<string>[], after: Scored<string>[], keyOf: KeyOf): { changed: Scored<string>[]; removed: Scored<string>[] } {
   const old = new Map<string, Scored<string>>()
   for (const e of before) {
-    const k = normaliseValue(e.value)
+    const k = keyOf(e.value)
     if (!old.has(k)) old.set(k, e)
   }
-  const now = new Set(after.map((e) => normaliseValue(e.value)))
+  const now = new Set(after.map((e) => keyOf(e.value)))
   return {
-    changed: after.filter((e) => !scoredEqual(e, old.get(normaliseValue(e.value)))),
-    removed: before.filter((e) => !now.has(normaliseValue(e.value))),
+    changed: after.filter((e) => !scoredEqual(e, old.get(keyOf(e.value)))),
+    removed: before.filter((e) => !now.has(keyOf(e.value))),
   }
 }
 
@@ -34,7 +34,7 @@ function memoryEqual(a: Memory, b: Memory): boolean {
   return a.event === b.event && a.date === b.date && a.importance === b.importance && a.confidence === b.confidence
 }
 
-export function diffStates(before: ProfileState, after: ProfileState): StateDiff {
+export function diffStates(before: ProfileState, after: ProfileState, keyOf: KeyOf = normaliseValue): StateDiff {
   const changes: Changes = {}
   const paths = new Set<string>()
   const b: ProfileContent = before.content
@@ -79,25 +79,25 @@ export function diffStates(before: ProfileState, after: ProfileState): StateDiff
   // Interests, category by category (including categories that disappeared).
   const cats = [...Object.keys(b.interests), ...Object.keys(a.interests).filter((c) => !hasOwn(b.interests, c))]
   for (const c of cats) {
-    const d = listDiff(hasOwn(b.interests, c) ? b.interests[c] : [], hasOwn(a.interests, c) ? a.interests[c] : [])
+    const d = listDiff(hasOwn(b.interests, c) ? b.interests[c] : [], hasOwn(a.interests, c) ? a.interests[c] : [], keyOf)
     if (d.changed.length > 0) (changes.interests ??= {})[c] = d.changed
     for (const e of d.removed) (changes.removed ??= []).push({ section: 'interests', category: c, value: e.value })
     if (d.changed.length > 0 || d.removed.length > 0) touch('interests', c)
   }
 
-  const traits = listDiff(b.personality.traits, a.personality.traits)
+  const traits = listDiff(b.personality.traits, a.personality.traits, keyOf)
   if (traits.changed.length > 0) (changes.personality ??= {}).traits = traits.changed
   for (const e of traits.removed) (changes.removed ??= []).push({ section: 'traits', value: e.value })
   if (traits.changed.length > 0 || traits.removed.length > 0) touch('personality', 'traits')
 
-  const topics = listDiff(b.preferences.topics_to_avoid, a.preferences.topics_to_avoid)
+  const topics = listDiff(b.preferences.topics_to_avoid, a.preferences.topics_to_avoid, keyOf)
   if (topics.changed.length > 0) (changes.preferences ??= {}).topics_to_avoid = topics.changed
   for (const e of topics.removed) (changes.removed ??= []).push({ section: 'topics_to_avoid', value: e.value })
   if (topics.changed.length > 0 || topics.removed.length > 0) touch('preferences', 'topics_to_avoid')
 
-  const oldMemories = new Map(b.memories.map((m) => [memoryKey(m), m]))
+  const oldMemories = new Map(b.memories.map((m) => [memoryKey(m, keyOf), m]))
   const memories = a.memories.filter((m) => {
-    const old = oldMemories.get(memoryKey(m))
+    const old = oldMemories.get(memoryKey(m, keyOf))
     return old === undefined || !memoryEqual(old, m)
   })
   if (memories.length > 0) {

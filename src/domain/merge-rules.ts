@@ -85,53 +85,162 @@ export function mergeScalar<T extends string | number>(
   return current
 }
 
-/** Union with dedupe by key: a repeat reinforces the entry in place and takes the newest display form. */
-export function addToList(list: Scored<string>[], entry: Scored<string>): void {
-  const key = normaliseValue(entry.value)
-  const i = list.findIndex((e) => normaliseValue(e.value) === key)
-  if (i >= 0) list[i] = { value: entry.value, confidence: reinforce(list[i].confidence, entry.confidence) }
-  else list.push(entry)
-}
+/** The normalised key of a value (normaliseValue), possibly memoised for the length of one operation. */
+export type KeyOf = (s: string) => string
 
-/** Removes every entry with that key; returns whether anything went. */
-export function removeFromList(list: Scored<string>[], key: string): boolean {
-  const before = list.length
-  for (let i = list.length - 1; i >= 0; i--) if (normaliseValue(list[i].value) === key) list.splice(i, 1)
-  return list.length !== before
-}
-
-/** The category already holding this key, preferring `preferred`; undefined when none. */
-export function interestCategoryOf(
-  interests: Record<string, Scored<string>[]>,
-  key: string,
-  preferred?: string,
-): string | undefined {
-  const holds = (c: string) => hasOwn(interests, c) && interests[c].some((e) => normaliseValue(e.value) === key)
-  if (preferred !== undefined && holds(preferred)) return preferred
-  return Object.keys(interests).find(holds)
-}
-
-/** Adds an interest; a value already present in another category is reinforced there, never copied. */
-export function addInterest(interests: Record<string, Scored<string>[]>, category: string, entry: Scored<string>): void {
-  const cat = categoryKey(category)
-  const home = interestCategoryOf(interests, normaliseValue(entry.value), cat) ?? cat
-  if (!hasOwn(interests, home)) interests[home] = []
-  addToList(interests[home], entry)
+/**
+ * A memo of normaliseValue for one operation (a merge and its diff): each distinct string is normalised once, and the memo
+ * goes with the operation, so the work stays linear in what the operation reads (no shared cache whose eviction would
+ * make a large profile renormalise its values on every lookup).
+ */
+export function keyMemo(): KeyOf {
+  const memo = new Map<string, string>()
+  return (s) => {
+    let k = memo.get(s)
+    if (k === undefined) {
+      k = normaliseValue(s)
+      memo.set(s, k)
+    }
+    return k
+  }
 }
 
 /**
- * Removes an interest from `category`, or from every category when omitted. When the named category does not
- * hold it, the one that does is used: cross-category dedupe may have filed it elsewhere. Empty categories go.
+ * The lists one merge works on, each indexed by key the first time it is used: finding, adding and reinforcing an entry
+ * cost O(1) whatever the list's length. The index follows the list's own changes made through it; a list changed behind
+ * its back must be re-indexed (`forget`).
  */
-export function removeInterest(interests: Record<string, Scored<string>[]>, key: string, category?: string): void {
-  let cats: string[]
-  if (category === undefined) cats = Object.keys(interests)
-  else {
-    const home = interestCategoryOf(interests, key, categoryKey(category))
-    cats = home === undefined ? [] : [home]
+export class ListIndex {
+  private readonly maps = new WeakMap<Scored<string>[], Map<string, number>>()
+
+  constructor(readonly keyOf: KeyOf = keyMemo()) {}
+
+  private map(list: Scored<string>[]): Map<string, number> {
+    let m = this.maps.get(list)
+    if (!m) {
+      m = new Map()
+      for (let i = 0; i < list.length; i++) {
+        const k = this.keyOf(list[i]!.value)
+        if (!m.has(k)) m.set(k, i)
+      }
+      this.maps.set(list, m)
+    }
+    return m
   }
-  for (const c of cats) {
-    if (removeFromList(interests[c], key) && interests[c].length === 0) delete interests[c]
+
+  has(list: Scored<string>[], key: string): boolean {
+    return this.map(list).has(key)
+  }
+
+  /** Union with dedupe by key: a repeat reinforces the entry in place and takes the newest display form. */
+  add(list: Scored<string>[], entry: Scored<string>): void {
+    const m = this.map(list)
+    const key = this.keyOf(entry.value)
+    const i = m.get(key)
+    if (i !== undefined) list[i] = { value: entry.value, confidence: reinforce(list[i]!.confidence, entry.confidence) }
+    else {
+      m.set(key, list.length)
+      list.push(entry)
+    }
+  }
+
+  /** Removes, in place and in one pass, every entry whose key is in `keys`; returns the entries removed. */
+  removeKeys(list: Scored<string>[], keys: ReadonlySet<string>): Scored<string>[] {
+    const removed: Scored<string>[] = []
+    if (!keys.size || !list.length) return removed
+    let w = 0
+    for (const e of list) {
+      if (keys.has(this.keyOf(e.value))) removed.push(e)
+      else list[w++] = e
+    }
+    list.length = w
+    if (removed.length) this.maps.delete(list)
+    return removed
+  }
+
+  /** Forgets what it knew of a list changed by other means. */
+  forget(list: Scored<string>[]): void {
+    this.maps.delete(list)
+  }
+}
+
+/** Union with dedupe by key (one entry; a merge adds through its ListIndex). */
+export function addToList(list: Scored<string>[], entry: Scored<string>, lists = new ListIndex()): void {
+  lists.add(list, entry)
+}
+
+/** Removes every entry with that key; returns whether anything went. */
+export function removeFromList(list: Scored<string>[], key: string, keyOf: KeyOf = normaliseValue): boolean {
+  const before = list.length
+  let w = 0
+  for (const e of list) if (keyOf(e.value) !== key) list[w++] = e
+  list.length = w
+  return list.length !== before
+}
+
+/**
+ * The interests of one merge: which categories hold each key (in the order the profile lists its categories), so a value
+ * already filed in a category is found there without scanning the others.
+ */
+export class InterestIndex {
+  private readonly homes = new Map<string, string[]>()
+
+  constructor(
+    private readonly interests: Record<string, Scored<string>[]>,
+    private readonly lists: ListIndex,
+  ) {
+    for (const cat of Object.keys(interests)) for (const e of interests[cat]!) this.file(lists.keyOf(e.value), cat)
+  }
+
+  private file(key: string, cat: string) {
+    const h = this.homes.get(key)
+    if (!h) this.homes.set(key, [cat])
+    else if (!h.includes(cat)) h.push(cat)
+  }
+
+  /** The category already holding this key, preferring `preferred`; undefined when none. */
+  categoryOf(key: string, preferred?: string): string | undefined {
+    const h = this.homes.get(key)
+    if (!h) return undefined
+    return preferred !== undefined && h.includes(preferred) ? preferred : h[0]
+  }
+
+  /** Adds an interest; a value already present in another category is reinforced there, never copied. */
+  add(category: string, entry: Scored<string>): void {
+    const key = this.lists.keyOf(entry.value)
+    const home = this.categoryOf(key, categoryKey(category)) ?? categoryKey(category)
+    if (!hasOwn(this.interests, home)) this.interests[home] = []
+    this.lists.add(this.interests[home]!, entry)
+    this.file(key, home)
+  }
+
+  /**
+   * Removes interests: the keys of `any` from every category, each of `named` (category -> keys) from the category holding
+   * it (the named one, or where cross-category dedupe filed it). Empty categories go. One pass over each category touched.
+   */
+  remove(any: ReadonlySet<string>, named: ReadonlyMap<string, ReadonlySet<string>>): void {
+    const perCat = new Map<string, Set<string>>()
+    for (const [cat, keys] of named) {
+      for (const k of keys) {
+        const home = this.categoryOf(k, categoryKey(cat))
+        if (home === undefined) continue
+        let set = perCat.get(home)
+        if (!set) perCat.set(home, (set = new Set()))
+        set.add(k)
+      }
+    }
+    for (const cat of Object.keys(this.interests)) {
+      const own = perCat.get(cat)
+      const keys = own ? new Set([...any, ...own]) : any
+      if (!keys.size) continue
+      for (const e of this.lists.removeKeys(this.interests[cat]!, keys)) {
+        const k = this.lists.keyOf(e.value)
+        const h = this.homes.get(k)?.filter((c) => c !== cat)
+        if (h?.length) this.homes.set(k, h)
+        else this.homes.delete(k)
+      }
+      if (this.interests[cat]!.length === 0) delete this.interests[cat]
+    }
   }
 }
 
@@ -160,8 +269,8 @@ export function cleanMemory(m: unknown): Memory | undefined {
   return out
 }
 
-export function memoryKey(m: Memory): string {
-  return `${normaliseValue(m.event)}\u0000${m.date ?? ''}`
+export function memoryKey(m: Memory, keyOf: KeyOf = normaliseValue): string {
+  return `${keyOf(m.event)}\u0000${m.date ?? ''}`
 }
 
 function higherImportance(a?: Importance, b?: Importance): Importance | undefined {
@@ -170,11 +279,15 @@ function higherImportance(a?: Importance, b?: Importance): Importance | undefine
   return IMPORTANCE_RANK[b] > IMPORTANCE_RANK[a] ? b : a
 }
 
-/** Same event on the same date (or both undated) merges: newest wording, higher importance, reinforced confidence. */
-export function addMemory(memories: Memory[], m: Memory): void {
-  const key = memoryKey(m)
-  const i = memories.findIndex((x) => memoryKey(x) === key)
+/**
+ * Same event on the same date (or both undated) merges: newest wording, higher importance, reinforced confidence. `index`
+ * (memory key -> position, kept up to date here) makes it O(1); without one the list is scanned.
+ */
+export function addMemory(memories: Memory[], m: Memory, keyOf: KeyOf = normaliseValue, index?: Map<string, number>): void {
+  const key = memoryKey(m, keyOf)
+  const i = index ? (index.get(key) ?? -1) : memories.findIndex((x) => memoryKey(x, keyOf) === key)
   if (i < 0) {
+    index?.set(key, memories.length)
     memories.push(m)
     return
   }

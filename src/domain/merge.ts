@@ -4,21 +4,22 @@ import { applyCustom } from './custom-merge.js'
 import { screenForgotten } from './forget.js'
 import { diffStates } from './merge-diff.js'
 import {
-  addInterest,
   addMemory,
-  addToList,
   applyMood,
   cleanLanguage,
   cleanMemory,
   cleanScoredAge,
   cleanScoredText,
   cleanText,
+  InterestIndex,
+  keyMemo,
+  ListIndex,
+  memoryKey,
   mergeScalar,
-  removeFromList,
-  removeInterest,
   sortMemories,
+  type KeyOf,
 } from './merge-rules.js'
-import { normaliseValue } from './normalise.js'
+import { DEFAULT_PROFILE_LIMITS, DropLog, droppedKey, enforceLimits, type Dropped, type ProfileLimits } from './profile-limits.js'
 import { CORE_FIELDS, emptyState } from './profile.js'
 import type { Changes, Extraction, ListSection, ProfileState, Scored } from './profile.js'
 
@@ -53,27 +54,69 @@ function workingCopy(state: ProfileState): ProfileState {
   return s
 }
 
-function scoredList(v: unknown): Scored<string>[] {
+/** What one merge works with: its key memo and the indexes of the lists it changes. */
+interface MergeWork {
+  keyOf: KeyOf
+  lists: ListIndex
+  interests: InterestIndex
+  limits: ProfileLimits
+  dropped: DropLog
+}
+
+/** The section names of list sections as the limits and forget name them. */
+const SECTION_PATH: Record<ListSection, string> = { interests: 'interests', traits: 'personality.traits', topics_to_avoid: 'preferences.topics_to_avoid' }
+
+/** A value within the length limit; a longer one is dropped (and recorded). */
+function fits(w: MergeWork, section: string, value: string, category?: string): boolean {
+  if (value.length <= w.limits.valueChars) return true
+  w.dropped.add('value_chars', section, value, value.slice(0, 64), category)
+  return false
+}
+
+function scoredList(w: MergeWork, section: string, v: unknown, category?: string): Scored<string>[] {
   if (!Array.isArray(v)) return []
-  return v.map(cleanScoredText).filter((x): x is Scored<string> => x !== undefined)
-}
-
-/** Normalised keys each list section negates in this extraction. */
-function removalKeys(ex: Extraction): Record<ListSection, Set<string>> {
-  const keys: Record<ListSection, Set<string>> = { interests: new Set(), traits: new Set(), topics_to_avoid: new Set() }
-  for (const r of Array.isArray(ex.removals) ? ex.removals : []) {
-    const value = r && LIST_SECTIONS.includes(r.section) ? cleanText(r.value) : undefined
-    if (value !== undefined) keys[r.section].add(normaliseValue(value))
+  const out: Scored<string>[] = []
+  for (const x of v) {
+    const raw = x && typeof x === 'object' ? (x as Scored<unknown>).value : undefined
+    if (typeof raw === 'string' && !fits(w, section, raw, category)) continue
+    const e = cleanScoredText(x)
+    if (e) out.push(e)
   }
-  return keys
+  return out
 }
 
-function applyExtraction(s: ProfileState, ex: Extraction): void {
+/** A scalar within the length limit. */
+function scalar(w: MergeWork, path: string, v: unknown): Scored<string> | undefined {
+  const raw = v && typeof v === 'object' ? (v as Scored<unknown>).value : undefined
+  if (typeof raw === 'string' && !fits(w, path, raw)) return undefined
+  return cleanScoredText(v)
+}
+
+/** Normalised keys each list section negates in this extraction (interests: any category, or by category). */
+function removalKeys(w: MergeWork, ex: Extraction) {
+  const keys: Record<ListSection, Set<string>> = { interests: new Set(), traits: new Set(), topics_to_avoid: new Set() }
+  const named = new Map<string, Set<string>>()
+  for (const r of Array.isArray(ex.removals) ? ex.removals : []) {
+    const value = r && LIST_SECTIONS.includes(r.section) && typeof r.value === 'string' && r.value.length <= w.limits.valueChars ? cleanText(r.value) : undefined
+    if (value === undefined) continue
+    const key = w.keyOf(value)
+    if (r.section === 'interests' && typeof r.category === 'string') {
+      let set = named.get(r.category)
+      if (!set) named.set(r.category, (set = new Set()))
+      set.add(key)
+    } else keys[r.section].add(key)
+  }
+  const negated = (section: ListSection, key: string) =>
+    keys[section].has(key) || (section === 'interests' && [...named.values()].some((set) => set.has(key)))
+  return { keys, named, negated }
+}
+
+function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
   const { content, internals } = s
   const seen = internals.seen
   // Adds first, removals last, and adds of a negated value skipped: within one extraction the removal wins.
-  const negated = removalKeys(ex)
-  const kept = (section: ListSection) => (e: Scored<string>) => !negated[section].has(normaliseValue(e.value))
+  const removals = removalKeys(w, ex)
+  const kept = (section: ListSection) => (e: Scored<string>) => !removals.negated(section, w.keyOf(e.value))
 
   const core = ex.core_info ?? {}
   for (const f of CORE_FIELDS) {
@@ -81,49 +124,55 @@ function applyExtraction(s: ProfileState, ex: Extraction): void {
       const age = cleanScoredAge(core.age)
       if (age) content.core_info.age = mergeScalar(content.core_info.age, age, seen, 'core_info.age')
     } else {
-      const v = cleanScoredText(core[f])
+      const v = scalar(w, `core_info.${f}`, core[f])
       if (v) content.core_info[f] = mergeScalar(content.core_info[f], v, seen, `core_info.${f}`)
     }
   }
 
   const interests = ex.interests && typeof ex.interests === 'object' ? ex.interests : {}
   for (const category of Object.keys(interests)) {
-    for (const e of scoredList(interests[category]).filter(kept('interests'))) addInterest(content.interests, category, e)
+    const list = scoredList(w, 'interests', interests[category], category)
+    if (!list.length || !fits(w, 'interests', category, category)) continue
+    for (const e of list.filter(kept('interests'))) w.interests.add(category, e)
   }
 
-  for (const e of scoredList(ex.personality?.traits).filter(kept('traits'))) addToList(content.personality.traits, e)
-  const mood = cleanScoredText(ex.personality?.mood)
+  const traits = content.personality.traits
+  for (const e of scoredList(w, 'personality.traits', ex.personality?.traits).filter(kept('traits'))) w.lists.add(traits, e)
+  const mood = scalar(w, 'personality.mood_trends', ex.personality?.mood)
   if (mood) applyMood(s, mood)
 
-  for (const raw of Array.isArray(ex.memories) ? ex.memories : []) {
-    const m = cleanMemory(raw)
-    if (m) addMemory(content.memories, m)
+  if (Array.isArray(ex.memories) && ex.memories.length) {
+    const index = new Map<string, number>()
+    content.memories.forEach((m, i) => {
+      const k = memoryKey(m, w.keyOf)
+      if (!index.has(k)) index.set(k, i)
+    })
+    for (const raw of ex.memories) {
+      const event = raw && typeof raw === 'object' ? (raw as { event?: unknown }).event : undefined
+      if (typeof event === 'string' && !fits(w, 'memories', event)) continue
+      const m = cleanMemory(raw)
+      if (m) addMemory(content.memories, m, w.keyOf, index)
+    }
+    content.memories = sortMemories(content.memories)
   }
-  content.memories = sortMemories(content.memories)
 
-  const style = cleanScoredText(ex.preferences?.conversation_style)
+  const style = scalar(w, 'preferences.conversation_style', ex.preferences?.conversation_style)
   if (style) {
     const p = content.preferences
     p.conversation_style = mergeScalar(p.conversation_style, style, seen, 'preferences.conversation_style')
   }
-  const topics = scoredList(ex.preferences?.topics_to_avoid).filter(kept('topics_to_avoid'))
-  for (const e of topics) addToList(content.preferences.topics_to_avoid, e)
+  const topics = scoredList(w, 'preferences.topics_to_avoid', ex.preferences?.topics_to_avoid).filter(kept('topics_to_avoid'))
+  for (const e of topics) w.lists.add(content.preferences.topics_to_avoid, e)
 
   // Detection runs on every submission, so the latest one describes how the person writes now.
   const language = cleanLanguage(ex.language)
   if (language !== undefined) s.language = language
 
-  applyCustom(s, ex.custom)
+  applyCustom(s, ex.custom, w.lists)
 
-  for (const r of Array.isArray(ex.removals) ? ex.removals : []) {
-    const value = r && LIST_SECTIONS.includes(r.section) ? cleanText(r.value) : undefined
-    if (value === undefined) continue
-    const key = normaliseValue(value)
-    if (r.section === 'interests') {
-      removeInterest(content.interests, key, typeof r.category === 'string' ? r.category : undefined)
-    } else if (r.section === 'traits') removeFromList(content.personality.traits, key)
-    else removeFromList(content.preferences.topics_to_avoid, key)
-  }
+  w.interests.remove(removals.keys.interests, removals.named)
+  w.lists.removeKeys(content.personality.traits, removals.keys.traits)
+  w.lists.removeKeys(content.preferences.topics_to_avoid, removals.keys.topics_to_avoid)
 }
 
 export interface MergeOptions {
@@ -132,6 +181,8 @@ export interface MergeOptions {
    * accepted after it was forgotten (src/domain/forget.ts). Unknown (omitted) counts as older than any forget.
    */
   acceptedAt?: (string | undefined)[]
+  /** The profile's limits (README "Profile limits"); the defaults when omitted. */
+  limits?: ProfileLimits
 }
 
 /**
@@ -140,14 +191,33 @@ export interface MergeOptions {
  */
 export function merge(state: ProfileState, extractions: Extraction[], now: string, opts: MergeOptions = {}): MergeResult {
   const screened = screenForgotten(state, extractions, opts.acceptedAt)
+  const keyOf = keyMemo()
   const before = workingCopy(state)
   const after = workingCopy(screened.state)
-  for (const ex of screened.extractions) if (ex && typeof ex === 'object') applyExtraction(after, ex)
+  const lists = new ListIndex(keyOf)
+  const work: MergeWork = { keyOf, lists, interests: new InterestIndex(after.content.interests, lists), limits: opts.limits ?? DEFAULT_PROFILE_LIMITS, dropped: new DropLog() }
+  for (const ex of screened.extractions) if (ex && typeof ex === 'object') applyExtraction(after, ex, work)
+  enforceLimits(after, work.limits, keyOf, work.dropped)
 
-  const { changes, paths } = diffStates(before, after)
+  const { changes, paths } = diffStates(before, after, keyOf)
+  const dropped = work.dropped.result()
+  if (dropped) recordDropped(changes, dropped, work.dropped, keyOf)
   for (const p of paths) after.field_timestamps[p] = now
   const changed = Object.keys(changes).length > 0
   // A copy, so an update_log entry never aliases the live state.
   return { state: after, changes: changed ? structuredClone(changes) : {}, changed }
 }
 
+/**
+ * What the limits dropped goes under `changes.dropped`, not `changes.removed` (which lists what the person negated): a
+ * value the limits took out of the profile is listed once, as dropped.
+ */
+function recordDropped(changes: Changes, dropped: Dropped, log: DropLog, keyOf: KeyOf): void {
+  changes.dropped = dropped
+  if (!changes.removed) return
+  changes.removed = changes.removed.filter((r) => {
+    const section = r.section in SECTION_PATH ? SECTION_PATH[r.section as ListSection] : r.section
+    return !log.keys.has(droppedKey(section, keyOf(r.value), r.category))
+  })
+  if (!changes.removed.length) delete changes.removed
+}

@@ -25,9 +25,6 @@ const TRAILING_PUNCT = /[^\P{P}#]+$/u
 // Hyphens, underscores and slashes separate words: "hip-hop" == "hip hop".
 const WORD_SEPARATORS = /[\s\-_\u2010-\u2015/]+/u
 
-const CACHE_LIMIT = 10_000
-const cache = new Map<string, string>()
-
 /** Lower case, compatibility-normalised, Latin diacritics removed ("Café" -> "cafe"), curly apostrophes straightened. */
 function fold(s: string): string {
   return s
@@ -55,15 +52,10 @@ function cleanWord(word: string): string {
  * one leading article dropped, each word Porter-stemmed. Returns '' when nothing meaningful is left.
  */
 export function normaliseValue(s: string): string {
-  const hit = cache.get(s)
-  if (hit !== undefined) return hit
   const words = fold(s).split(WORD_SEPARATORS).map(cleanWord).filter((w) => w !== '')
   if (words.length > 1 && ARTICLES.has(words[0])) words.shift()
-  const key = words.map(stem).join(' ')
-  // The merge compares the same few hundred values many times; a bounded memo keeps that linear-ish.
-  if (cache.size >= CACHE_LIMIT) cache.clear()
-  if (s.length <= 200) cache.set(s, key)
-  return key
+  // No cache here: an operation that compares the same values often (a merge) memoises for its own length (keyMemo).
+  return words.map(stem).join(' ')
 }
 
 /** True when two values share a dedupe key. */

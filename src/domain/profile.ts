@@ -2,6 +2,7 @@
 // Storage keeps it as jsonb; REST serializes it nearly as is; GraphQL maps it to camelCase.
 
 import type { CustomValues } from './custom-schema.js'
+import type { Dropped } from './profile-limits.js'
 
 export type Importance = 'low' | 'medium' | 'high'
 
@@ -155,6 +156,8 @@ export interface Changes {
   rolled_back_to?: number
   /** Custom field values added or changed (lists: the entries added or reinforced). */
   custom?: CustomValues
+  /** Values the profile's limits did not let in or made room for (README "Profile limits"). */
+  dropped?: Dropped
 }
 
 /** One profile's key in maps of many tenants' profiles (the worker's rounds): tenant and id, NUL-separated. */

@@ -27,7 +27,7 @@ export function reextractionDiff(before: ProfileState, after: ProfileState): { c
   gone('preferences.conversation_style', before.content.preferences.conversation_style, after.content.preferences.conversation_style)
   gone('personality.mood_trends.recent', before.content.personality.mood_trends.recent, after.content.personality.mood_trends.recent)
   gone('personality.mood_trends.default', before.content.personality.mood_trends.default, after.content.personality.mood_trends.default)
-  const kept = new Set(after.content.memories.map(memoryKey))
+  const kept = new Set(after.content.memories.map((m) => memoryKey(m)))
   for (const m of before.content.memories) {
     if (kept.has(memoryKey(m))) continue
     cleared.push({ path: 'memories', value: m.event })

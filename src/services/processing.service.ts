@@ -162,7 +162,7 @@ export class ProcessingService {
     }, (this.opts.leaseSeconds * 1000) / 3)
     const outcomes = await Promise.all(
       claimed.map((c) =>
-        within(traces.get(c)!.ctx, () => extractProfile(this.deps.ai, c.profile, c.submissions, signal)).then(
+        within(traces.get(c)!.ctx, () => extractProfile(this.deps.ai, c.profile, c.submissions, this.opts.limits, signal)).then(
           (prepared) => ({ c, prepared }),
           (err: unknown) => ({ c, err }),
         ),

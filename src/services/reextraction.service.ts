@@ -9,6 +9,7 @@ import { UnitOfWork } from '../db/unit-of-work.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import { profileLexemes } from '../domain/lexical.js'
 import { merge, type MergeResult } from '../domain/merge.js'
+import type { ProfileLimits } from '../domain/profile-limits.js'
 import { emptyState, profileKey, type Extraction, type ProfileJob, type ProfileState, type Tombstone } from '../domain/profile.js'
 import { reextractedTimestamps, reextractionDiff, type ReextractionChanges } from '../domain/reextract.js'
 import { parseStructured } from '../domain/structured.js'
@@ -72,7 +73,7 @@ export class ReextractionService {
     private readonly ai: AiProviders,
     bus: EventBus,
     private readonly budget: RequestBudget | undefined,
-    private readonly opts: { batchSize: number; maxSubmissions: number },
+    private readonly opts: { batchSize: number; maxSubmissions: number; limits?: ProfileLimits },
   ) {
     this.uow = new UnitOfWork(ds, bus)
   }
@@ -157,7 +158,7 @@ export class ReextractionService {
       const byId = new Map(toExtract.map((s, k) => [s.submissionId, extracted.extractions[k]!]))
       // Custom values only where the submitting app's schema declares them, as in the worker.
       const extractions = batch.map((s) => withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s))
-      state = merge(state, extractions, now, { acceptedAt: batch.map((s) => s.created_at) }).state
+      state = merge(state, extractions, now, { acceptedAt: batch.map((s) => s.created_at), limits: this.opts.limits }).state
       // As in the worker: a summary written by the extraction request knows only what the model saw.
       summary = extracted.summary && toExtract.length === batch.length ? extracted.summary : undefined
     }

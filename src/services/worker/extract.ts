@@ -6,6 +6,7 @@ import { merge } from '../../domain/merge.js'
 import { cleanCustomValues } from '../../domain/custom-schema.js'
 import { profileLexemes } from '../../domain/lexical.js'
 import type { Extraction, ProfileContent, ProfileState } from '../../domain/profile.js'
+import type { ProfileLimits } from '../../domain/profile-limits.js'
 import { parseStructured } from '../../domain/structured.js'
 import type { OpenSubmission } from '../../domain/worker-policy.js'
 import { withUsage } from './round.js'
@@ -16,7 +17,7 @@ import { inSpan, inSpanSync } from '../../tracing/tracing.js'
  * and embedded. Everything slow (AI calls) happens here, with no transaction open; what the calls cost travels with
  * any error.
  */
-export async function extractProfile(ai: AiProviders, profile: ProfileRecord, subs: OpenSubmission[], signal?: AbortSignal) {
+export async function extractProfile(ai: AiProviders, profile: ProfileRecord, subs: OpenSubmission[], limits: ProfileLimits, signal?: AbortSignal) {
   // The summary follows the instructions of the app of the batch's newest submission (README "Summary instructions").
   const instructions = subs[subs.length - 1]?.instructions ?? []
   const state: ProfileState = {
@@ -43,7 +44,7 @@ export async function extractProfile(ai: AiProviders, profile: ProfileRecord, su
     const extractions = subs.map((s) => withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s))
     const now = new Date().toISOString()
     const merged = inSpanSync('merge', { attributes: { 'profiler.extractions': extractions.length } }, (span) => {
-      const out = merge(state, extractions, now, { acceptedAt: subs.map((s) => s.created_at) })
+      const out = merge(state, extractions, now, { acceptedAt: subs.map((s) => s.created_at), limits })
       span?.setAttribute('profiler.changed', out.changed)
       return out
     })

@@ -5,6 +5,7 @@ import type { ProfileRecord, ProfileRepository } from '../../db/profile.reposito
 import type { SubmissionLifecycle } from '../../db/submission-lifecycle.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 import type { ProfileJob } from '../../domain/profile.js'
+import type { ProfileLimits } from '../../domain/profile-limits.js'
 import type { OpenSubmission } from '../../domain/worker-policy.js'
 import type { EventMap } from '../../events/event-bus.js'
 import type { JobQueue } from '../../jobs/queue.js'
@@ -18,6 +19,8 @@ export interface ProcessingOptions {
   maxAttempts: number
   leaseSeconds: number
   retryBaseMs: number
+  /** The size of a profile (README "Profile limits"): every merge keeps within it. */
+  limits: ProfileLimits
 }
 
 /** What the worker's use cases run on. */

@@ -1,0 +1,330 @@
+// A profile's size, and its limits (issue 22): how many values a list, the interests, the memories and the custom fields
+// may hold, how long one value may be, and how large the whole content may grow. The defaults sit far above what real
+// people produce (a busy profile holds a few hundred values, some tens of KB); they exist so that no key holder can grow
+// one profile until every merge, read and context of it stalls the service. Pure: the merge calls `enforceLimits` on
+// its working copy; an import checks a stored profile with `contentViolation`.
+import { hasOwn } from './merge-rules.js'
+import type { KeyOf } from './merge-rules.js'
+import type { Memory, ProfileContent, ProfileState, Scored } from './profile.js'
+
+export interface ProfileLimits {
+  /** Values of one list: an interest category, personality traits, topics to avoid, one custom list field. */
+  listValues: number
+  /** Interest categories. */
+  categories: number
+  /** Interests in all categories together. */
+  interests: number
+  memories: number
+  /** Custom schema values in all (each scalar and each entry of a list counts one). */
+  customValues: number
+  /** Characters of one value, a memory's event, or an interest category's name. */
+  valueChars: number
+  /** The content as JSON, in UTF-8 bytes: the size of the profile, and of each of its history snapshots. */
+  profileBytes: number
+  /** History entries kept per profile: the oldest go beyond it. */
+  historyEntries: number
+  /** Newest history entries that keep their snapshot (what a rollback can return to). */
+  snapshots: number
+}
+
+export const DEFAULT_PROFILE_LIMITS: ProfileLimits = {
+  listValues: 1000,
+  categories: 100,
+  interests: 2000,
+  memories: 2000,
+  customValues: 2000,
+  valueChars: 1000,
+  profileBytes: 1024 * 1024,
+  historyEntries: 10_000,
+  snapshots: 100,
+}
+
+/** Distinct moods counted for mood_trends.default; the least seen go beyond it (not configurable: moods are few). */
+export const MAX_MOODS = 100
+
+/** The name of each limit as a history entry's `dropped.limits` lists it (README "Profile limits"). */
+export type LimitName = 'list_values' | 'categories' | 'interests' | 'memories' | 'custom_values' | 'value_chars' | 'profile_bytes'
+
+/** A value the limits dropped, as recorded: the section as a forget names it, the category (interests), the value. */
+export interface DroppedValue {
+  section: string
+  category?: string
+  value: string
+}
+
+/** What a batch dropped to stay within the limits (an update_log entry's `changes.dropped`). */
+export interface Dropped {
+  /** How many values were dropped. */
+  total: number
+  /** Which limits made them go. */
+  limits: LimitName[]
+  /** The first DROPPED_LISTED of them (each value cut to DROPPED_VALUE_CHARS). */
+  values: DroppedValue[]
+}
+
+export const DROPPED_LISTED = 50
+const DROPPED_VALUE_CHARS = 200
+
+/** Collects what the limits drop, listing a bounded sample. */
+export class DropLog {
+  total = 0
+  readonly limits = new Set<LimitName>()
+  readonly values: DroppedValue[] = []
+  /** Keys (section, category, normalised value) of everything dropped, so the diff does not report them as removed. */
+  readonly keys = new Set<string>()
+
+  add(limit: LimitName, section: string, value: string, key: string, category?: string): void {
+    this.total++
+    this.limits.add(limit)
+    this.keys.add(droppedKey(section, key, category))
+    if (this.values.length < DROPPED_LISTED) {
+      const v = value.length > DROPPED_VALUE_CHARS ? `${value.slice(0, DROPPED_VALUE_CHARS)}…` : value
+      this.values.push({ section, ...(category !== undefined ? { category } : {}), value: v })
+    }
+  }
+
+  result(): Dropped | undefined {
+    return this.total ? { total: this.total, limits: [...this.limits].sort(), values: this.values } : undefined
+  }
+}
+
+export const droppedKey = (section: string, key: string, category?: string) => `${section}\u0000${category ?? ''}\u0000${key}`
+
+/** One droppable value: where it sits, how it ranks (lower goes first), and how to take it out. */
+interface Candidate {
+  section: string
+  category?: string
+  value: string
+  key: string
+  confidence: number
+  /** Position in its list: a later one arrived later. */
+  index: number
+  /** Extra rank before confidence (memories: importance). */
+  weight: number
+  bytes: number
+  remove(): void
+}
+
+const byRank = (a: Candidate, b: Candidate) =>
+  a.weight - b.weight || a.confidence - b.confidence || a.index - b.index || (a.section < b.section ? -1 : a.section > b.section ? 1 : 0)
+
+const bytesOf = (v: unknown) => Buffer.byteLength(JSON.stringify(v)) + 1
+
+const conf = (c: unknown) => (typeof c === 'number' && Number.isFinite(c) ? c : 0.5)
+
+const IMPORTANCE_WEIGHT = { low: -0.2, medium: 0, high: 0.2 } as const
+
+/**
+ * Cuts a merged state down to the limits, keeping the most confident and, among equals, the most recent values: a list
+ * over its limit loses its least confident entries (the oldest of equals); past the category limit, the categories whose
+ * best value is least confident go whole; past the totals (interests, custom values) and the byte size, the least
+ * confident values of all go first. Mutates the working copy it is given (the merge's own); returns what went.
+ * Linear in the state's size plus n log n for the ranking of the lists that are over.
+ */
+export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: KeyOf, log = new DropLog()): DropLog {
+  const c = s.content
+  const take = (limit: LimitName, cands: Candidate[], n: number) => {
+    if (n <= 0) return
+    for (const x of cands.sort(byRank).slice(0, n)) {
+      x.remove()
+      log.add(limit, x.section, x.value, x.key, x.category)
+    }
+  }
+  const removals = new Map<unknown[], Set<number>>()
+  const removeAt = (list: unknown[], i: number) => () => {
+    let set = removals.get(list)
+    if (!set) removals.set(list, (set = new Set()))
+    set.add(i)
+  }
+  // Applies the removals marked so far (each list rewritten once, in place, so references stay valid).
+  const flush = () => {
+    for (const [list, gone] of removals) {
+      let w = 0
+      for (let r = 0; r < list.length; r++) if (!gone.has(r)) list[w++] = list[r]
+      list.length = w
+    }
+    removals.clear()
+  }
+  const listCandidates = (section: string, list: Scored<unknown>[], category?: string): Candidate[] =>
+    list.map((e, i) => {
+      const value = String(e.value)
+      return { section, category, value, key: keyOf(value), confidence: conf(e.confidence), index: i, weight: 0, bytes: bytesOf(e), remove: removeAt(list, i) }
+    })
+  const capList = (section: string, list: Scored<unknown>[] | undefined, category?: string) => {
+    if (list && list.length > limits.listValues) take('list_values', listCandidates(section, list, category), list.length - limits.listValues)
+  }
+
+  // Lists, one by one.
+  for (const cat of Object.keys(c.interests)) capList('interests', c.interests[cat], cat)
+  capList('personality.traits', c.personality.traits)
+  capList('preferences.topics_to_avoid', c.preferences.topics_to_avoid)
+  for (const [sec, fields] of Object.entries(c.custom ?? {})) {
+    for (const [field, v] of Object.entries(fields)) if (Array.isArray(v)) capList(`custom.${sec}.${field}`, v)
+  }
+  flush()
+
+  // Interest categories: those whose best value is least confident go whole.
+  const cats = Object.keys(c.interests)
+  if (cats.length > limits.categories) {
+    const ranked = cats
+      .map((cat) => ({ cat, best: Math.max(0, ...c.interests[cat]!.map((e) => conf(e.confidence))), n: c.interests[cat]!.length }))
+      .sort((a, b) => b.best - a.best || b.n - a.n || (a.cat < b.cat ? -1 : 1))
+    for (const { cat } of ranked.slice(limits.categories)) {
+      for (const e of c.interests[cat]!) log.add('categories', 'interests', e.value, keyOf(e.value), cat)
+      delete c.interests[cat]
+    }
+  }
+
+  // All interests together.
+  const interests = () => Object.keys(c.interests).flatMap((cat) => listCandidates('interests', c.interests[cat]!, cat))
+  const nInterests = Object.values(c.interests).reduce((n, l) => n + l.length, 0)
+  if (nInterests > limits.interests) take('interests', interests(), nInterests - limits.interests)
+  flush()
+
+  // Memories: the least important, then least confident, then oldest go.
+  const memories = (): Candidate[] =>
+    c.memories.map((m: Memory, i) => ({
+      section: 'memories',
+      value: m.event,
+      key: keyOf(m.event),
+      confidence: conf(m.confidence),
+      index: i,
+      weight: IMPORTANCE_WEIGHT[m.importance ?? 'medium'] ?? 0,
+      bytes: bytesOf(m),
+      remove: removeAt(c.memories, i),
+    }))
+  if (c.memories.length > limits.memories) take('memories', memories(), c.memories.length - limits.memories)
+  flush()
+
+  // Custom values together (scalars and list entries).
+  const custom = (): Candidate[] => {
+    const out: Candidate[] = []
+    for (const [sec, fields] of Object.entries(c.custom ?? {})) {
+      for (const [field, v] of Object.entries(fields)) {
+        const section = `custom.${sec}.${field}`
+        if (Array.isArray(v)) out.push(...listCandidates(section, v))
+        else {
+          const value = String(v.value)
+          out.push({ section, value, key: keyOf(value), confidence: conf(v.confidence), index: 0, weight: 0, bytes: bytesOf(v), remove: () => delete fields[field] })
+        }
+      }
+    }
+    return out
+  }
+  const nCustom = Object.values(c.custom ?? {}).reduce((n, f) => n + Object.values(f).reduce((m, v) => m + (Array.isArray(v) ? v.length : 1), 0), 0)
+  if (nCustom > limits.customValues) take('custom_values', custom(), nCustom - limits.customValues)
+  flush()
+
+  // The size of it all: the least confident values of any section go until it fits.
+  let size = Buffer.byteLength(JSON.stringify(c))
+  if (size > limits.profileBytes) {
+    const all = [
+      ...interests(),
+      ...listCandidates('personality.traits', c.personality.traits),
+      ...listCandidates('preferences.topics_to_avoid', c.preferences.topics_to_avoid),
+      ...memories(),
+      ...custom(),
+    ].sort(byRank)
+    for (const x of all) {
+      if (size <= limits.profileBytes) break
+      x.remove()
+      size -= x.bytes
+      log.add('profile_bytes', x.section, x.value, x.key, x.category)
+    }
+    flush()
+  }
+  tidy(s, keyOf)
+  return log
+}
+
+/**
+ * What the limits leave behind is removed too: empty interest categories and custom fields, timestamps and sighting
+ * counts of parts that no longer exist (they would otherwise pile up with every category a profile ever had), and the
+ * least seen moods past MAX_MOODS.
+ */
+export function tidy(s: ProfileState, keyOf: KeyOf): void {
+  const c = s.content
+  for (const cat of Object.keys(c.interests)) if (!c.interests[cat]!.length) delete c.interests[cat]
+  for (const [sec, fields] of Object.entries(c.custom ?? {})) {
+    for (const [field, v] of Object.entries(fields)) if (Array.isArray(v) && !v.length) delete fields[field]
+    if (!Object.keys(fields).length) delete c.custom![sec]
+  }
+  if (c.custom && !Object.keys(c.custom).length) delete c.custom
+  const exists = (path: string) => {
+    const [section, a, b] = path.split('.')
+    if (section === 'interests' && a !== undefined) return hasOwn(c.interests, a)
+    if (section === 'custom' && a !== undefined) {
+      const fields = c.custom && hasOwn(c.custom, a) ? c.custom[a] : undefined
+      return fields !== undefined && (b === undefined || hasOwn(fields, b))
+    }
+    return true
+  }
+  for (const p of Object.keys(s.field_timestamps)) if (!exists(p)) delete s.field_timestamps[p]
+  for (const p of Object.keys(s.internals.seen)) if (p.startsWith('custom.') && !exists(p)) delete s.internals.seen[p]
+  const moods = Object.entries(s.internals.mood_counts)
+  if (moods.length > MAX_MOODS) {
+    const keep = new Set<string>()
+    const trends = c.personality.mood_trends
+    for (const m of [trends.default?.value, trends.recent?.value]) if (typeof m === 'string') keep.add(keyOf(m))
+    moods.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    const kept = new Map(moods.slice(0, MAX_MOODS))
+    s.internals.mood_counts = Object.fromEntries(moods.filter(([k]) => kept.has(k) || keep.has(k)))
+  }
+}
+
+/**
+ * The first way a stored profile's content breaks the limits, as a message naming the part; null when it keeps them.
+ * For what arrives whole (an import): it is refused, not cut.
+ */
+export function contentViolation(content: ProfileContent, limits: ProfileLimits): string | null {
+  const over = (what: string, n: number, max: number, env: string) => `${what} holds ${n} values; at most ${max} (${env})`
+  const long = (what: string, v: unknown) => typeof v === 'string' && v.length > limits.valueChars ? `${what} is longer than ${limits.valueChars} characters (PROFILER_PROFILE_MAX_VALUE_CHARS)` : null
+  const lists: [string, Scored<unknown>[]][] = [
+    ...Object.entries(content.interests ?? {}).map(([cat, l]): [string, Scored<unknown>[]] => [`interests.${cat}`, l]),
+    ['personality.traits', content.personality?.traits ?? []],
+    ['preferences.topics_to_avoid', content.preferences?.topics_to_avoid ?? []],
+  ]
+  let customN = 0
+  for (const [sec, fields] of Object.entries(content.custom ?? {})) {
+    for (const [field, v] of Object.entries(fields)) {
+      if (Array.isArray(v)) {
+        lists.push([`custom.${sec}.${field}`, v])
+        customN += v.length
+      } else {
+        customN++
+        const l = long(`custom.${sec}.${field}`, v?.value)
+        if (l) return l
+      }
+    }
+  }
+  for (const [path, l] of lists) {
+    if (l.length > limits.listValues) return over(path, l.length, limits.listValues, 'PROFILER_PROFILE_MAX_LIST_VALUES')
+    for (const [i, e] of l.entries()) {
+      const m = long(`${path}[${i}]`, e?.value)
+      if (m) return m
+    }
+  }
+  const cats = Object.keys(content.interests ?? {})
+  if (cats.length > limits.categories) return `interests has ${cats.length} categories; at most ${limits.categories} (PROFILER_PROFILE_MAX_CATEGORIES)`
+  for (const cat of cats) if (cat.length > limits.valueChars) return `the interest category ${cat.slice(0, 40)}… is longer than ${limits.valueChars} characters (PROFILER_PROFILE_MAX_VALUE_CHARS)`
+  const nInterests = Object.values(content.interests ?? {}).reduce((n, l) => n + l.length, 0)
+  if (nInterests > limits.interests) return over('interests', nInterests, limits.interests, 'PROFILER_PROFILE_MAX_INTERESTS')
+  const memories = content.memories ?? []
+  if (memories.length > limits.memories) return over('memories', memories.length, limits.memories, 'PROFILER_PROFILE_MAX_MEMORIES')
+  for (const [i, m] of memories.entries()) {
+    const l = long(`memories[${i}].event`, m?.event)
+    if (l) return l
+  }
+  if (customN > limits.customValues) return over('custom', customN, limits.customValues, 'PROFILER_PROFILE_MAX_CUSTOM_VALUES')
+  for (const [f, v] of Object.entries(content.core_info ?? {})) {
+    const l = long(`core_info.${f}`, (v as Scored<unknown> | undefined)?.value)
+    if (l) return l
+  }
+  for (const [path, v] of [['preferences.conversation_style', content.preferences?.conversation_style], ['personality.mood_trends.recent', content.personality?.mood_trends?.recent], ['personality.mood_trends.default', content.personality?.mood_trends?.default]] as const) {
+    const l = long(path, v?.value)
+    if (l) return l
+  }
+  const bytes = Buffer.byteLength(JSON.stringify(content))
+  if (bytes > limits.profileBytes) return `the profile's content is ${bytes} bytes as JSON; at most ${limits.profileBytes} (PROFILER_PROFILE_MAX_BYTES)`
+  return null
+}
