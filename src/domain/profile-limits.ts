@@ -5,7 +5,9 @@
 // its working copy; an import checks a stored profile with `contentViolation`.
 import { hasOwn } from './merge-rules.js'
 import type { KeyOf } from './merge-rules.js'
-import type { Memory, ProfileContent, ProfileState, Scored } from './profile.js'
+import type { Dropped, DroppedValue, LimitName, Memory, ProfileContent, ProfileState, Scored } from './profile.js'
+
+export type { Dropped, DroppedValue, LimitName } from './profile.js'
 
 export interface ProfileLimits {
   /** Values of one list: an interest category, personality traits, topics to avoid, one custom list field. */
@@ -41,26 +43,6 @@ export const DEFAULT_PROFILE_LIMITS: ProfileLimits = {
 
 /** Distinct moods counted for mood_trends.default; the least seen go beyond it (not configurable: moods are few). */
 export const MAX_MOODS = 100
-
-/** The name of each limit as a history entry's `dropped.limits` lists it (README "Profile limits"). */
-export type LimitName = 'list_values' | 'categories' | 'interests' | 'memories' | 'custom_values' | 'value_chars' | 'profile_bytes'
-
-/** A value the limits dropped, as recorded: the section as a forget names it, the category (interests), the value. */
-export interface DroppedValue {
-  section: string
-  category?: string
-  value: string
-}
-
-/** What a batch dropped to stay within the limits (an update_log entry's `changes.dropped`). */
-export interface Dropped {
-  /** How many values were dropped. */
-  total: number
-  /** Which limits made them go. */
-  limits: LimitName[]
-  /** The first DROPPED_LISTED of them (each value cut to DROPPED_VALUE_CHARS). */
-  values: DroppedValue[]
-}
 
 export const DROPPED_LISTED = 50
 const DROPPED_VALUE_CHARS = 200

@@ -2,7 +2,6 @@
 // Storage keeps it as jsonb; REST serializes it nearly as is; GraphQL maps it to camelCase.
 
 import type { CustomValues } from './custom-schema.js'
-import type { Dropped } from './profile-limits.js'
 
 export type Importance = 'low' | 'medium' | 'high'
 
@@ -136,6 +135,26 @@ export type InputType = 'text' | 'conversation' | 'structured'
 /** input_type of history entries written by a request rather than a submission. */
 export type EditKind = 'forget' | 'rollback'
 export const INPUT_TYPES: InputType[] = ['text', 'conversation', 'structured']
+
+/** The name of each limit as a history entry's `dropped.limits` lists it (README "Profile limits"). */
+export type LimitName = 'list_values' | 'categories' | 'interests' | 'memories' | 'custom_values' | 'value_chars' | 'profile_bytes'
+
+/** A value the limits dropped, as recorded: the section as a forget names it, the category (interests), the value. */
+export interface DroppedValue {
+  section: string
+  category?: string
+  value: string
+}
+
+/** What a batch dropped to stay within the limits (an update_log entry's `changes.dropped`). */
+export interface Dropped {
+  /** How many values were dropped. */
+  total: number
+  /** Which limits made them go. */
+  limits: LimitName[]
+  /** The first DROPPED_LISTED of them (each value cut to DROPPED_VALUE_CHARS). */
+  values: DroppedValue[]
+}
 
 /** The partial profile recorded in one update_log entry. */
 export interface Changes {
