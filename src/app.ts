@@ -183,6 +183,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./services/profile-context.service.js'),
     import('./services/webhooks/index.js'),
     import('./services/reextraction.service.js'),
+    import('./threads/cpu.js'),
   ])
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config)
@@ -229,6 +230,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       { ProfileContextService },
       { buildWebhooks },
       { ReextractionService },
+      { CpuPool },
     ] = await modules
     const metrics = new Metrics({ role: opts.role, database: db.mode, version: packageVersion() })
     metrics.dbPool(() => poolStats(ds))
@@ -297,6 +299,9 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     c.add(() => budget.close())
     c.add(() => services.accounts.close())
     const gate = budget.tenants
+    // Merges and contexts of large profiles run here, off the event loop.
+    const cpu = new CpuPool(config.worker.cpuThreads)
+    c.add(() => cpu.close())
     const profileService = new ProfileService(ds, profiles, queue, bus)
     const webhooks = buildWebhooks(ds, config, { log, embeddedDataDir: db.mode === 'embedded' ? config.dataDir : undefined })
     const services: Services = {
@@ -307,7 +312,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       edits: gated(new ProfileEditService(ds, profiles, ai, bus), gate),
       search: gated(new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize), gate),
       llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder), gate),
-      processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker, limits: config.profiles }, metrics),
+      processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker, limits: config.profiles }, metrics, cpu),
       reextraction: gated(
         new ReextractionService(ds, profiles, new ProcessingRepository(), ai, bus, budget, {
           batchSize: config.worker.batchSize,

@@ -60,6 +60,8 @@ const schema = z.object({
   PROFILER_RETRY_BASE_MS: int(1000, 0),
   PROFILER_EXTRACT_DELAY_MS: int(0, 0, 600_000),
   PROFILER_EXTRACT_THREADS: int(Math.max(1, os.availableParallelism() - 1), 0, 64),
+  PROFILER_CPU_THREADS: int(1, 0, 64),
+  PROFILER_BATCH_TIMEOUT_MS: int(600_000, 100, 24 * 3600 * 1000),
   OPENAI_API_KEY: z.string().optional(),
   PROFILER_OPENAI_BASE_URL: z.string().url().optional(),
   PROFILER_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
@@ -236,6 +238,10 @@ export type Config = {
     extractDelayMs: number
     /** Worker threads for the local extractor (0: on the main thread). */
     extractThreads: number
+    /** Worker threads for merges and contexts (0: on the main thread). */
+    cpuThreads: number
+    /** How long one batch (extraction, merge, summary, embedding) may take before it is stopped and counts as an attempt. */
+    batchTimeoutMs: number
     /** Applied submissions one re-extraction replays at most (README "Re-extraction"); more is refused. */
     reextractMaxSubmissions: number
   }
@@ -457,6 +463,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryBaseMs: e.PROFILER_RETRY_BASE_MS,
       extractDelayMs: e.PROFILER_EXTRACT_DELAY_MS,
       extractThreads: e.PROFILER_EXTRACT_THREADS,
+      cpuThreads: e.PROFILER_CPU_THREADS,
+      batchTimeoutMs: e.PROFILER_BATCH_TIMEOUT_MS,
       reextractMaxSubmissions: e.PROFILER_REEXTRACT_MAX_SUBMISSIONS,
     },
     profiles: {

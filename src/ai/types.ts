@@ -25,6 +25,11 @@ export interface ExtractRequest {
    * schema). `key` names the app and version, so an extractor may cache what it compiles from the schema.
    */
   customSchema?: { key: string; schema: CustomSchema }
+  /**
+   * Work no request waits for (a re-extraction): a provider with a shared resource (the local extractor's threads) runs
+   * it behind what the worker's batches need.
+   */
+  background?: boolean
 }
 
 export interface ExtractResult {

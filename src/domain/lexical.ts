@@ -68,12 +68,31 @@ export function searchableText(content: ProfileContent, summary?: string | null)
  * Linear in the text; bounded in count and length.
  */
 export function profileLexemes(content: ProfileContent, summary?: string | null): string {
+  return lexemesWith(summary, contentLexemes(content))
+}
+
+/** The distinct lexemes of a profile's values (not its summary), in order, at most MAX_LEXEMES: the costly part. */
+export function contentLexemes(content: ProfileContent): string[] {
   const out = new Set<string>()
-  for (const t of tokens(searchableText(content, summary))) {
+  for (const t of tokens(searchableText(content))) {
     if (t.length > MAX_LEXEME || out.has(t)) continue
     out.add(t)
     if (out.size === MAX_LEXEMES) break
   }
+  return [...out]
+}
+
+/**
+ * The summary's lexemes first, then those of the values (`contentLexemes`): the same words, in the same order and under
+ * the same bound, as profileLexemes, so the values' part can be computed where the merge runs and the summary's after it.
+ */
+export function lexemesWith(summary: string | null | undefined, content: readonly string[]): string {
+  const out = new Set<string>()
+  const add = (t: string) => {
+    if (out.size < MAX_LEXEMES && t.length <= MAX_LEXEME) out.add(t)
+  }
+  if (typeof summary === 'string') for (const t of tokens(summary)) add(t)
+  for (const t of content) add(t)
   return [...out].join(' ')
 }
 

@@ -16,10 +16,11 @@ import type { Metrics } from '../metrics/metrics.js'
 import { applyRound } from './worker/apply.js'
 import { claimRound } from './worker/claim.js'
 import { extractProfile, type Prepared } from './worker/extract.js'
-import { ShutdownError, withUsage, type Claimed, type ProcessingOptions, type WorkerDeps } from './worker/round.js'
+import { BatchTimeoutError, ShutdownError, withUsage, type Claimed, type ProcessingOptions, type WorkerDeps } from './worker/round.js'
 import { failBatch, giveBack } from './worker/settle.js'
 import { batchOutcome, endBatch, traceBatch, type BatchTrace } from './worker/trace.js'
 import { failed, startSpan, within } from '../tracing/tracing.js'
+import type { CpuPool } from '../threads/cpu.js'
 
 /**
  * Applies profiles' pending submissions, oldest first, exactly once, many profiles at a time. A round takes the jobs
@@ -47,6 +48,7 @@ export class ProcessingService {
     private readonly log: Logger,
     private readonly opts: ProcessingOptions,
     private readonly metrics: Metrics,
+    cpu: CpuPool,
   ) {
     this.uow = new UnitOfWork(ds, bus)
     this.deps = {
@@ -56,6 +58,7 @@ export class ProcessingService {
       submissions: new SubmissionLifecycle(),
       queue,
       ai,
+      cpu,
       log,
       opts,
       embeddingMismatch: () => {
@@ -161,12 +164,19 @@ export class ProcessingService {
       this.repo.heartbeat(this.ds, jobs, owner, this.opts.leaseSeconds).catch((e) => this.log.warn({ err: e }, 'lease heartbeat failed'))
     }, (this.opts.leaseSeconds * 1000) / 3)
     const outcomes = await Promise.all(
-      claimed.map((c) =>
-        within(traces.get(c)!.ctx, () => extractProfile(this.deps.ai, c.profile, c.submissions, this.opts.limits, signal)).then(
-          (prepared) => ({ c, prepared }),
-          (err: unknown) => ({ c, err }),
-        ),
-      ),
+      claimed.map((c) => {
+        // Each batch within its time budget: past it, everything it runs (model requests, the extraction and merge
+        // threads) is stopped and the batch counts as an attempt, so no batch can hold its profile for ever.
+        const budget = new AbortController()
+        const timer = setTimeout(() => budget.abort(new BatchTimeoutError(this.opts.batchTimeoutMs)), this.opts.batchTimeoutMs)
+        const deps = { ai: this.deps.ai, cpu: this.deps.cpu, limits: this.opts.limits }
+        return within(traces.get(c)!.ctx, () => extractProfile(deps, c.profile, c.submissions, AbortSignal.any([signal, budget.signal])))
+          .then(
+            (prepared) => ({ c, prepared }),
+            (err: unknown) => ({ c, err: budget.signal.aborted && !signal.aborted ? withUsage(budget.signal.reason, (err as { usage?: never })?.usage) : err }),
+          )
+          .finally(() => clearTimeout(timer))
+      }),
     ).finally(() => clearInterval(heartbeat))
     const more: ProfileJob[] = []
     const ready: { c: Claimed; prepared: Prepared }[] = []

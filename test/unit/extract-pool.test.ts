@@ -52,7 +52,7 @@ describe('ThreadedExtractor', () => {
     const a = pool.extract(slow)
     const b = pool.extract(req(['I live in Lima.', 'text']))
     // Kill the thread running `a` (the first slot took it).
-    await (pool as unknown as { slots: { worker: { terminate(): Promise<number> } }[] }).slots[0]!.worker.terminate()
+    await (pool as unknown as { pool: { slots: { worker: { terminate(): Promise<number> } }[] } }).pool.slots[0]!.worker.terminate()
     await expect(a).rejects.toThrow(/exited/)
     expect((await b).extractions[0]!.core_info?.location?.value).toBe('Lima')
     expect((await pool.extract(req(['I live in Kyiv.', 'text']))).extractions[0]!.core_info?.location?.value).toBe('Kyiv')
@@ -65,7 +65,7 @@ describe('ThreadedExtractor', () => {
       const running = one.extract(slow)
       const held = ['Lima', 'Kyiv', 'Pune'].map((city) => one.extract(req([`I live in ${city}.`, 'text'])))
       const dropped = one.extract(req(['I live in Nice.', 'text']), queuedAbort.signal)
-      const slots = (one as unknown as { slots: { jobs: unknown[]; worker: { terminate(): Promise<number> } }[] }).slots
+      const slots = (one as unknown as { pool: { slots: { jobs: unknown[]; worker: { terminate(): Promise<number> } }[] } }).pool.slots
       expect(slots[0]!.jobs.length).toBeGreaterThan(1) // sent ahead, not waiting for the running one
       queuedAbort.abort(new Error('not wanted any more'))
       await expect(dropped).rejects.toThrow('not wanted any more')

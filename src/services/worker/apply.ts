@@ -1,6 +1,6 @@
 import { toSql } from 'pgvector'
 import type { ProfileWrite } from '../../db/processing.repository.js'
-import { snapshotOf } from '../../domain/forget.js'
+import { stateJson, type StateJson } from '../../threads/cpu-tasks.js'
 import { profileKey, type ProfileJob } from '../../domain/profile.js'
 import type { MergeResult } from '../../domain/merge.js'
 import type { ProfileRecord } from '../../db/profile.repository.js'
@@ -14,11 +14,13 @@ import { readyEvent, shareUsage, toJob, type Claimed, type WorkerDeps } from './
 export function profileWrite(
   job: ProfileJob,
   cur: Pick<ProfileRecord, 'history_seq'>,
-  p: { merged: MergeResult; now: string; summary: string; vector: number[]; lexemes: string },
+  p: { merged: MergeResult; now: string; summary: string; vector: number[]; lexemes: string; json?: StateJson },
   inputType: string,
   submissionIds: string[],
 ): ProfileWrite {
   const core = p.merged.state.content.core_info
+  // Serialized where the merge ran, when it ran on a thread; here otherwise.
+  const json = p.json ?? stateJson(p.merged.state, p.merged.changes)
   return {
     job,
     submissions: [],
@@ -26,11 +28,11 @@ export function profileWrite(
     // A batch that changed nothing visible leaves no update_log entry (its submissions are done all the same).
     historySeq: p.merged.changed ? cur.history_seq + 1 : cur.history_seq,
     history: p.merged.changed
-      ? { extractedOn: p.now, changes: JSON.stringify(p.merged.changes), submissionIds: JSON.stringify(submissionIds), inputType, snapshot: JSON.stringify(snapshotOf(p.merged.state)) }
+      ? { extractedOn: p.now, changes: json.changes, submissionIds: JSON.stringify(submissionIds), inputType, snapshot: json.snapshot }
       : undefined,
-    content: JSON.stringify(p.merged.state.content),
-    fieldTimestamps: JSON.stringify(p.merged.state.field_timestamps),
-    internals: JSON.stringify(p.merged.state.internals),
+    content: json.content,
+    fieldTimestamps: json.fieldTimestamps,
+    internals: json.internals,
     language: p.merged.state.language ?? null,
     summary: p.summary,
     name: core.name?.value ?? null,

@@ -2,7 +2,8 @@ import { profileKey, type ProfileJob } from '../../domain/profile.js'
 import type { ProfileRecord } from '../../db/profile.repository.js'
 import { AppSchemaRepository } from '../../db/app-schema.repository.js'
 import type { AppSchemaVersion } from '../../domain/custom-schema.js'
-import { chooseBatch } from '../../domain/worker-policy.js'
+import { chooseBatch, type OpenSubmission } from '../../domain/worker-policy.js'
+import type { Transaction } from '../../db/unit-of-work.js'
 import { readyEvent, toJob, type Claimed, type WorkerDeps } from './round.js'
 
 /**
@@ -16,6 +17,7 @@ export async function claimRound(d: WorkerDeps, jobs: ProfileJob[], owner: strin
     const locked = (await d.repo.lock(m, jobs)).filter((p) => !p.leased || p.claimed_by === owner)
     if (!locked.length) return []
     const open = await d.repo.open(m, locked.map(toJob), d.opts.batchSize)
+    await failExhausted(d, tx, open)
     const out: Claimed[] = []
     const none: ProfileRecord[] = []
     const later: { job: ProfileJob; afterSeconds: number }[] = []
@@ -45,6 +47,28 @@ export async function claimRound(d: WorkerDeps, jobs: ProfileJob[], owner: strin
   })
 }
 
+
+/** Why a submission whose every attempt was cut short ends failed. */
+export const EXHAUSTED = 'the process running it stopped before it finished (a crash, a kill or a restart), on every attempt'
+
+/**
+ * A submission claimed its last allowed time that never settled (its process died: killed, out of memory, restarted)
+ * fails now instead of running again, so a batch that brings its process down cannot do so for ever after restarts.
+ * Taken out of `open`.
+ */
+async function failExhausted(d: WorkerDeps, tx: Transaction, open: Map<string, OpenSubmission[]>): Promise<void> {
+  for (const [key, subs] of open) {
+    const exhausted = subs.filter((s) => s.attempts >= d.opts.maxAttempts)
+    if (!exhausted.length) continue
+    const [tenantId, profileId] = key.split('\u0000') as [string, string]
+    for (const s of exhausted) {
+      await d.submissions.fail(tx.manager, tenantId, s.id, `Gave up after ${s.attempts} attempts: ${EXHAUSTED}`)
+      tx.raise('submissionFailed', { tenantId, profileId, submissionId: s.id, at: new Date().toISOString() })
+      d.log.warn({ tenantId, profileId, submissionId: s.id, attempt: s.attempts }, 'submission failed: its attempts all ended with their process')
+    }
+    open.set(key, subs.filter((s) => s.attempts < d.opts.maxAttempts))
+  }
+}
 
 const schemas = new AppSchemaRepository()
 

@@ -2,22 +2,31 @@ import { profileText } from '../../ai/profile-text.js'
 import type { AiProviders, ExtractionInput, ExtractResult, Usage } from '../../ai/types.js'
 import { sumUsage } from '../../ai/usage.js'
 import type { ProfileRecord } from '../../db/profile.repository.js'
-import { merge } from '../../domain/merge.js'
 import { cleanCustomValues } from '../../domain/custom-schema.js'
-import { profileLexemes } from '../../domain/lexical.js'
+import { lexemesWith } from '../../domain/lexical.js'
 import type { Extraction, ProfileContent, ProfileState } from '../../domain/profile.js'
 import type { ProfileLimits } from '../../domain/profile-limits.js'
+import type { CpuPool } from '../../threads/cpu.js'
 import { parseStructured } from '../../domain/structured.js'
 import type { OpenSubmission } from '../../domain/worker-policy.js'
 import { withUsage } from './round.js'
-import { inSpan, inSpanSync } from '../../tracing/tracing.js'
+import { inSpan } from '../../tracing/tracing.js'
+
+/** What a batch's extraction runs on. */
+export interface ExtractDeps {
+  ai: AiProviders
+  /** Where the merge runs: off the main thread. */
+  cpu: CpuPool
+  limits: ProfileLimits
+}
 
 /**
  * A claimed profile's batch: extracted (structured data is taken as given), merged into the profile's state, summarized
- * and embedded. Everything slow (AI calls) happens here, with no transaction open; what the calls cost travels with
- * any error.
+ * and embedded. Everything slow (AI calls, the merge on its thread) happens here, with no transaction open; what the
+ * calls cost travels with any error. `signal` ends it early (a shutdown, or the batch's time budget).
  */
-export async function extractProfile(ai: AiProviders, profile: ProfileRecord, subs: OpenSubmission[], limits: ProfileLimits, signal?: AbortSignal) {
+export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, subs: OpenSubmission[], signal?: AbortSignal) {
+  const { ai } = d
   // The summary follows the instructions of the app of the batch's newest submission (README "Summary instructions").
   const instructions = subs[subs.length - 1]?.instructions ?? []
   const state: ProfileState = {
@@ -43,9 +52,11 @@ export async function extractProfile(ai: AiProviders, profile: ProfileRecord, su
     // Custom values only where the submitting app's schema declares them, whatever an extractor proposed.
     const extractions = subs.map((s) => withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s))
     const now = new Date().toISOString()
-    const merged = inSpanSync('merge', { attributes: { 'profiler.extractions': extractions.length } }, (span) => {
-      const out = merge(state, extractions, now, { acceptedAt: subs.map((s) => s.created_at), limits })
-      span?.setAttribute('profiler.changed', out.changed)
+    // The merge, and what grows with the profile (its JSON, its words), on a CPU thread: a profile at the limits takes
+    // a tenth of a second or more, which the event loop must not wait for.
+    const { merged, json, contentLexemes } = await inSpan('merge', { attributes: { 'profiler.extractions': extractions.length } }, async (span) => {
+      const out = await d.cpu.merge({ state, extractions, now, acceptedAt: subs.map((s) => s.created_at), limits: d.limits }, { signal })
+      span?.setAttribute('profiler.changed', out.merged.changed)
       return out
     })
     // A provider whose extraction request also wrote the summary saves a request per batch; that summary only
@@ -69,8 +80,8 @@ export async function extractProfile(ai: AiProviders, profile: ProfileRecord, su
         : { extraction: byId.get(s.id), evidence: extracted.evidence?.[toExtract.findIndex((t) => t.submissionId === s.id)] },
     )
     // The words it is found by, computed here, outside the transaction of the apply.
-    const lexemes = profileLexemes(merged.state.content, summary)
-    return { merged, summary, vector: vectors[0]!, lexemes, now, usage: spent, provenance, promptVersion: extracted.promptVersion }
+    const lexemes = lexemesWith(summary, contentLexemes)
+    return { merged, json, summary, vector: vectors[0]!, lexemes, now, usage: spent, provenance, promptVersion: extracted.promptVersion }
   } catch (err) {
     throw withUsage(err, sumUsage([spent, (err as { usage?: Usage })?.usage]))
   }

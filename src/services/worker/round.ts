@@ -6,6 +6,7 @@ import type { SubmissionLifecycle } from '../../db/submission-lifecycle.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 import type { ProfileJob } from '../../domain/profile.js'
 import type { ProfileLimits } from '../../domain/profile-limits.js'
+import type { CpuPool } from '../../threads/cpu.js'
 import type { OpenSubmission } from '../../domain/worker-policy.js'
 import type { EventMap } from '../../events/event-bus.js'
 import type { JobQueue } from '../../jobs/queue.js'
@@ -21,6 +22,8 @@ export interface ProcessingOptions {
   retryBaseMs: number
   /** The size of a profile (README "Profile limits"): every merge keeps within it. */
   limits: ProfileLimits
+  /** A batch running longer is stopped and counts as an attempt (BatchTimeoutError). */
+  batchTimeoutMs: number
 }
 
 /** What the worker's use cases run on. */
@@ -31,6 +34,8 @@ export interface WorkerDeps {
   submissions: SubmissionLifecycle
   queue: JobQueue
   ai: AiProviders
+  /** Where merges run (off the main thread). */
+  cpu: CpuPool
   log: Logger
   opts: ProcessingOptions
   /** A batch found the embedding column unlike this process's model (every batch it takes would fail so). */
@@ -51,6 +56,14 @@ export function readyEvent(job: ProfileJob, seq: number): StatusEvent {
 }
 
 export const toJob = (p: ProfileRecord): ProfileJob => ({ tenantId: p.tenant_id, profileId: p.profile_id })
+
+/** The reason a batch is stopped when it runs past its time budget: an attempt used, like a failed extraction. */
+export class BatchTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`the batch took longer than its time budget of ${Math.round(ms / 1000)} s (PROFILER_BATCH_TIMEOUT_MS) and was stopped`)
+    this.name = 'BatchTimeoutError'
+  }
+}
 
 /** The reason a batch is aborted when the process shuts down. */
 export class ShutdownError extends Error {

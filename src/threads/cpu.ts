@@ -1,0 +1,56 @@
+import type { ComposedContext } from '../ai/profile-context.js'
+import {
+  composeTask,
+  rankContext,
+  runMerge,
+  type ContextComposeTask,
+  type ContextRanking,
+  type ContextRankTask,
+  type CpuResult,
+  type CpuTask,
+  type MergeOutput,
+  type MergeTask,
+} from './cpu-tasks.js'
+import { ThreadPool, threadEntry, type RunOptions } from './pool.js'
+
+/**
+ * The service's CPU work that grows with a profile (a batch's merge, a context's ranking and composition) on worker
+ * threads, so the event loop stays free for every other request while one tenant works on the largest profile the
+ * limits allow. With 0 threads it runs inline (tools and tests that want one thread).
+ */
+export class CpuPool {
+  private readonly pool?: ThreadPool<CpuTask, CpuResult>
+
+  constructor(threads: number) {
+    if (threads > 0) this.pool = new ThreadPool({ name: 'cpu', size: threads, entry: threadEntry(import.meta.url, 'cpu-thread'), pipeline: 2 })
+  }
+
+  private run<T extends CpuResult>(task: CpuTask, inline: () => T | Promise<T>, opts: RunOptions): Promise<T> {
+    if (!this.pool) {
+      opts.signal?.throwIfAborted()
+      return Promise.resolve().then(inline)
+    }
+    return this.pool.run(task, opts) as Promise<T>
+  }
+
+  merge(t: Omit<MergeTask, 'kind'>, opts: RunOptions = {}): Promise<MergeOutput> {
+    return this.run({ kind: 'merge', ...t }, () => runMerge(t), opts)
+  }
+
+  rankContext(t: Omit<ContextRankTask, 'kind'>, opts: RunOptions = {}): Promise<ContextRanking> {
+    return this.run({ kind: 'context-rank', ...t }, () => rankContext(t), opts)
+  }
+
+  composeContext(t: Omit<ContextComposeTask, 'kind'>, opts: RunOptions = {}): Promise<ComposedContext> {
+    return this.run({ kind: 'context-compose', ...t }, () => composeTask(t), opts)
+  }
+
+  /** Threads running now (tests). */
+  get threads(): number {
+    return this.pool?.threads ?? 0
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close()
+  }
+}
