@@ -311,7 +311,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       profiles: gated(profileService, gate),
       edits: gated(new ProfileEditService(ds, profiles, ai, bus), gate),
       search: gated(new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize), gate),
-      llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder), gate),
+      llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder, cpu), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker, limits: config.profiles }, metrics, cpu),
       reextraction: gated(
         new ReextractionService(ds, profiles, new ProcessingRepository(), ai, bus, budget, {

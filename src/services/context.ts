@@ -7,4 +7,6 @@ export interface RequestContext {
   requestId: string
   /** The transaction a use case runs in when another one called it (`UnitOfWork.run`); none at the transport. */
   tx?: Transaction
+  /** Aborted when the caller goes away (its connection closed, its operation cancelled): long work stops with it. */
+  signal?: AbortSignal
 }

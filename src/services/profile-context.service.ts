@@ -1,11 +1,12 @@
 import type { DataSource } from 'typeorm'
-import { CONTEXT_ENCODING, type ContextFact, composeContext, contextFacts, contextHeader, lexicalScore, stems, tokenCounter } from '../ai/profile-context.js'
+import { CONTEXT_ENCODING, type ContextFact, contextHeader } from '../ai/profile-context.js'
 import type { Embedder } from '../ai/types.js'
 import type { ProfileRepository } from '../db/profile.repository.js'
 import { DomainError } from '../domain/errors.js'
 import { contextParamsSchema, parseRequest } from '../domain/requests.js'
 import { checkProfileId, checkStorable } from '../domain/validation.js'
 import type { RequestContext } from './context.js'
+import type { CpuPool } from '../threads/cpu.js'
 
 /** At most this many facts of one profile (the most confident) are embedded for a query; the rest rank lexically. */
 export const MAX_EMBEDDED_FACTS = 256
@@ -41,6 +42,7 @@ export class ProfileContextService {
     private readonly ds: DataSource,
     private readonly profiles: ProfileRepository,
     private readonly embedder: Embedder,
+    private readonly cpu: CpuPool,
   ) {}
 
   async context(ctx: RequestContext, profileId: string, params: ContextParams): Promise<ProfileContext> {
@@ -51,19 +53,27 @@ export class ProfileContextService {
     const record = await this.profiles.find(this.ds.manager, ctx.tenantId, profileId)
     if (!record) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
 
-    const facts = contextFacts(record.content, record.field_timestamps)
-    let relevance: number[] | undefined
+    // The facts, their ranking and the composition grow with the profile: they run on a CPU thread (a profile at the
+    // limits costs a tenth of a second or more), and stop when the request does.
+    const signal = ctx.signal
+    const header = contextHeader(record.content)
     let rankedBy: ProfileContext['rankedBy'] = 'confidence'
-    if (query && facts.length) {
-      const q = stems(query)
-      const lexical = facts.map((f) => lexicalScore(q, stems(f.matchText)))
-      const semantic = await this.semanticScores(query, facts).catch(() => undefined)
-      rankedBy = semantic ? 'query' : 'query_lexical'
-      // Rounded, so float noise in a provider's vectors cannot reorder facts between two identical requests.
-      relevance = lexical.map((l, i) => Math.round((semantic ? (l + semantic[i]!) / 2 : l) * 1000) / 1000)
+    let c
+    if (query) {
+      const ranking = await this.cpu.rankContext({ content: record.content, timestamps: record.field_timestamps, query, maxEmbedded: MAX_EMBEDDED_FACTS }, { signal })
+      const { facts, lexical } = ranking
+      let relevance: number[] | undefined
+      if (facts.length) {
+        const semantic = await this.semanticScores(query, facts, ranking.embed, signal).catch(() => undefined)
+        signal?.throwIfAborted()
+        rankedBy = semantic ? 'query' : 'query_lexical'
+        // Rounded, so float noise in a provider's vectors cannot reorder facts between two identical requests.
+        relevance = lexical.map((l, i) => Math.round((semantic ? (l + semantic[i]!) / 2 : l) * 1000) / 1000)
+      }
+      c = await this.cpu.composeContext({ header, summary: record.summary, facts, relevance, maxTokens: p.max_tokens }, { signal })
+    } else {
+      c = await this.cpu.composeContext({ header, summary: record.summary, content: record.content, timestamps: record.field_timestamps, maxTokens: p.max_tokens }, { signal })
     }
-    const count = await tokenCounter()
-    const c = composeContext({ header: contextHeader(record.content), summary: record.summary, facts, relevance, maxTokens: p.max_tokens, count })
     return {
       profileId: record.profile_id,
       status: record.status,
@@ -84,17 +94,11 @@ export class ProfileContextService {
    * MAX_EMBEDDED_FACTS most confident facts only, the others 0. One embed
    * call at most per request, for the texts not yet cached.
    */
-  private async semanticScores(query: string, facts: ContextFact[]): Promise<number[]> {
+  private async semanticScores(query: string, facts: ContextFact[], embed: number[], signal?: AbortSignal): Promise<number[]> {
     const model = this.embedder.model
     const texts = facts.map((f) => f.matchText)
-    // The most confident facts (ties: the order facts come in), so which ones are embedded is deterministic.
-    const embedded = new Set(
-      facts
-        .map((f, i) => ({ c: f.confidence, i }))
-        .sort((a, b) => b.c - a.c || a.i - b.i)
-        .slice(0, MAX_EMBEDDED_FACTS)
-        .map((x) => x.i),
-    )
+    // The most confident facts (ties: the order facts come in: the ranking chose them), so which are embedded is deterministic.
+    const embedded = new Set(embed)
     const wanted = [...new Set([query, ...texts.filter((_, i) => embedded.has(i))])]
     const found = new Map<string, Float32Array>()
     for (const t of wanted) {
@@ -103,7 +107,7 @@ export class ProfileContextService {
     }
     const missing = wanted.filter((t) => !found.has(t))
     if (missing.length) {
-      const { vectors } = await this.embedder.embed(missing)
+      const { vectors } = await this.embedder.embed(missing, signal)
       missing.forEach((t, i) => {
         const v = Float32Array.from(vectors[i]!)
         found.set(t, v)
