@@ -183,7 +183,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./services/profile-context.service.js'),
     import('./services/webhooks/index.js'),
     import('./services/reextraction.service.js'),
-    import('./threads/cpu.js'),
+    import('./services/cpu/cpu.js'),
   ])
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config)
@@ -309,7 +309,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       accounts: accountService(db, config),
       submissions: gated(new SubmissionService(ds, statements, queue, bus, config.limits), gate),
       profiles: gated(profileService, gate),
-      edits: gated(new ProfileEditService(ds, profiles, ai, bus), gate),
+      edits: gated(new ProfileEditService(ds, profiles, ai, bus, cpu, config.profiles), gate),
       search: gated(new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize), gate),
       llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder, cpu), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker, limits: config.profiles }, metrics, cpu),
@@ -318,7 +318,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
           batchSize: config.worker.batchSize,
           maxSubmissions: config.worker.reextractMaxSubmissions,
           limits: config.profiles,
-        }),
+        }, cpu),
         gate,
       ),
       exports: new ExportService(ds, { embedder: ai.embedder }),

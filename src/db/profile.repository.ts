@@ -1,8 +1,8 @@
 import { toSql } from 'pgvector'
 import type { EntityManager } from 'typeorm'
-import { snapshotOf } from '../domain/forget.js'
 import { emptyContent, type Changes, type EditKind, type ProfileContent, type ProfileState } from '../domain/profile.js'
 import type { Statement, Statements } from './statements.js'
+import { stateJson, type StateJson } from '../domain/state-json.js'
 
 export type ProfileStatus = 'processing' | 'ready'
 
@@ -130,6 +130,7 @@ export class ProfileRepository {
    */
   async rewrite(m: EntityManager, w: ProfileRewrite): Promise<{ seq: number; status: ProfileStatus; eventSeq: number } | null> {
     const core = w.state.content.core_info
+    const json = w.json ?? stateJson(w.state, w.changes)
     const [rows] = await m.query(
       `UPDATE profiles SET content = $4::jsonb, field_timestamps = $5::jsonb, internals = $6::jsonb, language = $7, summary = $8,
               name = $9, age = $10, gender = $11, location = $12, embedding = $13::vector, embedding_model = $14,
@@ -140,9 +141,9 @@ export class ProfileRepository {
         w.tenantId,
         w.profileId,
         w.version,
-        JSON.stringify(w.state.content),
-        JSON.stringify(w.state.field_timestamps),
-        JSON.stringify(w.state.internals),
+        json.content,
+        json.fieldTimestamps,
+        json.internals,
         w.state.language ?? null,
         w.summary,
         core.name?.value ?? null,
@@ -157,7 +158,7 @@ export class ProfileRepository {
     if (!rows.length) return null
     const seq = Number(rows[0].history_seq)
     await insertHistory(m, [
-      { tenantId: w.tenantId, profileId: w.profileId, seq, extractedOn: w.at, changes: JSON.stringify(w.changes), submissionIds: '[]', inputType: w.inputType, snapshot: JSON.stringify(snapshotOf(w.state)) },
+      { tenantId: w.tenantId, profileId: w.profileId, seq, extractedOn: w.at, changes: json.changes, submissionIds: '[]', inputType: w.inputType, snapshot: json.snapshot },
     ])
     return { seq, status: rows[0].status, eventSeq: Number(rows[0].event_seq) }
   }
@@ -193,6 +194,8 @@ export interface ProfileRewrite {
   at: string
   changes: Changes
   inputType: EditKind
+  /** The state and changes already serialized (where they were computed); serialized here otherwise. */
+  json?: StateJson
 }
 
 /** One history row as written (JSON columns as text). */

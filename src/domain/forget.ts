@@ -6,7 +6,7 @@
 // the current tombstones applied: what was forgotten stays forgotten.
 import { z } from 'zod'
 import { diffStates } from './merge-diff.js'
-import { cleanText, removeFromList } from './merge-rules.js'
+import { cleanText, keyMemo, removeFromList } from './merge-rules.js'
 import { categoryKey, normaliseValue } from './normalise.js'
 import { CUSTOM_FIELD_PATH, emptyState, FORGET_SECTIONS } from './profile.js'
 import type { Changes, CoreField, CustomFieldPath, Extraction, ForgetSection, ProfileState, Scored, Tombstone } from './profile.js'
@@ -283,7 +283,7 @@ export function restoreSnapshot(current: ProfileState, snapshot: ProfileState, t
   if (!s.internals.forgotten.length) delete s.internals.forgotten
   for (const t of tombs) removeMatching(s, t.section, t.key)
   s.field_timestamps = { ...before.field_timestamps }
-  const { changes, paths } = diffStates(before, s)
+  const { changes, paths } = diffStates(before, s, keyMemo())
   // The diff reports scalars and memories that appear or change; those the rollback takes away are listed here.
   const removed: Removed = changes.removed ?? []
   for (const section of Object.keys(SCALAR_PATHS) as ForgetSection[]) {

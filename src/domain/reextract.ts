@@ -1,7 +1,7 @@
 // Re-extraction (README "Re-extraction"): a profile rebuilt from its stored submissions with the current provider and
 // prompt, compared with the profile as it stands. Pure: the service runs the extractor and the merge.
 import { diffStates } from './merge-diff.js'
-import { memoryKey } from './merge-rules.js'
+import { keyMemo, memoryKey } from './merge-rules.js'
 import { CORE_FIELDS, type Changes, type ProfileState, type Scored } from './profile.js'
 
 /** What a re-extraction would change: the merge's net diff, plus what the rebuilt profile no longer holds at all. */
@@ -11,7 +11,8 @@ export interface ReextractionChanges extends Changes {
 }
 
 export function reextractionDiff(before: ProfileState, after: ProfileState): { changes: ReextractionChanges; changed: boolean; paths: string[] } {
-  const { changes: net, paths } = diffStates(before, after)
+  const keyOf = keyMemo()
+  const { changes: net, paths } = diffStates(before, after, keyOf)
   const changes: ReextractionChanges = net
   const touched = new Set(paths)
   const cleared: { path: string; value: string | number }[] = []
@@ -27,9 +28,9 @@ export function reextractionDiff(before: ProfileState, after: ProfileState): { c
   gone('preferences.conversation_style', before.content.preferences.conversation_style, after.content.preferences.conversation_style)
   gone('personality.mood_trends.recent', before.content.personality.mood_trends.recent, after.content.personality.mood_trends.recent)
   gone('personality.mood_trends.default', before.content.personality.mood_trends.default, after.content.personality.mood_trends.default)
-  const kept = new Set(after.content.memories.map((m) => memoryKey(m)))
+  const kept = new Set(after.content.memories.map((m) => memoryKey(m, keyOf)))
   for (const m of before.content.memories) {
-    if (kept.has(memoryKey(m))) continue
+    if (kept.has(memoryKey(m, keyOf))) continue
     cleared.push({ path: 'memories', value: m.event })
     touched.add('memories')
   }

@@ -20,7 +20,7 @@ import { BatchTimeoutError, ShutdownError, withUsage, type Claimed, type Process
 import { failBatch, giveBack } from './worker/settle.js'
 import { batchOutcome, endBatch, traceBatch, type BatchTrace } from './worker/trace.js'
 import { failed, startSpan, within } from '../tracing/tracing.js'
-import type { CpuPool } from '../threads/cpu.js'
+import type { CpuPool } from './cpu/cpu.js'
 
 /**
  * Applies profiles' pending submissions, oldest first, exactly once, many profiles at a time. A round takes the jobs

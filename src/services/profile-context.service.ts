@@ -6,7 +6,7 @@ import { DomainError } from '../domain/errors.js'
 import { contextParamsSchema, parseRequest } from '../domain/requests.js'
 import { checkProfileId, checkStorable } from '../domain/validation.js'
 import type { RequestContext } from './context.js'
-import type { CpuPool } from '../threads/cpu.js'
+import type { CpuPool } from './cpu/cpu.js'
 
 /** At most this many facts of one profile (the most confident) are embedded for a query; the rest rank lexically. */
 export const MAX_EMBEDDED_FACTS = 256

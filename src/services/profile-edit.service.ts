@@ -4,9 +4,12 @@ import type { AiProviders } from '../ai/types.js'
 import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
 import { DomainError } from '../domain/errors.js'
-import { forgetValue, parseForgetTarget, restoreSnapshot, rollbackBodySchema, snapshotState } from '../domain/forget.js'
-import { profileLexemes } from '../domain/lexical.js'
-import type { Changes, EditKind, ProfileState } from '../domain/profile.js'
+import { parseForgetTarget, rollbackBodySchema, snapshotState } from '../domain/forget.js'
+import { lexemesWith } from '../domain/lexical.js'
+import type { ProfileLimits } from '../domain/profile-limits.js'
+import type { EditKind, ProfileState } from '../domain/profile.js'
+import type { CpuPool } from './cpu/cpu.js'
+import type { EditOutput } from './cpu/cpu-tasks.js'
 import { parseRequest } from '../domain/requests.js'
 import { checkProfileId } from '../domain/validation.js'
 import type { EventBus } from '../events/event-bus.js'
@@ -15,7 +18,7 @@ import type { RequestContext } from './context.js'
 /** Tries of an edit that keeps losing the race with the worker (or another edit) before it answers 409. */
 const ATTEMPTS = 3
 
-type Change = (state: ProfileState, now: string, m: EntityManager) => Promise<{ state: ProfileState; changes: Changes }>
+type Change = (state: ProfileState, now: string, m: EntityManager) => Promise<EditOutput>
 
 /**
  * Changes of a profile asked for by a request rather than learnt from a submission: forgetting one value, rolling back
@@ -35,6 +38,9 @@ export class ProfileEditService {
     private readonly profiles: ProfileRepository,
     private readonly ai: Pick<AiProviders, 'summarizer' | 'embedder'>,
     bus: EventBus,
+    /** The new state, its diff and its words are computed on a CPU thread (a profile at the limits is large). */
+    private readonly cpu: CpuPool,
+    private readonly limits: ProfileLimits,
   ) {
     this.uow = new UnitOfWork(ds, bus)
   }
@@ -44,12 +50,12 @@ export class ProfileEditService {
     checkProfileId(profileId)
     const target = parseForgetTarget(body)
     return this.edit(ctx, profileId, 'forget', async (state, now) => {
-      const r = forgetValue(state, target, now)
-      if (!r.found) {
+      const r = await this.cpu.forget({ state, target, now }, { signal: ctx.signal })
+      if (!r) {
         const where = target.category !== undefined ? `${target.section} (category ${target.category.slice(0, 80)})` : target.section
         throw new DomainError('VALUE_NOT_FOUND', `Profile ${profileId} has no value '${target.value.slice(0, 200)}' in ${where}`)
       }
-      return { state: r.state, changes: r.changes }
+      return r
     })
   }
 
@@ -64,7 +70,7 @@ export class ProfileEditService {
       if (!snapshot) {
         throw new DomainError('NO_SNAPSHOT', `History entry ${toSeq} of profile ${profileId} was written before snapshots were kept: it cannot be rolled back to`)
       }
-      return restoreSnapshot(state, snapshot, toSeq, now)
+      return this.cpu.rollback({ state, snapshot, toSeq, now, limits: this.limits }, { signal: ctx.signal })
     })
   }
 
@@ -75,8 +81,9 @@ export class ProfileEditService {
       if (!p) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
       const now = new Date().toISOString()
       const current: ProfileState = { content: p.content, field_timestamps: p.field_timestamps, internals: p.internals, ...(p.language ? { language: p.language } : {}) }
-      const { state, changes } = await change(current, now, this.ds.manager)
-      const { summary, vector, lexemes } = await this.derive(state, await this.profiles.summaryInstructions(this.ds.manager, tenantId, profileId))
+      const out = await change(current, now, this.ds.manager)
+      const { state, changes } = out
+      const { summary, vector, lexemes } = await this.derive(out, await this.profiles.summaryInstructions(this.ds.manager, tenantId, profileId), ctx.signal)
       const written = await this.uow.run(ctx, async (tx) => {
         const r = await this.profiles.rewrite(tx.manager, {
           tenantId,
@@ -90,6 +97,7 @@ export class ProfileEditService {
           at: now,
           changes,
           inputType: kind,
+          json: out.json,
         })
         if (r) tx.raise('profileStatusChanged', { tenantId, profileId, status: r.status, at: now, seq: r.eventSeq })
         return r !== null
@@ -106,12 +114,14 @@ export class ProfileEditService {
   }
 
   /** The summary and embedding of a state, through the configured providers (the worker's path), under the summary instructions the worker would follow. */
-  private async derive(state: ProfileState, instructions: string[]): Promise<{ summary: string; vector: number[]; lexemes: string }> {
+  private async derive(out: EditOutput, instructions: string[], signal?: AbortSignal): Promise<{ summary: string; vector: number[]; lexemes: string }> {
+    const { state } = out
     try {
-      const { summary } = await this.ai.summarizer.summarize(state.content, undefined, instructions)
-      const { vectors } = await this.ai.embedder.embed([profileText(state.content, summary)])
-      return { summary, vector: vectors[0]!, lexemes: profileLexemes(state.content, summary) }
+      const { summary } = await this.ai.summarizer.summarize(state.content, signal, instructions)
+      const { vectors } = await this.ai.embedder.embed([profileText(state.content, summary)], signal)
+      return { summary, vector: vectors[0]!, lexemes: lexemesWith(summary, out.contentLexemes) }
     } catch (err) {
+      if (signal?.aborted) throw err
       const reason = err instanceof Error ? err.message : String(err)
       throw new DomainError('AI_UNAVAILABLE', `The AI provider could not summarize or embed the profile, so nothing was changed; retry shortly (${reason.slice(0, 200)})`)
     }

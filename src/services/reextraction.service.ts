@@ -7,11 +7,13 @@ import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.
 import { SubmissionRepository, type StoredSubmission } from '../db/submission.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
 import { DomainError, invalid } from '../domain/errors.js'
-import { profileLexemes } from '../domain/lexical.js'
-import { merge, type MergeResult } from '../domain/merge.js'
+import { lexemesWith } from '../domain/lexical.js'
+import type { MergeResult } from '../domain/merge.js'
 import type { ProfileLimits } from '../domain/profile-limits.js'
 import { emptyState, profileKey, type Extraction, type ProfileJob, type ProfileState, type Tombstone } from '../domain/profile.js'
-import { reextractedTimestamps, reextractionDiff, type ReextractionChanges } from '../domain/reextract.js'
+import type { ReextractionChanges } from '../domain/reextract.js'
+import type { CpuPool } from './cpu/cpu.js'
+import type { StateJson } from '../domain/state-json.js'
 import { parseStructured } from '../domain/structured.js'
 import { checkProfileId } from '../domain/validation.js'
 import type { EventBus } from '../events/event-bus.js'
@@ -73,7 +75,9 @@ export class ReextractionService {
     private readonly ai: AiProviders,
     bus: EventBus,
     private readonly budget: RequestBudget | undefined,
-    private readonly opts: { batchSize: number; maxSubmissions: number; limits?: ProfileLimits },
+    private readonly opts: { batchSize: number; maxSubmissions: number; limits: ProfileLimits },
+    /** Merges and the final diff run there, behind the work of requests and of the worker (background priority). */
+    private readonly cpu: CpuPool,
   ) {
     this.uow = new UnitOfWork(ds, bus)
   }
@@ -107,10 +111,10 @@ export class ReextractionService {
     try {
       // Each model request is one more operation of the caller's budget (the request itself paid one already).
       if (this.budget && o.budgetKey) this.budget.charge(o.budgetKey, batches)
-      const rebuilt = await this.rebuild(usable, profile.internals.forgotten)
+      const rebuilt = await this.rebuild(usable, profile.internals.forgotten, ctx.signal)
       const before: ProfileState = { content: profile.content, field_timestamps: profile.field_timestamps, internals: profile.internals, ...(profile.language ? { language: profile.language } : {}) }
-      const diff = reextractionDiff(before, rebuilt.state)
-      rebuilt.state.field_timestamps = reextractedTimestamps(before, diff.paths, rebuilt.now)
+      // The diff of two whole profiles, on a CPU thread, behind the work requests wait for.
+      const diff = await this.cpu.reextract({ before, rebuilt: rebuilt.state, now: rebuilt.now }, { signal: ctx.signal, priority: 'background' })
       const result: ReextractionResult = {
         profileId,
         dryRun: o.dryRun,
@@ -125,8 +129,9 @@ export class ReextractionService {
         ...(rebuilt.usage ? { usage: rebuilt.usage } : {}),
       }
       if (o.dryRun) return result
-      const merged: MergeResult = { state: rebuilt.state, changes: diff.changes, changed: diff.changed }
-      const newVersion = await this.apply(ctx, profile, { merged, now: rebuilt.now, summary: rebuilt.summary, vector: rebuilt.vector, lexemes: rebuilt.lexemes }, usable.map((s) => s.id))
+      const merged: MergeResult = { state: diff.state, changes: diff.changes, changed: diff.changed }
+      const lexemes = lexemesWith(rebuilt.summary, diff.contentLexemes)
+      const newVersion = await this.apply(ctx, profile, { merged, now: rebuilt.now, summary: rebuilt.summary, vector: rebuilt.vector, lexemes, json: diff.json }, usable.map((s) => s.id))
       return { ...result, applied: true, newVersion }
     } finally {
       this.running.delete(ctx.tenantId)
@@ -138,7 +143,7 @@ export class ReextractionService {
    * tombstones come along: a value forgotten after a submission was accepted stays forgotten when that submission is
    * replayed (each is merged as evidence of the time it was accepted).
    */
-  private async rebuild(subs: (StoredSubmission & { data: string })[], forgotten: Tombstone[] | undefined) {
+  private async rebuild(subs: (StoredSubmission & { data: string })[], forgotten: Tombstone[] | undefined, signal?: AbortSignal) {
     let state = emptyState()
     if (forgotten?.length) state.internals.forgotten = structuredClone(forgotten)
     let usage: Usage | undefined
@@ -151,32 +156,33 @@ export class ReextractionService {
       const extractedBatch = batch.filter((s) => s.input_type !== 'structured')
       const toExtract: ExtractionInput[] = extractedBatch.map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
       const extracted = toExtract.length
-        ? await extractBySchema(this.ai, state.content, extractedBatch, toExtract, instructions)
+        ? await extractBySchema(this.ai, state.content, extractedBatch, toExtract, instructions, signal, { background: true })
         : { extractions: [] as Extraction[], usage: undefined, summary: undefined }
       usage = sumUsage([usage, extracted.usage])
       if (extracted.extractions.length !== toExtract.length) throw new Error('extractor returned a wrong number of extractions')
       const byId = new Map(toExtract.map((s, k) => [s.submissionId, extracted.extractions[k]!]))
       // Custom values only where the submitting app's schema declares them, as in the worker.
       const extractions = batch.map((s) => withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s))
-      state = merge(state, extractions, now, { acceptedAt: batch.map((s) => s.created_at), limits: this.opts.limits }).state
+      const acceptedAt = batch.map((s) => s.created_at)
+      state = (await this.cpu.merge({ state, extractions, now, acceptedAt, limits: this.opts.limits }, { signal, priority: 'background' })).merged.state
       // As in the worker: a summary written by the extraction request knows only what the model saw.
       summary = extracted.summary && toExtract.length === batch.length ? extracted.summary : undefined
     }
     if (summary === undefined) {
-      const s = await this.ai.summarizer.summarize(state.content, undefined, instructions)
+      const s = await this.ai.summarizer.summarize(state.content, signal, instructions)
       summary = s.summary
       usage = sumUsage([usage, s.usage])
     }
-    const { vectors, usage: embedUsage } = await this.ai.embedder.embed([profileText(state.content, summary)])
+    const { vectors, usage: embedUsage } = await this.ai.embedder.embed([profileText(state.content, summary)], signal)
     usage = sumUsage([usage, embedUsage])
-    return { state, summary, vector: vectors[0]!, lexemes: profileLexemes(state.content, summary), now, usage }
+    return { state, summary, vector: vectors[0]!, now, usage }
   }
 
   /** Writes the rebuilt state if the profile is still as it was read; returns its new version. */
   private async apply(
     ctx: RequestContext,
     read: ProfileRecord,
-    p: { merged: MergeResult; now: string; summary: string; vector: number[]; lexemes: string },
+    p: { merged: MergeResult; now: string; summary: string; vector: number[]; lexemes: string; json: StateJson },
     submissionIds: string[],
   ): Promise<number> {
     const job: ProfileJob = { tenantId: ctx.tenantId, profileId: read.profile_id }

@@ -1,6 +1,6 @@
 import { toSql } from 'pgvector'
 import type { ProfileWrite } from '../../db/processing.repository.js'
-import { stateJson, type StateJson } from '../../threads/cpu-tasks.js'
+import { stateJson, type StateJson } from '../../domain/state-json.js'
 import { profileKey, type ProfileJob } from '../../domain/profile.js'
 import type { MergeResult } from '../../domain/merge.js'
 import type { ProfileRecord } from '../../db/profile.repository.js'

@@ -6,7 +6,7 @@ import { cleanCustomValues } from '../../domain/custom-schema.js'
 import { lexemesWith } from '../../domain/lexical.js'
 import type { Extraction, ProfileContent, ProfileState } from '../../domain/profile.js'
 import type { ProfileLimits } from '../../domain/profile-limits.js'
-import type { CpuPool } from '../../threads/cpu.js'
+import type { CpuPool } from '../cpu/cpu.js'
 import { parseStructured } from '../../domain/structured.js'
 import type { OpenSubmission } from '../../domain/worker-policy.js'
 import { withUsage } from './round.js'
@@ -100,6 +100,7 @@ export async function extractBySchema(
   inputs: ExtractionInput[],
   summaryInstructions: readonly string[],
   signal?: AbortSignal,
+  o: { background?: boolean } = {},
 ): Promise<ExtractResult> {
   const keyOf = (s: SchemaSubmission) => (s.schema ? `${s.schema.appId}:${s.schema.version}` : '')
   const runs: { start: number; end: number }[] = []
@@ -112,7 +113,13 @@ export async function extractBySchema(
     const schema = subs[r.start]!.schema
     results.push(
       await ai.extractor.extract(
-        { profile: content, submissions: inputs.slice(r.start, r.end), summaryInstructions, ...(schema ? { customSchema: { key: `${keyOf(subs[r.start]!)}`, schema: schema.schema } } : {}) },
+        {
+          profile: content,
+          submissions: inputs.slice(r.start, r.end),
+          summaryInstructions,
+          ...(schema ? { customSchema: { key: `${keyOf(subs[r.start]!)}`, schema: schema.schema } } : {}),
+          ...(o.background ? { background: true } : {}),
+        },
         signal,
       ),
     )

@@ -1,8 +1,15 @@
-import type { ComposedContext } from '../ai/profile-context.js'
+import type { ComposedContext } from '../../ai/profile-context.js'
 import {
   composeTask,
   rankContext,
+  runForget,
   runMerge,
+  runReextract,
+  runRollback,
+  type EditOutput,
+  type ForgetTask,
+  type ReextractTask,
+  type RollbackTask,
   type ContextComposeTask,
   type ContextRanking,
   type ContextRankTask,
@@ -11,7 +18,7 @@ import {
   type MergeOutput,
   type MergeTask,
 } from './cpu-tasks.js'
-import { ThreadPool, threadEntry, type RunOptions } from './pool.js'
+import { ThreadPool, threadEntry, type RunOptions } from '../../threads/pool.js'
 
 /**
  * The service's CPU work that grows with a profile (a batch's merge, a context's ranking and composition) on worker
@@ -35,6 +42,18 @@ export class CpuPool {
 
   merge(t: Omit<MergeTask, 'kind'>, opts: RunOptions = {}): Promise<MergeOutput> {
     return this.run({ kind: 'merge', ...t }, () => runMerge(t), opts)
+  }
+
+  forget(t: Omit<ForgetTask, 'kind'>, opts: RunOptions = {}): Promise<EditOutput | null> {
+    return this.run({ kind: 'forget', ...t }, () => runForget(t), opts)
+  }
+
+  rollback(t: Omit<RollbackTask, 'kind'>, opts: RunOptions = {}): Promise<EditOutput> {
+    return this.run({ kind: 'rollback', ...t }, () => runRollback(t), opts)
+  }
+
+  reextract(t: Omit<ReextractTask, 'kind'>, opts: RunOptions = {}): Promise<ReturnType<typeof runReextract>> {
+    return this.run({ kind: 'reextract', ...t }, () => runReextract(t), opts)
   }
 
   rankContext(t: Omit<ContextRankTask, 'kind'>, opts: RunOptions = {}): Promise<ContextRanking> {
