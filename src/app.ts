@@ -286,7 +286,8 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       c.add(() => searchDb!.close())
     }
     const statements = await Statements.create(ds)
-    const profiles = new ProfileRepository(statements)
+    const historyBounds = { entries: config.profiles.historyEntries, snapshots: config.profiles.snapshots }
+    const profiles = new ProfileRepository(statements, historyBounds)
     const workerId = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`
     const budget = new RequestBudget({
       perMinute: config.limits.ratePerMinute,
@@ -307,14 +308,14 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     const services: Services = {
       tenants: tenantService(db, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
       accounts: accountService(db, config),
-      submissions: gated(new SubmissionService(ds, statements, queue, bus, config.limits), gate),
+      submissions: gated(new SubmissionService(ds, statements, queue, bus, { ...config.limits, maxValueChars: config.profiles.valueChars }), gate),
       profiles: gated(profileService, gate),
       edits: gated(new ProfileEditService(ds, profiles, ai, bus, cpu, config.profiles), gate),
       search: gated(new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize), gate),
       llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder, cpu), gate),
-      processing: new ProcessingService(ds, profiles, new ProcessingRepository(), queue, ai, bus, log, { workerId, ...config.worker, limits: config.profiles }, metrics, cpu),
+      processing: new ProcessingService(ds, profiles, new ProcessingRepository(historyBounds), queue, ai, bus, log, { workerId, ...config.worker, limits: config.profiles }, metrics, cpu),
       reextraction: gated(
-        new ReextractionService(ds, profiles, new ProcessingRepository(), ai, bus, budget, {
+        new ReextractionService(ds, profiles, new ProcessingRepository(historyBounds), ai, bus, budget, {
           batchSize: config.worker.batchSize,
           maxSubmissions: config.worker.reextractMaxSubmissions,
           limits: config.profiles,

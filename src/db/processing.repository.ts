@@ -4,7 +4,7 @@ import type { ProfileJob } from '../domain/profile.js'
 import { isOpenSql } from '../domain/submission.js'
 import type { OpenSubmission } from '../domain/worker-policy.js'
 import { SubmissionLifecycle } from './submission-lifecycle.js'
-import { insertHistory, PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.repository.js'
+import { insertHistory, NO_HISTORY_BOUNDS, PROFILE_COLUMNS, toRecord, type HistoryBounds, type ProfileRecord } from './profile.repository.js'
 
 /** The worker's SQL, one statement for many profiles at a time. Every statement filters by tenant_id. */
 
@@ -40,6 +40,8 @@ export interface ProfileWrite {
 export class ProcessingRepository {
   /** The submissions' state changes (claim, done) of a round. */
   private readonly submissions = new SubmissionLifecycle()
+
+  constructor(private readonly history: HistoryBounds = NO_HISTORY_BOUNDS) {}
 
   /** The profiles, locked in key order (so two workers never deadlock), as stored; gone ones are absent. */
   async lock(m: EntityManager, jobs: ProfileJob[]): Promise<ProfileRecord[]> {
@@ -131,6 +133,7 @@ export class ProcessingRepository {
     await insertHistory(
       m,
       writes.flatMap((w) => (w.history ? [{ tenantId: w.job.tenantId, profileId: w.job.profileId, seq: w.historySeq, ...w.history }] : [])),
+      this.history,
     )
     const [rows] = await m.query(
       `UPDATE profiles p SET content = x.content::jsonb, field_timestamps = x.field_timestamps::jsonb, internals = x.internals::jsonb,

@@ -77,7 +77,10 @@ export const PROFILE_WITH_HISTORY_SQL = `SELECT ${PROFILE_COLUMNS}, ${RECENT_HIS
 export class ProfileRepository {
   private readonly withHistory: Statement
 
-  constructor(statements: Statements) {
+  constructor(
+    statements: Statements,
+    private readonly bounds: HistoryBounds = NO_HISTORY_BOUNDS,
+  ) {
     this.withHistory = statements.define('profiler_profile', PROFILE_WITH_HISTORY_SQL)
   }
 
@@ -159,7 +162,7 @@ export class ProfileRepository {
     const seq = Number(rows[0].history_seq)
     await insertHistory(m, [
       { tenantId: w.tenantId, profileId: w.profileId, seq, extractedOn: w.at, changes: json.changes, submissionIds: '[]', inputType: w.inputType, snapshot: json.snapshot },
-    ])
+    ], this.bounds)
     return { seq, status: rows[0].status, eventSeq: Number(rows[0].event_seq) }
   }
 
@@ -211,8 +214,21 @@ export interface HistoryRow {
   snapshot: string
 }
 
-/** The one writer of profile_history rows (the worker's batches, forget, rollback), many in one statement. */
-export async function insertHistory(m: EntityManager, rows: HistoryRow[]): Promise<void> {
+/** How much history a profile keeps (README "Profile limits"): entries, and the newest of them with a snapshot. */
+export interface HistoryBounds {
+  entries: number
+  snapshots: number
+}
+
+/** Unbounded: for callers with no configuration (tests of other parts). */
+export const NO_HISTORY_BOUNDS: HistoryBounds = { entries: Number.MAX_SAFE_INTEGER, snapshots: Number.MAX_SAFE_INTEGER }
+
+/**
+ * The one writer of profile_history rows (the worker's batches, forget, rollback, re-extraction), many in one statement;
+ * then, for each profile written, the entries beyond its newest `bounds.entries` go and those beyond its newest
+ * `bounds.snapshots` lose their snapshot (one indexed range each: what fell out since the last write).
+ */
+export async function insertHistory(m: EntityManager, rows: HistoryRow[], bounds: HistoryBounds): Promise<void> {
   if (!rows.length) return
   await m.query(
     `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type, snapshot)
@@ -227,6 +243,24 @@ export async function insertHistory(m: EntityManager, rows: HistoryRow[]): Promi
       rows.map((r) => r.inputType),
       rows.map((r) => r.snapshot),
     ],
+  )
+  const newest = new Map<string, HistoryRow>()
+  for (const r of rows) {
+    const k = `${r.tenantId}\u0000${r.profileId}`
+    if ((newest.get(k)?.seq ?? -1) < r.seq) newest.set(k, r)
+  }
+  const last = [...newest.values()]
+  const params = [last.map((r) => r.tenantId), last.map((r) => r.profileId), last.map((r) => r.seq)]
+  const cut = (keep: number) => Math.min(keep, 2 ** 31 - 1)
+  await m.query(
+    `DELETE FROM profile_history h USING unnest($1::text[], $2::text[], $3::bigint[]) AS x(tenant_id, profile_id, seq)
+      WHERE h.tenant_id = x.tenant_id AND h.profile_id = x.profile_id AND h.seq <= x.seq - $4`,
+    [...params, cut(bounds.entries)],
+  )
+  await m.query(
+    `UPDATE profile_history h SET snapshot = NULL FROM unnest($1::text[], $2::text[], $3::bigint[]) AS x(tenant_id, profile_id, seq)
+      WHERE h.tenant_id = x.tenant_id AND h.profile_id = x.profile_id AND h.seq <= x.seq - $4 AND h.snapshot IS NOT NULL`,
+    [...params, cut(bounds.snapshots)],
   )
 }
 

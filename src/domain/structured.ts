@@ -59,12 +59,23 @@ function confidence(obj: Json, path: string): number {
   return c
 }
 
+/** How much a structured document may say: the longest value (PROFILER_PROFILE_MAX_VALUE_CHARS at POST time). */
+export interface StructuredBounds {
+  maxValueChars: number
+}
+const UNBOUNDED: StructuredBounds = { maxValueChars: Number.POSITIVE_INFINITY }
+
+function text(v: string, path: string, b: StructuredBounds): string {
+  if (v.length > b.maxValueChars) fail(path, `is longer than ${b.maxValueChars} characters (PROFILER_PROFILE_MAX_VALUE_CHARS)`)
+  return v
+}
+
 /** A bare string (confidence 1.0) or {value, confidence?}. */
-function scoredString(v: unknown, path: string): Scored<string> {
-  if (typeof v === 'string') return { value: v, confidence: 1 }
+function scoredString(v: unknown, path: string, b: StructuredBounds): Scored<string> {
+  if (typeof v === 'string') return { value: text(v, path, b), confidence: 1 }
   if (!isObject(v)) fail(path, `must be a string or an object {value, confidence} (got ${describe(v)})`)
   if (typeof v.value !== 'string') fail(`${path}.value`, `must be a string (got ${describe(v.value)})`)
-  return { value: v.value, confidence: confidence(v, path) }
+  return { value: text(v.value, `${path}.value`, b), confidence: confidence(v, path) }
 }
 
 function integerAge(v: unknown, path: string): number {
@@ -78,8 +89,8 @@ function scoredAge(v: unknown, path: string): Scored<number> {
   return { value: integerAge(v, path), confidence: 1 }
 }
 
-function scoredStrings(v: unknown, path: string): Scored<string>[] {
-  return array(v, path).map((item, i) => scoredString(item, `${path}[${i}]`))
+function scoredStrings(v: unknown, path: string, b: StructuredBounds): Scored<string>[] {
+  return array(v, path).map((item, i) => scoredString(item, `${path}[${i}]`, b))
 }
 
 function isCalendarDate(s: string): boolean {
@@ -88,13 +99,13 @@ function isCalendarDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s
 }
 
-function memory(v: unknown, path: string): Memory {
-  if (typeof v === 'string') return { event: v, confidence: 1 }
+function memory(v: unknown, path: string, b: StructuredBounds): Memory {
+  if (typeof v === 'string') return { event: text(v, path, b), confidence: 1 }
   const m = object(v, path)
   const event = field(m, 'event')
   if (event === undefined) fail(`${path}.event`, 'is required')
   if (typeof event !== 'string') fail(`${path}.event`, `must be a string (got ${describe(event)})`)
-  const out: Memory = { event }
+  const out: Memory = { event: text(event, `${path}.event`, b) }
   const date = field(m, 'date')
   if (date !== undefined) {
     if (typeof date !== 'string' || !isCalendarDate(date)) fail(`${path}.date`, 'must be a date (YYYY-MM-DD)')
@@ -110,52 +121,52 @@ function memory(v: unknown, path: string): Memory {
   return out
 }
 
-function coreInfo(v: unknown): CoreInfo {
+function coreInfo(v: unknown, b: StructuredBounds): CoreInfo {
   const obj = object(v, 'core_info')
   const out: CoreInfo = {}
   for (const key of TEXT_CORE_FIELDS) {
     const f = field(obj, key)
-    if (f !== undefined) out[key] = scoredString(f, `core_info.${key}`)
+    if (f !== undefined) out[key] = scoredString(f, `core_info.${key}`, b)
   }
   const age = field(obj, 'age')
   if (age !== undefined) out.age = scoredAge(age, 'core_info.age')
   return out
 }
 
-function interests(v: unknown): Record<string, Scored<string>[]> {
+function interests(v: unknown, b: StructuredBounds): Record<string, Scored<string>[]> {
   const obj = object(v, 'interests')
   // fromEntries defines own properties, so a category named "__proto__" stays a plain key.
   return Object.fromEntries(
     Object.keys(obj)
       .filter((cat) => obj[cat] !== null)
-      .map((cat) => [cat, scoredStrings(obj[cat], `interests.${cat}`)]),
+      .map((cat) => [text(cat, `interests.${cat.slice(0, 40)}… (a category name)`, b), scoredStrings(obj[cat], `interests.${cat}`, b)]),
   )
 }
 
-function personality(v: unknown): NonNullable<Extraction['personality']> {
+function personality(v: unknown, b: StructuredBounds): NonNullable<Extraction['personality']> {
   const obj = object(v, 'personality')
   const out: NonNullable<Extraction['personality']> = {}
   const traits = field(obj, 'traits')
-  if (traits !== undefined) out.traits = scoredStrings(traits, 'personality.traits')
+  if (traits !== undefined) out.traits = scoredStrings(traits, 'personality.traits', b)
   const trends = field(obj, 'mood_trends')
   if (trends !== undefined) {
     const t = object(trends, 'personality.mood_trends')
     const recent = field(t, 'recent')
     const fallback = field(t, 'default')
     // One observation feeds both trends in the merge; the latest mood is the better single piece of evidence.
-    if (recent !== undefined) out.mood = scoredString(recent, 'personality.mood_trends.recent')
-    else if (fallback !== undefined) out.mood = scoredString(fallback, 'personality.mood_trends.default')
+    if (recent !== undefined) out.mood = scoredString(recent, 'personality.mood_trends.recent', b)
+    else if (fallback !== undefined) out.mood = scoredString(fallback, 'personality.mood_trends.default', b)
   }
   return out
 }
 
-function preferences(v: unknown): NonNullable<Extraction['preferences']> {
+function preferences(v: unknown, b: StructuredBounds): NonNullable<Extraction['preferences']> {
   const obj = object(v, 'preferences')
   const out: NonNullable<Extraction['preferences']> = {}
   const style = field(obj, 'conversation_style')
-  if (style !== undefined) out.conversation_style = scoredString(style, 'preferences.conversation_style')
+  if (style !== undefined) out.conversation_style = scoredString(style, 'preferences.conversation_style', b)
   const topics = field(obj, 'topics_to_avoid')
-  if (topics !== undefined) out.topics_to_avoid = scoredStrings(topics, 'preferences.topics_to_avoid')
+  if (topics !== undefined) out.topics_to_avoid = scoredStrings(topics, 'preferences.topics_to_avoid', b)
   return out
 }
 
@@ -169,7 +180,7 @@ function language(v: unknown): string {
  * Parses `data` of a structured submission into an Extraction. Bare values get confidence 1.0; unknown keys are
  * ignored; null means "not given". Throws StructuredInputError naming the field on anything else.
  */
-export function parseStructured(data: string): Extraction {
+export function parseStructured(data: string, b: StructuredBounds = UNBOUNDED): Extraction {
   let doc: unknown
   try {
     doc = JSON.parse(data)
@@ -180,24 +191,27 @@ export function parseStructured(data: string): Extraction {
 
   const out: Extraction = {}
   const core = field(doc, 'core_info')
-  if (core !== undefined) out.core_info = coreInfo(core)
+  if (core !== undefined) out.core_info = coreInfo(core, b)
   const ints = field(doc, 'interests')
-  if (ints !== undefined) out.interests = interests(ints)
+  if (ints !== undefined) out.interests = interests(ints, b)
   const pers = field(doc, 'personality')
-  if (pers !== undefined) out.personality = personality(pers)
+  if (pers !== undefined) out.personality = personality(pers, b)
   const mems = field(doc, 'memories')
-  if (mems !== undefined) out.memories = array(mems, 'memories').map((m, i) => memory(m, `memories[${i}]`))
+  if (mems !== undefined) out.memories = array(mems, 'memories').map((m, i) => memory(m, `memories[${i}]`, b))
   const prefs = field(doc, 'preferences')
-  if (prefs !== undefined) out.preferences = preferences(prefs)
+  if (prefs !== undefined) out.preferences = preferences(prefs, b)
   const lang = field(doc, 'language')
   if (lang !== undefined) out.language = language(lang)
   return out
 }
 
-/** The error message for invalid structured data, or null when it parses (checked at POST time -> 400). */
-export function validateStructured(data: string): string | null {
+/**
+ * The error message for invalid structured data, or null when it parses (checked at POST time -> 400). A value longer
+ * than `maxValueChars` is refused here; the merge would only drop it.
+ */
+export function validateStructured(data: string, b: StructuredBounds = UNBOUNDED): string | null {
   try {
-    parseStructured(data)
+    parseStructured(data, b)
     return null
   } catch (err) {
     if (err instanceof StructuredInputError) return err.message

@@ -82,7 +82,7 @@ export class SubmissionService {
     statements: Statements,
     private readonly queue: JobQueue,
     private readonly bus: EventBus,
-    private readonly limits: { maxDataBytes: number },
+    private readonly limits: { maxDataBytes: number; maxValueChars: number },
   ) {
     this.submitStatement = statements.define('profiler_submit', SUBMIT_SQL)
     this.uow = new UnitOfWork(ds)
@@ -108,7 +108,7 @@ export class SubmissionService {
     checkStorable(data, 'field data')
     if (inputType !== 'text') checkStorableJson(data, `field data (${inputType} JSON)`)
     const key = checkIdempotencyKey(input.idempotencyKey)
-    const problem = inputType === 'structured' ? validateStructured(data) : inputType === 'conversation' ? validateConversation(data) : null
+    const problem = inputType === 'structured' ? validateStructured(data, { maxValueChars: this.limits.maxValueChars }) : inputType === 'conversation' ? validateConversation(data) : null
     if (problem) throw invalid(`Invalid data for input_type ${inputType}: ${problem}`)
     const hash = crypto.createHash('sha256').update(`${profileId}\0${inputType}\0${data}`).digest('hex')
     try {
