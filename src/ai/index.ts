@@ -31,7 +31,7 @@ export function createAiProviders(config: Config, opts: { onLlmFailure?: (kind: 
     const extractor = threads > 0 ? new ThreadedExtractor(threads) : new LocalExtractor()
     providers = {
       extractor,
-      summarizer: new LocalSummarizer(),
+      summarizer: extractor instanceof ThreadedExtractor ? extractor.summarizer() : new LocalSummarizer(),
       embedder: new LocalEmbedder(),
       ...(extractor instanceof ThreadedExtractor ? { close: () => extractor.close() } : {}),
     }

@@ -4,7 +4,7 @@
 import { stemmer } from 'stemmer'
 import type { ProfileContent } from '../domain/profile.js'
 import { customFacts } from './custom-text.js'
-import { byConfidence, clean, rankMemories } from './profile-text.js'
+import { byConfidence, clean, compareEn, rankMemories } from './profile-text.js'
 
 /** The tokenizer: o200k_base, the encoding of OpenAI's GPT-4o/4.1/o-series models (ranks ship in gpt-tokenizer). */
 export const CONTEXT_ENCODING = 'o200k_base'
@@ -53,7 +53,7 @@ export function contextFacts(content: ProfileContent, timestamps: Record<string,
   if (core.location && clean(core.location.value)) add('basics', `Lives in ${core.location.value}`, core.location.confidence, ts('core_info.location', 'core_info'))
   if (core.occupation && clean(core.occupation.value)) add('basics', `Works as ${core.occupation.value}`, core.occupation.confidence, ts('core_info.occupation', 'core_info'))
 
-  for (const category of Object.keys(content.interests).sort((a, b) => a.localeCompare(b, 'en'))) {
+  for (const category of Object.keys(content.interests).sort(compareEn)) {
     const label = category.replace(/[_-]+/g, ' ').trim()
     const seen = new Set<string>()
     for (const i of byConfidence(content.interests[category] ?? [])) {

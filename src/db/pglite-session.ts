@@ -62,6 +62,9 @@ export class NotificationScanner {
   }
 }
 
+/** How long the scheduler runs statements back to back before it yields to the event loop. */
+const YIELD_AFTER_MS = 5
+
 interface Item {
   handlerId: number
   message: Uint8Array
@@ -121,8 +124,15 @@ export class SessionScheduler {
   private async pump(): Promise<void> {
     if (this.running) return
     this.running = true
+    let slice = performance.now()
     try {
       for (let item = this.next(); item; item = this.next()) {
+        // The engine runs on this thread: after a few milliseconds of statements back to back, let the event loop answer
+        // what needs no database (/healthz, timers, sockets) before the next one.
+        if (performance.now() - slice > YIELD_AFTER_MS) {
+          await new Promise<void>((r) => setImmediate(r))
+          slice = performance.now()
+        }
         this.owner = item.handlerId
         let bytes = 0
         const scanner = this.onNotification ? new NotificationScanner(this.onNotification) : undefined

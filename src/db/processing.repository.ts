@@ -22,7 +22,7 @@ export interface ProfileWrite {
   /** The profile's history sequence after this apply: the new entry's, or the current one when there is no entry. */
   historySeq: number
   /** The update_log entry; none when the batch changed nothing visible. */
-  history?: { extractedOn: string; changes: string; submissionIds: string; inputType: string; snapshot: string }
+  history?: { extractedOn: string; changes: string; submissionIds: string; inputType: string }
   content: string
   fieldTimestamps: string
   internals: string
@@ -51,6 +51,20 @@ export class ProcessingRepository {
       ids(jobs),
     )
     return rows.map(toRecord)
+  }
+
+  /**
+   * The profiles locked as `lock` locks them, with what an apply checks (lease, version, history sequence) but not their
+   * content: a profile at the limits is a megabyte that the apply would read for nothing.
+   */
+  async lockForApply(m: EntityManager, jobs: ProfileJob[]): Promise<Pick<ProfileRecord, 'tenant_id' | 'profile_id' | 'claimed_by' | 'version' | 'history_seq' | 'status' | 'leased'>[]> {
+    const rows = await m.query(
+      `SELECT tenant_id, profile_id, claimed_by, version, history_seq, status, (lease_until IS NOT NULL AND lease_until > now()) AS leased
+         FROM profiles WHERE (tenant_id, profile_id) IN (SELECT * FROM ${PROFILES})
+        ORDER BY tenant_id, profile_id FOR UPDATE`,
+      ids(jobs),
+    )
+    return rows.map((r: any) => ({ tenant_id: r.tenant_id, profile_id: r.profile_id, claimed_by: r.claimed_by ?? null, version: Number(r.version), history_seq: Number(r.history_seq), status: r.status, leased: Boolean(r.leased) }))
   }
 
   /** Each profile's open submissions, oldest first, at most `limit` each. */
@@ -130,11 +144,6 @@ export class ProcessingRepository {
     // A re-extraction finishes no submission: it rewrites a profile from submissions done long ago.
     const done = subs.length ? await this.submissions.finish(m, subs) : 0
     if (done !== subs.length) throw new Error(`expected to finish ${subs.length} submissions, finished ${done}`)
-    await insertHistory(
-      m,
-      writes.flatMap((w) => (w.history ? [{ tenantId: w.job.tenantId, profileId: w.job.profileId, seq: w.historySeq, ...w.history }] : [])),
-      this.history,
-    )
     const [rows] = await m.query(
       `UPDATE profiles p SET content = x.content::jsonb, field_timestamps = x.field_timestamps::jsonb, internals = x.internals::jsonb,
               language = x.language, summary = x.summary, name = x.name, age = x.age, gender = x.gender, location = x.location,
@@ -168,6 +177,12 @@ export class ProcessingRepository {
         embeddingModel,
         writes.map((w) => w.lexemes),
       ],
+    )
+    // After the profile: each entry's snapshot is the profile's new state, copied in SQL (src/db/profile.repository.ts).
+    await insertHistory(
+      m,
+      writes.flatMap((w) => (w.history ? [{ tenantId: w.job.tenantId, profileId: w.job.profileId, seq: w.historySeq, ...w.history }] : [])),
+      this.history,
     )
     const out = new Map<string, { remaining: number; seq?: number }>()
     for (const r of rows) out.set(rowKey(r), { remaining: r.remaining, ...(r.seq !== null ? { seq: Number(r.seq) } : {}) })

@@ -161,7 +161,7 @@ export class ProfileRepository {
     if (!rows.length) return null
     const seq = Number(rows[0].history_seq)
     await insertHistory(m, [
-      { tenantId: w.tenantId, profileId: w.profileId, seq, extractedOn: w.at, changes: json.changes, submissionIds: '[]', inputType: w.inputType, snapshot: json.snapshot },
+      { tenantId: w.tenantId, profileId: w.profileId, seq, extractedOn: w.at, changes: json.changes, submissionIds: '[]', inputType: w.inputType },
     ], this.bounds)
     return { seq, status: rows[0].status, eventSeq: Number(rows[0].event_seq) }
   }
@@ -210,8 +210,6 @@ export interface HistoryRow {
   changes: string
   submissionIds: string
   inputType: string
-  /** The profile's state once the entry applied (src/domain/forget.ts snapshotOf): what a rollback to it restores. */
-  snapshot: string
 }
 
 /** How much history a profile keeps (README "Profile limits"): entries, and the newest of them with a snapshot. */
@@ -224,15 +222,22 @@ export interface HistoryBounds {
 export const NO_HISTORY_BOUNDS: HistoryBounds = { entries: Number.MAX_SAFE_INTEGER, snapshots: Number.MAX_SAFE_INTEGER }
 
 /**
- * The one writer of profile_history rows (the worker's batches, forget, rollback, re-extraction), many in one statement;
- * then, for each profile written, the entries beyond its newest `bounds.entries` go and those beyond its newest
- * `bounds.snapshots` lose their snapshot (one indexed range each: what fell out since the last write).
+ * The one writer of profile_history rows (the worker's batches, forget, rollback, re-extraction), many in one statement,
+ * once the profile row holds the new state: each entry's snapshot (what a rollback to it restores: src/domain/forget.ts
+ * snapshotOf) is copied from that row in SQL, so a megabyte of state is neither sent nor parsed twice. Then, for each
+ * profile written, the entries beyond its newest `bounds.entries` go and those beyond its newest `bounds.snapshots` lose
+ * their snapshot (one indexed range each: what fell out since the last write).
  */
 export async function insertHistory(m: EntityManager, rows: HistoryRow[], bounds: HistoryBounds): Promise<void> {
   if (!rows.length) return
   await m.query(
     `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type, snapshot)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[], $8::jsonb[])`,
+     SELECT x.tenant_id, x.profile_id, x.seq, x.extracted_on, x.changes, x.submission_ids, x.input_type,
+            jsonb_build_object('content', p.content, 'field_timestamps', p.field_timestamps, 'internals', p.internals)
+              || CASE WHEN p.language IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('language', p.language) END
+       FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])
+            AS x(tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
+       JOIN profiles p ON p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id`,
     [
       rows.map((r) => r.tenantId),
       rows.map((r) => r.profileId),
@@ -241,7 +246,6 @@ export async function insertHistory(m: EntityManager, rows: HistoryRow[], bounds
       rows.map((r) => r.changes),
       rows.map((r) => r.submissionIds),
       rows.map((r) => r.inputType),
-      rows.map((r) => r.snapshot),
     ],
   )
   const newest = new Map<string, HistoryRow>()

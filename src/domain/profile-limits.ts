@@ -36,7 +36,7 @@ export const DEFAULT_PROFILE_LIMITS: ProfileLimits = {
   memories: 2000,
   customValues: 2000,
   valueChars: 1000,
-  profileBytes: 1024 * 1024,
+  profileBytes: 512 * 1024,
   historyEntries: 10_000,
   snapshots: 100,
 }

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm'
-import { profileText } from '../ai/profile-text.js'
+import { withSummary } from '../ai/profile-text.js'
 import type { AiProviders } from '../ai/types.js'
 import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
@@ -118,7 +118,7 @@ export class ProfileEditService {
     const { state } = out
     try {
       const { summary } = await this.ai.summarizer.summarize(state.content, signal, instructions)
-      const { vectors } = await this.ai.embedder.embed([profileText(state.content, summary)], signal)
+      const { vectors } = await this.ai.embedder.embed([withSummary(summary, out.lines)], signal)
       return { summary, vector: vectors[0]!, lexemes: lexemesWith(summary, out.contentLexemes) }
     } catch (err) {
       if (signal?.aborted) throw err

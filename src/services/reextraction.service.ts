@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm'
-import { profileText } from '../ai/profile-text.js'
+import { withSummary } from '../ai/profile-text.js'
 import type { AiProviders, ExtractionInput, Usage } from '../ai/types.js'
 import { sumUsage } from '../ai/usage.js'
 import type { ProcessingRepository } from '../db/processing.repository.js'
@@ -131,8 +131,11 @@ export class ReextractionService {
       if (o.dryRun) return result
       const merged: MergeResult = { state: diff.state, changes: diff.changes, changed: diff.changed }
       const lexemes = lexemesWith(rebuilt.summary, diff.contentLexemes)
-      const newVersion = await this.apply(ctx, profile, { merged, now: rebuilt.now, summary: rebuilt.summary, vector: rebuilt.vector, lexemes, json: diff.json }, usable.map((s) => s.id))
-      return { ...result, applied: true, newVersion }
+      // Only an apply needs the embedding: a dry run does not pay for it.
+      const { vectors, usage: embedUsage } = await this.ai.embedder.embed([withSummary(rebuilt.summary, diff.lines)], ctx.signal)
+      const newVersion = await this.apply(ctx, profile, { merged, now: rebuilt.now, summary: rebuilt.summary, vector: vectors[0]!, lexemes, json: diff.json }, usable.map((s) => s.id))
+      const usage = sumUsage([rebuilt.usage, embedUsage])
+      return { ...result, applied: true, newVersion, ...(usage ? { usage } : {}) }
     } finally {
       this.running.delete(ctx.tenantId)
     }
@@ -173,9 +176,7 @@ export class ReextractionService {
       summary = s.summary
       usage = sumUsage([usage, s.usage])
     }
-    const { vectors, usage: embedUsage } = await this.ai.embedder.embed([profileText(state.content, summary)], signal)
-    usage = sumUsage([usage, embedUsage])
-    return { state, summary, vector: vectors[0]!, now, usage }
+    return { state, summary, now, usage }
   }
 
   /** Writes the rebuilt state if the profile is still as it was read; returns its new version. */

@@ -65,15 +65,17 @@ describe('summary instructions and re-extraction with the openai provider', () =
     expect(dry.changes.core_info.location.value).toBe('Lisbon')
     expect(dry.changes.replaced['core_info.location'].value).toBe('Porto')
     expect(dry.usage.total_tokens).toBeGreaterThan(0)
-    // Two batches of at most 2, one chat request each (the second also wrote the summary), and one embedding.
+    // Two batches of at most 2, one chat request each (the second also wrote the summary); a dry run embeds nothing.
     const sent = oa.chatRequests().slice(chats)
     expect(sent.map((r) => r.batch?.submissionIds.length)).toEqual([2, 1])
     for (const r of sent) expect(systemOf(r.body)).toMatch(/1\. Leave out age/)
-    expect(oa.embeddingRequests().length - embeds).toBe(1)
+    expect(oa.embeddingRequests().length - embeds).toBe(0)
     expect(await api.profile('rui')).toEqual(profileBefore)
 
     const applied = await json(await reextract('rui', `?dry_run=false&expected_version=${dry.version}`))
     expect(applied).toMatchObject({ applied: true, new_version: dry.version + 1 })
+    // The apply embeds the new profile once.
+    expect(oa.embeddingRequests().length - embeds).toBe(1)
     const p = await api.profile('rui')
     expect(p.core_info.location.value).toBe('Lisbon')
     expect(p.summary).toBe(applied.summary)

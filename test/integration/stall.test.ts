@@ -3,8 +3,9 @@
 // works (no second worker redoes it).
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DEFAULT_PROFILE_LIMITS } from '../../src/domain/profile-limits.js'
 import { gql } from '../support/graphql-client.js'
-import { client, startService, type TestService } from '../support/harness.js'
+import { client, startService, type Client, type TestService } from '../support/harness.js'
 
 const KIB100 = 100 * 1024
 const rep = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n)
@@ -60,5 +61,112 @@ describe('no stall on the largest inputs', () => {
     const subs = body.data.profile.submissions.nodes
     expect(subs).toHaveLength(4)
     expect(subs.every((s: any) => s.status === 'DONE' && s.attempts === 1)).toBe(true)
+  })
+})
+
+/** Latencies of another tenant's GETs and of /healthz, measured one after the other until `done` holds. */
+async function measure(base: string, bystander: Client, done: () => Promise<boolean>) {
+  const gets: number[] = []
+  const health: number[] = []
+  for (let i = 1; ; i++) {
+    let t = performance.now()
+    const r = await bystander.get('/v1/profile/me')
+    gets.push(performance.now() - t)
+    expect(r.status).toBe(200)
+    await r.arrayBuffer()
+    t = performance.now()
+    const h = await fetch(`${base}/healthz`)
+    health.push(performance.now() - t)
+    await h.arrayBuffer()
+    if (i % 10 === 0 && (await done())) break
+  }
+  gets.sort((a, b) => a - b)
+  return { gets: gets.length, p99: gets[Math.floor(gets.length * 0.99)]!, max: gets.at(-1)!, healthMax: Math.max(...health) }
+}
+
+/** A value of `n` characters, distinct by `i`. */
+const filler = (prefix: string, i: number, n: number) => `${prefix} ${i} ${'and then some more words about it '.repeat(40)}`.slice(0, n)
+
+/**
+ * A profile at the default limits, built through the API: 2,000 interests in 100 categories, 1,000 traits, 1,000 topics
+ * and memories until the content reaches its byte limit (structured submissions of at most 100 KiB each).
+ */
+async function fillProfile(c: Client, id: string): Promise<any> {
+  const docs: unknown[] = []
+  for (let half = 0; half < 2; half++) {
+    const interests: Record<string, unknown[]> = {}
+    for (let i = half * 1000; i < (half + 1) * 1000; i++) (interests[`topic_${i % 100}`] ??= []).push({ value: `interest ${i} ${'x'.repeat(12)}`, confidence: 0.9 })
+    docs.push({ interests })
+  }
+  docs.push({ personality: { traits: Array.from({ length: 1000 }, (_, i) => ({ value: filler('trait', i, 60), confidence: 0.7 })) } })
+  docs.push({ preferences: { topics_to_avoid: Array.from({ length: 1000 }, (_, i) => ({ value: filler('topic', i, 60), confidence: 0.7 })) } })
+  for (let part = 0; part < 10; part++) {
+    docs.push({ memories: Array.from({ length: 200 }, (_, i) => ({ event: filler(`memory ${part}`, i, 400), date: '2024-05-01', confidence: 0.5 })) })
+  }
+  for (const doc of docs) {
+    const data = JSON.stringify(doc)
+    expect(Buffer.byteLength(data)).toBeLessThanOrEqual(100 * 1024)
+    const r = await c.post(id, { data, input_type: 'structured' })
+    expect(r.status, await r.clone().text()).toBe(202)
+  }
+  return c.waitReady(id, 120_000)
+}
+
+describe('no stall on the largest profile the limits allow (default limits)', () => {
+  let svc: TestService
+  let attacker: Client
+  let bystander: Client
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
+    attacker = client(svc.url, svc.key)
+    bystander = client(svc.url, (await svc.profiler.services.tenants.createApp('calm', 'app')).api_key)
+    expect((await bystander.post('me', { data: 'I live in Oslo.' })).status).toBe(202)
+    await bystander.waitReady('me')
+    const big = await fillProfile(attacker, 'big')
+    // At the limits: as large as the byte limit lets it be.
+    const [{ bytes }] = await svc.profiler.db.dataSource.query(`SELECT octet_length(content::text) AS bytes FROM profiles WHERE profile_id = 'big'`)
+    expect(Number(bytes)).toBeGreaterThan(0.9 * DEFAULT_PROFILE_LIMITS.profileBytes)
+    expect(Object.values(big.interests).flat().length).toBe(DEFAULT_PROFILE_LIMITS.interests)
+  }, 300_000)
+  afterAll(async () => svc?.close())
+
+  it("two structured submissions of 9,000 values each into it: another tenant's GETs p99 under 100 ms, /healthz under 1 s", async () => {
+    const seqBefore = (await attacker.profile('big')).update_log.at(-1).seq
+    for (let k = 0; k < 2; k++) {
+      const data = JSON.stringify({ interests: { [`flood_${k}`]: Array.from({ length: 9000 }, (_, i) => `v${k}-${i}`) } })
+      expect(Buffer.byteLength(data)).toBeLessThanOrEqual(100 * 1024)
+      expect((await attacker.post('big', { data, input_type: 'structured' })).status).toBe(202)
+    }
+    const m = await measure(svc.url, bystander, async () => {
+      const p = await attacker.profile('big')
+      return p.status === 'ready' && p.update_log.at(-1).seq > seqBefore
+    })
+    console.log(JSON.stringify({ case: 'largest merge', ...m }))
+    expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(100)
+    expect(m.healthMax).toBeLessThan(1000)
+    const p = await attacker.profile('big')
+    // Within the limits, and the entry says what the limits dropped.
+    expect(Object.values(p.interests).flat().length).toBeLessThanOrEqual(DEFAULT_PROFILE_LIMITS.interests)
+    for (const l of Object.values(p.interests) as unknown[][]) expect(l.length).toBeLessThanOrEqual(DEFAULT_PROFILE_LIMITS.listValues)
+    const dropped = p.update_log.filter((e: any) => e.seq > seqBefore).map((e: any) => e.changes.dropped?.total ?? 0)
+    expect(dropped.reduce((a: number, b: number) => a + b, 0)).toBeGreaterThanOrEqual(18_000 - 2 * DEFAULT_PROFILE_LIMITS.listValues)
+  })
+
+  it("20 concurrent contexts of it at the largest budget: another tenant's GETs p99 under 100 ms, /healthz under 1 s", async () => {
+    const auth = { authorization: `Bearer ${svc.key}` }
+    let finished = 0
+    const contexts = Array.from({ length: 20 }, (_, i) =>
+      fetch(`${svc.url}/v1/profile/big/context?max_tokens=32000&query=${encodeURIComponent(`memory ${i % 9} interest trait`)}`, { headers: auth }).then(async (r) => {
+        expect(r.status).toBe(200)
+        const body = (await r.json()) as any
+        expect(body.tokens).toBeLessThanOrEqual(32000)
+        finished++
+      }),
+    )
+    const m = await measure(svc.url, bystander, async () => finished === contexts.length)
+    await Promise.all(contexts)
+    console.log(JSON.stringify({ case: '20 contexts', ...m }))
+    expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(100)
+    expect(m.healthMax).toBeLessThan(1000)
   })
 })

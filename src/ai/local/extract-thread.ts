@@ -1,18 +1,26 @@
-// One extraction thread: runs the local extractor on what the pool sends (src/threads/serve.ts), one request at a time.
+// One thread of the local provider's pool (extract-pool.ts): runs the extractor, or the template summarizer, on what the
+// pool sends (src/threads/serve.ts), one request at a time. Both read text with the same NLP models, loaded here once.
 import { serveThread } from '../../threads/serve.js'
+import type { ProfileContent } from '../../domain/profile.js'
 import type { ExtractRequest, ExtractResult } from '../types.js'
 import { LocalExtractor } from './local-extractor.js'
+import { summarizeProfile } from './local-summarizer.js'
 
-export interface ThreadRequest {
-  req: ExtractRequest
-  /** The main thread's clock (ISO), so relative dates do not depend on which thread ran. */
-  now: string
-}
+export type ThreadRequest =
+  | {
+      kind: 'extract'
+      req: ExtractRequest
+      /** The main thread's clock (ISO), so relative dates do not depend on which thread ran. */
+      now: string
+    }
+  | { kind: 'summarize'; profile: ProfileContent; instructions?: readonly string[] }
+export type ThreadResult = ExtractResult | { summary: string }
 
 let now = new Date()
 const extractor = new LocalExtractor({ now: () => now })
 
-serveThread<ThreadRequest, ExtractResult>((m) => {
+serveThread<ThreadRequest, ThreadResult>((m) => {
+  if (m.kind === 'summarize') return { summary: summarizeProfile(m.profile, m.instructions) }
   now = new Date(m.now)
   return extractor.extract(m.req)
 })

@@ -1,6 +1,7 @@
 // The CPU work that runs off the main thread (src/threads/cpu.ts): a worker batch's merge with everything derived from the
 // merged state that grows with the profile, and the ranking and composition of a context. Pure functions of their input,
 // so they run the same in a thread or inline.
+import { contentLines } from '../../ai/profile-text.js'
 import { type ComposedContext, composeContext, type ContextFact, contextFacts, lexicalScore, stems, tokenCounter } from '../../ai/profile-context.js'
 import { forgetValue, restoreSnapshot, type ForgetTarget } from '../../domain/forget.js'
 import { contentLexemes } from '../../domain/lexical.js'
@@ -22,27 +23,37 @@ export interface MergeTask {
   limits: ProfileLimits
 }
 
-export interface MergeOutput {
-  merged: MergeResult
+/** What grows with a profile and is derived from its content, computed beside the state (the summary comes later). */
+export interface Derived {
   json: StateJson
   /** The values' search lexemes (src/domain/lexical.ts contentLexemes): the summary's are added once it is written. */
   contentLexemes: string[]
+  /** The embedded text's lines but the summary (src/ai/profile-text.ts contentLines). */
+  lines: string[]
+}
+
+const derived = (state: ProfileState, changes: unknown): Derived => ({
+  json: stateJson(state, changes),
+  contentLexemes: contentLexemes(state.content),
+  lines: contentLines(state.content),
+})
+
+export interface MergeOutput extends Derived {
+  merged: MergeResult
 }
 
 export function runMerge(t: Omit<MergeTask, 'kind'>): MergeOutput {
   const merged = merge(t.state, t.extractions, t.now, { acceptedAt: t.acceptedAt, limits: t.limits })
-  return { merged, json: stateJson(merged.state, merged.changes), contentLexemes: contentLexemes(merged.state.content) }
+  return { merged, ...derived(merged.state, merged.changes) }
 }
 
 /** What an edit (forget, rollback) or a re-extraction writes: the state and its changes, serialized, with its words. */
-export interface EditOutput {
+export interface EditOutput extends Derived {
   state: ProfileState
   changes: Changes
-  json: StateJson
-  contentLexemes: string[]
 }
 
-const edited = (state: ProfileState, changes: Changes): EditOutput => ({ state, changes, json: stateJson(state, changes), contentLexemes: contentLexemes(state.content) })
+const edited = (state: ProfileState, changes: Changes): EditOutput => ({ state, changes, ...derived(state, changes) })
 
 export interface ForgetTask {
   kind: 'forget'

@@ -28,7 +28,7 @@ export function profileWrite(
     // A batch that changed nothing visible leaves no update_log entry (its submissions are done all the same).
     historySeq: p.merged.changed ? cur.history_seq + 1 : cur.history_seq,
     history: p.merged.changed
-      ? { extractedOn: p.now, changes: json.changes, submissionIds: JSON.stringify(submissionIds), inputType, snapshot: json.snapshot }
+      ? { extractedOn: p.now, changes: json.changes, submissionIds: JSON.stringify(submissionIds), inputType }
       : undefined,
     content: json.content,
     fieldTimestamps: json.fieldTimestamps,
@@ -58,7 +58,7 @@ export async function applyRound(
   const stale: Claimed[] = []
   await d.uow.run(undefined, async (tx) => {
     const m = tx.manager
-    const current = new Map((await d.repo.lock(m, ready.map((r) => r.c.job))).map((p) => [profileKey(toJob(p)), p]))
+    const current = new Map((await d.repo.lockForApply(m, ready.map((r) => r.c.job))).map((p) => [profileKey({ tenantId: p.tenant_id, profileId: p.profile_id }), p]))
     const writes: ProfileWrite[] = []
     for (const { c, prepared: p } of ready) {
       const cur = current.get(profileKey(c.job))

@@ -1,4 +1,4 @@
-import { profileText } from '../../ai/profile-text.js'
+import { withSummary } from '../../ai/profile-text.js'
 import type { AiProviders, ExtractionInput, ExtractResult, Usage } from '../../ai/types.js'
 import { sumUsage } from '../../ai/usage.js'
 import type { ProfileRecord } from '../../db/profile.repository.js'
@@ -54,7 +54,7 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, sub
     const now = new Date().toISOString()
     // The merge, and what grows with the profile (its JSON, its words), on a CPU thread: a profile at the limits takes
     // a tenth of a second or more, which the event loop must not wait for.
-    const { merged, json, contentLexemes } = await inSpan('merge', { attributes: { 'profiler.extractions': extractions.length } }, async (span) => {
+    const { merged, json, contentLexemes, lines } = await inSpan('merge', { attributes: { 'profiler.extractions': extractions.length } }, async (span) => {
       const out = await d.cpu.merge({ state, extractions, now, acceptedAt: subs.map((s) => s.created_at), limits: d.limits }, { signal })
       span?.setAttribute('profiler.changed', out.merged.changed)
       return out
@@ -71,7 +71,7 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, sub
     const { vectors, usage: embedUsage } = await inSpan(
       'embed',
       { attributes: { 'profiler.ai.provider': ai.embedder.name, 'profiler.ai.embedding_model': ai.embedder.model } },
-      () => ai.embedder.embed([profileText(merged.state.content, summary)], signal),
+      () => ai.embedder.embed([withSummary(summary, lines)], signal),
     )
     spend(embedUsage)
     const provenance = subs.map((s, i) =>

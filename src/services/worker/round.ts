@@ -60,7 +60,7 @@ export const toJob = (p: ProfileRecord): ProfileJob => ({ tenantId: p.tenant_id,
 /** The reason a batch is stopped when it runs past its time budget: an attempt used, like a failed extraction. */
 export class BatchTimeoutError extends Error {
   constructor(ms: number) {
-    super(`the batch took longer than its time budget of ${Math.round(ms / 1000)} s (PROFILER_BATCH_TIMEOUT_MS) and was stopped`)
+    super(`the batch took longer than its time budget of ${ms < 10_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`} (PROFILER_BATCH_TIMEOUT_MS) and was stopped`)
     this.name = 'BatchTimeoutError'
   }
 }
