@@ -68,7 +68,7 @@ export class ProfileEditService {
       if (!entry) throw new DomainError('HISTORY_ENTRY_NOT_FOUND', `Profile ${profileId} has no history entry ${toSeq}`)
       const snapshot = snapshotState(entry.snapshot)
       if (!snapshot) {
-        throw new DomainError('NO_SNAPSHOT', `History entry ${toSeq} of profile ${profileId} was written before snapshots were kept: it cannot be rolled back to`)
+        throw new DomainError('NO_SNAPSHOT', `History entry ${toSeq} of profile ${profileId} has no snapshot (only the newest PROFILER_PROFILE_MAX_SNAPSHOTS entries keep one, and none written before snapshots were kept or imported): it cannot be rolled back to`)
       }
       return this.cpu.rollback({ state, snapshot, toSeq, now, limits: this.limits }, { signal: ctx.signal })
     })
