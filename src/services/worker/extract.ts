@@ -74,9 +74,11 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, sub
       () => ai.embedder.embed([withSummary(summary, lines)], signal),
     )
     spend(embedUsage)
-    const provenance = subs.map((s, i) =>
+    // Structured data is its own provenance: its values are the submission's data, taken as given (a copy would double
+    // what the apply writes, 100 KB and more for a large document).
+    const provenance = subs.map((s) =>
       s.input_type === 'structured'
-        ? { extraction: extractions[i] }
+        ? { structured: true }
         : { extraction: byId.get(s.id), evidence: extracted.evidence?.[toExtract.findIndex((t) => t.submissionId === s.id)] },
     )
     // The words it is found by, computed here, outside the transaction of the apply.
