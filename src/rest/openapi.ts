@@ -71,7 +71,9 @@ export const Profile = z.object({
   update_log: z.array(
     z.object({
       extracted_on: z.string(),
-      changes: z.record(z.string(), z.unknown()),
+      changes: z
+        .record(z.string(), z.unknown())
+        .describe('The partial profile this entry added or changed, plus `replaced` (old scalar values), `removed` (what was negated or forgotten) and `dropped` ({total, limits, values}: what the profile limits did not let in or made room for)'),
       submission_ids: z.array(z.string()),
       input_type: z.string().describe('text, conversation, structured or mixed for submissions; forget and rollback for requests'),
       seq: z.number().int().describe('The entry\'s number (POST /v1/profile/{id}/rollback to_seq)'),

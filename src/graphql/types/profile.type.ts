@@ -67,7 +67,7 @@ export class FieldTimestamp {
 export class UpdateLogEntry {
   @Field(() => Int) seq!: number
   @Field(() => String) extractedOn!: string
-  @Field(() => GraphQLJSONObject, { description: 'The partial profile this batch added or changed (snake_case, as in REST)' })
+  @Field(() => GraphQLJSONObject, { description: 'The partial profile this batch added or changed (snake_case, as in REST), with `replaced`, `removed` and `dropped` (what the profile limits let go)' })
   changes!: Record<string, unknown>
   @Field(() => [ID]) submissionIds!: string[]
   @Field(() => String) inputType!: string
