@@ -106,8 +106,8 @@ function removalKeys(w: MergeWork, ex: Extraction) {
       set.add(key)
     } else keys[r.section].add(key)
   }
-  const negated = (section: ListSection, key: string) =>
-    keys[section].has(key) || (section === 'interests' && [...named.values()].some((set) => set.has(key)))
+  const anyNamed = new Set([...named.values()].flatMap((set) => [...set]))
+  const negated = (section: ListSection, key: string) => keys[section].has(key) || (section === 'interests' && anyNamed.has(key))
   return { keys, named, negated }
 }
 
