@@ -53,6 +53,7 @@ const schema = z.object({
   PROFILER_HNSW_EF_SEARCH: int(100, 1, 1000),
   PROFILER_BATCH_SIZE: int(20, 1, 200),
   PROFILER_REEXTRACT_MAX_SUBMISSIONS: int(200, 1, 10_000),
+  PROFILER_SCHEMA_MAX_VERSIONS: int(100, 1, 100_000),
   PROFILER_MAX_ATTEMPTS: int(3, 1, 20),
   PROFILER_LEASE_SECONDS: int(30, 2, 3600),
   PROFILER_RECONCILE_SECONDS: int(10, 1, 3600),
@@ -249,6 +250,8 @@ export type Config = {
   profiles: ProfileLimits
   /** POST /v1/import (and `profiler import`): the longest line, and the whole file, in bytes. */
   imports: { maxLineBytes: number; maxBytes: number }
+  /** Custom profile schemas: versions kept per app, the current one among them (older ones are deleted). */
+  customSchemas: { maxVersions: number }
   /** The worker's retention sweep (per-app policies): every `sweepSeconds` (0: never), `batch` rows per statement. */
   retention: { sweepSeconds: number; batch: number }
 }
@@ -479,6 +482,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       snapshots: e.PROFILER_PROFILE_MAX_SNAPSHOTS,
     },
     imports: { maxLineBytes: e.PROFILER_IMPORT_MAX_LINE_BYTES, maxBytes: e.PROFILER_IMPORT_MAX_BYTES },
+    customSchemas: { maxVersions: e.PROFILER_SCHEMA_MAX_VERSIONS },
     retention: { sweepSeconds: e.PROFILER_RETENTION_SWEEP_SECONDS, batch: e.PROFILER_RETENTION_BATCH },
   }
 }

@@ -18,7 +18,7 @@ export interface ProfileCustomRow {
   history_seq: number
 }
 
-/** Apps' custom profile schemas, every version kept; the app row points at the current one. */
+/** Apps' custom profile schemas, the newest versions kept (pruneVersions); the app row points at the current one. */
 export class AppSchemaRepository {
   /** The app's current schema, or null when it has none. */
   async current(m: EntityManager, tenantId: string, appId: string): Promise<AppSchemaVersion | null> {
@@ -60,8 +60,8 @@ export class AppSchemaRepository {
     return rows.map((r) => r.schema)
   }
 
-  /** Every version of the app's schema, newest first (at most `limit`). */
-  async versions(m: EntityManager, tenantId: string, appId: string, limit = 100): Promise<AppSchemaVersion[]> {
+  /** The app's stored versions, newest first (at most `limit`). */
+  async versions(m: EntityManager, tenantId: string, appId: string, limit: number): Promise<AppSchemaVersion[]> {
     const rows: Row[] = await m.query(
       `SELECT app_id, version, schema, created_at FROM app_schemas WHERE tenant_id = $1 AND app_id = $2 ORDER BY version DESC LIMIT $3`,
       [tenantId, appId, limit],
@@ -83,6 +83,17 @@ export class AppSchemaRepository {
     )
     await m.query(`UPDATE apps SET schema_version = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, appId, version])
     return toVersion(rows[0]!)
+  }
+
+  /** Deletes the app's versions older than its newest `keep` (at least 1); the current version is never deleted. */
+  async pruneVersions(m: EntityManager, tenantId: string, appId: string, keep: number): Promise<void> {
+    await m.query(
+      `DELETE FROM app_schemas s
+        WHERE s.tenant_id = $1 AND s.app_id = $2
+          AND s.version < (SELECT min(k.version) FROM (SELECT version FROM app_schemas WHERE tenant_id = $1 AND app_id = $2 ORDER BY version DESC LIMIT $3) k)
+          AND s.version IS DISTINCT FROM (SELECT schema_version FROM apps WHERE tenant_id = $1 AND id = $2)`,
+      [tenantId, appId, Math.max(1, keep)],
+    )
   }
 
   /** The tenant's profiles holding a value of any of the fields (`section.field`), locked. */

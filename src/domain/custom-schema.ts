@@ -2,6 +2,7 @@
 // a description that guides extraction. Pure: parsing/validation of the wire form, the vocabulary a description names,
 // the fields a new version drops, and the cleaning of proposed values against the schema (untrusted model output).
 import { invalid } from './errors.js'
+import { checkStorable } from './validation.js'
 
 /** A value with its confidence (the shape of profile.ts's Scored, repeated here so the two modules do not import each other). */
 interface Scored<T> {
@@ -80,6 +81,9 @@ export function emptySchema(): CustomSchema {
 /**
  * The wire form `{"sections": {"<section>": {"<field>": {"type", "description"?, "values"?, "min"?, "max"?}}}}` ->
  * a validated schema, or VALIDATION_FAILED naming the offending section/field. Work is linear in the input's size.
+ * Only what passes is stored: names match NAME_RE and types come from a list, so the free-text strings (descriptions
+ * and `values`) are the ones checked for characters PostgreSQL cannot store (checkStorable); a new free-text property
+ * must be checked the same way.
  */
 export function parseCustomSchema(input: unknown): CustomSchema {
   if (!isObject(input)) throw invalid('schema must be a JSON object like {"sections": {"diet": {"restrictions": {"type": "string[]"}}}}')
@@ -128,6 +132,7 @@ function parseField(path: string, raw: unknown): CustomField {
   const field: CustomField = { type: type as CustomFieldType }
   if (raw.description !== undefined) {
     if (typeof raw.description !== 'string') throw invalid(`schema: field ${path}.description must be a string`)
+    checkStorable(raw.description, `schema field ${path}.description`)
     if (raw.description.length > CUSTOM_LIMITS.description) throw invalid(`schema: field ${path}.description is over ${CUSTOM_LIMITS.description} characters`)
     if (raw.description.trim()) field.description = raw.description.trim()
   }
@@ -137,8 +142,9 @@ function parseField(path: string, raw: unknown): CustomField {
     if (raw.values.length > CUSTOM_LIMITS.enumValues) throw invalid(`schema: field ${path}.values has ${raw.values.length} values; at most ${CUSTOM_LIMITS.enumValues}`)
     const seen = new Set<string>()
     const values: string[] = []
-    for (const v of raw.values) {
+    for (const [i, v] of raw.values.entries()) {
       if (typeof v !== 'string' || !v.trim()) throw invalid(`schema: field ${path}.values must hold non-empty strings`)
+      checkStorable(v, `schema field ${path}.values[${i}]`)
       if (v.length > CUSTOM_LIMITS.valueChars) throw invalid(`schema: field ${path}.values: '${short(v)}' is over ${CUSTOM_LIMITS.valueChars} characters`)
       const k = v.trim().toLowerCase()
       if (seen.has(k)) throw invalid(`schema: field ${path}.values lists '${short(v.trim())}' twice`)

@@ -1,4 +1,5 @@
 import type { HistoryEntry, ProfileRecord } from '../db/profile.repository.js'
+import { capJsonDepth } from '../domain/deep-json.js'
 import type { Submission as SubmissionRecord } from '../services/submission.service.js'
 import type { InputTypeEnum, ProfileStatusEnum, SubmissionStatusEnum } from './types/enums.js'
 import type { Profile, Submission, UpdateLogEntry } from './types/profile.type.js'
@@ -24,8 +25,10 @@ export function toGqlProfile(p: ProfileRecord): Profile {
   }
 }
 
+/** `changes` as stored, but what is nested deeper than SERVED_JSON_DEPTH comes as JSON text (stored history may be any depth). */
 export function toGqlLogEntry(e: HistoryEntry): UpdateLogEntry {
-  return { seq: e.seq, extractedOn: e.extracted_on, changes: e.changes, submissionIds: e.submission_ids, inputType: e.input_type }
+  const changes = capJsonDepth(e.changes) as Record<string, unknown>
+  return { seq: e.seq, extractedOn: e.extracted_on, changes, submissionIds: e.submission_ids, inputType: e.input_type }
 }
 
 export function toGqlSubmission(s: SubmissionRecord): Submission {

@@ -321,7 +321,7 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       },
       '/v1/schema/versions': {
         get: {
-          summary: "Every version of the calling app's custom schema, newest first (at most 100)",
+          summary: "The kept versions of the calling app's custom schema, newest first: at most PROFILER_SCHEMA_MAX_VERSIONS (100)",
           responses: { '200': { description: 'The versions', content: json(z.object({ versions: z.array(SchemaVersion) })) }, ...common },
         },
       },

@@ -32,9 +32,9 @@ function canonical(v: unknown): string {
 
 /**
  * Custom profile schemas per app (README "Custom profile schema"). The calling app (`ctx.appId`) owns its schema;
- * a dashboard session names the app. Each change is a new version; values of fields a change drops are moved out of
- * the tenant's profiles into one history entry per profile (input_type 'schema'), unless another app of the tenant
- * still declares the field.
+ * a dashboard session names the app. Each change is a new version (the newest `maxVersions` are kept); values of
+ * fields a change drops are moved out of the tenant's profiles into one history entry per profile (input_type
+ * 'schema'), unless another app of the tenant still declares the field.
  */
 export class AppSchemaService {
   private readonly uow: UnitOfWork
@@ -43,6 +43,8 @@ export class AppSchemaService {
   constructor(
     private readonly ds: DataSource,
     bus: EventBus,
+    /** Versions kept per app (PROFILER_SCHEMA_MAX_VERSIONS): storing a new one deletes those older than the newest N. */
+    private readonly opts: { maxVersions: number },
   ) {
     this.uow = new UnitOfWork(ds, bus)
   }
@@ -54,9 +56,13 @@ export class AppSchemaService {
     return { appId: ctx.appId, version: 0, schema: emptySchema(), createdAt: null }
   }
 
-  async versions(ctx: RequestContext, limit = 100): Promise<AppSchemaVersion[]> {
+  /**
+   * The newest versions, at most maxVersions, newest first (versions beyond it, from before the limit was lowered, are
+   * deleted with the app's next version).
+   */
+  async versions(ctx: RequestContext): Promise<AppSchemaVersion[]> {
     await this.assertApp(ctx)
-    return this.repo.versions(this.ds.manager, ctx.tenantId, ctx.appId, limit)
+    return this.repo.versions(this.ds.manager, ctx.tenantId, ctx.appId, this.opts.maxVersions)
   }
 
   async set(ctx: RequestContext, input: unknown): Promise<SchemaChange> {
@@ -74,6 +80,9 @@ export class AppSchemaService {
         return { appId: ctx.appId, version: 0, schema, createdAt: null, changed: false, droppedFields: [], profilesUpdated: 0 }
       }
       const saved = await this.repo.insert(m, ctx.tenantId, ctx.appId, version + 1, schema)
+      // Nothing reads a version but the current one (the worker and re-extraction take the app's current), so the older
+      // ones are history for people: kept up to a bound, in this transaction.
+      await this.repo.pruneVersions(m, ctx.tenantId, ctx.appId, this.opts.maxVersions)
       // A field another app of the tenant still declares (with the same type) keeps its values: the profile is shared.
       const others = await this.repo.othersOf(m, ctx.tenantId, ctx.appId)
       const kept = new Set(others.flatMap((o) => fieldPaths(o).map((p) => `${p}:${typeOf(o, p)}`)))

@@ -325,6 +325,51 @@ describe.skipIf(!executable || serverPass)('dashboard profile page: live arrival
     expect(await page.evaluate(() => (globalThis as any).__noReload as boolean | undefined)).toBe(true)
     expect(failures).toEqual([])
   }, 120_000)
+
+  it('a history entry nested thousands of levels deep (written to the database) renders: paths, then compact JSON text', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage()
+    const failures: string[] = []
+    page.on('pageerror', (e) => failures.push(`pageerror: ${e.message}`))
+    page.on('console', (m) => m.type() === 'error' && failures.push(`console: ${m.text()}`))
+    await page.goto(`${svc.url}/dashboard#/signup`)
+    await page.getByLabel('Email').fill('deep@example.com')
+    await page.getByLabel('Password').fill('a long enough password')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByLabel('App name').fill('Deep')
+    await page.getByRole('button', { name: 'Create app' }).click()
+    const key = (await page.getByTestId('new-api-key').textContent())!.trim()
+    await submitAndWait(key, 'deep-1', 'I love chess.')
+    // The service never writes such entries; an import could, and anything stored must still render.
+    const ds = svc.profiler.db.dataSource
+    const [{ tenant_id: tenant }] = await ds.query(`SELECT tenant_id FROM profiles WHERE profile_id = 'deep-1'`)
+    // Lists 3,000 deep (a recursive render overflowed the page's stack) and objects 5,000 deep (JSON.stringify, and so
+    // the GraphQL answer, overflowed the server's): about the deepest PGlite stores (at 6,000 its INSERT silently does nothing).
+    const bottom = '{"value":"bottom","confidence":0.5}'
+    const entries: [number, string, string][] = [
+      [2, `{"a":${'['.repeat(3000)}${bottom}${']'.repeat(3000)}}`, `a${'[0]'.repeat(31)}: [[[`],
+      [3, `${'{"a":'.repeat(5000)}${bottom}${'}'.repeat(5000)}`, `${Array(32).fill('a').join('.')}: {"a":{"a":`],
+    ]
+    for (const [seq, changes] of entries) {
+      await ds.query(`INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type) VALUES ($1, 'deep-1', $2, now(), $3::jsonb, '[]', 'import')`, [
+        tenant,
+        seq,
+        changes,
+      ])
+    }
+    expect((await ds.query(`SELECT count(*)::int AS n FROM profile_history WHERE tenant_id = $1 AND profile_id = 'deep-1'`, [tenant]))[0].n).toBe(3)
+    await page.goto(`${svc.url}/dashboard#/profiles/deep-1`)
+    const history = page.locator('[data-section="history"]')
+    await expect.poll(async () => history.locator('.history-entry').count()).toBe(3)
+    await expect.poll(async () => history.innerText()).toMatch(/chess/)
+    for (const [seq, , prefix] of entries) {
+      // 32 levels as a path, the rest as JSON text cut short
+      const line = (await history.locator('.history-entry').nth(seq - 1).locator('.changes li').first().innerText()).trim()
+      expect(line.startsWith(prefix), line.slice(0, 300)).toBe(true)
+      expect(line.length).toBeLessThan(2200)
+      expect(line.endsWith('…')).toBe(true)
+    }
+    expect(failures).toEqual([])
+  }, 120_000)
 })
 
 describe.skipIf(!executable || serverPass)('dashboard webhooks, in headless Chromium', () => {

@@ -180,6 +180,67 @@ describe('custom profile schema', () => {
   })
 })
 
+describe('custom profile schema: versions kept up to PROFILER_SCHEMA_MAX_VERSIONS', () => {
+  let svc: TestService
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_SCHEMA_MAX_VERSIONS: '3' } })
+  })
+  afterAll(async () => svc?.close())
+
+  it('storing a version deletes those older than the newest 3, in its transaction; the current one drives extraction', async () => {
+    const t = svc.profiler.services.tenants
+    const k = await t.createApp('default', 'shop')
+    const kb = await t.createApp('default', 'plain')
+    const put = (key: string, body: unknown) =>
+      fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const nth = (i: number) => ({ sections: { travel: { budget: { type: 'integer', description: `Trip budget in dollars (${i})`, min: 0 } } } })
+    const stored = async (appId: string) =>
+      (await svc.profiler.db.dataSource.query(`SELECT version FROM app_schemas WHERE tenant_id = $1 AND app_id = $2 ORDER BY version`, [k.tenant_id, appId])).map(
+        (r: { version: number }) => Number(r.version),
+      )
+    for (let i = 1; i <= 2; i++) expect((await put(kb.api_key, { sections: { diet: { restrictions: { type: 'string[]', description: `v${i}` } } } })).status).toBe(200)
+    for (let i = 1; i <= 7; i++) {
+      const r = await put(k.api_key, nth(i))
+      expect(r.status).toBe(200)
+      expect(((await r.json()) as any).version).toBe(i)
+      expect(await stored(k.app_id)).toEqual(Array.from({ length: Math.min(i, 3) }, (_, j) => Math.max(i, 3) - 2 + j))
+    }
+    // The same schema again is no new version and deletes nothing; the other app keeps its two.
+    expect(((await (await put(k.api_key, nth(7))).json()) as any).changed).toBe(false)
+    expect(await stored(k.app_id)).toEqual([5, 6, 7])
+    expect(await stored(kb.app_id)).toEqual([1, 2])
+
+    const a = client(svc.url, k.api_key)
+    const listed = (await (await a.get('/v1/schema/versions')).json()) as any
+    expect(listed.versions.map((v: any) => v.version)).toEqual([7, 6, 5])
+    expect(listed.versions[2].schema).toEqual(nth(5))
+    expect(((await (await a.get('/v1/schema')).json()) as any)).toMatchObject({ version: 7, schema: nth(7) })
+    const g = await gqlApi(svc.url, k.api_key).data(`{ customSchema { version } customSchemaVersions { version } }`)
+    expect(g).toEqual({ customSchema: { version: 7 }, customSchemaVersions: [{ version: 7 }, { version: 6 }, { version: 5 }] })
+
+    // Submissions use the app's current version, whatever was deleted.
+    expect((await a.post('kept', { data: 'My budget is $700.' })).status).toBe(202)
+    expect((await a.waitReady('kept')).custom.travel.budget.value).toBe(700)
+
+    // A change that fails after the deletion (here: while it moves a dropped field's values to history) deletes nothing.
+    const retyped = { sections: { travel: { budget: { type: 'number' } } } }
+    const ds = svc.profiler.db.dataSource
+    await ds.query(`CREATE FUNCTION fail_schema_history() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$`)
+    await ds.query(`CREATE TRIGGER fail_schema_history BEFORE INSERT ON profile_history FOR EACH ROW WHEN (NEW.input_type = 'schema') EXECUTE FUNCTION fail_schema_history()`)
+    try {
+      expect((await put(k.api_key, retyped)).status).toBe(500)
+    } finally {
+      await ds.query(`DROP TRIGGER fail_schema_history ON profile_history`)
+      await ds.query(`DROP FUNCTION fail_schema_history()`)
+    }
+    expect(await stored(k.app_id)).toEqual([5, 6, 7])
+    expect((await a.profile('kept')).custom.travel.budget.value).toBe(700)
+    const done = await put(k.api_key, retyped)
+    expect(await done.json()).toMatchObject({ version: 8, dropped_fields: ['travel.budget'], profiles_updated: 1 })
+    expect(await stored(k.app_id)).toEqual([6, 7, 8])
+  })
+})
+
 describe('custom profile schema: a change while a batch of the profile is in flight', () => {
   let svc: TestService
   beforeAll(async () => {

@@ -222,6 +222,42 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     expect(out.results.map((r) => (r.data as any)?.profileStatusChanged.status)).toEqual(['PROCESSING', 'READY'])
   })
 
+  it('serves stored history nested thousands of levels deep (an import, a direct write): 100 levels as JSON, deeper as JSON text', async () => {
+    const b = new DashboardBrowser(base)
+    const tenant = (await b.signUp('deep@example.com', PASSWORD)).body.data.signUp.account.tenantId
+    const key = (await b.gql(CREATE_APP, { n: 'deep' })).body.data.createApp.apiKey
+    expect((await postText(base, key, 'deep', 'I am a baker.')).status).toBe(202)
+    await waitFor('deep to be READY', async () => (await b.gql(`{ profile(id: "deep") { status } }`)).body.data.profile?.status, { until: (s) => s === 'READY' })
+    // 5,000 levels: JSON.stringify (so every answer holding it) overflowed at about 4,000; PGlite stores about 5,000.
+    const depth = 5000
+    const bottom = { value: 'bottom', confidence: 0.5 }
+    const text = (n: number, list = false) => `${(list ? '[' : '{"a":').repeat(n)}${JSON.stringify(bottom)}${(list ? ']' : '}').repeat(n)}`
+    for (const [seq, changes] of [[2, text(depth)], [3, `{"l":${text(depth, true)}}`]] as const) {
+      await svc.profiler.db.dataSource.query(
+        `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type) VALUES ($1, 'deep', $2, now(), $3::jsonb, '[]', 'import')`,
+        [tenant, seq, changes],
+      )
+    }
+    const query = `{ profile(id: "deep") { profileId history(first: 10) { entries { seq changes } } } }`
+    const check = (r: { data?: any; errors?: unknown }, how: string) => {
+      expect(r.errors, how).toBeUndefined()
+      const [first, objects, lists] = r.data.profile.history.entries
+      expect(first.seq).toBe(1)
+      // Walk down the 100 levels served as JSON; what is below is the rest as JSON text, whole.
+      let o = objects.changes
+      for (let i = 0; i < 99; i++) o = o.a
+      expect(o.a).toBe(text(depth - 100))
+      let l = lists.changes.l
+      for (let i = 0; i < 98; i++) l = l[0]
+      expect(l).toEqual([text(depth - 99, true)])
+    }
+    check((await b.gql(query)).body, 'dashboard over HTTP')
+    check((await gql(base, key, query)).body, 'API over HTTP')
+    const socket = opened(b.ws())
+    await socket.connected
+    check(await socket.once(query), 'dashboard over WebSocket')
+  })
+
   it('login attempts are rate-limited per e-mail address; a success clears the count', async () => {
     const b = new DashboardBrowser(base)
     await b.signUp('limited@example.com', PASSWORD)

@@ -3,6 +3,7 @@
 // the framework's own included, is {error, message} with an X-Request-Id.
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DashboardBrowser } from '../support/dashboard-client.js'
 import { connect, gql } from '../support/graphql-client.js'
 import { startService, type TestService } from '../support/harness.js'
 
@@ -83,6 +84,59 @@ describe('input hygiene and error shapes', () => {
     // Ordinary unicode is fine: astral characters, RTL, combining marks.
     expect((await post('uni', { data: 'I love 🎷 jazz, שלום, e\u0301' })).status).toBe(202)
     expect((await post('uni', { input_type: 'structured', data: '{"interests": {"music": ["\\ud83c\\udfb7"]}}' })).status).toBe(202)
+  })
+
+  it('NUL and unpaired surrogates anywhere in a custom schema: 400 naming the field over REST, GraphQL and the dashboard', async () => {
+    const field = (def: Record<string, unknown>) => ({ sections: { diet: { tags: { type: 'string[]', ...def } } } })
+    const cases: [unknown, RegExp][] = [
+      [field({ description: 'Tags: a, b\u0000c' }), /diet\.tags\.description.*NUL/],
+      [field({ description: ' \u0000 ' }), /diet\.tags\.description.*NUL/],
+      [field({ description: 'x\ud800' }), /diet\.tags\.description.*surrogate \(U\+D800\)/],
+      [field({ values: ['vegan', 'halal\u0000'] }), /diet\.tags\.values\[1\].*NUL/],
+      [field({ values: ['\udc00'] }), /diet\.tags\.values\[0\].*surrogate \(U\+DC00\)/],
+      [{ sections: { diet: { lang: { type: 'enum', values: ['English', 'Span\udbffish'] } } } }, /diet\.lang\.values\[1\].*surrogate/],
+      // Names and unknown properties were refused already: still 400s.
+      [{ sections: { 'di\u0000et': { a: { type: 'string' } } } }, /section name/],
+      [{ sections: { diet: { a: { type: 'string', ['x\u0000']: 1 } } } }, /unknown property/],
+      [{ sections: { diet: { a: { type: 'string\u0000' } } } }, /diet\.a has type/],
+    ]
+    const put = (body: string) => fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: { authorization: auth, 'content-type': 'application/json' }, body })
+    for (const [schema, message] of cases) await expect400(await put(JSON.stringify(schema)), message)
+    // The escapes as a client writes them in the JSON text.
+    await expect400(await put('{"sections":{"diet":{"tags":{"type":"string","description":"a\\u0000b"}}}}'), /diet\.tags\.description.*NUL/)
+    await expect400(await put('{"sections":{"diet":{"tags":{"type":"enum","values":["\\ud83c"]}}}}'), /diet\.tags\.values\[0\].*surrogate/)
+
+    // GraphQL with the app key (HTTP and WebSocket) and the dashboard's own setCustomSchema: VALIDATION_FAILED (400).
+    const set = 'mutation($s: JSONObject!) { setCustomSchema(schema: $s) { version } }'
+    for (const [schema, message] of cases.slice(0, 6)) {
+      const r = await gql(svc.url, svc.key, set, { s: schema })
+      expect(r.body.errors?.[0]?.extensions, JSON.stringify(r.body)).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 })
+      expect(r.body.errors[0].message).toMatch(message)
+    }
+    const ws = connect(svc.url, svc.key)
+    try {
+      await ws.connected
+      const r = await ws.once(set, { s: cases[3]![0] })
+      expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 })
+    } finally {
+      await ws.close()
+    }
+    const browser = new DashboardBrowser(svc.url)
+    expect((await browser.signUp('hygiene@example.com', 'correct horse battery staple')).body.errors).toBeUndefined()
+    const app = (await browser.gql('mutation { createApp(name: "schema") { app { id } } }')).body.data.createApp.app.id
+    const dashSet = 'mutation($id: ID!, $s: JSONObject!) { setCustomSchema(appId: $id, schema: $s) { version } }'
+    for (const [schema, message] of cases.slice(0, 6)) {
+      const r = await browser.gql(dashSet, { id: app, s: schema })
+      expect(r.body.errors?.[0]?.extensions, JSON.stringify(r.body)).toMatchObject({ code: 'VALIDATION_FAILED' })
+      expect(r.body.errors[0].message).toMatch(message)
+    }
+
+    // Nothing was stored; ordinary unicode (astral, RTL, combining marks) is a schema like any other.
+    expect(((await (await fetch(`${svc.url}/v1/schema`, { headers: { authorization: auth } })).json()) as { version: number }).version).toBe(0)
+    const fine = field({ description: 'Tags: 🎷 jazz, שלום, e\u0301', values: ['🎷'] })
+    const ok = await put(JSON.stringify(fine))
+    expect(ok.status, await ok.clone().text()).toBe(200)
+    expect(((await ok.json()) as { schema: unknown }).schema).toEqual(fine)
   })
 
   it('framework-level errors have {error, message} and X-Request-Id', async () => {

@@ -129,6 +129,8 @@ describe('webhooks to a real receiver', () => {
     await refused({ url: 'http://169.254.169.254/latest/meta-data' }, /link-local/)
     await refused({ url: 'http://[::1]:8080/' }, /::1 is a loopback address/)
     await refused({ url: 'http://[::ffff:10.1.2.3]/' }, /private \(IPv4 in IPv6\)/)
+    await refused({ url: 'http://[::ffff:0:10.1.2.3]/' }, /::ffff:0:a01:203 is an IPv4-translated address/)
+    await refused({ url: 'http://[64:ff9b:1::a01:203]/' }, /64:ff9b:1::a01:203 is a local-use NAT64 address/)
     await refused({ url: 'http://100.64.0.1/' }, /CGNAT/)
     await refused({ url: 'http://224.0.0.1/' }, /multicast/)
     await refused({ events: [] }, /at least one event/)
@@ -416,6 +418,11 @@ describe('webhooks: the SSRF policy of a server that allows no private target', 
       'http://[fe80::1]/',
       'http://[fd00::1]/',
       'http://[64:ff9b::a9fe:a9fe]/',
+      'http://[::ffff:0:127.0.0.1]/',
+      `http://[::ffff:0:7f00:1]:${rx.port}/hook`,
+      'http://[::ffff:0:a9fe:a9fe]/',
+      'http://[64:ff9b:1::7f00:1]/',
+      'http://[64:ff9b:1::a9fe:a9fe]/latest/meta-data/',
       'http://10.1.2.3/',
       'http://172.16.0.1/',
       'http://192.168.0.1/',
@@ -425,7 +432,7 @@ describe('webhooks: the SSRF policy of a server that allows no private target', 
     for (const url of urls) {
       const r = await dash.gql(CREATE, { app: appId, url, events: ['PROFILE_READY'] })
       expect(codeOf(r), url).toBe('VALIDATION_FAILED')
-      expect(r.body.errors[0].message, url).toMatch(/^url: refused: .*(loopback|private|link-local|unspecified|CGNAT)/)
+      expect(r.body.errors[0].message, url).toMatch(/^url: refused: .*(loopback|private|link-local|unspecified|CGNAT|IPv4-translated|local-use NAT64)/)
     }
     expect(rx.received).toEqual([])
   })
@@ -442,9 +449,17 @@ describe('webhooks: the SSRF policy of a server that allows no private target', 
       ])
     await insert('whe_literal', rx.url())
     await insert('whe_name', `http://localhost:${rx.port}/hook`)
+    await insert('whe_translated', `http://[::ffff:0:7f00:1]:${rx.port}/hook`)
+    await insert('whe_nat64', `http://[64:ff9b:1::7f00:1]:${rx.port}/hook`)
     const literal = (await ok(dash, SEND_TEST, { id: 'whe_literal' })).sendTestWebhook
     expect(literal).toMatchObject({ status: 'FAILED', lastStatusCode: null })
     expect(literal.lastError).toMatch(/refused: 127\.0\.0\.1 is a loopback address/)
+    for (const [id, what] of [['whe_translated', /refused: ::ffff:0:7f00:1 is an IPv4-translated address/], ['whe_nat64', /refused: 64:ff9b:1::7f00:1 is a local-use NAT64 address/]] as const) {
+      const d = (await ok(dash, SEND_TEST, { id })).sendTestWebhook
+      expect(d, id).toMatchObject({ status: 'FAILED', lastStatusCode: null })
+      expect(d.lastError).toMatch(what)
+      await ok(dash, `mutation($id: ID!) { deleteWebhookEndpoint(id: $id) }`, { id })
+    }
     const named = (await ok(dash, SEND_TEST, { id: 'whe_name' })).sendTestWebhook
     expect(named).toMatchObject({ status: 'FAILED', lastStatusCode: null })
     expect(named.lastError).toMatch(/refused: localhost resolves to .*loopback/)

@@ -47,6 +47,10 @@ describe('custom schema: validation', () => {
     expect(bad({ sections: { diet: { constructor: { type: 'string' } } } })).toMatch(/field name 'diet\.constructor' is invalid/)
     expect(bad(JSON.parse('{"sections": {"__proto__": {"a": {"type": "string"}}}}'))).toMatch(/section name '__proto__' is invalid/)
     expect(bad({ other: 1 })).toMatch(/unknown property 'other'/)
+    // Characters PostgreSQL cannot store, in the strings that are stored.
+    expect(bad({ sections: { diet: { a: { type: 'string', description: 'a\u0000' } } } })).toMatch(/schema field diet\.a\.description: contains a NUL character/)
+    expect(bad({ sections: { diet: { a: { type: 'enum', values: ['x', '\ud800y'] } } } })).toMatch(/schema field diet\.a\.values\[1\]: contains an unpaired surrogate \(U\+D800\)/)
+    expect(bad({ sections: { diet: { a: { type: 'string[]', values: ['y\udfff'] } } } })).toMatch(/diet\.a\.values\[0\].*U\+DFFF/)
     const many = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`s${i}`, { f: { type: 'string' } }]))
     expect(bad({ sections: many })).toMatch(/21 sections; at most 20/)
     const fields = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, { type: 'string' }]))

@@ -39,13 +39,21 @@ describe('webhook address classes (SSRF)', () => {
     ['2002:7f00:1::', /loopback \(IPv4 in IPv6\)/],
     ['2002:c0a8:101::1', /private \(IPv4 in IPv6\)/],
     ['2001:db8::1', /documentation/],
+    ['::ffff:0:127.0.0.1', /IPv4-translated/],
+    ['::ffff:0:7f00:1', /IPv4-translated/],
+    ['::ffff:0:8.8.8.8', /IPv4-translated/],
+    ['0:0:0:0:ffff:0:a9fe:a9fe', /IPv4-translated/],
+    ['64:ff9b:1::7f00:1', /local-use NAT64/],
+    ['64:ff9b:1::808:808', /local-use NAT64/],
+    ['64:ff9b:1:ffff:ffff:ffff:ffff:ffff', /local-use NAT64/],
+    ['64:ff9b:1:7f00:1::', /local-use NAT64/],
     ['not-an-ip', /not an IP address/],
     ['1:2:3:4:5:6:7:8:9', /not an IP address/],
     ['1::2::3', /not an IP address/],
   ]
   it.each(refused)('%s is not public', (ip, what) => expect(addressClass(ip)).toMatch(what))
 
-  const pub = ['1.1.1.1', '8.8.8.8', '100.63.255.255', '100.128.0.0', '172.32.0.1', '192.169.0.1', '169.255.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1']
+  const pub = ['1.1.1.1', '8.8.8.8', '100.63.255.255', '100.128.0.0', '172.32.0.1', '192.169.0.1', '169.255.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '::fffe:0:808:808', '64:ff9b:2::1', '64:ff9b:0:1::808:808']
   it.each(pub)('%s is public', (ip) => expect(addressClass(ip)).toBeNull())
 
   it('allowed ranges and hosts open exactly what they name; multicast never', () => {
@@ -59,8 +67,21 @@ describe('webhook address classes (SSRF)', () => {
     expect(p.refusal('::1')).toMatch(/loopback/)
     expect(p.refusal('192.168.0.1', 'hooks.internal')).toBeNull()
     expect(p.refusal('192.168.0.1', 'other.internal')).toMatch(/private/)
+    // The IPv4-translated form of an allowed IPv4 address is allowed too; the two IPv6 ranges are opened by naming them.
+    expect(p.refusal('::ffff:0:127.0.0.1')).toBeNull()
+    expect(p.refusal('::ffff:0:10.1.0.9')).toBeNull()
+    expect(p.refusal('::ffff:0:10.2.0.1')).toMatch(/::ffff:0:10\.2\.0\.1 is an IPv4-translated address/)
+    expect(p.refusal('64:ff9b:1::a01:9')).toMatch(/64:ff9b:1::a01:9 is a local-use NAT64 address/)
+    const six = new UrlPolicy({ allowPrivate: false, allowedHosts: [], allowedCidrs: ['64:ff9b:1:abcd::/64', '::ffff:0:0:0/96'] })
+    expect(six.refusal('64:ff9b:1:abcd::a01:9')).toBeNull()
+    expect(six.refusal('64:ff9b:1:abce::a01:9')).toMatch(/local-use NAT64/)
+    expect(six.refusal('::ffff:0:192.168.0.1')).toBeNull()
+    expect(six.refusal('::ffff:192.168.0.1')).toMatch(/private \(IPv4 in IPv6\)/)
+    expect(new UrlPolicy({ allowPrivate: false, allowedHosts: ['nat64.internal'], allowedCidrs: [] }).refusal('64:ff9b:1::1', 'nat64.internal')).toBeNull()
     const open = new UrlPolicy({ allowPrivate: true, allowedHosts: [], allowedCidrs: [] })
     expect(open.refusal('169.254.169.254')).toBeNull()
+    expect(open.refusal('::ffff:0:127.0.0.1')).toBeNull()
+    expect(open.refusal('64:ff9b:1::7f00:1')).toBeNull()
     expect(open.refusal('224.0.0.1')).toMatch(/multicast/)
   })
 
@@ -72,6 +93,8 @@ describe('webhook address classes (SSRF)', () => {
     await expect(p.validate('gopher://1.1.1.1/')).rejects.toThrow(/scheme gopher/)
     await expect(p.validate('http://a:b@1.1.1.1/')).rejects.toThrow(/credentials/)
     await expect(p.validate('http://[::ffff:169.254.169.254]/')).rejects.toThrow(/link-local/)
+    await expect(p.validate('http://[::ffff:0:169.254.169.254]/')).rejects.toThrow(/url: refused: ::ffff:0:a9fe:a9fe is an IPv4-translated address/)
+    await expect(p.validate('http://[64:ff9b:1::a9fe:a9fe]/')).rejects.toThrow(/url: refused: 64:ff9b:1::a9fe:a9fe is a local-use NAT64 address/)
     await expect(p.validate('http://no-such-host.invalid/')).rejects.toThrow(/does not resolve/)
     expect((await p.validate('http://1.1.1.1/hook')).toString()).toBe('http://1.1.1.1/hook')
   })

@@ -35,7 +35,7 @@ export class CustomSchemaResolver {
     return toGql(await context.services.schemas.get(appContext(context, appId)))
   }
 
-  @Query(() => [CustomSchemaVersion], { description: "Every version of the app's custom schema, newest first (at most 100)" })
+  @Query(() => [CustomSchemaVersion], { description: "The kept versions of the app's custom schema, newest first: at most PROFILER_SCHEMA_MAX_VERSIONS (100)" })
   async customSchemaVersions(@Arg('appId', () => ID, { nullable: true }) appId: string | null, @Ctx() context: GqlContext): Promise<CustomSchemaVersion[]> {
     return (await context.services.schemas.versions(appContext(context, appId))).map(toGql)
   }

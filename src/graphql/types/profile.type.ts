@@ -67,7 +67,10 @@ export class FieldTimestamp {
 export class UpdateLogEntry {
   @Field(() => Int) seq!: number
   @Field(() => String) extractedOn!: string
-  @Field(() => GraphQLJSONObject, { description: 'The partial profile this batch added or changed (snake_case, as in REST), with `replaced`, `removed` and `dropped` (what the profile limits let go)' })
+  @Field(() => GraphQLJSONObject, {
+    description:
+      'The partial profile this batch added or changed (snake_case, as in REST), with `replaced`, `removed` and `dropped` (what the profile limits let go); a list or object nested 100 levels down comes as its JSON text',
+  })
   changes!: Record<string, unknown>
   @Field(() => [ID]) submissionIds!: string[]
   @Field(() => String) inputType!: string

@@ -74,6 +74,10 @@ const h6 = (s: string) => v6(s)!
 const V6_RANGES: Range[] = [
   [0n, 128, 'unspecified'],
   [1n, 128, 'loopback'],
+  // ::ffff:0:a.b.c.d (RFC 2765 SIIT; not the mapped ::ffff:a.b.c.d) and local-use NAT64 (RFC 8215), whose IPv4 part
+  // sits where the operator's prefix length puts it: neither is globally reachable, so the whole range is refused.
+  [h6('::ffff:0:0:0'), 96, 'IPv4-translated'],
+  [h6('64:ff9b:1::'), 48, 'local-use NAT64'],
   [h6('100::'), 64, 'discard'],
   [h6('2001::'), 32, 'Teredo'],
   [h6('2001:db8::'), 32, 'documentation'],
@@ -107,10 +111,10 @@ export function addressClass(ip: string): string | null {
   return V6_RANGES.find((r) => inRange(six, 128, r))?.[2] ?? null
 }
 
-/** The IPv4 address an IPv6 one embeds as mapped or compatible, for matching allowed IPv4 ranges. */
+/** The IPv4 address an IPv6 one embeds as mapped, compatible or translated, for matching allowed IPv4 ranges. */
 function unmapped(ip: string): string {
   const six = v4(ip) === null ? v6(ip) : null
-  if (six === null || !(six >> 32n === 0xffffn || (six >> 32n === 0n && six > 1n))) return ip
+  if (six === null || !(six >> 32n === 0xffffn || six >> 32n === 0xffff0000n || (six >> 32n === 0n && six > 1n))) return ip
   const n = six & 0xffffffffn
   return [24n, 16n, 8n, 0n].map((s) => String((n >> s) & 0xffn)).join('.')
 }
@@ -135,9 +139,11 @@ export class UrlPolicy {
     if (what === null) return null
     if (what.startsWith('multicast') || what === 'not an IP address') return `${ip} is ${what}`
     if (this.opts.allowPrivate || (host && this.hosts.has(host.toLowerCase()))) return null
+    // An allowed range may name the address itself or, for an IPv6 form embedding one, the IPv4 address.
+    const allowed = (a: string) => this.allowed.check(a, net.isIPv6(a) ? 'ipv6' : 'ipv4')
     const plain = unmapped(ip)
-    if (this.allowed.check(plain, net.isIPv6(plain) ? 'ipv6' : 'ipv4')) return null
-    return `${ip} is a ${what} address`
+    if (allowed(ip) || (plain !== ip && allowed(plain))) return null
+    return `${ip} is ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what} address`
   }
 
   /**

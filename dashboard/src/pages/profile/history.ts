@@ -1,8 +1,9 @@
 /** The profile's update history: each batch with what it changed, oldest first, paged. */
-import { h, type Child } from '../../dom'
+import { h } from '../../dom'
 import type { HistoryPageFieldsFragment } from '../../generated/graphql'
 import type { HistoryEntry } from '../../types'
 import { confidenceBar, dateTime } from '../../ui'
+import { changeLines, type ChangeLine } from './change-lines'
 import { loadMoreControls, type PageOf, type Paged } from './paged'
 import type { EditActions } from './edits'
 import { empty, section } from './section'
@@ -11,51 +12,18 @@ export const historyKey = (e: HistoryEntry): string => String(e.seq)
 
 export const historyPage = (page: HistoryPageFieldsFragment): PageOf<HistoryEntry> => ({ items: page.entries, ...page.pageInfo })
 
-function formatLeaf(value: unknown): string {
-  if (typeof value === 'string') return value
-  if (value === null || value === undefined) return '(none)'
-  if (typeof value === 'object') return JSON.stringify(value)
-  return String(value)
-}
-
-function changeLine(path: string, ...rest: Child[]): HTMLElement {
-  return h('li', null, h('span', { class: 'change-path' }, path), ...rest)
-}
-
-/** Flattens a changes object into "path: value" lines; {value, confidence} objects become one line with a bar. */
-function describeChanges(value: unknown, path: string, out: HTMLElement[]): void {
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const obj = value as Record<string, unknown>
-    if ('value' in obj && ('confidence' in obj || Object.keys(obj).length === 1)) {
-      out.push(
-        changeLine(
-          path || 'value',
-          ': ',
-          h('span', { class: 'change-value' }, formatLeaf(obj.value)),
-          typeof obj.confidence === 'number' ? confidenceBar(obj.confidence) : null,
-        ),
-      )
-      return
-    }
-    const entries = Object.entries(obj)
-    if (entries.length === 0) {
-      out.push(changeLine(path || '(empty)', ': (none)'))
-      return
-    }
-    for (const [key, child] of entries) describeChanges(child, path ? `${path}.${key}` : key, out)
-    return
-  }
-  if (Array.isArray(value)) {
-    if (value.length === 0) out.push(changeLine(path, ': (none)'))
-    value.forEach((item, index) => describeChanges(item, `${path}[${index}]`, out))
-    return
-  }
-  out.push(changeLine(path, ': ', h('span', { class: 'change-value' }, formatLeaf(value))))
+function changeLine(line: ChangeLine): HTMLElement {
+  return h(
+    'li',
+    null,
+    h('span', { class: 'change-path' }, line.path),
+    line.value === undefined ? ': (none)' : [': ', h('span', { class: 'change-value' }, line.value)],
+    line.confidence === undefined ? null : confidenceBar(line.confidence),
+  )
 }
 
 function historyEntry(entry: HistoryEntry, edits?: EditActions): HTMLElement {
-  const lines: HTMLElement[] = []
-  describeChanges(entry.changes, '', lines)
+  const lines = changeLines(entry.changes).map(changeLine)
   const ids = entry.submissionIds
   return h(
     'li',
