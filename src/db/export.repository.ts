@@ -6,6 +6,7 @@ import type { HistoryExport, ProfileExport, SubmissionExport } from '../domain/e
 import { isOpenSql } from '../domain/submission.js'
 import { submissionView, type SubmissionRow } from './submission.repository.js'
 import { isoTimeOrNull as iso } from '../domain/time.js'
+import { capJsonDepth } from '../domain/deep-json.js'
 
 /** Whose imported submissions were unfinished: they are stored failed (an import does not run them). */
 export const UNFINISHED_ON_IMPORT = 'Not finished when exported; an import does not process submissions (submit the text again)'
@@ -75,7 +76,9 @@ export class ExportRepository {
         profile_id: r.profile_id,
         seq: Number(r.seq),
         extracted_on: iso(r.extracted_on)!,
-        changes: r.changes,
+        // A stored entry nested deeper than any merge writes keeps its deep part as JSON text: the line stays writable
+        // (JSON.stringify overflows at about 4,000 levels) and importable.
+        changes: capJsonDepth(r.changes) as Record<string, unknown>,
         submission_ids: r.submission_ids,
         input_type: r.input_type,
       }),

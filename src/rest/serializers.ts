@@ -1,3 +1,4 @@
+import { capJsonDepth } from '../domain/deep-json.js'
 import type { HistoryEntry, ProfileRecord } from '../db/profile.repository.js'
 import type { ProfileContext } from '../services/profile-context.service.js'
 import type { ReextractionResult } from '../services/reextraction.service.js'
@@ -25,8 +26,9 @@ export function toRestProfile(p: ProfileRecord) {
   }
 }
 
+/** An entry as REST answers it: `changes` nested deeper than any merge writes (a direct write) comes as JSON text there. */
 export function toRestLogEntry(e: HistoryEntry) {
-  return { extracted_on: e.extracted_on, changes: e.changes, submission_ids: e.submission_ids, input_type: e.input_type, seq: e.seq }
+  return { extracted_on: e.extracted_on, changes: capJsonDepth(e.changes), submission_ids: e.submission_ids, input_type: e.input_type, seq: e.seq }
 }
 
 export function toRestContext(c: ProfileContext) {

@@ -256,6 +256,12 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     const socket = opened(b.ws())
     await socket.connected
     check(await socket.once(query), 'dashboard over WebSocket')
+    // REST serves the same entries the same way (it answered 500 before), and an export writes them as lines.
+    const rest = (await (await fetch(`${base}/v1/profile/deep`, { headers: { authorization: `Bearer ${key}` } })).json()) as any
+    check({ data: { profile: { history: { entries: rest.profile.update_log } } } }, 'REST')
+    const exp = await fetch(`${base}/v1/export?profile_id=deep`, { headers: { authorization: `Bearer ${key}` } })
+    expect(exp.status).toBe(200)
+    expect((await exp.text()).trim().split('\n').filter((l) => JSON.parse(l).type === 'history')).toHaveLength(3)
   })
 
   it('login attempts are rate-limited per e-mail address; a success clears the count', async () => {
