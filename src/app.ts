@@ -324,7 +324,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       ),
       exports: new ExportService(ds, { embedder: ai.embedder }),
       webhooks: webhooks.service,
-      schemas: gated(new AppSchemaService(ds, bus, config.customSchemas), gate),
+      schemas: gated(new AppSchemaService(ds, bus, { ...config.customSchemas, history: historyBounds }), gate),
       budget,
     }
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm'
+import { pruneHistory, type HistoryBounds } from './profile.repository.js'
 import type { AppSchemaVersion, CustomSchema } from '../domain/custom-schema.js'
 import { isoTime } from '../domain/time.js'
 
@@ -110,7 +111,7 @@ export class AppSchemaRepository {
   }
 
   /** Rewrites profiles' content after dropped fields were taken out, with one history entry each (input_type 'schema'). */
-  async dropValues(m: EntityManager, tenantId: string, rows: { profileId: string; content: string; seq: number; changes: string; at: string }[]) {
+  async dropValues(m: EntityManager, tenantId: string, rows: { profileId: string; content: string; seq: number; changes: string; at: string }[], history: HistoryBounds) {
     if (!rows.length) return
     await m.query(
       `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
@@ -124,5 +125,6 @@ export class AppSchemaRepository {
         WHERE p.tenant_id = $1 AND p.profile_id = x.profile_id`,
       [tenantId, rows.map((r) => r.profileId), rows.map((r) => r.content), rows.map((r) => r.seq)],
     )
+    await pruneHistory(m, rows.map((r) => ({ tenantId, profileId: r.profileId, seq: r.seq })), history)
   }
 }

@@ -248,8 +248,17 @@ export async function insertHistory(m: EntityManager, rows: HistoryRow[], bounds
       rows.map((r) => r.inputType),
     ],
   )
-  const newest = new Map<string, HistoryRow>()
-  for (const r of rows) {
+  await pruneHistory(m, rows, bounds)
+}
+
+/**
+ * For each profile of `written` (its newest entry's seq), the entries beyond its newest `bounds.entries` go and those
+ * beyond its newest `bounds.snapshots` lose their snapshot: what fell out since the last write, one indexed range each.
+ */
+export async function pruneHistory(m: EntityManager, written: { tenantId: string; profileId: string; seq: number }[], bounds: HistoryBounds): Promise<void> {
+  if (!written.length) return
+  const newest = new Map<string, { tenantId: string; profileId: string; seq: number }>()
+  for (const r of written) {
     const k = `${r.tenantId}\u0000${r.profileId}`
     if ((newest.get(k)?.seq ?? -1) < r.seq) newest.set(k, r)
   }

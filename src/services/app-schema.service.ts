@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm'
+import { NO_HISTORY_BOUNDS, type HistoryBounds } from '../db/profile.repository.js'
 import { AppSchemaRepository } from '../db/app-schema.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
 import { droppedFields, emptySchema, fieldPaths, parseCustomSchema, type AppSchemaVersion, type CustomSchema } from '../domain/custom-schema.js'
@@ -44,7 +45,7 @@ export class AppSchemaService {
     private readonly ds: DataSource,
     bus: EventBus,
     /** Versions kept per app (PROFILER_SCHEMA_MAX_VERSIONS): storing a new one deletes those older than the newest N. */
-    private readonly opts: { maxVersions: number },
+    private readonly opts: { maxVersions: number; history?: HistoryBounds },
   ) {
     this.uow = new UnitOfWork(ds, bus)
   }
@@ -110,7 +111,7 @@ export class AppSchemaService {
       const changes = { removed_custom: removed, schema: { app_id: saved.appId, version: saved.version } }
       return { profileId: r.profile_id, content: JSON.stringify(content), seq: r.history_seq + 1, changes: JSON.stringify(changes), at }
     })
-    await this.repo.dropValues(m, tenantId, writes)
+    await this.repo.dropValues(m, tenantId, writes, this.opts.history ?? NO_HISTORY_BOUNDS)
     return writes.length
   }
 

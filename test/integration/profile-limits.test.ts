@@ -109,4 +109,17 @@ describe('profile limits (small limits)', () => {
     expect(r7.status, await r7.clone().text()).toBe(200)
     expect(((await r7.json()) as any).profile.core_info.location.value).toBe('City6')
   })
+
+  it('a custom schema change that takes values out of profiles writes its entry within the same history bound', async () => {
+    const put = (schema: unknown) =>
+      fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' }, body: JSON.stringify(schema) })
+    expect((await put({ sections: { diet: { tags: { type: 'string[]' }, note: { type: 'string' } } } })).status).toBe(200)
+    for (let i = 0; i < 6; i++) await submit(c, 'schemed', structured({ core_info: { location: `Town${i}` }, custom: { diet: { tags: [`tag${i}`], note: 'n' } } }))
+    const r = await put({ sections: { diet: { note: { type: 'string' } } } })
+    expect(((await r.json()) as any).profiles_updated).toBe(1)
+    const { body } = await gql(svc.url, svc.key, '{ profile(id: "schemed") { history(first: 50) { entries { seq inputType } } } }')
+    const entries = body.data.profile.history.entries
+    expect(entries).toHaveLength(5)
+    expect(entries.at(-1)).toEqual({ seq: 7, inputType: 'schema' })
+  })
 })
