@@ -177,10 +177,16 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
     // A refused import stops reading the body without destroying the request (which would take the socket, and the
     // answer, with it); the connection is closed once the answer is sent, so the rest of the body is never read.
     const body = (req.body as Readable).iterator({ destroyOnReturn: false })
-    const r = await services.exports.import(req.ctx, body, config.imports).catch((e) => {
-      reply.header('connection', 'close')
-      throw e
-    })
+    const r = await services.exports
+      .import(req.ctx, body, {
+        ...config.imports,
+        maxDataBytes: config.limits.maxDataBytes,
+        profiles: config.profiles,
+      })
+      .catch((e) => {
+        reply.header('connection', 'close')
+        throw e
+      })
     return { profiles: r.profiles, history: r.history, submissions: r.submissions, submissions_kept: r.submissionsKept, embedded: r.embedded }
   })
 

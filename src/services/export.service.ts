@@ -7,17 +7,20 @@ import { DomainError, invalid } from '../domain/errors.js'
 import {
   EXPORT_FORMAT,
   EXPORT_VERSION,
-  parseRecord,
+  IMPORT_BOUNDS,
+  recordParser,
   type ExportRecord,
   type HeaderRecord,
   type HistoryExport,
   type ProfileExport,
   type SubmissionExport,
 } from '../domain/export-format.js'
-import type { ProfileContent } from '../domain/profile.js'
-import { checkProfileId } from '../domain/validation.js'
+import type { ProfileLimits } from '../domain/profile-limits.js'
+import type { InputType, ProfileContent } from '../domain/profile.js'
+import { checkProfileId, checkStorableJson } from '../domain/validation.js'
 import type { RequestContext } from './context.js'
 import { lines, type LineLimits } from './ndjson.js'
+import { inputProblem } from './submission.service.js'
 
 export interface ExportOptions {
   /** One profile instead of the whole tenant. */
@@ -38,6 +41,10 @@ export interface ImportResult {
 }
 
 export interface ImportOptions extends LineLimits {
+  /** PROFILER_MAX_DATA_BYTES: a submission's text is held to it, as POST holds `data`. */
+  maxDataBytes: number
+  /** The profile limits (config.profiles): each profile record keeps them, and so does each profile's history. */
+  profiles: ProfileLimits
   /** Called as profiles are written: how many so far, and the total the file's header announces. */
   onProgress?: (done: number, total: number) => void
 }
@@ -169,16 +176,19 @@ export class ExportService {
   }
 
   /**
-   * Imports an export into the caller's tenant (whichever tenant it came from). A line that is not a valid record, a
-   * record out of place, counts that do not match the end record or a file without one fail with VALIDATION_FAILED
-   * naming the line; what came before it is imported (each batch commits), so a corrected file imported again completes it.
+   * Imports an export into the caller's tenant (whichever tenant it came from). A line that is not a valid record (every
+   * field within the API's bounds: IMPORT_BOUNDS, the profile limits, submission text as POST takes it), a record out of
+   * place, counts that do not match the end record or a file without one fail with VALIDATION_FAILED naming the line;
+   * what came before it is imported (each batch commits), so a corrected file imported again completes it.
    */
   async import(ctx: RequestContext, source: AsyncIterable<Buffer | Uint8Array | string>, o: ImportOptions): Promise<ImportResult> {
+    const parseRecord = recordParser({ profiles: o.profiles, latest: Date.now() + IMPORT_BOUNDS.aheadMs })
     const result: ImportResult = { profiles: 0, history: 0, submissions: 0, submissionsKept: 0, embedded: 0 }
     const seen = { profiles: 0, history: 0, submissions: 0 }
     let header: HeaderRecord | null = null
     let ended = false
     let current: string | null = null
+    let historyOfCurrent = 0
     const empty = () => ({ profiles: [] as ProfileExport[], history: [] as HistoryExport[], submissions: [] as SubmissionExport[], bytes: 0, keys: new Set<string>() })
     let batch = empty()
     const flush = async () => {
@@ -229,6 +239,7 @@ export class ExportService {
           if (batch.keys.has(r.profile_id)) await flush()
           batch.keys.add(r.profile_id)
           current = r.profile_id
+          historyOfCurrent = 0
           seen.profiles++
           batch.profiles.push(r)
           break
@@ -238,11 +249,16 @@ export class ExportService {
             return fail(n, `a ${r.type} record of profile ${r.profile_id} must follow that profile's record${current ? ` (it follows ${current}'s)` : ''}`)
           }
           if (r.type === 'history') {
+            if (++historyOfCurrent > o.profiles.historyEntries) {
+              return fail(n, `profile ${r.profile_id} has more than ${o.profiles.historyEntries} history records (PROFILER_PROFILE_MAX_HISTORY)`)
+            }
             if (batch.keys.has(`${r.profile_id}\n${r.seq}`)) await flush()
             batch.keys.add(`${r.profile_id}\n${r.seq}`)
             seen.history++
             batch.history.push(r)
           } else {
+            const problem = typeof r.text === 'string' ? textProblem(r.text, r.input_type, o.maxDataBytes) : null
+            if (problem) return fail(n, `submission record: ${problem}`)
             seen.submissions++
             batch.submissions.push(r)
           }
@@ -280,4 +296,20 @@ export class ExportService {
     }
     return n
   }
+}
+
+/** Why a submission's text is not what POST would take as `data` for its input_type (a re-extraction replays it so), or null. */
+function textProblem(text: string, inputType: InputType, maxBytes: number): string | null {
+  if (!/\S/.test(text)) return 'text must not be empty'
+  const bytes = Buffer.byteLength(text)
+  if (bytes > maxBytes) return `text is ${bytes} bytes; at most ${maxBytes} (PROFILER_MAX_DATA_BYTES, as for POST)`
+  if (inputType !== 'text') {
+    try {
+      checkStorableJson(text, `text (${inputType} JSON)`)
+    } catch (e) {
+      return (e as Error).message
+    }
+  }
+  const problem = inputProblem(text, inputType)
+  return problem && `text is not valid ${inputType} data: ${problem}`
 }

@@ -49,6 +49,14 @@ export interface Submission {
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
 
 /**
+ * What POST refuses in `data` of an allowed size and characters, or null: structured data that is not a partial profile,
+ * a conversation without the profiled person's turns. An import holds submission text to the same rule.
+ */
+export function inputProblem(data: string, inputType: InputType): string | null {
+  return inputType === 'structured' ? validateStructured(data) : inputType === 'conversation' ? validateConversation(data) : null
+}
+
+/**
  * A POST as one statement, so it costs one round trip: the profile is created, or turned `processing` (its row locked
  * either way, which serializes with the worker's claim and apply), the submission stored, and, when the profile was not
  * processing already, its job enqueued and the status event's order taken; all committed together. The event itself is
@@ -108,7 +116,7 @@ export class SubmissionService {
     checkStorable(data, 'field data')
     if (inputType !== 'text') checkStorableJson(data, `field data (${inputType} JSON)`)
     const key = checkIdempotencyKey(input.idempotencyKey)
-    const problem = inputType === 'structured' ? validateStructured(data) : inputType === 'conversation' ? validateConversation(data) : null
+    const problem = inputProblem(data, inputType)
     if (problem) throw invalid(`Invalid data for input_type ${inputType}: ${problem}`)
     const hash = crypto.createHash('sha256').update(`${profileId}\0${inputType}\0${data}`).digest('hex')
     try {
