@@ -316,7 +316,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
         }),
         gate,
       ),
-      exports: new ExportService(ds, { embedder: ai.embedder }),
+      exports: new ExportService(ds, { embedder: ai.embedder, budget }),
       webhooks: webhooks.service,
       schemas: gated(new AppSchemaService(ds, bus), gate),
       budget,

@@ -18,6 +18,8 @@ import {
 import type { ProfileLimits } from '../domain/profile-limits.js'
 import type { InputType, ProfileContent } from '../domain/profile.js'
 import { checkProfileId, checkStorableJson } from '../domain/validation.js'
+import type { RateDecision } from './rate-limiter.js'
+import type { RequestBudget } from './budget.js'
 import type { RequestContext } from './context.js'
 import { lines, type LineLimits } from './ndjson.js'
 import { inputProblem } from './submission.service.js'
@@ -47,6 +49,14 @@ export interface ImportOptions extends LineLimits {
   profiles: ProfileLimits
   /** Called as profiles are written: how many so far, and the total the file's header announces. */
   onProgress?: (done: number, total: number) => void
+  /**
+   * Charges the import by its size to this key of the service's request budget: one operation per `unitBytes` read
+   * (blank lines too) beyond the first, which the request paid; when the budget is spent the import waits for it rather
+   * than fail half-way. Without it (the CLI, an administrator's) nothing is charged.
+   */
+  budget?: { key: string; unitBytes: number; onCharge?: (d: RateDecision) => void }
+  /** Stops the import (its client went away), also while it waits for budget: it rejects with the signal's reason. */
+  signal?: AbortSignal
 }
 
 /** Records of one page at a time, pulled in key order (see ExportRepository). */
@@ -95,7 +105,7 @@ export class ExportService {
 
   constructor(
     private readonly ds: DataSource,
-    private readonly opts: { embedder?: Embedder; profilesPerPage?: number; rowsPerPage?: number } = {},
+    private readonly opts: { embedder?: Embedder; profilesPerPage?: number; rowsPerPage?: number; budget?: RequestBudget } = {},
   ) {
     this.uow = new UnitOfWork(ds)
   }
@@ -183,6 +193,7 @@ export class ExportService {
    */
   async import(ctx: RequestContext, source: AsyncIterable<Buffer | Uint8Array | string>, o: ImportOptions): Promise<ImportResult> {
     const parseRecord = recordParser({ profiles: o.profiles, latest: Date.now() + IMPORT_BOUNDS.aheadMs })
+    const input = stoppable(o.budget && this.opts.budget ? this.charged(source, this.opts.budget, o.budget, o.signal) : source, o.signal)
     const result: ImportResult = { profiles: 0, history: 0, submissions: 0, submissionsKept: 0, embedded: 0 }
     const seen = { profiles: 0, history: 0, submissions: 0 }
     let header: HeaderRecord | null = null
@@ -216,7 +227,7 @@ export class ExportService {
       )
     }
     let last = 0
-    for await (const { n, text } of lines(source, o)) {
+    for await (const { n, text } of lines(input, o)) {
       last = n
       let r: ExportRecord
       try {
@@ -279,6 +290,30 @@ export class ExportService {
     return result
   }
 
+  /**
+   * The source, charged as it is read: before each chunk passes, the operations its bytes complete are charged (the
+   * first `unitBytes` were the request's own operation), waiting for the budget when it is spent.
+   */
+  private async *charged(
+    source: AsyncIterable<Buffer | Uint8Array | string>,
+    budget: RequestBudget,
+    o: NonNullable<ImportOptions['budget']>,
+    signal?: AbortSignal,
+  ): AsyncGenerator<Buffer | Uint8Array | string> {
+    let read = 0
+    let paid = 1
+    for await (const chunk of source) {
+      read += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength
+      const due = Math.ceil(read / o.unitBytes)
+      if (due > paid) {
+        const d = await budget.chargeWaiting(o.key, due - paid, signal)
+        paid = due
+        if (d) o.onCharge?.(d)
+      }
+      yield chunk
+    }
+  }
+
   /** Embeds imported profiles with the configured model, unless changed since (a newer version embeds itself). */
   private async embed(tenantId: string, profiles: ProfileExport[], versions: Map<string, number>): Promise<number> {
     const embedder = this.opts.embedder
@@ -295,6 +330,18 @@ export class ExportService {
       }
     }
     return n
+  }
+}
+
+/** The source, ended by the signal: what it throws once the signal aborted (a connection reset) becomes the signal's reason. */
+async function* stoppable<T>(source: AsyncIterable<T>, signal?: AbortSignal): AsyncGenerator<T> {
+  try {
+    for await (const chunk of source) {
+      signal?.throwIfAborted()
+      yield chunk
+    }
+  } catch (e) {
+    throw signal?.aborted ? signal.reason : e
   }
 }
 

@@ -1,10 +1,12 @@
-// Import obeys the API's limits (issue 22, findings 3 and 4), through POST /v1/import on the running service: submission
-// text as POST takes `data`, every integer, time, nesting depth and size within documented bounds, profiles within the
-// profile limits, a 400 naming the line for anything else (never a 500), nothing imported that makes a later submission fail.
+// Import obeys the API's limits (issue 22, findings 3 and 4, and the blank-line cost of finding 6), through POST
+// /v1/import on the running service: submission text as POST takes `data`, every integer, time, nesting depth and size
+// within documented bounds, profiles within the profile limits, a 400 naming the line for anything else (never a 500),
+// nothing imported that makes a later submission fail, and the import charged by its size.
 import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { appBudgetKey } from '../../src/services/budget.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
-import { waitFor } from '../support/wait.js'
+import { sleep, waitFor } from '../support/wait.js'
 
 const ndjson = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n'
 const HOUR = 3600 * 1000
@@ -216,4 +218,109 @@ describe('import obeys the API limits', () => {
     expect(u.errors).toBeUndefined()
     expect(u.data.usage.totalTokens).toBeGreaterThanOrEqual(MAX_SEQ)
   }, 120_000)
+})
+
+describe('import charged by its size', () => {
+  let svc: TestService
+  let tenantId: string
+  let key: string
+  const unit = 256 * 1024
+
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '200' } })
+    const ctx = await svc.profiler.services.tenants.authenticate(svc.key, 't')
+    tenantId = ctx.tenantId
+    key = appBudgetKey(ctx)
+  })
+  afterAll(async () => svc?.close())
+
+  const remaining = async () => Number((await fetch(`${svc.url}/v1/openapi.json`, { headers: { authorization: `Bearer ${svc.key}` } })).headers.get('ratelimit-remaining'))
+
+  it('charges one operation per 256 KiB read, blank lines included, and reads 20 million blank lines cheaply', async () => {
+    const records = [header(1), profile('blank'), { type: 'end', profiles: 1, history: 0, submissions: 0 }].map((r) => JSON.stringify(r))
+    const blank = 20_000_000
+    const body = Buffer.concat([Buffer.from(records[0] + '\n'), Buffer.alloc(blank, 10), Buffer.from(records.slice(1).join('\n') + '\n')])
+    const units = Math.ceil(body.length / unit) // 77
+    const before = await remaining()
+    const cpu = process.cpuUsage()
+    const r = await fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' }, body })
+    const used = process.cpuUsage(cpu)
+    expect(r.status).toBe(200)
+    expect(await r.json()).toMatchObject({ profiles: 1 })
+    // The service runs in this process: its CPU time (and the client's, sending) for 20 MB. The line reader took 4.5 s
+    // of it here before blank lines were skipped in one loop.
+    expect((used.user + used.system) / 1000).toBeLessThan(2000)
+    // The answer's RateLimit-Remaining counts every operation of the import; the next request sees them spent too.
+    const after = Number(r.headers.get('ratelimit-remaining'))
+    expect(before - after).toBeGreaterThanOrEqual(units - 1)
+    expect(before - after).toBeLessThanOrEqual(units + 1)
+    expect(await remaining()).toBeLessThanOrEqual(after)
+    // An error names the line after 20 million blank ones.
+    const bad = await fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' }, body: Buffer.concat([Buffer.from(records[0] + '\n'), Buffer.alloc(1_000_000, 10), Buffer.from('{oops\n')]) })
+    expect(((await bad.json()) as any).message).toMatch(/^Line 1000002: not valid JSON/)
+  })
+
+  /** Runs `fn` with the import's own outcome, seen from inside the running service (its client may be gone by then). */
+  const watchingImports = async (fn: (outcome: () => Promise<unknown> | undefined) => Promise<void>) => {
+    const exportsService = svc.profiler.services.exports
+    const original = exportsService.import
+    let outcome: Promise<unknown> | undefined
+    exportsService.import = function (this: typeof exportsService, ...args: Parameters<typeof original>) {
+      const p = original.apply(this, args)
+      outcome = p.then(() => 'finished', (e: unknown) => e)
+      return p
+    }
+    try {
+      await fn(() => outcome)
+    } finally {
+      exportsService.import = original
+    }
+  }
+
+  it('waits for the budget when it is spent instead of failing half-way', async () => {
+    await watchingImports(async (outcome) => {
+      // Three operations more than what is left of this minute's 200: the import waits for the next minute's.
+      const left = await remaining()
+      const records = [header(1), profile('waited'), { type: 'end', profiles: 1, history: 0, submissions: 0 }].map((r) => JSON.stringify(r) + '\n')
+      const body = Buffer.concat([Buffer.from(records[0]!), Buffer.alloc((left + 2) * unit, 10), Buffer.from(records[1]! + records[2]!)])
+      const pending = fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' }, body })
+      const budget = svc.profiler.services.budget
+      await waitFor('the budget to be spent', () => outcome() !== undefined && budget.operations.exhausted(key) !== null, { until: (v) => v })
+      expect((await fetch(`${svc.url}/v1/openapi.json`, { headers: { authorization: `Bearer ${svc.key}` } })).status).toBe(429)
+      let settled = false
+      void outcome()!.then(() => (settled = true))
+      await sleep(1000) // a window in which the import must not end: it waits, it does not fail
+      expect(settled).toBe(false)
+      const r = await pending
+      expect(r.status).toBe(200)
+      expect(await r.json()).toMatchObject({ profiles: 1 })
+      expect(await outcome()).toBe('finished')
+    })
+  }, 90_000)
+
+  it('stops when its client goes away', async () => {
+    await watchingImports(async (outcome) => {
+      // A client that sends the header and a profile, then nothing, then leaves.
+      let sent = false
+      const stream = new ReadableStream<Uint8Array>({
+        pull(c) {
+          if (sent) return new Promise(() => {}) // nothing more, ever
+          sent = true
+          c.enqueue(new TextEncoder().encode(ndjson([header(2), profile('left-1')])))
+        },
+      })
+      const ac = new AbortController()
+      const pending = fetch(`${svc.url}/v1/import`, {
+        method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' }, body: stream, signal: ac.signal, duplex: 'half',
+      } as RequestInit).catch((e) => e)
+      await waitFor('the import to start', () => outcome() !== undefined, { until: (v) => v })
+      let settled = false
+      void outcome()!.then(() => (settled = true))
+      await sleep(500) // the import waits for more lines
+      expect(settled).toBe(false)
+      ac.abort()
+      expect(await pending).toMatchObject({ name: 'AbortError' })
+      expect(await outcome()).toMatchObject({ statusCode: 499, message: 'The client closed the connection; the import stopped' })
+    })
+  })
 })
