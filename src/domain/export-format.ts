@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { isCustomName } from './custom-schema.js'
+import { MAX_TOMBSTONES } from './forget.js'
 import { contentViolation, MAX_MOODS, type ProfileLimits } from './profile-limits.js'
-import { INPUT_TYPES, type ProfileContent } from './profile.js'
+import { CUSTOM_FIELD_PATH, FORGET_SECTIONS, INPUT_TYPES, type ProfileContent } from './profile.js'
 import { isCalendarDate } from './structured.js'
 import { SUBMISSION_STATES } from './submission.js'
 import { checkStorableJson, PROFILE_ID_RE } from './validation.js'
@@ -91,6 +92,12 @@ export function recordSchemas(b: RecordBounds) {
     /** Custom schema values (section -> field -> scored value or list), when the profile has any. */
     custom: z.record(customName, z.record(customName, z.union([customScored, z.array(customScored)]))).optional(),
   }
+  const tombstone = z.object({
+    section: z.union([z.enum(FORGET_SECTIONS), z.string().regex(CUSTOM_FIELD_PATH)]),
+    category: z.string().max(L.valueChars).optional(),
+    key: z.string().max(L.valueChars),
+    at: time,
+  })
 
   const header = z.object({
     type: z.literal('header'),
@@ -122,6 +129,8 @@ export function recordSchemas(b: RecordBounds) {
       internals: z.object({
         mood_counts: map(int(B.count), MAX_MOODS + 2, L.valueChars),
         seen: map(int(B.count), L.customValues + 64, B.idChars),
+        /** Forgotten values: a restored profile keeps them forgotten. */
+        forgotten: z.array(tombstone).max(MAX_TOMBSTONES).optional(),
       }),
       history_seq: int(B.seq),
     })

@@ -104,6 +104,8 @@ describe('import obeys the API limits', () => {
       ['started_at in 2100', fileOf(profile('r1'), [submission('r1', { started_at: '2100-01-01T00:00:00Z' })]), /^Line 3: submission record: started_at: must be a time/],
       ['finished_at in two days', fileOf(profile('r1'), [submission('r1', { finished_at: new Date(Date.now() + 48 * HOUR).toISOString() })]), /^Line 3: submission record: finished_at: must be a time/],
       ['field_timestamps not a time', fileOf(profile('r1', { field_timestamps: { core_info: 'yesterday' } })), /^Line 2: profile record: field_timestamps\.core_info: /],
+      ['tombstone time', fileOf(profile('r1', { internals: { mood_counts: {}, seen: {}, forgotten: [{ section: 'interests', key: 'jazz', at: '0000-01-01T00:00:00Z' }] } })), /^Line 2: profile record: internals\.forgotten\.0\.at: /],
+      ['tombstone section', fileOf(profile('r1', { internals: { mood_counts: {}, seen: {}, forgotten: [{ section: 'summary', key: 'jazz', at: '2025-01-02T03:04:05.000Z' }] } })), /^Line 2: profile record: internals\.forgotten\.0\.section: /],
       ['changes 4,500 deep', deep(4500), /^Line 3: nested deeper than 32 levels of objects and arrays/],
       ['changes 100,000 deep', deep(100_000), /^Line 3: nested deeper than 32/],
       ['changes one level too deep', fileOf(profile('r1'), [history('r1', { changes: nested(32) })]), /^Line 3: nested deeper than 32/],
@@ -169,6 +171,16 @@ describe('import obeys the API limits', () => {
     expect(await submitAndFinish('healed', 'I like jazz.')).toEqual({ status: 'done', error: null })
   })
 
+  it("keeps a profile's forgotten values forgotten through export and import", async () => {
+    const at = '2025-01-02T03:04:05.000Z'
+    const forgotten = [{ section: 'interests', category: 'music', key: 'jazz', at }, { section: 'core_info.location', key: 'porto', at }]
+    const r = await importFile(fileOf(profile('tombs', { internals: { mood_counts: {}, seen: {}, forgotten } })))
+    expect(r.status).toBe(200)
+    const exported = await (await a.get('/v1/export?profile_id=tombs')).text()
+    const p = exported.trim().split('\n').map((l) => JSON.parse(l)).find((x) => x.type === 'profile')
+    expect(p.internals.forgotten).toEqual(forgotten)
+  })
+
   it('accepts the most hostile file within the bounds, after which POST, re-extraction, GET and usage all work', async () => {
     const now = Date.now()
     const soon = new Date(now + 23 * HOUR).toISOString()
@@ -185,6 +197,7 @@ describe('import obeys the API limits', () => {
       internals: {
         mood_counts: Object.fromEntries(Array.from({ length: 102 }, (_, i) => [`mood ${i}`, MAX_SEQ])),
         seen: { 'core_info.name': MAX_SEQ, 'core_info.age': MAX_SEQ },
+        forgotten: [{ section: 'interests', key: 'jazz', at: soon }],
       },
       history_seq: MAX_SEQ,
     })
