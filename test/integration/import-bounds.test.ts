@@ -222,6 +222,8 @@ describe('import obeys the API limits', () => {
     expect(got.core_info.location.value).toBe('Porto')
     const dry = await fetch(`${svc.url}/v1/profile/edge/reextract`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` } })
     expect(dry.status).toBe(200)
+    // The imported texts are replayed as evidence (the pending one was stored failed), with the new submission.
+    expect(((await dry.json()) as any).submissions.reextracted).toBe(3)
     const usage = await fetch(`${svc.url}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
