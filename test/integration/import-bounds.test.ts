@@ -292,27 +292,7 @@ describe('import charged by its size', () => {
     }
   }
 
-  it('waits for the budget when it is spent instead of failing half-way', async () => {
-    await watchingImports(async (outcome) => {
-      // Three operations more than what is left of this minute's 200: the import waits for the next minute's.
-      const left = await remaining()
-      const records = [header(1), profile('waited'), { type: 'end', profiles: 1, history: 0, submissions: 0 }].map((r) => JSON.stringify(r) + '\n')
-      const body = Buffer.concat([Buffer.from(records[0]!), Buffer.alloc((left + 2) * unit, 10), Buffer.from(records[1]! + records[2]!)])
-      const pending = fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' }, body })
-      const budget = svc.profiler.services.budget
-      await waitFor('the budget to be spent', () => outcome() !== undefined && budget.operations.exhausted(key) !== null, { until: (v) => v })
-      expect((await fetch(`${svc.url}/v1/openapi.json`, { headers: { authorization: `Bearer ${svc.key}` } })).status).toBe(429)
-      let settled = false
-      void outcome()!.then(() => (settled = true))
-      await sleep(1000) // a window in which the import must not end: it waits, it does not fail
-      expect(settled).toBe(false)
-      const r = await pending
-      expect(r.status).toBe(200)
-      expect(await r.json()).toMatchObject({ profiles: 1 })
-      expect(await outcome()).toBe('finished')
-    })
-  }, 90_000)
-
+  // Before the wait below, which leaves this minute's budget spent.
   it('stops when its client goes away', async () => {
     await watchingImports(async (outcome) => {
       // A client that sends the header and a profile, then nothing, then leaves.
@@ -338,4 +318,25 @@ describe('import charged by its size', () => {
       expect(await outcome()).toMatchObject({ statusCode: 499, message: 'The client closed the connection; the import stopped' })
     })
   })
+
+  it('waits for the budget when it is spent instead of failing half-way', async () => {
+    await watchingImports(async (outcome) => {
+      // Three operations more than what is left of this minute's 200: the import waits for the next minute's.
+      const left = await remaining()
+      const records = [header(1), profile('waited'), { type: 'end', profiles: 1, history: 0, submissions: 0 }].map((r) => JSON.stringify(r) + '\n')
+      const body = Buffer.concat([Buffer.from(records[0]!), Buffer.alloc((left + 2) * unit, 10), Buffer.from(records[1]! + records[2]!)])
+      const pending = fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' }, body })
+      const budget = svc.profiler.services.budget
+      await waitFor('the budget to be spent', () => outcome() !== undefined && budget.operations.exhausted(key) !== null, { until: (v) => v })
+      expect((await fetch(`${svc.url}/v1/openapi.json`, { headers: { authorization: `Bearer ${svc.key}` } })).status).toBe(429)
+      let settled = false
+      void outcome()!.then(() => (settled = true))
+      await sleep(1000) // a window in which the import must not end: it waits, it does not fail
+      expect(settled).toBe(false)
+      const r = await pending
+      expect(r.status).toBe(200)
+      expect(await r.json()).toMatchObject({ profiles: 1 })
+      expect(await outcome()).toBe('finished')
+    })
+  }, 90_000)
 })
