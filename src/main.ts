@@ -373,7 +373,12 @@ program
       const input = file === '-' ? process.stdin : fs.createReadStream(file)
       const svc = await cli.exporter({ embed: true })
       const bar = progress('import', 'profiles')
-      const r = await svc.import({ tenantId, appId: 'cli', requestId: 'cli-import' }, input, { ...cli.config.imports, onProgress: bar.update })
+      const r = await svc.import({ tenantId, appId: 'cli', requestId: 'cli-import' }, input, {
+        ...cli.config.imports,
+        maxDataBytes: cli.config.limits.maxDataBytes,
+        profiles: cli.config.profiles,
+        onProgress: bar.update,
+      })
       bar.end()
       const summary = { tenant_id: tenantId, profiles: r.profiles, history: r.history, submissions: r.submissions, submissions_kept: r.submissionsKept, embedded: r.embedded }
       print(!!o.json, summary, () =>

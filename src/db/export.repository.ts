@@ -2,7 +2,7 @@ import { toSql } from 'pgvector'
 import { profileLexemes } from '../domain/lexical.js'
 import type { ProfileContent } from '../domain/profile.js'
 import type { EntityManager } from 'typeorm'
-import type { HistoryExport, ProfileExport, SubmissionExport } from '../domain/export-format.js'
+import { IMPORT_BOUNDS, type HistoryExport, type ProfileExport, type SubmissionExport } from '../domain/export-format.js'
 import { isOpenSql } from '../domain/submission.js'
 import { submissionView, type SubmissionRow } from './submission.repository.js'
 import { isoTimeOrNull as iso } from '../domain/time.js'
@@ -114,10 +114,18 @@ export class ExportRepository {
   /**
    * Profiles as the file has them: inserted, or replacing what the tenant has (content, summary, times), their
    * embedding cleared for the caller to compute. A new profile is ready; one that exists keeps its status (it may be
-   * processing submissions of its own). The history sequence never goes back. Returns each profile's new version.
+   * processing submissions of its own). The history sequence never goes back, unless it is past IMPORT_BOUNDS.seq, where
+   * only an import made before that bound can have put it (an entry of seq 2,147,483,647 made every later batch fail):
+   * such entries are deleted and the sequence restarts after the file's and the remaining entries. Returns each
+   * profile's new version.
    */
   async upsertProfiles(m: EntityManager, tenantId: string, ps: ProfileExport[]): Promise<Map<string, number>> {
     if (!ps.length) return new Map()
+    await m.query(`DELETE FROM profile_history WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND seq > $3`, [
+      tenantId,
+      ps.map((p) => p.profile_id),
+      IMPORT_BOUNDS.seq,
+    ])
     const content = (p: ProfileExport) =>
       JSON.stringify({ core_info: p.core_info, interests: p.interests, personality: p.personality, memories: p.memories, preferences: p.preferences, ...(p.custom ? { custom: p.custom } : {}) })
     const core = (p: ProfileExport, k: string) => {
@@ -137,7 +145,9 @@ export class ExportRepository {
               content = EXCLUDED.content, field_timestamps = EXCLUDED.field_timestamps, internals = EXCLUDED.internals,
               summary = EXCLUDED.summary, language = EXCLUDED.language, name = EXCLUDED.name, age = EXCLUDED.age,
               gender = EXCLUDED.gender, location = EXCLUDED.location,
-              history_seq = GREATEST(profiles.history_seq, EXCLUDED.history_seq),
+              history_seq = CASE WHEN profiles.history_seq <= $16 THEN GREATEST(profiles.history_seq, EXCLUDED.history_seq)
+                                 ELSE GREATEST(EXCLUDED.history_seq, (SELECT COALESCE(max(h.seq), 0) FROM profile_history h
+                                                                      WHERE h.tenant_id = $1 AND h.profile_id = EXCLUDED.profile_id)) END,
               created_at = EXCLUDED.created_at, last_updated = EXCLUDED.last_updated, lexemes = EXCLUDED.lexemes,
               embedding = NULL, embedding_model = NULL, version = profiles.version + 1
        RETURNING profile_id, version`,
@@ -157,6 +167,7 @@ export class ExportRepository {
         ps.map((p) => p.created_at),
         ps.map((p) => p.last_updated),
         ps.map((p) => profileLexemes(p as unknown as ProfileContent, p.summary)),
+        IMPORT_BOUNDS.seq,
       ],
     )
     return new Map(rows.map((r: any) => [r.profile_id, Number(r.version)]))

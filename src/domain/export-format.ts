@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { isCustomName } from './custom-schema.js'
-import { INPUT_TYPES } from './profile.js'
+import { MAX_TOMBSTONES } from './forget.js'
+import { contentViolation, MAX_MOODS, type ProfileLimits } from './profile-limits.js'
+import { CUSTOM_FIELD_PATH, FORGET_SECTIONS, INPUT_TYPES, type ProfileContent } from './profile.js'
+import { isCalendarDate } from './structured.js'
 import { SUBMISSION_STATES } from './submission.js'
 import { checkStorableJson, PROFILE_ID_RE } from './validation.js'
 
@@ -11,118 +14,236 @@ import { checkStorableJson, PROFILE_ID_RE } from './validation.js'
 export const EXPORT_FORMAT = 'profiler-export'
 export const EXPORT_VERSION = 1
 
-const iso = z.iso.datetime({ offset: true })
+/**
+ * What an imported record may hold beyond the profile limits (README "Export and import"): every bound of the API, so
+ * that nothing imported can make a later submission, re-extraction or read of the profile fail.
+ */
+export const IMPORT_BOUNDS = {
+  /** `history_seq` and a history entry's `seq`: a profile imported at the bound can still take over a billion entries
+   * before PostgreSQL's integer (2,147,483,647) ends. */
+  seq: 1_000_000_000,
+  /** A submission's `attempts` (the service makes a handful). */
+  attempts: 1000,
+  /** Each token count of a submission's `usage`: the tenant's sums (bigint) hold nine billion submissions at the bound. */
+  tokens: 1_000_000_000,
+  /** A sighting or mood count in `internals`. */
+  count: 1_000_000_000,
+  /** Levels of objects and arrays in one record, the record itself counted. */
+  depth: 32,
+  summaryChars: 10_000,
+  /** A submission's `error` (the worker writes at most 1,000 characters). */
+  errorChars: 1000,
+  /** Identifiers: tenant id and name, app id, prompt version, submission ids, keys of `internals.seen`. */
+  idChars: 200,
+  /** Submission ids of one history entry (a re-extraction lists every submission it replayed). */
+  submissionIds: 10_000,
+  /** Times (created_at, last_updated, extracted_on, started_at, finished_at, field_timestamps, exported_at): from 1970 to
+   * this long after the import began (clocks differ). */
+  aheadMs: 24 * 3600 * 1000,
+} as const
+
+const EARLIEST = Date.UTC(1970, 0, 1)
+
+export interface RecordBounds {
+  /** The profile limits (config.profiles): a profile record's content keeps them, its history fits in them. */
+  profiles: ProfileLimits
+  /** The latest time a record may carry, ms since the epoch (the import's start plus IMPORT_BOUNDS.aheadMs). */
+  latest: number
+}
+
+const B = IMPORT_BOUNDS
+const int = (max: number, min = 0) => z.number().int().min(min).max(max)
+const count = z.number().int().min(0)
 const profileId = z.string().regex(PROFILE_ID_RE, 'must be 1-200 characters of letters, digits and . _ : @ + -')
-const obj = z.record(z.string(), z.unknown())
 const confidence = z.number().min(0).max(1)
 const scored = z.object({ value: z.string(), confidence })
-const scoredInt = z.object({ value: z.number().int(), confidence })
 const customName = z.string().refine(isCustomName, 'not a custom section or field name')
 const customScored = z.object({ value: z.union([z.string(), z.number(), z.boolean()]), confidence })
-/** Profile content exactly as stored (what the merge goes on from), not the looser `structured` input. */
-const content = {
-  core_info: z.object({ name: scored.optional(), age: scoredInt.optional(), gender: scored.optional(), location: scored.optional(), occupation: scored.optional() }),
-  interests: z.record(z.string(), z.array(scored)),
-  personality: z.object({ traits: z.array(scored), mood_trends: z.object({ default: scored.optional(), recent: scored.optional() }) }),
-  memories: z.array(
-    z.object({ event: z.string(), date: z.string().optional(), importance: z.enum(['low', 'medium', 'high']).optional(), confidence: confidence.optional() }),
-  ),
-  preferences: z.object({ conversation_style: scored.optional(), topics_to_avoid: z.array(scored) }),
-  /** Custom schema values (section -> field -> scored value or list), when the profile has any. */
-  custom: z.record(customName, z.record(customName, z.union([customScored, z.array(customScored)]))).optional(),
+/** A map of at most `keys` entries whose keys have at most `chars` characters. */
+const map = <V extends z.ZodType>(value: V, keys: number, chars: number) =>
+  z.record(z.string().max(chars), value).refine((o) => Object.keys(o).length <= keys, `at most ${keys} entries`)
+
+/** The record schemas of one import: times are bounded by its start, profiles by the configured limits. */
+export function recordSchemas(b: RecordBounds) {
+  const latest = new Date(b.latest).toISOString()
+  // Any offset zod accepts, stored as UTC (PostgreSQL refuses offsets past 15:59, as it refuses the year 0).
+  const time = z.iso
+    .datetime({ offset: true })
+    .refine((s) => {
+      const t = Date.parse(s)
+      return t >= EARLIEST && t <= b.latest
+    }, `must be a time from 1970-01-01 to ${latest}`)
+    .transform((s) => new Date(s).toISOString())
+  const L = b.profiles
+  /** Profile content exactly as stored (what the merge goes on from), not the looser `structured` input. */
+  const content = {
+    core_info: z.object({ name: scored.optional(), age: z.object({ value: int(150), confidence }).optional(), gender: scored.optional(), location: scored.optional(), occupation: scored.optional() }),
+    interests: z.record(z.string(), z.array(scored)),
+    personality: z.object({ traits: z.array(scored), mood_trends: z.object({ default: scored.optional(), recent: scored.optional() }) }),
+    memories: z.array(
+      z.object({
+        event: z.string(),
+        date: z.string().refine(isCalendarDate, 'must be a date (YYYY-MM-DD)').optional(),
+        importance: z.enum(['low', 'medium', 'high']).optional(),
+        confidence: confidence.optional(),
+      }),
+    ),
+    preferences: z.object({ conversation_style: scored.optional(), topics_to_avoid: z.array(scored) }),
+    /** Custom schema values (section -> field -> scored value or list), when the profile has any. */
+    custom: z.record(customName, z.record(customName, z.union([customScored, z.array(customScored)]))).optional(),
+  }
+  const tombstone = z.object({
+    section: z.union([z.enum(FORGET_SECTIONS), z.string().regex(CUSTOM_FIELD_PATH)]),
+    category: z.string().max(L.valueChars).optional(),
+    key: z.string().max(L.valueChars),
+    at: time,
+  })
+
+  const header = z.object({
+    type: z.literal('header'),
+    format: z.literal(EXPORT_FORMAT),
+    version: z.literal(EXPORT_VERSION),
+    tenant: z.object({ id: z.string().max(B.idChars), name: z.string().max(B.idChars) }),
+    exported_at: time,
+    /** The one profile exported, or null for the whole tenant. */
+    profile_id: profileId.nullable(),
+    include_text: z.boolean(),
+    /** How many profiles the export expected to write (a progress total; `end` has what it wrote). */
+    profiles: count,
+  })
+
+  const profile = z
+    .object({
+      type: z.literal('profile'),
+      profile_id: profileId,
+      status: z.enum(['processing', 'ready']),
+      created_at: time,
+      last_updated: time,
+      summary: z.string().max(B.summaryChars).nullable(),
+      /** ISO 639-1, as the service stores it. */
+      language: z.string().regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as "en"').nullable(),
+      ...content,
+      /** When each part last changed: sections, interest categories, custom sections and fields. */
+      field_timestamps: map(time, L.categories + L.customValues + 64, L.valueChars + 64),
+      /** What the merge keeps beside the content: needed to go on merging after a restore. */
+      internals: z.object({
+        mood_counts: map(int(B.count), MAX_MOODS + 2, L.valueChars),
+        seen: map(int(B.count), L.customValues + 64, B.idChars),
+        /** Forgotten values: a restored profile keeps them forgotten. */
+        forgotten: z.array(tombstone).max(MAX_TOMBSTONES).optional(),
+      }),
+      history_seq: int(B.seq),
+    })
+    .superRefine((p, ctx) => {
+      const m = contentViolation(p as unknown as ProfileContent, L)
+      if (m) ctx.addIssue({ code: 'custom', message: m })
+    })
+
+  const history = z.object({
+    type: z.literal('history'),
+    profile_id: profileId,
+    seq: int(B.seq, 1),
+    extracted_on: time,
+    changes: z.record(z.string(), z.unknown()),
+    submission_ids: z.array(z.string().max(B.idChars)).max(B.submissionIds),
+    input_type: z.string().min(1).max(32),
+  })
+
+  const submission = z.object({
+    type: z.literal('submission'),
+    profile_id: profileId,
+    id: z.uuid(),
+    /** The exporting database's; an import gives each submission a new one. */
+    seq: z.number().int(),
+    app_id: z.string().max(B.idChars).nullable(),
+    input_type: z.enum(INPUT_TYPES),
+    status: z.enum(SUBMISSION_STATES),
+    attempts: int(B.attempts),
+    error: z.string().max(B.errorChars).nullable(),
+    created_at: time,
+    started_at: time.nullable(),
+    finished_at: time.nullable(),
+    usage: z.object({ promptTokens: int(B.tokens), completionTokens: int(B.tokens), totalTokens: int(B.tokens) }).nullable(),
+    prompt_version: z.string().max(B.idChars).nullable(),
+    /** Only with include_text; null when the text was dropped by retention. Checked as POST checks `data` (by the service). */
+    text: z.string().nullable().optional(),
+  })
+
+  const end = z.object({ type: z.literal('end'), profiles: count, history: count, submissions: count })
+
+  return { header, profile, history, submission, end }
 }
-const count = z.number().int().min(0)
 
-export const headerRecord = z.object({
-  type: z.literal('header'),
-  format: z.literal(EXPORT_FORMAT),
-  version: z.literal(EXPORT_VERSION),
-  tenant: z.object({ id: z.string(), name: z.string() }),
-  exported_at: iso,
-  /** The one profile exported, or null for the whole tenant. */
-  profile_id: profileId.nullable(),
-  include_text: z.boolean(),
-  /** How many profiles the export expected to write (a progress total; `end` has what it wrote). */
-  profiles: count,
-})
-
-export const profileRecord = z.object({
-  type: z.literal('profile'),
-  profile_id: profileId,
-  status: z.enum(['processing', 'ready']),
-  created_at: iso,
-  last_updated: iso,
-  summary: z.string().nullable(),
-  language: z.string().max(16).nullable(),
-  ...content,
-  field_timestamps: z.record(z.string(), z.string()),
-  /** What the merge keeps beside the content (how often each value was seen): needed to go on merging after a restore. */
-  internals: z.object({ mood_counts: z.record(z.string(), z.number()), seen: z.record(z.string(), z.number()) }),
-  history_seq: count,
-})
-
-export const historyRecord = z.object({
-  type: z.literal('history'),
-  profile_id: profileId,
-  seq: z.number().int().min(1),
-  extracted_on: iso,
-  changes: obj,
-  submission_ids: z.array(z.string()),
-  input_type: z.string().min(1).max(32),
-})
-
-export const submissionRecord = z.object({
-  type: z.literal('submission'),
-  profile_id: profileId,
-  id: z.uuid(),
-  seq: z.number().int(),
-  app_id: z.string().nullable(),
-  input_type: z.enum(INPUT_TYPES),
-  status: z.enum(SUBMISSION_STATES),
-  attempts: count,
-  error: z.string().nullable(),
-  created_at: iso,
-  started_at: iso.nullable(),
-  finished_at: iso.nullable(),
-  usage: z.object({ promptTokens: count, completionTokens: count, totalTokens: count }).nullable(),
-  prompt_version: z.string().nullable(),
-  /** Only with include_text; null when the text was dropped by retention. */
-  text: z.string().nullable().optional(),
-})
-
-export const endRecord = z.object({ type: z.literal('end'), profiles: count, history: count, submissions: count })
-
-export type HeaderRecord = z.infer<typeof headerRecord>
-export type ProfileExport = z.infer<typeof profileRecord>
-export type HistoryExport = z.infer<typeof historyRecord>
-export type SubmissionExport = z.infer<typeof submissionRecord>
-export type EndRecord = z.infer<typeof endRecord>
+type Schemas = ReturnType<typeof recordSchemas>
+export type HeaderRecord = z.infer<Schemas['header']>
+export type ProfileExport = z.infer<Schemas['profile']>
+export type HistoryExport = z.infer<Schemas['history']>
+export type SubmissionExport = z.infer<Schemas['submission']>
+export type EndRecord = z.infer<Schemas['end']>
 export type ExportRecord = HeaderRecord | ProfileExport | HistoryExport | SubmissionExport | EndRecord
 
-const schemas = { header: headerRecord, profile: profileRecord, history: historyRecord, submission: submissionRecord, end: endRecord }
+/**
+ * Whether JSON text nests objects and arrays deeper than `max`, read without parsing and without recursion: strings are
+ * skipped whole (indexOf), so text costs next to nothing, and a line of a million brackets is refused at the first
+ * bracket past the bound instead of being built (JSON.parse copes, but spends about 0.2 µs a byte on it, ten times the
+ * cost of ordinary records). Exact for valid JSON; whatever it says of invalid text, JSON.parse refuses that.
+ */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 34) {
+      // To the closing quote: one not escaped by an odd number of backslashes.
+      for (;;) {
+        const j = text.indexOf('"', i + 1)
+        if (j === -1) return false
+        let k = j - 1
+        while (text.charCodeAt(k) === 92) k--
+        i = j
+        if ((j - 1 - k) % 2 === 0) break
+      }
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return true
+    } else if (c === 93 || c === 125) depth--
+  }
+  return false
+}
 
-/** One line of an import, parsed and checked; throws an Error whose message says what is wrong (no line number). */
-export function parseRecord(line: string): ExportRecord {
-  let value: unknown
-  try {
-    value = JSON.parse(line)
-  } catch {
-    throw new Error('not valid JSON')
+/**
+ * The parser of one import's lines: each line parsed and checked against the bounds; throws an Error whose message says
+ * what is wrong (no line number).
+ */
+export function recordParser(bounds: RecordBounds): (line: string) => ExportRecord {
+  const schemas = recordSchemas(bounds)
+  const historyBytes = 2 * bounds.profiles.profileBytes
+  return (line) => {
+    if (nestedDeeperThan(line, B.depth)) throw new Error(`nested deeper than ${B.depth} levels of objects and arrays`)
+    let value: unknown
+    try {
+      value = JSON.parse(line)
+    } catch {
+      throw new Error('not valid JSON')
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not a JSON object')
+    const type = (value as { type?: unknown }).type
+    const schema = typeof type === 'string' && Object.hasOwn(schemas, type) ? schemas[type as keyof Schemas] : undefined
+    if (!schema) throw new Error(`unknown record type ${JSON.stringify(type)?.slice(0, 40)}; expected one of ${Object.keys(schemas).join(', ')}`)
+    // A history entry's changes are free JSON: a change lists at most what was there and what came.
+    if (type === 'history' && Buffer.byteLength(line) > historyBytes) {
+      throw new Error(`history record: longer than ${historyBytes} bytes (twice PROFILER_PROFILE_MAX_BYTES)`)
+    }
+    const r = schema.safeParse(value)
+    if (!r.success) {
+      const issue = r.error.issues[0]!
+      const path = issue.path.join('.')
+      throw new Error(`${type} record: ${path ? `${path}: ` : ''}${issue.message}`)
+    }
+    // Characters PostgreSQL cannot store (NUL, lone surrogates), in any string of the record.
+    try {
+      checkStorableJson(line, `${type} record`)
+    } catch (e) {
+      throw new Error((e as Error).message)
+    }
+    return r.data as ExportRecord
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not a JSON object')
-  const type = (value as { type?: unknown }).type
-  const schema = typeof type === 'string' && Object.hasOwn(schemas, type) ? schemas[type as keyof typeof schemas] : undefined
-  if (!schema) throw new Error(`unknown record type ${JSON.stringify(type)?.slice(0, 40)}; expected one of ${Object.keys(schemas).join(', ')}`)
-  const r = schema.safeParse(value)
-  if (!r.success) {
-    const issue = r.error.issues[0]!
-    throw new Error(`${type} record: ${issue.path.join('.') || '(record)'}: ${issue.message}`)
-  }
-  // Characters PostgreSQL cannot store (NUL, lone surrogates), in any string of the record.
-  try {
-    checkStorableJson(line, `${type} record`)
-  } catch (e) {
-    throw new Error((e as Error).message)
-  }
-  return r.data as ExportRecord
 }

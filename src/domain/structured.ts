@@ -93,7 +93,8 @@ function scoredStrings(v: unknown, path: string, b: StructuredBounds): Scored<st
   return array(v, path).map((item, i) => scoredString(item, `${path}[${i}]`, b))
 }
 
-function isCalendarDate(s: string): boolean {
+/** A real calendar date written YYYY-MM-DD (a memory's date). */
+export function isCalendarDate(s: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false
   const d = new Date(`${s}T00:00:00Z`)
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s

@@ -174,13 +174,33 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
     if (!/^application\/(x-ndjson|jsonl|jsonlines)\b/i.test(type)) {
       throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/x-ndjson (an export, JSON Lines)')
     }
+    // A client that goes away stops the import: seen when the connection closes or the body breaks off.
+    const gone = new AbortController()
+    const onGone = () => {
+      if (!reply.raw.writableFinished) gone.abort(Object.assign(new Error('The client closed the connection; the import stopped'), { statusCode: 499 }))
+    }
+    reply.raw.once('close', onGone)
+    req.raw.once('error', onGone)
     // A refused import stops reading the body without destroying the request (which would take the socket, and the
     // answer, with it); the connection is closed once the answer is sent, so the rest of the body is never read.
     const body = (req.body as Readable).iterator({ destroyOnReturn: false })
-    const r = await services.exports.import(req.ctx, body, config.imports).catch((e) => {
-      reply.header('connection', 'close')
-      throw e
-    })
+    const r = await services.exports
+      .import(req.ctx, body, {
+        ...config.imports,
+        maxDataBytes: config.limits.maxDataBytes,
+        profiles: config.profiles,
+        // Charged by size: one operation per body limit's worth of bytes (the request's own operation paid the first).
+        budget: { key: appBudgetKey(req.ctx), unitBytes: config.limits.maxBodyBytes, onCharge: (d) => setRateLimitHeaders(reply, d) },
+        signal: gone.signal,
+      })
+      .catch((e) => {
+        reply.header('connection', 'close')
+        throw e
+      })
+      .finally(() => {
+        reply.raw.off('close', onGone)
+        req.raw.off('error', onGone)
+      })
     return { profiles: r.profiles, history: r.history, submissions: r.submissions, submissions_kept: r.submissionsKept, embedded: r.embedded }
   })
 

@@ -60,6 +60,24 @@ export class RequestBudget {
   }
 
   /**
+   * Charges `cost` operations one at a time, each waiting until the budget has room instead of being refused: for work
+   * paid as it goes that must not fail half-way (an import: a client importing again would pay again). Rejects with
+   * the signal's reason once it aborts, also while waiting. Returns the last decision (for the RateLimit-* headers).
+   */
+  async chargeWaiting(key: string, cost: number, signal?: AbortSignal): Promise<RateDecision | undefined> {
+    let d: RateDecision | undefined
+    for (let i = 0; i < cost; i++) {
+      for (;;) {
+        signal?.throwIfAborted()
+        d = this.operations.take(key, 1)
+        if (d.allowed) break
+        await pause(Math.min(d.resetSeconds, 5) * 1000, signal)
+      }
+    }
+    return d
+  }
+
+  /**
    * Authenticates unless the client address has failed too often lately (then 429 before any key lookup); failures
    * are counted. A credential that succeeded recently still gets through, so a legitimate client behind the same
    * address as an attacker is not locked out. `credentialId` names the credential without being it (a digest of the
@@ -187,5 +205,20 @@ export function gated<S extends object>(service: S, gate: TenantGate): S {
       wrappers.set(prop, { of: v, wrapper })
       return wrapper
     },
+  })
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer)
+      reject(signal!.reason)
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', done, { once: true })
   })
 }

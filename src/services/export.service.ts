@@ -7,17 +7,22 @@ import { DomainError, invalid } from '../domain/errors.js'
 import {
   EXPORT_FORMAT,
   EXPORT_VERSION,
-  parseRecord,
+  IMPORT_BOUNDS,
+  recordParser,
   type ExportRecord,
   type HeaderRecord,
   type HistoryExport,
   type ProfileExport,
   type SubmissionExport,
 } from '../domain/export-format.js'
-import type { ProfileContent } from '../domain/profile.js'
-import { checkProfileId } from '../domain/validation.js'
+import type { ProfileLimits } from '../domain/profile-limits.js'
+import type { InputType, ProfileContent } from '../domain/profile.js'
+import { checkProfileId, checkStorableJson } from '../domain/validation.js'
+import type { RateDecision } from './rate-limiter.js'
+import type { RequestBudget } from './budget.js'
 import type { RequestContext } from './context.js'
 import { lines, type LineLimits } from './ndjson.js'
+import { inputProblem } from './submission.service.js'
 
 export interface ExportOptions {
   /** One profile instead of the whole tenant. */
@@ -38,8 +43,20 @@ export interface ImportResult {
 }
 
 export interface ImportOptions extends LineLimits {
+  /** PROFILER_MAX_DATA_BYTES: a submission's text is held to it, as POST holds `data`. */
+  maxDataBytes: number
+  /** The profile limits (config.profiles): each profile record keeps them, and so does each profile's history. */
+  profiles: ProfileLimits
   /** Called as profiles are written: how many so far, and the total the file's header announces. */
   onProgress?: (done: number, total: number) => void
+  /**
+   * Charges the import by its size to this key of the service's request budget: one operation per `unitBytes` read
+   * (blank lines too) beyond the first, which the request paid; when the budget is spent the import waits for it rather
+   * than fail half-way. Without it (the CLI, an administrator's) nothing is charged.
+   */
+  budget?: { key: string; unitBytes: number; onCharge?: (d: RateDecision) => void }
+  /** Stops the import (its client went away), also while it waits for budget: it rejects with the signal's reason. */
+  signal?: AbortSignal
 }
 
 /** Records of one page at a time, pulled in key order (see ExportRepository). */
@@ -88,7 +105,7 @@ export class ExportService {
 
   constructor(
     private readonly ds: DataSource,
-    private readonly opts: { embedder?: Embedder; profilesPerPage?: number; rowsPerPage?: number } = {},
+    private readonly opts: { embedder?: Embedder; profilesPerPage?: number; rowsPerPage?: number; budget?: RequestBudget } = {},
   ) {
     this.uow = new UnitOfWork(ds)
   }
@@ -169,16 +186,20 @@ export class ExportService {
   }
 
   /**
-   * Imports an export into the caller's tenant (whichever tenant it came from). A line that is not a valid record, a
-   * record out of place, counts that do not match the end record or a file without one fail with VALIDATION_FAILED
-   * naming the line; what came before it is imported (each batch commits), so a corrected file imported again completes it.
+   * Imports an export into the caller's tenant (whichever tenant it came from). A line that is not a valid record (every
+   * field within the API's bounds: IMPORT_BOUNDS, the profile limits, submission text as POST takes it), a record out of
+   * place, counts that do not match the end record or a file without one fail with VALIDATION_FAILED naming the line;
+   * what came before it is imported (each batch commits), so a corrected file imported again completes it.
    */
   async import(ctx: RequestContext, source: AsyncIterable<Buffer | Uint8Array | string>, o: ImportOptions): Promise<ImportResult> {
+    const parseRecord = recordParser({ profiles: o.profiles, latest: Date.now() + IMPORT_BOUNDS.aheadMs })
+    const input = stoppable(o.budget && this.opts.budget ? this.charged(source, this.opts.budget, o.budget, o.signal) : source, o.signal)
     const result: ImportResult = { profiles: 0, history: 0, submissions: 0, submissionsKept: 0, embedded: 0 }
     const seen = { profiles: 0, history: 0, submissions: 0 }
     let header: HeaderRecord | null = null
     let ended = false
     let current: string | null = null
+    let historyOfCurrent = 0
     const empty = () => ({ profiles: [] as ProfileExport[], history: [] as HistoryExport[], submissions: [] as SubmissionExport[], bytes: 0, keys: new Set<string>() })
     let batch = empty()
     const flush = async () => {
@@ -206,7 +227,7 @@ export class ExportService {
       )
     }
     let last = 0
-    for await (const { n, text } of lines(source, o)) {
+    for await (const { n, text } of lines(input, o)) {
       last = n
       let r: ExportRecord
       try {
@@ -229,6 +250,7 @@ export class ExportService {
           if (batch.keys.has(r.profile_id)) await flush()
           batch.keys.add(r.profile_id)
           current = r.profile_id
+          historyOfCurrent = 0
           seen.profiles++
           batch.profiles.push(r)
           break
@@ -238,11 +260,16 @@ export class ExportService {
             return fail(n, `a ${r.type} record of profile ${r.profile_id} must follow that profile's record${current ? ` (it follows ${current}'s)` : ''}`)
           }
           if (r.type === 'history') {
+            if (++historyOfCurrent > o.profiles.historyEntries) {
+              return fail(n, `profile ${r.profile_id} has more than ${o.profiles.historyEntries} history records (PROFILER_PROFILE_MAX_HISTORY)`)
+            }
             if (batch.keys.has(`${r.profile_id}\n${r.seq}`)) await flush()
             batch.keys.add(`${r.profile_id}\n${r.seq}`)
             seen.history++
             batch.history.push(r)
           } else {
+            const problem = typeof r.text === 'string' ? textProblem(r.text, r.input_type, o.maxDataBytes) : null
+            if (problem) return fail(n, `submission record: ${problem}`)
             seen.submissions++
             batch.submissions.push(r)
           }
@@ -263,6 +290,30 @@ export class ExportService {
     return result
   }
 
+  /**
+   * The source, charged as it is read: before each chunk passes, the operations its bytes complete are charged (the
+   * first `unitBytes` were the request's own operation), waiting for the budget when it is spent.
+   */
+  private async *charged(
+    source: AsyncIterable<Buffer | Uint8Array | string>,
+    budget: RequestBudget,
+    o: NonNullable<ImportOptions['budget']>,
+    signal?: AbortSignal,
+  ): AsyncGenerator<Buffer | Uint8Array | string> {
+    let read = 0
+    let paid = 1
+    for await (const chunk of source) {
+      read += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength
+      const due = Math.ceil(read / o.unitBytes)
+      if (due > paid) {
+        const d = await budget.chargeWaiting(o.key, due - paid, signal)
+        paid = due
+        if (d) o.onCharge?.(d)
+      }
+      yield chunk
+    }
+  }
+
   /** Embeds imported profiles with the configured model, unless changed since (a newer version embeds itself). */
   private async embed(tenantId: string, profiles: ProfileExport[], versions: Map<string, number>): Promise<number> {
     const embedder = this.opts.embedder
@@ -280,4 +331,32 @@ export class ExportService {
     }
     return n
   }
+}
+
+/** The source, ended by the signal: what it throws once the signal aborted (a connection reset) becomes the signal's reason. */
+async function* stoppable<T>(source: AsyncIterable<T>, signal?: AbortSignal): AsyncGenerator<T> {
+  try {
+    for await (const chunk of source) {
+      signal?.throwIfAborted()
+      yield chunk
+    }
+  } catch (e) {
+    throw signal?.aborted ? signal.reason : e
+  }
+}
+
+/** Why a submission's text is not what POST would take as `data` for its input_type (a re-extraction replays it so), or null. */
+function textProblem(text: string, inputType: InputType, maxBytes: number): string | null {
+  if (!/\S/.test(text)) return 'text must not be empty'
+  const bytes = Buffer.byteLength(text)
+  if (bytes > maxBytes) return `text is ${bytes} bytes; at most ${maxBytes} (PROFILER_MAX_DATA_BYTES, as for POST)`
+  if (inputType !== 'text') {
+    try {
+      checkStorableJson(text, `text (${inputType} JSON)`)
+    } catch (e) {
+      return (e as Error).message
+    }
+  }
+  const problem = inputProblem(text, inputType)
+  return problem && `text is not valid ${inputType} data: ${problem}`
 }

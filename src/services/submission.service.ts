@@ -4,7 +4,7 @@ import { validateConversation } from '../ai/conversation.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import type { InputType } from '../domain/profile.js'
 import type { SubmissionStatus } from '../domain/submission.js'
-import { validateStructured } from '../domain/structured.js'
+import { validateStructured, type StructuredBounds } from '../domain/structured.js'
 import { parseRequest, submitBodySchema } from '../domain/requests.js'
 import { checkDataSize, checkIdempotencyKey, checkProfileId, checkStorable, checkStorableJson } from '../domain/validation.js'
 import type { EventBus } from '../events/event-bus.js'
@@ -47,6 +47,14 @@ export interface Submission {
 }
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
+
+/**
+ * What POST refuses in `data` of an allowed size and characters, or null: structured data that is not a partial profile,
+ * a conversation without the profiled person's turns. An import holds submission text to the same rule.
+ */
+export function inputProblem(data: string, inputType: InputType, bounds?: StructuredBounds): string | null {
+  return inputType === 'structured' ? validateStructured(data, bounds) : inputType === 'conversation' ? validateConversation(data) : null
+}
 
 /**
  * A POST as one statement, so it costs one round trip: the profile is created, or turned `processing` (its row locked
@@ -108,7 +116,7 @@ export class SubmissionService {
     checkStorable(data, 'field data')
     if (inputType !== 'text') checkStorableJson(data, `field data (${inputType} JSON)`)
     const key = checkIdempotencyKey(input.idempotencyKey)
-    const problem = inputType === 'structured' ? validateStructured(data, { maxValueChars: this.limits.maxValueChars }) : inputType === 'conversation' ? validateConversation(data) : null
+    const problem = inputProblem(data, inputType, { maxValueChars: this.limits.maxValueChars })
     if (problem) throw invalid(`Invalid data for input_type ${inputType}: ${problem}`)
     const hash = crypto.createHash('sha256').update(`${profileId}\0${inputType}\0${data}`).digest('hex')
     try {
