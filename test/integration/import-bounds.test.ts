@@ -2,6 +2,7 @@
 // /v1/import on the running service: submission text as POST takes `data`, every integer, time, nesting depth and size
 // within documented bounds, profiles within the profile limits, a 400 naming the line for anything else (never a 500),
 // nothing imported that makes a later submission fail, and the import charged by its size.
+import { DEFAULT_PROFILE_LIMITS } from '../../src/domain/profile-limits.js'
 import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appBudgetKey } from '../../src/services/budget.js'
@@ -122,7 +123,7 @@ describe('import obeys the API limits', () => {
       ['an error of 1,001 characters', fileOf(profile('r1'), [submission('r1', { status: 'failed', error: 'e'.repeat(1001) })]), /^Line 3: submission record: error: Too big/],
       ['a prompt_version of 201 characters', fileOf(profile('r1'), [submission('r1', { prompt_version: 'p'.repeat(201) })]), /^Line 3: submission record: prompt_version: Too big/],
       ['10,001 submission ids', fileOf(profile('r1'), [history('r1', { submission_ids: Array.from({ length: 10_001 }, () => crypto.randomUUID()) })]), /^Line 3: history record: submission_ids: Too big/],
-      ['a history entry over twice PROFILER_PROFILE_MAX_BYTES', fileOf(profile('r1'), [history('r1', { changes: { summary: 'c'.repeat(2 * 1024 * 1024) } })]), /^Line 3: history record: longer than 2097152 bytes/],
+      ['a history entry over twice PROFILER_PROFILE_MAX_BYTES', fileOf(profile('r1'), [history('r1', { changes: { summary: 'c'.repeat(2 * DEFAULT_PROFILE_LIMITS.profileBytes) } })]), new RegExp(`^Line 3: history record: longer than ${2 * DEFAULT_PROFILE_LIMITS.profileBytes} bytes`)],
     ]
     for (const [what, body, message] of cases) {
       const r = await importFile(body)
@@ -208,7 +209,7 @@ describe('import obeys the API limits', () => {
     ]
     const hist = [
       history('edge', { seq: MAX_SEQ - 1, changes: nested(31), submission_ids: Array.from({ length: 10_000 }, () => crypto.randomUUID()), extracted_on: epoch }),
-      history('edge', { seq: MAX_SEQ, changes: { summary: 'c'.repeat(1024 * 1024) }, extracted_on: soon, input_type: 'x'.repeat(32) }),
+      history('edge', { seq: MAX_SEQ, changes: { summary: 'c'.repeat(DEFAULT_PROFILE_LIMITS.profileBytes) }, extracted_on: soon, input_type: 'x'.repeat(32) }),
     ]
     const r = await importFile(fileOf(p, [...hist, ...subs]))
     expect(r).toMatchObject({ status: 200, body: { profiles: 1, history: 2, submissions: 3 } })
