@@ -322,7 +322,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
         }, cpu),
         gate,
       ),
-      exports: new ExportService(ds, { embedder: ai.embedder, budget }),
+      exports: new ExportService(ds, { embedder: ai.embedder, budget, cpu }),
       webhooks: webhooks.service,
       schemas: gated(new AppSchemaService(ds, bus, { ...config.customSchemas, history: historyBounds }), gate),
       budget,

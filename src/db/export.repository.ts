@@ -1,6 +1,4 @@
 import { toSql } from 'pgvector'
-import { profileLexemes } from '../domain/lexical.js'
-import type { ProfileContent } from '../domain/profile.js'
 import type { EntityManager } from 'typeorm'
 import { IMPORT_BOUNDS, type HistoryExport, type ProfileExport, type SubmissionExport } from '../domain/export-format.js'
 import { isOpenSql } from '../domain/submission.js'
@@ -119,7 +117,7 @@ export class ExportRepository {
    * such entries are deleted and the sequence restarts after the file's and the remaining entries. Returns each
    * profile's new version.
    */
-  async upsertProfiles(m: EntityManager, tenantId: string, ps: ProfileExport[]): Promise<Map<string, number>> {
+  async upsertProfiles(m: EntityManager, tenantId: string, ps: ProfileExport[], lexemes: string[]): Promise<Map<string, number>> {
     if (!ps.length) return new Map()
     await m.query(`DELETE FROM profile_history WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND seq > $3`, [
       tenantId,
@@ -166,7 +164,7 @@ export class ExportRepository {
         ps.map((p) => p.history_seq),
         ps.map((p) => p.created_at),
         ps.map((p) => p.last_updated),
-        ps.map((p) => profileLexemes(p as unknown as ProfileContent, p.summary)),
+        lexemes,
         IMPORT_BOUNDS.seq,
       ],
     )

@@ -1,5 +1,4 @@
 import type { DataSource } from 'typeorm'
-import { profileText } from '../ai/profile-text.js'
 import type { Embedder } from '../ai/types.js'
 import { ExportRepository } from '../db/export.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
@@ -21,6 +20,7 @@ import { checkProfileId, checkStorableJson } from '../domain/validation.js'
 import type { RateDecision } from './rate-limiter.js'
 import type { RequestBudget } from './budget.js'
 import type { RequestContext } from './context.js'
+import { CpuPool } from './cpu/cpu.js'
 import { lines, type LineLimits } from './ndjson.js'
 import { inputProblem } from './submission.service.js'
 
@@ -105,10 +105,13 @@ export class ExportService {
 
   constructor(
     private readonly ds: DataSource,
-    private readonly opts: { embedder?: Embedder; profilesPerPage?: number; rowsPerPage?: number; budget?: RequestBudget } = {},
+    private readonly opts: { embedder?: Embedder; profilesPerPage?: number; rowsPerPage?: number; budget?: RequestBudget; cpu?: CpuPool } = {},
   ) {
     this.uow = new UnitOfWork(ds)
+    this.cpu = opts.cpu ?? new CpuPool(0)
   }
+
+  private readonly cpu: CpuPool
 
   /**
    * The export of the caller's tenant (or one profile: PROFILE_NOT_FOUND when it has none of that id): the header now,
@@ -206,8 +209,11 @@ export class ExportService {
       const b = batch
       batch = empty()
       if (!b.profiles.length && !b.history.length && !b.submissions.length) return
+      // What search reads of each profile (its words, its embedded text) grows with it: computed on a CPU thread, before
+      // the transaction.
+      const words = await this.cpu.words({ profiles: b.profiles.map((p) => ({ content: p as unknown as ProfileContent, summary: p.summary })) }, { signal: ctx.signal })
       const versions = await this.uow.run(ctx, async (tx) => {
-        const v = await this.repo.upsertProfiles(tx.manager, ctx.tenantId, b.profiles)
+        const v = await this.repo.upsertProfiles(tx.manager, ctx.tenantId, b.profiles, words.map((w) => w.lexemes))
         await this.repo.upsertHistory(tx.manager, ctx.tenantId, b.history)
         const added = await this.repo.insertSubmissions(tx.manager, ctx.tenantId, b.submissions)
         result.submissions += added
@@ -216,7 +222,7 @@ export class ExportService {
       })
       result.profiles += b.profiles.length
       result.history += b.history.length
-      result.embedded += await this.embed(ctx.tenantId, b.profiles, versions)
+      result.embedded += await this.embed(ctx.tenantId, b.profiles, words.map((w) => w.text), versions)
       o.onProgress?.(result.profiles, header?.profiles ?? result.profiles)
     }
     const fail = async (n: number, message: string): Promise<never> => {
@@ -315,12 +321,10 @@ export class ExportService {
   }
 
   /** Embeds imported profiles with the configured model, unless changed since (a newer version embeds itself). */
-  private async embed(tenantId: string, profiles: ProfileExport[], versions: Map<string, number>): Promise<number> {
+  private async embed(tenantId: string, profiles: ProfileExport[], texts: string[], versions: Map<string, number>): Promise<number> {
     const embedder = this.opts.embedder
     if (!embedder) return 0
-    const todo = profiles
-      .map((p) => ({ p, text: profileText(p as unknown as ProfileContent, p.summary ?? undefined) }))
-      .filter((x) => x.text !== '' && versions.has(x.p.profile_id))
+    const todo = profiles.map((p, i) => ({ p, text: texts[i]! })).filter((x) => x.text !== '' && versions.has(x.p.profile_id))
     let n = 0
     for (let i = 0; i < todo.length; i += EMBED_BATCH) {
       const part = todo.slice(i, i + EMBED_BATCH)

@@ -1,10 +1,10 @@
 // The CPU work that runs off the main thread (src/threads/cpu.ts): a worker batch's merge with everything derived from the
 // merged state that grows with the profile, and the ranking and composition of a context. Pure functions of their input,
 // so they run the same in a thread or inline.
-import { contentLines } from '../../ai/profile-text.js'
+import { contentLines, profileText } from '../../ai/profile-text.js'
 import { type ComposedContext, composeContext, type ContextFact, contextFacts, lexicalScore, stems, tokenCounter } from '../../ai/profile-context.js'
 import { forgetValue, restoreSnapshot, type ForgetTarget } from '../../domain/forget.js'
-import { contentLexemes } from '../../domain/lexical.js'
+import { contentLexemes, profileLexemes } from '../../domain/lexical.js'
 import { keyMemo } from '../../domain/merge-rules.js'
 import { reextractedTimestamps, reextractionDiff, type ReextractionChanges } from '../../domain/reextract.js'
 import { merge, type MergeResult } from '../../domain/merge.js'
@@ -101,6 +101,21 @@ export function runReextract(t: Omit<ReextractTask, 'kind'>): EditOutput & { cha
   return { ...edited(state, diff.changes), changes: diff.changes, changed: diff.changed }
 }
 
+export interface WordsTask {
+  kind: 'words'
+  profiles: { content: ProfileContent; summary: string | null }[]
+}
+
+/** What search reads of a profile written whole (an import): its lexemes and its embedded text, each profile's. */
+export interface ProfileWords {
+  lexemes: string
+  text: string
+}
+
+export function runWords(t: Omit<WordsTask, 'kind'>): ProfileWords[] {
+  return t.profiles.map((p) => ({ lexemes: profileLexemes(p.content, p.summary), text: profileText(p.content, p.summary ?? undefined) }))
+}
+
 export interface ContextRankTask {
   kind: 'context-rank'
   content: ProfileContent
@@ -148,8 +163,8 @@ export async function composeTask(t: Omit<ContextComposeTask, 'kind'>): Promise<
   return composeContext({ header: t.header, summary: t.summary, facts, relevance: t.relevance, maxTokens: t.maxTokens, count: await tokenCounter() })
 }
 
-export type CpuTask = MergeTask | ForgetTask | RollbackTask | ReextractTask | ContextRankTask | ContextComposeTask
-export type CpuResult = MergeOutput | EditOutput | null | ContextRanking | ComposedContext
+export type CpuTask = MergeTask | ForgetTask | RollbackTask | ReextractTask | WordsTask | ContextRankTask | ContextComposeTask
+export type CpuResult = MergeOutput | EditOutput | null | ProfileWords[] | ContextRanking | ComposedContext
 
 export async function runTask(t: CpuTask): Promise<CpuResult> {
   switch (t.kind) {
@@ -161,6 +176,8 @@ export async function runTask(t: CpuTask): Promise<CpuResult> {
       return runRollback(t)
     case 'reextract':
       return runReextract(t)
+    case 'words':
+      return runWords(t)
     case 'context-rank':
       return rankContext(t)
     case 'context-compose':

@@ -6,6 +6,9 @@ import {
   runMerge,
   runReextract,
   runRollback,
+  runWords,
+  type ProfileWords,
+  type WordsTask,
   type EditOutput,
   type ForgetTask,
   type ReextractTask,
@@ -54,6 +57,10 @@ export class CpuPool {
 
   reextract(t: Omit<ReextractTask, 'kind'>, opts: RunOptions = {}): Promise<ReturnType<typeof runReextract>> {
     return this.run({ kind: 'reextract', ...t }, () => runReextract(t), opts)
+  }
+
+  words(t: Omit<WordsTask, 'kind'>, opts: RunOptions = {}): Promise<ProfileWords[]> {
+    return this.run({ kind: 'words', ...t }, () => runWords(t), opts)
   }
 
   rankContext(t: Omit<ContextRankTask, 'kind'>, opts: RunOptions = {}): Promise<ContextRanking> {
