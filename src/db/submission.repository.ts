@@ -45,6 +45,8 @@ export interface StoredSubmission {
   id: string
   input_type: InputType
   data: string | null
+  /** Its text is kept but longer than a submission may be now (stored before imports were bounded): not replayed. */
+  too_large?: boolean
   instructions: string[]
   /** When it was accepted (ISO 8601): a re-extraction replays it as evidence of that age (forgotten values). */
   created_at: string
@@ -93,15 +95,16 @@ export class SubmissionRepository {
    * The profile's applied (done) submissions, oldest first, at most `limit`, each with its text (null where retention
    * dropped it or an import left it out) and its app's summary instructions: what a re-extraction replays.
    */
-  async applied(m: EntityManager, tenantId: string, profileId: string, limit: number): Promise<StoredSubmission[]> {
+  async applied(m: EntityManager, tenantId: string, profileId: string, limit: number, maxDataBytes = Number.MAX_SAFE_INTEGER): Promise<StoredSubmission[]> {
     const rows = await m.query(
-      `SELECT s.id, s.input_type, s.data, s.created_at, s.app_id, a.summary_instructions, a.schema_version FROM submissions s
+      `SELECT s.id, s.input_type, CASE WHEN octet_length(s.data) <= $4 THEN s.data END AS data, octet_length(s.data) > $4 AS too_large,
+              s.created_at, s.app_id, a.summary_instructions, a.schema_version FROM submissions s
          LEFT JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
         WHERE s.tenant_id = $1 AND s.profile_id = $2 AND s.status = 'done' ORDER BY s.seq LIMIT $3`,
-      [tenantId, profileId, limit],
+      [tenantId, profileId, limit, Math.min(maxDataBytes, 2 ** 31 - 1)],
     )
-    return rows.map((r: any) => ({ id: r.id, input_type: r.input_type, data: r.data ?? null, instructions: r.summary_instructions ?? [], created_at: new Date(r.created_at).toISOString(),
-      app_id: r.app_id ?? null, schema_version: r.schema_version ?? null }))
+    return rows.map((r: any) => ({ id: r.id, input_type: r.input_type, data: r.data ?? null, too_large: r.too_large === true, instructions: r.summary_instructions ?? [],
+      created_at: new Date(r.created_at).toISOString(), app_id: r.app_id ?? null, schema_version: r.schema_version ?? null }))
   }
 
   async listForProfile(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number; status?: string }): Promise<SubmissionRow[]> {

@@ -129,6 +129,7 @@ const Reextraction = z.object({
   submissions: z.object({
     reextracted: z.number().int(),
     skipped_without_text: z.number().int().describe('Applied submissions whose text retention dropped (or an import left out): not replayed'),
+    skipped_too_large: z.number().int().describe('Applied submissions whose text is longer than PROFILER_MAX_DATA_BYTES (imported before imports were bounded): not replayed'),
   }),
   batches: z.number().int().describe('Extraction requests made, PROFILER_BATCH_SIZE submissions each; each is one operation of the request budget'),
   usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() }).optional(),

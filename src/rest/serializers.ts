@@ -58,7 +58,7 @@ export function toRestReextraction(r: ReextractionResult) {
     changes: r.changes,
     summary: r.summary,
     previous_summary: r.previousSummary,
-    submissions: { reextracted: r.submissions.reextracted, skipped_without_text: r.submissions.skippedWithoutText },
+    submissions: { reextracted: r.submissions.reextracted, skipped_without_text: r.submissions.skippedWithoutText, skipped_too_large: r.submissions.skippedTooLarge },
     batches: r.batches,
     ...(r.usage ? { usage: { prompt_tokens: r.usage.promptTokens, completion_tokens: r.usage.completionTokens, total_tokens: r.usage.totalTokens } } : {}),
   }

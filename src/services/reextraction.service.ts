@@ -48,7 +48,7 @@ export interface ReextractionResult {
   summary: string
   previousSummary: string | null
   /** Applied submissions replayed, and those skipped because their text is gone (retention, or an import without it). */
-  submissions: { reextracted: number; skippedWithoutText: number }
+  submissions: { reextracted: number; skippedWithoutText: number; skippedTooLarge: number }
   /** Extraction requests made (one per batch of at most PROFILER_BATCH_SIZE submissions). */
   batches: number
   usage?: Usage
@@ -75,7 +75,7 @@ export class ReextractionService {
     private readonly ai: AiProviders,
     bus: EventBus,
     private readonly budget: RequestBudget | undefined,
-    private readonly opts: { batchSize: number; maxSubmissions: number; limits: ProfileLimits },
+    private readonly opts: { batchSize: number; maxSubmissions: number; limits: ProfileLimits; maxDataBytes?: number },
     /** Merges and the final diff run there, behind the work of requests and of the worker (background priority). */
     private readonly cpu: CpuPool,
   ) {
@@ -93,7 +93,7 @@ export class ReextractionService {
     checkIdle(profile)
     if (!o.dryRun && o.expectedVersion !== undefined && o.expectedVersion !== profile.version) throw changedMeanwhile(o.expectedVersion, profile.version)
     const max = this.opts.maxSubmissions
-    const stored = await this.submissions.applied(m, ctx.tenantId, profileId, max + 1)
+    const stored = await this.submissions.applied(m, ctx.tenantId, profileId, max + 1, this.opts.maxDataBytes)
     if (stored.length > max) {
       throw invalid(`Profile ${profileId} has more than ${max} applied submissions; a re-extraction replays at most ${max} (PROFILER_REEXTRACT_MAX_SUBMISSIONS)`)
     }
@@ -124,7 +124,7 @@ export class ReextractionService {
         changed: diff.changed,
         summary: rebuilt.summary,
         previousSummary: profile.summary,
-        submissions: { reextracted: usable.length, skippedWithoutText: stored.length - usable.length },
+        submissions: { reextracted: usable.length, skippedWithoutText: stored.filter((s) => s.data === null && !s.too_large).length, skippedTooLarge: stored.filter((s) => s.too_large).length },
         batches,
         ...(rebuilt.usage ? { usage: rebuilt.usage } : {}),
       }

@@ -59,6 +59,19 @@ describe('re-extraction (local provider)', () => {
     expect(await api.profile('ana')).toEqual(profileBefore)
   })
 
+  it('skips a stored text longer than a submission may be (imported before imports were bounded), without reading it', async () => {
+    expect((await api.post('legacy-text', { data: 'I live in Oslo.' })).status).toBe(202)
+    await api.waitReady('legacy-text')
+    await svc.profiler.db.dataSource.query(
+      `INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, status, attempts, created_at, finished_at)
+       VALUES ($1, gen_random_uuid(), 'legacy-text', 'text', $2, 'done', 1, now(), now())`,
+      [tenantId, `I live in Rome. ${'blah '.repeat(1024 * 1024)}`],
+    )
+    const dry = await json(await reextract('legacy-text', '?dry_run=true'))
+    expect(dry.submissions).toEqual({ reextracted: 1, skipped_without_text: 0, skipped_too_large: 1 })
+    expect(dry.changes.core_info?.location).toBeUndefined()
+  })
+
   it('skips submissions whose text retention dropped, and applying writes exactly the dry run diff as one history entry', async () => {
     // Retention dropped the text of the second submission (age, jazz, chess): a re-extraction cannot see them any more.
     await svc.profiler.db.dataSource.query(
@@ -67,7 +80,7 @@ describe('re-extraction (local provider)', () => {
     )
     const before = await stored('ana')
     const dry = await json(await reextract('ana', '?dry_run=true'))
-    expect(dry.submissions).toEqual({ reextracted: 2, skipped_without_text: 1 })
+    expect(dry.submissions).toEqual({ reextracted: 2, skipped_without_text: 1, skipped_too_large: 0 })
     expect(dry.changed).toBe(true)
     expect(dry.changes.cleared).toEqual(expect.arrayContaining([{ path: 'core_info.age', value: 41 }]))
     expect(dry.changes.removed.map((r: { value: string }) => r.value)).toEqual(expect.arrayContaining(['jazz', 'chess']))

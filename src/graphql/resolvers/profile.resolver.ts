@@ -115,6 +115,7 @@ export class ProfileResolver {
       previousSummary: r.previousSummary,
       reextracted: r.submissions.reextracted,
       skippedWithoutText: r.submissions.skippedWithoutText,
+      skippedTooLarge: r.submissions.skippedTooLarge,
       batches: r.batches,
       usage: r.usage ?? null,
     }

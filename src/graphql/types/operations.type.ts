@@ -62,6 +62,8 @@ export class Reextraction {
   @Field(() => Int, { description: 'Applied submissions replayed' }) reextracted!: number
   @Field(() => Int, { description: 'Applied submissions skipped because retention dropped their text (or an import left it out)' })
   skippedWithoutText!: number
+  @Field(() => Int, { description: 'Applied submissions whose text is longer than PROFILER_MAX_DATA_BYTES (imported before imports were bounded): not replayed' })
+  skippedTooLarge!: number
   @Field(() => Int, { description: 'Extraction requests made (PROFILER_BATCH_SIZE submissions each)' }) batches!: number
   @Field(() => TokenUsage, { nullable: true, description: 'Tokens the provider reported for this re-extraction' }) usage?: TokenUsage | null
 }
