@@ -18,8 +18,11 @@ export interface GqlContext {
   log?: FastifyBaseLogger
   /** Only on the dashboard endpoint (/dashboard/graphql). */
   dashboard?: DashboardRequest
-  /** Profile.context fields resolved so far in this operation (bounded: each builds a text, maybe embeds). */
-  contextBuilds?: number
+  /**
+   * A subscription's cost per event: the context fields each event resolves (counted before the subscription started;
+   * each event pays them, as each would cost one over REST).
+   */
+  eventCost?: number
 }
 
 /** A dashboard request: the signed-in account (or none) and, over HTTP, the reply its cookie is set on. */

@@ -20,7 +20,8 @@ import { appBudgetKey, RateLimitedError } from '../services/budget.js'
 import type { Services } from '../services/index.js'
 import type { GqlContext } from './context.js'
 import { formatGraphQLError, toGraphQLError } from './errors.js'
-import { limitRules, operationCost } from './limits.js'
+import { limitRules } from './limits.js'
+import { MAX_CONTEXTS_PER_OPERATION, planOperation, tooManyContexts, type PlanOptions } from './plan.js'
 import { operationMetrics } from './metrics.js'
 import type { Metrics } from '../metrics/metrics.js'
 import { failed, startSpan, tracingOn } from '../tracing/tracing.js'
@@ -104,6 +105,7 @@ export function apiEndpoint(services: Services, schema: GraphQLSchema): GraphQLE
 export async function registerGraphQL(app: FastifyInstance, config: Config, services: Services, bus: EventBus, metrics: Metrics, endpoint: GraphQLEndpoint) {
   const { schema } = endpoint
   const rules = limitRules(config.graphql, config.production)
+  const planning: PlanOptions = { maxPageSize: config.limits.maxPageSize }
   const apollo = new ApolloServer<GqlContext>({
     schema,
     introspection: !config.production,
@@ -116,7 +118,7 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
     plugins: [
       fastifyApolloDrainPlugin(app),
       subscriptionsNeedWebSocket,
-      chargeOperations,
+      chargeOperations(planning),
       operationMetrics(metrics, endpoint.path),
       ApolloServerPluginCacheControlDisabled(),
       ...(tracingOn() ? [traceOperations] : []),
@@ -242,9 +244,13 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
         if (errors.length) return errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'))
         const operation = getOperationAST(document, payload.operationName)
         if (!operation) return [withCode(new GraphQLError('No operation to run: name one with operationName'), 'BAD_REQUEST')]
-        // The same budget as the credential's HTTP requests: one per root field.
+        // Counted before anything runs: an operation over the context bound is refused having done nothing.
+        const plan = planOperation(schema, document, operation, payload.variables, planning)
+        if (plan.contexts > MAX_CONTEXTS_PER_OPERATION) return [toGraphQLError(tooManyContexts(plan))]
+        // The same budget as the credential's HTTP requests: one per root field and per context. A subscription pays
+        // for its root field now and for the contexts of each event as the event resolves (eventCost).
         try {
-          budget.charge(state.auth.group, operationCost(operation, document))
+          budget.charge(state.auth.group, operation.operation === 'subscription' ? plan.rootFields : plan.cost)
         } catch (e) {
           if (e instanceof RateLimitedError) return [tooMany(e.message, e.decision.resetSeconds)]
           throw e
@@ -271,6 +277,7 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
             requestId,
             services,
             log: app.log,
+            ...(operation.operation === 'subscription' && plan.contexts ? { eventCost: plan.contexts } : {}),
           } satisfies GqlContext,
         }
       },
@@ -304,15 +311,19 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
 }
 
 /**
- * The request budget over HTTP: each operation is charged one per root field (aliases included) to the caller's
- * key, the budget its REST requests and WebSocket operations draw on (the request itself paid one already, in the
- * context); RateLimit-* headers on every answer.
+ * The operation's limits and cost over HTTP, once its document and variables are known and before anything runs: an
+ * operation over the context bound is refused having done nothing; otherwise it is charged one per root field
+ * (aliases included) and one per context field to the caller's key, the budget its REST requests and WebSocket
+ * operations draw on (the request itself paid one already, in the context); RateLimit-* headers on every answer.
  */
-const chargeOperations: ApolloServerPlugin<GqlContext> = {
+const chargeOperations = (planning: PlanOptions): ApolloServerPlugin<GqlContext> => ({
   async requestDidStart() {
     return {
-      async didResolveOperation({ operation, document, contextValue }) {
-        const more = operation ? operationCost(operation, document) - 1 : 0
+      async didResolveOperation({ operation, document, contextValue, request, schema }) {
+        if (!operation) return
+        const plan = planOperation(schema, document, operation, request.variables, planning)
+        if (plan.contexts > MAX_CONTEXTS_PER_OPERATION) throw toGraphQLError(tooManyContexts(plan))
+        const more = plan.cost - 1
         if (!contextValue.budgetKey || more <= 0) return
         try {
           contextValue.rate = contextValue.services.budget.charge(contextValue.budgetKey, more)
@@ -327,7 +338,7 @@ const chargeOperations: ApolloServerPlugin<GqlContext> = {
       },
     }
   },
-}
+})
 
 /** What a WebSocket presents as its credential: the API key, or the dashboard's session cookie. */
 function credentialOf(params: Record<string, unknown> | undefined, request: IncomingMessage): string | undefined {
