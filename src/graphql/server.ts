@@ -13,6 +13,7 @@ import { DomainError } from '../domain/errors.js'
 import { bearerToken, credentialId } from '../domain/keys.js'
 import { authenticateBearer } from '../http/auth.js'
 import type { EventBus } from '../events/event-bus.js'
+import { abortOnClose, CallerGone, workController } from '../http/abort.js'
 import { rateLimitHeaders } from '../http/rate-limit.js'
 import { routeUpgrade } from '../http/upgrade.js'
 import type { RequestContext } from '../services/context.js'
@@ -51,8 +52,8 @@ export interface GraphQLEndpoint {
   path: string
   schema: GraphQLSchema
   methods: ('GET' | 'POST')[]
-  /** The context of an HTTP request; throw a DomainError to refuse it. */
-  httpContext(req: FastifyRequest, reply: FastifyReply): Promise<GqlContext>
+  /** The context of an HTTP request (its ctx carries `signal`); throw a DomainError to refuse it. */
+  httpContext(req: FastifyRequest, reply: FastifyReply, signal: AbortSignal): Promise<GqlContext>
   /** Who a WebSocket connection is; throw to refuse it (graphql-ws closes with 4403). */
   wsConnect(params: Record<string, unknown> | undefined, request: IncomingMessage): Promise<WsAuth>
   /** Sent as WWW-Authenticate with a 401. */
@@ -61,6 +62,11 @@ export interface GraphQLEndpoint {
 
 interface SocketState {
   auth: WsAuth
+  /**
+   * Each running operation's abort controller, by id: aborted when the client sends `complete` for it or the socket
+   * closes. `payload` tells an operation from a later one that reuses its id.
+   */
+  operations: Map<string, { payload: unknown; controller: AbortController }>
 }
 
 /** graphql-ws's per-socket extra for the ws adapter, plus ours. */
@@ -78,8 +84,8 @@ export function apiEndpoint(services: Services, schema: GraphQLSchema): GraphQLE
     schema,
     methods: ['GET', 'POST'],
     challenge: 'Bearer',
-    httpContext: async (req) => {
-      const ctx = await authenticateBearer(services, req)
+    httpContext: async (req, _reply, signal) => {
+      const ctx = { ...(await authenticateBearer(services, req)), signal }
       return { ctx, budgetKey: appBudgetKey(ctx), requestId: req.id, services, log: req.log }
     },
     wsConnect: async (params) => {
@@ -138,7 +144,7 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
       handler: fastifyApolloHandler(apollo, {
         context: async (req, reply) => {
           try {
-            const context = await endpoint.httpContext(req, reply)
+            const context = await endpoint.httpContext(req, reply, abortOnClose(reply.raw))
             // Every authenticated request counts, even one whose document turns out invalid (it cost a key lookup);
             // the operation's other root fields are charged once it is resolved (chargeOperations).
             if (context.budgetKey) context.rate = services.budget.charge(context.budgetKey)
@@ -226,13 +232,19 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
           return false
         }
         if (!set) byGroup.set(auth.group, (set = new Set()))
-        c.extra.state = { auth }
+        const state: SocketState = { auth, operations: new Map() }
+        c.extra.state = state
+        // graphql-ws answers a `complete` for a query or mutation only once it has finished: its work is stopped here.
+        c.extra.socket.on('message', (data, binary) => {
+          const id = completedId(data, binary)
+          if (id !== undefined) state.operations.get(id)?.controller.abort(new CallerGone('the client completed the operation'))
+        })
         set.add(c)
         sockets.add(c)
         watch(c, auth)
         return true
       },
-      onSubscribe: async (c, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+      onSubscribe: async (c, id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
         const state = c.extra.state!
         let document
         try {
@@ -265,6 +277,8 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
           }
         }
         const requestId = crypto.randomUUID()
+        const controller = workController()
+        state.operations.set(id, { payload, controller })
         return {
           schema,
           document,
@@ -272,7 +286,7 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
           operationName: payload.operationName ?? undefined,
           contextValue: {
             ...state.auth.extra,
-            ctx: { ...state.auth.ctx, requestId },
+            ctx: { ...state.auth.ctx, requestId, signal: controller.signal },
             budgetKey: state.auth.group,
             requestId,
             services,
@@ -280,6 +294,11 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
             ...(operation.operation === 'subscription' && plan.contexts ? { eventCost: plan.contexts } : {}),
           } satisfies GqlContext,
         }
+      },
+      // After an operation ended (on its own, or after the client's `complete`): nothing of it runs any more.
+      onComplete: (c, id, payload) => {
+        const ops = c.extra.state?.operations
+        if (ops?.get(id)?.payload === payload) ops.delete(id)
       },
       onError: (_c, _id, _payload, errors) => errors.map((e) => format(e.toJSON(), e)),
       onNext: (_c, _id, _payload, _args, result) =>
@@ -289,6 +308,8 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
         const state = c.extra.state
         sockets.delete(c)
         if (!state) return
+        for (const { controller } of state.operations.values()) controller.abort(new CallerGone('the connection closed'))
+        state.operations.clear()
         unwatch(c, state.auth)
         byGroup.get(state.auth.group)?.delete(c)
         if (!byGroup.get(state.auth.group)?.size) byGroup.delete(state.auth.group)
@@ -339,6 +360,19 @@ const chargeOperations = (planning: PlanOptions): ApolloServerPlugin<GqlContext>
     }
   },
 })
+
+/** The id of a graphql-transport-ws `complete` message (small: the only one the client sends to stop an operation). */
+function completedId(data: unknown, binary: boolean): string | undefined {
+  if (binary) return undefined
+  const text = String(data)
+  if (text.length > 4096 || !text.includes('"complete"')) return undefined
+  try {
+    const m = JSON.parse(text) as { type?: unknown; id?: unknown }
+    return m?.type === 'complete' && typeof m.id === 'string' ? m.id : undefined
+  } catch {
+    return undefined
+  }
+}
 
 /** What a WebSocket presents as its credential: the API key, or the dashboard's session cookie. */
 function credentialOf(params: Record<string, unknown> | undefined, request: IncomingMessage): string | undefined {

@@ -142,10 +142,11 @@ export class ExportService {
       include_text: !!o.includeText,
       profiles: total,
     }
-    return { header, records: this.records(ctx.tenantId, header) }
+    return { header, records: this.records(ctx.tenantId, header, ctx.signal) }
   }
 
-  private async *records(tenantId: string, header: HeaderRecord): AsyncGenerator<ExportRecord> {
+  /** Pages are read only while `signal` holds: a caller that went away stops the export at its next page. */
+  private async *records(tenantId: string, header: HeaderRecord, signal?: AbortSignal): AsyncGenerator<ExportRecord> {
     const m = this.ds.manager
     const pageSize = this.opts.profilesPerPage ?? 100
     const rows = this.opts.rowsPerPage ?? 500
@@ -153,12 +154,13 @@ export class ExportService {
     yield header
     let after: string | null = null
     for (;;) {
+      signal?.throwIfAborted()
       const page = await this.repo.profiles(m, tenantId, { after, profileId: header.profile_id, limit: pageSize })
       if (!page.length) break
       const ids = page.map((p) => p.profile_id)
       const key = (r: { profile_id: string; seq: number }): [string, number] => [r.profile_id, r.seq]
-      const history = new PageCursor((a) => this.repo.history(m, tenantId, ids, a, rows), key, rows)
-      const subs = new PageCursor((a) => this.repo.submissions(m, tenantId, ids, a, { limit: rows, text: header.include_text }), key, rows)
+      const history = new PageCursor((a) => (signal?.throwIfAborted(), this.repo.history(m, tenantId, ids, a, rows)), key, rows)
+      const subs = new PageCursor((a) => (signal?.throwIfAborted(), this.repo.submissions(m, tenantId, ids, a, { limit: rows, text: header.include_text })), key, rows)
       for (const p of page) {
         yield p
         counts.profiles++
@@ -193,6 +195,7 @@ export class ExportService {
     const { records } = await this.open(ctx, { profileId, includeText: o.includeText })
     const out: string[] = []
     for await (const r of records) {
+      ctx.signal?.throwIfAborted()
       const line = JSON.stringify(r) + '\n'
       if (!o.cap.take(Buffer.byteLength(line))) {
         await records.return(undefined)
