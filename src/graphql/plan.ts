@@ -74,8 +74,13 @@ export function planOperation(
   const vars = 'coerced' in coerced ? coerced.coerced : {}
   const root = schema.getRootType(operation.operation)
 
-  const included = (node: { directives?: readonly DirectiveNode[] }) =>
-    !getDirectiveValues(GraphQLSkipDirective, node, vars)?.if && getDirectiveValues(GraphQLIncludeDirective, node, vars)?.if !== false
+  const included = (node: { directives?: readonly DirectiveNode[] }) => {
+    try {
+      return !getDirectiveValues(GraphQLSkipDirective, node, vars)?.if && getDirectiveValues(GraphQLIncludeDirective, node, vars)?.if !== false
+    } catch {
+      return true // a variable that does not coerce: execution fails before this runs; counting it is the safe side
+    }
+  }
   const applies = (condition: NamedTypeNode | undefined, type: GraphQLObjectType) => {
     if (!condition) return true
     const t = typeFromAST(schema, condition)

@@ -62,5 +62,7 @@ describe('planOperation', () => {
 
   it('variables that do not coerce run nothing: only root fields count', () => {
     expect(plan('query ($n: Int!) { searchProfiles(pageSize: $n) { profiles { profile { context { text } } } } }', { n: 'many' })).toMatchObject({ contexts: 0, cost: 1 })
+    // Never throws: a directive's variable missing counts the field (the operation fails before it runs).
+    expect(plan('query ($s: Boolean!) { a: profile(id: "a") @skip(if: $s) { status } }')).toMatchObject({ rootFields: 1, contexts: 0 })
   })
 })
