@@ -43,12 +43,12 @@ export function secureRequest(req: FastifyRequest, setting: DashboardConfig['sec
  */
 export function dashboardEndpoint(services: Services, schema: GraphQLSchema, config: DashboardConfig): GraphQLEndpoint {
   const { accounts } = services
-  const tenantContext = (s: Session, requestId: string) => ({ tenantId: s.account.tenantId, appId: DASHBOARD_APP_ID, requestId })
+  const tenantContext = (s: Session, requestId: string, signal?: AbortSignal) => ({ tenantId: s.account.tenantId, appId: DASHBOARD_APP_ID, requestId, signal })
   return {
     path: '/dashboard/graphql',
     schema,
     methods: ['POST'],
-    async httpContext(req, reply): Promise<GqlContext> {
+    async httpContext(req, reply, signal): Promise<GqlContext> {
       if (crossOrigin(req.headers)) throw new DomainError('FORBIDDEN', 'Cross-origin requests are not accepted by the dashboard')
       const secure = secureRequest(req, config.secureCookie)
       const token = sessionToken(req.headers.cookie)
@@ -63,7 +63,7 @@ export function dashboardEndpoint(services: Services, schema: GraphQLSchema, con
       if (typeof given !== 'string' || !equalTokens(given, session.csrfToken)) {
         throw new DomainError('FORBIDDEN', 'Missing or wrong CSRF token: send the x-csrf-token header given at sign-in (GET /dashboard/session)')
       }
-      return { ...base, ctx: tenantContext(session, req.id), dashboard }
+      return { ...base, ctx: tenantContext(session, req.id, signal), dashboard }
     },
     async wsConnect(params, request) {
       if (crossOrigin(request.headers)) throw new DomainError('FORBIDDEN', 'Cross-origin WebSocket')

@@ -26,6 +26,9 @@ export const submitBodySchema = z.object({
     .describe('text: prose; conversation: "Speaker: text" lines or a JSON array of {role, content}; structured: a JSON object as a string'),
 })
 
+/** The page size of a search that names none (REST and GraphQL). */
+export const DEFAULT_PAGE_SIZE = 10
+
 export function searchParamsSchema(maxPageSize: number) {
   const int = (name: string, min: number, max?: number) => {
     const msg = `Invalid query parameter ${name}: must be an integer ${max ? `from ${min} to ${max}` : `>= ${min}`}`
@@ -50,7 +53,7 @@ export function searchParamsSchema(maxPageSize: number) {
         .describe('Ignored when query is given'),
       sortOrder: z.enum(['asc', 'desc'], { error: 'Invalid query parameter sortOrder: must be asc or desc' }).default('desc'),
       page: int('page', 1).default(1),
-      pageSize: int('pageSize', 1, maxPageSize).default(10),
+      pageSize: int('pageSize', 1, maxPageSize).default(DEFAULT_PAGE_SIZE),
     })
     .superRefine((p, ctx) => {
       if (p.filterBy !== undefined && !p.filterValue) {

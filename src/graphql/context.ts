@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyReply } from 'fastify'
 import { DomainError } from '../domain/errors.js'
 import type { Account, AccountService } from '../services/account.service.js'
 import type { RequestContext } from '../services/context.js'
+import type { ExportCap } from '../services/export.service.js'
 import type { Services } from '../services/index.js'
 import type { RateDecision } from '../services/rate-limiter.js'
 
@@ -18,8 +19,13 @@ export interface GqlContext {
   log?: FastifyBaseLogger
   /** Only on the dashboard endpoint (/dashboard/graphql). */
   dashboard?: DashboardRequest
-  /** Profile.context fields resolved so far in this operation (bounded: each builds a text, maybe embeds). */
-  contextBuilds?: number
+  /**
+   * A subscription's cost per event: the context fields each event resolves (counted before the subscription started;
+   * each event pays them, as each would cost one over REST).
+   */
+  eventCost?: number
+  /** The byte cap every exportProfile field of this operation shares (made by the first of them). */
+  exportCap?: ExportCap
 }
 
 /** A dashboard request: the signed-in account (or none) and, over HTTP, the reply its cookie is set on. */

@@ -3,6 +3,16 @@ import type { MiddlewareFn } from 'type-graphql'
 import { DomainError, isConnectionError } from '../domain/errors.js'
 import type { GqlContext } from './context.js'
 import { toGraphQLError } from './errors.js'
+import { callerGone } from '../http/abort.js'
+
+/** The operation's abort signal; none for a dashboard request without a session (reading its ctx throws). */
+function signalOf(context: GqlContext | undefined): AbortSignal | undefined {
+  try {
+    return context?.ctx.signal
+  } catch {
+    return undefined
+  }
+}
 
 /** Every resolver's errors leave as GraphQL errors with a code and status; unexpected ones are logged by request id. */
 export const errorBoundary: MiddlewareFn<GqlContext> = async ({ context }, next) => {
@@ -17,7 +27,9 @@ export const errorBoundary: MiddlewareFn<GqlContext> = async ({ context }, next)
       })
     }
     const requestId = context?.requestId ?? 'unknown'
-    context?.log?.error({ err: e, requestId }, 'resolver failed')
+    // Work stopped because its caller went away is no failure (and nobody reads this answer).
+    if (callerGone(signalOf(context))) context?.log?.info({ requestId }, 'operation cancelled')
+    else context?.log?.error({ err: e, requestId }, 'resolver failed')
     throw new GraphQLError(`Internal error (request ${requestId})`, { extensions: { code: 'INTERNAL', status: 500 } })
   }
 }

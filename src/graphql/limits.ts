@@ -2,17 +2,7 @@ import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit'
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases'
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth'
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives'
-import {
-  Kind,
-  NoSchemaIntrospectionCustomRule,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type GraphQLError,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-  type ValidationContext,
-  type ValidationRule,
-} from 'graphql'
+import { NoSchemaIntrospectionCustomRule, type GraphQLError, type ValidationContext, type ValidationRule } from 'graphql'
 import type { GraphQLLimits } from '../config.js'
 
 /**
@@ -35,31 +25,4 @@ export function limitRules(limits: GraphQLLimits, production: boolean): Validati
   ]
   if (production) rules.push(NoSchemaIntrospectionCustomRule)
   return rules
-}
-
-/**
- * What an operation costs against the request budget: one per root field (aliases included), so fifteen aliased
- * mutations cost fifteen, like fifteen requests. `__typename` is free; at least 1.
- */
-export function operationCost(operation: OperationDefinitionNode, document: DocumentNode): number {
-  const fragments = new Map<string, FragmentDefinitionNode>()
-  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d)
-  const seen = new Set<string>()
-  const count = (set: SelectionSetNode): number => {
-    let n = 0
-    for (const s of set.selections) {
-      if (s.kind === Kind.FIELD) n += s.name.value === '__typename' ? 0 : 1
-      else if (s.kind === Kind.INLINE_FRAGMENT) n += count(s.selectionSet)
-      else {
-        const f = fragments.get(s.name.value)
-        // A fragment spread twice at the root selects the same fields once.
-        if (f && !seen.has(f.name.value)) {
-          seen.add(f.name.value)
-          n += count(f.selectionSet)
-        }
-      }
-    }
-    return n
-  }
-  return Math.max(1, count(operation.selectionSet))
 }

@@ -13,6 +13,7 @@ import { DomainError } from '../domain/errors.js'
 import { bearerToken, credentialId } from '../domain/keys.js'
 import { authenticateBearer } from '../http/auth.js'
 import type { EventBus } from '../events/event-bus.js'
+import { abortOnClose, CallerGone, workController } from '../http/abort.js'
 import { rateLimitHeaders } from '../http/rate-limit.js'
 import { routeUpgrade } from '../http/upgrade.js'
 import type { RequestContext } from '../services/context.js'
@@ -20,7 +21,8 @@ import { appBudgetKey, RateLimitedError } from '../services/budget.js'
 import type { Services } from '../services/index.js'
 import type { GqlContext } from './context.js'
 import { formatGraphQLError, toGraphQLError } from './errors.js'
-import { limitRules, operationCost } from './limits.js'
+import { limitRules } from './limits.js'
+import { MAX_CONTEXTS_PER_OPERATION, planOperation, tooManyContexts, type PlanOptions } from './plan.js'
 import { operationMetrics } from './metrics.js'
 import type { Metrics } from '../metrics/metrics.js'
 import { failed, startSpan, tracingOn } from '../tracing/tracing.js'
@@ -50,8 +52,8 @@ export interface GraphQLEndpoint {
   path: string
   schema: GraphQLSchema
   methods: ('GET' | 'POST')[]
-  /** The context of an HTTP request; throw a DomainError to refuse it. */
-  httpContext(req: FastifyRequest, reply: FastifyReply): Promise<GqlContext>
+  /** The context of an HTTP request (its ctx carries `signal`); throw a DomainError to refuse it. */
+  httpContext(req: FastifyRequest, reply: FastifyReply, signal: AbortSignal): Promise<GqlContext>
   /** Who a WebSocket connection is; throw to refuse it (graphql-ws closes with 4403). */
   wsConnect(params: Record<string, unknown> | undefined, request: IncomingMessage): Promise<WsAuth>
   /** Sent as WWW-Authenticate with a 401. */
@@ -60,6 +62,11 @@ export interface GraphQLEndpoint {
 
 interface SocketState {
   auth: WsAuth
+  /**
+   * Each running operation's abort controller, by id: aborted when the client sends `complete` for it or the socket
+   * closes. `payload` tells an operation from a later one that reuses its id.
+   */
+  operations: Map<string, { payload: unknown; controller: AbortController }>
 }
 
 /** graphql-ws's per-socket extra for the ws adapter, plus ours. */
@@ -77,8 +84,8 @@ export function apiEndpoint(services: Services, schema: GraphQLSchema): GraphQLE
     schema,
     methods: ['GET', 'POST'],
     challenge: 'Bearer',
-    httpContext: async (req) => {
-      const ctx = await authenticateBearer(services, req)
+    httpContext: async (req, _reply, signal) => {
+      const ctx = { ...(await authenticateBearer(services, req)), signal }
       return { ctx, budgetKey: appBudgetKey(ctx), requestId: req.id, services, log: req.log }
     },
     wsConnect: async (params) => {
@@ -104,6 +111,7 @@ export function apiEndpoint(services: Services, schema: GraphQLSchema): GraphQLE
 export async function registerGraphQL(app: FastifyInstance, config: Config, services: Services, bus: EventBus, metrics: Metrics, endpoint: GraphQLEndpoint) {
   const { schema } = endpoint
   const rules = limitRules(config.graphql, config.production)
+  const planning: PlanOptions = { maxPageSize: config.limits.maxPageSize }
   const apollo = new ApolloServer<GqlContext>({
     schema,
     introspection: !config.production,
@@ -116,7 +124,7 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
     plugins: [
       fastifyApolloDrainPlugin(app),
       subscriptionsNeedWebSocket,
-      chargeOperations,
+      chargeOperations(planning),
       operationMetrics(metrics, endpoint.path),
       ApolloServerPluginCacheControlDisabled(),
       ...(tracingOn() ? [traceOperations] : []),
@@ -136,7 +144,7 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
       handler: fastifyApolloHandler(apollo, {
         context: async (req, reply) => {
           try {
-            const context = await endpoint.httpContext(req, reply)
+            const context = await endpoint.httpContext(req, reply, abortOnClose(reply.raw))
             // Every authenticated request counts, even one whose document turns out invalid (it cost a key lookup);
             // the operation's other root fields are charged once it is resolved (chargeOperations).
             if (context.budgetKey) context.rate = services.budget.charge(context.budgetKey)
@@ -224,13 +232,19 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
           return false
         }
         if (!set) byGroup.set(auth.group, (set = new Set()))
-        c.extra.state = { auth }
+        const state: SocketState = { auth, operations: new Map() }
+        c.extra.state = state
+        // graphql-ws answers a `complete` for a query or mutation only once it has finished: its work is stopped here.
+        c.extra.socket.on('message', (data, binary) => {
+          const id = completedId(data, binary)
+          if (id !== undefined) state.operations.get(id)?.controller.abort(new CallerGone('the client completed the operation'))
+        })
         set.add(c)
         sockets.add(c)
         watch(c, auth)
         return true
       },
-      onSubscribe: async (c, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+      onSubscribe: async (c, id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
         const state = c.extra.state!
         let document
         try {
@@ -242,9 +256,13 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
         if (errors.length) return errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'))
         const operation = getOperationAST(document, payload.operationName)
         if (!operation) return [withCode(new GraphQLError('No operation to run: name one with operationName'), 'BAD_REQUEST')]
-        // The same budget as the credential's HTTP requests: one per root field.
+        // Counted before anything runs: an operation over the context bound is refused having done nothing.
+        const plan = planOperation(schema, document, operation, payload.variables, planning)
+        if (plan.contexts > MAX_CONTEXTS_PER_OPERATION) return [toGraphQLError(tooManyContexts(plan))]
+        // The same budget as the credential's HTTP requests: one per root field and per context. A subscription pays
+        // for its root field now and for the contexts of each event as the event resolves (eventCost).
         try {
-          budget.charge(state.auth.group, operationCost(operation, document))
+          budget.charge(state.auth.group, operation.operation === 'subscription' ? plan.rootFields : plan.cost)
         } catch (e) {
           if (e instanceof RateLimitedError) return [tooMany(e.message, e.decision.resetSeconds)]
           throw e
@@ -259,6 +277,8 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
           }
         }
         const requestId = crypto.randomUUID()
+        const controller = workController()
+        state.operations.set(id, { payload, controller })
         return {
           schema,
           document,
@@ -266,13 +286,19 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
           operationName: payload.operationName ?? undefined,
           contextValue: {
             ...state.auth.extra,
-            ctx: { ...state.auth.ctx, requestId },
+            ctx: { ...state.auth.ctx, requestId, signal: controller.signal },
             budgetKey: state.auth.group,
             requestId,
             services,
             log: app.log,
+            ...(operation.operation === 'subscription' && plan.contexts ? { eventCost: plan.contexts } : {}),
           } satisfies GqlContext,
         }
+      },
+      // After an operation ended (on its own, or after the client's `complete`): nothing of it runs any more.
+      onComplete: (c, id, payload) => {
+        const ops = c.extra.state?.operations
+        if (ops?.get(id)?.payload === payload) ops.delete(id)
       },
       onError: (_c, _id, _payload, errors) => errors.map((e) => format(e.toJSON(), e)),
       onNext: (_c, _id, _payload, _args, result) =>
@@ -282,6 +308,8 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
         const state = c.extra.state
         sockets.delete(c)
         if (!state) return
+        for (const { controller } of state.operations.values()) controller.abort(new CallerGone('the connection closed'))
+        state.operations.clear()
         unwatch(c, state.auth)
         byGroup.get(state.auth.group)?.delete(c)
         if (!byGroup.get(state.auth.group)?.size) byGroup.delete(state.auth.group)
@@ -304,15 +332,19 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
 }
 
 /**
- * The request budget over HTTP: each operation is charged one per root field (aliases included) to the caller's
- * key, the budget its REST requests and WebSocket operations draw on (the request itself paid one already, in the
- * context); RateLimit-* headers on every answer.
+ * The operation's limits and cost over HTTP, once its document and variables are known and before anything runs: an
+ * operation over the context bound is refused having done nothing; otherwise it is charged one per root field
+ * (aliases included) and one per context field to the caller's key, the budget its REST requests and WebSocket
+ * operations draw on (the request itself paid one already, in the context); RateLimit-* headers on every answer.
  */
-const chargeOperations: ApolloServerPlugin<GqlContext> = {
+const chargeOperations = (planning: PlanOptions): ApolloServerPlugin<GqlContext> => ({
   async requestDidStart() {
     return {
-      async didResolveOperation({ operation, document, contextValue }) {
-        const more = operation ? operationCost(operation, document) - 1 : 0
+      async didResolveOperation({ operation, document, contextValue, request, schema }) {
+        if (!operation) return
+        const plan = planOperation(schema, document, operation, request.variables, planning)
+        if (plan.contexts > MAX_CONTEXTS_PER_OPERATION) throw toGraphQLError(tooManyContexts(plan))
+        const more = plan.cost - 1
         if (!contextValue.budgetKey || more <= 0) return
         try {
           contextValue.rate = contextValue.services.budget.charge(contextValue.budgetKey, more)
@@ -327,6 +359,19 @@ const chargeOperations: ApolloServerPlugin<GqlContext> = {
       },
     }
   },
+})
+
+/** The id of a graphql-transport-ws `complete` message (small: the only one the client sends to stop an operation). */
+function completedId(data: unknown, binary: boolean): string | undefined {
+  if (binary) return undefined
+  const text = String(data)
+  if (text.length > 4096 || !text.includes('"complete"')) return undefined
+  try {
+    const m = JSON.parse(text) as { type?: unknown; id?: unknown }
+    return m?.type === 'complete' && typeof m.id === 'string' ? m.id : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** What a WebSocket presents as its credential: the API key, or the dashboard's session cookie. */

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, isConnectionError } from '../domain/errors.js'
 import { RateLimitedError } from '../services/budget.js'
+import { callerGone } from './abort.js'
 import { setRateLimitHeaders } from './rate-limit.js'
 
 export interface ErrorBody {
@@ -63,7 +64,9 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown
   const { status, body, log } = toHttpError(err, req.id)
   // Framework errors (bad URL encoding, a path over the length limit) come before the request hooks that set it.
   reply.header('X-Request-Id', req.id)
-  if (log) req.log.error({ err }, 'request failed')
+  // A request whose client went away stopped its work on purpose; nobody reads this answer.
+  if (callerGone(req.ctx?.signal)) req.log.info({ reason: (req.ctx.signal!.reason as Error).message }, 'request cancelled')
+  else if (log) req.log.error({ err }, 'request failed')
   if (status === 401) reply.header('WWW-Authenticate', 'Bearer')
   if (err instanceof RateLimitedError) setRateLimitHeaders(reply, err.decision)
   return reply.code(status).type('application/json').send(body)

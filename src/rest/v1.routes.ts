@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { DomainError, invalid } from '../domain/errors.js'
+import { abortOnClose } from '../http/abort.js'
 import { authenticateBearer } from '../http/auth.js'
 import { setRateLimitHeaders } from '../http/rate-limit.js'
 import { appBudgetKey } from '../services/budget.js'
@@ -65,7 +66,8 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
   // Authentication first, so an unauthenticated caller learns nothing else (not even body errors); then the app's
   // budget, the same one its GraphQL operations draw on.
   v1.addHook('onRequest', async (req, reply) => {
-    req.ctx = await authenticateBearer(services, req)
+    // The signal stops the request's long work (a context, a re-extraction, an export) when its client goes away.
+    req.ctx = { ...(await authenticateBearer(services, req)), signal: abortOnClose(reply.raw) }
     setRateLimitHeaders(reply, services.budget.charge(appBudgetKey(req.ctx)))
   })
 

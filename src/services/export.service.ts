@@ -87,6 +87,34 @@ class PageCursor<T> {
   }
 }
 
+/**
+ * One byte cap shared by several exports built whole in memory (the exportProfile fields of one GraphQL operation):
+ * they are built one after another, each counting its bytes against the same cap, so aliases cannot multiply it.
+ */
+export class ExportCap {
+  private used = 0
+  private tail: Promise<unknown> = Promise.resolve()
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Runs `fn` once the exports queued before it have finished. */
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(fn)
+    this.tail = next.catch(() => undefined)
+    return next
+  }
+
+  /** Counts `bytes` more; false once the cap is exceeded (then for good). */
+  take(bytes: number): boolean {
+    this.used += bytes
+    return this.used <= this.maxBytes
+  }
+
+  get exceeded(): boolean {
+    return this.used > this.maxBytes
+  }
+}
+
 /** Records written per transaction of an import, and their bytes at most. */
 const IMPORT_BATCH = 500
 const IMPORT_BATCH_BYTES = 8 * 1024 * 1024
@@ -134,10 +162,11 @@ export class ExportService {
       include_text: !!o.includeText,
       profiles: total,
     }
-    return { header, records: this.records(ctx.tenantId, header) }
+    return { header, records: this.records(ctx.tenantId, header, ctx.signal) }
   }
 
-  private async *records(tenantId: string, header: HeaderRecord): AsyncGenerator<ExportRecord> {
+  /** Pages are read only while `signal` holds: a caller that went away stops the export at its next page. */
+  private async *records(tenantId: string, header: HeaderRecord, signal?: AbortSignal): AsyncGenerator<ExportRecord> {
     const m = this.ds.manager
     const pageSize = this.opts.profilesPerPage ?? 100
     const rows = this.opts.rowsPerPage ?? 500
@@ -145,12 +174,13 @@ export class ExportService {
     yield header
     let after: string | null = null
     for (;;) {
+      signal?.throwIfAborted()
       const page = await this.repo.profiles(m, tenantId, { after, profileId: header.profile_id, limit: pageSize })
       if (!page.length) break
       const ids = page.map((p) => p.profile_id)
       const key = (r: { profile_id: string; seq: number }): [string, number] => [r.profile_id, r.seq]
-      const history = new PageCursor((a) => this.repo.history(m, tenantId, ids, a, rows), key, rows)
-      const subs = new PageCursor((a) => this.repo.submissions(m, tenantId, ids, a, { limit: rows, text: header.include_text }), key, rows)
+      const history = new PageCursor((a) => (signal?.throwIfAborted(), this.repo.history(m, tenantId, ids, a, rows)), key, rows)
+      const subs = new PageCursor((a) => (signal?.throwIfAborted(), this.repo.submissions(m, tenantId, ids, a, { limit: rows, text: header.include_text })), key, rows)
       for (const p of page) {
         yield p
         counts.profiles++
@@ -171,17 +201,25 @@ export class ExportService {
     yield { type: 'end', ...counts }
   }
 
-  /** The export of one profile as JSON Lines text, for callers that take it whole (GraphQL); bounded by `maxBytes`. */
-  async profileText(ctx: RequestContext, profileId: string, o: { includeText?: boolean; maxBytes: number }): Promise<string> {
+  /**
+   * The export of one profile as JSON Lines text, for callers that take it whole (GraphQL), within `cap`: its bytes
+   * and those of the other exports sharing the cap. Call it through `cap.run`, so that they are built one at a time.
+   */
+  async profileText(ctx: RequestContext, profileId: string, o: { includeText?: boolean; cap: ExportCap }): Promise<string> {
+    const tooLarge = () =>
+      new DomainError(
+        'PAYLOAD_TOO_LARGE',
+        `The exports of this request are over ${o.cap.maxBytes} bytes in all (profile ${profileId}): use GET /v1/export?profile_id=…, which streams`,
+      )
+    if (o.cap.exceeded) throw tooLarge() // an export before it used the cap up: read nothing
     const { records } = await this.open(ctx, { profileId, includeText: o.includeText })
     const out: string[] = []
-    let bytes = 0
     for await (const r of records) {
+      ctx.signal?.throwIfAborted()
       const line = JSON.stringify(r) + '\n'
-      bytes += Buffer.byteLength(line)
-      if (bytes > o.maxBytes) {
+      if (!o.cap.take(Buffer.byteLength(line))) {
         await records.return(undefined)
-        throw new DomainError('PAYLOAD_TOO_LARGE', `The export of profile ${profileId} is over ${o.maxBytes} bytes: use GET /v1/export?profile_id=…, which streams`)
+        throw tooLarge()
       }
       out.push(line)
     }

@@ -5,7 +5,7 @@ import type { ProfileRepository } from '../db/profile.repository.js'
 import { DomainError } from '../domain/errors.js'
 import { contextParamsSchema, parseRequest } from '../domain/requests.js'
 import { checkProfileId, checkStorable } from '../domain/validation.js'
-import type { RequestContext } from './context.js'
+import { withOwnSignal, type RequestContext } from './context.js'
 import type { CpuPool } from './cpu/cpu.js'
 
 /** At most this many facts of one profile (the most confident) are embedded for a query; the rest rank lexically. */
@@ -46,6 +46,10 @@ export class ProfileContextService {
   ) {}
 
   async context(ctx: RequestContext, profileId: string, params: ContextParams): Promise<ProfileContext> {
+    return withOwnSignal(ctx.signal, (signal) => this.build(ctx, profileId, params, signal))
+  }
+
+  private async build(ctx: RequestContext, profileId: string, params: ContextParams, signal: AbortSignal | undefined): Promise<ProfileContext> {
     checkProfileId(profileId)
     const p = parseRequest(this.schema, { max_tokens: params.maxTokens, query: params.query })
     checkStorable(p.query, 'query parameter query')
@@ -55,7 +59,6 @@ export class ProfileContextService {
 
     // The facts, their ranking and the composition grow with the profile: they run on a CPU thread (a profile at the
     // limits costs a tenth of a second or more), and stop when the request does.
-    const signal = ctx.signal
     const header = contextHeader(record.content)
     let rankedBy: ProfileContext['rankedBy'] = 'confidence'
     let c

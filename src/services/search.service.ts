@@ -56,7 +56,7 @@ export class SearchService {
       const found = await this.repo.list(this.ds.manager, { ...filter, sortBy: p.sortBy, sortOrder: p.sortOrder, pageSize: p.pageSize, offset })
       return { profiles: found.profiles, total: found.total, page: p.page, pageSize: p.pageSize }
     }
-    const { vectors } = await this.embedder.embed([p.query])
+    const { vectors } = await this.embedder.embed([p.query], ctx.signal)
     const cal = this.embedder.calibration
     const terms = queryTerms(p.query)
     if (!terms.length) {

@@ -33,6 +33,8 @@ interface Job<Req, Res> {
   reject(e: unknown): void
   opts: RunOptions
   timer?: NodeJS.Timeout
+  /** Listens on opts.signal until the job settles (a signal may outlive many jobs: a subscription's). */
+  onAbort?: () => void
 }
 
 interface Slot<Req, Res> {
@@ -70,7 +72,10 @@ export class ThreadPool<Req, Res> {
     opts.signal?.throwIfAborted()
     return new Promise<Res>((resolve, reject) => {
       const job: Job<Req, Res> = { id: this.nextId++, req, resolve, reject, opts }
-      opts.signal?.addEventListener('abort', () => this.stop(job, opts.signal!.reason), { once: true })
+      if (opts.signal) {
+        job.onAbort = () => this.stop(job, opts.signal!.reason)
+        opts.signal.addEventListener('abort', job.onAbort, { once: true })
+      }
       if (opts.priority === 'background') this.queue.push(job)
       else {
         // Ahead of every background job that waits.
@@ -96,6 +101,13 @@ export class ThreadPool<Req, Res> {
     const pipeline = this.o.pipeline ?? 1
     while (this.queue.length) {
       const job = this.queue[0]!
+      if (job.opts.signal?.aborted) {
+        // Its own abort listener has not run yet (a signal shared by several jobs): never start it.
+        this.queue.shift()
+        this.settle(job)
+        job.reject(job.opts.signal.reason)
+        continue
+      }
       // An idle thread first, then a new one, then (normal jobs only) the least loaded with room in its pipeline,
       // unless it holds a background job: a normal job never waits behind one.
       let slot = this.slots.find((s) => !s.jobs.length)
@@ -124,6 +136,7 @@ export class ThreadPool<Req, Res> {
 
   private settle(job: Job<Req, Res>) {
     clearTimeout(job.timer)
+    if (job.onAbort) job.opts.signal?.removeEventListener('abort', job.onAbort)
   }
 
   private spawn(): Slot<Req, Res> {
@@ -178,7 +191,13 @@ export class ThreadPool<Req, Res> {
     }
     const [, ...held] = slot.jobs.splice(0)
     this.slots.splice(this.slots.indexOf(slot), 1)
-    this.queue.unshift(...held)
+    // Jobs it held go back to the line, except those aborted by the same signal (a caller's jobs all go at once): sent
+    // to a new thread, each would end it in turn.
+    for (const h of held.filter((h) => h.opts.signal?.aborted)) {
+      this.settle(h)
+      h.reject(h.opts.signal!.reason)
+    }
+    this.queue.unshift(...held.filter((h) => !h.opts.signal?.aborted))
     job.reject(reason)
     void slot.worker.terminate()
     this.dispatch()

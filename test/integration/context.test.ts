@@ -223,15 +223,19 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     })
     const def = await gql.data('{ profile(id: "alice") { context { maxTokens tokens } } }')
     expect(def.profile.context.maxTokens).toBe(1000)
-    // At most 10 context fields per operation (the budget charges root fields only).
+    // At most 10 context fields per operation, counted before it runs (see graphql-limits.test.ts).
     const many = (n: number) => `{ profile(id: "alice") { ${Array.from({ length: n }, (_, i) => `c${i}: context(maxTokens: ${10 + i}) { tokens }`).join(' ')} } }`
     const ten = await gql.data(many(10))
     expect(Object.values(ten.profile).map((c: any) => c.tokens <= 19)).toEqual(Array(10).fill(true))
     const eleven = await gql.raw(many(11))
+    expect(eleven.status).toBe(400)
+    expect(eleven.body.data).toBeUndefined()
     expect(JSON.stringify(eleven.body.errors)).toMatch(/at most 10 in one operation/)
-    const bySearch = await gql.raw('{ searchProfiles(pageSize: 20) { profiles { profile { context(maxTokens: 50) { tokens } } } } }')
-    expect(bySearch.body.data.searchProfiles.profiles.length).toBeGreaterThan(0)
-    expect(bySearch.body.errors ?? []).toHaveLength(0) // 3 profiles here: under the bound
+    // A search's page counts whole, however many profiles it finds (3 here).
+    const bySearch = await gql.raw('{ searchProfiles(pageSize: 5) { profiles { profile { context(maxTokens: 50) { tokens } } } } }')
+    expect(bySearch.body.data.searchProfiles.profiles.length).toBe(3)
+    expect(bySearch.body.errors ?? []).toHaveLength(0)
+    expect(JSON.stringify((await gql.raw('{ searchProfiles(pageSize: 20) { profiles { profile { context(maxTokens: 50) { tokens } } } } }')).body.errors)).toMatch(/would resolve 20/)
     for (const bad of [0, -1, 32001]) {
       const r = await gql.raw(`{ profile(id: "alice") { context(maxTokens: ${bad}) { text } } }`)
       expect(JSON.stringify(r.body.errors)).toMatch(/max_tokens|maxTokens/)

@@ -3,8 +3,6 @@
 import { describe, expect, it } from 'vitest'
 import { RateLimiter, type SharedCounterStore } from '../../src/services/rate-limiter.js'
 import { gated, TenantGate } from '../../src/services/budget.js'
-import { operationCost } from '../../src/graphql/limits.js'
-import { getOperationAST, parse } from 'graphql'
 
 const W = 60_000
 
@@ -209,19 +207,6 @@ describe('TenantGate', () => {
     expect(g.one).not.toBe(before)
     await expect(g.one({ tenantId: 't' })).resolves.toBe('second')
     expect(gate.load('t')).toEqual({ running: 0, waiting: 0 })
-  })
-})
-
-describe('operationCost', () => {
-  const cost = (q: string) => {
-    const doc = parse(q)
-    return operationCost(getOperationAST(doc)!, doc)
-  }
-  it('one per root field, aliases and fragments included; __typename free; at least 1', () => {
-    expect(cost('{ profile(id: "a") { status } }')).toBe(1)
-    expect(cost('mutation { a: deleteProfile(id: "1") b: deleteProfile(id: "2") c: deleteProfile(id: "3") }')).toBe(3)
-    expect(cost('query { ...F ... on Query { b: profile(id: "b") { status } } } fragment F on Query { a: profile(id: "a") { status } c: profile(id: "c") { status } }')).toBe(3)
-    expect(cost('{ __typename }')).toBe(1)
   })
 })
 

@@ -80,6 +80,8 @@ export class OpenAIEmbedder implements Embedder {
             { model: this.model, input, ...(this.requestDimensions ? { dimensions: this.requestDimensions } : {}), encoding_format: 'float' },
             { signal },
           ),
+          // An abort is the caller leaving, not an outage: not retried, and the breaker does not count it.
+          { signal },
         )
         span?.setAttributes(usageAttributes(fromApiUsage(res.usage)))
         return res

@@ -7,11 +7,6 @@ import { Reextraction, SubmissionAck } from '../types/operations.type.js'
 import { HistoryPage, Profile, ProfileContext, SubmissionPage } from '../types/profile.type.js'
 
 const MAX_PAGE = 100
-/**
- * Profile.context fields per operation: the request budget charges root fields, and one `searchProfiles` or a few
- * aliases could otherwise ask for a hundred texts (and their embeddings) for the price of one operation.
- */
-export const MAX_CONTEXTS_PER_OPERATION = 10
 
 function pageArgs(first: number, after: string | undefined | null) {
   if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE) throw invalid(`Invalid argument first: must be an integer from 1 to ${MAX_PAGE}`)
@@ -60,12 +55,8 @@ export class ProfileResolver {
   @FieldResolver(() => ProfileContext, {
     description: 'The profile as compact text for an LLM prompt: most relevant (to query) and most confident facts first, within maxTokens. At most 10 in one operation',
   })
-  async context(@Root() profile: Profile, @Args(() => ContextArgs) { maxTokens, query }: ContextArgs, @Ctx() gctx: GqlContext): Promise<ProfileContext> {
-    const { ctx, services } = gctx
-    gctx.contextBuilds = (gctx.contextBuilds ?? 0) + 1
-    if (gctx.contextBuilds > MAX_CONTEXTS_PER_OPERATION) {
-      throw invalid(`Too many context fields: at most ${MAX_CONTEXTS_PER_OPERATION} in one operation`)
-    }
+  async context(@Root() profile: Profile, @Args(() => ContextArgs) { maxTokens, query }: ContextArgs, @Ctx() { ctx, services }: GqlContext): Promise<ProfileContext> {
+    // How many of these one operation resolves is bounded, and charged, before it runs (src/graphql/plan.ts).
     const c = await services.llmContext.context(ctx, profile.profileId, { maxTokens, query: query ?? undefined })
     return {
       text: c.text,

@@ -25,8 +25,11 @@ export class StatusResolver {
   async profileStatusChanged(
     @Root() event: StatusEvent,
     @Arg('id', () => ID, { nullable: true }) _id: string | null,
-    @Ctx() { ctx, services }: GqlContext,
+    @Ctx() { ctx, services, budgetKey, eventCost }: GqlContext,
   ): Promise<ProfileStatusEvent> {
+    // Each event resolves the subscription's selection again: its context fields are charged as they would be over
+    // REST, before they run (RATE_LIMITED for this event when the budget is spent; the subscription goes on).
+    if (eventCost && budgetKey) services.budget.charge(budgetKey, eventCost)
     const profile =
       event.status === 'deleted'
         ? null
