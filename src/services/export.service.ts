@@ -260,7 +260,7 @@ export class ExportService {
       })
       result.profiles += b.profiles.length
       result.history += b.history.length
-      result.embedded += await this.embed(ctx.tenantId, b.profiles, words.map((w) => w.text), versions)
+      result.embedded += await this.embed(ctx.tenantId, b.profiles, words.map((w) => w.text), versions, ctx.signal)
       o.onProgress?.(result.profiles, header?.profiles ?? result.profiles)
     }
     const fail = async (n: number, message: string): Promise<never> => {
@@ -359,14 +359,14 @@ export class ExportService {
   }
 
   /** Embeds imported profiles with the configured model, unless changed since (a newer version embeds itself). */
-  private async embed(tenantId: string, profiles: ProfileExport[], texts: string[], versions: Map<string, number>): Promise<number> {
+  private async embed(tenantId: string, profiles: ProfileExport[], texts: string[], versions: Map<string, number>, signal?: AbortSignal): Promise<number> {
     const embedder = this.opts.embedder
     if (!embedder) return 0
     const todo = profiles.map((p, i) => ({ p, text: texts[i]! })).filter((x) => x.text !== '' && versions.has(x.p.profile_id))
     let n = 0
     for (let i = 0; i < todo.length; i += EMBED_BATCH) {
       const part = todo.slice(i, i + EMBED_BATCH)
-      const { vectors } = await embedder.embed(part.map((x) => x.text))
+      const { vectors } = await embedder.embed(part.map((x) => x.text), signal)
       for (const [j, x] of part.entries()) {
         n += await this.repo.storeEmbedding(this.ds.manager, tenantId, x.p.profile_id, versions.get(x.p.profile_id)!, vectors[j]!, embedder.model)
       }

@@ -24,6 +24,12 @@ export interface RunOptions {
    * which a normal job would have to wait): long work (a re-extraction) cannot hold up the work of requests.
    */
   priority?: 'normal' | 'background'
+  /**
+   * When aborted while it runs, the caller is answered at once but the thread finishes the job (its result ignored)
+   * instead of being stopped: for short jobs whose thread is costly to start again (one that loads models). A time
+   * limit still stops the thread.
+   */
+  finishOnAbort?: boolean
 }
 
 interface Job<Req, Res> {
@@ -35,6 +41,8 @@ interface Job<Req, Res> {
   timer?: NodeJS.Timeout
   /** Listens on opts.signal until the job settles (a signal may outlive many jobs: a subscription's). */
   onAbort?: () => void
+  /** Answered already (aborted with finishOnAbort): the thread's answer, when it comes, is dropped. */
+  answered?: boolean
 }
 
 interface Slot<Req, Res> {
@@ -149,7 +157,9 @@ export class ThreadPool<Req, Res> {
       if (i < 0) return // aborted while it waited there
       const [job] = slot.jobs.splice(i, 1)
       this.settle(job!)
-      if (m.ok) job!.resolve(m.result)
+      if (job!.answered) {
+        // Aborted while running, let finish: nobody waits for this answer.
+      } else if (m.ok) job!.resolve(m.result)
       else job!.reject(Object.assign(new Error(m.message), m.name ? { name: m.name } : {}))
       this.started(slot)
       this.dispatch()
@@ -161,7 +171,7 @@ export class ThreadPool<Req, Res> {
       const [running, ...held] = slot.jobs.splice(0)
       if (running) {
         this.settle(running)
-        running.reject(err instanceof Error ? err : new Error(`${this.o.name} thread exited (${String(err)})`))
+        if (!running.answered) running.reject(err instanceof Error ? err : new Error(`${this.o.name} thread exited (${String(err)})`))
       }
       this.queue.unshift(...held)
       if (!this.closed) this.dispatch()
@@ -175,6 +185,7 @@ export class ThreadPool<Req, Res> {
   /** Ends a job with `reason`: dropped if it waits; its thread stopped if it runs. */
   private stop(job: Job<Req, Res>, reason: unknown) {
     this.settle(job)
+    if (job.answered) return
     const waiting = this.queue.indexOf(job)
     if (waiting >= 0) {
       this.queue.splice(waiting, 1)
@@ -186,6 +197,12 @@ export class ThreadPool<Req, Res> {
     if (slot.jobs[0] !== job) {
       // Queued at a thread, not started: its answer, when it comes, is ignored.
       slot.jobs.splice(slot.jobs.indexOf(job), 1)
+      job.reject(reason)
+      return
+    }
+    if (job.opts.finishOnAbort && !(reason instanceof ThreadTimeoutError)) {
+      // Let the thread finish it (the slot stays busy until then); the caller goes on now.
+      job.answered = true
       job.reject(reason)
       return
     }

@@ -48,6 +48,25 @@ describe('ThreadedExtractor', () => {
     expect((await pool.extract(req(['I live in Oslo.', 'text']))).extractions[0]!.core_info?.location?.value).toBe('Oslo')
   })
 
+  it('a background request aborted while it runs answers at once, and its thread finishes it instead of being replaced', async () => {
+    const one = new ThreadedExtractor(1, now)
+    try {
+      await one.extract(req(['I live in Oslo.', 'text']))
+      const workerOf = () => (one as unknown as { pool: { slots: { worker: object }[] } }).pool.slots[0]?.worker
+      const before = workerOf()
+      const gone = new AbortController()
+      const bg = one.extract({ ...slow, background: true }, gone.signal)
+      await new Promise((r) => setTimeout(r, 50)) // a window in which it runs: the point is to abort it mid-run
+      gone.abort(new Error('client went away'))
+      await expect(bg).rejects.toThrow('client went away')
+      // The same thread (its models loaded) takes the next request once it is done with the abandoned one.
+      expect((await one.extract(req(['I live in Kyiv.', 'text']))).extractions[0]!.core_info?.location?.value).toBe('Kyiv')
+      expect(workerOf()).toBe(before)
+    } finally {
+      await one.close()
+    }
+  })
+
   it('a thread that dies fails only its request, and is replaced', async () => {
     const a = pool.extract(slow)
     const b = pool.extract(req(['I live in Lima.', 'text']))

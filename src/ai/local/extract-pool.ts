@@ -30,7 +30,10 @@ export class ThreadedExtractor implements Extractor {
 
   async extract(req: ExtractRequest, signal?: AbortSignal): Promise<ExtractResult> {
     const now = this.now().toISOString()
-    const run = (r: ExtractRequest) => this.pool.run({ kind: 'extract', req: r, now }, { signal, priority: req.background ? 'background' : 'normal' }) as Promise<ExtractResult>
+    // A background job is one submission (a second at most): when its caller goes, the thread finishes it rather than
+    // being stopped and replaced by one that loads the models again.
+    const run = (r: ExtractRequest) =>
+      this.pool.run({ kind: 'extract', req: r, now }, { signal, ...(req.background ? { priority: 'background', finishOnAbort: true } : {}) }) as Promise<ExtractResult>
     if (!req.background || req.submissions.length <= 1) return run(req)
     // Each submission alone: the local extractor reads each independently of the others.
     const parts = await Promise.all(req.submissions.map((s) => run({ ...req, submissions: [s] })))
