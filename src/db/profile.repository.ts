@@ -61,6 +61,15 @@ export function toRecord(r: any): ProfileRecord {
   }
 }
 
+/** A profile as findText reads it: content and field_timestamps as JSON text. */
+export interface ProfileText {
+  profile_id: string
+  status: ProfileStatus
+  summary: string | null
+  content: string
+  field_timestamps: string
+}
+
 /** How many of a profile's newest history entries come with it as `update_log` (CONTRACT §5). */
 export const UPDATE_LOG_LIMIT = 100
 
@@ -90,6 +99,19 @@ export class ProfileRepository {
       [tenantId, profileId],
     )
     return rows.length ? toRecord(rows[0]) : null
+  }
+
+  /**
+   * A profile's content and timestamps as JSON text, unparsed, with its status and summary: for work that hands them to a
+   * CPU thread (a context), so the event loop neither parses nor copies a profile at the size limit.
+   */
+  async findText(m: EntityManager, tenantId: string, profileId: string): Promise<ProfileText | null> {
+    const rows = await m.query(
+      `SELECT profile_id, status, summary, content::text AS content, field_timestamps::text AS field_timestamps FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
+      [tenantId, profileId],
+    )
+    const r = rows[0]
+    return r ? { profile_id: r.profile_id, status: r.status, summary: r.summary ?? null, content: r.content ?? '{}', field_timestamps: r.field_timestamps ?? '{}' } : null
   }
 
   /** The profile with its newest history entries (oldest first) as `update_log`, in one statement. */

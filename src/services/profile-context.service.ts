@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm'
-import { CONTEXT_ENCODING, type ContextFact, contextHeader } from '../ai/profile-context.js'
+import { CONTEXT_ENCODING } from '../ai/profile-context.js'
 import type { Embedder } from '../ai/types.js'
 import type { ProfileRepository } from '../db/profile.repository.js'
 import { DomainError } from '../domain/errors.js'
@@ -54,29 +54,24 @@ export class ProfileContextService {
     const p = parseRequest(this.schema, { max_tokens: params.maxTokens, query: params.query })
     checkStorable(p.query, 'query parameter query')
     const query = p.query?.replace(/\s+/g, ' ').trim() || undefined
-    const record = await this.profiles.find(this.ds.manager, ctx.tenantId, profileId)
+    // The profile as JSON text: the facts, their ranking and the composition grow with it, so the CPU thread parses and
+    // computes them (a profile at the limits costs a tenth of a second or more); the event loop passes text and numbers.
+    const record = await this.profiles.findText(this.ds.manager, ctx.tenantId, profileId)
     if (!record) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
-
-    // The facts, their ranking and the composition grow with the profile: they run on a CPU thread (a profile at the
-    // limits costs a tenth of a second or more), and stop when the request does.
-    const header = contextHeader(record.content)
+    const source = { content: record.content, timestamps: record.field_timestamps }
     let rankedBy: ProfileContext['rankedBy'] = 'confidence'
-    let c
+    let relevance: Float64Array | undefined
     if (query) {
-      const ranking = await this.cpu.rankContext({ content: record.content, timestamps: record.field_timestamps, query, maxEmbedded: MAX_EMBEDDED_FACTS }, { signal })
-      const { facts, lexical } = ranking
-      let relevance: number[] | undefined
-      if (facts.length) {
-        const semantic = await this.semanticScores(query, facts, ranking.embed, signal).catch(() => undefined)
+      const ranking = await this.cpu.rankContext({ ...source, query, maxEmbedded: MAX_EMBEDDED_FACTS }, { signal })
+      if (ranking.count) {
+        const semantic = await this.semanticScores(query, ranking.count, ranking.embed, signal).catch(() => undefined)
         signal?.throwIfAborted()
         rankedBy = semantic ? 'query' : 'query_lexical'
         // Rounded, so float noise in a provider's vectors cannot reorder facts between two identical requests.
-        relevance = lexical.map((l, i) => Math.round((semantic ? (l + semantic[i]!) / 2 : l) * 1000) / 1000)
+        relevance = ranking.lexical.map((l, i) => Math.round((semantic ? (l + semantic[i]!) / 2 : l) * 1000) / 1000)
       }
-      c = await this.cpu.composeContext({ header, summary: record.summary, facts, relevance, maxTokens: p.max_tokens }, { signal })
-    } else {
-      c = await this.cpu.composeContext({ header, summary: record.summary, content: record.content, timestamps: record.field_timestamps, maxTokens: p.max_tokens }, { signal })
     }
+    const c = await this.cpu.composeContext({ ...source, summary: record.summary, ...(relevance ? { relevance } : {}), maxTokens: p.max_tokens }, { signal })
     return {
       profileId: record.profile_id,
       status: record.status,
@@ -97,12 +92,10 @@ export class ProfileContextService {
    * MAX_EMBEDDED_FACTS most confident facts only, the others 0. One embed
    * call at most per request, for the texts not yet cached.
    */
-  private async semanticScores(query: string, facts: ContextFact[], embed: number[], signal?: AbortSignal): Promise<number[]> {
+  private async semanticScores(query: string, count: number, embed: { index: number; text: string }[], signal?: AbortSignal): Promise<number[]> {
     const model = this.embedder.model
-    const texts = facts.map((f) => f.matchText)
     // The most confident facts (ties: the order facts come in: the ranking chose them), so which are embedded is deterministic.
-    const embedded = new Set(embed)
-    const wanted = [...new Set([query, ...texts.filter((_, i) => embedded.has(i))])]
+    const wanted = [...new Set([query, ...embed.map((e) => e.text)])]
     const found = new Map<string, Float32Array>()
     for (const t of wanted) {
       const v = this.recall(`${model}\n${t}`)
@@ -119,13 +112,14 @@ export class ProfileContextService {
     }
     const qv = found.get(query)!
     const cal = this.embedder.calibration
-    return texts.map((t, i) => {
-      const v = embedded.has(i) ? found.get(t) : undefined
-      if (!v) return 0
+    const scores = new Array<number>(count).fill(0)
+    for (const e of embed) {
+      const v = found.get(e.text)!
       let dot = 0
       for (let k = 0; k < qv.length; k++) dot += qv[k]! * v[k]!
-      return cal.toScore(Math.max(-1, Math.min(1, dot))) / 100
-    })
+      scores[e.index] = cal.toScore(Math.max(-1, Math.min(1, dot))) / 100
+    }
+    return scores
   }
 
   private recall(key: string): Float32Array | undefined {

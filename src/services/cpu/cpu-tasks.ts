@@ -2,14 +2,14 @@
 // merged state that grows with the profile, and the ranking and composition of a context. Pure functions of their input,
 // so they run the same in a thread or inline.
 import { contentLines, profileText } from '../../ai/profile-text.js'
-import { type ComposedContext, composeContext, type ContextFact, contextFacts, lexicalScore, stems, tokenCounter } from '../../ai/profile-context.js'
+import { type ComposedContext, composeContext, contextFacts, contextHeader, lexicalScore, stems, tokenCounter } from '../../ai/profile-context.js'
 import { forgetValue, restoreSnapshot, type ForgetTarget } from '../../domain/forget.js'
 import { contentLexemes, profileLexemes } from '../../domain/lexical.js'
 import { keyMemo } from '../../domain/merge-rules.js'
 import { reextractedTimestamps, reextractionDiff, type ReextractionChanges } from '../../domain/reextract.js'
 import { merge, type MergeResult } from '../../domain/merge.js'
 import { DropLog, enforceLimits, type ProfileLimits } from '../../domain/profile-limits.js'
-import type { Changes, Extraction, ProfileContent, ProfileState } from '../../domain/profile.js'
+import { emptyContent, type Changes, type Extraction, type ProfileContent, type ProfileState } from '../../domain/profile.js'
 import { stateJson, type StateJson } from '../../domain/state-json.js'
 
 export type { StateJson } from '../../domain/state-json.js'
@@ -116,51 +116,59 @@ export function runWords(t: Omit<WordsTask, 'kind'>): ProfileWords[] {
   return t.profiles.map((p) => ({ lexemes: profileLexemes(p.content, p.summary), text: profileText(p.content, p.summary ?? undefined) }))
 }
 
-export interface ContextRankTask {
+/** A profile as a context reads it: content and field_timestamps as JSON text, parsed on the thread. */
+export interface ContextSource {
+  content: string
+  timestamps: string
+}
+
+const contextInput = (src: ContextSource) => {
+  const content = { ...emptyContent(), ...(JSON.parse(src.content) as Partial<ProfileContent>) }
+  return { content, facts: contextFacts(content, JSON.parse(src.timestamps) as Record<string, string>) }
+}
+
+export interface ContextRankTask extends ContextSource {
   kind: 'context-rank'
-  content: ProfileContent
-  timestamps: Record<string, string>
   query: string
   /** How many of the most confident facts get a semantic score (the rest rank by words alone). */
   maxEmbedded: number
 }
 
 export interface ContextRanking {
-  facts: ContextFact[]
+  /** How many facts the profile has. */
+  count: number
   /** Share of the query's word stems in each fact, in [0, 1]. */
-  lexical: number[]
-  /** Indexes of the facts to embed: the most confident, ties in fact order. */
-  embed: number[]
+  lexical: Float64Array
+  /** The facts to score by meaning: the most confident, ties in fact order, with the text to embed. */
+  embed: { index: number; text: string }[]
 }
 
-/** A profile's facts, scored by the query's words, and which of them to score by meaning. */
+/** A profile's facts scored by the query's words, and which of them to score by meaning: numbers and a few texts back. */
 export function rankContext(t: Omit<ContextRankTask, 'kind'>): ContextRanking {
-  const facts = contextFacts(t.content, t.timestamps)
+  const { facts } = contextInput(t)
   const q = stems(t.query)
-  const lexical = facts.map((f) => lexicalScore(q, stems(f.matchText)))
+  const lexical = Float64Array.from(facts, (f) => lexicalScore(q, stems(f.matchText)))
   const embed = facts
     .map((f, i) => ({ c: f.confidence, i }))
     .sort((a, b) => b.c - a.c || a.i - b.i)
     .slice(0, t.maxEmbedded)
-    .map((x) => x.i)
-  return { facts, lexical, embed }
+    .map((x) => ({ index: x.i, text: facts[x.i]!.matchText }))
+  return { count: facts.length, lexical, embed }
 }
 
-export interface ContextComposeTask {
+export interface ContextComposeTask extends ContextSource {
   kind: 'context-compose'
-  header: string
   summary: string | null
-  /** The facts (a ranking's), or the content and timestamps to take them from. */
-  facts?: ContextFact[]
-  content?: ProfileContent
-  timestamps?: Record<string, string>
-  relevance?: number[]
+  /** Relevance of each fact to the query (as rankContext counts them); absent without a query. */
+  relevance?: Float64Array
   maxTokens: number
 }
 
+/** The context text: the facts taken again from the content (cheaper here than copying them between threads). */
 export async function composeTask(t: Omit<ContextComposeTask, 'kind'>): Promise<ComposedContext> {
-  const facts = t.facts ?? contextFacts(t.content!, t.timestamps ?? {})
-  return composeContext({ header: t.header, summary: t.summary, facts, relevance: t.relevance, maxTokens: t.maxTokens, count: await tokenCounter() })
+  const { content, facts } = contextInput(t)
+  const relevance = t.relevance ? Array.from(t.relevance) : undefined
+  return composeContext({ header: contextHeader(content), summary: t.summary, facts, relevance, maxTokens: t.maxTokens, count: await tokenCounter() })
 }
 
 export type CpuTask = MergeTask | ForgetTask | RollbackTask | ReextractTask | WordsTask | ContextRankTask | ContextComposeTask
