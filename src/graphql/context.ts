@@ -4,6 +4,7 @@ import type { Account, AccountService } from '../services/account.service.js'
 import type { RequestContext } from '../services/context.js'
 import type { Services } from '../services/index.js'
 import type { RateDecision } from '../services/rate-limiter.js'
+import type { WholeAnswerAllowance } from '../services/search.service.js'
 
 /** What every resolver gets: who is asking, and the one service layer. */
 export interface GqlContext {
@@ -20,6 +21,8 @@ export interface GqlContext {
   dashboard?: DashboardRequest
   /** Profile.context fields resolved so far in this operation (bounded: each builds a text, maybe embeds). */
   contextBuilds?: number
+  /** Content bytes of the searchProfiles pages of this operation so far (bounded: the answer is built whole). */
+  searchAnswer?: WholeAnswerAllowance
 }
 
 /** A dashboard request: the signed-in account (or none) and, over HTTP, the reply its cookie is set on. */
