@@ -15,7 +15,7 @@ export class SearchResolver {
   @Query(() => SearchResult, {
     description:
       'Exactly the semantics of GET /v1/search. A GraphQL answer is built whole, so the profiles of the searchProfiles pages of one operation ' +
-      'hold at most 4 MiB of content together by default (PROFILER_GRAPHQL_MAX_SEARCH_BYTES): a larger page is refused with PAYLOAD_TOO_LARGE before it is read ' +
+      'hold at most 2 MiB of content together by default (PROFILER_GRAPHQL_MAX_SEARCH_BYTES): a larger page is refused with PAYLOAD_TOO_LARGE before it is read ' +
       '(ask for fewer profiles, or use GET /v1/search, which streams). A selection of only profileId, status, coreInfo, summary, language, ' +
       'fieldTimestamps, dates, history, submissions or context reads no content and has no such bound. Charged by size as GET /v1/search is',
   })
