@@ -313,6 +313,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       edits: gated(new ProfileEditService(ds, profiles, ai, bus, cpu, config.profiles), gate),
       search: gated(
         new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize, {
+          statements: searchDb ? await Statements.create(searchDb.dataSource) : statements,
           budget,
           chunkBytes: config.search.readChunkBytes,
           chargeUnitBytes: config.limits.maxBodyBytes,

@@ -3,6 +3,7 @@ import { toSql } from 'pgvector'
 import type { HybridCandidate } from '../domain/lexical.js'
 import type { FilterField, SortField } from '../domain/requests.js'
 import { RECENT_HISTORY_COLUMN, toHistory, toRecord, type ProfileRecord } from './profile.repository.js'
+import type { Statement, Statements } from './statements.js'
 
 /** A profile of a page as the page's statement finds it: no content read, only its size (`content_bytes`). */
 export interface PageHit {
@@ -69,6 +70,19 @@ const SORT_SQL: Record<SortField, string> = {
  * their size. Every statement filters by tenant_id.
  */
 export class SearchRepository {
+  /** The reads by id as prepared statements, when given (planned once per connection: they run on every search). */
+  private readonly byIds?: Record<'history' | 'plain' | 'light', Statement>
+
+  constructor(statements?: Statements) {
+    if (statements) {
+      this.byIds = {
+        history: statements.define('profiler_search_read', PAGE_BY_IDS_SQL),
+        plain: statements.define('profiler_search_read_plain', BY_IDS_SQL),
+        light: statements.define('profiler_search_read_light', LIGHT_BY_IDS_SQL),
+      }
+    }
+  }
+
   /** A tenant's profiles, filtered, sorted and paged. */
   async list(m: EntityManager, o: SearchFilter & { sortBy: SortField; sortOrder: string; pageSize: number; offset: number }): Promise<SearchPage> {
     return this.run(m, listingSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o }))
@@ -99,7 +113,9 @@ export class SearchRepository {
    */
   async read(m: EntityManager, tenantId: string, ids: string[], shape: ReadShape): Promise<ProfileRecord[]> {
     if (!ids.length) return []
-    const rows = await m.query(shape.light ? LIGHT_BY_IDS_SQL : shape.history ? PAGE_BY_IDS_SQL : BY_IDS_SQL, [tenantId, ids])
+    const kind = shape.light ? 'light' : shape.history ? 'history' : 'plain'
+    const args = [tenantId, ids]
+    const rows = this.byIds ? await this.byIds[kind].rows(args) : await m.query({ light: LIGHT_BY_IDS_SQL, history: PAGE_BY_IDS_SQL, plain: BY_IDS_SQL }[kind], args)
     const byId = new Map<string, ProfileRecord>(rows.map((r: any) => [r.profile_id, shape.history && !shape.light ? withLog(r) : toRecord(r)]))
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []))
   }

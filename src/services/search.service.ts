@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm'
 import type { Embedder } from '../ai/types.js'
 import type { ProfileRecord } from '../db/profile.repository.js'
 import { SearchRepository, type PageHit, type ReadShape } from '../db/search.repository.js'
+import type { Statements } from '../db/statements.js'
 import { DomainError } from '../domain/errors.js'
 import { lexicalVectorFloor, queryTerms, rankHybrid, termsQuery } from '../domain/lexical.js'
 import { checkStorable } from '../domain/validation.js'
@@ -73,6 +74,8 @@ export interface FindOptions {
 }
 
 export interface SearchOptions {
+  /** Prepared statements on this service's database (the reads by id). */
+  statements?: Statements
   /** Content read by one statement at most (a single larger profile is read alone). */
   chunkBytes?: number
   /** The request budget that pages are charged to by size (FindOptions.chargeTo). */
@@ -98,7 +101,7 @@ export const WHOLE_ANSWER_MAX_BYTES = 2 * 1024 * 1024
  */
 export class SearchService {
   private readonly schema: ReturnType<typeof searchParamsSchema>
-  private readonly repo = new SearchRepository()
+  private readonly repo: SearchRepository
   private readonly chunkBytes: number
   private readonly chargeUnitBytes: number
   readonly wholeMaxBytes: number
@@ -111,6 +114,7 @@ export class SearchService {
     private readonly opts: SearchOptions = {},
   ) {
     this.schema = searchParamsSchema(maxPageSize)
+    this.repo = new SearchRepository(opts.statements)
     this.chunkBytes = opts.chunkBytes ?? READ_CHUNK_BYTES
     this.chargeUnitBytes = opts.chargeUnitBytes ?? 256 * 1024
     this.wholeMaxBytes = opts.wholeMaxBytes ?? WHOLE_ANSWER_MAX_BYTES
