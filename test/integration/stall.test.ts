@@ -232,6 +232,35 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
       else expect(r.body.data.searchProfiles.profiles).toHaveLength(size)
     }
   })
+
+  it('a client that goes away from a streamed search stops its reads', async () => {
+    const search = svc.profiler.services.search
+    const original = search.read
+    let reads = 0
+    search.read = async function (this: typeof search, ...args: Parameters<typeof original>): Promise<any[]> {
+      reads++
+      return original.apply(this, args)
+    }
+    try {
+      const gone = new AbortController()
+      const r = await fetch(`${svc.url}/v1/search?pageSize=100`, { headers: { authorization: `Bearer ${svc.key}` }, signal: gone.signal })
+      expect(r.status).toBe(200)
+      let bytes = 0
+      const reader = r.body!.getReader()
+      while (bytes < 2_000_000) bytes += (await reader.read()).value!.byteLength
+      gone.abort()
+      await reader.cancel().catch(() => undefined)
+      const atAbort = reads
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      console.log(JSON.stringify({ case: 'client gone', readsAtAbort: atAbort, readsAfter: reads }))
+      // A profile at the byte limit is a chunk of its own: 100 of them are 100 reads when the answer is taken whole.
+      expect(atAbort).toBeGreaterThan(0)
+      expect(reads).toBeLessThan(50)
+      expect(reads - atAbort).toBeLessThanOrEqual(3)
+    } finally {
+      search.read = original
+    }
+  })
 })
 
 describe('no stall while one tenant imports at the limits and re-extracts it', () => {
