@@ -2,7 +2,9 @@
 //   POST /v1/profile/{id} (202) vs a bare Fastify route running the same single statement on the same database, each
 //   to a new profile (the costliest: profile, submission and job rows) and to 1,000 existing ones;
 //   GET /v1/profile/{id} and GraphQL profile(id) vs a bare route doing one SELECT by key, and GraphQL also vs a bare
-//   Apollo Server with the same schema and SELECT (the floor of the GraphQL stack).
+//   Apollo Server with the same schema and SELECT (the floor of the GraphQL stack);
+//   GET /v1/search, a listing and a hybrid query (pages of 10 of the 100 small profiles) and GraphQL searchProfiles, vs
+//   the same bare SELECT (context: how much a page of small profiles costs; compare runs of two versions side by side).
 //   npx tsx bench/http.ts [--db server|embedded|both] [--seconds 10] [--rounds 3] [--connections 32]
 //     [--only words] [--env K=V,...] [--cpu-prof dir]   (--cpu-prof: V8 CPU profiles of the API process and, in
 //     <dir>/baseline, of the baseline server, for bench/profile-summary.ts)
@@ -18,6 +20,11 @@ const PROFILE_QUERY = `query($id: ID!) { profile(id: $id) { profileId status sum
   personality { traits { value confidence } moodTrends { default { value confidence } recent { value confidence } } }
   memories { event date importance confidence }
   preferences { conversationStyle { value confidence } topicsToAvoid { value confidence } } } }`
+
+const SEARCH_QUERIES = ['likes jazz', 'lives in Lisbon', 'works as a nurse', 'enjoys hiking with the dog']
+const SEARCH_QUERY = `query($q: String) { searchProfiles(query: $q, sensitivity: 0, pageSize: 10) { total profiles { similarityScore profile {
+  profileId status summary coreInfo { name { value confidence } location { value confidence } } interests { category values { value confidence } }
+  personality { traits { value confidence } } memories { event date } preferences { topicsToAvoid { value } } } } } }`
 
 export async function runHttp(
   kind: DbKind,
@@ -64,6 +71,9 @@ export async function runHttp(
         headers: auth,
         bodies: graphqlBodies,
       },
+      'GET /v1/search, listing': { url: api.url, method: 'GET', path: '/v1/search?pageSize=10', paths: ['/v1/search?pageSize=10&page=1', '/v1/search?pageSize=10&page=5', '/v1/search?pageSize=10&page=10&sortBy=id'], headers: { authorization: auth.authorization } },
+      'GET /v1/search, query': { url: api.url, method: 'GET', path: '/v1/search?query=x', paths: SEARCH_QUERIES.map((q) => `/v1/search?pageSize=10&sensitivity=0&query=${encodeURIComponent(q)}`), headers: { authorization: auth.authorization } },
+      'GraphQL searchProfiles': { url: api.url, method: 'POST', path: '/graphql', headers: auth, bodies: SEARCH_QUERIES.map((q) => JSON.stringify({ query: SEARCH_QUERY, variables: { q } })) },
     }
     // --only: a comma-separated list of words; a load whose name contains one of them runs (the others are skipped).
     if (opts.only) for (const k of Object.keys(specs)) if (!opts.only.split(',').some((w) => k.toLowerCase().includes(w.toLowerCase()))) delete specs[k]
@@ -114,6 +124,9 @@ export async function runHttp(
         row('bare Apollo, same SELECT', 'bare route, same SELECT'),
         row('POST /v1/profile/{id}', 'bare route, plain INSERT'),
         row('GET /v1/profile/{id}', 'bare route, plain SELECT'),
+        row('GET /v1/search, listing', 'bare route, same SELECT'),
+        row('GET /v1/search, query', 'bare route, same SELECT'),
+        row('GraphQL searchProfiles', 'bare route, same SELECT'),
       ],
       raw: runs,
       chart: {

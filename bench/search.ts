@@ -4,8 +4,8 @@
 //     OpenAI-compatible server of the tests, whose embeddings are hashed bags of word stems);
 //   - each query through the service (GET /v1/search) and, alternating with it, the same work raw: the query's
 //     embedding (the local model in process, or one request to the model's server) and the statements the service runs
-//     for it (hybridSearchSql, ranked as the service ranks, then the page with its history; or vectorSearchSql and the
-//     history query when the query has no words to match), with the same vector, on plain connections: p50/p95 of both;
+//     for it (hybridSearchSql, ranked as the service ranks, or vectorSearchSql when the query has no words to match; then
+//     the page's profiles with their history, by id), with the same vector, on plain connections: p50/p95 of both;
 //   - recall@10 of the service's page against an exact scan (no HNSW index) with the same filters (a result counts
 //     when it scores as well as the exact 10th); whether every page is full (as many as pageSize, or every match).
 //   npx tsx bench/search.ts [--db server|embedded|both] [--n 100000] [--queries 60] [--sensitivity 0] [--models local,openai]
@@ -112,12 +112,12 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
             : vectorSearchSql({ ...filter, pageSize: 10, offset: 0 })
           const rank = (rows: any[]) => rankHybrid(rows.map(toCandidate), (x) => calibration.toScore(x), 0, 10)
           // As the service runs them: the query's embedding (in process, or a request to the model's server), then the
-          // total and the page (with its history) side by side on two connections; a hybrid page is ranked, then read.
+          // total and the page's ids side by side on two connections; a hybrid page is ranked; then the page is read by id.
           const runRaw = async () => {
             const s0 = performance.now()
             await embedRaw(q)
             const [, page] = await Promise.all([counter.query(sql.count, sql.args), c.query(sql.page, sql.args)])
-            if (terms.length) await c.query(PAGE_BY_IDS_SQL, [t.id, rank(page.rows).map((h) => h.profileId)])
+            await c.query(PAGE_BY_IDS_SQL, [t.id, terms.length ? rank(page.rows).map((h) => h.profileId) : page.rows.map((r: any) => r.profile_id)])
             return performance.now() - s0
           }
           const runService = async () => {

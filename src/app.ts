@@ -311,7 +311,16 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       submissions: gated(new SubmissionService(ds, statements, queue, bus, { ...config.limits, maxValueChars: config.profiles.valueChars }), gate),
       profiles: gated(profileService, gate),
       edits: gated(new ProfileEditService(ds, profiles, ai, bus, cpu, config.profiles), gate),
-      search: gated(new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize), gate),
+      search: gated(
+        new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize, {
+          statements: searchDb ? await Statements.create(searchDb.dataSource) : statements,
+          budget,
+          chunkBytes: config.search.readChunkBytes,
+          chargeUnitBytes: config.limits.maxBodyBytes,
+          wholeMaxBytes: config.graphql.maxSearchBytes,
+        }),
+        gate,
+      ),
       llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder, cpu), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(historyBounds), queue, ai, bus, log, { workerId, ...config.worker, limits: config.profiles }, metrics, cpu),
       reextraction: gated(

@@ -51,6 +51,7 @@ const schema = z.object({
   PROFILER_WORKER_CONCURRENCY: int(32, 1, 1024),
   PROFILER_WORKER_FETCH: int(16, 1, 1024),
   PROFILER_HNSW_EF_SEARCH: int(100, 1, 1000),
+  PROFILER_SEARCH_READ_CHUNK_BYTES: int(1024 * 1024, 1),
   PROFILER_BATCH_SIZE: int(20, 1, 200),
   PROFILER_REEXTRACT_MAX_SUBMISSIONS: int(200, 1, 10_000),
   PROFILER_SCHEMA_MAX_VERSIONS: int(100, 1, 100_000),
@@ -82,6 +83,7 @@ const schema = z.object({
   PROFILER_GRAPHQL_MAX_ALIASES: int(15, 0, 1000),
   PROFILER_GRAPHQL_MAX_DIRECTIVES: int(50, 0, 1000),
   PROFILER_GRAPHQL_MAX_TOKENS: int(2000, 10),
+  PROFILER_GRAPHQL_MAX_SEARCH_BYTES: int(2 * 1024 * 1024, 1024),
   PROFILER_WS_MAX_PAYLOAD_BYTES: int(64 * 1024, 1024),
   PROFILER_WS_MAX_SUBSCRIPTIONS: int(20, 1, 10_000),
   PROFILER_WS_MAX_SUBSCRIPTIONS_PER_SOCKET: int(10, 1, 10_000),
@@ -222,6 +224,8 @@ export type Config = {
      * undefined: search on the primary. Search then lags the primary by the replica's replay delay.
      */
     databaseUrl?: string
+    /** Content a search reads in one statement at most (its page's profiles are read in chunks; a larger profile alone). */
+    readChunkBytes: number
   }
   tracing: TracingConfig
   worker: {
@@ -284,6 +288,8 @@ export interface GraphQLLimits {
   maxAliases: number
   maxDirectives: number
   maxTokens: number
+  /** Content bytes that the searchProfiles pages of one operation hold at most (a GraphQL answer is built whole). */
+  maxSearchBytes: number
   wsMaxPayloadBytes: number
   /** Concurrent subscriptions per API key (per process). */
   wsMaxSubscriptions: number
@@ -446,13 +452,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAliases: e.PROFILER_GRAPHQL_MAX_ALIASES,
       maxDirectives: e.PROFILER_GRAPHQL_MAX_DIRECTIVES,
       maxTokens: e.PROFILER_GRAPHQL_MAX_TOKENS,
+      maxSearchBytes: e.PROFILER_GRAPHQL_MAX_SEARCH_BYTES,
       wsMaxPayloadBytes: e.PROFILER_WS_MAX_PAYLOAD_BYTES,
       wsMaxSubscriptions: e.PROFILER_WS_MAX_SUBSCRIPTIONS,
       wsMaxSubscriptionsPerSocket: e.PROFILER_WS_MAX_SUBSCRIPTIONS_PER_SOCKET,
       wsMaxSockets: e.PROFILER_WS_MAX_SOCKETS,
       wsAuthRecheckMs: e.PROFILER_WS_AUTH_RECHECK_MS,
     },
-    search: { efSearch: e.PROFILER_HNSW_EF_SEARCH, databaseUrl: e.PROFILER_SEARCH_DATABASE_URL },
+    search: { efSearch: e.PROFILER_HNSW_EF_SEARCH, databaseUrl: e.PROFILER_SEARCH_DATABASE_URL, readChunkBytes: e.PROFILER_SEARCH_READ_CHUNK_BYTES },
     metrics: { token: e.PROFILER_METRICS_TOKEN, port: e.PROFILER_METRICS_PORT, host: e.PROFILER_METRICS_HOST },
     tracing: tracingConfig(e),
     worker: {

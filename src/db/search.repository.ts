@@ -2,13 +2,36 @@ import type { EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
 import type { HybridCandidate } from '../domain/lexical.js'
 import type { FilterField, SortField } from '../domain/requests.js'
-import { PROFILE_COLUMNS, RECENT_HISTORY_COLUMN, toHistory, toRecord, type ProfileRecord } from './profile.repository.js'
+import { RECENT_HISTORY_COLUMN, toHistory, toRecord, type ProfileRecord } from './profile.repository.js'
+import type { Statement, Statements } from './statements.js'
 
-/** A page of profiles (each with its recent history as `update_log`) and how many match in all. */
+/** A profile of a page as the page's statement finds it: no content read, only its size (`content_bytes`). */
+export interface PageHit {
+  profileId: string
+  /** The content's size as PostgreSQL sends it (octet_length(content::text)). */
+  bytes: number
+  /** The cosine similarity to the query, when a query ranked the page. */
+  similarity?: number
+}
+
+/** A page's profiles (ids, sizes, similarities) and how many match in all. */
 export interface SearchPage {
   total: number
-  profiles: ProfileRecord[]
+  hits: PageHit[]
 }
+
+/** What is read of each profile of a page. */
+export interface ReadShape {
+  /** The newest history entries as `update_log` (REST); GraphQL pages its history itself. */
+  history: boolean
+  /** Only the small parts: core_info of the content, no history (a GraphQL selection that asks for nothing else). */
+  light?: boolean
+}
+
+/** A profile as a search answers it. `internals` (what the merge keeps for itself) is never read here. */
+const READ_COLUMNS = `tenant_id, profile_id, status, content, field_timestamps, summary, language, version, history_seq, created_at, last_updated,
+  claimed_by, (lease_until IS NOT NULL AND lease_until > now()) AS leased`
+const LIGHT_COLUMNS = READ_COLUMNS.replace('content,', `jsonb_build_object('core_info', content->'core_info') AS content,`)
 
 /** What a listing or a semantic search is narrowed to: the tenant, and optionally one field's partial match. */
 export interface SearchFilter {
@@ -41,8 +64,25 @@ const SORT_SQL: Record<SortField, string> = {
   location: 'lower(location)',
 }
 
-/** The SQL of GET /v1/search: filters, threshold and paging all done in the database. Every statement filters by tenant_id. */
+/**
+ * The SQL of GET /v1/search: filters, threshold and paging all done in the database, in a statement that reads no
+ * content (only the page's ids, sizes and similarities); then the page's profiles by id, in chunks the service bounds by
+ * their size. Every statement filters by tenant_id.
+ */
 export class SearchRepository {
+  /** The reads by id as prepared statements, when given (planned once per connection: they run on every search). */
+  private readonly byIds?: Record<'history' | 'plain' | 'light', Statement>
+
+  constructor(statements?: Statements) {
+    if (statements) {
+      this.byIds = {
+        history: statements.define('profiler_search_read', PAGE_BY_IDS_SQL),
+        plain: statements.define('profiler_search_read_plain', BY_IDS_SQL),
+        light: statements.define('profiler_search_read_light', LIGHT_BY_IDS_SQL),
+      }
+    }
+  }
+
   /** A tenant's profiles, filtered, sorted and paged. */
   async list(m: EntityManager, o: SearchFilter & { sortBy: SortField; sortOrder: string; pageSize: number; offset: number }): Promise<SearchPage> {
     return this.run(m, listingSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o }))
@@ -55,22 +95,28 @@ export class SearchRepository {
 
   /**
    * Hybrid search, first step: how many profiles pass the threshold, and the best `pageSize + offset` candidates of each
-   * path (profile id, cosine distance, whether it holds every query term), for the service to rank by the hybrid score.
+   * path (profile id, cosine distance, whether it holds every query term), for the service to rank by the hybrid score;
+   * with each candidate's content size.
    */
   async hybridCandidates(
     m: EntityManager,
     o: SearchFilter & { vector: number[]; maxDistance: number; lexicalMaxDistance: number; terms: string; model: string; limit: number },
-  ): Promise<{ total: number; candidates: HybridCandidate[] }> {
+  ): Promise<{ total: number; candidates: HybridCandidate[]; bytes: Map<string, number> }> {
     const sql = hybridSearchSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o, vector: toSql(o.vector) })
     const [counted, rows] = await Promise.all([m.query(sql.count, sql.args), m.query(sql.page, sql.args)])
-    return { total: counted[0].total, candidates: rows.map(toCandidate) }
+    return { total: counted[0].total, candidates: rows.map(toCandidate), bytes: new Map(rows.map((r: any) => [r.profile_id, Number(r.content_bytes)])) }
   }
 
-  /** Hybrid search, second step: the page's profiles (with their recent history), in the order of `ids`. */
-  async byIds(m: EntityManager, tenantId: string, ids: string[]): Promise<ProfileRecord[]> {
+  /**
+   * Profiles of a page by id, in the order of `ids` (one that has gone since the page was found is left out). The
+   * caller bounds how much one call reads (SearchService: about a mebibyte of content).
+   */
+  async read(m: EntityManager, tenantId: string, ids: string[], shape: ReadShape): Promise<ProfileRecord[]> {
     if (!ids.length) return []
-    const rows = await m.query(PAGE_BY_IDS_SQL, [tenantId, ids])
-    const byId = new Map<string, ProfileRecord>(rows.map((r: any) => [r.profile_id, withLog(r)]))
+    const kind = shape.light ? 'light' : shape.history ? 'history' : 'plain'
+    const args = [tenantId, ids]
+    const rows = this.byIds ? await this.byIds[kind].rows(args) : await m.query({ light: LIGHT_BY_IDS_SQL, history: PAGE_BY_IDS_SQL, plain: BY_IDS_SQL }[kind], args)
+    const byId = new Map<string, ProfileRecord>(rows.map((r: any) => [r.profile_id, shape.history && !shape.light ? withLog(r) : toRecord(r)]))
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []))
   }
 
@@ -81,12 +127,18 @@ export class SearchRepository {
    */
   private async run(m: EntityManager, sql: SearchSql): Promise<SearchPage> {
     const [counted, page] = await Promise.all([m.query(sql.count, sql.args), m.query(sql.page, sql.args)])
-    return { total: counted[0].total, profiles: page.map(withLog) }
+    return { total: counted[0].total, hits: page.map(toHit) }
   }
 }
 
 /** A row of hybridSearchSql's page as a candidate. */
 export const toCandidate = (r: any): HybridCandidate => ({ profileId: r.profile_id, similarity: 1 - Number(r.distance), lexical: r.lexical === true })
+
+const toHit = (r: any): PageHit => ({
+  profileId: r.profile_id,
+  bytes: Number(r.content_bytes),
+  ...(r.similarity !== undefined ? { similarity: Number(r.similarity) } : {}),
+})
 
 const withLog = (r: any): ProfileRecord => ({ ...toRecord(r), update_log: (r.update_log as unknown[]).map(toHistory) })
 
@@ -101,15 +153,13 @@ export function tenantFilter(tenantId: string, filterBy?: FilterField, filterVal
   return { where, args }
 }
 
-/** A listing: filtered, sorted (missing values last, ties by profile id), paged; each profile with its recent history. */
+/** A listing: filtered, sorted (missing values last, ties by profile id), paged: the page's ids and sizes. */
 export function listingSql(o: { where: string[]; args: unknown[]; sortBy: SortField; sortOrder: string; pageSize: number; offset: number }): SearchSql {
   const where = o.where.join(' AND ')
   const order = `${SORT_SQL[o.sortBy]} ${o.sortOrder === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, profile_id ASC`
   return {
     count: `SELECT count(*)::int AS total FROM profiles WHERE ${where}`,
-    page: `SELECT ${PROFILE_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM (
-             SELECT * FROM profiles WHERE ${where} ORDER BY ${order} LIMIT ${o.pageSize} OFFSET ${o.offset}
-           ) profiles ORDER BY ${order}`,
+    page: `SELECT profile_id, content_bytes FROM profiles WHERE ${where} ORDER BY ${order} LIMIT ${o.pageSize} OFFSET ${o.offset}`,
     args: o.args,
   }
 }
@@ -128,16 +178,20 @@ export function vectorSearchSql(o: { where: string[]; args: unknown[]; vector: s
     // Ordered by the distance alone, so that the HNSW index serves it (a tie-breaker made PostgreSQL scan and sort every
     // row: 720 ms instead of 10 at 100,000 profiles); relaxed_order may return near-ties out of order, so the page is
     // re-sorted exactly, ties by profile id.
-    page: `SELECT ${PROFILE_COLUMNS}, similarity, ${RECENT_HISTORY_COLUMN} FROM (
-             SELECT *, 1 - (embedding <=> ${q}) AS similarity FROM profiles
+    page: `SELECT profile_id, content_bytes, similarity FROM (
+             SELECT profile_id, content_bytes, 1 - (embedding <=> ${q}) AS similarity FROM profiles
               WHERE ${where} ORDER BY embedding <=> ${q} LIMIT ${o.pageSize + o.offset}
            ) profiles ORDER BY similarity DESC, profile_id OFFSET ${o.offset}`,
     args,
   }
 }
 
-/** The profiles of a hybrid search's page ($2, ids), with their recent history. */
-export const PAGE_BY_IDS_SQL = `SELECT ${PROFILE_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`
+/** Profiles of a page ($2, ids), with their recent history. */
+export const PAGE_BY_IDS_SQL = `SELECT ${READ_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`
+/** ... without it. */
+const BY_IDS_SQL = `SELECT ${READ_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`
+/** ... only their small parts. */
+const LIGHT_BY_IDS_SQL = `SELECT ${LIGHT_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`
 
 /**
  * The statements of a hybrid search, exactly as the repository runs them (a benchmark runs the same SQL raw beside the
@@ -167,11 +221,11 @@ export function hybridSearchSql(o: {
   return {
     count: `SELECT count(*)::int AS total FROM profiles
              WHERE ${base} AND ((embedding <=> ${q}) <= ${dv} OR (${lexical} AND (embedding <=> ${q}) <= ${dl}))`,
-    page: `(SELECT profile_id, embedding <=> ${q} AS distance, COALESCE(${lexical}, false) AS lexical FROM profiles
+    page: `(SELECT profile_id, embedding <=> ${q} AS distance, COALESCE(${lexical}, false) AS lexical, content_bytes FROM profiles
              WHERE ${base} AND (embedding <=> ${q}) <= ${dv} ORDER BY embedding <=> ${q} LIMIT ${o.limit})
            UNION ALL
-           (SELECT profile_id, distance, true AS lexical FROM (
-              SELECT profile_id, embedding <=> ${q} AS distance FROM profiles WHERE ${base} AND ${lexical} OFFSET 0
+           (SELECT profile_id, distance, true AS lexical, content_bytes FROM (
+              SELECT profile_id, content_bytes, embedding <=> ${q} AS distance FROM profiles WHERE ${base} AND ${lexical} OFFSET 0
             ) l WHERE distance <= ${dl} ORDER BY distance LIMIT ${o.limit})`,
     args,
   }

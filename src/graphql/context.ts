@@ -5,6 +5,7 @@ import type { RequestContext } from '../services/context.js'
 import type { ExportCap } from '../services/export.service.js'
 import type { Services } from '../services/index.js'
 import type { RateDecision } from '../services/rate-limiter.js'
+import type { WholeAnswerAllowance } from '../services/search.service.js'
 
 /** What every resolver gets: who is asking, and the one service layer. */
 export interface GqlContext {
@@ -26,6 +27,8 @@ export interface GqlContext {
   eventCost?: number
   /** The byte cap every exportProfile field of this operation shares (made by the first of them). */
   exportCap?: ExportCap
+  /** Content bytes of the searchProfiles pages of this operation so far (bounded: the answer is built whole). */
+  searchAnswer?: WholeAnswerAllowance
 }
 
 /** A dashboard request: the signed-in account (or none) and, over HTTP, the reply its cookie is set on. */

@@ -271,8 +271,16 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       '/v1/search': {
         get: {
           summary: 'Search profiles: semantic (query) and/or filter, sort, paginate',
+          description:
+            "Charged by the page's size: one operation of the rate limit per PROFILER_MAX_BODY_BYTES (256 KiB) of its profiles' content beyond the first, " +
+            'before anything is read. A page larger than one read chunk (1 MiB of content) is streamed (no Content-Length)',
           parameters: queryParams(maxPageSize),
-          responses: { '200': { description: 'A page of results', content: json(SearchPage) }, '400': err('Invalid parameter'), ...common },
+          responses: {
+            '200': { description: 'A page of results', content: json(SearchPage) },
+            '400': err('Invalid parameter'),
+            ...common,
+            '429': err("Rate limit exceeded, the page's size counted (Retry-After says when)"),
+          },
         },
       },
       '/v1/export': {

@@ -3,6 +3,7 @@ import type { HistoryEntry, ProfileRecord } from '../db/profile.repository.js'
 import type { ProfileContext } from '../services/profile-context.service.js'
 import type { ReextractionResult } from '../services/reextraction.service.js'
 import type { SchemaView } from '../services/app-schema.service.js'
+import type { SearchProfile } from '../services/search.service.js'
 
 /** The interface's Profile (snake_case), plus `language` and `core_info.occupation`. */
 export function toRestProfile(p: ProfileRecord) {
@@ -24,6 +25,27 @@ export function toRestProfile(p: ProfileRecord) {
     created_at: p.created_at,
     ...(p.summary ? { summary: p.summary } : {}),
   }
+}
+
+/** An entry of GET /v1/search: the profile, plus its score when a query ranked the page. */
+export function toRestSearchEntry(p: SearchProfile) {
+  return { ...toRestProfile(p), ...(p.similarityScore !== undefined ? { similarityScore: p.similarityScore } : {}) }
+}
+
+/**
+ * GET /v1/search's answer as text, as `entries` (each a serialized toRestSearchEntry) come: byte for byte the document
+ * JSON.stringify makes of `{profiles, total, page, pageSize}` built whole.
+ */
+export async function* searchDocument(entries: AsyncIterable<string>, page: { total: number; page: number; pageSize: number }): AsyncGenerator<string> {
+  let first = true
+  yield '{"profiles":['
+  for await (const e of entries) {
+    yield first ? e : `,${e}`
+    first = false
+    // A turn of the event loop between profiles (the stream would otherwise go on in microtasks).
+    await new Promise<void>((r) => setImmediate(r))
+  }
+  yield `],"total":${JSON.stringify(page.total)},"page":${JSON.stringify(page.page)},"pageSize":${JSON.stringify(page.pageSize)}}`
 }
 
 /** An entry as REST answers it: `changes` nested deeper than any merge writes (a direct write) comes as JSON text there. */

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DomainError, invalid } from '../domain/errors.js'
 import { abortOnClose } from '../http/abort.js'
 import { authenticateBearer } from '../http/auth.js'
@@ -11,7 +11,7 @@ import type { Services } from '../services/index.js'
 import type { RequestContext } from '../services/context.js'
 import type { SearchParams } from '../services/search.service.js'
 import { openApiDocument } from './openapi.js'
-import { toRestContext, toRestProfile, toRestReextraction, toRestSchema } from './serializers.js'
+import { searchDocument, toRestContext, toRestProfile, toRestReextraction, toRestSchema, toRestSearchEntry } from './serializers.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -138,17 +138,23 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
     return { profile_id: p.profile_id, profile: toRestProfile(p) }
   })
 
-  const search = async (req: FastifyRequest) => {
-    const r = await services.search.search(req.ctx, searchParams(req.query as Record<string, unknown>))
-    return {
-      profiles: r.profiles.map((p) => ({
-        ...toRestProfile(p),
-        ...(p.similarityScore !== undefined ? { similarityScore: p.similarityScore } : {}),
-      })),
-      total: r.total,
-      page: r.page,
-      pageSize: r.pageSize,
+  // Search: the page is found first (ids, scores, sizes: no content read) and charged by its size, one operation per
+  // body limit's worth of content beyond the first (as an import is charged by what it reads); then its profiles are
+  // read in chunks of about a mebibyte (large ones taking turns, SearchService.read). A page of one chunk is answered
+  // whole; a larger one is streamed, profile by profile as the socket takes them, so the answer is never held whole and
+  // the event loop runs between profiles. Either way the same JSON document. An error after the first bytes can only
+  // cut a streamed answer short (it does not parse); a client that goes away stops the reads.
+  const search = async (req: FastifyRequest, reply: FastifyReply) => {
+    const plan = await services.search.find(req.ctx, searchParams(req.query as Record<string, unknown>), { chargeTo: appBudgetKey(req.ctx) })
+    if (plan.rate) setRateLimitHeaders(reply, plan.rate)
+    if (plan.chunkCount <= 1) {
+      const profiles: ReturnType<typeof toRestSearchEntry>[] = []
+      for await (const p of services.search.profiles(req.ctx, plan, toRestSearchEntry)) profiles.push(p)
+      return { profiles, total: plan.total, page: plan.page, pageSize: plan.pageSize }
     }
+    const entries = services.search.profiles(req.ctx, plan, (p) => JSON.stringify(toRestSearchEntry(p)))
+    reply.header('content-type', 'application/json; charset=utf-8')
+    return reply.send(Readable.from(searchDocument(entries, plan), { highWaterMark: 1 }))
   }
   v1.get('/search', search)
   v1.get('/smart-search', search)

@@ -46,11 +46,11 @@ export class RequestBudget {
     this.tenants = new TenantGate(opts.tenantConcurrency, opts.tenantQueue, opts.tenantBurst)
   }
 
-  /** Charges `cost` operations to a caller; throws RATE_LIMITED when they do not fit. */
-  charge(key: string, cost = 1): RateDecision {
+  /** Charges `cost` operations to a caller; throws RATE_LIMITED when they do not fit (`why`: what the cost is for). */
+  charge(key: string, cost = 1, why?: string): RateDecision {
     const d = this.operations.take(key, cost)
     if (!d.allowed) {
-      const what = cost > 1 ? `this request counts ${cost} operations; ` : ''
+      const what = why ? `${why}; ` : cost > 1 ? `this request counts ${cost} operations; ` : ''
       throw new RateLimitedError(
         `Rate limit exceeded: ${d.limit} operations per minute per API key; ${what}retry in ${d.resetSeconds} s`,
         d,

@@ -1,11 +1,15 @@
 import type { DataSource } from 'typeorm'
 import type { Embedder } from '../ai/types.js'
 import type { ProfileRecord } from '../db/profile.repository.js'
-import { SearchRepository } from '../db/search.repository.js'
+import { SearchRepository, type PageHit, type ReadShape } from '../db/search.repository.js'
+import type { Statements } from '../db/statements.js'
+import { DomainError } from '../domain/errors.js'
 import { lexicalVectorFloor, queryTerms, rankHybrid, termsQuery } from '../domain/lexical.js'
 import { checkStorable } from '../domain/validation.js'
 import { parseRequest, searchParamsSchema } from '../domain/requests.js'
+import type { RequestBudget } from './budget.js'
 import type { RequestContext } from './context.js'
+import type { RateDecision } from './rate-limiter.js'
 
 export { FILTER_FIELDS, SORT_FIELDS, type FilterField, type SortField } from '../domain/requests.js'
 
@@ -20,24 +24,100 @@ export interface SearchParams {
   pageSize?: number
 }
 
+export type SearchProfile = ProfileRecord & { similarityScore?: number }
+
 export interface SearchResult {
-  profiles: (ProfileRecord & { similarityScore?: number })[]
+  profiles: SearchProfile[]
   total: number
   page: number
   pageSize: number
 }
 
-/** The four rules of GET /v1/search, with filters, threshold and paging all done in SQL. */
+/** A profile of a page before it is read: its id, its content's size, its score when a query ranked it. */
+export interface SearchHit extends PageHit {
+  similarityScore?: number
+}
+
+/** A page found but not read yet: what the answer's head and tail say, and what is to be read. */
+export interface SearchPlan {
+  total: number
+  page: number
+  pageSize: number
+  hits: SearchHit[]
+  /** How many statements read it (see chunks). */
+  chunkCount: number
+  /** The page's content in all (the sum of its profiles' content_bytes; 0 for a light read). */
+  bytes: number
+  shape: ReadShape
+  /** The budget's decision when the page was charged by its size (for the RateLimit-* headers). */
+  rate?: RateDecision
+}
+
+/** What an answer built whole may still hold: one per operation, shared by its fields (aliases included). */
+export interface WholeAnswerAllowance {
+  used: number
+}
+
+export interface FindOptions {
+  /** What to read of each profile (default: everything, with the recent history as `update_log`). */
+  shape?: ReadShape
+  /**
+   * Charge the page by its size to this key of the request budget: one operation per `chargeUnitBytes` of content beyond
+   * the first (the request paid that one), before anything is read; RATE_LIMITED when it does not fit.
+   */
+  chargeTo?: string
+  /**
+   * The answer is built whole (GraphQL): the page's content comes out of this allowance, and a page that does not fit in
+   * what is left of `wholeMaxBytes` is refused (PAYLOAD_TOO_LARGE) before it is read or charged.
+   */
+  whole?: WholeAnswerAllowance
+}
+
+export interface SearchOptions {
+  /** Prepared statements on this service's database (the reads by id). */
+  statements?: Statements
+  /** Content read by one statement at most (a single larger profile is read alone). */
+  chunkBytes?: number
+  /** The request budget that pages are charged to by size (FindOptions.chargeTo). */
+  budget?: RequestBudget
+  /** Content bytes per operation charged (PROFILER_MAX_BODY_BYTES, as imports are charged). */
+  chargeUnitBytes?: number
+  /** Content bytes an answer built whole holds at most, per operation (PROFILER_GRAPHQL_MAX_SEARCH_BYTES). */
+  wholeMaxBytes?: number
+}
+
+/** About a mebibyte of content per statement: on the embedded database a statement is a block of the main thread. */
+export const READ_CHUNK_BYTES = 1024 * 1024
+/**
+ * An answer built whole (GraphQL) is built in one block of the event loop, about 25-30 ms per MiB of content on a
+ * shared 2-core machine: 2 MiB, about three profiles at the byte limit, keeps it well under 100 ms.
+ */
+export const WHOLE_ANSWER_MAX_BYTES = 2 * 1024 * 1024
+
+/**
+ * The four rules of GET /v1/search, with filters, threshold and paging all done in SQL. A search is found first (ids,
+ * scores, sizes: no content read), then its profiles are read by id in chunks of about READ_CHUNK_BYTES of content, so
+ * no statement (and, on the embedded database, no block of the main thread) grows with the page.
+ */
 export class SearchService {
   private readonly schema: ReturnType<typeof searchParamsSchema>
-  private readonly repo = new SearchRepository()
+  private readonly repo: SearchRepository
+  private readonly chunkBytes: number
+  private readonly chargeUnitBytes: number
+  readonly wholeMaxBytes: number
+  private readonly largeReads = new Pacer()
 
   constructor(
     private readonly ds: DataSource,
     private readonly embedder: Embedder,
     maxPageSize: number,
+    private readonly opts: SearchOptions = {},
   ) {
     this.schema = searchParamsSchema(maxPageSize)
+    this.repo = new SearchRepository(opts.statements)
+    this.chunkBytes = opts.chunkBytes ?? READ_CHUNK_BYTES
+    this.chargeUnitBytes = opts.chargeUnitBytes ?? 256 * 1024
+    this.wholeMaxBytes = opts.wholeMaxBytes ?? WHOLE_ANSWER_MAX_BYTES
   }
 
   validate(p: SearchParams) {
@@ -48,14 +128,99 @@ export class SearchService {
     return { ...v, query }
   }
 
-  async search(ctx: RequestContext, params: SearchParams): Promise<SearchResult> {
+  /** A search, whole: the page found, then every chunk of it read. */
+  async search(ctx: RequestContext, params: SearchParams, o: FindOptions = {}): Promise<SearchResult & { rate?: RateDecision }> {
+    const plan = await this.find(ctx, params, o)
+    const profiles: SearchProfile[] = []
+    for (const chunk of this.chunks(plan)) profiles.push(...(await this.read(ctx, plan, chunk, (p) => p)))
+    return { profiles, total: plan.total, page: plan.page, pageSize: plan.pageSize, ...(plan.rate ? { rate: plan.rate } : {}) }
+  }
+
+  /**
+   * The page's profiles as `map` makes them (a transport's serializer), a chunk at a time as they are pulled: a streamed
+   * answer. Called on the gated service, each chunk is read in one of the tenant's call slots, taken and given back
+   * around it.
+   */
+  async *profiles<T>(ctx: RequestContext, plan: SearchPlan, map: (p: SearchProfile) => T): AsyncGenerator<T> {
+    for (const chunk of this.chunks(plan)) yield* await this.read(ctx, plan, chunk, map)
+  }
+
+  /**
+   * One chunk of a page (see chunks), in page order, each with its score, mapped by `map`. Large chunks take turns in
+   * this process, and take at most about half of its time (see Pacer): reading and serializing a profile at the byte
+   * limit keeps the main thread (and on the embedded database, the engine) busy for milliseconds, and concurrent large
+   * searches would otherwise queue that much work ahead of every other request. Small chunks run freely.
+   */
+  async read<T>(ctx: RequestContext, plan: SearchPlan, hits: SearchHit[], map: (p: SearchProfile) => T): Promise<T[]> {
+    const work = async () => (await this.readNow(ctx, plan, hits)).map(map)
+    const bytes = plan.shape.light ? 0 : hits.reduce((n, h) => n + h.bytes, 0)
+    return bytes > LARGE_CHUNK_BYTES ? this.largeReads.run(work) : work()
+  }
+
+  private async readNow(ctx: RequestContext, plan: SearchPlan, hits: SearchHit[]): Promise<SearchProfile[]> {
+    const records = await this.repo.read(this.ds.manager, ctx.tenantId, hits.map((h) => h.profileId), plan.shape)
+    const byId = new Map(hits.map((h) => [h.profileId, h]))
+    return records.map((r) => {
+      const h = byId.get(r.profile_id)!
+      return h.similarity === undefined ? r : { ...r, similarity: h.similarity, similarityScore: h.similarityScore }
+    })
+  }
+
+  /** The page cut, in order, into runs of at most chunkBytes of content (a larger profile alone). */
+  chunks(plan: SearchPlan): SearchHit[][] {
+    const out: SearchHit[][] = []
+    let run: SearchHit[] = []
+    let bytes = 0
+    for (const h of plan.hits) {
+      const size = plan.shape.light ? 0 : h.bytes
+      if (run.length && bytes + size > this.chunkBytes) {
+        out.push(run)
+        run = []
+        bytes = 0
+      }
+      run.push(h)
+      bytes += size
+    }
+    if (run.length) out.push(run)
+    return out
+  }
+
+  /** The page: total, ids, scores and sizes, no content read; bounded (`whole`) and charged (`chargeTo`) by its size. */
+  async find(ctx: RequestContext, params: SearchParams, o: FindOptions = {}): Promise<SearchPlan> {
     const p = this.validate(params)
+    const shape = o.shape ?? { history: true }
+    const found = await this.page(ctx, p)
+    const bytes = shape.light ? 0 : found.hits.reduce((n, h) => n + h.bytes, 0)
+    const plan: SearchPlan = { total: found.total, page: p.page, pageSize: p.pageSize, hits: found.hits, chunkCount: 0, bytes, shape }
+    plan.chunkCount = this.chunks(plan).length
+    if (o.whole) {
+      if (o.whole.used + bytes > this.wholeMaxBytes) {
+        const others = o.whole.used ? ` (with ${fmt(o.whole.used)} bytes of this operation's other search pages)` : ''
+        throw new DomainError(
+          'PAYLOAD_TOO_LARGE',
+          `This page's ${found.hits.length} profiles hold ${fmt(bytes)} bytes of content${others}; a GraphQL answer holds at most ${fmt(this.wholeMaxBytes)} ` +
+            `(PROFILER_GRAPHQL_MAX_SEARCH_BYTES): ask for fewer profiles (pageSize), select only profileId, status, coreInfo, summary or dates, ` +
+            `or use GET /v1/search, which streams`,
+        )
+      }
+      o.whole.used += bytes
+    }
+    const cost = Math.max(0, Math.ceil(bytes / this.chargeUnitBytes) - 1)
+    if (o.chargeTo && this.opts.budget && cost > 0) {
+      plan.rate = this.opts.budget.charge(
+        o.chargeTo,
+        cost,
+        `this page's profiles hold ${fmt(bytes)} bytes and count ${cost} more operations (one per ${fmt(this.chargeUnitBytes)} bytes beyond the first); ` +
+          `a smaller pageSize costs less`,
+      )
+    }
+    return plan
+  }
+
+  private async page(ctx: RequestContext, p: ReturnType<SearchService['validate']>): Promise<{ total: number; hits: SearchHit[] }> {
     const filter = { tenantId: ctx.tenantId, filterBy: p.filterBy, filterValue: p.filterValue }
     const offset = (p.page - 1) * p.pageSize
-    if (!p.query) {
-      const found = await this.repo.list(this.ds.manager, { ...filter, sortBy: p.sortBy, sortOrder: p.sortOrder, pageSize: p.pageSize, offset })
-      return { profiles: found.profiles, total: found.total, page: p.page, pageSize: p.pageSize }
-    }
+    if (!p.query) return this.repo.list(this.ds.manager, { ...filter, sortBy: p.sortBy, sortOrder: p.sortOrder, pageSize: p.pageSize, offset })
     const { vectors } = await this.embedder.embed([p.query], ctx.signal)
     const cal = this.embedder.calibration
     const terms = queryTerms(p.query)
@@ -69,11 +234,10 @@ export class SearchService {
         pageSize: p.pageSize,
         offset,
       })
-      const profiles = found.profiles.map((r) => ({ ...r, similarityScore: round2(cal.toScore(r.similarity!)) }))
-      return { profiles, total: found.total, page: p.page, pageSize: p.pageSize }
+      return { total: found.total, hits: found.hits.map((h) => ({ ...h, similarityScore: round2(cal.toScore(h.similarity!)) })) }
     }
     // Hybrid: a profile passes on its vector score, or on its hybrid score when it holds every query term.
-    const { total, candidates } = await this.repo.hybridCandidates(this.ds.manager, {
+    const { total, candidates, bytes } = await this.repo.hybridCandidates(this.ds.manager, {
       ...filter,
       vector: vectors[0]!,
       maxDistance: 1 - cal.toCosine(p.sensitivity),
@@ -83,11 +247,32 @@ export class SearchService {
       limit: offset + p.pageSize,
     })
     const page = rankHybrid(candidates, (c) => cal.toScore(c), offset, p.pageSize)
-    const records = await this.repo.byIds(this.ds.manager, ctx.tenantId, page.map((h) => h.profileId))
-    const byId = new Map(page.map((h) => [h.profileId, h]))
-    const profiles = records.map((r) => ({ ...r, similarity: byId.get(r.profile_id)!.similarity, similarityScore: round2(byId.get(r.profile_id)!.score) }))
-    return { profiles, total, page: p.page, pageSize: p.pageSize }
+    return { total, hits: page.map((h) => ({ profileId: h.profileId, bytes: bytes.get(h.profileId) ?? 0, similarity: h.similarity, similarityScore: round2(h.score) })) }
+  }
+}
+
+/** Chunks above this much content (a chunk that costs more than one operation) are paced (see read). */
+const LARGE_CHUNK_BYTES = 256 * 1024
+
+/**
+ * One task at a time, first come first served, and each keeps the turn after it is done for as long again as it took
+ * (at most a second): such tasks take about half of the process's time at most, whatever their number, leaving the
+ * rest to other requests. The caller has its result at once; the next task waits out the pause.
+ */
+class Pacer {
+  private tail: Promise<void> = Promise.resolve()
+
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    let began = 0
+    const result = this.tail.then(() => {
+      began = performance.now()
+      return fn()
+    })
+    const pause = () => new Promise<void>((r) => setTimeout(r, Math.min(performance.now() - began, 1000)))
+    this.tail = result.then(pause, pause)
+    return result
   }
 }
 
 const round2 = (n: number) => Math.round(n * 100) / 100
+const fmt = (n: number) => n.toLocaleString('en-US')

@@ -171,6 +171,96 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
     expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(100)
     expect(m.healthMax).toBeLessThan(1000)
   })
+
+  it("100 profiles at the byte limit searched, several pages of 100 at once over REST and GraphQL: another tenant's GETs p99 under 100 ms, /healthz under 1 s", async () => {
+    // The profile at the limits copied to 99 more ids (outside the measured window): a page of 100 holds about 50 MB.
+    const ds = svc.profiler.db.dataSource
+    const { tenantId } = await svc.profiler.services.tenants.authenticate(svc.key, 't')
+    await ds.query(
+      `INSERT INTO profiles (tenant_id, profile_id, status, content, field_timestamps, internals, summary, language, name, age, gender, location, embedding,
+                             embedding_model, lexemes, version, history_seq, created_at, last_updated)
+       SELECT tenant_id, 'copy-' || i, status, content, field_timestamps, internals, summary, language, name, age, gender, location, embedding,
+              embedding_model, lexemes, version, history_seq, created_at, last_updated
+         FROM profiles, generate_series(1, 99) i WHERE tenant_id = $1 AND profile_id = 'big'
+       ON CONFLICT DO NOTHING`,
+      [tenantId],
+    )
+    const [{ n, bytes }] = await ds.query(`SELECT count(*)::int AS n, sum(content_bytes)::bigint AS bytes FROM profiles WHERE tenant_id = $1`, [tenantId])
+    expect(n).toBe(100)
+    expect(Number(bytes)).toBeGreaterThan(100 * 0.9 * DEFAULT_PROFILE_LIMITS.profileBytes)
+
+    const auth = { authorization: `Bearer ${svc.key}` }
+    const searches = ['/v1/search?pageSize=100', '/v1/search?pageSize=100&query=interest&sensitivity=0', '/v1/smart-search?pageSize=100&sortBy=id', '/v1/search?pageSize=100&query=memory%20trait&sensitivity=0']
+    // Each answer is read as it arrives (the client runs in this process too: parsing 50 MB here would stall the
+    // measure itself); one is parsed afterwards.
+    const received: { status: number; bytes: number; text?: string }[] = []
+    let finished = 0
+    const all = searches.map((path, i) =>
+      fetch(`${svc.url}${path}`, { headers: auth }).then(async (r) => {
+        const chunks: Buffer[] = []
+        let bytes = 0
+        for await (const c of r.body as unknown as AsyncIterable<Uint8Array>) {
+          bytes += c.byteLength
+          if (i === 1) chunks.push(Buffer.from(c))
+        }
+        received[i] = { status: r.status, bytes, ...(i === 1 ? { text: Buffer.concat(chunks).toString() } : {}) }
+        finished++
+      }),
+    )
+    // GraphQL builds its answer whole: pages of 100 are refused, pages within the cap (three profiles) answered.
+    const page = (size: number) => `{ searchProfiles(pageSize: ${size}) { total profiles { profile { profileId interests { category values { value confidence } } memories { event } } } } }`
+    const graphql = [100, 3, 100, 3, 100].map((size) =>
+      gql(svc.url, svc.key, page(size)).then((r) => {
+        finished++
+        return { size, r }
+      }),
+    )
+    const m = await measure(svc.url, bystander, async () => finished === searches.length + graphql.length)
+    await Promise.all(all)
+    const answered = await Promise.all(graphql)
+    console.log(JSON.stringify({ case: '4 REST searches of 100 profiles at the byte limit, 3 GraphQL pages of 100 refused, 2 of 3 answered', answerMB: received.map((r) => Math.round(r.bytes / 1e5) / 10), ...m }))
+    expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(100)
+    expect(m.healthMax).toBeLessThan(1000)
+    expect(received.map((r) => r.status)).toEqual([200, 200, 200, 200])
+    for (const r of received) expect(r.bytes).toBeGreaterThan(40_000_000)
+    const doc = JSON.parse(received[1]!.text!)
+    expect(doc.profiles).toHaveLength(100)
+    expect(doc.total).toBe(100)
+    expect(Object.keys(doc)).toEqual(['profiles', 'total', 'page', 'pageSize'])
+    for (const { size, r } of answered) {
+      if (size === 100) expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 })
+      else expect(r.body.data.searchProfiles.profiles).toHaveLength(size)
+    }
+  })
+
+  it('a client that goes away from a streamed search stops its reads', async () => {
+    const search = svc.profiler.services.search
+    const original = search.read
+    let reads = 0
+    search.read = async function (this: typeof search, ...args: Parameters<typeof original>): Promise<any[]> {
+      reads++
+      return original.apply(this, args)
+    }
+    try {
+      const gone = new AbortController()
+      const r = await fetch(`${svc.url}/v1/search?pageSize=100`, { headers: { authorization: `Bearer ${svc.key}` }, signal: gone.signal })
+      expect(r.status).toBe(200)
+      let bytes = 0
+      const reader = r.body!.getReader()
+      while (bytes < 2_000_000) bytes += (await reader.read()).value!.byteLength
+      gone.abort()
+      await reader.cancel().catch(() => undefined)
+      const atAbort = reads
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+      console.log(JSON.stringify({ case: 'client gone', readsAtAbort: atAbort, readsAfter: reads }))
+      // A profile at the byte limit is a chunk of its own: 100 of them are 100 reads when the answer is taken whole.
+      expect(atAbort).toBeGreaterThan(0)
+      expect(reads).toBeLessThan(50)
+      expect(reads - atAbort).toBeLessThanOrEqual(3)
+    } finally {
+      search.read = original
+    }
+  })
 })
 
 describe('no stall while one tenant imports at the limits and re-extracts it', () => {

@@ -1,27 +1,50 @@
-import { Arg, Args, Ctx, ID, Query, Resolver } from 'type-graphql'
+import type { GraphQLResolveInfo } from 'graphql'
+import { Arg, Args, Ctx, ID, Info, Query, Resolver } from 'type-graphql'
 import type { GqlContext } from '../context.js'
+import { selectedFieldNames } from '../selection.js'
 import { toGqlProfile, toGqlSubmission } from '../serializers.js'
 import { SearchArgs } from '../types/args.type.js'
 import { SearchResult } from '../types/operations.type.js'
 import { Submission, TenantUsage } from '../types/profile.type.js'
 
+/** Fields of Profile that hold the content's sections (custom included); the others are small or read on their own. */
+const CONTENT_FIELDS = ['interests', 'personality', 'memories', 'preferences', 'custom']
+
 @Resolver()
 export class SearchResolver {
-  @Query(() => SearchResult, { description: 'Exactly the semantics of GET /v1/search' })
+  @Query(() => SearchResult, {
+    description:
+      'Exactly the semantics of GET /v1/search. A GraphQL answer is built whole, so the profiles of the searchProfiles pages of one operation ' +
+      'hold at most 2 MiB of content together by default (PROFILER_GRAPHQL_MAX_SEARCH_BYTES): a larger page is refused with PAYLOAD_TOO_LARGE before it is read ' +
+      '(ask for fewer profiles, or use GET /v1/search, which streams). A selection of only profileId, status, coreInfo, summary, language, ' +
+      'fieldTimestamps, dates, history, submissions or context reads no content and has no such bound. Charged by size as GET /v1/search is',
+  })
   async searchProfiles(
     @Args(() => SearchArgs) { query, sensitivity, filter, sort, page, pageSize }: SearchArgs,
-    @Ctx() { ctx, services }: GqlContext,
+    @Ctx() gctx: GqlContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<SearchResult> {
-    const r = await services.search.search(ctx, {
-      query: query ?? undefined,
-      sensitivity: sensitivity ?? undefined,
-      filterBy: filter?.field,
-      filterValue: filter?.value,
-      sortBy: sort?.field,
-      sortOrder: sort?.order,
-      page: page ?? undefined,
-      pageSize: pageSize ?? undefined,
-    })
+    const { ctx, services } = gctx
+    const selected = selectedFieldNames(info, ['profiles', 'profile'])
+    const r = await services.search.search(
+      ctx,
+      {
+        query: query ?? undefined,
+        sensitivity: sensitivity ?? undefined,
+        filterBy: filter?.field,
+        filterValue: filter?.value,
+        sortBy: sort?.field,
+        sortOrder: sort?.order,
+        page: page ?? undefined,
+        pageSize: pageSize ?? undefined,
+      },
+      {
+        shape: { history: false, light: !CONTENT_FIELDS.some((f) => selected.has(f)) },
+        whole: (gctx.searchAnswer ??= { used: 0 }),
+        chargeTo: gctx.budgetKey,
+      },
+    )
+    if (r.rate) gctx.rate = r.rate
     return {
       profiles: r.profiles.map((p) => ({ similarityScore: p.similarityScore, profile: toGqlProfile(p) })),
       total: r.total,
