@@ -179,6 +179,20 @@ export interface Changes {
   dropped?: Dropped
 }
 
+/**
+ * How many values a profile's lists hold (interests, traits, topics to avoid, memories, custom entries): a cheap measure
+ * of how much work a merge, a summary or a context of it is, for choosing to run small ones where they are asked.
+ * O(categories + custom fields); anything not a list counts nothing.
+ */
+export function valueCount(c: Partial<ProfileContent> | undefined): number {
+  if (!c || typeof c !== 'object') return 0
+  const len = (l: unknown) => (Array.isArray(l) ? l.length : 0)
+  let n = len(c.personality?.traits) + len(c.preferences?.topics_to_avoid) + len(c.memories)
+  for (const l of Object.values(c.interests ?? {})) n += len(l)
+  for (const fields of Object.values(c.custom ?? {})) for (const v of Object.values(fields ?? {})) n += Array.isArray(v) ? v.length : 1
+  return n
+}
+
 /** One profile's key in maps of many tenants' profiles (the worker's rounds): tenant and id, NUL-separated. */
 export const profileKey = (p: { tenantId: string; profileId: string }) => `${p.tenantId}\u0000${p.profileId}`
 

@@ -1,5 +1,6 @@
 import { ThreadPool, threadEntry } from '../../threads/pool.js'
-import type { ProfileContent } from '../../domain/profile.js'
+import { valueCount, type ProfileContent } from '../../domain/profile.js'
+import { summarizeProfile } from './local-summarizer.js'
 import type { ExtractRequest, ExtractResult, Extractor, Summarizer } from '../types.js'
 import type { ThreadRequest, ThreadResult } from './extract-thread.js'
 
@@ -8,6 +9,9 @@ import type { ThreadRequest, ThreadResult } from './extract-thread.js'
  * (a busy worker's main thread answered late: one request at a time kept the thread about a third busy).
  */
 const PIPELINE = 4
+
+/** Values up to which a profile is summarized on the calling thread. */
+const INLINE_SUMMARY_VALUES = 300
 
 /**
  * The local extractor on a pool of worker threads (src/threads/pool.ts): extraction is CPU work (up to a second for the
@@ -40,12 +44,18 @@ export class ThreadedExtractor implements Extractor {
     return { extractions: parts.flatMap((p) => p.extractions) }
   }
 
-  /** The template summarizer (local-summarizer.ts), on these threads. */
+  /**
+   * The template summarizer (local-summarizer.ts): on these threads for a large profile, where it is asked for a small
+   * one (a fraction of a millisecond, less than waiting behind extractions on a busy thread: most profiles).
+   */
   summarizer(): Summarizer {
     return {
       name: 'local',
-      summarize: async (profile: ProfileContent, signal?: AbortSignal, instructions?: readonly string[]) =>
-        (await this.pool.run({ kind: 'summarize', profile, ...(instructions ? { instructions } : {}) }, { signal })) as { summary: string },
+      summarize: async (profile: ProfileContent, signal?: AbortSignal, instructions?: readonly string[]) => {
+        signal?.throwIfAborted()
+        if (valueCount(profile) <= INLINE_SUMMARY_VALUES) return { summary: summarizeProfile(profile, instructions) }
+        return (await this.pool.run({ kind: 'summarize', profile, ...(instructions ? { instructions } : {}) }, { signal })) as { summary: string }
+      },
     }
   }
 

@@ -22,6 +22,17 @@ import {
   type MergeTask,
 } from './cpu-tasks.js'
 import { ThreadPool, threadEntry, type RunOptions } from '../../threads/pool.js'
+import { valueCount, type ProfileContent } from '../../domain/profile.js'
+
+/** Values (stored plus proposed) up to which a merge runs where it is asked: well under a millisecond of work. */
+export const INLINE_VALUES = 300
+
+/** The values a merge reads: the profile's and the batch's (an extraction has the lists of a profile's content). */
+export function mergeSize(t: Pick<MergeTask, 'state' | 'extractions'>): number {
+  let n = valueCount(t.state.content)
+  for (const ex of t.extractions) n += valueCount(ex as Partial<ProfileContent>)
+  return n
+}
 
 /**
  * The service's CPU work that grows with a profile (a batch's merge, a context's ranking and composition) on worker
@@ -35,15 +46,20 @@ export class CpuPool {
     if (threads > 0) this.pool = new ThreadPool({ name: 'cpu', size: threads, entry: threadEntry(import.meta.url, 'cpu-thread'), pipeline: 2 })
   }
 
-  private run<T extends CpuResult>(task: CpuTask, inline: () => T | Promise<T>, opts: RunOptions): Promise<T> {
-    if (!this.pool) {
+  private run<T extends CpuResult>(task: CpuTask, inline: () => T | Promise<T>, opts: RunOptions & { inline?: boolean }): Promise<T> {
+    if (!this.pool || opts.inline) {
       opts.signal?.throwIfAborted()
       return Promise.resolve().then(inline)
     }
     return this.pool.run(task, opts) as Promise<T>
   }
 
+  /**
+   * A merge: inline when the profile and the batch are small (a fraction of a millisecond, less than the trip to a
+   * thread and back: most batches), on a thread otherwise.
+   */
   merge(t: Omit<MergeTask, 'kind'>, opts: RunOptions = {}): Promise<MergeOutput> {
+    if (mergeSize(t) <= INLINE_VALUES) return this.run({ kind: 'merge', ...t }, () => runMerge(t), { ...opts, inline: true })
     return this.run({ kind: 'merge', ...t }, () => runMerge(t), opts)
   }
 
