@@ -18,6 +18,7 @@ import { emptyContent, emptyState, type Extraction, type ProfileContent, type Sc
 import { strictSchemaProblems, validateInstance } from './json-schema-strict.js'
 import { compileSchema, readCustomFields } from '../../src/ai/local/custom-fields.js'
 import type { CustomField, CustomSchema } from '../../src/domain/custom-schema.js'
+import { PROVIDER_MODES, type ProviderMode } from './provider-modes.js'
 
 export interface WireUsage {
   prompt_tokens: number
@@ -94,6 +95,8 @@ export interface OpenAIServerOptions {
   chatLatencyMs?: number
   /** Clock for relative dates in extraction. */
   now?: () => Date
+  /** Which provider the fake behaves as (test/support/provider-modes.ts). Default 'openai'. */
+  mode?: ProviderMode
 }
 
 export interface FaultQueue {
@@ -118,6 +121,8 @@ export interface OpenAIServer {
   resetStats(): void
   /** The model changed: every extraction the fake model answers from now on passes through this (undefined: as is). */
   revise?: (ex: Extraction, text: string) => Extraction
+  /** The provider the fake behaves as; may be changed between requests. */
+  mode: ProviderMode
   close(): Promise<void>
 }
 
@@ -489,6 +494,12 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       const { items } = findBatch(body.messages)
       if (items.length) rec.batch = { submissionIds: items.map((i) => i.id), texts: items.map((i) => i.text), inputTypes: items.map((i) => i.inputType) }
     }
+    const refusal = PROVIDER_MODES[api.mode].refuse?.(kind, body, headers)
+    if (refusal) {
+      rec.problems.push(`refused in mode ${api.mode}: ${JSON.stringify(refusal.body).slice(0, 300)}`)
+      reply(refusal.status, refusal.body, refusal.headers)
+      return
+    }
     const fault = takeFault(kind, raw)
     if (fault) rec.fault = fault
     if (kind === 'chat') {
@@ -559,8 +570,10 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
   }
 
   function chat(body: any, rec: RecordedRequest, fault: Fault | undefined, reply: (s: number, b: unknown) => boolean) {
-    const messages: any[] = Array.isArray(body.messages) ? body.messages : []
-    if (!messages.length || !body.model) {
+    const sent: any[] = Array.isArray(body.messages) ? body.messages : []
+    // What the model reads of them (a provider may silently drop part of an over-long prompt).
+    const messages: any[] = PROVIDER_MODES[api.mode].messages?.(sent, body) ?? sent
+    if (!sent.length || !body.model) {
       reply(400, errorBody("'messages' and 'model' are required.", 'invalid_request_error'))
       return
     }
@@ -657,6 +670,14 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       refusal = "I'm sorry, I can't help with that."
       content = null
     }
+    // The output cap: the request's own (max_completion_tokens, or the older max_tokens), or the model's limit in this
+    // mode; an answer longer than that is cut, with finish_reason "length", as every provider does.
+    const caps = [body.max_completion_tokens, body.max_tokens, PROVIDER_MODES[api.mode].outputCap?.(body)].filter((n): n is number => typeof n === 'number' && n > 0)
+    const cap = caps.length ? Math.min(...caps) : undefined
+    if (content !== null && cap !== undefined && tokens(content.length) > cap) {
+      content = content.slice(0, cap * 4)
+      finish = 'length'
+    }
     const usage: WireUsage = {
       prompt_tokens: tokens(promptChars),
       completion_tokens: tokens((content ?? refusal ?? '').length),
@@ -722,6 +743,7 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       },
     },
     maxConcurrentChat: () => maxInFlightChat,
+    mode: opts.mode ?? 'openai',
     resetStats() {
       maxInFlightChat = inFlightChat
     },
