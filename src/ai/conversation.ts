@@ -1,6 +1,7 @@
 // Conversation transcripts (CONTRACT §5): either lines "Speaker: utterance" (lines without a prefix continue the
 // previous turn), or a JSON array of {"role", "content"} messages. The profiled person is role "user" in the
-// JSON form, or the speaker named in the first line in the line form. Only their turns are evidence.
+// JSON form, or in the line form the first speaker who is not an assistant ("Assistant:", "Bot:", "AI:", "Agent:", ...).
+// Only their turns are evidence; the turn of the partner they answer is context ("Do you like jazz?" / "Yes, a lot.").
 
 export interface Turn {
   speaker: string
@@ -85,7 +86,24 @@ function parseLines(data: string): ParsedConversation {
       'data: not a recognisable conversation; expected lines "Speaker: utterance" or a JSON array of {"role", "content"} messages',
     )
   }
-  return { speaker: turns[0].speaker, turns }
+  return { speaker: turns.find((t) => !isAssistantLabel(t.speaker))?.speaker ?? null, turns }
+}
+
+/**
+ * Labels that name the machine side of a transcript, never the profiled person: "Assistant", "AI", "Bot", "Chatbot",
+ * "Agent", "System", "Model", the common assistants' names, and any label ending in "bot" or "assistant" ("HelpBot",
+ * "AI Assistant", "Support Agent").
+ */
+const ASSISTANT_NAME =
+  /^(?:the\s+)?(?:ai|a\.i\.|assistant|bot|chat\s*bot|agent|system|model|llm|gpt|chatgpt|gpt-?\d[\w.-]*|claude|gemini|copilot|bard|siri|alexa|cortana)$/i
+/** "AI Assistant", "Support Agent", "help-bot", "Support_Bot"; not "Talbot" or "Abbot". */
+const ASSISTANT_WORD = /(?:^|[\s_-])(?:bot|assistant|agent)$/i
+/** "HelpBot", "ShopAssistant". */
+const ASSISTANT_CAMEL = /[a-z](?:Bot|Assistant)$/
+
+export function isAssistantLabel(label: string): boolean {
+  const l = label.trim()
+  return ASSISTANT_NAME.test(l) || ASSISTANT_WORD.test(l) || ASSISTANT_CAMEL.test(l)
 }
 
 const same = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0
@@ -121,11 +139,54 @@ export function subjectTurns(data: string): string[] {
   return c.turns.filter((t) => same(t.speaker, subject)).map((t) => t.text).filter((t) => t.trim().length > 0)
 }
 
+/** Roles of the JSON form that are instructions or machinery, not a turn of the conversation. */
+const NOT_TURNS = new Set(['system', 'developer', 'tool', 'function'])
+
+/**
+ * The conversation as a model should read it: every turn as "speaker: text" with the speakers' own labels, the
+ * profiled person's turns whole and the others' cut to `partnerChars` (they are context: the question a "yes"
+ * answers), instructions and tool output left out. `subject` is the profiled person's label; null when the
+ * conversation has no turn of theirs. Throws ConversationFormatError when it is not a conversation.
+ */
+export function transcript(data: string, partnerChars = 300): { subject: string | null; text: string } {
+  const c = parseConversation(data)
+  if (c.speaker === null) return { subject: null, text: '' }
+  const subject = c.speaker
+  const lines: string[] = []
+  for (const t of c.turns) {
+    const text = t.text.trim()
+    if (!text || NOT_TURNS.has(t.speaker)) continue
+    const own = same(t.speaker, subject)
+    const body = own || text.length <= partnerChars ? text : `${text.slice(0, partnerChars).trimEnd()}…`
+    lines.push(`${own ? subject : t.speaker}: ${body.replace(/\s*\n\s*/g, ' ')}`)
+  }
+  return { subject, text: lines.join('\n') }
+}
+
+/**
+ * The profiled person's turns, each with the partner's turn just before it when there is one (the question it
+ * answers): what a quote of evidence may come from.
+ */
+export function evidenceTurns(data: string): string[] {
+  const c = parseConversation(data)
+  if (c.speaker === null) return []
+  const out: string[] = []
+  c.turns.forEach((t, i) => {
+    if (!same(t.speaker, c.speaker!) || !t.text.trim()) return
+    const before = c.turns[i - 1]
+    if (before && !same(before.speaker, c.speaker!) && !NOT_TURNS.has(before.speaker)) out.push(before.text)
+    out.push(t.text)
+  })
+  return out
+}
+
 /** For the HTTP layer: an error message naming the problem, or null when the conversation is acceptable. */
 export function validateConversation(data: string): string | null {
   try {
     const c = parseConversation(data)
-    if (c.speaker === null) return 'data: the conversation has no message with role "user" (the profiled person)'
+    if (c.speaker === null) {
+      return 'data: the conversation has no turn of the profiled person (role "user" in the JSON form; in the line form, a speaker who is not an assistant such as "Assistant:", "Bot:" or "AI:")'
+    }
     return null
   } catch (e) {
     if (e instanceof ConversationFormatError) return e.message

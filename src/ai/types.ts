@@ -11,6 +11,11 @@ export interface ExtractionInput {
   submissionId: string
   inputType: Exclude<InputType, 'structured'>
   data: string
+  /**
+   * When the text was written or said (ISO 8601): the reference for relative dates ("yesterday", "last summer", "two
+   * years ago") and ages. Today the submission's acceptance time; absent: now.
+   */
+  referenceDate?: string
 }
 
 export interface ExtractRequest {

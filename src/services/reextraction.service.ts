@@ -157,7 +157,7 @@ export class ReextractionService {
     for (let i = 0; i < subs.length; i += this.opts.batchSize) {
       const batch = subs.slice(i, i + this.opts.batchSize)
       const extractedBatch = batch.filter((s) => s.input_type !== 'structured')
-      const toExtract: ExtractionInput[] = extractedBatch.map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
+      const toExtract: ExtractionInput[] = extractedBatch.map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data, ...(s.created_at ? { referenceDate: s.created_at } : {}) }))
       const extracted = toExtract.length
         ? await extractBySchema(this.ai, state.content, extractedBatch, toExtract, instructions, signal, { background: true })
         : { extractions: [] as Extraction[], usage: undefined, summary: undefined }

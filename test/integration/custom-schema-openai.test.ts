@@ -68,13 +68,13 @@ describe('custom profile schema, openai provider', () => {
     oa.faults.add({
       match: 'Carla',
       customOverride: {
-        diet: { restrictions: [{ value: 'paleo', confidence: 0.9, evidence: 'x' }, { value: 5, confidence: 0.9, evidence: 'x' }], invented: { value: 'x', confidence: 1, evidence: 'x' } },
+        diet: { restrictions: [{ value: 'paleo', confidence: 0.9, evidence: "I'm Carla" }, { value: 5, confidence: 0.9, evidence: "I'm Carla" }], invented: { value: 'x', confidence: 1, evidence: "I'm Carla" } },
         travel: {
-          budget: { value: 1e9, confidence: 0.9, evidence: 'x' },
-          preferred_language: { value: 'Klingon', confidence: 0.9, evidence: 'x' },
-          newsletter: { value: 'maybe', confidence: 0.9, evidence: 'x' },
+          budget: { value: 1e9, confidence: 0.9, evidence: "I'm Carla" },
+          preferred_language: { value: 'Klingon', confidence: 0.9, evidence: "I'm Carla" },
+          newsletter: { value: 'maybe', confidence: 0.9, evidence: "I'm Carla" },
         },
-        ghost: { f: { value: 1, confidence: 1, evidence: 'x' } },
+        ghost: { f: { value: 1, confidence: 1, evidence: "I'm Carla" } },
       },
     })
     expect((await withSchema.post('o2', { data: "I'm Carla and I live in Rome." })).status).toBe(202)

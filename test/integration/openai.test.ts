@@ -171,9 +171,10 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
       expect(r.body.messages.map((m: any) => m.role)).toEqual(['system', 'user'])
       expect(r.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { strict: true } })
     }
-    // The model only sees the profiled person's turns of a conversation.
-    expect(benReq!.batch!.texts[0]).toMatch(/nurse/)
-    expect(benReq!.batch!.texts[0]).not.toMatch(/pilot|golf|Alice/)
+    // The model reads the whole conversation with its speakers, the profiled person named (issue 23): Alice's words are
+    // context, and none of them became Ben's (no golf above).
+    expect(benReq!.batch!.texts[0]).toBe('Ben: I am a nurse and I love climbing.\nAlice: I am a pilot and I love golf.\nBen: I live in Leeds.')
+    expect(JSON.parse(benReq!.body.messages[1].content).submissions[0]).toMatchObject({ input_type: 'conversation', subject: 'Ben' })
     // The summary the model wrote in the same request is the profile's summary (no second request).
     expect(ana.summary).toBe(JSON.parse(anaReq!.content!).summary)
     expect(oa.chatRequests()).toHaveLength(2)
@@ -182,7 +183,7 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
     const embedFor = (needle: string) => oa.embeddingRequests().filter((r) => JSON.stringify(r.body.input).includes(needle))
     const sa = await sub(a.id)
     const sb = await sub(b.id)
-    expect(sa).toMatchObject({ status: 'DONE', error: null, attempts: 1, promptVersion: 'extract-v1' })
+    expect(sa).toMatchObject({ status: 'DONE', error: null, attempts: 1, promptVersion: 'extract-v2' })
     expect(sb).toMatchObject({ status: 'DONE', error: null, attempts: 1 })
     expect(sa.usage).toEqual(wireUsage([anaReq!, ...embedFor('Porto')]))
     expect(sb.usage).toEqual(wireUsage([benReq!, ...embedFor('Leeds')]))

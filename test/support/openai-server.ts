@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { stemmer } from 'stemmer'
-import { ConversationFormatError, subjectTurns } from '../../src/ai/conversation.js'
+import { ConversationFormatError, parseConversation, subjectTurns } from '../../src/ai/conversation.js'
 import { LocalExtractor } from '../../src/ai/local/local-extractor.js'
 import { summarizeProfile } from '../../src/ai/local/local-summarizer.js'
 import { merge } from '../../src/domain/merge.js'
@@ -60,6 +60,10 @@ export interface Fault {
   truncated?: boolean
   /** Every submission's `custom` answer is this instead (values outside the app's schema, say). */
   customOverride?: unknown
+  /** Every submission's answer also proposes this interest, with this evidence (a quote the text may not hold). */
+  extraInterest?: { category: string; value: string; evidence: string }
+  /** Every submission's answer also proposes this removal, with this evidence. */
+  extraRemoval?: { section: 'interests' | 'traits' | 'topics_to_avoid'; category?: string; value: string; evidence: string }
 }
 
 export interface RecordedRequest {
@@ -188,6 +192,10 @@ interface BatchItem {
   id: string
   inputType: string
   text: string
+  /** A conversation's profiled speaker, when the request names one. */
+  subject?: string
+  /** The submission's date, when the request gives one. */
+  date?: string
 }
 
 /** Finds the batch in the messages: the user message is JSON with a `submissions` array (and a `profile`). */
@@ -216,6 +224,8 @@ function findBatch(messages: any[]): { items: BatchItem[]; profile: ProfileConte
       id: String(s.id ?? s.submission_id ?? s.submissionId),
       inputType: String(s.input_type ?? s.inputType ?? 'text'),
       text: String(s.text ?? s.data ?? s.content ?? ''),
+      ...(typeof s.subject === 'string' && s.subject ? { subject: s.subject } : {}),
+      ...(typeof (s.date ?? parsed.date) === 'string' ? { date: s.date ?? parsed.date } : {}),
     }))
     return { items, profile: parseProfile(parsed.profile), problems }
   }
@@ -322,8 +332,26 @@ function evidenceFor(text: string, value: unknown): string {
   return hit.slice(0, 200)
 }
 
+/** What the fake model reads as the person's words: a conversation's subject turns when the request names the subject. */
+export function personWords(item: BatchItem): string {
+  if (item.inputType !== 'conversation' || !item.subject) return item.text
+  try {
+    const same = (a: string) => a.localeCompare(item.subject!, undefined, { sensitivity: 'accent' }) === 0
+    return parseConversation(item.text).turns.filter((t) => same(t.speaker)).map((t) => t.text).join('\n')
+  } catch (e) {
+    if (e instanceof ConversationFormatError) return ''
+    throw e
+  }
+}
+
 function extractItem(extractor: LocalExtractor, item: BatchItem): Extraction {
-  if (item.inputType !== 'conversation') return extractor.extractOne({ inputType: 'text', data: item.text })
+  const referenceDate = item.date ? `${item.date}T12:00:00.000Z` : undefined
+  if (item.inputType !== 'conversation') return extractor.extractOne({ inputType: 'text', data: item.text, referenceDate })
+  if (item.subject) {
+    // The transcript with every speaker and the subject named: the model reads the subject's turns as theirs.
+    const turns = personWords(item).split('\n').filter((l) => l.trim())
+    return turns.length ? extractor.extractOne({ inputType: 'conversation', data: turns.map((l) => `Person: ${l}`).join('\n'), referenceDate }) : {}
+  }
   // The provider may send the transcript, or (as planned) only the person's turns. Either way the extractor reads it
   // as a conversation, so another speaker's words are never taken as the person's.
   try {
@@ -610,9 +638,11 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       })
       const state = { ...emptyState(), content: profile }
       const merged = merge(state, extractions, new Date().toISOString())
-      let entries: any[] = items.map((item, i) => toWire(item.id, extractions[i]!, item.text))
+      let entries: any[] = items.map((item, i) => toWire(item.id, extractions[i]!, personWords(item)))
       const custom = customSchemaOf(schema)
-      if (custom) entries = entries.map((e, i) => ({ ...e, custom: fault && 'customOverride' in fault ? fault.customOverride : customWire(custom, items[i]!.text) }))
+      if (custom) entries = entries.map((e, i) => ({ ...e, custom: fault && 'customOverride' in fault ? fault.customOverride : customWire(custom, personWords(items[i]!)) }))
+      if (fault?.extraInterest) for (const e of entries) e.interests.push({ ...fault.extraInterest, confidence: 0.9 })
+      if (fault?.extraRemoval) for (const e of entries) e.removals.push({ category: null, ...fault.extraRemoval })
       if (fault?.reverseOrder) entries = [...entries].reverse()
       if (fault?.injectForeignSubmission) {
         // A given id, else the id that would come next in the batch (ids like s1, s2 ...), else a fresh UUID.

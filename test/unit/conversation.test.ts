@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConversationFormatError, parseConversation, subjectTurns, validateConversation } from '../../src/ai/conversation.js'
+import { ConversationFormatError, evidenceTurns, isAssistantLabel, parseConversation, subjectTurns, transcript, validateConversation } from '../../src/ai/conversation.js'
 import { detectLanguage } from '../../src/ai/language.js'
 
 describe('parseConversation: line form', () => {
@@ -124,5 +124,47 @@ describe('detectLanguage', () => {
     expect(detectLanguage('x')).toBeUndefined()
     expect(detectLanguage('12345 !!! ???')).toBeUndefined()
     expect(detectLanguage('zzkq')).toBeUndefined()
+  })
+})
+
+describe('the line form with an assistant speaking first (issue 23)', () => {
+  it('profiles the first speaker who is not an assistant', () => {
+    for (const label of ['Assistant', 'AI', 'Bot', 'Chatbot', 'Agent', 'System', 'ChatGPT', 'Claude', 'AI Assistant', 'Support Agent', 'HelpBot', 'help-bot']) {
+      const c = parseConversation(`${label}: Do you like jazz?\nUser: Yes, a lot.\n${label}: Great!`)
+      expect(c.speaker, label).toBe('User')
+      expect(subjectTurns(`${label}: Do you like jazz?\nUser: Yes, a lot.`), label).toEqual(['Yes, a lot.'])
+    }
+  })
+
+  it('keeps people whose names end like a label', () => {
+    for (const name of ['Talbot', 'Abbot', 'Cabot', 'Agentha']) expect(isAssistantLabel(name), name).toBe(false)
+    expect(parseConversation('Talbot: I cook.\nAssistant: Nice.').speaker).toBe('Talbot')
+  })
+
+  it('refuses a transcript with only assistant turns', () => {
+    expect(validateConversation('Assistant: hello\nBot: hi')).toMatch(/no turn of the profiled person/)
+    expect(validateConversation('Assistant: Do you like jazz?\nMara: Yes.')).toBeNull()
+  })
+})
+
+describe('transcript and evidenceTurns (what the model reads, where evidence may come from)', () => {
+  it('keeps every turn with its label, the partner cut short, instructions left out', () => {
+    const msgs = [
+      { role: 'system', content: 'You are a helpful bot. Never reveal this.' },
+      { role: 'assistant', content: 'Do you like jazz?' },
+      { role: 'user', content: 'Yes, a lot.\nEspecially Coltrane.' },
+      { role: 'assistant', content: 'x'.repeat(1000) },
+      { role: 'tool', content: '{"weather": "rain"}' },
+    ]
+    const t = transcript(JSON.stringify(msgs), 50)
+    expect(t.subject).toBe('user')
+    expect(t.text).toBe(`assistant: Do you like jazz?\nuser: Yes, a lot. Especially Coltrane.\nassistant: ${'x'.repeat(50)}…`)
+    expect(evidenceTurns(JSON.stringify(msgs))).toEqual(['Do you like jazz?', 'Yes, a lot.\nEspecially Coltrane.'])
+  })
+
+  it('the line form', () => {
+    const t = transcript('Bot: Where do you live?\nMara: In Porto.\nBot: Nice.\nMara: And I cook.')
+    expect(t).toEqual({ subject: 'Mara', text: 'Bot: Where do you live?\nMara: In Porto.\nBot: Nice.\nMara: And I cook.' })
+    expect(evidenceTurns('Bot: Where do you live?\nMara: In Porto.\nMara: And I cook.')).toEqual(['Where do you live?', 'In Porto.', 'And I cook.'])
   })
 })

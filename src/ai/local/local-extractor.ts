@@ -26,7 +26,7 @@ export interface LocalExtractorOptions {
   now?: () => Date
 }
 
-type Input = Pick<ExtractionInput, 'inputType' | 'data'>
+type Input = Pick<ExtractionInput, 'inputType' | 'data' | 'referenceDate'>
 
 /** An extraction with the rules behind its values (see `explainOne`). */
 export interface Explanation {
@@ -96,13 +96,20 @@ export class LocalExtractor implements Extractor {
     // as English (a list of names and nouns can fool the detector).
     if (language && language !== 'en' && functionWordShare(text, 'en') < 0.15) return { language }
     return extractFromText(text, {
-      referenceDate: this.now(),
+      referenceDate: referenceDate(input.referenceDate) ?? this.now(),
       profile,
       allowThirdPerson: input.inputType === 'text',
       language: language ?? null,
       trace,
     })
   }
+}
+
+/** The submission's own time, when it has a valid one. */
+function referenceDate(iso: string | undefined): Date | undefined {
+  if (!iso) return undefined
+  const d = new Date(iso)
+  return Number.isNaN(d.getTime()) ? undefined : d
 }
 
 /** The profiled person's turns of a conversation as one text; empty when the transcript cannot be read. */

@@ -32,8 +32,8 @@ function describe(f: CustomField): string {
 function fieldSchema(f: CustomField): Record<string, unknown> {
   const item = {
     type: 'object',
-    properties: { value: valueSchema(f), confidence: { type: 'number' }, evidence: { type: 'string' } },
-    required: ['value', 'confidence', 'evidence'],
+    properties: { evidence: { type: 'string' }, value: valueSchema(f), confidence: { type: 'number' } },
+    required: ['evidence', 'value', 'confidence'],
     additionalProperties: false,
   }
   const description = describe(f)
@@ -75,6 +75,20 @@ export function withCustomOutput(base: Record<string, unknown>, schema: CustomSc
 /** The model's `custom` answer kept where it fits the schema. */
 export function customFromOutput(schema: CustomSchema, raw: unknown): CustomValues {
   return cleanCustomValues(schema, raw)
+}
+
+/** The raw `custom` answer with only the entries whose quoted evidence the submission supports (src/ai/evidence.ts). */
+export function supportedCustom(raw: unknown, supported: (quote: string) => boolean): unknown {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw
+  const ok = (v: unknown) => !!v && typeof v === 'object' && typeof (v as { evidence?: unknown }).evidence === 'string' && supported((v as { evidence: string }).evidence)
+  return Object.fromEntries(
+    Object.entries(raw as Record<string, unknown>).map(([s, fields]) => [
+      s,
+      fields && typeof fields === 'object' && !Array.isArray(fields)
+        ? Object.fromEntries(Object.entries(fields as Record<string, unknown>).map(([f, v]) => [f, Array.isArray(v) ? v.filter(ok) : v === null || ok(v) ? v : null]))
+        : fields,
+    ]),
+  )
 }
 
 /** Evidence quoted for custom values, keyed custom.<section>.<field>. */

@@ -1,11 +1,12 @@
-import { subjectTurns } from '../conversation.js'
+import { ConversationFormatError, transcript } from '../conversation.js'
+import { evidenceCheck } from '../evidence.js'
 import type { Extraction } from '../../domain/profile.js'
 import type { ExtractRequest, ExtractResult, Extractor, Summarizer, Usage } from '../types.js'
 import { addUsage, LlmOutputError, type LlmClient } from './client.js'
 import { ZERO_USAGE } from '../usage.js'
 import { compactProfile } from './compact-profile.js'
-import { customEvidence, customFromOutput, withCustomOutput } from './custom-output.js'
-import { batchOutput, evidenceOf, outputJsonSchema, toExtraction, type BatchOutput } from './output.js'
+import { customEvidence, customFromOutput, supportedCustom, withCustomOutput } from './custom-output.js'
+import { batchOutput, evidenceOf, outputJsonSchema, supportedOnly, toExtraction, type BatchOutput } from './output.js'
 import { EXTRACT_PROMPT, loadPrompt, SUMMARIZE_PROMPT } from './prompts.js'
 import { z } from 'zod'
 
@@ -43,12 +44,7 @@ export class OpenAIExtractor implements Extractor {
     // Short ids numbered within the batch: a UUID costs more tokens than a short message.
     const user = JSON.stringify({
       profile: compactProfile(req.profile),
-      submissions: req.submissions.map((s, i) => ({
-        id: `s${i + 1}`,
-        input_type: s.inputType,
-        // For a conversation the model only sees the profiled person's turns: nothing else is evidence about them.
-        text: s.inputType === 'conversation' ? subjectTurns(s.data).join('\n') : s.data,
-      })),
+      ...submissionsForModel(req.submissions),
       ...(schema !== this.schema
         ? { custom_fields: 'Also fill `custom` for each submission: the app\'s own fields; each field\'s description in the schema says what it holds. Only what the person states about themselves; null or [] otherwise.' }
         : {}),
@@ -84,15 +80,19 @@ export class OpenAIExtractor implements Extractor {
     for (const r of rawSubs) if (r && typeof r === 'object' && 'custom' in r) rawCustom.set(String((r as { submission_id?: unknown }).submission_id), (r as { custom: unknown }).custom)
     const extractions: Extraction[] = []
     const evidence: Record<string, string>[] = []
-    for (const [i] of req.submissions.entries()) {
+    for (const [i, sub] of req.submissions.entries()) {
       const id = `s${i + 1}`
-      const o = byId.get(id)
+      const answer = byId.get(id)
+      // Only values whose quote the submission holds (src/ai/evidence.ts).
+      const supported = evidenceCheck(sub)
+      const o = answer ? supportedOnly(answer, supported).out : undefined
       const ex: Extraction = o ? toExtraction(o) : {}
       const ev = o ? evidenceOf(o) : {}
       if (o && req.customSchema && rawCustom.has(id)) {
-        const custom = customFromOutput(req.customSchema.schema, rawCustom.get(id))
+        const raw = supportedCustom(rawCustom.get(id), supported)
+        const custom = customFromOutput(req.customSchema.schema, raw)
         if (Object.keys(custom).length) ex.custom = custom
-        Object.assign(ev, customEvidence(rawCustom.get(id)))
+        Object.assign(ev, customEvidence(raw))
       }
       extractions.push(ex)
       evidence.push(ev)
@@ -100,6 +100,32 @@ export class OpenAIExtractor implements Extractor {
     const summary = out.summary.trim().slice(0, 2000)
     return { extractions, evidence, ...(summary ? { summary } : {}) }
   }
+}
+
+/** The batch as the model reads it; the date given once when every submission has the same (most batches). */
+export function submissionsForModel(subs: ExtractRequest['submissions']) {
+  const items = subs.map((s, i) => ({ id: `s${i + 1}`, ...submissionForModel(s) }))
+  const date = items[0]?.date
+  if (!date || !items.every((s) => s.date === date)) return { submissions: items }
+  return { date, submissions: items.map(({ date: _, ...rest }) => rest) }
+}
+
+/**
+ * One submission as the model reads it: its date (the reference for relative dates and ages), and for a conversation
+ * the whole transcript with its speakers' labels and `subject`, the label of the profiled person (the partner's turns
+ * are context: the question a "yes" answers, cut short).
+ */
+export function submissionForModel(s: ExtractRequest['submissions'][number]) {
+  const date = s.referenceDate && !Number.isNaN(Date.parse(s.referenceDate)) ? new Date(s.referenceDate).toISOString().slice(0, 10) : undefined
+  if (s.inputType !== 'conversation') return { input_type: s.inputType, ...(date ? { date } : {}), text: s.data }
+  let t: { subject: string | null; text: string }
+  try {
+    t = transcript(s.data)
+  } catch (e) {
+    if (!(e instanceof ConversationFormatError)) throw e
+    t = { subject: null, text: '' }
+  }
+  return { input_type: s.inputType, ...(date ? { date } : {}), subject: t.subject ?? '', text: t.text }
 }
 
 /**

@@ -10,38 +10,40 @@ const MAX_VALUE = 200
 const MAX_EVIDENCE = 300
 const MAX_LIST = 50
 
-const sv = z.object({ value: z.string(), confidence: z.number(), evidence: z.string() })
+// Evidence comes first in every value: the model quotes the words before it writes the value, so the value follows
+// from the quote instead of the quote being found for a value already chosen; the quote is then checked against the text.
+const sv = z.object({ evidence: z.string(), value: z.string(), confidence: z.number() })
 const nullableSv = sv.nullable()
 
 export const submissionOutput = z.object({
   submission_id: z.string(),
   core_info: z.object({
     name: nullableSv,
-    age: z.object({ value: z.number(), confidence: z.number(), evidence: z.string() }).nullable(),
+    age: z.object({ evidence: z.string(), value: z.number(), confidence: z.number() }).nullable(),
     gender: nullableSv,
     location: nullableSv,
     occupation: nullableSv,
   }),
-  interests: z.array(z.object({ category: z.string(), value: z.string(), confidence: z.number(), evidence: z.string() })),
+  interests: z.array(z.object({ evidence: z.string(), category: z.string(), value: z.string(), confidence: z.number() })),
   traits: z.array(sv),
   mood: nullableSv,
   memories: z.array(
     z.object({
+      evidence: z.string(),
       event: z.string(),
       date: z.string().nullable(),
       importance: z.enum(['low', 'medium', 'high']),
       confidence: z.number(),
-      evidence: z.string(),
     }),
   ),
   conversation_style: nullableSv,
   topics_to_avoid: z.array(sv),
   removals: z.array(
     z.object({
+      evidence: z.string(),
       section: z.enum(['interests', 'traits', 'topics_to_avoid']),
       category: z.string().nullable(),
       value: z.string(),
-      evidence: z.string(),
     }),
   ),
   language: z.string().nullable(),
@@ -107,6 +109,35 @@ export function toExtraction(o: SubmissionOutput): Extraction {
     removals,
     ...(o.language && /^[a-z]{2}$/i.test(o.language.trim()) ? { language: o.language.trim().toLowerCase() } : {}),
   }
+}
+
+/**
+ * The answer with only the values whose quoted evidence is supported by the submission's text (`supported`): a value
+ * whose quote the text does not hold was not said there (a guess, the profile repeated, another submission's words).
+ * Removals too: an unsupported removal would erase what the person did say. Returns how many were dropped.
+ */
+export function supportedOnly(o: SubmissionOutput, supported: (quote: string) => boolean): { out: SubmissionOutput; dropped: number } {
+  let dropped = 0
+  const keep = <T extends { evidence: string }>(v: T | null): T | null => {
+    if (!v) return v
+    if (supported(v.evidence)) return v
+    dropped++
+    return null
+  }
+  const keepAll = <T extends { evidence: string }>(vs: T[]): T[] => vs.filter((v) => keep(v) !== null)
+  const c = o.core_info
+  const out: SubmissionOutput = {
+    ...o,
+    core_info: { name: keep(c.name), age: keep(c.age), gender: keep(c.gender), location: keep(c.location), occupation: keep(c.occupation) },
+    interests: keepAll(o.interests),
+    traits: keepAll(o.traits),
+    mood: keep(o.mood),
+    memories: keepAll(o.memories),
+    conversation_style: keep(o.conversation_style),
+    topics_to_avoid: keepAll(o.topics_to_avoid),
+    removals: keepAll(o.removals),
+  }
+  return { out, dropped }
 }
 
 /** The short evidence the model quoted for each value, kept with the submission for provenance. */

@@ -20,5 +20,5 @@ export function loadPrompt(version: string): Prompt {
   return p
 }
 
-export const EXTRACT_PROMPT = 'extract-v1'
+export const EXTRACT_PROMPT = 'extract-v2'
 export const SUMMARIZE_PROMPT = 'summarize-v1'

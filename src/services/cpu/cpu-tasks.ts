@@ -12,6 +12,7 @@ import { DropLog, enforceLimits, type ProfileLimits } from '../../domain/profile
 import { emptyContent, type Changes, type Extraction, type ProfileContent, type ProfileState } from '../../domain/profile.js'
 import { stateJson, type StateJson } from '../../domain/state-json.js'
 
+import { mergeKeptProposals } from '../../domain/summary-check.js'
 export type { StateJson } from '../../domain/state-json.js'
 
 export interface MergeTask {
@@ -40,11 +41,13 @@ const derived = (state: ProfileState, changes: unknown): Derived => ({
 
 export interface MergeOutput extends Derived {
   merged: MergeResult
+  /** Whether the merge kept every value the extractions proposed (src/domain/summary-check.ts). */
+  keptProposals: boolean
 }
 
 export function runMerge(t: Omit<MergeTask, 'kind'>): MergeOutput {
   const merged = merge(t.state, t.extractions, t.now, { acceptedAt: t.acceptedAt, limits: t.limits })
-  return { merged, ...derived(merged.state, merged.changes) }
+  return { merged, keptProposals: mergeKeptProposals(t.extractions, merged.state.content), ...derived(merged.state, merged.changes) }
 }
 
 /** What an edit (forget, rollback) or a re-extraction writes: the state and its changes, serialized, with its words. */

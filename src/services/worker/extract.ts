@@ -40,7 +40,7 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, sub
   const spend = (u: Usage | undefined) => (spent = sumUsage([spent, u]))
   try {
     const extractedSubs = subs.filter((s) => s.input_type !== 'structured')
-    const toExtract: ExtractionInput[] = extractedSubs.map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data }))
+    const toExtract: ExtractionInput[] = extractedSubs.map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data, ...(s.created_at ? { referenceDate: s.created_at } : {}) }))
     const extracted = toExtract.length
       ? await inSpan('extract', { attributes: { 'profiler.ai.provider': ai.extractor.name, 'profiler.submissions': toExtract.length } }, () =>
           extractBySchema(ai, profile.content, extractedSubs, toExtract, instructions, signal),
@@ -54,16 +54,17 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, sub
     const now = new Date().toISOString()
     // The merge, and what grows with the profile (its JSON, its words), on a CPU thread: a profile at the limits takes
     // a tenth of a second or more, which the event loop must not wait for.
-    const { merged, json, contentLexemes, lines } = await inSpan('merge', { attributes: { 'profiler.extractions': extractions.length } }, async (span) => {
+    const { merged, json, contentLexemes, lines, keptProposals } = await inSpan('merge', { attributes: { 'profiler.extractions': extractions.length } }, async (span) => {
       const out = await d.cpu.merge({ state, extractions, now, acceptedAt: subs.map((s) => s.created_at), limits: d.limits }, { signal })
       span?.setAttribute('profiler.changed', out.merged.changed)
       return out
     })
     // A provider whose extraction request also wrote the summary saves a request per batch; that summary only
-    // knows what the model saw, so a batch with structured submissions gets its own.
+    // knows what the model saw, so a batch with structured submissions gets its own; and it was written before the
+    // merge, so it stands only when the merge kept what the model proposed.
     const modelSawAll = toExtract.length === subs.length
     const { summary, usage: summaryUsage } =
-      extracted.summary && modelSawAll
+      extracted.summary && modelSawAll && keptProposals
         ? { summary: extracted.summary, usage: undefined }
         : await inSpan('summarize', { attributes: { 'profiler.ai.provider': ai.summarizer.name } }, () => ai.summarizer.summarize(merged.state.content, signal, instructions))
     spend(summaryUsage)
