@@ -3,7 +3,7 @@
 // (test/support/provider-modes.ts), and the service is configured as the README's provider table says. Each test
 // sends real submissions and waits for them to be DONE, then reads what went over the wire.
 import OpenAI from 'openai'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startProfiler, type Profiler } from '../../src/app.js'
 import { ConfigError, loadConfig } from '../../src/config.js'
 import { gqlApi, type GqlApi } from '../support/graphql-client.js'
@@ -24,11 +24,18 @@ interface Running {
   key: string
 }
 
-let running: (Running & { db: TestDatabase })[] = []
+// One database for the file: each test starts the service on it with its own configuration (and profile ids), and
+// stops it after. Every configuration makes 64-d vectors, so the column fits them all.
+let db: TestDatabase
+let bootstrapKey: string | undefined
+let running: Running[] = []
+beforeAll(async () => {
+  db = await freshDatabase()
+})
+afterAll(async () => db?.drop())
 afterEach(async () => {
   for (const r of running) {
     await r.profiler.close()
-    await r.db.drop()
     await r.oa.close()
     await r.embed?.close()
   }
@@ -37,9 +44,14 @@ afterEach(async () => {
 
 /** The service against the fake in `mode`, configured with `env` (on top of the tests' usual openai settings). */
 async function start(mode: ProviderMode, env: Record<string, string>, opts: { separateEmbeddings?: boolean } = {}): Promise<Running> {
+  // One service at a time on the database (a test that needs two configurations stops the first).
+  for (const r of running.splice(0)) {
+    await r.profiler.close()
+    await r.oa.close()
+    await r.embed?.close()
+  }
   const oa = await startOpenAIServer({ mode })
   const embed = opts.separateEmbeddings ? await startOpenAIServer() : undefined
-  const db = await freshDatabase()
   const profiler = await startProfiler(
     loadConfig(
       testEnv(
@@ -53,8 +65,9 @@ async function start(mode: ProviderMode, env: Record<string, string>, opts: { se
     ),
     { role: 'all' },
   )
-  const key = (profiler as Profiler & { bootstrapKey?: string }).bootstrapKey!
-  const r = { oa, embed, profiler, db, key, api: client(profiler.url!, key), gql: gqlApi(profiler.url!, key) }
+  // The bootstrap key is printed once, by the first start on the database.
+  const key = (bootstrapKey ??= (profiler as Profiler & { bootstrapKey?: string }).bootstrapKey!)
+  const r = { oa, embed, profiler, key, api: client(profiler.url!, key), gql: gqlApi(profiler.url!, key) }
   running.push(r)
   return r
 }
