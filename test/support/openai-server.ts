@@ -601,7 +601,10 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       return
     }
     const texts = inputs.map((i) => (Array.isArray(i) ? i.join(' ') : String(i)))
-    const dimension = Number(body.dimensions ?? PROVIDER_MODES[api.mode].embeddingDimension?.(model) ?? MODEL_DIMENSIONS[model] ?? defaultDimension)
+    // `dimensions` shortens the vectors of a model that takes it; any other model ignores it (its native size).
+    const rules = PROVIDER_MODES[api.mode]
+    const shortened = body.dimensions !== undefined && (rules.takesDimensions?.(model) ?? /text-embedding-3-/.test(model)) ? body.dimensions : undefined
+    const dimension = Number(shortened ?? rules.embeddingDimension?.(model) ?? MODEL_DIMENSIONS[model] ?? defaultDimension)
     const vectors = texts.map((t) => fakeEmbedding(t, dimension, model))
     const base64 = body.encoding_format === 'base64'
     const promptTokens = texts.reduce((n, t) => n + tokens(t.length), 0)

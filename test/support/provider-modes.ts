@@ -42,6 +42,11 @@ export interface ModeRules {
   modelReadsSchema?: boolean
   /** Size of the vectors `model` answers with when the request has no `dimensions` (undefined: the fake's default). */
   embeddingDimension?(model: string): number | undefined
+  /**
+   * Whether `model` takes `dimensions` (shortened vectors); others ignore it. Default: OpenAI's rule, only
+   * text-embedding-3 models (platform.openai.com/docs/guides/embeddings).
+   */
+  takesDimensions?(model: string): boolean
 }
 
 export const openaiError = (message: string, type: string, code: string | null = null, param: string | null = null) => ({
@@ -63,8 +68,13 @@ function jsonModeNeedsTheWord(kind: string, body: any): ModeRefusal | undefined 
   }
 }
 
-/** text-embedding-3-large, however it is named (an Azure deployment, OpenRouter's `openai/...`): 3072-d natively. */
-const nativeLarge = (model: string) => (/text-embedding-3-large|embed-large|embeddings?-deployment/i.test(model) ? 3072 : undefined)
+/**
+ * text-embedding-3-large, however it is named (an Azure deployment named `...embeddings-deployment`, OpenRouter's
+ * `openai/text-embedding-3-large`): 3072-d natively, shortened when `dimensions` is sent.
+ */
+const isLarge = (model: string) => /text-embedding-3-large|embeddings?-deployment/i.test(model)
+const nativeLarge = (model: string) => (isLarge(model) ? 3072 : undefined)
+const largeTakesDimensions = (model: string) => isLarge(model) || /text-embedding-3-/.test(model)
 
 /** A provider without an embeddings API (DeepSeek, Groq): the path does not exist. */
 function noEmbeddings(kind: string, path: string): ModeRefusal | undefined {
@@ -103,7 +113,7 @@ export const PROVIDER_MODES: Record<ProviderMode, ModeRules> = {
   // at https://<resource>.openai.azure.com/openai/v1/, `model` is the deployment's name (so Profiler cannot tell the
   // model behind it), key in the `api-key` header or as a Bearer token. An embedding deployment of
   // text-embedding-3-large answers with its native 3072-d vectors unless `dimensions` is sent.
-  azure: { refuse: jsonModeNeedsTheWord, embeddingDimension: nativeLarge },
+  azure: { refuse: jsonModeNeedsTheWord, embeddingDimension: nativeLarge, takesDimensions: largeTakesDimensions },
   // DeepSeek (api-docs.deepseek.com/guides/json_mode): JSON Output is `response_format: {type: "json_object"}` with
   // the word "json" in the system or user prompt; `json_schema` is refused ("This response_format type is
   // unavailable now", as the API answers). No embeddings API.
@@ -140,7 +150,7 @@ export const PROVIDER_MODES: Record<ProviderMode, ModeRules> = {
   // OpenRouter (openrouter.ai/docs): models named `vendor/model`; the `provider` object of the body routes the request
   // (`require_parameters: true`: only to providers that take every parameter sent); optional `HTTP-Referer` and
   // `X-Title` headers name the app. openai/text-embedding-3-large answers 3072-d unless `dimensions` is sent.
-  openrouter: { refuse: jsonModeNeedsTheWord, embeddingDimension: nativeLarge },
+  openrouter: { refuse: jsonModeNeedsTheWord, embeddingDimension: nativeLarge, takesDimensions: largeTakesDimensions },
   // LM Studio (lmstudio-ai/lmstudio-bug-tracker#189, #307): `response_format.type` must be json_schema or text; it
   // answers JSON mode with a 400 whose `error` is a bare string.
   lmstudio: {
