@@ -133,7 +133,7 @@ export async function openCli(config: Config, opts: { ai?: AiProviders } = {}): 
       accounts,
       async reindexer() {
         const [{ ReindexService }, { createAiProviders }] = await Promise.all([import('./services/reindex.service.js'), import('./ai/index.js')])
-        const ai = opts.ai ?? createAiProviders(config)
+        const ai = opts.ai ?? createAiProviders(config, { log })
         if (ai.close) c.add(() => ai.close!())
         return new ReindexService(db.dataSource, ai)
       },
@@ -141,7 +141,7 @@ export async function openCli(config: Config, opts: { ai?: AiProviders } = {}): 
         const { ExportService } = await import('./services/export.service.js')
         if (!o.embed) return new ExportService(db.dataSource)
         const { createAiProviders } = await import('./ai/index.js')
-        const ai = opts.ai ?? createAiProviders(config)
+        const ai = opts.ai ?? createAiProviders(config, { log })
         if (ai.close) c.add(() => ai.close!())
         return new ExportService(db.dataSource, { embedder: ai.embedder })
       },
@@ -245,7 +245,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     })
     await queue.start()
     c.add(() => queue.stop())
-    const ai = metered(opts.ai ?? createAiProviders(config, { onLlmFailure: (kind) => metrics.llmRequestFailed(kind) }), metrics)
+    const ai = metered(opts.ai ?? createAiProviders(config, { onLlmFailure: (kind) => metrics.llmRequestFailed(kind), log }), metrics)
     if (ai.close) c.add(() => ai.close!())
     let dim = await embeddingDimension(ds)
     if (dim !== ai.embedder.dimension) {

@@ -70,6 +70,8 @@ const schema = z.object({
   PROFILER_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
   PROFILER_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(2000).optional(),
   PROFILER_EMBEDDING_CALIBRATION: z.string().optional(),
+  PROFILER_EMBEDDING_BASE_URL: z.string().url().optional(),
+  PROFILER_EMBEDDING_API_KEY: z.string().optional(),
   PROFILER_LLM_TIMEOUT_MS: int(60_000, 100),
   PROFILER_LLM_MAX_RETRIES: int(3, 0, 10),
   PROFILER_LLM_OUTPUT_RETRIES: int(2, 0, 10),
@@ -78,6 +80,9 @@ const schema = z.object({
   PROFILER_LLM_BREAKER_FAILURES: int(5, 1, 1000),
   PROFILER_LLM_BREAKER_COOLDOWN_MS: int(5000, 10, 3_600_000),
   PROFILER_LLM_BREAKER_MAX_COOLDOWN_MS: int(60_000, 10, 3_600_000),
+  PROFILER_LLM_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object', 'none']).default('json_schema'),
+  PROFILER_LLM_EXTRA_BODY: z.string().optional(),
+  PROFILER_LLM_HEADERS: z.string().optional(),
   PROFILER_GRAPHQL_MAX_DEPTH: int(10, 1, 100),
   PROFILER_GRAPHQL_MAX_COST: int(5000, 1),
   PROFILER_GRAPHQL_MAX_ALIASES: int(15, 0, 1000),
@@ -310,6 +315,12 @@ export interface OpenAIConfig {
   embeddingDimensions?: number
   /** "cos:score,cos:score,..." overriding the built-in calibration of the embedding model. */
   embeddingCalibration?: string
+  /**
+   * Embeddings from another OpenAI-compatible server than the chat (DeepSeek and Groq have no embeddings API), with
+   * its own key (default OPENAI_API_KEY). PROFILER_LLM_HEADERS are not sent there.
+   */
+  embeddingBaseUrl?: string
+  embeddingApiKey?: string
   timeoutMs: number
   /** SDK retries of 429 (honouring Retry-After), 5xx and timeouts, with exponential backoff and jitter. */
   maxRetries: number
@@ -323,19 +334,30 @@ export interface OpenAIConfig {
   breakerFailures: number
   breakerCooldownMs: number
   breakerMaxCooldownMs: number
+  /**
+   * How the output schema reaches the model: `json_schema` (strict structured outputs), `json_object` (JSON mode, the
+   * schema written into the prompt) or `none` (no response_format; the schema in the prompt). The answer is validated
+   * the same way in every mode.
+   */
+  responseFormat: 'json_schema' | 'json_object' | 'none'
+  /** Merged into every chat request's body (provider-specific fields, e.g. OpenRouter's `provider`). */
+  extraBody: Record<string, unknown>
+  /** Sent with every request, chat and embeddings (e.g. Azure's `api-key`, OpenRouter's `HTTP-Referer`). Never logged. */
+  headers: Record<string, string>
 }
 
 export class ConfigError extends Error {}
 
 /** `key=value,key2=value2` (values percent-encoded), the format of OTEL_EXPORTER_OTLP_HEADERS and OTEL_RESOURCE_ATTRIBUTES. */
-export function parseKeyValues(name: string, spec: string | undefined): Record<string, string> {
+export function parseKeyValues(name: string, spec: string | undefined, opts: { secret?: boolean } = {}): Record<string, string> {
   const out: Record<string, string> = {}
   if (!spec) return out
-  for (const pair of spec.split(',')) {
+  for (const [i, pair] of spec.split(',').entries()) {
     if (!pair.trim()) continue
     const eq = pair.indexOf('=')
     const key = eq < 0 ? '' : pair.slice(0, eq).trim()
-    if (!key) throw new ConfigError(`Invalid configuration:\n  ${name}: '${pair.slice(0, 40)}' is not key=value`)
+    // A secret's text is never echoed (a header written `api-key: <key>` would be).
+    if (!key) throw new ConfigError(`Invalid configuration:\n  ${name}: ${opts.secret ? `item ${i + 1}` : `'${pair.slice(0, 40)}'`} is not key=value`)
     try {
       out[key] = decodeURIComponent(pair.slice(eq + 1).trim())
     } catch {
@@ -343,6 +365,37 @@ export function parseKeyValues(name: string, spec: string | undefined): Record<s
     }
   }
   return out
+}
+
+/** PROFILER_LLM_EXTRA_BODY: a JSON object (its fields are merged into every chat request's body). */
+function parseExtraBody(spec: string | undefined): Record<string, unknown> {
+  if (!spec) return {}
+  let v: unknown
+  try {
+    v = JSON.parse(spec)
+  } catch (e) {
+    throw new ConfigError(`Invalid configuration:\n  PROFILER_LLM_EXTRA_BODY: not JSON (${(e as Error).message.slice(0, 120)}); expected an object such as {"provider":{"require_parameters":true}}`)
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) {
+    throw new ConfigError('Invalid configuration:\n  PROFILER_LLM_EXTRA_BODY: must be a JSON object, such as {"provider":{"require_parameters":true}}')
+  }
+  const reserved = ['model', 'messages', 'stream'].filter((k) => k in (v as object))
+  if (reserved.length) {
+    throw new ConfigError(`Invalid configuration:\n  PROFILER_LLM_EXTRA_BODY: ${reserved.join(', ')} cannot be set here (use PROFILER_CHAT_MODEL for the model)`)
+  }
+  return v as Record<string, unknown>
+}
+
+/** PROFILER_LLM_HEADERS: `name=value,...` like OTEL_EXPORTER_OTLP_HEADERS, with valid HTTP header names. */
+function parseHeaders(spec: string | undefined): Record<string, string> {
+  const headers = parseKeyValues('PROFILER_LLM_HEADERS', spec, { secret: true })
+  for (const name of Object.keys(headers)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      throw new ConfigError(`Invalid configuration:\n  PROFILER_LLM_HEADERS: '${name.slice(0, 40)}' is not a valid header name`)
+    }
+    if (/[\r\n\0]/.test(headers[name]!)) throw new ConfigError(`Invalid configuration:\n  PROFILER_LLM_HEADERS: the value of ${name} holds a line break`)
+  }
+  return headers
 }
 
 function tracingConfig(e: z.infer<typeof schema>): TracingConfig {
@@ -437,6 +490,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       embeddingModel: e.PROFILER_EMBEDDING_MODEL,
       embeddingDimensions: e.PROFILER_EMBEDDING_DIMENSIONS,
       embeddingCalibration: e.PROFILER_EMBEDDING_CALIBRATION,
+      embeddingBaseUrl: e.PROFILER_EMBEDDING_BASE_URL,
+      embeddingApiKey: e.PROFILER_EMBEDDING_API_KEY,
       timeoutMs: e.PROFILER_LLM_TIMEOUT_MS,
       maxRetries: e.PROFILER_LLM_MAX_RETRIES,
       outputRetries: e.PROFILER_LLM_OUTPUT_RETRIES,
@@ -445,6 +500,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       breakerFailures: e.PROFILER_LLM_BREAKER_FAILURES,
       breakerCooldownMs: e.PROFILER_LLM_BREAKER_COOLDOWN_MS,
       breakerMaxCooldownMs: Math.max(e.PROFILER_LLM_BREAKER_MAX_COOLDOWN_MS, e.PROFILER_LLM_BREAKER_COOLDOWN_MS),
+      responseFormat: e.PROFILER_LLM_RESPONSE_FORMAT,
+      extraBody: parseExtraBody(e.PROFILER_LLM_EXTRA_BODY),
+      headers: parseHeaders(e.PROFILER_LLM_HEADERS),
     },
     graphql: {
       maxDepth: e.PROFILER_GRAPHQL_MAX_DEPTH,

@@ -14,14 +14,22 @@ import type { AiProviders, Extractor, Summarizer, Usage } from './types.js'
  * Chosen once at start-up from configuration; nothing outside ai/ knows which provider runs. `onLlmFailure` is told of
  * every failed request to an LLM provider, retried ones included.
  */
-export function createAiProviders(config: Config, opts: { onLlmFailure?: (kind: LlmErrorKind) => void } = {}): AiProviders {
+export function createAiProviders(
+  config: Config,
+  opts: { onLlmFailure?: (kind: LlmErrorKind) => void; log?: { warn(obj: object, msg: string): void } } = {},
+): AiProviders {
   let providers: AiProviders
   if (config.ai === 'openai') {
-    const llm = new LlmClient(config.openai, opts.onLlmFailure)
+    const llm = new LlmClient(config.openai, opts.onLlmFailure, opts.log)
+    // Embeddings from their own server when one is configured (its own key; the chat provider's headers stay with it).
+    const o = config.openai
+    const embedLlm = o.embeddingBaseUrl
+      ? new LlmClient({ ...o, baseUrl: o.embeddingBaseUrl, apiKey: o.embeddingApiKey ?? o.apiKey, headers: {} }, opts.onLlmFailure, opts.log)
+      : llm
     providers = {
       extractor: new OpenAIExtractor(llm, config.openai.chatModel),
       summarizer: withTemplateFallback(new OpenAISummarizer(llm, config.openai.chatModel)),
-      embedder: new OpenAIEmbedder(llm, config.openai.embeddingModel, {
+      embedder: new OpenAIEmbedder(embedLlm, config.openai.embeddingModel, {
         dimensions: config.openai.embeddingDimensions,
         calibration: config.openai.embeddingCalibration,
       }),

@@ -430,6 +430,56 @@ export function customSchemaOf(schema: any): CustomSchema | undefined {
   return out
 }
 
+/**
+ * The app's custom fields as the prompt lists them (the user message's `custom_fields.fields`:
+ * `{"section.field": "type; what it holds"}`), or undefined.
+ */
+export function customSchemaFromPrompt(messages: any[]): CustomSchema | undefined {
+  for (const m of messages.filter((x) => x?.role === 'user')) {
+    let fields: unknown
+    try {
+      fields = JSON.parse(messageText(m))?.custom_fields?.fields
+    } catch {
+      continue
+    }
+    if (!fields || typeof fields !== 'object') continue
+    const out: CustomSchema = { sections: {} }
+    for (const [path, spec] of Object.entries(fields as Record<string, string>)) {
+      const dot = path.indexOf('.')
+      const [typePart, ...rest] = String(spec).split('; ')
+      const description = rest.join('; ') || undefined
+      const t = typePart!.trim()
+      const def: CustomField = t.startsWith('one of: ')
+        ? { type: 'enum', values: t.slice('one of: '.length).split(' | ') }
+        : { type: (['string', 'string[]', 'integer', 'number', 'boolean'].includes(t) ? t : 'string') as CustomField['type'] }
+      if (description) def.description = description
+      ;(out.sections[path.slice(0, dot)] ??= {})[path.slice(dot + 1)] = def
+    }
+    return out
+  }
+  return undefined
+}
+
+/**
+ * The custom fields the fake model fills, and what it knows of each. A model that reads the request's schema takes
+ * them from there (types and descriptions); behind a server that only constrains decoding it knows the types (the
+ * grammar) but each field's meaning only from the prompt; without a schema in the request, all of it from the prompt.
+ */
+function customFieldsFor(schema: any, messages: any[], readsSchema: boolean): CustomSchema | undefined {
+  const listed = customSchemaFromPrompt(messages)
+  if (!schema) return listed
+  const fromSchema = customSchemaOf(schema)
+  if (!fromSchema || readsSchema) return fromSchema
+  for (const [section, fields] of Object.entries(fromSchema.sections)) {
+    for (const [name, f] of Object.entries(fields)) {
+      delete f.description
+      const d = listed?.sections[section]?.[name]?.description
+      if (d) f.description = d
+    }
+  }
+  return fromSchema
+}
+
 function customWire(schema: CustomSchema, text: string) {
   const found = readCustomFields(text, compileSchema(schema))
   return Object.fromEntries(
@@ -579,7 +629,10 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       return
     }
     const texts = inputs.map((i) => (Array.isArray(i) ? i.join(' ') : String(i)))
-    const dimension = Number(body.dimensions ?? MODEL_DIMENSIONS[model] ?? defaultDimension)
+    // `dimensions` shortens the vectors of a model that takes it; any other model ignores it (its native size).
+    const rules = PROVIDER_MODES[api.mode]
+    const shortened = body.dimensions !== undefined && (rules.takesDimensions?.(model) ?? /text-embedding-3-/.test(model)) ? body.dimensions : undefined
+    const dimension = Number(shortened ?? rules.embeddingDimension?.(model) ?? MODEL_DIMENSIONS[model] ?? defaultDimension)
     const vectors = texts.map((t) => fakeEmbedding(t, dimension, model))
     const base64 = body.encoding_format === 'base64'
     const promptTokens = texts.reduce((n, t) => n + tokens(t.length), 0)
@@ -627,7 +680,11 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
     let answer: any
     const props = schema?.properties ?? {}
     const promptChars = messages.reduce((n, m) => n + messageText(m).length, 0)
-    if (!schema || 'submissions' in props || !('summary' in props)) {
+    // Without a schema in response_format (JSON mode, or none: the shape is in the prompt), what is asked is read from
+    // the messages: a batch of submissions, or else a profile to summarize.
+    const extraction = schema ? 'submissions' in props || !('summary' in props) : findBatch(messages).items.length > 0
+    const wantsJson = !!schema || rf?.type === 'json_object' || messages.some((m) => /json/i.test(messageText(m)))
+    if (extraction) {
       // An extraction request.
       const { items, profile, problems } = findBatch(messages)
       rec.problems.push(...problems)
@@ -639,7 +696,7 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       const state = { ...emptyState(), content: profile }
       const merged = merge(state, extractions, new Date().toISOString())
       let entries: any[] = items.map((item, i) => toWire(item.id, extractions[i]!, personWords(item)))
-      const custom = customSchemaOf(schema)
+      const custom = customFieldsFor(schema, messages, PROVIDER_MODES[api.mode].modelReadsSchema !== false)
       if (custom) entries = entries.map((e, i) => ({ ...e, custom: fault && 'customOverride' in fault ? fault.customOverride : customWire(custom, personWords(items[i]!)) }))
       if (fault?.extraInterest) for (const e of entries) e.interests.push({ ...fault.extraInterest, confidence: 0.9 })
       if (fault?.extraRemoval) for (const e of entries) e.removals.push({ category: null, ...fault.extraRemoval })
@@ -675,7 +732,7 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       if (errors.length) rec.problems.push(...errors.slice(0, 10).map((e) => `fake model answer outside the schema: ${e}`))
     }
 
-    let content: string | null = schema ? JSON.stringify(answer) : String(answer.summary)
+    let content: string | null = wantsJson ? JSON.stringify(answer) : String(answer.summary)
     let finish = 'stop'
     let refusal: string | null = null
     if (fault?.schemaInvalid) {

@@ -5,6 +5,7 @@ import { sumUsage } from '../usage.js'
 import { LlmUnavailableError } from '../errors.js'
 import { CircuitBreaker } from './breaker.js'
 import { inSpan } from '../../tracing/tracing.js'
+import { RefusedParams } from './request-params.js'
 
 /** A counting semaphore: at most `n` LLM requests in flight per process. */
 class Semaphore {
@@ -36,11 +37,14 @@ export class LlmClient {
   readonly sdk: OpenAI
   private readonly slots: Semaphore
   readonly breaker: CircuitBreaker
+  /** Parameters each model refuses (known, or learnt from its 400s): not sent to it again. */
+  readonly params: RefusedParams
 
   constructor(
     readonly cfg: OpenAIConfig,
     /** Told of every failed request, retried ones included (metrics). */
     private readonly onFailure?: (kind: LlmErrorKind) => void,
+    log?: { warn(obj: object, msg: string): void },
   ) {
     // Every setting explicit: the SDK would otherwise read OPENAI_BASE_URL, OPENAI_ORG_ID and OPENAI_PROJECT_ID from
     // the environment behind the configuration's back.
@@ -51,7 +55,13 @@ export class LlmClient {
       project: null,
       timeout: cfg.timeoutMs,
       maxRetries: 0,
+      // Not OPENAI_LOG: at debug the SDK logs request headers, and only some of them are masked (PROFILER_LLM_HEADERS
+      // may hold keys under any name).
+      logLevel: 'warn',
+      // PROFILER_LLM_HEADERS, on every request (chat and embeddings); their values are never logged.
+      ...(cfg.headers && Object.keys(cfg.headers).length ? { defaultHeaders: cfg.headers } : {}),
     })
+    this.params = new RefusedParams((fields, msg) => log?.warn(fields, msg))
     this.slots = new Semaphore(cfg.concurrency)
     this.breaker = new CircuitBreaker({ failures: cfg.breakerFailures, cooldownMs: cfg.breakerCooldownMs, maxCooldownMs: cfg.breakerMaxCooldownMs })
   }
@@ -61,29 +71,42 @@ export class LlmClient {
     return { left: this.cfg.maxRetries }
   }
 
-  /** One chat request with structured outputs (strict JSON schema); returns the raw answer and its usage. */
+  /**
+   * One chat request for a JSON answer; returns the raw answer and its usage. The output schema goes as strict
+   * structured outputs (`json_schema`, the default), or, with PROFILER_LLM_RESPONSE_FORMAT=json_object|none, only in the
+   * prompt (the caller writes it there; see `schemaInPrompt`). `maxOutputTokens` is sent as `max_completion_tokens`
+   * (as `max_tokens` to a model that refuses that name).
+   */
   async structuredChat(
-    req: { model: string; system: string; user: string; schemaName: string; schema: Record<string, unknown> },
+    req: { model: string; system: string; user: string; schemaName: string; schema: Record<string, unknown>; maxOutputTokens?: number },
     signal?: AbortSignal,
     budget?: RetryBudget,
   ): Promise<{ content: string | null | undefined; refusal: string | null | undefined; usage: Usage }> {
     return inSpan('llm.chat', { attributes: llmAttributes('chat', req.model) }, async (span) => {
       let tries = 0
-      const res = await this.run(
-        (sdk) => {
+      const format = this.cfg.responseFormat ?? 'json_schema'
+      const body: Record<string, unknown> = {
+        model: req.model,
+        messages: [
+          { role: 'system', content: req.system },
+          { role: 'user', content: req.user },
+        ],
+        ...(format === 'json_schema'
+          ? { response_format: { type: 'json_schema', json_schema: { name: req.schemaName, strict: true, schema: req.schema } } }
+          : format === 'json_object'
+            ? { response_format: { type: 'json_object' } }
+            : {}),
+        temperature: 0,
+        ...(req.maxOutputTokens ? { max_completion_tokens: req.maxOutputTokens } : {}),
+        // PROFILER_LLM_EXTRA_BODY: the operator's fields win (config refuses model, messages and stream there).
+        ...this.cfg.extraBody,
+      }
+      const res = await this.withParams(
+        req.model,
+        body,
+        (sdk, sent) => {
           tries++
-          return sdk.chat.completions.create(
-            {
-              model: req.model,
-              messages: [
-                { role: 'system', content: req.system },
-                { role: 'user', content: req.user },
-              ],
-              response_format: { type: 'json_schema', json_schema: { name: req.schemaName, strict: true, schema: req.schema } },
-              temperature: 0,
-            },
-            { signal },
-          )
+          return sdk.chat.completions.create(sent as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { signal })
         },
         { signal, budget },
       )
@@ -92,6 +115,27 @@ export class LlmClient {
       span?.setAttributes({ ...usageAttributes(usage), 'gen_ai.response.model': res.model, 'profiler.llm.tries': tries })
       return { content: message?.content, refusal: message?.refusal, usage }
     })
+  }
+
+  /**
+   * One request whose body is shaped for `model` (parameters it refuses left out). A 400 refusing one of the body's
+   * parameters is learnt and the request sent again at once, without using the operation's retry budget: at most
+   * once per parameter, since a learnt parameter is never sent to that model again.
+   */
+  async withParams<T>(
+    model: string,
+    body: Record<string, unknown>,
+    fn: (sdk: OpenAI, body: Record<string, unknown>) => Promise<T>,
+    opts: { signal?: AbortSignal; budget?: RetryBudget } = {},
+  ): Promise<T> {
+    for (;;) {
+      let sent = this.params.shape(model, body)
+      try {
+        return await this.run((sdk) => fn(sdk, (sent = this.params.shape(model, body))), opts)
+      } catch (e) {
+        if (opts.signal?.aborted || !this.params.learn(model, e, sent)) throw e
+      }
+    }
   }
 
   /** One request through the breaker, retried on outage-like failures within the operation's budget. */

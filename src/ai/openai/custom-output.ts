@@ -21,7 +21,8 @@ function valueSchema(f: CustomField): Record<string, unknown> {
   }
 }
 
-function describe(f: CustomField): string {
+/** A field's description for the model: its own, with its bounds and typical values. */
+export function describeField(f: CustomField): string {
   const parts = [f.description ?? '']
   if (f.min !== undefined) parts.push(`minimum ${f.min}`)
   if (f.max !== undefined) parts.push(`maximum ${f.max}`)
@@ -36,7 +37,7 @@ function fieldSchema(f: CustomField): Record<string, unknown> {
     required: ['evidence', 'value', 'confidence'],
     additionalProperties: false,
   }
-  const description = describe(f)
+  const description = describeField(f)
   if (f.type === 'string[]') return { type: 'array', items: item, ...(description ? { description } : {}) }
   return { anyOf: [item, { type: 'null' }], ...(description ? { description } : {}) }
 }

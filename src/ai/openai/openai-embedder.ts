@@ -1,3 +1,4 @@
+import type OpenAI from 'openai'
 import { PiecewiseLinearCalibration, type CalibrationPoint } from '../calibration.js'
 import type { Embedder, ScoreCalibration, Usage } from '../types.js'
 import { addUsage, fromApiUsage, llmAttributes, usageAttributes, type LlmClient } from './client.js'
@@ -13,9 +14,6 @@ const NATIVE_DIMENSIONS: Record<string, number> = {
   'mxbai-embed-large': 1024,
   'all-minilm': 384,
 }
-
-/** Models that accept a `dimensions` parameter (shortened embeddings). */
-const SHORTENABLE = /^text-embedding-3-/
 
 /**
  * Starting calibrations by model family (docs/calibration.md): where a query that matches a profile and one that
@@ -65,7 +63,11 @@ export class OpenAIEmbedder implements Embedder {
       throw new Error(`${model} makes ${dimension}-dimensional vectors; pgvector's HNSW index takes at most 2000: set PROFILER_EMBEDDING_DIMENSIONS (e.g. 1536)`)
     }
     this.dimension = dimension
-    this.requestDimensions = opts.dimensions && SHORTENABLE.test(model) && opts.dimensions !== native ? opts.dimensions : undefined
+    // Sent whenever configured, whatever the model's name: an Azure deployment or OpenRouter's
+    // `openai/text-embedding-3-large` is a model that takes it under a name we cannot recognise. A server that refuses
+    // it (vLLM for a model without Matryoshka embeddings) has it dropped for that model (LlmClient.withParams); the
+    // vectors' size is then checked below.
+    this.requestDimensions = opts.dimensions
     this.calibration = calibrationFor(model, opts.calibration)
   }
 
@@ -75,11 +77,10 @@ export class OpenAIEmbedder implements Embedder {
     for (let i = 0; i < texts.length; i += BATCH) {
       const input = texts.slice(i, i + BATCH).map((t) => t || ' ')
       const res = await inSpan('llm.embed', { attributes: { ...llmAttributes('embeddings', this.model), 'profiler.llm.inputs': input.length } }, async (span) => {
-        const res = await this.llm.run((sdk) =>
-          sdk.embeddings.create(
-            { model: this.model, input, ...(this.requestDimensions ? { dimensions: this.requestDimensions } : {}), encoding_format: 'float' },
-            { signal },
-          ),
+        const res = await this.llm.withParams(
+          this.model,
+          { model: this.model, input, ...(this.requestDimensions ? { dimensions: this.requestDimensions } : {}), encoding_format: 'float' },
+          (sdk, body) => sdk.embeddings.create(body as unknown as OpenAI.EmbeddingCreateParams, { signal }),
           // An abort is the caller leaving, not an outage: not retried, and the breaker does not count it.
           { signal },
         )

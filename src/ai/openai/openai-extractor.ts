@@ -8,6 +8,7 @@ import { compactProfile } from './compact-profile.js'
 import { customEvidence, customFromOutput, supportedCustom, withCustomOutput } from './custom-output.js'
 import { batchOutput, evidenceOf, outputJsonSchema, supportedOnly, toExtraction, type BatchOutput } from './output.js'
 import { EXTRACT_PROMPT, loadPrompt, SUMMARIZE_PROMPT } from './prompts.js'
+import { customFieldList, jsonAnswerInstructions, withoutCustomDetails } from './schema-prompt.js'
 import { z } from 'zod'
 
 /**
@@ -45,10 +46,18 @@ export class OpenAIExtractor implements Extractor {
     const user = JSON.stringify({
       profile: compactProfile(req.profile),
       ...submissionsForModel(req.submissions),
-      ...(schema !== this.schema
-        ? { custom_fields: 'Also fill `custom` for each submission: the app\'s own fields; each field\'s description in the schema says what it holds. Only what the person states about themselves; null or [] otherwise.' }
+      // The app's fields with what each holds, in every response format: a server that only constrains decoding to
+      // the schema (Ollama, vLLM, llama.cpp) never shows the model the schema's descriptions.
+      ...(schema !== this.schema && req.customSchema
+        ? {
+            custom_fields: {
+              note: 'Also fill `custom` for each submission with these fields of the app (section.field: type; what it holds). Only what the person states about themselves; null or [] otherwise.',
+              fields: customFieldList(req.customSchema.schema),
+            },
+          }
         : {}),
     })
+    const system = withOutputFormat(withInstructions(prompt.text, req.summaryInstructions), schema, this.llm.cfg.responseFormat)
     let usage: Usage = ZERO_USAGE
     let problem = ''
     // One transport-retry budget for the operation, output retries included: requests stay within
@@ -56,7 +65,7 @@ export class OpenAIExtractor implements Extractor {
     const budget = this.llm.retryBudget()
     for (let attempt = 0; attempt <= this.llm.cfg.outputRetries; attempt++) {
       const res = await this.llm.structuredChat(
-        { model: this.model, system: withInstructions(prompt.text, req.summaryInstructions), user, schemaName: 'profile_extraction', schema },
+        { model: this.model, system, user, schemaName: 'profile_extraction', schema },
         signal,
         budget,
       )
@@ -138,6 +147,19 @@ export function withInstructions(system: string, instructions: readonly string[]
   return `${system}\n\nInstructions of the app for the summary only (they never change what is extracted, and never override the rules above):\n${lines}`
 }
 
+const inPrompt = new WeakMap<Record<string, unknown>, string>()
+
+/**
+ * PROFILER_LLM_RESPONSE_FORMAT=json_object|none: the output schema goes into the system prompt (after everything
+ * else), compactly; with json_schema it is sent as structured outputs and the prompt is unchanged.
+ */
+export function withOutputFormat(system: string, schema: Record<string, unknown>, format: string | undefined): string {
+  if (!format || format === 'json_schema') return system
+  let text = inPrompt.get(schema)
+  if (text === undefined) inPrompt.set(schema, (text = jsonAnswerInstructions(withoutCustomDetails(schema))))
+  return `${system}\n\n${text}`
+}
+
 function parseOutput(content: string | null | undefined, refusal: string | null | undefined) {
   if (refusal) return { ok: false as const, problem: `refused: ${refusal.slice(0, 200)}` }
   if (!content) return { ok: false as const, problem: 'empty output' }
@@ -176,7 +198,13 @@ export class OpenAISummarizer implements Summarizer {
     const budget = this.llm.retryBudget()
     for (let attempt = 0; attempt <= this.llm.cfg.outputRetries; attempt++) {
       const res = await this.llm.structuredChat(
-        { model: this.model, system: withInstructions(prompt.text, instructions), user: compactProfile(profile), schemaName: 'profile_summary', schema: this.schema },
+        {
+          model: this.model,
+          system: withOutputFormat(withInstructions(prompt.text, instructions), this.schema, this.llm.cfg.responseFormat),
+          user: compactProfile(profile),
+          schemaName: 'profile_summary',
+          schema: this.schema,
+        },
         signal,
         budget,
       )
