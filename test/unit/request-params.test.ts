@@ -122,8 +122,8 @@ describe('the output schema in the prompt', () => {
     const schema = withCustomOutput(outputJsonSchema(), custom)
     const shown = schemaInTypeNotation(withoutCustomDetails(schema))
     expect(shown).toContain('restrictions: {evidence: string, value: string, confidence: number}[]')
-    expect(shown).toContain('budget: {value: integer, confidence: number, evidence: string} | null')
-    expect(shown).toContain('description: {value: string')
+    expect(shown).toContain('budget: {evidence: string, value: integer, confidence: number} | null')
+    expect(shown).toContain('description: {evidence: string, value: string')
     expect(shown).not.toMatch(/vegan|Spanish|Trip budget/)
     // The schema sent as structured outputs keeps them.
     expect(JSON.stringify(schema)).toContain('Trip budget')
