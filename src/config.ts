@@ -78,6 +78,8 @@ const schema = z.object({
   PROFILER_LLM_BREAKER_FAILURES: int(5, 1, 1000),
   PROFILER_LLM_BREAKER_COOLDOWN_MS: int(5000, 10, 3_600_000),
   PROFILER_LLM_BREAKER_MAX_COOLDOWN_MS: int(60_000, 10, 3_600_000),
+  PROFILER_LLM_CONTEXT_TOKENS: z.coerce.number().int().min(1024).max(10_000_000).optional(),
+  PROFILER_LLM_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(256).max(1_000_000).optional(),
   PROFILER_GRAPHQL_MAX_DEPTH: int(10, 1, 100),
   PROFILER_GRAPHQL_MAX_COST: int(5000, 1),
   PROFILER_GRAPHQL_MAX_ALIASES: int(15, 0, 1000),
@@ -323,6 +325,13 @@ export interface OpenAIConfig {
   breakerFailures: number
   breakerCooldownMs: number
   breakerMaxCooldownMs: number
+  /**
+   * The chat model's context window in tokens (prompt + output); undefined: the model family's documented window
+   * (src/ai/openai/tokens.ts), 8,192 for a model Profiler does not know.
+   */
+  contextTokens?: number
+  /** The output cap sent with every chat request (`max_completion_tokens`); undefined: the model family's default. */
+  maxOutputTokens?: number
 }
 
 export class ConfigError extends Error {}
@@ -386,6 +395,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.PROFILER_AI === 'openai' && !e.OPENAI_API_KEY) {
     throw new ConfigError('Invalid configuration:\n  OPENAI_API_KEY: required when PROFILER_AI=openai (any value for servers that need none, e.g. Ollama)')
   }
+  if (e.PROFILER_LLM_CONTEXT_TOKENS && e.PROFILER_LLM_MAX_OUTPUT_TOKENS && e.PROFILER_LLM_MAX_OUTPUT_TOKENS > e.PROFILER_LLM_CONTEXT_TOKENS / 2) {
+    throw new ConfigError(
+      `Invalid configuration:\n  PROFILER_LLM_MAX_OUTPUT_TOKENS: ${e.PROFILER_LLM_MAX_OUTPUT_TOKENS} leaves too little of PROFILER_LLM_CONTEXT_TOKENS (${e.PROFILER_LLM_CONTEXT_TOKENS}) for the prompt; at most half of it`,
+    )
+  }
   if (e.PROFILER_SEARCH_DATABASE_URL && !e.DATABASE_URL) {
     throw new ConfigError('Invalid configuration:\n  PROFILER_SEARCH_DATABASE_URL: a read replica of the server in DATABASE_URL; the embedded database has none')
   }
@@ -445,6 +459,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       breakerFailures: e.PROFILER_LLM_BREAKER_FAILURES,
       breakerCooldownMs: e.PROFILER_LLM_BREAKER_COOLDOWN_MS,
       breakerMaxCooldownMs: Math.max(e.PROFILER_LLM_BREAKER_MAX_COOLDOWN_MS, e.PROFILER_LLM_BREAKER_COOLDOWN_MS),
+      contextTokens: e.PROFILER_LLM_CONTEXT_TOKENS,
+      maxOutputTokens: e.PROFILER_LLM_MAX_OUTPUT_TOKENS,
     },
     graphql: {
       maxDepth: e.PROFILER_GRAPHQL_MAX_DEPTH,

@@ -7,3 +7,24 @@ export class LlmUnavailableError extends Error {
     this.name = 'LlmUnavailableError'
   }
 }
+
+/** A submission the provider cannot extract however often it is asked (the why is in `error`). */
+export interface UnfitSubmission {
+  submissionId: string
+  error: string
+}
+
+/**
+ * Submissions that cannot be extracted by the configured model as they are, whatever the retries: too long for its
+ * context window even alone, or an answer longer than its output cap even alone. The worker fails them at once (no
+ * retry: the same request would fail the same way), with the error naming the sizes and the setting involved.
+ */
+export class SubmissionsUnfitError extends Error {
+  constructor(
+    readonly submissions: UnfitSubmission[],
+    readonly usage?: import('./types.js').Usage,
+  ) {
+    super(submissions.length === 1 ? submissions[0]!.error : `${submissions.length} submissions cannot be extracted by the model: ${submissions[0]?.error ?? ''}`)
+    this.name = 'SubmissionsUnfitError'
+  }
+}

@@ -41,6 +41,11 @@ export interface ExtractResult {
   summary?: string
   /** Per submission (same order): the short quote each value came from, kept for provenance. */
   evidence?: Record<string, string>[]
+  /**
+   * Submissions the provider cannot extract as they are, whatever the retries (too long for the model's context or
+   * output cap even alone): their extractions are empty placeholders, and the caller fails them once.
+   */
+  failed?: import('./errors.js').UnfitSubmission[]
 }
 
 /** Turns submitted text into proposed profile values. Never merges: the merge module does. */
