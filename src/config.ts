@@ -83,6 +83,8 @@ const schema = z.object({
   PROFILER_LLM_RESPONSE_FORMAT: z.enum(['json_schema', 'json_object', 'none']).default('json_schema'),
   PROFILER_LLM_EXTRA_BODY: z.string().optional(),
   PROFILER_LLM_HEADERS: z.string().optional(),
+  PROFILER_LLM_CONTEXT_TOKENS: z.coerce.number().int().min(1024).max(10_000_000).optional(),
+  PROFILER_LLM_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(256).max(1_000_000).optional(),
   PROFILER_GRAPHQL_MAX_DEPTH: int(10, 1, 100),
   PROFILER_GRAPHQL_MAX_COST: int(5000, 1),
   PROFILER_GRAPHQL_MAX_ALIASES: int(15, 0, 1000),
@@ -344,6 +346,13 @@ export interface OpenAIConfig {
   extraBody: Record<string, unknown>
   /** Sent with every request, chat and embeddings (e.g. Azure's `api-key`, OpenRouter's `HTTP-Referer`). Never logged. */
   headers: Record<string, string>
+  /**
+   * The chat model's context window in tokens (prompt + output); undefined: the model family's documented window
+   * (src/ai/openai/tokens.ts), 8,192 for a model Profiler does not know.
+   */
+  contextTokens?: number
+  /** The output cap sent with every chat request (`max_completion_tokens`); undefined: the model family's default. */
+  maxOutputTokens?: number
 }
 
 export class ConfigError extends Error {}
@@ -439,6 +448,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.PROFILER_AI === 'openai' && !e.OPENAI_API_KEY) {
     throw new ConfigError('Invalid configuration:\n  OPENAI_API_KEY: required when PROFILER_AI=openai (any value for servers that need none, e.g. Ollama)')
   }
+  if (e.PROFILER_LLM_CONTEXT_TOKENS && e.PROFILER_LLM_MAX_OUTPUT_TOKENS && e.PROFILER_LLM_MAX_OUTPUT_TOKENS > e.PROFILER_LLM_CONTEXT_TOKENS / 2) {
+    throw new ConfigError(
+      `Invalid configuration:\n  PROFILER_LLM_MAX_OUTPUT_TOKENS: ${e.PROFILER_LLM_MAX_OUTPUT_TOKENS} leaves too little of PROFILER_LLM_CONTEXT_TOKENS (${e.PROFILER_LLM_CONTEXT_TOKENS}) for the prompt; at most half of it`,
+    )
+  }
   if (e.PROFILER_SEARCH_DATABASE_URL && !e.DATABASE_URL) {
     throw new ConfigError('Invalid configuration:\n  PROFILER_SEARCH_DATABASE_URL: a read replica of the server in DATABASE_URL; the embedded database has none')
   }
@@ -503,6 +517,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       responseFormat: e.PROFILER_LLM_RESPONSE_FORMAT,
       extraBody: parseExtraBody(e.PROFILER_LLM_EXTRA_BODY),
       headers: parseHeaders(e.PROFILER_LLM_HEADERS),
+      contextTokens: e.PROFILER_LLM_CONTEXT_TOKENS,
+      maxOutputTokens: e.PROFILER_LLM_MAX_OUTPUT_TOKENS,
     },
     graphql: {
       maxDepth: e.PROFILER_GRAPHQL_MAX_DEPTH,

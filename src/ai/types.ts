@@ -46,6 +46,17 @@ export interface ExtractResult {
   summary?: string
   /** Per submission (same order): the short quote each value came from, kept for provenance. */
   evidence?: Record<string, string>[]
+  /**
+   * Submissions the provider cannot extract as they are, whatever the retries (too long for the model's context or
+   * output cap even alone): their extractions are empty placeholders, and the caller fails them once.
+   */
+  failed?: UnfitSubmission[]
+}
+
+/** A submission the provider cannot extract however often it is asked (the why is in `error`). */
+export interface UnfitSubmission {
+  submissionId: string
+  error: string
 }
 
 /** Turns submitted text into proposed profile values. Never merges: the merge module does. */

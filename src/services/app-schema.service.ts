@@ -3,7 +3,8 @@ import { NO_HISTORY_BOUNDS, type HistoryBounds } from '../db/profile.repository.
 import { AppSchemaRepository } from '../db/app-schema.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
 import { droppedFields, emptySchema, fieldPaths, parseCustomSchema, type AppSchemaVersion, type CustomSchema } from '../domain/custom-schema.js'
-import { DomainError } from '../domain/errors.js'
+import { DomainError, invalid } from '../domain/errors.js'
+import { customSchemaOutputProblem } from '../ai/openai/schema-limits.js'
 import type { EventBus } from '../events/event-bus.js'
 import type { RequestContext } from './context.js'
 
@@ -68,6 +69,10 @@ export class AppSchemaService {
 
   async set(ctx: RequestContext, input: unknown): Promise<SchemaChange> {
     const schema = parseCustomSchema(input)
+    // Within what OpenAI's structured outputs accept once the app's fields join the extraction schema, whatever the
+    // configured provider: past it, every extraction for the app would be refused.
+    const tooLarge = customSchemaOutputProblem(schema)
+    if (tooLarge) throw invalid(tooLarge)
     return this.uow.run(ctx, async (tx) => {
       const m = tx.manager
       const version = await this.repo.lockApp(m, ctx.tenantId, ctx.appId)

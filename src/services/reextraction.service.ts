@@ -163,6 +163,10 @@ export class ReextractionService {
         : { extractions: [] as Extraction[], usage: undefined, summary: undefined }
       usage = sumUsage([usage, extracted.usage])
       if (extracted.extractions.length !== toExtract.length) throw new Error('extractor returned a wrong number of extractions')
+      // A submission the configured model cannot take as it is (its context or output cap is smaller than the one that
+      // extracted it): replaying the others would silently leave its facts out, so nothing is rebuilt.
+      const unfit = extracted.failed?.[0]
+      if (unfit) throw new DomainError('CONFLICT', `Submission ${unfit.submissionId} ${unfit.error}; the profile cannot be re-extracted with this model`)
       const byId = new Map(toExtract.map((s, k) => [s.submissionId, extracted.extractions[k]!]))
       // Custom values only where the submitting app's schema declares them, as in the worker.
       const extractions = batch.map((s) => withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s))

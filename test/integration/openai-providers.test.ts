@@ -142,13 +142,14 @@ describe('OpenAI', () => {
     const first = await settle(r, 'r-cat', 'My name is Cat and I love chess.')
     expect(first.sub).toMatchObject({ status: 'DONE', attempts: 1, error: null })
     const chats = r.oa.chatRequests()
-    // max_tokens refused (swapped to max_completion_tokens), then temperature 0 refused (dropped), then accepted.
+    // max_tokens refused (dropped: the request already carries the output cap as max_completion_tokens, 2,048 for a
+    // model of unknown family, PROFILER_LLM_MAX_OUTPUT_TOKENS), then temperature 0 refused (dropped), then accepted.
     expect(chats.map((q) => q.status)).toEqual([400, 400, 200])
-    expect(chats[0]!.body).toMatchObject({ temperature: 0, max_tokens: 4000 })
-    expect(chats[1]!.body).toMatchObject({ temperature: 0, max_completion_tokens: 4000 })
+    expect(chats[0]!.body).toMatchObject({ temperature: 0, max_tokens: 4000, max_completion_tokens: 2048 })
+    expect(chats[1]!.body).toMatchObject({ temperature: 0, max_completion_tokens: 2048 })
     expect(chats[1]!.body).not.toHaveProperty('max_tokens')
     expect(chats[2]!.body).not.toHaveProperty('temperature')
-    expect(chats[2]!.body).toMatchObject({ max_completion_tokens: 4000 })
+    expect(chats[2]!.body).toMatchObject({ max_completion_tokens: 2048 })
     // Remembered for the model: the next submission's request is accepted at once.
     const second = await settle(r, 'r-cat', 'I live in Oslo.')
     expect(second.sub).toMatchObject({ status: 'DONE', attempts: 1 })

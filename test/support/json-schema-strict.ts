@@ -98,6 +98,57 @@ export function strictSchemaProblems(root: unknown): string[] {
     const defs = r[defsKey]
     if (defs && typeof defs === 'object') for (const [k, sub] of Object.entries(defs)) walk(sub as Schema, [defsKey, k], 1)
   }
+  problems.push(...sizeProblems(r))
+  return problems
+}
+
+/**
+ * The size limits of the structured-outputs guide ("Supported schemas"): at most 5,000 object properties in all, 1,000
+ * enum values across all enum properties, 120,000 characters of property names, definition names, enum and const
+ * values together, and for a single string enum of more than 250 values, 15,000 characters of values (nesting, 10
+ * levels, is checked by the walk above). Each property and enum is counted once where it is written.
+ */
+function sizeProblems(root: Schema): string[] {
+  let properties = 0
+  let enumValues = 0
+  let chars = 0
+  const problems: string[] = []
+  const str = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '')
+  const visit = (s: unknown) => {
+    if (!s || typeof s !== 'object' || Array.isArray(s)) return
+    const o = s as Schema
+    if (Array.isArray(o.enum)) {
+      enumValues += o.enum.length
+      const len = o.enum.reduce((n: number, v: unknown) => n + str(v).length, 0)
+      chars += len
+      if (o.enum.length > 250 && len > 15_000) {
+        problems.push(`an enum property has ${o.enum.length} values with a total string length of ${len}; the limit for an enum of more than 250 values is 15000`)
+      }
+    }
+    if ('const' in o) chars += str(o.const).length
+    if (o.properties && typeof o.properties === 'object') {
+      for (const [k, sub] of Object.entries(o.properties)) {
+        properties++
+        chars += k.length
+        visit(sub)
+      }
+    }
+    if (o.items) visit(o.items)
+    if (Array.isArray(o.anyOf)) o.anyOf.forEach(visit)
+    for (const defsKey of ['$defs', 'definitions']) {
+      const defs = o[defsKey]
+      if (defs && typeof defs === 'object') {
+        for (const [k, sub] of Object.entries(defs)) {
+          chars += k.length
+          visit(sub)
+        }
+      }
+    }
+  }
+  visit(root)
+  if (properties > 5_000) problems.push(`the schema has ${properties} object properties in total; the limit is 5000`)
+  if (enumValues > 1_000) problems.push(`the schema has ${enumValues} enum values across all enum properties; the limit is 1000`)
+  if (chars > 120_000) problems.push(`the total string length of property names, definition names, enum values and const values is ${chars}; the limit is 120000`)
   return problems
 }
 

@@ -654,6 +654,8 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
     const sent: any[] = Array.isArray(body.messages) ? body.messages : []
     // What the model reads of them (a provider may silently drop part of an over-long prompt).
     const messages: any[] = PROVIDER_MODES[api.mode].messages?.(sent, body) ?? sent
+    // The provider's own log line (Ollama: "truncating input prompt"), the only trace a real one leaves.
+    if (messages !== sent) rec.problems.push(`mode ${api.mode}: the provider dropped the start of the prompt to fit its context`)
     if (!sent.length || !body.model) {
       reply(400, errorBody("'messages' and 'model' are required.", 'invalid_request_error'))
       return

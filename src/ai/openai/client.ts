@@ -72,16 +72,26 @@ export class LlmClient {
   }
 
   /**
-   * One chat request for a JSON answer; returns the raw answer and its usage. The output schema goes as strict
-   * structured outputs (`json_schema`, the default), or, with PROFILER_LLM_RESPONSE_FORMAT=json_object|none, only in the
-   * prompt (the caller writes it there; see `schemaInPrompt`). `maxOutputTokens` is sent as `max_completion_tokens`
-   * (as `max_tokens` to a model that refuses that name).
+   * One chat request for a JSON answer; returns the raw answer, why it ended (`finishReason` "length": cut at the
+   * output cap) and its usage. The output schema goes as strict structured outputs (`json_schema`, the default), or,
+   * with PROFILER_LLM_RESPONSE_FORMAT=json_object|none, only in the prompt (the caller writes it there; see
+   * `schemaInPrompt`). `maxOutputTokens` is sent as `max_completion_tokens` (as `max_tokens` to a model that refuses
+   * that name). With `splitOnTimeout` (a request the caller can split into smaller ones) a timeout is neither retried
+   * nor counted by the circuit breaker: it throws at once for the caller to split the work.
    */
   async structuredChat(
-    req: { model: string; system: string; user: string; schemaName: string; schema: Record<string, unknown>; maxOutputTokens?: number },
+    req: {
+      model: string
+      system: string
+      user: string
+      schemaName: string
+      schema: Record<string, unknown>
+      maxOutputTokens?: number
+      splitOnTimeout?: boolean
+    },
     signal?: AbortSignal,
     budget?: RetryBudget,
-  ): Promise<{ content: string | null | undefined; refusal: string | null | undefined; usage: Usage }> {
+  ): Promise<{ content: string | null | undefined; refusal: string | null | undefined; finishReason?: string | null; usage: Usage }> {
     return inSpan('llm.chat', { attributes: llmAttributes('chat', req.model) }, async (span) => {
       let tries = 0
       const format = this.cfg.responseFormat ?? 'json_schema'
@@ -108,12 +118,12 @@ export class LlmClient {
           tries++
           return sdk.chat.completions.create(sent as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { signal })
         },
-        { signal, budget },
+        { signal, budget, splitOnTimeout: req.splitOnTimeout },
       )
       const message = res.choices[0]?.message
       const usage = fromApiUsage(res.usage)
       span?.setAttributes({ ...usageAttributes(usage), 'gen_ai.response.model': res.model, 'profiler.llm.tries': tries })
-      return { content: message?.content, refusal: message?.refusal, usage }
+      return { content: message?.content, refusal: message?.refusal, finishReason: res.choices[0]?.finish_reason, usage }
     })
   }
 
@@ -126,7 +136,7 @@ export class LlmClient {
     model: string,
     body: Record<string, unknown>,
     fn: (sdk: OpenAI, body: Record<string, unknown>) => Promise<T>,
-    opts: { signal?: AbortSignal; budget?: RetryBudget } = {},
+    opts: { signal?: AbortSignal; budget?: RetryBudget; splitOnTimeout?: boolean } = {},
   ): Promise<T> {
     for (;;) {
       let sent = this.params.shape(model, body)
@@ -139,7 +149,7 @@ export class LlmClient {
   }
 
   /** One request through the breaker, retried on outage-like failures within the operation's budget. */
-  async run<T>(fn: (sdk: OpenAI) => Promise<T>, opts: { signal?: AbortSignal; budget?: RetryBudget } = {}): Promise<T> {
+  async run<T>(fn: (sdk: OpenAI) => Promise<T>, opts: { signal?: AbortSignal; budget?: RetryBudget; splitOnTimeout?: boolean } = {}): Promise<T> {
     const budget = opts.budget ?? this.retryBudget()
     for (let retry = 0; ; retry++) {
       const { probe } = this.breaker.admit()
@@ -159,6 +169,12 @@ export class LlmClient {
         // The provider answered (a 4xx): it is up. An abort says nothing about it.
         if (opts.signal?.aborted) this.breaker.released(probe)
         else this.breaker.succeeded(probe)
+        throw err
+      }
+      if (opts.splitOnTimeout && isTimeout(err)) {
+        // A slow but healthy model times out on a large request: the caller splits it, and the breaker (there for
+        // outages, shared by everyone) does not count it. A one-submission request that times out still counts.
+        this.breaker.released(probe)
         throw err
       }
       this.breaker.failed(probe)
@@ -220,6 +236,12 @@ export function isOutage(e: unknown): boolean {
   if (e instanceof OpenAI.APIConnectionError) return true // includes timeouts
   if (e instanceof OpenAI.APIError) return e.status === undefined || e.status === 429 || e.status === 408 || e.status >= 500
   return false
+}
+
+/** The request took too long: our timeout, or the server's or a gateway's (408, 504). */
+export function isTimeout(e: unknown): boolean {
+  if (e instanceof OpenAI.APIConnectionTimeoutError) return true
+  return e instanceof OpenAI.APIError && (e.status === 408 || e.status === 504)
 }
 
 /** Retry-After (seconds or HTTP date; or retry-after-ms) when the provider sent one, else `baseMs` doubling to 16x, ±25 %. */

@@ -2,7 +2,8 @@ import { ConversationFormatError, transcript } from '../conversation.js'
 import { evidenceCheck } from '../evidence.js'
 import type { Extraction } from '../../domain/profile.js'
 import type { ExtractRequest, ExtractResult, Extractor, Summarizer, Usage } from '../types.js'
-import { addUsage, LlmOutputError, type LlmClient } from './client.js'
+import { addUsage, isTimeout, LlmOutputError, type LlmClient } from './client.js'
+import { countTokens, framingTokens, promptTokens, tokenLimits, type TokenLimits } from './tokens.js'
 import { ZERO_USAGE } from '../usage.js'
 import { compactProfile } from './compact-profile.js'
 import { customEvidence, customFromOutput, supportedCustom, withCustomOutput } from './custom-output.js'
@@ -12,21 +13,33 @@ import { customFieldList, jsonAnswerInstructions, withoutCustomDetails } from '.
 import { z } from 'zod'
 
 /**
- * One chat request per batch, with structured outputs (strict JSON schema). The same request also writes the
- * summary of the profile after the batch: measured in bench/llm-cost.ts, a second request would add its fixed
+ * One chat request per batch when it fits, with structured outputs (strict JSON schema). The same request also writes
+ * the summary of the profile after the batch: measured in bench/llm-cost.ts, a second request would add its fixed
  * prompt and the whole profile again for every batch.
+ *
+ * Bounded by tokens (issue 23): the prompt is counted with a real tokenizer (src/ai/openai/tokens.ts) and a batch is
+ * packed into as many requests as it takes for instructions + profile + submissions + the output cap to fit the
+ * model's context. A request whose answer is cut at the output cap (finish_reason "length"), or that times out, is
+ * split in halves and sent again; a submission that cannot fit alone, or whose answer alone is cut, is reported in
+ * `failed` with a message naming the sizes and the setting, never sent again unchanged. A batch sent in several
+ * requests gets no summary from them (the worker asks the summarizer, from the merged profile).
  */
 export class OpenAIExtractor implements Extractor {
   readonly name = 'openai'
   private readonly schema = outputJsonSchema()
+  readonly limits: TokenLimits
 
   constructor(
     private readonly llm: LlmClient,
     private readonly model: string,
-  ) {}
+  ) {
+    this.limits = tokenLimits(model, llm.cfg)
+  }
 
   /** Output schemas with an app's custom fields, by app and version (a version never changes). */
   private readonly customSchemas = new Map<string, Record<string, unknown>>()
+  /** Tokens of each output schema, for models that read it as part of the prompt (OpenAI's). */
+  private readonly schemaTokens = new WeakMap<object, number>()
 
   private schemaFor(req: ExtractRequest): Record<string, unknown> {
     const c = req.customSchema
@@ -39,49 +52,139 @@ export class OpenAIExtractor implements Extractor {
     return s
   }
 
+  /**
+   * What every request of a batch costs besides its submissions: the instructions, the envelope with the profile, the
+   * chat framing, and for OpenAI's models the schema (counted on the safe side: servers that only constrain decoding
+   * with it, like Ollama, vLLM and llama.cpp, do not put it in the prompt, and their models are not counted so).
+   */
+  private async fixedTokens(system: string, emptyUser: string, schema: Record<string, unknown>): Promise<number> {
+    const L = this.limits
+    let schemaTokens = 0
+    if (L.exact) {
+      const known = this.schemaTokens.get(schema)
+      schemaTokens = known ?? (await countTokens(JSON.stringify(schema)))
+      if (known === undefined) this.schemaTokens.set(schema, schemaTokens)
+    }
+    return (await promptTokens(L, system)) + (await promptTokens(L, emptyUser)) + schemaTokens + framingTokens(L)
+  }
+
   async extract(req: ExtractRequest, signal?: AbortSignal): Promise<ExtractResult> {
     const prompt = loadPrompt(EXTRACT_PROMPT)
     const schema = this.schemaFor(req)
+    const system = withOutputFormat(withInstructions(prompt.text, req.summaryInstructions), schema, this.llm.cfg.responseFormat)
+    const L = this.limits
+    const profile = compactProfile(req.profile)
     // Short ids numbered within the batch: a UUID costs more tokens than a short message.
-    const user = JSON.stringify({
-      profile: compactProfile(req.profile),
-      ...submissionsForModel(req.submissions),
-      // The app's fields with what each holds, in every response format: a server that only constrains decoding to
-      // the schema (Ollama, vLLM, llama.cpp) never shows the model the schema's descriptions.
-      ...(schema !== this.schema && req.customSchema
+    const items = req.submissions.map((s, i) => ({ id: `s${i + 1}`, ...submissionForModel(s) }))
+    // The app's fields with what each holds, in every response format: a server that only constrains decoding to
+    // the schema (Ollama, vLLM, llama.cpp) never shows the model the schema's descriptions.
+    const extra =
+      schema !== this.schema && req.customSchema
         ? {
             custom_fields: {
               note: 'Also fill `custom` for each submission with these fields of the app (section.field: type; what it holds). Only what the person states about themselves; null or [] otherwise.',
               fields: customFieldList(req.customSchema.schema),
             },
           }
-        : {}),
-    })
-    const system = withOutputFormat(withInstructions(prompt.text, req.summaryInstructions), schema, this.llm.cfg.responseFormat)
-    let usage: Usage = ZERO_USAGE
-    let problem = ''
-    // One transport-retry budget for the operation, output retries included: requests stay within
-    // 1 + outputRetries + maxRetries, instead of the product of the two.
-    const budget = this.llm.retryBudget()
-    for (let attempt = 0; attempt <= this.llm.cfg.outputRetries; attempt++) {
-      const res = await this.llm.structuredChat(
-        { model: this.model, system, user, schemaName: 'profile_extraction', schema },
-        signal,
-        budget,
-      )
-      usage = addUsage(usage, res.usage)
-      const parsed = parseOutput(res.content, res.refusal)
-      if (!parsed.ok) {
-        problem = parsed.problem
+        : {}
+    const userOf = (part: number[]) => JSON.stringify({ profile, ...datedOnce(part.map((i) => items[i]!)), ...extra })
+
+    // Packing: consecutive submissions while instructions + profile + submissions + the output cap fit the context.
+    const fixed = await this.fixedTokens(system, userOf([]), schema)
+    const unfit = new Map<number, string>()
+    const parts: number[][] = []
+    let size = 0
+    for (const [i, item] of items.entries()) {
+      const tokens = (await promptTokens(L, JSON.stringify(item))) + 1
+      if (fixed + tokens > L.prompt) {
+        unfit.set(i, tooLong(L, tokens, fixed))
         continue
       }
-      return { ...this.assign(req, parsed.value, parsed.raw), usage, promptVersion: prompt.version }
+      const last = parts[parts.length - 1]
+      if (last && fixed + size + tokens <= L.prompt) {
+        last.push(i)
+        size += tokens
+      } else {
+        parts.push([i])
+        size = tokens
+      }
     }
-    throw new LlmOutputError(`The model's output was unusable after ${this.llm.cfg.outputRetries + 1} requests: ${problem}`, usage)
+
+    let usage: Usage = ZERO_USAGE
+    // One transport-retry budget and one output-retry budget for the whole batch, however many requests it takes.
+    const budget = this.llm.retryBudget()
+    let outputRetries = this.llm.cfg.outputRetries
+    const answers = new Map<number, { extraction: Extraction; evidence: Record<string, string> }>()
+    let summary: string | undefined
+    let answered = 0
+    try {
+      // Depth first, in order: a split part's halves run before the parts after it.
+      const todo = [...parts].reverse()
+      while (todo.length) {
+        const part = todo.pop()!
+        const halves = () => todo.push(part.slice(Math.ceil(part.length / 2)), part.slice(0, Math.ceil(part.length / 2)))
+        let problem = ''
+        for (let tries = 1; ; tries++) {
+          let res: Awaited<ReturnType<LlmClient['structuredChat']>>
+          try {
+            res = await this.llm.structuredChat(
+              {
+                model: this.model,
+                system,
+                user: userOf(part),
+                schemaName: 'profile_extraction',
+                schema,
+                maxOutputTokens: L.output,
+                splitOnTimeout: part.length > 1,
+              },
+              signal,
+              budget,
+            )
+          } catch (e) {
+            if (part.length > 1 && isTimeout(e) && !signal?.aborted) {
+              halves()
+              break
+            }
+            throw e
+          }
+          usage = addUsage(usage, res.usage)
+          if (res.finishReason === 'length') {
+            // Cut at the output cap: the same request would be cut the same way.
+            if (part.length > 1) halves()
+            else unfit.set(part[0]!, answerTooLong(L))
+            break
+          }
+          const parsed = parseOutput(res.content, res.refusal)
+          if (!parsed.ok) {
+            problem = parsed.problem
+            if (outputRetries-- > 0) continue
+            throw new LlmOutputError(`The model's output was unusable after ${tries} requests: ${problem}`, usage)
+          }
+          const out = this.assign(req, part, parsed.value, parsed.raw)
+          for (const [k, i] of part.entries()) answers.set(i, { extraction: out.extractions[k]!, evidence: out.evidence[k]! })
+          answered++
+          summary = out.summary
+          break
+        }
+      }
+    } catch (e) {
+      // What the requests before the failure cost travels with it.
+      if (e instanceof Error && !(e instanceof LlmOutputError)) Object.assign(e, { usage: addUsage(usage, (e as { usage?: Usage }).usage) })
+      throw e
+    }
+    const whole = answered === 1 && unfit.size === 0 && answers.size === items.length
+    return {
+      extractions: items.map((_, i) => answers.get(i)?.extraction ?? {}),
+      evidence: items.map((_, i) => answers.get(i)?.evidence ?? {}),
+      ...(whole && summary ? { summary } : {}),
+      ...(unfit.size ? { failed: [...unfit].sort(([a], [b]) => a - b).map(([i, error]) => ({ submissionId: req.submissions[i]!.submissionId, error })) } : {}),
+      usage,
+      promptVersion: prompt.version,
+    }
   }
 
   /** Answers are matched to the batch by submission id; anything for another id is ignored (untrusted output). */
-  private assign(req: ExtractRequest, out: BatchOutput, raw: unknown) {
+  private assign(req: ExtractRequest, part: number[], out: BatchOutput, raw: unknown) {
     const byId = new Map(out.submissions.map((s) => [s.submission_id, s]))
     // zod strips `custom` (it is not in the fixed schema): it is read from the raw answer and checked against the app's schema.
     const rawCustom = new Map<string, unknown>()
@@ -89,7 +192,8 @@ export class OpenAIExtractor implements Extractor {
     for (const r of rawSubs) if (r && typeof r === 'object' && 'custom' in r) rawCustom.set(String((r as { submission_id?: unknown }).submission_id), (r as { custom: unknown }).custom)
     const extractions: Extraction[] = []
     const evidence: Record<string, string>[] = []
-    for (const [i, sub] of req.submissions.entries()) {
+    for (const i of part) {
+      const sub = req.submissions[i]!
       const id = `s${i + 1}`
       const answer = byId.get(id)
       // Only values whose quote the submission holds (src/ai/evidence.ts).
@@ -111,9 +215,8 @@ export class OpenAIExtractor implements Extractor {
   }
 }
 
-/** The batch as the model reads it; the date given once when every submission has the same (most batches). */
-export function submissionsForModel(subs: ExtractRequest['submissions']) {
-  const items = subs.map((s, i) => ({ id: `s${i + 1}`, ...submissionForModel(s) }))
+/** Submissions as the model reads them; the date given once when every submission has the same (most batches). */
+export function datedOnce<T extends { date?: string }>(items: T[]): { date?: string; submissions: Omit<T, 'date'>[] | T[] } {
   const date = items[0]?.date
   if (!date || !items.every((s) => s.date === date)) return { submissions: items }
   return { date, submissions: items.map(({ date: _, ...rest }) => rest) }
@@ -135,6 +238,18 @@ export function submissionForModel(s: ExtractRequest['submissions'][number]) {
     t = { subject: null, text: '' }
   }
   return { input_type: s.inputType, ...(date ? { date } : {}), subject: t.subject ?? '', text: t.text }
+}
+
+const fmt = (n: number) => n.toLocaleString('en-US')
+
+function tooLong(L: TokenLimits, tokens: number, fixed: number): string {
+  const room = `the context of ${L.model} is ${fmt(L.context)} tokens (${L.source.context}), of which ${fmt(L.output)} are kept for the answer (${L.source.output})`
+  if (fixed >= L.prompt) return `cannot be extracted: the instructions and the profile alone take about ${fmt(fixed)} tokens and ${room}`
+  return `cannot be extracted: it is about ${fmt(tokens)} tokens, and with the instructions and the profile (about ${fmt(fixed)} tokens) it does not fit the model: ${room}. Send it in smaller parts, or configure a larger context`
+}
+
+function answerTooLong(L: TokenLimits): string {
+  return `cannot be extracted: the model's answer for this submission alone is longer than the output cap of ${fmt(L.output)} tokens (${L.source.output}) and was cut. Send it in smaller parts, or raise the cap`
 }
 
 /**
@@ -185,10 +300,15 @@ export class OpenAISummarizer implements Summarizer {
     return s
   })()
 
+  /** The output cap sent with each request (a summary is a few sentences; the model's cap bounds a runaway answer). */
+  private readonly maxOutputTokens: number
+
   constructor(
     private readonly llm: LlmClient,
     private readonly model: string,
-  ) {}
+  ) {
+    this.maxOutputTokens = tokenLimits(model, llm.cfg).output
+  }
 
   async summarize(profile: import('../../domain/profile.js').ProfileContent, signal?: AbortSignal, instructions?: readonly string[]) {
     const prompt = loadPrompt(SUMMARIZE_PROMPT)
@@ -204,6 +324,7 @@ export class OpenAISummarizer implements Summarizer {
           user: compactProfile(profile),
           schemaName: 'profile_summary',
           schema: this.schema,
+          maxOutputTokens: this.maxOutputTokens,
         },
         signal,
         budget,

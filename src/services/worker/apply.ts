@@ -74,14 +74,31 @@ export async function applyRound(
         stale.push(c)
         continue
       }
-      const ids = c.submissions.map((s) => s.id)
-      const inputTypes = [...new Set(c.submissions.map((s) => s.input_type))]
+      // Submissions the model cannot extract as they are fail now, once (the same request would fail the same way);
+      // the others are applied. Each carries its share of what the batch cost.
+      const unfit = new Map(p.failed.map((f) => [f.submissionId, f.error]))
+      const share = (i: number) => (p.usage?.totalTokens ? shareUsage(p.usage, c.submissions.length, i) : undefined)
+      const applied: { s: (typeof c.submissions)[number]; usage?: ReturnType<typeof shareUsage> }[] = []
+      for (const [i, s] of c.submissions.entries()) {
+        const error = unfit.get(s.id)
+        if (error === undefined) {
+          applied.push({ s, usage: share(i) })
+          continue
+        }
+        const usage = share(i)
+        if (usage) await d.submissions.addUsage(m, c.job.tenantId, s.id, usage)
+        await d.submissions.fail(m, c.job.tenantId, s.id, error)
+        tx.raise('submissionFailed', { tenantId: c.job.tenantId, profileId: c.job.profileId, submissionId: s.id, at: new Date().toISOString() })
+        d.log.warn({ tenantId: c.job.tenantId, profileId: c.job.profileId, submissionId: s.id, attempt: s.attempts, err: error }, 'extraction failed: the submission cannot fit the model; failed without retry')
+      }
+      const ids = applied.map(({ s }) => s.id)
+      const inputTypes = [...new Set(applied.map(({ s }) => s.input_type))]
       writes.push({
         ...profileWrite(c.job, cur, p, inputTypes.length === 1 ? inputTypes[0]! : 'mixed', ids),
-        submissions: c.submissions.map((s, i) => ({
+        submissions: applied.map(({ s, usage }, i) => ({
           id: s.id,
           extraction: JSON.stringify(p.provenance[i]),
-          ...(p.usage?.totalTokens ? { usage: shareUsage(p.usage, ids.length, i) } : {}),
+          ...(usage ? { usage } : {}),
         })),
         promptVersion: p.promptVersion ?? null,
       })

@@ -1,3 +1,4 @@
+import { SubmissionsUnfitError } from '../../ai/errors.js'
 import { withSummary } from '../../ai/profile-text.js'
 import type { AiProviders, ExtractionInput, ExtractResult, Usage } from '../../ai/types.js'
 import { sumUsage } from '../../ai/usage.js'
@@ -25,7 +26,8 @@ export interface ExtractDeps {
  * and embedded. Everything slow (AI calls, the merge on its thread) happens here, with no transaction open; what the
  * calls cost travels with any error. `signal` ends it early (a shutdown, or the batch's time budget).
  */
-export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, subs: OpenSubmission[], signal?: AbortSignal) {
+export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, claimed: OpenSubmission[], signal?: AbortSignal) {
+  let subs = claimed
   const { ai } = d
   // The summary follows the instructions of the app of the batch's newest submission (README "Summary instructions").
   const instructions = subs[subs.length - 1]?.instructions ?? []
@@ -48,6 +50,14 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, sub
       : { extractions: [] as Extraction[], usage: undefined, promptVersion: undefined, summary: undefined, evidence: undefined }
     spend(extracted.usage)
     if (extracted.extractions.length !== toExtract.length) throw new Error('extractor returned a wrong number of extractions')
+    // Submissions the model cannot extract as they are (too long for its context or output cap even alone) are failed
+    // once by the apply, and the others go on; when nothing else is left, the batch fails with them.
+    const failed = extracted.failed ?? []
+    if (failed.length) {
+      const unfit = new Set(failed.map((f) => f.submissionId))
+      if (subs.every((s) => unfit.has(s.id))) throw new SubmissionsUnfitError(failed)
+      subs = subs.filter((s) => !unfit.has(s.id))
+    }
     const byId = new Map(toExtract.map((s, i) => [s.submissionId, extracted.extractions[i]!]))
     // Custom values only where the submitting app's schema declares them, whatever an extractor proposed.
     const extractions = subs.map((s) => withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s))
@@ -60,9 +70,9 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, sub
       return out
     })
     // A provider whose extraction request also wrote the summary saves a request per batch; that summary only
-    // knows what the model saw, so a batch with structured submissions gets its own; and it was written before the
-    // merge, so it stands only when the merge kept what the model proposed.
-    const modelSawAll = toExtract.length === subs.length
+    // knows what the model saw, so a batch with structured submissions gets its own (so does one whose submissions did
+    // not all fit); and it was written before the merge, so it stands only when the merge kept what the model proposed.
+    const modelSawAll = toExtract.length === subs.length && !failed.length
     const { summary, usage: summaryUsage } =
       extracted.summary && modelSawAll && keptProposals
         ? { summary: extracted.summary, usage: undefined }
@@ -84,7 +94,7 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, sub
     )
     // The words it is found by, computed here, outside the transaction of the apply.
     const lexemes = lexemesWith(summary, contentLexemes)
-    return { merged, json, summary, vector: vectors[0]!, lexemes, now, usage: spent, provenance, promptVersion: extracted.promptVersion }
+    return { merged, json, summary, vector: vectors[0]!, lexemes, now, usage: spent, provenance, promptVersion: extracted.promptVersion, failed }
   } catch (err) {
     throw withUsage(err, sumUsage([spent, (err as { usage?: Usage })?.usage]))
   }
@@ -128,11 +138,13 @@ export async function extractBySchema(
     )
   }
   if (results.length === 1) return results[0]!
+  const failed = results.flatMap((x) => x.failed ?? [])
   return {
     extractions: results.flatMap((x) => x.extractions),
     usage: sumUsage(results.map((x) => x.usage)),
     promptVersion: results.find((x) => x.promptVersion)?.promptVersion,
     evidence: results.every((x) => x.evidence) ? results.flatMap((x) => x.evidence!) : undefined,
+    ...(failed.length ? { failed } : {}),
   }
 }
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm'
-import { LlmUnavailableError } from '../../ai/errors.js'
+import { LlmUnavailableError, SubmissionsUnfitError } from '../../ai/errors.js'
 import type { Usage } from '../../ai/types.js'
 import { profileKey, type ProfileJob } from '../../domain/profile.js'
 import { retryDelayMs, type OpenSubmission } from '../../domain/worker-policy.js'
@@ -43,8 +43,22 @@ export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, s
     await recordUsage(d, m, tenantId, submissionIds, (err as { usage?: Usage })?.usage)
     let retryIn = 0
     let lost = false
+    // Submissions the model cannot extract as they are: failed now, whatever their attempts (a retry would send the
+    // same request); any others of the batch go back to pending without using an attempt.
+    const unfit = err instanceof SubmissionsUnfitError ? new Map(err.submissions.map((u) => [u.submissionId, u.error])) : undefined
+    const handBack: string[] = []
     for (const s of subs) {
-      if (s.attempts >= d.opts.maxAttempts) {
+      if (unfit) {
+        const error = unfit.get(s.id)
+        if (error === undefined) {
+          handBack.push(s.id)
+          continue
+        }
+        lost = true
+        await d.submissions.fail(m, tenantId, s.id, error)
+        tx.raise('submissionFailed', { tenantId, profileId, submissionId: s.id, at: new Date().toISOString() })
+        d.log.warn({ ...about, submissionId: s.id, attempt: s.attempts, err: error }, 'extraction failed: the submission cannot fit the model; failed without retry')
+      } else if (s.attempts >= d.opts.maxAttempts) {
         lost = true
         await d.submissions.fail(m, tenantId, s.id, message)
         tx.raise('submissionFailed', { tenantId, profileId, submissionId: s.id, at: new Date().toISOString() })
@@ -56,6 +70,7 @@ export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, s
         d.log.warn({ ...about, submissionId: s.id, attempt: s.attempts, retryInMs: Math.round(delayMs), err: message }, 'extraction failed: submission will be retried')
       }
     }
+    if (handBack.length) await d.submissions.giveBack(m, tenantId, handBack)
     batchOutcome(t, lost ? 'failed' : 'retry', err)
     await d.repo.release(m, [job], owner)
     const n = await d.submissions.countOpen(m, tenantId, profileId)
