@@ -10,10 +10,12 @@ import { byConfidence, clean, compareEn, rankMemories } from './profile-text.js'
 export const CONTEXT_ENCODING = 'o200k_base'
 
 type Counter = (text: string) => number
+const PLAIN = { disallowedSpecial: new Set<string>() }
 let counter: Promise<Counter> | undefined
 /** Loaded on first use (the ranks are a few MB), so processes that never build a context don't pay for them. */
 export function tokenCounter(): Promise<Counter> {
-  counter ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => (text: string) => m.countTokens(text))
+  // Special-token strings in a text ("<|endoftext|>" in what someone wrote) are counted as plain text, never refused.
+  counter ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => (text: string) => m.countTokens(text, PLAIN))
   return counter
 }
 

@@ -141,6 +141,15 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     expect(lines(full.text).find((l) => l.startsWith('- '))).toBe('- emoji: 🎸 guitar 🎶')
   })
 
+  it("text that spells a tokenizer's special tokens is counted as plain text, not refused", async () => {
+    const data = { core_info: { name: { value: 'Eve', confidence: 0.9 } }, interests: { other: [{ value: '<|endoftext|> and <|im_start|>', confidence: 0.9 }] } }
+    expect((await api.post('special', { input_type: 'structured', data: JSON.stringify(data) })).status).toBe(202)
+    await api.waitReady('special')
+    const c = await ctx('special', { max_tokens: 4000, query: 'endoftext' })
+    expect(c.text).toContain('<|endoftext|> and <|im_start|>')
+    expect(c.tokens).toBe(countTokens(c.text, { disallowedSpecial: new Set() }))
+  })
+
   it('hundreds of facts: bounded time, the budget filled, linear in the profile', async () => {
     const t0 = performance.now()
     const c = await ctx('big', { max_tokens: 32000 })
