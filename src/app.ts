@@ -210,7 +210,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     await migrate(db)
     const ds = db.dataSource
     const [
-      { createAiProviders },
+      { createAiProviders, loggedPause },
       { buildServer },
       { JobQueue },
       { WorkerLoop },
@@ -249,7 +249,16 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     })
     await queue.start()
     c.add(() => queue.stop())
-    const ai = metered(opts.ai ?? createAiProviders(config, { onLlmFailure: (kind) => metrics.llmRequestFailed(kind) }), metrics)
+    const logged = loggedPause(log)
+    const ai = metered(
+      opts.ai ??
+        createAiProviders(config, {
+          onLlmFailure: (kind) => metrics.llmRequestFailed(kind),
+          events: { ...logged, onPause: (p) => (metrics.llmPaused(p.reason), logged.onPause!(p)) },
+        }),
+      metrics,
+    )
+    if (ai.status) metrics.aiProvider(() => ai.status!())
     if (ai.close) c.add(() => ai.close!())
     let dim = await embeddingDimension(ds)
     if (dim !== ai.embedder.dimension) {
@@ -418,7 +427,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     let server: FastifyInstance | undefined
     let url: string | undefined
     if (opts.role !== 'worker') {
-      server = await buildServer({ config, services, bus, log, metrics, ready: async () => migrationsApplied(db) })
+      server = await buildServer({ config, services, bus, log, metrics, ready: async () => migrationsApplied(db), aiStatus: ai.status })
       await server.listen({ port: config.port, host: config.host })
       const addr = server.server.address()
       url = typeof addr === 'object' && addr ? `http://${config.host}:${addr.port}` : undefined

@@ -78,6 +78,7 @@ const schema = z.object({
   PROFILER_LLM_BREAKER_FAILURES: int(5, 1, 1000),
   PROFILER_LLM_BREAKER_COOLDOWN_MS: int(5000, 10, 3_600_000),
   PROFILER_LLM_BREAKER_MAX_COOLDOWN_MS: int(60_000, 10, 3_600_000),
+  PROFILER_LLM_MAX_RETRY_WAIT_MS: int(60_000, 0, 3_600_000),
   PROFILER_GRAPHQL_MAX_DEPTH: int(10, 1, 100),
   PROFILER_GRAPHQL_MAX_COST: int(5000, 1),
   PROFILER_GRAPHQL_MAX_ALIASES: int(15, 0, 1000),
@@ -323,6 +324,8 @@ export interface OpenAIConfig {
   breakerFailures: number
   breakerCooldownMs: number
   breakerMaxCooldownMs: number
+  /** Longest wait the provider may ask for (Retry-After, x-ratelimit-reset-*) that a request waits out; a longer one defers the work. */
+  maxRetryWaitMs: number
 }
 
 export class ConfigError extends Error {}
@@ -445,6 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       breakerFailures: e.PROFILER_LLM_BREAKER_FAILURES,
       breakerCooldownMs: e.PROFILER_LLM_BREAKER_COOLDOWN_MS,
       breakerMaxCooldownMs: Math.max(e.PROFILER_LLM_BREAKER_MAX_COOLDOWN_MS, e.PROFILER_LLM_BREAKER_COOLDOWN_MS),
+      maxRetryWaitMs: e.PROFILER_LLM_MAX_RETRY_WAIT_MS,
     },
     graphql: {
       maxDepth: e.PROFILER_GRAPHQL_MAX_DEPTH,

@@ -3,8 +3,9 @@ import { LocalEmbedder } from './local/local-embedder.js'
 import { ThreadedExtractor } from './local/extract-pool.js'
 import { LocalExtractor } from './local/local-extractor.js'
 import { LocalSummarizer } from './local/local-summarizer.js'
-import { LlmUnavailableError } from './errors.js'
-import { LlmClient, type LlmErrorKind } from './openai/client.js'
+import { LlmMisconfiguredError, LlmRateLimitedError, LlmUnavailableError } from './errors.js'
+import { describe, LlmClient, type LlmErrorKind } from './openai/client.js'
+import type { Pause } from './openai/pause.js'
 import { OpenAIEmbedder } from './openai/openai-embedder.js'
 import { OpenAIExtractor, OpenAISummarizer } from './openai/openai-extractor.js'
 import { isConnectionError } from '../domain/errors.js'
@@ -14,11 +15,12 @@ import type { AiProviders, Extractor, Summarizer, Usage } from './types.js'
  * Chosen once at start-up from configuration; nothing outside ai/ knows which provider runs. `onLlmFailure` is told of
  * every failed request to an LLM provider, retried ones included.
  */
-export function createAiProviders(config: Config, opts: { onLlmFailure?: (kind: LlmErrorKind) => void } = {}): AiProviders {
+export function createAiProviders(config: Config, opts: { onLlmFailure?: (kind: LlmErrorKind) => void; events?: ProviderEvents } = {}): AiProviders {
   let providers: AiProviders
   if (config.ai === 'openai') {
-    const llm = new LlmClient(config.openai, opts.onLlmFailure)
+    const llm = new LlmClient(config.openai, opts.onLlmFailure, opts.events)
     providers = {
+      status: () => llm.status(),
       extractor: new OpenAIExtractor(llm, config.openai.chatModel),
       summarizer: withTemplateFallback(new OpenAISummarizer(llm, config.openai.chatModel)),
       embedder: new OpenAIEmbedder(llm, config.openai.embeddingModel, {
@@ -40,6 +42,23 @@ export function createAiProviders(config: Config, opts: { onLlmFailure?: (kind: 
   return delay > 0 ? { ...providers, extractor: slowed(providers.extractor, delay) } : providers
 }
 
+/** What a provider's pause reports: given to the composition root, which logs them. */
+export interface ProviderEvents {
+  onPause?(p: Pause): void
+  onProbeRefused?(p: Pause, nextInMs: number): void
+  onResume?(p: Pause): void
+}
+
+/** The log lines of a pause: one error when it begins, a warning per refused probe (growing apart), one info line when it ends. */
+export function loggedPause(log: { error(o: object, m: string): void; warn(o: object, m: string): void; info(o: object, m: string): void }): ProviderEvents {
+  return {
+    onPause: (p) => log.error({ reason: p.reason, status: p.status, detail: describe(p) }, `the AI provider refuses requests (${describe(p)}): processing paused until it answers again`),
+    onProbeRefused: (p, ms) => log.warn({ reason: p.reason, status: p.status, nextProbeInMs: ms }, 'the AI provider still refuses requests: processing stays paused'),
+    onResume: (p) =>
+      log.info({ reason: p.reason, pausedMs: Date.now() - p.since.getTime() }, 'the AI provider answers again: processing resumed'),
+  }
+}
+
 /**
  * A summary is derived data (`reindex --summaries` rewrites it): when the model gives none, the batch still applies,
  * with the template summary, and the tokens spent are still counted.
@@ -53,7 +72,9 @@ function withTemplateFallback(inner: Summarizer): Summarizer {
         return await inner.summarize(profile, signal, instructions)
       } catch (err) {
         // An open circuit is an outage, not a bad answer: the batch waits for the provider.
-        if (isConnectionError(err) || err instanceof LlmUnavailableError || signal?.aborted) throw err
+        if (isConnectionError(err) || err instanceof LlmUnavailableError || err instanceof LlmMisconfiguredError || err instanceof LlmRateLimitedError || signal?.aborted) {
+          throw err
+        }
         const { summary } = await template.summarize(profile, undefined, instructions)
         return { summary, usage: (err as { usage?: Usage }).usage }
       }

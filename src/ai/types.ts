@@ -1,5 +1,6 @@
 import type { CustomSchema } from '../domain/custom-schema.js'
 import type { Extraction, InputType, ProfileContent } from '../domain/profile.js'
+import type { AiProviderStatus } from './errors.js'
 
 export interface Usage {
   promptTokens: number
@@ -84,4 +85,6 @@ export interface AiProviders {
   embedder: Embedder
   /** Releases what the providers hold (threads); called when the service closes. */
   close?(): Promise<void>
+  /** A remote provider's state as this process sees it (paused, in an outage, ok); none for a local one. */
+  status?(): AiProviderStatus
 }

@@ -80,8 +80,8 @@ export class OpenAIEmbedder implements Embedder {
             { model: this.model, input, ...(this.requestDimensions ? { dimensions: this.requestDimensions } : {}), encoding_format: 'float' },
             { signal },
           ),
-          // An abort is the caller leaving, not an outage: not retried, and the breaker does not count it.
-          { signal },
+          // An abort is the caller leaving, not an outage: not retried, not counted by the breaker, the pause or metrics.
+          { signal, endpoint: 'embeddings' },
         )
         span?.setAttributes(usageAttributes(fromApiUsage(res.usage)))
         return res
