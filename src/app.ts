@@ -51,6 +51,8 @@ export interface StartOptions {
   ai?: AiProviders
   /** Tracing as the configuration says (OTEL_*), or into an injected exporter (tests). */
   tracing?: TracingOptions
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: pino.DestinationStream
 }
 
 /**
@@ -58,10 +60,12 @@ export interface StartOptions {
  * per request was 6 % of the POST's wall time under load. Under load they are also written in batches of 4 KB or more
  * instead of one write per line; a line waits at most 100 ms.
  */
-function serviceLogger(config: Config): { log: Logger; close: () => Promise<void> } {
+function serviceLogger(config: Config, stream?: pino.DestinationStream): { log: Logger; close: () => Promise<void> } {
+  const options = { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'] }
+  if (stream) return { log: pino(options, stream), close: async () => {} }
   const out = pino.destination({ dest: 1, sync: false, minLength: 4096 })
   const flush = setInterval(() => out.flush(), 100).unref()
-  const log = pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'] }, out)
+  const log = pino(options, out)
   return {
     log,
     close: async () => {
@@ -186,7 +190,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./services/cpu/cpu.js'),
   ])
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
-  const { log, close: closeLog } = serviceLogger(config)
+  const { log, close: closeLog } = serviceLogger(config, opts.logStream)
   const c = closing(log)
   c.add(closeLog)
   // Off unless configured: then the SDK is not loaded and every span helper returns at once. Stopped last but the log,
@@ -206,7 +210,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     await migrate(db)
     const ds = db.dataSource
     const [
-      { createAiProviders },
+      { createAiProviders, loggedPause },
       { buildServer },
       { JobQueue },
       { WorkerLoop },
@@ -245,7 +249,17 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     })
     await queue.start()
     c.add(() => queue.stop())
-    const ai = metered(opts.ai ?? createAiProviders(config, { onLlmFailure: (kind) => metrics.llmRequestFailed(kind), log }), metrics)
+    const logged = loggedPause(log)
+    const ai = metered(
+      opts.ai ??
+        createAiProviders(config, {
+          onLlmFailure: (kind) => metrics.llmRequestFailed(kind),
+          events: { ...logged, onPause: (p) => (metrics.llmPaused(p.reason), logged.onPause!(p)) },
+          log,
+        }),
+      metrics,
+    )
+    if (ai.status) metrics.aiProvider(() => ai.status!())
     if (ai.close) c.add(() => ai.close!())
     let dim = await embeddingDimension(ds)
     if (dim !== ai.embedder.dimension) {
@@ -414,7 +428,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     let server: FastifyInstance | undefined
     let url: string | undefined
     if (opts.role !== 'worker') {
-      server = await buildServer({ config, services, bus, log, metrics, ready: async () => migrationsApplied(db) })
+      server = await buildServer({ config, services, bus, log, metrics, ready: async () => migrationsApplied(db), aiStatus: ai.status })
       await server.listen({ port: config.port, host: config.host })
       const addr = server.server.address()
       url = typeof addr === 'object' && addr ? `http://${config.host}:${addr.port}` : undefined

@@ -85,6 +85,7 @@ const schema = z.object({
   PROFILER_LLM_HEADERS: z.string().optional(),
   PROFILER_LLM_CONTEXT_TOKENS: z.coerce.number().int().min(1024).max(10_000_000).optional(),
   PROFILER_LLM_MAX_OUTPUT_TOKENS: z.coerce.number().int().min(256).max(1_000_000).optional(),
+  PROFILER_LLM_MAX_RETRY_WAIT_MS: int(60_000, 0, 3_600_000),
   PROFILER_GRAPHQL_MAX_DEPTH: int(10, 1, 100),
   PROFILER_GRAPHQL_MAX_COST: int(5000, 1),
   PROFILER_GRAPHQL_MAX_ALIASES: int(15, 0, 1000),
@@ -353,6 +354,8 @@ export interface OpenAIConfig {
   contextTokens?: number
   /** The output cap sent with every chat request (`max_completion_tokens`); undefined: the model family's default. */
   maxOutputTokens?: number
+  /** Longest wait the provider may ask for (Retry-After, x-ratelimit-reset-*) that a request waits out; a longer one defers the work. */
+  maxRetryWaitMs: number
 }
 
 export class ConfigError extends Error {}
@@ -519,6 +522,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headers: parseHeaders(e.PROFILER_LLM_HEADERS),
       contextTokens: e.PROFILER_LLM_CONTEXT_TOKENS,
       maxOutputTokens: e.PROFILER_LLM_MAX_OUTPUT_TOKENS,
+      maxRetryWaitMs: e.PROFILER_LLM_MAX_RETRY_WAIT_MS,
     },
     graphql: {
       maxDepth: e.PROFILER_GRAPHQL_MAX_DEPTH,

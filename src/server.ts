@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import type { Logger } from 'pino'
+import type { AiProviderStatus } from './ai/errors.js'
 import type { Config } from './config.js'
 import { DomainError } from './domain/errors.js'
 import { dashboardEndpoint } from './dashboard/endpoint.js'
@@ -27,6 +28,8 @@ export interface HttpDeps {
   log: Logger
   metrics: Metrics
   ready: () => Promise<boolean>
+  /** The AI provider's state for /readyz (a remote provider only). */
+  aiStatus?: () => AiProviderStatus
 }
 
 export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
@@ -85,9 +88,14 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   })
 
   app.get('/healthz', async () => ({ status: 'ok' }))
+  // Ready means the database answers and is migrated. A paused or failing AI provider does not make it 503: this process
+  // still serves reads and accepts submissions (they wait), and taking every replica out of a load balancer for it
+  // would turn a wrong key into a full outage. The provider's state is in the body, and in metrics.
   app.get('/readyz', async (_req, reply) => {
     const ok = await deps.ready().catch(() => false)
-    return reply.code(ok ? 200 : 503).send(ok ? { status: 'ready' } : { error: 503, message: 'Not ready: database unreachable or migrations pending' })
+    if (!ok) return reply.code(503).send({ error: 503, message: 'Not ready: database unreachable or migrations pending' })
+    const ai = deps.aiStatus?.()
+    return reply.code(200).send(ai ? { status: 'ready', ai } : { status: 'ready' })
   })
 
   registerMetricsRoute(app, deps.metrics, config.metrics.token)

@@ -3,8 +3,9 @@ import { LocalEmbedder } from './local/local-embedder.js'
 import { ThreadedExtractor } from './local/extract-pool.js'
 import { LocalExtractor } from './local/local-extractor.js'
 import { LocalSummarizer } from './local/local-summarizer.js'
-import { LlmUnavailableError } from './errors.js'
-import { LlmClient, type LlmErrorKind } from './openai/client.js'
+import { LlmMisconfiguredError, LlmRateLimitedError, LlmUnavailableError } from './errors.js'
+import { describe, LlmClient, type LlmErrorKind } from './openai/client.js'
+import type { Pause } from './openai/pause.js'
 import { OpenAIEmbedder } from './openai/openai-embedder.js'
 import { OpenAIExtractor, OpenAISummarizer } from './openai/openai-extractor.js'
 import { isConnectionError } from '../domain/errors.js'
@@ -16,17 +17,18 @@ import type { AiProviders, Extractor, Summarizer, Usage } from './types.js'
  */
 export function createAiProviders(
   config: Config,
-  opts: { onLlmFailure?: (kind: LlmErrorKind) => void; log?: { warn(obj: object, msg: string): void } } = {},
+  opts: { onLlmFailure?: (kind: LlmErrorKind) => void; events?: ProviderEvents; log?: { warn(obj: object, msg: string): void } } = {},
 ): AiProviders {
   let providers: AiProviders
   if (config.ai === 'openai') {
-    const llm = new LlmClient(config.openai, opts.onLlmFailure, opts.log)
+    const llm = new LlmClient(config.openai, opts.onLlmFailure, opts.events, opts.log)
     // Embeddings from their own server when one is configured (its own key; the chat provider's headers stay with it).
     const o = config.openai
     const embedLlm = o.embeddingBaseUrl
-      ? new LlmClient({ ...o, baseUrl: o.embeddingBaseUrl, apiKey: o.embeddingApiKey ?? o.apiKey, headers: {} }, opts.onLlmFailure, opts.log)
+      ? new LlmClient({ ...o, baseUrl: o.embeddingBaseUrl, apiKey: o.embeddingApiKey ?? o.apiKey, headers: {} }, opts.onLlmFailure, opts.events, opts.log)
       : llm
     providers = {
+      status: () => llm.status(),
       extractor: new OpenAIExtractor(llm, config.openai.chatModel),
       summarizer: withTemplateFallback(new OpenAISummarizer(llm, config.openai.chatModel)),
       embedder: new OpenAIEmbedder(embedLlm, config.openai.embeddingModel, {
@@ -48,6 +50,23 @@ export function createAiProviders(
   return delay > 0 ? { ...providers, extractor: slowed(providers.extractor, delay) } : providers
 }
 
+/** What a provider's pause reports: given to the composition root, which logs them. */
+export interface ProviderEvents {
+  onPause?(p: Pause): void
+  onProbeRefused?(p: Pause, nextInMs: number): void
+  onResume?(p: Pause): void
+}
+
+/** The log lines of a pause: one error when it begins, a warning per refused probe (growing apart), one info line when it ends. */
+export function loggedPause(log: { error(o: object, m: string): void; warn(o: object, m: string): void; info(o: object, m: string): void }): ProviderEvents {
+  return {
+    onPause: (p) => log.error({ reason: p.reason, status: p.status, detail: describe(p) }, `the AI provider refuses requests (${describe(p)}): processing paused until it answers again`),
+    onProbeRefused: (p, ms) => log.warn({ reason: p.reason, status: p.status, nextProbeInMs: ms }, 'the AI provider still refuses requests: processing stays paused'),
+    onResume: (p) =>
+      log.info({ reason: p.reason, pausedMs: Date.now() - p.since.getTime() }, 'the AI provider answers again: processing resumed'),
+  }
+}
+
 /**
  * A summary is derived data (`reindex --summaries` rewrites it): when the model gives none, the batch still applies,
  * with the template summary, and the tokens spent are still counted.
@@ -61,7 +80,9 @@ function withTemplateFallback(inner: Summarizer): Summarizer {
         return await inner.summarize(profile, signal, instructions)
       } catch (err) {
         // An open circuit is an outage, not a bad answer: the batch waits for the provider.
-        if (isConnectionError(err) || err instanceof LlmUnavailableError || signal?.aborted) throw err
+        if (isConnectionError(err) || err instanceof LlmUnavailableError || err instanceof LlmMisconfiguredError || err instanceof LlmRateLimitedError || signal?.aborted) {
+          throw err
+        }
         const { summary } = await template.summarize(profile, undefined, instructions)
         return { summary, usage: (err as { usage?: Usage }).usage }
       }

@@ -100,4 +100,21 @@ export interface AiProviders {
   embedder: Embedder
   /** Releases what the providers hold (threads); called when the service closes. */
   close?(): Promise<void>
+  /** A remote provider's state as this process sees it (paused, in an outage, ok); none for a local one. */
+  status?(): AiProviderStatus
+}
+
+/** Why a provider refuses every request until an operator acts: the key, its permissions, the model or URL, billing. */
+export type LlmMisconfiguration = 'unauthorized' | 'forbidden' | 'not_found' | 'quota'
+
+/** The AI provider as this process last saw it (GET /readyz, metrics). */
+export interface AiProviderStatus {
+  provider: string
+  /** ok; misconfigured (paused until an operator fixes it, probed now and then); unavailable (an outage: circuit open). */
+  state: 'ok' | 'misconfigured' | 'unavailable'
+  /** When the current pause began (ISO 8601). */
+  since?: string
+  reason?: LlmMisconfiguration
+  /** The provider's status and message, and what to check. */
+  detail?: string
 }

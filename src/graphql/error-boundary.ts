@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql'
 import type { MiddlewareFn } from 'type-graphql'
+import { aiUnavailable } from '../ai/errors.js'
 import { DomainError, isConnectionError } from '../domain/errors.js'
 import type { GqlContext } from './context.js'
 import { toGraphQLError } from './errors.js'
@@ -21,6 +22,8 @@ export const errorBoundary: MiddlewareFn<GqlContext> = async ({ context }, next)
   } catch (e) {
     if (e instanceof GraphQLError) throw e
     if (e instanceof DomainError) throw toGraphQLError(e)
+    const ai = aiUnavailable(e)
+    if (ai) throw toGraphQLError(ai)
     if (isConnectionError(e)) {
       throw new GraphQLError('Service unavailable: the database cannot be reached; retry shortly', {
         extensions: { code: 'DATABASE_UNAVAILABLE', status: 503 },

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { aiUnavailable } from '../ai/errors.js'
 import { DomainError, isConnectionError } from '../domain/errors.js'
 import { RateLimitedError } from '../services/budget.js'
 import { callerGone } from './abort.js'
@@ -48,6 +49,8 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
 /** Domain and framework errors -> CONTRACT §3 body and status. Never leaks stack traces, SQL or secrets. */
 export function toHttpError(err: unknown, requestId: string): { status: number; body: ErrorBody; log: boolean } {
   if (err instanceof DomainError) return { status: err.status, body: { error: err.status, message: err.message }, log: false }
+  const ai = aiUnavailable(err)
+  if (ai) return { status: ai.status, body: { error: ai.status, message: ai.message }, log: false }
   if (isConnectionError(err)) {
     return { status: 503, body: { error: 503, message: 'Service unavailable: the database cannot be reached; retry shortly' }, log: true }
   }

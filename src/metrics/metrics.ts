@@ -1,5 +1,12 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 
+/** The AI provider's state as metrics read it (src/ai/errors.ts AiProviderStatus; restated here so metrics/ needs nothing from ai/). */
+type LlmMisconfiguration = 'unauthorized' | 'forbidden' | 'not_found' | 'quota'
+interface AiProviderStatus {
+  state: 'ok' | 'misconfigured' | 'unavailable'
+  reason?: LlmMisconfiguration
+}
+
 // The service's Prometheus metrics (prom-client): one registry per process, built by the composition root and handed to
 // what records. Not prom-client's global registry, so that several services in one process (the tests) keep apart.
 // Every label takes values from a closed set (route patterns, schema fields, provider names, fixed kinds): nothing a
@@ -48,6 +55,7 @@ export class Metrics {
   private readonly aiTokens: Counter<'provider' | 'operation' | 'type'>
   private readonly aiErrors: Counter<'provider' | 'operation' | 'kind'>
   private readonly llmFailures: Counter<'kind'>
+  private readonly llmPauses: Counter<'reason'>
   private readonly workerSubmissions: Counter<'outcome'>
   private readonly sockets = new Map<string, () => { connections: number; operations: number }>()
 
@@ -113,6 +121,12 @@ export class Metrics {
       labelNames: ['kind'],
       registers,
     })
+    this.llmPauses = new Counter({
+      name: 'profiler_llm_provider_pauses_total',
+      help: 'Times processing paused because the LLM provider refused requests until an operator acts, by reason',
+      labelNames: ['reason'],
+      registers,
+    })
     this.workerSubmissions = new Counter({
       name: 'profiler_worker_submissions_total',
       help: "Submissions a worker's batches ended with: applied, failed (attempt failed: retried, deferred or failed for good), handed_back (shutdown)",
@@ -152,6 +166,33 @@ export class Metrics {
 
   llmRequestFailed(kind: string): void {
     this.llmFailures.inc({ kind })
+  }
+
+  llmPaused(reason: LlmMisconfiguration): void {
+    this.llmPauses.inc({ reason })
+  }
+
+  /** The AI provider's state, read at scrape time: 1 for the reason processing is paused for, 0 for the others. */
+  aiProvider(read: () => AiProviderStatus | undefined): void {
+    const reasons: LlmMisconfiguration[] = ['unauthorized', 'forbidden', 'not_found', 'quota']
+    new Gauge({
+      name: 'profiler_llm_provider_paused',
+      help: 'Whether processing is paused because the LLM provider refuses requests (1), by reason: unauthorized (401), forbidden (403), not_found (404: model or URL), quota (429 insufficient_quota)',
+      labelNames: ['reason'],
+      registers: [this.registry],
+      collect() {
+        const s = read()
+        for (const reason of reasons) this.set({ reason }, s?.state === 'misconfigured' && s.reason === reason ? 1 : 0)
+      },
+    })
+    new Gauge({
+      name: 'profiler_llm_circuit_open',
+      help: "Whether the LLM provider's circuit breaker is open or probing after repeated outage-like failures (1)",
+      registers: [this.registry],
+      collect() {
+        this.set(read()?.state === 'unavailable' ? 1 : 0)
+      },
+    })
   }
 
   workerBatch(outcome: WorkerOutcome, submissions: number): void {

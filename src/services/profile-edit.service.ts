@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm'
+import { aiUnavailable } from '../ai/errors.js'
 import { withSummary } from '../ai/profile-text.js'
 import type { AiProviders } from '../ai/types.js'
 import type { ProfileRecord, ProfileRepository } from '../db/profile.repository.js'
@@ -122,6 +123,9 @@ export class ProfileEditService {
       return { summary, vector: vectors[0]!, lexemes: lexemesWith(summary, out.contentLexemes) }
     } catch (err) {
       if (signal?.aborted) throw err
+      // Paused, in an outage or rate limited: when to retry, without the operator's details (the log has them).
+      const unavailable = aiUnavailable(err)
+      if (unavailable) throw new DomainError('AI_UNAVAILABLE', `The AI provider could not summarize or embed the profile, so nothing was changed. ${unavailable.message}`)
       const reason = err instanceof Error ? err.message : String(err)
       throw new DomainError('AI_UNAVAILABLE', `The AI provider could not summarize or embed the profile, so nothing was changed; retry shortly (${reason.slice(0, 200)})`)
     }

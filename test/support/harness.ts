@@ -68,10 +68,10 @@ export interface TestService {
 
 /** Starts the whole service (API + worker) in this process on a fresh database, with the bootstrap key. */
 export async function startService(
-  opts: { env?: Record<string, string>; role?: Role; ai?: AiProviders; tracing?: StartOptions['tracing'] } = {},
+  opts: { env?: Record<string, string>; role?: Role; ai?: AiProviders; tracing?: StartOptions['tracing']; logStream?: StartOptions['logStream'] } = {},
 ): Promise<TestService> {
   const db = await freshDatabase()
-  const profiler = await startProfiler(testConfig(db, opts.env), { role: opts.role ?? 'all', ai: opts.ai, tracing: opts.tracing })
+  const profiler = await startProfiler(testConfig(db, opts.env), { role: opts.role ?? 'all', ai: opts.ai, tracing: opts.tracing, logStream: opts.logStream })
   return {
     profiler,
     url: profiler.url!,

@@ -34,8 +34,14 @@ export interface UsageTotals {
 
 /** One queued fault; applied to the next matching request (chat unless `endpoint` says otherwise). */
 export interface Fault {
-  /** Which endpoint the fault is for (default chat). */
-  endpoint?: 'chat' | 'embeddings'
+  /** Which endpoint the fault is for (default chat; 'any': both). */
+  endpoint?: 'chat' | 'embeddings' | 'any'
+  /** Not consumed: every matching request gets it until `faults.clear()` (a wrong key, a missing model, no quota). */
+  persistent?: boolean
+  /** One of OpenAI's errors, with its status and exact body (OPENAI_ERRORS); `status` is then implied. */
+  error?: OpenAIErrorName
+  /** Extra response headers (x-ratelimit-*, retry-after-ms ...). */
+  headers?: Record<string, string>
   /** Only a request whose raw body contains this string consumes the fault (default: the next request). */
   match?: string
   /** Answer with this HTTP status and an OpenAI error body (429, 500, 503, 400, 401 ...). */
@@ -143,6 +149,36 @@ const tokens = (chars: number) => Math.ceil(chars / 4)
 function errorBody(message: string, type: string, code: string | null = null, param: string | null = null) {
   return { error: { message, type, param, code } }
 }
+
+/**
+ * OpenAI's answers to a misconfigured client, status and body as the API sends them
+ * (https://platform.openai.com/docs/guides/error-codes): a wrong key (401 invalid_api_key), a model that does not
+ * exist or the key may not use (404 model_not_found), no credit or spend limit reached (429, type and code
+ * insufficient_quota: "retrying will not help"), a region not served (403 unsupported_country_region_territory).
+ */
+export const OPENAI_ERRORS = {
+  invalid_api_key: (_body: any) => ({
+    status: 401,
+    body: errorBody('Incorrect API key provided: sk-wrong****1234. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_request_error', 'invalid_api_key'),
+  }),
+  model_not_found: (body: any) => ({
+    status: 404,
+    body: errorBody(`The model \`${String(body?.model ?? '')}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found'),
+  }),
+  insufficient_quota: (_body: any) => ({
+    status: 429,
+    body: errorBody(
+      'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+      'insufficient_quota',
+      'insufficient_quota',
+    ),
+  }),
+  unsupported_country: (_body: any) => ({
+    status: 403,
+    body: errorBody('Country, region, or territory not supported', 'request_forbidden', 'unsupported_country_region_territory'),
+  }),
+}
+export type OpenAIErrorName = keyof typeof OPENAI_ERRORS
 
 // ---------------------------------------------------------------------------------------------------------------
 // Embeddings: a normalised, signed, hashed bag of lower-cased word stems (seeded by the model name, so two models
@@ -509,9 +545,9 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
   let seq = 0
 
   const takeFault = (endpoint: 'chat' | 'embeddings', raw: string): Fault | undefined => {
-    const i = queue.findIndex((f) => (f.endpoint ?? 'chat') === endpoint && (!f.match || raw.includes(f.match)))
+    const i = queue.findIndex((f) => [endpoint, 'any'].includes(f.endpoint ?? 'chat') && (!f.match || raw.includes(f.match)))
     if (i < 0) return undefined
-    return queue.splice(i, 1)[0]
+    return queue[i]!.persistent ? queue[i] : queue.splice(i, 1)[0]
   }
 
   const server = http.createServer((req, res) => {
@@ -606,8 +642,13 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
           return
         }
       }
+      if (fault?.error) {
+        const { status, body: errBody } = OPENAI_ERRORS[fault.error](body)
+        reply(status, errBody, fault.headers ?? {})
+        return
+      }
       if (fault?.status) {
-        const h: Record<string, string> = {}
+        const h: Record<string, string> = { ...fault.headers }
         if (fault.retryAfterSeconds !== undefined) h['retry-after'] = String(fault.retryAfterSeconds)
         const type = fault.status === 429 ? 'rate_limit_exceeded' : fault.status >= 500 ? 'server_error' : 'invalid_request_error'
         const msg = fault.status === 429 ? 'Rate limit reached for requests (injected).' : `Injected failure ${fault.status}.`

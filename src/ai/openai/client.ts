@@ -2,8 +2,9 @@ import OpenAI from 'openai'
 import type { OpenAIConfig } from '../../config.js'
 import type { Usage } from '../types.js'
 import { sumUsage } from '../usage.js'
-import { LlmUnavailableError } from '../errors.js'
+import { LlmMisconfiguredError, LlmRateLimitedError, LlmUnavailableError, type AiProviderStatus, type LlmMisconfiguration } from '../errors.js'
 import { CircuitBreaker } from './breaker.js'
+import { ProviderPause, type Endpoint, type Misconfiguration, type Pause } from './pause.js'
 import { inSpan } from '../../tracing/tracing.js'
 import { RefusedParams } from './request-params.js'
 
@@ -27,6 +28,16 @@ export interface RetryBudget {
   left: number
 }
 
+/** How one request goes through the client. */
+export interface RunOptions {
+  signal?: AbortSignal
+  budget?: RetryBudget
+  /** Which endpoint it is for (default chat): a pause or a long Retry-After holds one endpoint, not both. */
+  endpoint?: Endpoint
+  /** A request the caller can split into smaller ones: a timeout is neither retried nor counted by the breaker. */
+  splitOnTimeout?: boolean
+}
+
 /**
  * The `openai` SDK against any OpenAI-compatible endpoint. Retries are ours, not the SDK's, so that the circuit
  * breaker sees every failed request and one operation's retries are bounded as a whole: 429 (after its Retry-After),
@@ -39,11 +50,18 @@ export class LlmClient {
   readonly breaker: CircuitBreaker
   /** Parameters each model refuses (known, or learnt from its 400s): not sent to it again. */
   readonly params: RefusedParams
+  /** Paused while the provider refuses us in a way no retry fixes (key, model, URL, quota). */
+  readonly pause: ProviderPause
+  /** Per endpoint: no request before this time (ms since epoch), as the provider asked with a long Retry-After. */
+  private readonly holdUntil: Record<Endpoint, number> = { chat: 0, embeddings: 0 }
 
   constructor(
     readonly cfg: OpenAIConfig,
-    /** Told of every failed request, retried ones included (metrics). */
+    /** Told of every failed request, retried ones included (metrics); not of requests their caller aborted. */
     private readonly onFailure?: (kind: LlmErrorKind) => void,
+    /** Told when processing pauses for a misconfiguration, when a probe is refused again, and when it resumes (logs). */
+    events: { onPause?(p: Pause): void; onProbeRefused?(p: Pause, nextInMs: number): void; onResume?(p: Pause): void } = {},
+    /** Told once per model and parameter that the model refuses (logs). */
     log?: { warn(obj: object, msg: string): void },
   ) {
     // Every setting explicit: the SDK would otherwise read OPENAI_BASE_URL, OPENAI_ORG_ID and OPENAI_PROJECT_ID from
@@ -64,6 +82,15 @@ export class LlmClient {
     this.params = new RefusedParams((fields, msg) => log?.warn(fields, msg))
     this.slots = new Semaphore(cfg.concurrency)
     this.breaker = new CircuitBreaker({ failures: cfg.breakerFailures, cooldownMs: cfg.breakerCooldownMs, maxCooldownMs: cfg.breakerMaxCooldownMs })
+    this.pause = new ProviderPause({ cooldownMs: cfg.breakerCooldownMs, maxCooldownMs: cfg.breakerMaxCooldownMs, ...events })
+  }
+
+  /** The provider as this process sees it: paused for a misconfiguration, in an outage (circuit open), or ok. */
+  status(): AiProviderStatus {
+    const p = this.pause.current
+    if (p) return { provider: 'openai', state: 'misconfigured', since: p.since.toISOString(), reason: p.reason, detail: describe(p) }
+    if (this.breaker.state !== 'closed') return { provider: 'openai', state: 'unavailable' }
+    return { provider: 'openai', state: 'ok' }
   }
 
   /** A fresh retry budget for one operation. */
@@ -136,7 +163,7 @@ export class LlmClient {
     model: string,
     body: Record<string, unknown>,
     fn: (sdk: OpenAI, body: Record<string, unknown>) => Promise<T>,
-    opts: { signal?: AbortSignal; budget?: RetryBudget; splitOnTimeout?: boolean } = {},
+    opts: RunOptions = {},
   ): Promise<T> {
     for (;;) {
       let sent = this.params.shape(model, body)
@@ -148,27 +175,57 @@ export class LlmClient {
     }
   }
 
-  /** One request through the breaker, retried on outage-like failures within the operation's budget. */
-  async run<T>(fn: (sdk: OpenAI) => Promise<T>, opts: { signal?: AbortSignal; budget?: RetryBudget; splitOnTimeout?: boolean } = {}): Promise<T> {
+  /**
+   * One request through the breaker and the pause, retried on outage-like failures within the operation's budget. A
+   * refusal no retry fixes (401, 403, 404, quota) pauses the provider (LlmMisconfiguredError); a wait asked by the
+   * provider longer than `maxRetryWaitMs` is not waited here (LlmRateLimitedError): the caller defers its work.
+   */
+  async run<T>(fn: (sdk: OpenAI) => Promise<T>, opts: RunOptions = {}): Promise<T> {
     const budget = opts.budget ?? this.retryBudget()
+    const endpoint = opts.endpoint ?? 'chat'
     for (let retry = 0; ; retry++) {
+      const held = this.holdUntil[endpoint] - Date.now()
+      if (held > 0) throw new LlmRateLimitedError(held)
       const { probe } = this.breaker.admit()
+      let paused: { probe?: Endpoint }
+      try {
+        paused = this.pause.admit(endpoint)
+        // A chat request held by a paused embedding model: the probe is a one-word embeddings request of our own.
+        if (paused.probe && paused.probe !== endpoint) await this.probeEmbeddings(opts.signal)
+      } catch (e) {
+        this.breaker.released(probe)
+        throw e
+      }
+      const pauseProbe = paused.probe === endpoint
       await this.slots.acquire()
       let err: unknown
       try {
         const out = await fn(this.sdk)
         this.breaker.succeeded(probe)
+        this.pause.answered(pauseProbe)
         return out
       } catch (e) {
         err = e
-        this.onFailure?.(llmErrorKind(e, opts.signal))
+        // A request its caller aborted (a shutdown, the batch's budget, a client that left) is no failure of the provider.
+        if (!opts.signal?.aborted) this.onFailure?.(llmErrorKind(e))
       } finally {
         this.slots.release()
       }
-      if (opts.signal?.aborted || !isOutage(err)) {
-        // The provider answered (a 4xx): it is up. An abort says nothing about it.
-        if (opts.signal?.aborted) this.breaker.released(probe)
-        else this.breaker.succeeded(probe)
+      if (opts.signal?.aborted) {
+        this.breaker.released(probe)
+        this.pause.released(pauseProbe)
+        throw err
+      }
+      const m = misconfigurationOf(err, endpoint, this.cfg)
+      if (m) {
+        // The provider answered: it is up, and refuses us until an operator acts.
+        this.breaker.succeeded(probe)
+        throw this.pause.refused(m, pauseProbe)
+      }
+      if (!isOutage(err)) {
+        // The provider answered (a 4xx about the request): it is up.
+        this.breaker.succeeded(probe)
+        this.pause.answered(pauseProbe)
         throw err
       }
       if (opts.splitOnTimeout && isTimeout(err)) {
@@ -178,11 +235,84 @@ export class LlmClient {
         throw err
       }
       this.breaker.failed(probe)
+      this.pause.released(pauseProbe, this.cfg.breakerCooldownMs)
+      const asked = providerWaitMs(err)
+      if (asked !== undefined && asked > this.cfg.maxRetryWaitMs) {
+        // Not worth holding a request (and its batch) that long, nor sending anything before then: the work waits.
+        this.holdUntil[endpoint] = Math.max(this.holdUntil[endpoint], Date.now() + asked)
+        throw new LlmRateLimitedError(asked)
+      }
       if (budget.left <= 0) throw err
       budget.left--
-      await sleep(retryDelayMs(err, retry, this.cfg.retryBaseMs), opts.signal)
+      await sleep(asked ?? backoffMs(retry, this.cfg.retryBaseMs), opts.signal)
     }
   }
+
+  /** The probe of a paused embedding model, sent on behalf of a held chat request: resolves once the model answers. */
+  private async probeEmbeddings(signal?: AbortSignal): Promise<void> {
+    await this.slots.acquire()
+    let err: unknown
+    try {
+      await this.sdk.embeddings.create({ model: this.cfg.embeddingModel, input: 'probe', encoding_format: 'float' }, { signal })
+      this.pause.answered(true)
+      return
+    } catch (e) {
+      err = e
+      if (!signal?.aborted) this.onFailure?.(llmErrorKind(e))
+    } finally {
+      this.slots.release()
+    }
+    const m = !signal?.aborted && misconfigurationOf(err, 'embeddings', this.cfg)
+    if (m) throw this.pause.refused(m, true)
+    if (signal?.aborted || isOutage(err)) {
+      this.pause.released(true, signal?.aborted ? 0 : this.cfg.breakerCooldownMs)
+      throw err
+    }
+    this.pause.answered(true)
+  }
+}
+
+/** What a pause says in /readyz and the logs: the provider's status and message, and what to check. */
+export function describe(p: Misconfiguration): string {
+  return `${p.status} ${p.message.slice(0, 300)}: ${p.hint}`
+}
+
+/** OpenAI's codes of an exhausted quota (429, type insufficient_quota): billing, not a rate limit; waiting does not help. */
+const QUOTA_CODES = new Set(['insufficient_quota', 'credit_balance_exhausted', 'organization_spend_limit_exceeded', 'project_spend_limit_exceeded', 'billing_hard_limit_reached'])
+
+/** The provider's error object (`{"error": {"message", "type", "param", "code"}}`), as the SDK kept it. */
+function errorObject(e: InstanceType<typeof OpenAI.APIError>): { message?: string; type?: string; code?: string } {
+  const body = (e.error ?? {}) as { message?: unknown; type?: unknown; code?: unknown }
+  const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined)
+  return { message: str(body.message), type: str(e.type) ?? str(body.type), code: str(e.code) ?? str(body.code) }
+}
+
+/** The misconfiguration a provider's answer reveals (401, 403, 404 or a 400 about the model, 429 quota), if any. */
+export function misconfigurationKind(e: unknown): { reason: LlmMisconfiguration; status: number; message: string; model: boolean } | undefined {
+  if (!(e instanceof OpenAI.APIError) || e.status === undefined || e instanceof OpenAI.APIUserAbortError) return undefined
+  const { message = e.message, type, code } = errorObject(e)
+  const status = e.status
+  if (status === 401) return { reason: 'unauthorized', status, message, model: false }
+  if (status === 403) return { reason: 'forbidden', status, message, model: false }
+  // OpenAI answers an unknown model with 404 model_not_found; some servers with 400 and that code, or a 404 naming the
+  // model (Ollama: 'model "x" not found, try pulling it first'); a 404 that does not is a wrong URL.
+  if (code === 'model_not_found' && (status === 404 || status === 400)) return { reason: 'not_found', status, message, model: true }
+  if (status === 404) return { reason: 'not_found', status, message, model: /\bmodel\b/i.test(message) }
+  if (status === 429 && ((code && QUOTA_CODES.has(code)) || type === 'insufficient_quota')) return { reason: 'quota', status, message, model: false }
+  return undefined
+}
+
+function misconfigurationOf(e: unknown, endpoint: Endpoint, cfg: OpenAIConfig): Misconfiguration | undefined {
+  const k = misconfigurationKind(e)
+  if (!k) return undefined
+  const model = endpoint === 'chat' ? `PROFILER_CHAT_MODEL (${cfg.chatModel})` : `PROFILER_EMBEDDING_MODEL (${cfg.embeddingModel})`
+  const hint = {
+    unauthorized: 'check OPENAI_API_KEY',
+    forbidden: `check that OPENAI_API_KEY may use ${model} (project permissions, region)`,
+    not_found: k.model ? `check ${model}` : `check PROFILER_OPENAI_BASE_URL (${cfg.baseUrl ?? 'https://api.openai.com/v1'}) and ${model}`,
+    quota: "check the provider account's billing, credits and spend limits",
+  }[k.reason]
+  return { reason: k.reason, status: k.status, message: k.message, hint, scope: k.model ? endpoint : 'all' }
 }
 
 /** The GenAI semantic conventions' attributes of a request span (`llm.chat`, `llm.embed`). */
@@ -212,17 +342,31 @@ export class LlmOutputError extends Error {
   }
 }
 
-export type LlmErrorKind = 'timeout' | 'connection' | 'rate_limited' | 'server_error' | 'client_error' | 'bad_output' | 'circuit_open' | 'aborted' | 'other'
+export type LlmErrorKind =
+  | 'timeout'
+  | 'connection'
+  | 'rate_limited'
+  | 'server_error'
+  | 'client_error'
+  | 'bad_output'
+  | 'circuit_open'
+  | 'aborted'
+  | 'other'
+  | LlmMisconfiguration
 
 /** What kind of failure an AI call ended with: a closed set, for metrics. */
 export function llmErrorKind(e: unknown, signal?: AbortSignal): LlmErrorKind {
   if (signal?.aborted) return 'aborted'
   if (e instanceof LlmUnavailableError) return 'circuit_open'
+  if (e instanceof LlmMisconfiguredError) return e.reason
+  if (e instanceof LlmRateLimitedError) return 'rate_limited'
   if (e instanceof LlmOutputError) return 'bad_output'
   if (e instanceof OpenAI.APIConnectionTimeoutError) return 'timeout'
   if (e instanceof OpenAI.APIConnectionError) return 'connection'
   if (e instanceof OpenAI.APIUserAbortError) return 'aborted'
   if (e instanceof OpenAI.APIError) {
+    const m = misconfigurationKind(e)
+    if (m) return m.reason
     if (e.status === 429) return 'rate_limited'
     if (e.status === 408) return 'timeout'
     if (e.status === undefined || e.status >= 500) return 'server_error'
@@ -233,6 +377,8 @@ export function llmErrorKind(e: unknown, signal?: AbortSignal): LlmErrorKind {
 
 /** Failures that say the provider is down or overloaded, not that the request was wrong. */
 export function isOutage(e: unknown): boolean {
+  // The SDK's abort error is an APIError without a status: without this line it would pass for an outage.
+  if (e instanceof OpenAI.APIUserAbortError) return false
   if (e instanceof OpenAI.APIConnectionError) return true // includes timeouts
   if (e instanceof OpenAI.APIError) return e.status === undefined || e.status === 429 || e.status === 408 || e.status >= 500
   return false
@@ -244,18 +390,52 @@ export function isTimeout(e: unknown): boolean {
   return e instanceof OpenAI.APIError && (e.status === 408 || e.status === 504)
 }
 
-/** Retry-After (seconds or HTTP date; or retry-after-ms) when the provider sent one, else `baseMs` doubling to 16x, ±25 %. */
-export function retryDelayMs(e: unknown, retry: number, baseMs = 500): number {
+/**
+ * How long the provider asked to wait before the next request, when it said: `retry-after-ms`, `Retry-After` (seconds or
+ * an HTTP date), else OpenAI's `x-ratelimit-reset-requests` / `x-ratelimit-reset-tokens` (durations such as "1s",
+ * "6m0s", "20ms": the time until that limit is back to full) on a 429: the one whose `x-ratelimit-remaining-*` is 0,
+ * else the token limit's (a 429 with requests left is about tokens). https://platform.openai.com/docs/guides/rate-limits
+ */
+export function providerWaitMs(e: unknown, now = Date.now()): number | undefined {
   const headers = e instanceof OpenAI.APIError ? e.headers : undefined
+  if (!headers) return undefined
   const get = (name: string) => (headers instanceof Headers ? headers.get(name) : (headers as Record<string, string> | undefined)?.[name]) ?? null
   const ms = Number(get('retry-after-ms'))
-  if (ms > 0 && ms <= 60_000) return ms
-  const after = get('retry-after')
+  if (get('retry-after-ms') !== null && Number.isFinite(ms) && ms >= 0) return ms
+  const after = get('retry-after')?.trim()
   if (after) {
     const s = Number(after)
-    const wait = Number.isFinite(s) ? s * 1000 : Date.parse(after) - Date.now()
-    if (wait > 0 && wait <= 60_000) return wait
+    const wait = Number.isFinite(s) ? s * 1000 : Date.parse(after) - now
+    if (Number.isFinite(wait)) return Math.max(0, wait)
   }
+  // OpenAI sends these on every answer: they say why only on a 429 (on a 500 they are no request to wait).
+  if ((e as { status?: number }).status !== 429) return undefined
+  const reset = (kind: 'requests' | 'tokens') => parseDurationMs(get(`x-ratelimit-reset-${kind}`))
+  const empty = (kind: 'requests' | 'tokens') => get(`x-ratelimit-remaining-${kind}`)?.trim() === '0'
+  const spent = (['requests', 'tokens'] as const).filter((k) => empty(k) && reset(k) !== undefined).map(reset) as number[]
+  if (spent.length) return Math.max(...spent)
+  return reset('tokens') ?? reset('requests')
+}
+
+/** A Go-style duration ("1h2m3.5s", "6m0s", "20ms", "1s"), or a bare number of seconds; undefined when unreadable. */
+export function parseDurationMs(v: string | null | undefined): number | undefined {
+  const text = v?.trim()
+  if (!text) return undefined
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000
+  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 1e-3, 'µs': 1e-3, ns: 1e-6 }
+  let total = 0
+  let rest = text
+  while (rest) {
+    const m = /^(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/.exec(rest)
+    if (!m) return undefined
+    total += Number(m[1]) * unit[m[2]!]!
+    rest = rest.slice(m[0].length)
+  }
+  return total
+}
+
+/** `baseMs` doubling to 16x, ±25 % jitter. */
+export function backoffMs(retry: number, baseMs = 500): number {
   return baseMs * 2 ** Math.min(retry, 4) * (0.75 + Math.random() * 0.5)
 }
 

@@ -81,8 +81,8 @@ export class OpenAIEmbedder implements Embedder {
           this.model,
           { model: this.model, input, ...(this.requestDimensions ? { dimensions: this.requestDimensions } : {}), encoding_format: 'float' },
           (sdk, body) => sdk.embeddings.create(body as unknown as OpenAI.EmbeddingCreateParams, { signal }),
-          // An abort is the caller leaving, not an outage: not retried, and the breaker does not count it.
-          { signal },
+          // An abort is the caller leaving, not an outage: not retried, not counted by the breaker, the pause or metrics.
+          { signal, endpoint: 'embeddings' },
         )
         span?.setAttributes(usageAttributes(fromApiUsage(res.usage)))
         return res

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm'
-import { LlmUnavailableError, SubmissionsUnfitError } from '../../ai/errors.js'
+import { LlmMisconfiguredError, LlmRateLimitedError, LlmUnavailableError, SubmissionsUnfitError } from '../../ai/errors.js'
 import type { Usage } from '../../ai/types.js'
 import { profileKey, type ProfileJob } from '../../domain/profile.js'
 import { retryDelayMs, type OpenSubmission } from '../../domain/worker-policy.js'
@@ -27,9 +27,11 @@ export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, s
     d.embeddingMismatch()
     return deferBatch(d, job, owner, subs, `waiting for a worker configured for the database's embeddings: ${message}`, 5)
   }
-  // The provider's circuit is open: an outage is not the submissions' fault, so they wait without using an attempt.
-  if (err instanceof LlmUnavailableError) {
-    d.log.warn({ ...about, submissionIds, err: message }, 'the AI provider is unavailable: submissions deferred')
+  // The provider's circuit is open, it asked for a long wait, or it refuses us until an operator acts (reported once by
+  // the provider, not per batch): not the submissions' fault, so they wait without using an attempt.
+  if (err instanceof LlmUnavailableError || err instanceof LlmRateLimitedError || err instanceof LlmMisconfiguredError) {
+    const line = err instanceof LlmMisconfiguredError ? d.log.debug.bind(d.log) : d.log.warn.bind(d.log)
+    line({ ...about, submissionIds, retryInMs: Math.round(err.retryAfterMs), err: message }, 'the AI provider is unavailable: submissions deferred')
     batchOutcome(t, 'deferred', err)
     return deferBatch(d, job, owner, subs, message, err.retryAfterMs / 1000)
   }
