@@ -148,6 +148,8 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     const c = await ctx('special', { max_tokens: 4000, query: 'endoftext' })
     expect(c.text).toContain('<|endoftext|> and <|im_start|>')
     expect(c.tokens).toBe(countTokens(c.text, { disallowedSpecial: new Set() }))
+    // The tests below count this tenant's profiles.
+    expect((await api.del('special')).status).toBe(204)
   })
 
   it('hundreds of facts: bounded time, the budget filled, linear in the profile', async () => {
