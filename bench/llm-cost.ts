@@ -253,7 +253,11 @@ async function main() {
             count(*) FILTER (WHERE status = 'done')::int AS done FROM submissions`,
   )
   const batchesByProfile = new Map<string, number>(
-    (await ds.query(`SELECT profile_id, count(*)::int AS n FROM profile_history GROUP BY profile_id`)).map((r: { profile_id: string; n: number }) => [r.profile_id, r.n]),
+    // A batch's submissions are finished by one transaction (one finished_at); a history entry would miss the batches
+    // that changed nothing (they write none).
+    (await ds.query(`SELECT profile_id, count(DISTINCT finished_at)::int AS n FROM submissions WHERE status = 'done' GROUP BY profile_id`)).map(
+      (r: { profile_id: string; n: number }) => [r.profile_id, r.n],
+    ),
   )
   const apiPort = Number(new URL(profiler.url!).port)
   const dbPort = profiler.db.url ? Number(new URL(profiler.db.url).port) : undefined
