@@ -733,8 +733,9 @@ async function runMemory(backend: Backend, convs: MscRecord[], opts: Options, lo
     scoreSeconds,
     examples: examples.filter(Boolean),
   }
+  const timesLabel = opts.direct ? 'session times used as merge times' : `occurred_at ${probe.supported ? 'sent' : 'not sent'}`
   const lines = [
-    `\nMEMORY (${convs.length} conversations, ${speakers.length} speakers, ${report.sessions} sessions; ${facts} persona facts, ${withQuery} with a topic query; occurred_at ${probe.supported ? 'sent' : 'not sent'})`,
+    `\nMEMORY (${convs.length} conversations, ${speakers.length} speakers, ${report.sessions} sessions; ${facts} persona facts, ${withQuery} with a topic query; ${timesLabel})`,
     `speaker's own turns: ${report.meanSpeakerTokens.toFixed(0)} tokens on average`,
   ]
   for (const b of opts.memoryBudgets) {
