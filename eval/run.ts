@@ -13,7 +13,25 @@ import type { AiProviders } from '../src/ai/types.js'
 import { startProfiler } from '../src/app.js'
 import { loadConfig, type Config } from '../src/config.js'
 import { merge } from '../src/domain/merge.js'
-import { emptyState, type ProfileContent } from '../src/domain/profile.js'
+import { emptyState, type ProfileContent, type ProfileState } from '../src/domain/profile.js'
+import { tokenCounter } from '../src/ai/profile-context.js'
+import { composeTask, rankContext } from '../src/services/cpu/cpu-tasks.js'
+import { MAX_EMBEDDED_FACTS } from '../src/services/profile-context.service.js'
+import {
+  Bm25,
+  bm25Turns,
+  conversationJson,
+  CoverageCounter,
+  covered,
+  fillBudget,
+  newestTurns,
+  personaFacts,
+  sessionsOf,
+  speakerTurns,
+  textWords,
+  type Coverage,
+  type MscRecord,
+} from './memory.js'
 import { buildQueries, unrelatedQueries, type SearchQuery, type Triple } from './queries.js'
 import {
   addScores,
@@ -31,11 +49,16 @@ import {
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const DATA_DIR = process.env.PROFILER_EVAL_DATA ?? '/work/shared/data/persona-dev'
+/** Multi-Session Chat (the memory task): beside the persona data unless PROFILER_EVAL_MSC_DATA says otherwise. */
+const MSC_DIR = process.env.PROFILER_EVAL_MSC_DATA ?? path.join(path.dirname(path.resolve(DATA_DIR)), 'msc-dev')
+/** The memory task's sessions are dated back from this: the last session of every conversation took place then. */
+const MEMORY_REFERENCE = '2024-03-01T12:00:00.000Z'
 const DEFAULT_SENSITIVITY = 63
 
 // ---------- options ----------
 
-type Task = 'text' | 'conversation' | 'search'
+const TASKS = ['text', 'conversation', 'search', 'memory'] as const
+type Task = (typeof TASKS)[number]
 interface Options {
   sample: number
   seed: number
@@ -46,10 +69,12 @@ interface Options {
   concurrency: number
   /** Only one half of the personas (see personaHalf): rules are tuned on one half and checked on the other. */
   half?: 'tuning' | 'held-out'
+  /** Memory task: the context budgets measured (tokens): 500 as in issue 24, and 150, since a speaker here says about 440 tokens in all. */
+  memoryBudgets: number[]
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { sample: Infinity, seed: 1, direct: false, out: path.join(HERE, 'results', 'latest.json'), queries: 300, concurrency: 16 }
+  const o: Options = { sample: Infinity, seed: 1, direct: false, out: path.join(HERE, 'results', 'latest.json'), queries: 300, concurrency: 16, memoryBudgets: [500, 150] }
   const num = (name: string, v: string | undefined) => {
     const n = Number(v)
     if (!Number.isInteger(n) || n < 0) throw new Error(`${name} needs a non-negative integer, got '${v}'`)
@@ -66,6 +91,12 @@ function parseArgs(argv: string[]): Options {
       case '--concurrency': o.concurrency = Math.max(1, num('--concurrency', val())); break
       case '--out': o.out = path.resolve(val()!); break
       case '--direct': o.direct = true; break
+      case '--memory-budgets': {
+        const v = val() ?? ''
+        o.memoryBudgets = v.split(',').map((x) => num('--memory-budgets', x.trim())).filter((n) => n > 0)
+        if (!o.memoryBudgets.length) throw new Error(`--memory-budgets needs token budgets, e.g. 500,150; got '${v}'`)
+        break
+      }
       case '--half': {
         const h = val()
         if (h !== 'tuning' && h !== 'held-out') throw new Error(`--half takes tuning or held-out, got '${h}'`)
@@ -74,13 +105,14 @@ function parseArgs(argv: string[]): Options {
       }
       case '--only': {
         const t = val()
-        if (t !== 'text' && t !== 'conversation' && t !== 'search') throw new Error(`--only takes text, conversation or search, got '${t}'`)
-        o.only = t
+        if (!(TASKS as readonly string[]).includes(t ?? '')) throw new Error(`--only takes ${TASKS.join(', ')}, got '${t}'`)
+        o.only = t as Task
         break
       }
       case '--help': case '-h':
         process.stdout.write(
-          'npm run eval -- [--sample N] [--seed S] [--only text|conversation|search] [--half tuning|held-out] [--direct] [--out file] [--queries N] [--concurrency N]\n',
+          'npm run eval -- [--sample N] [--seed S] [--only text|conversation|search|memory] [--half tuning|held-out] [--direct] [--out file] [--queries N] [--concurrency N] [--memory-budgets 500,150]\n' +
+            '  --sample: records for text, conversation and search; conversations for memory\n',
         )
         process.exit(0)
       // eslint-disable-next-line no-fallthrough
@@ -191,11 +223,23 @@ interface SearchHit {
   total: number
 }
 
+/** Memory task: one profile's sessions, oldest first, each posted as one conversation. */
+interface SessionItem {
+  profileId: string
+  sessions: { data: string; at: string }[]
+}
+
 interface Backend {
   provider: string
   /** Builds the profiles (text or conversation input) and returns their content by profile id. */
   build(items: { profileId: string; data: string; inputType: 'text' | 'conversation' }[], log: (s: string) => void): Promise<Map<string, ProfileContent>>
   search(query: string): Promise<SearchHit>
+  /** Whether submissions can carry `occurred_at` (the time the text was said), and how that was found out. */
+  probeOccurredAt(at: string): Promise<{ supported: boolean; detail: string }>
+  /** Posts each profile's sessions in order (the next once the previous is accepted), then waits until all are ready. */
+  buildSessions(items: SessionItem[], sendTimes: boolean, log: (s: string) => void): Promise<{ failed: string[] }>
+  /** The profile's context for an LLM: GET /v1/profile/{id}/context?max_tokens=&query=. */
+  context(profileId: string, maxTokens: number, query?: string): Promise<{ text: string; tokens: number }>
   close(): Promise<void>
 }
 
@@ -229,8 +273,84 @@ async function serviceBackend(opts: Options): Promise<Backend> {
     }
     return r
   }
+  /** Polls until every profile is ready (or failed); their content by id. */
+  const waitReady = async (ids: string[], t0: number, log: (s: string) => void) => {
+    const done = new Map<string, ProfileContent & { status: string }>()
+    let pending = ids
+    const deadline = Date.now() + 60 * 60 * 1000
+    while (pending.length) {
+      const still: string[] = []
+      await pool(pending, opts.concurrency, async (id) => {
+        const r = await request(`${base}/v1/profile/${encodeURIComponent(id)}`, { headers: auth })
+        if (r.status !== 200) throw new Error(`GET ${id}: ${r.status} ${await r.text()}`)
+        const p = ((await r.json()) as { profile: ProfileContent & { status: string } }).profile
+        if (p.status === 'ready') done.set(id, p)
+        else if (p.status === 'failed') {
+          log(`  ${id}: processing failed`)
+          done.set(id, p)
+        } else still.push(id)
+      })
+      pending = still
+      if (pending.length) {
+        if (Date.now() > deadline) throw new Error(`${pending.length} profiles not ready after an hour`)
+        log(`  ready ${done.size}/${ids.length} (${((Date.now() - t0) / 1000).toFixed(0)} s)`)
+        await sleep(Math.min(5000, 500 + pending.length * 2))
+      }
+    }
+    log(`  all ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+    return done
+  }
+  const post = (profileId: string, body: Record<string, unknown>) =>
+    request(`${base}/v1/profile/${encodeURIComponent(profileId)}`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
   return {
     provider: config.ai === 'openai' ? `openai (${config.openai.chatModel}, ${config.openai.embeddingModel})` : 'local',
+    async probeOccurredAt(at) {
+      // A service that knows the field refuses a malformed one naming it; one that does not either refuses the field
+      // (400 naming it) or drops it silently (202 to the malformed value too): only the first case sends times.
+      const id = 'eval-probe-occurred-at'
+      const names = (body: string) => /occurred_at/i.test(body)
+      try {
+        const valid = await post(id, { data: 'I live in Porto.', input_type: 'text', occurred_at: at })
+        const vBody = await valid.text()
+        if (valid.status !== 202) {
+          if (valid.status === 400 && names(vBody)) return { supported: false, detail: `a valid occurred_at was refused: 400 ${vBody.slice(0, 200)}` }
+          throw new Error(`occurred_at probe: ${valid.status} ${vBody.slice(0, 200)}`)
+        }
+        const bad = await post(id, { data: 'I live in Porto.', input_type: 'text', occurred_at: 'not a time' })
+        const bBody = await bad.text()
+        if (bad.status === 400 && names(bBody)) return { supported: true, detail: 'a valid occurred_at was accepted (202) and a malformed one refused naming it (400)' }
+        return { supported: false, detail: `a malformed occurred_at was answered ${bad.status}: the field is ignored` }
+      } finally {
+        const d = await request(`${base}/v1/profile/${id}`, { method: 'DELETE', headers: auth })
+        await d.arrayBuffer().catch(() => undefined)
+      }
+    },
+    async buildSessions(items, sendTimes, log) {
+      const t0 = Date.now()
+      let posted = 0
+      await pool(items, opts.concurrency, async (it) => {
+        for (const s of it.sessions) {
+          const r = await post(it.profileId, { data: s.data, input_type: 'conversation', ...(sendTimes ? { occurred_at: s.at } : {}) })
+          if (r.status !== 202) throw new Error(`POST ${it.profileId}: ${r.status} ${await r.text()}`)
+          await r.arrayBuffer().catch(() => undefined)
+          posted++
+        }
+      })
+      log(`  submitted ${posted} sessions of ${items.length} profiles in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+      const done = await waitReady(items.map((i) => i.profileId), t0, log)
+      return { failed: [...done].filter(([, p]) => p.status === 'failed').map(([id]) => id) }
+    },
+    async context(profileId, maxTokens, query) {
+      const qs = new URLSearchParams({ max_tokens: String(maxTokens), ...(query ? { query } : {}) })
+      const r = await request(`${base}/v1/profile/${encodeURIComponent(profileId)}/context?${qs}`, { headers: auth })
+      if (r.status !== 200) throw new Error(`context ${profileId}: ${r.status} ${await r.text()}`)
+      const body = (await r.json()) as { text: string; tokens: number }
+      return { text: body.text, tokens: body.tokens }
+    },
     async build(items, log) {
       const t0 = Date.now()
       await pool(items, opts.concurrency, async (it) => {
@@ -243,30 +363,7 @@ async function serviceBackend(opts: Options): Promise<Backend> {
         await r.arrayBuffer().catch(() => undefined)
       })
       log(`  submitted ${items.length} in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
-      const done = new Map<string, ProfileContent>()
-      let pending = items.map((i) => i.profileId)
-      const deadline = Date.now() + 60 * 60 * 1000
-      while (pending.length) {
-        const still: string[] = []
-        await pool(pending, opts.concurrency, async (id) => {
-          const r = await request(`${base}/v1/profile/${encodeURIComponent(id)}`, { headers: auth })
-          if (r.status !== 200) throw new Error(`GET ${id}: ${r.status} ${await r.text()}`)
-          const p = ((await r.json()) as { profile: ProfileContent & { status: string } }).profile
-          if (p.status === 'ready') done.set(id, p)
-          else if (p.status === 'failed') {
-            log(`  ${id}: processing failed`)
-            done.set(id, p)
-          } else still.push(id)
-        })
-        pending = still
-        if (pending.length) {
-          if (Date.now() > deadline) throw new Error(`${pending.length} profiles not ready after an hour`)
-          log(`  ready ${done.size}/${items.length} (${((Date.now() - t0) / 1000).toFixed(0)} s)`)
-          await sleep(Math.min(5000, 500 + pending.length * 2))
-        }
-      }
-      log(`  all ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
-      return done
+      return waitReady(items.map((i) => i.profileId), t0, log)
     },
     async search(query) {
       const qs = new URLSearchParams({ query, pageSize: '10' })
@@ -288,6 +385,7 @@ async function directBackend(): Promise<Backend> {
   const ai: AiProviders = createAiProviders(config)
   await ai.embedder.warmUp?.()
   const vectors = new Map<string, number[]>()
+  const states = new Map<string, { state: ProfileState; summary: string | null }>()
   const now = new Date().toISOString()
   return {
     provider: `${config.ai === 'openai' ? `openai (${config.openai.chatModel}, ${config.openai.embeddingModel})` : 'local'} [direct]`,
@@ -321,7 +419,53 @@ async function directBackend(): Promise<Backend> {
       scored.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       return { ids: scored.slice(0, 10).map((s) => s[0]), total: scored.length }
     },
-    async close() {},
+    async probeOccurredAt() {
+      return { supported: true, detail: 'direct mode: each session is merged at its own time (the extractor is given no reference date)' }
+    },
+    async buildSessions(items, _sendTimes, log) {
+      const t0 = Date.now()
+      await pool(items, config.ai === 'openai' ? config.openai.concurrency : 1, async (it) => {
+        let state = emptyState()
+        for (const [i, s] of it.sessions.entries()) {
+          const { extractions } = await ai.extractor.extract({
+            profile: state.content,
+            submissions: [{ submissionId: `${it.profileId}#${i}`, inputType: 'conversation', data: s.data }],
+          })
+          state = merge(state, extractions, s.at).state
+        }
+        const { summary } = await ai.summarizer.summarize(state.content)
+        states.set(it.profileId, { state, summary })
+      })
+      log(`  built ${items.length} profiles in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+      return { failed: [] }
+    },
+    async context(profileId, maxTokens, query) {
+      // What ProfileContextService does, without its cache and CPU thread: lexical + calibrated semantic relevance.
+      const { state, summary } = states.get(profileId)!
+      const source = { content: JSON.stringify(state.content), timestamps: JSON.stringify(state.field_timestamps) }
+      let relevance: Float64Array | undefined
+      if (query) {
+        const ranking = rankContext({ ...source, query, maxEmbedded: MAX_EMBEDDED_FACTS })
+        if (ranking.count) {
+          const semantic = new Array<number>(ranking.count).fill(0)
+          const { vectors } = await ai.embedder.embed([query, ...ranking.embed.map((e) => e.text)])
+          const qv = vectors[0]!
+          ranking.embed.forEach((e, k) => {
+            const v = vectors[k + 1]!
+            let dot = 0
+            for (let j = 0; j < qv.length; j++) dot += qv[j]! * v[j]!
+            semantic[e.index] = ai.embedder.calibration.toScore(Math.max(-1, Math.min(1, dot))) / 100
+          })
+          relevance = ranking.lexical.map((l, i) => Math.round(((l + semantic[i]!) / 2) * 1000) / 1000)
+        }
+      }
+      const c = await composeTask({ ...source, summary, ...(relevance ? { relevance } : {}), maxTokens })
+      return { text: c.text, tokens: c.tokens }
+    },
+    async close() {
+      // the local extractor runs on threads: without this the process never exits
+      await ai.close?.()
+    },
   }
 }
 
@@ -391,11 +535,17 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2))
   const log = (s: string) => process.stderr.write(s + '\n')
   const started = Date.now()
-  const { records: every } = loadData()
+  const tasks = new Set<Task>(opts.only ? [opts.only] : TASKS)
+  const personaTasks = tasks.has('text') || tasks.has('conversation') || tasks.has('search')
+  const { records: every } = personaTasks ? loadData() : { records: [] as EvalRecord[] }
   const all = opts.half ? every.filter((r) => personaHalf(r.raw) === opts.half) : every
   const records = sample(all, opts.sample, opts.seed)
-  const tasks = new Set<Task>(opts.only ? [opts.only] : ['text', 'conversation', 'search'])
-  log(`eval: ${records.length} of ${all.length} records, seed ${opts.seed}, tasks ${[...tasks].join(', ')}, ${opts.direct ? 'direct' : 'service'} mode`)
+  const allConvs = tasks.has('memory') ? loadMsc() : []
+  const convs = sample(allConvs, opts.sample, opts.seed)
+  log(
+    `eval: ${personaTasks ? `${records.length} of ${all.length} records, ` : ''}${tasks.has('memory') ? `${convs.length} of ${allConvs.length} conversations, ` : ''}` +
+      `seed ${opts.seed}, tasks ${[...tasks].join(', ')}, ${opts.direct ? 'direct' : 'service'} mode`,
+  )
 
   const t0 = Date.now()
   const backend = opts.direct ? await directBackend() : await serviceBackend(opts)
@@ -429,6 +579,12 @@ async function main() {
       result.conversation = { ...rep, seconds: timing.conversationSeconds }
       printTable(`CONVERSATION EXTRACTION (${rep.profiles} profiles)`, rep.table, true)
     }
+    if (tasks.has('memory')) {
+      log('memory: posting each speaker\'s sessions')
+      const t = Date.now()
+      result.memory = await runMemory(backend, convs, opts, log)
+      timing.memorySeconds = (Date.now() - t) / 1000
+    }
   } finally {
     await backend.close()
   }
@@ -438,6 +594,8 @@ async function main() {
       provider: backend.provider,
       mode: opts.direct ? 'direct' : 'service',
       sample: records.length,
+      memoryConversations: tasks.has('memory') ? convs.length : undefined,
+      memoryBudgets: tasks.has('memory') ? opts.memoryBudgets : undefined,
       half: opts.half ?? 'all',
       seed: opts.seed,
       tasks: [...tasks],
@@ -455,6 +613,140 @@ async function main() {
   fs.mkdirSync(path.dirname(opts.out), { recursive: true })
   fs.writeFileSync(opts.out, JSON.stringify(out, null, 2) + '\n')
   process.stdout.write(`\nprovider ${backend.provider}; wall time ${timing.totalSeconds.toFixed(1)} s; results in ${path.relative(process.cwd(), opts.out)}\n`)
+}
+
+// ---------- memory ----------
+
+function loadMsc(): MscRecord[] {
+  const file = path.join(MSC_DIR, 'session_3_valid.jsonl')
+  if (!fs.existsSync(file)) throw new Error(`memory task: ${file} not found (set PROFILER_EVAL_MSC_DATA to the msc-dev directory)`)
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as MscRecord)
+}
+
+type MemorySystem = 'service' | 'newest' | 'bm25' | 'whole'
+const MEMORY_SYSTEMS: { key: MemorySystem; label: string }[] = [
+  { key: 'service', label: 'service context' },
+  { key: 'newest', label: 'newest turns' },
+  { key: 'bm25', label: 'BM25 over the turns' },
+  { key: 'whole', label: 'whole text (no budget)' },
+]
+
+/**
+ * Each speaker's sessions posted in order (with their times when the service takes them), then per speaker and
+ * budget: the context without a query (scored on each fact's content words) and with each fact's topic as query
+ * (scored on its answer words), beside the raw-turn baselines at the same budget. docs/evaluation.md, "Memory".
+ */
+async function runMemory(backend: Backend, convs: MscRecord[], opts: Options, log: (s: string) => void) {
+  const reference = new Date(MEMORY_REFERENCE)
+  const probe = await backend.probeOccurredAt(reference.toISOString())
+  log(`memory: occurred_at ${probe.supported ? 'sent' : 'not sent'} (${probe.detail})`)
+  const speakers = convs.flatMap((r) => {
+    const sessions = sessionsOf(r, reference)
+    return ([0, 1] as const).map((sp) => ({
+      profileId: `mem:${r.metadata.initial_data_id}:${sp + 1}`,
+      conversation: r.metadata.initial_data_id,
+      speaker: sp,
+      sessions,
+      facts: personaFacts(r.personas[sp] ?? []),
+      turns: speakerTurns(sessions, sp),
+    }))
+  })
+  const t0 = Date.now()
+  const built = await backend.buildSessions(
+    speakers.map((s) => ({ profileId: s.profileId, sessions: s.sessions.filter((x) => x.turns.length).map((x) => ({ data: conversationJson(x, s.speaker), at: x.at })) })),
+    probe.supported,
+    log,
+  )
+  const buildSeconds = (Date.now() - t0) / 1000
+  const count = await tokenCounter()
+  const t1 = Date.now()
+  const perBudget: Record<string, Record<MemorySystem, { noQuery: CoverageCounter; query: CoverageCounter }>> = {}
+  for (const b of opts.memoryBudgets) {
+    perBudget[b] = Object.fromEntries(MEMORY_SYSTEMS.map((m) => [m.key, { noQuery: new CoverageCounter(), query: new CoverageCounter() }])) as never
+  }
+  const examples: unknown[] = []
+  await pool(speakers, opts.concurrency, async (sp, idx) => {
+    const whole = sp.turns.join('\n')
+    const wholeWords = textWords(whole)
+    const wholeTokens = count(whole)
+    const index = new Bm25(sp.turns)
+    for (const budget of opts.memoryBudgets) {
+      const c = perBudget[budget]!
+      const svc = await backend.context(sp.profileId, budget)
+      const svcWords = textWords(svc.text)
+      const newest = newestTurns(sp.turns, budget, count)
+      const newestWords = textWords(newest.text)
+      c.service.noQuery.text(svc.tokens)
+      c.newest.noQuery.text(newest.tokens)
+      c.whole.noQuery.text(wholeTokens)
+      const held: { fact: string; query: string | null; service: boolean; serviceQuery?: boolean; bm25?: boolean }[] = []
+      for (const f of sp.facts) {
+        const h = covered(f.words, svcWords)
+        c.service.noQuery.add(h)
+        c.newest.noQuery.add(covered(f.words, newestWords))
+        c.whole.noQuery.add(covered(f.words, wholeWords))
+        const row: (typeof held)[number] = { fact: f.text, query: f.query, service: h }
+        if (f.query) {
+          const q = await backend.context(sp.profileId, budget, f.query)
+          const bm = bm25Turns(index, sp.turns, f.query, budget, count)
+          row.serviceQuery = covered(f.answer, textWords(q.text))
+          row.bm25 = covered(f.answer, textWords(bm.text))
+          c.service.query.add(row.serviceQuery)
+          c.service.query.text(q.tokens)
+          c.bm25.query.add(row.bm25)
+          c.bm25.query.text(bm.tokens)
+          c.newest.query.add(covered(f.answer, newestWords))
+          c.newest.query.text(newest.tokens)
+          c.whole.query.add(covered(f.answer, wholeWords))
+          c.whole.query.text(wholeTokens)
+        }
+        held.push(row)
+      }
+      if (idx < 10 && budget === opts.memoryBudgets[0]) examples[idx] = { profileId: sp.profileId, budget, context: svc.text, facts: held }
+    }
+  })
+  const scoreSeconds = (Date.now() - t1) / 1000
+  const budgets: Record<string, Record<MemorySystem, { noQuery: Coverage | null; query: Coverage }>> = {}
+  for (const [b, c] of Object.entries(perBudget)) {
+    budgets[b] = Object.fromEntries(
+      MEMORY_SYSTEMS.map((m) => [m.key, { noQuery: m.key === 'bm25' ? null : c[m.key].noQuery.result(), query: c[m.key].query.result() }]),
+    ) as never
+  }
+  const facts = speakers.reduce((a, s) => a + s.facts.length, 0)
+  const withQuery = speakers.reduce((a, s) => a + s.facts.filter((f) => f.query).length, 0)
+  const report = {
+    conversations: convs.length,
+    speakers: speakers.length,
+    sessions: speakers.reduce((a, s) => a + s.sessions.filter((x) => x.turns.length).length, 0),
+    facts,
+    factsWithQuery: withQuery,
+    referenceDate: MEMORY_REFERENCE,
+    occurredAt: { sent: probe.supported, detail: probe.detail },
+    failedProfiles: built.failed,
+    meanSpeakerTokens: speakers.reduce((a, s) => a + count(s.turns.join('\n')), 0) / Math.max(1, speakers.length),
+    budgets,
+    buildSeconds,
+    scoreSeconds,
+    examples: examples.filter(Boolean),
+  }
+  const timesLabel = opts.direct ? 'session times used as merge times' : `occurred_at ${probe.supported ? 'sent' : 'not sent'}`
+  const lines = [
+    `\nMEMORY (${convs.length} conversations, ${speakers.length} speakers, ${report.sessions} sessions; ${facts} persona facts, ${withQuery} with a topic query; ${timesLabel})`,
+    `speaker's own turns: ${report.meanSpeakerTokens.toFixed(0)} tokens on average`,
+  ]
+  for (const b of opts.memoryBudgets) {
+    const r = budgets[b]!
+    const cell = (c: Coverage | null) => (c ? `${pct(c.share)} ${`(${c.meanTokens?.toFixed(0) ?? '-'} tok)`.padStart(10)}` : '   -'.padEnd(17))
+    lines.push(`\nbudget ${b} tokens`.padEnd(34) + 'no query: fact words'.padEnd(24) + 'topic query: answer words')
+    for (const m of MEMORY_SYSTEMS) lines.push(`${m.label.padEnd(32)}  ${cell(r[m.key].noQuery).padEnd(22)}  ${cell(r[m.key].query)}`)
+  }
+  if (built.failed.length) lines.push(`failed profiles: ${built.failed.length}`)
+  process.stdout.write(lines.join('\n') + '\n')
+  return report
 }
 
 async function runSearch(backend: Backend, records: EvalRecord[], all: EvalRecord[], opts: Options) {
