@@ -152,6 +152,12 @@ describe('event time (local provider)', () => {
       [porto, 'DONE', lastWeek],
       [lisbon, 'DONE', lastYear],
     ])
+    // A re-extraction replays each submission with its own event time: it rebuilds the same location.
+    const rx = await fetch(`${svc.url}/v1/profile/backfill/reextract?dry_run=false`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` } })
+    const rebuilt = (await rx.json()) as any
+    expect(rx.status, JSON.stringify(rebuilt)).toBe(200)
+    expect(rebuilt.submissions.reextracted).toBe(2)
+    expect((await api.waitReady('backfill')).core_info.location.value).toBe('Porto')
     // Newer evidence still moves the person.
     await post(api, 'backfill', { data: 'I live in Braga.' })
     expect((await api.waitReady('backfill')).core_info.location.value).toBe('Braga')
