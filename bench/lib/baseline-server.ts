@@ -42,7 +42,7 @@ const app = Fastify({ logger: false })
 app.post<{ Params: { id: string }; Body: { data: string } }>('/same-insert/:id', async (req, reply) => {
   const id = crypto.randomUUID()
   const profileId = req.params.id
-  await prepared('submit', SUBMIT_SQL, [tenant, profileId, id, 'text', req.body.data, null, id, JSON.stringify({ tenantId: tenant, profileId }), 0, null, null])
+  await prepared('submit', SUBMIT_SQL, [tenant, profileId, id, 'text', req.body.data, null, id, JSON.stringify({ tenantId: tenant, profileId }), 0, null, null, null])
   return reply.code(202).send({ id, message: 'Accepted for processing' })
 })
 app.get<{ Params: { id: string } }>('/same-select/:id', async (req, reply) => {

@@ -72,6 +72,7 @@ graphql(`
     attempts
     error
     createdAt
+    occurredAt
     startedAt
     finishedAt
     promptVersion

@@ -3,6 +3,8 @@
 // JSON form, or in the line form the first speaker who is not an assistant ("Assistant:", "Bot:", "AI:", "Agent:", ...).
 // Only their turns are evidence; the turn of the partner they answer is context ("Do you like jazz?" / "Yes, a lot.").
 
+import { laterTime, parseEventTime } from '../domain/event-time.js'
+
 export interface Turn {
   speaker: string
   text: string
@@ -12,6 +14,8 @@ export interface ParsedConversation {
   /** The profiled person: "user" in the JSON form, the first speaker in the line form. */
   speaker: string | null
   turns: Turn[]
+  /** The JSON form: each message's "timestamp" as given (when it has one), by message index; unchecked. */
+  timestamps?: { index: number; value: unknown }[]
 }
 
 /** The data is not a conversation in either accepted form. */
@@ -39,6 +43,7 @@ function contentText(content: unknown): string | undefined {
 function parseJson(messages: unknown[]): ParsedConversation {
   if (messages.length === 0) throw new ConversationFormatError('data: the conversation has no messages')
   const turns: Turn[] = []
+  let timestamps: ParsedConversation['timestamps']
   messages.forEach((m, i) => {
     if (!m || typeof m !== 'object' || Array.isArray(m)) {
       throw new ConversationFormatError(`data: message ${i} must be an object with "role" and "content"`)
@@ -50,9 +55,11 @@ function parseJson(messages: unknown[]): ParsedConversation {
     const text = content === null || content === undefined ? '' : contentText(content)
     if (text === undefined) throw new ConversationFormatError(`data: message ${i} has no string "content"`)
     turns.push({ speaker: role.trim().toLowerCase(), text })
+    const timestamp = (m as { timestamp?: unknown }).timestamp
+    if (timestamp !== undefined && timestamp !== null) (timestamps ??= []).push({ index: i, value: timestamp })
   })
   const subject = turns.find((t) => SUBJECT_ROLES.has(t.speaker))?.speaker ?? null
-  return { speaker: subject, turns }
+  return { speaker: subject, turns, ...(timestamps ? { timestamps } : {}) }
 }
 
 // "Alice: hi", "[10:02] Bob: hello", "**Dr. Smith**: ...", "- User: ..."
@@ -182,14 +189,30 @@ export function evidenceTurns(data: string): string[] {
 
 /** For the HTTP layer: an error message naming the problem, or null when the conversation is acceptable. */
 export function validateConversation(data: string): string | null {
+  return checkConversation(data, Date.now()).problem
+}
+
+/**
+ * For the HTTP layer: the problem with the conversation (null when it is acceptable), and the latest of its messages'
+ * timestamps (UTC ISO 8601) when they carry any. A timestamp is checked as `occurred_at` is (src/domain/event-time.ts):
+ * a bad one is a problem naming the message. `now` is the service's clock (ms).
+ */
+export function checkConversation(data: string, now: number): { problem: string | null; latest?: string } {
+  let c: ParsedConversation
   try {
-    const c = parseConversation(data)
-    if (c.speaker === null) {
-      return 'data: the conversation has no turn of the profiled person (role "user" in the JSON form; in the line form, a speaker who is not an assistant such as "Assistant:", "Bot:" or "AI:")'
-    }
-    return null
+    c = parseConversation(data)
   } catch (e) {
-    if (e instanceof ConversationFormatError) return e.message
+    if (e instanceof ConversationFormatError) return { problem: e.message }
     throw e
   }
+  if (c.speaker === null) {
+    return { problem: 'data: the conversation has no turn of the profiled person (role "user" in the JSON form; in the line form, a speaker who is not an assistant such as "Assistant:", "Bot:" or "AI:")' }
+  }
+  let latest: string | undefined
+  for (const t of c.timestamps ?? []) {
+    const r = parseEventTime(t.value, now)
+    if ('error' in r) return { problem: `data: message ${t.index} has an invalid "timestamp": it ${r.error}` }
+    latest = laterTime(latest, r.iso)
+  }
+  return { problem: null, ...(latest ? { latest } : {}) }
 }

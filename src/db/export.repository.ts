@@ -92,7 +92,7 @@ export class ExportRepository {
     o: { limit: number; text: boolean },
   ): Promise<SubmissionExport[]> {
     const rows = await m.query(
-      `SELECT profile_id, id, seq, app_id, input_type, status, attempts, error, created_at, started_at, finished_at, usage, prompt_version,
+      `SELECT profile_id, id, seq, app_id, input_type, status, attempts, error, created_at, occurred_at, started_at, finished_at, usage, prompt_version,
               CASE WHEN $6 THEN data END AS data
          FROM submissions
         WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND ($3::text IS NULL OR (profile_id, seq) > ($3, $4::bigint))
@@ -206,15 +206,15 @@ export class ExportRepository {
     if (!ss.length) return 0
     const rows = await m.query(
       `INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, status, attempts, error, created_at, started_at, finished_at,
-                                usage, prompt_version, app_id)
+                                usage, prompt_version, app_id, occurred_at)
        SELECT $1, x.id, x.profile_id, x.input_type, x.data,
               CASE WHEN x.${isOpenSql('status')} THEN 'failed' ELSE x.status END, x.attempts,
               CASE WHEN x.${isOpenSql('status')} THEN $15 ELSE x.error END,
               x.created_at, x.started_at, CASE WHEN x.${isOpenSql('status')} THEN now() ELSE x.finished_at END,
-              x.usage, x.prompt_version, a.id
+              x.usage, x.prompt_version, a.id, NULLIF(x.occurred_at, x.created_at)
          FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::timestamptz[],
-                     $10::timestamptz[], $11::timestamptz[], $12::jsonb[], $13::text[], $14::text[]) WITH ORDINALITY
-              AS x(id, profile_id, input_type, data, status, attempts, error, created_at, started_at, finished_at, usage, prompt_version, app_id, n)
+                     $10::timestamptz[], $11::timestamptz[], $12::jsonb[], $13::text[], $14::text[], $16::timestamptz[]) WITH ORDINALITY
+              AS x(id, profile_id, input_type, data, status, attempts, error, created_at, started_at, finished_at, usage, prompt_version, app_id, occurred_at, n)
          LEFT JOIN apps a ON a.tenant_id = $1 AND a.id = x.app_id
         ORDER BY x.n
        ON CONFLICT (tenant_id, id) DO NOTHING
@@ -235,6 +235,8 @@ export class ExportRepository {
         ss.map((s) => s.prompt_version),
         ss.map((s) => s.app_id),
         UNFINISHED_ON_IMPORT,
+        // The acceptance time itself is stored as none given (NULLIF above).
+        ss.map((s) => s.occurred_at ?? null),
       ],
     )
     return rows.length

@@ -70,11 +70,11 @@ export class ProcessingRepository {
   /** Each profile's open submissions, oldest first, at most `limit` each. */
   async open(m: EntityManager, jobs: ProfileJob[], limit: number): Promise<Map<string, OpenSubmission[]>> {
     const rows = await m.query(
-      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, s.created_at, s.app_id,
+      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, s.created_at, s.occurred_at, s.app_id,
               a.summary_instructions, a.schema_version,
               GREATEST(0, EXTRACT(EPOCH FROM (s.not_before - now())))::float AS wait
          FROM ${PROFILES}
-         CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent, created_at, app_id FROM submissions s
+         CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent, created_at, occurred_at, app_id FROM submissions s
                               WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}
                               ORDER BY seq LIMIT $3) s
          LEFT JOIN apps a ON a.tenant_id = x.tenant_id AND a.id = s.app_id
@@ -86,7 +86,7 @@ export class ProcessingRepository {
       const k = rowKey(r)
       if (!out.has(k)) out.set(k, [])
       out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent,
-        created_at: new Date(r.created_at).toISOString(), instructions: r.summary_instructions ?? [], app_id: r.app_id, schema_version: r.schema_version })
+        created_at: new Date(r.created_at).toISOString(), occurred_at: new Date(r.occurred_at ?? r.created_at).toISOString(), instructions: r.summary_instructions ?? [], app_id: r.app_id, schema_version: r.schema_version })
     }
     return out
   }

@@ -14,6 +14,8 @@ export interface SubmissionRow {
   attempts: number
   error: string | null
   created_at: Date | string
+  /** When the text was said or written; null: the acceptance time. */
+  occurred_at: Date | string | null
   started_at: Date | string | null
   finished_at: Date | string | null
   /** Tokens as the worker stored them (jsonb). */
@@ -31,6 +33,7 @@ export const submissionView = (r: SubmissionRow) => ({
   attempts: r.attempts,
   error: r.error ?? null,
   created_at: new Date(r.created_at).toISOString(),
+  occurred_at: new Date(r.occurred_at ?? r.created_at).toISOString(),
   started_at: isoOrNull(r.started_at),
   finished_at: isoOrNull(r.finished_at),
   usage: r.usage
@@ -50,6 +53,8 @@ export interface StoredSubmission {
   instructions: string[]
   /** When it was accepted (ISO 8601): a re-extraction replays it as evidence of that age (forgotten values). */
   created_at: string
+  /** When its text was said or written (ISO 8601; its acceptance time when none was given). */
+  occurred_at: string
   /** The app that sent it, and that app's current custom schema version (null: none). */
   app_id: string | null
   schema_version: number | null
@@ -78,7 +83,7 @@ export interface OpenSubmissionStats {
   oldestAgeSeconds: number | null
 }
 
-const SUBMISSION_COLUMNS = `id, profile_id, seq, input_type, status, attempts, error, created_at, started_at, finished_at, usage, prompt_version`
+const SUBMISSION_COLUMNS = `id, profile_id, seq, input_type, status, attempts, error, created_at, occurred_at, started_at, finished_at, usage, prompt_version`
 
 /**
  * Submissions, but for the POST's own statement (SUBMIT_SQL, a prepared statement of SubmissionService). Every statement
@@ -98,13 +103,13 @@ export class SubmissionRepository {
   async applied(m: EntityManager, tenantId: string, profileId: string, limit: number, maxDataBytes = Number.MAX_SAFE_INTEGER): Promise<StoredSubmission[]> {
     const rows = await m.query(
       `SELECT s.id, s.input_type, CASE WHEN octet_length(s.data) <= $4 THEN s.data END AS data, octet_length(s.data) > $4 AS too_large,
-              s.created_at, s.app_id, a.summary_instructions, a.schema_version FROM submissions s
+              s.created_at, s.occurred_at, s.app_id, a.summary_instructions, a.schema_version FROM submissions s
          LEFT JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
         WHERE s.tenant_id = $1 AND s.profile_id = $2 AND s.status = 'done' ORDER BY s.seq LIMIT $3`,
       [tenantId, profileId, limit, Math.min(maxDataBytes, 2 ** 31 - 1)],
     )
     return rows.map((r: any) => ({ id: r.id, input_type: r.input_type, data: r.data ?? null, too_large: r.too_large === true, instructions: r.summary_instructions ?? [],
-      created_at: new Date(r.created_at).toISOString(), app_id: r.app_id ?? null, schema_version: r.schema_version ?? null }))
+      created_at: new Date(r.created_at).toISOString(), occurred_at: new Date(r.occurred_at ?? r.created_at).toISOString(), app_id: r.app_id ?? null, schema_version: r.schema_version ?? null }))
   }
 
   async listForProfile(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number; status?: string }): Promise<SubmissionRow[]> {

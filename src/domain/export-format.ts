@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { isCustomName } from './custom-schema.js'
+import { EVENT_TIME_SKEW_MS, parseEventTime } from './event-time.js'
 import { MAX_TOMBSTONES } from './forget.js'
 import { contentViolation, MAX_MOODS, type ProfileLimits } from './profile-limits.js'
 import { CUSTOM_FIELD_PATH, FORGET_SECTIONS, INPUT_TYPES, type ProfileContent } from './profile.js'
@@ -74,6 +75,15 @@ export function recordSchemas(b: RecordBounds) {
       return t >= EARLIEST && t <= b.latest
     }, `must be a time from 1970-01-01 to ${latest}`)
     .transform((s) => new Date(s).toISOString())
+  /** An event time (README "Event time"), bounded as POST bounds it, from 1900 to a few minutes past the import's start;
+   * here up to `latest`, the submission record checks the tighter bound (its own created_at is let through). */
+  const eventTime = z.string().transform((s, ctx) => {
+    const t = parseEventTime(s, b.latest)
+    if ('iso' in t) return t.iso
+    ctx.addIssue({ code: 'custom', message: t.error })
+    return z.NEVER
+  })
+  const importStart = b.latest - IMPORT_BOUNDS.aheadMs
   const L = b.profiles
   /** Profile content exactly as stored (what the merge goes on from), not the looser `structured` input. */
   const content = {
@@ -131,6 +141,8 @@ export function recordSchemas(b: RecordBounds) {
         seen: map(int(B.count), L.customValues + 64, B.idChars),
         /** Forgotten values: a restored profile keeps them forgotten. */
         forgotten: z.array(tombstone).max(MAX_TOMBSTONES).optional(),
+        /** When the evidence behind each scalar's value was said or written (a path each): keeps ordering merges by it. */
+        evidence_at: map(eventTime, 16, 64).optional(),
       }),
       history_seq: int(B.seq),
     })
@@ -161,12 +173,19 @@ export function recordSchemas(b: RecordBounds) {
     attempts: int(B.attempts),
     error: z.string().max(B.errorChars).nullable(),
     created_at: time,
+    /** When its text was said or written (the acceptance time when none was given); absent in older exports. */
+    occurred_at: eventTime.nullable().optional(),
     started_at: time.nullable(),
     finished_at: time.nullable(),
     usage: z.object({ promptTokens: int(B.tokens), completionTokens: int(B.tokens), totalTokens: int(B.tokens) }).nullable(),
     prompt_version: z.string().max(B.idChars).nullable(),
     /** Only with include_text; null when the text was dropped by retention. Checked as POST checks `data` (by the service). */
     text: z.string().nullable().optional(),
+  }).superRefine((r, ctx) => {
+    // As POST bounds it; the acceptance time itself (what an export writes when none was given) is bounded as created_at.
+    if (r.occurred_at != null && r.occurred_at !== r.created_at && Date.parse(r.occurred_at) > importStart + EVENT_TIME_SKEW_MS) {
+      ctx.addIssue({ code: 'custom', path: ['occurred_at'], message: `must not be in the future (more than ${EVENT_TIME_SKEW_MS / 60_000} minutes past the service's clock)` })
+    }
   })
 
   const end = z.object({ type: z.literal('end'), profiles: count, history: count, submissions: count })

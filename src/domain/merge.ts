@@ -15,7 +15,7 @@ import {
   keyMemo,
   ListIndex,
   memoryKey,
-  mergeScalar,
+  mergeScalarAt,
   sortMemories,
   type KeyOf,
 } from './merge-rules.js'
@@ -61,6 +61,8 @@ interface MergeWork {
   interests: InterestIndex
   limits: ProfileLimits
   dropped: DropLog
+  /** When the extraction being applied was said or written (undefined: unknown). */
+  at: string | undefined
 }
 
 /** The section names of list sections as the limits and forget name them. */
@@ -112,8 +114,8 @@ function removalKeys(w: MergeWork, ex: Extraction) {
 }
 
 function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
-  const { content, internals } = s
-  const seen = internals.seen
+  const { content } = s
+  const clock = { at: w.at, state: s }
   // Adds first, removals last, and adds of a negated value skipped: within one extraction the removal wins.
   const removals = removalKeys(w, ex)
   const kept = (section: ListSection) => (e: Scored<string>) => !removals.negated(section, w.keyOf(e.value))
@@ -122,10 +124,10 @@ function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
   for (const f of CORE_FIELDS) {
     if (f === 'age') {
       const age = cleanScoredAge(core.age)
-      if (age) content.core_info.age = mergeScalar(content.core_info.age, age, seen, 'core_info.age')
+      if (age) content.core_info.age = mergeScalarAt(content.core_info.age, age, clock, 'core_info.age')
     } else {
       const v = scalar(w, `core_info.${f}`, core[f])
-      if (v) content.core_info[f] = mergeScalar(content.core_info[f], v, seen, `core_info.${f}`)
+      if (v) content.core_info[f] = mergeScalarAt(content.core_info[f], v, clock, `core_info.${f}`)
     }
   }
 
@@ -139,7 +141,7 @@ function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
   const traits = content.personality.traits
   for (const e of scoredList(w, 'personality.traits', ex.personality?.traits).filter(kept('traits'))) w.lists.add(traits, e)
   const mood = scalar(w, 'personality.mood_trends', ex.personality?.mood)
-  if (mood) applyMood(s, mood)
+  if (mood) applyMood(s, mood, w.at)
 
   if (Array.isArray(ex.memories) && ex.memories.length) {
     const index = new Map<string, number>()
@@ -159,7 +161,7 @@ function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
   const style = scalar(w, 'preferences.conversation_style', ex.preferences?.conversation_style)
   if (style) {
     const p = content.preferences
-    p.conversation_style = mergeScalar(p.conversation_style, style, seen, 'preferences.conversation_style')
+    p.conversation_style = mergeScalarAt(p.conversation_style, style, clock, 'preferences.conversation_style')
   }
   const topics = scoredList(w, 'preferences.topics_to_avoid', ex.preferences?.topics_to_avoid).filter(kept('topics_to_avoid'))
   for (const e of topics) w.lists.add(content.preferences.topics_to_avoid, e)
@@ -181,12 +183,35 @@ export interface MergeOptions {
    * accepted after it was forgotten (src/domain/forget.ts). Unknown (omitted) counts as older than any forget.
    */
   acceptedAt?: (string | undefined)[]
+  /**
+   * When each extraction's text was said or written (ISO 8601), by index (README "Event time"): the batch is applied in
+   * this order (stable; unknown counts as newest), and a scalar whose value comes from newer evidence keeps it against a
+   * different value from older evidence (merge-rules.ts mergeScalarAt). Omitted: the given order, every one as newest.
+   */
+  occurredAt?: (string | undefined)[]
   /** The profile's limits (README "Profile limits"); the defaults when omitted. */
   limits?: ProfileLimits
 }
 
+/** Each extraction's event time as UTC ISO 8601, undefined where unknown or not a time. */
+function eventTimes(n: number, given: (string | undefined)[] | undefined): (string | undefined)[] {
+  const out: (string | undefined)[] = new Array(n).fill(undefined)
+  if (!given) return out
+  for (let i = 0; i < n; i++) {
+    const t = typeof given[i] === 'string' ? Date.parse(given[i]!) : NaN
+    if (!Number.isNaN(t)) out[i] = new Date(t).toISOString()
+  }
+  return out
+}
+
+/** The order to apply a batch in: by event time, oldest first, stable; an unknown time counts as newest. */
+function eventOrder(times: (string | undefined)[]): number[] {
+  const key = times.map((t) => (t === undefined ? Infinity : Date.parse(t)))
+  return times.map((_, i) => i).sort((a, b) => key[a]! - key[b]! || a - b)
+}
+
 /**
- * Applies a batch of extractions, in order, to a profile state. One call = one update_log entry.
+ * Applies a batch of extractions, in event-time order (MergeOptions.occurredAt; else as given), to a profile state. One call = one update_log entry.
  * `now` (ISO 8601) stamps `field_timestamps` of every section and field that changed.
  */
 export function merge(state: ProfileState, extractions: Extraction[], now: string, opts: MergeOptions = {}): MergeResult {
@@ -195,8 +220,13 @@ export function merge(state: ProfileState, extractions: Extraction[], now: strin
   const before = workingCopy(state)
   const after = workingCopy(screened.state)
   const lists = new ListIndex(keyOf)
-  const work: MergeWork = { keyOf, lists, interests: new InterestIndex(after.content.interests, lists), limits: opts.limits ?? DEFAULT_PROFILE_LIMITS, dropped: new DropLog() }
-  for (const ex of screened.extractions) if (ex && typeof ex === 'object') applyExtraction(after, ex, work)
+  const work: MergeWork = { keyOf, lists, interests: new InterestIndex(after.content.interests, lists), limits: opts.limits ?? DEFAULT_PROFILE_LIMITS, dropped: new DropLog(), at: undefined }
+  const times = eventTimes(screened.extractions.length, opts.occurredAt)
+  for (const i of eventOrder(times)) {
+    const ex = screened.extractions[i]
+    work.at = times[i]
+    if (ex && typeof ex === 'object') applyExtraction(after, ex, work)
+  }
   enforceLimits(after, work.limits, keyOf, work.dropped)
 
   const { changes, paths } = diffStates(before, after, keyOf)

@@ -57,6 +57,12 @@ export interface ProfileInternals {
   seen: Record<string, number>
   /** Values forgotten on request (src/domain/forget.ts): evidence accepted before `at` cannot bring them back. */
   forgotten?: Tombstone[]
+  /**
+   * Per scalar path (core_info.*, preferences.conversation_style, personality.mood_trends.recent): when the evidence
+   * behind its current value was said or written (ISO 8601). Older evidence does not replace the value (merge-rules.ts
+   * mergeScalarAt). Absent for values stored before event times.
+   */
+  evidence_at?: Record<string, string>
 }
 
 /** The sections a value can be forgotten from (DELETE /v1/profile/{id}/values), in the profile's own names. */

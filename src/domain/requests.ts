@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { invalid } from './errors.js'
 import { INPUT_TYPES } from './profile.js'
+import { EVENT_TIME_FORMS, EVENT_TIME_MAX_CHARS, EVENT_TIME_MIN, EVENT_TIME_PATTERN, EVENT_TIME_SKEW_MS, parseEventTime } from './event-time.js'
 
 /**
  * The request schemas: the service layer validates with them, and the OpenAPI document is generated from them,
@@ -24,6 +25,22 @@ export const submitBodySchema = z.object({
     .nullish()
     .default('text')
     .describe('text: prose; conversation: "Speaker: text" lines or a JSON array of {role, content}; structured: a JSON object as a string'),
+  occurred_at: z
+    .string({ error: `Invalid field: occurred_at must be a string: ${EVENT_TIME_FORMS}` })
+    .max(EVENT_TIME_MAX_CHARS, { error: `Invalid field: occurred_at must be at most ${EVENT_TIME_MAX_CHARS} characters` })
+    .regex(new RegExp(EVENT_TIME_PATTERN), { error: `Invalid field: occurred_at must be ${EVENT_TIME_FORMS}` })
+    .transform((s, ctx) => {
+      const t = parseEventTime(s, Date.now())
+      if ('iso' in t) return t.iso
+      ctx.addIssue({ code: 'custom', message: `Invalid field: occurred_at ${t.error}` })
+      return z.NEVER
+    })
+    .nullish()
+    .describe(
+      `When the text was said or written: ${EVENT_TIME_FORMS} (a date is its midnight UTC), from ${EVENT_TIME_MIN.slice(0, 10)} to ` +
+        `${EVENT_TIME_SKEW_MS / 60_000} minutes past the service's clock. The reference for relative dates ("yesterday") and the time the ` +
+        'merge orders evidence by. Default: the latest "timestamp" of a JSON conversation\'s messages, else the acceptance time',
+    ),
 })
 
 /** The page size of a search that names none (REST and GraphQL). */

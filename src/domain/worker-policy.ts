@@ -13,6 +13,9 @@ export interface OpenSubmission {
   traceparent?: string | null
   /** When it was accepted (ISO 8601): evidence older than a forget cannot bring the forgotten value back. */
   created_at?: string
+  /** When its text was said or written (ISO 8601; the acceptance time when none was given): the reference date of
+   * its relative dates and the time the merge orders its evidence by. */
+  occurred_at?: string
   /** The summary instructions of the app that sent it ([] when none, or when the app is gone). */
   instructions?: string[]
   /** The app that submitted it (null for submissions older than that column). */

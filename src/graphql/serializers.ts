@@ -40,6 +40,7 @@ export function toGqlSubmission(s: SubmissionRecord): Submission {
     attempts: s.attempts,
     error: s.error,
     createdAt: s.created_at,
+    occurredAt: s.occurred_at,
     startedAt: s.started_at,
     finishedAt: s.finished_at,
     usage: s.usage,

@@ -73,11 +73,12 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
 
   v1.post<{ Params: { id: string } }>('/profile/:id', async (req, reply) => {
     requireJson(req)
-    const { data, input_type } = jsonObject(req.body)
+    const { data, input_type, occurred_at } = jsonObject(req.body)
     const header = req.headers['idempotency-key']
     const ack = await services.submissions.submit(req.ctx, req.params.id, {
       data,
       input_type,
+      occurred_at,
       idempotencyKey: Array.isArray(header) ? header[0] : header,
     })
     return reply

@@ -21,7 +21,7 @@ import { RateLimitedError, type RequestBudget } from './budget.js'
 import type { RequestContext } from './context.js'
 import { profileWrite } from './worker/apply.js'
 import { attachSchemas } from './worker/claim.js'
-import { extractBySchema, withCustom } from './worker/extract.js'
+import { eventTime, extractBySchema, extractionInput, withCustom } from './worker/extract.js'
 import { readyEvent } from './worker/round.js'
 
 export interface ReextractOptions {
@@ -157,7 +157,7 @@ export class ReextractionService {
     for (let i = 0; i < subs.length; i += this.opts.batchSize) {
       const batch = subs.slice(i, i + this.opts.batchSize)
       const extractedBatch = batch.filter((s) => s.input_type !== 'structured')
-      const toExtract: ExtractionInput[] = extractedBatch.map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data, ...(s.created_at ? { referenceDate: s.created_at } : {}) }))
+      const toExtract: ExtractionInput[] = extractedBatch.map(extractionInput)
       const extracted = toExtract.length
         ? await extractBySchema(this.ai, state.content, extractedBatch, toExtract, instructions, signal, { background: true })
         : { extractions: [] as Extraction[], usage: undefined, summary: undefined }
@@ -171,7 +171,8 @@ export class ReextractionService {
       // Custom values only where the submitting app's schema declares them, as in the worker.
       const extractions = batch.map((s) => withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s))
       const acceptedAt = batch.map((s) => s.created_at)
-      state = (await this.cpu.merge({ state, extractions, now, acceptedAt, limits: this.opts.limits }, { signal, priority: 'background' })).merged.state
+      const occurredAt = batch.map(eventTime)
+      state = (await this.cpu.merge({ state, extractions, now, acceptedAt, occurredAt, limits: this.opts.limits }, { signal, priority: 'background' })).merged.state
       // As in the worker: a summary written by the extraction request knows only what the model saw.
       summary = extracted.summary && toExtract.length === batch.length ? extracted.summary : undefined
     }

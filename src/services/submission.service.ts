@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import type { DataSource, EntityManager } from 'typeorm'
-import { validateConversation } from '../ai/conversation.js'
+import { checkConversation } from '../ai/conversation.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import type { InputType } from '../domain/profile.js'
 import type { SubmissionStatus } from '../domain/submission.js'
@@ -19,6 +19,8 @@ import { currentTraceparent, inSpan, tracingOn } from '../tracing/tracing.js'
 export interface SubmitInput {
   data: unknown
   input_type?: unknown
+  /** When the text was said or written (README "Event time"); absent: its conversation's latest timestamp, else the acceptance time. */
+  occurred_at?: unknown
   idempotencyKey?: string
 }
 
@@ -39,6 +41,8 @@ export interface Submission {
   attempts: number
   error: string | null
   created_at: string
+  /** When the text was said or written: as given, or the acceptance time (created_at) when none was. */
+  occurred_at: string
   started_at: string | null
   finished_at: string | null
   /** Tokens the AI provider reported for this submission (its share of each batch request), null for none. */
@@ -53,7 +57,13 @@ const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
  * a conversation without the profiled person's turns. An import holds submission text to the same rule.
  */
 export function inputProblem(data: string, inputType: InputType, bounds?: StructuredBounds): string | null {
-  return inputType === 'structured' ? validateStructured(data, bounds) : inputType === 'conversation' ? validateConversation(data) : null
+  return inputCheck(data, inputType, bounds, Date.now()).problem
+}
+
+/** inputProblem, and for a JSON conversation whose messages carry timestamps, the latest of them (UTC ISO 8601). */
+export function inputCheck(data: string, inputType: InputType, bounds: StructuredBounds | undefined, now: number): { problem: string | null; latest?: string } {
+  if (inputType === 'structured') return { problem: validateStructured(data, bounds) }
+  return inputType === 'conversation' ? checkConversation(data, now) : { problem: null }
 }
 
 /**
@@ -63,15 +73,15 @@ export function inputProblem(data: string, inputType: InputType, bounds?: Struct
  * published after the commit (see EventBus.publish). A profile that is processing has a job or a worker on it already:
  * the worker re-counts open submissions under the same row lock before it lets a profile go, so it takes this one too.
  * Parameters: tenant, profile id, submission id, input type, data, idempotency key, request hash, job data, priority, app
- * (recorded for the app's retention policy), traceparent (null when tracing is off).
+ * (recorded for the app's retention policy), traceparent (null when tracing is off), occurred_at (null: the acceptance time).
  */
 export const SUBMIT_SQL = `WITH p AS (
       INSERT INTO profiles (tenant_id, profile_id, status) VALUES ($1, $2, 'processing')
       ON CONFLICT (tenant_id, profile_id) DO UPDATE SET status = 'processing' WHERE profiles.status <> 'processing'
       RETURNING nextval('profile_status_seq') AS seq
     ), s AS (
-      INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, idempotency_key, request_hash, app_id, traceparent)
-      VALUES ($1, $3, $2, $4, $5, $6, $7, $10, $11)
+      INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, idempotency_key, request_hash, app_id, traceparent, occurred_at)
+      VALUES ($1, $3, $2, $4, $5, $6, $7, $10, $11, $12::timestamptz)
     ), j AS (
       ${jobInsertSql('$8', '$9', 'EXISTS (SELECT 1 FROM p)')}
     )
@@ -110,27 +120,33 @@ export class SubmissionService {
 
   private async accept(ctx: RequestContext, profileId: string, input: SubmitInput): Promise<SubmissionAck> {
     checkProfileId(profileId)
-    const body = parseRequest(submitBodySchema, { data: input.data, input_type: input.input_type })
+    const body = parseRequest(submitBodySchema, { data: input.data, input_type: input.input_type, occurred_at: input.occurred_at })
     const data = checkDataSize(body.data, this.limits.maxDataBytes)
     const inputType: InputType = body.input_type ?? 'text'
     checkStorable(data, 'field data')
     if (inputType !== 'text') checkStorableJson(data, `field data (${inputType} JSON)`)
     const key = checkIdempotencyKey(input.idempotencyKey)
-    const problem = inputProblem(data, inputType, { maxValueChars: this.limits.maxValueChars })
-    if (problem) throw invalid(`Invalid data for input_type ${inputType}: ${problem}`)
-    const hash = crypto.createHash('sha256').update(`${profileId}\0${inputType}\0${data}`).digest('hex')
+    const check = inputCheck(data, inputType, { maxValueChars: this.limits.maxValueChars }, Date.now())
+    if (check.problem) throw invalid(`Invalid data for input_type ${inputType}: ${check.problem}`)
+    // Given, or the time of the conversation's latest message; null stands for the acceptance time.
+    const occurredAt = body.occurred_at ?? check.latest ?? null
+    // The event time is part of the request (a date and its midnight UTC are the same one); none adds nothing, so keys
+    // used before event times existed replay as they did.
+    const hash = crypto.createHash('sha256').update(`${profileId}\0${inputType}\0${data}${body.occurred_at ? `\0${body.occurred_at}` : ''}`).digest('hex')
+    const row = { data, inputType, key, hash, occurredAt }
     try {
-      return await this.insert(ctx, profileId, data, inputType, key, hash)
+      return await this.insert(ctx, profileId, row)
     } catch (e: any) {
       // Two requests racing with the same new key: the loser replays the winner.
-      if (key && (e?.code === '23505' || e?.driverError?.code === '23505')) return this.insert(ctx, profileId, data, inputType, key, hash)
+      if (key && (e?.code === '23505' || e?.driverError?.code === '23505')) return this.insert(ctx, profileId, row)
       throw e
     }
   }
 
-  private async insert(ctx: RequestContext, profileId: string, data: string, inputType: InputType, key: string | undefined, hash: string) {
+  private async insert(ctx: RequestContext, profileId: string, r: { data: string; inputType: InputType; key: string | undefined; hash: string; occurredAt: string | null }) {
+    const { data, inputType, key, hash } = r
     const id = crypto.randomUUID()
-    const params = [ctx.tenantId, profileId, id, inputType, data, key ?? null, hash, JSON.stringify({ tenantId: ctx.tenantId, profileId }), this.queue.priority(ctx.tenantId), ctx.appId, currentTraceparent()]
+    const params = [ctx.tenantId, profileId, id, inputType, data, key ?? null, hash, JSON.stringify({ tenantId: ctx.tenantId, profileId }), this.queue.priority(ctx.tenantId), ctx.appId, currentTraceparent(), r.occurredAt]
     let seq: number | null = null
     const run = async (m?: EntityManager): Promise<SubmissionAck> => {
       const [row] = await this.submitStatement.rows(params, m)

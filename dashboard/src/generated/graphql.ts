@@ -78,11 +78,11 @@ export type HistoryPageFieldsFragment = { entries: Array<{ seq: number, extracte
 
 export type HistoryEntryFieldsFragment = { seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string };
 
-export type SubmissionPageFieldsFragment = { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } };
+export type SubmissionPageFieldsFragment = { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } };
 
-export type SubmissionFieldsFragment = { id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null };
+export type SubmissionFieldsFragment = { id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null };
 
-export type ProfileFieldsFragment = { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
+export type ProfileFieldsFragment = { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
 
 export type SignInMutationVariables = Exact<{
   email: string;
@@ -269,7 +269,7 @@ export type ProfileQueryVariables = Exact<{
 }>;
 
 
-export type ProfileQuery = { profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
+export type ProfileQuery = { profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
 
 export type ProfileHistoryQueryVariables = Exact<{
   id: string | number;
@@ -285,7 +285,7 @@ export type ProfileSubmissionsQueryVariables = Exact<{
 }>;
 
 
-export type ProfileSubmissionsQuery = { profile: { profileId: string, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
+export type ProfileSubmissionsQuery = { profile: { profileId: string, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
 
 export type ProfileContextQueryVariables = Exact<{
   id: string | number;
@@ -320,7 +320,7 @@ export type ForgetValueMutationVariables = Exact<{
 }>;
 
 
-export type ForgetValueMutation = { forgetProfileValue: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
+export type ForgetValueMutation = { forgetProfileValue: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
 
 export type RollbackProfileMutationVariables = Exact<{
   id: string | number;
@@ -328,14 +328,14 @@ export type RollbackProfileMutationVariables = Exact<{
 }>;
 
 
-export type RollbackProfileMutation = { rollbackProfile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
+export type RollbackProfileMutation = { rollbackProfile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
 
 export type ProfileStatusChangedSubscriptionVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ProfileStatusChangedSubscription = { profileStatusChanged: { profileId: string, status: ProfileEventStatus, profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null } };
+export type ProfileStatusChangedSubscription = { profileStatusChanged: { profileId: string, status: ProfileEventStatus, profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -410,6 +410,7 @@ export const SubmissionFieldsFragmentDoc = new TypedDocumentString(`
   attempts
   error
   createdAt
+  occurredAt
   startedAt
   finishedAt
   promptVersion
@@ -435,6 +436,7 @@ export const SubmissionPageFieldsFragmentDoc = new TypedDocumentString(`
   attempts
   error
   createdAt
+  occurredAt
   startedAt
   finishedAt
   promptVersion
@@ -551,6 +553,7 @@ fragment SubmissionFields on Submission {
   attempts
   error
   createdAt
+  occurredAt
   startedAt
   finishedAt
   promptVersion
@@ -1005,6 +1008,7 @@ fragment SubmissionFields on Submission {
   attempts
   error
   createdAt
+  occurredAt
   startedAt
   finishedAt
   promptVersion
@@ -1138,6 +1142,7 @@ fragment SubmissionFields on Submission {
   attempts
   error
   createdAt
+  occurredAt
   startedAt
   finishedAt
   promptVersion
@@ -1228,6 +1233,7 @@ fragment SubmissionFields on Submission {
   attempts
   error
   createdAt
+  occurredAt
   startedAt
   finishedAt
   promptVersion
@@ -1349,6 +1355,7 @@ fragment SubmissionFields on Submission {
   attempts
   error
   createdAt
+  occurredAt
   startedAt
   finishedAt
   promptVersion
@@ -1474,6 +1481,7 @@ fragment SubmissionFields on Submission {
   attempts
   error
   createdAt
+  occurredAt
   startedAt
   finishedAt
   promptVersion

@@ -73,10 +73,10 @@ export class ProfileResolver {
 
   @Mutation(() => SubmissionAck, { description: 'Accepts data for background processing (as POST /v1/profile/{id})' })
   async submitProfileData(
-    @Args(() => SubmitArgs) { id, data, inputType, idempotencyKey }: SubmitArgs,
+    @Args(() => SubmitArgs) { id, data, inputType, occurredAt, idempotencyKey }: SubmitArgs,
     @Ctx() { ctx, services }: GqlContext,
   ): Promise<SubmissionAck> {
-    const ack = await services.submissions.submit(ctx, id, { data, input_type: inputType, idempotencyKey: idempotencyKey ?? undefined })
+    const ack = await services.submissions.submit(ctx, id, { data, input_type: inputType, occurred_at: occurredAt, idempotencyKey: idempotencyKey ?? undefined })
     return { id: ack.id, profileId: ack.profileId, message: 'Accepted for processing' }
   }
 

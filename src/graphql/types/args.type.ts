@@ -20,6 +20,13 @@ export class SubmitArgs {
   @Field(() => ID) id!: string
   @Field(() => String) data!: string
   @Field(() => InputTypeEnum, { defaultValue: InputTypeEnum.TEXT }) inputType!: InputTypeEnum
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'When the text was said or written, as occurred_at of REST: an ISO 8601 date-time with an offset or a date (YYYY-MM-DD), from 1900-01-01 to 5 minutes past the ' +
+      "service's clock. Default: the latest timestamp of a JSON conversation's messages, else the acceptance time",
+  })
+  occurredAt?: string | null
   @Field(() => String, { nullable: true, description: 'As the Idempotency-Key header of REST' }) idempotencyKey?: string | null
 }
 

@@ -110,6 +110,8 @@ export class Submission {
   @Field(() => Int) attempts!: number
   @Field(() => String, { nullable: true }) error!: string | null
   @Field(() => String) createdAt!: string
+  @Field(() => String, { description: 'When the text was said or written: as submitted, or the acceptance time (createdAt) when none was given' })
+  occurredAt!: string
   @Field(() => String, { nullable: true }) startedAt!: string | null
   @Field(() => String, { nullable: true }) finishedAt!: string | null
   @Field(() => TokenUsage, { nullable: true, description: "This submission's share of the AI requests that served it (null: none, e.g. the local provider)" })

@@ -21,6 +21,8 @@ export interface MergeTask {
   extractions: Extraction[]
   now: string
   acceptedAt: (string | undefined)[]
+  /** When each extraction's text was said or written (ISO 8601), by index: the merge orders evidence by it. */
+  occurredAt?: (string | undefined)[]
   limits: ProfileLimits
 }
 
@@ -46,7 +48,7 @@ export interface MergeOutput extends Derived {
 }
 
 export function runMerge(t: Omit<MergeTask, 'kind'>): MergeOutput {
-  const merged = merge(t.state, t.extractions, t.now, { acceptedAt: t.acceptedAt, limits: t.limits })
+  const merged = merge(t.state, t.extractions, t.now, { acceptedAt: t.acceptedAt, occurredAt: t.occurredAt, limits: t.limits })
   return { merged, keptProposals: mergeKeptProposals(t.extractions, merged.state.content), ...derived(merged.state, merged.changes) }
 }
 

@@ -42,7 +42,7 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, cla
   const spend = (u: Usage | undefined) => (spent = sumUsage([spent, u]))
   try {
     const extractedSubs = subs.filter((s) => s.input_type !== 'structured')
-    const toExtract: ExtractionInput[] = extractedSubs.map((s) => ({ submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data, ...(s.created_at ? { referenceDate: s.created_at } : {}) }))
+    const toExtract: ExtractionInput[] = extractedSubs.map(extractionInput)
     const extracted = toExtract.length
       ? await inSpan('extract', { attributes: { 'profiler.ai.provider': ai.extractor.name, 'profiler.submissions': toExtract.length } }, () =>
           extractBySchema(ai, profile.content, extractedSubs, toExtract, instructions, signal),
@@ -65,7 +65,7 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, cla
     // The merge, and what grows with the profile (its JSON, its words), on a CPU thread: a profile at the limits takes
     // a tenth of a second or more, which the event loop must not wait for.
     const { merged, json, contentLexemes, lines, keptProposals } = await inSpan('merge', { attributes: { 'profiler.extractions': extractions.length } }, async (span) => {
-      const out = await d.cpu.merge({ state, extractions, now, acceptedAt: subs.map((s) => s.created_at), limits: d.limits }, { signal })
+      const out = await d.cpu.merge({ state, extractions, now, acceptedAt: subs.map((s) => s.created_at), occurredAt: subs.map(eventTime), limits: d.limits }, { signal })
       span?.setAttribute('profiler.changed', out.merged.changed)
       return out
     })
@@ -163,6 +163,15 @@ export function withCustom(ex: Extraction, s: SchemaSubmission): Extraction {
   if (!s.schema) return rest
   const custom = cleanCustomValues(s.schema.schema, raw)
   return Object.keys(custom).length ? { ...rest, custom } : rest
+}
+
+/** When a submission's text was said or written: its occurred_at, else its acceptance time (README "Event time"). */
+export const eventTime = (s: { occurred_at?: string; created_at?: string }): string | undefined => s.occurred_at ?? s.created_at
+
+/** A submission as the extractor reads it: its event time is the reference date of its relative dates ("yesterday"). */
+export function extractionInput(s: { id: string; input_type: string; data: string; occurred_at?: string; created_at?: string }): ExtractionInput {
+  const at = eventTime(s)
+  return { submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data, ...(at ? { referenceDate: at } : {}) }
 }
 
 /** What the custom-schema steps read of a submission (a claimed one, or one a re-extraction replays). */

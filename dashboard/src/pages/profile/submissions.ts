@@ -10,7 +10,7 @@ export const submissionKey = (s: Submission): string => s.id
 
 export const submissionPage = (page: SubmissionPageFieldsFragment): PageOf<Submission> => ({ items: page.nodes, ...page.pageInfo })
 
-const COLUMNS = ['Id', 'Input type', 'Status', 'Attempts', 'Error', 'Created', 'Started', 'Finished', 'Tokens', 'Prompt']
+const COLUMNS = ['Id', 'Input type', 'Status', 'Attempts', 'Error', 'Created', 'Said', 'Started', 'Finished', 'Tokens', 'Prompt']
 
 function submissionRow(s: Submission): HTMLTableRowElement {
   return h(
@@ -22,6 +22,8 @@ function submissionRow(s: Submission): HTMLTableRowElement {
     h('td', { class: 'num' }, String(s.attempts)),
     h('td', { class: 'cell-error' }, s.error ?? none('—')),
     h('td', null, dateTime(s.createdAt)),
+    // When the text was said or written (README "Event time"): blank when it is the acceptance time.
+    h('td', null, s.occurredAt === s.createdAt ? none('—') : dateTime(s.occurredAt)),
     h('td', null, dateTime(s.startedAt)),
     h('td', null, dateTime(s.finishedAt)),
     h('td', { class: 'num' }, s.usage ? String(s.usage.totalTokens) : none('—')),

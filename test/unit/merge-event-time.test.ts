@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest'
+import { parseEventTime } from '../../src/domain/event-time.js'
+import { merge } from '../../src/domain/merge.js'
+import { emptyState } from '../../src/domain/profile.js'
+import type { Extraction, ProfileState, Scored } from '../../src/domain/profile.js'
+
+// Merging in event time (README "Event time"): evidence is ordered by when it was said, not when it arrived.
+
+const sv = <T>(value: T, confidence: number): Scored<T> => ({ value, confidence })
+const NOW = '2026-01-10T00:00:00.000Z'
+const LAST_WEEK = '2026-01-03T10:00:00.000Z'
+const LAST_YEAR = '2025-01-03T10:00:00.000Z'
+const LONG_AGO = '2020-01-03T10:00:00.000Z'
+const livesIn = (city: string, confidence = 0.8): Extraction => ({ core_info: { location: sv(city, confidence) } })
+
+/** One batch per extraction, each said at its own time. */
+function backfill(state: ProfileState, ...items: [Extraction, string][]): ProfileState {
+  for (const [ex, at] of items) state = merge(state, [ex], NOW, { acceptedAt: [NOW], occurredAt: [at] }).state
+  return state
+}
+
+describe('merge in event time', () => {
+  it('a different value from older evidence does not replace one from newer evidence, across batches', () => {
+    const s = backfill(emptyState(), [livesIn('Porto'), LAST_WEEK], [livesIn('Lisbon', 0.95), LAST_YEAR])
+    expect(s.content.core_info.location).toEqual(sv('Porto', 0.8))
+    expect(s.internals.evidence_at).toEqual({ 'core_info.location': LAST_WEEK })
+    // Newer evidence still replaces it.
+    const moved = backfill(s, [livesIn('Braga'), '2026-01-08T00:00:00.000Z'])
+    expect(moved.content.core_info.location).toEqual(sv('Braga', 0.8))
+    expect(moved.internals.evidence_at!['core_info.location']).toBe('2026-01-08T00:00:00.000Z')
+  })
+
+  it('older evidence of the same value reinforces it and keeps the newer time', () => {
+    const s = backfill(emptyState(), [livesIn('Porto', 0.5), LAST_WEEK], [livesIn('porto', 0.5), LAST_YEAR])
+    expect(s.content.core_info.location!.confidence).toBeCloseTo(0.75)
+    expect(s.internals.seen['core_info.location']).toBe(2)
+    expect(s.internals.evidence_at!['core_info.location']).toBe(LAST_WEEK)
+  })
+
+  it('within a batch, extractions are applied oldest first whatever their order', () => {
+    const r = merge(emptyState(), [livesIn('Porto'), livesIn('Lisbon'), livesIn('Faro')], NOW, { occurredAt: [LAST_WEEK, LAST_YEAR, LONG_AGO] })
+    expect(r.state.content.core_info.location!.value).toBe('Porto')
+    // The history records the value the batch ends with, and nothing replaced (the older values never stood).
+    expect(r.changes.core_info).toEqual({ location: sv('Porto', 0.8) })
+    // Without times: the given order (the last one stands), as before event times.
+    expect(merge(emptyState(), [livesIn('Porto'), livesIn('Lisbon')], NOW).state.content.core_info.location!.value).toBe('Lisbon')
+  })
+
+  it('conversation_style, age and the recent mood follow the same rule; the default mood still counts every sighting', () => {
+    const ex = (style: string, age: number, mood: string): Extraction => ({
+      core_info: { age: sv(age, 0.9) },
+      preferences: { conversation_style: sv(style, 0.9) },
+      personality: { mood: sv(mood, 0.9) },
+    })
+    let s = backfill(emptyState(), [ex('brief', 41, 'calm'), LAST_WEEK], [ex('detailed', 30, 'anxious'), LAST_YEAR])
+    expect(s.content.preferences.conversation_style!.value).toBe('brief')
+    expect(s.content.core_info.age!.value).toBe(41)
+    expect(s.content.personality.mood_trends.recent!.value).toBe('calm')
+    // One sighting each: the tie goes to the newer mood.
+    expect(s.content.personality.mood_trends.default!.value).toBe('calm')
+    s = backfill(s, [ex('detailed', 30, 'anxious'), LONG_AGO])
+    expect(s.content.personality.mood_trends.recent!.value).toBe('calm')
+    expect(s.content.personality.mood_trends.default!.value).toBe('anxious')
+  })
+
+  it('a value stored before event times is dated by when it last changed', () => {
+    // Merged without event times: no evidence_at, field_timestamps say when it changed.
+    const legacy = merge(emptyState(), [livesIn('Porto')], LAST_WEEK).state
+    expect(legacy.internals.evidence_at).toBeUndefined()
+    expect(backfill(legacy, [livesIn('Lisbon', 0.95), LAST_YEAR]).content.core_info.location!.value).toBe('Porto')
+    expect(backfill(legacy, [livesIn('Lisbon', 0.95), NOW]).content.core_info.location!.value).toBe('Lisbon')
+  })
+
+  it('keeps one time per scalar path, whatever the number of merges', () => {
+    let s = emptyState()
+    for (let i = 0; i < 50; i++) s = backfill(s, [livesIn(`City${i}`), new Date(Date.parse(LONG_AGO) + i * 86_400_000).toISOString()])
+    expect(Object.keys(s.internals.evidence_at!)).toEqual(['core_info.location'])
+  })
+
+  it('is pure: the input state is not mutated', () => {
+    const s = backfill(emptyState(), [livesIn('Porto'), LAST_WEEK])
+    const copy = structuredClone(s)
+    merge(s, [livesIn('Lisbon')], NOW, { occurredAt: [NOW] })
+    expect(s).toEqual(copy)
+  })
+})
+
+describe('event times as given', () => {
+  const now = Date.parse('2026-01-10T12:00:00Z')
+  it('accepts dates and date-times with an offset, as UTC', () => {
+    expect(parseEventTime('2023-05-08', now)).toEqual({ iso: '2023-05-08T00:00:00.000Z' })
+    expect(parseEventTime('2023-05-08T23:30:00-02:00', now)).toEqual({ iso: '2023-05-09T01:30:00.000Z' })
+    expect(parseEventTime('2026-01-10T12:04:00Z', now)).toEqual({ iso: '2026-01-10T12:04:00.000Z' })
+  })
+  it('refuses other forms, impossible dates, the far past and the future past the skew', () => {
+    for (const bad of ['2023-05-08T10:00:00', '08/05/2023', '2023-02-30', '2023-05-08T25:00Z', '1899-12-31', '2026-01-10T12:06:00Z', 'x'.repeat(41), 12]) {
+      expect(parseEventTime(bad, now), String(bad)).toHaveProperty('error')
+    }
+  })
+})
