@@ -54,8 +54,9 @@ describe('CLI export and import (real processes)', () => {
     expect(JSON.parse(exported.stdout)).toMatchObject({ profiles: 3, history: 3, submissions: 3, file: out })
     const back = fs.readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
     expect(back[0]).toMatchObject({ type: 'header', tenant: { name: 'src' }, include_text: true, profiles: 3 })
-    // What went in comes out (the submissions' sequence numbers are the database's own).
-    const strip = (r: any) => (r.type === 'submission' ? { ...r, seq: 0 } : r)
+    // What went in comes out (the submissions' sequence numbers are the database's own; an export gives each
+    // submission its event time, which is the acceptance time when none was given).
+    const strip = (r: any) => (r.type === 'submission' ? { ...r, seq: 0, occurred_at: r.occurred_at ?? r.created_at } : r)
     expect(back.slice(1).map(strip)).toEqual(records.slice(1).map(strip))
 
     await cli('tenant', 'create', 'dst')
