@@ -15,7 +15,7 @@ import { LocalEmbedder } from '../src/ai/local/local-embedder.js'
 import { sessionOptions, sessionSettings } from '../src/db/database.js'
 import { loadConfig } from '../src/config.js'
 import { hybridSearchSql, PAGE_BY_IDS_SQL, tenantFilter, toCandidate, vectorSearchSql } from '../src/db/search.repository.js'
-import { lexicalVectorFloor, queryTerms, rankHybrid, termsQuery } from '../src/domain/lexical.js'
+import { everyWord, lexicalThresholds, queryTerms, rankHybrid, termsQuery, termWords } from '../src/domain/lexical.js'
 import { fakeEmbedding, startOpenAIServer } from '../test/support/openai-server.js'
 import { freshDb, spawnTs, startService, type DbKind } from './lib/env.js'
 import { percentile, round } from './lib/load.js'
@@ -107,10 +107,19 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
           const vector = await embed(q)
           const terms = queryTerms(q)
           const filter = { ...tenantFilter(t.id), vector: `[${vector.join(',')}]`, maxDistance, model: modelId }
+          const every = everyWord(q)
           const sql = terms.length
-            ? hybridSearchSql({ ...filter, lexicalMaxDistance: 1 - calibration.toCosine(lexicalVectorFloor(o.sensitivity)), terms: termsQuery(terms), limit: 10 })
+            ? hybridSearchSql({
+                ...filter,
+                lexicalMaxDistance: lexicalThresholds(o.sensitivity, every.length, (x) => calibration.toCosine(x)),
+                terms: termsQuery(terms),
+                words: termWords(q, terms),
+                every,
+                required: terms.length,
+                limit: 10,
+              })
             : vectorSearchSql({ ...filter, pageSize: 10, offset: 0 })
-          const rank = (rows: any[]) => rankHybrid(rows.map(toCandidate), (x) => calibration.toScore(x), 0, 10)
+          const rank = (rows: any[]) => rankHybrid(rows.map(toCandidate), (x) => calibration.toScore(x), 0, 10, every.length, terms.length)
           // As the service runs them: the query's embedding (in process, or a request to the model's server), then the
           // total and the page's ids side by side on two connections; a hybrid page is ranked; then the page is read by id.
           const runRaw = async () => {

@@ -752,11 +752,11 @@ async function runMemory(backend: Backend, convs: MscRecord[], opts: Options, lo
 async function runSearch(backend: Backend, records: EvalRecord[], all: EvalRecord[], opts: Options) {
   const holdings = new Map<string, Triple[]>(records.map((r) => [`text:${r.id}`, r.raw.gold_persona_triples]))
   const queries: SearchQuery[] = buildQueries(holdings, opts.queries, opts.seed)
-  const per: { query: string; relevant: number; returned: number; total: number; recall: number; precision: number; ndcg: number; precisionReturned: number | null }[] = []
+  const per: { query: string; relevant: number; returned: number; total: number; recall: number; precision: number; ndcg: number; precisionReturned: number | null; top: string[]; missed: string[] }[] = []
   await pool(queries, opts.concurrency, async (q, i) => {
     const hit = await backend.search(q.query)
     const m = rankingMetrics(hit.ids, new Set(q.relevant), 10)
-    per[i] = { query: q.query, relevant: q.relevant.length, returned: hit.ids.length, total: hit.total, ...m }
+    per[i] = { query: q.query, relevant: q.relevant.length, returned: hit.ids.length, total: hit.total, ...m, top: hit.ids.slice(0, 10), missed: q.relevant.filter((id) => !hit.ids.slice(0, 10).includes(id)).slice(0, 10) }
   })
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null)
   const allGold = all.flatMap((r) => [

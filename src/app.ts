@@ -139,7 +139,7 @@ export async function openCli(config: Config, opts: { ai?: AiProviders } = {}): 
         const [{ ReindexService }, { createAiProviders }] = await Promise.all([import('./services/reindex.service.js'), import('./ai/index.js')])
         const ai = opts.ai ?? createAiProviders(config, { log })
         if (ai.close) c.add(() => ai.close!())
-        return new ReindexService(db.dataSource, ai)
+        return new ReindexService(db.dataSource, ai, { perSubmission: config.profiles.passagesPerSubmission, perProfile: config.profiles.passagesPerProfile })
       },
       async exporter(o) {
         const { ExportService } = await import('./services/export.service.js')
@@ -185,9 +185,11 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./services/export.service.js'),
     import('./services/retention.service.js'),
     import('./services/profile-context.service.js'),
+    import('./services/passage.service.js'),
     import('./services/webhooks/index.js'),
     import('./services/reextraction.service.js'),
     import('./services/cpu/cpu.js'),
+    import('./services/provenance.service.js'),
   ])
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config, opts.logStream)
@@ -232,9 +234,11 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       { ExportService },
       { RetentionService },
       { ProfileContextService },
+      { PassageService },
       { buildWebhooks },
       { ReextractionService },
       { CpuPool },
+      { ProvenanceService },
     ] = await modules
     const metrics = new Metrics({ role: opts.role, database: db.mode, version: packageVersion() })
     metrics.dbPool(() => poolStats(ds))
@@ -325,6 +329,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       submissions: gated(new SubmissionService(ds, statements, queue, bus, { ...config.limits, maxValueChars: config.profiles.valueChars }), gate),
       profiles: gated(profileService, gate),
       edits: gated(new ProfileEditService(ds, profiles, ai, bus, cpu, config.profiles), gate),
+      provenance: gated(new ProvenanceService(ds, bus), gate),
       search: gated(
         new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize, {
           statements: searchDb ? await Statements.create(searchDb.dataSource) : statements,
@@ -336,6 +341,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
         gate,
       ),
       llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder, cpu), gate),
+      passages: gated(new PassageService(ds, profiles, config.limits.maxPageSize), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(historyBounds), queue, ai, bus, log, { workerId, ...config.worker, limits: config.profiles }, metrics, cpu),
       reextraction: gated(
         new ReextractionService(ds, profiles, new ProcessingRepository(historyBounds), ai, bus, budget, {

@@ -300,10 +300,10 @@ account
 
 program
   .command('reindex')
-  .description('bring summaries and embeddings in line with the configured AI provider (resumable; adapts the embedding column when the dimension changed)')
-  .option('--all', 're-embed every profile, not only those without an embedding of the configured model')
+  .description('bring summaries and embeddings (of profiles and evidence passages) in line with the configured AI provider, and rebuild the passages of submissions that have text and none (resumable; adapts the embedding column when the dimension changed)')
+  .option('--all', 're-embed every profile and passage, not only those without an embedding of the configured model')
   .option('--summaries', 'also rewrite every summary (one AI request per profile with PROFILER_AI=openai)')
-  .addOption(new Option('--batch <n>', 'profiles per batch').default('50'))
+  .addOption(new Option('--batch <n>', 'profiles (submissions, passages) per batch').default('50'))
   .action((o: { all?: boolean; summaries?: boolean; batch: string }) =>
     withCli(async (cli) => {
       const svc = await cli.reindexer()
@@ -326,6 +326,16 @@ program
       )
       if (tty) process.stderr.write('\n')
       process.stdout.write(`Reindexed ${n} profiles.\n`)
+      // Evidence passages: rebuilt for submissions with text and none (older imports), then embedded where they lack
+      // a vector of the configured model.
+      const { progress } = await import('./cli/progress.js')
+      const rebuilding = progress('passages', 'submissions')
+      const rebuilt = await svc.rebuildPassages(rebuilding.update, { batch: Number(o.batch) })
+      rebuilding.end()
+      const embedding = progress('passages', 'passages')
+      const embedded = await svc.embedPassages(embedding.update, { all: o.all, batch: Number(o.batch) })
+      embedding.end()
+      process.stdout.write(`Rebuilt ${rebuilt.passages} passages of ${rebuilt.submissions} submissions; embedded ${embedded} passages.\n`)
     }, { long: true }),
   )
 
@@ -335,7 +345,7 @@ program
   .requiredOption('--tenant <tenant>', 'tenant name or id')
   .option('--profile <id>', 'only this profile')
   .option('--out <file>', 'write to this file (default: standard output)')
-  .option('--include-text', "also each submission's raw text (null where retention dropped it)")
+  .option('--include-text', "also each submission's raw text (null where retention dropped it) and the evidence passages, which are its words")
   .option('--json', 'print a JSON summary at the end (on standard error when the export goes to standard output)')
   .action((o: { tenant: string; profile?: string; out?: string; includeText?: boolean; json?: boolean }) =>
     withCli(async (cli) => {
@@ -355,8 +365,10 @@ program
       }
       bar.end()
       if (o.out) await new Promise<void>((resolve, reject) => (out as ReturnType<typeof fs.createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())))
-      const summary = { tenant_id: tenantId, profiles: end.profiles, history: end.history, submissions: end.submissions, file: o.out ?? null }
-      const text = o.json ? JSON.stringify(summary, null, 2) : `Exported ${end.profiles} profiles, ${end.history} history entries, ${end.submissions} submissions.`
+      const summary = { tenant_id: tenantId, profiles: end.profiles, history: end.history, submissions: end.submissions, passages: end.passages, file: o.out ?? null }
+      const text = o.json
+        ? JSON.stringify(summary, null, 2)
+        : `Exported ${end.profiles} profiles, ${end.history} history entries, ${end.submissions} submissions, ${end.passages} passages.`
       ;(o.out ? process.stdout : process.stderr).write(text + '\n')
     }, { long: true }),
   )
@@ -368,7 +380,7 @@ program
   .option('--json', 'machine-readable summary')
   .action((file: string, o: { tenant: string; json?: boolean }) =>
     withCli(async (cli) => {
-      const [{ default: fs }, { progress }] = await Promise.all([import('node:fs'), import('./cli/progress.js')])
+      const [{ default: fs }, { progress }, { importSummary }] = await Promise.all([import('node:fs'), import('./cli/progress.js'), import('./services/export.service.js')])
       const tenantId = await cli.tenants.tenantId(o.tenant)
       const input = file === '-' ? process.stdin : fs.createReadStream(file)
       const svc = await cli.exporter({ embed: true })
@@ -380,9 +392,14 @@ program
         onProgress: bar.update,
       })
       bar.end()
-      const summary = { tenant_id: tenantId, profiles: r.profiles, history: r.history, submissions: r.submissions, submissions_kept: r.submissionsKept, embedded: r.embedded }
+      const summary = {
+        tenant_id: tenantId,
+        ...importSummary(r),
+      }
       print(!!o.json, summary, () =>
-        `Imported ${r.profiles} profiles, ${r.history} history entries, ${r.submissions} new submissions (${r.submissionsKept} already there); ${r.embedded} profiles embedded.`,
+        `Imported ${r.profiles} profiles, ${r.history} history entries, ${r.submissions} new submissions (${r.submissionsKept} already there), ` +
+          `${r.passages} new passages (${r.passagesKept} already there, ${r.passagesSkipped} skipped); ${r.embedded} profiles embedded.` +
+          (r.passages ? ' Run `profiler reindex` to embed the passages.' : ''),
       )
     }, { long: true }),
   )

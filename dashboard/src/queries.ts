@@ -114,6 +114,10 @@ graphql(`
       topicsToAvoid { value confidence }
     }
     custom
+    pastValues {
+      field
+      values { value confidence from until lastSaid }
+    }
     memories {
       event
       date
@@ -377,6 +381,30 @@ export const PROFILE_SUBMISSIONS = graphql(`
     profile(id: $id) {
       profileId
       submissions(first: 20, after: $after) { ...SubmissionPageFields }
+    }
+  }
+`)
+
+/** Why the profile says a value: the evidence passages that support it (README "Provenance"). */
+export const PROFILE_EVIDENCE = graphql(`
+  query ProfileEvidence($id: ID!, $field: String!, $value: String!, $category: String) {
+    profile(id: $id) {
+      profileId
+      evidence(field: $field, value: $value, category: $category, limit: 10) {
+        extractionsRead
+        passages {
+          submissionId
+          position
+          prompt
+          text
+          occurredAt
+          match
+        }
+        sources {
+          submissionId
+          quote
+        }
+      }
     }
   }
 `)

@@ -113,7 +113,10 @@ export function isAssistantLabel(label: string): boolean {
   return ASSISTANT_NAME.test(l) || ASSISTANT_WORD.test(l) || ASSISTANT_CAMEL.test(l)
 }
 
-const same = (a: string, b: string) => a.localeCompare(b, undefined, { sensitivity: 'accent' }) === 0
+/** Speaker labels compared ignoring case: one collator (localeCompare with options builds one per call, ~10 µs each). */
+const LABELS = new Intl.Collator(undefined, { sensitivity: 'accent' })
+export const sameSpeaker = (a: string, b: string) => a === b || LABELS.compare(a, b) === 0
+const same = sameSpeaker
 
 /** Parses a transcript; throws ConversationFormatError when it has no recognisable turns. */
 export function parseConversation(data: string): ParsedConversation {
@@ -147,7 +150,7 @@ export function subjectTurns(data: string): string[] {
 }
 
 /** Roles of the JSON form that are instructions or machinery, not a turn of the conversation. */
-const NOT_TURNS = new Set(['system', 'developer', 'tool', 'function'])
+export const NOT_TURNS: ReadonlySet<string> = new Set(['system', 'developer', 'tool', 'function'])
 
 /**
  * The conversation as a model should read it: every turn as "speaker: text" with the speakers' own labels, the

@@ -42,7 +42,7 @@ export function createAiProviders(
     providers = {
       extractor,
       summarizer: extractor instanceof ThreadedExtractor ? extractor.summarizer() : new LocalSummarizer(),
-      embedder: new LocalEmbedder(),
+      embedder: extractor instanceof ThreadedExtractor ? extractor.embedder(new LocalEmbedder()) : new LocalEmbedder(),
       ...(extractor instanceof ThreadedExtractor ? { close: () => extractor.close() } : {}),
     }
   }

@@ -2,9 +2,10 @@
 // grouped by section, the most relevant (to a query) and most confident facts first, filled greedily until the
 // budget, counted exactly with a real tokenizer. Pure: the service fetches the profile and the relevance scores.
 import { stemmer } from 'stemmer'
-import type { ProfileContent } from '../domain/profile.js'
+import type { PastValue, ProfileContent, ScalarPath } from '../domain/profile.js'
 import { customFacts } from './custom-text.js'
 import { byConfidence, clean, compareEn, rankMemories } from './profile-text.js'
+import { readableDate, readableDay } from '../domain/passages.js'
 
 /** The tokenizer: o200k_base, the encoding of OpenAI's GPT-4o/4.1/o-series models (ranks ship in gpt-tokenizer). */
 export const CONTEXT_ENCODING = 'o200k_base'
@@ -19,8 +20,9 @@ export function tokenCounter(): Promise<Counter> {
   return counter
 }
 
-export type ContextSection = 'summary' | 'basics' | 'interests' | 'personality' | 'preferences' | 'custom' | 'memories'
+export type ContextSection = 'summary' | 'basics' | 'interests' | 'personality' | 'preferences' | 'custom' | 'memories' | 'evidence'
 const SECTION_TITLES: Record<Exclude<ContextSection, 'summary'>, string> = {
+  evidence: 'What they said',
   basics: 'Basics',
   interests: 'Interests',
   personality: 'Personality',
@@ -28,7 +30,7 @@ const SECTION_TITLES: Record<Exclude<ContextSection, 'summary'>, string> = {
   custom: 'Other',
   memories: 'Memories',
 }
-const SECTION_ORDER: ContextSection[] = ['summary', 'basics', 'interests', 'personality', 'preferences', 'custom', 'memories']
+const SECTION_ORDER: ContextSection[] = ['summary', 'basics', 'interests', 'personality', 'preferences', 'custom', 'memories', 'evidence']
 
 export interface ContextFact {
   section: ContextSection
@@ -41,6 +43,23 @@ export interface ContextFact {
   at: string
 }
 
+/** Past values a fact line names (the newest): the line says what changed lately, not a scalar's whole life. */
+export const PAST_IN_CONTEXT = 3
+
+/** A scalar's newest past values as the end of its line: "before: Lisbon, 1 June 2019 to 10 March 2025"; '' when none. */
+export function pastText(past: readonly PastValue[] | undefined): string {
+  const parts: string[] = []
+  for (const p of past ?? []) {
+    const v = clean(String(p.value))
+    if (v === '') continue
+    const from = readableDate(p.from)
+    const until = readableDate(p.until)
+    parts.push(from === until ? `${v}, ${from}` : `${v}, ${from} to ${until}`)
+    if (parts.length === PAST_IN_CONTEXT) break
+  }
+  return parts.length ? `before: ${parts.join('; ')}` : ''
+}
+
 /** Every fact of a profile as a line, in a fixed order (deterministic whatever the storage order). Name is the header. */
 export function contextFacts(content: ProfileContent, timestamps: Record<string, string>): ContextFact[] {
   const facts: ContextFact[] = []
@@ -49,11 +68,20 @@ export function contextFacts(content: ProfileContent, timestamps: Record<string,
     const t = clean(text)
     if (t !== '') facts.push({ section, text: t, matchText: clean(matchText), confidence: confidence ?? 0.5, at })
   }
+  // A scalar's line says what it was before, when it changed (README "Facts over time").
+  const withPast = (line: string, path: ScalarPath) => {
+    const past = pastText(content.past_values?.[path])
+    return past ? `${clean(line)} (${past})` : line
+  }
   const core = content.core_info
-  if (core.age) add('basics', `Age ${core.age.value}`, core.age.confidence, ts('core_info.age', 'core_info'))
-  if (core.gender && clean(core.gender.value)) add('basics', `Gender: ${core.gender.value}`, core.gender.confidence, ts('core_info.gender', 'core_info'))
-  if (core.location && clean(core.location.value)) add('basics', `Lives in ${core.location.value}`, core.location.confidence, ts('core_info.location', 'core_info'))
-  if (core.occupation && clean(core.occupation.value)) add('basics', `Works as ${core.occupation.value}`, core.occupation.confidence, ts('core_info.occupation', 'core_info'))
+  if (core.name && clean(core.name.value) && content.past_values?.['core_info.name']?.length) {
+    const past = pastText(content.past_values['core_info.name'])
+    if (past) add('basics', `Name: ${core.name.value} (${past})`, core.name.confidence, ts('core_info.name', 'core_info'))
+  }
+  if (core.age) add('basics', withPast(`Age ${core.age.value}`, 'core_info.age'), core.age.confidence, ts('core_info.age', 'core_info'))
+  if (core.gender && clean(core.gender.value)) add('basics', withPast(`Gender: ${core.gender.value}`, 'core_info.gender'), core.gender.confidence, ts('core_info.gender', 'core_info'))
+  if (core.location && clean(core.location.value)) add('basics', withPast(`Lives in ${core.location.value}`, 'core_info.location'), core.location.confidence, ts('core_info.location', 'core_info'))
+  if (core.occupation && clean(core.occupation.value)) add('basics', withPast(`Works as ${core.occupation.value}`, 'core_info.occupation'), core.occupation.confidence, ts('core_info.occupation', 'core_info'))
 
   for (const category of Object.keys(content.interests).sort(compareEn)) {
     const label = category.replace(/[_-]+/g, ' ').trim()
@@ -72,11 +100,17 @@ export function contextFacts(content: ProfileContent, timestamps: Record<string,
     seenTraits.add(v.toLowerCase())
     add('personality', `Trait: ${v}`, t.confidence, ts('personality.traits', 'personality'))
   }
-  const mood = content.personality.mood_trends.recent ?? content.personality.mood_trends.default
-  if (mood && clean(mood.value)) add('personality', `Mood lately: ${mood.value}`, mood.confidence, ts('personality.mood_trends', 'personality'))
+  const recent = content.personality.mood_trends.recent
+  const mood = recent ?? content.personality.mood_trends.default
+  if (mood && clean(mood.value)) {
+    const line = `Mood lately: ${mood.value}`
+    add('personality', recent ? withPast(line, 'personality.mood_trends.recent') : line, mood.confidence, ts('personality.mood_trends', 'personality'))
+  }
 
   const style = content.preferences.conversation_style
-  if (style && clean(style.value)) add('preferences', `Conversation style: ${style.value}`, style.confidence, ts('preferences.conversation_style', 'preferences'))
+  if (style && clean(style.value)) {
+    add('preferences', withPast(`Conversation style: ${style.value}`, 'preferences.conversation_style'), style.confidence, ts('preferences.conversation_style', 'preferences'))
+  }
   const seenTopics = new Set<string>()
   for (const t of byConfidence(content.preferences.topics_to_avoid)) {
     const v = clean(String(t.value))
@@ -89,7 +123,7 @@ export function contextFacts(content: ProfileContent, timestamps: Record<string,
     add('custom', `${f.label}: ${f.text}`, f.confidence, ts(`custom.${f.path}`, `custom.${section}`))
   }
   for (const m of rankMemories(content.memories)) {
-    const text = m.date ? `${m.date}: ${m.event}` : m.event
+    const text = m.date ? `${readableDay(m.date)}: ${m.event}` : m.event
     const importance = m.importance === 'high' ? 0.1 : m.importance === 'low' ? -0.1 : 0
     add('memories', text, Math.round(Math.max(0, Math.min(1, (m.confidence ?? 0.5) + importance)) * 1000) / 1000, m.date ?? ts('memories'), m.event)
   }
@@ -117,12 +151,43 @@ export function lexicalScore(query: Set<string>, fact: Set<string>): number {
   return hit / query.size
 }
 
+/** An evidence passage as a context quotes it (README "Evidence passages"). */
+export interface ContextPassage {
+  text: string
+  /** The partner's turn it answers; null when none. */
+  prompt: string | null
+  /** When it was said (ISO 8601). */
+  at: string
+}
+
+/** A question answered in fewer words than this is quoted with the question (a "Yes, a lot." says nothing alone); 6,
+ * not 12: on the memory evaluation the longer answers gained nothing from their question but its tokens. */
+const SHORT_ANSWER_WORDS = 6
+const PROMPT_QUOTE_CHARS = 150
+
+/** A passage as one line (under its day, "8 May 2023"), with the question it answers when the answer is short. */
+export function passageLine(p: ContextPassage): string {
+  const text = p.text.replace(/\s+/g, ' ').trim()
+  const words = text.split(' ').length
+  const prompt = p.prompt && words < SHORT_ANSWER_WORDS ? p.prompt.replace(/\s+/g, ' ').trim() : ''
+  const asked = prompt ? ` (asked "${prompt.length > PROMPT_QUOTE_CHARS ? `${prompt.slice(0, PROMPT_QUOTE_CHARS - 1).trimEnd()}…` : prompt}")` : ''
+  return asked ? `${asked.trimStart()} ${text}` : text
+}
+
+/** A fact this relevant to the query (in [0, 1]) goes before the passages; the others after them. */
+export const STRONG_FACT = 0.5
+
 export interface ComposeInput {
   header: string
   summary?: string | null
   facts: ContextFact[]
   /** Relevance of each fact to the query in [0, 1] (same order as facts); absent without a query. */
   relevance?: number[]
+  /**
+   * Evidence passages, best first (a query's ranking, or the newest first): after the facts that match the query
+   * strongly, before the others. A passage whose words are all in a fact taken before it is left out (deduplicated).
+   */
+  passages?: ContextPassage[]
   maxTokens: number
   count: Counter
 }
@@ -132,6 +197,7 @@ export interface ComposedContext {
   tokens: number
   factsIncluded: number
   factsTotal: number
+  passagesIncluded: number
   summaryIncluded: boolean
   truncated: boolean
 }
@@ -140,7 +206,10 @@ interface Item {
   section: ContextSection
   text: string
   rank: number
-  fact: boolean
+  kind: 'fact' | 'passage' | 'summary'
+  /** A passage's date line ("8 May 2023"), and its time (ISO 8601): passages are shown by date, oldest first. */
+  date?: string
+  at?: string
 }
 
 /** Renders chosen items: header, then sections in the order of their best item, items best first within a section. */
@@ -154,7 +223,15 @@ function render(header: string, items: Item[]): string {
   const lines = [header]
   for (const [section, list] of bySection) {
     if (section === 'summary') lines.push(...list.map((i) => i.text))
-    else lines.push(`${SECTION_TITLES[section]}:`, ...list.map((i) => `- ${i.text}`))
+    else if (section === 'evidence') {
+      // Under one line per day, in time order: a model reads when each thing was said without a date on every line.
+      lines.push(`${SECTION_TITLES[section]}:`)
+      let day: string | undefined
+      for (const i of [...list].sort((a, b) => (a.at ?? '').localeCompare(b.at ?? '') || a.rank - b.rank)) {
+        if (i.date !== day) lines.push(`${(day = i.date)}:`)
+        lines.push(`- ${i.text}`)
+      }
+    } else lines.push(`${SECTION_TITLES[section]}:`, ...list.map((i) => `- ${i.text}`))
   }
   return lines.join('\n')
 }
@@ -177,25 +254,49 @@ export function composeContext(input: ComposeInput): ComposedContext {
       SECTION_ORDER.indexOf(a.f.section) - SECTION_ORDER.indexOf(b.f.section) ||
       a.i - b.i,
   )
-  const candidates: Item[] = order.map((o, rank) => ({ section: o.f.section, text: o.f.text, rank, fact: true }))
+  const factItem = (o: (typeof order)[number]): Item => ({ section: o.f.section, text: o.f.text, rank: 0, kind: 'fact' })
+  let candidates: Item[]
+  if (input.passages?.length) {
+    const strong = order.filter((o) => o.r >= STRONG_FACT)
+    const rest = order.filter((o) => o.r < STRONG_FACT)
+    // What the strong facts already say is not quoted again.
+    const known = new Set<string>()
+    for (const o of strong) for (const w of stems(o.f.text)) known.add(w)
+    const seen = new Set<string>()
+    const passages: Item[] = []
+    for (const p of input.passages) {
+      const words = stems(p.text)
+      const key = clean(p.text).toLowerCase()
+      if (seen.has(key) || (words.size > 0 && [...words].every((w) => known.has(w)))) continue
+      seen.add(key)
+      passages.push({ section: 'evidence', text: passageLine(p), rank: 0, kind: 'passage', date: readableDate(p.at) || 'Undated', at: p.at })
+    }
+    candidates = [...strong.map(factItem), ...passages, ...rest.map(factItem)]
+  } else {
+    candidates = order.map(factItem)
+  }
+  candidates.forEach((c, rank) => (c.rank = rank))
   const summary = input.summary?.replace(/\s+/g, ' ').trim()
-  if (summary) candidates.push({ section: 'summary', text: `Summary: ${summary}`, rank: candidates.length, fact: false })
+  if (summary) candidates.push({ section: 'summary', text: `Summary: ${summary}`, rank: candidates.length, kind: 'summary' })
   const factsTotal = facts.length
   const headerTokens = count(header)
   if (headerTokens > maxTokens) {
-    return { text: '', tokens: 0, factsIncluded: 0, factsTotal, summaryIncluded: false, truncated: true }
+    return { text: '', tokens: 0, factsIncluded: 0, factsTotal, passagesIncluded: 0, summaryIncluded: false, truncated: true }
   }
   const chosen: Item[] = []
   const sectionsOpen = new Set<ContextSection>()
+  const daysOpen = new Set<string>()
   let estimate = headerTokens
   for (const it of candidates) {
     // "\n" + the line, plus the section's title line the first time the section appears.
     let cost = count('\n' + (it.section === 'summary' ? it.text : `- ${it.text}`))
     if (it.section !== 'summary' && !sectionsOpen.has(it.section)) cost += count(`\n${SECTION_TITLES[it.section]}:`)
+    if (it.date !== undefined && !daysOpen.has(it.date)) cost += count(`\n${it.date}:`)
     if (estimate + cost > maxTokens) break
     estimate += cost
     chosen.push(it)
     sectionsOpen.add(it.section)
+    if (it.date !== undefined) daysOpen.add(it.date)
   }
   let text = render(header, chosen)
   let tokens = count(text)
@@ -204,13 +305,13 @@ export function composeContext(input: ComposeInput): ComposedContext {
     text = render(header, chosen)
     tokens = count(text)
   }
-  const factsIncluded = chosen.filter((c) => c.fact).length
   return {
     text,
     tokens,
-    factsIncluded,
+    factsIncluded: chosen.filter((c) => c.kind === 'fact').length,
     factsTotal,
-    summaryIncluded: chosen.some((c) => !c.fact),
+    passagesIncluded: chosen.filter((c) => c.kind === 'passage').length,
+    summaryIncluded: chosen.some((c) => c.kind === 'summary'),
     // Something was left out: a fact, or the summary the profile has.
     truncated: chosen.length < candidates.length,
   }

@@ -1,6 +1,8 @@
 import type { EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
 import { INSTRUCTIONS_COLUMN, PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.repository.js'
+import type { PassageDraft } from '../domain/passages.js'
+import type { InputType } from '../domain/profile.js'
 
 /**
  * Which profiles a reindex (re)embeds: every one with content when `$1` (all), else those not embedded with model `$2`
@@ -52,6 +54,108 @@ export class EmbeddingRepository {
       `UPDATE profiles SET summary = $4, embedding = $5, embedding_model = $6, lexemes = array_to_tsvector(string_to_array($7, ' '))
             WHERE tenant_id = $1 AND profile_id = $2 AND version = $3`,
       [e.tenantId, e.profileId, e.version, e.summary, toSql(e.vector), e.model, e.lexemes],
+    )
+  }
+}
+
+/** A submission whose evidence passages a reindex rebuilds: applied, with its text, not structured, and without any. */
+export interface PasslessSubmission {
+  tenant_id: string
+  profile_id: string
+  id: string
+  input_type: InputType
+  data: string
+  /** Its event time: as given, else its acceptance time (as the worker dates its passages). */
+  occurred_at: string
+  /** The profile's language (ISO 639-1), which its passages are stemmed in. */
+  language: string | null
+}
+
+/** Which passages a reindex (re)embeds: visible ones, all with `$1`, else those without a vector of model `$2`. */
+const PASSAGE_PENDING = `hidden_at IS NULL AND ($1::boolean OR embedding IS NULL OR embedding_model IS DISTINCT FROM $2)`
+/** Which submissions a reindex rebuilds passages of (README "Evidence passages"). */
+const PASSLESS = `s.status = 'done' AND s.data IS NOT NULL AND s.input_type <> 'structured'
+   AND NOT EXISTS (SELECT 1 FROM passages p WHERE p.tenant_id = s.tenant_id AND p.submission_id = s.id)`
+
+/**
+ * Evidence passages across tenants, for a reindex: rebuilding those of submissions that have none (imported from a file
+ * made before passages were exported, or applied before passages existed), and embedding those without a vector of the
+ * configured model (imported ones, rebuilt ones, or after a change of model). Walks are keyset, so resumable.
+ */
+export class PassageIndexRepository {
+  async passlessCount(m: EntityManager): Promise<number> {
+    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM submissions s WHERE ${PASSLESS}`)
+    return n
+  }
+
+  /** The next `limit` such submissions after the key `after` (tenant id, submission id), in key order. */
+  async passlessBatch(m: EntityManager, o: { after: [string, string]; limit: number }): Promise<PasslessSubmission[]> {
+    const rows = await m.query(
+      `SELECT s.tenant_id, s.profile_id, s.id::text AS id, s.input_type, s.data, coalesce(s.occurred_at, s.created_at) AS occurred_at, pr.language
+         FROM submissions s JOIN profiles pr ON pr.tenant_id = s.tenant_id AND pr.profile_id = s.profile_id
+        WHERE ${PASSLESS} AND (s.tenant_id, s.id) > ($1, $2::uuid)
+        ORDER BY s.tenant_id, s.id LIMIT $3`,
+      [o.after[0], o.after[1], o.limit],
+    )
+    return rows.map((r: any) => ({ ...r, occurred_at: new Date(r.occurred_at).toISOString(), language: r.language ?? null }))
+  }
+
+  /** How many passages each of the tenant's `profileIds` has (hidden ones too). */
+  async counts(m: EntityManager, tenantId: string, profileIds: string[]): Promise<Map<string, number>> {
+    const rows = await m.query(`SELECT profile_id, count(*)::int AS n FROM passages WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) GROUP BY profile_id`, [
+      tenantId,
+      profileIds,
+    ])
+    return new Map(rows.map((r: any) => [r.profile_id, r.n]))
+  }
+
+  /**
+   * A submission's rebuilt passages, without vectors, only while it is applied and keeps its text: its row is locked
+   * while it is read, so a retention sweep or an evidence deletion dropping the text meanwhile is waited for (and then
+   * seen) or waits (and then deletes these). A configuration this database lacks is `simple`. Returns how many.
+   */
+  async insertRebuilt(m: EntityManager, tenantId: string, submissionId: string, config: string, ps: PassageDraft[]): Promise<number> {
+    if (!ps.length) return 0
+    const rows = await m.query(
+      `INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language)
+       SELECT s.tenant_id, s.profile_id, s.id, x.position, x.speaker, x.prompt, x.text, x.occurred_at,
+              COALESCE((SELECT c.oid::regconfig FROM pg_ts_config c WHERE c.cfgname = $3 AND c.cfgnamespace = 'pg_catalog'::regnamespace), 'simple'::regconfig)
+         FROM (SELECT tenant_id, profile_id, id FROM submissions WHERE tenant_id = $1 AND id = $2::uuid AND status = 'done' AND data IS NOT NULL FOR SHARE) s,
+              unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[]) AS x(position, speaker, prompt, text, occurred_at)
+       ON CONFLICT DO NOTHING
+       RETURNING 1`,
+      [tenantId, submissionId, config, ps.map((p) => p.position), ps.map((p) => p.speaker), ps.map((p) => p.prompt), ps.map((p) => p.text), ps.map((p) => p.occurredAt)],
+    )
+    return rows.length
+  }
+
+  async pendingCount(m: EntityManager, o: { all: boolean; model: string }): Promise<number> {
+    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM passages WHERE ${PASSAGE_PENDING}`, [o.all, o.model])
+    return n
+  }
+
+  /** The next `limit` passages to embed after the key `after` (tenant id, submission id, position), in key order. */
+  async pendingBatch(
+    m: EntityManager,
+    o: { all: boolean; model: string; after: [string, string, number]; limit: number },
+  ): Promise<{ tenant_id: string; submission_id: string; position: number; prompt: string | null; text: string }[]> {
+    const rows = await m.query(
+      `SELECT tenant_id, submission_id::text AS submission_id, position, prompt, text FROM passages
+        WHERE ${PASSAGE_PENDING} AND (tenant_id, submission_id, position) > ($3, $4::uuid, $5::int)
+        ORDER BY tenant_id, submission_id, position LIMIT $6`,
+      [o.all, o.model, o.after[0], o.after[1], o.after[2], o.limit],
+    )
+    return rows.map((r: any) => ({ ...r, position: Number(r.position) }))
+  }
+
+  /** Stores passages' vectors and their model (a passage deleted meanwhile is not brought back). */
+  async storeVectors(m: EntityManager, rows: { tenantId: string; submissionId: string; position: number; vector: number[] }[], model: string): Promise<void> {
+    if (!rows.length) return
+    await m.query(
+      `UPDATE passages p SET embedding = x.embedding::vector, embedding_model = $5
+         FROM unnest($1::text[], $2::uuid[], $3::int[], $4::text[]) AS x(tenant_id, submission_id, position, embedding)
+        WHERE p.tenant_id = x.tenant_id AND p.submission_id = x.submission_id AND p.position = x.position`,
+      [rows.map((r) => r.tenantId), rows.map((r) => r.submissionId), rows.map((r) => r.position), rows.map((r) => toSql(r.vector)), model],
     )
   }
 }

@@ -1,10 +1,13 @@
 import { toSql } from 'pgvector'
 import type { EntityManager } from 'typeorm'
-import { IMPORT_BOUNDS, type HistoryExport, type ProfileExport, type SubmissionExport } from '../domain/export-format.js'
+import { IMPORT_BOUNDS, type HistoryExport, type PassageExport, type ProfileExport, type SubmissionExport } from '../domain/export-format.js'
 import { isOpenSql } from '../domain/submission.js'
 import { submissionView, type SubmissionRow } from './submission.repository.js'
 import { isoTimeOrNull as iso } from '../domain/time.js'
 import { capJsonDepth } from '../domain/deep-json.js'
+
+/** Where a passage is in an export: its profile, when it was said (UTC, to the microsecond), its submission, its position. */
+export type PassageExportKey = [profileId: string, occurredAt: string, submissionId: string, position: number]
 
 /** Whose imported submissions were unfinished: they are stored failed (an import does not run them). */
 export const UNFINISHED_ON_IMPORT = 'Not finished when exported; an import does not process submissions (submit the text again)'
@@ -49,6 +52,7 @@ export class ExportRepository {
         memories: r.content?.memories ?? [],
         preferences: r.content?.preferences ?? { topics_to_avoid: [] },
         ...(r.content?.custom && Object.keys(r.content.custom).length ? { custom: r.content.custom } : {}),
+        ...(r.content?.past_values && Object.keys(r.content.past_values).length ? { past_values: r.content.past_values } : {}),
         field_timestamps: r.field_timestamps ?? {},
         internals: { mood_counts: {}, seen: {}, ...(r.internals ?? {}) },
         history_seq: Number(r.history_seq),
@@ -110,6 +114,40 @@ export class ExportRepository {
   }
 
   /**
+   * Evidence passages of the profiles `ids` (a page of profiles, in the database's order) after the key `after`, in key
+   * order (profile, when said, submission, position: the order of the passages_profile index), without their vectors.
+   * The index is scanned from the key, or from the page's first profile: never through the profiles before the page.
+   */
+  async passages(m: EntityManager, tenantId: string, ids: string[], after: PassageExportKey | null, limit: number): Promise<(PassageExport & { key: PassageExportKey })[]> {
+    if (!ids.length) return []
+    const params: unknown[] = [tenantId, ids, limit]
+    const from = after
+      ? ` AND (profile_id, occurred_at, submission_id, position) > ($${params.push(after[0])}::text, $${params.push(after[1])}::timestamptz, $${params.push(after[2])}::uuid, $${params.push(after[3])}::int)`
+      : ` AND profile_id >= $${params.push(ids[0])}::text`
+    const rows = await m.query(
+      `SELECT profile_id, submission_id::text AS submission_id, position, speaker, prompt, text, occurred_at, language::text AS language, hidden_at, hidden_by,
+              to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US"+00"') AS at_key
+         FROM passages WHERE tenant_id = $1 AND profile_id = ANY($2::text[])${from}
+        ORDER BY profile_id, occurred_at, submission_id, position LIMIT $3`,
+      params,
+    )
+    return rows.map((r: any) => ({
+      type: 'passage' as const,
+      profile_id: r.profile_id,
+      submission_id: r.submission_id,
+      position: Number(r.position),
+      speaker: r.speaker ?? null,
+      prompt: r.prompt ?? null,
+      text: r.text,
+      occurred_at: iso(r.occurred_at)!,
+      language: r.language,
+      hidden_at: iso(r.hidden_at),
+      hidden_by: r.hidden_by ?? null,
+      key: [r.profile_id, r.at_key, r.submission_id, Number(r.position)] as PassageExportKey,
+    }))
+  }
+
+  /**
    * Profiles as the file has them: inserted, or replacing what the tenant has (content, summary, times), their
    * embedding cleared for the caller to compute. A new profile is ready; one that exists keeps its status (it may be
    * processing submissions of its own). The history sequence never goes back, unless it is past IMPORT_BOUNDS.seq, where
@@ -125,7 +163,15 @@ export class ExportRepository {
       IMPORT_BOUNDS.seq,
     ])
     const content = (p: ProfileExport) =>
-      JSON.stringify({ core_info: p.core_info, interests: p.interests, personality: p.personality, memories: p.memories, preferences: p.preferences, ...(p.custom ? { custom: p.custom } : {}) })
+      JSON.stringify({
+        core_info: p.core_info,
+        interests: p.interests,
+        personality: p.personality,
+        memories: p.memories,
+        preferences: p.preferences,
+        ...(p.custom ? { custom: p.custom } : {}),
+        ...(p.past_values && Object.keys(p.past_values).length ? { past_values: p.past_values } : {}),
+      })
     const core = (p: ProfileExport, k: string) => {
       const v = (p.core_info as Record<string, { value?: unknown } | undefined>)[k]?.value
       return v === undefined || v === null ? null : v
@@ -240,6 +286,52 @@ export class ExportRepository {
       ],
     )
     return rows.length
+  }
+
+  /**
+   * Imported passages, without vectors (a reindex embeds them), each only where the tenant has its submission, of the
+   * same profile, applied and with its text: a passage never outlives its submission's text (retention), and a
+   * submission that failed keeps none (an import stores an unfinished one failed). The submission's row is
+   * locked while it is read, so a retention sweep dropping its text meanwhile is waited for (and then seen) or waits
+   * (and then deletes what this wrote). A passage the tenant has already is kept as it is, but hidden when the file
+   * has it hidden: a forget is never undone by an import. A language this database has no configuration for is
+   * indexed as `simple`. Returns how many passages the tenant has of the file's, and how many of them are new.
+   */
+  async insertPassages(m: EntityManager, tenantId: string, ps: PassageExport[]): Promise<{ matched: number; added: number }> {
+    if (!ps.length) return { matched: 0, added: 0 }
+    const [r] = await m.query(
+      `WITH x AS (
+         SELECT * FROM unnest($2::text[], $3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $10::timestamptz[], $11::text[])
+                AS x(profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, hidden_at, hidden_by)
+       ), ok AS (
+         SELECT x.* FROM x JOIN submissions s ON s.tenant_id = $1 AND s.id = x.submission_id AND s.profile_id = x.profile_id AND s.status = 'done' AND s.data IS NOT NULL
+            FOR SHARE OF s
+       ), ins AS (
+         INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, hidden_at, hidden_by)
+         SELECT $1, ok.profile_id, ok.submission_id, ok.position, ok.speaker, ok.prompt, ok.text, ok.occurred_at,
+                COALESCE((SELECT c.oid::regconfig FROM pg_ts_config c WHERE c.cfgname = ok.language AND c.cfgnamespace = 'pg_catalog'::regnamespace), 'simple'::regconfig),
+                ok.hidden_at, ok.hidden_by
+           FROM ok
+         ON CONFLICT (tenant_id, submission_id, position) DO UPDATE SET hidden_at = EXCLUDED.hidden_at, hidden_by = EXCLUDED.hidden_by
+          WHERE passages.hidden_at IS NULL AND EXCLUDED.hidden_at IS NOT NULL
+         RETURNING (xmax = 0) AS added
+       )
+       SELECT (SELECT count(*) FROM ok)::int AS matched, (SELECT count(*) FROM ins WHERE added)::int AS added`,
+      [
+        tenantId,
+        ps.map((p) => p.profile_id),
+        ps.map((p) => p.submission_id),
+        ps.map((p) => p.position),
+        ps.map((p) => p.speaker),
+        ps.map((p) => p.prompt),
+        ps.map((p) => p.text),
+        ps.map((p) => p.occurred_at),
+        ps.map((p) => p.language),
+        ps.map((p) => p.hidden_at),
+        ps.map((p) => p.hidden_by),
+      ],
+    )
+    return { matched: Number(r.matched), added: Number(r.added) }
   }
 
   /** An imported profile's embedding, unless it changed since (version); 1 when stored. */

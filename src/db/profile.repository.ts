@@ -68,6 +68,8 @@ export interface ProfileText {
   summary: string | null
   content: string
   field_timestamps: string
+  /** ISO 639-1 code of the language the person writes in; null when unknown. */
+  language: string | null
 }
 
 /** How many of a profile's newest history entries come with it as `update_log` (CONTRACT §5). */
@@ -101,17 +103,23 @@ export class ProfileRepository {
     return rows.length ? toRecord(rows[0]) : null
   }
 
+  /** Whether the tenant has the profile (nothing of it read). */
+  async exists(m: EntityManager, tenantId: string, profileId: string): Promise<boolean> {
+    const rows = await m.query(`SELECT 1 FROM profiles WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
+    return rows.length > 0
+  }
+
   /**
    * A profile's content and timestamps as JSON text, unparsed, with its status and summary: for work that hands them to a
    * CPU thread (a context), so the event loop neither parses nor copies a profile at the size limit.
    */
   async findText(m: EntityManager, tenantId: string, profileId: string): Promise<ProfileText | null> {
     const rows = await m.query(
-      `SELECT profile_id, status, summary, content::text AS content, field_timestamps::text AS field_timestamps FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
+      `SELECT profile_id, status, summary, language, content::text AS content, field_timestamps::text AS field_timestamps FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
       [tenantId, profileId],
     )
     const r = rows[0]
-    return r ? { profile_id: r.profile_id, status: r.status, summary: r.summary ?? null, content: r.content ?? '{}', field_timestamps: r.field_timestamps ?? '{}' } : null
+    return r ? { profile_id: r.profile_id, status: r.status, summary: r.summary ?? null, language: r.language ?? null, content: r.content ?? '{}', field_timestamps: r.field_timestamps ?? '{}' } : null
   }
 
   /** The profile with its newest history entries (oldest first) as `update_log`, in one statement. */
@@ -186,6 +194,14 @@ export class ProfileRepository {
       { tenantId: w.tenantId, profileId: w.profileId, seq, extractedOn: w.at, changes: json.changes, submissionIds: '[]', inputType: w.inputType },
     ], this.bounds)
     return { seq, status: rows[0].status, eventSeq: Number(rows[0].event_seq) }
+  }
+
+  /**
+   * Adds `note` to the changes of history entry `seq`: what the transaction that wrote it did beside the state (a
+   * forget's hidden passages). Small keys only: the entry's size is not measured again.
+   */
+  async noteInHistory(m: EntityManager, tenantId: string, profileId: string, seq: number, note: Record<string, number | string | boolean>): Promise<void> {
+    await m.query(`UPDATE profile_history SET changes = changes || $4::jsonb WHERE tenant_id = $1 AND profile_id = $2 AND seq = $3`, [tenantId, profileId, seq, JSON.stringify(note)])
   }
 
   /** The summary instructions that apply to a profile: those of the app of its newest submission ([] when none). */

@@ -53,8 +53,10 @@ export class RetentionRepository {
 
   /**
    * Drops the text of up to `limit` of the app's submissions finished more than `days` ago (the row stays: status,
-   * times, usage), and the extractor's provenance with it, which quotes the text. Rows being changed are skipped.
-   * Returns how many.
+   * times, usage), the extractor's provenance with it, which quotes the text, and their evidence passages (README
+   * "Evidence passages"), which are the text's own words. Rows being changed are skipped. Run it in a transaction: the
+   * passages are deleted by a second statement, which sees any passage committed while the first waited for a row (a
+   * reindex rebuilding passages holds its submission's row until it commits). Returns how many.
    */
   async dropText(m: EntityManager, tenantId: string, appId: string, days: number, limit: number): Promise<number> {
     const [rows] = await m.query(
@@ -66,6 +68,9 @@ export class RetentionRepository {
         RETURNING s.id`,
       [tenantId, appId, days, limit],
     )
+    if (rows.length) {
+      await m.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = ANY($2::uuid[])`, [tenantId, rows.map((r: { id: string }) => r.id)])
+    }
     return rows.length
   }
 }

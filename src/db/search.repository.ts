@@ -100,11 +100,17 @@ export class SearchRepository {
    */
   async hybridCandidates(
     m: EntityManager,
-    o: SearchFilter & { vector: number[]; maxDistance: number; lexicalMaxDistance: number; terms: string; model: string; limit: number },
+    o: SearchFilter & { vector: number[]; maxDistance: number; lexicalMaxDistance: number[]; terms: string; words?: string; every?: string[]; required?: number; model: string; limit: number },
   ): Promise<{ total: number; candidates: HybridCandidate[]; bytes: Map<string, number> }> {
     const sql = hybridSearchSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o, vector: toSql(o.vector) })
     const [counted, rows] = await Promise.all([m.query(sql.count, sql.args), m.query(sql.page, sql.args)])
     return { total: counted[0].total, candidates: rows.map(toCandidate), bytes: new Map(rows.map((r: any) => [r.profile_id, Number(r.content_bytes)])) }
+  }
+
+  /** How many visible evidence passages the tenant has, counted up to `cap` (a statement reads at most `cap` of them). */
+  async passagesUpTo(m: EntityManager, tenantId: string, cap: number): Promise<number> {
+    const [r] = await m.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM passages WHERE tenant_id = $1 AND hidden_at IS NULL LIMIT $2) x`, [tenantId, cap])
+    return Number(r.n)
   }
 
   /**
@@ -132,7 +138,7 @@ export class SearchRepository {
 }
 
 /** A row of hybridSearchSql's page as a candidate. */
-export const toCandidate = (r: any): HybridCandidate => ({ profileId: r.profile_id, similarity: 1 - Number(r.distance), lexical: r.lexical === true })
+export const toCandidate = (r: any): HybridCandidate => ({ profileId: r.profile_id, similarity: 1 - Number(r.distance), lexical: r.lexical === true, cover: Number(r.cover ?? 0) })
 
 const toHit = (r: any): PageHit => ({
   profileId: r.profile_id,
@@ -196,37 +202,74 @@ const LIGHT_BY_IDS_SQL = `SELECT ${LIGHT_COLUMNS} FROM profiles WHERE tenant_id 
 /**
  * The statements of a hybrid search, exactly as the repository runs them (a benchmark runs the same SQL raw beside the
  * service). A profile passes when its distance is within `maxDistance` (the vector threshold), or when it holds every
- * query term (`terms`, a tsquery literal of required lexemes) and its distance is within `lexicalMaxDistance` (the
- * threshold its hybrid score needs, see lexicalVectorFloor). `page` returns two candidate lists of at most `limit`:
- * the nearest by the HNSW index (each marked whether it also matches lexically) and the lexical matches found by the GIN
- * index, nearest first (the OFFSET 0 keeps the HNSW index out of that branch: an index walk filtered by a rare word
- * would stop at the iterative scan's limit before finding it). The service ranks their union by the hybrid score:
- * within each list that score grows with the similarity, so the union holds the best `limit` overall.
+ * query term (`terms`, a tsquery literal of required lexemes; in its values or in one evidence passage) and its distance
+ * is within the threshold its hybrid score needs. That score grows with its cover (how many of `every`, the query's
+ * words, one of its passages says; at least `required`), so the threshold is a list: `lexicalMaxDistance[k]` for cover k
+ * (lexicalThresholds). `page` returns two candidate lists: the nearest `limit` by the HNSW index (each marked whether it
+ * also matches lexically, with its cover) and, for each cover, the `limit` nearest lexical matches (the OFFSET 0 keeps
+ * the HNSW index out of that branch: an index walk filtered by a rare word would stop at the iterative scan's limit
+ * before finding it). The service ranks their union by the hybrid score: within a cover that score grows with the
+ * similarity, so the union holds the best `limit` overall.
  */
+/** The most matching evidence passages one search statement reads to learn how much of the query they say. */
+export const SEARCH_PASSAGE_SCAN = 500
+
 export function hybridSearchSql(o: {
   where: string[]
   args: unknown[]
   vector: string
   maxDistance: number
-  lexicalMaxDistance: number
+  /** By cover k (0 to every.length), the largest distance at which a lexical match still scores the sensitivity. */
+  lexicalMaxDistance: number[]
   terms: string
+  /** The same words as written, all required, as a tsquery source of quoted words ('' when none): matched in passages. */
+  words?: string
+  /** Every word of the query (everyWord: filler and frame words too, stemmed and as written), each a tsquery literal. */
+  every?: string[]
+  /** How many of `every` a lexical match holds at least (the terms). */
+  required?: number
   model: string
   limit: number
 }): SearchSql {
-  const args = [...o.args, o.vector, o.maxDistance, o.model, o.terms, o.lexicalMaxDistance]
+  const args = [...o.args, o.vector, o.maxDistance, o.model, o.terms, o.lexicalMaxDistance, o.words ?? '', o.every ?? [], o.required ?? 0]
   const n = o.args.length
-  const [q, dv, model, t, dl] = [1, 2, 3, 4, 5].map((i) => `$${n + i}`)
+  const [q, dv, model, t, dl, w, all, req] = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `$${n + i}`)
   const base = [...o.where, `embedding IS NOT NULL`, `embedding_model = ${model}`].join(' AND ')
-  const lexical = `lexemes @@ ${t}::tsquery`
+  // A profile also holds the words when one of its evidence passages says all of them (README "Evidence passages"): as
+  // stemmed like the profile's words, or exactly as written (the passages are indexed both ways). Hidden passages
+  // (a forgotten value's) never count. The tenant's matching passages are found by their GIN index.
+  const said = `(${t}::tsquery || CASE WHEN ${w} = '' THEN ${t}::tsquery ELSE to_tsquery('simple', ${w}) END)`
+  const saying = `profile_id IN (SELECT x.profile_id FROM passages x WHERE x.tenant_id = $1 AND x.hidden_at IS NULL AND x.tsv @@ ${said})`
+  // The cover of the profiles whose passages say the terms: how many of the query's words its fullest passage says,
+  // learnt from at most SEARCH_PASSAGE_SCAN matching passages, so that this part's cost stays bounded however many say
+  // them (a profile beyond them counts its terms only). The tenant test is written so that it cannot use an index: the
+  // GIN index finds the matches (with the LIMIT, the planner would otherwise walk the tenant's passages by key).
+  const covered = `covered AS MATERIALIZED (
+      SELECT profile_id, max(k) AS k FROM (
+        SELECT profile_id, (SELECT count(*)::int FROM unnest(${all}::text[]) u WHERE tsv @@ u::tsquery) AS k FROM passages
+         WHERE tsv @@ ${said} AND (tenant_id = $1) IS TRUE AND hidden_at IS NULL LIMIT ${SEARCH_PASSAGE_SCAN}
+      ) x GROUP BY profile_id)`
+  const cover = `greatest(${req}::int, c.k)`
+  // Held in its values, or said by a passage: the covered profiles first, so that the full list of the tenant's matching
+  // passages (saying) is built only when a profile is neither.
+  const lexical = `(lexemes @@ ${t}::tsquery OR c.k IS NOT NULL OR ${saying})`
+  const within = `(embedding <=> ${q}) <= (${dl}::float8[])[least(${cover}, cardinality(${dl}::float8[]) - 1) + 1]`
   return {
-    count: `SELECT count(*)::int AS total FROM profiles
-             WHERE ${base} AND ((embedding <=> ${q}) <= ${dv} OR (${lexical} AND (embedding <=> ${q}) <= ${dl}))`,
-    page: `(SELECT profile_id, embedding <=> ${q} AS distance, COALESCE(${lexical}, false) AS lexical, content_bytes FROM profiles
-             WHERE ${base} AND (embedding <=> ${q}) <= ${dv} ORDER BY embedding <=> ${q} LIMIT ${o.limit})
+    count: `WITH ${covered}
+            SELECT count(*)::int AS total FROM profiles LEFT JOIN covered c USING (profile_id)
+             WHERE ${base} AND ((embedding <=> ${q}) <= ${dv} OR (${lexical} AND ${within}))`,
+    page: `WITH ${covered}
+           (SELECT profile_id, h.distance, COALESCE(h.held OR c.k IS NOT NULL OR ${saying}, false) AS lexical, ${cover} AS cover, h.content_bytes FROM (
+              SELECT profile_id, embedding <=> ${q} AS distance, lexemes @@ ${t}::tsquery AS held, content_bytes FROM profiles
+               WHERE ${base} AND (embedding <=> ${q}) <= ${dv} ORDER BY embedding <=> ${q} LIMIT ${o.limit}
+            ) h LEFT JOIN covered c USING (profile_id))
            UNION ALL
-           (SELECT profile_id, distance, true AS lexical, content_bytes FROM (
-              SELECT profile_id, content_bytes, embedding <=> ${q} AS distance FROM profiles WHERE ${base} AND ${lexical} OFFSET 0
-            ) l WHERE distance <= ${dl} ORDER BY distance LIMIT ${o.limit})`,
+           (SELECT profile_id, distance, true AS lexical, cover, content_bytes FROM (
+              SELECT profile_id, content_bytes, distance, cover, row_number() OVER (PARTITION BY cover ORDER BY distance, profile_id) AS r FROM (
+                SELECT profile_id, content_bytes, embedding <=> ${q} AS distance, ${cover} AS cover FROM profiles LEFT JOIN covered c USING (profile_id)
+                 WHERE ${base} AND ${lexical} AND ${within} OFFSET 0
+              ) l
+            ) z WHERE r <= ${o.limit})`,
     args,
   }
 }

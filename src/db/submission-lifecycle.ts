@@ -75,6 +75,8 @@ export class SubmissionLifecycle {
       id,
       error.slice(0, ERROR_CHARS),
     ])
+    // Passages an earlier attempt stored ahead of its apply (src/services/worker/passages.ts) are evidence of nothing now.
+    await m.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = $2`, [tenantId, id])
   }
 
   /**

@@ -2,15 +2,16 @@ import { z } from 'zod'
 import { isCustomName } from './custom-schema.js'
 import { EVENT_TIME_SKEW_MS, parseEventTime } from './event-time.js'
 import { MAX_TOMBSTONES } from './forget.js'
+import { PASSAGE_MAX_CHARS, PASSAGE_PROMPT_MAX_CHARS, TEXT_SEARCH_CONFIGS } from './passages.js'
 import { contentViolation, MAX_MOODS, type ProfileLimits } from './profile-limits.js'
-import { CUSTOM_FIELD_PATH, FORGET_SECTIONS, INPUT_TYPES, type ProfileContent } from './profile.js'
+import { CUSTOM_FIELD_PATH, FORGET_SECTIONS, INPUT_TYPES, SCALAR_PATHS, type ProfileContent } from './profile.js'
 import { isCalendarDate } from './structured.js'
 import { SUBMISSION_STATES } from './submission.js'
 import { checkStorableJson, PROFILE_ID_RE } from './validation.js'
 
 // The export file (README "Export and import"): JSON Lines, one record a line. A header first, then for each profile
-// its `profile` record followed by its `history` and `submission` records, and an `end` record with the counts, so
-// that a file cut short is detected. Version 1.
+// its `profile` record followed by its `history`, `submission` and (with the text) `passage` records, and an `end` record
+// with the counts, so that a file cut short is detected. Version 1 (passages came later: a file without them imports).
 
 export const EXPORT_FORMAT = 'profiler-export'
 export const EXPORT_VERSION = 1
@@ -41,6 +42,13 @@ export const IMPORT_BOUNDS = {
   /** Times (created_at, last_updated, extracted_on, started_at, finished_at, field_timestamps, exported_at): from 1970 to
    * this long after the import began (clocks differ). */
   aheadMs: 24 * 3600 * 1000,
+  /** A passage's position: below the most passages PROFILER_PASSAGES_PER_SUBMISSION can allow (the configured bound is
+   * checked by the import). */
+  passagePosition: 9_999,
+  /** A passage's speaker: a conversation's label of the person (the line form takes labels of up to 40 characters). */
+  speakerChars: 40,
+  /** What hid a passage (a forget's description). */
+  hiddenByChars: 1000,
 } as const
 
 const EARLIEST = Date.UTC(1970, 0, 1)
@@ -85,6 +93,10 @@ export function recordSchemas(b: RecordBounds) {
   })
   const importStart = b.latest - IMPORT_BOUNDS.aheadMs
   const L = b.profiles
+  /** A past value of a scalar (README "Facts over time"): its window in event times, in order. */
+  const pastValue = z
+    .object({ value: z.union([z.string().max(L.valueChars), int(150)]), confidence, from: eventTime, until: eventTime, last_said: eventTime })
+    .refine((e) => Date.parse(e.from) <= Date.parse(e.last_said) && Date.parse(e.last_said) <= Date.parse(e.until), 'must have from <= last_said <= until')
   /** Profile content exactly as stored (what the merge goes on from), not the looser `structured` input. */
   const content = {
     core_info: z.object({ name: scored.optional(), age: z.object({ value: int(150), confidence }).optional(), gender: scored.optional(), location: scored.optional(), occupation: scored.optional() }),
@@ -101,6 +113,10 @@ export function recordSchemas(b: RecordBounds) {
     preferences: z.object({ conversation_style: scored.optional(), topics_to_avoid: z.array(scored) }),
     /** Custom schema values (section -> field -> scored value or list), when the profile has any. */
     custom: z.record(customName, z.record(customName, z.union([customScored, z.array(customScored)]))).optional(),
+    /** Earlier values of the scalars, newest first, at most the profile limit's per path. */
+    past_values: z
+      .partialRecord(z.enum(SCALAR_PATHS), z.array(pastValue).max(L.pastValues, `at most ${L.pastValues} past values per scalar (PROFILER_PROFILE_MAX_PAST_VALUES)`))
+      .optional(),
   }
   const tombstone = z.object({
     section: z.union([z.enum(FORGET_SECTIONS), z.string().regex(CUSTOM_FIELD_PATH)]),
@@ -143,6 +159,8 @@ export function recordSchemas(b: RecordBounds) {
         forgotten: z.array(tombstone).max(MAX_TOMBSTONES).optional(),
         /** When the evidence behind each scalar's value was said or written (a path each): keeps ordering merges by it. */
         evidence_at: map(eventTime, 16, 64).optional(),
+        /** When the evidence behind each scalar's value was first said: the start of its window. */
+        since: map(eventTime, 16, 64).optional(),
       }),
       history_seq: int(B.seq),
     })
@@ -188,9 +206,28 @@ export function recordSchemas(b: RecordBounds) {
     }
   })
 
-  const end = z.object({ type: z.literal('end'), profiles: count, history: count, submissions: count })
+  /** An evidence passage (README "Evidence passages"), with the text only: its words are the submission's. No vector. */
+  const passage = z.object({
+    type: z.literal('passage'),
+    profile_id: profileId,
+    submission_id: z.uuid(),
+    position: int(B.passagePosition),
+    speaker: z.string().min(1).max(B.speakerChars).nullable(),
+    prompt: z.string().min(1).max(PASSAGE_PROMPT_MAX_CHARS).nullable(),
+    text: z.string().max(PASSAGE_MAX_CHARS).regex(/\S/, 'must not be blank'),
+    /** When it was said: an event time, from 1900 to one day after the import began (its submission's acceptance time
+     * may be a little ahead of this clock). */
+    occurred_at: eventTime,
+    /** The text search configuration its words are stemmed with. */
+    language: z.enum(TEXT_SEARCH_CONFIGS as [string, ...string[]]),
+    hidden_at: time.nullable(),
+    hidden_by: z.string().max(B.hiddenByChars).nullable(),
+  })
 
-  return { header, profile, history, submission, end }
+  /** `passages` is absent in files made before passages were exported (then there are none). */
+  const end = z.object({ type: z.literal('end'), profiles: count, history: count, submissions: count, passages: count.optional() })
+
+  return { header, profile, history, submission, passage, end }
 }
 
 type Schemas = ReturnType<typeof recordSchemas>
@@ -198,8 +235,9 @@ export type HeaderRecord = z.infer<Schemas['header']>
 export type ProfileExport = z.infer<Schemas['profile']>
 export type HistoryExport = z.infer<Schemas['history']>
 export type SubmissionExport = z.infer<Schemas['submission']>
+export type PassageExport = z.infer<Schemas['passage']>
 export type EndRecord = z.infer<Schemas['end']>
-export type ExportRecord = HeaderRecord | ProfileExport | HistoryExport | SubmissionExport | EndRecord
+export type ExportRecord = HeaderRecord | ProfileExport | HistoryExport | SubmissionExport | PassageExport | EndRecord
 
 /**
  * Whether JSON text nests objects and arrays deeper than `max`, read without parsing and without recursion: strings are

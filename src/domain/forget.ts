@@ -8,8 +8,9 @@ import { z } from 'zod'
 import { diffStates } from './merge-diff.js'
 import { cleanText, keyMemo, removeFromList } from './merge-rules.js'
 import { categoryKey, normaliseValue } from './normalise.js'
+import { removePastValues } from './scalar-time.js'
 import { CUSTOM_FIELD_PATH, emptyState, FORGET_SECTIONS } from './profile.js'
-import type { Changes, CoreField, CustomFieldPath, Extraction, ForgetSection, ProfileState, Scored, Tombstone } from './profile.js'
+import type { Changes, CoreField, CustomFieldPath, Extraction, ForgetSection, ProfileState, ScalarPath, Scored, Tombstone } from './profile.js'
 import { parseRequest } from './requests.js'
 
 /** Tombstones kept per profile; past it the oldest go (their values could then return from evidence older than them). */
@@ -87,7 +88,10 @@ const isCustomPath = (section: ForgetSection): section is CustomFieldPath => sec
 const keyOf = (section: ForgetSection, value: string | number | boolean) =>
   section === 'core_info.age' ? String(Number(String(value).trim())) : normaliseValue(String(value))
 
-const SCALAR_PATHS: Partial<Record<ForgetSection, true>> = {
+/** A value's key in a section, as a forget compares values (the merge's normalised form; an age as its number). */
+export const valueKey = keyOf
+
+const FORGETTABLE_SCALARS: Partial<Record<ForgetSection, true>> = {
   'core_info.name': true,
   'core_info.age': true,
   'core_info.gender': true,
@@ -112,13 +116,20 @@ type Removed = NonNullable<Changes['removed']>
 function removeMatching(s: ProfileState, section: ForgetSection, key: string, category?: string): Removed {
   const out: Removed = []
   const { content } = s
-  if (SCALAR_PATHS[section]) {
+  if (FORGETTABLE_SCALARS[section]) {
     const slot = scalarSlot(s, section)
     const cur = slot.get()
     if (cur !== undefined && keyOf(section, cur.value) === key) {
       out.push({ section, value: String(cur.value) })
       slot.del()
       delete s.internals.seen[section]
+      if (s.internals.since) delete s.internals.since[section]
+    }
+    // Its past values go too (README "Facts over time"), each listed once.
+    const listed = new Set(out.map((r) => r.value))
+    for (const e of removePastValues(s, section as ScalarPath, key, (v) => keyOf(section, v))) {
+      if (!listed.has(String(e.value))) out.push({ section, value: String(e.value) })
+      listed.add(String(e.value))
     }
   } else if (section === 'interests') {
     const want = category === undefined ? undefined : categoryKey(category)
@@ -213,6 +224,25 @@ const customEntries = (ex: Extraction): [string, Record<string, unknown>][] =>
 const tombKey = (section: ForgetSection, value: unknown): string | undefined =>
   typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? `${section}\u0000${keyOf(section, value)}` : undefined
 
+/**
+ * Whether an extraction proposed the target's value (same section, same key as the merge compares values); for
+ * interests, in the target's category when it names one. What provenance reads a submission's stored extraction with.
+ */
+export function proposesValue(ex: Extraction, target: ForgetTarget): boolean {
+  if (!ex || typeof ex !== 'object') return false
+  const want = tombKey(target.section, target.value)
+  if (target.section === 'interests') {
+    const category = target.category === undefined ? undefined : categoryKey(target.category)
+    for (const [c, l] of Object.entries(ex.interests && typeof ex.interests === 'object' ? ex.interests : {})) {
+      if (category !== undefined && categoryKey(c) !== category) continue
+      if (Array.isArray(l) && l.some((e) => tombKey('interests', e?.value) === want)) return true
+    }
+    return false
+  }
+  for (const [section, value] of proposed(ex)) if (section === target.section && tombKey(section, value) === want) return true
+  return false
+}
+
 /** The extraction without the values of the `blocked` tombstone keys. */
 function without(ex: Extraction, blocked: Set<string>): Extraction {
   const out = structuredClone(ex)
@@ -286,7 +316,7 @@ export function restoreSnapshot(current: ProfileState, snapshot: ProfileState, t
   const { changes, paths } = diffStates(before, s, keyMemo())
   // The diff reports scalars and memories that appear or change; those the rollback takes away are listed here.
   const removed: Removed = changes.removed ?? []
-  for (const section of Object.keys(SCALAR_PATHS) as ForgetSection[]) {
+  for (const section of Object.keys(FORGETTABLE_SCALARS) as ForgetSection[]) {
     const was = scalarSlot(before, section).get()
     if (was !== undefined && scalarSlot(s, section).get() === undefined) {
       removed.push({ section, value: String(was.value) })

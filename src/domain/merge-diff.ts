@@ -2,8 +2,8 @@
 // agrees with the resulting profile (an entry added then negated in the same batch is not reported as added).
 import { diffCustom } from './custom-merge.js'
 import { normaliseValue } from './normalise.js'
-import { CORE_FIELDS } from './profile.js'
-import type { Changes, Memory, ProfileContent, ProfileState, Scored } from './profile.js'
+import { CORE_FIELDS, SCALAR_PATHS } from './profile.js'
+import type { Changes, Memory, PastValue, ProfileContent, ProfileState, Scored } from './profile.js'
 import { hasOwn, memoryKey, sameScalar, type KeyOf } from './merge-rules.js'
 
 export interface StateDiff {
@@ -34,6 +34,30 @@ function memoryEqual(a: Memory, b: Memory): boolean {
   return a.event === b.event && a.date === b.date && a.importance === b.importance && a.confidence === b.confidence
 }
 
+const pastKey = (e: PastValue) => `${e.value}\u0000${e.confidence}\u0000${e.from}\u0000${e.until}\u0000${e.last_said}`
+
+/**
+ * Past values (README "Facts over time") the after state has and the before state has not, exactly: recorded or changed
+ * (a window that moved, a value reinforced), per path, newest first. The value a scalar's replacement put there goes
+ * to `replaced`, with its window, instead.
+ */
+function diffPast(b: ProfileContent, a: ProfileContent, changes: Changes): void {
+  for (const path of SCALAR_PATHS) {
+    const after = a.past_values?.[path]
+    if (!after?.length) continue
+    const old = new Set((b.past_values?.[path] ?? []).map(pastKey))
+    let added = after.filter((e) => !old.has(pastKey(e)))
+    const replaced = changes.replaced?.[path]
+    const own = replaced ? added.findIndex((e) => e.value === replaced.value && e.confidence === replaced.confidence) : -1
+    if (replaced && own >= 0) {
+      replaced.from = added[own]!.from
+      replaced.until = added[own]!.until
+      added = added.filter((_, i) => i !== own)
+    }
+    if (added.length) (changes.past_values ??= {})[path] = added
+  }
+}
+
 export function diffStates(before: ProfileState, after: ProfileState, keyOf: KeyOf = normaliseValue): StateDiff {
   const changes: Changes = {}
   const paths = new Set<string>()
@@ -53,7 +77,7 @@ export function diffStates(before: ProfileState, after: ProfileState, keyOf: Key
   ) => {
     if (cur === undefined || scoredEqual(old, cur)) return
     report(cur)
-    if (old !== undefined && !sameScalar(old.value, cur.value)) (changes.replaced ??= {})[path] = old
+    if (old !== undefined && !sameScalar(old.value, cur.value)) (changes.replaced ??= {})[path] = { ...old }
   }
   for (const f of CORE_FIELDS) {
     const old = b.core_info[f] as Scored<string | number> | undefined
@@ -106,6 +130,7 @@ export function diffStates(before: ProfileState, after: ProfileState, keyOf: Key
   }
 
   for (const p of diffCustom(b.custom, a.custom, changes)) paths.add(p)
+  diffPast(b, a, changes)
 
   if (after.language !== undefined && after.language !== before.language) {
     changes.language = after.language

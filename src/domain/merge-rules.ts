@@ -1,6 +1,7 @@
-// Building blocks of the merge (CONTRACT §7). They mutate the working copy the merge owns, never caller data.
+// Building blocks of the merge (CONTRACT §7). They mutate the working copy the merge owns, never caller data. Scalars in
+// event time and their past values are in scalar-time.ts.
 import { categoryKey, normaliseValue } from './normalise.js'
-import type { Importance, Memory, ProfileState, Scored } from './profile.js'
+import type { Importance, Memory, Scored } from './profile.js'
 
 /** Confidence assumed when an extractor gives none or an unusable one (NaN, not a number). */
 export const DEFAULT_CONFIDENCE = 0.5
@@ -83,68 +84,6 @@ export function mergeScalar<T extends string | number>(
     return incoming
   }
   return current
-}
-
-/**
- * The event time of the evidence a merge is applying (README "Event time"), and the state whose scalars it dates:
- * `internals.evidence_at` holds, per scalar path, when the evidence behind the current value was said or written (one
- * time per path, so the state stays bounded).
- */
-export interface ScalarClock {
-  /** When the evidence at hand was said or written (ISO 8601); undefined: unknown, merged as the newest (as before event times). */
-  at: string | undefined
-  state: ProfileState
-}
-
-/** The field_timestamps key that dates a scalar path (mood_trends is stamped as a whole). */
-const stampKey = (path: string) => (path === 'personality.mood_trends.recent' ? 'personality.mood_trends' : path)
-
-/**
- * When the evidence behind a scalar's current value was said or written: as recorded, else (a value stored before
- * event times) when the value last changed.
- */
-export function heldAt(state: ProfileState, path: string): string | undefined {
-  const times = state.internals.evidence_at
-  if (times && hasOwn(times, path)) return times[path]
-  const t = state.field_timestamps?.[stampKey(path)]
-  return typeof t === 'string' ? t : undefined
-}
-
-function stamp(state: ProfileState, path: string, at: string | undefined): void {
-  if (at !== undefined) (state.internals.evidence_at ??= {})[path] = at
-  else if (state.internals.evidence_at && hasOwn(state.internals.evidence_at, path)) delete state.internals.evidence_at[path]
-}
-
-const ms = (t: string | undefined) => (t === undefined ? NaN : Date.parse(t))
-
-/**
- * mergeScalar in event time: a different value from evidence older than the current value's does not replace it (a
- * back-filled conversation from last year does not overwrite what the person said last week); an equal value reinforces
- * whatever its age. The time of the evidence behind the value is kept in `internals.evidence_at`: the incoming one's
- * when it replaces, the later of the two when it reinforces.
- */
-export function mergeScalarAt<T extends string | number>(
-  current: Scored<T> | undefined,
-  incoming: Scored<T>,
-  clock: ScalarClock,
-  path: string,
-  always = false,
-): Scored<T> {
-  const { at, state } = clock
-  const seen = state.internals.seen
-  if (!current) {
-    stamp(state, path, at)
-    return mergeScalar(current, incoming, seen, path, always)
-  }
-  const held = heldAt(state, path)
-  if (sameScalar(current.value, incoming.value)) {
-    if (at !== undefined) stamp(state, path, held !== undefined && ms(held) > ms(at) ? held : at)
-    return mergeScalar(current, incoming, seen, path, always)
-  }
-  if (at !== undefined && held !== undefined && ms(at) < ms(held)) return current
-  const next = mergeScalar(current, incoming, seen, path, always)
-  if (next === incoming) stamp(state, path, at)
-  return next
 }
 
 /** The normalised key of a value (normaliseValue), possibly memoised for the length of one operation. */
@@ -377,28 +316,6 @@ export function sortMemories(memories: Memory[]): Memory[] {
       return x.i - y.i
     })
     .map((x) => x.m)
-}
-
-/**
- * Mood: `recent` is always the latest mood in event time (replaced even by a less confident one, reinforced when the
- * same, kept against an older one: mergeScalarAt);
- * `default` is the most frequent mood so far, ties going to the most recent of the tied. Kept incrementally:
- * the mood just seen becomes the default as soon as its count reaches the current default's count.
- */
-export function applyMood(state: ProfileState, mood: Scored<string>, at?: string): void {
-  const trends = state.content.personality.mood_trends
-  const counts = state.internals.mood_counts
-  const before = trends.recent
-  trends.recent = mergeScalarAt(trends.recent, mood, { at, state }, 'personality.mood_trends.recent', true)
-  // A mood older than the recent one is not the latest: it counts, and ties go to the newer mood.
-  const older = before !== undefined && trends.recent === before && !sameScalar(before.value, mood.value)
-  const key = normaliseValue(mood.value)
-  counts[key] = (hasOwn(counts, key) ? counts[key] : 0) + 1
-  const defaultKey = trends.default ? normaliseValue(trends.default.value) : undefined
-  const defaultCount = defaultKey !== undefined && hasOwn(counts, defaultKey) ? counts[defaultKey] : 0
-  const winner = !trends.default || counts[key] > defaultCount || (!older && counts[key] >= defaultCount) ? mood.value : trends.default.value
-  const total = Object.values(counts).reduce((s, n) => s + n, 0)
-  trends.default = { value: winner, confidence: clampConfidence(counts[normaliseValue(winner)] / total) }
 }
 
 /** ISO 639-1 code (a region suffix like "en-US" is dropped); undefined when not a code. */

@@ -5,7 +5,6 @@ import { screenForgotten } from './forget.js'
 import { diffStates } from './merge-diff.js'
 import {
   addMemory,
-  applyMood,
   cleanLanguage,
   cleanMemory,
   cleanScoredAge,
@@ -15,13 +14,13 @@ import {
   keyMemo,
   ListIndex,
   memoryKey,
-  mergeScalarAt,
   sortMemories,
   type KeyOf,
 } from './merge-rules.js'
 import { DEFAULT_PROFILE_LIMITS, DropLog, droppedKey, enforceLimits, type Dropped, type ProfileLimits } from './profile-limits.js'
 import { CORE_FIELDS, emptyState } from './profile.js'
 import type { Changes, Extraction, ListSection, ProfileState, Scored } from './profile.js'
+import { applyMood, mergeScalarAt, type ScalarClock } from './scalar-time.js'
 
 export interface MergeResult {
   /** The new state. Persist it even when `changed` is false: internal counters may still have advanced. */
@@ -54,6 +53,27 @@ function workingCopy(state: ProfileState): ProfileState {
   return s
 }
 
+/**
+ * The state as the diff reads it: every section present, sharing the caller's objects (never written through: the diff
+ * only reads), so a merge deep-copies the profile once, not twice.
+ */
+function readView(state: ProfileState): ProfileState {
+  const e = emptyState().content
+  const c = state.content ?? e
+  return {
+    ...state,
+    content: {
+      ...c,
+      core_info: c.core_info ?? {},
+      interests: c.interests ?? {},
+      personality: { ...c.personality, traits: c.personality?.traits ?? [], mood_trends: c.personality?.mood_trends ?? {} },
+      memories: c.memories ?? [],
+      preferences: { ...c.preferences, topics_to_avoid: c.preferences?.topics_to_avoid ?? [] },
+    },
+    field_timestamps: state.field_timestamps ?? {},
+  }
+}
+
 /** What one merge works with: its key memo and the indexes of the lists it changes. */
 interface MergeWork {
   keyOf: KeyOf
@@ -63,6 +83,8 @@ interface MergeWork {
   dropped: DropLog
   /** When the extraction being applied was said or written (undefined: unknown). */
   at: string | undefined
+  /** The merge's time. */
+  now: string
 }
 
 /** The section names of list sections as the limits and forget name them. */
@@ -115,7 +137,13 @@ function removalKeys(w: MergeWork, ex: Extraction) {
 
 function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
   const { content } = s
-  const clock = { at: w.at, state: s }
+  const clock: ScalarClock = {
+    at: w.at,
+    now: w.now,
+    state: s,
+    pastLimit: w.limits.pastValues,
+    dropped: (path, v) => w.dropped.add('past_values', path, String(v.value), w.keyOf(String(v.value))),
+  }
   // Adds first, removals last, and adds of a negated value skipped: within one extraction the removal wins.
   const removals = removalKeys(w, ex)
   const kept = (section: ListSection) => (e: Scored<string>) => !removals.negated(section, w.keyOf(e.value))
@@ -141,7 +169,7 @@ function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
   const traits = content.personality.traits
   for (const e of scoredList(w, 'personality.traits', ex.personality?.traits).filter(kept('traits'))) w.lists.add(traits, e)
   const mood = scalar(w, 'personality.mood_trends', ex.personality?.mood)
-  if (mood) applyMood(s, mood, w.at)
+  if (mood) applyMood(mood, clock)
 
   if (Array.isArray(ex.memories) && ex.memories.length) {
     const index = new Map<string, number>()
@@ -186,7 +214,7 @@ export interface MergeOptions {
   /**
    * When each extraction's text was said or written (ISO 8601), by index (README "Event time"): the batch is applied in
    * this order (stable; unknown counts as newest), and a scalar whose value comes from newer evidence keeps it against a
-   * different value from older evidence (merge-rules.ts mergeScalarAt). Omitted: the given order, every one as newest.
+   * different value from older evidence (scalar-time.ts mergeScalarAt, which also keeps the values replaced as past values). Omitted: the given order, every one as newest.
    */
   occurredAt?: (string | undefined)[]
   /** The profile's limits (README "Profile limits"); the defaults when omitted. */
@@ -217,10 +245,10 @@ function eventOrder(times: (string | undefined)[]): number[] {
 export function merge(state: ProfileState, extractions: Extraction[], now: string, opts: MergeOptions = {}): MergeResult {
   const screened = screenForgotten(state, extractions, opts.acceptedAt)
   const keyOf = keyMemo()
-  const before = workingCopy(state)
+  const before = readView(state)
   const after = workingCopy(screened.state)
   const lists = new ListIndex(keyOf)
-  const work: MergeWork = { keyOf, lists, interests: new InterestIndex(after.content.interests, lists), limits: opts.limits ?? DEFAULT_PROFILE_LIMITS, dropped: new DropLog(), at: undefined }
+  const work: MergeWork = { keyOf, lists, interests: new InterestIndex(after.content.interests, lists), limits: opts.limits ?? DEFAULT_PROFILE_LIMITS, dropped: new DropLog(), at: undefined, now }
   const times = eventTimes(screened.extractions.length, opts.occurredAt)
   for (const i of eventOrder(times)) {
     const ex = screened.extractions[i]

@@ -5,7 +5,7 @@
 // its working copy; an import checks a stored profile with `contentViolation`.
 import { hasOwn } from './merge-rules.js'
 import type { KeyOf } from './merge-rules.js'
-import type { Dropped, DroppedValue, LimitName, Memory, ProfileContent, ProfileState, Scored } from './profile.js'
+import type { Dropped, DroppedValue, LimitName, Memory, PastValue, ProfileContent, ProfileState, ScalarPath, Scored } from './profile.js'
 
 export type { Dropped, DroppedValue, LimitName } from './profile.js'
 
@@ -27,6 +27,12 @@ export interface ProfileLimits {
   historyEntries: number
   /** Newest history entries that keep their snapshot (what a rollback can return to). */
   snapshots: number
+  /** Evidence passages one submission leaves at most (README "Evidence passages"): more turns are packed together. */
+  passagesPerSubmission: number
+  /** Evidence passages a profile keeps: the oldest (by when they were said) go beyond it. */
+  passagesPerProfile: number
+  /** Past values kept per scalar path (README "Facts over time"): the oldest go beyond it. */
+  pastValues: number
 }
 
 export const DEFAULT_PROFILE_LIMITS: ProfileLimits = {
@@ -39,6 +45,9 @@ export const DEFAULT_PROFILE_LIMITS: ProfileLimits = {
   profileBytes: 512 * 1024,
   historyEntries: 10_000,
   snapshots: 100,
+  passagesPerSubmission: 200,
+  passagesPerProfile: 20_000,
+  pastValues: 20,
 }
 
 /** Distinct moods counted for mood_trends.default; the least seen go beyond it (not configurable: moods are few). */
@@ -145,6 +154,15 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
   }
   flush()
 
+  // Past values of each scalar: the oldest go (the merge keeps them within the limit as it adds them; a rollback to a
+  // snapshot kept under a larger limit, or a stored profile, may be over).
+  for (const [path, list] of Object.entries(c.past_values ?? {}) as [ScalarPath, PastValue[]][]) {
+    while (list.length > limits.pastValues) {
+      const gone = list.pop()!
+      log.add('past_values', path, String(gone.value), keyOf(String(gone.value)))
+    }
+  }
+
   // Interest categories: those whose best value is least confident go whole.
   const cats = Object.keys(c.interests)
   if (cats.length > limits.categories) {
@@ -197,10 +215,20 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
   if (nCustom > limits.customValues) take('custom_values', custom(), nCustom - limits.customValues)
   flush()
 
-  // The size of it all: the least confident values of any section go until it fits.
+  // Past values, as the size limit ranks them: below every current value, the oldest first.
+  const past = (): Candidate[] =>
+    (Object.entries(c.past_values ?? {}) as [ScalarPath, PastValue[]][]).flatMap(([path, list]) =>
+      list.map((e, i) => {
+        const value = String(e.value)
+        return { section: path, value, key: keyOf(value), confidence: conf(e.confidence), index: -i, weight: -1, bytes: bytesOf(e), remove: removeAt(list, i) }
+      }),
+    )
+
+  // The size of it all: past values first, then the least confident values of any section go until it fits.
   let size = Buffer.byteLength(JSON.stringify(c))
   if (size > limits.profileBytes) {
     const all = [
+      ...past(),
       ...interests(),
       ...listCandidates('personality.traits', c.personality.traits),
       ...listCandidates('preferences.topics_to_avoid', c.preferences.topics_to_avoid),
@@ -232,6 +260,10 @@ export function tidy(s: ProfileState, keyOf: KeyOf): void {
     if (!Object.keys(fields).length) delete c.custom![sec]
   }
   if (c.custom && !Object.keys(c.custom).length) delete c.custom
+  if (c.past_values) {
+    for (const path of Object.keys(c.past_values) as ScalarPath[]) if (!c.past_values[path]?.length) delete c.past_values[path]
+    if (!Object.keys(c.past_values).length) delete c.past_values
+  }
   const exists = (path: string) => {
     const [section, a, b] = path.split('.')
     if (section === 'interests' && a !== undefined) return hasOwn(c.interests, a)
@@ -305,6 +337,13 @@ export function contentViolation(content: ProfileContent, limits: ProfileLimits)
   for (const [path, v] of [['preferences.conversation_style', content.preferences?.conversation_style], ['personality.mood_trends.recent', content.personality?.mood_trends?.recent], ['personality.mood_trends.default', content.personality?.mood_trends?.default]] as const) {
     const l = long(path, v?.value)
     if (l) return l
+  }
+  for (const [path, list] of Object.entries(content.past_values ?? {}) as [ScalarPath, PastValue[]][]) {
+    if (list.length > limits.pastValues) return `past_values.${path} holds ${list.length} values; at most ${limits.pastValues} (PROFILER_PROFILE_MAX_PAST_VALUES)`
+    for (const [i, e] of list.entries()) {
+      const l = long(`past_values.${path}[${i}]`, e?.value)
+      if (l) return l
+    }
   }
   const bytes = Buffer.byteLength(JSON.stringify(content))
   if (bytes > limits.profileBytes) return `the profile's content is ${bytes} bytes as JSON; at most ${limits.profileBytes} (PROFILER_PROFILE_MAX_BYTES)`

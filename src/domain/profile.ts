@@ -47,7 +47,39 @@ export interface ProfileContent {
   preferences: Preferences
   /** Values of apps' custom schema fields: section -> field -> scored value or list (README "Custom profile schema"). */
   custom?: CustomValues
+  /**
+   * Earlier values of the scalars, newest first, each with the window it held (README "Facts over time"; src/domain/
+   * scalar-time.ts). Absent when no scalar ever had another value.
+   */
+  past_values?: PastValues
 }
+
+/** The scalars of a profile, by path: the ones that keep past values (and an event time, `internals.evidence_at`). */
+export const SCALAR_PATHS = [
+  'core_info.name',
+  'core_info.age',
+  'core_info.gender',
+  'core_info.location',
+  'core_info.occupation',
+  'preferences.conversation_style',
+  'personality.mood_trends.recent',
+] as const
+export type ScalarPath = (typeof SCALAR_PATHS)[number]
+
+/** A value a scalar held before (README "Facts over time"). Times are event times (ISO 8601), from <= last_said <= until. */
+export interface PastValue {
+  value: string | number
+  confidence: number
+  /** When it was first said. */
+  from: string
+  /** When it stopped holding: when the value after it was first said. */
+  until: string
+  /** The latest time it was said within its window. */
+  last_said: string
+}
+
+/** Past values by scalar path, each list newest first. */
+export type PastValues = Partial<Record<ScalarPath, PastValue[]>>
 
 /** Bookkeeping the merge needs that is not part of the public profile. */
 export interface ProfileInternals {
@@ -63,6 +95,11 @@ export interface ProfileInternals {
    * mergeScalarAt). Absent for values stored before event times.
    */
   evidence_at?: Record<string, string>
+  /**
+   * Per scalar path: when the evidence behind its current value was first said (ISO 8601), the start of its window
+   * (src/domain/scalar-time.ts). Absent for values stored before past values were kept.
+   */
+  since?: Record<string, string>
 }
 
 /** The sections a value can be forgotten from (DELETE /v1/profile/{id}/values), in the profile's own names. */
@@ -143,7 +180,7 @@ export type EditKind = 'forget' | 'rollback'
 export const INPUT_TYPES: InputType[] = ['text', 'conversation', 'structured']
 
 /** The name of each limit as a history entry's `dropped.limits` lists it (README "Profile limits"). */
-export type LimitName = 'list_values' | 'categories' | 'interests' | 'memories' | 'custom_values' | 'value_chars' | 'profile_bytes'
+export type LimitName = 'list_values' | 'categories' | 'interests' | 'memories' | 'custom_values' | 'value_chars' | 'profile_bytes' | 'past_values'
 
 /** A value the limits dropped, as recorded: the section as a forget names it, the category (interests), the value. */
 export interface DroppedValue {
@@ -170,8 +207,13 @@ export interface Changes {
   memories?: Memory[]
   preferences?: { conversation_style?: Scored<string>; topics_to_avoid?: Scored<string>[] }
   language?: string
-  /** Scalars whose old value was replaced: path -> old value. */
-  replaced?: Record<string, Scored<string | number>>
+  /** Scalars whose old value was replaced: path -> old value, with the window it held (`from`, `until`) when known. */
+  replaced?: Record<string, Scored<string | number> & { from?: string; until?: string }>
+  /**
+   * Past values of scalars this batch recorded or changed (a back-filled older value, a window that moved), other than
+   * the one listed under `replaced`: path -> entries, newest first.
+   */
+  past_values?: PastValues
   /**
    * Entries removed by an explicit negation (list sections: interests, traits, topics_to_avoid) or forgotten on request
    * (input_type 'forget': also the scalar paths like core_info.name, preferences.conversation_style, and memories).
@@ -179,6 +221,8 @@ export interface Changes {
   removed?: { section: ListSection | ForgetSection; category?: string; value: string }[]
   /** A rollback (input_type 'rollback'): the seq of the history entry whose state the profile returned to. */
   rolled_back_to?: number
+  /** A forget (input_type 'forget'): how many evidence passages that stated the value it hid (README "Provenance"). */
+  passages_hidden?: number
   /** Custom field values added or changed (lists: the entries added or reinforced). */
   custom?: CustomValues
   /** Values the profile's limits did not let in or made room for (README "Profile limits"). */

@@ -102,6 +102,28 @@ export function contextParamsSchema() {
       .max(CONTEXT_MAX_QUERY, { error: `Invalid query parameter query: at most ${CONTEXT_MAX_QUERY} characters` })
       .optional()
       .describe('What the conversation is about: facts relevant to it come first'),
+    include: z
+      .enum(['all', 'facts', 'passages'], { error: 'Invalid query parameter include: must be one of all, facts, passages' })
+      .default('all')
+      .describe('What the context is made of: facts and evidence passages (all), facts only, or passages only'),
+  })
+}
+
+/** The page size of a passage list (GET /v1/profile/{id}/passages, Profile.passages) that names none. */
+export const DEFAULT_PASSAGE_PAGE = 20
+
+/** GET /v1/profile/{id}/passages and Profile.passages in GraphQL (README "Evidence passages"). */
+export function passageParamsSchema(maxPageSize: number) {
+  const msg = `Invalid query parameter limit: must be an integer from 1 to ${maxPageSize}`
+  return z.object({
+    limit: z.number({ error: msg }).int({ error: msg }).min(1, { error: msg }).max(maxPageSize, { error: msg }).default(DEFAULT_PASSAGE_PAGE).describe('Passages per page'),
+    cursor: z
+      .string({ error: 'Invalid query parameter cursor: must be a string' })
+      .max(400, { error: 'Invalid query parameter cursor: not a cursor of this list' })
+      .optional()
+      .describe('next_cursor of the previous page; none for the first page'),
+    submission_id: z.uuid({ error: 'Invalid query parameter submission_id: must be a submission id (a UUID)' }).optional().describe('Only the passages of this submission'),
+    include_hidden: z.boolean({ error: 'Invalid query parameter include_hidden: must be true or false' }).default(false).describe('Also passages hidden from contexts and search (then with hidden_at and hidden_by)'),
   })
 }
 

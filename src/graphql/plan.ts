@@ -28,6 +28,7 @@ import { invalid } from '../domain/errors.js'
 /**
  * Profile.context fields one operation may resolve: the request budget charges them, but each builds a text of a
  * profile that may hold thousands of facts (and may embed), so one operation cannot ask for a hundred of them.
+ * Profile.evidence fields (a full-text lookup among a profile's passages each) count with them.
  */
 export const MAX_CONTEXTS_PER_OPERATION = 10
 
@@ -115,7 +116,7 @@ export function planOperation(
       const name = nodes[0]!.name.value
       const def = type.getFields()[name]
       if (!def) continue // __typename, or introspection
-      if (type.name === 'Profile' && name === 'context') {
+      if (type.name === 'Profile' && (name === 'context' || name === 'evidence')) {
         n += 1
         continue
       }
@@ -168,7 +169,7 @@ export function planOperation(
 export function tooManyContexts(plan: OperationPlan) {
   const n = Number.isFinite(plan.contexts) ? `${plan.contexts}` : 'an unbounded number of'
   return invalid(
-    `Too many context fields: at most ${MAX_CONTEXTS_PER_OPERATION} in one operation; this one would resolve ${n} ` +
+    `Too many context (and evidence) fields: at most ${MAX_CONTEXTS_PER_OPERATION} in one operation; this one would resolve ${n} ` +
       '(aliases, fragments and the pageSize of searchProfiles count)',
   )
 }

@@ -6,7 +6,9 @@ import { AccountResolver } from './resolvers/account.resolver.js'
 import { CustomSchemaResolver } from './resolvers/custom-schema.resolver.js'
 import { SummaryInstructionsResolver } from './resolvers/summary-instructions.resolver.js'
 import { ExportResolver } from './resolvers/export.resolver.js'
+import { PassageResolver } from './resolvers/passage.resolver.js'
 import { ProfileResolver } from './resolvers/profile.resolver.js'
+import { ProvenanceResolver } from './resolvers/provenance.resolver.js'
 import { SearchResolver } from './resolvers/search.resolver.js'
 import { StatusResolver } from './resolvers/status.resolver.js'
 import { WebhookResolver } from './resolvers/webhook.resolver.js'
@@ -28,7 +30,7 @@ const noTopics = {
 
 /** The schema is built from the resolver classes once per process (type-graphql's metadata is global). */
 export function profilerSchema(): Promise<GraphQLSchema> {
-  built ??= buildSchema({ resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver, CustomSchemaResolver, SummaryInstructionsResolver], globalMiddlewares: [errorBoundary], pubSub: noTopics, validate: false })
+  built ??= buildSchema({ resolvers: [ProfileResolver, ProvenanceResolver, PassageResolver, SearchResolver, StatusResolver, ExportResolver, CustomSchemaResolver, SummaryInstructionsResolver], globalMiddlewares: [errorBoundary], pubSub: noTopics, validate: false })
   return built
 }
 
@@ -37,7 +39,7 @@ let builtDashboard: Promise<GraphQLSchema> | undefined
 /** The dashboard's schema (/dashboard/graphql): the API's operations plus accounts, apps and their webhooks, which the API lacks. */
 export function dashboardSchema(): Promise<GraphQLSchema> {
   builtDashboard ??= buildSchema({
-    resolvers: [ProfileResolver, SearchResolver, StatusResolver, ExportResolver, AccountResolver, WebhookResolver, CustomSchemaResolver, SummaryInstructionsResolver],
+    resolvers: [ProfileResolver, ProvenanceResolver, PassageResolver, SearchResolver, StatusResolver, ExportResolver, AccountResolver, WebhookResolver, CustomSchemaResolver, SummaryInstructionsResolver],
     globalMiddlewares: [errorBoundary],
     pubSub: noTopics,
     validate: false,

@@ -1,5 +1,6 @@
 import type { HistoryEntry, ProfileRecord } from '../db/profile.repository.js'
 import { capJsonDepth } from '../domain/deep-json.js'
+import { SCALAR_PATHS } from '../domain/profile.js'
 import type { Submission as SubmissionRecord } from '../services/submission.service.js'
 import type { InputTypeEnum, ProfileStatusEnum, SubmissionStatusEnum } from './types/enums.js'
 import type { Profile, Submission, UpdateLogEntry } from './types/profile.type.js'
@@ -17,6 +18,10 @@ export function toGqlProfile(p: ProfileRecord): Profile {
     memories: c.memories,
     preferences: { conversationStyle: c.preferences.conversation_style, topicsToAvoid: c.preferences.topics_to_avoid },
     custom: c.custom ?? {},
+    pastValues: SCALAR_PATHS.filter((path) => c.past_values?.[path]?.length).map((field) => ({
+      field,
+      values: c.past_values![field]!.map((v) => ({ value: String(v.value), confidence: v.confidence, from: v.from, until: v.until, lastSaid: v.last_said })),
+    })),
     language: p.language ?? undefined,
     fieldTimestamps: Object.entries(p.field_timestamps).map(([field, at]) => ({ field, at })),
     summary: p.summary ?? undefined,

@@ -3,7 +3,8 @@ import { CUSTOM_FIELD_TYPES, CUSTOM_LIMITS, NAME_RE } from '../domain/custom-sch
 import { MAX_INSTRUCTION_CHARS, MAX_INSTRUCTIONS } from '../domain/summary-instructions.js'
 import { forgetBodySchema, rollbackBodySchema } from '../domain/forget.js'
 import { CUSTOM_FIELD_PATH, FORGET_SECTIONS } from '../domain/profile.js'
-import { contextParamsSchema, searchParamsSchema, submitBodySchema } from '../domain/requests.js'
+import { EVIDENCE_DEFAULT_LIMIT, EVIDENCE_MAX_LIMIT, EVIDENCE_MAX_SUBMISSIONS } from '../domain/provenance.js'
+import { contextParamsSchema, passageParamsSchema, searchParamsSchema, submitBodySchema } from '../domain/requests.js'
 
 const scoredString = z.object({ value: z.string(), confidence: z.number().min(0).max(1) })
 const scoredInt = z.object({ value: z.number().int(), confidence: z.number().min(0).max(1) })
@@ -44,6 +45,14 @@ const Memory = z.object({
   confidence: z.number().optional(),
 })
 
+const PastValue = z.object({
+  value: z.union([z.string(), z.number().int()]).describe('The value it held (an age is a number)'),
+  confidence: z.number(),
+  from: z.string().describe('ISO 8601: when it was first said'),
+  until: z.string().describe('ISO 8601: when the value after it was first said (it held until then)'),
+  last_said: z.string().describe('ISO 8601: the latest time it was said'),
+})
+
 export const Profile = z.object({
   profile_id: z.string(),
   tenant_id: z.string(),
@@ -66,6 +75,10 @@ export const Profile = z.object({
     .record(z.string(), z.record(z.string(), z.union([customScored, z.array(customScored)])))
     .optional()
     .describe("Values of the apps' custom schema fields (section -> field -> scored value or list); absent when none"),
+  past_values: z
+    .record(z.string(), z.array(PastValue))
+    .optional()
+    .describe('Earlier values of the scalars (core_info.*, preferences.conversation_style, personality.mood_trends.recent) by path, newest first, each with the window it held in event time; absent when none changed'),
   language: z.string().optional().describe('ISO 639-1 code of the language the person writes in'),
   field_timestamps: z.record(z.string(), z.string()),
   update_log: z.array(
@@ -73,7 +86,7 @@ export const Profile = z.object({
       extracted_on: z.string(),
       changes: z
         .record(z.string(), z.unknown())
-        .describe('The partial profile this entry added or changed, plus `replaced` (old scalar values), `removed` (what was negated or forgotten) and `dropped` ({total, limits, values}: what the profile limits did not let in or made room for)'),
+        .describe('The partial profile this entry added or changed, plus `replaced` (old scalar values, with `from` and `until`: the window they held), `past_values` (past values recorded or changed, other than the replaced one), `removed` (what was negated or forgotten) and `dropped` ({total, limits, values}: what the profile limits did not let in or made room for)'),
       submission_ids: z.array(z.string()),
       input_type: z.string().describe('text, conversation, structured or mixed for submissions; forget and rollback for requests'),
       seq: z.number().int().describe('The entry\'s number (POST /v1/profile/{id}/rollback to_seq)'),
@@ -103,15 +116,39 @@ const SearchPage = z.object({
 const ProfileContext = z.object({
   profile_id: z.string(),
   status: z.enum(['processing', 'ready']).describe('processing: submissions are still being applied; the text is what the profile holds now'),
-  text: z.string().describe('Header line, then facts as "- " lines grouped by section, then the summary when it fits; empty when not even the header fits'),
+  text: z
+    .string()
+    .describe(
+      'Header line, then facts as "- " lines grouped by section, evidence passages under "What they said:" grouped by the day they were said ("8 May 2023:"), then the summary when it fits; empty when not even the header fits',
+    ),
   tokens: z.number().int().describe('Exact token count of text'),
   max_tokens: z.number().int(),
   encoding: z.string().describe('The tokenizer: o200k_base'),
   facts_included: z.number().int(),
   facts_total: z.number().int(),
+  passages_included: z.number().int().describe('Evidence passages quoted (what the person said)'),
+  include: z.enum(['all', 'facts', 'passages']),
   summary_included: z.boolean(),
   truncated: z.boolean().describe('true when a fact or the summary was left out for the budget'),
   ranked_by: z.enum(['confidence', 'query', 'query_lexical']).describe('query_lexical: the embedder failed, ranked by shared words only'),
+})
+
+const PassagePage = z.object({
+  profile_id: z.string(),
+  passages: z.array(
+    z.object({
+      submission_id: z.string().describe('The submission it came from'),
+      position: z.number().int().describe('Its order within the submission, from 0'),
+      speaker: z.string().nullable().describe("The conversation's label of the profiled person; null for a text"),
+      prompt: z.string().nullable().describe("The partner's turn it answers (at most 300 characters); null when none"),
+      text: z.string().describe("The person's own words (at most 1,000 characters)"),
+      occurred_at: z.string().describe("When it was said: its message's timestamp, else its submission's occurred_at"),
+      hidden_at: z.string().nullable().optional().describe('Only with include_hidden: when it was hidden from contexts and search (null: it is not)'),
+      hidden_by: z.string().nullable().optional().describe('Only with include_hidden: what hid it'),
+    }),
+  ),
+  next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
+  has_more: z.boolean(),
 })
 
 const Reextraction = z.object({
@@ -135,7 +172,48 @@ const Reextraction = z.object({
   usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() }).optional(),
 })
 
-const ImportResult = z.object({ profiles: z.number(), history: z.number(), submissions: z.number(), submissions_kept: z.number(), embedded: z.number() })
+const EvidenceBody = z.object({
+  profile_id: z.string(),
+  field: z.string(),
+  value: z.string(),
+  category: z.string().optional().describe('When one was given (interests)'),
+  passages: z
+    .array(
+      z.object({
+        submission_id: z.string(),
+        position: z.number().int().describe('0-based order within its submission'),
+        speaker: z.string().nullable().describe("The conversation's profiled person (their label); null for a text"),
+        prompt: z.string().nullable().describe("The partner's turn it answers"),
+        text: z.string().describe('What the person said'),
+        occurred_at: z.string().describe('When it was said (ISO 8601)'),
+        match: z
+          .enum(['quote', 'extraction', 'words'])
+          .describe("quote: it holds the words the model quoted for the value (openai); extraction: its submission's extraction proposed the value and it holds the value's words; words: it holds every word of the value (no stored extraction says where it was said)"),
+      }),
+    )
+    .describe('The passages that support the value, best first; empty when none does (or the ones that did were hidden by a forget)'),
+  sources: z
+    .array(z.object({ submission_id: z.string(), occurred_at: z.string(), quote: z.string().nullable().describe('The words the model quoted (openai)') }))
+    .describe('The submissions whose stored extraction proposed the value, newest first'),
+  extractions_read: z.number().int().describe(`Submissions whose stored extraction was read: the newest ${EVIDENCE_MAX_SUBMISSIONS} applied ones at most`),
+})
+const EvidenceDeletion = z.object({
+  profile_id: z.string(),
+  submission_id: z.string(),
+  passages_deleted: z.number().int(),
+  text_deleted: z.boolean().describe('false when the text was already gone (retention, an earlier call)'),
+})
+
+const ImportResult = z.object({
+  profiles: z.number(),
+  history: z.number(),
+  submissions: z.number(),
+  submissions_kept: z.number(),
+  embedded: z.number(),
+  passages: z.number().describe('Evidence passages added, without vectors (profiler reindex embeds them; until then they are found by their words)'),
+  passages_kept: z.number().describe('Passages the tenant had already: kept as they are, hidden when the file has them hidden'),
+  passages_skipped: z.number().describe("Passage records not stored: their submission is not the tenant's under that profile or has no text, or passages are turned off"),
+})
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } })
 const err = (description: string) => ({ description, content: json(ErrorBody) })
@@ -193,7 +271,7 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       '/v1/profile/{id}/values': {
         delete: {
           summary:
-            'Forget one value: removed from the profile, its summary and its embedding, recorded in the history (input_type forget). Only a submission accepted afterwards can bring it back',
+            'Forget one value: removed from the profile, its summary and its embedding, recorded in the history (input_type forget); the evidence passages that state it are hidden from every context and search (changes.passages_hidden counts them). Only a submission accepted afterwards can bring it back',
           parameters: [
             idParam,
             {
@@ -216,6 +294,45 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
           },
         },
       },
+      '/v1/profile/{id}/evidence': {
+        get: {
+          summary:
+            'Why the profile says a value: the evidence passages that support it (what the person said, with its submission and time), best first. The submissions whose stored extraction proposed the value come first; an empty list when nothing supports it',
+          parameters: [
+            idParam,
+            {
+              name: 'field',
+              in: 'query',
+              required: true,
+              schema: { type: 'string', anyOf: [{ enum: [...FORGET_SECTIONS] }, { pattern: CUSTOM_FIELD_PATH.source }] },
+              description: 'The value\'s section, as DELETE /v1/profile/{id}/values names it: a standard section, or custom.<section>.<field>',
+            },
+            { name: 'value', in: 'query', required: true, schema: { type: 'string', maxLength: 1000 }, description: 'The value (for memories, the event); compared as the merge compares values' },
+            { name: 'category', in: 'query', required: false, schema: { type: 'string', maxLength: 200 }, description: 'interests only: the category (any when omitted)' },
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: EVIDENCE_MAX_LIMIT, default: EVIDENCE_DEFAULT_LIMIT }, description: 'Passages at most' },
+          ],
+          responses: {
+            '200': { description: 'The supporting passages', content: json(EvidenceBody) },
+            '400': err('Invalid profile id, field, value, category or limit'),
+            '404': err('Unknown profile'),
+            ...common,
+          },
+        },
+      },
+      '/v1/profile/{id}/submissions/{submissionId}/evidence': {
+        delete: {
+          summary:
+            "Delete one submission's evidence: its passages, its text and its stored extraction (as retention drops them). The profile's values stay; nothing of the text is recorded",
+          parameters: [idParam, { name: 'submissionId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+          responses: {
+            '200': { description: 'What was deleted', content: json(EvidenceDeletion) },
+            '400': err('Invalid profile id'),
+            '404': err('Unknown profile, or the profile has no such submission'),
+            '409': err('The submission is still pending or being processed'),
+            ...common,
+          },
+        },
+      },
       '/v1/profile/{id}/rollback': {
         post: {
           summary:
@@ -234,11 +351,23 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       },
       '/v1/profile/{id}/context': {
         get: {
-          summary: 'The profile as compact text for an LLM prompt: most relevant (to query) and most confident facts first, within max_tokens',
+          summary: 'The profile as compact text for an LLM prompt, within max_tokens: with a query, the facts that match it, the evidence passages most relevant to it, then the other facts; without one, the most confident facts',
           parameters: [idParam, ...paramsOf(contextParamsSchema())],
           responses: {
             '200': { description: 'The text and its exact token count', content: json(ProfileContext) },
-            '400': err('Invalid profile id, max_tokens or query'),
+            '400': err('Invalid profile id, max_tokens, query or include'),
+            '404': err('Unknown profile'),
+            ...common,
+          },
+        },
+      },
+      '/v1/profile/{id}/passages': {
+        get: {
+          summary: "The profile's evidence passages (what the person said), newest said first, a page at a time; hidden ones only with include_hidden",
+          parameters: [idParam, ...paramsOf(passageParamsSchema(maxPageSize))],
+          responses: {
+            '200': { description: 'A page of passages', content: json(PassagePage) },
+            '400': err('Invalid profile id, limit, cursor, submission_id or include_hidden'),
             '404': err('Unknown profile'),
             ...common,
           },

@@ -1,9 +1,11 @@
 import { capJsonDepth } from '../domain/deep-json.js'
 import type { HistoryEntry, ProfileRecord } from '../db/profile.repository.js'
 import type { ProfileContext } from '../services/profile-context.service.js'
+import type { PassagePage } from '../services/passage.service.js'
 import type { ReextractionResult } from '../services/reextraction.service.js'
 import type { SchemaView } from '../services/app-schema.service.js'
 import type { SearchProfile } from '../services/search.service.js'
+import type { Evidence, SubmissionEvidenceDeletion } from '../services/provenance.service.js'
 
 /** The interface's Profile (snake_case), plus `language` and `core_info.occupation`. */
 export function toRestProfile(p: ProfileRecord) {
@@ -18,6 +20,7 @@ export function toRestProfile(p: ProfileRecord) {
     memories: c.memories,
     preferences: c.preferences,
     ...(c.custom && Object.keys(c.custom).length ? { custom: c.custom } : {}),
+    ...(c.past_values && Object.keys(c.past_values).length ? { past_values: c.past_values } : {}),
     ...(p.language ? { language: p.language } : {}),
     field_timestamps: p.field_timestamps,
     update_log: (p.update_log ?? []).map(toRestLogEntry),
@@ -63,10 +66,37 @@ export function toRestContext(c: ProfileContext) {
     encoding: c.encoding,
     facts_included: c.factsIncluded,
     facts_total: c.factsTotal,
+    passages_included: c.passagesIncluded,
+    include: c.include,
     summary_included: c.summaryIncluded,
     truncated: c.truncated,
     ranked_by: c.rankedBy,
   }
+}
+
+/** Why a profile says a value (README "Provenance"). */
+export function toRestEvidence(e: Evidence) {
+  return {
+    profile_id: e.profileId,
+    field: e.field,
+    value: e.value,
+    ...(e.category !== null ? { category: e.category } : {}),
+    passages: e.passages.map((p) => ({
+      submission_id: p.submission_id,
+      position: p.position,
+      speaker: p.speaker,
+      prompt: p.prompt,
+      text: p.text,
+      occurred_at: p.occurred_at,
+      match: p.match,
+    })),
+    sources: e.sources.map((s) => ({ submission_id: s.submissionId, occurred_at: s.occurredAt, quote: s.quote })),
+    extractions_read: e.extractionsRead,
+  }
+}
+
+export function toRestSubmissionEvidenceDeletion(d: SubmissionEvidenceDeletion) {
+  return { profile_id: d.profileId, submission_id: d.submissionId, passages_deleted: d.passagesDeleted, text_deleted: d.textDeleted }
 }
 
 export function toRestReextraction(r: ReextractionResult) {
@@ -88,4 +118,22 @@ export function toRestReextraction(r: ReextractionResult) {
 
 export function toRestSchema(s: SchemaView) {
   return { app_id: s.appId, version: s.version, schema: s.schema, created_at: s.createdAt }
+}
+
+/** GET /v1/profile/{id}/passages: hidden_at and hidden_by only when hidden passages were asked for. */
+export function toRestPassagePage(profileId: string, page: PassagePage, includeHidden: boolean) {
+  return {
+    profile_id: profileId,
+    passages: page.passages.map((p) => ({
+      submission_id: p.submission_id,
+      position: p.position,
+      speaker: p.speaker,
+      prompt: p.prompt,
+      text: p.text,
+      occurred_at: p.occurred_at,
+      ...(includeHidden ? { hidden_at: p.hidden_at, hidden_by: p.hidden_by } : {}),
+    })),
+    next_cursor: page.nextCursor,
+    has_more: page.nextCursor !== null,
+  }
 }

@@ -11,7 +11,9 @@ import type { Services } from '../services/index.js'
 import type { RequestContext } from '../services/context.js'
 import type { SearchParams } from '../services/search.service.js'
 import { openApiDocument } from './openapi.js'
-import { searchDocument, toRestContext, toRestProfile, toRestReextraction, toRestSchema, toRestSearchEntry } from './serializers.js'
+import type { ContextInclude } from '../services/profile-context.service.js'
+import { importSummary } from '../services/export.service.js'
+import { searchDocument, toRestContext, toRestEvidence, toRestPassagePage, toRestProfile, toRestReextraction, toRestSchema, toRestSearchEntry, toRestSubmissionEvidenceDeletion } from './serializers.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -96,8 +98,25 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
     const q = req.query as Record<string, unknown>
     const max = one(q, 'max_tokens')
     if (max !== undefined && !/^-?\d{1,9}$/.test(max)) throw invalid(`Invalid query parameter max_tokens: must be an integer from 1 to ${CONTEXT_MAX_TOKENS}`)
-    const c = await services.llmContext.context(req.ctx, req.params.id, { maxTokens: max === undefined ? undefined : Number(max), query: one(q, 'query') })
+    const c = await services.llmContext.context(req.ctx, req.params.id, { maxTokens: max === undefined ? undefined : Number(max), query: one(q, 'query'), include: one(q, 'include') as ContextInclude | undefined })
     return toRestContext(c)
+  })
+
+  // Evidence passages, newest said first, a page at a time (README "Evidence passages").
+  v1.get<{ Params: { id: string } }>('/profile/:id/passages', async (req) => {
+    const q = req.query as Record<string, unknown>
+    const limit = one(q, 'limit')
+    if (limit !== undefined && !INT_RE.test(limit)) throw invalid(`Invalid query parameter limit: must be an integer from 1 to ${config.limits.maxPageSize}`)
+    const hidden = one(q, 'include_hidden')
+    if (hidden !== undefined && !/^(true|false|1|0)$/.test(hidden)) throw invalid(`Invalid query parameter include_hidden: '${hidden.slice(0, 40)}' is not true or false`)
+    const includeHidden = hidden === 'true' || hidden === '1'
+    const page = await services.passages.list(req.ctx, req.params.id, {
+      limit: limit === undefined ? undefined : Number(limit),
+      cursor: one(q, 'cursor'),
+      submissionId: one(q, 'submission_id'),
+      includeHidden,
+    })
+    return toRestPassagePage(req.params.id, page, includeHidden)
   })
 
   // Re-extraction: a dry run (the default) answers the diff and the version it was computed on; dry_run=false applies it.
@@ -131,6 +150,17 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
         : { section: one(q, 'section'), value: one(q, 'value'), category: one(q, 'category') }
     const p = await services.edits.forget(req.ctx, req.params.id, input)
     return { profile_id: p.profile_id, profile: toRestProfile(p) }
+  })
+
+  // Provenance (README "Provenance"): the passages that support a value, named as the forget names it; and deleting one
+  // submission's evidence (its passages and text), the profile's values left as they are.
+  v1.get<{ Params: { id: string } }>('/profile/:id/evidence', async (req) => {
+    const q = req.query as Record<string, unknown>
+    const e = await services.provenance.evidence(req.ctx, req.params.id, { field: one(q, 'field'), value: one(q, 'value'), category: one(q, 'category'), limit: one(q, 'limit') })
+    return toRestEvidence(e)
+  })
+  v1.delete<{ Params: { id: string; submissionId: string } }>('/profile/:id/submissions/:submissionId/evidence', async (req) => {
+    return toRestSubmissionEvidenceDeletion(await services.provenance.deleteSubmissionEvidence(req.ctx, req.params.id, req.params.submissionId))
   })
 
   v1.post<{ Params: { id: string } }>('/profile/:id/rollback', async (req) => {
@@ -210,7 +240,7 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
         reply.raw.off('close', onGone)
         req.raw.off('error', onGone)
       })
-    return { profiles: r.profiles, history: r.history, submissions: r.submissions, submissions_kept: r.submissionsKept, embedded: r.embedded }
+    return importSummary(r)
   })
 
   // The calling app's custom profile schema (README "Custom profile schema"): the app is the key's.

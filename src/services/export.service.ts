@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm'
 import type { Embedder } from '../ai/types.js'
-import { ExportRepository } from '../db/export.repository.js'
+import { ExportRepository, type PassageExportKey } from '../db/export.repository.js'
+import { PassageRepository } from '../db/passage.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import {
@@ -11,6 +12,7 @@ import {
   type ExportRecord,
   type HeaderRecord,
   type HistoryExport,
+  type PassageExport,
   type ProfileExport,
   type SubmissionExport,
 } from '../domain/export-format.js'
@@ -40,7 +42,25 @@ export interface ImportResult {
   submissionsKept: number
   /** Profiles re-embedded with the configured model. */
   embedded: number
+  /** Evidence passages added (without vectors: `profiler reindex` embeds them). */
+  passages: number
+  /** Passage records the tenant had already (kept as they are, but hidden when the file has them hidden). */
+  passagesKept: number
+  /** Passage records not stored: their submission is not the tenant's under that profile, or has no text (README). */
+  passagesSkipped: number
 }
+
+/** What an import did, as the API and the CLI report it (snake_case, the REST form). */
+export const importSummary = (r: ImportResult) => ({
+  profiles: r.profiles,
+  history: r.history,
+  submissions: r.submissions,
+  submissions_kept: r.submissionsKept,
+  embedded: r.embedded,
+  passages: r.passages,
+  passages_kept: r.passagesKept,
+  passages_skipped: r.passagesSkipped,
+})
 
 export interface ImportOptions extends LineLimits {
   /** PROFILER_MAX_DATA_BYTES: a submission's text is held to it, as POST holds `data`. */
@@ -60,15 +80,15 @@ export interface ImportOptions extends LineLimits {
 }
 
 /** Records of one page at a time, pulled in key order (see ExportRepository). */
-class PageCursor<T> {
+class PageCursor<T, K = [string, number]> {
   private buf: T[] = []
   private i = 0
   private done = false
-  private after: [string, number] | null = null
+  private after: K | null = null
 
   constructor(
-    private readonly fetch: (after: [string, number] | null) => Promise<T[]>,
-    private readonly key: (r: T) => [string, number],
+    private readonly fetch: (after: K | null) => Promise<T[]>,
+    private readonly key: (r: T) => K,
     private readonly limit: number,
   ) {}
 
@@ -118,6 +138,13 @@ export class ExportCap {
 /** Records written per transaction of an import, and their bytes at most. */
 const IMPORT_BATCH = 500
 const IMPORT_BATCH_BYTES = 8 * 1024 * 1024
+/**
+ * Passages written per transaction of an import: a passage at its size bounds costs 1-2 ms to index on the embedded
+ * database (its words in two configurations, into a GIN index), where a transaction holds the engine until it commits,
+ * so other tenants' statements wait for at most about 10-20 ms of it (25 a transaction: a p99 of 70-220 ms for another
+ * tenant's GET during an import of 20,000 such passages; 10: 55-90 ms, the import taking 45 s instead of 25-35 s).
+ */
+const IMPORT_PASSAGE_BATCH = 10
 /** Texts per embedding request of an import. */
 const EMBED_BATCH = 32
 
@@ -129,6 +156,7 @@ const EMBED_BATCH = 32
  */
 export class ExportService {
   private readonly repo = new ExportRepository()
+  private readonly passageRows = new PassageRepository()
   private readonly uow: UnitOfWork
 
   constructor(
@@ -170,7 +198,7 @@ export class ExportService {
     const m = this.ds.manager
     const pageSize = this.opts.profilesPerPage ?? 100
     const rows = this.opts.rowsPerPage ?? 500
-    const counts = { profiles: 0, history: 0, submissions: 0 }
+    const counts = { profiles: 0, history: 0, submissions: 0, passages: 0 }
     yield header
     let after: string | null = null
     for (;;) {
@@ -181,6 +209,10 @@ export class ExportService {
       const key = (r: { profile_id: string; seq: number }): [string, number] => [r.profile_id, r.seq]
       const history = new PageCursor((a) => (signal?.throwIfAborted(), this.repo.history(m, tenantId, ids, a, rows)), key, rows)
       const subs = new PageCursor((a) => (signal?.throwIfAborted(), this.repo.submissions(m, tenantId, ids, a, { limit: rows, text: header.include_text })), key, rows)
+      // Passages are the person's words: they travel with the text, never without it.
+      const passages = header.include_text
+        ? new PageCursor<PassageExport & { key: PassageExportKey }, PassageExportKey>((a) => (signal?.throwIfAborted(), this.repo.passages(m, tenantId, ids, a, rows)), (r) => r.key, rows)
+        : null
       for (const p of page) {
         yield p
         counts.profiles++
@@ -193,6 +225,12 @@ export class ExportService {
           subs.take()
           yield s
           counts.submissions++
+        }
+        for (let x = await passages?.peek(); x?.profile_id === p.profile_id; x = await passages!.peek()) {
+          passages!.take()
+          const { key: _, ...record } = x
+          yield record
+          counts.passages++
         }
       }
       if (page.length < pageSize) break
@@ -235,18 +273,31 @@ export class ExportService {
   async import(ctx: RequestContext, source: AsyncIterable<Buffer | Uint8Array | string>, o: ImportOptions): Promise<ImportResult> {
     const parseRecord = recordParser({ profiles: o.profiles, latest: Date.now() + IMPORT_BOUNDS.aheadMs })
     const input = stoppable(o.budget && this.opts.budget ? this.charged(source, this.opts.budget, o.budget, o.signal) : source, o.signal)
-    const result: ImportResult = { profiles: 0, history: 0, submissions: 0, submissionsKept: 0, embedded: 0 }
-    const seen = { profiles: 0, history: 0, submissions: 0 }
+    const result: ImportResult = { profiles: 0, history: 0, submissions: 0, submissionsKept: 0, embedded: 0, passages: 0, passagesKept: 0, passagesSkipped: 0 }
+    const seen = { profiles: 0, history: 0, submissions: 0, passages: 0 }
     let header: HeaderRecord | null = null
     let ended = false
     let current: string | null = null
     let historyOfCurrent = 0
-    const empty = () => ({ profiles: [] as ProfileExport[], history: [] as HistoryExport[], submissions: [] as SubmissionExport[], bytes: 0, keys: new Set<string>() })
+    let passagesOfCurrent = 0
+    // Passages turned off (PROFILER_PASSAGES_PER_SUBMISSION or _PER_PROFILE 0): their records are read and skipped.
+    const keepPassages = o.profiles.passagesPerSubmission > 0 && o.profiles.passagesPerProfile > 0
+    const empty = () => ({
+      profiles: [] as ProfileExport[],
+      history: [] as HistoryExport[],
+      submissions: [] as SubmissionExport[],
+      passages: [] as PassageExport[],
+      bytes: 0,
+      keys: new Set<string>(),
+    })
     let batch = empty()
-    const flush = async () => {
+    // Profiles given passages, kept to their limit once their records are over (not after every batch: a profile with
+    // thousands of passages would be sorted that many times).
+    const toPrune = new Set<string>()
+    const flush = async (final = false) => {
       const b = batch
       batch = empty()
-      if (!b.profiles.length && !b.history.length && !b.submissions.length) return
+      if (!b.profiles.length && !b.history.length && !b.submissions.length && !b.passages.length && !(final && toPrune.size)) return
       // What search reads of each profile (its words, its embedded text) grows with it: computed on a CPU thread, before
       // the transaction.
       const words = await this.cpu.words({ profiles: b.profiles.map((p) => ({ content: p as unknown as ProfileContent, summary: p.summary })) }, { signal: ctx.signal })
@@ -256,6 +307,17 @@ export class ExportService {
         const added = await this.repo.insertSubmissions(tx.manager, ctx.tenantId, b.submissions)
         result.submissions += added
         result.submissionsKept += b.submissions.length - added
+        // After the submissions they belong to; then the profiles keep their newest passages within the limit.
+        const p = await this.repo.insertPassages(tx.manager, ctx.tenantId, b.passages)
+        result.passages += p.added
+        result.passagesKept += p.matched - p.added
+        result.passagesSkipped += b.passages.length - p.matched
+        if (p.added) for (const x of b.passages) toPrune.add(x.profile_id)
+        for (const id of toPrune) {
+          if (!final && id === current) continue
+          await this.passageRows.prune(tx.manager, [[ctx.tenantId, id]], o.profiles.passagesPerProfile)
+          toPrune.delete(id)
+        }
         return v
       })
       result.profiles += b.profiles.length
@@ -264,7 +326,7 @@ export class ExportService {
       o.onProgress?.(result.profiles, header?.profiles ?? result.profiles)
     }
     const fail = async (n: number, message: string): Promise<never> => {
-      await flush() // what came before the bad line is good: keep it
+      await flush(true) // what came before the bad line is good: keep it
       throw invalid(
         `Line ${n}: ${message}. ${result.profiles} profile${result.profiles === 1 ? '' : 's'} before it were imported; ` +
           'importing is idempotent: correct the file and import it again',
@@ -295,11 +357,13 @@ export class ExportService {
           batch.keys.add(r.profile_id)
           current = r.profile_id
           historyOfCurrent = 0
+          passagesOfCurrent = 0
           seen.profiles++
           batch.profiles.push(r)
           break
         case 'history':
         case 'submission':
+        case 'passage':
           if (r.profile_id !== current) {
             return fail(n, `a ${r.type} record of profile ${r.profile_id} must follow that profile's record${current ? ` (it follows ${current}'s)` : ''}`)
           }
@@ -311,6 +375,23 @@ export class ExportService {
             batch.keys.add(`${r.profile_id}\n${r.seq}`)
             seen.history++
             batch.history.push(r)
+          } else if (r.type === 'passage') {
+            seen.passages++
+            if (!keepPassages) {
+              result.passagesSkipped++
+              break
+            }
+            if (r.position >= o.profiles.passagesPerSubmission) {
+              return fail(n, `passage record: position: must be below ${o.profiles.passagesPerSubmission} (PROFILER_PASSAGES_PER_SUBMISSION passages a submission)`)
+            }
+            if (++passagesOfCurrent > o.profiles.passagesPerProfile) {
+              return fail(n, `profile ${r.profile_id} has more than ${o.profiles.passagesPerProfile} passage records (PROFILER_PASSAGES_PER_PROFILE)`)
+            }
+            // One statement writes a batch's passages: a key it holds already goes in the next.
+            const k = `${r.submission_id}\n${r.position}`
+            if (batch.keys.has(k)) await flush()
+            batch.keys.add(k)
+            batch.passages.push(r)
           } else {
             const problem = typeof r.text === 'string' ? textProblem(r.text, r.input_type, o.maxDataBytes) : null
             if (problem) return fail(n, `submission record: ${problem}`)
@@ -319,18 +400,25 @@ export class ExportService {
           }
           break
         case 'end':
-          for (const k of ['profiles', 'history', 'submissions'] as const) {
-            if (r[k] !== seen[k]) return fail(n, `the end record counts ${r[k]} ${k} but the file has ${seen[k]}: records are missing`)
+          for (const k of ['profiles', 'history', 'submissions', 'passages'] as const) {
+            const counted = r[k] ?? 0 // an end record from before passages were exported counts none
+            if (counted !== seen[k]) return fail(n, `the end record counts ${counted} ${k} but the file has ${seen[k]}: records are missing`)
           }
           ended = true
           break
       }
       batch.bytes += text.length
-      if (batch.profiles.length + batch.history.length + batch.submissions.length >= IMPORT_BATCH || batch.bytes >= IMPORT_BATCH_BYTES) await flush()
+      if (
+        batch.profiles.length + batch.history.length + batch.submissions.length + batch.passages.length >= IMPORT_BATCH ||
+        batch.bytes >= IMPORT_BATCH_BYTES ||
+        batch.passages.length >= IMPORT_PASSAGE_BATCH
+      ) {
+        await flush()
+      }
     }
     if (!header) throw invalid('The input is empty: expected an export (JSON Lines, a header record first)')
     if (!ended) return fail(last + 1, 'the file ends without its end record: it was cut short')
-    await flush()
+    await flush(true)
     return result
   }
 

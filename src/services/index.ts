@@ -2,10 +2,12 @@ import type { AccountService } from './account.service.js'
 import type { AppSchemaService } from './app-schema.service.js'
 import type { RequestBudget } from './budget.js'
 import type { ExportService } from './export.service.js'
+import type { PassageService } from './passage.service.js'
 import type { ProcessingService } from './processing.service.js'
 import type { ProfileContextService } from './profile-context.service.js'
 import type { ProfileEditService } from './profile-edit.service.js'
 import type { ProfileService } from './profile.service.js'
+import type { ProvenanceService } from './provenance.service.js'
 import type { ReextractionService } from './reextraction.service.js'
 import type { SearchService } from './search.service.js'
 import type { SubmissionService } from './submission.service.js'
@@ -20,8 +22,12 @@ export interface Services {
   /** Forgetting a value, rolling back to a history entry. */
   edits: ProfileEditService
   search: SearchService
+  /** Why a profile says a value (its evidence passages), and deleting a submission's evidence (README "Provenance"). */
+  provenance: ProvenanceService
   /** A profile as compact text for an LLM prompt, under a token budget. */
   llmContext: ProfileContextService
+  /** A profile's evidence passages, paged. */
+  passages: PassageService
   processing: ProcessingService
   /** A profile rebuilt from its stored submissions with the current provider, as a diff first (README "Re-extraction"). */
   reextraction: ReextractionService

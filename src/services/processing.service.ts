@@ -14,6 +14,9 @@ import type { EventBus } from '../events/event-bus.js'
 import type { JobQueue, QueuedJob } from '../jobs/queue.js'
 import type { Metrics } from '../metrics/metrics.js'
 import { applyRound } from './worker/apply.js'
+import { hideForgotten, storePassages } from './worker/passages.js'
+import { ProvenanceRepository } from '../db/provenance.repository.js'
+import { PassageRepository } from '../db/passage.repository.js'
 import { claimRound } from './worker/claim.js'
 import { extractProfile, type Prepared } from './worker/extract.js'
 import { BatchTimeoutError, ShutdownError, withUsage, type Claimed, type ProcessingOptions, type WorkerDeps } from './worker/round.js'
@@ -32,6 +35,8 @@ import type { CpuPool } from './cpu/cpu.js'
  */
 export class ProcessingService {
   /** Rounds in flight, so that a shutdown can wait for them or make them give their leases back. */
+  private readonly passages = new PassageRepository()
+  private readonly provenance = new ProvenanceRepository()
   private readonly inflight = new Set<{ abort: AbortController; done: Promise<unknown> }>()
   private stopping = false
   /** What the use cases of a round (src/services/worker: claim, extract, apply, settle a failure) run on. */
@@ -194,6 +199,35 @@ export class ProcessingService {
       } else await fail(o.c, o.err)
     }
     if (!ready.length) return more
+    // What was said, stored ahead of the apply in small statements (src/services/worker/passages.ts), then what a
+    // forget took away hidden. The profile's values do not wait for their evidence; the submission's text is kept.
+    const evidenceLost = (r: { c: Claimed }, err: unknown) =>
+      this.log.warn({ tenantId: r.c.job.tenantId, profileId: r.c.job.profileId, err }, 'evidence passages not stored')
+    const keep = this.opts.limits.passagesPerProfile
+    try {
+      await storePassages(this.ds, this.passages, ready.map((r) => ({ job: r.c.job, passages: r.prepared.passages })), keep)
+    } catch (err) {
+      if (isConnectionError(err)) throw err
+      // Profile by profile, so that one that cannot be stored does not lose the others' evidence.
+      for (const r of ready) {
+        await storePassages(this.ds, this.passages, [{ job: r.c.job, passages: r.prepared.passages }], keep).catch((one: unknown) => {
+          if (isConnectionError(one)) throw one
+          evidenceLost(r, one)
+        })
+      }
+    }
+    for (const r of ready) {
+      try {
+        await hideForgotten(this.ds, this.provenance, r.c.job, {
+          forgotten: r.c.profile.internals.forgotten,
+          acceptedAt: r.c.submissions.map((s) => s.created_at),
+          language: r.c.profile.language,
+        })
+      } catch (err) {
+        if (isConnectionError(err)) throw err
+        evidenceLost(r, err)
+      }
+    }
     // The apply is one transaction for the round; each profile's trace shows it as its `publish`.
     const publishing = ready.map((r) => startSpan('publish', { parent: traces.get(r.c)!.ctx, attributes: { 'profiler.round_profiles': ready.length } }))
     // Batches a forget or rollback overtook went back to the queue: counted and traced as such, not as applied.

@@ -15,11 +15,15 @@ import { parseRequest } from '../domain/requests.js'
 import { checkProfileId } from '../domain/validation.js'
 import type { EventBus } from '../events/event-bus.js'
 import type { RequestContext } from './context.js'
+import { ProvenanceRepository } from '../db/provenance.repository.js'
+import { findSupport } from './provenance.service.js'
 
 /** Tries of an edit that keeps losing the race with the worker (or another edit) before it answers 409. */
 const ATTEMPTS = 3
 
 type Change = (state: ProfileState, now: string, m: EntityManager) => Promise<EditOutput>
+/** What an edit also does in its transaction once its history entry `seq` is written (`state`: the new state). */
+type AfterWrite = (m: EntityManager, seq: number, state: ProfileState) => Promise<void>
 
 /**
  * Changes of a profile asked for by a request rather than learnt from a submission: forgetting one value, rolling back
@@ -42,22 +46,38 @@ export class ProfileEditService {
     /** The new state, its diff and its words are computed on a CPU thread (a profile at the limits is large). */
     private readonly cpu: CpuPool,
     private readonly limits: ProfileLimits,
+    private readonly provenance: ProvenanceRepository = new ProvenanceRepository(),
   ) {
     this.uow = new UnitOfWork(ds, bus)
   }
 
-  /** Removes one value (body: section, value, category for interests); the profile after it. */
+  /**
+   * Removes one value (body: section, value, category for interests); the profile after it. In the same transaction,
+   * the evidence passages that state it (README "Provenance") are hidden from every context and search (hidden_by
+   * `forget:<seq>`), and the history entry records how many (`changes.passages_hidden`).
+   */
   async forget(ctx: RequestContext, profileId: string, body: unknown): Promise<ProfileRecord> {
     checkProfileId(profileId)
     const target = parseForgetTarget(body)
-    return this.edit(ctx, profileId, 'forget', async (state, now) => {
-      const r = await this.cpu.forget({ state, target, now }, { signal: ctx.signal })
-      if (!r) {
-        const where = target.category !== undefined ? `${target.section} (category ${target.category.slice(0, 80)})` : target.section
-        throw new DomainError('VALUE_NOT_FOUND', `Profile ${profileId} has no value '${target.value.slice(0, 200)}' in ${where}`)
-      }
-      return r
-    })
+    const hideEvidence: AfterWrite = async (m, seq, state) => {
+      const { supported } = await findSupport(m, this.provenance, ctx.tenantId, profileId, state.language, target)
+      const hidden = await this.provenance.hide(m, ctx.tenantId, profileId, supported.map((s) => s.passage), `forget:${seq}`)
+      await this.profiles.noteInHistory(m, ctx.tenantId, profileId, seq, { passages_hidden: hidden })
+    }
+    return this.edit(
+      ctx,
+      profileId,
+      'forget',
+      async (state, now) => {
+        const r = await this.cpu.forget({ state, target, now }, { signal: ctx.signal })
+        if (!r) {
+          const where = target.category !== undefined ? `${target.section} (category ${target.category.slice(0, 80)})` : target.section
+          throw new DomainError('VALUE_NOT_FOUND', `Profile ${profileId} has no value '${target.value.slice(0, 200)}' in ${where}`)
+        }
+        return r
+      },
+      hideEvidence,
+    )
   }
 
   /** Returns the profile to the state of history entry `to_seq` (body), as a new entry; the profile after it. */
@@ -75,7 +95,7 @@ export class ProfileEditService {
     })
   }
 
-  private async edit(ctx: RequestContext, profileId: string, kind: EditKind, change: Change): Promise<ProfileRecord> {
+  private async edit(ctx: RequestContext, profileId: string, kind: EditKind, change: Change, after?: AfterWrite): Promise<ProfileRecord> {
     const { tenantId } = ctx
     for (let attempt = 1; ; attempt++) {
       const p = await this.profiles.find(this.ds.manager, tenantId, profileId)
@@ -100,8 +120,10 @@ export class ProfileEditService {
           inputType: kind,
           json: out.json,
         })
-        if (r) tx.raise('profileStatusChanged', { tenantId, profileId, status: r.status, at: now, seq: r.eventSeq })
-        return r !== null
+        if (!r) return false
+        await after?.(tx.manager, r.seq, state)
+        tx.raise('profileStatusChanged', { tenantId, profileId, status: r.status, at: now, seq: r.eventSeq })
+        return true
       })
       if (written) {
         const after = await this.profiles.findWithHistory(tenantId, profileId)

@@ -64,7 +64,7 @@ export class RateLimiter {
   constructor(private readonly opts: RateLimiterOptions) {
     this.now = opts.now ?? Date.now
     if (opts.store) {
-      this.timer = setInterval(() => void this.sync(), opts.syncMs ?? 250)
+      this.timer = setInterval(() => void (this.syncing ?? this.sync()), opts.syncMs ?? 250)
       this.timer.unref()
     }
   }
@@ -134,10 +134,14 @@ export class RateLimiter {
     return { allowed, limit, remaining: Math.max(0, Math.floor(limit - used)), resetSeconds: Math.max(1, Math.ceil(reset)) }
   }
 
-  /** Exchanges counts with the shared store (one statement for every active key). */
+  /**
+   * Exchanges counts with the shared store (one statement for every active key). What was counted before the call is
+   * sent when it returns: an exchange already under way started earlier, so it is awaited and another one follows.
+   */
   async sync(): Promise<void> {
     const store = this.opts.store
-    if (!store || this.syncing) return this.syncing
+    if (!store) return
+    while (this.syncing) await this.syncing
     const now = this.now()
     const rows = this.stale.splice(0)
     const sent = new Map<string, number>()
@@ -189,7 +193,6 @@ export class RateLimiter {
 
   async close(): Promise<void> {
     clearInterval(this.timer)
-    await this.syncing
     await this.sync()
   }
 }

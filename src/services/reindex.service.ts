@@ -2,8 +2,11 @@ import type { DataSource } from 'typeorm'
 import { profileText } from '../ai/profile-text.js'
 import type { AiProviders } from '../ai/types.js'
 import { embeddingDimension } from '../db/database.js'
-import { EmbeddingRepository } from '../db/embedding.repository.js'
+import { EmbeddingRepository, PassageIndexRepository } from '../db/embedding.repository.js'
+import { PassageRepository } from '../db/passage.repository.js'
+import { buildPassages } from '../ai/passages.js'
 import { profileLexemes } from '../domain/lexical.js'
+import { DEFAULT_PASSAGE_LIMITS, passageEmbedText, textSearchConfig, type PassageLimits } from '../domain/passages.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
 
 export interface ReindexOptions {
@@ -21,11 +24,15 @@ export interface ReindexOptions {
  */
 export class ReindexService {
   private readonly repo = new EmbeddingRepository()
+  private readonly passageIndex = new PassageIndexRepository()
+  private readonly passageRows = new PassageRepository()
   private readonly uow: UnitOfWork
 
   constructor(
     private readonly ds: DataSource,
     private readonly ai: AiProviders,
+    /** PROFILER_PASSAGES_PER_SUBMISSION and _PER_PROFILE: rebuilt passages keep them as the worker's do. */
+    private readonly passageLimits: PassageLimits = DEFAULT_PASSAGE_LIMITS,
   ) {
     this.uow = new UnitOfWork(ds)
   }
@@ -74,6 +81,78 @@ export class ReindexService {
       onProgress(done, total)
       const last = records[records.length - 1]!
       after = [last.tenant_id, last.profile_id]
+    }
+    return done
+  }
+
+  /**
+   * Evidence passages for the applied submissions that have text and none (README "Evidence passages"): imported from
+   * an export made before passages were exported, or applied before passages existed. Built as the worker builds them,
+   * stored without vectors (embedPassages embeds them), the profile then keeping its newest within its limit. A profile
+   * that has its limit's worth already is left alone (what would be rebuilt is older than what it keeps). Resumable:
+   * a submission with passages is not looked at again. Returns how many submissions got passages, and how many.
+   */
+  async rebuildPassages(onProgress: (done: number, total: number) => void, opts: { batch?: number } = {}): Promise<{ submissions: number; passages: number }> {
+    const out = { submissions: 0, passages: 0 }
+    const { perSubmission, perProfile } = this.passageLimits
+    if (perSubmission <= 0 || perProfile <= 0) return out
+    const m = this.ds.manager
+    const total = await this.passageIndex.passlessCount(m)
+    let done = 0
+    let after: [string, string] = ['', '00000000-0000-0000-0000-000000000000']
+    onProgress(0, total)
+    for (;;) {
+      const subs = await this.passageIndex.passlessBatch(m, { after, limit: opts.batch ?? 50 })
+      if (!subs.length) break
+      const full = new Set<string>()
+      for (const tenantId of new Set(subs.map((s) => s.tenant_id))) {
+        const counts = await this.passageIndex.counts(m, tenantId, [...new Set(subs.filter((s) => s.tenant_id === tenantId).map((s) => s.profile_id))])
+        for (const [profileId, n] of counts) if (n >= perProfile) full.add(`${tenantId}\n${profileId}`)
+      }
+      const touched = new Map<string, [string, string]>()
+      for (const s of subs) {
+        if (full.has(`${s.tenant_id}\n${s.profile_id}`)) continue
+        const { passages } = buildPassages({ input_type: s.input_type, data: s.data, occurredAt: s.occurred_at }, { perSubmission })
+        const n = await this.passageIndex.insertRebuilt(m, s.tenant_id, s.id, textSearchConfig(s.language), passages)
+        if (!n) continue
+        out.submissions++
+        out.passages += n
+        touched.set(`${s.tenant_id}\n${s.profile_id}`, [s.tenant_id, s.profile_id])
+      }
+      await this.passageRows.prune(m, [...touched.values()], perProfile)
+      done += subs.length
+      onProgress(done, Math.max(done, total))
+      const last = subs[subs.length - 1]!
+      after = [last.tenant_id, last.id]
+    }
+    return out
+  }
+
+  /**
+   * Embeds the visible passages without a vector of the configured model (every visible one with `all`): imported and
+   * rebuilt ones, or all of them after a change of model. Until then a passage is found by its words only. Batch by
+   * batch, one embedding request each; resumable. Returns how many were embedded.
+   */
+  async embedPassages(onProgress: (done: number, total: number) => void, opts: { all?: boolean; batch?: number } = {}): Promise<number> {
+    const m = this.ds.manager
+    const pending = { all: !!opts.all, model: this.ai.embedder.model }
+    const total = await this.passageIndex.pendingCount(m, pending)
+    let done = 0
+    let after: [string, string, number] = ['', '00000000-0000-0000-0000-000000000000', -1]
+    onProgress(0, total)
+    for (;;) {
+      const rows = await this.passageIndex.pendingBatch(m, { ...pending, after, limit: opts.batch ?? 50 })
+      if (!rows.length) break
+      const { vectors } = await this.ai.embedder.embed(rows.map(passageEmbedText))
+      await this.passageIndex.storeVectors(
+        m,
+        rows.map((r, i) => ({ tenantId: r.tenant_id, submissionId: r.submission_id, position: r.position, vector: vectors[i]! })),
+        pending.model,
+      )
+      done += rows.length
+      onProgress(done, Math.max(done, total))
+      const last = rows[rows.length - 1]!
+      after = [last.tenant_id, last.submission_id, last.position]
     }
     return done
   }

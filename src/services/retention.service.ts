@@ -55,10 +55,12 @@ export class RetentionService {
   }
 
   private async dropTexts(result: SweepResult) {
-    const m = this.ds.manager
-    for (const app of await this.repo.textDroppingApps(m)) {
+    for (const app of await this.repo.textDroppingApps(this.ds.manager)) {
       let n = 0
-      for (let k = this.opts.batch; k === this.opts.batch; n += k) k = await this.repo.dropText(m, app.tenantId, app.appId, app.days, this.opts.batch)
+      // Each batch in a transaction of its own: the texts and their passages go together.
+      for (let k = this.opts.batch; k === this.opts.batch; n += k) {
+        k = await this.ds.transaction((tx) => this.repo.dropText(tx, app.tenantId, app.appId, app.days, this.opts.batch))
+      }
       if (!n) continue
       result.textDropped.push({ tenantId: app.tenantId, appId: app.appId, submissions: n })
       this.log.info({ tenantId: app.tenantId, appId: app.appId, submissions: n, days: app.days }, 'retention: dropped submission text')

@@ -4,7 +4,8 @@ import type { ProfileRecord } from '../db/profile.repository.js'
 import { SearchRepository, type PageHit, type ReadShape } from '../db/search.repository.js'
 import type { Statements } from '../db/statements.js'
 import { DomainError } from '../domain/errors.js'
-import { lexicalVectorFloor, queryTerms, rankHybrid, termsQuery } from '../domain/lexical.js'
+import { LargeMemo, Pacer } from './pacer.js'
+import { everyWord, lexicalThresholds, queryTerms, rankHybrid, termsQuery, termWords } from '../domain/lexical.js'
 import { checkStorable } from '../domain/validation.js'
 import { parseRequest, searchParamsSchema } from '../domain/requests.js'
 import type { RequestBudget } from './budget.js'
@@ -106,6 +107,9 @@ export class SearchService {
   private readonly chargeUnitBytes: number
   readonly wholeMaxBytes: number
   private readonly largeReads = new Pacer()
+  /** Hybrid searches of a tenant with more than PACED_TENANT_PASSAGES evidence passages run one at a time, paced (per tenant). */
+  private readonly passageSearches = new Map<string, Pacer>()
+  private readonly tenantsLarge = new LargeMemo(10_000, 1000)
 
   constructor(
     private readonly ds: DataSource,
@@ -217,6 +221,17 @@ export class SearchService {
     return plan
   }
 
+  /** The tenant's pacer of hybrid searches (one per tenant, so that large tenants do not wait for each other; at most 1,000 kept). */
+  private pacerOf(tenantId: string): Pacer {
+    let pacer = this.passageSearches.get(tenantId)
+    if (!pacer) {
+      pacer = new Pacer()
+      this.passageSearches.set(tenantId, pacer)
+      if (this.passageSearches.size > 1000) this.passageSearches.delete(this.passageSearches.keys().next().value!)
+    }
+    return pacer
+  }
+
   private async page(ctx: RequestContext, p: ReturnType<SearchService['validate']>): Promise<{ total: number; hits: SearchHit[] }> {
     const filter = { tenantId: ctx.tenantId, filterBy: p.filterBy, filterValue: p.filterValue }
     const offset = (p.page - 1) * p.pageSize
@@ -237,42 +252,38 @@ export class SearchService {
       return { total: found.total, hits: found.hits.map((h) => ({ ...h, similarityScore: round2(cal.toScore(h.similarity!)) })) }
     }
     // Hybrid: a profile passes on its vector score, or on its hybrid score when it holds every query term.
-    const { total, candidates, bytes } = await this.repo.hybridCandidates(this.ds.manager, {
+    const query = p.query
+    const every = everyWord(query)
+    // A tenant with many evidence passages: its statements read up to SEARCH_PASSAGE_SCAN matching ones and the GIN
+    // index's matches of the words (these grow with the tenant), so its hybrid searches are paced (as contexts of a large
+    // profile are): on the embedded database's one session, a burst of them cannot queue ahead of every other request.
+    const large = await this.tenantsLarge.isLarge(ctx.tenantId, () =>
+      this.repo.passagesUpTo(this.ds.manager, ctx.tenantId, PACED_TENANT_PASSAGES + 1).then((n) => n > PACED_TENANT_PASSAGES),
+    )
+    const paced = <T>(fn: () => Promise<T>): Promise<T> => (large ? this.pacerOf(ctx.tenantId).run(() => (ctx.signal?.throwIfAborted(), fn())) : fn())
+    const { total, candidates, bytes } = await paced(() => this.repo.hybridCandidates(this.ds.manager, {
       ...filter,
       vector: vectors[0]!,
       maxDistance: 1 - cal.toCosine(p.sensitivity),
-      lexicalMaxDistance: 1 - cal.toCosine(lexicalVectorFloor(p.sensitivity)),
+      lexicalMaxDistance: lexicalThresholds(p.sensitivity, every.length, (s) => cal.toCosine(s)),
       terms: termsQuery(terms),
+      words: termWords(query, terms),
+      every,
+      required: terms.length,
       model: this.embedder.model,
       limit: offset + p.pageSize,
-    })
-    const page = rankHybrid(candidates, (c) => cal.toScore(c), offset, p.pageSize)
+    }))
+    const page = rankHybrid(candidates, (c) => cal.toScore(c), offset, p.pageSize, every.length, terms.length)
     return { total, hits: page.map((h) => ({ profileId: h.profileId, bytes: bytes.get(h.profileId) ?? 0, similarity: h.similarity, similarityScore: round2(h.score) })) }
   }
 }
 
+/** A tenant with more evidence passages than this has its hybrid searches paced (see page). */
+export const PACED_TENANT_PASSAGES = 2000
+
 /** Chunks above this much content (a chunk that costs more than one operation) are paced (see read). */
 const LARGE_CHUNK_BYTES = 256 * 1024
 
-/**
- * One task at a time, first come first served, and each keeps the turn after it is done for as long again as it took
- * (at most a second): such tasks take about half of the process's time at most, whatever their number, leaving the
- * rest to other requests. The caller has its result at once; the next task waits out the pause.
- */
-class Pacer {
-  private tail: Promise<void> = Promise.resolve()
-
-  run<T>(fn: () => Promise<T>): Promise<T> {
-    let began = 0
-    const result = this.tail.then(() => {
-      began = performance.now()
-      return fn()
-    })
-    const pause = () => new Promise<void>((r) => setTimeout(r, Math.min(performance.now() - began, 1000)))
-    this.tail = result.then(pause, pause)
-    return result
-  }
-}
 
 const round2 = (n: number) => Math.round(n * 100) / 100
 const fmt = (n: number) => n.toLocaleString('en-US')

@@ -105,6 +105,20 @@ describe.skipIf(!executable || serverPass)('dashboard in headless Chromium', () 
     await expect.poll(async () => page.locator('main').innerText()).toMatch(/nurse/i)
     await shot(page, 'profile')
 
+    // "Why?" beside a value: the passage that supports it, dated, linking to its submission's row
+    const submissionId = ((await posted.json()) as { id: string }).id
+    const whyLisbon = page.getByRole('button', { name: 'Why Lisbon? What supports it' })
+    await whyLisbon.click()
+    const why = page.getByRole('region', { name: 'What supports Lisbon' })
+    await expect.poll(async () => why.innerText(), { timeout: 10_000 }).toMatch(/I live in Lisbon\./)
+    expect(await whyLisbon.getAttribute('aria-expanded')).toBe('true')
+    expect(await why.locator('time').count()).toBe(1)
+    await why.getByTestId('why-submission').click()
+    await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('data-submission'))).toBe(submissionId)
+    await shot(page, 'profile-why')
+    await whyLisbon.click()
+    await expect.poll(async () => why.isHidden()).toBe(true)
+
     // the "Context for an LLM" panel: a budget and a query give the text and its exact token count
     const panel = page.getByRole('region', { name: 'Context for an LLM' })
     await panel.getByLabel('Token budget').fill('0')
@@ -211,7 +225,9 @@ describe.skipIf(!executable || serverPass)('dashboard in headless Chromium', () 
     await audit('profiles, with results')
     await page.getByRole('link', { name: 'ada' }).first().click()
     await expect.poll(async () => (await page.getByTestId('profile-status').textContent())?.trim(), { timeout: 20_000 }).toBe('ready')
-    await audit('profile')
+    await page.getByRole('button', { name: 'Why chess? What supports it' }).click()
+    await expect.poll(async () => page.getByRole('region', { name: 'What supports chess' }).innerText(), { timeout: 10_000 }).toMatch(/I love chess/)
+    await audit('profile, with a value\'s evidence open')
     await page.getByRole('link', { name: 'Account', exact: true }).click()
     await page.getByLabel('Current password').waitFor()
     await audit('account')
@@ -325,6 +341,37 @@ describe.skipIf(!executable || serverPass)('dashboard profile page: live arrival
     expect(await page.evaluate(() => (globalThis as any).__noReload as boolean | undefined)).toBe(true)
     expect(failures).toEqual([])
   }, 120_000)
+
+  it('a scalar that changed shows its past values beside it, with their windows, in the fields and the history; one can be removed', async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage()
+    const failures: string[] = []
+    page.on('pageerror', (e) => failures.push(`pageerror: ${e.message}`))
+    page.on('console', (m) => m.type() === 'error' && failures.push(`console: ${m.text()}`))
+    await page.goto(`${svc.url}/dashboard#/signup`)
+    await page.getByLabel('Email').fill('past@example.com')
+    await page.getByLabel('Password').fill('a long enough password')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByLabel('App name').fill('Past')
+    await page.getByRole('button', { name: 'Create app' }).click()
+    const key = (await page.getByTestId('new-api-key').textContent())!.trim()
+    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+    for (const [data, occurred_at] of [['I live in Lisbon.', '2019-06-01'], ['I moved to Porto.', '2025-03-10']]) {
+      expect((await fetch(`${svc.url}/v1/profile/past-1`, { method: 'POST', headers: auth, body: JSON.stringify({ data, occurred_at }) })).status).toBe(202)
+      await expect.poll(async () => ((await (await fetch(`${svc.url}/v1/profile/past-1`, { headers: auth })).json()) as any).profile?.status, { timeout: 20_000 }).toBe('ready')
+    }
+    await page.goto(`${svc.url}/dashboard#/profiles/past-1`)
+    const core = page.locator('[data-section="core-info"]')
+    await expect.poll(async () => core.innerText()).toMatch(/Porto/)
+    expect(await core.getByTestId('past-values').innerText()).toMatch(/^before: Lisbon, Jun 2019 – Mar 2025/)
+    const history = page.locator('[data-section="history"]')
+    expect(await history.innerText()).toMatch(/replaced\.core_info\.location: Lisbon[\s\S]*Jun 2019 – Mar 2025/)
+    await shot(page, 'profile-past-values')
+    await core.getByRole('button', { name: 'Remove Lisbon from core_info.location' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove', exact: true }).click()
+    await expect.poll(async () => core.getByTestId('past-values').count()).toBe(0)
+    expect(await core.innerText()).toMatch(/Porto/)
+    expect(failures).toEqual([])
+  }, 60_000)
 
   it('a history entry nested thousands of levels deep (written to the database) renders: paths, then compact JSON text', async () => {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage()

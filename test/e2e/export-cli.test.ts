@@ -56,7 +56,8 @@ describe('CLI export and import (real processes)', () => {
     expect(back[0]).toMatchObject({ type: 'header', tenant: { name: 'src' }, include_text: true, profiles: 3 })
     // What went in comes out (the submissions' sequence numbers are the database's own; an export gives each
     // submission its event time, which is the acceptance time when none was given).
-    const strip = (r: any) => (r.type === 'submission' ? { ...r, seq: 0, occurred_at: r.occurred_at ?? r.created_at } : r)
+    // The file had no passages (an older export): the end record says so.
+    const strip = (r: any) => (r.type === 'submission' ? { ...r, seq: 0, occurred_at: r.occurred_at ?? r.created_at } : r.type === 'end' ? { ...r, passages: r.passages ?? 0 } : r)
     expect(back.slice(1).map(strip)).toEqual(records.slice(1).map(strip))
 
     await cli('tenant', 'create', 'dst')
@@ -64,6 +65,14 @@ describe('CLI export and import (real processes)', () => {
     expect(JSON.parse(restored.stdout)).toMatchObject({ profiles: 3, submissions: 3, embedded: 3 })
     const again = await cli('import', out, '--tenant', 'dst', '--json')
     expect(JSON.parse(again.stdout)).toMatchObject({ profiles: 3, submissions: 0, submissions_kept: 3 })
+
+    // The reindex gives the imported submissions (of both tenants) the evidence passages the file did not carry, embedded.
+    const reindexed = await cli('reindex')
+    expect(reindexed.stdout).toMatch(/Rebuilt 6 passages of 6 submissions; embedded 6 passages\./)
+    const withPassages = await cli('export', '--tenant', 'dst', '--include-text', '--json')
+    const lines = withPassages.stdout.trim().split('\n')
+    expect(lines.filter((l) => l.startsWith('{"type":"passage"')).map((l) => JSON.parse(l).text).sort()).toEqual(ids.map((id) => `I am ${id} and I like sailing.`).sort())
+    expect(JSON.parse(withPassages.stderr.slice(withPassages.stderr.indexOf('{')))).toMatchObject({ passages: 3 })
 
     // A file cut short: exit 1 with the line at fault.
     fs.writeFileSync(input, records.slice(0, -1).map((r) => JSON.stringify(r)).join('\n') + '\n')

@@ -95,7 +95,7 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     // 3 basics + 10 interests + 2 traits + 2 preferences + 2 memories; the name is the header.
     expect(all.facts_total).toBe(19)
     expect(all.text).toContain('- Lives in Lagos')
-    expect(all.text).toContain('- 2024-05-01: Ran the Lagos marathon')
+    expect(all.text).toContain('- 1 May 2024: Ran the Lagos marathon')
     expect(all.text).toContain('- Avoid talking about: politics')
     // Most confident first: the age (a bare structured value: 1.0) opens the text; then the top trait (0.97); jazz
     // (0.6) after football (0.95); sections in the order of their best fact.

@@ -5,17 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
-import { openaiEnv, startOpenAIServer, type OpenAIServer } from '../support/openai-server.js'
+import { openaiService } from '../support/openai-service.js'
+import { post } from '../support/submit.js'
 import { waitFor } from '../support/wait.js'
 
 const DAY = 86_400_000
 const isoDaysAgo = (n: number) => new Date(Date.now() - n * DAY).toISOString()
-
-async function post(api: Client, id: string, body: unknown, headers?: Record<string, string>): Promise<string> {
-  const res = await api.post(id, body, headers)
-  expect(res.status, await res.clone().text()).toBe(202)
-  return ((await res.json()) as { id: string }).id
-}
 
 async function refused(api: Client, id: string, body: unknown): Promise<string> {
   const res = await api.post(id, body)
@@ -217,34 +212,22 @@ describe('event time (local provider)', () => {
 })
 
 describe('event time (openai provider against the fake server)', () => {
-  let oa: OpenAIServer
-  let svc: TestService
-  let api: Client
-
-  beforeAll(async () => {
-    // The model's own clock is years off: only the date the request gives can date "yesterday" right.
-    oa = await startOpenAIServer({ now: () => new Date('2020-06-15T12:00:00Z') })
-    svc = await startService({ env: openaiEnv(oa) })
-    api = client(svc.url, svc.key)
-  })
-  afterAll(async () => {
-    await svc?.close()
-    await oa?.close()
-  })
+  // The model's own clock is years off: only the date the request gives can date "yesterday" right.
+  const ai = openaiService({ now: () => new Date('2020-06-15T12:00:00Z') })
 
   it('sends the date of occurred_at, and "yesterday" is dated from it', async () => {
-    await post(api, 'graduate', { data: 'Yesterday I graduated from college.', occurred_at: '2023-05-08' })
-    const p = await api.waitReady('graduate')
-    const [req] = oa.chatRequests().filter((r) => r.batch?.texts.some((t) => t.includes('graduated')))
+    await post(ai.api, 'graduate', { data: 'Yesterday I graduated from college.', occurred_at: '2023-05-08' })
+    const p = await ai.api.waitReady('graduate')
+    const [req] = ai.oa.chatRequests().filter((r) => r.batch?.texts.some((t) => t.includes('graduated')))
     expect(JSON.parse(req!.body.messages[1].content).date).toBe('2023-05-08')
     expect(p.memories).toEqual([expect.objectContaining({ event: 'graduated from college', date: '2023-05-07' })])
   })
 
   it('back-filling an old conversation does not overwrite what the person said last week', async () => {
-    await post(api, 'backfill', { data: 'I live in Porto.', occurred_at: isoDaysAgo(7) })
-    expect((await api.waitReady('backfill')).core_info.location.value).toBe('Porto')
-    const lisbon = await post(api, 'backfill', { data: 'I live in Lisbon.', occurred_at: isoDaysAgo(365) })
-    await waitFor('the back-filled submission to be applied', () => submission(svc, lisbon), { until: (s) => s.status === 'DONE' })
-    expect((await api.waitReady('backfill')).core_info.location.value).toBe('Porto')
+    await post(ai.api, 'backfill', { data: 'I live in Porto.', occurred_at: isoDaysAgo(7) })
+    expect((await ai.api.waitReady('backfill')).core_info.location.value).toBe('Porto')
+    const lisbon = await post(ai.api, 'backfill', { data: 'I live in Lisbon.', occurred_at: isoDaysAgo(365) })
+    await waitFor('the back-filled submission to be applied', () => submission(ai.svc, lisbon), { until: (s) => s.status === 'DONE' })
+    expect((await ai.api.waitReady('backfill')).core_info.location.value).toBe('Porto')
   })
 })

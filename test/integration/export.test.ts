@@ -44,6 +44,10 @@ describe('export and import', () => {
         `SELECT id, profile_id, input_type, status, attempts, error, created_at, finished_at, usage, data IS NULL AS no_text FROM submissions WHERE tenant_id = $1 ORDER BY seq`,
         [tenantId],
       ),
+      passages: await ds.query(
+        `SELECT profile_id, submission_id, position, speaker, prompt, text, occurred_at, language::text, hidden_at, hidden_by FROM passages WHERE tenant_id = $1 ORDER BY 1, 2, 3`,
+        [tenantId],
+      ),
     }
   }
 
@@ -72,7 +76,9 @@ describe('export and import', () => {
     const recs = parse(r.text)
     expect(recs[0]).toMatchObject({ type: 'header', format: 'profiler-export', version: 1, tenant: { id: tenantA, name: 'default' }, profile_id: null, include_text: false, profiles: 3 })
     const end = recs[recs.length - 1]
-    expect(end).toEqual({ type: 'end', profiles: 3, history: recs.filter((x) => x.type === 'history').length, submissions: 5 })
+    expect(end).toEqual({ type: 'end', profiles: 3, history: recs.filter((x) => x.type === 'history').length, submissions: 5, passages: 0 })
+    // The evidence passages are the person's words: they travel with the text only.
+    expect(recs.some((x) => x.type === 'passage')).toBe(false)
     expect(recs.filter((x) => x.type === 'profile').map((x) => x.profile_id).sort()).toEqual(Object.keys(texts).sort())
     // Each profile's records follow it.
     let current = ''
@@ -91,6 +97,9 @@ describe('export and import', () => {
 
     const withText = parse((await exportOf(aKey, '?include_text=true')).text)
     expect(withText.filter((x) => x.type === 'submission').map((s) => s.text).sort()).toEqual(Object.values(texts).flat().sort())
+    const passages = withText.filter((x) => x.type === 'passage')
+    expect(passages.length).toBeGreaterThanOrEqual(5)
+    expect(withText.at(-1)).toMatchObject({ type: 'end', passages: passages.length })
 
     const one = parse((await exportOf(aKey, '?profile_id=cy%3A42')).text)
     expect(one.map((x) => x.type)).toEqual(['header', 'profile', ...one.slice(2, -1).map((x) => x.type), 'end'])
@@ -102,13 +111,14 @@ describe('export and import', () => {
     const ctx = { tenantId: tenantA, appId: 't', requestId: 't' }
     const collect = async (s: ExportService) => {
       const out: any[] = []
-      for await (const r of (await s.open(ctx)).records) out.push(r.type === 'header' ? { ...r, exported_at: '' } : r)
+      for await (const r of (await s.open(ctx, { includeText: true })).records) out.push(r.type === 'header' ? { ...r, exported_at: '' } : r)
       return out
     }
     const small = await collect(new ExportService(svc.profiler.db.dataSource, { profilesPerPage: 1, rowsPerPage: 1 }))
     const big = await collect(new ExportService(svc.profiler.db.dataSource, { profilesPerPage: 1000, rowsPerPage: 1000 }))
     expect(small).toEqual(big)
     expect(small.length).toBeGreaterThan(10)
+    expect(small.filter((r) => r.type === 'passage').length).toBeGreaterThanOrEqual(5)
   })
 
   it('refuses bad export parameters and unknown profiles', async () => {
@@ -122,10 +132,14 @@ describe('export and import', () => {
   it("restores a tenant's export into another tenant, re-embedded, and a second import changes nothing", async () => {
     const file = (await exportOf(aKey, '?include_text=true')).text
     const first = await importInto(bKey, file)
-    expect(first).toEqual({ status: 200, body: { profiles: 3, history: expect.any(Number), submissions: 5, submissions_kept: 0, embedded: 3 } })
+    const passages = parse(file).filter((x) => x.type === 'passage').length
+    expect(first).toEqual({
+      status: 200,
+      body: { profiles: 3, history: expect.any(Number), submissions: 5, submissions_kept: 0, embedded: 3, passages, passages_kept: 0, passages_skipped: 0 },
+    })
     const before = await state(tenantB)
     const again = await importInto(bKey, file)
-    expect(again.body).toMatchObject({ profiles: 3, submissions: 0, submissions_kept: 5 })
+    expect(again.body).toMatchObject({ profiles: 3, submissions: 0, submissions_kept: 5, passages: 0, passages_kept: passages })
     expect(await state(tenantB)).toEqual(before)
 
     // What B holds now is what A holds (but for B's own profile), and it is searchable.
@@ -133,6 +147,7 @@ describe('export and import', () => {
     expect(sb.profiles.filter((p: any) => p.profile_id !== 'b-only')).toEqual(sa.profiles)
     expect(sb.history.filter((h: any) => h.profile_id !== 'b-only')).toEqual(sa.history)
     expect(sb.submissions.filter((s: any) => s.profile_id !== 'b-only').map((s: any) => s.id)).toEqual(sa.submissions.map((s: any) => s.id))
+    expect(sb.passages.filter((p: any) => p.profile_id !== 'b-only')).toEqual(sa.passages)
     const restored = await b.profile('ada@example.com')
     const original = await a.profile('ada@example.com')
     expect({ ...restored, tenant_id: '' }).toEqual({ ...original, tenant_id: '' })
@@ -171,7 +186,7 @@ describe('export and import', () => {
     const body = ndjson(recs)
     expect(Buffer.byteLength(body)).toBeGreaterThan(svc.profiler.config.limits.maxBodyBytes)
     const r = await importInto(aKey, body)
-    expect(r).toEqual({ status: 200, body: { profiles: n, history: n, submissions: n, submissions_kept: 0, embedded: n } })
+    expect(r).toEqual({ status: 200, body: { profiles: n, history: n, submissions: n, submissions_kept: 0, embedded: n, passages: 0, passages_kept: 0, passages_skipped: 0 } })
     expect((await a.profile('bulk-399')).core_info.name.value).toBe('Person 399')
   })
 

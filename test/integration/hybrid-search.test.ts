@@ -2,7 +2,7 @@
 // the whole service, on the database of the run (embedded PGlite, or PostgreSQL with DATABASE_URL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openCli } from '../../src/app.js'
-import { LEXICAL_SCORE } from '../../src/domain/lexical.js'
+import { COVER_SCORE, everyWord, LEXICAL_SCORE, queryTerms } from '../../src/domain/lexical.js'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, testConfig, type Client, type TestService } from '../support/harness.js'
 
@@ -45,11 +45,12 @@ describe('hybrid search: the vector and the words', () => {
       const r = await api.search({ query })
       expect(ids(r), query).toEqual(['wide'])
       expect(r.total).toBe(1)
-      // At least the lexical score; and its own vector score, 100 - (100 - score) * 100 / (100 - LEXICAL_SCORE), is below
-      // 63: the vector alone would not have returned it.
+      // At least the lexical score; and its own vector score, 100 - (100 - score) * 100 / (100 - lex), is below 63: the
+      // vector alone would not have returned it. The profile has no passages (structured data), so its cover is its terms.
       const s = r.profiles[0].similarityScore
+      const lex = LEXICAL_SCORE + (COVER_SCORE * queryTerms(query).length) / everyWord(query).length
       expect(s).toBeGreaterThanOrEqual(LEXICAL_SCORE)
-      expect(100 - ((100 - s) * 100) / (100 - LEXICAL_SCORE)).toBeLessThan(63)
+      expect(100 - ((100 - s) * 100) / (100 - lex)).toBeLessThan(63)
     }
     // Stemmed and folded on both sides; names in any script match as written.
     expect(ids(await api.search({ query: 'has a pet turtle' }))).toEqual(['turtle'])
@@ -66,7 +67,9 @@ describe('hybrid search: the vector and the words', () => {
       expect(ids(r), `sensitivity ${s}`).toEqual(expected)
       expect(r.total).toBe(expected.length)
     }
-    expect((await api.search({ query: 'harpsichord', sensitivity: 95 })).total).toBe(0)
+    // Every word of this query is held, so the lexical score is LEXICAL_SCORE + COVER_SCORE: above it the vector decides.
+    expect((await api.search({ query: 'harpsichord', sensitivity: 100 })).total).toBe(0)
+    expect((await api.search({ query: 'likes harpsichord', sensitivity: 95 })).total).toBe(0)
   })
 
   it('unrelated queries still return nothing; a frame word alone does not match ("has a pet axolotl" vs a turtle owner)', async () => {

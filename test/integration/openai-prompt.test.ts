@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { post } from '../support/submit.js'
 import { openaiEnv, startOpenAIServer, type OpenAIServer, type RecordedRequest } from '../support/openai-server.js'
 
 // What the model is given and what is kept of its answer (issue 23, finding 8), through the running service against the
@@ -8,12 +9,6 @@ import { openaiEnv, startOpenAIServer, type OpenAIServer, type RecordedRequest }
 
 const interests = (p: any): string[] => Object.values(p.interests ?? {}).flat().map((v: any) => v.value)
 const submission = (r: RecordedRequest, i = 0) => JSON.parse(r.body.messages[1].content).submissions[i]
-
-async function post(api: Client, id: string, body: unknown): Promise<string> {
-  const res = await api.post(id, body)
-  expect(res.status, await res.clone().text()).toBe(202)
-  return ((await res.json()) as { id: string }).id
-}
 
 describe('the openai provider: what the model reads and what is kept', () => {
   let oa: OpenAIServer

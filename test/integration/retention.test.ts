@@ -22,10 +22,12 @@ describe('retention policies', () => {
     await ds.query(`UPDATE submissions SET created_at = ${at}, started_at = ${at}, finished_at = ${at} WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
   }
   const texts = async (tenantId: string, profileId: string) =>
-    svc.profiler.db.dataSource.query(`SELECT data, extraction IS NOT NULL AS provenance, status FROM submissions WHERE tenant_id = $1 AND profile_id = $2 ORDER BY seq`, [
-      tenantId,
-      profileId,
-    ])
+    svc.profiler.db.dataSource.query(
+      `SELECT data, extraction IS NOT NULL AS provenance, status,
+              (SELECT count(*)::int FROM passages p WHERE p.tenant_id = s.tenant_id AND p.submission_id = s.id) AS passages
+         FROM submissions s WHERE tenant_id = $1 AND profile_id = $2 ORDER BY seq`,
+      [tenantId, profileId],
+    )
 
   beforeAll(async () => {
     svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_RETENTION_SWEEP_SECONDS: '0', PROFILER_RETENTION_BATCH: '2' } })
@@ -57,6 +59,8 @@ describe('retention policies', () => {
     ]
     for (const [api, id, data] of writes) expect((await api.post(id, { data })).status).toBe(202)
     for (const [api, id] of writes) await api.waitReady(id, 90_000)
+    // Each text left an evidence passage: the sweep drops it with the text.
+    for (const id of ['recent-short', 'old-mixed', 'old-keep', 'old-legacy']) for (const t of await texts(tenantA, id)) expect(t.passages, id).toBe(1)
     for (const id of ['old-short', 'old-mixed', 'old-keep', 'old-legacy']) await backdate(tenantA, id, 40)
     await backdate(tenantA, 'recent-short', 10)
     await backdate(tenantB, 'old-short', 400)
@@ -75,17 +79,18 @@ describe('retention policies', () => {
     expect(await residue(svc.profiler.db.dataSource, ['old-short', tenantA], { allowDeletionEvents: true })).toEqual([])
     for (const id of ['recent-short', 'old-mixed', 'old-keep', 'old-legacy']) expect((await a.get(`/v1/profile/${id}`)).status).toBe(200)
     // Text dropped, row and profile kept.
-    expect(await texts(tenantA, 'recent-short')).toEqual([{ data: null, provenance: false, status: 'done' }])
+    expect(await texts(tenantA, 'recent-short')).toEqual([{ data: null, provenance: false, status: 'done', passages: 0 }])
+    expect((await (await a.get('/v1/profile/recent-short/passages?include_hidden=true')).json()) as any).toMatchObject({ passages: [] })
     expect((await a.profile('recent-short')).core_info.name.value).toBe('Rita Recent')
     expect(await texts(tenantA, 'old-mixed')).toEqual([
-      { data: null, provenance: false, status: 'done' },
-      { data: 'Milo loves chess.', provenance: true, status: 'done' },
+      { data: null, provenance: false, status: 'done', passages: 0 },
+      { data: 'Milo loves chess.', provenance: true, status: 'done', passages: 1 },
     ])
-    expect(await texts(tenantA, 'old-keep')).toEqual([{ data: 'My name is Kai Keep. I live in Kyoto.', provenance: true, status: 'done' }])
-    expect(await texts(tenantA, 'old-legacy')).toEqual([{ data: 'My name is Lena Legacy. I live in Lima.', provenance: true, status: 'done' }])
+    expect(await texts(tenantA, 'old-keep')).toEqual([{ data: 'My name is Kai Keep. I live in Kyoto.', provenance: true, status: 'done', passages: 1 }])
+    expect(await texts(tenantA, 'old-legacy')).toEqual([{ data: 'My name is Lena Legacy. I live in Lima.', provenance: true, status: 'done', passages: 1 }])
     // The other tenant: its app has no policy, so its 400-day-old profile of the same id stays whole.
     expect((await b!.api.profile('old-short')).core_info.name.value).toBe('Bea Other')
-    expect(await texts(tenantB, 'old-short')).toEqual([{ data: 'My name is Bea Other. I live in Bonn.', provenance: true, status: 'done' }])
+    expect(await texts(tenantB, 'old-short')).toEqual([{ data: 'My name is Bea Other. I live in Bonn.', provenance: true, status: 'done', passages: 1 }])
 
     // A second sweep finds nothing more.
     expect(await svc.profiler.retention!.runOnce()).toEqual({ ran: true, deleted: [], textDropped: [] })

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_PROFILE_LIMITS } from '../../src/domain/profile-limits.js'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { startCanary } from '../support/canary.js'
 import { waitFor } from '../support/wait.js'
 
 const KIB100 = 100 * 1024
@@ -37,27 +38,13 @@ describe('no stall on the largest inputs', () => {
 
     const shapes = [rep('a - ', KIB100), rep('I love jazz. ', KIB100), `${rep('my dog and i live in rome and ', KIB100 - 20)} I love chess.`, 'x'.repeat(KIB100)]
     for (const data of shapes) expect(Buffer.byteLength(JSON.stringify(data))).toBeLessThanOrEqual(KIB100 + 2)
-    const bound = await getBound(bystander)
-    const loop = monitorEventLoopDelay({ resolution: 10 })
-    loop.enable()
-    for (const data of shapes) expect((await attacker.post('big', { data: data.slice(0, KIB100) })).status).toBe(202)
-    const latencies: number[] = []
-    for (;;) {
-      const t = performance.now()
-      const r = await bystander.get('/v1/profile/me')
-      latencies.push(performance.now() - t)
-      expect(r.status).toBe(200)
-      await r.arrayBuffer()
-      if (latencies.length % 10 === 0 && (await attacker.profile('big')).status === 'ready') break
-    }
-    loop.disable()
-    latencies.sort((a, b) => a - b)
-    const p99 = latencies[Math.floor(latencies.length * 0.99)]!
-    console.log(JSON.stringify({ gets: latencies.length, p99, max: latencies.at(-1), loopMaxMs: loop.max / 1e6, bound }))
+    const { latencies, p99, loopMaxMs, bound } = await getsWhile(attacker, bystander, 'big', async () => {
+      for (const data of shapes) expect((await attacker.post('big', { data: data.slice(0, KIB100) })).status).toBe(202)
+    })
     expect(latencies.length).toBeGreaterThan(20)
     expect(p99, `p99 of ${latencies.length} GETs`).toBeLessThan(bound.get)
     // The event loop never waited for an extraction (one of these takes up to a second on the thread).
-    expect(loop.max / 1e6).toBeLessThan(bound.loop)
+    expect(loopMaxMs).toBeLessThan(bound.loop)
 
     // The lease held: the four were applied once, on their first attempt, and nothing was redone.
     const { body } = await gql(svc.url, svc.key, '{ profile(id: "big") { history(first: 10) { entries { seq } } submissions(first: 10) { nodes { status attempts } } } }')
@@ -65,15 +52,74 @@ describe('no stall on the largest inputs', () => {
     expect(subs).toHaveLength(4)
     expect(subs.every((s: any) => s.status === 'DONE' && s.attempts === 1)).toBe(true)
   })
+
+  it("four 100 KiB conversations of thousands of short turns (evidence passages at their limit, embedded): another tenant's GETs stay fast, the event loop free", async () => {
+    const attacker = client(svc.url, svc.key)
+    const bystander = client(svc.url, (await svc.profiler.services.tenants.createApp('calm2', 'app')).api_key)
+    expect((await bystander.post('me', { data: 'I live in Oslo.' })).status).toBe(202)
+    await bystander.waitReady('me')
+    // Turns of a few words: far more than the passages one submission may leave, so they are packed to the limit.
+    const turn = (i: number) => [
+      { role: 'assistant', content: `And then ${i}?` },
+      { role: 'user', content: `I went to place ${i} with my sister.` },
+    ]
+    const convs = [0, 1, 2, 3].map((k) => {
+      const msgs: unknown[] = []
+      for (let i = 0; JSON.stringify(JSON.stringify(msgs)).length < KIB100 - 200; i++) msgs.push(...turn(k * 100_000 + i))
+      return JSON.stringify(msgs)
+    })
+    for (const data of convs) expect(Buffer.byteLength(JSON.stringify(data))).toBeLessThanOrEqual(KIB100 + 2)
+    const { latencies, p99, loopMaxMs, bound } = await getsWhile(attacker, bystander, 'talker', async () => {
+      for (const data of convs) expect((await attacker.post('talker', { input_type: 'conversation', data })).status).toBe(202)
+    })
+    expect(p99, `p99 of ${latencies.length} GETs`).toBeLessThan(bound.get)
+    expect(loopMaxMs).toBeLessThan(bound.loop)
+    const [{ n }] = await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM passages WHERE profile_id = 'talker'`)
+    // Packed to at most the limit per submission (turns are joined until they fit), none dropped.
+    expect(n).toBeLessThanOrEqual(4 * DEFAULT_PROFILE_LIMITS.passagesPerSubmission)
+    expect(n).toBeGreaterThan(2 * DEFAULT_PROFILE_LIMITS.passagesPerSubmission)
+  })
 })
 
-/** Latencies of another tenant's GETs and of /healthz, measured one after the other until `done` holds. */
+/**
+ * Another tenant's GETs one after the other from just before `attack` (its posts to `profileId`) until that profile is
+ * ready, with the event loop's longest delay over the same time, and the bound (getBound) taken before the attack.
+ */
+async function getsWhile(attacker: Client, bystander: Client, profileId: string, attack: () => Promise<void>) {
+  const bound = await getBound(bystander)
+  const loop = monitorEventLoopDelay({ resolution: 10 })
+  const canary = await startCanary()
+  loop.enable()
+  await attack()
+  const latencies: number[] = []
+  for (;;) {
+    const t = performance.now()
+    const r = await bystander.get('/v1/profile/me')
+    latencies.push(performance.now() - t)
+    expect(r.status).toBe(200)
+    await r.arrayBuffer()
+    if (latencies.length % 10 === 0 && (await attacker.profile(profileId)).status === 'ready') break
+  }
+  loop.disable()
+  const machineMs = await canary.stop()
+  // A machine so loaded that a process doing nothing waited long has our event loop wait about as long for the same
+  // reason: the bound makes room for five times that (never more than 1 s).
+  bound.loop = Math.min(1000, Math.max(bound.loop, 5 * machineMs))
+  bound.get = loaded(bound, machineMs).bound
+  latencies.sort((a, b) => a - b)
+  const p99 = latencies[Math.floor(latencies.length * 0.99)]!
+  const loopMaxMs = loop.max / 1e6
+  console.log(JSON.stringify({ gets: latencies.length, p99, max: latencies.at(-1), loopMaxMs, machineMs, bound }))
+  return { latencies, p99, loopMaxMs, bound }
+}
+
 /**
  * The bound on another tenant's GET latency while an attack runs: 100 ms on a quiet machine; on a loaded one (CI's 2
  * cores shared with other work) ten times the slowest of 60 GETs measured just before with nothing else running in
  * the service, so the machine's own scheduling delays are not taken for a stall; never more than 1 s. What this guards
  * against are freezes of seconds (21 s and 275 s before issue 22), which no load explains. `loop` is the same for the
- * event loop's longest delay (250 ms quiet: an extraction takes up to a second, so one on the main thread shows).
+ * event loop's longest delay (250 ms quiet: an extraction takes up to a second, so one on the main thread shows; getsWhile
+ * also makes room for the delays a separate idle process saw meanwhile, see test/support/canary.ts).
  */
 async function getBound(bystander: Client, base?: string): Promise<{ get: number; loop: number; health: number }> {
   let slowest = 0
@@ -99,10 +145,14 @@ async function getBound(bystander: Client, base?: string): Promise<{ get: number
   }
 }
 
-/** Another tenant's GETs (and /healthz) until `done`; `bound` (getBound, taken before the attack began) comes back with them. */
+/**
+ * Latencies of another tenant's GETs and of /healthz, measured one after the other until `done` holds; `bound`
+ * (getBound, taken before the attack began) comes back with them, made room in for a loaded machine (loaded).
+ */
 async function measure(base: string, bystander: Client, done: () => Promise<boolean>, bound: { get: number; health: number }) {
   const gets: number[] = []
   const health: number[] = []
+  const canary = await startCanary()
   for (let i = 1; ; i++) {
     let t = performance.now()
     const r = await bystander.get('/v1/profile/me')
@@ -115,8 +165,24 @@ async function measure(base: string, bystander: Client, done: () => Promise<bool
     await h.arrayBuffer()
     if (i % 10 === 0 && (await done())) break
   }
+  const machineMs = await canary.stop()
   gets.sort((a, b) => a - b)
-  return { gets: gets.length, p99: gets[Math.floor(gets.length * 0.99)]!, max: gets.at(-1)!, healthMax: Math.max(...health), bound: bound.get, healthBound: bound.health }
+  return {
+    gets: gets.length,
+    p99: gets[Math.floor(gets.length * 0.99)]!,
+    max: gets.at(-1)!,
+    healthMax: Math.max(...health),
+    machineMs,
+    ...loaded({ get: bound.get, health: bound.health }, machineMs),
+  }
+}
+
+/**
+ * The bounds made room for a machine so loaded that a separate idle process waited `machineMs` (test/support/canary.ts):
+ * our process waits about as long for the same reason, so five times that, never more than 1 s (2 s for /healthz).
+ */
+function loaded(b: { get: number; health: number }, machineMs: number): { bound: number; healthBound: number } {
+  return { bound: Math.min(1000, Math.max(b.get, 5 * machineMs)), healthBound: Math.min(2000, Math.max(b.health, 5 * machineMs)) }
 }
 
 /** A value of `n` characters, distinct by `i`. */
@@ -364,5 +430,158 @@ describe('no stall while one tenant imports at the limits and re-extracts it', (
     expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
     expect(m.healthMax).toBeLessThan(m.healthBound)
     expect(bystanderDone, "the other tenant's submission was ready before the replay ended").toBe(true)
+  })
+})
+
+describe('no stall on the largest evidence passages the limits allow (default limits)', () => {
+  // A profile with PROFILER_PASSAGES_PER_PROFILE passages, each at its size bounds (1,000 characters of words, a 300-
+  // character prompt), brought in by an import (the way a tenant writes passages fastest), then listed page by page over
+  // REST and GraphQL, several walks at once.
+  const PER_PROFILE = DEFAULT_PROFILE_LIMITS.passagesPerProfile
+  const PER_SUBMISSION = DEFAULT_PROFILE_LIMITS.passagesPerSubmission
+  let svc: TestService
+  let attacker: Client
+  let bystander: Client
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
+    attacker = client(svc.url, svc.key)
+    bystander = client(svc.url, (await svc.profiler.services.tenants.createApp('calm', 'app')).api_key)
+    expect((await bystander.post('me', { data: 'I live in Oslo.' })).status).toBe(202)
+    await bystander.waitReady('me')
+  })
+  afterAll(async () => svc?.close())
+
+  /** Words for passage i: every passage holds "lighthouse" (so a query about it matches them all) and words of its own. */
+  const words = (i: number, n: number) => `lighthouse keeper ${i} ${'remembered the storm and the long winter nights by the sea '.repeat(30)}`.slice(0, n)
+
+  it(`an import of ${PER_PROFILE} passages at their size bounds: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s`, { timeout: 300_000 }, async () => {
+    const at = '2025-01-02T03:04:05.000Z'
+    const subs = Array.from({ length: Math.ceil(PER_PROFILE / PER_SUBMISSION) }, () => crypto.randomUUID())
+    const lines: string[] = [
+      JSON.stringify({ type: 'header', format: 'profiler-export', version: 1, tenant: { id: 'x', name: 'x' }, exported_at: at, profile_id: null, include_text: true, profiles: 1 }),
+      JSON.stringify({
+        type: 'profile', profile_id: 'talker', status: 'ready', created_at: at, last_updated: at, summary: 'Talks about lighthouses.', language: 'en',
+        core_info: { name: { value: 'Tess', confidence: 0.9 } }, interests: {}, personality: { traits: [], mood_trends: {} }, memories: [], preferences: { topics_to_avoid: [] },
+        field_timestamps: {}, internals: { mood_counts: {}, seen: {} }, history_seq: 0,
+      }),
+      ...subs.map((id, k) =>
+        JSON.stringify({
+          type: 'submission', profile_id: 'talker', id, seq: k + 1, app_id: null, input_type: 'text', status: 'done', attempts: 1, error: null,
+          created_at: at, occurred_at: at, started_at: at, finished_at: at, usage: null, prompt_version: null, text: 'I kept the lighthouse for years.',
+        }),
+      ),
+    ]
+    for (let i = 0; i < PER_PROFILE; i++) {
+      lines.push(
+        JSON.stringify({
+          type: 'passage', profile_id: 'talker', submission_id: subs[Math.floor(i / PER_SUBMISSION)], position: i % PER_SUBMISSION, speaker: 's'.repeat(40),
+          prompt: `What about the lighthouse ${i}? ${'tell me more about those years '.repeat(12)}`.slice(0, 300), text: words(i, 1000),
+          occurred_at: new Date(Date.parse('2020-01-01T00:00:00Z') + i * 60_000).toISOString(), language: 'english', hidden_at: null, hidden_by: null,
+        }),
+      )
+    }
+    lines.push(JSON.stringify({ type: 'end', profiles: 1, history: 0, submissions: subs.length, passages: PER_PROFILE }))
+    const file = lines.join('\n') + '\n'
+    let answer: { status: number; body: any } | undefined
+    const bound = await getBound(bystander, svc.url)
+    const work = fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' }, body: file }).then(
+      async (r) => (answer = { status: r.status, body: await r.json() }),
+    )
+    const m = await measure(svc.url, bystander, async () => answer !== undefined, bound)
+    await work
+    console.log(JSON.stringify({ case: `import of ${PER_PROFILE} passages`, fileMB: Math.round(Buffer.byteLength(file) / 1e5) / 10, ...m }))
+    expect(answer).toMatchObject({ status: 200, body: { passages: PER_PROFILE, passages_skipped: 0 } })
+    expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
+    expect(m.healthMax).toBeLessThan(m.healthBound)
+  })
+
+  it("its passages listed page by page over REST and GraphQL, several walks at once: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", { timeout: 300_000 }, async () => {
+    const auth = { authorization: `Bearer ${svc.key}` }
+    let finished = 0
+    const listed: number[] = []
+    /** Every page of the REST list, read one after another. */
+    const walk = async () => {
+      let cursor: string | null = null
+      let count = 0
+      do {
+        const r = await fetch(`${svc.url}/v1/profile/talker/passages?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: auth })
+        expect(r.status).toBe(200)
+        const body = (await r.json()) as any
+        count += body.passages.length
+        cursor = body.next_cursor
+      } while (cursor)
+      listed.push(count)
+    }
+    const q = `query($after: String) { profile(id: "talker") { passages(first: 100, after: $after) { nodes { text prompt } pageInfo { endCursor hasNextPage } } } }`
+    const walkGraphql = async () => {
+      let after: string | null = null
+      let count = 0
+      do {
+        const r = await gql(svc.url, svc.key, q, { after })
+        expect(r.body.errors).toBeUndefined()
+        count += r.body.data.profile.passages.nodes.length
+        after = r.body.data.profile.passages.pageInfo.endCursor
+      } while (after)
+      listed.push(count)
+    }
+    const bound = await getBound(bystander, svc.url)
+    const all = [walk(), walk(), walkGraphql()].map((p) => p.then(() => finished++))
+    const m = await measure(svc.url, bystander, async () => finished === all.length, bound)
+    await Promise.all(all)
+    console.log(JSON.stringify({ case: `2 REST and 1 GraphQL walks of ${PER_PROFILE} passages`, ...m }))
+    expect(listed).toEqual([PER_PROFILE, PER_PROFILE, PER_PROFILE])
+    expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
+    expect(m.healthMax).toBeLessThan(m.healthBound)
+  })
+
+  it("contexts of the largest budget quoting them: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", { timeout: 300_000 }, async () => {
+    // Outside the measured window: every passage gets the profile's vector, so the contexts rank by meaning too.
+    const ds = svc.profiler.db.dataSource
+    const { tenantId } = await svc.profiler.services.tenants.authenticate(svc.key, 't')
+    await ds.query(
+      `UPDATE passages SET embedding = p.embedding, embedding_model = p.embedding_model FROM profiles p
+        WHERE passages.tenant_id = $1 AND passages.profile_id = 'talker' AND p.tenant_id = $1 AND p.profile_id = 'talker'`,
+      [tenantId],
+    )
+    const [{ n, embedded }] = await ds.query(`SELECT count(*)::int AS n, count(embedding)::int AS embedded FROM passages WHERE tenant_id = $1 AND profile_id = 'talker'`, [tenantId])
+    expect({ n, embedded }).toEqual({ n: PER_PROFILE, embedded: PER_PROFILE })
+    const auth = { authorization: `Bearer ${svc.key}` }
+    let finished = 0
+    const bound = await getBound(bystander, svc.url)
+    const contexts = Array.from({ length: 10 }, (_, i) =>
+      fetch(`${svc.url}/v1/profile/talker/context?max_tokens=32000&include=${i % 2 ? 'passages' : 'all'}&query=${encodeURIComponent(`lighthouse keeper ${i} storm winter`)}`, { headers: auth }).then(async (r) => {
+        const body = (await r.json()) as any
+        expect(r.status, JSON.stringify(body)).toBe(200)
+        expect(body.passages_included).toBeGreaterThan(0)
+        expect(body.tokens).toBeLessThanOrEqual(32000)
+        finished++
+      }),
+    )
+    const m = await measure(svc.url, bystander, async () => finished === contexts.length, bound)
+    await Promise.all(contexts)
+    console.log(JSON.stringify({ case: `10 contexts of 32,000 tokens over ${PER_PROFILE} passages`, ...m }))
+    expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
+    expect(m.healthMax).toBeLessThan(m.healthBound)
+  })
+
+  it("hybrid searches whose words its passages say (every one of them, or one): another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", { timeout: 300_000 }, async () => {
+    // Half the queries' words are said by all 20,000 passages (the GIN index returns every one, and the cover is read
+    // from SEARCH_PASSAGE_SCAN of them), half by one passage each. The tenant has more than PACED_TENANT_PASSAGES.
+    const auth = { authorization: `Bearer ${svc.key}` }
+    let finished = 0
+    const bound = await getBound(bystander, svc.url)
+    const searches = Array.from({ length: 10 }, (_, i) =>
+      fetch(`${svc.url}/v1/search?pageSize=10&query=${encodeURIComponent(i % 2 ? `likes lighthouse keeper ${i} storm winter nights` : 'lighthouse keeper storm')}`, { headers: auth }).then(async (r) => {
+        const body = (await r.json()) as any
+        expect(r.status, JSON.stringify(body)).toBe(200)
+        expect(body.profiles.map((p: any) => p.profile_id)).toEqual(['talker'])
+        finished++
+      }),
+    )
+    const m = await measure(svc.url, bystander, async () => finished === searches.length, bound)
+    await Promise.all(searches)
+    console.log(JSON.stringify({ case: `10 hybrid searches matching ${PER_PROFILE} passages`, ...m }))
+    expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
+    expect(m.healthMax).toBeLessThan(m.healthBound)
   })
 })

@@ -72,6 +72,30 @@ describe('RateLimiter', () => {
     await Promise.all([a.close(), b.close()])
   })
 
+  it('sync() sends what was counted before it, even while an earlier exchange is still under way', async () => {
+    const now = 40 * W
+    const store = new MemoryStore()
+    let release: () => void = () => {}
+    let hold = true
+    const slow: SharedCounterStore = {
+      exchange: async (rows) => {
+        if (hold) await new Promise<void>((r) => (release = r))
+        return store.exchange(rows)
+      },
+      prune: async () => {},
+    }
+    const l = new RateLimiter({ limit: 10, windowMs: W, store: slow, now: () => now, syncMs: 3_600_000 })
+    l.take('k')
+    const first = l.sync() // under way, holding 1
+    for (let i = 0; i < 3; i++) l.take('k')
+    hold = false
+    const second = l.sync()
+    release()
+    await Promise.all([first, second])
+    expect(store.rows.get('k@40')).toBe(4)
+    await l.close()
+  })
+
   it('keeps counting locally while the store is unreachable and sends the counts once it is back', async () => {
     const now = 30 * W
     const store = new MemoryStore()

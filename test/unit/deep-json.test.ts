@@ -86,6 +86,19 @@ describe('the dashboard: history changes as lines', () => {
     expect(changeLines({})).toEqual([{ path: '(empty)' }])
   })
 
+  it('a replaced scalar and a past value come as one line each, with their window (README "Facts over time")', () => {
+    const window = { from: '2019-06-01T00:00:00.000Z', until: '2025-03-10T00:00:00.000Z' }
+    expect(
+      changeLines({
+        replaced: { 'core_info.location': { value: 'Lisbon', confidence: 0.9, ...window } },
+        past_values: { 'core_info.occupation': [{ value: 'teacher', confidence: 0.8, ...window, last_said: window.from }] },
+      }),
+    ).toEqual([
+      { path: 'replaced.core_info.location', value: 'Lisbon', confidence: 0.9, window },
+      { path: 'past_values.core_info.occupation[0]', value: 'teacher', confidence: 0.8, window },
+    ])
+  })
+
   it(`renders 100,000 levels of objects or lists: ${CHANGE_PATH_DEPTH} as a path, the rest as JSON text`, () => {
     const started = performance.now()
     const [line, ...rest] = changeLines(nested(DEEP, { value: 'bottom', confidence: 0.5 }))

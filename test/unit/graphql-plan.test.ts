@@ -34,6 +34,9 @@ describe('planOperation', () => {
     // The same response key twice is one field, resolved once.
     expect(contexts('{ profile(id: "a") { context { text } context { tokens } } }')).toBe(1)
     expect(contexts('mutation { forgetProfileValue(id: "a", section: "interests", value: "x") { context { text } } }')).toBe(1)
+    // Evidence fields (a lookup among the profile's passages each) count with them.
+    expect(plan('{ profile(id: "a") { context { text } e: evidence(field: "interests", value: "x") { extractionsRead } } }')).toMatchObject({ contexts: 2, cost: 3 })
+    expect(contexts('{ searchProfiles(pageSize: 20) { profiles { profile { evidence(field: "interests", value: "x") { extractionsRead } } } } }')).toBe(20)
   })
 
   it('multiplies by the page a search answers: pageSize from a literal, a variable, its default, or 10', () => {

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest'
 import { PiecewiseLinearCalibration } from '../../src/ai/calibration.js'
 import { LOCAL_CALIBRATION_POINTS } from '../../src/ai/local/calibration.js'
 import {
+  COVER_SCORE,
+  everyWord,
   hybridScore,
+  lexicalThresholds,
   LEXICAL_SCORE,
   lexicalVectorFloor,
   MAX_QUERY_TERMS,
@@ -103,5 +106,49 @@ describe('hybrid search: words and scores', () => {
     expect(ranked.map((r) => r.profileId)).toEqual(['both', 'words', 'vector-only', 'a-tie', 'b-tie'])
     expect(ranked[0]!.score).toBeCloseTo(hybridScore(cal.toScore(0.3), true), 10)
     expect(rankHybrid([{ profileId: 'x', similarity: 0.9, lexical: true }], (c) => cal.toScore(c), 1, 10)).toEqual([])
+  })
+
+  it('cover: the more of the query one passage says, the higher a lexical match scores; thresholds stay exact per cover', () => {
+    expect(everyWord('has a pet fish')).toEqual(["'pet'", "'fish'"])
+    // Stemmed and as written: "nurse" said as such covers more than "nursing" (both stem to nurs).
+    expect(everyWord('is a Nurse')).toEqual(["'nurs'", "'nurse'"])
+    expect(everyWord("likes O'Brien's")).toEqual(expect.arrayContaining(["'like'", "'likes'"]))
+    expect(everyWord('the a of')).toEqual([])
+    expect(everyWord(Array.from({ length: 100 }, (_, i) => `word${i}`).join(' ')).length).toBeLessThanOrEqual(2 * 12)
+    for (const w of everyWord(`a'b \\ '' x`)) expect(w).toMatch(/^'([^']|'')*'$/)
+    expect(hybridScore(0, true, 1)).toBe(LEXICAL_SCORE + COVER_SCORE)
+    expect(hybridScore(50, false, 1)).toBe(50)
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (v, c1, c2) => {
+        if (c1 <= c2) expect(hybridScore(v, true, c1)).toBeLessThanOrEqual(hybridScore(v, true, c2) + 1e-9)
+        expect(hybridScore(v, true, c1)).toBeGreaterThanOrEqual(Math.max(v, LEXICAL_SCORE) - 1e-9)
+      }),
+    )
+    const cal = new PiecewiseLinearCalibration(LOCAL_CALIBRATION_POINTS)
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 1, max: 24 }), fc.nat(), fc.double({ min: -1, max: 1, noNaN: true }), (s, words, kk, cosine) => {
+        const k = kk % (words + 1)
+        const limits = lexicalThresholds(s, words, (x) => cal.toCosine(x))
+        expect(limits).toHaveLength(words + 1)
+        const passes = 1 - cosine <= limits[k]!
+        const score = hybridScore(cal.toScore(cosine), true, k / words)
+        if (score >= s + 1e-9) expect(passes).toBe(true)
+        if (score < s - 1e-9) expect(passes).toBe(false)
+      }),
+    )
+    // Ranking: a fuller cover first, then the vector.
+    const ranked = rankHybrid(
+      [
+        { profileId: 'near-but-partial', similarity: 0.6, lexical: true, cover: 1 },
+        { profileId: 'says-it-all', similarity: 0.2, lexical: true, cover: 2 },
+        { profileId: 'holds-terms-only', similarity: 0.5, lexical: true, cover: 0 },
+      ],
+      (c) => cal.toScore(c),
+      0,
+      10,
+      2,
+      1,
+    )
+    expect(ranked.map((r) => r.profileId)).toEqual(['says-it-all', 'near-but-partial', 'holds-terms-only'])
   })
 })

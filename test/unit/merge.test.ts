@@ -104,14 +104,16 @@ describe('merge: scalars', () => {
     expect(r.state.content.core_info.location).toEqual(sv('Berlin', 0.9))
     expect(r.state.internals.seen['core_info.location']).toBe(1)
     expect(r.changes.core_info?.location).toEqual(sv('Berlin', 0.9))
-    expect(r.changes.replaced).toEqual({ 'core_info.location': sv('Paris', 0.75) })
+    expect(r.changes.replaced).toEqual({ 'core_info.location': { ...sv('Paris', 0.75), from: T1, until: T3 } })
+    // The old value stays as the scalar's newest past value, with its window (README "Facts over time").
+    expect(r.state.content.past_values).toEqual({ 'core_info.location': [{ ...sv('Paris', 0.75), from: T1, until: T3, last_said: '2024-01-02T00:00:00.000Z' }] })
   })
 
   it('replaces a confirmed value with an equally confident one', () => {
     const s = run([{ core_info: { age: sv(30, 0.5) } }], [{ core_info: { age: sv(30, 0.5) } }])
     const r = merge(s, [{ core_info: { age: sv(31, 0.75) } }], T3)
     expect(r.state.content.core_info.age).toEqual(sv(31, 0.75))
-    expect(r.changes.replaced).toEqual({ 'core_info.age': sv(30, 0.75) })
+    expect(r.changes.replaced).toEqual({ 'core_info.age': { ...sv(30, 0.75), from: T1, until: T3 } })
   })
 
   it('keeps a confirmed value against a less confident different one (no change at all)', () => {
@@ -128,7 +130,7 @@ describe('merge: scalars', () => {
     const s = run([{ core_info: { name: sv('Ann', 0.9) } }])
     const r = merge(s, [{ core_info: { name: sv('Bob', 0.2) } }], T2)
     expect(r.state.content.core_info.name).toEqual(sv('Bob', 0.2))
-    expect(r.changes.replaced).toEqual({ 'core_info.name': sv('Ann', 0.9) })
+    expect(r.changes.replaced).toEqual({ 'core_info.name': { ...sv('Ann', 0.9), from: T1, until: T2 } })
   })
 
   it('treats a stored value without a seen count as seen once', () => {
@@ -154,7 +156,9 @@ describe('merge: scalars', () => {
     const s = run([{ core_info: { name: sv('Ann', 0.5) } }])
     const r = merge(s, [{ core_info: { name: sv('Bea', 0.6) } }, { core_info: { name: sv('Cat', 0.7) } }], T2)
     expect(r.state.content.core_info.name).toEqual(sv('Cat', 0.7))
-    expect(r.changes.replaced).toEqual({ 'core_info.name': sv('Ann', 0.5) })
+    expect(r.changes.replaced).toEqual({ 'core_info.name': { ...sv('Ann', 0.5), from: T1, until: T2 } })
+    // Bea held in between (no event times: each at the merge's time); it is a past value of this batch.
+    expect(r.changes.past_values).toEqual({ 'core_info.name': [{ ...sv('Bea', 0.6), from: T2, until: T2, last_said: T2 }] })
   })
 
   it('records no replacement when a batch ends on the value it started with', () => {
@@ -409,7 +413,7 @@ describe('merge: mood', () => {
     const s = run([mood('calm', 0.9)], [mood('calm', 0.9)])
     const r = merge(s, [mood('anxious', 0.1)], T3)
     expect(r.state.content.personality.mood_trends.recent).toEqual(sv('anxious', 0.1))
-    expect(r.changes.replaced).toEqual({ 'personality.mood_trends.recent': sv('calm', 0.99) })
+    expect(r.changes.replaced).toEqual({ 'personality.mood_trends.recent': { ...sv('calm', 0.99), from: T1, until: T3 } })
   })
 
   it('reinforces recent when the mood repeats', () => {

@@ -12,7 +12,7 @@ describe('OpenAPI document', () => {
   it('describes every /v1 operation with the request schemas used for validation', () => {
     const doc = openApiDocument() as any
     expect(doc.openapi).toMatch(/^3\./)
-    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/export', '/v1/import', '/v1/profile/{id}', '/v1/profile/{id}/context', '/v1/profile/{id}/reextract', '/v1/profile/{id}/rollback', '/v1/profile/{id}/values', '/v1/schema', '/v1/schema/versions', '/v1/search', '/v1/smart-search', '/v1/summary-instructions'])
+    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/export', '/v1/import', '/v1/profile/{id}', '/v1/profile/{id}/context', '/v1/profile/{id}/evidence', '/v1/profile/{id}/passages', '/v1/profile/{id}/reextract', '/v1/profile/{id}/rollback', '/v1/profile/{id}/submissions/{submissionId}/evidence', '/v1/profile/{id}/values', '/v1/schema', '/v1/schema/versions', '/v1/search', '/v1/smart-search', '/v1/summary-instructions'])
     expect(Object.keys(doc.paths['/v1/schema']).sort()).toEqual(['get', 'put'])
     const schemaBody = doc.paths['/v1/schema'].put.requestBody.content['application/json'].schema
     expect(JSON.stringify(schemaBody)).toContain('string[]')
@@ -26,9 +26,16 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/v1/profile/{id}'].post.responses['202']).toBeTruthy()
     const context = doc.paths['/v1/profile/{id}/context'].get
     const byName = Object.fromEntries(context.parameters.map((p: any) => [p.name, p.schema]))
-    expect(Object.keys(byName).sort()).toEqual(['id', 'max_tokens', 'query'])
+    expect(Object.keys(byName).sort()).toEqual(['id', 'include', 'max_tokens', 'query'])
+    expect(byName.include).toMatchObject({ type: 'string', enum: ['all', 'facts', 'passages'], default: 'all' })
     expect(byName.max_tokens).toMatchObject({ type: 'integer', minimum: 1, maximum: 32000, default: 1000 })
     expect(byName.query).toMatchObject({ type: 'string', maxLength: 1000 })
+    const passages = doc.paths['/v1/profile/{id}/passages'].get
+    const passageParams = Object.fromEntries(passages.parameters.map((p: any) => [p.name, p.schema]))
+    expect(Object.keys(passageParams).sort()).toEqual(['cursor', 'id', 'include_hidden', 'limit', 'submission_id'])
+    expect(passageParams.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
+    expect(passageParams.include_hidden).toMatchObject({ type: 'boolean', default: false })
+    expect(passages.responses['200'].content['application/json'].schema.required).toEqual(['profile_id', 'passages', 'next_cursor', 'has_more'])
     const forget = doc.paths['/v1/profile/{id}/values'].delete
     expect(forget.requestBody.content['application/json'].schema.required).toEqual(['section', 'value'])
     expect(forget.parameters.map((p: any) => p.name)).toEqual(['id', 'section', 'value', 'category'])
@@ -41,6 +48,12 @@ describe('OpenAPI document', () => {
     const reextract = doc.paths['/v1/profile/{id}/reextract'].post
     expect(reextract.parameters.map((p: any) => p.name).sort()).toEqual(['dry_run', 'expected_version', 'id'])
     expect(Object.keys(reextract.responses).sort()).toEqual(['200', '400', '401', '404', '409', '429', '503'])
+    const evidence = doc.paths['/v1/profile/{id}/evidence'].get
+    expect(evidence.parameters.map((p: any) => [p.name, p.required])).toEqual([['id', true], ['field', true], ['value', true], ['category', false], ['limit', false]])
+    expect(evidence.responses['200'].content['application/json'].schema.properties.passages.items.required).toEqual(
+      expect.arrayContaining(['submission_id', 'position', 'text', 'occurred_at', 'match']),
+    )
+    expect(Object.keys(doc.paths['/v1/profile/{id}/submissions/{submissionId}/evidence'])).toEqual(['delete'])
     const diff = reextract.responses['200'].content['application/json'].schema
     expect(diff.required).toEqual(expect.arrayContaining(['version', 'changes', 'dry_run', 'applied', 'submissions', 'summary']))
   })

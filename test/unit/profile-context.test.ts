@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { describe, expect, it } from 'vitest'
-import { composeContext, contextFacts, contextHeader, type ContextFact } from '../../src/ai/profile-context.js'
+import { composeContext, contextFacts, contextHeader, PAST_IN_CONTEXT, type ContextFact } from '../../src/ai/profile-context.js'
+import { readableDate } from '../../src/domain/passages.js'
 import { emptyContent } from '../../src/domain/profile.js'
 
 // The composer alone, on generated facts (emoji, scripts, newlines, huge values): within budget by an exact count,
@@ -59,7 +60,7 @@ describe('composeContext', () => {
     const facts = contextFacts(content, { 'interests.music_genres': '2025-01-01T00:00:00.000Z' })
     expect(facts.map((f) => [f.section, f.text, f.confidence, f.at])).toEqual([
       ['interests', 'music genres: jazz', 0.5, '2025-01-01T00:00:00.000Z'],
-      ['memories', '2020-01-02: Moved to Lisbon', 0.8, '2020-01-02'],
+      ['memories', '2 January 2020: Moved to Lisbon', 0.8, '2020-01-02'],
     ])
   })
 
@@ -71,5 +72,33 @@ describe('composeContext', () => {
     const c = composeContext({ header: 'About X:', facts, maxTokens: 100, count: countTokens })
     expect(c.text).toBe('About X:')
     expect(c).toMatchObject({ factsIncluded: 0, factsTotal: 2, truncated: true })
+  })
+
+  it('a scalar that changed says what it was before, with dates a model reads without help (never ISO)', () => {
+    const content = emptyContent()
+    content.core_info.name = { value: 'Ana', confidence: 0.9 }
+    content.core_info.location = { value: 'Porto', confidence: 0.85 }
+    content.core_info.occupation = { value: 'nurse', confidence: 0.8 }
+    const w = (value: string, from: string, until: string) => ({ value, confidence: 0.9, from, until, last_said: from })
+    content.past_values = {
+      'core_info.location': [w('Lisbon', '2019-06-01T00:00:00.000Z', '2025-03-10T00:00:00.000Z')],
+      'personality.mood_trends.recent': [w('anxious', '2023-05-08T10:00:00.000Z', '2023-05-08T18:00:00.000Z')],
+      'core_info.name': [w('Anna', '2020-01-01T00:00:00.000Z', '2021-02-03T00:00:00.000Z')],
+    }
+    content.personality.mood_trends = { recent: { value: 'calm', confidence: 0.6 } }
+    const texts = contextFacts(content, {}).map((f) => f.text)
+    expect(texts).toEqual([
+      'Name: Ana (before: Anna, 1 January 2020 to 3 February 2021)',
+      'Lives in Porto (before: Lisbon, 1 June 2019 to 10 March 2025)',
+      'Works as nurse',
+      'Mood lately: calm (before: anxious, 8 May 2023)',
+    ])
+    for (const t of texts) expect(t).not.toMatch(/\d{4}-\d{2}/)
+    expect(readableDate('2023-05-08T23:30:00.000Z')).toBe('8 May 2023')
+    // A long life names the newest few: one line, a bounded length.
+    content.past_values['core_info.location'] = Array.from({ length: 20 }, (_, i) => w(`City ${i}`, `${2020 - i}-01-01T00:00:00.000Z`, `${2021 - i}-01-01T00:00:00.000Z`))
+    const line = contextFacts(content, {}).find((f) => f.text.startsWith('Lives in'))!.text
+    expect(line.match(/City/g)).toHaveLength(PAST_IN_CONTEXT)
+    expect(line).toBe('Lives in Porto (before: City 0, 1 January 2020 to 1 January 2021; City 1, 1 January 2019 to 1 January 2020; City 2, 1 January 2018 to 1 January 2019)')
   })
 })

@@ -4,6 +4,12 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** How a passage was found to support a value: QUOTE, it holds the words the model quoted for it (openai); EXTRACTION, its submission's extraction proposed the value and it holds the value's words; WORDS, it holds every word of the value (no stored extraction says where it was said) */
+export type EvidenceMatch =
+  | 'EXTRACTION'
+  | 'QUOTE'
+  | 'WORDS';
+
 export type FilterField =
   | 'AGE'
   | 'GENDER'
@@ -82,7 +88,7 @@ export type SubmissionPageFieldsFragment = { nodes: Array<{ id: string, inputTyp
 
 export type SubmissionFieldsFragment = { id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null };
 
-export type ProfileFieldsFragment = { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
+export type ProfileFieldsFragment = { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
 
 export type SignInMutationVariables = Exact<{
   email: string;
@@ -269,7 +275,7 @@ export type ProfileQueryVariables = Exact<{
 }>;
 
 
-export type ProfileQuery = { profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
+export type ProfileQuery = { profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
 
 export type ProfileHistoryQueryVariables = Exact<{
   id: string | number;
@@ -286,6 +292,16 @@ export type ProfileSubmissionsQueryVariables = Exact<{
 
 
 export type ProfileSubmissionsQuery = { profile: { profileId: string, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
+
+export type ProfileEvidenceQueryVariables = Exact<{
+  id: string | number;
+  field: string;
+  value: string;
+  category?: string | null | undefined;
+}>;
+
+
+export type ProfileEvidenceQuery = { profile: { profileId: string, evidence: { extractionsRead: number, passages: Array<{ submissionId: string, position: number, prompt: string | null, text: string, occurredAt: string, match: EvidenceMatch }>, sources: Array<{ submissionId: string, quote: string | null }> } } | null };
 
 export type ProfileContextQueryVariables = Exact<{
   id: string | number;
@@ -320,7 +336,7 @@ export type ForgetValueMutationVariables = Exact<{
 }>;
 
 
-export type ForgetValueMutation = { forgetProfileValue: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
+export type ForgetValueMutation = { forgetProfileValue: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
 
 export type RollbackProfileMutationVariables = Exact<{
   id: string | number;
@@ -328,14 +344,14 @@ export type RollbackProfileMutationVariables = Exact<{
 }>;
 
 
-export type RollbackProfileMutation = { rollbackProfile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
+export type RollbackProfileMutation = { rollbackProfile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
 
 export type ProfileStatusChangedSubscriptionVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ProfileStatusChangedSubscription = { profileStatusChanged: { profileId: string, status: ProfileEventStatus, profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null } };
+export type ProfileStatusChangedSubscription = { profileStatusChanged: { profileId: string, status: ProfileEventStatus, profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -508,6 +524,16 @@ export const ProfileFieldsFragmentDoc = new TypedDocumentString(`
     }
   }
   custom
+  pastValues {
+    field
+    values {
+      value
+      confidence
+      from
+      until
+      lastSaid
+    }
+  }
   memories {
     event
     date
@@ -1079,6 +1105,16 @@ fragment ProfileFields on Profile {
     }
   }
   custom
+  pastValues {
+    field
+    values {
+      value
+      confidence
+      from
+      until
+      lastSaid
+    }
+  }
   memories {
     event
     date
@@ -1150,6 +1186,28 @@ fragment SubmissionFields on Submission {
     totalTokens
   }
 }`) as unknown as TypedDocumentString<ProfileSubmissionsQuery, ProfileSubmissionsQueryVariables>;
+export const ProfileEvidenceDocument = new TypedDocumentString(`
+    query ProfileEvidence($id: ID!, $field: String!, $value: String!, $category: String) {
+  profile(id: $id) {
+    profileId
+    evidence(field: $field, value: $value, category: $category, limit: 10) {
+      extractionsRead
+      passages {
+        submissionId
+        position
+        prompt
+        text
+        occurredAt
+        match
+      }
+      sources {
+        submissionId
+        quote
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ProfileEvidenceQuery, ProfileEvidenceQueryVariables>;
 export const ProfileContextDocument = new TypedDocumentString(`
     query ProfileContext($id: ID!, $maxTokens: Int!, $query: String) {
   profile(id: $id) {
@@ -1304,6 +1362,16 @@ fragment ProfileFields on Profile {
     }
   }
   custom
+  pastValues {
+    field
+    values {
+      value
+      confidence
+      from
+      until
+      lastSaid
+    }
+  }
   memories {
     event
     date
@@ -1426,6 +1494,16 @@ fragment ProfileFields on Profile {
     }
   }
   custom
+  pastValues {
+    field
+    values {
+      value
+      confidence
+      from
+      until
+      lastSaid
+    }
+  }
   memories {
     event
     date
@@ -1552,6 +1630,16 @@ fragment ProfileFields on Profile {
     }
   }
   custom
+  pastValues {
+    field
+    values {
+      value
+      confidence
+      from
+      until
+      lastSaid
+    }
+  }
   memories {
     event
     date

@@ -19,6 +19,7 @@ import { liveProfile } from './profile/live'
 import { loadNextPage, type PageOf, type Paged } from './profile/paged'
 import { applyEvent, applyProfile, initialState, markDeleted, statusOf } from './profile/state'
 import { submissionKey, submissionPage } from './profile/submissions'
+import { whyActions } from './profile/why'
 
 export const profilePage: Page = ({ root, route, signal, onLeave }) => {
   const id = route.profileId ?? ''
@@ -32,6 +33,7 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
       eventsApplied += 1
       const message = applyEvent(state, event)
       if (message) announce(message)
+      why.refresh()
       render()
     },
     restarted: () => void load(),
@@ -43,7 +45,18 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
   })
   const edits = editActions(id, signal, (profile) => {
     applyProfile(state, profile)
+    why.refresh()
     render()
+  })
+  // "Why?" beside a value: its evidence passages, each linking to its row of the Submissions list.
+  const why = whyActions(id, signal, (submissionId) => {
+    const row = content.querySelector<HTMLElement>(`[data-submission="${CSS.escape(submissionId)}"]`)
+    if (!row) {
+      announce(`Submission ${submissionId} is not on the loaded pages of the Submissions list: load more there to see it.`)
+      return
+    }
+    row.scrollIntoView({ block: 'center' })
+    row.focus()
   })
   const header = profileHeader(id, live.indicator, remove.button)
   const content = h('div', { class: 'profile-content', 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading profile…'))
@@ -61,7 +74,7 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
     content.removeAttribute('aria-busy')
     // Keep keyboard focus on the same control across a re-render.
     const focusedKey = document.activeElement?.getAttribute('data-key') ?? null
-    replace(content, ...profileBody(id, state, { history: () => void loadMoreHistory(), submissions: () => void loadMoreSubmissions() }, edits))
+    replace(content, ...profileBody(id, state, { history: () => void loadMoreHistory(), submissions: () => void loadMoreSubmissions() }, edits, why))
     if (focusedKey) content.querySelector<HTMLElement>(`[data-key="${focusedKey}"]`)?.focus()
   }
 

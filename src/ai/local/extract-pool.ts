@@ -1,7 +1,8 @@
 import { ThreadPool, threadEntry } from '../../threads/pool.js'
 import { valueCount, type ProfileContent } from '../../domain/profile.js'
 import { summarizeProfile } from './local-summarizer.js'
-import type { ExtractRequest, ExtractResult, Extractor, Summarizer } from '../types.js'
+import type { Embedder, ExtractRequest, ExtractResult, Extractor, Summarizer } from '../types.js'
+import type { LocalEmbedder } from './local-embedder.js'
 import type { ThreadRequest, ThreadResult } from './extract-thread.js'
 
 /**
@@ -9,6 +10,11 @@ import type { ThreadRequest, ThreadResult } from './extract-thread.js'
  * (a busy worker's main thread answered late: one request at a time kept the thread about a third busy).
  */
 const PIPELINE = 4
+
+/** Characters of texts up to which an embedding request runs on the calling thread (about 2 ms of CPU). */
+const INLINE_EMBED_CHARS = 4000
+/** Characters of texts one thread request embeds at most (about 20 ms of CPU). */
+const EMBED_SLICE_CHARS = 32_000
 
 /** Values up to which a profile is summarized on the calling thread. */
 const INLINE_SUMMARY_VALUES = 300
@@ -55,6 +61,43 @@ export class ThreadedExtractor implements Extractor {
         signal?.throwIfAborted()
         if (valueCount(profile) <= INLINE_SUMMARY_VALUES) return { summary: summarizeProfile(profile, instructions) }
         return (await this.pool.run({ kind: 'summarize', profile, ...(instructions ? { instructions } : {}) }, { signal })) as { summary: string }
+      },
+    }
+  }
+
+  /**
+   * The local embedder (local-embedder.ts) with large requests on these threads: a batch's evidence passages (hundreds
+   * of texts, up to a second of CPU at the limits) would otherwise stall the process. A few short texts (a profile, a
+   * query) are embedded on the calling thread; the same code and data give the same vectors on either.
+   */
+  embedder(inline: LocalEmbedder): Embedder {
+    const pool = this.pool
+    return {
+      name: inline.name,
+      model: inline.model,
+      dimension: inline.dimension,
+      calibration: inline.calibration,
+      warmUp: () => inline.warmUp(),
+      async embed(texts: string[], signal?: AbortSignal) {
+        signal?.throwIfAborted()
+        const chars = texts.reduce((n, t) => n + t.length, 0)
+        if (chars <= INLINE_EMBED_CHARS) return inline.embed(texts, signal)
+        // In slices, so other work on the threads (another tenant's extraction) is not queued behind all of it.
+        const slices: string[][] = []
+        let cur: string[] = []
+        let size = 0
+        for (const t of texts) {
+          if (cur.length && size + t.length > EMBED_SLICE_CHARS) {
+            slices.push(cur)
+            cur = []
+            size = 0
+          }
+          cur.push(t)
+          size += t.length
+        }
+        if (cur.length) slices.push(cur)
+        const parts = await Promise.all(slices.map((s) => pool.run({ kind: 'embed', texts: s }, { signal }) as Promise<{ vectors: number[][] }>))
+        return { vectors: parts.flatMap((p) => p.vectors) }
       },
     }
   }

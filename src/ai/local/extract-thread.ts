@@ -1,10 +1,11 @@
-// One thread of the local provider's pool (extract-pool.ts): runs the extractor, or the template summarizer, on what the
+// One thread of the local provider's pool (extract-pool.ts): runs the extractor, the template summarizer or the embedder on what the
 // pool sends (src/threads/serve.ts), one request at a time. Both read text with the same NLP models, loaded here once.
 import { serveThread } from '../../threads/serve.js'
 import type { ProfileContent } from '../../domain/profile.js'
 import type { ExtractRequest, ExtractResult } from '../types.js'
 import { LocalExtractor } from './local-extractor.js'
 import { summarizeProfile } from './local-summarizer.js'
+import { LocalEmbedder } from './local-embedder.js'
 
 export type ThreadRequest =
   | {
@@ -14,13 +15,17 @@ export type ThreadRequest =
       now: string
     }
   | { kind: 'summarize'; profile: ProfileContent; instructions?: readonly string[] }
-export type ThreadResult = ExtractResult | { summary: string }
+  | { kind: 'embed'; texts: string[] }
+export type ThreadResult = ExtractResult | { summary: string } | { vectors: number[][] }
 
 let now = new Date()
 const extractor = new LocalExtractor({ now: () => now })
 
+const embedder = new LocalEmbedder()
+
 serveThread<ThreadRequest, ThreadResult>((m) => {
   if (m.kind === 'summarize') return { summary: summarizeProfile(m.profile, m.instructions) }
+  if (m.kind === 'embed') return embedder.embed(m.texts)
   now = new Date(m.now)
   return extractor.extract(m.req)
 })

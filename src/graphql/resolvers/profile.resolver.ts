@@ -1,6 +1,8 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql'
 import { invalid } from '../../domain/errors.js'
 import type { GqlContext } from '../context.js'
+import { ContextIncludeEnum } from '../types/enums.js'
+import type { ContextInclude as ContextIncludeValue } from '../../services/profile-context.service.js'
 import { decodeCursor, encodeCursor, toGqlLogEntry, toGqlProfile, toGqlSubmission } from '../serializers.js'
 import { ContextArgs, ForgetArgs, PageArgs, RollbackArgs, SubmissionPageArgs, SubmitArgs } from '../types/args.type.js'
 import { Reextraction, SubmissionAck } from '../types/operations.type.js'
@@ -53,11 +55,11 @@ export class ProfileResolver {
   }
 
   @FieldResolver(() => ProfileContext, {
-    description: 'The profile as compact text for an LLM prompt: most relevant (to query) and most confident facts first, within maxTokens. At most 10 in one operation',
+    description: 'The profile as compact text for an LLM prompt, within maxTokens: with a query, the facts that match it, the evidence passages most relevant to it (dated), then the other facts; without one, the most confident facts. At most 10 in one operation',
   })
-  async context(@Root() profile: Profile, @Args(() => ContextArgs) { maxTokens, query }: ContextArgs, @Ctx() { ctx, services }: GqlContext): Promise<ProfileContext> {
+  async context(@Root() profile: Profile, @Args(() => ContextArgs) { maxTokens, query, include }: ContextArgs, @Ctx() { ctx, services }: GqlContext): Promise<ProfileContext> {
     // How many of these one operation resolves is bounded, and charged, before it runs (src/graphql/plan.ts).
-    const c = await services.llmContext.context(ctx, profile.profileId, { maxTokens, query: query ?? undefined })
+    const c = await services.llmContext.context(ctx, profile.profileId, { maxTokens, query: query ?? undefined, include: include ? (include.toLowerCase() as ContextIncludeValue) : undefined })
     return {
       text: c.text,
       tokens: c.tokens,
@@ -65,6 +67,8 @@ export class ProfileResolver {
       encoding: c.encoding,
       factsIncluded: c.factsIncluded,
       factsTotal: c.factsTotal,
+      passagesIncluded: c.passagesIncluded,
+      include: c.include.toUpperCase() as ContextIncludeEnum,
       summaryIncluded: c.summaryIncluded,
       truncated: c.truncated,
       rankedBy: c.rankedBy,

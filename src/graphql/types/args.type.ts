@@ -1,5 +1,5 @@
 import { ArgsType, Field, Float, ID, Int } from 'type-graphql'
-import { InputTypeEnum, SubmissionStatusEnum } from './enums.js'
+import { ContextIncludeEnum, InputTypeEnum, SubmissionStatusEnum } from './enums.js'
 import { SearchFilter, SearchSort } from './operations.type.js'
 
 // Argument classes keep the schema's argument order as declared (esbuild applies parameter decorators in reverse).
@@ -62,6 +62,8 @@ export class SearchArgs {
 @ArgsType()
 export class ContextArgs {
   @Field(() => Int, { defaultValue: 1000, description: 'Token budget, 1-32000 (o200k_base)' }) maxTokens!: number
-  @Field(() => String, { nullable: true, description: 'What the conversation is about: relevant facts first (at most 1000 characters)' })
+  @Field(() => String, { nullable: true, description: 'What the conversation is about: relevant facts and passages first (at most 1000 characters)' })
   query?: string | null
+  @Field(() => ContextIncludeEnum, { nullable: true, description: 'ALL (default): facts and evidence passages (passages only with a query); FACTS; PASSAGES' })
+  include?: ContextIncludeEnum | null
 }

@@ -41,3 +41,10 @@ registerEnumType(SubmissionStatusEnum, { name: 'SubmissionStatus' })
 registerEnumType(FilterFieldEnum, { name: 'FilterField' })
 registerEnumType(SortFieldEnum, { name: 'SortField' })
 registerEnumType(SortOrderEnum, { name: 'SortOrder' })
+
+export enum ContextIncludeEnum {
+  ALL = 'ALL',
+  FACTS = 'FACTS',
+  PASSAGES = 'PASSAGES',
+}
+registerEnumType(ContextIncludeEnum, { name: 'ContextInclude', description: 'What a context is made of: facts and evidence passages, facts only, or passages only' })

@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars'
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql'
-import { InputTypeEnum, ProfileStatusEnum, SubmissionStatusEnum } from './enums.js'
+import { ContextIncludeEnum, InputTypeEnum, ProfileStatusEnum, SubmissionStatusEnum } from './enums.js'
 
 // Explicit types in every decorator: esbuild (tsx, vitest) emits no decorator metadata.
 
@@ -57,6 +57,22 @@ export class Preferences {
   @Field(() => [ScoredString]) topicsToAvoid!: ScoredString[]
 }
 
+@ObjectType({ description: 'A value a scalar held before, with its window in event time (README "Facts over time")', simpleResolvers: true })
+export class PastValue {
+  @Field(() => String, { description: 'The value (an age as its decimal text)' }) value!: string
+  @Field(() => Float) confidence!: number
+  @Field(() => String, { description: 'ISO 8601: when it was first said' }) from!: string
+  @Field(() => String, { description: 'ISO 8601: when the value after it was first said (it held until then)' }) until!: string
+  @Field(() => String, { description: 'ISO 8601: the latest time it was said' }) lastSaid!: string
+}
+
+@ObjectType({ description: 'The earlier values of one scalar, newest first', simpleResolvers: true })
+export class ScalarPast {
+  @Field(() => String, { description: 'The scalar: core_info.name|age|gender|location|occupation, preferences.conversation_style or personality.mood_trends.recent' })
+  field!: string
+  @Field(() => [PastValue]) values!: PastValue[]
+}
+
 @ObjectType({ simpleResolvers: true })
 export class FieldTimestamp {
   @Field(() => String, { description: 'A section (core_info) or field (core_info.location)' }) field!: string
@@ -69,7 +85,7 @@ export class UpdateLogEntry {
   @Field(() => String) extractedOn!: string
   @Field(() => GraphQLJSONObject, {
     description:
-      'The partial profile this batch added or changed (snake_case, as in REST), with `replaced`, `removed` and `dropped` (what the profile limits let go); a list or object nested 100 levels down comes as its JSON text',
+      'The partial profile this batch added or changed (snake_case, as in REST), with `replaced` (old scalar values with the window they held: `from`, `until`), `past_values` (other past values recorded or changed), `removed` and `dropped` (what the profile limits let go); a list or object nested 100 levels down comes as its JSON text',
   })
   changes!: Record<string, unknown>
   @Field(() => [ID]) submissionIds!: string[]
@@ -140,6 +156,8 @@ export class Profile {
     description: 'Values of the apps\' custom schema fields: {"<section>": {"<field>": {value, confidence} or [{value, confidence}]}}; {} when none',
   })
   custom!: Record<string, unknown>
+  @Field(() => [ScalarPast], { description: 'Earlier values of the scalars that had another value, each with the window it held; [] when none' })
+  pastValues!: ScalarPast[]
   @Field(() => String, { nullable: true, description: 'ISO 639-1 code of the language the person writes in' }) language?: string
   @Field(() => [FieldTimestamp]) fieldTimestamps!: FieldTimestamp[]
   @Field(() => String, { nullable: true, description: 'For use as LLM context' }) summary?: string
@@ -156,6 +174,8 @@ export class ProfileContext {
   @Field(() => String, { description: 'The tokenizer: o200k_base' }) encoding!: string
   @Field(() => Int) factsIncluded!: number
   @Field(() => Int) factsTotal!: number
+  @Field(() => Int, { description: 'Evidence passages quoted (what the person said, dated)' }) passagesIncluded!: number
+  @Field(() => ContextIncludeEnum) include!: ContextIncludeEnum
   @Field(() => Boolean) summaryIncluded!: boolean
   @Field(() => Boolean, { description: 'A fact or the summary was left out for the budget' }) truncated!: boolean
   @Field(() => String, { description: 'confidence (no query), query (words and embedding), query_lexical (the embedder failed: words only)' })

@@ -2,7 +2,8 @@
 // merged state that grows with the profile, and the ranking and composition of a context. Pure functions of their input,
 // so they run the same in a thread or inline.
 import { contentLines, profileText } from '../../ai/profile-text.js'
-import { type ComposedContext, composeContext, contextFacts, contextHeader, lexicalScore, stems, tokenCounter } from '../../ai/profile-context.js'
+import { Bm25 } from '../../domain/bm25.js'
+import { type ComposedContext, type ContextPassage, composeContext, contextFacts, contextHeader, lexicalScore, stems, tokenCounter } from '../../ai/profile-context.js'
 import { forgetValue, restoreSnapshot, type ForgetTarget } from '../../domain/forget.js'
 import { contentLexemes, profileLexemes } from '../../domain/lexical.js'
 import { keyMemo } from '../../domain/merge-rules.js'
@@ -161,11 +162,29 @@ export function rankContext(t: Omit<ContextRankTask, 'kind'>): ContextRanking {
   return { count: facts.length, lexical, embed }
 }
 
+export interface PassageRankTask {
+  kind: 'passage-rank'
+  query: string
+  /** The candidate passages' words (the question they answer, then their text). */
+  texts: string[]
+  /** How many passages the profile has: the collection BM25's word rarity is measured on. */
+  total: number
+}
+
+/** BM25 scores of candidate passages for a query (README "Evidence passages"). */
+export function rankPassages(t: Omit<PassageRankTask, 'kind'>): Float64Array {
+  return Float64Array.from(new Bm25(t.texts, 1.2, 0.75, { total: t.total }).scores(t.query))
+}
+
 export interface ContextComposeTask extends ContextSource {
   kind: 'context-compose'
+  /** Evidence passages, best first (none: the facts alone). */
+  passages?: ContextPassage[]
   summary: string | null
   /** Relevance of each fact to the query (as rankContext counts them); absent without a query. */
   relevance?: Float64Array
+  /** Leave the facts out (a context of passages only). */
+  factsOff?: boolean
   maxTokens: number
 }
 
@@ -173,11 +192,19 @@ export interface ContextComposeTask extends ContextSource {
 export async function composeTask(t: Omit<ContextComposeTask, 'kind'>): Promise<ComposedContext> {
   const { content, facts } = contextInput(t)
   const relevance = t.relevance ? Array.from(t.relevance) : undefined
-  return composeContext({ header: contextHeader(content), summary: t.summary, facts, relevance, maxTokens: t.maxTokens, count: await tokenCounter() })
+  return composeContext({
+    header: contextHeader(content),
+    summary: t.summary,
+    facts: t.factsOff ? [] : facts,
+    relevance: t.factsOff ? undefined : relevance,
+    ...(t.passages ? { passages: t.passages } : {}),
+    maxTokens: t.maxTokens,
+    count: await tokenCounter(),
+  })
 }
 
-export type CpuTask = MergeTask | ForgetTask | RollbackTask | ReextractTask | WordsTask | ContextRankTask | ContextComposeTask
-export type CpuResult = MergeOutput | EditOutput | null | ProfileWords[] | ContextRanking | ComposedContext
+export type CpuTask = MergeTask | ForgetTask | RollbackTask | ReextractTask | WordsTask | ContextRankTask | ContextComposeTask | PassageRankTask
+export type CpuResult = MergeOutput | EditOutput | null | ProfileWords[] | ContextRanking | ComposedContext | Float64Array
 
 export async function runTask(t: CpuTask): Promise<CpuResult> {
   switch (t.kind) {
@@ -195,5 +222,7 @@ export async function runTask(t: CpuTask): Promise<CpuResult> {
       return rankContext(t)
     case 'context-compose':
       return composeTask(t)
+    case 'passage-rank':
+      return rankPassages(t)
   }
 }

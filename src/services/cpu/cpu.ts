@@ -2,6 +2,8 @@ import type { ComposedContext } from '../../ai/profile-context.js'
 import {
   composeTask,
   rankContext,
+  rankPassages,
+  type PassageRankTask,
   runForget,
   runMerge,
   runReextract,
@@ -81,6 +83,10 @@ export class CpuPool {
 
   rankContext(t: Omit<ContextRankTask, 'kind'>, opts: RunOptions = {}): Promise<ContextRanking> {
     return this.run({ kind: 'context-rank', ...t }, () => rankContext(t), opts)
+  }
+
+  rankPassages(t: Omit<PassageRankTask, 'kind'>, opts: RunOptions = {}): Promise<Float64Array> {
+    return this.run({ kind: 'passage-rank', ...t }, () => rankPassages(t), opts)
   }
 
   composeContext(t: Omit<ContextComposeTask, 'kind'>, opts: RunOptions = {}): Promise<ComposedContext> {

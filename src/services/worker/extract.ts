@@ -12,6 +12,9 @@ import { parseStructured } from '../../domain/structured.js'
 import type { OpenSubmission } from '../../domain/worker-policy.js'
 import { withUsage } from './round.js'
 import { inSpan } from '../../tracing/tracing.js'
+import { passageEmbedText, textSearchConfig } from '../../domain/passages.js'
+import { buildPassages } from '../../ai/passages.js'
+import type { PassageWrite } from '../../db/passage.repository.js'
 
 /** What a batch's extraction runs on. */
 export interface ExtractDeps {
@@ -79,12 +82,20 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, cla
         : await inSpan('summarize', { attributes: { 'profiler.ai.provider': ai.summarizer.name } }, () => ai.summarizer.summarize(merged.state.content, signal, instructions))
     spend(summaryUsage)
     signal?.throwIfAborted()
+    // What the person said, kept as evidence passages (README "Evidence passages"), embedded in the same request as the
+    // profile: one embedding call per batch whatever the number of passages.
+    const drafts = subs.flatMap((s) => {
+      const at = eventTime(s) ?? now
+      return buildPassages({ input_type: s.input_type, data: s.data, occurredAt: at }, { perSubmission: d.limits.passagesPerSubmission }).passages.map((p) => ({ ...p, submissionId: s.id }))
+    })
     const { vectors, usage: embedUsage } = await inSpan(
       'embed',
-      { attributes: { 'profiler.ai.provider': ai.embedder.name, 'profiler.ai.embedding_model': ai.embedder.model } },
-      () => ai.embedder.embed([withSummary(summary, lines)], signal),
+      { attributes: { 'profiler.ai.provider': ai.embedder.name, 'profiler.ai.embedding_model': ai.embedder.model, 'profiler.passages': drafts.length } },
+      () => ai.embedder.embed([withSummary(summary, lines), ...drafts.map(passageEmbedText)], signal),
     )
     spend(embedUsage)
+    const config = textSearchConfig(merged.state.language)
+    const passages: PassageWrite[] = drafts.map((p, i) => ({ ...p, language: config, embedding: vectors[i + 1]!, model: ai.embedder.model }))
     // Structured data is its own provenance: its values are the submission's data, taken as given (a copy would double
     // what the apply writes, 100 KB and more for a large document).
     const provenance = subs.map((s) =>
@@ -94,7 +105,7 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, cla
     )
     // The words it is found by, computed here, outside the transaction of the apply.
     const lexemes = lexemesWith(summary, contentLexemes)
-    return { merged, json, summary, vector: vectors[0]!, lexemes, now, usage: spent, provenance, promptVersion: extracted.promptVersion, failed }
+    return { merged, json, summary, vector: vectors[0]!, lexemes, now, usage: spent, provenance, promptVersion: extracted.promptVersion, failed, passages }
   } catch (err) {
     throw withUsage(err, sumUsage([spent, (err as { usage?: Usage })?.usage]))
   }

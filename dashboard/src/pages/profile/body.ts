@@ -3,6 +3,7 @@ import { h, type Child } from '../../dom'
 import { errorText } from '../../ui'
 import { customSection } from './custom'
 import { coreInfoSection, interestsSection, personalitySection, preferencesSection, summarySection } from './fields'
+import type { WhyActions } from './why'
 import type { EditActions } from './edits'
 import { historySection } from './history'
 import { memoriesSection } from './memories'
@@ -14,7 +15,7 @@ export interface LoadMore {
   submissions(): void
 }
 
-export function profileBody(id: string, state: ProfileState, loadMore: LoadMore, edits?: EditActions): Child[] {
+export function profileBody(id: string, state: ProfileState, loadMore: LoadMore, edits?: EditActions, why?: WhyActions): Child[] {
   const p = state.profile
   if (!p) {
     return [
@@ -26,17 +27,18 @@ export function profileBody(id: string, state: ProfileState, loadMore: LoadMore,
       h('p', { class: 'muted' }, 'This page stays live: if data arrives for this id, the profile appears here.'),
     ]
   }
+  const actions = { edits, why }
   return [
     h(
       'div',
       { class: 'profile-grid' },
       summarySection(p),
-      coreInfoSection(p, edits),
-      interestsSection(p, edits),
-      personalitySection(p, edits),
-      preferencesSection(p, edits),
-      customSection(p, edits),
-      memoriesSection(p, edits),
+      coreInfoSection(p, actions),
+      interestsSection(p, actions),
+      personalitySection(p, actions),
+      preferencesSection(p, actions),
+      customSection(p, actions),
+      memoriesSection(p, actions),
     ),
     historySection(state.history, loadMore.history, edits),
     submissionsSection(state.submissions, loadMore.submissions),

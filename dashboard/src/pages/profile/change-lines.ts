@@ -16,6 +16,8 @@ export interface ChangeLine {
   value?: string
   /** A {value, confidence} pair's confidence. */
   confidence?: number
+  /** A past value's window ({value, confidence, from, until}: a replaced scalar, a past value), ISO 8601. */
+  window?: { from: string; until: string }
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -66,7 +68,8 @@ function leafText(value: unknown): string {
 }
 
 /**
- * Flattens a changes object into lines, in order: {value, confidence} objects become one line (with the confidence),
+ * Flattens a changes object into lines, in order: {value, confidence} objects become one line (with the confidence, and
+ * the window of a past value),
  * an empty list or object "(none)", anything deeper than CHANGE_PATH_DEPTH its JSON text.
  */
 export function changeLines(changes: unknown): ChangeLine[] {
@@ -78,7 +81,8 @@ export function changeLines(changes: unknown): ChangeLine[] {
       const keys = Object.keys(value)
       if ('value' in value && ('confidence' in value || keys.length === 1)) {
         const confidence = typeof value.confidence === 'number' ? { confidence: value.confidence } : {}
-        out.push({ path: path || 'value', value: leafText(value.value), ...confidence })
+        const window = typeof value.from === 'string' && typeof value.until === 'string' ? { window: { from: value.from, until: value.until } } : {}
+        out.push({ path: path || 'value', value: leafText(value.value), ...confidence, ...window })
       } else if (!keys.length) out.push({ path: path || '(empty)' })
       else if (depth >= CHANGE_PATH_DEPTH) out.push({ path, value: jsonText(value) })
       else for (let i = keys.length - 1; i >= 0; i--) stack.push([value[keys[i]!], path ? `${path}.${keys[i]}` : keys[i]!, depth + 1])

@@ -4,6 +4,7 @@ import type { HistoryPageFieldsFragment } from '../../generated/graphql'
 import type { HistoryEntry } from '../../types'
 import { confidenceBar, dateTime } from '../../ui'
 import { changeLines, type ChangeLine } from './change-lines'
+import { pastWindow } from './fields'
 import { loadMoreControls, type PageOf, type Paged } from './paged'
 import type { EditActions } from './edits'
 import { empty, section } from './section'
@@ -19,6 +20,7 @@ function changeLine(line: ChangeLine): HTMLElement {
     h('span', { class: 'change-path' }, line.path),
     line.value === undefined ? ': (none)' : [': ', h('span', { class: 'change-value' }, line.value)],
     line.confidence === undefined ? null : confidenceBar(line.confidence),
+    line.window ? h('span', { class: 'past-window', title: `${line.window.from} to ${line.window.until}` }, ` ${pastWindow(line.window.from, line.window.until)}`) : null,
   )
 }
 

@@ -2,7 +2,7 @@
 import { h } from '../../dom'
 import type { Memory, Profile } from '../../types'
 import { confidenceBar, dateOnly } from '../../ui'
-import type { EditActions } from './edits'
+import { valueControls, type ValueActions } from './fields'
 import { empty, section } from './section'
 
 /** Dated memories in date order, then the undated ones in the order given. */
@@ -11,7 +11,7 @@ export function orderMemories(memories: Memory[]): Memory[] {
   return [...dated, ...memories.filter((m) => !m.date)]
 }
 
-export function memoriesSection(p: Profile, edits?: EditActions): HTMLElement {
+export function memoriesSection(p: Profile, actions?: ValueActions): HTMLElement {
   const memories = orderMemories(p.memories)
   if (memories.length === 0) return section('memories', 'Memories', empty('No memories yet.'))
   return section(
@@ -20,8 +20,9 @@ export function memoriesSection(p: Profile, edits?: EditActions): HTMLElement {
     h(
       'ol',
       { class: 'timeline' },
-      memories.map((m) =>
-        h(
+      memories.map((m) => {
+        const c = valueControls(actions, 'memories')?.(m.event)
+        return h(
           'li',
           { class: `timeline-item${m.date ? '' : ' timeline-item--undated'}` },
           h('div', { class: 'timeline-date' }, m.date ? dateOnly(m.date) : 'Undated'),
@@ -31,10 +32,11 @@ export function memoriesSection(p: Profile, edits?: EditActions): HTMLElement {
             { class: 'timeline-meta' },
             m.importance ? h('span', { class: `badge badge--importance-${m.importance}` }, `${m.importance} importance`) : null,
             m.confidence !== null ? confidenceBar(m.confidence) : null,
-            edits?.forget('memories', m.event) ?? null,
+            c?.actions ?? null,
           ),
-        ),
-      ),
+          c?.panel ?? null,
+        )
+      }),
     ),
   )
 }

@@ -16,7 +16,8 @@ function submissionRow(s: Submission): HTMLTableRowElement {
   return h(
     'tr',
     null,
-    h('th', { scope: 'row' }, h('code', { class: 'small' }, s.id)),
+    // Where a passage's "submission" link (the "Why?" panel) brings focus.
+    h('th', { scope: 'row', tabindex: -1, 'data-submission': s.id }, h('code', { class: 'small' }, s.id)),
     h('td', null, s.inputType.toLowerCase()),
     h('td', null, statusBadge(s.status)),
     h('td', { class: 'num' }, String(s.attempts)),

@@ -1,0 +1,222 @@
+import type { EntityManager } from 'typeorm'
+import { vectorText, type PassageDraft } from '../domain/passages.js'
+
+/** A passage as stored and as the API shows it (README "Evidence passages"). */
+export interface PassageRow {
+  submission_id: string
+  position: number
+  speaker: string | null
+  prompt: string | null
+  text: string
+  occurred_at: string
+}
+
+/** A passage with whether, when and why it is hidden from contexts and search (README "Evidence passages"). */
+export interface PassageView extends PassageRow {
+  hidden_at: string | null
+  hidden_by: string | null
+}
+
+/** Where a passage sits in a profile's list: when it was said (UTC, to the microsecond), its submission, its position. */
+export type PassageKey = [occurredAt: string, submissionId: string, position: number]
+
+/** A passage to store: a draft of one submission, its vector and what indexes it. */
+export interface PassageWrite extends PassageDraft {
+  submissionId: string
+  /** The text search configuration its words are stemmed with (textSearchConfig). */
+  language: string
+  /** Its embedding and the model that made it; null when it has none (imported, not yet reindexed). */
+  embedding: readonly number[] | null
+  model: string | null
+}
+
+const COLUMNS = `submission_id::text AS submission_id, position, speaker, prompt, text, occurred_at`
+/** Passages (the newest) a search by meaning measures within one profile. */
+export const NEAREST_SCAN = 2000
+
+/** A passage's key (PassageKey) as a statement selects it: its time to the microsecond, in UTC, so none is lost between pages. */
+const KEY = `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US"+00"') AS at_key`
+const keyOf = (r: any): PassageKey => [r.at_key, r.submission_id, Number(r.position)]
+/** The condition "after the key `k`" in a profile's list (newest first), its values appended to `params`. */
+const after = (k: PassageKey | null, params: unknown[]): string =>
+  k ? ` AND (occurred_at, submission_id, position) < ($${params.push(k[0])}::timestamptz, $${params.push(k[1])}::uuid, $${params.push(k[2])}::int)` : ''
+
+/** A passages row as the API shows it. */
+export const passageView = (r: any): PassageRow => ({
+  submission_id: r.submission_id,
+  position: Number(r.position),
+  speaker: r.speaker ?? null,
+  prompt: r.prompt ?? null,
+  text: r.text,
+  occurred_at: new Date(r.occurred_at).toISOString(),
+})
+
+/** Evidence passages of profiles. Every statement filters by tenant_id and profile_id. */
+export class PassageRepository {
+  /**
+   * Stores passages, of one profile or of several (a worker's round); a passage already stored for the same submission
+   * and position is kept. Returns how many were stored.
+   */
+  async insert(m: EntityManager, rows: readonly (PassageWrite & { tenantId: string; profileId: string })[]): Promise<number> {
+    if (!rows.length) return 0
+    const res = await m.query(
+      `INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, embedding, embedding_model)
+       SELECT x.tenant_id, x.profile_id, x.submission_id::uuid, x.position, x.speaker, x.prompt, x.text, x.occurred_at::timestamptz, x.language::regconfig, x.embedding::vector, x.model
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
+              AS x(tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, embedding, model)
+       ON CONFLICT DO NOTHING`,
+      [
+        rows.map((r) => r.tenantId),
+        rows.map((r) => r.profileId),
+        rows.map((r) => r.submissionId),
+        rows.map((r) => r.position),
+        rows.map((r) => r.speaker),
+        rows.map((r) => r.prompt),
+        rows.map((r) => r.text),
+        rows.map((r) => r.occurredAt),
+        rows.map((r) => r.language),
+        // Formatted here, a statement's worth at a time: hundreds of vectors at once kept the event loop for tens of ms.
+        rows.map((r) => (r.embedding ? vectorText(r.embedding) : null)),
+        rows.map((r) => r.model),
+      ],
+    )
+    return Array.isArray(res) && typeof res[1] === 'number' ? res[1] : rows.length
+  }
+
+  /**
+   * Keeps each profile's `keep` newest passages (by when they were said), for one profile or several (a worker's round)
+   * in one statement; returns how many older ones were deleted.
+   */
+  async prune(m: EntityManager, profiles: readonly (readonly [tenantId: string, profileId: string])[], keep: number): Promise<number> {
+    if (!profiles.length) return 0
+    const [, n] = await m.query(
+      `DELETE FROM passages p USING (
+          SELECT x.tenant_id, o.submission_id, o.position FROM unnest($1::text[], $2::text[]) AS x(tenant_id, profile_id)
+           CROSS JOIN LATERAL (
+             SELECT submission_id, position FROM passages WHERE tenant_id = x.tenant_id AND profile_id = x.profile_id
+              ORDER BY occurred_at DESC, submission_id DESC, position DESC OFFSET $3) o) old
+        WHERE p.tenant_id = old.tenant_id AND p.submission_id = old.submission_id AND p.position = old.position`,
+      [profiles.map((x) => x[0]), profiles.map((x) => x[1]), keep],
+    )
+    return Number(n ?? 0)
+  }
+
+  /**
+   * One window of the profile's visible passages, newest said first, after the key `after` (the previous window's
+   * last): at most `window` of them, each with whether it matches any word of `terms` (a to_tsquery source of quoted
+   * words, anyWordsQuery) in the profile's language or exactly, the text and prompt of those that do. A context walks a
+   * profile window by window until it has enough matches (BM25 ranks them after), so no statement reads more than a
+   * window: on the embedded database a statement holds the one session another tenant's request waits for, and reading
+   * 20,000 passages at once took 70-120 ms there (ranking every match in SQL, ts_rank_cd, 746 ms).
+   */
+  async lexicalWindow(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    o: { terms: string; config: string; after: PassageKey | null; window: number },
+  ): Promise<{ matches: PassageRow[]; scanned: number; last: PassageKey | null }> {
+    const params: unknown[] = [tenantId, profileId, o.config, o.terms, o.window]
+    const rows = await m.query(
+      // The words are matched outside the window's statement: within it, a plan that sorts the profile's passages
+      // would match every one of them before the limit.
+      // Exactly (simple) only the words the language does not drop as stop words: "the" or "with" matched nearly every
+      // passage and filled the window walk's matches with the newest ones, whatever the other words.
+      `WITH q AS (
+         SELECT to_tsquery($3::regconfig, $4) || to_tsquery('simple', coalesce((
+           SELECT string_agg(t, ' | ') FROM regexp_split_to_table($4, ' \\| ') t WHERE numnode(to_tsquery($3::regconfig, t)) > 0), '')) AS q)
+       SELECT ${KEY}, submission_id::text AS submission_id, position, hit,
+              CASE WHEN hit THEN speaker END AS speaker, CASE WHEN hit THEN prompt END AS prompt, CASE WHEN hit THEN text END AS text, occurred_at
+         FROM (SELECT w.*, w.tsv @@ q.q AS hit FROM (
+                 SELECT occurred_at, submission_id, position, speaker, prompt, text, tsv FROM passages
+                  WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL${after(o.after, params)}
+                  ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $5) w, q) x
+        ORDER BY occurred_at DESC, submission_id DESC, position DESC`,
+      params,
+    )
+    const last = rows.at(-1)
+    return {
+      matches: rows.filter((r: any) => r.hit).map(passageView),
+      scanned: rows.length,
+      last: last ? keyOf(last) : null,
+    }
+  }
+
+  /**
+   * One window of the profile's passages embedded with `model` (hidden ones never), newest said first, after the key
+   * `after`: each one's key and cosine distance to `vector`, and the passage itself for the `top` nearest of the window
+   * (only those can be among the nearest of all). The context measures the newest NEAREST_SCAN this way, a window per
+   * statement: the distance to 2,000 vectors in one statement kept the embedded database's one session for about
+   * 100 ms under load.
+   */
+  async nearestWindow(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    o: { /** pgvector's text of the vector (toSql). */ vector: string; model: string; after: PassageKey | null; window: number; top: number },
+  ): Promise<{ rows: { key: PassageKey; distance: number; passage: PassageRow | null }[]; last: PassageKey | null }> {
+    const params: unknown[] = [tenantId, profileId, o.vector, o.model, o.window, o.top]
+    const rows = await m.query(
+      // The distance is measured outside the window's statement: within it, a plan that sorts the profile's passages
+      // measured every one of them before the limit (400 ms for 20,000 on the embedded database).
+      `SELECT ${KEY}, submission_id::text AS submission_id, position, distance, occurred_at,
+              CASE WHEN near THEN speaker END AS speaker, CASE WHEN near THEN prompt END AS prompt, CASE WHEN near THEN text END AS text
+         FROM (SELECT d.*, row_number() OVER (ORDER BY distance, occurred_at DESC, submission_id, position) <= $6 AS near FROM (
+                 SELECT w.*, embedding <=> $3::vector AS distance FROM (
+                   SELECT occurred_at, submission_id, position, speaker, prompt, text, embedding FROM passages
+                    WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL AND embedding_model = $4 AND embedding IS NOT NULL${after(o.after, params)}
+                    ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $5) w) d) x
+        ORDER BY occurred_at DESC, submission_id DESC, position DESC`,
+      params,
+    )
+    const out = rows.map((r: any) => ({ key: keyOf(r), distance: Number(r.distance), passage: r.text == null ? null : passageView(r) }))
+    return { rows: out, last: out.at(-1)?.key ?? null }
+  }
+
+  /** How many visible passages the profile has, counted up to `cap` (a statement reads at most `cap` of them). */
+  async visibleUpTo(m: EntityManager, tenantId: string, profileId: string, cap: number): Promise<number> {
+    const [r] = await m.query(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM passages WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL LIMIT $3) x`,
+      [tenantId, profileId, cap],
+    )
+    return Number(r.n)
+  }
+
+  /** The profile's newest passages (by when they were said), newest first; hidden ones never. */
+  async newest(m: EntityManager, tenantId: string, profileId: string, limit: number): Promise<PassageRow[]> {
+    const rows = await m.query(
+      `SELECT ${COLUMNS} FROM passages WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL
+        ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $3`,
+      [tenantId, profileId, limit],
+    )
+    return rows.map(passageView)
+  }
+
+  /**
+   * A page of the profile's passages, newest said first (when said, then submission and position, descending), after the
+   * key `after` of the previous page's last; hidden ones only with `includeHidden`. The key's time is written to the
+   * microsecond, in UTC, so no precision is lost between pages.
+   */
+  async page(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    o: { after: PassageKey | null; limit: number; submissionId?: string; includeHidden: boolean },
+  ): Promise<(PassageView & { key: PassageKey })[]> {
+    const params: unknown[] = [tenantId, profileId, o.includeHidden, o.limit]
+    let where = ''
+    if (o.submissionId) where += ` AND submission_id = $${params.push(o.submissionId)}::uuid`
+    where += after(o.after, params)
+    const rows = await m.query(
+      `SELECT ${COLUMNS}, ${KEY}, hidden_at, hidden_by FROM passages
+        WHERE tenant_id = $1 AND profile_id = $2 AND ($3::boolean OR hidden_at IS NULL)${where}
+        ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $4`,
+      params,
+    )
+    return rows.map((r: any) => ({
+      ...passageView(r),
+      hidden_at: r.hidden_at ? new Date(r.hidden_at).toISOString() : null,
+      hidden_by: r.hidden_by ?? null,
+      key: keyOf(r),
+    }))
+  }
+}

@@ -1,0 +1,100 @@
+// Evidence passages (issue 24, README "Evidence passages"): what a person said, kept beside the profile's facts so a
+// context can quote it and a value can be traced to it. Their bounds, and how they are indexed and shown; the worker
+// builds a submission's passages in src/ai/passages.ts.
+
+/** A passage's own words are at most this many characters (a longer turn or sentence is cut into several). */
+export const PASSAGE_MAX_CHARS = 1000
+/** The partner's turn a passage answers is kept to this many characters (it is context, not the person's words). */
+export const PASSAGE_PROMPT_MAX_CHARS = 300
+/** A text is cut into windows of whole sentences of about this many characters. */
+export const TEXT_WINDOW_CHARS = 400
+
+export interface PassageLimits {
+  /** Passages one submission may leave (default 200): beyond it, turns/sentences are packed into fewer passages. */
+  perSubmission: number
+  /** Passages a profile keeps (default 20,000): the oldest (by the time they were said) go first. */
+  perProfile: number
+}
+
+export const DEFAULT_PASSAGE_LIMITS: PassageLimits = { perSubmission: 200, perProfile: 20_000 }
+
+export interface PassageDraft {
+  /** 0-based order within its submission. */
+  position: number
+  /** Who said it: the conversation's profiled person (their label); null for a text. */
+  speaker: string | null
+  /** The partner's turn this answers ("Do you like jazz?" before "Yes, a lot."); null when none. */
+  prompt: string | null
+  /** The person's own words. */
+  text: string
+  /** When it was said (ISO 8601): its message's timestamp, else the submission's event time. */
+  occurredAt: string
+}
+
+/** A passage as one text (what its vector is computed from, and what BM25 counts): the question it answers, then the person's words. */
+export function passageEmbedText(p: Pick<PassageDraft, 'prompt' | 'text'>): string {
+  return p.prompt ? `${p.prompt}\n${p.text}` : p.text
+}
+
+/**
+ * A vector as pgvector's text input, each number to 7 significant digits (pgvector keeps 32-bit floats: about 7
+ * digits), a third of the text of a full print: the embedded database parses every character on the main thread.
+ */
+export function vectorText(v: readonly number[]): string {
+  let out = '['
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i]!
+    out += (i ? ',' : '') + (x === 0 ? '0' : String(Number(x.toPrecision(7))))
+  }
+  return out + ']'
+}
+
+/** PostgreSQL text search configurations (in PGlite and in PostgreSQL 15+) by ISO 639-1 code; others use `simple`. */
+const TS_CONFIGS: Record<string, string> = {
+  ar: 'arabic', hy: 'armenian', eu: 'basque', ca: 'catalan', da: 'danish', nl: 'dutch', en: 'english', fi: 'finnish',
+  fr: 'french', de: 'german', el: 'greek', hi: 'hindi', hu: 'hungarian', id: 'indonesian', ga: 'irish', it: 'italian',
+  lt: 'lithuanian', ne: 'nepali', no: 'norwegian', nb: 'norwegian', nn: 'norwegian', pt: 'portuguese', ro: 'romanian',
+  ru: 'russian', sr: 'serbian', es: 'spanish', sv: 'swedish', ta: 'tamil', tr: 'turkish', yi: 'yiddish',
+}
+
+/** Every configuration a passage may be indexed with (what an import accepts as a passage's `language`). */
+export const TEXT_SEARCH_CONFIGS: readonly string[] = [...new Set([...Object.values(TS_CONFIGS), 'simple'])].sort()
+
+/**
+ * The text search configuration for a profile's language: its stemming language when PostgreSQL has one, `simple`
+ * otherwise. Passages are indexed with it and with `simple` (exact words), so any language is searchable.
+ */
+export function textSearchConfig(language: string | null | undefined): string {
+  return (language && TS_CONFIGS[language.toLowerCase().slice(0, 2)]) || 'simple'
+}
+
+/** At most this many distinct words of a query are looked up among passages. */
+export const PASSAGE_QUERY_TERMS = 32
+
+/**
+ * A query's words as a tsquery source for to_tsquery: each word quoted, joined by `|` (any may match; the ranking
+ * weighs them). Only letters and digits reach it, so client text never becomes tsquery syntax. '' when no word.
+ */
+export function anyWordsQuery(query: string): string {
+  const words = [...new Set((query.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length <= 64))]
+  return words
+    .slice(0, PASSAGE_QUERY_TERMS)
+    .map((w) => `'${w}'`)
+    .join(' | ')
+}
+
+/** "8 May 2023" (UTC): a date a model reads without help. */
+export function readableDate(iso: string): string {
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return ''
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`
+}
+/** A stored date as a model reads it: "2023-05-19" -> "19 May 2023", "2023-05" -> "May 2023"; anything else as it is. */
+export function readableDay(date: string): string {
+  const m = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(date)
+  if (!m) return date
+  const month = MONTHS[Number(m[2]) - 1]
+  if (!month) return date
+  return m[3] ? `${Number(m[3])} ${month} ${m[1]}` : `${month} ${m[1]}`
+}
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']

@@ -1,0 +1,228 @@
+// Provenance (issue 24, README "Provenance"): which of a profile's evidence passages support one of its values. Pure:
+// the stored extractions, the words' stems and the candidate passages come in; which passages support the value, and
+// how each was matched, go out. The SQL that feeds it is src/db/provenance.repository.ts; the service that runs it,
+// src/services/provenance.service.ts (the evidence API and forget both use it, so they agree on what "states" a value).
+import { z } from 'zod'
+import { cleanText } from './merge-rules.js'
+import { isForgetSection, proposesValue, valueKey, type ForgetTarget } from './forget.js'
+import { FORGET_SECTIONS, type Extraction } from './profile.js'
+import { invalid } from './errors.js'
+import { categoryKey } from './normalise.js'
+import { parseRequest } from './requests.js'
+import { checkStorable } from './validation.js'
+
+/** The applied submissions (newest first) whose stored extraction is read to find the ones that proposed a value. */
+export const EVIDENCE_MAX_SUBMISSIONS = 200
+/** Candidate passages read per lookup (per kind: the proposing submissions', the others'); best ranked first. */
+export const EVIDENCE_CANDIDATES = 1000
+/** Passages an evidence answer holds by default, and at most. */
+export const EVIDENCE_DEFAULT_LIMIT = 10
+export const EVIDENCE_MAX_LIMIT = 50
+/** At most this many of a value's words, and of a quote's, are matched. */
+export const EVIDENCE_MAX_WORDS = 32
+/** A passage of a proposing submission quotes the model's evidence when it holds this share of the quote's words. */
+export const QUOTE_SHARE = 0.8
+/** A passage of a proposing submission states the value when it holds at least this share of the value's words. */
+export const PROPOSED_SHARE = 0.5
+
+/** How a passage was found to support a value, best first. */
+export type EvidenceMatch = 'quote' | 'extraction' | 'words'
+const MATCH_ORDER: Record<EvidenceMatch, number> = { quote: 0, extraction: 1, words: 2 }
+
+export interface EvidenceParams extends ForgetTarget {
+  limit: number
+}
+
+const FIELD_MESSAGE = `Invalid parameter field: must be one of ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field> of a custom schema`
+const limitMessage = `Invalid parameter limit: must be an integer from 1 to ${EVIDENCE_MAX_LIMIT}`
+
+/** What an evidence lookup takes (REST query parameters, GraphQL arguments): a value named as a forget names it. */
+export function evidenceParamsSchema() {
+  return z.object({
+    field: z
+      .string({ error: (iss) => (iss.input == null ? 'Missing parameter: field' : FIELD_MESSAGE) })
+      .refine((v) => isForgetSection(v), { error: FIELD_MESSAGE })
+      .describe(`The value's section, as the forget endpoint names it: ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field>`),
+    value: z
+      .string({ error: (iss) => (iss.input == null ? 'Missing parameter: value' : 'Invalid parameter value: must be a string') })
+      .refine((v) => cleanText(v) !== undefined, { error: 'Invalid parameter value: must not be empty' })
+      .refine((v) => v.length <= 1000, { error: 'Invalid parameter value: longer than 1000 characters' })
+      .describe('The value (for memories, the event); compared as the merge compares values'),
+    category: z
+      .string({ error: 'Invalid parameter category: must be a string' })
+      .max(200, { error: 'Invalid parameter category: longer than 200 characters' })
+      .nullish()
+      .describe('interests only: the category (any category when omitted)'),
+    limit: z.coerce
+      .number({ error: limitMessage })
+      .int({ error: limitMessage })
+      .min(1, { error: limitMessage })
+      .max(EVIDENCE_MAX_LIMIT, { error: limitMessage })
+      .default(EVIDENCE_DEFAULT_LIMIT)
+      .describe(`How many passages at most (1-${EVIDENCE_MAX_LIMIT}, default ${EVIDENCE_DEFAULT_LIMIT})`),
+  })
+}
+
+export function parseEvidenceParams(input: unknown): EvidenceParams {
+  const p = parseRequest(evidenceParamsSchema(), input)
+  checkStorable(p.value, 'parameter value')
+  checkStorable(p.category ?? undefined, 'parameter category')
+  if (p.category != null && p.field !== 'interests') throw invalid('Invalid parameter category: only for field interests')
+  return { section: p.field as ForgetTarget['section'], value: p.value, limit: p.limit, ...(p.category != null ? { category: p.category } : {}) }
+}
+
+/** What the worker stored for an applied submission (src/services/worker/extract.ts `provenance`). */
+export interface StoredProvenance {
+  extraction?: Extraction
+  /** openai: the words the model quoted for each value (src/ai/openai/output.ts evidenceOf). */
+  evidence?: Record<string, string>
+  structured?: boolean
+}
+
+/** A stored `extraction` column as provenance; an older row may hold the bare extraction. */
+export function storedProvenance(v: unknown): StoredProvenance {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return {}
+  const o = v as Record<string, unknown>
+  if (o.structured === true) return { structured: true }
+  if ('extraction' in o || 'evidence' in o) {
+    const ex = o.extraction && typeof o.extraction === 'object' ? (o.extraction as Extraction) : undefined
+    const ev = o.evidence && typeof o.evidence === 'object' && !Array.isArray(o.evidence) ? (o.evidence as Record<string, string>) : undefined
+    return { ...(ex ? { extraction: ex } : {}), ...(ev ? { evidence: ev } : {}) }
+  }
+  return { extraction: o as Extraction }
+}
+
+/** Keys of the quote record (evidenceOf) under which a list entry's quote is kept, by section. */
+const LIST_PREFIX: Partial<Record<string, string>> = {
+  'personality.traits': 'personality.traits.',
+  'preferences.topics_to_avoid': 'preferences.topics_to_avoid.',
+  memories: 'memories.',
+}
+
+/** The words a model quoted for the target's value in one submission, when it kept any. */
+export function quoteFor(p: StoredProvenance, target: ForgetTarget): string | undefined {
+  const ev = p.evidence
+  if (!ev) return undefined
+  const key = valueKey(target.section, target.value)
+  const quote = (k: string) => (typeof ev[k] === 'string' && ev[k]!.trim() ? ev[k]!.trim() : undefined)
+  if (target.section === 'interests') {
+    for (const k of Object.keys(ev)) {
+      if (!k.startsWith('interests.')) continue
+      const rest = k.slice('interests.'.length)
+      const dot = rest.indexOf('.')
+      if (dot < 0) continue
+      if (target.category !== undefined && categoryKey(rest.slice(0, dot)) !== categoryKey(target.category)) continue
+      if (valueKey('interests', rest.slice(dot + 1)) === key) return quote(k)
+    }
+    return undefined
+  }
+  const prefix = LIST_PREFIX[target.section]
+  if (prefix) {
+    for (const k of Object.keys(ev)) if (k.startsWith(prefix) && valueKey(target.section, k.slice(prefix.length)) === key) return quote(k)
+    return undefined
+  }
+  if (target.section.startsWith('custom.')) {
+    // Kept per field, from its first value: the quote of a list field may be another entry's.
+    const [, sec, field] = target.section.split('.') as [string, string, string]
+    const cur = (p.extraction?.custom as Record<string, Record<string, unknown>> | undefined)?.[sec]?.[field]
+    return Array.isArray(cur) ? undefined : quote(target.section)
+  }
+  return quote(target.section)
+}
+
+/** Whether the submission's stored extraction proposed the value, and the quote it kept for it. */
+export function proposalOf(stored: unknown, target: ForgetTarget): { proposed: boolean; quote?: string } {
+  const p = storedProvenance(stored)
+  if (!p.extraction || !proposesValue(p.extraction, target)) return { proposed: false }
+  const quote = quoteFor(p, target)
+  return { proposed: true, ...(quote ? { quote } : {}) }
+}
+
+/** The words of a text as the passages' `simple` index holds them (lowercase letters and digits), distinct, in order. */
+export function textWords(text: string, max = EVIDENCE_MAX_WORDS): string[] {
+  const words = (text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length <= 64)
+  return [...new Set(words)].slice(0, max)
+}
+
+/**
+ * A value's words as groups of lexemes, one group per word (its stems in the profile's language and the word itself):
+ * a passage holds a word when it holds any lexeme of its group. Stop words (no stem) count only when the value has
+ * nothing else ("The Who").
+ */
+export function wordGroups(words: string[], stems: string[][]): string[][] {
+  const groups = words.map((w, i) => ({ lexemes: [...new Set([...(stems[i] ?? []), w])], content: (stems[i]?.length ?? 0) > 0 }))
+  const content = groups.filter((g) => g.content)
+  return (content.length ? content : groups).map((g) => g.lexemes)
+}
+
+/** The share of `groups` a passage's lexemes cover (0 when there are no groups). */
+export function share(lexemes: ReadonlySet<string>, groups: string[][]): number {
+  if (!groups.length) return 0
+  return groups.filter((g) => g.some((l) => lexemes.has(l))).length / groups.length
+}
+
+/** A passage as the lookup reads it: where it is, its words that the lookup asked about, and its full-text rank. */
+export interface CandidatePassage {
+  submission_id: string
+  position: number
+  occurred_at: string
+  /** The lexemes of the passage among those looked for. */
+  hits: string[]
+  rank: number
+}
+
+export interface Supported<P extends CandidatePassage> {
+  passage: P
+  match: EvidenceMatch
+  /** The share of the value's words (or, for a quote, of the quote's) it holds. */
+  share: number
+}
+
+/**
+ * The passages that support a value, best first. `proposed`: the submissions whose stored extraction proposed it, with
+ * the quote each kept; `known`: every submission whose stored extraction was read (proposing or not). A passage
+ * supports the value when
+ * - its submission proposed it and it holds QUOTE_SHARE of the quote's words (`quote`) or PROPOSED_SHARE of the
+ *   value's words (`extraction`);
+ * - its submission's extraction is unknown (not among those read: older, dropped, imported) and it holds every word
+ *   of the value (`words`);
+ * - when neither finds one (the extractions do not say where it was said), any passage that holds every word (`words`).
+ * A passage of a submission whose extraction is known and did not propose the value does not support it otherwise.
+ */
+export function supportingPassages<P extends CandidatePassage>(
+  o: {
+    proposed: ReadonlyMap<string, { quote?: string }>
+    known: ReadonlySet<string>
+    valueGroups: string[][]
+    /** The quote words of each proposing submission that kept a quote. */
+    quoteGroups: ReadonlyMap<string, string[][]>
+    /** Passages of the proposing submissions that hold any word looked for. */
+    ofProposed: P[]
+    /** Passages of other submissions that hold every word of the value. */
+    others: P[]
+  },
+): Supported<P>[] {
+  const primary: Supported<P>[] = []
+  for (const p of o.ofProposed) {
+    if (!o.proposed.has(p.submission_id)) continue
+    const lexemes = new Set(p.hits)
+    const quote = o.quoteGroups.get(p.submission_id)
+    const q = quote ? share(lexemes, quote) : 0
+    const v = share(lexemes, o.valueGroups)
+    if (quote && q >= QUOTE_SHARE) primary.push({ passage: p, match: 'quote', share: q })
+    else if (v >= PROPOSED_SHARE) primary.push({ passage: p, match: 'extraction', share: v })
+  }
+  const full = o.others.filter((p) => !o.proposed.has(p.submission_id) && share(new Set(p.hits), o.valueGroups) === 1)
+  const unknown = full.filter((p) => !o.known.has(p.submission_id))
+  const fallback = primary.length || unknown.length ? unknown : full
+  const out = [...primary, ...fallback.map((p) => ({ passage: p, match: 'words' as const, share: 1 }))]
+  return out.sort(
+    (a, b) =>
+      MATCH_ORDER[a.match] - MATCH_ORDER[b.match] ||
+      b.share - a.share ||
+      b.passage.rank - a.passage.rank ||
+      b.passage.occurred_at.localeCompare(a.passage.occurred_at) ||
+      a.passage.submission_id.localeCompare(b.passage.submission_id) ||
+      a.passage.position - b.passage.position,
+  )
+}

@@ -1,0 +1,300 @@
+// Evidence passages (issue 24; README "Evidence passages") through the running service on the configured database:
+// the worker keeps what the person said as passages (their turns with the question each answers; a text's sentence
+// windows), bounded per submission and per profile, and the context quotes the most relevant ones for a query, dated in
+// words and grouped by day, deduplicated against the facts, with include=facts|passages|all over REST and GraphQL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { gql } from '../support/graphql-client.js'
+import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { openaiService } from '../support/openai-service.js'
+import { post, chat } from '../support/submit.js'
+import { waitFor } from '../support/wait.js'
+import { PassageRepository } from '../../src/db/passage.repository.js'
+import { storePassages } from '../../src/services/worker/passages.js'
+import { COVER_SCORE, LEXICAL_SCORE } from '../../src/domain/lexical.js'
+
+describe('evidence passages', () => {
+  let svc: TestService
+  let api: Client
+  const passages = (profileId: string) =>
+    svc.profiler.db.dataSource.query(
+      `SELECT submission_id::text AS submission_id, position, speaker, prompt, text, occurred_at, language::text AS language, embedding IS NOT NULL AS embedded
+         FROM passages WHERE profile_id = $1 ORDER BY occurred_at, position`,
+      [profileId],
+    )
+  const context = async (id: string, params: Record<string, string | number>) => {
+    const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString()
+    const r = await api.get(`/v1/profile/${encodeURIComponent(id)}/context?${qs}`)
+    const text = await r.text()
+    expect(r.status, text).toBe(200)
+    return JSON.parse(text)
+  }
+
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_PASSAGES_PER_SUBMISSION: '20', PROFILER_PASSAGES_PER_PROFILE: '30' } })
+    api = client(svc.url, svc.key)
+  })
+  afterAll(async () => {
+    await svc?.close()
+  })
+
+  it("keeps a conversation's turns of the person with the question each answers, timed by their messages, and a text as sentence windows", async () => {
+    const conv = await post(api, 'caroline', {
+      input_type: 'conversation',
+      data: chat(
+        [
+          ['What have you been up to lately?', 'I have been researching adoption agencies, it is a big step for me.'],
+          ['Do you like jazz?', 'Yes, a lot.'],
+        ],
+        ['2023-05-08T10:00:00Z', '2023-05-08T10:05:00Z'],
+      ),
+    })
+    const text = await post(api, 'caroline', { data: 'I went to the LGBTQ support group yesterday. It was powerful. Everyone listened.', occurred_at: '2023-05-20' })
+    await api.waitReady('caroline')
+    const rows = await passages('caroline')
+    expect(rows.map((r: any) => ({ s: r.submission_id, p: r.position, speaker: r.speaker, prompt: r.prompt, text: r.text, at: new Date(r.occurred_at).toISOString() }))).toEqual([
+      { s: conv, p: 0, speaker: 'user', prompt: 'What have you been up to lately?', text: 'I have been researching adoption agencies, it is a big step for me.', at: '2023-05-08T10:00:00.000Z' },
+      { s: conv, p: 1, speaker: 'user', prompt: 'Do you like jazz?', text: 'Yes, a lot.', at: '2023-05-08T10:05:00.000Z' },
+      { s: text, p: 0, speaker: null, prompt: null, text: 'I went to the LGBTQ support group yesterday. It was powerful. Everyone listened.', at: '2023-05-20T00:00:00.000Z' },
+    ])
+    expect(rows.every((r: any) => r.embedded && r.language === 'english')).toBe(true)
+  })
+
+  it('quotes the passages relevant to a query in the context, under the day they were said, and leaves them out without a query', async () => {
+    const c = await context('caroline', { query: 'What did Caroline research?', max_tokens: 500 })
+    expect(c.include).toBe('all')
+    expect(c.passages_included).toBeGreaterThan(0)
+    expect(c.text).toContain('What they said:\n8 May 2023:\n- I have been researching adoption agencies, it is a big step for me.')
+    // A short answer is quoted with the question it answers.
+    const support = await context('caroline', { query: 'When did she go to the support group?', max_tokens: 500 })
+    expect(support.text).toMatch(/20 May 2023:\n- I went to the LGBTQ support group yesterday/)
+    const jazz = await context('caroline', { query: 'jazz', max_tokens: 500, include: 'passages' })
+    expect(jazz.text).toContain('- (asked "Do you like jazz?") Yes, a lot.')
+    expect(jazz.facts_included).toBe(0)
+    // Without a query the context is the facts it always was.
+    const plain = await context('caroline', { max_tokens: 500 })
+    expect(plain.passages_included).toBe(0)
+    expect(plain.text).not.toContain('What they said')
+    // Facts only, with a query.
+    const facts = await context('caroline', { query: 'adoption agencies', max_tokens: 500, include: 'facts' })
+    expect(facts.passages_included).toBe(0)
+    // Passages only, without a query: the newest.
+    const newest = await context('caroline', { include: 'passages', max_tokens: 40 })
+    expect(newest.text).toContain('20 May 2023')
+    expect(newest.truncated).toBe(true)
+  })
+
+  it('answers the same over GraphQL, and refuses an include it does not know (REST 400, GraphQL validation)', async () => {
+    const r = await gql(svc.url, svc.key, `{ profile(id: "caroline") { context(query: "adoption", maxTokens: 300, include: PASSAGES) { text passagesIncluded include factsIncluded } } }`)
+    expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined()
+    expect(r.body.data.profile.context).toMatchObject({ include: 'PASSAGES', factsIncluded: 0 })
+    expect(r.body.data.profile.context.text).toContain('adoption agencies')
+    const bad = await api.get('/v1/profile/caroline/context?include=everything')
+    expect(bad.status).toBe(400)
+    expect(((await bad.json()) as { message: string }).message).toMatch(/include: must be one of all, facts, passages/)
+    const badGql = await gql(svc.url, svc.key, `{ profile(id: "caroline") { context(include: EVERYTHING) { text } } }`)
+    expect(badGql.body.errors?.[0]?.message).toMatch(/EVERYTHING/)
+  })
+
+  it('lets search find a profile by what its passages say (all the words, stemmed or exact), never by a hidden passage nor across tenants', async () => {
+    await post(api, 'sink', { data: 'Yesterday the plumber finally fixed our kitchen sink. What a week.' })
+    await api.waitReady('sink')
+    const profile = await api.profile('sink')
+    // The extractor kept nothing of it as a value: the passage alone makes it findable.
+    expect(JSON.stringify(profile).toLowerCase()).not.toContain('plumber')
+    const ids = async (c: Client, query: string) => ((await c.search({ query })).profiles as { profile_id: string }[]).map((r) => r.profile_id)
+    expect(await ids(api, 'plumber')).toContain('sink')
+    expect(await ids(api, 'plumbers kitchen')).toContain('sink')
+    // Every word is required: a passage with only some of them does not match.
+    expect(await ids(api, 'plumber garage')).not.toContain('sink')
+    // Another tenant finds nothing of it.
+    const other = client(svc.url, (await svc.profiler.services.tenants.createApp('other-tenant', 'app')).api_key)
+    expect(await ids(other, 'plumber')).toEqual([])
+    // A hidden passage (a forgotten value's evidence) is not found.
+    await svc.profiler.db.dataSource.query(`UPDATE passages SET hidden_at = now(), hidden_by = 'test' WHERE profile_id = 'sink'`)
+    expect(await ids(api, 'plumber')).not.toContain('sink')
+  })
+
+  it('ranks a profile higher the more of the query one of its passages says (frame and filler words too); the sensitivity and total follow that score', async () => {
+    await post(api, 'petfish', { data: 'I have a pet fish called Bubbles. My sister lives in Lyon.' })
+    await post(api, 'chips', { data: 'Fish and chips on Fridays at the harbour. My brother drives a taxi.' })
+    await api.waitReady('petfish')
+    await api.waitReady('chips')
+    const search = async (query: string) =>
+      Object.fromEntries(((await api.search({ query, pageSize: 100 })).profiles as { profile_id: string; similarityScore: number }[]).map((r) => [r.profile_id, r.similarityScore]))
+    // Both hold "fish" (the one term: "pet" is a frame word); one passage says "pet" and "fish" together.
+    const scores = await search('has a pet fish')
+    expect(scores.petfish).toBeGreaterThanOrEqual(LEXICAL_SCORE + COVER_SCORE)
+    expect(scores.chips).toBeGreaterThanOrEqual(LEXICAL_SCORE)
+    expect(scores.chips).toBeLessThan(LEXICAL_SCORE + COVER_SCORE)
+    // The sensitivity selects by that same score, and the total agrees.
+    const cut = (scores.petfish! + scores.chips!) / 2
+    const above = await api.search({ query: 'has a pet fish', sensitivity: Math.ceil(cut), pageSize: 100 })
+    expect(above.profiles.map((p: any) => p.profile_id)).toContain('petfish')
+    expect(above.profiles.map((p: any) => p.profile_id)).not.toContain('chips')
+    expect(above.total).toBe(above.profiles.length)
+    // Hostile words reach no parser: quotes, operators, a very long query.
+    for (const q of [`pet 'fish' & | ! <-> :*`, 'pet fish '.repeat(600).slice(0, 5000)]) expect((await api.search({ query: q })).profiles).toBeDefined()
+  })
+
+  it('bounds the passages of one submission (packing turns together) and of a profile (the oldest said go first)', async () => {
+    const turns: [string, string][] = Array.from({ length: 60 }, (_, i) => [`Question ${i}?`, `Answer number ${i} about topic${i}.`])
+    const id = await post(api, 'many', { input_type: 'conversation', data: chat(turns), occurred_at: '2024-01-01' })
+    await api.waitReady('many')
+    let rows = await passages('many')
+    expect(rows.length).toBeLessThanOrEqual(20)
+    // Nothing said is lost: every answer is in some passage.
+    const all = rows.map((r: any) => r.text).join(' ')
+    for (let i = 0; i < 60; i++) expect(all).toContain(`topic${i}.`)
+    expect(rows.every((r: any) => r.submission_id === id)).toBe(true)
+    // A newer text, and an older one back-filled: the profile keeps its 30 newest by when they were said.
+    await post(api, 'many', { input_type: 'conversation', data: chat(Array.from({ length: 15 }, (_, i) => [`Newer ${i}?`, `Newer answer ${i}.`])), occurred_at: '2025-01-01' })
+    await post(api, 'many', { data: 'An old memory from long ago.', occurred_at: '2001-01-01' })
+    await api.waitReady('many')
+    rows = await passages('many')
+    expect(rows.length).toBe(30)
+    expect(rows.some((r: any) => r.text.includes('old memory'))).toBe(false)
+    expect(rows.filter((r: any) => r.text.startsWith('Newer answer')).length).toBe(15)
+  })
+  it("stores a round's passages together: a profile deleted meanwhile loses its own only, each profile kept to its limit", async () => {
+    const ids: Record<string, string> = {}
+    for (const id of ['round-a', 'round-b', 'round-c']) {
+      ids[id] = await post(api, id, { data: `I am ${id}.`, occurred_at: '2024-01-01' })
+      await api.waitReady(id)
+    }
+    const { tenantId } = await svc.profiler.services.tenants.authenticate(svc.key, 't')
+    expect((await api.del('round-b')).status).toBe(204)
+    const job = (profileId: string) => ({ tenantId, profileId })
+    const draft = (profileId: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        submissionId: ids[profileId]!,
+        position: 100 + i,
+        speaker: null,
+        prompt: null,
+        text: `${profileId} said thing ${i}.`,
+        occurredAt: new Date(Date.UTC(2024, 1, 1 + i)).toISOString(),
+        language: 'english',
+        embedding: null,
+        model: null,
+      }))
+    // 60 rows: more than one statement's worth (25), with round-b's in the middle of one.
+    const gone = await storePassages(svc.profiler.db.dataSource, new PassageRepository(), [
+      { job: job('round-a'), passages: draft('round-a', 20) },
+      { job: job('round-b'), passages: draft('round-b', 20) },
+      { job: job('round-c'), passages: draft('round-c', 20) },
+    ], 12)
+    expect([...gone]).toEqual([`${tenantId}\nround-b`])
+    for (const id of ['round-a', 'round-c']) {
+      const rows = await passages(id)
+      // Its 12 newest said: the stored ones from 8 to 19 and none older (its own text of 2024-01-01 went first).
+      expect(rows).toHaveLength(12)
+      expect(rows.map((r: any) => r.text)).toEqual(Array.from({ length: 12 }, (_, i) => `${id} said thing ${8 + i}.`))
+    }
+    expect(await passages('round-b')).toEqual([])
+  })
+})
+
+describe('evidence passages of a profile larger than one read (default limits)', () => {
+  let svc: TestService
+  let api: Client
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
+    api = client(svc.url, svc.key)
+  })
+  afterAll(async () => svc?.close())
+
+  it('finds the oldest passage that matches, several windows deep, and quotes it', async () => {
+    // 4 conversations of 180 turns, said a minute apart, oldest first: 720 passages, more than LEXICAL_WINDOW and
+    // NEAREST_WINDOW (the context reads them a window per statement). Only the very first turn names the island.
+    const start = Date.parse('2025-01-01T00:00:00Z')
+    for (let c = 0; c < 4; c++) {
+      const turns: [string, string][] = []
+      const times: string[] = []
+      for (let i = 0; i < 180; i++) {
+        const n = c * 180 + i
+        turns.push([`What happened on day ${n}?`, n === 0 ? 'I sailed to Zanzibar with my brother.' : `I walked the dog around block ${n}.`])
+        times.push(new Date(start + n * 60_000).toISOString())
+      }
+      await post(api, 'deep', { input_type: 'conversation', data: chat(turns, times) })
+    }
+    await api.waitReady('deep', 120_000)
+    const [{ n }] = await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM passages WHERE profile_id = 'deep'`)
+    expect(n).toBe(720)
+    for (const include of ['passages', 'all']) {
+      const r = await api.get(`/v1/profile/deep/context?query=${encodeURIComponent('Where did they sail with the brother, Zanzibar?')}&include=${include}&max_tokens=400`)
+      const body = (await r.json()) as any
+      expect(r.status, JSON.stringify(body)).toBe(200)
+      // With the facts, the memory the extractor took from it says it, and the passage is not quoted twice.
+      expect(body.text).toContain(include === 'passages' ? 'I sailed to Zanzibar with my brother.' : 'sailed to Zanzibar with my brother')
+      expect(body.passages_included).toBeGreaterThan(0)
+    }
+  })
+})
+
+describe('evidence passages (openai provider against the fake server)', () => {
+  const ai = openaiService()
+
+  it("embeds a batch's passages in the profile's one embedding request and quotes them in a query's context, ranked by words and meaning", async () => {
+    const data = chat([
+      ['What have you been up to lately?', 'I have been researching adoption agencies.'],
+      ['And your weekend?', 'We went hiking near Porto with my brother.'],
+    ])
+    await post(ai.api, 'remote', { input_type: 'conversation', data, occurred_at: '2023-05-08T12:00:00Z' })
+    await ai.api.waitReady('remote')
+    // One embedding request for the batch: the profile's text and its two passages (question and answer) together.
+    const embeds = ai.oa.embeddingRequests().filter((r) => JSON.stringify(r.body.input).includes('adoption agencies'))
+    expect(embeds).toHaveLength(1)
+    expect(embeds[0]!.body.input).toHaveLength(3)
+    expect(embeds[0]!.body.input).toContain('What have you been up to lately?\nI have been researching adoption agencies.')
+    const [{ n, dims }] = await ai.svc.profiler.db.dataSource.query(
+      `SELECT count(*)::int AS n, min(vector_dims(embedding))::int AS dims FROM passages WHERE profile_id = 'remote' AND embedding_model IS NOT NULL`,
+    )
+    expect(n).toBe(2)
+    expect(dims).toBeGreaterThan(0)
+    const r = await ai.api.get(`/v1/profile/remote/context?query=${encodeURIComponent('Where did they go hiking?')}&max_tokens=300`)
+    const c = (await r.json()) as any
+    expect(r.status, JSON.stringify(c)).toBe(200)
+    expect(c.ranked_by).toBe('query')
+    expect(c.text).toContain('8 May 2023:\n- We went hiking near Porto with my brother.')
+  })
+})
+
+describe('evidence passages of a submission accepted before a forget, processed after it', () => {
+  let svc: TestService
+  let api: Client
+
+  beforeAll(async () => {
+    // Every extraction takes a while, so a forget lands while a batch is being extracted (condition-checked below).
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_EXTRACT_DELAY_MS: '3000' } })
+    api = client(svc.url, svc.key)
+  })
+  afterAll(async () => {
+    await svc?.close()
+  })
+
+  it('are hidden as the forget hid the others: a forgotten value never comes back through them', async () => {
+    await post(api, 'late', { data: 'I live in Lisbon.', occurred_at: '2024-01-01T00:00:00Z' })
+    await api.waitReady('late')
+    const waiting = await post(api, 'late', { data: 'I still live in Lisbon, near the river.', occurred_at: '2024-02-01T00:00:00Z' })
+    // Its batch is being extracted (the delay): the forget comes now, so the batch goes back to the queue.
+    await waitFor(
+      'the second submission to be processing',
+      async () => (await gql(svc.url, svc.key, `query($id: ID!) { submission(id: $id) { status } }`, { id: waiting })).body.data?.submission?.status,
+      { until: (s) => s === 'PROCESSING' },
+    )
+    const f = await fetch(`${svc.url}/v1/profile/late/values`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ section: 'core_info.location', value: 'Lisbon' }),
+    })
+    expect(f.status, await f.clone().text()).toBe(200)
+    const p = await api.waitReady('late', 60_000)
+    expect(p.core_info.location).toBeUndefined()
+    const rows = await svc.profiler.db.dataSource.query(
+      `SELECT text, hidden_by FROM passages WHERE profile_id = 'late' AND submission_id = $1`,
+      [waiting],
+    )
+    expect(rows).toEqual([{ text: 'I still live in Lisbon, near the river.', hidden_by: expect.stringMatching(/^forget:/) }])
+    const r = await api.get(`/v1/profile/late/context?query=Lisbon&include=passages`)
+    expect(((await r.json()) as any).text).not.toMatch(/Lisbon/)
+  })
+})
