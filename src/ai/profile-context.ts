@@ -6,6 +6,7 @@ import type { PastValue, ProfileContent, ScalarPath } from '../domain/profile.js
 import { customFacts } from './custom-text.js'
 import { byConfidence, clean, compareEn, rankMemories } from './profile-text.js'
 import { readableDate, readableDay } from '../domain/passages.js'
+import { withDates } from './relative-dates.js'
 
 /** The tokenizer: o200k_base, the encoding of OpenAI's GPT-4o/4.1/o-series models (ranks ship in gpt-tokenizer). */
 export const CONTEXT_ENCODING = 'o200k_base'
@@ -165,10 +166,20 @@ export interface ContextPassage {
 const SHORT_ANSWER_WORDS = 6
 const PROMPT_QUOTE_CHARS = 150
 
-/** A passage as one line (under its day, "8 May 2023"), with the question it answers when the answer is short. */
-export function passageLine(p: ContextPassage): string {
-  const text = p.text.replace(/\s+/g, ' ').trim()
-  const words = text.split(' ').length
+/**
+ * Passage text (characters) whose relative dates one context resolves at most (withDates: chrono costs up to about 9 ms
+ * per 1,000 characters of text made of date words); the passages after it are quoted as said.
+ */
+export const DATED_CHARS_PER_CONTEXT = 8000
+
+/**
+ * A passage as one line (under its day, "8 May 2023"), with the question it answers when the answer is short, and with
+ * its relative dates resolved when `dated` ("yesterday (7 May 2023)").
+ */
+export function passageLine(p: ContextPassage, dated = false): string {
+  const said = p.text.replace(/\s+/g, ' ').trim()
+  const text = dated ? withDates(said, p.at) : said
+  const words = said.split(' ').length
   const prompt = p.prompt && words < SHORT_ANSWER_WORDS ? p.prompt.replace(/\s+/g, ' ').trim() : ''
   const asked = prompt ? ` (asked "${prompt.length > PROMPT_QUOTE_CHARS ? `${prompt.slice(0, PROMPT_QUOTE_CHARS - 1).trimEnd()}…` : prompt}")` : ''
   return asked ? `${asked.trimStart()} ${text}` : text
@@ -210,6 +221,8 @@ interface Item {
   /** A passage's date line ("8 May 2023"), and its time (ISO 8601): passages are shown by date, oldest first. */
   date?: string
   at?: string
+  /** A passage whose line (text) is still to be made. */
+  line?: ContextPassage
 }
 
 /** Renders chosen items: header, then sections in the order of their best item, items best first within a section. */
@@ -269,7 +282,8 @@ export function composeContext(input: ComposeInput): ComposedContext {
       const key = clean(p.text).toLowerCase()
       if (seen.has(key) || (words.size > 0 && [...words].every((w) => known.has(w)))) continue
       seen.add(key)
-      passages.push({ section: 'evidence', text: passageLine(p), rank: 0, kind: 'passage', date: readableDate(p.at) || 'Undated', at: p.at })
+      // The line is made when the fill reaches it: resolving dates costs, and most candidates are never reached.
+      passages.push({ section: 'evidence', text: '', line: p, rank: 0, kind: 'passage', date: readableDate(p.at) || 'Undated', at: p.at })
     }
     candidates = [...strong.map(factItem), ...passages, ...rest.map(factItem)]
   } else {
@@ -287,7 +301,14 @@ export function composeContext(input: ComposeInput): ComposedContext {
   const sectionsOpen = new Set<ContextSection>()
   const daysOpen = new Set<string>()
   let estimate = headerTokens
+  let datedChars = DATED_CHARS_PER_CONTEXT
   for (const it of candidates) {
+    if (it.line) {
+      const dated = it.line.text.length <= datedChars
+      if (dated) datedChars -= it.line.text.length
+      it.text = passageLine(it.line, dated)
+      it.line = undefined
+    }
     // "\n" + the line, plus the section's title line the first time the section appears.
     let cost = count('\n' + (it.section === 'summary' ? it.text : `- ${it.text}`))
     if (it.section !== 'summary' && !sectionsOpen.has(it.section)) cost += count(`\n${SECTION_TITLES[it.section]}:`)

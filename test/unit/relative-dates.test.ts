@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest'
+import { withDates } from '../../src/ai/relative-dates.js'
+import { composeContext, DATED_CHARS_PER_CONTEXT, passageLine, tokenCounter } from '../../src/ai/profile-context.js'
+
+const SAID = '2023-05-08T13:56:00.000Z' // a Monday
+
+describe('withDates: relative dates resolved against when they were said', () => {
+  it.each([
+    ['I went to a support group yesterday', 'I went to a support group yesterday (7 May 2023)'],
+    ['Last night was fun', 'Last night (7 May 2023) was fun'],
+    ['tomorrow is my birthday', 'tomorrow (9 May 2023) is my birthday'],
+    ['last year I painted a sunrise', 'last year (2022) I painted a sunrise'],
+    ['two years ago I moved', 'two years ago (2021) I moved'],
+    ['we are going camping next month', 'we are going camping next month (June 2023)'],
+    ['a couple of months ago', 'a couple of months ago (March 2023)'],
+    ['I gave a talk last week', 'I gave a talk last week (week of 1 May 2023)'],
+    ['three weeks ago', 'three weeks ago (week of 17 April 2023)'],
+    ['last Saturday we ran a charity race', 'last Saturday (6 May 2023) we ran a charity race'],
+    ['I start next Monday', 'I start next Monday (15 May 2023)'],
+    ['last summer I went hiking', 'last summer (summer 2022) I went hiking'],
+    ['this spring was wet', 'this spring (spring 2023) was wet'],
+  ])('%s', (text, dated) => {
+    expect(withDates(text, SAID)).toBe(dated)
+  })
+
+  it('leaves what needs no date or cannot be placed: the day itself, named years, bare months and days, other senses of the words', () => {
+    for (const t of [
+      'I saw it today',
+      'this morning I ran',
+      'In May 2019 we married',
+      'I was born on March 3, 1990',
+      'We went in June',
+      'I met him on May 3',
+      'I may go there',
+      'this is great',
+      'next to the store',
+      'last but not least',
+      'my last job was bad',
+      'the next time we meet',
+      'Christmas was great',
+      '',
+    ]) {
+      expect(withDates(t, SAID)).toBe(t)
+    }
+  })
+
+  it('is as old as when it was said: the same words a year later name another date', () => {
+    expect(withDates('yesterday', '2024-01-01T00:30:00Z')).toBe('yesterday (31 December 2023)')
+    expect(withDates('last summer', '2023-09-15T00:00:00Z')).toBe('last summer (summer 2023)')
+  })
+
+  it('returns the text as it is for a time it cannot read, and does not annotate twice', () => {
+    expect(withDates('yesterday', 'not a time')).toBe('yesterday')
+    expect(withDates('yesterday (7 May 2023) we met', SAID)).toBe('yesterday (7 May 2023) we met')
+  })
+
+  it('answers a passage made of date words at the length limit in bounded time', () => {
+    const hostile = 'last week next month 3 days ago yesterday last Saturday next year '.repeat(20).slice(0, 1000)
+    const t0 = performance.now()
+    const out = withDates(hostile, SAID)
+    expect(out.length).toBeGreaterThan(hostile.length)
+    // a generous bound for a loaded 2-core machine: measured about 9 ms here
+    expect(performance.now() - t0).toBeLessThan(2000)
+  })
+})
+
+describe('context passages with their dates', () => {
+  it('quotes a passage with its relative dates resolved, under the day it was said', async () => {
+    const count = await tokenCounter()
+    const c = composeContext({
+      header: 'About Ana:',
+      facts: [],
+      passages: [{ text: 'I went to the support group yesterday.', prompt: null, at: SAID }],
+      maxTokens: 200,
+      count,
+    })
+    expect(c.text).toBe('About Ana:\nWhat they said:\n8 May 2023:\n- I went to the support group yesterday (7 May 2023).')
+    expect(passageLine({ text: 'yesterday', prompt: null, at: SAID })).toBe('yesterday')
+    expect(passageLine({ text: 'yesterday', prompt: null, at: SAID }, true)).toBe('yesterday (7 May 2023)')
+  })
+
+  it('resolves dates in at most DATED_CHARS_PER_CONTEXT characters of passages; later ones are quoted as said', async () => {
+    const count = await tokenCounter()
+    const long = `Yesterday ${'we talked a lot '.repeat(60)}`.trim() // about 970 characters
+    const n = Math.ceil(DATED_CHARS_PER_CONTEXT / long.length) + 3
+    const passages = Array.from({ length: n }, (_, i) => ({ text: `${long} ${i}`, prompt: null, at: SAID }))
+    const c = composeContext({ header: 'About Ana:', facts: [], passages, maxTokens: 32_000, count })
+    expect(c.passagesIncluded).toBe(n)
+    const dated = c.text.split('\n').filter((l) => l.startsWith('- Yesterday (7 May 2023)')).length
+    expect(dated).toBe(Math.floor(DATED_CHARS_PER_CONTEXT / (long.length + 2)))
+    expect(c.text.split('\n').filter((l) => l.startsWith('- Yesterday we')).length).toBe(n - dated)
+  })
+})
