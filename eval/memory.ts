@@ -59,6 +59,52 @@ export function conversationJson(s: Session, speaker: 0 | 1): string {
   return JSON.stringify(s.turns.map((t) => ({ role: t.speaker === speaker ? 'user' : 'assistant', content: t.text })))
 }
 
+/** One person of the memory task: the sessions posted for their profile (each with which speaker they are in it). */
+export interface MemoryPerson {
+  profileId: string
+  sessions: { session: Session; speaker: 0 | 1 }[]
+  facts: PersonaFact[]
+  /** Their own turns over all sessions, oldest first (what the baselines read). */
+  turns: string[]
+}
+
+/** Between two conversations of a long history: the next begins this long after the last session of the one before. */
+export const LONG_GAP_MS = 14 * 86400e3
+
+/**
+ * Long histories (the held-out benchmark of issue 24 has up to 35 sessions and hundreds of turns a person; a speaker
+ * here has three sessions and about 440 tokens): `k` speakers of `k` different conversations told as one person, their
+ * conversations one after another in time (each keeps its sessions' spacing, the next begins LONG_GAP_MS after the
+ * one before), the last ending at `reference`. Speaker 1 of conversations 0..k-1 is person 0, of k..2k-1 person 1, and
+ * so on, then the same for speaker 2; a last group of fewer than `k` is left out. Each person's facts are the persona
+ * facts of their `k` speakers.
+ */
+export function longHistories(records: readonly MscRecord[], k: number, reference: Date, prefix = 'memlong'): MemoryPerson[] {
+  if (!Number.isInteger(k) || k < 2) throw new Error(`a long history joins at least 2 conversations, got ${k}`)
+  const out: MemoryPerson[] = []
+  for (const speaker of [0, 1] as const) {
+    for (let g = 0; g + k <= records.length; g += k) {
+      const group = records.slice(g, g + k)
+      // Newest conversation first, each ending LONG_GAP_MS before the first session of the one after it.
+      let end = reference.getTime()
+      const parts: Session[][] = []
+      for (let i = group.length - 1; i >= 0; i--) {
+        const s = sessionsOf(group[i]!, new Date(end))
+        parts.unshift(s)
+        end = new Date(s[0]!.at).getTime() - LONG_GAP_MS
+      }
+      const sessions = parts.flat().map((session) => ({ session, speaker }))
+      out.push({
+        profileId: `${prefix}:${k}:${speaker + 1}:${g / k}`,
+        sessions,
+        facts: personaFacts(group.flatMap((r) => r.personas[speaker] ?? [])),
+        turns: speakerTurns(parts.flat(), speaker),
+      })
+    }
+  }
+  return out
+}
+
 /** The speaker's own turns over all sessions, oldest first. */
 export const speakerTurns = (sessions: readonly Session[], speaker: 0 | 1): string[] =>
   sessions.flatMap((s) => s.turns.filter((t) => t.speaker === speaker).map((t) => t.text))

@@ -24,12 +24,14 @@ import {
   CoverageCounter,
   covered,
   fillBudget,
+  longHistories,
   newestTurns,
   personaFacts,
   sessionsOf,
   speakerTurns,
   textWords,
   type Coverage,
+  type MemoryPerson,
   type MscRecord,
 } from './memory.js'
 import { buildQueries, unrelatedQueries, type SearchQuery, type Triple } from './queries.js'
@@ -71,10 +73,12 @@ interface Options {
   half?: 'tuning' | 'held-out'
   /** Memory task: the context budgets measured (tokens): 500 as in issue 24, and 150, since a speaker here says about 440 tokens in all. */
   memoryBudgets: number[]
+  /** Memory task: conversations joined into one person's long history (longHistories); 0: none. */
+  memoryLong: number
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { sample: Infinity, seed: 1, direct: false, out: path.join(HERE, 'results', 'latest.json'), queries: 300, concurrency: 16, memoryBudgets: [500, 150] }
+  const o: Options = { sample: Infinity, seed: 1, direct: false, out: path.join(HERE, 'results', 'latest.json'), queries: 300, concurrency: 16, memoryBudgets: [500, 150], memoryLong: 12 }
   const num = (name: string, v: string | undefined) => {
     const n = Number(v)
     if (!Number.isInteger(n) || n < 0) throw new Error(`${name} needs a non-negative integer, got '${v}'`)
@@ -97,6 +101,12 @@ function parseArgs(argv: string[]): Options {
         if (!o.memoryBudgets.length) throw new Error(`--memory-budgets needs token budgets, e.g. 500,150; got '${v}'`)
         break
       }
+      case '--memory-long': {
+        const k = num('--memory-long', val())
+        if (k === 1) throw new Error('--memory-long joins at least 2 conversations into one history (0: none)')
+        o.memoryLong = k
+        break
+      }
       case '--half': {
         const h = val()
         if (h !== 'tuning' && h !== 'held-out') throw new Error(`--half takes tuning or held-out, got '${h}'`)
@@ -111,8 +121,9 @@ function parseArgs(argv: string[]): Options {
       }
       case '--help': case '-h':
         process.stdout.write(
-          'npm run eval -- [--sample N] [--seed S] [--only text|conversation|search|memory] [--half tuning|held-out] [--direct] [--out file] [--queries N] [--concurrency N] [--memory-budgets 500,150]\n' +
-            '  --sample: records for text, conversation and search; conversations for memory\n',
+          'npm run eval -- [--sample N] [--seed S] [--only text|conversation|search|memory] [--half tuning|held-out] [--direct] [--out file] [--queries N] [--concurrency N] [--memory-budgets 500,150] [--memory-long 12]\n' +
+            '  --sample: records for text, conversation and search; conversations for memory\n' +
+            '  --memory-long: the memory task also joins this many conversations into one long history a person (0: none)\n',
         )
         process.exit(0)
       // eslint-disable-next-line no-fallthrough
@@ -596,6 +607,7 @@ async function main() {
       sample: records.length,
       memoryConversations: tasks.has('memory') ? convs.length : undefined,
       memoryBudgets: tasks.has('memory') ? opts.memoryBudgets : undefined,
+      memoryLong: tasks.has('memory') ? opts.memoryLong : undefined,
       half: opts.half ?? 'all',
       seed: opts.seed,
       tasks: [...tasks],
@@ -638,26 +650,53 @@ const MEMORY_SYSTEMS: { key: MemorySystem; label: string }[] = [
 /**
  * Each speaker's sessions posted in order (with their times when the service takes them), then per speaker and
  * budget: the context without a query (scored on each fact's content words) and with each fact's topic as query
- * (scored on its answer words), beside the raw-turn baselines at the same budget. docs/evaluation.md, "Memory".
+ * (scored on its answer words), beside the raw-turn baselines at the same budget. Then the same for long histories
+ * (`--memory-long K`: K speakers of different conversations as one person). docs/evaluation.md, "Memory".
  */
 async function runMemory(backend: Backend, convs: MscRecord[], opts: Options, log: (s: string) => void) {
   const reference = new Date(MEMORY_REFERENCE)
   const probe = await backend.probeOccurredAt(reference.toISOString())
   log(`memory: occurred_at ${probe.supported ? 'sent' : 'not sent'} (${probe.detail})`)
-  const speakers = convs.flatMap((r) => {
+  const speakers: MemoryPerson[] = convs.flatMap((r) => {
     const sessions = sessionsOf(r, reference)
     return ([0, 1] as const).map((sp) => ({
       profileId: `mem:${r.metadata.initial_data_id}:${sp + 1}`,
-      conversation: r.metadata.initial_data_id,
-      speaker: sp,
-      sessions,
+      sessions: sessions.map((session) => ({ session, speaker: sp })),
       facts: personaFacts(r.personas[sp] ?? []),
       turns: speakerTurns(sessions, sp),
     }))
   })
+  const standard = await memoryFigures(backend, speakers, opts, probe, log, `${convs.length} conversations, ${speakers.length} speakers`)
+  if (!opts.memoryLong) return standard
+  const persons = longHistories(convs, opts.memoryLong, reference)
+  if (!persons.length) return { ...standard, long: null }
+  log(`memory: long histories (${opts.memoryLong} conversations a person)`)
+  const long = await memoryFigures(
+    backend,
+    persons,
+    opts,
+    probe,
+    log,
+    `LONG HISTORIES: ${persons.length} persons, each ${opts.memoryLong} speakers of different conversations told as one`,
+  )
+  return { ...standard, long: { conversationsPerPerson: opts.memoryLong, ...long } }
+}
+
+/** The memory figures of one set of persons (docs/evaluation.md, "Memory"): post, wait, score, print. */
+async function memoryFigures(
+  backend: Backend,
+  persons: MemoryPerson[],
+  opts: Options,
+  probe: { supported: boolean; detail: string },
+  log: (s: string) => void,
+  title: string,
+) {
   const t0 = Date.now()
   const built = await backend.buildSessions(
-    speakers.map((s) => ({ profileId: s.profileId, sessions: s.sessions.filter((x) => x.turns.length).map((x) => ({ data: conversationJson(x, s.speaker), at: x.at })) })),
+    persons.map((s) => ({
+      profileId: s.profileId,
+      sessions: s.sessions.filter((x) => x.session.turns.length).map((x) => ({ data: conversationJson(x.session, x.speaker), at: x.session.at })),
+    })),
     probe.supported,
     log,
   )
@@ -669,7 +708,7 @@ async function runMemory(backend: Backend, convs: MscRecord[], opts: Options, lo
     perBudget[b] = Object.fromEntries(MEMORY_SYSTEMS.map((m) => [m.key, { noQuery: new CoverageCounter(), query: new CoverageCounter() }])) as never
   }
   const examples: unknown[] = []
-  await pool(speakers, opts.concurrency, async (sp, idx) => {
+  await pool(persons, opts.concurrency, async (sp, idx) => {
     const whole = sp.turns.join('\n')
     const wholeWords = textWords(whole)
     const wholeTokens = count(whole)
@@ -716,18 +755,17 @@ async function runMemory(backend: Backend, convs: MscRecord[], opts: Options, lo
       MEMORY_SYSTEMS.map((m) => [m.key, { noQuery: m.key === 'bm25' ? null : c[m.key].noQuery.result(), query: c[m.key].query.result() }]),
     ) as never
   }
-  const facts = speakers.reduce((a, s) => a + s.facts.length, 0)
-  const withQuery = speakers.reduce((a, s) => a + s.facts.filter((f) => f.query).length, 0)
+  const facts = persons.reduce((a, s) => a + s.facts.length, 0)
+  const withQuery = persons.reduce((a, s) => a + s.facts.filter((f) => f.query).length, 0)
   const report = {
-    conversations: convs.length,
-    speakers: speakers.length,
-    sessions: speakers.reduce((a, s) => a + s.sessions.filter((x) => x.turns.length).length, 0),
+    persons: persons.length,
+    sessions: persons.reduce((a, s) => a + s.sessions.filter((x) => x.session.turns.length).length, 0),
     facts,
     factsWithQuery: withQuery,
     referenceDate: MEMORY_REFERENCE,
     occurredAt: { sent: probe.supported, detail: probe.detail },
     failedProfiles: built.failed,
-    meanSpeakerTokens: speakers.reduce((a, s) => a + count(s.turns.join('\n')), 0) / Math.max(1, speakers.length),
+    meanSpeakerTokens: persons.reduce((a, s) => a + count(s.turns.join('\n')), 0) / Math.max(1, persons.length),
     budgets,
     buildSeconds,
     scoreSeconds,
@@ -735,8 +773,8 @@ async function runMemory(backend: Backend, convs: MscRecord[], opts: Options, lo
   }
   const timesLabel = opts.direct ? 'session times used as merge times' : `occurred_at ${probe.supported ? 'sent' : 'not sent'}`
   const lines = [
-    `\nMEMORY (${convs.length} conversations, ${speakers.length} speakers, ${report.sessions} sessions; ${facts} persona facts, ${withQuery} with a topic query; ${timesLabel})`,
-    `speaker's own turns: ${report.meanSpeakerTokens.toFixed(0)} tokens on average`,
+    `\nMEMORY (${title}; ${report.sessions} sessions; ${facts} persona facts, ${withQuery} with a topic query; ${timesLabel})`,
+    `a person's own turns: ${report.meanSpeakerTokens.toFixed(0)} tokens on average`,
   ]
   for (const b of opts.memoryBudgets) {
     const r = budgets[b]!

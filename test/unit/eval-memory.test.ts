@@ -7,6 +7,8 @@ import {
   covered,
   durationMs,
   fillBudget,
+  LONG_GAP_MS,
+  longHistories,
   newestTurns,
   personaFacts,
   sentences,
@@ -151,5 +153,43 @@ describe('eval memory: sessions and their times', () => {
       { role: 'assistant', content: 'Hi, I have a dog.' },
       { role: 'user', content: 'Nice, I have a cat.' },
     ])
+  })
+})
+
+describe('eval memory: long histories', () => {
+  const conv = (id: string, a: string, b: string, gapDays: number): MscRecord => ({
+    previous_dialogs: [{ dialog: [{ text: `${a} one` }, { text: `${b} one` }], time_num: gapDays, time_unit: 'days' }],
+    dialog: [
+      { text: `${a} two`, id: 'Speaker 1' },
+      { text: `${b} two`, id: 'Speaker 2' },
+    ],
+    personas: [[`I am ${a}.`], [`I am ${b}.`]],
+    metadata: { initial_data_id: id },
+  })
+  const records = [conv('c0', 'ann', 'bob', 2), conv('c1', 'cat', 'dan', 3), conv('c2', 'eve', 'fay', 4), conv('c3', 'gus', 'hal', 5), conv('c4', 'ivy', 'joe', 6)]
+  const reference = new Date('2024-03-01T12:00:00Z')
+
+  it('tells k speakers of different conversations as one person, one conversation after another in time', () => {
+    const people = longHistories(records, 2, reference)
+    // 5 conversations in groups of 2: two full groups a speaker, the fifth left out
+    expect(people.map((p) => p.profileId)).toEqual(['memlong:2:1:0', 'memlong:2:1:1', 'memlong:2:2:0', 'memlong:2:2:1'])
+    const [first, , third] = people
+    expect(first!.turns).toEqual(['ann one', 'ann two', 'cat one', 'cat two'])
+    expect(third!.turns).toEqual(['bob one', 'bob two', 'dan one', 'dan two'])
+    expect(first!.sessions.every((s) => s.speaker === 0)).toBe(true)
+    expect(third!.sessions.every((s) => s.speaker === 1)).toBe(true)
+    expect(first!.facts.map((f) => f.text)).toEqual(['I am ann.', 'I am cat.'])
+    // the last conversation ends at the reference; the one before ends LONG_GAP_MS before the next one's first session
+    const at = first!.sessions.map((s) => Date.parse(s.session.at))
+    expect(at[3]).toBe(reference.getTime())
+    expect(at[2]).toBe(reference.getTime() - 3 * 86_400_000)
+    expect(at[1]).toBe(at[2]! - LONG_GAP_MS)
+    expect(at[0]).toBe(at[1]! - 2 * 86_400_000)
+    expect([...at].sort((a, b) => a - b)).toEqual(at)
+  })
+
+  it('refuses a history of fewer than 2 conversations, and has none when there are fewer conversations than k', () => {
+    expect(() => longHistories(records, 1, reference)).toThrow(/at least 2/)
+    expect(longHistories(records, 6, reference)).toEqual([])
   })
 })
