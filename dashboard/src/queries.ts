@@ -76,6 +76,7 @@ graphql(`
     startedAt
     finishedAt
     promptVersion
+    hasText
     usage {
       totalTokens
     }
@@ -455,6 +456,12 @@ export const DELETE_PROFILE = graphql(`
 export const FORGET_VALUE = graphql(`
   mutation ForgetValue($id: ID!, $section: String!, $value: String!, $category: String) {
     forgetProfileValue(id: $id, section: $section, value: $value, category: $category) { ...ProfileFields }
+  }
+`)
+
+export const DELETE_SUBMISSION_EVIDENCE = graphql(`
+  mutation DeleteSubmissionEvidence($profileId: ID!, $submissionId: ID!) {
+    deleteSubmissionEvidence(profileId: $profileId, submissionId: $submissionId) { submissionId passagesDeleted textDeleted }
   }
 `)
 

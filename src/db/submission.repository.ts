@@ -21,6 +21,8 @@ export interface SubmissionRow {
   /** Tokens as the worker stored them (jsonb). */
   usage: { promptTokens: number | string; completionTokens: number | string; totalTokens: number | string } | null
   prompt_version: string | null
+  /** Whether its text is still stored (false once retention or a deletion of its evidence dropped it); read by find and listForProfile. */
+  has_text?: boolean
 }
 
 /** A stored submission as the API shows it (and an export writes it): times in ISO 8601, counts as numbers. */
@@ -83,7 +85,8 @@ export interface OpenSubmissionStats {
   oldestAgeSeconds: number | null
 }
 
-const SUBMISSION_COLUMNS = `id, profile_id, seq, input_type, status, attempts, error, created_at, occurred_at, started_at, finished_at, usage, prompt_version`
+const SUBMISSION_COLUMNS = `id, profile_id, seq, input_type, status, attempts, error, created_at, occurred_at, started_at, finished_at, usage, prompt_version,
+  data IS NOT NULL AS has_text`
 
 /**
  * Submissions, but for the POST's own statement (SUBMIT_SQL, a prepared statement of SubmissionService). Every statement

@@ -50,6 +50,7 @@ export function toGqlSubmission(s: SubmissionRecord): Submission {
     finishedAt: s.finished_at,
     usage: s.usage,
     promptVersion: s.prompt_version,
+    hasText: s.has_text,
     seq: s.seq,
   }
 }

@@ -48,6 +48,8 @@ export interface Submission {
   /** Tokens the AI provider reported for this submission (its share of each batch request), null for none. */
   usage: Usage | null
   prompt_version: string | null
+  /** Whether its text is still stored (false once retention or a deletion of its evidence dropped it). */
+  has_text: boolean
 }
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
@@ -197,4 +199,4 @@ export class SubmissionService {
   }
 }
 
-const toSubmission = (r: SubmissionRow): Submission => submissionView(r)
+const toSubmission = (r: SubmissionRow): Submission => ({ ...submissionView(r), has_text: r.has_text !== false })

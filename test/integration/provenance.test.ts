@@ -216,6 +216,11 @@ describe('provenance (local provider)', () => {
     expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined()
     expect(g.body.data.deleteSubmissionEvidence).toEqual({ profileId: id, submissionId: second, passagesDeleted: 1, textDeleted: true })
     expect(await passages(id)).toEqual([])
+    // The submissions say their text is gone (what the dashboard shows in its Submissions table).
+    const subs = await gql(svc.url, svc.key, `{ profile(id: "${id}") { submissions { nodes { id hasText } } } }`)
+    expect(subs.body.errors, JSON.stringify(subs.body.errors)).toBeUndefined()
+    const kept = Object.fromEntries(subs.body.data.profile.submissions.nodes.map((n: { id: string; hasText: boolean }) => [n.id, n.hasText]))
+    expect(kept).toEqual({ [first]: false, [second]: false })
   })
 })
 

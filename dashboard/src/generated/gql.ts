@@ -20,7 +20,7 @@ type Documents = {
     "\n  fragment HistoryPageFields on HistoryPage {\n    entries {\n      ...HistoryEntryFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": typeof types.HistoryPageFieldsFragmentDoc,
     "\n  fragment HistoryEntryFields on UpdateLogEntry {\n    seq\n    extractedOn\n    changes\n    submissionIds\n    inputType\n  }\n": typeof types.HistoryEntryFieldsFragmentDoc,
     "\n  fragment SubmissionPageFields on SubmissionPage {\n    nodes {\n      ...SubmissionFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": typeof types.SubmissionPageFieldsFragmentDoc,
-    "\n  fragment SubmissionFields on Submission {\n    id\n    inputType\n    status\n    attempts\n    error\n    createdAt\n    occurredAt\n    startedAt\n    finishedAt\n    promptVersion\n    usage {\n      totalTokens\n    }\n  }\n": typeof types.SubmissionFieldsFragmentDoc,
+    "\n  fragment SubmissionFields on Submission {\n    id\n    inputType\n    status\n    attempts\n    error\n    createdAt\n    occurredAt\n    startedAt\n    finishedAt\n    promptVersion\n    hasText\n    usage {\n      totalTokens\n    }\n  }\n": typeof types.SubmissionFieldsFragmentDoc,
     "\n  fragment ProfileFields on Profile {\n    profileId\n    status\n    language\n    summary\n    lastUpdated\n    createdAt\n    coreInfo {\n      name { value confidence }\n      age { value confidence }\n      gender { value confidence }\n      location { value confidence }\n      occupation { value confidence }\n    }\n    interests {\n      category\n      values { value confidence }\n    }\n    personality {\n      traits { value confidence }\n      moodTrends {\n        default { value confidence }\n        recent { value confidence }\n      }\n    }\n    preferences {\n      conversationStyle { value confidence }\n      topicsToAvoid { value confidence }\n    }\n    custom\n    pastValues {\n      field\n      values { value confidence from until lastSaid }\n    }\n    memories {\n      event\n      date\n      importance\n      confidence\n    }\n    history(first: 20) {\n      ...HistoryPageFields\n    }\n    submissions(first: 20) {\n      ...SubmissionPageFields\n    }\n  }\n": typeof types.ProfileFieldsFragmentDoc,
     "\n  mutation SignIn($email: String!, $password: String!) {\n    signIn(email: $email, password: $password) {\n      account { ...AccountFields }\n      csrfToken\n    }\n  }\n": typeof types.SignInDocument,
     "\n  mutation SignUp($email: String!, $password: String!, $inviteCode: String) {\n    signUp(email: $email, password: $password, inviteCode: $inviteCode) {\n      account { ...AccountFields }\n      csrfToken\n    }\n  }\n": typeof types.SignUpDocument,
@@ -55,6 +55,7 @@ type Documents = {
     "\n  mutation ReextractProfile($id: ID!, $dryRun: Boolean!, $expectedVersion: Int) {\n    reextractProfile(id: $id, dryRun: $dryRun, expectedVersion: $expectedVersion) {\n      profileId\n      dryRun\n      applied\n      version\n      newVersion\n      changed\n      changes\n      summary\n      reextracted\n      skippedWithoutText\n      batches\n    }\n  }\n": typeof types.ReextractProfileDocument,
     "\n  mutation DeleteProfile($id: ID!) {\n    deleteProfile(id: $id)\n  }\n": typeof types.DeleteProfileDocument,
     "\n  mutation ForgetValue($id: ID!, $section: String!, $value: String!, $category: String) {\n    forgetProfileValue(id: $id, section: $section, value: $value, category: $category) { ...ProfileFields }\n  }\n": typeof types.ForgetValueDocument,
+    "\n  mutation DeleteSubmissionEvidence($profileId: ID!, $submissionId: ID!) {\n    deleteSubmissionEvidence(profileId: $profileId, submissionId: $submissionId) { submissionId passagesDeleted textDeleted }\n  }\n": typeof types.DeleteSubmissionEvidenceDocument,
     "\n  mutation RollbackProfile($id: ID!, $toSeq: Int!) {\n    rollbackProfile(id: $id, toSeq: $toSeq) { ...ProfileFields }\n  }\n": typeof types.RollbackProfileDocument,
     "\n  subscription ProfileStatusChanged($id: ID!) {\n    profileStatusChanged(id: $id) {\n      profileId\n      status\n      profile { ...ProfileFields }\n    }\n  }\n": typeof types.ProfileStatusChangedDocument,
 };
@@ -64,7 +65,7 @@ const documents: Documents = {
     "\n  fragment HistoryPageFields on HistoryPage {\n    entries {\n      ...HistoryEntryFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": types.HistoryPageFieldsFragmentDoc,
     "\n  fragment HistoryEntryFields on UpdateLogEntry {\n    seq\n    extractedOn\n    changes\n    submissionIds\n    inputType\n  }\n": types.HistoryEntryFieldsFragmentDoc,
     "\n  fragment SubmissionPageFields on SubmissionPage {\n    nodes {\n      ...SubmissionFields\n    }\n    pageInfo {\n      endCursor\n      hasNextPage\n    }\n  }\n": types.SubmissionPageFieldsFragmentDoc,
-    "\n  fragment SubmissionFields on Submission {\n    id\n    inputType\n    status\n    attempts\n    error\n    createdAt\n    occurredAt\n    startedAt\n    finishedAt\n    promptVersion\n    usage {\n      totalTokens\n    }\n  }\n": types.SubmissionFieldsFragmentDoc,
+    "\n  fragment SubmissionFields on Submission {\n    id\n    inputType\n    status\n    attempts\n    error\n    createdAt\n    occurredAt\n    startedAt\n    finishedAt\n    promptVersion\n    hasText\n    usage {\n      totalTokens\n    }\n  }\n": types.SubmissionFieldsFragmentDoc,
     "\n  fragment ProfileFields on Profile {\n    profileId\n    status\n    language\n    summary\n    lastUpdated\n    createdAt\n    coreInfo {\n      name { value confidence }\n      age { value confidence }\n      gender { value confidence }\n      location { value confidence }\n      occupation { value confidence }\n    }\n    interests {\n      category\n      values { value confidence }\n    }\n    personality {\n      traits { value confidence }\n      moodTrends {\n        default { value confidence }\n        recent { value confidence }\n      }\n    }\n    preferences {\n      conversationStyle { value confidence }\n      topicsToAvoid { value confidence }\n    }\n    custom\n    pastValues {\n      field\n      values { value confidence from until lastSaid }\n    }\n    memories {\n      event\n      date\n      importance\n      confidence\n    }\n    history(first: 20) {\n      ...HistoryPageFields\n    }\n    submissions(first: 20) {\n      ...SubmissionPageFields\n    }\n  }\n": types.ProfileFieldsFragmentDoc,
     "\n  mutation SignIn($email: String!, $password: String!) {\n    signIn(email: $email, password: $password) {\n      account { ...AccountFields }\n      csrfToken\n    }\n  }\n": types.SignInDocument,
     "\n  mutation SignUp($email: String!, $password: String!, $inviteCode: String) {\n    signUp(email: $email, password: $password, inviteCode: $inviteCode) {\n      account { ...AccountFields }\n      csrfToken\n    }\n  }\n": types.SignUpDocument,
@@ -99,6 +100,7 @@ const documents: Documents = {
     "\n  mutation ReextractProfile($id: ID!, $dryRun: Boolean!, $expectedVersion: Int) {\n    reextractProfile(id: $id, dryRun: $dryRun, expectedVersion: $expectedVersion) {\n      profileId\n      dryRun\n      applied\n      version\n      newVersion\n      changed\n      changes\n      summary\n      reextracted\n      skippedWithoutText\n      batches\n    }\n  }\n": types.ReextractProfileDocument,
     "\n  mutation DeleteProfile($id: ID!) {\n    deleteProfile(id: $id)\n  }\n": types.DeleteProfileDocument,
     "\n  mutation ForgetValue($id: ID!, $section: String!, $value: String!, $category: String) {\n    forgetProfileValue(id: $id, section: $section, value: $value, category: $category) { ...ProfileFields }\n  }\n": types.ForgetValueDocument,
+    "\n  mutation DeleteSubmissionEvidence($profileId: ID!, $submissionId: ID!) {\n    deleteSubmissionEvidence(profileId: $profileId, submissionId: $submissionId) { submissionId passagesDeleted textDeleted }\n  }\n": types.DeleteSubmissionEvidenceDocument,
     "\n  mutation RollbackProfile($id: ID!, $toSeq: Int!) {\n    rollbackProfile(id: $id, toSeq: $toSeq) { ...ProfileFields }\n  }\n": types.RollbackProfileDocument,
     "\n  subscription ProfileStatusChanged($id: ID!) {\n    profileStatusChanged(id: $id) {\n      profileId\n      status\n      profile { ...ProfileFields }\n    }\n  }\n": types.ProfileStatusChangedDocument,
 };
@@ -126,7 +128,7 @@ export function graphql(source: "\n  fragment SubmissionPageFields on Submission
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment SubmissionFields on Submission {\n    id\n    inputType\n    status\n    attempts\n    error\n    createdAt\n    occurredAt\n    startedAt\n    finishedAt\n    promptVersion\n    usage {\n      totalTokens\n    }\n  }\n"): typeof import('./graphql').SubmissionFieldsFragmentDoc;
+export function graphql(source: "\n  fragment SubmissionFields on Submission {\n    id\n    inputType\n    status\n    attempts\n    error\n    createdAt\n    occurredAt\n    startedAt\n    finishedAt\n    promptVersion\n    hasText\n    usage {\n      totalTokens\n    }\n  }\n"): typeof import('./graphql').SubmissionFieldsFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -263,6 +265,10 @@ export function graphql(source: "\n  mutation DeleteProfile($id: ID!) {\n    del
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ForgetValue($id: ID!, $section: String!, $value: String!, $category: String) {\n    forgetProfileValue(id: $id, section: $section, value: $value, category: $category) { ...ProfileFields }\n  }\n"): typeof import('./graphql').ForgetValueDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DeleteSubmissionEvidence($profileId: ID!, $submissionId: ID!) {\n    deleteSubmissionEvidence(profileId: $profileId, submissionId: $submissionId) { submissionId passagesDeleted textDeleted }\n  }\n"): typeof import('./graphql').DeleteSubmissionEvidenceDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

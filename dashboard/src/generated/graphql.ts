@@ -84,11 +84,11 @@ export type HistoryPageFieldsFragment = { entries: Array<{ seq: number, extracte
 
 export type HistoryEntryFieldsFragment = { seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string };
 
-export type SubmissionPageFieldsFragment = { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } };
+export type SubmissionPageFieldsFragment = { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, hasText: boolean, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } };
 
-export type SubmissionFieldsFragment = { id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null };
+export type SubmissionFieldsFragment = { id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, hasText: boolean, usage: { totalTokens: number } | null };
 
-export type ProfileFieldsFragment = { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
+export type ProfileFieldsFragment = { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, hasText: boolean, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
 
 export type SignInMutationVariables = Exact<{
   email: string;
@@ -275,7 +275,7 @@ export type ProfileQueryVariables = Exact<{
 }>;
 
 
-export type ProfileQuery = { profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
+export type ProfileQuery = { profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, hasText: boolean, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
 
 export type ProfileHistoryQueryVariables = Exact<{
   id: string | number;
@@ -291,7 +291,7 @@ export type ProfileSubmissionsQueryVariables = Exact<{
 }>;
 
 
-export type ProfileSubmissionsQuery = { profile: { profileId: string, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
+export type ProfileSubmissionsQuery = { profile: { profileId: string, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, hasText: boolean, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null };
 
 export type ProfileEvidenceQueryVariables = Exact<{
   id: string | number;
@@ -336,7 +336,15 @@ export type ForgetValueMutationVariables = Exact<{
 }>;
 
 
-export type ForgetValueMutation = { forgetProfileValue: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
+export type ForgetValueMutation = { forgetProfileValue: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, hasText: boolean, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
+
+export type DeleteSubmissionEvidenceMutationVariables = Exact<{
+  profileId: string | number;
+  submissionId: string | number;
+}>;
+
+
+export type DeleteSubmissionEvidenceMutation = { deleteSubmissionEvidence: { submissionId: string, passagesDeleted: number, textDeleted: boolean } };
 
 export type RollbackProfileMutationVariables = Exact<{
   id: string | number;
@@ -344,14 +352,14 @@ export type RollbackProfileMutationVariables = Exact<{
 }>;
 
 
-export type RollbackProfileMutation = { rollbackProfile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
+export type RollbackProfileMutation = { rollbackProfile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, hasText: boolean, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } };
 
 export type ProfileStatusChangedSubscriptionVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ProfileStatusChangedSubscription = { profileStatusChanged: { profileId: string, status: ProfileEventStatus, profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null } };
+export type ProfileStatusChangedSubscription = { profileStatusChanged: { profileId: string, status: ProfileEventStatus, profile: { profileId: string, status: ProfileStatus, language: string | null, summary: string | null, lastUpdated: string, createdAt: string, custom: Record<string, unknown>, coreInfo: { name: { value: string, confidence: number } | null, age: { value: number, confidence: number } | null, gender: { value: string, confidence: number } | null, location: { value: string, confidence: number } | null, occupation: { value: string, confidence: number } | null }, interests: Array<{ category: string, values: Array<{ value: string, confidence: number }> }>, personality: { traits: Array<{ value: string, confidence: number }>, moodTrends: { default: { value: string, confidence: number } | null, recent: { value: string, confidence: number } | null } }, preferences: { conversationStyle: { value: string, confidence: number } | null, topicsToAvoid: Array<{ value: string, confidence: number }> }, pastValues: Array<{ field: string, values: Array<{ value: string, confidence: number, from: string, until: string, lastSaid: string }> }>, memories: Array<{ event: string, date: string | null, importance: string | null, confidence: number | null }>, history: { entries: Array<{ seq: number, extractedOn: string, changes: Record<string, unknown>, submissionIds: Array<string>, inputType: string }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } }, submissions: { nodes: Array<{ id: string, inputType: InputType, status: SubmissionStatus, attempts: number, error: string | null, createdAt: string, occurredAt: string, startedAt: string | null, finishedAt: string | null, promptVersion: string | null, hasText: boolean, usage: { totalTokens: number } | null }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } } | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -430,6 +438,7 @@ export const SubmissionFieldsFragmentDoc = new TypedDocumentString(`
   startedAt
   finishedAt
   promptVersion
+  hasText
   usage {
     totalTokens
   }
@@ -456,6 +465,7 @@ export const SubmissionPageFieldsFragmentDoc = new TypedDocumentString(`
   startedAt
   finishedAt
   promptVersion
+  hasText
   usage {
     totalTokens
   }
@@ -583,6 +593,7 @@ fragment SubmissionFields on Submission {
   startedAt
   finishedAt
   promptVersion
+  hasText
   usage {
     totalTokens
   }
@@ -1038,6 +1049,7 @@ fragment SubmissionFields on Submission {
   startedAt
   finishedAt
   promptVersion
+  hasText
   usage {
     totalTokens
   }
@@ -1182,6 +1194,7 @@ fragment SubmissionFields on Submission {
   startedAt
   finishedAt
   promptVersion
+  hasText
   usage {
     totalTokens
   }
@@ -1295,6 +1308,7 @@ fragment SubmissionFields on Submission {
   startedAt
   finishedAt
   promptVersion
+  hasText
   usage {
     totalTokens
   }
@@ -1385,6 +1399,15 @@ fragment ProfileFields on Profile {
     ...SubmissionPageFields
   }
 }`) as unknown as TypedDocumentString<ForgetValueMutation, ForgetValueMutationVariables>;
+export const DeleteSubmissionEvidenceDocument = new TypedDocumentString(`
+    mutation DeleteSubmissionEvidence($profileId: ID!, $submissionId: ID!) {
+  deleteSubmissionEvidence(profileId: $profileId, submissionId: $submissionId) {
+    submissionId
+    passagesDeleted
+    textDeleted
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteSubmissionEvidenceMutation, DeleteSubmissionEvidenceMutationVariables>;
 export const RollbackProfileDocument = new TypedDocumentString(`
     mutation RollbackProfile($id: ID!, $toSeq: Int!) {
   rollbackProfile(id: $id, toSeq: $toSeq) {
@@ -1427,6 +1450,7 @@ fragment SubmissionFields on Submission {
   startedAt
   finishedAt
   promptVersion
+  hasText
   usage {
     totalTokens
   }
@@ -1563,6 +1587,7 @@ fragment SubmissionFields on Submission {
   startedAt
   finishedAt
   promptVersion
+  hasText
   usage {
     totalTokens
   }

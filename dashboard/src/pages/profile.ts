@@ -43,11 +43,21 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
     render()
     header.heading.focus()
   })
-  const edits = editActions(id, signal, (profile) => {
-    applyProfile(state, profile)
-    why.refresh()
-    render()
-  })
+  const edits = editActions(
+    id,
+    signal,
+    (profile) => {
+      applyProfile(state, profile)
+      why.refresh()
+      render()
+    },
+    (submissionId) => {
+      // The row says its text is gone; "Why?" panels no longer quote its passages.
+      state.submissions.items = state.submissions.items.map((s) => (s.id === submissionId ? { ...s, hasText: false } : s))
+      why.refresh()
+      render()
+    },
+  )
   // "Why?" beside a value: its evidence passages, each linking to its row of the Submissions list.
   const why = whyActions(id, signal, (submissionId) => {
     const row = content.querySelector<HTMLElement>(`[data-submission="${CSS.escape(submissionId)}"]`)

@@ -133,6 +133,8 @@ export class Submission {
   @Field(() => TokenUsage, { nullable: true, description: "This submission's share of the AI requests that served it (null: none, e.g. the local provider)" })
   usage!: TokenUsage | null
   @Field(() => String, { nullable: true, description: 'Version of the prompt that extracted it' }) promptVersion!: string | null
+  @Field(() => Boolean, { description: 'Whether its text is still stored: false once retention dropped it or its evidence was deleted (deleteSubmissionEvidence)' })
+  hasText!: boolean
   seq!: number
 }
 

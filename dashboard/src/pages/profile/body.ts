@@ -41,6 +41,6 @@ export function profileBody(id: string, state: ProfileState, loadMore: LoadMore,
       memoriesSection(p, actions),
     ),
     historySection(state.history, loadMore.history, edits),
-    submissionsSection(state.submissions, loadMore.submissions),
+    submissionsSection(state.submissions, loadMore.submissions, edits?.deleteEvidence),
   ]
 }

@@ -10,9 +10,19 @@ export const submissionKey = (s: Submission): string => s.id
 
 export const submissionPage = (page: SubmissionPageFieldsFragment): PageOf<Submission> => ({ items: page.nodes, ...page.pageInfo })
 
-const COLUMNS = ['Id', 'Input type', 'Status', 'Attempts', 'Error', 'Created', 'Said', 'Started', 'Finished', 'Tokens', 'Prompt']
+const COLUMNS = ['Id', 'Input type', 'Status', 'Attempts', 'Error', 'Created', 'Said', 'Started', 'Finished', 'Tokens', 'Prompt', 'Text']
 
-function submissionRow(s: Submission): HTMLTableRowElement {
+/** What the Text column shows: the control that deletes a processed submission's evidence, or that its text is gone. */
+export type EvidenceControl = (s: Submission) => HTMLButtonElement
+
+function textCell(s: Submission, deleteEvidence?: EvidenceControl): HTMLTableCellElement {
+  if (!s.hasText) return h('td', { 'data-testid': 'submission-text-gone' }, none('deleted'))
+  // A submission still pending or processing needs its text (the service answers CONFLICT).
+  const processed = s.status === 'DONE' || s.status === 'FAILED'
+  return h('td', null, processed && deleteEvidence ? deleteEvidence(s) : none('kept'))
+}
+
+function submissionRow(s: Submission, deleteEvidence?: EvidenceControl): HTMLTableRowElement {
   return h(
     'tr',
     null,
@@ -29,17 +39,22 @@ function submissionRow(s: Submission): HTMLTableRowElement {
     h('td', null, dateTime(s.finishedAt)),
     h('td', { class: 'num' }, s.usage ? String(s.usage.totalTokens) : none('—')),
     h('td', null, s.promptVersion ?? none('—')),
+    textCell(s, deleteEvidence),
   )
 }
 
-export function submissionsSection(submissions: Paged<Submission>, loadMore: () => void): HTMLElement {
+export function submissionsSection(submissions: Paged<Submission>, loadMore: () => void, deleteEvidence?: EvidenceControl): HTMLElement {
   return section(
     'submissions',
     'Submissions',
-    h('p', { class: 'hint' }, 'The data sent for this profile, oldest first.'),
+    h(
+      'p',
+      { class: 'hint' },
+      'The data sent for this profile, oldest first. Deleting a submission’s evidence deletes what it said (its passages and text); the values it gave stay.',
+    ),
     submissions.items.length === 0
       ? empty('No submissions.')
-      : dataTable('Submissions table', COLUMNS, submissions.items.map(submissionRow), 'table table--compact'),
+      : dataTable('Submissions table', COLUMNS, submissions.items.map((s) => submissionRow(s, deleteEvidence)), 'table table--compact'),
     ...loadMoreControls('submissions-more', submissions, loadMore),
   )
 }
