@@ -172,6 +172,20 @@ const PROMPT_QUOTE_CHARS = 150
  */
 export const DATED_CHARS_PER_CONTEXT = 8000
 
+/** Whether a passage is quoted with the question it answers: when its answer is short ("Yes, a lot."). */
+const quotesPrompt = (p: Pick<ContextPassage, 'prompt' | 'text'>, said: string): boolean =>
+  !!p.prompt && said.split(' ').length < SHORT_ANSWER_WORDS
+
+/**
+ * What a passage is ranked by against a query (BM25): what its line quotes, the person's words, and the question they
+ * answer only when the line quotes it. On the memory evaluation's long histories, ranking by the question of every
+ * answer too held 43.4 % of the answers at 150 tokens and 67.2 % at 500, by what is quoted 45.0 and 67.6 %.
+ */
+export function passageRankText(p: Pick<ContextPassage, 'prompt' | 'text'>): string {
+  const said = p.text.replace(/\s+/g, ' ').trim()
+  return quotesPrompt(p, said) ? `${p.prompt}\n${p.text}` : p.text
+}
+
 /**
  * A passage as one line (under its day, "8 May 2023"), with the question it answers when the answer is short, and with
  * its relative dates resolved when `dated` ("yesterday (7 May 2023)").
@@ -179,14 +193,44 @@ export const DATED_CHARS_PER_CONTEXT = 8000
 export function passageLine(p: ContextPassage, dated = false): string {
   const said = p.text.replace(/\s+/g, ' ').trim()
   const text = dated ? withDates(said, p.at) : said
-  const words = said.split(' ').length
-  const prompt = p.prompt && words < SHORT_ANSWER_WORDS ? p.prompt.replace(/\s+/g, ' ').trim() : ''
+  const prompt = quotesPrompt(p, said) ? p.prompt!.replace(/\s+/g, ' ').trim() : ''
   const asked = prompt ? ` (asked "${prompt.length > PROMPT_QUOTE_CHARS ? `${prompt.slice(0, PROMPT_QUOTE_CHARS - 1).trimEnd()}…` : prompt}")` : ''
   return asked ? `${asked.trimStart()} ${text}` : text
 }
 
 /** A fact this relevant to the query (in [0, 1]) goes before the passages; the others after them. */
 export const STRONG_FACT = 0.5
+
+/** How passages are dated: under a line per day ("8 May 2023:") or per month ("May 2023:"). */
+export type PassageDates = 'day' | 'month'
+
+/** Words of a question about time: "When did she ...", "How long ago", "in 2022", "last summer", "on Monday". */
+const ABOUT_TIME =
+  /\b(?:when|whenever|date|dates|day|days|week|weeks|weekend|month|months|year|years|time|times|ago|since|until|till|before|after|recently|lately|yesterday|today|tomorrow|tonight|season|spring|summer|autumn|fall|winter|birthday|anniversary|how long|how often|(?:19|20)\d\d|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i
+
+/**
+ * The dates a query's passages are shown with: by day when the query asks about time, by month otherwise. A line per
+ * day costs about 7 tokens, and in a long history nearly every passage quoted is of another day; grouped by month, the
+ * passages of a month share one line. On the memory evaluation's long histories (a third of the turns at 150 tokens),
+ * month lines held 44.8 % of the answers against 43.4 % by day (no dates at all: 47.5 %). Relative dates in the words
+ * ("yesterday (7 May 2023)") are resolved either way.
+ */
+export function passageDatesFor(query: string | undefined): PassageDates {
+  return !query || ABOUT_TIME.test(query) ? 'day' : 'month'
+}
+
+/** "8 May 2023" or "May 2023" (UTC); '' when `iso` is not a time. */
+function dateLine(iso: string, by: PassageDates): string {
+  const d = readableDate(iso)
+  return by === 'month' ? d.replace(/^\d+ /, '') : d
+}
+
+/**
+ * A passage that does not fit what is left of the budget is skipped and the next one tried (a shorter one may fit),
+ * until fewer than this many tokens are left, or after MAX_SKIPPED passages skipped in a row.
+ */
+const MIN_PASSAGE_TOKENS = 6
+const MAX_SKIPPED = 32
 
 export interface ComposeInput {
   header: string
@@ -199,6 +243,8 @@ export interface ComposeInput {
    * strongly, before the others. A passage whose words are all in a fact taken before it is left out (deduplicated).
    */
   passages?: ContextPassage[]
+  /** How the passages are dated (default: by day). */
+  passageDates?: PassageDates
   maxTokens: number
   count: Counter
 }
@@ -250,8 +296,10 @@ function render(header: string, items: Item[]): string {
 }
 
 /**
- * Greedy fill in priority order, stopping at the first item that does not fit: a fact is never cut, and what is
- * included is always a prefix of the order, so a larger budget gives a superset. The summary comes after every fact
+ * Greedy fill in priority order, stopping at the first fact that does not fit: a fact is never cut, and the facts
+ * included are always a prefix of their order, so a larger budget gives a superset of facts. A passage that does not
+ * fit is passed over for the shorter ones after it (MIN_PASSAGE_TOKENS, MAX_SKIPPED), so a larger budget may quote a
+ * long passage in place of shorter ones. The summary comes after every fact
  * (it retells them in prose) and is added when all facts fit and it still fits. Costs are estimated per line, then the
  * whole text is counted exactly; should the estimate be short (BPE merges across lines), the last items taken are
  * dropped until the exact count fits.
@@ -283,7 +331,7 @@ export function composeContext(input: ComposeInput): ComposedContext {
       if (seen.has(key) || (words.size > 0 && [...words].every((w) => known.has(w)))) continue
       seen.add(key)
       // The line is made when the fill reaches it: resolving dates costs, and most candidates are never reached.
-      passages.push({ section: 'evidence', text: '', line: p, rank: 0, kind: 'passage', date: readableDate(p.at) || 'Undated', at: p.at })
+      passages.push({ section: 'evidence', text: '', line: p, rank: 0, kind: 'passage', date: dateLine(p.at, input.passageDates ?? 'day') || 'Undated', at: p.at })
     }
     candidates = [...strong.map(factItem), ...passages, ...rest.map(factItem)]
   } else {
@@ -302,6 +350,7 @@ export function composeContext(input: ComposeInput): ComposedContext {
   const daysOpen = new Set<string>()
   let estimate = headerTokens
   let datedChars = DATED_CHARS_PER_CONTEXT
+  let skipped = 0
   for (const it of candidates) {
     if (it.line) {
       const dated = it.line.text.length <= datedChars
@@ -313,7 +362,13 @@ export function composeContext(input: ComposeInput): ComposedContext {
     let cost = count('\n' + (it.section === 'summary' ? it.text : `- ${it.text}`))
     if (it.section !== 'summary' && !sectionsOpen.has(it.section)) cost += count(`\n${SECTION_TITLES[it.section]}:`)
     if (it.date !== undefined && !daysOpen.has(it.date)) cost += count(`\n${it.date}:`)
-    if (estimate + cost > maxTokens) break
+    if (estimate + cost > maxTokens) {
+      // A fact never gives way to a later item (a larger budget is then a superset of facts); a passage does, to a
+      // shorter one after it.
+      if (it.kind !== 'passage' || maxTokens - estimate < MIN_PASSAGE_TOKENS || ++skipped > MAX_SKIPPED) break
+      continue
+    }
+    skipped = 0
     estimate += cost
     chosen.push(it)
     sectionsOpen.add(it.section)

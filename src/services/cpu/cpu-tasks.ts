@@ -3,7 +3,7 @@
 // so they run the same in a thread or inline.
 import { contentLines, profileText } from '../../ai/profile-text.js'
 import { Bm25 } from '../../domain/bm25.js'
-import { type ComposedContext, type ContextPassage, composeContext, contextFacts, contextHeader, lexicalScore, stems, tokenCounter } from '../../ai/profile-context.js'
+import { type ComposedContext, type ContextPassage, type PassageDates, composeContext, contextFacts, contextHeader, lexicalScore, stems, tokenCounter } from '../../ai/profile-context.js'
 import { forgetValue, restoreSnapshot, type ForgetTarget } from '../../domain/forget.js'
 import { contentLexemes, profileLexemes } from '../../domain/lexical.js'
 import { keyMemo } from '../../domain/merge-rules.js'
@@ -180,6 +180,8 @@ export interface ContextComposeTask extends ContextSource {
   kind: 'context-compose'
   /** Evidence passages, best first (none: the facts alone). */
   passages?: ContextPassage[]
+  /** How the passages are dated (default: by day). */
+  passageDates?: PassageDates
   summary: string | null
   /** Relevance of each fact to the query (as rankContext counts them); absent without a query. */
   relevance?: Float64Array
@@ -198,6 +200,7 @@ export async function composeTask(t: Omit<ContextComposeTask, 'kind'>): Promise<
     facts: t.factsOff ? [] : facts,
     relevance: t.factsOff ? undefined : relevance,
     ...(t.passages ? { passages: t.passages } : {}),
+    ...(t.passageDates ? { passageDates: t.passageDates } : {}),
     maxTokens: t.maxTokens,
     count: await tokenCounter(),
   })

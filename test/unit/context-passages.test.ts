@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { withDates } from '../../src/ai/relative-dates.js'
-import { composeContext, DATED_CHARS_PER_CONTEXT, passageLine, tokenCounter } from '../../src/ai/profile-context.js'
+import { composeContext, DATED_CHARS_PER_CONTEXT, passageDatesFor, passageLine, passageRankText, tokenCounter } from '../../src/ai/profile-context.js'
 
 const SAID = '2023-05-08T13:56:00.000Z' // a Monday
 
@@ -89,5 +89,46 @@ describe('context passages with their dates', () => {
     const dated = c.text.split('\n').filter((l) => l.startsWith('- Yesterday (7 May 2023)')).length
     expect(dated).toBe(Math.floor(DATED_CHARS_PER_CONTEXT / (long.length + 2)))
     expect(c.text.split('\n').filter((l) => l.startsWith('- Yesterday we')).length).toBe(n - dated)
+  })
+})
+
+describe('context passages: dates by day or by month, ranking text, and the fill', () => {
+  it('dates by day when the query asks about time (or there is none), by month otherwise', () => {
+    for (const q of ['When did she go to the support group?', 'what year did he move', 'How long ago was that', 'plans for summer', 'in 2022', 'on Monday', undefined]) {
+      expect(passageDatesFor(q), String(q)).toBe('day')
+    }
+    for (const q of ['What did Caroline research?', 'dog', 'favorite band']) expect(passageDatesFor(q), q).toBe('month')
+  })
+
+  it('groups passages under one line a month when asked to, keeping resolved days in the words', async () => {
+    const count = await tokenCounter()
+    const passages = [
+      { text: 'I adopted a dog.', prompt: null, at: '2023-05-02T10:00:00Z' },
+      { text: 'We went to the park yesterday.', prompt: null, at: '2023-05-20T10:00:00Z' },
+      { text: 'The dog is sick.', prompt: null, at: '2023-06-01T10:00:00Z' },
+    ]
+    const c = composeContext({ header: 'About Ana:', facts: [], passages, passageDates: 'month', maxTokens: 200, count })
+    expect(c.text).toBe(
+      'About Ana:\nWhat they said:\nMay 2023:\n- I adopted a dog.\n- We went to the park yesterday (19 May 2023).\nJune 2023:\n- The dog is sick.',
+    )
+    const byDay = composeContext({ header: 'About Ana:', facts: [], passages, maxTokens: 200, count })
+    expect(byDay.text).toContain('2 May 2023:\n- I adopted a dog.\n20 May 2023:')
+  })
+
+  it('passes over a passage too long for what is left for shorter ones after it; a fact never gives way', async () => {
+    const count = await tokenCounter()
+    const at = '2023-05-02T10:00:00Z'
+    const long = { text: `My dog ${'runs and jumps and plays '.repeat(20)}`, prompt: null, at }
+    const short = { text: 'My dog is Rex.', prompt: null, at }
+    const c = composeContext({ header: 'About Ana:', facts: [], passages: [long, short], maxTokens: 40, count })
+    expect(c.text).toBe('About Ana:\nWhat they said:\n2 May 2023:\n- My dog is Rex.')
+    expect(c).toMatchObject({ passagesIncluded: 1, truncated: true })
+    expect(c.tokens).toBeLessThanOrEqual(40)
+  })
+
+  it('ranks a passage by what its line quotes: the question too only for a short answer', () => {
+    expect(passageRankText({ prompt: 'Do you like jazz?', text: 'Yes, a lot.' })).toBe('Do you like jazz?\nYes, a lot.')
+    expect(passageRankText({ prompt: 'How was your weekend?', text: 'We went hiking near Porto with my brother.' })).toBe('We went hiking near Porto with my brother.')
+    expect(passageRankText({ prompt: null, text: 'Yes.' })).toBe('Yes.')
   })
 })
