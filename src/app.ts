@@ -419,6 +419,8 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
           clearInterval(every)
         })
       }
+      // Before the database closes (steps run last first): a sweep under way ends after its batch.
+      c.add(() => retention!.stop())
       // Webhook deliveries: woken by the events that write the outbox (here or, over LISTEN, in any process), else polled.
       const dispatcher = webhooks.dispatcher
       const stopStatus = bus.subscribe('profileStatusChanged', (e) => e.status !== 'processing' && dispatcher.wake())

@@ -23,6 +23,9 @@ export interface SweepResult {
 export class RetentionService {
   private readonly repo = new RetentionRepository()
   private running = false
+  /** The sweep under way, and whether the process is stopping (a sweep then ends after the batch it is in). */
+  private current: Promise<SweepResult> | undefined
+  private stopping = false
 
   constructor(
     private readonly ds: DataSource,
@@ -31,10 +34,24 @@ export class RetentionService {
     private readonly opts: { batch: number },
   ) {}
 
-  async runOnce(): Promise<SweepResult> {
-    const result: SweepResult = { ran: false, deleted: [], textDropped: [] }
-    if (this.running) return result
+  runOnce(): Promise<SweepResult> {
+    if (this.running || this.stopping) return Promise.resolve({ ran: false, deleted: [], textDropped: [] })
     this.running = true
+    this.current = this.sweep()
+    return this.current
+  }
+
+  /**
+   * Stops sweeping: a sweep under way ends after the batch it is in, and this waits for it (a shutdown must not close the
+   * database under it: its next statement failed with "Query runner already released").
+   */
+  async stop(): Promise<void> {
+    this.stopping = true
+    await this.current?.catch(() => undefined)
+  }
+
+  private async sweep(): Promise<SweepResult> {
+    const result: SweepResult = { ran: false, deleted: [], textDropped: [] }
     const lock = this.ds.createQueryRunner()
     try {
       await lock.connect()
@@ -56,9 +73,10 @@ export class RetentionService {
 
   private async dropTexts(result: SweepResult) {
     for (const app of await this.repo.textDroppingApps(this.ds.manager)) {
+      if (this.stopping) return
       let n = 0
       // Each batch in a transaction of its own: the texts and their passages go together.
-      for (let k = this.opts.batch; k === this.opts.batch; n += k) {
+      for (let k = this.opts.batch; k === this.opts.batch && !this.stopping; n += k) {
         k = await this.ds.transaction((tx) => this.repo.dropText(tx, app.tenantId, app.appId, app.days, this.opts.batch))
       }
       if (!n) continue
@@ -70,6 +88,7 @@ export class RetentionService {
   private async deleteProfiles(result: SweepResult) {
     const m = this.ds.manager
     for (const t of await this.repo.deletingTenants(m)) {
+      if (this.stopping) return
       const ctx = { tenantId: t.tenantId, appId: 'retention', requestId: `retention-${crypto.randomUUID()}` }
       const byApp: Record<string, number> = {}
       let profiles = 0
@@ -77,12 +96,13 @@ export class RetentionService {
       for (;;) {
         const expired = await this.repo.expiredProfiles(m, t.tenantId, { minDays: t.minDays, after, limit: this.opts.batch })
         for (const p of expired) {
+          if (this.stopping) break
           // Touched since it was chosen (a submission came in): it stays.
           if (!(await this.profiles.remove(ctx, p.profileId, { untouchedSince: p.cutoff }))) continue
           profiles++
           for (const a of p.appIds) byApp[a] = (byApp[a] ?? 0) + 1
         }
-        if (expired.length < this.opts.batch) break
+        if (expired.length < this.opts.batch || this.stopping) break
         after = expired[expired.length - 1]!.profileId
       }
       if (!profiles) continue

@@ -171,3 +171,32 @@ describe("the worker's retention timer", () => {
     expect((await api.get('/v1/profile/fresh')).status).toBe(200)
   })
 })
+
+describe('retention: a sweep under way at shutdown', () => {
+  it('ends after its batch and shutdown waits for it: nothing runs against a closed database', async () => {
+    const svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_RETENTION_SWEEP_SECONDS: '0', PROFILER_RETENTION_BATCH: '1' } })
+    let closed = false
+    try {
+      const t = svc.profiler.services.tenants
+      const k = await t.createApp('default', 'short-lived')
+      await t.setRetention('default', 'short-lived', { deleteProfilesAfterDays: 1 })
+      const api = client(svc.url, k.api_key)
+      const ids = ['gone-1', 'gone-2', 'gone-3']
+      for (const id of ids) expect((await api.post(id, { data: `I live in Oslo, ${id}.` })).status).toBe(202)
+      for (const id of ids) await api.waitReady(id)
+      await svc.profiler.db.dataSource.query(`UPDATE profiles SET last_updated = now() - interval '3 days', created_at = now() - interval '3 days' WHERE tenant_id = $1`, [k.tenant_id])
+      await svc.profiler.db.dataSource.query(`UPDATE submissions SET created_at = now() - interval '3 days' WHERE tenant_id = $1`, [k.tenant_id])
+      const sweep = svc.profiler.retention!.runOnce()
+      const closing = svc.close().then(() => (closed = true))
+      // The sweep ends (stopped between profiles, or done) instead of failing on a closed database, and before the close.
+      const r = await sweep
+      expect(r.ran).toBe(true)
+      expect(closed).toBe(false)
+      await closing
+      // A sweep asked for while stopping does not start.
+      expect(await svc.profiler.retention!.runOnce()).toEqual({ ran: false, deleted: [], textDropped: [] })
+    } finally {
+      if (!closed) await svc.close()
+    }
+  })
+})
