@@ -172,10 +172,13 @@ export class PassageRepository {
     return { rows: out, last: out.at(-1)?.key ?? null }
   }
 
-  /** How many visible passages the profile has, counted up to `cap` (a statement reads at most `cap` of them). */
-  async visibleUpTo(m: EntityManager, tenantId: string, profileId: string, cap: number): Promise<number> {
+  /**
+   * How many visible passages the profile has, or the whole tenant when `profileId` is null, counted up to `cap` (a
+   * statement reads at most `cap` of them).
+   */
+  async visibleUpTo(m: EntityManager, tenantId: string, profileId: string | null, cap: number): Promise<number> {
     const [r] = await m.query(
-      `SELECT count(*)::int AS n FROM (SELECT 1 FROM passages WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL LIMIT $3) x`,
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM passages WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id = $2) AND hidden_at IS NULL LIMIT $3) x`,
       [tenantId, profileId, cap],
     )
     return Number(r.n)

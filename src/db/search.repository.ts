@@ -107,12 +107,6 @@ export class SearchRepository {
     return { total: counted[0].total, candidates: rows.map(toCandidate), bytes: new Map(rows.map((r: any) => [r.profile_id, Number(r.content_bytes)])) }
   }
 
-  /** How many visible evidence passages the tenant has, counted up to `cap` (a statement reads at most `cap` of them). */
-  async passagesUpTo(m: EntityManager, tenantId: string, cap: number): Promise<number> {
-    const [r] = await m.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM passages WHERE tenant_id = $1 AND hidden_at IS NULL LIMIT $2) x`, [tenantId, cap])
-    return Number(r.n)
-  }
-
   /**
    * Profiles of a page by id, in the order of `ids` (one that has gone since the page was found is left out). The
    * caller bounds how much one call reads (SearchService: about a mebibyte of content).

@@ -18,6 +18,14 @@ export class Pacer {
   }
 }
 
+/** Sets `key` to `value` as the newest entry of `map`, dropping the oldest while there are more than `max`. */
+export function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): V {
+  map.delete(key)
+  map.set(key, value)
+  while (map.size > max) map.delete(map.keys().next().value!)
+  return value
+}
+
 /**
  * Whether things (a profile, a tenant) are large enough to pace, remembered for `ttlMs` after one caller asked:
  * concurrent callers about one key share one answer, so a burst does not first queue a count each. At most `max` keys
@@ -35,11 +43,8 @@ export class LargeMemo {
     let hit = this.known.get(key)
     if (!hit || performance.now() - hit.at > this.ttlMs) {
       const large = count()
-      const entry = { at: performance.now(), large }
+      const entry = remember(this.known, key, { at: performance.now(), large }, this.max)
       hit = entry
-      this.known.delete(key)
-      this.known.set(key, entry)
-      if (this.known.size > this.max) this.known.delete(this.known.keys().next().value!)
       large.catch(() => this.known.get(key) === entry && this.known.delete(key))
     }
     return hit.large

@@ -9,7 +9,7 @@ import { DomainError } from '../domain/errors.js'
 import { contextParamsSchema, parseRequest } from '../domain/requests.js'
 import { checkProfileId, checkStorable } from '../domain/validation.js'
 import { withOwnSignal, type RequestContext } from './context.js'
-import { LargeMemo, Pacer } from './pacer.js'
+import { LargeMemo, Pacer, remember } from './pacer.js'
 import type { CpuPool } from './cpu/cpu.js'
 
 /** At most this many facts of one profile (the most confident) are embedded for a query; the rest rank lexically. */
@@ -294,15 +294,11 @@ export class ProfileContextService {
 
   private recall(key: string): Float32Array | undefined {
     const v = this.vectors.get(key)
-    if (v) {
-      this.vectors.delete(key)
-      this.vectors.set(key, v)
-    }
+    if (v) remember(this.vectors, key, v, VECTOR_CACHE_ENTRIES)
     return v
   }
 
   private remember(key: string, v: Float32Array): void {
-    this.vectors.set(key, v)
-    while (this.vectors.size > VECTOR_CACHE_ENTRIES) this.vectors.delete(this.vectors.keys().next().value!)
+    remember(this.vectors, key, v, VECTOR_CACHE_ENTRIES)
   }
 }

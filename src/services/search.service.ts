@@ -1,10 +1,11 @@
 import type { DataSource } from 'typeorm'
 import type { Embedder } from '../ai/types.js'
 import type { ProfileRecord } from '../db/profile.repository.js'
+import { PassageRepository } from '../db/passage.repository.js'
 import { SearchRepository, type PageHit, type ReadShape } from '../db/search.repository.js'
 import type { Statements } from '../db/statements.js'
 import { DomainError } from '../domain/errors.js'
-import { LargeMemo, Pacer } from './pacer.js'
+import { LargeMemo, Pacer, remember } from './pacer.js'
 import { everyWord, lexicalThresholds, queryTerms, rankHybrid, termsQuery, termWords } from '../domain/lexical.js'
 import { checkStorable } from '../domain/validation.js'
 import { parseRequest, searchParamsSchema } from '../domain/requests.js'
@@ -103,6 +104,7 @@ export const WHOLE_ANSWER_MAX_BYTES = 2 * 1024 * 1024
 export class SearchService {
   private readonly schema: ReturnType<typeof searchParamsSchema>
   private readonly repo: SearchRepository
+  private readonly passages = new PassageRepository()
   private readonly chunkBytes: number
   private readonly chargeUnitBytes: number
   readonly wholeMaxBytes: number
@@ -223,13 +225,7 @@ export class SearchService {
 
   /** The tenant's pacer of hybrid searches (one per tenant, so that large tenants do not wait for each other; at most 1,000 kept). */
   private pacerOf(tenantId: string): Pacer {
-    let pacer = this.passageSearches.get(tenantId)
-    if (!pacer) {
-      pacer = new Pacer()
-      this.passageSearches.set(tenantId, pacer)
-      if (this.passageSearches.size > 1000) this.passageSearches.delete(this.passageSearches.keys().next().value!)
-    }
-    return pacer
+    return this.passageSearches.get(tenantId) ?? remember(this.passageSearches, tenantId, new Pacer(), 1000)
   }
 
   private async page(ctx: RequestContext, p: ReturnType<SearchService['validate']>): Promise<{ total: number; hits: SearchHit[] }> {
@@ -258,7 +254,7 @@ export class SearchService {
     // index's matches of the words (these grow with the tenant), so its hybrid searches are paced (as contexts of a large
     // profile are): on the embedded database's one session, a burst of them cannot queue ahead of every other request.
     const large = await this.tenantsLarge.isLarge(ctx.tenantId, () =>
-      this.repo.passagesUpTo(this.ds.manager, ctx.tenantId, PACED_TENANT_PASSAGES + 1).then((n) => n > PACED_TENANT_PASSAGES),
+      this.passages.visibleUpTo(this.ds.manager, ctx.tenantId, null, PACED_TENANT_PASSAGES + 1).then((n) => n > PACED_TENANT_PASSAGES),
     )
     const paced = <T>(fn: () => Promise<T>): Promise<T> => (large ? this.pacerOf(ctx.tenantId).run(() => (ctx.signal?.throwIfAborted(), fn())) : fn())
     const { total, candidates, bytes } = await paced(() => this.repo.hybridCandidates(this.ds.manager, {

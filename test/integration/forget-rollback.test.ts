@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connect, gqlApi, type GqlApi } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
-import { openaiEnv, startOpenAIServer, type OpenAIServer } from '../support/openai-server.js'
+import type { OpenAIServer } from '../support/openai-server.js'
+import { openaiService } from '../support/openai-service.js'
 import { waitFor } from '../support/wait.js'
 
 // Forgetting one value (DELETE /v1/profile/{id}/values, forgetProfileValue) and rolling back to a history entry
@@ -236,20 +237,15 @@ describe('forget a value and roll back (local provider)', () => {
 })
 
 describe('forget with the openai provider, racing the worker', () => {
+  const ai = openaiService()
   let oa: OpenAIServer
   let svc: TestService
   let c: Client
   let a: ReturnType<typeof api>
 
-  beforeAll(async () => {
-    oa = await startOpenAIServer()
-    svc = await startService({ env: openaiEnv(oa) })
-    c = client(svc.url, svc.key)
+  beforeAll(() => {
+    ;({ oa, svc, api: c } = ai)
     a = api(svc)
-  })
-  afterAll(async () => {
-    await svc?.close()
-    await oa?.close()
   })
 
   it('regenerates the summary with the model, and evidence accepted before the forget cannot bring the value back', async () => {

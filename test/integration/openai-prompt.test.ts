@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { Client, TestService } from '../support/harness.js'
 import { post } from '../support/submit.js'
-import { openaiEnv, startOpenAIServer, type OpenAIServer, type RecordedRequest } from '../support/openai-server.js'
+import type { OpenAIServer, RecordedRequest } from '../support/openai-server.js'
+import { openaiService } from '../support/openai-service.js'
 
 // What the model is given and what is kept of its answer (issue 23, finding 8), through the running service against the
 // fake OpenAI-compatible server: the whole conversation with the person named, the submission's date, evidence checked
@@ -11,21 +12,14 @@ const interests = (p: any): string[] => Object.values(p.interests ?? {}).flat().
 const submission = (r: RecordedRequest, i = 0) => JSON.parse(r.body.messages[1].content).submissions[i]
 
 describe('the openai provider: what the model reads and what is kept', () => {
+  // The model's own clock is years off: only the date the request gives can date "yesterday" right.
+  const ai = openaiService({ now: () => new Date('2020-06-15T12:00:00Z') })
   let oa: OpenAIServer
   let svc: TestService
   let api: Client
   const chatWith = (needle: string) => oa.chatRequests().filter((r) => r.batch?.texts.some((t) => t.includes(needle)))
 
-  beforeAll(async () => {
-    // The model's own clock is years off: only the date the request gives can date "yesterday" right.
-    oa = await startOpenAIServer({ now: () => new Date('2020-06-15T12:00:00Z') })
-    svc = await startService({ env: openaiEnv(oa) })
-    api = client(svc.url, svc.key)
-  })
-  afterAll(async () => {
-    await svc?.close()
-    await oa?.close()
-  })
+  beforeAll(() => void ({ oa, svc, api } = ai))
 
   it('a conversation reaches the model whole, with its speakers and the person named', async () => {
     const messages = [
@@ -89,20 +83,13 @@ describe('the openai provider: what the model reads and what is kept', () => {
 })
 
 describe('the openai provider: a summary from the merged profile', () => {
+  // One interest per profile: the merge keeps one of the two the model proposes.
+  const ai = openaiService({}, { PROFILER_PROFILE_MAX_INTERESTS: '1' })
   let oa: OpenAIServer
   let svc: TestService
   let api: Client
 
-  beforeAll(async () => {
-    oa = await startOpenAIServer()
-    // One interest per profile: the merge keeps one of the two the model proposes.
-    svc = await startService({ env: openaiEnv(oa, { PROFILER_PROFILE_MAX_INTERESTS: '1' }) })
-    api = client(svc.url, svc.key)
-  })
-  afterAll(async () => {
-    await svc?.close()
-    await oa?.close()
-  })
+  beforeAll(() => void ({ oa, svc, api } = ai))
 
   it("the model's summary is replaced when the merge did not keep what the model proposed", async () => {
     await post(api, 'limited', { data: 'I love hiking and jazz.' })
