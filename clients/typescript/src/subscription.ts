@@ -56,6 +56,7 @@ export async function waitForReadyEvent(args: {
     return { reason: 'graphql-ws cannot be loaded', cause: e }
   }
   return new Promise<ReadyOutcome>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason) // aborted while graphql-ws was loading
     let settled = false
     let recheck: ReturnType<typeof setInterval> | undefined
     let reading = false
@@ -67,6 +68,7 @@ export async function waitForReadyEvent(args: {
       retryAttempts: 0,
       on: {
         connected: () => {
+          if (settled) return // ended (aborted) while connecting
           logger?.debug?.(`profiler: waitUntilReady(${profileId}): subscribed over WebSocket`)
           // After the subscribe message (sent once this callback returns): nothing that happens from here is missed.
           setTimeout(() => void read('current state'), 0)
