@@ -221,8 +221,6 @@ describe.skipIf(serverPass)('TypeScript client @profiler/client, packed, install
 
   it('retries a 429 after the Retry-After the service sent (and fails at once when it is longer than maxRetryDelayMs)', async () => {
     const out = await retried
-    expect(out.admitted).toBeGreaterThanOrEqual(1)
-    expect(out.admitted).toBeLessThanOrEqual(RATE_LIMIT)
     expect(out.refused).toMatchObject({ name: 'ProfilerRateLimitError', status: 429, code: 'RATE_LIMITED' })
     expect(out.refused.retryAfterSeconds).toBeGreaterThanOrEqual(1)
     expect(out.refused.requestId).toMatch(/^[0-9a-f-]{36}$/)
