@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontex
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { packageVersion } from '../paths.js'
 import { DEFAULT_PROFILE_HEADER, MCP_SERVER_NAME } from './names.js'
 
@@ -34,6 +35,20 @@ export function mcpEndpoint(base: string): URL {
   return u
 }
 
+/** The _meta key that marks a forwarded tool call's POST (see `cancellable`). */
+const CALL_MARK = 'profiler/bridge-call'
+
+/** The mark of a POST's tool call, or '' (the body is JSON-RPC: one message, or a batch). */
+function markOf(body: string): string {
+  try {
+    const m = JSON.parse(body) as { params?: { _meta?: Record<string, unknown> } } | { params?: { _meta?: Record<string, unknown> } }[]
+    const mark = (Array.isArray(m) ? m[0] : m)?.params?._meta?.[CALL_MARK]
+    return typeof mark === 'string' ? mark : ''
+  } catch {
+    return ''
+  }
+}
+
 const log = (line: string) => void process.stderr.write(`profiler mcp: ${line}\n`)
 
 /** Connects to the service (failing clearly when it cannot be reached or refuses the key), then serves stdio until it closes. */
@@ -44,8 +59,16 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
   if (o.profile) headers[DEFAULT_PROFILE_HEADER] = o.profile
   const version = packageVersion()
   const upstream = new Client({ name: `${MCP_SERVER_NAME}-stdio-bridge`, version })
+  // A call the host cancels stops at the service too: its POST is sent with the call's signal, so cancelling closes
+  // the connection and the service stops the call's work (a stateless endpoint cannot hear a notifications/cancelled
+  // sent in another request). The POST is told by a mark in the call's _meta.
+  const calls = new Map<string, AbortSignal>()
+  const cancellable: FetchLike = (url, init) => {
+    const signal = typeof init?.body === 'string' && init.body.includes(CALL_MARK) ? calls.get(markOf(init.body)) : undefined
+    return fetch(url, signal ? { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal } : init)
+  }
   try {
-    await upstream.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } }))
+    await upstream.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers }, fetch: cancellable }))
   } catch (e) {
     const code = e instanceof StreamableHTTPError ? e.code : undefined
     if (code === 401) throw new BridgeError(`the service at ${endpoint.origin} refused the API key (401): check --key / PROFILER_API_KEY`)
@@ -61,13 +84,19 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
   )
   server.setRequestHandler(ListToolsRequestSchema, (req, extra) => upstream.listTools(req.params, { signal: extra.signal }))
   // A call the service could not answer (unreachable, an HTTP error) is a tool error the model can read, not a crash.
+  let callCount = 0
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
+    const mark = String(++callCount)
+    calls.set(mark, extra.signal)
     try {
-      return (await upstream.callTool(req.params, undefined, { signal: extra.signal })) as CallToolResult
+      const params = { ...req.params, _meta: { ...req.params._meta, [CALL_MARK]: mark } }
+      return (await upstream.callTool(params, undefined, { signal: extra.signal })) as CallToolResult
     } catch (e) {
       if (extra.signal.aborted) throw e
       log(`tool ${req.params.name} failed: ${(e as Error).message}`)
       return { content: [{ type: 'text', text: `The Profiler service did not answer the call: ${(e as Error).message}` }], isError: true }
+    } finally {
+      calls.delete(mark)
     }
   })
 

@@ -361,6 +361,22 @@ describe('MCP: a client that goes away stops its call (openai provider)', () => 
     const next = okResult(await call(await connect(svc, svc.key), 'recall', { profile_id: 'ana', query: 'jazz festival' }))
     expect(next.ranked_by).toBe('query')
   })
+
+  it('over stdio: a call the host cancels is dropped by the service too', async () => {
+    const query = 'sailing at dawn'
+    oa.faults.add({ endpoint: 'embeddings', match: query, holdUntil: released })
+    const c = new Client({ name: 'mcp-stdio-test', version: '1.0.0' })
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: profilerArgs('mcp', '--url', svc.url, '--key', svc.key), cwd: ROOT, stderr: 'pipe' }))
+    clients.push(c)
+    const host = new AbortController()
+    const pending = c.callTool({ name: 'recall', arguments: { profile_id: 'ana', query } }, undefined, { signal: host.signal }).catch((e: unknown) => e)
+    const held = await waitFor(`the embeddings request of "${query}"`, () => oa.embeddingRequests().find((r: RecordedRequest) => r.fault?.match === query))
+    host.abort() // the SDK client sends notifications/cancelled for the call
+    await waitFor(`the embeddings request of "${query}" to be dropped`, () => held.delivered === false, { timeoutMs: 3000 })
+    expect(await pending).toBeInstanceOf(Error)
+    // The bridge goes on serving.
+    expect(okResult(await call(c, 'recall', { profile_id: 'ana', query: 'opera tickets' })).ranked_by).toBe('query')
+  })
 })
 
 describe('MCP: no stall on the largest inputs', () => {
