@@ -39,20 +39,28 @@ def _load_pyproject() -> Dict[str, Any]:
         except ModuleNotFoundError as e:
             raise RuntimeError("Building profiler-client needs Python 3.11+ (tomllib) or the tomli package") from e
     with open(ROOT / "pyproject.toml", "rb") as f:
-        return tomllib.load(f)
+        doc: Dict[str, Any] = tomllib.load(f)
+    return doc
 
 
 class _Project:
     def __init__(self) -> None:
         doc = _load_pyproject()
         self.project: Dict[str, Any] = doc["project"]
-        self.options: Dict[str, Any] = doc.get("tool", {}).get("profiler-build", {})
+        tool: Dict[str, Any] = doc.get("tool", {})
+        self.options: Dict[str, Any] = tool.get("profiler-build", {})
         self.name: str = self.project["name"]
         self.version: str = self.project["version"]
         # Normalised distribution name as file names spell it (PEP 427 / PEP 625).
         self.dist_name = re.sub(r"[-_.]+", "_", self.name).lower()
         self.package: str = self.options.get("package", self.dist_name)
         self.dist_info = f"{self.dist_name}-{self.version}.dist-info"
+        # The package says its version too (profiler_client.__version__, the User-Agent): both must agree.
+        version_file = ROOT / "src" / self.package / "_version.py"
+        if version_file.is_file():
+            m = re.search(r'__version__\s*=\s*["\']([^"\']+)["\']', version_file.read_text(encoding="utf-8"))
+            if not m or m.group(1) != self.version:
+                raise RuntimeError(f"{version_file} says {m.group(1) if m else 'no version'}, pyproject.toml says {self.version}")
 
     def metadata(self) -> str:
         p = self.project

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, List, Mapping
 
 import pytest
 
 from profiler_client import AsyncProfiler, BadRequest, NotFound, Unauthorized
 
 
-def interests(profile: Dict[str, Any]) -> List[str]:
+def interests(profile: Mapping[str, Any]) -> List[str]:
     return sorted(str(v["value"]).lower() for values in profile.get("interests", {}).values() for v in values)
 
 

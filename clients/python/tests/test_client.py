@@ -6,7 +6,7 @@ import json
 import socket
 import uuid
 from datetime import date, datetime, timedelta, timezone
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, List, Mapping
 
 import pytest
 
@@ -24,7 +24,7 @@ from profiler_client import (
 )
 
 
-def interests(profile: Dict[str, Any]) -> List[str]:
+def interests(profile: Mapping[str, Any]) -> List[str]:
     return sorted(str(v["value"]).lower() for values in profile.get("interests", {}).values() for v in values)
 
 

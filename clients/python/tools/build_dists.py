@@ -14,6 +14,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any, Dict, List
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -26,7 +27,7 @@ print(json.dumps(getattr(mod, hook)(out)))
 """
 
 
-def main(argv: list) -> int:
+def main(argv: List[str]) -> int:
     out = Path(argv[1]).resolve() if len(argv) > 1 else PROJECT / "dist"
     out.mkdir(parents=True, exist_ok=True)
     try:
@@ -34,11 +35,13 @@ def main(argv: list) -> int:
     except ModuleNotFoundError:
         import tomli as tomllib  # type: ignore[import-not-found,no-redef]
     with open(PROJECT / "pyproject.toml", "rb") as f:
-        system = tomllib.load(f)["build-system"]
+        doc: Dict[str, Any] = tomllib.load(f)
+    system: Dict[str, Any] = doc["build-system"]
+    paths: List[str] = system.get("backend-path", [])
     if system.get("requires"):
         print(f"build-system requires {system['requires']}: use `python -m build`", file=sys.stderr)
         return 2
-    backend_path = json.dumps([str(PROJECT / p) for p in system.get("backend-path", [])])
+    backend_path = json.dumps([str(PROJECT / p) for p in paths])
     for hook in ("build_sdist", "build_wheel"):
         r = subprocess.run(
             [sys.executable, "-c", HOOK, backend_path, system["build-backend"], hook, str(out)],

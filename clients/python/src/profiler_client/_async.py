@@ -8,6 +8,9 @@ executor), so the event loop is never blocked and no HTTP dependency is needed; 
 
 from __future__ import annotations
 
+# _core is this package's own shared module.
+# pyright: reportPrivateUsage=false
+
 import asyncio
 import os
 from typing import Any, AsyncIterator, Mapping, Optional, Sequence, Union
@@ -49,7 +52,7 @@ class AsyncProfiler:
                 outcome = e
             verdict = _core.judge(self._transport, self.retry, call.request, attempt, outcome)
             if verdict.response is not None:
-                return call.parse(verdict.response)
+                return _core.finish(call, verdict.response, self._transport)
             assert verdict.error is not None
             if verdict.delay is None:
                 raise verdict.error

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# _core is this package's own shared module.
+# pyright: reportPrivateUsage=false
+
 import os
 import time
 from typing import Any, Callable, Iterator, Mapping, Optional, Sequence, Union
@@ -55,7 +58,7 @@ class Profiler:
                 outcome = e
             verdict = _core.judge(self._transport, self.retry, call.request, attempt, outcome)
             if verdict.response is not None:
-                return call.parse(verdict.response)
+                return _core.finish(call, verdict.response, self._transport)
             assert verdict.error is not None
             if verdict.delay is None:
                 raise verdict.error

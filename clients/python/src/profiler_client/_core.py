@@ -1,6 +1,9 @@
 """What the sync and async clients share: building each request, sending one over HTTP, reading the answer, and the
 retry policy. The clients differ only in how they wait (time.sleep or asyncio.sleep) and where the blocking send runs."""
 
+# The argument checks below look redundant to a type checker; they are for callers without one.
+# pyright: reportUnnecessaryIsInstance=false
+
 from __future__ import annotations
 
 import email.utils
@@ -13,7 +16,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
-from typing import Any, Callable, Dict, Generic, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Callable, Dict, Generic, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union, cast
 from urllib.parse import quote, urlencode, urlsplit
 
 from ._errors import ConnectionFailed, ProfilerError, error_class
@@ -53,13 +56,17 @@ class RetryPolicy:
 NO_RETRIES = RetryPolicy(max_retries=0)
 
 
+def _no_headers() -> Dict[str, str]:
+    return {}
+
+
 @dataclass(frozen=True)
 class Request:
     method: str
     path: str
     query: Optional[Dict[str, Any]] = None
     body: Optional[Dict[str, Any]] = None
-    headers: Dict[str, str] = field(default_factory=dict)
+    headers: Dict[str, str] = field(default_factory=_no_headers)
 
     @property
     def repeatable(self) -> bool:
@@ -171,7 +178,7 @@ def error_from(resp: Response, method: str, url: str) -> ProfilerError:
     try:
         parsed = resp.json()
         if isinstance(parsed, dict):
-            body = parsed
+            body = cast(Dict[str, Any], parsed)
     except ValueError:
         pass
     code = body.get("error") if body else None
@@ -189,6 +196,22 @@ def error_from(resp: Response, method: str, url: str) -> ProfilerError:
         method=method,
         url=url,
     )
+
+
+def finish(call: "Call[T]", resp: Response, transport: Transport) -> T:
+    """The method's value from a successful answer; an answer that cannot be read (cut short, not the JSON expected)
+    is a ProfilerError that says so, with the answer's status and request id."""
+    try:
+        return call.parse(resp)
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        url = transport.base_url + transport.url(call.request)
+        raise ProfilerError(
+            f"Unreadable answer to {call.request.method} {url} ({resp.status}): {type(e).__name__}: {e}",
+            status=resp.status,
+            request_id=resp.header("x-request-id"),
+            method=call.request.method,
+            url=url,
+        ) from e
 
 
 @dataclass

@@ -1,7 +1,9 @@
 """The shapes the service answers with (its JSON, as is) and the few values this client makes itself.
 
 Responses are TypedDicts: plain dicts at run time, so a field the service adds later is there to read, typed for a
-type checker. Sections of a profile a custom schema or a later service version adds are not all listed.
+type checker. Keys the service always sends are required; the others (a summary before the first merge, a
+`similarityScore` outside ranked searches, a custom schema's `custom` section...) are optional. (Python 3.9 has no
+NotRequired: optional keys sit in a `total=False` subclass of the required ones.)
 """
 
 from __future__ import annotations
@@ -40,8 +42,11 @@ class Personality(TypedDict, total=False):
     mood_trends: MoodTrends
 
 
-class Memory(TypedDict, total=False):
+class _MemoryRequired(TypedDict):
     event: str
+
+
+class Memory(_MemoryRequired, total=False):
     date: str
     importance: Literal["low", "medium", "high"]
     confidence: float
@@ -52,7 +57,7 @@ class Preferences(TypedDict, total=False):
     topics_to_avoid: List[ScoredValue]
 
 
-class UpdateLogEntry(TypedDict, total=False):
+class UpdateLogEntry(TypedDict):
     extracted_on: str
     changes: Dict[str, Any]
     submission_ids: List[str]
@@ -60,7 +65,7 @@ class UpdateLogEntry(TypedDict, total=False):
     seq: int
 
 
-class Profile(TypedDict, total=False):
+class _ProfileRequired(TypedDict):
     profile_id: str
     tenant_id: str
     status: ProfileStatus
@@ -69,14 +74,17 @@ class Profile(TypedDict, total=False):
     personality: Personality
     memories: List[Memory]
     preferences: Preferences
-    custom: Dict[str, Any]
-    past_values: Dict[str, Any]
-    language: str
     field_timestamps: Dict[str, str]
-    update_log: List[UpdateLogEntry]
+    update_log: List[UpdateLogEntry]  # the newest 100 entries, newest last
     last_updated: str
     created_at: str
+
+
+class Profile(_ProfileRequired, total=False):
     summary: str
+    language: str  # ISO 639-1, once detected
+    custom: Dict[str, Any]  # an app's custom schema's sections
+    past_values: Dict[str, Any]
     similarityScore: float  # search results ranked by a query only
 
 
@@ -87,7 +95,7 @@ class SearchPage(TypedDict):
     pageSize: int
 
 
-class Context(TypedDict, total=False):
+class Context(TypedDict):
     profile_id: str
     status: ProfileStatus
     text: str
@@ -100,14 +108,18 @@ class Context(TypedDict, total=False):
     include: ContextInclude
     summary_included: bool
     truncated: bool
-    ranked_by: str
+    ranked_by: Literal["confidence", "query", "query_lexical"]
 
 
-class Message(TypedDict, total=False):
-    """A conversation turn. Only the profiled person's turns (role `user`) are evidence about them."""
-
+class _MessageRequired(TypedDict):
     role: str
     content: str
+
+
+class Message(_MessageRequired, total=False):
+    """A conversation turn. Only the profiled person's turns (role `user`) are evidence about them. `timestamp`: when
+    it was said (ISO 8601); the latest one is the submission's event time when no occurred_at is given."""
+
     timestamp: str
 
 
