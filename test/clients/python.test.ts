@@ -107,8 +107,9 @@ describe.skipIf(!python || serverPass)('Python client: built, installed from its
     }
     let out: string
     try {
-      const r = await run(venvPython, ['-m', 'pytest', '-q', '-rs', '-p', 'no:cacheprovider', 'tests'], {
-        cwd: CLIENT,
+      // Run from the temporary directory: nothing (a plugin's files, `python -m`'s cwd on sys.path) touches the tree.
+      const r = await run(venvPython, ['-m', 'pytest', '-q', '-rs', '-p', 'no:cacheprovider', path.join(CLIENT, 'tests')], {
+        cwd: tmp,
         env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', ...env },
         timeout: 540_000,
         maxBuffer: 32 * 1024 * 1024,

@@ -217,6 +217,18 @@ def test_delete_profile(client: Profiler, new_id: Callable[[str], str]) -> None:
     assert e.value.status == 404 and e.value.code == 404
 
 
+def test_profile_ids_with_reserved_characters_travel_intact(client: Profiler) -> None:
+    pid = f"user:{uuid.uuid4().hex[:8]}@app+x.y_z-1"  # every character class a profile id allows
+    client.submit_structured(pid, {"core_info": {"name": "Ida"}})
+    profile = client.wait_until_ready(pid)
+    assert profile["profile_id"] == pid
+    assert [p["profile_id"] for p in client.search(filter_by="id", filter_value=pid)] == [pid]
+    assert client.context(pid)["profile_id"] == pid
+    client.delete_profile(pid)
+    with pytest.raises(NotFound):
+        client.get_profile(pid)
+
+
 def test_bad_key_is_unauthorized_with_status_code_and_request_id(service_url: str) -> None:
     bad = Profiler(service_url, "pk_not_a_real_key")
     with pytest.raises(Unauthorized) as e:
