@@ -17,7 +17,7 @@ import { AccountService } from './services/account.service.js'
 import { AppSchemaService } from './services/app-schema.service.js'
 import { TenantService } from './services/tenant.service.js'
 import type { Metrics } from './metrics/metrics.js'
-import { PACKAGE_ROOT } from './paths.js'
+import { packageVersion } from './paths.js'
 import { startTracing, type TracingOptions } from './tracing/tracing.js'
 
 // The composition root of every process: `startProfiler` builds the service (API, worker or both) and `openCli` what
@@ -73,13 +73,6 @@ function serviceLogger(config: Config, stream?: pino.DestinationStream): { log: 
       out.flush()
     },
   }
-}
-
-let version: string | undefined
-/** The package's version, for profiler_info. */
-function packageVersion(): string {
-  version ??= String(JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')).version ?? 'unknown')
-  return version
 }
 
 /** Tenants, apps and keys. Keys are cached only where every revocation is heard: a server's LISTEN, or the embedded server this process runs. */

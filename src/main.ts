@@ -419,6 +419,25 @@ program
     process.stdout.write(await extractCommand(text, o, () => readStdin(limit, 'the text on standard input (PROFILER_MAX_DATA_BYTES)')))
   })
 
+program
+  .command('mcp')
+  .description("an MCP server on stdin/stdout for MCP hosts, bridged to a running service's /mcp endpoint (docs/mcp.md)")
+  .addOption(new Option('--url <url>', "the service's address, e.g. http://localhost:8080").env('PROFILER_URL').makeOptionMandatory())
+  .addOption(new Option('--key <key>', "an app's API key").env('PROFILER_API_KEY').makeOptionMandatory())
+  .addOption(new Option('--profile <id>', 'the profile the tools use when a call names none').env('PROFILER_PROFILE_ID'))
+  .action(async (o: { url: string; key: string; profile?: string }) => {
+    // Standard output is the protocol: messages go to standard error, and a failure to connect ends the process.
+    const { runStdioBridge, BridgeError } = await import('./mcp/stdio.js')
+    try {
+      await runStdioBridge(o)
+    } catch (e) {
+      if (!(e instanceof BridgeError)) throw e
+      process.stderr.write(`profiler mcp: ${e.message}\n`)
+      process.exit(1)
+    }
+    process.exit(0)
+  })
+
 /** Errors that are the user's to fix: their message alone, without a stack. */
 async function expected(e: unknown): Promise<boolean> {
   const [{ ConfigError }, { MissingPgvectorError }, { DomainError }] = await Promise.all([

@@ -14,3 +14,10 @@ function findRoot(from: string): string {
     if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`)
   }
 }
+
+let version: string | undefined
+/** The package's version (profiler_info, the MCP server's name and version). */
+export function packageVersion(): string {
+  version ??= String(JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')).version ?? 'unknown')
+  return version
+}

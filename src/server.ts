@@ -10,6 +10,7 @@ import type { EventBus } from './events/event-bus.js'
 import { dashboardSchema, profilerSchema } from './graphql/schema.js'
 import { apiEndpoint, registerGraphQL } from './graphql/server.js'
 import { registerV1Routes } from './rest/v1.routes.js'
+import { registerMcpRoutes } from './mcp/http.js'
 import type { Services } from './services/index.js'
 import { clientErrorHandler, sendError } from './http/errors.js'
 import { RouteTable } from './http/route-table.js'
@@ -101,6 +102,8 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   registerMetricsRoute(app, deps.metrics, config.metrics.token)
 
   await app.register(async (v1) => registerV1Routes(v1, deps.services, config), { prefix: '/v1' })
+  // MCP (Streamable HTTP) at /mcp: the same services, key, limits and budget as /v1.
+  await app.register(async (mcp) => registerMcpRoutes(mcp, deps.services, config))
   await registerGraphQL(app, config, deps.services, deps.bus, deps.metrics, apiEndpoint(deps.services, await profilerSchema()))
   await registerDashboardRoutes(app, config, deps.services)
   await registerGraphQL(app, config, deps.services, deps.bus, deps.metrics, dashboardEndpoint(deps.services, await dashboardSchema(), config.dashboard))

@@ -6,10 +6,17 @@ import { CUSTOM_FIELD_PATH, FORGET_SECTIONS } from '../domain/profile.js'
 import { EVIDENCE_DEFAULT_LIMIT, EVIDENCE_MAX_LIMIT, EVIDENCE_MAX_SUBMISSIONS } from '../domain/provenance.js'
 import { contextParamsSchema, passageParamsSchema, searchParamsSchema, submitBodySchema } from '../domain/requests.js'
 
-const scoredString = z.object({ value: z.string(), confidence: z.number().min(0).max(1) })
-const scoredInt = z.object({ value: z.number().int(), confidence: z.number().min(0).max(1) })
+/**
+ * The named schemas of the document (components.schemas): a generator (openapi-typescript, openapi-generator) makes
+ * one type of each, and every operation refers to them by $ref instead of repeating them inline.
+ */
+const components = z.registry<{ id: string }>()
+const named = <T extends z.ZodType>(id: string, schema: T): T => (components.add(schema, { id }), schema)
 
-const customScored = z.object({ value: z.union([z.string(), z.number(), z.boolean()]), confidence: z.number().min(0).max(1) })
+const scoredString = named('ScoredString', z.object({ value: z.string(), confidence: z.number().min(0).max(1) }))
+const scoredInt = named('ScoredInteger', z.object({ value: z.number().int(), confidence: z.number().min(0).max(1) }))
+
+const customScored = named('ScoredCustomValue', z.object({ value: z.union([z.string(), z.number(), z.boolean()]), confidence: z.number().min(0).max(1) }))
 
 const CustomField = z.object({
   type: z.enum(CUSTOM_FIELD_TYPES),
@@ -99,15 +106,15 @@ export const Profile = z.object({
 
 const ErrorBody = z.object({ error: z.number().int(), message: z.string() })
 const Ack = z.object({ id: z.string(), message: z.string() })
+const ProfileResponse = z.object({ profile_id: z.string(), profile: Profile })
+const SearchResult = Profile.extend({
+  similarityScore: z
+    .number()
+    .optional()
+    .describe("Calibrated 0-100 score (the embedding's similarity, raised when the profile holds every content word of the query); only when a query was given"),
+})
 const SearchPage = z.object({
-  profiles: z.array(
-    Profile.extend({
-      similarityScore: z
-        .number()
-        .optional()
-        .describe("Calibrated 0-100 score (the embedding's similarity, raised when the profile holds every content word of the query); only when a query was given"),
-    }),
-  ),
+  profiles: z.array(SearchResult),
   total: z.number(),
   page: z.number(),
   pageSize: z.number(),
@@ -133,20 +140,19 @@ const ProfileContext = z.object({
   ranked_by: z.enum(['confidence', 'query', 'query_lexical']).describe('query_lexical: the embedder failed, ranked by shared words only'),
 })
 
+const Passage = z.object({
+  submission_id: z.string().describe('The submission it came from'),
+  position: z.number().int().describe('Its order within the submission, from 0'),
+  speaker: z.string().nullable().describe("The conversation's label of the profiled person; null for a text"),
+  prompt: z.string().nullable().describe("The partner's turn it answers (at most 300 characters); null when none"),
+  text: z.string().describe("The person's own words (at most 1,000 characters)"),
+  occurred_at: z.string().describe("When it was said: its message's timestamp, else its submission's occurred_at"),
+  hidden_at: z.string().nullable().optional().describe('Only with include_hidden: when it was hidden from contexts and search (null: it is not)'),
+  hidden_by: z.string().nullable().optional().describe('Only with include_hidden: what hid it'),
+})
 const PassagePage = z.object({
   profile_id: z.string(),
-  passages: z.array(
-    z.object({
-      submission_id: z.string().describe('The submission it came from'),
-      position: z.number().int().describe('Its order within the submission, from 0'),
-      speaker: z.string().nullable().describe("The conversation's label of the profiled person; null for a text"),
-      prompt: z.string().nullable().describe("The partner's turn it answers (at most 300 characters); null when none"),
-      text: z.string().describe("The person's own words (at most 1,000 characters)"),
-      occurred_at: z.string().describe("When it was said: its message's timestamp, else its submission's occurred_at"),
-      hidden_at: z.string().nullable().optional().describe('Only with include_hidden: when it was hidden from contexts and search (null: it is not)'),
-      hidden_by: z.string().nullable().optional().describe('Only with include_hidden: what hid it'),
-    }),
-  ),
+  passages: z.array(Passage),
   next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
   has_more: z.boolean(),
 })
@@ -172,25 +178,24 @@ const Reextraction = z.object({
   usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() }).optional(),
 })
 
+const EvidencePassage = z.object({
+  submission_id: z.string(),
+  position: z.number().int().describe('0-based order within its submission'),
+  speaker: z.string().nullable().describe("The conversation's profiled person (their label); null for a text"),
+  prompt: z.string().nullable().describe("The partner's turn it answers"),
+  text: z.string().describe('What the person said'),
+  occurred_at: z.string().describe('When it was said (ISO 8601)'),
+  match: z
+    .enum(['quote', 'extraction', 'words'])
+    .describe("quote: it holds the words the model quoted for the value (openai); extraction: its submission's extraction proposed the value and it holds the value's words; words: it holds every word of the value (no stored extraction says where it was said)"),
+})
 const EvidenceBody = z.object({
   profile_id: z.string(),
   field: z.string(),
   value: z.string(),
   category: z.string().optional().describe('When one was given (interests)'),
   passages: z
-    .array(
-      z.object({
-        submission_id: z.string(),
-        position: z.number().int().describe('0-based order within its submission'),
-        speaker: z.string().nullable().describe("The conversation's profiled person (their label); null for a text"),
-        prompt: z.string().nullable().describe("The partner's turn it answers"),
-        text: z.string().describe('What the person said'),
-        occurred_at: z.string().describe('When it was said (ISO 8601)'),
-        match: z
-          .enum(['quote', 'extraction', 'words'])
-          .describe("quote: it holds the words the model quoted for the value (openai); extraction: its submission's extraction proposed the value and it holds the value's words; words: it holds every word of the value (no stored extraction says where it was said)"),
-      }),
-    )
+    .array(EvidencePassage)
     .describe('The passages that support the value, best first; empty when none does (or the ones that did were hidden by a forget)'),
   sources: z
     .array(z.object({ submission_id: z.string(), occurred_at: z.string(), quote: z.string().nullable().describe('The words the model quoted (openai)') }))
@@ -215,8 +220,51 @@ const ImportResult = z.object({
   passages_skipped: z.number().describe("Passage records not stored: their submission is not the tenant's under that profile or has no text, or passages are turned off"),
 })
 
-const json = (schema: z.ZodType) => ({ 'application/json': { schema: z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) } })
-const err = (description: string) => ({ description, content: json(ErrorBody) })
+const SchemaVersions = z.object({ versions: z.array(SchemaVersion) })
+const SummaryInstructionsBody = z.object({ instructions: z.array(z.string().min(1).max(MAX_INSTRUCTION_CHARS)).max(MAX_INSTRUCTIONS) })
+
+for (const [id, schema] of Object.entries({
+  Memory, PastValue, Profile, ProfileResponse, Error: ErrorBody, SubmissionAccepted: Ack, SearchResult, SearchPage, Context: ProfileContext,
+  Passage, PassagePage, Reextraction, EvidencePassage, Evidence: EvidenceBody, EvidenceDeletion, ImportResult, CustomField,
+  CustomSchema: CustomSchemaBody, SchemaVersion, SchemaChange, SchemaVersions, SummaryInstructions,
+  SubmitRequest: submitBodySchema, ForgetRequest: forgetBodySchema, RollbackRequest: rollbackBodySchema, SummaryInstructionsRequest: SummaryInstructionsBody,
+} as Record<string, z.ZodType>)) named(id, schema)
+
+const ref = (schema: z.ZodType) => {
+  const id = components.get(schema)?.id
+  if (!id) throw new Error('a body schema of the OpenAPI document must be named (components)')
+  return { $ref: `#/components/schemas/${id}` }
+}
+/** components.schemas: each named schema, the ones it uses by $ref. */
+function componentSchemas(): Record<string, unknown> {
+  const { schemas } = z.toJSONSchema(components, { io: 'input', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` })
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema, $id, ...schema }]) => [id, schema]))
+}
+
+/** Response headers (components.headers), each declared where it is sent. */
+const HEADERS = {
+  'X-Request-Id': { description: 'The request id (an incoming valid X-Request-Id is echoed); every response has one', schema: { type: 'string' } },
+  'RateLimit-Limit': { description: "Operations of the app's budget per window", schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Operations left in the window', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window has room again', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+  Location: { description: 'The profile the submission is for', schema: { type: 'string' } },
+  'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } },
+  Allow: { description: 'The methods the path accepts', schema: { type: 'string' } },
+  'Content-Disposition': { description: 'attachment; filename="..."', schema: { type: 'string' } },
+} as const
+type HeaderName = keyof typeof HEADERS
+const headers = (...names: HeaderName[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]))
+/** The headers of every answer after authentication: the request id and the budget's state. */
+const ANSWERED: HeaderName[] = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']
+
+const json = (schema: z.ZodType) => ({ 'application/json': { schema: ref(schema) } })
+const ok = (description: string, schema?: z.ZodType, ...extra: HeaderName[]) => ({
+  description,
+  headers: headers(...ANSWERED, ...extra),
+  ...(schema ? { content: json(schema) } : {}),
+})
+const err = (description: string, ...extra: HeaderName[]) => ({ description, headers: headers(...ANSWERED, ...extra), content: json(ErrorBody) })
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9._:@+-]{1,200}$' } }
 
 function queryParams(maxPageSize: number) {
@@ -231,20 +279,49 @@ function paramsOf(zschema: z.ZodType) {
 /** The OpenAPI 3 document of /v1, built from the same schemas that describe the requests. */
 export function openApiDocument(opts: { maxPageSize?: number } = {}) {
   const maxPageSize = opts.maxPageSize ?? 100
-  const common = { '401': err('Missing or invalid API key'), '429': err('Rate limit exceeded'), '503': err('Database unreachable') }
+  const common = {
+    '401': { $ref: '#/components/responses/Unauthorized' },
+    '429': { $ref: '#/components/responses/RateLimited' },
+    '503': { $ref: '#/components/responses/Unavailable' },
+  }
+  const search = {
+    operationId: 'searchProfiles',
+    summary: 'Search profiles: semantic (query) and/or filter, sort, paginate',
+    description:
+      "Charged by the page's size: one operation of the rate limit per PROFILER_MAX_BODY_BYTES (256 KiB) of its profiles' content beyond the first, " +
+      'before anything is read. A page larger than one read chunk (1 MiB of content) is streamed (no Content-Length)',
+    parameters: queryParams(maxPageSize),
+    responses: {
+      '200': ok('A page of results', SearchPage),
+      '400': err('Invalid parameter'),
+      ...common,
+      '429': err("Rate limit exceeded, the page's size counted (Retry-After says when)", 'Retry-After'),
+    },
+  }
   return {
     openapi: '3.1.0',
     info: { title: 'Profiler', version: '1.0.0', description: 'Structured, ever-growing profiles from what people write.' },
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: componentSchemas(),
+      headers: HEADERS,
+      responses: {
+        Unauthorized: { description: 'Missing or invalid API key', headers: headers('X-Request-Id', 'WWW-Authenticate'), content: json(ErrorBody) },
+        RateLimited: err('Rate limit exceeded (Retry-After says when to retry)', 'Retry-After'),
+        Unavailable: err('Database unreachable, or the AI provider needed for this request unavailable'),
+        MethodNotAllowed: { description: 'A known path with a method it does not accept (any path below)', headers: headers('X-Request-Id', 'Allow'), content: json(ErrorBody) },
+      },
+    },
     security: [{ bearer: [] }],
     paths: {
       '/v1/profile/{id}': {
         post: {
+          operationId: 'submitProfileData',
           summary: 'Submit data for a profile (processed in the background)',
           parameters: [idParam, { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
           requestBody: { required: true, content: json(submitBodySchema) },
           responses: {
-            '202': { description: 'Accepted', content: json(Ack) },
+            '202': ok('Accepted: processed in the background (GraphQL profileUpdated, or GET the profile, says when it is ready)', Ack, 'Location'),
             '400': err('Invalid input'),
             '409': err('Idempotency-Key reused with a different body'),
             '413': err('Body or data too large'),
@@ -253,23 +330,26 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
           },
         },
         get: {
+          operationId: 'getProfile',
           summary: 'Read a profile',
           parameters: [idParam],
           responses: {
-            '200': { description: 'The profile', content: json(z.object({ profile_id: z.string(), profile: Profile })) },
+            '200': ok('The profile', ProfileResponse),
             '400': err('Invalid profile id'),
             '404': err('Unknown profile'),
             ...common,
           },
         },
         delete: {
+          operationId: 'deleteProfile',
           summary: 'Delete a profile, its history and its pending submissions',
           parameters: [idParam],
-          responses: { '204': { description: 'Deleted' }, '400': err('Invalid profile id'), '404': err('Unknown profile'), ...common },
+          responses: { '204': ok('Deleted'), '400': err('Invalid profile id'), '404': err('Unknown profile'), ...common },
         },
       },
       '/v1/profile/{id}/values': {
         delete: {
+          operationId: 'forgetValue',
           summary:
             'Forget one value: removed from the profile, its summary and its embedding, recorded in the history (input_type forget); the evidence passages that state it are hidden from every context and search (changes.passages_hidden counts them). Only a submission accepted afterwards can bring it back',
           parameters: [
@@ -286,7 +366,7 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
           ],
           requestBody: { required: false, content: json(forgetBodySchema) },
           responses: {
-            '200': { description: 'The profile without the value', content: json(z.object({ profile_id: z.string(), profile: Profile })) },
+            '200': ok('The profile without the value', ProfileResponse),
             '400': err('Invalid profile id, section, value or category'),
             '404': err('Unknown profile, or the profile has no such value'),
             '409': err('The profile kept changing while the change was prepared; retry'),
@@ -296,6 +376,7 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       },
       '/v1/profile/{id}/evidence': {
         get: {
+          operationId: 'getEvidence',
           summary:
             'Why the profile says a value: the evidence passages that support it (what the person said, with its submission and time), best first. The submissions whose stored extraction proposed the value come first; an empty list when nothing supports it',
           parameters: [
@@ -312,7 +393,7 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
             { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: EVIDENCE_MAX_LIMIT, default: EVIDENCE_DEFAULT_LIMIT }, description: 'Passages at most' },
           ],
           responses: {
-            '200': { description: 'The supporting passages', content: json(EvidenceBody) },
+            '200': ok('The supporting passages', EvidenceBody),
             '400': err('Invalid profile id, field, value, category or limit'),
             '404': err('Unknown profile'),
             ...common,
@@ -321,11 +402,12 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       },
       '/v1/profile/{id}/submissions/{submissionId}/evidence': {
         delete: {
+          operationId: 'deleteSubmissionEvidence',
           summary:
             "Delete one submission's evidence: its passages, its text and its stored extraction (as retention drops them). The profile's values stay; nothing of the text is recorded",
           parameters: [idParam, { name: 'submissionId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
           responses: {
-            '200': { description: 'What was deleted', content: json(EvidenceDeletion) },
+            '200': ok('What was deleted', EvidenceDeletion),
             '400': err('Invalid profile id'),
             '404': err('Unknown profile, or the profile has no such submission'),
             '409': err('The submission is still pending or being processed'),
@@ -335,12 +417,13 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       },
       '/v1/profile/{id}/rollback': {
         post: {
+          operationId: 'rollbackProfile',
           summary:
             'Return the profile to the state of an earlier history entry, recorded as a new entry (input_type rollback); forgotten values stay forgotten',
           parameters: [idParam],
           requestBody: { required: true, content: json(rollbackBodySchema) },
           responses: {
-            '200': { description: 'The profile as rolled back', content: json(z.object({ profile_id: z.string(), profile: Profile })) },
+            '200': ok('The profile as rolled back', ProfileResponse),
             '400': err('Invalid profile id or to_seq'),
             '404': err('Unknown profile or history entry'),
             '409': err('The entry was written before snapshots were kept, or the profile kept changing; retry'),
@@ -351,10 +434,11 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       },
       '/v1/profile/{id}/context': {
         get: {
+          operationId: 'getProfileContext',
           summary: 'The profile as compact text for an LLM prompt, within max_tokens: with a query, the facts that match it, the evidence passages most relevant to it, then the other facts; without one, the most confident facts',
           parameters: [idParam, ...paramsOf(contextParamsSchema())],
           responses: {
-            '200': { description: 'The text and its exact token count', content: json(ProfileContext) },
+            '200': ok('The text and its exact token count', ProfileContext),
             '400': err('Invalid profile id, max_tokens, query or include'),
             '404': err('Unknown profile'),
             ...common,
@@ -363,10 +447,11 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       },
       '/v1/profile/{id}/passages': {
         get: {
+          operationId: 'listPassages',
           summary: "The profile's evidence passages (what the person said), newest said first, a page at a time; hidden ones only with include_hidden",
           parameters: [idParam, ...paramsOf(passageParamsSchema(maxPageSize))],
           responses: {
-            '200': { description: 'A page of passages', content: json(PassagePage) },
+            '200': ok('A page of passages', PassagePage),
             '400': err('Invalid profile id, limit, cursor, submission_id or include_hidden'),
             '404': err('Unknown profile'),
             ...common,
@@ -375,6 +460,7 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       },
       '/v1/profile/{id}/reextract': {
         post: {
+          operationId: 'reextractProfile',
           summary:
             "Re-extract a profile from its applied submissions with the current provider and prompt: a dry run (default) answers the diff; dry_run=false replaces the profile's state with it as one update_log entry (input_type reextraction)",
           parameters: [
@@ -389,7 +475,7 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
             },
           ],
           responses: {
-            '200': { description: 'The diff, and whether it was applied', content: json(Reextraction) },
+            '200': ok('The diff, and whether it was applied', Reextraction),
             '400': err('Invalid profile id or parameter, or more applied submissions than PROFILER_REEXTRACT_MAX_SUBMISSIONS'),
             '404': err('Unknown profile'),
             '409': err('The profile is processing, changed since expected_version (or since the diff was computed), or has no submission text left'),
@@ -397,30 +483,17 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
           },
         },
       },
-      '/v1/search': {
-        get: {
-          summary: 'Search profiles: semantic (query) and/or filter, sort, paginate',
-          description:
-            "Charged by the page's size: one operation of the rate limit per PROFILER_MAX_BODY_BYTES (256 KiB) of its profiles' content beyond the first, " +
-            'before anything is read. A page larger than one read chunk (1 MiB of content) is streamed (no Content-Length)',
-          parameters: queryParams(maxPageSize),
-          responses: {
-            '200': { description: 'A page of results', content: json(SearchPage) },
-            '400': err('Invalid parameter'),
-            ...common,
-            '429': err("Rate limit exceeded, the page's size counted (Retry-After says when)"),
-          },
-        },
-      },
+      '/v1/search': { get: search },
       '/v1/export': {
         get: {
+          operationId: 'exportProfiles',
           summary: "Export the caller's tenant (or one profile) as JSON Lines, streamed: a header, each profile with its history and submissions' metadata, an end record with counts",
           parameters: [
             { name: 'profile_id', in: 'query', required: false, schema: idParam.schema, description: 'Only this profile' },
             { name: 'include_text', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'] }, description: "Also each submission's raw text" },
           ],
           responses: {
-            '200': { description: 'The export (Content-Disposition: attachment)', content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
+            '200': { ...ok('The export, as an attachment', undefined, 'Content-Disposition'), content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
             '400': err('Invalid parameter'),
             '404': err('Unknown profile'),
             ...common,
@@ -429,10 +502,11 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       },
       '/v1/import': {
         post: {
+          operationId: 'importProfiles',
           summary: "Import an export into the caller's tenant (idempotent: upserts by profile id, history seq and submission id); imported profiles are re-embedded",
           requestBody: { required: true, content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
           responses: {
-            '200': { description: 'What was imported', content: json(ImportResult) },
+            '200': ok('What was imported', ImportResult),
             '400': err('A line that is not a valid record (the message names it), or a file cut short'),
             '413': err('A line or the whole input over its limit'),
             '415': err('Body is not application/x-ndjson'),
@@ -442,14 +516,16 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       },
       '/v1/schema': {
         get: {
+          operationId: 'getCustomSchema',
           summary: "The calling app's custom profile schema (its current version)",
-          responses: { '200': { description: 'The current version', content: json(SchemaVersion) }, ...common },
+          responses: { '200': ok('The current version', SchemaVersion), ...common },
         },
         put: {
+          operationId: 'putCustomSchema',
           summary: "Sets the calling app's custom profile schema: a new version when it differs; values of dropped fields move to profile history",
           requestBody: { required: true, content: json(CustomSchemaBody) },
           responses: {
-            '200': { description: 'The current version and what the change did', content: json(SchemaChange) },
+            '200': ok('The current version and what the change did', SchemaChange),
             '400': err('Invalid schema (the message names the section or field)'),
             '413': err('Body too large'),
             '415': err('Body is not application/json'),
@@ -459,28 +535,39 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       },
       '/v1/schema/versions': {
         get: {
+          operationId: 'listCustomSchemaVersions',
           summary: "The kept versions of the calling app's custom schema, newest first: at most PROFILER_SCHEMA_MAX_VERSIONS (100)",
-          responses: { '200': { description: 'The versions', content: json(z.object({ versions: z.array(SchemaVersion) })) }, ...common },
+          responses: { '200': ok('The versions', SchemaVersions), ...common },
         },
       },
       '/v1/summary-instructions': {
         get: {
+          operationId: 'getSummaryInstructions',
           summary: "The calling app's summary instructions",
-          responses: { '200': { description: 'The instructions ([] when none)', content: json(SummaryInstructions) }, ...common },
+          responses: { '200': ok('The instructions ([] when none)', SummaryInstructions), ...common },
         },
         put: {
+          operationId: 'putSummaryInstructions',
           summary:
             "Replaces the calling app's summary instructions (at most 5 of 1-200 characters; [] clears them): they apply from the next batch of a profile whose newest submission comes from this app, and to its re-extractions",
-          requestBody: { required: true, content: json(z.object({ instructions: z.array(z.string().min(1).max(MAX_INSTRUCTION_CHARS)).max(MAX_INSTRUCTIONS) })) },
+          requestBody: { required: true, content: json(SummaryInstructionsBody) },
           responses: {
-            '200': { description: 'The instructions now', content: json(SummaryInstructions) },
+            '200': ok('The instructions now', SummaryInstructions),
             '400': err('Invalid instructions (the message says which)'),
             '415': err('Body is not application/json'),
             ...common,
           },
         },
       },
-      '/v1/smart-search': { get: { summary: 'Alias of /v1/search', parameters: queryParams(maxPageSize), responses: { '200': { description: 'As /v1/search' } } } },
+      // The interface's name for the same search (CONTRACT): declared in full, so a generator types its answer too.
+      '/v1/smart-search': { get: { ...search, operationId: 'smartSearchProfiles', summary: 'Alias of /v1/search (searchProfiles): the same parameters and answers' } },
+      '/v1/openapi.json': {
+        get: {
+          operationId: 'getOpenApiDocument',
+          summary: 'This document',
+          responses: { '200': { description: 'The OpenAPI 3.1 document of /v1', headers: headers(...ANSWERED), content: { 'application/json': { schema: { type: 'object' } } } }, ...common },
+        },
+      },
     },
   }
 }
