@@ -11,6 +11,7 @@ import type {
   ConversationMessage,
   ForgetBody,
   InputType,
+  PassagePage,
   Profile,
   ProfileResponse,
   SearchHit,
@@ -229,6 +230,24 @@ export class ProfilerClient {
     if (options.include !== undefined) q.set('include', options.include)
     const qs = q.size ? `?${q}` : ''
     return this.request<Context>('GET', `${profilePath(profileId)}/context${qs}`, { options, idempotent: true })
+  }
+
+  /**
+   * What the person said (the profile's evidence passages), newest first, a page at a time: pass `next_cursor` as
+   * `cursor` for the next page.
+   */
+  async passages(
+    profileId: string,
+    params: { limit?: number; cursor?: string; submissionId?: string; includeHidden?: boolean } = {},
+    options: RequestOptions = {},
+  ): Promise<PassagePage> {
+    const q = new URLSearchParams()
+    if (params.limit !== undefined) q.set('limit', String(params.limit))
+    if (params.cursor !== undefined) q.set('cursor', params.cursor)
+    if (params.submissionId !== undefined) q.set('submission_id', params.submissionId)
+    if (params.includeHidden !== undefined) q.set('include_hidden', String(params.includeHidden))
+    const qs = q.size ? `?${q}` : ''
+    return this.request<PassagePage>('GET', `${profilePath(profileId)}/passages${qs}`, { options, idempotent: true })
   }
 
   /** One page of a search (see `search` to iterate over every page). */

@@ -12,411 +12,12 @@ export interface paths {
             cookie?: never;
         };
         /** Read a profile */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The profile */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            profile_id: string;
-                            profile: {
-                                profile_id: string;
-                                tenant_id: string;
-                                /** @enum {string} */
-                                status: "processing" | "ready";
-                                core_info: {
-                                    name?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    age?: {
-                                        value: number;
-                                        confidence: number;
-                                    };
-                                    gender?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    location?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    occupation?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                };
-                                interests: {
-                                    [key: string]: {
-                                        value: string;
-                                        confidence: number;
-                                    }[];
-                                };
-                                personality: {
-                                    traits: {
-                                        value: string;
-                                        confidence: number;
-                                    }[];
-                                    mood_trends: {
-                                        default?: {
-                                            value: string;
-                                            confidence: number;
-                                        };
-                                        recent?: {
-                                            value: string;
-                                            confidence: number;
-                                        };
-                                    };
-                                };
-                                memories: {
-                                    event: string;
-                                    date?: string;
-                                    /** @enum {string} */
-                                    importance?: "low" | "medium" | "high";
-                                    confidence?: number;
-                                }[];
-                                preferences: {
-                                    conversation_style?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    topics_to_avoid: {
-                                        value: string;
-                                        confidence: number;
-                                    }[];
-                                };
-                                /** @description Values of the apps' custom schema fields (section -> field -> scored value or list); absent when none */
-                                custom?: {
-                                    [key: string]: {
-                                        [key: string]: {
-                                            value: string | number | boolean;
-                                            confidence: number;
-                                        } | {
-                                            value: string | number | boolean;
-                                            confidence: number;
-                                        }[];
-                                    };
-                                };
-                                /** @description Earlier values of the scalars (core_info.*, preferences.conversation_style, personality.mood_trends.recent) by path, newest first, each with the window it held in event time; absent when none changed */
-                                past_values?: {
-                                    [key: string]: {
-                                        /** @description The value it held (an age is a number) */
-                                        value: string | number;
-                                        confidence: number;
-                                        /** @description ISO 8601: when it was first said */
-                                        from: string;
-                                        /** @description ISO 8601: when the value after it was first said (it held until then) */
-                                        until: string;
-                                        /** @description ISO 8601: the latest time it was said */
-                                        last_said: string;
-                                    }[];
-                                };
-                                /** @description ISO 639-1 code of the language the person writes in */
-                                language?: string;
-                                field_timestamps: {
-                                    [key: string]: string;
-                                };
-                                update_log: {
-                                    extracted_on: string;
-                                    /** @description The partial profile this entry added or changed, plus `replaced` (old scalar values, with `from` and `until`: the window they held), `past_values` (past values recorded or changed, other than the replaced one), `removed` (what was negated or forgotten) and `dropped` ({total, limits, values}: what the profile limits did not let in or made room for) */
-                                    changes: {
-                                        [key: string]: unknown;
-                                    };
-                                    submission_ids: string[];
-                                    /** @description text, conversation, structured or mixed for submissions; forget and rollback for requests */
-                                    input_type: string;
-                                    /** @description The entry's number (POST /v1/profile/{id}/rollback to_seq) */
-                                    seq: number;
-                                }[];
-                                last_updated: string;
-                                created_at: string;
-                                summary?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Invalid profile id */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unknown profile */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getProfile"];
         put?: never;
         /** Submit data for a profile (processed in the background) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    "Idempotency-Key"?: string;
-                };
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Text to extract the profile from (UTF-8, at most the data size limit, 100 KiB by default) */
-                        data: string;
-                        /**
-                         * @description text: prose; conversation: "Speaker: text" lines or a JSON array of {role, content}; structured: a JSON object as a string
-                         * @default text
-                         */
-                        input_type?: ("text" | "conversation" | "structured") | null;
-                        /** @description When the text was said or written: an ISO 8601 date-time with an offset (2023-05-08T14:30:00+01:00) or a date (2023-05-08) (a date is its midnight UTC), from 1900-01-01 to 5 minutes past the service's clock. The reference for relative dates ("yesterday") and the time the merge orders evidence by. Default: the latest "timestamp" of a JSON conversation's messages, else the acceptance time */
-                        occurred_at?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Accepted */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Invalid input */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Idempotency-Key reused with a different body */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Body or data too large */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Body is not application/json */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["submitProfileData"];
         /** Delete a profile, its history and its pending submissions */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Invalid profile id */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unknown profile */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteProfile"];
         options?: never;
         head?: never;
         patch?: never;
@@ -433,233 +34,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Forget one value: removed from the profile, its summary and its embedding, recorded in the history (input_type forget); the evidence passages that state it are hidden from every context and search (changes.passages_hidden counts them). Only a submission accepted afterwards can bring it back */
-        delete: {
-            parameters: {
-                query?: {
-                    /** @description Instead of the body: a standard section, or custom.<section>.<field> of a custom schema */
-                    section?: string | ("core_info.name" | "core_info.age" | "core_info.gender" | "core_info.location" | "core_info.occupation" | "interests" | "personality.traits" | "preferences.conversation_style" | "preferences.topics_to_avoid" | "memories") | unknown;
-                    /** @description Instead of the body */
-                    value?: string;
-                    /** @description Instead of the body (interests only) */
-                    category?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: {
-                content: {
-                    "application/json": {
-                        /** @description The section, as named in the profile: core_info.name, core_info.age, core_info.gender, core_info.location, core_info.occupation, interests, personality.traits, preferences.conversation_style, preferences.topics_to_avoid, memories, or custom.<section>.<field> for a custom schema's field */
-                        section: string;
-                        /** @description The value to forget (compared as the merge compares values: case, plural and punctuation do not matter); for memories, the event */
-                        value: string | number;
-                        /** @description interests only: the category (any category when omitted) */
-                        category?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description The profile without the value */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            profile_id: string;
-                            profile: {
-                                profile_id: string;
-                                tenant_id: string;
-                                /** @enum {string} */
-                                status: "processing" | "ready";
-                                core_info: {
-                                    name?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    age?: {
-                                        value: number;
-                                        confidence: number;
-                                    };
-                                    gender?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    location?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    occupation?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                };
-                                interests: {
-                                    [key: string]: {
-                                        value: string;
-                                        confidence: number;
-                                    }[];
-                                };
-                                personality: {
-                                    traits: {
-                                        value: string;
-                                        confidence: number;
-                                    }[];
-                                    mood_trends: {
-                                        default?: {
-                                            value: string;
-                                            confidence: number;
-                                        };
-                                        recent?: {
-                                            value: string;
-                                            confidence: number;
-                                        };
-                                    };
-                                };
-                                memories: {
-                                    event: string;
-                                    date?: string;
-                                    /** @enum {string} */
-                                    importance?: "low" | "medium" | "high";
-                                    confidence?: number;
-                                }[];
-                                preferences: {
-                                    conversation_style?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    topics_to_avoid: {
-                                        value: string;
-                                        confidence: number;
-                                    }[];
-                                };
-                                /** @description Values of the apps' custom schema fields (section -> field -> scored value or list); absent when none */
-                                custom?: {
-                                    [key: string]: {
-                                        [key: string]: {
-                                            value: string | number | boolean;
-                                            confidence: number;
-                                        } | {
-                                            value: string | number | boolean;
-                                            confidence: number;
-                                        }[];
-                                    };
-                                };
-                                /** @description Earlier values of the scalars (core_info.*, preferences.conversation_style, personality.mood_trends.recent) by path, newest first, each with the window it held in event time; absent when none changed */
-                                past_values?: {
-                                    [key: string]: {
-                                        /** @description The value it held (an age is a number) */
-                                        value: string | number;
-                                        confidence: number;
-                                        /** @description ISO 8601: when it was first said */
-                                        from: string;
-                                        /** @description ISO 8601: when the value after it was first said (it held until then) */
-                                        until: string;
-                                        /** @description ISO 8601: the latest time it was said */
-                                        last_said: string;
-                                    }[];
-                                };
-                                /** @description ISO 639-1 code of the language the person writes in */
-                                language?: string;
-                                field_timestamps: {
-                                    [key: string]: string;
-                                };
-                                update_log: {
-                                    extracted_on: string;
-                                    /** @description The partial profile this entry added or changed, plus `replaced` (old scalar values, with `from` and `until`: the window they held), `past_values` (past values recorded or changed, other than the replaced one), `removed` (what was negated or forgotten) and `dropped` ({total, limits, values}: what the profile limits did not let in or made room for) */
-                                    changes: {
-                                        [key: string]: unknown;
-                                    };
-                                    submission_ids: string[];
-                                    /** @description text, conversation, structured or mixed for submissions; forget and rollback for requests */
-                                    input_type: string;
-                                    /** @description The entry's number (POST /v1/profile/{id}/rollback to_seq) */
-                                    seq: number;
-                                }[];
-                                last_updated: string;
-                                created_at: string;
-                                summary?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Invalid profile id, section, value or category */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unknown profile, or the profile has no such value */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The profile kept changing while the change was prepared; retry */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["forgetValue"];
         options?: never;
         head?: never;
         patch?: never;
@@ -673,131 +48,7 @@ export interface paths {
             cookie?: never;
         };
         /** Why the profile says a value: the evidence passages that support it (what the person said, with its submission and time), best first. The submissions whose stored extraction proposed the value come first; an empty list when nothing supports it */
-        get: {
-            parameters: {
-                query: {
-                    /** @description The value's section, as DELETE /v1/profile/{id}/values names it: a standard section, or custom.<section>.<field> */
-                    field: string | ("core_info.name" | "core_info.age" | "core_info.gender" | "core_info.location" | "core_info.occupation" | "interests" | "personality.traits" | "preferences.conversation_style" | "preferences.topics_to_avoid" | "memories") | unknown;
-                    /** @description The value (for memories, the event); compared as the merge compares values */
-                    value: string;
-                    /** @description interests only: the category (any when omitted) */
-                    category?: string;
-                    /** @description Passages at most */
-                    limit?: number;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The supporting passages */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            profile_id: string;
-                            field: string;
-                            value: string;
-                            /** @description When one was given (interests) */
-                            category?: string;
-                            /** @description The passages that support the value, best first; empty when none does (or the ones that did were hidden by a forget) */
-                            passages: {
-                                submission_id: string;
-                                /** @description 0-based order within its submission */
-                                position: number;
-                                /** @description The conversation's profiled person (their label); null for a text */
-                                speaker: string | null;
-                                /** @description The partner's turn it answers */
-                                prompt: string | null;
-                                /** @description What the person said */
-                                text: string;
-                                /** @description When it was said (ISO 8601) */
-                                occurred_at: string;
-                                /**
-                                 * @description quote: it holds the words the model quoted for the value (openai); extraction: its submission's extraction proposed the value and it holds the value's words; words: it holds every word of the value (no stored extraction says where it was said)
-                                 * @enum {string}
-                                 */
-                                match: "quote" | "extraction" | "words";
-                            }[];
-                            /** @description The submissions whose stored extraction proposed the value, newest first */
-                            sources: {
-                                submission_id: string;
-                                occurred_at: string;
-                                /** @description The words the model quoted (openai) */
-                                quote: string | null;
-                            }[];
-                            /** @description Submissions whose stored extraction was read: the newest 200 applied ones at most */
-                            extractions_read: number;
-                        };
-                    };
-                };
-                /** @description Invalid profile id, field, value, category or limit */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unknown profile */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getEvidence"];
         put?: never;
         post?: never;
         delete?: never;
@@ -817,107 +68,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete one submission's evidence: its passages, its text and its stored extraction (as retention drops them). The profile's values stay; nothing of the text is recorded */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    submissionId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description What was deleted */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            profile_id: string;
-                            submission_id: string;
-                            passages_deleted: number;
-                            /** @description false when the text was already gone (retention, an earlier call) */
-                            text_deleted: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid profile id */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unknown profile, or the profile has no such submission */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The submission is still pending or being processed */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteSubmissionEvidence"];
         options?: never;
         head?: never;
         patch?: never;
@@ -933,234 +84,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Return the profile to the state of an earlier history entry, recorded as a new entry (input_type rollback); forgotten values stay forgotten */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description seq of the history entry whose state to return to */
-                        to_seq: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description The profile as rolled back */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            profile_id: string;
-                            profile: {
-                                profile_id: string;
-                                tenant_id: string;
-                                /** @enum {string} */
-                                status: "processing" | "ready";
-                                core_info: {
-                                    name?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    age?: {
-                                        value: number;
-                                        confidence: number;
-                                    };
-                                    gender?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    location?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    occupation?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                };
-                                interests: {
-                                    [key: string]: {
-                                        value: string;
-                                        confidence: number;
-                                    }[];
-                                };
-                                personality: {
-                                    traits: {
-                                        value: string;
-                                        confidence: number;
-                                    }[];
-                                    mood_trends: {
-                                        default?: {
-                                            value: string;
-                                            confidence: number;
-                                        };
-                                        recent?: {
-                                            value: string;
-                                            confidence: number;
-                                        };
-                                    };
-                                };
-                                memories: {
-                                    event: string;
-                                    date?: string;
-                                    /** @enum {string} */
-                                    importance?: "low" | "medium" | "high";
-                                    confidence?: number;
-                                }[];
-                                preferences: {
-                                    conversation_style?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    topics_to_avoid: {
-                                        value: string;
-                                        confidence: number;
-                                    }[];
-                                };
-                                /** @description Values of the apps' custom schema fields (section -> field -> scored value or list); absent when none */
-                                custom?: {
-                                    [key: string]: {
-                                        [key: string]: {
-                                            value: string | number | boolean;
-                                            confidence: number;
-                                        } | {
-                                            value: string | number | boolean;
-                                            confidence: number;
-                                        }[];
-                                    };
-                                };
-                                /** @description Earlier values of the scalars (core_info.*, preferences.conversation_style, personality.mood_trends.recent) by path, newest first, each with the window it held in event time; absent when none changed */
-                                past_values?: {
-                                    [key: string]: {
-                                        /** @description The value it held (an age is a number) */
-                                        value: string | number;
-                                        confidence: number;
-                                        /** @description ISO 8601: when it was first said */
-                                        from: string;
-                                        /** @description ISO 8601: when the value after it was first said (it held until then) */
-                                        until: string;
-                                        /** @description ISO 8601: the latest time it was said */
-                                        last_said: string;
-                                    }[];
-                                };
-                                /** @description ISO 639-1 code of the language the person writes in */
-                                language?: string;
-                                field_timestamps: {
-                                    [key: string]: string;
-                                };
-                                update_log: {
-                                    extracted_on: string;
-                                    /** @description The partial profile this entry added or changed, plus `replaced` (old scalar values, with `from` and `until`: the window they held), `past_values` (past values recorded or changed, other than the replaced one), `removed` (what was negated or forgotten) and `dropped` ({total, limits, values}: what the profile limits did not let in or made room for) */
-                                    changes: {
-                                        [key: string]: unknown;
-                                    };
-                                    submission_ids: string[];
-                                    /** @description text, conversation, structured or mixed for submissions; forget and rollback for requests */
-                                    input_type: string;
-                                    /** @description The entry's number (POST /v1/profile/{id}/rollback to_seq) */
-                                    seq: number;
-                                }[];
-                                last_updated: string;
-                                created_at: string;
-                                summary?: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Invalid profile id or to_seq */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unknown profile or history entry */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The entry was written before snapshots were kept, or the profile kept changing; retry */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Body is not application/json */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["rollbackProfile"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1175,120 +99,7 @@ export interface paths {
             cookie?: never;
         };
         /** The profile as compact text for an LLM prompt, within max_tokens: with a query, the facts that match it, the evidence passages most relevant to it, then the other facts; without one, the most confident facts */
-        get: {
-            parameters: {
-                query?: {
-                    max_tokens?: number;
-                    query?: string;
-                    include?: "all" | "facts" | "passages";
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The text and its exact token count */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            profile_id: string;
-                            /**
-                             * @description processing: submissions are still being applied; the text is what the profile holds now
-                             * @enum {string}
-                             */
-                            status: "processing" | "ready";
-                            /** @description Header line, then facts as "- " lines grouped by section, evidence passages under "What they said:" grouped by the day they were said ("8 May 2023:"), then the summary when it fits; empty when not even the header fits */
-                            text: string;
-                            /** @description Exact token count of text */
-                            tokens: number;
-                            max_tokens: number;
-                            /** @description The tokenizer: o200k_base */
-                            encoding: string;
-                            facts_included: number;
-                            facts_total: number;
-                            /** @description Evidence passages quoted (what the person said) */
-                            passages_included: number;
-                            /** @enum {string} */
-                            include: "all" | "facts" | "passages";
-                            summary_included: boolean;
-                            /** @description true when a fact or the summary was left out for the budget */
-                            truncated: boolean;
-                            /**
-                             * @description query_lexical: the embedder failed, ranked by shared words only
-                             * @enum {string}
-                             */
-                            ranked_by: "confidence" | "query" | "query_lexical";
-                        };
-                    };
-                };
-                /** @description Invalid profile id, max_tokens, query or include */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unknown profile */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getProfileContext"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1305,116 +116,7 @@ export interface paths {
             cookie?: never;
         };
         /** The profile's evidence passages (what the person said), newest said first, a page at a time; hidden ones only with include_hidden */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    cursor?: string;
-                    submission_id?: string;
-                    include_hidden?: boolean;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of passages */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            profile_id: string;
-                            passages: {
-                                /** @description The submission it came from */
-                                submission_id: string;
-                                /** @description Its order within the submission, from 0 */
-                                position: number;
-                                /** @description The conversation's label of the profiled person; null for a text */
-                                speaker: string | null;
-                                /** @description The partner's turn it answers (at most 300 characters); null when none */
-                                prompt: string | null;
-                                /** @description The person's own words (at most 1,000 characters) */
-                                text: string;
-                                /** @description When it was said: its message's timestamp, else its submission's occurred_at */
-                                occurred_at: string;
-                                /** @description Only with include_hidden: when it was hidden from contexts and search (null: it is not) */
-                                hidden_at?: string | null;
-                                /** @description Only with include_hidden: what hid it */
-                                hidden_by?: string | null;
-                            }[];
-                            /** @description Pass as cursor for the next page; null on the last page */
-                            next_cursor: string | null;
-                            has_more: boolean;
-                        };
-                    };
-                };
-                /** @description Invalid profile id, limit, cursor, submission_id or include_hidden */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unknown profile */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listPassages"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1433,136 +135,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Re-extract a profile from its applied submissions with the current provider and prompt: a dry run (default) answers the diff; dry_run=false replaces the profile's state with it as one update_log entry (input_type reextraction) */
-        post: {
-            parameters: {
-                query?: {
-                    /** @description false: apply */
-                    dry_run?: "true" | "false" | "1" | "0";
-                    /** @description Apply only if the profile is still at this version (the one a dry run answered); 409 otherwise */
-                    expected_version?: number;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The diff, and whether it was applied */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            profile_id: string;
-                            dry_run: boolean;
-                            /** @description true when the re-extracted profile was written (dry_run=false) */
-                            applied: boolean;
-                            /** @description The profile version the diff was computed on: pass it as expected_version to apply exactly this diff */
-                            version: number;
-                            /** @description The version after the apply */
-                            new_version?: number;
-                            changed: boolean;
-                            /** @description As an update_log entry: values the re-extracted profile adds or changes, `replaced` and `removed` (list entries), plus `cleared`: scalars and memories it no longer holds */
-                            changes: {
-                                [key: string]: unknown;
-                            };
-                            /** @description The summary of the re-extracted profile */
-                            summary: string;
-                            previous_summary: string | null;
-                            submissions: {
-                                reextracted: number;
-                                /** @description Applied submissions whose text retention dropped (or an import left out): not replayed */
-                                skipped_without_text: number;
-                                /** @description Applied submissions whose text is longer than PROFILER_MAX_DATA_BYTES (imported before imports were bounded): not replayed */
-                                skipped_too_large: number;
-                            };
-                            /** @description Extraction requests made, PROFILER_BATCH_SIZE submissions each; each is one operation of the request budget */
-                            batches: number;
-                            usage?: {
-                                prompt_tokens: number;
-                                completion_tokens: number;
-                                total_tokens: number;
-                            };
-                        };
-                    };
-                };
-                /** @description Invalid profile id or parameter, or more applied submissions than PROFILER_REEXTRACT_MAX_SUBMISSIONS */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unknown profile */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description The profile is processing, changed since expected_version (or since the diff was computed), or has no submission text left */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["reextractProfile"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1580,202 +153,7 @@ export interface paths {
          * Search profiles: semantic (query) and/or filter, sort, paginate
          * @description Charged by the page's size: one operation of the rate limit per PROFILER_MAX_BODY_BYTES (256 KiB) of its profiles' content beyond the first, before anything is read. A page larger than one read chunk (1 MiB of content) is streamed (no Content-Length)
          */
-        get: {
-            parameters: {
-                query?: {
-                    query?: string;
-                    sensitivity?: number;
-                    filterBy?: "id" | "name" | "location" | "age" | "gender" | "language" | "status";
-                    filterValue?: string;
-                    sortBy?: "last_updated" | "created_at" | "id" | "name" | "age" | "location";
-                    sortOrder?: "asc" | "desc";
-                    page?: number;
-                    pageSize?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of results */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            profiles: {
-                                profile_id: string;
-                                tenant_id: string;
-                                /** @enum {string} */
-                                status: "processing" | "ready";
-                                core_info: {
-                                    name?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    age?: {
-                                        value: number;
-                                        confidence: number;
-                                    };
-                                    gender?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    location?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    occupation?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                };
-                                interests: {
-                                    [key: string]: {
-                                        value: string;
-                                        confidence: number;
-                                    }[];
-                                };
-                                personality: {
-                                    traits: {
-                                        value: string;
-                                        confidence: number;
-                                    }[];
-                                    mood_trends: {
-                                        default?: {
-                                            value: string;
-                                            confidence: number;
-                                        };
-                                        recent?: {
-                                            value: string;
-                                            confidence: number;
-                                        };
-                                    };
-                                };
-                                memories: {
-                                    event: string;
-                                    date?: string;
-                                    /** @enum {string} */
-                                    importance?: "low" | "medium" | "high";
-                                    confidence?: number;
-                                }[];
-                                preferences: {
-                                    conversation_style?: {
-                                        value: string;
-                                        confidence: number;
-                                    };
-                                    topics_to_avoid: {
-                                        value: string;
-                                        confidence: number;
-                                    }[];
-                                };
-                                /** @description Values of the apps' custom schema fields (section -> field -> scored value or list); absent when none */
-                                custom?: {
-                                    [key: string]: {
-                                        [key: string]: {
-                                            value: string | number | boolean;
-                                            confidence: number;
-                                        } | {
-                                            value: string | number | boolean;
-                                            confidence: number;
-                                        }[];
-                                    };
-                                };
-                                /** @description Earlier values of the scalars (core_info.*, preferences.conversation_style, personality.mood_trends.recent) by path, newest first, each with the window it held in event time; absent when none changed */
-                                past_values?: {
-                                    [key: string]: {
-                                        /** @description The value it held (an age is a number) */
-                                        value: string | number;
-                                        confidence: number;
-                                        /** @description ISO 8601: when it was first said */
-                                        from: string;
-                                        /** @description ISO 8601: when the value after it was first said (it held until then) */
-                                        until: string;
-                                        /** @description ISO 8601: the latest time it was said */
-                                        last_said: string;
-                                    }[];
-                                };
-                                /** @description ISO 639-1 code of the language the person writes in */
-                                language?: string;
-                                field_timestamps: {
-                                    [key: string]: string;
-                                };
-                                update_log: {
-                                    extracted_on: string;
-                                    /** @description The partial profile this entry added or changed, plus `replaced` (old scalar values, with `from` and `until`: the window they held), `past_values` (past values recorded or changed, other than the replaced one), `removed` (what was negated or forgotten) and `dropped` ({total, limits, values}: what the profile limits did not let in or made room for) */
-                                    changes: {
-                                        [key: string]: unknown;
-                                    };
-                                    submission_ids: string[];
-                                    /** @description text, conversation, structured or mixed for submissions; forget and rollback for requests */
-                                    input_type: string;
-                                    /** @description The entry's number (POST /v1/profile/{id}/rollback to_seq) */
-                                    seq: number;
-                                }[];
-                                last_updated: string;
-                                created_at: string;
-                                summary?: string;
-                                /** @description Calibrated 0-100 score (the embedding's similarity, raised when the profile holds every content word of the query); only when a query was given */
-                                similarityScore?: number;
-                            }[];
-                            total: number;
-                            page: number;
-                            pageSize: number;
-                        };
-                    };
-                };
-                /** @description Invalid parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded, the page's size counted (Retry-After says when) */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["searchProfiles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1792,91 +170,7 @@ export interface paths {
             cookie?: never;
         };
         /** Export the caller's tenant (or one profile) as JSON Lines, streamed: a header, each profile with its history and submissions' metadata, an end record with counts */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Only this profile */
-                    profile_id?: string;
-                    /** @description Also each submission's raw text */
-                    include_text?: "true" | "false" | "1" | "0";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The export (Content-Disposition: attachment) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/x-ndjson": string;
-                    };
-                };
-                /** @description Invalid parameter */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Unknown profile */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["exportProfiles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1895,114 +189,7 @@ export interface paths {
         get?: never;
         put?: never;
         /** Import an export into the caller's tenant (idempotent: upserts by profile id, history seq and submission id); imported profiles are re-embedded */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/x-ndjson": string;
-                };
-            };
-            responses: {
-                /** @description What was imported */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            profiles: number;
-                            history: number;
-                            submissions: number;
-                            submissions_kept: number;
-                            embedded: number;
-                            /** @description Evidence passages added, without vectors (profiler reindex embeds them; until then they are found by their words) */
-                            passages: number;
-                            /** @description Passages the tenant had already: kept as they are, hidden when the file has them hidden */
-                            passages_kept: number;
-                            /** @description Passage records not stored: their submission is not the tenant's under that profile or has no text, or passages are turned off */
-                            passages_skipped: number;
-                        };
-                    };
-                };
-                /** @description A line that is not a valid record (the message names it), or a file cut short */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description A line or the whole input over its limit */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Body is not application/x-ndjson */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["importProfiles"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2017,232 +204,9 @@ export interface paths {
             cookie?: never;
         };
         /** The calling app's custom profile schema (its current version) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The current version */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            app_id: string;
-                            /** @description 0 when the app never set a schema */
-                            version: number;
-                            /** @description At most 32768 bytes of JSON */
-                            schema: {
-                                /** @description At most 20 sections and 100 fields in all; a section may not reuse a standard name (core_info, interests, ...) */
-                                sections: {
-                                    [key: string]: {
-                                        [key: string]: {
-                                            /** @enum {string} */
-                                            type: "string" | "string[]" | "integer" | "number" | "boolean" | "enum";
-                                            /** @description Guides extraction; for string and string[], a list after a colon is the vocabulary the local extractor looks for */
-                                            description?: string;
-                                            /** @description enum: the allowed values (required); string, string[]: a vocabulary */
-                                            values?: string[];
-                                            /** @description integer, number: inclusive lower bound */
-                                            min?: number;
-                                            /** @description integer, number: inclusive upper bound */
-                                            max?: number;
-                                        };
-                                    };
-                                };
-                            };
-                            created_at: string | null;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getCustomSchema"];
         /** Sets the calling app's custom profile schema: a new version when it differs; values of dropped fields move to profile history */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description At most 20 sections and 100 fields in all; a section may not reuse a standard name (core_info, interests, ...) */
-                        sections: {
-                            [key: string]: {
-                                [key: string]: {
-                                    /** @enum {string} */
-                                    type: "string" | "string[]" | "integer" | "number" | "boolean" | "enum";
-                                    /** @description Guides extraction; for string and string[], a list after a colon is the vocabulary the local extractor looks for */
-                                    description?: string;
-                                    /** @description enum: the allowed values (required); string, string[]: a vocabulary */
-                                    values?: string[];
-                                    /** @description integer, number: inclusive lower bound */
-                                    min?: number;
-                                    /** @description integer, number: inclusive upper bound */
-                                    max?: number;
-                                };
-                            };
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description The current version and what the change did */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            app_id: string;
-                            /** @description 0 when the app never set a schema */
-                            version: number;
-                            /** @description At most 32768 bytes of JSON */
-                            schema: {
-                                /** @description At most 20 sections and 100 fields in all; a section may not reuse a standard name (core_info, interests, ...) */
-                                sections: {
-                                    [key: string]: {
-                                        [key: string]: {
-                                            /** @enum {string} */
-                                            type: "string" | "string[]" | "integer" | "number" | "boolean" | "enum";
-                                            /** @description Guides extraction; for string and string[], a list after a colon is the vocabulary the local extractor looks for */
-                                            description?: string;
-                                            /** @description enum: the allowed values (required); string, string[]: a vocabulary */
-                                            values?: string[];
-                                            /** @description integer, number: inclusive lower bound */
-                                            min?: number;
-                                            /** @description integer, number: inclusive upper bound */
-                                            max?: number;
-                                        };
-                                    };
-                                };
-                            };
-                            created_at: string | null;
-                            /** @description false when the schema equals the current one (no new version) */
-                            changed: boolean;
-                            /** @description section.field no longer declared by any app of the tenant: their values left the profiles, kept in each profile's history */
-                            dropped_fields: string[];
-                            profiles_updated: number;
-                        };
-                    };
-                };
-                /** @description Invalid schema (the message names the section or field) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Body too large */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Body is not application/json */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["putCustomSchema"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2258,89 +222,7 @@ export interface paths {
             cookie?: never;
         };
         /** The kept versions of the calling app's custom schema, newest first: at most PROFILER_SCHEMA_MAX_VERSIONS (100) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The versions */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            versions: {
-                                app_id: string;
-                                /** @description 0 when the app never set a schema */
-                                version: number;
-                                /** @description At most 32768 bytes of JSON */
-                                schema: {
-                                    /** @description At most 20 sections and 100 fields in all; a section may not reuse a standard name (core_info, interests, ...) */
-                                    sections: {
-                                        [key: string]: {
-                                            [key: string]: {
-                                                /** @enum {string} */
-                                                type: "string" | "string[]" | "integer" | "number" | "boolean" | "enum";
-                                                /** @description Guides extraction; for string and string[], a list after a colon is the vocabulary the local extractor looks for */
-                                                description?: string;
-                                                /** @description enum: the allowed values (required); string, string[]: a vocabulary */
-                                                values?: string[];
-                                                /** @description integer, number: inclusive lower bound */
-                                                min?: number;
-                                                /** @description integer, number: inclusive upper bound */
-                                                max?: number;
-                                            };
-                                        };
-                                    };
-                                };
-                                created_at: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listCustomSchemaVersions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2357,155 +239,9 @@ export interface paths {
             cookie?: never;
         };
         /** The calling app's summary instructions */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The instructions ([] when none) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            app_id: string;
-                            instructions: string[];
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSummaryInstructions"];
         /** Replaces the calling app's summary instructions (at most 5 of 1-200 characters; [] clears them): they apply from the next batch of a profile whose newest submission comes from this app, and to its re-extractions */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        instructions: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description The instructions now */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            app_id: string;
-                            instructions: string[];
-                        };
-                    };
-                };
-                /** @description Invalid instructions (the message says which) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Missing or invalid API key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Body is not application/json */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Rate limit exceeded */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-                /** @description Database unreachable */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            error: number;
-                            message: string;
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["putSummaryInstructions"];
         post?: never;
         delete?: never;
         options?: never;
@@ -2520,34 +256,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Alias of /v1/search */
-        get: {
-            parameters: {
-                query?: {
-                    query?: string;
-                    sensitivity?: number;
-                    filterBy?: "id" | "name" | "location" | "age" | "gender" | "language" | "status";
-                    filterValue?: string;
-                    sortBy?: "last_updated" | "created_at" | "id" | "name" | "age" | "location";
-                    sortOrder?: "asc" | "desc";
-                    page?: number;
-                    pageSize?: number;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description As /v1/search */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
+        /**
+         * Alias of /v1/search (searchProfiles): the same parameters and answers
+         * @description Charged by the page's size: one operation of the rate limit per PROFILER_MAX_BODY_BYTES (256 KiB) of its profiles' content beyond the first, before anything is read. A page larger than one read chunk (1 MiB of content) is streamed (no Content-Length)
+         */
+        get: operations["smartSearchProfiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
         };
+        /** This document */
+        get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2559,12 +289,1637 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
-    responses: never;
+    schemas: {
+        ScoredString: {
+            value: string;
+            confidence: number;
+        };
+        ScoredInteger: {
+            value: number;
+            confidence: number;
+        };
+        ScoredCustomValue: {
+            value: string | number | boolean;
+            confidence: number;
+        };
+        Memory: {
+            event: string;
+            date?: string;
+            /** @enum {string} */
+            importance?: "low" | "medium" | "high";
+            confidence?: number;
+        };
+        PastValue: {
+            /** @description The value it held (an age is a number) */
+            value: string | number;
+            confidence: number;
+            /** @description ISO 8601: when it was first said */
+            from: string;
+            /** @description ISO 8601: when the value after it was first said (it held until then) */
+            until: string;
+            /** @description ISO 8601: the latest time it was said */
+            last_said: string;
+        };
+        Profile: {
+            profile_id: string;
+            tenant_id: string;
+            /** @enum {string} */
+            status: "processing" | "ready";
+            core_info: {
+                name?: components["schemas"]["ScoredString"];
+                age?: components["schemas"]["ScoredInteger"];
+                gender?: components["schemas"]["ScoredString"];
+                location?: components["schemas"]["ScoredString"];
+                occupation?: components["schemas"]["ScoredString"];
+            };
+            interests: {
+                [key: string]: components["schemas"]["ScoredString"][];
+            };
+            personality: {
+                traits: components["schemas"]["ScoredString"][];
+                mood_trends: {
+                    default?: components["schemas"]["ScoredString"];
+                    recent?: components["schemas"]["ScoredString"];
+                };
+            };
+            memories: components["schemas"]["Memory"][];
+            preferences: {
+                conversation_style?: components["schemas"]["ScoredString"];
+                topics_to_avoid: components["schemas"]["ScoredString"][];
+            };
+            /** @description Values of the apps' custom schema fields (section -> field -> scored value or list); absent when none */
+            custom?: {
+                [key: string]: {
+                    [key: string]: components["schemas"]["ScoredCustomValue"] | components["schemas"]["ScoredCustomValue"][];
+                };
+            };
+            /** @description Earlier values of the scalars (core_info.*, preferences.conversation_style, personality.mood_trends.recent) by path, newest first, each with the window it held in event time; absent when none changed */
+            past_values?: {
+                [key: string]: components["schemas"]["PastValue"][];
+            };
+            /** @description ISO 639-1 code of the language the person writes in */
+            language?: string;
+            field_timestamps: {
+                [key: string]: string;
+            };
+            update_log: {
+                extracted_on: string;
+                /** @description The partial profile this entry added or changed, plus `replaced` (old scalar values, with `from` and `until`: the window they held), `past_values` (past values recorded or changed, other than the replaced one), `removed` (what was negated or forgotten) and `dropped` ({total, limits, values}: what the profile limits did not let in or made room for) */
+                changes: {
+                    [key: string]: unknown;
+                };
+                submission_ids: string[];
+                /** @description text, conversation, structured or mixed for submissions; forget and rollback for requests */
+                input_type: string;
+                /** @description The entry's number (POST /v1/profile/{id}/rollback to_seq) */
+                seq: number;
+            }[];
+            last_updated: string;
+            created_at: string;
+            summary?: string;
+        };
+        ProfileResponse: {
+            profile_id: string;
+            profile: components["schemas"]["Profile"];
+        };
+        Error: {
+            error: number;
+            message: string;
+        };
+        SubmissionAccepted: {
+            id: string;
+            message: string;
+        };
+        SearchResult: {
+            profile_id: string;
+            tenant_id: string;
+            /** @enum {string} */
+            status: "processing" | "ready";
+            core_info: {
+                name?: components["schemas"]["ScoredString"];
+                age?: components["schemas"]["ScoredInteger"];
+                gender?: components["schemas"]["ScoredString"];
+                location?: components["schemas"]["ScoredString"];
+                occupation?: components["schemas"]["ScoredString"];
+            };
+            interests: {
+                [key: string]: components["schemas"]["ScoredString"][];
+            };
+            personality: {
+                traits: components["schemas"]["ScoredString"][];
+                mood_trends: {
+                    default?: components["schemas"]["ScoredString"];
+                    recent?: components["schemas"]["ScoredString"];
+                };
+            };
+            memories: components["schemas"]["Memory"][];
+            preferences: {
+                conversation_style?: components["schemas"]["ScoredString"];
+                topics_to_avoid: components["schemas"]["ScoredString"][];
+            };
+            /** @description Values of the apps' custom schema fields (section -> field -> scored value or list); absent when none */
+            custom?: {
+                [key: string]: {
+                    [key: string]: components["schemas"]["ScoredCustomValue"] | components["schemas"]["ScoredCustomValue"][];
+                };
+            };
+            /** @description Earlier values of the scalars (core_info.*, preferences.conversation_style, personality.mood_trends.recent) by path, newest first, each with the window it held in event time; absent when none changed */
+            past_values?: {
+                [key: string]: components["schemas"]["PastValue"][];
+            };
+            /** @description ISO 639-1 code of the language the person writes in */
+            language?: string;
+            field_timestamps: {
+                [key: string]: string;
+            };
+            update_log: {
+                extracted_on: string;
+                /** @description The partial profile this entry added or changed, plus `replaced` (old scalar values, with `from` and `until`: the window they held), `past_values` (past values recorded or changed, other than the replaced one), `removed` (what was negated or forgotten) and `dropped` ({total, limits, values}: what the profile limits did not let in or made room for) */
+                changes: {
+                    [key: string]: unknown;
+                };
+                submission_ids: string[];
+                /** @description text, conversation, structured or mixed for submissions; forget and rollback for requests */
+                input_type: string;
+                /** @description The entry's number (POST /v1/profile/{id}/rollback to_seq) */
+                seq: number;
+            }[];
+            last_updated: string;
+            created_at: string;
+            summary?: string;
+            /** @description Calibrated 0-100 score (the embedding's similarity, raised when the profile holds every content word of the query); only when a query was given */
+            similarityScore?: number;
+        };
+        SearchPage: {
+            profiles: components["schemas"]["SearchResult"][];
+            total: number;
+            page: number;
+            pageSize: number;
+        };
+        Context: {
+            profile_id: string;
+            /**
+             * @description processing: submissions are still being applied; the text is what the profile holds now
+             * @enum {string}
+             */
+            status: "processing" | "ready";
+            /** @description Header line, then facts as "- " lines grouped by section, evidence passages under "What they said:" grouped by the day they were said ("8 May 2023:"), then the summary when it fits; empty when not even the header fits */
+            text: string;
+            /** @description Exact token count of text */
+            tokens: number;
+            max_tokens: number;
+            /** @description The tokenizer: o200k_base */
+            encoding: string;
+            facts_included: number;
+            facts_total: number;
+            /** @description Evidence passages quoted (what the person said) */
+            passages_included: number;
+            /** @enum {string} */
+            include: "all" | "facts" | "passages";
+            summary_included: boolean;
+            /** @description true when a fact or the summary was left out for the budget */
+            truncated: boolean;
+            /**
+             * @description query_lexical: the embedder failed, ranked by shared words only
+             * @enum {string}
+             */
+            ranked_by: "confidence" | "query" | "query_lexical";
+        };
+        Passage: {
+            /** @description The submission it came from */
+            submission_id: string;
+            /** @description Its order within the submission, from 0 */
+            position: number;
+            /** @description The conversation's label of the profiled person; null for a text */
+            speaker: string | null;
+            /** @description The partner's turn it answers (at most 300 characters); null when none */
+            prompt: string | null;
+            /** @description The person's own words (at most 1,000 characters) */
+            text: string;
+            /** @description When it was said: its message's timestamp, else its submission's occurred_at */
+            occurred_at: string;
+            /** @description Only with include_hidden: when it was hidden from contexts and search (null: it is not) */
+            hidden_at?: string | null;
+            /** @description Only with include_hidden: what hid it */
+            hidden_by?: string | null;
+        };
+        PassagePage: {
+            profile_id: string;
+            passages: components["schemas"]["Passage"][];
+            /** @description Pass as cursor for the next page; null on the last page */
+            next_cursor: string | null;
+            has_more: boolean;
+        };
+        Reextraction: {
+            profile_id: string;
+            dry_run: boolean;
+            /** @description true when the re-extracted profile was written (dry_run=false) */
+            applied: boolean;
+            /** @description The profile version the diff was computed on: pass it as expected_version to apply exactly this diff */
+            version: number;
+            /** @description The version after the apply */
+            new_version?: number;
+            changed: boolean;
+            /** @description As an update_log entry: values the re-extracted profile adds or changes, `replaced` and `removed` (list entries), plus `cleared`: scalars and memories it no longer holds */
+            changes: {
+                [key: string]: unknown;
+            };
+            /** @description The summary of the re-extracted profile */
+            summary: string;
+            previous_summary: string | null;
+            submissions: {
+                reextracted: number;
+                /** @description Applied submissions whose text retention dropped (or an import left out): not replayed */
+                skipped_without_text: number;
+                /** @description Applied submissions whose text is longer than PROFILER_MAX_DATA_BYTES (imported before imports were bounded): not replayed */
+                skipped_too_large: number;
+            };
+            /** @description Extraction requests made, PROFILER_BATCH_SIZE submissions each; each is one operation of the request budget */
+            batches: number;
+            usage?: {
+                prompt_tokens: number;
+                completion_tokens: number;
+                total_tokens: number;
+            };
+        };
+        EvidencePassage: {
+            submission_id: string;
+            /** @description 0-based order within its submission */
+            position: number;
+            /** @description The conversation's profiled person (their label); null for a text */
+            speaker: string | null;
+            /** @description The partner's turn it answers */
+            prompt: string | null;
+            /** @description What the person said */
+            text: string;
+            /** @description When it was said (ISO 8601) */
+            occurred_at: string;
+            /**
+             * @description quote: it holds the words the model quoted for the value (openai); extraction: its submission's extraction proposed the value and it holds the value's words; words: it holds every word of the value (no stored extraction says where it was said)
+             * @enum {string}
+             */
+            match: "quote" | "extraction" | "words";
+        };
+        Evidence: {
+            profile_id: string;
+            field: string;
+            value: string;
+            /** @description When one was given (interests) */
+            category?: string;
+            /** @description The passages that support the value, best first; empty when none does (or the ones that did were hidden by a forget) */
+            passages: components["schemas"]["EvidencePassage"][];
+            /** @description The submissions whose stored extraction proposed the value, newest first */
+            sources: {
+                submission_id: string;
+                occurred_at: string;
+                /** @description The words the model quoted (openai) */
+                quote: string | null;
+            }[];
+            /** @description Submissions whose stored extraction was read: the newest 200 applied ones at most */
+            extractions_read: number;
+        };
+        EvidenceDeletion: {
+            profile_id: string;
+            submission_id: string;
+            passages_deleted: number;
+            /** @description false when the text was already gone (retention, an earlier call) */
+            text_deleted: boolean;
+        };
+        ImportResult: {
+            profiles: number;
+            history: number;
+            submissions: number;
+            submissions_kept: number;
+            embedded: number;
+            /** @description Evidence passages added, without vectors (profiler reindex embeds them; until then they are found by their words) */
+            passages: number;
+            /** @description Passages the tenant had already: kept as they are, hidden when the file has them hidden */
+            passages_kept: number;
+            /** @description Passage records not stored: their submission is not the tenant's under that profile or has no text, or passages are turned off */
+            passages_skipped: number;
+        };
+        CustomField: {
+            /** @enum {string} */
+            type: "string" | "string[]" | "integer" | "number" | "boolean" | "enum";
+            /** @description Guides extraction; for string and string[], a list after a colon is the vocabulary the local extractor looks for */
+            description?: string;
+            /** @description enum: the allowed values (required); string, string[]: a vocabulary */
+            values?: string[];
+            /** @description integer, number: inclusive lower bound */
+            min?: number;
+            /** @description integer, number: inclusive upper bound */
+            max?: number;
+        };
+        /** @description At most 32768 bytes of JSON */
+        CustomSchema: {
+            /** @description At most 20 sections and 100 fields in all; a section may not reuse a standard name (core_info, interests, ...) */
+            sections: {
+                [key: string]: {
+                    [key: string]: components["schemas"]["CustomField"];
+                };
+            };
+        };
+        SchemaVersion: {
+            app_id: string;
+            /** @description 0 when the app never set a schema */
+            version: number;
+            schema: components["schemas"]["CustomSchema"];
+            created_at: string | null;
+        };
+        SchemaChange: {
+            app_id: string;
+            /** @description 0 when the app never set a schema */
+            version: number;
+            schema: components["schemas"]["CustomSchema"];
+            created_at: string | null;
+            /** @description false when the schema equals the current one (no new version) */
+            changed: boolean;
+            /** @description section.field no longer declared by any app of the tenant: their values left the profiles, kept in each profile's history */
+            dropped_fields: string[];
+            profiles_updated: number;
+        };
+        SchemaVersions: {
+            versions: components["schemas"]["SchemaVersion"][];
+        };
+        SummaryInstructions: {
+            app_id: string;
+            instructions: string[];
+        };
+        SubmitRequest: {
+            /** @description Text to extract the profile from (UTF-8, at most the data size limit, 100 KiB by default) */
+            data: string;
+            /**
+             * @description text: prose; conversation: "Speaker: text" lines or a JSON array of {role, content}; structured: a JSON object as a string
+             * @default text
+             */
+            input_type: ("text" | "conversation" | "structured") | null;
+            /** @description When the text was said or written: an ISO 8601 date-time with an offset (2023-05-08T14:30:00+01:00) or a date (2023-05-08) (a date is its midnight UTC), from 1900-01-01 to 5 minutes past the service's clock. The reference for relative dates ("yesterday") and the time the merge orders evidence by. Default: the latest "timestamp" of a JSON conversation's messages, else the acceptance time */
+            occurred_at?: string | null;
+        };
+        ForgetRequest: {
+            /** @description The section, as named in the profile: core_info.name, core_info.age, core_info.gender, core_info.location, core_info.occupation, interests, personality.traits, preferences.conversation_style, preferences.topics_to_avoid, memories, or custom.<section>.<field> for a custom schema's field */
+            section: string;
+            /** @description The value to forget (compared as the merge compares values: case, plural and punctuation do not matter); for memories, the event */
+            value: string | number;
+            /** @description interests only: the category (any category when omitted) */
+            category?: string | null;
+        };
+        RollbackRequest: {
+            /** @description seq of the history entry whose state to return to */
+            to_seq: number;
+        };
+        SummaryInstructionsRequest: {
+            instructions: string[];
+        };
+    };
+    responses: {
+        /** @description Missing or invalid API key */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Rate limit exceeded (Retry-After says when to retry) */
+        RateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Database unreachable, or the AI provider needed for this request unavailable */
+        Unavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A known path with a method it does not accept (any path below) */
+        MethodNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request id (an incoming valid X-Request-Id is echoed); every response has one */
+        "X-Request-Id": string;
+        /** @description Operations of the app's budget per window */
+        "RateLimit-Limit": number;
+        /** @description Operations left in the window */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the window has room again */
+        "RateLimit-Reset": number;
+        /** @description Seconds to wait before retrying */
+        "Retry-After": number;
+        /** @description The profile the submission is for */
+        Location: string;
+        /** @description Bearer */
+        "WWW-Authenticate": string;
+        /** @description The methods the path accepts */
+        Allow: string;
+        /** @description attachment; filename="..." */
+        "Content-Disposition": string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileResponse"];
+                };
+            };
+            /** @description Invalid profile id */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Unknown profile */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    submitProfileData: {
+        parameters: {
+            query?: never;
+            header?: {
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted: processed in the background (GraphQL profileUpdated, or GET the profile, says when it is ready) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmissionAccepted"];
+                };
+            };
+            /** @description Invalid input */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Idempotency-Key reused with a different body */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body or data too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid profile id */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Unknown profile */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    forgetValue: {
+        parameters: {
+            query?: {
+                /** @description Instead of the body: a standard section, or custom.<section>.<field> of a custom schema */
+                section?: string | ("core_info.name" | "core_info.age" | "core_info.gender" | "core_info.location" | "core_info.occupation" | "interests" | "personality.traits" | "preferences.conversation_style" | "preferences.topics_to_avoid" | "memories") | unknown;
+                /** @description Instead of the body */
+                value?: string;
+                /** @description Instead of the body (interests only) */
+                category?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ForgetRequest"];
+            };
+        };
+        responses: {
+            /** @description The profile without the value */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileResponse"];
+                };
+            };
+            /** @description Invalid profile id, section, value or category */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Unknown profile, or the profile has no such value */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The profile kept changing while the change was prepared; retry */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getEvidence: {
+        parameters: {
+            query: {
+                /** @description The value's section, as DELETE /v1/profile/{id}/values names it: a standard section, or custom.<section>.<field> */
+                field: string | ("core_info.name" | "core_info.age" | "core_info.gender" | "core_info.location" | "core_info.occupation" | "interests" | "personality.traits" | "preferences.conversation_style" | "preferences.topics_to_avoid" | "memories") | unknown;
+                /** @description The value (for memories, the event); compared as the merge compares values */
+                value: string;
+                /** @description interests only: the category (any when omitted) */
+                category?: string;
+                /** @description Passages at most */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supporting passages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Evidence"];
+                };
+            };
+            /** @description Invalid profile id, field, value, category or limit */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Unknown profile */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteSubmissionEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                submissionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What was deleted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvidenceDeletion"];
+                };
+            };
+            /** @description Invalid profile id */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Unknown profile, or the profile has no such submission */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The submission is still pending or being processed */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rollbackProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RollbackRequest"];
+            };
+        };
+        responses: {
+            /** @description The profile as rolled back */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileResponse"];
+                };
+            };
+            /** @description Invalid profile id or to_seq */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Unknown profile or history entry */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The entry was written before snapshots were kept, or the profile kept changing; retry */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getProfileContext: {
+        parameters: {
+            query?: {
+                max_tokens?: number;
+                query?: string;
+                include?: "all" | "facts" | "passages";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The text and its exact token count */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Context"];
+                };
+            };
+            /** @description Invalid profile id, max_tokens, query or include */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Unknown profile */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPassages: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                submission_id?: string;
+                include_hidden?: boolean;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of passages */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PassagePage"];
+                };
+            };
+            /** @description Invalid profile id, limit, cursor, submission_id or include_hidden */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Unknown profile */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reextractProfile: {
+        parameters: {
+            query?: {
+                /** @description false: apply */
+                dry_run?: "true" | "false" | "1" | "0";
+                /** @description Apply only if the profile is still at this version (the one a dry run answered); 409 otherwise */
+                expected_version?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The diff, and whether it was applied */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reextraction"];
+                };
+            };
+            /** @description Invalid profile id or parameter, or more applied submissions than PROFILER_REEXTRACT_MAX_SUBMISSIONS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Unknown profile */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The profile is processing, changed since expected_version (or since the diff was computed), or has no submission text left */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    searchProfiles: {
+        parameters: {
+            query?: {
+                query?: string;
+                sensitivity?: number;
+                filterBy?: "id" | "name" | "location" | "age" | "gender" | "language" | "status";
+                filterValue?: string;
+                sortBy?: "last_updated" | "created_at" | "id" | "name" | "age" | "location";
+                sortOrder?: "asc" | "desc";
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchPage"];
+                };
+            };
+            /** @description Invalid parameter */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Rate limit exceeded, the page's size counted (Retry-After says when) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportProfiles: {
+        parameters: {
+            query?: {
+                /** @description Only this profile */
+                profile_id?: string;
+                /** @description Also each submission's raw text */
+                include_text?: "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export, as an attachment */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Invalid parameter */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Unknown profile */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importProfiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description What was imported */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description A line that is not a valid record (the message names it), or a file cut short */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description A line or the whole input over its limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/x-ndjson */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getCustomSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current version */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaVersion"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putCustomSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomSchema"];
+            };
+        };
+        responses: {
+            /** @description The current version and what the change did */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaChange"];
+                };
+            };
+            /** @description Invalid schema (the message names the section or field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Body too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCustomSchemaVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaVersions"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSummaryInstructions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The instructions ([] when none) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummaryInstructions"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    putSummaryInstructions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SummaryInstructionsRequest"];
+            };
+        };
+        responses: {
+            /** @description The instructions now */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SummaryInstructions"];
+                };
+            };
+            /** @description Invalid instructions (the message says which) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Body is not application/json */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    smartSearchProfiles: {
+        parameters: {
+            query?: {
+                query?: string;
+                sensitivity?: number;
+                filterBy?: "id" | "name" | "location" | "age" | "gender" | "language" | "status";
+                filterValue?: string;
+                sortBy?: "last_updated" | "created_at" | "id" | "name" | "age" | "location";
+                sortOrder?: "asc" | "desc";
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchPage"];
+                };
+            };
+            /** @description Invalid parameter */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Rate limit exceeded, the page's size counted (Retry-After says when) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document of /v1 */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+}
