@@ -258,6 +258,11 @@ describe.skipIf(serverPass)('TypeScript client @profiler/client, packed, install
     expect(out.warningsWhileUp).toEqual([])
     // The profile id from the call's providerOptions.
     expect(out.perCallSystem).toMatch(/Porto/)
+    // A new user: no profile, so no context and no warning; the first exchange made the profile.
+    expect(out.newcomer.system).toBe('Be kind.')
+    expect(out.newcomer.warnings).toEqual([])
+    expect(out.newcomer.profile.update_log.map((e: any) => e.input_type)).toEqual(['conversation'])
+    expect(out.newcomer.profile.core_info.name.value).toBe('Elif')
     // Service down: the answers come, the system prompt is the caller's, and warnings (not errors) say why.
     expect(out.down.text).toBe('Still here.')
     expect(out.down.streamed).toBe('Still here.')
