@@ -21,6 +21,12 @@ const RATE_LIMIT = 30
 const MAX_SOCKETS = 2
 const npm = (args: string[], cwd: string, timeout = 300_000) =>
   run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, timeout, maxBuffer: 64 * 1024 * 1024 })
+/** The client's own dev dependencies (tsc, openapi-typescript, the ai types), installed unless current. */
+async function clientDependencies() {
+  const installed = path.join(clientDir, 'node_modules/.package-lock.json')
+  const current = fs.existsSync(installed) && fs.statSync(installed).mtimeMs >= fs.statSync(path.join(clientDir, 'package-lock.json')).mtimeMs
+  if (!current) await npm(['ci'], clientDir)
+}
 
 /** Runs one fixture script in the project and returns the JSON object it printed last. */
 async function script(project: string, file: string, env: Record<string, string>, timeout = 120_000): Promise<any> {
@@ -97,8 +103,8 @@ describe.skipIf(serverPass)('TypeScript client @profiler/client, packed, install
   const env = () => ({ PROFILER_URL: svc.url, PROFILER_API_KEY: svc.key, RUN_ID: Math.random().toString(36).slice(2, 8) })
 
   beforeAll(async () => {
-    // The client's own dev dependencies (tsc, openapi-typescript, ai types), then the tarball: npm pack runs the build.
-    if (!fs.existsSync(path.join(clientDir, 'node_modules/.bin/tsc'))) await npm(['ci'], clientDir)
+    // The client's dev dependencies, then the tarball: npm pack runs the build (the prepare script).
+    await clientDependencies()
     const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-client-pack-'))
     const { stdout } = await npm(['pack', '--json', '--pack-destination', packDir], clientDir)
     tarball = path.join(packDir, JSON.parse(stdout)[0].filename)
@@ -279,7 +285,7 @@ describe.skipIf(serverPass)('TypeScript client @profiler/client, packed, install
 
 describe.skipIf(serverPass)('TypeScript client: generated types', () => {
   it('src/generated/openapi.ts is what openapi-typescript makes of schema/openapi.json today (run npm run generate in clients/typescript)', async () => {
-    if (!fs.existsSync(path.join(clientDir, 'node_modules/.bin/openapi-typescript'))) await npm(['ci'], clientDir)
+    await clientDependencies()
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-openapi-')), 'openapi.ts')
     try {
       await run(path.join(clientDir, 'node_modules/.bin/openapi-typescript'), [path.join(root, 'schema/openapi.json'), '-o', out], { cwd: clientDir, timeout: 120_000 })
