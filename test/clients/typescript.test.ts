@@ -202,6 +202,7 @@ describe.skipIf(serverPass)('TypeScript client @profiler/client, packed, install
     expect(out.badKey.message).toContain('Invalid API key')
     expect(out.notFound).toMatchObject({ thrown: true, name: 'ProfilerNotFoundError', status: 404, code: 'NOT_FOUND' })
     expect(out.notFound.requestId).toMatch(uuid)
+    expect(out.waitUnknown).toMatchObject({ thrown: true, name: 'ProfilerNotFoundError', status: 404 })
     expect(out.badRequest).toMatchObject({ thrown: true, name: 'ProfilerValidationError', status: 400, code: 'VALIDATION_FAILED' })
     expect(out.badRequest.message).toMatch(/pageSize/)
     expect(out.badRequestIterating).toMatchObject({ thrown: true, name: 'ProfilerValidationError', status: 400 })
