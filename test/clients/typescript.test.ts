@@ -1,5 +1,5 @@
 // The TypeScript client (clients/typescript) as a user gets it: packed with `npm pack`, installed from the tarball in a
-// fresh project next to `ai` and `ws` from the registry, type-checked with tsc, and run by the scripts in fixtures/
+// fresh project next to `ai` and `ws` from the registry, type-checked with tsc, and run by the scripts in typescript/
 // against the real service (one with the default limits, one with a tiny request budget). Nothing of the service is
 // mocked; the AI SDK's own mock models stand in for the language model.
 import { execFile } from 'node:child_process'
@@ -13,7 +13,7 @@ import { startService, type TestService } from '../support/harness.js'
 const run = promisify(execFile)
 const root = path.resolve(import.meta.dirname, '../..')
 const clientDir = path.join(root, 'clients/typescript')
-const fixtures = path.join(import.meta.dirname, 'fixtures')
+const fixtures = path.join(import.meta.dirname, 'typescript')
 // Client suites run once in CI: in the embedded pass, not again against the PostgreSQL server.
 const serverPass = !!process.env.DATABASE_URL
 
