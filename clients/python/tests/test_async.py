@@ -68,7 +68,7 @@ def test_async_errors_are_typed(service_url: str, aclient: AsyncProfiler) -> Non
     async def main() -> None:
         with pytest.raises(Unauthorized) as e:
             await AsyncProfiler(service_url, "pk_wrong").get_profile("x")
-        assert e.value.status == 401 and e.value.code == 401 and e.value.request_id
+        assert e.value.status == 401 and e.value.code == "UNAUTHENTICATED" and e.value.request_id
         with pytest.raises(BadRequest) as e2:
             await aclient.submit_text(f"x-{uuid.uuid4().hex}", "")
         assert e2.value.status == 400

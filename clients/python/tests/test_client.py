@@ -107,7 +107,7 @@ def test_idempotency_key_returns_the_same_submission_and_refuses_another_body(cl
     assert again.idempotency_key == key
     with pytest.raises(Conflict) as e:
         client.submit_text(pid, "I enjoy sculpting.", idempotency_key=key)
-    assert e.value.status == 409 and e.value.code == 409 and e.value.request_id
+    assert e.value.status == 409 and e.value.code == "CONFLICT" and e.value.request_id
     profile = client.wait_until_ready(pid)
     merged = [s for entry in profile["update_log"] for s in entry["submission_ids"]]
     assert merged.count(first.id) == 1
@@ -214,7 +214,7 @@ def test_delete_profile(client: Profiler, new_id: Callable[[str], str]) -> None:
         client.get_profile(pid)
     with pytest.raises(NotFound) as e:
         client.delete_profile(pid)
-    assert e.value.status == 404 and e.value.code == 404
+    assert e.value.status == 404 and e.value.code == "NOT_FOUND"
 
 
 def test_profile_ids_with_reserved_characters_travel_intact(client: Profiler) -> None:
@@ -235,7 +235,7 @@ def test_bad_key_is_unauthorized_with_status_code_and_request_id(service_url: st
         bad.get_profile("anyone")
     err = e.value
     assert isinstance(err, APIError) and isinstance(err, ProfilerError)
-    assert err.status == 401 and err.code == 401
+    assert err.status == 401 and err.code == "UNAUTHENTICATED"
     assert err.message == "Invalid API key"
     assert err.request_id and len(err.request_id) >= 8
     assert err.request_id in str(err)
@@ -244,7 +244,7 @@ def test_bad_key_is_unauthorized_with_status_code_and_request_id(service_url: st
 def test_validation_errors_are_bad_request(client: Profiler) -> None:
     with pytest.raises(BadRequest) as e:
         client.submit_text("someone", "   ")
-    assert e.value.status == 400 and e.value.code == 400 and "data" in e.value.message and e.value.request_id
+    assert e.value.status == 400 and e.value.code == "VALIDATION_FAILED" and "data" in e.value.message and e.value.request_id
     with pytest.raises(BadRequest) as e:
         client.search_page(page_size=1000)
     assert "pageSize" in e.value.message
@@ -256,7 +256,7 @@ def test_validation_errors_are_bad_request(client: Profiler) -> None:
 def test_unknown_profile_is_not_found(client: Profiler) -> None:
     with pytest.raises(NotFound) as e:
         client.get_profile(f"nobody-{uuid.uuid4().hex}")
-    assert e.value.status == 404 and e.value.code == 404 and e.value.request_id
+    assert e.value.status == 404 and e.value.code == "NOT_FOUND" and e.value.request_id
     assert e.value.body == {"error": 404, "message": e.value.message}
 
 

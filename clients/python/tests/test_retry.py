@@ -31,7 +31,7 @@ def spend_budget(url: str, key: str) -> RateLimited:
 def test_429_is_retried_after_retry_after(limited: Tuple[str, str]) -> None:
     url, key = limited
     refused = spend_budget(url, key)
-    assert refused.status == 429 and refused.code == 429 and refused.request_id
+    assert refused.status == 429 and refused.code == "RATE_LIMITED" and refused.request_id
     assert refused.retry_after is not None and 1 <= refused.retry_after <= 60
 
     # A Retry-After longer than the client will wait: raised at once, saying when to come back.

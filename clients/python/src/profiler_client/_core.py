@@ -19,7 +19,7 @@ from datetime import date, datetime, timezone
 from typing import Any, Callable, Dict, Generic, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union, cast
 from urllib.parse import quote, urlencode, urlsplit
 
-from ._errors import ConnectionFailed, ProfilerError, error_class
+from ._errors import ConnectionFailed, ProfilerError, code_of_status, error_class
 from ._types import Context, InputType, Message, Profile, SearchPage, Submission
 from ._version import __version__
 
@@ -181,7 +181,7 @@ def error_from(resp: Response, method: str, url: str) -> ProfilerError:
             body = cast(Dict[str, Any], parsed)
     except ValueError:
         pass
-    code = body.get("error") if body else None
+    code = body.get("code") if body else None
     message = body.get("message") if body and isinstance(body.get("message"), str) else None
     if message is None:
         text = resp.body.decode("utf-8", "replace").strip()
@@ -189,7 +189,7 @@ def error_from(resp: Response, method: str, url: str) -> ProfilerError:
     return error_class(resp.status)(
         message,
         status=resp.status,
-        code=code if isinstance(code, int) else None,
+        code=code if isinstance(code, str) else code_of_status(resp.status),
         request_id=resp.header("x-request-id"),
         retry_after=parse_retry_after(resp.header("retry-after")),
         body=body,

@@ -10,7 +10,9 @@ class ProfilerError(Exception):
 
     Attributes:
         status: the HTTP status (None when no response came: a connection failure, a wait that timed out).
-        code: the `error` field of the service's error body (CONTRACT §3: it equals the HTTP status), None without one.
+        code: what kind of error, as a name: the body's `code` when it has one, else the status's name
+            (`VALIDATION_FAILED`, `UNAUTHENTICATED`, `NOT_FOUND`, `CONFLICT`, `RATE_LIMITED`, ...: the same names
+            as the TypeScript client's); None when no response came.
         message: the service's message (human-readable, names the offending field), or this client's own.
         request_id: the response's X-Request-Id, to quote to whoever runs the service.
         retry_after: seconds the service asked to wait (Retry-After), when it sent one.
@@ -22,7 +24,7 @@ class ProfilerError(Exception):
         message: str,
         *,
         status: Optional[int] = None,
-        code: Optional[int] = None,
+        code: Optional[str] = None,
         request_id: Optional[str] = None,
         retry_after: Optional[float] = None,
         body: Optional[Dict[str, Any]] = None,
@@ -49,6 +51,26 @@ class ProfilerError(Exception):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(status={self.status!r}, code={self.code!r}, message={self.message!r}, request_id={self.request_id!r})"
+
+
+_CODES: Dict[int, str] = {
+    400: "VALIDATION_FAILED",
+    401: "UNAUTHENTICATED",
+    403: "FORBIDDEN",
+    404: "NOT_FOUND",
+    405: "METHOD_NOT_ALLOWED",
+    409: "CONFLICT",
+    413: "PAYLOAD_TOO_LARGE",
+    415: "UNSUPPORTED_MEDIA_TYPE",
+    429: "RATE_LIMITED",
+    500: "INTERNAL",
+    503: "SERVICE_UNAVAILABLE",
+}
+
+
+def code_of_status(status: int) -> str:
+    """The name of an HTTP error status, as both clients name it (`HTTP_<status>` for others)."""
+    return _CODES.get(status, f"HTTP_{status}")
 
 
 class APIError(ProfilerError):
