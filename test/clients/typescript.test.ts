@@ -9,6 +9,8 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService, type TestService } from '../support/harness.js'
+import { readmeExample } from '../support/readme.js'
+import { waitFor } from '../support/wait.js'
 
 const run = promisify(execFile)
 const root = path.resolve(import.meta.dirname, '../..')
@@ -46,6 +48,19 @@ async function script(project: string, file: string, env: Record<string, string>
   })
   return JSON.parse(stdout.trim().split('\n').at(-1)!)
 }
+
+/** The reader's model of the README's AI SDK example: the AI SDK's mock, answering with the system prompt it was given. */
+const README_MODEL = /* ts */ `
+import { MockLanguageModelV4 } from 'ai/test'
+export const model = new MockLanguageModelV4({
+  doGenerate: async ({ prompt }) => ({
+    content: [{ type: 'text', text: 'You said: ' + prompt.filter((m) => m.role === 'system').map((m) => m.content).join(' ') }],
+    finishReason: { unified: 'stop', raw: 'stop' },
+    usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
+    warnings: [],
+  }),
+})
+`
 
 const USAGE = /* ts */ `
 import { ProfilerClient, ProfilerError, ProfilerRateLimitError, type Context, type Profile, type SearchPage } from '@profiler/client'
@@ -159,6 +174,41 @@ describe.skipIf(serverPass)('TypeScript client @profiler/client, packed, install
     const r = await run(path.join(project, 'node_modules/.bin/tsc'), ['-p', '.'], { cwd: project, timeout: 120_000 }).catch((e) => e)
     expect(`${r.stdout ?? ''}${r.stderr ?? ''}`).toBe('')
   }, 120_000)
+
+  it("README's TypeScript and AI SDK examples run as written (compiled with tsc, strict), against the service", async () => {
+    fs.writeFileSync(path.join(project, 'readme-client.ts'), readmeExample('typescript'))
+    fs.writeFileSync(path.join(project, 'readme-ai.ts'), readmeExample('ai-sdk'))
+    // The example's `./model.js` is the reader's model; here the AI SDK's mock, answering with the system prompt it got.
+    fs.writeFileSync(path.join(project, 'model.ts'), README_MODEL)
+    fs.writeFileSync(
+      path.join(project, 'tsconfig.readme.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', outDir: 'readme-out', types: ['node'], skipLibCheck: true },
+        files: ['readme-client.ts', 'readme-ai.ts', 'model.ts'],
+      }),
+    )
+    const tsc = await run(path.join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.readme.json'], { cwd: project, timeout: 120_000 }).catch((e) => e)
+    expect(`${tsc.stdout ?? ''}${tsc.stderr ?? ''}`).toBe('')
+    const node = (file: string) =>
+      run(process.execPath, [path.join('readme-out', file)], { cwd: project, env: { ...process.env, NODE_OPTIONS: '', PROFILER_URL: svc.url, PROFILER_API_KEY: svc.key }, timeout: 120_000 }).catch((e) => {
+        throw new Error(`README example ${file} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`)
+      })
+    const client = await node('readme-client.js')
+    expect(client.stdout).toMatch(/^Lisbon$/m)
+    expect(client.stdout).toMatch(/jazz/i)
+    // The AI SDK example: Cleo's profile holds a fact first, so her context has something to carry.
+    const auth = { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' }
+    expect((await fetch(`${svc.url}/v1/profile/cleo`, { method: 'POST', headers: auth, body: JSON.stringify({ data: 'I am Cleo and I live in Oslo.' }) })).status).toBe(202)
+    await waitFor('cleo ready', () => fetch(`${svc.url}/v1/profile/cleo`, { headers: auth }).then((r) => r.json()), { until: (b: any) => b?.profile?.status === 'ready', timeoutMs: 60_000 })
+    const ai = await node('readme-ai.js')
+    expect(ai.stdout).toContain('Oslo') // the mock echoed its system prompt: the context reached it
+    // After flush() the exchange was submitted: what Cleo said becomes one of her passages.
+    await waitFor(
+      "the exchange among cleo's passages",
+      () => fetch(`${svc.url}/v1/profile/cleo/passages?limit=100`, { headers: auth }).then((r) => r.json()),
+      { until: (b: any) => (b?.passages ?? []).some((p: any) => p.text.includes('greyhound')), timeoutMs: 60_000 },
+    )
+  }, 300_000)
 
   it('REST: submit text, conversation and structured data (idempotency key, event time), get, context, search pages, roll back, forget, delete, typed errors', async () => {
     const out = await script(project, 'rest.mjs', env())

@@ -15,6 +15,7 @@ import { profilerArgs, ROOT } from '../support/cli.js'
 import { importFile, importProfiles, longText } from '../support/import-file.js'
 import { openaiEnv, startOpenAIServer, type OpenAIServer, type RecordedRequest } from '../support/openai-server.js'
 import { client, startService, type TestService } from '../support/harness.js'
+import { readmeExample } from '../support/readme.js'
 import { waitFor } from '../support/wait.js'
 
 const TOOLS = ['forget', 'get_profile', 'recall', 'remember', 'search_profiles']
@@ -294,6 +295,22 @@ describe('MCP over stdio: `profiler mcp` bridged to the service', () => {
     expect(okResult(r).profile_id).toBe('eve')
     // Errors come through as the service's tool errors.
     expect(errorText(await call(c, 'get_profile', { profile_id: 'nobody' }))).toBe('PROFILE_NOT_FOUND (404): Profile nobody not found')
+  })
+
+  it("the README's MCP host configuration, its placeholders filled in, starts a server the host reaches", async () => {
+    // As an MCP host reads claude_desktop_config.json: the command, its arguments and its environment.
+    const written = readmeExample('mcp')
+    const filled = written.replaceAll('/path/to/profiler', ROOT).replaceAll('http://127.0.0.1:8080', svc.url).replaceAll('pk_…', svc.key)
+    const { command, args, env } = JSON.parse(filled).mcpServers.profiler as { command: string; args: string[]; env: Record<string, string> }
+    expect(command).toBe('node')
+    const c = new Client({ name: 'readme-host', version: '1.0.0' })
+    await c.connect(new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe' }))
+    clients.push(c)
+    expect((await c.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS)
+    // PROFILER_PROFILE_ID makes `me` the default profile: no profile_id in the arguments.
+    expect(okResult(await call(c, 'remember', { text: 'I am Mo and I grow tomatoes on my balcony.' })).profile_id).toBe('me')
+    await waitReadyOver(c, 'me')
+    expect(text(await call(c, 'recall', { query: 'gardening' }))).toContain('tomato')
   })
 
   it('a bad key or an unreachable service: a clear message on stderr, nothing on stdout, exit code 1', async () => {

@@ -30,3 +30,18 @@ def test_readme_example_runs(index: int, service_url: str, api_key: str) -> None
     env = {**os.environ, "PROFILER_URL": service_url, "PROFILER_API_KEY": api_key}
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=180)
     assert r.returncode == 0, f"README example {index + 1} failed:\n{code}\n--- stdout\n{r.stdout}\n--- stderr\n{r.stderr}"
+
+
+ROOT_README = Path(__file__).resolve().parents[3] / "README.md"
+
+
+def test_repository_readme_example_runs(service_url: str, api_key: str) -> None:
+    """The repository README's Python example ("Use it from your app"), as written."""
+    if not ROOT_README.exists():
+        pytest.skip("not run from the repository (no README.md three levels up)")
+    m = re.search(r"<!-- example: python -->\n```python\n(.*?)```", ROOT_README.read_text(encoding="utf-8"), flags=re.S)
+    assert m, "the repository README has no Python example"
+    env = {**os.environ, "PROFILER_URL": service_url, "PROFILER_API_KEY": api_key}
+    r = subprocess.run([sys.executable, "-c", m.group(1)], env=env, capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0, f"the README's example failed:\n{m.group(1)}\n--- stdout\n{r.stdout}\n--- stderr\n{r.stderr}"
+    assert "baker" in r.stdout and "404 NOT_FOUND" in r.stdout
