@@ -330,6 +330,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
           chunkBytes: config.search.readChunkBytes,
           chargeUnitBytes: config.limits.maxBodyBytes,
           wholeMaxBytes: config.graphql.maxSearchBytes,
+          exactTotalMax: config.search.exactTotalMax,
         }),
         gate,
       ),

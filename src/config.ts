@@ -52,6 +52,7 @@ const schema = z.object({
   PROFILER_WORKER_FETCH: int(16, 1, 1024),
   PROFILER_HNSW_EF_SEARCH: int(100, 1, 1000),
   PROFILER_SEARCH_READ_CHUNK_BYTES: int(1024 * 1024, 1),
+  PROFILER_SEARCH_EXACT_TOTAL_MAX: int(5000, 0),
   PROFILER_BATCH_SIZE: int(20, 1, 200),
   PROFILER_REEXTRACT_MAX_SUBMISSIONS: int(200, 1, 10_000),
   PROFILER_SCHEMA_MAX_VERSIONS: int(100, 1, 100_000),
@@ -237,6 +238,11 @@ export type Config = {
     databaseUrl?: string
     /** Content a search reads in one statement at most (its page's profiles are read in chunks; a larger profile alone). */
     readChunkBytes: number
+    /**
+     * A semantic search with more candidates than this (the tenant's profiles that pass the filter) estimates its total
+     * from a sample instead of measuring every candidate's distance (README "Search totals").
+     */
+    exactTotalMax: number
   }
   tracing: TracingConfig
   worker: {
@@ -540,7 +546,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       wsMaxSockets: e.PROFILER_WS_MAX_SOCKETS,
       wsAuthRecheckMs: e.PROFILER_WS_AUTH_RECHECK_MS,
     },
-    search: { efSearch: e.PROFILER_HNSW_EF_SEARCH, databaseUrl: e.PROFILER_SEARCH_DATABASE_URL, readChunkBytes: e.PROFILER_SEARCH_READ_CHUNK_BYTES },
+    search: { efSearch: e.PROFILER_HNSW_EF_SEARCH, databaseUrl: e.PROFILER_SEARCH_DATABASE_URL, readChunkBytes: e.PROFILER_SEARCH_READ_CHUNK_BYTES, exactTotalMax: e.PROFILER_SEARCH_EXACT_TOTAL_MAX },
     metrics: { token: e.PROFILER_METRICS_TOKEN, port: e.PROFILER_METRICS_PORT, host: e.PROFILER_METRICS_HOST },
     tracing: tracingConfig(e),
     worker: {

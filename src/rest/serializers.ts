@@ -39,7 +39,7 @@ export function toRestSearchEntry(p: SearchProfile) {
  * GET /v1/search's answer as text, as `entries` (each a serialized toRestSearchEntry) come: byte for byte the document
  * JSON.stringify makes of `{profiles, total, page, pageSize}` built whole.
  */
-export async function* searchDocument(entries: AsyncIterable<string>, page: { total: number; page: number; pageSize: number }): AsyncGenerator<string> {
+export async function* searchDocument(entries: AsyncIterable<string>, page: { total: number; totalIsEstimate: boolean; page: number; pageSize: number }): AsyncGenerator<string> {
   let first = true
   yield '{"profiles":['
   for await (const e of entries) {
@@ -48,7 +48,7 @@ export async function* searchDocument(entries: AsyncIterable<string>, page: { to
     // A turn of the event loop between profiles (the stream would otherwise go on in microtasks).
     await new Promise<void>((r) => setImmediate(r))
   }
-  yield `],"total":${JSON.stringify(page.total)},"page":${JSON.stringify(page.page)},"pageSize":${JSON.stringify(page.pageSize)}}`
+  yield `],"total":${JSON.stringify(page.total)},"totalIsEstimate":${JSON.stringify(page.totalIsEstimate)},"page":${JSON.stringify(page.page)},"pageSize":${JSON.stringify(page.pageSize)}}`
 }
 
 /** An entry as REST answers it: `changes` nested deeper than any merge writes (a direct write) comes as JSON text there. */

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm'
 import type { Embedder } from '../ai/types.js'
 import type { ProfileRecord } from '../db/profile.repository.js'
 import { PassageRepository } from '../db/passage.repository.js'
-import { SearchRepository, type PageHit, type ReadShape } from '../db/search.repository.js'
+import { SearchRepository, samplePercent, type PageHit, type ReadShape, type TotalBound } from '../db/search.repository.js'
 import type { Statements } from '../db/statements.js'
 import { DomainError } from '../domain/errors.js'
 import { LargeMemo, Pacer, remember } from './pacer.js'
@@ -31,6 +31,8 @@ export type SearchProfile = ProfileRecord & { similarityScore?: number }
 export interface SearchResult {
   profiles: SearchProfile[]
   total: number
+  /** Whether `total` is an estimate (README "Search totals"). */
+  totalIsEstimate: boolean
   page: number
   pageSize: number
 }
@@ -43,6 +45,8 @@ export interface SearchHit extends PageHit {
 /** A page found but not read yet: what the answer's head and tail say, and what is to be read. */
 export interface SearchPlan {
   total: number
+  /** Whether `total` is an estimate (README "Search totals"). */
+  totalIsEstimate: boolean
   page: number
   pageSize: number
   hits: SearchHit[]
@@ -86,7 +90,15 @@ export interface SearchOptions {
   chargeUnitBytes?: number
   /** Content bytes an answer built whole holds at most, per operation (PROFILER_GRAPHQL_MAX_SEARCH_BYTES). */
   wholeMaxBytes?: number
+  /**
+   * A semantic search of more candidates than this estimates its total (PROFILER_SEARCH_EXACT_TOTAL_MAX); undefined:
+   * always exact.
+   */
+  exactTotalMax?: number
 }
+
+/** How long a tenant's count of candidates (what a large tenant's sample is sized by) is used before it is counted again. */
+const TENANT_SIZE_TTL_MS = 60_000
 
 /** About a mebibyte of content per statement: on the embedded database a statement is a block of the main thread. */
 export const READ_CHUNK_BYTES = 1024 * 1024
@@ -112,6 +124,8 @@ export class SearchService {
   /** Hybrid searches of a tenant with more than PACED_TENANT_PASSAGES evidence passages run one at a time, paced (per tenant). */
   private readonly passageSearches = new Map<string, Pacer>()
   private readonly tenantsLarge = new LargeMemo(10_000, 1000)
+  /** Candidates per tenant and model, counted at most every TENANT_SIZE_TTL_MS (at most 1,000 kept). */
+  private readonly tenantSizes = new Map<string, { n: number; at: number; counting?: Promise<number> }>()
 
   constructor(
     private readonly ds: DataSource,
@@ -139,7 +153,7 @@ export class SearchService {
     const plan = await this.find(ctx, params, o)
     const profiles: SearchProfile[] = []
     for (const chunk of this.chunks(plan)) profiles.push(...(await this.read(ctx, plan, chunk, (p) => p)))
-    return { profiles, total: plan.total, page: plan.page, pageSize: plan.pageSize, ...(plan.rate ? { rate: plan.rate } : {}) }
+    return { profiles, total: plan.total, totalIsEstimate: plan.totalIsEstimate, page: plan.page, pageSize: plan.pageSize, ...(plan.rate ? { rate: plan.rate } : {}) }
   }
 
   /**
@@ -197,7 +211,7 @@ export class SearchService {
     const shape = o.shape ?? { history: true }
     const found = await this.page(ctx, p)
     const bytes = shape.light ? 0 : found.hits.reduce((n, h) => n + h.bytes, 0)
-    const plan: SearchPlan = { total: found.total, page: p.page, pageSize: p.pageSize, hits: found.hits, chunkCount: 0, bytes, shape }
+    const plan: SearchPlan = { total: found.total, totalIsEstimate: found.estimated, page: p.page, pageSize: p.pageSize, hits: found.hits, chunkCount: 0, bytes, shape }
     plan.chunkCount = this.chunks(plan).length
     if (o.whole) {
       if (o.whole.used + bytes > this.wholeMaxBytes) {
@@ -228,11 +242,59 @@ export class SearchService {
     return this.passageSearches.get(tenantId) ?? remember(this.passageSearches, tenantId, new Pacer(), 1000)
   }
 
-  private async page(ctx: RequestContext, p: ReturnType<SearchService['validate']>): Promise<{ total: number; hits: SearchHit[] }> {
+  /**
+   * How a semantic search's total is counted (TotalBound): the sample sized by the tenant's candidates, counted at most
+   * every TENANT_SIZE_TTL_MS (a stale count is used while it is counted again; only a tenant's first search waits for it).
+   */
+  private async totalBound(tenantId: string, model: string, filtered: boolean): Promise<TotalBound | undefined> {
+    const exactMax = this.opts.exactTotalMax
+    if (exactMax === undefined) return undefined
+    const key = `${tenantId}\u0000${model}`
+    const known = this.tenantSizes.get(key)
+    const count = () => {
+      const counting = this.repo.candidates(this.ds.manager, tenantId, model).then(
+        (n) => (remember(this.tenantSizes, key, { n, at: Date.now() }, 1000), n),
+        (e) => {
+          if (known) this.tenantSizes.set(key, { ...known, counting: undefined })
+          else this.tenantSizes.delete(key)
+          throw e
+        },
+      )
+      remember(this.tenantSizes, key, { n: known?.n ?? 0, at: known?.at ?? 0, counting }, 1000)
+      return counting
+    }
+    let n: number
+    if (!known) n = await count()
+    else if (known.at === 0) n = await known.counting!
+    else {
+      n = known.n
+      if (!known.counting && Date.now() - known.at > TENANT_SIZE_TTL_MS) count().catch(() => {})
+    }
+    // With no filter, the tenant's candidates are the search's: which side of the bound they are is known.
+    return { exactMax, samplePercent: samplePercent(n), tenantRows: n, ...(filtered ? {} : { known: n > exactMax ? 'estimate' : 'exact' }) }
+  }
+
+  private async page(ctx: RequestContext, p: ReturnType<SearchService['validate']>): Promise<{ total: number; estimated: boolean; hits: SearchHit[] }> {
     const filter = { tenantId: ctx.tenantId, filterBy: p.filterBy, filterValue: p.filterValue }
     const offset = (p.page - 1) * p.pageSize
     if (!p.query) return this.repo.list(this.ds.manager, { ...filter, sortBy: p.sortBy, sortOrder: p.sortOrder, pageSize: p.pageSize, offset })
-    const { vectors } = await this.embedder.embed([p.query], ctx.signal)
+    const found = await this.semanticPage(ctx, { ...p, query: p.query }, filter, offset)
+    // A page that is not full holds every match from the offset on: its total is exact, whatever the estimate said
+    // (an empty page beyond the first says nothing of how many there are before it).
+    if (found.estimated && found.hits.length < p.pageSize && (found.hits.length > 0 || offset === 0)) {
+      return { ...found, total: offset + found.hits.length, estimated: false }
+    }
+    // An estimate is at least what the pages up to this one hold (when this one holds any).
+    return found.estimated && found.hits.length ? { ...found, total: Math.max(found.total, offset + found.hits.length) } : found
+  }
+
+  private async semanticPage(
+    ctx: RequestContext,
+    p: ReturnType<SearchService['validate']> & { query: string },
+    filter: { tenantId: string; filterBy?: ReturnType<SearchService['validate']>['filterBy']; filterValue?: string },
+    offset: number,
+  ): Promise<{ total: number; estimated: boolean; hits: SearchHit[] }> {
+    const [{ vectors }, bound] = await Promise.all([this.embedder.embed([p.query], ctx.signal), this.totalBound(ctx.tenantId, this.embedder.model, !!filter.filterBy)])
     const cal = this.embedder.calibration
     const terms = queryTerms(p.query)
     if (!terms.length) {
@@ -244,8 +306,9 @@ export class SearchService {
         model: this.embedder.model,
         pageSize: p.pageSize,
         offset,
+        bound,
       })
-      return { total: found.total, hits: found.hits.map((h) => ({ ...h, similarityScore: round2(cal.toScore(h.similarity!)) })) }
+      return { total: found.total, estimated: found.estimated, hits: found.hits.map((h) => ({ ...h, similarityScore: round2(cal.toScore(h.similarity!)) })) }
     }
     // Hybrid: a profile passes on its vector score, or on its hybrid score when it holds every query term.
     const query = p.query
@@ -257,7 +320,7 @@ export class SearchService {
       this.passages.visibleUpTo(this.ds.manager, ctx.tenantId, null, PACED_TENANT_PASSAGES + 1).then((n) => n > PACED_TENANT_PASSAGES),
     )
     const paced = <T>(fn: () => Promise<T>): Promise<T> => (large ? this.pacerOf(ctx.tenantId).run(() => (ctx.signal?.throwIfAborted(), fn())) : fn())
-    const { total, candidates, bytes } = await paced(() => this.repo.hybridCandidates(this.ds.manager, {
+    const { total, estimated, candidates, bytes } = await paced(() => this.repo.hybridCandidates(this.ds.manager, {
       ...filter,
       vector: vectors[0]!,
       maxDistance: 1 - cal.toCosine(p.sensitivity),
@@ -268,9 +331,10 @@ export class SearchService {
       required: terms.length,
       model: this.embedder.model,
       limit: offset + p.pageSize,
+      bound,
     }))
     const page = rankHybrid(candidates, (c) => cal.toScore(c), offset, p.pageSize, every.length, terms.length)
-    return { total, hits: page.map((h) => ({ profileId: h.profileId, bytes: bytes.get(h.profileId) ?? 0, similarity: h.similarity, similarityScore: round2(h.score) })) }
+    return { total, estimated, hits: page.map((h) => ({ profileId: h.profileId, bytes: bytes.get(h.profileId) ?? 0, similarity: h.similarity, similarityScore: round2(h.score) })) }
   }
 }
 

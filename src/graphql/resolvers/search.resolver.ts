@@ -48,6 +48,7 @@ export class SearchResolver {
     return {
       profiles: r.profiles.map((p) => ({ similarityScore: p.similarityScore, profile: toGqlProfile(p) })),
       total: r.total,
+      totalIsEstimate: r.totalIsEstimate,
       page: r.page,
       pageSize: r.pageSize,
     }

@@ -25,7 +25,13 @@ export class SearchHit {
 @ObjectType({ simpleResolvers: true })
 export class SearchResult {
   @Field(() => [SearchHit]) profiles!: SearchHit[]
-  @Field(() => Int) total!: number
+  @Field(() => Int, {
+    description:
+      'How many profiles match in all. Exact, except for a search with a query whose candidates (the profiles that pass the filter) are more than PROFILER_SEARCH_EXACT_TOTAL_MAX (default 5,000) and whose page is full: then estimated from a sample, and totalIsEstimate is true',
+  })
+  total!: number
+  @Field(() => Boolean, { description: 'Whether total is an estimate (see total); false for a listing and for a search of a small tenant' })
+  totalIsEstimate!: boolean
   @Field(() => Int) page!: number
   @Field(() => Int) pageSize!: number
 }

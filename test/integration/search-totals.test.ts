@@ -1,0 +1,87 @@
+// A search's total (README "Search totals", issue 26): exact for a search of at most
+// PROFILER_SEARCH_EXACT_TOTAL_MAX candidates, and whenever the page is not full; else estimated from a sample and
+// flagged (totalIsEstimate), in REST and GraphQL. The bound is set low here (5) so that a tenant of 12 profiles is
+// "large"; at 12 profiles the sample is the whole table (samplePercent: 100), so the estimate is the count.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { gql } from '../support/graphql-client.js'
+import { client, startService, type Client, type TestService } from '../support/harness.js'
+
+const MUSIC = ['jazz', 'blues', 'opera', 'techno', 'folk music', 'soul']
+const big = Array.from({ length: 12 }, (_, i) => ({
+  id: `big${i}`,
+  core_info: { name: `Person ${i}`, age: 20 + i, location: i % 2 ? 'Lisbon' : 'Porto' },
+  interests: { music: [MUSIC[i % MUSIC.length]!], hobbies: ['hiking'] },
+}))
+const small = Array.from({ length: 3 }, (_, i) => ({ id: `small${i}`, core_info: { name: `Small ${i}` }, interests: { hobbies: ['hiking'] } }))
+
+describe('search totals: exact up to PROFILER_SEARCH_EXACT_TOTAL_MAX candidates, then a flagged estimate', () => {
+  let svc: TestService
+  let large: Client
+  let few: Client
+  let fewKey: string
+
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_SEARCH_EXACT_TOTAL_MAX: '5' } })
+    large = client(svc.url, svc.key)
+    fewKey = (await svc.profiler.services.tenants.createApp('few', 'totals')).api_key
+    few = client(svc.url, fewKey)
+    for (const [api, people] of [[large, big], [few, small]] as const) {
+      for (const { id, ...data } of people) expect((await api.post(id, { input_type: 'structured', data: JSON.stringify(data) })).status).toBe(202)
+    }
+    for (const p of big) await large.waitReady(p.id)
+    for (const p of small) await few.waitReady(p.id)
+  })
+  afterAll(async () => svc?.close())
+
+  // 'someone' is filler only: the vector alone ranks the page; 'hiking' is a word to match: hybrid search.
+  for (const query of ['someone', 'hiking']) {
+    it(`"${query}": a small tenant's total is exact`, async () => {
+      const r = await few.search({ query, sensitivity: 0, pageSize: 2 })
+      expect(r.profiles).toHaveLength(2)
+      expect(r).toMatchObject({ total: 3, totalIsEstimate: false })
+    })
+
+    it(`"${query}": a large tenant's full page has an estimated total, flagged`, async () => {
+      const r = await large.search({ query, sensitivity: 0, pageSize: 5 })
+      expect(r.profiles).toHaveLength(5)
+      expect(r).toMatchObject({ total: 12, totalIsEstimate: true })
+      const p2 = await large.search({ query, sensitivity: 0, pageSize: 5, page: 2 })
+      expect(p2).toMatchObject({ total: 12, totalIsEstimate: true })
+    })
+
+    it(`"${query}": a page that is not full makes the total exact (offset + its profiles)`, async () => {
+      expect(await large.search({ query, sensitivity: 0, pageSize: 50 })).toMatchObject({ total: 12, totalIsEstimate: false })
+      const last = await large.search({ query, sensitivity: 0, pageSize: 5, page: 3 })
+      expect(last.profiles).toHaveLength(2)
+      expect(last).toMatchObject({ total: 12, totalIsEstimate: false })
+      // Past the end: an empty page says nothing of how many come before it, so the estimate stays.
+      expect(await large.search({ query, sensitivity: 0, pageSize: 5, page: 9 })).toMatchObject({ profiles: [], total: 12, totalIsEstimate: true })
+    })
+
+    it(`"${query}": a filter that leaves at most the bound of candidates counts exactly, filters and order as before`, async () => {
+      // big1, big10, big11: three candidates.
+      const r = await large.search({ query, sensitivity: 0, pageSize: 2, filterBy: 'id', filterValue: 'big1' })
+      expect(r.profiles).toHaveLength(2)
+      expect(r).toMatchObject({ total: 3, totalIsEstimate: false })
+      for (const p of r.profiles) expect(p.profile_id).toMatch(/^big1/)
+      const scores = r.profiles.map((p: any) => p.similarityScore)
+      expect([...scores].sort((a, b) => b - a)).toEqual(scores)
+      // Porto: six candidates, more than the bound: estimated (the whole table sampled here, so the count).
+      expect(await large.search({ query, sensitivity: 0, pageSize: 2, filterBy: 'location', filterValue: 'porto' })).toMatchObject({ total: 6, totalIsEstimate: true })
+    })
+  }
+
+  it('a listing (no query) always counts exactly', async () => {
+    expect(await large.search({ pageSize: 5 })).toMatchObject({ total: 12, totalIsEstimate: false })
+  })
+
+  it('GraphQL searchProfiles says the same: totalIsEstimate beside total', async () => {
+    const q = `query($query: String, $pageSize: Int) { searchProfiles(query: $query, sensitivity: 0, pageSize: $pageSize) { total totalIsEstimate profiles { profile { profileId } } } }`
+    const est = await gql(svc.url, svc.key, q, { query: 'someone', pageSize: 5 })
+    expect(est.body.data.searchProfiles).toMatchObject({ total: 12, totalIsEstimate: true })
+    const exact = await gql(svc.url, svc.key, q, { query: 'someone', pageSize: 50 })
+    expect(exact.body.data.searchProfiles).toMatchObject({ total: 12, totalIsEstimate: false })
+    const smallOne = await gql(svc.url, fewKey, q, { query: 'someone', pageSize: 2 })
+    expect(smallOne.body.data.searchProfiles).toMatchObject({ total: 3, totalIsEstimate: false })
+  })
+})
