@@ -11,6 +11,11 @@ import pg from 'pg'
 import { waitFor } from '../../test/support/wait.js'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+/**
+ * Where the service's processes run from: this checkout, or BENCH_SERVICE_ROOT (another checkout of the project, e.g.
+ * the base of a change, measured by this checkout's benchmark on the same data).
+ */
+export const SERVICE_ROOT = process.env.BENCH_SERVICE_ROOT ? path.resolve(process.env.BENCH_SERVICE_ROOT) : ROOT
 export type DbKind = 'server' | 'embedded'
 
 /** The PostgreSQL server benchmarks create their databases on (the same default as the test suite's CI pass). */
@@ -26,6 +31,33 @@ export interface BenchDb {
   /** PostgreSQL's backend processes serving this database (server only: embedded runs inside the service). */
   backends?: RegExp
   drop(): Promise<void>
+}
+
+/**
+ * A database on the PostgreSQL server that is kept after the benchmark (`keptDb('x').drop()` leaves it), created when
+ * missing: `created` says whether it was, i.e. whether it is still to be filled.
+ */
+export async function keptDb(name: string): Promise<{ db: BenchDb; created: boolean }> {
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`a database name of lowercase letters, digits and _, not ${name}`)
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-bench-'))
+  const c = new pg.Client({ connectionString: SERVER_URL })
+  await c.connect()
+  let created = false
+  try {
+    if (!(await c.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name])).rowCount) {
+      await c.query(`CREATE DATABASE ${name}`)
+      created = true
+    }
+  } finally {
+    await c.end()
+  }
+  const u = new URL(SERVER_URL)
+  u.pathname = `/${name}`
+  const url = u.toString()
+  return {
+    created,
+    db: { kind: 'server', url, dataDir, connectionString: () => url, backends: new RegExp(`^postgres: .* ${name} `), drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) },
+  }
 }
 
 export async function freshDb(kind: DbKind): Promise<BenchDb> {
@@ -80,7 +112,7 @@ export interface Proc {
 /** Starts `node --import tsx <script> ...args` with the given environment. */
 export function spawnTs(script: string, args: string[], env: Record<string, string>, opts: { nodeArgs?: string[] } = {}): Proc {
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', script, ...args], {
-    cwd: ROOT,
+    cwd: script.startsWith('src/') ? SERVICE_ROOT : ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -137,7 +169,7 @@ export async function startService(db: BenchDb, role: 'start' | 'serve' | 'worke
   // A worker says it runs only at level info.
   const childEnv = { ...process.env, ...serviceEnv(db, env), PORT: String(port), ...(role === 'worker' ? { LOG_LEVEL: 'info' } : {}) }
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', role], {
-    cwd: ROOT,
+    cwd: SERVICE_ROOT,
     env: childEnv,
     stdio: ['ignore', fd, fd],
   })
