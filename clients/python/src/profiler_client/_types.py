@@ -91,6 +91,7 @@ class Profile(_ProfileRequired, total=False):
 class SearchPage(TypedDict):
     profiles: List[Profile]
     total: int
+    totalIsEstimate: bool  # total estimated from a sample: a search of a large tenant whose page is full
     page: int
     pageSize: int
 
