@@ -192,17 +192,37 @@ export class WebhookRepository {
    * (a test delivery and a redelivery are inserted, or reset, not yet due, so that only their caller takes them).
    */
   async claim(m: EntityManager, limit: number, leaseSeconds: number, only?: { tenantId: string; id: string }): Promise<ClaimedDelivery[]> {
-    const filter = only ? `d2.tenant_id = $3 AND d2.id = $4::uuid` : `d2.next_attempt_at <= now()`
+    if (only) return this.claimIn(m, only.tenantId, 1, leaseSeconds, only.id)
+    // The tenants with due deliveries, earliest due first; then each tenant's claim. A row lock names one tenant: in a
+    // sharded database (Citus) a FOR UPDATE must stay on one node, so the claim cannot span tenants in one statement.
+    const tenants: { tenant_id: string }[] = await m.query(
+      `SELECT d2.tenant_id FROM webhook_deliveries d2
+         JOIN webhook_endpoints w2 ON w2.tenant_id = d2.tenant_id AND w2.id = d2.endpoint_id AND w2.enabled
+        WHERE d2.status = 'pending' AND d2.next_attempt_at <= now()
+        GROUP BY d2.tenant_id ORDER BY min(d2.next_attempt_at) LIMIT $1`,
+      [limit],
+    )
+    const out: ClaimedDelivery[] = []
+    for (const { tenant_id } of tenants) {
+      if (out.length >= limit) break
+      out.push(...(await this.claimIn(m, tenant_id, limit - out.length, leaseSeconds)))
+    }
+    return out
+  }
+
+  /** `claim` within one tenant: its due deliveries (or the one delivery `id`, due or not). */
+  private async claimIn(m: EntityManager, tenantId: string, limit: number, leaseSeconds: number, id?: string): Promise<ClaimedDelivery[]> {
+    const filter = id ? `d2.id = $4::uuid` : `d2.next_attempt_at <= now()`
     const [rows] = await m.query(
       `UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
          FROM (SELECT d2.tenant_id, d2.id FROM webhook_deliveries d2
                  JOIN webhook_endpoints w2 ON w2.tenant_id = d2.tenant_id AND w2.id = d2.endpoint_id AND w2.enabled
-                WHERE d2.status = 'pending' AND ${filter}
+                WHERE d2.tenant_id = $3 AND w2.tenant_id = $3 AND d2.status = 'pending' AND ${filter}
                 ORDER BY d2.next_attempt_at LIMIT $1 FOR UPDATE OF d2 SKIP LOCKED) c,
               webhook_endpoints w
-        WHERE d.tenant_id = c.tenant_id AND d.id = c.id AND w.tenant_id = d.tenant_id AND w.id = d.endpoint_id
+        WHERE d.tenant_id = $3 AND w.tenant_id = $3 AND d.tenant_id = c.tenant_id AND d.id = c.id AND w.id = d.endpoint_id
         RETURNING ${DELIVERY_COLUMNS}, w.url, w.secret, w.previous_secret, w.previous_secret_until`,
-      only ? [1, leaseSeconds, only.tenantId, only.id] : [limit, leaseSeconds],
+      id ? [limit, leaseSeconds, tenantId, id] : [limit, leaseSeconds, tenantId],
     )
     return rows
   }
