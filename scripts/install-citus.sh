@@ -17,6 +17,7 @@
 # on their own private clusters (test/support/pg-cluster.ts). The machine's server on 5432 is left alone.
 # Must run as root to install (the "already installed" check works as any user). Non-interactive.
 #
+# Usage: install-citus.sh [--force]   (--force: build/install even when Citus is installed already)
 # Environment: CITUS_TARBALL (the archive), CITUS_CACHE_DIR (build cache), PG_CONFIG (pg_config to build against).
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
@@ -46,7 +47,7 @@ installed_version() {
 }
 
 existing="$(installed_version)"
-if [[ -n "$existing" && "$existing" == "${VERSION%.*}"* ]]; then
+if [[ "${1:-}" != "--force" && -n "$existing" && "$existing" == "${VERSION%.*}"* ]]; then
   log "citus ${existing} is already installed for PostgreSQL ${major} ($("$PG_CONFIG" --pkglibdir)/citus.so); nothing to do"
   exit 0
 fi
