@@ -115,7 +115,7 @@ export class AppSchemaRepository {
     if (!rows.length) return
     await m.query(
       `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
-       SELECT $1, x.profile_id, x.seq, x.at, x.changes, '[]'::jsonb, 'schema'
+       SELECT $1::text, x.profile_id, x.seq, x.at, x.changes, '[]'::jsonb, 'schema'
          FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::jsonb[]) AS x(profile_id, seq, at, changes)`,
       [tenantId, rows.map((r) => r.profileId), rows.map((r) => r.seq), rows.map((r) => r.at), rows.map((r) => r.changes)],
     )

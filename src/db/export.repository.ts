@@ -176,10 +176,19 @@ export class ExportRepository {
       const v = (p.core_info as Record<string, { value?: unknown } | undefined>)[k]?.value
       return v === undefined || v === null ? null : v
     }
+    // Profiles already past the import bound keep a history sequence above their last entry: read (and lock) them and
+    // their last entry first, so that the upsert below needs no subquery on profile_history in its ON CONFLICT (a
+    // sharded database, Citus, runs that clause on the tenant's node, where it cannot read another distributed table).
+    const past: { profile_id: string; last: number }[] = await m.query(
+      `SELECT p.profile_id, (SELECT COALESCE(max(h.seq), 0) FROM profile_history h WHERE h.tenant_id = $1 AND h.profile_id = p.profile_id) AS last
+         FROM profiles p WHERE p.tenant_id = $1 AND p.profile_id = ANY($2::text[]) AND p.history_seq > $3 ORDER BY p.profile_id FOR UPDATE`,
+      [tenantId, ps.map((p) => p.profile_id), IMPORT_BOUNDS.seq],
+    )
+    const lastOf = new Map(past.map((r) => [r.profile_id, Number(r.last)]))
     const rows = await m.query(
       `INSERT INTO profiles (tenant_id, profile_id, status, content, field_timestamps, internals, summary, language, name, age, gender, location,
                              history_seq, created_at, last_updated, lexemes)
-       SELECT $1, x.profile_id, 'ready', x.content::jsonb, x.field_timestamps::jsonb, x.internals::jsonb, x.summary, x.language, x.name,
+       SELECT $1::text, x.profile_id, 'ready', x.content::jsonb, x.field_timestamps::jsonb, x.internals::jsonb, x.summary, x.language, x.name,
               x.age, x.gender, x.location, x.history_seq, x.created_at, x.last_updated, array_to_tsvector(string_to_array(x.lexemes, ' '))
          FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::text[],
                      $12::int[], $13::timestamptz[], $14::timestamptz[], $15::text[])
@@ -189,9 +198,9 @@ export class ExportRepository {
               content = EXCLUDED.content, field_timestamps = EXCLUDED.field_timestamps, internals = EXCLUDED.internals,
               summary = EXCLUDED.summary, language = EXCLUDED.language, name = EXCLUDED.name, age = EXCLUDED.age,
               gender = EXCLUDED.gender, location = EXCLUDED.location,
-              history_seq = CASE WHEN profiles.history_seq <= $16 THEN GREATEST(profiles.history_seq, EXCLUDED.history_seq)
-                                 ELSE GREATEST(EXCLUDED.history_seq, (SELECT COALESCE(max(h.seq), 0) FROM profile_history h
-                                                                      WHERE h.tenant_id = $1 AND h.profile_id = EXCLUDED.profile_id)) END,
+              -- no parameters in ON CONFLICT: a sharded database (Citus) sends them to the nodes without their types
+              history_seq = CASE WHEN profiles.history_seq <= ${IMPORT_BOUNDS.seq} THEN GREATEST(profiles.history_seq, EXCLUDED.history_seq)
+                                 ELSE EXCLUDED.history_seq END,
               created_at = EXCLUDED.created_at, last_updated = EXCLUDED.last_updated, lexemes = EXCLUDED.lexemes,
               embedding = NULL, embedding_model = NULL, version = profiles.version + 1
        RETURNING profile_id, version`,
@@ -207,11 +216,11 @@ export class ExportRepository {
         ps.map((p) => (Number.isInteger(core(p, 'age')) && Math.abs(core(p, 'age') as number) < 2 ** 31 ? core(p, 'age') : null)),
         ps.map((p) => (typeof core(p, 'gender') === 'string' ? core(p, 'gender') : null)),
         ps.map((p) => (typeof core(p, 'location') === 'string' ? core(p, 'location') : null)),
-        ps.map((p) => p.history_seq),
+        // Past the bound: the larger of the file's and the last entry's (above), as the ON CONFLICT takes it as it is.
+        ps.map((p) => (lastOf.has(p.profile_id) ? Math.max(p.history_seq, lastOf.get(p.profile_id)!) : p.history_seq)),
         ps.map((p) => p.created_at),
         ps.map((p) => p.last_updated),
         lexemes,
-        IMPORT_BOUNDS.seq,
       ],
     )
     return new Map(rows.map((r: any) => [r.profile_id, Number(r.version)]))
@@ -222,7 +231,7 @@ export class ExportRepository {
     if (!hs.length) return
     await m.query(
       `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
-       SELECT $1, x.* FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])
+       SELECT $1::text, x.* FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])
               AS x(profile_id, seq, extracted_on, changes, submission_ids, input_type)
        ON CONFLICT (tenant_id, profile_id, seq) DO UPDATE SET extracted_on = EXCLUDED.extracted_on, changes = EXCLUDED.changes,
               submission_ids = EXCLUDED.submission_ids, input_type = EXCLUDED.input_type`,
@@ -253,7 +262,7 @@ export class ExportRepository {
     const rows = await m.query(
       `INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, status, attempts, error, created_at, started_at, finished_at,
                                 usage, prompt_version, app_id, occurred_at)
-       SELECT $1, x.id, x.profile_id, x.input_type, x.data,
+       SELECT $1::text, x.id, x.profile_id, x.input_type, x.data,
               CASE WHEN x.${isOpenSql('status')} THEN 'failed' ELSE x.status END, x.attempts,
               CASE WHEN x.${isOpenSql('status')} THEN $15 ELSE x.error END,
               x.created_at, x.started_at, CASE WHEN x.${isOpenSql('status')} THEN now() ELSE x.finished_at END,
@@ -308,7 +317,7 @@ export class ExportRepository {
             FOR SHARE OF s
        ), ins AS (
          INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, hidden_at, hidden_by)
-         SELECT $1, ok.profile_id, ok.submission_id, ok.position, ok.speaker, ok.prompt, ok.text, ok.occurred_at,
+         SELECT $1::text, ok.profile_id, ok.submission_id, ok.position, ok.speaker, ok.prompt, ok.text, ok.occurred_at,
                 COALESCE((SELECT c.oid::regconfig FROM pg_ts_config c WHERE c.cfgname = ok.language AND c.cfgnamespace = 'pg_catalog'::regnamespace), 'simple'::regconfig),
                 ok.hidden_at, ok.hidden_by
            FROM ok

@@ -85,20 +85,27 @@ export class PassageRepository {
 
   /**
    * Keeps each profile's `keep` newest passages (by when they were said), for one profile or several (a worker's round)
-   * in one statement; returns how many older ones were deleted.
+   * in one statement a tenant; returns how many older ones were deleted.
    */
   async prune(m: EntityManager, profiles: readonly (readonly [tenantId: string, profileId: string])[], keep: number): Promise<number> {
     if (!profiles.length) return 0
-    const [, n] = await m.query(
-      `DELETE FROM passages p USING (
-          SELECT x.tenant_id, o.submission_id, o.position FROM unnest($1::text[], $2::text[]) AS x(tenant_id, profile_id)
-           CROSS JOIN LATERAL (
-             SELECT submission_id, position FROM passages WHERE tenant_id = x.tenant_id AND profile_id = x.profile_id
-              ORDER BY occurred_at DESC, submission_id DESC, position DESC OFFSET $3) o) old
-        WHERE p.tenant_id = old.tenant_id AND p.submission_id = old.submission_id AND p.position = old.position`,
-      [profiles.map((x) => x[0]), profiles.map((x) => x[1]), keep],
-    )
-    return Number(n ?? 0)
+    // One statement per tenant: a sharded database (Citus) runs the lateral subquery only on one tenant's node.
+    const tenants = new Map<string, string[]>()
+    for (const [t, p] of profiles) tenants.set(t, [...(tenants.get(t) ?? []), p])
+    let deleted = 0
+    for (const [tenantId, profileIds] of tenants) {
+      const [, n] = await m.query(
+        `DELETE FROM passages p USING (
+            SELECT o.submission_id, o.position FROM unnest($2::text[]) AS x(profile_id)
+             CROSS JOIN LATERAL (
+               SELECT submission_id, position FROM passages WHERE tenant_id = $1 AND profile_id = x.profile_id
+                ORDER BY occurred_at DESC, submission_id DESC, position DESC OFFSET $3) o) old
+          WHERE p.tenant_id = $1 AND p.submission_id = old.submission_id AND p.position = old.position`,
+        [tenantId, profileIds, keep],
+      )
+      deleted += Number(n ?? 0)
+    }
+    return deleted
   }
 
   /**

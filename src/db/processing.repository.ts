@@ -45,10 +45,8 @@ export class ProcessingRepository {
 
   /** The profiles, locked in key order (so two workers never deadlock), as stored; gone ones are absent. */
   async lock(m: EntityManager, jobs: ProfileJob[]): Promise<ProfileRecord[]> {
-    const rows = await m.query(
-      `SELECT ${PROFILE_COLUMNS} FROM profiles WHERE (tenant_id, profile_id) IN (SELECT * FROM ${PROFILES})
-        ORDER BY tenant_id, profile_id FOR UPDATE`,
-      ids(jobs),
+    const rows = await byTenant(jobs, (tenantId, profileIds) =>
+      m.query(`SELECT ${PROFILE_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) ORDER BY profile_id FOR UPDATE`, [tenantId, profileIds]),
     )
     return rows.map(toRecord)
   }
@@ -58,28 +56,32 @@ export class ProcessingRepository {
    * content: a profile at the limits is a megabyte that the apply would read for nothing.
    */
   async lockForApply(m: EntityManager, jobs: ProfileJob[]): Promise<Pick<ProfileRecord, 'tenant_id' | 'profile_id' | 'claimed_by' | 'version' | 'history_seq' | 'status' | 'leased'>[]> {
-    const rows = await m.query(
-      `SELECT tenant_id, profile_id, claimed_by, version, history_seq, status, (lease_until IS NOT NULL AND lease_until > now()) AS leased
-         FROM profiles WHERE (tenant_id, profile_id) IN (SELECT * FROM ${PROFILES})
-        ORDER BY tenant_id, profile_id FOR UPDATE`,
-      ids(jobs),
+    const rows = await byTenant(jobs, (tenantId, profileIds) =>
+      m.query(
+        `SELECT tenant_id, profile_id, claimed_by, version, history_seq, status, (lease_until IS NOT NULL AND lease_until > now()) AS leased
+           FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) ORDER BY profile_id FOR UPDATE`,
+        [tenantId, profileIds],
+      ),
     )
     return rows.map((r: any) => ({ tenant_id: r.tenant_id, profile_id: r.profile_id, claimed_by: r.claimed_by ?? null, version: Number(r.version), history_seq: Number(r.history_seq), status: r.status, leased: Boolean(r.leased) }))
   }
 
   /** Each profile's open submissions, oldest first, at most `limit` each. */
   async open(m: EntityManager, jobs: ProfileJob[], limit: number): Promise<Map<string, OpenSubmission[]>> {
-    const rows = await m.query(
-      `SELECT x.tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, s.created_at, s.occurred_at, s.app_id,
-              a.summary_instructions, a.schema_version,
-              GREATEST(0, EXTRACT(EPOCH FROM (s.not_before - now())))::float AS wait
-         FROM ${PROFILES}
-         CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent, created_at, occurred_at, app_id FROM submissions s
-                              WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}
-                              ORDER BY seq LIMIT $3) s
-         LEFT JOIN apps a ON a.tenant_id = x.tenant_id AND a.id = s.app_id
-        ORDER BY x.tenant_id, x.profile_id, s.seq`,
-      [...ids(jobs), limit],
+    // One statement per tenant: a sharded database (Citus) runs a lateral subquery only on one tenant's node.
+    const rows = await byTenant<any>(jobs, (tenantId, profileIds) =>
+      m.query(
+        `SELECT $1::text AS tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, s.created_at, s.occurred_at, s.app_id,
+                a.summary_instructions, a.schema_version,
+                GREATEST(0, EXTRACT(EPOCH FROM (s.not_before - now())))::float AS wait
+           FROM unnest($2::text[]) AS x(profile_id)
+           CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent, created_at, occurred_at, app_id FROM submissions s
+                                WHERE s.tenant_id = $1 AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}
+                                ORDER BY seq LIMIT $3) s
+           LEFT JOIN apps a ON a.tenant_id = $1 AND a.id = s.app_id
+          ORDER BY x.profile_id, s.seq`,
+        [tenantId, profileIds, limit],
+      ),
     )
     const out = new Map<string, OpenSubmission[]>()
     for (const r of rows) {
@@ -106,14 +108,16 @@ export class ProcessingRepository {
    * were processing, by profile.
    */
   async settleReady(m: EntityManager, profiles: ProfileRecord[]): Promise<Map<string, number>> {
+    // The event order is taken after the update (the rows locked), not in its RETURNING: see SUBMIT_SQL.
     const rows = await m.query(
-      `UPDATE profiles p SET claimed_by = NULL, lease_until = NULL, status = 'ready'
+      `WITH u AS (UPDATE profiles p SET claimed_by = NULL, lease_until = NULL, status = 'ready'
          FROM unnest($1::text[], $2::text[], $3::bool[]) AS x(tenant_id, profile_id, was_processing)
         WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
-        RETURNING p.tenant_id, p.profile_id, CASE WHEN x.was_processing THEN nextval('profile_status_seq') END AS seq`,
+        RETURNING p.tenant_id, p.profile_id, x.was_processing)
+       SELECT tenant_id, profile_id, CASE WHEN was_processing THEN nextval('profile_status_seq') END AS seq FROM u`,
       [profiles.map((p) => p.tenant_id), profiles.map((p) => p.profile_id), profiles.map((p) => p.status !== 'ready')],
     )
-    return seqs(rows[0])
+    return seqs(rows)
   }
 
   /** Gives up `owner`'s lease on the profiles (a lease of another owner stays). */
@@ -144,11 +148,27 @@ export class ProcessingRepository {
     // A re-extraction finishes no submission: it rewrites a profile from submissions done long ago.
     const done = subs.length ? await this.submissions.finish(m, subs) : 0
     if (done !== subs.length) throw new Error(`expected to finish ${subs.length} submissions, finished ${done}`)
+    // One statement per tenant: a sharded database (Citus) runs the lateral count only on one tenant's node.
+    const rows: { tenant_id: string; profile_id: string; remaining: number; seq: string | null }[] = []
+    for (const group of byTenantOf(writes)) rows.push(...(await this.applyIn(m, group, embeddingModel)))
+    // After the profile: each entry's snapshot is the profile's new state, copied in SQL (src/db/profile.repository.ts).
+    await insertHistory(
+      m,
+      writes.flatMap((w) => (w.history ? [{ tenantId: w.job.tenantId, profileId: w.job.profileId, seq: w.historySeq, ...w.history }] : [])),
+      this.history,
+    )
+    const out = new Map<string, { remaining: number; seq?: number }>()
+    for (const r of rows) out.set(rowKey(r), { remaining: r.remaining, ...(r.seq !== null ? { seq: Number(r.seq) } : {}) })
+    return out
+  }
+
+  /** The profile update of `apply` for the writes of one tenant. */
+  private async applyIn(m: EntityManager, writes: ProfileWrite[], embeddingModel: string): Promise<{ tenant_id: string; profile_id: string; remaining: number; seq: string | null }[]> {
     // The JSON columns of all profiles travel as one JSON array assembled from their texts: no text[] literal whose
     // escaping (in the driver) and unescaping (in the database) would cost a pass over each megabyte-sized content.
     const docs = `[${writes.map((w) => `{"c":${w.content},"f":${w.fieldTimestamps},"i":${w.internals}}`).join(',')}]`
-    const [rows] = await m.query(
-      `UPDATE profiles p SET content = j.doc->'c', field_timestamps = j.doc->'f', internals = j.doc->'i',
+    const rows = await m.query(
+      `WITH u AS (UPDATE profiles p SET content = j.doc->'c', field_timestamps = j.doc->'f', internals = j.doc->'i',
               language = x.language, summary = x.summary, name = x.name, age = x.age, gender = x.gender, location = x.location,
               embedding = x.embedding::vector, embedding_model = $12, lexemes = array_to_tsvector(string_to_array(x.lexemes, ' ')), version = version + 1, history_seq = x.history_seq,
               last_updated = now(),
@@ -159,9 +179,10 @@ export class ProcessingRepository {
               WITH ORDINALITY AS x(tenant_id, profile_id, language, summary, name, age, gender, location, embedding, history_seq, lexemes, n)
         JOIN jsonb_array_elements($3::jsonb) WITH ORDINALITY AS j(doc, n) ON j.n = x.n
         CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM submissions s
-                             WHERE s.tenant_id = x.tenant_id AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}) r
-        WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
-        RETURNING p.tenant_id, p.profile_id, r.n AS remaining, CASE WHEN r.n = 0 THEN nextval('profile_status_seq') END AS seq`,
+                             WHERE s.tenant_id = $14 AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}) r
+        WHERE p.tenant_id = $14 AND p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
+        RETURNING p.tenant_id, p.profile_id, r.n AS remaining)
+       SELECT tenant_id, profile_id, remaining, CASE WHEN remaining = 0 THEN nextval('profile_status_seq') END AS seq FROM u`,
       [
         writes.map((w) => w.job.tenantId),
         writes.map((w) => w.job.profileId),
@@ -176,19 +197,36 @@ export class ProcessingRepository {
         writes.map((w) => w.historySeq),
         embeddingModel,
         writes.map((w) => w.lexemes),
+        writes[0]!.job.tenantId,
       ],
     )
-    // After the profile: each entry's snapshot is the profile's new state, copied in SQL (src/db/profile.repository.ts).
-    await insertHistory(
-      m,
-      writes.flatMap((w) => (w.history ? [{ tenantId: w.job.tenantId, profileId: w.job.profileId, seq: w.historySeq, ...w.history }] : [])),
-      this.history,
-    )
-    const out = new Map<string, { remaining: number; seq?: number }>()
-    for (const r of rows) out.set(rowKey(r), { remaining: r.remaining, ...(r.seq !== null ? { seq: Number(r.seq) } : {}) })
-    return out
+    return rows
   }
 }
+
+/** The writes grouped by tenant. */
+function byTenantOf(writes: ProfileWrite[]): ProfileWrite[][] {
+  const groups = new Map<string, ProfileWrite[]>()
+  for (const w of writes) groups.set(w.job.tenantId, [...(groups.get(w.job.tenantId) ?? []), w])
+  return [...groups.values()]
+}
+
+/**
+ * Runs `lockOne` for each tenant of the jobs, in tenant order, with its profile ids; the rows of all, in that order.
+ * Locks are taken one tenant at a time because a FOR UPDATE must name one tenant in a sharded database (Citus: it stays
+ * on one node). Tenants in one fixed order, then profiles in the database's order within each: every worker locks
+ * in the same total order, so two workers still never deadlock.
+ */
+async function byTenant<T>(jobs: ProfileJob[], lockOne: (tenantId: string, profileIds: string[]) => Promise<T[]>): Promise<T[]> {
+  const tenants = new Map<string, string[]>()
+  for (const j of jobs) tenants.set(j.tenantId, [...(tenants.get(j.tenantId) ?? []), j.profileId])
+  const out: T[] = []
+  for (const t of [...tenants.keys()].sort(compareText)) out.push(...(await lockOne(t, tenants.get(t)!)))
+  return out
+}
+
+/** A fixed order of tenant ids (UTF-16 code units); any one order, the same in every process, will do. */
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
 function seqs(rows: { tenant_id: string; profile_id: string; seq: string | null }[]): Map<string, number> {
   const out = new Map<string, number>()

@@ -141,9 +141,10 @@ export class ProfileRepository {
       ? ` AND status = 'ready' AND last_updated < $3
           AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.tenant_id = $1 AND s.profile_id = $2 AND s.created_at >= $3)`
       : ''
-    // TypeORM answers a DELETE with [returned rows, affected count].
-    const [rows] = await m.query(
-      `DELETE FROM profiles WHERE tenant_id = $1 AND profile_id = $2${guard} RETURNING nextval('profile_status_seq') AS seq`,
+    // The event order is taken once the row is deleted, outside the DELETE's RETURNING: a sharded database (Citus)
+    // runs the DELETE on the tenant's node, where the sequence is not.
+    const rows = await m.query(
+      `WITH d AS (DELETE FROM profiles WHERE tenant_id = $1 AND profile_id = $2${guard} RETURNING 1) SELECT nextval('profile_status_seq') AS seq FROM d`,
       opts.untouchedSince ? [tenantId, profileId, opts.untouchedSince] : [tenantId, profileId],
     )
     return rows.length ? Number(rows[0].seq) : null
@@ -164,12 +165,13 @@ export class ProfileRepository {
   async rewrite(m: EntityManager, w: ProfileRewrite): Promise<{ seq: number; status: ProfileStatus; eventSeq: number } | null> {
     const core = w.state.content.core_info
     const json = w.json ?? stateJson(w.state, w.changes)
-    const [rows] = await m.query(
-      `UPDATE profiles SET content = $4::jsonb, field_timestamps = $5::jsonb, internals = $6::jsonb, language = $7, summary = $8,
+    const rows = await m.query(
+      `WITH u AS (UPDATE profiles SET content = $4::jsonb, field_timestamps = $5::jsonb, internals = $6::jsonb, language = $7, summary = $8,
               name = $9, age = $10, gender = $11, location = $12, embedding = $13::vector, embedding_model = $14,
               lexemes = array_to_tsvector(string_to_array($15, ' ')), version = version + 1, history_seq = history_seq + 1, last_updated = now()
         WHERE tenant_id = $1 AND profile_id = $2 AND version = $3
-        RETURNING history_seq, status, nextval('profile_status_seq') AS event_seq`,
+        RETURNING history_seq, status)
+       SELECT history_seq, status, nextval('profile_status_seq') AS event_seq FROM u`,
       [
         w.tenantId,
         w.profileId,

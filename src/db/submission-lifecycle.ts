@@ -35,28 +35,39 @@ export class SubmissionLifecycle {
     done: { tenantId: string; id: string; promptVersion: string | null; extraction: string; usage?: TokenUsage }[],
   ): Promise<number> {
     const tokens = (u: TokenUsage | undefined, k: keyof TokenUsage) => (u?.totalTokens ? u[k] : null)
-    const [rows] = await m.query(
-      `UPDATE submissions s SET status = 'done', finished_at = now(), error = NULL, prompt_version = x.prompt_version,
-              extraction = x.extraction::jsonb,
-              usage = CASE WHEN x.total IS NULL THEN s.usage ELSE jsonb_build_object(
+    // Those with tokens to add and those without, in a statement each: one statement choosing per row (a CASE around
+    // jsonb_build_object) is one a sharded database (Citus) refuses, as it runs the update on the nodes.
+    const withUsage = done.filter((s) => tokens(s.usage, 'totalTokens') !== null)
+    const without = done.filter((s) => tokens(s.usage, 'totalTokens') === null)
+    let finished = 0
+    for (const [part, usage] of [
+      [withUsage, `, usage = jsonb_build_object(
                 'promptTokens', COALESCE((s.usage->>'promptTokens')::bigint, 0) + x.prompt,
                 'completionTokens', COALESCE((s.usage->>'completionTokens')::bigint, 0) + x.completion,
-                'totalTokens', COALESCE((s.usage->>'totalTokens')::bigint, 0) + x.total) END
-         FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])
-              AS x(tenant_id, id, prompt_version, extraction, prompt, completion, total)
-        WHERE s.tenant_id = x.tenant_id AND s.id = x.id AND s.status = 'processing'
-        RETURNING s.id`,
-      [
-        done.map((s) => s.tenantId),
-        done.map((s) => s.id),
-        done.map((s) => s.promptVersion),
-        done.map((s) => s.extraction),
-        done.map((s) => tokens(s.usage, 'promptTokens')),
-        done.map((s) => tokens(s.usage, 'completionTokens')),
-        done.map((s) => tokens(s.usage, 'totalTokens')),
-      ],
-    )
-    return rows.length
+                'totalTokens', COALESCE((s.usage->>'totalTokens')::bigint, 0) + x.total)`],
+      [without, ''],
+    ] as const) {
+      if (!part.length) continue
+      const [rows] = await m.query(
+        `UPDATE submissions s SET status = 'done', finished_at = now(), error = NULL, prompt_version = x.prompt_version,
+                extraction = x.extraction::jsonb${usage}
+           FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])
+                AS x(tenant_id, id, prompt_version, extraction, prompt, completion, total)
+          WHERE s.tenant_id = x.tenant_id AND s.id = x.id AND s.status = 'processing'
+          RETURNING s.id`,
+        [
+          part.map((s) => s.tenantId),
+          part.map((s) => s.id),
+          part.map((s) => s.promptVersion),
+          part.map((s) => s.extraction),
+          part.map((s) => tokens(s.usage, 'promptTokens')),
+          part.map((s) => tokens(s.usage, 'completionTokens')),
+          part.map((s) => tokens(s.usage, 'totalTokens')),
+        ],
+      )
+      finished += rows.length
+    }
+    return finished
   }
 
   /** -> pending again after a failed attempt, not before `afterSeconds` (the backoff), with the error kept. */

@@ -109,13 +109,19 @@ export class TenantRepository {
    * no such app.
    */
   async lockApp(m: EntityManager, tenant: string, app: string, byId = false, displayKey?: string): Promise<{ tenant_id: string; id: string; name: string; display_name: string } | null> {
+    if (byId) {
+      const rows = await m.query(`SELECT a.tenant_id, a.id, a.name, a.display_name FROM apps a WHERE a.tenant_id = $1 AND a.id = $2 FOR UPDATE`, [tenant, app])
+      return rows[0] ?? null
+    }
+    // The tenant first, then its app by tenant id: a lock that names the tenant's id is one a sharded database (Citus,
+    // apps distributed by tenant_id) can take on the tenant's node; a join to tenants under FOR UPDATE is not.
+    const tenantIds: string[] = (await m.query(`SELECT id FROM tenants WHERE name = $1 OR id = $1`, [tenant])).map((r: { id: string }) => r.id)
+    if (!tenantIds.length) return null
     const rows = await m.query(
-      byId
-        ? `SELECT a.tenant_id, a.id, a.name, a.display_name FROM apps a WHERE a.tenant_id = $1 AND a.id = $2 FOR UPDATE`
-        : `SELECT a.tenant_id, a.id, a.name, a.display_name FROM apps a JOIN tenants t ON t.id = a.tenant_id
-            WHERE (t.name = $1 OR t.id = $1) AND (a.id = $2 OR a.name = $2 OR a.display_key = $3)
-            ORDER BY (a.id = $2) DESC, (a.name = $2) DESC LIMIT 1 FOR UPDATE OF a`,
-      byId ? [tenant, app] : [tenant, app, displayKey ?? app],
+      `SELECT a.tenant_id, a.id, a.name, a.display_name FROM apps a
+        WHERE ${tenantIds.length === 1 ? 'a.tenant_id = $3' : 'a.tenant_id = ANY($3)'} AND (a.id = $1 OR a.name = $1 OR a.display_key = $2)
+        ORDER BY (a.id = $1) DESC, (a.name = $1) DESC LIMIT 1 FOR UPDATE`,
+      [app, displayKey ?? app, tenantIds.length === 1 ? tenantIds[0] : tenantIds],
     )
     return rows[0] ?? null
   }

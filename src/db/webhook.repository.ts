@@ -158,12 +158,13 @@ export class WebhookRepository {
 
   /** The new secret becomes current; the current one stays valid until `previousUntil`. */
   async rotateSecret(m: EntityManager, tenantId: string, id: string, secret: string, graceSeconds: number): Promise<EndpointRow | null> {
+    // The grace period or none, chosen here rather than by a CASE around now() in the statement, which a sharded
+    // database (Citus) refuses.
+    const previous = graceSeconds > 0 ? `previous_secret = secret, previous_secret_until = now() + make_interval(secs => $4)` : `previous_secret = NULL, previous_secret_until = NULL`
     const [rows] = await m.query(
-      `UPDATE webhook_endpoints SET previous_secret = CASE WHEN $4 > 0 THEN secret END,
-              previous_secret_until = CASE WHEN $4 > 0 THEN now() + make_interval(secs => $4) END,
-              secret = $3, updated_at = now()
+      `UPDATE webhook_endpoints SET ${previous}, secret = $3, updated_at = now()
         WHERE tenant_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
-      [tenantId, id, secret, graceSeconds],
+      graceSeconds > 0 ? [tenantId, id, secret, graceSeconds] : [tenantId, id, secret],
     )
     return rows[0] ?? null
   }
@@ -192,17 +193,37 @@ export class WebhookRepository {
    * (a test delivery and a redelivery are inserted, or reset, not yet due, so that only their caller takes them).
    */
   async claim(m: EntityManager, limit: number, leaseSeconds: number, only?: { tenantId: string; id: string }): Promise<ClaimedDelivery[]> {
-    const filter = only ? `d2.tenant_id = $3 AND d2.id = $4::uuid` : `d2.next_attempt_at <= now()`
+    if (only) return this.claimIn(m, only.tenantId, 1, leaseSeconds, only.id)
+    // The tenants with due deliveries, earliest due first; then each tenant's claim. A row lock names one tenant: in a
+    // sharded database (Citus) a FOR UPDATE must stay on one node, so the claim cannot span tenants in one statement.
+    const tenants: { tenant_id: string }[] = await m.query(
+      `SELECT d2.tenant_id FROM webhook_deliveries d2
+         JOIN webhook_endpoints w2 ON w2.tenant_id = d2.tenant_id AND w2.id = d2.endpoint_id AND w2.enabled
+        WHERE d2.status = 'pending' AND d2.next_attempt_at <= now()
+        GROUP BY d2.tenant_id ORDER BY min(d2.next_attempt_at) LIMIT $1`,
+      [limit],
+    )
+    const out: ClaimedDelivery[] = []
+    for (const { tenant_id } of tenants) {
+      if (out.length >= limit) break
+      out.push(...(await this.claimIn(m, tenant_id, limit - out.length, leaseSeconds)))
+    }
+    return out
+  }
+
+  /** `claim` within one tenant: its due deliveries (or the one delivery `id`, due or not). */
+  private async claimIn(m: EntityManager, tenantId: string, limit: number, leaseSeconds: number, id?: string): Promise<ClaimedDelivery[]> {
+    const filter = id ? `d2.id = $4::uuid` : `d2.next_attempt_at <= now()`
     const [rows] = await m.query(
       `UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
          FROM (SELECT d2.tenant_id, d2.id FROM webhook_deliveries d2
                  JOIN webhook_endpoints w2 ON w2.tenant_id = d2.tenant_id AND w2.id = d2.endpoint_id AND w2.enabled
-                WHERE d2.status = 'pending' AND ${filter}
+                WHERE d2.tenant_id = $3 AND w2.tenant_id = $3 AND d2.status = 'pending' AND ${filter}
                 ORDER BY d2.next_attempt_at LIMIT $1 FOR UPDATE OF d2 SKIP LOCKED) c,
               webhook_endpoints w
-        WHERE d.tenant_id = c.tenant_id AND d.id = c.id AND w.tenant_id = d.tenant_id AND w.id = d.endpoint_id
+        WHERE d.tenant_id = $3 AND w.tenant_id = $3 AND d.tenant_id = c.tenant_id AND d.id = c.id AND w.id = d.endpoint_id
         RETURNING ${DELIVERY_COLUMNS}, w.url, w.secret, w.previous_secret, w.previous_secret_until`,
-      only ? [1, leaseSeconds, only.tenantId, only.id] : [limit, leaseSeconds],
+      id ? [limit, leaseSeconds, tenantId, id] : [limit, leaseSeconds, tenantId],
     )
     return rows
   }
@@ -225,12 +246,13 @@ export class WebhookRepository {
     )
     const status = outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'failed' ? 'failed' : 'pending'
     const afterMs = outcome.kind === 'retry' ? outcome.afterMs : null
+    // Due again later, or finished now: chosen here rather than by a CASE around now() in the statement, which a
+    // sharded database (Citus) refuses.
+    const when = status === 'pending' ? `next_attempt_at = now() + make_interval(secs => $7::double precision / 1000), finished_at = NULL` : `next_attempt_at = NULL, finished_at = now()`
     await m.query(
-      `UPDATE webhook_deliveries SET status = $4, last_status_code = $5, last_error = $6,
-              next_attempt_at = CASE WHEN $4 = 'pending' THEN now() + make_interval(secs => $7::double precision / 1000) END,
-              finished_at = CASE WHEN $4 = 'pending' THEN NULL ELSE now() END
+      `UPDATE webhook_deliveries SET status = $4, last_status_code = $5, last_error = $6, ${when}
         WHERE tenant_id = $1 AND id = $2 AND attempts = $3 AND status = 'pending'`,
-      [d.tenantId, d.id, d.attempt, status, r.statusCode, error, afterMs],
+      status === 'pending' ? [d.tenantId, d.id, d.attempt, status, r.statusCode, error, afterMs] : [d.tenantId, d.id, d.attempt, status, r.statusCode, error],
     )
     if (outcome.kind === 'failed' && outcome.disableEndpoint) {
       await m.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [

@@ -120,10 +120,10 @@ export class JobQueue {
     await tx.query(`DELETE FROM pgboss.archive WHERE name = ANY($1::text[]) AND data->>'tenantId' = $2 AND data->>'profileId' = $3`, params)
   }
 
-  /** Whether a profile already has a queued job (the reconciler uses it to avoid piling up jobs). */
+  /** The profiles (tenant_id, profile_id) that have a queued job (the reconciler uses it to avoid piling up jobs). */
   queuedSql(): string {
-    return `SELECT 1 FROM pgboss.job j WHERE j.name = '${PROCESS_QUEUE}' AND j.state IN ('created', 'retry')
-              AND j.data->>'tenantId' = s.tenant_id AND j.data->>'profileId' = s.profile_id`
+    return `SELECT j.data->>'tenantId' AS tenant_id, j.data->>'profileId' AS profile_id FROM pgboss.job j
+             WHERE j.name = '${PROCESS_QUEUE}' AND j.state IN ('created', 'retry')`
   }
 
   /** Takes up to `n` queued jobs (by priority, then age), now active; [] when none (or the database is unreachable). */

@@ -80,7 +80,7 @@ export function inputCheck(data: string, inputType: InputType, bounds: Structure
 export const SUBMIT_SQL = `WITH p AS (
       INSERT INTO profiles (tenant_id, profile_id, status) VALUES ($1, $2, 'processing')
       ON CONFLICT (tenant_id, profile_id) DO UPDATE SET status = 'processing' WHERE profiles.status <> 'processing'
-      RETURNING nextval('profile_status_seq') AS seq
+      RETURNING 1
     ), s AS (
       INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, idempotency_key, request_hash, app_id, traceparent, occurred_at)
       VALUES ($1, $3, $2, $4, $5, $6, $7, $10, $11, $12::timestamptz)
@@ -90,7 +90,10 @@ export const SUBMIT_SQL = `WITH p AS (
     SELECT seq,
            -- a profile that starts processing without a job would wait for the reconciler: fail the statement instead
            CASE WHEN seq IS NOT NULL AND jobs = 0 THEN ('no job was enqueued for queue ' || jobs)::int END AS guard
-      FROM (SELECT (SELECT seq FROM p) AS seq, (SELECT count(*) FROM j) AS jobs) x`
+      -- The event order is taken here, once p holds the profile's row lock, and not in p's RETURNING: a sharded
+      -- database (Citus) runs p on the tenant's node, where the sequence is not (functions in a RETURNING of a
+      -- distributed table must be immutable).
+      FROM (SELECT CASE WHEN EXISTS (SELECT 1 FROM p) THEN nextval('profile_status_seq') END AS seq, (SELECT count(*) FROM j) AS jobs) x`
 
 /** Accepting submissions: validated, committed with their job in one statement, then acknowledged. */
 export class SubmissionService {

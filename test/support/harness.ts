@@ -22,21 +22,54 @@ export interface TestDatabase {
 export async function freshDatabase(): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-test-'))
   if (!SERVER_URL) return { dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) }
-  const name = `profiler_test_${crypto.randomBytes(6).toString('hex')}`
-  const admin = new pg.Client({ connectionString: SERVER_URL })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
-  const u = new URL(SERVER_URL)
+  return serverDatabase(SERVER_URL, dataDir, CITUS_WORKERS)
+}
+
+/**
+ * The workers of a Citus cluster whose coordinator is DATABASE_URL (their `postgres` database URLs, comma-separated in
+ * PROFILER_TEST_CITUS_WORKERS): then each fresh database is a Citus database (test/support/pg-cluster.ts starts such
+ * a cluster; test/integration/citus.test.ts runs the service on one, and any suite can be run on one this way).
+ */
+const CITUS_WORKERS = (process.env.PROFILER_TEST_CITUS_WORKERS ?? '').split(',').filter(Boolean)
+
+async function onServer(url: string, sql: string) {
+  const c = new pg.Client({ connectionString: url })
+  await c.connect()
+  try {
+    return (await c.query(sql)).rows
+  } finally {
+    await c.end()
+  }
+}
+
+const inDatabase = (url: string, name: string) => {
+  const u = new URL(url)
   u.pathname = `/${name}`
+  return u.toString()
+}
+
+/**
+ * A new database on the server at `serverUrl`. With `citusWorkers`, the server is a Citus coordinator: the database is
+ * made on every node, with the citus and vector extensions, and the workers are added to it (Citus keeps its node
+ * list per database).
+ */
+export async function serverDatabase(serverUrl: string, dataDir: string, citusWorkers: string[] = []): Promise<TestDatabase> {
+  const name = `profiler_test_${crypto.randomBytes(6).toString('hex')}`
+  for (const node of [serverUrl, ...citusWorkers]) await onServer(node, `CREATE DATABASE ${name}`)
+  if (citusWorkers.length) {
+    for (const node of [serverUrl, ...citusWorkers]) await onServer(inDatabase(node, name), 'CREATE EXTENSION citus; CREATE EXTENSION vector')
+    const coordinator = new URL(serverUrl)
+    await onServer(inDatabase(serverUrl, name), `SELECT citus_set_coordinator_host('${coordinator.hostname}', ${Number(coordinator.port || 5432)})`)
+    for (const w of citusWorkers) {
+      const u = new URL(w)
+      await onServer(inDatabase(serverUrl, name), `SELECT citus_add_node('${u.hostname}', ${Number(u.port || 5432)})`)
+    }
+  }
   return {
-    url: u.toString(),
+    url: inDatabase(serverUrl, name),
     dataDir,
     async drop() {
-      const c = new pg.Client({ connectionString: SERVER_URL })
-      await c.connect()
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await c.end()
+      for (const node of [serverUrl, ...citusWorkers]) await onServer(node, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }

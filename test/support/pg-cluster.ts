@@ -33,7 +33,11 @@ export class PgCluster {
   readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-pg-'))
   port = 0
 
-  constructor(private readonly bin: string) {}
+  /** `settings` are extra server settings (`-c name=value` at every start), e.g. shared_preload_libraries. */
+  constructor(
+    private readonly bin: string,
+    private readonly settings: Record<string, string> = {},
+  ) {}
 
   private async as(cmd: string, args: string[]) {
     const root = process.getuid?.() === 0
@@ -72,7 +76,8 @@ export class PgCluster {
   }
 
   async start() {
-    const opts = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off`
+    const extra = Object.entries(this.settings).map(([k, v]) => ` -c ${k}=${v}`).join('')
+    const opts = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off${extra}`
     await this.as('pg_ctl', ['-D', path.join(this.dir, 'data'), '-l', path.join(this.dir, 'log'), '-o', opts, '-w', 'start'])
   }
 
@@ -83,5 +88,67 @@ export class PgCluster {
   async destroy() {
     await this.stop().catch(() => undefined)
     fs.rmSync(this.dir, { recursive: true, force: true })
+  }
+}
+
+/** Whether the Citus extension is installed for this machine's PostgreSQL (scripts/install-citus.sh). */
+export function citusInstalled(): boolean {
+  const bin = pgBinDir()
+  if (!bin) return false
+  const base = path.dirname(bin) // /usr/lib/postgresql/<major>
+  const major = path.basename(base)
+  return fs.existsSync(path.join(base, 'lib', 'citus.so')) && fs.existsSync(`/usr/share/postgresql/${major}/extension/citus.control`)
+}
+
+/**
+ * A Citus cluster of private PostgreSQL servers on free ports: a coordinator and `workers` workers, each with
+ * shared_preload_libraries = citus and the citus and vector extensions created in its `postgres` database, the
+ * workers added to the coordinator (citus_add_node). The service connects to `url` (the coordinator).
+ */
+export class CitusCluster {
+  readonly coordinator: PgCluster
+  readonly workers: PgCluster[]
+
+  constructor(workers = 2, settings: Record<string, string> = {}) {
+    const bin = pgBinDir()
+    if (!bin) throw new Error('no PostgreSQL server binaries')
+    // max_prepared_transactions: Citus commits a transaction that wrote on several nodes with two-phase commit.
+    const s = { shared_preload_libraries: 'citus', max_prepared_transactions: '100', max_connections: '300', ...settings }
+    this.coordinator = new PgCluster(bin, s)
+    this.workers = Array.from({ length: workers }, () => new PgCluster(bin, s))
+  }
+
+  get url() {
+    return this.coordinator.url
+  }
+
+  get nodes() {
+    return [this.coordinator, ...this.workers]
+  }
+
+  /** Runs `sql` on one node (a fresh connection each time). */
+  async query<T = any>(node: PgCluster, sql: string, params: unknown[] = []): Promise<T[]> {
+    const { default: pg } = await import('pg')
+    const c = new pg.Client({ connectionString: node.url })
+    await c.connect()
+    try {
+      return (await c.query(sql, params)).rows
+    } finally {
+      await c.end()
+    }
+  }
+
+  async init() {
+    await Promise.all(this.nodes.map((n) => n.init()))
+    for (const n of this.nodes) {
+      await this.query(n, 'CREATE EXTENSION IF NOT EXISTS citus')
+      await this.query(n, 'CREATE EXTENSION IF NOT EXISTS vector')
+    }
+    await this.query(this.coordinator, `SELECT citus_set_coordinator_host('127.0.0.1', $1)`, [this.coordinator.port])
+    for (const w of this.workers) await this.query(this.coordinator, `SELECT citus_add_node('127.0.0.1', $1)`, [w.port])
+  }
+
+  async destroy() {
+    await Promise.all(this.nodes.map((n) => n.destroy()))
   }
 }
