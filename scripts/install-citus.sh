@@ -24,7 +24,13 @@ export DEBIAN_FRONTEND=noninteractive
 
 here="$(cd "$(dirname "$0")" && pwd)"
 VERSION="13.2.2"
-CITUS_TARBALL="${CITUS_TARBALL:-$here/../../shared/vendor/citus-${VERSION}.tar.gz}"
+# Beside the checkout (../shared/vendor), else where this workplace keeps it (a CI checkout may live elsewhere).
+if [ -z "${CITUS_TARBALL:-}" ]; then
+  for dir in "$here/../../shared/vendor" /work/shared/vendor; do
+    if [ -f "$dir/citus-${VERSION}.tar.gz" ]; then CITUS_TARBALL="$dir/citus-${VERSION}.tar.gz"; break; fi
+  done
+  CITUS_TARBALL="${CITUS_TARBALL:-$here/../../shared/vendor/citus-${VERSION}.tar.gz}"
+fi
 CITUS_CACHE_DIR="${CITUS_CACHE_DIR:-/var/cache/profiler/citus-${VERSION}}"
 
 log() { printf '[install-citus] %s\n' "$*"; }
