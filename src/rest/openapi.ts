@@ -120,7 +120,7 @@ const SearchPage = z.object({
     .describe(
       'How many profiles match in all. Exact, except for a search with a query whose candidates (the profiles that pass the filter) are more than PROFILER_SEARCH_EXACT_TOTAL_MAX (default 5,000) and whose page is full: then estimated from a sample, and totalIsEstimate is true',
     ),
-  totalIsEstimate: z.boolean().describe('Whether total is an estimate (see total); false for a listing and for a search of a small tenant'),
+  totalIsEstimate: z.literal(true).optional().describe('Present (true) only when total is an estimate (see total); absent when it is exact, as for a listing and a search of a small tenant'),
   page: z.number(),
   pageSize: z.number(),
 })

@@ -48,7 +48,7 @@ export async function* searchDocument(entries: AsyncIterable<string>, page: { to
     // A turn of the event loop between profiles (the stream would otherwise go on in microtasks).
     await new Promise<void>((r) => setImmediate(r))
   }
-  yield `],"total":${JSON.stringify(page.total)},"totalIsEstimate":${JSON.stringify(page.totalIsEstimate)},"page":${JSON.stringify(page.page)},"pageSize":${JSON.stringify(page.pageSize)}}`
+  yield `],"total":${JSON.stringify(page.total)},${page.totalIsEstimate ? '"totalIsEstimate":true,' : ''}"page":${JSON.stringify(page.page)},"pageSize":${JSON.stringify(page.pageSize)}}`
 }
 
 /** An entry as REST answers it: `changes` nested deeper than any merge writes (a direct write) comes as JSON text there. */

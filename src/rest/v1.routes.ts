@@ -181,7 +181,8 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
     if (plan.chunkCount <= 1) {
       const profiles: ReturnType<typeof toRestSearchEntry>[] = []
       for await (const p of services.search.profiles(req.ctx, plan, toRestSearchEntry)) profiles.push(p)
-      return { profiles, total: plan.total, totalIsEstimate: plan.totalIsEstimate, page: plan.page, pageSize: plan.pageSize }
+      // The interface's page ({profiles, total, page, pageSize}), and `totalIsEstimate: true` only when it is one.
+      return { profiles, total: plan.total, ...(plan.totalIsEstimate ? { totalIsEstimate: true } : {}), page: plan.page, pageSize: plan.pageSize }
     }
     const entries = services.search.profiles(req.ctx, plan, (p) => JSON.stringify(toRestSearchEntry(p)))
     reply.header('content-type', 'application/json; charset=utf-8')

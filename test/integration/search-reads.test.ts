@@ -87,9 +87,8 @@ async function searchBefore(svc: TestService, tenantId: string, params: Record<s
   }
   return JSON.stringify({
     profiles: rows.map((r) => ({ ...toRestProfile(r.record), ...(r.score !== undefined ? { similarityScore: r.score } : {}) })),
+    // A small tenant's total is exact, so no totalIsEstimate (README "Search totals"; PROFILER_SEARCH_EXACT_TOTAL_MAX).
     total,
-    // A small tenant's total is exact (README "Search totals"; PROFILER_SEARCH_EXACT_TOTAL_MAX).
-    totalIsEstimate: false,
     page: p.page,
     pageSize: p.pageSize,
   })

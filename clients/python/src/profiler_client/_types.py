@@ -88,12 +88,15 @@ class Profile(_ProfileRequired, total=False):
     similarityScore: float  # search results ranked by a query only
 
 
-class SearchPage(TypedDict):
+class _SearchPageRequired(TypedDict):
     profiles: List[Profile]
     total: int
-    totalIsEstimate: bool  # total estimated from a sample: a search of a large tenant whose page is full
     page: int
     pageSize: int
+
+
+class SearchPage(_SearchPageRequired, total=False):
+    totalIsEstimate: bool  # present (True) only when total was estimated from a sample: a large tenant's full page
 
 
 class Context(TypedDict):

@@ -454,8 +454,11 @@ export interface components {
             profiles: components["schemas"]["SearchResult"][];
             /** @description How many profiles match in all. Exact, except for a search with a query whose candidates (the profiles that pass the filter) are more than PROFILER_SEARCH_EXACT_TOTAL_MAX (default 5,000) and whose page is full: then estimated from a sample, and totalIsEstimate is true */
             total: number;
-            /** @description Whether total is an estimate (see total); false for a listing and for a search of a small tenant */
-            totalIsEstimate: boolean;
+            /**
+             * @description Present (true) only when total is an estimate (see total); absent when it is exact, as for a listing and a search of a small tenant
+             * @constant
+             */
+            totalIsEstimate?: true;
             page: number;
             pageSize: number;
         };
