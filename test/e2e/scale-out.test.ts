@@ -3,13 +3,12 @@
 // under concurrent load; the test checks that every accepted submission is applied exactly once (nothing lost, nothing
 // duplicated), that none is left open or failed, and that a subscriber on each API process sees every profile's
 // READY and every deletion, whichever process accepted the request and whichever worker processed it.
-import { spawn, type ChildProcess } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openCli } from '../../src/app.js'
 import { connect, type Recorder, type Socket, type StatusEvent } from '../support/graphql-client.js'
-import { client, freshDatabase, SERVER_URL, testConfig, testEnv, type TestDatabase } from '../support/harness.js'
+import { client, freshDatabase, SERVER_URL, testConfig, type TestDatabase } from '../support/harness.js'
 import { waitFor } from '../support/wait.js'
-import { profilerArgs, ROOT } from '../support/cli.js'
+import { RoleProcesses } from '../support/processes.js'
 
 const APIS = 3
 const WORKERS = 3
@@ -17,31 +16,16 @@ const PROFILES = 24
 const SUBMISSIONS = 144
 const CONCURRENCY = 12
 
-interface Proc {
-  child: ChildProcess
-  out: () => string
-}
 
 describe.skipIf(!SERVER_URL)('3 serve + 3 worker processes on one PostgreSQL server', () => {
   let db: TestDatabase
   let key: string
-  const procs: Proc[] = []
+  const roles = new RoleProcesses()
+  const procs = roles.procs
   const urls: string[] = []
   const sockets: Socket[] = []
 
-  const spawnRole = (role: 'serve' | 'worker', env: Record<string, string>): Proc => {
-    const child = spawn(process.execPath, profilerArgs(role), {
-      cwd: ROOT,
-      env: { ...process.env, ...testEnv(db, { PROFILER_BOOTSTRAP: 'false', ...env }) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let out = ''
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
-    const p = { child, out: () => out }
-    procs.push(p)
-    return p
-  }
+  const spawnRole = (role: 'serve' | 'worker', env: Record<string, string>) => roles.spawn(db, role, env)
 
   // Process start-up (6 processes on 2 cores) is set-up, kept out of the test's clock.
   beforeAll(async () => {
@@ -71,17 +55,7 @@ describe.skipIf(!SERVER_URL)('3 serve + 3 worker processes on one PostgreSQL ser
 
   afterAll(async () => {
     await Promise.all(sockets.map((s) => s.close()))
-    await Promise.all(
-      procs.map(
-        (p) =>
-          new Promise<void>((resolve) => {
-            if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve()
-            const kill = setTimeout(() => p.child.kill('SIGKILL'), 20_000)
-            p.child.once('exit', () => (clearTimeout(kill), resolve()))
-            p.child.kill('SIGTERM')
-          }),
-      ),
-    )
+    await roles.stopAll()
     await db?.drop()
   }, 60_000)
 

@@ -7,7 +7,6 @@
 //
 // Runs once in CI: in the embedded pass (it starts its own cluster; skipped when DATABASE_URL is set). Skipped when
 // Citus is not installed (scripts/install-citus.sh), unless PROFILER_REQUIRE_CITUS=1, when it fails instead.
-import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -15,44 +14,29 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openCli } from '../../src/app.js'
 import { connect, gqlApi, SUBMIT, type Socket } from '../support/graphql-client.js'
-import { client, serverDatabase, SERVER_URL, testConfig, testEnv, type Client, type TestDatabase } from '../support/harness.js'
+import { client, serverDatabase, SERVER_URL, testConfig, type Client, type TestDatabase } from '../support/harness.js'
 import { CitusCluster, citusInstalled } from '../support/pg-cluster.js'
-import { profilerArgs, ROOT } from '../support/cli.js'
+import { RoleProcesses } from '../support/processes.js'
 import { waitFor } from '../support/wait.js'
 
 const REQUIRED = process.env.PROFILER_REQUIRE_CITUS === '1'
 const INSTALLED = citusInstalled()
 const DISTRIBUTED = ['apps', 'profiles', 'submissions', 'profile_history', 'api_keys', 'webhook_endpoints', 'webhook_deliveries', 'webhook_attempts', 'app_schemas', 'passages']
 
-interface Proc {
-  child: ChildProcess
-  out: () => string
-}
 
 describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))('the service on a Citus cluster (coordinator + 2 workers)', () => {
   let cluster: CitusCluster
   let db: TestDatabase
   let sql: pg.Client
-  const procs: Proc[] = []
+  const roles = new RoleProcesses()
+  const procs = roles.procs
   const urls: string[] = []
   const sockets: Socket[] = []
   const keys: Record<'a' | 'b', { key: string; tenantId: string; appId: string }> = {} as any
   let a: Client
   let b: Client
 
-  const spawnRole = (role: 'serve' | 'worker', env: Record<string, string>): Proc => {
-    const child = spawn(process.execPath, profilerArgs(role), {
-      cwd: ROOT,
-      env: { ...process.env, ...testEnv(db, { PROFILER_BOOTSTRAP: 'false', ...env }) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let out = ''
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()))
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()))
-    const p = { child, out: () => out }
-    procs.push(p)
-    return p
-  }
+  const spawnRole = (role: 'serve' | 'worker', env: Record<string, string>) => roles.spawn(db, role, env)
   const common = { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_RECONCILE_SECONDS: '1', PROFILER_LEASE_SECONDS: '3' }
   const workerEnv = { ...common, LOG_LEVEL: 'warn', PROFILER_RETENTION_SWEEP_SECONDS: '2' }
   const q = async <T = any>(text: string, params: unknown[] = []): Promise<T[]> => (await sql.query(text, params)).rows
@@ -98,17 +82,7 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))('the service on a Cit
 
   afterAll(async () => {
     await Promise.all(sockets.map((s) => s.close()))
-    await Promise.all(
-      procs.map(
-        (p) =>
-          new Promise<void>((resolve) => {
-            if (p.child.exitCode !== null || p.child.signalCode !== null) return resolve()
-            const kill = setTimeout(() => p.child.kill('SIGKILL'), 20_000)
-            p.child.once('exit', () => (clearTimeout(kill), resolve()))
-            p.child.kill('SIGTERM')
-          }),
-      ),
-    )
+    await roles.stopAll()
     await sql?.end().catch(() => undefined)
     await db?.drop().catch(() => undefined)
     await cluster?.destroy()
