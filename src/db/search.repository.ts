@@ -172,18 +172,7 @@ export class SearchRepository {
    */
   async hybridCandidates(
     m: EntityManager,
-    o: SearchFilter & {
-      vector: number[]
-      maxDistance: number
-      lexicalMaxDistance: number[]
-      terms: string
-      words?: string
-      every?: string[]
-      required?: number
-      model: string
-      limit: number
-      bound?: TotalBound
-    },
+    o: SearchFilter & Omit<Parameters<typeof hybridSearchSql>[0], 'where' | 'args' | 'vector'> & { vector: number[] },
   ): Promise<{ total: number; estimated: boolean; candidates: HybridCandidate[]; bytes: Map<string, number> }> {
     const sql = hybridSearchSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o, vector: toSql(o.vector) })
     const [counted, rows] = await Promise.all([m.query(sql.count, sql.args), m.query(sql.page, sql.args)])
