@@ -215,6 +215,7 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
           }),
         ),
         total: z.number(),
+        totalIsEstimate: z.literal(true).optional().describe('Present only when total is an estimate (a large tenant), as GET /v1/search says it'),
         page: z.number(),
         pageSize: z.number(),
       },
@@ -235,7 +236,7 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
             last_updated: p.last_updated,
           })
         }
-        const out = { profiles, total: plan.total, page: plan.page, pageSize: plan.pageSize }
+        const out = { profiles, total: plan.total, ...(plan.totalIsEstimate ? { totalIsEstimate: true as const } : {}), page: plan.page, pageSize: plan.pageSize }
         return ok(json(out), out)
       }),
   )

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
 
-
 /** A REST page whose total is exact: it matches `fields` and carries no totalIsEstimate (present only when true). */
 function expectExact(page: any, fields: Record<string, unknown>) {
   expect(page).toMatchObject(fields)
@@ -80,6 +79,22 @@ describe('search totals: exact up to PROFILER_SEARCH_EXACT_TOTAL_MAX candidates,
 
   it('a listing (no query) always counts exactly', async () => {
     expectExact(await large.search({ pageSize: 5 }), { total: 12 })
+  })
+
+  it('MCP search_profiles says the same: totalIsEstimate only when estimated', async () => {
+    const search = async (key: string) => {
+      const r = await fetch(`${svc.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_profiles', arguments: { query: 'someone', sensitivity: 0, pageSize: 5 } } }),
+      })
+      expect(r.status).toBe(200)
+      return ((await r.json()) as any).result.structuredContent
+    }
+    expect(await search(svc.key)).toMatchObject({ total: 12, totalIsEstimate: true })
+    const exact = await search(fewKey)
+    expect(exact).toMatchObject({ total: 3 })
+    expect(exact).not.toHaveProperty('totalIsEstimate')
   })
 
   it('GraphQL searchProfiles says the same: totalIsEstimate beside total', async () => {
