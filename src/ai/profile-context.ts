@@ -187,16 +187,89 @@ export function passageRankText(p: Pick<ContextPassage, 'prompt' | 'text'>): str
 }
 
 /**
- * A passage as one line (under its day, "8 May 2023"), with the question it answers when the answer is short, and with
- * its relative dates resolved when `dated` ("yesterday (7 May 2023)").
+ * A passage as one line (under its day, "8 May 2023"), with the question it answers when the answer is short, with
+ * its relative dates resolved when `dated` ("yesterday (7 May 2023)"), and, given a query's `focus`, cut to the
+ * sentences that say it when long (focused).
  */
-export function passageLine(p: ContextPassage, dated = false): string {
+export function passageLine(p: ContextPassage, dated = false, focus?: { stems: Set<string>; minWords: number }): string {
   const said = p.text.replace(/\s+/g, ' ').trim()
-  const text = dated ? withDates(said, p.at) : said
+  const shown = focus?.stems.size ? focused(said, focus.stems, focus.minWords) : said
+  const text = dated ? withDates(shown, p.at) : shown
   const prompt = quotesPrompt(p, said) ? p.prompt!.replace(/\s+/g, ' ').trim() : ''
   const asked = prompt ? ` (asked "${prompt.length > PROMPT_QUOTE_CHARS ? `${prompt.slice(0, PROMPT_QUOTE_CHARS - 1).trimEnd()}…` : prompt}")` : ''
   return asked ? `${asked.trimStart()} ${text}` : text
 }
+
+/**
+ * A passage of more words than this, or than the budget's tokens / FOCUS_BUDGET_DIVISOR, is quoted by its sentences
+ * that say the query (focused). On the memory evaluation (msc-dev), focusing every passage over 20 words held 49.1 % of
+ * the long histories' answers at 150 tokens (48.3 % whole) but 91.0 % of the short histories' at 500 (91.4 %): a
+ * passage long for a small budget gains from the cut, one a large budget holds anyway loses what the cut left out.
+ */
+const FOCUS_MIN_WORDS = 20
+const FOCUS_BUDGET_DIVISOR = 8
+
+/** The words over which a passage is focused in a context of `maxTokens`. */
+export function focusMinWords(maxTokens: number): number {
+  return Math.max(FOCUS_MIN_WORDS, maxTokens / FOCUS_BUDGET_DIVISOR)
+}
+
+/** Sentences of a passage's words (after its whitespace is made single spaces). */
+const sentencesOf = (said: string): string[] => said.split(/(?<=[.!?…])\s+/)
+
+/**
+ * A passage of more than `minWords` words quoted by its sentences that say a word of the query (`focus`: its stems),
+ * each with the sentence after it (what answers a topic often follows it: "My son is thirteen. He just started junior
+ * high."), what is left out marked "…". A passage that says none of the query's words (found by meaning) is quoted
+ * whole. Linear in the passage.
+ */
+export function focused(said: string, focus: Set<string>, minWords: number): string {
+  if (said.split(' ').length <= minWords) return said
+  const parts = sentencesOf(said)
+  if (parts.length < 2) return said
+  const keep = new Array<boolean>(parts.length).fill(false)
+  let any = false
+  parts.forEach((s, i) => {
+    for (const w of stems(s)) {
+      if (!focus.has(w)) continue
+      any = keep[i] = true
+      if (i + 1 < parts.length) keep[i + 1] = true
+      break
+    }
+  })
+  if (!any) return said
+  const out: string[] = []
+  let gap = false
+  parts.forEach((s, i) => {
+    if (!keep[i]) return void (gap = true)
+    out.push(gap ? `… ${s}` : s)
+    gap = false
+  })
+  return gap ? `${out.join(' ')} …` : out.join(' ')
+}
+
+/**
+ * Whether each sentence of a passage that says a word of the query (`focus`: its stems) is a question: the person asks
+ * about it ("How are the dogs?", often of the partner's) rather than says something of their own. Such a passage
+ * ranks lower (ASKED_WEIGHT).
+ */
+export function onlyAsks(text: string, focus: Set<string>): boolean {
+  let asked = false
+  for (const s of sentencesOf(text.replace(/\s+/g, ' ').trim())) {
+    let says = false
+    for (const w of stems(s)) if (focus.has(w)) { says = true; break }
+    if (!says) continue
+    if (!s.endsWith('?')) return false
+    asked = true
+  }
+  return asked
+}
+
+/**
+ * A passage that only asks about the query's words has its BM25 score multiplied by this. On the memory evaluation's
+ * long histories at 150 tokens: 49.1 % of the answers held without it, 49.8 % with 0.5, 49.7 % with 0.25.
+ */
+export const ASKED_WEIGHT = 0.5
 
 /** A fact this relevant to the query (in [0, 1]) goes before the passages; the others after them. */
 export const STRONG_FACT = 0.5
@@ -245,6 +318,8 @@ export interface ComposeInput {
   passages?: ContextPassage[]
   /** How the passages are dated (default: by day). */
   passageDates?: PassageDates
+  /** The query: a passage long for the budget is quoted by its sentences that say its words (focused, focusMinWords). */
+  query?: string
   maxTokens: number
   count: Counter
 }
@@ -351,11 +426,12 @@ export function composeContext(input: ComposeInput): ComposedContext {
   let estimate = headerTokens
   let datedChars = DATED_CHARS_PER_CONTEXT
   let skipped = 0
+  const focus = input.query ? { stems: stems(input.query), minWords: focusMinWords(maxTokens) } : undefined
   for (const it of candidates) {
     if (it.line) {
       const dated = it.line.text.length <= datedChars
       if (dated) datedChars -= it.line.text.length
-      it.text = passageLine(it.line, dated)
+      it.text = passageLine(it.line, dated, focus)
       it.line = undefined
     }
     // "\n" + the line, plus the section's title line the first time the section appears.

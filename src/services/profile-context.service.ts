@@ -128,7 +128,7 @@ export class ProfileContextService {
         ...source,
         summary: include === 'passages' ? null : record.summary,
         ...(relevance ? { relevance } : {}),
-        ...(passages ? { passages, passageDates: passageDatesFor(query) } : {}),
+        ...(passages ? { passages, passageDates: passageDatesFor(query), ...(query ? { query } : {}) } : {}),
         ...(include === 'passages' ? { factsOff: true } : {}),
         maxTokens: p.max_tokens,
       },
@@ -187,7 +187,7 @@ export class ProfileContextService {
     const key = (r: { submission_id: string; position: number }) => `${r.submission_id}:${r.position}`
     const fused = new Map<string, { row: PassageRow; score: number }>()
     if (lexical.length) {
-      const bm25 = await this.cpu.rankPassages({ query, texts: lexical.map(passageRankText), total: scanned }, { signal })
+      const bm25 = await this.cpu.rankPassages({ query, texts: lexical.map(passageRankText), said: lexical.map((r) => r.text), total: scanned }, { signal })
       const order = lexical.map((r, i) => ({ r, s: bm25[i]! })).filter((x) => x.s > 0)
       order.sort((a, b) => b.s - a.s || b.r.occurred_at.localeCompare(a.r.occurred_at))
       order.forEach((x, rank) => fused.set(key(x.r), { row: x.r, score: 1 / (RRF_K + rank + 1) }))

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { withDates } from '../../src/ai/relative-dates.js'
-import { composeContext, DATED_CHARS_PER_CONTEXT, passageDatesFor, passageLine, passageRankText, tokenCounter } from '../../src/ai/profile-context.js'
+import { ASKED_WEIGHT, composeContext, DATED_CHARS_PER_CONTEXT, focused, onlyAsks, passageDatesFor, passageLine, passageRankText, stems, tokenCounter } from '../../src/ai/profile-context.js'
+import { rankPassages } from '../../src/services/cpu/cpu-tasks.js'
 
 const SAID = '2023-05-08T13:56:00.000Z' // a Monday
 
@@ -130,5 +131,53 @@ describe('context passages: dates by day or by month, ranking text, and the fill
     expect(passageRankText({ prompt: 'Do you like jazz?', text: 'Yes, a lot.' })).toBe('Do you like jazz?\nYes, a lot.')
     expect(passageRankText({ prompt: 'How was your weekend?', text: 'We went hiking near Porto with my brother.' })).toBe('We went hiking near Porto with my brother.')
     expect(passageRankText({ prompt: null, text: 'Yes.' })).toBe('Yes.')
+  })
+})
+
+describe('context passages: a long passage quoted by the sentences that say the query', () => {
+  const said = 'We moved here in the spring and the house still needs work. My son is thirteen now. He just started junior high and he loves it. The garden is full of weeds and the fence is falling apart.'
+
+  it('keeps the sentences that say a word of the query, each with the sentence after it, the rest marked with "…"', () => {
+    expect(focused(said, stems('son'), 20)).toBe('… My son is thirteen now. He just started junior high and he loves it. …')
+    expect(focused(said, stems('garden'), 20)).toBe('… The garden is full of weeds and the fence is falling apart.')
+    expect(focused(said, stems('house garden'), 20)).toBe(
+      'We moved here in the spring and the house still needs work. My son is thirteen now. … The garden is full of weeds and the fence is falling apart.',
+    )
+  })
+
+  it('quotes whole what is short, a single sentence, and a passage that says none of the query (found by meaning)', () => {
+    expect(focused(said, stems('son'), 60)).toBe(said)
+    expect(focused('I have a son and he is thirteen and he just started junior high school in the town where we live now', stems('son'), 10)).toBe(
+      'I have a son and he is thirteen and he just started junior high school in the town where we live now',
+    )
+    expect(focused(said, stems('piano'), 20)).toBe(said)
+  })
+
+  it('focuses only when a passage is long for the budget: at 150 tokens beyond 20 words, at 500 beyond 62', async () => {
+    const count = await tokenCounter()
+    const at = '2023-05-02T10:00:00Z'
+    const small = composeContext({ header: 'About Ana:', facts: [], passages: [{ text: said, prompt: null, at }], query: 'son', maxTokens: 150, count })
+    expect(small.text).toContain('- … My son is thirteen now. He just started junior high and he loves it. …')
+    const large = composeContext({ header: 'About Ana:', facts: [], passages: [{ text: said, prompt: null, at }], query: 'son', maxTokens: 500, count })
+    expect(large.text).toContain(`- ${said}`)
+  })
+})
+
+describe('context passages: one that only asks about the query ranks lower', () => {
+  it('tells asking from saying, sentence by sentence', () => {
+    const dog = stems('dog')
+    expect(onlyAsks('How are the dogs and cat? I hope they have been behaving.', dog)).toBe(true)
+    expect(onlyAsks('Do you have a dog? I have a dog named Charlie.', dog)).toBe(false)
+    expect(onlyAsks('We have four dogs and two cats.', dog)).toBe(false)
+    expect(onlyAsks('How are you?', dog)).toBe(false)
+  })
+
+  it('halves the BM25 score of such a passage (ASKED_WEIGHT), so what the person says of it comes first', () => {
+    const texts = ['How is your dog doing these days?', 'My dog Charlie loves car rides.']
+    const plain = rankPassages({ query: 'dog', texts, total: 2 })
+    const weighed = rankPassages({ query: 'dog', texts, said: texts, total: 2 })
+    expect(weighed[0]).toBeCloseTo(plain[0]! * ASKED_WEIGHT)
+    expect(weighed[1]).toBe(plain[1])
+    expect(weighed[1]!).toBeGreaterThan(weighed[0]!)
   })
 })

@@ -3,7 +3,7 @@
 // so they run the same in a thread or inline.
 import { contentLines, profileText } from '../../ai/profile-text.js'
 import { Bm25 } from '../../domain/bm25.js'
-import { type ComposedContext, type ContextPassage, type PassageDates, composeContext, contextFacts, contextHeader, lexicalScore, stems, tokenCounter } from '../../ai/profile-context.js'
+import { type ComposedContext, type ContextPassage, type PassageDates, composeContext, contextFacts, contextHeader, ASKED_WEIGHT, lexicalScore, onlyAsks, stems, tokenCounter } from '../../ai/profile-context.js'
 import { forgetValue, restoreSnapshot, type ForgetTarget } from '../../domain/forget.js'
 import { contentLexemes, profileLexemes } from '../../domain/lexical.js'
 import { keyMemo } from '../../domain/merge-rules.js'
@@ -167,13 +167,22 @@ export interface PassageRankTask {
   query: string
   /** The candidate passages' words (the question they answer, then their text). */
   texts: string[]
+  /** What the person said in each (its text alone): one that only asks about the query ranks lower (onlyAsks). */
+  said?: string[]
   /** How many passages the profile has: the collection BM25's word rarity is measured on. */
   total: number
 }
 
 /** BM25 scores of candidate passages for a query (README "Evidence passages"). */
 export function rankPassages(t: Omit<PassageRankTask, 'kind'>): Float64Array {
-  return Float64Array.from(new Bm25(t.texts, 1.2, 0.75, { total: t.total }).scores(t.query))
+  const scores = Float64Array.from(new Bm25(t.texts, 1.2, 0.75, { total: t.total }).scores(t.query))
+  if (t.said) {
+    const focus = stems(t.query)
+    t.said.forEach((text, i) => {
+      if (scores[i]! > 0 && onlyAsks(text, focus)) scores[i]! *= ASKED_WEIGHT
+    })
+  }
+  return scores
 }
 
 export interface ContextComposeTask extends ContextSource {
@@ -182,6 +191,8 @@ export interface ContextComposeTask extends ContextSource {
   passages?: ContextPassage[]
   /** How the passages are dated (default: by day). */
   passageDates?: PassageDates
+  /** The query (passages are quoted by the sentences that say its words). */
+  query?: string
   summary: string | null
   /** Relevance of each fact to the query (as rankContext counts them); absent without a query. */
   relevance?: Float64Array
@@ -201,6 +212,7 @@ export async function composeTask(t: Omit<ContextComposeTask, 'kind'>): Promise<
     relevance: t.factsOff ? undefined : relevance,
     ...(t.passages ? { passages: t.passages } : {}),
     ...(t.passageDates ? { passageDates: t.passageDates } : {}),
+    ...(t.query ? { query: t.query } : {}),
     maxTokens: t.maxTokens,
     count: await tokenCounter(),
   })
