@@ -1,4 +1,4 @@
-import type { EntityManager, Repository } from 'typeorm'
+import type { EntityManager, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm'
 import type { AccountEntity, InviteEntity, LoginFailureEntity, SessionEntity } from './account.entity.js'
 import type { AppSchemaEntity } from './app-schema.entity.js'
 import type { PassageEntity } from './passage.entity.js'
@@ -35,4 +35,10 @@ export interface Tables {
  */
 export function table<T extends keyof Tables>(m: EntityManager, name: T): Repository<Tables[T]> {
   return m.getRepository<Tables[T]>(name)
+}
+
+/** Selects columns of the query's entity (as `alias`) under their own names, for getRawMany/getRawOne: rows shaped as the entity. */
+export function columns<T extends ObjectLiteral>(q: SelectQueryBuilder<T>, alias: string, names: readonly (keyof T & string)[]): SelectQueryBuilder<T> {
+  names.forEach((c, i) => (i === 0 ? q.select(`${alias}.${c}`, c) : q.addSelect(`${alias}.${c}`, c)))
+  return q
 }
