@@ -61,7 +61,7 @@ export class AppSchemaRepository {
   /** The app's stored versions, newest first (at most `limit`). */
   async versions(m: EntityManager, tenantId: string, appId: string, limit: number): Promise<AppSchemaVersion[]> {
     const rows = await table(m, 'app_schemas').find({
-      select: { app_id: true, version: true, schema: true, created_at: true },
+      select: { tenant_id: true, app_id: true, version: true, schema: true, created_at: true },
       where: { tenant_id: tenantId, app_id: appId },
       order: { version: 'DESC' },
       take: limit,
