@@ -31,15 +31,16 @@ export class ProfileEntity {
   @Column({ type: 'text', default: 'processing' })
   status!: 'processing' | 'ready'
 
+  /** As stored: a row written before a part of the content existed lacks it (toRecord fills the defaults). */
   @Column({ type: 'jsonb', default: {} })
-  content!: ProfileContent
+  content!: Partial<ProfileContent>
 
   @Column({ type: 'jsonb', default: {} })
   field_timestamps!: Record<string, string>
 
-  /** What the merge keeps for itself (never shown). */
+  /** What the merge keeps for itself (never shown); as stored, possibly without parts added since. */
   @Column({ type: 'jsonb', default: {} })
-  internals!: ProfileInternals
+  internals!: Partial<ProfileInternals>
 
   @Column({ type: 'text', nullable: true })
   summary!: string | null
