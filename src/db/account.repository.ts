@@ -1,25 +1,16 @@
-import type { EntityManager } from 'typeorm'
+import type { EntityManager, SelectQueryBuilder } from 'typeorm'
+import type { AccountEntity, SessionEntity } from './entities/account.entity.js'
+import type { TenantEntity } from './entities/tenant.entity.js'
+import { table } from './entities/tables.js'
 
 /** An account with its tenant's name. */
-export interface AccountRow {
-  id: string
-  email: string
-  tenant_id: string
-  tenant_name: string
-  created_at: Date | string
-}
+export type AccountRow = Pick<AccountEntity, 'id' | 'email' | 'tenant_id' | 'created_at'> & { tenant_name: TenantEntity['name'] }
 
 /** A live session: its account, and the CSRF token and end stored with it. */
-export interface SessionRow extends AccountRow {
-  csrf_token: string
-  expires_at: Date | string
-}
+export type SessionRow = AccountRow & Pick<SessionEntity, 'csrf_token' | 'expires_at'>
 
 /** What signing in checks a password against. */
-export interface CredentialsRow {
-  id: string
-  password_hash: string
-}
+export type CredentialsRow = Pick<AccountEntity, 'id' | 'password_hash'>
 
 /** Failed sign-ins within the window, per e-mail address and per client address, and the seconds until the oldest of each leaves it. */
 export interface LoginFailureCounts {
@@ -29,101 +20,130 @@ export interface LoginFailureCounts {
   ip_wait: number | null
 }
 
-/** The columns of an AccountRow, from `accounts a JOIN tenants t`. */
-const ACCOUNT_COLUMNS = 'a.id, a.email, a.tenant_id, t.name AS tenant_name, a.created_at'
+/** The columns of an AccountRow, from accounts `a` joined to tenants `t`. */
+function accountColumns<T extends object>(q: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
+  return q.select('a.id', 'id').addSelect('a.email', 'email').addSelect('a.tenant_id', 'tenant_id').addSelect('t.name', 'tenant_name').addSelect('a.created_at', 'created_at')
+}
 
 /**
- * Dashboard accounts, their sessions, invites and failed sign-ins: the SQL of the aggregate. Each method runs on the
- * manager it is given. Tokens and invite codes arrive as their SHA-256 digests: only those are stored.
+ * Dashboard accounts, their sessions, invites and failed sign-ins, through TypeORM's repositories and query builder.
+ * Each method runs on the manager it is given. Tokens and invite codes arrive as their SHA-256 digests: only those are
+ * stored. The login rate limit's counts stay SQL (aggregates with FILTER: the builder would only wrap the same text).
  */
 export class AccountRepository {
   /** False when an account has that e-mail address already. */
   async insertAccount(m: EntityManager, a: { id: string; email: string; passwordHash: string; tenantId: string }): Promise<boolean> {
-    const inserted = await m.query(
-      `INSERT INTO accounts (id, email, password_hash, tenant_id) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING id`,
-      [a.id, a.email, a.passwordHash, a.tenantId],
-    )
-    return inserted.length > 0
+    const r = await table(m, 'accounts')
+      .createQueryBuilder()
+      .insert()
+      .values({ id: a.id, email: a.email, password_hash: a.passwordHash, tenant_id: a.tenantId })
+      .orIgnore()
+      .returning(['id'])
+      .execute()
+    return (r.raw as unknown[]).length > 0
   }
 
   async account(m: EntityManager, id: string): Promise<AccountRow | null> {
-    const rows = await m.query(`SELECT ${ACCOUNT_COLUMNS} FROM accounts a JOIN tenants t ON t.id = a.tenant_id WHERE a.id = $1`, [id])
-    return rows[0] ?? null
+    const row = await accountColumns(table(m, 'accounts').createQueryBuilder('a'))
+      .innerJoin('tenants', 't', 't.id = a.tenant_id')
+      .where('a.id = :id', { id })
+      .getRawOne<AccountRow>()
+    return row ?? null
   }
 
   async accounts(m: EntityManager): Promise<AccountRow[]> {
-    return m.query(`SELECT ${ACCOUNT_COLUMNS} FROM accounts a JOIN tenants t ON t.id = a.tenant_id ORDER BY a.created_at, a.email`)
+    return accountColumns(table(m, 'accounts').createQueryBuilder('a'))
+      .innerJoin('tenants', 't', 't.id = a.tenant_id')
+      .orderBy('a.created_at')
+      .addOrderBy('a.email')
+      .getRawMany<AccountRow>()
   }
 
   /** The account of an e-mail address given in lower case, or null. */
   async credentials(m: EntityManager, lowerEmail: string): Promise<CredentialsRow | null> {
-    const rows = await m.query(`SELECT id, password_hash FROM accounts WHERE lower(email) = $1`, [lowerEmail])
-    return rows[0] ?? null
+    const row = await table(m, 'accounts')
+      .createQueryBuilder('a')
+      .select('a.id', 'id')
+      .addSelect('a.password_hash', 'password_hash')
+      .where('lower(a.email) = :lowerEmail', { lowerEmail })
+      .getRawOne<CredentialsRow>()
+    return row ?? null
   }
 
   async passwordHash(m: EntityManager, accountId: string): Promise<string | null> {
-    const rows = await m.query(`SELECT password_hash FROM accounts WHERE id = $1`, [accountId])
-    return rows[0]?.password_hash ?? null
+    return (await table(m, 'accounts').findOne({ select: { password_hash: true }, where: { id: accountId } }))?.password_hash ?? null
   }
 
   /** The id of the account of that e-mail address (any case), locked until the transaction ends; null when none. */
   async lockAccountByEmail(m: EntityManager, email: string): Promise<string | null> {
-    const rows = await m.query(`SELECT id FROM accounts WHERE lower(email) = lower($1) FOR UPDATE`, [email])
-    return rows[0]?.id ?? null
+    const row = await table(m, 'accounts')
+      .createQueryBuilder('a')
+      .select('a.id', 'id')
+      .where('lower(a.email) = lower(:email)', { email })
+      .setLock('pessimistic_write')
+      .getRawOne<Pick<AccountEntity, 'id'>>()
+    return row?.id ?? null
   }
 
   async setPassword(m: EntityManager, accountId: string, passwordHash: string): Promise<void> {
-    await m.query(`UPDATE accounts SET password_hash = $2, password_changed_at = now() WHERE id = $1`, [accountId, passwordHash])
+    await table(m, 'accounts').update({ id: accountId }, { password_hash: passwordHash, password_changed_at: () => 'now()' })
   }
 
   // ---- sessions ----
 
   /** A new session lasting `hours`; when it ends. */
-  async insertSession(m: EntityManager, s: { tokenHash: Buffer; accountId: string; csrfToken: string; hours: number }): Promise<Date | string> {
-    const [row] = await m.query(
-      `INSERT INTO sessions (token_hash, account_id, csrf_token, expires_at) VALUES ($1, $2, $3, now() + make_interval(hours => $4)) RETURNING expires_at`,
-      [s.tokenHash, s.accountId, s.csrfToken, s.hours],
-    )
-    return row.expires_at
+  async insertSession(m: EntityManager, s: { tokenHash: Buffer; accountId: string; csrfToken: string; hours: number }): Promise<Date> {
+    const r = await table(m, 'sessions')
+      .createQueryBuilder()
+      .insert()
+      .values({ token_hash: s.tokenHash, account_id: s.accountId, csrf_token: s.csrfToken, expires_at: () => 'now() + make_interval(hours => :hours)' })
+      .setParameter('hours', s.hours)
+      .returning(['expires_at'])
+      .execute()
+    return (r.raw as Pick<SessionEntity, 'expires_at'>[])[0]!.expires_at
   }
 
   /** The live session of that token digest, or null (unknown, expired, or its account deleted). */
   async liveSession(m: EntityManager, tokenHash: Buffer): Promise<SessionRow | null> {
-    const rows = await m.query(
-      `SELECT ${ACCOUNT_COLUMNS}, s.csrf_token, s.expires_at
-         FROM sessions s JOIN accounts a ON a.id = s.account_id JOIN tenants t ON t.id = a.tenant_id
-        WHERE s.token_hash = $1 AND s.expires_at > now()`,
-      [tokenHash],
-    )
-    return rows[0] ?? null
+    const row = await accountColumns(table(m, 'sessions').createQueryBuilder('s'))
+      .addSelect('s.csrf_token', 'csrf_token')
+      .addSelect('s.expires_at', 'expires_at')
+      .innerJoin('accounts', 'a', 'a.id = s.account_id')
+      .innerJoin('tenants', 't', 't.id = a.tenant_id')
+      .where('s.token_hash = :tokenHash AND s.expires_at > now()', { tokenHash })
+      .getRawOne<SessionRow>()
+    return row ?? null
   }
 
   async deleteSession(m: EntityManager, tokenHash: Buffer): Promise<void> {
-    await m.query(`DELETE FROM sessions WHERE token_hash = $1`, [tokenHash])
+    await table(m, 'sessions').delete({ token_hash: tokenHash })
   }
 
   async deleteExpiredSessions(m: EntityManager, accountId: string): Promise<void> {
-    await m.query(`DELETE FROM sessions WHERE account_id = $1 AND expires_at < now()`, [accountId])
+    await table(m, 'sessions').createQueryBuilder().delete().where('account_id = :accountId AND expires_at < now()', { accountId }).execute()
   }
 
   /** Ends every session of the account but the one of `keepTokenHash`. */
   async deleteOtherSessions(m: EntityManager, accountId: string, keepTokenHash: Buffer): Promise<void> {
-    await m.query(`DELETE FROM sessions WHERE account_id = $1 AND token_hash <> $2`, [accountId, keepTokenHash])
+    await table(m, 'sessions').createQueryBuilder().delete().where('account_id = :accountId AND token_hash <> :keepTokenHash', { accountId, keepTokenHash }).execute()
   }
 
   async deleteSessions(m: EntityManager, accountId: string): Promise<void> {
-    await m.query(`DELETE FROM sessions WHERE account_id = $1`, [accountId])
+    await table(m, 'sessions').delete({ account_id: accountId })
   }
 
   // ---- invites ----
 
   /** A new invite for `uses` sign-ups into the tenant (or new tenants when null), for `seconds`; when it expires. */
-  async insertInvite(m: EntityManager, i: { codeHash: Buffer; tenantId: string | null; uses: number; seconds: number }): Promise<Date | string> {
-    const [row] = await m.query(
-      `INSERT INTO invites (code_hash, tenant_id, uses_left, expires_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4)) RETURNING expires_at`,
-      [i.codeHash, i.tenantId, i.uses, i.seconds],
-    )
-    return row.expires_at
+  async insertInvite(m: EntityManager, i: { codeHash: Buffer; tenantId: string | null; uses: number; seconds: number }): Promise<Date> {
+    const r = await table(m, 'invites')
+      .createQueryBuilder()
+      .insert()
+      .values({ code_hash: i.codeHash, tenant_id: i.tenantId, uses_left: i.uses, expires_at: () => 'now() + make_interval(secs => :seconds)' })
+      .setParameter('seconds', i.seconds)
+      .returning(['expires_at'])
+      .execute()
+    return (r.raw as { expires_at: Date }[])[0]!.expires_at
   }
 
   /**
@@ -131,35 +151,36 @@ export class AccountRepository {
    * null when there is no such invite (unknown, used up or expired).
    */
   async useInvite(m: EntityManager, codeHash: Buffer): Promise<{ tenant_id: string | null } | null> {
-    // TypeORM answers an UPDATE with [rows, affected].
-    const [rows]: [{ tenant_id: string | null }[], number] = await m.query(
-      `UPDATE invites SET uses_left = uses_left - 1
-        WHERE code_hash = $1 AND uses_left > 0 AND expires_at > now() RETURNING tenant_id`,
-      [codeHash],
-    )
-    return rows[0] ?? null
+    const r = await table(m, 'invites')
+      .createQueryBuilder()
+      .update()
+      .set({ uses_left: () => 'uses_left - 1' })
+      .where('code_hash = :codeHash AND uses_left > 0 AND expires_at > now()', { codeHash })
+      .returning(['tenant_id'])
+      .execute()
+    return (r.raw as { tenant_id: string | null }[])[0] ?? null
   }
 
   // ---- failed sign-ins ----
 
   async loginFailures(m: EntityManager, email: string, ip: string, windowMinutes: number): Promise<LoginFailureCounts> {
-    const [counts] = await m.query(
+    const [counts]: LoginFailureCounts[] = await m.query(
       `SELECT count(*) FILTER (WHERE email = $1)::int AS by_email, count(*) FILTER (WHERE ip = $2)::int AS by_ip,
               extract(epoch FROM (min(at) FILTER (WHERE email = $1) + make_interval(mins => $3) - now()))::float AS email_wait,
               extract(epoch FROM (min(at) FILTER (WHERE ip = $2) + make_interval(mins => $3) - now()))::float AS ip_wait
          FROM login_failures WHERE at > now() - make_interval(mins => $3) AND (email = $1 OR ip = $2)`,
       [email, ip, windowMinutes],
     )
-    return counts
+    return counts!
   }
 
   /** Records a failed sign-in, first forgetting those older than the window. */
   async recordLoginFailure(m: EntityManager, email: string, ip: string, windowMinutes: number): Promise<void> {
-    await m.query(`DELETE FROM login_failures WHERE at < now() - make_interval(mins => $1)`, [windowMinutes])
-    await m.query(`INSERT INTO login_failures (email, ip) VALUES ($1, $2)`, [email, ip])
+    await table(m, 'login_failures').createQueryBuilder().delete().where('at < now() - make_interval(mins => :windowMinutes)', { windowMinutes }).execute()
+    await table(m, 'login_failures').createQueryBuilder().insert().values({ email, ip }).updateEntity(false).execute()
   }
 
   async clearLoginFailures(m: EntityManager, email: string): Promise<void> {
-    await m.query(`DELETE FROM login_failures WHERE email = $1`, [email])
+    await table(m, 'login_failures').delete({ email })
   }
 }

@@ -2,45 +2,41 @@ import type { EntityManager } from 'typeorm'
 import { pruneHistory, type HistoryBounds } from './profile.repository.js'
 import type { AppSchemaVersion, CustomSchema } from '../domain/custom-schema.js'
 import { isoTime } from '../domain/time.js'
+import type { AppSchemaEntity } from './entities/app-schema.entity.js'
+import type { ProfileEntity } from './entities/profile.entity.js'
+import { columns, table } from './entities/tables.js'
 
-interface Row {
-  app_id: string
-  version: number
-  schema: CustomSchema
-  created_at: Date | string
-}
+type Row = Pick<AppSchemaEntity, 'app_id' | 'version' | 'schema' | 'created_at'>
+const ROW_COLUMNS = ['app_id', 'version', 'schema', 'created_at'] as const
 
 const toVersion = (r: Row): AppSchemaVersion => ({ appId: r.app_id, version: Number(r.version), schema: r.schema, createdAt: isoTime(r.created_at) })
 
 /** A profile holding values of dropped custom fields, locked for the rewrite. */
-export interface ProfileCustomRow {
-  profile_id: string
-  content: Record<string, unknown>
-  history_seq: number
-}
+export type ProfileCustomRow = Pick<ProfileEntity, 'profile_id' | 'content' | 'history_seq'>
 
-/** Apps' custom profile schemas, the newest versions kept (pruneVersions); the app row points at the current one. */
+/**
+ * Apps' custom profile schemas, the newest versions kept (pruneVersions); the app row points at the current one. The
+ * settings go through TypeORM; the worker batch's lookup (unnest), the prune and the rewrite of profiles stay SQL.
+ */
 export class AppSchemaRepository {
   /** The app's current schema, or null when it has none. */
   async current(m: EntityManager, tenantId: string, appId: string): Promise<AppSchemaVersion | null> {
-    const rows: Row[] = await m.query(
-      `SELECT s.app_id, s.version, s.schema, s.created_at FROM apps a
-         JOIN app_schemas s ON s.tenant_id = a.tenant_id AND s.app_id = a.id AND s.version = a.schema_version
-        WHERE a.tenant_id = $1 AND a.id = $2`,
-      [tenantId, appId],
-    )
-    return rows[0] ? toVersion(rows[0]) : null
+    const row = await columns(table(m, 'app_schemas').createQueryBuilder('s'), 's', ROW_COLUMNS)
+      .innerJoin('apps', 'a', 's.tenant_id = a.tenant_id AND s.app_id = a.id AND s.version = a.schema_version')
+      .where('a.tenant_id = :tenantId AND a.id = :appId', { tenantId, appId })
+      .getRawOne<Row>()
+    return row ? toVersion(row) : null
   }
 
   async appExists(m: EntityManager, tenantId: string, appId: string): Promise<boolean> {
-    return (await m.query(`SELECT 1 FROM apps WHERE tenant_id = $1 AND id = $2`, [tenantId, appId])).length > 0
+    return table(m, 'apps').existsBy({ tenant_id: tenantId, id: appId })
   }
 
   /** Current schemas of several apps of possibly several tenants (the worker's batch), keyed `tenant\0app`. */
   async currentOf(m: EntityManager, apps: { tenantId: string; appId: string }[]): Promise<Map<string, AppSchemaVersion>> {
     const out = new Map<string, AppSchemaVersion>()
     if (!apps.length) return out
-    const rows: (Row & { tenant_id: string })[] = await m.query(
+    const rows: (Row & Pick<AppSchemaEntity, 'tenant_id'>)[] = await m.query(
       `SELECT a.tenant_id, s.app_id, s.version, s.schema, s.created_at
          FROM unnest($1::text[], $2::text[]) AS x(tenant_id, app_id)
          JOIN apps a ON a.tenant_id = x.tenant_id AND a.id = x.app_id
@@ -53,37 +49,42 @@ export class AppSchemaRepository {
 
   /** Current schemas of the tenant's apps other than `appId` (fields they still declare are not dropped). */
   async othersOf(m: EntityManager, tenantId: string, appId: string): Promise<CustomSchema[]> {
-    const rows: { schema: CustomSchema }[] = await m.query(
-      `SELECT s.schema FROM apps a JOIN app_schemas s ON s.tenant_id = a.tenant_id AND s.app_id = a.id AND s.version = a.schema_version
-        WHERE a.tenant_id = $1 AND a.id <> $2`,
-      [tenantId, appId],
-    )
+    const rows = await table(m, 'app_schemas')
+      .createQueryBuilder('s')
+      .select('s.schema', 'schema')
+      .innerJoin('apps', 'a', 's.tenant_id = a.tenant_id AND s.app_id = a.id AND s.version = a.schema_version')
+      .where('a.tenant_id = :tenantId AND a.id <> :appId', { tenantId, appId })
+      .getRawMany<Pick<AppSchemaEntity, 'schema'>>()
     return rows.map((r) => r.schema)
   }
 
   /** The app's stored versions, newest first (at most `limit`). */
   async versions(m: EntityManager, tenantId: string, appId: string, limit: number): Promise<AppSchemaVersion[]> {
-    const rows: Row[] = await m.query(
-      `SELECT app_id, version, schema, created_at FROM app_schemas WHERE tenant_id = $1 AND app_id = $2 ORDER BY version DESC LIMIT $3`,
-      [tenantId, appId, limit],
-    )
+    const rows = await table(m, 'app_schemas').find({
+      select: { tenant_id: true, app_id: true, version: true, schema: true, created_at: true },
+      where: { tenant_id: tenantId, app_id: appId },
+      order: { version: 'DESC' },
+      take: limit,
+    })
     return rows.map(toVersion)
   }
 
   /** Locks the app row (so two schema changes of one app are serialized) and returns its current version number (0: none). */
   async lockApp(m: EntityManager, tenantId: string, appId: string): Promise<number | null> {
-    const rows = await m.query(`SELECT schema_version FROM apps WHERE tenant_id = $1 AND id = $2 FOR UPDATE`, [tenantId, appId])
-    return rows[0] ? Number(rows[0].schema_version ?? 0) : null
+    const app = await table(m, 'apps').findOne({ select: { tenant_id: true, id: true, schema_version: true }, where: { tenant_id: tenantId, id: appId }, lock: { mode: 'pessimistic_write' } })
+    return app ? Number(app.schema_version ?? 0) : null
   }
 
   /** Stores a new version and makes it current. */
   async insert(m: EntityManager, tenantId: string, appId: string, version: number, schema: CustomSchema): Promise<AppSchemaVersion> {
-    const rows: Row[] = await m.query(
-      `INSERT INTO app_schemas (tenant_id, app_id, version, schema) VALUES ($1, $2, $3, $4::jsonb) RETURNING app_id, version, schema, created_at`,
-      [tenantId, appId, version, JSON.stringify(schema)],
-    )
-    await m.query(`UPDATE apps SET schema_version = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, appId, version])
-    return toVersion(rows[0]!)
+    const r = await table(m, 'app_schemas')
+      .createQueryBuilder()
+      .insert()
+      .values({ tenant_id: tenantId, app_id: appId, version, schema })
+      .returning([...ROW_COLUMNS])
+      .execute()
+    await table(m, 'apps').update({ tenant_id: tenantId, id: appId }, { schema_version: version })
+    return toVersion((r.raw as Row[])[0]!)
   }
 
   /** Deletes the app's versions older than its newest `keep` (at least 1); the current version is never deleted. */
@@ -100,14 +101,14 @@ export class AppSchemaRepository {
   /** The tenant's profiles holding a value of any of the fields (`section.field`), locked. */
   async profilesHolding(m: EntityManager, tenantId: string, paths: string[]): Promise<ProfileCustomRow[]> {
     if (!paths.length) return []
-    const rows = await m.query(
+    const rows: ProfileCustomRow[] = await m.query(
       `SELECT p.profile_id, p.content, p.history_seq FROM profiles p
         WHERE p.tenant_id = $1
           AND EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS x(s, f) WHERE p.content -> 'custom' -> x.s ? x.f)
         ORDER BY p.profile_id FOR UPDATE`,
       [tenantId, paths.map((p) => p.split('.')[0]), paths.map((p) => p.split('.')[1])],
     )
-    return rows.map((r: ProfileCustomRow) => ({ ...r, history_seq: Number(r.history_seq) }))
+    return rows.map((r) => ({ ...r, history_seq: Number(r.history_seq) }))
   }
 
   /** Rewrites profiles' content after dropped fields were taken out, with one history entry each (input_type 'schema'). */

@@ -46,7 +46,7 @@ export interface Database {
 export async function openDatabase(config: Config, opts: { poolSize?: number; serveEmbedded?: boolean; listen?: string[] } = {}): Promise<Database> {
   // TypeORM's modules (0.3-0.4 s to load here) load while PGlite starts, whose WebAssembly compiles off the main thread:
   // a CLI command on the embedded database ends about a second sooner on this machine.
-  const typeorm = import('typeorm')
+  const typeorm = Promise.all([import('typeorm'), import('./entities/index.js')])
   typeorm.catch(() => undefined) // awaited below; not an unhandled rejection if the embedded start fails first
   let embedded: EmbeddedPostgres | undefined
   let url = config.databaseUrl
@@ -60,15 +60,13 @@ export async function openDatabase(config: Config, opts: { poolSize?: number; se
   }
   let dataSource: DataSource
   try {
-    const { DataSource } = await typeorm
+    const [{ DataSource }, { ENTITIES }] = await typeorm
     dataSource = new DataSource({
-      type: 'postgres',
+      ...dataSourceOptions(ENTITIES),
       url,
-      migrations: MIGRATIONS,
-      migrationsTableName: 'profiler_migrations',
-      logging: false,
       extra: { max: opts.poolSize ?? POOL_SIZE, connectionTimeoutMillis: 10_000, options: sessionOptions(sessionSettings(config)) },
     })
+    allowColumnTypes(dataSource)
     await dataSource.initialize()
   } catch (e) {
     await embedded?.stop()
@@ -84,6 +82,31 @@ export async function openDatabase(config: Config, opts: { poolSize?: number; se
       await embedded?.stop()
     },
   }
+}
+
+/**
+ * What every data source of the service is: the entities (src/db/entities), the migrations, never `synchronize`, and no
+ * extension created by TypeORM at connection (the migrations create them, and migrate() says what is missing).
+ */
+export function dataSourceOptions(entities: Function[]) {
+  return {
+    type: 'postgres' as const,
+    entities,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'profiler_migrations',
+    synchronize: false,
+    installExtensions: false,
+    logging: false,
+  }
+}
+
+/** Column types of the migrations that TypeORM's postgres driver does not list: passages.language is a regconfig. */
+export const EXTRA_COLUMN_TYPES = ['regconfig']
+
+/** Lets the entities use EXTRA_COLUMN_TYPES; call it on a new data source, before initialize(). */
+export function allowColumnTypes(ds: DataSource): void {
+  const types = ds.driver.supportedDataTypes as string[]
+  for (const t of EXTRA_COLUMN_TYPES) if (!types.includes(t)) types.push(t)
 }
 
 /** Applies pending migrations; refuses a server without pgvector with a one-line, actionable error. */

@@ -1,8 +1,11 @@
 import type { EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
-import { INSTRUCTIONS_COLUMN, PROFILE_COLUMNS, toRecord, type ProfileRecord } from './profile.repository.js'
+import { INSTRUCTIONS_COLUMN, PROFILE_COLUMNS, toRecord, type ProfileRecord, type ProfileRow } from './profile.repository.js'
 import type { PassageDraft } from '../domain/passages.js'
-import type { InputType } from '../domain/profile.js'
+import type { PassageEntity } from './entities/passage.entity.js'
+import type { ProfileEntity } from './entities/profile.entity.js'
+import type { SubmissionEntity } from './entities/submission.entity.js'
+import type { AppEntity } from './entities/tenant.entity.js'
 
 /**
  * Which profiles a reindex (re)embeds: every one with content when `$1` (all), else those not embedded with model `$2`
@@ -25,7 +28,7 @@ export class EmbeddingRepository {
 
   /** How many profiles are to be (re)embedded for `model` (all of them with `all`). */
   async pendingCount(m: EntityManager, o: { all: boolean; model: string }): Promise<number> {
-    const [{ total }] = await m.query(`SELECT count(*)::int AS total FROM profiles WHERE ${PENDING}`, [o.all, o.model])
+    const [{ total }]: { total: number }[] = await m.query(`SELECT count(*)::int AS total FROM profiles WHERE ${PENDING}`, [o.all, o.model])
     return total
   }
 
@@ -34,12 +37,12 @@ export class EmbeddingRepository {
     m: EntityManager,
     o: { all: boolean; model: string; after: [string, string]; limit: number },
   ): Promise<(ProfileRecord & { instructions: string[] })[]> {
-    const rows = await m.query(
+    const rows: (ProfileRow & { summary_instructions: AppEntity['summary_instructions'] | null })[] = await m.query(
       `SELECT ${PROFILE_COLUMNS}, ${INSTRUCTIONS_COLUMN} FROM profiles WHERE ${PENDING} AND (tenant_id, profile_id) > ($3, $4)
           ORDER BY tenant_id, profile_id LIMIT $5`,
       [o.all, o.model, o.after[0], o.after[1], o.limit],
     )
-    return rows.map((r: any) => ({ ...toRecord(r), instructions: r.summary_instructions ?? [] }))
+    return rows.map((r) => ({ ...toRecord(r), instructions: r.summary_instructions ?? [] }))
   }
 
   /**
@@ -59,16 +62,13 @@ export class EmbeddingRepository {
 }
 
 /** A submission whose evidence passages a reindex rebuilds: applied, with its text, not structured, and without any. */
-export interface PasslessSubmission {
-  tenant_id: string
-  profile_id: string
-  id: string
-  input_type: InputType
+export type PasslessSubmission = Pick<SubmissionEntity, 'tenant_id' | 'profile_id' | 'id' | 'input_type'> & {
+  /** Its text (kept: PASSLESS). */
   data: string
-  /** Its event time: as given, else its acceptance time (as the worker dates its passages). */
+  /** Its event time: as given, else its acceptance time (as the worker dates its passages), in ISO 8601. */
   occurred_at: string
   /** The profile's language (ISO 639-1), which its passages are stemmed in. */
-  language: string | null
+  language: ProfileEntity['language']
 }
 
 /** Which passages a reindex (re)embeds: visible ones, all with `$1`, else those without a vector of model `$2`. */
@@ -84,29 +84,29 @@ const PASSLESS = `s.status = 'done' AND s.data IS NOT NULL AND s.input_type <> '
  */
 export class PassageIndexRepository {
   async passlessCount(m: EntityManager): Promise<number> {
-    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM submissions s WHERE ${PASSLESS}`)
+    const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM submissions s WHERE ${PASSLESS}`)
     return n
   }
 
   /** The next `limit` such submissions after the key `after` (tenant id, submission id), in key order. */
   async passlessBatch(m: EntityManager, o: { after: [string, string]; limit: number }): Promise<PasslessSubmission[]> {
-    const rows = await m.query(
+    const rows: (Omit<PasslessSubmission, 'occurred_at'> & { occurred_at: Date })[] = await m.query(
       `SELECT s.tenant_id, s.profile_id, s.id::text AS id, s.input_type, s.data, coalesce(s.occurred_at, s.created_at) AS occurred_at, pr.language
          FROM submissions s JOIN profiles pr ON pr.tenant_id = s.tenant_id AND pr.profile_id = s.profile_id
         WHERE ${PASSLESS} AND (s.tenant_id, s.id) > ($1, $2::uuid)
         ORDER BY s.tenant_id, s.id LIMIT $3`,
       [o.after[0], o.after[1], o.limit],
     )
-    return rows.map((r: any) => ({ ...r, occurred_at: new Date(r.occurred_at).toISOString(), language: r.language ?? null }))
+    return rows.map((r) => ({ ...r, occurred_at: new Date(r.occurred_at).toISOString(), language: r.language ?? null }))
   }
 
   /** How many passages each of the tenant's `profileIds` has (hidden ones too). */
   async counts(m: EntityManager, tenantId: string, profileIds: string[]): Promise<Map<string, number>> {
-    const rows = await m.query(`SELECT profile_id, count(*)::int AS n FROM passages WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) GROUP BY profile_id`, [
+    const rows: (Pick<PassageEntity, 'profile_id'> & { n: number })[] = await m.query(`SELECT profile_id, count(*)::int AS n FROM passages WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) GROUP BY profile_id`, [
       tenantId,
       profileIds,
     ])
-    return new Map(rows.map((r: any) => [r.profile_id, r.n]))
+    return new Map(rows.map((r) => [r.profile_id, r.n]))
   }
 
   /**
@@ -116,7 +116,7 @@ export class PassageIndexRepository {
    */
   async insertRebuilt(m: EntityManager, tenantId: string, submissionId: string, config: string, ps: PassageDraft[]): Promise<number> {
     if (!ps.length) return 0
-    const rows = await m.query(
+    const rows: unknown[] = await m.query(
       `INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language)
        SELECT s.tenant_id, s.profile_id, s.id, x.position, x.speaker, x.prompt, x.text, x.occurred_at,
               COALESCE((SELECT c.oid::regconfig FROM pg_ts_config c WHERE c.cfgname = $3 AND c.cfgnamespace = 'pg_catalog'::regnamespace), 'simple'::regconfig)
@@ -130,7 +130,7 @@ export class PassageIndexRepository {
   }
 
   async pendingCount(m: EntityManager, o: { all: boolean; model: string }): Promise<number> {
-    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM passages WHERE ${PASSAGE_PENDING}`, [o.all, o.model])
+    const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM passages WHERE ${PASSAGE_PENDING}`, [o.all, o.model])
     return n
   }
 
@@ -138,14 +138,14 @@ export class PassageIndexRepository {
   async pendingBatch(
     m: EntityManager,
     o: { all: boolean; model: string; after: [string, string, number]; limit: number },
-  ): Promise<{ tenant_id: string; submission_id: string; position: number; prompt: string | null; text: string }[]> {
-    const rows = await m.query(
+  ): Promise<Pick<PassageEntity, 'tenant_id' | 'submission_id' | 'position' | 'prompt' | 'text'>[]> {
+    const rows: Pick<PassageEntity, 'tenant_id' | 'submission_id' | 'position' | 'prompt' | 'text'>[] = await m.query(
       `SELECT tenant_id, submission_id::text AS submission_id, position, prompt, text FROM passages
         WHERE ${PASSAGE_PENDING} AND (tenant_id, submission_id, position) > ($3, $4::uuid, $5::int)
         ORDER BY tenant_id, submission_id, position LIMIT $6`,
       [o.all, o.model, o.after[0], o.after[1], o.after[2], o.limit],
     )
-    return rows.map((r: any) => ({ ...r, position: Number(r.position) }))
+    return rows.map((r) => ({ ...r, position: Number(r.position) }))
   }
 
   /** Stores passages' vectors and their model (a passage deleted meanwhile is not brought back). */

@@ -5,6 +5,11 @@ import { isOpenSql } from '../domain/submission.js'
 import { submissionView, type SubmissionRow } from './submission.repository.js'
 import { isoTimeOrNull as iso } from '../domain/time.js'
 import { capJsonDepth } from '../domain/deep-json.js'
+import type { PassageEntity } from './entities/passage.entity.js'
+import type { SubmissionEntity } from './entities/submission.entity.js'
+import type { ProfileEntity, ProfileHistoryEntity } from './entities/profile.entity.js'
+import type { TenantEntity } from './entities/tenant.entity.js'
+import { table } from './entities/tables.js'
 
 /** Where a passage is in an export: its profile, when it was said (UTC, to the microsecond), its submission, its position. */
 export type PassageExportKey = [profileId: string, occurredAt: string, submissionId: string, position: number]
@@ -19,26 +24,25 @@ export const UNFINISHED_ON_IMPORT = 'Not finished when exported; an import does 
  * upserts by key, so an import run twice leaves what one run leaves. Every statement filters by tenant_id.
  */
 export class ExportRepository {
-  async tenant(m: EntityManager, tenantId: string): Promise<{ id: string; name: string } | null> {
-    const rows = await m.query(`SELECT id, name FROM tenants WHERE id = $1`, [tenantId])
-    return rows[0] ?? null
+  async tenant(m: EntityManager, tenantId: string): Promise<Pick<TenantEntity, 'id' | 'name'> | null> {
+    return table(m, 'tenants').findOne({ select: { id: true, name: true }, where: { id: tenantId } })
   }
 
   async countProfiles(m: EntityManager, tenantId: string, profileId: string | null): Promise<number> {
-    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM profiles WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id = $2)`, [tenantId, profileId])
+    const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM profiles WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id = $2)`, [tenantId, profileId])
     return n
   }
 
   /** The next page of profiles after `after` (profile id order), as exported. */
   async profiles(m: EntityManager, tenantId: string, o: { after: string | null; profileId: string | null; limit: number }): Promise<ProfileExport[]> {
-    const rows = await m.query(
+    const rows: Pick<ProfileEntity, 'profile_id' | 'status' | 'created_at' | 'last_updated' | 'summary' | 'language' | 'content' | 'field_timestamps' | 'internals' | 'history_seq'>[] = await m.query(
       `SELECT profile_id, status, created_at, last_updated, summary, language, content, field_timestamps, internals, history_seq
          FROM profiles WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id > $2) AND ($3::text IS NULL OR profile_id = $3)
         ORDER BY profile_id LIMIT $4`,
       [tenantId, o.after, o.profileId, o.limit],
     )
     return rows.map(
-      (r: any): ProfileExport => ({
+      (r): ProfileExport => ({
         type: 'profile',
         profile_id: r.profile_id,
         status: r.status,
@@ -66,14 +70,14 @@ export class ExportRepository {
    * none, so a rollback reaches only entries written after the import.
    */
   async history(m: EntityManager, tenantId: string, ids: string[], after: [string, number] | null, limit: number): Promise<HistoryExport[]> {
-    const rows = await m.query(
+    const rows: Pick<ProfileHistoryEntity, 'profile_id' | 'seq' | 'extracted_on' | 'changes' | 'submission_ids' | 'input_type'>[] = await m.query(
       `SELECT profile_id, seq, extracted_on, changes, submission_ids, input_type FROM profile_history
         WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND ($3::text IS NULL OR (profile_id, seq) > ($3, $4::int))
         ORDER BY profile_id, seq LIMIT $5`,
       [tenantId, ids, after?.[0] ?? null, after?.[1] ?? 0, limit],
     )
     return rows.map(
-      (r: any): HistoryExport => ({
+      (r): HistoryExport => ({
         type: 'history',
         profile_id: r.profile_id,
         seq: Number(r.seq),
@@ -95,7 +99,7 @@ export class ExportRepository {
     after: [string, number] | null,
     o: { limit: number; text: boolean },
   ): Promise<SubmissionExport[]> {
-    const rows = await m.query(
+    const rows: (SubmissionRow & Pick<SubmissionEntity, 'app_id' | 'data'>)[] = await m.query(
       `SELECT profile_id, id, seq, app_id, input_type, status, attempts, error, created_at, occurred_at, started_at, finished_at, usage, prompt_version,
               CASE WHEN $6 THEN data END AS data
          FROM submissions
@@ -104,7 +108,7 @@ export class ExportRepository {
       [tenantId, ids, after?.[0] ?? null, after?.[1] ?? 0, o.limit, o.text],
     )
     return rows.map(
-      (r: SubmissionRow & { app_id: string | null; data: string | null }): SubmissionExport => ({
+      (r): SubmissionExport => ({
         type: 'submission',
         ...submissionView(r),
         app_id: r.app_id ?? null,
@@ -124,14 +128,14 @@ export class ExportRepository {
     const from = after
       ? ` AND (profile_id, occurred_at, submission_id, position) > ($${params.push(after[0])}::text, $${params.push(after[1])}::timestamptz, $${params.push(after[2])}::uuid, $${params.push(after[3])}::int)`
       : ` AND profile_id >= $${params.push(ids[0])}::text`
-    const rows = await m.query(
+    const rows: (Pick<PassageEntity, 'profile_id' | 'submission_id' | 'position' | 'speaker' | 'prompt' | 'text' | 'occurred_at' | 'language' | 'hidden_at' | 'hidden_by'> & { at_key: string })[] = await m.query(
       `SELECT profile_id, submission_id::text AS submission_id, position, speaker, prompt, text, occurred_at, language::text AS language, hidden_at, hidden_by,
               to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US"+00"') AS at_key
          FROM passages WHERE tenant_id = $1 AND profile_id = ANY($2::text[])${from}
         ORDER BY profile_id, occurred_at, submission_id, position LIMIT $3`,
       params,
     )
-    return rows.map((r: any) => ({
+    return rows.map((r) => ({
       type: 'passage' as const,
       profile_id: r.profile_id,
       submission_id: r.submission_id,
@@ -179,13 +183,13 @@ export class ExportRepository {
     // Profiles already past the import bound keep a history sequence above their last entry: read (and lock) them and
     // their last entry first, so that the upsert below needs no subquery on profile_history in its ON CONFLICT (a
     // sharded database, Citus, runs that clause on the tenant's node, where it cannot read another distributed table).
-    const past: { profile_id: string; last: number }[] = await m.query(
+    const past: (Pick<ProfileEntity, 'profile_id'> & { last: number })[] = await m.query(
       `SELECT p.profile_id, (SELECT COALESCE(max(h.seq), 0) FROM profile_history h WHERE h.tenant_id = $1 AND h.profile_id = p.profile_id) AS last
          FROM profiles p WHERE p.tenant_id = $1 AND p.profile_id = ANY($2::text[]) AND p.history_seq > $3 ORDER BY p.profile_id FOR UPDATE`,
       [tenantId, ps.map((p) => p.profile_id), IMPORT_BOUNDS.seq],
     )
     const lastOf = new Map(past.map((r) => [r.profile_id, Number(r.last)]))
-    const rows = await m.query(
+    const rows: Pick<ProfileEntity, 'profile_id' | 'version'>[] = await m.query(
       `INSERT INTO profiles (tenant_id, profile_id, status, content, field_timestamps, internals, summary, language, name, age, gender, location,
                              history_seq, created_at, last_updated, lexemes)
        SELECT $1::text, x.profile_id, 'ready', x.content::jsonb, x.field_timestamps::jsonb, x.internals::jsonb, x.summary, x.language, x.name,
@@ -223,7 +227,7 @@ export class ExportRepository {
         lexemes,
       ],
     )
-    return new Map(rows.map((r: any) => [r.profile_id, Number(r.version)]))
+    return new Map(rows.map((r) => [r.profile_id, Number(r.version)]))
   }
 
   /** History entries by key (profile, seq): the file's entry replaces the stored one of the same key. */
@@ -259,7 +263,7 @@ export class ExportRepository {
    */
   async insertSubmissions(m: EntityManager, tenantId: string, ss: SubmissionExport[]): Promise<number> {
     if (!ss.length) return 0
-    const rows = await m.query(
+    const rows: unknown[] = await m.query(
       `INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, status, attempts, error, created_at, started_at, finished_at,
                                 usage, prompt_version, app_id, occurred_at)
        SELECT $1::text, x.id, x.profile_id, x.input_type, x.data,
@@ -308,7 +312,7 @@ export class ExportRepository {
    */
   async insertPassages(m: EntityManager, tenantId: string, ps: PassageExport[]): Promise<{ matched: number; added: number }> {
     if (!ps.length) return { matched: 0, added: 0 }
-    const [r] = await m.query(
+    const [r]: { matched: number; added: number }[] = await m.query(
       `WITH x AS (
          SELECT * FROM unnest($2::text[], $3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $10::timestamptz[], $11::text[])
                 AS x(profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, hidden_at, hidden_by)
@@ -340,12 +344,12 @@ export class ExportRepository {
         ps.map((p) => p.hidden_by),
       ],
     )
-    return { matched: Number(r.matched), added: Number(r.added) }
+    return { matched: Number(r!.matched), added: Number(r!.added) }
   }
 
   /** An imported profile's embedding, unless it changed since (version); 1 when stored. */
   async storeEmbedding(m: EntityManager, tenantId: string, profileId: string, version: number, vector: number[], model: string): Promise<number> {
-    const [, n] = await m.query(`UPDATE profiles SET embedding = $4, embedding_model = $5 WHERE tenant_id = $1 AND profile_id = $2 AND version = $3`, [
+    const [, n]: [unknown[], number] = await m.query(`UPDATE profiles SET embedding = $4, embedding_model = $5 WHERE tenant_id = $1 AND profile_id = $2 AND version = $3`, [
       tenantId,
       profileId,
       version,

@@ -1,21 +1,18 @@
 import type { EntityManager } from 'typeorm'
 import { vectorText, type PassageDraft } from '../domain/passages.js'
+import type { PassageEntity } from './entities/passage.entity.js'
 
-/** A passage as stored and as the API shows it (README "Evidence passages"). */
-export interface PassageRow {
-  submission_id: string
-  position: number
-  speaker: string | null
-  prompt: string | null
-  text: string
-  occurred_at: string
-}
+/** A passage as the API shows it (README "Evidence passages"): a passages row, its time in ISO 8601. */
+export type PassageRow = Pick<PassageEntity, 'submission_id' | 'position' | 'speaker' | 'prompt' | 'text'> & { occurred_at: string }
 
 /** A passage with whether, when and why it is hidden from contexts and search (README "Evidence passages"). */
-export interface PassageView extends PassageRow {
-  hidden_at: string | null
-  hidden_by: string | null
-}
+export type PassageView = PassageRow & { hidden_at: string | null; hidden_by: PassageEntity['hidden_by'] }
+
+/** A passage as a statement reads it (its text null where a window leaves it out). */
+export type PassageRead = Pick<PassageEntity, 'submission_id' | 'position' | 'occurred_at'> &
+  Partial<Pick<PassageEntity, 'speaker' | 'prompt' | 'hidden_at' | 'hidden_by'>> & { text?: PassageEntity['text'] | null }
+/** ... with its key's time as text (KEY). */
+type KeyedRead = PassageRead & { at_key: string }
 
 /** Where a passage sits in a profile's list: when it was said (UTC, to the microsecond), its submission, its position. */
 export type PassageKey = [occurredAt: string, submissionId: string, position: number]
@@ -36,18 +33,18 @@ export const NEAREST_SCAN = 2000
 
 /** A passage's key (PassageKey) as a statement selects it: its time to the microsecond, in UTC, so none is lost between pages. */
 const KEY = `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US"+00"') AS at_key`
-const keyOf = (r: any): PassageKey => [r.at_key, r.submission_id, Number(r.position)]
+const keyOf = (r: KeyedRead): PassageKey => [r.at_key, r.submission_id, Number(r.position)]
 /** The condition "after the key `k`" in a profile's list (newest first), its values appended to `params`. */
 const after = (k: PassageKey | null, params: unknown[]): string =>
   k ? ` AND (occurred_at, submission_id, position) < ($${params.push(k[0])}::timestamptz, $${params.push(k[1])}::uuid, $${params.push(k[2])}::int)` : ''
 
 /** A passages row as the API shows it. */
-export const passageView = (r: any): PassageRow => ({
+export const passageView = (r: PassageRead): PassageRow => ({
   submission_id: r.submission_id,
   position: Number(r.position),
   speaker: r.speaker ?? null,
   prompt: r.prompt ?? null,
-  text: r.text,
+  text: r.text!,
   occurred_at: new Date(r.occurred_at).toISOString(),
 })
 
@@ -123,7 +120,7 @@ export class PassageRepository {
     o: { terms: string; config: string; after: PassageKey | null; window: number },
   ): Promise<{ matches: PassageRow[]; scanned: number; last: PassageKey | null }> {
     const params: unknown[] = [tenantId, profileId, o.config, o.terms, o.window]
-    const rows = await m.query(
+    const rows: (KeyedRead & { hit: boolean })[] = await m.query(
       // The words are matched outside the window's statement: within it, a plan that sorts the profile's passages
       // would match every one of them before the limit.
       // Exactly (simple) only the words the language does not drop as stop words: "the" or "with" matched nearly every
@@ -142,7 +139,7 @@ export class PassageRepository {
     )
     const last = rows.at(-1)
     return {
-      matches: rows.filter((r: any) => r.hit).map(passageView),
+      matches: rows.filter((r) => r.hit).map(passageView),
       scanned: rows.length,
       last: last ? keyOf(last) : null,
     }
@@ -162,7 +159,7 @@ export class PassageRepository {
     o: { /** pgvector's text of the vector (toSql). */ vector: string; model: string; after: PassageKey | null; window: number; top: number },
   ): Promise<{ rows: { key: PassageKey; distance: number; passage: PassageRow | null }[]; last: PassageKey | null }> {
     const params: unknown[] = [tenantId, profileId, o.vector, o.model, o.window, o.top]
-    const rows = await m.query(
+    const rows: (KeyedRead & { distance: number })[] = await m.query(
       // The distance is measured outside the window's statement: within it, a plan that sorts the profile's passages
       // measured every one of them before the limit (400 ms for 20,000 on the embedded database).
       `SELECT ${KEY}, submission_id::text AS submission_id, position, distance, occurred_at,
@@ -175,7 +172,7 @@ export class PassageRepository {
         ORDER BY occurred_at DESC, submission_id DESC, position DESC`,
       params,
     )
-    const out = rows.map((r: any) => ({ key: keyOf(r), distance: Number(r.distance), passage: r.text == null ? null : passageView(r) }))
+    const out = rows.map((r) => ({ key: keyOf(r), distance: Number(r.distance), passage: r.text == null ? null : passageView(r) }))
     return { rows: out, last: out.at(-1)?.key ?? null }
   }
 
@@ -184,16 +181,16 @@ export class PassageRepository {
    * statement reads at most `cap` of them).
    */
   async visibleUpTo(m: EntityManager, tenantId: string, profileId: string | null, cap: number): Promise<number> {
-    const [r] = await m.query(
+    const [r]: { n: number }[] = await m.query(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM passages WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id = $2) AND hidden_at IS NULL LIMIT $3) x`,
       [tenantId, profileId, cap],
     )
-    return Number(r.n)
+    return Number(r!.n)
   }
 
   /** The profile's newest passages (by when they were said), newest first; hidden ones never. */
   async newest(m: EntityManager, tenantId: string, profileId: string, limit: number): Promise<PassageRow[]> {
-    const rows = await m.query(
+    const rows: PassageRead[] = await m.query(
       `SELECT ${COLUMNS} FROM passages WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL
         ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $3`,
       [tenantId, profileId, limit],
@@ -216,13 +213,13 @@ export class PassageRepository {
     let where = ''
     if (o.submissionId) where += ` AND submission_id = $${params.push(o.submissionId)}::uuid`
     where += after(o.after, params)
-    const rows = await m.query(
+    const rows: KeyedRead[] = await m.query(
       `SELECT ${COLUMNS}, ${KEY}, hidden_at, hidden_by FROM passages
         WHERE tenant_id = $1 AND profile_id = $2 AND ($3::boolean OR hidden_at IS NULL)${where}
         ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $4`,
       params,
     )
-    return rows.map((r: any) => ({
+    return rows.map((r) => ({
       ...passageView(r),
       hidden_at: r.hidden_at ? new Date(r.hidden_at).toISOString() : null,
       hidden_by: r.hidden_by ?? null,

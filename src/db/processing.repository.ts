@@ -4,7 +4,10 @@ import type { ProfileJob } from '../domain/profile.js'
 import { isOpenSql } from '../domain/submission.js'
 import type { OpenSubmission } from '../domain/worker-policy.js'
 import { SubmissionLifecycle } from './submission-lifecycle.js'
-import { insertHistory, NO_HISTORY_BOUNDS, PROFILE_COLUMNS, toRecord, type HistoryBounds, type ProfileRecord } from './profile.repository.js'
+import { insertHistory, NO_HISTORY_BOUNDS, PROFILE_COLUMNS, toRecord, type HistoryBounds, type ProfileRecord, type ProfileRow } from './profile.repository.js'
+import type { AppEntity } from './entities/tenant.entity.js'
+import type { ProfileEntity } from './entities/profile.entity.js'
+import type { SubmissionEntity } from './entities/submission.entity.js'
 
 /** The worker's SQL, one statement for many profiles at a time. Every statement filters by tenant_id. */
 
@@ -12,6 +15,16 @@ const ids = (jobs: ProfileJob[]) => [jobs.map((j) => j.tenantId), jobs.map((j) =
 /** A row's profile under the key the processing service looks it up by. */
 const rowKey = (r: { tenant_id: string; profile_id: string }) => profileKey({ tenantId: r.tenant_id, profileId: r.profile_id })
 const PROFILES = `unnest($1::text[], $2::text[]) AS x(tenant_id, profile_id)`
+
+/** A row of `open`: an open submission of a profile, with its app's instructions and schema, and how long it must wait. */
+type OpenRow = Pick<SubmissionEntity, 'tenant_id' | 'profile_id' | 'id' | 'input_type' | 'data' | 'attempts' | 'traceparent' | 'created_at' | 'occurred_at' | 'app_id'> & {
+  summary_instructions: AppEntity['summary_instructions'] | null
+  schema_version: AppEntity['schema_version']
+  wait: number
+}
+
+/** A row of a statement that changes profiles' status: the status event's order (a bigint, as text) when one is taken. */
+type StatusSeqRow = Pick<ProfileEntity, 'tenant_id' | 'profile_id'> & { seq: string | null }
 
 /** What the apply of one profile writes. */
 export interface ProfileWrite {
@@ -45,7 +58,7 @@ export class ProcessingRepository {
 
   /** The profiles, locked in key order (so two workers never deadlock), as stored; gone ones are absent. */
   async lock(m: EntityManager, jobs: ProfileJob[]): Promise<ProfileRecord[]> {
-    const rows = await byTenant(jobs, (tenantId, profileIds) =>
+    const rows = await byTenant<ProfileRow>(jobs, (tenantId, profileIds) =>
       m.query(`SELECT ${PROFILE_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) ORDER BY profile_id FOR UPDATE`, [tenantId, profileIds]),
     )
     return rows.map(toRecord)
@@ -56,20 +69,20 @@ export class ProcessingRepository {
    * content: a profile at the limits is a megabyte that the apply would read for nothing.
    */
   async lockForApply(m: EntityManager, jobs: ProfileJob[]): Promise<Pick<ProfileRecord, 'tenant_id' | 'profile_id' | 'claimed_by' | 'version' | 'history_seq' | 'status' | 'leased'>[]> {
-    const rows = await byTenant(jobs, (tenantId, profileIds) =>
+    const rows = await byTenant<Pick<ProfileRow, 'tenant_id' | 'profile_id' | 'claimed_by' | 'version' | 'history_seq' | 'status' | 'leased'>>(jobs, (tenantId, profileIds) =>
       m.query(
         `SELECT tenant_id, profile_id, claimed_by, version, history_seq, status, (lease_until IS NOT NULL AND lease_until > now()) AS leased
            FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) ORDER BY profile_id FOR UPDATE`,
         [tenantId, profileIds],
       ),
     )
-    return rows.map((r: any) => ({ tenant_id: r.tenant_id, profile_id: r.profile_id, claimed_by: r.claimed_by ?? null, version: Number(r.version), history_seq: Number(r.history_seq), status: r.status, leased: Boolean(r.leased) }))
+    return rows.map((r) => ({ tenant_id: r.tenant_id, profile_id: r.profile_id, claimed_by: r.claimed_by ?? null, version: Number(r.version), history_seq: Number(r.history_seq), status: r.status, leased: Boolean(r.leased) }))
   }
 
   /** Each profile's open submissions, oldest first, at most `limit` each. */
   async open(m: EntityManager, jobs: ProfileJob[], limit: number): Promise<Map<string, OpenSubmission[]>> {
     // One statement per tenant: a sharded database (Citus) runs a lateral subquery only on one tenant's node.
-    const rows = await byTenant<any>(jobs, (tenantId, profileIds) =>
+    const rows = await byTenant<OpenRow>(jobs, (tenantId, profileIds) =>
       m.query(
         `SELECT $1::text AS tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, s.created_at, s.occurred_at, s.app_id,
                 a.summary_instructions, a.schema_version,
@@ -87,7 +100,8 @@ export class ProcessingRepository {
     for (const r of rows) {
       const k = rowKey(r)
       if (!out.has(k)) out.set(k, [])
-      out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent,
+      // An open submission keeps its text: retention and evidence deletions drop only finished ones'.
+      out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data as string, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent,
         created_at: new Date(r.created_at).toISOString(), occurred_at: new Date(r.occurred_at ?? r.created_at).toISOString(), instructions: r.summary_instructions ?? [], app_id: r.app_id, schema_version: r.schema_version })
     }
     return out
@@ -109,7 +123,7 @@ export class ProcessingRepository {
    */
   async settleReady(m: EntityManager, profiles: ProfileRecord[]): Promise<Map<string, number>> {
     // The event order is taken after the update (the rows locked), not in its RETURNING: see SUBMIT_SQL.
-    const rows = await m.query(
+    const rows: StatusSeqRow[] = await m.query(
       `WITH u AS (UPDATE profiles p SET claimed_by = NULL, lease_until = NULL, status = 'ready'
          FROM unnest($1::text[], $2::text[], $3::bool[]) AS x(tenant_id, profile_id, was_processing)
         WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
@@ -149,7 +163,7 @@ export class ProcessingRepository {
     const done = subs.length ? await this.submissions.finish(m, subs) : 0
     if (done !== subs.length) throw new Error(`expected to finish ${subs.length} submissions, finished ${done}`)
     // One statement per tenant: a sharded database (Citus) runs the lateral count only on one tenant's node.
-    const rows: { tenant_id: string; profile_id: string; remaining: number; seq: string | null }[] = []
+    const rows: (StatusSeqRow & { remaining: number })[] = []
     for (const group of byTenantOf(writes)) rows.push(...(await this.applyIn(m, group, embeddingModel)))
     // After the profile: each entry's snapshot is the profile's new state, copied in SQL (src/db/profile.repository.ts).
     await insertHistory(
@@ -163,7 +177,7 @@ export class ProcessingRepository {
   }
 
   /** The profile update of `apply` for the writes of one tenant. */
-  private async applyIn(m: EntityManager, writes: ProfileWrite[], embeddingModel: string): Promise<{ tenant_id: string; profile_id: string; remaining: number; seq: string | null }[]> {
+  private async applyIn(m: EntityManager, writes: ProfileWrite[], embeddingModel: string): Promise<(StatusSeqRow & { remaining: number })[]> {
     // The JSON columns of all profiles travel as one JSON array assembled from their texts: no text[] literal whose
     // escaping (in the driver) and unescaping (in the database) would cost a pass over each megabyte-sized content.
     const docs = `[${writes.map((w) => `{"c":${w.content},"f":${w.fieldTimestamps},"i":${w.internals}}`).join(',')}]`
@@ -228,7 +242,7 @@ async function byTenant<T>(jobs: ProfileJob[], lockOne: (tenantId: string, profi
 /** A fixed order of tenant ids (UTF-16 code units); any one order, the same in every process, will do. */
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
-function seqs(rows: { tenant_id: string; profile_id: string; seq: string | null }[]): Map<string, number> {
+function seqs(rows: StatusSeqRow[]): Map<string, number> {
   const out = new Map<string, number>()
   for (const r of rows) if (r.seq !== null) out.set(rowKey(r), Number(r.seq))
   return out

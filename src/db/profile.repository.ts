@@ -1,34 +1,31 @@
 import { toSql } from 'pgvector'
 import type { EntityManager } from 'typeorm'
-import { emptyContent, type Changes, type EditKind, type ProfileContent, type ProfileState } from '../domain/profile.js'
+import { emptyContent, type Changes, type EditKind, type ProfileContent, type ProfileInternals, type ProfileState } from '../domain/profile.js'
 import type { Statement, Statements } from './statements.js'
 import { stateJson, type StateJson } from '../domain/state-json.js'
+import type { ProfileEntity, ProfileHistoryEntity } from './entities/profile.entity.js'
 
-export type ProfileStatus = 'processing' | 'ready'
+export type ProfileStatus = ProfileEntity['status']
 
-export interface HistoryEntry {
-  seq: number
-  extracted_on: string
-  changes: Record<string, unknown>
-  submission_ids: string[]
-  input_type: string
-}
+/** A history entry as the API shows it (its time in ISO 8601). */
+export type HistoryEntry = Pick<ProfileHistoryEntity, 'seq' | 'changes' | 'submission_ids' | 'input_type'> & { extracted_on: string }
 
-/** A profile as stored, in domain terms. */
-export interface ProfileRecord {
-  tenant_id: string
-  profile_id: string
-  status: ProfileStatus
+/** A profile_history row as read: its time a Date, or text when it comes through json_agg (RECENT_HISTORY_COLUMN). */
+export type HistoryRead = Pick<ProfileHistoryEntity, 'seq' | 'changes' | 'submission_ids' | 'input_type'> & { extracted_on: ProfileHistoryEntity['extracted_on'] | string }
+
+/** A row of PROFILE_COLUMNS (a search's READ_COLUMNS leave `internals` out), with whether it is leased now. */
+export type ProfileRow = Pick<
+  ProfileEntity,
+  'tenant_id' | 'profile_id' | 'status' | 'content' | 'field_timestamps' | 'summary' | 'language' | 'version' | 'history_seq' | 'created_at' | 'last_updated' | 'claimed_by'
+> &
+  Partial<Pick<ProfileEntity, 'internals'>> & { leased: boolean; similarity?: number | string }
+
+/** A profile as stored, in domain terms: content and internals complete, times in ISO 8601, whether it is leased now. */
+export type ProfileRecord = Pick<ProfileEntity, 'tenant_id' | 'profile_id' | 'status' | 'field_timestamps' | 'summary' | 'language' | 'version' | 'history_seq' | 'claimed_by'> & {
   content: ProfileContent
-  field_timestamps: Record<string, string>
-  internals: ProfileState['internals']
-  summary: string | null
-  language: string | null
-  version: number
-  history_seq: number
+  internals: ProfileInternals
   created_at: string
   last_updated: string
-  claimed_by: string | null
   leased: boolean
   update_log?: HistoryEntry[]
   similarity?: number
@@ -41,7 +38,7 @@ export const PROFILE_COLUMNS = `tenant_id, profile_id, status, content, field_ti
 export const INSTRUCTIONS_COLUMN = `(SELECT a.summary_instructions FROM submissions s JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
      WHERE s.tenant_id = profiles.tenant_id AND s.profile_id = profiles.profile_id ORDER BY s.seq DESC LIMIT 1) AS summary_instructions`
 
-export function toRecord(r: any): ProfileRecord {
+export function toRecord(r: ProfileRow): ProfileRecord {
   return {
     tenant_id: r.tenant_id,
     profile_id: r.profile_id,
@@ -62,15 +59,7 @@ export function toRecord(r: any): ProfileRecord {
 }
 
 /** A profile as findText reads it: content and field_timestamps as JSON text. */
-export interface ProfileText {
-  profile_id: string
-  status: ProfileStatus
-  summary: string | null
-  content: string
-  field_timestamps: string
-  /** ISO 639-1 code of the language the person writes in; null when unknown. */
-  language: string | null
-}
+export type ProfileText = Pick<ProfileEntity, 'profile_id' | 'status' | 'summary' | 'language'> & { content: string; field_timestamps: string }
 
 /** How many of a profile's newest history entries come with it as `update_log` (CONTRACT §5). */
 export const UPDATE_LOG_LIMIT = 100
@@ -86,17 +75,17 @@ export const PROFILE_WITH_HISTORY_SQL = `SELECT ${PROFILE_COLUMNS}, ${RECENT_HIS
 
 /** Profile and history SQL. Every statement filters by tenant_id. */
 export class ProfileRepository {
-  private readonly withHistory: Statement
+  private readonly withHistory: Statement<ProfileRow & { update_log: HistoryRead[] }>
 
   constructor(
     statements: Statements,
     private readonly bounds: HistoryBounds = NO_HISTORY_BOUNDS,
   ) {
-    this.withHistory = statements.define('profiler_profile', PROFILE_WITH_HISTORY_SQL)
+    this.withHistory = statements.define<ProfileRow & { update_log: HistoryRead[] }>('profiler_profile', PROFILE_WITH_HISTORY_SQL)
   }
 
   async find(m: EntityManager, tenantId: string, profileId: string, opts: { lock?: boolean } = {}): Promise<ProfileRecord | null> {
-    const rows = await m.query(
+    const rows: ProfileRow[] = await m.query(
       `SELECT ${PROFILE_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = $2 ${opts.lock ? 'FOR UPDATE' : ''}`,
       [tenantId, profileId],
     )
@@ -114,7 +103,7 @@ export class ProfileRepository {
    * CPU thread (a context), so the event loop neither parses nor copies a profile at the size limit.
    */
   async findText(m: EntityManager, tenantId: string, profileId: string): Promise<ProfileText | null> {
-    const rows = await m.query(
+    const rows: ProfileText[] = await m.query(
       `SELECT profile_id, status, summary, language, content::text AS content, field_timestamps::text AS field_timestamps FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
       [tenantId, profileId],
     )
@@ -127,7 +116,7 @@ export class ProfileRepository {
     const rows = await this.withHistory.rows([tenantId, profileId])
     if (!rows.length) return null
     const r = toRecord(rows[0])
-    r.update_log = (rows[0].update_log as unknown[]).map(toHistory)
+    r.update_log = rows[0]!.update_log.map(toHistory)
     return r
   }
 
@@ -152,7 +141,7 @@ export class ProfileRepository {
 
   /** One history entry's snapshot (null: written before snapshots were kept); undefined when there is no such entry. */
   async snapshot(m: EntityManager, tenantId: string, profileId: string, seq: number): Promise<{ snapshot: unknown } | undefined> {
-    const rows = await m.query(`SELECT snapshot FROM profile_history WHERE tenant_id = $1 AND profile_id = $2 AND seq = $3`, [tenantId, profileId, seq])
+    const rows: Pick<ProfileHistoryEntity, 'snapshot'>[] = await m.query(`SELECT snapshot FROM profile_history WHERE tenant_id = $1 AND profile_id = $2 AND seq = $3`, [tenantId, profileId, seq])
     return rows.length ? { snapshot: rows[0].snapshot ?? null } : undefined
   }
 
@@ -165,7 +154,7 @@ export class ProfileRepository {
   async rewrite(m: EntityManager, w: ProfileRewrite): Promise<{ seq: number; status: ProfileStatus; eventSeq: number } | null> {
     const core = w.state.content.core_info
     const json = w.json ?? stateJson(w.state, w.changes)
-    const rows = await m.query(
+    const rows: (Pick<ProfileEntity, 'history_seq' | 'status'> & { event_seq: string })[] = await m.query(
       `WITH u AS (UPDATE profiles SET content = $4::jsonb, field_timestamps = $5::jsonb, internals = $6::jsonb, language = $7, summary = $8,
               name = $9, age = $10, gender = $11, location = $12, embedding = $13::vector, embedding_model = $14,
               lexemes = array_to_tsvector(string_to_array($15, ' ')), version = version + 1, history_seq = history_seq + 1, last_updated = now()
@@ -208,12 +197,15 @@ export class ProfileRepository {
 
   /** The summary instructions that apply to a profile: those of the app of its newest submission ([] when none). */
   async summaryInstructions(m: EntityManager, tenantId: string, profileId: string): Promise<string[]> {
-    const [row] = await m.query(`SELECT ${INSTRUCTIONS_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
+    const [row]: { summary_instructions: string[] | null }[] = await m.query(`SELECT ${INSTRUCTIONS_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = $2`, [
+      tenantId,
+      profileId,
+    ])
     return row?.summary_instructions ?? []
   }
 
   async history(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number }): Promise<HistoryEntry[]> {
-    const rows = await m.query(
+    const rows: HistoryRead[] = await m.query(
       `SELECT seq, extracted_on, changes, submission_ids, input_type FROM profile_history
         WHERE tenant_id = $1 AND profile_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
       [tenantId, profileId, opts.afterSeq ?? 0, opts.limit],
@@ -317,7 +309,7 @@ export async function pruneHistory(m: EntityManager, written: { tenantId: string
   )
 }
 
-export function toHistory(r: any): HistoryEntry {
+export function toHistory(r: HistoryRead): HistoryEntry {
   return {
     seq: Number(r.seq),
     extracted_on: new Date(r.extracted_on).toISOString(),

@@ -1,4 +1,7 @@
 import type { EntityManager } from 'typeorm'
+import type { ProfileEntity } from './entities/profile.entity.js'
+import type { SubmissionEntity } from './entities/submission.entity.js'
+import type { AppEntity } from './entities/tenant.entity.js'
 
 /** A profile the delete policy has expired: the apps that decided, and the moment it must not have been touched since. */
 export interface ExpiredProfile {
@@ -16,15 +19,15 @@ export interface ExpiredProfile {
 export class RetentionRepository {
   /** Tenants with an app whose delete policy is set, and the shortest such policy (a first filter on last_updated). */
   async deletingTenants(m: EntityManager): Promise<{ tenantId: string; minDays: number }[]> {
-    const rows = await m.query(
+    const rows: (Pick<AppEntity, 'tenant_id'> & { days: number })[] = await m.query(
       `SELECT tenant_id, min(delete_profiles_after_days)::int AS days FROM apps WHERE delete_profiles_after_days IS NOT NULL GROUP BY tenant_id ORDER BY tenant_id`,
     )
-    return rows.map((r: any) => ({ tenantId: r.tenant_id, minDays: r.days }))
+    return rows.map((r) => ({ tenantId: r.tenant_id, minDays: r.days }))
   }
 
   /** The tenant's next `limit` expired profiles after `after` (profile id order). */
   async expiredProfiles(m: EntityManager, tenantId: string, o: { minDays: number; after: string | null; limit: number }): Promise<ExpiredProfile[]> {
-    const rows = await m.query(
+    const rows: (Pick<ProfileEntity, 'profile_id'> & { apps: AppEntity['id'][]; cutoff: Date })[] = await m.query(
       `SELECT p.profile_id, g.apps, now() - make_interval(days => g.days) AS cutoff
          FROM profiles p
          CROSS JOIN LATERAL (
@@ -40,15 +43,15 @@ export class RetentionRepository {
         ORDER BY p.profile_id LIMIT $4`,
       [tenantId, o.minDays, o.after, o.limit],
     )
-    return rows.map((r: any) => ({ profileId: r.profile_id, appIds: r.apps, cutoff: new Date(r.cutoff) }))
+    return rows.map((r) => ({ profileId: r.profile_id, appIds: r.apps, cutoff: new Date(r.cutoff) }))
   }
 
   /** Apps whose text policy is set. */
   async textDroppingApps(m: EntityManager): Promise<{ tenantId: string; appId: string; days: number }[]> {
-    const rows = await m.query(
+    const rows: (Pick<AppEntity, 'tenant_id' | 'id'> & { days: number })[] = await m.query(
       `SELECT tenant_id, id, drop_submission_text_after_days AS days FROM apps WHERE drop_submission_text_after_days IS NOT NULL ORDER BY tenant_id, id`,
     )
-    return rows.map((r: any) => ({ tenantId: r.tenant_id, appId: r.id, days: r.days }))
+    return rows.map((r) => ({ tenantId: r.tenant_id, appId: r.id, days: r.days }))
   }
 
   /**
@@ -59,7 +62,7 @@ export class RetentionRepository {
    * reindex rebuilding passages holds its submission's row until it commits). Returns how many.
    */
   async dropText(m: EntityManager, tenantId: string, appId: string, days: number, limit: number): Promise<number> {
-    const [rows] = await m.query(
+    const [rows]: [Pick<SubmissionEntity, 'id'>[], number] = await m.query(
       `UPDATE submissions s SET data = NULL, extraction = NULL
          FROM (SELECT id FROM submissions WHERE tenant_id = $1 AND app_id = $2 AND data IS NOT NULL AND finished_at IS NOT NULL
                   AND finished_at < now() - make_interval(days => $3::int)
@@ -69,7 +72,7 @@ export class RetentionRepository {
       [tenantId, appId, days, limit],
     )
     if (rows.length) {
-      await m.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = ANY($2::uuid[])`, [tenantId, rows.map((r: { id: string }) => r.id)])
+      await m.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = ANY($2::uuid[])`, [tenantId, rows.map((r) => r.id)])
     }
     return rows.length
   }

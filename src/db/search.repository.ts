@@ -2,8 +2,9 @@ import type { EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
 import type { HybridCandidate } from '../domain/lexical.js'
 import type { FilterField, SortField } from '../domain/requests.js'
-import { RECENT_HISTORY_COLUMN, toHistory, toRecord, type ProfileRecord } from './profile.repository.js'
+import { RECENT_HISTORY_COLUMN, toHistory, toRecord, type HistoryRead, type ProfileRecord, type ProfileRow } from './profile.repository.js'
 import type { Statement, Statements } from './statements.js'
+import type { ProfileEntity } from './entities/profile.entity.js'
 
 /** A profile of a page as the page's statement finds it: no content read, only its size (`content_bytes`). */
 export interface PageHit {
@@ -131,14 +132,14 @@ const SORT_SQL: Record<SortField, string> = {
  */
 export class SearchRepository {
   /** The reads by id as prepared statements, when given (planned once per connection: they run on every search). */
-  private readonly byIds?: Record<'history' | 'plain' | 'light', Statement>
+  private readonly byIds?: Record<'history' | 'plain' | 'light', Statement<ReadRow>>
 
   constructor(statements?: Statements) {
     if (statements) {
       this.byIds = {
-        history: statements.define('profiler_search_read', PAGE_BY_IDS_SQL),
-        plain: statements.define('profiler_search_read_plain', BY_IDS_SQL),
-        light: statements.define('profiler_search_read_light', LIGHT_BY_IDS_SQL),
+        history: statements.define<ReadRow>('profiler_search_read', PAGE_BY_IDS_SQL),
+        plain: statements.define<ReadRow>('profiler_search_read_plain', BY_IDS_SQL),
+        light: statements.define<ReadRow>('profiler_search_read_light', LIGHT_BY_IDS_SQL),
       }
     }
   }
@@ -148,8 +149,8 @@ export class SearchRepository {
    * the sample of a large tenant's total is sized by (samplePercent).
    */
   async candidates(m: EntityManager, tenantId: string, model: string): Promise<number> {
-    const rows = await m.query(`SELECT count(*)::int AS n FROM profiles WHERE tenant_id = $1 AND embedding IS NOT NULL AND embedding_model = $2`, [tenantId, model])
-    return rows[0].n
+    const rows: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM profiles WHERE tenant_id = $1 AND embedding IS NOT NULL AND embedding_model = $2`, [tenantId, model])
+    return rows[0]!.n
   }
 
   /** A tenant's profiles, filtered, sorted and paged. */
@@ -175,8 +176,8 @@ export class SearchRepository {
     o: SearchFilter & Omit<Parameters<typeof hybridSearchSql>[0], 'where' | 'args' | 'vector'> & { vector: number[] },
   ): Promise<{ total: number; estimated: boolean; candidates: HybridCandidate[]; bytes: Map<string, number> }> {
     const sql = hybridSearchSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o, vector: toSql(o.vector) })
-    const [counted, rows] = await Promise.all([m.query(sql.count, sql.args), m.query(sql.page, sql.args)])
-    return { total: counted[0].total, estimated: counted[0].estimated === true, candidates: rows.map(toCandidate), bytes: new Map(rows.map((r: any) => [r.profile_id, Number(r.content_bytes)])) }
+    const [counted, rows]: [TotalRow[], CandidateRow[]] = await Promise.all([m.query(sql.count, sql.args), m.query(sql.page, sql.args)])
+    return { total: counted[0]!.total, estimated: counted[0]!.estimated === true, candidates: rows.map(toCandidate), bytes: new Map(rows.map((r) => [r.profile_id, Number(r.content_bytes)])) }
   }
 
   /**
@@ -187,8 +188,8 @@ export class SearchRepository {
     if (!ids.length) return []
     const kind = shape.light ? 'light' : shape.history ? 'history' : 'plain'
     const args = [tenantId, ids]
-    const rows = this.byIds ? await this.byIds[kind].rows(args) : await m.query({ light: LIGHT_BY_IDS_SQL, history: PAGE_BY_IDS_SQL, plain: BY_IDS_SQL }[kind], args)
-    const byId = new Map<string, ProfileRecord>(rows.map((r: any) => [r.profile_id, shape.history && !shape.light ? withLog(r) : toRecord(r)]))
+    const rows: ReadRow[] = this.byIds ? await this.byIds[kind].rows(args) : await m.query({ light: LIGHT_BY_IDS_SQL, history: PAGE_BY_IDS_SQL, plain: BY_IDS_SQL }[kind], args)
+    const byId = new Map<string, ProfileRecord>(rows.map((r) => [r.profile_id, shape.history && !shape.light ? withLog(r) : toRecord(r)]))
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []))
   }
 
@@ -198,21 +199,30 @@ export class SearchRepository {
    * since the threshold needs each one's distance).
    */
   private async run(m: EntityManager, sql: SearchSql): Promise<SearchPage> {
-    const [counted, page] = await Promise.all([m.query(sql.count, sql.args), m.query(sql.page, sql.args)])
-    return { total: counted[0].total, estimated: counted[0].estimated === true, hits: page.map(toHit) }
+    const [counted, page]: [TotalRow[], HitRow[]] = await Promise.all([m.query(sql.count, sql.args), m.query(sql.page, sql.args)])
+    return { total: counted[0]!.total, estimated: counted[0]!.estimated === true, hits: page.map(toHit) }
   }
 }
 
-/** A row of hybridSearchSql's page as a candidate. */
-export const toCandidate = (r: any): HybridCandidate => ({ profileId: r.profile_id, similarity: 1 - Number(r.distance), lexical: r.lexical === true, cover: Number(r.cover ?? 0) })
+/** A profile as a page's read by ids answers it (READ_COLUMNS), with its recent history when asked. */
+type ReadRow = ProfileRow & { update_log?: HistoryRead[] }
+/** A total's row: the count, and whether it is an estimate (absent: exact). */
+type TotalRow = { total: number; estimated?: boolean }
+/** A row of a page's statement: the profile's id and size, and its similarity when a query ranked it. */
+type HitRow = Pick<ProfileEntity, 'profile_id' | 'content_bytes'> & { similarity?: number }
+/** A row of hybridSearchSql's page. */
+export type CandidateRow = Pick<ProfileEntity, 'profile_id' | 'content_bytes'> & { distance: number | string; lexical: boolean | null; cover?: number | string | null }
 
-const toHit = (r: any): PageHit => ({
+/** A row of hybridSearchSql's page as a candidate. */
+export const toCandidate = (r: CandidateRow): HybridCandidate => ({ profileId: r.profile_id, similarity: 1 - Number(r.distance), lexical: r.lexical === true, cover: Number(r.cover ?? 0) })
+
+const toHit = (r: HitRow): PageHit => ({
   profileId: r.profile_id,
   bytes: Number(r.content_bytes),
   ...(r.similarity !== undefined ? { similarity: Number(r.similarity) } : {}),
 })
 
-const withLog = (r: any): ProfileRecord => ({ ...toRecord(r), update_log: (r.update_log as unknown[]).map(toHistory) })
+const withLog = (r: ReadRow): ProfileRecord => ({ ...toRecord(r), update_log: (r.update_log ?? []).map(toHistory) })
 
 /** `tenant_id = $1` and, when a filter is given, its partial match, as SQL conditions and their parameters. */
 export function tenantFilter(tenantId: string, filterBy?: FilterField, filterValue?: string): { where: string[]; args: unknown[] } {

@@ -44,11 +44,11 @@ export class Statements {
     }
   }
 
-  /** A statement by a unique name (letters, digits, `_`). */
-  define(name: string, text: string): Statement {
+  /** A statement by a unique name (letters, digits, `_`), whose rows are `R` (a row type made of the entities'). */
+  define<R extends object = Record<string, unknown>>(name: string, text: string): Statement<R> {
     if (!/^[a-z][a-z0-9_]*$/.test(name) || this.names.has(name)) throw new Error(`statement name ${name} is invalid or taken`)
     this.names.add(name)
-    return new Statement(this, name, text)
+    return new Statement<R>(this, name, text)
   }
 
   /** @internal */
@@ -85,7 +85,7 @@ export class Statements {
   }
 }
 
-export class Statement {
+export class Statement<R extends object = Record<string, unknown>> {
   constructor(
     private readonly owner: Statements,
     readonly name: string,
@@ -93,11 +93,11 @@ export class Statement {
   ) {}
 
   /** Rows, on the pool or on the connection of the transaction `m` belongs to. */
-  async rows(values: unknown[], m?: EntityManager): Promise<any[]> {
+  async rows(values: unknown[], m?: EntityManager): Promise<R[]> {
     return (await this.owner.exec(this.name, this.text, values, m)).rows
   }
 
-  async run(values: unknown[], m?: EntityManager): Promise<{ rows: any[]; rowCount: number }> {
+  async run(values: unknown[], m?: EntityManager): Promise<{ rows: R[]; rowCount: number }> {
     return this.owner.exec(this.name, this.text, values, m)
   }
 }

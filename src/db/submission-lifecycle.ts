@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm'
 import { isOpenSql } from '../domain/submission.js'
+import type { SubmissionEntity } from './entities/submission.entity.js'
 
 /** Errors are kept up to this many characters. */
 const ERROR_CHARS = 1000
@@ -48,7 +49,7 @@ export class SubmissionLifecycle {
       [without, ''],
     ] as const) {
       if (!part.length) continue
-      const [rows] = await m.query(
+      const [rows]: [Pick<SubmissionEntity, 'id'>[], number] = await m.query(
         `UPDATE submissions s SET status = 'done', finished_at = now(), error = NULL, prompt_version = x.prompt_version,
                 extraction = x.extraction::jsonb${usage}
            FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])
@@ -125,7 +126,7 @@ export class SubmissionLifecycle {
 
   /** How many submissions of the profile are open. */
   async countOpen(m: EntityManager, tenantId: string, profileId: string): Promise<number> {
-    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND ${isOpenSql()}`, [tenantId, profileId])
+    const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND ${isOpenSql()}`, [tenantId, profileId])
     return n
   }
 }

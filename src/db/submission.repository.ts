@@ -1,26 +1,16 @@
 import type { EntityManager } from 'typeorm'
 import type { InputType } from '../domain/profile.js'
-import { isOpenSql, type SubmissionStatus } from '../domain/submission.js'
+import { isOpenSql } from '../domain/submission.js'
 import { isoTimeOrNull as isoOrNull } from '../domain/time.js'
 import type { AppSchemaVersion } from '../domain/custom-schema.js'
+import type { SubmissionEntity } from './entities/submission.entity.js'
+import type { AppEntity } from './entities/tenant.entity.js'
 
 /** A submission as stored, without its data. */
-export interface SubmissionRow {
-  id: string
-  profile_id: string
-  seq: string | number
-  input_type: InputType
-  status: SubmissionStatus
-  attempts: number
-  error: string | null
-  created_at: Date | string
-  /** When the text was said or written; null: the acceptance time. */
-  occurred_at: Date | string | null
-  started_at: Date | string | null
-  finished_at: Date | string | null
-  /** Tokens as the worker stored them (jsonb). */
-  usage: { promptTokens: number | string; completionTokens: number | string; totalTokens: number | string } | null
-  prompt_version: string | null
+export type SubmissionRow = Pick<
+  SubmissionEntity,
+  'id' | 'profile_id' | 'seq' | 'input_type' | 'status' | 'attempts' | 'error' | 'created_at' | 'occurred_at' | 'started_at' | 'finished_at' | 'usage' | 'prompt_version'
+> & {
   /** Whether its text is still stored (false once retention or a deletion of its evidence dropped it); read by find and listForProfile. */
   has_text?: boolean
 }
@@ -44,7 +34,6 @@ export const submissionView = (r: SubmissionRow) => ({
   prompt_version: r.prompt_version ?? null,
 })
 
-/** The submission an Idempotency-Key was last used for, and the hash of its request. */
 /** An applied submission as a re-extraction reads it. */
 export interface StoredSubmission {
   id: string
@@ -64,12 +53,8 @@ export interface StoredSubmission {
   schema?: AppSchemaVersion
 }
 
-export interface IdempotentRow {
-  id: string
-  profile_id: string
-  request_hash: string
-  created_at: Date | string
-}
+/** The submission an Idempotency-Key was last used for, and the hash of its request. */
+export type IdempotentRow = Pick<SubmissionEntity, 'id' | 'profile_id' | 'request_hash' | 'created_at'>
 
 /** Tokens used by a tenant's submissions, and how many submissions. */
 export interface UsageTotals {
@@ -88,33 +73,40 @@ export interface OpenSubmissionStats {
 const SUBMISSION_COLUMNS = `id, profile_id, seq, input_type, status, attempts, error, created_at, occurred_at, started_at, finished_at, usage, prompt_version,
   data IS NOT NULL AS has_text`
 
+/** A row of `applied`: the submission's text (null when too large), and its app's instructions and schema version. */
+type AppliedRow = Pick<SubmissionEntity, 'id' | 'input_type' | 'data' | 'created_at' | 'occurred_at' | 'app_id'> & {
+  too_large: boolean | null
+  summary_instructions: AppEntity['summary_instructions'] | null
+  schema_version: AppEntity['schema_version'] | null
+}
+
 /**
  * Submissions, but for the POST's own statement (SUBMIT_SQL, a prepared statement of SubmissionService). Every statement
  * filters by tenant_id; each runs on the manager it is given.
  */
 export class SubmissionRepository {
   async find(m: EntityManager, tenantId: string, id: string): Promise<SubmissionRow | null> {
-    const rows = await m.query(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND id = $2`, [tenantId, id])
+    const rows: SubmissionRow[] = await m.query(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND id = $2`, [tenantId, id])
     return rows[0] ?? null
   }
 
-  /** A profile's submissions after `afterSeq` in acceptance order, optionally of one status. */
   /**
    * The profile's applied (done) submissions, oldest first, at most `limit`, each with its text (null where retention
    * dropped it or an import left it out) and its app's summary instructions: what a re-extraction replays.
    */
   async applied(m: EntityManager, tenantId: string, profileId: string, limit: number, maxDataBytes = Number.MAX_SAFE_INTEGER): Promise<StoredSubmission[]> {
-    const rows = await m.query(
+    const rows: AppliedRow[] = await m.query(
       `SELECT s.id, s.input_type, CASE WHEN octet_length(s.data) <= $4 THEN s.data END AS data, octet_length(s.data) > $4 AS too_large,
               s.created_at, s.occurred_at, s.app_id, a.summary_instructions, a.schema_version FROM submissions s
          LEFT JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
         WHERE s.tenant_id = $1 AND s.profile_id = $2 AND s.status = 'done' ORDER BY s.seq LIMIT $3`,
       [tenantId, profileId, limit, Math.min(maxDataBytes, 2 ** 31 - 1)],
     )
-    return rows.map((r: any) => ({ id: r.id, input_type: r.input_type, data: r.data ?? null, too_large: r.too_large === true, instructions: r.summary_instructions ?? [],
+    return rows.map((r) => ({ id: r.id, input_type: r.input_type, data: r.data ?? null, too_large: r.too_large === true, instructions: r.summary_instructions ?? [],
       created_at: new Date(r.created_at).toISOString(), occurred_at: new Date(r.occurred_at ?? r.created_at).toISOString(), app_id: r.app_id ?? null, schema_version: r.schema_version ?? null }))
   }
 
+  /** A profile's submissions after `afterSeq` in acceptance order (a keyset page), optionally of one status. */
   async listForProfile(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number; status?: string }): Promise<SubmissionRow[]> {
     return m.query(
       `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND seq > $3
@@ -128,7 +120,7 @@ export class SubmissionRepository {
    * a tenant, like the reconciler's), through the partial index of open submissions.
    */
   async openStats(m: EntityManager): Promise<Record<'pending' | 'processing', OpenSubmissionStats>> {
-    const rows: { status: string; n: string; age: number | null }[] = await m.query(
+    const rows: (Pick<SubmissionEntity, 'status'> & { n: string; age: number | null })[] = await m.query(
       `SELECT status, count(*)::bigint AS n, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
          FROM submissions WHERE ${isOpenSql()} GROUP BY status`,
     )
@@ -141,19 +133,19 @@ export class SubmissionRepository {
 
   /** Tokens used over all the tenant's submissions (deleted profiles' submissions go with them). */
   async usageTotals(m: EntityManager, tenantId: string): Promise<UsageTotals> {
-    const [r] = await m.query(
+    const [r]: { p: string; c: string; t: string; n: number }[] = await m.query(
       `SELECT COALESCE(sum((usage->>'promptTokens')::bigint), 0)::bigint AS p, COALESCE(sum((usage->>'completionTokens')::bigint), 0)::bigint AS c,
               COALESCE(sum((usage->>'totalTokens')::bigint), 0)::bigint AS t, count(*)::int AS n
          FROM submissions WHERE tenant_id = $1`,
       [tenantId],
     )
     // bigint comes back as a string
-    return { promptTokens: Number(r.p), completionTokens: Number(r.c), totalTokens: Number(r.t), submissions: r.n }
+    return { promptTokens: Number(r!.p), completionTokens: Number(r!.c), totalTokens: Number(r!.t), submissions: r!.n }
   }
 
   /** The submission that holds the tenant's Idempotency-Key, or null. */
   async byIdempotencyKey(m: EntityManager, tenantId: string, key: string): Promise<IdempotentRow | null> {
-    const rows = await m.query(`SELECT id, profile_id, request_hash, created_at FROM submissions WHERE tenant_id = $1 AND idempotency_key = $2`, [tenantId, key])
+    const rows: IdempotentRow[] = await m.query(`SELECT id, profile_id, request_hash, created_at FROM submissions WHERE tenant_id = $1 AND idempotency_key = $2`, [tenantId, key])
     return rows[0] ?? null
   }
 

@@ -1,106 +1,119 @@
 import type { EntityManager } from 'typeorm'
+import type { ApiKeyEntity, AppEntity, TenantEntity } from './entities/tenant.entity.js'
+import { columns, table } from './entities/tables.js'
 
 /** A tenant as stored. */
-export interface TenantRow {
-  id: string
-  name: string
-  created_at: Date | string
-}
+export type TenantRow = TenantEntity
 
 /** An app with its tenant's name and its live key's public id (null when revoked). */
-export interface AppRow {
-  tenant_id: string
-  tenant_name: string
-  id: string
-  /** The slug: the handle scripts and the CLI use. */
-  name: string
-  display_name: string
-  created_at: Date | string
-  key_public_id: string | null
-  key_created_at: Date | string | null
-  delete_profiles_after_days: number | null
-  drop_submission_text_after_days: number | null
-  summary_instructions: string[]
+export type AppRow = Pick<
+  AppEntity,
+  'tenant_id' | 'id' | 'name' | 'display_name' | 'created_at' | 'delete_profiles_after_days' | 'drop_submission_text_after_days' | 'summary_instructions'
+> & {
+  tenant_name: TenantEntity['name']
+  key_public_id: ApiKeyEntity['public_id'] | null
+  key_created_at: ApiKeyEntity['created_at'] | null
 }
+
+const APP_COLUMNS = ['tenant_id', 'id', 'name', 'display_name', 'created_at', 'delete_profiles_after_days', 'drop_submission_text_after_days', 'summary_instructions'] as const
 
 /** A live key's owner and stored digest. */
-export interface KeyRow {
-  tenant_id: string
-  app_id: string
-  key_hash: Buffer
-}
+export type KeyRow = Pick<ApiKeyEntity, 'tenant_id' | 'app_id' | 'key_hash'>
 
-/** Tenants, apps and API keys: the SQL of the aggregate. Each method runs on the manager it is given. */
+/** An app as a lock finds it. */
+export type LockedApp = Pick<AppEntity, 'tenant_id' | 'id' | 'name' | 'display_name'>
+
+/**
+ * Tenants, apps and API keys: administration, through TypeORM's repositories and query builder. Each method runs on the
+ * manager it is given. `lockApp` by name stays SQL: its ORDER BY ranks the kinds of match.
+ */
 export class TenantRepository {
   /** The new tenant, or null when the name is taken. */
   async insertTenant(m: EntityManager, id: string, name: string): Promise<TenantRow | null> {
-    const rows = await m.query(`INSERT INTO tenants (id, name) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING id, name, created_at`, [id, name])
-    return rows[0] ?? null
+    // orUpdate with no column to update: ON CONFLICT ("name") DO NOTHING (a taken id still fails).
+    const r = await table(m, 'tenants').createQueryBuilder().insert().values({ id, name }).orUpdate([], ['name']).returning(['id', 'name', 'created_at']).execute()
+    return (r.raw as TenantRow[])[0] ?? null
   }
 
   /** A new tenant; a taken name fails the statement (for names made unique by the caller). */
   async addTenant(m: EntityManager, id: string, name: string): Promise<void> {
-    await m.query(`INSERT INTO tenants (id, name) VALUES ($1, $2)`, [id, name])
+    await table(m, 'tenants').createQueryBuilder().insert().values({ id, name }).updateEntity(false).execute()
   }
 
   /** The id of the tenant of that name (or id), inserting it with `newId` when missing. */
   async ensureTenant(m: EntityManager, name: string, newId: string): Promise<string> {
-    await m.query(`INSERT INTO tenants (id, name) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [newId, name])
+    await table(m, 'tenants').createQueryBuilder().insert().values({ id: newId, name }).orUpdate([], ['name']).updateEntity(false).execute()
     return (await this.tenantId(m, name))!
   }
 
   /** The id of the tenant of that name or id, or null. */
   async tenantId(m: EntityManager, nameOrId: string): Promise<string | null> {
-    const rows = await m.query(`SELECT id FROM tenants WHERE name = $1 OR id = $1`, [nameOrId])
-    return rows[0]?.id ?? null
+    return (await this.tenantIds(m, nameOrId))[0] ?? null
+  }
+
+  /** The ids of the tenants of that name or id (two when one's name is the other's id). */
+  private async tenantIds(m: EntityManager, nameOrId: string): Promise<string[]> {
+    const rows = await table(m, 'tenants').find({ select: { id: true }, where: [{ name: nameOrId }, { id: nameOrId }] })
+    return rows.map((r) => r.id)
   }
 
   async tenants(m: EntityManager): Promise<TenantRow[]> {
-    return m.query(`SELECT id, name, created_at FROM tenants ORDER BY created_at, name`)
+    return table(m, 'tenants').find({ order: { created_at: 'ASC', name: 'ASC' } })
   }
 
   async tenantCount(m: EntityManager): Promise<number> {
-    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM tenants`)
-    return n
+    return table(m, 'tenants').count()
   }
 
   /** Whether the tenant exists; it stays (FOR SHARE) until the transaction ends. */
   async holdTenant(m: EntityManager, tenantId: string): Promise<boolean> {
-    return (await m.query(`SELECT 1 FROM tenants WHERE id = $1 FOR SHARE`, [tenantId])).length > 0
+    return (await table(m, 'tenants').findOne({ select: { id: true }, where: { id: tenantId }, lock: { mode: 'pessimistic_read' } })) !== null
   }
 
   /** False when the tenant has an app of that slug or display key already. */
   async insertApp(m: EntityManager, a: { tenantId: string; appId: string; slug: string; displayName: string; displayKey: string }): Promise<boolean> {
-    const rows = await m.query(
-      `INSERT INTO apps (tenant_id, id, name, display_name, display_key) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING id`,
-      [a.tenantId, a.appId, a.slug, a.displayName, a.displayKey],
-    )
-    return rows.length > 0
+    const r = await table(m, 'apps')
+      .createQueryBuilder()
+      .insert()
+      .values({ tenant_id: a.tenantId, id: a.appId, name: a.slug, display_name: a.displayName, display_key: a.displayKey })
+      .orIgnore()
+      .returning(['id'])
+      .execute()
+    return (r.raw as unknown[]).length > 0
   }
 
   /** The tenant's slugs that are `base` or `base-<something>` (to pick a free one). */
   async slugsLike(m: EntityManager, tenantId: string, base: string): Promise<Set<string>> {
-    const rows: { name: string }[] = await m.query(`SELECT name FROM apps WHERE tenant_id = $1 AND (name = $2::text OR left(name, length($2::text) + 1) = $2::text || '-')`, [tenantId, base])
+    const rows = await table(m, 'apps')
+      .createQueryBuilder('a')
+      .select('a.name', 'name')
+      .where('a.tenant_id = :tenantId', { tenantId })
+      .andWhere(`(a.name = :base::text OR left(a.name, length(:base::text) + 1) = :base::text || '-')`, { base })
+      .getRawMany<Pick<AppEntity, 'name'>>()
     return new Set(rows.map((r) => r.name))
   }
 
   /** The display name of the tenant's app whose display key this is (other than `exceptAppId`), or null. */
   async displayKeyTaken(m: EntityManager, tenantId: string, displayKey: string, exceptAppId = ''): Promise<string | null> {
-    const rows = await m.query(`SELECT display_name FROM apps WHERE tenant_id = $1 AND display_key = $2 AND id <> $3`, [tenantId, displayKey, exceptAppId])
-    return rows[0]?.display_name ?? null
+    const row = await table(m, 'apps')
+      .createQueryBuilder('a')
+      .select('a.display_name', 'display_name')
+      .where('a.tenant_id = :tenantId AND a.display_key = :displayKey AND a.id <> :exceptAppId', { tenantId, displayKey, exceptAppId })
+      .getRawOne<Pick<AppEntity, 'display_name'>>()
+    return row?.display_name ?? null
   }
 
   /** Apps with their live key, of every tenant or of one (by name or id). */
   async apps(m: EntityManager, tenant?: { nameOrId?: string; id?: string }): Promise<AppRow[]> {
-    return m.query(
-      `SELECT a.tenant_id, t.name AS tenant_name, a.id, a.name, a.display_name, a.created_at, k.public_id AS key_public_id, k.created_at AS key_created_at,
-              a.delete_profiles_after_days, a.drop_submission_text_after_days, a.summary_instructions
-         FROM apps a JOIN tenants t ON t.id = a.tenant_id
-         LEFT JOIN api_keys k ON k.tenant_id = a.tenant_id AND k.app_id = a.id AND k.revoked_at IS NULL
-        WHERE ($1::text IS NULL OR t.name = $1 OR t.id = $1) AND ($2::text IS NULL OR t.id = $2)
-        ORDER BY t.name, a.created_at, a.name`,
-      [tenant?.nameOrId ?? null, tenant?.id ?? null],
-    )
+    const q = columns(table(m, 'apps').createQueryBuilder('a'), 'a', APP_COLUMNS)
+      .addSelect('t.name', 'tenant_name')
+      .addSelect('k.public_id', 'key_public_id')
+      .addSelect('k.created_at', 'key_created_at')
+      .innerJoin('tenants', 't', 't.id = a.tenant_id')
+      .leftJoin('api_keys', 'k', 'k.tenant_id = a.tenant_id AND k.app_id = a.id AND k.revoked_at IS NULL')
+    if (tenant?.nameOrId !== undefined) q.andWhere('(t.name = :nameOrId OR t.id = :nameOrId)', { nameOrId: tenant.nameOrId })
+    if (tenant?.id !== undefined) q.andWhere('t.id = :id', { id: tenant.id })
+    return q.orderBy('t.name').addOrderBy('a.created_at').addOrderBy('a.name').getRawMany<AppRow>()
   }
 
   /**
@@ -108,16 +121,19 @@ export class TenantRepository {
    * preference: an id or slug never loses to another app's display name), or by ids only (`byId`); null when there is
    * no such app.
    */
-  async lockApp(m: EntityManager, tenant: string, app: string, byId = false, displayKey?: string): Promise<{ tenant_id: string; id: string; name: string; display_name: string } | null> {
+  async lockApp(m: EntityManager, tenant: string, app: string, byId = false, displayKey?: string): Promise<LockedApp | null> {
     if (byId) {
-      const rows = await m.query(`SELECT a.tenant_id, a.id, a.name, a.display_name FROM apps a WHERE a.tenant_id = $1 AND a.id = $2 FOR UPDATE`, [tenant, app])
-      return rows[0] ?? null
+      return table(m, 'apps').findOne({
+        select: { tenant_id: true, id: true, name: true, display_name: true },
+        where: { tenant_id: tenant, id: app },
+        lock: { mode: 'pessimistic_write' },
+      })
     }
     // The tenant first, then its app by tenant id: a lock that names the tenant's id is one a sharded database (Citus,
     // apps distributed by tenant_id) can take on the tenant's node; a join to tenants under FOR UPDATE is not.
-    const tenantIds: string[] = (await m.query(`SELECT id FROM tenants WHERE name = $1 OR id = $1`, [tenant])).map((r: { id: string }) => r.id)
+    const tenantIds = await this.tenantIds(m, tenant)
     if (!tenantIds.length) return null
-    const rows = await m.query(
+    const rows: LockedApp[] = await m.query(
       `SELECT a.tenant_id, a.id, a.name, a.display_name FROM apps a
         WHERE ${tenantIds.length === 1 ? 'a.tenant_id = $3' : 'a.tenant_id = ANY($3)'} AND (a.id = $1 OR a.name = $1 OR a.display_key = $2)
         ORDER BY (a.id = $1) DESC, (a.name = $1) DESC LIMIT 1 FOR UPDATE`,
@@ -127,51 +143,60 @@ export class TenantRepository {
   }
 
   async appNameTaken(m: EntityManager, tenantId: string, name: string, exceptAppId: string): Promise<boolean> {
-    return (await m.query(`SELECT 1 FROM apps WHERE tenant_id = $1 AND name = $2 AND id <> $3`, [tenantId, name, exceptAppId])).length > 0
+    return table(m, 'apps').createQueryBuilder('a').where('a.tenant_id = :tenantId AND a.name = :name AND a.id <> :exceptAppId', { tenantId, name, exceptAppId }).getExists()
   }
 
   /** Sets the display name (and key), and the slug when given. */
   async renameApp(m: EntityManager, tenantId: string, appId: string, r: { displayName?: string; displayKey?: string; slug?: string }): Promise<void> {
-    await m.query(
-      `UPDATE apps SET display_name = coalesce($3, display_name), display_key = coalesce($4, display_key), name = coalesce($5, name)
-        WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, appId, r.displayName ?? null, r.displayKey ?? null, r.slug ?? null],
-    )
+    const set: Partial<AppEntity> = {}
+    if (r.displayName !== undefined) set.display_name = r.displayName
+    if (r.displayKey !== undefined) set.display_key = r.displayKey
+    if (r.slug !== undefined) set.name = r.slug
+    if (Object.keys(set).length) await table(m, 'apps').update({ tenant_id: tenantId, id: appId }, set)
   }
 
   /** The app's retention policy (null: off). */
   async setRetention(m: EntityManager, tenantId: string, appId: string, r: { deleteProfilesAfterDays: number | null; dropSubmissionTextAfterDays: number | null }) {
-    await m.query(`UPDATE apps SET delete_profiles_after_days = $3, drop_submission_text_after_days = $4 WHERE tenant_id = $1 AND id = $2`, [
-      tenantId,
-      appId,
-      r.deleteProfilesAfterDays,
-      r.dropSubmissionTextAfterDays,
-    ])
+    await table(m, 'apps').update(
+      { tenant_id: tenantId, id: appId },
+      { delete_profiles_after_days: r.deleteProfilesAfterDays, drop_submission_text_after_days: r.dropSubmissionTextAfterDays },
+    )
   }
 
   /** The app's summary instructions (README "Summary instructions"), already checked. */
   async setSummaryInstructions(m: EntityManager, tenantId: string, appId: string, instructions: string[]) {
-    await m.query(`UPDATE apps SET summary_instructions = $3::jsonb WHERE tenant_id = $1 AND id = $2`, [tenantId, appId, JSON.stringify(instructions)])
+    await table(m, 'apps').update({ tenant_id: tenantId, id: appId }, { summary_instructions: instructions })
   }
 
   /** Deletes the app and (by cascade) its keys. */
   async deleteApp(m: EntityManager, tenantId: string, appId: string): Promise<void> {
-    await m.query(`DELETE FROM apps WHERE tenant_id = $1 AND id = $2`, [tenantId, appId])
+    await table(m, 'apps').delete({ tenant_id: tenantId, id: appId })
   }
 
   async insertKey(m: EntityManager, k: { publicId: string; tenantId: string; appId: string; hash: Buffer }): Promise<void> {
-    await m.query(`INSERT INTO api_keys (public_id, tenant_id, app_id, key_hash) VALUES ($1, $2, $3, $4)`, [k.publicId, k.tenantId, k.appId, k.hash])
+    await table(m, 'api_keys').createQueryBuilder().insert().values({ public_id: k.publicId, tenant_id: k.tenantId, app_id: k.appId, key_hash: k.hash }).updateEntity(false).execute()
   }
 
   /** Revokes the app's live keys; how many there were. */
   async revokeKeys(m: EntityManager, tenantId: string, appId: string): Promise<number> {
-    const [, count] = await m.query(`UPDATE api_keys SET revoked_at = now() WHERE tenant_id = $1 AND app_id = $2 AND revoked_at IS NULL`, [tenantId, appId])
-    return count
+    const r = await table(m, 'api_keys')
+      .createQueryBuilder()
+      .update()
+      .set({ revoked_at: () => 'now()' })
+      .where('tenant_id = :tenantId AND app_id = :appId AND revoked_at IS NULL', { tenantId, appId })
+      .execute()
+    return r.affected ?? 0
   }
 
   /** The live key of that public id, or null. */
   async liveKey(m: EntityManager, publicId: string): Promise<KeyRow | null> {
-    const rows = await m.query(`SELECT tenant_id, app_id, key_hash FROM api_keys WHERE public_id = $1 AND revoked_at IS NULL`, [publicId])
-    return rows[0] ?? null
+    const row = await table(m, 'api_keys')
+      .createQueryBuilder('k')
+      .select('k.tenant_id', 'tenant_id')
+      .addSelect('k.app_id', 'app_id')
+      .addSelect('k.key_hash', 'key_hash')
+      .where('k.public_id = :publicId AND k.revoked_at IS NULL', { publicId })
+      .getRawOne<KeyRow>()
+    return row ?? null
   }
 }

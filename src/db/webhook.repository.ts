@@ -1,60 +1,19 @@
-import type { EntityManager } from 'typeorm'
-import type { OutboxEvent, WebhookEvent, WebhookPayload } from '../domain/webhooks.js'
+import type { EntityManager, QueryDeepPartialEntity } from 'typeorm'
+import type { OutboxEvent, WebhookPayload } from '../domain/webhooks.js'
+import type { DeliveryStatus, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from './entities/webhook.entity.js'
+import { table } from './entities/tables.js'
 
 /** An endpoint as stored (secrets sealed, see src/services/webhooks/secrets.ts). */
-export interface EndpointRow {
-  tenant_id: string
-  id: string
-  app_id: string
-  url: string
-  description: string | null
-  events: WebhookEvent[]
-  secret: string
-  previous_secret: string | null
-  previous_secret_until: Date | null
-  enabled: boolean
-  disabled_reason: string | null
-  created_at: Date
-  updated_at: Date
-}
+export type EndpointRow = WebhookEndpointEntity
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
+export type { DeliveryStatus }
 
-export interface DeliveryRow {
-  tenant_id: string
-  id: string
-  seq: number
-  endpoint_id: string
-  event_id: string
-  event: string
-  profile_id: string | null
-  payload: WebhookPayload
-  test: boolean
-  status: DeliveryStatus
-  attempts: number
-  next_attempt_at: Date | null
-  last_status_code: number | null
-  last_error: string | null
-  created_at: Date
-  finished_at: Date | null
-}
+export type DeliveryRow = WebhookDeliveryEntity
 
-export interface AttemptRow {
-  delivery_id: string
-  attempt: number
-  at: Date
-  duration_ms: number
-  status_code: number | null
-  error: string | null
-}
+export type AttemptRow = Pick<WebhookAttemptEntity, 'delivery_id' | 'attempt' | 'at' | 'duration_ms' | 'status_code' | 'error'>
 
 /** A delivery taken for an attempt, with what sending it needs from its endpoint. */
-export interface ClaimedDelivery extends DeliveryRow {
-  url: string
-  secret: string
-  previous_secret: string | null
-  previous_secret_until: Date | null
-}
+export type ClaimedDelivery = DeliveryRow & Pick<WebhookEndpointEntity, 'url' | 'secret' | 'previous_secret' | 'previous_secret_until'>
 
 /** How an attempt ended. */
 export type AttemptOutcome =
@@ -65,12 +24,28 @@ export type AttemptOutcome =
 const ERROR_CHARS = 500
 const DELIVERY_COLUMNS = `d.tenant_id, d.id, d.seq, d.endpoint_id, d.event_id, d.event, d.profile_id, d.payload, d.test, d.status, d.attempts,
   d.next_attempt_at, d.last_status_code, d.last_error, d.created_at, d.finished_at`
-const ENDPOINT_COLUMNS = `tenant_id, id, app_id, url, description, events, secret, previous_secret, previous_secret_until, enabled,
-  disabled_reason, created_at, updated_at`
+/** Every column of an endpoint, for RETURNING. */
+const ENDPOINT_COLUMNS: (keyof WebhookEndpointEntity)[] = [
+  'tenant_id',
+  'id',
+  'app_id',
+  'url',
+  'description',
+  'events',
+  'secret',
+  'previous_secret',
+  'previous_secret_until',
+  'enabled',
+  'disabled_reason',
+  'created_at',
+  'updated_at',
+]
 
 /**
  * Webhook endpoints and deliveries (the outbox and its log). Every statement filters by tenant_id except the
- * dispatcher's claim of due deliveries, which serves every tenant as the job queue does.
+ * dispatcher's claim of due deliveries, which serves every tenant as the job queue does. The endpoints' management and
+ * the reads of one delivery go through TypeORM; the outbox's fan-out, the dispatcher's claim (a lease, SKIP LOCKED), its
+ * record of an attempt, the log's keyset pages and its prune stay SQL.
  */
 export class WebhookRepository {
   /**
@@ -114,76 +89,92 @@ export class WebhookRepository {
     m: EntityManager,
     e: { tenantId: string; id: string; appId: string; url: string; description: string | null; events: string[]; secret: string },
   ): Promise<EndpointRow> {
-    const rows = await m.query(
-      `INSERT INTO webhook_endpoints (tenant_id, id, app_id, url, description, events, secret) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       RETURNING ${ENDPOINT_COLUMNS}`,
-      [e.tenantId, e.id, e.appId, e.url, e.description, e.events, e.secret],
-    )
-    return rows[0]
+    const r = await table(m, 'webhook_endpoints')
+      .createQueryBuilder()
+      .insert()
+      .values({ tenant_id: e.tenantId, id: e.id, app_id: e.appId, url: e.url, description: e.description, events: e.events as EndpointRow['events'], secret: e.secret })
+      .returning(ENDPOINT_COLUMNS)
+      .execute()
+    return (r.raw as EndpointRow[])[0]!
   }
 
   async countEndpoints(m: EntityManager, tenantId: string, appId: string): Promise<number> {
-    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE tenant_id = $1 AND app_id = $2`, [tenantId, appId])
-    return n
+    return table(m, 'webhook_endpoints').countBy({ tenant_id: tenantId, app_id: appId })
   }
 
   async endpoints(m: EntityManager, tenantId: string, appId: string): Promise<EndpointRow[]> {
-    return m.query(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE tenant_id = $1 AND app_id = $2 ORDER BY created_at, id`, [tenantId, appId])
+    return table(m, 'webhook_endpoints').find({ where: { tenant_id: tenantId, app_id: appId }, order: { created_at: 'ASC', id: 'ASC' } })
   }
 
   async endpoint(m: EntityManager, tenantId: string, id: string, opts: { lock?: boolean } = {}): Promise<EndpointRow | null> {
-    const rows = await m.query(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2 ${opts.lock ? 'FOR UPDATE' : ''}`, [tenantId, id])
-    return rows[0] ?? null
+    return table(m, 'webhook_endpoints').findOne({ where: { tenant_id: tenantId, id }, ...(opts.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) })
   }
 
+  /** Sets what is given (null description: none); enabling or disabling clears why it was disabled. */
   async updateEndpoint(
     m: EntityManager,
     tenantId: string,
     id: string,
     u: { url?: string; description?: string | null; events?: string[]; enabled?: boolean },
   ): Promise<EndpointRow | null> {
-    const [rows] = await m.query(
-      `UPDATE webhook_endpoints SET
-          url = COALESCE($3, url),
-          description = CASE WHEN $4::boolean THEN $5 ELSE description END,
-          events = COALESCE($6, events),
-          enabled = COALESCE($7, enabled),
-          disabled_reason = CASE WHEN $7::boolean IS NULL THEN disabled_reason ELSE NULL END,
-          updated_at = now()
-        WHERE tenant_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
-      [tenantId, id, u.url ?? null, u.description !== undefined, u.description ?? null, u.events ?? null, u.enabled ?? null],
-    )
-    return rows[0] ?? null
+    const set: QueryDeepPartialEntity<EndpointRow> = { updated_at: () => 'now()' }
+    if (u.url != null) set.url = u.url
+    if (u.description !== undefined) set.description = u.description
+    if (u.events != null) set.events = u.events as EndpointRow['events']
+    if (u.enabled != null) Object.assign(set, { enabled: u.enabled, disabled_reason: null })
+    const r = await table(m, 'webhook_endpoints')
+      .createQueryBuilder()
+      .update()
+      .set(set)
+      .where('tenant_id = :tenantId AND id = :id', { tenantId, id })
+      .returning(ENDPOINT_COLUMNS)
+      .execute()
+    return (r.raw as EndpointRow[])[0] ?? null
   }
 
-  /** The new secret becomes current; the current one stays valid until `previousUntil`. */
+  /** The new secret becomes current; the current one stays valid for `graceSeconds` (0: not at all). */
   async rotateSecret(m: EntityManager, tenantId: string, id: string, secret: string, graceSeconds: number): Promise<EndpointRow | null> {
     // The grace period or none, chosen here rather than by a CASE around now() in the statement, which a sharded
     // database (Citus) refuses.
-    const previous = graceSeconds > 0 ? `previous_secret = secret, previous_secret_until = now() + make_interval(secs => $4)` : `previous_secret = NULL, previous_secret_until = NULL`
-    const [rows] = await m.query(
-      `UPDATE webhook_endpoints SET ${previous}, secret = $3, updated_at = now()
-        WHERE tenant_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
-      graceSeconds > 0 ? [tenantId, id, secret, graceSeconds] : [tenantId, id, secret],
-    )
-    return rows[0] ?? null
+    const previous: QueryDeepPartialEntity<EndpointRow> =
+      graceSeconds > 0
+        ? { previous_secret: () => 'secret', previous_secret_until: () => 'now() + make_interval(secs => :graceSeconds)' }
+        : { previous_secret: null, previous_secret_until: null }
+    const r = await table(m, 'webhook_endpoints')
+      .createQueryBuilder()
+      .update()
+      .set({ ...previous, secret, updated_at: () => 'now()' })
+      .where('tenant_id = :tenantId AND id = :id', { tenantId, id, graceSeconds })
+      .returning(ENDPOINT_COLUMNS)
+      .execute()
+    return (r.raw as EndpointRow[])[0] ?? null
   }
 
   async deleteEndpoint(m: EntityManager, tenantId: string, id: string): Promise<boolean> {
-    const [, n] = await m.query(`DELETE FROM webhook_endpoints WHERE tenant_id = $1 AND id = $2`, [tenantId, id])
-    return n > 0
+    const r = await table(m, 'webhook_endpoints').delete({ tenant_id: tenantId, id })
+    return (r.affected ?? 0) > 0
   }
 
   // ---- deliveries ----
 
   /** A test delivery to one endpoint, for the caller to claim (due in a minute otherwise). */
   async insertTest(m: EntityManager, tenantId: string, endpointId: string, payload: WebhookPayload): Promise<string> {
-    const rows = await m.query(
-      `INSERT INTO webhook_deliveries (tenant_id, id, endpoint_id, event_id, event, payload, test, next_attempt_at)
-       VALUES ($1, gen_random_uuid(), $2, $3, $4, $5::jsonb, true, now() + interval '1 minute') RETURNING id`,
-      [tenantId, endpointId, payload.id, payload.type, JSON.stringify(payload)],
-    )
-    return rows[0].id
+    const r = await table(m, 'webhook_deliveries')
+      .createQueryBuilder()
+      .insert()
+      .values({
+        tenant_id: tenantId,
+        id: () => 'gen_random_uuid()',
+        endpoint_id: endpointId,
+        event_id: payload.id,
+        event: payload.type,
+        payload,
+        test: true,
+        next_attempt_at: () => `now() + interval '1 minute'`,
+      })
+      .returning(['id'])
+      .execute()
+    return (r.raw as Pick<DeliveryRow, 'id'>[])[0]!.id
   }
 
   /**
@@ -196,7 +187,7 @@ export class WebhookRepository {
     if (only) return this.claimIn(m, only.tenantId, 1, leaseSeconds, only.id)
     // The tenants with due deliveries, earliest due first; then each tenant's claim. A row lock names one tenant: in a
     // sharded database (Citus) a FOR UPDATE must stay on one node, so the claim cannot span tenants in one statement.
-    const tenants: { tenant_id: string }[] = await m.query(
+    const tenants: Pick<DeliveryRow, 'tenant_id'>[] = await m.query(
       `SELECT d2.tenant_id FROM webhook_deliveries d2
          JOIN webhook_endpoints w2 ON w2.tenant_id = d2.tenant_id AND w2.id = d2.endpoint_id AND w2.enabled
         WHERE d2.status = 'pending' AND d2.next_attempt_at <= now()
@@ -214,7 +205,7 @@ export class WebhookRepository {
   /** `claim` within one tenant: its due deliveries (or the one delivery `id`, due or not). */
   private async claimIn(m: EntityManager, tenantId: string, limit: number, leaseSeconds: number, id?: string): Promise<ClaimedDelivery[]> {
     const filter = id ? `d2.id = $4::uuid` : `d2.next_attempt_at <= now()`
-    const [rows] = await m.query(
+    const [rows]: [ClaimedDelivery[], number] = await m.query(
       `UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
          FROM (SELECT d2.tenant_id, d2.id FROM webhook_deliveries d2
                  JOIN webhook_endpoints w2 ON w2.tenant_id = d2.tenant_id AND w2.id = d2.endpoint_id AND w2.enabled
@@ -270,27 +261,29 @@ export class WebhookRepository {
     endpointId: string,
     opts: { status?: DeliveryStatus; beforeSeq: number; limit: number },
   ): Promise<DeliveryRow[]> {
-    return m.query(
+    const rows: DeliveryRow[] = await m.query(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
         WHERE d.tenant_id = $1 AND d.endpoint_id = $2 AND ($3::text IS NULL OR d.status = $3) AND ($4::bigint = 0 OR d.seq < $4)
         ORDER BY d.seq DESC LIMIT $5`,
       [tenantId, endpointId, opts.status ?? null, opts.beforeSeq, opts.limit],
     )
+    return rows
   }
 
   async delivery(m: EntityManager, tenantId: string, id: string): Promise<DeliveryRow | null> {
-    const rows = await m.query(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE d.tenant_id = $1 AND d.id = $2::uuid`, [tenantId, id])
-    return rows[0] ?? null
+    return table(m, 'webhook_deliveries').findOne({ where: { tenant_id: tenantId, id } })
   }
 
   /** The attempts of these deliveries, oldest first. */
   async attempts(m: EntityManager, tenantId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
     if (!deliveryIds.length) return []
-    return m.query(
-      `SELECT delivery_id, attempt, at, duration_ms, status_code, error FROM webhook_attempts
-        WHERE tenant_id = $1 AND delivery_id = ANY ($2::uuid[]) ORDER BY delivery_id, attempt`,
-      [tenantId, deliveryIds],
-    )
+    return table(m, 'webhook_attempts')
+      .createQueryBuilder('a')
+      .select(['a.tenant_id', 'a.delivery_id', 'a.attempt', 'a.at', 'a.duration_ms', 'a.status_code', 'a.error'])
+      .where('a.tenant_id = :tenantId AND a.delivery_id = ANY (:deliveryIds::uuid[])', { tenantId, deliveryIds })
+      .orderBy('a.delivery_id')
+      .addOrderBy('a.attempt')
+      .getMany()
   }
 
   /**
@@ -298,12 +291,13 @@ export class WebhookRepository {
    * follow the schedule from where it stopped.
    */
   async redeliver(m: EntityManager, tenantId: string, id: string): Promise<boolean> {
-    const [, n] = await m.query(
-      `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now() + interval '1 minute', finished_at = NULL
-        WHERE tenant_id = $1 AND id = $2::uuid AND status <> 'pending'`,
-      [tenantId, id],
-    )
-    return n > 0
+    const r = await table(m, 'webhook_deliveries')
+      .createQueryBuilder()
+      .update()
+      .set({ status: 'pending', next_attempt_at: () => `now() + interval '1 minute'`, finished_at: null })
+      .where(`tenant_id = :tenantId AND id = :id::uuid AND status <> 'pending'`, { tenantId, id })
+      .execute()
+    return (r.affected ?? 0) > 0
   }
 
   /** Removes finished deliveries (and their attempts) older than the log keeps them. */

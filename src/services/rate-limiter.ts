@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm'
+import type { RateCounterEntity } from '../db/entities/rate-counter.entity.js'
 
 /** What one `take` decided, with what the RateLimit-* headers report. */
 export interface RateDecision {
@@ -214,7 +215,7 @@ export class PostgresCounterStore implements SharedCounterStore {
       else merged.set(id, { ...r })
     }
     const rows = [...merged.values()]
-    const out: { key: string; window: string; total: number }[] = await this.ds.query(
+    const out: (Pick<RateCounterEntity, 'key'> & { window: RateCounterEntity['window_id']; total: RateCounterEntity['hits'] })[] = await this.ds.query(
       `INSERT INTO rate_counters AS c (scope, key, window_id, hits)
          SELECT $1, k, w, n FROM unnest($2::text[], $3::bigint[], $4::int[]) AS t(k, w, n)
        ON CONFLICT (scope, key, window_id) DO UPDATE SET hits = c.hits + EXCLUDED.hits

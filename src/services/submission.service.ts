@@ -97,7 +97,8 @@ export const SUBMIT_SQL = `WITH p AS (
 
 /** Accepting submissions: validated, committed with their job in one statement, then acknowledged. */
 export class SubmissionService {
-  private readonly submitStatement: Statement
+  /** Its row: the status event's order (a bigint, as text) when the profile started processing, else null. */
+  private readonly submitStatement: Statement<{ seq: string | null }>
   private readonly repo = new SubmissionRepository()
 
   constructor(
@@ -107,7 +108,7 @@ export class SubmissionService {
     private readonly bus: EventBus,
     private readonly limits: { maxDataBytes: number; maxValueChars: number },
   ) {
-    this.submitStatement = statements.define('profiler_submit', SUBMIT_SQL)
+    this.submitStatement = statements.define<{ seq: string | null }>('profiler_submit', SUBMIT_SQL)
     this.uow = new UnitOfWork(ds)
   }
   private readonly uow: UnitOfWork
@@ -155,7 +156,7 @@ export class SubmissionService {
     let seq: number | null = null
     const run = async (m?: EntityManager): Promise<SubmissionAck> => {
       const [row] = await this.submitStatement.rows(params, m)
-      seq = row.seq === null ? null : Number(row.seq)
+      seq = row!.seq === null ? null : Number(row!.seq)
       return { id, profileId, replayed: false }
     }
     const ack = key ? await this.uow.run(ctx, ({ manager: m }) => this.replayOr(m, ctx, key, hash, () => run(m))) : await run()

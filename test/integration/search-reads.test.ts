@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAiProviders } from '../../src/ai/index.js'
 import { loadConfig } from '../../src/config.js'
-import { PROFILE_COLUMNS, RECENT_HISTORY_COLUMN, toHistory, toRecord } from '../../src/db/profile.repository.js'
+import { PROFILE_COLUMNS, RECENT_HISTORY_COLUMN, toHistory, toRecord, type HistoryRead } from '../../src/db/profile.repository.js'
 import { hybridSearchSql, tenantFilter, toCandidate, vectorSearchSql } from '../../src/db/search.repository.js'
 import { everyWord, lexicalThresholds, queryTerms, rankHybrid, termsQuery, termWords } from '../../src/domain/lexical.js'
 import { toRestProfile } from '../../src/rest/serializers.js'
@@ -36,7 +36,7 @@ async function searchBefore(svc: TestService, tenantId: string, params: Record<s
   const offset = (p.page - 1) * p.pageSize
   const f = tenantFilter(tenantId, p.filterBy, p.filterValue)
   const cal = ai.embedder.calibration
-  const withLog = (r: any) => ({ ...toRecord(r), update_log: (r.update_log as unknown[]).map(toHistory) })
+  const withLog = (r: any) => ({ ...toRecord(r), update_log: (r.update_log as HistoryRead[]).map(toHistory) })
   let total: number
   let rows: { record: ReturnType<typeof withLog>; score?: number }[]
   if (!p.query) {
