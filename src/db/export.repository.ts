@@ -312,39 +312,49 @@ export class ExportRepository {
    */
   async insertPassages(m: EntityManager, tenantId: string, ps: PassageExport[]): Promise<{ matched: number; added: number }> {
     if (!ps.length) return { matched: 0, added: 0 }
-    const [r]: { matched: number; added: number }[] = await m.query(
-      `WITH x AS (
-         SELECT * FROM unnest($2::text[], $3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $10::timestamptz[], $11::text[])
-                AS x(profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, hidden_at, hidden_by)
-       ), ok AS (
-         SELECT x.* FROM x JOIN submissions s ON s.tenant_id = $1 AND s.id = x.submission_id AND s.profile_id = x.profile_id AND s.status = 'done' AND s.data IS NOT NULL
-            FOR SHARE OF s
-       ), ins AS (
-         INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, hidden_at, hidden_by)
-         SELECT $1::text, ok.profile_id, ok.submission_id, ok.position, ok.speaker, ok.prompt, ok.text, ok.occurred_at,
-                COALESCE((SELECT c.oid::regconfig FROM pg_ts_config c WHERE c.cfgname = ok.language AND c.cfgnamespace = 'pg_catalog'::regnamespace), 'simple'::regconfig),
-                ok.hidden_at, ok.hidden_by
-           FROM ok
-         ON CONFLICT (tenant_id, submission_id, position) DO UPDATE SET hidden_at = EXCLUDED.hidden_at, hidden_by = EXCLUDED.hidden_by
-          WHERE passages.hidden_at IS NULL AND EXCLUDED.hidden_at IS NOT NULL
-         RETURNING (xmax = 0) AS added
-       )
-       SELECT (SELECT count(*) FROM ok)::int AS matched, (SELECT count(*) FROM ins WHERE added)::int AS added`,
+    // Two statements, each routed whole to the tenant's node on a sharded database (Citus): the lock and count, then the
+    // insert, whose tenant_id is the submission's own column (so the INSERT ... SELECT stays on the shard and sees this
+    // transaction's earlier writes; as one statement with CTEs it ran through the coordinator and failed there).
+    const ok: { n: string }[] = await m.query(
+      `SELECT x.n FROM unnest($2::text[], $3::uuid[]) WITH ORDINALITY AS x(profile_id, submission_id, n)
+         JOIN submissions s ON s.tenant_id = $1 AND s.id = x.submission_id AND s.profile_id = x.profile_id AND s.status = 'done' AND s.data IS NOT NULL
+        ORDER BY x.n FOR SHARE OF s`,
+      [tenantId, ps.map((p) => p.profile_id), ps.map((p) => p.submission_id)],
+    )
+    if (!ok.length) return { matched: 0, added: 0 }
+    const kept = ok.map((r) => ps[Number(r.n) - 1]!)
+    // The catalog is read on its own (a sharded database cannot join it to a distributed table).
+    const known = new Set(
+      (
+        await m.query(`SELECT cfgname::text AS name FROM pg_ts_config WHERE cfgnamespace = 'pg_catalog'::regnamespace AND cfgname = ANY($1::text[])`, [
+          [...new Set(kept.map((p) => p.language))],
+        ])
+      ).map((r: { name: string }) => r.name),
+    )
+    const rows: { added: boolean }[] = await m.query(
+      `INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, hidden_at, hidden_by)
+       SELECT s.tenant_id, s.profile_id, s.id, x.position, x.speaker, x.prompt, x.text, x.occurred_at, x.language::regconfig, x.hidden_at, x.hidden_by
+         FROM unnest($2::text[], $3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $10::timestamptz[], $11::text[])
+              AS x(profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, hidden_at, hidden_by)
+         JOIN submissions s ON s.tenant_id = $1 AND s.id = x.submission_id AND s.profile_id = x.profile_id AND s.status = 'done' AND s.data IS NOT NULL
+       ON CONFLICT (tenant_id, submission_id, position) DO UPDATE SET hidden_at = EXCLUDED.hidden_at, hidden_by = EXCLUDED.hidden_by
+        WHERE passages.hidden_at IS NULL AND EXCLUDED.hidden_at IS NOT NULL
+       RETURNING (xmax = 0) AS added`,
       [
         tenantId,
-        ps.map((p) => p.profile_id),
-        ps.map((p) => p.submission_id),
-        ps.map((p) => p.position),
-        ps.map((p) => p.speaker),
-        ps.map((p) => p.prompt),
-        ps.map((p) => p.text),
-        ps.map((p) => p.occurred_at),
-        ps.map((p) => p.language),
-        ps.map((p) => p.hidden_at),
-        ps.map((p) => p.hidden_by),
+        kept.map((p) => p.profile_id),
+        kept.map((p) => p.submission_id),
+        kept.map((p) => p.position),
+        kept.map((p) => p.speaker),
+        kept.map((p) => p.prompt),
+        kept.map((p) => p.text),
+        kept.map((p) => p.occurred_at),
+        kept.map((p) => (known.has(p.language) ? p.language : 'simple')),
+        kept.map((p) => p.hidden_at),
+        kept.map((p) => p.hidden_by),
       ],
     )
-    return { matched: Number(r!.matched), added: Number(r!.added) }
+    return { matched: kept.length, added: rows.filter((r) => r.added).length }
   }
 
   /** An imported profile's embedding, unless it changed since (version); 1 when stored. */

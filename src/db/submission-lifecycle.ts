@@ -37,15 +37,16 @@ export class SubmissionLifecycle {
   ): Promise<number> {
     const tokens = (u: TokenUsage | undefined, k: keyof TokenUsage) => (u?.totalTokens ? u[k] : null)
     // Those with tokens to add and those without, in a statement each: one statement choosing per row (a CASE around
-    // jsonb_build_object) is one a sharded database (Citus) refuses, as it runs the update on the nodes.
+    // jsonb_build_object) is one a sharded database (Citus) refuses, as it runs the update on the nodes. For the same
+    // reason the object is built with immutable functions only (jsonb_set of a number's text): Citus refuses a STABLE
+    // function such as jsonb_build_object called with columns in an UPDATE over several tenants. The stored value is
+    // the same (jsonb keeps its own key order).
     const withUsage = done.filter((s) => tokens(s.usage, 'totalTokens') !== null)
     const without = done.filter((s) => tokens(s.usage, 'totalTokens') === null)
+    const sum = (key: keyof TokenUsage, col: string) => `'{${key}}', COALESCE(((COALESCE((s.usage->>'${key}')::bigint, 0) + x.${col})::text)::jsonb, 'null')`
     let finished = 0
     for (const [part, usage] of [
-      [withUsage, `, usage = jsonb_build_object(
-                'promptTokens', COALESCE((s.usage->>'promptTokens')::bigint, 0) + x.prompt,
-                'completionTokens', COALESCE((s.usage->>'completionTokens')::bigint, 0) + x.completion,
-                'totalTokens', COALESCE((s.usage->>'totalTokens')::bigint, 0) + x.total)`],
+      [withUsage, `, usage = jsonb_set(jsonb_set(jsonb_set('{}'::jsonb, ${sum('promptTokens', 'prompt')}), ${sum('completionTokens', 'completion')}), ${sum('totalTokens', 'total')})`],
       [without, ''],
     ] as const) {
       if (!part.length) continue

@@ -3,7 +3,7 @@
 // shipped CLI against the coordinator. The migrations distribute the tenant-owned tables by tenant_id (co-located) and
 // make `tenants` a reference table; the test checks that they did, that a tenant's rows sit in one shard group, and
 // runs the contract through REST and GraphQL: submit, get, search with filters, delete, tenant isolation, READY over a
-// subscription, export/import, retention, and a worker killed in the middle of a batch.
+// subscription, export/import (with texts and passages), retention, and a worker killed in the middle of a batch.
 //
 // Runs once in CI: in the embedded pass (it starts its own cluster; skipped when DATABASE_URL is set). Skipped when
 // Citus is not installed (scripts/install-citus.sh), unless PROFILER_REQUIRE_CITUS=1, when it fails instead.
@@ -233,6 +233,59 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))('the service on a Cit
     expect(copy.core_info.name.value).toBe('Alice Archer')
     expect((await a.get('/v1/profile/alice-copy')).status).toBe(404)
   }, 120_000)
+
+  it('exports a profile with its texts and passages, and imports them into another tenant and back after a delete', async () => {
+    const turns = [
+      { role: 'assistant', content: 'What have you been up to lately?' },
+      { role: 'user', content: 'I have been restoring an old wooden sailboat in my garage.', timestamp: '2024-03-02T10:00:00Z' },
+      { role: 'assistant', content: 'Do you like jazz?' },
+      { role: 'user', content: 'Yes, I play the trumpet in a jazz band.', timestamp: '2024-03-02T10:05:00Z' },
+    ]
+    expect((await a.post('dora', { input_type: 'conversation', data: JSON.stringify(turns) })).status).toBe(202)
+    expect((await a.post('dora', { data: 'My name is Dora Dunn. I visited the glacier museum in Fjaerland last summer.' })).status).toBe(202)
+    await a.waitReady('dora', 60_000)
+    const said = async (c: Client, id: string) => {
+      const r = await c.get(`/v1/profile/${id}/passages?limit=100`)
+      expect(r.status, await r.clone().text()).toBe(200)
+      return ((await r.json()) as any).passages.map((p: any) => ({ prompt: p.prompt, text: p.text, occurred_at: p.occurred_at })).sort((x: any, y: any) => (x.text < y.text ? -1 : 1))
+    }
+    const original = await said(a, 'dora')
+    expect(original.map((p: any) => p.text)).toEqual(expect.arrayContaining(['I have been restoring an old wooden sailboat in my garage.', 'Yes, I play the trumpet in a jazz band.']))
+
+    const exp = await fetch(`${urls[0]}/v1/export?profile_id=dora&include_text=true`, { headers: { authorization: `Bearer ${keys.a.key}` } })
+    expect(exp.status).toBe(200)
+    const file = await exp.text()
+    const passages = file.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'passage')
+    expect(passages).toHaveLength(original.length)
+    const importInto = async (key: string, body: string) => {
+      const r = await fetch(`${urls[1]}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' }, body })
+      const text = await r.text()
+      // An internal error is named in the API processes' log, not in the answer.
+      const logged = r.status === 500 ? procs.flatMap((p) => p.out().split('\n').filter((l) => l.includes('request failed')).map((l) => JSON.parse(l).err?.message)).join('\n') : ''
+      expect(r.status, `${text}\n${logged}`).toBe(200)
+      return JSON.parse(text)
+    }
+    const quotes = async (c: Client, id: string) => {
+      const r = await c.get(`/v1/profile/${id}/context?${new URLSearchParams({ query: 'What is Dora restoring?', max_tokens: '500', include: 'passages' })}`)
+      expect(r.status, await r.clone().text()).toBe(200)
+      return r.json() as Promise<any>
+    }
+
+    // Into tenant b, under another id.
+    expect(await importInto(keys.b.key, file.replaceAll('"dora"', '"dora-copy"'))).toMatchObject({ profiles: 1, submissions: 2, passages: original.length, passages_skipped: 0 })
+    expect(await said(b, 'dora-copy')).toEqual(original)
+    const context = await quotes(b, 'dora-copy')
+    expect(context.passages_included).toBeGreaterThan(0)
+    expect(context.text).toContain('I have been restoring an old wooden sailboat in my garage.')
+    expect((await a.get('/v1/profile/dora-copy')).status).toBe(404)
+
+    // Back into tenant a after the profile was deleted there (its submissions and passages with it).
+    expect((await a.del('dora')).status).toBeLessThan(300)
+    expect((await a.get('/v1/profile/dora')).status).toBe(404)
+    expect(await importInto(keys.a.key, file)).toMatchObject({ profiles: 1, submissions: 2, passages: original.length, passages_skipped: 0 })
+    expect(await said(a, 'dora')).toEqual(original)
+    expect((await quotes(a, 'dora')).text).toContain('I have been restoring an old wooden sailboat in my garage.')
+  }, 180_000)
 
   it("deletes tenant a's profiles untouched past its app's policy (the workers' sweep), and nothing of tenant b", async () => {
     expect((await a.post('old', { data: 'My name is Olga Old. I live in Oslo.' })).status).toBe(202)

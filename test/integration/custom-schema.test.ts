@@ -224,14 +224,27 @@ describe('custom profile schema: versions kept up to PROFILER_SCHEMA_MAX_VERSION
 
     // A change that fails after the deletion (here: while it moves a dropped field's values to history) deletes nothing.
     const retyped = { sections: { travel: { budget: { type: 'number' } } } }
-    const ds = svc.profiler.db.dataSource
-    await ds.query(`CREATE FUNCTION fail_schema_history() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$`)
-    await ds.query(`CREATE TRIGGER fail_schema_history BEFORE INSERT ON profile_history FOR EACH ROW WHEN (NEW.input_type = 'schema') EXECUTE FUNCTION fail_schema_history()`)
+    // On Citus a trigger goes on the shards, which it allows (to create and to drop) only with
+    // citus.enable_unsafe_triggers: set for the session that runs the statements.
+    const ddl = async (...statements: string[]) => {
+      const sql = svc.profiler.db.dataSource.createQueryRunner()
+      try {
+        const [citus] = await sql.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`)
+        if (citus) await sql.query(`SET citus.enable_unsafe_triggers = on`)
+        for (const s of statements) await sql.query(s)
+        if (citus) await sql.query(`RESET citus.enable_unsafe_triggers`)
+      } finally {
+        await sql.release()
+      }
+    }
+    await ddl(
+      `CREATE FUNCTION fail_schema_history() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$`,
+      `CREATE TRIGGER fail_schema_history BEFORE INSERT ON profile_history FOR EACH ROW WHEN (NEW.input_type = 'schema') EXECUTE FUNCTION fail_schema_history()`,
+    )
     try {
       expect((await put(k.api_key, retyped)).status).toBe(500)
     } finally {
-      await ds.query(`DROP TRIGGER fail_schema_history ON profile_history`)
-      await ds.query(`DROP FUNCTION fail_schema_history()`)
+      await ddl(`DROP TRIGGER fail_schema_history ON profile_history`, `DROP FUNCTION fail_schema_history()`)
     }
     expect(await stored(k.app_id)).toEqual([5, 6, 7])
     expect((await a.profile('kept')).custom.travel.budget.value).toBe(700)

@@ -37,6 +37,10 @@ async function searchBefore(svc: TestService, tenantId: string, params: Record<s
   const f = tenantFilter(tenantId, p.filterBy, p.filterValue)
   const cal = ai.embedder.calibration
   const withLog = (r: any) => ({ ...toRecord(r), update_log: (r.update_log as HistoryRead[]).map(toHistory) })
+  // The page's history by the tenant's id ($1) rather than the outer row's: the same rows (every profile here is the
+  // tenant's), and a statement Citus routes whole to the tenant's shard (it refuses a correlated subquery over a FROM
+  // subquery that it would have to plan across shards).
+  const history = RECENT_HISTORY_COLUMN.replace('tenant_id = profiles.tenant_id', 'tenant_id = $1')
   let total: number
   let rows: { record: ReturnType<typeof withLog>; score?: number }[]
   if (!p.query) {
@@ -45,7 +49,7 @@ async function searchBefore(svc: TestService, tenantId: string, params: Record<s
     const where = f.where.join(' AND ')
     ;[{ total }] = await ds.query(`SELECT count(*)::int AS total FROM profiles WHERE ${where}`, f.args)
     const page = await ds.query(
-      `SELECT ${PROFILE_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM (
+      `SELECT ${PROFILE_COLUMNS}, ${history} FROM (
          SELECT * FROM profiles WHERE ${where} ORDER BY ${order} LIMIT ${p.pageSize} OFFSET ${offset}
        ) profiles ORDER BY ${order}`,
       f.args,
@@ -61,7 +65,7 @@ async function searchBefore(svc: TestService, tenantId: string, params: Record<s
       const q = `$${sql.args.length - 2}`
       ;[{ total }] = await ds.query(sql.count, sql.args)
       const page = await ds.query(
-        `SELECT ${PROFILE_COLUMNS}, similarity, ${RECENT_HISTORY_COLUMN} FROM (
+        `SELECT ${PROFILE_COLUMNS}, similarity, ${history} FROM (
            SELECT *, 1 - (embedding <=> ${q}) AS similarity FROM profiles WHERE ${where} ORDER BY embedding <=> ${q} LIMIT ${p.pageSize + offset}
          ) profiles ORDER BY similarity DESC, profile_id OFFSET ${offset}`,
         sql.args,
