@@ -331,6 +331,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
           chargeUnitBytes: config.limits.maxBodyBytes,
           wholeMaxBytes: config.graphql.maxSearchBytes,
           exactTotalMax: config.search.exactTotalMax,
+          lexicalExactMax: config.search.lexicalExactMax,
         }),
         gate,
       ),

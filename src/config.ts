@@ -53,6 +53,7 @@ const schema = z.object({
   PROFILER_HNSW_EF_SEARCH: int(100, 1, 1000),
   PROFILER_SEARCH_READ_CHUNK_BYTES: int(1024 * 1024, 1),
   PROFILER_SEARCH_EXACT_TOTAL_MAX: int(5000, 0),
+  PROFILER_SEARCH_LEXICAL_EXACT_MAX: int(300, 0, 100_000),
   PROFILER_BATCH_SIZE: int(20, 1, 200),
   PROFILER_REEXTRACT_MAX_SUBMISSIONS: int(200, 1, 10_000),
   PROFILER_SCHEMA_MAX_VERSIONS: int(100, 1, 100_000),
@@ -243,6 +244,11 @@ export type Config = {
      * from a sample instead of measuring every candidate's distance (README "Search totals").
      */
     exactTotalMax: number
+    /**
+     * Up to how many lexical matches a hybrid search measures the distance of each; beyond, the nearest of them come from
+     * the HNSW index filtered to the matches (hybridSearchSql).
+     */
+    lexicalExactMax: number
   }
   tracing: TracingConfig
   worker: {
@@ -546,7 +552,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       wsMaxSockets: e.PROFILER_WS_MAX_SOCKETS,
       wsAuthRecheckMs: e.PROFILER_WS_AUTH_RECHECK_MS,
     },
-    search: { efSearch: e.PROFILER_HNSW_EF_SEARCH, databaseUrl: e.PROFILER_SEARCH_DATABASE_URL, readChunkBytes: e.PROFILER_SEARCH_READ_CHUNK_BYTES, exactTotalMax: e.PROFILER_SEARCH_EXACT_TOTAL_MAX },
+    search: { efSearch: e.PROFILER_HNSW_EF_SEARCH, databaseUrl: e.PROFILER_SEARCH_DATABASE_URL, readChunkBytes: e.PROFILER_SEARCH_READ_CHUNK_BYTES, exactTotalMax: e.PROFILER_SEARCH_EXACT_TOTAL_MAX, lexicalExactMax: e.PROFILER_SEARCH_LEXICAL_EXACT_MAX },
     metrics: { token: e.PROFILER_METRICS_TOKEN, port: e.PROFILER_METRICS_PORT, host: e.PROFILER_METRICS_HOST },
     tracing: tracingConfig(e),
     worker: {

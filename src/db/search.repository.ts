@@ -300,6 +300,14 @@ const LIGHT_BY_IDS_SQL = `SELECT ${LIGHT_COLUMNS} FROM profiles WHERE tenant_id 
 /** The most matching evidence passages one search statement reads to learn how much of the query they say. */
 export const SEARCH_PASSAGE_SCAN = 500
 
+/**
+ * Up to how many lexical matches a search measures the distance of each, by default (PROFILER_SEARCH_LEXICAL_EXACT_MAX):
+ * reading a vector stored out of line costs about 30 µs a profile on the server (6,600 matches of a word: 190 ms). Beyond,
+ * the nearest of them with only the terms' cover come from the HNSW index filtered to the matches (the iterative scan),
+ * and those with more from the covered profiles, measured exactly.
+ */
+export const SEARCH_LEXICAL_EXACT = 300
+
 export function hybridSearchSql(o: {
   where: string[]
   args: unknown[]
@@ -318,7 +326,10 @@ export function hybridSearchSql(o: {
   limit: number
   /** Exact up to a bound, else estimated (TotalBound); exact when not given. */
   bound?: TotalBound
+  /** Up to how many lexical matches each one's distance is measured (default SEARCH_LEXICAL_EXACT). */
+  lexicalExactMax?: number
 }): SearchSql {
+  const lexicalMax = Math.max(0, Math.floor(o.lexicalExactMax ?? SEARCH_LEXICAL_EXACT))
   const args = [...o.args, o.vector, o.maxDistance, o.model, o.terms, o.lexicalMaxDistance, o.words ?? '', o.every ?? [], o.required ?? 0]
   const n = o.args.length
   const [q, dv, model, t, dl, w, all, req] = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `$${n + i}`)
@@ -338,43 +349,68 @@ export function hybridSearchSql(o: {
          WHERE tsv @@ ${said} AND (tenant_id = $1) IS TRUE AND hidden_at IS NULL LIMIT ${SEARCH_PASSAGE_SCAN}
       ) x GROUP BY profile_id)`
   const cover = `greatest(${req}::int, c.k)`
-  // The lexical matches, held in their values or said by a passage, as one set of ids found by the indexes (the
-  // profiles' words, the covered profiles, the passages' words): a condition that ORs the three kept PostgreSQL from
-  // the profiles' word index and measured a distance for every profile of the tenant (bench/search.ts: a large
-  // tenant's page 154 ms against 131 ms before passages).
-  const lexicalIds = `lexical_ids AS MATERIALIZED (
+  // The profiles whose passages say the words, once per statement, found by the passages' GIN index.
+  const saidBy = `said_by AS MATERIALIZED (${sayers})`
+  // Whether profile row `r` is a lexical match: it holds the terms in its values (its own words, tested on the row), or
+  // one of its passages says them. Tested per row, so that a search whose terms thousands of profiles hold does not
+  // first collect their ids (a bitmap scan of a heap page per profile: 10-40 ms at 6,600 of 100,000, bench/search.ts).
+  const isLexical = (r: string) => `(${r}.lexemes @@ ${t}::tsquery OR ${r}.profile_id IN (SELECT profile_id FROM said_by))`
+  // The lexical matches as ids (the profiles' word index, then the passages'; a profile may come twice), read only as far
+  // as needed: to count them up to lexicalMax + 1, and when they are no more, to measure each one's distance.
+  const lexicalIds = `lexical_ids AS (
       SELECT profile_id FROM profiles WHERE ${base} AND lexemes @@ ${t}::tsquery
-      UNION SELECT profile_id FROM covered
-      UNION ${sayers})`
-  return {
-    // Each profile's distance measured once (OFFSET 0 keeps it a column: written as one condition, PostgreSQL measured
-    // it twice and the total's scan of the tenant took 1.6x as long); only a profile beyond the vector threshold but
-    // within the widest lexical one is looked up among the lexical matches, and its cover then.
-    count: totalSql({
-      ctes: [covered, lexicalIds],
-      base,
-      tenant: tenantCandidates(model),
-      bound: o.bound,
-      counted: (from) => `SELECT count(*)::int AS total FROM (SELECT profile_id, embedding <=> ${q} AS d FROM ${from} WHERE ${base} OFFSET 0) p
-             WHERE p.d <= ${dv} OR (p.d <= (SELECT max(x) FROM unnest(${dl}::float8[]) x) AND profile_id IN (SELECT profile_id FROM lexical_ids)
-                   AND p.d <= (${dl}::float8[])[least(greatest(${req}::int, (SELECT c.k FROM covered c WHERE c.profile_id = p.profile_id)),
-                                                       cardinality(${dl}::float8[]) - 1) + 1])`,
-    }),
-    page: `WITH ${covered}, ${lexicalIds}
-           (SELECT profile_id, h.distance, h.profile_id IN (SELECT profile_id FROM lexical_ids) AS lexical, ${cover} AS cover, h.content_bytes FROM (
-              SELECT profile_id, embedding <=> ${q} AS distance, content_bytes FROM profiles
-               WHERE ${base} AND (embedding <=> ${q}) <= ${dv} ORDER BY embedding <=> ${q} LIMIT ${o.limit}
-            ) h LEFT JOIN covered c USING (profile_id))
-           UNION ALL
-           (SELECT profile_id, distance, true AS lexical, cover, content_bytes FROM (
+      UNION ALL SELECT profile_id FROM said_by)`
+  const lexicalCount = `lexical_count AS MATERIALIZED (SELECT count(*)::int AS n FROM (SELECT 1 FROM lexical_ids LIMIT ${lexicalMax + 1}) x)`
+  // The nearest lexical matches of `from` (a set of ids), `limit` for each cover, each distance measured exactly (a read
+  // of its vector): all the lexical matches when they are few, the covered profiles (those of at most
+  // SEARCH_PASSAGE_SCAN passages) when they are many. `gate` is a condition PostgreSQL evaluates once; it runs the
+  // branch only when it holds. The OFFSET 0 keeps the HNSW index out (an index walk filtered by a rare word would stop
+  // at the iterative scan's limit before finding it).
+  const nearestLexical = (from: string, gate: string) => `(SELECT profile_id, distance, true AS lexical, cover, content_bytes FROM (
               SELECT profile_id, content_bytes, distance, cover, row_number() OVER (PARTITION BY cover ORDER BY distance, profile_id) AS r FROM (
                 SELECT p.profile_id, p.content_bytes, p.distance, ${cover} AS cover FROM (
                   SELECT profile_id, content_bytes, embedding <=> ${q} AS distance FROM profiles
-                   WHERE ${base} AND profile_id IN (SELECT profile_id FROM lexical_ids) OFFSET 0) p
+                   WHERE ${base} AND profile_id IN (SELECT profile_id FROM ${from}) OFFSET 0) p
                   LEFT JOIN covered c USING (profile_id)
                  WHERE p.distance <= (${dl}::float8[])[least(${cover}, cardinality(${dl}::float8[]) - 1) + 1]
               ) l
-            ) z WHERE r <= ${o.limit})`,
+            ) z WHERE r <= ${o.limit} AND ${gate})`
+  const many = `(SELECT n FROM lexical_count) > ${lexicalMax}`
+  return {
+    // Each profile's distance measured once (OFFSET 0 keeps it a column: written as one condition, PostgreSQL measured
+    // it twice and the total's scan of the tenant took 1.6x as long); only a profile beyond the vector threshold but
+    // within the widest lexical one is tested for the words, and its cover looked up then.
+    count: totalSql({
+      ctes: [covered, saidBy],
+      base,
+      tenant: tenantCandidates(model),
+      bound: o.bound,
+      counted: (from) => `SELECT count(*)::int AS total FROM (SELECT profile_id, lexemes, embedding <=> ${q} AS d FROM ${from} WHERE ${base} OFFSET 0) p
+             WHERE p.d <= ${dv} OR (p.d <= (SELECT max(x) FROM unnest(${dl}::float8[]) x) AND ${isLexical('p')}
+                   AND p.d <= (${dl}::float8[])[least(greatest(${req}::int, (SELECT c.k FROM covered c WHERE c.profile_id = p.profile_id)),
+                                                       cardinality(${dl}::float8[]) - 1) + 1])`,
+    }),
+    // Two candidate lists: the nearest `limit` by the HNSW index, each marked whether it is a lexical match and with its
+    // cover; and the nearest lexical matches: when there are at most lexicalMax, `limit` of each cover, every
+    // distance measured; when there are more, the covered profiles so, and the nearest `limit` of the rest from the HNSW
+    // index filtered to lexical matches (the iterative scan goes on until it has them; with so many matches it finds
+    // them in a few hundred index entries), at the cover of the terms alone.
+    page: `WITH ${covered}, ${saidBy}, ${lexicalIds}, ${lexicalCount}
+           (SELECT profile_id, h.distance, ${isLexical('h')} AS lexical, ${cover} AS cover, h.content_bytes FROM (
+              SELECT profile_id, lexemes, embedding <=> ${q} AS distance, content_bytes FROM profiles
+               WHERE ${base} AND (embedding <=> ${q}) <= ${dv} ORDER BY embedding <=> ${q} LIMIT ${o.limit}
+            ) h LEFT JOIN covered c USING (profile_id))
+           UNION ALL
+           ${nearestLexical('lexical_ids', `NOT ${many}`)}
+           UNION ALL
+           ${nearestLexical('covered', many)}
+           UNION ALL
+           (SELECT profile_id, distance, true AS lexical, ${req}::int AS cover, content_bytes FROM (
+              SELECT profile_id, embedding <=> ${q} AS distance, content_bytes FROM profiles m
+               WHERE ${base} AND ${isLexical('m')} IS TRUE
+                 AND (embedding <=> ${q}) <= (${dl}::float8[])[least(${req}::int, cardinality(${dl}::float8[]) - 1) + 1]
+               ORDER BY embedding <=> ${q} LIMIT ${o.limit}
+            ) m WHERE ${many})`,
     args,
   }
 }

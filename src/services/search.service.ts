@@ -95,6 +95,8 @@ export interface SearchOptions {
    * always exact.
    */
   exactTotalMax?: number
+  /** Up to how many lexical matches a hybrid search measures each one's distance (PROFILER_SEARCH_LEXICAL_EXACT_MAX). */
+  lexicalExactMax?: number
 }
 
 /** How long a tenant's count of candidates (what a large tenant's sample is sized by) is used before it is counted again. */
@@ -332,6 +334,7 @@ export class SearchService {
       model: this.embedder.model,
       limit: offset + p.pageSize,
       bound,
+      lexicalExactMax: this.opts.lexicalExactMax,
     }))
     const page = rankHybrid(candidates, (c) => cal.toScore(c), offset, p.pageSize, every.length, terms.length)
     return { total, estimated, hits: page.map((h) => ({ profileId: h.profileId, bytes: bytes.get(h.profileId) ?? 0, similarity: h.similarity, similarityScore: round2(h.score) })) }
