@@ -58,7 +58,7 @@ describe('hybrid search with many lexical matches: the index path answers what m
     it(`"${query}": the same pages, scores and totals at sensitivity 0, 63 and 90, with and without a filter`, async () => {
       let seen = 0
       for (const sensitivity of [0, 63, 90]) {
-        for (const filter of [{}, { filterBy: 'location', filterValue: 'lisbon' }]) {
+        for (const filter of [{}, { filterBy: 'location', filterValue: 'lisbon' }] as Record<string, string>[]) {
           for (const [page, pageSize] of [[1, 3], [2, 3], [3, 3], [1, 20]] as const) {
             const params = { query, sensitivity, page, pageSize, ...filter }
             const [x, y] = [await a.search(params), await b.search(params)]
