@@ -179,10 +179,13 @@ async function measure(base: string, bystander: Client, done: () => Promise<bool
 
 /**
  * The bounds made room for a machine so loaded that a separate idle process waited `machineMs` (test/support/canary.ts):
- * our process waits about as long for the same reason, so five times that, never more than 1 s (2 s for /healthz).
+ * a GET passes through three processes (the test's client, the service, the database), each of which may wait about as
+ * long for the same reason, so eight times that, never more than 1 s (2 s for /healthz). (Five times was exceeded once
+ * in CI at load 4-5 on 2 cores: p99 110 ms against 108, the walks of 20,000 passages.) What these tests guard against
+ * are freezes of seconds.
  */
 function loaded(b: { get: number; health: number }, machineMs: number): { bound: number; healthBound: number } {
-  return { bound: Math.min(1000, Math.max(b.get, 5 * machineMs)), healthBound: Math.min(2000, Math.max(b.health, 5 * machineMs)) }
+  return { bound: Math.min(1000, Math.max(b.get, 8 * machineMs)), healthBound: Math.min(2000, Math.max(b.health, 8 * machineMs)) }
 }
 
 /** A value of `n` characters, distinct by `i`. */
