@@ -264,8 +264,10 @@ describe('import charged by its size', () => {
     expect(r.status).toBe(200)
     expect(await r.json()).toMatchObject({ profiles: 1 })
     // The service runs in this process: its CPU time (and the client's, sending) for 20 MB. The line reader took 4.5 s
-    // of it here before blank lines were skipped in one loop.
-    expect((used.user + used.system) / 1000).toBeLessThan(2000)
+    // of it here before blank lines were skipped in one loop; on the server database with the other test worker beside
+    // it on 2 cores, the process's CPU time for the whole import came to 2.2 s once (CPU time grows when cores are
+    // shared), so the bound is 3 s: still well under what the old reader cost.
+    expect((used.user + used.system) / 1000).toBeLessThan(3000)
     // The answer's RateLimit-Remaining counts every operation of the import; the next request sees them spent too.
     const after = Number(r.headers.get('ratelimit-remaining'))
     expect(before - after).toBeGreaterThanOrEqual(units - 1)
