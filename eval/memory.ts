@@ -148,6 +148,13 @@ export function topicOf(sentence: string): string | null {
   return pick ? pick.text.replace(/[^\p{L}\p{N}'-]+$/u, '') : null
 }
 
+/**
+ * A fact's topic asked as a question, the form of the held-out benchmark of issue 24 ("What did Caroline research?"):
+ * question and function words around the topic ("What did they say about son?"), which a context must not take for
+ * what is asked. One template for every topic (a noun or a verb): the point is the words around it, not its grammar.
+ */
+export const questionOf = (topic: string): string => `What did they say about ${topic}?`
+
 /** Splits a persona entry into sentences ("I have a dog. I have a lot of spare time." -> two facts). */
 export function sentences(entry: string): string[] {
   return entry

@@ -27,6 +27,7 @@ import {
   longHistories,
   newestTurns,
   personaFacts,
+  questionOf,
   sessionsOf,
   speakerTurns,
   textWords,
@@ -75,10 +76,12 @@ interface Options {
   memoryBudgets: number[]
   /** Memory task: conversations joined into one person's long history (longHistories); 0: none. */
   memoryLong: number
+  /** Memory task: each fact's topic asked as a question (questionOf: "What did they say about their son?"), not as the bare word. */
+  memoryQuestion: boolean
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { sample: Infinity, seed: 1, direct: false, out: path.join(HERE, 'results', 'latest.json'), queries: 300, concurrency: 16, memoryBudgets: [500, 150], memoryLong: 12 }
+  const o: Options = { sample: Infinity, seed: 1, direct: false, out: path.join(HERE, 'results', 'latest.json'), queries: 300, concurrency: 16, memoryBudgets: [500, 150], memoryLong: 12, memoryQuestion: false }
   const num = (name: string, v: string | undefined) => {
     const n = Number(v)
     if (!Number.isInteger(n) || n < 0) throw new Error(`${name} needs a non-negative integer, got '${v}'`)
@@ -101,6 +104,9 @@ function parseArgs(argv: string[]): Options {
         if (!o.memoryBudgets.length) throw new Error(`--memory-budgets needs token budgets, e.g. 500,150; got '${v}'`)
         break
       }
+      case '--memory-question':
+        o.memoryQuestion = true
+        break
       case '--memory-long': {
         const k = num('--memory-long', val())
         if (k === 1) throw new Error('--memory-long joins at least 2 conversations into one history (0: none)')
@@ -121,9 +127,10 @@ function parseArgs(argv: string[]): Options {
       }
       case '--help': case '-h':
         process.stdout.write(
-          'npm run eval -- [--sample N] [--seed S] [--only text|conversation|search|memory] [--half tuning|held-out] [--direct] [--out file] [--queries N] [--concurrency N] [--memory-budgets 500,150] [--memory-long 12]\n' +
+          'npm run eval -- [--sample N] [--seed S] [--only text|conversation|search|memory] [--half tuning|held-out] [--direct] [--out file] [--queries N] [--concurrency N] [--memory-budgets 500,150] [--memory-long 12] [--memory-question]\n' +
             '  --sample: records for text, conversation and search; conversations for memory\n' +
-            '  --memory-long: the memory task also joins this many conversations into one long history a person (0: none)\n',
+            '  --memory-long: the memory task also joins this many conversations into one long history a person (0: none)\n' +
+            '  --memory-question: the memory task asks each topic as a question ("What did they say about their son?"), as the held-out benchmark does\n',
         )
         process.exit(0)
       // eslint-disable-next-line no-fallthrough
@@ -730,8 +737,9 @@ async function memoryFigures(
         c.whole.noQuery.add(covered(f.words, wholeWords))
         const row: (typeof held)[number] = { fact: f.text, query: f.query, service: h }
         if (f.query) {
-          const q = await backend.context(sp.profileId, budget, f.query)
-          const bm = bm25Turns(index, sp.turns, f.query, budget, count)
+          const query = opts.memoryQuestion ? questionOf(f.query) : f.query
+          const q = await backend.context(sp.profileId, budget, query)
+          const bm = bm25Turns(index, sp.turns, query, budget, count)
           row.serviceQuery = covered(f.answer, textWords(q.text))
           row.bm25 = covered(f.answer, textWords(bm.text))
           c.service.query.add(row.serviceQuery)
@@ -773,7 +781,7 @@ async function memoryFigures(
   }
   const timesLabel = opts.direct ? 'session times used as merge times' : `occurred_at ${probe.supported ? 'sent' : 'not sent'}`
   const lines = [
-    `\nMEMORY (${title}; ${report.sessions} sessions; ${facts} persona facts, ${withQuery} with a topic query; ${timesLabel})`,
+    `\nMEMORY (${title}; ${report.sessions} sessions; ${facts} persona facts, ${withQuery} with a topic query${opts.memoryQuestion ? ' asked as a question' : ''}; ${timesLabel})`,
     `a person's own turns: ${report.meanSpeakerTokens.toFixed(0)} tokens on average`,
   ]
   for (const b of opts.memoryBudgets) {

@@ -11,6 +11,7 @@ import {
   longHistories,
   newestTurns,
   personaFacts,
+  questionOf,
   sentences,
   sessionsOf,
   speakerTurns,
@@ -19,6 +20,7 @@ import {
   type MscRecord,
 } from '../../eval/memory.js'
 import { tokenCounter } from '../../src/ai/profile-context.js'
+import { tokens } from '../../src/domain/normalise.js'
 
 /** Words as tokens: a budget counts one per word, so the expected cuts are plain to see. */
 const words = (t: string) => t.split(/\s+/).filter(Boolean).length
@@ -191,5 +193,13 @@ describe('eval memory: long histories', () => {
   it('refuses a history of fewer than 2 conversations, and has none when there are fewer conversations than k', () => {
     expect(() => longHistories(records, 1, reference)).toThrow(/at least 2/)
     expect(longHistories(records, 6, reference)).toEqual([])
+  })
+})
+
+describe('questionOf (--memory-question)', () => {
+  it('asks the topic in a question whose other words are not what is asked', () => {
+    expect(questionOf('son')).toBe('What did they say about son?')
+    // BM25's tokens keep only the topic and "say" (stemmed "sai"): the question's own words are stop words
+    expect(tokens(questionOf('son'))).toEqual(['sai', 'son'])
   })
 })
