@@ -19,6 +19,7 @@ import { TenantService } from './services/tenant.service.js'
 import type { Metrics } from './metrics/metrics.js'
 import { packageVersion } from './paths.js'
 import { startTracing, type TracingOptions } from './tracing/tracing.js'
+import { EMBEDDED_PASSAGE_STATEMENT, SERVER_PASSAGE_STATEMENT } from './services/worker/passages.js'
 
 // The composition root of every process: `startProfiler` builds the service (API, worker or both) and `openCli` what
 // the CLI's commands use, with the same constructors and options. What only the service needs (the HTTP server, the
@@ -337,7 +338,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       ),
       llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder, cpu), gate),
       passages: gated(new PassageService(ds, profiles, config.limits.maxPageSize), gate),
-      processing: new ProcessingService(ds, profiles, new ProcessingRepository(historyBounds), queue, ai, bus, log, { workerId, ...config.worker, limits: config.profiles }, metrics, cpu),
+      processing: new ProcessingService(ds, profiles, new ProcessingRepository(historyBounds), queue, ai, bus, log, { workerId, ...config.worker, limits: config.profiles, passageStatement: db.mode === 'server' ? SERVER_PASSAGE_STATEMENT : EMBEDDED_PASSAGE_STATEMENT }, metrics, cpu),
       reextraction: gated(
         new ReextractionService(ds, profiles, new ProcessingRepository(historyBounds), ai, bus, budget, {
           batchSize: config.worker.batchSize,

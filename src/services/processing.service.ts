@@ -205,12 +205,12 @@ export class ProcessingService {
       this.log.warn({ tenantId: r.c.job.tenantId, profileId: r.c.job.profileId, err }, 'evidence passages not stored')
     const keep = this.opts.limits.passagesPerProfile
     try {
-      await storePassages(this.ds, this.passages, ready.map((r) => ({ job: r.c.job, passages: r.prepared.passages })), keep)
+      await storePassages(this.ds, this.passages, ready.map((r) => ({ job: r.c.job, passages: r.prepared.passages })), keep, this.opts.passageStatement)
     } catch (err) {
       if (isConnectionError(err)) throw err
       // Profile by profile, so that one that cannot be stored does not lose the others' evidence.
       for (const r of ready) {
-        await storePassages(this.ds, this.passages, [{ job: r.c.job, passages: r.prepared.passages }], keep).catch((one: unknown) => {
+        await storePassages(this.ds, this.passages, [{ job: r.c.job, passages: r.prepared.passages }], keep, this.opts.passageStatement).catch((one: unknown) => {
           if (isConnectionError(one)) throw one
           evidenceLost(r, one)
         })

@@ -4,12 +4,22 @@ import type { ProfileJob, Tombstone } from '../../domain/profile.js'
 import { ProvenanceRepository } from '../../db/provenance.repository.js'
 import { findSupport } from '../provenance.service.js'
 
+/** How much one statement of passages holds at most: characters (text and vector text) and passages. */
+export interface PassageStatementSize {
+  chars: number
+  passages: number
+}
+
 /**
- * Characters (text and vector text) one statement stores at most: the embedded database parses them on the main thread
- * (about 25 ms for this much), and another tenant's request waits for the statement in progress, not for all of them.
+ * On the embedded database: it parses a statement on the main thread (about 25 ms for this much), and another tenant's
+ * request waits for the statement in progress, not for all of them.
  */
-const CHUNK_CHARS = 24_000
-const CHUNK_PASSAGES = 25
+export const EMBEDDED_PASSAGE_STATEMENT: PassageStatementSize = { chars: 24_000, passages: 25 }
+/**
+ * On a server, where other connections' statements run beside it: a round's passages in one statement or a few (each
+ * statement is a commit). With the embedded size, a drain of 3,000 one-message submissions took 1,125 statements.
+ */
+export const SERVER_PASSAGE_STATEMENT: PassageStatementSize = { chars: 1_000_000, passages: 1000 }
 
 /** A batch of one profile and the passages it leaves. */
 export interface BatchPassages {
@@ -30,7 +40,13 @@ export interface BatchPassages {
  * Two statements per round, not two per profile (bench/worker.ts on the server database: PostgreSQL CPU per submission
  * about 2.2 ms against 2.6 written profile by profile; the drain's change was within the machine's noise).
  */
-export async function storePassages(ds: DataSource, repo: PassageRepository, batches: readonly BatchPassages[], keep: number): Promise<Set<string>> {
+export async function storePassages(
+  ds: DataSource,
+  repo: PassageRepository,
+  batches: readonly BatchPassages[],
+  keep: number,
+  per: PassageStatementSize = EMBEDDED_PASSAGE_STATEMENT,
+): Promise<Set<string>> {
   const gone = new Set<string>()
   const key = (j: ProfileJob) => `${j.tenantId}\n${j.profileId}`
   type Row = PassageWrite & { tenantId: string; profileId: string }
@@ -60,7 +76,7 @@ export async function storePassages(ds: DataSource, repo: PassageRepository, bat
     for (const p of b.passages) {
       // A vector's text is about 4 characters a dimension (most of a local one's are 0), 9 for a dense one.
       const chars = p.text.length + (p.prompt?.length ?? 0) + (p.embedding?.length ?? 0) * 6
-      if (chunk.length && (size + chars > CHUNK_CHARS || chunk.length >= CHUNK_PASSAGES)) await flush()
+      if (chunk.length && (size + chars > per.chars || chunk.length >= per.passages)) await flush()
       chunk.push({ ...p, tenantId: b.job.tenantId, profileId: b.job.profileId })
       size += chars
     }

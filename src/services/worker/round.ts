@@ -10,6 +10,7 @@ import type { CpuPool } from '../cpu/cpu.js'
 import type { OpenSubmission } from '../../domain/worker-policy.js'
 import type { EventMap } from '../../events/event-bus.js'
 import type { JobQueue } from '../../jobs/queue.js'
+import type { PassageStatementSize } from './passages.js'
 
 // What the worker's use cases (claim, extract, apply, settle a failure) share: their dependencies, the shapes that pass
 // between them, and small helpers.
@@ -24,6 +25,8 @@ export interface ProcessingOptions {
   limits: ProfileLimits
   /** A batch running longer is stopped and counts as an attempt (BatchTimeoutError). */
   batchTimeoutMs: number
+  /** How many passages one statement stores (storePassages): small on the embedded database, larger on a server. */
+  passageStatement?: PassageStatementSize
 }
 
 /** What the worker's use cases run on. */
