@@ -19,6 +19,7 @@ import pg from 'pg'
 import { calibrationFor } from '../src/ai/openai/openai-embedder.js'
 import { LocalEmbedder } from '../src/ai/local/local-embedder.js'
 import { sessionOptions, sessionSettings } from '../src/db/database.js'
+import { profileVectorIndexSql } from '../src/db/profile-vectors.js'
 import { loadConfig } from '../src/config.js'
 import { hybridSearchSql, PAGE_BY_IDS_SQL, samplePercent, tenantFilter, toCandidate, vectorSearchSql, type TotalBound } from '../src/db/search.repository.js'
 import { everyWord, lexicalThresholds, queryTerms, rankHybrid, termsQuery, termWords } from '../src/domain/lexical.js'
@@ -100,7 +101,7 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
         const t1 = Date.now()
         // The index the migration creates, built once over the data (as after a bulk load).
         if (kind === 'server') await c.query(`SET maintenance_work_mem = '1GB'`)
-        await c.query(`CREATE INDEX profiles_embedding_hnsw ON profiles USING hnsw (embedding vector_cosine_ops)`)
+        await c.query(profileVectorIndexSql(model === 'local' ? local.dimension : 1536))
         await c.query(`ANALYZE profiles`)
         process.stderr.write(`  ${kind}, ${label}: ${o.n} profiles written in ${((t1 - t0) / 1000).toFixed(0)} s, index built in ${((Date.now() - t1) / 1000).toFixed(0)} s\n`)
       } else {

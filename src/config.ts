@@ -2,6 +2,7 @@ import { z } from 'zod'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { MAX_EMBEDDING_DIMENSIONS } from './domain/embedding.js'
 import { DEFAULT_PROFILE_LIMITS, type ProfileLimits } from './domain/profile-limits.js'
 
 const bool = z
@@ -70,7 +71,7 @@ const schema = z.object({
   PROFILER_OPENAI_BASE_URL: z.string().url().optional(),
   PROFILER_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
   PROFILER_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
-  PROFILER_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(2000).optional(),
+  PROFILER_EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(MAX_EMBEDDING_DIMENSIONS).optional(),
   PROFILER_EMBEDDING_CALIBRATION: z.string().optional(),
   PROFILER_EMBEDDING_BASE_URL: z.string().url().optional(),
   PROFILER_EMBEDDING_API_KEY: z.string().optional(),

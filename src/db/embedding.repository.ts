@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
+import { profileVectorIndexSql } from './profile-vectors.js'
 import { INSTRUCTIONS_COLUMN, PROFILE_COLUMNS, toRecord, type ProfileRecord, type ProfileRow } from './profile.repository.js'
 import type { PassageDraft } from '../domain/passages.js'
 import type { PassageEntity } from './entities/passage.entity.js'
@@ -23,7 +24,7 @@ export class EmbeddingRepository {
     await m.query(`DROP INDEX IF EXISTS profiles_embedding_hnsw`)
     await m.query(`ALTER TABLE profiles ALTER COLUMN embedding TYPE vector(${dimension}) USING NULL, ALTER COLUMN embedding_model DROP DEFAULT`)
     await m.query(`UPDATE profiles SET embedding_model = NULL WHERE embedding_model IS NOT NULL`)
-    await m.query(`CREATE INDEX profiles_embedding_hnsw ON profiles USING hnsw (embedding vector_cosine_ops)`)
+    await m.query(profileVectorIndexSql(dimension))
   }
 
   /** How many profiles are to be (re)embedded for `model` (all of them with `all`). */

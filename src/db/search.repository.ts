@@ -4,6 +4,7 @@ import type { HybridCandidate } from '../domain/lexical.js'
 import type { FilterField, SortField } from '../domain/requests.js'
 import { RECENT_HISTORY_COLUMN, toHistory, toRecord, type HistoryRead, type ProfileRecord, type ProfileRow } from './profile.repository.js'
 import type { Statement, Statements } from './statements.js'
+import { indexedDistance } from './profile-vectors.js'
 import type { ProfileEntity } from './entities/profile.entity.js'
 
 /** A profile of a page as the page's statement finds it: no content read, only its size (`content_bytes`). */
@@ -265,6 +266,7 @@ export function vectorSearchSql(o: {
   const q = `$${args.length - 2}`
   const base = [...o.where, `embedding IS NOT NULL`, `embedding_model = $${args.length}`].join(' AND ')
   const where = `${base} AND (embedding <=> ${q}) <= $${args.length - 1}`
+  const order = indexedDistance(q, dimensionOf(o.vector))
   return {
     count: totalSql({ base, tenant: tenantCandidates(args.length), bound: o.bound, counted: (from) => `SELECT count(*)::int AS total FROM ${from} WHERE ${where}` }),
     // Ordered by the distance alone, so that the HNSW index serves it (a tie-breaker made PostgreSQL scan and sort every
@@ -272,7 +274,7 @@ export function vectorSearchSql(o: {
     // re-sorted exactly, ties by profile id.
     page: `SELECT profile_id, content_bytes, similarity FROM (
              SELECT profile_id, content_bytes, 1 - (embedding <=> ${q}) AS similarity FROM profiles
-              WHERE ${where} ORDER BY embedding <=> ${q} LIMIT ${o.pageSize + o.offset}
+              WHERE ${where} ORDER BY ${order} LIMIT ${o.pageSize + o.offset}
            ) profiles ORDER BY similarity DESC, profile_id OFFSET ${o.offset}`,
     args,
   }
@@ -334,6 +336,7 @@ export function hybridSearchSql(o: {
   const n = o.args.length
   const [q, dv, model, t, dl, w, all, req] = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `$${n + i}`)
   const base = [...o.where, `embedding IS NOT NULL`, `embedding_model = ${model}`].join(' AND ')
+  const order = indexedDistance(q, dimensionOf(o.vector))
   // A profile also holds the words when one of its evidence passages says all of them (README "Evidence passages"): as
   // stemmed like the profile's words, or exactly as written (the passages are indexed both ways). Hidden passages
   // (a forgotten value's) never count. The tenant's matching passages are found by their GIN index.
@@ -398,7 +401,7 @@ export function hybridSearchSql(o: {
     page: `WITH ${covered}, ${saidBy}, ${lexicalIds}, ${lexicalCount}
            (SELECT profile_id, h.distance, ${isLexical('h')} AS lexical, ${cover} AS cover, h.content_bytes FROM (
               SELECT profile_id, lexemes, embedding <=> ${q} AS distance, content_bytes FROM profiles
-               WHERE ${base} AND (embedding <=> ${q}) <= ${dv} ORDER BY embedding <=> ${q} LIMIT ${o.limit}
+               WHERE ${base} AND (embedding <=> ${q}) <= ${dv} ORDER BY ${order} LIMIT ${o.limit}
             ) h LEFT JOIN covered c USING (profile_id))
            UNION ALL
            ${nearestLexical('lexical_ids', `NOT ${many}`)}
@@ -409,11 +412,14 @@ export function hybridSearchSql(o: {
               SELECT profile_id, embedding <=> ${q} AS distance, content_bytes FROM profiles m
                WHERE ${base} AND ${isLexical('m')} IS TRUE
                  AND (embedding <=> ${q}) <= (${dl}::float8[])[least(${req}::int, cardinality(${dl}::float8[]) - 1) + 1]
-               ORDER BY embedding <=> ${q} LIMIT ${o.limit}
+               ORDER BY ${order} LIMIT ${o.limit}
             ) m WHERE ${many})`,
     args,
   }
 }
+
+/** The dimension of a vector given as pgvector's text ("[0.1,0,0.3]"). */
+const dimensionOf = (vector: string): number => vector.split(',').length
 
 /** A tenant's candidates with no filter: the tenant ($1), embedded by the model (the parameter `model`, or its number). */
 const tenantCandidates = (model: string | number) => `tenant_id = $1 AND embedding IS NOT NULL AND embedding_model = ${typeof model === 'number' ? `$${model}` : model}`

@@ -458,6 +458,40 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
   })
 })
 
+describe('an embedding model of more than 2,000 dimensions (text-embedding-3-large: 3,072)', () => {
+  let oa: OpenAIServer
+  let db: TestDatabase
+  let running: Profiler | undefined
+  afterAll(async () => {
+    await running?.close()
+    await db?.drop()
+    await oa?.close()
+  })
+
+  it('is indexed at half precision (up to 4,000 dimensions) and searched; 4,001 is refused at start-up', async () => {
+    oa = await startOpenAIServer()
+    db = await freshDatabase()
+    const env = testEnv(db, openaiEnv(oa, { PROFILER_EMBEDDING_MODEL: 'text-embedding-3-large' }))
+    delete env.PROFILER_EMBEDDING_DIMENSIONS // its native size
+    await adaptInProcess(env)
+    running = await startProfiler(loadConfig(env), { role: 'all' })
+    const api = client(running.url!, (running as Profiler & { bootstrapKey?: string }).bootstrapKey!)
+    const people: [string, string][] = [
+      ['biologist', 'I am a marine biologist in Hobart and I love scuba diving and coral reefs.'],
+      ['chef', 'I am a pastry chef in Lyon and I love baking croissants and chocolate.'],
+    ]
+    for (const [id, data] of people) await ack(api.post(id, { data }))
+    for (const [id] of people) await api.waitReady(id)
+    const rows = await running.db.dataSource.query(`SELECT DISTINCT vector_dims(embedding) AS dims FROM profiles`)
+    expect(rows).toEqual([{ dims: 3072 }])
+    const [{ def }] = await running.db.dataSource.query(`SELECT indexdef AS def FROM pg_indexes WHERE indexname = 'profiles_embedding_hnsw'`)
+    expect(def).toMatch(/halfvec\(3072\)\)?\) halfvec_cosine_ops/)
+    expect((await api.search({ query: 'pastry chef who bakes croissants', sensitivity: 0 })).profiles[0].profile_id).toBe('chef')
+    expect((await api.search({ query: 'scuba diving marine biologist', sensitivity: 0 })).profiles[0].profile_id).toBe('biologist')
+    expect(() => loadConfig(testEnv(db, openaiEnv(oa, { PROFILER_EMBEDDING_DIMENSIONS: '4001' })))).toThrow(/PROFILER_EMBEDDING_DIMENSIONS/)
+  })
+})
+
 describe('switching the embedding model (64-d -> 128-d) with `profiler reindex`', () => {
   let oa: OpenAIServer
   let db: TestDatabase

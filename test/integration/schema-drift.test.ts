@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrate, openDatabase, type Database } from '../../src/db/database.js'
 import { ENTITIES } from '../../src/db/entities/index.js'
+import { hybridSearchSql, tenantFilter, vectorSearchSql } from '../../src/db/search.repository.js'
 import { recordGeneratedColumns } from '../../migrations/1764400001400-GeneratedColumnExpressions.js'
 import { freshDatabase, testConfig, type TestDatabase } from '../support/harness.js'
 
@@ -62,6 +63,23 @@ describe('entities and migrations', () => {
     const rows: { i: string }[] = await db.dataSource.query(`SELECT tablename || '.' || indexname AS i FROM pg_indexes WHERE schemaname = 'public'`)
     const present = new Set(rows.map((r) => r.i))
     expect(unsynced.filter((i) => !present.has(i))).toEqual([])
+  })
+
+  it('a semantic and a hybrid page walk the HNSW index: their ORDER BY is its expression (EXPLAIN, sequential scans and sorts off)', async () => {
+    const vector = `[${Array.from({ length: 1024 }, (_, i) => (i === 7 ? 1 : 0)).join(',')}]`
+    const base = { ...tenantFilter('t'), vector, maxDistance: 0.5, model: 'm' }
+    const semantic = vectorSearchSql({ ...base, pageSize: 10, offset: 0 })
+    const hybrid = hybridSearchSql({ ...base, lexicalMaxDistance: [0.6, 0.7], terms: `'hike'`, words: `'hiking'`, every: [`'hike'`], required: 1, limit: 10 })
+    const plan = async (sql: string, args: unknown[]) =>
+      db.dataSource.transaction(async (m) => {
+        for (const s of [`enable_seqscan`, `enable_sort`]) await m.query(`SET LOCAL ${s} = off`)
+        const rows: Record<string, string>[] = await m.query(`EXPLAIN ${sql}`, args)
+        return rows.map((r) => Object.values(r)[0]).join('\n')
+      })
+    expect(await plan(semantic.page, semantic.args)).toMatch(/Index Scan using profiles_embedding_hnsw/)
+    expect(await plan(hybrid.page, hybrid.args)).toMatch(/Index Scan using profiles_embedding_hnsw/)
+    const [{ def }]: { def: string }[] = await db.dataSource.query(`SELECT indexdef AS def FROM pg_indexes WHERE indexname = 'profiles_embedding_hnsw'`)
+    expect(def).toMatch(/halfvec\(1024\)\)?\) halfvec_cosine_ops/)
   })
 
   // Last: it changes the database.

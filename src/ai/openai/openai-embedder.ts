@@ -4,6 +4,7 @@ import type { Embedder, ScoreCalibration, Usage } from '../types.js'
 import { addUsage, fromApiUsage, llmAttributes, usageAttributes, type LlmClient } from './client.js'
 import { inSpan } from '../../tracing/tracing.js'
 import { ZERO_USAGE } from '../usage.js'
+import { MAX_EMBEDDING_DIMENSIONS } from '../../domain/embedding.js'
 
 /** Native sizes of models we know; others need PROFILER_EMBEDDING_DIMENSIONS. */
 const NATIVE_DIMENSIONS: Record<string, number> = {
@@ -59,8 +60,10 @@ export class OpenAIEmbedder implements Embedder {
     if (!dimension) {
       throw new Error(`Unknown embedding model ${model}: set PROFILER_EMBEDDING_DIMENSIONS to the size of its vectors`)
     }
-    if (dimension > 2000) {
-      throw new Error(`${model} makes ${dimension}-dimensional vectors; pgvector's HNSW index takes at most 2000: set PROFILER_EMBEDDING_DIMENSIONS (e.g. 1536)`)
+    if (dimension > MAX_EMBEDDING_DIMENSIONS) {
+      throw new Error(
+        `${model} makes ${dimension}-dimensional vectors; the search index takes at most ${MAX_EMBEDDING_DIMENSIONS}: set PROFILER_EMBEDDING_DIMENSIONS (e.g. 1536)`,
+      )
     }
     this.dimension = dimension
     // Sent whenever configured, whatever the model's name: an Azure deployment or OpenRouter's

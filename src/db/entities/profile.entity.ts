@@ -20,7 +20,7 @@ import { TenantEntity } from './tenant.entity.js'
 @Index('profiles_name_trgm', { synchronize: false }) // gin (lower(name) gin_trgm_ops)
 @Index('profiles_location_trgm', { synchronize: false }) // gin (lower(location) gin_trgm_ops)
 @Index('profiles_id_trgm', { synchronize: false }) // gin (lower(profile_id) gin_trgm_ops)
-@Index('profiles_embedding_hnsw', { synchronize: false }) // hnsw (embedding vector_cosine_ops)
+@Index('profiles_embedding_hnsw', { synchronize: false }) // hnsw ((embedding::halfvec(n)) halfvec_cosine_ops): profile-vectors.ts
 export class ProfileEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'profiles_pkey' })
   tenant_id!: string
