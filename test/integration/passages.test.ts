@@ -277,7 +277,8 @@ describe('evidence passages of a submission accepted before a forget, processed 
 
   it('are hidden as the forget hid the others: a forgotten value never comes back through them', async () => {
     await post(api, 'late', { data: 'I live in Lisbon.', occurred_at: '2024-01-01T00:00:00Z' })
-    await api.waitReady('late')
+    // A deadline, not a wait: each extraction here takes 3 s, and a CI run (2 loaded cores) once overran 30 s.
+    await api.waitReady('late', 90_000)
     const waiting = await post(api, 'late', { data: 'I still live in Lisbon, near the river.', occurred_at: '2024-02-01T00:00:00Z' })
     // Its batch is being extracted (the delay): the forget comes now, so the batch goes back to the queue.
     await waitFor(
@@ -291,7 +292,7 @@ describe('evidence passages of a submission accepted before a forget, processed 
       body: JSON.stringify({ section: 'core_info.location', value: 'Lisbon' }),
     })
     expect(f.status, await f.clone().text()).toBe(200)
-    const p = await api.waitReady('late', 60_000)
+    const p = await api.waitReady('late', 90_000)
     expect(p.core_info.location).toBeUndefined()
     const rows = await svc.profiler.db.dataSource.query(
       `SELECT text, hidden_by FROM passages WHERE profile_id = 'late' AND submission_id = $1`,
@@ -300,5 +301,5 @@ describe('evidence passages of a submission accepted before a forget, processed 
     expect(rows).toEqual([{ text: 'I still live in Lisbon, near the river.', hidden_by: expect.stringMatching(/^forget:/) }])
     const r = await api.get(`/v1/profile/late/context?query=Lisbon&include=passages`)
     expect(((await r.json()) as any).text).not.toMatch(/Lisbon/)
-  })
+  }, 240_000)
 })
