@@ -28,6 +28,12 @@ interface Info {
   port: number
 }
 
+/** Where under the data dir PGlite keeps its cluster (its PGDATA). */
+export const embeddedClusterDir = (dataDir: string) => path.join(dataDir, 'pgdata')
+
+/** PGlite on a cluster directory, with the extensions the service uses; an empty or missing directory is initialised. */
+export const openPglite = (clusterDir: string) => PGlite.create({ dataDir: clusterDir, extensions: { vector, pg_trgm } })
+
 /**
  * `listen`: channels whose NOTIFYs reach `onNotification` (the session LISTENs before any connection is served);
  * `settings`: set on the session, which every connection shares (PGlite ignores startup options).
@@ -37,10 +43,9 @@ export async function startEmbeddedPostgres(
   opts: { port?: number; listen?: string[]; settings?: Record<string, string> } = {},
 ): Promise<EmbeddedPostgres> {
   fs.mkdirSync(dataDir, { recursive: true })
-  const dbDir = path.join(dataDir, 'pgdata')
   const running = await findRunningEmbedded(dataDir)
   if (running) throw new Error(`The embedded database in ${dataDir} is already served by process ${running.pid} (port ${running.port}).`)
-  const db = await PGlite.create({ dataDir: dbDir, extensions: { vector, pg_trgm } })
+  const db = await openPglite(embeddedClusterDir(dataDir))
   for (const channel of opts.listen ?? []) await db.exec(`LISTEN "${channel.replace(/"/g, '""')}"`)
   for (const [k, v] of Object.entries(opts.settings ?? {})) await db.query(`SELECT set_config($1, $2, false)`, [k, v])
   const server = new PGliteServer(db)

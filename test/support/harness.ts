@@ -6,6 +6,7 @@ import pg from 'pg'
 import type { AiProviders } from '../../src/ai/types.js'
 import { startProfiler, type Profiler, type Role, type StartOptions } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
+import { seedDataDir } from './cluster-template.js'
 import { waitFor } from './wait.js'
 
 /** Server mode when the suite runs with DATABASE_URL (as .ci/run does the second time), embedded otherwise. */
@@ -18,10 +19,16 @@ export interface TestDatabase {
   drop(): Promise<void>
 }
 
-/** A fresh, empty database for one test file: a new database on the server, or a new embedded data dir. */
+/**
+ * A fresh, empty database for one test file: a new database on the server, or a new embedded data dir (holding the
+ * run's initialised cluster when there is one: the service migrates it as a new one).
+ */
 export async function freshDatabase(): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-test-'))
-  if (!SERVER_URL) return { dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) }
+  if (!SERVER_URL) {
+    seedDataDir(dataDir)
+    return { dataDir, drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) }
+  }
   return serverDatabase(SERVER_URL, dataDir, CITUS_WORKERS)
 }
 
