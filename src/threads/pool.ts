@@ -241,7 +241,8 @@ export class ThreadPool<Req, Res> {
 
 /**
  * A thread's entry module: the compiled one in the build (dist/), or, running from the TypeScript sources (tsx, vitest), a
- * JavaScript shim next to it that registers tsx in the thread first (threads do not inherit the main thread's loader).
+ * JavaScript shim next to it (threads do not inherit the main thread's loader): it starts the compiled module when dist/
+ * is a current build of the sources, else registers tsx in the thread first (source-entry.mjs).
  * `from` is the caller's import.meta.url; `name` the module's name without extension.
  */
 export function threadEntry(from: string, name: string): URL {

