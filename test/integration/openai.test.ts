@@ -458,70 +458,69 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
   })
 })
 
-describe('an embedding model of more than 2,000 dimensions (text-embedding-3-large: 3,072)', () => {
-  let oa: OpenAIServer
-  let db: TestDatabase
-  let running: Profiler | undefined
+/** A describe's own model server, database and service (set by its test), closed after it. */
+function ownModelService(): { oa: OpenAIServer; db: TestDatabase; running?: Profiler } {
+  const own = {} as { oa: OpenAIServer; db: TestDatabase; running?: Profiler }
   afterAll(async () => {
-    await running?.close()
-    await db?.drop()
-    await oa?.close()
+    await own.running?.close()
+    await own.db?.drop()
+    await own.oa?.close()
   })
+  return own
+}
+
+/** Two people whose texts any of the test embedding models tells apart. */
+const DIVER_AND_CHEF: [string, string][] = [
+  ['biologist', 'I am a marine biologist in Hobart and I love scuba diving and coral reefs.'],
+  ['chef', 'I am a pastry chef in Lyon and I love baking croissants and chocolate.'],
+]
+
+describe('an embedding model of more than 2,000 dimensions (text-embedding-3-large: 3,072)', () => {
+  const own = ownModelService()
 
   it('is indexed at half precision (up to 4,000 dimensions) and searched; 4,001 is refused at start-up', async () => {
-    oa = await startOpenAIServer()
-    db = await freshDatabase()
-    const env = testEnv(db, openaiEnv(oa, { PROFILER_EMBEDDING_MODEL: 'text-embedding-3-large' }))
+    own.oa = await startOpenAIServer()
+    own.db = await freshDatabase()
+    const env = testEnv(own.db, openaiEnv(own.oa, { PROFILER_EMBEDDING_MODEL: 'text-embedding-3-large' }))
     delete env.PROFILER_EMBEDDING_DIMENSIONS // its native size
     await adaptInProcess(env)
-    running = await startProfiler(loadConfig(env), { role: 'all' })
-    const api = client(running.url!, (running as Profiler & { bootstrapKey?: string }).bootstrapKey!)
-    const people: [string, string][] = [
-      ['biologist', 'I am a marine biologist in Hobart and I love scuba diving and coral reefs.'],
-      ['chef', 'I am a pastry chef in Lyon and I love baking croissants and chocolate.'],
-    ]
+    own.running = await startProfiler(loadConfig(env), { role: 'all' })
+    const api = client(own.running.url!, (own.running as Profiler & { bootstrapKey?: string }).bootstrapKey!)
+    const people = DIVER_AND_CHEF
     for (const [id, data] of people) await ack(api.post(id, { data }))
     for (const [id] of people) await api.waitReady(id)
-    const rows = await running.db.dataSource.query(`SELECT DISTINCT vector_dims(embedding) AS dims FROM profiles`)
+    const rows = await own.running.db.dataSource.query(`SELECT DISTINCT vector_dims(embedding) AS dims FROM profiles`)
     expect(rows).toEqual([{ dims: 3072 }])
-    const [{ def }] = await running.db.dataSource.query(`SELECT indexdef AS def FROM pg_indexes WHERE indexname = 'profiles_embedding_hnsw'`)
+    const [{ def }] = await own.running.db.dataSource.query(`SELECT indexdef AS def FROM pg_indexes WHERE indexname = 'profiles_embedding_hnsw'`)
     expect(def).toMatch(/halfvec\(3072\)\)?\) halfvec_cosine_ops/)
     expect((await api.search({ query: 'pastry chef who bakes croissants', sensitivity: 0 })).profiles[0].profile_id).toBe('chef')
     expect((await api.search({ query: 'scuba diving marine biologist', sensitivity: 0 })).profiles[0].profile_id).toBe('biologist')
-    expect(() => loadConfig(testEnv(db, openaiEnv(oa, { PROFILER_EMBEDDING_DIMENSIONS: '4001' })))).toThrow(/PROFILER_EMBEDDING_DIMENSIONS/)
+    expect(() => loadConfig(testEnv(own.db, openaiEnv(own.oa, { PROFILER_EMBEDDING_DIMENSIONS: '4001' })))).toThrow(/PROFILER_EMBEDDING_DIMENSIONS/)
   })
 })
 
 describe('switching the embedding model (64-d -> 128-d) with `profiler reindex`', () => {
-  let oa: OpenAIServer
-  let db: TestDatabase
-  let running: Profiler | undefined
-  afterAll(async () => {
-    await running?.close()
-    await db?.drop()
-    await oa?.close()
-  })
+  const own = ownModelService()
 
   it('start-up refuses the mismatch with a clear message; after reindex (a real process) search works with the new model', async () => {
-    oa = await startOpenAIServer()
-    db = await freshDatabase()
-    const small = testEnv(db, openaiEnv(oa))
-    const large = testEnv(db, openaiEnv(oa, { PROFILER_EMBEDDING_MODEL: 'test-embed-large', PROFILER_EMBEDDING_DIMENSIONS: '128' }))
+    own.oa = await startOpenAIServer()
+    own.db = await freshDatabase()
+    const small = testEnv(own.db, openaiEnv(own.oa))
+    const large = testEnv(own.db, openaiEnv(own.oa, { PROFILER_EMBEDDING_MODEL: 'test-embed-large', PROFILER_EMBEDDING_DIMENSIONS: '128' }))
     await adaptInProcess(small)
-    running = await startProfiler(loadConfig(small), { role: 'all' })
-    const key = (running as Profiler & { bootstrapKey?: string }).bootstrapKey!
-    let api = client(running.url!, key)
+    own.running = await startProfiler(loadConfig(small), { role: 'all' })
+    const key = (own.running as Profiler & { bootstrapKey?: string }).bootstrapKey!
+    let api = client(own.running.url!, key)
     const people: [string, string][] = [
-      ['biologist', 'I am a marine biologist in Hobart and I love scuba diving and coral reefs.'],
-      ['chef', 'I am a pastry chef in Lyon and I love baking croissants and chocolate.'],
+      ...DIVER_AND_CHEF,
       ['architect', 'My name is Ana Silva, I am 34 and I live in Porto. I work as an architect and I love hiking and jazz.'],
     ]
     for (const [id, data] of people) await ack(api.post(id, { data }))
     for (const [id] of people) await api.waitReady(id)
     const top = async (query: string) => (await api.search({ query, sensitivity: 0 })).profiles
     expect((await top('scuba diving marine biologist'))[0].profile_id).toBe('biologist')
-    await running.close()
-    running = undefined
+    await own.running.close()
+    own.running = undefined
 
     const refused = await startProfiler(loadConfig(large), { role: 'all' }).then(
       async (p) => (await p.close(), null),
@@ -529,17 +528,17 @@ describe('switching the embedding model (64-d -> 128-d) with `profiler reindex`'
     )
     expect(refused?.message).toMatch(/stores 64-dimensional embeddings but the embedding model test-embed-large makes 128.*profiler reindex/)
 
-    const mark = oa.requests.length
+    const mark = own.oa.requests.length
     const out = await cliReindex(large)
     expect(out.stdout).toMatch(/Embedding column changed from 64 to 128 dimensions/)
     expect(out.stdout).toMatch(/Reindexed 3 profiles/)
-    const reindexRequests = oa.requests.slice(mark)
+    const reindexRequests = own.oa.requests.slice(mark)
     expect(reindexRequests.length).toBeGreaterThan(0)
     expect(reindexRequests.every((r) => r.kind === 'embeddings' && r.body.model === 'test-embed-large')).toBe(true)
 
-    running = await startProfiler(loadConfig(large), { role: 'all' })
-    api = client(running.url!, key)
-    const rows = await running.db.dataSource.query(`SELECT profile_id, embedding_model, vector_dims(embedding) AS dims FROM profiles ORDER BY profile_id`)
+    own.running = await startProfiler(loadConfig(large), { role: 'all' })
+    api = client(own.running.url!, key)
+    const rows = await own.running.db.dataSource.query(`SELECT profile_id, embedding_model, vector_dims(embedding) AS dims FROM profiles ORDER BY profile_id`)
     expect(rows).toEqual(people.map(([id]) => ({ profile_id: id, embedding_model: 'test-embed-large', dims: 128 })).sort((x, y) => x.profile_id.localeCompare(y.profile_id)))
     for (const [query, expected] of [
       ['pastry chef who bakes croissants', 'chef'],
@@ -555,32 +554,32 @@ describe('switching the embedding model (64-d -> 128-d) with `profiler reindex`'
     // New submissions are embedded with the new model too.
     await ack(api.post('chef', { data: 'I also love macarons.' }))
     await api.waitReady('chef')
-    expect(oa.requests.at(-1)!.body.model).toBe('test-embed-large')
+    expect(own.oa.requests.at(-1)!.body.model).toBe('test-embed-large')
   })
 
-  // BUG (src/services/reindex.service.ts adaptColumn + CLI reindex): the column is changed while a worker of the
-  // previous model still runs; its next batch cannot store its vector and, after 3 attempts, the accepted submission
-  // is FAILED (lost). Flip to it() once fixed.
+  // Once a bug (src/services/reindex.service.ts adaptColumn + CLI reindex): the column was changed while a worker of
+  // the previous model still ran; its next batch could not store its vector and, after 3 attempts, the accepted
+  // submission was FAILED (lost).
   it('reindex for another model while a service of the old model runs: its submissions wait, unharmed, for a worker configured like the database', async () => {
-    const key = (await running!.services.tenants.createApp('switch', 'app')).api_key
-    const api = client(running!.url!, key)
-    await adaptInProcess(testEnv(db, openaiEnv(oa))) // back to the 64-d model, with the 128-d service still running
+    const key = (await own.running!.services.tenants.createApp('switch', 'app')).api_key
+    const api = client(own.running!.url!, key)
+    await adaptInProcess(testEnv(own.db, openaiEnv(own.oa))) // back to the 64-d model, with the 128-d service still running
     const s = await ack(api.post('late', { data: 'I live in Oslo.' }))
     // The running 128-d worker cannot store its vector in the 64-d column: the submission waits without using up
     // an attempt, and says why.
     const row = await waitFor(
       'the submission to say why it waits',
-      async () => (await running!.db.dataSource.query(`SELECT status, attempts, error FROM submissions WHERE id = $1`, [s.id]))[0],
+      async () => (await own.running!.db.dataSource.query(`SELECT status, attempts, error FROM submissions WHERE id = $1`, [s.id]))[0],
       { until: (r) => !!r?.error, timeoutMs: 20_000, everyMs: 100 },
     )
     expect(row).toMatchObject({ status: 'pending', attempts: 0 })
     expect(row.error).toMatch(/waiting for a worker configured for the database's embeddings/)
     // A worker configured like the database takes it.
-    const worker = await startProfiler(loadConfig(testEnv(db, openaiEnv(oa, { PROFILER_RECONCILE_SECONDS: '1' }))), { role: 'worker' })
+    const worker = await startProfiler(loadConfig(testEnv(own.db, openaiEnv(own.oa, { PROFILER_RECONCILE_SECONDS: '1' }))), { role: 'worker' })
     try {
       const p = await api.waitReady('late', 60_000)
       expect(p.core_info.location?.value).toBe('Oslo')
-      const done = (await gqlApi(running!.url!, key).data(SUB_QUERY, { id: s.id })).submission
+      const done = (await gqlApi(own.running!.url!, key).data(SUB_QUERY, { id: s.id })).submission
       expect(done.status).toBe('DONE')
     } finally {
       await worker.close()
@@ -588,16 +587,16 @@ describe('switching the embedding model (64-d -> 128-d) with `profiler reindex`'
   })
 
 
-  // BUG (src/services/reindex.service.ts adaptColumn): the column is altered (dropping every vector) before the
-  // model's real dimension is known; a wrong PROFILER_EMBEDDING_DIMENSIONS then leaves no embeddings at all and a
-  // database that neither the old nor the new configuration starts with. Flip to it() once fixed.
+  // Once a bug (src/services/reindex.service.ts adaptColumn): the column was altered (dropping every vector) before
+  // the model's real dimension was known; a wrong PROFILER_EMBEDDING_DIMENSIONS then left no embeddings at all and a
+  // database that neither the old nor the new configuration started with.
   it('a reindex with a wrong PROFILER_EMBEDDING_DIMENSIONS fails without dropping the stored embeddings', async () => {
-    await running?.close()
-    running = undefined
-    const wrong = testEnv(db, openaiEnv(oa, { PROFILER_EMBEDDING_MODEL: 'test-embed-large', PROFILER_EMBEDDING_DIMENSIONS: '96' }))
+    await own.running?.close()
+    own.running = undefined
+    const wrong = testEnv(own.db, openaiEnv(own.oa, { PROFILER_EMBEDDING_MODEL: 'test-embed-large', PROFILER_EMBEDDING_DIMENSIONS: '96' }))
     const err = await cliReindex(wrong).then(() => null, (e: { stderr: string }) => e)
     expect(err?.stderr).toMatch(/returned 128-dimensional vectors, configured 96/)
-    const config = loadConfig(testEnv(db, openaiEnv(oa)))
+    const config = loadConfig(testEnv(own.db, openaiEnv(own.oa)))
     const conn = await openDatabase(config, { poolSize: 1 })
     try {
       const rows = await conn.dataSource.query(`SELECT count(*)::int AS n FROM profiles WHERE embedding IS NULL AND history_seq > 0`)
