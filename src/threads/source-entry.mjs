@@ -15,13 +15,17 @@ const ROOT = new URL('../../', import.meta.url)
  */
 export async function threadModule(source) {
   const compiled = new URL(`dist/${source.href.slice(ROOT.href.length).replace(/\.ts$/, '.js')}`, ROOT)
+  return (await sourcesBuilt()) && fs.existsSync(compiled) ? compiled : source
+}
+
+/** Whether dist/ is a build of exactly these sources (the digest scripts/build.mjs records); false without the script. */
+export async function sourcesBuilt() {
   try {
     const build = await import(new URL('scripts/build.mjs', ROOT).href)
-    if (build.buildIsCurrent() && fs.existsSync(compiled)) return compiled
+    return build.buildIsCurrent()
   } catch {
-    // No build script here: the sources.
+    return false
   }
-  return source
 }
 
 /** Runs the thread module at `source`: the compiled one when current, else the TypeScript through tsx. */

@@ -3,7 +3,6 @@
 import { once } from 'node:events'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-// @ts-expect-error plain JavaScript without declarations
 import { threadModule } from '../../src/threads/source-entry.mjs'
 // @ts-expect-error plain JavaScript without declarations
 import { buildIsCurrent } from '../../scripts/build.mjs'

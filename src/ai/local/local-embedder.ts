@@ -5,7 +5,6 @@ import { open } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
-import { pathToFileURL } from 'node:url'
 import { stemmer } from 'stemmer'
 import { PiecewiseLinearCalibration } from '../calibration.js'
 import type { Embedder, ScoreCalibration } from '../types.js'
@@ -139,11 +138,12 @@ const FROM_SOURCES = import.meta.url.endsWith('.ts')
 
 async function builtTableCurrent(): Promise<boolean> {
   if (!FROM_SOURCES) return true
+  // Imported only from the sources: the build compiles TypeScript, and this JavaScript module is not in dist/.
+  const { sourcesBuilt } = await import('../../threads/source-entry.mjs')
   try {
-    const build = (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'scripts', 'build.mjs')).href)) as { buildIsCurrent(): boolean }
-    return build.buildIsCurrent() && statSync(BUILT_TABLE).mtimeMs >= statSync(vectorFile()).mtimeMs
+    return (await sourcesBuilt()) && statSync(BUILT_TABLE).mtimeMs >= statSync(vectorFile()).mtimeMs
   } catch {
-    return false
+    return false // no table
   }
 }
 
