@@ -3,15 +3,13 @@
 import { once } from 'node:events'
 import { Worker } from 'node:worker_threads'
 import { describe, expect, it } from 'vitest'
-import { threadModule } from '../../src/threads/source-entry.mjs'
-// @ts-expect-error plain JavaScript without declarations
-import { buildIsCurrent } from '../../scripts/build.mjs'
+import { sourcesBuilt, threadModule } from '../../src/threads/source-entry.mjs'
 
 const src = (p: string) => new URL(`../../${p}`, import.meta.url)
 
 describe('a thread started from the sources', () => {
   it('runs the compiled module when dist/ is a current build of the sources (the suite builds it first)', async () => {
-    expect(buildIsCurrent()).toBe(true)
+    expect(await sourcesBuilt()).toBe(true)
     for (const name of ['src/ai/local/extract-thread', 'src/services/cpu/cpu-thread']) {
       expect((await threadModule(src(`${name}.ts`))).href).toBe(src(`dist/${name}.js`).href)
     }
