@@ -2,6 +2,8 @@
 // context can quote it and a value can be traced to it. Their bounds, and how they are indexed and shown; the worker
 // builds a submission's passages in src/ai/passages.ts.
 
+import { tokens } from './normalise.js'
+
 /** A passage's own words are at most this many characters (a longer turn or sentence is cut into several). */
 export const PASSAGE_MAX_CHARS = 1000
 /** The partner's turn a passage answers is kept to this many characters (it is context, not the person's words). */
@@ -69,6 +71,25 @@ export const TEXT_SEARCH_CONFIGS: readonly string[] = [...new Set([...Object.val
  */
 export function textSearchConfig(language: string | null | undefined): string {
   return (language && TS_CONFIGS[language.toLowerCase().slice(0, 2)]) || 'simple'
+}
+
+/**
+ * Words that ask about speech ("What did she say about her son?", "What did he tell you about the trip?"): every
+ * passage is something the person said, so they name no topic, and a passage using them ("as they say") is no
+ * nearer to the answer.
+ */
+const SPEECH_WORDS: ReadonlySet<string> = new Set(
+  `say says said saying tell tells told telling mention mentions mentioned mentioning talk talks talked talking speak
+  speaks spoke spoken speaking discuss discusses discussed discussing`.split(/\s+/),
+)
+
+/**
+ * The query passages are looked up and ranked by: the query without its words about speech (SPEECH_WORDS), when other
+ * words remain; the query as it is otherwise ("What did they say?").
+ */
+export function passageQuery(query: string): string {
+  const rest = query.replace(/[\p{L}\p{N}']+/gu, (w) => (SPEECH_WORDS.has(w.toLowerCase()) ? '' : w)).replace(/\s+/g, ' ').trim()
+  return rest.length < query.trim().length && tokens(rest).length ? rest : query
 }
 
 /** At most this many distinct words of a query are looked up among passages. */

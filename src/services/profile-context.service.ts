@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm'
 import { CONTEXT_ENCODING, passageDatesFor, passageRankText, type ContextPassage } from '../ai/profile-context.js'
 import { toSql } from 'pgvector'
 import { NEAREST_SCAN, PassageRepository, type PassageKey, type PassageRow } from '../db/passage.repository.js'
-import { anyWordsQuery, textSearchConfig } from '../domain/passages.js'
+import { anyWordsQuery, passageQuery, textSearchConfig } from '../domain/passages.js'
 import type { Embedder } from '../ai/types.js'
 import type { ProfileRepository } from '../db/profile.repository.js'
 import { DomainError } from '../domain/errors.js'
@@ -131,7 +131,7 @@ export class ProfileContextService {
         ...source,
         summary: include === 'passages' ? null : record.summary,
         ...(relevance ? { relevance } : {}),
-        ...(passages ? { passages, passageDates: passageDatesFor(query), ...(query ? { query } : {}) } : {}),
+        ...(passages ? { passages, passageDates: passageDatesFor(query), ...(query ? { query: passageQuery(query) } : {}) } : {}),
         ...(include === 'passages' ? { factsOff: true } : {}),
         maxTokens: p.max_tokens,
       },
@@ -170,6 +170,7 @@ export class ProfileContextService {
     const m = this.ds.manager
     const asContext = (r: PassageRow): ContextPassage => ({ text: r.text, prompt: r.prompt, at: r.occurred_at })
     if (!query) return { passages: (await this.passages.newest(m, tenantId, profileId, PASSAGE_CANDIDATES)).map(asContext), semantic: false }
+    query = passageQuery(query)
     const terms = anyWordsQuery(query)
     const paced = await this.pacing(tenantId, profileId, signal)
     // Words: windows of the newest passages until PASSAGE_CANDIDATES match; BM25 measures word rarity on what was read.

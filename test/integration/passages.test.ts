@@ -85,6 +85,34 @@ describe('evidence passages', () => {
     expect(newest.truncated).toBe(true)
   })
 
+  it('looks passages up by what a question asks about, not by its words about speech ("What did they say about work?")', async () => {
+    // Five turns about work, two that happen to say "say" (the rarer word: plain BM25 ranks them first).
+    await post(api, 'talker', {
+      input_type: 'conversation',
+      data: chat(
+        [
+          ['And the bank?', 'I work at the bank downtown, in the loans department.'],
+          ['Busy?', 'Work has been busy since the merger, long days for everyone.'],
+          ['Fun?', 'My work is fun when the numbers finally add up at night.'],
+          ['Evenings?', 'After work I rest on the balcony with a cold lemonade.'],
+          ['Mornings?', 'Work starts at nine, so I cycle in along the river.'],
+          ['Time?', 'As they say, time flies when you are having a good time.'],
+          ['Yes?', 'I would say yes to a holiday in Greece next summer.'],
+        ],
+        ['2023-05-01T10:00:00Z', '2023-05-01T10:01:00Z', '2023-05-01T10:02:00Z', '2023-05-01T10:03:00Z', '2023-05-01T10:04:00Z', '2023-05-02T10:00:00Z', '2023-05-02T10:01:00Z'],
+      ),
+    })
+    await api.waitReady('talker')
+    const asked = await context('talker', { query: 'What did they say about work?', max_tokens: 80, include: 'passages' })
+    expect(asked.passages_included).toBeGreaterThanOrEqual(2)
+    expect(asked.text).toContain('I work at the bank downtown')
+    expect(asked.text).not.toContain('As they say')
+    expect(asked.text).not.toContain('I would say yes')
+    // A question of nothing but speech stays as it is.
+    const bare = await context('talker', { query: 'What did they say?', max_tokens: 80, include: 'passages' })
+    expect(bare.text).toContain('As they say')
+  })
+
   it('answers the same over GraphQL, and refuses an include it does not know (REST 400, GraphQL validation)', async () => {
     const r = await gql(svc.url, svc.key, `{ profile(id: "caroline") { context(query: "adoption", maxTokens: 300, include: PASSAGES) { text passagesIncluded include factsIncluded } } }`)
     expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined()

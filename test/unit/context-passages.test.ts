@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { withDates } from '../../src/ai/relative-dates.js'
 import { ASKED_WEIGHT, composeContext, DATED_CHARS_PER_CONTEXT, focused, onlyAsks, passageDatesFor, passageLine, passageRankText, stems, tokenCounter } from '../../src/ai/profile-context.js'
 import { rankPassages } from '../../src/services/cpu/cpu-tasks.js'
+import { passageQuery } from '../../src/domain/passages.js'
 
 const SAID = '2023-05-08T13:56:00.000Z' // a Monday
 
@@ -179,5 +180,23 @@ describe('context passages: one that only asks about the query ranks lower', () 
     expect(weighed[0]).toBeCloseTo(plain[0]! * ASKED_WEIGHT)
     expect(weighed[1]).toBe(plain[1])
     expect(weighed[1]!).toBeGreaterThan(weighed[0]!)
+  })
+})
+
+describe('passageQuery: what passages are looked up and ranked by', () => {
+  it('drops the words that ask about speech when others remain, and keeps a query of nothing else as it is', () => {
+    expect(passageQuery('What did they say about son?')).toBe('What did they about son?')
+    expect(passageQuery('What did Caroline tell you about the adoption agencies?')).toBe('What did Caroline you about the adoption agencies?')
+    expect(passageQuery('Has he mentioned his job? Talked about work?')).toBe('Has he his job? about work?')
+    expect(passageQuery('What did they say?')).toBe('What did they say?')
+    expect(passageQuery('said')).toBe('said')
+    expect(passageQuery('ski trip')).toBe('ski trip')
+    // Only whole words: "sayings", "toldo" and "Talkeetna" are topics.
+    expect(passageQuery('sayings of Talkeetna toldo')).toBe('sayings of Talkeetna toldo')
+  })
+
+  it('takes one pass over a long hostile query (every word a speech word, then one word of 100,000 letters)', () => {
+    const q = 'say '.repeat(50_000) + 'x'.repeat(100_000)
+    expect(passageQuery(q)).toBe('x'.repeat(100_000))
   })
 })
