@@ -94,12 +94,12 @@ describe('context passages with their dates', () => {
   })
 })
 
-describe('context passages: dates by day or by month, ranking text, and the fill', () => {
-  it('dates by day when the query asks about time (or there is none), by month otherwise', () => {
+describe('context passages: dates by day, month or year, ranking text, and the fill', () => {
+  it('dates by day when the query asks about time (or there is none), by year otherwise', () => {
     for (const q of ['When did she go to the support group?', 'what year did he move', 'How long ago was that', 'plans for summer', 'in 2022', 'on Monday', undefined]) {
       expect(passageDatesFor(q), String(q)).toBe('day')
     }
-    for (const q of ['What did Caroline research?', 'dog', 'favorite band']) expect(passageDatesFor(q), q).toBe('month')
+    for (const q of ['What did Caroline research?', 'dog', 'favorite band']) expect(passageDatesFor(q), q).toBe('year')
   })
 
   it('groups passages under one line a month when asked to, keeping resolved days in the words', async () => {
@@ -115,6 +115,10 @@ describe('context passages: dates by day or by month, ranking text, and the fill
     )
     const byDay = composeContext({ header: 'About Ana:', facts: [], passages, maxTokens: 200, count })
     expect(byDay.text).toContain('2 May 2023:\n- I adopted a dog.\n20 May 2023:')
+    const byYear = composeContext({ header: 'About Ana:', facts: [], passages: [...passages, { text: 'Rex is fine now.', prompt: null, at: '2024-01-03T10:00:00Z' }], passageDates: 'year', maxTokens: 200, count })
+    expect(byYear.text).toBe(
+      'About Ana:\nWhat they said:\n2023:\n- I adopted a dog.\n- We went to the park yesterday (19 May 2023).\n- The dog is sick.\n2024:\n- Rex is fine now.',
+    )
   })
 
   it('passes over a passage too long for what is left for shorter ones after it; a fact never gives way', async () => {
