@@ -222,8 +222,9 @@ describe.skipIf(serverPass)('TypeScript client @profiler/client, packed, install
     expect(out.waitLogs[0]).toMatch(/subscribed over WebSocket/)
     expect(out.waitLogs.at(-1)).toMatch(/ready \(READY event\)/)
     expect(out.waitLogs.join('\n')).not.toMatch(/polling/)
-    // The event time: the passage is dated by it.
-    expect(out.aliceContext.text).toContain('May 2023')
+    // The event time (May 2023, not the day it was sent): the passage is dated by it, under its year (the query does
+    // not ask about time).
+    expect(out.aliceContext.text).toContain('What they said:\n2023:\n')
     expect(out.aliceContext.text).toContain('jazz')
     expect(out.aliceContext.ranked_by).toBe('query')
     expect(out.aliceContext.tokens).toBeLessThanOrEqual(200)
