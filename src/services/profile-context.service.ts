@@ -121,8 +121,10 @@ export class ProfileContextService {
     // Evidence passages: with a query, the most relevant ones (facts and passages); without one, only when asked for
     // (passages only: the newest). Without a query a context of both stays the facts it always was.
     let passages: ContextPassage[] | undefined
+    // What passages are looked up, ranked and focused by: the query without its words about speech (passageQuery).
+    const asked = query ? passageQuery(query) : undefined
     if (include === 'passages' || (include === 'all' && query)) {
-      const r = await this.rankedPassages(ctx.tenantId, record.profile_id, record.language, query, queryVector, signal)
+      const r = await this.rankedPassages(ctx.tenantId, record.profile_id, record.language, asked, queryVector, signal)
       passages = r.passages
       if (query) rankedBy = r.semantic || rankedBy === 'query' ? 'query' : 'query_lexical'
     }
@@ -131,7 +133,7 @@ export class ProfileContextService {
         ...source,
         summary: include === 'passages' ? null : record.summary,
         ...(relevance ? { relevance } : {}),
-        ...(passages ? { passages, passageDates: passageDatesFor(query), ...(query ? { query: passageQuery(query) } : {}) } : {}),
+        ...(passages ? { passages, passageDates: passageDatesFor(query), ...(asked ? { query: asked } : {}) } : {}),
         ...(include === 'passages' ? { factsOff: true } : {}),
         maxTokens: p.max_tokens,
       },
@@ -170,7 +172,6 @@ export class ProfileContextService {
     const m = this.ds.manager
     const asContext = (r: PassageRow): ContextPassage => ({ text: r.text, prompt: r.prompt, at: r.occurred_at })
     if (!query) return { passages: (await this.passages.newest(m, tenantId, profileId, PASSAGE_CANDIDATES)).map(asContext), semantic: false }
-    query = passageQuery(query)
     const terms = anyWordsQuery(query)
     const paced = await this.pacing(tenantId, profileId, signal)
     // Words: windows of the newest passages until PASSAGE_CANDIDATES match; BM25 measures word rarity on what was read.
