@@ -188,6 +188,20 @@ export class PassageRepository {
     return Number(r!.n)
   }
 
+  /**
+   * The label of the person who said the newest passage of a conversation among the profile's `window` newest passages
+   * ("Caroline", "user"), or null: a statement reads at most `window` passages, whatever the profile holds.
+   */
+  async newestSpeaker(m: EntityManager, tenantId: string, profileId: string, window: number): Promise<string | null> {
+    const rows: { speaker: string }[] = await m.query(
+      `SELECT speaker FROM (SELECT speaker, occurred_at, submission_id, position FROM passages WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL
+                              ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $3) w
+        WHERE speaker IS NOT NULL ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT 1`,
+      [tenantId, profileId, window],
+    )
+    return rows[0]?.speaker ?? null
+  }
+
   /** The profile's newest passages (by when they were said), newest first; hidden ones never. */
   async newest(m: EntityManager, tenantId: string, profileId: string, limit: number): Promise<PassageRow[]> {
     const rows: PassageRead[] = await m.query(

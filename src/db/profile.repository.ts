@@ -59,7 +59,12 @@ export function toRecord(r: ProfileRow): ProfileRecord {
 }
 
 /** A profile as findText reads it: content and field_timestamps as JSON text. */
-export type ProfileText = Pick<ProfileEntity, 'profile_id' | 'status' | 'summary' | 'language'> & { content: string; field_timestamps: string }
+export type ProfileText = Pick<ProfileEntity, 'profile_id' | 'status' | 'summary' | 'language'> & {
+  content: string
+  field_timestamps: string
+  /** The person's name as the profile holds it (core_info.name), or null. */
+  name: string | null
+}
 
 /** How many of a profile's newest history entries come with it as `update_log` (CONTRACT §5). */
 export const UPDATE_LOG_LIMIT = 100
@@ -104,11 +109,13 @@ export class ProfileRepository {
    */
   async findText(m: EntityManager, tenantId: string, profileId: string): Promise<ProfileText | null> {
     const rows: ProfileText[] = await m.query(
-      `SELECT profile_id, status, summary, language, content::text AS content, field_timestamps::text AS field_timestamps FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
+      `SELECT profile_id, status, summary, language, content::text AS content, field_timestamps::text AS field_timestamps,
+              content #>> '{core_info,name,value}' AS name
+         FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
       [tenantId, profileId],
     )
     const r = rows[0]
-    return r ? { profile_id: r.profile_id, status: r.status, summary: r.summary ?? null, language: r.language ?? null, content: r.content ?? '{}', field_timestamps: r.field_timestamps ?? '{}' } : null
+    return r ? { profile_id: r.profile_id, status: r.status, summary: r.summary ?? null, language: r.language ?? null, content: r.content ?? '{}', field_timestamps: r.field_timestamps ?? '{}', name: r.name ?? null } : null
   }
 
   /** The profile with its newest history entries (oldest first) as `update_log`, in one statement. */

@@ -84,11 +84,28 @@ const SPEECH_WORDS: ReadonlySet<string> = new Set(
 )
 
 /**
- * The query passages are looked up and ranked by: the query without its words about speech (SPEECH_WORDS), when other
- * words remain; the query as it is otherwise ("What did they say?").
+ * The words of the person's names (their name in the profile, the label their turns carry: "Caroline Moreau",
+ * "Caroline"), lower case, as a query's words are compared with them: letters only, two or more of them.
  */
-export function passageQuery(query: string): string {
-  const rest = query.replace(/[\p{L}\p{N}']+/gu, (w) => (SPEECH_WORDS.has(w.toLowerCase()) ? '' : w)).replace(/\s+/g, ' ').trim()
+function nameWords(names: readonly (string | null | undefined)[]): Set<string> {
+  const out = new Set<string>()
+  for (const n of names) for (const w of n?.normalize('NFKC').toLowerCase().match(/\p{L}+/gu) ?? []) if (w.length >= 2) out.add(w)
+  return out
+}
+
+/**
+ * The query passages are looked up and ranked by: the query without its words about speech (SPEECH_WORDS) and without
+ * the person's own names (`names`: "What did Caroline research?" asks about research; every passage is Caroline's, and
+ * the partner's turns before them greet her by name: "Hey Caroline!"), when other words remain; the query as it is
+ * otherwise ("What did they say?", "Caroline?"). A possessive goes with its name ("Caroline's").
+ */
+export function passageQuery(query: string, names: readonly (string | null | undefined)[] = []): string {
+  const own = nameWords(names)
+  const dropped = (w: string): boolean => {
+    const lower = w.normalize('NFKC').toLowerCase()
+    return SPEECH_WORDS.has(lower) || own.has(lower.replace(/'s?$/, ''))
+  }
+  const rest = query.replace(/[\p{L}\p{N}'\u2019]+/gu, (w) => (dropped(w.replace(/\u2019/g, "'")) ? '' : w)).replace(/\s+/g, ' ').trim()
   return rest.length < query.trim().length && tokens(rest).length ? rest : query
 }
 

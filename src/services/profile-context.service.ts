@@ -4,7 +4,7 @@ import { toSql } from 'pgvector'
 import { NEAREST_SCAN, PassageRepository, type PassageKey, type PassageRow } from '../db/passage.repository.js'
 import { anyWordsQuery, passageQuery, textSearchConfig } from '../domain/passages.js'
 import type { Embedder } from '../ai/types.js'
-import type { ProfileRepository } from '../db/profile.repository.js'
+import type { ProfileRepository, ProfileText } from '../db/profile.repository.js'
 import { DomainError } from '../domain/errors.js'
 import { contextParamsSchema, parseRequest } from '../domain/requests.js'
 import { checkProfileId, checkStorable } from '../domain/validation.js'
@@ -121,11 +121,11 @@ export class ProfileContextService {
     // Evidence passages: with a query, the most relevant ones (facts and passages); without one, only when asked for
     // (passages only: the newest). Without a query a context of both stays the facts it always was.
     let passages: ContextPassage[] | undefined
-    // What passages are looked up, ranked and focused by: the query without its words about speech (passageQuery).
-    const asked = query ? passageQuery(query) : undefined
+    let asked: string | undefined
     if (include === 'passages' || (include === 'all' && query)) {
-      const r = await this.rankedPassages(ctx.tenantId, record.profile_id, record.language, asked, queryVector, signal)
+      const r = await this.rankedPassages(ctx.tenantId, record, query, queryVector, signal)
       passages = r.passages
+      asked = r.asked
       if (query) rankedBy = r.semantic || rankedBy === 'query' ? 'query' : 'query_lexical'
     }
     const c = await this.cpu.composeContext(
@@ -159,21 +159,25 @@ export class ProfileContextService {
   /**
    * A profile's passages for a context: with a query, BM25 over the passages that share a word with it (matched by
    * PostgreSQL full text in the profile's language and exactly) and the passages nearest to it by meaning, scored
-   * together (VECTOR_WEIGHT); without one, the newest. Best first.
+   * together (VECTOR_WEIGHT); without one, the newest. Best first. `asked`: what they were looked up, ranked (and are
+   * focused) by: the query without its words about speech and without the person's own names, their name in the
+   * profile and the label of their turns (passageQuery).
    */
   private async rankedPassages(
     tenantId: string,
-    profileId: string,
-    language: string | null,
-    query: string | undefined,
+    profile: Pick<ProfileText, 'profile_id' | 'language' | 'name'>,
+    fullQuery: string | undefined,
     queryVector: Float32Array | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<{ passages: ContextPassage[]; semantic: boolean }> {
+  ): Promise<{ passages: ContextPassage[]; semantic: boolean; asked?: string }> {
     const m = this.ds.manager
+    const { profile_id: profileId, language } = profile
     const asContext = (r: PassageRow): ContextPassage => ({ text: r.text, prompt: r.prompt, at: r.occurred_at })
-    if (!query) return { passages: (await this.passages.newest(m, tenantId, profileId, PASSAGE_CANDIDATES)).map(asContext), semantic: false }
-    const terms = anyWordsQuery(query)
+    if (!fullQuery) return { passages: (await this.passages.newest(m, tenantId, profileId, PASSAGE_CANDIDATES)).map(asContext), semantic: false }
     const paced = await this.pacing(tenantId, profileId, signal)
+    const label = await paced(() => this.passages.newestSpeaker(m, tenantId, profileId, LEXICAL_WINDOW))
+    const query = passageQuery(fullQuery, [profile.name, label])
+    const terms = anyWordsQuery(query)
     // Words: windows of the newest passages until PASSAGE_CANDIDATES match; BM25 measures word rarity on what was read.
     const lexical: PassageRow[] = []
     let scanned = 0
@@ -212,7 +216,7 @@ export class ProfileContextService {
     // Rounded, so float noise in a provider's vectors cannot reorder passages between two identical requests.
     for (const f of fused.values()) f.score = Math.round(f.score * 1e6) / 1e6
     const ranked = [...fused.values()].sort((a, b) => b.score - a.score || b.row.occurred_at.localeCompare(a.row.occurred_at))
-    return { passages: ranked.map((x) => asContext(x.row)), semantic }
+    return { passages: ranked.map((x) => asContext(x.row)), semantic, asked: query }
   }
 
   /**

@@ -9,6 +9,8 @@ import { openaiService } from '../support/openai-service.js'
 import { post, chat } from '../support/submit.js'
 import { waitFor } from '../support/wait.js'
 import { PassageRepository } from '../../src/db/passage.repository.js'
+import { ProfileRepository } from '../../src/db/profile.repository.js'
+import { Statements } from '../../src/db/statements.js'
 import { storePassages } from '../../src/services/worker/passages.js'
 import { COVER_SCORE, LEXICAL_SCORE } from '../../src/domain/lexical.js'
 
@@ -111,6 +113,36 @@ describe('evidence passages', () => {
     // A question of nothing but speech stays as it is.
     const bare = await context('talker', { query: 'What did they say?', max_tokens: 80, include: 'passages' })
     expect(bare.text).toContain('As they say')
+  })
+
+  it("knows the person's own names a question's passage lookup leaves out: the label of their turns and the profile's name", async () => {
+    // passageQuery (unit tests) drops them from what passages are looked up by: "What did Caroline make?" asks about
+    // making, and the partner's turns before hers greet her by name. Here: that the service finds both names.
+    const said = ['I painted a lake at sunrise, all in watercolours, for my mother.', 'I started a pottery class on Thursday evenings.']
+    for (const [i, text] of said.entries()) {
+      const data = `Caroline: Hello!\nMelanie: Hey Caroline! Good to see you!\nCaroline: Hi Mel!\nMelanie: What have you been up to?\nCaroline: ${text}`
+      await post(api, 'named', { input_type: 'conversation', data, occurred_at: `2023-05-0${i + 1}T10:00:00Z` })
+    }
+    // A newer text leaves passages of no speaker.
+    await post(api, 'named', { data: 'A note written later. It names nobody.', occurred_at: '2023-06-01T10:00:00Z' })
+    await api.waitReady('named')
+    const { tenantId } = await svc.profiler.services.tenants.authenticate(svc.key, 't')
+    const m = svc.profiler.db.dataSource.manager
+    expect(await new PassageRepository().newestSpeaker(m, tenantId, 'named', 250)).toBe('Caroline')
+    // Within the newest `window` passages only (a statement reads no more): the two of the text hold no speaker.
+    expect(await new PassageRepository().newestSpeaker(m, tenantId, 'named', 1)).toBeNull()
+    expect(await new PassageRepository().newestSpeaker(m, 'another-tenant', 'named', 250)).toBeNull()
+    const profiles = new ProfileRepository(await Statements.create(svc.profiler.db.dataSource))
+    expect((await profiles.findText(m, tenantId, 'named'))?.name).toBeNull()
+    await svc.profiler.db.dataSource.query(
+      `UPDATE profiles SET content = jsonb_set(content, '{core_info,name}', '{"value": "Caroline Moreau", "confidence": 0.9}') WHERE profile_id = 'named'`,
+    )
+    expect((await profiles.findText(m, tenantId, 'named'))?.name).toBe('Caroline Moreau')
+    // Through the service: a question naming her finds what it asks about; one of nothing but her name stays as it is.
+    const asked = await context('named', { query: "What did Ms Moreau make for Caroline's mother?", max_tokens: 40, include: 'passages' })
+    expect(asked.text).toContain('I painted a lake at sunrise')
+    const bare = await context('named', { query: 'Caroline?', max_tokens: 200, include: 'passages' })
+    expect(bare.text).toContain('Hey Caroline!')
   })
 
   it('answers the same over GraphQL, and refuses an include it does not know (REST 400, GraphQL validation)', async () => {

@@ -199,8 +199,24 @@ describe('passageQuery: what passages are looked up and ranked by', () => {
     expect(passageQuery('sayings of Talkeetna toldo')).toBe('sayings of Talkeetna toldo')
   })
 
+  it("drops the person's own names (the profile's name, the label of their turns) and their possessives when other words remain", () => {
+    expect(passageQuery('What did Caroline research?', ['Caroline'])).toBe('What did research?')
+    expect(passageQuery("What is Caroline's favourite book?", [null, 'caroline'])).toBe('What is favourite book?')
+    expect(passageQuery('What is Caroline\u2019s job?', ['Caroline'])).toBe('What is job?')
+    // Every word of a full name, whichever the query uses; with the speech words.
+    expect(passageQuery('What did Ms Moreau tell Melanie about Lisbon?', ['Caroline Moreau', 'Caroline'])).toBe('What did Ms Melanie about Lisbon?')
+    // Only whole words, and only the person's: the partner's name and "Carolina" stay.
+    expect(passageQuery('Did Melanie visit Carolina?', ['Caroline'])).toBe('Did Melanie visit Carolina?')
+    // A query of nothing but the name (and speech) stays as it is; no name, an empty one, or one-letter words drop nothing.
+    expect(passageQuery('Caroline?', ['Caroline'])).toBe('Caroline?')
+    expect(passageQuery('What did Caroline say?', ['Caroline'])).toBe('What did Caroline say?')
+    expect(passageQuery('What did J think of Oslo?', ['J', '', null, undefined])).toBe('What did J think of Oslo?')
+  })
+
   it('takes one pass over a long hostile query (every word a speech word, then one word of 100,000 letters)', () => {
     const q = 'say '.repeat(50_000) + 'x'.repeat(100_000)
     expect(passageQuery(q)).toBe('x'.repeat(100_000))
+    // And with a name of 100,000 letters among the names.
+    expect(passageQuery(`${q} Ann`, ['y'.repeat(100_000), 'Ann'])).toBe('x'.repeat(100_000))
   })
 })
