@@ -131,7 +131,7 @@ const ProfileContext = z.object({
   text: z
     .string()
     .describe(
-      'Header line, then facts as "- " lines grouped by section, evidence passages under "What they said:" grouped by the day they were said ("8 May 2023:"), then the summary when it fits; empty when not even the header fits',
+      'Header line, then facts as "- " lines grouped by section, evidence passages under "What they said:" under a line of the date they were said (by day, "8 May 2023:", without a query or when the query asks about time; by year, "2023:", otherwise), then the summary when it fits; empty when not even the header fits',
     ),
   tokens: z.number().int().describe('Exact token count of text'),
   max_tokens: z.number().int(),

@@ -169,7 +169,10 @@ export class Profile {
 
 @ObjectType({ simpleResolvers: true, description: 'The profile as compact text for an LLM prompt, within a token budget (as GET /v1/profile/{id}/context)' })
 export class ProfileContext {
-  @Field(() => String, { description: 'Header line, then facts as "- " lines grouped by section, then the summary when it fits; empty when not even the header fits' })
+  @Field(() => String, {
+    description:
+      'Header line, then facts as "- " lines grouped by section, evidence passages under "What they said:" under a line of the date they were said (by day, "8 May 2023:", without a query or when the query asks about time; by year, "2023:", otherwise), then the summary when it fits; empty when not even the header fits',
+  })
   text!: string
   @Field(() => Int, { description: 'Exact token count of text (encoding)' }) tokens!: number
   @Field(() => Int) maxTokens!: number
