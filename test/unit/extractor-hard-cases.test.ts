@@ -215,6 +215,22 @@ describe('interests: no values made of amounts, comparisons, pronouns or partici
     expect(all(x('i read 2 every month'))).toEqual(['reading'])
   })
 
+  it('makes no value of a function word or a clause ("that I love either", "almost everything", "I have")', () => {
+    expect(all(x('Golf is not a sport that I love either.'))).toEqual([])
+    expect(all(x('I like almost everything on the menu.'))).toEqual([])
+    expect(all(x('I like nearly anything with cheese.'))).not.toContain('nearly anything')
+    expect(all(x('I have always liked chess and cycling is my favorite.'))).not.toContain('i have')
+    expect(all(x('I love both.'))).toEqual([])
+    // The thing a run-on clause names is kept, without the clause's own "i love" or a trailing "though".
+    expect(all(x('I love them like I love pancakes.'))).toContain('pancakes')
+    expect(all(x('I do not care for golf. I like jazz though, Coltrane is my favorite.'))).not.toContain('jazz though')
+  })
+
+  it('ends a place at a new clause ("I live in Utah I work at a bank")', () => {
+    expect(x('i live in utah i work at a bank').core_info?.location?.value).toBe('Utah')
+    expect(x('i am from new mexico i like going to rodeos').core_info?.location?.value).toBe('New Mexico')
+  })
+
   it('makes no activity of a participle, a comparison or a verb about oneself', () => {
     expect(all(x('i love my cats like family'))).not.toContain('like family')
     expect(all(x('i love swimming , relaxes me'))).toEqual(['swimming'])

@@ -66,6 +66,29 @@ describe('core_info', () => {
     expect(x('Call me later tonight.').core_info?.name).toBeUndefined()
   })
 
+  it('does not take what follows a name, an adjective after "call me" or a verb after "I am" for a name', () => {
+    // The name ends where the sentence goes on ("my name is sam i am six"), whatever the case.
+    expect(x('Hi! My name is tomas I am nine years old.').core_info?.name?.value).toBe('Tomas')
+    expect(x('my name is petra we just moved').core_info?.name?.value).toBe('Petra')
+    // "call me <adjective>" is an idiom, not a name; a lower-case name after it still is one.
+    expect(x('Call me lazy, but I never iron my shirts.').core_info?.name).toBeUndefined()
+    expect(x('You can call me very old fashioned.').core_info?.name).toBeUndefined()
+    expect(x('Call me grumpy today.').core_info?.name).toBeUndefined()
+    expect(x('Hi, call me noor.').core_info?.name?.value).toBe('Noor')
+    expect(x('Please call me Ezekiel.').core_info?.name?.value).toBe('Ezekiel')
+    // "I'm also considering Denver": a verb, not a name.
+    expect(x("I'm also considering Denver for the winter.").core_info?.name).toBeUndefined()
+    expect(x('i am visiting paris next week').core_info?.name).toBeUndefined()
+  })
+
+  it('ends a place where a participle goes on about something else ("I live in Ohio working as a nurse")', () => {
+    expect(x('I live in idaho working as a nurse.').core_info?.location?.value).toBe('Idaho')
+    expect(x('I live in Lyon looking for a flat in Paris.').core_info?.location?.value).toBe('Lyon')
+    // A place that ends like a participle is not cut.
+    expect(x('I live in Wyoming working as a nurse.').core_info?.location?.value).toBe('Wyoming')
+    expect(x('I live in Austin, Texas.').core_info?.location?.value).toBe('Austin, Texas')
+  })
+
   it('reads ages in digits and in words', () => {
     expect(x('I am 27 years old.').core_info?.age?.value).toBe(27)
     expect(x("I'm thirty-four.").core_info?.age?.value).toBe(34)

@@ -13,7 +13,8 @@ const NOT_NAMES = new Set(
   `not a an the very so really just here there back home ok okay fine good great sure sorry new from in at on with of
   and but also too still glad happy tired sick busy done ready going gonna married single retired alone currently
   always never now only your you me him her it this that what who crazy lucky later tomorrow anytime whatever anything
-  soon tonight again maybe please old young sir madam mom dad baby honey dear bro buddy dude man`.split(/\s+/),
+  soon tonight again maybe please old young sir madam mom dad baby honey dear bro buddy dude man i am is was were we they
+  he she my`.split(/\s+/),
 )
 
 function cleanName(raw: string): string | undefined {
@@ -42,6 +43,8 @@ export function ruleName(c: ClauseInfo, ctx: RuleContext): void {
     const n = cleanName(m[1])?.split(' ')[0]
     if (n && !looksLikeWord(n)) {
       const sure = nlpHas(n, '#Person') || ctx.cases.isCapitalised(n)
+      // "call me lazy", "call me pretty old school": an idiom about oneself, unless written as a name
+      if (!sure && nlpHas(n, '(#Adjective|#Adverb)')) return
       ctx.acc.setCore('name', ctx.cases.restore(n, true), sure ? 0.85 : 0.6, 'name.call-me', m)
     }
     return
@@ -50,6 +53,8 @@ export function ruleName(c: ClauseInfo, ctx: RuleContext): void {
   if (m && !c.hedged) {
     const words = m[1].split(' ').filter((w) => !looksLikeWord(w) && !NOT_NAMES.has(w))
     if (!words.length || words.length !== m[1].split(' ').length) return
+    // "i am considering denver", "i am visiting paris": a verb, whatever follows it
+    if (nlpHas(words[0]!, '#Gerund')) return
     const person = nlpHas(m[1], '#Person') && !nlpHas(m[1], '#Place')
     const capital = words.every((w) => ctx.cases.isCapitalised(w)) && !nlpHas(m[1], '(#Adjective|#Verb|#Demonym|#Place|#Organization)') && !/(?:ian|ese|ish|ean)$/.test(m[1])
     if (person || capital) ctx.acc.setCore('name', ctx.cases.restore(m[1], true), person ? 0.8 : 0.6, 'name.i-am', m)
@@ -181,7 +186,13 @@ const JOB_HEADS = new Set(['student', 'freelancer', 'retiree', 'intern', 'reside
 
 /** The place named by a phrase after "live in", or undefined if it does not look like a place. */
 export function placeOf(raw: string, mode: 'strict' | 'loose', ctx: RuleContext): { value: string; factor: number } | undefined {
-  let p = raw.replace(/\b(?:in|since|back in) (?:19|20)\d\d\b.*$/, '').replace(/\b(?:for|with|during|in the (?:summer|winter|spring|fall)|every) .*$/, '')
+  let p = raw
+    .replace(/\b(?:in|since|back in) (?:19|20)\d\d\b.*$/, '')
+    .replace(/\b(?:for|with|during|in the (?:summer|winter|spring|fall)|every) .*$/, '')
+    // "new jersey i like going to parks": a new clause
+    .replace(/\s+i\s.*$/, '')
+    // "ohio working as a doctor": a participle goes on about something else
+    .replace(/\s+(?:working|looking|studying|going|trying|waiting|teaching|staying|doing|hoping|planning|thinking|raising|attending|visiting|having|getting|making|taking|searching|saving|training)\b.*$/, '')
   // "austin, texas" / "paris, france": keep "X, Y" when the pair reads as places
   const pair = /^([a-z .'-]+?),\s*([a-z .'-]+?)(?:$|[,.!?]|\s(?:and|but|with|for|since)\b)/.exec(p)
   const pairPlaces = pair ? placesIn(`${pair[1]}, ${pair[2]}`) : []

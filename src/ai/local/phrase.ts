@@ -129,10 +129,13 @@ const isPlace = (s: string) => nlpHas(s, '#Place')
 
 /** Classifies a bare noun phrase. */
 export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0.75): Item | undefined {
-  let s = stripFiller(raw)
+  // "(i love them like) i love coffee", "(mickey is my favorite and) i love going to disneyland": the thing after the verb
+  let s = stripFiller(raw.trim().replace(/^i (?:(?:also|really|just|do|still) )?(?:love|like|enjoy|adore|play)\s+(?=\S)/, '')).replace(/\s+(?:though|too|also|anyway)$/, '')
   const mine = /^my\s+/.test(raw.trim())
   if (!s || GENERIC.has(s) || GENERIC.has(singular(s))) return undefined
-  if (/^(?:it|that|this|them|those|these|you|him|her|me|us|not|no|never|nothing|what|how|when|where|why|who|which|there|here)\b/.test(s)) return undefined
+  if (/^(?:i|it|that|this|them|those|these|you|him|her|me|us|not|no|never|nothing|what|how|when|where|why|who|which|there|here)\b/.test(s)) return undefined
+  // "(that i love) either", "(i like) almost everything", "(i love) both": function words, not things
+  if (/^(?:(?:almost|nearly|just|pretty much) )?(?:either|neither|both|none|all|everything|anything|something|everybody|anybody|everyone|anyone)$/.test(s)) return undefined
   if (/^[\d\s.,]+$/.test(s)) return undefined // "i read 1 every week": a count, not a thing
   // "(i eat) to much", "(i love) like humans", "(running) strengthens me": amounts, comparisons, clauses about oneself
   if (/^(?:(?:to|too|so) (?:much|many)|much|many|plenty|lots|like|as|than)\b/.test(s) || /\s(?:me|myself|it|them|him|her|us)$/.test(s)) return undefined
