@@ -338,6 +338,22 @@ describe('memories', () => {
     expect(m?.date).toBeUndefined()
   })
 
+  it('reads a duration as no date ("for 15 years", "the last 3 years"), and dates no past event after the reference', () => {
+    const first = (t: string) => x(t).memories?.[0]
+    expect(first('I worked as a nurse for 15 years.')).toMatchObject({ event: 'worked as a nurse for 15 years' })
+    expect(first('I worked as a nurse for 15 years.')?.date).toBeUndefined()
+    // Something done for a while up to now stays a memory, undated.
+    expect(first('I have worked in the ER for two years.')).toEqual({ event: 'have worked in the ER for two years', importance: 'medium', confidence: 0.8 })
+    expect(first('I have been teaching math for a decade.')?.date).toBeUndefined()
+    expect(x('I have a dog for two years.').memories).toBeUndefined()
+    expect(first('I volunteered at the shelter over the last 3 years.')?.date).toBeUndefined()
+    expect(first('I lived in Oslo for a few months in 2019.')).toMatchObject({ date: '2019-01-01' })
+    // A date that chrono reads as later than the reference is no date of something that happened.
+    expect(first('I finished the course next month.')?.date).toBeUndefined()
+    // As before: relative dates in the past, and plans (which may be dated ahead).
+    expect(first('Two months ago I adopted a puppy.')).toMatchObject({ date: '2024-04-01' })
+  })
+
   it('rates importance: life events high, dated events medium, others low', () => {
     const imp = (t: string) => x(t).memories?.[0]?.importance
     expect(imp('I was born in Manila.')).toBe('high')

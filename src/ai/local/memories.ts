@@ -37,7 +37,16 @@ function iso(y: number, mo?: number, d?: number): string {
 const DATE_HINT =
   /\b(?:\d{1,4}(?:st|nd|rd|th)?|jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|yesterday|today|tonight|tomorrow|ago|last|next|this|weekend|week|month|year|christmas|spring|summer|fall|autumn|winter)\b/
 
-export function dateOf(text: string, ref: Date): string | undefined {
+const AMOUNT = String.raw`(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a few|a couple of|couple of|few|several|many)`
+/** How long something lasted, no date: "for 15 years", "over the last 3 months", "the past two weeks" (never "3 years ago"). */
+const DURATION = new RegExp(
+  String.raw`\b(?:(?:for|over)\s+(?:the\s+)?(?:(?:past|last|next)\s+)?|the\s+(?:past|last|next)\s+)${AMOUNT}\s+(?:days?|weeks?|months?|years?|decades?)\b(?!\s+ago)`,
+  'g',
+)
+
+export function dateOf(raw: string, ref: Date): string | undefined {
+  // chrono reads "for 15 years" as 15 years after the reference
+  const text = raw.replace(DURATION, ' ')
   if (!DATE_HINT.test(text)) return undefined
   for (const r of chrono.parse(text, ref)) {
     const s = r.start
@@ -98,9 +107,12 @@ export function ruleMemories(c: ClauseInfo, ctx: RuleContext): void {
     return
   }
   const pv = pastVerb(t)
-  const date = dateOf(t, ref)
+  const said = dateOf(t, ref)
+  // Something told in the past tense happened by the reference date: a later date is a misreading ("finished it next month")
+  const date = pv && said && said > iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate()) ? undefined : said
   let eventStart: number | undefined
   let usedTo = false
+  let lasting = false
   if (pv) {
     if (pv.verb === 'used') usedTo = true
     else if (TRIVIAL.has(pv.verb) && !LIFE.test(t.slice(pv.at)) && !MEDIUM.test(t.slice(pv.at)) && !date) return
@@ -110,6 +122,13 @@ export function ruleMemories(c: ClauseInfo, ctx: RuleContext): void {
     const m = rx`\\b(?:i|we) ${ADV}(?:am|are|will|have|plan to|start|begin)\\b`.exec(t)
     if (!m) return
     eventStart = m.index + 2
+  } else if (!date && (LIFE.test(t) || MEDIUM.test(t))) {
+    // done for a while up to now: "I have worked as a nurse for 15 years", "we have lived here for two decades"
+    const m = rx`\\b(?:i|we) ${ADV}(?:have|had) (?:been [a-z]+ing|[a-z]+ed|taught|run|done|grown|known|served|been)\\b`.exec(t)
+    DURATION.lastIndex = 0
+    if (!m || !DURATION.test(t)) return
+    eventStart = m.index + 2
+    lasting = true
   }
   if (eventStart === undefined) return
   let event = t.slice(eventStart).replace(/^(?:i|we) /, '').replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim()
@@ -118,6 +137,6 @@ export function ruleMemories(c: ClauseInfo, ctx: RuleContext): void {
   if (event.length > 160) event = event.slice(0, 157).replace(/\s+\S*$/, '') + '...'
   const imp = usedTo ? 'low' : importance(event, !!date)
   const confidence = usedTo ? 0.6 : imp === 'high' ? 0.9 : imp === 'medium' ? 0.8 : 0.6
-  const rule = usedTo ? 'memory.used-to' : pv ? 'memory.past-event' : 'memory.dated-plan'
+  const rule = usedTo ? 'memory.used-to' : pv ? 'memory.past-event' : lasting ? 'memory.lasting' : 'memory.dated-plan'
   ctx.acc.addMemory({ event: ctx.cases.restore(event).replace(/\bi\b/g, 'I'), ...(date ? { date } : {}), importance: imp, confidence }, rule)
 }

@@ -128,6 +128,7 @@ const RULES = {
   'memory.past-event': 'a past-tense event ("I graduated in 2015", "we got married"), importance from its words',
   'memory.used-to': '"I used to X" (low importance)',
   'memory.dated-plan': '"I am getting married next June": a dated milestone not in the past tense',
+  'memory.lasting': '"I have worked as a nurse for 15 years": something done for a while up to now (no date: a duration is none)',
   // preferences.conversation_style
   'style.concise': '"keep it short", "short answers", "be brief"',
   'style.detailed': '"detailed answers", "in detail", "step by step"',
