@@ -125,8 +125,7 @@ export function ruleMemories(c: ClauseInfo, ctx: RuleContext): void {
   } else if (!date && (LIFE.test(t) || MEDIUM.test(t))) {
     // done for a while up to now: "I have worked as a nurse for 15 years", "we have lived here for two decades"
     const m = rx`\\b(?:i|we) ${ADV}(?:have|had) (?:been [a-z]+ing|[a-z]+ed|taught|run|done|grown|known|served|been)\\b`.exec(t)
-    DURATION.lastIndex = 0
-    if (!m || !DURATION.test(t)) return
+    if (!m || t.search(DURATION) < 0) return
     eventStart = m.index + 2
     lasting = true
   }
