@@ -143,12 +143,22 @@ export class ProcessingRepository {
     )
   }
 
-  /** Keeps `owner`'s lease on the profiles alive. */
+  /**
+   * Keeps `owner`'s lease on the profiles alive. One statement per tenant (a sharded database routes it to one node),
+   * and it skips the rows another transaction holds rather than waiting for them: those are this worker's own apply
+   * (which settles them) or a claim that reads them and lets go, and a heartbeat that waited while holding other rows
+   * could deadlock with them (a multi-row UPDATE locks in no set order).
+   */
   async heartbeat(ds: DataSource, jobs: ProfileJob[], owner: string, leaseSeconds: number) {
-    await ds.query(
-      `UPDATE profiles p SET lease_until = now() + make_interval(secs => $4)
-         FROM ${PROFILES} WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id AND p.claimed_by = $3`,
-      [...ids(jobs), owner, leaseSeconds],
+    await byTenant(jobs, (tenantId, profileIds) =>
+      ds.query(
+        `UPDATE profiles p SET lease_until = now() + make_interval(secs => $4)
+          WHERE p.tenant_id = $1 AND p.profile_id IN (
+                SELECT profile_id FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND claimed_by = $3
+                 ORDER BY profile_id FOR UPDATE SKIP LOCKED)
+            AND p.claimed_by = $3`,
+        [tenantId, profileIds, owner, leaseSeconds],
+      ),
     )
   }
 

@@ -164,10 +164,21 @@ export class ProcessingService {
   }
 
   private async extractAndApply(claimed: Claimed[], traces: Map<Claimed, BatchTrace>, owner: string, signal: AbortSignal): Promise<ProfileJob[]> {
+    // The lease lives as long as the round holds its profiles: through the extraction, the evidence and the apply (on a
+    // loaded sharded database those took longer than a short lease, which then lapsed, and another worker took the
+    // profile over and over until its submissions had used up their attempts).
     const jobs = claimed.map((c) => c.job)
     const heartbeat = setInterval(() => {
       this.repo.heartbeat(this.ds, jobs, owner, this.opts.leaseSeconds).catch((e) => this.log.warn({ err: e }, 'lease heartbeat failed'))
     }, (this.opts.leaseSeconds * 1000) / 3)
+    try {
+      return await this.extractAndApplyLeased(claimed, traces, owner, signal)
+    } finally {
+      clearInterval(heartbeat)
+    }
+  }
+
+  private async extractAndApplyLeased(claimed: Claimed[], traces: Map<Claimed, BatchTrace>, owner: string, signal: AbortSignal): Promise<ProfileJob[]> {
     const outcomes = await Promise.all(
       claimed.map((c) => {
         // Each batch within its time budget: past it, everything it runs (model requests, the extraction and merge
@@ -182,7 +193,7 @@ export class ProcessingService {
           )
           .finally(() => clearTimeout(timer))
       }),
-    ).finally(() => clearInterval(heartbeat))
+    )
     const more: ProfileJob[] = []
     const ready: { c: Claimed; prepared: Prepared }[] = []
     const count = (cs: { c: Claimed }[]) => cs.reduce((n, { c }) => n + c.submissions.length, 0)
