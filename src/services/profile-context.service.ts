@@ -158,7 +158,7 @@ export class ProfileContextService {
 
   /**
    * A profile's passages for a context: with a query, BM25 over the passages that share a word with it (matched by
-   * PostgreSQL full text in the profile's language and exactly) and the passages nearest to it by meaning, scored
+   * PostgreSQL full text in the profile's language and exactly) and the passages nearest to `asked` by meaning, scored
    * together (VECTOR_WEIGHT); without one, the newest. Best first. `asked`: what they were looked up, ranked (and are
    * focused) by: the query without its words about speech and without the person's own names, their name in the
    * profile and the label of their turns (passageQuery).
@@ -203,7 +203,9 @@ export class ProfileContextService {
       })
     }
     let semantic = false
-    const vector = queryVector ?? (await this.queryVector(query, signal).catch(() => undefined))
+    // By meaning, the passages are looked up with what they are looked up by in words: the query without the words
+    // about speech and the person's names (the facts' vector, of the whole query, only when that is the same text).
+    const vector = (query === fullQuery ? queryVector : undefined) ?? (await this.queryVector(query, signal).catch(() => undefined))
     if (vector) {
       semantic = true
       for (const { passage, distance } of await this.nearest(tenantId, profileId, vector, paced)) {

@@ -13,6 +13,7 @@ import { ProfileRepository } from '../../src/db/profile.repository.js'
 import { Statements } from '../../src/db/statements.js'
 import { storePassages } from '../../src/services/worker/passages.js'
 import { COVER_SCORE, LEXICAL_SCORE } from '../../src/domain/lexical.js'
+import { passageQuery } from '../../src/domain/passages.js'
 
 describe('evidence passages', () => {
   let svc: TestService
@@ -320,6 +321,22 @@ describe('evidence passages (openai provider against the fake server)', () => {
     expect(c.text).not.toContain('\nMay 2023:\n')
     const when = (await (await ai.api.get(`/v1/profile/remote/context?query=${encodeURIComponent('When did they go hiking?')}&max_tokens=300`)).json()) as any
     expect(when.text).toContain('8 May 2023:\n- We went hiking near Porto with my brother yesterday (7 May 2023).')
+
+    // A question with words about speech: the facts are ranked by the whole question's meaning, the passages by the
+    // meaning of what it asks about, as their words are (passageQuery), in a context of both as in one of passages only.
+    const question = 'What did they tell you about hiking near Porto?'
+    const asked = passageQuery(question)
+    expect(asked).not.toBe(question)
+    const inputs = () => ai.oa.embeddingRequests().flatMap((r) => [r.body.input].flat() as string[])
+    for (const include of ['all', 'passages']) {
+      const before = inputs().length
+      const got = (await (await ai.api.get(`/v1/profile/remote/context?query=${encodeURIComponent(question)}&max_tokens=300&include=${include}`)).json()) as any
+      expect(got.text).toContain('We went hiking near Porto')
+      const embedded = inputs().slice(before)
+      // Asked once per text and remembered: the first context embeds both (all) or the lookup's text (passages).
+      if (include === 'all') expect(embedded).toEqual(expect.arrayContaining([question, asked]))
+      else expect(embedded).toEqual([])
+    }
   })
 })
 
