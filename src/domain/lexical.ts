@@ -164,13 +164,33 @@ export function hybridScore(v: number, lexical: boolean, cover = 0): number {
  */
 export function everyWord(query: string): string[] {
   const out = new Set<string>()
-  for (const t of tokens(query)) if (t.length <= MAX_LEXEME && out.size < MAX_QUERY_TERMS) out.add(t)
+  const word = (t: string) => SENTIMENT_OF.get(t) ?? `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`
+  for (const t of tokens(query)) if (t.length <= MAX_LEXEME && out.size < MAX_QUERY_TERMS) out.add(word(t))
   for (const w of query.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
     if (out.size >= 2 * MAX_QUERY_TERMS) break
-    if (w.length <= MAX_LEXEME && tokens(w).length) out.add(w)
+    const stems = tokens(w)
+    // A word of sentiment counts once, as its class (its stem already added it).
+    if (w.length <= MAX_LEXEME && stems.length && !SENTIMENT_OF.has(stems[0]!)) out.add(word(w))
   }
-  return [...out].map((t) => `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`)
+  return [...out]
 }
+
+/**
+ * Words of liking and of disliking, each class one word of a query's cover: "likes cats" is said as fully by "I love
+ * cats" or "I enjoy cats" as by "I like cats", "hates clowns" by "I dislike clowns". Only the cover (how much of the
+ * query one passage says) reads them; they are filler, never required, and the vector ignores them.
+ */
+const SENTIMENT_CLASSES = ['like love enjoy adore', 'hate dislike detest despise loathe']
+
+/** Stem -> its class as one tsquery literal of alternatives (stems and the words as written: the passages hold both). */
+const SENTIMENT_OF: ReadonlyMap<string, string> = new Map(
+  SENTIMENT_CLASSES.flatMap((c) => {
+    const words = c.split(' ')
+    const stems = words.map((w) => tokens(w)[0]!)
+    const literal = `(${[...new Set([...stems, ...words])].map((w) => `'${w}'`).join(' | ')})`
+    return stems.map((st): [string, string] => [st, literal])
+  }),
+)
 
 /**
  * The smallest vector score with which a lexical match of lexical score `lex` reaches `sensitivity` (the inverse of
