@@ -125,9 +125,20 @@ export function termWords(query: string, terms: readonly string[]): string {
   return [...out].map((w) => `'${w}'`).join(' & ')
 }
 
-/** The terms as a tsquery literal (every term required), for a `::tsquery` cast: no parser, no operators from the client. */
-export function termsQuery(terms: readonly string[]): string {
-  return terms.map((t) => `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' & ')
+/**
+ * The terms as a tsquery literal (every term required), for a `::tsquery` cast: no parser, no operators from the client.
+ * A term with `alternatives` (what a misspelt word may have meant, src/domain/spelling.ts) is matched by itself or by
+ * any of them, each a conjunction of stems ("starwars": 'starwar' | 'star' & 'war').
+ */
+export function termsQuery(terms: readonly string[], alternatives?: ReadonlyMap<string, readonly (readonly string[])[]>): string {
+  return terms.map((t) => termLiteral(t, alternatives?.get(t))).join(' & ')
+}
+
+/** One term as a tsquery literal, with its alternatives when it has some (see termsQuery). */
+export function termLiteral(term: string, alternatives?: readonly (readonly string[])[]): string {
+  const quote = (w: string) => `'${w.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`
+  if (!alternatives?.length) return quote(term)
+  return `(${[[term], ...alternatives].map((a) => (a.length > 1 ? `(${a.map(quote).join(' & ')})` : quote(a[0]!))).join(' | ')})`
 }
 
 /**

@@ -6,7 +6,10 @@ import { SearchRepository, samplePercent, type PageHit, type ReadShape, type Tot
 import type { Statements } from '../db/statements.js'
 import { DomainError } from '../domain/errors.js'
 import { LargeMemo, Pacer, remember } from './pacer.js'
-import { everyWord, lexicalThresholds, queryTerms, rankHybrid, termsQuery, termWords } from '../domain/lexical.js'
+import { everyWord, lexicalThresholds, queryTerms, rankHybrid, termLiteral, termsQuery, termWords } from '../domain/lexical.js'
+import { dictionaryWords } from '../ai/local/local-embedder.js'
+import { mayBeMisspelt, spellingAlternatives, type Dictionary } from '../domain/spelling.js'
+import { tokens } from '../domain/normalise.js'
 import { checkStorable } from '../domain/validation.js'
 import { parseRequest, searchParamsSchema } from '../domain/requests.js'
 import type { RequestBudget } from './budget.js'
@@ -97,6 +100,8 @@ export interface SearchOptions {
   exactTotalMax?: number
   /** Up to how many lexical matches a hybrid search measures each one's distance (PROFILER_SEARCH_LEXICAL_EXACT_MAX). */
   lexicalExactMax?: number
+  /** The dictionary a misspelt query word is told from a real one by (default: the local embedder's words). */
+  dictionary?: () => Promise<Dictionary>
 }
 
 /** How long a tenant's count of candidates (what a large tenant's sample is sized by) is used before it is counted again. */
@@ -322,23 +327,50 @@ export class SearchService {
       this.passages.visibleUpTo(this.ds.manager, ctx.tenantId, null, PACED_TENANT_PASSAGES + 1).then((n) => n > PACED_TENANT_PASSAGES),
     )
     const paced = <T>(fn: () => Promise<T>): Promise<T> => (large ? this.pacerOf(ctx.tenantId).run(() => (ctx.signal?.throwIfAborted(), fn())) : fn())
-    const { total, estimated, candidates, bytes } = await paced(() => this.repo.hybridCandidates(this.ds.manager, {
-      ...filter,
-      vector: vectors[0]!,
-      maxDistance: 1 - cal.toCosine(p.sensitivity),
-      lexicalMaxDistance: lexicalThresholds(p.sensitivity, every.length, (s) => cal.toCosine(s)),
-      terms: termsQuery(terms),
-      words: termWords(query, terms),
-      every,
-      required: terms.length,
-      model: this.embedder.model,
-      limit: offset + p.pageSize,
-      bound,
-      lexicalExactMax: this.opts.lexicalExactMax,
-    }))
-    const page = rankHybrid(candidates, (c) => cal.toScore(c), offset, p.pageSize, every.length, terms.length)
+    const search = (alternatives?: ReadonlyMap<string, string[][]>) => {
+      const words = alternatives ? correctedWords(every, alternatives, query) : every
+      return paced(() => this.repo.hybridCandidates(this.ds.manager, {
+        ...filter,
+        vector: vectors[0]!,
+        maxDistance: 1 - cal.toCosine(p.sensitivity),
+        lexicalMaxDistance: lexicalThresholds(p.sensitivity, words.length, (s) => cal.toCosine(s)),
+        terms: termsQuery(terms, alternatives),
+        words: termWords(query, terms),
+        every: words,
+        required: terms.length,
+        model: this.embedder.model,
+        limit: offset + p.pageSize,
+        bound,
+        lexicalExactMax: this.opts.lexicalExactMax,
+      })).then((found) => ({ ...found, words: words.length }))
+    }
+    let found = await search()
+    // No profile holds the query's words: one of them may be misspelt (README "Typos"). What a word that is no common
+    // word may have meant (the dictionary's words one edit away, or two words written as one) is matched too.
+    if (!found.candidates.some((c) => c.lexical) && mayBeMisspelt(query, terms)) {
+      const alternatives = spellingAlternatives(query, terms, await (this.opts.dictionary ?? dictionaryWords)())
+      if (alternatives.size) found = await search(alternatives)
+    }
+    const { total, estimated, candidates, bytes } = found
+    const page = rankHybrid(candidates, (c) => cal.toScore(c), offset, p.pageSize, found.words, terms.length)
     return { total, estimated, hits: page.map((h) => ({ profileId: h.profileId, bytes: bytes.get(h.profileId) ?? 0, similarity: h.similarity, similarityScore: round2(h.score) })) }
   }
+}
+
+/**
+ * The query's words (everyWord's literals) with each misspelt one replaced by its term and what it may have meant
+ * (termLiteral): a passage saying "shawarma" then says all of "likes schawarma".
+ */
+function correctedWords(every: readonly string[], alternatives: ReadonlyMap<string, string[][]>, query: string): string[] {
+  const replace = new Map<string, string>()
+  for (const word of query.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const term = tokens(word)[0]
+    const alts = term === undefined ? undefined : alternatives.get(term)
+    if (!alts) continue
+    const literal = termLiteral(term!, alts)
+    replace.set(termLiteral(term!), literal).set(termLiteral(word), literal)
+  }
+  return [...new Set(every.map((w) => replace.get(w) ?? w))]
 }
 
 /** A tenant with more evidence passages than this has its hybrid searches paced (see page). */

@@ -165,6 +165,9 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))('the service on a Cit
     expect(ids(hits)).toContain('alice')
     expect(ids(await a.search({ filterBy: 'location', filterValue: 'rom' }))).toEqual(['bob'])
     expect(ids(await a.search({ query: 'sailing', filterBy: 'name', filterValue: 'alice' }))).toEqual(['alice'])
+    // A misspelt word: the words the tenant holds one edit away are looked up (across the shards) and matched.
+    expect(ids(await a.search({ query: 'likes paintingg' }))).toEqual(['bob'])
+    expect(ids(await b.search({ query: 'likes paintingg' }))).toEqual([])
     expect((await a.search({})).total).toBe(5) // alice, bob and the three profiles of the crash test
     // The other tenant's search never sees tenant a's profiles; its own 'alice' is another person.
     expect(ids(await b.search({}))).toEqual(['alice'])

@@ -159,6 +159,88 @@ async function loadVectors(maxWords: number): Promise<WordVectors> {
   return { index, data, common }
 }
 
+let dictionary: Promise<ReadonlyMap<string, number>> | undefined
+
+/**
+ * The words of the local embedder's corpus (341,479, lower-case), each with its frequency rank (0: the most frequent):
+ * a dictionary, for telling a misspelt query word from a real one and what it may have meant (src/domain/spelling.ts).
+ * The vector file begins with them as one array ("words": [...], about 4 MB), which is all that is read of it, once,
+ * in pieces of about WORD_PIECE_CHARS between which the event loop runs (read whole, it blocked it for 160 ms).
+ */
+export function dictionaryWords(): Promise<ReadonlyMap<string, number>> {
+  dictionary ??= readWordList(vectorFile())
+  dictionary.catch(() => (dictionary = undefined))
+  return dictionary
+}
+
+const WORD_PIECE_CHARS = 128 * 1024
+
+/** The file's leading "words" array as word -> index, read up to its end (a few MB of the 300 MB file). */
+async function readWordList(file: string): Promise<Map<string, number>> {
+  const fh = await open(file, 'r')
+  const chunk = Buffer.allocUnsafe(1 << 20)
+  const decoder = new StringDecoder('utf8')
+  const words = new Map<string, number>()
+  let text = ''
+  let at = 0
+  let inArray = false
+  let rank = 0
+  try {
+    for (;;) {
+      const { bytesRead } = await fh.read(chunk, 0, chunk.length, at)
+      if (!bytesRead) throw new Error(`${file}: no complete "words" array`)
+      at += bytesRead
+      text += decoder.write(chunk.subarray(0, bytesRead))
+      if (!inArray) {
+        const start = text.indexOf('"words":[')
+        if (start < 0) {
+          if (at > 1 << 20) throw new Error(`${file}: no "words" array at its start`)
+          continue
+        }
+        text = text.slice(start + '"words":['.length)
+        inArray = true
+      }
+      // Whole strings, up to the last separator (or the array's end) in this text; the rest waits for the next read.
+      for (;;) {
+        const { cut, end } = scanStrings(text, WORD_PIECE_CHARS)
+        const piece: string[] = cut > 0 ? JSON.parse(`[${text.slice(0, cut)}]`) : []
+        for (const w of piece) {
+          if (!words.has(w)) words.set(w, rank)
+          rank++
+        }
+        text = text.slice(cut + 1)
+        if (end) return words
+        await new Promise((r) => setImmediate(r))
+        if (cut <= 0 || text.length < WORD_PIECE_CHARS) break
+      }
+    }
+  } finally {
+    await fh.close()
+  }
+}
+
+/**
+ * In `text` (the inside of an array of strings, from an element's start): the index of the separator (",") after the
+ * last whole string within about `max` characters, or of the "]" that ends the array (`end`); 0 when no string ends.
+ */
+function scanStrings(text: string, max: number): { cut: number; end: boolean } {
+  let inString = false
+  let cut = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92 /* \ */) i++
+      else if (c === 34 /* " */) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 93 /* ] */) return { cut: i, end: true }
+    else if (c === 44 /* , */) {
+      cut = i
+      if (i >= max) break
+    }
+  }
+  return { cut, end: false }
+}
+
 /** Writes the table of the default vectors that the compiled code reads (scripts/build.mjs, after compiling). */
 export async function writeBuiltVectorTable(): Promise<string> {
   if (FROM_SOURCES) throw new Error('the vector table is written by the build, from the compiled code')
