@@ -333,6 +333,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
           wholeMaxBytes: config.graphql.maxSearchBytes,
           exactTotalMax: config.search.exactTotalMax,
           lexicalExactMax: config.search.lexicalExactMax,
+          log,
         }),
         gate,
       ),

@@ -70,6 +70,26 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
     expect((await api.search({ query: 'carburettorr' })).total).toBe(0)
   })
 
+  it('a dictionary that cannot be read turns the correction off, reported once; searches go on', async () => {
+    const search = svc.profiler.services.search as any
+    const warned: unknown[] = []
+    const { dictionary, log } = search.opts
+    search.opts.dictionary = () => Promise.reject(new Error('no such file'))
+    search.opts.log = { warn: (o: unknown) => warned.push(o) }
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = await api.search({ query: 'likes schawarma' })
+        expect(r.total).toBe(0)
+      }
+      expect(ids(await api.search({ query: 'likes shawarma' }))).toEqual(['food'])
+      expect(warned).toHaveLength(1)
+    } finally {
+      Object.assign(search.opts, { dictionary, log })
+      search.dictionaryFailedAt = undefined
+    }
+    expect(ids(await api.search({ query: 'likes schawarma' }))).toEqual(['food'])
+  })
+
   it('hostile queries: the most words and the longest words corrected, quotes and operators, stay plain and fast', async () => {
     for (const query of [
       `${'schawarmaa '.repeat(12)}`,
