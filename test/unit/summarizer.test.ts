@@ -32,11 +32,14 @@ function profileWords(p: ProfileContent): Set<string> {
   return new Set(all.flatMap(words).flatMap((w) => [w, w.replace(/'s$/, '')]))
 }
 
+/** A word and what it may be the third person of: an occupation "run a bakery" is written "runs a bakery". */
+const thirdPersonOf = (w: string) => [w, w.replace(/s$/, ''), w.replace(/es$/, ''), w.replace(/ies$/, 'y')]
+
 function invented(summary: string, p: ProfileContent): string[] {
   const known = profileWords(p)
   return words(summary)
     .map((w) => w.replace(/'s$/, ''))
-    .filter((w) => !TEMPLATE.has(w) && !known.has(w) && !/^\d+-year-old$/.test(w))
+    .filter((w) => !TEMPLATE.has(w) && !thirdPersonOf(w).some((b) => known.has(b)) && !/^\d+-year-old$/.test(w))
 }
 
 const FIRST_PERSON = /\b(i|i'm|me|my|mine|we|our|us|you|your)\b/i
