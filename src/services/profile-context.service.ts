@@ -107,10 +107,16 @@ export class ProfileContextService {
     let rankedBy: ProfileContext['rankedBy'] = 'confidence'
     let relevance: Float64Array | undefined
     let queryVector: Float32Array | undefined
+    // Evidence passages: with a query, the most relevant ones (facts and passages); without one, only when asked for
+    // (passages only: the newest). Without a query a context of both stays the facts it always was.
+    const withPassages = include === 'passages' || (include === 'all' && !!query)
+    // What the passages are looked up by (passageQuery), known first, so that its vector comes in the facts' embedding
+    // request (one request, not two, for a new question).
+    const lookup = withPassages && query ? await this.passageLookup(ctx.tenantId, record, query, signal) : undefined
     if (query && include !== 'passages') {
       const ranking = await this.cpu.rankContext({ ...source, query, maxEmbedded: MAX_EMBEDDED_FACTS }, { signal })
       if (ranking.count) {
-        const semantic = await this.semanticScores(query, ranking.count, ranking.embed, signal).catch(() => undefined)
+        const semantic = await this.semanticScores(query, ranking.count, ranking.embed, signal, lookup).catch(() => undefined)
         signal?.throwIfAborted()
         rankedBy = semantic ? 'query' : 'query_lexical'
         queryVector = semantic ? this.recall(`${this.embedder.model}\n${query}`) : undefined
@@ -118,12 +124,10 @@ export class ProfileContextService {
         relevance = ranking.lexical.map((l, i) => Math.round((semantic ? (l + semantic[i]!) / 2 : l) * 1000) / 1000)
       }
     }
-    // Evidence passages: with a query, the most relevant ones (facts and passages); without one, only when asked for
-    // (passages only: the newest). Without a query a context of both stays the facts it always was.
     let passages: ContextPassage[] | undefined
     let asked: string | undefined
-    if (include === 'passages' || (include === 'all' && query)) {
-      const r = await this.rankedPassages(ctx.tenantId, record, query, queryVector, signal)
+    if (withPassages) {
+      const r = await this.rankedPassages(ctx.tenantId, record, query, lookup, queryVector, signal)
       passages = r.passages
       asked = r.asked
       if (query) rankedBy = r.semantic || rankedBy === 'query' ? 'query' : 'query_lexical'
@@ -167,6 +171,7 @@ export class ProfileContextService {
     tenantId: string,
     profile: Pick<ProfileText, 'profile_id' | 'language' | 'name'>,
     fullQuery: string | undefined,
+    lookup: string | undefined,
     queryVector: Float32Array | undefined,
     signal: AbortSignal | undefined,
   ): Promise<{ passages: ContextPassage[]; semantic: boolean; asked?: string }> {
@@ -175,8 +180,7 @@ export class ProfileContextService {
     const asContext = (r: PassageRow): ContextPassage => ({ text: r.text, prompt: r.prompt, at: r.occurred_at })
     if (!fullQuery) return { passages: (await this.passages.newest(m, tenantId, profileId, PASSAGE_CANDIDATES)).map(asContext), semantic: false }
     const paced = await this.pacing(tenantId, profileId, signal)
-    const label = await paced(() => this.passages.newestSpeaker(m, tenantId, profileId, LEXICAL_WINDOW))
-    const query = passageQuery(fullQuery, [profile.name, label])
+    const query = lookup ?? (await this.passageLookup(tenantId, profile, fullQuery, signal))
     const terms = anyWordsQuery(query)
     // Words: windows of the newest passages until PASSAGE_CANDIDATES match; BM25 measures word rarity on what was read.
     const lexical: PassageRow[] = []
@@ -259,6 +263,16 @@ export class ProfileContextService {
     return large ? (fn) => this.pacer.run(() => (signal?.throwIfAborted(), fn())) : (fn) => fn()
   }
 
+  /**
+   * What a profile's passages are looked up by for `query` (passageQuery): without its words about speech and the
+   * person's own names, their name in the profile and the label of their newest turns.
+   */
+  private async passageLookup(tenantId: string, profile: Pick<ProfileText, 'profile_id' | 'name'>, query: string, signal: AbortSignal | undefined): Promise<string> {
+    const paced = await this.pacing(tenantId, profile.profile_id, signal)
+    const label = await paced(() => this.passages.newestSpeaker(this.ds.manager, tenantId, profile.profile_id, LEXICAL_WINDOW))
+    return passageQuery(query, [profile.name, label])
+  }
+
   /** The query's vector (cached as the facts' are). */
   private async queryVector(query: string, signal?: AbortSignal): Promise<Float32Array> {
     const k = `${this.embedder.model}\n${query}`
@@ -273,12 +287,13 @@ export class ProfileContextService {
   /**
    * Calibrated similarity (the embedder's own score curve, as search uses, / 100) of the query to each fact; the
    * MAX_EMBEDDED_FACTS most confident facts only, the others 0. One embed
-   * call at most per request, for the texts not yet cached.
+   * call at most per request, for the texts not yet cached; `also` (what the passages are looked up by) is embedded in
+   * it and cached too.
    */
-  private async semanticScores(query: string, count: number, embed: { index: number; text: string }[], signal?: AbortSignal): Promise<number[]> {
+  private async semanticScores(query: string, count: number, embed: { index: number; text: string }[], signal?: AbortSignal, also?: string): Promise<number[]> {
     const model = this.embedder.model
     // The most confident facts (ties: the order facts come in: the ranking chose them), so which are embedded is deterministic.
-    const wanted = [...new Set([query, ...embed.map((e) => e.text)])]
+    const wanted = [...new Set([query, ...(also ? [also] : []), ...embed.map((e) => e.text)])]
     const found = new Map<string, Float32Array>()
     for (const t of wanted) {
       const v = this.recall(`${model}\n${t}`)
