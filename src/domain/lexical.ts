@@ -96,6 +96,11 @@ export function lexemesWith(summary: string | null | undefined, content: readonl
   return [...out].join(' ')
 }
 
+/** The words of a text as written (NFKC, lower-cased): runs of letters and digits, in order, repeats kept. */
+export function writtenWords(text: string): string[] {
+  return text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+}
+
 /**
  * The words a profile must hold, all of them, to match a query lexically: its content tokens without the filler;
  * none (vector search alone) when nothing is left or the query is long. Linear in the query's length.
@@ -118,7 +123,7 @@ export function queryTerms(query: string): string[] {
 export function termWords(query: string, terms: readonly string[]): string {
   const wanted = new Set(terms)
   const out = new Set<string>()
-  for (const w of query.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+  for (const w of writtenWords(query)) {
     if (w.length > MAX_LEXEME) continue
     if (tokens(w).some((t) => wanted.has(t))) out.add(w)
   }
@@ -175,9 +180,9 @@ export function hybridScore(v: number, lexical: boolean, cover = 0): number {
  */
 export function everyWord(query: string): string[] {
   const out = new Set<string>()
-  const word = (t: string) => SENTIMENT_OF.get(t) ?? `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`
+  const word = (t: string) => SENTIMENT_OF.get(t) ?? termLiteral(t)
   for (const t of tokens(query)) if (t.length <= MAX_LEXEME && out.size < MAX_QUERY_TERMS) out.add(word(t))
-  for (const w of query.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+  for (const w of writtenWords(query)) {
     if (out.size >= 2 * MAX_QUERY_TERMS) break
     const stems = tokens(w)
     // A word of sentiment counts once, as its class (its stem already added it).

@@ -3,6 +3,7 @@
 // letter dropped, swapped with the next, replaced or added) and as two dictionary words ("star wars"); a search that
 // finds no profile holding the query's words is run again with them as alternatives (SearchService), so it matches
 // what the tenant holds of them. Pure; bounded: a word gives at most ~27 * (length + 1) * 2 strings to look up.
+import { writtenWords } from './lexical.js'
 import { tokens } from './normalise.js'
 
 /** Words shorter than this are not corrected: one edit of a short word is another common word ("cat" -> "car"). */
@@ -30,7 +31,7 @@ function lettersOf(word: string): string[] {
 function correctable(query: string, terms: readonly string[]): [word: string, stem: string][] {
   const wanted = new Set(terms)
   const out: [string, string][] = []
-  for (const word of query.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+  for (const word of writtenWords(query)) {
     const len = [...word].length
     if (len < SPELLING_MIN_LENGTH || len > SPELLING_MAX_LENGTH || /\p{N}/u.test(word)) continue
     const stem = tokens(word)[0]

@@ -6,7 +6,7 @@ import { SearchRepository, samplePercent, type PageHit, type ReadShape, type Tot
 import type { Statements } from '../db/statements.js'
 import { DomainError } from '../domain/errors.js'
 import { LargeMemo, Pacer, remember } from './pacer.js'
-import { everyWord, lexicalThresholds, queryTerms, rankHybrid, termLiteral, termsQuery, termWords } from '../domain/lexical.js'
+import { everyWord, lexicalThresholds, queryTerms, rankHybrid, termLiteral, termsQuery, termWords, writtenWords } from '../domain/lexical.js'
 import { dictionaryWords } from '../ai/local/local-embedder.js'
 import { mayBeMisspelt, spellingAlternatives, type Dictionary } from '../domain/spelling.js'
 import { tokens } from '../domain/normalise.js'
@@ -387,7 +387,7 @@ export class SearchService {
  */
 function correctedWords(every: readonly string[], alternatives: ReadonlyMap<string, string[][]>, query: string): string[] {
   const replace = new Map<string, string>()
-  for (const word of query.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+  for (const word of writtenWords(query)) {
     const term = tokens(word)[0]
     const alts = term === undefined ? undefined : alternatives.get(term)
     if (!alts) continue
