@@ -78,10 +78,14 @@ interface Options {
   memoryLong: number
   /** Memory task: each fact's topic asked as a question (questionOf: "What did they say about their son?"), not as the bare word. */
   memoryQuestion: boolean
+  /** Memory task: a JSON Lines file of every topic query's outcome, with the service's and BM25's texts (for reading misses). */
+  memoryDump?: string
+  /** Memory task: only the long histories (--memory-long), not the speakers one by one. */
+  memoryLongOnly: boolean
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { sample: Infinity, seed: 1, direct: false, out: path.join(HERE, 'results', 'latest.json'), queries: 300, concurrency: 16, memoryBudgets: [500, 150], memoryLong: 12, memoryQuestion: false }
+  const o: Options = { sample: Infinity, seed: 1, direct: false, out: path.join(HERE, 'results', 'latest.json'), queries: 300, concurrency: 16, memoryBudgets: [500, 150], memoryLong: 12, memoryQuestion: false, memoryLongOnly: false }
   const num = (name: string, v: string | undefined) => {
     const n = Number(v)
     if (!Number.isInteger(n) || n < 0) throw new Error(`${name} needs a non-negative integer, got '${v}'`)
@@ -107,6 +111,12 @@ function parseArgs(argv: string[]): Options {
       case '--memory-question':
         o.memoryQuestion = true
         break
+      case '--memory-long-only':
+        o.memoryLongOnly = true
+        break
+      case '--memory-dump':
+        o.memoryDump = path.resolve(val()!)
+        break
       case '--memory-long': {
         const k = num('--memory-long', val())
         if (k === 1) throw new Error('--memory-long joins at least 2 conversations into one history (0: none)')
@@ -127,10 +137,12 @@ function parseArgs(argv: string[]): Options {
       }
       case '--help': case '-h':
         process.stdout.write(
-          'npm run eval -- [--sample N] [--seed S] [--only text|conversation|search|memory] [--half tuning|held-out] [--direct] [--out file] [--queries N] [--concurrency N] [--memory-budgets 500,150] [--memory-long 12] [--memory-question]\n' +
+          'npm run eval -- [--sample N] [--seed S] [--only text|conversation|search|memory] [--half tuning|held-out] [--direct] [--out file] [--queries N] [--concurrency N] [--memory-budgets 500,150] [--memory-long 12] [--memory-question] [--memory-long-only] [--memory-dump file]\n' +
             '  --sample: records for text, conversation and search; conversations for memory\n' +
             '  --memory-long: the memory task also joins this many conversations into one long history a person (0: none)\n' +
-            '  --memory-question: the memory task asks each topic as a question ("What did they say about their son?"), as the held-out benchmark does\n',
+            '  --memory-question: the memory task asks each topic as a question ("What did they say about their son?"), as the held-out benchmark does\n' +
+            '  --memory-long-only: the memory task measures only the long histories\n' +
+            '  --memory-dump: the memory task writes every topic query\'s outcome, with the service\'s and BM25\'s texts, to this JSON Lines file\n',
         )
         process.exit(0)
       // eslint-disable-next-line no-fallthrough
@@ -662,6 +674,7 @@ const MEMORY_SYSTEMS: { key: MemorySystem; label: string }[] = [
  */
 async function runMemory(backend: Backend, convs: MscRecord[], opts: Options, log: (s: string) => void) {
   const reference = new Date(MEMORY_REFERENCE)
+  if (opts.memoryDump) fs.writeFileSync(opts.memoryDump, '')
   const probe = await backend.probeOccurredAt(reference.toISOString())
   log(`memory: occurred_at ${probe.supported ? 'sent' : 'not sent'} (${probe.detail})`)
   const speakers: MemoryPerson[] = convs.flatMap((r) => {
@@ -673,7 +686,7 @@ async function runMemory(backend: Backend, convs: MscRecord[], opts: Options, lo
       turns: speakerTurns(sessions, sp),
     }))
   })
-  const standard = await memoryFigures(backend, speakers, opts, probe, log, `${convs.length} conversations, ${speakers.length} speakers`)
+  const standard = opts.memoryLongOnly ? null : await memoryFigures(backend, speakers, opts, probe, log, `${convs.length} conversations, ${speakers.length} speakers`)
   if (!opts.memoryLong) return standard
   const persons = longHistories(convs, opts.memoryLong, reference)
   if (!persons.length) return { ...standard, long: null }
@@ -742,6 +755,10 @@ async function memoryFigures(
           const bm = bm25Turns(index, sp.turns, query, budget, count)
           row.serviceQuery = covered(f.answer, textWords(q.text))
           row.bm25 = covered(f.answer, textWords(bm.text))
+          if (opts.memoryDump) {
+            const line = { title, profileId: sp.profileId, budget, query, answer: f.answer, service: row.serviceQuery, bm25: row.bm25, serviceText: q.text, bm25Text: bm.text }
+            fs.appendFileSync(opts.memoryDump, JSON.stringify(line) + '\n')
+          }
           c.service.query.add(row.serviceQuery)
           c.service.query.text(q.tokens)
           c.bm25.query.add(row.bm25)
