@@ -361,11 +361,12 @@ function render(header: string, items: Item[]): string {
     if (section === 'summary') lines.push(...list.map((i) => i.text))
     else if (section === 'evidence') {
       // Under one line per day, in time order: a model reads when each thing was said without a date on every line.
+      // A passage is a line of its own, without a bullet (a token a line; the date lines end in ":").
       lines.push(`${SECTION_TITLES[section]}:`)
       let day: string | undefined
       for (const i of [...list].sort((a, b) => (a.at ?? '').localeCompare(b.at ?? '') || a.rank - b.rank)) {
         if (i.date !== day) lines.push(`${(day = i.date)}:`)
-        lines.push(`- ${i.text}`)
+        lines.push(i.text)
       }
     } else lines.push(`${SECTION_TITLES[section]}:`, ...list.map((i) => `- ${i.text}`))
   }
@@ -375,11 +376,13 @@ function render(header: string, items: Item[]): string {
 /**
  * Greedy fill in priority order, stopping at the first fact that does not fit: a fact is never cut, and the facts
  * included are always a prefix of their order, so a larger budget gives a superset of facts. A passage that does not
- * fit is passed over for the shorter ones after it (MIN_PASSAGE_TOKENS, MAX_SKIPPED), so a larger budget may quote a
- * long passage in place of shorter ones. The summary comes after every fact
- * (it retells them in prose) and is added when all facts fit and it still fits. Costs are estimated per line, then the
- * whole text is counted exactly; should the estimate be short (BPE merges across lines), the last items taken are
- * dropped until the exact count fits.
+ * fit is quoted by its sentences that say the query when those fit, else passed over for the shorter ones after it
+ * (MIN_PASSAGE_TOKENS, MAX_SKIPPED), so a larger budget may quote a long passage in place of shorter ones. The summary
+ * comes after every fact (it retells them in prose) and is added when all facts fit and it still fits. Costs are
+ * estimated per line, each with the newline after it (o200k takes a newline after punctuation into the punctuation's
+ * token: counting it before the line, as a token of its own, overcounted a context of passages by about 24 tokens in
+ * 500), then the whole text is counted exactly; should the estimate be short, the last items taken are dropped until
+ * the exact count fits.
  */
 export function composeContext(input: ComposeInput): ComposedContext {
   const { header, facts, maxTokens, count } = input
@@ -425,21 +428,36 @@ export function composeContext(input: ComposeInput): ComposedContext {
   const chosen: Item[] = []
   const sectionsOpen = new Set<ContextSection>()
   const daysOpen = new Set<string>()
-  let estimate = headerTokens
+  let estimate = count(`${header}\n`)
   let datedChars = DATED_CHARS_PER_CONTEXT
   let skipped = 0
   const focus = input.query ? { stems: stems(input.query), minWords: focusMinWords(maxTokens) } : undefined
+  // The line and its newline, plus the section's title line the first time the section appears, and its day's line.
+  // Each counted with the newline after it, which a line ending in punctuation takes into its last token ("?\n").
+  const costOf = (it: Item) =>
+    count((it.section === 'summary' || it.section === 'evidence' ? it.text : `- ${it.text}`) + '\n') +
+    (it.section !== 'summary' && !sectionsOpen.has(it.section) ? count(`${SECTION_TITLES[it.section]}:\n`) : 0) +
+    (it.date !== undefined && !daysOpen.has(it.date) ? count(`${it.date}:\n`) : 0)
   for (const it of candidates) {
-    if (it.line) {
-      const dated = it.line.text.length <= datedChars
-      if (dated) datedChars -= it.line.text.length
-      it.text = passageLine(it.line, dated, focus)
+    const source = it.line
+    let dated = false
+    if (source) {
+      dated = source.text.length <= datedChars
+      if (dated) datedChars -= source.text.length
+      it.text = passageLine(source, dated, focus)
       it.line = undefined
     }
-    // "\n" + the line, plus the section's title line the first time the section appears.
-    let cost = count('\n' + (it.section === 'summary' ? it.text : `- ${it.text}`))
-    if (it.section !== 'summary' && !sectionsOpen.has(it.section)) cost += count(`\n${SECTION_TITLES[it.section]}:`)
-    if (it.date !== undefined && !daysOpen.has(it.date)) cost += count(`\n${it.date}:`)
+    let cost = costOf(it)
+    if (estimate + cost > maxTokens && source && focus?.stems.size) {
+      // A passage too long for what is left is quoted by its sentences that say the query, when those fit.
+      const cut = passageLine(source, dated, { stems: focus.stems, minWords: 0 })
+      if (cut.length < it.text.length) {
+        const was = it.text
+        it.text = cut
+        cost = costOf(it)
+        if (estimate + cost > maxTokens) it.text = was
+      }
+    }
     if (estimate + cost > maxTokens) {
       // A fact never gives way to a later item (a larger budget is then a superset of facts); a passage does, to a
       // shorter one after it.

@@ -67,13 +67,13 @@ describe('evidence passages', () => {
     expect(c.include).toBe('all')
     expect(c.passages_included).toBeGreaterThan(0)
     // Dated by year (the query does not ask about time); by day when it does (below).
-    expect(c.text).toContain('What they said:\n2023:\n- I have been researching adoption agencies, it is a big step for me.')
+    expect(c.text).toContain('What they said:\n2023:\nI have been researching adoption agencies, it is a big step for me.')
     // A short answer is quoted with the question it answers.
     const support = await context('caroline', { query: 'When did she go to the support group?', max_tokens: 500 })
     // ... with its relative dates resolved against when it was said.
-    expect(support.text).toContain('20 May 2023:\n- I went to the LGBTQ support group yesterday (19 May 2023). It was powerful.')
+    expect(support.text).toContain('20 May 2023:\nI went to the LGBTQ support group yesterday (19 May 2023). It was powerful.')
     const jazz = await context('caroline', { query: 'jazz', max_tokens: 500, include: 'passages' })
-    expect(jazz.text).toContain('- (asked "Do you like jazz?") Yes, a lot.')
+    expect(jazz.text).toContain('(asked "Do you like jazz?") Yes, a lot.')
     expect(jazz.facts_included).toBe(0)
     // Without a query the context is the facts it always was.
     const plain = await context('caroline', { max_tokens: 500 })
@@ -317,10 +317,10 @@ describe('evidence passages (openai provider against the fake server)', () => {
     const c = (await r.json()) as any
     expect(r.status, JSON.stringify(c)).toBe(200)
     expect(c.ranked_by).toBe('query')
-    expect(c.text).toContain('2023:\n- We went hiking near Porto with my brother yesterday (7 May 2023).')
+    expect(c.text).toContain('2023:\nWe went hiking near Porto with my brother yesterday (7 May 2023).')
     expect(c.text).not.toContain('\nMay 2023:\n')
     const when = (await (await ai.api.get(`/v1/profile/remote/context?query=${encodeURIComponent('When did they go hiking?')}&max_tokens=300`)).json()) as any
-    expect(when.text).toContain('8 May 2023:\n- We went hiking near Porto with my brother yesterday (7 May 2023).')
+    expect(when.text).toContain('8 May 2023:\nWe went hiking near Porto with my brother yesterday (7 May 2023).')
 
     // A question with words about speech: the facts are ranked by the whole question's meaning, the passages by the
     // meaning of what it asks about, as their words are (passageQuery), in a context of both as in one of passages only.

@@ -76,7 +76,7 @@ describe('context passages with their dates', () => {
       maxTokens: 200,
       count,
     })
-    expect(c.text).toBe('About Ana:\nWhat they said:\n8 May 2023:\n- I went to the support group yesterday (7 May 2023).')
+    expect(c.text).toBe('About Ana:\nWhat they said:\n8 May 2023:\nI went to the support group yesterday (7 May 2023).')
     expect(passageLine({ text: 'yesterday', prompt: null, at: SAID })).toBe('yesterday')
     expect(passageLine({ text: 'yesterday', prompt: null, at: SAID }, true)).toBe('yesterday (7 May 2023)')
   })
@@ -88,9 +88,9 @@ describe('context passages with their dates', () => {
     const passages = Array.from({ length: n }, (_, i) => ({ text: `${long} ${i}`, prompt: null, at: SAID }))
     const c = composeContext({ header: 'About Ana:', facts: [], passages, maxTokens: 32_000, count })
     expect(c.passagesIncluded).toBe(n)
-    const dated = c.text.split('\n').filter((l) => l.startsWith('- Yesterday (7 May 2023)')).length
+    const dated = c.text.split('\n').filter((l) => l.startsWith('Yesterday (7 May 2023)')).length
     expect(dated).toBe(Math.floor(DATED_CHARS_PER_CONTEXT / (long.length + 2)))
-    expect(c.text.split('\n').filter((l) => l.startsWith('- Yesterday we')).length).toBe(n - dated)
+    expect(c.text.split('\n').filter((l) => l.startsWith('Yesterday we')).length).toBe(n - dated)
   })
 })
 
@@ -111,13 +111,13 @@ describe('context passages: dates by day, month or year, ranking text, and the f
     ]
     const c = composeContext({ header: 'About Ana:', facts: [], passages, passageDates: 'month', maxTokens: 200, count })
     expect(c.text).toBe(
-      'About Ana:\nWhat they said:\nMay 2023:\n- I adopted a dog.\n- We went to the park yesterday (19 May 2023).\nJune 2023:\n- The dog is sick.',
+      'About Ana:\nWhat they said:\nMay 2023:\nI adopted a dog.\nWe went to the park yesterday (19 May 2023).\nJune 2023:\nThe dog is sick.',
     )
     const byDay = composeContext({ header: 'About Ana:', facts: [], passages, maxTokens: 200, count })
-    expect(byDay.text).toContain('2 May 2023:\n- I adopted a dog.\n20 May 2023:')
+    expect(byDay.text).toContain('2 May 2023:\nI adopted a dog.\n20 May 2023:')
     const byYear = composeContext({ header: 'About Ana:', facts: [], passages: [...passages, { text: 'Rex is fine now.', prompt: null, at: '2024-01-03T10:00:00Z' }], passageDates: 'year', maxTokens: 200, count })
     expect(byYear.text).toBe(
-      'About Ana:\nWhat they said:\n2023:\n- I adopted a dog.\n- We went to the park yesterday (19 May 2023).\n- The dog is sick.\n2024:\n- Rex is fine now.',
+      'About Ana:\nWhat they said:\n2023:\nI adopted a dog.\nWe went to the park yesterday (19 May 2023).\nThe dog is sick.\n2024:\nRex is fine now.',
     )
   })
 
@@ -127,7 +127,7 @@ describe('context passages: dates by day, month or year, ranking text, and the f
     const long = { text: `My dog ${'runs and jumps and plays '.repeat(20)}`, prompt: null, at }
     const short = { text: 'My dog is Rex.', prompt: null, at }
     const c = composeContext({ header: 'About Ana:', facts: [], passages: [long, short], maxTokens: 40, count })
-    expect(c.text).toBe('About Ana:\nWhat they said:\n2 May 2023:\n- My dog is Rex.')
+    expect(c.text).toBe('About Ana:\nWhat they said:\n2 May 2023:\nMy dog is Rex.')
     expect(c).toMatchObject({ passagesIncluded: 1, truncated: true })
     expect(c.tokens).toBeLessThanOrEqual(40)
   })
@@ -162,9 +162,39 @@ describe('context passages: a long passage quoted by the sentences that say the 
     const count = await tokenCounter()
     const at = '2023-05-02T10:00:00Z'
     const small = composeContext({ header: 'About Ana:', facts: [], passages: [{ text: said, prompt: null, at }], query: 'son', maxTokens: 150, count })
-    expect(small.text).toContain('- … My son is thirteen now. He just started junior high and he loves it. …')
+    expect(small.text).toContain('… My son is thirteen now. He just started junior high and he loves it. …')
     const large = composeContext({ header: 'About Ana:', facts: [], passages: [{ text: said, prompt: null, at }], query: 'son', maxTokens: 500, count })
-    expect(large.text).toContain(`- ${said}`)
+    expect(large.text).toContain(`\n${said}`)
+  })
+
+  it('quotes a passage too long for what is left of the budget by those sentences, when they fit', async () => {
+    const count = await tokenCounter()
+    const at = '2023-05-02T10:00:00Z'
+    const whole = composeContext({ header: 'About Ana:', facts: [], passages: [{ text: said, prompt: null, at }], query: 'son', maxTokens: 500, count })
+    const tight = whole.tokens - 5 // the whole passage no longer fits, its sentences about the son do
+    const c = composeContext({ header: 'About Ana:', facts: [], passages: [{ text: said, prompt: null, at }], query: 'son', maxTokens: tight, count })
+    expect(c.text).toContain('\n… My son is thirteen now. He just started junior high and he loves it. …')
+    expect(c.passagesIncluded).toBe(1)
+    expect(c.tokens).toBeLessThanOrEqual(tight)
+    // Without a query nothing says which sentences matter: the passage is passed over.
+    const none = composeContext({ header: 'About Ana:', facts: [], passages: [{ text: said, prompt: null, at }], maxTokens: tight, count })
+    expect(none.passagesIncluded).toBe(0)
+  })
+})
+
+describe('context passages: the budget is filled', () => {
+  it('counts each line with its newline, which a line ending in punctuation takes into its last token: the budget is used to its last passage', async () => {
+    const count = await tokenCounter()
+    const passages = Array.from({ length: 400 }, (_, i) => ({ text: `I fed the ducks at pond ${i + 1}.`, prompt: null, at: '2023-05-02T10:00:00Z' }))
+    for (const maxTokens of [150, 500, 2000]) {
+      const c = composeContext({ header: 'About Ana:', facts: [], passages, query: 'ducks', maxTokens, count })
+      const line = count('I fed the ducks at pond 100.\n')
+      expect(c.tokens).toBeLessThanOrEqual(maxTokens)
+      // Less than one more passage left unused (counting "\n" before each line as a token of its own left about one
+      // token a line: 50 of 500 here).
+      expect(maxTokens - c.tokens).toBeLessThan(line)
+      expect(c.tokens).toBe(count(c.text))
+    }
   })
 })
 
