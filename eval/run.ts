@@ -149,6 +149,7 @@ function parseArgs(argv: string[]): Options {
       default: throw new Error(`unknown option ${a} (try --help)`)
     }
   }
+  if (o.memoryLongOnly && !o.memoryLong) throw new Error('--memory-long-only needs long histories (--memory-long of 2 or more)')
   return o
 }
 

@@ -48,15 +48,15 @@ function cleanWord(word: string): string {
 }
 
 /**
- * The dedupe key of a value: lower case, trimmed, whitespace collapsed, surrounding punctuation stripped,
- * one leading article dropped, each word Porter-stemmed. Returns '' when nothing meaningful is left.
- */
-/**
  * How many times normaliseValue ran in this process: what test/unit/profile-limits.test.ts bounds to show the merge
  * is linear in the profile plus the batch (a count, not a timing).
  */
 export const normaliseCalls = { n: 0 }
 
+/**
+ * The dedupe key of a value: lower case, trimmed, whitespace collapsed, surrounding punctuation stripped,
+ * one leading article dropped, each word Porter-stemmed. Returns '' when nothing meaningful is left.
+ */
 export function normaliseValue(s: string): string {
   normaliseCalls.n++
   const words = fold(s).split(WORD_SEPARATORS).map(cleanWord).filter((w) => w !== '')
