@@ -6,7 +6,7 @@ import type { ProfileContent } from './profile.js'
 import { tokens } from './normalise.js'
 
 /** A lexeme longer than this is not indexed (a tsvector lexeme must stay under 2 KB; nobody searches such a word). */
-const MAX_LEXEME = 64
+export const MAX_LEXEME = 64
 /** At most this many distinct lexemes per profile (a tsvector is limited to 1 MB). */
 const MAX_LEXEMES = 4000
 /** A query with more distinct content words than this is a description, not a name: vector search alone. */

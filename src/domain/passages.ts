@@ -3,7 +3,7 @@
 // builds a submission's passages in src/ai/passages.ts.
 
 import { tokens } from './normalise.js'
-import { writtenWords } from './lexical.js'
+import { MAX_LEXEME, writtenWords } from './lexical.js'
 
 /** A passage's own words are at most this many characters (a longer turn or sentence is cut into several). */
 export const PASSAGE_MAX_CHARS = 1000
@@ -118,7 +118,7 @@ export const PASSAGE_QUERY_TERMS = 32
  * weighs them). Only letters and digits reach it, so client text never becomes tsquery syntax. '' when no word.
  */
 export function anyWordsQuery(query: string): string {
-  const words = [...new Set(writtenWords(query).filter((w) => w.length <= 64))]
+  const words = [...new Set(writtenWords(query).filter((w) => w.length <= MAX_LEXEME))]
   return words
     .slice(0, PASSAGE_QUERY_TERMS)
     .map((w) => `'${w}'`)

@@ -10,7 +10,7 @@ import { invalid } from './errors.js'
 import { categoryKey } from './normalise.js'
 import { parseRequest } from './requests.js'
 import { checkStorable } from './validation.js'
-import { writtenWords } from './lexical.js'
+import { MAX_LEXEME, writtenWords } from './lexical.js'
 
 /** The applied submissions (newest first) whose stored extraction is read to find the ones that proposed a value. */
 export const EVIDENCE_MAX_SUBMISSIONS = 200
@@ -141,7 +141,7 @@ export function proposalOf(stored: unknown, target: ForgetTarget): { proposed: b
 
 /** The words of a text as the passages' `simple` index holds them (lowercase letters and digits), distinct, in order. */
 export function textWords(text: string, max = EVIDENCE_MAX_WORDS): string[] {
-  const words = writtenWords(text).filter((w) => w.length <= 64)
+  const words = writtenWords(text).filter((w) => w.length <= MAX_LEXEME)
   return [...new Set(words)].slice(0, max)
 }
 
