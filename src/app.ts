@@ -184,6 +184,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./services/reextraction.service.js'),
     import('./services/cpu/cpu.js'),
     import('./services/provenance.service.js'),
+    import('./services/typo-dictionary.js'),
   ])
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config, opts.logStream)
@@ -233,6 +234,7 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       { ReextractionService },
       { CpuPool },
       { ProvenanceService },
+      { TypoDictionary },
     ] = await modules
     const metrics = new Metrics({ role: opts.role, database: db.mode, version: packageVersion() })
     metrics.dbPool(() => poolStats(ds))
@@ -317,6 +319,8 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     c.add(() => cpu.close())
     const profileService = new ProfileService(ds, profiles, queue, bus)
     const webhooks = buildWebhooks(ds, config, { log, embeddedDataDir: db.mode === 'embedded' ? config.dataDir : undefined })
+    // One typo dictionary for search and contexts: read once, a failure to read it reported once.
+    const typos = new TypoDictionary({ log })
     const services: Services = {
       tenants: tenantService(db, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
       accounts: accountService(db, config),
@@ -333,11 +337,11 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
           wholeMaxBytes: config.graphql.maxSearchBytes,
           exactTotalMax: config.search.exactTotalMax,
           lexicalExactMax: config.search.lexicalExactMax,
-          log,
+          typos,
         }),
         gate,
       ),
-      llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder, cpu), gate),
+      llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder, cpu, undefined, typos), gate),
       passages: gated(new PassageService(ds, profiles, config.limits.maxPageSize), gate),
       processing: new ProcessingService(ds, profiles, new ProcessingRepository(historyBounds), queue, ai, bus, log, { workerId, ...config.worker, limits: config.profiles, passageStatement: db.mode === 'server' ? SERVER_PASSAGE_STATEMENT : EMBEDDED_PASSAGE_STATEMENT }, metrics, cpu),
       reextraction: gated(

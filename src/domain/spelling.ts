@@ -64,6 +64,12 @@ export function oneEditAway(word: string): string[] {
   return [...out]
 }
 
+/** What a misspelt word may have meant: the dictionary's words as written (one, or the two of a split), and their stems. */
+export interface SpellingAlternative {
+  words: string[]
+  stems: string[]
+}
+
 /**
  * What each misspelt word of the query may have meant, by the term it gives (`terms`, from queryTerms): alternatives,
  * each a conjunction of stems (one word, or the two of a split), the most frequent first, at most
@@ -72,24 +78,29 @@ export function oneEditAway(word: string): string[] {
  * at most SPELLING_MAX_WORDS words. Only terms with an alternative are in the map.
  */
 export function spellingAlternatives(query: string, terms: readonly string[], dictionary: Dictionary): Map<string, string[][]> {
-  const out = new Map<string, string[][]>()
+  return new Map([...spellingCorrections(query, terms, dictionary)].map(([stem, alts]) => [stem, alts.map((a) => a.stems)]))
+}
+
+/** spellingAlternatives with each alternative's words as written beside its stems (what a passage lookup asks for). */
+export function spellingCorrections(query: string, terms: readonly string[], dictionary: Dictionary): Map<string, SpellingAlternative[]> {
+  const out = new Map<string, SpellingAlternative[]>()
   let looked = 0
   for (const [word, stem] of correctable(query, terms)) {
     if (looked >= SPELLING_MAX_WORDS) break
     if (out.has(stem) || (dictionary.get(word) ?? Infinity) < SPELLING_COMMON_WORDS) continue
     looked++
     // Each alternative with the rank it is known by (a split: its rarer part's), as stems: one per distinct meaning.
-    const found = new Map<string, { stems: string[]; rank: number }>()
-    const add = (stems: string[], rank: number) => {
+    const found = new Map<string, SpellingAlternative & { rank: number }>()
+    const add = (words: string[], stems: string[], rank: number) => {
       const key = stems.join(' ')
       if (key === stem) return
       const seen = found.get(key)
-      if (!seen || rank < seen.rank) found.set(key, { stems, rank })
+      if (!seen || rank < seen.rank) found.set(key, { words, stems, rank })
     }
     for (const v of oneEditAway(word)) {
       const rank = dictionary.get(v)
       const t = rank === undefined ? [] : tokens(v)
-      if (t.length === 1) add(t, rank!)
+      if (t.length === 1) add([v], t, rank!)
     }
     const chars = [...word]
     for (let i = 3; i <= chars.length - 3; i++) {
@@ -97,10 +108,10 @@ export function spellingAlternatives(query: string, terms: readonly string[], di
       const [ra, rb] = [dictionary.get(a), dictionary.get(b)]
       if (ra === undefined || rb === undefined) continue
       const [ta, tb] = [tokens(a), tokens(b)]
-      if (ta.length === 1 && tb.length === 1) add([ta[0]!, tb[0]!], Math.max(ra, rb))
+      if (ta.length === 1 && tb.length === 1) add([a, b], [ta[0]!, tb[0]!], Math.max(ra, rb))
     }
     const best = [...found.values()].sort((x, y) => x.rank - y.rank).slice(0, SPELLING_MAX_ALTERNATIVES)
-    if (best.length) out.set(stem, best.map((a) => a.stems))
+    if (best.length) out.set(stem, best.map(({ words, stems }) => ({ words, stems })))
   }
   return out
 }

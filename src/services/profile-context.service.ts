@@ -3,6 +3,9 @@ import { CONTEXT_ENCODING, passageDatesFor, passageRankText, type ContextPassage
 import { toSql } from 'pgvector'
 import { NEAREST_SCAN, PassageRepository, type PassageKey, type PassageRow } from '../db/passage.repository.js'
 import { anyWordsQuery, passageQuery, textSearchConfig } from '../domain/passages.js'
+import { mayBeMisspelt, spellingCorrections } from '../domain/spelling.js'
+import { tokens } from '../domain/normalise.js'
+import { TypoDictionary } from './typo-dictionary.js'
 import type { Embedder } from '../ai/types.js'
 import type { ProfileRepository, ProfileText } from '../db/profile.repository.js'
 import { DomainError } from '../domain/errors.js'
@@ -87,6 +90,8 @@ export class ProfileContextService {
     private readonly embedder: Embedder,
     private readonly cpu: CpuPool,
     private readonly passages: PassageRepository = new PassageRepository(),
+    /** What a misspelt query word is corrected into (README "Typos"); shared with search. */
+    private readonly typos: TypoDictionary = new TypoDictionary(),
   ) {}
 
   async context(ctx: RequestContext, profileId: string, params: ContextParams): Promise<ProfileContext> {
@@ -181,26 +186,34 @@ export class ProfileContextService {
     if (!fullQuery) return { passages: (await this.passages.newest(m, tenantId, profileId, PASSAGE_CANDIDATES)).map(asContext), semantic: false }
     const paced = await this.pacing(tenantId, profileId, signal)
     const query = lookup ?? (await this.passageLookup(tenantId, profile, fullQuery, signal))
-    const terms = anyWordsQuery(query)
     // Words: windows of the newest passages until PASSAGE_CANDIDATES match; BM25 measures word rarity on what was read.
-    const lexical: PassageRow[] = []
-    let scanned = 0
-    let after: PassageKey | null = null
-    while (terms) {
-      const from = after
-      const w: Awaited<ReturnType<PassageRepository['lexicalWindow']>> = await paced(() =>
-        this.passages.lexicalWindow(m, tenantId, profileId, { terms, config: textSearchConfig(language), after: from, window: LEXICAL_WINDOW }),
-      )
-      scanned += w.scanned
-      lexical.push(...w.matches.slice(0, PASSAGE_CANDIDATES - lexical.length))
-      if (w.scanned < LEXICAL_WINDOW || lexical.length >= PASSAGE_CANDIDATES) break
-      after = w.last
+    const scan = async (terms: string): Promise<{ rows: PassageRow[]; scanned: number }> => {
+      const rows: PassageRow[] = []
+      let scanned = 0
+      let after: PassageKey | null = null
+      while (terms) {
+        const from = after
+        const w: Awaited<ReturnType<PassageRepository['lexicalWindow']>> = await paced(() =>
+          this.passages.lexicalWindow(m, tenantId, profileId, { terms, config: textSearchConfig(language), after: from, window: LEXICAL_WINDOW }),
+        )
+        scanned += w.scanned
+        rows.push(...w.matches.slice(0, PASSAGE_CANDIDATES - rows.length))
+        if (w.scanned < LEXICAL_WINDOW || rows.length >= PASSAGE_CANDIDATES) break
+        after = w.last
+      }
+      return { rows, scanned }
     }
+    let { rows: lexical, scanned } = await scan(anyWordsQuery(query))
+    // A word no passage read says, and no common word, may be misspelt (README "Typos"): what it may have meant is
+    // looked up and ranked too ("dughter": daughter), in one more walk of the windows.
+    const meant = await this.meant(query, lexical)
+    const ranked = meant.length ? `${query} ${meant.join(' ')}` : query
+    if (meant.length) ({ rows: lexical, scanned } = await scan(anyWordsQuery(ranked)))
     signal?.throwIfAborted()
     const key = (r: { submission_id: string; position: number }) => `${r.submission_id}:${r.position}`
     const fused = new Map<string, { row: PassageRow; score: number }>()
     if (lexical.length) {
-      const bm25 = await this.cpu.rankPassages({ query, texts: lexical.map(passageRankText), said: lexical.map((r) => r.text), total: scanned }, { signal })
+      const bm25 = await this.cpu.rankPassages({ query: ranked, texts: lexical.map(passageRankText), said: lexical.map((r) => r.text), total: scanned }, { signal })
       const best = Math.max(0, ...bm25)
       lexical.forEach((r, i) => {
         if (bm25[i]! > 0) fused.set(key(r), { row: r, score: bm25[i]! / best })
@@ -221,8 +234,8 @@ export class ProfileContextService {
     }
     // Rounded, so float noise in a provider's vectors cannot reorder passages between two identical requests.
     for (const f of fused.values()) f.score = Math.round(f.score * 1e6) / 1e6
-    const ranked = [...fused.values()].sort((a, b) => b.score - a.score || b.row.occurred_at.localeCompare(a.row.occurred_at))
-    return { passages: ranked.map((x) => asContext(x.row)), semantic, asked: query }
+    const ordered = [...fused.values()].sort((a, b) => b.score - a.score || b.row.occurred_at.localeCompare(a.row.occurred_at))
+    return { passages: ordered.map((x) => asContext(x.row)), semantic, asked: ranked }
   }
 
   /**
@@ -267,6 +280,22 @@ export class ProfileContextService {
    * What a profile's passages are looked up by for `query` (passageQuery): without its words about speech and the
    * person's own names, their name in the profile and the label of their newest turns.
    */
+  /**
+   * What the query's misspelt words may have meant, as dictionary words (spellingCorrections): for each word of the
+   * query that is no common word (mayBeMisspelt) and that none of the passages `read` says (its stem nowhere in their
+   * text), the dictionary's words one edit away or the two words it joins. Nothing (and no dictionary read) for a query
+   * of common words, or when the passages say them.
+   */
+  private async meant(query: string, read: readonly PassageRow[]): Promise<string[]> {
+    const stems = [...new Set(tokens(query))]
+    if (!mayBeMisspelt(query, stems)) return []
+    const said = read.map((r) => `${r.prompt ?? ''}\n${r.text}`.normalize('NFKC').toLowerCase())
+    const unsaid = stems.filter((t) => !said.some((s) => s.includes(t)))
+    if (!unsaid.length || !mayBeMisspelt(query, unsaid)) return []
+    const fixes = spellingCorrections(query, unsaid, await this.typos.get())
+    return [...new Set([...fixes.values()].flatMap((alts) => alts.flatMap((a) => a.words)))]
+  }
+
   private async passageLookup(tenantId: string, profile: Pick<ProfileText, 'profile_id' | 'name'>, query: string, signal: AbortSignal | undefined): Promise<string> {
     const paced = await this.pacing(tenantId, profile.profile_id, signal)
     const label = await paced(() => this.passages.newestSpeaker(this.ds.manager, tenantId, profile.profile_id, LEXICAL_WINDOW))

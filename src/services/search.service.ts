@@ -7,8 +7,8 @@ import type { Statements } from '../db/statements.js'
 import { DomainError } from '../domain/errors.js'
 import { LargeMemo, Pacer, remember } from './pacer.js'
 import { everyWord, lexicalThresholds, queryTerms, rankHybrid, termLiteral, termsQuery, termWords, writtenWords } from '../domain/lexical.js'
-import { dictionaryWords } from '../ai/local/local-embedder.js'
-import { mayBeMisspelt, spellingAlternatives, type Dictionary } from '../domain/spelling.js'
+import { mayBeMisspelt, spellingAlternatives } from '../domain/spelling.js'
+import { TypoDictionary } from './typo-dictionary.js'
 import { tokens } from '../domain/normalise.js'
 import { checkStorable } from '../domain/validation.js'
 import { parseRequest, searchParamsSchema } from '../domain/requests.js'
@@ -101,9 +101,7 @@ export interface SearchOptions {
   /** Up to how many lexical matches a hybrid search measures each one's distance (PROFILER_SEARCH_LEXICAL_EXACT_MAX). */
   lexicalExactMax?: number
   /** The dictionary a misspelt query word is told from a real one by (default: the local embedder's words). */
-  dictionary?: () => Promise<Dictionary>
-  /** Where a dictionary that cannot be read is reported (default: standard error). */
-  log?: { warn(o: object, msg: string): void }
+  typos?: TypoDictionary
 }
 
 /** How long a tenant's count of candidates (what a large tenant's sample is sized by) is used before it is counted again. */
@@ -133,8 +131,8 @@ export class SearchService {
   /** Hybrid searches of a tenant with more than PACED_TENANT_PASSAGES evidence passages run one at a time, paced (per tenant). */
   private readonly passageSearches = new Map<string, Pacer>()
   private readonly tenantsLarge = new LargeMemo(10_000, 1000)
-  /** When reading the typo dictionary last failed (see dictionary). */
-  private dictionaryFailedAt?: number
+  /** What a misspelt query word is told from a real one by, and corrected into. */
+  private readonly typos: TypoDictionary
   /** Candidates per tenant and model, counted at most every TENANT_SIZE_TTL_MS (at most 1,000 kept). */
   private readonly tenantSizes = new Map<string, { n: number; at: number; counting?: Promise<number> }>()
 
@@ -149,6 +147,7 @@ export class SearchService {
     this.chunkBytes = opts.chunkBytes ?? READ_CHUNK_BYTES
     this.chargeUnitBytes = opts.chargeUnitBytes ?? 256 * 1024
     this.wholeMaxBytes = opts.wholeMaxBytes ?? WHOLE_ANSWER_MAX_BYTES
+    this.typos = opts.typos ?? new TypoDictionary()
   }
 
   validate(p: SearchParams) {
@@ -299,26 +298,6 @@ export class SearchService {
     return found.estimated && found.hits.length ? { ...found, total: Math.max(found.total, offset + found.hits.length) } : found
   }
 
-  /**
-   * The dictionary of typo correction, or none (no correction) when it cannot be read: a search does not fail for it.
-   * Logged once per process; tried again after a minute.
-   */
-  private async dictionary(): Promise<Dictionary> {
-    const now = Date.now()
-    if (this.dictionaryFailedAt !== undefined && now - this.dictionaryFailedAt < 60_000) return NO_DICTIONARY
-    try {
-      return await (this.opts.dictionary ?? dictionaryWords)()
-    } catch (e) {
-      if (this.dictionaryFailedAt === undefined) {
-        const msg = 'typo correction is off: its dictionary could not be read'
-        if (this.opts.log) this.opts.log.warn({ err: e }, msg)
-        else console.error(`profiler: search: ${msg}: ${(e as Error).message}`)
-      }
-      this.dictionaryFailedAt = now
-      return NO_DICTIONARY
-    }
-  }
-
   private async semanticPage(
     ctx: RequestContext,
     p: ReturnType<SearchService['validate']> & { query: string },
@@ -372,7 +351,7 @@ export class SearchService {
     // No profile holds the query's words: one of them may be misspelt (README "Typos"). What a word that is no common
     // word may have meant (the dictionary's words one edit away, or two words written as one) is matched too.
     if (!found.candidates.some((c) => c.lexical) && mayBeMisspelt(query, terms)) {
-      const alternatives = spellingAlternatives(query, terms, await this.dictionary())
+      const alternatives = spellingAlternatives(query, terms, await this.typos.get())
       if (alternatives.size) found = await search(alternatives)
     }
     const { total, estimated, candidates, bytes } = found
@@ -397,7 +376,6 @@ function correctedWords(every: readonly string[], alternatives: ReadonlyMap<stri
   return [...new Set(every.map((w) => replace.get(w) ?? w))]
 }
 
-const NO_DICTIONARY: Dictionary = new Map()
 
 /** A tenant with more evidence passages than this has its hybrid searches paced (see page). */
 export const PACED_TENANT_PASSAGES = 2000

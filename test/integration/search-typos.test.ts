@@ -4,17 +4,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { TypoDictionary } from '../../src/services/typo-dictionary.js'
+import { dictionaryWords } from '../../src/ai/local/local-embedder.js'
 
 describe('search: a misspelt query word finds what the tenant holds', () => {
   let svc: TestService
   let api: Client
   let other: Client
+  /** A third tenant, with the conversation whose context's passages are looked up. */
+  let talk: Client
+  let talkKey: string
   const ids = (r: any) => r.profiles.map((p: any) => p.profile_id).sort()
 
   beforeAll(async () => {
     svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
     api = client(svc.url, svc.key)
     other = client(svc.url, (await svc.profiler.services.tenants.createApp('other', 'app')).api_key)
+    talkKey = (await svc.profiler.services.tenants.createApp('talk', 'app')).api_key
+    talk = client(svc.url, talkKey)
     const texts: [Client, string, string][] = [
       [api, 'food', 'My favourite food is shawarma. I work as a nurse.'],
       [api, 'films', 'I am a huge star wars fan. I live in Oslo.'],
@@ -26,8 +33,13 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
     for (const [c, id, data] of texts) expect((await c.post(id, { data })).status).toBe(202)
     // Values only (no passages): the misspelt word is corrected towards a profile's own words too.
     expect((await api.post('music', { input_type: 'structured', data: JSON.stringify({ interests: { music: ['harpsichord sonatas'] } }) })).status).toBe(202)
+    // A conversation of many turns, one of them about shawarma (a context's passages).
+    const turns = FILLER.flatMap((t, i) => [{ role: 'assistant', content: `What else happened (${i})?` }, { role: 'user', content: t }])
+    turns.splice(24, 0, { role: 'assistant', content: 'And to eat?' }, { role: 'user', content: 'Shawarma, always. There is a stall by the station.' })
+    expect((await talk.post('chat', { input_type: 'conversation', data: JSON.stringify(turns) })).status).toBe(202)
     for (const [c, id] of texts) await c.waitReady(id)
     await api.waitReady('music')
+    await talk.waitReady('chat')
   })
   afterAll(async () => svc?.close())
 
@@ -70,24 +82,68 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
     expect((await api.search({ query: 'carburettorr' })).total).toBe(0)
   })
 
-  it('a dictionary that cannot be read turns the correction off, reported once; searches go on', async () => {
+  /** The passages of chat's context for `query` (passages only, a budget of about three lines). */
+  const contextOf = async (query: string) => {
+    const r = await talk.get(`/v1/profile/chat/context?${new URLSearchParams({ query, include: 'passages', max_tokens: '40' })}`)
+    expect(r.status).toBe(200)
+    return ((await r.json()) as any).text as string
+  }
+
+  it("a context's passages are looked up by what a misspelt word meant too", async () => {
+    // Spelt right, the turn about shawarma comes first; misspelt (a letter more, less, swapped), the same.
+    expect(await contextOf('What do they eat? shawarma')).toContain('Shawarma, always.')
+    for (const query of ['Do they like schawarma?', 'Do they like shawrma?', 'Do they like shawamra?']) {
+      expect(await contextOf(query), query).toContain('Shawarma, always.')
+    }
+    // A made-up word finds no turn by its words (the context is the turns nearest by meaning, not the shawarma one).
+    expect(await contextOf('Do they like zqxwvuts?')).not.toContain('Shawarma')
+    // A word the passages say is looked up as written, the dictionary not even read; one they do not say is corrected.
+    const context = svc.profiler.services.llmContext as any
+    const typos = context.typos
+    let reads = 0
+    context.typos = new TypoDictionary({ read: () => (reads++, dictionaryWords()) })
+    try {
+      expect(await contextOf('Do they like shawarma?')).toContain('Shawarma, always.')
+      expect(await contextOf('What about the station stall?')).toContain('stall by the station')
+      expect(reads).toBe(0)
+      expect(await contextOf('Do they like schawarma?')).toContain('Shawarma, always.')
+      expect(reads).toBe(1)
+    } finally {
+      context.typos = typos
+    }
+    // The correction finds only the profile's own passages, over GraphQL too.
+    const g = await gql(svc.url, talkKey, `{ profile(id: "chat") { context(query: "schawarma", include: PASSAGES, maxTokens: 40) { text } } }`)
+    expect(g.body.errors).toBeUndefined()
+    expect(g.body.data.profile.context.text).toContain('Shawarma, always.')
+    expect((await api.get('/v1/profile/chat/context?query=schawarma')).status).toBe(404)
+  })
+
+  it('a dictionary that cannot be read turns the correction off, reported once; searches and contexts go on', async () => {
     const search = svc.profiler.services.search as any
+    const context = svc.profiler.services.llmContext as any
     const warned: unknown[] = []
-    const { dictionary, log } = search.opts
-    search.opts.dictionary = () => Promise.reject(new Error('no such file'))
-    search.opts.log = { warn: (o: unknown) => warned.push(o) }
+    const broken = new TypoDictionary({ read: () => Promise.reject(new Error('no such file')), log: { warn: (o: unknown) => warned.push(o) } })
+    const typos = search.typos
+    expect(context.typos).toBe(typos) // one dictionary for both
+    const set = (t: TypoDictionary) => {
+      search.typos = t
+      context.typos = t
+    }
+    set(broken)
     try {
       for (let i = 0; i < 3; i++) {
         const r = await api.search({ query: 'likes schawarma' })
         expect(r.total).toBe(0)
       }
       expect(ids(await api.search({ query: 'likes shawarma' }))).toEqual(['food'])
+      expect(await contextOf('Do they like schawarma?')).not.toContain('Shawarma')
+      expect(await contextOf('Do they like shawarma?')).toContain('Shawarma, always.')
       expect(warned).toHaveLength(1)
     } finally {
-      Object.assign(search.opts, { dictionary, log })
-      search.dictionaryFailedAt = undefined
+      set(typos)
     }
     expect(ids(await api.search({ query: 'likes schawarma' }))).toEqual(['food'])
+    expect(await contextOf('Do they like schawarma?')).toContain('Shawarma, always.')
   })
 
   it('hostile queries: the most words and the longest words corrected, quotes and operators, stay plain and fast', async () => {
@@ -102,3 +158,15 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
     }
   })
 })
+
+/** Turns of a conversation that say nothing of food. */
+const FILLER = [
+  'I went to the market on Monday.', 'My sister called me about her new job.', 'We watched a film about sailors.',
+  'The weather has been rainy all week.', 'I repaired the fence in the garden.', 'My neighbour bought a red bicycle.',
+  'I started reading a book about bridges.', 'The train was late again this morning.', 'We played chess until midnight.',
+  'I painted the kitchen walls blue.', 'My brother moved to a new flat.', 'I visited the museum of clocks.',
+  'We walked along the river on Sunday.', 'I lost my umbrella at the office.', 'The concert was louder than expected.',
+  'I signed up for a pottery class.', 'My cousin adopted a grey cat.', 'We drove to the coast for the weekend.',
+  'I fixed the printer at work.', 'The library closes early on Fridays.', 'I bought new running shoes.',
+  'We planted tulips by the door.', 'My friend taught me a card trick.', 'I finally cleaned the attic.',
+]

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { queryTerms, termLiteral, termsQuery } from '../../src/domain/lexical.js'
-import { mayBeMisspelt, oneEditAway, SPELLING_COMMON_WORDS, SPELLING_MAX_ALTERNATIVES, SPELLING_MAX_LENGTH, SPELLING_MAX_WORDS, spellingAlternatives } from '../../src/domain/spelling.js'
+import { mayBeMisspelt, oneEditAway, SPELLING_COMMON_WORDS, SPELLING_MAX_ALTERNATIVES, SPELLING_MAX_LENGTH, SPELLING_MAX_WORDS, spellingAlternatives, spellingCorrections } from '../../src/domain/spelling.js'
 
 // A small dictionary, ranked as a corpus would: common words first.
 const dictionary = new Map(
@@ -43,6 +43,14 @@ describe('typo tolerance: what a misspelt query word may have meant', () => {
     expect(alternativesOf('the nurse206')).toEqual(new Map())
     expect(alternativesOf('likes zqxwvuts')).toEqual(new Map())
     expect(mayBeMisspelt('likes zqxwvuts', queryTerms('likes zqxwvuts'))).toBe(true)
+  })
+
+  it('the corrections as written too (what a passage lookup asks for): one word, or the two of a split', () => {
+    expect(spellingCorrections('likes watching starwars', ['starwar'], dictionary)).toEqual(new Map([['starwar', [{ words: ['star', 'wars'], stems: ['star', 'war'] }]]]))
+    // "shawarma" and "shawarmas" are one stem: the more frequent word is kept.
+    expect(spellingCorrections('schawarma', ['schawarma'], dictionary)).toEqual(new Map([['schawarma', [{ words: ['shawarma'], stems: ['shawarma'] }]]]))
+    // Only the terms asked about: a word whose stem is not among them is not looked at.
+    expect(spellingCorrections('schawarma industryy', ['industryi'], dictionary)).toEqual(new Map([['industryi', [{ words: ['industry'], stems: ['industri'] }]]]))
     expect(mayBeMisspelt('likes cat', queryTerms('likes cat'))).toBe(false)
     // At most SPELLING_MAX_WORDS words looked at, none longer than SPELLING_MAX_LENGTH.
     const many = Array.from({ length: 6 }, () => 'industryy').map((w, i) => `${w}${'abcdef'[i]}`).join(' ')
