@@ -64,6 +64,27 @@ export function oneEditAway(word: string): string[] {
   return [...out]
 }
 
+/**
+ * The query's words that are looked at as misspelt: each giving one of `terms`, correctable (mayBeMisspelt's length
+ * and no digit) and not among the dictionary's SPELLING_COMMON_WORDS; one per term, at most SPELLING_MAX_WORDS.
+ */
+function uncommon(query: string, terms: readonly string[], dictionary: Dictionary): [word: string, stem: string][] {
+  const out: [string, string][] = []
+  const seen = new Set<string>()
+  for (const [word, stem] of correctable(query, terms)) {
+    if (out.length >= SPELLING_MAX_WORDS) break
+    if (seen.has(stem) || (dictionary.get(word) ?? Infinity) < SPELLING_COMMON_WORDS) continue
+    seen.add(stem)
+    out.push([word, stem])
+  }
+  return out
+}
+
+/** The terms of the words spellingCorrections looks at (uncommon): none for a query of common words. */
+export function uncommonTerms(query: string, terms: readonly string[], dictionary: Dictionary): string[] {
+  return uncommon(query, terms, dictionary).map(([, stem]) => stem)
+}
+
 /** What a misspelt word may have meant: the dictionary's words as written (one, or the two of a split), and their stems. */
 export interface SpellingAlternative {
   words: string[]
@@ -84,11 +105,7 @@ export function spellingAlternatives(query: string, terms: readonly string[], di
 /** spellingAlternatives with each alternative's words as written beside its stems (what a passage lookup asks for). */
 export function spellingCorrections(query: string, terms: readonly string[], dictionary: Dictionary): Map<string, SpellingAlternative[]> {
   const out = new Map<string, SpellingAlternative[]>()
-  let looked = 0
-  for (const [word, stem] of correctable(query, terms)) {
-    if (looked >= SPELLING_MAX_WORDS) break
-    if (out.has(stem) || (dictionary.get(word) ?? Infinity) < SPELLING_COMMON_WORDS) continue
-    looked++
+  for (const [word, stem] of uncommon(query, terms, dictionary)) {
     // Each alternative with the rank it is known by (a split: its rarer part's), as stems: one per distinct meaning.
     const found = new Map<string, SpellingAlternative & { rank: number }>()
     const add = (words: string[], stems: string[], rank: number) => {

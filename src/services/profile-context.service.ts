@@ -3,7 +3,7 @@ import { CONTEXT_ENCODING, passageDatesFor, passageRankText, type ContextPassage
 import { toSql } from 'pgvector'
 import { NEAREST_SCAN, PassageRepository, type PassageKey, type PassageRow } from '../db/passage.repository.js'
 import { anyWordsQuery, passageQuery, textSearchConfig } from '../domain/passages.js'
-import { mayBeMisspelt, spellingCorrections } from '../domain/spelling.js'
+import { mayBeMisspelt, spellingCorrections, uncommonTerms } from '../domain/spelling.js'
 import { tokens } from '../domain/normalise.js'
 import { TypoDictionary } from './typo-dictionary.js'
 import type { Embedder } from '../ai/types.js'
@@ -282,17 +282,21 @@ export class ProfileContextService {
    */
   /**
    * What the query's misspelt words may have meant, as dictionary words (spellingCorrections): for each word of the
-   * query that is no common word (mayBeMisspelt) and that none of the passages `read` says (its stem nowhere in their
-   * text), the dictionary's words one edit away or the two words it joins. Nothing (and no dictionary read) for a query
-   * of common words, or when the passages say them.
+   * query that is no common word (uncommonTerms) and that none of the passages `read` says (its stem nowhere in their
+   * text or prompt), the dictionary's words one edit away or the two words it joins. Nothing for a query of common
+   * words (a few map lookups: no passage text is read), or when the passages say them.
    */
   private async meant(query: string, read: readonly PassageRow[]): Promise<string[]> {
     const stems = [...new Set(tokens(query))]
     if (!mayBeMisspelt(query, stems)) return []
-    const said = read.map((r) => `${r.prompt ?? ''}\n${r.text}`.normalize('NFKC').toLowerCase())
-    const unsaid = stems.filter((t) => !said.some((s) => s.includes(t)))
-    if (!unsaid.length || !mayBeMisspelt(query, unsaid)) return []
-    const fixes = spellingCorrections(query, unsaid, await this.typos.get())
+    const dictionary = await this.typos.get()
+    const unsaid = uncommonTerms(query, stems, dictionary).filter((t) => {
+      // Case-insensitively, in place (no copy of the passages' text).
+      const re = new RegExp(t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu')
+      return !read.some((r) => re.test(r.text) || (r.prompt !== null && re.test(r.prompt)))
+    })
+    if (!unsaid.length) return []
+    const fixes = spellingCorrections(query, unsaid, dictionary)
     return [...new Set([...fixes.values()].flatMap((alts) => alts.flatMap((a) => a.words)))]
   }
 

@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
 import { TypoDictionary } from '../../src/services/typo-dictionary.js'
-import { dictionaryWords } from '../../src/ai/local/local-embedder.js'
 
 describe('search: a misspelt query word finds what the tenant holds', () => {
   let svc: TestService
@@ -97,19 +96,26 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
     }
     // A made-up word finds no turn by its words (the context is the turns nearest by meaning, not the shawarma one).
     expect(await contextOf('Do they like zqxwvuts?')).not.toContain('Shawarma')
-    // A word the passages say is looked up as written, the dictionary not even read; one they do not say is corrected.
-    const context = svc.profiler.services.llmContext as any
-    const typos = context.typos
-    let reads = 0
-    context.typos = new TypoDictionary({ read: () => (reads++, dictionaryWords()) })
+    // A word the passages say is looked up as written, in one walk of the passages; one they do not say is looked up
+    // again with what it may have meant (the passages here are one window: a walk is one statement).
+    const repo = (svc.profiler.services.llmContext as any).passages
+    const walk = repo.lexicalWindow
+    const walks: string[] = []
+    repo.lexicalWindow = function (this: unknown, ...args: any[]) {
+      walks.push(args[3].terms)
+      return walk.apply(this, args)
+    }
     try {
       expect(await contextOf('Do they like shawarma?')).toContain('Shawarma, always.')
+      expect(walks).toEqual(["'do' | 'they' | 'like' | 'shawarma'"])
       expect(await contextOf('What about the station stall?')).toContain('stall by the station')
-      expect(reads).toBe(0)
+      expect(walks).toHaveLength(2)
+      walks.length = 0
       expect(await contextOf('Do they like schawarma?')).toContain('Shawarma, always.')
-      expect(reads).toBe(1)
+      expect(walks).toHaveLength(2)
+      expect(walks[1]).toContain("'shawarma'")
     } finally {
-      context.typos = typos
+      repo.lexicalWindow = walk
     }
     // The correction finds only the profile's own passages, over GraphQL too.
     const g = await gql(svc.url, talkKey, `{ profile(id: "chat") { context(query: "schawarma", include: PASSAGES, maxTokens: 40) { text } } }`)

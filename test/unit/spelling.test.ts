@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { queryTerms, termLiteral, termsQuery } from '../../src/domain/lexical.js'
-import { mayBeMisspelt, oneEditAway, SPELLING_COMMON_WORDS, SPELLING_MAX_ALTERNATIVES, SPELLING_MAX_LENGTH, SPELLING_MAX_WORDS, spellingAlternatives, spellingCorrections } from '../../src/domain/spelling.js'
+import { mayBeMisspelt, oneEditAway, SPELLING_COMMON_WORDS, SPELLING_MAX_ALTERNATIVES, SPELLING_MAX_LENGTH, SPELLING_MAX_WORDS, spellingAlternatives, spellingCorrections, uncommonTerms } from '../../src/domain/spelling.js'
 
 // A small dictionary, ranked as a corpus would: common words first.
 const dictionary = new Map(
@@ -43,6 +43,14 @@ describe('typo tolerance: what a misspelt query word may have meant', () => {
     expect(alternativesOf('the nurse206')).toEqual(new Map())
     expect(alternativesOf('likes zqxwvuts')).toEqual(new Map())
     expect(mayBeMisspelt('likes zqxwvuts', queryTerms('likes zqxwvuts'))).toBe(true)
+  })
+
+  it('the words looked at: uncommon ones only, one per term, at most SPELLING_MAX_WORDS (none for common words)', () => {
+    const terms = (q: string) => queryTerms(q)
+    expect(uncommonTerms('likes reading and modeling', terms('likes reading and modeling'), dictionary)).toEqual([])
+    expect(uncommonTerms('likes schawarma schawarma', terms('likes schawarma schawarma'), dictionary)).toEqual(['schawarma'])
+    const q = 'zzzzz zzzzy zzzzx zzzzw'
+    expect(uncommonTerms(q, terms(q), dictionary)).toHaveLength(SPELLING_MAX_WORDS)
   })
 
   it('the corrections as written too (what a passage lookup asks for): one word, or the two of a split', () => {
