@@ -170,7 +170,7 @@ export class ProfileContextService {
    * PostgreSQL full text in the profile's language and exactly) and the passages nearest to `asked` by meaning, scored
    * together (VECTOR_WEIGHT); without one, the newest. Best first. `asked`: what they were looked up, ranked (and are
    * focused) by: the query without its words about speech and without the person's own names, their name in the
-   * profile and the label of their turns (passageQuery).
+   * profile and the label of their turns (passageQuery), with what its misspelt words may have meant (meant).
    */
   private async rankedPassages(
     tenantId: string,
@@ -277,10 +277,6 @@ export class ProfileContextService {
   }
 
   /**
-   * What a profile's passages are looked up by for `query` (passageQuery): without its words about speech and the
-   * person's own names, their name in the profile and the label of their newest turns.
-   */
-  /**
    * What the query's misspelt words may have meant, as dictionary words (spellingCorrections): for each word of the
    * query that is no common word (uncommonTerms) and that none of the passages `read` says (its stem nowhere in their
    * text or prompt), the dictionary's words one edit away or the two words it joins. Nothing for a query of common
@@ -300,6 +296,10 @@ export class ProfileContextService {
     return [...new Set([...fixes.values()].flatMap((alts) => alts.flatMap((a) => a.words)))]
   }
 
+  /**
+   * What a profile's passages are looked up by for `query` (passageQuery): without its words about speech and the
+   * person's own names, their name in the profile and the label of their newest turns.
+   */
   private async passageLookup(tenantId: string, profile: Pick<ProfileText, 'profile_id' | 'name'>, query: string, signal: AbortSignal | undefined): Promise<string> {
     const paced = await this.pacing(tenantId, profile.profile_id, signal)
     const label = await paced(() => this.passages.newestSpeaker(this.ds.manager, tenantId, profile.profile_id, LEXICAL_WINDOW))
