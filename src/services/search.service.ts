@@ -376,7 +376,6 @@ function correctedWords(every: readonly string[], alternatives: ReadonlyMap<stri
   return [...new Set(every.map((w) => replace.get(w) ?? w))]
 }
 
-
 /** A tenant with more evidence passages than this has its hybrid searches paced (see page). */
 export const PACED_TENANT_PASSAGES = 2000
 
