@@ -303,6 +303,15 @@ const LIGHT_BY_IDS_SQL = `SELECT ${LIGHT_COLUMNS} FROM profiles WHERE tenant_id 
 export const SEARCH_PASSAGE_SCAN = 500
 
 /**
+ * The most matching evidence passages one search statement reads to learn whose passages say the query's words. Beyond
+ * them (a tenant whose passages say all the words more often than this), a profile is a lexical match by its own values
+ * only. On the embedded database a statement holds the main thread: all 20,000 passages of a profile, read and hashed a
+ * profile id each, took 140 ms of it per statement; 2,000 take about 5 ms (the GIN index's scan of the matches, about 1
+ * µs each, remains).
+ */
+export const SEARCH_SAID_SCAN = 2000
+
+/**
  * Up to how many lexical matches a search measures the distance of each, by default (PROFILER_SEARCH_LEXICAL_EXACT_MAX):
  * reading a vector stored out of line costs about 30 µs a profile on the server (6,600 matches of a word: 190 ms). Beyond,
  * the nearest of them with only the terms' cover come from the HNSW index filtered to the matches (the iterative scan),
@@ -339,21 +348,25 @@ export function hybridSearchSql(o: {
   const order = indexedDistance(q, dimensionOf(o.vector))
   // A profile also holds the words when one of its evidence passages says all of them (README "Evidence passages"): as
   // stemmed like the profile's words, or exactly as written (the passages are indexed both ways). Hidden passages
-  // (a forgotten value's) never count. The tenant's matching passages are found by their GIN index.
+  // (a forgotten value's) never count. The tenant's matching passages are found once per statement by their GIN index,
+  // and at most SEARCH_SAID_SCAN of them read (their keys and profiles), so that this part's cost stays bounded however
+  // many say them. The tenant test is written so that it cannot use an index: the GIN index finds the matches (with the
+  // LIMIT, the planner would otherwise walk the tenant's passages by key, testing each).
   const said = `(${t}::tsquery || CASE WHEN ${w} = '' THEN ${t}::tsquery ELSE to_tsquery('simple', ${w}) END)`
-  const sayers = `SELECT x.profile_id FROM passages x WHERE x.tenant_id = $1 AND x.hidden_at IS NULL AND x.tsv @@ ${said}`
+  const matched = `matched AS MATERIALIZED (
+      SELECT submission_id, position, profile_id FROM passages
+       WHERE tsv @@ ${said} AND (tenant_id = $1) IS TRUE AND hidden_at IS NULL LIMIT ${SEARCH_SAID_SCAN})`
   // The cover of the profiles whose passages say the terms: how many of the query's words its fullest passage says,
-  // learnt from at most SEARCH_PASSAGE_SCAN matching passages, so that this part's cost stays bounded however many say
-  // them (a profile beyond them counts its terms only). The tenant test is written so that it cannot use an index: the
-  // GIN index finds the matches (with the LIMIT, the planner would otherwise walk the tenant's passages by key).
+  // learnt from SEARCH_PASSAGE_SCAN of the matching passages read (a profile beyond them counts its terms only), each
+  // read again by its key for its words.
   const covered = `covered AS MATERIALIZED (
-      SELECT profile_id, max(k) AS k FROM (
-        SELECT profile_id, (SELECT count(*)::int FROM unnest(${all}::text[]) u WHERE tsv @@ u::tsquery) AS k FROM passages
-         WHERE tsv @@ ${said} AND (tenant_id = $1) IS TRUE AND hidden_at IS NULL LIMIT ${SEARCH_PASSAGE_SCAN}
-      ) x GROUP BY profile_id)`
+      SELECT x.profile_id, max((SELECT count(*)::int FROM unnest(${all}::text[]) u WHERE x.tsv @@ u::tsquery)) AS k
+        FROM (SELECT submission_id, position FROM matched LIMIT ${SEARCH_PASSAGE_SCAN}) m
+        JOIN passages x ON x.tenant_id = $1 AND x.submission_id = m.submission_id AND x.position = m.position
+       GROUP BY x.profile_id)`
   const cover = `greatest(${req}::int, c.k)`
-  // The profiles whose passages say the words, once per statement, found by the passages' GIN index.
-  const saidBy = `said_by AS MATERIALIZED (${sayers})`
+  // The profiles whose passages say the words, each once.
+  const saidBy = `said_by AS MATERIALIZED (SELECT DISTINCT profile_id FROM matched)`
   // Whether profile row `r` is a lexical match: it holds the terms in its values (its own words, tested on the row), or
   // one of its passages says them. Tested per row, so that a search whose terms thousands of profiles hold does not
   // first collect their ids (a bitmap scan of a heap page per profile: 10-40 ms at 6,600 of 100,000, bench/search.ts).
@@ -384,7 +397,7 @@ export function hybridSearchSql(o: {
     // it twice and the total's scan of the tenant took 1.6x as long); only a profile beyond the vector threshold but
     // within the widest lexical one is tested for the words, and its cover looked up then.
     count: totalSql({
-      ctes: [covered, saidBy],
+      ctes: [matched, covered, saidBy],
       base,
       tenant: tenantCandidates(model),
       bound: o.bound,
@@ -398,7 +411,7 @@ export function hybridSearchSql(o: {
     // distance measured; when there are more, the covered profiles so, and the nearest `limit` of the rest from the HNSW
     // index filtered to lexical matches (the iterative scan goes on until it has them; with so many matches it finds
     // them in a few hundred index entries), at the cover of the terms alone.
-    page: `WITH ${covered}, ${saidBy}, ${lexicalIds}, ${lexicalCount}
+    page: `WITH ${matched}, ${covered}, ${saidBy}, ${lexicalIds}, ${lexicalCount}
            (SELECT profile_id, h.distance, ${isLexical('h')} AS lexical, ${cover} AS cover, h.content_bytes FROM (
               SELECT profile_id, lexemes, embedding <=> ${q} AS distance, content_bytes FROM profiles
                WHERE ${base} AND (embedding <=> ${q}) <= ${dv} ORDER BY ${order} LIMIT ${o.limit}
