@@ -32,7 +32,8 @@ export class Statements {
 
   constructor(
     private readonly ds: DataSource,
-    private readonly sharedSession: boolean,
+    /** Whether every connection shares one session (PGlite: one statement at a time, on this process's main thread). */
+    readonly sharedSession: boolean,
   ) {
     this.pool = (ds.driver as unknown as { master: pg.Pool }).master
     if (sharedSession) {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openCli } from '../../src/app.js'
 import { COVER_SCORE, everyWord, LEXICAL_SCORE, queryTerms } from '../../src/domain/lexical.js'
 import { gql } from '../support/graphql-client.js'
-import { client, startService, testConfig, type Client, type TestService } from '../support/harness.js'
+import { client, SERVER_URL, startService, testConfig, type Client, type TestService } from '../support/harness.js'
 
 // A profile with many values: its embedding is the mean of all of them, so one rare word in it (a surname, a village,
 // an instrument) is diluted below the vector's threshold. Its words find it.
@@ -120,6 +120,31 @@ describe('hybrid search: the vector and the words', () => {
     // A NUL is refused, as before, with a 400 that says where.
     const bad = await api.get(`/v1/search?query=${encodeURIComponent('harp\u0000sichord')}`)
     expect(bad.status).toBe(400)
+  })
+
+  it('the total and the page: side by side on a server, one after the other on the embedded database (another request may run between them)', async () => {
+    const m = svc.profiler.db.dataSource.manager
+    const query = m.query.bind(m)
+    const calls: { kind: 'total' | 'page'; start: number; end?: number }[] = []
+    m.query = (async (sql: string, args?: unknown[]) => {
+      const kind = /\bAS total\b/.test(sql) ? 'total' : /\blexical_count\b/.test(sql) ? 'page' : undefined
+      const call = kind && { kind, start: performance.now() } as (typeof calls)[number]
+      if (call) calls.push(call)
+      try {
+        return await query(sql, args)
+      } finally {
+        if (call) call.end = performance.now()
+      }
+    }) as typeof m.query
+    try {
+      expect(ids(await api.search({ query: 'harpsichord' }))).toEqual(['wide'])
+    } finally {
+      m.query = query
+    }
+    expect(calls.map((c) => c.kind).sort()).toEqual(['page', 'total'])
+    const [page, total] = [calls.find((c) => c.kind === 'page')!, calls.find((c) => c.kind === 'total')!]
+    if (SERVER_URL) expect(total.start).toBeLessThan(page.end!)
+    else expect(total.start).toBeGreaterThanOrEqual(page.end!)
   })
 
   it('GraphQL searchProfiles ranks the same way', async () => {
