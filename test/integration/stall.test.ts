@@ -236,7 +236,13 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
   afterAll(async () => svc?.close())
 
   it("two structured submissions of 9,000 values each into it: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", async () => {
-    const seqBefore = (await attacker.profile('big')).update_log.at(-1).seq
+    // Whether both are merged, asked of the database: reading the profile itself (a few MB of JSON, built by the service
+    // and parsed here, on the thread that measures) every tenth GET made the test's own reads the slowest thing measured.
+    const state = async () => {
+      const [row] = await svc.profiler.db.dataSource.query(`SELECT status, history_seq AS seq FROM profiles WHERE profile_id = 'big'`)
+      return { status: String(row.status), seq: Number(row.seq) }
+    }
+    const seqBefore = (await state()).seq
     const bound = await getBound(bystander, svc.url)
     for (let k = 0; k < 2; k++) {
       const data = JSON.stringify({ interests: { [`flood_${k}`]: Array.from({ length: 9000 }, (_, i) => `v${k}-${i}`) } })
@@ -244,8 +250,8 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
       expect((await attacker.post('big', { data, input_type: 'structured' })).status).toBe(202)
     }
     const m = await measure(svc.url, bystander, async () => {
-      const p = await attacker.profile('big')
-      return p.status === 'ready' && p.update_log.at(-1).seq > seqBefore
+      const p = await state()
+      return p.status === 'ready' && p.seq > seqBefore
     }, bound)
     console.log(JSON.stringify({ case: 'largest merge', ...m }))
     expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
