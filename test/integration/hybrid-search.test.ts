@@ -1,6 +1,7 @@
 // Hybrid search (GET /v1/search and GraphQL searchProfiles with a query): the vector and the profile's words. Through
 // the whole service, on the database of the run (embedded PGlite, or PostgreSQL with DATABASE_URL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { GinPendingLists1764400001600, PENDING_LIST_KB } from '../../migrations/1764400001600-GinPendingLists.js'
 import { openCli } from '../../src/app.js'
 import { COVER_SCORE, everyWord, LEXICAL_SCORE, queryTerms } from '../../src/domain/lexical.js'
 import { gql } from '../support/graphql-client.js'
@@ -38,6 +39,25 @@ describe('hybrid search: the vector and the words', () => {
     for (const w of ['zbigniew', 'brzeczyszczykiewicz', 'szczebrzeszyn', 'harpsichord', 'sonata', 'garden']) expect(row.l).toContain(`'${w}'`)
     const [idx] = await svc.profiler.db.dataSource.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'profiles_lexemes'`)
     expect(idx.indexdef).toMatch(/USING gin \(lexemes\)/)
+  })
+
+  it('the word indexes keep a pending list of at most 256 kB (migration GinPendingLists), undone and redone', async () => {
+    const ds = svc.profiler.db.dataSource
+    const options = async () =>
+      Object.fromEntries(
+        (await ds.query(`SELECT relname, reloptions FROM pg_class WHERE relname IN ('passages_tsv', 'profiles_lexemes')`)).map((r: any) => [r.relname, r.reloptions]),
+      )
+    const set = { passages_tsv: [`gin_pending_list_limit=${PENDING_LIST_KB}`], profiles_lexemes: [`gin_pending_list_limit=${PENDING_LIST_KB}`] }
+    expect(await options()).toEqual(set)
+    const runner = ds.createQueryRunner()
+    try {
+      await new GinPendingLists1764400001600().down(runner)
+      expect(await options()).toEqual({ passages_tsv: null, profiles_lexemes: null })
+      await new GinPendingLists1764400001600().up(runner)
+    } finally {
+      await runner.release()
+    }
+    expect(await options()).toEqual(set)
   })
 
   it('finds a rare word the vector alone misses, scored on the same 0-100 scale', async () => {
