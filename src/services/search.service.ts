@@ -323,7 +323,7 @@ export class SearchService {
     // Hybrid: a profile passes on its vector score, or on its hybrid score when it holds every query term.
     const query = p.query
     const every = everyWord(query)
-    // A tenant with many evidence passages: its statements read up to SEARCH_PASSAGE_SCAN matching ones and the GIN
+    // A tenant with many evidence passages: its statements read up to SEARCH_SAID_SCAN matching ones and scan the GIN
     // index's matches of the words (these grow with the tenant), so its hybrid searches are paced (as contexts of a large
     // profile are): on the embedded database's one session, a burst of them cannot queue ahead of every other request.
     const large = await this.tenantsLarge.isLarge(ctx.tenantId, () =>

@@ -603,8 +603,8 @@ describe('no stall on the largest evidence passages the limits allow (default li
   })
 
   it("hybrid searches whose words its passages say (every one of them, or one): another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", { timeout: 300_000 }, async () => {
-    // Half the queries' words are said by all 20,000 passages (the GIN index returns every one, and the cover is read
-    // from SEARCH_PASSAGE_SCAN of them), half by one passage each. The tenant has more than PACED_TENANT_PASSAGES.
+    // Half the queries' words are said by all 20,000 passages (the GIN index returns every one; SEARCH_SAID_SCAN of them
+    // are read, the cover from SEARCH_PASSAGE_SCAN), half by one passage each. The tenant has more than PACED_TENANT_PASSAGES.
     await tenAtOnce(
       `10 hybrid searches matching ${PER_PROFILE} passages`,
       (i) => `/v1/search?pageSize=10&query=${encodeURIComponent(i % 2 ? `likes lighthouse keeper ${i} storm winter nights` : 'lighthouse keeper storm')}`,
