@@ -2,12 +2,13 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { vector } from '@electric-sql/pglite-pgvector'
 import { PGliteServer, type NotificationHandler } from './pglite-session.js'
 
 /**
- * The embedded database: PGlite (with pgvector and pg_trgm) persisted under the data dir, served over the
+ * The embedded database: PGlite (with pgvector, pg_trgm and btree_gin) persisted under the data dir, served over the
  * Postgres wire protocol on loopback (pglite-socket's protocol handler, our session scheduler) so the app has
  * one code path (pg + TypeORM + pg-boss) for both modes.
  * While it runs, `<dataDir>/embedded.json` tells other processes (the CLI) where to connect.
@@ -32,7 +33,7 @@ interface Info {
 export const embeddedClusterDir = (dataDir: string) => path.join(dataDir, 'pgdata')
 
 /** PGlite on a cluster directory, with the extensions the service uses; an empty or missing directory is initialised. */
-export const openPglite = (clusterDir: string) => PGlite.create({ dataDir: clusterDir, extensions: { vector, pg_trgm } })
+export const openPglite = (clusterDir: string) => PGlite.create({ dataDir: clusterDir, extensions: { vector, pg_trgm, btree_gin } })
 
 /**
  * `listen`: channels whose NOTIFYs reach `onNotification` (the session LISTENs before any connection is served);

@@ -2,6 +2,7 @@
 // the whole service, on the database of the run (embedded PGlite, or PostgreSQL with DATABASE_URL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { GinPendingLists1764400001600, PENDING_LIST_KB } from '../../migrations/1764400001600-GinPendingLists.js'
+import { TenantWordIndexes1764400001700 } from '../../migrations/1764400001700-TenantWordIndexes.js'
 import { openCli } from '../../src/app.js'
 import { COVER_SCORE, everyWord, LEXICAL_SCORE, queryTerms } from '../../src/domain/lexical.js'
 import { gql } from '../support/graphql-client.js'
@@ -37,27 +38,40 @@ describe('hybrid search: the vector and the words', () => {
   it("stores each profile's words folded and stemmed, as a tsvector the GIN index serves", async () => {
     const [row] = await svc.profiler.db.dataSource.query(`SELECT lexemes::text AS l FROM profiles WHERE profile_id = 'wide'`)
     for (const w of ['zbigniew', 'brzeczyszczykiewicz', 'szczebrzeszyn', 'harpsichord', 'sonata', 'garden']) expect(row.l).toContain(`'${w}'`)
-    const [idx] = await svc.profiler.db.dataSource.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'profiles_lexemes'`)
-    expect(idx.indexdef).toMatch(/USING gin \(lexemes\)/)
+    const [idx] = await svc.profiler.db.dataSource.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'profiles_tenant_lexemes'`)
+    expect(idx.indexdef).toMatch(/USING gin \(tenant_id, lexemes\)/)
   })
 
-  it('the word indexes keep a pending list of at most 256 kB (migration GinPendingLists), undone and redone', async () => {
+  it('the word indexes lead with the tenant and keep a pending list of at most 256 kB (migrations TenantWordIndexes, GinPendingLists), undone and redone', async () => {
     const ds = svc.profiler.db.dataSource
-    const options = async () =>
+    const names = ['passages_tenant_tsv', 'profiles_tenant_lexemes', 'passages_tsv', 'profiles_lexemes']
+    const indexes = async () =>
       Object.fromEntries(
-        (await ds.query(`SELECT relname, reloptions FROM pg_class WHERE relname IN ('passages_tsv', 'profiles_lexemes')`)).map((r: any) => [r.relname, r.reloptions]),
+        (
+          await ds.query(
+            `SELECT c.relname, c.reloptions, regexp_replace(i.indexdef, '^.* USING (.*?)( WITH .*)?$', '\\1') AS def FROM pg_class c JOIN pg_indexes i ON i.indexname = c.relname
+              WHERE c.relname = ANY($1) ORDER BY c.relname`,
+            [names],
+          )
+        ).map((r: any) => [r.relname, [r.def, r.reloptions]]),
       )
-    const set = { passages_tsv: [`gin_pending_list_limit=${PENDING_LIST_KB}`], profiles_lexemes: [`gin_pending_list_limit=${PENDING_LIST_KB}`] }
-    expect(await options()).toEqual(set)
+    const pending = [`gin_pending_list_limit=${PENDING_LIST_KB}`]
+    const now = { passages_tenant_tsv: ['gin (tenant_id, tsv)', pending], profiles_tenant_lexemes: ['gin (tenant_id, lexemes)', pending] }
+    expect(await indexes()).toEqual(now)
     const runner = ds.createQueryRunner()
     try {
+      await new TenantWordIndexes1764400001700().down(runner)
+      expect(await indexes()).toEqual({ passages_tsv: ['gin (tsv)', pending], profiles_lexemes: ['gin (lexemes)', pending] })
       await new GinPendingLists1764400001600().down(runner)
-      expect(await options()).toEqual({ passages_tsv: null, profiles_lexemes: null })
+      expect(await indexes()).toEqual({ passages_tsv: ['gin (tsv)', null], profiles_lexemes: ['gin (lexemes)', null] })
       await new GinPendingLists1764400001600().up(runner)
+      await new TenantWordIndexes1764400001700().up(runner)
     } finally {
       await runner.release()
     }
-    expect(await options()).toEqual(set)
+    expect(await indexes()).toEqual(now)
+    // Searches still find by the words, through the rebuilt indexes.
+    expect(ids(await api.search({ query: 'harpsichord' }))).toEqual(['wide'])
   })
 
   it('finds a rare word the vector alone misses, scored on the same 0-100 scale', async () => {

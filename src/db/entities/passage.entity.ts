@@ -7,7 +7,7 @@ import { SubmissionEntity } from './submission.entity.js'
 @ForeignKey(() => ProfileEntity, ['tenant_id', 'profile_id'], ['tenant_id', 'profile_id'], { name: 'passages_tenant_id_profile_id_fkey', onDelete: 'CASCADE' })
 @ForeignKey(() => SubmissionEntity, ['tenant_id', 'submission_id'], ['tenant_id', 'id'], { name: 'passages_tenant_id_submission_id_fkey', onDelete: 'CASCADE' })
 @Index('passages_profile', ['tenant_id', 'profile_id', 'occurred_at', 'submission_id', 'position'])
-@Index('passages_tsv', ['tsv'], { type: 'gin' })
+@Index('passages_tenant_tsv', ['tenant_id', 'tsv'], { type: 'gin' })
 export class PassageEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'passages_pkey' })
   tenant_id!: string

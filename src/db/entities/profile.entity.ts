@@ -12,7 +12,7 @@ import { TenantEntity } from './tenant.entity.js'
 @Index('profiles_last_updated', ['tenant_id', 'last_updated', 'profile_id'])
 @Index('profiles_created_at', ['tenant_id', 'created_at', 'profile_id'])
 @Index('profiles_age', ['tenant_id', 'age', 'profile_id'])
-@Index('profiles_lexemes', ['lexemes'], { type: 'gin' })
+@Index('profiles_tenant_lexemes', ['tenant_id', 'lexemes'], { type: 'gin' })
 // Indexes TypeORM cannot describe (expressions, trigram operator classes, pgvector's HNSW): the migrations own them,
 // the schema builder leaves them alone, and the drift test checks that they exist.
 @Index('profiles_name', { synchronize: false }) // (tenant_id, lower(name), profile_id)
