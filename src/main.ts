@@ -440,12 +440,12 @@ program
 
 /** Errors that are the user's to fix: their message alone, without a stack. */
 async function expected(e: unknown): Promise<boolean> {
-  const [{ ConfigError }, { MissingPgvectorError }, { DomainError }] = await Promise.all([
+  const [{ ConfigError }, { MissingExtensionError }, { DomainError }] = await Promise.all([
     import('./config.js'),
     import('./db/database.js'),
     import('./domain/errors.js'),
   ])
-  return e instanceof ConfigError || e instanceof MissingPgvectorError || e instanceof DomainError
+  return e instanceof ConfigError || e instanceof MissingExtensionError || e instanceof DomainError
 }
 
 program.parseAsync(process.argv).catch(async (e) => {

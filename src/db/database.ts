@@ -4,7 +4,12 @@ import type { Config } from '../config.js'
 import { findRunningEmbedded, startEmbeddedPostgres, type EmbeddedPostgres } from './embedded-postgres.js'
 import { MIGRATIONS } from './migrations.js'
 
-export class MissingPgvectorError extends Error {}
+/** A PostgreSQL server without an extension the migrations need: the message says how to install it. */
+export class MissingExtensionError extends Error {}
+export class MissingPgvectorError extends MissingExtensionError {}
+
+/** PostgreSQL's contrib extensions the migrations create (trigram indexes; the tenant as a key of the word indexes). */
+export const CONTRIB_EXTENSIONS = ['pg_trgm', 'btree_gin']
 
 /** Connections of a service process's pool. */
 export const POOL_SIZE = 10
@@ -109,14 +114,19 @@ export function allowColumnTypes(ds: DataSource): void {
   for (const t of EXTRA_COLUMN_TYPES) if (!types.includes(t)) types.push(t)
 }
 
-/** Applies pending migrations; refuses a server without pgvector with a one-line, actionable error. */
+/** Applies pending migrations; refuses a server without pgvector or a contrib extension with a one-line, actionable error. */
 export async function migrate(db: Database): Promise<string[]> {
-  const rows: { ok: boolean }[] = await db.dataSource.query(
-    `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS ok`,
-  )
-  if (!rows[0]?.ok) {
+  const rows: { name: string }[] = await db.dataSource.query(`SELECT name FROM pg_available_extensions WHERE name = ANY($1)`, [['vector', ...CONTRIB_EXTENSIONS]])
+  const available = new Set(rows.map((r) => r.name))
+  if (!available.has('vector')) {
     throw new MissingPgvectorError(
       'The PostgreSQL server has no pgvector extension: install pgvector 0.7+ (Debian: apt-get install postgresql-<major>-pgvector, or run scripts/install-pgvector.sh as root), then start again.',
+    )
+  }
+  const missing = CONTRIB_EXTENSIONS.filter((e) => !available.has(e))
+  if (missing.length) {
+    throw new MissingExtensionError(
+      `The PostgreSQL server has no ${missing.join(' or ')} extension: install PostgreSQL's contrib modules (Debian: part of postgresql-<major>; RHEL: postgresql<major>-contrib), then start again.`,
     )
   }
   // Several processes may start together (serve + workers): one migrates, the others wait for it.

@@ -2,6 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import { vector } from '@electric-sql/pglite-pgvector'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createAiProviders } from '../../src/ai/index.js'
 import { startProfiler } from '../../src/app.js'
@@ -25,6 +27,25 @@ describe('start-up checks', () => {
       const err = await startProfiler(config, { role: 'all' }).then(() => null, (e) => e)
       expect(err?.message).toMatch(/no pgvector extension: install pgvector 0\.7\+/)
       expect(err?.message).not.toContain('\n')
+    } finally {
+      await server.stop()
+      await db.close()
+    }
+  })
+
+  it('a server without a contrib extension the migrations need (btree_gin) gets a one-line error that says how to install it', async () => {
+    const db = await PGlite.create({ extensions: { vector, pg_trgm } }) // no btree_gin
+    const server = new PGliteServer(db)
+    const port = await server.start()
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-nobtreegin-'))
+    dirs.push(dataDir)
+    try {
+      const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PROFILER_DATA_DIR: dataDir, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres` })
+      const err = await startProfiler(config, { role: 'all' }).then(() => null, (e) => e)
+      expect(err?.message).toMatch(/no btree_gin extension: install PostgreSQL's contrib modules/)
+      expect(err?.message).not.toContain('\n')
+      // Nothing was migrated: the check comes first.
+      expect((await db.query(`SELECT to_regclass('profiles') AS t`)).rows[0]).toEqual({ t: null })
     } finally {
       await server.stop()
       await db.close()
