@@ -34,7 +34,7 @@ export class TenantWordIndexes1764400001700 implements MigrationInterface {
 }
 
 /** Each word index: its name, the one it replaces, its table and column. */
-export const INDEXES = [
+const INDEXES = [
   { name: 'passages_tenant_tsv', old: 'passages_tsv', table: 'passages', column: 'tsv' },
   { name: 'profiles_tenant_lexemes', old: 'profiles_lexemes', table: 'profiles', column: 'lexemes' },
 ] as const

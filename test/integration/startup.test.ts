@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, type Extensions } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { vector } from '@electric-sql/pglite-pgvector'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -16,40 +16,36 @@ describe('start-up checks', () => {
   const dirs: string[] = []
   afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
 
-  it('a server without pgvector gets a one-line error that says how to install it', async () => {
-    const db = await PGlite.create() // no vector extension available
+  /** The error the service starts with on a PGlite server that has only `extensions`; `check` runs on that server after. */
+  const startOn = async (extensions: Extensions, check: (err: any, db: PGlite) => Promise<void>) => {
+    const db = await PGlite.create({ extensions })
     const server = new PGliteServer(db)
     const port = await server.start()
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-novector-'))
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-noextension-'))
     dirs.push(dataDir)
     try {
       const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PROFILER_DATA_DIR: dataDir, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres` })
-      const err = await startProfiler(config, { role: 'all' }).then(() => null, (e) => e)
-      expect(err?.message).toMatch(/no pgvector extension: install pgvector 0\.7\+/)
-      expect(err?.message).not.toContain('\n')
+      await check(await startProfiler(config, { role: 'all' }).then(() => null, (e) => e), db)
     } finally {
       await server.stop()
       await db.close()
     }
+  }
+
+  it('a server without pgvector gets a one-line error that says how to install it', async () => {
+    await startOn({}, async (err) => {
+      expect(err?.message).toMatch(/no pgvector extension: install pgvector 0\.7\+/)
+      expect(err?.message).not.toContain('\n')
+    })
   })
 
   it('a server without a contrib extension the migrations need (btree_gin) gets a one-line error that says how to install it', async () => {
-    const db = await PGlite.create({ extensions: { vector, pg_trgm } }) // no btree_gin
-    const server = new PGliteServer(db)
-    const port = await server.start()
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-nobtreegin-'))
-    dirs.push(dataDir)
-    try {
-      const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PROFILER_DATA_DIR: dataDir, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres` })
-      const err = await startProfiler(config, { role: 'all' }).then(() => null, (e) => e)
+    await startOn({ vector, pg_trgm }, async (err, db) => {
       expect(err?.message).toMatch(/no btree_gin extension: install PostgreSQL's contrib modules/)
       expect(err?.message).not.toContain('\n')
       // Nothing was migrated: the check comes first.
       expect((await db.query(`SELECT to_regclass('profiles') AS t`)).rows[0]).toEqual({ t: null })
-    } finally {
-      await server.stop()
-      await db.close()
-    }
+    })
   })
 
   it('a new database follows the configured embedding model; once profiles are embedded, a mismatch is refused', async () => {
