@@ -7,6 +7,7 @@
 import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { importProfiles } from '../support/import-file.js'
 
 const PASSAGES = 3000
 const PER_SUBMISSION = 200
@@ -51,9 +52,7 @@ describe("search reads only its tenant's words", () => {
       ...Array.from({ length: PROFILES }, (_, i) => profile(`keeper-${i}`, [`lighthouse keeping ${i}`, 'storm watching'])),
       JSON.stringify({ type: 'end', profiles: PROFILES + 1, history: 0, submissions: subs.length, passages: PASSAGES }),
     ]
-    const r = await fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' }, body: lines.join('\n') + '\n' })
-    expect(r.status, await r.clone().text()).toBe(200)
-    expect(await r.json()).toMatchObject({ passages: PASSAGES, passages_skipped: 0 })
+    expect(await importProfiles(svc.url, svc.key, lines.join('\n') + '\n')).toMatchObject({ passages: PASSAGES, passages_skipped: 0 })
     // The quiet tenant: one person who talked about a lighthouse once, one who did not.
     expect((await quiet.post('keeper', { data: 'I kept a lighthouse on the coast for years, through every storm.' })).status).toBe(202)
     expect((await quiet.post('baker', { data: 'I bake bread every morning.' })).status).toBe(202)
