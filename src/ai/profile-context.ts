@@ -40,7 +40,7 @@ export interface ContextFact {
   /** What relevance is measured on (the line, plus the category for interests). */
   matchText: string
   confidence: number
-  /** ISO time (or YYYY-MM-DD) the fact was last set; '' when unknown. */
+  /** ISO time (or YYYY-MM-DD) the fact was last said (else last set); '' when unknown. */
   at: string
 }
 
@@ -61,10 +61,15 @@ export function pastText(past: readonly PastValue[] | undefined): string {
   return parts.length ? `before: ${parts.join('; ')}` : ''
 }
 
-/** Every fact of a profile as a line, in a fixed order (deterministic whatever the storage order). Name is the header. */
-export function contextFacts(content: ProfileContent, timestamps: Record<string, string>): ContextFact[] {
+/**
+ * Every fact of a profile as a line, in a fixed order (deterministic whatever the storage order). Name is the header.
+ * A fact's `at` is when evidence last named its part (`said`, internals.said_at), else when the part last changed
+ * (`timestamps`, field_timestamps, for parts not named since said times were kept).
+ */
+export function contextFacts(content: ProfileContent, timestamps: Record<string, string>, said: Record<string, string> = {}): ContextFact[] {
   const facts: ContextFact[] = []
-  const ts = (...paths: string[]) => paths.map((p) => timestamps[p]).find((t) => t) ?? ''
+  const at = (p: string) => (Object.hasOwn(said, p) && typeof said[p] === 'string' ? said[p] : Object.hasOwn(timestamps, p) ? timestamps[p] : undefined)
+  const ts = (...paths: string[]) => paths.map(at).find((t) => t) ?? ''
   const add = (section: ContextSection, text: string, confidence: number | undefined, at: string, matchText = text) => {
     const t = clean(text)
     if (t !== '') facts.push({ section, text: t, matchText: clean(matchText), confidence: confidence ?? 0.5, at })

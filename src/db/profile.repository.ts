@@ -58,10 +58,12 @@ export function toRecord(r: ProfileRow): ProfileRecord {
   }
 }
 
-/** A profile as findText reads it: content and field_timestamps as JSON text. */
+/** A profile as findText reads it: content, field_timestamps and internals.said_at as JSON text. */
 export type ProfileText = Pick<ProfileEntity, 'profile_id' | 'status' | 'summary' | 'language'> & {
   content: string
   field_timestamps: string
+  /** internals.said_at: when each part was last named by evidence. */
+  said_at: string
   /** The person's name as the profile holds it (core_info.name), or null. */
   name: string | null
 }
@@ -104,18 +106,18 @@ export class ProfileRepository {
   }
 
   /**
-   * A profile's content and timestamps as JSON text, unparsed, with its status and summary: for work that hands them to a
+   * A profile's content and timestamps (field_timestamps, internals.said_at) as JSON text, unparsed, with its status and summary: for work that hands them to a
    * CPU thread (a context), so the event loop neither parses nor copies a profile at the size limit.
    */
   async findText(m: EntityManager, tenantId: string, profileId: string): Promise<ProfileText | null> {
     const rows: ProfileText[] = await m.query(
       `SELECT profile_id, status, summary, language, content::text AS content, field_timestamps::text AS field_timestamps,
-              content #>> '{core_info,name,value}' AS name
+              (internals -> 'said_at')::text AS said_at, content #>> '{core_info,name,value}' AS name
          FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
       [tenantId, profileId],
     )
     const r = rows[0]
-    return r ? { profile_id: r.profile_id, status: r.status, summary: r.summary ?? null, language: r.language ?? null, content: r.content ?? '{}', field_timestamps: r.field_timestamps ?? '{}', name: r.name ?? null } : null
+    return r ? { profile_id: r.profile_id, status: r.status, summary: r.summary ?? null, language: r.language ?? null, content: r.content ?? '{}', field_timestamps: r.field_timestamps ?? '{}', said_at: r.said_at ?? '{}', name: r.name ?? null } : null
   }
 
   /** The profile with its newest history entries (oldest first) as `update_log`, in one statement. */

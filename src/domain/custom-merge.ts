@@ -38,8 +38,8 @@ function mergeCustomScalar(cur: unknown, inc: Scored<CustomScalar>, seen: Record
   return c
 }
 
-/** Applies an extraction's custom values to the working copy. */
-export function applyCustom(s: ProfileState, incoming: unknown, lists = new ListIndex()): void {
+/** Applies an extraction's custom values to the working copy; `named` is told of each section and field given a value. */
+export function applyCustom(s: ProfileState, incoming: unknown, lists = new ListIndex(), named?: (section: string, field: string) => void): void {
   if (!isObject(incoming)) return
   for (const [section, fields] of Object.entries(incoming)) {
     if (!isObject(fields) || !isCustomName(section)) continue
@@ -61,6 +61,7 @@ export function applyCustom(s: ProfileState, incoming: unknown, lists = new List
         const cur = hasOwn(target, field) && !Array.isArray(target[field]) ? target[field] : undefined
         target[field] = mergeCustomScalar(cur, one, s.internals.seen, path)
       }
+      named?.(section, field)
       if (!Object.keys(target).length) delete custom[section]
     }
   }

@@ -161,6 +161,8 @@ export function recordSchemas(b: RecordBounds) {
         evidence_at: map(eventTime, 16, 64).optional(),
         /** When the evidence behind each scalar's value was first said: the start of its window. */
         since: map(eventTime, 16, 64).optional(),
+        /** When each part was last named by evidence (keyed as field_timestamps): orders a context's equal facts. */
+        said_at: map(eventTime, L.categories + L.customValues + 64, L.valueChars + 64).optional(),
       }),
       history_seq: int(B.seq),
     })

@@ -10,6 +10,7 @@ import {
   cleanScoredAge,
   cleanScoredText,
   cleanText,
+  hasOwn,
   InterestIndex,
   keyMemo,
   ListIndex,
@@ -135,6 +136,19 @@ function removalKeys(w: MergeWork, ex: Extraction) {
   return { keys, named, negated }
 }
 
+/**
+ * Records that the evidence at hand named a value of a part (internals.said_at, keyed as field_timestamps): the newest
+ * such time is kept, so the result is the same whatever batches the evidence came in.
+ */
+function said(s: ProfileState, w: MergeWork, section: string, field?: string): void {
+  const at = w.at ?? w.now
+  const times = (s.internals.said_at ??= {})
+  for (const key of field === undefined ? [section] : [section, `${section}.${field}`]) {
+    const had = hasOwn(times, key) ? Date.parse(times[key]!) : NaN
+    if (!(had >= Date.parse(at))) times[key] = at
+  }
+}
+
 function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
   const { content } = s
   const clock: ScalarClock = {
@@ -152,24 +166,34 @@ function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
   for (const f of CORE_FIELDS) {
     if (f === 'age') {
       const age = cleanScoredAge(core.age)
-      if (age) content.core_info.age = mergeScalarAt(content.core_info.age, age, clock, 'core_info.age')
+      if (!age) continue
+      content.core_info.age = mergeScalarAt(content.core_info.age, age, clock, 'core_info.age')
     } else {
       const v = scalar(w, `core_info.${f}`, core[f])
-      if (v) content.core_info[f] = mergeScalarAt(content.core_info[f], v, clock, `core_info.${f}`)
+      if (!v) continue
+      content.core_info[f] = mergeScalarAt(content.core_info[f], v, clock, `core_info.${f}`)
     }
+    said(s, w, 'core_info', f)
   }
 
   const interests = ex.interests && typeof ex.interests === 'object' ? ex.interests : {}
   for (const category of Object.keys(interests)) {
     const list = scoredList(w, 'interests', interests[category], category)
     if (!list.length || !fits(w, 'interests', category, category)) continue
-    for (const e of list.filter(kept('interests'))) w.interests.add(category, e)
+    const added = list.filter(kept('interests'))
+    for (const e of added) w.interests.add(category, e)
+    if (added.length) said(s, w, 'interests', category)
   }
 
   const traits = content.personality.traits
-  for (const e of scoredList(w, 'personality.traits', ex.personality?.traits).filter(kept('traits'))) w.lists.add(traits, e)
+  const newTraits = scoredList(w, 'personality.traits', ex.personality?.traits).filter(kept('traits'))
+  for (const e of newTraits) w.lists.add(traits, e)
+  if (newTraits.length) said(s, w, 'personality', 'traits')
   const mood = scalar(w, 'personality.mood_trends', ex.personality?.mood)
-  if (mood) applyMood(mood, clock)
+  if (mood) {
+    applyMood(mood, clock)
+    said(s, w, 'personality', 'mood_trends')
+  }
 
   if (Array.isArray(ex.memories) && ex.memories.length) {
     const index = new Map<string, number>()
@@ -181,7 +205,9 @@ function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
       const event = raw && typeof raw === 'object' ? (raw as { event?: unknown }).event : undefined
       if (typeof event === 'string' && !fits(w, 'memories', event)) continue
       const m = cleanMemory(raw)
-      if (m) addMemory(content.memories, m, w.keyOf, index)
+      if (!m) continue
+      addMemory(content.memories, m, w.keyOf, index)
+      said(s, w, 'memories')
     }
     content.memories = sortMemories(content.memories)
   }
@@ -190,15 +216,17 @@ function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
   if (style) {
     const p = content.preferences
     p.conversation_style = mergeScalarAt(p.conversation_style, style, clock, 'preferences.conversation_style')
+    said(s, w, 'preferences', 'conversation_style')
   }
   const topics = scoredList(w, 'preferences.topics_to_avoid', ex.preferences?.topics_to_avoid).filter(kept('topics_to_avoid'))
   for (const e of topics) w.lists.add(content.preferences.topics_to_avoid, e)
+  if (topics.length) said(s, w, 'preferences', 'topics_to_avoid')
 
   // Detection runs on every submission, so the latest one describes how the person writes now.
   const language = cleanLanguage(ex.language)
   if (language !== undefined) s.language = language
 
-  applyCustom(s, ex.custom, w.lists)
+  applyCustom(s, ex.custom, w.lists, (section, field) => said(s, w, `custom.${section}`, field))
 
   w.interests.remove(removals.keys.interests, removals.named)
   w.lists.removeKeys(content.personality.traits, removals.keys.traits)

@@ -248,8 +248,8 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
 }
 
 /**
- * What the limits leave behind is removed too: empty interest categories and custom fields, timestamps and sighting
- * counts of parts that no longer exist (they would otherwise pile up with every category a profile ever had), and the
+ * What the limits leave behind is removed too: empty interest categories and custom fields, timestamps (field_timestamps,
+ * internals.said_at) and sighting counts of parts that no longer exist (they would otherwise pile up with every category a profile ever had), and the
  * least seen moods past MAX_MOODS.
  */
 export function tidy(s: ProfileState, keyOf: KeyOf): void {
@@ -274,6 +274,8 @@ export function tidy(s: ProfileState, keyOf: KeyOf): void {
     return true
   }
   for (const p of Object.keys(s.field_timestamps)) if (!exists(p)) delete s.field_timestamps[p]
+  const said = s.internals.said_at
+  if (said) for (const p of Object.keys(said)) if (!exists(p)) delete said[p]
   for (const p of Object.keys(s.internals.seen)) if (p.startsWith('custom.') && !exists(p)) delete s.internals.seen[p]
   const moods = Object.entries(s.internals.mood_counts)
   if (moods.length > MAX_MOODS) {

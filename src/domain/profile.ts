@@ -100,6 +100,14 @@ export interface ProfileInternals {
    * (src/domain/scalar-time.ts). Absent for values stored before past values were kept.
    */
   since?: Record<string, string>
+  /**
+   * Per part, keyed as field_timestamps are (sections, fields, interest categories, custom sections and fields): when the
+   * newest evidence that named a value of it was said or written (ISO 8601; the merge's time for evidence of unknown
+   * time). A context orders facts of equal relevance and confidence by it, newest said first, so the order does not
+   * depend on how the worker batched submissions (field_timestamps are merge times). Absent for parts not named since it
+   * was kept; bounded as field_timestamps are (a key per part that exists).
+   */
+  said_at?: Record<string, string>
 }
 
 /** The sections a value can be forgotten from (DELETE /v1/profile/{id}/values), in the profile's own names. */

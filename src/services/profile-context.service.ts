@@ -108,7 +108,7 @@ export class ProfileContextService {
     // computes them (a profile at the limits costs a tenth of a second or more); the event loop passes text and numbers.
     const record = await this.profiles.findText(this.ds.manager, ctx.tenantId, profileId)
     if (!record) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
-    const source = { content: record.content, timestamps: record.field_timestamps }
+    const source = { content: record.content, timestamps: record.field_timestamps, said: record.said_at }
     let rankedBy: ProfileContext['rankedBy'] = 'confidence'
     let relevance: Float64Array | undefined
     let queryVector: Float32Array | undefined

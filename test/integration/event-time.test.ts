@@ -168,6 +168,55 @@ describe('event time (local provider)', () => {
     expect((await submissionsOf(svc, 'batch')).map((s) => s.id)).toEqual(ids)
   })
 
+  it("a context's equal facts are ordered by when they were said, whatever batches the sessions fell in; export and import keep it", async () => {
+    const sessions = [
+      { data: 'I love jazz.', occurred_at: isoDaysAgo(365) },
+      { data: 'I love hiking.', occurred_at: isoDaysAgo(200) },
+      { data: 'I love cooking.', occurred_at: isoDaysAgo(10) },
+    ]
+    // One profile gets the sessions at once (batched as the worker likes), the other one at a time, newest first.
+    for (const s of sessions) await post(api, 'said-together', s)
+    await api.waitReady('said-together')
+    for (const s of [...sessions].reverse()) {
+      await post(api, 'said-apart', s)
+      await api.waitReady('said-apart')
+    }
+    const context = async (c: Client, id: string) => {
+      const r = await c.get(`/v1/profile/${id}/context?max_tokens=500`)
+      expect(r.status).toBe(200)
+      return ((await r.json()) as { text: string }).text
+    }
+    const together = await context(api, 'said-together')
+    const interests = together.split('\n').filter((l) => /^- .*(jazz|hiking|cooking)/.test(l))
+    // Hobbies (cooking, hiking) were named 10 days ago, music (jazz) a year ago: jazz comes last. The merge times of
+    // said-apart put it first (merged last), which is what a context ordered equal facts by before said times.
+    expect(interests).toHaveLength(3)
+    expect(interests[2]).toMatch(/jazz/)
+    expect(await context(api, 'said-apart')).toBe(together)
+
+    const exp = await fetch(`${svc.url}/v1/export?profile_id=said-apart`, { headers: { authorization: `Bearer ${svc.key}` } })
+    const lines = (await exp.text()).trim().split('\n').map((l) => JSON.parse(l))
+    const profile = lines.find((r) => r.type === 'profile')
+    expect(Object.values(profile.internals.said_at).sort().at(-1)).toBe(sessions[2]!.occurred_at)
+    const other = await svc.profiler.services.tenants.createApp('event-time-said', 'app')
+    const res = await fetch(`${svc.url}/v1/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${other.api_key}`, 'content-type': 'application/x-ndjson' },
+      body: lines.map((r) => JSON.stringify(r)).join('\n') + '\n',
+    })
+    expect(res.status, await res.clone().text()).toBe(200)
+    expect(await context(client(svc.url, other.api_key), 'said-apart')).toBe(together)
+    // A said time out of bounds is refused with the line named, as every event time of an import.
+    const bad = lines.map((r) => (r.type === 'profile' ? { ...r, internals: { ...r.internals, said_at: { interests: '1899-12-31' } } } : r))
+    const refusedImport = await fetch(`${svc.url}/v1/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${other.api_key}`, 'content-type': 'application/x-ndjson' },
+      body: bad.map((r) => JSON.stringify(r)).join('\n') + '\n',
+    })
+    expect(refusedImport.status).toBe(400)
+    expect(((await refusedImport.json()) as { message: string }).message).toMatch(/^Line \d+: profile record: internals\.said_at/)
+  })
+
   it('export carries occurred_at and import restores it, bounded as POST bounds it (400 naming the line)', async () => {
     const id = await post(api, 'exported', { data: 'Yesterday I graduated from college.', occurred_at: '2023-05-08' })
     const plain = await post(api, 'exported', { data: 'I like tea.' })

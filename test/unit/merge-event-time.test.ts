@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { parseEventTime } from '../../src/domain/event-time.js'
 import { merge } from '../../src/domain/merge.js'
 import { emptyState } from '../../src/domain/profile.js'
+import { DEFAULT_PROFILE_LIMITS } from '../../src/domain/profile-limits.js'
 import type { Extraction, ProfileState, Scored } from '../../src/domain/profile.js'
 
 // Merging in event time (README "Event time"): evidence is ordered by when it was said, not when it arrived.
@@ -75,6 +76,51 @@ describe('merge in event time', () => {
     let s = emptyState()
     for (let i = 0; i < 50; i++) s = backfill(s, [livesIn(`City${i}`), new Date(Date.parse(LONG_AGO) + i * 86_400_000).toISOString()])
     expect(Object.keys(s.internals.evidence_at!)).toEqual(['core_info.location'])
+  })
+
+  it('said_at: each part keeps when evidence last named it, the same whatever batches the evidence came in', () => {
+    const sessions: [Extraction, string][] = [
+      [{ interests: { music: [sv('jazz', 0.6)] }, personality: { traits: [sv('patient', 0.6)] } }, LONG_AGO],
+      [{ interests: { sports: [sv('tennis', 0.6)] }, memories: [{ event: 'Ran a marathon', confidence: 0.7 }] }, LAST_YEAR],
+      [{ interests: { music: [sv('jazz', 0.6)] }, preferences: { topics_to_avoid: [sv('politics', 0.6)] }, custom: { work: { team: sv('data', 0.7) } } }, LAST_WEEK],
+      [{ core_info: { location: sv('Porto', 0.8) }, personality: { mood: sv('calm', 0.6) }, preferences: { conversation_style: sv('brief', 0.6) } }, LAST_YEAR],
+    ]
+    const one = merge(emptyState(), sessions.map(([ex]) => ex), '2026-01-10T00:00:00.000Z', { occurredAt: sessions.map(([, at]) => at) }).state
+    // The same sessions one at a time, in another order, each merged at its own wall-clock time.
+    let apart = emptyState()
+    for (const [i, [ex, at]] of [...sessions.entries()].reverse()) apart = merge(apart, [ex], `2026-01-1${i}T00:00:00.000Z`, { occurredAt: [at] }).state
+    expect(one.internals.said_at).toEqual({
+      interests: LAST_WEEK,
+      'interests.music': LAST_WEEK,
+      'interests.sports': LAST_YEAR,
+      personality: LAST_YEAR,
+      'personality.traits': LONG_AGO,
+      'personality.mood_trends': LAST_YEAR,
+      memories: LAST_YEAR,
+      preferences: LAST_WEEK,
+      'preferences.topics_to_avoid': LAST_WEEK,
+      'preferences.conversation_style': LAST_YEAR,
+      'custom.work': LAST_WEEK,
+      'custom.work.team': LAST_WEEK,
+      core_info: LAST_YEAR,
+      'core_info.location': LAST_YEAR,
+    })
+    expect(apart.internals.said_at).toEqual(one.internals.said_at)
+    // The merge times differ (what a context used to order ties by); the said times do not.
+    expect(apart.field_timestamps).not.toEqual(one.field_timestamps)
+  })
+
+  it('said_at: evidence of unknown time counts as said at the merge; what is negated, forgotten or dropped names nothing', () => {
+    const s = merge(emptyState(), [{ interests: { music: [sv('jazz', 0.6)] } }], NOW).state
+    expect(s.internals.said_at).toEqual({ interests: NOW, 'interests.music': NOW })
+    // A value negated in the same extraction is not said.
+    const negated = merge(emptyState(), [{ personality: { traits: [sv('shy', 0.6)] }, removals: [{ section: 'traits', value: 'shy' }] }], NOW).state
+    expect(negated.internals.said_at ?? {}).toEqual({})
+    // A category the limits drop leaves no said time behind (tidy removes it with the category).
+    const limits = { ...DEFAULT_PROFILE_LIMITS, categories: 1 }
+    const capped = merge(emptyState(), [{ interests: { music: [sv('jazz', 0.9)], sports: [sv('tennis', 0.2)] } }], NOW, { limits, occurredAt: [LAST_WEEK] }).state
+    expect(Object.keys(capped.content.interests)).toEqual(['music'])
+    expect(capped.internals.said_at).toEqual({ interests: LAST_WEEK, 'interests.music': LAST_WEEK })
   })
 
   it('is pure: the input state is not mutated', () => {

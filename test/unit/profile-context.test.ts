@@ -64,6 +64,24 @@ describe('composeContext', () => {
     ])
   })
 
+  it('facts of equal confidence: the part named by evidence most lately first (said_at), else the part changed last', () => {
+    const content = emptyContent()
+    content.interests = { music: [{ value: 'jazz', confidence: 0.6 }], sports: [{ value: 'tennis', confidence: 0.6 }] }
+    content.personality.traits = [{ value: 'patient', confidence: 0.6 }]
+    // Merge times say sports changed last; said times say the trait was named last, then music.
+    const merged = { 'interests.music': '2026-01-12T00:00:00.000Z', 'interests.sports': '2026-01-13T00:00:00.000Z', 'personality.traits': '2026-01-11T00:00:00.000Z' }
+    const said = { 'interests.music': '2025-05-01T00:00:00.000Z', 'personality.traits': '2025-06-01T00:00:00.000Z' }
+    const order = (f: ContextFact[]) => composeContext({ header: 'About X:', facts: f, maxTokens: 200, count: countTokens }).text
+    expect(contextFacts(content, merged, said).map((f) => f.at)).toEqual(['2025-05-01T00:00:00.000Z', '2026-01-13T00:00:00.000Z', '2025-06-01T00:00:00.000Z'])
+    // A budget of two facts: sports (no said time: its merge time, the newest) and the trait.
+    const two = (f: ContextFact[]) => composeContext({ header: 'About X:', facts: f, maxTokens: countTokens('About X:\nInterests:\n- sports: tennis\nPersonality:\n- Trait: patient\n') + 1, count: countTokens }).text
+    expect(two(contextFacts(content, merged, said))).toBe('About X:\nInterests:\n- sports: tennis\nPersonality:\n- Trait: patient')
+    // With every part said, the merge times no longer matter.
+    const allSaid = { ...said, 'interests.sports': '2024-01-01T00:00:00.000Z' }
+    expect(order(contextFacts(content, merged, allSaid))).toBe(order(contextFacts(content, { ...merged, 'interests.sports': '2020-01-01T00:00:00.000Z' }, allSaid)))
+    expect(two(contextFacts(content, merged, allSaid))).toBe('About X:\nPersonality:\n- Trait: patient\nInterests:\n- music: jazz')
+  })
+
   it('a fact longer than the budget is left out whole, and ends the text', () => {
     const facts: ContextFact[] = [
       { section: 'interests', text: 'long '.repeat(200), matchText: '', confidence: 0.9, at: '' },

@@ -122,15 +122,18 @@ export function runWords(t: Omit<WordsTask, 'kind'>): ProfileWords[] {
   return t.profiles.map((p) => ({ lexemes: profileLexemes(p.content, p.summary), text: profileText(p.content, p.summary ?? undefined) }))
 }
 
-/** A profile as a context reads it: content and field_timestamps as JSON text, parsed on the thread. */
+/** A profile as a context reads it: content, field_timestamps and internals.said_at as JSON text, parsed on the thread. */
 export interface ContextSource {
   content: string
   timestamps: string
+  /** Absent or '{}': no part has a said time (a profile last merged before they were kept). */
+  said?: string
 }
 
 const contextInput = (src: ContextSource) => {
   const content = { ...emptyContent(), ...(JSON.parse(src.content) as Partial<ProfileContent>) }
-  return { content, facts: contextFacts(content, JSON.parse(src.timestamps) as Record<string, string>) }
+  const said = src.said ? (JSON.parse(src.said) as Record<string, string> | null) : null
+  return { content, facts: contextFacts(content, JSON.parse(src.timestamps) as Record<string, string>, said ?? {}) }
 }
 
 export interface ContextRankTask extends ContextSource {
