@@ -149,12 +149,34 @@ export function stems(text: string): Set<string> {
 }
 const LEXICAL_STOP = new Set('a an and are as at be by for from has have he her his i in is it its of on or she that the their they to was were with about likes like lives works trait'.split(' '))
 
-/** Share of the query's stems that the fact contains, in [0, 1]. */
-export function lexicalScore(query: Set<string>, fact: Set<string>): number {
+/**
+ * Share of the query's stems that the fact contains, in [0, 1]. A stem with `alternatives` (what a misspelt word may
+ * have meant, factAlternatives) counts when the fact contains every stem of one of them instead.
+ */
+export function lexicalScore(query: Set<string>, fact: Set<string>, alternatives?: ReadonlyMap<string, readonly Set<string>[]>): number {
   if (query.size === 0) return 0
   let hit = 0
-  for (const s of query) if (fact.has(s)) hit++
+  for (const s of query) {
+    if (fact.has(s)) hit++
+    else if (alternatives?.get(s)?.some((alt) => [...alt].every((x) => fact.has(x)))) hit++
+  }
   return hit / query.size
+}
+
+/**
+ * What the query's misspelt words may have meant, as the facts are matched (stems): `meant` gives, per word as
+ * written, its alternatives as words (the dictionary's, spellingCorrections); a word is taken for misspelt only when no
+ * fact contains its stem. By the word's stem in the query, each alternative the set of its stems.
+ */
+export function factAlternatives(query: Set<string>, facts: readonly Set<string>[], meant: readonly (readonly [string, readonly (readonly string[])[]])[]): Map<string, Set<string>[]> {
+  const out = new Map<string, Set<string>[]>()
+  for (const [word, alts] of meant) {
+    const [s] = stems(word)
+    if (s === undefined || !query.has(s) || out.has(s) || facts.some((f) => f.has(s))) continue
+    const sets = alts.map((a) => stems(a.join(' '))).filter((x) => x.size > 0)
+    if (sets.length) out.set(s, sets)
+  }
+  return out
 }
 
 /** An evidence passage as a context quotes it (README "Evidence passages"). */

@@ -5,6 +5,7 @@ import { NEAREST_SCAN, PassageRepository, type PassageKey, type PassageRow } fro
 import { anyWordsQuery, passageQuery, textSearchConfig } from '../domain/passages.js'
 import { mayBeMisspelt, spellingCorrections, uncommonTerms } from '../domain/spelling.js'
 import { tokens } from '../domain/normalise.js'
+import { writtenWords } from '../domain/lexical.js'
 import { TypoDictionary } from './typo-dictionary.js'
 import type { Embedder } from '../ai/types.js'
 import type { ProfileRepository, ProfileText } from '../db/profile.repository.js'
@@ -119,7 +120,8 @@ export class ProfileContextService {
     // request (one request, not two, for a new question).
     const lookup = withPassages && query ? await this.passageLookup(ctx.tenantId, record, query, signal) : undefined
     if (query && include !== 'passages') {
-      const ranking = await this.cpu.rankContext({ ...source, query, maxEmbedded: MAX_EMBEDDED_FACTS }, { signal })
+      const meant = await this.corrections(query)
+      const ranking = await this.cpu.rankContext({ ...source, query, maxEmbedded: MAX_EMBEDDED_FACTS, ...(meant.length ? { meant } : {}) }, { signal })
       if (ranking.count) {
         const semantic = await this.semanticScores(query, ranking.count, ranking.embed, signal, lookup).catch(() => undefined)
         signal?.throwIfAborted()
@@ -294,6 +296,25 @@ export class ProfileContextService {
     if (!unsaid.length) return []
     const fixes = spellingCorrections(query, unsaid, dictionary)
     return [...new Set([...fixes.values()].flatMap((alts) => alts.flatMap((a) => a.words)))]
+  }
+
+  /**
+   * What the query's words that may be misspelt may have meant (spellingCorrections), per word as written, each
+   * alternative as words: the facts are ranked with them for a word no fact says (factAlternatives, on the CPU thread).
+   * Nothing, and no dictionary read, for a query of common words.
+   */
+  private async corrections(query: string): Promise<[string, string[][]][]> {
+    const terms = [...new Set(tokens(query))]
+    if (!mayBeMisspelt(query, terms)) return []
+    const dictionary = await this.typos.get()
+    const fixes = spellingCorrections(query, uncommonTerms(query, terms, dictionary), dictionary)
+    if (!fixes.size) return []
+    const out: [string, string[][]][] = []
+    for (const word of writtenWords(query)) {
+      const alts = fixes.get(tokens(word)[0] ?? '')
+      if (alts && !out.some(([w]) => w === word)) out.push([word, alts.map((a) => a.words)])
+    }
+    return out
   }
 
   /**

@@ -124,6 +124,20 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
     expect((await api.get('/v1/profile/chat/context?query=schawarma')).status).toBe(404)
   })
 
+  it("a context's facts are ranked by what a misspelt word meant too, when no fact says the word as written", async () => {
+    const facts = async (query: string) => {
+      const r = await api.get(`/v1/profile/food/context?${new URLSearchParams({ query, include: 'facts', max_tokens: '200' })}`)
+      expect(r.status).toBe(200)
+      return (await r.json()) as { text: string; rankedBy: string }
+    }
+    // The fact about shawarma first (the most relevant), spelt right or wrong; the occupation after it.
+    for (const query of ['shawarma', 'schawarma', 'shawrma', 'shawamra']) {
+      const lines = (await facts(query)).text.split('\n').filter((l) => l.startsWith('- '))
+      expect(lines[0], query).toMatch(/shawarma/)
+      expect(lines.findIndex((l) => /nurse/.test(l)), query).toBeGreaterThan(0)
+    }
+  })
+
   it('a dictionary that cannot be read turns the correction off, reported once; searches and contexts go on', async () => {
     const search = svc.profiler.services.search as any
     const context = svc.profiler.services.llmContext as any

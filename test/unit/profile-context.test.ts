@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { describe, expect, it } from 'vitest'
-import { composeContext, contextFacts, contextHeader, PAST_IN_CONTEXT, type ContextFact } from '../../src/ai/profile-context.js'
+import { composeContext, contextFacts, contextHeader, factAlternatives, lexicalScore, PAST_IN_CONTEXT, stems, type ContextFact } from '../../src/ai/profile-context.js'
 import { readableDate } from '../../src/domain/passages.js'
 import { emptyContent } from '../../src/domain/profile.js'
 
@@ -80,6 +80,22 @@ describe('composeContext', () => {
     const allSaid = { ...said, 'interests.sports': '2024-01-01T00:00:00.000Z' }
     expect(order(contextFacts(content, merged, allSaid))).toBe(order(contextFacts(content, { ...merged, 'interests.sports': '2020-01-01T00:00:00.000Z' }, allSaid)))
     expect(two(contextFacts(content, merged, allSaid))).toBe('About X:\nPersonality:\n- Trait: patient\nInterests:\n- music: jazz')
+  })
+
+  it("a misspelt query word counts for the facts that say what it may have meant, unless a fact says it as written", () => {
+    const facts = ['food: shawarma', 'Works as nurse', 'music: ice cream van jingles', 'food: schawarma rolls'].map(stems)
+    const q = stems('likes schawarma')
+    // No fact says "icecream": a split alternative counts only where both its words are.
+    const icecream = factAlternatives(stems('icecream'), facts, [['icecream', [['ice', 'cream']]]])
+    expect([...icecream.keys()]).toEqual([...stems('icecream')])
+    expect(facts.map((f) => lexicalScore(stems('icecream'), f, icecream))).toEqual([0, 0, 1, 0])
+    // A fact says "schawarma": the word is taken as written, not corrected.
+    expect(factAlternatives(q, facts, [['schawarma', [['shawarma']]]]).size).toBe(0)
+    const three = facts.slice(0, 3)
+    const alts = factAlternatives(q, three, [['schawarma', [['shawarma'], ['shawarmas']]], ['unasked', [['asked']]]])
+    expect([...alts.keys()]).toEqual([...stems('schawarma')])
+    expect(three.map((f) => lexicalScore(q, f, alts))).toEqual([1, 0, 0])
+    expect(three.map((f) => lexicalScore(q, f))).toEqual([0, 0, 0])
   })
 
   it('a fact longer than the budget is left out whole, and ends the text', () => {

@@ -3,7 +3,7 @@
 // so they run the same in a thread or inline.
 import { contentLines, profileText } from '../../ai/profile-text.js'
 import { Bm25 } from '../../domain/bm25.js'
-import { type ComposedContext, type ContextPassage, type PassageDates, composeContext, contextFacts, contextHeader, ASKED_WEIGHT, lexicalScore, onlyAsks, stems, tokenCounter } from '../../ai/profile-context.js'
+import { type ComposedContext, type ContextPassage, type PassageDates, composeContext, contextFacts, contextHeader, ASKED_WEIGHT, factAlternatives, lexicalScore, onlyAsks, stems, tokenCounter } from '../../ai/profile-context.js'
 import { forgetValue, restoreSnapshot, type ForgetTarget } from '../../domain/forget.js'
 import { contentLexemes, profileLexemes } from '../../domain/lexical.js'
 import { keyMemo } from '../../domain/merge-rules.js'
@@ -141,6 +141,11 @@ export interface ContextRankTask extends ContextSource {
   query: string
   /** How many of the most confident facts get a semantic score (the rest rank by words alone). */
   maxEmbedded: number
+  /**
+   * What the query's misspelt words may have meant (README "Typos"): per word as written, the dictionary's
+   * alternatives, each as words. Used for a word no fact says (factAlternatives).
+   */
+  meant?: [word: string, alternatives: string[][]][]
 }
 
 export interface ContextRanking {
@@ -156,7 +161,9 @@ export interface ContextRanking {
 export function rankContext(t: Omit<ContextRankTask, 'kind'>): ContextRanking {
   const { facts } = contextInput(t)
   const q = stems(t.query)
-  const lexical = Float64Array.from(facts, (f) => lexicalScore(q, stems(f.matchText)))
+  const factStems = facts.map((f) => stems(f.matchText))
+  const alternatives = t.meant?.length ? factAlternatives(q, factStems, t.meant) : undefined
+  const lexical = Float64Array.from(factStems, (f) => lexicalScore(q, f, alternatives))
   const embed = facts
     .map((f, i) => ({ c: f.confidence, i }))
     .sort((a, b) => b.c - a.c || a.i - b.i)
