@@ -268,8 +268,11 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
     const auth = { authorization: `Bearer ${svc.key}` }
     let finished = 0
     const bound = await getBound(bystander, svc.url)
+    // Half the queries have three misspelt words (SPELLING_MAX_WORDS) no fact says: every fact is also matched against
+    // each word's corrections (factAlternatives), the most a correction costs the facts' ranking.
+    const query = (i: number) => (i % 2 ? `memory ${i % 9} interest trait` : `recieve beleive acommodation memory ${i % 9}`)
     const contexts = Array.from({ length: 20 }, (_, i) =>
-      fetch(`${svc.url}/v1/profile/big/context?max_tokens=32000&query=${encodeURIComponent(`memory ${i % 9} interest trait`)}`, { headers: auth }).then(async (r) => {
+      fetch(`${svc.url}/v1/profile/big/context?max_tokens=32000&query=${encodeURIComponent(query(i))}`, { headers: auth }).then(async (r) => {
         expect(r.status).toBe(200)
         const body = (await r.json()) as any
         expect(body.tokens).toBeLessThanOrEqual(32000)
