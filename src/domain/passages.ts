@@ -140,3 +140,21 @@ export function readableDay(date: string): string {
   return m[3] ? `${Number(m[3])} ${month} ${m[1]}` : `${month} ${m[1]}`
 }
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+
+/**
+ * Stems (normalise's tokens) of the words of liking: like, love, enjoy and their forms. Not "favourite" or "prefer": on
+ * the memory evaluation (48-conversation histories, questions) those lost with the interests listed first (favourite
+ * 19 -> 8 answers of 25, prefer 21 -> 19 of 47), while like, love and enjoy gained (359 -> 572 of 1,195, 291 -> 316 of
+ * 528, 82 -> 89 of 156): a favourite is of something the query names or the passages say ("favourite colour").
+ */
+const LIKING_STEMS = new Set(['like', 'love', 'enjoi'])
+
+/**
+ * Whether a query (as passageQuery leaves it: without words about speech and the person's names) asks only what the
+ * person likes: its content words are all words of liking ("What do they like?", "What does she enjoy?", "What did
+ * they say about love?"). The person's interests are then what it asks about.
+ */
+export function asksLikes(lookup: string): boolean {
+  const t = tokens(lookup)
+  return t.length > 0 && t.every((w) => LIKING_STEMS.has(w))
+}

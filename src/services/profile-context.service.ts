@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm'
 import { CONTEXT_ENCODING, passageDatesFor, passageRankText, type ContextPassage } from '../ai/profile-context.js'
 import { toSql } from 'pgvector'
 import { NEAREST_SCAN, PassageRepository, type PassageKey, type PassageRow } from '../db/passage.repository.js'
-import { anyWordsQuery, passageQuery, textSearchConfig } from '../domain/passages.js'
+import { anyWordsQuery, asksLikes, passageQuery, textSearchConfig } from '../domain/passages.js'
 import { mayBeMisspelt, spellingCorrections, uncommonTerms } from '../domain/spelling.js'
 import { tokens } from '../domain/normalise.js'
 import { writtenWords } from '../domain/lexical.js'
@@ -121,7 +121,8 @@ export class ProfileContextService {
     const lookup = withPassages && query ? await this.passageLookup(ctx.tenantId, record, query, signal) : undefined
     if (query && include !== 'passages') {
       const meant = await this.corrections(query)
-      const ranking = await this.cpu.rankContext({ ...source, query, maxEmbedded: MAX_EMBEDDED_FACTS, ...(meant.length ? { meant } : {}) }, { signal })
+      const likes = asksLikes(lookup ?? passageQuery(query, [record.name]))
+      const ranking = await this.cpu.rankContext({ ...source, query, maxEmbedded: MAX_EMBEDDED_FACTS, ...(meant.length ? { meant } : {}), ...(likes ? { asksLikes: true } : {}) }, { signal })
       if (ranking.count) {
         const semantic = await this.semanticScores(query, ranking.count, ranking.embed, signal, lookup).catch(() => undefined)
         signal?.throwIfAborted()

@@ -129,6 +129,26 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     expect((await ctx('alice', { max_tokens: 4000, query: '   ' })).ranked_by).toBe('confidence')
   })
 
+  it('a query that asks only what the person likes lists their interests first, as matching it', async () => {
+    const data = 'I work as a nurse in Oslo. I like hiking in the mountains. I love jazz. My brother likes football, he says it is like a religion.'
+    expect((await api.post('liker', { data })).status).toBe(202)
+    await api.waitReady('liker')
+    const sections = (text: string) => lines(text).filter((l) => /^(Basics|Interests|What they said|Memories|Personality):$/.test(l))
+    for (const query of ['What does she like?', 'What did they say about love?', 'enjoys']) {
+      const c = await ctx('liker', { query, max_tokens: 60 })
+      expect(sections(c.text)[0], query).toBe('Interests:')
+      expect(c.text, query).toMatch(/hiking/)
+      expect(c.text, query).toMatch(/jazz/)
+    }
+    // Facts only: the interests before the occupation, whatever their words.
+    const facts = lines((await ctx('liker', { query: 'What does she like?', include: 'facts' })).text).filter((l) => l.startsWith('- '))
+    expect(facts.findIndex((l) => /nurse/.test(l))).toBeGreaterThan(facts.findIndex((l) => /jazz|hiking/.test(l)))
+    // A topic beside the liking word is a query like any other: the passage that says it comes first.
+    const topic = await ctx('liker', { query: 'Does their brother like football?', max_tokens: 60 })
+    expect(sections(topic.text)[0]).toBe('What they said:')
+    expect(topic.text).toMatch(/football/)
+  })
+
   it('unicode and emoji: the count is exact', async () => {
     for (const max of [8, 24, 64, 4000]) {
       const c = await ctx('unicode', { max_tokens: max })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { withDates } from '../../src/ai/relative-dates.js'
 import { ASKED_WEIGHT, composeContext, DATED_CHARS_PER_CONTEXT, focused, onlyAsks, passageDatesFor, passageLine, passageRankText, stems, tokenCounter } from '../../src/ai/profile-context.js'
 import { rankPassages } from '../../src/services/cpu/cpu-tasks.js'
-import { passageQuery } from '../../src/domain/passages.js'
+import { asksLikes, passageQuery } from '../../src/domain/passages.js'
 
 const SAID = '2023-05-08T13:56:00.000Z' // a Monday
 
@@ -250,3 +250,23 @@ describe('passageQuery: what passages are looked up and ranked by', () => {
     expect(passageQuery(`${q} Ann`, ['y'.repeat(100_000), 'Ann'])).toBe('x'.repeat(100_000))
   })
 })
+
+describe('asksLikes: a query that asks only what the person likes', () => {
+  it('is true when every content word (after passageQuery) is like, love or enjoy in any form', () => {
+    for (const q of ['What did they say about like?', 'What does she like?', 'What do they love?', 'What did he enjoy?', 'likes', 'What does Caroline like?']) {
+      expect(asksLikes(passageQuery(q, ['Caroline'])), q).toBe(true)
+    }
+    // A topic beside the liking word, no liking word, "favourite" and "prefer" (the passages answer those), nothing.
+    for (const q of ['Do they like hiking?', 'What is her favourite colour?', 'What did they say about favorite?', 'What does he prefer?', 'What did they say about work?', 'What did they say?', '', '?']) {
+      expect(asksLikes(passageQuery(q, ['Caroline'])), q).toBe(false)
+    }
+    // A name that is not the person's is a topic ("What does Melanie like?" asks about Melanie).
+    expect(asksLikes(passageQuery('What does Melanie like?', ['Caroline']))).toBe(false)
+  })
+
+  it('takes one pass over a long hostile query', () => {
+    expect(asksLikes('like '.repeat(100_000))).toBe(true)
+    expect(asksLikes('like '.repeat(100_000) + 'x')).toBe(false)
+  })
+})
+

@@ -146,6 +146,8 @@ export interface ContextRankTask extends ContextSource {
    * alternatives, each as words. Used for a word no fact says (factAlternatives).
    */
   meant?: [word: string, alternatives: string[][]][]
+  /** The query asks only what the person likes (asksLikes): their interests match it whatever their words. */
+  asksLikes?: boolean
 }
 
 export interface ContextRanking {
@@ -163,7 +165,7 @@ export function rankContext(t: Omit<ContextRankTask, 'kind'>): ContextRanking {
   const q = stems(t.query)
   const factStems = facts.map((f) => stems(f.matchText))
   const alternatives = t.meant?.length ? factAlternatives(q, factStems, t.meant) : undefined
-  const lexical = Float64Array.from(factStems, (f) => lexicalScore(q, f, alternatives))
+  const lexical = Float64Array.from(factStems, (f, i) => (t.asksLikes && facts[i]!.section === 'interests' ? 1 : lexicalScore(q, f, alternatives)))
   const embed = facts
     .map((f, i) => ({ c: f.confidence, i }))
     .sort((a, b) => b.c - a.c || a.i - b.i)
