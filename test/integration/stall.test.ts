@@ -268,9 +268,10 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
     const auth = { authorization: `Bearer ${svc.key}` }
     let finished = 0
     const bound = await getBound(bystander, svc.url)
-    // Half the queries have three misspelt words (SPELLING_MAX_WORDS) no fact says: every fact is also matched against
-    // each word's corrections (factAlternatives), the most a correction costs the facts' ranking.
-    const query = (i: number) => (i % 2 ? `memory ${i % 9} interest trait` : `recieve beleive acommodation memory ${i % 9}`)
+    // A third of the queries have three misspelt words (SPELLING_MAX_WORDS) no fact says: every fact is also matched
+    // against each word's corrections (factAlternatives), the most a correction costs the facts' ranking; a third ask
+    // what the person likes (asksLikes): every interest of the profile at the limits is a strong fact.
+    const query = (i: number) => [`memory ${i % 9} interest trait`, `recieve beleive acommodation memory ${i % 9}`, `What does she ${['like', 'love', 'enjoy'][Math.floor(i / 3) % 3]}?`][i % 3]!
     const contexts = Array.from({ length: 20 }, (_, i) =>
       fetch(`${svc.url}/v1/profile/big/context?max_tokens=32000&query=${encodeURIComponent(query(i))}`, { headers: auth }).then(async (r) => {
         expect(r.status).toBe(200)
