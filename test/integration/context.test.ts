@@ -130,9 +130,16 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
   })
 
   it('a query that asks only what the person likes lists their interests first, as matching it', async () => {
+    // A tenant of its own: the other tests count this tenant's profiles.
+    const own = client(svc.url, (await svc.profiler.services.tenants.createApp('context-likes', 'app')).api_key)
     const data = 'I work as a nurse in Oslo. I like hiking in the mountains. I love jazz. My brother likes football, he says it is like a religion.'
-    expect((await api.post('liker', { data })).status).toBe(202)
-    await api.waitReady('liker')
+    expect((await own.post('liker', { data })).status).toBe(202)
+    await own.waitReady('liker')
+    const ctx = async (id: string, params: Record<string, string | number>) => {
+      const r = await own.get(`/v1/profile/${id}/context?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`)
+      expect(r.status).toBe(200)
+      return (await r.json()) as { text: string }
+    }
     const sections = (text: string) => lines(text).filter((l) => /^(Basics|Interests|What they said|Memories|Personality):$/.test(l))
     for (const query of ['What does she like?', 'What did they say about love?', 'enjoys']) {
       const c = await ctx('liker', { query, max_tokens: 60 })
