@@ -33,6 +33,14 @@ async function submissionsOf(svc: TestService, profileId: string) {
   return r.body.data.profile.submissions.nodes as { id: string; status: string; occurredAt: string }[]
 }
 
+/** POST /v1/import of export records (JSON Lines) with an app's key. */
+const importRecords = (svc: TestService, key: string, records: unknown[]) =>
+  fetch(`${svc.url}/v1/import`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' },
+    body: records.map((r) => JSON.stringify(r)).join('\n') + '\n',
+  })
+
 describe('event time (local provider)', () => {
   let svc: TestService
   let api: Client
@@ -199,20 +207,12 @@ describe('event time (local provider)', () => {
     const profile = lines.find((r) => r.type === 'profile')
     expect(Object.values(profile.internals.said_at).sort().at(-1)).toBe(sessions[2]!.occurred_at)
     const other = await svc.profiler.services.tenants.createApp('event-time-said', 'app')
-    const res = await fetch(`${svc.url}/v1/import`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${other.api_key}`, 'content-type': 'application/x-ndjson' },
-      body: lines.map((r) => JSON.stringify(r)).join('\n') + '\n',
-    })
+    const res = await importRecords(svc, other.api_key, lines)
     expect(res.status, await res.clone().text()).toBe(200)
     expect(await context(client(svc.url, other.api_key), 'said-apart')).toBe(together)
     // A said time out of bounds is refused with the line named, as every event time of an import.
     const bad = lines.map((r) => (r.type === 'profile' ? { ...r, internals: { ...r.internals, said_at: { interests: '1899-12-31' } } } : r))
-    const refusedImport = await fetch(`${svc.url}/v1/import`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${other.api_key}`, 'content-type': 'application/x-ndjson' },
-      body: bad.map((r) => JSON.stringify(r)).join('\n') + '\n',
-    })
+    const refusedImport = await importRecords(svc, other.api_key, bad)
     expect(refusedImport.status).toBe(400)
     expect(((await refusedImport.json()) as { message: string }).message).toMatch(/^Line \d+: profile record: internals\.said_at/)
   })
@@ -232,12 +232,7 @@ describe('event time (local provider)', () => {
     expect(profile.internals.evidence_at).toBeUndefined() // no scalar: nothing to date
 
     const other = await svc.profiler.services.tenants.createApp('event-time-b', 'app')
-    const importInto = (body: unknown[]) =>
-      fetch(`${svc.url}/v1/import`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${other.api_key}`, 'content-type': 'application/x-ndjson' },
-        body: body.map((r) => JSON.stringify(r)).join('\n') + '\n',
-      })
+    const importInto = (body: unknown[]) => importRecords(svc, other.api_key, body)
     // Out of bounds: refused with the line named, nothing imported.
     const at = lines.findIndex((r) => r.id === id)
     for (const bad of ['1899-12-31', new Date(Date.now() + DAY).toISOString(), 'soon']) {
