@@ -3,7 +3,7 @@ import { CONTEXT_ENCODING, passageDatesFor, passageRankText, type ContextPassage
 import { toSql } from 'pgvector'
 import { NEAREST_SCAN, PassageRepository, type PassageKey, type PassageRow } from '../db/passage.repository.js'
 import { anyWordsQuery, asksLikes, passageQuery, textSearchConfig } from '../domain/passages.js'
-import { mayBeMisspelt, spellingCorrections, uncommonTerms } from '../domain/spelling.js'
+import { mayBeMisspelt, spellingCorrections, uncommonTerms, type SpellingAlternative } from '../domain/spelling.js'
 import { tokens } from '../domain/normalise.js'
 import { writtenWords } from '../domain/lexical.js'
 import { TypoDictionary } from './typo-dictionary.js'
@@ -286,17 +286,24 @@ export class ProfileContextService {
    * words (a few map lookups: no passage text is read), or when the passages say them.
    */
   private async meant(query: string, read: readonly PassageRow[]): Promise<string[]> {
-    const stems = [...new Set(tokens(query))]
-    if (!mayBeMisspelt(query, stems)) return []
-    const dictionary = await this.typos.get()
-    const unsaid = uncommonTerms(query, stems, dictionary).filter((t) => {
+    const fixes = await this.spellingFixes(query, (t) => {
       // Case-insensitively, in place (no copy of the passages' text).
       const re = new RegExp(t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu')
       return !read.some((r) => re.test(r.text) || (r.prompt !== null && re.test(r.prompt)))
     })
-    if (!unsaid.length) return []
-    const fixes = spellingCorrections(query, unsaid, dictionary)
     return [...new Set([...fixes.values()].flatMap((alts) => alts.flatMap((a) => a.words)))]
+  }
+
+  /**
+   * The dictionary's corrections (spellingCorrections) of the query's uncommon words (uncommonTerms) that `keep` keeps,
+   * by term. Nothing, and no dictionary read, for a query of common words.
+   */
+  private async spellingFixes(query: string, keep: (term: string) => boolean = () => true): Promise<Map<string, SpellingAlternative[]>> {
+    const terms = [...new Set(tokens(query))]
+    if (!mayBeMisspelt(query, terms)) return new Map()
+    const dictionary = await this.typos.get()
+    const wanted = uncommonTerms(query, terms, dictionary).filter(keep)
+    return wanted.length ? spellingCorrections(query, wanted, dictionary) : new Map()
   }
 
   /**
@@ -305,10 +312,7 @@ export class ProfileContextService {
    * Nothing, and no dictionary read, for a query of common words.
    */
   private async corrections(query: string): Promise<[string, string[][]][]> {
-    const terms = [...new Set(tokens(query))]
-    if (!mayBeMisspelt(query, terms)) return []
-    const dictionary = await this.typos.get()
-    const fixes = spellingCorrections(query, uncommonTerms(query, terms, dictionary), dictionary)
+    const fixes = await this.spellingFixes(query)
     if (!fixes.size) return []
     const out: [string, string[][]][] = []
     for (const word of writtenWords(query)) {
