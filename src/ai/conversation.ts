@@ -113,6 +113,20 @@ export function isAssistantLabel(label: string): boolean {
   return ASSISTANT_NAME.test(l) || ASSISTANT_WORD.test(l) || ASSISTANT_CAMEL.test(l)
 }
 
+/**
+ * Labels that name a part in a transcript, not a person: "User", "Me", "Customer", "Patient", "Speaker A". A label that
+ * is none of these (nor an assistant's, nor holds a digit, nor is one letter) is taken to be what the person is called.
+ */
+const ROLE_LABEL =
+  /^(?:the\s+)?(?:user|human|me|i|you|myself|self|customer|client|patient|guest|visitor|caller|speaker|person|subject|narrator|interviewee|interviewer|respondent|participant|member|student|teacher|employee|candidate|applicant|host|moderator|operator|support|staff|admin|owner|buyer|seller|friend|partner|other|unknown|anonymous|anon)(?:\s+[a-z])?$/i
+
+/** The label of a person's turns when it reads as what they are called ("Caroline", "Dr. Lee"), else null. */
+export function nameLabel(label: string | null | undefined): string | null {
+  const l = label?.trim() ?? ''
+  if (l.length < 2 || /\d/.test(l) || ROLE_LABEL.test(l) || isAssistantLabel(l)) return null
+  return l
+}
+
 /** Speaker labels compared ignoring case: one collator (localeCompare with options builds one per call, ~10 µs each). */
 const LABELS = new Intl.Collator(undefined, { sensitivity: 'accent' })
 export const sameSpeaker = (a: string, b: string) => a === b || LABELS.compare(a, b) === 0

@@ -136,10 +136,15 @@ export function contextFacts(content: ProfileContent, timestamps: Record<string,
   return facts
 }
 
-/** The header line: who the text is about. */
-export function contextHeader(content: ProfileContent): string {
+/**
+ * The header line: who the text is about. Without a name in the profile, the label the quoted passages' turns carry
+ * (`label`, a name as nameLabel reads one: "Caroline") is said, so a model knows whose words they are.
+ */
+export function contextHeader(content: ProfileContent, label?: string | null): string {
   const name = content.core_info.name ? clean(content.core_info.name.value) : ''
-  return name ? `About ${name}:` : 'About this person (name unknown):'
+  if (name) return `About ${name}:`
+  const l = label ? clean(label) : ''
+  return l ? `About ${l} (as their turns are labelled):` : 'About this person (name unknown):'
 }
 
 /** Distinct stems of the content words of a text (lexical relevance). */

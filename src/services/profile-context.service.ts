@@ -7,6 +7,7 @@ import { mayBeMisspelt, spellingCorrections, uncommonTerms, type SpellingAlterna
 import { tokens } from '../domain/normalise.js'
 import { writtenWords } from '../domain/lexical.js'
 import { TypoDictionary } from './typo-dictionary.js'
+import { nameLabel } from '../ai/conversation.js'
 import type { Embedder } from '../ai/types.js'
 import type { ProfileRepository, ProfileText } from '../db/profile.repository.js'
 import { DomainError } from '../domain/errors.js'
@@ -134,10 +135,12 @@ export class ProfileContextService {
     }
     let passages: ContextPassage[] | undefined
     let asked: string | undefined
+    let label: string | undefined
     if (withPassages) {
       const r = await this.rankedPassages(ctx.tenantId, record, query, lookup, queryVector, signal)
       passages = r.passages
       asked = r.asked
+      label = r.label
       if (query) rankedBy = r.semantic || rankedBy === 'query' ? 'query' : 'query_lexical'
     }
     const c = await this.cpu.composeContext(
@@ -147,6 +150,7 @@ export class ProfileContextService {
         ...(relevance ? { relevance } : {}),
         ...(passages ? { passages, passageDates: passageDatesFor(query), ...(asked ? { query: asked } : {}) } : {}),
         ...(include === 'passages' ? { factsOff: true } : {}),
+        ...(label ? { label } : {}),
         maxTokens: p.max_tokens,
       },
       { signal },
@@ -182,11 +186,14 @@ export class ProfileContextService {
     lookup: string | undefined,
     queryVector: Float32Array | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<{ passages: ContextPassage[]; semantic: boolean; asked?: string }> {
+  ): Promise<{ passages: ContextPassage[]; semantic: boolean; asked?: string; label?: string }> {
     const m = this.ds.manager
     const { profile_id: profileId, language } = profile
     const asContext = (r: PassageRow): ContextPassage => ({ text: r.text, prompt: r.prompt, at: r.occurred_at })
-    if (!fullQuery) return { passages: (await this.passages.newest(m, tenantId, profileId, PASSAGE_CANDIDATES)).map(asContext), semantic: false }
+    if (!fullQuery) {
+      const newest = await this.passages.newest(m, tenantId, profileId, PASSAGE_CANDIDATES)
+      return { passages: newest.map(asContext), semantic: false, ...labelOf(newest) }
+    }
     const paced = await this.pacing(tenantId, profileId, signal)
     const query = lookup ?? (await this.passageLookup(tenantId, profile, fullQuery, signal))
     // Words: windows of the newest passages until PASSAGE_CANDIDATES match; BM25 measures word rarity on what was read.
@@ -238,7 +245,7 @@ export class ProfileContextService {
     // Rounded, so float noise in a provider's vectors cannot reorder passages between two identical requests.
     for (const f of fused.values()) f.score = Math.round(f.score * 1e6) / 1e6
     const ordered = [...fused.values()].sort((a, b) => b.score - a.score || b.row.occurred_at.localeCompare(a.row.occurred_at))
-    return { passages: ordered.map((x) => asContext(x.row)), semantic, asked: ranked }
+    return { passages: ordered.map((x) => asContext(x.row)), semantic, asked: ranked, ...labelOf(ordered.map((x) => x.row)) }
   }
 
   /**
@@ -388,4 +395,21 @@ export class ProfileContextService {
   private remember(key: string, v: Float32Array): void {
     remember(this.vectors, key, v, VECTOR_CACHE_ENTRIES)
   }
+}
+
+/**
+ * The label the passages' turns carry most often (the first of them on a tie), among those that read as a name
+ * (nameLabel: not "User", "Me", "Customer", an assistant's); none when no passage has one.
+ */
+function labelOf(rows: readonly Pick<PassageRow, 'speaker'>[]): { label?: string } {
+  const counts = new Map<string, number>()
+  let best: string | undefined
+  for (const r of rows) {
+    const l = nameLabel(r.speaker)
+    if (!l) continue
+    const n = (counts.get(l) ?? 0) + 1
+    counts.set(l, n)
+    if (best === undefined || n > counts.get(best)!) best = l
+  }
+  return best ? { label: best } : {}
 }

@@ -146,6 +146,37 @@ describe('evidence passages', () => {
     expect(bare.text).toContain('Hey Caroline!')
   })
 
+  it('says in the header how the quoted turns are labelled when the profile has no name, and only a label that reads as a name', async () => {
+    const data = (who: string) => `${who}: I have been researching adoption agencies all week.\nMelanie: How is it going?\n${who}: Slowly, the paperwork is endless.`
+    await post(api, 'labelled', { input_type: 'conversation', data: data('Caroline'), occurred_at: '2023-05-08T10:00:00Z' })
+    await post(api, 'role-labelled', { input_type: 'conversation', data: data('Customer'), occurred_at: '2023-05-08T10:00:00Z' })
+    const json = [
+      { role: 'user', content: 'I have been researching adoption agencies all week.' },
+      { role: 'assistant', content: 'How is it going?' },
+    ]
+    await post(api, 'json-roles', { input_type: 'conversation', data: JSON.stringify(json), occurred_at: '2023-05-08T10:00:00Z' })
+    for (const id of ['labelled', 'role-labelled', 'json-roles']) await api.waitReady(id)
+    const header = async (id: string, params: Record<string, string | number>) => (await context(id, params)).text.split('\n')[0]
+    const asked = { query: 'What did they research?', max_tokens: 300 }
+    expect(await header('labelled', asked)).toBe('About Caroline (as their turns are labelled):')
+    expect(await header('labelled', { include: 'passages', max_tokens: 300 })).toBe('About Caroline (as their turns are labelled):')
+    // No passage quoted (a context of the facts), nothing said about them.
+    expect(await header('labelled', { max_tokens: 300 })).toBe('About this person (name unknown):')
+    expect(await header('labelled', { ...asked, include: 'facts' })).toBe('About this person (name unknown):')
+    // "Customer" and the JSON form's "user" name a part, not a person.
+    expect(await header('role-labelled', asked)).toBe('About this person (name unknown):')
+    expect(await header('json-roles', asked)).toBe('About this person (name unknown):')
+    const r = await gql(svc.url, svc.key, `{ profile(id: "labelled") { context(query: "research", maxTokens: 300) { text } } }`)
+    expect(r.body.data.profile.context.text.split('\n')[0]).toBe('About Caroline (as their turns are labelled):')
+    // A name in the profile is the header, whatever the label.
+    await svc.profiler.db.dataSource.query(
+      `UPDATE profiles SET content = jsonb_set(content, '{core_info,name}', '{"value": "Caroline Moreau", "confidence": 0.9}') WHERE profile_id = 'labelled'`,
+    )
+    expect(await header('labelled', asked)).toBe('About Caroline Moreau:')
+    const g = await gql(svc.url, svc.key, `{ profile(id: "labelled") { context(query: "research", maxTokens: 300, include: PASSAGES) { text } } }`)
+    expect(g.body.data.profile.context.text.split('\n')[0]).toBe('About Caroline Moreau:')
+  })
+
   it('answers the same over GraphQL, and refuses an include it does not know (REST 400, GraphQL validation)', async () => {
     const r = await gql(svc.url, svc.key, `{ profile(id: "caroline") { context(query: "adoption", maxTokens: 300, include: PASSAGES) { text passagesIncluded include factsIncluded } } }`)
     expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConversationFormatError, evidenceTurns, isAssistantLabel, parseConversation, subjectTurns, transcript, validateConversation } from '../../src/ai/conversation.js'
+import { ConversationFormatError, evidenceTurns, isAssistantLabel, nameLabel, parseConversation, subjectTurns, transcript, validateConversation } from '../../src/ai/conversation.js'
 import { detectLanguage } from '../../src/ai/language.js'
 
 describe('parseConversation: line form', () => {
@@ -166,5 +166,14 @@ describe('transcript and evidenceTurns (what the model reads, where evidence may
     const t = transcript('Bot: Where do you live?\nMara: In Porto.\nBot: Nice.\nMara: And I cook.')
     expect(t).toEqual({ subject: 'Mara', text: 'Bot: Where do you live?\nMara: In Porto.\nBot: Nice.\nMara: And I cook.' })
     expect(evidenceTurns('Bot: Where do you live?\nMara: In Porto.\nMara: And I cook.')).toEqual(['Where do you live?', 'In Porto.', 'And I cook.'])
+  })
+})
+
+describe('nameLabel: a speaker label that reads as what the person is called', () => {
+  it('keeps names, and not the labels of a part, an assistant, a number or a letter', () => {
+    for (const l of ['Caroline', 'Dr. Lee', 'Maria José', ' Ana ', 'Talbot']) expect(nameLabel(l), l).toBe(l.trim())
+    for (const l of ['User', 'user', 'human', 'Me', 'Customer', 'the customer', 'Speaker A', 'Speaker 1', 'Patient', 'Assistant', 'HelpBot', 'Support Agent', 'A', 'B', 'P1', '', '  ', null, undefined]) {
+      expect(nameLabel(l), String(l)).toBeNull()
+    }
   })
 })

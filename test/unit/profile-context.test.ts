@@ -57,6 +57,9 @@ describe('composeContext', () => {
     content.memories = [{ event: 'Moved to Lisbon', date: '2020-01-02', importance: 'high', confidence: 0.7 }]
     expect(contextHeader(content)).toBe('About Ada Lovelace:')
     expect(contextHeader(emptyContent())).toBe('About this person (name unknown):')
+    expect(contextHeader(emptyContent(), ' Caroline\n')).toBe('About Caroline (as their turns are labelled):')
+    expect(contextHeader(emptyContent(), '')).toBe('About this person (name unknown):')
+    expect(contextHeader(content, 'Caroline')).toBe('About Ada Lovelace:')
     const facts = contextFacts(content, { 'interests.music_genres': '2025-01-01T00:00:00.000Z' })
     expect(facts.map((f) => [f.section, f.text, f.confidence, f.at])).toEqual([
       ['interests', 'music genres: jazz', 0.5, '2025-01-01T00:00:00.000Z'],

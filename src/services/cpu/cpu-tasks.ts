@@ -210,6 +210,8 @@ export interface ContextComposeTask extends ContextSource {
   relevance?: Float64Array
   /** Leave the facts out (a context of passages only). */
   factsOff?: boolean
+  /** The label the passages' turns carry, when it reads as a name (the header says it when the profile has none). */
+  label?: string
   maxTokens: number
 }
 
@@ -218,7 +220,7 @@ export async function composeTask(t: Omit<ContextComposeTask, 'kind'>): Promise<
   const { content, facts } = contextInput(t)
   const relevance = t.relevance ? Array.from(t.relevance) : undefined
   return composeContext({
-    header: contextHeader(content),
+    header: contextHeader(content, t.passages?.length ? t.label : undefined),
     summary: t.summary,
     facts: t.factsOff ? [] : facts,
     relevance: t.factsOff ? undefined : relevance,
