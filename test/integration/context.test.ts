@@ -43,9 +43,9 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
   let api: Client
   let gql: GqlApi
 
-  const ctx = async (id: string, params: Record<string, string | number> = {}) => {
+  const ctx = async (id: string, params: Record<string, string | number> = {}, by: Client = api) => {
     const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))
-    const r = await api.get(`/v1/profile/${encodeURIComponent(id)}/context?${qs}`)
+    const r = await by.get(`/v1/profile/${encodeURIComponent(id)}/context?${qs}`)
     const body = (await r.json()) as any
     if (r.status !== 200) throw new Error(`context ${id}: ${r.status} ${JSON.stringify(body)}`)
     return body
@@ -135,23 +135,18 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     const data = 'I work as a nurse in Oslo. I like hiking in the mountains. I love jazz. My brother likes football, he says it is like a religion.'
     expect((await own.post('liker', { data })).status).toBe(202)
     await own.waitReady('liker')
-    const ctx = async (id: string, params: Record<string, string | number>) => {
-      const r = await own.get(`/v1/profile/${id}/context?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`)
-      expect(r.status).toBe(200)
-      return (await r.json()) as { text: string }
-    }
     const sections = (text: string) => lines(text).filter((l) => /^(Basics|Interests|What they said|Memories|Personality):$/.test(l))
     for (const query of ['What does she like?', 'What did they say about love?', 'enjoys']) {
-      const c = await ctx('liker', { query, max_tokens: 60 })
+      const c = await ctx('liker', { query, max_tokens: 60 }, own)
       expect(sections(c.text)[0], query).toBe('Interests:')
       expect(c.text, query).toMatch(/hiking/)
       expect(c.text, query).toMatch(/jazz/)
     }
     // Facts only: the interests before the occupation, whatever their words.
-    const facts = lines((await ctx('liker', { query: 'What does she like?', include: 'facts' })).text).filter((l) => l.startsWith('- '))
+    const facts = lines((await ctx('liker', { query: 'What does she like?', include: 'facts' }, own)).text).filter((l) => l.startsWith('- '))
     expect(facts.findIndex((l) => /nurse/.test(l))).toBeGreaterThan(facts.findIndex((l) => /jazz|hiking/.test(l)))
     // A topic beside the liking word is a query like any other: the passage that says it comes first.
-    const topic = await ctx('liker', { query: 'Does their brother like football?', max_tokens: 60 })
+    const topic = await ctx('liker', { query: 'Does their brother like football?', max_tokens: 60 }, own)
     expect(sections(topic.text)[0]).toBe('What they said:')
     expect(topic.text).toMatch(/football/)
   })
