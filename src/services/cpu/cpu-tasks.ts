@@ -210,7 +210,7 @@ export interface ContextComposeTask extends ContextSource {
   relevance?: Float64Array
   /** Leave the facts out (a context of passages only). */
   factsOff?: boolean
-  /** The label the passages' turns carry, when it reads as a name (the header says it when the profile has none). */
+  /** The label the passages' turns carry, when it reads as a name (the header says it when the profile has none); only with passages. */
   label?: string
   maxTokens: number
 }
@@ -220,7 +220,7 @@ export async function composeTask(t: Omit<ContextComposeTask, 'kind'>): Promise<
   const { content, facts } = contextInput(t)
   const relevance = t.relevance ? Array.from(t.relevance) : undefined
   return composeContext({
-    header: contextHeader(content, t.passages?.length ? t.label : undefined),
+    header: contextHeader(content, t.label),
     summary: t.summary,
     facts: t.factsOff ? [] : facts,
     relevance: t.factsOff ? undefined : relevance,
