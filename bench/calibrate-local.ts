@@ -108,7 +108,10 @@ const SELF = new Set(['i', 'me', 'my', 'myself'])
 
 /** "2 dog" -> "dog", "10 human services field" -> "human services field": the leading counts are annotation artefacts. */
 function object(o: string): string {
-  return o.replace(/^\s*\d+\s+/, '').replace(/\s+/g, ' ').trim()
+  return o
+    .replace(/^\s*\d+\s+/, '')
+    .replace(/\s+/g, ' ')
+    .trim()
 }
 /** Content stems of an object: a profile "holds" a query's fact when it has every stem of the query's object. */
 const stems = (o: string): string[] => contentTokens(object(o)).map((t) => stemmer(t))
@@ -128,7 +131,8 @@ function buildProfile(triples: Triple[]): ProfileContent {
         p.core_info[field] ??= { value: o, confidence: c }
       } else if (field === 'occupation' && !NEGATED.test(t.relation)) {
         // Prefer a job title over a status or an employer.
-        if (!p.core_info.occupation || t.relation === 'has_profession') p.core_info.occupation = { value: o, confidence: c }
+        if (!p.core_info.occupation || t.relation === 'has_profession')
+          p.core_info.occupation = { value: o, confidence: c }
       }
     } else if (section === 'interests' && !NEGATED.test(t.relation)) {
       ;(p.interests[field] ??= []).push({ value: o, confidence: c })
@@ -137,7 +141,11 @@ function buildProfile(triples: Triple[]): ProfileContent {
     } else if (section === 'preferences') {
       p.preferences.topics_to_avoid.push({ value: o, confidence: c })
     } else if (section === 'memories') {
-      p.memories.push({ event: `${t.relation === 'used_to' ? 'used to ' : 'was '}${o}`, importance: 'medium', confidence: c })
+      p.memories.push({
+        event: `${t.relation === 'used_to' ? 'used to ' : 'was '}${o}`,
+        importance: 'medium',
+        confidence: c,
+      })
     }
   }
   return p
@@ -334,14 +342,20 @@ function describe(label: string, m: Measured): void {
   const qs = [0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95]
   const nq = [0.5, 0.9, 0.95, 0.99, 0.999]
   console.log(`${label}`)
-  console.log(`  match     n=${m.match.length}  ${qs.map((q) => `p${q * 100}=${f3(percentile(m.match, q))}`).join(' ')}`)
-  console.log(`  non-match n=${m.nonMatch.length}  ${nq.map((q) => `p${q * 100}=${f3(percentile(m.nonMatch, q))}`).join(' ')}`)
+  console.log(
+    `  match     n=${m.match.length}  ${qs.map((q) => `p${q * 100}=${f3(percentile(m.match, q))}`).join(' ')}`,
+  )
+  console.log(
+    `  non-match n=${m.nonMatch.length}  ${nq.map((q) => `p${q * 100}=${f3(percentile(m.nonMatch, q))}`).join(' ')}`,
+  )
   // Recall at a fixed false-positive rate: the quantity the design should maximise (calibration is monotone).
   const tprAt = (fpr: number): number => {
     const c = percentile(m.nonMatch, 1 - fpr)
     return m.match.filter((x) => x > c).length / m.match.length
   }
-  console.log(`  recall@FPR1%=${pct(tprAt(0.01))} recall@FPR0.1%=${pct(tprAt(0.001))} MRR=${f3(m.mrr)} recall@10=${pct(m.recall10)}`)
+  console.log(
+    `  recall@FPR1%=${pct(tprAt(0.01))} recall@FPR0.1%=${pct(tprAt(0.001))} MRR=${f3(m.mrr)} recall@10=${pct(m.recall10)}`,
+  )
 }
 
 /**
@@ -361,7 +375,9 @@ function derivePoints(m: Measured): CalibrationPoint[] {
     [n99, 63],
     [m50, 80],
     [1, 100],
-  ].map(([c, s]) => [c, s] as CalibrationPoint).filter((p, i, a) => i === 0 || p[0] > a[i - 1][0])
+  ]
+    .map(([c, s]) => [c, s] as CalibrationPoint)
+    .filter((p, i, a) => i === 0 || p[0] > a[i - 1][0])
 }
 
 /** Equal weight for each set: every array is resampled (evenly, deterministically) to the size of the smallest. */
@@ -373,7 +389,12 @@ function pool(ms: Measured[]): Measured {
     return Float32Array.from(out).sort()
   }
   const avg = (f: (m: Measured) => number): number => ms.reduce((s, m) => s + f(m), 0) / ms.length
-  return { match: even(ms.map((m) => m.match)), nonMatch: even(ms.map((m) => m.nonMatch)), mrr: avg((m) => m.mrr), recall10: avg((m) => m.recall10) }
+  return {
+    match: even(ms.map((m) => m.match)),
+    nonMatch: even(ms.map((m) => m.nonMatch)),
+    mrr: avg((m) => m.mrr),
+    recall10: avg((m) => m.recall10),
+  }
 }
 
 function report(label: string, m: Measured, cal: PiecewiseLinearCalibration): void {
@@ -429,7 +450,10 @@ function fnv(s: string): number {
 }
 
 async function searchEval(): Promise<void> {
-  const records = readFileSync(dataPath, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as DevRecord)
+  const records = readFileSync(dataPath, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as DevRecord)
   const extractor = new LocalExtractor()
   const summarizer = new LocalSummarizer()
   const embedder = new LocalEmbedder(mainOptions)
@@ -461,7 +485,9 @@ async function searchEval(): Promise<void> {
     }
   })
   const goldTokens = new Set(records.flatMap((r) => r.gold_persona_triples.flatMap((t) => tokens(t.object))))
-  const unrelated = UNRELATED.flatMap(([make, objects]) => objects.filter((o) => !tokens(o).some((t) => goldTokens.has(t))).map(make))
+  const unrelated = UNRELATED.flatMap(([make, objects]) =>
+    objects.filter((o) => !tokens(o).some((t) => goldTokens.has(t))).map(make),
+  )
   const queries = [...facts.entries()].sort(([a], [b]) => a.localeCompare(b))
   const qv = (await embedder.embed(queries.map(([, f]) => f.query))).vectors
   const uv = (await embedder.embed(unrelated)).vectors
@@ -481,10 +507,20 @@ async function searchEval(): Promise<void> {
   match.sort((a, b) => a - b)
   nonMatch.sort((a, b) => a - b)
   const q = (a: number[], p: number): number => a[Math.min(a.length - 1, Math.floor(p * a.length))]
-  console.log(`search: ${records.length} extracted profiles (${texts.filter((t) => !t).length} empty), ${queries.length} fact queries, ${unrelated.length} unrelated queries`)
-  console.log(`tuning half: matches p10/p25/p50/p75 ${[0.1, 0.25, 0.5, 0.75].map((p) => f3(q(match, p))).join(' / ')}; non-matches p50/p90/p95/p98/p99/p99.5 ${[0.5, 0.9, 0.95, 0.98, 0.99, 0.995].map((p) => f3(q(nonMatch, p))).join(' / ')}`)
+  console.log(
+    `search: ${records.length} extracted profiles (${texts.filter((t) => !t).length} empty), ${queries.length} fact queries, ${unrelated.length} unrelated queries`,
+  )
+  console.log(
+    `tuning half: matches p10/p25/p50/p75 ${[0.1, 0.25, 0.5, 0.75].map((p) => f3(q(match, p))).join(' / ')}; non-matches p50/p90/p95/p98/p99/p99.5 ${[0.5, 0.9, 0.95, 0.98, 0.99, 0.995].map((p) => f3(q(nonMatch, p))).join(' / ')}`,
+  )
   const r3 = (x: number): number => Math.round(x * 1000) / 1000
-  const points: CalibrationPoint[] = [[r3(q(nonMatch, 0.5)), 0], [r3(q(nonMatch, 0.95)), 40], [r3(q(nonMatch, 0.99)), 63], [r3(q(match, 0.5)), 80], [1, 100]]
+  const points: CalibrationPoint[] = [
+    [r3(q(nonMatch, 0.5)), 0],
+    [r3(q(nonMatch, 0.95)), 40],
+    [r3(q(nonMatch, 0.99)), 63],
+    [r3(q(match, 0.5)), 80],
+    [1, 100],
+  ]
   console.log(`derived points (0 non-match p50, 40 p95, 63 p99, 80 match p50): ${JSON.stringify(points)}`)
 
   const evaluate = (label: string, cal: PiecewiseLinearCalibration): void => {
@@ -498,16 +534,27 @@ async function searchEval(): Promise<void> {
     ]
     console.log(`\n${label}: cosine at 63 = ${f3(min)}`)
     for (const [name, useQuery, useRecord] of halves) {
-      let n = 0, recall = 0, precision = 0, ndcg = 0, rankRecall = 0, empty = 0
+      let n = 0,
+        recall = 0,
+        precision = 0,
+        ndcg = 0,
+        rankRecall = 0,
+        empty = 0
       queries.forEach(([, f], k) => {
         const rel = [...f.relevant].filter(useRecord)
         if (!useQuery(k) || rel.length === 0) return
-        const ranked = records.map((_, i) => i).filter((i) => useRecord(i) && vectors[i]).sort((a, b) => cos[k][b] - cos[k][a] || a - b)
+        const ranked = records
+          .map((_, i) => i)
+          .filter((i) => useRecord(i) && vectors[i])
+          .sort((a, b) => cos[k][b] - cos[k][a] || a - b)
         const kept = ranked.filter((i) => cos[k][i] >= min).slice(0, 10)
         const ideal = Math.min(10, rel.length)
         const hits = kept.filter((i) => f.relevant.has(i)).length
-        let dcg = 0, idcg = 0
-        kept.forEach((i, r) => { if (f.relevant.has(i)) dcg += 1 / Math.log2(r + 2) })
+        let dcg = 0,
+          idcg = 0
+        kept.forEach((i, r) => {
+          if (f.relevant.has(i)) dcg += 1 / Math.log2(r + 2)
+        })
         for (let r = 0; r < ideal; r++) idcg += 1 / Math.log2(r + 2)
         n++
         recall += hits / ideal
@@ -517,12 +564,17 @@ async function searchEval(): Promise<void> {
         if (kept.length === 0) empty++
       })
       const unrelatedEmpty = ucos.filter((c) => !c.some((x, i) => useRecord(i) && x >= min)).length
-      console.log(`  ${name.padEnd(26)} ${String(n).padStart(4)} queries: recall@10 ${f3(recall / n)}, precision@10 ${f3(precision / n)}, nDCG@10 ${f3(ndcg / n)} (recall@10 without threshold ${f3(rankRecall / n)}); related queries returning nothing ${pct(empty / n)}; unrelated returning nothing ${unrelatedEmpty}/${unrelated.length}`)
+      console.log(
+        `  ${name.padEnd(26)} ${String(n).padStart(4)} queries: recall@10 ${f3(recall / n)}, precision@10 ${f3(precision / n)}, nDCG@10 ${f3(ndcg / n)} (recall@10 without threshold ${f3(rankRecall / n)}); related queries returning nothing ${pct(empty / n)}; unrelated returning nothing ${unrelatedEmpty}/${unrelated.length}`,
+      )
     }
   }
   // BENCH_POINTS='[[0.035,0],...]' evaluates other points (e.g. an earlier version's, with BENCH_OPTIONS for its settings).
   const given = process.env.BENCH_POINTS ? (JSON.parse(process.env.BENCH_POINTS) as CalibrationPoint[]) : undefined
-  evaluate(given ? `points ${process.env.BENCH_POINTS}` : 'points in src/ai/local/calibration.ts', new PiecewiseLinearCalibration(given ?? LOCAL_CALIBRATION_POINTS))
+  evaluate(
+    given ? `points ${process.env.BENCH_POINTS}` : 'points in src/ai/local/calibration.ts',
+    new PiecewiseLinearCalibration(given ?? LOCAL_CALIBRATION_POINTS),
+  )
   evaluate('derived points', new PiecewiseLinearCalibration(points))
 }
 
@@ -550,7 +602,12 @@ async function main(): Promise<void> {
       for (const maxWords of [50_000, 150_000, 400_000]) variants.push([`maxWords=${maxWords}`, { maxWords }])
     }
     const para = { profiles: data.profiles, queries: await paraphrases(data) }
-    console.log(`paraphrase queries: ${para.queries.length}, e.g. ${para.queries.slice(0, 6).map((q) => JSON.stringify(q.text)).join(', ')}`)
+    console.log(
+      `paraphrase queries: ${para.queries.length}, e.g. ${para.queries
+        .slice(0, 6)
+        .map((q) => JSON.stringify(q.text))
+        .join(', ')}`,
+    )
     const rich = load(4)
     for (const [label, opts] of variants) {
       describe(label, await measure(opts, false, data))
@@ -569,9 +626,13 @@ async function main(): Promise<void> {
     const d = size === 1 ? data : load(size)
     const m = await measure(mainOptions, false, d)
     bySize.push(m)
-    describe(`default embedder, profiles of ${size} persona(s) (${d.profiles.length} profiles, ${d.queries.length} queries)`, m)
+    describe(
+      `default embedder, profiles of ${size} persona(s) (${d.profiles.length} profiles, ${d.queries.length} queries)`,
+      m,
+    )
   }
-  if (args.includes('--raw')) describe('default embedder, raw persona sentences (1 persona)', await measure(mainOptions, true, data))
+  if (args.includes('--raw'))
+    describe('default embedder, raw persona sentences (1 persona)', await measure(mainOptions, true, data))
   const pooled = pool(bySize.slice(0, pooledSizes))
   describe(`pooled (sizes ${sizes.slice(0, pooledSizes).join(', ')}, equal weight)`, pooled)
 
@@ -582,7 +643,9 @@ async function main(): Promise<void> {
     const tpr = pooled.match.filter((x) => x >= c).length / pooled.match.length
     const fpr = fprAt(pooled.nonMatch, c)
     const precision = (prev: number): string => pct((tpr * prev) / (tpr * prev + fpr * (1 - prev)))
-    console.log(`  non-match p${(q * 100).toFixed(1)} = ${f3(c)}: recall ${pct(tpr)}, FPR ${pct(fpr)}, precision ${precision(0.01)} (1% hold it) / ${precision(0.05)} (5%)`)
+    console.log(
+      `  non-match p${(q * 100).toFixed(1)} = ${f3(c)}: recall ${pct(tpr)}, FPR ${pct(fpr)}, precision ${precision(0.01)} (1% hold it) / ${precision(0.05)} (5%)`,
+    )
   }
   const points = derivePoints(pooled)
   console.log(`\nderived points: ${JSON.stringify(points)}`)
@@ -594,7 +657,9 @@ async function main(): Promise<void> {
 
   console.log(`\npoints in src/ai/local/calibration.ts: ${JSON.stringify(LOCAL_CALIBRATION_POINTS)}`)
   const current = new PiecewiseLinearCalibration(LOCAL_CALIBRATION_POINTS)
-  console.log(`cosine at score 63 = ${f3(current.toCosine(63))} (non-match FPR there: pooled ${pct(fprAt(pooled.nonMatch, current.toCosine(63)))})`)
+  console.log(
+    `cosine at score 63 = ${f3(current.toCosine(63))} (non-match FPR there: pooled ${pct(fprAt(pooled.nonMatch, current.toCosine(63)))})`,
+  )
   sizes.forEach((size, i) => report(`${size} persona(s)`, bySize[i], current))
   report('pooled', pooled, current)
 }

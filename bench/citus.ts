@@ -21,7 +21,8 @@ const PROFILES = arg('profiles', 80)
 const TENANTS = arg('tenants', 4)
 const SEARCHES = arg('searches', 100)
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!
 
 async function measure(label: string, db: TestDatabase) {
   const profiler = await startProfiler(
@@ -30,7 +31,8 @@ async function measure(label: string, db: TestDatabase) {
   )
   try {
     const keys: string[] = []
-    for (let t = 0; t < TENANTS; t++) keys.push((await profiler.services.tenants.createApp(`bench-${t}`, 'web')).api_key)
+    for (let t = 0; t < TENANTS; t++)
+      keys.push((await profiler.services.tenants.createApp(`bench-${t}`, 'web')).api_key)
     const apis = keys.map((k) => client(profiler.url!, k))
     const cities = ['Oslo', 'Rome', 'Lima', 'Bonn', 'Kyoto']
     let next = 0
@@ -39,18 +41,26 @@ async function measure(label: string, db: TestDatabase) {
       Array.from({ length: 8 }, async () => {
         for (let i = next++; i < SUBMISSIONS; i = next++) {
           const p = i % PROFILES
-          const data = JSON.stringify({ core_info: { name: `Person ${p}`, location: cities[p % cities.length] }, interests: { hobbies: [`hobby ${i}`] } })
+          const data = JSON.stringify({
+            core_info: { name: `Person ${p}`, location: cities[p % cities.length] },
+            interests: { hobbies: [`hobby ${i}`] },
+          })
           const r = await apis[p % TENANTS]!.post(`p${p}`, { input_type: 'structured', data })
           if (r.status !== 202) throw new Error(`POST ${r.status} ${await r.text()}`)
         }
       }),
     )
     const accepted = performance.now() - t0
-    await waitFor('every submission done', async () => (await profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM submissions WHERE status <> 'done'`))[0].n, {
-      until: (n: number) => n === 0,
-      timeoutMs: 600_000,
-      everyMs: 100,
-    })
+    await waitFor(
+      'every submission done',
+      async () =>
+        (await profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM submissions WHERE status <> 'done'`))[0].n,
+      {
+        until: (n: number) => n === 0,
+        timeoutMs: 600_000,
+        everyMs: 100,
+      },
+    )
     const applied = performance.now() - t0
     const lat = { query: [] as number[], filter: [] as number[] }
     for (let i = 0; i < SEARCHES; i++) {
@@ -93,7 +103,11 @@ const results = []
 {
   const cluster = new CitusCluster(2)
   await cluster.init()
-  const db = await serverDatabase(cluster.url, dir(), cluster.workers.map((w) => w.url))
+  const db = await serverDatabase(
+    cluster.url,
+    dir(),
+    cluster.workers.map((w) => w.url),
+  )
   try {
     results.push(await measure('Citus, coordinator + 2 workers', db))
   } finally {
@@ -101,5 +115,7 @@ const results = []
     await cluster.destroy()
   }
 }
-console.log(`${SUBMISSIONS} structured submissions for ${PROFILES} profiles over ${TENANTS} tenants, ${SEARCHES} searches of each kind; ${os.cpus().length} cores`)
+console.log(
+  `${SUBMISSIONS} structured submissions for ${PROFILES} profiles over ${TENANTS} tenants, ${SEARCHES} searches of each kind; ${os.cpus().length} cores`,
+)
 console.table(results)

@@ -7,19 +7,38 @@ import { LocalExtractor } from '../src/ai/local/local-extractor.js'
 import { emptyContent } from '../src/domain/profile.js'
 
 const facts = [
-  'Hi, my name is Rosa and I am 38.', 'I grew up in Seville but I live in Valencia now.', 'I work as a pharmacist.',
-  'In my free time I love salsa dancing and I play the guitar.', 'My favorite food is paella.', 'I have a lazy old cat.',
-  'Last year I moved to a new flat.', 'In 2016 I graduated from university.', 'I am outgoing but a bit impatient.',
-  "Don't talk about politics with me.", "I don't like football anymore.", 'My brother is a lawyer and loves golf.',
-].join(' ').repeat(8).slice(0, 2048)
-const filler = 'well, you know, it is what it is, and so on and so forth, ok then, sure, right, hmm. '.repeat(30).slice(0, 2048)
+  'Hi, my name is Rosa and I am 38.',
+  'I grew up in Seville but I live in Valencia now.',
+  'I work as a pharmacist.',
+  'In my free time I love salsa dancing and I play the guitar.',
+  'My favorite food is paella.',
+  'I have a lazy old cat.',
+  'Last year I moved to a new flat.',
+  'In 2016 I graduated from university.',
+  'I am outgoing but a bit impatient.',
+  "Don't talk about politics with me.",
+  "I don't like football anymore.",
+  'My brother is a lawyer and loves golf.',
+]
+  .join(' ')
+  .repeat(8)
+  .slice(0, 2048)
+const filler = 'well, you know, it is what it is, and so on and so forth, ok then, sure, right, hmm. '
+  .repeat(30)
+  .slice(0, 2048)
 
 const extractor = new LocalExtractor()
 const time = async (label: string, text: string, n = 20) => {
-  await extractor.extract({ profile: emptyContent(), submissions: [{ submissionId: 'w', inputType: 'text', data: text }] })
+  await extractor.extract({
+    profile: emptyContent(),
+    submissions: [{ submissionId: 'w', inputType: 'text', data: text }],
+  })
   const t0 = performance.now()
   for (let i = 0; i < n; i++) {
-    await extractor.extract({ profile: emptyContent(), submissions: [{ submissionId: `s${i}`, inputType: 'text', data: text + ` ${i}` }] })
+    await extractor.extract({
+      profile: emptyContent(),
+      submissions: [{ submissionId: `s${i}`, inputType: 'text', data: text + ` ${i}` }],
+    })
   }
   const ms = (performance.now() - t0) / n
   console.log(`${label}: ${ms.toFixed(1)} ms per 2 KB text`)
@@ -43,7 +62,11 @@ const rep = (unit: string, n: number) => unit.repeat(Math.ceil(n / unit.length))
 const shapes: [string, 'text' | 'conversation', (n: number) => string][] = [
   ['one char repeated', 'text', (n) => 'a'.repeat(n)],
   ["'a ' repeated, no stop", 'text', (n) => rep('a ', n)],
-  ['real words, no punctuation', 'text', (n) => rep('my name is ann and i live in rome and i love hiking and my dog ', n)],
+  [
+    'real words, no punctuation',
+    'text',
+    (n) => rep('my name is ann and i live in rome and i love hiking and my dog ', n),
+  ],
   ['short sentences', 'text', (n) => rep('I love jazz. ', n)],
   ["'a, ' repeated", 'text', (n) => rep('a, ', n)],
   ["'a - ' repeated", 'text', (n) => rep('a - ', n)],
@@ -62,5 +85,7 @@ for (const [label, inputType, make] of shapes) {
     extractor.extractOne({ inputType, data })
     return performance.now() - t
   })
-  console.log(`${label.padEnd(32)} ${ms.map((m) => `${m.toFixed(0).padStart(6)} ms`).join('  ')}  ${(ms[1]! / ms[0]!).toFixed(1)}`)
+  console.log(
+    `${label.padEnd(32)} ${ms.map((m) => `${m.toFixed(0).padStart(6)} ms`).join('  ')}  ${(ms[1]! / ms[0]!).toFixed(1)}`,
+  )
 }

@@ -18,14 +18,19 @@ const oa = await startOpenAIServer({ mode: (arg('mode') as ProviderMode | undefi
 // A fixed port in front of the fake's own (it listens on a free one).
 const target = new URL(oa.url)
 const proxy = http.createServer((req, res) => {
-  const up = http.request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
-    res.writeHead(r.statusCode ?? 502, r.headers)
-    r.pipe(res)
-  })
+  const up = http.request(
+    { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+    (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers)
+      r.pipe(res)
+    },
+  )
   up.on('error', () => res.destroy())
   req.pipe(up)
 })
-proxy.listen(port, '127.0.0.1', () => console.log(`fake OpenAI-compatible server (mode ${oa.mode}) at http://127.0.0.1:${port}/v1`))
+proxy.listen(port, '127.0.0.1', () =>
+  console.log(`fake OpenAI-compatible server (mode ${oa.mode}) at http://127.0.0.1:${port}/v1`),
+)
 const stop = async () => {
   proxy.close()
   await oa.close()

@@ -28,7 +28,14 @@ const SEARCH_QUERY = `query($q: String) { searchProfiles(query: $q, sensitivity:
 
 export async function runHttp(
   kind: DbKind,
-  opts: { seconds: number; rounds: number; connections: number; only?: string; serviceEnv?: Record<string, string>; cpuProf?: string },
+  opts: {
+    seconds: number
+    rounds: number
+    connections: number
+    only?: string
+    serviceEnv?: Record<string, string>
+    cpuProf?: string
+  },
 ): Promise<BenchResult> {
   const db = await freshDb(kind)
   const stops: (() => Promise<void>)[] = []
@@ -38,25 +45,78 @@ export async function runHttp(
     const key = seeder.key
     const ids = await seedProfiles(seeder.url, key, 'g', 100, 3)
     await seeder.stop()
-    const api = await startService(db, 'serve', opts.serviceEnv, opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}`] : [])
+    const api = await startService(
+      db,
+      'serve',
+      opts.serviceEnv,
+      opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}`] : [],
+    )
     stops.push(() => api.stop())
-    const tenant = await withClient(db.connectionString(), async (c) => (await c.query(`SELECT id FROM tenants WHERE name = 'default'`)).rows[0].id as string)
-    const baseline = spawnTs('bench/lib/baseline-server.ts', [db.connectionString(), tenant], {}, { nodeArgs: opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}/baseline`] : [] })
+    const tenant = await withClient(
+      db.connectionString(),
+      async (c) => (await c.query(`SELECT id FROM tenants WHERE name = 'default'`)).rows[0].id as string,
+    )
+    const baseline = spawnTs(
+      'bench/lib/baseline-server.ts',
+      [db.connectionString(), tenant],
+      {},
+      { nodeArgs: opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}/baseline`] : [] },
+    )
     stops.push(() => baseline.stop())
-    const bareUrl = await waitFor('the baseline server', () => baseline.output().match(/listening on (\S+)/)?.[1], { timeoutMs: 60_000 })
+    const bareUrl = await waitFor('the baseline server', () => baseline.output().match(/listening on (\S+)/)?.[1], {
+      timeoutMs: 60_000,
+    })
 
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
     const graphqlBodies = ids.map((id) => JSON.stringify({ query: PROFILE_QUERY, variables: { id } }))
     const specs: Record<string, Omit<LoadSpec, 'connections' | 'seconds'>> = {
-      'bare route, same INSERT': { url: bareUrl, method: 'POST', path: '/same-insert/b{i}', headers: { 'content-type': 'application/json' }, bodies: POST_BODIES },
-      'bare route, plain INSERT': { url: bareUrl, method: 'POST', path: '/plain-insert/b{i}', headers: { 'content-type': 'application/json' }, bodies: POST_BODIES },
-      'POST /v1/profile/{id}': { url: api.url, method: 'POST', path: '/v1/profile/n{i}', headers: auth, bodies: POST_BODIES },
+      'bare route, same INSERT': {
+        url: bareUrl,
+        method: 'POST',
+        path: '/same-insert/b{i}',
+        headers: { 'content-type': 'application/json' },
+        bodies: POST_BODIES,
+      },
+      'bare route, plain INSERT': {
+        url: bareUrl,
+        method: 'POST',
+        path: '/plain-insert/b{i}',
+        headers: { 'content-type': 'application/json' },
+        bodies: POST_BODIES,
+      },
+      'POST /v1/profile/{id}': {
+        url: api.url,
+        method: 'POST',
+        path: '/v1/profile/n{i}',
+        headers: auth,
+        bodies: POST_BODIES,
+      },
       // The common case of a chat application: messages to profiles that exist (and are processing: no worker runs here).
-      'bare route, same INSERT, 1,000 profiles': { url: bareUrl, method: 'POST', path: '/same-insert/r{n}', headers: { 'content-type': 'application/json' }, bodies: POST_BODIES, ids: 1000 },
-      'POST to 1,000 existing profiles': { url: api.url, method: 'POST', path: '/v1/profile/e{n}', headers: auth, bodies: POST_BODIES, ids: 1000 },
+      'bare route, same INSERT, 1,000 profiles': {
+        url: bareUrl,
+        method: 'POST',
+        path: '/same-insert/r{n}',
+        headers: { 'content-type': 'application/json' },
+        bodies: POST_BODIES,
+        ids: 1000,
+      },
+      'POST to 1,000 existing profiles': {
+        url: api.url,
+        method: 'POST',
+        path: '/v1/profile/e{n}',
+        headers: auth,
+        bodies: POST_BODIES,
+        ids: 1000,
+      },
       'bare route, same SELECT': { url: bareUrl, method: 'GET', path: `/same-select/g{n}`, ids: ids.length },
       'bare route, plain SELECT': { url: bareUrl, method: 'GET', path: `/plain-select/g{n}`, ids: ids.length },
-      'GET /v1/profile/{id}': { url: api.url, method: 'GET', path: '/v1/profile/g{n}', headers: { authorization: auth.authorization }, ids: ids.length },
+      'GET /v1/profile/{id}': {
+        url: api.url,
+        method: 'GET',
+        path: '/v1/profile/g{n}',
+        headers: { authorization: auth.authorization },
+        ids: ids.length,
+      },
       'bare Apollo, same SELECT': {
         url: bareUrl,
         method: 'POST',
@@ -71,12 +131,36 @@ export async function runHttp(
         headers: auth,
         bodies: graphqlBodies,
       },
-      'GET /v1/search, listing': { url: api.url, method: 'GET', path: '/v1/search?pageSize=10', paths: ['/v1/search?pageSize=10&page=1', '/v1/search?pageSize=10&page=5', '/v1/search?pageSize=10&page=10&sortBy=id'], headers: { authorization: auth.authorization } },
-      'GET /v1/search, query': { url: api.url, method: 'GET', path: '/v1/search?query=x', paths: SEARCH_QUERIES.map((q) => `/v1/search?pageSize=10&sensitivity=0&query=${encodeURIComponent(q)}`), headers: { authorization: auth.authorization } },
-      'GraphQL searchProfiles': { url: api.url, method: 'POST', path: '/graphql', headers: auth, bodies: SEARCH_QUERIES.map((q) => JSON.stringify({ query: SEARCH_QUERY, variables: { q } })) },
+      'GET /v1/search, listing': {
+        url: api.url,
+        method: 'GET',
+        path: '/v1/search?pageSize=10',
+        paths: [
+          '/v1/search?pageSize=10&page=1',
+          '/v1/search?pageSize=10&page=5',
+          '/v1/search?pageSize=10&page=10&sortBy=id',
+        ],
+        headers: { authorization: auth.authorization },
+      },
+      'GET /v1/search, query': {
+        url: api.url,
+        method: 'GET',
+        path: '/v1/search?query=x',
+        paths: SEARCH_QUERIES.map((q) => `/v1/search?pageSize=10&sensitivity=0&query=${encodeURIComponent(q)}`),
+        headers: { authorization: auth.authorization },
+      },
+      'GraphQL searchProfiles': {
+        url: api.url,
+        method: 'POST',
+        path: '/graphql',
+        headers: auth,
+        bodies: SEARCH_QUERIES.map((q) => JSON.stringify({ query: SEARCH_QUERY, variables: { q } })),
+      },
     }
     // --only: a comma-separated list of words; a load whose name contains one of them runs (the others are skipped).
-    if (opts.only) for (const k of Object.keys(specs)) if (!opts.only.split(',').some((w) => k.toLowerCase().includes(w.toLowerCase()))) delete specs[k]
+    if (opts.only)
+      for (const k of Object.keys(specs))
+        if (!opts.only.split(',').some((w) => k.toLowerCase().includes(w.toLowerCase()))) delete specs[k]
     const runs: Record<string, LoadResult[]> = Object.fromEntries(Object.keys(specs).map((k) => [k, []]))
     // Both processes always: on the embedded database the service's process also runs the database the bare route uses.
     const watch = () => ({
@@ -87,15 +171,21 @@ export async function runHttp(
     let counter = 0
     // A first pass of every load, not counted: a fresh database's first thousands of rows cost more (its tables and
     // indexes growing), which would fall on whichever load ran first.
-    for (const spec of Object.values(specs)) await load({ ...spec, connections: opts.connections, seconds: 3, startAt: (counter += 1_000_000) })
+    for (const spec of Object.values(specs))
+      await load({ ...spec, connections: opts.connections, seconds: 3, startAt: (counter += 1_000_000) })
     for (let r = 0; r < opts.rounds; r++) {
       // Alternating, so a drift of the machine's load touches baseline and service alike.
       for (const [name, spec] of Object.entries(specs)) {
         const startAt = (counter += 1_000_000)
         await load({ ...spec, connections: opts.connections, seconds: 2, startAt }) // warm-up
-        const res = await load({ ...spec, connections: opts.connections, seconds: opts.seconds, startAt: startAt + 500_000 }, watch())
+        const res = await load(
+          { ...spec, connections: opts.connections, seconds: opts.seconds, startAt: startAt + 500_000 },
+          watch(),
+        )
         runs[name]!.push(res)
-        process.stderr.write(`  ${kind} round ${r + 1}: ${name} ${Math.round(res.rps)} req/s, p99 ${res.latency.p99} ms, CPU ms per request ${JSON.stringify(res.cpuPerRequest)}\n`)
+        process.stderr.write(
+          `  ${kind} round ${r + 1}: ${name} ${Math.round(res.rps)} req/s, p99 ${res.latency.p99} ms, CPU ms per request ${JSON.stringify(res.cpuPerRequest)}\n`,
+        )
       }
     }
     if (opts.only) return { name: 'http-partial', db: kind, rows: [], raw: runs }
@@ -147,7 +237,13 @@ await benchMain(import.meta.url, 'http', (kind) =>
     rounds: Number(arg('rounds', '3')),
     connections: Number(arg('connections', '32')),
     only: arg('only'),
-    serviceEnv: arg('env') ? Object.fromEntries(arg('env')!.split(',').map((kv) => kv.split('=') as [string, string])) : undefined,
+    serviceEnv: arg('env')
+      ? Object.fromEntries(
+          arg('env')!
+            .split(',')
+            .map((kv) => kv.split('=') as [string, string]),
+        )
+      : undefined,
     cpuProf: arg('cpu-prof'),
   }),
 )

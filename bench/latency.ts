@@ -11,7 +11,11 @@ import { MESSAGES, post } from './lib/seed.js'
 import { arg, benchMain, type BenchResult, type ResultRow } from './lib/report.js'
 
 async function sample(api: Service, n: number, prefix: string): Promise<number[]> {
-  const ws = createClient({ url: `${api.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${api.key}` } })
+  const ws = createClient({
+    url: `${api.url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { authorization: `Bearer ${api.key}` },
+  })
   const out: number[] = []
   try {
     for (let i = -3; i < n; i++) {
@@ -55,7 +59,12 @@ async function floor(): Promise<number> {
 export async function runLatency(kind: DbKind, opts: { samples: number }): Promise<BenchResult> {
   const one = await floor()
   const setups: { label: string; roles: ('start' | 'serve' | 'worker')[] }[] =
-    kind === 'embedded' ? [{ label: 'profiler start', roles: ['start'] }] : [{ label: 'profiler start', roles: ['start'] }, { label: 'serve + worker processes', roles: ['serve', 'worker'] }]
+    kind === 'embedded'
+      ? [{ label: 'profiler start', roles: ['start'] }]
+      : [
+          { label: 'profiler start', roles: ['start'] },
+          { label: 'serve + worker processes', roles: ['serve', 'worker'] },
+        ]
   const rows: ResultRow[] = []
   const bars = [{ label: 'AI work for one message alone (floor)', value: round(one, 1), baseline: true }]
   const raw: Record<string, number[]> = {}
@@ -69,7 +78,9 @@ export async function runLatency(kind: DbKind, opts: { samples: number }): Promi
       raw[s.label] = times
       const p50 = percentile(times, 50)
       const p95 = percentile(times, 95)
-      process.stderr.write(`  ${kind}, ${s.label}: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms\n`)
+      process.stderr.write(
+        `  ${kind}, ${s.label}: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms\n`,
+      )
       rows.push({
         what: `POST -> READY over graphql-ws, idle service, ${s.label}`,
         value: round(p50, 1),
@@ -84,7 +95,13 @@ export async function runLatency(kind: DbKind, opts: { samples: number }): Promi
       await db.drop()
     }
   }
-  return { name: 'latency', db: kind, rows, raw, chart: { title: `POST -> READY, p50, ${kind} database`, unit: 'ms', bars } }
+  return {
+    name: 'latency',
+    db: kind,
+    rows,
+    raw,
+    chart: { title: `POST -> READY, p50, ${kind} database`, unit: 'ms', bars },
+  }
 }
 
 await benchMain(import.meta.url, 'latency', (kind) => runLatency(kind, { samples: Number(arg('samples', '40')) }))

@@ -58,15 +58,23 @@ interface Mem0Measured {
 function measuredMem0(): Mem0Measured | undefined {
   const file = path.join(here, 'results', 'mem0-baseline.json')
   if (!fs.existsSync(file)) return undefined
-  const j = JSON.parse(fs.readFileSync(file, 'utf8')) as { at: string; versions: { mem0ai: string }; scenarios: (Omit<Mem0Measured, 'at' | 'mem0ai'> & { scenario: string })[] }
+  const j = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    at: string
+    versions: { mem0ai: string }
+    scenarios: (Omit<Mem0Measured, 'at' | 'mem0ai'> & { scenario: string })[]
+  }
   const s = j.scenarios.find((x) => x.scenario === 'single')
   if (!s) return undefined
   const { chatRequestsPerAdd, promptTokensPerAddMean, promptTokensPerAddMin, promptTokensPerAddMax } = s
-  return { at: j.at, mem0ai: j.versions.mem0ai, chatRequestsPerAdd, promptTokensPerAddMean, promptTokensPerAddMin, promptTokensPerAddMax }
+  return {
+    at: j.at,
+    mem0ai: j.versions.mem0ai,
+    chatRequestsPerAdd,
+    promptTokensPerAddMean,
+    promptTokensPerAddMin,
+    promptTokensPerAddMax,
+  }
 }
-
-
-
 
 // ---------------------------------------------------------------------------------------------------------------
 // Every outgoing connection, fetch and datagram of this process (the service runs in it).
@@ -99,9 +107,18 @@ interface ChatCost {
 
 function chatCost(r: RecordedRequest): ChatCost {
   const messages = r.body.messages as { role: 'system' | 'user'; content: string }[]
-  const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n')
-  const userText = messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n')
-  const user = JSON.parse(userText) as { profile: string; submissions: { id: string; input_type: string; text: string }[] }
+  const system = messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n')
+  const userText = messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content)
+    .join('\n')
+  const user = JSON.parse(userText) as {
+    profile: string
+    submissions: { id: string; input_type: string; text: string }[]
+  }
   const schemaTokens = tok(JSON.stringify(r.body.response_format?.json_schema?.schema ?? {}))
   const chat = encodeChat(messages).length
   const systemTokens = tok(system)
@@ -192,7 +209,13 @@ async function main() {
     wallMs: number
   }
   const scenarios: Scenario[] = []
-  const scenario = async (name: string, description: string, texts: string[], profiles: string[], run: () => Promise<void>) => {
+  const scenario = async (
+    name: string,
+    description: string,
+    texts: string[],
+    profiles: string[],
+    run: () => Promise<void>,
+  ) => {
     const mark = oa.requests.length
     const t0 = Date.now()
     await run()
@@ -226,14 +249,27 @@ async function main() {
   oa.faults.clear()
 
   oa.faults.add({ delayMs: BURST_MODEL_LATENCY_MS }, BURST.length)
-  await scenario('burst-inflight', '1, then 9 at once while its request is in flight', BURST, ['burst-inflight'], async () => {
-    const before = oa.chatRequests().length
-    await submit('burst-inflight', BURST[0]!)
-    await waitFor('the first burst request to reach the model', () => oa.chatRequests().length > before, { timeoutMs: 30_000, everyMs: 5 })
-    await Promise.all(BURST.slice(1).map((t) => submit('burst-inflight', t)))
-    await api.waitReady('burst-inflight')
-    statesAfterBatch.push({ scenario: 'burst-inflight', profileId: 'burst-inflight', content: await contentOf('burst-inflight') })
-  })
+  await scenario(
+    'burst-inflight',
+    '1, then 9 at once while its request is in flight',
+    BURST,
+    ['burst-inflight'],
+    async () => {
+      const before = oa.chatRequests().length
+      await submit('burst-inflight', BURST[0]!)
+      await waitFor('the first burst request to reach the model', () => oa.chatRequests().length > before, {
+        timeoutMs: 30_000,
+        everyMs: 5,
+      })
+      await Promise.all(BURST.slice(1).map((t) => submit('burst-inflight', t)))
+      await api.waitReady('burst-inflight')
+      statesAfterBatch.push({
+        scenario: 'burst-inflight',
+        profileId: 'burst-inflight',
+        content: await contentOf('burst-inflight'),
+      })
+    },
+  )
   oa.faults.clear()
 
   const growth: { step: number; profileTokens: number; fixedTokens: number; promptTokens: number }[] = []
@@ -255,9 +291,11 @@ async function main() {
   const batchesByProfile = new Map<string, number>(
     // A batch's submissions are finished by one transaction (one finished_at); a history entry would miss the batches
     // that changed nothing (they write none).
-    (await ds.query(`SELECT profile_id, count(DISTINCT finished_at)::int AS n FROM submissions WHERE status = 'done' GROUP BY profile_id`)).map(
-      (r: { profile_id: string; n: number }) => [r.profile_id, r.n],
-    ),
+    (
+      await ds.query(
+        `SELECT profile_id, count(DISTINCT finished_at)::int AS n FROM submissions WHERE status = 'done' GROUP BY profile_id`,
+      )
+    ).map((r: { profile_id: string; n: number }) => [r.profile_id, r.n]),
   )
   const apiPort = Number(new URL(profiler.url!).port)
   const dbPort = profiler.db.url ? Number(new URL(profiler.db.url).port) : undefined
@@ -270,14 +308,22 @@ async function main() {
   // --- Estimate: what a separate summary request per batch would cost (the provider's own OpenAISummarizer,
   // sent to the fake server after the run, outside every figure above).
   const summaryMark = oa.requests.length
-  const summarizer = new OpenAISummarizer(new LlmClient({ ...config.openai, outputRetries: 0, maxRetries: 0 }), config.openai.chatModel)
+  const summarizer = new OpenAISummarizer(
+    new LlmClient({ ...config.openai, outputRetries: 0, maxRetries: 0 }),
+    config.openai.chatModel,
+  )
   for (const s of statesAfterBatch) await summarizer.summarize(s.content).catch(() => undefined)
   const summaryRequests = oa.requests.slice(summaryMark).filter((r) => r.kind === 'chat')
   const summaryCosts = summaryRequests.map((r) => {
     const messages = r.body.messages as { role: 'system' | 'user'; content: string }[]
     const system = messages.find((m) => m.role === 'system')!.content
     const schemaTokens = tok(JSON.stringify(r.body.response_format?.json_schema?.schema ?? {}))
-    return { promptTokens: encodeChat(messages).length + schemaTokens, systemTokens: tok(system), schemaTokens, profileTokens: tok(messages.find((m) => m.role === 'user')!.content) }
+    return {
+      promptTokens: encodeChat(messages).length + schemaTokens,
+      systemTokens: tok(system),
+      schemaTokens,
+      profileTokens: tok(messages.find((m) => m.role === 'user')!.content),
+    }
   })
   watch.stop()
   await oa.close()
@@ -292,7 +338,15 @@ async function main() {
     const costs = chat.map(chatCost)
     const prompt = sum(costs.map((c) => c.promptTokens))
     const batches = sum(s.profiles.map((p) => batchesByProfile.get(p) ?? 0))
-    if (s.name === 'sequential') costs.forEach((c, i) => growth.push({ step: i + 1, profileTokens: c.profileTokens, fixedTokens: c.fixedTokens, promptTokens: c.promptTokens }))
+    if (s.name === 'sequential')
+      costs.forEach((c, i) =>
+        growth.push({
+          step: i + 1,
+          profileTokens: c.profileTokens,
+          fixedTokens: c.fixedTokens,
+          promptTokens: c.promptTokens,
+        }),
+      )
     return {
       scenario: s.name,
       description: s.description,
@@ -329,14 +383,29 @@ async function main() {
   const oaPort = Number(new URL(oa.url).port)
   const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1', 'localhost'])
   const classify = (c: Connection) =>
-    !loopback.has(c.host) ? 'elsewhere' : c.port === oaPort ? 'model server' : c.port === apiPort ? 'service API (this bench)' : c.port === dbPort || c.port === setupDbPort ? 'embedded database' : 'other local'
-  for (const c of connectionsDuringRun) if (classify(c) === 'other local' || classify(c) === 'elsewhere') console.error('unexpected connection', c)
+    !loopback.has(c.host)
+      ? 'elsewhere'
+      : c.port === oaPort
+        ? 'model server'
+        : c.port === apiPort
+          ? 'service API (this bench)'
+          : c.port === dbPort || c.port === setupDbPort
+            ? 'embedded database'
+            : 'other local'
+  for (const c of connectionsDuringRun)
+    if (classify(c) === 'other local' || classify(c) === 'elsewhere') console.error('unexpected connection', c)
   const connectionsBy: Record<string, number> = {}
   for (const c of connectionsDuringRun) connectionsBy[classify(c)] = (connectionsBy[classify(c)] ?? 0) + 1
   const fetchesToModel = fetchesDuringRun.filter((f) => f.startsWith(oaOrigin)).length
-  const fetchesToApi = fetchesDuringRun.filter((f) => f.startsWith(`http://127.0.0.1:${apiPort}`) || f.startsWith(`http://localhost:${apiPort}`)).length
+  const fetchesToApi = fetchesDuringRun.filter(
+    (f) => f.startsWith(`http://127.0.0.1:${apiPort}`) || f.startsWith(`http://localhost:${apiPort}`),
+  ).length
   const serverUsage = runRequests.reduce(
-    (a, r) => ({ p: a.p + (r.usage?.prompt_tokens ?? 0), c: a.c + (r.usage?.completion_tokens ?? 0), t: a.t + (r.usage?.total_tokens ?? 0) }),
+    (a, r) => ({
+      p: a.p + (r.usage?.prompt_tokens ?? 0),
+      c: a.c + (r.usage?.completion_tokens ?? 0),
+      t: a.t + (r.usage?.total_tokens ?? 0),
+    }),
     { p: 0, c: 0, t: 0 },
   )
   const totalBatches = sum([...batchesByProfile.values()])
@@ -368,31 +437,78 @@ async function main() {
     accounted.t === serverUsage.t &&
     accounted.p === serverUsage.p
 
-  const oneChatPerBatch = rows.every((r) => r.chatRequests === r.batches) && sum(rows.map((r) => sum(r.batchSizes))) === sum(rows.map((r) => r.submissions))
+  const oneChatPerBatch =
+    rows.every((r) => r.chatRequests === r.batches) &&
+    sum(rows.map((r) => sum(r.batchSizes))) === sum(rows.map((r) => r.submissions))
   // Headroom: one profile holding every fact of all the bench's profiles, and a synthetic maximal profile (hundreds of
   // long values in every list) to measure the compact profile at its character budget.
   const finals = new Map(statesAfterBatch.map((x) => [x.profileId, x.content]))
   const union = unionOf([...finals.values()])
-  const unionValues = Object.values(union.interests).flat().length + union.personality.traits.length + union.preferences.topics_to_avoid.length
+  const unionValues =
+    Object.values(union.interests).flat().length +
+    union.personality.traits.length +
+    union.preferences.topics_to_avoid.length
   const c0 = allCosts[0]!
-  const fixedWithoutProfile = c0.systemTokens + c0.schemaTokens + c0.framingTokens + tok(JSON.stringify({ profile: '', submissions: [] }))
+  const fixedWithoutProfile =
+    c0.systemTokens + c0.schemaTokens + c0.framingTokens + tok(JSON.stringify({ profile: '', submissions: [] }))
   const unionProfileTokens = tok(JSON.stringify(compactProfile(union))) - 2
   const unionFixed = fixedWithoutProfile + unionProfileTokens
-  const tokensPerValue = round((unionProfileTokens - tok(JSON.stringify(compactProfile({ ...union, interests: {}, personality: { ...union.personality, traits: [] }, preferences: { ...union.preferences, topics_to_avoid: [] } }))) + 2) / Math.max(1, unionValues), 1)
+  const tokensPerValue = round(
+    (unionProfileTokens -
+      tok(
+        JSON.stringify(
+          compactProfile({
+            ...union,
+            interests: {},
+            personality: { ...union.personality, traits: [] },
+            preferences: { ...union.preferences, topics_to_avoid: [] },
+          }),
+        ),
+      ) +
+      2) /
+      Math.max(1, unionValues),
+    1,
+  )
   const headroom = {
     fixedWithoutProfile,
     profileTokensAvailable: FIXED_TARGET - 1 - fixedWithoutProfile,
-    unionOfAllBenchProfiles: { compactProfile: compactProfile(union), listValues: unionValues, memoriesShown: Math.min(8, union.memories.length), compactProfileTokens: unionProfileTokens, fixedTokens: unionFixed },
+    unionOfAllBenchProfiles: {
+      compactProfile: compactProfile(union),
+      listValues: unionValues,
+      memoriesShown: Math.min(8, union.memories.length),
+      compactProfileTokens: unionProfileTokens,
+      fixedTokens: unionFixed,
+    },
     tokensPerListValue: tokensPerValue,
     listValuesThatFitApprox: Math.floor((FIXED_TARGET - 1 - unionFixed) / tokensPerValue) + unionValues,
     worstCase: (() => {
       const big = emptyContent()
-      big.core_info = { name: { value: 'Maximiliana Wolfeschlegelsteinhausen', confidence: 1 }, age: { value: 99, confidence: 1 }, gender: { value: 'female', confidence: 1 }, location: { value: 'Llanfairpwllgwyngyll, Anglesey, Wales', confidence: 1 }, occupation: { value: 'senior principal software architect', confidence: 1 } }
-      for (let c = 0; c < 20; c++) big.interests[`category_number_${c}`] = Array.from({ length: 30 }, (_, i) => ({ value: `an unusually long interest description ${c}-${i}`, confidence: 0.5 + (i % 5) / 10 }))
-      big.personality.traits = Array.from({ length: 60 }, (_, i) => ({ value: `thoughtful and meticulous trait ${i}`, confidence: 0.6 }))
-      big.preferences.topics_to_avoid = Array.from({ length: 60 }, (_, i) => ({ value: `sensitive subject number ${i}`, confidence: 0.6 }))
+      big.core_info = {
+        name: { value: 'Maximiliana Wolfeschlegelsteinhausen', confidence: 1 },
+        age: { value: 99, confidence: 1 },
+        gender: { value: 'female', confidence: 1 },
+        location: { value: 'Llanfairpwllgwyngyll, Anglesey, Wales', confidence: 1 },
+        occupation: { value: 'senior principal software architect', confidence: 1 },
+      }
+      for (let c = 0; c < 20; c++)
+        big.interests[`category_number_${c}`] = Array.from({ length: 30 }, (_, i) => ({
+          value: `an unusually long interest description ${c}-${i}`,
+          confidence: 0.5 + (i % 5) / 10,
+        }))
+      big.personality.traits = Array.from({ length: 60 }, (_, i) => ({
+        value: `thoughtful and meticulous trait ${i}`,
+        confidence: 0.6,
+      }))
+      big.preferences.topics_to_avoid = Array.from({ length: 60 }, (_, i) => ({
+        value: `sensitive subject number ${i}`,
+        confidence: 0.6,
+      }))
       big.preferences.conversation_style = { value: 'detailed and technical', confidence: 0.9 }
-      big.memories = Array.from({ length: 100 }, (_, i) => ({ event: `moved to a new city and started a new job, chapter ${i}`, date: '2020-01-01', confidence: 0.7 }))
+      big.memories = Array.from({ length: 100 }, (_, i) => ({
+        event: `moved to a new city and started a new job, chapter ${i}`,
+        date: '2020-01-01',
+        confidence: 0.7,
+      }))
       const profileTokens = tok(JSON.stringify(compactProfile(big))) - 2
       return { chars: compactProfile(big).length, profileTokens, fixedTokens: fixedWithoutProfile + profileTokens }
     })(),
@@ -415,7 +531,10 @@ async function main() {
   const mem0MeasuredBudget = mem0 ? round(mem0.promptTokensPerAddMean * MEM0_TARGET_FRACTION, 0) : undefined
   const targets = {
     oneChatRequestPerBatch: { holds: oneChatPerBatch },
-    burstAtMostTwoRequests: { holds: burstRows.every((r) => r.chatRequests <= 2), chatRequests: Object.fromEntries(burstRows.map((r) => [r.scenario, r.chatRequests])) },
+    burstAtMostTwoRequests: {
+      holds: burstRows.every((r) => r.chatRequests <= 2),
+      chatRequests: Object.fromEntries(burstRows.map((r) => [r.scenario, r.chatRequests])),
+    },
     fixedPartUnder1500: { holds: fixedMax < FIXED_TARGET, max: fixedMax, target: FIXED_TARGET },
     atMostAFifthOfMem0: {
       holds: single.promptTokensPerSubmission <= mem0Budget,
@@ -426,7 +545,8 @@ async function main() {
       mem0Measured: mem0?.promptTokensPerAddMean ?? null,
       ratioToMeasured: mem0 ? round(single.promptTokensPerSubmission / mem0.promptTokensPerAddMean, 3) : null,
       budgetOfMeasured: mem0MeasuredBudget ?? null,
-      holdsAgainstMeasured: mem0MeasuredBudget === undefined ? null : single.promptTokensPerSubmission <= mem0MeasuredBudget,
+      holdsAgainstMeasured:
+        mem0MeasuredBudget === undefined ? null : single.promptTokensPerSubmission <= mem0MeasuredBudget,
     },
     noOtherCall: { holds: noOtherCall },
   }
@@ -436,17 +556,44 @@ async function main() {
 
   const table = (header: string[], body: (string | number)[][]) => {
     const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => String(r[i]).length)))
-    const line = (r: (string | number)[]) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ')
+    const line = (r: (string | number)[]) =>
+      r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ')
     return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n')
   }
-  console.log(`\nLLM cost of PROFILER_AI=openai (fake OpenAI-compatible server; tokens: o200k_base for chat, cl100k_base for embeddings)\n`)
+  console.log(
+    `\nLLM cost of PROFILER_AI=openai (fake OpenAI-compatible server; tokens: o200k_base for chat, cl100k_base for embeddings)\n`,
+  )
   console.log(
     table(
-      ['scenario', 'subs', 'tok/sub', 'chat req', 'emb req', 'chat/sub', 'prompt tok', 'prompt/sub', 'prompt/sub tok', 'fixed mean', 'fixed max', 'profile tok', 'emb tok/sub'],
+      [
+        'scenario',
+        'subs',
+        'tok/sub',
+        'chat req',
+        'emb req',
+        'chat/sub',
+        'prompt tok',
+        'prompt/sub',
+        'prompt/sub tok',
+        'fixed mean',
+        'fixed max',
+        'profile tok',
+        'emb tok/sub',
+      ],
       rows.map((r) => [
-        r.scenario, r.submissions, r.submittedTokensPerSubmission, r.chatRequests, r.embeddingRequests, r.chatRequestsPerSubmission,
-        r.chatPromptTokens, r.promptTokensPerSubmission, r.promptTokensPerSubmittedToken, r.fixedTokensMean, r.fixedTokensMax,
-        `${r.profileTokensMin}-${r.profileTokensMax}`, r.embeddingTokensPerSubmission,
+        r.scenario,
+        r.submissions,
+        r.submittedTokensPerSubmission,
+        r.chatRequests,
+        r.embeddingRequests,
+        r.chatRequestsPerSubmission,
+        r.chatPromptTokens,
+        r.promptTokensPerSubmission,
+        r.promptTokensPerSubmittedToken,
+        r.fixedTokensMean,
+        r.fixedTokensMax,
+        `${r.profileTokensMin}-${r.profileTokensMax}`,
+        r.embeddingTokensPerSubmission,
       ]),
     ),
   )
@@ -454,8 +601,12 @@ async function main() {
     `\nFixed part of a chat request = system ${c0.systemTokens} + schema ${c0.schemaTokens} (its JSON text: an approximation of how OpenAI bills it)` +
       ` + user JSON without submissions (compact profile + keys) + chat framing ${c0.framingTokens}; per submission add its text and ~${round(mean(rows.map((r) => r.envelopeTokensPerSubmission)), 0)} tokens of envelope (id, input_type).`,
   )
-  console.log(`Burst batch sizes: ${burstRows.map((r) => `${r.scenario} [${r.batchSizes.join(', ')}]`).join('; ')} (model latency held at ${BURST_MODEL_LATENCY_MS} ms).`)
-  console.log(`Sequential growth (compact profile tokens per request): ${growth.map((g) => g.profileTokens).join(' -> ')}; fixed part ${growth[0]?.fixedTokens} -> ${growth.at(-1)?.fixedTokens}.`)
+  console.log(
+    `Burst batch sizes: ${burstRows.map((r) => `${r.scenario} [${r.batchSizes.join(', ')}]`).join('; ')} (model latency held at ${BURST_MODEL_LATENCY_MS} ms).`,
+  )
+  console.log(
+    `Sequential growth (compact profile tokens per request): ${growth.map((g) => g.profileTokens).join(' -> ')}; fixed part ${growth[0]?.fixedTokens} -> ${growth.at(-1)?.fixedTokens}.`,
+  )
   console.log(
     mem0
       ? `\nmem0: ${mem0.promptTokensPerAddMean} prompt tokens per add of the same ~20-token messages (${mem0.promptTokensPerAddMin}–${mem0.promptTokensPerAddMax},` +
@@ -491,9 +642,15 @@ async function main() {
   )
   console.log('\nTargets:')
   console.log(`  one chat request per batch ............ ${targets.oneChatRequestPerBatch.holds ? 'holds' : 'FAILS'}`)
-  console.log(`  burst of 10 in <= 2 requests .......... ${targets.burstAtMostTwoRequests.holds ? 'holds' : 'FAILS'} (${burstRows.map((r) => `${r.scenario}: ${r.chatRequests}`).join(', ')})`)
-  console.log(`  fixed part < ${FIXED_TARGET} tokens ............. ${targets.fixedPartUnder1500.holds ? 'holds' : 'FAILS'} (max ${fixedMax})`)
-  console.log(`  <= 1/5 of mem0's reported 7,700 ....... ${targets.atMostAFifthOfMem0.holds ? 'holds' : 'FAILS'} (${single.promptTokensPerSubmission} vs ${mem0Budget})`)
+  console.log(
+    `  burst of 10 in <= 2 requests .......... ${targets.burstAtMostTwoRequests.holds ? 'holds' : 'FAILS'} (${burstRows.map((r) => `${r.scenario}: ${r.chatRequests}`).join(', ')})`,
+  )
+  console.log(
+    `  fixed part < ${FIXED_TARGET} tokens ............. ${targets.fixedPartUnder1500.holds ? 'holds' : 'FAILS'} (max ${fixedMax})`,
+  )
+  console.log(
+    `  <= 1/5 of mem0's reported 7,700 ....... ${targets.atMostAFifthOfMem0.holds ? 'holds' : 'FAILS'} (${single.promptTokensPerSubmission} vs ${mem0Budget})`,
+  )
   if (mem0 && mem0MeasuredBudget !== undefined)
     console.log(
       `  ${`<= 1/5 of mem0 measured, ${mem0.promptTokensPerAddMean} `.padEnd(39, '.')} ${targets.atMostAFifthOfMem0.holdsAgainstMeasured ? 'holds' : 'FAILS'} (${single.promptTokensPerSubmission} vs ${mem0MeasuredBudget})`,
@@ -508,7 +665,8 @@ async function main() {
       {
         at: new Date().toISOString(),
         method: {
-          chatTokenizer: 'o200k_base (gpt-tokenizer encodeChat, with chat framing) + JSON text of response_format schema (approximation)',
+          chatTokenizer:
+            'o200k_base (gpt-tokenizer encodeChat, with chat framing) + JSON text of response_format schema (approximation)',
           embeddingTokenizer: 'cl100k_base',
           burstModelLatencyMs: BURST_MODEL_LATENCY_MS,
         },
@@ -516,10 +674,23 @@ async function main() {
         sequentialGrowth: growth,
         headroom,
         inRequestSummary,
-        separateSummaryRequest: { meanPromptTokens: summaryMean, meanChatPromptTokensPerBatch: chatPerBatchMean, requests: summaryCosts },
+        separateSummaryRequest: {
+          meanPromptTokens: summaryMean,
+          meanChatPromptTokensPerBatch: chatPerBatchMean,
+          requests: summaryCosts,
+        },
         mem0: mem0
-          ? { measured: true, by: 'bench/mem0/mem0-baseline.ts (bench/results/mem0-baseline.json)', ...mem0, reportedPromptTokensPerAdd: MEM0_REPORTED_PROMPT_TOKENS_PER_ADD }
-          : { measured: false, reportedPromptTokensPerAdd: MEM0_REPORTED_PROMPT_TOKENS_PER_ADD, reason: 'no bench/results/mem0-baseline.json (run npm run bench:mem0)' },
+          ? {
+              measured: true,
+              by: 'bench/mem0/mem0-baseline.ts (bench/results/mem0-baseline.json)',
+              ...mem0,
+              reportedPromptTokensPerAdd: MEM0_REPORTED_PROMPT_TOKENS_PER_ADD,
+            }
+          : {
+              measured: false,
+              reportedPromptTokensPerAdd: MEM0_REPORTED_PROMPT_TOKENS_PER_ADD,
+              reason: 'no bench/results/mem0-baseline.json (run npm run bench:mem0)',
+            },
         verification,
         targets,
         wallMs: Date.now() - started,

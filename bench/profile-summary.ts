@@ -22,7 +22,11 @@ interface Profile {
  * `window`: only the samples from `skip` seconds after the profile's start (or the `last` seconds) to `tail` seconds
  * before its end.
  */
-export function summarise(file: string, top = 30, window: { skip?: number; tail?: number; last?: number; inclusive?: string } = {}): string {
+export function summarise(
+  file: string,
+  top = 30,
+  window: { skip?: number; tail?: number; last?: number; inclusive?: string } = {},
+): string {
   const p = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile
   const byId = new Map(p.nodes.map((n) => [n.id, n]))
   const self = new Map<number, number>()
@@ -40,13 +44,22 @@ export function summarise(file: string, top = 30, window: { skip?: number; tail?
   for (const [id, us] of self) {
     const n = byId.get(id)!
     const url = n.callFrame.url
-    const where = url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, 'node_modules/').replace(/.*\/(src|bench)\//, '$1/')
-    const name = `${n.callFrame.functionName || '(anonymous)'} ${where ? `${where}:${n.callFrame.lineNumber + 1}` : ''}`.trim()
+    const where = url
+      .replace(/^file:\/\//, '')
+      .replace(/.*\/node_modules\//, 'node_modules/')
+      .replace(/.*\/(src|bench)\//, '$1/')
+    const name =
+      `${n.callFrame.functionName || '(anonymous)'} ${where ? `${where}:${n.callFrame.lineNumber + 1}` : ''}`.trim()
     fn.set(name, (fn.get(name) ?? 0) + us)
     const group = !url
       ? `(${n.callFrame.functionName || 'native'})`
       : url.includes('/node_modules/')
-        ? `node_modules/${url.split('/node_modules/').pop()!.split('/').slice(0, url.split('/node_modules/').pop()!.startsWith('@') ? 2 : 1).join('/')}`
+        ? `node_modules/${url
+            .split('/node_modules/')
+            .pop()!
+            .split('/')
+            .slice(0, url.split('/node_modules/').pop()!.startsWith('@') ? 2 : 1)
+            .join('/')}`
         : url.startsWith('node:')
           ? 'node: internals'
           : where.split('/').slice(0, 2).join('/')
@@ -56,7 +69,9 @@ export function summarise(file: string, top = 30, window: { skip?: number; tail?
   const parent = new Map<number, number>()
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
   const incl = new Map<string, number>()
-  const busy = [...self.entries()].filter(([id]) => !/^\((idle|program|garbage collector)\)$/.test(byId.get(id)!.callFrame.functionName))
+  const busy = [...self.entries()].filter(
+    ([id]) => !/^\((idle|program|garbage collector)\)$/.test(byId.get(id)!.callFrame.functionName),
+  )
   const busyTotal = busy.reduce((a, [, us]) => a + us, 0)
   const include = window.inclusive ? new RegExp(window.inclusive) : /\/src\//
   for (const [id, us] of busy) {
@@ -85,5 +100,12 @@ export function summarise(file: string, top = 30, window: { skip?: number; tail?
 }
 
 if (process.argv[1]?.endsWith('profile-summary.ts')) {
-  process.stdout.write(summarise(process.argv[2]!, Number(arg('top', '30')), { skip: Number(arg('skip', '0')), tail: Number(arg('tail', '0')), last: arg('last') === undefined ? undefined : Number(arg('last')), inclusive: arg('inclusive') }))
+  process.stdout.write(
+    summarise(process.argv[2]!, Number(arg('top', '30')), {
+      skip: Number(arg('skip', '0')),
+      tail: Number(arg('tail', '0')),
+      last: arg('last') === undefined ? undefined : Number(arg('last')),
+      inclusive: arg('inclusive'),
+    }),
+  )
 }

@@ -22,7 +22,13 @@ const SUITE: Record<string, (kind: DbKind) => Promise<BenchResult>> = {
   worker: (kind) => runWorker(kind, { n: 3000, burstSeconds: 30, workers: [1, 2], scaling: true }),
   latency: (kind) => runLatency(kind, { samples: 40 }),
   // PGlite holds the whole database in one process's memory: the embedded run uses 20,000 profiles.
-  search: (kind) => runSearch(kind, { n: kind === 'server' ? 100_000 : 20_000, queries: 100, sensitivity: 0, models: ['local', 'openai'] }),
+  search: (kind) =>
+    runSearch(kind, {
+      n: kind === 'server' ? 100_000 : 20_000,
+      queries: 100,
+      sensitivity: 0,
+      models: ['local', 'openai'],
+    }),
   subscriptions: (kind) => runSubscriptions(kind, { subscribers: 1000, events: 20 }),
   startup: (kind) => runStartup(kind, { runs: 7 }),
 }
@@ -59,7 +65,10 @@ const md = [
   '| benchmark | database | measured on | what | measured | target | met | figures |',
   '|---|---|---|---|---|---|---|---|',
   ...all.flatMap((r) =>
-    r.rows.map((row) => `| ${r.name} | ${r.db} | ${r.measuredAt?.slice(0, 16).replace('T', ' ') ?? ''} | ${row.what} | ${row.ratio !== undefined ? `${row.ratio}x` : `${row.value} ${row.unit ?? ''}`.trim()} | ${row.target} | ${row.met ? 'yes' : '**no**'} | ${row.figures} |`),
+    r.rows.map(
+      (row) =>
+        `| ${r.name} | ${r.db} | ${r.measuredAt?.slice(0, 16).replace('T', ' ') ?? ''} | ${row.what} | ${row.ratio !== undefined ? `${row.ratio}x` : `${row.value} ${row.unit ?? ''}`.trim()} | ${row.target} | ${row.met ? 'yes' : '**no**'} | ${row.figures} |`,
+    ),
   ),
   '',
 ]

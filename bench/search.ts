@@ -21,7 +21,15 @@ import { LocalEmbedder } from '../src/ai/local/local-embedder.js'
 import { sessionOptions, sessionSettings } from '../src/db/database.js'
 import { profileVectorIndexSql } from '../src/db/profile-vectors.js'
 import { loadConfig } from '../src/config.js'
-import { hybridSearchSql, PAGE_BY_IDS_SQL, samplePercent, tenantFilter, toCandidate, vectorSearchSql, type TotalBound } from '../src/db/search.repository.js'
+import {
+  hybridSearchSql,
+  PAGE_BY_IDS_SQL,
+  samplePercent,
+  tenantFilter,
+  toCandidate,
+  vectorSearchSql,
+  type TotalBound,
+} from '../src/db/search.repository.js'
 import { everyWord, lexicalThresholds, queryTerms, rankHybrid, termsQuery, termWords } from '../src/domain/lexical.js'
 import { fakeEmbedding, startOpenAIServer } from '../test/support/openai-server.js'
 import { freshDb, keptDb, ROOT as ROOT_DIR, SERVICE_ROOT, spawnTs, startService, type DbKind } from './lib/env.js'
@@ -32,8 +40,17 @@ import type { Bar } from './lib/chart.js'
 
 const OPENAI_MODEL = 'text-embedding-3-small'
 
-async function cli(db: { dataDir: string; url?: string }, env: Record<string, string>, ...args: string[]): Promise<string> {
-  const p = spawnTs('src/main.ts', args, { PROFILER_DATA_DIR: db.dataDir, LOG_LEVEL: 'warn', ...(db.url ? { DATABASE_URL: db.url } : {}), ...env })
+async function cli(
+  db: { dataDir: string; url?: string },
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<string> {
+  const p = spawnTs('src/main.ts', args, {
+    PROFILER_DATA_DIR: db.dataDir,
+    LOG_LEVEL: 'warn',
+    ...(db.url ? { DATABASE_URL: db.url } : {}),
+    ...env,
+  })
   const code = await new Promise<number | null>((r) => p.child.once('exit', r))
   if (code !== 0) throw new Error(`profiler ${args.join(' ')} failed:\n${p.output()}`)
   return p.output()
@@ -46,18 +63,30 @@ interface ModelRun {
   raw: unknown
 }
 
-async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number; queries: number; sensitivity: number; keepDb?: string; rawExact: boolean }): Promise<ModelRun> {
+async function runModel(
+  kind: DbKind,
+  model: 'local' | 'openai',
+  o: { n: number; queries: number; sensitivity: number; keepDb?: string; rawExact: boolean },
+): Promise<ModelRun> {
   if (o.keepDb && kind !== 'server') throw new Error('--keep-db: the server database only')
   const kept = o.keepDb ? await keptDb(`${o.keepDb}_${model}`) : undefined
   const db = kept?.db ?? (await freshDb(kind))
   const seed = !kept || kept.created
   const fake = model === 'openai' ? await startOpenAIServer() : undefined
   const env: Record<string, string> = fake
-    ? { PROFILER_AI: 'openai', OPENAI_API_KEY: 'bench', PROFILER_OPENAI_BASE_URL: fake.url, PROFILER_EMBEDDING_MODEL: OPENAI_MODEL }
+    ? {
+        PROFILER_AI: 'openai',
+        OPENAI_API_KEY: 'bench',
+        PROFILER_OPENAI_BASE_URL: fake.url,
+        PROFILER_EMBEDDING_MODEL: OPENAI_MODEL,
+      }
     : {}
   const local = new LocalEmbedder()
   await local.warmUp?.()
-  const embed = model === 'local' ? async (t: string) => (await local.embed([t])).vectors[0]! : (t: string) => fakeEmbedding(t, 1536, OPENAI_MODEL)
+  const embed =
+    model === 'local'
+      ? async (t: string) => (await local.embed([t])).vectors[0]!
+      : (t: string) => fakeEmbedding(t, 1536, OPENAI_MODEL)
   // The query's embedding as the service gets it, for the raw side's timing: the local model in process, or one
   // request to the OpenAI-compatible server.
   const embedRaw = async (t: string): Promise<unknown> => {
@@ -77,7 +106,21 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
   if (SERVICE_ROOT !== ROOT_DIR) process.stderr.write(`  the service runs from ${SERVICE_ROOT}\n`)
   try {
     const appOf = async (tenant: string) =>
-      JSON.parse((await cli(db, env, 'app', 'create', '--tenant', tenant, '--name', `bench-${Math.random().toString(36).slice(2, 8)}`, '--json')).match(/\{[\s\S]*\}/)![0]) as {
+      JSON.parse(
+        (
+          await cli(
+            db,
+            env,
+            'app',
+            'create',
+            '--tenant',
+            tenant,
+            '--name',
+            `bench-${Math.random().toString(36).slice(2, 8)}`,
+            '--json',
+          )
+        ).match(/\{[\s\S]*\}/)![0],
+      ) as {
         tenant_id: string
         api_key: string
       }
@@ -97,16 +140,28 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
       if (seed) {
         await c.query(`DROP INDEX profiles_embedding_hnsw`)
         await writeProfiles(c, { tenantId: big, prefix: 'b', count: o.n - smallCount, seed: 1, model: modelId, embed })
-        await writeProfiles(c, { tenantId: small.tenant_id, prefix: 's', count: smallCount, seed: 2, model: modelId, embed })
+        await writeProfiles(c, {
+          tenantId: small.tenant_id,
+          prefix: 's',
+          count: smallCount,
+          seed: 2,
+          model: modelId,
+          embed,
+        })
         const t1 = Date.now()
         // The index the migration creates, built once over the data (as after a bulk load).
         if (kind === 'server') await c.query(`SET maintenance_work_mem = '1GB'`)
         await c.query(profileVectorIndexSql(model === 'local' ? local.dimension : 1536))
         await c.query(`ANALYZE profiles`)
-        process.stderr.write(`  ${kind}, ${label}: ${o.n} profiles written in ${((t1 - t0) / 1000).toFixed(0)} s, index built in ${((Date.now() - t1) / 1000).toFixed(0)} s\n`)
+        process.stderr.write(
+          `  ${kind}, ${label}: ${o.n} profiles written in ${((t1 - t0) / 1000).toFixed(0)} s, index built in ${((Date.now() - t1) / 1000).toFixed(0)} s\n`,
+        )
       } else {
         const have = (await c.query(`SELECT count(*)::int AS n FROM profiles`)).rows[0].n as number
-        if (have !== o.n) throw new Error(`--keep-db: the kept database holds ${have} profiles, not --n ${o.n}: drop it (DROP DATABASE ${o.keepDb}_${model}) or give its --n`)
+        if (have !== o.n)
+          throw new Error(
+            `--keep-db: the kept database holds ${have} profiles, not --n ${o.n}: drop it (DROP DATABASE ${o.keepDb}_${model}) or give its --n`,
+          )
         process.stderr.write(`  ${kind}, ${label}: the kept database's ${have} profiles\n`)
       }
       const config = loadConfig({ ...env })
@@ -130,10 +185,20 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
         let estimateError = 0
         const checks: (() => Promise<void>)[] = []
         // The total as the service counts it (TotalBound: the tenant's candidates known, no filter here), or exactly.
-        const candidates = (await c.query(`SELECT count(*)::int AS n FROM profiles WHERE tenant_id = $1 AND embedding IS NOT NULL AND embedding_model = $2`, [t.id, modelId])).rows[0].n
+        const candidates = (
+          await c.query(
+            `SELECT count(*)::int AS n FROM profiles WHERE tenant_id = $1 AND embedding IS NOT NULL AND embedding_model = $2`,
+            [t.id, modelId],
+          )
+        ).rows[0].n
         const bound: TotalBound | undefined = o.rawExact
           ? undefined
-          : { exactMax: config.search.exactTotalMax, samplePercent: samplePercent(candidates), tenantRows: candidates, known: candidates > config.search.exactTotalMax ? 'estimate' : 'exact' }
+          : {
+              exactMax: config.search.exactTotalMax,
+              samplePercent: samplePercent(candidates),
+              tenantRows: candidates,
+              known: candidates > config.search.exactTotalMax ? 'estimate' : 'exact',
+            }
         for (const [i, q] of queries.entries()) {
           const vector = await embed(q)
           const terms = queryTerms(q)
@@ -151,14 +216,18 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
               }
             : undefined
           const sql = sqlInput ? hybridSearchSql(sqlInput) : vectorSearchSql({ ...filter, pageSize: 10, offset: 0 })
-          const rank = (rows: any[]) => rankHybrid(rows.map(toCandidate), (x) => calibration.toScore(x), 0, 10, every.length, terms.length)
+          const rank = (rows: any[]) =>
+            rankHybrid(rows.map(toCandidate), (x) => calibration.toScore(x), 0, 10, every.length, terms.length)
           // As the service runs them: the query's embedding (in process, or a request to the model's server), then the
           // total and the page's ids side by side on two connections; a hybrid page is ranked; then the page is read by id.
           const runRaw = async () => {
             const s0 = performance.now()
             await embedRaw(q)
             const [, page] = await Promise.all([counter.query(sql.count, sql.args), c.query(sql.page, sql.args)])
-            await c.query(PAGE_BY_IDS_SQL, [t.id, terms.length ? rank(page.rows).map((h) => h.profileId) : page.rows.map((r: any) => r.profile_id)])
+            await c.query(PAGE_BY_IDS_SQL, [
+              t.id,
+              terms.length ? rank(page.rows).map((h) => h.profileId) : page.rows.map((r: any) => r.profile_id),
+            ])
             return performance.now() - s0
           }
           // The baseline: the page's statement alone, no total (the HNSW query; a hybrid page's lexical branch with it).
@@ -166,18 +235,34 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
             const s0 = performance.now()
             await embedRaw(q)
             const page = await c.query(sql.page, sql.args)
-            await c.query(PAGE_BY_IDS_SQL, [t.id, terms.length ? rank(page.rows).map((h) => h.profileId) : page.rows.map((r: any) => r.profile_id)])
+            await c.query(PAGE_BY_IDS_SQL, [
+              t.id,
+              terms.length ? rank(page.rows).map((h) => h.profileId) : page.rows.map((r: any) => r.profile_id),
+            ])
             return performance.now() - s0
           }
           const runService = async () => {
             const s0 = performance.now()
-            const res = await fetch(`${api.url}/v1/search?${new URLSearchParams({ query: q, sensitivity: String(o.sensitivity), pageSize: '10' })}`, {
-              headers: { authorization: `Bearer ${t.key}` },
-            })
-            const body = (await res.json()) as { profiles: { profile_id: string; similarityScore: number }[]; total: number; totalIsEstimate?: boolean }
+            const res = await fetch(
+              `${api.url}/v1/search?${new URLSearchParams({ query: q, sensitivity: String(o.sensitivity), pageSize: '10' })}`,
+              {
+                headers: { authorization: `Bearer ${t.key}` },
+              },
+            )
+            const body = (await res.json()) as {
+              profiles: { profile_id: string; similarityScore: number }[]
+              total: number
+              totalIsEstimate?: boolean
+            }
             if (res.status !== 200) throw new Error(`search: ${res.status} ${JSON.stringify(body)}`)
             const ms = performance.now() - s0
-            return { ms, ids: body.profiles.map((p) => p.profile_id), scores: body.profiles.map((p) => p.similarityScore), total: body.total, estimated: body.totalIsEstimate === true }
+            return {
+              ms,
+              ids: body.profiles.map((p) => p.profile_id),
+              scores: body.profiles.map((p) => p.similarityScore),
+              total: body.total,
+              estimated: body.totalIsEstimate === true,
+            }
           }
           // In turn, each side first on a third of the queries: the first to run a new query's vector reads the index
           // pages its walk needs into the database's cache, and those after it find them there. The first three
@@ -185,7 +270,11 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
           let got: Awaited<ReturnType<typeof runService>> | undefined
           let rawMs = 0
           let hnswMs = 0
-          const sides = [async () => void (got = await runService()), async () => void (rawMs = await runRaw()), async () => void (hnswMs = await runHnsw())]
+          const sides = [
+            async () => void (got = await runService()),
+            async () => void (rawMs = await runRaw()),
+            async () => void (hnswMs = await runHnsw()),
+          ]
           for (let k = 0; k < 3; k++) await sides[(i + k) % 3]!()
           if (!got) throw new Error('no service result')
           const b: Awaited<ReturnType<typeof runService>> = got
@@ -200,7 +289,9 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
           checks.push(async () => {
             if (b.estimated) {
               // The exact total, counted as before issue 26, against the estimate.
-              const exactSql = terms.length ? hybridSearchSql({ ...(sqlInput as any), bound: undefined }) : vectorSearchSql({ ...filter, bound: undefined, pageSize: 10, offset: 0 })
+              const exactSql = terms.length
+                ? hybridSearchSql({ ...(sqlInput as any), bound: undefined })
+                : vectorSearchSql({ ...filter, bound: undefined, pageSize: 10, offset: 0 })
               const exact = (await c.query(exactSql.count, exactSql.args)).rows[0].total as number
               estimates++
               estimateError += exact ? Math.abs(b.total - exact) / exact : b.total ? 1 : 0
@@ -218,9 +309,19 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
             } else {
               // vectorSearchSql's conditions: the tenant ($1), the threshold ($3) on the distance to $2, the model ($4).
               const whereSql = `tenant_id = $1 AND embedding IS NOT NULL AND embedding_model = $4 AND (embedding <=> $2) <= $3`
-              const exact = (await c.query(`SELECT embedding <=> $2 AS d FROM profiles WHERE ${whereSql} ORDER BY embedding <=> $2 LIMIT 10`, sql.args)).rows
+              const exact = (
+                await c.query(
+                  `SELECT embedding <=> $2 AS d FROM profiles WHERE ${whereSql} ORDER BY embedding <=> $2 LIMIT 10`,
+                  sql.args,
+                )
+              ).rows
               await c.query('COMMIT')
-              const got = (await c.query(`SELECT embedding <=> $2 AS d FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($3)`, [t.id, sql.args[1], b.ids])).rows
+              const got = (
+                await c.query(
+                  `SELECT embedding <=> $2 AS d FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($3)`,
+                  [t.id, sql.args[1], b.ids],
+                )
+              ).rows
               const tenth = exact.length ? Number(exact.at(-1).d) : 0
               const hit = got.filter((r) => Number(r.d) <= tenth + 1e-6).length
               recall += exact.length ? Math.min(hit, exact.length) / exact.length : 1
@@ -231,12 +332,23 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
         for (const check of checks) await check()
         const n = queries.length
         const [sp95, rp95, hp95] = [percentile(service, 95), percentile(direct, 95), percentile(hnsw, 95)]
-        const estimateNote = estimates ? `, ${estimates}/${n} totals estimated (mean error ${((100 * estimateError) / estimates).toFixed(1)} %)` : `, every total exact`
+        const estimateNote = estimates
+          ? `, ${estimates}/${n} totals estimated (mean error ${((100 * estimateError) / estimates).toFixed(1)} %)`
+          : `, every total exact`
         process.stderr.write(
           `  ${kind}, ${label}, ${t.name}: service p50 ${percentile(service, 50).toFixed(1)} / p95 ${sp95.toFixed(1)} ms, raw SQL p50 ${percentile(direct, 50).toFixed(1)} / p95 ${rp95.toFixed(1)} ms, ` +
             `raw HNSW query p50 ${percentile(hnsw, 50).toFixed(1)} / p95 ${hp95.toFixed(1)} ms, recall@10 ${(recall / n).toFixed(3)}, full pages ${full}/${n}${estimateNote}\n`,
         )
-        raw[t.name] = { service, direct, hnsw, recall: recall / n, full, queries: n, estimates, estimateError: estimates ? estimateError / estimates : 0 }
+        raw[t.name] = {
+          service,
+          direct,
+          hnsw,
+          recall: recall / n,
+          full,
+          queries: n,
+          estimates,
+          estimateError: estimates ? estimateError / estimates : 0,
+        }
         rows.push({
           what: `${label}, ${t.name}: p95 vs the same embedding and SQL raw`,
           ratio: round(sp95 / rp95),
@@ -292,7 +404,14 @@ async function runModel(kind: DbKind, model: 'local' | 'openai', o: { n: number;
 
 export async function runSearch(
   kind: DbKind,
-  o: { n: number; queries: number; sensitivity: number; models: ('local' | 'openai')[]; keepDb?: string; rawExact?: boolean },
+  o: {
+    n: number
+    queries: number
+    sensitivity: number
+    models: ('local' | 'openai')[]
+    keepDb?: string
+    rawExact?: boolean
+  },
 ): Promise<BenchResult> {
   const rows: ResultRow[] = []
   const bars: Bar[] = []
@@ -303,7 +422,13 @@ export async function runSearch(
     bars.push(...r.bars.map((b) => ({ ...b, label: `${m === 'local' ? '1024-d' : '1536-d'}, ${b.label}` })))
     raw[r.label] = r.raw
   }
-  return { name: 'search', db: kind, rows, raw, chart: { title: `Search p95 at ${o.n.toLocaleString('en-US')} profiles, ${kind} database`, unit: 'ms', bars } }
+  return {
+    name: 'search',
+    db: kind,
+    rows,
+    raw,
+    chart: { title: `Search p95 at ${o.n.toLocaleString('en-US')} profiles, ${kind} database`, unit: 'ms', bars },
+  }
 }
 
 await benchMain(import.meta.url, 'search', (kind) =>

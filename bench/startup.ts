@@ -26,9 +26,18 @@ function dbEnv(db: BenchDb): Record<string, string> {
 }
 
 /** Seconds from spawn to exit of one CLI call. */
-async function timeCli(variant: Variant, args: string[], env: Record<string, string>, check?: (stdout: string) => void): Promise<number> {
+async function timeCli(
+  variant: Variant,
+  args: string[],
+  env: Record<string, string>,
+  check?: (stdout: string) => void,
+): Promise<number> {
   const t0 = performance.now()
-  const { stdout } = await run(process.execPath, [...VARIANTS[variant], ...args], { cwd: ROOT, env: { ...process.env, ...env }, timeout: 120_000 })
+  const { stdout } = await run(process.execPath, [...VARIANTS[variant], ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    timeout: 120_000,
+  })
   const s = (performance.now() - t0) / 1000
   check?.(stdout)
   return s
@@ -64,7 +73,10 @@ async function timeStart(variant: Variant, kind: DbKind): Promise<{ wall: number
         'profiler start to be ready',
         async () => {
           if (child.exitCode !== null) return { exited: child.exitCode }
-          const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false)
+          const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+            (r) => r.status === 200,
+            () => false,
+          )
           return ok ? { wall: (performance.now() - t0) / 1000 } : undefined
         },
         { timeoutMs: 120_000, everyMs: 20 },
@@ -122,7 +134,10 @@ export async function runStartup(kind: DbKind, opts: { runs: number }): Promise<
 
   const m = (xs: number[]) => median(xs)
   const startWall = { compiled: starts.compiled.map((s) => s.wall), tsx: starts.tsx.map((s) => s.wall) }
-  const startCpu = { compiled: starts.compiled.flatMap((s) => s.cpu ?? []), tsx: starts.tsx.flatMap((s) => s.cpu ?? []) }
+  const startCpu = {
+    compiled: starts.compiled.flatMap((s) => s.cpu ?? []),
+    tsx: starts.tsx.flatMap((s) => s.cpu ?? []),
+  }
   const context = `medians of ${opts.runs} runs each, alternating; load average ${loads.join(' -> ')} on ${os.availableParallelism()} cores`
   const row = (what: string, xs: Record<Variant, number[]>, target: number | undefined, extra = ''): ResultRow => ({
     what,
@@ -139,12 +154,20 @@ export async function runStartup(kind: DbKind, opts: { runs: number }): Promise<
     : ''
   const rows = [
     row('`profiler --help`', help, embedded ? 0.5 : undefined),
-    row(`\`profiler tenant list --json\`, ${kind} database (migrated, no service running)`, cli, embedded ? 1.5 : undefined),
+    row(
+      `\`profiler tenant list --json\`, ${kind} database (migrated, no service running)`,
+      cli,
+      embedded ? 1.5 : undefined,
+    ),
     row(`\`profiler start\` to /readyz 200, ${kind} database (migrated)`, startWall, embedded ? 3 : undefined, cpuNote),
   ]
   for (const r of rows) process.stderr.write(`  ${r.what}: ${r.figures}\n`)
   const bars: Bar[] = []
-  for (const [label, xs] of [['--help', help], ['tenant list --json', cli], ['start to /readyz', startWall]] as const) {
+  for (const [label, xs] of [
+    ['--help', help],
+    ['tenant list --json', cli],
+    ['start to /readyz', startWall],
+  ] as const) {
     bars.push({ label: `${label}, compiled`, value: round(m(xs.compiled), 2), baseline: false })
     bars.push({ label: `${label}, tsx`, value: round(m(xs.tsx), 2), baseline: true })
   }

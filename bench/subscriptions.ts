@@ -25,7 +25,8 @@ async function fanOut(kind: DbKind, subscribers: number, events: number): Promis
   try {
     const env = { PROFILER_WS_MAX_SOCKETS: '10000', PROFILER_WS_MAX_SUBSCRIPTIONS: '10000' }
     // Embedded: one process; server: an API process and a worker process (the event crosses them by NOTIFY).
-    for (const role of kind === 'embedded' ? (['start'] as const) : (['serve', 'worker'] as const)) procs.push(await startService(db, role, env))
+    for (const role of kind === 'embedded' ? (['start'] as const) : (['serve', 'worker'] as const))
+      procs.push(await startService(db, role, env))
     const api = procs[0]!
     fleet = spawnTs('bench/lib/subscriber-fleet.ts', [api.url, api.key, String(subscribers)], {})
     await waitFor(`${subscribers} sockets`, () => fleet!.output().includes('connected'), { timeoutMs: 120_000 })
@@ -38,7 +39,9 @@ async function fanOut(kind: DbKind, subscribers: number, events: number): Promis
     // A first profile proves every subscription is live (a subscription is registered a moment after its socket).
     for (let i = 0; ; i++) {
       await post(api.url, api.key, `probe${i}`, 'I live in Oslo.')
-      const d = await waitFor('the probe event', () => lines().find((l) => l.profileId === `probe${i}`), { timeoutMs: 60_000 })
+      const d = await waitFor('the probe event', () => lines().find((l) => l.profileId === `probe${i}`), {
+        timeoutMs: 60_000,
+      })
       if (d.received === subscribers) break
       if (i > 20) throw new Error(`only ${d.received} of ${subscribers} subscribers receive events`)
     }
@@ -46,7 +49,11 @@ async function fanOut(kind: DbKind, subscribers: number, events: number): Promis
     for (let i = 0; i < events; i++) {
       const id = `ev${i}`
       await post(api.url, api.key, id, MESSAGES[i % MESSAGES.length]!)
-      out.push(await waitFor(`READY of ${id} at every subscriber`, () => lines().find((l) => l.profileId === id), { timeoutMs: 60_000 }))
+      out.push(
+        await waitFor(`READY of ${id} at every subscriber`, () => lines().find((l) => l.profileId === id), {
+          timeoutMs: 60_000,
+        }),
+      )
     }
     return out
   } finally {

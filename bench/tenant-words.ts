@@ -13,7 +13,11 @@ import { percentile, round } from './lib/load.js'
 import { arg, benchMain, type BenchResult } from './lib/report.js'
 
 async function cli(db: BenchDb, ...args: string[]): Promise<string> {
-  const p = spawnTs('src/main.ts', args, { PROFILER_DATA_DIR: db.dataDir, LOG_LEVEL: 'warn', ...(db.url ? { DATABASE_URL: db.url } : {}) })
+  const p = spawnTs('src/main.ts', args, {
+    PROFILER_DATA_DIR: db.dataDir,
+    LOG_LEVEL: 'warn',
+    ...(db.url ? { DATABASE_URL: db.url } : {}),
+  })
   const code = await new Promise<number | null>((r) => p.child.once('exit', r))
   if (code !== 0) throw new Error(`profiler ${args.join(' ')} failed:\n${p.output()}`)
   return p.output()
@@ -29,7 +33,9 @@ async function runTenantWords(kind: DbKind, n: number): Promise<BenchResult> {
   const c = new pg.Client({ connectionString: db.connectionString() })
   try {
     const appOf = async (tenant: string) =>
-      JSON.parse((await cli(db, 'app', 'create', '--tenant', tenant, '--name', 'bench', '--json')).match(/\{[\s\S]*\}/)![0]) as { tenant_id: string; api_key: string }
+      JSON.parse(
+        (await cli(db, 'app', 'create', '--tenant', tenant, '--name', 'bench', '--json')).match(/\{[\s\S]*\}/)![0],
+      ) as { tenant_id: string; api_key: string }
     const tenants = { loud: api.key, middle: (await appOf('middle')).api_key, small: (await appOf('small')).api_key }
     const auth = (key: string) => ({ authorization: `Bearer ${key}` })
     for (const [id, key] of Object.entries(tenants)) {
@@ -42,7 +48,11 @@ async function runTenantWords(kind: DbKind, n: number): Promise<BenchResult> {
     }
     for (const [id, key] of Object.entries(tenants)) {
       for (;;) {
-        const p = ((await (await fetch(`${api.url}/v1/profile/${id}`, { headers: auth(key) })).json()) as { profile?: { status: string } }).profile
+        const p = (
+          (await (await fetch(`${api.url}/v1/profile/${id}`, { headers: auth(key) })).json()) as {
+            profile?: { status: string }
+          }
+        ).profile
         if (p?.status === 'ready') break
         await new Promise((r) => setTimeout(r, 100))
       }
@@ -52,9 +62,13 @@ async function runTenantWords(kind: DbKind, n: number): Promise<BenchResult> {
       const times: number[] = []
       for (let i = 0; i < SEARCHES + 2; i++) {
         const t = performance.now()
-        const r = await fetch(`${api.url}/v1/search?pageSize=10&query=${encodeURIComponent(QUERIES[i % QUERIES.length]!)}`, { headers: auth(tenants[id]) })
+        const r = await fetch(
+          `${api.url}/v1/search?pageSize=10&query=${encodeURIComponent(QUERIES[i % QUERIES.length]!)}`,
+          { headers: auth(tenants[id]) },
+        )
         const body = (await r.json()) as { profiles: { profile_id: string }[] }
-        if (r.status !== 200 || !body.profiles.some((p) => p.profile_id === id)) throw new Error(`search of ${id}: ${r.status} ${JSON.stringify(body).slice(0, 300)}`)
+        if (r.status !== 200 || !body.profiles.some((p) => p.profile_id === id))
+          throw new Error(`search of ${id}: ${r.status} ${JSON.stringify(body).slice(0, 300)}`)
         if (i >= 2) times.push(performance.now() - t) // the first two warm the caches
       }
       return { p50: round(percentile(times, 50), 1), p95: round(percentile(times, 95), 1) }

@@ -15,19 +15,25 @@ import { arg, benchMain, type BenchResult, type ResultRow } from './lib/report.j
 
 async function openCount(db: BenchDb): Promise<number> {
   return withClient(db.connectionString(), async (c) =>
-    Number((await c.query(`SELECT count(*)::int AS n FROM submissions WHERE status IN ('pending', 'processing')`)).rows[0].n),
+    Number(
+      (await c.query(`SELECT count(*)::int AS n FROM submissions WHERE status IN ('pending', 'processing')`)).rows[0].n,
+    ),
   )
 }
 
 /** When the last submission was finished (ms since the epoch). */
 async function lastFinished(db: BenchDb): Promise<number> {
   return withClient(db.connectionString(), async (c) =>
-    Number((await c.query(`SELECT (extract(epoch FROM max(finished_at)) * 1000)::float8 AS t FROM submissions`)).rows[0].t),
+    Number(
+      (await c.query(`SELECT (extract(epoch FROM max(finished_at)) * 1000)::float8 AS t FROM submissions`)).rows[0].t,
+    ),
   )
 }
 
 async function failedCount(db: BenchDb): Promise<number> {
-  return withClient(db.connectionString(), async (c) => Number((await c.query(`SELECT count(*)::int AS n FROM submissions WHERE status = 'failed'`)).rows[0].n))
+  return withClient(db.connectionString(), async (c) =>
+    Number((await c.query(`SELECT count(*)::int AS n FROM submissions WHERE status = 'failed'`)).rows[0].n),
+  )
 }
 
 /** Queues `n` messages through the API (each to its own profile) with 32 requests in flight. */
@@ -35,7 +41,8 @@ async function queue(base: string, key: string, prefix: string, n: number): Prom
   let next = 0
   await Promise.all(
     Array.from({ length: 32 }, async () => {
-      for (let i = next++; i < n; i = next++) await post(base, key, `${prefix}${i}`, `${MESSAGES[i % MESSAGES.length]} (${i})`)
+      for (let i = next++; i < n; i = next++)
+        await post(base, key, `${prefix}${i}`, `${MESSAGES[i % MESSAGES.length]} (${i})`)
     }),
   )
 }
@@ -69,7 +76,11 @@ async function drain(
     const started = Date.now()
     // Polled twice a second (each poll counts the open submissions: ten a second took about a tenth of a core from
     // what is measured), and timed by the last submission's finished_at, so the poll's period does not blur the figure.
-    await waitFor('the queue to drain (open submissions)', () => openCount(db), { until: (n) => n === 0, timeoutMs: 1_800_000, everyMs: 500 })
+    await waitFor('the queue to drain (open submissions)', () => openCount(db), {
+      until: (n) => n === 0,
+      timeoutMs: 1_800_000,
+      everyMs: 500,
+    })
     const used = cpuDelta(before, cpuSnapshot(groups))
     const seconds = ((await lastFinished(db)) - started) / 1000
     const cpuMsPerSubmission = Object.fromEntries(Object.entries(used).map(([k, v]) => [k, round(v / n, 3)]))
@@ -86,7 +97,11 @@ async function drain(
   }
 }
 
-async function burst(kind: DbKind, seconds: number, rate?: number): Promise<{ arrived: number; arrivalSeconds: number; drainSeconds: number; rps: number; backlog: number }> {
+async function burst(
+  kind: DbKind,
+  seconds: number,
+  rate?: number,
+): Promise<{ arrived: number; arrivalSeconds: number; drainSeconds: number; rps: number; backlog: number }> {
   const db = await freshDb(kind)
   const stops: (() => Promise<void>)[] = []
   try {
@@ -99,16 +114,35 @@ async function burst(kind: DbKind, seconds: number, rate?: number): Promise<{ ar
     }
     const auth = { authorization: `Bearer ${api.key}`, 'content-type': 'application/json' }
     const t0 = Date.now()
-    const r = await load({ url: api.url, method: 'POST', path: '/v1/profile/burst{i}', headers: auth, bodies: POST_BODIES, connections: 32, seconds, rate })
+    const r = await load({
+      url: api.url,
+      method: 'POST',
+      path: '/v1/profile/burst{i}',
+      headers: auth,
+      bodies: POST_BODIES,
+      connections: 32,
+      seconds,
+      rate,
+    })
     const arrivalSeconds = (Date.now() - t0) / 1000
     const backlog = await openCount(db)
     const t1 = Date.now()
-    await waitFor('the burst to drain (open submissions)', () => openCount(db), { until: (n) => n === 0, timeoutMs: 3_600_000, everyMs: 100 })
+    await waitFor('the burst to drain (open submissions)', () => openCount(db), {
+      until: (n) => n === 0,
+      timeoutMs: 3_600_000,
+      everyMs: 100,
+    })
     const drainSeconds = (Date.now() - t1) / 1000
     process.stderr.write(
       `  ${kind} burst: ${r.requests} in ${r.seconds} s (${Math.round(r.rps)}/s), backlog ${backlog} at its end, drained ${drainSeconds.toFixed(1)} s later\n`,
     )
-    return { arrived: r.requests, arrivalSeconds: Math.max(arrivalSeconds, r.seconds), drainSeconds, rps: r.rps, backlog }
+    return {
+      arrived: r.requests,
+      arrivalSeconds: Math.max(arrivalSeconds, r.seconds),
+      drainSeconds,
+      rps: r.rps,
+      backlog,
+    }
   } finally {
     for (const s of stops.reverse()) await s().catch(() => undefined)
     await db.drop()
@@ -122,7 +156,12 @@ async function burst(kind: DbKind, seconds: number, rate?: number): Promise<{ ar
 async function llmScaling(n: number, latencyMs: number): Promise<{ one: number; two: number }> {
   const fake = await startOpenAIServer({ chatLatencyMs: latencyMs })
   try {
-    const env = { PROFILER_AI: 'openai', OPENAI_API_KEY: 'bench', PROFILER_OPENAI_BASE_URL: fake.url, PROFILER_EMBEDDING_MODEL: 'text-embedding-3-small' }
+    const env = {
+      PROFILER_AI: 'openai',
+      OPENAI_API_KEY: 'bench',
+      PROFILER_OPENAI_BASE_URL: fake.url,
+      PROFILER_EMBEDDING_MODEL: 'text-embedding-3-small',
+    }
     const one = await drain('server', n, 1, [], env)
     const two = await drain('server', n, 2, [], env)
     return { one: one.perSecond, two: two.perSecond }
@@ -131,7 +170,10 @@ async function llmScaling(n: number, latencyMs: number): Promise<{ one: number; 
   }
 }
 
-export async function runWorker(kind: DbKind, opts: { n: number; burstSeconds: number; workers: number[]; scaling?: boolean }): Promise<BenchResult> {
+export async function runWorker(
+  kind: DbKind,
+  opts: { n: number; burstSeconds: number; workers: number[]; scaling?: boolean },
+): Promise<BenchResult> {
   const top = await ceiling(Math.min(opts.n, 2000))
   process.stderr.write(`  ceiling (AI work alone, one process, no database): ${Math.round(top)}/s\n`)
   const rows: ResultRow[] = []
@@ -143,7 +185,9 @@ export async function runWorker(kind: DbKind, opts: { n: number; burstSeconds: n
     drained[w] = d.perSecond
     bars.push({ label: `${w} worker process${w > 1 ? 'es' : ''}`, value: Math.round(d.perSecond), baseline: false })
     const cpu = Object.values(d.cpuMsPerSubmission).reduce((a, b) => a + b, 0)
-    const cpuText = `CPU per submission: ${Object.entries(d.cpuMsPerSubmission).map(([k, v]) => `${k} ${v} ms`).join(', ')}`
+    const cpuText = `CPU per submission: ${Object.entries(d.cpuMsPerSubmission)
+      .map(([k, v]) => `${k} ${v} ms`)
+      .join(', ')}`
     rows.push(
       w === 1
         ? {
@@ -168,7 +212,9 @@ export async function runWorker(kind: DbKind, opts: { n: number; burstSeconds: n
   if (opts.scaling && kind === 'server') {
     const latencyMs = 200
     const sc = await llmScaling(400, latencyMs)
-    process.stderr.write(`  server, model answering in ${latencyMs} ms: 1 worker ${sc.one.toFixed(1)}/s, 2 workers ${sc.two.toFixed(1)}/s\n`)
+    process.stderr.write(
+      `  server, model answering in ${latencyMs} ms: 1 worker ${sc.one.toFixed(1)}/s, 2 workers ${sc.two.toFixed(1)}/s\n`,
+    )
     rows.push({
       what: `drain with a model answering in ${latencyMs} ms (openai provider, local server), 2 worker processes against 1`,
       ratio: round(sc.two / sc.one),
@@ -209,7 +255,11 @@ export async function runWorker(kind: DbKind, opts: { n: number; burstSeconds: n
     db: kind,
     rows,
     raw: { ceiling: top, drained, burst: b },
-    chart: { title: `Worker throughput, ${kind} database (local extractor, short chat messages)`, unit: 'submissions/s', bars },
+    chart: {
+      title: `Worker throughput, ${kind} database (local extractor, short chat messages)`,
+      unit: 'submissions/s',
+      bars,
+    },
   }
 }
 

@@ -26,7 +26,13 @@ export interface Session {
   at: string
 }
 
-const UNIT_MS: Record<string, number> = { hour: 3600e3, day: 86400e3, week: 7 * 86400e3, month: 30 * 86400e3, year: 365 * 86400e3 }
+const UNIT_MS: Record<string, number> = {
+  hour: 3600e3,
+  day: 86400e3,
+  week: 7 * 86400e3,
+  month: 30 * 86400e3,
+  year: 365 * 86400e3,
+}
 
 /** Milliseconds of `time_num` `time_unit` ("4 days", "3 hours"; singular or plural). */
 export function durationMs(num: number, unit: string): number {
@@ -45,13 +51,18 @@ export function sessionsOf(r: MscRecord, reference: Date): Session[] {
     speaker: t.id === 'Speaker 1' ? 0 : t.id === 'Speaker 2' ? 1 : ((i % 2) as 0 | 1),
     text: t.text,
   }))
-  const previous = r.previous_dialogs.map((s) => s.dialog.map((t, i): Turn => ({ speaker: (i % 2) as 0 | 1, text: t.text })))
+  const previous = r.previous_dialogs.map((s) =>
+    s.dialog.map((t, i): Turn => ({ speaker: (i % 2) as 0 | 1, text: t.text })),
+  )
   const times: number[] = [reference.getTime()]
   for (let i = r.previous_dialogs.length - 1; i >= 0; i--) {
     const s = r.previous_dialogs[i]!
     times.unshift(times[0]! - durationMs(s.time_num, s.time_unit))
   }
-  return [...previous, current].map((turns, i) => ({ turns: turns.filter((t) => t.text.trim()), at: new Date(times[i]!).toISOString() }))
+  return [...previous, current].map((turns, i) => ({
+    turns: turns.filter((t) => t.text.trim()),
+    at: new Date(times[i]!).toISOString(),
+  }))
 }
 
 /** A session as a JSON conversation for POST /v1/profile/{id}: the speaker is "user", the partner "assistant". */
@@ -79,7 +90,12 @@ export const LONG_GAP_MS = 14 * 86400e3
  * so on, then the same for speaker 2; a last group of fewer than `k` is left out. Each person's facts are the persona
  * facts of their `k` speakers.
  */
-export function longHistories(records: readonly MscRecord[], k: number, reference: Date, prefix = 'memlong'): MemoryPerson[] {
+export function longHistories(
+  records: readonly MscRecord[],
+  k: number,
+  reference: Date,
+  prefix = 'memlong',
+): MemoryPerson[] {
   if (!Number.isInteger(k) || k < 2) throw new Error(`a long history joins at least 2 conversations, got ${k}`)
   const out: MemoryPerson[] = []
   for (const speaker of [0, 1] as const) {
@@ -133,9 +149,12 @@ const hasTag = (tags: string[], ...want: string[]) => want.some((w) => tags.incl
  * Returns null when the sentence has none.
  */
 export function topicOf(sentence: string): string | null {
-  const terms = (nlp(sentence).terms().json() as { terms: { text: string; tags: string[] }[] }[]).map((t) => t.terms[0]!).filter((t) => t.text.trim())
+  const terms = (nlp(sentence).terms().json() as { terms: { text: string; tags: string[] }[] }[])
+    .map((t) => t.terms[0]!)
+    .filter((t) => t.text.trim())
   const content = (t: { text: string }) => tokens(t.text).length > 0
-  const isNoun = (t: { tags: string[] }) => hasTag(t.tags, 'Noun') && !hasTag(t.tags, 'Pronoun', 'Possessive', 'ProperNoun', 'Value')
+  const isNoun = (t: { tags: string[] }) =>
+    hasTag(t.tags, 'Noun') && !hasTag(t.tags, 'Pronoun', 'Possessive', 'ProperNoun', 'Value')
   const isVerb = (t: { tags: string[] }) => hasTag(t.tags, 'Verb') && !hasTag(t.tags, 'Auxiliary', 'Copula', 'Modal')
   const first = terms[0]
   const pronounSubject = first !== undefined && hasTag(first.tags, 'Pronoun') && !hasTag(first.tags, 'Possessive')
@@ -144,7 +163,7 @@ export function topicOf(sentence: string): string | null {
   // Charlie" does not, and "named" is not the sentence's verb
   const main = terms.find(isVerb)
   const verb = main && content(main) ? main : undefined
-  const pick = pronounSubject ? verb ?? noun : noun ?? verb
+  const pick = pronounSubject ? (verb ?? noun) : (noun ?? verb)
   return pick ? pick.text.replace(/[^\p{L}\p{N}'-]+$/u, '') : null
 }
 
@@ -206,7 +225,11 @@ import type { Bm25 } from '../src/domain/bm25.js'
  * Takes texts in the given order, one line each, while the whole text fits `budget` tokens (counted exactly on the
  * joined text); the first that does not fit ends it, as the service's context does.
  */
-export function fillBudget(ordered: readonly string[], budget: number, count: (text: string) => number): { text: string; tokens: number; included: number } {
+export function fillBudget(
+  ordered: readonly string[],
+  budget: number,
+  count: (text: string) => number,
+): { text: string; tokens: number; included: number } {
   let text = ''
   let used = 0
   let included = 0
@@ -222,11 +245,22 @@ export function fillBudget(ordered: readonly string[], budget: number, count: (t
 }
 
 /** Baseline (i): the newest turns that fit, newest first. */
-export const newestTurns = (turns: readonly string[], budget: number, count: (text: string) => number) => fillBudget([...turns].reverse(), budget, count)
+export const newestTurns = (turns: readonly string[], budget: number, count: (text: string) => number) =>
+  fillBudget([...turns].reverse(), budget, count)
 
 /** Baseline (ii): the turns ranked by BM25 against the query, best first, while they fit. */
-export const bm25Turns = (index: Bm25, turns: readonly string[], query: string, budget: number, count: (text: string) => number) =>
-  fillBudget(index.rank(query).map((i) => turns[i]!), budget, count)
+export const bm25Turns = (
+  index: Bm25,
+  turns: readonly string[],
+  query: string,
+  budget: number,
+  count: (text: string) => number,
+) =>
+  fillBudget(
+    index.rank(query).map((i) => turns[i]!),
+    budget,
+    count,
+  )
 
 // ---------- aggregation ----------
 
@@ -253,6 +287,11 @@ export class CoverageCounter {
     this.texts++
   }
   result(): Coverage {
-    return { facts: this.facts, held: this.held, share: this.facts ? this.held / this.facts : null, meanTokens: this.texts ? this.tokens / this.texts : null }
+    return {
+      facts: this.facts,
+      held: this.held,
+      share: this.facts ? this.held / this.facts : null,
+      meanTokens: this.texts ? this.tokens / this.texts : null,
+    }
   }
 }

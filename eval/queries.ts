@@ -20,11 +20,17 @@ export const FAMILIES: Record<string, Family> = {
   food: { relations: ['like_food', 'favorite_food'], template: (x) => `likes ${x}` },
   drink: { relations: ['like_drink', 'favorite_drink'], template: (x) => `drinks ${x}` },
   sport: { relations: ['like_sports', 'like_sport', 'favorite_sport'], template: (x) => `likes ${x}` },
-  hobby: { relations: ['has_hobby', 'like_activity', 'favorite_activity', 'favorite_hobby'], template: (x) => `enjoys ${x}` },
+  hobby: {
+    relations: ['has_hobby', 'like_activity', 'favorite_activity', 'favorite_hobby'],
+    template: (x) => `enjoys ${x}`,
+  },
   ability: { relations: ['has_ability'], template: (x) => `can ${x}` },
   collect: { relations: ['collect'], template: (x) => `collects ${x}` },
   read: { relations: ['like_read', 'favorite_book'], template: (x) => `likes reading ${x}` },
-  watch: { relations: ['like_watching', 'like_movie', 'favorite_movie', 'favorite_show'], template: (x) => `likes watching ${x}` },
+  watch: {
+    relations: ['like_watching', 'like_movie', 'favorite_movie', 'favorite_show'],
+    template: (x) => `likes watching ${x}`,
+  },
   travel: { relations: ['like_goto', 'favorite_place'], template: (x) => `likes going to ${x}` },
   color: { relations: ['favorite_color', 'like_color'], template: (x) => `favorite color is ${x}` },
   season: { relations: ['favorite_season'], template: (x) => `loves ${x}` },
@@ -32,7 +38,9 @@ export const FAMILIES: Record<string, Family> = {
   dislike: { relations: ['dislike', 'dislike_activity'], template: (x) => `hates ${x}` },
 }
 
-const FAMILY_OF = new Map<string, string>(Object.entries(FAMILIES).flatMap(([f, d]) => d.relations.map((r): [string, string] => [r, f])))
+const FAMILY_OF = new Map<string, string>(
+  Object.entries(FAMILIES).flatMap(([f, d]) => d.relations.map((r): [string, string] => [r, f])),
+)
 
 export const familyOf = (relation: string): string | undefined => FAMILY_OF.get(relation)
 
@@ -90,18 +98,42 @@ export function buildQueries(profiles: ReadonlyMap<string, readonly Triple[]>, n
     query: FAMILIES[f.family]!.template(f.object),
     family: f.family,
     object: f.object,
-    relevant: [...new Set(held.filter((h) => h.family === f.family && f.tokens.every((t) => h.tokens.has(t))).map((h) => h.id))].sort(),
+    relevant: [
+      ...new Set(held.filter((h) => h.family === f.family && f.tokens.every((t) => h.tokens.has(t))).map((h) => h.id)),
+    ].sort(),
   }))
 }
 
 /** Things nobody in a persona-chat corpus is likely to hold, each with the phrasing that fits it; checked against the gold objects before use. */
 const UNRELATED: [template: (x: string) => string, objects: string[]][] = [
-  [(x) => `has a pet ${x}`, ['axolotl', 'platypus', 'tarantula', 'hedgehog', 'chinchilla', 'iguana', 'alpaca', 'scorpion']],
-  [(x) => `likes ${x}`, ['zither', 'bagpipes', 'theremin', 'harpsichord', 'didgeridoo', 'gregorian chant', 'polka', 'yodeling']],
-  [(x) => `enjoys ${x}`, ['falconry', 'taxidermy', 'beekeeping', 'glassblowing', 'calligraphy', 'origami', 'bonsai', 'fencing']],
-  [(x) => `plays ${x}`, ['curling', 'bobsleigh', 'jai alai', 'sumo wrestling', 'croquet', 'lacrosse', 'cricket', 'polo']],
+  [
+    (x) => `has a pet ${x}`,
+    ['axolotl', 'platypus', 'tarantula', 'hedgehog', 'chinchilla', 'iguana', 'alpaca', 'scorpion'],
+  ],
+  [
+    (x) => `likes ${x}`,
+    ['zither', 'bagpipes', 'theremin', 'harpsichord', 'didgeridoo', 'gregorian chant', 'polka', 'yodeling'],
+  ],
+  [
+    (x) => `enjoys ${x}`,
+    ['falconry', 'taxidermy', 'beekeeping', 'glassblowing', 'calligraphy', 'origami', 'bonsai', 'fencing'],
+  ],
+  [
+    (x) => `plays ${x}`,
+    ['curling', 'bobsleigh', 'jai alai', 'sumo wrestling', 'croquet', 'lacrosse', 'cricket', 'polo'],
+  ],
   [(x) => `likes eating ${x}`, ['durian', 'kimchi', 'haggis', 'okra', 'kombucha', 'escargot', 'natto', 'lutefisk']],
-  [(x) => `is interested in ${x}`, ['quantum mechanics', 'cryptography', 'medieval siege engines', 'stamp forgery', 'lighthouse keeping', 'blacksmithing']],
+  [
+    (x) => `is interested in ${x}`,
+    [
+      'quantum mechanics',
+      'cryptography',
+      'medieval siege engines',
+      'stamp forgery',
+      'lighthouse keeping',
+      'blacksmithing',
+    ],
+  ],
 ]
 
 /**

@@ -85,7 +85,18 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { sample: Infinity, seed: 1, direct: false, out: path.join(HERE, 'results', 'latest.json'), queries: 300, concurrency: 16, memoryBudgets: [500, 150], memoryLong: 12, memoryQuestion: false, memoryLongOnly: false }
+  const o: Options = {
+    sample: Infinity,
+    seed: 1,
+    direct: false,
+    out: path.join(HERE, 'results', 'latest.json'),
+    queries: 300,
+    concurrency: 16,
+    memoryBudgets: [500, 150],
+    memoryLong: 12,
+    memoryQuestion: false,
+    memoryLongOnly: false,
+  }
   const num = (name: string, v: string | undefined) => {
     const n = Number(v)
     if (!Number.isInteger(n) || n < 0) throw new Error(`${name} needs a non-negative integer, got '${v}'`)
@@ -96,15 +107,30 @@ function parseArgs(argv: string[]): Options {
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined]
     const val = () => inline ?? argv[++i]
     switch (flag) {
-      case '--sample': o.sample = num('--sample', val()) || Infinity; break
-      case '--seed': o.seed = num('--seed', val()); break
-      case '--queries': o.queries = num('--queries', val()); break
-      case '--concurrency': o.concurrency = Math.max(1, num('--concurrency', val())); break
-      case '--out': o.out = path.resolve(val()!); break
-      case '--direct': o.direct = true; break
+      case '--sample':
+        o.sample = num('--sample', val()) || Infinity
+        break
+      case '--seed':
+        o.seed = num('--seed', val())
+        break
+      case '--queries':
+        o.queries = num('--queries', val())
+        break
+      case '--concurrency':
+        o.concurrency = Math.max(1, num('--concurrency', val()))
+        break
+      case '--out':
+        o.out = path.resolve(val()!)
+        break
+      case '--direct':
+        o.direct = true
+        break
       case '--memory-budgets': {
         const v = val() ?? ''
-        o.memoryBudgets = v.split(',').map((x) => num('--memory-budgets', x.trim())).filter((n) => n > 0)
+        o.memoryBudgets = v
+          .split(',')
+          .map((x) => num('--memory-budgets', x.trim()))
+          .filter((n) => n > 0)
         if (!o.memoryBudgets.length) throw new Error(`--memory-budgets needs token budgets, e.g. 500,150; got '${v}'`)
         break
       }
@@ -131,25 +157,29 @@ function parseArgs(argv: string[]): Options {
       }
       case '--only': {
         const t = val()
-        if (!(TASKS as readonly string[]).includes(t ?? '')) throw new Error(`--only takes ${TASKS.join(', ')}, got '${t}'`)
+        if (!(TASKS as readonly string[]).includes(t ?? ''))
+          throw new Error(`--only takes ${TASKS.join(', ')}, got '${t}'`)
         o.only = t as Task
         break
       }
-      case '--help': case '-h':
+      case '--help':
+      case '-h':
         process.stdout.write(
           'npm run eval -- [--sample N] [--seed S] [--only text|conversation|search|memory] [--half tuning|held-out] [--direct] [--out file] [--queries N] [--concurrency N] [--memory-budgets 500,150] [--memory-long 12] [--memory-question] [--memory-long-only] [--memory-dump file]\n' +
             '  --sample: records for text, conversation and search; conversations for memory\n' +
             '  --memory-long: the memory task also joins this many conversations into one long history a person (0: none)\n' +
             '  --memory-question: the memory task asks each topic as a question ("What did they say about their son?"), as the held-out benchmark does\n' +
             '  --memory-long-only: the memory task measures only the long histories\n' +
-            '  --memory-dump: the memory task writes every topic query\'s outcome, with the service\'s and BM25\'s texts, to this JSON Lines file\n',
+            "  --memory-dump: the memory task writes every topic query's outcome, with the service's and BM25's texts, to this JSON Lines file\n",
         )
         process.exit(0)
       // eslint-disable-next-line no-fallthrough
-      default: throw new Error(`unknown option ${a} (try --help)`)
+      default:
+        throw new Error(`unknown option ${a} (try --help)`)
     }
   }
-  if (o.memoryLongOnly && !o.memoryLong) throw new Error('--memory-long-only needs long histories (--memory-long of 2 or more)')
+  if (o.memoryLongOnly && !o.memoryLong)
+    throw new Error('--memory-long-only needs long histories (--memory-long of 2 or more)')
   return o
 }
 
@@ -177,11 +207,14 @@ interface EvalRecord {
 }
 
 function loadData() {
-  const rel = JSON.parse(fs.readFileSync(path.join(DATA_DIR, 'relation-to-field.json'), 'utf8')) as { fields: Record<string, string[]> }
+  const rel = JSON.parse(fs.readFileSync(path.join(DATA_DIR, 'relation-to-field.json'), 'utf8')) as {
+    fields: Record<string, string[]>
+  }
   // A relation listed under several fields counts for the scored one (previous_profession: occupation, not memories).
   const relField = new Map<string, string>()
   for (const [field, rels] of Object.entries(rel.fields)) {
-    for (const r of rels) if (!relField.has(r) || (!sectionOf(relField.get(r)!) && sectionOf(field))) relField.set(r, field)
+    for (const r of rels)
+      if (!relField.has(r) || (!sectionOf(relField.get(r)!) && sectionOf(field))) relField.set(r, field)
   }
   const raws = fs
     .readFileSync(path.join(DATA_DIR, 'convai2-valid-speakers.jsonl'), 'utf8')
@@ -191,7 +224,9 @@ function loadData() {
   const dialogueKey = (id: string) => id.replace(/_(partner|self)$/, '')
   const convFacts = (r: RawRecord): GoldFact[] =>
     r.utterance_triples_dnli.flatMap((u) =>
-      u.triples.filter(([s, rl]) => s === 'i' && relField.has(rl)).map(([, rl, o]) => ({ field: relField.get(rl)!, object: o })),
+      u.triples
+        .filter(([s, rl]) => s === 'i' && relField.has(rl))
+        .map(([, rl, o]) => ({ field: relField.get(rl)!, object: o })),
     )
   const byDialogue = new Map<string, RawRecord[]>()
   for (const r of raws) byDialogue.set(dialogueKey(r.id), [...(byDialogue.get(dialogueKey(r.id)) ?? []), r])
@@ -205,7 +240,9 @@ function loadData() {
       id: r.id,
       raw: r,
       dialogueSpeaker,
-      textGold: r.gold_persona_triples.filter((t) => t.subject === 'i').map((t) => ({ field: t.profile_field, object: t.object })),
+      textGold: r.gold_persona_triples
+        .filter((t) => t.subject === 'i')
+        .map((t) => ({ field: t.profile_field, object: t.object })),
       convGold: convFacts(r),
       otherConvGold: other.flatMap(convFacts),
     }
@@ -218,7 +255,10 @@ function loadData() {
  * sentences). Rules are tuned on `tuning` and checked on `held-out`, whose figures are the ones to expect on new text.
  */
 export function personaHalf(r: Pick<RawRecord, 'persona_sentences'>): 'tuning' | 'held-out' {
-  const h = crypto.createHash('sha256').update([...r.persona_sentences].sort().join('\n')).digest()
+  const h = crypto
+    .createHash('sha256')
+    .update([...r.persona_sentences].sort().join('\n'))
+    .digest()
   return h[0]! % 2 === 0 ? 'tuning' : 'held-out'
 }
 
@@ -226,7 +266,9 @@ const textOf = (r: EvalRecord) => r.raw.persona_sentences.join(' ')
 
 /** The dialogue as a JSON conversation: the record's person is "user", the other speaker "partner". */
 const conversationOf = (r: EvalRecord) =>
-  JSON.stringify(r.raw.dialogue.map((d) => ({ role: d.speaker === r.dialogueSpeaker ? 'user' : 'partner', content: d.text })))
+  JSON.stringify(
+    r.raw.dialogue.map((d) => ({ role: d.speaker === r.dialogueSpeaker ? 'user' : 'partner', content: d.text })),
+  )
 
 // ---------- helpers ----------
 
@@ -245,7 +287,8 @@ async function pool<T, R>(items: readonly T[], n: number, fn: (item: T, i: numbe
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? '   -  ' : (x * 100).toFixed(1).padStart(5) + '%')
+const pct = (x: number | null | undefined) =>
+  x === null || x === undefined ? '   -  ' : (x * 100).toFixed(1).padStart(5) + '%'
 
 // ---------- the two ways of getting profiles ----------
 
@@ -263,7 +306,10 @@ interface SessionItem {
 interface Backend {
   provider: string
   /** Builds the profiles (text or conversation input) and returns their content by profile id. */
-  build(items: { profileId: string; data: string; inputType: 'text' | 'conversation' }[], log: (s: string) => void): Promise<Map<string, ProfileContent>>
+  build(
+    items: { profileId: string; data: string; inputType: 'text' | 'conversation' }[],
+    log: (s: string) => void,
+  ): Promise<Map<string, ProfileContent>>
   search(query: string): Promise<SearchHit>
   /** Whether submissions can carry `occurred_at` (the time the text was said), and how that was found out. */
   probeOccurredAt(at: string): Promise<{ supported: boolean; detail: string }>
@@ -292,7 +338,9 @@ async function serviceBackend(opts: Options): Promise<Backend> {
   const key = profiler.bootstrapKey
   if (!key) {
     await profiler.close()
-    throw new Error('the service issued no bootstrap key (the database is not new: unset DATABASE_URL or point it at an empty database)')
+    throw new Error(
+      'the service issued no bootstrap key (the database is not new: unset DATABASE_URL or point it at an empty database)',
+    )
   }
   const auth = { authorization: `Bearer ${key}` }
   const request = async (url: string, init?: RequestInit, attempt = 0): Promise<Response> => {
@@ -348,12 +396,17 @@ async function serviceBackend(opts: Options): Promise<Backend> {
         const valid = await post(id, { data: 'I live in Porto.', input_type: 'text', occurred_at: at })
         const vBody = await valid.text()
         if (valid.status !== 202) {
-          if (valid.status === 400 && names(vBody)) return { supported: false, detail: `a valid occurred_at was refused: 400 ${vBody.slice(0, 200)}` }
+          if (valid.status === 400 && names(vBody))
+            return { supported: false, detail: `a valid occurred_at was refused: 400 ${vBody.slice(0, 200)}` }
           throw new Error(`occurred_at probe: ${valid.status} ${vBody.slice(0, 200)}`)
         }
         const bad = await post(id, { data: 'I live in Porto.', input_type: 'text', occurred_at: 'not a time' })
         const bBody = await bad.text()
-        if (bad.status === 400 && names(bBody)) return { supported: true, detail: 'a valid occurred_at was accepted (202) and a malformed one refused naming it (400)' }
+        if (bad.status === 400 && names(bBody))
+          return {
+            supported: true,
+            detail: 'a valid occurred_at was accepted (202) and a malformed one refused naming it (400)',
+          }
         return { supported: false, detail: `a malformed occurred_at was answered ${bad.status}: the field is ignored` }
       } finally {
         const d = await request(`${base}/v1/profile/${id}`, { method: 'DELETE', headers: auth })
@@ -365,14 +418,22 @@ async function serviceBackend(opts: Options): Promise<Backend> {
       let posted = 0
       await pool(items, opts.concurrency, async (it) => {
         for (const s of it.sessions) {
-          const r = await post(it.profileId, { data: s.data, input_type: 'conversation', ...(sendTimes ? { occurred_at: s.at } : {}) })
+          const r = await post(it.profileId, {
+            data: s.data,
+            input_type: 'conversation',
+            ...(sendTimes ? { occurred_at: s.at } : {}),
+          })
           if (r.status !== 202) throw new Error(`POST ${it.profileId}: ${r.status} ${await r.text()}`)
           await r.arrayBuffer().catch(() => undefined)
           posted++
         }
       })
       log(`  submitted ${posted} sessions of ${items.length} profiles in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
-      const done = await waitReady(items.map((i) => i.profileId), t0, log)
+      const done = await waitReady(
+        items.map((i) => i.profileId),
+        t0,
+        log,
+      )
       return { failed: [...done].filter(([, p]) => p.status === 'failed').map(([id]) => id) }
     },
     async context(profileId, maxTokens, query) {
@@ -394,7 +455,11 @@ async function serviceBackend(opts: Options): Promise<Backend> {
         await r.arrayBuffer().catch(() => undefined)
       })
       log(`  submitted ${items.length} in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
-      return waitReady(items.map((i) => i.profileId), t0, log)
+      return waitReady(
+        items.map((i) => i.profileId),
+        t0,
+        log,
+      )
     },
     async search(query) {
       const qs = new URLSearchParams({ query, pageSize: '10' })
@@ -451,7 +516,10 @@ async function directBackend(): Promise<Backend> {
       return { ids: scored.slice(0, 10).map((s) => s[0]), total: scored.length }
     },
     async probeOccurredAt() {
-      return { supported: true, detail: 'direct mode: each session is merged at its own time (the extractor is given no reference date)' }
+      return {
+        supported: true,
+        detail: 'direct mode: each session is merged at its own time (the extractor is given no reference date)',
+      }
     },
     async buildSessions(items, _sendTimes, log) {
       const t0 = Date.now()
@@ -534,7 +602,15 @@ function scoreAll(
 function printTable(title: string, t: Table, conversation: boolean) {
   const lines: string[] = []
   lines.push(`\n${title}`)
-  const head = ['field'.padEnd(30), 'gold'.padStart(6), 'extr'.padStart(6), 'TP'.padStart(6), 'P'.padStart(7), 'R'.padStart(7), 'F1'.padStart(7)]
+  const head = [
+    'field'.padEnd(30),
+    'gold'.padStart(6),
+    'extr'.padStart(6),
+    'TP'.padStart(6),
+    'P'.padStart(7),
+    'R'.padStart(7),
+    'F1'.padStart(7),
+  ]
   if (conversation) head.push('other'.padStart(6))
   lines.push(head.join(' '))
   lines.push('-'.repeat(head.join(' ').length))
@@ -556,7 +632,10 @@ function printTable(title: string, t: Table, conversation: boolean) {
   row(t.interests)
   row(t.micro)
   lines.push(`interest category accuracy: ${pct(t.categoryAccuracy)}`)
-  if (conversation) lines.push(`other-speaker share (extracted values matching only the other speaker's facts): ${pct(t.otherSpeakerShare)}`)
+  if (conversation)
+    lines.push(
+      `other-speaker share (extracted values matching only the other speaker's facts): ${pct(t.otherSpeakerShare)}`,
+    )
   process.stdout.write(lines.join('\n') + '\n')
 }
 
@@ -586,7 +665,10 @@ async function main() {
     if (tasks.has('text') || tasks.has('search')) {
       log('text: building profiles from persona sentences')
       const t = Date.now()
-      const profiles = await backend.build(records.map((r) => ({ profileId: `text:${r.id}`, data: textOf(r), inputType: 'text' as const })), log)
+      const profiles = await backend.build(
+        records.map((r) => ({ profileId: `text:${r.id}`, data: textOf(r), inputType: 'text' as const })),
+        log,
+      )
       timing.textSeconds = (Date.now() - t) / 1000
       if (tasks.has('text')) {
         const rep = scoreAll(records, profiles, 'text', (r) => r.textGold)
@@ -604,14 +686,27 @@ async function main() {
     if (tasks.has('conversation')) {
       log('conversation: building profiles from dialogues')
       const t = Date.now()
-      const profiles = await backend.build(records.map((r) => ({ profileId: `conv:${r.id}`, data: conversationOf(r), inputType: 'conversation' as const })), log)
+      const profiles = await backend.build(
+        records.map((r) => ({
+          profileId: `conv:${r.id}`,
+          data: conversationOf(r),
+          inputType: 'conversation' as const,
+        })),
+        log,
+      )
       timing.conversationSeconds = (Date.now() - t) / 1000
-      const rep = scoreAll(records, profiles, 'conv', (r) => r.convGold, (r) => r.otherConvGold)
+      const rep = scoreAll(
+        records,
+        profiles,
+        'conv',
+        (r) => r.convGold,
+        (r) => r.otherConvGold,
+      )
       result.conversation = { ...rep, seconds: timing.conversationSeconds }
       printTable(`CONVERSATION EXTRACTION (${rep.profiles} profiles)`, rep.table, true)
     }
     if (tasks.has('memory')) {
-      log('memory: posting each speaker\'s sessions')
+      log("memory: posting each speaker's sessions")
       const t = Date.now()
       result.memory = await runMemory(backend, convs, opts, log)
       timing.memorySeconds = (Date.now() - t) / 1000
@@ -644,14 +739,17 @@ async function main() {
   }
   fs.mkdirSync(path.dirname(opts.out), { recursive: true })
   fs.writeFileSync(opts.out, JSON.stringify(out, null, 2) + '\n')
-  process.stdout.write(`\nprovider ${backend.provider}; wall time ${timing.totalSeconds.toFixed(1)} s; results in ${path.relative(process.cwd(), opts.out)}\n`)
+  process.stdout.write(
+    `\nprovider ${backend.provider}; wall time ${timing.totalSeconds.toFixed(1)} s; results in ${path.relative(process.cwd(), opts.out)}\n`,
+  )
 }
 
 // ---------- memory ----------
 
 function loadMsc(): MscRecord[] {
   const file = path.join(MSC_DIR, 'session_3_valid.jsonl')
-  if (!fs.existsSync(file)) throw new Error(`memory task: ${file} not found (set PROFILER_EVAL_MSC_DATA to the msc-dev directory)`)
+  if (!fs.existsSync(file))
+    throw new Error(`memory task: ${file} not found (set PROFILER_EVAL_MSC_DATA to the msc-dev directory)`)
   return fs
     .readFileSync(file, 'utf8')
     .split('\n')
@@ -687,7 +785,16 @@ async function runMemory(backend: Backend, convs: MscRecord[], opts: Options, lo
       turns: speakerTurns(sessions, sp),
     }))
   })
-  const standard = opts.memoryLongOnly ? null : await memoryFigures(backend, speakers, opts, probe, log, `${convs.length} conversations, ${speakers.length} speakers`)
+  const standard = opts.memoryLongOnly
+    ? null
+    : await memoryFigures(
+        backend,
+        speakers,
+        opts,
+        probe,
+        log,
+        `${convs.length} conversations, ${speakers.length} speakers`,
+      )
   if (!opts.memoryLong) return standard
   const persons = longHistories(convs, opts.memoryLong, reference)
   if (!persons.length) return { ...standard, long: null }
@@ -716,7 +823,9 @@ async function memoryFigures(
   const built = await backend.buildSessions(
     persons.map((s) => ({
       profileId: s.profileId,
-      sessions: s.sessions.filter((x) => x.session.turns.length).map((x) => ({ data: conversationJson(x.session, x.speaker), at: x.session.at })),
+      sessions: s.sessions
+        .filter((x) => x.session.turns.length)
+        .map((x) => ({ data: conversationJson(x.session, x.speaker), at: x.session.at })),
     })),
     probe.supported,
     log,
@@ -726,7 +835,9 @@ async function memoryFigures(
   const t1 = Date.now()
   const perBudget: Record<string, Record<MemorySystem, { noQuery: CoverageCounter; query: CoverageCounter }>> = {}
   for (const b of opts.memoryBudgets) {
-    perBudget[b] = Object.fromEntries(MEMORY_SYSTEMS.map((m) => [m.key, { noQuery: new CoverageCounter(), query: new CoverageCounter() }])) as never
+    perBudget[b] = Object.fromEntries(
+      MEMORY_SYSTEMS.map((m) => [m.key, { noQuery: new CoverageCounter(), query: new CoverageCounter() }]),
+    ) as never
   }
   const examples: unknown[] = []
   await pool(persons, opts.concurrency, async (sp, idx) => {
@@ -743,7 +854,8 @@ async function memoryFigures(
       c.service.noQuery.text(svc.tokens)
       c.newest.noQuery.text(newest.tokens)
       c.whole.noQuery.text(wholeTokens)
-      const held: { fact: string; query: string | null; service: boolean; serviceQuery?: boolean; bm25?: boolean }[] = []
+      const held: { fact: string; query: string | null; service: boolean; serviceQuery?: boolean; bm25?: boolean }[] =
+        []
       for (const f of sp.facts) {
         const h = covered(f.words, svcWords)
         c.service.noQuery.add(h)
@@ -757,7 +869,17 @@ async function memoryFigures(
           row.serviceQuery = covered(f.answer, textWords(q.text))
           row.bm25 = covered(f.answer, textWords(bm.text))
           if (opts.memoryDump) {
-            const line = { title, profileId: sp.profileId, budget, query, answer: f.answer, service: row.serviceQuery, bm25: row.bm25, serviceText: q.text, bm25Text: bm.text }
+            const line = {
+              title,
+              profileId: sp.profileId,
+              budget,
+              query,
+              answer: f.answer,
+              service: row.serviceQuery,
+              bm25: row.bm25,
+              serviceText: q.text,
+              bm25Text: bm.text,
+            }
             fs.appendFileSync(opts.memoryDump, JSON.stringify(line) + '\n')
           }
           c.service.query.add(row.serviceQuery)
@@ -771,14 +893,18 @@ async function memoryFigures(
         }
         held.push(row)
       }
-      if (idx < 10 && budget === opts.memoryBudgets[0]) examples[idx] = { profileId: sp.profileId, budget, context: svc.text, facts: held }
+      if (idx < 10 && budget === opts.memoryBudgets[0])
+        examples[idx] = { profileId: sp.profileId, budget, context: svc.text, facts: held }
     }
   })
   const scoreSeconds = (Date.now() - t1) / 1000
   const budgets: Record<string, Record<MemorySystem, { noQuery: Coverage | null; query: Coverage }>> = {}
   for (const [b, c] of Object.entries(perBudget)) {
     budgets[b] = Object.fromEntries(
-      MEMORY_SYSTEMS.map((m) => [m.key, { noQuery: m.key === 'bm25' ? null : c[m.key].noQuery.result(), query: c[m.key].query.result() }]),
+      MEMORY_SYSTEMS.map((m) => [
+        m.key,
+        { noQuery: m.key === 'bm25' ? null : c[m.key].noQuery.result(), query: c[m.key].query.result() },
+      ]),
     ) as never
   }
   const facts = persons.reduce((a, s) => a + s.facts.length, 0)
@@ -797,16 +923,20 @@ async function memoryFigures(
     scoreSeconds,
     examples: examples.filter(Boolean),
   }
-  const timesLabel = opts.direct ? 'session times used as merge times' : `occurred_at ${probe.supported ? 'sent' : 'not sent'}`
+  const timesLabel = opts.direct
+    ? 'session times used as merge times'
+    : `occurred_at ${probe.supported ? 'sent' : 'not sent'}`
   const lines = [
     `\nMEMORY (${title}; ${report.sessions} sessions; ${facts} persona facts, ${withQuery} with a topic query${opts.memoryQuestion ? ' asked as a question' : ''}; ${timesLabel})`,
     `a person's own turns: ${report.meanSpeakerTokens.toFixed(0)} tokens on average`,
   ]
   for (const b of opts.memoryBudgets) {
     const r = budgets[b]!
-    const cell = (c: Coverage | null) => (c ? `${pct(c.share)} ${`(${c.meanTokens?.toFixed(0) ?? '-'} tok)`.padStart(10)}` : '   -'.padEnd(17))
+    const cell = (c: Coverage | null) =>
+      c ? `${pct(c.share)} ${`(${c.meanTokens?.toFixed(0) ?? '-'} tok)`.padStart(10)}` : '   -'.padEnd(17)
     lines.push(`\nbudget ${b} tokens`.padEnd(34) + 'no query: fact words'.padEnd(24) + 'topic query: answer words')
-    for (const m of MEMORY_SYSTEMS) lines.push(`${m.label.padEnd(32)}  ${cell(r[m.key].noQuery).padEnd(22)}  ${cell(r[m.key].query)}`)
+    for (const m of MEMORY_SYSTEMS)
+      lines.push(`${m.label.padEnd(32)}  ${cell(r[m.key].noQuery).padEnd(22)}  ${cell(r[m.key].query)}`)
   }
   if (built.failed.length) lines.push(`failed profiles: ${built.failed.length}`)
   process.stdout.write(lines.join('\n') + '\n')
@@ -816,11 +946,30 @@ async function memoryFigures(
 async function runSearch(backend: Backend, records: EvalRecord[], all: EvalRecord[], opts: Options) {
   const holdings = new Map<string, Triple[]>(records.map((r) => [`text:${r.id}`, r.raw.gold_persona_triples]))
   const queries: SearchQuery[] = buildQueries(holdings, opts.queries, opts.seed)
-  const per: { query: string; relevant: number; returned: number; total: number; recall: number; precision: number; ndcg: number; precisionReturned: number | null; top: string[]; missed: string[] }[] = []
+  const per: {
+    query: string
+    relevant: number
+    returned: number
+    total: number
+    recall: number
+    precision: number
+    ndcg: number
+    precisionReturned: number | null
+    top: string[]
+    missed: string[]
+  }[] = []
   await pool(queries, opts.concurrency, async (q, i) => {
     const hit = await backend.search(q.query)
     const m = rankingMetrics(hit.ids, new Set(q.relevant), 10)
-    per[i] = { query: q.query, relevant: q.relevant.length, returned: hit.ids.length, total: hit.total, ...m, top: hit.ids.slice(0, 10), missed: q.relevant.filter((id) => !hit.ids.slice(0, 10).includes(id)).slice(0, 10) }
+    per[i] = {
+      query: q.query,
+      relevant: q.relevant.length,
+      returned: hit.ids.length,
+      total: hit.total,
+      ...m,
+      top: hit.ids.slice(0, 10),
+      missed: q.relevant.filter((id) => !hit.ids.slice(0, 10).includes(id)).slice(0, 10),
+    }
   })
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null)
   const allGold = all.flatMap((r) => [
@@ -828,7 +977,10 @@ async function runSearch(backend: Backend, records: EvalRecord[], all: EvalRecor
     ...r.raw.utterance_triples_dnli.flatMap((u) => u.triples.map((t) => t[2])),
   ])
   const unrelated = unrelatedQueries(allGold)
-  const unrelatedResults = await pool(unrelated.queries, opts.concurrency, async (q) => ({ query: q, total: (await backend.search(q)).total }))
+  const unrelatedResults = await pool(unrelated.queries, opts.concurrency, async (q) => ({
+    query: q,
+    total: (await backend.search(q)).total,
+  }))
   const returnedSome = per.filter((p) => p.returned > 0)
   const report = {
     queries: per.length,
@@ -840,7 +992,9 @@ async function runSearch(backend: Backend, records: EvalRecord[], all: EvalRecor
     meanRelevant: mean(per.map((p) => p.relevant)),
     unrelated: {
       queries: unrelatedResults.length,
-      emptyShare: unrelatedResults.length ? unrelatedResults.filter((u) => u.total === 0).length / unrelatedResults.length : null,
+      emptyShare: unrelatedResults.length
+        ? unrelatedResults.filter((u) => u.total === 0).length / unrelatedResults.length
+        : null,
       droppedObjects: unrelated.dropped,
       results: unrelatedResults,
     },
@@ -860,6 +1014,6 @@ async function runSearch(backend: Backend, records: EvalRecord[], all: EvalRecor
 }
 
 main().catch((e) => {
-  process.stderr.write(`eval failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`)
+  process.stderr.write(`eval failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
   process.exit(1)
 })

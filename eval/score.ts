@@ -21,7 +21,8 @@ export interface ExtractedValue {
 
 /** The scoring section of a profile field: core_info.<f>, `interests` (all categories), traits, topics to avoid. */
 export function sectionOf(field: string): string | undefined {
-  if (field.startsWith('core_info.')) return (CORE_SCORED as readonly string[]).includes(field.slice(10)) ? field : undefined
+  if (field.startsWith('core_info.'))
+    return (CORE_SCORED as readonly string[]).includes(field.slice(10)) ? field : undefined
   if (field.startsWith('interests.')) return 'interests'
   if (field === 'personality.traits' || field === 'preferences.topics_to_avoid') return field
   return undefined
@@ -67,7 +68,11 @@ export function matches(gold: string, value: string): boolean {
   const v = tokenSet(value)
   if (g.size === 0 || v.size === 0) return false
   let contained = true
-  for (const x of g) if (!v.has(x)) { contained = false; break }
+  for (const x of g)
+    if (!v.has(x)) {
+      contained = false
+      break
+    }
   return contained || jaccard(g, v) >= 0.5
 }
 
@@ -81,12 +86,16 @@ export function extractedValues(profile: {
   const out: ExtractedValue[] = []
   for (const f of CORE_SCORED) {
     const v = profile.core_info?.[f]
-    if (v && v.value !== undefined && v.value !== null && String(v.value).trim()) out.push({ section: `core_info.${f}`, value: String(v.value) })
+    if (v && v.value !== undefined && v.value !== null && String(v.value).trim())
+      out.push({ section: `core_info.${f}`, value: String(v.value) })
   }
   for (const [category, items] of Object.entries(profile.interests ?? {})) {
-    for (const i of items ?? []) if (String(i.value).trim()) out.push({ section: 'interests', value: String(i.value), category: categoryKey(category) })
+    for (const i of items ?? [])
+      if (String(i.value).trim())
+        out.push({ section: 'interests', value: String(i.value), category: categoryKey(category) })
   }
-  for (const t of profile.personality?.traits ?? []) if (String(t.value).trim()) out.push({ section: 'personality.traits', value: String(t.value) })
+  for (const t of profile.personality?.traits ?? [])
+    if (String(t.value).trim()) out.push({ section: 'personality.traits', value: String(t.value) })
   for (const t of profile.preferences?.topics_to_avoid ?? []) {
     if (String(t.value).trim()) out.push({ section: 'preferences.topics_to_avoid', value: String(t.value) })
   }
@@ -140,7 +149,11 @@ const emptyCounts = (): FieldCounts => ({ gold: 0, found: 0, extracted: 0, corre
  * `other` are the other speaker's facts (conversation task): a false positive matching one of them is counted in
  * `otherSpeaker`.
  */
-export function scoreProfile(goldIn: readonly GoldFact[], extracted: readonly ExtractedValue[], other: readonly GoldFact[] = []): ProfileScore {
+export function scoreProfile(
+  goldIn: readonly GoldFact[],
+  extracted: readonly ExtractedValue[],
+  other: readonly GoldFact[] = [],
+): ProfileScore {
   const gold = dedupeGold(goldIn)
   const fields: Record<string, FieldCounts> = {}
   const row = (f: string) => (fields[f] ??= emptyCounts())
@@ -167,7 +180,8 @@ export function scoreProfile(goldIn: readonly GoldFact[], extracted: readonly Ex
       r.correct++
     } else {
       falsePositives.push(e)
-      if (otherScored.some((g) => sectionOf(g.field) === e.section && matches(g.object, e.value))) r.otherSpeaker = (r.otherSpeaker ?? 0) + 1
+      if (otherScored.some((g) => sectionOf(g.field) === e.section && matches(g.object, e.value)))
+        r.otherSpeaker = (r.otherSpeaker ?? 0) + 1
     }
   }
   return { fields, falsePositives, missed }
@@ -196,7 +210,12 @@ export interface Prf {
 export function prf(c: Counts): Prf {
   const precision = c.extracted ? c.correct / c.extracted : null
   const recall = c.gold ? c.found / c.gold : null
-  const f1 = precision !== null && recall !== null ? (precision + recall ? (2 * precision * recall) / (precision + recall) : 0) : null
+  const f1 =
+    precision !== null && recall !== null
+      ? precision + recall
+        ? (2 * precision * recall) / (precision + recall)
+        : 0
+      : null
   return { precision, recall, f1 }
 }
 

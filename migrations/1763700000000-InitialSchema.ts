@@ -36,7 +36,9 @@ export class InitialSchema1763700000000 implements MigrationInterface {
         revoked_at timestamptz,
         FOREIGN KEY (tenant_id, app_id) REFERENCES apps(tenant_id, id) ON DELETE CASCADE
       )`)
-    await q.query(`CREATE UNIQUE INDEX api_keys_one_live_per_app ON api_keys (tenant_id, app_id) WHERE revoked_at IS NULL`)
+    await q.query(
+      `CREATE UNIQUE INDEX api_keys_one_live_per_app ON api_keys (tenant_id, app_id) WHERE revoked_at IS NULL`,
+    )
     await q.query(`
       CREATE TABLE profiles (
         tenant_id text NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
@@ -92,7 +94,9 @@ export class InitialSchema1763700000000 implements MigrationInterface {
         PRIMARY KEY (tenant_id, id),
         FOREIGN KEY (tenant_id, profile_id) REFERENCES profiles(tenant_id, profile_id) ON DELETE CASCADE
       )`)
-    await q.query(`CREATE UNIQUE INDEX submissions_idempotency ON submissions (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL`)
+    await q.query(
+      `CREATE UNIQUE INDEX submissions_idempotency ON submissions (tenant_id, idempotency_key) WHERE idempotency_key IS NOT NULL`,
+    )
     await q.query(`CREATE INDEX submissions_profile ON submissions (tenant_id, profile_id, seq)`)
     await q.query(`CREATE INDEX submissions_open ON submissions (created_at) WHERE status IN ('pending', 'processing')`)
     await q.query(`

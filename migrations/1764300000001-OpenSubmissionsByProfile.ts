@@ -9,7 +9,9 @@ export class OpenSubmissionsByProfile1764300000001 implements MigrationInterface
   name = 'OpenSubmissionsByProfile1764300000001'
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE INDEX submissions_open_by_profile ON submissions (tenant_id, profile_id, seq) WHERE status IN ('pending', 'processing')`)
+    await q.query(
+      `CREATE INDEX submissions_open_by_profile ON submissions (tenant_id, profile_id, seq) WHERE status IN ('pending', 'processing')`,
+    )
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -52,10 +52,16 @@ export class Webhooks1764400000000 implements MigrationInterface {
         FOREIGN KEY (tenant_id, endpoint_id) REFERENCES webhook_endpoints(tenant_id, id) ON DELETE CASCADE
       )`)
     // The dispatcher's claim (across tenants, like the job queue): only rows still to send are in it.
-    await q.query(`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`)
+    await q.query(
+      `CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`,
+    )
     await q.query(`CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (tenant_id, endpoint_id, seq)`)
-    await q.query(`CREATE INDEX webhook_deliveries_profile ON webhook_deliveries (tenant_id, profile_id) WHERE profile_id IS NOT NULL`)
-    await q.query(`CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (finished_at) WHERE status <> 'pending'`)
+    await q.query(
+      `CREATE INDEX webhook_deliveries_profile ON webhook_deliveries (tenant_id, profile_id) WHERE profile_id IS NOT NULL`,
+    )
+    await q.query(
+      `CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (finished_at) WHERE status <> 'pending'`,
+    )
     await q.query(`
       CREATE TABLE webhook_attempts (
         tenant_id text NOT NULL,

@@ -14,13 +14,17 @@ export class Retention1764400000200 implements MigrationInterface {
     await q.query(`ALTER TABLE apps ADD COLUMN delete_profiles_after_days integer CHECK (delete_profiles_after_days > 0),
                                    ADD COLUMN drop_submission_text_after_days integer CHECK (drop_submission_text_after_days > 0)`)
     await q.query(`ALTER TABLE submissions ADD COLUMN app_id text, ALTER COLUMN data DROP NOT NULL`)
-    await q.query(`CREATE INDEX submissions_text_kept ON submissions (tenant_id, app_id, finished_at) WHERE data IS NOT NULL AND finished_at IS NOT NULL`)
+    await q.query(
+      `CREATE INDEX submissions_text_kept ON submissions (tenant_id, app_id, finished_at) WHERE data IS NOT NULL AND finished_at IS NOT NULL`,
+    )
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX IF EXISTS submissions_text_kept`)
     await q.query(`UPDATE submissions SET data = '' WHERE data IS NULL`)
     await q.query(`ALTER TABLE submissions DROP COLUMN app_id, ALTER COLUMN data SET NOT NULL`)
-    await q.query(`ALTER TABLE apps DROP COLUMN delete_profiles_after_days, DROP COLUMN drop_submission_text_after_days`)
+    await q.query(
+      `ALTER TABLE apps DROP COLUMN delete_profiles_after_days, DROP COLUMN drop_submission_text_after_days`,
+    )
   }
 }

@@ -9,7 +9,9 @@ export class HistoryBounds1764400000800 implements MigrationInterface {
   name = 'HistoryBounds1764400000800'
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE INDEX profile_history_snapshots ON profile_history (tenant_id, profile_id, seq) WHERE snapshot IS NOT NULL`)
+    await q.query(
+      `CREATE INDEX profile_history_snapshots ON profile_history (tenant_id, profile_id, seq) WHERE snapshot IS NOT NULL`,
+    )
   }
 
   async down(q: QueryRunner): Promise<void> {

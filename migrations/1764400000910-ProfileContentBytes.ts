@@ -14,7 +14,9 @@ export class ProfileContentBytes1764400000910 implements MigrationInterface {
   name = 'ProfileContentBytes1764400000910'
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE profiles ADD COLUMN content_bytes integer NOT NULL GENERATED ALWAYS AS (octet_length(content::text)) STORED`)
+    await q.query(
+      `ALTER TABLE profiles ADD COLUMN content_bytes integer NOT NULL GENERATED ALWAYS AS (octet_length(content::text)) STORED`,
+    )
   }
 
   async down(q: QueryRunner): Promise<void> {

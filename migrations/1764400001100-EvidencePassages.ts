@@ -34,7 +34,9 @@ export class EvidencePassages1764400001100 implements MigrationInterface {
         FOREIGN KEY (tenant_id, profile_id) REFERENCES profiles(tenant_id, profile_id) ON DELETE CASCADE,
         FOREIGN KEY (tenant_id, submission_id) REFERENCES submissions(tenant_id, id) ON DELETE CASCADE
       )`)
-    await q.query(`CREATE INDEX passages_profile ON passages (tenant_id, profile_id, occurred_at, submission_id, position)`)
+    await q.query(
+      `CREATE INDEX passages_profile ON passages (tenant_id, profile_id, occurred_at, submission_id, position)`,
+    )
     await q.query(`CREATE INDEX passages_tsv ON passages USING gin (tsv)`)
   }
 

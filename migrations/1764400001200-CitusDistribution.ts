@@ -35,18 +35,30 @@ export class CitusDistribution1764400001200 implements MigrationInterface {
     await q.query(`ALTER TABLE api_keys ADD PRIMARY KEY (tenant_id, public_id)`)
     await q.query(`SELECT create_reference_table('tenants')`)
     await q.query(`SELECT create_distributed_table('apps', 'tenant_id')`)
-    for (const t of DISTRIBUTED) await q.query(`SELECT create_distributed_table($1, 'tenant_id', colocate_with => 'apps')`, [t])
+    for (const t of DISTRIBUTED)
+      await q.query(`SELECT create_distributed_table($1, 'tenant_id', colocate_with => 'apps')`, [t])
     for (const fk of fks) await q.query(`ALTER TABLE ${fk.t} ADD CONSTRAINT ${fk.name} ${fk.def}`)
   }
 
   async down(q: QueryRunner): Promise<void> {
     if (!(await citus(q))) return
-    for (const t of [...DISTRIBUTED].reverse()) await q.query(`SELECT undistribute_table($1, cascade_via_foreign_keys => true)`, [t]).catch(() => undefined)
+    for (const t of [...DISTRIBUTED].reverse())
+      await q.query(`SELECT undistribute_table($1, cascade_via_foreign_keys => true)`, [t]).catch(() => undefined)
   }
 }
 
 /** Co-located with apps, in foreign-key order. */
-const DISTRIBUTED = ['profiles', 'submissions', 'profile_history', 'api_keys', 'webhook_endpoints', 'webhook_deliveries', 'webhook_attempts', 'app_schemas', 'passages']
+const DISTRIBUTED = [
+  'profiles',
+  'submissions',
+  'profile_history',
+  'api_keys',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'webhook_attempts',
+  'app_schemas',
+  'passages',
+]
 
 async function citus(q: QueryRunner): Promise<boolean> {
   const rows: unknown[] = await q.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`)

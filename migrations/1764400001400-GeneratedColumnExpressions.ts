@@ -11,7 +11,9 @@ export class GeneratedColumnExpressions1764400001400 implements MigrationInterfa
   name = 'GeneratedColumnExpressions1764400001400'
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`CREATE TABLE IF NOT EXISTS typeorm_metadata (type varchar NOT NULL, database varchar, schema varchar, "table" varchar, name varchar, value text)`)
+    await q.query(
+      `CREATE TABLE IF NOT EXISTS typeorm_metadata (type varchar NOT NULL, database varchar, schema varchar, "table" varchar, name varchar, value text)`,
+    )
     await recordGeneratedColumns(q)
   }
 

@@ -12,7 +12,10 @@ export class HalfPrecisionVectorIndex1764400001500 implements MigrationInterface
   async up(q: QueryRunner): Promise<void> {
     const dimension = await columnDimension(q)
     await q.query(`DROP INDEX IF EXISTS profiles_embedding_hnsw`)
-    if (dimension) await q.query(`CREATE INDEX profiles_embedding_hnsw ON profiles USING hnsw ((embedding::halfvec(${dimension})) halfvec_cosine_ops)`)
+    if (dimension)
+      await q.query(
+        `CREATE INDEX profiles_embedding_hnsw ON profiles USING hnsw ((embedding::halfvec(${dimension})) halfvec_cosine_ops)`,
+      )
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -21,14 +21,18 @@ export class TenantWordIndexes1764400001700 implements MigrationInterface {
     await q.query(`CREATE EXTENSION IF NOT EXISTS btree_gin`)
     for (const i of INDEXES) {
       await q.query(`DROP INDEX IF EXISTS ${i.old}`)
-      await q.query(`CREATE INDEX ${i.name} ON ${i.table} USING gin (tenant_id, ${i.column}) WITH (gin_pending_list_limit = ${PENDING_LIST_KB})`)
+      await q.query(
+        `CREATE INDEX ${i.name} ON ${i.table} USING gin (tenant_id, ${i.column}) WITH (gin_pending_list_limit = ${PENDING_LIST_KB})`,
+      )
     }
   }
 
   async down(q: QueryRunner): Promise<void> {
     for (const i of INDEXES) {
       await q.query(`DROP INDEX IF EXISTS ${i.name}`)
-      await q.query(`CREATE INDEX ${i.old} ON ${i.table} USING gin (${i.column}) WITH (gin_pending_list_limit = ${PENDING_LIST_KB})`)
+      await q.query(
+        `CREATE INDEX ${i.old} ON ${i.table} USING gin (${i.column}) WITH (gin_pending_list_limit = ${PENDING_LIST_KB})`,
+      )
     }
   }
 }

@@ -31,7 +31,10 @@ function sourceFiles() {
 /** A digest of every file the build reads (paths and contents): a few milliseconds for the whole tree. */
 export function sourceDigest() {
   const h = crypto.createHash('sha256')
-  for (const f of [...sourceFiles(), ...INPUTS]) h.update(`${f}\0`).update(fs.readFileSync(path.join(ROOT, f))).update('\0')
+  for (const f of [...sourceFiles(), ...INPUTS])
+    h.update(`${f}\0`)
+      .update(fs.readFileSync(path.join(ROOT, f)))
+      .update('\0')
   return h.digest('hex')
 }
 

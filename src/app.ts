@@ -6,7 +6,15 @@ import type { FastifyInstance } from 'fastify'
 import pino, { type Logger } from 'pino'
 import type { AiProviders } from './ai/types.js'
 import type { Config } from './config.js'
-import { embeddingDimension, migrate, migrationsApplied, openDatabase, POOL_SIZE, poolStats, type Database } from './db/database.js'
+import {
+  embeddingDimension,
+  migrate,
+  migrationsApplied,
+  openDatabase,
+  POOL_SIZE,
+  poolStats,
+  type Database,
+} from './db/database.js'
 import { EmbeddedEventBus, EVENT_CHANNEL, type EventBus } from './events/event-bus.js'
 import { PostgresEventBus } from './events/postgres-bus.js'
 import type { Services } from './services/index.js'
@@ -62,7 +70,10 @@ export interface StartOptions {
  * instead of one write per line; a line waits at most 100 ms.
  */
 function serviceLogger(config: Config, stream?: pino.DestinationStream): { log: Logger; close: () => Promise<void> } {
-  const options = { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'] }
+  const options = {
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
+  }
   if (stream) return { log: pino(options, stream), close: async () => {} }
   const out = pino.destination({ dest: 1, sync: false, minLength: 4096 })
   const flush = setInterval(() => out.flush(), 100).unref()
@@ -80,9 +91,11 @@ function serviceLogger(config: Config, stream?: pino.DestinationStream): { log: 
 /** How long a worker whose embedding model is unlike the database's takes no jobs before it tries again. */
 const EMBEDDING_MISMATCH_PAUSE_MS = 30_000
 
-const tenantService = (db: Database, bus: EventBus, opts: { cacheKeys: boolean }) => new TenantService(db.dataSource, bus, opts)
+const tenantService = (db: Database, bus: EventBus, opts: { cacheKeys: boolean }) =>
+  new TenantService(db.dataSource, bus, opts)
 /** Dashboard accounts; sign-up counters shared through the database on a server. */
-const accountService = (db: Database, config: Config) => new AccountService(db.dataSource, config.dashboard, { shared: db.mode === 'server' })
+const accountService = (db: Database, config: Config) =>
+  new AccountService(db.dataSource, config.dashboard, { shared: db.mode === 'server' })
 
 /** Shutdown steps, run last first by `close` (once); a step that fails is logged and the rest still run. */
 function closing(log: Pick<Logger, 'error'>) {
@@ -90,7 +103,8 @@ function closing(log: Pick<Logger, 'error'>) {
   return {
     add: (step: () => Promise<unknown>) => void steps.push(step),
     close: async () => {
-      for (const step of steps.splice(0).reverse()) await step().catch((e) => log.error({ err: e }, 'shutdown step failed'))
+      for (const step of steps.splice(0).reverse())
+        await step().catch((e) => log.error({ err: e }, 'shutdown step failed'))
     },
   }
 }
@@ -130,10 +144,16 @@ export async function openCli(config: Config, opts: { ai?: AiProviders } = {}): 
       tenants: tenantService(db, bus, { cacheKeys: false }),
       accounts,
       async reindexer() {
-        const [{ ReindexService }, { createAiProviders }] = await Promise.all([import('./services/reindex.service.js'), import('./ai/index.js')])
+        const [{ ReindexService }, { createAiProviders }] = await Promise.all([
+          import('./services/reindex.service.js'),
+          import('./ai/index.js'),
+        ])
         const ai = opts.ai ?? createAiProviders(config, { log })
         if (ai.close) c.add(() => ai.close!())
-        return new ReindexService(db.dataSource, ai, { perSubmission: config.profiles.passagesPerSubmission, perProfile: config.profiles.passagesPerProfile })
+        return new ReindexService(db.dataSource, ai, {
+          perSubmission: config.profiles.passagesPerSubmission,
+          perProfile: config.profiles.passagesPerProfile,
+        })
       },
       async exporter(o) {
         const { ExportService } = await import('./services/export.service.js')
@@ -278,7 +298,9 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       [ai.embedder.model],
     )
     if (stale) {
-      log.warn(`${stale} profiles were embedded with another model than ${ai.embedder.model} and are left out of semantic search until \`profiler reindex\``)
+      log.warn(
+        `${stale} profiles were embedded with another model than ${ai.embedder.model} and are left out of semantic search until \`profiler reindex\``,
+      )
     }
     await ai.embedder.warmUp?.()
     // NOTIFY does not cross pglite connections, so events travel in process in embedded mode (and what the CLI
@@ -318,13 +340,22 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     const cpu = new CpuPool(config.worker.cpuThreads)
     c.add(() => cpu.close())
     const profileService = new ProfileService(ds, profiles, queue, bus)
-    const webhooks = buildWebhooks(ds, config, { log, embeddedDataDir: db.mode === 'embedded' ? config.dataDir : undefined })
+    const webhooks = buildWebhooks(ds, config, {
+      log,
+      embeddedDataDir: db.mode === 'embedded' ? config.dataDir : undefined,
+    })
     // One typo dictionary for search and contexts: read once, a failure to read it reported once.
     const typos = new TypoDictionary({ log })
     const services: Services = {
       tenants: tenantService(db, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
       accounts: accountService(db, config),
-      submissions: gated(new SubmissionService(ds, statements, queue, bus, { ...config.limits, maxValueChars: config.profiles.valueChars }), gate),
+      submissions: gated(
+        new SubmissionService(ds, statements, queue, bus, {
+          ...config.limits,
+          maxValueChars: config.profiles.valueChars,
+        }),
+        gate,
+      ),
       profiles: gated(profileService, gate),
       edits: gated(new ProfileEditService(ds, profiles, ai, bus, cpu, config.profiles), gate),
       provenance: gated(new ProvenanceService(ds, bus), gate),
@@ -343,14 +374,39 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       ),
       llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder, cpu, undefined, typos), gate),
       passages: gated(new PassageService(ds, profiles, config.limits.maxPageSize), gate),
-      processing: new ProcessingService(ds, profiles, new ProcessingRepository(historyBounds), queue, ai, bus, log, { workerId, ...config.worker, limits: config.profiles, passageStatement: db.mode === 'server' ? SERVER_PASSAGE_STATEMENT : EMBEDDED_PASSAGE_STATEMENT }, metrics, cpu),
-      reextraction: gated(
-        new ReextractionService(ds, profiles, new ProcessingRepository(historyBounds), ai, bus, budget, {
-          batchSize: config.worker.batchSize,
-          maxSubmissions: config.worker.reextractMaxSubmissions,
+      processing: new ProcessingService(
+        ds,
+        profiles,
+        new ProcessingRepository(historyBounds),
+        queue,
+        ai,
+        bus,
+        log,
+        {
+          workerId,
+          ...config.worker,
           limits: config.profiles,
-          maxDataBytes: config.limits.maxDataBytes,
-        }, cpu),
+          passageStatement: db.mode === 'server' ? SERVER_PASSAGE_STATEMENT : EMBEDDED_PASSAGE_STATEMENT,
+        },
+        metrics,
+        cpu,
+      ),
+      reextraction: gated(
+        new ReextractionService(
+          ds,
+          profiles,
+          new ProcessingRepository(historyBounds),
+          ai,
+          bus,
+          budget,
+          {
+            batchSize: config.worker.batchSize,
+            maxSubmissions: config.worker.reextractMaxSubmissions,
+            limits: config.profiles,
+            maxDataBytes: config.limits.maxDataBytes,
+          },
+          cpu,
+        ),
         gate,
       ),
       exports: gated(new ExportService(ds, { embedder: ai.embedder, budget, cpu }), gate),
@@ -368,7 +424,9 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
       if (issued) {
         bootstrapKey = issued.api_key
         if (opts.printBootstrapKey) {
-          process.stdout.write(`\nBootstrap API key for tenant 'default', app 'default' (shown once):\n  ${issued.api_key}\n\n`)
+          process.stdout.write(
+            `\nBootstrap API key for tenant 'default', app 'default' (shown once):\n  ${issued.api_key}\n\n`,
+          )
         }
         if (db.mode === 'embedded') {
           fs.writeFileSync(path.join(config.dataDir, 'bootstrap-key'), issued.api_key + '\n', { mode: 0o600 })
@@ -380,7 +438,11 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     if (opts.role !== 'api') {
       const loop = new WorkerLoop(
         queue,
-        { concurrency: config.worker.concurrency, roundSize: config.worker.roundSize, pollMs: config.worker.pollSeconds * 1000 },
+        {
+          concurrency: config.worker.concurrency,
+          roundSize: config.worker.roundSize,
+          pollMs: config.worker.pollSeconds * 1000,
+        },
         (jobs) => services.processing.processJobs(jobs),
         log,
       )
@@ -411,10 +473,13 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
           retention!.runOnce().catch((e) => log.warn({ err: e }, 'retention sweep failed'))
         }
         let every: NodeJS.Timeout | undefined
-        const first = setTimeout(() => {
-          sweep()
-          every = setInterval(sweep, period).unref()
-        }, Math.min(period, 60_000)).unref()
+        const first = setTimeout(
+          () => {
+            sweep()
+            every = setInterval(sweep, period).unref()
+          },
+          Math.min(period, 60_000),
+        ).unref()
         c.add(async () => {
           clearTimeout(first)
           clearInterval(every)
@@ -437,7 +502,15 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     let server: FastifyInstance | undefined
     let url: string | undefined
     if (opts.role !== 'worker') {
-      server = await buildServer({ config, services, bus, log, metrics, ready: async () => migrationsApplied(db), aiStatus: ai.status })
+      server = await buildServer({
+        config,
+        services,
+        bus,
+        log,
+        metrics,
+        ready: async () => migrationsApplied(db),
+        aiStatus: ai.status,
+      })
       await server.listen({ port: config.port, host: config.host })
       const addr = server.server.address()
       url = typeof addr === 'object' && addr ? `http://${config.host}:${addr.port}` : undefined

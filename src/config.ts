@@ -5,22 +5,27 @@ import path from 'node:path'
 import { MAX_EMBEDDING_DIMENSIONS } from './domain/embedding.js'
 import { DEFAULT_PROFILE_LIMITS, type ProfileLimits } from './domain/profile-limits.js'
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes')
 
 const otlpProtocol = z.enum(['http/protobuf', 'http/json', 'grpc']).refine((p) => p !== 'grpc', {
-  message: 'grpc is not supported: use http/protobuf (the default) or http/json, on the collector\'s OTLP/HTTP port (4318)',
+  message:
+    "grpc is not supported: use http/protobuf (the default) or http/json, on the collector's OTLP/HTTP port (4318)",
 })
 
-const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(def)
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(def)
 
 /** A comma-separated list whose items pass `ok`. */
 const list = (ok: (item: string) => boolean, what: string) =>
   z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((x) => x.trim()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
     .refine((items) => items.every(ok), `a comma-separated list of ${what}`)
 
 function isCidr(c: string): boolean {
@@ -102,7 +107,9 @@ const schema = z.object({
   PROFILER_WS_AUTH_RECHECK_MS: int(2000, 100, 3_600_000),
   PROFILER_SIGNUP: z
     .enum(['open', 'closed', 'invite', 'true', 'false', '1', '0', 'yes', 'no'])
-    .transform((v) => (v === 'open' || v === 'closed' || v === 'invite' ? v : ['true', '1', 'yes'].includes(v) ? 'open' : 'closed'))
+    .transform((v) =>
+      v === 'open' || v === 'closed' || v === 'invite' ? v : ['true', '1', 'yes'].includes(v) ? 'open' : 'closed',
+    )
     .default('open'),
   PROFILER_SIGNUP_MAX_PER_ADDRESS: int(5, 1, 1_000_000),
   PROFILER_SIGNUP_WINDOW_MINUTES: int(60, 1, 24 * 60),
@@ -144,7 +151,14 @@ const schema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).max(256).default('profiler'),
   OTEL_RESOURCE_ATTRIBUTES: z.string().optional(),
   OTEL_TRACES_SAMPLER: z
-    .enum(['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'])
+    .enum([
+      'always_on',
+      'always_off',
+      'traceidratio',
+      'parentbased_always_on',
+      'parentbased_always_off',
+      'parentbased_traceidratio',
+    ])
     .default('parentbased_always_on'),
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
   OTEL_BSP_SCHEDULE_DELAY: int(5000, 0, 600_000),
@@ -158,7 +172,10 @@ const schema = z.object({
   PROFILER_WEBHOOK_POLL_MS: int(1000, 10, 60_000),
   PROFILER_WEBHOOK_SECRET_GRACE_HOURS: int(24, 0, 168),
   PROFILER_WEBHOOK_LOG_DAYS: int(30, 1, 3650),
-  PROFILER_WEBHOOK_ENCRYPTION_KEY: z.string().min(16, 'at least 16 characters (e.g. openssl rand -base64 32)').optional(),
+  PROFILER_WEBHOOK_ENCRYPTION_KEY: z
+    .string()
+    .min(16, 'at least 16 characters (e.g. openssl rand -base64 32)')
+    .optional(),
 })
 
 export interface DashboardConfig {
@@ -377,7 +394,11 @@ export interface OpenAIConfig {
 export class ConfigError extends Error {}
 
 /** `key=value,key2=value2` (values percent-encoded), the format of OTEL_EXPORTER_OTLP_HEADERS and OTEL_RESOURCE_ATTRIBUTES. */
-export function parseKeyValues(name: string, spec: string | undefined, opts: { secret?: boolean } = {}): Record<string, string> {
+export function parseKeyValues(
+  name: string,
+  spec: string | undefined,
+  opts: { secret?: boolean } = {},
+): Record<string, string> {
   const out: Record<string, string> = {}
   if (!spec) return out
   for (const [i, pair] of spec.split(',').entries()) {
@@ -385,11 +406,16 @@ export function parseKeyValues(name: string, spec: string | undefined, opts: { s
     const eq = pair.indexOf('=')
     const key = eq < 0 ? '' : pair.slice(0, eq).trim()
     // A secret's text is never echoed (a header written `api-key: <key>` would be).
-    if (!key) throw new ConfigError(`Invalid configuration:\n  ${name}: ${opts.secret ? `item ${i + 1}` : `'${pair.slice(0, 40)}'`} is not key=value`)
+    if (!key)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${name}: ${opts.secret ? `item ${i + 1}` : `'${pair.slice(0, 40)}'`} is not key=value`,
+      )
     try {
       out[key] = decodeURIComponent(pair.slice(eq + 1).trim())
     } catch {
-      throw new ConfigError(`Invalid configuration:\n  ${name}: the value of ${key.slice(0, 40)} is not valid percent-encoding`)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${name}: the value of ${key.slice(0, 40)} is not valid percent-encoding`,
+      )
     }
   }
   return out
@@ -402,14 +428,20 @@ function parseExtraBody(spec: string | undefined): Record<string, unknown> {
   try {
     v = JSON.parse(spec)
   } catch (e) {
-    throw new ConfigError(`Invalid configuration:\n  PROFILER_LLM_EXTRA_BODY: not JSON (${(e as Error).message.slice(0, 120)}); expected an object such as {"provider":{"require_parameters":true}}`)
+    throw new ConfigError(
+      `Invalid configuration:\n  PROFILER_LLM_EXTRA_BODY: not JSON (${(e as Error).message.slice(0, 120)}); expected an object such as {"provider":{"require_parameters":true}}`,
+    )
   }
   if (!v || typeof v !== 'object' || Array.isArray(v)) {
-    throw new ConfigError('Invalid configuration:\n  PROFILER_LLM_EXTRA_BODY: must be a JSON object, such as {"provider":{"require_parameters":true}}')
+    throw new ConfigError(
+      'Invalid configuration:\n  PROFILER_LLM_EXTRA_BODY: must be a JSON object, such as {"provider":{"require_parameters":true}}',
+    )
   }
   const reserved = ['model', 'messages', 'stream'].filter((k) => k in (v as object))
   if (reserved.length) {
-    throw new ConfigError(`Invalid configuration:\n  PROFILER_LLM_EXTRA_BODY: ${reserved.join(', ')} cannot be set here (use PROFILER_CHAT_MODEL for the model)`)
+    throw new ConfigError(
+      `Invalid configuration:\n  PROFILER_LLM_EXTRA_BODY: ${reserved.join(', ')} cannot be set here (use PROFILER_CHAT_MODEL for the model)`,
+    )
   }
   return v as Record<string, unknown>
 }
@@ -419,22 +451,37 @@ function parseHeaders(spec: string | undefined): Record<string, string> {
   const headers = parseKeyValues('PROFILER_LLM_HEADERS', spec, { secret: true })
   for (const name of Object.keys(headers)) {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-      throw new ConfigError(`Invalid configuration:\n  PROFILER_LLM_HEADERS: '${name.slice(0, 40)}' is not a valid header name`)
+      throw new ConfigError(
+        `Invalid configuration:\n  PROFILER_LLM_HEADERS: '${name.slice(0, 40)}' is not a valid header name`,
+      )
     }
-    if (/[\r\n\0]/.test(headers[name]!)) throw new ConfigError(`Invalid configuration:\n  PROFILER_LLM_HEADERS: the value of ${name} holds a line break`)
+    if (/[\r\n\0]/.test(headers[name]!))
+      throw new ConfigError(`Invalid configuration:\n  PROFILER_LLM_HEADERS: the value of ${name} holds a line break`)
   }
   return headers
 }
 
 function tracingConfig(e: z.infer<typeof schema>): TracingConfig {
-  const exporters = (e.OTEL_TRACES_EXPORTER ?? '').split(',').map((x) => x.trim()).filter(Boolean)
+  const exporters = (e.OTEL_TRACES_EXPORTER ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
   const unknown = exporters.filter((x) => !['otlp', 'console', 'none'].includes(x))
   if (unknown.length) {
-    throw new ConfigError(`Invalid configuration:\n  OTEL_TRACES_EXPORTER: '${unknown[0]!.slice(0, 40)}' is not supported (otlp, console or none)`)
+    throw new ConfigError(
+      `Invalid configuration:\n  OTEL_TRACES_EXPORTER: '${unknown[0]!.slice(0, 40)}' is not supported (otlp, console or none)`,
+    )
   }
-  const endpoint = e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (e.OTEL_EXPORTER_OTLP_ENDPOINT ? e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/*$/, '/v1/traces') : undefined)
+  const endpoint =
+    e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    (e.OTEL_EXPORTER_OTLP_ENDPOINT ? e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/*$/, '/v1/traces') : undefined)
   // Off by default (unlike the SDK's own default of otlp): on with an endpoint, or with an exporter named.
-  const exporter = exporters.includes('otlp') || (!exporters.length && endpoint) ? 'otlp' : exporters.includes('console') ? 'console' : undefined
+  const exporter =
+    exporters.includes('otlp') || (!exporters.length && endpoint)
+      ? 'otlp'
+      : exporters.includes('console')
+        ? 'console'
+        : undefined
   const sampler = e.OTEL_TRACES_SAMPLER
   return {
     enabled: !e.OTEL_SDK_DISABLED && !exporters.includes('none') && exporter !== undefined,
@@ -465,15 +512,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data
   if (e.PROFILER_AI === 'openai' && !e.OPENAI_API_KEY) {
-    throw new ConfigError('Invalid configuration:\n  OPENAI_API_KEY: required when PROFILER_AI=openai (any value for servers that need none, e.g. Ollama)')
+    throw new ConfigError(
+      'Invalid configuration:\n  OPENAI_API_KEY: required when PROFILER_AI=openai (any value for servers that need none, e.g. Ollama)',
+    )
   }
-  if (e.PROFILER_LLM_CONTEXT_TOKENS && e.PROFILER_LLM_MAX_OUTPUT_TOKENS && e.PROFILER_LLM_MAX_OUTPUT_TOKENS > e.PROFILER_LLM_CONTEXT_TOKENS / 2) {
+  if (
+    e.PROFILER_LLM_CONTEXT_TOKENS &&
+    e.PROFILER_LLM_MAX_OUTPUT_TOKENS &&
+    e.PROFILER_LLM_MAX_OUTPUT_TOKENS > e.PROFILER_LLM_CONTEXT_TOKENS / 2
+  ) {
     throw new ConfigError(
       `Invalid configuration:\n  PROFILER_LLM_MAX_OUTPUT_TOKENS: ${e.PROFILER_LLM_MAX_OUTPUT_TOKENS} leaves too little of PROFILER_LLM_CONTEXT_TOKENS (${e.PROFILER_LLM_CONTEXT_TOKENS}) for the prompt; at most half of it`,
     )
   }
   if (e.PROFILER_SEARCH_DATABASE_URL && !e.DATABASE_URL) {
-    throw new ConfigError('Invalid configuration:\n  PROFILER_SEARCH_DATABASE_URL: a read replica of the server in DATABASE_URL; the embedded database has none')
+    throw new ConfigError(
+      'Invalid configuration:\n  PROFILER_SEARCH_DATABASE_URL: a read replica of the server in DATABASE_URL; the embedded database has none',
+    )
   }
   return {
     port: e.PORT,
@@ -553,7 +608,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       wsMaxSockets: e.PROFILER_WS_MAX_SOCKETS,
       wsAuthRecheckMs: e.PROFILER_WS_AUTH_RECHECK_MS,
     },
-    search: { efSearch: e.PROFILER_HNSW_EF_SEARCH, databaseUrl: e.PROFILER_SEARCH_DATABASE_URL, readChunkBytes: e.PROFILER_SEARCH_READ_CHUNK_BYTES, exactTotalMax: e.PROFILER_SEARCH_EXACT_TOTAL_MAX, lexicalExactMax: e.PROFILER_SEARCH_LEXICAL_EXACT_MAX },
+    search: {
+      efSearch: e.PROFILER_HNSW_EF_SEARCH,
+      databaseUrl: e.PROFILER_SEARCH_DATABASE_URL,
+      readChunkBytes: e.PROFILER_SEARCH_READ_CHUNK_BYTES,
+      exactTotalMax: e.PROFILER_SEARCH_EXACT_TOTAL_MAX,
+      lexicalExactMax: e.PROFILER_SEARCH_LEXICAL_EXACT_MAX,
+    },
     metrics: { token: e.PROFILER_METRICS_TOKEN, port: e.PROFILER_METRICS_PORT, host: e.PROFILER_METRICS_HOST },
     tracing: tracingConfig(e),
     worker: {

@@ -63,18 +63,32 @@ const print = (json: boolean, value: unknown, text: () => string) => {
   process.stdout.write((json ? JSON.stringify(value, null, 2) : text()) + '\n')
 }
 
-const program = new Command('profiler').description('Profiler: structured profiles from what people write').showHelpAfterError()
+const program = new Command('profiler')
+  .description('Profiler: structured profiles from what people write')
+  .showHelpAfterError()
 
-program.command('start').description('API and worker in one process (the default way to run)').action(() => run('all'))
-program.command('serve').description('API only (run workers separately)').action(() => run('api'))
-program.command('worker').description('worker only').action(() => run('worker'))
+program
+  .command('start')
+  .description('API and worker in one process (the default way to run)')
+  .action(() => run('all'))
+program
+  .command('serve')
+  .description('API only (run workers separately)')
+  .action(() => run('api'))
+program
+  .command('worker')
+  .description('worker only')
+  .action(() => run('worker'))
 program
   .command('migrate')
   .description('apply database migrations')
   .action(() =>
-    withCli(async () => {
-      process.stdout.write('Migrations applied.\n')
-    }, { long: true }),
+    withCli(
+      async () => {
+        process.stdout.write('Migrations applied.\n')
+      },
+      { long: true },
+    ),
   )
 
 const tenant = program.command('tenant').description('manage tenants')
@@ -85,7 +99,11 @@ tenant
   .action((name: string, o: { json?: boolean }) =>
     withCli(async ({ tenants }) => {
       const t = await tenants.createTenant(name)
-      print(!!o.json, { tenant_id: t.id, name: t.name, created_at: t.created_at }, () => `Created tenant ${t.name} (${t.id})`)
+      print(
+        !!o.json,
+        { tenant_id: t.id, name: t.name, created_at: t.created_at },
+        () => `Created tenant ${t.name} (${t.id})`,
+      )
     }),
   )
 tenant
@@ -105,12 +123,23 @@ app
   .description('create an app (and its tenant when missing) and print its key once')
   .requiredOption('--tenant <tenant>', 'tenant name (created when missing)')
   .requiredOption('--name <name>', 'the app\'s display name, any printable text of 1-100 characters ("My Web App")')
-  .option('--slug <slug>', "its handle for the CLI and scripts (letters, digits, '.', '_', '-'); derived from the name when omitted")
-  .option('--json', 'machine-readable output: {"tenant_id", "app_id", "app_name" (the slug), "display_name", "api_key"}')
+  .option(
+    '--slug <slug>',
+    "its handle for the CLI and scripts (letters, digits, '.', '_', '-'); derived from the name when omitted",
+  )
+  .option(
+    '--json',
+    'machine-readable output: {"tenant_id", "app_id", "app_name" (the slug), "display_name", "api_key"}',
+  )
   .action((o: { tenant: string; name: string; slug?: string; json?: boolean }) =>
     withCli(async ({ tenants }) => {
       const k = await tenants.createApp(o.tenant, { displayName: o.name, slug: o.slug })
-      print(!!o.json, k, () => `Created app "${k.display_name}" (slug ${k.app_name}, id ${k.app_id}) in tenant ${o.tenant} (${k.tenant_id}).\nAPI key (shown once): ${k.api_key}`)
+      print(
+        !!o.json,
+        k,
+        () =>
+          `Created app "${k.display_name}" (slug ${k.app_name}, id ${k.app_id}) in tenant ${o.tenant} (${k.tenant_id}).\nAPI key (shown once): ${k.api_key}`,
+      )
     }),
   )
 app
@@ -121,8 +150,16 @@ app
   .action((o: { tenant?: string; json?: boolean }) =>
     withCli(async ({ tenants }) => {
       const apps = await tenants.listApps(o.tenant)
-      print(!!o.json, apps, () =>
-        apps.map((a) => `${a.tenant_name}\t${a.name}\t${a.id}\tkey ${a.key_public_id ? `pk_${a.key_public_id}_…` : '(revoked)'}\t${a.display_name}`).join('\n') || '(no apps)',
+      print(
+        !!o.json,
+        apps,
+        () =>
+          apps
+            .map(
+              (a) =>
+                `${a.tenant_name}\t${a.name}\t${a.id}\tkey ${a.key_public_id ? `pk_${a.key_public_id}_…` : '(revoked)'}\t${a.display_name}`,
+            )
+            .join('\n') || '(no apps)',
       )
     }),
   )
@@ -178,8 +215,14 @@ app
   .description("show or set the app's retention policy, applied by the worker's sweep (see README: Retention)")
   .requiredOption('--tenant <tenant>', 'tenant name or id')
   .requiredOption('--app <app>', 'app slug, id or display name')
-  .option('--delete-after-days <n>', "delete profiles untouched for n days (when every app that wrote them agrees); 'off' to stop")
-  .option('--drop-text-after-days <n>', "drop the raw text of this app's submissions n days after they finished; 'off' to stop")
+  .option(
+    '--delete-after-days <n>',
+    "delete profiles untouched for n days (when every app that wrote them agrees); 'off' to stop",
+  )
+  .option(
+    '--drop-text-after-days <n>',
+    "drop the raw text of this app's submissions n days after they finished; 'off' to stop",
+  )
   .option('--json', 'machine-readable output')
   .action((o: { tenant: string; app: string; deleteAfterDays?: string; dropTextAfterDays?: string; json?: boolean }) =>
     withCli(async ({ tenants }) => {
@@ -190,18 +233,29 @@ app
       const show = (n: number | null) => (n === null ? 'off' : `${n} days`)
       print(
         !!o.json,
-        { app_id: a.id, name: a.name, delete_profiles_after_days: a.deleteProfilesAfterDays, drop_submission_text_after_days: a.dropSubmissionTextAfterDays },
-        () => `App ${a.name}: delete untouched profiles after ${show(a.deleteProfilesAfterDays)}; drop submission text after ${show(a.dropSubmissionTextAfterDays)}.`,
+        {
+          app_id: a.id,
+          name: a.name,
+          delete_profiles_after_days: a.deleteProfilesAfterDays,
+          drop_submission_text_after_days: a.dropSubmissionTextAfterDays,
+        },
+        () =>
+          `App ${a.name}: delete untouched profiles after ${show(a.deleteProfilesAfterDays)}; drop submission text after ${show(a.dropSubmissionTextAfterDays)}.`,
       )
     }),
   )
 
 app
   .command('instructions')
-  .description("show or set the app's summary instructions: what summaries must cover or leave out (see README: Summary instructions)")
+  .description(
+    "show or set the app's summary instructions: what summaries must cover or leave out (see README: Summary instructions)",
+  )
   .requiredOption('--tenant <tenant>', 'tenant name or id')
   .requiredOption('--app <app>', 'app slug, id or display name')
-  .option('--set <instruction...>', 'replace them with these (at most 5, each 1-200 characters), e.g. --set "leave out age" "mention interests first"')
+  .option(
+    '--set <instruction...>',
+    'replace them with these (at most 5, each 1-200 characters), e.g. --set "leave out age" "mention interests first"',
+  )
   .option('--clear', 'remove them all')
   .option('--json', 'machine-readable output')
   .action((o: { tenant: string; app: string; set?: string[]; clear?: boolean; json?: boolean }) =>
@@ -236,10 +290,14 @@ async function readStdin(maxBytes = 4096, what = 'standard input'): Promise<stri
     }
     chunks.push(c as Buffer)
   }
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '')
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '')
 }
 
-const account = program.command('account').description('manage dashboard accounts and sign-up invites (PROFILER_SIGNUP=closed|invite)')
+const account = program
+  .command('account')
+  .description('manage dashboard accounts and sign-up invites (PROFILER_SIGNUP=closed|invite)')
 account
   .command('create')
   .description('create a dashboard account; it owns a new tenant, or the one given with --tenant')
@@ -251,9 +309,19 @@ account
     withCli(async ({ accounts }) => {
       const password = o.passwordStdin ? await readStdin() : await generatedPassword()
       const a = await accounts.createAccount(o.email, password, { tenant: o.tenant })
-      const out = { account_id: a.id, email: a.email, tenant_id: a.tenantId, tenant_name: a.tenantName, ...(o.passwordStdin ? {} : { password }) }
-      print(!!o.json, out, () =>
-        `Created account ${a.email} (${a.id}) for tenant ${a.tenantName} (${a.tenantId}).` + (o.passwordStdin ? '' : `\nPassword (shown once): ${password}`),
+      const out = {
+        account_id: a.id,
+        email: a.email,
+        tenant_id: a.tenantId,
+        tenant_name: a.tenantName,
+        ...(o.passwordStdin ? {} : { password }),
+      }
+      print(
+        !!o.json,
+        out,
+        () =>
+          `Created account ${a.email} (${a.id}) for tenant ${a.tenantName} (${a.tenantId}).` +
+          (o.passwordStdin ? '' : `\nPassword (shown once): ${password}`),
       )
     }),
   )
@@ -266,9 +334,16 @@ account
   .option('--json', 'machine-readable output')
   .action((o: { tenant?: string; uses: string; expiresHours: string; json?: boolean }) =>
     withCli(async ({ accounts }) => {
-      const i = await accounts.createInvite({ tenant: o.tenant, uses: Number(o.uses), expiresHours: Number(o.expiresHours) })
-      print(!!o.json, { invite_code: i.code, tenant_id: i.tenantId, uses: i.uses, expires_at: i.expiresAt }, () =>
-        `Invite code (shown once; ${i.uses} sign-up${i.uses === 1 ? '' : 's'}, until ${i.expiresAt}${i.tenantId ? `, into tenant ${i.tenantId}` : ''}):\n  ${i.code}`,
+      const i = await accounts.createInvite({
+        tenant: o.tenant,
+        uses: Number(o.uses),
+        expiresHours: Number(o.expiresHours),
+      })
+      print(
+        !!o.json,
+        { invite_code: i.code, tenant_id: i.tenantId, uses: i.uses, expires_at: i.expiresAt },
+        () =>
+          `Invite code (shown once; ${i.uses} sign-up${i.uses === 1 ? '' : 's'}, until ${i.expiresAt}${i.tenantId ? `, into tenant ${i.tenantId}` : ''}):\n  ${i.code}`,
       )
     }),
   )
@@ -279,7 +354,12 @@ account
   .action((o: { json?: boolean }) =>
     withCli(async ({ accounts }) => {
       const as = await accounts.listAccounts()
-      print(!!o.json, as, () => as.map((a) => `${a.email}\t${a.id}\ttenant ${a.tenantName}\t${a.createdAt}`).join('\n') || '(no accounts)')
+      print(
+        !!o.json,
+        as,
+        () =>
+          as.map((a) => `${a.email}\t${a.id}\ttenant ${a.tenantName}\t${a.createdAt}`).join('\n') || '(no accounts)',
+      )
     }),
   )
 account
@@ -292,51 +372,63 @@ account
     withCli(async ({ accounts }) => {
       const password = o.passwordStdin ? await readStdin() : await generatedPassword()
       const a = await accounts.resetPassword(o.email, password)
-      print(!!o.json, { account_id: a.id, email: a.email, ...(o.passwordStdin ? {} : { password }) }, () =>
-        `Password of ${a.email} set; its sessions have ended.` + (o.passwordStdin ? '' : `\nPassword (shown once): ${password}`),
+      print(
+        !!o.json,
+        { account_id: a.id, email: a.email, ...(o.passwordStdin ? {} : { password }) },
+        () =>
+          `Password of ${a.email} set; its sessions have ended.` +
+          (o.passwordStdin ? '' : `\nPassword (shown once): ${password}`),
       )
     }),
   )
 
 program
   .command('reindex')
-  .description('bring summaries and embeddings (of profiles and evidence passages) in line with the configured AI provider, and rebuild the passages of submissions that have text and none (resumable; adapts the embedding column when the dimension changed)')
+  .description(
+    'bring summaries and embeddings (of profiles and evidence passages) in line with the configured AI provider, and rebuild the passages of submissions that have text and none (resumable; adapts the embedding column when the dimension changed)',
+  )
   .option('--all', 're-embed every profile and passage, not only those without an embedding of the configured model')
   .option('--summaries', 'also rewrite every summary (one AI request per profile with PROFILER_AI=openai)')
   .addOption(new Option('--batch <n>', 'profiles (submissions, passages) per batch').default('50'))
   .action((o: { all?: boolean; summaries?: boolean; batch: string }) =>
-    withCli(async (cli) => {
-      const svc = await cli.reindexer()
-      const changed = await svc.adaptColumn()
-      if (changed) process.stdout.write(`Embedding column changed from ${changed.from} to ${changed.to} dimensions.\n`)
-      const tty = process.stderr.isTTY
-      let lastPct = -1
-      const n = await svc.run(
-        (done, total) => {
-          const pct = total ? Math.floor((done / total) * 100) : 100
-          if (tty) {
-            const bar = '#'.repeat(Math.floor(pct / 5)).padEnd(20, '-')
-            process.stderr.write(`\r[${bar}] ${done}/${total} (${pct}%)`)
-          } else if (pct >= lastPct + 10 || done === total) {
-            process.stderr.write(`reindex: ${done}/${total} (${pct}%)\n`)
-            lastPct = pct
-          }
-        },
-        { all: o.all, summaries: o.summaries, batch: Number(o.batch) },
-      )
-      if (tty) process.stderr.write('\n')
-      process.stdout.write(`Reindexed ${n} profiles.\n`)
-      // Evidence passages: rebuilt for submissions with text and none (older imports), then embedded where they lack
-      // a vector of the configured model.
-      const { progress } = await import('./cli/progress.js')
-      const rebuilding = progress('passages', 'submissions')
-      const rebuilt = await svc.rebuildPassages(rebuilding.update, { batch: Number(o.batch) })
-      rebuilding.end()
-      const embedding = progress('passages', 'passages')
-      const embedded = await svc.embedPassages(embedding.update, { all: o.all, batch: Number(o.batch) })
-      embedding.end()
-      process.stdout.write(`Rebuilt ${rebuilt.passages} passages of ${rebuilt.submissions} submissions; embedded ${embedded} passages.\n`)
-    }, { long: true }),
+    withCli(
+      async (cli) => {
+        const svc = await cli.reindexer()
+        const changed = await svc.adaptColumn()
+        if (changed)
+          process.stdout.write(`Embedding column changed from ${changed.from} to ${changed.to} dimensions.\n`)
+        const tty = process.stderr.isTTY
+        let lastPct = -1
+        const n = await svc.run(
+          (done, total) => {
+            const pct = total ? Math.floor((done / total) * 100) : 100
+            if (tty) {
+              const bar = '#'.repeat(Math.floor(pct / 5)).padEnd(20, '-')
+              process.stderr.write(`\r[${bar}] ${done}/${total} (${pct}%)`)
+            } else if (pct >= lastPct + 10 || done === total) {
+              process.stderr.write(`reindex: ${done}/${total} (${pct}%)\n`)
+              lastPct = pct
+            }
+          },
+          { all: o.all, summaries: o.summaries, batch: Number(o.batch) },
+        )
+        if (tty) process.stderr.write('\n')
+        process.stdout.write(`Reindexed ${n} profiles.\n`)
+        // Evidence passages: rebuilt for submissions with text and none (older imports), then embedded where they lack
+        // a vector of the configured model.
+        const { progress } = await import('./cli/progress.js')
+        const rebuilding = progress('passages', 'submissions')
+        const rebuilt = await svc.rebuildPassages(rebuilding.update, { batch: Number(o.batch) })
+        rebuilding.end()
+        const embedding = progress('passages', 'passages')
+        const embedded = await svc.embedPassages(embedding.update, { all: o.all, batch: Number(o.batch) })
+        embedding.end()
+        process.stdout.write(
+          `Rebuilt ${rebuilt.passages} passages of ${rebuilt.submissions} submissions; embedded ${embedded} passages.\n`,
+        )
+      },
+      { long: true },
+    ),
   )
 
 program
@@ -345,69 +437,110 @@ program
   .requiredOption('--tenant <tenant>', 'tenant name or id')
   .option('--profile <id>', 'only this profile')
   .option('--out <file>', 'write to this file (default: standard output)')
-  .option('--include-text', "also each submission's raw text (null where retention dropped it) and the evidence passages, which are its words")
+  .option(
+    '--include-text',
+    "also each submission's raw text (null where retention dropped it) and the evidence passages, which are its words",
+  )
   .option('--json', 'print a JSON summary at the end (on standard error when the export goes to standard output)')
   .action((o: { tenant: string; profile?: string; out?: string; includeText?: boolean; json?: boolean }) =>
-    withCli(async (cli) => {
-      const [{ default: fs }, { default: events }, { progress }] = await Promise.all([import('node:fs'), import('node:events'), import('./cli/progress.js')])
-      const tenantId = await cli.tenants.tenantId(o.tenant)
-      const svc = await cli.exporter({ embed: false })
-      const { header, records } = await svc.open({ tenantId, appId: 'cli', requestId: 'cli-export' }, { profileId: o.profile, includeText: o.includeText })
-      const out = o.out ? fs.createWriteStream(o.out, { flags: 'w', mode: 0o600 }) : process.stdout
-      const bar = progress('export', 'profiles')
-      let end: Record<string, unknown> = {}
-      let done = 0
-      bar.update(0, header.profiles)
-      for await (const r of records) {
-        if (!out.write(JSON.stringify(r) + '\n')) await events.once(out, 'drain')
-        if (r.type === 'profile') bar.update(++done, Math.max(done, header.profiles))
-        if (r.type === 'end') end = r
-      }
-      bar.end()
-      if (o.out) await new Promise<void>((resolve, reject) => (out as ReturnType<typeof fs.createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())))
-      const summary = { tenant_id: tenantId, profiles: end.profiles, history: end.history, submissions: end.submissions, passages: end.passages, file: o.out ?? null }
-      const text = o.json
-        ? JSON.stringify(summary, null, 2)
-        : `Exported ${end.profiles} profiles, ${end.history} history entries, ${end.submissions} submissions, ${end.passages} passages.`
-      ;(o.out ? process.stdout : process.stderr).write(text + '\n')
-    }, { long: true }),
+    withCli(
+      async (cli) => {
+        const [{ default: fs }, { default: events }, { progress }] = await Promise.all([
+          import('node:fs'),
+          import('node:events'),
+          import('./cli/progress.js'),
+        ])
+        const tenantId = await cli.tenants.tenantId(o.tenant)
+        const svc = await cli.exporter({ embed: false })
+        const { header, records } = await svc.open(
+          { tenantId, appId: 'cli', requestId: 'cli-export' },
+          { profileId: o.profile, includeText: o.includeText },
+        )
+        const out = o.out ? fs.createWriteStream(o.out, { flags: 'w', mode: 0o600 }) : process.stdout
+        const bar = progress('export', 'profiles')
+        let end: Record<string, unknown> = {}
+        let done = 0
+        bar.update(0, header.profiles)
+        for await (const r of records) {
+          if (!out.write(JSON.stringify(r) + '\n')) await events.once(out, 'drain')
+          if (r.type === 'profile') bar.update(++done, Math.max(done, header.profiles))
+          if (r.type === 'end') end = r
+        }
+        bar.end()
+        if (o.out)
+          await new Promise<void>((resolve, reject) =>
+            (out as ReturnType<typeof fs.createWriteStream>).end((e?: Error | null) => (e ? reject(e) : resolve())),
+          )
+        const summary = {
+          tenant_id: tenantId,
+          profiles: end.profiles,
+          history: end.history,
+          submissions: end.submissions,
+          passages: end.passages,
+          file: o.out ?? null,
+        }
+        const text = o.json
+          ? JSON.stringify(summary, null, 2)
+          : `Exported ${end.profiles} profiles, ${end.history} history entries, ${end.submissions} submissions, ${end.passages} passages.`
+        ;(o.out ? process.stdout : process.stderr).write(text + '\n')
+      },
+      { long: true },
+    ),
   )
 
 program
   .command('import <file>')
-  .description('import an export (JSON Lines, "-" for standard input) into a tenant; idempotent: importing it again changes nothing')
+  .description(
+    'import an export (JSON Lines, "-" for standard input) into a tenant; idempotent: importing it again changes nothing',
+  )
   .requiredOption('--tenant <tenant>', 'tenant name or id (it must exist)')
   .option('--json', 'machine-readable summary')
   .action((file: string, o: { tenant: string; json?: boolean }) =>
-    withCli(async (cli) => {
-      const [{ default: fs }, { progress }, { importSummary }] = await Promise.all([import('node:fs'), import('./cli/progress.js'), import('./services/export.service.js')])
-      const tenantId = await cli.tenants.tenantId(o.tenant)
-      const input = file === '-' ? process.stdin : fs.createReadStream(file)
-      const svc = await cli.exporter({ embed: true })
-      const bar = progress('import', 'profiles')
-      const r = await svc.import({ tenantId, appId: 'cli', requestId: 'cli-import' }, input, {
-        ...cli.config.imports,
-        maxDataBytes: cli.config.limits.maxDataBytes,
-        profiles: cli.config.profiles,
-        onProgress: bar.update,
-      })
-      bar.end()
-      const summary = {
-        tenant_id: tenantId,
-        ...importSummary(r),
-      }
-      print(!!o.json, summary, () =>
-        `Imported ${r.profiles} profiles, ${r.history} history entries, ${r.submissions} new submissions (${r.submissionsKept} already there), ` +
-          `${r.passages} new passages (${r.passagesKept} already there, ${r.passagesSkipped} skipped); ${r.embedded} profiles embedded.` +
-          (r.passages ? ' Run `profiler reindex` to embed the passages.' : ''),
-      )
-    }, { long: true }),
+    withCli(
+      async (cli) => {
+        const [{ default: fs }, { progress }, { importSummary }] = await Promise.all([
+          import('node:fs'),
+          import('./cli/progress.js'),
+          import('./services/export.service.js'),
+        ])
+        const tenantId = await cli.tenants.tenantId(o.tenant)
+        const input = file === '-' ? process.stdin : fs.createReadStream(file)
+        const svc = await cli.exporter({ embed: true })
+        const bar = progress('import', 'profiles')
+        const r = await svc.import({ tenantId, appId: 'cli', requestId: 'cli-import' }, input, {
+          ...cli.config.imports,
+          maxDataBytes: cli.config.limits.maxDataBytes,
+          profiles: cli.config.profiles,
+          onProgress: bar.update,
+        })
+        bar.end()
+        const summary = {
+          tenant_id: tenantId,
+          ...importSummary(r),
+        }
+        print(
+          !!o.json,
+          summary,
+          () =>
+            `Imported ${r.profiles} profiles, ${r.history} history entries, ${r.submissions} new submissions (${r.submissionsKept} already there), ` +
+            `${r.passages} new passages (${r.passagesKept} already there, ${r.passagesSkipped} skipped); ${r.embedded} profiles embedded.` +
+            (r.passages ? ' Run `profiler reindex` to embed the passages.' : ''),
+        )
+      },
+      { long: true },
+    ),
   )
 
 program
   .command('extract [text]')
-  .description('run the local extractor on a text (the argument, or standard input) and print what it finds; needs no database')
-  .addOption(new Option('--input-type <type>', "how to read the input, as the API's input_type").choices(['text', 'conversation', 'structured']).default('text'))
+  .description(
+    'run the local extractor on a text (the argument, or standard input) and print what it finds; needs no database',
+  )
+  .addOption(
+    new Option('--input-type <type>', "how to read the input, as the API's input_type")
+      .choices(['text', 'conversation', 'structured'])
+      .default('text'),
+  )
   .option('--explain', 'for each value: the rule that produced it, its description and the text it matched')
   .option('--list-rules', "list the local extractor's rules and exit")
   .option('--json', 'machine-readable output')
@@ -416,15 +549,25 @@ program
     const { extractCommand } = await import('./cli/extract.js')
     // The API's bound on `data` (PROFILER_MAX_DATA_BYTES, 100 KiB by default) holds here too.
     const limit = (await config()).limits.maxDataBytes
-    process.stdout.write(await extractCommand(text, o, () => readStdin(limit, 'the text on standard input (PROFILER_MAX_DATA_BYTES)')))
+    process.stdout.write(
+      await extractCommand(text, o, () => readStdin(limit, 'the text on standard input (PROFILER_MAX_DATA_BYTES)')),
+    )
   })
 
 program
   .command('mcp')
-  .description("an MCP server on stdin/stdout for MCP hosts, bridged to a running service's /mcp endpoint (docs/mcp.md)")
-  .addOption(new Option('--url <url>', "the service's address, e.g. http://localhost:8080").env('PROFILER_URL').makeOptionMandatory())
+  .description(
+    "an MCP server on stdin/stdout for MCP hosts, bridged to a running service's /mcp endpoint (docs/mcp.md)",
+  )
+  .addOption(
+    new Option('--url <url>', "the service's address, e.g. http://localhost:8080")
+      .env('PROFILER_URL')
+      .makeOptionMandatory(),
+  )
   .addOption(new Option('--key <key>', "an app's API key").env('PROFILER_API_KEY').makeOptionMandatory())
-  .addOption(new Option('--profile <id>', 'the profile the tools use when a call names none').env('PROFILER_PROFILE_ID'))
+  .addOption(
+    new Option('--profile <id>', 'the profile the tools use when a call names none').env('PROFILER_PROFILE_ID'),
+  )
   .action(async (o: { url: string; key: string; profile?: string }) => {
     // Standard output is the protocol: messages go to standard error, and a failure to connect ends the process.
     const { runStdioBridge, BridgeError } = await import('./mcp/stdio.js')

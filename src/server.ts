@@ -73,7 +73,10 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   app.addHook('onResponse', (req, reply, done) => {
     const q = req.url.indexOf('?')
     const ms = reply.elapsedTime
-    req.log.info({ method: req.method, url: q < 0 ? req.url : req.url.slice(0, q), status: reply.statusCode, ms: Math.round(ms) }, 'request')
+    req.log.info(
+      { method: req.method, url: q < 0 ? req.url : req.url.slice(0, q), status: reply.statusCode, ms: Math.round(ms) },
+      'request',
+    )
     metrics.httpRequest(req.method, req.is404 ? undefined : req.routeOptions.url, reply.statusCode, ms / 1000)
     done()
   })
@@ -83,7 +86,14 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
     const allowed = routes.allowed(path)
     if (allowed.length) {
       reply.header('Allow', allowed.join(', '))
-      return sendError(req, reply, new DomainError('METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`))
+      return sendError(
+        req,
+        reply,
+        new DomainError(
+          'METHOD_NOT_ALLOWED',
+          `Method ${req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+        ),
+      )
     }
     return sendError(req, reply, new DomainError('NOT_FOUND', `No route ${req.method} ${path}`))
   })
@@ -94,7 +104,8 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   // would turn a wrong key into a full outage. The provider's state is in the body, and in metrics.
   app.get('/readyz', async (_req, reply) => {
     const ok = await deps.ready().catch(() => false)
-    if (!ok) return reply.code(503).send({ error: 503, message: 'Not ready: database unreachable or migrations pending' })
+    if (!ok)
+      return reply.code(503).send({ error: 503, message: 'Not ready: database unreachable or migrations pending' })
     const ai = deps.aiStatus?.()
     return reply.code(200).send(ai ? { status: 'ready', ai } : { status: 'ready' })
   })
@@ -104,8 +115,22 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   await app.register(async (v1) => registerV1Routes(v1, deps.services, config), { prefix: '/v1' })
   // MCP (Streamable HTTP) at /mcp: the same services, key, limits and budget as /v1.
   await app.register(async (mcp) => registerMcpRoutes(mcp, deps.services, config))
-  await registerGraphQL(app, config, deps.services, deps.bus, deps.metrics, apiEndpoint(deps.services, await profilerSchema()))
+  await registerGraphQL(
+    app,
+    config,
+    deps.services,
+    deps.bus,
+    deps.metrics,
+    apiEndpoint(deps.services, await profilerSchema()),
+  )
   await registerDashboardRoutes(app, config, deps.services)
-  await registerGraphQL(app, config, deps.services, deps.bus, deps.metrics, dashboardEndpoint(deps.services, await dashboardSchema(), config.dashboard))
+  await registerGraphQL(
+    app,
+    config,
+    deps.services,
+    deps.bus,
+    deps.metrics,
+    dashboardEndpoint(deps.services, await dashboardSchema(), config.dashboard),
+  )
   return app
 }

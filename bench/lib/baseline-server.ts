@@ -37,12 +37,24 @@ async function prepared(name: string, text: string, values: unknown[]) {
   }
 }
 
-
 const app = Fastify({ logger: false })
 app.post<{ Params: { id: string }; Body: { data: string } }>('/same-insert/:id', async (req, reply) => {
   const id = crypto.randomUUID()
   const profileId = req.params.id
-  await prepared('submit', SUBMIT_SQL, [tenant, profileId, id, 'text', req.body.data, null, id, JSON.stringify({ tenantId: tenant, profileId }), 0, null, null, null])
+  await prepared('submit', SUBMIT_SQL, [
+    tenant,
+    profileId,
+    id,
+    'text',
+    req.body.data,
+    null,
+    id,
+    JSON.stringify({ tenantId: tenant, profileId }),
+    0,
+    null,
+    null,
+    null,
+  ])
   return reply.code(202).send({ id, message: 'Accepted for processing' })
 })
 app.get<{ Params: { id: string } }>('/same-select/:id', async (req, reply) => {
@@ -51,11 +63,19 @@ app.get<{ Params: { id: string } }>('/same-select/:id', async (req, reply) => {
   return { profile_id: rows[0].profile_id, profile: rows[0] }
 })
 app.post<{ Params: { id: string }; Body: { data: string } }>('/plain-insert/:id', async (req, reply) => {
-  const rows = await prepared('plain_insert', `INSERT INTO bench_baseline (profile_id, data) VALUES ($1, $2) RETURNING id`, [req.params.id, req.body.data])
+  const rows = await prepared(
+    'plain_insert',
+    `INSERT INTO bench_baseline (profile_id, data) VALUES ($1, $2) RETURNING id`,
+    [req.params.id, req.body.data],
+  )
   return reply.code(202).send({ id: rows[0].id, message: 'Accepted for processing' })
 })
 app.get<{ Params: { id: string } }>('/plain-select/:id', async (req, reply) => {
-  const rows = await prepared('plain_select', `SELECT profile_id, content, summary, status FROM profiles WHERE tenant_id = $1 AND profile_id = $2`, [tenant, req.params.id])
+  const rows = await prepared(
+    'plain_select',
+    `SELECT profile_id, content, summary, status FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
+    [tenant, req.params.id],
+  )
   if (!rows.length) return reply.code(404).send({ error: 404 })
   return { profile_id: rows[0].profile_id, profile: rows[0] }
 })

@@ -20,7 +20,7 @@ export function barChart(title: string, unit: string, bars: Bar[]): string {
   const rows = bars.map((b, i) => {
     const y = top + i * rowH
     const w = Math.max(1, (b.value / max) * barW)
-    const fill = b.baseline ?? /^bare|baseline|raw|exact/i.test(b.label) ? '#9aa0a6' : '#1a73e8'
+    const fill = (b.baseline ?? /^bare|baseline|raw|exact/i.test(b.label)) ? '#9aa0a6' : '#1a73e8'
     return [
       `<text x="${labelW - 8}" y="${y + 17}" text-anchor="end">${esc(b.label)}</text>`,
       `<rect x="${labelW}" y="${y + 4}" width="${w.toFixed(1)}" height="${rowH - 8}" fill="${fill}"/>`,

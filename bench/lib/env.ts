@@ -19,7 +19,8 @@ export const SERVICE_ROOT = process.env.BENCH_SERVICE_ROOT ? path.resolve(proces
 export type DbKind = 'server' | 'embedded'
 
 /** The PostgreSQL server benchmarks create their databases on (the same default as the test suite's CI pass). */
-export const SERVER_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+export const SERVER_URL =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
 export interface BenchDb {
   kind: DbKind
@@ -56,7 +57,14 @@ export async function keptDb(name: string): Promise<{ db: BenchDb; created: bool
   const url = u.toString()
   return {
     created,
-    db: { kind: 'server', url, dataDir, connectionString: () => url, backends: new RegExp(`^postgres: .* ${name} `), drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }) },
+    db: {
+      kind: 'server',
+      url,
+      dataDir,
+      connectionString: () => url,
+      backends: new RegExp(`^postgres: .* ${name} `),
+      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    },
   }
 }
 
@@ -110,7 +118,12 @@ export interface Proc {
 }
 
 /** Starts `node --import tsx <script> ...args` with the given environment. */
-export function spawnTs(script: string, args: string[], env: Record<string, string>, opts: { nodeArgs?: string[] } = {}): Proc {
+export function spawnTs(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  opts: { nodeArgs?: string[] } = {},
+): Proc {
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', script, ...args], {
     cwd: script.startsWith('src/') ? SERVICE_ROOT : ROOT,
     env: { ...process.env, ...env },
@@ -162,12 +175,22 @@ export function serviceEnv(db: BenchDb, env: Record<string, string> = {}): Recor
  * Starts `profiler <role>` as a process and waits until it listens (API roles) or runs (worker). Its log goes to a
  * file, as a production service's would, not to a pipe the benchmark has to drain.
  */
-export async function startService(db: BenchDb, role: 'start' | 'serve' | 'worker', env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> {
+export async function startService(
+  db: BenchDb,
+  role: 'start' | 'serve' | 'worker',
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<Service> {
   const logFile = path.join(db.dataDir, `${role}-${crypto.randomBytes(3).toString('hex')}.log`)
   const fd = fs.openSync(logFile, 'a')
   const port = role === 'worker' ? 0 : await freePort()
   // A worker says it runs only at level info.
-  const childEnv = { ...process.env, ...serviceEnv(db, env), PORT: String(port), ...(role === 'worker' ? { LOG_LEVEL: 'info' } : {}) }
+  const childEnv = {
+    ...process.env,
+    ...serviceEnv(db, env),
+    PORT: String(port),
+    ...(role === 'worker' ? { LOG_LEVEL: 'info' } : {}),
+  }
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts', role], {
     cwd: SERVICE_ROOT,
     env: childEnv,
@@ -190,7 +213,12 @@ export async function startService(db: BenchDb, role: 'start' | 'serve' | 'worke
     async () => {
       if (child.exitCode !== null) return { exited: child.exitCode }
       if (role === 'worker') return /worker running/.test(output()) ? { url: '' } : undefined
-      return (await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false)) ? { url } : undefined
+      return (await fetch(`${url}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      ))
+        ? { url }
+        : undefined
     },
     { timeoutMs: 120_000, everyMs: 100 },
   )

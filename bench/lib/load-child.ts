@@ -5,7 +5,8 @@ import type { LoadSpec } from './load.js'
 
 const spec = JSON.parse(process.argv[2]!) as LoadSpec
 let n = spec.startAt ?? 0
-const fill = (template: string, i: number) => template.replaceAll('{i}', String(i)).replaceAll('{n}', String(i % (spec.ids ?? Number.MAX_SAFE_INTEGER)))
+const fill = (template: string, i: number) =>
+  template.replaceAll('{i}', String(i)).replaceAll('{n}', String(i % (spec.ids ?? Number.MAX_SAFE_INTEGER)))
 
 process.stdout.write('load: started\n')
 const result = await autocannon({

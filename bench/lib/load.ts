@@ -44,12 +44,19 @@ export async function load(spec: LoadSpec, cpu?: Record<string, number[] | RegEx
     if (!after && out.includes('load: finished')) after = cpuSnapshot(groups)
   })
   const code = await new Promise<number | null>((resolve) => p.child.once('exit', (c) => resolve(c)))
-  const line = p.output().trim().split('\n').filter((l) => l.startsWith('{')).pop()
+  const line = p
+    .output()
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .pop()
   if (code !== 0 || !line) throw new Error(`load run failed (${code}):\n${p.output().slice(-2000)}`)
   const r = JSON.parse(line) as LoadResult
   if (cpu && before && after) {
     const d = cpuDelta(before, after)
-    r.cpuPerRequest = Object.fromEntries(Object.entries(d).map(([k, v]) => [k, Math.round((v / r.requests) * 1000) / 1000]))
+    r.cpuPerRequest = Object.fromEntries(
+      Object.entries(d).map(([k, v]) => [k, Math.round((v / r.requests) * 1000) / 1000]),
+    )
   }
   if (r.statuses.non2xx || r.statuses.errors || r.statuses.timeouts) {
     throw new Error(`load run on ${spec.method} ${spec.path} had failures: ${JSON.stringify(r.statuses)}`)

@@ -13,7 +13,10 @@ const n = Number(process.argv[2] ?? 2000)
 const ai = createAiProviders(loadConfig(process.env))
 await ai.embedder.warmUp?.()
 async function one(i: number) {
-  const r = await ai.extractor.extract({ profile: emptyState().content, submissions: [{ submissionId: `s${i}`, inputType: 'text', data: `${MESSAGES[i % MESSAGES.length]} (${i})` }] })
+  const r = await ai.extractor.extract({
+    profile: emptyState().content,
+    submissions: [{ submissionId: `s${i}`, inputType: 'text', data: `${MESSAGES[i % MESSAGES.length]} (${i})` }],
+  })
   const merged = merge(emptyState(), r.extractions, new Date().toISOString())
   const { summary } = await ai.summarizer.summarize(merged.state.content)
   const { vectors } = await ai.embedder.embed([profileText(merged.state.content, summary)])
@@ -36,9 +39,11 @@ if (process.argv.includes('--one-at-a-time')) {
 }
 const t0 = performance.now()
 let next = 0
-await Promise.all(Array.from({ length: 32 }, async () => {
-  for (let i = next++; i < n; i = next++) await one(i)
-}))
+await Promise.all(
+  Array.from({ length: 32 }, async () => {
+    for (let i = next++; i < n; i = next++) await one(i)
+  }),
+)
 const seconds = (performance.now() - t0) / 1000
 process.stdout.write(`${n} in ${seconds.toFixed(2)} s, per second: ${(n / seconds).toFixed(1)}\n`)
 await ai.close?.()

@@ -45,11 +45,21 @@ export const CHARTS_DIR = path.join(ROOT, 'docs/perf')
 
 export function save(result: BenchResult): void {
   fs.mkdirSync(RESULTS_DIR, { recursive: true })
-  const meta = { measuredAt: new Date().toISOString(), node: process.version, cpus: (globalThis as any).navigator?.hardwareConcurrency }
-  fs.writeFileSync(path.join(RESULTS_DIR, `${result.name}-${result.db}.json`), JSON.stringify({ ...meta, ...result }, null, 2) + '\n')
+  const meta = {
+    measuredAt: new Date().toISOString(),
+    node: process.version,
+    cpus: (globalThis as any).navigator?.hardwareConcurrency,
+  }
+  fs.writeFileSync(
+    path.join(RESULTS_DIR, `${result.name}-${result.db}.json`),
+    JSON.stringify({ ...meta, ...result }, null, 2) + '\n',
+  )
   if (result.chart) {
     fs.mkdirSync(CHARTS_DIR, { recursive: true })
-    fs.writeFileSync(path.join(CHARTS_DIR, `${result.name}-${result.db}.svg`), barChart(result.chart.title, result.chart.unit, result.chart.bars))
+    fs.writeFileSync(
+      path.join(CHARTS_DIR, `${result.name}-${result.db}.svg`),
+      barChart(result.chart.title, result.chart.unit, result.chart.bars),
+    )
   }
 }
 
@@ -62,11 +72,16 @@ export function printTable(results: BenchResult[]): void {
     }
   }
   const widths = lines[0]!.map((_, c) => Math.min(60, Math.max(...lines.map((l) => l[c]!.length))))
-  for (const l of lines) process.stdout.write(l.map((cell, c) => (c === l.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ') + '\n')
+  for (const l of lines)
+    process.stdout.write(l.map((cell, c) => (c === l.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ') + '\n')
 }
 
 /** When the module is the entry point: run it for each --db kind, save, and print the table. */
-export async function benchMain(moduleUrl: string, name: string, run: (kind: DbKind) => Promise<BenchResult>): Promise<void> {
+export async function benchMain(
+  moduleUrl: string,
+  name: string,
+  run: (kind: DbKind) => Promise<BenchResult>,
+): Promise<void> {
   if (path.resolve(process.argv[1] ?? '') !== fileURLToPath(moduleUrl)) return
   const results: BenchResult[] = []
   for (const kind of dbKinds()) {

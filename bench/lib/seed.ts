@@ -23,14 +23,24 @@ export async function status(base: string, key: string, id: string): Promise<str
 }
 
 /** `count` profiles `${prefix}0..`, each from `perProfile` messages, processed by a running worker. */
-export async function seedProfiles(base: string, key: string, prefix: string, count: number, perProfile: number): Promise<string[]> {
+export async function seedProfiles(
+  base: string,
+  key: string,
+  prefix: string,
+  count: number,
+  perProfile: number,
+): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => `${prefix}${i}`)
   for (let round = 0; round < perProfile; round++) {
     await Promise.all(ids.map((id, i) => post(base, key, id, MESSAGES[(i * 7 + round) % MESSAGES.length]!)))
   }
-  await waitFor(`${count} seeded profiles to be ready`, async () => (await Promise.all(ids.map((id) => status(base, key, id)))).every((s) => s === 'ready'), {
-    timeoutMs: 600_000,
-    everyMs: 250,
-  })
+  await waitFor(
+    `${count} seeded profiles to be ready`,
+    async () => (await Promise.all(ids.map((id) => status(base, key, id)))).every((s) => s === 'ready'),
+    {
+      timeoutMs: 600_000,
+      everyMs: 250,
+    },
+  )
   return ids
 }

@@ -13,7 +13,9 @@ function report(profileId: string) {
   clearTimeout(s.timer)
   const lat = s.at.map((t) => t - s.lastUpdated).sort((a, b) => a - b)
   const q = (p: number) => lat[Math.min(lat.length - 1, Math.ceil((p / 100) * lat.length) - 1)]!
-  process.stdout.write(JSON.stringify({ profileId, received: lat.length, min: lat[0], p50: q(50), p99: q(99), max: lat.at(-1) }) + '\n')
+  process.stdout.write(
+    JSON.stringify({ profileId, received: lat.length, min: lat[0], p50: q(50), p99: q(99), max: lat.at(-1) }) + '\n',
+  )
 }
 
 // The test suite's client (no retries; connected once acknowledged). Events are handled here as they come, not
@@ -33,7 +35,11 @@ for (const { client } of sockets) {
         const now = Date.now()
         let s = seen.get(e.profileId)
         if (!s) {
-          s = { lastUpdated: Date.parse(e.profile.lastUpdated), at: [], timer: setTimeout(() => report(e.profileId), 10_000) }
+          s = {
+            lastUpdated: Date.parse(e.profile.lastUpdated),
+            at: [],
+            timer: setTimeout(() => report(e.profileId), 10_000),
+          }
           seen.set(e.profileId, s)
         }
         s.at.push(now)

@@ -34,8 +34,6 @@ const here = path.dirname(new URL(import.meta.url).pathname)
 /** The figure reported elsewhere for mem0's TypeScript SDK, kept as context. */
 const MEM0_REPORTED_PROMPT_TOKENS_PER_ADD = 7700
 
-
-
 const tok = (s: string) => encode(s).length
 const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0)
@@ -58,7 +56,11 @@ interface ChatCost {
 
 function chatCost(r: RecordedRequest, message: string): ChatCost {
   const messages = r.body.messages as { role: 'system' | 'user' | 'assistant'; content: string }[]
-  const text = (role: string) => messages.filter((m) => m.role === role).map((m) => m.content).join('\n')
+  const text = (role: string) =>
+    messages
+      .filter((m) => m.role === role)
+      .map((m) => m.content)
+      .join('\n')
   const systemTokens = tok(text('system'))
   const userTokens = tok(text('user')) + tok(text('assistant'))
   const chat = encodeChat(messages).length
@@ -89,7 +91,8 @@ const embeddingTokens = (r: RecordedRequest) => {
 /** console.error / console.warn lines printed by mem0 while `fn` runs, kept instead of printed. */
 async function quiet<T>(logs: string[], fn: () => Promise<T>): Promise<T> {
   const { error, warn } = console
-  console.error = (...a: unknown[]) => void logs.push(a.map((x) => (x instanceof Error ? `${x.name}: ${x.message}` : String(x))).join(' '))
+  console.error = (...a: unknown[]) =>
+    void logs.push(a.map((x) => (x instanceof Error ? `${x.name}: ${x.message}` : String(x))).join(' '))
   console.warn = console.error
   try {
     return await fn()
@@ -107,13 +110,24 @@ async function main() {
   const watch = watchNetwork()
   const oa = await startOpenAIServer()
   const { Memory } = await import('mem0ai/oss')
-  const mem0Version = (JSON.parse(fs.readFileSync(path.join(here, 'node_modules', 'mem0ai', 'package.json'), 'utf8')) as { version: string }).version
-  const sqliteVersion = (JSON.parse(fs.readFileSync(path.join(here, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8')) as { version: string }).version
+  const mem0Version = (
+    JSON.parse(fs.readFileSync(path.join(here, 'node_modules', 'mem0ai', 'package.json'), 'utf8')) as {
+      version: string
+    }
+  ).version
+  const sqliteVersion = (
+    JSON.parse(fs.readFileSync(path.join(here, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8')) as {
+      version: string
+    }
+  ).version
 
   const memory: Mem0Memory = new Memory({
     llm: { provider: 'openai', config: { apiKey: 'k', model: 'test-chat', baseURL: oa.url } },
     embedder: { provider: 'openai', config: { apiKey: 'k', model: 'test-embed-small', baseURL: oa.url } },
-    vectorStore: { provider: 'memory', config: { collectionName: 'memories', dimension: 64, dbPath: path.join(tmp, 'vector_store.db') } },
+    vectorStore: {
+      provider: 'memory',
+      config: { collectionName: 'memories', dimension: 64, dbPath: path.join(tmp, 'vector_store.db') },
+    },
     historyDbPath: path.join(tmp, 'history.db'),
   })
 
@@ -207,20 +221,29 @@ async function main() {
   const profilerFile = path.join(here, '..', 'results', 'llm-cost.json')
   let profiler: { at: string; single: number; sequential?: number } | undefined
   if (fs.existsSync(profilerFile)) {
-    const j = JSON.parse(fs.readFileSync(profilerFile, 'utf8')) as { at: string; scenarios: { scenario: string; promptTokensPerSubmission: number }[] }
+    const j = JSON.parse(fs.readFileSync(profilerFile, 'utf8')) as {
+      at: string
+      scenarios: { scenario: string; promptTokensPerSubmission: number }[]
+    }
     const per = (n: string) => j.scenarios.find((s) => s.scenario === n)?.promptTokensPerSubmission
     if (per('single') !== undefined) profiler = { at: j.at, single: per('single')!, sequential: per('sequential') }
   }
 
   const oaPort = Number(new URL(oa.url).port)
-  const elsewhere = watch.connections.filter((c) => c.port !== oaPort || !['127.0.0.1', 'localhost', '::1'].includes(c.host))
+  const elsewhere = watch.connections.filter(
+    (c) => c.port !== oaPort || !['127.0.0.1', 'localhost', '::1'].includes(c.host),
+  )
   const fetchesElsewhere = watch.fetches.filter((f) => !f.startsWith(new URL(oa.url).origin))
   const firstLog = adds.flatMap((a) => a.logs)[0]
 
   // ---------------------------------------------------------------------------------------------------------------
   const fmt = (n: number) => n.toLocaleString('en-US')
-  console.log(`mem0ai ${mem0Version} (mem0ai/oss Memory.add), better-sqlite3 ${sqliteVersion}; o200k_base with chat framing.\n`)
-  console.log('| scenario | adds | msg tok / add | chat req / add | emb req / add | prompt tok / add mean | min | max | system prompt | user message |')
+  console.log(
+    `mem0ai ${mem0Version} (mem0ai/oss Memory.add), better-sqlite3 ${sqliteVersion}; o200k_base with chat framing.\n`,
+  )
+  console.log(
+    '| scenario | adds | msg tok / add | chat req / add | emb req / add | prompt tok / add mean | min | max | system prompt | user message |',
+  )
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
   for (const s of scenarios) {
     console.log(
@@ -240,9 +263,13 @@ async function main() {
       ` but its "Existing Memories" stayed empty here because nothing was extracted; with a real model they would add up to 10 memories per request.`,
   )
   if (profiler) {
-    console.log(`\n| per ~20-token message | Profiler (bench/results/llm-cost.json, ${profiler.at}) | mem0 (measured) | Profiler / mem0 |`)
+    console.log(
+      `\n| per ~20-token message | Profiler (bench/results/llm-cost.json, ${profiler.at}) | mem0 (measured) | Profiler / mem0 |`,
+    )
     console.log('|---|---:|---:|---:|')
-    console.log(`| single: prompt tokens | ${fmt(profiler.single)} | ${fmt(single.promptTokensPerAddMean)} | ${round(profiler.single / single.promptTokensPerAddMean, 3)} |`)
+    console.log(
+      `| single: prompt tokens | ${fmt(profiler.single)} | ${fmt(single.promptTokensPerAddMean)} | ${round(profiler.single / single.promptTokensPerAddMean, 3)} |`,
+    )
     if (profiler.sequential !== undefined)
       console.log(
         `| sequential: prompt tokens | ${fmt(profiler.sequential)} | >= ${fmt(sequential.promptTokensPerAddMean)} | <= ${round(profiler.sequential / sequential.promptTokensPerAddMean, 3)} |`,
@@ -267,9 +294,11 @@ async function main() {
         at: new Date().toISOString(),
         versions: { mem0ai: mem0Version, 'better-sqlite3': sqliteVersion },
         method: {
-          chatTokenizer: 'o200k_base (gpt-tokenizer encodeChat, with chat framing) + JSON text of response_format json_schema.schema and tools, when sent',
+          chatTokenizer:
+            'o200k_base (gpt-tokenizer encodeChat, with chat framing) + JSON text of response_format json_schema.schema and tools, when sent',
           embeddingTokenizer: 'cl100k_base',
-          config: "llm openai + embedder openai -> fake server; vectorStore 'memory' (SQLite) dimension 64; default SQLite history; MEM0_TELEMETRY=false",
+          config:
+            "llm openai + embedder openai -> fake server; vectorStore 'memory' (SQLite) dimension 64; default SQLite history; MEM0_TELEMETRY=false",
         },
         reportedPromptTokensPerAdd: MEM0_REPORTED_PROMPT_TOKENS_PER_ADD,
         stepsReached: ['query embedding', 'vector search', 'additive extraction (the only LLM call of add)'],
@@ -277,7 +306,13 @@ async function main() {
         profiler: profiler ?? null,
         ratioProfilerOverMem0: profiler ? { single: round(profiler.single / single.promptTokensPerAddMean, 3) } : null,
         scenarios,
-        network: { requests: runRequests.length, setupRequests, connectionsToModelServer: watch.connections.length - elsewhere.length, connectionsElsewhere: elsewhere, fetchesElsewhere },
+        network: {
+          requests: runRequests.length,
+          setupRequests,
+          connectionsToModelServer: watch.connections.length - elsewhere.length,
+          connectionsElsewhere: elsewhere,
+          fetchesElsewhere,
+        },
         wallMs: Date.now() - started,
       },
       null,

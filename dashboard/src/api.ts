@@ -75,13 +75,17 @@ export async function fetchSession(): Promise<SessionState> {
  * A generated document's variables, then an optional AbortSignal: the variables may be left out only when the
  * operation has no required one.
  */
-type OperationArgs<V> = Record<string, never> extends V ? [variables?: V, signal?: AbortSignal] : [variables: V, signal?: AbortSignal]
+type OperationArgs<V> =
+  Record<string, never> extends V ? [variables?: V, signal?: AbortSignal] : [variables: V, signal?: AbortSignal]
 
 /**
  * Runs a query or mutation written with graphql() in ./queries; the result is typed from the schema. Throws ApiError
  * with the first GraphQL error's message and code.
  */
-export async function gql<T, V>(document: TypedDocumentString<T, V>, ...[variables, signal]: OperationArgs<NoInfer<V>>): Promise<T> {
+export async function gql<T, V>(
+  document: TypedDocumentString<T, V>,
+  ...[variables, signal]: OperationArgs<NoInfer<V>>
+): Promise<T> {
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' }
   if (session.csrfToken) headers['x-csrf-token'] = session.csrfToken
   let res: Response

@@ -22,7 +22,12 @@ const notFoundPage: Page = ({ root }) => {
   document.title = 'Not found · Profiler'
   root.append(
     h('h1', { tabindex: -1 }, 'Page not found'),
-    h('p', null, 'There is nothing at this address. ', h('a', { href: isSignedIn() ? '#/apps' : '#/signin' }, 'Go to the start page')),
+    h(
+      'p',
+      null,
+      'There is nothing at this address. ',
+      h('a', { href: isSignedIn() ? '#/apps' : '#/signin' }, 'Go to the start page'),
+    ),
   )
 }
 

@@ -3,7 +3,19 @@
  * #/apps/<app id>/schema, #/profiles, #/profiles/<url-encoded id>, #/account.
  */
 
-export type RouteName = 'home' | 'signin' | 'signup' | 'apps' | 'webhooks' | 'retention' | 'summary' | 'schema' | 'profiles' | 'profile' | 'account' | 'notfound'
+export type RouteName =
+  | 'home'
+  | 'signin'
+  | 'signup'
+  | 'apps'
+  | 'webhooks'
+  | 'retention'
+  | 'summary'
+  | 'schema'
+  | 'profiles'
+  | 'profile'
+  | 'account'
+  | 'notfound'
 
 export interface Route {
   name: RouteName
@@ -14,7 +26,16 @@ export interface Route {
 }
 
 /** Routes that need a signed-in account. */
-export const PRIVATE_ROUTES: ReadonlySet<RouteName> = new Set(['apps', 'webhooks', 'retention', 'summary', 'schema', 'profiles', 'profile', 'account'])
+export const PRIVATE_ROUTES: ReadonlySet<RouteName> = new Set([
+  'apps',
+  'webhooks',
+  'retention',
+  'summary',
+  'schema',
+  'profiles',
+  'profile',
+  'account',
+])
 
 /** Routes only for signed-out visitors. */
 export const PUBLIC_ROUTES: ReadonlySet<RouteName> = new Set(['signin', 'signup'])

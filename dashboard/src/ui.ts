@@ -153,10 +153,24 @@ export type Column = string | { label: string; class: string } | null
  * page itself never does).
  */
 export function dataTable(label: string, columns: readonly Column[], rows: Child, tableClass = 'table'): HTMLElement {
-  const th = (c: Exclude<Column, null>) => (typeof c === 'string' ? h('th', { scope: 'col' }, c) : h('th', { scope: 'col', class: c.class }, c.label))
+  const th = (c: Exclude<Column, null>) =>
+    typeof c === 'string' ? h('th', { scope: 'col' }, c) : h('th', { scope: 'col', class: c.class }, c.label)
   return h(
     'div',
     { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': label },
-    h('table', { class: tableClass }, h('thead', null, h('tr', null, columns.map((c) => (c === null ? null : th(c))))), h('tbody', null, rows)),
+    h(
+      'table',
+      { class: tableClass },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          columns.map((c) => (c === null ? null : th(c))),
+        ),
+      ),
+      h('tbody', null, rows),
+    ),
   )
 }

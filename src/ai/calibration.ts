@@ -10,7 +10,7 @@ function nextDouble(x: number, dir: 1 | -1): number {
   if (x === 0) return dir * Number.MIN_VALUE
   buf.setFloat64(0, x)
   const bits = buf.getBigUint64(0)
-  buf.setBigUint64(0, (x > 0) === (dir > 0) ? bits + 1n : bits - 1n)
+  buf.setBigUint64(0, x > 0 === dir > 0 ? bits + 1n : bits - 1n)
   return buf.getFloat64(0)
 }
 

@@ -33,7 +33,11 @@ function contentText(content: unknown): string | undefined {
   // OpenAI-style content parts: [{type: "text", text: "..."}]
   if (Array.isArray(content)) {
     const parts = content.map((p) =>
-      typeof p === 'string' ? p : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : undefined,
+      typeof p === 'string'
+        ? p
+        : p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string'
+          ? (p as { text: string }).text
+          : undefined,
     )
     if (parts.every((p) => p !== undefined)) return parts.join('\n')
   }
@@ -63,7 +67,8 @@ function parseJson(messages: unknown[]): ParsedConversation {
 }
 
 // "Alice: hi", "[10:02] Bob: hello", "**Dr. Smith**: ...", "- User: ..."
-const LINE = /^\s*(?:[-*>]\s+)?(?:\[[^\]]{1,40}\]\s*|\(?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]m)?\)?\s*[-–]?\s*)?\**([^:\n]{1,40}?)\**\s*:\s?(.*)$/i
+const LINE =
+  /^\s*(?:[-*>]\s+)?(?:\[[^\]]{1,40}\]\s*|\(?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]m)?\)?\s*[-–]?\s*)?\**([^:\n]{1,40}?)\**\s*:\s?(.*)$/i
 
 function speakerLabel(raw: string): string | undefined {
   const s = raw.replace(/\*+/g, '').trim()
@@ -150,7 +155,8 @@ export function parseConversation(data: string): ParsedConversation {
       if (Array.isArray(messages)) return parseJson(messages)
       throw new ConversationFormatError('data: a JSON conversation must be an array of {"role", "content"} messages')
     }
-    if (trimmed.startsWith('{')) throw new ConversationFormatError('data: a JSON conversation must be an array of {"role", "content"} messages')
+    if (trimmed.startsWith('{'))
+      throw new ConversationFormatError('data: a JSON conversation must be an array of {"role", "content"} messages')
   }
   return parseLines(trimmed)
 }
@@ -160,7 +166,10 @@ export function subjectTurns(data: string): string[] {
   const c = parseConversation(data)
   if (c.speaker === null) return []
   const subject = c.speaker
-  return c.turns.filter((t) => same(t.speaker, subject)).map((t) => t.text).filter((t) => t.trim().length > 0)
+  return c.turns
+    .filter((t) => same(t.speaker, subject))
+    .map((t) => t.text)
+    .filter((t) => t.trim().length > 0)
 }
 
 /** Roles of the JSON form that are instructions or machinery, not a turn of the conversation. */
@@ -223,7 +232,10 @@ export function checkConversation(data: string, now: number): { problem: string 
     throw e
   }
   if (c.speaker === null) {
-    return { problem: 'data: the conversation has no turn of the profiled person (role "user" in the JSON form; in the line form, a speaker who is not an assistant such as "Assistant:", "Bot:" or "AI:")' }
+    return {
+      problem:
+        'data: the conversation has no turn of the profiled person (role "user" in the JSON form; in the line form, a speaker who is not an assistant such as "Assistant:", "Bot:" or "AI:")',
+    }
   }
   let latest: string | undefined
   for (const t of c.timestamps ?? []) {

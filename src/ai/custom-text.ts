@@ -25,8 +25,18 @@ export function customFacts(custom: CustomValues | undefined): CustomFact[] {
       const v = fields[field]
       const label = `${section} ${field}`.replace(/_+/g, ' ')
       if (Array.isArray(v)) {
-        const items = [...v].sort((a, b) => b.confidence - a.confidence).map((e) => show(e.value)).filter(Boolean).slice(0, MAX_LIST)
-        if (items.length) out.push({ path: `${section}.${field}`, label, text: items.join(', '), confidence: Math.max(...v.map((e) => e.confidence)) })
+        const items = [...v]
+          .sort((a, b) => b.confidence - a.confidence)
+          .map((e) => show(e.value))
+          .filter(Boolean)
+          .slice(0, MAX_LIST)
+        if (items.length)
+          out.push({
+            path: `${section}.${field}`,
+            label,
+            text: items.join(', '),
+            confidence: Math.max(...v.map((e) => e.confidence)),
+          })
       } else if (v && typeof v === 'object' && show(v.value)) {
         out.push({ path: `${section}.${field}`, label, text: show(v.value), confidence: v.confidence })
       }

@@ -7,11 +7,12 @@ export type { AiProviderStatus, LlmMisconfiguration, UnfitSubmission }
 /** Calls are refused at once: the provider is failing and its circuit breaker is open (or its one probe is out). */
 export class LlmUnavailableError extends Error {
   constructor(readonly retryAfterMs: number) {
-    super(`The AI provider is unavailable (circuit open after repeated failures); next try in ${Math.ceil(retryAfterMs / 1000)} s`)
+    super(
+      `The AI provider is unavailable (circuit open after repeated failures); next try in ${Math.ceil(retryAfterMs / 1000)} s`,
+    )
     this.name = 'LlmUnavailableError'
   }
 }
-
 
 /**
  * Submissions that cannot be extracted by the configured model as they are, whatever the retries: too long for its
@@ -23,7 +24,11 @@ export class SubmissionsUnfitError extends Error {
     readonly submissions: UnfitSubmission[],
     readonly usage?: Usage,
   ) {
-    super(submissions.length === 1 ? submissions[0]!.error : `${submissions.length} submissions cannot be extracted by the model: ${submissions[0]?.error ?? ''}`)
+    super(
+      submissions.length === 1
+        ? submissions[0]!.error
+        : `${submissions.length} submissions cannot be extracted by the model: ${submissions[0]?.error ?? ''}`,
+    )
     this.name = 'SubmissionsUnfitError'
   }
 }
@@ -43,7 +48,9 @@ export class LlmMisconfiguredError extends Error {
     readonly hint: string,
     readonly retryAfterMs: number,
   ) {
-    super(`The AI provider refuses requests: ${status} ${providerMessage.slice(0, 300)}: ${hint}. Processing is paused; next try in ${Math.ceil(retryAfterMs / 1000)} s`)
+    super(
+      `The AI provider refuses requests: ${status} ${providerMessage.slice(0, 300)}: ${hint}. Processing is paused; next try in ${Math.ceil(retryAfterMs / 1000)} s`,
+    )
     this.name = 'LlmMisconfiguredError'
   }
 }
@@ -51,7 +58,9 @@ export class LlmMisconfiguredError extends Error {
 /** The provider asked to wait longer than is worth waiting inside a request: the work waits `retryAfterMs`, no attempt used. */
 export class LlmRateLimitedError extends Error {
   constructor(readonly retryAfterMs: number) {
-    super(`The AI provider is rate limiting; it asked to wait ${Math.ceil(retryAfterMs / 1000)} s before the next request`)
+    super(
+      `The AI provider is rate limiting; it asked to wait ${Math.ceil(retryAfterMs / 1000)} s before the next request`,
+    )
     this.name = 'LlmRateLimitedError'
   }
 }
@@ -61,6 +70,12 @@ export class LlmRateLimitedError extends Error {
  * a 503 the client may retry, without the operator's details; the provider's state is logged once and in /readyz.
  */
 export function aiUnavailable(err: unknown): DomainError | undefined {
-  if (!(err instanceof LlmUnavailableError || err instanceof LlmMisconfiguredError || err instanceof LlmRateLimitedError)) return undefined
-  return new DomainError('AI_UNAVAILABLE', `The AI provider is unavailable; retry in ${Math.max(1, Math.ceil(err.retryAfterMs / 1000))} s or later`)
+  if (
+    !(err instanceof LlmUnavailableError || err instanceof LlmMisconfiguredError || err instanceof LlmRateLimitedError)
+  )
+    return undefined
+  return new DomainError(
+    'AI_UNAVAILABLE',
+    `The AI provider is unavailable; retry in ${Math.max(1, Math.ceil(err.retryAfterMs / 1000))} s or later`,
+  )
 }

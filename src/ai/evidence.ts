@@ -32,6 +32,9 @@ export function evidenceCheck(input: Pick<ExtractionInput, 'inputType' | 'data'>
     const missing = ws.filter((w) => !vocab.has(w)).length
     if (missing <= Math.floor(ws.length / 5)) return true
     joined ??= ` ${sources.map(flat).join(' | ')} `
-    return joined.includes(` ${ws.join(' ')}`) || (/[^\p{Script=Latin}\p{N}\s]/u.test(quote) && joined.includes(ws.join(' ')))
+    return (
+      joined.includes(` ${ws.join(' ')}`) ||
+      (/[^\p{Script=Latin}\p{N}\s]/u.test(quote) && joined.includes(ws.join(' ')))
+    )
   }
 }

@@ -17,7 +17,11 @@ import type { AiProviders, Extractor, Summarizer, Usage } from './types.js'
  */
 export function createAiProviders(
   config: Config,
-  opts: { onLlmFailure?: (kind: LlmErrorKind) => void; events?: ProviderEvents; log?: { warn(obj: object, msg: string): void } } = {},
+  opts: {
+    onLlmFailure?: (kind: LlmErrorKind) => void
+    events?: ProviderEvents
+    log?: { warn(obj: object, msg: string): void }
+  } = {},
 ): AiProviders {
   let providers: AiProviders
   if (config.ai === 'openai') {
@@ -25,7 +29,12 @@ export function createAiProviders(
     // Embeddings from their own server when one is configured (its own key; the chat provider's headers stay with it).
     const o = config.openai
     const embedLlm = o.embeddingBaseUrl
-      ? new LlmClient({ ...o, baseUrl: o.embeddingBaseUrl, apiKey: o.embeddingApiKey ?? o.apiKey, headers: {} }, opts.onLlmFailure, opts.events, opts.log)
+      ? new LlmClient(
+          { ...o, baseUrl: o.embeddingBaseUrl, apiKey: o.embeddingApiKey ?? o.apiKey, headers: {} },
+          opts.onLlmFailure,
+          opts.events,
+          opts.log,
+        )
       : llm
     providers = {
       status: () => llm.status(),
@@ -58,12 +67,27 @@ export interface ProviderEvents {
 }
 
 /** The log lines of a pause: one error when it begins, a warning per refused probe (growing apart), one info line when it ends. */
-export function loggedPause(log: { error(o: object, m: string): void; warn(o: object, m: string): void; info(o: object, m: string): void }): ProviderEvents {
+export function loggedPause(log: {
+  error(o: object, m: string): void
+  warn(o: object, m: string): void
+  info(o: object, m: string): void
+}): ProviderEvents {
   return {
-    onPause: (p) => log.error({ reason: p.reason, status: p.status, detail: describe(p) }, `the AI provider refuses requests (${describe(p)}): processing paused until it answers again`),
-    onProbeRefused: (p, ms) => log.warn({ reason: p.reason, status: p.status, nextProbeInMs: ms }, 'the AI provider still refuses requests: processing stays paused'),
+    onPause: (p) =>
+      log.error(
+        { reason: p.reason, status: p.status, detail: describe(p) },
+        `the AI provider refuses requests (${describe(p)}): processing paused until it answers again`,
+      ),
+    onProbeRefused: (p, ms) =>
+      log.warn(
+        { reason: p.reason, status: p.status, nextProbeInMs: ms },
+        'the AI provider still refuses requests: processing stays paused',
+      ),
     onResume: (p) =>
-      log.info({ reason: p.reason, pausedMs: Date.now() - p.since.getTime() }, 'the AI provider answers again: processing resumed'),
+      log.info(
+        { reason: p.reason, pausedMs: Date.now() - p.since.getTime() },
+        'the AI provider answers again: processing resumed',
+      ),
   }
 }
 
@@ -80,7 +104,13 @@ function withTemplateFallback(inner: Summarizer): Summarizer {
         return await inner.summarize(profile, signal, instructions)
       } catch (err) {
         // An open circuit is an outage, not a bad answer: the batch waits for the provider.
-        if (isConnectionError(err) || err instanceof LlmUnavailableError || err instanceof LlmMisconfiguredError || err instanceof LlmRateLimitedError || signal?.aborted) {
+        if (
+          isConnectionError(err) ||
+          err instanceof LlmUnavailableError ||
+          err instanceof LlmMisconfiguredError ||
+          err instanceof LlmRateLimitedError ||
+          signal?.aborted
+        ) {
           throw err
         }
         const { summary } = await template.summarize(profile, undefined, instructions)

@@ -12,13 +12,73 @@ import { franc, francAll } from 'franc-min'
 
 /** franc-min's languages (ISO 639-3) that have an ISO 639-1 code. */
 const ISO1: Record<string, string> = {
-  eng: 'en', spa: 'es', por: 'pt', ind: 'id', fra: 'fr', deu: 'de', jav: 'jv', vie: 'vi', ita: 'it', tur: 'tr',
-  pol: 'pl', swh: 'sw', sun: 'su', ron: 'ro', hau: 'ha', fuv: 'ff', bos: 'bs', hrv: 'hr', nld: 'nl', srp: 'sr',
-  ckb: 'ku', yor: 'yo', uzn: 'uz', zlm: 'ms', ibo: 'ig', tgl: 'tl', hun: 'hu', azj: 'az', ces: 'cs', run: 'rn',
-  plt: 'mg', qug: 'qu', nya: 'ny', zyb: 'za', kin: 'rw', zul: 'zu', swe: 'sv', lin: 'ln', som: 'so', rus: 'ru',
-  ukr: 'uk', koi: 'kv', bel: 'be', bul: 'bg', kaz: 'kk', arb: 'ar', urd: 'ur', pes: 'fa', pbu: 'ps', hin: 'hi',
-  mar: 'mr', npi: 'ne', cmn: 'zh', ben: 'bn', jpn: 'ja', kor: 'ko', tel: 'te', tam: 'ta', guj: 'gu', kan: 'kn',
-  mal: 'ml', mya: 'my', pan: 'pa', amh: 'am', tha: 'th', sin: 'si', ell: 'el',
+  eng: 'en',
+  spa: 'es',
+  por: 'pt',
+  ind: 'id',
+  fra: 'fr',
+  deu: 'de',
+  jav: 'jv',
+  vie: 'vi',
+  ita: 'it',
+  tur: 'tr',
+  pol: 'pl',
+  swh: 'sw',
+  sun: 'su',
+  ron: 'ro',
+  hau: 'ha',
+  fuv: 'ff',
+  bos: 'bs',
+  hrv: 'hr',
+  nld: 'nl',
+  srp: 'sr',
+  ckb: 'ku',
+  yor: 'yo',
+  uzn: 'uz',
+  zlm: 'ms',
+  ibo: 'ig',
+  tgl: 'tl',
+  hun: 'hu',
+  azj: 'az',
+  ces: 'cs',
+  run: 'rn',
+  plt: 'mg',
+  qug: 'qu',
+  nya: 'ny',
+  zyb: 'za',
+  kin: 'rw',
+  zul: 'zu',
+  swe: 'sv',
+  lin: 'ln',
+  som: 'so',
+  rus: 'ru',
+  ukr: 'uk',
+  koi: 'kv',
+  bel: 'be',
+  bul: 'bg',
+  kaz: 'kk',
+  arb: 'ar',
+  urd: 'ur',
+  pes: 'fa',
+  pbu: 'ps',
+  hin: 'hi',
+  mar: 'mr',
+  npi: 'ne',
+  cmn: 'zh',
+  ben: 'bn',
+  jpn: 'ja',
+  kor: 'ko',
+  tel: 'te',
+  tam: 'ta',
+  guj: 'gu',
+  kan: 'kn',
+  mal: 'ml',
+  mya: 'my',
+  pan: 'pa',
+  amh: 'am',
+  tha: 'th',
+  sin: 'si',
+  ell: 'el',
 }
 const ONLY = Object.keys(ISO1)
 
@@ -55,7 +115,11 @@ function vote(words: string[]): { lang?: string; hits: number; coverage: number;
 /** Share of the words of `text` that are common function words of `lang` (en, es, fr, de, pt, it, nl). */
 export function functionWordShare(text: string, lang: string): number {
   const set = WORDS[lang]
-  const words = text.toLowerCase().replace(/[’‘]/g, "'").match(/\p{L}+(?:'\p{L}+)?/gu) ?? []
+  const words =
+    text
+      .toLowerCase()
+      .replace(/[’‘]/g, "'")
+      .match(/\p{L}+(?:'\p{L}+)?/gu) ?? []
   if (!set || !words.length) return 0
   return words.filter((w) => set.has(w)).length / words.length
 }
@@ -74,7 +138,11 @@ export function detectLanguage(text: string): string | undefined {
     const code = franc(clean, { minLength: 1, only: ONLY })
     return ISO1[code]
   }
-  const words = (clean.toLowerCase().replace(/[’‘]/g, "'").match(/\p{L}+(?:'\p{L}+)?/gu) ?? [])
+  const words =
+    clean
+      .toLowerCase()
+      .replace(/[’‘]/g, "'")
+      .match(/\p{L}+(?:'\p{L}+)?/gu) ?? []
   const v = vote(words)
   const short = clean.length < 20
   if (v.lang && (short || clean.length < 100 ? v.hits >= 1 : v.hits >= 2 && v.coverage >= 0.25)) return v.lang

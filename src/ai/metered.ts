@@ -7,7 +7,12 @@ import type { AiProviders, Embedder, Extractor, Summarizer, Usage } from './type
  * provider runs. The tokens of a failed call are those its error carries.
  */
 export function metered(ai: AiProviders, metrics: Metrics): AiProviders {
-  const time = async <T extends { usage?: Usage }>(provider: string, operation: AiOperation, signal: AbortSignal | undefined, call: () => Promise<T>): Promise<T> => {
+  const time = async <T extends { usage?: Usage }>(
+    provider: string,
+    operation: AiOperation,
+    signal: AbortSignal | undefined,
+    call: () => Promise<T>,
+  ): Promise<T> => {
     const start = performance.now()
     try {
       const out = await call()
@@ -15,7 +20,10 @@ export function metered(ai: AiProviders, metrics: Metrics): AiProviders {
       return out
     } catch (err) {
       const usage = (err as { usage?: Usage } | undefined)?.usage
-      metrics.aiCall(provider, operation, (performance.now() - start) / 1000, { usage, errorKind: llmErrorKind(err, signal) })
+      metrics.aiCall(provider, operation, (performance.now() - start) / 1000, {
+        usage,
+        errorKind: llmErrorKind(err, signal),
+      })
       throw err
     }
   }
@@ -30,7 +38,8 @@ export function metered(ai: AiProviders, metrics: Metrics): AiProviders {
     get name() {
       return summarizer.name
     },
-    summarize: (profile, signal, instructions) => time(summarizer.name, 'summarize', signal, () => summarizer.summarize(profile, signal, instructions)),
+    summarize: (profile, signal, instructions) =>
+      time(summarizer.name, 'summarize', signal, () => summarizer.summarize(profile, signal, instructions)),
   }
   const meteredEmbedder: Embedder = {
     get name() {

@@ -4,7 +4,13 @@ import { chunk } from './local/text.js'
 import { NOT_TURNS, parseConversation, sameSpeaker as same, type ParsedConversation } from './conversation.js'
 import { parseEventTime } from '../domain/event-time.js'
 import type { InputType } from '../domain/profile.js'
-import { PASSAGE_MAX_CHARS, PASSAGE_PROMPT_MAX_CHARS, TEXT_WINDOW_CHARS, type PassageDraft, type PassageLimits } from '../domain/passages.js'
+import {
+  PASSAGE_MAX_CHARS,
+  PASSAGE_PROMPT_MAX_CHARS,
+  TEXT_WINDOW_CHARS,
+  type PassageDraft,
+  type PassageLimits,
+} from '../domain/passages.js'
 
 interface Unit {
   prompt: string | null
@@ -71,10 +77,13 @@ function conversationUnits(c: ParsedConversation, fallbackAt: string, now: numbe
     const text = oneLine(t.text)
     if (!text || !same(t.speaker, subject)) return
     const before = c.turns[i - 1]
-    const prompt = before && !same(before.speaker, subject) && !NOT_TURNS.has(before.speaker) ? oneLine(before.text) : ''
+    const prompt =
+      before && !same(before.speaker, subject) && !NOT_TURNS.has(before.speaker) ? oneLine(before.text) : ''
     const at = times.get(i) ?? fallbackAt
     // A long turn becomes several passages; the question it answers goes with the first.
-    sentencesOrWhole(text).forEach((piece, k) => units.push({ prompt: k === 0 && prompt ? cut(prompt, PASSAGE_PROMPT_MAX_CHARS) : null, text: piece, at }))
+    sentencesOrWhole(text).forEach((piece, k) =>
+      units.push({ prompt: k === 0 && prompt ? cut(prompt, PASSAGE_PROMPT_MAX_CHARS) : null, text: piece, at }),
+    )
   })
   return units
 }
@@ -82,7 +91,11 @@ function conversationUnits(c: ParsedConversation, fallbackAt: string, now: numbe
 /** A turn as it is when it fits, else its sentences packed into windows. */
 function sentencesOrWhole(text: string): string[] {
   if (text.length <= PASSAGE_MAX_CHARS) return [text]
-  return pack(sentences(text).map((s) => ({ prompt: null, text: s, at: '' })), PASSAGE_MAX_CHARS, ' ').map((u) => u.text)
+  return pack(
+    sentences(text).map((s) => ({ prompt: null, text: s, at: '' })),
+    PASSAGE_MAX_CHARS,
+    ' ',
+  ).map((u) => u.text)
 }
 
 /**
@@ -119,4 +132,3 @@ export function buildPassages(
     dropped: b.dropped,
   }
 }
-

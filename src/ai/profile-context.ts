@@ -21,7 +21,15 @@ export function tokenCounter(): Promise<Counter> {
   return counter
 }
 
-export type ContextSection = 'summary' | 'basics' | 'interests' | 'personality' | 'preferences' | 'custom' | 'memories' | 'evidence'
+export type ContextSection =
+  | 'summary'
+  | 'basics'
+  | 'interests'
+  | 'personality'
+  | 'preferences'
+  | 'custom'
+  | 'memories'
+  | 'evidence'
 const SECTION_TITLES: Record<Exclude<ContextSection, 'summary'>, string> = {
   evidence: 'What they said',
   basics: 'Basics',
@@ -31,7 +39,16 @@ const SECTION_TITLES: Record<Exclude<ContextSection, 'summary'>, string> = {
   custom: 'Other',
   memories: 'Memories',
 }
-const SECTION_ORDER: ContextSection[] = ['summary', 'basics', 'interests', 'personality', 'preferences', 'custom', 'memories', 'evidence']
+const SECTION_ORDER: ContextSection[] = [
+  'summary',
+  'basics',
+  'interests',
+  'personality',
+  'preferences',
+  'custom',
+  'memories',
+  'evidence',
+]
 
 export interface ContextFact {
   section: ContextSection
@@ -66,9 +83,18 @@ export function pastText(past: readonly PastValue[] | undefined): string {
  * A fact's `at` is when evidence last named its part (`said`, internals.said_at), else when the part last changed
  * (`timestamps`, field_timestamps, for parts not named since said times were kept).
  */
-export function contextFacts(content: ProfileContent, timestamps: Record<string, string>, said: Record<string, string> = {}): ContextFact[] {
+export function contextFacts(
+  content: ProfileContent,
+  timestamps: Record<string, string>,
+  said: Record<string, string> = {},
+): ContextFact[] {
   const facts: ContextFact[] = []
-  const at = (p: string) => (Object.hasOwn(said, p) && typeof said[p] === 'string' ? said[p] : Object.hasOwn(timestamps, p) ? timestamps[p] : undefined)
+  const at = (p: string) =>
+    Object.hasOwn(said, p) && typeof said[p] === 'string'
+      ? said[p]
+      : Object.hasOwn(timestamps, p)
+        ? timestamps[p]
+        : undefined
   const ts = (...paths: string[]) => paths.map(at).find((t) => t) ?? ''
   const add = (section: ContextSection, text: string, confidence: number | undefined, at: string, matchText = text) => {
     const t = clean(text)
@@ -82,12 +108,37 @@ export function contextFacts(content: ProfileContent, timestamps: Record<string,
   const core = content.core_info
   if (core.name && clean(core.name.value) && content.past_values?.['core_info.name']?.length) {
     const past = pastText(content.past_values['core_info.name'])
-    if (past) add('basics', `Name: ${core.name.value} (${past})`, core.name.confidence, ts('core_info.name', 'core_info'))
+    if (past)
+      add('basics', `Name: ${core.name.value} (${past})`, core.name.confidence, ts('core_info.name', 'core_info'))
   }
-  if (core.age) add('basics', withPast(`Age ${core.age.value}`, 'core_info.age'), core.age.confidence, ts('core_info.age', 'core_info'))
-  if (core.gender && clean(core.gender.value)) add('basics', withPast(`Gender: ${core.gender.value}`, 'core_info.gender'), core.gender.confidence, ts('core_info.gender', 'core_info'))
-  if (core.location && clean(core.location.value)) add('basics', withPast(`Lives in ${core.location.value}`, 'core_info.location'), core.location.confidence, ts('core_info.location', 'core_info'))
-  if (core.occupation && clean(core.occupation.value)) add('basics', withPast(`Works as ${core.occupation.value}`, 'core_info.occupation'), core.occupation.confidence, ts('core_info.occupation', 'core_info'))
+  if (core.age)
+    add(
+      'basics',
+      withPast(`Age ${core.age.value}`, 'core_info.age'),
+      core.age.confidence,
+      ts('core_info.age', 'core_info'),
+    )
+  if (core.gender && clean(core.gender.value))
+    add(
+      'basics',
+      withPast(`Gender: ${core.gender.value}`, 'core_info.gender'),
+      core.gender.confidence,
+      ts('core_info.gender', 'core_info'),
+    )
+  if (core.location && clean(core.location.value))
+    add(
+      'basics',
+      withPast(`Lives in ${core.location.value}`, 'core_info.location'),
+      core.location.confidence,
+      ts('core_info.location', 'core_info'),
+    )
+  if (core.occupation && clean(core.occupation.value))
+    add(
+      'basics',
+      withPast(`Works as ${core.occupation.value}`, 'core_info.occupation'),
+      core.occupation.confidence,
+      ts('core_info.occupation', 'core_info'),
+    )
 
   for (const category of Object.keys(content.interests).sort(compareEn)) {
     const label = category.replace(/[_-]+/g, ' ').trim()
@@ -110,12 +161,22 @@ export function contextFacts(content: ProfileContent, timestamps: Record<string,
   const mood = recent ?? content.personality.mood_trends.default
   if (mood && clean(mood.value)) {
     const line = `Mood lately: ${mood.value}`
-    add('personality', recent ? withPast(line, 'personality.mood_trends.recent') : line, mood.confidence, ts('personality.mood_trends', 'personality'))
+    add(
+      'personality',
+      recent ? withPast(line, 'personality.mood_trends.recent') : line,
+      mood.confidence,
+      ts('personality.mood_trends', 'personality'),
+    )
   }
 
   const style = content.preferences.conversation_style
   if (style && clean(style.value)) {
-    add('preferences', withPast(`Conversation style: ${style.value}`, 'preferences.conversation_style'), style.confidence, ts('preferences.conversation_style', 'preferences'))
+    add(
+      'preferences',
+      withPast(`Conversation style: ${style.value}`, 'preferences.conversation_style'),
+      style.confidence,
+      ts('preferences.conversation_style', 'preferences'),
+    )
   }
   const seenTopics = new Set<string>()
   for (const t of byConfidence(content.preferences.topics_to_avoid)) {
@@ -131,7 +192,13 @@ export function contextFacts(content: ProfileContent, timestamps: Record<string,
   for (const m of rankMemories(content.memories)) {
     const text = m.date ? `${readableDay(m.date)}: ${m.event}` : m.event
     const importance = m.importance === 'high' ? 0.1 : m.importance === 'low' ? -0.1 : 0
-    add('memories', text, Math.round(Math.max(0, Math.min(1, (m.confidence ?? 0.5) + importance)) * 1000) / 1000, m.date ?? ts('memories'), m.event)
+    add(
+      'memories',
+      text,
+      Math.round(Math.max(0, Math.min(1, (m.confidence ?? 0.5) + importance)) * 1000) / 1000,
+      m.date ?? ts('memories'),
+      m.event,
+    )
   }
   return facts
 }
@@ -149,16 +216,28 @@ export function contextHeader(content: ProfileContent, label?: string | null): s
 
 /** Distinct stems of the content words of a text (lexical relevance). */
 export function stems(text: string): Set<string> {
-  const words = text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []
+  const words =
+    text
+      .toLowerCase()
+      .normalize('NFKC')
+      .match(/[\p{L}\p{N}]+/gu) ?? []
   return new Set(words.filter((w) => w.length > 1 && !LEXICAL_STOP.has(w)).map((w) => stemmer(w)))
 }
-const LEXICAL_STOP = new Set('a an and are as at be by for from has have he her his i in is it its of on or she that the their they to was were with about likes like lives works trait'.split(' '))
+const LEXICAL_STOP = new Set(
+  'a an and are as at be by for from has have he her his i in is it its of on or she that the their they to was were with about likes like lives works trait'.split(
+    ' ',
+  ),
+)
 
 /**
  * Share of the query's stems that the fact contains, in [0, 1]. A stem with `alternatives` (what a misspelt word may
  * have meant, factAlternatives) counts when the fact contains every stem of one of them instead.
  */
-export function lexicalScore(query: Set<string>, fact: Set<string>, alternatives?: ReadonlyMap<string, readonly Set<string>[]>): number {
+export function lexicalScore(
+  query: Set<string>,
+  fact: Set<string>,
+  alternatives?: ReadonlyMap<string, readonly Set<string>[]>,
+): number {
   if (query.size === 0) return 0
   let hit = 0
   for (const s of query) {
@@ -173,7 +252,11 @@ export function lexicalScore(query: Set<string>, fact: Set<string>, alternatives
  * written, its alternatives as words (the dictionary's, spellingCorrections); a word is taken for misspelt only when no
  * fact contains its stem. By the word's stem in the query, each alternative the set of its stems.
  */
-export function factAlternatives(query: Set<string>, facts: readonly Set<string>[], meant: readonly (readonly [string, readonly (readonly string[])[]])[]): Map<string, Set<string>[]> {
+export function factAlternatives(
+  query: Set<string>,
+  facts: readonly Set<string>[],
+  meant: readonly (readonly [string, readonly (readonly string[])[]])[],
+): Map<string, Set<string>[]> {
   const out = new Map<string, Set<string>[]>()
   for (const [word, alts] of meant) {
     const [s] = stems(word)
@@ -223,12 +306,18 @@ export function passageRankText(p: Pick<ContextPassage, 'prompt' | 'text'>): str
  * its relative dates resolved when `dated` ("yesterday (7 May 2023)"), and, given a query's `focus`, cut to the
  * sentences that say it when long (focused).
  */
-export function passageLine(p: ContextPassage, dated = false, focus?: { stems: Set<string>; minWords: number }): string {
+export function passageLine(
+  p: ContextPassage,
+  dated = false,
+  focus?: { stems: Set<string>; minWords: number },
+): string {
   const said = p.text.replace(/\s+/g, ' ').trim()
   const shown = focus?.stems.size ? focused(said, focus.stems, focus.minWords) : said
   const text = dated ? withDates(shown, p.at) : shown
   const prompt = quotesPrompt(p, said) ? p.prompt!.replace(/\s+/g, ' ').trim() : ''
-  const asked = prompt ? ` (asked "${prompt.length > PROMPT_QUOTE_CHARS ? `${prompt.slice(0, PROMPT_QUOTE_CHARS - 1).trimEnd()}…` : prompt}")` : ''
+  const asked = prompt
+    ? ` (asked "${prompt.length > PROMPT_QUOTE_CHARS ? `${prompt.slice(0, PROMPT_QUOTE_CHARS - 1).trimEnd()}…` : prompt}")`
+    : ''
   return asked ? `${asked.trimStart()} ${text}` : text
 }
 
@@ -289,7 +378,11 @@ export function onlyAsks(text: string, focus: Set<string>): boolean {
   let asked = false
   for (const s of sentencesOf(text.replace(/\s+/g, ' ').trim())) {
     let says = false
-    for (const w of stems(s)) if (focus.has(w)) { says = true; break }
+    for (const w of stems(s))
+      if (focus.has(w)) {
+        says = true
+        break
+      }
     if (!says) continue
     if (!s.endsWith('?')) return false
     asked = true
@@ -427,7 +520,12 @@ export function composeContext(input: ComposeInput): ComposedContext {
       SECTION_ORDER.indexOf(a.f.section) - SECTION_ORDER.indexOf(b.f.section) ||
       a.i - b.i,
   )
-  const factItem = (o: (typeof order)[number]): Item => ({ section: o.f.section, text: o.f.text, rank: 0, kind: 'fact' })
+  const factItem = (o: (typeof order)[number]): Item => ({
+    section: o.f.section,
+    text: o.f.text,
+    rank: 0,
+    kind: 'fact',
+  })
   let candidates: Item[]
   if (input.passages?.length) {
     const strong = order.filter((o) => o.r >= STRONG_FACT)
@@ -443,7 +541,15 @@ export function composeContext(input: ComposeInput): ComposedContext {
       if (seen.has(key) || (words.size > 0 && [...words].every((w) => known.has(w)))) continue
       seen.add(key)
       // The line is made when the fill reaches it: resolving dates costs, and most candidates are never reached.
-      passages.push({ section: 'evidence', text: '', line: p, rank: 0, kind: 'passage', date: dateLine(p.at, input.passageDates ?? 'day') || 'Undated', at: p.at })
+      passages.push({
+        section: 'evidence',
+        text: '',
+        line: p,
+        rank: 0,
+        kind: 'passage',
+        date: dateLine(p.at, input.passageDates ?? 'day') || 'Undated',
+        at: p.at,
+      })
     }
     candidates = [...strong.map(factItem), ...passages, ...rest.map(factItem)]
   } else {
@@ -451,11 +557,20 @@ export function composeContext(input: ComposeInput): ComposedContext {
   }
   candidates.forEach((c, rank) => (c.rank = rank))
   const summary = input.summary?.replace(/\s+/g, ' ').trim()
-  if (summary) candidates.push({ section: 'summary', text: `Summary: ${summary}`, rank: candidates.length, kind: 'summary' })
+  if (summary)
+    candidates.push({ section: 'summary', text: `Summary: ${summary}`, rank: candidates.length, kind: 'summary' })
   const factsTotal = facts.length
   const headerTokens = count(header)
   if (headerTokens > maxTokens) {
-    return { text: '', tokens: 0, factsIncluded: 0, factsTotal, passagesIncluded: 0, summaryIncluded: false, truncated: true }
+    return {
+      text: '',
+      tokens: 0,
+      factsIncluded: 0,
+      factsTotal,
+      passagesIncluded: 0,
+      summaryIncluded: false,
+      truncated: true,
+    }
   }
   const chosen: Item[] = []
   const sectionsOpen = new Set<ContextSection>()

@@ -16,7 +16,10 @@ export const compareEn = new Intl.Collator('en').compare
 
 /** Whitespace collapsed, trailing sentence punctuation dropped. */
 export function clean(value: string): string {
-  return value.replace(/\s+/g, ' ').trim().replace(/[.;,:!?]+$/, '')
+  return value
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.;,:!?]+$/, '')
 }
 
 /** Highest confidence first; ties keep value order, so output does not depend on storage order. */

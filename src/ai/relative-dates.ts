@@ -16,7 +16,20 @@ const SEASON = /\b(last|this) (spring|summer|fall|autumn)\b/gi
 /** The last month (0-based) of each season, northern hemisphere. */
 const SEASON_LAST_MONTH: Record<string, number> = { spring: 4, summer: 7, fall: 10 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 
 /** What an expression says, at the granularity it fixes ("7 May 2023", "week of 1 May 2023", "June 2023", "2022"), or null. */
 function resolved(r: chrono.ParsedResult, said: Date): string | null {
@@ -27,7 +40,13 @@ function resolved(r: chrono.ParsedResult, said: Date): string | null {
   if (Number.isNaN(d.getTime())) return null
   const day = s.isCertain('day') || s.isCertain('weekday')
   // The day it was said ("today", "this morning") is the passage's own date line.
-  if (day && d.getUTCFullYear() === said.getUTCFullYear() && d.getUTCMonth() === said.getUTCMonth() && d.getUTCDate() === said.getUTCDate()) return null
+  if (
+    day &&
+    d.getUTCFullYear() === said.getUTCFullYear() &&
+    d.getUTCMonth() === said.getUTCMonth() &&
+    d.getUTCDate() === said.getUTCDate()
+  )
+    return null
   if (/\bweeks?\b/i.test(r.text)) return `week of ${readableDate(d.toISOString())}`
   if (day) return readableDate(d.toISOString())
   if (s.isCertain('month')) return `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`

@@ -71,7 +71,11 @@ export interface Extractor {
  */
 export interface Summarizer {
   readonly name: string
-  summarize(profile: ProfileContent, signal?: AbortSignal, instructions?: readonly string[]): Promise<{ summary: string; usage?: Usage }>
+  summarize(
+    profile: ProfileContent,
+    signal?: AbortSignal,
+    instructions?: readonly string[],
+  ): Promise<{ summary: string; usage?: Usage }>
 }
 
 /** Maps raw cosine similarity to the 0-100 score of CONTRACT §8, monotonically, and back. */

@@ -14,7 +14,11 @@ export interface ExtractOptions {
 }
 
 /** Runs the command; returns what to print. `read` gives standard input when no text is given. */
-export async function extractCommand(text: string | undefined, o: ExtractOptions, read: () => Promise<string>): Promise<string> {
+export async function extractCommand(
+  text: string | undefined,
+  o: ExtractOptions,
+  read: () => Promise<string>,
+): Promise<string> {
   if (o.listRules) return listRules(!!o.json)
   if (text === undefined && process.stdin.isTTY) throw invalid('give the text as an argument or on standard input')
   const data = text ?? (await read())
@@ -27,10 +31,16 @@ export async function extractCommand(text: string | undefined, o: ExtractOptions
   return trace.map((v) => (o.explain ? explained(v, o.inputType) : valueLine(v))).join('\n') + '\n'
 }
 
-async function extract(data: string, inputType: ExtractOptions['inputType']): Promise<{ extraction: Extraction; trace: TracedValue[] }> {
+async function extract(
+  data: string,
+  inputType: ExtractOptions['inputType'],
+): Promise<{ extraction: Extraction; trace: TracedValue[] }> {
   if (inputType === 'structured') {
     // Structured values are taken as given (confidence 1.0 when bare): no rule is involved.
-    const [{ parseStructured }, { valuesOf }] = await Promise.all([import('../domain/structured.js'), import('../ai/local/trace.js')])
+    const [{ parseStructured }, { valuesOf }] = await Promise.all([
+      import('../domain/structured.js'),
+      import('../ai/local/trace.js'),
+    ])
     const extraction = parseStructured(data)
     return { extraction, trace: valuesOf(extraction).map((v) => ({ ...v, hits: [] })) }
   }
@@ -55,10 +65,14 @@ const quote = (s: string) => JSON.stringify(s)
 
 function explained(v: TracedValue, inputType: ExtractOptions['inputType']): string {
   const lines = [valueLine(v)]
-  if (!v.hits.length) lines.push(inputType === 'structured' ? '  (given in the structured input; no rule involved)' : '  (no rule recorded)')
+  if (!v.hits.length)
+    lines.push(
+      inputType === 'structured' ? '  (given in the structured input; no rule involved)' : '  (no rule recorded)',
+    )
   for (const h of v.hits) {
     lines.push(`  ${h.rule}${h.confidence === undefined ? '' : ` (${h.confidence})`}: ${ruleDescription(h.rule)}`)
-    if (h.match) lines.push(`    matched ${quote(h.match)}${h.clause && h.clause !== h.match ? ` in ${quote(h.clause)}` : ''}`)
+    if (h.match)
+      lines.push(`    matched ${quote(h.match)}${h.clause && h.clause !== h.match ? ` in ${quote(h.clause)}` : ''}`)
   }
   return lines.join('\n')
 }

@@ -35,9 +35,11 @@ let built: Promise<DashboardAssets> | undefined
 /** The page, script and stylesheet; built once per process (a failed build is retried on the next request). */
 export function dashboardAssets(): Promise<DashboardAssets> {
   if (!built) {
-    built = Promise.all([fs.readFile(path.join(DASHBOARD_DIR, 'index.html'), 'utf8'), bundle('src/main.ts', 'ts'), bundle('app.css', 'css')]).then(
-      ([html, js, css]) => ({ html, js, css }),
-    )
+    built = Promise.all([
+      fs.readFile(path.join(DASHBOARD_DIR, 'index.html'), 'utf8'),
+      bundle('src/main.ts', 'ts'),
+      bundle('app.css', 'css'),
+    ]).then(([html, js, css]) => ({ html, js, css }))
     built.catch(() => (built = undefined))
   }
   return built

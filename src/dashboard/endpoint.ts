@@ -33,7 +33,12 @@ export function crossOrigin(headers: IncomingMessage['headers']): boolean {
 
 export function secureRequest(req: FastifyRequest, setting: DashboardConfig['secureCookie']): boolean {
   if (setting !== 'auto') return setting === 'true'
-  return req.protocol === 'https' || String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]!.trim() === 'https'
+  return (
+    req.protocol === 'https' ||
+    String(req.headers['x-forwarded-proto'] ?? '')
+      .split(',')[0]!
+      .trim() === 'https'
+  )
 }
 
 /**
@@ -43,25 +48,46 @@ export function secureRequest(req: FastifyRequest, setting: DashboardConfig['sec
  */
 export function dashboardEndpoint(services: Services, schema: GraphQLSchema, config: DashboardConfig): GraphQLEndpoint {
   const { accounts } = services
-  const tenantContext = (s: Session, requestId: string, signal?: AbortSignal) => ({ tenantId: s.account.tenantId, appId: DASHBOARD_APP_ID, requestId, signal })
+  const tenantContext = (s: Session, requestId: string, signal?: AbortSignal) => ({
+    tenantId: s.account.tenantId,
+    appId: DASHBOARD_APP_ID,
+    requestId,
+    signal,
+  })
   return {
     path: '/dashboard/graphql',
     schema,
     methods: ['POST'],
     async httpContext(req, reply, signal): Promise<GqlContext> {
-      if (crossOrigin(req.headers)) throw new DomainError('FORBIDDEN', 'Cross-origin requests are not accepted by the dashboard')
+      if (crossOrigin(req.headers))
+        throw new DomainError('FORBIDDEN', 'Cross-origin requests are not accepted by the dashboard')
       const secure = secureRequest(req, config.secureCookie)
       const token = sessionToken(req.headers.cookie)
       const session = await accounts.session(token)
-      const base = { requestId: req.id, services, log: req.log, budgetKey: session ? `session:${session.account.id}` : `ip:${req.ip}` }
-      const dashboard = { accounts, account: session?.account ?? null, sessionToken: session ? token : undefined, reply, ip: req.ip, secure }
+      const base = {
+        requestId: req.id,
+        services,
+        log: req.log,
+        budgetKey: session ? `session:${session.account.id}` : `ip:${req.ip}`,
+      }
+      const dashboard = {
+        accounts,
+        account: session?.account ?? null,
+        sessionToken: session ? token : undefined,
+        reply,
+        ip: req.ip,
+        secure,
+      }
       if (!session) {
         if (token) reply.header('set-cookie', clearSessionCookie(secure)) // expired or signed out elsewhere
         return anonymousContext({ ...base, dashboard })
       }
       const given = req.headers['x-csrf-token']
       if (typeof given !== 'string' || !equalTokens(given, session.csrfToken)) {
-        throw new DomainError('FORBIDDEN', 'Missing or wrong CSRF token: send the x-csrf-token header given at sign-in (GET /dashboard/session)')
+        throw new DomainError(
+          'FORBIDDEN',
+          'Missing or wrong CSRF token: send the x-csrf-token header given at sign-in (GET /dashboard/session)',
+        )
       }
       return { ...base, ctx: tenantContext(session, req.id, signal), dashboard }
     },
@@ -71,13 +97,22 @@ export function dashboardEndpoint(services: Services, schema: GraphQLSchema, con
       const session = await accounts.session(token)
       if (!session) throw new DomainError('UNAUTHENTICATED', 'No session')
       const given = params?.csrfToken
-      if (typeof given !== 'string' || !equalTokens(given, session.csrfToken)) throw new DomainError('FORBIDDEN', 'Missing or wrong CSRF token')
+      if (typeof given !== 'string' || !equalTokens(given, session.csrfToken))
+        throw new DomainError('FORBIDDEN', 'Missing or wrong CSRF token')
       return {
         ctx: tenantContext(session, crypto.randomUUID()),
         group: `session:${session.account.id}`,
         credential: `session:${credentialId(token)}`,
         goneReason: 'Forbidden: session ended',
-        extra: { dashboard: { accounts, account: session.account, sessionToken: token, ip: request.socket.remoteAddress ?? '', secure: false } },
+        extra: {
+          dashboard: {
+            accounts,
+            account: session.account,
+            sessionToken: token,
+            ip: request.socket.remoteAddress ?? '',
+            secure: false,
+          },
+        },
         stillValid: async () => (await accounts.session(token)) !== null,
       }
     },

@@ -23,17 +23,28 @@ function hardened(reply: FastifyReply, type: string, cache: string) {
 
 /** GET /dashboard (the page), its two assets, and GET /dashboard/session (who is signed in, and the CSRF token). */
 export async function registerDashboardRoutes(app: FastifyInstance, config: Config, services: Services) {
-  app.get('/dashboard', async (_req, reply) => hardened(reply, 'text/html; charset=utf-8', 'no-store').send((await dashboardAssets()).html))
+  app.get('/dashboard', async (_req, reply) =>
+    hardened(reply, 'text/html; charset=utf-8', 'no-store').send((await dashboardAssets()).html),
+  )
   app.get('/dashboard/assets/app.js', async (_req, reply) =>
     hardened(reply, 'text/javascript; charset=utf-8', 'no-cache').send((await dashboardAssets()).js),
   )
-  app.get('/dashboard/assets/app.css', async (_req, reply) => hardened(reply, 'text/css; charset=utf-8', 'no-cache').send((await dashboardAssets()).css))
+  app.get('/dashboard/assets/app.css', async (_req, reply) =>
+    hardened(reply, 'text/css; charset=utf-8', 'no-cache').send((await dashboardAssets()).css),
+  )
   // Read by the page's own script; no CORS headers, so another site cannot read the token.
   app.get('/dashboard/session', async (req, reply) => {
     const session = await services.accounts.session(sessionToken(req.headers.cookie))
     hardened(reply, 'application/json; charset=utf-8', 'no-store')
     return {
-      account: session ? { id: session.account.id, email: session.account.email, tenantId: session.account.tenantId, tenantName: session.account.tenantName } : null,
+      account: session
+        ? {
+            id: session.account.id,
+            email: session.account.email,
+            tenantId: session.account.tenantId,
+            tenantName: session.account.tenantName,
+          }
+        : null,
       csrfToken: session?.csrfToken ?? null,
       signUpOpen: config.dashboard.signUp !== 'closed',
       signUp: config.dashboard.signUp,

@@ -4,7 +4,9 @@ import type { TenantEntity } from './entities/tenant.entity.js'
 import { table } from './entities/tables.js'
 
 /** An account with its tenant's name. */
-export type AccountRow = Pick<AccountEntity, 'id' | 'email' | 'tenant_id' | 'created_at'> & { tenant_name: TenantEntity['name'] }
+export type AccountRow = Pick<AccountEntity, 'id' | 'email' | 'tenant_id' | 'created_at'> & {
+  tenant_name: TenantEntity['name']
+}
 
 /** A live session: its account, and the CSRF token and end stored with it. */
 export type SessionRow = AccountRow & Pick<SessionEntity, 'csrf_token' | 'expires_at'>
@@ -22,7 +24,12 @@ export interface LoginFailureCounts {
 
 /** The columns of an AccountRow, from accounts `a` joined to tenants `t`. */
 function accountColumns<T extends object>(q: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
-  return q.select('a.id', 'id').addSelect('a.email', 'email').addSelect('a.tenant_id', 'tenant_id').addSelect('t.name', 'tenant_name').addSelect('a.created_at', 'created_at')
+  return q
+    .select('a.id', 'id')
+    .addSelect('a.email', 'email')
+    .addSelect('a.tenant_id', 'tenant_id')
+    .addSelect('t.name', 'tenant_name')
+    .addSelect('a.created_at', 'created_at')
 }
 
 /**
@@ -32,7 +39,10 @@ function accountColumns<T extends object>(q: SelectQueryBuilder<T>): SelectQuery
  */
 export class AccountRepository {
   /** False when an account has that e-mail address already. */
-  async insertAccount(m: EntityManager, a: { id: string; email: string; passwordHash: string; tenantId: string }): Promise<boolean> {
+  async insertAccount(
+    m: EntityManager,
+    a: { id: string; email: string; passwordHash: string; tenantId: string },
+  ): Promise<boolean> {
     const r = await table(m, 'accounts')
       .createQueryBuilder()
       .insert()
@@ -71,7 +81,10 @@ export class AccountRepository {
   }
 
   async passwordHash(m: EntityManager, accountId: string): Promise<string | null> {
-    return (await table(m, 'accounts').findOne({ select: { password_hash: true }, where: { id: accountId } }))?.password_hash ?? null
+    return (
+      (await table(m, 'accounts').findOne({ select: { password_hash: true }, where: { id: accountId } }))
+        ?.password_hash ?? null
+    )
   }
 
   /** The id of the account of that e-mail address (any case), locked until the transaction ends; null when none. */
@@ -86,17 +99,28 @@ export class AccountRepository {
   }
 
   async setPassword(m: EntityManager, accountId: string, passwordHash: string): Promise<void> {
-    await table(m, 'accounts').update({ id: accountId }, { password_hash: passwordHash, password_changed_at: () => 'now()' })
+    await table(m, 'accounts').update(
+      { id: accountId },
+      { password_hash: passwordHash, password_changed_at: () => 'now()' },
+    )
   }
 
   // ---- sessions ----
 
   /** A new session lasting `hours`; when it ends. */
-  async insertSession(m: EntityManager, s: { tokenHash: Buffer; accountId: string; csrfToken: string; hours: number }): Promise<Date> {
+  async insertSession(
+    m: EntityManager,
+    s: { tokenHash: Buffer; accountId: string; csrfToken: string; hours: number },
+  ): Promise<Date> {
     const r = await table(m, 'sessions')
       .createQueryBuilder()
       .insert()
-      .values({ token_hash: s.tokenHash, account_id: s.accountId, csrf_token: s.csrfToken, expires_at: () => 'now() + make_interval(hours => :hours)' })
+      .values({
+        token_hash: s.tokenHash,
+        account_id: s.accountId,
+        csrf_token: s.csrfToken,
+        expires_at: () => 'now() + make_interval(hours => :hours)',
+      })
       .setParameter('hours', s.hours)
       .returning(['expires_at'])
       .execute()
@@ -120,12 +144,20 @@ export class AccountRepository {
   }
 
   async deleteExpiredSessions(m: EntityManager, accountId: string): Promise<void> {
-    await table(m, 'sessions').createQueryBuilder().delete().where('account_id = :accountId AND expires_at < now()', { accountId }).execute()
+    await table(m, 'sessions')
+      .createQueryBuilder()
+      .delete()
+      .where('account_id = :accountId AND expires_at < now()', { accountId })
+      .execute()
   }
 
   /** Ends every session of the account but the one of `keepTokenHash`. */
   async deleteOtherSessions(m: EntityManager, accountId: string, keepTokenHash: Buffer): Promise<void> {
-    await table(m, 'sessions').createQueryBuilder().delete().where('account_id = :accountId AND token_hash <> :keepTokenHash', { accountId, keepTokenHash }).execute()
+    await table(m, 'sessions')
+      .createQueryBuilder()
+      .delete()
+      .where('account_id = :accountId AND token_hash <> :keepTokenHash', { accountId, keepTokenHash })
+      .execute()
   }
 
   async deleteSessions(m: EntityManager, accountId: string): Promise<void> {
@@ -135,11 +167,19 @@ export class AccountRepository {
   // ---- invites ----
 
   /** A new invite for `uses` sign-ups into the tenant (or new tenants when null), for `seconds`; when it expires. */
-  async insertInvite(m: EntityManager, i: { codeHash: Buffer; tenantId: string | null; uses: number; seconds: number }): Promise<Date> {
+  async insertInvite(
+    m: EntityManager,
+    i: { codeHash: Buffer; tenantId: string | null; uses: number; seconds: number },
+  ): Promise<Date> {
     const r = await table(m, 'invites')
       .createQueryBuilder()
       .insert()
-      .values({ code_hash: i.codeHash, tenant_id: i.tenantId, uses_left: i.uses, expires_at: () => 'now() + make_interval(secs => :seconds)' })
+      .values({
+        code_hash: i.codeHash,
+        tenant_id: i.tenantId,
+        uses_left: i.uses,
+        expires_at: () => 'now() + make_interval(secs => :seconds)',
+      })
       .setParameter('seconds', i.seconds)
       .returning(['expires_at'])
       .execute()
@@ -176,7 +216,11 @@ export class AccountRepository {
 
   /** Records a failed sign-in, first forgetting those older than the window. */
   async recordLoginFailure(m: EntityManager, email: string, ip: string, windowMinutes: number): Promise<void> {
-    await table(m, 'login_failures').createQueryBuilder().delete().where('at < now() - make_interval(mins => :windowMinutes)', { windowMinutes }).execute()
+    await table(m, 'login_failures')
+      .createQueryBuilder()
+      .delete()
+      .where('at < now() - make_interval(mins => :windowMinutes)', { windowMinutes })
+      .execute()
     await table(m, 'login_failures').createQueryBuilder().insert().values({ email, ip }).updateEntity(false).execute()
   }
 

@@ -9,7 +9,12 @@ import { columns, table } from './entities/tables.js'
 type Row = Pick<AppSchemaEntity, 'app_id' | 'version' | 'schema' | 'created_at'>
 const ROW_COLUMNS = ['app_id', 'version', 'schema', 'created_at'] as const
 
-const toVersion = (r: Row): AppSchemaVersion => ({ appId: r.app_id, version: Number(r.version), schema: r.schema, createdAt: isoTime(r.created_at) })
+const toVersion = (r: Row): AppSchemaVersion => ({
+  appId: r.app_id,
+  version: Number(r.version),
+  schema: r.schema,
+  createdAt: isoTime(r.created_at),
+})
 
 /** A profile holding values of dropped custom fields, locked for the rewrite. */
 export type ProfileCustomRow = Pick<ProfileEntity, 'profile_id' | 'content' | 'history_seq'>
@@ -33,7 +38,10 @@ export class AppSchemaRepository {
   }
 
   /** Current schemas of several apps of possibly several tenants (the worker's batch), keyed `tenant\0app`. */
-  async currentOf(m: EntityManager, apps: { tenantId: string; appId: string }[]): Promise<Map<string, AppSchemaVersion>> {
+  async currentOf(
+    m: EntityManager,
+    apps: { tenantId: string; appId: string }[],
+  ): Promise<Map<string, AppSchemaVersion>> {
     const out = new Map<string, AppSchemaVersion>()
     if (!apps.length) return out
     const rows: (Row & Pick<AppSchemaEntity, 'tenant_id'>)[] = await m.query(
@@ -71,12 +79,22 @@ export class AppSchemaRepository {
 
   /** Locks the app row (so two schema changes of one app are serialized) and returns its current version number (0: none). */
   async lockApp(m: EntityManager, tenantId: string, appId: string): Promise<number | null> {
-    const app = await table(m, 'apps').findOne({ select: { tenant_id: true, id: true, schema_version: true }, where: { tenant_id: tenantId, id: appId }, lock: { mode: 'pessimistic_write' } })
+    const app = await table(m, 'apps').findOne({
+      select: { tenant_id: true, id: true, schema_version: true },
+      where: { tenant_id: tenantId, id: appId },
+      lock: { mode: 'pessimistic_write' },
+    })
     return app ? Number(app.schema_version ?? 0) : null
   }
 
   /** Stores a new version and makes it current. */
-  async insert(m: EntityManager, tenantId: string, appId: string, version: number, schema: CustomSchema): Promise<AppSchemaVersion> {
+  async insert(
+    m: EntityManager,
+    tenantId: string,
+    appId: string,
+    version: number,
+    schema: CustomSchema,
+  ): Promise<AppSchemaVersion> {
     const r = await table(m, 'app_schemas')
       .createQueryBuilder()
       .insert()
@@ -112,13 +130,24 @@ export class AppSchemaRepository {
   }
 
   /** Rewrites profiles' content after dropped fields were taken out, with one history entry each (input_type 'schema'). */
-  async dropValues(m: EntityManager, tenantId: string, rows: { profileId: string; content: string; seq: number; changes: string; at: string }[], history: HistoryBounds) {
+  async dropValues(
+    m: EntityManager,
+    tenantId: string,
+    rows: { profileId: string; content: string; seq: number; changes: string; at: string }[],
+    history: HistoryBounds,
+  ) {
     if (!rows.length) return
     await m.query(
       `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
        SELECT $1::text, x.profile_id, x.seq, x.at, x.changes, '[]'::jsonb, 'schema'
          FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::jsonb[]) AS x(profile_id, seq, at, changes)`,
-      [tenantId, rows.map((r) => r.profileId), rows.map((r) => r.seq), rows.map((r) => r.at), rows.map((r) => r.changes)],
+      [
+        tenantId,
+        rows.map((r) => r.profileId),
+        rows.map((r) => r.seq),
+        rows.map((r) => r.at),
+        rows.map((r) => r.changes),
+      ],
     )
     await m.query(
       `UPDATE profiles p SET content = x.content::jsonb, history_seq = x.seq, version = version + 1, last_updated = now()
@@ -126,6 +155,10 @@ export class AppSchemaRepository {
         WHERE p.tenant_id = $1 AND p.profile_id = x.profile_id`,
       [tenantId, rows.map((r) => r.profileId), rows.map((r) => r.content), rows.map((r) => r.seq)],
     )
-    await pruneHistory(m, rows.map((r) => ({ tenantId, profileId: r.profileId, seq: r.seq })), history)
+    await pruneHistory(
+      m,
+      rows.map((r) => ({ tenantId, profileId: r.profileId, seq: r.seq })),
+      history,
+    )
   }
 }

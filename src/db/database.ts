@@ -48,7 +48,10 @@ export interface Database {
  * Opens the database: DATABASE_URL when set; otherwise the embedded PGlite, started here unless another live
  * process of this data dir already serves it (then we connect to that one, as the CLI does).
  */
-export async function openDatabase(config: Config, opts: { poolSize?: number; serveEmbedded?: boolean; listen?: string[] } = {}): Promise<Database> {
+export async function openDatabase(
+  config: Config,
+  opts: { poolSize?: number; serveEmbedded?: boolean; listen?: string[] } = {},
+): Promise<Database> {
   // TypeORM's modules (0.3-0.4 s to load here) load while PGlite starts, whose WebAssembly compiles off the main thread:
   // a CLI command on the embedded database ends about a second sooner on this machine.
   const typeorm = Promise.all([import('typeorm'), import('./entities/index.js')])
@@ -69,7 +72,11 @@ export async function openDatabase(config: Config, opts: { poolSize?: number; se
     dataSource = new DataSource({
       ...dataSourceOptions(ENTITIES),
       url,
-      extra: { max: opts.poolSize ?? POOL_SIZE, connectionTimeoutMillis: 10_000, options: sessionOptions(sessionSettings(config)) },
+      extra: {
+        max: opts.poolSize ?? POOL_SIZE,
+        connectionTimeoutMillis: 10_000,
+        options: sessionOptions(sessionSettings(config)),
+      },
     })
     allowColumnTypes(dataSource)
     await dataSource.initialize()
@@ -116,7 +123,10 @@ export function allowColumnTypes(ds: DataSource): void {
 
 /** Applies pending migrations; refuses a server without pgvector or a contrib extension with a one-line, actionable error. */
 export async function migrate(db: Database): Promise<string[]> {
-  const rows: { name: string }[] = await db.dataSource.query(`SELECT name FROM pg_available_extensions WHERE name = ANY($1)`, [['vector', ...CONTRIB_EXTENSIONS]])
+  const rows: { name: string }[] = await db.dataSource.query(
+    `SELECT name FROM pg_available_extensions WHERE name = ANY($1)`,
+    [['vector', ...CONTRIB_EXTENSIONS]],
+  )
   const available = new Set(rows.map((r) => r.name))
   if (!available.has('vector')) {
     throw new MissingPgvectorError(
@@ -144,7 +154,11 @@ export async function migrate(db: Database): Promise<string[]> {
 
 /** The connections of the data source's pg pool (idle, in use, queries waiting), for the metrics. */
 export function poolStats(ds: DataSource): { total: number; idle: number; waiting: number; max: number } | undefined {
-  const pool = (ds.driver as unknown as { master?: { totalCount: number; idleCount: number; waitingCount: number; options?: { max?: number } } }).master
+  const pool = (
+    ds.driver as unknown as {
+      master?: { totalCount: number; idleCount: number; waitingCount: number; options?: { max?: number } }
+    }
+  ).master
   if (!pool || typeof pool.totalCount !== 'number') return undefined
   return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options?.max ?? 0 }
 }
@@ -157,7 +171,9 @@ export async function migrationsApplied(db: Database): Promise<boolean> {
 export type Tx = EntityManager
 
 /** The raw pg client behind a transaction's manager, so pg-boss can enqueue inside the same transaction. */
-export async function rawClient(manager: EntityManager): Promise<{ query(text: string, values?: unknown[]): Promise<{ rows: any[] }> }> {
+export async function rawClient(
+  manager: EntityManager,
+): Promise<{ query(text: string, values?: unknown[]): Promise<{ rows: any[] }> }> {
   const qr = manager.queryRunner
   if (!qr) throw new Error('rawClient needs a transactional entity manager')
   return (await qr.connect()) as any

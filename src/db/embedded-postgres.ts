@@ -33,7 +33,8 @@ interface Info {
 export const embeddedClusterDir = (dataDir: string) => path.join(dataDir, 'pgdata')
 
 /** PGlite on a cluster directory, with the extensions the service uses; an empty or missing directory is initialised. */
-export const openPglite = (clusterDir: string) => PGlite.create({ dataDir: clusterDir, extensions: { vector, pg_trgm, btree_gin } })
+export const openPglite = (clusterDir: string) =>
+  PGlite.create({ dataDir: clusterDir, extensions: { vector, pg_trgm, btree_gin } })
 
 /**
  * `listen`: channels whose NOTIFYs reach `onNotification` (the session LISTENs before any connection is served);
@@ -45,7 +46,10 @@ export async function startEmbeddedPostgres(
 ): Promise<EmbeddedPostgres> {
   fs.mkdirSync(dataDir, { recursive: true })
   const running = await findRunningEmbedded(dataDir)
-  if (running) throw new Error(`The embedded database in ${dataDir} is already served by process ${running.pid} (port ${running.port}).`)
+  if (running)
+    throw new Error(
+      `The embedded database in ${dataDir} is already served by process ${running.pid} (port ${running.port}).`,
+    )
   const db = await openPglite(embeddedClusterDir(dataDir))
   for (const channel of opts.listen ?? []) await db.exec(`LISTEN "${channel.replace(/"/g, '""')}"`)
   for (const [k, v] of Object.entries(opts.settings ?? {})) await db.query(`SELECT set_config($1, $2, false)`, [k, v])

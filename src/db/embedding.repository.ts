@@ -1,7 +1,13 @@
 import type { EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
 import { profileVectorIndexSql } from './profile-vectors.js'
-import { INSTRUCTIONS_COLUMN, PROFILE_COLUMNS, toRecord, type ProfileRecord, type ProfileRow } from './profile.repository.js'
+import {
+  INSTRUCTIONS_COLUMN,
+  PROFILE_COLUMNS,
+  toRecord,
+  type ProfileRecord,
+  type ProfileRow,
+} from './profile.repository.js'
 import type { PassageDraft } from '../domain/passages.js'
 import type { PassageEntity } from './entities/passage.entity.js'
 import type { ProfileEntity } from './entities/profile.entity.js'
@@ -22,14 +28,19 @@ export class EmbeddingRepository {
    */
   async changeDimension(m: EntityManager, dimension: number): Promise<void> {
     await m.query(`DROP INDEX IF EXISTS profiles_embedding_hnsw`)
-    await m.query(`ALTER TABLE profiles ALTER COLUMN embedding TYPE vector(${dimension}) USING NULL, ALTER COLUMN embedding_model DROP DEFAULT`)
+    await m.query(
+      `ALTER TABLE profiles ALTER COLUMN embedding TYPE vector(${dimension}) USING NULL, ALTER COLUMN embedding_model DROP DEFAULT`,
+    )
     await m.query(`UPDATE profiles SET embedding_model = NULL WHERE embedding_model IS NOT NULL`)
     await m.query(profileVectorIndexSql(dimension))
   }
 
   /** How many profiles are to be (re)embedded for `model` (all of them with `all`). */
   async pendingCount(m: EntityManager, o: { all: boolean; model: string }): Promise<number> {
-    const [{ total }]: { total: number }[] = await m.query(`SELECT count(*)::int AS total FROM profiles WHERE ${PENDING}`, [o.all, o.model])
+    const [{ total }]: { total: number }[] = await m.query(
+      `SELECT count(*)::int AS total FROM profiles WHERE ${PENDING}`,
+      [o.all, o.model],
+    )
     return total
   }
 
@@ -52,7 +63,15 @@ export class EmbeddingRepository {
    */
   async storeEmbedding(
     m: EntityManager,
-    e: { tenantId: string; profileId: string; version: number; summary: string; vector: number[]; model: string; lexemes: string },
+    e: {
+      tenantId: string
+      profileId: string
+      version: number
+      summary: string
+      vector: number[]
+      model: string
+      lexemes: string
+    },
   ): Promise<void> {
     await m.query(
       `UPDATE profiles SET summary = $4, embedding = $5, embedding_model = $6, lexemes = array_to_tsvector(string_to_array($7, ' '))
@@ -103,10 +122,10 @@ export class PassageIndexRepository {
 
   /** How many passages each of the tenant's `profileIds` has (hidden ones too). */
   async counts(m: EntityManager, tenantId: string, profileIds: string[]): Promise<Map<string, number>> {
-    const rows: (Pick<PassageEntity, 'profile_id'> & { n: number })[] = await m.query(`SELECT profile_id, count(*)::int AS n FROM passages WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) GROUP BY profile_id`, [
-      tenantId,
-      profileIds,
-    ])
+    const rows: (Pick<PassageEntity, 'profile_id'> & { n: number })[] = await m.query(
+      `SELECT profile_id, count(*)::int AS n FROM passages WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) GROUP BY profile_id`,
+      [tenantId, profileIds],
+    )
     return new Map(rows.map((r) => [r.profile_id, r.n]))
   }
 
@@ -115,7 +134,13 @@ export class PassageIndexRepository {
    * while it is read, so a retention sweep or an evidence deletion dropping the text meanwhile is waited for (and then
    * seen) or waits (and then deletes these). A configuration this database lacks is `simple`. Returns how many.
    */
-  async insertRebuilt(m: EntityManager, tenantId: string, submissionId: string, config: string, ps: PassageDraft[]): Promise<number> {
+  async insertRebuilt(
+    m: EntityManager,
+    tenantId: string,
+    submissionId: string,
+    config: string,
+    ps: PassageDraft[],
+  ): Promise<number> {
     if (!ps.length) return 0
     const rows: unknown[] = await m.query(
       `INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language)
@@ -125,13 +150,25 @@ export class PassageIndexRepository {
               unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[]) AS x(position, speaker, prompt, text, occurred_at)
        ON CONFLICT DO NOTHING
        RETURNING 1`,
-      [tenantId, submissionId, config, ps.map((p) => p.position), ps.map((p) => p.speaker), ps.map((p) => p.prompt), ps.map((p) => p.text), ps.map((p) => p.occurredAt)],
+      [
+        tenantId,
+        submissionId,
+        config,
+        ps.map((p) => p.position),
+        ps.map((p) => p.speaker),
+        ps.map((p) => p.prompt),
+        ps.map((p) => p.text),
+        ps.map((p) => p.occurredAt),
+      ],
     )
     return rows.length
   }
 
   async pendingCount(m: EntityManager, o: { all: boolean; model: string }): Promise<number> {
-    const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM passages WHERE ${PASSAGE_PENDING}`, [o.all, o.model])
+    const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM passages WHERE ${PASSAGE_PENDING}`, [
+      o.all,
+      o.model,
+    ])
     return n
   }
 
@@ -150,13 +187,23 @@ export class PassageIndexRepository {
   }
 
   /** Stores passages' vectors and their model (a passage deleted meanwhile is not brought back). */
-  async storeVectors(m: EntityManager, rows: { tenantId: string; submissionId: string; position: number; vector: number[] }[], model: string): Promise<void> {
+  async storeVectors(
+    m: EntityManager,
+    rows: { tenantId: string; submissionId: string; position: number; vector: number[] }[],
+    model: string,
+  ): Promise<void> {
     if (!rows.length) return
     await m.query(
       `UPDATE passages p SET embedding = x.embedding::vector, embedding_model = $5
          FROM unnest($1::text[], $2::uuid[], $3::int[], $4::text[]) AS x(tenant_id, submission_id, position, embedding)
         WHERE p.tenant_id = x.tenant_id AND p.submission_id = x.submission_id AND p.position = x.position`,
-      [rows.map((r) => r.tenantId), rows.map((r) => r.submissionId), rows.map((r) => r.position), rows.map((r) => toSql(r.vector)), model],
+      [
+        rows.map((r) => r.tenantId),
+        rows.map((r) => r.submissionId),
+        rows.map((r) => r.position),
+        rows.map((r) => toSql(r.vector)),
+        model,
+      ],
     )
   }
 }

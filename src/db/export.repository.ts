@@ -1,6 +1,12 @@
 import { toSql } from 'pgvector'
 import type { EntityManager } from 'typeorm'
-import { IMPORT_BOUNDS, type HistoryExport, type PassageExport, type ProfileExport, type SubmissionExport } from '../domain/export-format.js'
+import {
+  IMPORT_BOUNDS,
+  type HistoryExport,
+  type PassageExport,
+  type ProfileExport,
+  type SubmissionExport,
+} from '../domain/export-format.js'
 import { isOpenSql } from '../domain/submission.js'
 import { submissionView, type SubmissionRow } from './submission.repository.js'
 import { isoTimeOrNull as iso } from '../domain/time.js'
@@ -15,7 +21,8 @@ import { table } from './entities/tables.js'
 export type PassageExportKey = [profileId: string, occurredAt: string, submissionId: string, position: number]
 
 /** Whose imported submissions were unfinished: they are stored failed (an import does not run them). */
-export const UNFINISHED_ON_IMPORT = 'Not finished when exported; an import does not process submissions (submit the text again)'
+export const UNFINISHED_ON_IMPORT =
+  'Not finished when exported; an import does not process submissions (submit the text again)'
 
 /**
  * The SQL of export and import. Reads walk a tenant in keyset pages (by profile id, then sequence), so an export of any
@@ -29,13 +36,32 @@ export class ExportRepository {
   }
 
   async countProfiles(m: EntityManager, tenantId: string, profileId: string | null): Promise<number> {
-    const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM profiles WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id = $2)`, [tenantId, profileId])
+    const [{ n }]: { n: number }[] = await m.query(
+      `SELECT count(*)::int AS n FROM profiles WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id = $2)`,
+      [tenantId, profileId],
+    )
     return n
   }
 
   /** The next page of profiles after `after` (profile id order), as exported. */
-  async profiles(m: EntityManager, tenantId: string, o: { after: string | null; profileId: string | null; limit: number }): Promise<ProfileExport[]> {
-    const rows: Pick<ProfileEntity, 'profile_id' | 'status' | 'created_at' | 'last_updated' | 'summary' | 'language' | 'content' | 'field_timestamps' | 'internals' | 'history_seq'>[] = await m.query(
+  async profiles(
+    m: EntityManager,
+    tenantId: string,
+    o: { after: string | null; profileId: string | null; limit: number },
+  ): Promise<ProfileExport[]> {
+    const rows: Pick<
+      ProfileEntity,
+      | 'profile_id'
+      | 'status'
+      | 'created_at'
+      | 'last_updated'
+      | 'summary'
+      | 'language'
+      | 'content'
+      | 'field_timestamps'
+      | 'internals'
+      | 'history_seq'
+    >[] = await m.query(
       `SELECT profile_id, status, created_at, last_updated, summary, language, content, field_timestamps, internals, history_seq
          FROM profiles WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id > $2) AND ($3::text IS NULL OR profile_id = $3)
         ORDER BY profile_id LIMIT $4`,
@@ -56,7 +82,9 @@ export class ExportRepository {
         memories: r.content?.memories ?? [],
         preferences: r.content?.preferences ?? { topics_to_avoid: [] },
         ...(r.content?.custom && Object.keys(r.content.custom).length ? { custom: r.content.custom } : {}),
-        ...(r.content?.past_values && Object.keys(r.content.past_values).length ? { past_values: r.content.past_values } : {}),
+        ...(r.content?.past_values && Object.keys(r.content.past_values).length
+          ? { past_values: r.content.past_values }
+          : {}),
         field_timestamps: r.field_timestamps ?? {},
         internals: { mood_counts: {}, seen: {}, ...(r.internals ?? {}) },
         history_seq: Number(r.history_seq),
@@ -69,8 +97,17 @@ export class ExportRepository {
    * out: each is a whole profile, so they would make an export quadratic in the history's length; imported entries have
    * none, so a rollback reaches only entries written after the import.
    */
-  async history(m: EntityManager, tenantId: string, ids: string[], after: [string, number] | null, limit: number): Promise<HistoryExport[]> {
-    const rows: Pick<ProfileHistoryEntity, 'profile_id' | 'seq' | 'extracted_on' | 'changes' | 'submission_ids' | 'input_type'>[] = await m.query(
+  async history(
+    m: EntityManager,
+    tenantId: string,
+    ids: string[],
+    after: [string, number] | null,
+    limit: number,
+  ): Promise<HistoryExport[]> {
+    const rows: Pick<
+      ProfileHistoryEntity,
+      'profile_id' | 'seq' | 'extracted_on' | 'changes' | 'submission_ids' | 'input_type'
+    >[] = await m.query(
       `SELECT profile_id, seq, extracted_on, changes, submission_ids, input_type FROM profile_history
         WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND ($3::text IS NULL OR (profile_id, seq) > ($3, $4::int))
         ORDER BY profile_id, seq LIMIT $5`,
@@ -122,13 +159,31 @@ export class ExportRepository {
    * order (profile, when said, submission, position: the order of the passages_profile index), without their vectors.
    * The index is scanned from the key, or from the page's first profile: never through the profiles before the page.
    */
-  async passages(m: EntityManager, tenantId: string, ids: string[], after: PassageExportKey | null, limit: number): Promise<(PassageExport & { key: PassageExportKey })[]> {
+  async passages(
+    m: EntityManager,
+    tenantId: string,
+    ids: string[],
+    after: PassageExportKey | null,
+    limit: number,
+  ): Promise<(PassageExport & { key: PassageExportKey })[]> {
     if (!ids.length) return []
     const params: unknown[] = [tenantId, ids, limit]
     const from = after
       ? ` AND (profile_id, occurred_at, submission_id, position) > ($${params.push(after[0])}::text, $${params.push(after[1])}::timestamptz, $${params.push(after[2])}::uuid, $${params.push(after[3])}::int)`
       : ` AND profile_id >= $${params.push(ids[0])}::text`
-    const rows: (Pick<PassageEntity, 'profile_id' | 'submission_id' | 'position' | 'speaker' | 'prompt' | 'text' | 'occurred_at' | 'language' | 'hidden_at' | 'hidden_by'> & { at_key: string })[] = await m.query(
+    const rows: (Pick<
+      PassageEntity,
+      | 'profile_id'
+      | 'submission_id'
+      | 'position'
+      | 'speaker'
+      | 'prompt'
+      | 'text'
+      | 'occurred_at'
+      | 'language'
+      | 'hidden_at'
+      | 'hidden_by'
+    > & { at_key: string })[] = await m.query(
       `SELECT profile_id, submission_id::text AS submission_id, position, speaker, prompt, text, occurred_at, language::text AS language, hidden_at, hidden_by,
               to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US"+00"') AS at_key
          FROM passages WHERE tenant_id = $1 AND profile_id = ANY($2::text[])${from}
@@ -159,7 +214,12 @@ export class ExportRepository {
    * such entries are deleted and the sequence restarts after the file's and the remaining entries. Returns each
    * profile's new version.
    */
-  async upsertProfiles(m: EntityManager, tenantId: string, ps: ProfileExport[], lexemes: string[]): Promise<Map<string, number>> {
+  async upsertProfiles(
+    m: EntityManager,
+    tenantId: string,
+    ps: ProfileExport[],
+    lexemes: string[],
+  ): Promise<Map<string, number>> {
     if (!ps.length) return new Map()
     await m.query(`DELETE FROM profile_history WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND seq > $3`, [
       tenantId,
@@ -217,7 +277,9 @@ export class ExportRepository {
         ps.map((p) => p.summary),
         ps.map((p) => p.language),
         ps.map((p) => (typeof core(p, 'name') === 'string' ? core(p, 'name') : null)),
-        ps.map((p) => (Number.isInteger(core(p, 'age')) && Math.abs(core(p, 'age') as number) < 2 ** 31 ? core(p, 'age') : null)),
+        ps.map((p) =>
+          Number.isInteger(core(p, 'age')) && Math.abs(core(p, 'age') as number) < 2 ** 31 ? core(p, 'age') : null,
+        ),
         ps.map((p) => (typeof core(p, 'gender') === 'string' ? core(p, 'gender') : null)),
         ps.map((p) => (typeof core(p, 'location') === 'string' ? core(p, 'location') : null)),
         // Past the bound: the larger of the file's and the last entry's (above), as the ON CONFLICT takes it as it is.
@@ -310,7 +372,11 @@ export class ExportRepository {
    * has it hidden: a forget is never undone by an import. A language this database has no configuration for is
    * indexed as `simple`. Returns how many passages the tenant has of the file's, and how many of them are new.
    */
-  async insertPassages(m: EntityManager, tenantId: string, ps: PassageExport[]): Promise<{ matched: number; added: number }> {
+  async insertPassages(
+    m: EntityManager,
+    tenantId: string,
+    ps: PassageExport[],
+  ): Promise<{ matched: number; added: number }> {
     if (!ps.length) return { matched: 0, added: 0 }
     // Two statements, each routed whole to the tenant's node on a sharded database (Citus): the lock and count, then the
     // insert, whose tenant_id is the submission's own column (so the INSERT ... SELECT stays on the shard and sees this
@@ -326,9 +392,10 @@ export class ExportRepository {
     // The catalog is read on its own (a sharded database cannot join it to a distributed table).
     const known = new Set(
       (
-        await m.query(`SELECT cfgname::text AS name FROM pg_ts_config WHERE cfgnamespace = 'pg_catalog'::regnamespace AND cfgname = ANY($1::text[])`, [
-          [...new Set(kept.map((p) => p.language))],
-        ])
+        await m.query(
+          `SELECT cfgname::text AS name FROM pg_ts_config WHERE cfgnamespace = 'pg_catalog'::regnamespace AND cfgname = ANY($1::text[])`,
+          [[...new Set(kept.map((p) => p.language))]],
+        )
       ).map((r: { name: string }) => r.name),
     )
     const rows: { added: boolean }[] = await m.query(
@@ -358,14 +425,18 @@ export class ExportRepository {
   }
 
   /** An imported profile's embedding, unless it changed since (version); 1 when stored. */
-  async storeEmbedding(m: EntityManager, tenantId: string, profileId: string, version: number, vector: number[], model: string): Promise<number> {
-    const [, n]: [unknown[], number] = await m.query(`UPDATE profiles SET embedding = $4, embedding_model = $5 WHERE tenant_id = $1 AND profile_id = $2 AND version = $3`, [
-      tenantId,
-      profileId,
-      version,
-      toSql(vector),
-      model,
-    ])
+  async storeEmbedding(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    version: number,
+    vector: number[],
+    model: string,
+  ): Promise<number> {
+    const [, n]: [unknown[], number] = await m.query(
+      `UPDATE profiles SET embedding = $4, embedding_model = $5 WHERE tenant_id = $1 AND profile_id = $2 AND version = $3`,
+      [tenantId, profileId, version, toSql(vector), model],
+    )
     return n
   }
 }

@@ -25,4 +25,30 @@ import { GinPendingLists1764400001600 } from '../../migrations/1764400001600-Gin
 import { TenantWordIndexes1764400001700 } from '../../migrations/1764400001700-TenantWordIndexes.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs under tsx, vitest and tsc output. */
-export const MIGRATIONS = [InitialSchema1763700000000, SubmissionExtraction1763800000000, Accounts1763900000000, RateCounters1764100000000, Invites1764200000000, StatusEventOrder1764300000000, OpenSubmissionsByProfile1764300000001, Webhooks1764400000000, SubmissionTrace1764400000100, Retention1764400000200, AppDisplayNames1764400000300, SearchLexemes1764400000400, HistorySnapshots1764400000500, SummaryInstructions1764400000600, AppSchemas1764400000700, HistoryBounds1764400000800, ProfileContentBytes1764400000910, SubmissionOccurredAt1764400001000, EvidencePassages1764400001100, CitusDistribution1764400001200, LoginFailureKey1764400001300, GeneratedColumnExpressions1764400001400, HalfPrecisionVectorIndex1764400001500, GinPendingLists1764400001600, TenantWordIndexes1764400001700]
+export const MIGRATIONS = [
+  InitialSchema1763700000000,
+  SubmissionExtraction1763800000000,
+  Accounts1763900000000,
+  RateCounters1764100000000,
+  Invites1764200000000,
+  StatusEventOrder1764300000000,
+  OpenSubmissionsByProfile1764300000001,
+  Webhooks1764400000000,
+  SubmissionTrace1764400000100,
+  Retention1764400000200,
+  AppDisplayNames1764400000300,
+  SearchLexemes1764400000400,
+  HistorySnapshots1764400000500,
+  SummaryInstructions1764400000600,
+  AppSchemas1764400000700,
+  HistoryBounds1764400000800,
+  ProfileContentBytes1764400000910,
+  SubmissionOccurredAt1764400001000,
+  EvidencePassages1764400001100,
+  CitusDistribution1764400001200,
+  LoginFailureKey1764400001300,
+  GeneratedColumnExpressions1764400001400,
+  HalfPrecisionVectorIndex1764400001500,
+  GinPendingLists1764400001600,
+  TenantWordIndexes1764400001700,
+]

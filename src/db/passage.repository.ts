@@ -3,14 +3,18 @@ import { vectorText, type PassageDraft } from '../domain/passages.js'
 import type { PassageEntity } from './entities/passage.entity.js'
 
 /** A passage as the API shows it (README "Evidence passages"): a passages row, its time in ISO 8601. */
-export type PassageRow = Pick<PassageEntity, 'submission_id' | 'position' | 'speaker' | 'prompt' | 'text'> & { occurred_at: string }
+export type PassageRow = Pick<PassageEntity, 'submission_id' | 'position' | 'speaker' | 'prompt' | 'text'> & {
+  occurred_at: string
+}
 
 /** A passage with whether, when and why it is hidden from contexts and search (README "Evidence passages"). */
 export type PassageView = PassageRow & { hidden_at: string | null; hidden_by: PassageEntity['hidden_by'] }
 
 /** A passage as a statement reads it (its text null where a window leaves it out). */
 export type PassageRead = Pick<PassageEntity, 'submission_id' | 'position' | 'occurred_at'> &
-  Partial<Pick<PassageEntity, 'speaker' | 'prompt' | 'hidden_at' | 'hidden_by'>> & { text?: PassageEntity['text'] | null }
+  Partial<Pick<PassageEntity, 'speaker' | 'prompt' | 'hidden_at' | 'hidden_by'>> & {
+    text?: PassageEntity['text'] | null
+  }
 /** ... with its key's time as text (KEY). */
 type KeyedRead = PassageRead & { at_key: string }
 
@@ -36,7 +40,9 @@ const KEY = `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US"+
 const keyOf = (r: KeyedRead): PassageKey => [r.at_key, r.submission_id, Number(r.position)]
 /** The condition "after the key `k`" in a profile's list (newest first), its values appended to `params`. */
 const after = (k: PassageKey | null, params: unknown[]): string =>
-  k ? ` AND (occurred_at, submission_id, position) < ($${params.push(k[0])}::timestamptz, $${params.push(k[1])}::uuid, $${params.push(k[2])}::int)` : ''
+  k
+    ? ` AND (occurred_at, submission_id, position) < ($${params.push(k[0])}::timestamptz, $${params.push(k[1])}::uuid, $${params.push(k[2])}::int)`
+    : ''
 
 /** A passages row as the API shows it. */
 export const passageView = (r: PassageRead): PassageRow => ({
@@ -54,7 +60,10 @@ export class PassageRepository {
    * Stores passages, of one profile or of several (a worker's round); a passage already stored for the same submission
    * and position is kept. Returns how many were stored.
    */
-  async insert(m: EntityManager, rows: readonly (PassageWrite & { tenantId: string; profileId: string })[]): Promise<number> {
+  async insert(
+    m: EntityManager,
+    rows: readonly (PassageWrite & { tenantId: string; profileId: string })[],
+  ): Promise<number> {
     if (!rows.length) return 0
     const res = await m.query(
       `INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, embedding, embedding_model)
@@ -84,7 +93,11 @@ export class PassageRepository {
    * Keeps each profile's `keep` newest passages (by when they were said), for one profile or several (a worker's round)
    * in one statement a tenant; returns how many older ones were deleted.
    */
-  async prune(m: EntityManager, profiles: readonly (readonly [tenantId: string, profileId: string])[], keep: number): Promise<number> {
+  async prune(
+    m: EntityManager,
+    profiles: readonly (readonly [tenantId: string, profileId: string])[],
+    keep: number,
+  ): Promise<number> {
     if (!profiles.length) return 0
     // One statement per tenant: a sharded database (Citus) runs the lateral subquery only on one tenant's node.
     const tenants = new Map<string, string[]>()
@@ -156,7 +169,13 @@ export class PassageRepository {
     m: EntityManager,
     tenantId: string,
     profileId: string,
-    o: { /** pgvector's text of the vector (toSql). */ vector: string; model: string; after: PassageKey | null; window: number; top: number },
+    o: {
+      /** pgvector's text of the vector (toSql). */ vector: string
+      model: string
+      after: PassageKey | null
+      window: number
+      top: number
+    },
   ): Promise<{ rows: { key: PassageKey; distance: number; passage: PassageRow | null }[]; last: PassageKey | null }> {
     const params: unknown[] = [tenantId, profileId, o.vector, o.model, o.window, o.top]
     const rows: (KeyedRead & { distance: number })[] = await m.query(
@@ -172,7 +191,11 @@ export class PassageRepository {
         ORDER BY occurred_at DESC, submission_id DESC, position DESC`,
       params,
     )
-    const out = rows.map((r) => ({ key: keyOf(r), distance: Number(r.distance), passage: r.text == null ? null : passageView(r) }))
+    const out = rows.map((r) => ({
+      key: keyOf(r),
+      distance: Number(r.distance),
+      passage: r.text == null ? null : passageView(r),
+    }))
     return { rows: out, last: out.at(-1)?.key ?? null }
   }
 

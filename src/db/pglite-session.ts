@@ -58,7 +58,10 @@ export class NotificationScanner {
     const payloadEnd = body.indexOf(0, channelEnd + 1)
     if (channelEnd < 0 || payloadEnd < 0) return
     const text = new TextDecoder()
-    this.onNotification(text.decode(body.subarray(4, channelEnd)), text.decode(body.subarray(channelEnd + 1, payloadEnd)))
+    this.onNotification(
+      text.decode(body.subarray(4, channelEnd)),
+      text.decode(body.subarray(channelEnd + 1, payloadEnd)),
+    )
   }
 }
 
@@ -103,7 +106,8 @@ export class SessionScheduler {
 
   clearQueueForHandler(handlerId: number): void {
     for (let i = this.waiting.length - 1; i >= 0; i--) {
-      if (this.waiting[i]!.handlerId === handlerId) this.waiting.splice(i, 1)[0]!.reject(new Error('Handler disconnected'))
+      if (this.waiting[i]!.handlerId === handlerId)
+        this.waiting.splice(i, 1)[0]!.reject(new Error('Handler disconnected'))
     }
   }
 
@@ -152,7 +156,8 @@ export class SessionScheduler {
         }
         const type = item.message[0]
         const startup = item.message.length >= 8 && type === 0 // startup packets start with a length, not a type
-        if ((startup || type === SYNC || type === QUERY || type === TERMINATE) && !this.db.isInTransaction()) this.owner = null
+        if ((startup || type === SYNC || type === QUERY || type === TERMINATE) && !this.db.isInTransaction())
+          this.owner = null
       }
     } finally {
       this.running = false

@@ -4,7 +4,15 @@ import type { ProfileJob } from '../domain/profile.js'
 import { isOpenSql } from '../domain/submission.js'
 import type { OpenSubmission } from '../domain/worker-policy.js'
 import { SubmissionLifecycle } from './submission-lifecycle.js'
-import { insertHistory, NO_HISTORY_BOUNDS, PROFILE_COLUMNS, toRecord, type HistoryBounds, type ProfileRecord, type ProfileRow } from './profile.repository.js'
+import {
+  insertHistory,
+  NO_HISTORY_BOUNDS,
+  PROFILE_COLUMNS,
+  toRecord,
+  type HistoryBounds,
+  type ProfileRecord,
+  type ProfileRow,
+} from './profile.repository.js'
 import type { AppEntity } from './entities/tenant.entity.js'
 import type { ProfileEntity } from './entities/profile.entity.js'
 import type { SubmissionEntity } from './entities/submission.entity.js'
@@ -13,11 +21,24 @@ import type { SubmissionEntity } from './entities/submission.entity.js'
 
 const ids = (jobs: ProfileJob[]) => [jobs.map((j) => j.tenantId), jobs.map((j) => j.profileId)]
 /** A row's profile under the key the processing service looks it up by. */
-const rowKey = (r: { tenant_id: string; profile_id: string }) => profileKey({ tenantId: r.tenant_id, profileId: r.profile_id })
+const rowKey = (r: { tenant_id: string; profile_id: string }) =>
+  profileKey({ tenantId: r.tenant_id, profileId: r.profile_id })
 const PROFILES = `unnest($1::text[], $2::text[]) AS x(tenant_id, profile_id)`
 
 /** A row of `open`: an open submission of a profile, with its app's instructions and schema, and how long it must wait. */
-type OpenRow = Pick<SubmissionEntity, 'tenant_id' | 'profile_id' | 'id' | 'input_type' | 'data' | 'attempts' | 'traceparent' | 'created_at' | 'occurred_at' | 'app_id'> & {
+type OpenRow = Pick<
+  SubmissionEntity,
+  | 'tenant_id'
+  | 'profile_id'
+  | 'id'
+  | 'input_type'
+  | 'data'
+  | 'attempts'
+  | 'traceparent'
+  | 'created_at'
+  | 'occurred_at'
+  | 'app_id'
+> & {
   summary_instructions: AppEntity['summary_instructions'] | null
   schema_version: AppEntity['schema_version']
   wait: number
@@ -30,7 +51,11 @@ type StatusSeqRow = Pick<ProfileEntity, 'tenant_id' | 'profile_id'> & { seq: str
 export interface ProfileWrite {
   job: ProfileJob
   /** The submissions finished, with what each keeps (its extraction, evidence, and its share of the tokens). */
-  submissions: { id: string; extraction: string; usage?: { promptTokens: number; completionTokens: number; totalTokens: number } }[]
+  submissions: {
+    id: string
+    extraction: string
+    usage?: { promptTokens: number; completionTokens: number; totalTokens: number }
+  }[]
   promptVersion: string | null
   /** The profile's history sequence after this apply: the new entry's, or the current one when there is no entry. */
   historySeq: number
@@ -59,7 +84,10 @@ export class ProcessingRepository {
   /** The profiles, locked in key order (so two workers never deadlock), as stored; gone ones are absent. */
   async lock(m: EntityManager, jobs: ProfileJob[]): Promise<ProfileRecord[]> {
     const rows = await byTenant<ProfileRow>(jobs, (tenantId, profileIds) =>
-      m.query(`SELECT ${PROFILE_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) ORDER BY profile_id FOR UPDATE`, [tenantId, profileIds]),
+      m.query(
+        `SELECT ${PROFILE_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) ORDER BY profile_id FOR UPDATE`,
+        [tenantId, profileIds],
+      ),
     )
     return rows.map(toRecord)
   }
@@ -68,15 +96,30 @@ export class ProcessingRepository {
    * The profiles locked as `lock` locks them, with what an apply checks (lease, version, history sequence) but not their
    * content: a profile at the limits is a megabyte that the apply would read for nothing.
    */
-  async lockForApply(m: EntityManager, jobs: ProfileJob[]): Promise<Pick<ProfileRecord, 'tenant_id' | 'profile_id' | 'claimed_by' | 'version' | 'history_seq' | 'status' | 'leased'>[]> {
-    const rows = await byTenant<Pick<ProfileRow, 'tenant_id' | 'profile_id' | 'claimed_by' | 'version' | 'history_seq' | 'status' | 'leased'>>(jobs, (tenantId, profileIds) =>
+  async lockForApply(
+    m: EntityManager,
+    jobs: ProfileJob[],
+  ): Promise<
+    Pick<ProfileRecord, 'tenant_id' | 'profile_id' | 'claimed_by' | 'version' | 'history_seq' | 'status' | 'leased'>[]
+  > {
+    const rows = await byTenant<
+      Pick<ProfileRow, 'tenant_id' | 'profile_id' | 'claimed_by' | 'version' | 'history_seq' | 'status' | 'leased'>
+    >(jobs, (tenantId, profileIds) =>
       m.query(
         `SELECT tenant_id, profile_id, claimed_by, version, history_seq, status, (lease_until IS NOT NULL AND lease_until > now()) AS leased
            FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) ORDER BY profile_id FOR UPDATE`,
         [tenantId, profileIds],
       ),
     )
-    return rows.map((r) => ({ tenant_id: r.tenant_id, profile_id: r.profile_id, claimed_by: r.claimed_by ?? null, version: Number(r.version), history_seq: Number(r.history_seq), status: r.status, leased: Boolean(r.leased) }))
+    return rows.map((r) => ({
+      tenant_id: r.tenant_id,
+      profile_id: r.profile_id,
+      claimed_by: r.claimed_by ?? null,
+      version: Number(r.version),
+      history_seq: Number(r.history_seq),
+      status: r.status,
+      leased: Boolean(r.leased),
+    }))
   }
 
   /** Each profile's open submissions, oldest first, at most `limit` each. */
@@ -101,14 +144,33 @@ export class ProcessingRepository {
       const k = rowKey(r)
       if (!out.has(k)) out.set(k, [])
       // An open submission keeps its text: retention and evidence deletions drop only finished ones'.
-      out.get(k)!.push({ id: r.id, input_type: r.input_type, data: r.data as string, attempts: r.attempts, wait: Number(r.wait), traceparent: r.traceparent,
-        created_at: new Date(r.created_at).toISOString(), occurred_at: new Date(r.occurred_at ?? r.created_at).toISOString(), instructions: r.summary_instructions ?? [], app_id: r.app_id, schema_version: r.schema_version })
+      out
+        .get(k)!
+        .push({
+          id: r.id,
+          input_type: r.input_type,
+          data: r.data as string,
+          attempts: r.attempts,
+          wait: Number(r.wait),
+          traceparent: r.traceparent,
+          created_at: new Date(r.created_at).toISOString(),
+          occurred_at: new Date(r.occurred_at ?? r.created_at).toISOString(),
+          instructions: r.summary_instructions ?? [],
+          app_id: r.app_id,
+          schema_version: r.schema_version,
+        })
     }
     return out
   }
 
   /** Leases the profiles to `owner` and marks the chosen submissions processing, one more attempt each. */
-  async claim(m: EntityManager, jobs: ProfileJob[], submissions: { tenantId: string; id: string }[], owner: string, leaseSeconds: number) {
+  async claim(
+    m: EntityManager,
+    jobs: ProfileJob[],
+    submissions: { tenantId: string; id: string }[],
+    owner: string,
+    leaseSeconds: number,
+  ) {
     await m.query(
       `UPDATE profiles p SET claimed_by = $3, lease_until = now() + make_interval(secs => $4)
          FROM ${PROFILES} WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id`,
@@ -167,8 +229,14 @@ export class ProcessingRepository {
    * entry for each that changed, the merged content, summary and embedding; a profile with nothing left open turns ready and unleased.
    * Returns, by profile, how many submissions remain open and, for those now ready, their status event order.
    */
-  async apply(m: EntityManager, writes: ProfileWrite[], embeddingModel: string): Promise<Map<string, { remaining: number; seq?: number }>> {
-    const subs = writes.flatMap((w) => w.submissions.map((s) => ({ ...s, tenantId: w.job.tenantId, promptVersion: w.promptVersion })))
+  async apply(
+    m: EntityManager,
+    writes: ProfileWrite[],
+    embeddingModel: string,
+  ): Promise<Map<string, { remaining: number; seq?: number }>> {
+    const subs = writes.flatMap((w) =>
+      w.submissions.map((s) => ({ ...s, tenantId: w.job.tenantId, promptVersion: w.promptVersion })),
+    )
     // A re-extraction finishes no submission: it rewrites a profile from submissions done long ago.
     const done = subs.length ? await this.submissions.finish(m, subs) : 0
     if (done !== subs.length) throw new Error(`expected to finish ${subs.length} submissions, finished ${done}`)
@@ -178,16 +246,23 @@ export class ProcessingRepository {
     // After the profile: each entry's snapshot is the profile's new state, copied in SQL (src/db/profile.repository.ts).
     await insertHistory(
       m,
-      writes.flatMap((w) => (w.history ? [{ tenantId: w.job.tenantId, profileId: w.job.profileId, seq: w.historySeq, ...w.history }] : [])),
+      writes.flatMap((w) =>
+        w.history ? [{ tenantId: w.job.tenantId, profileId: w.job.profileId, seq: w.historySeq, ...w.history }] : [],
+      ),
       this.history,
     )
     const out = new Map<string, { remaining: number; seq?: number }>()
-    for (const r of rows) out.set(rowKey(r), { remaining: r.remaining, ...(r.seq !== null ? { seq: Number(r.seq) } : {}) })
+    for (const r of rows)
+      out.set(rowKey(r), { remaining: r.remaining, ...(r.seq !== null ? { seq: Number(r.seq) } : {}) })
     return out
   }
 
   /** The profile update of `apply` for the writes of one tenant. */
-  private async applyIn(m: EntityManager, writes: ProfileWrite[], embeddingModel: string): Promise<(StatusSeqRow & { remaining: number })[]> {
+  private async applyIn(
+    m: EntityManager,
+    writes: ProfileWrite[],
+    embeddingModel: string,
+  ): Promise<(StatusSeqRow & { remaining: number })[]> {
     // The JSON columns of all profiles travel as one JSON array assembled from their texts: no text[] literal whose
     // escaping (in the driver) and unescaping (in the database) would cost a pass over each megabyte-sized content.
     const docs = `[${writes.map((w) => `{"c":${w.content},"f":${w.fieldTimestamps},"i":${w.internals}}`).join(',')}]`
@@ -241,7 +316,10 @@ function byTenantOf(writes: ProfileWrite[]): ProfileWrite[][] {
  * on one node). Tenants in one fixed order, then profiles in the database's order within each: every worker locks
  * in the same total order, so two workers still never deadlock.
  */
-async function byTenant<T>(jobs: ProfileJob[], lockOne: (tenantId: string, profileIds: string[]) => Promise<T[]>): Promise<T[]> {
+async function byTenant<T>(
+  jobs: ProfileJob[],
+  lockOne: (tenantId: string, profileIds: string[]) => Promise<T[]>,
+): Promise<T[]> {
   const tenants = new Map<string, string[]>()
   for (const j of jobs) tenants.set(j.tenantId, [...(tenants.get(j.tenantId) ?? []), j.profileId])
   const out: T[] = []

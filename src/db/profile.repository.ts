@@ -1,6 +1,13 @@
 import { toSql } from 'pgvector'
 import type { EntityManager } from 'typeorm'
-import { emptyContent, type Changes, type EditKind, type ProfileContent, type ProfileInternals, type ProfileState } from '../domain/profile.js'
+import {
+  emptyContent,
+  type Changes,
+  type EditKind,
+  type ProfileContent,
+  type ProfileInternals,
+  type ProfileState,
+} from '../domain/profile.js'
 import type { Statement, Statements } from './statements.js'
 import { stateJson, type StateJson } from '../domain/state-json.js'
 import type { ProfileEntity, ProfileHistoryEntity } from './entities/profile.entity.js'
@@ -8,20 +15,46 @@ import type { ProfileEntity, ProfileHistoryEntity } from './entities/profile.ent
 export type ProfileStatus = ProfileEntity['status']
 
 /** A history entry as the API shows it (its time in ISO 8601). */
-export type HistoryEntry = Pick<ProfileHistoryEntity, 'seq' | 'changes' | 'submission_ids' | 'input_type'> & { extracted_on: string }
+export type HistoryEntry = Pick<ProfileHistoryEntity, 'seq' | 'changes' | 'submission_ids' | 'input_type'> & {
+  extracted_on: string
+}
 
 /** A profile_history row as read: its time a Date, or text when it comes through json_agg (RECENT_HISTORY_COLUMN). */
-export type HistoryRead = Pick<ProfileHistoryEntity, 'seq' | 'changes' | 'submission_ids' | 'input_type'> & { extracted_on: ProfileHistoryEntity['extracted_on'] | string }
+export type HistoryRead = Pick<ProfileHistoryEntity, 'seq' | 'changes' | 'submission_ids' | 'input_type'> & {
+  extracted_on: ProfileHistoryEntity['extracted_on'] | string
+}
 
 /** A row of PROFILE_COLUMNS (a search's READ_COLUMNS leave `internals` out), with whether it is leased now. */
 export type ProfileRow = Pick<
   ProfileEntity,
-  'tenant_id' | 'profile_id' | 'status' | 'content' | 'field_timestamps' | 'summary' | 'language' | 'version' | 'history_seq' | 'created_at' | 'last_updated' | 'claimed_by'
+  | 'tenant_id'
+  | 'profile_id'
+  | 'status'
+  | 'content'
+  | 'field_timestamps'
+  | 'summary'
+  | 'language'
+  | 'version'
+  | 'history_seq'
+  | 'created_at'
+  | 'last_updated'
+  | 'claimed_by'
 > &
   Partial<Pick<ProfileEntity, 'internals'>> & { leased: boolean; similarity?: number | string }
 
 /** A profile as stored, in domain terms: content and internals complete, times in ISO 8601, whether it is leased now. */
-export type ProfileRecord = Pick<ProfileEntity, 'tenant_id' | 'profile_id' | 'status' | 'field_timestamps' | 'summary' | 'language' | 'version' | 'history_seq' | 'claimed_by'> & {
+export type ProfileRecord = Pick<
+  ProfileEntity,
+  | 'tenant_id'
+  | 'profile_id'
+  | 'status'
+  | 'field_timestamps'
+  | 'summary'
+  | 'language'
+  | 'version'
+  | 'history_seq'
+  | 'claimed_by'
+> & {
   content: ProfileContent
   internals: ProfileInternals
   created_at: string
@@ -88,10 +121,18 @@ export class ProfileRepository {
     statements: Statements,
     private readonly bounds: HistoryBounds = NO_HISTORY_BOUNDS,
   ) {
-    this.withHistory = statements.define<ProfileRow & { update_log: HistoryRead[] }>('profiler_profile', PROFILE_WITH_HISTORY_SQL)
+    this.withHistory = statements.define<ProfileRow & { update_log: HistoryRead[] }>(
+      'profiler_profile',
+      PROFILE_WITH_HISTORY_SQL,
+    )
   }
 
-  async find(m: EntityManager, tenantId: string, profileId: string, opts: { lock?: boolean } = {}): Promise<ProfileRecord | null> {
+  async find(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    opts: { lock?: boolean } = {},
+  ): Promise<ProfileRecord | null> {
     const rows: ProfileRow[] = await m.query(
       `SELECT ${PROFILE_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = $2 ${opts.lock ? 'FOR UPDATE' : ''}`,
       [tenantId, profileId],
@@ -117,7 +158,18 @@ export class ProfileRepository {
       [tenantId, profileId],
     )
     const r = rows[0]
-    return r ? { profile_id: r.profile_id, status: r.status, summary: r.summary ?? null, language: r.language ?? null, content: r.content ?? '{}', field_timestamps: r.field_timestamps ?? '{}', said_at: r.said_at ?? '{}', name: r.name ?? null } : null
+    return r
+      ? {
+          profile_id: r.profile_id,
+          status: r.status,
+          summary: r.summary ?? null,
+          language: r.language ?? null,
+          content: r.content ?? '{}',
+          field_timestamps: r.field_timestamps ?? '{}',
+          said_at: r.said_at ?? '{}',
+          name: r.name ?? null,
+        }
+      : null
   }
 
   /** The profile with its newest history entries (oldest first) as `update_log`, in one statement. */
@@ -134,7 +186,12 @@ export class ProfileRepository {
    * null when there was none. With `untouchedSince`, only a ready profile neither changed nor sent a submission since
    * (the retention sweep: a profile touched after it was chosen stays).
    */
-  async delete(m: EntityManager, tenantId: string, profileId: string, opts: { untouchedSince?: Date } = {}): Promise<number | null> {
+  async delete(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    opts: { untouchedSince?: Date } = {},
+  ): Promise<number | null> {
     const guard = opts.untouchedSince
       ? ` AND status = 'ready' AND last_updated < $3
           AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.tenant_id = $1 AND s.profile_id = $2 AND s.created_at >= $3)`
@@ -149,8 +206,16 @@ export class ProfileRepository {
   }
 
   /** One history entry's snapshot (null: written before snapshots were kept); undefined when there is no such entry. */
-  async snapshot(m: EntityManager, tenantId: string, profileId: string, seq: number): Promise<{ snapshot: unknown } | undefined> {
-    const rows: Pick<ProfileHistoryEntity, 'snapshot'>[] = await m.query(`SELECT snapshot FROM profile_history WHERE tenant_id = $1 AND profile_id = $2 AND seq = $3`, [tenantId, profileId, seq])
+  async snapshot(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    seq: number,
+  ): Promise<{ snapshot: unknown } | undefined> {
+    const rows: Pick<ProfileHistoryEntity, 'snapshot'>[] = await m.query(
+      `SELECT snapshot FROM profile_history WHERE tenant_id = $1 AND profile_id = $2 AND seq = $3`,
+      [tenantId, profileId, seq],
+    )
     return rows.length ? { snapshot: rows[0].snapshot ?? null } : undefined
   }
 
@@ -160,7 +225,10 @@ export class ProfileRepository {
    * Status and lease are left as they are: a worker holding the lease finds the version moved and merges again.
    * Returns the new history seq, the status, and the status event order.
    */
-  async rewrite(m: EntityManager, w: ProfileRewrite): Promise<{ seq: number; status: ProfileStatus; eventSeq: number } | null> {
+  async rewrite(
+    m: EntityManager,
+    w: ProfileRewrite,
+  ): Promise<{ seq: number; status: ProfileStatus; eventSeq: number } | null> {
     const core = w.state.content.core_info
     const json = w.json ?? stateJson(w.state, w.changes)
     const rows: (Pick<ProfileEntity, 'history_seq' | 'status'> & { event_seq: string })[] = await m.query(
@@ -190,9 +258,21 @@ export class ProfileRepository {
     )
     if (!rows.length) return null
     const seq = Number(rows[0].history_seq)
-    await insertHistory(m, [
-      { tenantId: w.tenantId, profileId: w.profileId, seq, extractedOn: w.at, changes: json.changes, submissionIds: '[]', inputType: w.inputType },
-    ], this.bounds)
+    await insertHistory(
+      m,
+      [
+        {
+          tenantId: w.tenantId,
+          profileId: w.profileId,
+          seq,
+          extractedOn: w.at,
+          changes: json.changes,
+          submissionIds: '[]',
+          inputType: w.inputType,
+        },
+      ],
+      this.bounds,
+    )
     return { seq, status: rows[0].status, eventSeq: Number(rows[0].event_seq) }
   }
 
@@ -200,20 +280,34 @@ export class ProfileRepository {
    * Adds `note` to the changes of history entry `seq`: what the transaction that wrote it did beside the state (a
    * forget's hidden passages). Small keys only: the entry's size is not measured again.
    */
-  async noteInHistory(m: EntityManager, tenantId: string, profileId: string, seq: number, note: Record<string, number | string | boolean>): Promise<void> {
-    await m.query(`UPDATE profile_history SET changes = changes || $4::jsonb WHERE tenant_id = $1 AND profile_id = $2 AND seq = $3`, [tenantId, profileId, seq, JSON.stringify(note)])
+  async noteInHistory(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    seq: number,
+    note: Record<string, number | string | boolean>,
+  ): Promise<void> {
+    await m.query(
+      `UPDATE profile_history SET changes = changes || $4::jsonb WHERE tenant_id = $1 AND profile_id = $2 AND seq = $3`,
+      [tenantId, profileId, seq, JSON.stringify(note)],
+    )
   }
 
   /** The summary instructions that apply to a profile: those of the app of its newest submission ([] when none). */
   async summaryInstructions(m: EntityManager, tenantId: string, profileId: string): Promise<string[]> {
-    const [row]: { summary_instructions: string[] | null }[] = await m.query(`SELECT ${INSTRUCTIONS_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = $2`, [
-      tenantId,
-      profileId,
-    ])
+    const [row]: { summary_instructions: string[] | null }[] = await m.query(
+      `SELECT ${INSTRUCTIONS_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
+      [tenantId, profileId],
+    )
     return row?.summary_instructions ?? []
   }
 
-  async history(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number }): Promise<HistoryEntry[]> {
+  async history(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    opts: { afterSeq?: number; limit: number },
+  ): Promise<HistoryEntry[]> {
     const rows: HistoryRead[] = await m.query(
       `SELECT seq, extracted_on, changes, submission_ids, input_type FROM profile_history
         WHERE tenant_id = $1 AND profile_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
@@ -296,7 +390,11 @@ export async function insertHistory(m: EntityManager, rows: HistoryRow[], bounds
  * For each profile of `written` (its newest entry's seq), the entries beyond its newest `bounds.entries` go and those
  * beyond its newest `bounds.snapshots` lose their snapshot: what fell out since the last write, one indexed range each.
  */
-export async function pruneHistory(m: EntityManager, written: { tenantId: string; profileId: string; seq: number }[], bounds: HistoryBounds): Promise<void> {
+export async function pruneHistory(
+  m: EntityManager,
+  written: { tenantId: string; profileId: string; seq: number }[],
+  bounds: HistoryBounds,
+): Promise<void> {
   if (!written.length) return
   const newest = new Map<string, { tenantId: string; profileId: string; seq: number }>()
   for (const r of written) {

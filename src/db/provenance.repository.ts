@@ -16,13 +16,25 @@ export type StoredExtractionRow = Pick<SubmissionEntity, 'id' | 'extraction'> & 
  */
 export class ProvenanceRepository {
   /** The profile's text search configuration (its language's), or null when the tenant has no such profile. */
-  async profileLanguage(m: EntityManager, tenantId: string, profileId: string): Promise<{ language: string | null } | null> {
-    const [r]: Pick<ProfileEntity, 'language'>[] = await m.query(`SELECT language FROM profiles WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
+  async profileLanguage(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+  ): Promise<{ language: string | null } | null> {
+    const [r]: Pick<ProfileEntity, 'language'>[] = await m.query(
+      `SELECT language FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
+      [tenantId, profileId],
+    )
     return r ? { language: r.language ?? null } : null
   }
 
   /** The profile's `limit` newest applied submissions that keep their stored extraction (the provenance the worker wrote). */
-  async extractions(m: EntityManager, tenantId: string, profileId: string, limit: number): Promise<StoredExtractionRow[]> {
+  async extractions(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    limit: number,
+  ): Promise<StoredExtractionRow[]> {
     const rows: (Pick<SubmissionEntity, 'id' | 'extraction'> & { occurred_at: Date })[] = await m.query(
       `SELECT id::text AS id, coalesce(occurred_at, created_at) AS occurred_at, extraction FROM submissions
         WHERE tenant_id = $1 AND profile_id = $2 AND status = 'done' AND extraction IS NOT NULL
@@ -56,7 +68,9 @@ export class ProvenanceRepository {
     if (!groups.length) return []
     // A tsquery built from lexemes, never parsed from client text: (a | b) & (c) for every word, a | b | c for any.
     const term = (l: string) => `'${l.replace(/'/g, "''").replace(/\\/g, '\\\\')}'`
-    const query = o.all ? groups.map((g) => `(${g.map(term).join(' | ')})`).join(' & ') : [...new Set(groups.flat())].map(term).join(' | ')
+    const query = o.all
+      ? groups.map((g) => `(${g.map(term).join(' | ')})`).join(' & ')
+      : [...new Set(groups.flat())].map(term).join(' | ')
     const inside = 'in' in o.submissions
     const ids = 'in' in o.submissions ? o.submissions.in : o.submissions.notIn
     const rows: (PassageRead & { hits: string[] | null; rank: number })[] = await m.query(
@@ -79,7 +93,13 @@ export class ProvenanceRepository {
   }
 
   /** Hides the given passages of the profile (`by` says what hid them); returns how many were visible. */
-  async hide(m: EntityManager, tenantId: string, profileId: string, passages: { submission_id: string; position: number }[], by: string): Promise<number> {
+  async hide(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    passages: { submission_id: string; position: number }[],
+    by: string,
+  ): Promise<number> {
     if (!passages.length) return 0
     const [rows]: [unknown[], number] = await m.query(
       `UPDATE passages p SET hidden_at = now(), hidden_by = $3
@@ -92,8 +112,16 @@ export class ProvenanceRepository {
   }
 
   /** A submission of the profile, locked, with its state; null when the tenant's profile has no such submission. */
-  async lockSubmission(m: EntityManager, tenantId: string, profileId: string, submissionId: string): Promise<Pick<SubmissionEntity, 'status'> | null> {
-    const [r]: Pick<SubmissionEntity, 'status'>[] = await m.query(`SELECT status FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND id = $3 FOR UPDATE`, [tenantId, profileId, submissionId])
+  async lockSubmission(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    submissionId: string,
+  ): Promise<Pick<SubmissionEntity, 'status'> | null> {
+    const [r]: Pick<SubmissionEntity, 'status'>[] = await m.query(
+      `SELECT status FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND id = $3 FOR UPDATE`,
+      [tenantId, profileId, submissionId],
+    )
     return r ? { status: r.status } : null
   }
 
@@ -101,8 +129,15 @@ export class ProvenanceRepository {
    * Deletes a submission's evidence: its passages, its text and the extractor's provenance (which quotes the text), as
    * retention drops them (src/db/retention.repository.ts). The row stays (status, times, usage). Returns what went.
    */
-  async deleteEvidence(m: EntityManager, tenantId: string, submissionId: string): Promise<{ passages: number; text: boolean }> {
-    const [gone]: [unknown[], number] = await m.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = $2 RETURNING position`, [tenantId, submissionId])
+  async deleteEvidence(
+    m: EntityManager,
+    tenantId: string,
+    submissionId: string,
+  ): Promise<{ passages: number; text: boolean }> {
+    const [gone]: [unknown[], number] = await m.query(
+      `DELETE FROM passages WHERE tenant_id = $1 AND submission_id = $2 RETURNING position`,
+      [tenantId, submissionId],
+    )
     const [dropped]: [unknown[], number] = await m.query(
       `UPDATE submissions SET data = NULL, extraction = NULL WHERE tenant_id = $1 AND id = $2 AND (data IS NOT NULL OR extraction IS NOT NULL) RETURNING id`,
       [tenantId, submissionId],

@@ -26,7 +26,11 @@ export class RetentionRepository {
   }
 
   /** The tenant's next `limit` expired profiles after `after` (profile id order). */
-  async expiredProfiles(m: EntityManager, tenantId: string, o: { minDays: number; after: string | null; limit: number }): Promise<ExpiredProfile[]> {
+  async expiredProfiles(
+    m: EntityManager,
+    tenantId: string,
+    o: { minDays: number; after: string | null; limit: number },
+  ): Promise<ExpiredProfile[]> {
     const rows: (Pick<ProfileEntity, 'profile_id'> & { apps: AppEntity['id'][]; cutoff: Date })[] = await m.query(
       `SELECT p.profile_id, g.apps, now() - make_interval(days => g.days) AS cutoff
          FROM profiles p
@@ -72,7 +76,10 @@ export class RetentionRepository {
       [tenantId, appId, days, limit],
     )
     if (rows.length) {
-      await m.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = ANY($2::uuid[])`, [tenantId, rows.map((r) => r.id)])
+      await m.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = ANY($2::uuid[])`, [
+        tenantId,
+        rows.map((r) => r.id),
+      ])
     }
     return rows.length
   }

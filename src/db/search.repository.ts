@@ -2,7 +2,14 @@ import type { EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
 import type { HybridCandidate } from '../domain/lexical.js'
 import type { FilterField, SortField } from '../domain/requests.js'
-import { RECENT_HISTORY_COLUMN, toHistory, toRecord, type HistoryRead, type ProfileRecord, type ProfileRow } from './profile.repository.js'
+import {
+  RECENT_HISTORY_COLUMN,
+  toHistory,
+  toRecord,
+  type HistoryRead,
+  type ProfileRecord,
+  type ProfileRow,
+} from './profile.repository.js'
 import type { Statement, Statements } from './statements.js'
 import { indexedDistance } from './profile-vectors.js'
 import type { ProfileEntity } from './entities/profile.entity.js'
@@ -61,11 +68,22 @@ export function samplePercent(tenantRows: number): number {
  * itself (scaling the matches by the percentage alone was 7 % off on average at 99,000 profiles). Answers `total` and
  * `estimated`.
  */
-function totalSql(o: { ctes?: string[]; base: string; tenant: string; counted: (from: string) => string; bound?: TotalBound }): string {
+function totalSql(o: {
+  ctes?: string[]
+  base: string
+  tenant: string
+  counted: (from: string) => string
+  bound?: TotalBound
+}): string {
   const ctes = o.ctes ?? []
   // Unbounded: the count as it was before issue 26 (no `estimated` column: false).
-  if (!o.bound) return `${ctes.length ? `WITH ${ctes.join(', ')}
-            ` : ''}${o.counted('profiles')}`
+  if (!o.bound)
+    return `${
+      ctes.length
+        ? `WITH ${ctes.join(', ')}
+            `
+        : ''
+    }${o.counted('profiles')}`
   const max = Math.max(0, Math.floor(o.bound.exactMax))
   const pct = o.bound.samplePercent.toFixed(6)
   const sample = `profiles TABLESAMPLE SYSTEM (${pct}) REPEATABLE (26)`
@@ -93,7 +111,10 @@ export interface ReadShape {
 /** A profile as a search answers it. `internals` (what the merge keeps for itself) is never read here. */
 const READ_COLUMNS = `tenant_id, profile_id, status, content, field_timestamps, summary, language, version, history_seq, created_at, last_updated,
   claimed_by, (lease_until IS NOT NULL AND lease_until > now()) AS leased`
-const LIGHT_COLUMNS = READ_COLUMNS.replace('content,', `jsonb_build_object('core_info', content->'core_info') AS content,`)
+const LIGHT_COLUMNS = READ_COLUMNS.replace(
+  'content,',
+  `jsonb_build_object('core_info', content->'core_info') AS content,`,
+)
 
 /** What a listing or a semantic search is narrowed to: the tenant, and optionally one field's partial match. */
 export interface SearchFilter {
@@ -153,21 +174,37 @@ export class SearchRepository {
    * the sample of a large tenant's total is sized by (samplePercent).
    */
   async candidates(m: EntityManager, tenantId: string, model: string): Promise<number> {
-    const rows: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM profiles WHERE tenant_id = $1 AND embedding IS NOT NULL AND embedding_model = $2`, [tenantId, model])
+    const rows: { n: number }[] = await m.query(
+      `SELECT count(*)::int AS n FROM profiles WHERE tenant_id = $1 AND embedding IS NOT NULL AND embedding_model = $2`,
+      [tenantId, model],
+    )
     return rows[0]!.n
   }
 
   /** A tenant's profiles, filtered, sorted and paged. */
-  async list(m: EntityManager, o: SearchFilter & { sortBy: SortField; sortOrder: string; pageSize: number; offset: number }): Promise<SearchPage> {
+  async list(
+    m: EntityManager,
+    o: SearchFilter & { sortBy: SortField; sortOrder: string; pageSize: number; offset: number },
+  ): Promise<SearchPage> {
     return this.run(m, listingSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o }))
   }
 
   /** A tenant's profiles within `maxDistance` (cosine) of the vector, embedded by `model`, nearest first, paged; each with its `similarity`. */
   async nearest(
     m: EntityManager,
-    o: SearchFilter & { vector: number[]; maxDistance: number; model: string; pageSize: number; offset: number; bound?: TotalBound },
+    o: SearchFilter & {
+      vector: number[]
+      maxDistance: number
+      model: string
+      pageSize: number
+      offset: number
+      bound?: TotalBound
+    },
   ): Promise<SearchPage> {
-    return this.run(m, vectorSearchSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o, vector: toSql(o.vector) }))
+    return this.run(
+      m,
+      vectorSearchSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o, vector: toSql(o.vector) }),
+    )
   }
 
   /**
@@ -179,9 +216,18 @@ export class SearchRepository {
     m: EntityManager,
     o: SearchFilter & Omit<Parameters<typeof hybridSearchSql>[0], 'where' | 'args' | 'vector'> & { vector: number[] },
   ): Promise<{ total: number; estimated: boolean; candidates: HybridCandidate[]; bytes: Map<string, number> }> {
-    const sql = hybridSearchSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o, vector: toSql(o.vector) })
+    const sql = hybridSearchSql({
+      ...tenantFilter(o.tenantId, o.filterBy, o.filterValue),
+      ...o,
+      vector: toSql(o.vector),
+    })
     const [counted, rows] = await this.totalAndPage<CandidateRow>(m, sql)
-    return { total: counted[0]!.total, estimated: counted[0]!.estimated === true, candidates: rows.map(toCandidate), bytes: new Map(rows.map((r) => [r.profile_id, Number(r.content_bytes)])) }
+    return {
+      total: counted[0]!.total,
+      estimated: counted[0]!.estimated === true,
+      candidates: rows.map(toCandidate),
+      bytes: new Map(rows.map((r) => [r.profile_id, Number(r.content_bytes)])),
+    }
   }
 
   /**
@@ -192,8 +238,12 @@ export class SearchRepository {
     if (!ids.length) return []
     const kind = shape.light ? 'light' : shape.history ? 'history' : 'plain'
     const args = [tenantId, ids]
-    const rows: ReadRow[] = this.byIds ? await this.byIds[kind].rows(args) : await m.query({ light: LIGHT_BY_IDS_SQL, history: PAGE_BY_IDS_SQL, plain: BY_IDS_SQL }[kind], args)
-    const byId = new Map<string, ProfileRecord>(rows.map((r) => [r.profile_id, shape.history && !shape.light ? withLog(r) : toRecord(r)]))
+    const rows: ReadRow[] = this.byIds
+      ? await this.byIds[kind].rows(args)
+      : await m.query({ light: LIGHT_BY_IDS_SQL, history: PAGE_BY_IDS_SQL, plain: BY_IDS_SQL }[kind], args)
+    const byId = new Map<string, ProfileRecord>(
+      rows.map((r) => [r.profile_id, shape.history && !shape.light ? withLog(r) : toRecord(r)]),
+    )
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []))
   }
 
@@ -225,10 +275,19 @@ type TotalRow = { total: number; estimated?: boolean }
 /** A row of a page's statement: the profile's id and size, and its similarity when a query ranked it. */
 type HitRow = Pick<ProfileEntity, 'profile_id' | 'content_bytes'> & { similarity?: number }
 /** A row of hybridSearchSql's page. */
-export type CandidateRow = Pick<ProfileEntity, 'profile_id' | 'content_bytes'> & { distance: number | string; lexical: boolean | null; cover?: number | string | null }
+export type CandidateRow = Pick<ProfileEntity, 'profile_id' | 'content_bytes'> & {
+  distance: number | string
+  lexical: boolean | null
+  cover?: number | string | null
+}
 
 /** A row of hybridSearchSql's page as a candidate. */
-export const toCandidate = (r: CandidateRow): HybridCandidate => ({ profileId: r.profile_id, similarity: 1 - Number(r.distance), lexical: r.lexical === true, cover: Number(r.cover ?? 0) })
+export const toCandidate = (r: CandidateRow): HybridCandidate => ({
+  profileId: r.profile_id,
+  similarity: 1 - Number(r.distance),
+  lexical: r.lexical === true,
+  cover: Number(r.cover ?? 0),
+})
 
 const toHit = (r: HitRow): PageHit => ({
   profileId: r.profile_id,
@@ -239,7 +298,11 @@ const toHit = (r: HitRow): PageHit => ({
 const withLog = (r: ReadRow): ProfileRecord => ({ ...toRecord(r), update_log: (r.update_log ?? []).map(toHistory) })
 
 /** `tenant_id = $1` and, when a filter is given, its partial match, as SQL conditions and their parameters. */
-export function tenantFilter(tenantId: string, filterBy?: FilterField, filterValue?: string): { where: string[]; args: unknown[] } {
+export function tenantFilter(
+  tenantId: string,
+  filterBy?: FilterField,
+  filterValue?: string,
+): { where: string[]; args: unknown[] } {
   const where = ['tenant_id = $1']
   const args: unknown[] = [tenantId]
   if (filterBy) {
@@ -250,7 +313,14 @@ export function tenantFilter(tenantId: string, filterBy?: FilterField, filterVal
 }
 
 /** A listing: filtered, sorted (missing values last, ties by profile id), paged: the page's ids and sizes. */
-export function listingSql(o: { where: string[]; args: unknown[]; sortBy: SortField; sortOrder: string; pageSize: number; offset: number }): SearchSql {
+export function listingSql(o: {
+  where: string[]
+  args: unknown[]
+  sortBy: SortField
+  sortOrder: string
+  pageSize: number
+  offset: number
+}): SearchSql {
   const where = o.where.join(' AND ')
   const order = `${SORT_SQL[o.sortBy]} ${o.sortOrder === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, profile_id ASC`
   return {
@@ -281,7 +351,12 @@ export function vectorSearchSql(o: {
   const where = `${base} AND (embedding <=> ${q}) <= $${args.length - 1}`
   const order = indexedDistance(q, dimensionOf(o.vector))
   return {
-    count: totalSql({ base, tenant: tenantCandidates(args.length), bound: o.bound, counted: (from) => `SELECT count(*)::int AS total FROM ${from} WHERE ${where}` }),
+    count: totalSql({
+      base,
+      tenant: tenantCandidates(args.length),
+      bound: o.bound,
+      counted: (from) => `SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
+    }),
     // Ordered by the distance alone, so that the HNSW index serves it (a tie-breaker made PostgreSQL scan and sort every
     // row: 720 ms instead of 10 at 100,000 profiles); relaxed_order may return near-ties out of order, so the page is
     // re-sorted exactly, ties by profile id.
@@ -354,7 +429,17 @@ export function hybridSearchSql(o: {
   lexicalExactMax?: number
 }): SearchSql {
   const lexicalMax = Math.max(0, Math.floor(o.lexicalExactMax ?? SEARCH_LEXICAL_EXACT))
-  const args = [...o.args, o.vector, o.maxDistance, o.model, o.terms, o.lexicalMaxDistance, o.words ?? '', o.every ?? [], o.required ?? 0]
+  const args = [
+    ...o.args,
+    o.vector,
+    o.maxDistance,
+    o.model,
+    o.terms,
+    o.lexicalMaxDistance,
+    o.words ?? '',
+    o.every ?? [],
+    o.required ?? 0,
+  ]
   const n = o.args.length
   const [q, dv, model, t, dl, w, all, req] = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `$${n + i}`)
   const base = [...o.where, `embedding IS NOT NULL`, `embedding_model = ${model}`].join(' AND ')
@@ -387,7 +472,8 @@ export function hybridSearchSql(o: {
   // Whether profile row `r` is a lexical match: it holds the terms in its values (its own words, tested on the row), or
   // one of its passages says them. Tested per row, so that a search whose terms thousands of profiles hold does not
   // first collect their ids (a bitmap scan of a heap page per profile: 10-40 ms at 6,600 of 100,000, bench/search.ts).
-  const isLexical = (r: string) => `(${r}.lexemes @@ ${t}::tsquery OR ${r}.profile_id IN (SELECT profile_id FROM said_by))`
+  const isLexical = (r: string) =>
+    `(${r}.lexemes @@ ${t}::tsquery OR ${r}.profile_id IN (SELECT profile_id FROM said_by))`
   // The lexical matches as ids (the profiles' word index, then the passages'; a profile may come twice), read only as far
   // as needed: to count them up to lexicalMax + 1, and when they are no more, to measure each one's distance.
   const lexicalIds = `lexical_ids AS (
@@ -399,7 +485,10 @@ export function hybridSearchSql(o: {
   // SEARCH_PASSAGE_SCAN passages) when they are many. `gate` is a condition PostgreSQL evaluates once; it runs the
   // branch only when it holds. The OFFSET 0 keeps the HNSW index out (an index walk filtered by a rare word would stop
   // at the iterative scan's limit before finding it).
-  const nearestLexical = (from: string, gate: string) => `(SELECT profile_id, distance, true AS lexical, cover, content_bytes FROM (
+  const nearestLexical = (
+    from: string,
+    gate: string,
+  ) => `(SELECT profile_id, distance, true AS lexical, cover, content_bytes FROM (
               SELECT profile_id, content_bytes, distance, cover, row_number() OVER (PARTITION BY cover ORDER BY distance, profile_id) AS r FROM (
                 SELECT p.profile_id, p.content_bytes, p.distance, ${cover} AS cover FROM (
                   SELECT profile_id, content_bytes, embedding <=> ${q} AS distance FROM profiles
@@ -418,7 +507,9 @@ export function hybridSearchSql(o: {
       base,
       tenant: tenantCandidates(model),
       bound: o.bound,
-      counted: (from) => `SELECT count(*)::int AS total FROM (SELECT profile_id, lexemes, embedding <=> ${q} AS d FROM ${from} WHERE ${base} OFFSET 0) p
+      counted: (
+        from,
+      ) => `SELECT count(*)::int AS total FROM (SELECT profile_id, lexemes, embedding <=> ${q} AS d FROM ${from} WHERE ${base} OFFSET 0) p
              WHERE p.d <= ${dv} OR (p.d <= (SELECT max(x) FROM unnest(${dl}::float8[]) x) AND ${isLexical('p')}
                    AND p.d <= (${dl}::float8[])[least(greatest(${req}::int, (SELECT c.k FROM covered c WHERE c.profile_id = p.profile_id)),
                                                        cardinality(${dl}::float8[]) - 1) + 1])`,
@@ -452,6 +543,7 @@ export function hybridSearchSql(o: {
 const dimensionOf = (vector: string): number => vector.split(',').length
 
 /** A tenant's candidates with no filter: the tenant ($1), embedded by the model (the parameter `model`, or its number). */
-const tenantCandidates = (model: string | number) => `tenant_id = $1 AND embedding IS NOT NULL AND embedding_model = ${typeof model === 'number' ? `$${model}` : model}`
+const tenantCandidates = (model: string | number) =>
+  `tenant_id = $1 AND embedding IS NOT NULL AND embedding_model = ${typeof model === 'number' ? `$${model}` : model}`
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`)

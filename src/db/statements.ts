@@ -4,7 +4,9 @@ import type { DataSource, EntityManager } from 'typeorm'
 import { isConnectionError } from '../domain/errors.js'
 import { rawClient } from './database.js'
 
-type Client = { query(config: { name: string; text: string; values?: unknown[] }): Promise<{ rows: any[]; rowCount: number | null }> }
+type Client = {
+  query(config: { name: string; text: string; values?: unknown[] }): Promise<{ rows: any[]; rowCount: number | null }>
+}
 
 /**
  * The hot path's SQL as named prepared statements, run on TypeORM's own pg pool (or on a transaction's connection):
@@ -40,20 +42,30 @@ export class Statements {
       this.pool.on('remove', (client) => {
         const names = this.prepared.get(client)
         if (!names?.size || !this.ds.isInitialized) return
-        void this.pool.query(names.size === 1 ? `DEALLOCATE "${[...names][0]}"` : [...names].map((n) => `DEALLOCATE "${n}";`).join(' ')).catch(() => undefined)
+        void this.pool
+          .query(
+            names.size === 1 ? `DEALLOCATE "${[...names][0]}"` : [...names].map((n) => `DEALLOCATE "${n}";`).join(' '),
+          )
+          .catch(() => undefined)
       })
     }
   }
 
   /** A statement by a unique name (letters, digits, `_`), whose rows are `R` (a row type made of the entities'). */
   define<R extends object = Record<string, unknown>>(name: string, text: string): Statement<R> {
-    if (!/^[a-z][a-z0-9_]*$/.test(name) || this.names.has(name)) throw new Error(`statement name ${name} is invalid or taken`)
+    if (!/^[a-z][a-z0-9_]*$/.test(name) || this.names.has(name))
+      throw new Error(`statement name ${name} is invalid or taken`)
     this.names.add(name)
     return new Statement<R>(this, name, text)
   }
 
   /** @internal */
-  async exec(name: string, text: string, values: unknown[], m?: EntityManager): Promise<{ rows: any[]; rowCount: number }> {
+  async exec(
+    name: string,
+    text: string,
+    values: unknown[],
+    m?: EntityManager,
+  ): Promise<{ rows: any[]; rowCount: number }> {
     if (m?.queryRunner) return this.onClient((await rawClient(m)) as unknown as Client, name, text, values)
     const client = await this.pool.connect()
     // A connection cut while checked out emits 'error' besides failing its query: heard here (the pool's own listener

@@ -43,10 +43,14 @@ export class SubmissionLifecycle {
     // the same (jsonb keeps its own key order).
     const withUsage = done.filter((s) => tokens(s.usage, 'totalTokens') !== null)
     const without = done.filter((s) => tokens(s.usage, 'totalTokens') === null)
-    const sum = (key: keyof TokenUsage, col: string) => `'{${key}}', COALESCE(((COALESCE((s.usage->>'${key}')::bigint, 0) + x.${col})::text)::jsonb, 'null')`
+    const sum = (key: keyof TokenUsage, col: string) =>
+      `'{${key}}', COALESCE(((COALESCE((s.usage->>'${key}')::bigint, 0) + x.${col})::text)::jsonb, 'null')`
     let finished = 0
     for (const [part, usage] of [
-      [withUsage, `, usage = jsonb_set(jsonb_set(jsonb_set('{}'::jsonb, ${sum('promptTokens', 'prompt')}), ${sum('completionTokens', 'completion')}), ${sum('totalTokens', 'total')})`],
+      [
+        withUsage,
+        `, usage = jsonb_set(jsonb_set(jsonb_set('{}'::jsonb, ${sum('promptTokens', 'prompt')}), ${sum('completionTokens', 'completion')}), ${sum('totalTokens', 'total')})`,
+      ],
       [without, ''],
     ] as const) {
       if (!part.length) continue
@@ -83,11 +87,10 @@ export class SubmissionLifecycle {
 
   /** -> failed: its last attempt failed; the error is kept and nothing of it is merged. */
   async fail(m: EntityManager, tenantId: string, id: string, error: string): Promise<void> {
-    await m.query(`UPDATE submissions SET status = 'failed', error = $3, finished_at = now() WHERE tenant_id = $1 AND id = $2`, [
-      tenantId,
-      id,
-      error.slice(0, ERROR_CHARS),
-    ])
+    await m.query(
+      `UPDATE submissions SET status = 'failed', error = $3, finished_at = now() WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id, error.slice(0, ERROR_CHARS)],
+    )
     // Passages an earlier attempt stored ahead of its apply (src/services/worker/passages.ts) are evidence of nothing now.
     await m.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = $2`, [tenantId, id])
   }
@@ -127,7 +130,10 @@ export class SubmissionLifecycle {
 
   /** How many submissions of the profile are open. */
   async countOpen(m: EntityManager, tenantId: string, profileId: string): Promise<number> {
-    const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND ${isOpenSql()}`, [tenantId, profileId])
+    const [{ n }]: { n: number }[] = await m.query(
+      `SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND ${isOpenSql()}`,
+      [tenantId, profileId],
+    )
     return n
   }
 }

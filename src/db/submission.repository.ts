@@ -9,7 +9,19 @@ import type { AppEntity } from './entities/tenant.entity.js'
 /** A submission as stored, without its data. */
 export type SubmissionRow = Pick<
   SubmissionEntity,
-  'id' | 'profile_id' | 'seq' | 'input_type' | 'status' | 'attempts' | 'error' | 'created_at' | 'occurred_at' | 'started_at' | 'finished_at' | 'usage' | 'prompt_version'
+  | 'id'
+  | 'profile_id'
+  | 'seq'
+  | 'input_type'
+  | 'status'
+  | 'attempts'
+  | 'error'
+  | 'created_at'
+  | 'occurred_at'
+  | 'started_at'
+  | 'finished_at'
+  | 'usage'
+  | 'prompt_version'
 > & {
   /** Whether its text is still stored (false once retention or a deletion of its evidence dropped it); read by find and listForProfile. */
   has_text?: boolean
@@ -29,7 +41,11 @@ export const submissionView = (r: SubmissionRow) => ({
   started_at: isoOrNull(r.started_at),
   finished_at: isoOrNull(r.finished_at),
   usage: r.usage
-    ? { promptTokens: Number(r.usage.promptTokens), completionTokens: Number(r.usage.completionTokens), totalTokens: Number(r.usage.totalTokens) }
+    ? {
+        promptTokens: Number(r.usage.promptTokens),
+        completionTokens: Number(r.usage.completionTokens),
+        totalTokens: Number(r.usage.totalTokens),
+      }
     : null,
   prompt_version: r.prompt_version ?? null,
 })
@@ -86,7 +102,10 @@ type AppliedRow = Pick<SubmissionEntity, 'id' | 'input_type' | 'data' | 'created
  */
 export class SubmissionRepository {
   async find(m: EntityManager, tenantId: string, id: string): Promise<SubmissionRow | null> {
-    const rows: SubmissionRow[] = await m.query(`SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND id = $2`, [tenantId, id])
+    const rows: SubmissionRow[] = await m.query(
+      `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND id = $2`,
+      [tenantId, id],
+    )
     return rows[0] ?? null
   }
 
@@ -94,7 +113,13 @@ export class SubmissionRepository {
    * The profile's applied (done) submissions, oldest first, at most `limit`, each with its text (null where retention
    * dropped it or an import left it out) and its app's summary instructions: what a re-extraction replays.
    */
-  async applied(m: EntityManager, tenantId: string, profileId: string, limit: number, maxDataBytes = Number.MAX_SAFE_INTEGER): Promise<StoredSubmission[]> {
+  async applied(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    limit: number,
+    maxDataBytes = Number.MAX_SAFE_INTEGER,
+  ): Promise<StoredSubmission[]> {
     const rows: AppliedRow[] = await m.query(
       `SELECT s.id, s.input_type, CASE WHEN octet_length(s.data) <= $4 THEN s.data END AS data, octet_length(s.data) > $4 AS too_large,
               s.created_at, s.occurred_at, s.app_id, a.summary_instructions, a.schema_version FROM submissions s
@@ -102,12 +127,26 @@ export class SubmissionRepository {
         WHERE s.tenant_id = $1 AND s.profile_id = $2 AND s.status = 'done' ORDER BY s.seq LIMIT $3`,
       [tenantId, profileId, limit, Math.min(maxDataBytes, 2 ** 31 - 1)],
     )
-    return rows.map((r) => ({ id: r.id, input_type: r.input_type, data: r.data ?? null, too_large: r.too_large === true, instructions: r.summary_instructions ?? [],
-      created_at: new Date(r.created_at).toISOString(), occurred_at: new Date(r.occurred_at ?? r.created_at).toISOString(), app_id: r.app_id ?? null, schema_version: r.schema_version ?? null }))
+    return rows.map((r) => ({
+      id: r.id,
+      input_type: r.input_type,
+      data: r.data ?? null,
+      too_large: r.too_large === true,
+      instructions: r.summary_instructions ?? [],
+      created_at: new Date(r.created_at).toISOString(),
+      occurred_at: new Date(r.occurred_at ?? r.created_at).toISOString(),
+      app_id: r.app_id ?? null,
+      schema_version: r.schema_version ?? null,
+    }))
   }
 
   /** A profile's submissions after `afterSeq` in acceptance order (a keyset page), optionally of one status. */
-  async listForProfile(m: EntityManager, tenantId: string, profileId: string, opts: { afterSeq?: number; limit: number; status?: string }): Promise<SubmissionRow[]> {
+  async listForProfile(
+    m: EntityManager,
+    tenantId: string,
+    profileId: string,
+    opts: { afterSeq?: number; limit: number; status?: string },
+  ): Promise<SubmissionRow[]> {
     return m.query(
       `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND seq > $3
           AND ($4::text IS NULL OR status = $4) ORDER BY seq LIMIT $5`,
@@ -126,7 +165,9 @@ export class SubmissionRepository {
     )
     const of = (status: string): OpenSubmissionStats => {
       const r = rows.find((x) => x.status === status)
-      return r ? { count: Number(r.n), oldestAgeSeconds: r.age === null ? null : Math.max(0, Number(r.age)) } : { count: 0, oldestAgeSeconds: null }
+      return r
+        ? { count: Number(r.n), oldestAgeSeconds: r.age === null ? null : Math.max(0, Number(r.age)) }
+        : { count: 0, oldestAgeSeconds: null }
     }
     return { pending: of('pending'), processing: of('processing') }
   }
@@ -145,7 +186,10 @@ export class SubmissionRepository {
 
   /** The submission that holds the tenant's Idempotency-Key, or null. */
   async byIdempotencyKey(m: EntityManager, tenantId: string, key: string): Promise<IdempotentRow | null> {
-    const rows: IdempotentRow[] = await m.query(`SELECT id, profile_id, request_hash, created_at FROM submissions WHERE tenant_id = $1 AND idempotency_key = $2`, [tenantId, key])
+    const rows: IdempotentRow[] = await m.query(
+      `SELECT id, profile_id, request_hash, created_at FROM submissions WHERE tenant_id = $1 AND idempotency_key = $2`,
+      [tenantId, key],
+    )
     return rows[0] ?? null
   }
 

@@ -8,14 +8,30 @@ export type TenantRow = TenantEntity
 /** An app with its tenant's name and its live key's public id (null when revoked). */
 export type AppRow = Pick<
   AppEntity,
-  'tenant_id' | 'id' | 'name' | 'display_name' | 'created_at' | 'delete_profiles_after_days' | 'drop_submission_text_after_days' | 'summary_instructions'
+  | 'tenant_id'
+  | 'id'
+  | 'name'
+  | 'display_name'
+  | 'created_at'
+  | 'delete_profiles_after_days'
+  | 'drop_submission_text_after_days'
+  | 'summary_instructions'
 > & {
   tenant_name: TenantEntity['name']
   key_public_id: ApiKeyEntity['public_id'] | null
   key_created_at: ApiKeyEntity['created_at'] | null
 }
 
-const APP_COLUMNS = ['tenant_id', 'id', 'name', 'display_name', 'created_at', 'delete_profiles_after_days', 'drop_submission_text_after_days', 'summary_instructions'] as const
+const APP_COLUMNS = [
+  'tenant_id',
+  'id',
+  'name',
+  'display_name',
+  'created_at',
+  'delete_profiles_after_days',
+  'drop_submission_text_after_days',
+  'summary_instructions',
+] as const
 
 /** A live key's owner and stored digest. */
 export type KeyRow = Pick<ApiKeyEntity, 'tenant_id' | 'app_id' | 'key_hash'>
@@ -31,7 +47,13 @@ export class TenantRepository {
   /** The new tenant, or null when the name is taken. */
   async insertTenant(m: EntityManager, id: string, name: string): Promise<TenantRow | null> {
     // orUpdate with no column to update: ON CONFLICT ("name") DO NOTHING (a taken id still fails).
-    const r = await table(m, 'tenants').createQueryBuilder().insert().values({ id, name }).orUpdate([], ['name']).returning(['id', 'name', 'created_at']).execute()
+    const r = await table(m, 'tenants')
+      .createQueryBuilder()
+      .insert()
+      .values({ id, name })
+      .orUpdate([], ['name'])
+      .returning(['id', 'name', 'created_at'])
+      .execute()
     return (r.raw as TenantRow[])[0] ?? null
   }
 
@@ -42,7 +64,13 @@ export class TenantRepository {
 
   /** The id of the tenant of that name (or id), inserting it with `newId` when missing. */
   async ensureTenant(m: EntityManager, name: string, newId: string): Promise<string> {
-    await table(m, 'tenants').createQueryBuilder().insert().values({ id: newId, name }).orUpdate([], ['name']).updateEntity(false).execute()
+    await table(m, 'tenants')
+      .createQueryBuilder()
+      .insert()
+      .values({ id: newId, name })
+      .orUpdate([], ['name'])
+      .updateEntity(false)
+      .execute()
     return (await this.tenantId(m, name))!
   }
 
@@ -67,15 +95,30 @@ export class TenantRepository {
 
   /** Whether the tenant exists; it stays (FOR SHARE) until the transaction ends. */
   async holdTenant(m: EntityManager, tenantId: string): Promise<boolean> {
-    return (await table(m, 'tenants').findOne({ select: { id: true }, where: { id: tenantId }, lock: { mode: 'pessimistic_read' } })) !== null
+    return (
+      (await table(m, 'tenants').findOne({
+        select: { id: true },
+        where: { id: tenantId },
+        lock: { mode: 'pessimistic_read' },
+      })) !== null
+    )
   }
 
   /** False when the tenant has an app of that slug or display key already. */
-  async insertApp(m: EntityManager, a: { tenantId: string; appId: string; slug: string; displayName: string; displayKey: string }): Promise<boolean> {
+  async insertApp(
+    m: EntityManager,
+    a: { tenantId: string; appId: string; slug: string; displayName: string; displayKey: string },
+  ): Promise<boolean> {
     const r = await table(m, 'apps')
       .createQueryBuilder()
       .insert()
-      .values({ tenant_id: a.tenantId, id: a.appId, name: a.slug, display_name: a.displayName, display_key: a.displayKey })
+      .values({
+        tenant_id: a.tenantId,
+        id: a.appId,
+        name: a.slug,
+        display_name: a.displayName,
+        display_key: a.displayKey,
+      })
       .orIgnore()
       .returning(['id'])
       .execute()
@@ -94,11 +137,20 @@ export class TenantRepository {
   }
 
   /** The display name of the tenant's app whose display key this is (other than `exceptAppId`), or null. */
-  async displayKeyTaken(m: EntityManager, tenantId: string, displayKey: string, exceptAppId = ''): Promise<string | null> {
+  async displayKeyTaken(
+    m: EntityManager,
+    tenantId: string,
+    displayKey: string,
+    exceptAppId = '',
+  ): Promise<string | null> {
     const row = await table(m, 'apps')
       .createQueryBuilder('a')
       .select('a.display_name', 'display_name')
-      .where('a.tenant_id = :tenantId AND a.display_key = :displayKey AND a.id <> :exceptAppId', { tenantId, displayKey, exceptAppId })
+      .where('a.tenant_id = :tenantId AND a.display_key = :displayKey AND a.id <> :exceptAppId', {
+        tenantId,
+        displayKey,
+        exceptAppId,
+      })
       .getRawOne<Pick<AppEntity, 'display_name'>>()
     return row?.display_name ?? null
   }
@@ -111,7 +163,8 @@ export class TenantRepository {
       .addSelect('k.created_at', 'key_created_at')
       .innerJoin('tenants', 't', 't.id = a.tenant_id')
       .leftJoin('api_keys', 'k', 'k.tenant_id = a.tenant_id AND k.app_id = a.id AND k.revoked_at IS NULL')
-    if (tenant?.nameOrId !== undefined) q.andWhere('(t.name = :nameOrId OR t.id = :nameOrId)', { nameOrId: tenant.nameOrId })
+    if (tenant?.nameOrId !== undefined)
+      q.andWhere('(t.name = :nameOrId OR t.id = :nameOrId)', { nameOrId: tenant.nameOrId })
     if (tenant?.id !== undefined) q.andWhere('t.id = :id', { id: tenant.id })
     return q.orderBy('t.name').addOrderBy('a.created_at').addOrderBy('a.name').getRawMany<AppRow>()
   }
@@ -121,7 +174,13 @@ export class TenantRepository {
    * preference: an id or slug never loses to another app's display name), or by ids only (`byId`); null when there is
    * no such app.
    */
-  async lockApp(m: EntityManager, tenant: string, app: string, byId = false, displayKey?: string): Promise<LockedApp | null> {
+  async lockApp(
+    m: EntityManager,
+    tenant: string,
+    app: string,
+    byId = false,
+    displayKey?: string,
+  ): Promise<LockedApp | null> {
     if (byId) {
       return table(m, 'apps').findOne({
         select: { tenant_id: true, id: true, name: true, display_name: true },
@@ -143,11 +202,19 @@ export class TenantRepository {
   }
 
   async appNameTaken(m: EntityManager, tenantId: string, name: string, exceptAppId: string): Promise<boolean> {
-    return table(m, 'apps').createQueryBuilder('a').where('a.tenant_id = :tenantId AND a.name = :name AND a.id <> :exceptAppId', { tenantId, name, exceptAppId }).getExists()
+    return table(m, 'apps')
+      .createQueryBuilder('a')
+      .where('a.tenant_id = :tenantId AND a.name = :name AND a.id <> :exceptAppId', { tenantId, name, exceptAppId })
+      .getExists()
   }
 
   /** Sets the display name (and key), and the slug when given. */
-  async renameApp(m: EntityManager, tenantId: string, appId: string, r: { displayName?: string; displayKey?: string; slug?: string }): Promise<void> {
+  async renameApp(
+    m: EntityManager,
+    tenantId: string,
+    appId: string,
+    r: { displayName?: string; displayKey?: string; slug?: string },
+  ): Promise<void> {
     const set: Partial<AppEntity> = {}
     if (r.displayName !== undefined) set.display_name = r.displayName
     if (r.displayKey !== undefined) set.display_key = r.displayKey
@@ -156,10 +223,18 @@ export class TenantRepository {
   }
 
   /** The app's retention policy (null: off). */
-  async setRetention(m: EntityManager, tenantId: string, appId: string, r: { deleteProfilesAfterDays: number | null; dropSubmissionTextAfterDays: number | null }) {
+  async setRetention(
+    m: EntityManager,
+    tenantId: string,
+    appId: string,
+    r: { deleteProfilesAfterDays: number | null; dropSubmissionTextAfterDays: number | null },
+  ) {
     await table(m, 'apps').update(
       { tenant_id: tenantId, id: appId },
-      { delete_profiles_after_days: r.deleteProfilesAfterDays, drop_submission_text_after_days: r.dropSubmissionTextAfterDays },
+      {
+        delete_profiles_after_days: r.deleteProfilesAfterDays,
+        drop_submission_text_after_days: r.dropSubmissionTextAfterDays,
+      },
     )
   }
 
@@ -173,8 +248,16 @@ export class TenantRepository {
     await table(m, 'apps').delete({ tenant_id: tenantId, id: appId })
   }
 
-  async insertKey(m: EntityManager, k: { publicId: string; tenantId: string; appId: string; hash: Buffer }): Promise<void> {
-    await table(m, 'api_keys').createQueryBuilder().insert().values({ public_id: k.publicId, tenant_id: k.tenantId, app_id: k.appId, key_hash: k.hash }).updateEntity(false).execute()
+  async insertKey(
+    m: EntityManager,
+    k: { publicId: string; tenantId: string; appId: string; hash: Buffer },
+  ): Promise<void> {
+    await table(m, 'api_keys')
+      .createQueryBuilder()
+      .insert()
+      .values({ public_id: k.publicId, tenant_id: k.tenantId, app_id: k.appId, key_hash: k.hash })
+      .updateEntity(false)
+      .execute()
   }
 
   /** Revokes the app's live keys; how many there were. */

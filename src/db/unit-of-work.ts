@@ -13,7 +13,14 @@ export function outboxEvents(events: BusEvent[]): OutboxEvent[] {
       const p = e.payload as EventMap['profileStatusChanged']
       if (p.status === 'processing') continue
       const event = p.status === 'ready' ? 'profile.ready' : 'profile.deleted'
-      out.push({ tenantId: p.tenantId, eventId: newEventId(), event, profileId: p.profileId, at: p.at, data: { profile_id: p.profileId, status: p.status } })
+      out.push({
+        tenantId: p.tenantId,
+        eventId: newEventId(),
+        event,
+        profileId: p.profileId,
+        at: p.at,
+        data: { profile_id: p.profileId, status: p.status },
+      })
     } else if (e.name === 'submissionFailed') {
       const p = e.payload as EventMap['submissionFailed']
       out.push({

@@ -1,6 +1,11 @@
 import type { EntityManager, QueryDeepPartialEntity } from 'typeorm'
 import type { OutboxEvent, WebhookPayload } from '../domain/webhooks.js'
-import type { DeliveryStatus, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from './entities/webhook.entity.js'
+import type {
+  DeliveryStatus,
+  WebhookAttemptEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
+} from './entities/webhook.entity.js'
 import { table } from './entities/tables.js'
 
 /** An endpoint as stored (secrets sealed, see src/services/webhooks/secrets.ts). */
@@ -10,10 +15,14 @@ export type { DeliveryStatus }
 
 export type DeliveryRow = WebhookDeliveryEntity
 
-export type AttemptRow = Pick<WebhookAttemptEntity, 'delivery_id' | 'attempt' | 'at' | 'duration_ms' | 'status_code' | 'error'>
+export type AttemptRow = Pick<
+  WebhookAttemptEntity,
+  'delivery_id' | 'attempt' | 'at' | 'duration_ms' | 'status_code' | 'error'
+>
 
 /** A delivery taken for an attempt, with what sending it needs from its endpoint. */
-export type ClaimedDelivery = DeliveryRow & Pick<WebhookEndpointEntity, 'url' | 'secret' | 'previous_secret' | 'previous_secret_until'>
+export type ClaimedDelivery = DeliveryRow &
+  Pick<WebhookEndpointEntity, 'url' | 'secret' | 'previous_secret' | 'previous_secret_until'>
 
 /** How an attempt ended. */
 export type AttemptOutcome =
@@ -87,12 +96,28 @@ export class WebhookRepository {
 
   async insertEndpoint(
     m: EntityManager,
-    e: { tenantId: string; id: string; appId: string; url: string; description: string | null; events: string[]; secret: string },
+    e: {
+      tenantId: string
+      id: string
+      appId: string
+      url: string
+      description: string | null
+      events: string[]
+      secret: string
+    },
   ): Promise<EndpointRow> {
     const r = await table(m, 'webhook_endpoints')
       .createQueryBuilder()
       .insert()
-      .values({ tenant_id: e.tenantId, id: e.id, app_id: e.appId, url: e.url, description: e.description, events: e.events as EndpointRow['events'], secret: e.secret })
+      .values({
+        tenant_id: e.tenantId,
+        id: e.id,
+        app_id: e.appId,
+        url: e.url,
+        description: e.description,
+        events: e.events as EndpointRow['events'],
+        secret: e.secret,
+      })
       .returning(ENDPOINT_COLUMNS)
       .execute()
     return (r.raw as EndpointRow[])[0]!
@@ -103,11 +128,22 @@ export class WebhookRepository {
   }
 
   async endpoints(m: EntityManager, tenantId: string, appId: string): Promise<EndpointRow[]> {
-    return table(m, 'webhook_endpoints').find({ where: { tenant_id: tenantId, app_id: appId }, order: { created_at: 'ASC', id: 'ASC' } })
+    return table(m, 'webhook_endpoints').find({
+      where: { tenant_id: tenantId, app_id: appId },
+      order: { created_at: 'ASC', id: 'ASC' },
+    })
   }
 
-  async endpoint(m: EntityManager, tenantId: string, id: string, opts: { lock?: boolean } = {}): Promise<EndpointRow | null> {
-    return table(m, 'webhook_endpoints').findOne({ where: { tenant_id: tenantId, id }, ...(opts.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}) })
+  async endpoint(
+    m: EntityManager,
+    tenantId: string,
+    id: string,
+    opts: { lock?: boolean } = {},
+  ): Promise<EndpointRow | null> {
+    return table(m, 'webhook_endpoints').findOne({
+      where: { tenant_id: tenantId, id },
+      ...(opts.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    })
   }
 
   /** Sets what is given (null description: none); enabling or disabling clears why it was disabled. */
@@ -133,12 +169,21 @@ export class WebhookRepository {
   }
 
   /** The new secret becomes current; the current one stays valid for `graceSeconds` (0: not at all). */
-  async rotateSecret(m: EntityManager, tenantId: string, id: string, secret: string, graceSeconds: number): Promise<EndpointRow | null> {
+  async rotateSecret(
+    m: EntityManager,
+    tenantId: string,
+    id: string,
+    secret: string,
+    graceSeconds: number,
+  ): Promise<EndpointRow | null> {
     // The grace period or none, chosen here rather than by a CASE around now() in the statement, which a sharded
     // database (Citus) refuses.
     const previous: QueryDeepPartialEntity<EndpointRow> =
       graceSeconds > 0
-        ? { previous_secret: () => 'secret', previous_secret_until: () => 'now() + make_interval(secs => :graceSeconds)' }
+        ? {
+            previous_secret: () => 'secret',
+            previous_secret_until: () => 'now() + make_interval(secs => :graceSeconds)',
+          }
         : { previous_secret: null, previous_secret_until: null }
     const r = await table(m, 'webhook_endpoints')
       .createQueryBuilder()
@@ -183,7 +228,12 @@ export class WebhookRepository {
    * by side take different rows. `only` takes that one delivery if it is pending and not being attempted, due or not
    * (a test delivery and a redelivery are inserted, or reset, not yet due, so that only their caller takes them).
    */
-  async claim(m: EntityManager, limit: number, leaseSeconds: number, only?: { tenantId: string; id: string }): Promise<ClaimedDelivery[]> {
+  async claim(
+    m: EntityManager,
+    limit: number,
+    leaseSeconds: number,
+    only?: { tenantId: string; id: string },
+  ): Promise<ClaimedDelivery[]> {
     if (only) return this.claimIn(m, only.tenantId, 1, leaseSeconds, only.id)
     // The tenants with due deliveries, earliest due first; then each tenant's claim. A row lock names one tenant: in a
     // sharded database (Citus) a FOR UPDATE must stay on one node, so the claim cannot span tenants in one statement.
@@ -203,7 +253,13 @@ export class WebhookRepository {
   }
 
   /** `claim` within one tenant: its due deliveries (or the one delivery `id`, due or not). */
-  private async claimIn(m: EntityManager, tenantId: string, limit: number, leaseSeconds: number, id?: string): Promise<ClaimedDelivery[]> {
+  private async claimIn(
+    m: EntityManager,
+    tenantId: string,
+    limit: number,
+    leaseSeconds: number,
+    id?: string,
+  ): Promise<ClaimedDelivery[]> {
     const filter = id ? `d2.id = $4::uuid` : `d2.next_attempt_at <= now()`
     const [rows]: [ClaimedDelivery[], number] = await m.query(
       `UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
@@ -239,18 +295,22 @@ export class WebhookRepository {
     const afterMs = outcome.kind === 'retry' ? outcome.afterMs : null
     // Due again later, or finished now: chosen here rather than by a CASE around now() in the statement, which a
     // sharded database (Citus) refuses.
-    const when = status === 'pending' ? `next_attempt_at = now() + make_interval(secs => $7::double precision / 1000), finished_at = NULL` : `next_attempt_at = NULL, finished_at = now()`
+    const when =
+      status === 'pending'
+        ? `next_attempt_at = now() + make_interval(secs => $7::double precision / 1000), finished_at = NULL`
+        : `next_attempt_at = NULL, finished_at = now()`
     await m.query(
       `UPDATE webhook_deliveries SET status = $4, last_status_code = $5, last_error = $6, ${when}
         WHERE tenant_id = $1 AND id = $2 AND attempts = $3 AND status = 'pending'`,
-      status === 'pending' ? [d.tenantId, d.id, d.attempt, status, r.statusCode, error, afterMs] : [d.tenantId, d.id, d.attempt, status, r.statusCode, error],
+      status === 'pending'
+        ? [d.tenantId, d.id, d.attempt, status, r.statusCode, error, afterMs]
+        : [d.tenantId, d.id, d.attempt, status, r.statusCode, error],
     )
     if (outcome.kind === 'failed' && outcome.disableEndpoint) {
-      await m.query(`UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`, [
-        d.tenantId,
-        d.endpointId,
-        outcome.disableEndpoint,
-      ])
+      await m.query(
+        `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
+        [d.tenantId, d.endpointId, outcome.disableEndpoint],
+      )
     }
   }
 

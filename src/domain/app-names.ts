@@ -30,10 +30,14 @@ export function checkDisplayName(raw: unknown): string {
     throw invalid(`App name must not contain control, invisible or text-direction characters (found U+${cp})`)
   }
   // spaces (U+0020, no-break, ideographic, ...): trimmed, runs as one space; tabs and newlines were refused above
-  const name = raw.normalize('NFC').replace(/\p{Zs}+/gu, ' ').trim()
+  const name = raw
+    .normalize('NFC')
+    .replace(/\p{Zs}+/gu, ' ')
+    .trim()
   if (!name) throw invalid('App name must not be empty or only white space')
   const length = [...name].length
-  if (length > DISPLAY_NAME_MAX) throw invalid(`App name must be at most ${DISPLAY_NAME_MAX} characters (got ${length})`)
+  if (length > DISPLAY_NAME_MAX)
+    throw invalid(`App name must be at most ${DISPLAY_NAME_MAX} characters (got ${length})`)
   return name
 }
 
@@ -43,7 +47,10 @@ export function displayKey(displayName: string): string {
 }
 
 export function checkSlug(slug: string): string {
-  if (typeof slug !== 'string' || !SLUG_RE.test(slug)) throw invalid(`App slug must be 1-${SLUG_MAX} characters of letters, digits, '.', '_' or '-', starting with a letter or digit`)
+  if (typeof slug !== 'string' || !SLUG_RE.test(slug))
+    throw invalid(
+      `App slug must be 1-${SLUG_MAX} characters of letters, digits, '.', '_' or '-', starting with a letter or digit`,
+    )
   return slug
 }
 

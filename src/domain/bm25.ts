@@ -46,7 +46,8 @@ export class Bm25 {
       for (const w of q) {
         const tf = d.get(w)
         if (!tf) continue
-        s += (this.idf(w) * tf * (this.k1 + 1)) / (tf + this.k1 * (1 - this.b + (this.b * this.lengths[i]!) / this.avgdl))
+        s +=
+          (this.idf(w) * tf * (this.k1 + 1)) / (tf + this.k1 * (1 - this.b + (this.b * this.lengths[i]!) / this.avgdl))
       }
       return s
     })
@@ -58,4 +59,3 @@ export class Bm25 {
     return s.map((_, i) => i).sort((a, b) => s[b]! - s[a]! || b - a)
   }
 }
-

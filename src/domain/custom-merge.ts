@@ -16,11 +16,17 @@ function scalarKey(v: CustomScalar): string {
 function cleanScalar(x: unknown): Scored<CustomScalar> | undefined {
   if (!isObject(x)) return undefined
   const v = x.value
-  if (typeof v === 'string' ? !v.trim() : typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v))) return undefined
+  if (typeof v === 'string' ? !v.trim() : typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v)))
+    return undefined
   return { value: typeof v === 'string' ? v.trim() : (v as CustomScalar), confidence: clampConfidence(x.confidence) }
 }
 
-function mergeCustomScalar(cur: unknown, inc: Scored<CustomScalar>, seen: Record<string, number>, path: string): Scored<CustomScalar> {
+function mergeCustomScalar(
+  cur: unknown,
+  inc: Scored<CustomScalar>,
+  seen: Record<string, number>,
+  path: string,
+): Scored<CustomScalar> {
   const c = cleanScalar(cur)
   if (!c || typeof c.value !== typeof inc.value) {
     seen[path] = 1
@@ -39,7 +45,12 @@ function mergeCustomScalar(cur: unknown, inc: Scored<CustomScalar>, seen: Record
 }
 
 /** Applies an extraction's custom values to the working copy; `named` is told of each section and field given a value. */
-export function applyCustom(s: ProfileState, incoming: unknown, lists = new ListIndex(), named?: (section: string, field: string) => void): void {
+export function applyCustom(
+  s: ProfileState,
+  incoming: unknown,
+  lists = new ListIndex(),
+  named?: (section: string, field: string) => void,
+): void {
   if (!isObject(incoming)) return
   for (const [section, fields] of Object.entries(incoming)) {
     if (!isObject(fields) || !isCustomName(section)) continue
@@ -70,11 +81,16 @@ export function applyCustom(s: ProfileState, incoming: unknown, lists = new List
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /** Adds what changed in custom values to a batch's changes; returns the field_timestamps paths touched. */
-export function diffCustom(before: CustomValues | undefined, after: CustomValues | undefined, changes: Changes): string[] {
+export function diffCustom(
+  before: CustomValues | undefined,
+  after: CustomValues | undefined,
+  changes: Changes,
+): string[] {
   const paths: string[] = []
   for (const [section, fields] of Object.entries(after ?? {})) {
     for (const [field, cur] of Object.entries(fields)) {
-      const old = before && hasOwn(before, section) && hasOwn(before[section]!, field) ? before[section]![field] : undefined
+      const old =
+        before && hasOwn(before, section) && hasOwn(before[section]!, field) ? before[section]![field] : undefined
       if (same(old, cur)) continue
       let reported: Scored<CustomScalar> | Scored<string>[] = cur
       if (Array.isArray(cur)) {

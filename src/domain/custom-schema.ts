@@ -86,24 +86,32 @@ export function emptySchema(): CustomSchema {
  * must be checked the same way.
  */
 export function parseCustomSchema(input: unknown): CustomSchema {
-  if (!isObject(input)) throw invalid('schema must be a JSON object like {"sections": {"diet": {"restrictions": {"type": "string[]"}}}}')
+  if (!isObject(input))
+    throw invalid('schema must be a JSON object like {"sections": {"diet": {"restrictions": {"type": "string[]"}}}}')
   let bytes: number
   try {
     bytes = Buffer.byteLength(JSON.stringify(input), 'utf8')
   } catch {
     throw invalid('schema is not serializable JSON')
   }
-  if (bytes > CUSTOM_LIMITS.schemaBytes) throw invalid(`schema is ${bytes} bytes; at most ${CUSTOM_LIMITS.schemaBytes} bytes of JSON are allowed`)
-  for (const k of Object.keys(input)) if (k !== 'sections') throw invalid(`schema: unknown property '${short(k)}' (only "sections" is allowed)`)
+  if (bytes > CUSTOM_LIMITS.schemaBytes)
+    throw invalid(`schema is ${bytes} bytes; at most ${CUSTOM_LIMITS.schemaBytes} bytes of JSON are allowed`)
+  for (const k of Object.keys(input))
+    if (k !== 'sections') throw invalid(`schema: unknown property '${short(k)}' (only "sections" is allowed)`)
   const sections = input.sections ?? {}
   if (!isObject(sections)) throw invalid('schema.sections must be an object of sections')
   const names = Object.keys(sections)
-  if (names.length > CUSTOM_LIMITS.sections) throw invalid(`schema has ${names.length} sections; at most ${CUSTOM_LIMITS.sections} are allowed`)
+  if (names.length > CUSTOM_LIMITS.sections)
+    throw invalid(`schema has ${names.length} sections; at most ${CUSTOM_LIMITS.sections} are allowed`)
   const out: CustomSchema = { sections: {} }
   let fieldCount = 0
   for (const s of names) {
-    if (!isCustomName(s)) throw invalid(`schema: section name '${short(s)}' is invalid (lower-case letter, then up to 39 of a-z, 0-9, _; not "constructor")`)
-    if (RESERVED_SECTIONS.includes(s)) throw invalid(`schema: section '${s}' would shadow the standard profile's '${s}'; choose another name`)
+    if (!isCustomName(s))
+      throw invalid(
+        `schema: section name '${short(s)}' is invalid (lower-case letter, then up to 39 of a-z, 0-9, _; not "constructor")`,
+      )
+    if (RESERVED_SECTIONS.includes(s))
+      throw invalid(`schema: section '${s}' would shadow the standard profile's '${s}'; choose another name`)
     const fields = sections[s]
     if (!isObject(fields)) throw invalid(`schema.sections.${s} must be an object of fields`)
     const fnames = Object.keys(fields)
@@ -112,7 +120,10 @@ export function parseCustomSchema(input: unknown): CustomSchema {
     if (fieldCount > CUSTOM_LIMITS.fields) throw invalid(`schema has more than ${CUSTOM_LIMITS.fields} fields in all`)
     const section: Record<string, CustomField> = {}
     for (const f of fnames) {
-      if (!isCustomName(f)) throw invalid(`schema: field name '${s}.${short(f)}' is invalid (lower-case letter, then up to 39 of a-z, 0-9, _; not "constructor")`)
+      if (!isCustomName(f))
+        throw invalid(
+          `schema: field name '${s}.${short(f)}' is invalid (lower-case letter, then up to 39 of a-z, 0-9, _; not "constructor")`,
+        )
       section[f] = parseField(`${s}.${f}`, fields[f])
     }
     out.sections[s] = section
@@ -123,29 +134,36 @@ export function parseCustomSchema(input: unknown): CustomSchema {
 function parseField(path: string, raw: unknown): CustomField {
   if (!isObject(raw)) throw invalid(`schema: field ${path} must be an object with a "type"`)
   for (const k of Object.keys(raw)) {
-    if (!['type', 'description', 'values', 'min', 'max'].includes(k)) throw invalid(`schema: field ${path} has an unknown property '${short(k)}'`)
+    if (!['type', 'description', 'values', 'min', 'max'].includes(k))
+      throw invalid(`schema: field ${path} has an unknown property '${short(k)}'`)
   }
   const type = raw.type
   if (typeof type !== 'string' || !(CUSTOM_FIELD_TYPES as readonly string[]).includes(type)) {
-    throw invalid(`schema: field ${path} has type ${JSON.stringify(type)?.slice(0, 40)}; expected one of ${CUSTOM_FIELD_TYPES.join(', ')}`)
+    throw invalid(
+      `schema: field ${path} has type ${JSON.stringify(type)?.slice(0, 40)}; expected one of ${CUSTOM_FIELD_TYPES.join(', ')}`,
+    )
   }
   const field: CustomField = { type: type as CustomFieldType }
   if (raw.description !== undefined) {
     if (typeof raw.description !== 'string') throw invalid(`schema: field ${path}.description must be a string`)
     checkStorable(raw.description, `schema field ${path}.description`)
-    if (raw.description.length > CUSTOM_LIMITS.description) throw invalid(`schema: field ${path}.description is over ${CUSTOM_LIMITS.description} characters`)
+    if (raw.description.length > CUSTOM_LIMITS.description)
+      throw invalid(`schema: field ${path}.description is over ${CUSTOM_LIMITS.description} characters`)
     if (raw.description.trim()) field.description = raw.description.trim()
   }
   if (raw.values !== undefined) {
-    if (!['enum', 'string', 'string[]'].includes(type)) throw invalid(`schema: field ${path}: "values" is only for enum, string and string[] fields`)
+    if (!['enum', 'string', 'string[]'].includes(type))
+      throw invalid(`schema: field ${path}: "values" is only for enum, string and string[] fields`)
     if (!Array.isArray(raw.values)) throw invalid(`schema: field ${path}.values must be a list of strings`)
-    if (raw.values.length > CUSTOM_LIMITS.enumValues) throw invalid(`schema: field ${path}.values has ${raw.values.length} values; at most ${CUSTOM_LIMITS.enumValues}`)
+    if (raw.values.length > CUSTOM_LIMITS.enumValues)
+      throw invalid(`schema: field ${path}.values has ${raw.values.length} values; at most ${CUSTOM_LIMITS.enumValues}`)
     const seen = new Set<string>()
     const values: string[] = []
     for (const [i, v] of raw.values.entries()) {
       if (typeof v !== 'string' || !v.trim()) throw invalid(`schema: field ${path}.values must hold non-empty strings`)
       checkStorable(v, `schema field ${path}.values[${i}]`)
-      if (v.length > CUSTOM_LIMITS.valueChars) throw invalid(`schema: field ${path}.values: '${short(v)}' is over ${CUSTOM_LIMITS.valueChars} characters`)
+      if (v.length > CUSTOM_LIMITS.valueChars)
+        throw invalid(`schema: field ${path}.values: '${short(v)}' is over ${CUSTOM_LIMITS.valueChars} characters`)
       const k = v.trim().toLowerCase()
       if (seen.has(k)) throw invalid(`schema: field ${path}.values lists '${short(v.trim())}' twice`)
       seen.add(k)
@@ -153,16 +171,20 @@ function parseField(path: string, raw: unknown): CustomField {
     }
     field.values = values
   }
-  if (type === 'enum' && !field.values?.length) throw invalid(`schema: enum field ${path} needs "values" (a non-empty list)`)
+  if (type === 'enum' && !field.values?.length)
+    throw invalid(`schema: enum field ${path} needs "values" (a non-empty list)`)
   for (const b of ['min', 'max'] as const) {
     if (raw[b] === undefined) continue
-    if (type !== 'integer' && type !== 'number') throw invalid(`schema: field ${path}: "${b}" is only for integer and number fields`)
+    if (type !== 'integer' && type !== 'number')
+      throw invalid(`schema: field ${path}: "${b}" is only for integer and number fields`)
     const n = raw[b]
-    if (typeof n !== 'number' || !Number.isFinite(n)) throw invalid(`schema: field ${path}.${b} must be a finite number`)
+    if (typeof n !== 'number' || !Number.isFinite(n))
+      throw invalid(`schema: field ${path}.${b} must be a finite number`)
     if (type === 'integer' && !Number.isInteger(n)) throw invalid(`schema: field ${path}.${b} must be an integer`)
     field[b] = n
   }
-  if (field.min !== undefined && field.max !== undefined && field.min > field.max) throw invalid(`schema: field ${path} has min greater than max`)
+  if (field.min !== undefined && field.max !== undefined && field.min > field.max)
+    throw invalid(`schema: field ${path} has min greater than max`)
   return field
 }
 
@@ -191,7 +213,12 @@ export function vocabularyOf(field: CustomField): string[] {
   const out: string[] = []
   const seen = new Set<string>()
   const add = (v: string) => {
-    const t = v.trim().replace(/^(?:and|or)\s+/i, '').replace(/[.)"'\s]+$/, '').replace(/^["'(\s]+/, '').trim()
+    const t = v
+      .trim()
+      .replace(/^(?:and|or)\s+/i, '')
+      .replace(/[.)"'\s]+$/, '')
+      .replace(/^["'(\s]+/, '')
+      .trim()
     const k = t.toLowerCase()
     if (!t || t.length > 40 || t.split(/\s+/).length > 5 || seen.has(k)) return
     seen.add(k)
@@ -263,7 +290,10 @@ export function cleanCustomValues(schema: CustomSchema, raw: unknown, bare = 0.5
         return value === undefined ? undefined : { value, confidence: isObject(x) ? conf(x.confidence) : bare }
       }
       if (isListType(def.type)) {
-        const list = (Array.isArray(v) ? v : [v]).slice(0, MAX_LIST).map(scored).filter((x): x is Scored<string> => !!x)
+        const list = (Array.isArray(v) ? v : [v])
+          .slice(0, MAX_LIST)
+          .map(scored)
+          .filter((x): x is Scored<string> => !!x)
         if (list.length) (out[s] ??= {})[f] = list
       } else if (!Array.isArray(v)) {
         const one = scored(v)

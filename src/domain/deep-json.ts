@@ -69,7 +69,8 @@ export function capJsonDepth(value: unknown, maxDepth = SERVED_JSON_DEPTH): unkn
         const c: Record<string, unknown> | unknown[] = Array.isArray(v) ? new Array(v.length) : {}
         for (const [k, x] of Object.entries(v)) {
           // defineProperty: a key named "__proto__" stays a key (JSON.parse makes it an own property too).
-          if (!Array.isArray(c)) Object.defineProperty(c, k, { value: undefined, enumerable: true, writable: true, configurable: true })
+          if (!Array.isArray(c))
+            Object.defineProperty(c, k, { value: undefined, enumerable: true, writable: true, configurable: true })
           stack.push([x, c, Array.isArray(c) ? Number(k) : k, depth + 1])
         }
         copy = c

@@ -53,7 +53,20 @@ export class DomainError extends Error {
 
 export const invalid = (message: string) => new DomainError('VALIDATION_FAILED', message)
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006'])
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+])
 
 /** True for errors that mean the database cannot be reached (-> 503), not that a query was wrong. */
 export function isConnectionError(err: unknown): boolean {
@@ -61,9 +74,15 @@ export function isConnectionError(err: unknown): boolean {
   for (let i = 0; e && i < 4; i++) {
     if (typeof e.code === 'string' && CONNECTION_CODES.has(e.code)) return true
     // TypeORM's rollback after the server cut the connection mid-transaction (a restart): it hides the cause.
-    if (e.name === 'QueryRunnerProviderAlreadyReleasedError' || e.name === 'QueryRunnerAlreadyReleasedError') return true
+    if (e.name === 'QueryRunnerProviderAlreadyReleasedError' || e.name === 'QueryRunnerAlreadyReleasedError')
+      return true
     const msg = String(e.message ?? '')
-    if (/Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed/i.test(msg)) return true
+    if (
+      /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Client has encountered a connection error|Connection closed/i.test(
+        msg,
+      )
+    )
+      return true
     e = e.driverError ?? e.cause
   }
   return false

@@ -14,13 +14,16 @@ const MIN_MS = Date.parse(EVENT_TIME_MIN)
 
 // A date, or a date-time with seconds optional, fractions optional and an offset required (Z or ±HH:MM).
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/
 
 /** The pattern of an accepted event time, for the OpenAPI document. */
-export const EVENT_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2}))?$'
+export const EVENT_TIME_PATTERN =
+  '^\\d{4}-\\d{2}-\\d{2}([Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?([Zz]|[+-]\\d{2}:\\d{2}))?$'
 
 /** What an event time means, for messages and docs. */
-export const EVENT_TIME_FORMS = 'an ISO 8601 date-time with an offset (2023-05-08T14:30:00+01:00) or a date (2023-05-08)'
+export const EVENT_TIME_FORMS =
+  'an ISO 8601 date-time with an offset (2023-05-08T14:30:00+01:00) or a date (2023-05-08)'
 
 const validDay = (y: number, m: number, d: number) => {
   const t = new Date(Date.UTC(y, m - 1, d))
@@ -33,7 +36,8 @@ const validDay = (y: number, m: number, d: number) => {
  */
 export function parseEventTime(raw: unknown, now: number): { iso: string } | { error: string } {
   if (typeof raw !== 'string') return { error: `must be a string: ${EVENT_TIME_FORMS}` }
-  if (raw.length > EVENT_TIME_MAX_CHARS) return { error: `must be at most ${EVENT_TIME_MAX_CHARS} characters: ${EVENT_TIME_FORMS}` }
+  if (raw.length > EVENT_TIME_MAX_CHARS)
+    return { error: `must be at most ${EVENT_TIME_MAX_CHARS} characters: ${EVENT_TIME_FORMS}` }
   let ms: number
   const d = DATE.exec(raw)
   const dt = d ? null : DATE_TIME.exec(raw)
@@ -42,14 +46,23 @@ export function parseEventTime(raw: unknown, now: number): { iso: string } | { e
     ms = Date.UTC(+d[1]!, +d[2]! - 1, +d[3]!)
   } else if (dt) {
     const [, y, mo, da, h, mi, s, sign, oh, om] = dt
-    if (!validDay(+y!, +mo!, +da!) || +h! > 23 || +mi! > 59 || (s !== undefined && +s > 59) || (sign && (+oh! > 14 || +om! > 59))) {
+    if (
+      !validDay(+y!, +mo!, +da!) ||
+      +h! > 23 ||
+      +mi! > 59 ||
+      (s !== undefined && +s > 59) ||
+      (sign && (+oh! > 14 || +om! > 59))
+    ) {
       return { error: `is not a valid time: ${EVENT_TIME_FORMS}` }
     }
     ms = Date.parse(raw)
     if (Number.isNaN(ms)) return { error: `is not a valid time: ${EVENT_TIME_FORMS}` }
   } else return { error: `must be ${EVENT_TIME_FORMS}` }
   if (ms < MIN_MS) return { error: `must not be before ${EVENT_TIME_MIN.slice(0, 10)}` }
-  if (ms > now + EVENT_TIME_SKEW_MS) return { error: `must not be in the future (more than ${EVENT_TIME_SKEW_MS / 60_000} minutes past the service's clock)` }
+  if (ms > now + EVENT_TIME_SKEW_MS)
+    return {
+      error: `must not be in the future (more than ${EVENT_TIME_SKEW_MS / 60_000} minutes past the service's clock)`,
+    }
   return { iso: new Date(ms).toISOString() }
 }
 

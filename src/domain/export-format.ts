@@ -95,13 +95,31 @@ export function recordSchemas(b: RecordBounds) {
   const L = b.profiles
   /** A past value of a scalar (README "Facts over time"): its window in event times, in order. */
   const pastValue = z
-    .object({ value: z.union([z.string().max(L.valueChars), int(150)]), confidence, from: eventTime, until: eventTime, last_said: eventTime })
-    .refine((e) => Date.parse(e.from) <= Date.parse(e.last_said) && Date.parse(e.last_said) <= Date.parse(e.until), 'must have from <= last_said <= until')
+    .object({
+      value: z.union([z.string().max(L.valueChars), int(150)]),
+      confidence,
+      from: eventTime,
+      until: eventTime,
+      last_said: eventTime,
+    })
+    .refine(
+      (e) => Date.parse(e.from) <= Date.parse(e.last_said) && Date.parse(e.last_said) <= Date.parse(e.until),
+      'must have from <= last_said <= until',
+    )
   /** Profile content exactly as stored (what the merge goes on from), not the looser `structured` input. */
   const content = {
-    core_info: z.object({ name: scored.optional(), age: z.object({ value: int(150), confidence }).optional(), gender: scored.optional(), location: scored.optional(), occupation: scored.optional() }),
+    core_info: z.object({
+      name: scored.optional(),
+      age: z.object({ value: int(150), confidence }).optional(),
+      gender: scored.optional(),
+      location: scored.optional(),
+      occupation: scored.optional(),
+    }),
     interests: z.record(z.string(), z.array(scored)),
-    personality: z.object({ traits: z.array(scored), mood_trends: z.object({ default: scored.optional(), recent: scored.optional() }) }),
+    personality: z.object({
+      traits: z.array(scored),
+      mood_trends: z.object({ default: scored.optional(), recent: scored.optional() }),
+    }),
     memories: z.array(
       z.object({
         event: z.string(),
@@ -115,7 +133,12 @@ export function recordSchemas(b: RecordBounds) {
     custom: z.record(customName, z.record(customName, z.union([customScored, z.array(customScored)]))).optional(),
     /** Earlier values of the scalars, newest first, at most the profile limit's per path. */
     past_values: z
-      .partialRecord(z.enum(SCALAR_PATHS), z.array(pastValue).max(L.pastValues, `at most ${L.pastValues} past values per scalar (PROFILER_PROFILE_MAX_PAST_VALUES)`))
+      .partialRecord(
+        z.enum(SCALAR_PATHS),
+        z
+          .array(pastValue)
+          .max(L.pastValues, `at most ${L.pastValues} past values per scalar (PROFILER_PROFILE_MAX_PAST_VALUES)`),
+      )
       .optional(),
   }
   const tombstone = z.object({
@@ -147,7 +170,10 @@ export function recordSchemas(b: RecordBounds) {
       last_updated: time,
       summary: z.string().max(B.summaryChars).nullable(),
       /** ISO 639-1, as the service stores it. */
-      language: z.string().regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as "en"').nullable(),
+      language: z
+        .string()
+        .regex(/^[a-z]{2}$/, 'must be an ISO 639-1 code such as "en"')
+        .nullable(),
       ...content,
       /** When each part last changed: sections, interest categories, custom sections and fields. */
       field_timestamps: map(time, L.categories + L.customValues + 64, L.valueChars + 64),
@@ -181,32 +207,44 @@ export function recordSchemas(b: RecordBounds) {
     input_type: z.string().min(1).max(32),
   })
 
-  const submission = z.object({
-    type: z.literal('submission'),
-    profile_id: profileId,
-    id: z.uuid(),
-    /** The exporting database's; an import gives each submission a new one. */
-    seq: z.number().int(),
-    app_id: z.string().max(B.idChars).nullable(),
-    input_type: z.enum(INPUT_TYPES),
-    status: z.enum(SUBMISSION_STATES),
-    attempts: int(B.attempts),
-    error: z.string().max(B.errorChars).nullable(),
-    created_at: time,
-    /** When its text was said or written (the acceptance time when none was given); absent in older exports. */
-    occurred_at: eventTime.nullable().optional(),
-    started_at: time.nullable(),
-    finished_at: time.nullable(),
-    usage: z.object({ promptTokens: int(B.tokens), completionTokens: int(B.tokens), totalTokens: int(B.tokens) }).nullable(),
-    prompt_version: z.string().max(B.idChars).nullable(),
-    /** Only with include_text; null when the text was dropped by retention. Checked as POST checks `data` (by the service). */
-    text: z.string().nullable().optional(),
-  }).superRefine((r, ctx) => {
-    // As POST bounds it; the acceptance time itself (what an export writes when none was given) is bounded as created_at.
-    if (r.occurred_at != null && r.occurred_at !== r.created_at && Date.parse(r.occurred_at) > importStart + EVENT_TIME_SKEW_MS) {
-      ctx.addIssue({ code: 'custom', path: ['occurred_at'], message: `must not be in the future (more than ${EVENT_TIME_SKEW_MS / 60_000} minutes past the service's clock)` })
-    }
-  })
+  const submission = z
+    .object({
+      type: z.literal('submission'),
+      profile_id: profileId,
+      id: z.uuid(),
+      /** The exporting database's; an import gives each submission a new one. */
+      seq: z.number().int(),
+      app_id: z.string().max(B.idChars).nullable(),
+      input_type: z.enum(INPUT_TYPES),
+      status: z.enum(SUBMISSION_STATES),
+      attempts: int(B.attempts),
+      error: z.string().max(B.errorChars).nullable(),
+      created_at: time,
+      /** When its text was said or written (the acceptance time when none was given); absent in older exports. */
+      occurred_at: eventTime.nullable().optional(),
+      started_at: time.nullable(),
+      finished_at: time.nullable(),
+      usage: z
+        .object({ promptTokens: int(B.tokens), completionTokens: int(B.tokens), totalTokens: int(B.tokens) })
+        .nullable(),
+      prompt_version: z.string().max(B.idChars).nullable(),
+      /** Only with include_text; null when the text was dropped by retention. Checked as POST checks `data` (by the service). */
+      text: z.string().nullable().optional(),
+    })
+    .superRefine((r, ctx) => {
+      // As POST bounds it; the acceptance time itself (what an export writes when none was given) is bounded as created_at.
+      if (
+        r.occurred_at != null &&
+        r.occurred_at !== r.created_at &&
+        Date.parse(r.occurred_at) > importStart + EVENT_TIME_SKEW_MS
+      ) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['occurred_at'],
+          message: `must not be in the future (more than ${EVENT_TIME_SKEW_MS / 60_000} minutes past the service's clock)`,
+        })
+      }
+    })
 
   /** An evidence passage (README "Evidence passages"), with the text only: its words are the submission's. No vector. */
   const passage = z.object({
@@ -227,7 +265,13 @@ export function recordSchemas(b: RecordBounds) {
   })
 
   /** `passages` is absent in files made before passages were exported (then there are none). */
-  const end = z.object({ type: z.literal('end'), profiles: count, history: count, submissions: count, passages: count.optional() })
+  const end = z.object({
+    type: z.literal('end'),
+    profiles: count,
+    history: count,
+    submissions: count,
+    passages: count.optional(),
+  })
 
   return { header, profile, history, submission, passage, end }
 }
@@ -286,7 +330,10 @@ export function recordParser(bounds: RecordBounds): (line: string) => ExportReco
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not a JSON object')
     const type = (value as { type?: unknown }).type
     const schema = typeof type === 'string' && Object.hasOwn(schemas, type) ? schemas[type as keyof Schemas] : undefined
-    if (!schema) throw new Error(`unknown record type ${JSON.stringify(type)?.slice(0, 40)}; expected one of ${Object.keys(schemas).join(', ')}`)
+    if (!schema)
+      throw new Error(
+        `unknown record type ${JSON.stringify(type)?.slice(0, 40)}; expected one of ${Object.keys(schemas).join(', ')}`,
+      )
     // A history entry's changes are free JSON: a change lists at most what was there and what came.
     if (type === 'history' && Buffer.byteLength(line) > historyBytes) {
       throw new Error(`history record: longer than ${historyBytes} bytes (twice PROFILER_PROFILE_MAX_BYTES)`)

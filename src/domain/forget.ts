@@ -10,7 +10,17 @@ import { cleanText, keyMemo, removeFromList } from './merge-rules.js'
 import { categoryKey, normaliseValue } from './normalise.js'
 import { removePastValues } from './scalar-time.js'
 import { CUSTOM_FIELD_PATH, emptyState, FORGET_SECTIONS } from './profile.js'
-import type { Changes, CoreField, CustomFieldPath, Extraction, ForgetSection, ProfileState, ScalarPath, Scored, Tombstone } from './profile.js'
+import type {
+  Changes,
+  CoreField,
+  CustomFieldPath,
+  Extraction,
+  ForgetSection,
+  ProfileState,
+  ScalarPath,
+  Scored,
+  Tombstone,
+} from './profile.js'
 import { parseRequest } from './requests.js'
 
 /** Tombstones kept per profile; past it the oldest go (their values could then return from evidence older than them). */
@@ -27,17 +37,25 @@ export interface ForgetTarget {
 export const forgetBodySchema = z
   .object({
     section: z
-      .string({ error: (iss) => (iss.input == null ? 'Missing field: section' : 'Invalid field: section must be a string') })
+      .string({
+        error: (iss) => (iss.input == null ? 'Missing field: section' : 'Invalid field: section must be a string'),
+      })
       .refine((v): v is ForgetSection => isForgetSection(v), {
         error: `Invalid field section: must be one of ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field> of a custom schema`,
       })
-      .describe(`The section, as named in the profile: ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field> for a custom schema's field`),
+      .describe(
+        `The section, as named in the profile: ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field> for a custom schema's field`,
+      ),
     value: z
-      .union([z.string(), z.number()], { error: (iss) => (iss.input == null ? 'Missing field: value' : 'Invalid field: value must be a string') })
+      .union([z.string(), z.number()], {
+        error: (iss) => (iss.input == null ? 'Missing field: value' : 'Invalid field: value must be a string'),
+      })
       .transform((v) => String(v))
       .refine((v) => cleanText(v) !== undefined, { error: 'Invalid field: value must not be empty' })
       .refine((v) => v.length <= MAX_VALUE, { error: `Invalid field: value is longer than ${MAX_VALUE} characters` })
-      .describe('The value to forget (compared as the merge compares values: case, plural and punctuation do not matter); for memories, the event'),
+      .describe(
+        'The value to forget (compared as the merge compares values: case, plural and punctuation do not matter); for memories, the event',
+      ),
     category: z
       .string({ error: 'Invalid field: category must be a string' })
       .max(200, { error: 'Invalid field: category is longer than 200 characters' })
@@ -46,13 +64,19 @@ export const forgetBodySchema = z
   })
   .superRefine((b, ctx) => {
     if (b.category != null && b.section !== 'interests') {
-      ctx.addIssue({ code: 'custom', message: 'Invalid field: category is only for section interests', path: ['category'] })
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Invalid field: category is only for section interests',
+        path: ['category'],
+      })
     }
   })
 
 export const rollbackBodySchema = z.object({
   to_seq: z
-    .number({ error: (iss) => (iss.input == null ? 'Missing field: to_seq' : 'Invalid field: to_seq must be an integer >= 1') })
+    .number({
+      error: (iss) => (iss.input == null ? 'Missing field: to_seq' : 'Invalid field: to_seq must be an integer >= 1'),
+    })
     .int({ error: 'Invalid field: to_seq must be an integer >= 1' })
     .min(1, { error: 'Invalid field: to_seq must be an integer >= 1' })
     .max(2_147_483_647, { error: 'Invalid field: to_seq is too large' })
@@ -60,11 +84,16 @@ export const rollbackBodySchema = z.object({
 })
 
 /** A section a value can be forgotten from: a standard one, or a custom schema's field (custom.<section>.<field>). */
-export const isForgetSection = (v: string): v is ForgetSection => (FORGET_SECTIONS as readonly string[]).includes(v) || CUSTOM_FIELD_PATH.test(v)
+export const isForgetSection = (v: string): v is ForgetSection =>
+  (FORGET_SECTIONS as readonly string[]).includes(v) || CUSTOM_FIELD_PATH.test(v)
 
 export function parseForgetTarget(input: unknown): ForgetTarget {
   const b = parseRequest(forgetBodySchema, input)
-  return { section: b.section as ForgetSection, value: b.value, ...(b.category != null ? { category: b.category } : {}) }
+  return {
+    section: b.section as ForgetSection,
+    value: b.value,
+    ...(b.category != null ? { category: b.category } : {}),
+  }
 }
 
 /** Deep copy with every section present (stored states of older shapes). */
@@ -100,7 +129,10 @@ const FORGETTABLE_SCALARS: Partial<Record<ForgetSection, true>> = {
   'preferences.conversation_style': true,
 }
 
-function scalarSlot(s: ProfileState, section: ForgetSection): { get(): Scored<string | number> | undefined; del(): void } {
+function scalarSlot(
+  s: ProfileState,
+  section: ForgetSection,
+): { get(): Scored<string | number> | undefined; del(): void } {
   if (section === 'preferences.conversation_style') {
     const p = s.content.preferences
     return { get: () => p.conversation_style, del: () => delete p.conversation_style }
@@ -135,12 +167,15 @@ function removeMatching(s: ProfileState, section: ForgetSection, key: string, ca
     const want = category === undefined ? undefined : categoryKey(category)
     for (const c of Object.keys(content.interests)) {
       if (want !== undefined && categoryKey(c) !== want) continue
-      for (const e of content.interests[c]!) if (normaliseValue(e.value) === key) out.push({ section: 'interests', category: c, value: e.value })
+      for (const e of content.interests[c]!)
+        if (normaliseValue(e.value) === key) out.push({ section: 'interests', category: c, value: e.value })
       if (removeFromList(content.interests[c]!, key) && content.interests[c]!.length === 0) delete content.interests[c]
     }
   } else if (section === 'personality.traits' || section === 'preferences.topics_to_avoid') {
     const list = section === 'personality.traits' ? content.personality.traits : content.preferences.topics_to_avoid
-    for (const e of list) if (normaliseValue(e.value) === key) out.push({ section: section === 'personality.traits' ? 'traits' : 'topics_to_avoid', value: e.value })
+    for (const e of list)
+      if (normaliseValue(e.value) === key)
+        out.push({ section: section === 'personality.traits' ? 'traits' : 'topics_to_avoid', value: e.value })
     removeFromList(list, key)
   } else if (isCustomPath(section)) {
     const [, sec, field] = section.split('.') as [string, string, string]
@@ -160,7 +195,8 @@ function removeMatching(s: ProfileState, section: ForgetSection, key: string, ca
     }
   } else if (section === 'memories') {
     const kept = content.memories.filter((m) => normaliseValue(m.event) !== key)
-    for (const m of content.memories) if (normaliseValue(m.event) === key) out.push({ section: 'memories', value: m.event })
+    for (const m of content.memories)
+      if (normaliseValue(m.event) === key) out.push({ section: 'memories', value: m.event })
     content.memories = kept
   }
   return out
@@ -189,7 +225,12 @@ export function forgetValue(state: ProfileState, target: ForgetTarget, now: stri
   if (!removed.length) return { state: s, changes: {}, found: false }
   for (const p of touched(target.section, removed)) s.field_timestamps[p] = now
   const tombs = (s.internals.forgotten ?? []).filter((t) => !(t.section === target.section && t.key === key))
-  tombs.push({ section: target.section, key, at: now, ...(target.category !== undefined ? { category: target.category } : {}) })
+  tombs.push({
+    section: target.section,
+    key,
+    at: now,
+    ...(target.category !== undefined ? { category: target.category } : {}),
+  })
   s.internals.forgotten = tombs.slice(-MAX_TOMBSTONES)
   return { state: s, changes: { removed }, found: true }
 }
@@ -202,7 +243,8 @@ function* proposed(ex: Extraction): Generator<[ForgetSection, unknown]> {
   const list = function* (section: ForgetSection, l: unknown): Generator<[ForgetSection, unknown]> {
     if (Array.isArray(l)) for (const e of l) yield [section, e?.value]
   }
-  for (const l of Object.values(ex.interests && typeof ex.interests === 'object' ? ex.interests : {})) yield* list('interests', l)
+  for (const l of Object.values(ex.interests && typeof ex.interests === 'object' ? ex.interests : {}))
+    yield* list('interests', l)
   yield* list('personality.traits', ex.personality?.traits)
   yield* list('preferences.topics_to_avoid', ex.preferences?.topics_to_avoid)
   if (Array.isArray(ex.memories)) for (const m of ex.memories) yield ['memories', m?.event]
@@ -218,11 +260,16 @@ function* proposed(ex: Extraction): Generator<[ForgetSection, unknown]> {
 /** An extraction's custom sections that are objects (an extractor's answer is checked later, against the app's schema). */
 const customEntries = (ex: Extraction): [string, Record<string, unknown>][] =>
   ex.custom && typeof ex.custom === 'object'
-    ? (Object.entries(ex.custom as Record<string, unknown>).filter((e) => !!e[1] && typeof e[1] === 'object') as [string, Record<string, unknown>][])
+    ? (Object.entries(ex.custom as Record<string, unknown>).filter((e) => !!e[1] && typeof e[1] === 'object') as [
+        string,
+        Record<string, unknown>,
+      ][])
     : []
 
 const tombKey = (section: ForgetSection, value: unknown): string | undefined =>
-  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? `${section}\u0000${keyOf(section, value)}` : undefined
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? `${section}\u0000${keyOf(section, value)}`
+    : undefined
 
 /**
  * Whether an extraction proposed the target's value (same section, same key as the merge compares values); for
@@ -239,7 +286,8 @@ export function proposesValue(ex: Extraction, target: ForgetTarget): boolean {
     }
     return false
   }
-  for (const [section, value] of proposed(ex)) if (section === target.section && tombKey(section, value) === want) return true
+  for (const [section, value] of proposed(ex))
+    if (section === target.section && tombKey(section, value) === want) return true
   return false
 }
 
@@ -250,15 +298,20 @@ function without(ex: Extraction, blocked: Set<string>): Extraction {
     const k = tombKey(section, v)
     return k !== undefined && blocked.has(k)
   }
-  const keep = (section: ForgetSection, l: unknown) => (Array.isArray(l) ? l.filter((e) => !gone(section, e?.value)) : l) as Scored<string>[]
+  const keep = (section: ForgetSection, l: unknown) =>
+    (Array.isArray(l) ? l.filter((e) => !gone(section, e?.value)) : l) as Scored<string>[]
   if (out.core_info) {
-    for (const f of Object.keys(out.core_info) as CoreField[]) if (gone(`core_info.${f}` as ForgetSection, out.core_info[f]?.value)) delete out.core_info[f]
+    for (const f of Object.keys(out.core_info) as CoreField[])
+      if (gone(`core_info.${f}` as ForgetSection, out.core_info[f]?.value)) delete out.core_info[f]
   }
   if (out.preferences) {
-    if (gone('preferences.conversation_style', out.preferences.conversation_style?.value)) delete out.preferences.conversation_style
-    if (out.preferences.topics_to_avoid) out.preferences.topics_to_avoid = keep('preferences.topics_to_avoid', out.preferences.topics_to_avoid)
+    if (gone('preferences.conversation_style', out.preferences.conversation_style?.value))
+      delete out.preferences.conversation_style
+    if (out.preferences.topics_to_avoid)
+      out.preferences.topics_to_avoid = keep('preferences.topics_to_avoid', out.preferences.topics_to_avoid)
   }
-  if (out.interests && typeof out.interests === 'object') for (const c of Object.keys(out.interests)) out.interests[c] = keep('interests', out.interests[c])
+  if (out.interests && typeof out.interests === 'object')
+    for (const c of Object.keys(out.interests)) out.interests[c] = keep('interests', out.interests[c])
   if (out.personality?.traits) out.personality.traits = keep('personality.traits', out.personality.traits)
   if (Array.isArray(out.memories)) out.memories = out.memories.filter((m) => !gone('memories', m?.event))
   for (const [sec, fields] of customEntries(out)) {
@@ -278,7 +331,11 @@ function without(ex: Extraction, blocked: Set<string>): Extraction {
  * through and its tombstone cleared. Extractions without a tombstoned value come back as they are. Linear in the size
  * of the extractions (tombstones are looked up by key).
  */
-export function screenForgotten(state: ProfileState, extractions: Extraction[], acceptedAt: (string | undefined)[] = []) {
+export function screenForgotten(
+  state: ProfileState,
+  extractions: Extraction[],
+  acceptedAt: (string | undefined)[] = [],
+) {
   const tombs = state.internals?.forgotten ?? []
   if (!tombs.length) return { state, extractions }
   const byKey = new Map(tombs.map((t) => [`${t.section}\u0000${t.key}`, t]))
@@ -297,7 +354,10 @@ export function screenForgotten(state: ProfileState, extractions: Extraction[], 
     return blocked.size ? without(ex, blocked) : ex
   })
   if (!cleared.size) return { state, extractions: out }
-  return { state: { ...state, internals: { ...state.internals, forgotten: tombs.filter((t) => !cleared.has(t)) } }, extractions: out }
+  return {
+    state: { ...state, internals: { ...state.internals, forgotten: tombs.filter((t) => !cleared.has(t)) } },
+    extractions: out,
+  }
 }
 
 /**
@@ -305,7 +365,12 @@ export function screenForgotten(state: ProfileState, extractions: Extraction[], 
  * brings back what was forgotten); field_timestamps are the current ones, with what the rollback changes stamped `now`. `changes`:
  * what the rollback changed, in update_log terms, with `rolled_back_to`.
  */
-export function restoreSnapshot(current: ProfileState, snapshot: ProfileState, toSeq: number, now: string): { state: ProfileState; changes: Changes } {
+export function restoreSnapshot(
+  current: ProfileState,
+  snapshot: ProfileState,
+  toSeq: number,
+  now: string,
+): { state: ProfileState; changes: Changes } {
   const before = completeState(current)
   const s = completeState(snapshot)
   const tombs = before.internals.forgotten ?? []

@@ -35,7 +35,8 @@ const QUERY_FRAME: ReadonlySet<string> = new Set(
 /** The text a profile is found by: its summary and every value it holds (not only the ones the embedded text keeps). */
 export function searchableText(content: ProfileContent, summary?: string | null): string {
   // Defensive about shape: imported profiles come from a file.
-  const list = (x: unknown): { value?: unknown; event?: unknown }[] => (Array.isArray(x) ? x.filter((i) => i && typeof i === 'object') : [])
+  const list = (x: unknown): { value?: unknown; event?: unknown }[] =>
+    Array.isArray(x) ? x.filter((i) => i && typeof i === 'object') : []
   const parts: string[] = [typeof summary === 'string' ? summary : '']
   const add = (v: unknown) => {
     if (typeof v === 'string' || typeof v === 'number') parts.push(String(v))
@@ -98,7 +99,12 @@ export function lexemesWith(summary: string | null | undefined, content: readonl
 
 /** The words of a text as written (NFKC, lower-cased): runs of letters and digits, in order, repeats kept. */
 export function writtenWords(text: string): string[] {
-  return text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  return (
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  )
 }
 
 /**
@@ -135,7 +141,10 @@ export function termWords(query: string, terms: readonly string[]): string {
  * A term with `alternatives` (what a misspelt word may have meant, src/domain/spelling.ts) is matched by itself or by
  * any of them, each a conjunction of stems ("starwars": 'starwar' | 'star' & 'war').
  */
-export function termsQuery(terms: readonly string[], alternatives?: ReadonlyMap<string, readonly (readonly string[])[]>): string {
+export function termsQuery(
+  terms: readonly string[],
+  alternatives?: ReadonlyMap<string, readonly (readonly string[])[]>,
+): string {
   return terms.map((t) => termLiteral(t, alternatives?.get(t))).join(' & ')
 }
 
@@ -223,7 +232,10 @@ export function lexicalVectorFloor(sensitivity: number, lex = LEXICAL_SCORE): nu
  * largest distance at which a match saying k of the query's `words` words still scores `sensitivity`.
  */
 export function lexicalThresholds(sensitivity: number, words: number, toCosine: (score: number) => number): number[] {
-  return Array.from({ length: words + 1 }, (_, k) => 1 - toCosine(lexicalVectorFloor(sensitivity, LEXICAL_SCORE + (COVER_SCORE * k) / Math.max(1, words))))
+  return Array.from(
+    { length: words + 1 },
+    (_, k) => 1 - toCosine(lexicalVectorFloor(sensitivity, LEXICAL_SCORE + (COVER_SCORE * k) / Math.max(1, words))),
+  )
 }
 
 /**
@@ -254,11 +266,20 @@ export function rankHybrid(
 ): { profileId: string; similarity: number; score: number }[] {
   const best = new Map<string, { profileId: string; similarity: number; score: number }>()
   for (const c of candidates) {
-    const score = hybridScore(toScore(c.similarity), c.lexical, words ? Math.min(1, Math.max(required, c.cover ?? 0) / words) : 0)
+    const score = hybridScore(
+      toScore(c.similarity),
+      c.lexical,
+      words ? Math.min(1, Math.max(required, c.cover ?? 0) / words) : 0,
+    )
     const seen = best.get(c.profileId)
     if (!seen || score > seen.score) best.set(c.profileId, { profileId: c.profileId, similarity: c.similarity, score })
   }
   return [...best.values()]
-    .sort((a, b) => b.score - a.score || b.similarity - a.similarity || (a.profileId < b.profileId ? -1 : a.profileId > b.profileId ? 1 : 0))
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        b.similarity - a.similarity ||
+        (a.profileId < b.profileId ? -1 : a.profileId > b.profileId ? 1 : 0),
+    )
     .slice(offset, offset + pageSize)
 }

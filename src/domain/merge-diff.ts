@@ -17,7 +17,11 @@ function scoredEqual<T>(a: Scored<T> | undefined, b: Scored<T> | undefined): boo
   return a.value === b.value && a.confidence === b.confidence
 }
 
-function listDiff(before: Scored<string>[], after: Scored<string>[], keyOf: KeyOf): { changed: Scored<string>[]; removed: Scored<string>[] } {
+function listDiff(
+  before: Scored<string>[],
+  after: Scored<string>[],
+  keyOf: KeyOf,
+): { changed: Scored<string>[]; removed: Scored<string>[] } {
   const old = new Map<string, Scored<string>>()
   for (const e of before) {
     const k = keyOf(e.value)
@@ -48,7 +52,9 @@ function diffPast(b: ProfileContent, a: ProfileContent, changes: Changes): void 
     const old = new Set((b.past_values?.[path] ?? []).map(pastKey))
     let added = after.filter((e) => !old.has(pastKey(e)))
     const replaced = changes.replaced?.[path]
-    const own = replaced ? added.findIndex((e) => e.value === replaced.value && e.confidence === replaced.confidence) : -1
+    const own = replaced
+      ? added.findIndex((e) => e.value === replaced.value && e.confidence === replaced.confidence)
+      : -1
     if (replaced && own >= 0) {
       replaced.from = added[own]!.from
       replaced.until = added[own]!.until
@@ -95,7 +101,10 @@ export function diffStates(before: ProfileState, after: ProfileState, keyOf: Key
     ;((changes.personality ??= {}).mood_trends ??= {}).recent = v
     touch('personality', 'mood_trends')
   })
-  if (a.personality.mood_trends.default && !scoredEqual(b.personality.mood_trends.default, a.personality.mood_trends.default)) {
+  if (
+    a.personality.mood_trends.default &&
+    !scoredEqual(b.personality.mood_trends.default, a.personality.mood_trends.default)
+  ) {
     ;((changes.personality ??= {}).mood_trends ??= {}).default = a.personality.mood_trends.default
     touch('personality', 'mood_trends')
   }
@@ -103,7 +112,11 @@ export function diffStates(before: ProfileState, after: ProfileState, keyOf: Key
   // Interests, category by category (including categories that disappeared).
   const cats = [...Object.keys(b.interests), ...Object.keys(a.interests).filter((c) => !hasOwn(b.interests, c))]
   for (const c of cats) {
-    const d = listDiff(hasOwn(b.interests, c) ? b.interests[c] : [], hasOwn(a.interests, c) ? a.interests[c] : [], keyOf)
+    const d = listDiff(
+      hasOwn(b.interests, c) ? b.interests[c] : [],
+      hasOwn(a.interests, c) ? a.interests[c] : [],
+      keyOf,
+    )
     if (d.changed.length > 0) (changes.interests ??= {})[c] = d.changed
     for (const e of d.removed) (changes.removed ??= []).push({ section: 'interests', category: c, value: e.value })
     if (d.changed.length > 0 || d.removed.length > 0) touch('interests', c)

@@ -284,7 +284,12 @@ function higherImportance(a?: Importance, b?: Importance): Importance | undefine
  * Same event on the same date (or both undated) merges: newest wording, higher importance, reinforced confidence. `index`
  * (memory key -> position, kept up to date here) makes it O(1); without one the list is scanned.
  */
-export function addMemory(memories: Memory[], m: Memory, keyOf: KeyOf = normaliseValue, index?: Map<string, number>): void {
+export function addMemory(
+  memories: Memory[],
+  m: Memory,
+  keyOf: KeyOf = normaliseValue,
+  index?: Map<string, number>,
+): void {
   const key = memoryKey(m, keyOf)
   const i = index ? (index.get(key) ?? -1) : memories.findIndex((x) => memoryKey(x, keyOf) === key)
   if (i < 0) {

@@ -18,7 +18,14 @@ import {
   sortMemories,
   type KeyOf,
 } from './merge-rules.js'
-import { DEFAULT_PROFILE_LIMITS, DropLog, droppedKey, enforceLimits, type Dropped, type ProfileLimits } from './profile-limits.js'
+import {
+  DEFAULT_PROFILE_LIMITS,
+  DropLog,
+  droppedKey,
+  enforceLimits,
+  type Dropped,
+  type ProfileLimits,
+} from './profile-limits.js'
 import { CORE_FIELDS, emptyState } from './profile.js'
 import type { Changes, Extraction, ListSection, ProfileState, Scored } from './profile.js'
 import { applyMood, mergeScalarAt, type ScalarClock } from './scalar-time.js'
@@ -67,7 +74,11 @@ function readView(state: ProfileState): ProfileState {
       ...c,
       core_info: c.core_info ?? {},
       interests: c.interests ?? {},
-      personality: { ...c.personality, traits: c.personality?.traits ?? [], mood_trends: c.personality?.mood_trends ?? {} },
+      personality: {
+        ...c.personality,
+        traits: c.personality?.traits ?? [],
+        mood_trends: c.personality?.mood_trends ?? {},
+      },
       memories: c.memories ?? [],
       preferences: { ...c.preferences, topics_to_avoid: c.preferences?.topics_to_avoid ?? [] },
     },
@@ -89,7 +100,11 @@ interface MergeWork {
 }
 
 /** The section names of list sections as the limits and forget name them. */
-const SECTION_PATH: Record<ListSection, string> = { interests: 'interests', traits: 'personality.traits', topics_to_avoid: 'preferences.topics_to_avoid' }
+const SECTION_PATH: Record<ListSection, string> = {
+  interests: 'interests',
+  traits: 'personality.traits',
+  topics_to_avoid: 'preferences.topics_to_avoid',
+}
 
 /** A value within the length limit; a longer one is dropped (and recorded). */
 function fits(w: MergeWork, section: string, value: string, category?: string): boolean {
@@ -122,7 +137,10 @@ function removalKeys(w: MergeWork, ex: Extraction) {
   const keys: Record<ListSection, Set<string>> = { interests: new Set(), traits: new Set(), topics_to_avoid: new Set() }
   const named = new Map<string, Set<string>>()
   for (const r of Array.isArray(ex.removals) ? ex.removals : []) {
-    const value = r && LIST_SECTIONS.includes(r.section) && typeof r.value === 'string' && r.value.length <= w.limits.valueChars ? cleanText(r.value) : undefined
+    const value =
+      r && LIST_SECTIONS.includes(r.section) && typeof r.value === 'string' && r.value.length <= w.limits.valueChars
+        ? cleanText(r.value)
+        : undefined
     if (value === undefined) continue
     const key = w.keyOf(value)
     if (r.section === 'interests' && typeof r.category === 'string') {
@@ -132,7 +150,8 @@ function removalKeys(w: MergeWork, ex: Extraction) {
     } else keys[r.section].add(key)
   }
   const anyNamed = new Set([...named.values()].flatMap((set) => [...set]))
-  const negated = (section: ListSection, key: string) => keys[section].has(key) || (section === 'interests' && anyNamed.has(key))
+  const negated = (section: ListSection, key: string) =>
+    keys[section].has(key) || (section === 'interests' && anyNamed.has(key))
   return { keys, named, negated }
 }
 
@@ -218,7 +237,9 @@ function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
     p.conversation_style = mergeScalarAt(p.conversation_style, style, clock, 'preferences.conversation_style')
     said(s, w, 'preferences', 'conversation_style')
   }
-  const topics = scoredList(w, 'preferences.topics_to_avoid', ex.preferences?.topics_to_avoid).filter(kept('topics_to_avoid'))
+  const topics = scoredList(w, 'preferences.topics_to_avoid', ex.preferences?.topics_to_avoid).filter(
+    kept('topics_to_avoid'),
+  )
   for (const e of topics) w.lists.add(content.preferences.topics_to_avoid, e)
   if (topics.length) said(s, w, 'preferences', 'topics_to_avoid')
 
@@ -270,13 +291,26 @@ function eventOrder(times: (string | undefined)[]): number[] {
  * Applies a batch of extractions, in event-time order (MergeOptions.occurredAt; else as given), to a profile state. One call = one update_log entry.
  * `now` (ISO 8601) stamps `field_timestamps` of every section and field that changed.
  */
-export function merge(state: ProfileState, extractions: Extraction[], now: string, opts: MergeOptions = {}): MergeResult {
+export function merge(
+  state: ProfileState,
+  extractions: Extraction[],
+  now: string,
+  opts: MergeOptions = {},
+): MergeResult {
   const screened = screenForgotten(state, extractions, opts.acceptedAt)
   const keyOf = keyMemo()
   const before = readView(state)
   const after = workingCopy(screened.state)
   const lists = new ListIndex(keyOf)
-  const work: MergeWork = { keyOf, lists, interests: new InterestIndex(after.content.interests, lists), limits: opts.limits ?? DEFAULT_PROFILE_LIMITS, dropped: new DropLog(), at: undefined, now }
+  const work: MergeWork = {
+    keyOf,
+    lists,
+    interests: new InterestIndex(after.content.interests, lists),
+    limits: opts.limits ?? DEFAULT_PROFILE_LIMITS,
+    dropped: new DropLog(),
+    at: undefined,
+    now,
+  }
   const times = eventTimes(screened.extractions.length, opts.occurredAt)
   for (const i of eventOrder(times)) {
     const ex = screened.extractions[i]

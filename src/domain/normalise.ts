@@ -7,7 +7,7 @@ const ARTICLES = new Set(['a', 'an', 'the'])
 /** Small English stop-word list: enough to keep tokens about content, not grammar. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
-    "a an the and or but nor so yet if then else than as of at by for from in into on onto to with without " +
+    'a an the and or but nor so yet if then else than as of at by for from in into on onto to with without ' +
     "about above after again against all am any are aren't be because been before being below between both " +
     "can can't cannot could couldn't did didn't do does doesn't doing don't down during each few further had " +
     "hadn't has hasn't have haven't having he he'd he'll he's her here hers herself him himself his how i i'd " +
@@ -27,14 +27,16 @@ const WORD_SEPARATORS = /[\s\-_\u2010-\u2015/]+/u
 
 /** Lower case, compatibility-normalised, Latin diacritics removed ("Café" -> "cafe"), curly apostrophes straightened. */
 function fold(s: string): string {
-  return s
-    .normalize('NFKC')
-    .toLowerCase()
-    .normalize('NFD')
-    // Only the generic combining diacritics block: stripping all marks would corrupt other scripts.
-    .replace(/[\u0300-\u036f]/g, '')
-    .normalize('NFC')
-    .replace(/[\u2018\u2019\u02bc]/g, "'")
+  return (
+    s
+      .normalize('NFKC')
+      .toLowerCase()
+      .normalize('NFD')
+      // Only the generic combining diacritics block: stripping all marks would corrupt other scripts.
+      .replace(/[\u0300-\u036f]/g, '')
+      .normalize('NFC')
+      .replace(/[\u2018\u2019\u02bc]/g, "'")
+  )
 }
 
 function stem(word: string): string {
@@ -59,7 +61,10 @@ export const normaliseCalls = { n: 0 }
  */
 export function normaliseValue(s: string): string {
   normaliseCalls.n++
-  const words = fold(s).split(WORD_SEPARATORS).map(cleanWord).filter((w) => w !== '')
+  const words = fold(s)
+    .split(WORD_SEPARATORS)
+    .map(cleanWord)
+    .filter((w) => w !== '')
   if (words.length > 1 && ARTICLES.has(words[0])) words.shift()
   // No cache here: an operation that compares the same values often (a merge) memoises for its own length (keyMemo).
   return words.map(stem).join(' ')

@@ -57,10 +57,36 @@ export function vectorText(v: readonly number[]): string {
 
 /** PostgreSQL text search configurations (in PGlite and in PostgreSQL 15+) by ISO 639-1 code; others use `simple`. */
 const TS_CONFIGS: Record<string, string> = {
-  ar: 'arabic', hy: 'armenian', eu: 'basque', ca: 'catalan', da: 'danish', nl: 'dutch', en: 'english', fi: 'finnish',
-  fr: 'french', de: 'german', el: 'greek', hi: 'hindi', hu: 'hungarian', id: 'indonesian', ga: 'irish', it: 'italian',
-  lt: 'lithuanian', ne: 'nepali', no: 'norwegian', nb: 'norwegian', nn: 'norwegian', pt: 'portuguese', ro: 'romanian',
-  ru: 'russian', sr: 'serbian', es: 'spanish', sv: 'swedish', ta: 'tamil', tr: 'turkish', yi: 'yiddish',
+  ar: 'arabic',
+  hy: 'armenian',
+  eu: 'basque',
+  ca: 'catalan',
+  da: 'danish',
+  nl: 'dutch',
+  en: 'english',
+  fi: 'finnish',
+  fr: 'french',
+  de: 'german',
+  el: 'greek',
+  hi: 'hindi',
+  hu: 'hungarian',
+  id: 'indonesian',
+  ga: 'irish',
+  it: 'italian',
+  lt: 'lithuanian',
+  ne: 'nepali',
+  no: 'norwegian',
+  nb: 'norwegian',
+  nn: 'norwegian',
+  pt: 'portuguese',
+  ro: 'romanian',
+  ru: 'russian',
+  sr: 'serbian',
+  es: 'spanish',
+  sv: 'swedish',
+  ta: 'tamil',
+  tr: 'turkish',
+  yi: 'yiddish',
 }
 
 /** Every configuration a passage may be indexed with (what an import accepts as a passage's `language`). */
@@ -90,7 +116,12 @@ const SPEECH_WORDS: ReadonlySet<string> = new Set(
  */
 function nameWords(names: readonly (string | null | undefined)[]): Set<string> {
   const out = new Set<string>()
-  for (const n of names) for (const w of n?.normalize('NFKC').toLowerCase().match(/\p{L}+/gu) ?? []) if (w.length >= 2) out.add(w)
+  for (const n of names)
+    for (const w of n
+      ?.normalize('NFKC')
+      .toLowerCase()
+      .match(/\p{L}+/gu) ?? [])
+      if (w.length >= 2) out.add(w)
   return out
 }
 
@@ -106,7 +137,10 @@ export function passageQuery(query: string, names: readonly (string | null | und
     const lower = w.normalize('NFKC').toLowerCase()
     return SPEECH_WORDS.has(lower) || own.has(lower.replace(/'s?$/, ''))
   }
-  const rest = query.replace(/[\p{L}\p{N}'\u2019]+/gu, (w) => (dropped(w.replace(/\u2019/g, "'")) ? '' : w)).replace(/\s+/g, ' ').trim()
+  const rest = query
+    .replace(/[\p{L}\p{N}'\u2019]+/gu, (w) => (dropped(w.replace(/\u2019/g, "'")) ? '' : w))
+    .replace(/\s+/g, ' ')
+    .trim()
   return rest.length < query.trim().length && tokens(rest).length ? rest : query
 }
 
@@ -139,7 +173,20 @@ export function readableDay(date: string): string {
   if (!month) return date
   return m[3] ? `${Number(m[3])} ${month} ${m[1]}` : `${month} ${m[1]}`
 }
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 
 /**
  * Stems (normalise's tokens) of the words of liking: like, love, enjoy and their forms. Not "favourite" or "prefer": on

@@ -5,7 +5,17 @@
 // its working copy; an import checks a stored profile with `contentViolation`.
 import { hasOwn } from './merge-rules.js'
 import type { KeyOf } from './merge-rules.js'
-import type { Dropped, DroppedValue, LimitName, Memory, PastValue, ProfileContent, ProfileState, ScalarPath, Scored } from './profile.js'
+import type {
+  Dropped,
+  DroppedValue,
+  LimitName,
+  Memory,
+  PastValue,
+  ProfileContent,
+  ProfileState,
+  ScalarPath,
+  Scored,
+} from './profile.js'
 
 export type { Dropped, DroppedValue, LimitName } from './profile.js'
 
@@ -79,7 +89,8 @@ export class DropLog {
   }
 }
 
-export const droppedKey = (section: string, key: string, category?: string) => `${section}\u0000${category ?? ''}\u0000${key}`
+export const droppedKey = (section: string, key: string, category?: string) =>
+  `${section}\u0000${category ?? ''}\u0000${key}`
 
 /** One droppable value: where it sits, how it ranks (lower goes first), and how to take it out. */
 interface Candidate {
@@ -97,7 +108,10 @@ interface Candidate {
 }
 
 const byRank = (a: Candidate, b: Candidate) =>
-  a.weight - b.weight || a.confidence - b.confidence || a.index - b.index || (a.section < b.section ? -1 : a.section > b.section ? 1 : 0)
+  a.weight - b.weight ||
+  a.confidence - b.confidence ||
+  a.index - b.index ||
+  (a.section < b.section ? -1 : a.section > b.section ? 1 : 0)
 
 const bytesOf = (v: unknown) => Buffer.byteLength(JSON.stringify(v)) + 1
 
@@ -139,10 +153,21 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
   const listCandidates = (section: string, list: Scored<unknown>[], category?: string): Candidate[] =>
     list.map((e, i) => {
       const value = String(e.value)
-      return { section, category, value, key: keyOf(value), confidence: conf(e.confidence), index: i, weight: 0, bytes: bytesOf(e), remove: removeAt(list, i) }
+      return {
+        section,
+        category,
+        value,
+        key: keyOf(value),
+        confidence: conf(e.confidence),
+        index: i,
+        weight: 0,
+        bytes: bytesOf(e),
+        remove: removeAt(list, i),
+      }
     })
   const capList = (section: string, list: Scored<unknown>[] | undefined, category?: string) => {
-    if (list && list.length > limits.listValues) take('list_values', listCandidates(section, list, category), list.length - limits.listValues)
+    if (list && list.length > limits.listValues)
+      take('list_values', listCandidates(section, list, category), list.length - limits.listValues)
   }
 
   // Lists, one by one.
@@ -167,7 +192,11 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
   const cats = Object.keys(c.interests)
   if (cats.length > limits.categories) {
     const ranked = cats
-      .map((cat) => ({ cat, best: Math.max(0, ...c.interests[cat]!.map((e) => conf(e.confidence))), n: c.interests[cat]!.length }))
+      .map((cat) => ({
+        cat,
+        best: Math.max(0, ...c.interests[cat]!.map((e) => conf(e.confidence))),
+        n: c.interests[cat]!.length,
+      }))
       .sort((a, b) => b.best - a.best || b.n - a.n || (a.cat < b.cat ? -1 : 1))
     for (const { cat } of ranked.slice(limits.categories)) {
       for (const e of c.interests[cat]!) log.add('categories', 'interests', e.value, keyOf(e.value), cat)
@@ -205,13 +234,25 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
         if (Array.isArray(v)) out.push(...listCandidates(section, v))
         else {
           const value = String(v.value)
-          out.push({ section, value, key: keyOf(value), confidence: conf(v.confidence), index: 0, weight: 0, bytes: bytesOf(v), remove: () => delete fields[field] })
+          out.push({
+            section,
+            value,
+            key: keyOf(value),
+            confidence: conf(v.confidence),
+            index: 0,
+            weight: 0,
+            bytes: bytesOf(v),
+            remove: () => delete fields[field],
+          })
         }
       }
     }
     return out
   }
-  const nCustom = Object.values(c.custom ?? {}).reduce((n, f) => n + Object.values(f).reduce((m, v) => m + (Array.isArray(v) ? v.length : 1), 0), 0)
+  const nCustom = Object.values(c.custom ?? {}).reduce(
+    (n, f) => n + Object.values(f).reduce((m, v) => m + (Array.isArray(v) ? v.length : 1), 0),
+    0,
+  )
   if (nCustom > limits.customValues) take('custom_values', custom(), nCustom - limits.customValues)
   flush()
 
@@ -220,7 +261,16 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
     (Object.entries(c.past_values ?? {}) as [ScalarPath, PastValue[]][]).flatMap(([path, list]) =>
       list.map((e, i) => {
         const value = String(e.value)
-        return { section: path, value, key: keyOf(value), confidence: conf(e.confidence), index: -i, weight: -1, bytes: bytesOf(e), remove: removeAt(list, i) }
+        return {
+          section: path,
+          value,
+          key: keyOf(value),
+          confidence: conf(e.confidence),
+          index: -i,
+          weight: -1,
+          bytes: bytesOf(e),
+          remove: removeAt(list, i),
+        }
       }),
     )
 
@@ -261,7 +311,8 @@ export function tidy(s: ProfileState, keyOf: KeyOf): void {
   }
   if (c.custom && !Object.keys(c.custom).length) delete c.custom
   if (c.past_values) {
-    for (const path of Object.keys(c.past_values) as ScalarPath[]) if (!c.past_values[path]?.length) delete c.past_values[path]
+    for (const path of Object.keys(c.past_values) as ScalarPath[])
+      if (!c.past_values[path]?.length) delete c.past_values[path]
     if (!Object.keys(c.past_values).length) delete c.past_values
   }
   const exists = (path: string) => {
@@ -293,8 +344,12 @@ export function tidy(s: ProfileState, keyOf: KeyOf): void {
  * For what arrives whole (an import): it is refused, not cut.
  */
 export function contentViolation(content: ProfileContent, limits: ProfileLimits): string | null {
-  const over = (what: string, n: number, max: number, env: string) => `${what} holds ${n} values; at most ${max} (${env})`
-  const long = (what: string, v: unknown) => typeof v === 'string' && v.length > limits.valueChars ? `${what} is longer than ${limits.valueChars} characters (PROFILER_PROFILE_MAX_VALUE_CHARS)` : null
+  const over = (what: string, n: number, max: number, env: string) =>
+    `${what} holds ${n} values; at most ${max} (${env})`
+  const long = (what: string, v: unknown) =>
+    typeof v === 'string' && v.length > limits.valueChars
+      ? `${what} is longer than ${limits.valueChars} characters (PROFILER_PROFILE_MAX_VALUE_CHARS)`
+      : null
   const lists: [string, Scored<unknown>[]][] = [
     ...Object.entries(content.interests ?? {}).map(([cat, l]): [string, Scored<unknown>[]] => [`interests.${cat}`, l]),
     ['personality.traits', content.personality?.traits ?? []],
@@ -321,33 +376,45 @@ export function contentViolation(content: ProfileContent, limits: ProfileLimits)
     }
   }
   const cats = Object.keys(content.interests ?? {})
-  if (cats.length > limits.categories) return `interests has ${cats.length} categories; at most ${limits.categories} (PROFILER_PROFILE_MAX_CATEGORIES)`
-  for (const cat of cats) if (cat.length > limits.valueChars) return `the interest category ${cat.slice(0, 40)}… is longer than ${limits.valueChars} characters (PROFILER_PROFILE_MAX_VALUE_CHARS)`
+  if (cats.length > limits.categories)
+    return `interests has ${cats.length} categories; at most ${limits.categories} (PROFILER_PROFILE_MAX_CATEGORIES)`
+  for (const cat of cats)
+    if (cat.length > limits.valueChars)
+      return `the interest category ${cat.slice(0, 40)}… is longer than ${limits.valueChars} characters (PROFILER_PROFILE_MAX_VALUE_CHARS)`
   const nInterests = Object.values(content.interests ?? {}).reduce((n, l) => n + l.length, 0)
-  if (nInterests > limits.interests) return over('interests', nInterests, limits.interests, 'PROFILER_PROFILE_MAX_INTERESTS')
+  if (nInterests > limits.interests)
+    return over('interests', nInterests, limits.interests, 'PROFILER_PROFILE_MAX_INTERESTS')
   const memories = content.memories ?? []
-  if (memories.length > limits.memories) return over('memories', memories.length, limits.memories, 'PROFILER_PROFILE_MAX_MEMORIES')
+  if (memories.length > limits.memories)
+    return over('memories', memories.length, limits.memories, 'PROFILER_PROFILE_MAX_MEMORIES')
   for (const [i, m] of memories.entries()) {
     const l = long(`memories[${i}].event`, m?.event)
     if (l) return l
   }
-  if (customN > limits.customValues) return over('custom', customN, limits.customValues, 'PROFILER_PROFILE_MAX_CUSTOM_VALUES')
+  if (customN > limits.customValues)
+    return over('custom', customN, limits.customValues, 'PROFILER_PROFILE_MAX_CUSTOM_VALUES')
   for (const [f, v] of Object.entries(content.core_info ?? {})) {
     const l = long(`core_info.${f}`, (v as Scored<unknown> | undefined)?.value)
     if (l) return l
   }
-  for (const [path, v] of [['preferences.conversation_style', content.preferences?.conversation_style], ['personality.mood_trends.recent', content.personality?.mood_trends?.recent], ['personality.mood_trends.default', content.personality?.mood_trends?.default]] as const) {
+  for (const [path, v] of [
+    ['preferences.conversation_style', content.preferences?.conversation_style],
+    ['personality.mood_trends.recent', content.personality?.mood_trends?.recent],
+    ['personality.mood_trends.default', content.personality?.mood_trends?.default],
+  ] as const) {
     const l = long(path, v?.value)
     if (l) return l
   }
   for (const [path, list] of Object.entries(content.past_values ?? {}) as [ScalarPath, PastValue[]][]) {
-    if (list.length > limits.pastValues) return `past_values.${path} holds ${list.length} values; at most ${limits.pastValues} (PROFILER_PROFILE_MAX_PAST_VALUES)`
+    if (list.length > limits.pastValues)
+      return `past_values.${path} holds ${list.length} values; at most ${limits.pastValues} (PROFILER_PROFILE_MAX_PAST_VALUES)`
     for (const [i, e] of list.entries()) {
       const l = long(`past_values.${path}[${i}]`, e?.value)
       if (l) return l
     }
   }
   const bytes = Buffer.byteLength(JSON.stringify(content))
-  if (bytes > limits.profileBytes) return `the profile's content is ${bytes} bytes as JSON; at most ${limits.profileBytes} (PROFILER_PROFILE_MAX_BYTES)`
+  if (bytes > limits.profileBytes)
+    return `the profile's content is ${bytes} bytes as JSON; at most ${limits.profileBytes} (PROFILER_PROFILE_MAX_BYTES)`
   return null
 }

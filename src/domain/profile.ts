@@ -188,7 +188,15 @@ export type EditKind = 'forget' | 'rollback'
 export const INPUT_TYPES: InputType[] = ['text', 'conversation', 'structured']
 
 /** The name of each limit as a history entry's `dropped.limits` lists it (README "Profile limits"). */
-export type LimitName = 'list_values' | 'categories' | 'interests' | 'memories' | 'custom_values' | 'value_chars' | 'profile_bytes' | 'past_values'
+export type LimitName =
+  | 'list_values'
+  | 'categories'
+  | 'interests'
+  | 'memories'
+  | 'custom_values'
+  | 'value_chars'
+  | 'profile_bytes'
+  | 'past_values'
 
 /** A value the limits dropped, as recorded: the section as a forget names it, the category (interests), the value. */
 export interface DroppedValue {
@@ -247,7 +255,8 @@ export function valueCount(c: Partial<ProfileContent> | undefined): number {
   const len = (l: unknown) => (Array.isArray(l) ? l.length : 0)
   let n = len(c.personality?.traits) + len(c.preferences?.topics_to_avoid) + len(c.memories)
   for (const l of Object.values(c.interests ?? {})) n += len(l)
-  for (const fields of Object.values(c.custom ?? {})) for (const v of Object.values(fields ?? {})) n += Array.isArray(v) ? v.length : 1
+  for (const fields of Object.values(c.custom ?? {}))
+    for (const v of Object.values(fields ?? {})) n += Array.isArray(v) ? v.length : 1
   return n
 }
 

@@ -43,9 +43,13 @@ export function evidenceParamsSchema() {
     field: z
       .string({ error: (iss) => (iss.input == null ? 'Missing parameter: field' : FIELD_MESSAGE) })
       .refine((v) => isForgetSection(v), { error: FIELD_MESSAGE })
-      .describe(`The value's section, as the forget endpoint names it: ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field>`),
+      .describe(
+        `The value's section, as the forget endpoint names it: ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field>`,
+      ),
     value: z
-      .string({ error: (iss) => (iss.input == null ? 'Missing parameter: value' : 'Invalid parameter value: must be a string') })
+      .string({
+        error: (iss) => (iss.input == null ? 'Missing parameter: value' : 'Invalid parameter value: must be a string'),
+      })
       .refine((v) => cleanText(v) !== undefined, { error: 'Invalid parameter value: must not be empty' })
       .refine((v) => v.length <= 1000, { error: 'Invalid parameter value: longer than 1000 characters' })
       .describe('The value (for memories, the event); compared as the merge compares values'),
@@ -68,8 +72,14 @@ export function parseEvidenceParams(input: unknown): EvidenceParams {
   const p = parseRequest(evidenceParamsSchema(), input)
   checkStorable(p.value, 'parameter value')
   checkStorable(p.category ?? undefined, 'parameter category')
-  if (p.category != null && p.field !== 'interests') throw invalid('Invalid parameter category: only for field interests')
-  return { section: p.field as ForgetTarget['section'], value: p.value, limit: p.limit, ...(p.category != null ? { category: p.category } : {}) }
+  if (p.category != null && p.field !== 'interests')
+    throw invalid('Invalid parameter category: only for field interests')
+  return {
+    section: p.field as ForgetTarget['section'],
+    value: p.value,
+    limit: p.limit,
+    ...(p.category != null ? { category: p.category } : {}),
+  }
 }
 
 /** What the worker stored for an applied submission (src/services/worker/extract.ts `provenance`). */
@@ -87,7 +97,10 @@ export function storedProvenance(v: unknown): StoredProvenance {
   if (o.structured === true) return { structured: true }
   if ('extraction' in o || 'evidence' in o) {
     const ex = o.extraction && typeof o.extraction === 'object' ? (o.extraction as Extraction) : undefined
-    const ev = o.evidence && typeof o.evidence === 'object' && !Array.isArray(o.evidence) ? (o.evidence as Record<string, string>) : undefined
+    const ev =
+      o.evidence && typeof o.evidence === 'object' && !Array.isArray(o.evidence)
+        ? (o.evidence as Record<string, string>)
+        : undefined
     return { ...(ex ? { extraction: ex } : {}), ...(ev ? { evidence: ev } : {}) }
   }
   return { extraction: o as Extraction }
@@ -119,7 +132,8 @@ export function quoteFor(p: StoredProvenance, target: ForgetTarget): string | un
   }
   const prefix = LIST_PREFIX[target.section]
   if (prefix) {
-    for (const k of Object.keys(ev)) if (k.startsWith(prefix) && valueKey(target.section, k.slice(prefix.length)) === key) return quote(k)
+    for (const k of Object.keys(ev))
+      if (k.startsWith(prefix) && valueKey(target.section, k.slice(prefix.length)) === key) return quote(k)
     return undefined
   }
   if (target.section.startsWith('custom.')) {
@@ -151,7 +165,10 @@ export function textWords(text: string, max = EVIDENCE_MAX_WORDS): string[] {
  * nothing else ("The Who").
  */
 export function wordGroups(words: string[], stems: string[][]): string[][] {
-  const groups = words.map((w, i) => ({ lexemes: [...new Set([...(stems[i] ?? []), w])], content: (stems[i]?.length ?? 0) > 0 }))
+  const groups = words.map((w, i) => ({
+    lexemes: [...new Set([...(stems[i] ?? []), w])],
+    content: (stems[i]?.length ?? 0) > 0,
+  }))
   const content = groups.filter((g) => g.content)
   return (content.length ? content : groups).map((g) => g.lexemes)
 }
@@ -190,19 +207,17 @@ export interface Supported<P extends CandidatePassage> {
  * - when neither finds one (the extractions do not say where it was said), any passage that holds every word (`words`).
  * A passage of a submission whose extraction is known and did not propose the value does not support it otherwise.
  */
-export function supportingPassages<P extends CandidatePassage>(
-  o: {
-    proposed: ReadonlyMap<string, { quote?: string }>
-    known: ReadonlySet<string>
-    valueGroups: string[][]
-    /** The quote words of each proposing submission that kept a quote. */
-    quoteGroups: ReadonlyMap<string, string[][]>
-    /** Passages of the proposing submissions that hold any word looked for. */
-    ofProposed: P[]
-    /** Passages of other submissions that hold every word of the value. */
-    others: P[]
-  },
-): Supported<P>[] {
+export function supportingPassages<P extends CandidatePassage>(o: {
+  proposed: ReadonlyMap<string, { quote?: string }>
+  known: ReadonlySet<string>
+  valueGroups: string[][]
+  /** The quote words of each proposing submission that kept a quote. */
+  quoteGroups: ReadonlyMap<string, string[][]>
+  /** Passages of the proposing submissions that hold any word looked for. */
+  ofProposed: P[]
+  /** Passages of other submissions that hold every word of the value. */
+  others: P[]
+}): Supported<P>[] {
   const primary: Supported<P>[] = []
   for (const p of o.ofProposed) {
     if (!o.proposed.has(p.submission_id)) continue

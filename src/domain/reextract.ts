@@ -10,7 +10,10 @@ export interface ReextractionChanges extends Changes {
   cleared?: { path: string; value: string | number }[]
 }
 
-export function reextractionDiff(before: ProfileState, after: ProfileState): { changes: ReextractionChanges; changed: boolean; paths: string[] } {
+export function reextractionDiff(
+  before: ProfileState,
+  after: ProfileState,
+): { changes: ReextractionChanges; changed: boolean; paths: string[] } {
   const keyOf = keyMemo()
   const { changes: net, paths } = diffStates(before, after, keyOf)
   const changes: ReextractionChanges = net
@@ -25,9 +28,21 @@ export function reextractionDiff(before: ProfileState, after: ProfileState): { c
     }
   }
   for (const f of CORE_FIELDS) gone(`core_info.${f}`, before.content.core_info[f], after.content.core_info[f])
-  gone('preferences.conversation_style', before.content.preferences.conversation_style, after.content.preferences.conversation_style)
-  gone('personality.mood_trends.recent', before.content.personality.mood_trends.recent, after.content.personality.mood_trends.recent)
-  gone('personality.mood_trends.default', before.content.personality.mood_trends.default, after.content.personality.mood_trends.default)
+  gone(
+    'preferences.conversation_style',
+    before.content.preferences.conversation_style,
+    after.content.preferences.conversation_style,
+  )
+  gone(
+    'personality.mood_trends.recent',
+    before.content.personality.mood_trends.recent,
+    after.content.personality.mood_trends.recent,
+  )
+  gone(
+    'personality.mood_trends.default',
+    before.content.personality.mood_trends.default,
+    after.content.personality.mood_trends.default,
+  )
   const kept = new Set(after.content.memories.map((m) => memoryKey(m, keyOf)))
   for (const m of before.content.memories) {
     if (kept.has(memoryKey(m, keyOf))) continue

@@ -1,7 +1,14 @@
 import { z } from 'zod'
 import { invalid } from './errors.js'
 import { INPUT_TYPES } from './profile.js'
-import { EVENT_TIME_FORMS, EVENT_TIME_MAX_CHARS, EVENT_TIME_MIN, EVENT_TIME_PATTERN, EVENT_TIME_SKEW_MS, parseEventTime } from './event-time.js'
+import {
+  EVENT_TIME_FORMS,
+  EVENT_TIME_MAX_CHARS,
+  EVENT_TIME_MIN,
+  EVENT_TIME_PATTERN,
+  EVENT_TIME_SKEW_MS,
+  parseEventTime,
+} from './event-time.js'
 
 /**
  * The request schemas: the service layer validates with them, and the OpenAPI document is generated from them,
@@ -24,10 +31,14 @@ export const submitBodySchema = z.object({
     .enum(INPUT_TYPES, { error: oneOf('Invalid input_type', INPUT_TYPES) })
     .nullish()
     .default('text')
-    .describe('text: prose; conversation: "Speaker: text" lines or a JSON array of {role, content}; structured: a JSON object as a string'),
+    .describe(
+      'text: prose; conversation: "Speaker: text" lines or a JSON array of {role, content}; structured: a JSON object as a string',
+    ),
   occurred_at: z
     .string({ error: `Invalid field: occurred_at must be a string: ${EVENT_TIME_FORMS}` })
-    .max(EVENT_TIME_MAX_CHARS, { error: `Invalid field: occurred_at must be at most ${EVENT_TIME_MAX_CHARS} characters` })
+    .max(EVENT_TIME_MAX_CHARS, {
+      error: `Invalid field: occurred_at must be at most ${EVENT_TIME_MAX_CHARS} characters`,
+    })
     .regex(new RegExp(EVENT_TIME_PATTERN), { error: `Invalid field: occurred_at must be ${EVENT_TIME_FORMS}` })
     .transform((s, ctx) => {
       const t = parseEventTime(s, Date.now())
@@ -55,7 +66,12 @@ export function searchParamsSchema(maxPageSize: number) {
   const sensitivityMsg = 'Invalid query parameter sensitivity: must be a number from 0 to 100'
   return z
     .object({
-      query: z.string().optional().describe("Natural-language search text; when present, hybrid search is used (the embedding, and every content word of the query in the profile's values or summary) and results are ranked by similarityScore"),
+      query: z
+        .string()
+        .optional()
+        .describe(
+          "Natural-language search text; when present, hybrid search is used (the embedding, and every content word of the query in the profile's values or summary) and results are ranked by similarityScore",
+        ),
       sensitivity: z
         .number({ error: sensitivityMsg })
         .min(0, { error: sensitivityMsg })
@@ -68,16 +84,26 @@ export function searchParamsSchema(maxPageSize: number) {
         .enum(SORT_FIELDS, { error: oneOf('Invalid query parameter sortBy', SORT_FIELDS) })
         .default('last_updated')
         .describe('Ignored when query is given'),
-      sortOrder: z.enum(['asc', 'desc'], { error: 'Invalid query parameter sortOrder: must be asc or desc' }).default('desc'),
+      sortOrder: z
+        .enum(['asc', 'desc'], { error: 'Invalid query parameter sortOrder: must be asc or desc' })
+        .default('desc'),
       page: int('page', 1).default(1),
       pageSize: int('pageSize', 1, maxPageSize).default(DEFAULT_PAGE_SIZE),
     })
     .superRefine((p, ctx) => {
       if (p.filterBy !== undefined && !p.filterValue) {
-        ctx.addIssue({ code: 'custom', message: 'Invalid filter: a filter field needs a non-empty value (filterBy needs filterValue)', path: ['filterValue'] })
+        ctx.addIssue({
+          code: 'custom',
+          message: 'Invalid filter: a filter field needs a non-empty value (filterBy needs filterValue)',
+          path: ['filterValue'],
+        })
       }
       if (p.filterBy === undefined && p.filterValue !== undefined) {
-        ctx.addIssue({ code: 'custom', message: 'Invalid filter: a filter value needs a field (filterValue needs filterBy)', path: ['filterBy'] })
+        ctx.addIssue({
+          code: 'custom',
+          message: 'Invalid filter: a filter value needs a field (filterValue needs filterBy)',
+          path: ['filterBy'],
+        })
       }
     })
 }
@@ -103,7 +129,9 @@ export function contextParamsSchema() {
       .optional()
       .describe('What the conversation is about: facts relevant to it come first'),
     include: z
-      .enum(['all', 'facts', 'passages'], { error: 'Invalid query parameter include: must be one of all, facts, passages' })
+      .enum(['all', 'facts', 'passages'], {
+        error: 'Invalid query parameter include: must be one of all, facts, passages',
+      })
       .default('all')
       .describe('What the context is made of: facts and evidence passages (all), facts only, or passages only'),
   })
@@ -116,14 +144,26 @@ export const DEFAULT_PASSAGE_PAGE = 20
 export function passageParamsSchema(maxPageSize: number) {
   const msg = `Invalid query parameter limit: must be an integer from 1 to ${maxPageSize}`
   return z.object({
-    limit: z.number({ error: msg }).int({ error: msg }).min(1, { error: msg }).max(maxPageSize, { error: msg }).default(DEFAULT_PASSAGE_PAGE).describe('Passages per page'),
+    limit: z
+      .number({ error: msg })
+      .int({ error: msg })
+      .min(1, { error: msg })
+      .max(maxPageSize, { error: msg })
+      .default(DEFAULT_PASSAGE_PAGE)
+      .describe('Passages per page'),
     cursor: z
       .string({ error: 'Invalid query parameter cursor: must be a string' })
       .max(400, { error: 'Invalid query parameter cursor: not a cursor of this list' })
       .optional()
       .describe('next_cursor of the previous page; none for the first page'),
-    submission_id: z.uuid({ error: 'Invalid query parameter submission_id: must be a submission id (a UUID)' }).optional().describe('Only the passages of this submission'),
-    include_hidden: z.boolean({ error: 'Invalid query parameter include_hidden: must be true or false' }).default(false).describe('Also passages hidden from contexts and search (then with hidden_at and hidden_by)'),
+    submission_id: z
+      .uuid({ error: 'Invalid query parameter submission_id: must be a submission id (a UUID)' })
+      .optional()
+      .describe('Only the passages of this submission'),
+    include_hidden: z
+      .boolean({ error: 'Invalid query parameter include_hidden: must be true or false' })
+      .default(false)
+      .describe('Also passages hidden from contexts and search (then with hidden_at and hidden_by)'),
   })
 }
 

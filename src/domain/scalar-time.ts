@@ -59,7 +59,8 @@ export function valueSince(state: ProfileState, path: ScalarPath): string | unde
 
 function stamp(state: ProfileState, path: string, at: string | undefined): void {
   if (at !== undefined) (state.internals.evidence_at ??= {})[path] = at
-  else if (state.internals.evidence_at && hasOwn(state.internals.evidence_at, path)) delete state.internals.evidence_at[path]
+  else if (state.internals.evidence_at && hasOwn(state.internals.evidence_at, path))
+    delete state.internals.evidence_at[path]
 }
 
 const setSince = (state: ProfileState, path: ScalarPath, t: string) => void ((state.internals.since ??= {})[path] = t)
@@ -81,7 +82,13 @@ function recordReplaced(clock: ScalarClock, path: ScalarPath, old: Scored<string
   const from = earliest(valueSince(state, path) ?? until, until)
   const last = heldAt(state, path) ?? from
   const list = pastList(state, path)
-  list.unshift({ value: old.value, confidence: old.confidence, from, until, last_said: earliest(latest(last, from), until) })
+  list.unshift({
+    value: old.value,
+    confidence: old.confidence,
+    from,
+    until,
+    last_said: earliest(latest(last, from), until),
+  })
   cap(clock, path, list)
 }
 
@@ -92,11 +99,23 @@ function recordReplaced(clock: ScalarClock, path: ScalarPath, old: Scored<string
  * window's start back; one said between two statements of another value is not recorded (the person said the other before
  * and after). Older than every window: the oldest window's value reaches back to `t`, or a new oldest window begins.
  */
-function placeOlder(clock: ScalarClock, path: ScalarPath, incoming: Scored<string | number>, t: string, current: Scored<string | number>): void {
+function placeOlder(
+  clock: ScalarClock,
+  path: ScalarPath,
+  incoming: Scored<string | number>,
+  t: string,
+  current: Scored<string | number>,
+): void {
   const { state } = clock
   const since = valueSince(state, path)!
   const list = pastList(state, path)
-  const entry = (from: string): PastValue => ({ value: incoming.value, confidence: incoming.confidence, from, until: from, last_said: from })
+  const entry = (from: string): PastValue => ({
+    value: incoming.value,
+    confidence: incoming.confidence,
+    from,
+    until: from,
+    last_said: from,
+  })
   const startOf = (k: number) => (k === 0 ? since : list[k - 1]!.from)
   const i = list.findIndex((r) => !before(t, r.from))
   if (i >= 0) {
@@ -105,14 +124,21 @@ function placeOlder(clock: ScalarClock, path: ScalarPath, incoming: Scored<strin
       // A statement in a gap after the window (a value forgotten after it) stretches it to the next value's start.
       // The display form of the latest statement, as the current value takes it.
       const value = before(r.last_said, t) ? incoming.value : r.value
-      list[i] = { ...r, value, confidence: reinforce(r.confidence, incoming.confidence), last_said: latest(r.last_said, t), until: before(t, r.until) ? r.until : startOf(i) }
+      list[i] = {
+        ...r,
+        value,
+        confidence: reinforce(r.confidence, incoming.confidence),
+        last_said: latest(r.last_said, t),
+        until: before(t, r.until) ? r.until : startOf(i),
+      }
     } else if (before(r.last_said, t)) {
       const newer = i === 0 ? current : list[i - 1]!
       const until = before(t, r.until) ? r.until : startOf(i)
       list[i] = { ...r, until: earliest(r.until, t) }
       if (!sameScalar(newer.value, incoming.value)) list.splice(i, 0, { ...entry(t), until })
       else if (i === 0) setSince(state, path, t)
-      else list[i - 1] = { ...list[i - 1]!, from: t, confidence: reinforce(list[i - 1]!.confidence, incoming.confidence) }
+      else
+        list[i - 1] = { ...list[i - 1]!, from: t, confidence: reinforce(list[i - 1]!.confidence, incoming.confidence) }
     }
   } else {
     const n = list.length
@@ -141,7 +167,13 @@ function dropEmpty(state: ProfileState, path: ScalarPath): void {
  * are kept: `internals.evidence_at` (the latest statement; the later of the two when it reinforces) and `internals.since`
  * (the first).
  */
-export function mergeScalarAt<T extends string | number>(current: Scored<T> | undefined, incoming: Scored<T>, clock: ScalarClock, path: ScalarPath, always = false): Scored<T> {
+export function mergeScalarAt<T extends string | number>(
+  current: Scored<T> | undefined,
+  incoming: Scored<T>,
+  clock: ScalarClock,
+  path: ScalarPath,
+  always = false,
+): Scored<T> {
   const { at, state } = clock
   const seen = state.internals.seen
   if (!current) {
@@ -188,7 +220,10 @@ export function applyMood(mood: Scored<string>, clock: ScalarClock): void {
   counts[key] = (hasOwn(counts, key) ? counts[key] : 0) + 1
   const defaultKey = trends.default ? normaliseValue(trends.default.value) : undefined
   const defaultCount = defaultKey !== undefined && hasOwn(counts, defaultKey) ? counts[defaultKey] : 0
-  const winner = !trends.default || counts[key] > defaultCount || (!older && counts[key] >= defaultCount) ? mood.value : trends.default.value
+  const winner =
+    !trends.default || counts[key] > defaultCount || (!older && counts[key] >= defaultCount)
+      ? mood.value
+      : trends.default.value
   const total = Object.values(counts).reduce((s, n) => s + n, 0)
   trends.default = { value: winner, confidence: clampConfidence(counts[normaliseValue(winner)] / total) }
 }
@@ -197,7 +232,12 @@ export function applyMood(mood: Scored<string>, clock: ScalarClock): void {
  * Removes a scalar's past values whose key (`keyOf`, as a forget compares values) is `key`; returns them. The windows
  * around them are left as they were: the timeline keeps a gap where the forgotten value was.
  */
-export function removePastValues(state: ProfileState, path: ScalarPath, key: string, keyOf: (v: string | number) => string): PastValue[] {
+export function removePastValues(
+  state: ProfileState,
+  path: ScalarPath,
+  key: string,
+  keyOf: (v: string | number) => string,
+): PastValue[] {
   const all = state.content.past_values
   const list = all?.[path]
   if (!all || !list) return []

@@ -98,12 +98,22 @@ export interface SpellingAlternative {
  * letters and no digit (a code or a number is no misspelling), and is not among the dictionary's SPELLING_COMMON_WORDS;
  * at most SPELLING_MAX_WORDS words. Only terms with an alternative are in the map.
  */
-export function spellingAlternatives(query: string, terms: readonly string[], dictionary: Dictionary): Map<string, string[][]> {
-  return new Map([...spellingCorrections(query, terms, dictionary)].map(([stem, alts]) => [stem, alts.map((a) => a.stems)]))
+export function spellingAlternatives(
+  query: string,
+  terms: readonly string[],
+  dictionary: Dictionary,
+): Map<string, string[][]> {
+  return new Map(
+    [...spellingCorrections(query, terms, dictionary)].map(([stem, alts]) => [stem, alts.map((a) => a.stems)]),
+  )
 }
 
 /** spellingAlternatives with each alternative's words as written beside its stems (what a passage lookup asks for). */
-export function spellingCorrections(query: string, terms: readonly string[], dictionary: Dictionary): Map<string, SpellingAlternative[]> {
+export function spellingCorrections(
+  query: string,
+  terms: readonly string[],
+  dictionary: Dictionary,
+): Map<string, SpellingAlternative[]> {
   const out = new Map<string, SpellingAlternative[]>()
   for (const [word, stem] of uncommon(query, terms, dictionary)) {
     // Each alternative with the rank it is known by (a split: its rarer part's), as stems: one per distinct meaning.
@@ -128,7 +138,11 @@ export function spellingCorrections(query: string, terms: readonly string[], dic
       if (ta.length === 1 && tb.length === 1) add([a, b], [ta[0]!, tb[0]!], Math.max(ra, rb))
     }
     const best = [...found.values()].sort((x, y) => x.rank - y.rank).slice(0, SPELLING_MAX_ALTERNATIVES)
-    if (best.length) out.set(stem, best.map(({ words, stems }) => ({ words, stems })))
+    if (best.length)
+      out.set(
+        stem,
+        best.map(({ words, stems }) => ({ words, stems })),
+      )
   }
   return out
 }

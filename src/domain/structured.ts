@@ -66,7 +66,8 @@ export interface StructuredBounds {
 const UNBOUNDED: StructuredBounds = { maxValueChars: Number.POSITIVE_INFINITY }
 
 function text(v: string, path: string, b: StructuredBounds): string {
-  if (v.length > b.maxValueChars) fail(path, `is longer than ${b.maxValueChars} characters (PROFILER_PROFILE_MAX_VALUE_CHARS)`)
+  if (v.length > b.maxValueChars)
+    fail(path, `is longer than ${b.maxValueChars} characters (PROFILER_PROFILE_MAX_VALUE_CHARS)`)
   return v
 }
 
@@ -140,7 +141,10 @@ function interests(v: unknown, b: StructuredBounds): Record<string, Scored<strin
   return Object.fromEntries(
     Object.keys(obj)
       .filter((cat) => obj[cat] !== null)
-      .map((cat) => [text(cat, `interests.${cat.slice(0, 40)}… (a category name)`, b), scoredStrings(obj[cat], `interests.${cat}`, b)]),
+      .map((cat) => [
+        text(cat, `interests.${cat.slice(0, 40)}… (a category name)`, b),
+        scoredStrings(obj[cat], `interests.${cat}`, b),
+      ]),
   )
 }
 

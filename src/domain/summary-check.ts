@@ -15,8 +15,14 @@ type Scalar = 'name' | 'age' | 'gender' | 'location' | 'occupation' | 'mood' | '
 export function mergeKeptProposals(extractions: readonly Extraction[], content: ProfileContent): boolean {
   const scalars = new Map<Scalar, Scored<string | number>>()
   // section -> normalised value -> true (expected present) / false (expected removed)
-  const lists: Record<ListSection | 'memories', Map<string, boolean>> = { interests: new Map(), traits: new Map(), topics_to_avoid: new Map(), memories: new Map() }
-  const put = (section: keyof typeof lists, xs: readonly { value: string }[] | undefined) => xs?.forEach((x) => lists[section].set(normaliseValue(x.value), true))
+  const lists: Record<ListSection | 'memories', Map<string, boolean>> = {
+    interests: new Map(),
+    traits: new Map(),
+    topics_to_avoid: new Map(),
+    memories: new Map(),
+  }
+  const put = (section: keyof typeof lists, xs: readonly { value: string }[] | undefined) =>
+    xs?.forEach((x) => lists[section].set(normaliseValue(x.value), true))
   for (const ex of extractions) {
     const c = ex.core_info ?? {}
     for (const k of ['name', 'age', 'gender', 'location', 'occupation'] as const) if (c[k]) scalars.set(k, c[k]!)
@@ -26,7 +32,10 @@ export function mergeKeptProposals(extractions: readonly Extraction[], content: 
     for (const list of Object.values(ex.interests ?? {})) put('interests', list)
     put('traits', ex.personality?.traits)
     put('topics_to_avoid', ex.preferences?.topics_to_avoid)
-    put('memories', ex.memories?.map((m) => ({ value: m.event })))
+    put(
+      'memories',
+      ex.memories?.map((m) => ({ value: m.event })),
+    )
   }
   const core = content.core_info ?? {}
   const held: Record<Scalar, Scored<string | number> | undefined> = {
@@ -41,7 +50,8 @@ export function mergeKeptProposals(extractions: readonly Extraction[], content: 
   for (const [k, v] of scalars) if (!held[k] || !sameScalar(held[k]!.value, v.value)) return false
   const keys = (xs: readonly { value: string }[] | undefined) => new Set((xs ?? []).map((x) => normaliseValue(x.value)))
   const present: Record<keyof typeof lists, () => Set<string>> = {
-    interests: () => new Set(Object.values(content.interests ?? {}).flatMap((l) => l.map((x) => normaliseValue(x.value)))),
+    interests: () =>
+      new Set(Object.values(content.interests ?? {}).flatMap((l) => l.map((x) => normaliseValue(x.value)))),
     traits: () => keys(content.personality?.traits),
     topics_to_avoid: () => keys(content.preferences?.topics_to_avoid),
     memories: () => keys((content.memories ?? []).map((m) => ({ value: m.event }))),

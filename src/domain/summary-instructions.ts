@@ -14,7 +14,8 @@ const REFUSED = /[\p{Cc}\p{Cs}\p{Co}\p{Zl}\p{Zp}\uFFFE\uFFFF]|(?![\u200C\u200D])
  */
 export function checkInstructions(raw: unknown): string[] {
   if (!Array.isArray(raw)) throw invalid('Summary instructions must be a list of strings')
-  if (raw.length > MAX_INSTRUCTIONS) throw invalid(`At most ${MAX_INSTRUCTIONS} summary instructions (got ${raw.length})`)
+  if (raw.length > MAX_INSTRUCTIONS)
+    throw invalid(`At most ${MAX_INSTRUCTIONS} summary instructions (got ${raw.length})`)
   const out: string[] = []
   const seen = new Set<string>()
   for (const [i, r] of raw.entries()) {
@@ -24,10 +25,14 @@ export function checkInstructions(raw: unknown): string[] {
       const cp = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
       throw invalid(`Summary instruction ${i + 1} must not contain control or invisible characters (found U+${cp})`)
     }
-    const s = r.normalize('NFC').replace(/\p{Zs}+/gu, ' ').trim()
+    const s = r
+      .normalize('NFC')
+      .replace(/\p{Zs}+/gu, ' ')
+      .trim()
     if (!s) throw invalid(`Summary instruction ${i + 1} must not be empty`)
     const n = [...s].length
-    if (n > MAX_INSTRUCTION_CHARS) throw invalid(`Summary instruction ${i + 1} must be at most ${MAX_INSTRUCTION_CHARS} characters (got ${n})`)
+    if (n > MAX_INSTRUCTION_CHARS)
+      throw invalid(`Summary instruction ${i + 1} must be at most ${MAX_INSTRUCTION_CHARS} characters (got ${n})`)
     const key = s.toLowerCase()
     if (seen.has(key)) continue
     seen.add(key)
@@ -114,13 +119,19 @@ function listOf(text: string): SummaryPart[] | undefined {
 /** One instruction as the template summarizer reads it. */
 export type Directive = { kind: 'omit' | 'first' | 'cover'; parts: SummaryPart[] }
 
-const OMIT = /^(?:please\s+)?(?:leave out|omit|exclude|skip|drop|hide|ignore|never (?:mention|include|say)|(?:do not|don't|dont) (?:mention|include|say|talk about|cover|state|reveal)|no)\s+(.+?)(?:\s+(?:from|in) the summary)?$/i
-const FIRST = /^(?:please\s+)?(?:(?:mention|put|start with|lead with|begin with|open with|cover|describe)\s+(.+?)\s+first|(?:start|lead|begin|open) with\s+(.+?))(?:\s+in the summary)?$/i
-const COVER = /^(?:please\s+)?(?:always\s+)?(?:cover|include|mention|describe|talk about|say something about|keep)\s+(.+?)(?:\s+in the summary)?$/i
+const OMIT =
+  /^(?:please\s+)?(?:leave out|omit|exclude|skip|drop|hide|ignore|never (?:mention|include|say)|(?:do not|don't|dont) (?:mention|include|say|talk about|cover|state|reveal)|no)\s+(.+?)(?:\s+(?:from|in) the summary)?$/i
+const FIRST =
+  /^(?:please\s+)?(?:(?:mention|put|start with|lead with|begin with|open with|cover|describe)\s+(.+?)\s+first|(?:start|lead|begin|open) with\s+(.+?))(?:\s+in the summary)?$/i
+const COVER =
+  /^(?:please\s+)?(?:always\s+)?(?:cover|include|mention|describe|talk about|say something about|keep)\s+(.+?)(?:\s+in the summary)?$/i
 
 /** The instruction as a directive of the template summarizer, or undefined when it is not one of its forms. */
 export function parseInstruction(instruction: string): Directive | undefined {
-  const s = instruction.trim().replace(/[.!]+$/, '').trim()
+  const s = instruction
+    .trim()
+    .replace(/[.!]+$/, '')
+    .trim()
   const omit = OMIT.exec(s)
   if (omit) {
     const parts = listOf(omit[1]!)

@@ -12,7 +12,8 @@ export function checkProfileId(id: string): string {
 /** The data size limit counts UTF-8 bytes (413, not 400). */
 export function checkDataSize(data: string, maxBytes: number): string {
   const bytes = Buffer.byteLength(data, 'utf8')
-  if (bytes > maxBytes) throw new DomainError('PAYLOAD_TOO_LARGE', `Field data is ${bytes} bytes; the limit is ${maxBytes} bytes`)
+  if (bytes > maxBytes)
+    throw new DomainError('PAYLOAD_TOO_LARGE', `Field data is ${bytes} bytes; the limit is ${maxBytes} bytes`)
   return data
 }
 

@@ -38,7 +38,10 @@ export const SIGNATURE_HEADER = 'Profiler-Signature'
  */
 export function signatureHeader(secrets: string[], body: string, unixSeconds: number): string {
   const signed = `${unixSeconds}.${body}`
-  return [`t=${unixSeconds}`, ...secrets.map((s) => `v1=${crypto.createHmac('sha256', s).update(signed).digest('hex')}`)].join(',')
+  return [
+    `t=${unixSeconds}`,
+    ...secrets.map((s) => `v1=${crypto.createHmac('sha256', s).update(signed).digest('hex')}`),
+  ].join(',')
 }
 
 /**
@@ -66,7 +69,8 @@ export const MAX_ENDPOINTS_PER_APP = 10
 export function checkEvents(events: readonly string[]): WebhookEvent[] {
   if (!events.length) throw invalid('events: subscribe to at least one event')
   for (const e of events) {
-    if (!(WEBHOOK_EVENTS as readonly string[]).includes(e)) throw invalid(`events: unknown event '${String(e).slice(0, 40)}' (one of ${WEBHOOK_EVENTS.join(', ')})`)
+    if (!(WEBHOOK_EVENTS as readonly string[]).includes(e))
+      throw invalid(`events: unknown event '${String(e).slice(0, 40)}' (one of ${WEBHOOK_EVENTS.join(', ')})`)
   }
   return [...new Set(events)] as WebhookEvent[]
 }

@@ -64,4 +64,3 @@ export function distinctProfiles(jobs: ProfileJob[]): ProfileJob[] {
   }
   return [...seen.values()]
 }
-

@@ -9,7 +9,13 @@ export interface EventMap {
    * `seq` orders the events of one profile (profile_status_seq, taken under the profile's row lock); a process delivers
    * a profile's events only in rising order.
    */
-  profileStatusChanged: { tenantId: string; profileId: string; status: ProfileStatus | 'deleted'; at: string; seq?: number }
+  profileStatusChanged: {
+    tenantId: string
+    profileId: string
+    status: ProfileStatus | 'deleted'
+    at: string
+    seq?: number
+  }
   /** A submission failed for good (its last attempt failed); nothing of it was merged. */
   submissionFailed: { tenantId: string; profileId: string; submissionId: string; at: string }
   /** An app's key was rotated or revoked, or the app deleted: connections authenticated with the old key end now. */

@@ -64,7 +64,8 @@ export class PostgresEventBus extends MemoryEventBus {
       this.unsent.splice(0, this.unsent.length - MAX_UNSENT)
     }
     // A moment's wait gathers what a busy API publishes into one statement.
-    if (!this.sending && !this.gathering) this.gathering = setTimeout(() => ((this.gathering = undefined), void this.send()), PUBLISH_GATHER_MS)
+    if (!this.sending && !this.gathering)
+      this.gathering = setTimeout(() => ((this.gathering = undefined), void this.send()), PUBLISH_GATHER_MS)
   }
   private gathering?: NodeJS.Timeout
 
@@ -110,7 +111,8 @@ export class PostgresEventBus extends MemoryEventBus {
   }
 
   override async stageMany<K extends EventName>(tx: EntityManager, name: K, payloads: EventMap[K][]): Promise<void> {
-    if (payloads.length === 1) await tx.query(`SELECT pg_notify($1, $2)`, [EVENT_CHANNEL, encodeEvent(name, payloads[0]!)])
+    if (payloads.length === 1)
+      await tx.query(`SELECT pg_notify($1, $2)`, [EVENT_CHANNEL, encodeEvent(name, payloads[0]!)])
     else if (payloads.length) await tx.query(NOTIFY_MANY, [EVENT_CHANNEL, payloads.map((p) => encodeEvent(name, p))])
   }
 

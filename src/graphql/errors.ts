@@ -18,16 +18,29 @@ export function formatGraphQLError(production: boolean) {
     const original = (error as GraphQLError)?.originalError ?? error
     if (original instanceof DomainError) {
       const retryAfter = original instanceof RateLimitedError ? { retryAfter: original.decision.resetSeconds } : {}
-      return { ...formatted, message: original.message, extensions: { code: original.code, status: original.status, ...retryAfter } }
+      return {
+        ...formatted,
+        message: original.message,
+        extensions: { code: original.code, status: original.status, ...retryAfter },
+      }
     }
     if (isConnectionError(original)) {
-      return { message: 'Service unavailable: the database cannot be reached; retry shortly', extensions: { code: 'DATABASE_UNAVAILABLE', status: 503 } }
+      return {
+        message: 'Service unavailable: the database cannot be reached; retry shortly',
+        extensions: { code: 'DATABASE_UNAVAILABLE', status: 503 },
+      }
     }
     const code = String(formatted.extensions?.code ?? 'INTERNAL_SERVER_ERROR')
-    if (code === 'INTERNAL_SERVER_ERROR') return { message: 'Internal error', extensions: { code: 'INTERNAL', status: 500 } }
+    if (code === 'INTERNAL_SERVER_ERROR')
+      return { message: 'Internal error', extensions: { code: 'INTERNAL', status: 500 } }
     const message = production ? formatted.message.replace(/ ?Did you mean .*\?$/, '') : formatted.message
     const status = Number(formatted.extensions?.status ?? (code === 'INTERNAL' ? 500 : 400))
-    const retryAfter = typeof formatted.extensions?.retryAfter === 'number' ? { retryAfter: formatted.extensions.retryAfter } : {}
-    return { message, ...(formatted.locations ? { locations: formatted.locations } : {}), extensions: { code, status, ...retryAfter } }
+    const retryAfter =
+      typeof formatted.extensions?.retryAfter === 'number' ? { retryAfter: formatted.extensions.retryAfter } : {}
+    return {
+      message,
+      ...(formatted.locations ? { locations: formatted.locations } : {}),
+      extensions: { code, status, ...retryAfter },
+    }
   }
 }

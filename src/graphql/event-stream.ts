@@ -1,5 +1,8 @@
 /** An async iterator fed by a callback subscription; `return()` (client gone) unsubscribes. Bounded buffer. */
-export function eventStream<T>(subscribe: (push: (value: T) => void) => () => void, maxBuffered = 1000): AsyncIterableIterator<T> {
+export function eventStream<T>(
+  subscribe: (push: (value: T) => void) => () => void,
+  maxBuffered = 1000,
+): AsyncIterableIterator<T> {
   const buffered: T[] = []
   const waiting: ((r: IteratorResult<T>) => void)[] = []
   let done = false

@@ -2,7 +2,12 @@ import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit'
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases'
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth'
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives'
-import { NoSchemaIntrospectionCustomRule, type GraphQLError, type ValidationContext, type ValidationRule } from 'graphql'
+import {
+  NoSchemaIntrospectionCustomRule,
+  type GraphQLError,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql'
 import type { GraphQLLimits } from '../config.js'
 
 /**
@@ -18,8 +23,18 @@ export function limitRules(limits: GraphQLLimits, production: boolean): Validati
     onReject: [(ctx: ValidationContext | null, err: GraphQLError) => ctx?.reportError(err)],
   }
   const rules: ValidationRule[] = [
-    maxDepthRule({ n: limits.maxDepth, ignoreIntrospection: true, flattenFragments: true, ...report }) as unknown as ValidationRule,
-    costLimitRule({ maxCost: limits.maxCost, ignoreIntrospection: true, flattenFragments: true, ...report }) as unknown as ValidationRule,
+    maxDepthRule({
+      n: limits.maxDepth,
+      ignoreIntrospection: true,
+      flattenFragments: true,
+      ...report,
+    }) as unknown as ValidationRule,
+    costLimitRule({
+      maxCost: limits.maxCost,
+      ignoreIntrospection: true,
+      flattenFragments: true,
+      ...report,
+    }) as unknown as ValidationRule,
     maxAliasesRule({ n: limits.maxAliases, ...report }) as unknown as ValidationRule,
     maxDirectivesRule({ n: limits.maxDirectives, ...report }) as unknown as ValidationRule,
   ]

@@ -54,7 +54,8 @@ export interface PlanOptions {
  * Any other list with a context below it has no known length: it counts as unbounded, so the operation is refused.
  */
 const LIST_LENGTHS: Record<string, (parentArgs: Record<string, unknown>, o: PlanOptions) => number> = {
-  'SearchResult.profiles': (args, o) => Math.min(typeof args.pageSize === 'number' && args.pageSize > 0 ? args.pageSize : DEFAULT_PAGE_SIZE, o.maxPageSize),
+  'SearchResult.profiles': (args, o) =>
+    Math.min(typeof args.pageSize === 'number' && args.pageSize > 0 ? args.pageSize : DEFAULT_PAGE_SIZE, o.maxPageSize),
 }
 
 /**
@@ -77,7 +78,10 @@ export function planOperation(
 
   const included = (node: { directives?: readonly DirectiveNode[] }) => {
     try {
-      return !getDirectiveValues(GraphQLSkipDirective, node, vars)?.if && getDirectiveValues(GraphQLIncludeDirective, node, vars)?.if !== false
+      return (
+        !getDirectiveValues(GraphQLSkipDirective, node, vars)?.if &&
+        getDirectiveValues(GraphQLIncludeDirective, node, vars)?.if !== false
+      )
     } catch {
       return true // a variable that does not coerce: execution fails before this runs; counting it is the safe side
     }
@@ -110,7 +114,11 @@ export function planOperation(
     return fields
   }
   /** Context fields resolved under one object of `type` selected by `sets`; `args` are those of the field that returned it. */
-  const contextsUnder = (type: GraphQLObjectType, sets: readonly SelectionSetNode[], args: Record<string, unknown>): number => {
+  const contextsUnder = (
+    type: GraphQLObjectType,
+    sets: readonly SelectionSetNode[],
+    args: Record<string, unknown>,
+  ): number => {
     let n = 0
     for (const nodes of collect(type, sets).values()) {
       const name = nodes[0]!.name.value
@@ -137,7 +145,12 @@ export function planOperation(
     return n
   }
   /** How many objects a field of `type` returns: the product of its list levels' lengths (1 when it is no list). */
-  const listLength = (type: GraphQLObjectType, name: string, t: GraphQLOutputType, parentArgs: Record<string, unknown>): number => {
+  const listLength = (
+    type: GraphQLObjectType,
+    name: string,
+    t: GraphQLOutputType,
+    parentArgs: Record<string, unknown>,
+  ): number => {
     let n = 1
     for (let cur = t; ; ) {
       if (isNonNullType(cur)) cur = cur.ofType

@@ -30,7 +30,21 @@ const noTopics = {
 
 /** The schema is built from the resolver classes once per process (type-graphql's metadata is global). */
 export function profilerSchema(): Promise<GraphQLSchema> {
-  built ??= buildSchema({ resolvers: [ProfileResolver, ProvenanceResolver, PassageResolver, SearchResolver, StatusResolver, ExportResolver, CustomSchemaResolver, SummaryInstructionsResolver], globalMiddlewares: [errorBoundary], pubSub: noTopics, validate: false })
+  built ??= buildSchema({
+    resolvers: [
+      ProfileResolver,
+      ProvenanceResolver,
+      PassageResolver,
+      SearchResolver,
+      StatusResolver,
+      ExportResolver,
+      CustomSchemaResolver,
+      SummaryInstructionsResolver,
+    ],
+    globalMiddlewares: [errorBoundary],
+    pubSub: noTopics,
+    validate: false,
+  })
   return built
 }
 
@@ -39,7 +53,18 @@ let builtDashboard: Promise<GraphQLSchema> | undefined
 /** The dashboard's schema (/dashboard/graphql): the API's operations plus accounts, apps and their webhooks, which the API lacks. */
 export function dashboardSchema(): Promise<GraphQLSchema> {
   builtDashboard ??= buildSchema({
-    resolvers: [ProfileResolver, ProvenanceResolver, PassageResolver, SearchResolver, StatusResolver, ExportResolver, AccountResolver, WebhookResolver, CustomSchemaResolver, SummaryInstructionsResolver],
+    resolvers: [
+      ProfileResolver,
+      ProvenanceResolver,
+      PassageResolver,
+      SearchResolver,
+      StatusResolver,
+      ExportResolver,
+      AccountResolver,
+      WebhookResolver,
+      CustomSchemaResolver,
+      SummaryInstructionsResolver,
+    ],
     globalMiddlewares: [errorBoundary],
     pubSub: noTopics,
     validate: false,

@@ -20,7 +20,13 @@ export function toGqlProfile(p: ProfileRecord): Profile {
     custom: c.custom ?? {},
     pastValues: SCALAR_PATHS.filter((path) => c.past_values?.[path]?.length).map((field) => ({
       field,
-      values: c.past_values![field]!.map((v) => ({ value: String(v.value), confidence: v.confidence, from: v.from, until: v.until, lastSaid: v.last_said })),
+      values: c.past_values![field]!.map((v) => ({
+        value: String(v.value),
+        confidence: v.confidence,
+        from: v.from,
+        until: v.until,
+        lastSaid: v.last_said,
+      })),
     })),
     language: p.language ?? undefined,
     fieldTimestamps: Object.entries(p.field_timestamps).map(([field, at]) => ({ field, at })),

@@ -4,7 +4,15 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server'
 import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify'
 import type { IncomingMessage } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type ExecutionArgs, type GraphQLSchema } from 'graphql'
+import {
+  getOperationAST,
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type ExecutionArgs,
+  type GraphQLSchema,
+} from 'graphql'
 import type { Context } from 'graphql-ws'
 import { useServer } from 'graphql-ws/use/ws'
 import { WebSocket, WebSocketServer } from 'ws'
@@ -108,7 +116,14 @@ export function apiEndpoint(services: Services, schema: GraphQLSchema): GraphQLE
 }
 
 /** A GraphQL endpoint over HTTP (Apollo) and WebSocket (graphql-ws) on the same path, over the one service layer. */
-export async function registerGraphQL(app: FastifyInstance, config: Config, services: Services, bus: EventBus, metrics: Metrics, endpoint: GraphQLEndpoint) {
+export async function registerGraphQL(
+  app: FastifyInstance,
+  config: Config,
+  services: Services,
+  bus: EventBus,
+  metrics: Metrics,
+  endpoint: GraphQLEndpoint,
+) {
   const { schema } = endpoint
   const rules = limitRules(config.graphql, config.production)
   const planning: PlanOptions = { maxPageSize: config.limits.maxPageSize }
@@ -181,11 +196,17 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
   const watch = (c: WsContext, auth: WsAuth) => {
     let r = rechecks.get(auth.credential)
     if (!r) {
-      const entry = { sockets: new Set<WsContext>(), timer: setInterval(() => {
-        auth.stillValid().then((ok) => {
-          if (!ok) for (const s of entry.sockets) s.extra.socket.close(4403, auth.goneReason)
-        }, () => undefined)
-      }, limits.wsAuthRecheckMs) }
+      const entry = {
+        sockets: new Set<WsContext>(),
+        timer: setInterval(() => {
+          auth.stillValid().then(
+            (ok) => {
+              if (!ok) for (const s of entry.sockets) s.extra.socket.close(4403, auth.goneReason)
+            },
+            () => undefined,
+          )
+        }, limits.wsAuthRecheckMs),
+      }
       entry.timer.unref()
       rechecks.set(auth.credential, (r = entry))
     }
@@ -209,7 +230,13 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
     }
   })
   const tooMany = (message: string, retryAfterSeconds?: number) =>
-    new GraphQLError(message, { extensions: { code: 'RATE_LIMITED', status: 429, ...(retryAfterSeconds ? { retryAfter: retryAfterSeconds } : {}) } })
+    new GraphQLError(message, {
+      extensions: {
+        code: 'RATE_LIMITED',
+        status: 429,
+        ...(retryAfterSeconds ? { retryAfter: retryAfterSeconds } : {}),
+      },
+    })
 
   const cleanup = useServer<Record<string, unknown>, Extra>(
     {
@@ -218,7 +245,11 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
         const address = c.extra.request.socket.remoteAddress ?? ''
         let auth: WsAuth
         try {
-          auth = await budget.authenticate(address, credentialId(credentialOf(c.connectionParams, c.extra.request)), () => endpoint.wsConnect(c.connectionParams, c.extra.request))
+          auth = await budget.authenticate(
+            address,
+            credentialId(credentialOf(c.connectionParams, c.extra.request)),
+            () => endpoint.wsConnect(c.connectionParams, c.extra.request),
+          )
         } catch (e) {
           // Too many failed attempts from this address: say so (4429), otherwise graphql-ws closes with 4403 Forbidden.
           if (e instanceof RateLimitedError) c.extra.socket.close(4429, 'Too many failed authentications; retry later')
@@ -237,7 +268,8 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
         // graphql-ws answers a `complete` for a query or mutation only once it has finished: its work is stopped here.
         c.extra.socket.on('message', (data, binary) => {
           const id = completedId(data, binary)
-          if (id !== undefined) state.operations.get(id)?.controller.abort(new CallerGone('the client completed the operation'))
+          if (id !== undefined)
+            state.operations.get(id)?.controller.abort(new CallerGone('the client completed the operation'))
         })
         set.add(c)
         sockets.add(c)
@@ -255,7 +287,8 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
         const errors = validate(schema, document, [...specifiedRules, ...rules])
         if (errors.length) return errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'))
         const operation = getOperationAST(document, payload.operationName)
-        if (!operation) return [withCode(new GraphQLError('No operation to run: name one with operationName'), 'BAD_REQUEST')]
+        if (!operation)
+          return [withCode(new GraphQLError('No operation to run: name one with operationName'), 'BAD_REQUEST')]
         // Counted before anything runs: an operation over the context bound is refused having done nothing.
         const plan = planOperation(schema, document, operation, payload.variables, planning)
         if (plan.contexts > MAX_CONTEXTS_PER_OPERATION) return [toGraphQLError(tooManyContexts(plan))]
@@ -270,10 +303,16 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
         if (operation.operation === 'subscription') {
           // graphql-ws has already registered this operation, so it counts itself once.
           if (Object.keys(c.subscriptions).length - 1 >= limits.wsMaxSubscriptionsPerSocket) {
-            return [tooMany(`Too many subscriptions: at most ${limits.wsMaxSubscriptionsPerSocket} at once on one connection`)]
+            return [
+              tooMany(
+                `Too many subscriptions: at most ${limits.wsMaxSubscriptionsPerSocket} at once on one connection`,
+              ),
+            ]
           }
           if (liveOperations(state.auth.group) - 1 >= limits.wsMaxSubscriptions) {
-            return [tooMany(`Too many subscriptions: at most ${limits.wsMaxSubscriptions} at once per API key or session`)]
+            return [
+              tooMany(`Too many subscriptions: at most ${limits.wsMaxSubscriptions} at once per API key or session`),
+            ]
           }
         }
         const requestId = crypto.randomUUID()
@@ -308,7 +347,8 @@ export async function registerGraphQL(app: FastifyInstance, config: Config, serv
         const state = c.extra.state
         sockets.delete(c)
         if (!state) return
-        for (const { controller } of state.operations.values()) controller.abort(new CallerGone('the connection closed'))
+        for (const { controller } of state.operations.values())
+          controller.abort(new CallerGone('the connection closed'))
         state.operations.clear()
         unwatch(c, state.auth)
         byGroup.get(state.auth.group)?.delete(c)
@@ -382,7 +422,12 @@ function credentialOf(params: Record<string, unknown> | undefined, request: Inco
 
 /** Same shape as Apollo's own: a code and the 400 status, locations kept. */
 function withCode(e: GraphQLError, code: string): GraphQLError {
-  return new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, extensions: { ...e.extensions, code, status: 400 } })
+  return new GraphQLError(e.message, {
+    nodes: e.nodes,
+    source: e.source,
+    positions: e.positions,
+    extensions: { ...e.extensions, code, status: 400 },
+  })
 }
 
 /**

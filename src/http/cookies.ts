@@ -14,7 +14,14 @@ export function sessionCookie(token: string, expiresAt: string, secure: boolean)
 }
 
 export function clearSessionCookie(secure: boolean): string {
-  return [`${SESSION_COOKIE}=`, 'Path=/dashboard', 'Expires=Thu, 01 Jan 1970 00:00:00 GMT', 'HttpOnly', 'SameSite=Strict', ...(secure ? ['Secure'] : [])].join('; ')
+  return [
+    `${SESSION_COOKIE}=`,
+    'Path=/dashboard',
+    'Expires=Thu, 01 Jan 1970 00:00:00 GMT',
+    'HttpOnly',
+    'SameSite=Strict',
+    ...(secure ? ['Secure'] : []),
+  ].join('; ')
 }
 
 /** The session token of a Cookie header, if any. */

@@ -48,16 +48,23 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
 
 /** Domain and framework errors -> CONTRACT §3 body and status. Never leaks stack traces, SQL or secrets. */
 export function toHttpError(err: unknown, requestId: string): { status: number; body: ErrorBody; log: boolean } {
-  if (err instanceof DomainError) return { status: err.status, body: { error: err.status, message: err.message }, log: false }
+  if (err instanceof DomainError)
+    return { status: err.status, body: { error: err.status, message: err.message }, log: false }
   const ai = aiUnavailable(err)
   if (ai) return { status: ai.status, body: { error: ai.status, message: ai.message }, log: false }
   if (isConnectionError(err)) {
-    return { status: 503, body: { error: 503, message: 'Service unavailable: the database cannot be reached; retry shortly' }, log: true }
+    return {
+      status: 503,
+      body: { error: 503, message: 'Service unavailable: the database cannot be reached; retry shortly' },
+      log: true,
+    }
   }
   const e = err as FastifyError & { statusCode?: number }
   if (e && typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     const status = e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.name === 'SyntaxError' ? 400 : e.statusCode
-    const message = (e.code && FASTIFY_MESSAGES[e.code]?.(e)) ?? (status === 400 && e.name === 'SyntaxError' ? 'Malformed JSON in request body' : e.message)
+    const message =
+      (e.code && FASTIFY_MESSAGES[e.code]?.(e)) ??
+      (status === 400 && e.name === 'SyntaxError' ? 'Malformed JSON in request body' : e.message)
     return { status, body: { error: status, message }, log: false }
   }
   return { status: 500, body: { error: 500, message: `Internal error (request ${requestId})` }, log: true }
@@ -68,7 +75,8 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, err: unknown
   // Framework errors (bad URL encoding, a path over the length limit) come before the request hooks that set it.
   reply.header('X-Request-Id', req.id)
   // A request whose client went away stopped its work on purpose; nobody reads this answer.
-  if (callerGone(req.ctx?.signal)) req.log.info({ reason: (req.ctx.signal!.reason as Error).message }, 'request cancelled')
+  if (callerGone(req.ctx?.signal))
+    req.log.info({ reason: (req.ctx.signal!.reason as Error).message }, 'request cancelled')
   else if (log) req.log.error({ err }, 'request failed')
   if (status === 401) reply.header('WWW-Authenticate', 'Bearer')
   if (err instanceof RateLimitedError) setRateLimitHeaders(reply, err.decision)

@@ -24,7 +24,14 @@ export function registerMetricsRoute(app: FastifyInstance, metrics: Metrics, tok
   const expected = digest(token)
   app.get('/metrics', async (req, reply) => {
     if (!metricsTokenMatches(expected, req.headers.authorization)) {
-      return sendError(req, reply, new DomainError('UNAUTHENTICATED', 'Missing or invalid metrics token: send Authorization: Bearer <PROFILER_METRICS_TOKEN>'))
+      return sendError(
+        req,
+        reply,
+        new DomainError(
+          'UNAUTHENTICATED',
+          'Missing or invalid metrics token: send Authorization: Bearer <PROFILER_METRICS_TOKEN>',
+        ),
+      )
     }
     const { contentType, body } = await metrics.scrape()
     return reply.header('Cache-Control', 'no-store').type(contentType).send(body)
@@ -37,7 +44,10 @@ export interface MetricsServer {
 }
 
 /** The metrics port: GET (or HEAD) /metrics and nothing else. */
-export async function startMetricsServer(metrics: Metrics, opts: { host: string; port: number }): Promise<MetricsServer> {
+export async function startMetricsServer(
+  metrics: Metrics,
+  opts: { host: string; port: number },
+): Promise<MetricsServer> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0]!.replace(/\/+$/, '')
     if (path !== '/metrics') return end(res, 404, 'Not found: the metrics are at /metrics\n')
@@ -47,7 +57,11 @@ export async function startMetricsServer(metrics: Metrics, opts: { host: string;
     }
     metrics.scrape().then(
       ({ contentType, body }) => {
-        res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' })
+        res.writeHead(200, {
+          'Content-Type': contentType,
+          'Content-Length': Buffer.byteLength(body),
+          'Cache-Control': 'no-store',
+        })
         res.end(req.method === 'HEAD' ? undefined : body)
       },
       () => end(res, 500, 'Metrics collection failed\n'),

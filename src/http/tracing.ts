@@ -1,4 +1,13 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api'
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Span,
+} from '@opentelemetry/api'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { IncomingHttpHeaders } from 'node:http'
 import { logIds, startSpan } from '../tracing/tracing.js'
@@ -20,7 +29,10 @@ function incoming(headers: IncomingHttpHeaders): Context {
   const tp = headers.traceparent
   if (typeof tp !== 'string' || tp.length > MAX_TRACEPARENT) return ROOT_CONTEXT
   const ts = headers.tracestate
-  const carrier = { traceparent: tp, ...(typeof ts === 'string' && ts.length <= MAX_TRACESTATE ? { tracestate: ts } : {}) }
+  const carrier = {
+    traceparent: tp,
+    ...(typeof ts === 'string' && ts.length <= MAX_TRACESTATE ? { tracestate: ts } : {}),
+  }
   return propagation.extract(ROOT_CONTEXT, carrier)
 }
 

@@ -65,7 +65,13 @@ export class JobQueue {
     await this.boss.start()
     this.started = true
     // Explicit policy on every queue (the defaults in pg-boss 10's SQL differ from its docs).
-    const common = { retryLimit: 3, retryDelay: 2, retryBackoff: true, expireInSeconds: 15 * 60, retentionMinutes: 60 * 24 }
+    const common = {
+      retryLimit: 3,
+      retryDelay: 2,
+      retryBackoff: true,
+      expireInSeconds: 15 * 60,
+      retentionMinutes: 60 * 24,
+    }
     // pg-boss 10 creates a queue's partition without a lock: processes starting together deadlock (measured).
     const lock = new pg.Client({ connectionString: this.opts.url })
     // A connection cut while it is idle emits 'error', which would end the process without a listener; the queries
@@ -77,7 +83,9 @@ export class JobQueue {
       await this.ensureQueue(DEAD_QUEUE, { ...common, retryLimit: 0 })
       await this.ensureQueue(PROCESS_QUEUE, { ...common, deadLetter: DEAD_QUEUE })
       // What forgetProfile looks up in the archive (days of finished jobs), without a scan on every profile deletion.
-      await lock.query(`CREATE INDEX IF NOT EXISTS profiler_archive_profile ON pgboss.archive (name, (data->>'tenantId'), (data->>'profileId'))`)
+      await lock.query(
+        `CREATE INDEX IF NOT EXISTS profiler_archive_profile ON pgboss.archive (name, (data->>'tenantId'), (data->>'profileId'))`,
+      )
     } finally {
       await lock.query(`SELECT pg_advisory_unlock($1)`, [QUEUE_SETUP_LOCK]).catch(() => undefined)
       await lock.end()
@@ -116,8 +124,14 @@ export class JobQueue {
    */
   async forgetProfile(tx: EntityManager, job: ProfileJob): Promise<void> {
     const params = [[PROCESS_QUEUE, DEAD_QUEUE], job.tenantId, job.profileId]
-    await tx.query(`DELETE FROM pgboss.job WHERE name = ANY($1::text[]) AND data->>'tenantId' = $2 AND data->>'profileId' = $3`, params)
-    await tx.query(`DELETE FROM pgboss.archive WHERE name = ANY($1::text[]) AND data->>'tenantId' = $2 AND data->>'profileId' = $3`, params)
+    await tx.query(
+      `DELETE FROM pgboss.job WHERE name = ANY($1::text[]) AND data->>'tenantId' = $2 AND data->>'profileId' = $3`,
+      params,
+    )
+    await tx.query(
+      `DELETE FROM pgboss.archive WHERE name = ANY($1::text[]) AND data->>'tenantId' = $2 AND data->>'profileId' = $3`,
+      params,
+    )
   }
 
   /** The profiles (tenant_id, profile_id) that have a queued job (the reconciler uses it to avoid piling up jobs). */
@@ -128,7 +142,10 @@ export class JobQueue {
 
   /** Takes up to `n` queued jobs (by priority, then age), now active; [] when none (or the database is unreachable). */
   async fetch(n: number): Promise<QueuedJob[]> {
-    const jobs = await this.boss.fetch<ProfileJob>(PROCESS_QUEUE, { batchSize: n, priority: true } as PgBoss.FetchOptions)
+    const jobs = await this.boss.fetch<ProfileJob>(PROCESS_QUEUE, {
+      batchSize: n,
+      priority: true,
+    } as PgBoss.FetchOptions)
     return (jobs ?? []).map((j) => ({ id: j.id, data: j.data }))
   }
 
@@ -140,7 +157,8 @@ export class JobQueue {
   async fail(ids: string[], err: unknown): Promise<void> {
     // pg-boss 10's fail() takes output data for one id only; for several, the jobs fail without it.
     if (!this.started) return
-    if (ids.length === 1) await this.boss.fail(PROCESS_QUEUE, ids[0]!, { message: err instanceof Error ? err.message : String(err) })
+    if (ids.length === 1)
+      await this.boss.fail(PROCESS_QUEUE, ids[0]!, { message: err instanceof Error ? err.message : String(err) })
     else if (ids.length) await this.boss.fail(PROCESS_QUEUE, ids)
   }
 

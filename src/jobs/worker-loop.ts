@@ -80,7 +80,12 @@ export class WorkerLoop {
       }
       if (!this.running) {
         // Taken just as the process stops: back to the queue for a live worker.
-        await this.queue.fail(jobs.map((j) => j.id), new Error('the worker is shutting down')).catch(() => undefined)
+        await this.queue
+          .fail(
+            jobs.map((j) => j.id),
+            new Error('the worker is shutting down'),
+          )
+          .catch(() => undefined)
         return
       }
       if (!jobs.length) {

@@ -13,13 +13,17 @@ import { buildMcpServer, toolError } from './tools.js'
 type JsonRpcRequest = { jsonrpc: '2.0'; id: string | number; method: string; params?: unknown }
 
 const isRequest = (m: unknown): m is JsonRpcRequest =>
-  !!m && typeof m === 'object' && typeof (m as JsonRpcRequest).method === 'string' && (typeof (m as JsonRpcRequest).id === 'string' || typeof (m as JsonRpcRequest).id === 'number')
+  !!m &&
+  typeof m === 'object' &&
+  typeof (m as JsonRpcRequest).method === 'string' &&
+  (typeof (m as JsonRpcRequest).id === 'string' || typeof (m as JsonRpcRequest).id === 'number')
 
 /** Headers of the Fastify request as the SDK's web-standard transport reads them (its body is passed parsed). */
 function webHeaders(req: FastifyRequest): Headers {
   const h = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name === 'content-length' || name === 'transfer-encoding' || name === 'connection') continue
+    if (value === undefined || name === 'content-length' || name === 'transfer-encoding' || name === 'connection')
+      continue
     for (const v of Array.isArray(value) ? value : [value]) h.append(name, v)
   }
   return h
@@ -62,17 +66,32 @@ export async function registerMcpRoutes(app: FastifyInstance, services: Services
           ? { jsonrpc: '2.0', id: r.id, result: toolError(e, { ctx: req.ctx, log: req.log }) }
           : { jsonrpc: '2.0', id: r.id, error: { code: -32000, message: e.message } },
       )
-      return reply.code(200).headers(rateLimitHeaders(e.decision)).type('application/json').send(JSON.stringify(Array.isArray(body) ? answers : answers[0]))
+      return reply
+        .code(200)
+        .headers(rateLimitHeaders(e.decision))
+        .type('application/json')
+        .send(JSON.stringify(Array.isArray(body) ? answers : answers[0]))
     }
 
-    const server = buildMcpServer(services, config, { ctx: req.ctx, defaultProfileId: defaultProfile(req), log: req.log }, packageVersion())
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+    const server = buildMcpServer(
+      services,
+      config,
+      { ctx: req.ctx, defaultProfileId: defaultProfile(req), log: req.log },
+      packageVersion(),
+    )
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    })
     try {
       await server.connect(transport)
       const url = new URL(req.url, `http://${req.headers.host ?? 'localhost'}`)
-      const res = await transport.handleRequest(new Request(url, { method: 'POST', headers: webHeaders(req), signal: req.ctx.signal }), {
-        parsedBody: body,
-      })
+      const res = await transport.handleRequest(
+        new Request(url, { method: 'POST', headers: webHeaders(req), signal: req.ctx.signal }),
+        {
+          parsedBody: body,
+        },
+      )
       reply.code(res.status)
       res.headers.forEach((value, name) => void reply.header(name, value))
       const text = await res.text()

@@ -27,9 +27,12 @@ export function mcpEndpoint(base: string): URL {
   try {
     u = new URL(base)
   } catch {
-    throw new BridgeError(`--url (PROFILER_URL): '${base}' is not a URL; expected the service's address, e.g. http://localhost:8080`)
+    throw new BridgeError(
+      `--url (PROFILER_URL): '${base}' is not a URL; expected the service's address, e.g. http://localhost:8080`,
+    )
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new BridgeError(`--url (PROFILER_URL): '${base}' is not an http(s) URL`)
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new BridgeError(`--url (PROFILER_URL): '${base}' is not an http(s) URL`)
   if (!/\/mcp\/?$/.test(u.pathname)) u.pathname = `${u.pathname.replace(/\/+$/, '')}/mcp`
   u.search = ''
   return u
@@ -41,7 +44,9 @@ const CALL_MARK = 'profiler/bridge-call'
 /** The mark of a POST's tool call, or '' (the body is JSON-RPC: one message, or a batch). */
 function markOf(body: string): string {
   try {
-    const m = JSON.parse(body) as { params?: { _meta?: Record<string, unknown> } } | { params?: { _meta?: Record<string, unknown> } }[]
+    const m = JSON.parse(body) as
+      | { params?: { _meta?: Record<string, unknown> } }
+      | { params?: { _meta?: Record<string, unknown> } }[]
     const mark = (Array.isArray(m) ? m[0] : m)?.params?._meta?.[CALL_MARK]
     return typeof mark === 'string' ? mark : ''
   } catch {
@@ -64,25 +69,42 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
   // sent in another request). The POST is told by a mark in the call's _meta.
   const calls = new Map<string, AbortSignal>()
   const cancellable: FetchLike = (url, init) => {
-    const signal = typeof init?.body === 'string' && init.body.includes(CALL_MARK) ? calls.get(markOf(init.body)) : undefined
-    return fetch(url, signal ? { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal } : init)
+    const signal =
+      typeof init?.body === 'string' && init.body.includes(CALL_MARK) ? calls.get(markOf(init.body)) : undefined
+    return fetch(
+      url,
+      signal ? { ...init, signal: init?.signal ? AbortSignal.any([init.signal, signal]) : signal } : init,
+    )
   }
   try {
-    await upstream.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers }, fetch: cancellable }))
+    await upstream.connect(
+      new StreamableHTTPClientTransport(endpoint, { requestInit: { headers }, fetch: cancellable }),
+    )
   } catch (e) {
     const code = e instanceof StreamableHTTPError ? e.code : undefined
-    if (code === 401) throw new BridgeError(`the service at ${endpoint.origin} refused the API key (401): check --key / PROFILER_API_KEY`)
-    if (code === 404) throw new BridgeError(`${endpoint} was not found (404): is --url the address of a Profiler service with MCP?`)
+    if (code === 401)
+      throw new BridgeError(
+        `the service at ${endpoint.origin} refused the API key (401): check --key / PROFILER_API_KEY`,
+      )
+    if (code === 404)
+      throw new BridgeError(`${endpoint} was not found (404): is --url the address of a Profiler service with MCP?`)
     const cause = (e as Error & { cause?: { code?: string; message?: string } }).cause
-    throw new BridgeError(`cannot reach the service at ${endpoint}: ${cause?.code ?? cause?.message ?? (e as Error).message}`)
+    throw new BridgeError(
+      `cannot reach the service at ${endpoint}: ${cause?.code ?? cause?.message ?? (e as Error).message}`,
+    )
   }
   log(`connected to ${endpoint}${o.profile ? ` (default profile ${o.profile})` : ''}`)
 
   const server = new Server(
     { name: MCP_SERVER_NAME, version },
-    { capabilities: { tools: {} }, ...(upstream.getInstructions() ? { instructions: upstream.getInstructions() } : {}) },
+    {
+      capabilities: { tools: {} },
+      ...(upstream.getInstructions() ? { instructions: upstream.getInstructions() } : {}),
+    },
   )
-  server.setRequestHandler(ListToolsRequestSchema, (req, extra) => upstream.listTools(req.params, { signal: extra.signal }))
+  server.setRequestHandler(ListToolsRequestSchema, (req, extra) =>
+    upstream.listTools(req.params, { signal: extra.signal }),
+  )
   // A call the service could not answer (unreachable, an HTTP error) is a tool error the model can read, not a crash.
   let callCount = 0
   server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
@@ -94,7 +116,10 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
     } catch (e) {
       if (extra.signal.aborted) throw e
       log(`tool ${req.params.name} failed: ${(e as Error).message}`)
-      return { content: [{ type: 'text', text: `The Profiler service did not answer the call: ${(e as Error).message}` }], isError: true }
+      return {
+        content: [{ type: 'text', text: `The Profiler service did not answer the call: ${(e as Error).message}` }],
+        isError: true,
+      }
     } finally {
       calls.delete(mark)
     }

@@ -61,14 +61,19 @@ const profileShape = z
 const json = (v: unknown) => JSON.stringify(v)
 
 /** A tool's answer: text a model reads, and the same as structured content. */
-const ok = (text: string, structured: Record<string, unknown>): CallToolResult => ({ content: [{ type: 'text', text }], structuredContent: structured })
+const ok = (text: string, structured: Record<string, unknown>): CallToolResult => ({
+  content: [{ type: 'text', text }],
+  structuredContent: structured,
+})
 
 /** The service's error as a tool result (never a protocol error): its code and message, as REST says them. */
 export function toolError(err: unknown, call: Pick<McpCall, 'ctx' | 'log'>): CallToolResult {
   const { status, body, log } = toHttpError(err, call.ctx.requestId)
-  if (callerGone(call.ctx.signal)) call.log.info({ reason: (call.ctx.signal!.reason as Error).message }, 'mcp tool call cancelled')
+  if (callerGone(call.ctx.signal))
+    call.log.info({ reason: (call.ctx.signal!.reason as Error).message }, 'mcp tool call cancelled')
   else if (log) call.log.error({ err }, 'mcp tool call failed')
-  const code: ErrorCode | string = err instanceof DomainError ? err.code : status >= 500 ? (status === 503 ? 'UNAVAILABLE' : 'INTERNAL') : 'ERROR'
+  const code: ErrorCode | string =
+    err instanceof DomainError ? err.code : status >= 500 ? (status === 503 ? 'UNAVAILABLE' : 'INTERNAL') : 'ERROR'
   return { content: [{ type: 'text', text: `${code} (${status}): ${body.message}` }], isError: true }
 }
 
@@ -77,7 +82,10 @@ export function toolError(err: unknown, call: Pick<McpCall, 'ctx' | 'log'>): Cal
  * stateless example does). `signal` of each tool call follows the request's and the client's cancellation of that call.
  */
 export function buildMcpServer(services: Services, config: Config, call: McpCall, version: string): McpServer {
-  const server = new McpServer({ name: MCP_SERVER_NAME, version }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } })
+  const server = new McpServer(
+    { name: MCP_SERVER_NAME, version },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {} } },
+  )
   const maxKiB = Math.floor(config.limits.maxDataBytes / 1024)
 
   const profileOf = (id: string | undefined): string => {
@@ -90,7 +98,10 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     return chosen
   }
   /** Runs a tool's work with the request's context, its signal following the call's cancellation too; errors as results. */
-  const run = async (extraSignal: AbortSignal, work: (ctx: RequestContext) => Promise<CallToolResult>): Promise<CallToolResult> => {
+  const run = async (
+    extraSignal: AbortSignal,
+    work: (ctx: RequestContext) => Promise<CallToolResult>,
+  ): Promise<CallToolResult> => {
     const signals = [call.ctx.signal, extraSignal].filter((s): s is AbortSignal => !!s)
     const ctx: RequestContext = { ...call.ctx, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] }
     try {
@@ -122,29 +133,48 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
           )
           .optional()
           .describe('A conversation, oldest first. Give this or text, not both.'),
-        occurred_at: z.string().optional().describe('When it was said or written (ISO 8601 date or date-time); default: now, or the latest message timestamp'),
-        idempotency_key: z.string().optional().describe('Up to 255 characters: the same key and content within 24 h is accepted once'),
+        occurred_at: z
+          .string()
+          .optional()
+          .describe(
+            'When it was said or written (ISO 8601 date or date-time); default: now, or the latest message timestamp',
+          ),
+        idempotency_key: z
+          .string()
+          .optional()
+          .describe('Up to 255 characters: the same key and content within 24 h is accepted once'),
       },
       outputSchema: {
         submission_id: z.string(),
         profile_id: z.string(),
         status: z.literal('accepted'),
-        replayed: z.boolean().describe('True when idempotency_key matched an earlier submission: nothing new was accepted'),
+        replayed: z
+          .boolean()
+          .describe('True when idempotency_key matched an earlier submission: nothing new was accepted'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args, extra) =>
       run(extra.signal, async (ctx) => {
         const profileId = profileOf(args.profile_id)
-        if ((args.text === undefined) === (args.messages === undefined)) throw invalid('Give exactly one of text or messages')
+        if ((args.text === undefined) === (args.messages === undefined))
+          throw invalid('Give exactly one of text or messages')
         const ack = await services.submissions.submit(ctx, profileId, {
           data: args.text ?? JSON.stringify(args.messages),
           input_type: args.text !== undefined ? 'text' : 'conversation',
           occurred_at: args.occurred_at,
           idempotencyKey: args.idempotency_key,
         })
-        const out = { submission_id: ack.id, profile_id: ack.profileId, status: 'accepted' as const, replayed: ack.replayed }
-        return ok(`Accepted for processing (submission ${ack.id}, profile ${ack.profileId}${ack.replayed ? ', a replay of an earlier submission' : ''}).`, out)
+        const out = {
+          submission_id: ack.id,
+          profile_id: ack.profileId,
+          status: 'accepted' as const,
+          replayed: ack.replayed,
+        }
+        return ok(
+          `Accepted for processing (submission ${ack.id}, profile ${ack.profileId}${ack.replayed ? ', a replay of an earlier submission' : ''}).`,
+          out,
+        )
       }),
   )
 
@@ -157,8 +187,15 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
         'and quoted passages most relevant to it come first. Use before answering something that depends on the person.',
       inputSchema: {
         profile_id: profileIdArg,
-        query: z.string().optional().describe('What you need to know (e.g. the user\'s question); ranks facts and passages by relevance'),
-        max_tokens: z.number().int().optional().describe(`Token budget of the text, 1-${CONTEXT_MAX_TOKENS} (default ${CONTEXT_DEFAULT_TOKENS})`),
+        query: z
+          .string()
+          .optional()
+          .describe("What you need to know (e.g. the user's question); ranks facts and passages by relevance"),
+        max_tokens: z
+          .number()
+          .int()
+          .optional()
+          .describe(`Token budget of the text, 1-${CONTEXT_MAX_TOKENS} (default ${CONTEXT_DEFAULT_TOKENS})`),
         include: z.enum(['all', 'facts', 'passages']).optional().describe('facts, quoted passages, or all (default)'),
       },
       outputSchema: {
@@ -180,9 +217,17 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     },
     (args, extra) =>
       run(extra.signal, async (ctx) => {
-        const c = await services.llmContext.context(ctx, profileOf(args.profile_id), { maxTokens: args.max_tokens, query: args.query, include: args.include })
+        const c = await services.llmContext.context(ctx, profileOf(args.profile_id), {
+          maxTokens: args.max_tokens,
+          query: args.query,
+          include: args.include,
+        })
         const out = toRestContext(c)
-        return ok(out.text || `(Profile ${out.profile_id} holds nothing yet${out.status === 'processing' ? '; it is still processing' : ''}.)`, out)
+        return ok(
+          out.text ||
+            `(Profile ${out.profile_id} holds nothing yet${out.status === 'processing' ? '; it is still processing' : ''}.)`,
+          out,
+        )
       }),
   )
 
@@ -192,13 +237,16 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
       title: 'Search profiles',
       description:
         'Find profiles: by meaning and words with query (e.g. "likes hiking in Norway"), by a field with filterBy/filterValue, ' +
-        'or list them. Answers each profile\'s id, status, core info, summary and score; read one with get_profile.',
+        "or list them. Answers each profile's id, status, core info, summary and score; read one with get_profile.",
       inputSchema: {
         query: z.string().optional().describe('Natural-language description to match'),
         sensitivity: z.number().optional().describe('0-100: minimum similarityScore of a query match'),
         filterBy: z.enum(['id', 'name', 'location', 'age', 'gender', 'language', 'status']).optional(),
         filterValue: z.string().optional().describe('Case-insensitive partial match for filterBy'),
-        sortBy: z.enum(['last_updated', 'created_at', 'id', 'name', 'age', 'location']).optional().describe('Without query only'),
+        sortBy: z
+          .enum(['last_updated', 'created_at', 'id', 'name', 'age', 'location'])
+          .optional()
+          .describe('Without query only'),
         sortOrder: z.enum(['asc', 'desc']).optional(),
         page: z.number().int().optional().describe('From 1'),
         pageSize: z.number().int().optional().describe(`1-${config.limits.maxPageSize} (default 10)`),
@@ -215,7 +263,10 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
           }),
         ),
         total: z.number(),
-        totalIsEstimate: z.literal(true).optional().describe('Present only when total is an estimate (a large tenant), as GET /v1/search says it'),
+        totalIsEstimate: z
+          .literal(true)
+          .optional()
+          .describe('Present only when total is an estimate (a large tenant), as GET /v1/search says it'),
         page: z.number(),
         pageSize: z.number(),
       },
@@ -224,7 +275,10 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     (args, extra) =>
       run(extra.signal, async (ctx) => {
         // Only the small parts of each profile (core info, summary, dates): the page costs no reads of whole profiles.
-        const plan = await services.search.find(ctx, args, { chargeTo: appBudgetKey(ctx), shape: { history: false, light: true } })
+        const plan = await services.search.find(ctx, args, {
+          chargeTo: appBudgetKey(ctx),
+          shape: { history: false, light: true },
+        })
         const profiles: Record<string, unknown>[] = []
         for await (const p of services.search.profiles(ctx, plan, (p) => p)) {
           profiles.push({
@@ -236,7 +290,13 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
             last_updated: p.last_updated,
           })
         }
-        const out = { profiles, total: plan.total, ...(plan.totalIsEstimate ? { totalIsEstimate: true as const } : {}), page: plan.page, pageSize: plan.pageSize }
+        const out = {
+          profiles,
+          total: plan.total,
+          ...(plan.totalIsEstimate ? { totalIsEstimate: true as const } : {}),
+          page: plan.page,
+          pageSize: plan.pageSize,
+        }
         return ok(json(out), out)
       }),
   )
@@ -245,7 +305,8 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     'get_profile',
     {
       title: 'Get profile',
-      description: 'A person\'s whole profile: core info, interests, personality, memories, preferences, summary and status.',
+      description:
+        "A person's whole profile: core info, interests, personality, memories, preferences, summary and status.",
       inputSchema: { profile_id: profileIdArg },
       outputSchema: { profile_id: z.string(), profile: profileShape },
       annotations: { readOnlyHint: true, openWorldHint: false },
@@ -268,7 +329,9 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
       inputSchema: {
         profile_id: profileIdArg,
         section: z.string().describe(`One of ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field>`),
-        value: z.string().describe('The value as the profile shows it (case and plural do not matter); for memories, the event'),
+        value: z
+          .string()
+          .describe('The value as the profile shows it (case and plural do not matter); for memories, the event'),
         category: z.string().optional().describe('interests only: the category (any when omitted)'),
       },
       outputSchema: { profile_id: z.string(), profile: profileShape },
@@ -276,7 +339,11 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     },
     (args, extra) =>
       run(extra.signal, async (ctx) => {
-        const p = await services.edits.forget(ctx, profileOf(args.profile_id), { section: args.section, value: args.value, category: args.category })
+        const p = await services.edits.forget(ctx, profileOf(args.profile_id), {
+          section: args.section,
+          value: args.value,
+          category: args.category,
+        })
         const out = { profile_id: p.profile_id, profile: profileView(p) }
         return ok(`Forgotten. The profile now: ${json(out.profile)}`, out)
       }),

@@ -62,7 +62,12 @@ export class Metrics {
   constructor(info: { role: string; database: string; version: string }) {
     const registers = [this.registry]
     collectDefaultMetrics({ register: this.registry, prefix: 'profiler_' })
-    new Gauge({ name: 'profiler_info', help: 'Constant 1, labelled with what this process runs', labelNames: ['role', 'database', 'version'], registers }).set(info, 1)
+    new Gauge({
+      name: 'profiler_info',
+      help: 'Constant 1, labelled with what this process runs',
+      labelNames: ['role', 'database', 'version'],
+      registers,
+    }).set(info, 1)
     this.httpDuration = new Histogram({
       name: 'profiler_http_request_duration_seconds',
       help: 'HTTP requests by route pattern (unmatched: no route), method and status',
@@ -143,7 +148,11 @@ export class Metrics {
     let byStatus = byMethod.get(method)
     if (!byStatus) byMethod.set(method, (byStatus = new Map()))
     let child = byStatus.get(status)
-    if (!child) byStatus.set(status, (child = this.httpDuration.labels(METHODS.has(method) ? method : 'OTHER', r, String(status))))
+    if (!child)
+      byStatus.set(
+        status,
+        (child = this.httpDuration.labels(METHODS.has(method) ? method : 'OTHER', r, String(status))),
+      )
     child.observe(seconds)
   }
 
@@ -156,7 +165,12 @@ export class Metrics {
     this.sockets.set(endpoint, read)
   }
 
-  aiCall(provider: string, operation: AiOperation, seconds: number, result: { usage?: { promptTokens: number; completionTokens: number }; errorKind?: string }): void {
+  aiCall(
+    provider: string,
+    operation: AiOperation,
+    seconds: number,
+    result: { usage?: { promptTokens: number; completionTokens: number }; errorKind?: string },
+  ): void {
     this.aiDuration.observe({ provider, operation, outcome: result.errorKind ? 'error' : 'ok' }, seconds)
     if (result.errorKind) this.aiErrors.inc({ provider, operation, kind: result.errorKind })
     const u = result.usage

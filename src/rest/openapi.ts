@@ -16,12 +16,25 @@ const named = <T extends z.ZodType>(id: string, schema: T): T => (components.add
 const scoredString = named('ScoredString', z.object({ value: z.string(), confidence: z.number().min(0).max(1) }))
 const scoredInt = named('ScoredInteger', z.object({ value: z.number().int(), confidence: z.number().min(0).max(1) }))
 
-const customScored = named('ScoredCustomValue', z.object({ value: z.union([z.string(), z.number(), z.boolean()]), confidence: z.number().min(0).max(1) }))
+const customScored = named(
+  'ScoredCustomValue',
+  z.object({ value: z.union([z.string(), z.number(), z.boolean()]), confidence: z.number().min(0).max(1) }),
+)
 
 const CustomField = z.object({
   type: z.enum(CUSTOM_FIELD_TYPES),
-  description: z.string().max(CUSTOM_LIMITS.description).optional().describe('Guides extraction; for string and string[], a list after a colon is the vocabulary the local extractor looks for'),
-  values: z.array(z.string()).max(CUSTOM_LIMITS.enumValues).optional().describe('enum: the allowed values (required); string, string[]: a vocabulary'),
+  description: z
+    .string()
+    .max(CUSTOM_LIMITS.description)
+    .optional()
+    .describe(
+      'Guides extraction; for string and string[], a list after a colon is the vocabulary the local extractor looks for',
+    ),
+  values: z
+    .array(z.string())
+    .max(CUSTOM_LIMITS.enumValues)
+    .optional()
+    .describe('enum: the allowed values (required); string, string[]: a vocabulary'),
   min: z.number().optional().describe('integer, number: inclusive lower bound'),
   max: z.number().optional().describe('integer, number: inclusive upper bound'),
 })
@@ -29,7 +42,9 @@ const CustomSchemaBody = z
   .object({
     sections: z
       .record(z.string().regex(NAME_RE), z.record(z.string().regex(NAME_RE), CustomField))
-      .describe(`At most ${CUSTOM_LIMITS.sections} sections and ${CUSTOM_LIMITS.fields} fields in all; a section may not reuse a standard name (core_info, interests, ...)`),
+      .describe(
+        `At most ${CUSTOM_LIMITS.sections} sections and ${CUSTOM_LIMITS.fields} fields in all; a section may not reuse a standard name (core_info, interests, ...)`,
+      ),
   })
   .describe(`At most ${CUSTOM_LIMITS.schemaBytes} bytes of JSON`)
 const SummaryInstructions = z.object({ app_id: z.string(), instructions: z.array(z.string()) })
@@ -41,7 +56,11 @@ const SchemaVersion = z.object({
 })
 const SchemaChange = SchemaVersion.extend({
   changed: z.boolean().describe('false when the schema equals the current one (no new version)'),
-  dropped_fields: z.array(z.string()).describe("section.field no longer declared by any app of the tenant: their values left the profiles, kept in each profile's history"),
+  dropped_fields: z
+    .array(z.string())
+    .describe(
+      "section.field no longer declared by any app of the tenant: their values left the profiles, kept in each profile's history",
+    ),
   profiles_updated: z.number().int(),
 })
 
@@ -85,7 +104,9 @@ export const Profile = z.object({
   past_values: z
     .record(z.string(), z.array(PastValue))
     .optional()
-    .describe('Earlier values of the scalars (core_info.*, preferences.conversation_style, personality.mood_trends.recent) by path, newest first, each with the window it held in event time; absent when none changed'),
+    .describe(
+      'Earlier values of the scalars (core_info.*, preferences.conversation_style, personality.mood_trends.recent) by path, newest first, each with the window it held in event time; absent when none changed',
+    ),
   language: z.string().optional().describe('ISO 639-1 code of the language the person writes in'),
   field_timestamps: z.record(z.string(), z.string()),
   update_log: z.array(
@@ -93,10 +114,14 @@ export const Profile = z.object({
       extracted_on: z.string(),
       changes: z
         .record(z.string(), z.unknown())
-        .describe('The partial profile this entry added or changed, plus `replaced` (old scalar values, with `from` and `until`: the window they held), `past_values` (past values recorded or changed, other than the replaced one), `removed` (what was negated or forgotten) and `dropped` ({total, limits, values}: what the profile limits did not let in or made room for)'),
+        .describe(
+          'The partial profile this entry added or changed, plus `replaced` (old scalar values, with `from` and `until`: the window they held), `past_values` (past values recorded or changed, other than the replaced one), `removed` (what was negated or forgotten) and `dropped` ({total, limits, values}: what the profile limits did not let in or made room for)',
+        ),
       submission_ids: z.array(z.string()),
-      input_type: z.string().describe('text, conversation, structured or mixed for submissions; forget and rollback for requests'),
-      seq: z.number().int().describe('The entry\'s number (POST /v1/profile/{id}/rollback to_seq)'),
+      input_type: z
+        .string()
+        .describe('text, conversation, structured or mixed for submissions; forget and rollback for requests'),
+      seq: z.number().int().describe("The entry's number (POST /v1/profile/{id}/rollback to_seq)"),
     }),
   ),
   last_updated: z.string(),
@@ -111,7 +136,9 @@ const SearchResult = Profile.extend({
   similarityScore: z
     .number()
     .optional()
-    .describe("Calibrated 0-100 score (the embedding's similarity, raised when the profile holds every content word of the query); only when a query was given"),
+    .describe(
+      "Calibrated 0-100 score (the embedding's similarity, raised when the profile holds every content word of the query); only when a query was given",
+    ),
 })
 const SearchPage = z.object({
   profiles: z.array(SearchResult),
@@ -120,14 +147,21 @@ const SearchPage = z.object({
     .describe(
       'How many profiles match in all. Exact, except for a search with a query whose candidates (the profiles that pass the filter) are more than PROFILER_SEARCH_EXACT_TOTAL_MAX (default 5,000) and whose page is full: then estimated from a sample, and totalIsEstimate is true',
     ),
-  totalIsEstimate: z.literal(true).optional().describe('Present (true) only when total is an estimate (see total); absent when it is exact, as for a listing and a search of a small tenant'),
+  totalIsEstimate: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Present (true) only when total is an estimate (see total); absent when it is exact, as for a listing and a search of a small tenant',
+    ),
   page: z.number(),
   pageSize: z.number(),
 })
 
 const ProfileContext = z.object({
   profile_id: z.string(),
-  status: z.enum(['processing', 'ready']).describe('processing: submissions are still being applied; the text is what the profile holds now'),
+  status: z
+    .enum(['processing', 'ready'])
+    .describe('processing: submissions are still being applied; the text is what the profile holds now'),
   text: z
     .string()
     .describe(
@@ -142,7 +176,9 @@ const ProfileContext = z.object({
   include: z.enum(['all', 'facts', 'passages']),
   summary_included: z.boolean(),
   truncated: z.boolean().describe('true when a fact or the summary was left out for the budget'),
-  ranked_by: z.enum(['confidence', 'query', 'query_lexical']).describe('query_lexical: the embedder failed, ranked by shared words only'),
+  ranked_by: z
+    .enum(['confidence', 'query', 'query_lexical'])
+    .describe('query_lexical: the embedder failed, ranked by shared words only'),
 })
 
 const Passage = z.object({
@@ -152,7 +188,11 @@ const Passage = z.object({
   prompt: z.string().nullable().describe("The partner's turn it answers (at most 300 characters); null when none"),
   text: z.string().describe("The person's own words (at most 1,000 characters)"),
   occurred_at: z.string().describe("When it was said: its message's timestamp, else its submission's occurred_at"),
-  hidden_at: z.string().nullable().optional().describe('Only with include_hidden: when it was hidden from contexts and search (null: it is not)'),
+  hidden_at: z
+    .string()
+    .nullable()
+    .optional()
+    .describe('Only with include_hidden: when it was hidden from contexts and search (null: it is not)'),
   hidden_by: z.string().nullable().optional().describe('Only with include_hidden: what hid it'),
 })
 const PassagePage = z.object({
@@ -166,20 +206,38 @@ const Reextraction = z.object({
   profile_id: z.string(),
   dry_run: z.boolean(),
   applied: z.boolean().describe('true when the re-extracted profile was written (dry_run=false)'),
-  version: z.number().int().describe('The profile version the diff was computed on: pass it as expected_version to apply exactly this diff'),
+  version: z
+    .number()
+    .int()
+    .describe('The profile version the diff was computed on: pass it as expected_version to apply exactly this diff'),
   new_version: z.number().int().optional().describe('The version after the apply'),
   changed: z.boolean(),
   changes: z
     .record(z.string(), z.unknown())
-    .describe('As an update_log entry: values the re-extracted profile adds or changes, `replaced` and `removed` (list entries), plus `cleared`: scalars and memories it no longer holds'),
+    .describe(
+      'As an update_log entry: values the re-extracted profile adds or changes, `replaced` and `removed` (list entries), plus `cleared`: scalars and memories it no longer holds',
+    ),
   summary: z.string().describe('The summary of the re-extracted profile'),
   previous_summary: z.string().nullable(),
   submissions: z.object({
     reextracted: z.number().int(),
-    skipped_without_text: z.number().int().describe('Applied submissions whose text retention dropped (or an import left out): not replayed'),
-    skipped_too_large: z.number().int().describe('Applied submissions whose text is longer than PROFILER_MAX_DATA_BYTES (imported before imports were bounded): not replayed'),
+    skipped_without_text: z
+      .number()
+      .int()
+      .describe('Applied submissions whose text retention dropped (or an import left out): not replayed'),
+    skipped_too_large: z
+      .number()
+      .int()
+      .describe(
+        'Applied submissions whose text is longer than PROFILER_MAX_DATA_BYTES (imported before imports were bounded): not replayed',
+      ),
   }),
-  batches: z.number().int().describe('Extraction requests made, PROFILER_BATCH_SIZE submissions each; each is one operation of the request budget'),
+  batches: z
+    .number()
+    .int()
+    .describe(
+      'Extraction requests made, PROFILER_BATCH_SIZE submissions each; each is one operation of the request budget',
+    ),
   usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number(), total_tokens: z.number() }).optional(),
 })
 
@@ -192,7 +250,9 @@ const EvidencePassage = z.object({
   occurred_at: z.string().describe('When it was said (ISO 8601)'),
   match: z
     .enum(['quote', 'extraction', 'words'])
-    .describe("quote: it holds the words the model quoted for the value (openai); extraction: its submission's extraction proposed the value and it holds the value's words; words: it holds every word of the value (no stored extraction says where it was said)"),
+    .describe(
+      "quote: it holds the words the model quoted for the value (openai); extraction: its submission's extraction proposed the value and it holds the value's words; words: it holds every word of the value (no stored extraction says where it was said)",
+    ),
 })
 const EvidenceBody = z.object({
   profile_id: z.string(),
@@ -201,11 +261,24 @@ const EvidenceBody = z.object({
   category: z.string().optional().describe('When one was given (interests)'),
   passages: z
     .array(EvidencePassage)
-    .describe('The passages that support the value, best first; empty when none does (or the ones that did were hidden by a forget)'),
+    .describe(
+      'The passages that support the value, best first; empty when none does (or the ones that did were hidden by a forget)',
+    ),
   sources: z
-    .array(z.object({ submission_id: z.string(), occurred_at: z.string(), quote: z.string().nullable().describe('The words the model quoted (openai)') }))
+    .array(
+      z.object({
+        submission_id: z.string(),
+        occurred_at: z.string(),
+        quote: z.string().nullable().describe('The words the model quoted (openai)'),
+      }),
+    )
     .describe('The submissions whose stored extraction proposed the value, newest first'),
-  extractions_read: z.number().int().describe(`Submissions whose stored extraction was read: the newest ${EVIDENCE_MAX_SUBMISSIONS} applied ones at most`),
+  extractions_read: z
+    .number()
+    .int()
+    .describe(
+      `Submissions whose stored extraction was read: the newest ${EVIDENCE_MAX_SUBMISSIONS} applied ones at most`,
+    ),
 })
 const EvidenceDeletion = z.object({
   profile_id: z.string(),
@@ -220,20 +293,55 @@ const ImportResult = z.object({
   submissions: z.number(),
   submissions_kept: z.number(),
   embedded: z.number(),
-  passages: z.number().describe('Evidence passages added, without vectors (profiler reindex embeds them; until then they are found by their words)'),
-  passages_kept: z.number().describe('Passages the tenant had already: kept as they are, hidden when the file has them hidden'),
-  passages_skipped: z.number().describe("Passage records not stored: their submission is not the tenant's under that profile or has no text, or passages are turned off"),
+  passages: z
+    .number()
+    .describe(
+      'Evidence passages added, without vectors (profiler reindex embeds them; until then they are found by their words)',
+    ),
+  passages_kept: z
+    .number()
+    .describe('Passages the tenant had already: kept as they are, hidden when the file has them hidden'),
+  passages_skipped: z
+    .number()
+    .describe(
+      "Passage records not stored: their submission is not the tenant's under that profile or has no text, or passages are turned off",
+    ),
 })
 
 const SchemaVersions = z.object({ versions: z.array(SchemaVersion) })
-const SummaryInstructionsBody = z.object({ instructions: z.array(z.string().min(1).max(MAX_INSTRUCTION_CHARS)).max(MAX_INSTRUCTIONS) })
+const SummaryInstructionsBody = z.object({
+  instructions: z.array(z.string().min(1).max(MAX_INSTRUCTION_CHARS)).max(MAX_INSTRUCTIONS),
+})
 
 for (const [id, schema] of Object.entries({
-  Memory, PastValue, Profile, ProfileResponse, Error: ErrorBody, SubmissionAccepted: Ack, SearchResult, SearchPage, Context: ProfileContext,
-  Passage, PassagePage, Reextraction, EvidencePassage, Evidence: EvidenceBody, EvidenceDeletion, ImportResult, CustomField,
-  CustomSchema: CustomSchemaBody, SchemaVersion, SchemaChange, SchemaVersions, SummaryInstructions,
-  SubmitRequest: submitBodySchema, ForgetRequest: forgetBodySchema, RollbackRequest: rollbackBodySchema, SummaryInstructionsRequest: SummaryInstructionsBody,
-} as Record<string, z.ZodType>)) named(id, schema)
+  Memory,
+  PastValue,
+  Profile,
+  ProfileResponse,
+  Error: ErrorBody,
+  SubmissionAccepted: Ack,
+  SearchResult,
+  SearchPage,
+  Context: ProfileContext,
+  Passage,
+  PassagePage,
+  Reextraction,
+  EvidencePassage,
+  Evidence: EvidenceBody,
+  EvidenceDeletion,
+  ImportResult,
+  CustomField,
+  CustomSchema: CustomSchemaBody,
+  SchemaVersion,
+  SchemaChange,
+  SchemaVersions,
+  SummaryInstructions,
+  SubmitRequest: submitBodySchema,
+  ForgetRequest: forgetBodySchema,
+  RollbackRequest: rollbackBodySchema,
+  SummaryInstructionsRequest: SummaryInstructionsBody,
+} as Record<string, z.ZodType>))
+  named(id, schema)
 
 const ref = (schema: z.ZodType) => {
   const id = components.get(schema)?.id
@@ -242,13 +350,20 @@ const ref = (schema: z.ZodType) => {
 }
 /** components.schemas: each named schema, the ones it uses by $ref. */
 function componentSchemas(): Record<string, unknown> {
-  const { schemas } = z.toJSONSchema(components, { io: 'input', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` })
+  const { schemas } = z.toJSONSchema(components, {
+    io: 'input',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  })
   return Object.fromEntries(Object.entries(schemas).map(([id, { $schema, $id, ...schema }]) => [id, schema]))
 }
 
 /** Response headers (components.headers), each declared where it is sent. */
 const HEADERS = {
-  'X-Request-Id': { description: 'The request id (an incoming valid X-Request-Id is echoed); every response has one', schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: 'The request id (an incoming valid X-Request-Id is echoed); every response has one',
+    schema: { type: 'string' },
+  },
   'RateLimit-Limit': { description: "Operations of the app's budget per window", schema: { type: 'integer' } },
   'RateLimit-Remaining': { description: 'Operations left in the window', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the window has room again', schema: { type: 'integer' } },
@@ -259,7 +374,8 @@ const HEADERS = {
   'Content-Disposition': { description: 'attachment; filename="..."', schema: { type: 'string' } },
 } as const
 type HeaderName = keyof typeof HEADERS
-const headers = (...names: HeaderName[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]))
+const headers = (...names: HeaderName[]) =>
+  Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]))
 /** The headers of every answer after authentication: the request id and the budget's state. */
 const ANSWERED: HeaderName[] = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']
 
@@ -269,8 +385,17 @@ const ok = (description: string, schema?: z.ZodType, ...extra: HeaderName[]) => 
   headers: headers(...ANSWERED, ...extra),
   ...(schema ? { content: json(schema) } : {}),
 })
-const err = (description: string, ...extra: HeaderName[]) => ({ description, headers: headers(...ANSWERED, ...extra), content: json(ErrorBody) })
-const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9._:@+-]{1,200}$' } }
+const err = (description: string, ...extra: HeaderName[]) => ({
+  description,
+  headers: headers(...ANSWERED, ...extra),
+  content: json(ErrorBody),
+})
+const idParam = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^[A-Za-z0-9._:@+-]{1,200}$' },
+}
 
 function queryParams(maxPageSize: number) {
   return paramsOf(searchParamsSchema(maxPageSize))
@@ -305,16 +430,28 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Profiler', version: '1.0.0', description: 'Structured, ever-growing profiles from what people write.' },
+    info: {
+      title: 'Profiler',
+      version: '1.0.0',
+      description: 'Structured, ever-growing profiles from what people write.',
+    },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: componentSchemas(),
       headers: HEADERS,
       responses: {
-        Unauthorized: { description: 'Missing or invalid API key', headers: headers('X-Request-Id', 'WWW-Authenticate'), content: json(ErrorBody) },
+        Unauthorized: {
+          description: 'Missing or invalid API key',
+          headers: headers('X-Request-Id', 'WWW-Authenticate'),
+          content: json(ErrorBody),
+        },
         RateLimited: err('Rate limit exceeded (Retry-After says when to retry)', 'Retry-After'),
         Unavailable: err('Database unreachable, or the AI provider needed for this request unavailable'),
-        MethodNotAllowed: { description: 'A known path with a method it does not accept (any path below)', headers: headers('X-Request-Id', 'Allow'), content: json(ErrorBody) },
+        MethodNotAllowed: {
+          description: 'A known path with a method it does not accept (any path below)',
+          headers: headers('X-Request-Id', 'Allow'),
+          content: json(ErrorBody),
+        },
       },
     },
     security: [{ bearer: [] }],
@@ -323,10 +460,17 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
         post: {
           operationId: 'submitProfileData',
           summary: 'Submit data for a profile (processed in the background)',
-          parameters: [idParam, { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } }],
+          parameters: [
+            idParam,
+            { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } },
+          ],
           requestBody: { required: true, content: json(submitBodySchema) },
           responses: {
-            '202': ok('Accepted: processed in the background (GraphQL profileUpdated, or GET the profile, says when it is ready)', Ack, 'Location'),
+            '202': ok(
+              'Accepted: processed in the background (GraphQL profileUpdated, or GET the profile, says when it is ready)',
+              Ack,
+              'Location',
+            ),
             '400': err('Invalid input'),
             '409': err('Idempotency-Key reused with a different body'),
             '413': err('Body or data too large'),
@@ -349,7 +493,12 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
           operationId: 'deleteProfile',
           summary: 'Delete a profile, its history and its pending submissions',
           parameters: [idParam],
-          responses: { '204': ok('Deleted'), '400': err('Invalid profile id'), '404': err('Unknown profile'), ...common },
+          responses: {
+            '204': ok('Deleted'),
+            '400': err('Invalid profile id'),
+            '404': err('Unknown profile'),
+            ...common,
+          },
         },
       },
       '/v1/profile/{id}/values': {
@@ -363,11 +512,26 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
               name: 'section',
               in: 'query',
               required: false,
-              schema: { type: 'string', anyOf: [{ enum: [...FORGET_SECTIONS] }, { pattern: CUSTOM_FIELD_PATH.source }] },
+              schema: {
+                type: 'string',
+                anyOf: [{ enum: [...FORGET_SECTIONS] }, { pattern: CUSTOM_FIELD_PATH.source }],
+              },
               description: 'Instead of the body: a standard section, or custom.<section>.<field> of a custom schema',
             },
-            { name: 'value', in: 'query', required: false, schema: { type: 'string' }, description: 'Instead of the body' },
-            { name: 'category', in: 'query', required: false, schema: { type: 'string' }, description: 'Instead of the body (interests only)' },
+            {
+              name: 'value',
+              in: 'query',
+              required: false,
+              schema: { type: 'string' },
+              description: 'Instead of the body',
+            },
+            {
+              name: 'category',
+              in: 'query',
+              required: false,
+              schema: { type: 'string' },
+              description: 'Instead of the body (interests only)',
+            },
           ],
           requestBody: { required: false, content: json(forgetBodySchema) },
           responses: {
@@ -390,12 +554,34 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
               name: 'field',
               in: 'query',
               required: true,
-              schema: { type: 'string', anyOf: [{ enum: [...FORGET_SECTIONS] }, { pattern: CUSTOM_FIELD_PATH.source }] },
-              description: 'The value\'s section, as DELETE /v1/profile/{id}/values names it: a standard section, or custom.<section>.<field>',
+              schema: {
+                type: 'string',
+                anyOf: [{ enum: [...FORGET_SECTIONS] }, { pattern: CUSTOM_FIELD_PATH.source }],
+              },
+              description:
+                "The value's section, as DELETE /v1/profile/{id}/values names it: a standard section, or custom.<section>.<field>",
             },
-            { name: 'value', in: 'query', required: true, schema: { type: 'string', maxLength: 1000 }, description: 'The value (for memories, the event); compared as the merge compares values' },
-            { name: 'category', in: 'query', required: false, schema: { type: 'string', maxLength: 200 }, description: 'interests only: the category (any when omitted)' },
-            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: EVIDENCE_MAX_LIMIT, default: EVIDENCE_DEFAULT_LIMIT }, description: 'Passages at most' },
+            {
+              name: 'value',
+              in: 'query',
+              required: true,
+              schema: { type: 'string', maxLength: 1000 },
+              description: 'The value (for memories, the event); compared as the merge compares values',
+            },
+            {
+              name: 'category',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', maxLength: 200 },
+              description: 'interests only: the category (any when omitted)',
+            },
+            {
+              name: 'limit',
+              in: 'query',
+              required: false,
+              schema: { type: 'integer', minimum: 1, maximum: EVIDENCE_MAX_LIMIT, default: EVIDENCE_DEFAULT_LIMIT },
+              description: 'Passages at most',
+            },
           ],
           responses: {
             '200': ok('The supporting passages', EvidenceBody),
@@ -410,7 +596,10 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
           operationId: 'deleteSubmissionEvidence',
           summary:
             "Delete one submission's evidence: its passages, its text and its stored extraction (as retention drops them). The profile's values stay; nothing of the text is recorded",
-          parameters: [idParam, { name: 'submissionId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+          parameters: [
+            idParam,
+            { name: 'submissionId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+          ],
           responses: {
             '200': ok('What was deleted', EvidenceDeletion),
             '400': err('Invalid profile id'),
@@ -440,7 +629,8 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       '/v1/profile/{id}/context': {
         get: {
           operationId: 'getProfileContext',
-          summary: 'The profile as compact text for an LLM prompt, within max_tokens: with a query, the facts that match it, the evidence passages most relevant to it, then the other facts; without one, the most confident facts',
+          summary:
+            'The profile as compact text for an LLM prompt, within max_tokens: with a query, the facts that match it, the evidence passages most relevant to it, then the other facts; without one, the most confident facts',
           parameters: [idParam, ...paramsOf(contextParamsSchema())],
           responses: {
             '200': ok('The text and its exact token count', ProfileContext),
@@ -453,7 +643,8 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       '/v1/profile/{id}/passages': {
         get: {
           operationId: 'listPassages',
-          summary: "The profile's evidence passages (what the person said), newest said first, a page at a time; hidden ones only with include_hidden",
+          summary:
+            "The profile's evidence passages (what the person said), newest said first, a page at a time; hidden ones only with include_hidden",
           parameters: [idParam, ...paramsOf(passageParamsSchema(maxPageSize))],
           responses: {
             '200': ok('A page of passages', PassagePage),
@@ -470,20 +661,31 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
             "Re-extract a profile from its applied submissions with the current provider and prompt: a dry run (default) answers the diff; dry_run=false replaces the profile's state with it as one update_log entry (input_type reextraction)",
           parameters: [
             idParam,
-            { name: 'dry_run', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'], default: 'true' }, description: 'false: apply' },
+            {
+              name: 'dry_run',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', enum: ['true', 'false', '1', '0'], default: 'true' },
+              description: 'false: apply',
+            },
             {
               name: 'expected_version',
               in: 'query',
               required: false,
               schema: { type: 'integer', minimum: 0 },
-              description: 'Apply only if the profile is still at this version (the one a dry run answered); 409 otherwise',
+              description:
+                'Apply only if the profile is still at this version (the one a dry run answered); 409 otherwise',
             },
           ],
           responses: {
             '200': ok('The diff, and whether it was applied', Reextraction),
-            '400': err('Invalid profile id or parameter, or more applied submissions than PROFILER_REEXTRACT_MAX_SUBMISSIONS'),
+            '400': err(
+              'Invalid profile id or parameter, or more applied submissions than PROFILER_REEXTRACT_MAX_SUBMISSIONS',
+            ),
             '404': err('Unknown profile'),
-            '409': err('The profile is processing, changed since expected_version (or since the diff was computed), or has no submission text left'),
+            '409': err(
+              'The profile is processing, changed since expected_version (or since the diff was computed), or has no submission text left',
+            ),
             ...common,
           },
         },
@@ -492,13 +694,29 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       '/v1/export': {
         get: {
           operationId: 'exportProfiles',
-          summary: "Export the caller's tenant (or one profile) as JSON Lines, streamed: a header, each profile with its history and submissions' metadata, an end record with counts",
+          summary:
+            "Export the caller's tenant (or one profile) as JSON Lines, streamed: a header, each profile with its history and submissions' metadata, an end record with counts",
           parameters: [
-            { name: 'profile_id', in: 'query', required: false, schema: idParam.schema, description: 'Only this profile' },
-            { name: 'include_text', in: 'query', required: false, schema: { type: 'string', enum: ['true', 'false', '1', '0'] }, description: "Also each submission's raw text" },
+            {
+              name: 'profile_id',
+              in: 'query',
+              required: false,
+              schema: idParam.schema,
+              description: 'Only this profile',
+            },
+            {
+              name: 'include_text',
+              in: 'query',
+              required: false,
+              schema: { type: 'string', enum: ['true', 'false', '1', '0'] },
+              description: "Also each submission's raw text",
+            },
           ],
           responses: {
-            '200': { ...ok('The export, as an attachment', undefined, 'Content-Disposition'), content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
+            '200': {
+              ...ok('The export, as an attachment', undefined, 'Content-Disposition'),
+              content: { 'application/x-ndjson': { schema: { type: 'string' } } },
+            },
             '400': err('Invalid parameter'),
             '404': err('Unknown profile'),
             ...common,
@@ -508,7 +726,8 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       '/v1/import': {
         post: {
           operationId: 'importProfiles',
-          summary: "Import an export into the caller's tenant (idempotent: upserts by profile id, history seq and submission id); imported profiles are re-embedded",
+          summary:
+            "Import an export into the caller's tenant (idempotent: upserts by profile id, history seq and submission id); imported profiles are re-embedded",
           requestBody: { required: true, content: { 'application/x-ndjson': { schema: { type: 'string' } } } },
           responses: {
             '200': ok('What was imported', ImportResult),
@@ -527,7 +746,8 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
         },
         put: {
           operationId: 'putCustomSchema',
-          summary: "Sets the calling app's custom profile schema: a new version when it differs; values of dropped fields move to profile history",
+          summary:
+            "Sets the calling app's custom profile schema: a new version when it differs; values of dropped fields move to profile history",
           requestBody: { required: true, content: json(CustomSchemaBody) },
           responses: {
             '200': ok('The current version and what the change did', SchemaChange),
@@ -541,7 +761,8 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
       '/v1/schema/versions': {
         get: {
           operationId: 'listCustomSchemaVersions',
-          summary: "The kept versions of the calling app's custom schema, newest first: at most PROFILER_SCHEMA_MAX_VERSIONS (100)",
+          summary:
+            "The kept versions of the calling app's custom schema, newest first: at most PROFILER_SCHEMA_MAX_VERSIONS (100)",
           responses: { '200': ok('The versions', SchemaVersions), ...common },
         },
       },
@@ -565,12 +786,25 @@ export function openApiDocument(opts: { maxPageSize?: number } = {}) {
         },
       },
       // The interface's name for the same search (CONTRACT): declared in full, so a generator types its answer too.
-      '/v1/smart-search': { get: { ...search, operationId: 'smartSearchProfiles', summary: 'Alias of /v1/search (searchProfiles): the same parameters and answers' } },
+      '/v1/smart-search': {
+        get: {
+          ...search,
+          operationId: 'smartSearchProfiles',
+          summary: 'Alias of /v1/search (searchProfiles): the same parameters and answers',
+        },
+      },
       '/v1/openapi.json': {
         get: {
           operationId: 'getOpenApiDocument',
           summary: 'This document',
-          responses: { '200': { description: 'The OpenAPI 3.1 document of /v1', headers: headers(...ANSWERED), content: { 'application/json': { schema: { type: 'object' } } } }, ...common },
+          responses: {
+            '200': {
+              description: 'The OpenAPI 3.1 document of /v1',
+              headers: headers(...ANSWERED),
+              content: { 'application/json': { schema: { type: 'object' } } },
+            },
+            ...common,
+          },
         },
       },
     },

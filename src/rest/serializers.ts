@@ -39,7 +39,10 @@ export function toRestSearchEntry(p: SearchProfile) {
  * GET /v1/search's answer as text, as `entries` (each a serialized toRestSearchEntry) come: byte for byte the document
  * JSON.stringify makes of `{profiles, total, page, pageSize}` built whole.
  */
-export async function* searchDocument(entries: AsyncIterable<string>, page: { total: number; totalIsEstimate: boolean; page: number; pageSize: number }): AsyncGenerator<string> {
+export async function* searchDocument(
+  entries: AsyncIterable<string>,
+  page: { total: number; totalIsEstimate: boolean; page: number; pageSize: number },
+): AsyncGenerator<string> {
   let first = true
   yield '{"profiles":['
   for await (const e of entries) {
@@ -53,7 +56,13 @@ export async function* searchDocument(entries: AsyncIterable<string>, page: { to
 
 /** An entry as REST answers it: `changes` nested deeper than any merge writes (a direct write) comes as JSON text there. */
 export function toRestLogEntry(e: HistoryEntry) {
-  return { extracted_on: e.extracted_on, changes: capJsonDepth(e.changes), submission_ids: e.submission_ids, input_type: e.input_type, seq: e.seq }
+  return {
+    extracted_on: e.extracted_on,
+    changes: capJsonDepth(e.changes),
+    submission_ids: e.submission_ids,
+    input_type: e.input_type,
+    seq: e.seq,
+  }
 }
 
 export function toRestContext(c: ProfileContext) {
@@ -96,7 +105,12 @@ export function toRestEvidence(e: Evidence) {
 }
 
 export function toRestSubmissionEvidenceDeletion(d: SubmissionEvidenceDeletion) {
-  return { profile_id: d.profileId, submission_id: d.submissionId, passages_deleted: d.passagesDeleted, text_deleted: d.textDeleted }
+  return {
+    profile_id: d.profileId,
+    submission_id: d.submissionId,
+    passages_deleted: d.passagesDeleted,
+    text_deleted: d.textDeleted,
+  }
 }
 
 export function toRestReextraction(r: ReextractionResult) {
@@ -110,9 +124,21 @@ export function toRestReextraction(r: ReextractionResult) {
     changes: r.changes,
     summary: r.summary,
     previous_summary: r.previousSummary,
-    submissions: { reextracted: r.submissions.reextracted, skipped_without_text: r.submissions.skippedWithoutText, skipped_too_large: r.submissions.skippedTooLarge },
+    submissions: {
+      reextracted: r.submissions.reextracted,
+      skipped_without_text: r.submissions.skippedWithoutText,
+      skipped_too_large: r.submissions.skippedTooLarge,
+    },
     batches: r.batches,
-    ...(r.usage ? { usage: { prompt_tokens: r.usage.promptTokens, completion_tokens: r.usage.completionTokens, total_tokens: r.usage.totalTokens } } : {}),
+    ...(r.usage
+      ? {
+          usage: {
+            prompt_tokens: r.usage.promptTokens,
+            completion_tokens: r.usage.completionTokens,
+            total_tokens: r.usage.totalTokens,
+          },
+        }
+      : {}),
   }
 }
 

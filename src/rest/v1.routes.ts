@@ -13,14 +13,23 @@ import type { SearchParams } from '../services/search.service.js'
 import { openApiDocument } from './openapi.js'
 import type { ContextInclude } from '../services/profile-context.service.js'
 import { importSummary } from '../services/export.service.js'
-import { searchDocument, toRestContext, toRestEvidence, toRestPassagePage, toRestProfile, toRestReextraction, toRestSchema, toRestSearchEntry, toRestSubmissionEvidenceDeletion } from './serializers.js'
+import {
+  searchDocument,
+  toRestContext,
+  toRestEvidence,
+  toRestPassagePage,
+  toRestProfile,
+  toRestReextraction,
+  toRestSchema,
+  toRestSearchEntry,
+  toRestSubmissionEvidenceDeletion,
+} from './serializers.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
     ctx: RequestContext
   }
 }
-
 
 const INT_RE = /^\d{1,9}$/
 const NUM_RE = /^\d{1,3}(\.\d+)?$/
@@ -59,12 +68,12 @@ function requireJson(req: FastifyRequest): void {
 }
 
 function jsonObject(body: unknown): Record<string, unknown> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalid('Request body must be a JSON object')
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw invalid('Request body must be a JSON object')
   return body as Record<string, unknown>
 }
 
 export async function registerV1Routes(v1: FastifyInstance, services: Services, config: Config) {
-
   // Authentication first, so an unauthenticated caller learns nothing else (not even body errors); then the app's
   // budget, the same one its GraphQL operations draw on.
   v1.addHook('onRequest', async (req, reply) => {
@@ -97,8 +106,13 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
   v1.get<{ Params: { id: string } }>('/profile/:id/context', async (req) => {
     const q = req.query as Record<string, unknown>
     const max = one(q, 'max_tokens')
-    if (max !== undefined && !/^-?\d{1,9}$/.test(max)) throw invalid(`Invalid query parameter max_tokens: must be an integer from 1 to ${CONTEXT_MAX_TOKENS}`)
-    const c = await services.llmContext.context(req.ctx, req.params.id, { maxTokens: max === undefined ? undefined : Number(max), query: one(q, 'query'), include: one(q, 'include') as ContextInclude | undefined })
+    if (max !== undefined && !/^-?\d{1,9}$/.test(max))
+      throw invalid(`Invalid query parameter max_tokens: must be an integer from 1 to ${CONTEXT_MAX_TOKENS}`)
+    const c = await services.llmContext.context(req.ctx, req.params.id, {
+      maxTokens: max === undefined ? undefined : Number(max),
+      query: one(q, 'query'),
+      include: one(q, 'include') as ContextInclude | undefined,
+    })
     return toRestContext(c)
   })
 
@@ -106,9 +120,11 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
   v1.get<{ Params: { id: string } }>('/profile/:id/passages', async (req) => {
     const q = req.query as Record<string, unknown>
     const limit = one(q, 'limit')
-    if (limit !== undefined && !INT_RE.test(limit)) throw invalid(`Invalid query parameter limit: must be an integer from 1 to ${config.limits.maxPageSize}`)
+    if (limit !== undefined && !INT_RE.test(limit))
+      throw invalid(`Invalid query parameter limit: must be an integer from 1 to ${config.limits.maxPageSize}`)
     const hidden = one(q, 'include_hidden')
-    if (hidden !== undefined && !/^(true|false|1|0)$/.test(hidden)) throw invalid(`Invalid query parameter include_hidden: '${hidden.slice(0, 40)}' is not true or false`)
+    if (hidden !== undefined && !/^(true|false|1|0)$/.test(hidden))
+      throw invalid(`Invalid query parameter include_hidden: '${hidden.slice(0, 40)}' is not true or false`)
     const includeHidden = hidden === 'true' || hidden === '1'
     const page = await services.passages.list(req.ctx, req.params.id, {
       limit: limit === undefined ? undefined : Number(limit),
@@ -123,9 +139,11 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
   v1.post<{ Params: { id: string } }>('/profile/:id/reextract', async (req) => {
     const q = req.query as Record<string, unknown>
     const dry = one(q, 'dry_run')
-    if (dry !== undefined && !/^(true|false|1|0)$/.test(dry)) throw invalid(`Invalid query parameter dry_run: '${dry.slice(0, 40)}' is not true or false`)
+    if (dry !== undefined && !/^(true|false|1|0)$/.test(dry))
+      throw invalid(`Invalid query parameter dry_run: '${dry.slice(0, 40)}' is not true or false`)
     const expected = one(q, 'expected_version')
-    if (expected !== undefined && !INT_RE.test(expected)) throw invalid(`Invalid query parameter expected_version: '${expected.slice(0, 40)}' is not a whole number`)
+    if (expected !== undefined && !INT_RE.test(expected))
+      throw invalid(`Invalid query parameter expected_version: '${expected.slice(0, 40)}' is not a whole number`)
     const r = await services.reextraction.reextract(req.ctx, req.params.id, {
       dryRun: dry === undefined || dry === 'true' || dry === '1',
       expectedVersion: expected === undefined ? undefined : Number(expected),
@@ -156,12 +174,22 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
   // submission's evidence (its passages and text), the profile's values left as they are.
   v1.get<{ Params: { id: string } }>('/profile/:id/evidence', async (req) => {
     const q = req.query as Record<string, unknown>
-    const e = await services.provenance.evidence(req.ctx, req.params.id, { field: one(q, 'field'), value: one(q, 'value'), category: one(q, 'category'), limit: one(q, 'limit') })
+    const e = await services.provenance.evidence(req.ctx, req.params.id, {
+      field: one(q, 'field'),
+      value: one(q, 'value'),
+      category: one(q, 'category'),
+      limit: one(q, 'limit'),
+    })
     return toRestEvidence(e)
   })
-  v1.delete<{ Params: { id: string; submissionId: string } }>('/profile/:id/submissions/:submissionId/evidence', async (req) => {
-    return toRestSubmissionEvidenceDeletion(await services.provenance.deleteSubmissionEvidence(req.ctx, req.params.id, req.params.submissionId))
-  })
+  v1.delete<{ Params: { id: string; submissionId: string } }>(
+    '/profile/:id/submissions/:submissionId/evidence',
+    async (req) => {
+      return toRestSubmissionEvidenceDeletion(
+        await services.provenance.deleteSubmissionEvidence(req.ctx, req.params.id, req.params.submissionId),
+      )
+    },
+  )
 
   v1.post<{ Params: { id: string } }>('/profile/:id/rollback', async (req) => {
     requireJson(req)
@@ -176,13 +204,21 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
   // the event loop runs between profiles. Either way the same JSON document. An error after the first bytes can only
   // cut a streamed answer short (it does not parse); a client that goes away stops the reads.
   const search = async (req: FastifyRequest, reply: FastifyReply) => {
-    const plan = await services.search.find(req.ctx, searchParams(req.query as Record<string, unknown>), { chargeTo: appBudgetKey(req.ctx) })
+    const plan = await services.search.find(req.ctx, searchParams(req.query as Record<string, unknown>), {
+      chargeTo: appBudgetKey(req.ctx),
+    })
     if (plan.rate) setRateLimitHeaders(reply, plan.rate)
     if (plan.chunkCount <= 1) {
       const profiles: ReturnType<typeof toRestSearchEntry>[] = []
       for await (const p of services.search.profiles(req.ctx, plan, toRestSearchEntry)) profiles.push(p)
       // The interface's page ({profiles, total, page, pageSize}), and `totalIsEstimate: true` only when it is one.
-      return { profiles, total: plan.total, ...(plan.totalIsEstimate ? { totalIsEstimate: true } : {}), page: plan.page, pageSize: plan.pageSize }
+      return {
+        profiles,
+        total: plan.total,
+        ...(plan.totalIsEstimate ? { totalIsEstimate: true } : {}),
+        page: plan.page,
+        pageSize: plan.pageSize,
+      }
     }
     const entries = services.search.profiles(req.ctx, plan, (p) => JSON.stringify(toRestSearchEntry(p)))
     reply.header('content-type', 'application/json; charset=utf-8')
@@ -197,27 +233,46 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
     const q = req.query as Record<string, unknown>
     const profileId = one(q, 'profile_id')
     const text = one(q, 'include_text')
-    if (text !== undefined && !/^(true|false|1|0)$/.test(text)) throw invalid(`Invalid query parameter include_text: '${text.slice(0, 40)}' is not true or false`)
-    const { header, records } = await services.exports.open(req.ctx, { profileId, includeText: text === 'true' || text === '1' })
+    if (text !== undefined && !/^(true|false|1|0)$/.test(text))
+      throw invalid(`Invalid query parameter include_text: '${text.slice(0, 40)}' is not true or false`)
+    const { header, records } = await services.exports.open(req.ctx, {
+      profileId,
+      includeText: text === 'true' || text === '1',
+    })
     const name = `profiler-export-${header.tenant.name}${profileId ? '-profile' : ''}-${header.exported_at.slice(0, 10)}.jsonl`
-    reply.header('content-type', 'application/x-ndjson; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`)
-    return reply.send(Readable.from((async function* () {
-      for await (const r of records) yield JSON.stringify(r) + '\n'
-    })()))
+    reply
+      .header('content-type', 'application/x-ndjson; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}"`)
+    return reply.send(
+      Readable.from(
+        (async function* () {
+          for await (const r of records) yield JSON.stringify(r) + '\n'
+        })(),
+      ),
+    )
   })
 
   // Import: the body is read as a stream, line by line, never whole: the server's JSON body limit does not apply, the
   // import's own per-line and total limits do.
-  v1.addContentTypeParser(['application/x-ndjson', 'application/jsonl', 'application/jsonlines'], (_req, payload, done) => done(null, payload))
+  v1.addContentTypeParser(
+    ['application/x-ndjson', 'application/jsonl', 'application/jsonlines'],
+    (_req, payload, done) => done(null, payload),
+  )
   v1.post('/import', async (req, reply) => {
     const type = String(req.headers['content-type'] ?? '')
     if (!/^application\/(x-ndjson|jsonl|jsonlines)\b/i.test(type)) {
-      throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/x-ndjson (an export, JSON Lines)')
+      throw new DomainError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Unsupported Content-Type: send application/x-ndjson (an export, JSON Lines)',
+      )
     }
     // A client that goes away stops the import: seen when the connection closes or the body breaks off.
     const gone = new AbortController()
     const onGone = () => {
-      if (!reply.raw.writableFinished) gone.abort(Object.assign(new Error('The client closed the connection; the import stopped'), { statusCode: 499 }))
+      if (!reply.raw.writableFinished)
+        gone.abort(
+          Object.assign(new Error('The client closed the connection; the import stopped'), { statusCode: 499 }),
+        )
     }
     reply.raw.once('close', onGone)
     req.raw.once('error', onGone)
@@ -230,7 +285,11 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
         maxDataBytes: config.limits.maxDataBytes,
         profiles: config.profiles,
         // Charged by size: one operation per body limit's worth of bytes (the request's own operation paid the first).
-        budget: { key: appBudgetKey(req.ctx), unitBytes: config.limits.maxBodyBytes, onCharge: (d) => setRateLimitHeaders(reply, d) },
+        budget: {
+          key: appBudgetKey(req.ctx),
+          unitBytes: config.limits.maxBodyBytes,
+          onCharge: (d) => setRateLimitHeaders(reply, d),
+        },
         signal: gone.signal,
       })
       .catch((e) => {
@@ -246,11 +305,18 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
 
   // The calling app's custom profile schema (README "Custom profile schema"): the app is the key's.
   v1.get('/schema', async (req) => toRestSchema(await services.schemas.get(req.ctx)))
-  v1.get('/schema/versions', async (req) => ({ versions: (await services.schemas.versions(req.ctx)).map(toRestSchema) }))
+  v1.get('/schema/versions', async (req) => ({
+    versions: (await services.schemas.versions(req.ctx)).map(toRestSchema),
+  }))
   v1.put('/schema', async (req) => {
     requireJson(req)
     const r = await services.schemas.set(req.ctx, req.body)
-    return { ...toRestSchema(r), changed: r.changed, dropped_fields: r.droppedFields, profiles_updated: r.profilesUpdated }
+    return {
+      ...toRestSchema(r),
+      changed: r.changed,
+      dropped_fields: r.droppedFields,
+      profiles_updated: r.profilesUpdated,
+    }
   })
 
   // The calling app's summary instructions (README "Summary instructions"): the app is the key's.
@@ -261,8 +327,11 @@ export async function registerV1Routes(v1: FastifyInstance, services: Services, 
   v1.put('/summary-instructions', async (req) => {
     requireJson(req)
     const body = req.body as { instructions?: unknown } | null
-    if (!body || typeof body !== 'object' || Array.isArray(body) || !('instructions' in body)) throw invalid('Missing field: instructions (a list of strings; [] clears them)')
-    const app = await services.tenants.setSummaryInstructions(req.ctx.tenantId, req.ctx.appId, body.instructions, { byId: true })
+    if (!body || typeof body !== 'object' || Array.isArray(body) || !('instructions' in body))
+      throw invalid('Missing field: instructions (a list of strings; [] clears them)')
+    const app = await services.tenants.setSummaryInstructions(req.ctx.tenantId, req.ctx.appId, body.instructions, {
+      byId: true,
+    })
     return { app_id: app.id, instructions: app.summaryInstructions }
   })
 

@@ -59,7 +59,12 @@ const tokenHash = (token: string) => crypto.createHash('sha256').update(token).d
 
 /** A tenant name for a new account: the e-mail's local part, cleaned, plus a random suffix (names are unique). */
 function tenantNameFor(email: string): string {
-  const local = email.split('@')[0]!.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[^a-z0-9]+/, '').slice(0, 40)
+  const local = email
+    .split('@')[0]!
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[^a-z0-9]+/, '')
+    .slice(0, 40)
   return `${local || 'account'}-${crypto.randomBytes(3).toString('hex')}`
 }
 
@@ -92,7 +97,11 @@ export class AccountService {
    * Creates an account with a new tenant, or for an existing tenant (the CLI's --tenant, or the tenant an invite
    * names). An invite code is used up in the same transaction.
    */
-  async createAccount(emailIn: string, password: string, opts: { tenant?: string; inviteCode?: string } = {}): Promise<Account> {
+  async createAccount(
+    emailIn: string,
+    password: string,
+    opts: { tenant?: string; inviteCode?: string } = {},
+  ): Promise<Account> {
     const email = checkEmail(emailIn)
     checkPassword(password)
     const hash = await hashPassword(password)
@@ -119,12 +128,17 @@ export class AccountService {
    */
   async signUp(email: string, password: string, opts: { ip: string; inviteCode?: string | null }): Promise<NewSession> {
     const policy = this.config.signUp
-    if (policy === 'closed') throw new DomainError('SIGNUP_CLOSED', 'Sign-up is closed on this server; ask its operator for an account')
+    if (policy === 'closed')
+      throw new DomainError('SIGNUP_CLOSED', 'Sign-up is closed on this server; ask its operator for an account')
     const code = opts.inviteCode?.trim() || undefined
-    if (policy === 'invite' && !code) throw new DomainError('SIGNUP_CLOSED', 'Sign-up needs an invite code on this server; ask its operator for one')
+    if (policy === 'invite' && !code)
+      throw new DomainError('SIGNUP_CLOSED', 'Sign-up needs an invite code on this server; ask its operator for one')
     const d = this.signUps.take(`ip:${opts.ip}`)
     if (!d.allowed) {
-      throw new RateLimitedError(`Too many sign-ups from this address; try again in ${Math.ceil(d.resetSeconds / 60)} min`, d)
+      throw new RateLimitedError(
+        `Too many sign-ups from this address; try again in ${Math.ceil(d.resetSeconds / 60)} min`,
+        d,
+      )
     }
     const account = await this.createAccount(email, password, { inviteCode: code })
     return this.openSession(account)
@@ -133,12 +147,18 @@ export class AccountService {
   /** A new invite code, shown only here: for `uses` sign-ups within `expiresHours`, into `tenant` or new tenants. */
   async createInvite(opts: { tenant?: string; uses?: number; expiresHours?: number } = {}): Promise<Invite> {
     const uses = opts.uses ?? 1
-    if (!Number.isInteger(uses) || uses < 1 || uses > 100_000) throw invalid('uses must be a whole number from 1 to 100000')
+    if (!Number.isInteger(uses) || uses < 1 || uses > 100_000)
+      throw invalid('uses must be a whole number from 1 to 100000')
     const hours = opts.expiresHours ?? 24 * 7
     if (!(hours > 0 && hours <= 24 * 366)) throw invalid('expires-hours must be more than 0 and at most a year (8784)')
     const tenantId = opts.tenant ? await this.tenantId(this.ds.manager, opts.tenant) : null
     const code = `inv_${randomToken(32)}`
-    const expiresAt = await this.repo.insertInvite(this.ds.manager, { codeHash: tokenHash(code), tenantId, uses, seconds: hours * 3600 })
+    const expiresAt = await this.repo.insertInvite(this.ds.manager, {
+      codeHash: tokenHash(code),
+      tenantId,
+      uses,
+      seconds: hours * 3600,
+    })
     return { code, tenantId, uses, expiresAt: iso(expiresAt) }
   }
 
@@ -161,14 +181,19 @@ export class AccountService {
    * past the limit every attempt is refused until the window has passed, whatever the password.
    */
   async signIn(emailIn: string, password: string, ip: string): Promise<NewSession> {
-    const email = String(emailIn ?? '').trim().toLowerCase()
+    const email = String(emailIn ?? '')
+      .trim()
+      .toLowerCase()
     const windowMinutes = this.config.loginWindowMinutes
     const m = this.ds.manager
     const counts = await this.repo.loginFailures(m, email, ip, windowMinutes)
     const max = this.config.loginMaxFailures
     if (counts.by_email >= max || counts.by_ip >= max * 4) {
       const wait = Math.max(1, Math.ceil((counts.by_email >= max ? counts.email_wait : counts.ip_wait)!))
-      throw new DomainError('RATE_LIMITED', `Too many failed sign-in attempts; try again in ${Math.ceil(wait / 60)} min`)
+      throw new DomainError(
+        'RATE_LIMITED',
+        `Too many failed sign-in attempts; try again in ${Math.ceil(wait / 60)} min`,
+      )
     }
     const stored = await this.repo.credentials(m, email)
     const ok = await verifyPassword(String(password ?? ''), stored?.password_hash ?? (await dummyHash()))
@@ -192,7 +217,12 @@ export class AccountService {
   }
 
   /** Replaces the password; every other session of the account ends. */
-  async changePassword(accountId: string, currentToken: string | undefined, current: string, next: string): Promise<void> {
+  async changePassword(
+    accountId: string,
+    currentToken: string | undefined,
+    current: string,
+    next: string,
+  ): Promise<void> {
     checkPassword(next)
     const stored = await this.repo.passwordHash(this.ds.manager, accountId)
     if (stored === null || !(await verifyPassword(String(current ?? ''), stored))) {
@@ -226,10 +256,21 @@ export class AccountService {
     const token = randomToken(43)
     const csrfToken = randomToken(32)
     const m = this.ds.manager
-    const expiresAt = await this.repo.insertSession(m, { tokenHash: tokenHash(token), accountId: account.id, csrfToken, hours: this.config.sessionHours })
+    const expiresAt = await this.repo.insertSession(m, {
+      tokenHash: tokenHash(token),
+      accountId: account.id,
+      csrfToken,
+      hours: this.config.sessionHours,
+    })
     await this.repo.deleteExpiredSessions(m, account.id)
     return { token, account, csrfToken, expiresAt: iso(expiresAt) }
   }
 }
 
-const toAccount = (r: AccountRow): Account => ({ id: r.id, email: r.email, tenantId: r.tenant_id, tenantName: r.tenant_name, createdAt: iso(r.created_at) })
+const toAccount = (r: AccountRow): Account => ({
+  id: r.id,
+  email: r.email,
+  tenantId: r.tenant_id,
+  tenantName: r.tenant_name,
+  createdAt: iso(r.created_at),
+})

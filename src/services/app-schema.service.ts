@@ -2,7 +2,14 @@ import type { DataSource } from 'typeorm'
 import { NO_HISTORY_BOUNDS, type HistoryBounds } from '../db/profile.repository.js'
 import { AppSchemaRepository } from '../db/app-schema.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
-import { droppedFields, emptySchema, fieldPaths, parseCustomSchema, type AppSchemaVersion, type CustomSchema } from '../domain/custom-schema.js'
+import {
+  droppedFields,
+  emptySchema,
+  fieldPaths,
+  parseCustomSchema,
+  type AppSchemaVersion,
+  type CustomSchema,
+} from '../domain/custom-schema.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import { customSchemaOutputProblem } from '../ai/openai/schema-limits.js'
 import type { EventBus } from '../events/event-bus.js'
@@ -27,7 +34,10 @@ export interface SchemaChange extends SchemaView {
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`
   if (v && typeof v === 'object') {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`
   }
   return JSON.stringify(v)
 }
@@ -83,7 +93,15 @@ export class AppSchemaService {
         return { ...current, changed: false, droppedFields: [], profilesUpdated: 0 }
       }
       if (!current && !fieldPaths(schema).length) {
-        return { appId: ctx.appId, version: 0, schema, createdAt: null, changed: false, droppedFields: [], profilesUpdated: 0 }
+        return {
+          appId: ctx.appId,
+          version: 0,
+          schema,
+          createdAt: null,
+          changed: false,
+          droppedFields: [],
+          profilesUpdated: 0,
+        }
       }
       const saved = await this.repo.insert(m, ctx.tenantId, ctx.appId, version + 1, schema)
       // Nothing reads a version but the current one (the worker and re-extraction take the app's current), so the older
@@ -99,7 +117,12 @@ export class AppSchemaService {
   }
 
   /** Takes the dropped fields' values out of every profile of the tenant holding one, recording them in its history. */
-  private async moveToHistory(m: import('typeorm').EntityManager, tenantId: string, dropped: string[], saved: AppSchemaVersion): Promise<number> {
+  private async moveToHistory(
+    m: import('typeorm').EntityManager,
+    tenantId: string,
+    dropped: string[],
+    saved: AppSchemaVersion,
+  ): Promise<number> {
     const rows = await this.repo.profilesHolding(m, tenantId, dropped)
     const at = new Date().toISOString()
     const writes = rows.map((r) => {
@@ -114,7 +137,13 @@ export class AppSchemaService {
         if (!Object.keys(section).length) delete content.custom![s]
       }
       const changes = { removed_custom: removed, schema: { app_id: saved.appId, version: saved.version } }
-      return { profileId: r.profile_id, content: JSON.stringify(content), seq: r.history_seq + 1, changes: JSON.stringify(changes), at }
+      return {
+        profileId: r.profile_id,
+        content: JSON.stringify(content),
+        seq: r.history_seq + 1,
+        changes: JSON.stringify(changes),
+        at,
+      }
     })
     await this.repo.dropValues(m, tenantId, writes, this.opts.history ?? NO_HISTORY_BOUNDS)
     return writes.length

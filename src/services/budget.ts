@@ -42,7 +42,11 @@ export class RequestBudget {
   constructor(readonly opts: BudgetOptions) {
     const store = (scope: string) => (opts.shared ? new PostgresCounterStore(opts.shared, scope) : undefined)
     this.operations = new RateLimiter({ limit: opts.perMinute, windowMs: 60_000, store: store('operations') })
-    this.authFailures = new RateLimiter({ limit: opts.authFailuresPerMinute, windowMs: 60_000, store: store('auth-failures') })
+    this.authFailures = new RateLimiter({
+      limit: opts.authFailuresPerMinute,
+      windowMs: 60_000,
+      store: store('auth-failures'),
+    })
     this.tenants = new TenantGate(opts.tenantConcurrency, opts.tenantQueue, opts.tenantBurst)
   }
 
@@ -88,7 +92,10 @@ export class RequestBudget {
     const id = credentialId ?? ''
     const blocked = this.authFailures.exhausted(key)
     if (blocked && !this.recentlyGood(id)) {
-      throw new RateLimitedError(`Too many failed authentications from this address; retry in ${blocked.resetSeconds} s`, blocked)
+      throw new RateLimitedError(
+        `Too many failed authentications from this address; retry in ${blocked.resetSeconds} s`,
+        blocked,
+      )
     }
     try {
       const ok = await fn()
@@ -159,19 +166,23 @@ export class TenantGate {
     if (!t) this.busy.set(tenantId, (t = { running: 0, waiting: [] }))
     if (t.running >= this.limit(tenantId)) {
       if (t.waiting.length >= this.maxWaiting) {
-        throw new RateLimitedError(`Too many requests of this tenant in progress (${this.slots} run at once, ${this.maxWaiting} wait); retry shortly`, {
-          allowed: false,
-          limit: this.slots,
-          remaining: 0,
-          resetSeconds: 1,
-        })
+        throw new RateLimitedError(
+          `Too many requests of this tenant in progress (${this.slots} run at once, ${this.maxWaiting} wait); retry shortly`,
+          {
+            allowed: false,
+            limit: this.slots,
+            remaining: 0,
+            resetSeconds: 1,
+          },
+        )
       }
       await new Promise<void>((r) => t!.waiting.push(r))
     } else t.running++
     try {
       return await fn()
     } finally {
-      if (t.waiting.length && t.running <= this.limit(tenantId)) t.waiting.shift()!() // the slot passes on
+      if (t.waiting.length && t.running <= this.limit(tenantId))
+        t.waiting.shift()!() // the slot passes on
       else if (--t.running === 0 && !t.waiting.length) this.busy.delete(tenantId)
     }
   }

@@ -16,7 +16,10 @@ export interface RequestContext {
  * listens on a signal without ever removing its listener (the OpenAI SDK does, once per request) then listens on this
  * one, never on a caller's signal that outlives many calls: a subscription's, which each event's context uses.
  */
-export async function withOwnSignal<T>(parent: AbortSignal | undefined, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+export async function withOwnSignal<T>(
+  parent: AbortSignal | undefined,
+  fn: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
   if (!parent) return fn(undefined)
   parent.throwIfAborted()
   const own = new AbortController()

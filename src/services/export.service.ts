@@ -161,7 +161,13 @@ export class ExportService {
 
   constructor(
     private readonly ds: DataSource,
-    private readonly opts: { embedder?: Embedder; profilesPerPage?: number; rowsPerPage?: number; budget?: RequestBudget; cpu?: CpuPool } = {},
+    private readonly opts: {
+      embedder?: Embedder
+      profilesPerPage?: number
+      rowsPerPage?: number
+      budget?: RequestBudget
+      cpu?: CpuPool
+    } = {},
   ) {
     this.uow = new UnitOfWork(ds)
     this.cpu = opts.cpu ?? new CpuPool(0)
@@ -173,7 +179,10 @@ export class ExportService {
    * The export of the caller's tenant (or one profile: PROFILE_NOT_FOUND when it has none of that id): the header now,
    * the records as they are pulled. Not a snapshot: each page is read as it is at that moment.
    */
-  async open(ctx: RequestContext, o: ExportOptions = {}): Promise<{ header: HeaderRecord; records: AsyncGenerator<ExportRecord> }> {
+  async open(
+    ctx: RequestContext,
+    o: ExportOptions = {},
+  ): Promise<{ header: HeaderRecord; records: AsyncGenerator<ExportRecord> }> {
     const profileId = o.profileId === undefined ? null : checkProfileId(o.profileId)
     const m = this.ds.manager
     const tenant = await this.repo.tenant(m, ctx.tenantId)
@@ -207,11 +216,26 @@ export class ExportService {
       if (!page.length) break
       const ids = page.map((p) => p.profile_id)
       const key = (r: { profile_id: string; seq: number }): [string, number] => [r.profile_id, r.seq]
-      const history = new PageCursor((a) => (signal?.throwIfAborted(), this.repo.history(m, tenantId, ids, a, rows)), key, rows)
-      const subs = new PageCursor((a) => (signal?.throwIfAborted(), this.repo.submissions(m, tenantId, ids, a, { limit: rows, text: header.include_text })), key, rows)
+      const history = new PageCursor(
+        (a) => (signal?.throwIfAborted(), this.repo.history(m, tenantId, ids, a, rows)),
+        key,
+        rows,
+      )
+      const subs = new PageCursor(
+        (a) => (
+          signal?.throwIfAborted(),
+          this.repo.submissions(m, tenantId, ids, a, { limit: rows, text: header.include_text })
+        ),
+        key,
+        rows,
+      )
       // Passages are the person's words: they travel with the text, never without it.
       const passages = header.include_text
-        ? new PageCursor<PassageExport & { key: PassageExportKey }, PassageExportKey>((a) => (signal?.throwIfAborted(), this.repo.passages(m, tenantId, ids, a, rows)), (r) => r.key, rows)
+        ? new PageCursor<PassageExport & { key: PassageExportKey }, PassageExportKey>(
+            (a) => (signal?.throwIfAborted(), this.repo.passages(m, tenantId, ids, a, rows)),
+            (r) => r.key,
+            rows,
+          )
         : null
       for (const p of page) {
         yield p
@@ -243,7 +267,11 @@ export class ExportService {
    * The export of one profile as JSON Lines text, for callers that take it whole (GraphQL), within `cap`: its bytes
    * and those of the other exports sharing the cap. Call it through `cap.run`, so that they are built one at a time.
    */
-  async profileText(ctx: RequestContext, profileId: string, o: { includeText?: boolean; cap: ExportCap }): Promise<string> {
+  async profileText(
+    ctx: RequestContext,
+    profileId: string,
+    o: { includeText?: boolean; cap: ExportCap },
+  ): Promise<string> {
     const tooLarge = () =>
       new DomainError(
         'PAYLOAD_TOO_LARGE',
@@ -270,10 +298,26 @@ export class ExportService {
    * place, counts that do not match the end record or a file without one fail with VALIDATION_FAILED naming the line;
    * what came before it is imported (each batch commits), so a corrected file imported again completes it.
    */
-  async import(ctx: RequestContext, source: AsyncIterable<Buffer | Uint8Array | string>, o: ImportOptions): Promise<ImportResult> {
+  async import(
+    ctx: RequestContext,
+    source: AsyncIterable<Buffer | Uint8Array | string>,
+    o: ImportOptions,
+  ): Promise<ImportResult> {
     const parseRecord = recordParser({ profiles: o.profiles, latest: Date.now() + IMPORT_BOUNDS.aheadMs })
-    const input = stoppable(o.budget && this.opts.budget ? this.charged(source, this.opts.budget, o.budget, o.signal) : source, o.signal)
-    const result: ImportResult = { profiles: 0, history: 0, submissions: 0, submissionsKept: 0, embedded: 0, passages: 0, passagesKept: 0, passagesSkipped: 0 }
+    const input = stoppable(
+      o.budget && this.opts.budget ? this.charged(source, this.opts.budget, o.budget, o.signal) : source,
+      o.signal,
+    )
+    const result: ImportResult = {
+      profiles: 0,
+      history: 0,
+      submissions: 0,
+      submissionsKept: 0,
+      embedded: 0,
+      passages: 0,
+      passagesKept: 0,
+      passagesSkipped: 0,
+    }
     const seen = { profiles: 0, history: 0, submissions: 0, passages: 0 }
     let header: HeaderRecord | null = null
     let ended = false
@@ -297,12 +341,27 @@ export class ExportService {
     const flush = async (final = false) => {
       const b = batch
       batch = empty()
-      if (!b.profiles.length && !b.history.length && !b.submissions.length && !b.passages.length && !(final && toPrune.size)) return
+      if (
+        !b.profiles.length &&
+        !b.history.length &&
+        !b.submissions.length &&
+        !b.passages.length &&
+        !(final && toPrune.size)
+      )
+        return
       // What search reads of each profile (its words, its embedded text) grows with it: computed on a CPU thread, before
       // the transaction.
-      const words = await this.cpu.words({ profiles: b.profiles.map((p) => ({ content: p as unknown as ProfileContent, summary: p.summary })) }, { signal: ctx.signal })
+      const words = await this.cpu.words(
+        { profiles: b.profiles.map((p) => ({ content: p as unknown as ProfileContent, summary: p.summary })) },
+        { signal: ctx.signal },
+      )
       const versions = await this.uow.run(ctx, async (tx) => {
-        const v = await this.repo.upsertProfiles(tx.manager, ctx.tenantId, b.profiles, words.map((w) => w.lexemes))
+        const v = await this.repo.upsertProfiles(
+          tx.manager,
+          ctx.tenantId,
+          b.profiles,
+          words.map((w) => w.lexemes),
+        )
         await this.repo.upsertHistory(tx.manager, ctx.tenantId, b.history)
         const added = await this.repo.insertSubmissions(tx.manager, ctx.tenantId, b.submissions)
         result.submissions += added
@@ -322,7 +381,13 @@ export class ExportService {
       })
       result.profiles += b.profiles.length
       result.history += b.history.length
-      result.embedded += await this.embed(ctx.tenantId, b.profiles, words.map((w) => w.text), versions, ctx.signal)
+      result.embedded += await this.embed(
+        ctx.tenantId,
+        b.profiles,
+        words.map((w) => w.text),
+        versions,
+        ctx.signal,
+      )
       o.onProgress?.(result.profiles, header?.profiles ?? result.profiles)
     }
     const fail = async (n: number, message: string): Promise<never> => {
@@ -343,7 +408,11 @@ export class ExportService {
       }
       if (ended) return fail(n, 'a record after the end record')
       if (!header) {
-        if (r.type !== 'header') return fail(n, `the first record must be the header (type "header", format "${EXPORT_FORMAT}"), not ${r.type}`)
+        if (r.type !== 'header')
+          return fail(
+            n,
+            `the first record must be the header (type "header", format "${EXPORT_FORMAT}"), not ${r.type}`,
+          )
         header = r
         o.onProgress?.(0, header.profiles)
         continue
@@ -365,11 +434,17 @@ export class ExportService {
         case 'submission':
         case 'passage':
           if (r.profile_id !== current) {
-            return fail(n, `a ${r.type} record of profile ${r.profile_id} must follow that profile's record${current ? ` (it follows ${current}'s)` : ''}`)
+            return fail(
+              n,
+              `a ${r.type} record of profile ${r.profile_id} must follow that profile's record${current ? ` (it follows ${current}'s)` : ''}`,
+            )
           }
           if (r.type === 'history') {
             if (++historyOfCurrent > o.profiles.historyEntries) {
-              return fail(n, `profile ${r.profile_id} has more than ${o.profiles.historyEntries} history records (PROFILER_PROFILE_MAX_HISTORY)`)
+              return fail(
+                n,
+                `profile ${r.profile_id} has more than ${o.profiles.historyEntries} history records (PROFILER_PROFILE_MAX_HISTORY)`,
+              )
             }
             if (batch.keys.has(`${r.profile_id}\n${r.seq}`)) await flush()
             batch.keys.add(`${r.profile_id}\n${r.seq}`)
@@ -382,10 +457,16 @@ export class ExportService {
               break
             }
             if (r.position >= o.profiles.passagesPerSubmission) {
-              return fail(n, `passage record: position: must be below ${o.profiles.passagesPerSubmission} (PROFILER_PASSAGES_PER_SUBMISSION passages a submission)`)
+              return fail(
+                n,
+                `passage record: position: must be below ${o.profiles.passagesPerSubmission} (PROFILER_PASSAGES_PER_SUBMISSION passages a submission)`,
+              )
             }
             if (++passagesOfCurrent > o.profiles.passagesPerProfile) {
-              return fail(n, `profile ${r.profile_id} has more than ${o.profiles.passagesPerProfile} passage records (PROFILER_PASSAGES_PER_PROFILE)`)
+              return fail(
+                n,
+                `profile ${r.profile_id} has more than ${o.profiles.passagesPerProfile} passage records (PROFILER_PASSAGES_PER_PROFILE)`,
+              )
             }
             // One statement writes a batch's passages: a key it holds already goes in the next.
             const k = `${r.submission_id}\n${r.position}`
@@ -402,14 +483,16 @@ export class ExportService {
         case 'end':
           for (const k of ['profiles', 'history', 'submissions', 'passages'] as const) {
             const counted = r[k] ?? 0 // an end record from before passages were exported counts none
-            if (counted !== seen[k]) return fail(n, `the end record counts ${counted} ${k} but the file has ${seen[k]}: records are missing`)
+            if (counted !== seen[k])
+              return fail(n, `the end record counts ${counted} ${k} but the file has ${seen[k]}: records are missing`)
           }
           ended = true
           break
       }
       batch.bytes += text.length
       if (
-        batch.profiles.length + batch.history.length + batch.submissions.length + batch.passages.length >= IMPORT_BATCH ||
+        batch.profiles.length + batch.history.length + batch.submissions.length + batch.passages.length >=
+          IMPORT_BATCH ||
         batch.bytes >= IMPORT_BATCH_BYTES ||
         batch.passages.length >= IMPORT_PASSAGE_BATCH
       ) {
@@ -447,16 +530,34 @@ export class ExportService {
   }
 
   /** Embeds imported profiles with the configured model, unless changed since (a newer version embeds itself). */
-  private async embed(tenantId: string, profiles: ProfileExport[], texts: string[], versions: Map<string, number>, signal?: AbortSignal): Promise<number> {
+  private async embed(
+    tenantId: string,
+    profiles: ProfileExport[],
+    texts: string[],
+    versions: Map<string, number>,
+    signal?: AbortSignal,
+  ): Promise<number> {
     const embedder = this.opts.embedder
     if (!embedder) return 0
-    const todo = profiles.map((p, i) => ({ p, text: texts[i]! })).filter((x) => x.text !== '' && versions.has(x.p.profile_id))
+    const todo = profiles
+      .map((p, i) => ({ p, text: texts[i]! }))
+      .filter((x) => x.text !== '' && versions.has(x.p.profile_id))
     let n = 0
     for (let i = 0; i < todo.length; i += EMBED_BATCH) {
       const part = todo.slice(i, i + EMBED_BATCH)
-      const { vectors } = await embedder.embed(part.map((x) => x.text), signal)
+      const { vectors } = await embedder.embed(
+        part.map((x) => x.text),
+        signal,
+      )
       for (const [j, x] of part.entries()) {
-        n += await this.repo.storeEmbedding(this.ds.manager, tenantId, x.p.profile_id, versions.get(x.p.profile_id)!, vectors[j]!, embedder.model)
+        n += await this.repo.storeEmbedding(
+          this.ds.manager,
+          tenantId,
+          x.p.profile_id,
+          versions.get(x.p.profile_id)!,
+          vectors[j]!,
+          embedder.model,
+        )
       }
     }
     return n

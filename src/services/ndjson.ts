@@ -14,7 +14,10 @@ export interface LineLimits {
  * own whitespace) are skipped but counted, in their line numbers and in the total; they are read a byte at a time in
  * one loop, without a buffer, a decoder or a string per line, so a run of millions costs milliseconds.
  */
-export async function* lines(source: AsyncIterable<Buffer | Uint8Array | string>, limits: LineLimits): AsyncGenerator<{ n: number; text: string }> {
+export async function* lines(
+  source: AsyncIterable<Buffer | Uint8Array | string>,
+  limits: LineLimits,
+): AsyncGenerator<{ n: number; text: string }> {
   const decoder = new TextDecoder('utf-8', { fatal: true })
   /** The line being read (from its first byte that is not blank), when a chunk ended inside it. */
   let parts: Buffer[] = []
@@ -35,9 +38,18 @@ export async function* lines(source: AsyncIterable<Buffer | Uint8Array | string>
     return { n, text: text.endsWith('\r') ? text.slice(0, -1) : text }
   }
   for await (const chunk of source) {
-    const b = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+    const b =
+      typeof chunk === 'string'
+        ? Buffer.from(chunk)
+        : Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
     total += b.length
-    if (total > limits.maxBytes) throw new DomainError('PAYLOAD_TOO_LARGE', `The input is larger than the limit of ${limits.maxBytes} bytes (at line ${n + 1})`)
+    if (total > limits.maxBytes)
+      throw new DomainError(
+        'PAYLOAD_TOO_LARGE',
+        `The input is larger than the limit of ${limits.maxBytes} bytes (at line ${n + 1})`,
+      )
     const len = b.length
     let i = 0
     while (i < len) {
@@ -69,4 +81,5 @@ export async function* lines(source: AsyncIterable<Buffer | Uint8Array | string>
   }
 }
 
-const tooLong = (n: number, limits: LineLimits) => new DomainError('PAYLOAD_TOO_LARGE', `Line ${n} is longer than the limit of ${limits.maxLineBytes} bytes`)
+const tooLong = (n: number, limits: LineLimits) =>
+  new DomainError('PAYLOAD_TOO_LARGE', `Line ${n} is longer than the limit of ${limits.maxLineBytes} bytes`)

@@ -46,8 +46,14 @@ export class PassageService {
     })
     const after = p.cursor ? decodePassageCursor(p.cursor) : null
     const m = this.ds.manager
-    if (!(await this.profiles.exists(m, ctx.tenantId, profileId))) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
-    const rows = await this.repo.page(m, ctx.tenantId, profileId, { after, limit: p.limit + 1, submissionId: p.submission_id, includeHidden: p.include_hidden })
+    if (!(await this.profiles.exists(m, ctx.tenantId, profileId)))
+      throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
+    const rows = await this.repo.page(m, ctx.tenantId, profileId, {
+      after,
+      limit: p.limit + 1,
+      submissionId: p.submission_id,
+      includeHidden: p.include_hidden,
+    })
     const page = rows.slice(0, p.limit)
     return {
       passages: page.map(({ key: _, ...r }) => r),
@@ -75,7 +81,8 @@ export function encodePassageCursor(key: PassageKey): string {
 }
 
 export function decodePassageCursor(cursor: string): PassageKey {
-  const bad = () => invalid('Invalid query parameter cursor: not a cursor of this list (pass next_cursor as it was given)')
+  const bad = () =>
+    invalid('Invalid query parameter cursor: not a cursor of this list (pass next_cursor as it was given)')
   let key: unknown
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString())

@@ -3,7 +3,12 @@
 import crypto from 'node:crypto'
 import { promisify } from 'node:util'
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>
 
 /** OWASP's scrypt minimum is N=2^17, r=8, p=1; 2^15 with r=8 costs ~32 MB and ~50 ms here. */
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 }
@@ -14,7 +19,10 @@ export const MAX_PASSWORD_LENGTH = 256
 /** `scrypt$N$r$p$salt$hash` (salt and hash base64url). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = crypto.randomBytes(16)
-  const hash = await scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...PARAMS, maxmem: 128 * PARAMS.N * PARAMS.r * 2 })
+  const hash = await scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, {
+    ...PARAMS,
+    maxmem: 128 * PARAMS.N * PARAMS.r * 2,
+  })
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), hash.toString('base64url')].join('$')
 }
 

@@ -19,7 +19,14 @@ import { ProvenanceRepository } from '../db/provenance.repository.js'
 import { PassageRepository } from '../db/passage.repository.js'
 import { claimRound } from './worker/claim.js'
 import { extractProfile, type Prepared } from './worker/extract.js'
-import { BatchTimeoutError, ShutdownError, withUsage, type Claimed, type ProcessingOptions, type WorkerDeps } from './worker/round.js'
+import {
+  BatchTimeoutError,
+  ShutdownError,
+  withUsage,
+  type Claimed,
+  type ProcessingOptions,
+  type WorkerDeps,
+} from './worker/round.js'
 import { failBatch, giveBack } from './worker/settle.js'
 import { batchOutcome, endBatch, traceBatch, type BatchTrace } from './worker/trace.js'
 import { failed, startSpan, within } from '../tracing/tracing.js'
@@ -163,14 +170,24 @@ export class ProcessingService {
     }
   }
 
-  private async extractAndApply(claimed: Claimed[], traces: Map<Claimed, BatchTrace>, owner: string, signal: AbortSignal): Promise<ProfileJob[]> {
+  private async extractAndApply(
+    claimed: Claimed[],
+    traces: Map<Claimed, BatchTrace>,
+    owner: string,
+    signal: AbortSignal,
+  ): Promise<ProfileJob[]> {
     // The lease lives as long as the round holds its profiles: through the extraction, the evidence and the apply (on a
     // loaded sharded database those took longer than a short lease, which then lapsed, and another worker took the
     // profile over and over until its submissions had used up their attempts).
     const jobs = claimed.map((c) => c.job)
-    const heartbeat = setInterval(() => {
-      this.repo.heartbeat(this.ds, jobs, owner, this.opts.leaseSeconds).catch((e) => this.log.warn({ err: e }, 'lease heartbeat failed'))
-    }, (this.opts.leaseSeconds * 1000) / 3)
+    const heartbeat = setInterval(
+      () => {
+        this.repo
+          .heartbeat(this.ds, jobs, owner, this.opts.leaseSeconds)
+          .catch((e) => this.log.warn({ err: e }, 'lease heartbeat failed'))
+      },
+      (this.opts.leaseSeconds * 1000) / 3,
+    )
     try {
       return await this.extractAndApplyLeased(claimed, traces, owner, signal)
     } finally {
@@ -178,18 +195,34 @@ export class ProcessingService {
     }
   }
 
-  private async extractAndApplyLeased(claimed: Claimed[], traces: Map<Claimed, BatchTrace>, owner: string, signal: AbortSignal): Promise<ProfileJob[]> {
+  private async extractAndApplyLeased(
+    claimed: Claimed[],
+    traces: Map<Claimed, BatchTrace>,
+    owner: string,
+    signal: AbortSignal,
+  ): Promise<ProfileJob[]> {
     const outcomes = await Promise.all(
       claimed.map((c) => {
         // Each batch within its time budget: past it, everything it runs (model requests, the extraction and merge
         // threads) is stopped and the batch counts as an attempt, so no batch can hold its profile for ever.
         const budget = new AbortController()
-        const timer = setTimeout(() => budget.abort(new BatchTimeoutError(this.opts.batchTimeoutMs)), this.opts.batchTimeoutMs)
+        const timer = setTimeout(
+          () => budget.abort(new BatchTimeoutError(this.opts.batchTimeoutMs)),
+          this.opts.batchTimeoutMs,
+        )
         const deps = { ai: this.deps.ai, cpu: this.deps.cpu, limits: this.opts.limits }
-        return within(traces.get(c)!.ctx, () => extractProfile(deps, c.profile, c.submissions, AbortSignal.any([signal, budget.signal])))
+        return within(traces.get(c)!.ctx, () =>
+          extractProfile(deps, c.profile, c.submissions, AbortSignal.any([signal, budget.signal])),
+        )
           .then(
             (prepared) => ({ c, prepared }),
-            (err: unknown) => ({ c, err: budget.signal.aborted && !signal.aborted ? withUsage(budget.signal.reason, (err as { usage?: never })?.usage) : err }),
+            (err: unknown) => ({
+              c,
+              err:
+                budget.signal.aborted && !signal.aborted
+                  ? withUsage(budget.signal.reason, (err as { usage?: never })?.usage)
+                  : err,
+            }),
           )
           .finally(() => clearTimeout(timer))
       }),
@@ -216,12 +249,24 @@ export class ProcessingService {
       this.log.warn({ tenantId: r.c.job.tenantId, profileId: r.c.job.profileId, err }, 'evidence passages not stored')
     const keep = this.opts.limits.passagesPerProfile
     try {
-      await storePassages(this.ds, this.passages, ready.map((r) => ({ job: r.c.job, passages: r.prepared.passages })), keep, this.opts.passageStatement)
+      await storePassages(
+        this.ds,
+        this.passages,
+        ready.map((r) => ({ job: r.c.job, passages: r.prepared.passages })),
+        keep,
+        this.opts.passageStatement,
+      )
     } catch (err) {
       if (isConnectionError(err)) throw err
       // Profile by profile, so that one that cannot be stored does not lose the others' evidence.
       for (const r of ready) {
-        await storePassages(this.ds, this.passages, [{ job: r.c.job, passages: r.prepared.passages }], keep, this.opts.passageStatement).catch((one: unknown) => {
+        await storePassages(
+          this.ds,
+          this.passages,
+          [{ job: r.c.job, passages: r.prepared.passages }],
+          keep,
+          this.opts.passageStatement,
+        ).catch((one: unknown) => {
           if (isConnectionError(one)) throw one
           evidenceLost(r, one)
         })
@@ -240,7 +285,9 @@ export class ProcessingService {
       }
     }
     // The apply is one transaction for the round; each profile's trace shows it as its `publish`.
-    const publishing = ready.map((r) => startSpan('publish', { parent: traces.get(r.c)!.ctx, attributes: { 'profiler.round_profiles': ready.length } }))
+    const publishing = ready.map((r) =>
+      startSpan('publish', { parent: traces.get(r.c)!.ctx, attributes: { 'profiler.round_profiles': ready.length } }),
+    )
     // Batches a forget or rollback overtook went back to the queue: counted and traced as such, not as applied.
     const applied = (r: { more: ProfileJob[]; requeued: Claimed[] }, total: number) => {
       more.push(...r.more)
@@ -282,7 +329,10 @@ export class ProcessingService {
     this.stopping = true
     const all = () => Promise.all([...this.inflight].map((b) => b.done))
     let timer: NodeJS.Timeout | undefined
-    const timedOut = await Promise.race([all().then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))])
+    const timedOut = await Promise.race([
+      all().then(() => false),
+      new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs))),
+    ])
     clearTimeout(timer)
     if (timedOut) {
       for (const b of this.inflight) b.abort.abort(new ShutdownError())
@@ -290,5 +340,4 @@ export class ProcessingService {
     }
     await Promise.all(this.settling)
   }
-
 }

@@ -100,7 +100,12 @@ export class ProfileContextService {
     return withOwnSignal(ctx.signal, (signal) => this.build(ctx, profileId, params, signal))
   }
 
-  private async build(ctx: RequestContext, profileId: string, params: ContextParams, signal: AbortSignal | undefined): Promise<ProfileContext> {
+  private async build(
+    ctx: RequestContext,
+    profileId: string,
+    params: ContextParams,
+    signal: AbortSignal | undefined,
+  ): Promise<ProfileContext> {
     checkProfileId(profileId)
     const p = parseRequest(this.schema, { max_tokens: params.maxTokens, query: params.query, include: params.include })
     checkStorable(p.query, 'query parameter query')
@@ -123,9 +128,20 @@ export class ProfileContextService {
     if (query && include !== 'passages') {
       const meant = await this.corrections(query)
       const likes = asksLikes(lookup ?? passageQuery(query, [record.name]))
-      const ranking = await this.cpu.rankContext({ ...source, query, maxEmbedded: MAX_EMBEDDED_FACTS, ...(meant.length ? { meant } : {}), ...(likes ? { asksLikes: true } : {}) }, { signal })
+      const ranking = await this.cpu.rankContext(
+        {
+          ...source,
+          query,
+          maxEmbedded: MAX_EMBEDDED_FACTS,
+          ...(meant.length ? { meant } : {}),
+          ...(likes ? { asksLikes: true } : {}),
+        },
+        { signal },
+      )
       if (ranking.count) {
-        const semantic = await this.semanticScores(query, ranking.count, ranking.embed, signal, lookup).catch(() => undefined)
+        const semantic = await this.semanticScores(query, ranking.count, ranking.embed, signal, lookup).catch(
+          () => undefined,
+        )
         signal?.throwIfAborted()
         rankedBy = semantic ? 'query' : 'query_lexical'
         queryVector = semantic ? this.recall(`${this.embedder.model}\n${query}`) : undefined
@@ -204,7 +220,12 @@ export class ProfileContextService {
       while (terms) {
         const from = after
         const w: Awaited<ReturnType<PassageRepository['lexicalWindow']>> = await paced(() =>
-          this.passages.lexicalWindow(m, tenantId, profileId, { terms, config: textSearchConfig(language), after: from, window: LEXICAL_WINDOW }),
+          this.passages.lexicalWindow(m, tenantId, profileId, {
+            terms,
+            config: textSearchConfig(language),
+            after: from,
+            window: LEXICAL_WINDOW,
+          }),
         )
         scanned += w.scanned
         rows.push(...w.matches.slice(0, PASSAGE_CANDIDATES - rows.length))
@@ -223,7 +244,10 @@ export class ProfileContextService {
     const key = (r: { submission_id: string; position: number }) => `${r.submission_id}:${r.position}`
     const fused = new Map<string, { row: PassageRow; score: number }>()
     if (lexical.length) {
-      const bm25 = await this.cpu.rankPassages({ query: ranked, texts: lexical.map(passageRankText), said: lexical.map((r) => r.text), total: scanned }, { signal })
+      const bm25 = await this.cpu.rankPassages(
+        { query: ranked, texts: lexical.map(passageRankText), said: lexical.map((r) => r.text), total: scanned },
+        { signal },
+      )
       const best = Math.max(0, ...bm25)
       lexical.forEach((r, i) => {
         if (bm25[i]! > 0) fused.set(key(r), { row: r, score: bm25[i]! / best })
@@ -232,7 +256,8 @@ export class ProfileContextService {
     let semantic = false
     // By meaning, the passages are looked up with what they are looked up by in words: the query without the words
     // about speech and the person's names (the facts' vector, of the whole query, only when that is the same text).
-    const vector = (query === fullQuery ? queryVector : undefined) ?? (await this.queryVector(query, signal).catch(() => undefined))
+    const vector =
+      (query === fullQuery ? queryVector : undefined) ?? (await this.queryVector(query, signal).catch(() => undefined))
     if (vector) {
       semantic = true
       for (const { passage, distance } of await this.nearest(tenantId, profileId, vector, paced)) {
@@ -244,8 +269,15 @@ export class ProfileContextService {
     }
     // Rounded, so float noise in a provider's vectors cannot reorder passages between two identical requests.
     for (const f of fused.values()) f.score = Math.round(f.score * 1e6) / 1e6
-    const ordered = [...fused.values()].sort((a, b) => b.score - a.score || b.row.occurred_at.localeCompare(a.row.occurred_at))
-    return { passages: ordered.map((x) => asContext(x.row)), semantic, asked: ranked, ...labelOf(ordered.map((x) => x.row)) }
+    const ordered = [...fused.values()].sort(
+      (a, b) => b.score - a.score || b.row.occurred_at.localeCompare(a.row.occurred_at),
+    )
+    return {
+      passages: ordered.map((x) => asContext(x.row)),
+      semantic,
+      asked: ranked,
+      ...labelOf(ordered.map((x) => x.row)),
+    }
   }
 
   /**
@@ -254,7 +286,12 @@ export class ProfileContextService {
    * statement, each giving its own nearest. An exact scan (no index is needed within one profile), bounded; older
    * passages are found by their words.
    */
-  private async nearest(tenantId: string, profileId: string, vector: Float32Array, paced: Paced): Promise<{ passage: PassageRow; distance: number }[]> {
+  private async nearest(
+    tenantId: string,
+    profileId: string,
+    vector: Float32Array,
+    paced: Paced,
+  ): Promise<{ passage: PassageRow; distance: number }[]> {
     const m = this.ds.manager
     const sql = toSql(Array.from(vector))
     const found: { key: PassageKey; distance: number; passage: PassageRow }[] = []
@@ -262,14 +299,26 @@ export class ProfileContextService {
     for (let measured = 0; measured < NEAREST_SCAN; ) {
       const from = after
       const w: Awaited<ReturnType<PassageRepository['nearestWindow']>> = await paced(() =>
-        this.passages.nearestWindow(m, tenantId, profileId, { vector: sql, model: this.embedder.model, after: from, window: NEAREST_WINDOW, top: PASSAGE_NEAREST }),
+        this.passages.nearestWindow(m, tenantId, profileId, {
+          vector: sql,
+          model: this.embedder.model,
+          after: from,
+          window: NEAREST_WINDOW,
+          top: PASSAGE_NEAREST,
+        }),
       )
       for (const r of w.rows) if (r.passage) found.push({ ...r, passage: r.passage })
       measured += w.rows.length
       if (w.rows.length < NEAREST_WINDOW) break
       after = w.last
     }
-    found.sort((a, b) => a.distance - b.distance || b.key[0].localeCompare(a.key[0]) || a.key[1].localeCompare(b.key[1]) || a.key[2] - b.key[2])
+    found.sort(
+      (a, b) =>
+        a.distance - b.distance ||
+        b.key[0].localeCompare(a.key[0]) ||
+        a.key[1].localeCompare(b.key[1]) ||
+        a.key[2] - b.key[2],
+    )
     return found.slice(0, PASSAGE_NEAREST)
   }
 
@@ -281,7 +330,9 @@ export class ProfileContextService {
    */
   private async pacing(tenantId: string, profileId: string, signal: AbortSignal | undefined): Promise<Paced> {
     const large = await this.sizes.isLarge(`${tenantId}\n${profileId}`, () =>
-      this.passages.visibleUpTo(this.ds.manager, tenantId, profileId, PACED_PASSAGES + 1).then((n) => n > PACED_PASSAGES),
+      this.passages
+        .visibleUpTo(this.ds.manager, tenantId, profileId, PACED_PASSAGES + 1)
+        .then((n) => n > PACED_PASSAGES),
     )
     return large ? (fn) => this.pacer.run(() => (signal?.throwIfAborted(), fn())) : (fn) => fn()
   }
@@ -305,7 +356,10 @@ export class ProfileContextService {
    * The dictionary's corrections (spellingCorrections) of the query's uncommon words (uncommonTerms) that `keep` keeps,
    * by term. Nothing, and no dictionary read, for a query of common words.
    */
-  private async spellingFixes(query: string, keep: (term: string) => boolean = () => true): Promise<Map<string, SpellingAlternative[]>> {
+  private async spellingFixes(
+    query: string,
+    keep: (term: string) => boolean = () => true,
+  ): Promise<Map<string, SpellingAlternative[]>> {
     const terms = [...new Set(tokens(query))]
     if (!mayBeMisspelt(query, terms)) return new Map()
     const dictionary = await this.typos.get()
@@ -333,9 +387,16 @@ export class ProfileContextService {
    * What a profile's passages are looked up by for `query` (passageQuery): without its words about speech and the
    * person's own names, their name in the profile and the label of their newest turns.
    */
-  private async passageLookup(tenantId: string, profile: Pick<ProfileText, 'profile_id' | 'name'>, query: string, signal: AbortSignal | undefined): Promise<string> {
+  private async passageLookup(
+    tenantId: string,
+    profile: Pick<ProfileText, 'profile_id' | 'name'>,
+    query: string,
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
     const paced = await this.pacing(tenantId, profile.profile_id, signal)
-    const label = await paced(() => this.passages.newestSpeaker(this.ds.manager, tenantId, profile.profile_id, LEXICAL_WINDOW))
+    const label = await paced(() =>
+      this.passages.newestSpeaker(this.ds.manager, tenantId, profile.profile_id, LEXICAL_WINDOW),
+    )
     return passageQuery(query, [profile.name, label])
   }
 
@@ -356,7 +417,13 @@ export class ProfileContextService {
    * call at most per request, for the texts not yet cached; `also` (what the passages are looked up by) is embedded in
    * it and cached too.
    */
-  private async semanticScores(query: string, count: number, embed: { index: number; text: string }[], signal?: AbortSignal, also?: string): Promise<number[]> {
+  private async semanticScores(
+    query: string,
+    count: number,
+    embed: { index: number; text: string }[],
+    signal?: AbortSignal,
+    also?: string,
+  ): Promise<number[]> {
     const model = this.embedder.model
     // The most confident facts (ties: the order facts come in: the ranking chose them), so which are embedded is deterministic.
     const wanted = [...new Set([query, ...(also ? [also] : []), ...embed.map((e) => e.text)])]

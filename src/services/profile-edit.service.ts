@@ -61,7 +61,13 @@ export class ProfileEditService {
     const target = parseForgetTarget(body)
     const hideEvidence: AfterWrite = async (m, seq, state) => {
       const { supported } = await findSupport(m, this.provenance, ctx.tenantId, profileId, state.language, target)
-      const hidden = await this.provenance.hide(m, ctx.tenantId, profileId, supported.map((s) => s.passage), `forget:${seq}`)
+      const hidden = await this.provenance.hide(
+        m,
+        ctx.tenantId,
+        profileId,
+        supported.map((s) => s.passage),
+        `forget:${seq}`,
+      )
       await this.profiles.noteInHistory(m, ctx.tenantId, profileId, seq, { passages_hidden: hidden })
     }
     return this.edit(
@@ -71,8 +77,14 @@ export class ProfileEditService {
       async (state, now) => {
         const r = await this.cpu.forget({ state, target, now }, { signal: ctx.signal })
         if (!r) {
-          const where = target.category !== undefined ? `${target.section} (category ${target.category.slice(0, 80)})` : target.section
-          throw new DomainError('VALUE_NOT_FOUND', `Profile ${profileId} has no value '${target.value.slice(0, 200)}' in ${where}`)
+          const where =
+            target.category !== undefined
+              ? `${target.section} (category ${target.category.slice(0, 80)})`
+              : target.section
+          throw new DomainError(
+            'VALUE_NOT_FOUND',
+            `Profile ${profileId} has no value '${target.value.slice(0, 200)}' in ${where}`,
+          )
         }
         return r
       },
@@ -89,22 +101,40 @@ export class ProfileEditService {
       if (!entry) throw new DomainError('HISTORY_ENTRY_NOT_FOUND', `Profile ${profileId} has no history entry ${toSeq}`)
       const snapshot = snapshotState(entry.snapshot)
       if (!snapshot) {
-        throw new DomainError('NO_SNAPSHOT', `History entry ${toSeq} of profile ${profileId} has no snapshot (only the newest PROFILER_PROFILE_MAX_SNAPSHOTS entries keep one, and none written before snapshots were kept or imported): it cannot be rolled back to`)
+        throw new DomainError(
+          'NO_SNAPSHOT',
+          `History entry ${toSeq} of profile ${profileId} has no snapshot (only the newest PROFILER_PROFILE_MAX_SNAPSHOTS entries keep one, and none written before snapshots were kept or imported): it cannot be rolled back to`,
+        )
       }
       return this.cpu.rollback({ state, snapshot, toSeq, now, limits: this.limits }, { signal: ctx.signal })
     })
   }
 
-  private async edit(ctx: RequestContext, profileId: string, kind: EditKind, change: Change, after?: AfterWrite): Promise<ProfileRecord> {
+  private async edit(
+    ctx: RequestContext,
+    profileId: string,
+    kind: EditKind,
+    change: Change,
+    after?: AfterWrite,
+  ): Promise<ProfileRecord> {
     const { tenantId } = ctx
     for (let attempt = 1; ; attempt++) {
       const p = await this.profiles.find(this.ds.manager, tenantId, profileId)
       if (!p) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
       const now = new Date().toISOString()
-      const current: ProfileState = { content: p.content, field_timestamps: p.field_timestamps, internals: p.internals, ...(p.language ? { language: p.language } : {}) }
+      const current: ProfileState = {
+        content: p.content,
+        field_timestamps: p.field_timestamps,
+        internals: p.internals,
+        ...(p.language ? { language: p.language } : {}),
+      }
       const out = await change(current, now, this.ds.manager)
       const { state, changes } = out
-      const { summary, vector, lexemes } = await this.derive(out, await this.profiles.summaryInstructions(this.ds.manager, tenantId, profileId), ctx.signal)
+      const { summary, vector, lexemes } = await this.derive(
+        out,
+        await this.profiles.summaryInstructions(this.ds.manager, tenantId, profileId),
+        ctx.signal,
+      )
       const written = await this.uow.run(ctx, async (tx) => {
         const r = await this.profiles.rewrite(tx.manager, {
           tenantId,
@@ -131,13 +161,20 @@ export class ProfileEditService {
         return after
       }
       if (attempt >= ATTEMPTS) {
-        throw new DomainError('CONFLICT', `Profile ${profileId} kept changing while the ${kind} was prepared (${ATTEMPTS} tries): nothing was changed; retry`)
+        throw new DomainError(
+          'CONFLICT',
+          `Profile ${profileId} kept changing while the ${kind} was prepared (${ATTEMPTS} tries): nothing was changed; retry`,
+        )
       }
     }
   }
 
   /** The summary and embedding of a state, through the configured providers (the worker's path), under the summary instructions the worker would follow. */
-  private async derive(out: EditOutput, instructions: string[], signal?: AbortSignal): Promise<{ summary: string; vector: number[]; lexemes: string }> {
+  private async derive(
+    out: EditOutput,
+    instructions: string[],
+    signal?: AbortSignal,
+  ): Promise<{ summary: string; vector: number[]; lexemes: string }> {
     const { state } = out
     try {
       const { summary } = await this.ai.summarizer.summarize(state.content, signal, instructions)
@@ -147,9 +184,16 @@ export class ProfileEditService {
       if (signal?.aborted) throw err
       // Paused, in an outage or rate limited: when to retry, without the operator's details (the log has them).
       const unavailable = aiUnavailable(err)
-      if (unavailable) throw new DomainError('AI_UNAVAILABLE', `The AI provider could not summarize or embed the profile, so nothing was changed. ${unavailable.message}`)
+      if (unavailable)
+        throw new DomainError(
+          'AI_UNAVAILABLE',
+          `The AI provider could not summarize or embed the profile, so nothing was changed. ${unavailable.message}`,
+        )
       const reason = err instanceof Error ? err.message : String(err)
-      throw new DomainError('AI_UNAVAILABLE', `The AI provider could not summarize or embed the profile, so nothing was changed; retry shortly (${reason.slice(0, 200)})`)
+      throw new DomainError(
+        'AI_UNAVAILABLE',
+        `The AI provider could not summarize or embed the profile, so nothing was changed; retry shortly (${reason.slice(0, 200)})`,
+      )
     }
   }
 }

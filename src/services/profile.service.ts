@@ -33,7 +33,11 @@ export class ProfileService {
     return this.profiles.findWithHistory(ctx.tenantId, profileId)
   }
 
-  async history(ctx: RequestContext, profileId: string, opts: { afterSeq?: number; limit: number }): Promise<HistoryEntry[]> {
+  async history(
+    ctx: RequestContext,
+    profileId: string,
+    opts: { afterSeq?: number; limit: number },
+  ): Promise<HistoryEntry[]> {
     return this.profiles.history(this.ds.manager, ctx.tenantId, checkProfileId(profileId), opts)
   }
 
@@ -55,13 +59,23 @@ export class ProfileService {
       const seq = await this.profiles.delete(tx.manager, ctx.tenantId, profileId, opts)
       if (seq === null) return false
       await this.queue.forgetProfile(tx.manager, { tenantId: ctx.tenantId, profileId })
-      tx.raise('profileStatusChanged', { tenantId: ctx.tenantId, profileId, status: 'deleted', at: new Date().toISOString(), seq })
+      tx.raise('profileStatusChanged', {
+        tenantId: ctx.tenantId,
+        profileId,
+        status: 'deleted',
+        at: new Date().toISOString(),
+        seq,
+      })
       return true
     })
   }
 
   /** Status changes of the caller's tenant (one profile, or all when profileId is null), as they commit. */
-  watchStatus(ctx: RequestContext, profileId: string | null, handler: (e: EventMap['profileStatusChanged']) => void): () => void {
+  watchStatus(
+    ctx: RequestContext,
+    profileId: string | null,
+    handler: (e: EventMap['profileStatusChanged']) => void,
+  ): () => void {
     if (profileId !== null) checkProfileId(profileId)
     return this.bus.subscribe('profileStatusChanged', (e) => {
       if (e.tenantId === ctx.tenantId && (profileId === null || e.profileId === profileId)) handler(e)

@@ -77,13 +77,35 @@ export async function findSupport(
   const valueGroups = wordGroups(words, await repo.stems(m, textSearchConfig(language), words))
   // A quote is the person's own words: matched exactly (the passages' `simple` index).
   const quoteGroups = new Map<string, string[][]>()
-  for (const [id, p] of proposed) if (p.quote) quoteGroups.set(id, textWords(p.quote).map((w) => [w]))
+  for (const [id, p] of proposed)
+    if (p.quote)
+      quoteGroups.set(
+        id,
+        textWords(p.quote).map((w) => [w]),
+      )
   const ids = [...proposed.keys()]
   const ofProposed = ids.length
-    ? await repo.candidates(m, tenantId, profileId, { groups: [...valueGroups, ...[...quoteGroups.values()].flat()], all: false, submissions: { in: ids }, limit: EVIDENCE_CANDIDATES })
+    ? await repo.candidates(m, tenantId, profileId, {
+        groups: [...valueGroups, ...[...quoteGroups.values()].flat()],
+        all: false,
+        submissions: { in: ids },
+        limit: EVIDENCE_CANDIDATES,
+      })
     : []
-  const others = await repo.candidates(m, tenantId, profileId, { groups: valueGroups, all: true, submissions: { notIn: ids }, limit: EVIDENCE_CANDIDATES })
-  const supported = supportingPassages({ proposed, known: new Set(stored.map((s) => s.id)), valueGroups, quoteGroups, ofProposed, others })
+  const others = await repo.candidates(m, tenantId, profileId, {
+    groups: valueGroups,
+    all: true,
+    submissions: { notIn: ids },
+    limit: EVIDENCE_CANDIDATES,
+  })
+  const supported = supportingPassages({
+    proposed,
+    known: new Set(stored.map((s) => s.id)),
+    valueGroups,
+    quoteGroups,
+    ofProposed,
+    others,
+  })
   return { supported, sources, extractionsRead: stored.length }
 }
 
@@ -135,20 +157,37 @@ export class ProvenanceService {
    * profile's values stay as they are (they were merged long ago); nothing of the text is recorded. A submission still
    * waiting or being processed cannot lose its text (409).
    */
-  async deleteSubmissionEvidence(ctx: RequestContext, profileId: string, submissionId: string): Promise<SubmissionEvidenceDeletion> {
+  async deleteSubmissionEvidence(
+    ctx: RequestContext,
+    profileId: string,
+    submissionId: string,
+  ): Promise<SubmissionEvidenceDeletion> {
     checkProfileId(profileId)
     return this.uow.run(ctx, async (tx) => {
       const m = tx.manager
-      if (!(await this.repo.profileLanguage(m, ctx.tenantId, profileId))) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
-      const notFound = () => new DomainError('SUBMISSION_NOT_FOUND', `Profile ${profileId} has no submission ${String(submissionId).slice(0, 60)}`)
+      if (!(await this.repo.profileLanguage(m, ctx.tenantId, profileId)))
+        throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
+      const notFound = () =>
+        new DomainError(
+          'SUBMISSION_NOT_FOUND',
+          `Profile ${profileId} has no submission ${String(submissionId).slice(0, 60)}`,
+        )
       if (!UUID_RE.test(submissionId)) throw notFound()
       const s = await this.repo.lockSubmission(m, ctx.tenantId, profileId, submissionId)
       if (!s) throw notFound()
       if (s.status === 'pending' || s.status === 'processing') {
-        throw new DomainError('CONFLICT', `Submission ${submissionId} is ${s.status}: its evidence can be deleted once it has been processed`)
+        throw new DomainError(
+          'CONFLICT',
+          `Submission ${submissionId} is ${s.status}: its evidence can be deleted once it has been processed`,
+        )
       }
       const gone = await this.repo.deleteEvidence(m, ctx.tenantId, submissionId)
-      return { profileId, submissionId: submissionId.toLowerCase(), passagesDeleted: gone.passages, textDeleted: gone.text }
+      return {
+        profileId,
+        submissionId: submissionId.toLowerCase(),
+        passagesDeleted: gone.passages,
+        textDeleted: gone.text,
+      }
     })
   }
 }

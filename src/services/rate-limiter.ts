@@ -16,7 +16,9 @@ export interface SharedCounterStore {
    * Adds each row's `add` to the shared count of (key, window) and returns the shared totals of every row given
    * (rows with add 0 only read).
    */
-  exchange(rows: { key: string; window: number; add: number }[]): Promise<{ key: string; window: number; total: number }[]>
+  exchange(
+    rows: { key: string; window: number; add: number }[],
+  ): Promise<{ key: string; window: number; total: number }[]>
   /** Forgets windows older than the given one. */
   prune(beforeWindow: number): Promise<void>
 }
@@ -132,7 +134,12 @@ export class RateLimiter {
       const current = s.shared + s.unsent + s.sending
       if (s.previous > 0 && current + cost <= limit) reset = Math.min(reset, ((over / s.previous) * windowMs) / 1000)
     }
-    return { allowed, limit, remaining: Math.max(0, Math.floor(limit - used)), resetSeconds: Math.max(1, Math.ceil(reset)) }
+    return {
+      allowed,
+      limit,
+      remaining: Math.max(0, Math.floor(limit - used)),
+      resetSeconds: Math.max(1, Math.ceil(reset)),
+    }
   }
 
   /**
@@ -215,7 +222,10 @@ export class PostgresCounterStore implements SharedCounterStore {
       else merged.set(id, { ...r })
     }
     const rows = [...merged.values()]
-    const out: (Pick<RateCounterEntity, 'key'> & { window: RateCounterEntity['window_id']; total: RateCounterEntity['hits'] })[] = await this.ds.query(
+    const out: (Pick<RateCounterEntity, 'key'> & {
+      window: RateCounterEntity['window_id']
+      total: RateCounterEntity['hits']
+    })[] = await this.ds.query(
       `INSERT INTO rate_counters AS c (scope, key, window_id, hits)
          SELECT $1, k, w, n FROM unnest($2::text[], $3::bigint[], $4::int[]) AS t(k, w, n)
        ON CONFLICT (scope, key, window_id) DO UPDATE SET hits = c.hits + EXCLUDED.hits

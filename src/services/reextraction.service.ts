@@ -10,7 +10,14 @@ import { DomainError, invalid } from '../domain/errors.js'
 import { lexemesWith } from '../domain/lexical.js'
 import type { MergeResult } from '../domain/merge.js'
 import type { ProfileLimits } from '../domain/profile-limits.js'
-import { emptyState, profileKey, type Extraction, type ProfileJob, type ProfileState, type Tombstone } from '../domain/profile.js'
+import {
+  emptyState,
+  profileKey,
+  type Extraction,
+  type ProfileJob,
+  type ProfileState,
+  type Tombstone,
+} from '../domain/profile.js'
 import type { ReextractionChanges } from '../domain/reextract.js'
 import type { CpuPool } from './cpu/cpu.js'
 import type { StateJson } from '../domain/state-json.js'
@@ -91,30 +98,49 @@ export class ReextractionService {
     const profile = await this.profiles.find(m, ctx.tenantId, profileId)
     if (!profile) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
     checkIdle(profile)
-    if (!o.dryRun && o.expectedVersion !== undefined && o.expectedVersion !== profile.version) throw changedMeanwhile(o.expectedVersion, profile.version)
+    if (!o.dryRun && o.expectedVersion !== undefined && o.expectedVersion !== profile.version)
+      throw changedMeanwhile(o.expectedVersion, profile.version)
     const max = this.opts.maxSubmissions
     const stored = await this.submissions.applied(m, ctx.tenantId, profileId, max + 1, this.opts.maxDataBytes)
     if (stored.length > max) {
-      throw invalid(`Profile ${profileId} has more than ${max} applied submissions; a re-extraction replays at most ${max} (PROFILER_REEXTRACT_MAX_SUBMISSIONS)`)
+      throw invalid(
+        `Profile ${profileId} has more than ${max} applied submissions; a re-extraction replays at most ${max} (PROFILER_REEXTRACT_MAX_SUBMISSIONS)`,
+      )
     }
     const usable = stored.filter((s): s is StoredSubmission & { data: string } => s.data !== null)
     if (!usable.length) {
-      throw new DomainError('CONFLICT', `Profile ${profileId} has no submission whose text is kept: there is nothing to re-extract it from`)
+      throw new DomainError(
+        'CONFLICT',
+        `Profile ${profileId} has no submission whose text is kept: there is nothing to re-extract it from`,
+      )
     }
     // Each submission is read with its app's current custom schema, as the worker reads it at its claim.
     await attachSchemas(m, [{ tenantId: ctx.tenantId, submissions: usable }])
     const batches = Math.ceil(usable.length / this.opts.batchSize)
     if (this.running.has(ctx.tenantId)) {
-      throw new RateLimitedError('A re-extraction of this tenant is already running; retry when it has finished', { allowed: false, limit: 1, remaining: 0, resetSeconds: 5 })
+      throw new RateLimitedError('A re-extraction of this tenant is already running; retry when it has finished', {
+        allowed: false,
+        limit: 1,
+        remaining: 0,
+        resetSeconds: 5,
+      })
     }
     this.running.add(ctx.tenantId)
     try {
       // Each model request is one more operation of the caller's budget (the request itself paid one already).
       if (this.budget && o.budgetKey) this.budget.charge(o.budgetKey, batches)
       const rebuilt = await this.rebuild(usable, profile.internals.forgotten, ctx.signal)
-      const before: ProfileState = { content: profile.content, field_timestamps: profile.field_timestamps, internals: profile.internals, ...(profile.language ? { language: profile.language } : {}) }
+      const before: ProfileState = {
+        content: profile.content,
+        field_timestamps: profile.field_timestamps,
+        internals: profile.internals,
+        ...(profile.language ? { language: profile.language } : {}),
+      }
       // The diff of two whole profiles, on a CPU thread, behind the work requests wait for.
-      const diff = await this.cpu.reextract({ before, rebuilt: rebuilt.state, now: rebuilt.now }, { signal: ctx.signal, priority: 'background' })
+      const diff = await this.cpu.reextract(
+        { before, rebuilt: rebuilt.state, now: rebuilt.now },
+        { signal: ctx.signal, priority: 'background' },
+      )
       const result: ReextractionResult = {
         profileId,
         dryRun: o.dryRun,
@@ -124,7 +150,11 @@ export class ReextractionService {
         changed: diff.changed,
         summary: rebuilt.summary,
         previousSummary: profile.summary,
-        submissions: { reextracted: usable.length, skippedWithoutText: stored.filter((s) => s.data === null && !s.too_large).length, skippedTooLarge: stored.filter((s) => s.too_large).length },
+        submissions: {
+          reextracted: usable.length,
+          skippedWithoutText: stored.filter((s) => s.data === null && !s.too_large).length,
+          skippedTooLarge: stored.filter((s) => s.too_large).length,
+        },
         batches,
         ...(rebuilt.usage ? { usage: rebuilt.usage } : {}),
       }
@@ -132,8 +162,16 @@ export class ReextractionService {
       const merged: MergeResult = { state: diff.state, changes: diff.changes, changed: diff.changed }
       const lexemes = lexemesWith(rebuilt.summary, diff.contentLexemes)
       // Only an apply needs the embedding: a dry run does not pay for it.
-      const { vectors, usage: embedUsage } = await this.ai.embedder.embed([withSummary(rebuilt.summary, diff.lines)], ctx.signal)
-      const newVersion = await this.apply(ctx, profile, { merged, now: rebuilt.now, summary: rebuilt.summary, vector: vectors[0]!, lexemes, json: diff.json }, usable.map((s) => s.id))
+      const { vectors, usage: embedUsage } = await this.ai.embedder.embed(
+        [withSummary(rebuilt.summary, diff.lines)],
+        ctx.signal,
+      )
+      const newVersion = await this.apply(
+        ctx,
+        profile,
+        { merged, now: rebuilt.now, summary: rebuilt.summary, vector: vectors[0]!, lexemes, json: diff.json },
+        usable.map((s) => s.id),
+      )
       const usage = sumUsage([rebuilt.usage, embedUsage])
       return { ...result, applied: true, newVersion, ...(usage ? { usage } : {}) }
     } finally {
@@ -146,7 +184,11 @@ export class ReextractionService {
    * tombstones come along: a value forgotten after a submission was accepted stays forgotten when that submission is
    * replayed (each is merged as evidence of the time it was accepted).
    */
-  private async rebuild(subs: (StoredSubmission & { data: string })[], forgotten: Tombstone[] | undefined, signal?: AbortSignal) {
+  private async rebuild(
+    subs: (StoredSubmission & { data: string })[],
+    forgotten: Tombstone[] | undefined,
+    signal?: AbortSignal,
+  ) {
     let state = emptyState()
     if (forgotten?.length) state.internals.forgotten = structuredClone(forgotten)
     let usage: Usage | undefined
@@ -159,20 +201,34 @@ export class ReextractionService {
       const extractedBatch = batch.filter((s) => s.input_type !== 'structured')
       const toExtract: ExtractionInput[] = extractedBatch.map(extractionInput)
       const extracted = toExtract.length
-        ? await extractBySchema(this.ai, state.content, extractedBatch, toExtract, instructions, signal, { background: true })
+        ? await extractBySchema(this.ai, state.content, extractedBatch, toExtract, instructions, signal, {
+            background: true,
+          })
         : { extractions: [] as Extraction[], usage: undefined, summary: undefined }
       usage = sumUsage([usage, extracted.usage])
-      if (extracted.extractions.length !== toExtract.length) throw new Error('extractor returned a wrong number of extractions')
+      if (extracted.extractions.length !== toExtract.length)
+        throw new Error('extractor returned a wrong number of extractions')
       // A submission the configured model cannot take as it is (its context or output cap is smaller than the one that
       // extracted it): replaying the others would silently leave its facts out, so nothing is rebuilt.
       const unfit = extracted.failed?.[0]
-      if (unfit) throw new DomainError('CONFLICT', `Submission ${unfit.submissionId} ${unfit.error}; the profile cannot be re-extracted with this model`)
+      if (unfit)
+        throw new DomainError(
+          'CONFLICT',
+          `Submission ${unfit.submissionId} ${unfit.error}; the profile cannot be re-extracted with this model`,
+        )
       const byId = new Map(toExtract.map((s, k) => [s.submissionId, extracted.extractions[k]!]))
       // Custom values only where the submitting app's schema declares them, as in the worker.
-      const extractions = batch.map((s) => withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s))
+      const extractions = batch.map((s) =>
+        withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s),
+      )
       const acceptedAt = batch.map((s) => s.created_at)
       const occurredAt = batch.map(eventTime)
-      state = (await this.cpu.merge({ state, extractions, now, acceptedAt, occurredAt, limits: this.opts.limits }, { signal, priority: 'background' })).merged.state
+      state = (
+        await this.cpu.merge(
+          { state, extractions, now, acceptedAt, occurredAt, limits: this.opts.limits },
+          { signal, priority: 'background' },
+        )
+      ).merged.state
       // As in the worker: a summary written by the extraction request knows only what the model saw.
       summary = extracted.summary && toExtract.length === batch.length ? extracted.summary : undefined
     }
@@ -197,7 +253,11 @@ export class ReextractionService {
       if (!cur) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${read.profile_id} not found`)
       if (cur.version !== read.version) throw changedMeanwhile(read.version, cur.version)
       checkIdle(cur)
-      const result = await this.processing.apply(tx.manager, [profileWrite(job, cur, p, 'reextraction', submissionIds)], this.ai.embedder.model)
+      const result = await this.processing.apply(
+        tx.manager,
+        [profileWrite(job, cur, p, 'reextraction', submissionIds)],
+        this.ai.embedder.model,
+      )
       const r = result.get(profileKey(job))
       if (r?.seq !== undefined) tx.raise('profileStatusChanged', readyEvent(job, r.seq))
       return cur.version + 1
@@ -208,9 +268,15 @@ export class ReextractionService {
 /** A profile with submissions in flight changes under the re-extraction: it waits until the profile is ready. */
 function checkIdle(p: ProfileRecord) {
   if (p.status !== 'ready' || p.leased) {
-    throw new DomainError('CONFLICT', `Profile ${p.profile_id} is processing submissions; re-extract it once it is ready`)
+    throw new DomainError(
+      'CONFLICT',
+      `Profile ${p.profile_id} is processing submissions; re-extract it once it is ready`,
+    )
   }
 }
 
 const changedMeanwhile = (expected: number, now: number) =>
-  new DomainError('CONFLICT', `The profile changed since version ${expected} (it is at version ${now} now): run the dry run again and apply that`)
+  new DomainError(
+    'CONFLICT',
+    `The profile changed since version ${expected} (it is at version ${now} now): run the dry run again and apply that`,
+  )

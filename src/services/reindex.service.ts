@@ -45,7 +45,10 @@ export class ReindexService {
     // Ask the model first: a wrong configured dimension must fail before the stored vectors are dropped.
     if (opts.probe !== false) {
       const { vectors } = await this.ai.embedder.embed(['dimension probe'])
-      if (vectors[0]?.length !== to) throw new Error(`${this.ai.embedder.model} returned ${vectors[0]?.length}-dimensional vectors, configured ${to}`)
+      if (vectors[0]?.length !== to)
+        throw new Error(
+          `${this.ai.embedder.model} returned ${vectors[0]?.length}-dimensional vectors, configured ${to}`,
+        )
     }
     await this.uow.run(undefined, (tx) => this.repo.changeDimension(tx.manager, to))
     return { from, to }
@@ -63,7 +66,11 @@ export class ReindexService {
       if (!records.length) break
       const summaries: string[] = []
       for (const r of records) {
-        summaries.push(opts.summaries || !r.summary ? (await this.ai.summarizer.summarize(r.content, undefined, r.instructions)).summary : r.summary)
+        summaries.push(
+          opts.summaries || !r.summary
+            ? (await this.ai.summarizer.summarize(r.content, undefined, r.instructions)).summary
+            : r.summary,
+        )
       }
       const { vectors } = await this.ai.embedder.embed(records.map((r, i) => profileText(r.content, summaries[i])))
       for (const [i, r] of records.entries()) {
@@ -92,7 +99,10 @@ export class ReindexService {
    * that has its limit's worth already is left alone (what would be rebuilt is older than what it keeps). Resumable:
    * a submission with passages is not looked at again. Returns how many submissions got passages, and how many.
    */
-  async rebuildPassages(onProgress: (done: number, total: number) => void, opts: { batch?: number } = {}): Promise<{ submissions: number; passages: number }> {
+  async rebuildPassages(
+    onProgress: (done: number, total: number) => void,
+    opts: { batch?: number } = {},
+  ): Promise<{ submissions: number; passages: number }> {
     const out = { submissions: 0, passages: 0 }
     const { perSubmission, perProfile } = this.passageLimits
     if (perSubmission <= 0 || perProfile <= 0) return out
@@ -106,13 +116,18 @@ export class ReindexService {
       if (!subs.length) break
       const full = new Set<string>()
       for (const tenantId of new Set(subs.map((s) => s.tenant_id))) {
-        const counts = await this.passageIndex.counts(m, tenantId, [...new Set(subs.filter((s) => s.tenant_id === tenantId).map((s) => s.profile_id))])
+        const counts = await this.passageIndex.counts(m, tenantId, [
+          ...new Set(subs.filter((s) => s.tenant_id === tenantId).map((s) => s.profile_id)),
+        ])
         for (const [profileId, n] of counts) if (n >= perProfile) full.add(`${tenantId}\n${profileId}`)
       }
       const touched = new Map<string, [string, string]>()
       for (const s of subs) {
         if (full.has(`${s.tenant_id}\n${s.profile_id}`)) continue
-        const { passages } = buildPassages({ input_type: s.input_type, data: s.data, occurredAt: s.occurred_at }, { perSubmission })
+        const { passages } = buildPassages(
+          { input_type: s.input_type, data: s.data, occurredAt: s.occurred_at },
+          { perSubmission },
+        )
         const n = await this.passageIndex.insertRebuilt(m, s.tenant_id, s.id, textSearchConfig(s.language), passages)
         if (!n) continue
         out.submissions++
@@ -133,7 +148,10 @@ export class ReindexService {
    * rebuilt ones, or all of them after a change of model. Until then a passage is found by its words only. Batch by
    * batch, one embedding request each; resumable. Returns how many were embedded.
    */
-  async embedPassages(onProgress: (done: number, total: number) => void, opts: { all?: boolean; batch?: number } = {}): Promise<number> {
+  async embedPassages(
+    onProgress: (done: number, total: number) => void,
+    opts: { all?: boolean; batch?: number } = {},
+  ): Promise<number> {
     const m = this.ds.manager
     const pending = { all: !!opts.all, model: this.ai.embedder.model }
     const total = await this.passageIndex.pendingCount(m, pending)
@@ -146,7 +164,12 @@ export class ReindexService {
       const { vectors } = await this.ai.embedder.embed(rows.map(passageEmbedText))
       await this.passageIndex.storeVectors(
         m,
-        rows.map((r, i) => ({ tenantId: r.tenant_id, submissionId: r.submission_id, position: r.position, vector: vectors[i]! })),
+        rows.map((r, i) => ({
+          tenantId: r.tenant_id,
+          submissionId: r.submission_id,
+          position: r.position,
+          vector: vectors[i]!,
+        })),
         pending.model,
       )
       done += rows.length

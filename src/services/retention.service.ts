@@ -77,11 +77,16 @@ export class RetentionService {
       let n = 0
       // Each batch in a transaction of its own: the texts and their passages go together.
       for (let k = this.opts.batch; k === this.opts.batch && !this.stopping; n += k) {
-        k = await this.ds.transaction((tx) => this.repo.dropText(tx, app.tenantId, app.appId, app.days, this.opts.batch))
+        k = await this.ds.transaction((tx) =>
+          this.repo.dropText(tx, app.tenantId, app.appId, app.days, this.opts.batch),
+        )
       }
       if (!n) continue
       result.textDropped.push({ tenantId: app.tenantId, appId: app.appId, submissions: n })
-      this.log.info({ tenantId: app.tenantId, appId: app.appId, submissions: n, days: app.days }, 'retention: dropped submission text')
+      this.log.info(
+        { tenantId: app.tenantId, appId: app.appId, submissions: n, days: app.days },
+        'retention: dropped submission text',
+      )
     }
   }
 
@@ -94,7 +99,11 @@ export class RetentionService {
       let profiles = 0
       let after: string | null = null
       for (;;) {
-        const expired = await this.repo.expiredProfiles(m, t.tenantId, { minDays: t.minDays, after, limit: this.opts.batch })
+        const expired = await this.repo.expiredProfiles(m, t.tenantId, {
+          minDays: t.minDays,
+          after,
+          limit: this.opts.batch,
+        })
         for (const p of expired) {
           if (this.stopping) break
           // Touched since it was chosen (a submission came in): it stays.

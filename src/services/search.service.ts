@@ -2,11 +2,26 @@ import type { DataSource } from 'typeorm'
 import type { Embedder } from '../ai/types.js'
 import type { ProfileRecord } from '../db/profile.repository.js'
 import { PassageRepository } from '../db/passage.repository.js'
-import { SearchRepository, samplePercent, type PageHit, type ReadShape, type TotalBound } from '../db/search.repository.js'
+import {
+  SearchRepository,
+  samplePercent,
+  type PageHit,
+  type ReadShape,
+  type TotalBound,
+} from '../db/search.repository.js'
 import type { Statements } from '../db/statements.js'
 import { DomainError } from '../domain/errors.js'
 import { LargeMemo, Pacer, remember } from './pacer.js'
-import { everyWord, lexicalThresholds, queryTerms, rankHybrid, termLiteral, termsQuery, termWords, writtenWords } from '../domain/lexical.js'
+import {
+  everyWord,
+  lexicalThresholds,
+  queryTerms,
+  rankHybrid,
+  termLiteral,
+  termsQuery,
+  termWords,
+  writtenWords,
+} from '../domain/lexical.js'
 import { mayBeMisspelt, spellingAlternatives } from '../domain/spelling.js'
 import { TypoDictionary } from './typo-dictionary.js'
 import { tokens } from '../domain/normalise.js'
@@ -159,11 +174,22 @@ export class SearchService {
   }
 
   /** A search, whole: the page found, then every chunk of it read. */
-  async search(ctx: RequestContext, params: SearchParams, o: FindOptions = {}): Promise<SearchResult & { rate?: RateDecision }> {
+  async search(
+    ctx: RequestContext,
+    params: SearchParams,
+    o: FindOptions = {},
+  ): Promise<SearchResult & { rate?: RateDecision }> {
     const plan = await this.find(ctx, params, o)
     const profiles: SearchProfile[] = []
     for (const chunk of this.chunks(plan)) profiles.push(...(await this.read(ctx, plan, chunk, (p) => p)))
-    return { profiles, total: plan.total, totalIsEstimate: plan.totalIsEstimate, page: plan.page, pageSize: plan.pageSize, ...(plan.rate ? { rate: plan.rate } : {}) }
+    return {
+      profiles,
+      total: plan.total,
+      totalIsEstimate: plan.totalIsEstimate,
+      page: plan.page,
+      pageSize: plan.pageSize,
+      ...(plan.rate ? { rate: plan.rate } : {}),
+    }
   }
 
   /**
@@ -188,7 +214,12 @@ export class SearchService {
   }
 
   private async readNow(ctx: RequestContext, plan: SearchPlan, hits: SearchHit[]): Promise<SearchProfile[]> {
-    const records = await this.repo.read(this.ds.manager, ctx.tenantId, hits.map((h) => h.profileId), plan.shape)
+    const records = await this.repo.read(
+      this.ds.manager,
+      ctx.tenantId,
+      hits.map((h) => h.profileId),
+      plan.shape,
+    )
     const byId = new Map(hits.map((h) => [h.profileId, h]))
     return records.map((r) => {
       const h = byId.get(r.profile_id)!
@@ -221,7 +252,16 @@ export class SearchService {
     const shape = o.shape ?? { history: true }
     const found = await this.page(ctx, p)
     const bytes = shape.light ? 0 : found.hits.reduce((n, h) => n + h.bytes, 0)
-    const plan: SearchPlan = { total: found.total, totalIsEstimate: found.estimated, page: p.page, pageSize: p.pageSize, hits: found.hits, chunkCount: 0, bytes, shape }
+    const plan: SearchPlan = {
+      total: found.total,
+      totalIsEstimate: found.estimated,
+      page: p.page,
+      pageSize: p.pageSize,
+      hits: found.hits,
+      chunkCount: 0,
+      bytes,
+      shape,
+    }
     plan.chunkCount = this.chunks(plan).length
     if (o.whole) {
       if (o.whole.used + bytes > this.wholeMaxBytes) {
@@ -281,13 +321,28 @@ export class SearchService {
       if (!known.counting && Date.now() - known.at > TENANT_SIZE_TTL_MS) count().catch(() => {})
     }
     // With no filter, the tenant's candidates are the search's: which side of the bound they are is known.
-    return { exactMax, samplePercent: samplePercent(n), tenantRows: n, ...(filtered ? {} : { known: n > exactMax ? 'estimate' : 'exact' }) }
+    return {
+      exactMax,
+      samplePercent: samplePercent(n),
+      tenantRows: n,
+      ...(filtered ? {} : { known: n > exactMax ? 'estimate' : 'exact' }),
+    }
   }
 
-  private async page(ctx: RequestContext, p: ReturnType<SearchService['validate']>): Promise<{ total: number; estimated: boolean; hits: SearchHit[] }> {
+  private async page(
+    ctx: RequestContext,
+    p: ReturnType<SearchService['validate']>,
+  ): Promise<{ total: number; estimated: boolean; hits: SearchHit[] }> {
     const filter = { tenantId: ctx.tenantId, filterBy: p.filterBy, filterValue: p.filterValue }
     const offset = (p.page - 1) * p.pageSize
-    if (!p.query) return this.repo.list(this.ds.manager, { ...filter, sortBy: p.sortBy, sortOrder: p.sortOrder, pageSize: p.pageSize, offset })
+    if (!p.query)
+      return this.repo.list(this.ds.manager, {
+        ...filter,
+        sortBy: p.sortBy,
+        sortOrder: p.sortOrder,
+        pageSize: p.pageSize,
+        offset,
+      })
     const found = await this.semanticPage(ctx, { ...p, query: p.query }, filter, offset)
     // A page that is not full holds every match from the offset on: its total is exact, whatever the estimate said
     // (an empty page beyond the first says nothing of how many there are before it).
@@ -295,7 +350,9 @@ export class SearchService {
       return { ...found, total: offset + found.hits.length, estimated: false }
     }
     // An estimate is at least what the pages up to this one hold (when this one holds any).
-    return found.estimated && found.hits.length ? { ...found, total: Math.max(found.total, offset + found.hits.length) } : found
+    return found.estimated && found.hits.length
+      ? { ...found, total: Math.max(found.total, offset + found.hits.length) }
+      : found
   }
 
   private async semanticPage(
@@ -304,7 +361,10 @@ export class SearchService {
     filter: { tenantId: string; filterBy?: ReturnType<SearchService['validate']>['filterBy']; filterValue?: string },
     offset: number,
   ): Promise<{ total: number; estimated: boolean; hits: SearchHit[] }> {
-    const [{ vectors }, bound] = await Promise.all([this.embedder.embed([p.query], ctx.signal), this.totalBound(ctx.tenantId, this.embedder.model, !!filter.filterBy)])
+    const [{ vectors }, bound] = await Promise.all([
+      this.embedder.embed([p.query], ctx.signal),
+      this.totalBound(ctx.tenantId, this.embedder.model, !!filter.filterBy),
+    ])
     const cal = this.embedder.calibration
     const terms = queryTerms(p.query)
     if (!terms.length) {
@@ -318,7 +378,11 @@ export class SearchService {
         offset,
         bound,
       })
-      return { total: found.total, estimated: found.estimated, hits: found.hits.map((h) => ({ ...h, similarityScore: round2(cal.toScore(h.similarity!)) })) }
+      return {
+        total: found.total,
+        estimated: found.estimated,
+        hits: found.hits.map((h) => ({ ...h, similarityScore: round2(cal.toScore(h.similarity!)) })),
+      }
     }
     // Hybrid: a profile passes on its vector score, or on its hybrid score when it holds every query term.
     const query = p.query
@@ -327,25 +391,30 @@ export class SearchService {
     // index's matches of the words (these grow with the tenant), so its hybrid searches are paced (as contexts of a large
     // profile are): on the embedded database's one session, a burst of them cannot queue ahead of every other request.
     const large = await this.tenantsLarge.isLarge(ctx.tenantId, () =>
-      this.passages.visibleUpTo(this.ds.manager, ctx.tenantId, null, PACED_TENANT_PASSAGES + 1).then((n) => n > PACED_TENANT_PASSAGES),
+      this.passages
+        .visibleUpTo(this.ds.manager, ctx.tenantId, null, PACED_TENANT_PASSAGES + 1)
+        .then((n) => n > PACED_TENANT_PASSAGES),
     )
-    const paced = <T>(fn: () => Promise<T>): Promise<T> => (large ? this.pacerOf(ctx.tenantId).run(() => (ctx.signal?.throwIfAborted(), fn())) : fn())
+    const paced = <T>(fn: () => Promise<T>): Promise<T> =>
+      large ? this.pacerOf(ctx.tenantId).run(() => (ctx.signal?.throwIfAborted(), fn())) : fn()
     const search = (alternatives?: ReadonlyMap<string, string[][]>) => {
       const words = alternatives ? correctedWords(every, alternatives, query) : every
-      return paced(() => this.repo.hybridCandidates(this.ds.manager, {
-        ...filter,
-        vector: vectors[0]!,
-        maxDistance: 1 - cal.toCosine(p.sensitivity),
-        lexicalMaxDistance: lexicalThresholds(p.sensitivity, words.length, (s) => cal.toCosine(s)),
-        terms: termsQuery(terms, alternatives),
-        words: termWords(query, terms),
-        every: words,
-        required: terms.length,
-        model: this.embedder.model,
-        limit: offset + p.pageSize,
-        bound,
-        lexicalExactMax: this.opts.lexicalExactMax,
-      })).then((found) => ({ ...found, words: words.length }))
+      return paced(() =>
+        this.repo.hybridCandidates(this.ds.manager, {
+          ...filter,
+          vector: vectors[0]!,
+          maxDistance: 1 - cal.toCosine(p.sensitivity),
+          lexicalMaxDistance: lexicalThresholds(p.sensitivity, words.length, (s) => cal.toCosine(s)),
+          terms: termsQuery(terms, alternatives),
+          words: termWords(query, terms),
+          every: words,
+          required: terms.length,
+          model: this.embedder.model,
+          limit: offset + p.pageSize,
+          bound,
+          lexicalExactMax: this.opts.lexicalExactMax,
+        }),
+      ).then((found) => ({ ...found, words: words.length }))
     }
     let found = await search()
     // No profile holds the query's words: one of them may be misspelt (README "Typos"). What a word that is no common
@@ -356,7 +425,16 @@ export class SearchService {
     }
     const { total, estimated, candidates, bytes } = found
     const page = rankHybrid(candidates, (c) => cal.toScore(c), offset, p.pageSize, found.words, terms.length)
-    return { total, estimated, hits: page.map((h) => ({ profileId: h.profileId, bytes: bytes.get(h.profileId) ?? 0, similarity: h.similarity, similarityScore: round2(h.score) })) }
+    return {
+      total,
+      estimated,
+      hits: page.map((h) => ({
+        profileId: h.profileId,
+        bytes: bytes.get(h.profileId) ?? 0,
+        similarity: h.similarity,
+        similarityScore: round2(h.score),
+      })),
+    }
   }
 }
 
@@ -364,7 +442,11 @@ export class SearchService {
  * The query's words (everyWord's literals) with each misspelt one replaced by its term and what it may have meant
  * (termLiteral): a passage saying "shawarma" then says all of "likes schawarma".
  */
-function correctedWords(every: readonly string[], alternatives: ReadonlyMap<string, string[][]>, query: string): string[] {
+function correctedWords(
+  every: readonly string[],
+  alternatives: ReadonlyMap<string, string[][]>,
+  query: string,
+): string[] {
   const replace = new Map<string, string>()
   for (const word of writtenWords(query)) {
     const term = tokens(word)[0]
@@ -381,7 +463,6 @@ export const PACED_TENANT_PASSAGES = 2000
 
 /** Chunks above this much content (a chunk that costs more than one operation) are paced (see read). */
 const LARGE_CHUNK_BYTES = 256 * 1024
-
 
 const round2 = (n: number) => Math.round(n * 100) / 100
 const fmt = (n: number) => n.toLocaleString('en-US')

@@ -6,7 +6,13 @@ import type { InputType } from '../domain/profile.js'
 import type { SubmissionStatus } from '../domain/submission.js'
 import { validateStructured, type StructuredBounds } from '../domain/structured.js'
 import { parseRequest, submitBodySchema } from '../domain/requests.js'
-import { checkDataSize, checkIdempotencyKey, checkProfileId, checkStorable, checkStorableJson } from '../domain/validation.js'
+import {
+  checkDataSize,
+  checkIdempotencyKey,
+  checkProfileId,
+  checkStorable,
+  checkStorableJson,
+} from '../domain/validation.js'
 import type { EventBus } from '../events/event-bus.js'
 import { jobInsertSql, type JobQueue } from '../jobs/queue.js'
 import type { Statement, Statements } from '../db/statements.js'
@@ -63,7 +69,12 @@ export function inputProblem(data: string, inputType: InputType, bounds?: Struct
 }
 
 /** inputProblem, and for a JSON conversation whose messages carry timestamps, the latest of them (UTC ISO 8601). */
-export function inputCheck(data: string, inputType: InputType, bounds: StructuredBounds | undefined, now: number): { problem: string | null; latest?: string } {
+export function inputCheck(
+  data: string,
+  inputType: InputType,
+  bounds: StructuredBounds | undefined,
+  now: number,
+): { problem: string | null; latest?: string } {
   if (inputType === 'structured') return { problem: validateStructured(data, bounds) }
   return inputType === 'conversation' ? checkConversation(data, now) : { problem: null }
 }
@@ -116,7 +127,11 @@ export class SubmissionService {
   async submit(ctx: RequestContext, profileId: string, input: SubmitInput): Promise<SubmissionAck> {
     if (!tracingOn()) return this.accept(ctx, profileId, input)
     // The span's traceparent is stored with the submission: the worker's spans for it continue this trace.
-    const attributes = { 'profiler.tenant_id': ctx.tenantId, 'profiler.profile_id': String(profileId).slice(0, 256), 'profiler.request_id': ctx.requestId }
+    const attributes = {
+      'profiler.tenant_id': ctx.tenantId,
+      'profiler.profile_id': String(profileId).slice(0, 256),
+      'profiler.request_id': ctx.requestId,
+    }
     return inSpan('submission.accept', { attributes }, async (span) => {
       const ack = await this.accept(ctx, profileId, input)
       span?.setAttributes({ 'profiler.submission_id': ack.id, 'profiler.replayed': ack.replayed })
@@ -126,7 +141,11 @@ export class SubmissionService {
 
   private async accept(ctx: RequestContext, profileId: string, input: SubmitInput): Promise<SubmissionAck> {
     checkProfileId(profileId)
-    const body = parseRequest(submitBodySchema, { data: input.data, input_type: input.input_type, occurred_at: input.occurred_at })
+    const body = parseRequest(submitBodySchema, {
+      data: input.data,
+      input_type: input.input_type,
+      occurred_at: input.occurred_at,
+    })
     const data = checkDataSize(body.data, this.limits.maxDataBytes)
     const inputType: InputType = body.input_type ?? 'text'
     checkStorable(data, 'field data')
@@ -138,7 +157,10 @@ export class SubmissionService {
     const occurredAt = body.occurred_at ?? check.latest ?? null
     // The event time is part of the request (a date and its midnight UTC are the same one); none adds nothing, so keys
     // used before event times existed replay as they did.
-    const hash = crypto.createHash('sha256').update(`${profileId}\0${inputType}\0${data}${body.occurred_at ? `\0${body.occurred_at}` : ''}`).digest('hex')
+    const hash = crypto
+      .createHash('sha256')
+      .update(`${profileId}\0${inputType}\0${data}${body.occurred_at ? `\0${body.occurred_at}` : ''}`)
+      .digest('hex')
     const row = { data, inputType, key, hash, occurredAt }
     try {
       return await this.insert(ctx, profileId, row)
@@ -149,30 +171,65 @@ export class SubmissionService {
     }
   }
 
-  private async insert(ctx: RequestContext, profileId: string, r: { data: string; inputType: InputType; key: string | undefined; hash: string; occurredAt: string | null }) {
+  private async insert(
+    ctx: RequestContext,
+    profileId: string,
+    r: { data: string; inputType: InputType; key: string | undefined; hash: string; occurredAt: string | null },
+  ) {
     const { data, inputType, key, hash } = r
     const id = crypto.randomUUID()
-    const params = [ctx.tenantId, profileId, id, inputType, data, key ?? null, hash, JSON.stringify({ tenantId: ctx.tenantId, profileId }), this.queue.priority(ctx.tenantId), ctx.appId, currentTraceparent(), r.occurredAt]
+    const params = [
+      ctx.tenantId,
+      profileId,
+      id,
+      inputType,
+      data,
+      key ?? null,
+      hash,
+      JSON.stringify({ tenantId: ctx.tenantId, profileId }),
+      this.queue.priority(ctx.tenantId),
+      ctx.appId,
+      currentTraceparent(),
+      r.occurredAt,
+    ]
     let seq: number | null = null
     const run = async (m?: EntityManager): Promise<SubmissionAck> => {
       const [row] = await this.submitStatement.rows(params, m)
       seq = row!.seq === null ? null : Number(row!.seq)
       return { id, profileId, replayed: false }
     }
-    const ack = key ? await this.uow.run(ctx, ({ manager: m }) => this.replayOr(m, ctx, key, hash, () => run(m))) : await run()
+    const ack = key
+      ? await this.uow.run(ctx, ({ manager: m }) => this.replayOr(m, ctx, key, hash, () => run(m)))
+      : await run()
     // Not raised in the transaction (a NOTIFY in it would serialize every committing POST of the cluster, see
     // PostgresEventBus): published after the commit, ordered by its seq.
-    if (seq !== null) this.bus.publish('profileStatusChanged', { tenantId: ctx.tenantId, profileId, status: 'processing', at: new Date().toISOString(), seq })
+    if (seq !== null)
+      this.bus.publish('profileStatusChanged', {
+        tenantId: ctx.tenantId,
+        profileId,
+        status: 'processing',
+        at: new Date().toISOString(),
+        seq,
+      })
     return ack
   }
 
   /** With an Idempotency-Key: the original answer when the key was used within the window, else `fresh()`. */
-  private async replayOr(m: EntityManager, ctx: RequestContext, key: string, hash: string, fresh: () => Promise<SubmissionAck>): Promise<SubmissionAck> {
+  private async replayOr(
+    m: EntityManager,
+    ctx: RequestContext,
+    key: string,
+    hash: string,
+    fresh: () => Promise<SubmissionAck>,
+  ): Promise<SubmissionAck> {
     const p = await this.repo.byIdempotencyKey(m, ctx.tenantId, key)
     if (p) {
       if (Date.now() - new Date(p.created_at).getTime() < IDEMPOTENCY_WINDOW_MS) {
         if (p.request_hash !== hash) {
-          throw new DomainError('IDEMPOTENCY_CONFLICT', 'Idempotency-Key was already used with a different request body')
+          throw new DomainError(
+            'IDEMPOTENCY_CONFLICT',
+            'Idempotency-Key was already used with a different request body',
+          )
         }
         return { id: p.id, profileId: p.profile_id, replayed: true }
       }
@@ -198,7 +255,11 @@ export class SubmissionService {
     return this.repo.usageTotals(this.ds.manager, ctx.tenantId)
   }
 
-  async listForProfile(ctx: RequestContext, profileId: string, opts: { afterSeq?: number; limit: number; status?: string }): Promise<Submission[]> {
+  async listForProfile(
+    ctx: RequestContext,
+    profileId: string,
+    opts: { afterSeq?: number; limit: number; status?: string },
+  ): Promise<Submission[]> {
     return (await this.repo.listForProfile(this.ds.manager, ctx.tenantId, profileId, opts)).map(toSubmission)
   }
 }

@@ -56,7 +56,8 @@ const MAX_RETENTION_DAYS = 36_500
 
 function checkRetention(r: RetentionPolicy): RetentionPolicy {
   for (const [k, v] of Object.entries(r)) {
-    if (v !== null && (!Number.isInteger(v) || v < 1 || v > MAX_RETENTION_DAYS)) throw invalid(`${k} must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or null for off`)
+    if (v !== null && (!Number.isInteger(v) || v < 1 || v > MAX_RETENTION_DAYS))
+      throw invalid(`${k} must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or null for off`)
   }
   return r
 }
@@ -117,7 +118,8 @@ export class TenantService {
   /** The id of the tenant of that name or id; TENANT_NOT_FOUND when there is none. */
   async tenantId(nameOrId: string): Promise<string> {
     const id = await this.repo.tenantId(this.ds.manager, nameOrId)
-    if (!id) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${nameOrId}' (create it with \`profiler tenant create\`)`)
+    if (!id)
+      throw new DomainError('TENANT_NOT_FOUND', `No tenant '${nameOrId}' (create it with \`profiler tenant create\`)`)
     return id
   }
 
@@ -145,12 +147,18 @@ export class TenantService {
   private async insertApp(tx: Transaction, tenantId: string, n: AppNaming, where: string): Promise<IssuedKey> {
     const appId = newId('app')
     const key = displayKey(n.displayName)
-    const taken = (other: string) => new DomainError('CONFLICT', `An app named '${other}' already exists in ${where} (app names are compared ignoring case)`)
+    const taken = (other: string) =>
+      new DomainError(
+        'CONFLICT',
+        `An app named '${other}' already exists in ${where} (app names are compared ignoring case)`,
+      )
     for (let attempt = 0; ; attempt++) {
       const other = await this.repo.displayKeyTaken(tx.manager, tenantId, key)
       if (other !== null) throw taken(other)
       const slug = n.slug ?? (await this.freeSlug(tx, tenantId, slugFrom(n.displayName)))
-      if (await this.repo.insertApp(tx.manager, { tenantId, appId, slug, displayName: n.displayName, displayKey: key })) {
+      if (
+        await this.repo.insertApp(tx.manager, { tenantId, appId, slug, displayName: n.displayName, displayKey: key })
+      ) {
         const k = generateApiKey()
         await this.repo.insertKey(tx.manager, { publicId: k.publicId, tenantId, appId, hash: k.hash })
         return { tenant_id: tenantId, app_id: appId, app_name: slug, display_name: n.displayName, api_key: k.key }
@@ -159,7 +167,8 @@ export class TenantService {
       if (n.slug !== undefined && (await this.repo.displayKeyTaken(tx.manager, tenantId, key)) === null) {
         throw new DomainError('CONFLICT', `An app with the slug '${n.slug}' already exists in ${where}`)
       }
-      if (attempt >= 5) throw new DomainError('CONFLICT', `Could not find a free slug for '${n.displayName}' in ${where}; give one`)
+      if (attempt >= 5)
+        throw new DomainError('CONFLICT', `Could not find a free slug for '${n.displayName}' in ${where}; give one`)
     }
   }
 
@@ -195,14 +204,29 @@ export class TenantService {
       const app = await this.lockApp(tx, tenantName, appName, opts.byId)
       await this.repo.revokeKeys(tx.manager, app.tenant_id, app.id)
       const k = generateApiKey()
-      await this.repo.insertKey(tx.manager, { publicId: k.publicId, tenantId: app.tenant_id, appId: app.id, hash: k.hash })
+      await this.repo.insertKey(tx.manager, {
+        publicId: k.publicId,
+        tenantId: app.tenant_id,
+        appId: app.id,
+        hash: k.hash,
+      })
       this.revoked(tx, app.tenant_id, app.id)
-      return { tenant_id: app.tenant_id, app_id: app.id, app_name: app.name, display_name: app.display_name, api_key: k.key }
+      return {
+        tenant_id: app.tenant_id,
+        app_id: app.id,
+        app_name: app.name,
+        display_name: app.display_name,
+        api_key: k.key,
+      }
     })
   }
 
   /** Revokes the app's key without issuing a new one. */
-  async revokeKey(tenantName: string, appName: string, opts: { byId?: boolean } = {}): Promise<{ tenant_id: string; app_id: string; revoked: number }> {
+  async revokeKey(
+    tenantName: string,
+    appName: string,
+    opts: { byId?: boolean } = {},
+  ): Promise<{ tenant_id: string; app_id: string; revoked: number }> {
     return this.uow.run(undefined, async (tx) => {
       const app = await this.lockApp(tx, tenantName, appName, opts.byId)
       const revoked = await this.repo.revokeKeys(tx.manager, app.tenant_id, app.id)
@@ -232,7 +256,8 @@ export class TenantService {
   async createAppIn(tenantId: string, app: string | AppNaming): Promise<{ app: TenantApp; apiKey: string }> {
     const n = checkNaming(naming(app))
     const issued = await this.uow.run(undefined, async (tx) => {
-      if (!(await this.repo.holdTenant(tx.manager, tenantId))) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${tenantId}'`)
+      if (!(await this.repo.holdTenant(tx.manager, tenantId)))
+        throw new DomainError('TENANT_NOT_FOUND', `No tenant '${tenantId}'`)
       return this.insertApp(tx, tenantId, n, 'this account')
     })
     return { app: await this.appOf(tenantId, issued.app_id), apiKey: issued.api_key }
@@ -242,8 +267,14 @@ export class TenantService {
    * Renames the app: a new display name, a new slug, or both (a part left undefined stays). The key and the id do not
    * change. `byId`: tenant and app are ids (the dashboard), else tenant name or id and app id, slug or display name.
    */
-  async renameApp(tenant: string, app: string, to: { displayName?: string; slug?: string }, opts: { byId?: boolean } = { byId: true }): Promise<TenantApp> {
-    if (to.displayName === undefined && to.slug === undefined) throw invalid('Give a new display name, a new slug, or both')
+  async renameApp(
+    tenant: string,
+    app: string,
+    to: { displayName?: string; slug?: string },
+    opts: { byId?: boolean } = { byId: true },
+  ): Promise<TenantApp> {
+    if (to.displayName === undefined && to.slug === undefined)
+      throw invalid('Give a new display name, a new slug, or both')
     const displayName = to.displayName === undefined ? undefined : checkDisplayName(to.displayName)
     const slug = to.slug === undefined ? undefined : checkSlug(to.slug)
     const found = await this.uow.run(undefined, async (tx) => {
@@ -251,7 +282,11 @@ export class TenantService {
       const key = displayName === undefined ? undefined : displayKey(displayName)
       if (key !== undefined) {
         const other = await this.repo.displayKeyTaken(tx.manager, a.tenant_id, key, a.id)
-        if (other !== null) throw new DomainError('CONFLICT', `An app named '${other}' already exists (app names are compared ignoring case)`)
+        if (other !== null)
+          throw new DomainError(
+            'CONFLICT',
+            `An app named '${other}' already exists (app names are compared ignoring case)`,
+          )
       }
       if (slug !== undefined && (await this.repo.appNameTaken(tx.manager, a.tenant_id, slug, a.id))) {
         throw new DomainError('CONFLICT', `An app with the slug '${slug}' already exists`)
@@ -262,7 +297,8 @@ export class TenantService {
         // a concurrent rename or create took the name between the check and the update (unique violation; the
         // transaction is rolled back)
         const err = e as { code?: string; driverError?: { code?: string } }
-        if (err.code === '23505' || err.driverError?.code === '23505') throw new DomainError('CONFLICT', 'An app with that name or slug was just created; try again')
+        if (err.code === '23505' || err.driverError?.code === '23505')
+          throw new DomainError('CONFLICT', 'An app with that name or slug was just created; try again')
         throw e
       }
       return a
@@ -274,14 +310,24 @@ export class TenantService {
    * Sets the app's retention policy (each part null for off; a part left undefined keeps its value). `byId`: tenant and
    * app are ids (the dashboard), else names or ids (the CLI). Applied by the worker's next retention sweep.
    */
-  async setRetention(tenant: string, app: string, policy: Partial<RetentionPolicy>, opts: { byId?: boolean } = {}): Promise<TenantApp> {
+  async setRetention(
+    tenant: string,
+    app: string,
+    policy: Partial<RetentionPolicy>,
+    opts: { byId?: boolean } = {},
+  ): Promise<TenantApp> {
     const found = await this.uow.run(undefined, async (tx) => {
       const a = await this.lockApp(tx, tenant, app, opts.byId)
       const current = (await this.repo.apps(tx.manager, { id: a.tenant_id })).find((x) => x.id === a.id)!
       const next = checkRetention({
-        deleteProfilesAfterDays: policy.deleteProfilesAfterDays === undefined ? current.delete_profiles_after_days : policy.deleteProfilesAfterDays,
+        deleteProfilesAfterDays:
+          policy.deleteProfilesAfterDays === undefined
+            ? current.delete_profiles_after_days
+            : policy.deleteProfilesAfterDays,
         dropSubmissionTextAfterDays:
-          policy.dropSubmissionTextAfterDays === undefined ? current.drop_submission_text_after_days : policy.dropSubmissionTextAfterDays,
+          policy.dropSubmissionTextAfterDays === undefined
+            ? current.drop_submission_text_after_days
+            : policy.dropSubmissionTextAfterDays,
       })
       await this.repo.setRetention(tx.manager, a.tenant_id, a.id, next)
       return a
@@ -294,7 +340,12 @@ export class TenantService {
    * batch of a profile whose newest submission comes from this app, and to its re-extractions; summaries already
    * written stay until then. `byId`: tenant and app are ids (the dashboard), else names or ids (the CLI).
    */
-  async setSummaryInstructions(tenant: string, app: string, instructions: unknown, opts: { byId?: boolean } = {}): Promise<TenantApp> {
+  async setSummaryInstructions(
+    tenant: string,
+    app: string,
+    instructions: unknown,
+    opts: { byId?: boolean } = {},
+  ): Promise<TenantApp> {
     const checked = checkInstructions(instructions)
     const found = await this.uow.run(undefined, async (tx) => {
       const a = await this.lockApp(tx, tenant, app, opts.byId)
@@ -327,7 +378,11 @@ export class TenantService {
    * answered from the key cache; `fresh` always asks the database (the periodic re-check of open WebSockets).
    * `id` is the key's `credentialId()` when the caller has it already (one digest per request).
    */
-  async authenticate(key: string | undefined, requestId: string, opts: { fresh?: boolean; id?: string } = {}): Promise<RequestContext> {
+  async authenticate(
+    key: string | undefined,
+    requestId: string,
+    opts: { fresh?: boolean; id?: string } = {},
+  ): Promise<RequestContext> {
     if (!key) throw new DomainError('MISSING_API_KEY', 'Missing API key')
     const publicId = parseApiKey(key)
     if (!publicId) throw new DomainError('INVALID_API_KEY', 'Invalid API key')
@@ -383,5 +438,8 @@ const toTenantApp = (r: AppRow): TenantApp => ({
 })
 
 function checkNaming(n: AppNaming): AppNaming {
-  return { displayName: checkDisplayName(n.displayName), slug: n.slug === undefined || n.slug === null ? undefined : checkSlug(n.slug) }
+  return {
+    displayName: checkDisplayName(n.displayName),
+    slug: n.slug === undefined || n.slug === null ? undefined : checkSlug(n.slug),
+  }
 }

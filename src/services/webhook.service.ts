@@ -1,6 +1,12 @@
 import type { DataSource, EntityManager } from 'typeorm'
 import { TenantRepository } from '../db/tenant.repository.js'
-import { WebhookRepository, type AttemptRow, type DeliveryRow, type DeliveryStatus, type EndpointRow } from '../db/webhook.repository.js'
+import {
+  WebhookRepository,
+  type AttemptRow,
+  type DeliveryRow,
+  type DeliveryStatus,
+  type EndpointRow,
+} from '../db/webhook.repository.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import { newId } from '../domain/keys.js'
 import {
@@ -90,25 +96,48 @@ export class WebhookService {
     return toEndpoint(await this.found(tenantId, id))
   }
 
-  async create(tenantId: string, appId: string, input: { url: string; events: string[]; description?: string | null }): Promise<EndpointWithSecret> {
+  async create(
+    tenantId: string,
+    appId: string,
+    input: { url: string; events: string[]; description?: string | null },
+  ): Promise<EndpointWithSecret> {
     const events = checkEvents(input.events)
     const description = checkDescription(input.description)
     const url = (await this.policy.validate(input.url)).toString()
     const secret = newWebhookSecret()
     const row = await this.ds.transaction(async (m) => {
-      if (!(await this.apps.lockApp(m, tenantId, appId, true))) throw new DomainError('APP_NOT_FOUND', `No app '${appId}'`)
-      if ((await this.repo.countEndpoints(m, tenantId, appId)) >= MAX_ENDPOINTS_PER_APP) throw invalid(`An app has at most ${MAX_ENDPOINTS_PER_APP} webhook endpoints`)
-      return this.repo.insertEndpoint(m, { tenantId, id: newId('whe'), appId, url, description, events, secret: this.secrets.seal(secret) })
+      if (!(await this.apps.lockApp(m, tenantId, appId, true)))
+        throw new DomainError('APP_NOT_FOUND', `No app '${appId}'`)
+      if ((await this.repo.countEndpoints(m, tenantId, appId)) >= MAX_ENDPOINTS_PER_APP)
+        throw invalid(`An app has at most ${MAX_ENDPOINTS_PER_APP} webhook endpoints`)
+      return this.repo.insertEndpoint(m, {
+        tenantId,
+        id: newId('whe'),
+        appId,
+        url,
+        description,
+        events,
+        secret: this.secrets.seal(secret),
+      })
     })
     return { endpoint: toEndpoint(row), secret }
   }
 
   /** Changes what is given; enabling an endpoint clears why it was disabled. */
-  async update(tenantId: string, id: string, input: { url?: string | null; events?: string[] | null; description?: string | null; enabled?: boolean | null }): Promise<WebhookEndpoint> {
+  async update(
+    tenantId: string,
+    id: string,
+    input: { url?: string | null; events?: string[] | null; description?: string | null; enabled?: boolean | null },
+  ): Promise<WebhookEndpoint> {
     const url = input.url == null ? undefined : (await this.policy.validate(input.url)).toString()
     const events = input.events == null ? undefined : checkEvents(input.events)
     const description = input.description === undefined ? undefined : checkDescription(input.description)
-    const row = await this.repo.updateEndpoint(this.ds.manager, tenantId, id, { url, events, description, enabled: input.enabled ?? undefined })
+    const row = await this.repo.updateEndpoint(this.ds.manager, tenantId, id, {
+      url,
+      events,
+      description,
+      enabled: input.enabled ?? undefined,
+    })
     if (!row) throw notFound(id)
     return toEndpoint(row)
   }
@@ -124,7 +153,8 @@ export class WebhookService {
    */
   async rotateSecret(tenantId: string, id: string, graceSeconds?: number | null): Promise<EndpointWithSecret> {
     const grace = graceSeconds ?? this.opts.graceSeconds
-    if (!Number.isInteger(grace) || grace < 0 || grace > 7 * 24 * 3600) throw invalid('graceSeconds: an integer from 0 to 604800 (7 days)')
+    if (!Number.isInteger(grace) || grace < 0 || grace > 7 * 24 * 3600)
+      throw invalid('graceSeconds: an integer from 0 to 604800 (7 days)')
     const secret = newWebhookSecret()
     const row = await this.repo.rotateSecret(this.ds.manager, tenantId, id, this.secrets.seal(secret), grace)
     if (!row) throw notFound(id)
@@ -168,10 +198,18 @@ export class WebhookService {
   }
 
   /** An endpoint's deliveries, newest first, each with its attempts; `before`: the `seq` of the last one seen. */
-  async deliveries(tenantId: string, endpointId: string, opts: { status?: DeliveryStatus; before?: number; limit: number }): Promise<WebhookDelivery[]> {
+  async deliveries(
+    tenantId: string,
+    endpointId: string,
+    opts: { status?: DeliveryStatus; before?: number; limit: number },
+  ): Promise<WebhookDelivery[]> {
     await this.found(tenantId, endpointId)
     return this.snapshot(async (m) => {
-      const rows = await this.repo.deliveries(m, tenantId, endpointId, { status: opts.status, beforeSeq: opts.before ?? 0, limit: opts.limit })
+      const rows = await this.repo.deliveries(m, tenantId, endpointId, {
+        status: opts.status,
+        beforeSeq: opts.before ?? 0,
+        limit: opts.limit,
+      })
       return this.withAttempts(m, tenantId, rows)
     })
   }
@@ -182,7 +220,11 @@ export class WebhookService {
   }
 
   private async withAttempts(m: EntityManager, tenantId: string, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
-    const attempts = await this.repo.attempts(m, tenantId, rows.map((r) => r.id))
+    const attempts = await this.repo.attempts(
+      m,
+      tenantId,
+      rows.map((r) => r.id),
+    )
     const by = new Map<string, AttemptRow[]>()
     for (const a of attempts) by.set(a.delivery_id, [...(by.get(a.delivery_id) ?? []), a])
     return rows.map((r) => toDelivery(r, by.get(r.id) ?? []))
@@ -200,10 +242,14 @@ function checkUuid(id: string) {
   if (!UUID_RE.test(id)) throw new DomainError('NOT_FOUND', `No webhook delivery '${String(id).slice(0, 60)}'`)
 }
 
-const notFound = (id: string) => new DomainError('WEBHOOK_NOT_FOUND', `No webhook endpoint '${String(id).slice(0, 60)}'`)
+const notFound = (id: string) =>
+  new DomainError('WEBHOOK_NOT_FOUND', `No webhook endpoint '${String(id).slice(0, 60)}'`)
 
 function toEndpoint(r: EndpointRow): WebhookEndpoint {
-  const until = r.previous_secret && r.previous_secret_until && new Date(r.previous_secret_until).getTime() > Date.now() ? iso(r.previous_secret_until) : null
+  const until =
+    r.previous_secret && r.previous_secret_until && new Date(r.previous_secret_until).getTime() > Date.now()
+      ? iso(r.previous_secret_until)
+      : null
   return {
     id: r.id,
     appId: r.app_id,
@@ -234,6 +280,12 @@ function toDelivery(r: DeliveryRow, attempts: AttemptRow[]): WebhookDelivery {
     lastError: r.last_error,
     createdAt: iso(r.created_at)!,
     finishedAt: iso(r.finished_at),
-    attemptLog: attempts.map((a) => ({ attempt: a.attempt, at: iso(a.at)!, durationMs: a.duration_ms, statusCode: a.status_code, error: a.error })),
+    attemptLog: attempts.map((a) => ({
+      attempt: a.attempt,
+      at: iso(a.at)!,
+      durationMs: a.duration_ms,
+      statusCode: a.status_code,
+      error: a.error,
+    })),
   }
 }

@@ -5,7 +5,9 @@ export interface ThreadMessage<Req> {
   id: number
   req: Req
 }
-export type ThreadAnswer<Res> = { id: number; ok: true; result: Res } | { id: number; ok: false; message: string; name?: string }
+export type ThreadAnswer<Res> =
+  | { id: number; ok: true; result: Res }
+  | { id: number; ok: false; message: string; name?: string }
 
 /** A job that ran past its time limit: its thread was stopped (a thread cannot be interrupted otherwise). */
 export class ThreadTimeoutError extends Error {
@@ -171,7 +173,8 @@ export class ThreadPool<Req, Res> {
       const [running, ...held] = slot.jobs.splice(0)
       if (running) {
         this.settle(running)
-        if (!running.answered) running.reject(err instanceof Error ? err : new Error(`${this.o.name} thread exited (${String(err)})`))
+        if (!running.answered)
+          running.reject(err instanceof Error ? err : new Error(`${this.o.name} thread exited (${String(err)})`))
       }
       this.queue.unshift(...held)
       if (!this.closed) this.dispatch()

@@ -44,7 +44,9 @@ async function exporter(cfg: TracingConfig): Promise<SpanExporter> {
   if (cfg.exporter === 'console') return new ConsoleSpanExporter()
   const { url, headers, timeoutMs } = cfg.otlp
   const { OTLPTraceExporter } =
-    cfg.otlp.protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto')
+    cfg.otlp.protocol === 'http/json'
+      ? await import('@opentelemetry/exporter-trace-otlp-http')
+      : await import('@opentelemetry/exporter-trace-otlp-proto')
   return new OTLPTraceExporter({ url, headers, timeoutMillis: timeoutMs })
 }
 
@@ -65,12 +67,18 @@ export async function startSdk(cfg: TracingConfig, log: Logger, injected?: SpanE
     ? new SimpleSpanProcessor({ exporter: injected })
     : new BatchSpanProcessor({ exporter: await exporter(cfg), scheduledDelayMillis: cfg.scheduleDelayMs })
   const provider = new TracerProvider({
-    resource: defaultResource().merge(resourceFromAttributes({ ...cfg.resourceAttributes, [ATTR_SERVICE_NAME]: cfg.serviceName })),
+    resource: defaultResource().merge(
+      resourceFromAttributes({ ...cfg.resourceAttributes, [ATTR_SERVICE_NAME]: cfg.serviceName }),
+    ),
     sampler: sampler(cfg.sampler),
     spanProcessors: [processor],
   })
   const contextManager = new AsyncLocalStorageContextManager().enable()
-  if (!context.setGlobalContextManager(contextManager) || !propagation.setGlobalPropagator(new W3CTraceContextPropagator()) || !trace.setGlobalTracerProvider(provider)) {
+  if (
+    !context.setGlobalContextManager(contextManager) ||
+    !propagation.setGlobalPropagator(new W3CTraceContextPropagator()) ||
+    !trace.setGlobalTracerProvider(provider)
+  ) {
     contextManager.disable()
     throw new Error('OpenTelemetry is already registered in this process')
   }

@@ -34,7 +34,11 @@ export interface TracingOptions {
  * Starts tracing when the configuration (or an injected exporter) asks for it: loads the SDK and registers it with the
  * API. Returns the step that flushes and stops it, or undefined when tracing stays off. One per process.
  */
-export async function startTracing(cfg: TracingConfig, log: Logger, opts: TracingOptions = {}): Promise<(() => Promise<void>) | undefined> {
+export async function startTracing(
+  cfg: TracingConfig,
+  log: Logger,
+  opts: TracingOptions = {},
+): Promise<(() => Promise<void>) | undefined> {
   if (!cfg.enabled && !opts.exporter) return undefined
   if (tracer) throw new Error('OpenTelemetry tracing is already running in this process')
   const { startSdk } = await import('./sdk.js')
@@ -56,7 +60,11 @@ export interface SpanOptions {
 
 /** A span that the caller ends; undefined when tracing is off. */
 export function startSpan(name: string, opts: SpanOptions = {}): Span | undefined {
-  return tracer?.startSpan(name, { attributes: opts.attributes, kind: opts.kind, links: opts.links }, opts.parent ?? context.active())
+  return tracer?.startSpan(
+    name,
+    { attributes: opts.attributes, kind: opts.kind, links: opts.links },
+    opts.parent ?? context.active(),
+  )
 }
 
 /** Runs `fn` in a child span of the active context (or `opts.parent`), ended when it settles; a failure is recorded. */

@@ -31,7 +31,9 @@ const npm = (args: string[], cwd: string, timeout = 300_000) =>
 /** The client's own dev dependencies (tsc, openapi-typescript, the ai types), installed unless current. */
 async function clientDependencies() {
   const installed = path.join(clientDir, 'node_modules/.package-lock.json')
-  const current = fs.existsSync(installed) && fs.statSync(installed).mtimeMs >= fs.statSync(path.join(clientDir, 'package-lock.json')).mtimeMs
+  const current =
+    fs.existsSync(installed) &&
+    fs.statSync(installed).mtimeMs >= fs.statSync(path.join(clientDir, 'package-lock.json')).mtimeMs
   if (!current) await npm(['ci'], clientDir)
 }
 
@@ -113,239 +115,347 @@ export async function use(): Promise<string> {
 }
 `
 
-describe.skipIf(serverPass)('TypeScript client @profiler/client, packed, installed and used against the real service', () => {
-  let svc: TestService
-  let limited: TestService
-  let project: string
-  let tarball: string
-  let fallbackKey: string
-  let retried: Promise<any>
-  const env = () => ({ PROFILER_URL: svc.url, PROFILER_API_KEY: svc.key, RUN_ID: Math.random().toString(36).slice(2, 8) })
+describe.skipIf(serverPass)(
+  'TypeScript client @profiler/client, packed, installed and used against the real service',
+  () => {
+    let svc: TestService
+    let limited: TestService
+    let project: string
+    let tarball: string
+    let fallbackKey: string
+    let retried: Promise<any>
+    const env = () => ({
+      PROFILER_URL: svc.url,
+      PROFILER_API_KEY: svc.key,
+      RUN_ID: Math.random().toString(36).slice(2, 8),
+    })
 
-  beforeAll(async () => {
-    // The client's dev dependencies, then the tarball: npm pack runs the build (the prepare script).
-    await clientDependencies()
-    const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-client-pack-'))
-    const { stdout } = await npm(['pack', '--json', '--pack-destination', packDir], clientDir)
-    tarball = path.join(packDir, JSON.parse(stdout)[0].filename)
-    // A fresh project, as a user would make it.
-    project = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-client-user-'))
-    await npm(['init', '-y'], project)
-    await npm(['pkg', 'set', 'type=module'], project)
-    await npm(['install', tarball, 'ai@^7', 'ws@^8', 'typescript@^5', '@types/node@^20'], project)
-    ;[svc, limited] = await Promise.all([
-      startService({ env: { PROFILER_WS_MAX_SOCKETS: String(MAX_SOCKETS), PROFILER_EXTRACT_DELAY_MS: String(EXTRACT_DELAY_MS) } }),
-      startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) } }),
-    ])
-    fallbackKey = (await svc.profiler.services.tenants.createApp('default', 'fallback')).api_key
-    // Waiting for a Retry-After takes up to a minute: that script runs while the others do.
-    retried = script(project, 'retry.mjs', { PROFILER_URL: limited.url, PROFILER_API_KEY: limited.key, RATE_LIMIT: String(RATE_LIMIT) }, 180_000)
-    retried.catch(() => undefined)
-  }, 600_000)
+    beforeAll(async () => {
+      // The client's dev dependencies, then the tarball: npm pack runs the build (the prepare script).
+      await clientDependencies()
+      const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-client-pack-'))
+      const { stdout } = await npm(['pack', '--json', '--pack-destination', packDir], clientDir)
+      tarball = path.join(packDir, JSON.parse(stdout)[0].filename)
+      // A fresh project, as a user would make it.
+      project = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-client-user-'))
+      await npm(['init', '-y'], project)
+      await npm(['pkg', 'set', 'type=module'], project)
+      await npm(['install', tarball, 'ai@^7', 'ws@^8', 'typescript@^5', '@types/node@^20'], project)
+      ;[svc, limited] = await Promise.all([
+        startService({
+          env: { PROFILER_WS_MAX_SOCKETS: String(MAX_SOCKETS), PROFILER_EXTRACT_DELAY_MS: String(EXTRACT_DELAY_MS) },
+        }),
+        startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) } }),
+      ])
+      fallbackKey = (await svc.profiler.services.tenants.createApp('default', 'fallback')).api_key
+      // Waiting for a Retry-After takes up to a minute: that script runs while the others do.
+      retried = script(
+        project,
+        'retry.mjs',
+        { PROFILER_URL: limited.url, PROFILER_API_KEY: limited.key, RATE_LIMIT: String(RATE_LIMIT) },
+        180_000,
+      )
+      retried.catch(() => undefined)
+    }, 600_000)
 
-  afterAll(async () => {
-    await retried?.catch(() => undefined)
-    await Promise.all([svc?.close(), limited?.close()])
-    if (project) fs.rmSync(project, { recursive: true, force: true })
-    if (tarball) fs.rmSync(path.dirname(tarball), { recursive: true, force: true })
-  })
+    afterAll(async () => {
+      await retried?.catch(() => undefined)
+      await Promise.all([svc?.close(), limited?.close()])
+      if (project) fs.rmSync(project, { recursive: true, force: true })
+      if (tarball) fs.rmSync(path.dirname(tarball), { recursive: true, force: true })
+    })
 
-  it('the package holds the build and its types, ESM only, with the AI SDK middleware as a subpath export', () => {
-    const installed = path.join(project, 'node_modules/@profiler/client')
-    const pkg = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'))
-    expect(pkg.type).toBe('module')
-    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' })
-    expect(pkg.exports['./ai-sdk']).toEqual({ types: './dist/ai-sdk.d.ts', import: './dist/ai-sdk.js' })
-    expect(Object.keys(pkg.dependencies)).toEqual(['graphql-ws'])
-    expect(pkg.peerDependenciesMeta).toEqual({ ai: { optional: true }, ws: { optional: true } })
-    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/ai-sdk.js', 'dist/ai-sdk.d.ts', 'README.md']) expect(fs.existsSync(path.join(installed, f)), f).toBe(true)
-    expect(fs.existsSync(path.join(installed, 'src'))).toBe(false)
-  })
+    it('the package holds the build and its types, ESM only, with the AI SDK middleware as a subpath export', () => {
+      const installed = path.join(project, 'node_modules/@profiler/client')
+      const pkg = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'))
+      expect(pkg.type).toBe('module')
+      expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' })
+      expect(pkg.exports['./ai-sdk']).toEqual({ types: './dist/ai-sdk.d.ts', import: './dist/ai-sdk.js' })
+      expect(Object.keys(pkg.dependencies)).toEqual(['graphql-ws'])
+      expect(pkg.peerDependenciesMeta).toEqual({ ai: { optional: true }, ws: { optional: true } })
+      for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/ai-sdk.js', 'dist/ai-sdk.d.ts', 'README.md'])
+        expect(fs.existsSync(path.join(installed, f)), f).toBe(true)
+      expect(fs.existsSync(path.join(installed, 'src'))).toBe(false)
+    })
 
-  it("type-checks a user's TypeScript with tsc (strict, NodeNext): the types are usable and catch mistakes", async () => {
-    fs.writeFileSync(path.join(project, 'usage.ts'), USAGE)
-    fs.writeFileSync(
-      path.join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: ['node'], skipLibCheck: true },
-        files: ['usage.ts'],
-      }),
-    )
-    const r = await run(path.join(project, 'node_modules/.bin/tsc'), ['-p', '.'], { cwd: project, timeout: 120_000 }).catch((e) => e)
-    expect(`${r.stdout ?? ''}${r.stderr ?? ''}`).toBe('')
-  }, 120_000)
+    it("type-checks a user's TypeScript with tsc (strict, NodeNext): the types are usable and catch mistakes", async () => {
+      fs.writeFileSync(path.join(project, 'usage.ts'), USAGE)
+      fs.writeFileSync(
+        path.join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            target: 'ES2022',
+            noEmit: true,
+            types: ['node'],
+            skipLibCheck: true,
+          },
+          files: ['usage.ts'],
+        }),
+      )
+      const r = await run(path.join(project, 'node_modules/.bin/tsc'), ['-p', '.'], {
+        cwd: project,
+        timeout: 120_000,
+      }).catch((e) => e)
+      expect(`${r.stdout ?? ''}${r.stderr ?? ''}`).toBe('')
+    }, 120_000)
 
-  it("README's TypeScript and AI SDK examples run as written (compiled with tsc, strict), against the service", async () => {
-    fs.writeFileSync(path.join(project, 'readme-client.ts'), readmeExample('typescript'))
-    fs.writeFileSync(path.join(project, 'readme-ai.ts'), readmeExample('ai-sdk'))
-    // The example's `./model.js` is the reader's model; here the AI SDK's mock, answering with the system prompt it got.
-    fs.writeFileSync(path.join(project, 'model.ts'), README_MODEL)
-    fs.writeFileSync(
-      path.join(project, 'tsconfig.readme.json'),
-      JSON.stringify({
-        compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', outDir: 'readme-out', types: ['node'], skipLibCheck: true },
-        files: ['readme-client.ts', 'readme-ai.ts', 'model.ts'],
-      }),
-    )
-    const tsc = await run(path.join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.readme.json'], { cwd: project, timeout: 120_000 }).catch((e) => e)
-    expect(`${tsc.stdout ?? ''}${tsc.stderr ?? ''}`).toBe('')
-    const node = (file: string) =>
-      run(process.execPath, [path.join('readme-out', file)], { cwd: project, env: { ...process.env, NODE_OPTIONS: '', PROFILER_URL: svc.url, PROFILER_API_KEY: svc.key }, timeout: 120_000 }).catch((e) => {
-        throw new Error(`README example ${file} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`)
+    it("README's TypeScript and AI SDK examples run as written (compiled with tsc, strict), against the service", async () => {
+      fs.writeFileSync(path.join(project, 'readme-client.ts'), readmeExample('typescript'))
+      fs.writeFileSync(path.join(project, 'readme-ai.ts'), readmeExample('ai-sdk'))
+      // The example's `./model.js` is the reader's model; here the AI SDK's mock, answering with the system prompt it got.
+      fs.writeFileSync(path.join(project, 'model.ts'), README_MODEL)
+      fs.writeFileSync(
+        path.join(project, 'tsconfig.readme.json'),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            target: 'ES2022',
+            outDir: 'readme-out',
+            types: ['node'],
+            skipLibCheck: true,
+          },
+          files: ['readme-client.ts', 'readme-ai.ts', 'model.ts'],
+        }),
+      )
+      const tsc = await run(path.join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.readme.json'], {
+        cwd: project,
+        timeout: 120_000,
+      }).catch((e) => e)
+      expect(`${tsc.stdout ?? ''}${tsc.stderr ?? ''}`).toBe('')
+      const node = (file: string) =>
+        run(process.execPath, [path.join('readme-out', file)], {
+          cwd: project,
+          env: { ...process.env, NODE_OPTIONS: '', PROFILER_URL: svc.url, PROFILER_API_KEY: svc.key },
+          timeout: 120_000,
+        }).catch((e) => {
+          throw new Error(`README example ${file} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`)
+        })
+      const client = await node('readme-client.js')
+      expect(client.stdout).toMatch(/^Lisbon$/m)
+      expect(client.stdout).toMatch(/jazz/i)
+      // The AI SDK example: Cleo's profile holds a fact first, so her context has something to carry.
+      const auth = { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' }
+      expect(
+        (
+          await fetch(`${svc.url}/v1/profile/cleo`, {
+            method: 'POST',
+            headers: auth,
+            body: JSON.stringify({ data: 'I am Cleo and I live in Oslo.' }),
+          })
+        ).status,
+      ).toBe(202)
+      await waitFor('cleo ready', () => fetch(`${svc.url}/v1/profile/cleo`, { headers: auth }).then((r) => r.json()), {
+        until: (b: any) => b?.profile?.status === 'ready',
+        timeoutMs: 60_000,
       })
-    const client = await node('readme-client.js')
-    expect(client.stdout).toMatch(/^Lisbon$/m)
-    expect(client.stdout).toMatch(/jazz/i)
-    // The AI SDK example: Cleo's profile holds a fact first, so her context has something to carry.
-    const auth = { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' }
-    expect((await fetch(`${svc.url}/v1/profile/cleo`, { method: 'POST', headers: auth, body: JSON.stringify({ data: 'I am Cleo and I live in Oslo.' }) })).status).toBe(202)
-    await waitFor('cleo ready', () => fetch(`${svc.url}/v1/profile/cleo`, { headers: auth }).then((r) => r.json()), { until: (b: any) => b?.profile?.status === 'ready', timeoutMs: 60_000 })
-    const ai = await node('readme-ai.js')
-    expect(ai.stdout).toContain('Oslo') // the mock echoed its system prompt: the context reached it
-    // After flush() the exchange was submitted: what Cleo said becomes one of her passages.
-    await waitFor(
-      "the exchange among cleo's passages",
-      () => fetch(`${svc.url}/v1/profile/cleo/passages?limit=100`, { headers: auth }).then((r) => r.json()),
-      { until: (b: any) => (b?.passages ?? []).some((p: any) => p.text.includes('greyhound')), timeoutMs: 60_000 },
-    )
-  }, 300_000)
+      const ai = await node('readme-ai.js')
+      expect(ai.stdout).toContain('Oslo') // the mock echoed its system prompt: the context reached it
+      // After flush() the exchange was submitted: what Cleo said becomes one of her passages.
+      await waitFor(
+        "the exchange among cleo's passages",
+        () => fetch(`${svc.url}/v1/profile/cleo/passages?limit=100`, { headers: auth }).then((r) => r.json()),
+        { until: (b: any) => (b?.passages ?? []).some((p: any) => p.text.includes('greyhound')), timeoutMs: 60_000 },
+      )
+    }, 300_000)
 
-  it('REST: submit text, conversation and structured data (idempotency key, event time), get, context, search pages, roll back, forget, delete, typed errors', async () => {
-    const out = await script(project, 'rest.mjs', env())
-    // Idempotency-Key: the same body twice is one submission; another body with the key is a 409.
-    expect(out.idempotent.again).toBe(out.idempotent.first)
-    expect(out.idempotencyConflict).toMatchObject({ thrown: true, name: 'ProfilerConflictError', status: 409, isProfilerError: true })
-    // waitUntilReady over the subscription (ws found as the optional peer: Node 20 has no global WebSocket).
-    expect(out.aliceReady.status).toBe('ready')
-    expect(out.aliceReady.core_info.location.value).toBe('Lisbon')
-    expect(out.aliceReady.update_log).toHaveLength(1)
-    expect(out.waitLogs[0]).toMatch(/subscribed over WebSocket/)
-    expect(out.waitLogs.at(-1)).toMatch(/ready \(READY event\)/)
-    expect(out.waitLogs.join('\n')).not.toMatch(/polling/)
-    // The event time (May 2023, not the day it was sent): the passage is dated by it, under its year (the query does
-    // not ask about time).
-    expect(out.aliceContext.text).toContain('What they said:\n2023:\n')
-    expect(out.aliceContext.text).toContain('jazz')
-    expect(out.aliceContext.ranked_by).toBe('query')
-    expect(out.aliceContext.tokens).toBeLessThanOrEqual(200)
-    // A conversation (only the user's turns count) and a structured partial profile.
-    expect(out.bob.core_info.location.value).toBe('Berlin')
-    expect(out.bob.interests.hobbies.map((v: any) => v.value)).toContain('chess')
-    expect(JSON.stringify(out.bob)).not.toMatch(/Madrid|surfing/)
-    expect(out.bob.core_info.age).toEqual({ value: 34, confidence: 1 })
-    // Applied in one batch ('mixed') or two.
-    expect(out.bob.update_log.flatMap((e: any) => e.submission_ids)).toHaveLength(2)
-    // Search: every page in order, then stop; the flat form; maxPages.
-    const ids = ['alice', 'bob', 'carla', 'dan', 'eve', 'finn', 'gus']
-    expect(out.pages.map((p: any) => p.page)).toEqual([1, 2, 3, 4])
-    expect(out.pages.every((p: any) => p.total === 7)).toBe(true)
-    expect(out.pages.flatMap((p: any) => p.ids).map((id: string) => id.split('-')[0])).toEqual(ids)
-    expect(out.flat.map((id: string) => id.split('-')[0])).toEqual(ids)
-    expect(out.firstPageOnly).toEqual([2])
-    // Roll back the move to Porto; forget jazz.
-    expect(out.moved.core_info.location.value).toBe('Porto')
-    expect(out.rolledBack.core_info.location.value).toBe('Lisbon')
-    expect(out.rolledBack.update_log.at(-1).input_type).toBe('rollback')
-    expect(out.forgotten.interests.music ?? []).toEqual([])
-    expect(out.forgotten.update_log.at(-1)).toMatchObject({ input_type: 'forget', changes: { removed: [{ value: 'jazz', section: 'interests' }] } })
-    expect(out.afterForget.interests.music ?? []).toEqual([])
-    // Delete, and typed errors: class, status, code, request id.
-    expect(out.afterDelete).toMatchObject({ thrown: true, name: 'ProfilerNotFoundError', status: 404, code: 'NOT_FOUND' })
-    const uuid = /^[0-9a-f-]{36}$/
-    expect(out.badKey).toMatchObject({ thrown: true, name: 'ProfilerAuthenticationError', status: 401, code: 'UNAUTHENTICATED', isProfilerError: true })
-    expect(out.badKey.requestId).toMatch(uuid)
-    expect(out.badKey.message).toContain('Invalid API key')
-    expect(out.notFound).toMatchObject({ thrown: true, name: 'ProfilerNotFoundError', status: 404, code: 'NOT_FOUND' })
-    expect(out.notFound.requestId).toMatch(uuid)
-    expect(out.waitUnknown).toMatchObject({ thrown: true, name: 'ProfilerNotFoundError', status: 404 })
-    expect(out.badRequest).toMatchObject({ thrown: true, name: 'ProfilerValidationError', status: 400, code: 'VALIDATION_FAILED' })
-    expect(out.badRequest.message).toMatch(/pageSize/)
-    expect(out.badRequestIterating).toMatchObject({ thrown: true, name: 'ProfilerValidationError', status: 400 })
-    expect(out.badId).toMatchObject({ thrown: true, name: 'ProfilerValidationError', status: 400 })
-    expect(out.badId.requestId).toMatch(uuid)
-  }, 120_000)
+    it('REST: submit text, conversation and structured data (idempotency key, event time), get, context, search pages, roll back, forget, delete, typed errors', async () => {
+      const out = await script(project, 'rest.mjs', env())
+      // Idempotency-Key: the same body twice is one submission; another body with the key is a 409.
+      expect(out.idempotent.again).toBe(out.idempotent.first)
+      expect(out.idempotencyConflict).toMatchObject({
+        thrown: true,
+        name: 'ProfilerConflictError',
+        status: 409,
+        isProfilerError: true,
+      })
+      // waitUntilReady over the subscription (ws found as the optional peer: Node 20 has no global WebSocket).
+      expect(out.aliceReady.status).toBe('ready')
+      expect(out.aliceReady.core_info.location.value).toBe('Lisbon')
+      expect(out.aliceReady.update_log).toHaveLength(1)
+      expect(out.waitLogs[0]).toMatch(/subscribed over WebSocket/)
+      expect(out.waitLogs.at(-1)).toMatch(/ready \(READY event\)/)
+      expect(out.waitLogs.join('\n')).not.toMatch(/polling/)
+      // The event time (May 2023, not the day it was sent): the passage is dated by it, under its year (the query does
+      // not ask about time).
+      expect(out.aliceContext.text).toContain('What they said:\n2023:\n')
+      expect(out.aliceContext.text).toContain('jazz')
+      expect(out.aliceContext.ranked_by).toBe('query')
+      expect(out.aliceContext.tokens).toBeLessThanOrEqual(200)
+      // A conversation (only the user's turns count) and a structured partial profile.
+      expect(out.bob.core_info.location.value).toBe('Berlin')
+      expect(out.bob.interests.hobbies.map((v: any) => v.value)).toContain('chess')
+      expect(JSON.stringify(out.bob)).not.toMatch(/Madrid|surfing/)
+      expect(out.bob.core_info.age).toEqual({ value: 34, confidence: 1 })
+      // Applied in one batch ('mixed') or two.
+      expect(out.bob.update_log.flatMap((e: any) => e.submission_ids)).toHaveLength(2)
+      // Search: every page in order, then stop; the flat form; maxPages.
+      const ids = ['alice', 'bob', 'carla', 'dan', 'eve', 'finn', 'gus']
+      expect(out.pages.map((p: any) => p.page)).toEqual([1, 2, 3, 4])
+      expect(out.pages.every((p: any) => p.total === 7)).toBe(true)
+      expect(out.pages.flatMap((p: any) => p.ids).map((id: string) => id.split('-')[0])).toEqual(ids)
+      expect(out.flat.map((id: string) => id.split('-')[0])).toEqual(ids)
+      expect(out.firstPageOnly).toEqual([2])
+      // Roll back the move to Porto; forget jazz.
+      expect(out.moved.core_info.location.value).toBe('Porto')
+      expect(out.rolledBack.core_info.location.value).toBe('Lisbon')
+      expect(out.rolledBack.update_log.at(-1).input_type).toBe('rollback')
+      expect(out.forgotten.interests.music ?? []).toEqual([])
+      expect(out.forgotten.update_log.at(-1)).toMatchObject({
+        input_type: 'forget',
+        changes: { removed: [{ value: 'jazz', section: 'interests' }] },
+      })
+      expect(out.afterForget.interests.music ?? []).toEqual([])
+      // Delete, and typed errors: class, status, code, request id.
+      expect(out.afterDelete).toMatchObject({
+        thrown: true,
+        name: 'ProfilerNotFoundError',
+        status: 404,
+        code: 'NOT_FOUND',
+      })
+      const uuid = /^[0-9a-f-]{36}$/
+      expect(out.badKey).toMatchObject({
+        thrown: true,
+        name: 'ProfilerAuthenticationError',
+        status: 401,
+        code: 'UNAUTHENTICATED',
+        isProfilerError: true,
+      })
+      expect(out.badKey.requestId).toMatch(uuid)
+      expect(out.badKey.message).toContain('Invalid API key')
+      expect(out.notFound).toMatchObject({
+        thrown: true,
+        name: 'ProfilerNotFoundError',
+        status: 404,
+        code: 'NOT_FOUND',
+      })
+      expect(out.notFound.requestId).toMatch(uuid)
+      expect(out.waitUnknown).toMatchObject({ thrown: true, name: 'ProfilerNotFoundError', status: 404 })
+      expect(out.badRequest).toMatchObject({
+        thrown: true,
+        name: 'ProfilerValidationError',
+        status: 400,
+        code: 'VALIDATION_FAILED',
+      })
+      expect(out.badRequest.message).toMatch(/pageSize/)
+      expect(out.badRequestIterating).toMatchObject({ thrown: true, name: 'ProfilerValidationError', status: 400 })
+      expect(out.badId).toMatchObject({ thrown: true, name: 'ProfilerValidationError', status: 400 })
+      expect(out.badId.requestId).toMatch(uuid)
+    }, 120_000)
 
-  it('waitUntilReady falls back to polling when the service refuses the socket or there is none; times out with a typed error', async () => {
-    const out = await script(project, 'fallback.mjs', { ...env(), PROFILER_API_KEY: fallbackKey, MAX_SOCKETS: String(MAX_SOCKETS) })
-    expect(out.refused.status).toBe('ready')
-    expect(out.refused.interests).toBeTruthy()
-    expect(out.refusedLogs.join('\n')).toMatch(/WARN .*subscription cannot be used \(socket closed \(4429 Too many connections/)
-    expect(out.refusedLogs.at(-1)).toMatch(/ready \(polling\)/)
-    expect(out.subscriptionOnly).toMatchObject({ thrown: true, name: 'ProfilerConnectionError', code: 'SUBSCRIPTION_FAILED', status: 0 })
-    expect(out.subscriptionOnly.message).toMatch(/4429/)
-    expect(out.noSocket.status).toBe('ready')
-    expect(out.noSocketLogs.join('\n')).toMatch(/no WebSocket implementation; polling/)
-    expect(out.noSocketLogs.at(-1)).toMatch(/ready \(polling\)/)
-    expect(out.polling.status).toBe('ready')
-    expect(out.pollingLogs.join('\n')).not.toMatch(/WebSocket/)
-    expect(out.timedOut).toMatchObject({ thrown: true, name: 'ProfilerTimeoutError', code: 'TIMEOUT', status: 0 })
-  }, 120_000)
+    it('waitUntilReady falls back to polling when the service refuses the socket or there is none; times out with a typed error', async () => {
+      const out = await script(project, 'fallback.mjs', {
+        ...env(),
+        PROFILER_API_KEY: fallbackKey,
+        MAX_SOCKETS: String(MAX_SOCKETS),
+      })
+      expect(out.refused.status).toBe('ready')
+      expect(out.refused.interests).toBeTruthy()
+      expect(out.refusedLogs.join('\n')).toMatch(
+        /WARN .*subscription cannot be used \(socket closed \(4429 Too many connections/,
+      )
+      expect(out.refusedLogs.at(-1)).toMatch(/ready \(polling\)/)
+      expect(out.subscriptionOnly).toMatchObject({
+        thrown: true,
+        name: 'ProfilerConnectionError',
+        code: 'SUBSCRIPTION_FAILED',
+        status: 0,
+      })
+      expect(out.subscriptionOnly.message).toMatch(/4429/)
+      expect(out.noSocket.status).toBe('ready')
+      expect(out.noSocketLogs.join('\n')).toMatch(/no WebSocket implementation; polling/)
+      expect(out.noSocketLogs.at(-1)).toMatch(/ready \(polling\)/)
+      expect(out.polling.status).toBe('ready')
+      expect(out.pollingLogs.join('\n')).not.toMatch(/WebSocket/)
+      expect(out.timedOut).toMatchObject({ thrown: true, name: 'ProfilerTimeoutError', code: 'TIMEOUT', status: 0 })
+    }, 120_000)
 
-  it('retries a 429 after the Retry-After the service sent (and fails at once when it is longer than maxRetryDelayMs)', async () => {
-    const out = await retried
-    expect(out.refused).toMatchObject({ name: 'ProfilerRateLimitError', status: 429, code: 'RATE_LIMITED' })
-    expect(out.refused.retryAfterSeconds).toBeGreaterThanOrEqual(1)
-    expect(out.refused.requestId).toMatch(/^[0-9a-f-]{36}$/)
-    expect(out.impatient).toMatchObject({ name: 'ProfilerRateLimitError', status: 429 })
-    expect(out.impatientMs).toBeLessThan(5_000)
-    const { retries, ms, total } = out.patient
-    expect(total).toBeGreaterThanOrEqual(0)
-    expect(retries.length).toBeGreaterThanOrEqual(1)
-    for (const r of retries) {
-      expect(r.status).toBe(429)
-      expect(r.retryAfterSeconds).toBeGreaterThanOrEqual(1)
-      expect(r.delayMs).toBe(r.retryAfterSeconds * 1000)
-    }
-    // Each retry went out only after the wait the service asked for.
-    const waited = retries.reduce((sum: number, r: any) => sum + r.delayMs, 0)
-    expect(ms).toBeGreaterThanOrEqual(waited)
-  }, 180_000)
+    it('retries a 429 after the Retry-After the service sent (and fails at once when it is longer than maxRetryDelayMs)', async () => {
+      const out = await retried
+      expect(out.refused).toMatchObject({ name: 'ProfilerRateLimitError', status: 429, code: 'RATE_LIMITED' })
+      expect(out.refused.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+      expect(out.refused.requestId).toMatch(/^[0-9a-f-]{36}$/)
+      expect(out.impatient).toMatchObject({ name: 'ProfilerRateLimitError', status: 429 })
+      expect(out.impatientMs).toBeLessThan(5_000)
+      const { retries, ms, total } = out.patient
+      expect(total).toBeGreaterThanOrEqual(0)
+      expect(retries.length).toBeGreaterThanOrEqual(1)
+      for (const r of retries) {
+        expect(r.status).toBe(429)
+        expect(r.retryAfterSeconds).toBeGreaterThanOrEqual(1)
+        expect(r.delayMs).toBe(r.retryAfterSeconds * 1000)
+      }
+      // Each retry went out only after the wait the service asked for.
+      const waited = retries.reduce((sum: number, r: any) => sum + r.delayMs, 0)
+      expect(ms).toBeGreaterThanOrEqual(waited)
+    }, 180_000)
 
-  it('AI SDK middleware: the context reaches the system prompt; generateText and streamText exchanges are submitted; a down or silent service only warns', async () => {
-    const out = await script(project, 'ai-sdk.mjs', env())
-    // The system prompt the mock received: the caller's, then the profile's context for the question.
-    expect(out.generated.text).toBe('You could go sailing along the Douro.')
-    expect(out.generated.system.startsWith('You are a helpful assistant.\n\n')).toBe(true)
-    expect(out.generated.system).toContain(out.expectedContext)
-    expect(out.expectedContext).toMatch(/Porto/)
-    expect(out.expectedContext).toMatch(/sailing/)
-    // After the answer, the exchange became what the person said (the user turn; the answer is not evidence).
-    expect(out.generatedPassage).toMatchObject({ speaker: 'user', text: 'What should I do this weekend? I also started learning the cello.' })
-    expect(out.afterGenerate.update_log.map((e: any) => e.input_type)).toEqual(['text', 'conversation'])
-    // streamText: the context was there too, and the last user turn was submitted once the stream finished.
-    expect(out.streamed.text).toBe('Sailing at sunset is lovely this time of year.')
-    expect(out.streamed.system).toMatch(/cello/)
-    expect(out.streamed.prompt[0].role).toBe('system')
-    expect(out.streamedPassage).toMatchObject({ speaker: 'user', text: 'Any plans for Sunday? My sister Dora visits from Lisbon.' })
-    expect(out.warningsWhileUp).toEqual([])
-    // The profile id from the call's providerOptions.
-    expect(out.perCallSystem).toMatch(/Porto/)
-    // A new user: no profile, so no context and no warning; the first exchange made the profile.
-    expect(out.newcomer.system).toBe('Be kind.')
-    expect(out.newcomer.warnings).toEqual([])
-    expect(out.newcomer.profile.update_log.map((e: any) => e.input_type)).toEqual(['conversation'])
-    expect(out.newcomer.profile.core_info.name.value).toBe('Elif')
-    // Service down: the answers come, the system prompt is the caller's, and warnings (not errors) say why.
-    expect(out.down.text).toBe('Still here.')
-    expect(out.down.streamed).toBe('Still here.')
-    expect(out.down.system).toBe('Be brief.')
-    expect(out.down.warnings.filter((w: string) => /no context .*answering without memory.*ECONNREFUSED/.test(w))).toHaveLength(2)
-    expect(out.down.warnings.filter((w: string) => /exchange was not submitted.*ECONNREFUSED/.test(w))).toHaveLength(2)
-    // A service that never answers holds the answer for contextTimeoutMs at most.
-    expect(out.hung.text).toBe('Quick.')
-    expect(out.hung.ms).toBeLessThan(5_000)
-    expect(out.hung.warnings).toHaveLength(1)
-    expect(out.hung.warnings[0]).toMatch(/no answer within 300 ms/)
-  }, 120_000)
-})
+    it('AI SDK middleware: the context reaches the system prompt; generateText and streamText exchanges are submitted; a down or silent service only warns', async () => {
+      const out = await script(project, 'ai-sdk.mjs', env())
+      // The system prompt the mock received: the caller's, then the profile's context for the question.
+      expect(out.generated.text).toBe('You could go sailing along the Douro.')
+      expect(out.generated.system.startsWith('You are a helpful assistant.\n\n')).toBe(true)
+      expect(out.generated.system).toContain(out.expectedContext)
+      expect(out.expectedContext).toMatch(/Porto/)
+      expect(out.expectedContext).toMatch(/sailing/)
+      // After the answer, the exchange became what the person said (the user turn; the answer is not evidence).
+      expect(out.generatedPassage).toMatchObject({
+        speaker: 'user',
+        text: 'What should I do this weekend? I also started learning the cello.',
+      })
+      expect(out.afterGenerate.update_log.map((e: any) => e.input_type)).toEqual(['text', 'conversation'])
+      // streamText: the context was there too, and the last user turn was submitted once the stream finished.
+      expect(out.streamed.text).toBe('Sailing at sunset is lovely this time of year.')
+      expect(out.streamed.system).toMatch(/cello/)
+      expect(out.streamed.prompt[0].role).toBe('system')
+      expect(out.streamedPassage).toMatchObject({
+        speaker: 'user',
+        text: 'Any plans for Sunday? My sister Dora visits from Lisbon.',
+      })
+      expect(out.warningsWhileUp).toEqual([])
+      // The profile id from the call's providerOptions.
+      expect(out.perCallSystem).toMatch(/Porto/)
+      // A new user: no profile, so no context and no warning; the first exchange made the profile.
+      expect(out.newcomer.system).toBe('Be kind.')
+      expect(out.newcomer.warnings).toEqual([])
+      expect(out.newcomer.profile.update_log.map((e: any) => e.input_type)).toEqual(['conversation'])
+      expect(out.newcomer.profile.core_info.name.value).toBe('Elif')
+      // Service down: the answers come, the system prompt is the caller's, and warnings (not errors) say why.
+      expect(out.down.text).toBe('Still here.')
+      expect(out.down.streamed).toBe('Still here.')
+      expect(out.down.system).toBe('Be brief.')
+      expect(
+        out.down.warnings.filter((w: string) => /no context .*answering without memory.*ECONNREFUSED/.test(w)),
+      ).toHaveLength(2)
+      expect(out.down.warnings.filter((w: string) => /exchange was not submitted.*ECONNREFUSED/.test(w))).toHaveLength(
+        2,
+      )
+      // A service that never answers holds the answer for contextTimeoutMs at most.
+      expect(out.hung.text).toBe('Quick.')
+      expect(out.hung.ms).toBeLessThan(5_000)
+      expect(out.hung.warnings).toHaveLength(1)
+      expect(out.hung.warnings[0]).toMatch(/no answer within 300 ms/)
+    }, 120_000)
+  },
+)
 
 describe.skipIf(serverPass)('TypeScript client: generated types', () => {
   it('src/generated/openapi.ts is what openapi-typescript makes of schema/openapi.json today (run npm run generate in clients/typescript)', async () => {
     await clientDependencies()
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-openapi-')), 'openapi.ts')
     try {
-      await run(path.join(clientDir, 'node_modules/.bin/openapi-typescript'), [path.join(root, 'schema/openapi.json'), '-o', out], { cwd: clientDir, timeout: 120_000 })
-      expect(fs.readFileSync(out, 'utf8')).toBe(fs.readFileSync(path.join(clientDir, 'src/generated/openapi.ts'), 'utf8'))
+      await run(
+        path.join(clientDir, 'node_modules/.bin/openapi-typescript'),
+        [path.join(root, 'schema/openapi.json'), '-o', out],
+        { cwd: clientDir, timeout: 120_000 },
+      )
+      expect(fs.readFileSync(out, 'utf8')).toBe(
+        fs.readFileSync(path.join(clientDir, 'src/generated/openapi.ts'), 'utf8'),
+      )
     } finally {
       fs.rmSync(path.dirname(out), { recursive: true, force: true })
     }

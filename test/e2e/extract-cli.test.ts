@@ -12,7 +12,10 @@ const perCalls = (n: number) => n * 60_000
 /** Runs `profiler extract …` as a process, with `stdin` written to it (or nothing, closed). */
 function extract(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, profilerArgs('extract', ...args), { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, profilerArgs('extract', ...args), {
+      cwd: root,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     let stdout = ''
     let stderr = ''
     const timer = setTimeout(() => {
@@ -38,7 +41,8 @@ async function ok(args: string[], stdin?: string): Promise<string> {
   return r.stdout
 }
 
-const TEXT = "Hi, I'm Rosa and I'm 38. I live in Valencia and I work as a pharmacist. I love salsa dancing. Don't talk about politics with me."
+const TEXT =
+  "Hi, I'm Rosa and I'm 38. I live in Valencia and I work as a pharmacist. I love salsa dancing. Don't talk about politics with me."
 
 /** `profiler extract`: a real process, no database, no service. */
 describe('profiler extract (real processes)', () => {
@@ -49,18 +53,25 @@ describe('profiler extract (real processes)', () => {
       const out = JSON.parse(await ok(['--json', '--explain', TEXT]))
       expect(out.extraction).toEqual(expected.extraction)
       expect(out.trace).toEqual(
-        expected.trace.map((v) => ({ ...v, hits: v.hits.map((h) => ({ ...h, description: ruleDescription(h.rule) })) })),
+        expected.trace.map((v) => ({
+          ...v,
+          hits: v.hits.map((h) => ({ ...h, description: ruleDescription(h.rule) })),
+        })),
       )
 
       const text = await ok(['--explain', TEXT])
       for (const v of expected.trace) {
         expect(text).toContain(`${v.field}: ${v.value}`)
         for (const h of v.hits) {
-          expect(text).toContain(`${h.rule}${h.confidence === undefined ? '' : ` (${h.confidence})`}: ${ruleDescription(h.rule)}`)
+          expect(text).toContain(
+            `${h.rule}${h.confidence === undefined ? '' : ` (${h.confidence})`}: ${ruleDescription(h.rule)}`,
+          )
           if (h.match) expect(text).toContain(`matched ${JSON.stringify(h.match)}`)
         }
       }
-      expect(text).toMatch(/core_info\.location: Valencia \(0\.9\)\n {2}location\.live-in \(0\.9\): .*\n {4}matched "i live in valencia"/)
+      expect(text).toMatch(
+        /core_info\.location: Valencia \(0\.9\)\n {2}location\.live-in \(0\.9\): .*\n {4}matched "i live in valencia"/,
+      )
     },
     perCalls(2),
   )
@@ -90,7 +101,12 @@ describe('profiler extract (real processes)', () => {
   it(
     'reads a conversation like the API: only the profiled person, and a malformed one is refused',
     async () => {
-      const conv = await ok(['--input-type', 'conversation', '--explain', 'Ann: I love jazz\nBot: I love rock\nAnn: I am a nurse'])
+      const conv = await ok([
+        '--input-type',
+        'conversation',
+        '--explain',
+        'Ann: I love jazz\nBot: I love rock\nAnn: I am a nurse',
+      ])
       expect(conv).toMatch(/interests\.music: jazz \(0\.9\)\n {2}interest\.love/)
       expect(conv).toMatch(/core_info\.occupation: nurse .*\n {2}occupation\.i-am-a/)
       expect(conv).not.toContain('rock')
@@ -105,12 +121,21 @@ describe('profiler extract (real processes)', () => {
   it(
     'takes structured input as given, and lists the rule registry',
     async () => {
-      const s = await ok(['--input-type', 'structured', '--explain', '{"core_info": {"age": 40}, "interests": {"music": ["jazz"]}}'])
+      const s = await ok([
+        '--input-type',
+        'structured',
+        '--explain',
+        '{"core_info": {"age": 40}, "interests": {"music": ["jazz"]}}',
+      ])
       expect(s).toContain('core_info.age: 40 (1)\n  (given in the structured input; no rule involved)')
 
       expect(JSON.parse(await ok(['--list-rules', '--json']))).toEqual(RULE_LIST)
       const lines = (await ok(['--list-rules'])).split('\n')
-      for (const r of RULE_LIST) expect(lines.some((l) => l.startsWith(`${r.id} `) && l.endsWith(`  ${r.description}`)), r.id).toBe(true)
+      for (const r of RULE_LIST)
+        expect(
+          lines.some((l) => l.startsWith(`${r.id} `) && l.endsWith(`  ${r.description}`)),
+          r.id,
+        ).toBe(true)
     },
     perCalls(3),
   )

@@ -10,7 +10,13 @@ describe('status events fan out to many subscribers', () => {
   let svc: TestService
   const sockets: Socket[] = []
   beforeAll(async () => {
-    svc = await startService({ env: { PROFILER_WS_MAX_SOCKETS: '1000', PROFILER_WS_MAX_SUBSCRIPTIONS: '1000', PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
+    svc = await startService({
+      env: {
+        PROFILER_WS_MAX_SOCKETS: '1000',
+        PROFILER_WS_MAX_SUBSCRIPTIONS: '1000',
+        PROFILER_RATE_LIMIT_PER_MINUTE: '100000',
+      },
+    })
   })
   afterAll(async () => {
     await Promise.all(sockets.map((s) => s.close()))
@@ -23,9 +29,13 @@ describe('status events fan out to many subscribers', () => {
     const recorders = sockets.map((s) => s.status())
     // Live once a first profile's events reach every one of them.
     await submit(svc.url, svc.key, 'warm-up', 'I live in Oslo.')
-    await waitFor('the warm-up event at every subscriber', () => recorders.every((r) => r.events.some((e) => e.profileId === 'warm-up' && e.status === 'READY')), {
-      timeoutMs: 30_000,
-    })
+    await waitFor(
+      'the warm-up event at every subscriber',
+      () => recorders.every((r) => r.events.some((e) => e.profileId === 'warm-up' && e.status === 'READY')),
+      {
+        timeoutMs: 30_000,
+      },
+    )
     await submit(svc.url, svc.key, 'fan', 'My name is Ada and I live in Turin.')
     await waitFor(
       () =>

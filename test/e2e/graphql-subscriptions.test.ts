@@ -8,8 +8,26 @@ import { JobQueue } from '../../src/jobs/queue.js'
 import { AccountService } from '../../src/services/account.service.js'
 import { TenantService } from '../../src/services/tenant.service.js'
 import { DashboardBrowser } from '../support/dashboard-client.js'
-import { client, freshDatabase, SERVER_URL, startService, testConfig, testEnv, type TestDatabase, type TestService } from '../support/harness.js'
-import { connect, DELETE, gql, submit, untilLive, type Recorder, type Socket, type StatusEvent } from '../support/graphql-client.js'
+import {
+  client,
+  freshDatabase,
+  SERVER_URL,
+  startService,
+  testConfig,
+  testEnv,
+  type TestDatabase,
+  type TestService,
+} from '../support/harness.js'
+import {
+  connect,
+  DELETE,
+  gql,
+  submit,
+  untilLive,
+  type Recorder,
+  type Socket,
+  type StatusEvent,
+} from '../support/graphql-client.js'
 import { sleep, waitFor } from '../support/wait.js'
 import { profilerArgs } from '../support/cli.js'
 
@@ -21,8 +39,10 @@ const ALICE = 'My name is Alice and I live in Lisbon. I love hiking and jazz.'
 
 const statuses = (events: StatusEvent[], profileId?: string) =>
   events.filter((e) => profileId === undefined || e.profileId === profileId).map((e) => e.status)
-const hasReady = (profileId: string) => (events: StatusEvent[]) => events.some((e) => e.profileId === profileId && e.status === 'READY')
-const interestValues = (profile: any): string[] => profile.interests.flatMap((c: any) => c.values.map((v: any) => v.value.toLowerCase()))
+const hasReady = (profileId: string) => (events: StatusEvent[]) =>
+  events.some((e) => e.profileId === profileId && e.status === 'READY')
+const interestValues = (profile: any): string[] =>
+  profile.interests.flatMap((c: any) => c.values.map((v: any) => v.value.toLowerCase()))
 
 /**
  * graphql-ws subscriptions against a real server (API + worker in one process), in whichever mode the suite runs:
@@ -37,8 +57,10 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     sockets.push(s)
     return s
   }
-  const newKey = async (tenant: string, app = 'app') => (await svc.profiler.services.tenants.createApp(tenant, app)).api_key
-  const post = (key: string) => (profileId: string) => submit(svc.url, key, profileId, `Probe text for ${profileId}: I enjoy chess.`)
+  const newKey = async (tenant: string, app = 'app') =>
+    (await svc.profiler.services.tenants.createApp(tenant, app)).api_key
+  const post = (key: string) => (profileId: string) =>
+    submit(svc.url, key, profileId, `Probe text for ${profileId}: I enjoy chess.`)
 
   beforeAll(async () => {
     svc = await startService({ env: { PROFILER_WS_AUTH_RECHECK_MS: '200', PROFILER_WS_MAX_SUBSCRIPTIONS: '2' } })
@@ -58,11 +80,18 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     const all = s.status() // opened last: once it sees the probe, `alice` is live too
     await untilLive(all, post(key), 'probe-1')
 
-    const [aliceSubmission] = await Promise.all([submit(svc.url, key, 'alice', ALICE), submit(svc.url, key, 'bob', 'My name is Bob. I like cooking.')])
+    const [aliceSubmission] = await Promise.all([
+      submit(svc.url, key, 'alice', ALICE),
+      submit(svc.url, key, 'bob', 'My name is Bob. I like cooking.'),
+    ])
     expect(aliceSubmission).toMatch(/[0-9a-f-]{36}/)
 
     await alice.until(hasReady('alice'), 20_000, 'READY of alice')
-    await all.until((es) => hasReady('alice')(es) && hasReady('bob')(es) && hasReady('probe-1')(es), 20_000, 'READY of alice, bob and probe-1')
+    await all.until(
+      (es) => hasReady('alice')(es) && hasReady('bob')(es) && hasReady('probe-1')(es),
+      20_000,
+      'READY of alice, bob and probe-1',
+    )
     await sleep(GRACE_MS)
 
     expect(alice.errors).toEqual([])
@@ -78,7 +107,9 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     expect(all.errors).toEqual([])
     for (const id of ['probe-1', 'alice', 'bob']) expect(statuses(all.events, id), id).toEqual(['PROCESSING', 'READY'])
     expect(new Set(all.events.map((e) => e.profileId))).toEqual(new Set(['probe-1', 'alice', 'bob']))
-    expect(all.events.find((e) => e.profileId === 'bob' && e.status === 'READY')!.profile.coreInfo.name?.value).toBe('Bob')
+    expect(all.events.find((e) => e.profileId === 'bob' && e.status === 'READY')!.profile.coreInfo.name?.value).toBe(
+      'Bob',
+    )
 
     // The profile the events describe is the one the REST API serves.
     const rest = await client(svc.url, key).profile('alice')
@@ -87,7 +118,11 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     const del = await gql(svc.url, key, DELETE, { id: 'alice' })
     expect(del.body).toEqual({ data: { deleteProfile: true } })
     await alice.until((es) => es.length >= 3, 10_000, 'DELETED of alice')
-    await all.until((es) => es.some((e) => e.profileId === 'alice' && e.status === 'DELETED'), 10_000, 'DELETED of alice (all)')
+    await all.until(
+      (es) => es.some((e) => e.profileId === 'alice' && e.status === 'DELETED'),
+      10_000,
+      'DELETED of alice (all)',
+    )
     await sleep(GRACE_MS)
     expect(alice.events).toHaveLength(3)
     expect(alice.events[2]).toEqual({ profileId: 'alice', status: 'DELETED', profile: null })
@@ -298,7 +333,9 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
         ws.terminate() // gone before the ack, as a client losing its network is
       }
       // The five connection-init checks finish; afterwards only a leftover timer checks the key.
-      await waitFor('the five connection-init checks to finish (checks finished)', () => finished, { until: (n) => n >= 5 })
+      await waitFor('the five connection-init checks to finish (checks finished)', () => finished, {
+        until: (n) => n >= 5,
+      })
       const before = checks
       await sleep(600) // a window of three re-check periods (PROFILER_WS_AUTH_RECHECK_MS=200) in which no check may run
       expect(checks - before, 'key checks for sockets that no longer exist').toBe(0)
@@ -383,7 +420,11 @@ describe.skipIf(!SERVER_URL)('events cross processes: serve, serve, worker (serv
     const one = s.status('cross')
     const all: Recorder<StatusEvent> = s.status()
     // The probe goes through the second process too (REST), so live-ness is also proof of the NOTIFY path.
-    await untilLive(all, async (id) => expect((await client(api2!, key).post(id, { data: 'I enjoy chess.' })).status).toBe(202), 'probe-x')
+    await untilLive(
+      all,
+      async (id) => expect((await client(api2!, key).post(id, { data: 'I enjoy chess.' })).status).toBe(202),
+      'probe-x',
+    )
 
     await submit(api2!, key, 'cross', ALICE) // the GraphQL mutation on the second process
     await one.until(hasReady('cross'), 30_000, 'READY of cross on the first process')
@@ -401,7 +442,11 @@ describe.skipIf(!SERVER_URL)('events cross processes: serve, serve, worker (serv
     expect(api1 && api2).toBeTruthy() // the processes of the test above
     const setup = await openDatabase(testConfig(db), { poolSize: 2 })
     try {
-      await new AccountService(setup.dataSource, testConfig(db).dashboard).createAccount('ops@t.example', 'a long enough password', { tenant: 't' })
+      await new AccountService(setup.dataSource, testConfig(db).dashboard).createAccount(
+        'ops@t.example',
+        'a long enough password',
+        { tenant: 't' },
+      )
     } finally {
       await setup.close()
     }
@@ -412,7 +457,11 @@ describe.skipIf(!SERVER_URL)('events cross processes: serve, serve, worker (serv
     sockets.push(s)
     const sub = s.subscribe<StatusEvent>(`subscription { profileStatusChanged { profileId } }`)
     // Live once a profile posted to the second process reaches it (through NOTIFY, as the rotation's event will).
-    await untilLive(sub, async (id) => expect((await client(api2!, key).post(id, { data: 'I enjoy chess.' })).status).toBe(202), 'probe-rot')
+    await untilLive(
+      sub,
+      async (id) => expect((await client(api2!, key).post(id, { data: 'I enjoy chess.' })).status).toBe(202),
+      'probe-rot',
+    )
     const rotated = await browser.gql('mutation($id: ID!) { rotateAppKey(id: $id) { apiKey } }', { id: app.id })
     expect(rotated.body.data.rotateAppKey.apiKey).toMatch(/^pk_/)
     expect(await sub.untilEnded(15_000)).toEqual({ code: 4403, reason: 'Forbidden: API key revoked' })

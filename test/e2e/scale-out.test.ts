@@ -16,7 +16,6 @@ const PROFILES = 24
 const SUBMISSIONS = 144
 const CONCURRENCY = 12
 
-
 describe.skipIf(!SERVER_URL)('3 serve + 3 worker processes on one PostgreSQL server', () => {
   let db: TestDatabase
   let key: string
@@ -36,9 +35,14 @@ describe.skipIf(!SERVER_URL)('3 serve + 3 worker processes on one PostgreSQL ser
     } finally {
       await cli.close()
     }
-    const common = { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_TENANT_QUEUE: '10000', PROFILER_RECONCILE_SECONDS: '2' }
+    const common = {
+      PROFILER_RATE_LIMIT_PER_MINUTE: '100000',
+      PROFILER_TENANT_QUEUE: '10000',
+      PROFILER_RECONCILE_SECONDS: '2',
+    }
     const apis = Array.from({ length: APIS }, () => spawnRole('serve', { ...common, LOG_LEVEL: 'info' }))
-    for (let i = 0; i < WORKERS; i++) spawnRole('worker', { ...common, LOG_LEVEL: 'warn', PROFILER_WORKER_CONCURRENCY: '4', PROFILER_BATCH_SIZE: '4' })
+    for (let i = 0; i < WORKERS; i++)
+      spawnRole('worker', { ...common, LOG_LEVEL: 'warn', PROFILER_WORKER_CONCURRENCY: '4', PROFILER_BATCH_SIZE: '4' })
     for (const api of apis) {
       const url = await waitFor(
         () => `an API process to listen; it printed: ${api.out().slice(-2000)}`,
@@ -50,7 +54,10 @@ describe.skipIf(!SERVER_URL)('3 serve + 3 worker processes on one PostgreSQL ser
       )
       urls.push(url)
     }
-    for (const url of urls) await waitFor(`${url}/readyz`, async () => (await fetch(`${url}/readyz`)).status === 200 || undefined, { timeoutMs: 60_000 })
+    for (const url of urls)
+      await waitFor(`${url}/readyz`, async () => (await fetch(`${url}/readyz`)).status === 200 || undefined, {
+        timeoutMs: 60_000,
+      })
   }, 240_000)
 
   afterAll(async () => {
@@ -70,7 +77,12 @@ describe.skipIf(!SERVER_URL)('3 serve + 3 worker processes on one PostgreSQL ser
     }
     // Each subscription is live once a warm-up profile's READY reaches it.
     await client(urls[0]!, key).post('warm-up', { data: 'I live in Oslo.' })
-    for (const r of recorders) await r.until((es) => es.some((e) => e.profileId === 'warm-up' && e.status === 'READY'), 60_000, 'the warm-up READY')
+    for (const r of recorders)
+      await r.until(
+        (es) => es.some((e) => e.profileId === 'warm-up' && e.status === 'READY'),
+        60_000,
+        'the warm-up READY',
+      )
 
     // The load: submissions round-robin over the API processes, CONCURRENCY in flight; every third one is text (the
     // local extractor), the rest structured facts, each naming its own submission number so a lost or doubled
@@ -82,7 +94,10 @@ describe.skipIf(!SERVER_URL)('3 serve + 3 worker processes on one PostgreSQL ser
     const lane = async () => {
       for (let i = next++; i < SUBMISSIONS; i = next++) {
         const profile = `p${i % PROFILES}`
-        const body = i % 3 === 0 ? { data: `I love ${fact(i)}.` } : { input_type: 'structured', data: JSON.stringify({ interests: { hobbies: [fact(i)] } }) }
+        const body =
+          i % 3 === 0
+            ? { data: `I love ${fact(i)}.` }
+            : { input_type: 'structured', data: JSON.stringify({ interests: { hobbies: [fact(i)] } }) }
         const r = await client(urls[i % APIS]!, key).post(profile, body)
         if (r.status !== 202) refused.push(`${r.status} ${await r.text()}`)
         else accepted.set(((await r.json()) as { id: string }).id, profile)
@@ -96,8 +111,16 @@ describe.skipIf(!SERVER_URL)('3 serve + 3 worker processes on one PostgreSQL ser
     const done = await waitFor(
       () => `every profile ready with all its submissions applied`,
       async () => {
-        const profiles = await Promise.all(Array.from({ length: PROFILES }, (_, i) => probe.profile(`p${i}`).catch(() => null)))
-        return profiles.every((p) => p?.status === 'ready' && p.update_log.flatMap((e: any) => e.submission_ids).length >= SUBMISSIONS / PROFILES) ? profiles : undefined
+        const profiles = await Promise.all(
+          Array.from({ length: PROFILES }, (_, i) => probe.profile(`p${i}`).catch(() => null)),
+        )
+        return profiles.every(
+          (p) =>
+            p?.status === 'ready' &&
+            p.update_log.flatMap((e: any) => e.submission_ids).length >= SUBMISSIONS / PROFILES,
+        )
+          ? profiles
+          : undefined
       },
       { timeoutMs: 180_000, everyMs: 500 },
     )
@@ -128,7 +151,10 @@ describe.skipIf(!SERVER_URL)('3 serve + 3 worker processes on one PostgreSQL ser
     // Every API process's subscriber saw every profile become READY.
     for (const r of recorders) {
       await r.until(
-        (es) => Array.from({ length: PROFILES }, (_, i) => `p${i}`).every((id) => es.some((e) => e.profileId === id && e.status === 'READY')),
+        (es) =>
+          Array.from({ length: PROFILES }, (_, i) => `p${i}`).every((id) =>
+            es.some((e) => e.profileId === id && e.status === 'READY'),
+          ),
         60_000,
         'READY of every profile',
       )
@@ -139,7 +165,11 @@ describe.skipIf(!SERVER_URL)('3 serve + 3 worker processes on one PostgreSQL ser
     const deleted = ['p0', 'p1', 'p2']
     for (const [i, id] of deleted.entries()) expect((await client(urls[i % APIS]!, key).del(id)).status).toBe(204)
     for (const r of recorders) {
-      await r.until((es) => deleted.every((id) => es.some((e) => e.profileId === id && e.status === 'DELETED')), 60_000, 'the deletions')
+      await r.until(
+        (es) => deleted.every((id) => es.some((e) => e.profileId === id && e.status === 'DELETED')),
+        60_000,
+        'the deletions',
+      )
       // Per profile, events arrive in order: nothing after DELETED, and the last event of a kept profile is READY.
       for (let i = 0; i < PROFILES; i++) {
         const mine = r.events.filter((e) => e.profileId === `p${i}`)

@@ -30,7 +30,8 @@ describe('shutdown', () => {
     const result = await new Promise<{ code: number | null; hung: boolean }>((resolve) => {
       let closedAt: NodeJS.Timeout | undefined
       child.stdout.on('data', () => {
-        if (!closedAt && /closed/.test(out)) closedAt = setTimeout(() => (child.kill('SIGKILL'), resolve({ code: null, hung: true })), 20_000)
+        if (!closedAt && /closed/.test(out))
+          closedAt = setTimeout(() => (child.kill('SIGKILL'), resolve({ code: null, hung: true })), 20_000)
       })
       child.once('exit', (code) => {
         clearTimeout(closedAt)

@@ -42,7 +42,12 @@ describe('SIGTERM (real process)', () => {
     db = await freshDatabase()
     // Every extraction takes 20 s, longer than the shutdown's grace for batches (half of 8 s): batches in flight are
     // interrupted and handed back.
-    env = testEnv(db, { LOG_LEVEL: 'info', PROFILER_EXTRACT_DELAY_MS: '20000', PROFILER_SHUTDOWN_TIMEOUT_MS: '8000', PROFILER_WORKER_CONCURRENCY: '2' })
+    env = testEnv(db, {
+      LOG_LEVEL: 'info',
+      PROFILER_EXTRACT_DELAY_MS: '20000',
+      PROFILER_SHUTDOWN_TIMEOUT_MS: '8000',
+      PROFILER_WORKER_CONCURRENCY: '2',
+    })
   })
   afterAll(async () => {
     for (const c of spawned) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
@@ -58,10 +63,15 @@ describe('SIGTERM (real process)', () => {
     await Promise.all(sockets.map((s) => s.connected))
     const subs = sockets.map((s, i) => s.status(i === 0 ? undefined : `p${i}`))
     const ids = Array.from({ length: 6 }, (_, i) => `p${i}`)
-    for (const id of ids) expect((await api.post(id, { data: `I live in Leeds and I love rowing (${id}).` })).status).toBe(202)
+    for (const id of ids)
+      expect((await api.post(id, { data: `I live in Leeds and I love rowing (${id}).` })).status).toBe(202)
     // Wait until batches are really in flight (claimed by the worker).
     const processing = async () => {
-      const { body } = await gql(first.url, key, `{ ${ids.map((id) => `${id}: profile(id: "${id}") { submissions(first: 5) { nodes { status } } }`).join(' ')} }`)
+      const { body } = await gql(
+        first.url,
+        key,
+        `{ ${ids.map((id) => `${id}: profile(id: "${id}") { submissions(first: 5) { nodes { status } } }`).join(' ')} }`,
+      )
       return ids.filter((id) => body.data?.[id]?.submissions.nodes.some((n: any) => n.status === 'PROCESSING')).length
     }
     await waitFor('two batches in flight (profiles processing)', processing, { until: (n) => n >= 2, everyMs: 100 })
@@ -74,7 +84,9 @@ describe('SIGTERM (real process)', () => {
     expect(code, first.out()).toBe(0)
     expect(elapsed).toBeLessThan(25_000)
     expect(first.out()).toMatch(/batch handed back to the queue/)
-    await waitFor('every socket to see its close', () => sockets.every((s) => s.closes.length > 0), { timeoutMs: 5_000 })
+    await waitFor('every socket to see its close', () => sockets.every((s) => s.closes.length > 0), {
+      timeoutMs: 5_000,
+    })
     for (const s of sockets) expect(s.closes[0]).toMatchObject({ code: 1001 })
     for (const r of subs) expect(r.ended).toBeDefined()
 
@@ -83,7 +95,11 @@ describe('SIGTERM (real process)', () => {
     const second = await start()
     const api2 = client(second.url, key)
     for (const id of ids) await api2.waitReady(id, 60_000)
-    const { body } = await gql(second.url, key, `{ ${ids.map((id) => `${id}: profile(id: "${id}") { coreInfo { location { value } } submissions(first: 5) { nodes { status attempts } } }`).join(' ')} }`)
+    const { body } = await gql(
+      second.url,
+      key,
+      `{ ${ids.map((id) => `${id}: profile(id: "${id}") { coreInfo { location { value } } submissions(first: 5) { nodes { status attempts } } }`).join(' ')} }`,
+    )
     for (const id of ids) {
       expect(body.data[id].coreInfo.location?.value).toBe('Leeds')
       expect(body.data[id].submissions.nodes).toEqual([{ status: 'DONE', attempts: 1 }])
@@ -103,19 +119,33 @@ describe('SIGTERM (real process)', () => {
     await api.waitReady('legacy', 60_000)
     // A profile stored before its size had limits: 80,000 interests (4 MB). Its next merge cuts it to the limits.
     const interests: Record<string, { value: string; confidence: number }[]> = {}
-    for (let i = 0; i < 80_000; i++) (interests[`c${i % 40}`] ??= []).push({ value: `interest number ${i} zq${i}`, confidence: 0.5 })
+    for (let i = 0; i < 80_000; i++)
+      (interests[`c${i % 40}`] ??= []).push({ value: `interest number ${i} zq${i}`, confidence: 0.5 })
     const sql = new pg.Client({ connectionString: db.url ?? embeddedUrl(db.dataDir) })
     await sql.connect()
-    await sql.query(`UPDATE profiles SET content = jsonb_set(content, '{interests}', $1::jsonb) WHERE profile_id = 'legacy'`, [JSON.stringify(interests)])
+    await sql.query(
+      `UPDATE profiles SET content = jsonb_set(content, '{interests}', $1::jsonb) WHERE profile_id = 'legacy'`,
+      [JSON.stringify(interests)],
+    )
     await sql.end()
     // 1.4 KB of new values: with the merge of before (a scan of every stored value per value added) this froze the
     // process for 20 s and more, and SIGTERM went unanswered.
     const music = ['jazz', ...Array.from({ length: 120 }, (_, i) => `band ${i}`)]
-    expect((await api.post('legacy', { data: JSON.stringify({ interests: { music } }), input_type: 'structured' })).status).toBe(202)
-    await waitFor('the batch to be claimed', async () => {
-      const { body } = await gql(first.url, key, '{ profile(id: "legacy") { submissions(first: 5) { nodes { status } } } }')
-      return body.data?.profile?.submissions.nodes.some((n: any) => n.status === 'PROCESSING')
-    }, { everyMs: 20 })
+    expect(
+      (await api.post('legacy', { data: JSON.stringify({ interests: { music } }), input_type: 'structured' })).status,
+    ).toBe(202)
+    await waitFor(
+      'the batch to be claimed',
+      async () => {
+        const { body } = await gql(
+          first.url,
+          key,
+          '{ profile(id: "legacy") { submissions(first: 5) { nodes { status } } } }',
+        )
+        return body.data?.profile?.submissions.nodes.some((n: any) => n.status === 'PROCESSING')
+      },
+      { everyMs: 20 },
+    )
     // The event loop is free while the merge runs on its thread: /healthz answers at once.
     const t = Date.now()
     expect((await fetch(`${first.url}/healthz`)).status).toBe(200)
@@ -133,7 +163,11 @@ describe('SIGTERM (real process)', () => {
       timeoutMs: 60_000,
     })
     expect(Object.values(p.interests).flat().length).toBeLessThanOrEqual(2000)
-    const { body } = await gql(second.url, key, '{ profile(id: "legacy") { submissions(first: 5) { nodes { status attempts } } } }')
+    const { body } = await gql(
+      second.url,
+      key,
+      '{ profile(id: "legacy") { submissions(first: 5) { nodes { status attempts } } } }',
+    )
     expect(body.data.profile.submissions.nodes.map((n: any) => n.status)).toEqual(['DONE', 'DONE'])
     const exited2 = new Promise((r) => second.child.once('exit', r))
     second.child.kill('SIGTERM')

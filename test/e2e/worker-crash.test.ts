@@ -40,21 +40,32 @@ describe.skipIf(!SERVER_URL)('worker killed with SIGKILL in the middle of a batc
     const ids = new Map<string, string>() // submission id -> profile id
     const post = async (i: number) => {
       const profile = `p${i % 3}`
-      const r = await http.post(profile, { input_type: 'structured', data: JSON.stringify({ interests: { hobbies: [fact(i)] } }) })
+      const r = await http.post(profile, {
+        input_type: 'structured',
+        data: JSON.stringify({ interests: { hobbies: [fact(i)] } }),
+      })
       expect(r.status).toBe(202)
       ids.set(((await r.json()) as any).id, profile)
     }
     for (let i = 0; i < 10; i++) await post(i)
 
-    const w1 = spawnWorker(db, { PROFILER_EXTRACT_DELAY_MS: '3000', PROFILER_LEASE_SECONDS: '3', PROFILER_RECONCILE_SECONDS: '1' })
+    const w1 = spawnWorker(db, {
+      PROFILER_EXTRACT_DELAY_MS: '3000',
+      PROFILER_LEASE_SECONDS: '3',
+      PROFILER_RECONCILE_SECONDS: '1',
+    })
     children.push(w1)
     // Structured input needs no extraction, so make it slow through a text submission in the same profile.
     const slow = await http.post('p0', { data: 'I love sailing.' })
     ids.set(((await slow.json()) as any).id, 'p0')
-    await waitFor('a submission in flight (submissions processing)', async () => (await ds.query(`SELECT count(*)::int AS n FROM submissions WHERE status = 'processing'`))[0].n, {
-      until: (n) => n > 0,
-      everyMs: 100,
-    })
+    await waitFor(
+      'a submission in flight (submissions processing)',
+      async () => (await ds.query(`SELECT count(*)::int AS n FROM submissions WHERE status = 'processing'`))[0].n,
+      {
+        until: (n) => n > 0,
+        everyMs: 100,
+      },
+    )
     w1.kill('SIGKILL')
     await new Promise((r) => w1.once('exit', r))
     const killedAt = Date.now()
@@ -63,11 +74,15 @@ describe.skipIf(!SERVER_URL)('worker killed with SIGKILL in the middle of a batc
     const w2 = spawnWorker(db, { PROFILER_LEASE_SECONDS: '3', PROFILER_RECONCILE_SECONDS: '1' })
     children.push(w2)
 
-    await waitFor('every submission to be done within 60 s of the kill (submissions not done)', async () => (await ds.query(`SELECT count(*)::int AS n FROM submissions WHERE status <> 'done'`))[0].n, {
-      until: (n) => n === 0,
-      timeoutMs: killedAt + 60_000 - Date.now(),
-      everyMs: 250,
-    })
+    await waitFor(
+      'every submission to be done within 60 s of the kill (submissions not done)',
+      async () => (await ds.query(`SELECT count(*)::int AS n FROM submissions WHERE status <> 'done'`))[0].n,
+      {
+        until: (n) => n === 0,
+        timeoutMs: killedAt + 60_000 - Date.now(),
+        everyMs: 250,
+      },
+    )
     expect(Date.now() - killedAt).toBeLessThan(60_000)
 
     const logged: string[] = []

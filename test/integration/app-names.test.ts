@@ -31,7 +31,9 @@ describe('app display names and slugs', () => {
   it('a free name gets a derived slug, de-duplicated in the tenant; both are shown; the key works', async () => {
     const a = await t.createApp('names', 'My Web App')
     expect(a).toMatchObject({ app_name: 'my-web-app', display_name: 'My Web App' })
-    expect((await client(svc.url, a.api_key).post('p1', { data: 'I am a nurse.', input_type: 'text' })).status).toBe(202)
+    expect((await client(svc.url, a.api_key).post('p1', { data: 'I am a nurse.', input_type: 'text' })).status).toBe(
+      202,
+    )
     // another name with the same slug: suffixed
     const b = await t.createApp('names', 'My web-app!')
     expect(b.app_name).toBe('my-web-app-2')
@@ -44,7 +46,10 @@ describe('app display names and slugs', () => {
     expect(await t.createApp('names', '🚀 日本')).toMatchObject({ app_name: 'app', display_name: '🚀 日本' })
     expect((await t.createApp('names', '👩‍💻')).app_name).toBe('app-2') // ZWJ sequence kept whole
     // an explicit slug
-    expect(await t.createApp('names', { displayName: 'Billing', slug: 'bill' })).toMatchObject({ app_name: 'bill', display_name: 'Billing' })
+    expect(await t.createApp('names', { displayName: 'Billing', slug: 'bill' })).toMatchObject({
+      app_name: 'bill',
+      display_name: 'Billing',
+    })
     const listed = (await t.listApps('names')).map((x) => [x.name, x.display_name])
     expect(listed).toEqual([
       ['my-web-app', 'My Web App'],
@@ -67,7 +72,9 @@ describe('app display names and slugs', () => {
     }
     expect((await t.createApp('uniq-2', 'Shop Front')).app_name).toBe('shop-front') // another tenant
     expect((await failure(t.createApp('uniq', { displayName: 'Other', slug: 'shop-front' }))).code).toBe('CONFLICT')
-    expect((await failure(t.createApp('uniq', { displayName: 'Other', slug: 'bad slug' }))).code).toBe('VALIDATION_FAILED')
+    expect((await failure(t.createApp('uniq', { displayName: 'Other', slug: 'bad slug' }))).code).toBe(
+      'VALIDATION_FAILED',
+    )
   })
 
   it('hostile names are refused with a clear message, nothing is created', async () => {
@@ -102,9 +109,13 @@ describe('app display names and slugs', () => {
 
   it('the CLI handle: an app is found by slug, id or display name; rename keeps id and key', async () => {
     const a = await t.createApp('handles', 'Mobile App')
-    expect((await t.setRetention('handles', 'mobile-app', { deleteProfilesAfterDays: 5 })).deleteProfilesAfterDays).toBe(5)
+    expect(
+      (await t.setRetention('handles', 'mobile-app', { deleteProfilesAfterDays: 5 })).deleteProfilesAfterDays,
+    ).toBe(5)
     expect((await t.setRetention('handles', a.app_id, { deleteProfilesAfterDays: 6 })).deleteProfilesAfterDays).toBe(6)
-    expect((await t.setRetention('handles', 'mobile app', { deleteProfilesAfterDays: 7 })).deleteProfilesAfterDays).toBe(7)
+    expect(
+      (await t.setRetention('handles', 'mobile app', { deleteProfilesAfterDays: 7 })).deleteProfilesAfterDays,
+    ).toBe(7)
     expect((await failure(t.setRetention('handles', 'nope', {}))).code).toBe('APP_NOT_FOUND')
     // a slug wins over another app's display name
     const b = await t.createApp('handles', { displayName: 'mobile-app2', slug: 'm2' })
@@ -114,14 +125,22 @@ describe('app display names and slugs', () => {
     const renamed = await t.renameApp('handles', 'mobile-app', { displayName: 'Mobile (iOS) 📱' }, { byId: false })
     expect(renamed).toMatchObject({ id: a.app_id, name: 'mobile-app', displayName: 'Mobile (iOS) 📱' })
     // renaming to its own name in another case is no conflict; to another app's name is
-    expect((await t.renameApp('handles', a.app_id, { displayName: 'MOBILE (ios) 📱' }, { byId: false })).displayName).toBe('MOBILE (ios) 📱')
-    expect((await failure(t.renameApp('handles', a.app_id, { displayName: 'other' }, { byId: false }))).code).toBe('CONFLICT')
+    expect(
+      (await t.renameApp('handles', a.app_id, { displayName: 'MOBILE (ios) 📱' }, { byId: false })).displayName,
+    ).toBe('MOBILE (ios) 📱')
+    expect((await failure(t.renameApp('handles', a.app_id, { displayName: 'other' }, { byId: false }))).code).toBe(
+      'CONFLICT',
+    )
     expect((await failure(t.renameApp('handles', a.app_id, { slug: 'm2' }, { byId: false }))).code).toBe('CONFLICT')
-    expect((await failure(t.renameApp('handles', a.app_id, { displayName: 'x\u202E' }, { byId: false }))).code).toBe('VALIDATION_FAILED')
+    expect((await failure(t.renameApp('handles', a.app_id, { displayName: 'x\u202E' }, { byId: false }))).code).toBe(
+      'VALIDATION_FAILED',
+    )
     expect((await failure(t.renameApp('handles', a.app_id, {}, { byId: false }))).code).toBe('VALIDATION_FAILED')
     const slugged = await t.renameApp('handles', a.app_id, { slug: 'ios' }, { byId: false })
     expect(slugged).toMatchObject({ name: 'ios', displayName: 'MOBILE (ios) 📱' })
-    expect((await client(svc.url, a.api_key).post('p1', { data: 'I am a nurse.', input_type: 'text' })).status).toBe(202)
+    expect((await client(svc.url, a.api_key).post('p1', { data: 'I am a nurse.', input_type: 'text' })).status).toBe(
+      202,
+    )
     expect((await t.rotateKey('handles', 'ios')).display_name).toBe('MOBILE (ios) 📱')
   })
 
@@ -131,14 +150,21 @@ describe('app display names and slugs', () => {
     const create = `mutation($n: String!, $s: String) { createApp(name: $n, slug: $s) { apiKey app { id name displayName } } }`
     const made = (await b.gql(create, { n: 'My Web App' })).body.data.createApp
     expect(made.app).toMatchObject({ name: 'my-web-app', displayName: 'My Web App' })
-    expect((await b.gql(create, { n: 'Second', s: 'two' })).body.data.createApp.app).toMatchObject({ name: 'two', displayName: 'Second' })
+    expect((await b.gql(create, { n: 'Second', s: 'two' })).body.data.createApp.app).toMatchObject({
+      name: 'two',
+      displayName: 'Second',
+    })
     expect(codeOf(await b.gql(create, { n: 'my web app' }))).toBe('CONFLICT')
     const tooLong = await b.gql(create, { n: 'y'.repeat(10_000) })
     expect(codeOf(tooLong)).toBe('VALIDATION_FAILED')
     expect(tooLong.body.errors[0].message).toContain('at most 100 characters')
     expect(codeOf(await b.gql(create, { n: '\u202Egnp.exe' }))).toBe('VALIDATION_FAILED')
     const rename = `mutation($id: ID!, $n: String, $s: String) { renameApp(id: $id, name: $n, slug: $s) { id name displayName } }`
-    expect((await b.gql(rename, { id: made.app.id, n: 'Storefront 🛒' })).body.data.renameApp).toEqual({ id: made.app.id, name: 'my-web-app', displayName: 'Storefront 🛒' })
+    expect((await b.gql(rename, { id: made.app.id, n: 'Storefront 🛒' })).body.data.renameApp).toEqual({
+      id: made.app.id,
+      name: 'my-web-app',
+      displayName: 'Storefront 🛒',
+    })
     expect((await b.gql(rename, { id: made.app.id, s: 'store' })).body.data.renameApp.name).toBe('store')
     expect(codeOf(await b.gql(rename, { id: made.app.id, n: 'SECOND' }))).toBe('CONFLICT')
     expect(codeOf(await b.gql(rename, { id: made.app.id }))).toBe('VALIDATION_FAILED')
@@ -154,8 +180,13 @@ describe('app display names and slugs', () => {
     const q = ds.createQueryRunner()
     try {
       await m.down(q)
-      const [{ id: tenantId }] = await q.query(`INSERT INTO tenants (id, name) VALUES ('ten_migr', 'migr') RETURNING id`)
-      await q.query(`INSERT INTO apps (tenant_id, id, name, created_at) VALUES ($1, 'app_m1', 'Web', now() - interval '2 days'), ($1, 'app_m2', 'web', now() - interval '1 day'), ($1, 'app_m3', 'WEB', now()), ($1, 'app_m4', 'api', now())`, [tenantId])
+      const [{ id: tenantId }] = await q.query(
+        `INSERT INTO tenants (id, name) VALUES ('ten_migr', 'migr') RETURNING id`,
+      )
+      await q.query(
+        `INSERT INTO apps (tenant_id, id, name, created_at) VALUES ($1, 'app_m1', 'Web', now() - interval '2 days'), ($1, 'app_m2', 'web', now() - interval '1 day'), ($1, 'app_m3', 'WEB', now()), ($1, 'app_m4', 'api', now())`,
+        [tenantId],
+      )
       await m.up(q)
     } finally {
       await q.release()

@@ -29,7 +29,10 @@ function hangingExtractor(inner: Extractor, aborted: { n: number }): Extractor {
 }
 
 const rows = (svc: TestService, profileId: string) =>
-  svc.profiler.db.dataSource.query(`SELECT status, attempts, error FROM submissions WHERE profile_id = $1 ORDER BY seq`, [profileId])
+  svc.profiler.db.dataSource.query(
+    `SELECT status, attempts, error FROM submissions WHERE profile_id = $1 ORDER BY seq`,
+    [profileId],
+  )
 
 describe('a batch past its time budget', () => {
   let svc: TestService
@@ -39,7 +42,16 @@ describe('a batch past its time budget', () => {
   beforeAll(async () => {
     local = createAiProviders(loadConfig({}))
     // The extraction thread loads its models first, outside any batch's budget (a cold start takes about a second).
-    await local.extractor.extract({ profile: { core_info: {}, interests: {}, personality: { traits: [], mood_trends: {} }, memories: [], preferences: { topics_to_avoid: [] } }, submissions: [{ submissionId: 'warm', inputType: 'text', data: 'I live in Oslo.' }] })
+    await local.extractor.extract({
+      profile: {
+        core_info: {},
+        interests: {},
+        personality: { traits: [], mood_trends: {} },
+        memories: [],
+        preferences: { topics_to_avoid: [] },
+      },
+      submissions: [{ submissionId: 'warm', inputType: 'text', data: 'I live in Oslo.' }],
+    })
     svc = await startService({
       env: { PROFILER_BATCH_TIMEOUT_MS: '3000', PROFILER_RETRY_BASE_MS: '50', PROFILER_MAX_ATTEMPTS: '3' },
       ai: { ...local, extractor: hangingExtractor(local.extractor, aborted) },
@@ -55,7 +67,10 @@ describe('a batch past its time budget', () => {
     expect((await api.post('stuck', { data: 'HANG: this text never finishes extracting' })).status).toBe(202)
     expect((await api.post('fine', { data: 'I live in Oslo.' })).status).toBe(202)
     expect((await api.waitReady('fine')).core_info.location.value).toBe('Oslo')
-    const [s] = await waitFor('the stuck submission to fail', () => rows(svc, 'stuck'), { until: (r) => r[0]?.status === 'failed', timeoutMs: 30_000 })
+    const [s] = await waitFor('the stuck submission to fail', () => rows(svc, 'stuck'), {
+      until: (r) => r[0]?.status === 'failed',
+      timeoutMs: 30_000,
+    })
     expect(s.attempts).toBe(3)
     expect(s.error).toMatch(/took longer than its time budget of 3000 ms \(PROFILER_BATCH_TIMEOUT_MS\) and was stopped/)
     // Each attempt's model request was stopped, not left running.
@@ -63,7 +78,9 @@ describe('a batch past its time budget', () => {
     expect((await api.profile('stuck')).status).toBe('ready')
     // The profile takes the next submission as usual.
     expect((await api.post('stuck', { data: 'I live in Rome.' })).status).toBe(202)
-    await waitFor('the next submission of stuck', () => api.profile('stuck'), { until: (p) => p.status === 'ready' && p.core_info.location?.value === 'Rome' })
+    await waitFor('the next submission of stuck', () => api.profile('stuck'), {
+      until: (p) => p.status === 'ready' && p.core_info.location?.value === 'Rome',
+    })
   })
 })
 
@@ -88,9 +105,16 @@ describe('a submission whose every attempt ended with its process', () => {
       `UPDATE submissions SET status = 'processing', attempts = 3, started_at = now() - interval '1 minute'
         WHERE seq = (SELECT min(seq) FROM submissions WHERE profile_id = 'crashy')`,
     )
-    await ds.query(`UPDATE profiles SET claimed_by = 'dead-worker:1', lease_until = now() - interval '1 second' WHERE profile_id = 'crashy'`)
-    worker = await startProfiler(testConfig(svc.db, { PROFILER_RECONCILE_SECONDS: '1', PROFILER_MAX_ATTEMPTS: '3' }), { role: 'worker' })
-    const subs = await waitFor('crashy to settle', () => rows(svc, 'crashy'), { until: (r) => r.every((s: any) => s.status === 'failed' || s.status === 'done'), timeoutMs: 30_000 })
+    await ds.query(
+      `UPDATE profiles SET claimed_by = 'dead-worker:1', lease_until = now() - interval '1 second' WHERE profile_id = 'crashy'`,
+    )
+    worker = await startProfiler(testConfig(svc.db, { PROFILER_RECONCILE_SECONDS: '1', PROFILER_MAX_ATTEMPTS: '3' }), {
+      role: 'worker',
+    })
+    const subs = await waitFor('crashy to settle', () => rows(svc, 'crashy'), {
+      until: (r) => r.every((s: any) => s.status === 'failed' || s.status === 'done'),
+      timeoutMs: 30_000,
+    })
     expect(subs[0]).toMatchObject({ status: 'failed', attempts: 3 })
     expect(subs[0].error).toMatch(/Gave up after 3 attempts: the process running it stopped before it finished/)
     // The next one was not held back by it.

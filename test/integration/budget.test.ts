@@ -18,7 +18,8 @@ async function newKey(svc: TestService, name: string, tenant = 'default'): Promi
  */
 const slack = (limit: number, since: number) => Math.ceil((limit * (Date.now() - since)) / 60_000)
 
-const get = (svc: TestService, authorization: string, path = '/v1/search') => fetch(`${svc.url}${path}`, { headers: { authorization } })
+const get = (svc: TestService, authorization: string, path = '/v1/search') =>
+  fetch(`${svc.url}${path}`, { headers: { authorization } })
 
 describe('request budget', () => {
   let svc: TestService
@@ -45,7 +46,14 @@ describe('request budget', () => {
 
   it('is keyed by the app, not the header text: case and whitespace variants share one budget', async () => {
     const key = await newKey(svc, 'variants')
-    const variants = [`Bearer ${key}`, `bearer ${key}`, `BEARER ${key}`, `Bearer   ${key}`, ` Bearer ${key} `, `Bearer\t${key}`]
+    const variants = [
+      `Bearer ${key}`,
+      `bearer ${key}`,
+      `BEARER ${key}`,
+      `Bearer   ${key}`,
+      ` Bearer ${key} `,
+      `Bearer\t${key}`,
+    ]
     const statuses: number[] = []
     const t0 = Date.now()
     for (let i = 0; i < LIMIT + 20; i++) statuses.push((await get(svc, variants[i % variants.length]!)).status)
@@ -109,7 +117,11 @@ describe('request budget', () => {
     const third = await gql(svc.url, key, batch(30))
     expect(third.status).toBe(429)
     expect(third.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED')
-    const ctx = { tenantId: (await svc.profiler.services.tenants.authenticate(key, 't')).tenantId, appId: 'x', requestId: 't' }
+    const ctx = {
+      tenantId: (await svc.profiler.services.tenants.authenticate(key, 't')).tenantId,
+      appId: 'x',
+      requestId: 't',
+    }
     expect(await svc.profiler.services.profiles.find(ctx, 'alias-29')).not.toBeNull()
     expect(await svc.profiler.services.profiles.find(ctx, 'alias-30')).toBeNull()
   })
@@ -145,7 +157,9 @@ describe('request budget', () => {
         await new Promise((r) => setImmediate(r))
       }
     })()
-    const flood = Promise.all(Array.from({ length: LIMIT }, () => get(svc, `Bearer ${key}`, '/v1/search?query=tea&sensitivity=0')))
+    const flood = Promise.all(
+      Array.from({ length: LIMIT }, () => get(svc, `Bearer ${key}`, '/v1/search?query=tea&sensitivity=0')),
+    )
     const calm: number[] = []
     for (let i = 0; i < 5; i++) calm.push((await get(svc, `Bearer ${other}`, '/v1/profile/nobody')).status)
     const statuses = (await flood).map((r) => r.status)
@@ -175,7 +189,12 @@ describe('request budget: floods', () => {
       // In waves of 150 (within what the tenant gate lets wait), so every refusal here is the rate limit's.
       const flood = (async () => {
         const all: { data?: any; errors?: any[] }[] = []
-        for (let w = 0; w < 20; w++) all.push(...(await Promise.all(Array.from({ length: 150 }, (_, i) => ws.once(`{ profile(id: "p${i % 50}") { status } }`)))))
+        for (let w = 0; w < 20; w++)
+          all.push(
+            ...(await Promise.all(
+              Array.from({ length: 150 }, (_, i) => ws.once(`{ profile(id: "p${i % 50}") { status } }`)),
+            )),
+          )
         return all
       })()
       const bystander: number[] = []
@@ -210,7 +229,10 @@ describe('request budget: floods', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
     expect(await refused.json()).toEqual({ error: 429, message: expect.stringMatching(/failed authentications/) })
     // GraphQL over HTTP and WebSocket are refused the same way.
-    expect((await gql(svc.url, 'pk_AAAAAAAAAAAA_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz', '{ profile(id: "a") { status } }')).status).toBe(429)
+    expect(
+      (await gql(svc.url, 'pk_AAAAAAAAAAAA_zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz', '{ profile(id: "a") { status } }'))
+        .status,
+    ).toBe(429)
     const ws = connect(svc.url, 'pk_AAAAAAAAAAAA_wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww')
     await expect(ws.connected).rejects.toThrow()
     expect(ws.closes[0]?.code).toBe(4429)
@@ -224,7 +246,10 @@ describe.skipIf(!SERVER_URL)('request budget: shared by API processes on a serve
   let second: Profiler
   beforeAll(async () => {
     svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: String(LIMIT) } })
-    second = await startProfiler(testConfig(svc.db, { PROFILER_RATE_LIMIT_PER_MINUTE: String(LIMIT), PROFILER_BOOTSTRAP: 'false' }), { role: 'api' })
+    second = await startProfiler(
+      testConfig(svc.db, { PROFILER_RATE_LIMIT_PER_MINUTE: String(LIMIT), PROFILER_BOOTSTRAP: 'false' }),
+      { role: 'api' },
+    )
   })
   afterAll(async () => {
     await second?.close()

@@ -36,13 +36,24 @@ describe('a re-extraction whose client goes away stops (local provider)', () => 
   /** What the database holds of a profile: a dry run, finished or not, must leave it byte for byte. */
   const stored = async (id: string) => {
     const ds = svc.profiler.db.dataSource
-    const [p] = await ds.query(`SELECT version, content, summary, last_updated, history_seq, embedding::text AS embedding FROM profiles WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, id])
-    const [h] = await ds.query(`SELECT count(*)::int AS n FROM profile_history WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, id])
+    const [p] = await ds.query(
+      `SELECT version, content, summary, last_updated, history_seq, embedding::text AS embedding FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
+      [tenantId, id],
+    )
+    const [h] = await ds.query(
+      `SELECT count(*)::int AS n FROM profile_history WHERE tenant_id = $1 AND profile_id = $2`,
+      [tenantId, id],
+    )
     return { ...p, history: h.n }
   }
   const reextract = (id: string, signal?: AbortSignal, qs = '') =>
-    fetch(`${svc.url}/v1/profile/${id}/reextract${qs}`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` }, signal })
-  const running = () => (svc.profiler.services.reextraction as unknown as { running: Set<string> }).running.has(tenantId)
+    fetch(`${svc.url}/v1/profile/${id}/reextract${qs}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${svc.key}` },
+      signal,
+    })
+  const running = () =>
+    (svc.profiler.services.reextraction as unknown as { running: Set<string> }).running.has(tenantId)
   const cpuSeconds = () => {
     const c = process.cpuUsage()
     return (c.user + c.system) / 1e6
@@ -71,7 +82,9 @@ describe('a re-extraction whose client goes away stops (local provider)', () => 
     expect(await call).toBeInstanceOf(Error)
     const [slotFreeMs, bystanderReadyMs] = await Promise.all([
       // The tenant may re-extract again (one at a time per tenant: 429 while the abandoned one would still run) ...
-      waitFor('the re-extraction slot to be free', () => !running(), { timeoutMs: Math.min(10_000, fullMs / 2) }).then(() => performance.now() - t),
+      waitFor('the re-extraction slot to be free', () => !running(), { timeoutMs: Math.min(10_000, fullMs / 2) }).then(
+        () => performance.now() - t,
+      ),
       // ... and another tenant's submission is read by the extraction thread at once (a new thread: the old one was stopped).
       (async () => {
         expect((await bystander.post('after', { data: 'I am a nurse in Lagos.' })).status).toBe(202)
@@ -83,7 +96,13 @@ describe('a re-extraction whose client goes away stops (local provider)', () => 
     expect(again.status).toBe(200)
     // ... and nothing was written.
     expect(await stored('long')).toEqual(before)
-    console.log(JSON.stringify({ dryRunWouldTakeMs: Math.round(fullMs), slotFreeMs: Math.round(slotFreeMs), bystanderReadyMs: Math.round(bystanderReadyMs) }))
+    console.log(
+      JSON.stringify({
+        dryRunWouldTakeMs: Math.round(fullMs),
+        slotFreeMs: Math.round(slotFreeMs),
+        bystanderReadyMs: Math.round(bystanderReadyMs),
+      }),
+    )
     expect(slotFreeMs).toBeLessThan(Math.min(2000, fullMs / 4))
     expect(bystanderReadyMs).toBeLessThan(fullMs / 4)
   })
@@ -114,7 +133,9 @@ describe('a context whose caller goes away stops its model requests (openai prov
   beforeAll(async () => {
     oa = await startOpenAIServer()
     // A long client timeout: a held request ends only when the service gives it up.
-    svc = await startService({ env: openaiEnv(oa, { PROFILER_LLM_TIMEOUT_MS: '120000', PROFILER_RATE_LIMIT_PER_MINUTE: '100000' }) })
+    svc = await startService({
+      env: openaiEnv(oa, { PROFILER_LLM_TIMEOUT_MS: '120000', PROFILER_RATE_LIMIT_PER_MINUTE: '100000' }),
+    })
     await importProfiles(svc.url, svc.key, importFile([{ id: 'ana', interests: 40, memories: 10 }]))
   }, 120_000)
   afterAll(async () => {
@@ -137,11 +158,15 @@ describe('a context whose caller goes away stops its model requests (openai prov
     )
     const t = performance.now()
     await leave()
-    await waitFor(`the embeddings request of "${query}" to be dropped`, () => held.delivered === false, { timeoutMs: 3000 })
+    await waitFor(`the embeddings request of "${query}" to be dropped`, () => held.delivered === false, {
+      timeoutMs: 3000,
+    })
     return performance.now() - t
   }
   const gqlBody = (query: string) =>
-    JSON.stringify({ query: `{ profile(id: "ana") { context(maxTokens: 300, query: ${JSON.stringify(query)}) { text } } }` })
+    JSON.stringify({
+      query: `{ profile(id: "ana") { context(maxTokens: 300, query: ${JSON.stringify(query)}) { text } } }`,
+    })
 
   it('REST, GraphQL over HTTP, a WebSocket operation completed by its client, and a closed WebSocket', async () => {
     const auth = { authorization: `Bearer ${svc.key}` }
@@ -150,14 +175,24 @@ describe('a context whose caller goes away stops its model requests (openai prov
     const rest = new AbortController()
     ms.rest = await cancelled(
       'hiking in the alps',
-      () => fetch(`${svc.url}/v1/profile/ana/context?query=hiking%20in%20the%20alps`, { headers: auth, signal: rest.signal }).catch(() => undefined),
+      () =>
+        fetch(`${svc.url}/v1/profile/ana/context?query=hiking%20in%20the%20alps`, {
+          headers: auth,
+          signal: rest.signal,
+        }).catch(() => undefined),
       () => rest.abort(),
     )
 
     const http = new AbortController()
     ms.graphqlHttp = await cancelled(
       'sailing at dawn',
-      () => fetch(`${svc.url}/graphql`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: gqlBody('sailing at dawn'), signal: http.signal }).catch(() => undefined),
+      () =>
+        fetch(`${svc.url}/graphql`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: gqlBody('sailing at dawn'),
+          signal: http.signal,
+        }).catch(() => undefined),
       () => http.abort(),
     )
 
@@ -171,7 +206,9 @@ describe('a context whose caller goes away stops its model requests (openai prov
       () => op!.dispose(), // the client sends `complete` for it
     )
     // The socket goes on serving.
-    expect((await s.once('{ profile(id: "ana") { context(maxTokens: 50) { tokens } } }')).data.profile.context.tokens).toBeGreaterThan(0)
+    expect(
+      (await s.once('{ profile(id: "ana") { context(maxTokens: 50) { tokens } } }')).data.profile.context.tokens,
+    ).toBeGreaterThan(0)
 
     const s2 = connect(svc.url, svc.key)
     sockets.push(s2)
@@ -181,12 +218,17 @@ describe('a context whose caller goes away stops its model requests (openai prov
       () => s2.subscribe(`{ profile(id: "ana") { context(maxTokens: 300, query: "opera tickets") { text } } }`),
       () => s2.close(),
     )
-    console.log(JSON.stringify({ droppedAfterMs: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) }))
+    console.log(
+      JSON.stringify({ droppedAfterMs: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, Math.round(v)])) }),
+    )
 
     // An abandoned request is not retried (it is no outage), and the provider's circuit breaker did not count it: the
     // next context with a query is answered, ranked by the embedder.
     for (const q of ['hiking in the alps', 'sailing at dawn', 'chess openings', 'opera tickets']) {
-      expect(oa.embeddingRequests().filter((r) => JSON.stringify(r.body).includes(q)), q).toHaveLength(1)
+      expect(
+        oa.embeddingRequests().filter((r) => JSON.stringify(r.body).includes(q)),
+        q,
+      ).toHaveLength(1)
     }
     const r = await client(svc.url, svc.key).get('/v1/profile/ana/context?query=jazz%20festival')
     expect(r.status).toBe(200)

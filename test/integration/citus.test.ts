@@ -21,293 +21,403 @@ import { waitFor } from '../support/wait.js'
 
 const REQUIRED = process.env.PROFILER_REQUIRE_CITUS === '1'
 const INSTALLED = citusInstalled()
-const DISTRIBUTED = ['apps', 'profiles', 'submissions', 'profile_history', 'api_keys', 'webhook_endpoints', 'webhook_deliveries', 'webhook_attempts', 'app_schemas', 'passages']
+const DISTRIBUTED = [
+  'apps',
+  'profiles',
+  'submissions',
+  'profile_history',
+  'api_keys',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'webhook_attempts',
+  'app_schemas',
+  'passages',
+]
 
+describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
+  'the service on a Citus cluster (coordinator + 2 workers)',
+  () => {
+    let cluster: CitusCluster
+    let db: TestDatabase
+    let sql: pg.Client
+    const roles = new RoleProcesses()
+    const procs = roles.procs
+    const urls: string[] = []
+    const sockets: Socket[] = []
+    const keys: Record<'a' | 'b', { key: string; tenantId: string; appId: string }> = {} as any
+    let a: Client
+    let b: Client
 
-describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))('the service on a Citus cluster (coordinator + 2 workers)', () => {
-  let cluster: CitusCluster
-  let db: TestDatabase
-  let sql: pg.Client
-  const roles = new RoleProcesses()
-  const procs = roles.procs
-  const urls: string[] = []
-  const sockets: Socket[] = []
-  const keys: Record<'a' | 'b', { key: string; tenantId: string; appId: string }> = {} as any
-  let a: Client
-  let b: Client
-
-  const spawnRole = (role: 'serve' | 'worker', env: Record<string, string>) => roles.spawn(db, role, env)
-  const common = { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_RECONCILE_SECONDS: '1', PROFILER_LEASE_SECONDS: '3' }
-  const workerEnv = { ...common, LOG_LEVEL: 'warn', PROFILER_RETENTION_SWEEP_SECONDS: '2' }
-  const q = async <T = any>(text: string, params: unknown[] = []): Promise<T[]> => (await sql.query(text, params)).rows
-
-  beforeAll(async () => {
-    if (!INSTALLED) throw new Error('PROFILER_REQUIRE_CITUS=1 but Citus is not installed: run scripts/install-citus.sh as root')
-    cluster = new CitusCluster(2)
-    await cluster.init()
-    db = await serverDatabase(
-      cluster.url,
-      fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-test-')),
-      cluster.workers.map((w) => w.url),
-    )
-    sql = new pg.Client({ connectionString: db.url })
-    await sql.connect()
-    const cli = await openCli(testConfig(db)) // migrates: the processes start on a distributed schema
-    try {
-      for (const [k, tenant] of [['a', 'acme'], ['b', 'globex']] as const) {
-        const issued = await cli.tenants.createApp(tenant, 'web')
-        keys[k] = { key: issued.api_key, tenantId: issued.tenant_id, appId: issued.app_id }
-      }
-      await cli.tenants.setRetention('acme', 'web', { deleteProfilesAfterDays: 30 })
-    } finally {
-      await cli.close()
+    const spawnRole = (role: 'serve' | 'worker', env: Record<string, string>) => roles.spawn(db, role, env)
+    const common = {
+      PROFILER_RATE_LIMIT_PER_MINUTE: '100000',
+      PROFILER_RECONCILE_SECONDS: '1',
+      PROFILER_LEASE_SECONDS: '3',
     }
-    const apis = Array.from({ length: 2 }, () => spawnRole('serve', { ...common, LOG_LEVEL: 'info' }))
-    for (const api of apis) {
-      urls.push(
-        await waitFor(
-          () => `an API process to listen; it printed: ${api.out().slice(-2000)}`,
-          () => {
-            if (api.child.exitCode !== null) throw new Error(`serve exited with ${api.child.exitCode}: ${api.out()}`)
-            return /"url":"(http:\/\/[^"]+)"/.exec(api.out())?.[1]
-          },
-          { timeoutMs: 90_000, everyMs: 100 },
-        ),
+    const workerEnv = { ...common, LOG_LEVEL: 'warn', PROFILER_RETENTION_SWEEP_SECONDS: '2' }
+    const q = async <T = any>(text: string, params: unknown[] = []): Promise<T[]> =>
+      (await sql.query(text, params)).rows
+
+    beforeAll(async () => {
+      if (!INSTALLED)
+        throw new Error('PROFILER_REQUIRE_CITUS=1 but Citus is not installed: run scripts/install-citus.sh as root')
+      cluster = new CitusCluster(2)
+      await cluster.init()
+      db = await serverDatabase(
+        cluster.url,
+        fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-test-')),
+        cluster.workers.map((w) => w.url),
       )
-    }
-    for (const url of urls) await waitFor(`${url}/readyz`, async () => (await fetch(`${url}/readyz`)).status === 200 || undefined, { timeoutMs: 60_000 })
-    a = client(urls[0]!, keys.a.key)
-    b = client(urls[1]!, keys.b.key)
-  }, 300_000)
+      sql = new pg.Client({ connectionString: db.url })
+      await sql.connect()
+      const cli = await openCli(testConfig(db)) // migrates: the processes start on a distributed schema
+      try {
+        for (const [k, tenant] of [
+          ['a', 'acme'],
+          ['b', 'globex'],
+        ] as const) {
+          const issued = await cli.tenants.createApp(tenant, 'web')
+          keys[k] = { key: issued.api_key, tenantId: issued.tenant_id, appId: issued.app_id }
+        }
+        await cli.tenants.setRetention('acme', 'web', { deleteProfilesAfterDays: 30 })
+      } finally {
+        await cli.close()
+      }
+      const apis = Array.from({ length: 2 }, () => spawnRole('serve', { ...common, LOG_LEVEL: 'info' }))
+      for (const api of apis) {
+        urls.push(
+          await waitFor(
+            () => `an API process to listen; it printed: ${api.out().slice(-2000)}`,
+            () => {
+              if (api.child.exitCode !== null) throw new Error(`serve exited with ${api.child.exitCode}: ${api.out()}`)
+              return /"url":"(http:\/\/[^"]+)"/.exec(api.out())?.[1]
+            },
+            { timeoutMs: 90_000, everyMs: 100 },
+          ),
+        )
+      }
+      for (const url of urls)
+        await waitFor(`${url}/readyz`, async () => (await fetch(`${url}/readyz`)).status === 200 || undefined, {
+          timeoutMs: 60_000,
+        })
+      a = client(urls[0]!, keys.a.key)
+      b = client(urls[1]!, keys.b.key)
+    }, 300_000)
 
-  afterAll(async () => {
-    await Promise.all(sockets.map((s) => s.close()))
-    await roles.stopAll()
-    await sql?.end().catch(() => undefined)
-    await db?.drop().catch(() => undefined)
-    await cluster?.destroy()
-  }, 120_000)
+    afterAll(async () => {
+      await Promise.all(sockets.map((s) => s.close()))
+      await roles.stopAll()
+      await sql?.end().catch(() => undefined)
+      await db?.drop().catch(() => undefined)
+      await cluster?.destroy()
+    }, 120_000)
 
-  it('distributes every tenant-owned table by tenant_id, co-located, with tenants as a reference table', async () => {
-    const rows = await q<{ t: string; partmethod: string; col: string | null; colocationid: number }>(
-      `SELECT logicalrelid::text AS t, partmethod, column_to_column_name(logicalrelid, partkey) AS col, colocationid FROM pg_dist_partition`,
-    )
-    const by = new Map(rows.map((r) => [r.t, r]))
-    for (const t of DISTRIBUTED) expect(by.get(t), t).toMatchObject({ partmethod: 'h', col: 'tenant_id' })
-    expect(new Set(DISTRIBUTED.map((t) => by.get(t)!.colocationid)).size).toBe(1)
-    expect(by.get('tenants')).toMatchObject({ partmethod: 'n' }) // a reference table
-    // pg-boss's queue stays on the coordinator, as plain tables.
-    expect(rows.filter((r) => r.t.startsWith('pgboss.'))).toEqual([])
-    // The shards are spread over both workers.
-    const nodes = await q(`SELECT DISTINCT nodeport FROM citus_shards WHERE table_name = 'profiles'::regclass`)
-    expect(nodes.map((n) => n.nodeport).sort()).toEqual(cluster.workers.map((w) => w.port).sort())
-  })
-
-  it('survives a worker killed in the middle of a batch: every submission applied exactly once', async () => {
-    const slow = spawnRole('worker', { ...workerEnv, PROFILER_EXTRACT_DELAY_MS: '3000' })
-    const ids = new Map<string, string>()
-    const fact = (i: number) => `hobby number ${i}`
-    const post = async (i: number) => {
-      const profile = `crash${i % 3}`
-      const r = await a.post(profile, { input_type: 'structured', data: JSON.stringify({ interests: { hobbies: [fact(i)] } }) })
-      expect(r.status).toBe(202)
-      ids.set(((await r.json()) as any).id, profile)
-    }
-    for (let i = 0; i < 6; i++) await post(i)
-    const r = await a.post('crash0', { data: 'I love sailing.' })
-    ids.set(((await r.json()) as any).id, 'crash0')
-    await waitFor('a submission in flight', async () => (await q(`SELECT count(*)::int AS n FROM submissions WHERE status = 'processing'`))[0].n, {
-      until: (n: number) => n > 0,
-      timeoutMs: 60_000,
-      everyMs: 100,
+    it('distributes every tenant-owned table by tenant_id, co-located, with tenants as a reference table', async () => {
+      const rows = await q<{ t: string; partmethod: string; col: string | null; colocationid: number }>(
+        `SELECT logicalrelid::text AS t, partmethod, column_to_column_name(logicalrelid, partkey) AS col, colocationid FROM pg_dist_partition`,
+      )
+      const by = new Map(rows.map((r) => [r.t, r]))
+      for (const t of DISTRIBUTED) expect(by.get(t), t).toMatchObject({ partmethod: 'h', col: 'tenant_id' })
+      expect(new Set(DISTRIBUTED.map((t) => by.get(t)!.colocationid)).size).toBe(1)
+      expect(by.get('tenants')).toMatchObject({ partmethod: 'n' }) // a reference table
+      // pg-boss's queue stays on the coordinator, as plain tables.
+      expect(rows.filter((r) => r.t.startsWith('pgboss.'))).toEqual([])
+      // The shards are spread over both workers.
+      const nodes = await q(`SELECT DISTINCT nodeport FROM citus_shards WHERE table_name = 'profiles'::regclass`)
+      expect(nodes.map((n) => n.nodeport).sort()).toEqual(cluster.workers.map((w) => w.port).sort())
     })
-    slow.child.kill('SIGKILL')
-    await new Promise((r) => (slow.child.exitCode !== null || slow.child.signalCode !== null ? r(undefined) : slow.child.once('exit', r)))
-    for (let i = 6; i < 9; i++) await post(i)
-    // The two workers the rest of the file runs with.
-    spawnRole('worker', workerEnv)
-    spawnRole('worker', workerEnv)
-    // A deadline, not a wait (a CI run on 2 loaded cores once overran 90 s): on a timeout the message lists what is
-    // not done, with its attempts, error and the leases of its profile.
-    await waitFor(
-      'every submission done (the submissions not done)',
-      async () =>
-        q(
-          `SELECT s.profile_id, s.status, s.attempts, s.error, s.not_before, p.lease_until, now() AS now
+
+    it('survives a worker killed in the middle of a batch: every submission applied exactly once', async () => {
+      const slow = spawnRole('worker', { ...workerEnv, PROFILER_EXTRACT_DELAY_MS: '3000' })
+      const ids = new Map<string, string>()
+      const fact = (i: number) => `hobby number ${i}`
+      const post = async (i: number) => {
+        const profile = `crash${i % 3}`
+        const r = await a.post(profile, {
+          input_type: 'structured',
+          data: JSON.stringify({ interests: { hobbies: [fact(i)] } }),
+        })
+        expect(r.status).toBe(202)
+        ids.set(((await r.json()) as any).id, profile)
+      }
+      for (let i = 0; i < 6; i++) await post(i)
+      const r = await a.post('crash0', { data: 'I love sailing.' })
+      ids.set(((await r.json()) as any).id, 'crash0')
+      await waitFor(
+        'a submission in flight',
+        async () => (await q(`SELECT count(*)::int AS n FROM submissions WHERE status = 'processing'`))[0].n,
+        {
+          until: (n: number) => n > 0,
+          timeoutMs: 60_000,
+          everyMs: 100,
+        },
+      )
+      slow.child.kill('SIGKILL')
+      await new Promise((r) =>
+        slow.child.exitCode !== null || slow.child.signalCode !== null ? r(undefined) : slow.child.once('exit', r),
+      )
+      for (let i = 6; i < 9; i++) await post(i)
+      // The two workers the rest of the file runs with.
+      spawnRole('worker', workerEnv)
+      spawnRole('worker', workerEnv)
+      // A deadline, not a wait (a CI run on 2 loaded cores once overran 90 s): on a timeout the message lists what is
+      // not done, with its attempts, error and the leases of its profile.
+      await waitFor(
+        'every submission done (the submissions not done)',
+        async () =>
+          q(
+            `SELECT s.profile_id, s.status, s.attempts, s.error, s.not_before, p.lease_until, now() AS now
              FROM submissions s JOIN profiles p USING (tenant_id, profile_id) WHERE s.status <> 'done' ORDER BY s.seq`,
-        ),
-      { until: (rows: unknown[]) => rows.length === 0, timeoutMs: 240_000, everyMs: 250 },
-    )
-    const logged: string[] = []
-    for (const profile of ['crash0', 'crash1', 'crash2']) {
-      const p = await a.waitReady(profile, 60_000)
-      const expected = [...ids].filter(([, pid]) => pid === profile).map(([sid]) => sid)
-      const applied = p.update_log.flatMap((e: any) => e.submission_ids)
-      expect([...applied].sort()).toEqual([...expected].sort())
-      logged.push(...applied)
-      const facts = p.interests.hobbies.map((v: any) => v.value)
-      for (let i = 0; i < 9; i++) if (`crash${i % 3}` === profile) expect(facts).toContain(fact(i))
-    }
-    expect(new Set(logged).size).toBe(ids.size)
-  }, 420_000)
+          ),
+        { until: (rows: unknown[]) => rows.length === 0, timeoutMs: 240_000, everyMs: 250 },
+      )
+      const logged: string[] = []
+      for (const profile of ['crash0', 'crash1', 'crash2']) {
+        const p = await a.waitReady(profile, 60_000)
+        const expected = [...ids].filter(([, pid]) => pid === profile).map(([sid]) => sid)
+        const applied = p.update_log.flatMap((e: any) => e.submission_ids)
+        expect([...applied].sort()).toEqual([...expected].sort())
+        logged.push(...applied)
+        const facts = p.interests.hobbies.map((v: any) => v.value)
+        for (let i = 0; i < 9; i++) if (`crash${i % 3}` === profile) expect(facts).toContain(fact(i))
+      }
+      expect(new Set(logged).size).toBe(ids.size)
+    }, 420_000)
 
-  it('REST: submit, get, search with a query and filters, delete; each tenant sees only its own', async () => {
-    expect((await a.post('alice', { data: 'My name is Alice Archer. I live in Oslo. I love sailing and chess.' })).status).toBe(202)
-    expect((await a.post('bob', { data: 'My name is Bob Baker. I live in Rome. I enjoy painting.' })).status).toBe(202)
-    expect((await b.post('alice', { data: 'My name is Alicia Other. I live in Bonn.' })).status).toBe(202)
-    const alice = await a.waitReady('alice', 60_000)
-    expect(alice.core_info.name.value).toBe('Alice Archer')
-    await a.waitReady('bob', 60_000)
-    expect((await b.waitReady('alice', 60_000)).core_info.name.value).toBe('Alicia Other')
+    it('REST: submit, get, search with a query and filters, delete; each tenant sees only its own', async () => {
+      expect(
+        (await a.post('alice', { data: 'My name is Alice Archer. I live in Oslo. I love sailing and chess.' })).status,
+      ).toBe(202)
+      expect((await a.post('bob', { data: 'My name is Bob Baker. I live in Rome. I enjoy painting.' })).status).toBe(
+        202,
+      )
+      expect((await b.post('alice', { data: 'My name is Alicia Other. I live in Bonn.' })).status).toBe(202)
+      const alice = await a.waitReady('alice', 60_000)
+      expect(alice.core_info.name.value).toBe('Alice Archer')
+      await a.waitReady('bob', 60_000)
+      expect((await b.waitReady('alice', 60_000)).core_info.name.value).toBe('Alicia Other')
 
-    const ids = (r: any) => r.profiles.map((p: any) => p.profile_id)
-    const hits = await a.search({ query: 'sailing and chess', sensitivity: 0 })
-    expect(ids(hits)).toContain('alice')
-    expect(ids(await a.search({ filterBy: 'location', filterValue: 'rom' }))).toEqual(['bob'])
-    expect(ids(await a.search({ query: 'sailing', filterBy: 'name', filterValue: 'alice' }))).toEqual(['alice'])
-    // A misspelt word: the words the tenant holds one edit away are looked up (across the shards) and matched.
-    expect(ids(await a.search({ query: 'likes paintingg' }))).toEqual(['bob'])
-    expect(ids(await b.search({ query: 'likes paintingg' }))).toEqual([])
-    expect((await a.search({})).total).toBe(5) // alice, bob and the three profiles of the crash test
-    // The other tenant's search never sees tenant a's profiles; its own 'alice' is another person.
-    expect(ids(await b.search({}))).toEqual(['alice'])
-    expect(ids(await b.search({ filterBy: 'location', filterValue: 'rom' }))).toEqual([])
-    expect((await b.get('/v1/profile/bob')).status).toBe(404)
+      const ids = (r: any) => r.profiles.map((p: any) => p.profile_id)
+      const hits = await a.search({ query: 'sailing and chess', sensitivity: 0 })
+      expect(ids(hits)).toContain('alice')
+      expect(ids(await a.search({ filterBy: 'location', filterValue: 'rom' }))).toEqual(['bob'])
+      expect(ids(await a.search({ query: 'sailing', filterBy: 'name', filterValue: 'alice' }))).toEqual(['alice'])
+      // A misspelt word: the words the tenant holds one edit away are looked up (across the shards) and matched.
+      expect(ids(await a.search({ query: 'likes paintingg' }))).toEqual(['bob'])
+      expect(ids(await b.search({ query: 'likes paintingg' }))).toEqual([])
+      expect((await a.search({})).total).toBe(5) // alice, bob and the three profiles of the crash test
+      // The other tenant's search never sees tenant a's profiles; its own 'alice' is another person.
+      expect(ids(await b.search({}))).toEqual(['alice'])
+      expect(ids(await b.search({ filterBy: 'location', filterValue: 'rom' }))).toEqual([])
+      expect((await b.get('/v1/profile/bob')).status).toBe(404)
 
-    expect((await a.del('bob')).status).toBeLessThan(300)
-    expect((await a.get('/v1/profile/bob')).status).toBe(404)
-    expect((await b.profile('alice')).core_info.name.value).toBe('Alicia Other')
-  }, 120_000)
+      expect((await a.del('bob')).status).toBeLessThan(300)
+      expect((await a.get('/v1/profile/bob')).status).toBe(404)
+      expect((await b.profile('alice')).core_info.name.value).toBe('Alicia Other')
+    }, 120_000)
 
-  it('GraphQL: a submission on one API process, READY on a subscription of the other', async () => {
-    const socket = connect(urls[1]!, keys.a.key)
-    sockets.push(socket)
-    await socket.connected
-    const status = socket.status('carol')
-    const gq = gqlApi(urls[0]!, keys.a.key)
-    await gq.data(SUBMIT, { id: 'carol', data: 'My name is Carol Cole. I live in Lima.' })
-    await status.until((evs) => evs.some((e) => e.status === 'READY'), 60_000, 'READY for carol')
-    const ready = status.events.find((e) => e.status === 'READY')!
-    expect(ready.profile.coreInfo.name.value).toBe('Carol Cole')
-    const got = await gq.data(`query { profile(id: "carol") { profileId status coreInfo { location { value } } } }`)
-    expect(got.profile).toMatchObject({ profileId: 'carol', status: 'READY', coreInfo: { location: { value: 'Lima' } } })
-    // Tenant b's GraphQL does not see it.
-    const none = await gqlApi(urls[0]!, keys.b.key).raw(`query { profile(id: "carol") { profileId } }`)
-    expect(none.body.data?.profile ?? null).toBeNull()
-  }, 120_000)
+    it('GraphQL: a submission on one API process, READY on a subscription of the other', async () => {
+      const socket = connect(urls[1]!, keys.a.key)
+      sockets.push(socket)
+      await socket.connected
+      const status = socket.status('carol')
+      const gq = gqlApi(urls[0]!, keys.a.key)
+      await gq.data(SUBMIT, { id: 'carol', data: 'My name is Carol Cole. I live in Lima.' })
+      await status.until((evs) => evs.some((e) => e.status === 'READY'), 60_000, 'READY for carol')
+      const ready = status.events.find((e) => e.status === 'READY')!
+      expect(ready.profile.coreInfo.name.value).toBe('Carol Cole')
+      const got = await gq.data(`query { profile(id: "carol") { profileId status coreInfo { location { value } } } }`)
+      expect(got.profile).toMatchObject({
+        profileId: 'carol',
+        status: 'READY',
+        coreInfo: { location: { value: 'Lima' } },
+      })
+      // Tenant b's GraphQL does not see it.
+      const none = await gqlApi(urls[0]!, keys.b.key).raw(`query { profile(id: "carol") { profileId } }`)
+      expect(none.body.data?.profile ?? null).toBeNull()
+    }, 120_000)
 
-  it("keeps a tenant's rows of every table in one shard group, on one node", async () => {
-    for (const tenant of [keys.a.tenantId, keys.b.tenantId]) {
-      const shards = await q<{ t: string; shardid: string; nodeport: number; shardminvalue: string }>(
-        `SELECT s.logicalrelid::text AS t, s.shardid, p.nodeport, s.shardminvalue
+    it("keeps a tenant's rows of every table in one shard group, on one node", async () => {
+      for (const tenant of [keys.a.tenantId, keys.b.tenantId]) {
+        const shards = await q<{ t: string; shardid: string; nodeport: number; shardminvalue: string }>(
+          `SELECT s.logicalrelid::text AS t, s.shardid, p.nodeport, s.shardminvalue
            FROM unnest($1::text[]) AS x(t)
            JOIN pg_dist_shard s ON s.shardid = get_shard_id_for_distribution_column(x.t, $2::text)
            JOIN pg_dist_shard_placement p ON p.shardid = s.shardid`,
-        [DISTRIBUTED, tenant],
-      )
-      expect(shards).toHaveLength(DISTRIBUTED.length)
-      expect(new Set(shards.map((s) => s.nodeport)).size).toBe(1)
-      expect(new Set(shards.map((s) => s.shardminvalue)).size).toBe(1)
-      // The tenant's profiles and submissions are really in those shards, on that node.
-      const node = cluster.workers.find((w) => w.port === shards[0]!.nodeport)!
-      const nodeUrl = new URL(db.url!)
-      nodeUrl.port = String(node.port)
-      const c = new pg.Client({ connectionString: nodeUrl.toString() })
-      await c.connect()
-      try {
-        for (const t of ['profiles', 'submissions']) {
-          const shard = shards.find((s) => s.t === t)!
-          const [{ n }] = (await c.query(`SELECT count(*)::int AS n FROM ${t}_${shard.shardid} WHERE tenant_id = $1`, [tenant])).rows
-          const [{ total }] = await q(`SELECT count(*)::int AS total FROM ${t} WHERE tenant_id = $1`, [tenant])
-          expect(n, `${t} of ${tenant}`).toBe(total)
-          expect(total).toBeGreaterThan(0)
+          [DISTRIBUTED, tenant],
+        )
+        expect(shards).toHaveLength(DISTRIBUTED.length)
+        expect(new Set(shards.map((s) => s.nodeport)).size).toBe(1)
+        expect(new Set(shards.map((s) => s.shardminvalue)).size).toBe(1)
+        // The tenant's profiles and submissions are really in those shards, on that node.
+        const node = cluster.workers.find((w) => w.port === shards[0]!.nodeport)!
+        const nodeUrl = new URL(db.url!)
+        nodeUrl.port = String(node.port)
+        const c = new pg.Client({ connectionString: nodeUrl.toString() })
+        await c.connect()
+        try {
+          for (const t of ['profiles', 'submissions']) {
+            const shard = shards.find((s) => s.t === t)!
+            const [{ n }] = (
+              await c.query(`SELECT count(*)::int AS n FROM ${t}_${shard.shardid} WHERE tenant_id = $1`, [tenant])
+            ).rows
+            const [{ total }] = await q(`SELECT count(*)::int AS total FROM ${t} WHERE tenant_id = $1`, [tenant])
+            expect(n, `${t} of ${tenant}`).toBe(total)
+            expect(total).toBeGreaterThan(0)
+          }
+        } finally {
+          await c.end()
         }
-      } finally {
-        await c.end()
       }
-    }
-  })
+    })
 
-  it("exports a tenant's profiles and imports them into another tenant", async () => {
-    const exp = await fetch(`${urls[0]}/v1/export?profile_id=alice`, { headers: { authorization: `Bearer ${keys.a.key}` } })
-    expect(exp.status).toBe(200)
-    const lines = (await exp.text()).trim().split('\n').map((l) => JSON.parse(l))
-    expect(lines.filter((l) => l.type === 'profile').map((l) => l.profile_id)).toEqual(['alice'])
-    // Import into tenant b under a new id: rewrite the profile id in the file.
-    const body = lines.map((l) => JSON.stringify(l).replaceAll('"alice"', '"alice-copy"')).join('\n') + '\n'
-    const imp = await fetch(`${urls[1]}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${keys.b.key}`, 'content-type': 'application/x-ndjson' }, body })
-    expect(imp.status, await imp.clone().text()).toBe(200)
-    expect(await imp.json()).toMatchObject({ profiles: 1 })
-    const copy = await b.profile('alice-copy')
-    expect(copy.core_info.name.value).toBe('Alice Archer')
-    expect((await a.get('/v1/profile/alice-copy')).status).toBe(404)
-  }, 120_000)
+    it("exports a tenant's profiles and imports them into another tenant", async () => {
+      const exp = await fetch(`${urls[0]}/v1/export?profile_id=alice`, {
+        headers: { authorization: `Bearer ${keys.a.key}` },
+      })
+      expect(exp.status).toBe(200)
+      const lines = (await exp.text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+      expect(lines.filter((l) => l.type === 'profile').map((l) => l.profile_id)).toEqual(['alice'])
+      // Import into tenant b under a new id: rewrite the profile id in the file.
+      const body = lines.map((l) => JSON.stringify(l).replaceAll('"alice"', '"alice-copy"')).join('\n') + '\n'
+      const imp = await fetch(`${urls[1]}/v1/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.b.key}`, 'content-type': 'application/x-ndjson' },
+        body,
+      })
+      expect(imp.status, await imp.clone().text()).toBe(200)
+      expect(await imp.json()).toMatchObject({ profiles: 1 })
+      const copy = await b.profile('alice-copy')
+      expect(copy.core_info.name.value).toBe('Alice Archer')
+      expect((await a.get('/v1/profile/alice-copy')).status).toBe(404)
+    }, 120_000)
 
-  it('exports a profile with its texts and passages, and imports them into another tenant and back after a delete', async () => {
-    const turns = [
-      { role: 'assistant', content: 'What have you been up to lately?' },
-      { role: 'user', content: 'I have been restoring an old wooden sailboat in my garage.', timestamp: '2024-03-02T10:00:00Z' },
-      { role: 'assistant', content: 'Do you like jazz?' },
-      { role: 'user', content: 'Yes, I play the trumpet in a jazz band.', timestamp: '2024-03-02T10:05:00Z' },
-    ]
-    expect((await a.post('dora', { input_type: 'conversation', data: JSON.stringify(turns) })).status).toBe(202)
-    expect((await a.post('dora', { data: 'My name is Dora Dunn. I visited the glacier museum in Fjaerland last summer.' })).status).toBe(202)
-    await a.waitReady('dora', 60_000)
-    const said = async (c: Client, id: string) => {
-      const r = await c.get(`/v1/profile/${id}/passages?limit=100`)
-      expect(r.status, await r.clone().text()).toBe(200)
-      return ((await r.json()) as any).passages.map((p: any) => ({ prompt: p.prompt, text: p.text, occurred_at: p.occurred_at })).sort((x: any, y: any) => (x.text < y.text ? -1 : 1))
-    }
-    const original = await said(a, 'dora')
-    expect(original.map((p: any) => p.text)).toEqual(expect.arrayContaining(['I have been restoring an old wooden sailboat in my garage.', 'Yes, I play the trumpet in a jazz band.']))
+    it('exports a profile with its texts and passages, and imports them into another tenant and back after a delete', async () => {
+      const turns = [
+        { role: 'assistant', content: 'What have you been up to lately?' },
+        {
+          role: 'user',
+          content: 'I have been restoring an old wooden sailboat in my garage.',
+          timestamp: '2024-03-02T10:00:00Z',
+        },
+        { role: 'assistant', content: 'Do you like jazz?' },
+        { role: 'user', content: 'Yes, I play the trumpet in a jazz band.', timestamp: '2024-03-02T10:05:00Z' },
+      ]
+      expect((await a.post('dora', { input_type: 'conversation', data: JSON.stringify(turns) })).status).toBe(202)
+      expect(
+        (await a.post('dora', { data: 'My name is Dora Dunn. I visited the glacier museum in Fjaerland last summer.' }))
+          .status,
+      ).toBe(202)
+      await a.waitReady('dora', 60_000)
+      const said = async (c: Client, id: string) => {
+        const r = await c.get(`/v1/profile/${id}/passages?limit=100`)
+        expect(r.status, await r.clone().text()).toBe(200)
+        return ((await r.json()) as any).passages
+          .map((p: any) => ({ prompt: p.prompt, text: p.text, occurred_at: p.occurred_at }))
+          .sort((x: any, y: any) => (x.text < y.text ? -1 : 1))
+      }
+      const original = await said(a, 'dora')
+      expect(original.map((p: any) => p.text)).toEqual(
+        expect.arrayContaining([
+          'I have been restoring an old wooden sailboat in my garage.',
+          'Yes, I play the trumpet in a jazz band.',
+        ]),
+      )
 
-    const exp = await fetch(`${urls[0]}/v1/export?profile_id=dora&include_text=true`, { headers: { authorization: `Bearer ${keys.a.key}` } })
-    expect(exp.status).toBe(200)
-    const file = await exp.text()
-    const passages = file.trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.type === 'passage')
-    expect(passages).toHaveLength(original.length)
-    const importInto = async (key: string, body: string) => {
-      const r = await fetch(`${urls[1]}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' }, body })
-      const text = await r.text()
-      // An internal error is named in the API processes' log, not in the answer.
-      const logged = r.status === 500 ? procs.flatMap((p) => p.out().split('\n').filter((l) => l.includes('request failed')).map((l) => JSON.parse(l).err?.message)).join('\n') : ''
-      expect(r.status, `${text}\n${logged}`).toBe(200)
-      return JSON.parse(text)
-    }
-    const quotes = async (c: Client, id: string) => {
-      const r = await c.get(`/v1/profile/${id}/context?${new URLSearchParams({ query: 'What is Dora restoring?', max_tokens: '500', include: 'passages' })}`)
-      expect(r.status, await r.clone().text()).toBe(200)
-      return r.json() as Promise<any>
-    }
+      const exp = await fetch(`${urls[0]}/v1/export?profile_id=dora&include_text=true`, {
+        headers: { authorization: `Bearer ${keys.a.key}` },
+      })
+      expect(exp.status).toBe(200)
+      const file = await exp.text()
+      const passages = file
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.type === 'passage')
+      expect(passages).toHaveLength(original.length)
+      const importInto = async (key: string, body: string) => {
+        const r = await fetch(`${urls[1]}/v1/import`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' },
+          body,
+        })
+        const text = await r.text()
+        // An internal error is named in the API processes' log, not in the answer.
+        const logged =
+          r.status === 500
+            ? procs
+                .flatMap((p) =>
+                  p
+                    .out()
+                    .split('\n')
+                    .filter((l) => l.includes('request failed'))
+                    .map((l) => JSON.parse(l).err?.message),
+                )
+                .join('\n')
+            : ''
+        expect(r.status, `${text}\n${logged}`).toBe(200)
+        return JSON.parse(text)
+      }
+      const quotes = async (c: Client, id: string) => {
+        const r = await c.get(
+          `/v1/profile/${id}/context?${new URLSearchParams({ query: 'What is Dora restoring?', max_tokens: '500', include: 'passages' })}`,
+        )
+        expect(r.status, await r.clone().text()).toBe(200)
+        return r.json() as Promise<any>
+      }
 
-    // Into tenant b, under another id.
-    expect(await importInto(keys.b.key, file.replaceAll('"dora"', '"dora-copy"'))).toMatchObject({ profiles: 1, submissions: 2, passages: original.length, passages_skipped: 0 })
-    expect(await said(b, 'dora-copy')).toEqual(original)
-    const context = await quotes(b, 'dora-copy')
-    expect(context.passages_included).toBeGreaterThan(0)
-    expect(context.text).toContain('I have been restoring an old wooden sailboat in my garage.')
-    expect((await a.get('/v1/profile/dora-copy')).status).toBe(404)
+      // Into tenant b, under another id.
+      expect(await importInto(keys.b.key, file.replaceAll('"dora"', '"dora-copy"'))).toMatchObject({
+        profiles: 1,
+        submissions: 2,
+        passages: original.length,
+        passages_skipped: 0,
+      })
+      expect(await said(b, 'dora-copy')).toEqual(original)
+      const context = await quotes(b, 'dora-copy')
+      expect(context.passages_included).toBeGreaterThan(0)
+      expect(context.text).toContain('I have been restoring an old wooden sailboat in my garage.')
+      expect((await a.get('/v1/profile/dora-copy')).status).toBe(404)
 
-    // Back into tenant a after the profile was deleted there (its submissions and passages with it).
-    expect((await a.del('dora')).status).toBeLessThan(300)
-    expect((await a.get('/v1/profile/dora')).status).toBe(404)
-    expect(await importInto(keys.a.key, file)).toMatchObject({ profiles: 1, submissions: 2, passages: original.length, passages_skipped: 0 })
-    expect(await said(a, 'dora')).toEqual(original)
-    expect((await quotes(a, 'dora')).text).toContain('I have been restoring an old wooden sailboat in my garage.')
-  }, 180_000)
+      // Back into tenant a after the profile was deleted there (its submissions and passages with it).
+      expect((await a.del('dora')).status).toBeLessThan(300)
+      expect((await a.get('/v1/profile/dora')).status).toBe(404)
+      expect(await importInto(keys.a.key, file)).toMatchObject({
+        profiles: 1,
+        submissions: 2,
+        passages: original.length,
+        passages_skipped: 0,
+      })
+      expect(await said(a, 'dora')).toEqual(original)
+      expect((await quotes(a, 'dora')).text).toContain('I have been restoring an old wooden sailboat in my garage.')
+    }, 180_000)
 
-  it("deletes tenant a's profiles untouched past its app's policy (the workers' sweep), and nothing of tenant b", async () => {
-    expect((await a.post('old', { data: 'My name is Olga Old. I live in Oslo.' })).status).toBe(202)
-    expect((await b.post('old', { data: 'My name is Otto Other. I live in Bonn.' })).status).toBe(202)
-    await a.waitReady('old', 60_000)
-    await b.waitReady('old', 60_000)
-    for (const t of [keys.a.tenantId, keys.b.tenantId]) {
-      const at = `now() - make_interval(days => 40)`
-      await q(`UPDATE profiles SET last_updated = ${at}, created_at = ${at} WHERE tenant_id = $1 AND profile_id = 'old'`, [t])
-      await q(`UPDATE submissions SET created_at = ${at}, started_at = ${at}, finished_at = ${at} WHERE tenant_id = $1 AND profile_id = 'old'`, [t])
-    }
-    await waitFor("the sweep to delete tenant a's old profile", async () => (await a.get('/v1/profile/old')).status, { until: (s) => s === 404, timeoutMs: 60_000, everyMs: 250 })
-    expect((await b.profile('old')).core_info.name.value).toBe('Otto Other')
-    expect((await a.profile('alice')).core_info.name.value).toBe('Alice Archer')
-  }, 120_000)
-})
+    it("deletes tenant a's profiles untouched past its app's policy (the workers' sweep), and nothing of tenant b", async () => {
+      expect((await a.post('old', { data: 'My name is Olga Old. I live in Oslo.' })).status).toBe(202)
+      expect((await b.post('old', { data: 'My name is Otto Other. I live in Bonn.' })).status).toBe(202)
+      await a.waitReady('old', 60_000)
+      await b.waitReady('old', 60_000)
+      for (const t of [keys.a.tenantId, keys.b.tenantId]) {
+        const at = `now() - make_interval(days => 40)`
+        await q(
+          `UPDATE profiles SET last_updated = ${at}, created_at = ${at} WHERE tenant_id = $1 AND profile_id = 'old'`,
+          [t],
+        )
+        await q(
+          `UPDATE submissions SET created_at = ${at}, started_at = ${at}, finished_at = ${at} WHERE tenant_id = $1 AND profile_id = 'old'`,
+          [t],
+        )
+      }
+      await waitFor("the sweep to delete tenant a's old profile", async () => (await a.get('/v1/profile/old')).status, {
+        until: (s) => s === 404,
+        timeoutMs: 60_000,
+        everyMs: 250,
+      })
+      expect((await b.profile('old')).core_info.name.value).toBe('Otto Other')
+      expect((await a.profile('alice')).core_info.name.value).toBe('Alice Archer')
+    }, 120_000)
+  },
+)

@@ -3,29 +3,69 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startProfiler, type Profiler } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { gqlApi, type GqlApi } from '../support/graphql-client.js'
-import { client, freshDatabase, startService, testEnv, type Client, type TestDatabase, type TestService } from '../support/harness.js'
+import {
+  client,
+  freshDatabase,
+  startService,
+  testEnv,
+  type Client,
+  type TestDatabase,
+  type TestService,
+} from '../support/harness.js'
 import { openaiEnv, startOpenAIServer, type OpenAIServer } from '../support/openai-server.js'
 
 // GET /v1/profile/{id}/context and Profile.context (issue 14), on the real service with the local provider. Token
 // counts are checked with the same tokenizer (o200k_base) the service uses, over the whole returned text.
 
 const alice = {
-  core_info: { name: 'Alice Moreau', age: 34, location: { value: 'Lagos', confidence: 0.9 }, occupation: { value: 'nurse', confidence: 0.8 } },
-  interests: {
-    music: [{ value: 'jazz', confidence: 0.6 }, { value: 'playing the saxophone', confidence: 0.5 }, { value: 'afrobeat concerts', confidence: 0.55 }],
-    sports: [{ value: 'football', confidence: 0.95 }, { value: 'tennis', confidence: 0.9 }],
-    food: [{ value: 'jollof rice', confidence: 0.92 }, { value: 'sushi', confidence: 0.85 }],
-    books: [{ value: 'science fiction', confidence: 0.88 }],
-    hobbies: [{ value: 'gardening', confidence: 0.93 }, { value: 'photography', confidence: 0.91 }],
+  core_info: {
+    name: 'Alice Moreau',
+    age: 34,
+    location: { value: 'Lagos', confidence: 0.9 },
+    occupation: { value: 'nurse', confidence: 0.8 },
   },
-  personality: { traits: [{ value: 'curious', confidence: 0.97 }, { value: 'patient', confidence: 0.9 }] },
-  memories: [{ event: 'Ran the Lagos marathon', date: '2024-05-01', importance: 'high' }, { event: 'Moved flats', date: '2023-02-11' }],
-  preferences: { conversation_style: { value: 'warm and direct', confidence: 0.8 }, topics_to_avoid: [{ value: 'politics', confidence: 0.9 }] },
+  interests: {
+    music: [
+      { value: 'jazz', confidence: 0.6 },
+      { value: 'playing the saxophone', confidence: 0.5 },
+      { value: 'afrobeat concerts', confidence: 0.55 },
+    ],
+    sports: [
+      { value: 'football', confidence: 0.95 },
+      { value: 'tennis', confidence: 0.9 },
+    ],
+    food: [
+      { value: 'jollof rice', confidence: 0.92 },
+      { value: 'sushi', confidence: 0.85 },
+    ],
+    books: [{ value: 'science fiction', confidence: 0.88 }],
+    hobbies: [
+      { value: 'gardening', confidence: 0.93 },
+      { value: 'photography', confidence: 0.91 },
+    ],
+  },
+  personality: {
+    traits: [
+      { value: 'curious', confidence: 0.97 },
+      { value: 'patient', confidence: 0.9 },
+    ],
+  },
+  memories: [
+    { event: 'Ran the Lagos marathon', date: '2024-05-01', importance: 'high' },
+    { event: 'Moved flats', date: '2023-02-11' },
+  ],
+  preferences: {
+    conversation_style: { value: 'warm and direct', confidence: 0.8 },
+    topics_to_avoid: [{ value: 'politics', confidence: 0.9 }],
+  },
 }
 
 const unicode = {
   core_info: { name: 'Zoë 李小龍 🦊', location: 'São Paulo' },
-  interests: { emoji: ['🎸 guitar 🎶', '👩🏽‍🚀 space travel', 'naïve café crème'], music: ['ﷺ and ॐ chants', 'Ελληνική μουσική'] },
+  interests: {
+    emoji: ['🎸 guitar 🎶', '👩🏽‍🚀 space travel', 'naïve café crème'],
+    music: ['ﷺ and ॐ chants', 'Ελληνική μουσική'],
+  },
 }
 
 /** A profile with `n` interests spread over categories, confidences all different. */
@@ -33,7 +73,10 @@ function big(n: number) {
   const interests: Record<string, { value: string; confidence: number }[]> = {}
   for (let i = 0; i < n; i++) {
     const cat = `category_${i % 17}`
-    ;(interests[cat] ??= []).push({ value: `hobby number ${i} with a somewhat longer description ${'x'.repeat(i % 23)}`, confidence: Math.round((0.3 + (i % 70) / 100) * 1000) / 1000 })
+    ;(interests[cat] ??= []).push({
+      value: `hobby number ${i} with a somewhat longer description ${'x'.repeat(i % 23)}`,
+      confidence: Math.round((0.3 + (i % 70) / 100) * 1000) / 1000,
+    })
   }
   return { core_info: { name: 'Big' }, interests }
 }
@@ -60,7 +103,11 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     svc = await startService()
     api = client(svc.url, svc.key)
     gql = gqlApi(svc.url, svc.key)
-    for (const [id, data] of [['alice', alice], ['unicode', unicode], ['big', big(400)]] as const) {
+    for (const [id, data] of [
+      ['alice', alice],
+      ['unicode', unicode],
+      ['big', big(400)],
+    ] as const) {
       expect((await api.post(id, { input_type: 'structured', data: JSON.stringify(data) })).status).toBe(202)
     }
     for (const id of ['alice', 'unicode', 'big']) await api.waitReady(id, 60_000)
@@ -73,7 +120,13 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
       const c = await ctx('alice', { max_tokens: max })
       expect(c.tokens).toBe(countTokens(c.text))
       expect(c.tokens).toBeLessThanOrEqual(max)
-      expect(c).toMatchObject({ profile_id: 'alice', status: 'ready', max_tokens: max, encoding: 'o200k_base', ranked_by: 'confidence' })
+      expect(c).toMatchObject({
+        profile_id: 'alice',
+        status: 'ready',
+        max_tokens: max,
+        encoding: 'o200k_base',
+        ranked_by: 'confidence',
+      })
       expect(lines(c.text)[0]).toBe('About Alice Moreau:')
       const mine = lines(c.text)
       for (const l of previous) expect(mine).toContain(l)
@@ -114,7 +167,11 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     const c = await ctx('alice', { max_tokens: 4000, query: 'music' })
     expect(c.ranked_by).toBe('query')
     const facts = lines(c.text).filter((l) => l.startsWith('- '))
-    expect(facts.slice(0, 3).sort()).toEqual(['- music: afrobeat concerts', '- music: jazz', '- music: playing the saxophone'])
+    expect(facts.slice(0, 3).sort()).toEqual([
+      '- music: afrobeat concerts',
+      '- music: jazz',
+      '- music: playing the saxophone',
+    ])
     expect(lines(c.text)[1]).toBe('Interests:')
     // A small budget keeps the music facts, not the more confident others.
     const small = await ctx('alice', { max_tokens: 30, query: 'music' })
@@ -122,7 +179,12 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     expect(small.text).not.toContain('football')
     expect(small.tokens).toBe(countTokens(small.text))
     const food = await ctx('alice', { max_tokens: 4000, query: 'what food does she eat' })
-    expect(lines(food.text).filter((l) => l.startsWith('- ')).slice(0, 2).sort()).toEqual(['- food: jollof rice', '- food: sushi'])
+    expect(
+      lines(food.text)
+        .filter((l) => l.startsWith('- '))
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['- food: jollof rice', '- food: sushi'])
     for (let i = 0; i < 3; i++) expect(await ctx('alice', { max_tokens: 4000, query: 'music' })).toEqual(c)
     // Whitespace around and inside the query does not change the answer; an empty query is no query.
     expect(await ctx('alice', { max_tokens: 4000, query: '  music \n' })).toEqual(c)
@@ -132,10 +194,12 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
   it('a query that asks only what the person likes lists their interests first, as matching it', async () => {
     // A tenant of its own: the other tests count this tenant's profiles.
     const own = client(svc.url, (await svc.profiler.services.tenants.createApp('context-likes', 'app')).api_key)
-    const data = 'I work as a nurse in Oslo. I like hiking in the mountains. I love jazz. My brother likes football, he says it is like a religion.'
+    const data =
+      'I work as a nurse in Oslo. I like hiking in the mountains. I love jazz. My brother likes football, he says it is like a religion.'
     expect((await own.post('liker', { data })).status).toBe(202)
     await own.waitReady('liker')
-    const sections = (text: string) => lines(text).filter((l) => /^(Basics|Interests|What they said|Memories|Personality):$/.test(l))
+    const sections = (text: string) =>
+      lines(text).filter((l) => /^(Basics|Interests|What they said|Memories|Personality):$/.test(l))
     for (const query of ['What does she like?', 'What did they say about love?', 'enjoys']) {
       const c = await ctx('liker', { query, max_tokens: 60 }, own)
       expect(sections(c.text)[0], query).toBe('Interests:')
@@ -143,7 +207,9 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
       expect(c.text, query).toMatch(/jazz/)
     }
     // Facts only: the interests before the occupation, whatever their words.
-    const facts = lines((await ctx('liker', { query: 'What does she like?', include: 'facts' }, own)).text).filter((l) => l.startsWith('- '))
+    const facts = lines((await ctx('liker', { query: 'What does she like?', include: 'facts' }, own)).text).filter(
+      (l) => l.startsWith('- '),
+    )
     expect(facts.findIndex((l) => /nurse/.test(l))).toBeGreaterThan(facts.findIndex((l) => /jazz|hiking/.test(l)))
     // A topic beside the liking word is a query like any other: the passage that says it comes first.
     const topic = await ctx('liker', { query: 'Does their brother like football?', max_tokens: 60 }, own)
@@ -164,7 +230,10 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
   })
 
   it("text that spells a tokenizer's special tokens is counted as plain text, not refused", async () => {
-    const data = { core_info: { name: { value: 'Eve', confidence: 0.9 } }, interests: { other: [{ value: '<|endoftext|> and <|im_start|>', confidence: 0.9 }] } }
+    const data = {
+      core_info: { name: { value: 'Eve', confidence: 0.9 } },
+      interests: { other: [{ value: '<|endoftext|> and <|im_start|>', confidence: 0.9 }] },
+    }
     expect((await api.post('special', { input_type: 'structured', data: JSON.stringify(data) })).status).toBe(202)
     await api.waitReady('special')
     const c = await ctx('special', { max_tokens: 4000, query: 'endoftext' })
@@ -214,24 +283,31 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     expect((await ctx('alice')).max_tokens).toBe(1000)
   })
 
-  it('404 for an unknown profile and for another tenant\'s profile', async () => {
+  it("404 for an unknown profile and for another tenant's profile", async () => {
     expect((await status('/v1/profile/nobody/context')).status).toBe(404)
     const bKey = (await svc.profiler.services.tenants.createApp('tenant-b', 'app')).api_key
     const other = client(svc.url, bKey)
     expect((await other.get('/v1/profile/alice/context')).status).toBe(404)
     const og = await gqlApi(svc.url, bKey).data('{ profile(id: "alice") { context { text } } }')
     expect(og.profile).toBeNull()
-
   })
 
   it('a profile still processing answers with what it holds, flagged (an API process with no worker)', async () => {
     const apiOnly = await startService({ role: 'api' })
     try {
       const a = client(apiOnly.url, apiOnly.key)
-      expect((await a.post('pending', { input_type: 'structured', data: JSON.stringify({ core_info: { name: 'Pat' } }) })).status).toBe(202)
+      expect(
+        (await a.post('pending', { input_type: 'structured', data: JSON.stringify({ core_info: { name: 'Pat' } }) }))
+          .status,
+      ).toBe(202)
       const r = await a.get('/v1/profile/pending/context?max_tokens=50')
       expect(r.status).toBe(200)
-      expect(await r.json()).toMatchObject({ status: 'processing', text: 'About this person (name unknown):', facts_total: 0, truncated: false })
+      expect(await r.json()).toMatchObject({
+        status: 'processing',
+        text: 'About this person (name unknown):',
+        facts_total: 0,
+        truncated: false,
+      })
     } finally {
       await apiOnly.close()
     }
@@ -257,7 +333,8 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     const def = await gql.data('{ profile(id: "alice") { context { maxTokens tokens } } }')
     expect(def.profile.context.maxTokens).toBe(1000)
     // At most 10 context fields per operation, counted before it runs (see graphql-limits.test.ts).
-    const many = (n: number) => `{ profile(id: "alice") { ${Array.from({ length: n }, (_, i) => `c${i}: context(maxTokens: ${10 + i}) { tokens }`).join(' ')} } }`
+    const many = (n: number) =>
+      `{ profile(id: "alice") { ${Array.from({ length: n }, (_, i) => `c${i}: context(maxTokens: ${10 + i}) { tokens }`).join(' ')} } }`
     const ten = await gql.data(many(10))
     expect(Object.values(ten.profile).map((c: any) => c.tokens <= 19)).toEqual(Array(10).fill(true))
     const eleven = await gql.raw(many(11))
@@ -265,10 +342,20 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     expect(eleven.body.data).toBeUndefined()
     expect(JSON.stringify(eleven.body.errors)).toMatch(/at most 10 in one operation/)
     // A search's page counts whole, however many profiles it finds (3 here).
-    const bySearch = await gql.raw('{ searchProfiles(pageSize: 5) { profiles { profile { context(maxTokens: 50) { tokens } } } } }')
+    const bySearch = await gql.raw(
+      '{ searchProfiles(pageSize: 5) { profiles { profile { context(maxTokens: 50) { tokens } } } } }',
+    )
     expect(bySearch.body.data.searchProfiles.profiles.length).toBe(3)
     expect(bySearch.body.errors ?? []).toHaveLength(0)
-    expect(JSON.stringify((await gql.raw('{ searchProfiles(pageSize: 20) { profiles { profile { context(maxTokens: 50) { tokens } } } } }')).body.errors)).toMatch(/would resolve 20/)
+    expect(
+      JSON.stringify(
+        (
+          await gql.raw(
+            '{ searchProfiles(pageSize: 20) { profiles { profile { context(maxTokens: 50) { tokens } } } } }',
+          )
+        ).body.errors,
+      ),
+    ).toMatch(/would resolve 20/)
     for (const bad of [0, -1, 32001]) {
       const r = await gql.raw(`{ profile(id: "alice") { context(maxTokens: ${bad}) { text } } }`)
       expect(JSON.stringify(r.body.errors)).toMatch(/max_tokens|maxTokens/)
@@ -297,7 +384,9 @@ describe('context for an LLM with PROFILER_AI=openai (the real SDK against the l
   })
 
   const ctx = async (params: Record<string, string | number>) => {
-    const r = await api.get(`/v1/profile/alice/context?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`)
+    const r = await api.get(
+      `/v1/profile/alice/context?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`,
+    )
     expect(r.status).toBe(200)
     return (await r.json()) as any
   }
@@ -308,7 +397,11 @@ describe('context for an LLM with PROFILER_AI=openai (the real SDK against the l
     expect(c.ranked_by).toBe('query')
     expect(c.tokens).toBe(countTokens(c.text))
     const facts = c.text.split('\n').filter((l: string) => l.startsWith('- '))
-    expect(facts.slice(0, 3).sort()).toEqual(['- music: afrobeat concerts', '- music: jazz', '- music: playing the saxophone'])
+    expect(facts.slice(0, 3).sort()).toEqual([
+      '- music: afrobeat concerts',
+      '- music: jazz',
+      '- music: playing the saxophone',
+    ])
     const sent = oa.embeddingRequests().slice(before)
     expect(sent).toHaveLength(1)
     // The query and each of the 19 facts, once.
@@ -318,14 +411,25 @@ describe('context for an LLM with PROFILER_AI=openai (the real SDK against the l
     expect(oa.embeddingRequests().length).toBe(before + 1)
     // A new query embeds only the query.
     await ctx({ max_tokens: 4000, query: 'sports' })
-    expect(oa.embeddingRequests().slice(before + 1).map((r) => (r.body as any).input)).toEqual([['sports']])
+    expect(
+      oa
+        .embeddingRequests()
+        .slice(before + 1)
+        .map((r) => (r.body as any).input),
+    ).toEqual([['sports']])
 
     // The provider failing: still an answer, ranked by shared words, flagged.
     oa.faults.add({ endpoint: 'embeddings', status: 500 }, 20)
     const lexical = await ctx({ max_tokens: 4000, query: 'food' })
     oa.faults.clear()
     expect(lexical.ranked_by).toBe('query_lexical')
-    expect(lexical.text.split('\n').filter((l: string) => l.startsWith('- ')).slice(0, 2).sort()).toEqual(['- food: jollof rice', '- food: sushi'])
+    expect(
+      lexical.text
+        .split('\n')
+        .filter((l: string) => l.startsWith('- '))
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['- food: jollof rice', '- food: sushi'])
     for (const max of [16, 64, 256]) {
       const b = await ctx({ max_tokens: max, query: 'music' })
       expect(b.tokens).toBe(countTokens(b.text))

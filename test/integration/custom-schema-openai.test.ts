@@ -10,7 +10,12 @@ import { customSchemaOf, openaiEnv, startOpenAIServer, type OpenAIServer } from 
 
 const SCHEMA = {
   sections: {
-    diet: { restrictions: { type: 'string[]', description: 'Dietary restrictions: vegetarian, vegan, gluten-free, halal, kosher' } },
+    diet: {
+      restrictions: {
+        type: 'string[]',
+        description: 'Dietary restrictions: vegetarian, vegan, gluten-free, halal, kosher',
+      },
+    },
     travel: {
       budget: { type: 'integer', description: 'Trip budget in dollars', min: 0, max: 100000 },
       preferred_language: { type: 'enum', values: ['English', 'Spanish'] },
@@ -49,17 +54,35 @@ describe('custom profile schema, openai provider', () => {
   })
 
   it("sends the app's fields in the strict output schema and merges what the model fills", async () => {
-    expect((await withSchema.post('o1', { data: "I'm Bo. I'm vegan and kosher. My budget is 900 and I prefer English. Newsletter: yes" })).status).toBe(202)
+    expect(
+      (
+        await withSchema.post('o1', {
+          data: "I'm Bo. I'm vegan and kosher. My budget is 900 and I prefer English. Newsletter: yes",
+        })
+      ).status,
+    ).toBe(202)
     const p = await withSchema.waitReady('o1')
     const req = oa.chatRequests().find((r) => r.batch?.texts.some((t) => t.includes("I'm Bo")))!
     const schema = req.body.response_format.json_schema.schema
     expect(strictSchemaProblems(schema)).toEqual([])
     expect(req.problems).toEqual([])
-    expect(customSchemaOf(schema)!.sections.diet!.restrictions).toEqual({ type: 'string[]', description: SCHEMA.sections.diet.restrictions.description })
+    expect(customSchemaOf(schema)!.sections.diet!.restrictions).toEqual({
+      type: 'string[]',
+      description: SCHEMA.sections.diet.restrictions.description,
+    })
     expect(JSON.stringify(schema)).toContain('maximum 100000')
     expect(p.custom).toEqual({
-      diet: { restrictions: [{ value: 'vegan', confidence: 0.6 }, { value: 'kosher', confidence: 0.6 }] },
-      travel: { budget: { value: 900, confidence: 0.8 }, preferred_language: { value: 'English', confidence: 0.72 }, newsletter: { value: true, confidence: 0.8 } },
+      diet: {
+        restrictions: [
+          { value: 'vegan', confidence: 0.6 },
+          { value: 'kosher', confidence: 0.6 },
+        ],
+      },
+      travel: {
+        budget: { value: 900, confidence: 0.8 },
+        preferred_language: { value: 'English', confidence: 0.72 },
+        newsletter: { value: true, confidence: 0.8 },
+      },
     })
     expect(p.core_info.name.value).toBe('Bo')
   })
@@ -68,7 +91,13 @@ describe('custom profile schema, openai provider', () => {
     oa.faults.add({
       match: 'Carla',
       customOverride: {
-        diet: { restrictions: [{ value: 'paleo', confidence: 0.9, evidence: "I'm Carla" }, { value: 5, confidence: 0.9, evidence: "I'm Carla" }], invented: { value: 'x', confidence: 1, evidence: "I'm Carla" } },
+        diet: {
+          restrictions: [
+            { value: 'paleo', confidence: 0.9, evidence: "I'm Carla" },
+            { value: 5, confidence: 0.9, evidence: "I'm Carla" },
+          ],
+          invented: { value: 'x', confidence: 1, evidence: "I'm Carla" },
+        },
         travel: {
           budget: { value: 1e9, confidence: 0.9, evidence: "I'm Carla" },
           preferred_language: { value: 'Klingon', confidence: 0.9, evidence: "I'm Carla" },

@@ -9,7 +9,12 @@ import { waitFor } from '../support/wait.js'
 
 const SCHEMA = {
   sections: {
-    diet: { restrictions: { type: 'string[]', description: 'Dietary restrictions: vegetarian, vegan, gluten-free, halal, kosher' } },
+    diet: {
+      restrictions: {
+        type: 'string[]',
+        description: 'Dietary restrictions: vegetarian, vegan, gluten-free, halal, kosher',
+      },
+    },
     travel: {
       budget: { type: 'integer', description: 'Trip budget in dollars', min: 0 },
       preferred_language: { type: 'enum', values: ['English', 'Spanish'], description: 'The language to answer in' },
@@ -26,7 +31,11 @@ describe('custom profile schema', () => {
   let other: Client
   let otherKey: string
   const put = (key: string, body: unknown, type = 'application/json') =>
-    fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+    fetch(`${svc.url}/v1/schema`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key}`, 'content-type': type },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    })
 
   beforeAll(async () => {
     svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
@@ -50,7 +59,10 @@ describe('custom profile schema', () => {
       [{ sections: { diet: { a: { type: 'date' } } } }, /diet\.a has type "date"/],
       [{ sections: { diet: { a: { type: 'enum', values: [] } } } }, /needs "values"/],
       [[1, 2], /JSON object/],
-      [{ sections: { d: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, { type: 'string' }])) } }, /more than 100 fields/],
+      [
+        { sections: { d: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, { type: 'string' }])) } },
+        /more than 100 fields/,
+      ],
     ]
     for (const [body, message] of cases) {
       const r = await put(keyA, body)
@@ -84,10 +96,21 @@ describe('custom profile schema', () => {
   })
 
   it("extracts the submitting app's fields, merges and shows them, and logs them", async () => {
-    expect((await a.post('p1', { data: "Hi, I'm Ana. I'm vegetarian and gluten-free, but I'm not vegan. My budget is $1,200 and I prefer Spanish." })).status).toBe(202)
+    expect(
+      (
+        await a.post('p1', {
+          data: "Hi, I'm Ana. I'm vegetarian and gluten-free, but I'm not vegan. My budget is $1,200 and I prefer Spanish.",
+        })
+      ).status,
+    ).toBe(202)
     const p = await a.waitReady('p1')
     expect(p.custom).toEqual({
-      diet: { restrictions: [{ value: 'vegetarian', confidence: 0.6 }, { value: 'gluten-free', confidence: 0.6 }] },
+      diet: {
+        restrictions: [
+          { value: 'vegetarian', confidence: 0.6 },
+          { value: 'gluten-free', confidence: 0.6 },
+        ],
+      },
       travel: { budget: { value: 1200, confidence: 0.8 }, preferred_language: { value: 'Spanish', confidence: 0.72 } },
     })
     expect(p.core_info.name.value).toBe('Ana')
@@ -101,7 +124,13 @@ describe('custom profile schema', () => {
     expect(p2.custom).toEqual(p.custom)
 
     // Structured data may carry custom values; what does not fit the schema is dropped.
-    const structured = { custom: { diet: { restrictions: ['halal', 7] }, travel: { budget: 'lots', preferred_language: 'Klingon' }, nope: { x: 1 } } }
+    const structured = {
+      custom: {
+        diet: { restrictions: ['halal', 7] },
+        travel: { budget: 'lots', preferred_language: 'Klingon' },
+        nope: { x: 1 },
+      },
+    }
     expect((await a.post('p1', { data: JSON.stringify(structured), input_type: 'structured' })).status).toBe(202)
     const p3 = await a.waitReady('p1')
     expect(p3.custom.diet.restrictions.map((e: any) => e.value)).toEqual(['vegetarian', 'gluten-free', 'halal'])
@@ -117,7 +146,9 @@ describe('custom profile schema', () => {
     const d = await api.data(`{ customSchema { version schema } profile(id: "p1") { custom } }`)
     expect(d.customSchema).toEqual({ version: 1, schema: SCHEMA })
     expect(d.profile.custom.travel.preferred_language.value).toBe('Spanish')
-    const bad = await api.raw(`mutation($s: JSONObject!) { setCustomSchema(schema: $s) { version } }`, { s: { sections: { interests: { x: { type: 'string' } } } } })
+    const bad = await api.raw(`mutation($s: JSONObject!) { setCustomSchema(schema: $s) { version } }`, {
+      s: { sections: { interests: { x: { type: 'string' } } } },
+    })
     expect(bad.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 })
     expect(bad.body.errors[0].message).toMatch(/shadow/)
     const foreign = await api.raw(`{ customSchema(appId: "someone-else") { version } }`)
@@ -129,14 +160,32 @@ describe('custom profile schema', () => {
     expect((await browser.signUp('schema@example.com', 'correct horse battery staple')).body.errors).toBeUndefined()
     const mine = (await browser.gql(`mutation { createApp(name: "mine") { app { id } } }`)).body.data.createApp.app.id
     const set = `mutation($id: ID!, $s: JSONObject!) { setCustomSchema(appId: $id, schema: $s) { appId version changed } }`
-    expect((await browser.gql(set, { id: mine, s: SCHEMA })).body.data.setCustomSchema).toEqual({ appId: mine, version: 1, changed: true })
-    const read = await browser.gql(`query($id: ID!) { customSchema(appId: $id) { version schema } customSchemaVersions(appId: $id) { version } }`, { id: mine })
-    expect(read.body.data).toEqual({ customSchema: { version: 1, schema: SCHEMA }, customSchemaVersions: [{ version: 1 }] })
+    expect((await browser.gql(set, { id: mine, s: SCHEMA })).body.data.setCustomSchema).toEqual({
+      appId: mine,
+      version: 1,
+      changed: true,
+    })
+    const read = await browser.gql(
+      `query($id: ID!) { customSchema(appId: $id) { version schema } customSchemaVersions(appId: $id) { version } }`,
+      { id: mine },
+    )
+    expect(read.body.data).toEqual({
+      customSchema: { version: 1, schema: SCHEMA },
+      customSchemaVersions: [{ version: 1 }],
+    })
     const bad = await browser.gql(set, { id: mine, s: { sections: { x: { y: { type: 'enum' } } } } })
-    expect(bad.body.errors[0]).toMatchObject({ message: expect.stringMatching(/enum field x\.y needs "values"/), extensions: { code: 'VALIDATION_FAILED' } })
+    expect(bad.body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/enum field x\.y needs "values"/),
+      extensions: { code: 'VALIDATION_FAILED' },
+    })
     // Another tenant's app is not found from this account, and keeps its schema.
-    expect((await browser.gql(set, { id: appA, s: { sections: {} } })).body.errors[0].extensions.code).toBe('APP_NOT_FOUND')
-    expect((await browser.gql(`query($id: ID!) { customSchema(appId: $id) { version } }`, { id: appA })).body.errors[0].extensions.code).toBe('APP_NOT_FOUND')
+    expect((await browser.gql(set, { id: appA, s: { sections: {} } })).body.errors[0].extensions.code).toBe(
+      'APP_NOT_FOUND',
+    )
+    expect(
+      (await browser.gql(`query($id: ID!) { customSchema(appId: $id) { version } }`, { id: appA })).body.errors[0]
+        .extensions.code,
+    ).toBe('APP_NOT_FOUND')
     expect((await browser.gql(`{ customSchema { version } }`)).body.errors[0].extensions.code).toBe('VALIDATION_FAILED')
     expect(((await (await a.get('/v1/schema')).json()) as any).version).toBe(1)
   })
@@ -144,14 +193,26 @@ describe('custom profile schema', () => {
   it('a version that drops a field moves its values to history, not lost', async () => {
     const api = gqlApi(svc.url, keyA)
     const next = { sections: { travel: SCHEMA.sections.travel } }
-    const r = await api.data(`mutation($s: JSONObject!) { setCustomSchema(schema: $s) { version changed droppedFields profilesUpdated } }`, { s: next })
-    expect(r.setCustomSchema).toEqual({ version: 2, changed: true, droppedFields: ['diet.restrictions'], profilesUpdated: 1 })
+    const r = await api.data(
+      `mutation($s: JSONObject!) { setCustomSchema(schema: $s) { version changed droppedFields profilesUpdated } }`,
+      { s: next },
+    )
+    expect(r.setCustomSchema).toEqual({
+      version: 2,
+      changed: true,
+      droppedFields: ['diet.restrictions'],
+      profilesUpdated: 1,
+    })
     const p = await a.profile('p1')
     expect(p.custom.diet).toBeUndefined()
     expect(p.custom.travel.budget.value).toBe(1200)
     const entry = p.update_log[p.update_log.length - 1]
     expect(entry.input_type).toBe('schema')
-    expect(entry.changes.removed_custom.diet.restrictions.map((e: any) => e.value)).toEqual(['vegetarian', 'gluten-free', 'halal'])
+    expect(entry.changes.removed_custom.diet.restrictions.map((e: any) => e.value)).toEqual([
+      'vegetarian',
+      'gluten-free',
+      'halal',
+    ])
     expect(entry.changes.schema).toMatchObject({ version: 2 })
     const versions = (await (await a.get('/v1/schema/versions')).json()) as any
     expect(versions.versions.map((v: any) => v.version)).toEqual([2, 1])
@@ -160,18 +221,30 @@ describe('custom profile schema', () => {
 
   it('export and import keep custom values', async () => {
     const exported = await (await a.get('/v1/export?profile_id=p1')).text()
-    const record = exported.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((r) => r.type === 'profile')
+    const record = exported
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((r) => r.type === 'profile')
     expect(record.custom.travel.budget.value).toBe(1200)
-    const r = await fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${otherKey}`, 'content-type': 'application/x-ndjson' }, body: exported })
+    const r = await fetch(`${svc.url}/v1/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${otherKey}`, 'content-type': 'application/x-ndjson' },
+      body: exported,
+    })
     expect(r.status).toBe(200)
     expect((await other.profile('p1')).custom).toEqual((await a.profile('p1')).custom)
   })
 
-  it('a re-extraction reads each submission with its app\'s schema: custom values survive it', async () => {
+  it("a re-extraction reads each submission with its app's schema: custom values survive it", async () => {
     expect((await a.post('p-re', { data: 'My budget is $900 and I prefer English.' })).status).toBe(202)
     const before = await a.waitReady('p-re')
     expect(before.custom.travel.budget.value).toBe(900)
-    const reextract = (q: string) => fetch(`${svc.url}/v1/profile/p-re/reextract${q}`, { method: 'POST', headers: { authorization: `Bearer ${keyA}` } })
+    const reextract = (q: string) =>
+      fetch(`${svc.url}/v1/profile/p-re/reextract${q}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keyA}` },
+      })
     const dry = (await (await reextract('?dry_run=true')).json()) as any
     expect(dry.changed, JSON.stringify(dry.changes)).toBe(false)
     const applied = await reextract(`?dry_run=false&expected_version=${dry.version}`)
@@ -192,13 +265,26 @@ describe('custom profile schema: versions kept up to PROFILER_SCHEMA_MAX_VERSION
     const k = await t.createApp('default', 'shop')
     const kb = await t.createApp('default', 'plain')
     const put = (key: string, body: unknown) =>
-      fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
-    const nth = (i: number) => ({ sections: { travel: { budget: { type: 'integer', description: `Trip budget in dollars (${i})`, min: 0 } } } })
+      fetch(`${svc.url}/v1/schema`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const nth = (i: number) => ({
+      sections: { travel: { budget: { type: 'integer', description: `Trip budget in dollars (${i})`, min: 0 } } },
+    })
     const stored = async (appId: string) =>
-      (await svc.profiler.db.dataSource.query(`SELECT version FROM app_schemas WHERE tenant_id = $1 AND app_id = $2 ORDER BY version`, [k.tenant_id, appId])).map(
-        (r: { version: number }) => Number(r.version),
-      )
-    for (let i = 1; i <= 2; i++) expect((await put(kb.api_key, { sections: { diet: { restrictions: { type: 'string[]', description: `v${i}` } } } })).status).toBe(200)
+      (
+        await svc.profiler.db.dataSource.query(
+          `SELECT version FROM app_schemas WHERE tenant_id = $1 AND app_id = $2 ORDER BY version`,
+          [k.tenant_id, appId],
+        )
+      ).map((r: { version: number }) => Number(r.version))
+    for (let i = 1; i <= 2; i++)
+      expect(
+        (await put(kb.api_key, { sections: { diet: { restrictions: { type: 'string[]', description: `v${i}` } } } }))
+          .status,
+      ).toBe(200)
     for (let i = 1; i <= 7; i++) {
       const r = await put(k.api_key, nth(i))
       expect(r.status).toBe(200)
@@ -214,9 +300,12 @@ describe('custom profile schema: versions kept up to PROFILER_SCHEMA_MAX_VERSION
     const listed = (await (await a.get('/v1/schema/versions')).json()) as any
     expect(listed.versions.map((v: any) => v.version)).toEqual([7, 6, 5])
     expect(listed.versions[2].schema).toEqual(nth(5))
-    expect(((await (await a.get('/v1/schema')).json()) as any)).toMatchObject({ version: 7, schema: nth(7) })
+    expect((await (await a.get('/v1/schema')).json()) as any).toMatchObject({ version: 7, schema: nth(7) })
     const g = await gqlApi(svc.url, k.api_key).data(`{ customSchema { version } customSchemaVersions { version } }`)
-    expect(g).toEqual({ customSchema: { version: 7 }, customSchemaVersions: [{ version: 7 }, { version: 6 }, { version: 5 }] })
+    expect(g).toEqual({
+      customSchema: { version: 7 },
+      customSchemaVersions: [{ version: 7 }, { version: 6 }, { version: 5 }],
+    })
 
     // Submissions use the app's current version, whatever was deleted.
     expect((await a.post('kept', { data: 'My budget is $700.' })).status).toBe(202)
@@ -266,18 +355,30 @@ describe('custom profile schema: a change while a batch of the profile is in fli
     const k = await svc.profiler.services.tenants.createApp('default', 'shop')
     const api = client(svc.url, k.api_key)
     const put = (body: unknown) =>
-      fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: { authorization: `Bearer ${k.api_key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+      fetch(`${svc.url}/v1/schema`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${k.api_key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
     expect((await put(SCHEMA)).status).toBe(200)
     expect((await api.post('race', { data: "I'm vegetarian." })).status).toBe(202)
     expect((await api.waitReady('race')).custom.diet.restrictions[0].value).toBe('vegetarian')
 
     expect((await api.post('race', { data: "I'm vegan. My budget is 300." })).status).toBe(202)
     const ds = svc.profiler.db.dataSource
-    await waitFor('the batch to be claimed', () => ds.query(`SELECT status FROM submissions WHERE tenant_id = $1 AND profile_id = 'race' ORDER BY seq DESC LIMIT 1`, [k.tenant_id]), {
-      until: (rows: { status: string }[]) => rows[0]?.status === 'processing',
-      timeoutMs: 30_000,
-      everyMs: 20,
-    })
+    await waitFor(
+      'the batch to be claimed',
+      () =>
+        ds.query(
+          `SELECT status FROM submissions WHERE tenant_id = $1 AND profile_id = 'race' ORDER BY seq DESC LIMIT 1`,
+          [k.tenant_id],
+        ),
+      {
+        until: (rows: { status: string }[]) => rows[0]?.status === 'processing',
+        timeoutMs: 30_000,
+        everyMs: 20,
+      },
+    )
     const r = (await (await put({ sections: { travel: SCHEMA.sections.travel } })).json()) as any
     expect(r).toMatchObject({ version: 2, dropped_fields: ['diet.restrictions'], profiles_updated: 1 })
 
@@ -287,7 +388,10 @@ describe('custom profile schema: a change while a batch of the profile is in fli
     const schemaEntry = p.update_log.find((e: any) => e.input_type === 'schema')
     expect(schemaEntry.changes.removed_custom.diet.restrictions.map((e: any) => e.value)).toEqual(['vegetarian'])
     // The batch was handed back, not failed: one attempt recorded once it is done.
-    const [sub] = await ds.query(`SELECT status, attempts FROM submissions WHERE tenant_id = $1 AND profile_id = 'race' ORDER BY seq DESC LIMIT 1`, [k.tenant_id])
+    const [sub] = await ds.query(
+      `SELECT status, attempts FROM submissions WHERE tenant_id = $1 AND profile_id = 'race' ORDER BY seq DESC LIMIT 1`,
+      [k.tenant_id],
+    )
     expect(sub).toEqual({ status: 'done', attempts: 1 })
   })
 })
@@ -297,14 +401,22 @@ describe('custom profile schema: forgetting a custom value', () => {
   let api: Client
   let key: string
   const forget = (body: unknown) =>
-    fetch(`${svc.url}/v1/profile/f1/values`, { method: 'DELETE', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    fetch(`${svc.url}/v1/profile/f1/values`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
 
   beforeAll(async () => {
     svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
     const k = await svc.profiler.services.tenants.createApp('default', 'shop')
     key = k.api_key
     api = client(svc.url, key)
-    const put = await fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(SCHEMA) })
+    const put = await fetch(`${svc.url}/v1/schema`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(SCHEMA),
+    })
     expect(put.status).toBe(200)
   })
   afterAll(async () => svc?.close())
@@ -318,7 +430,10 @@ describe('custom profile schema: forgetting a custom value', () => {
     expect(r.status, await r.clone().text()).toBe(200)
     const after = ((await r.json()) as any).profile
     expect(after.custom.diet.restrictions.map((e: any) => e.value)).toEqual(['halal'])
-    expect(after.update_log.at(-1)).toMatchObject({ input_type: 'forget', changes: { removed: [{ section: 'custom.diet.restrictions', value: 'vegetarian' }] } })
+    expect(after.update_log.at(-1)).toMatchObject({
+      input_type: 'forget',
+      changes: { removed: [{ section: 'custom.diet.restrictions', value: 'vegetarian' }] },
+    })
     const context = ((await (await api.get('/v1/profile/f1/context')).json()) as any).text
     expect(context).toMatch(/diet restrictions: halal/)
     expect(context).not.toMatch(/restrictions: [^\n]*vegetarian/)
@@ -338,14 +453,20 @@ describe('custom profile schema: forgetting a custom value', () => {
 
     // A submission that does not state it leaves it gone; one that does (newer evidence) brings it back.
     expect((await api.post('f1', { data: 'I am also kosher.' })).status).toBe(202)
-    await waitFor('kosher merged', () => api.profile('f1'), { until: (q) => q.status === 'ready' && q.custom.diet.restrictions.some((e: any) => e.value === 'kosher') })
+    await waitFor('kosher merged', () => api.profile('f1'), {
+      until: (q) => q.status === 'ready' && q.custom.diet.restrictions.some((e: any) => e.value === 'kosher'),
+    })
     expect((await api.profile('f1')).custom.diet.restrictions.map((e: any) => e.value)).not.toContain('vegetarian')
     expect((await api.post('f1', { data: "I'm vegetarian again." })).status).toBe(202)
-    await waitFor('vegetarian back', () => api.profile('f1'), { until: (q) => q.status === 'ready' && q.custom.diet.restrictions.some((e: any) => e.value === 'vegetarian') })
+    await waitFor('vegetarian back', () => api.profile('f1'), {
+      until: (q) => q.status === 'ready' && q.custom.diet.restrictions.some((e: any) => e.value === 'vegetarian'),
+    })
 
     // Over GraphQL too.
     const g = gqlApi(svc.url, key)
-    const gone = await g.data(`mutation { forgetProfileValue(id: "f1", section: "custom.diet.restrictions", value: "halal") { custom } }`)
+    const gone = await g.data(
+      `mutation { forgetProfileValue(id: "f1", section: "custom.diet.restrictions", value: "halal") { custom } }`,
+    )
     expect(gone.forgetProfileValue.custom.diet.restrictions.map((e: any) => e.value)).not.toContain('halal')
   })
 })

@@ -33,7 +33,13 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
   let base: string
   // Only the bus event can close a socket within this test's waits: the periodic re-check is an hour.
   beforeAll(async () => {
-    svc = await startService({ env: { PROFILER_LOGIN_MAX_FAILURES: '3', PROFILER_WS_AUTH_RECHECK_MS: '3600000', PROFILER_SIGNUP_MAX_PER_ADDRESS: '1000' } })
+    svc = await startService({
+      env: {
+        PROFILER_LOGIN_MAX_FAILURES: '3',
+        PROFILER_WS_AUTH_RECHECK_MS: '3600000',
+        PROFILER_SIGNUP_MAX_PER_ADDRESS: '1000',
+      },
+    })
     base = svc.url
   })
   afterAll(() => svc?.close())
@@ -91,7 +97,13 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
 
   it('without a session nothing but sign-up and sign-in is served: HTTP and WebSocket', async () => {
     const anon = new DashboardBrowser(base)
-    for (const q of [APPS, `{ me { id } }`, `{ profile(id: "x") { profileId } }`, `{ searchProfiles { total } }`, `{ usage { totalTokens } }`]) {
+    for (const q of [
+      APPS,
+      `{ me { id } }`,
+      `{ profile(id: "x") { profileId } }`,
+      `{ searchProfiles { total } }`,
+      `{ usage { totalTokens } }`,
+    ]) {
       const r = await anon.gql(q)
       expect(codeOf(r), q).toBe('UNAUTHENTICATED')
       expect(Object.values(r.body.data ?? {}).every((v) => v === null)).toBe(true) // nothing leaked
@@ -129,8 +141,20 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     expect(form.status).toBeGreaterThanOrEqual(400)
     expect((await b.gql(APPS)).body.data.apps).toEqual([]) // nothing was created by the refused requests
     // WebSocket: the cookie alone is not enough, nor a cookie from another origin
-    expect((await opened(b.ws({ csrf: null })).subscribe(STATUS, {}).untilEnded(3000)).code).toBe(4403)
-    expect((await opened(b.ws({ origin: 'https://evil.example' })).subscribe(STATUS, {}).untilEnded(3000)).code).toBe(4403)
+    expect(
+      (
+        await opened(b.ws({ csrf: null }))
+          .subscribe(STATUS, {})
+          .untilEnded(3000)
+      ).code,
+    ).toBe(4403)
+    expect(
+      (
+        await opened(b.ws({ origin: 'https://evil.example' }))
+          .subscribe(STATUS, {})
+          .untilEnded(3000)
+      ).code,
+    ).toBe(4403)
   })
 
   it('apps: create (key shown once, works on REST), rename, rotate (old key dead at once, its open subscription closed), revoke, delete', async () => {
@@ -146,13 +170,21 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     expect(JSON.stringify(listed)).not.toContain(created.apiKey) // the list never shows the key
     expect((await postText(base, created.apiKey, 'p1', 'I am a nurse.')).status).toBe(202)
 
-    const renamed = await b.gql(`mutation($id: ID!) { renameApp(id: $id, name: "Web Site") { name displayName } }`, { id: created.app.id })
+    const renamed = await b.gql(`mutation($id: ID!) { renameApp(id: $id, name: "Web Site") { name displayName } }`, {
+      id: created.app.id,
+    })
     expect(renamed.body.data.renameApp).toEqual({ name: 'web', displayName: 'Web Site' }) // the slug stays
 
     // an open /graphql subscription on the key ends the moment the key is rotated
     const sub = opened(connect(base, created.apiKey)).subscribe<StatusEvent>(STATUS, {})
-    await untilLive(sub, async (id) => expect((await postText(base, created.apiKey, id, 'I am a nurse.')).status).toBe(202), 'probe-rotate')
-    const rotated = (await b.gql(`mutation($id: ID!) { rotateAppKey(id: $id) { apiKey app { keyPrefix } } }`, { id: created.app.id })).body.data.rotateAppKey
+    await untilLive(
+      sub,
+      async (id) => expect((await postText(base, created.apiKey, id, 'I am a nurse.')).status).toBe(202),
+      'probe-rotate',
+    )
+    const rotated = (
+      await b.gql(`mutation($id: ID!) { rotateAppKey(id: $id) { apiKey app { keyPrefix } } }`, { id: created.app.id })
+    ).body.data.rotateAppKey
     expect(rotated.apiKey).not.toBe(created.apiKey)
     expect((await postText(base, created.apiKey, 'p2', 'x')).status).toBe(401)
     expect((await postText(base, rotated.apiKey, 'p2', 'I live in Lyon.')).status).toBe(202)
@@ -163,9 +195,13 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     expect(revoked.body.data.revokeAppKey.keyPrefix).toBeNull()
     expect((await postText(base, created.apiKey, 'p3', 'x')).status).toBe(401)
 
-    expect((await b.gql(`mutation($id: ID!) { deleteApp(id: $id) }`, { id: created.app.id })).body.data.deleteApp).toBe(true)
+    expect((await b.gql(`mutation($id: ID!) { deleteApp(id: $id) }`, { id: created.app.id })).body.data.deleteApp).toBe(
+      true,
+    )
     expect((await b.gql(APPS)).body.data.apps).toEqual([])
-    expect(codeOf(await b.gql(`mutation($id: ID!) { deleteApp(id: $id) }`, { id: created.app.id }))).toBe('APP_NOT_FOUND')
+    expect(codeOf(await b.gql(`mutation($id: ID!) { deleteApp(id: $id) }`, { id: created.app.id }))).toBe(
+      'APP_NOT_FOUND',
+    )
     // the tenant's profiles stay
     expect((await b.gql(`{ profile(id: "p1") { profileId } }`)).body.data.profile).toEqual({ profileId: 'p1' })
   })
@@ -177,11 +213,15 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     await b.signUp('bob@example.com', PASSWORD)
     const bobApp = (await b.gql(CREATE_APP, { n: 'bob-app' })).body.data.createApp
     expect((await postText(base, bobApp.apiKey, 'bob-secret', 'I am a pilot from Oslo.')).status).toBe(202)
-    await waitFor('bob-secret to be READY', async () => (await b.gql(`{ profile(id: "bob-secret") { status } }`)).body.data.profile?.status, {
-      until: (s) => s === 'READY',
-      timeoutMs: 10_000,
-      everyMs: 100,
-    })
+    await waitFor(
+      'bob-secret to be READY',
+      async () => (await b.gql(`{ profile(id: "bob-secret") { status } }`)).body.data.profile?.status,
+      {
+        until: (s) => s === 'READY',
+        timeoutMs: 10_000,
+        everyMs: 100,
+      },
+    )
 
     expect((await a.gql(APPS)).body.data.apps).toEqual([])
     for (const m of [
@@ -194,17 +234,28 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     }
     expect((await postText(base, bobApp.apiKey, 'bob-secret', 'still works')).status).toBe(202) // untouched
     expect((await a.gql(`{ profile(id: "bob-secret") { profileId } }`)).body.data.profile).toBeNull()
-    expect((await a.gql(`{ searchProfiles(query: "pilot Oslo", sensitivity: 0) { total } }`)).body.data.searchProfiles.total).toBe(0)
+    expect(
+      (await a.gql(`{ searchProfiles(query: "pilot Oslo", sensitivity: 0) { total } }`)).body.data.searchProfiles.total,
+    ).toBe(0)
     expect((await a.gql(`mutation { deleteProfile(id: "bob-secret") }`)).body.data.deleteProfile).toBe(false)
-    expect((await b.gql(`{ searchProfiles(query: "pilot Oslo") { total profiles { profile { profileId } } } }`)).body.data.searchProfiles.total).toBe(1)
+    expect(
+      (await b.gql(`{ searchProfiles(query: "pilot Oslo") { total profiles { profile { profileId } } } }`)).body.data
+        .searchProfiles.total,
+    ).toBe(1)
 
     // Bob's app key: no account operation on either endpoint
-    const onDashboard = await new DashboardBrowser(base).gql(APPS, undefined, { headers: { authorization: `Bearer ${bobApp.apiKey}` } })
+    const onDashboard = await new DashboardBrowser(base).gql(APPS, undefined, {
+      headers: { authorization: `Bearer ${bobApp.apiKey}` },
+    })
     expect(codeOf(onDashboard)).toBe('UNAUTHENTICATED')
     const onApi = await gql(base, bobApp.apiKey, APPS)
     expect(onApi.status).toBe(400)
     expect(onApi.body.errors[0].message).toMatch(/Cannot query field "apps"/)
-    const signUpOnApi = await gql(base, bobApp.apiKey, `mutation { signUp(email: "x@example.com", password: "${PASSWORD}") { csrfToken } }`)
+    const signUpOnApi = await gql(
+      base,
+      bobApp.apiKey,
+      `mutation { signUp(email: "x@example.com", password: "${PASSWORD}") { csrfToken } }`,
+    )
     expect(signUpOnApi.status).toBe(400)
   })
 
@@ -216,7 +267,11 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     const out = socket.subscribe(STATUS, { id: 'watched' })
     // Opened last on the same socket: once this one sees its probe, `out` is live too.
     const probe = socket.subscribe(STATUS, {})
-    await untilLive(probe, async (id) => expect((await postText(base, key, id, 'I am a baker.')).status).toBe(202), 'probe-live')
+    await untilLive(
+      probe,
+      async (id) => expect((await postText(base, key, id, 'I am a baker.')).status).toBe(202),
+      'probe-live',
+    )
     expect((await postText(base, key, 'watched', 'I am a baker in Porto.')).status).toBe(202)
     await out.until((events) => events.length >= 2, 15_000, 'PROCESSING and READY of watched')
     expect(out.results.map((r) => (r.data as any)?.profileStatusChanged.status)).toEqual(['PROCESSING', 'READY'])
@@ -227,12 +282,20 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     const tenant = (await b.signUp('deep@example.com', PASSWORD)).body.data.signUp.account.tenantId
     const key = (await b.gql(CREATE_APP, { n: 'deep' })).body.data.createApp.apiKey
     expect((await postText(base, key, 'deep', 'I am a baker.')).status).toBe(202)
-    await waitFor('deep to be READY', async () => (await b.gql(`{ profile(id: "deep") { status } }`)).body.data.profile?.status, { until: (s) => s === 'READY' })
+    await waitFor(
+      'deep to be READY',
+      async () => (await b.gql(`{ profile(id: "deep") { status } }`)).body.data.profile?.status,
+      { until: (s) => s === 'READY' },
+    )
     // 5,000 levels: JSON.stringify (so every answer holding it) overflowed at about 4,000; PGlite stores about 5,000.
     const depth = 5000
     const bottom = { value: 'bottom', confidence: 0.5 }
-    const text = (n: number, list = false) => `${(list ? '[' : '{"a":').repeat(n)}${JSON.stringify(bottom)}${(list ? ']' : '}').repeat(n)}`
-    for (const [seq, changes] of [[2, text(depth)], [3, `{"l":${text(depth, true)}}`]] as const) {
+    const text = (n: number, list = false) =>
+      `${(list ? '[' : '{"a":').repeat(n)}${JSON.stringify(bottom)}${(list ? ']' : '}').repeat(n)}`
+    for (const [seq, changes] of [
+      [2, text(depth)],
+      [3, `{"l":${text(depth, true)}}`],
+    ] as const) {
       await svc.profiler.db.dataSource.query(
         `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type) VALUES ($1, 'deep', $2, now(), $3::jsonb, '[]', 'import')`,
         [tenant, seq, changes],
@@ -257,11 +320,18 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     await socket.connected
     check(await socket.once(query), 'dashboard over WebSocket')
     // REST serves the same entries the same way (it answered 500 before), and an export writes them as lines.
-    const rest = (await (await fetch(`${base}/v1/profile/deep`, { headers: { authorization: `Bearer ${key}` } })).json()) as any
+    const rest = (await (
+      await fetch(`${base}/v1/profile/deep`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as any
     check({ data: { profile: { history: { entries: rest.profile.update_log } } } }, 'REST')
     const exp = await fetch(`${base}/v1/export?profile_id=deep`, { headers: { authorization: `Bearer ${key}` } })
     expect(exp.status).toBe(200)
-    expect((await exp.text()).trim().split('\n').filter((l) => JSON.parse(l).type === 'history')).toHaveLength(3)
+    expect(
+      (await exp.text())
+        .trim()
+        .split('\n')
+        .filter((l) => JSON.parse(l).type === 'history'),
+    ).toHaveLength(3)
   })
 
   it('login attempts are rate-limited per e-mail address; a success clears the count', async () => {
@@ -279,7 +349,9 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     expect(codeOf(blocked)).toBe('RATE_LIMITED')
     expect(blocked.body.errors[0].message).toMatch(/try again in \d+ min/)
     // an unknown address answers exactly like a wrong password
-    expect((await c.signIn('nobody@example.com', PASSWORD)).body.errors[0].message).toBe('Wrong e-mail address or password')
+    expect((await c.signIn('nobody@example.com', PASSWORD)).body.errors[0].message).toBe(
+      'Wrong e-mail address or password',
+    )
   })
 
   it('change password: wrong current refused; other sessions end, this one stays; sign-out ends it and closes its sockets', async () => {

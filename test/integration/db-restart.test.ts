@@ -60,13 +60,21 @@ describe.skipIf(!SERVER_URL || !bin)('PostgreSQL restart under load (server mode
       await waitFor('20 accepted submissions', () => count(202), { until: (n) => n >= 20, timeoutMs: 30_000 })
       await cluster.stop()
       const down = Date.now()
-      await waitFor('5 answers 503 during the outage', () => count(503, down), { until: (n) => n >= 5, timeoutMs: 20_000 })
+      await waitFor('5 answers 503 during the outage', () => count(503, down), {
+        until: (n) => n >= 5,
+        timeoutMs: 20_000,
+      })
       expect((await fetch(`${profiler.url}/healthz`)).status).toBe(200)
       expect((await fetch(`${profiler.url}/readyz`)).status).toBe(503)
       await cluster.start()
       const back = Date.now()
-      await waitFor('a 202 within 10 s of the restart', () => results.find((r) => r.status === 202 && r.at > back), { timeoutMs: 10_000 })
-      await waitFor('20 more accepted submissions', () => count(202, back), { until: (n) => n >= 20, timeoutMs: 30_000 })
+      await waitFor('a 202 within 10 s of the restart', () => results.find((r) => r.status === 202 && r.at > back), {
+        timeoutMs: 10_000,
+      })
+      await waitFor('20 more accepted submissions', () => count(202, back), {
+        until: (n) => n >= 20,
+        timeoutMs: 30_000,
+      })
     } finally {
       running = false
       await Promise.all(loops)
@@ -76,11 +84,15 @@ describe.skipIf(!SERVER_URL || !bin)('PostgreSQL restart under load (server mode
     const accepted = results.filter((r) => r.status === 202).map((r) => r.id)
     // Every accepted submission is processed exactly once.
     const ds = profiler.db.dataSource
-    await waitFor('every submission to be done (submissions not done)', async () => (await ds.query(`SELECT count(*)::int AS open FROM submissions WHERE status <> 'done'`))[0].open, {
-      until: (open) => open === 0,
-      timeoutMs: 120_000,
-      everyMs: 200,
-    })
+    await waitFor(
+      'every submission to be done (submissions not done)',
+      async () => (await ds.query(`SELECT count(*)::int AS open FROM submissions WHERE status <> 'done'`))[0].open,
+      {
+        until: (open) => open === 0,
+        timeoutMs: 120_000,
+        everyMs: 200,
+      },
+    )
     const rows: { profile_id: string; n: number; history: number }[] = await ds.query(
       `SELECT s.profile_id, count(*)::int AS n, (SELECT count(*)::int FROM profile_history h WHERE h.tenant_id = s.tenant_id AND h.profile_id = s.profile_id) AS history
          FROM submissions s GROUP BY s.tenant_id, s.profile_id`,

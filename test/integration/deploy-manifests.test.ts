@@ -23,7 +23,8 @@ function composeCommand(): string[] | null {
 const compose = composeCommand()
 // .ci/run installs Docker Compose (scripts/install-compose.sh) and sets PROFILER_REQUIRE_COMPOSE=1: there a missing
 // Compose fails instead of skipping.
-if (!compose && process.env.PROFILER_REQUIRE_COMPOSE) throw new Error('Docker Compose v2 is not installed (scripts/install-compose.sh installs it)')
+if (!compose && process.env.PROFILER_REQUIRE_COMPOSE)
+  throw new Error('Docker Compose v2 is not installed (scripts/install-compose.sh installs it)')
 
 /** A pinned image: a registry path with an explicit version tag (digits in it), never `latest` or a bare major. */
 const pinned = (image: string) => /^[a-z0-9./_-]+:(?!latest$)[A-Za-z0-9._-]*\d+\.\d+[A-Za-z0-9._-]*$/.test(image)
@@ -50,13 +51,21 @@ describe('deployment manifests', () => {
     let config: any
     beforeAll(() => {
       const [cmd, ...args] = compose!
-      config = JSON.parse(execFileSync(cmd!, [...args, '-f', path.join(ROOT, 'docker-compose.yml'), 'config', '--format', 'json'], { cwd: ROOT, encoding: 'utf8' }))
+      config = JSON.parse(
+        execFileSync(cmd!, [...args, '-f', path.join(ROOT, 'docker-compose.yml'), 'config', '--format', 'json'], {
+          cwd: ROOT,
+          encoding: 'utf8',
+        }),
+      )
     })
 
     it('is valid Compose and pins every image by version', () => {
       const images = Object.entries<any>(config.services).map(([name, s]) => [name, s.image as string])
       for (const [name, image] of images) expect(pinned(image ?? ''), `service ${name}: image ${image}`).toBe(true)
-      const base = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8').match(/^FROM\s+(\S+)/gm)!.map((l) => l.split(/\s+/)[1]!)
+      const base = fs
+        .readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')
+        .match(/^FROM\s+(\S+)/gm)!
+        .map((l) => l.split(/\s+/)[1]!)
       for (const image of base) expect(pinned(image), `Dockerfile FROM ${image}`).toBe(true)
     })
 
@@ -89,8 +98,10 @@ describe('deployment manifests', () => {
       return d.toJS()
     })
     const byKind = (kind: string) => docs.filter((d) => d.kind === kind)
-    const deployment = (component: string) => byKind('Deployment').find((d) => d.metadata.labels['app.kubernetes.io/component'] === component)
-    const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([k, v]) => labels[k] === v)
+    const deployment = (component: string) =>
+      byKind('Deployment').find((d) => d.metadata.labels['app.kubernetes.io/component'] === component)
+    const matches = (selector: Record<string, string>, labels: Record<string, string>) =>
+      Object.entries(selector).every(([k, v]) => labels[k] === v)
 
     it('has an API and a worker Deployment, a Service, a migration Job and disruption budgets that select them', () => {
       const api = deployment('api')
@@ -99,7 +110,9 @@ describe('deployment manifests', () => {
       for (const d of [api, worker]) {
         expect(d.spec.replicas).toBeGreaterThanOrEqual(2)
         expect(matches(d.spec.selector.matchLabels, d.spec.template.metadata.labels)).toBe(true)
-        const pdb = byKind('PodDisruptionBudget').find((p) => matches(p.spec.selector.matchLabels, d.spec.template.metadata.labels))
+        const pdb = byKind('PodDisruptionBudget').find((p) =>
+          matches(p.spec.selector.matchLabels, d.spec.template.metadata.labels),
+        )
         expect(pdb, `a PodDisruptionBudget for ${d.metadata.name}`).toBeTruthy()
         if (pdb.spec.minAvailable !== undefined) expect(pdb.spec.minAvailable).toBeLessThan(d.spec.replicas)
         const [c] = d.spec.template.spec.containers
@@ -107,7 +120,9 @@ describe('deployment manifests', () => {
         knownCommand(c.command)
         // Graceful shutdown: the grace period covers the service's shutdown timeout and the preStop pause.
         const shutdownMs = Number(byKind('ConfigMap')[0].data.PROFILER_SHUTDOWN_TIMEOUT_MS ?? defaultShutdownMs)
-        const preStopMs = Number(/setTimeout\([^,]+,\s*(\d+)\)/.exec(JSON.stringify(c.lifecycle?.preStop ?? ''))?.[1] ?? 0)
+        const preStopMs = Number(
+          /setTimeout\([^,]+,\s*(\d+)\)/.exec(JSON.stringify(c.lifecycle?.preStop ?? ''))?.[1] ?? 0,
+        )
         expect(d.spec.template.spec.terminationGracePeriodSeconds * 1000).toBeGreaterThan(shutdownMs + preStopMs)
       }
       const service = byKind('Service')[0]
@@ -117,7 +132,7 @@ describe('deployment manifests', () => {
       knownCommand(job.spec.template.spec.containers[0].command)
     })
 
-    it("probes paths the running API answers: liveness on /healthz, readiness on /readyz", async () => {
+    it('probes paths the running API answers: liveness on /healthz, readiness on /readyz', async () => {
       const [c] = deployment('api').spec.template.spec.containers
       expect(c.livenessProbe.httpGet.path).toBe('/healthz')
       expect(c.readinessProbe.httpGet.path).toBe('/readyz')
@@ -132,7 +147,10 @@ describe('deployment manifests', () => {
 
     it("the worker's liveness probe and the scrape annotations reach a worker's metrics port", async () => {
       const cm = byKind('ConfigMap')[0].data
-      const worker = await startProfiler(loadConfig({ ...testEnv(svc.db), PROFILER_METRICS_PORT: '0', PROFILER_METRICS_HOST: '127.0.0.1' }), { role: 'worker' })
+      const worker = await startProfiler(
+        loadConfig({ ...testEnv(svc.db), PROFILER_METRICS_PORT: '0', PROFILER_METRICS_HOST: '127.0.0.1' }),
+        { role: 'worker' },
+      )
       try {
         for (const d of [deployment('api'), deployment('worker')]) {
           const [c] = d.spec.template.spec.containers

@@ -28,7 +28,12 @@ const submission = async (svc: TestService, id: string) => {
 
 /** The profile's submissions (GraphQL), oldest first, with their event times. */
 async function submissionsOf(svc: TestService, profileId: string) {
-  const r = await gql(svc.url, svc.key, `query($id: ID!) { profile(id: $id) { submissions(first: 100) { nodes { id status occurredAt } } } }`, { id: profileId })
+  const r = await gql(
+    svc.url,
+    svc.key,
+    `query($id: ID!) { profile(id: $id) { submissions(first: 100) { nodes { id status occurredAt } } } }`,
+    { id: profileId },
+  )
   expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined()
   return r.body.data.profile.submissions.nodes as { id: string; status: string; occurredAt: string }[]
 }
@@ -64,11 +69,21 @@ describe('event time (local provider)', () => {
       [20230508, /occurred_at must be a string/],
     ]
     for (const [occurred_at, message] of cases) {
-      expect(await refused(api, 'bad-time', { data: 'I live in Oslo.', occurred_at }), String(occurred_at)).toMatch(message)
+      expect(await refused(api, 'bad-time', { data: 'I live in Oslo.', occurred_at }), String(occurred_at)).toMatch(
+        message,
+      )
       if (typeof occurred_at !== 'string') continue
-      const r = await gql(svc.url, svc.key, `mutation($t: String) { submitProfileData(id: "bad-time", data: "I live in Oslo.", occurredAt: $t) { id } }`, { t: occurred_at })
+      const r = await gql(
+        svc.url,
+        svc.key,
+        `mutation($t: String) { submitProfileData(id: "bad-time", data: "I live in Oslo.", occurredAt: $t) { id } }`,
+        { t: occurred_at },
+      )
       // As every other argument the service checks (graphql.test.ts): VALIDATION_FAILED, status 400.
-      expect(r.body.errors?.[0]?.extensions, String(occurred_at)).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 })
+      expect(r.body.errors?.[0]?.extensions, String(occurred_at)).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        status: 400,
+      })
       expect(r.body.errors[0].message).toMatch(message)
     }
     // Nothing was stored.
@@ -91,10 +106,18 @@ describe('event time (local provider)', () => {
     const conv = await post(api, 'times', { input_type: 'conversation', data: JSON.stringify(messages) })
     expect((await submission(svc, conv)).occurredAt).toBe('2024-03-01T09:00:00.000Z')
     // occurred_at wins over the messages' timestamps.
-    const both = await post(api, 'times', { input_type: 'conversation', data: JSON.stringify(messages), occurred_at: '2024-02-01' })
+    const both = await post(api, 'times', {
+      input_type: 'conversation',
+      data: JSON.stringify(messages),
+      occurred_at: '2024-02-01',
+    })
     expect((await submission(svc, both)).occurredAt).toBe('2024-02-01T00:00:00.000Z')
     // GraphQL takes it too.
-    const r = await gql(svc.url, svc.key, `mutation { submitProfileData(id: "times", data: "I like juice.", occurredAt: "2022-01-02T03:04:05Z") { id } }`)
+    const r = await gql(
+      svc.url,
+      svc.key,
+      `mutation { submitProfileData(id: "times", data: "I like juice.", occurredAt: "2022-01-02T03:04:05Z") { id } }`,
+    )
     expect((await submission(svc, r.body.data.submitProfileData.id)).occurredAt).toBe('2022-01-02T03:04:05.000Z')
     await api.waitReady('times')
   })
@@ -104,11 +127,17 @@ describe('event time (local provider)', () => {
       { role: 'user', content: 'I live in Bergen.', timestamp: '2024-03-01T09:00:00Z' },
       { role: 'assistant', content: 'Nice!', timestamp: 'yesterday' },
     ]
-    expect(await refused(api, 'bad-msg', { input_type: 'conversation', data: JSON.stringify(messages) })).toMatch(/message 1 has an invalid "timestamp": it must be an ISO 8601/)
+    expect(await refused(api, 'bad-msg', { input_type: 'conversation', data: JSON.stringify(messages) })).toMatch(
+      /message 1 has an invalid "timestamp": it must be an ISO 8601/,
+    )
     messages[1]!.timestamp = new Date(Date.now() + DAY).toISOString()
-    expect(await refused(api, 'bad-msg', { input_type: 'conversation', data: JSON.stringify(messages) })).toMatch(/message 1 has an invalid "timestamp": it must not be in the future/)
+    expect(await refused(api, 'bad-msg', { input_type: 'conversation', data: JSON.stringify(messages) })).toMatch(
+      /message 1 has an invalid "timestamp": it must not be in the future/,
+    )
     const numeric = [{ role: 'user', content: 'Hi, I live in Bergen.', timestamp: 1700000000 }]
-    expect(await refused(api, 'bad-msg', { input_type: 'conversation', data: JSON.stringify(numeric) })).toMatch(/message 0 has an invalid "timestamp": it must be a string/)
+    expect(await refused(api, 'bad-msg', { input_type: 'conversation', data: JSON.stringify(numeric) })).toMatch(
+      /message 0 has an invalid "timestamp": it must be a string/,
+    )
   })
 
   it('is part of the idempotent request: the same key with another occurred_at is a conflict, the same one a replay', async () => {
@@ -123,7 +152,10 @@ describe('event time (local provider)', () => {
   })
 
   it('dates "yesterday" from occurred_at', async () => {
-    await post(api, 'graduate', { data: 'Yesterday I graduated from college.', occurred_at: '2023-05-08T15:00:00+02:00' })
+    await post(api, 'graduate', {
+      data: 'Yesterday I graduated from college.',
+      occurred_at: '2023-05-08T15:00:00+02:00',
+    })
     const p = await api.waitReady('graduate')
     expect(p.memories).toEqual([expect.objectContaining({ event: 'graduated from college', date: '2023-05-07' })])
   })
@@ -141,14 +173,22 @@ describe('event time (local provider)', () => {
         { role: 'user', content: 'I live in Lisbon. I love surfing.', timestamp: lastYear },
       ]),
     })
-    await waitFor('the back-filled submission to be applied', () => submission(svc, lisbon), { until: (s) => s.status === 'DONE' })
+    await waitFor('the back-filled submission to be applied', () => submission(svc, lisbon), {
+      until: (s) => s.status === 'DONE',
+    })
     p = await api.waitReady('backfill')
     expect(p.core_info.location.value).toBe('Porto')
     // What the old conversation adds that does not contradict newer evidence is kept.
-    expect(Object.values(p.interests).flat().map((v: any) => v.value)).toContain('surfing')
+    expect(
+      Object.values(p.interests)
+        .flat()
+        .map((v: any) => v.value),
+    ).toContain('surfing')
     // The history: Porto set once, never replaced.
     const log = p.update_log as { changes: any }[]
-    expect(log.filter((e) => e.changes.core_info?.location).map((e) => e.changes.core_info.location.value)).toEqual(['Porto'])
+    expect(log.filter((e) => e.changes.core_info?.location).map((e) => e.changes.core_info.location.value)).toEqual([
+      'Porto',
+    ])
     expect(log.some((e) => e.changes.replaced?.['core_info.location'])).toBe(false)
     const subs = await submissionsOf(svc, 'backfill')
     expect(subs.map((s) => [s.id, s.status, s.occurredAt])).toEqual([
@@ -156,7 +196,10 @@ describe('event time (local provider)', () => {
       [lisbon, 'DONE', lastYear],
     ])
     // A re-extraction replays each submission with its own event time: it rebuilds the same location.
-    const rx = await fetch(`${svc.url}/v1/profile/backfill/reextract?dry_run=false`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` } })
+    const rx = await fetch(`${svc.url}/v1/profile/backfill/reextract?dry_run=false`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${svc.key}` },
+    })
     const rebuilt = (await rx.json()) as any
     expect(rx.status, JSON.stringify(rebuilt)).toBe(200)
     expect(rebuilt.submissions.reextracted).toBe(2)
@@ -202,8 +245,13 @@ describe('event time (local provider)', () => {
     expect(interests[2]).toMatch(/jazz/)
     expect(await context(api, 'said-apart')).toBe(together)
 
-    const exp = await fetch(`${svc.url}/v1/export?profile_id=said-apart`, { headers: { authorization: `Bearer ${svc.key}` } })
-    const lines = (await exp.text()).trim().split('\n').map((l) => JSON.parse(l))
+    const exp = await fetch(`${svc.url}/v1/export?profile_id=said-apart`, {
+      headers: { authorization: `Bearer ${svc.key}` },
+    })
+    const lines = (await exp.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     const profile = lines.find((r) => r.type === 'profile')
     expect(Object.values(profile.internals.said_at).sort().at(-1)).toBe(sessions[2]!.occurred_at)
     const other = await svc.profiler.services.tenants.createApp('event-time-said', 'app')
@@ -211,19 +259,28 @@ describe('event time (local provider)', () => {
     expect(res.status, await res.clone().text()).toBe(200)
     expect(await context(client(svc.url, other.api_key), 'said-apart')).toBe(together)
     // A said time out of bounds is refused with the line named, as every event time of an import.
-    const bad = lines.map((r) => (r.type === 'profile' ? { ...r, internals: { ...r.internals, said_at: { interests: '1899-12-31' } } } : r))
+    const bad = lines.map((r) =>
+      r.type === 'profile' ? { ...r, internals: { ...r.internals, said_at: { interests: '1899-12-31' } } } : r,
+    )
     const refusedImport = await importRecords(svc, other.api_key, bad)
     expect(refusedImport.status).toBe(400)
-    expect(((await refusedImport.json()) as { message: string }).message).toMatch(/^Line \d+: profile record: internals\.said_at/)
+    expect(((await refusedImport.json()) as { message: string }).message).toMatch(
+      /^Line \d+: profile record: internals\.said_at/,
+    )
   })
 
   it('export carries occurred_at and import restores it, bounded as POST bounds it (400 naming the line)', async () => {
     const id = await post(api, 'exported', { data: 'Yesterday I graduated from college.', occurred_at: '2023-05-08' })
     const plain = await post(api, 'exported', { data: 'I like tea.' })
     await api.waitReady('exported')
-    const exp = await fetch(`${svc.url}/v1/export?profile_id=exported&include_text=true`, { headers: { authorization: `Bearer ${svc.key}` } })
+    const exp = await fetch(`${svc.url}/v1/export?profile_id=exported&include_text=true`, {
+      headers: { authorization: `Bearer ${svc.key}` },
+    })
     expect(exp.status).toBe(200)
-    const lines = (await exp.text()).trim().split('\n').map((l) => JSON.parse(l))
+    const lines = (await exp.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     const subs = lines.filter((r) => r.type === 'submission')
     expect(subs.find((s) => s.id === id).occurred_at).toBe('2023-05-08T00:00:00.000Z')
     const plainRecord = subs.find((s) => s.id === plain)
@@ -249,7 +306,10 @@ describe('event time (local provider)', () => {
     const p = await gql(svc.url, other.api_key, SUBMISSION, { id: plain })
     expect(p.body.data.submission.occurredAt).toBe(p.body.data.submission.createdAt)
     // Stored as given only where one was given.
-    const rows = await svc.profiler.db.dataSource.query(`SELECT id, occurred_at FROM submissions WHERE id = ANY($1::uuid[])`, [[id, plain]])
+    const rows = await svc.profiler.db.dataSource.query(
+      `SELECT id, occurred_at FROM submissions WHERE id = ANY($1::uuid[])`,
+      [[id, plain]],
+    )
     expect(rows).toHaveLength(4) // both tenants
     expect(rows.filter((x: any) => x.occurred_at !== null).map((x: any) => x.id)).toEqual([id, id])
   })
@@ -271,7 +331,9 @@ describe('event time (openai provider against the fake server)', () => {
     await post(ai.api, 'backfill', { data: 'I live in Porto.', occurred_at: isoDaysAgo(7) })
     expect((await ai.api.waitReady('backfill')).core_info.location.value).toBe('Porto')
     const lisbon = await post(ai.api, 'backfill', { data: 'I live in Lisbon.', occurred_at: isoDaysAgo(365) })
-    await waitFor('the back-filled submission to be applied', () => submission(ai.svc, lisbon), { until: (s) => s.status === 'DONE' })
+    await waitFor('the back-filled submission to be applied', () => submission(ai.svc, lisbon), {
+      until: (s) => s.status === 'DONE',
+    })
     expect((await ai.api.waitReady('backfill')).core_info.location.value).toBe('Porto')
   })
 })

@@ -43,7 +43,10 @@ describe.runIf(SERVER_URL)('PostgresEventBus.publish (server)', () => {
     const got: Status[] = []
     b.subscribe('profileStatusChanged', (e) => got.push(e))
     for (let i = 1; i <= 2000; i++) a.publish('profileStatusChanged', status(`p${i % 50}`, i))
-    await waitFor('2,000 events (the number received)', () => got.length, { until: (n) => n === 2000, timeoutMs: 20_000 })
+    await waitFor('2,000 events (the number received)', () => got.length, {
+      until: (n) => n === 2000,
+      timeoutMs: 20_000,
+    })
     expect(got.map((e) => e.seq)).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1))
   })
 
@@ -83,7 +86,8 @@ describe.skipIf(SERVER_URL)('the embedded server hands on what other connections
     const c = new pg.Client({ connectionString: embedded.url })
     await c.connect()
     try {
-      const notify = (appId: string) => c.query(`SELECT pg_notify($1, $2)`, [EVENT_CHANNEL, encodeEvent('apiKeysRevoked', { tenantId: 't', appId })])
+      const notify = (appId: string) =>
+        c.query(`SELECT pg_notify($1, $2)`, [EVENT_CHANNEL, encodeEvent('apiKeysRevoked', { tenantId: 't', appId })])
       await c.query('BEGIN')
       await notify('rolled-back')
       await c.query('ROLLBACK')

@@ -19,7 +19,13 @@ describe('tenant fairness in the queue', () => {
   describe('through the service', () => {
     let svc: TestService
     beforeAll(async () => {
-      svc = await startService({ env: { PROFILER_WORKER_CONCURRENCY: '1', PROFILER_EXTRACT_DELAY_MS: '50', PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
+      svc = await startService({
+        env: {
+          PROFILER_WORKER_CONCURRENCY: '1',
+          PROFILER_EXTRACT_DELAY_MS: '50',
+          PROFILER_RATE_LIMIT_PER_MINUTE: '100000',
+        },
+      })
     })
     afterAll(async () => svc?.close())
 

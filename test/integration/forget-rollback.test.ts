@@ -8,11 +8,17 @@ import { waitFor } from '../support/wait.js'
 // Forgetting one value (DELETE /v1/profile/{id}/values, forgetProfileValue) and rolling back to a history entry
 // (POST /v1/profile/{id}/rollback, rollbackProfile), through the real service: REST, GraphQL and the worker.
 
-const allInterests = (p: any): string[] => Object.values(p.interests ?? {}).flat().map((v: any) => String(v.value).toLowerCase())
+const allInterests = (p: any): string[] =>
+  Object.values(p.interests ?? {})
+    .flat()
+    .map((v: any) => String(v.value).toLowerCase())
 const last = (p: any) => p.update_log[p.update_log.length - 1]
 
 async function embeddingOf(svc: TestService, id: string): Promise<string> {
-  const [row] = await svc.profiler.db.dataSource.query(`SELECT embedding::text AS e FROM profiles WHERE profile_id = $1`, [id])
+  const [row] = await svc.profiler.db.dataSource.query(
+    `SELECT embedding::text AS e FROM profiles WHERE profile_id = $1`,
+    [id],
+  )
   return row.e
 }
 
@@ -21,10 +27,19 @@ function api(svc: TestService) {
   const path = (id: string, rest: string) => `${svc.url}/v1/profile/${encodeURIComponent(id)}/${rest}`
   return {
     forget: (id: string, body: unknown) =>
-      fetch(path(id, 'values'), { method: 'DELETE', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-    forgetByQuery: (id: string, q: Record<string, string>) => fetch(`${path(id, 'values')}?${new URLSearchParams(q)}`, { method: 'DELETE', headers: auth }),
+      fetch(path(id, 'values'), {
+        method: 'DELETE',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    forgetByQuery: (id: string, q: Record<string, string>) =>
+      fetch(`${path(id, 'values')}?${new URLSearchParams(q)}`, { method: 'DELETE', headers: auth }),
     rollback: (id: string, body: unknown, type = 'application/json') =>
-      fetch(path(id, 'rollback'), { method: 'POST', headers: { ...auth, 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      fetch(path(id, 'rollback'), {
+        method: 'POST',
+        headers: { ...auth, 'content-type': type },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
   }
 }
 
@@ -61,12 +76,18 @@ describe('forget a value and roll back (local provider)', () => {
     expect(body.profile_id).toBe('ana')
     expect(allInterests(body.profile)).toEqual(['hiking'])
     expect(body.profile.summary.toLowerCase()).not.toContain('jazz')
-    expect(last(body.profile)).toMatchObject({ input_type: 'forget', submission_ids: [], changes: { removed: [{ section: 'interests', category: 'music', value: 'jazz' }] } })
+    expect(last(body.profile)).toMatchObject({
+      input_type: 'forget',
+      submission_ids: [],
+      changes: { removed: [{ section: 'interests', category: 'music', value: 'jazz' }] },
+    })
     expect(last(body.profile).seq).toBe(before.update_log.length + 1)
     expect(await embeddingOf(svc, 'ana')).not.toBe(e0)
     expect(allInterests(await c.profile('ana'))).toEqual(['hiking'])
     // Gone from the words hybrid search matches too: a search for it finds nothing.
-    const [words] = await svc.profiler.db.dataSource.query(`SELECT lexemes::text AS l FROM profiles WHERE profile_id = 'ana'`)
+    const [words] = await svc.profiler.db.dataSource.query(
+      `SELECT lexemes::text AS l FROM profiles WHERE profile_id = 'ana'`,
+    )
     expect(words.l).toContain(`'hike'`)
     expect(words.l).not.toContain(`'jazz'`)
     expect((await c.search({ query: 'jazz' })).profiles.map((p: any) => p.profile_id)).not.toContain('ana')
@@ -84,7 +105,9 @@ describe('forget a value and roll back (local provider)', () => {
 
     // New evidence (a submission accepted after the forget) brings it back.
     await c.post('ana', { data: 'I love jazz.' })
-    const back = await waitFor('jazz back', () => c.profile('ana'), { until: (p) => p.status === 'ready' && allInterests(p).includes('jazz') })
+    const back = await waitFor('jazz back', () => c.profile('ana'), {
+      until: (p) => p.status === 'ready' && allInterests(p).includes('jazz'),
+    })
     expect(back.summary.toLowerCase()).toContain('jazz')
   })
 
@@ -98,7 +121,11 @@ describe('forget a value and roll back (local provider)', () => {
     expect(last(p).changes.removed).toEqual([{ section: 'core_info.location', value: 'Lisbon' }])
 
     const cases: [unknown, number, RegExp][] = [
-      [{ section: 'interests', value: 'chess', category: 'music' }, 404, /no value 'chess' in interests \(category music\)/],
+      [
+        { section: 'interests', value: 'chess', category: 'music' },
+        404,
+        /no value 'chess' in interests \(category music\)/,
+      ],
       [{ section: 'core_info.name', value: 'Someone Else' }, 404, /no value/],
       [{ section: 'core_info.shoe_size', value: '42' }, 400, /Invalid field section: must be one of core_info.name/],
       [{ value: 'chess' }, 400, /Missing field: section/],
@@ -106,7 +133,11 @@ describe('forget a value and roll back (local provider)', () => {
       [{ section: 'interests', value: '   ' }, 400, /value must not be empty/],
       [{ section: 'interests', value: { $ne: 1 } }, 400, /value must be a string/],
       [{ section: 'interests', value: 'x'.repeat(5000) }, 400, /longer than 1000/],
-      [{ section: 'personality.traits', value: 'kind', category: 'music' }, 400, /category is only for section interests/],
+      [
+        { section: 'personality.traits', value: 'kind', category: 'music' },
+        400,
+        /category is only for section interests/,
+      ],
       [[1, 2], 400, /JSON object/],
     ]
     for (const [body, status, message] of cases) {
@@ -139,7 +170,9 @@ describe('forget a value and roll back (local provider)', () => {
     await submitAndWait(c, 'cy', 'My name is Cy.')
     await submitAndWait(c, 'cy', 'I love jazz and hiking.')
     const three = await submitAndWait(c, 'cy', 'I live in Porto.')
-    await waitFor('Porto merged', () => c.profile('cy'), { until: (p) => p.core_info.location?.value === 'Porto' && p.status === 'ready' })
+    await waitFor('Porto merged', () => c.profile('cy'), {
+      until: (p) => p.core_info.location?.value === 'Porto' && p.status === 'ready',
+    })
     expect(three.update_log.map((e: any) => e.seq)).toEqual([1, 2, 3])
 
     const r = await a.rollback('cy', { to_seq: 1 })
@@ -151,7 +184,10 @@ describe('forget a value and roll back (local provider)', () => {
     expect(p.summary.toLowerCase()).not.toContain('jazz')
     expect(last(p)).toMatchObject({ seq: 4, input_type: 'rollback', changes: { rolled_back_to: 1 } })
     expect(last(p).changes.removed).toEqual(
-      expect.arrayContaining([{ section: 'interests', category: 'music', value: 'jazz' }, { section: 'core_info.location', value: 'Porto' }]),
+      expect.arrayContaining([
+        { section: 'interests', category: 'music', value: 'jazz' },
+        { section: 'core_info.location', value: 'Porto' },
+      ]),
     )
 
     // Back to 2 (jazz, hiking) after forgetting hiking: hiking stays forgotten.
@@ -172,7 +208,9 @@ describe('forget a value and roll back (local provider)', () => {
     expect((await a.rollback('nobody-here', { to_seq: 1 })).status).toBe(404)
 
     // An entry written before snapshots were kept (the migration leaves those NULL).
-    await svc.profiler.db.dataSource.query(`UPDATE profile_history SET snapshot = NULL WHERE profile_id = 'cy' AND seq = 1`)
+    await svc.profiler.db.dataSource.query(
+      `UPDATE profile_history SET snapshot = NULL WHERE profile_id = 'cy' AND seq = 1`,
+    )
     const old = await a.rollback('cy', { to_seq: 1 })
     expect(old.status).toBe(409)
     expect(((await old.json()) as any).message).toMatch(/written before snapshots were kept/)
@@ -192,11 +230,19 @@ describe('forget a value and roll back (local provider)', () => {
       const p = d.forgetProfileValue
       expect(p.interests.flatMap((i: any) => i.values.map((v: any) => v.value))).toEqual(['hiking'])
       const entries = p.history.entries
-      expect(entries[entries.length - 1]).toMatchObject({ inputType: 'forget', changes: { removed: [{ section: 'interests', value: 'jazz' }] } })
+      expect(entries[entries.length - 1]).toMatchObject({
+        inputType: 'forget',
+        changes: { removed: [{ section: 'interests', value: 'jazz' }] },
+      })
       await events.until((es) => es.some((e) => e.status === 'READY'), 15_000, 'a READY event after the forget')
 
-      const rb = await g.data(`mutation ($id: ID!) { rollbackProfile(id: $id, toSeq: 1) { interests { values { value } } history(first: 100) { entries { seq inputType } } } }`, { id: 'dee' })
-      expect(rb.rollbackProfile.interests.flatMap((i: any) => i.values.map((v: any) => v.value)).sort()).toEqual(['hiking'])
+      const rb = await g.data(
+        `mutation ($id: ID!) { rollbackProfile(id: $id, toSeq: 1) { interests { values { value } } history(first: 100) { entries { seq inputType } } } }`,
+        { id: 'dee' },
+      )
+      expect(rb.rollbackProfile.interests.flatMap((i: any) => i.values.map((v: any) => v.value)).sort()).toEqual([
+        'hiking',
+      ])
       expect(rb.rollbackProfile.history.entries.at(-1)).toMatchObject({ inputType: 'rollback', seq: 3 })
 
       const bad = await g.raw(`mutation { forgetProfileValue(id: "dee", section: "nope", value: "x") { profileId } }`)
@@ -213,7 +259,11 @@ describe('forget a value and roll back (local provider)', () => {
     await submitAndWait(c, 'rex', 'I love sailing and chess.')
     const f = await a.forget('rex', { section: 'interests', value: 'chess' })
     expect(f.status, await f.clone().text()).toBe(200)
-    const reextract = (q: string) => fetch(`${svc.url}/v1/profile/rex/reextract${q}`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` } })
+    const reextract = (q: string) =>
+      fetch(`${svc.url}/v1/profile/rex/reextract${q}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${svc.key}` },
+      })
     const dry = (await (await reextract('?dry_run=true')).json()) as any
     expect(JSON.stringify(dry.changes ?? {})).not.toContain('chess')
     const applied = await reextract(`?dry_run=false&expected_version=${dry.version}`)
@@ -223,14 +273,22 @@ describe('forget a value and roll back (local provider)', () => {
     expect(allInterests(p)).not.toContain('chess')
     // The tombstone is still there: an old submission replayed again cannot bring it back, a new one can.
     await c.post('rex', { data: 'I love chess.' })
-    await waitFor('chess back from new evidence', () => c.profile('rex'), { until: (q) => q.status === 'ready' && allInterests(q).includes('chess') })
+    await waitFor('chess back from new evidence', () => c.profile('rex'), {
+      until: (q) => q.status === 'ready' && allInterests(q).includes('chess'),
+    })
   })
 
   it('a deleted profile leaves no history snapshot behind', async () => {
     await submitAndWait(c, 'gone', 'My name is Gwen. I love opera.')
     expect((await a.forget('gone', { section: 'interests', value: 'opera' })).status).toBe(200)
     const ds = svc.profiler.db.dataSource
-    expect(Number((await ds.query(`SELECT count(*) AS n FROM profile_history WHERE profile_id = 'gone' AND snapshot IS NOT NULL`))[0].n)).toBe(2)
+    expect(
+      Number(
+        (
+          await ds.query(`SELECT count(*) AS n FROM profile_history WHERE profile_id = 'gone' AND snapshot IS NOT NULL`)
+        )[0].n,
+      ),
+    ).toBe(2)
     expect((await c.del('gone')).status).toBe(204)
     expect(Number((await ds.query(`SELECT count(*) AS n FROM profile_history WHERE profile_id = 'gone'`))[0].n)).toBe(0)
   })
@@ -257,7 +315,11 @@ describe('forget with the openai provider, racing the worker', () => {
     oa.faults.add({ match: 'Honestly', holdUntil: held })
     const r = await c.post('eve', { data: 'Honestly, I love hiking.' })
     expect(r.status).toBe(202)
-    await waitFor('the held extraction to arrive', () => oa.chatRequests().filter((q) => JSON.stringify(q.body).includes('Honestly')).length, { until: (n) => n === 1 })
+    await waitFor(
+      'the held extraction to arrive',
+      () => oa.chatRequests().filter((q) => JSON.stringify(q.body).includes('Honestly')).length,
+      { until: (n) => n === 1 },
+    )
 
     const chatsBefore = oa.chatRequests().length
     const f = await a.forget('eve', { section: 'interests', value: 'hiking' })
@@ -272,14 +334,22 @@ describe('forget with the openai provider, racing the worker', () => {
     // The worker finds the profile changed under its lease, merges the batch again into the new state, where hiking is
     // forgotten and the submission is older than the forget.
     const done = await c.waitReady('eve')
-    await waitFor('the held submission to be re-extracted', () => oa.chatRequests().filter((q) => JSON.stringify(q.body).includes('Honestly')).length, { until: (n) => n >= 2 })
-    const after = await waitFor('eve ready after the held batch', () => c.profile('eve'), { until: (p) => p.status === 'ready' })
+    await waitFor(
+      'the held submission to be re-extracted',
+      () => oa.chatRequests().filter((q) => JSON.stringify(q.body).includes('Honestly')).length,
+      { until: (n) => n >= 2 },
+    )
+    const after = await waitFor('eve ready after the held batch', () => c.profile('eve'), {
+      until: (p) => p.status === 'ready',
+    })
     expect(allInterests(after)).toEqual(['jazz'])
     expect(after.update_log.some((e: any) => e.input_type === 'forget')).toBe(true)
     expect(done.status).toBe('ready')
 
     // New evidence brings it back.
     await c.post('eve', { data: 'I love hiking.' })
-    await waitFor('hiking back', () => c.profile('eve'), { until: (p) => p.status === 'ready' && allInterests(p).includes('hiking') })
+    await waitFor('hiking back', () => c.profile('eve'), {
+      until: (p) => p.status === 'ready' && allInterests(p).includes('hiking'),
+    })
   })
 })

@@ -87,7 +87,8 @@ describe('GraphQL: limits and cost before execution', () => {
     expect(await refusedHttp(fragments)).toMatch(/would resolve 12/)
     expect(await refusedWs(fragments)).toMatch(/would resolve 12/)
     // A search counts its whole page (the tenant has one profile): pageSize from a variable, or the default 10.
-    const search = 'query ($n: Int) { searchProfiles(pageSize: $n) { profiles { profile { a: context { tokens } b: context(maxTokens: 9) { tokens } } } } }'
+    const search =
+      'query ($n: Int) { searchProfiles(pageSize: $n) { profiles { profile { a: context { tokens } b: context(maxTokens: 9) { tokens } } } } }'
     expect(await refusedHttp(search, { n: 6 })).toMatch(/would resolve 12/)
     expect(await refusedWs(search)).toMatch(/would resolve 20/)
 
@@ -112,7 +113,10 @@ describe('GraphQL: limits and cost before execution', () => {
       const probe = async () => {
         const r = await client(svc.url, key).get('/v1/profile/small')
         await r.arrayBuffer()
-        return { remaining: Number(r.headers.get('ratelimit-remaining')), reset: Number(r.headers.get('ratelimit-reset')) }
+        return {
+          remaining: Number(r.headers.get('ratelimit-remaining')),
+          reset: Number(r.headers.get('ratelimit-reset')),
+        }
       }
       const a = await probe()
       await run(key, ws)
@@ -139,7 +143,14 @@ describe('GraphQL: limits and cost before execution', () => {
     }
     console.log(JSON.stringify({ costs }))
     // A page of 4 costs 4 contexts whatever the search finds (1 profile here): the cost is known before it runs.
-    expect(costs).toEqual({ httpTwoContexts: 3, wsTwoContexts: 3, httpPageOf4: 5, wsPageOf4: 5, httpThreeExports: 3, wsThreeExports: 3 })
+    expect(costs).toEqual({
+      httpTwoContexts: 3,
+      wsTwoContexts: 3,
+      httpPageOf4: 5,
+      wsPageOf4: 5,
+      httpThreeExports: 3,
+      wsThreeExports: 3,
+    })
 
     // Charged before it runs: an operation whose contexts do not fit what is left is refused having started none.
     const key = await tenant('spent')
@@ -161,28 +172,47 @@ describe('GraphQL: limits and cost before execution', () => {
     const key = await tenant('events')
     const s = await socket(key)
     const api = client(svc.url, key)
-    expect((await s.once(`subscription { profileStatusChanged { ${aliases(11).slice(2, -2).replace('profile(id: "small")', 'profile')} } }`)).errors?.[0]?.message).toMatch(
-      /would resolve 11/,
+    expect(
+      (
+        await s.once(
+          `subscription { profileStatusChanged { ${aliases(11).slice(2, -2).replace('profile(id: "small")', 'profile')} } }`,
+        )
+      ).errors?.[0]?.message,
+    ).toMatch(/would resolve 11/)
+    const rec = s.subscribe<any>(
+      'subscription { profileStatusChanged(id: "sub") { status profile { context(maxTokens: 30) { tokens } } } }',
     )
-    const rec = s.subscribe<any>('subscription { profileStatusChanged(id: "sub") { status profile { context(maxTokens: 30) { tokens } } } }')
-    const ready = (n: number) => rec.until((es) => es.filter((e) => e.status === 'READY').length >= n, 30_000, `${n} READY events`)
+    const ready = (n: number) =>
+      rec.until((es) => es.filter((e) => e.status === 'READY').length >= n, 30_000, `${n} READY events`)
     expect((await api.post('sub', { data: 'I live in Oslo.' })).status).toBe(202)
     await ready(1)
     const remaining = async () => {
       const r = await api.get('/v1/profile/sub')
       await r.arrayBuffer()
-      return { remaining: Number(r.headers.get('ratelimit-remaining')), reset: Number(r.headers.get('ratelimit-reset')) }
+      return {
+        remaining: Number(r.headers.get('ratelimit-remaining')),
+        reset: Number(r.headers.get('ratelimit-reset')),
+      }
     }
     const r0 = await remaining()
     const e0 = rec.events.length
-    const texts = ['I love jazz.', 'I am a nurse.', 'I like chess.', 'I enjoy sailing.', 'I play tennis.', 'I read poetry.']
+    const texts = [
+      'I love jazz.',
+      'I am a nurse.',
+      'I like chess.',
+      'I enjoy sailing.',
+      'I play tennis.',
+      'I read poetry.',
+    ]
     for (const [i, data] of texts.entries()) {
       expect((await api.post('sub', { data })).status).toBe(202)
       await ready(i + 2)
     }
     const r1 = await remaining()
     const events = rec.events.length - e0
-    console.log(JSON.stringify({ events: rec.events.length, charged: r0.remaining - r1.remaining, posts: texts.length }))
+    console.log(
+      JSON.stringify({ events: rec.events.length, charged: r0.remaining - r1.remaining, posts: texts.length }),
+    )
     // More than 10 events, each with its context resolved (a counter per operation failed the 11th).
     expect(rec.events.length).toBeGreaterThan(10)
     expect(rec.errors).toEqual([])
@@ -195,7 +225,11 @@ describe('GraphQL: limits and cost before execution', () => {
   it("exportProfile's cap is per operation: 15 aliases of a large profile build at most the cap in all, and memory stays bounded", async () => {
     const key = await tenant('exports')
     // One profile whose export is about 6 MB: 60 submissions of 100 KiB, exported with their text.
-    await importProfiles(svc.url, key, importFile([{ id: 'bulky', texts: Array.from({ length: 60 }, (_, i) => longText(KIB100, i)) }]))
+    await importProfiles(
+      svc.url,
+      key,
+      importFile([{ id: 'bulky', texts: Array.from({ length: 60 }, (_, i) => longText(KIB100, i)) }]),
+    )
     const one = await gql(svc.url, key, '{ exportProfile(id: "bulky", includeText: true) }')
     expect(one.body.errors).toBeUndefined()
     const size = Buffer.byteLength(one.body.data.exportProfile)
@@ -224,7 +258,14 @@ describe('GraphQL: limits and cost before execution', () => {
     peak = Math.max(peak, process.memoryUsage().rss)
     const ws = await socket(key)
     const overWs = await ws.once(fifteen)
-    console.log(JSON.stringify({ exportBytes: size, answerBytes: answers.map((a) => a.bytes), rssDeltaMB: Math.round((peak - rss0) / 1e6), ms: Math.round(ms) }))
+    console.log(
+      JSON.stringify({
+        exportBytes: size,
+        answerBytes: answers.map((a) => a.bytes),
+        rssDeltaMB: Math.round((peak - rss0) / 1e6),
+        ms: Math.round(ms),
+      }),
+    )
     for (const a of [...answers.map((x) => x.body), overWs]) {
       // The first export fits, the second goes over the cap: refused (a non-null field's error nulls the data), and
       // those after it read nothing.
@@ -243,7 +284,11 @@ describe('GraphQL: limits and cost before execution', () => {
     const bystander = client(svc.url, await tenant('calm'))
     const ws = await socket(key)
     // A context of the huge profile once, so the CPU thread is up and what follows measures the refusals.
-    const warm = await gql(svc.url, key, '{ profile(id: "huge") { context(maxTokens: 32000, query: "jazz festival") { factsTotal } } }')
+    const warm = await gql(
+      svc.url,
+      key,
+      '{ profile(id: "huge") { context(maxTokens: 32000, query: "jazz festival") { factsTotal } } }',
+    )
     expect(warm.body.data.profile.context.factsTotal).toBeGreaterThan(4000)
 
     const heavy = `{ profile(id: "huge") { ${Array.from({ length: 11 }, (_, i) => `c${i}: context(maxTokens: 32000, query: "jazz and chess ${i}") { text }`).join(' ')} } }`
@@ -275,7 +320,11 @@ describe('GraphQL: limits and cost before execution', () => {
       // Half over HTTP, half over the socket.
       answers.push(
         i % 2
-          ? ws.once(heavy).then((r) => ({ refused: r.errors?.[0]?.extensions?.code === 'VALIDATION_FAILED' && r.data === undefined }))
+          ? ws
+              .once(heavy)
+              .then((r) => ({
+                refused: r.errors?.[0]?.extensions?.code === 'VALIDATION_FAILED' && r.data === undefined,
+              }))
           : gql(svc.url, key, heavy).then((r) => ({ refused: r.status === 400 && r.body.data === undefined })),
       )
       await sleep(500) // the arrival rate under test: 2 a second
@@ -286,7 +335,15 @@ describe('GraphQL: limits and cost before execution', () => {
     const cpu = process.cpuUsage(cpu0)
     latencies.sort((a, b) => a - b)
     const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!
-    const figures = { gets: latencies.length, p50: p(0.5), p99: p(0.99), max: latencies.at(-1), healthzMax: Math.max(...health), contextsStarted: calls.n - before, cpuSeconds: (cpu.user + cpu.system) / 1e6 }
+    const figures = {
+      gets: latencies.length,
+      p50: p(0.5),
+      p99: p(0.99),
+      max: latencies.at(-1),
+      healthzMax: Math.max(...health),
+      contextsStarted: calls.n - before,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    }
     console.log(JSON.stringify(figures))
     expect(results.every((r) => r.refused)).toBe(true)
     expect(figures.contextsStarted).toBe(0)

@@ -1,7 +1,18 @@
 import { Lexer, Source, TokenKind } from 'graphql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
-import { connect, gql as gqlHttp, gqlApi, rawSocket, untilLive, type GqlApi, type GqlResult, type Recorder, type Socket, type StatusEvent } from '../support/graphql-client.js'
+import {
+  connect,
+  gql as gqlHttp,
+  gqlApi,
+  rawSocket,
+  untilLive,
+  type GqlApi,
+  type GqlResult,
+  type Recorder,
+  type Socket,
+  type StatusEvent,
+} from '../support/graphql-client.js'
 import { gqlLogEntryAsRest, gqlProfileAsRest, PROFILE_FIELDS, restProfileCore } from '../support/graphql-shapes.js'
 
 const structured = (v: unknown) => ({ input_type: 'structured', data: JSON.stringify(v) })
@@ -42,7 +53,10 @@ async function overWs(sock: Socket, query: string): Promise<Recorder<unknown>> {
 
 /** Over WebSocket a refused operation gets an `error` message (400-coded errors); the socket itself stays open. */
 function expectRejectedWs(r: Recorder<unknown>, message: RegExp) {
-  expect(r.ended?.code, `the socket closed (${JSON.stringify(r.ended)}) instead of answering with an error message`).toBeUndefined()
+  expect(
+    r.ended?.code,
+    `the socket closed (${JSON.stringify(r.ended)}) instead of answering with an error message`,
+  ).toBeUndefined()
   expect(r.results).toEqual([])
   expect(r.errors.length, 'an error message').toBeGreaterThan(0)
   expect(r.errors.map((e: any) => e.message).join('\n')).toMatch(message)
@@ -93,10 +107,26 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
     api = client(svc.url, svc.key)
     gql = gqlApi(svc.url, svc.key)
     const people = [
-      { id: 'alice', core_info: { name: 'Alice', age: 34, gender: 'female', location: 'Austin, Texas' }, interests: { music: ['jazz', 'blues'], hobbies: ['photography'] } },
-      { id: 'bob', core_info: { name: 'Bob', age: 52, gender: 'male', location: 'Seattle' }, interests: { pets: ['turtle'], hobbies: ['fishing'] } },
-      { id: 'carla', core_info: { name: 'Carla', age: 27, gender: 'female', location: 'Madrid' }, interests: { sports: ['football', 'tennis'] } },
-      { id: 'dmitri', core_info: { name: 'Dmitri', age: 45, location: 'Boston' }, interests: { food: ['sushi'], books: ['science fiction'] } },
+      {
+        id: 'alice',
+        core_info: { name: 'Alice', age: 34, gender: 'female', location: 'Austin, Texas' },
+        interests: { music: ['jazz', 'blues'], hobbies: ['photography'] },
+      },
+      {
+        id: 'bob',
+        core_info: { name: 'Bob', age: 52, gender: 'male', location: 'Seattle' },
+        interests: { pets: ['turtle'], hobbies: ['fishing'] },
+      },
+      {
+        id: 'carla',
+        core_info: { name: 'Carla', age: 27, gender: 'female', location: 'Madrid' },
+        interests: { sports: ['football', 'tennis'] },
+      },
+      {
+        id: 'dmitri',
+        core_info: { name: 'Dmitri', age: 45, location: 'Boston' },
+        interests: { food: ['sushi'], books: ['science fiction'] },
+      },
     ]
     for (const { id, ...data } of people) {
       const r = await api.post(id, structured(data))
@@ -105,13 +135,22 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
       await api.waitReady(id)
     }
     // Two more batches for alice, one at a time, so her update log has three entries.
-    for (const data of [{ interests: { food: ['tacos'] } }, { core_info: { occupation: 'architect' }, personality: { traits: ['curious'] } }]) {
+    for (const data of [
+      { interests: { food: ['tacos'] } },
+      { core_info: { occupation: 'architect' }, personality: { traits: ['curious'] } },
+    ]) {
       const r = await api.post('alice', structured(data))
       expect(r.status).toBe(202)
       aliceSubmissions.push(((await r.json()) as any).id)
       await api.waitReady('alice')
     }
-    expect((await api.post('erin', { data: 'My name is Erin. I live in Lisbon, I work as a nurse and I love surfing and jazz.' })).status).toBe(202)
+    expect(
+      (
+        await api.post('erin', {
+          data: 'My name is Erin. I live in Lisbon, I work as a nurse and I love surfing and jazz.',
+        })
+      ).status,
+    ).toBe(202)
     await api.waitReady('erin')
   })
   afterAll(async () => svc?.close())
@@ -131,7 +170,9 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
       expect(alice.coreInfo.age).toEqual({ value: 34, confidence: 1 })
       expect(alice.coreInfo.occupation.value).toBe('architect')
       expect(alice.interests).toEqual(
-        expect.arrayContaining([{ category: 'music', values: expect.arrayContaining([{ value: 'jazz', confidence: 1 }]) }]),
+        expect.arrayContaining([
+          { category: 'music', values: expect.arrayContaining([{ value: 'jazz', confidence: 1 }]) },
+        ]),
       )
       expect(alice.personality.traits.map((t: any) => t.value)).toContain('curious')
       expect(alice.fieldTimestamps.map((t: any) => t.field)).toEqual(expect.arrayContaining(['core_info']))
@@ -146,29 +187,50 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
     const compareSearch = async (params: Record<string, string | number>, vars: Record<string, unknown>) => {
       const rest = await api.search(params)
       const { searchProfiles: g } = await gql.data(SEARCH_QUERY, vars)
-      expect({ total: g.total, page: g.page, pageSize: g.pageSize }).toEqual({ total: rest.total, page: rest.page, pageSize: rest.pageSize })
+      expect({ total: g.total, page: g.page, pageSize: g.pageSize }).toEqual({
+        total: rest.total,
+        page: rest.page,
+        pageSize: rest.pageSize,
+      })
       expect(g.profiles.map((h: any) => h.profile.profileId)).toEqual(rest.profiles.map((p: any) => p.profile_id))
-      expect(g.profiles.map((h: any) => h.similarityScore ?? undefined)).toEqual(rest.profiles.map((p: any) => p.similarityScore))
+      expect(g.profiles.map((h: any) => h.similarityScore ?? undefined)).toEqual(
+        rest.profiles.map((p: any) => p.similarityScore),
+      )
       expect(g.profiles.map((h: any) => gqlProfileAsRest(h.profile))).toEqual(rest.profiles.map(restProfileCore))
       return g
     }
 
     it('searchProfiles is GET /v1/search: listing with sort and paging, a filter, a semantic query', async () => {
-      const p1 = await compareSearch({ sortBy: 'name', sortOrder: 'asc', page: 1, pageSize: 2 }, { sort: { field: 'NAME', order: 'ASC' }, page: 1, pageSize: 2 })
+      const p1 = await compareSearch(
+        { sortBy: 'name', sortOrder: 'asc', page: 1, pageSize: 2 },
+        { sort: { field: 'NAME', order: 'ASC' }, page: 1, pageSize: 2 },
+      )
       expect(p1.profiles.map((h: any) => h.profile.profileId)).toEqual(['alice', 'bob'])
       expect(p1.total).toBe(5)
-      const p2 = await compareSearch({ sortBy: 'name', sortOrder: 'asc', page: 2, pageSize: 2 }, { sort: { field: 'NAME', order: 'ASC' }, page: 2, pageSize: 2 })
+      const p2 = await compareSearch(
+        { sortBy: 'name', sortOrder: 'asc', page: 2, pageSize: 2 },
+        { sort: { field: 'NAME', order: 'ASC' }, page: 2, pageSize: 2 },
+      )
       expect(p2.profiles.map((h: any) => h.profile.profileId)).toEqual(['carla', 'dmitri'])
-      const past = await compareSearch({ sortBy: 'age', sortOrder: 'desc', page: 9, pageSize: 2 }, { sort: { field: 'AGE', order: 'DESC' }, page: 9, pageSize: 2 })
+      const past = await compareSearch(
+        { sortBy: 'age', sortOrder: 'desc', page: 9, pageSize: 2 },
+        { sort: { field: 'AGE', order: 'DESC' }, page: 9, pageSize: 2 },
+      )
       expect(past).toMatchObject({ profiles: [], total: 5, page: 9 })
       // Defaults: last_updated desc, page 1, pageSize 10 (sort.order defaults to DESC too).
       const dflt = await compareSearch({}, {})
       expect(dflt.pageSize).toBe(10)
       await compareSearch({ sortBy: 'created_at' }, { sort: { field: 'CREATED_AT' } })
 
-      const f = await compareSearch({ filterBy: 'gender', filterValue: 'FEMALE', sortBy: 'id', sortOrder: 'asc' }, { filter: { field: 'GENDER', value: 'FEMALE' }, sort: { field: 'ID', order: 'ASC' } })
+      const f = await compareSearch(
+        { filterBy: 'gender', filterValue: 'FEMALE', sortBy: 'id', sortOrder: 'asc' },
+        { filter: { field: 'GENDER', value: 'FEMALE' }, sort: { field: 'ID', order: 'ASC' } },
+      )
       expect(f.profiles.map((h: any) => h.profile.profileId)).toEqual(['alice', 'carla'])
-      await compareSearch({ filterBy: 'location', filterValue: 'o', pageSize: 1 }, { filter: { field: 'LOCATION', value: 'o' }, pageSize: 1 })
+      await compareSearch(
+        { filterBy: 'location', filterValue: 'o', pageSize: 1 },
+        { filter: { field: 'LOCATION', value: 'o' }, pageSize: 1 },
+      )
 
       const q = await compareSearch({ query: 'likes jazz', sensitivity: 20 }, { query: 'likes jazz', sensitivity: 20 })
       expect(q.total).toBeGreaterThan(1)
@@ -178,7 +240,10 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
         { query: 'plays football', sensitivity: 0, filter: { field: 'GENDER', value: 'female' }, pageSize: 1, page: 2 },
       )
       expect(qf.total).toBe(2)
-      const none = await compareSearch({ query: 'quantum chromodynamics lattice simulations' }, { query: 'quantum chromodynamics lattice simulations' })
+      const none = await compareSearch(
+        { query: 'quantum chromodynamics lattice simulations' },
+        { query: 'quantum chromodynamics lattice simulations' },
+      )
       expect(none).toMatchObject({ profiles: [], total: 0 })
     })
 
@@ -189,10 +254,12 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
       expect(page1.entries).toHaveLength(2)
       expect(page1.pageInfo.hasNextPage).toBe(true)
       expect(page1.pageInfo.endCursor).toEqual(expect.any(String))
-      const page2 = (await gql.data(HISTORY_QUERY, { id: 'alice', first: 2, after: page1.pageInfo.endCursor })).profile.history
+      const page2 = (await gql.data(HISTORY_QUERY, { id: 'alice', first: 2, after: page1.pageInfo.endCursor })).profile
+        .history
       expect(page2.entries).toHaveLength(1)
       expect(page2.pageInfo.hasNextPage).toBe(false)
-      const page3 = (await gql.data(HISTORY_QUERY, { id: 'alice', first: 2, after: page2.pageInfo.endCursor })).profile.history
+      const page3 = (await gql.data(HISTORY_QUERY, { id: 'alice', first: 2, after: page2.pageInfo.endCursor })).profile
+        .history
       expect(page3).toEqual({ entries: [], pageInfo: { endCursor: null, hasNextPage: false } })
 
       const all = [...page1.entries, ...page2.entries]
@@ -208,16 +275,23 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
       expect(whole.pageInfo.hasNextPage).toBe(false)
 
       const bad = await gql.raw(HISTORY_QUERY, { id: 'alice', first: 0 })
-      expect(bad.body.errors[0]).toMatchObject({ message: expect.stringMatching(/first/), extensions: { code: 'VALIDATION_FAILED', status: 400 } })
+      expect(bad.body.errors[0]).toMatchObject({
+        message: expect.stringMatching(/first/),
+        extensions: { code: 'VALIDATION_FAILED', status: 400 },
+      })
       const badCursor = await gql.raw(HISTORY_QUERY, { id: 'alice', first: 2, after: 'not-a-cursor' })
-      expect(badCursor.body.errors[0]).toMatchObject({ message: expect.stringMatching(/after/), extensions: { code: 'VALIDATION_FAILED', status: 400 } })
+      expect(badCursor.body.errors[0]).toMatchObject({
+        message: expect.stringMatching(/after/),
+        extensions: { code: 'VALIDATION_FAILED', status: 400 },
+      })
     })
 
     it('submissions(first, after, status) and submission(id): status, attempts, timestamps', async () => {
       const page1 = (await gql.data(SUBMISSIONS_QUERY, { id: 'alice', first: 2 })).profile.submissions
       expect(page1.nodes).toHaveLength(2)
       expect(page1.pageInfo.hasNextPage).toBe(true)
-      const page2 = (await gql.data(SUBMISSIONS_QUERY, { id: 'alice', first: 2, after: page1.pageInfo.endCursor })).profile.submissions
+      const page2 = (await gql.data(SUBMISSIONS_QUERY, { id: 'alice', first: 2, after: page1.pageInfo.endCursor }))
+        .profile.submissions
       expect(page2.nodes).toHaveLength(1)
       expect(page2.pageInfo.hasNextPage).toBe(false)
       const nodes = [...page1.nodes, ...page2.nodes]
@@ -239,7 +313,9 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
         expect(s).toEqual({ nodes: [], pageInfo: { endCursor: null, hasNextPage: false } })
       }
 
-      const one = await gql.data(`query ($id: ID!) { submission(id: $id) { ${SUBMISSION_FIELDS} } }`, { id: aliceSubmissions[1] })
+      const one = await gql.data(`query ($id: ID!) { submission(id: $id) { ${SUBMISSION_FIELDS} } }`, {
+        id: aliceSubmissions[1],
+      })
       expect(one.submission).toEqual(nodes[1])
       for (const id of [UNKNOWN_UUID, 'not-a-uuid']) {
         expect(await gql.data(`query ($id: ID!) { submission(id: $id) { id } }`, { id })).toEqual({ submission: null })
@@ -247,24 +323,41 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
     })
 
     it('submitProfileData with STRUCTURED and CONVERSATION; the result is what REST shows', async () => {
-      const data = JSON.stringify({ core_info: { name: 'Gina', age: 29, location: { value: 'Oslo', confidence: 0.7 } }, interests: { music: ['opera'] } })
+      const data = JSON.stringify({
+        core_info: { name: 'Gina', age: 29, location: { value: 'Oslo', confidence: 0.7 } },
+        interests: { music: ['opera'] },
+      })
       const ack = (await gql.data(SUBMIT, { id: 'gq-struct', data, inputType: 'STRUCTURED' })).submitProfileData
-      expect(ack).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), profileId: 'gq-struct', message: 'Accepted for processing' })
+      expect(ack).toEqual({
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        profileId: 'gq-struct',
+        message: 'Accepted for processing',
+      })
       const p = await api.waitReady('gq-struct')
       expect(p.core_info.name).toEqual({ value: 'Gina', confidence: 1 })
       expect(p.core_info.location).toEqual({ value: 'Oslo', confidence: 0.7 })
       expect(p.interests.music).toEqual([{ value: 'opera', confidence: 1 }])
       expect(p.update_log).toHaveLength(1)
       expect(p.update_log[0]).toMatchObject({ input_type: 'structured', submission_ids: [ack.id] })
-      const sub = (await gql.data(`query ($id: ID!) { submission(id: $id) { ${SUBMISSION_FIELDS} } }`, { id: ack.id })).submission
-      expect(sub).toMatchObject({ id: ack.id, profileId: 'gq-struct', inputType: 'STRUCTURED', status: 'DONE', error: null })
+      const sub = (await gql.data(`query ($id: ID!) { submission(id: $id) { ${SUBMISSION_FIELDS} } }`, { id: ack.id }))
+        .submission
+      expect(sub).toMatchObject({
+        id: ack.id,
+        profileId: 'gq-struct',
+        inputType: 'STRUCTURED',
+        status: 'DONE',
+        error: null,
+      })
 
-      const convo = 'Lena: Hi! I live in Hamburg and I love sailing.\nBot: Nice. I live in Paris and I love opera.\nLena: I work as a pharmacist.'
+      const convo =
+        'Lena: Hi! I live in Hamburg and I love sailing.\nBot: Nice. I live in Paris and I love opera.\nLena: I work as a pharmacist.'
       const ack2 = (await gql.data(SUBMIT, { id: 'gq-conv', data: convo, inputType: 'CONVERSATION' })).submitProfileData
       expect(ack2).toMatchObject({ profileId: 'gq-conv', message: 'Accepted for processing' })
       const c = await api.waitReady('gq-conv')
       expect(c.core_info.location.value).toBe('Hamburg')
-      const values = Object.values(c.interests).flat().map((v: any) => v.value.toLowerCase())
+      const values = Object.values(c.interests)
+        .flat()
+        .map((v: any) => v.value.toLowerCase())
       expect(values).toContain('sailing')
       expect(values).not.toContain('opera')
       expect(c.update_log[0]).toMatchObject({ input_type: 'conversation', submission_ids: [ack2.id] })
@@ -272,12 +365,19 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
       expect(gqlProfileAsRest(profile)).toEqual(restProfileCore(c))
 
       // Defaults to TEXT; validation errors carry code and status.
-      const ack3 = (await gql.data(`mutation { submitProfileData(id: "gq-text", data: "I love chess.") { id } }`)).submitProfileData
-      expect((await gql.data(`query ($id: ID!) { submission(id: $id) { inputType } }`, { id: ack3.id })).submission.inputType).toBe('TEXT')
+      const ack3 = (await gql.data(`mutation { submitProfileData(id: "gq-text", data: "I love chess.") { id } }`))
+        .submitProfileData
+      expect(
+        (await gql.data(`query ($id: ID!) { submission(id: $id) { inputType } }`, { id: ack3.id })).submission
+          .inputType,
+      ).toBe('TEXT')
       await api.waitReady('gq-text')
       const bad = await gql.raw(SUBMIT, { id: 'gq-bad', data: '[1, 2]', inputType: 'STRUCTURED' })
       expect(bad.status).toBe(400)
-      expect(bad.body.errors[0]).toMatchObject({ message: expect.stringMatching(/structured/), extensions: { code: 'VALIDATION_FAILED', status: 400 } })
+      expect(bad.body.errors[0]).toMatchObject({
+        message: expect.stringMatching(/structured/),
+        extensions: { code: 'VALIDATION_FAILED', status: 400 },
+      })
       expect((await api.get('/v1/profile/gq-bad')).status).toBe(404)
     })
 
@@ -303,13 +403,22 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
 
     it('queries: another tenant sees no profile, no search result, no submission', async () => {
       expect(await other.data(PROFILE_QUERY, { id: 'alice' })).toEqual({ profile: null })
-      for (const vars of [{}, { pageSize: 100 }, { query: 'likes jazz', sensitivity: 0, pageSize: 100 }, { filter: { field: 'ID', value: 'alice' } }]) {
+      for (const vars of [
+        {},
+        { pageSize: 100 },
+        { query: 'likes jazz', sensitivity: 0, pageSize: 100 },
+        { filter: { field: 'ID', value: 'alice' } },
+      ]) {
         const r = (await other.data(SEARCH_QUERY, vars)).searchProfiles
         expect(r).toMatchObject({ total: 0, profiles: [] })
       }
-      expect(await other.data(`query ($id: ID!) { submission(id: $id) { id } }`, { id: aliceSubmissions[0] })).toEqual({ submission: null })
+      expect(await other.data(`query ($id: ID!) { submission(id: $id) { id } }`, { id: aliceSubmissions[0] })).toEqual({
+        submission: null,
+      })
       // And the owner still sees it.
-      expect((await gql.data(`query ($id: ID!) { submission(id: $id) { id } }`, { id: aliceSubmissions[0] })).submission.id).toBe(aliceSubmissions[0])
+      expect(
+        (await gql.data(`query ($id: ID!) { submission(id: $id) { id } }`, { id: aliceSubmissions[0] })).submission.id,
+      ).toBe(aliceSubmissions[0])
     })
 
     it('mutations: deleteProfile is false for another tenant; its submitProfileData creates its own profile', async () => {
@@ -317,8 +426,13 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
       expect(await other.data(`mutation { deleteProfile(id: "alice") }`)).toEqual({ deleteProfile: false })
       expect(await api.profile('alice')).toEqual(before)
 
-      const ack = (await other.data(SUBMIT, { id: 'alice', data: JSON.stringify({ core_info: { name: 'Other Alice', location: 'Reykjavik' } }), inputType: 'STRUCTURED' }))
-        .submitProfileData
+      const ack = (
+        await other.data(SUBMIT, {
+          id: 'alice',
+          data: JSON.stringify({ core_info: { name: 'Other Alice', location: 'Reykjavik' } }),
+          inputType: 'STRUCTURED',
+        })
+      ).submitProfileData
       expect(ack.profileId).toBe('alice')
       const b = client(svc.url, otherKey)
       const mine = await b.waitReady('alice')
@@ -331,8 +445,14 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
       expect((await other.data(SEARCH_QUERY, {})).searchProfiles.total).toBe(1)
       // The first tenant's alice is untouched, and B's submission is invisible to A.
       expect(await api.profile('alice')).toEqual(before)
-      expect(await gql.data(`query ($id: ID!) { submission(id: $id) { id } }`, { id: ack.id })).toEqual({ submission: null })
-      expect((await gql.data(SUBMISSIONS_QUERY, { id: 'alice', first: 100 })).profile.submissions.nodes.map((n: any) => n.id)).toEqual(aliceSubmissions)
+      expect(await gql.data(`query ($id: ID!) { submission(id: $id) { id } }`, { id: ack.id })).toEqual({
+        submission: null,
+      })
+      expect(
+        (await gql.data(SUBMISSIONS_QUERY, { id: 'alice', first: 100 })).profile.submissions.nodes.map(
+          (n: any) => n.id,
+        ),
+      ).toEqual(aliceSubmissions)
       expect((await gql.data(SEARCH_QUERY, { filter: { field: 'NAME', value: 'Other' } })).searchProfiles.total).toBe(0)
     })
   })
@@ -342,15 +462,25 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
       const missing = await gqlHttp(svc.url, null, '{ __typename }')
       expect(missing.status).toBe(401)
       expect(missing.body).not.toHaveProperty('data')
-      expect(missing.body.errors[0]).toMatchObject({ message: 'Missing API key', extensions: { code: 'MISSING_API_KEY', status: 401 } })
+      expect(missing.body.errors[0]).toMatchObject({
+        message: 'Missing API key',
+        extensions: { code: 'MISSING_API_KEY', status: 401 },
+      })
       for (const key of ['pk_aaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'nonsense', `${svc.key}x`]) {
         const invalid = await gqlHttp(svc.url, key, '{ __typename }')
         expect(invalid.status).toBe(401)
         expect(invalid.body).not.toHaveProperty('data')
-        expect(invalid.body.errors[0]).toMatchObject({ message: 'Invalid API key', extensions: { code: 'INVALID_API_KEY', status: 401 } })
+        expect(invalid.body.errors[0]).toMatchObject({
+          message: 'Invalid API key',
+          extensions: { code: 'INVALID_API_KEY', status: 401 },
+        })
       }
       // The mutation did not run.
-      const unauth = await gqlHttp(svc.url, null, 'mutation { submitProfileData(id: "no-auth", data: "I love chess.") { id } }')
+      const unauth = await gqlHttp(
+        svc.url,
+        null,
+        'mutation { submitProfileData(id: "no-auth", data: "I love chess.") { id } }',
+      )
       expect(unauth.status).toBe(401)
       expect((await api.get('/v1/profile/no-auth')).status).toBe(404)
     })
@@ -374,7 +504,10 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
         const r = await gql.raw(query, vars)
         expect(r.status).toBe(400)
         expect(r.body.errors).toHaveLength(1)
-        expect(r.body.errors[0]).toMatchObject({ message: expect.stringMatching(/profile id/), extensions: { code: 'VALIDATION_FAILED', status: 400 } })
+        expect(r.body.errors[0]).toMatchObject({
+          message: expect.stringMatching(/profile id/),
+          extensions: { code: 'VALIDATION_FAILED', status: 400 },
+        })
         expect(JSON.stringify(r.body.errors[0])).not.toMatch(/stack|at \w+ \(/)
       }
     })
@@ -392,7 +525,10 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
         const r = await gql.raw(SEARCH_QUERY, vars)
         expect(r.status, JSON.stringify(vars)).toBe(400)
         expect(r.body.errors).toHaveLength(1)
-        expect(r.body.errors[0]).toMatchObject({ message: expect.stringMatching(message), extensions: { code: 'VALIDATION_FAILED', status: 400 } })
+        expect(r.body.errors[0]).toMatchObject({
+          message: expect.stringMatching(message),
+          extensions: { code: 'VALIDATION_FAILED', status: 400 },
+        })
       }
     })
 
@@ -408,7 +544,9 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
     it('introspection is allowed over HTTP and WebSocket', async () => {
       const r = await gql.raw('{ __schema { types { name } } }')
       expectAcceptedHttp(r)
-      expect(r.body.data.__schema.types.map((t: any) => t.name)).toEqual(expect.arrayContaining(['Profile', 'SearchResult']))
+      expect(r.body.data.__schema.types.map((t: any) => t.name)).toEqual(
+        expect.arrayContaining(['Profile', 'SearchResult']),
+      )
       const c = connect(svc.url, svc.key)
       try {
         const o = await overWs(c, '{ __schema { types { name } } }')
@@ -439,19 +577,23 @@ const DOCS = {
   // depth: searchProfiles > profiles > profile > profileId = 4 (cost 14.375); one level more = 5 (cost 22.81).
   depthAt: '{ searchProfiles { total profiles { profile { profileId } } } }',
   depthOver: '{ searchProfiles { total profiles { profile { coreInfo { __typename } } } } }',
-  depthOverSubscription: 'subscription { profileStatusChanged(id: "ws-depth") { profile { interests { values { value } } } } }',
+  depthOverSubscription:
+    'subscription { profileStatusChanged(id: "ws-depth") { profile { interests { values { value } } } } }',
   // aliases
   aliasesAt: '{ a: profile(id: "nobody") { profileId } b: profile(id: "nobody-2") { profileId } }',
-  aliasesOver: '{ a: profile(id: "nobody") { profileId } b: profile(id: "nobody-2") { profileId } c: profile(id: "nobody-3") { profileId } }',
+  aliasesOver:
+    '{ a: profile(id: "nobody") { profileId } b: profile(id: "nobody-2") { profileId } c: profile(id: "nobody-3") { profileId } }',
   aliasesAtMutation:
     'mutation { a: submitProfileData(id: "alias-ok-1", data: "I love chess.") { id } b: submitProfileData(id: "alias-ok-2", data: "I love chess.") { id } }',
   aliasesOverMutation:
     'mutation { a: submitProfileData(id: "rej-alias-1", data: "I love chess.") { id } b: submitProfileData(id: "rej-alias-2", data: "I love chess.") { id } c: submitProfileData(id: "rej-alias-3", data: "I love chess.") { id } }',
-  aliasesOverSubscription: 'subscription { profileStatusChanged(id: "ws-alias") { a: profileId b: status c: profileId } }',
+  aliasesOverSubscription:
+    'subscription { profileStatusChanged(id: "ws-alias") { a: profileId b: status c: profileId } }',
   // directives
   directivesAt: '{ profile(id: "nobody") @include(if: true) { profileId @skip(if: false) } }',
   directivesOver: '{ profile(id: "nobody") @include(if: true) { profileId @skip(if: false) status @skip(if: false) } }',
-  directivesAtMutation: 'mutation { submitProfileData(id: "dir-ok", data: "I love chess.") @include(if: true) { id @skip(if: false) } }',
+  directivesAtMutation:
+    'mutation { submitProfileData(id: "dir-ok", data: "I love chess.") @include(if: true) { id @skip(if: false) } }',
   directivesOverMutation:
     'mutation { submitProfileData(id: "rej-dir", data: "I love chess.") @include(if: true) { id @include(if: true) profileId @skip(if: false) } }',
   directivesOverSubscription:
@@ -588,7 +730,11 @@ describe('GraphQL limits (depth 4, aliases 2, directives 2, cost 24, tokens 64, 
     const o = ws.subscribe(DOCS.subscriptionAtAll)
     // Opened last on the same socket: once this one sees its probe, `o` is live too.
     const probe = ws.subscribe<StatusEvent>('subscription { profileStatusChanged { profileId status } }')
-    await untilLive(probe, async (id) => expect((await api.post(id, { data: 'I love chess.' })).status).toBe(202), 'ws-probe')
+    await untilLive(
+      probe,
+      async (id) => expect((await api.post(id, { data: 'I love chess.' })).status).toBe(202),
+      'ws-probe',
+    )
     probe.dispose()
     expect((await api.post('ws-ok', structured({ interests: { hobbies: ['chess'] } }))).status).toBe(202)
     await o.until((events) => events.length >= 2, 20_000, 'PROCESSING and READY of ws-ok')
@@ -634,14 +780,27 @@ describe('GraphQL limits (depth 4, aliases 2, directives 2, cost 24, tokens 64, 
   })
 
   it('nothing of any rejected operation was created', async () => {
-    for (const id of ['rej-alias-1', 'rej-alias-2', 'rej-alias-3', 'rej-dir', 'rej-cost', 'rej-tokens', 'rej-batch-1', 'rej-batch-2']) {
+    for (const id of [
+      'rej-alias-1',
+      'rej-alias-2',
+      'rej-alias-3',
+      'rej-dir',
+      'rej-cost',
+      'rej-tokens',
+      'rej-batch-1',
+      'rej-batch-2',
+    ]) {
       expect((await api.get(`/v1/profile/${id}`)).status, id).toBe(404)
     }
     expect((await api.search({ filterBy: 'id', filterValue: 'rej-' })).total).toBe(0)
-    const [{ n }] = await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM submissions WHERE profile_id LIKE 'rej-%'`)
+    const [{ n }] = await svc.profiler.db.dataSource.query(
+      `SELECT count(*)::int AS n FROM submissions WHERE profile_id LIKE 'rej-%'`,
+    )
     expect(n).toBe(0)
     // While the accepted ones were.
-    const listed = (await api.search({ filterBy: 'id', filterValue: '-ok', sortBy: 'id', sortOrder: 'asc' })).profiles.map((p: any) => p.profile_id)
+    const listed = (
+      await api.search({ filterBy: 'id', filterValue: '-ok', sortBy: 'id', sortOrder: 'asc' })
+    ).profiles.map((p: any) => p.profile_id)
     expect(listed).toEqual(['alias-ok-1', 'alias-ok-2', 'cost-ok', 'dir-ok', 'ws-ok'])
   })
 })

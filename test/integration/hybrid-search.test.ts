@@ -10,11 +10,22 @@ import { client, SERVER_URL, startService, testConfig, type Client, type TestSer
 
 // A profile with many values: its embedding is the mean of all of them, so one rare word in it (a surname, a village,
 // an instrument) is diluted below the vector's threshold. Its words find it.
-const hobbies = Array.from({ length: 40 }, (_, i) => `${['gardening', 'chess', 'cycling', 'baking', 'opera', 'poetry', 'sailing', 'pottery'][i % 8]} club ${i}`)
+const hobbies = Array.from(
+  { length: 40 },
+  (_, i) => `${['gardening', 'chess', 'cycling', 'baking', 'opera', 'poetry', 'sailing', 'pottery'][i % 8]} club ${i}`,
+)
 const people = [
-  { id: 'wide', core_info: { name: 'Zbigniew Brzęczyszczykiewicz', location: 'Szczebrzeszyn' }, interests: { hobbies, music: ['harpsichord sonatas'] } },
+  {
+    id: 'wide',
+    core_info: { name: 'Zbigniew Brzęczyszczykiewicz', location: 'Szczebrzeszyn' },
+    interests: { hobbies, music: ['harpsichord sonatas'] },
+  },
   { id: 'jazz', core_info: { name: 'Alice', location: 'Austin, Texas' }, interests: { music: ['jazz', 'blues'] } },
-  { id: 'turtle', core_info: { name: 'Bob', location: 'Seattle' }, interests: { pets: ['turtles'], hobbies: ['fishing'] } },
+  {
+    id: 'turtle',
+    core_info: { name: 'Bob', location: 'Seattle' },
+    interests: { pets: ['turtles'], hobbies: ['fishing'] },
+  },
   { id: 'tokyo', core_info: { name: '佐藤', location: '東京' }, interests: { food: ['ramen'] } },
 ]
 
@@ -36,9 +47,14 @@ describe('hybrid search: the vector and the words', () => {
   afterAll(async () => svc?.close())
 
   it("stores each profile's words folded and stemmed, as a tsvector the GIN index serves", async () => {
-    const [row] = await svc.profiler.db.dataSource.query(`SELECT lexemes::text AS l FROM profiles WHERE profile_id = 'wide'`)
-    for (const w of ['zbigniew', 'brzeczyszczykiewicz', 'szczebrzeszyn', 'harpsichord', 'sonata', 'garden']) expect(row.l).toContain(`'${w}'`)
-    const [idx] = await svc.profiler.db.dataSource.query(`SELECT indexdef FROM pg_indexes WHERE indexname = 'profiles_tenant_lexemes'`)
+    const [row] = await svc.profiler.db.dataSource.query(
+      `SELECT lexemes::text AS l FROM profiles WHERE profile_id = 'wide'`,
+    )
+    for (const w of ['zbigniew', 'brzeczyszczykiewicz', 'szczebrzeszyn', 'harpsichord', 'sonata', 'garden'])
+      expect(row.l).toContain(`'${w}'`)
+    const [idx] = await svc.profiler.db.dataSource.query(
+      `SELECT indexdef FROM pg_indexes WHERE indexname = 'profiles_tenant_lexemes'`,
+    )
     expect(idx.indexdef).toMatch(/USING gin \(tenant_id, lexemes\)/)
   })
 
@@ -56,12 +72,18 @@ describe('hybrid search: the vector and the words', () => {
         ).map((r: any) => [r.relname, [r.def, r.reloptions]]),
       )
     const pending = [`gin_pending_list_limit=${PENDING_LIST_KB}`]
-    const now = { passages_tenant_tsv: ['gin (tenant_id, tsv)', pending], profiles_tenant_lexemes: ['gin (tenant_id, lexemes)', pending] }
+    const now = {
+      passages_tenant_tsv: ['gin (tenant_id, tsv)', pending],
+      profiles_tenant_lexemes: ['gin (tenant_id, lexemes)', pending],
+    }
     expect(await indexes()).toEqual(now)
     const runner = ds.createQueryRunner()
     try {
       await new TenantWordIndexes1764400001700().down(runner)
-      expect(await indexes()).toEqual({ passages_tsv: ['gin (tsv)', pending], profiles_lexemes: ['gin (lexemes)', pending] })
+      expect(await indexes()).toEqual({
+        passages_tsv: ['gin (tsv)', pending],
+        profiles_lexemes: ['gin (lexemes)', pending],
+      })
       await new GinPendingLists1764400001600().down(runner)
       expect(await indexes()).toEqual({ passages_tsv: ['gin (tsv)', null], profiles_lexemes: ['gin (lexemes)', null] })
       await new GinPendingLists1764400001600().up(runner)
@@ -75,7 +97,13 @@ describe('hybrid search: the vector and the words', () => {
   })
 
   it('finds a rare word the vector alone misses, scored on the same 0-100 scale', async () => {
-    for (const query of ['harpsichord', 'Szczebrzeszyn', 'zbigniew brzeczyszczykiewicz', 'Brzęczyszczykiewicz', 'likes harpsichords']) {
+    for (const query of [
+      'harpsichord',
+      'Szczebrzeszyn',
+      'zbigniew brzeczyszczykiewicz',
+      'Brzęczyszczykiewicz',
+      'likes harpsichords',
+    ]) {
       const r = await api.search({ query })
       expect(ids(r), query).toEqual(['wide'])
       expect(r.total).toBe(1)
@@ -107,24 +135,41 @@ describe('hybrid search: the vector and the words', () => {
   })
 
   it('unrelated queries still return nothing; a frame word alone does not match ("has a pet axolotl" vs a turtle owner)', async () => {
-    for (const query of ['has a pet axolotl', 'quantum chromodynamics lattice simulations', 'enjoys falconry', 'likes eating durian']) {
+    for (const query of [
+      'has a pet axolotl',
+      'quantum chromodynamics lattice simulations',
+      'enjoys falconry',
+      'likes eating durian',
+    ]) {
       expect(await api.search({ query }), query).toMatchObject({ profiles: [], total: 0 })
     }
   })
 
   it('paging and filters: pages are slices of one ranking, the total counts every match', async () => {
     const whole = await api.search({ query: 'harpsichord', sensitivity: 0, pageSize: 100 })
-    const pages = await Promise.all([1, 2, 3].map((page) => api.search({ query: 'harpsichord', sensitivity: 0, pageSize: 2, page })))
+    const pages = await Promise.all(
+      [1, 2, 3].map((page) => api.search({ query: 'harpsichord', sensitivity: 0, pageSize: 2, page })),
+    )
     expect(pages.flatMap(ids)).toEqual(ids(whole))
     for (const p of pages) expect(p.total).toBe(whole.total)
     expect(ids(await api.search({ query: 'harpsichord', filterBy: 'name', filterValue: 'zbig' }))).toEqual(['wide'])
-    expect(await api.search({ query: 'harpsichord', filterBy: 'name', filterValue: 'alice' })).toMatchObject({ profiles: [], total: 0 })
+    expect(await api.search({ query: 'harpsichord', filterBy: 'name', filterValue: 'alice' })).toMatchObject({
+      profiles: [],
+      total: 0,
+    })
   })
 
   it("another tenant's words are not found", async () => {
     const other = client(svc.url, (await svc.profiler.services.tenants.createApp('other-tenant', 'app')).api_key)
     expect(await other.search({ query: 'harpsichord', sensitivity: 0 })).toMatchObject({ profiles: [], total: 0 })
-    expect((await other.post('mine', { input_type: 'structured', data: JSON.stringify({ interests: { music: ['harpsichord'] } }) })).status).toBe(202)
+    expect(
+      (
+        await other.post('mine', {
+          input_type: 'structured',
+          data: JSON.stringify({ interests: { music: ['harpsichord'] } }),
+        })
+      ).status,
+    ).toBe(202)
     await other.waitReady('mine')
     expect(ids(await other.search({ query: 'harpsichord' }))).toEqual(['mine'])
     expect(ids(await api.search({ query: 'harpsichord' }))).toEqual(['wide'])
@@ -139,7 +184,9 @@ describe('hybrid search: the vector and the words', () => {
       `the a of and is it`,
       `has a`,
       'harpsichord '.repeat(900).slice(0, 10_000),
-      Array.from({ length: 2000 }, (_, i) => `word${i}`).join(' ').slice(0, 10_000),
+      Array.from({ length: 2000 }, (_, i) => `word${i}`)
+        .join(' ')
+        .slice(0, 10_000),
       '🎹🎻 harpsichord 👩‍👩‍👧 \u202Eharpsichord\u202C ﷺ e\u0301e\u0301',
       'x'.repeat(10_000),
     ]
@@ -162,7 +209,7 @@ describe('hybrid search: the vector and the words', () => {
     const calls: { kind: 'total' | 'page'; start: number; end?: number }[] = []
     m.query = (async (sql: string, args?: unknown[]) => {
       const kind = /\bAS total\b/.test(sql) ? 'total' : /\blexical_count\b/.test(sql) ? 'page' : undefined
-      const call = kind && { kind, start: performance.now() } as (typeof calls)[number]
+      const call = kind && ({ kind, start: performance.now() } as (typeof calls)[number])
       if (call) calls.push(call)
       try {
         return await query(sql, args)
@@ -182,13 +229,20 @@ describe('hybrid search: the vector and the words', () => {
   })
 
   it('GraphQL searchProfiles ranks the same way', async () => {
-    const res = await gql(svc.url, svc.key, `query ($q: String) { searchProfiles(query: $q) { total profiles { similarityScore profile { profileId } } } }`, {
-      q: 'Szczebrzeszyn',
-    })
+    const res = await gql(
+      svc.url,
+      svc.key,
+      `query ($q: String) { searchProfiles(query: $q) { total profiles { similarityScore profile { profileId } } } }`,
+      {
+        q: 'Szczebrzeszyn',
+      },
+    )
     expect(res.body.errors).toBeUndefined()
     const rest = await api.search({ query: 'Szczebrzeszyn' })
     expect(res.body.data.searchProfiles.total).toBe(rest.total)
-    expect(res.body.data.searchProfiles.profiles.map((h: any) => [h.profile.profileId, h.similarityScore])).toEqual(Object.entries(scores(rest)))
+    expect(res.body.data.searchProfiles.profiles.map((h: any) => [h.profile.profileId, h.similarityScore])).toEqual(
+      Object.entries(scores(rest)),
+    )
   })
 
   it('profiles stored before hybrid search (no lexemes) are found by the vector, and the reindex gives them their words', async () => {

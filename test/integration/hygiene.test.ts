@@ -8,7 +8,10 @@ import { connect, gql } from '../support/graphql-client.js'
 import { startService, type TestService } from '../support/harness.js'
 
 /** Sends raw bytes and returns the status, headers and body of the answer. */
-async function raw(url: string, request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+async function raw(
+  url: string,
+  request: string,
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const { hostname, port } = new URL(url)
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname, () => socket.write(request))
@@ -20,7 +23,9 @@ async function raw(url: string, request: string): Promise<{ status: number; head
       const [head, ...rest] = data.split('\r\n\r\n')
       const lines = (head ?? '').split('\r\n')
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(lines[0] ?? '')?.[1] ?? 0)
-      const headers = Object.fromEntries(lines.slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]))
+      const headers = Object.fromEntries(
+        lines.slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      )
       resolve({ status, headers, body: rest.join('\r\n\r\n') })
     })
     setTimeout(() => socket.end(), 2000).unref()
@@ -59,22 +64,41 @@ describe('input hygiene and error shapes', () => {
     await expect400(await post('nul', { data: 'a\u0000b' }), /data.*NUL/)
     await expect400(await post('nul', { data: 'a\ud800b' }), /data.*surrogate/)
     await expect400(await post('nul', '{"data":"a\\ud800b"}'), /data.*surrogate/)
-    await expect400(await post('nul', { input_type: 'structured', data: '{"core_info": {"name": "A\\u0000B"}}' }), /structured.*NUL/)
-    await expect400(await post('nul', { input_type: 'structured', data: '{"interests": {"mus\\u0000ic": ["jazz"]}}' }), /structured.*NUL/)
-    await expect400(await post('nul', { input_type: 'structured', data: '{"interests": {"music": ["\\udc00"]}}' }), /structured.*surrogate/)
-    await expect400(await post('nul', { input_type: 'conversation', data: '[{"role":"user","content":"I love \\u0000 jazz"}]' }), /conversation.*NUL/)
-    await expect400(await fetch(`${svc.url}/v1/search?filterBy=name&filterValue=a%00b`, { headers: { authorization: auth } }), /filterValue.*NUL/)
+    await expect400(
+      await post('nul', { input_type: 'structured', data: '{"core_info": {"name": "A\\u0000B"}}' }),
+      /structured.*NUL/,
+    )
+    await expect400(
+      await post('nul', { input_type: 'structured', data: '{"interests": {"mus\\u0000ic": ["jazz"]}}' }),
+      /structured.*NUL/,
+    )
+    await expect400(
+      await post('nul', { input_type: 'structured', data: '{"interests": {"music": ["\\udc00"]}}' }),
+      /structured.*surrogate/,
+    )
+    await expect400(
+      await post('nul', { input_type: 'conversation', data: '[{"role":"user","content":"I love \\u0000 jazz"}]' }),
+      /conversation.*NUL/,
+    )
+    await expect400(
+      await fetch(`${svc.url}/v1/search?filterBy=name&filterValue=a%00b`, { headers: { authorization: auth } }),
+      /filterValue.*NUL/,
+    )
     await expect400(await fetch(`${svc.url}/v1/search?query=a%00b`, { headers: { authorization: auth } }), /query.*NUL/)
     await expect400(await fetch(`${svc.url}/v1/profile/a%00b`, { headers: { authorization: auth } }), /profile id/)
     // GraphQL over HTTP and WebSocket: the same checks (they are the services').
-    const m = await gql(svc.url, svc.key, 'mutation($d: String!) { submitProfileData(id: "nul", data: $d) { id } }', { d: 'a\u0000b' })
+    const m = await gql(svc.url, svc.key, 'mutation($d: String!) { submitProfileData(id: "nul", data: $d) { id } }', {
+      d: 'a\u0000b',
+    })
     expect(m.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 })
     const s = await gql(svc.url, svc.key, '{ searchProfiles(query: "a\\u0000b") { total } }')
     expect(s.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 })
     const ws = connect(svc.url, svc.key)
     try {
       await ws.connected
-      const r = await ws.once('mutation($d: String!) { submitProfileData(id: "nul", data: $d) { id } }', { d: 'x\u0000' })
+      const r = await ws.once('mutation($d: String!) { submitProfileData(id: "nul", data: $d) { id } }', {
+        d: 'x\u0000',
+      })
       expect(r.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 })
     } finally {
       await ws.close()
@@ -83,7 +107,9 @@ describe('input hygiene and error shapes', () => {
     expect((await fetch(`${svc.url}/v1/profile/nul`, { headers: { authorization: auth } })).status).toBe(404)
     // Ordinary unicode is fine: astral characters, RTL, combining marks.
     expect((await post('uni', { data: 'I love 🎷 jazz, שלום, e\u0301' })).status).toBe(202)
-    expect((await post('uni', { input_type: 'structured', data: '{"interests": {"music": ["\\ud83c\\udfb7"]}}' })).status).toBe(202)
+    expect(
+      (await post('uni', { input_type: 'structured', data: '{"interests": {"music": ["\\ud83c\\udfb7"]}}' })).status,
+    ).toBe(202)
   })
 
   it('NUL and unpaired surrogates anywhere in a custom schema: 400 naming the field over REST, GraphQL and the dashboard', async () => {
@@ -94,23 +120,40 @@ describe('input hygiene and error shapes', () => {
       [field({ description: 'x\ud800' }), /diet\.tags\.description.*surrogate \(U\+D800\)/],
       [field({ values: ['vegan', 'halal\u0000'] }), /diet\.tags\.values\[1\].*NUL/],
       [field({ values: ['\udc00'] }), /diet\.tags\.values\[0\].*surrogate \(U\+DC00\)/],
-      [{ sections: { diet: { lang: { type: 'enum', values: ['English', 'Span\udbffish'] } } } }, /diet\.lang\.values\[1\].*surrogate/],
+      [
+        { sections: { diet: { lang: { type: 'enum', values: ['English', 'Span\udbffish'] } } } },
+        /diet\.lang\.values\[1\].*surrogate/,
+      ],
       // Names and unknown properties were refused already: still 400s.
       [{ sections: { 'di\u0000et': { a: { type: 'string' } } } }, /section name/],
       [{ sections: { diet: { a: { type: 'string', ['x\u0000']: 1 } } } }, /unknown property/],
       [{ sections: { diet: { a: { type: 'string\u0000' } } } }, /diet\.a has type/],
     ]
-    const put = (body: string) => fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: { authorization: auth, 'content-type': 'application/json' }, body })
+    const put = (body: string) =>
+      fetch(`${svc.url}/v1/schema`, {
+        method: 'PUT',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body,
+      })
     for (const [schema, message] of cases) await expect400(await put(JSON.stringify(schema)), message)
     // The escapes as a client writes them in the JSON text.
-    await expect400(await put('{"sections":{"diet":{"tags":{"type":"string","description":"a\\u0000b"}}}}'), /diet\.tags\.description.*NUL/)
-    await expect400(await put('{"sections":{"diet":{"tags":{"type":"enum","values":["\\ud83c"]}}}}'), /diet\.tags\.values\[0\].*surrogate/)
+    await expect400(
+      await put('{"sections":{"diet":{"tags":{"type":"string","description":"a\\u0000b"}}}}'),
+      /diet\.tags\.description.*NUL/,
+    )
+    await expect400(
+      await put('{"sections":{"diet":{"tags":{"type":"enum","values":["\\ud83c"]}}}}'),
+      /diet\.tags\.values\[0\].*surrogate/,
+    )
 
     // GraphQL with the app key (HTTP and WebSocket) and the dashboard's own setCustomSchema: VALIDATION_FAILED (400).
     const set = 'mutation($s: JSONObject!) { setCustomSchema(schema: $s) { version } }'
     for (const [schema, message] of cases.slice(0, 6)) {
       const r = await gql(svc.url, svc.key, set, { s: schema })
-      expect(r.body.errors?.[0]?.extensions, JSON.stringify(r.body)).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 })
+      expect(r.body.errors?.[0]?.extensions, JSON.stringify(r.body)).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        status: 400,
+      })
       expect(r.body.errors[0].message).toMatch(message)
     }
     const ws = connect(svc.url, svc.key)
@@ -132,7 +175,13 @@ describe('input hygiene and error shapes', () => {
     }
 
     // Nothing was stored; ordinary unicode (astral, RTL, combining marks) is a schema like any other.
-    expect(((await (await fetch(`${svc.url}/v1/schema`, { headers: { authorization: auth } })).json()) as { version: number }).version).toBe(0)
+    expect(
+      (
+        (await (await fetch(`${svc.url}/v1/schema`, { headers: { authorization: auth } })).json()) as {
+          version: number
+        }
+      ).version,
+    ).toBe(0)
     const fine = field({ description: 'Tags: 🎷 jazz, שלום, e\u0301', values: ['🎷'] })
     const ok = await put(JSON.stringify(fine))
     expect(ok.status, await ok.clone().text()).toBe(200)
@@ -142,14 +191,35 @@ describe('input hygiene and error shapes', () => {
   it('framework-level errors have {error, message} and X-Request-Id', async () => {
     const host = `Host: 127.0.0.1\r\nAuthorization: ${auth}\r\n`
     expectShape(await raw(svc.url, `GET /v1/profile/%ZZ HTTP/1.1\r\n${host}Connection: close\r\n\r\n`), 400)
-    expectShape(await raw(svc.url, `GET /v1/profile/${'a'.repeat(5000)} HTTP/1.1\r\n${host}Connection: close\r\n\r\n`), 414)
+    expectShape(
+      await raw(svc.url, `GET /v1/profile/${'a'.repeat(5000)} HTTP/1.1\r\n${host}Connection: close\r\n\r\n`),
+      414,
+    )
     expectShape(await raw(svc.url, `GARBAGE\r\n\r\n`), 400)
     expectShape(await raw(svc.url, `GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n`), 400)
     expectShape(await raw(svc.url, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431)
     const big = JSON.stringify({ data: 'a'.repeat(300 * 1024) })
-    expectShape(await raw(svc.url, `POST /v1/profile/big HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n${big}`), 413)
-    expectShape(await raw(svc.url, `POST /v1/profile/x HTTP/1.1\r\n${host}Content-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi`), 415)
-    expectShape(await raw(svc.url, `POST /v1/profile/x HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 5\r\nConnection: close\r\n\r\n{"a":`), 400)
+    expectShape(
+      await raw(
+        svc.url,
+        `POST /v1/profile/big HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: ${big.length}\r\nConnection: close\r\n\r\n${big}`,
+      ),
+      413,
+    )
+    expectShape(
+      await raw(
+        svc.url,
+        `POST /v1/profile/x HTTP/1.1\r\n${host}Content-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi`,
+      ),
+      415,
+    )
+    expectShape(
+      await raw(
+        svc.url,
+        `POST /v1/profile/x HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 5\r\nConnection: close\r\n\r\n{"a":`,
+      ),
+      400,
+    )
   })
 
   it('a DELETE or GET with Content-Type: application/json and no body is read as having no body', async () => {

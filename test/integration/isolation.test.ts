@@ -26,20 +26,44 @@ interface Tenant {
   events?: Recorder<StatusEvent>
 }
 
-type Op = { tenant: 0 | 1; kind: 'post' | 'get' | 'delete' | 'search' | 'gqlProfile' | 'gqlSearch' | 'gqlSubmit' | 'gqlDelete'; id: string }
+type Op = {
+  tenant: 0 | 1
+  kind: 'post' | 'get' | 'delete' | 'search' | 'gqlProfile' | 'gqlSearch' | 'gqlSubmit' | 'gqlDelete'
+  id: string
+}
 
 describe('tenant isolation sweep', () => {
   let svc: TestService
   const tenants: Tenant[] = []
   beforeAll(async () => {
-    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '1000000', PROFILER_WS_MAX_SUBSCRIPTIONS: '50' } })
+    svc = await startService({
+      env: { PROFILER_RATE_LIMIT_PER_MINUTE: '1000000', PROFILER_WS_MAX_SUBSCRIPTIONS: '50' },
+    })
     const bKey = (await svc.profiler.services.tenants.createApp('tenant-b', 'app')).api_key
     const ctx = async (key: string) => (await svc.profiler.services.tenants.authenticate(key, 't')).tenantId
     const a = { name: 'Alba', city: 'Aarhus' }
     const b = { name: 'Bruno', city: 'Bergen' }
     tenants.push(
-      { name: 'A', key: svc.key, tenantId: await ctx(svc.key), api: client(svc.url, svc.key), marker: a, other: b, deletes: IDS.slice(0, 5), posted: new Set() },
-      { name: 'B', key: bKey, tenantId: await ctx(bKey), api: client(svc.url, bKey), marker: b, other: a, deletes: IDS.slice(5), posted: new Set() },
+      {
+        name: 'A',
+        key: svc.key,
+        tenantId: await ctx(svc.key),
+        api: client(svc.url, svc.key),
+        marker: a,
+        other: b,
+        deletes: IDS.slice(0, 5),
+        posted: new Set(),
+      },
+      {
+        name: 'B',
+        key: bKey,
+        tenantId: await ctx(bKey),
+        api: client(svc.url, bKey),
+        marker: b,
+        other: a,
+        deletes: IDS.slice(5),
+        posted: new Set(),
+      },
     )
     for (const t of tenants) {
       t.socket = connect(svc.url, t.key)
@@ -72,7 +96,12 @@ describe('tenant isolation sweep', () => {
         return
       }
       case 'gqlSubmit': {
-        const r = await gql(svc.url, t.key, 'mutation($id: ID!, $d: String!) { submitProfileData(id: $id, data: $d) { id profileId } }', { id: op.id, d: data })
+        const r = await gql(
+          svc.url,
+          t.key,
+          'mutation($id: ID!, $d: String!) { submitProfileData(id: $id, data: $d) { id profileId } }',
+          { id: op.id, d: data },
+        )
         expect(r.body.errors).toBeUndefined()
         t.posted.add(op.id)
         return
@@ -99,18 +128,32 @@ describe('tenant isolation sweep', () => {
         return
       }
       case 'search': {
-        const body = await t.api.search(op.id === 'p0' ? { query: `${t.other.name} ${t.other.city}`, sensitivity: 0 } : { filterBy: 'id', filterValue: op.id })
+        const body = await t.api.search(
+          op.id === 'p0'
+            ? { query: `${t.other.name} ${t.other.city}`, sensitivity: 0 }
+            : { filterBy: 'id', filterValue: op.id },
+        )
         for (const p of body.profiles) expect(p.tenant_id).toBe(t.tenantId)
         return ownOnly(t, body, 'search')
       }
       case 'gqlProfile': {
-        const r = await gql(svc.url, t.key, 'query($id: ID!) { profile(id: $id) { tenantId coreInfo { name { value } location { value } } history(first: 100) { entries { changes } } summary } }', { id: op.id })
+        const r = await gql(
+          svc.url,
+          t.key,
+          'query($id: ID!) { profile(id: $id) { tenantId coreInfo { name { value } location { value } } history(first: 100) { entries { changes } } summary } }',
+          { id: op.id },
+        )
         expect(r.body.errors).toBeUndefined()
         if (r.body.data.profile) expect(r.body.data.profile.tenantId).toBe(t.tenantId)
         return ownOnly(t, r.body, `gql profile ${op.id}`)
       }
       case 'gqlSearch': {
-        const r = await gql(svc.url, t.key, 'query($q: String) { searchProfiles(query: $q, sensitivity: 0, pageSize: 100) { total profiles { profile { tenantId summary coreInfo { name { value } } } } } }', { q: `${t.other.name} lives in ${t.other.city}` })
+        const r = await gql(
+          svc.url,
+          t.key,
+          'query($q: String) { searchProfiles(query: $q, sensitivity: 0, pageSize: 100) { total profiles { profile { tenantId summary coreInfo { name { value } } } } } }',
+          { q: `${t.other.name} lives in ${t.other.city}` },
+        )
         expect(r.body.errors).toBeUndefined()
         for (const p of r.body.data.searchProfiles.profiles) expect(p.profile.tenantId).toBe(t.tenantId)
         return ownOnly(t, r.body, 'gql search')
@@ -130,7 +173,10 @@ describe('tenant isolation sweep', () => {
       const chains = new Map<string, Promise<void>>()
       for (const o of ops.slice(i, i + 8)) {
         const k = `${o.tenant}:${o.id}`
-        chains.set(k, (chains.get(k) ?? Promise.resolve()).then(() => run(o)))
+        chains.set(
+          k,
+          (chains.get(k) ?? Promise.resolve()).then(() => run(o)),
+        )
       }
       await Promise.all(chains.values())
     }
@@ -151,7 +197,11 @@ describe('tenant isolation sweep', () => {
     }
     // Every event a tenant's subscription received is about its own profiles.
     for (const t of tenants) {
-      await waitFor(`a READY event at ${t.name}'s subscription`, () => t.events!.events.some((e) => e.status === 'READY'), { timeoutMs: 10_000 })
+      await waitFor(
+        `a READY event at ${t.name}'s subscription`,
+        () => t.events!.events.some((e) => e.status === 'READY'),
+        { timeoutMs: 10_000 },
+      )
       for (const e of t.events!.events) {
         expect(IDS).toContain(e.profileId)
         if (e.profile) expect(e.profile.tenantId).toBe(t.tenantId)
@@ -160,7 +210,9 @@ describe('tenant isolation sweep', () => {
       expect(t.events!.errors).toEqual([])
     }
     // And in storage: each tenant's submissions hold only its own text.
-    const rows: { tenant_id: string; data: string }[] = await svc.profiler.db.dataSource.query(`SELECT tenant_id, data FROM submissions`)
+    const rows: { tenant_id: string; data: string }[] = await svc.profiler.db.dataSource.query(
+      `SELECT tenant_id, data FROM submissions`,
+    )
     for (const r of rows) {
       const t = tenants.find((x) => x.tenantId === r.tenant_id)!
       expect(r.data).toContain(t.marker.name)

@@ -13,7 +13,9 @@ describe.skipIf(!SERVER_URL)('the lease of a profile being worked on (server Pos
   let svc: TestService
   let sql: pg.Client
   beforeAll(async () => {
-    svc = await startService({ env: { PROFILER_LEASE_SECONDS: '2', PROFILER_RECONCILE_SECONDS: '1', PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
+    svc = await startService({
+      env: { PROFILER_LEASE_SECONDS: '2', PROFILER_RECONCILE_SECONDS: '1', PROFILER_RATE_LIMIT_PER_MINUTE: '100000' },
+    })
     sql = new pg.Client({ connectionString: svc.db.url })
     await sql.connect()
   })
@@ -26,16 +28,24 @@ describe.skipIf(!SERVER_URL)('the lease of a profile being worked on (server Pos
   it('is kept alive while the evidence waits to be stored: the submission is applied once, on its first attempt', async () => {
     const http = client(svc.url, svc.key)
     const lease = async () =>
-      (await sql.query(`SELECT s.status, p.lease_until FROM submissions s JOIN profiles p USING (tenant_id, profile_id) WHERE s.profile_id = 'slow'`)).rows[0] as
-        | { status: string; lease_until: Date | null }
-        | undefined
+      (
+        await sql.query(
+          `SELECT s.status, p.lease_until FROM submissions s JOIN profiles p USING (tenant_id, profile_id) WHERE s.profile_id = 'slow'`,
+        )
+      ).rows[0] as { status: string; lease_until: Date | null } | undefined
     await sql.query('BEGIN')
     await sql.query('LOCK TABLE passages IN SHARE MODE') // the worker's INSERT of the passages waits for this
     try {
       expect((await http.post('slow', { data: 'I love sailing. I live in Porto.' })).status).toBe(202)
       // Extracted and waiting: the worker asks for a lock on passages that this transaction holds.
-      await waitFor('the worker to wait for the passages lock', async () =>
-        (await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'passages'::regclass`))[0].n > 0 || undefined,
+      await waitFor(
+        'the worker to wait for the passages lock',
+        async () =>
+          (
+            await svc.profiler.db.dataSource.query(
+              `SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'passages'::regclass`,
+            )
+          )[0].n > 0 || undefined,
       )
       const first = (await lease())!
       expect(first.status).toBe('processing')
@@ -49,7 +59,11 @@ describe.skipIf(!SERVER_URL)('the lease of a profile being worked on (server Pos
       await sql.query('ROLLBACK')
     }
     await http.waitReady('slow')
-    const { body } = await gql(svc.url, svc.key, '{ profile(id: "slow") { history(first: 10) { entries { seq } } submissions(first: 10) { nodes { status attempts } } } }')
+    const { body } = await gql(
+      svc.url,
+      svc.key,
+      '{ profile(id: "slow") { history(first: 10) { entries { seq } } submissions(first: 10) { nodes { status attempts } } } }',
+    )
     expect(body.data.profile.submissions.nodes).toEqual([{ status: 'DONE', attempts: 1 }])
     expect(body.data.profile.history.entries).toHaveLength(1)
   })

@@ -37,7 +37,11 @@ describe('LLM outage: circuit breaker', () => {
   })
 
   const submissions = async (ids: string[]) => {
-    const { body } = await gql(svc.url, svc.key, `{ ${ids.map((id) => `${id.replace(/-/g, '_')}: profile(id: "${id}") { status submissions(first: 5) { nodes { status attempts error } } }`).join(' ')} }`)
+    const { body } = await gql(
+      svc.url,
+      svc.key,
+      `{ ${ids.map((id) => `${id.replace(/-/g, '_')}: profile(id: "${id}") { status submissions(first: 5) { nodes { status attempts error } } }`).join(' ')} }`,
+    )
     if (!body.data) throw new Error(JSON.stringify(body))
     return ids.map((id) => body.data[id.replace(/-/g, '_')])
   }
@@ -47,17 +51,24 @@ describe('LLM outage: circuit breaker', () => {
     const ids = Array.from({ length: 8 }, (_, i) => `out-${i}`)
     oa.faults.add({ status: 500, match: 'OUTAGE' }, 100_000)
     const before = oa.chatRequests().length
-    for (const id of ids) expect((await api.post(id, { data: `OUTAGE I live in Oslo and I love chess (${id}).` })).status).toBe(202)
+    for (const id of ids)
+      expect((await api.post(id, { data: `OUTAGE I live in Oslo and I love chess (${id}).` })).status).toBe(202)
     // Let the outage last through several cool-downs (the breaker re-opens for 0.4, 0.8, 1.6, 1.6 ... s). Before it
     // opens, at most BREAKER_FAILURES failed requests plus those in flight with them (4 workers); then only probes.
     const preOpen = BREAKER_FAILURES + 4
-    await waitFor('the breaker to have probed three times (chat requests since the outage began)', () => oa.chatRequests().length - before, {
-      until: (n) => n >= preOpen + 3,
-      timeoutMs: 30_000,
-    })
+    await waitFor(
+      'the breaker to have probed three times (chat requests since the outage began)',
+      () => oa.chatRequests().length - before,
+      {
+        until: (n) => n >= preOpen + 3,
+        timeoutMs: 30_000,
+      },
+    )
     const during = oa.chatRequests().slice(before)
     // Without the breaker: 8 submissions x (1 + 3 retries) x 3 attempts = 96 requests, and the submissions failed.
-    console.log(`outage: ${during.length} chat requests for ${ids.length} pending submissions before the server came back`)
+    console.log(
+      `outage: ${during.length} chat requests for ${ids.length} pending submissions before the server came back`,
+    )
     expect(during.length).toBeLessThan(preOpen + 8)
     // One probe at a time, a cool-down apart.
     const probes = during.slice(-3)
@@ -70,7 +81,9 @@ describe('LLM outage: circuit breaker', () => {
         expect(s.attempts).toBeLessThan(ATTEMPTS)
       }
     }
-    expect(waiting.flatMap((p) => p.submissions.nodes.map((s: any) => s.error)).some((e) => /circuit open/.test(e ?? ''))).toBe(true)
+    expect(
+      waiting.flatMap((p) => p.submissions.nodes.map((s: any) => s.error)).some((e) => /circuit open/.test(e ?? '')),
+    ).toBe(true)
 
     oa.faults.clear()
     for (const id of ids) {
@@ -92,13 +105,20 @@ describe('LLM outage: circuit breaker', () => {
       oa.faults.add({ malformedJson: true, match: 'WORST' }, 1 + OUTPUT_RETRIES)
     }
     expect((await api.post('worst', { data: 'WORST I love chess.' })).status).toBe(202)
-    const sub = await waitFor('the submission of worst to fail', async () => (await submissions(['worst']))[0].submissions.nodes[0], {
-      until: (s) => s.status === 'FAILED',
-      timeoutMs: 60_000,
-      everyMs: 100,
-    })
+    const sub = await waitFor(
+      'the submission of worst to fail',
+      async () => (await submissions(['worst']))[0].submissions.nodes[0],
+      {
+        until: (s) => s.status === 'FAILED',
+        timeoutMs: 60_000,
+        everyMs: 100,
+      },
+    )
     expect(sub).toMatchObject({ status: 'FAILED', attempts: ATTEMPTS })
-    const reqs = oa.chatRequests().slice(before).filter((r) => r.batch?.texts.some((t) => t.includes('WORST')))
+    const reqs = oa
+      .chatRequests()
+      .slice(before)
+      .filter((r) => r.batch?.texts.some((t) => t.includes('WORST')))
     expect(reqs.length).toBe(ATTEMPTS * (1 + OUTPUT_RETRIES + MAX_RETRIES))
     expect(oa.faults.pending).toEqual([])
   })

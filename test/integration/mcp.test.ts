@@ -22,15 +22,24 @@ const TOOLS = ['forget', 'get_profile', 'recall', 'remember', 'search_profiles']
 const ANN = 'My name is Ann Berg. I live in Oslo and I love playing chess.'
 
 const clients: Client[] = []
-async function connect(svc: TestService, key: string, opts: { headers?: Record<string, string>; query?: string } = {}): Promise<Client> {
+async function connect(
+  svc: TestService,
+  key: string,
+  opts: { headers?: Record<string, string>; query?: string } = {},
+): Promise<Client> {
   const c = new Client({ name: 'mcp-test', version: '1.0.0' })
   const url = new URL(`/mcp${opts.query ?? ''}`, svc.url)
-  await c.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { authorization: `Bearer ${key}`, ...opts.headers } } }))
+  await c.connect(
+    new StreamableHTTPClientTransport(url, {
+      requestInit: { headers: { authorization: `Bearer ${key}`, ...opts.headers } },
+    }),
+  )
   clients.push(c)
   return c
 }
 
-const call = async (c: Client, name: string, args: Record<string, unknown> = {}) => (await c.callTool({ name, arguments: args })) as CallToolResult
+const call = async (c: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await c.callTool({ name, arguments: args })) as CallToolResult
 const text = (r: CallToolResult) => r.content.map((p) => (p.type === 'text' ? p.text : '')).join('')
 /** A tool result that must have succeeded: its structured content. */
 function okResult(r: CallToolResult): any {
@@ -43,10 +52,14 @@ function errorText(r: CallToolResult): string {
 }
 
 async function waitReadyOver(c: Client, id: string) {
-  return waitFor(`profile ${id} ready over MCP`, async () => okResult(await call(c, 'get_profile', { profile_id: id })).profile, {
-    until: (p) => p?.status === 'ready',
-    everyMs: 100,
-  })
+  return waitFor(
+    `profile ${id} ready over MCP`,
+    async () => okResult(await call(c, 'get_profile', { profile_id: id })).profile,
+    {
+      until: (p) => p?.status === 'ready',
+      everyMs: 100,
+    },
+  )
 }
 
 describe('MCP over Streamable HTTP', () => {
@@ -95,7 +108,9 @@ describe('MCP over Streamable HTTP', () => {
     const ctx = okResult(recall)
     expect(text(recall)).toContain('chess')
     expect(ctx.text).toBe(text(recall))
-    const restCtx = await (await api.get(`/v1/profile/ann/context?query=${encodeURIComponent('which games does she play?')}&max_tokens=200`)).json()
+    const restCtx = await (
+      await api.get(`/v1/profile/ann/context?query=${encodeURIComponent('which games does she play?')}&max_tokens=200`)
+    ).json()
     expect(ctx).toEqual(restCtx)
 
     // search_profiles: the page GET /v1/search answers, each entry its small parts.
@@ -107,14 +122,22 @@ describe('MCP over Streamable HTTP', () => {
     const entry = found.profiles.find((p: any) => p.profile_id === 'ann')
     expect(entry.core_info.name.value).toBe('Ann Berg')
     expect(entry.similarityScore).toBe(restFound.profiles.find((p: any) => p.profile_id === 'ann').similarityScore)
-    expect(okResult(await call(c, 'search_profiles', { filterBy: 'name', filterValue: 'berg' })).profiles.map((p: any) => p.profile_id)).toEqual(['ann'])
+    expect(
+      okResult(await call(c, 'search_profiles', { filterBy: 'name', filterValue: 'berg' })).profiles.map(
+        (p: any) => p.profile_id,
+      ),
+    ).toEqual(['ann'])
 
     // forget: the value is gone from the profile (answered) and from what recall says.
     const forgotten = okResult(await call(c, 'forget', { profile_id: 'ann', section: 'interests', value: 'chess' }))
     expect(JSON.stringify(forgotten.profile.interests)).not.toContain('chess')
     expect(JSON.stringify((await api.profile('ann')).interests)).not.toContain('chess')
-    expect(text(await call(c, 'recall', { profile_id: 'ann', query: 'which games does she play?' }))).not.toContain('chess')
-    expect(errorText(await call(c, 'forget', { profile_id: 'ann', section: 'interests', value: 'chess' }))).toMatch(/^VALUE_NOT_FOUND \(404\): /)
+    expect(text(await call(c, 'recall', { profile_id: 'ann', query: 'which games does she play?' }))).not.toContain(
+      'chess',
+    )
+    expect(errorText(await call(c, 'forget', { profile_id: 'ann', section: 'interests', value: 'chess' }))).toMatch(
+      /^VALUE_NOT_FOUND \(404\): /,
+    )
   })
 
   it('a conversation (messages) with an idempotency key: accepted once, only the user turns as evidence', async () => {
@@ -126,7 +149,9 @@ describe('MCP over Streamable HTTP', () => {
     const first = okResult(await call(c, 'remember', { profile_id: 'bo', messages, idempotency_key: 'bo-1' }))
     const again = okResult(await call(c, 'remember', { profile_id: 'bo', messages, idempotency_key: 'bo-1' }))
     expect(again).toEqual({ ...first, replayed: true })
-    expect(errorText(await call(c, 'remember', { profile_id: 'bo', text: 'other', idempotency_key: 'bo-1' }))).toMatch(/^IDEMPOTENCY_CONFLICT \(409\): /)
+    expect(errorText(await call(c, 'remember', { profile_id: 'bo', text: 'other', idempotency_key: 'bo-1' }))).toMatch(
+      /^IDEMPOTENCY_CONFLICT \(409\): /,
+    )
     const p = await waitReadyOver(c, 'bo')
     expect(p.core_info.location.value).toBe('Lisbon')
   })
@@ -146,7 +171,9 @@ describe('MCP over Streamable HTTP', () => {
     const none = await connect(svc, svc.key)
     for (const tool of ['get_profile', 'recall', 'remember', 'forget']) {
       const args = tool === 'remember' ? { text: 'x' } : tool === 'forget' ? { section: 'interests', value: 'x' } : {}
-      expect(errorText(await call(none, tool, args))).toMatch(/^VALIDATION_FAILED \(400\): Missing argument: profile_id \(no default profile is configured/)
+      expect(errorText(await call(none, tool, args))).toMatch(
+        /^VALIDATION_FAILED \(400\): Missing argument: profile_id \(no default profile is configured/,
+      )
     }
   })
 
@@ -155,9 +182,15 @@ describe('MCP over Streamable HTTP', () => {
     okResult(await call(mine, 'remember', { profile_id: 'dee', text: 'My name is Dee Quist. I love knitting.' }))
     await waitReadyOver(mine, 'dee')
     const other = await connect(svc, otherKey)
-    expect(errorText(await call(other, 'get_profile', { profile_id: 'dee' }))).toBe('PROFILE_NOT_FOUND (404): Profile dee not found')
-    expect(errorText(await call(other, 'recall', { profile_id: 'dee', query: 'hobbies' }))).toMatch(/^PROFILE_NOT_FOUND \(404\)/)
-    expect(errorText(await call(other, 'forget', { profile_id: 'dee', section: 'interests', value: 'knitting' }))).toMatch(/^PROFILE_NOT_FOUND \(404\)/)
+    expect(errorText(await call(other, 'get_profile', { profile_id: 'dee' }))).toBe(
+      'PROFILE_NOT_FOUND (404): Profile dee not found',
+    )
+    expect(errorText(await call(other, 'recall', { profile_id: 'dee', query: 'hobbies' }))).toMatch(
+      /^PROFILE_NOT_FOUND \(404\)/,
+    )
+    expect(
+      errorText(await call(other, 'forget', { profile_id: 'dee', section: 'interests', value: 'knitting' })),
+    ).toMatch(/^PROFILE_NOT_FOUND \(404\)/)
     const found = okResult(await call(other, 'search_profiles', { query: 'knitting' }))
     expect(found.total).toBe(0)
     expect(okResult(await call(other, 'search_profiles', {})).profiles).toEqual([])
@@ -169,9 +202,18 @@ describe('MCP over Streamable HTTP', () => {
   })
 
   it('no key or a bad one: 401 with WWW-Authenticate, as REST; the SDK client cannot connect', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    }
     const post = (headers: Record<string, string>) =>
-      fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(init) })
+      fetch(`${svc.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(init),
+      })
     const missing = await post({})
     expect(missing.status).toBe(401)
     expect(missing.headers.get('www-authenticate')).toBe('Bearer')
@@ -187,7 +229,9 @@ describe('MCP over Streamable HTTP', () => {
     expect(good.headers.get('x-request-id')).toBeTruthy()
     expect(((await good.json()) as any).result.serverInfo.name).toBe('profiler')
     // GET (a server stream) and DELETE (a session's end): nothing to do in a stateless endpoint.
-    const get = await fetch(`${svc.url}/mcp`, { headers: { authorization: `Bearer ${svc.key}`, accept: 'text/event-stream' } })
+    const get = await fetch(`${svc.url}/mcp`, {
+      headers: { authorization: `Bearer ${svc.key}`, accept: 'text/event-stream' },
+    })
     expect(get.status).toBe(405)
     expect(get.headers.get('allow')).toBe('POST')
   })
@@ -196,22 +240,36 @@ describe('MCP over Streamable HTTP', () => {
     const c = await connect(svc, svc.key)
     const api = client(svc.url, svc.key)
     expect(errorText(await call(c, 'remember', { profile_id: 'ann', text: 5 }))).toMatch(/Input validation error/)
-    expect(errorText(await call(c, 'recall', { profile_id: 'ann', max_tokens: 'many' }))).toMatch(/Input validation error/)
-    expect(errorText(await call(c, 'remember', { profile_id: 'ann' }))).toBe('VALIDATION_FAILED (400): Give exactly one of text or messages')
-    expect(errorText(await call(c, 'remember', { profile_id: 'ann', text: 'a', messages: [] }))).toBe('VALIDATION_FAILED (400): Give exactly one of text or messages')
+    expect(errorText(await call(c, 'recall', { profile_id: 'ann', max_tokens: 'many' }))).toMatch(
+      /Input validation error/,
+    )
+    expect(errorText(await call(c, 'remember', { profile_id: 'ann' }))).toBe(
+      'VALIDATION_FAILED (400): Give exactly one of text or messages',
+    )
+    expect(errorText(await call(c, 'remember', { profile_id: 'ann', text: 'a', messages: [] }))).toBe(
+      'VALIDATION_FAILED (400): Give exactly one of text or messages',
+    )
 
     const restMessage = async (res: Response) => ((await res.json()) as { message: string }).message
     // An invalid profile id, an empty text, a max_tokens out of range, a search's bad pageSize: REST's message.
-    expect(errorText(await call(c, 'get_profile', { profile_id: 'no spaces!' }))).toBe(`VALIDATION_FAILED (400): ${await restMessage(await api.get('/v1/profile/no%20spaces!'))}`)
-    expect(errorText(await call(c, 'remember', { profile_id: 'ann', text: '' }))).toBe(`VALIDATION_FAILED (400): ${await restMessage(await api.post('ann', { data: '' }))}`)
+    expect(errorText(await call(c, 'get_profile', { profile_id: 'no spaces!' }))).toBe(
+      `VALIDATION_FAILED (400): ${await restMessage(await api.get('/v1/profile/no%20spaces!'))}`,
+    )
+    expect(errorText(await call(c, 'remember', { profile_id: 'ann', text: '' }))).toBe(
+      `VALIDATION_FAILED (400): ${await restMessage(await api.post('ann', { data: '' }))}`,
+    )
     expect(errorText(await call(c, 'recall', { profile_id: 'ann', max_tokens: 0 }))).toBe(
       `VALIDATION_FAILED (400): ${await restMessage(await api.get('/v1/profile/ann/context?max_tokens=0'))}`,
     )
-    expect(errorText(await call(c, 'search_profiles', { pageSize: 1000 }))).toBe(`VALIDATION_FAILED (400): ${await restMessage(await api.get('/v1/search?pageSize=1000'))}`)
+    expect(errorText(await call(c, 'search_profiles', { pageSize: 1000 }))).toBe(
+      `VALIDATION_FAILED (400): ${await restMessage(await api.get('/v1/search?pageSize=1000'))}`,
+    )
     expect(errorText(await call(c, 'forget', { profile_id: 'ann', section: 'nowhere', value: 'x' }))).toBe(
       `VALIDATION_FAILED (400): ${await restMessage(await fetch(`${svc.url}/v1/profile/ann/values`, { method: 'DELETE', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ section: 'nowhere', value: 'x' }) }))}`,
     )
-    expect(errorText(await call(c, 'get_profile', { profile_id: 'nobody' }))).toBe('PROFILE_NOT_FOUND (404): Profile nobody not found')
+    expect(errorText(await call(c, 'get_profile', { profile_id: 'nobody' }))).toBe(
+      'PROFILE_NOT_FOUND (404): Profile nobody not found',
+    )
     // The client goes on working after errors.
     expect(okResult(await call(c, 'get_profile', { profile_id: 'ann' })).profile_id).toBe('ann')
   })
@@ -223,7 +281,9 @@ describe('MCP over Streamable HTTP', () => {
     const rest = await client(svc.url, svc.key).post('big', { data: big })
     expect(rest.status).toBe(413)
     const message = ((await rest.json()) as { message: string }).message
-    expect(errorText(await call(c, 'remember', { profile_id: 'big', text: big }))).toBe(`PAYLOAD_TOO_LARGE (413): ${message}`)
+    expect(errorText(await call(c, 'remember', { profile_id: 'big', text: big }))).toBe(
+      `PAYLOAD_TOO_LARGE (413): ${message}`,
+    )
     // The largest allowed text is accepted.
     okResult(await call(c, 'remember', { profile_id: 'big', text: 'a'.repeat(limit) }))
     // Past the server's body limit the request is refused before any tool runs (as a REST body would be).
@@ -253,7 +313,11 @@ describe('MCP and the request budget', () => {
     expect(admitted).toBeGreaterThanOrEqual(LIMIT - 2)
     expect(admitted).toBeLessThan(LIMIT + 5)
     const refused = results.filter((r) => r.isError).map(text)
-    expect(refused[0]).toMatch(new RegExp(`^RATE_LIMITED \\(429\\): Rate limit exceeded: ${LIMIT} operations per minute per API key; retry in \\d+ s$`))
+    expect(refused[0]).toMatch(
+      new RegExp(
+        `^RATE_LIMITED \\(429\\): Rate limit exceeded: ${LIMIT} operations per minute per API key; retry in \\d+ s$`,
+      ),
+    )
     // The same budget as REST: the app's next REST request is refused too, and a request that is not a tool call is an HTTP 429.
     const rest = await client(svc.url, key).get('/v1/search')
     expect(rest.status).toBe(429)
@@ -276,46 +340,75 @@ describe('MCP over stdio: `profiler mcp` bridged to the service', () => {
   })
 
   const stdio = async (args: string[]) => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: profilerArgs('mcp', ...args), cwd: ROOT, stderr: 'pipe' })
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: profilerArgs('mcp', ...args),
+      cwd: ROOT,
+      stderr: 'pipe',
+    })
     const c = new Client({ name: 'mcp-stdio-test', version: '1.0.0' })
     await c.connect(transport)
     clients.push(c)
     return c
   }
 
-  it('lists the service\'s tools, and a remember then recall round trip, with a default profile', async () => {
+  it("lists the service's tools, and a remember then recall round trip, with a default profile", async () => {
     const c = await stdio(['--url', svc.url, '--key', svc.key, '--profile', 'eve'])
     expect(c.getServerVersion()?.name).toBe('profiler')
     expect((await c.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS)
-    const ack = okResult(await call(c, 'remember', { text: 'My name is Eve Lund. I live in Bergen and I love sailing.' }))
+    const ack = okResult(
+      await call(c, 'remember', { text: 'My name is Eve Lund. I live in Bergen and I love sailing.' }),
+    )
     expect(ack.profile_id).toBe('eve')
     await waitReadyOver(c, 'eve')
     const r = await call(c, 'recall', { query: 'what does she do for fun?' })
     expect(text(r)).toContain('sailing')
     expect(okResult(r).profile_id).toBe('eve')
     // Errors come through as the service's tool errors.
-    expect(errorText(await call(c, 'get_profile', { profile_id: 'nobody' }))).toBe('PROFILE_NOT_FOUND (404): Profile nobody not found')
+    expect(errorText(await call(c, 'get_profile', { profile_id: 'nobody' }))).toBe(
+      'PROFILE_NOT_FOUND (404): Profile nobody not found',
+    )
   })
 
   it("the README's MCP host configuration, its placeholders filled in, starts a server the host reaches", async () => {
     // As an MCP host reads claude_desktop_config.json: the command, its arguments and its environment.
     const written = readmeExample('mcp')
-    const filled = written.replaceAll('/path/to/profiler', ROOT).replaceAll('http://127.0.0.1:8080', svc.url).replaceAll('pk_…', svc.key)
-    const { command, args, env } = JSON.parse(filled).mcpServers.profiler as { command: string; args: string[]; env: Record<string, string> }
+    const filled = written
+      .replaceAll('/path/to/profiler', ROOT)
+      .replaceAll('http://127.0.0.1:8080', svc.url)
+      .replaceAll('pk_…', svc.key)
+    const { command, args, env } = JSON.parse(filled).mcpServers.profiler as {
+      command: string
+      args: string[]
+      env: Record<string, string>
+    }
     expect(command).toBe('node')
     const c = new Client({ name: 'readme-host', version: '1.0.0' })
-    await c.connect(new StdioClientTransport({ command: process.execPath, args, env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe' }))
+    await c.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args,
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stderr: 'pipe',
+      }),
+    )
     clients.push(c)
     expect((await c.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS)
     // PROFILER_PROFILE_ID makes `me` the default profile: no profile_id in the arguments.
-    expect(okResult(await call(c, 'remember', { text: 'I am Mo and I grow tomatoes on my balcony.' })).profile_id).toBe('me')
+    expect(okResult(await call(c, 'remember', { text: 'I am Mo and I grow tomatoes on my balcony.' })).profile_id).toBe(
+      'me',
+    )
     await waitReadyOver(c, 'me')
     expect(text(await call(c, 'recall', { query: 'gardening' }))).toContain('tomato')
   })
 
   it('a bad key or an unreachable service: a clear message on stderr, nothing on stdout, exit code 1', async () => {
     const run = async (args: string[], env: Record<string, string> = {}) => {
-      const child = spawn(process.execPath, profilerArgs('mcp', ...args), { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
+      const child = spawn(process.execPath, profilerArgs('mcp', ...args), {
+        cwd: ROOT,
+        env: { ...process.env, ...env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      })
       let out = ''
       let err = ''
       child.stdout.on('data', (d) => (out += d))
@@ -354,7 +447,9 @@ describe('MCP: a client that goes away stops its call (openai provider)', () => 
   beforeAll(async () => {
     oa = await startOpenAIServer()
     // A long client timeout: a held request ends only when the service gives it up.
-    svc = await startService({ env: openaiEnv(oa, { PROFILER_LLM_TIMEOUT_MS: '120000', PROFILER_RATE_LIMIT_PER_MINUTE: '100000' }) })
+    svc = await startService({
+      env: openaiEnv(oa, { PROFILER_LLM_TIMEOUT_MS: '120000', PROFILER_RATE_LIMIT_PER_MINUTE: '100000' }),
+    })
     await importProfiles(svc.url, svc.key, importFile([{ id: 'ana', interests: 40, memories: 10 }]))
   }, 120_000)
   afterAll(async () => {
@@ -369,13 +464,19 @@ describe('MCP: a client that goes away stops its call (openai provider)', () => 
     oa.faults.add({ endpoint: 'embeddings', match: query, holdUntil: released })
     const c = await connect(svc, svc.key)
     const pending = call(c, 'recall', { profile_id: 'ana', query }).catch((e: unknown) => e)
-    const held = await waitFor(`the embeddings request of "${query}"`, () => oa.embeddingRequests().find((r: RecordedRequest) => r.fault?.match === query))
+    const held = await waitFor(`the embeddings request of "${query}"`, () =>
+      oa.embeddingRequests().find((r: RecordedRequest) => r.fault?.match === query),
+    )
     await c.close()
-    await waitFor(`the embeddings request of "${query}" to be dropped`, () => held.delivered === false, { timeoutMs: 3000 })
+    await waitFor(`the embeddings request of "${query}" to be dropped`, () => held.delivered === false, {
+      timeoutMs: 3000,
+    })
     expect(await pending).toBeInstanceOf(Error)
     // Not retried, and the next recall is answered, ranked by the embedder.
     expect(oa.embeddingRequests().filter((r) => JSON.stringify(r.body).includes(query))).toHaveLength(1)
-    const next = okResult(await call(await connect(svc, svc.key), 'recall', { profile_id: 'ana', query: 'jazz festival' }))
+    const next = okResult(
+      await call(await connect(svc, svc.key), 'recall', { profile_id: 'ana', query: 'jazz festival' }),
+    )
     expect(next.ranked_by).toBe('query')
   })
 
@@ -383,13 +484,26 @@ describe('MCP: a client that goes away stops its call (openai provider)', () => 
     const query = 'sailing at dawn'
     oa.faults.add({ endpoint: 'embeddings', match: query, holdUntil: released })
     const c = new Client({ name: 'mcp-stdio-test', version: '1.0.0' })
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: profilerArgs('mcp', '--url', svc.url, '--key', svc.key), cwd: ROOT, stderr: 'pipe' }))
+    await c.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: profilerArgs('mcp', '--url', svc.url, '--key', svc.key),
+        cwd: ROOT,
+        stderr: 'pipe',
+      }),
+    )
     clients.push(c)
     const host = new AbortController()
-    const pending = c.callTool({ name: 'recall', arguments: { profile_id: 'ana', query } }, undefined, { signal: host.signal }).catch((e: unknown) => e)
-    const held = await waitFor(`the embeddings request of "${query}"`, () => oa.embeddingRequests().find((r: RecordedRequest) => r.fault?.match === query))
+    const pending = c
+      .callTool({ name: 'recall', arguments: { profile_id: 'ana', query } }, undefined, { signal: host.signal })
+      .catch((e: unknown) => e)
+    const held = await waitFor(`the embeddings request of "${query}"`, () =>
+      oa.embeddingRequests().find((r: RecordedRequest) => r.fault?.match === query),
+    )
     host.abort() // the SDK client sends notifications/cancelled for the call
-    await waitFor(`the embeddings request of "${query}" to be dropped`, () => held.delivered === false, { timeoutMs: 3000 })
+    await waitFor(`the embeddings request of "${query}" to be dropped`, () => held.delivered === false, {
+      timeoutMs: 3000,
+    })
     expect(await pending).toBeInstanceOf(Error)
     // The bridge goes on serving.
     expect(okResult(await call(c, 'recall', { profile_id: 'ana', query: 'opera tickets' })).ranked_by).toBe('query')
@@ -425,15 +539,20 @@ describe('MCP: no stall on the largest inputs', () => {
       slowest = Math.max(slowest, performance.now() - t)
     }
     const canary = await startCanary()
-    const query = `${'what does she enjoy doing on weekends with friends, and where '.repeat(20)}`.slice(0, CONTEXT_MAX_QUERY)
+    const query = `${'what does she enjoy doing on weekends with friends, and where '.repeat(20)}`.slice(
+      0,
+      CONTEXT_MAX_QUERY,
+    )
     const attack = (async () => {
       const texts = [0, 1, 2, 3].map((i) => longText(limit, i))
       const acks = await Promise.all(texts.map((text) => call(attacker, 'remember', { profile_id: 'big', text })))
       for (const a of acks) okResult(a)
       // Recalls of the largest budget and query while the texts are merged, and after.
-      for (let i = 0; i < 12; i++) okResult(await call(attacker, 'recall', { profile_id: 'big', query, max_tokens: CONTEXT_MAX_TOKENS }))
+      for (let i = 0; i < 12; i++)
+        okResult(await call(attacker, 'recall', { profile_id: 'big', query, max_tokens: CONTEXT_MAX_TOKENS }))
       await waitReadyOver(attacker, 'big')
-      for (let i = 0; i < 6; i++) okResult(await call(attacker, 'recall', { profile_id: 'big', query, max_tokens: CONTEXT_MAX_TOKENS }))
+      for (let i = 0; i < 6; i++)
+        okResult(await call(attacker, 'recall', { profile_id: 'big', query, max_tokens: CONTEXT_MAX_TOKENS }))
     })()
     let done = false
     void attack.finally(() => (done = true)).catch(() => undefined)
@@ -450,7 +569,9 @@ describe('MCP: no stall on the largest inputs', () => {
     const bound = Math.min(1000, Math.max(100, 10 * slowest, 5 * machineMs))
     latencies.sort((a, b) => a - b)
     const p99 = latencies[Math.floor(latencies.length * 0.99)]!
-    console.log(JSON.stringify({ gets: latencies.length, p99, max: latencies.at(-1), slowestBefore: slowest, machineMs, bound }))
+    console.log(
+      JSON.stringify({ gets: latencies.length, p99, max: latencies.at(-1), slowestBefore: slowest, machineMs, bound }),
+    )
     expect(latencies.length).toBeGreaterThan(20)
     expect(p99, `p99 of ${latencies.length} GETs`).toBeLessThan(bound)
   })

@@ -22,7 +22,13 @@ describe('GET /metrics on the API port, behind PROFILER_METRICS_TOKEN', () => {
   const read = () => scrape(metricsUrl, TOKEN)
   beforeAll(async () => {
     // A low failed-authentication budget: wrong metrics tokens must not draw on it.
-    svc = await startService({ env: { PROFILER_METRICS_TOKEN: TOKEN, PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_AUTH_FAILURES_PER_MINUTE: '5' } })
+    svc = await startService({
+      env: {
+        PROFILER_METRICS_TOKEN: TOKEN,
+        PROFILER_RATE_LIMIT_PER_MINUTE: '100000',
+        PROFILER_AUTH_FAILURES_PER_MINUTE: '5',
+      },
+    })
     metricsUrl = `${svc.url}/metrics`
   })
   afterAll(async () => svc?.close())
@@ -87,36 +93,56 @@ describe('GET /metrics on the API port, behind PROFILER_METRICS_TOKEN', () => {
     const delta = (f: (s: Scrape) => number) => f(after) - f(before)
     // REST: by route pattern, method and status.
     expect(delta((s) => s.count(HTTP, { method: 'POST', route: '/v1/profile/:id', status: '202' }))).toBe(1)
-    expect(delta((s) => s.count(HTTP, { method: 'GET', route: '/v1/profile/:id', status: '200' }))).toBeGreaterThanOrEqual(2)
+    expect(
+      delta((s) => s.count(HTTP, { method: 'GET', route: '/v1/profile/:id', status: '200' })),
+    ).toBeGreaterThanOrEqual(2)
     expect(delta((s) => s.count(HTTP, { method: 'POST', route: '/graphql', status: '200' }))).toBe(2)
     const post = after.histograms(HTTP, { method: 'POST', route: '/v1/profile/:id', status: '202' })[0]!
     expect(post.sum).toBeGreaterThan(0)
     expect(post.buckets['+Inf']).toBe(post.count)
     // GraphQL: by type and root field; the client's operation name is not a label.
-    expect(delta((s) => s.count(GQL, { endpoint: '/graphql', type: 'query', operation: 'profile', outcome: 'ok' }))).toBe(1)
-    expect(delta((s) => s.count(GQL, { endpoint: '/graphql', type: 'unknown', operation: 'unknown', outcome: 'error' }))).toBe(1)
+    expect(
+      delta((s) => s.count(GQL, { endpoint: '/graphql', type: 'query', operation: 'profile', outcome: 'ok' })),
+    ).toBe(1)
+    expect(
+      delta((s) => s.count(GQL, { endpoint: '/graphql', type: 'unknown', operation: 'unknown', outcome: 'error' })),
+    ).toBe(1)
     expect(delta((s) => s.count(GQL, { endpoint: '/graphql', type: 'mutation', operation: 'deleteProfile' }))).toBe(1)
     expect(after.text).not.toMatch(/WhateverTheClientCallsIt|noSuchField/)
     // The worker, with the local providers.
     for (const operation of ['extract', 'summarize', 'embed']) {
-      expect(delta((s) => s.count(AI, { provider: 'local', operation, outcome: 'ok' })), operation).toBeGreaterThanOrEqual(1)
+      expect(
+        delta((s) => s.count(AI, { provider: 'local', operation, outcome: 'ok' })),
+        operation,
+      ).toBeGreaterThanOrEqual(1)
     }
     expect(delta((s) => s.value('profiler_worker_submissions_total', { outcome: 'applied' }))).toBe(1)
     // The process, the database and the queue.
     expect(after.value('profiler_info', { role: 'all', database: SERVER_URL ? 'server' : 'embedded' })).toBe(1)
     expect(after.value('profiler_db_pool_max')).toBe(10)
-    expect(after.value('profiler_db_pool_connections', { state: 'idle' }) + after.value('profiler_db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(1)
+    expect(
+      after.value('profiler_db_pool_connections', { state: 'idle' }) +
+        after.value('profiler_db_pool_connections', { state: 'in_use' }),
+    ).toBeGreaterThanOrEqual(1)
     expect(after.samples('profiler_db_pool_waiting')).toHaveLength(1)
     expect(after.samples('profiler_db_embedded_connections')).toHaveLength(SERVER_URL ? 0 : 1)
     if (!SERVER_URL) expect(after.value('profiler_db_embedded_connections')).toBeGreaterThanOrEqual(2)
-    expect(after.samples('profiler_queue_submissions').map((d) => d.labels.state).sort()).toEqual(['pending', 'processing'])
+    expect(
+      after
+        .samples('profiler_queue_submissions')
+        .map((d) => d.labels.state)
+        .sort(),
+    ).toEqual(['pending', 'processing'])
     expect(after.samples('profiler_queue_oldest_age_seconds')).toHaveLength(2)
     expect(after.value('profiler_process_cpu_user_seconds_total')).toBeGreaterThan(0)
     expect(after.samples('profiler_nodejs_heap_size_used_bytes')).toHaveLength(1)
   })
 
   it('WebSocket connections and subscriptions are gauges read at scrape time', async () => {
-    const ws = (s: Scrape) => [s.value('profiler_websocket_connections', { endpoint: '/graphql' }), s.value('profiler_graphql_subscriptions', { endpoint: '/graphql' })]
+    const ws = (s: Scrape) => [
+      s.value('profiler_websocket_connections', { endpoint: '/graphql' }),
+      s.value('profiler_graphql_subscriptions', { endpoint: '/graphql' }),
+    ]
     expect(ws(await read())).toEqual([0, 0])
     const a = connect(svc.url, svc.key)
     const b = connect(svc.url, svc.key)
@@ -125,12 +151,16 @@ describe('GET /metrics on the API port, behind PROFILER_METRICS_TOKEN', () => {
       a.status('m-1')
       a.status()
       b.status('m-2')
-      await waitFor('3 subscriptions on 2 sockets', async () => ws(await read()), { until: ([c, n]) => c === 2 && n === 3 })
+      await waitFor('3 subscriptions on 2 sockets', async () => ws(await read()), {
+        until: ([c, n]) => c === 2 && n === 3,
+      })
     } finally {
       await a.close()
       await b.close()
     }
-    await waitFor('the sockets to be gone from the gauges', async () => ws(await read()), { until: ([c, n]) => c === 0 && n === 0 })
+    await waitFor('the sockets to be gone from the gauges', async () => ws(await read()), {
+      until: ([c, n]) => c === 0 && n === 0,
+    })
     expect((await read()).samples('profiler_websocket_connections', { endpoint: '/dashboard/graphql' })).toHaveLength(1)
   })
 
@@ -157,7 +187,8 @@ describe('GET /metrics on the API port, behind PROFILER_METRICS_TOKEN', () => {
     }
     // Every kind of request once, then many more: the set of series does not grow.
     await hostile()
-    const series = (s: Scrape) => [...s.histograms(HTTP), ...s.histograms(GQL)].map((h) => JSON.stringify(h.labels)).sort()
+    const series = (s: Scrape) =>
+      [...s.histograms(HTTP), ...s.histograms(GQL)].map((h) => JSON.stringify(h.labels)).sort()
     const first = await read()
     for (let i = 0; i < 40; i++) await hostile()
     const last = await read()
@@ -167,7 +198,10 @@ describe('GET /metrics on the API port, behind PROFILER_METRICS_TOKEN', () => {
     expect(routes.has('unmatched')).toBe(true)
     for (const route of routes) expect(route).toMatch(/^(unmatched|\/[a-z0-9/:._-]*)$/)
     const ops = new Set(last.histograms(GQL).map((h) => h.labels.operation))
-    expect([...ops].every((o) => ['profile', 'usage', 'deleteProfile', 'multiple', 'unknown'].includes(o!)), [...ops].join()).toBe(true)
+    expect(
+      [...ops].every((o) => ['profile', 'usage', 'deleteProfile', 'multiple', 'unknown'].includes(o!)),
+      [...ops].join(),
+    ).toBe(true)
     expect(ops.has('multiple')).toBe(true)
     // 41 rounds of the route's own 404 and of requests matching no route, each under one series.
     expect(last.count(HTTP, { method: 'GET', route: '/v1/profile/:id', status: '404' })).toBeGreaterThanOrEqual(82)
@@ -204,7 +238,11 @@ describe('the metrics port (PROFILER_METRICS_PORT), no token', () => {
   it('queue depth and the age of the oldest pending submission (no worker runs here)', async () => {
     const api = client(svc.url, svc.key)
     const start = Date.now()
-    for (const [id, data] of [['q-1', 'I live in Oslo.'], ['q-1', 'I love chess.'], ['q-2', 'I am a nurse.']]) {
+    for (const [id, data] of [
+      ['q-1', 'I live in Oslo.'],
+      ['q-1', 'I love chess.'],
+      ['q-2', 'I am a nurse.'],
+    ]) {
       expect((await api.post(id!, { data })).status).toBe(202)
     }
     // The gauges are cached for 5 s between database reads: wait for a read that sees them at least a second old.
@@ -212,14 +250,18 @@ describe('the metrics port (PROFILER_METRICS_PORT), no token', () => {
       'the queue gauges to show 3 pending submissions, the oldest at least 1 s old',
       () => scrape(svc.profiler.metricsUrl!),
       {
-        until: (s) => s.value('profiler_queue_submissions', { state: 'pending' }) === 3 && s.value('profiler_queue_oldest_age_seconds', { state: 'pending' }) >= 1,
+        until: (s) =>
+          s.value('profiler_queue_submissions', { state: 'pending' }) === 3 &&
+          s.value('profiler_queue_oldest_age_seconds', { state: 'pending' }) >= 1,
         everyMs: 250,
         timeoutMs: 30_000,
       },
     )
     expect(s.value('profiler_queue_submissions', { state: 'processing' })).toBe(0)
     expect(s.value('profiler_queue_oldest_age_seconds', { state: 'processing' })).toBe(0)
-    expect(s.value('profiler_queue_oldest_age_seconds', { state: 'pending' })).toBeLessThanOrEqual((Date.now() - start) / 1000 + 1)
+    expect(s.value('profiler_queue_oldest_age_seconds', { state: 'pending' })).toBeLessThanOrEqual(
+      (Date.now() - start) / 1000 + 1,
+    )
   })
 })
 
@@ -228,7 +270,9 @@ describe('a worker-only process exposes its metrics on the metrics port', () => 
   let worker: Profiler | undefined
   beforeAll(async () => {
     api = await startService({ role: 'api' })
-    worker = await startProfiler(testConfig(api.db, { PROFILER_METRICS_PORT: '0', PROFILER_BOOTSTRAP: 'false' }), { role: 'worker' })
+    worker = await startProfiler(testConfig(api.db, { PROFILER_METRICS_PORT: '0', PROFILER_BOOTSTRAP: 'false' }), {
+      role: 'worker',
+    })
   })
   afterAll(async () => {
     await worker?.close()
@@ -255,7 +299,12 @@ describe('LLM tokens and errors (openai provider against a local OpenAI-compatib
   beforeAll(async () => {
     oa = await startOpenAIServer()
     svc = await startService({
-      env: openaiEnv(oa, { PROFILER_METRICS_PORT: '0', PROFILER_MAX_ATTEMPTS: '1', PROFILER_LLM_RETRY_BASE_MS: '20', PROFILER_RATE_LIMIT_PER_MINUTE: '10000' }),
+      env: openaiEnv(oa, {
+        PROFILER_METRICS_PORT: '0',
+        PROFILER_MAX_ATTEMPTS: '1',
+        PROFILER_LLM_RETRY_BASE_MS: '20',
+        PROFILER_RATE_LIMIT_PER_MINUTE: '10000',
+      }),
     })
   })
   afterAll(async () => {
@@ -277,13 +326,21 @@ describe('LLM tokens and errors (openai provider against a local OpenAI-compatib
     const after = await scrape(svc.profiler.metricsUrl!)
     const delta = (f: (s: Scrape) => number) => f(after) - f(before)
     expect(delta((s) => s.value('profiler_llm_request_failures_total', { kind: 'rate_limited' }))).toBe(1)
-    expect(delta((s) => s.value('profiler_ai_errors_total', { provider: 'openai', operation: 'extract', kind: 'bad_output' }))).toBe(1)
+    expect(
+      delta((s) =>
+        s.value('profiler_ai_errors_total', { provider: 'openai', operation: 'extract', kind: 'bad_output' }),
+      ),
+    ).toBe(1)
     expect(delta((s) => s.count(AI, { provider: 'openai', operation: 'extract', outcome: 'ok' }))).toBe(1)
     expect(delta((s) => s.value('profiler_worker_submissions_total', { outcome: 'failed' }))).toBe(1)
     // Every token the server reported, the failed requests' included, and nothing else.
     const usage = oa.usageTotals().all
-    expect(delta((s) => s.value('profiler_ai_tokens_total', { provider: 'openai', type: 'prompt' }))).toBe(usage.promptTokens - usageBefore.promptTokens)
-    expect(delta((s) => s.value('profiler_ai_tokens_total', { provider: 'openai', type: 'completion' }))).toBe(usage.completionTokens - usageBefore.completionTokens)
+    expect(delta((s) => s.value('profiler_ai_tokens_total', { provider: 'openai', type: 'prompt' }))).toBe(
+      usage.promptTokens - usageBefore.promptTokens,
+    )
+    expect(delta((s) => s.value('profiler_ai_tokens_total', { provider: 'openai', type: 'completion' }))).toBe(
+      usage.completionTokens - usageBefore.completionTokens,
+    )
     expect(usage.promptTokens - usageBefore.promptTokens).toBeGreaterThan(0)
   })
 })

@@ -46,9 +46,21 @@ const readyz = async (svc: TestService) => {
 
 const submissionsOf = async (svc: TestService, ids: string[]) => {
   const alias = (id: string) => id.replace(/-/g, '_')
-  const { body } = await gql(svc.url, svc.key, `{ ${ids.map((id) => `${alias(id)}: profile(id: "${id}") { status submissions(first: 5) { nodes { id status attempts error } } }`).join(' ')} }`)
+  const { body } = await gql(
+    svc.url,
+    svc.key,
+    `{ ${ids.map((id) => `${alias(id)}: profile(id: "${id}") { status submissions(first: 5) { nodes { id status attempts error } } }`).join(' ')} }`,
+  )
   if (!body.data) throw new Error(JSON.stringify(body))
-  return ids.flatMap((id) => body.data[alias(id)].submissions.nodes as { id: string; status: string; attempts: number; error: string | null }[])
+  return ids.flatMap(
+    (id) =>
+      body.data[alias(id)].submissions.nodes as {
+        id: string
+        status: string
+        attempts: number
+        error: string | null
+      }[],
+  )
 }
 
 const since = (oa: OpenAIServer, marker: string, kind?: 'chat' | 'embeddings') => (): RecordedRequest[] =>
@@ -87,19 +99,30 @@ describe('a misconfigured provider pauses processing, reports it once, and resum
     const ids = [0, 1, 2].map((i) => `${o.prefix}-${i}`)
     const pausesBefore = pauseLines().length
     const resumesBefore = resumeLines().length
-    const pausesCounted = (await scrape(`${svc.url}/metrics`, TOKEN)).value('profiler_llm_provider_pauses_total', { reason: o.reason })
+    const pausesCounted = (await scrape(`${svc.url}/metrics`, TOKEN)).value('profiler_llm_provider_pauses_total', {
+      reason: o.reason,
+    })
     const marker = o.prefix.toUpperCase()
-    for (const id of ids) expect((await api.post(id, { data: `${marker} I live in Oslo and I love chess (${id}).` })).status).toBe(202)
+    for (const id of ids)
+      expect((await api.post(id, { data: `${marker} I live in Oslo and I love chess (${id}).` })).status).toBe(202)
 
-    const ready = await waitFor('/readyz to show the pause', () => readyz(svc), { until: (r) => r.body.ai?.state === 'misconfigured' })
+    const ready = await waitFor('/readyz to show the pause', () => readyz(svc), {
+      until: (r) => r.body.ai?.state === 'misconfigured',
+    })
     expect(ready.status).toBe(200)
-    expect(ready.body).toMatchObject({ status: 'ready', ai: { provider: 'openai', state: 'misconfigured', reason: o.reason } })
+    expect(ready.body).toMatchObject({
+      status: 'ready',
+      ai: { provider: 'openai', state: 'misconfigured', reason: o.reason },
+    })
     expect(ready.body.ai.detail).toMatch(o.detail)
     expect(Date.parse(ready.body.ai.since)).toBeGreaterThan(Date.now() - 60_000)
 
     // Let it probe a few times (refused each time) while the submissions wait.
     const refusedBefore = o.requestsPerBatch(oa, marker).length
-    await waitFor('three more refused probes', () => o.requestsPerBatch(oa, marker).length, { until: (n) => n >= refusedBefore + 3, timeoutMs: 30_000 })
+    await waitFor('three more refused probes', () => o.requestsPerBatch(oa, marker).length, {
+      until: (n) => n >= refusedBefore + 3,
+      timeoutMs: 30_000,
+    })
     // Waiting, not failed: back to pending between tries without using an attempt (a try claims them for a moment).
     const subs = await waitFor('every submission pending, no attempt used', () => submissionsOf(svc, ids), {
       until: (xs) => xs.length === ids.length && xs.every((s) => s.status === 'PENDING' && s.attempts === 0),
@@ -139,7 +162,10 @@ describe('a misconfigured provider pauses processing, reports it once, and resum
         const res = await fetch(`${svc.url}/v1/search?query=chess`, { headers: { authorization: `Bearer ${svc.key}` } })
         const body = (await res.json()) as any
         expect(res.status).toBe(503)
-        expect(body).toEqual({ error: 503, message: expect.stringMatching(/AI provider is unavailable; retry in \d+ s/) })
+        expect(body).toEqual({
+          error: 503,
+          message: expect.stringMatching(/AI provider is unavailable; retry in \d+ s/),
+        })
         expect(body.message).not.toMatch(/OPENAI_API_KEY/)
       },
     })
@@ -154,7 +180,9 @@ describe('a misconfigured provider pauses processing, reports it once, and resum
       requestsPerBatch: (oa, m) => since(oa, m, 'chat')(),
       // Embeddings are not paused by a missing chat model: a search by query is answered meanwhile.
       during: async () => {
-        const search = await fetch(`${svc.url}/v1/search?query=chess`, { headers: { authorization: `Bearer ${svc.key}` } })
+        const search = await fetch(`${svc.url}/v1/search?query=chess`, {
+          headers: { authorization: `Bearer ${svc.key}` },
+        })
         expect(search.status).toBe(200)
       },
     })
@@ -177,7 +205,12 @@ describe('a misconfigured provider pauses processing, reports it once, and resum
   it('quota exhausted (429 insufficient_quota) is a pause, not a rate limit: never retried within a request', async () => {
     oa.faults.add({ endpoint: 'any', error: 'insufficient_quota', persistent: true })
     const reqs = since(oa, 'QUOTA', 'chat')
-    await pauseAndResume({ prefix: 'quota', reason: 'quota', detail: /429 You exceeded your current quota.*billing/, requestsPerBatch: () => reqs().filter((r) => r.status === 429) })
+    await pauseAndResume({
+      prefix: 'quota',
+      reason: 'quota',
+      detail: /429 You exceeded your current quota.*billing/,
+      requestsPerBatch: () => reqs().filter((r) => r.status === 429),
+    })
     // Each refused request was one batch's only one (or a probe), a deferral apart, never a retry within the request
     // (retried, they would follow each other PROFILER_LLM_RETRY_BASE_MS = 50 ms apart or so).
     const refused = reqs().filter((r) => r.status === 429)
@@ -193,18 +226,23 @@ describe('a misconfigured provider pauses processing, reports it once, and resum
     oa.faults.add({ endpoint: 'embeddings', match: 'zanzibar', holdUntil: held })
     const before = await scrape(`${svc.url}/metrics`, TOKEN)
     const abort = new AbortController()
-    const search = fetch(`${svc.url}/v1/search?query=zanzibar`, { headers: { authorization: `Bearer ${svc.key}` }, signal: abort.signal }).catch((e) => e)
-    const req = await waitFor('the embedding request of the search', () => oa.embeddingRequests().find((r) => JSON.stringify(r.body).includes('zanzibar')))
+    const search = fetch(`${svc.url}/v1/search?query=zanzibar`, {
+      headers: { authorization: `Bearer ${svc.key}` },
+      signal: abort.signal,
+    }).catch((e) => e)
+    const req = await waitFor('the embedding request of the search', () =>
+      oa.embeddingRequests().find((r) => JSON.stringify(r.body).includes('zanzibar')),
+    )
     abort.abort()
     await search
     // The service gives up its request when its client leaves: the fake sees the connection close before its answer.
     await waitFor('the embedding request to be abandoned', () => req.delivered === false)
     release()
-    const after = await waitFor(
-      'the metrics to show the aborted call',
-      () => scrape(`${svc.url}/metrics`, TOKEN),
-      { until: (m) => m.value('profiler_ai_errors_total', { operation: 'embed', kind: 'aborted' }) > before.value('profiler_ai_errors_total', { operation: 'embed', kind: 'aborted' }) },
-    )
+    const after = await waitFor('the metrics to show the aborted call', () => scrape(`${svc.url}/metrics`, TOKEN), {
+      until: (m) =>
+        m.value('profiler_ai_errors_total', { operation: 'embed', kind: 'aborted' }) >
+        before.value('profiler_ai_errors_total', { operation: 'embed', kind: 'aborted' }),
+    })
     // Not a failed request to the provider, no outage, no pause.
     expect(after.value('profiler_llm_request_failures_total')).toBe(before.value('profiler_llm_request_failures_total'))
     expect(after.value('profiler_llm_circuit_open')).toBe(0)
@@ -225,13 +263,25 @@ describe('waits the provider asks for', () => {
   })
 
   const notBefore = async (id: string): Promise<number> => {
-    const [row] = await svc.profiler.db.dataSource.query(`SELECT extract(epoch FROM not_before) * 1000 AS at FROM submissions WHERE id = $1`, [id])
+    const [row] = await svc.profiler.db.dataSource.query(
+      `SELECT extract(epoch FROM not_before) * 1000 AS at FROM submissions WHERE id = $1`,
+      [id],
+    )
     return Number(row.at)
   }
 
   it('x-ratelimit-reset-requests (OpenAI, no Retry-After) is waited out within the request', async () => {
     const api = client(svc.url, svc.key)
-    oa.faults.add({ status: 429, match: 'RESETREQ', headers: { 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1.5s', 'x-ratelimit-remaining-tokens': '149000', 'x-ratelimit-reset-tokens': '20ms' } })
+    oa.faults.add({
+      status: 429,
+      match: 'RESETREQ',
+      headers: {
+        'x-ratelimit-remaining-requests': '0',
+        'x-ratelimit-reset-requests': '1.5s',
+        'x-ratelimit-remaining-tokens': '149000',
+        'x-ratelimit-reset-tokens': '20ms',
+      },
+    })
     expect((await api.post('resetreq', { data: 'RESETREQ I live in Lima.' })).status).toBe(202)
     expect((await api.waitReady('resetreq', 30_000)).core_info.location?.value).toBe('Lima')
     const reqs = since(oa, 'RESETREQ', 'chat')()
@@ -244,10 +294,16 @@ describe('waits the provider asks for', () => {
 
   it('x-ratelimit-reset-tokens of 6m0s is not waited within the request: the submission is deferred that long, no attempt used', async () => {
     const api = client(svc.url, svc.key)
-    oa.faults.add({ endpoint: 'embeddings', status: 429, headers: { 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '6m0s' } })
+    oa.faults.add({
+      endpoint: 'embeddings',
+      status: 429,
+      headers: { 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '6m0s' },
+    })
     const t0 = Date.now()
     expect((await api.post('resettok', { data: 'RESETTOK I live in Quito.' })).status).toBe(202)
-    const [s] = await waitFor('the submission to be deferred', () => submissionsOf(svc, ['resettok']), { until: ([x]) => x?.status === 'PENDING' && /wait 360 s/.test(x.error ?? '') })
+    const [s] = await waitFor('the submission to be deferred', () => submissionsOf(svc, ['resettok']), {
+      until: ([x]) => x?.status === 'PENDING' && /wait 360 s/.test(x.error ?? ''),
+    })
     expect(s!.attempts).toBe(0)
     expect(await notBefore(s!.id)).toBeGreaterThanOrEqual(t0 + 359_000)
     // One embeddings request for it: not retried within the request.
@@ -259,7 +315,9 @@ describe('waits the provider asks for', () => {
     oa.faults.add({ status: 429, match: 'LATER', retryAfterSeconds: 120 })
     const t0 = Date.now()
     expect((await api.post('later', { data: 'LATER I live in Bergen.' })).status).toBe(202)
-    const [s] = await waitFor('the submission to be deferred', () => submissionsOf(svc, ['later']), { until: ([x]) => x?.status === 'PENDING' && /wait 120 s/.test(x.error ?? '') })
+    const [s] = await waitFor('the submission to be deferred', () => submissionsOf(svc, ['later']), {
+      until: ([x]) => x?.status === 'PENDING' && /wait 120 s/.test(x.error ?? ''),
+    })
     expect(s!.attempts).toBe(0)
     expect(await notBefore(s!.id)).toBeGreaterThanOrEqual(t0 + 119_000)
     const reqs = since(oa, 'LATER', 'chat')()

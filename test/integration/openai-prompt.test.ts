@@ -8,7 +8,10 @@ import { openaiService } from '../support/openai-service.js'
 // fake OpenAI-compatible server: the whole conversation with the person named, the submission's date, evidence checked
 // against the text, and a summary written from the merged profile when the merge did not keep what the model proposed.
 
-const interests = (p: any): string[] => Object.values(p.interests ?? {}).flat().map((v: any) => v.value)
+const interests = (p: any): string[] =>
+  Object.values(p.interests ?? {})
+    .flat()
+    .map((v: any) => v.value)
 const submission = (r: RecordedRequest, i = 0) => JSON.parse(r.body.messages[1].content).submissions[i]
 
 describe('the openai provider: what the model reads and what is kept', () => {
@@ -30,12 +33,19 @@ describe('the openai provider: what the model reads and what is kept', () => {
     await post(api, 'conv-json', { input_type: 'conversation', data: JSON.stringify(messages) })
     await api.waitReady('conv-json')
     const [req] = chatWith('Leeds')
-    expect(submission(req!)).toMatchObject({ input_type: 'conversation', subject: 'user', text: 'assistant: Do you like jazz?\nuser: Yes, a lot. I live in Leeds.' })
+    expect(submission(req!)).toMatchObject({
+      input_type: 'conversation',
+      subject: 'user',
+      text: 'assistant: Do you like jazz?\nuser: Yes, a lot. I live in Leeds.',
+    })
     expect(req!.problems).toEqual([])
   })
 
   it('in the line form an assistant speaking first is not the person profiled', async () => {
-    await post(api, 'conv-lines', { input_type: 'conversation', data: 'Assistant: I am a nurse from Paris and I love golf.\nUser: I love hiking.\nAssistant: Great!' })
+    await post(api, 'conv-lines', {
+      input_type: 'conversation',
+      data: 'Assistant: I am a nurse from Paris and I love golf.\nUser: I love hiking.\nAssistant: Great!',
+    })
     const p = await api.waitReady('conv-lines')
     expect(interests(p)).toContain('hiking')
     expect(interests(p)).not.toContain('golf')
@@ -62,7 +72,10 @@ describe('the openai provider: what the model reads and what is kept', () => {
   })
 
   it('a value whose quote the text does not hold is dropped; a supported one is kept', async () => {
-    oa.faults.add({ match: 'baking bread', extraInterest: { category: 'sports', value: 'skydiving', evidence: 'I love skydiving every weekend' } })
+    oa.faults.add({
+      match: 'baking bread',
+      extraInterest: { category: 'sports', value: 'skydiving', evidence: 'I love skydiving every weekend' },
+    })
     await post(api, 'quotes', { data: 'I enjoy baking bread on Sundays.' })
     let p = await api.waitReady('quotes')
     expect(interests(p)).not.toContain('skydiving')
@@ -70,12 +83,18 @@ describe('the openai provider: what the model reads and what is kept', () => {
     expect(held.length).toBeGreaterThan(0)
 
     // A removal with an invented quote does not erase what the person said; one with their words does.
-    oa.faults.add({ match: 'the market', extraRemoval: { section: 'interests', value: held[0]!, evidence: "I don't like baking anymore" } })
+    oa.faults.add({
+      match: 'the market',
+      extraRemoval: { section: 'interests', value: held[0]!, evidence: "I don't like baking anymore" },
+    })
     await post(api, 'quotes', { data: 'I went to the market today.' })
     p = await api.waitReady('quotes')
     expect(interests(p)).toContain(held[0])
 
-    oa.faults.add({ match: 'canoe', extraInterest: { category: 'sports', value: 'canoeing', evidence: 'paddle my canoe' } })
+    oa.faults.add({
+      match: 'canoe',
+      extraInterest: { category: 'sports', value: 'canoeing', evidence: 'paddle my canoe' },
+    })
     await post(api, 'quotes', { data: 'On weekends I paddle my canoe on the river.' })
     p = await api.waitReady('quotes')
     expect(interests(p)).toContain('canoeing')

@@ -43,7 +43,11 @@ afterEach(async () => {
 })
 
 /** The service against the fake in `mode`, configured with `env` (on top of the tests' usual openai settings). */
-async function start(mode: ProviderMode, env: Record<string, string>, opts: { separateEmbeddings?: boolean } = {}): Promise<Running> {
+async function start(
+  mode: ProviderMode,
+  env: Record<string, string>,
+  opts: { separateEmbeddings?: boolean } = {},
+): Promise<Running> {
   // One service at a time on the database (a test that needs two configurations stops the first).
   for (const r of running.splice(0)) {
     await r.profiler.close()
@@ -77,21 +81,34 @@ async function settle(r: Running, profileId: string, data: string, c: Client = r
   const res = await c.post(profileId, { data })
   expect(res.status, await res.clone().text()).toBe(202)
   const { id } = (await res.json()) as { id: string }
-  const sub = await waitFor(`submission ${id} to be DONE or FAILED`, async () => (await r.gql.data(SUB, { id })).submission, {
-    until: (s: any) => s.status === 'DONE' || s.status === 'FAILED',
-    everyMs: 100,
-  })
+  const sub = await waitFor(
+    `submission ${id} to be DONE or FAILED`,
+    async () => (await r.gql.data(SUB, { id })).submission,
+    {
+      until: (s: any) => s.status === 'DONE' || s.status === 'FAILED',
+      everyMs: 100,
+    },
+  )
   return { sub, profile: sub.status === 'DONE' ? await c.profile(profileId) : undefined }
 }
 
-const chatsWith = (oa: OpenAIServer, needle: string) => oa.chatRequests().filter((q) => JSON.stringify(q.body?.messages ?? '').includes(needle))
+const chatsWith = (oa: OpenAIServer, needle: string) =>
+  oa.chatRequests().filter((q) => JSON.stringify(q.body?.messages ?? '').includes(needle))
 const refused = (rs: RecordedRequest[]) => rs.filter((q) => q.status !== undefined && q.status >= 400)
 const system = (q: RecordedRequest) => String(q.body.messages[0].content)
-const interests = (p: any) => Object.values(p.interests ?? {}).flat().map((v: any) => v.value as string)
+const interests = (p: any) =>
+  Object.values(p.interests ?? {})
+    .flat()
+    .map((v: any) => v.value as string)
 
 const CUSTOM = {
   sections: {
-    diet: { restrictions: { type: 'string[]', description: 'Dietary restrictions: vegetarian, vegan, gluten-free, halal, kosher' } },
+    diet: {
+      restrictions: {
+        type: 'string[]',
+        description: 'Dietary restrictions: vegetarian, vegan, gluten-free, halal, kosher',
+      },
+    },
     travel: { budget: { type: 'integer', description: 'Trip budget in dollars', min: 0, max: 100000 } },
   },
 }
@@ -115,7 +132,11 @@ describe('OpenAI', () => {
     expect(sub).toMatchObject({ status: 'DONE', attempts: 1 })
     expect(interests(profile)).toContain('hiking')
     const [q] = chatsWith(r.oa, 'My name is Ana')
-    expect(q!.body).toMatchObject({ model: 'gpt-4o-mini', temperature: 0, response_format: { type: 'json_schema', json_schema: { strict: true } } })
+    expect(q!.body).toMatchObject({
+      model: 'gpt-4o-mini',
+      temperature: 0,
+      response_format: { type: 'json_schema', json_schema: { strict: true } },
+    })
   })
 
   it('a reasoning model (gpt-5-mini) works with no setting but its name: no temperature is sent', async () => {
@@ -153,7 +174,12 @@ describe('OpenAI', () => {
     // Remembered for the model: the next submission's request is accepted at once.
     const second = await settle(r, 'r-cat', 'I live in Oslo.')
     expect(second.sub).toMatchObject({ status: 'DONE', attempts: 1 })
-    expect(r.oa.chatRequests().slice(3).map((q) => q.status)).toEqual([200])
+    expect(
+      r.oa
+        .chatRequests()
+        .slice(3)
+        .map((q) => q.status),
+    ).toEqual([200])
     expect(second.profile.core_info.location.value).toBe('Oslo')
   })
 })
@@ -200,14 +226,19 @@ describe('OpenRouter', () => {
       expect(q.headers['x-title']).toBe('Profiler')
     }
     // The extra body is for chat requests only.
-    for (const q of r.oa.embeddingRequests()) expect(q.body).toMatchObject({ model: 'openai/text-embedding-3-large', dimensions: 64 })
+    for (const q of r.oa.embeddingRequests())
+      expect(q.body).toMatchObject({ model: 'openai/text-embedding-3-large', dimensions: 64 })
     for (const q of r.oa.embeddingRequests()) expect(q.body).not.toHaveProperty('provider')
   })
 })
 
 describe('DeepSeek', () => {
   it('JSON mode with the schema in the prompt (custom fields included); embeddings from another server', async () => {
-    const r = await start('deepseek', { PROFILER_CHAT_MODEL: 'deepseek-chat', PROFILER_LLM_RESPONSE_FORMAT: 'json_object' }, { separateEmbeddings: true })
+    const r = await start(
+      'deepseek',
+      { PROFILER_CHAT_MODEL: 'deepseek-chat', PROFILER_LLM_RESPONSE_FORMAT: 'json_object' },
+      { separateEmbeddings: true },
+    )
     const { sub, profile } = await settle(r, 'ds-fay', 'My name is Fay, I am 41 and I love jazz.')
     expect(sub).toMatchObject({ status: 'DONE', attempts: 1, error: null })
     expect(profile.core_info).toMatchObject({ name: { value: 'Fay' }, age: { value: 41 } })
@@ -236,10 +267,20 @@ describe('DeepSeek', () => {
 describe('Groq', () => {
   it('strict json_schema on gpt-oss; JSON mode for the other models', async () => {
     const oss = await start('groq', { PROFILER_CHAT_MODEL: 'openai/gpt-oss-20b' }, { separateEmbeddings: true })
-    expect((await settle(oss, 'gq-hal', 'My name is Hal and I love chess.')).sub).toMatchObject({ status: 'DONE', attempts: 1 })
-    expect(oss.oa.chatRequests()[0]!.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { strict: true } })
+    expect((await settle(oss, 'gq-hal', 'My name is Hal and I love chess.')).sub).toMatchObject({
+      status: 'DONE',
+      attempts: 1,
+    })
+    expect(oss.oa.chatRequests()[0]!.body.response_format).toMatchObject({
+      type: 'json_schema',
+      json_schema: { strict: true },
+    })
 
-    const llama = await start('groq', { PROFILER_CHAT_MODEL: 'llama-3.3-70b-versatile', PROFILER_LLM_RESPONSE_FORMAT: 'json_object' }, { separateEmbeddings: true })
+    const llama = await start(
+      'groq',
+      { PROFILER_CHAT_MODEL: 'llama-3.3-70b-versatile', PROFILER_LLM_RESPONSE_FORMAT: 'json_object' },
+      { separateEmbeddings: true },
+    )
     const { sub, profile } = await settle(llama, 'gq-ida', 'My name is Ida and I live in Lyon.')
     expect(sub).toMatchObject({ status: 'DONE', attempts: 1 })
     expect(profile.core_info.location.value).toBe('Lyon')
@@ -251,9 +292,15 @@ describe('Groq', () => {
 describe('LM Studio', () => {
   it('json_schema (its default) and no response_format both work; JSON mode is what it refuses', async () => {
     const r = await start('lmstudio', { PROFILER_CHAT_MODEL: 'qwen2.5-7b-instruct' })
-    expect((await settle(r, 'lm-jo', 'My name is Jo and I love tea.')).sub).toMatchObject({ status: 'DONE', attempts: 1 })
+    expect((await settle(r, 'lm-jo', 'My name is Jo and I love tea.')).sub).toMatchObject({
+      status: 'DONE',
+      attempts: 1,
+    })
     expect(r.oa.chatRequests()[0]!.body.response_format.type).toBe('json_schema')
-    const none = await start('lmstudio', { PROFILER_CHAT_MODEL: 'qwen2.5-7b-instruct', PROFILER_LLM_RESPONSE_FORMAT: 'none' })
+    const none = await start('lmstudio', {
+      PROFILER_CHAT_MODEL: 'qwen2.5-7b-instruct',
+      PROFILER_LLM_RESPONSE_FORMAT: 'none',
+    })
     const { sub, profile } = await settle(none, 'lm-kim', 'My name is Kim and I love golf.')
     expect(sub).toMatchObject({ status: 'DONE', attempts: 1 })
     expect(interests(profile)).toContain('golf')
@@ -261,7 +308,9 @@ describe('LM Studio', () => {
     expect(system(none.oa.chatRequests()[0]!)).toMatch(/JSON/)
     // The mode itself: JSON mode is refused as LM Studio refuses it.
     const sdk = new OpenAI({ apiKey: 'k', baseURL: none.oa.url, maxRetries: 0 })
-    const err = await sdk.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'json' }], response_format: { type: 'json_object' } }).catch((e) => e)
+    const err = await sdk.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'json' }], response_format: { type: 'json_object' } })
+      .catch((e) => e)
     expect(err).toBeInstanceOf(OpenAI.BadRequestError)
   })
 })
@@ -273,7 +322,10 @@ describe('servers that only constrain decoding: the custom fields reach the mode
       const app = await appWithSchema(r)
       const { sub, profile } = await settle(r, `${mode}-lu`, "I'm Lu. I'm vegan and kosher. My budget is 900.", app)
       expect(sub).toMatchObject({ status: 'DONE', attempts: 1 })
-      expect(profile.custom).toMatchObject({ diet: { restrictions: [{ value: 'vegan' }, { value: 'kosher' }] }, travel: { budget: { value: 900 } } })
+      expect(profile.custom).toMatchObject({
+        diet: { restrictions: [{ value: 'vegan' }, { value: 'kosher' }] },
+        travel: { budget: { value: 900 } },
+      })
       const [q] = chatsWith(r.oa, "I'm Lu")
       expect(q!.body.response_format.type).toBe('json_schema')
       const user = JSON.parse(q!.body.messages[1].content)
@@ -285,8 +337,15 @@ describe('servers that only constrain decoding: the custom fields reach the mode
   }
 
   it('vLLM refuses dimensions for a model without Matryoshka embeddings: dropped for that model, vectors checked', async () => {
-    const r = await start('vllm', { PROFILER_CHAT_MODEL: 'qwen2.5-7b-instruct', PROFILER_EMBEDDING_MODEL: 'BAAI/bge-small-en-v1.5', PROFILER_EMBEDDING_DIMENSIONS: '64' })
-    expect((await settle(r, 'vl-mo', 'My name is Mo and I love rowing.')).sub).toMatchObject({ status: 'DONE', attempts: 1 })
+    const r = await start('vllm', {
+      PROFILER_CHAT_MODEL: 'qwen2.5-7b-instruct',
+      PROFILER_EMBEDDING_MODEL: 'BAAI/bge-small-en-v1.5',
+      PROFILER_EMBEDDING_DIMENSIONS: '64',
+    })
+    expect((await settle(r, 'vl-mo', 'My name is Mo and I love rowing.')).sub).toMatchObject({
+      status: 'DONE',
+      attempts: 1,
+    })
     const emb = r.oa.embeddingRequests()
     expect(emb[0]).toMatchObject({ status: 400, body: { dimensions: 64 } })
     expect(emb.slice(1).every((q) => q.status === 200 && !('dimensions' in q.body))).toBe(true)
@@ -309,11 +368,16 @@ describe('configuration of the provider-specific settings', () => {
     expect(fails({ PROFILER_LLM_EXTRA_BODY: '{provider: 1}' })).toMatch(/PROFILER_LLM_EXTRA_BODY: not JSON/)
     expect(fails({ PROFILER_LLM_EXTRA_BODY: '[1]' })).toMatch(/PROFILER_LLM_EXTRA_BODY: must be a JSON object/)
     expect(fails({ PROFILER_LLM_EXTRA_BODY: '{"model":"x"}' })).toMatch(/PROFILER_LLM_EXTRA_BODY: model cannot be set/)
-    expect(loadConfig({ ...base, PROFILER_LLM_EXTRA_BODY: '{"provider":{"require_parameters":true}}' }).openai.extraBody).toEqual({ provider: { require_parameters: true } })
+    expect(
+      loadConfig({ ...base, PROFILER_LLM_EXTRA_BODY: '{"provider":{"require_parameters":true}}' }).openai.extraBody,
+    ).toEqual({ provider: { require_parameters: true } })
   })
 
   it('PROFILER_LLM_HEADERS: name=value pairs; an error never echoes a value', () => {
-    expect(loadConfig({ ...base, PROFILER_LLM_HEADERS: 'api-key=s%3Dcret,X-Title=Profiler' }).openai.headers).toEqual({ 'api-key': 's=cret', 'X-Title': 'Profiler' })
+    expect(loadConfig({ ...base, PROFILER_LLM_HEADERS: 'api-key=s%3Dcret,X-Title=Profiler' }).openai.headers).toEqual({
+      'api-key': 's=cret',
+      'X-Title': 'Profiler',
+    })
     const msg = fails({ PROFILER_LLM_HEADERS: 'api-key: super-secret-value' })
     expect(msg).toMatch(/PROFILER_LLM_HEADERS: item 1 is not key=value/)
     expect(msg).not.toContain('super-secret')

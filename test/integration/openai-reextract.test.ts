@@ -17,15 +17,34 @@ describe('summary instructions and re-extraction with the openai provider', () =
   let profiler: Profiler
   let api: Client
   let key: string
-  const reextract = (id: string, qs = '') => fetch(`${profiler.url}/v1/profile/${id}/reextract${qs}`, { method: 'POST', headers: { authorization: `Bearer ${key}` } })
+  const reextract = (id: string, qs = '') =>
+    fetch(`${profiler.url}/v1/profile/${id}/reextract${qs}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+    })
 
   beforeAll(async () => {
     oa = await startOpenAIServer()
     db = await freshDatabase()
-    profiler = await startProfiler(loadConfig(testEnv(db, openaiEnv(oa, { PROFILER_BATCH_SIZE: '2', PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_LLM_TIMEOUT_MS: '60000' }))), { role: 'all' })
+    profiler = await startProfiler(
+      loadConfig(
+        testEnv(
+          db,
+          openaiEnv(oa, {
+            PROFILER_BATCH_SIZE: '2',
+            PROFILER_RATE_LIMIT_PER_MINUTE: '100000',
+            PROFILER_LLM_TIMEOUT_MS: '60000',
+          }),
+        ),
+      ),
+      { role: 'all' },
+    )
     key = (profiler as Profiler & { bootstrapKey?: string }).bootstrapKey!
     api = client(profiler.url!, key)
-    await profiler.services.tenants.setSummaryInstructions('default', 'default', ['Leave out age', 'Mention interests first'])
+    await profiler.services.tenants.setSummaryInstructions('default', 'default', [
+      'Leave out age',
+      'Mention interests first',
+    ])
   })
   afterAll(async () => {
     await profiler?.close()
@@ -35,33 +54,54 @@ describe('summary instructions and re-extraction with the openai provider', () =
 
   it("sends the app's summary instructions with the extraction request that writes the summary", async () => {
     const before = oa.chatRequests().length
-    expect((await api.post('rui', { data: 'My name is Rui. I am 52 years old. I live in Porto and I love sailing.' })).status).toBe(202)
+    expect(
+      (await api.post('rui', { data: 'My name is Rui. I am 52 years old. I live in Porto and I love sailing.' }))
+        .status,
+    ).toBe(202)
     await api.waitReady('rui')
     const sent = oa.chatRequests().slice(before)
     expect(sent.length).toBeGreaterThan(0)
-    for (const r of sent) expect(systemOf(r.body)).toMatch(/Instructions of the app for the summary only[^\n]*:\n1\. Leave out age\n2\. Mention interests first$/)
+    for (const r of sent)
+      expect(systemOf(r.body)).toMatch(
+        /Instructions of the app for the summary only[^\n]*:\n1\. Leave out age\n2\. Mention interests first$/,
+      )
     // An app without instructions sends the versioned prompt alone.
     await profiler.services.tenants.setSummaryInstructions('default', 'default', [])
     const n = oa.chatRequests().length
     expect((await api.post('lia', { data: 'My name is Lia. I love chess.' })).status).toBe(202)
     await api.waitReady('lia')
     for (const r of oa.chatRequests().slice(n)) expect(systemOf(r.body)).not.toMatch(/Instructions of the app/)
-    await profiler.services.tenants.setSummaryInstructions('default', 'default', ['Leave out age', 'Mention interests first'])
+    await profiler.services.tenants.setSummaryInstructions('default', 'default', [
+      'Leave out age',
+      'Mention interests first',
+    ])
   })
 
   it('a dry run shows what the changed model now answers, in batches, without changing anything; the apply writes it', async () => {
     for (const data of ['I also enjoy fishing.', 'I have a cat named Tom.']) {
       expect((await api.post('rui', { data })).status).toBe(202)
-      await waitFor('rui to take the submission', () => api.profile('rui'), { until: (p) => p.status === 'ready' && JSON.stringify(p).includes(data.includes('cat') ? 'cat' : 'fishing'), timeoutMs: 30_000 })
+      await waitFor('rui to take the submission', () => api.profile('rui'), {
+        until: (p) => p.status === 'ready' && JSON.stringify(p).includes(data.includes('cat') ? 'cat' : 'fishing'),
+        timeoutMs: 30_000,
+      })
     }
     const profileBefore = await api.profile('rui')
     expect(profileBefore.core_info.location.value).toBe('Porto')
     // The model changed: it now reads the first text's city as Lisbon.
-    oa.revise = (ex, text) => (/Porto/.test(text) && ex.core_info?.location ? { ...ex, core_info: { ...ex.core_info, location: { value: 'Lisbon', confidence: 0.95 } } } : ex)
+    oa.revise = (ex, text) =>
+      /Porto/.test(text) && ex.core_info?.location
+        ? { ...ex, core_info: { ...ex.core_info, location: { value: 'Lisbon', confidence: 0.95 } } }
+        : ex
     const chats = oa.chatRequests().length
     const embeds = oa.embeddingRequests().length
     const dry = await json(await reextract('rui'))
-    expect(dry).toMatchObject({ dry_run: true, applied: false, changed: true, submissions: { reextracted: 3, skipped_without_text: 0 }, batches: 2 })
+    expect(dry).toMatchObject({
+      dry_run: true,
+      applied: false,
+      changed: true,
+      submissions: { reextracted: 3, skipped_without_text: 0 },
+      batches: 2,
+    })
     expect(dry.changes.core_info.location.value).toBe('Lisbon')
     expect(dry.changes.replaced['core_info.location'].value).toBe('Porto')
     expect(dry.usage.total_tokens).toBeGreaterThan(0)
@@ -90,12 +130,18 @@ describe('summary instructions and re-extraction with the openai provider', () =
     oa.faults.add({ holdUntil: new Promise<void>((r) => (release = r)) })
     const n = oa.chatRequests().length
     expect((await api.post('rui', { data: 'I started a new job as a teacher.' })).status).toBe(202)
-    await waitFor('the worker to be held in its chat request', async () => oa.chatRequests().length > n, { until: Boolean, timeoutMs: 30_000 })
+    await waitFor('the worker to be held in its chat request', async () => oa.chatRequests().length > n, {
+      until: Boolean,
+      timeoutMs: 30_000,
+    })
     const r = await reextract('rui')
     expect(r.status).toBe(409)
     expect((await json(r)).message).toMatch(/is processing submissions/)
     release()
-    await waitFor('rui to be ready', () => api.profile('rui'), { until: (p) => p.status === 'ready' && p.core_info.occupation?.value === 'teacher', timeoutMs: 30_000 })
+    await waitFor('rui to be ready', () => api.profile('rui'), {
+      until: (p) => p.status === 'ready' && p.core_info.occupation?.value === 'teacher',
+      timeoutMs: 30_000,
+    })
     expect((await reextract('rui')).status).toBe(200)
   })
 })

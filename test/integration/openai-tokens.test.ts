@@ -39,8 +39,14 @@ async function stop(s: Svc | undefined) {
   await s?.oa.close()
 }
 
-const submissionsOf = (s: Svc, profileId: string): Promise<{ id: string; status: string; attempts: number; error: string | null; data: string }[]> =>
-  s.profiler.db.dataSource.query(`SELECT id, status, attempts, error, data FROM submissions WHERE profile_id = $1 ORDER BY seq`, [profileId])
+const submissionsOf = (
+  s: Svc,
+  profileId: string,
+): Promise<{ id: string; status: string; attempts: number; error: string | null; data: string }[]> =>
+  s.profiler.db.dataSource.query(
+    `SELECT id, status, attempts, error, data FROM submissions WHERE profile_id = $1 ORDER BY seq`,
+    [profileId],
+  )
 
 /** Extraction requests (not summaries) whose batch holds one of `marks`. */
 const extractions = (s: Svc, marks: string[]): RecordedRequest[] =>
@@ -59,7 +65,9 @@ async function postBatch(s: Svc, profileId: string, texts: string[], opts: { wai
   s.oa.faults.add({ holdUntil: released, match: blocker })
   try {
     expect((await s.api.post(profileId, { data: `${blocker} I live in Oslo.` })).status).toBe(202)
-    await waitFor(`the held request of ${blocker}`, () => s.oa.chatRequests().some((r) => r.batch?.texts.some((t) => t.includes(blocker))))
+    await waitFor(`the held request of ${blocker}`, () =>
+      s.oa.chatRequests().some((r) => r.batch?.texts.some((t) => t.includes(blocker))),
+    )
     for (const data of texts) expect((await s.api.post(profileId, { data })).status).toBe(202)
   } finally {
     release()
@@ -70,7 +78,8 @@ async function postBatch(s: Svc, profileId: string, texts: string[], opts: { wai
 /** Neutral filler (nothing the extractor takes as a fact) of at least `tokens` o200k tokens. */
 function filler(tokens: number, seed: string): string {
   const parts: string[] = []
-  for (let i = 0; countTokens(parts.join(' ')) < tokens; i++) parts.push(`Clause ${seed}-${i}: the committee reviewed the quarterly figures for region ${i} and adjourned.`)
+  for (let i = 0; countTokens(parts.join(' ')) < tokens; i++)
+    parts.push(`Clause ${seed}-${i}: the committee reviewed the quarterly figures for region ${i} and adjourned.`)
   return parts.join(' ')
 }
 
@@ -87,12 +96,15 @@ describe('custom schemas within the limits of structured outputs', () => {
   const enumSchema = (counts: number[]) => ({
     sections: {
       catalog: Object.fromEntries(
-        counts.map((n, f) => [`choice_${f}`, { type: 'enum', values: Array.from({ length: n }, (_, v) => `option ${f}-${v}`) }]),
+        counts.map((n, f) => [
+          `choice_${f}`,
+          { type: 'enum', values: Array.from({ length: n }, (_, v) => `option ${f}-${v}`) },
+        ]),
       ),
     },
   })
 
-  it("refuses (400, naming the limit) a schema whose extraction schema has more than 1,000 enum values, on REST and GraphQL", async () => {
+  it('refuses (400, naming the limit) a schema whose extraction schema has more than 1,000 enum values, on REST and GraphQL', async () => {
     const tooMany = enumSchema(Array(12).fill(100)) // 1,200 + the fixed schema's 6 = 1,206 enum values (issue 23)
     // What the real API would answer: the fake in 'openai' mode refuses the extraction schema built from it.
     const sent = withCustomOutput(outputJsonSchema(), parseCustomSchema(tooMany))
@@ -105,7 +117,10 @@ describe('custom schemas within the limits of structured outputs', () => {
     const body = (await put.json()) as any
     expect(put.status, JSON.stringify(body).slice(0, 300)).toBe(400)
     expect(body.message).toMatch(/1,206 enum values in all; structured outputs accept at most 1,000/)
-    const gql = await gqlApi(s.profiler.url!, s.key).raw(`mutation($s: JSONObject!) { setCustomSchema(schema: $s) { version } }`, { s: tooMany })
+    const gql = await gqlApi(s.profiler.url!, s.key).raw(
+      `mutation($s: JSONObject!) { setCustomSchema(schema: $s) { version } }`,
+      { s: tooMany },
+    )
     expect(gql.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 })
     expect(gql.body.errors[0].message).toMatch(/1,206 enum values/)
     // Nothing was stored: the app still has no schema.
@@ -138,7 +153,12 @@ describe("an answer cut at the output cap (finish_reason 'length') splits the ba
     sections: Object.fromEntries(
       Array.from({ length: 5 }, (_, k) => [
         `section_${k}`,
-        Object.fromEntries(Array.from({ length: 20 }, (_, f) => [`field_${k}_${f}_`.padEnd(40, 'x'), { type: f % 2 ? 'string[]' : 'string' }])),
+        Object.fromEntries(
+          Array.from({ length: 20 }, (_, f) => [
+            `field_${k}_${f}_`.padEnd(40, 'x'),
+            { type: f % 2 ? 'string[]' : 'string' },
+          ]),
+        ),
       ]),
     ),
   }
@@ -200,12 +220,17 @@ describe("Ollama's 4,096-token context, output cap and timeouts", () => {
       ['Di', 'Ghent', 'pottery'],
     ] as const
     // ~900 tokens each: together with the instructions (~1,100) far more than 4,096, each alone well within it.
-    const texts = people.map(([, city, hobby], i) => `PACK-${i} I live in ${city}. I love ${hobby}. ${filler(900, `p${i}`)}`)
+    const texts = people.map(
+      ([, city, hobby], i) => `PACK-${i} I live in ${city}. I love ${hobby}. ${filler(900, `p${i}`)}`,
+    )
     const marks = texts.map((_, i) => `PACK-${i} `)
     const p = await postBatch(s, 'pack', texts)
     const reqs = extractions(s, marks)
     // Before: one request, whose start (the instructions, the profile, the first submissions) Ollama dropped.
-    expect(reqs.every((r) => r.problems.length === 0), JSON.stringify(reqs.map((r) => r.problems))).toBe(true)
+    expect(
+      reqs.every((r) => r.problems.length === 0),
+      JSON.stringify(reqs.map((r) => r.problems)),
+    ).toBe(true)
     expect(reqs.length).toBeGreaterThan(1)
     expect(reqs.flatMap((r) => marksIn(r, marks)).sort()).toEqual([...marks].sort())
     for (const r of reqs) expect(r.body.max_completion_tokens).toBe(700)
@@ -235,16 +260,36 @@ describe("Ollama's 4,096-token context, output cap and timeouts", () => {
     expect(interests(p)).not.toContain('opera')
   })
 
-  it("an answer longer than the output cap splits its batch; one submission whose answer alone is cut is failed once", async () => {
-    const hobbies = Array.from({ length: 60 }, (_, i) => `${['jazz', 'chess', 'sailing', 'pottery', 'hiking', 'skiing', 'tennis', 'golf', 'opera', 'baking'][i % 10]}${i >= 10 ? ` ${['club', 'music', 'trips', 'classes', 'tours', 'camps'][Math.floor(i / 10) - 1]}` : ''}`)
-    const texts = ['LONG-0 My name is Flo. I live in Nantes.', `LONG-1 ${hobbies.map((h) => `I love ${h}.`).join(' ')}`, 'LONG-2 I love rowing.']
+  it('an answer longer than the output cap splits its batch; one submission whose answer alone is cut is failed once', async () => {
+    const hobbies = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `${['jazz', 'chess', 'sailing', 'pottery', 'hiking', 'skiing', 'tennis', 'golf', 'opera', 'baking'][i % 10]}${i >= 10 ? ` ${['club', 'music', 'trips', 'classes', 'tours', 'camps'][Math.floor(i / 10) - 1]}` : ''}`,
+    )
+    const texts = [
+      'LONG-0 My name is Flo. I live in Nantes.',
+      `LONG-1 ${hobbies.map((h) => `I love ${h}.`).join(' ')}`,
+      'LONG-2 I love rowing.',
+    ]
     const marks = texts.map((_, i) => `LONG-${i} `)
     await postBatch(s, 'long', texts)
     const subs = (await submissionsOf(s, 'long')).filter((x) => x.data.startsWith('LONG-'))
-    expect(subs.map((x) => [x.status, x.attempts])).toEqual([['done', 1], ['failed', 1], ['done', 1]])
-    expect(subs[1]!.error).toMatch(/answer for this submission alone is longer than the output cap of 700 tokens \(PROFILER_LLM_MAX_OUTPUT_TOKENS\)/)
+    expect(subs.map((x) => [x.status, x.attempts])).toEqual([
+      ['done', 1],
+      ['failed', 1],
+      ['done', 1],
+    ])
+    expect(subs[1]!.error).toMatch(
+      /answer for this submission alone is longer than the output cap of 700 tokens \(PROFILER_LLM_MAX_OUTPUT_TOKENS\)/,
+    )
     // [0,1,2] cut -> [0,1] cut -> [0] ok, [1] cut (failed, not sent again), then [2] ok: 5 requests, no output retry.
-    expect(extractions(s, marks).map((r) => marksIn(r, marks))).toEqual([marks, [marks[0], marks[1]], [marks[0]], [marks[1]], [marks[2]]])
+    expect(extractions(s, marks).map((r) => marksIn(r, marks))).toEqual([
+      marks,
+      [marks[0], marks[1]],
+      [marks[0]],
+      [marks[1]],
+      [marks[2]],
+    ])
     const p = await s.api.profile('long')
     expect(p.core_info.name.value).toBe('Flo')
     expect(interests(p)).toContain('rowing')

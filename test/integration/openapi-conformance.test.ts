@@ -24,12 +24,20 @@ afterAll(async () => {
 })
 
 /** One request through the real service, checked against the document; returns the response. */
-async function call(method: string, path: string, o: { body?: unknown; type?: string; key?: string; headers?: Record<string, string>; on?: TestService } = {}) {
+async function call(
+  method: string,
+  path: string,
+  o: { body?: unknown; type?: string; key?: string; headers?: Record<string, string>; on?: TestService } = {},
+) {
   const s = o.on ?? svc
   const body = o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body)
   const res = await fetch(`${s.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${o.key ?? s.key}`, ...(body !== undefined ? { 'content-type': o.type ?? 'application/json' } : {}), ...o.headers },
+    headers: {
+      authorization: `Bearer ${o.key ?? s.key}`,
+      ...(body !== undefined ? { 'content-type': o.type ?? 'application/json' } : {}),
+      ...o.headers,
+    },
     body,
   })
   seen.push(await check(method, res.url, res))
@@ -48,11 +56,26 @@ describe('OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length)
     // Every JSON body, asked or answered, is a $ref to a named schema: generators make one type of each.
     for (const op of ops) {
-      const bodies = [op.requestBody, ...Object.values(op.responses)].flatMap((r: any) => (r?.content?.['application/json'] ? [r.content['application/json'].schema] : []))
-      for (const b of bodies) if (op.operationId !== 'getOpenApiDocument') expect(b.$ref, op.operationId).toMatch(/^#\/components\/schemas\/[A-Z]\w+$/)
+      const bodies = [op.requestBody, ...Object.values(op.responses)].flatMap((r: any) =>
+        r?.content?.['application/json'] ? [r.content['application/json'].schema] : [],
+      )
+      for (const b of bodies)
+        if (op.operationId !== 'getOpenApiDocument')
+          expect(b.$ref, op.operationId).toMatch(/^#\/components\/schemas\/[A-Z]\w+$/)
     }
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Profile', 'Error', 'SearchPage', 'Context', 'SubmitRequest', 'PassagePage', 'Evidence']))
-    expect(Object.keys(doc.components.headers)).toEqual(expect.arrayContaining(['X-Request-Id', 'RateLimit-Limit', 'Retry-After', 'Location', 'WWW-Authenticate', 'Allow']))
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(['Profile', 'Error', 'SearchPage', 'Context', 'SubmitRequest', 'PassagePage', 'Evidence']),
+    )
+    expect(Object.keys(doc.components.headers)).toEqual(
+      expect.arrayContaining([
+        'X-Request-Id',
+        'RateLimit-Limit',
+        'Retry-After',
+        'Location',
+        'WWW-Authenticate',
+        'Allow',
+      ]),
+    )
     // The alias answers as /v1/search does, declared in full.
     expect(doc.paths['/v1/smart-search'].get.responses['200']).toEqual(doc.paths['/v1/search'].get.responses['200'])
   })
@@ -60,17 +83,40 @@ describe('OpenAPI document', () => {
   it('every response of a REST session over every operation conforms to it', async () => {
     const id = 'openapi-anna'
     // Submissions: accepted (Location), replayed, and refused every way.
-    let r = await call('POST', `/v1/profile/${id}`, { body: { data: "I'm Anna, a nurse from Porto. I love hiking and jazz.", input_type: 'text' }, headers: { 'Idempotency-Key': 'k1' } })
+    let r = await call('POST', `/v1/profile/${id}`, {
+      body: { data: "I'm Anna, a nurse from Porto. I love hiking and jazz.", input_type: 'text' },
+      headers: { 'Idempotency-Key': 'k1' },
+    })
     expect(r.status).toBe(202)
     expect(r.headers.get('location')).toBe(`/v1/profile/${id}`)
-    expect((await call('POST', `/v1/profile/${id}`, { body: { data: "I'm Anna, a nurse from Porto. I love hiking and jazz.", input_type: 'text' }, headers: { 'Idempotency-Key': 'k1' } })).status).toBe(202)
-    expect((await call('POST', `/v1/profile/${id}`, { body: { data: 'something else' }, headers: { 'Idempotency-Key': 'k1' } })).status).toBe(409)
+    expect(
+      (
+        await call('POST', `/v1/profile/${id}`, {
+          body: { data: "I'm Anna, a nurse from Porto. I love hiking and jazz.", input_type: 'text' },
+          headers: { 'Idempotency-Key': 'k1' },
+        })
+      ).status,
+    ).toBe(202)
+    expect(
+      (
+        await call('POST', `/v1/profile/${id}`, {
+          body: { data: 'something else' },
+          headers: { 'Idempotency-Key': 'k1' },
+        })
+      ).status,
+    ).toBe(409)
     expect((await call('POST', `/v1/profile/${id}`, { body: { data: '' } })).status).toBe(400)
     expect((await call('POST', `/v1/profile/${id}`, { body: 'data=x', type: 'text/plain' })).status).toBe(415)
     expect((await call('POST', `/v1/profile/${id}`, { body: { data: 'x'.repeat(300 * 1024) } })).status).toBe(413)
     expect((await call('POST', `/v1/profile/${id}`, { body: { data: 'x' }, key: 'pk_nope' })).status).toBe(401)
     await call('POST', `/v1/profile/${id}`, {
-      body: { data: JSON.stringify([{ role: 'assistant', content: 'Where do you live?' }, { role: 'user', content: 'I moved to Lisbon last year.' }]), input_type: 'conversation' },
+      body: {
+        data: JSON.stringify([
+          { role: 'assistant', content: 'Where do you live?' },
+          { role: 'user', content: 'I moved to Lisbon last year.' },
+        ]),
+        input_type: 'conversation',
+      },
     })
     await client(svc.url, svc.key).waitReady(id)
 
@@ -88,11 +134,20 @@ describe('OpenAPI document', () => {
     expect(r.status).toBe(200)
     const passages = (await r.json()) as any
     expect(passages.passages.length).toBe(1)
-    expect((await call('GET', `/v1/profile/${id}/passages?cursor=${encodeURIComponent(passages.next_cursor)}`)).status).toBe(200)
+    expect(
+      (await call('GET', `/v1/profile/${id}/passages?cursor=${encodeURIComponent(passages.next_cursor)}`)).status,
+    ).toBe(200)
     expect((await call('GET', `/v1/profile/${id}/passages?limit=0`)).status).toBe(400)
     expect((await call('GET', '/v1/profile/nobody-here/passages')).status).toBe(404)
     const interest = Object.entries(profile.interests as Record<string, { value: string }[]>)[0]!
-    expect((await call('GET', `/v1/profile/${id}/evidence?field=interests&value=${encodeURIComponent(interest[1][0]!.value)}`)).status).toBe(200)
+    expect(
+      (
+        await call(
+          'GET',
+          `/v1/profile/${id}/evidence?field=interests&value=${encodeURIComponent(interest[1][0]!.value)}`,
+        )
+      ).status,
+    ).toBe(200)
     expect((await call('GET', `/v1/profile/${id}/evidence?value=x`)).status).toBe(400)
     expect((await call('GET', '/v1/profile/nobody-here/evidence?field=interests&value=jazz')).status).toBe(404)
 
@@ -107,19 +162,34 @@ describe('OpenAPI document', () => {
     expect((await call('POST', `/v1/profile/${id}/reextract`)).status).toBe(200)
     expect((await call('POST', `/v1/profile/${id}/reextract?dry_run=maybe`)).status).toBe(400)
     expect((await call('POST', '/v1/profile/nobody-here/reextract')).status).toBe(404)
-    r = await call('DELETE', `/v1/profile/${id}/values`, { body: { section: 'interests', category: interest[0], value: interest[1][0]!.value } })
+    r = await call('DELETE', `/v1/profile/${id}/values`, {
+      body: { section: 'interests', category: interest[0], value: interest[1][0]!.value },
+    })
     expect(r.status).toBe(200)
-    expect((await call('DELETE', `/v1/profile/${id}/values?section=interests&value=${encodeURIComponent('never said this')}`)).status).toBe(404)
-    expect((await call('DELETE', `/v1/profile/${id}/values`, { body: { section: 'nonsense', value: 'x' } })).status).toBe(400)
+    expect(
+      (
+        await call(
+          'DELETE',
+          `/v1/profile/${id}/values?section=interests&value=${encodeURIComponent('never said this')}`,
+        )
+      ).status,
+    ).toBe(404)
+    expect(
+      (await call('DELETE', `/v1/profile/${id}/values`, { body: { section: 'nonsense', value: 'x' } })).status,
+    ).toBe(400)
     expect((await call('POST', `/v1/profile/${id}/rollback`, { body: { to_seq: 1 } })).status).toBe(200)
     expect((await call('POST', `/v1/profile/${id}/rollback`, { body: { to_seq: 0 } })).status).toBe(400)
-    expect((await call('POST', `/v1/profile/${id}/rollback`, { body: 'to_seq=1', type: 'text/plain' })).status).toBe(415)
+    expect((await call('POST', `/v1/profile/${id}/rollback`, { body: 'to_seq=1', type: 'text/plain' })).status).toBe(
+      415,
+    )
     expect((await call('POST', `/v1/profile/${id}/rollback`, { body: { to_seq: 999 } })).status).toBe(404)
 
     // One submission's evidence.
     const submission = passages.passages[0].submission_id
     expect((await call('DELETE', `/v1/profile/${id}/submissions/${submission}/evidence`)).status).toBe(200)
-    expect((await call('DELETE', `/v1/profile/${id}/submissions/00000000-0000-4000-8000-000000000000/evidence`)).status).toBe(404)
+    expect(
+      (await call('DELETE', `/v1/profile/${id}/submissions/00000000-0000-4000-8000-000000000000/evidence`)).status,
+    ).toBe(404)
 
     // Export, import.
     r = await call('GET', `/v1/export?profile_id=${id}&include_text=true`)
@@ -128,17 +198,29 @@ describe('OpenAPI document', () => {
     expect((await call('GET', '/v1/export?include_text=maybe')).status).toBe(400)
     expect((await call('GET', '/v1/export?profile_id=nobody-here')).status).toBe(404)
     expect((await call('POST', '/v1/import', { body: file, type: 'application/x-ndjson' })).status).toBe(200)
-    expect((await call('POST', '/v1/import', { body: '{"not":"a record"}\n', type: 'application/x-ndjson' })).status).toBe(400)
+    expect(
+      (await call('POST', '/v1/import', { body: '{"not":"a record"}\n', type: 'application/x-ndjson' })).status,
+    ).toBe(400)
     expect((await call('POST', '/v1/import', { body: file, type: 'text/plain' })).status).toBe(415)
 
     // The app's settings.
     expect((await call('GET', '/v1/schema')).status).toBe(200)
-    expect((await call('PUT', '/v1/schema', { body: { sections: { work: { team: { type: 'string', description: 'Their team' } } } } })).status).toBe(200)
-    expect((await call('PUT', '/v1/schema', { body: { sections: { work: { team: { type: 'nonsense' } } } } })).status).toBe(400)
+    expect(
+      (
+        await call('PUT', '/v1/schema', {
+          body: { sections: { work: { team: { type: 'string', description: 'Their team' } } } },
+        })
+      ).status,
+    ).toBe(200)
+    expect(
+      (await call('PUT', '/v1/schema', { body: { sections: { work: { team: { type: 'nonsense' } } } } })).status,
+    ).toBe(400)
     expect((await call('PUT', '/v1/schema', { body: 'x', type: 'text/plain' })).status).toBe(415)
     expect((await call('GET', '/v1/schema/versions')).status).toBe(200)
     expect((await call('GET', '/v1/summary-instructions')).status).toBe(200)
-    expect((await call('PUT', '/v1/summary-instructions', { body: { instructions: ['Mention their job first'] } })).status).toBe(200)
+    expect(
+      (await call('PUT', '/v1/summary-instructions', { body: { instructions: ['Mention their job first'] } })).status,
+    ).toBe(200)
     expect((await call('PUT', '/v1/summary-instructions', { body: { instructions: [''] } })).status).toBe(400)
 
     // Delete.
@@ -156,7 +238,9 @@ describe('OpenAPI document', () => {
     const statuses = new Set(seen.map((s) => s.status))
     expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 202, 204, 400, 401, 404, 409, 413, 415, 429]))
     const covered = new Set(seen.map((s) => s.operationId))
-    const all = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((p) => Object.values(p).map((o) => o.operationId))
+    const all = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((p) =>
+      Object.values(p).map((o) => o.operationId),
+    )
     expect(all.filter((o) => !covered.has(o))).toEqual([])
   })
 })

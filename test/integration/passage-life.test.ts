@@ -15,7 +15,13 @@ const TURNS: [string, string][] = [
   ['Hobbies?', 'I play the cello in an amateur orchestra.'],
   ['Favourite food?', 'Grilled sardines, always.'],
 ]
-const TIMES = ['2023-05-08T10:00:00Z', '2023-05-08T10:01:00Z', '2023-05-08T10:02:00Z', '2023-05-08T10:03:00Z', '2023-05-08T10:04:00Z']
+const TIMES = [
+  '2023-05-08T10:00:00Z',
+  '2023-05-08T10:01:00Z',
+  '2023-05-08T10:02:00Z',
+  '2023-05-08T10:03:00Z',
+  '2023-05-08T10:04:00Z',
+]
 
 describe('evidence passages: read API, delete, tenant isolation', () => {
   let svc: TestService
@@ -51,7 +57,10 @@ describe('evidence passages: read API, delete, tenant isolation', () => {
     otherKey = (await svc.profiler.services.tenants.createApp('tenant-b', 'app')).api_key
     other = client(svc.url, otherKey)
     conv = await post(api, 'ana', { input_type: 'conversation', data: chat(TURNS, TIMES) })
-    text = await post(api, 'ana', { data: 'Yesterday I finally visited the Serralves museum. The gardens were quiet.', occurred_at: '2023-06-01' })
+    text = await post(api, 'ana', {
+      data: 'Yesterday I finally visited the Serralves museum. The gardens were quiet.',
+      occurred_at: '2023-06-01',
+    })
     await api.waitReady('ana')
   })
   afterAll(async () => {
@@ -64,8 +73,22 @@ describe('evidence passages: read API, delete, tenant isolation', () => {
     expect(Object.keys(r.body)).toEqual(['profile_id', 'passages', 'next_cursor', 'has_more'])
     expect(r.body).toMatchObject({ profile_id: 'ana', next_cursor: null, has_more: false })
     expect(r.body.passages).toEqual([
-      { submission_id: text, position: 0, speaker: null, prompt: null, text: 'Yesterday I finally visited the Serralves museum. The gardens were quiet.', occurred_at: '2023-06-01T00:00:00.000Z' },
-      ...TURNS.map(([q, a], i) => ({ submission_id: conv, position: i, speaker: 'user', prompt: q, text: a, occurred_at: new Date(TIMES[i]!).toISOString() })).reverse(),
+      {
+        submission_id: text,
+        position: 0,
+        speaker: null,
+        prompt: null,
+        text: 'Yesterday I finally visited the Serralves museum. The gardens were quiet.',
+        occurred_at: '2023-06-01T00:00:00.000Z',
+      },
+      ...TURNS.map(([q, a], i) => ({
+        submission_id: conv,
+        position: i,
+        speaker: 'user',
+        prompt: q,
+        text: a,
+        occurred_at: new Date(TIMES[i]!).toISOString(),
+      })).reverse(),
     ])
   })
 
@@ -76,8 +99,12 @@ describe('evidence passages: read API, delete, tenant isolation', () => {
     expect(first.body).toMatchObject({ has_more: true })
     expect(first.body.passages).toHaveLength(2)
 
-    expect(await all(api, 'ana', { submission_id: conv, limit: 2 })).toEqual(whole.filter((p: any) => p.submission_id === conv))
-    expect((await list(api, 'ana', { submission_id: '00000000-0000-4000-8000-000000000000' })).body.passages).toEqual([])
+    expect(await all(api, 'ana', { submission_id: conv, limit: 2 })).toEqual(
+      whole.filter((p: any) => p.submission_id === conv),
+    )
+    expect((await list(api, 'ana', { submission_id: '00000000-0000-4000-8000-000000000000' })).body.passages).toEqual(
+      [],
+    )
 
     const bad = async (params: Record<string, string | number>, message: RegExp) => {
       const r = await list(api, 'ana', params)
@@ -135,10 +162,17 @@ describe('evidence passages: read API, delete, tenant isolation', () => {
       expect(nodes.map((n) => [n.submissionId, n.position, n.text, n.occurredAt, n.hiddenAt, n.hiddenBy])).toEqual(
         every.map((p: any) => [p.submission_id, p.position, p.text, p.occurred_at, p.hidden_at, p.hidden_by]),
       )
-      const plain = await gql(svc.url, svc.key, `{ profile(id: "ana") { passages(first: 100, submissionId: "${conv}") { nodes { position } } } }`)
+      const plain = await gql(
+        svc.url,
+        svc.key,
+        `{ profile(id: "ana") { passages(first: 100, submissionId: "${conv}") { nodes { position } } } }`,
+      )
       expect(plain.body.data.profile.passages.nodes.map((n: any) => n.position)).toEqual([4, 3, 2, 1])
     } finally {
-      await svc.profiler.db.dataSource.query(`UPDATE passages SET hidden_at = NULL, hidden_by = NULL WHERE submission_id = $1`, [conv])
+      await svc.profiler.db.dataSource.query(
+        `UPDATE passages SET hidden_at = NULL, hidden_by = NULL WHERE submission_id = $1`,
+        [conv],
+      )
     }
   })
 
@@ -146,13 +180,18 @@ describe('evidence passages: read API, delete, tenant isolation', () => {
     const r = await gql(svc.url, svc.key, `{ profile(id: "ana") { passages(first: 0) { nodes { text } } } }`)
     expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED' })
     const c = await gql(svc.url, svc.key, `{ profile(id: "ana") { passages(after: "nope") { nodes { text } } } }`)
-    expect(c.body.errors?.[0]).toMatchObject({ message: expect.stringMatching(/cursor/), extensions: { code: 'VALIDATION_FAILED' } })
+    expect(c.body.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(/cursor/),
+      extensions: { code: 'VALIDATION_FAILED' },
+    })
   })
 
   it("never shows one tenant's passages to another: REST, GraphQL, the context and search", async () => {
     // Tenant B has no profile 'ana' yet: A's is not there for it.
     expect((await list(other, 'ana')).status).toBe(404)
-    expect((await gql(svc.url, otherKey, `{ profile(id: "ana") { passages { nodes { text } } } }`)).body.data.profile).toBeNull()
+    expect(
+      (await gql(svc.url, otherKey, `{ profile(id: "ana") { passages { nodes { text } } } }`)).body.data.profile,
+    ).toBeNull()
     // B's own 'ana': B sees its passages, never A's, whatever it passes (A's submission id, A's cursor).
     const own = await post(other, 'ana', { data: 'I grow tomatoes on my balcony in Bergen.' })
     await other.waitReady('ana')
@@ -162,17 +201,29 @@ describe('evidence passages: read API, delete, tenant isolation', () => {
     const withA = await list(other, 'ana', { cursor: aCursor, include_hidden: 'true' })
     expect(withA.status).toBe(200)
     expect(JSON.stringify(withA.body)).not.toMatch(/Porto|chemistry|Kyoto|cello|sardines|Serralves/)
-    const g = await gql(svc.url, otherKey, `{ profile(id: "ana") { passages(first: 100, includeHidden: true) { nodes { text submissionId } } } }`)
-    expect(g.body.data.profile.passages.nodes).toEqual([{ text: 'I grow tomatoes on my balcony in Bergen.', submissionId: own }])
+    const g = await gql(
+      svc.url,
+      otherKey,
+      `{ profile(id: "ana") { passages(first: 100, includeHidden: true) { nodes { text submissionId } } } }`,
+    )
+    expect(g.body.data.profile.passages.nodes).toEqual([
+      { text: 'I grow tomatoes on my balcony in Bergen.', submissionId: own },
+    ])
     // The context quotes B's passages only, even for a query about A's words.
     for (const include of ['all', 'passages']) {
-      const r = await other.get(`/v1/profile/ana/context?query=${encodeURIComponent('cello orchestra Kyoto museum Porto')}&include=${include}&max_tokens=2000`)
+      const r = await other.get(
+        `/v1/profile/ana/context?query=${encodeURIComponent('cello orchestra Kyoto museum Porto')}&include=${include}&max_tokens=2000`,
+      )
       const body = (await r.json()) as any
       expect(r.status).toBe(200)
       expect(body.text).not.toMatch(/Porto|chemistry|Kyoto|cello|sardines|Serralves/)
     }
     // A still reads its own (the control: the words are there to be found).
-    const a = (await (await api.get(`/v1/profile/ana/context?query=${encodeURIComponent('cello orchestra')}&include=passages&max_tokens=2000`)).json()) as any
+    const a = (await (
+      await api.get(
+        `/v1/profile/ana/context?query=${encodeURIComponent('cello orchestra')}&include=passages&max_tokens=2000`,
+      )
+    ).json()) as any
     expect(a.text).toContain('I play the cello in an amateur orchestra.')
     // Search: B finds nothing by A's words.
     for (const query of ['cello orchestra', 'Serralves museum', 'chemistry teacher']) {
@@ -183,7 +234,13 @@ describe('evidence passages: read API, delete, tenant isolation', () => {
 
   it('deletes the passages with the profile (REST DELETE), and the list is then 404', async () => {
     const count = async (profileId: string) =>
-      Number((await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM passages WHERE profile_id = $1`, [profileId]))[0].n)
+      Number(
+        (
+          await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM passages WHERE profile_id = $1`, [
+            profileId,
+          ])
+        )[0].n,
+      )
     expect(await count('ana')).toBe(TURNS.length + 1 + 1) // A's six, B's one
     expect((await api.del('ana')).status).toBe(204)
     const rows = await svc.profiler.db.dataSource.query(`SELECT tenant_id FROM passages WHERE profile_id = 'ana'`)
@@ -204,12 +261,25 @@ describe('evidence passages: export, import and reindex', () => {
   let cKey: string
   let tenantC: string
   let conv: string
-  const env = { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_PASSAGES_PER_SUBMISSION: '8', PROFILER_PASSAGES_PER_PROFILE: '12' }
+  const env = {
+    PROFILER_RATE_LIMIT_PER_MINUTE: '100000',
+    PROFILER_PASSAGES_PER_SUBMISSION: '8',
+    PROFILER_PASSAGES_PER_PROFILE: '12',
+  }
   const ndjson = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n'
-  const parse = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l))
-  const exportOf = async (key: string, qs = '') => parse(await (await fetch(`${svc.url}/v1/export${qs}`, { headers: { authorization: `Bearer ${key}` } })).text())
+  const parse = (text: string) =>
+    text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+  const exportOf = async (key: string, qs = '') =>
+    parse(await (await fetch(`${svc.url}/v1/export${qs}`, { headers: { authorization: `Bearer ${key}` } })).text())
   const importInto = async (key: string, body: string) => {
-    const r = await fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' }, body })
+    const r = await fetch(`${svc.url}/v1/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' },
+      body,
+    })
     return { status: r.status, body: (await r.json()) as any }
   }
   const stored = (tenantId: string, profileId: string) =>
@@ -238,19 +308,37 @@ describe('evidence passages: export, import and reindex', () => {
     cKey = c.api_key
     tenantC = c.tenant_id
     conv = await post(a, 'eva', { input_type: 'conversation', data: chat(TURNS, TIMES) })
-    await post(a, 'eva', { data: 'Yesterday I finally visited the Serralves museum. The gardens were quiet.', occurred_at: '2023-06-01' })
+    await post(a, 'eva', {
+      data: 'Yesterday I finally visited the Serralves museum. The gardens were quiet.',
+      occurred_at: '2023-06-01',
+    })
     await a.waitReady('eva')
-    await svc.profiler.db.dataSource.query(`UPDATE passages SET hidden_at = '2024-01-02T03:04:05Z', hidden_by = 'forget:7' WHERE submission_id = $1 AND position = 1`, [conv])
+    await svc.profiler.db.dataSource.query(
+      `UPDATE passages SET hidden_at = '2024-01-02T03:04:05Z', hidden_by = 'forget:7' WHERE submission_id = $1 AND position = 1`,
+      [conv],
+    )
   })
   afterAll(async () => {
     await svc?.close()
   })
 
-  it('exports each profile\'s passages with the text (no vectors), and an import restores them unembedded, found by their words until the reindex embeds them', async () => {
+  it("exports each profile's passages with the text (no vectors), and an import restores them unembedded, found by their words until the reindex embeds them", async () => {
     const recs = await exportOf(aKey, '?include_text=true')
     const passages = recs.filter((r) => r.type === 'passage')
     expect(passages).toHaveLength(TURNS.length + 1)
-    expect(Object.keys(passages[0]).sort()).toEqual(['hidden_at', 'hidden_by', 'language', 'occurred_at', 'position', 'profile_id', 'prompt', 'speaker', 'submission_id', 'text', 'type'])
+    expect(Object.keys(passages[0]).sort()).toEqual([
+      'hidden_at',
+      'hidden_by',
+      'language',
+      'occurred_at',
+      'position',
+      'profile_id',
+      'prompt',
+      'speaker',
+      'submission_id',
+      'text',
+      'type',
+    ])
     expect(passages.find((p) => p.submission_id === conv && p.position === 1)).toEqual({
       type: 'passage',
       profile_id: 'eva',
@@ -273,8 +361,16 @@ describe('evidence passages: export, import and reindex', () => {
 
     const file = ndjson(recs)
     const r = await importInto(cKey, file)
-    expect(r).toMatchObject({ status: 200, body: { profiles: 1, submissions: 2, passages: passages.length, passages_kept: 0, passages_skipped: 0 } })
-    const [tenantA] = (await svc.profiler.db.dataSource.query(`SELECT tenant_id FROM profiles WHERE profile_id = 'eva' AND tenant_id <> $1`, [tenantC])).map((x: any) => x.tenant_id)
+    expect(r).toMatchObject({
+      status: 200,
+      body: { profiles: 1, submissions: 2, passages: passages.length, passages_kept: 0, passages_skipped: 0 },
+    })
+    const [tenantA] = (
+      await svc.profiler.db.dataSource.query(
+        `SELECT tenant_id FROM profiles WHERE profile_id = 'eva' AND tenant_id <> $1`,
+        [tenantC],
+      )
+    ).map((x: any) => x.tenant_id)
     const inA = await stored(tenantA, 'eva')
     const inC = await stored(tenantC, 'eva')
     const strip = (rows: any[]) => rows.map(({ embedded: _, embedding_model: __, ...x }) => x)
@@ -284,26 +380,51 @@ describe('evidence passages: export, import and reindex', () => {
     // The hidden one stays hidden; the others are read as in A.
     const c = client(svc.url, cKey)
     const listed = (await (await c.get('/v1/profile/eva/passages?include_hidden=true&limit=100')).json()) as any
-    expect(listed.passages.filter((p: any) => p.hidden_at).map((p: any) => [p.position, p.hidden_by])).toEqual([[1, 'forget:7']])
+    expect(listed.passages.filter((p: any) => p.hidden_at).map((p: any) => [p.position, p.hidden_by])).toEqual([
+      [1, 'forget:7'],
+    ])
     // Unembedded passages are found by their words.
-    const ctx = (await (await c.get(`/v1/profile/eva/context?query=${encodeURIComponent('cello orchestra')}&include=passages&max_tokens=500`)).json()) as any
+    const ctx = (await (
+      await c.get(
+        `/v1/profile/eva/context?query=${encodeURIComponent('cello orchestra')}&include=passages&max_tokens=500`,
+      )
+    ).json()) as any
     expect(ctx.text).toContain('I play the cello in an amateur orchestra.')
     // The reindex embeds the visible ones with the configured model (A's are embedded already); again, nothing to do.
     const first = await reindex()
     expect(first).toEqual({ rebuilt: { submissions: 0, passages: 0 }, embedded: TURNS.length })
     const after = await stored(tenantC, 'eva')
     // With the model the worker embeds with (A's passages').
-    expect(after.filter((p: any) => p.embedded).map((p: any) => p.embedding_model)).toEqual(Array(TURNS.length).fill(inA[0].embedding_model))
+    expect(after.filter((p: any) => p.embedded).map((p: any) => p.embedding_model)).toEqual(
+      Array(TURNS.length).fill(inA[0].embedding_model),
+    )
     expect(after.filter((p: any) => !p.embedded).map((p: any) => p.position)).toEqual([1]) // the hidden one is never quoted: not embedded
     expect(await reindex()).toEqual({ rebuilt: { submissions: 0, passages: 0 }, embedded: 0 })
 
     // Importing again changes nothing, but a passage hidden in the file is hidden here too (a forget is not undone).
-    await svc.profiler.db.dataSource.query(`UPDATE passages SET hidden_at = NULL, hidden_by = NULL WHERE tenant_id = $1`, [tenantC])
-    await svc.profiler.db.dataSource.query(`UPDATE passages SET hidden_at = now(), hidden_by = 'here' WHERE tenant_id = $1 AND position = 3`, [tenantC])
+    await svc.profiler.db.dataSource.query(
+      `UPDATE passages SET hidden_at = NULL, hidden_by = NULL WHERE tenant_id = $1`,
+      [tenantC],
+    )
+    await svc.profiler.db.dataSource.query(
+      `UPDATE passages SET hidden_at = now(), hidden_by = 'here' WHERE tenant_id = $1 AND position = 3`,
+      [tenantC],
+    )
     const again = await importInto(cKey, file)
-    expect(again.body).toMatchObject({ submissions: 0, submissions_kept: 2, passages: 0, passages_kept: passages.length, passages_skipped: 0 })
-    const hidden = (await stored(tenantC, 'eva')).filter((p: any) => p.hidden_at).map((p: any) => [p.position, p.hidden_by])
-    expect(hidden.sort()).toEqual([[1, 'forget:7'], [3, 'here']])
+    expect(again.body).toMatchObject({
+      submissions: 0,
+      submissions_kept: 2,
+      passages: 0,
+      passages_kept: passages.length,
+      passages_skipped: 0,
+    })
+    const hidden = (await stored(tenantC, 'eva'))
+      .filter((p: any) => p.hidden_at)
+      .map((p: any) => [p.position, p.hidden_by])
+    expect(hidden.sort()).toEqual([
+      [1, 'forget:7'],
+      [3, 'here'],
+    ])
   })
 
   it('exports no passages without the text', async () => {
@@ -312,19 +433,70 @@ describe('evidence passages: export, import and reindex', () => {
     expect(recs.at(-1)).toMatchObject({ type: 'end', passages: 0 })
   })
 
-  it("skips passages whose submission the tenant lacks (or holds without text, or under another profile), and refuses what is out of bounds, naming the line", async () => {
+  it('skips passages whose submission the tenant lacks (or holds without text, or under another profile), and refuses what is out of bounds, naming the line', async () => {
     const at = '2024-03-01T00:00:00.000Z'
-    const header = { type: 'header', format: 'profiler-export', version: 1, tenant: { id: 'x', name: 'x' }, exported_at: at, profile_id: null, include_text: true, profiles: 2 }
+    const header = {
+      type: 'header',
+      format: 'profiler-export',
+      version: 1,
+      tenant: { id: 'x', name: 'x' },
+      exported_at: at,
+      profile_id: null,
+      include_text: true,
+      profiles: 2,
+    }
     const profile = (id: string) => ({
-      type: 'profile', profile_id: id, status: 'ready', created_at: at, last_updated: at, summary: null, language: 'en', core_info: {}, interests: {},
-      personality: { traits: [], mood_trends: {} }, memories: [], preferences: { topics_to_avoid: [] }, field_timestamps: {}, internals: { mood_counts: {}, seen: {} }, history_seq: 0,
+      type: 'profile',
+      profile_id: id,
+      status: 'ready',
+      created_at: at,
+      last_updated: at,
+      summary: null,
+      language: 'en',
+      core_info: {},
+      interests: {},
+      personality: { traits: [], mood_trends: {} },
+      memories: [],
+      preferences: { topics_to_avoid: [] },
+      field_timestamps: {},
+      internals: { mood_counts: {}, seen: {} },
+      history_seq: 0,
     })
     const submission = (profileId: string, id: string, text: string | null) => ({
-      type: 'submission', profile_id: profileId, id, seq: 1, app_id: null, input_type: 'text', status: 'done', attempts: 1, error: null,
-      created_at: at, occurred_at: at, started_at: at, finished_at: at, usage: null, prompt_version: null, text,
+      type: 'submission',
+      profile_id: profileId,
+      id,
+      seq: 1,
+      app_id: null,
+      input_type: 'text',
+      status: 'done',
+      attempts: 1,
+      error: null,
+      created_at: at,
+      occurred_at: at,
+      started_at: at,
+      finished_at: at,
+      usage: null,
+      prompt_version: null,
+      text,
     })
-    const passage = (profileId: string, submissionId: string, position: number, text = `Passage ${position} about lighthouses.`) => ({
-      type: 'passage', profile_id: profileId, submission_id: submissionId, position, speaker: null, prompt: null, text, occurred_at: at, language: 'english', hidden_at: null, hidden_by: null,
+    const passage = (
+      profileId: string,
+      submissionId: string,
+      position: number,
+      text = `Passage ${position} about lighthouses.`,
+    ) => ({
+      type: 'passage',
+      profile_id: profileId,
+      submission_id: submissionId,
+      position,
+      speaker: null,
+      prompt: null,
+      text,
+      occurred_at: at,
+      language: 'english',
+      hidden_at: null,
+      hidden_by: null,
     })
     const s1 = '11111111-1111-4111-8111-111111111111'
     const s2 = '22222222-2222-4222-8222-222222222222'
@@ -346,29 +518,91 @@ describe('evidence passages: export, import and reindex', () => {
       { type: 'end', profiles: 2, history: 0, submissions: 4, passages: 5 },
     ]
     const r = await importInto(cKey, ndjson(good))
-    expect(r).toMatchObject({ status: 200, body: { profiles: 2, submissions: 4, passages: 1, passages_kept: 0, passages_skipped: 4 } })
+    expect(r).toMatchObject({
+      status: 200,
+      body: { profiles: 2, submissions: 4, passages: 1, passages_kept: 0, passages_skipped: 4 },
+    })
     expect((await stored(tenantC, 'kim')).map((p: any) => [p.submission_id, p.position])).toEqual([[s1, 0]])
     expect(await stored(tenantC, 'lee')).toEqual([])
 
     const end = (n: number) => ({ type: 'end', profiles: 1, history: 0, submissions: 1, passages: n })
-    const file = (...ps: unknown[]) => ndjson([{ ...header, profiles: 1 }, profile('kim'), submission('kim', s1, 'I keep a lighthouse.'), ...ps, end(ps.length)])
+    const file = (...ps: unknown[]) =>
+      ndjson([
+        { ...header, profiles: 1 },
+        profile('kim'),
+        submission('kim', s1, 'I keep a lighthouse.'),
+        ...ps,
+        end(ps.length),
+      ])
     const long = 'w'.repeat(1001)
     const cases: [string, string, RegExp][] = [
       ['text too long', file({ ...passage('kim', s1, 0), text: long }), /^Line 4: passage record: text: .*1000/],
-      ['blank text', file({ ...passage('kim', s1, 0), text: '   ' }), /^Line 4: passage record: text: must not be blank/],
-      ['prompt too long', file({ ...passage('kim', s1, 0), prompt: 'p'.repeat(301) }), /^Line 4: passage record: prompt: .*300/],
-      ['speaker too long', file({ ...passage('kim', s1, 0), speaker: 's'.repeat(41) }), /^Line 4: passage record: speaker/],
+      [
+        'blank text',
+        file({ ...passage('kim', s1, 0), text: '   ' }),
+        /^Line 4: passage record: text: must not be blank/,
+      ],
+      [
+        'prompt too long',
+        file({ ...passage('kim', s1, 0), prompt: 'p'.repeat(301) }),
+        /^Line 4: passage record: prompt: .*300/,
+      ],
+      [
+        'speaker too long',
+        file({ ...passage('kim', s1, 0), speaker: 's'.repeat(41) }),
+        /^Line 4: passage record: speaker/,
+      ],
       ['language', file({ ...passage('kim', s1, 0), language: 'klingon' }), /^Line 4: passage record: language/],
       ['when', file({ ...passage('kim', s1, 0), occurred_at: 'last summer' }), /^Line 4: passage record: occurred_at/],
-      ['future', file({ ...passage('kim', s1, 0), occurred_at: '2999-01-01T00:00:00Z' }), /^Line 4: passage record: occurred_at/],
+      [
+        'future',
+        file({ ...passage('kim', s1, 0), occurred_at: '2999-01-01T00:00:00Z' }),
+        /^Line 4: passage record: occurred_at/,
+      ],
       ['hidden_at', file({ ...passage('kim', s1, 0), hidden_at: 'yesterday' }), /^Line 4: passage record: hidden_at/],
-      ['submission id', file({ ...passage('kim', s1, 0), submission_id: 'abc' }), /^Line 4: passage record: submission_id/],
-      ['position', file(passage('kim', s1, 8)), /^Line 4: passage record: position: must be below 8 \(PROFILER_PASSAGES_PER_SUBMISSION/],
+      [
+        'submission id',
+        file({ ...passage('kim', s1, 0), submission_id: 'abc' }),
+        /^Line 4: passage record: submission_id/,
+      ],
+      [
+        'position',
+        file(passage('kim', s1, 8)),
+        /^Line 4: passage record: position: must be below 8 \(PROFILER_PASSAGES_PER_SUBMISSION/,
+      ],
       ['negative position', file(passage('kim', s1, -1)), /^Line 4: passage record: position/],
-      ['per profile', file(...Array.from({ length: 13 }, (_, i) => passage('kim', i < 8 ? s1 : s2, i % 8))), /^Line 16: profile kim has more than 12 passage records \(PROFILER_PASSAGES_PER_PROFILE\)/],
-      ['orphan', ndjson([{ ...header, profiles: 1 }, profile('kim'), passage('zed', s1, 0)]), /^Line 3: a passage record of profile zed must follow that profile's record/],
-      ['count', ndjson([{ ...header, profiles: 1 }, profile('kim'), submission('kim', s1, 'I keep a lighthouse.'), passage('kim', s1, 0), { ...end(1), passages: 2 }]), /^Line 5: the end record counts 2 passages but the file has 1/],
-      ['uncounted', ndjson([{ ...header, profiles: 1 }, profile('kim'), submission('kim', s1, 'I keep a lighthouse.'), passage('kim', s1, 0), { type: 'end', profiles: 1, history: 0, submissions: 1 }]), /^Line 5: the end record counts 0 passages but the file has 1/],
+      [
+        'per profile',
+        file(...Array.from({ length: 13 }, (_, i) => passage('kim', i < 8 ? s1 : s2, i % 8))),
+        /^Line 16: profile kim has more than 12 passage records \(PROFILER_PASSAGES_PER_PROFILE\)/,
+      ],
+      [
+        'orphan',
+        ndjson([{ ...header, profiles: 1 }, profile('kim'), passage('zed', s1, 0)]),
+        /^Line 3: a passage record of profile zed must follow that profile's record/,
+      ],
+      [
+        'count',
+        ndjson([
+          { ...header, profiles: 1 },
+          profile('kim'),
+          submission('kim', s1, 'I keep a lighthouse.'),
+          passage('kim', s1, 0),
+          { ...end(1), passages: 2 },
+        ]),
+        /^Line 5: the end record counts 2 passages but the file has 1/,
+      ],
+      [
+        'uncounted',
+        ndjson([
+          { ...header, profiles: 1 },
+          profile('kim'),
+          submission('kim', s1, 'I keep a lighthouse.'),
+          passage('kim', s1, 0),
+          { type: 'end', profiles: 1, history: 0, submissions: 1 },
+        ]),
+        /^Line 5: the end record counts 0 passages but the file has 1/,
+      ],
       ['NUL', file({ ...passage('kim', s1, 0), text: 'a\u0000b' }), /^Line 4: .*NUL/],
     ]
     for (const [what, body, message] of cases) {
@@ -377,60 +611,164 @@ describe('evidence passages: export, import and reindex', () => {
       expect(x.body.message, what).toMatch(message)
     }
     // At the bounds: accepted.
-    const atBounds = file(...Array.from({ length: 12 }, (_, i) => ({ ...passage('kim', i < 8 ? s1 : s2, i % 8), text: 'w'.repeat(1000), prompt: 'p'.repeat(300), speaker: 's'.repeat(40) })))
+    const atBounds = file(
+      ...Array.from({ length: 12 }, (_, i) => ({
+        ...passage('kim', i < 8 ? s1 : s2, i % 8),
+        text: 'w'.repeat(1000),
+        prompt: 'p'.repeat(300),
+        speaker: 's'.repeat(40),
+      })),
+    )
     expect((await importInto(cKey, atBounds)).status).toBe(200)
   })
 
   it('keeps a profile to PROFILER_PASSAGES_PER_PROFILE when an import adds to what it has: the newest said stay', async () => {
-    const base = { type: 'header', format: 'profiler-export', version: 1, tenant: { id: 'x', name: 'x' }, exported_at: '2024-03-01T00:00:00.000Z', profile_id: null, include_text: true }
+    const base = {
+      type: 'header',
+      format: 'profiler-export',
+      version: 1,
+      tenant: { id: 'x', name: 'x' },
+      exported_at: '2024-03-01T00:00:00.000Z',
+      profile_id: null,
+      include_text: true,
+    }
     const profile = (id: string) => ({
-      type: 'profile', profile_id: id, status: 'ready', created_at: '2024-03-01T00:00:00.000Z', last_updated: '2024-03-01T00:00:00.000Z', summary: null, language: 'en',
-      core_info: {}, interests: {}, personality: { traits: [], mood_trends: {} }, memories: [], preferences: { topics_to_avoid: [] }, field_timestamps: {},
-      internals: { mood_counts: {}, seen: {} }, history_seq: 0,
+      type: 'profile',
+      profile_id: id,
+      status: 'ready',
+      created_at: '2024-03-01T00:00:00.000Z',
+      last_updated: '2024-03-01T00:00:00.000Z',
+      summary: null,
+      language: 'en',
+      core_info: {},
+      interests: {},
+      personality: { traits: [], mood_trends: {} },
+      memories: [],
+      preferences: { topics_to_avoid: [] },
+      field_timestamps: {},
+      internals: { mood_counts: {}, seen: {} },
+      history_seq: 0,
     })
     const submission = (profileId: string, id: string) => ({
-      type: 'submission', profile_id: profileId, id, seq: 1, app_id: null, input_type: 'text', status: 'done', attempts: 1, error: null,
-      created_at: '2024-03-01T00:00:00.000Z', started_at: null, finished_at: null, usage: null, prompt_version: null, text: 'I said things.',
+      type: 'submission',
+      profile_id: profileId,
+      id,
+      seq: 1,
+      app_id: null,
+      input_type: 'text',
+      status: 'done',
+      attempts: 1,
+      error: null,
+      created_at: '2024-03-01T00:00:00.000Z',
+      started_at: null,
+      finished_at: null,
+      usage: null,
+      prompt_version: null,
+      text: 'I said things.',
     })
     const passage = (profileId: string, submissionId: string, position: number, day: number) => ({
-      type: 'passage', profile_id: profileId, submission_id: submissionId, position, speaker: null, prompt: null, text: `Said on day ${day}.`,
-      occurred_at: new Date(Date.UTC(2024, 0, day)).toISOString(), language: 'english', hidden_at: null, hidden_by: null,
+      type: 'passage',
+      profile_id: profileId,
+      submission_id: submissionId,
+      position,
+      speaker: null,
+      prompt: null,
+      text: `Said on day ${day}.`,
+      occurred_at: new Date(Date.UTC(2024, 0, day)).toISOString(),
+      language: 'english',
+      hidden_at: null,
+      hidden_by: null,
     })
     const older = crypto.randomUUID()
     const newer = crypto.randomUUID()
     const other = crypto.randomUUID()
-    const first = [{ ...base, profiles: 1 }, profile('pam'), submission('pam', older), ...Array.from({ length: 8 }, (_, i) => passage('pam', older, i, i + 1))]
-    expect((await importInto(cKey, ndjson([...first, { type: 'end', profiles: 1, history: 0, submissions: 1, passages: 8 }]))).body).toMatchObject({ passages: 8 })
+    const first = [
+      { ...base, profiles: 1 },
+      profile('pam'),
+      submission('pam', older),
+      ...Array.from({ length: 8 }, (_, i) => passage('pam', older, i, i + 1)),
+    ]
+    expect(
+      (
+        await importInto(
+          cKey,
+          ndjson([...first, { type: 'end', profiles: 1, history: 0, submissions: 1, passages: 8 }]),
+        )
+      ).body,
+    ).toMatchObject({ passages: 8 })
     // More of pam's, said later, then another profile's: pam is kept to 12 once its records are over.
-    const second = [{ ...base, profiles: 2 }, profile('pam'), submission('pam', newer), ...Array.from({ length: 8 }, (_, i) => passage('pam', newer, i, i + 11)), profile('quinn'), submission('quinn', other), passage('quinn', other, 0, 30)]
-    expect((await importInto(cKey, ndjson([...second, { type: 'end', profiles: 2, history: 0, submissions: 2, passages: 9 }]))).body).toMatchObject({ passages: 9 })
+    const second = [
+      { ...base, profiles: 2 },
+      profile('pam'),
+      submission('pam', newer),
+      ...Array.from({ length: 8 }, (_, i) => passage('pam', newer, i, i + 11)),
+      profile('quinn'),
+      submission('quinn', other),
+      passage('quinn', other, 0, 30),
+    ]
+    expect(
+      (
+        await importInto(
+          cKey,
+          ndjson([...second, { type: 'end', profiles: 2, history: 0, submissions: 2, passages: 9 }]),
+        )
+      ).body,
+    ).toMatchObject({ passages: 9 })
     const kept = (await stored(tenantC, 'pam')).map((p: any) => p.text)
-    expect(kept).toEqual([...[5, 6, 7, 8].map((d) => `Said on day ${d}.`), ...Array.from({ length: 8 }, (_, i) => `Said on day ${i + 11}.`)])
+    expect(kept).toEqual([
+      ...[5, 6, 7, 8].map((d) => `Said on day ${d}.`),
+      ...Array.from({ length: 8 }, (_, i) => `Said on day ${i + 11}.`),
+    ])
     expect(await stored(tenantC, 'quinn')).toHaveLength(1)
   })
 
-  it('imports an older export without passages, and the reindex rebuilds them from the submissions\' text, then embeds them', async () => {
+  it("imports an older export without passages, and the reindex rebuilds them from the submissions' text, then embeds them", async () => {
     const recs = (await exportOf(aKey, '?include_text=true')).filter((r) => r.type !== 'passage')
-    const old = recs.map((r) => (r.type === 'end' ? { type: 'end', profiles: r.profiles, history: r.history, submissions: r.submissions } : r))
+    const old = recs.map((r) =>
+      r.type === 'end' ? { type: 'end', profiles: r.profiles, history: r.history, submissions: r.submissions } : r,
+    )
     const d = await svc.profiler.services.tenants.createApp('tenant-d', 'app')
     const r = await importInto(d.api_key, ndjson(old))
     expect(r).toMatchObject({ status: 200, body: { profiles: 1, submissions: 2, passages: 0, passages_skipped: 0 } })
     expect(await stored(d.tenant_id, 'eva')).toEqual([])
-    const [{ unembedded }] = await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS unembedded FROM passages WHERE embedding IS NULL AND hidden_at IS NULL`)
+    const [{ unembedded }] = await svc.profiler.db.dataSource.query(
+      `SELECT count(*)::int AS unembedded FROM passages WHERE embedding IS NULL AND hidden_at IS NULL`,
+    )
     const x = await reindex()
     // D's two submissions, and tenant C's 'lee' one, whose only passage record the import before skipped.
     expect(x.rebuilt).toEqual({ submissions: 3, passages: TURNS.length + 2 })
     expect((await stored(tenantC, 'lee')).map((p: any) => [p.text, p.embedded])).toEqual([['I sail.', true]])
     expect(x.embedded).toBe(unembedded + TURNS.length + 2)
-    const [tenantA] = (await svc.profiler.db.dataSource.query(`SELECT id AS tenant_id FROM tenants WHERE name = 'default'`)).map((t: any) => t.tenant_id)
-    const pick = (rows: any[]) => rows.map((p) => [p.submission_id, p.position, p.speaker, p.prompt, p.text, p.occurred_at.toISOString?.() ?? p.occurred_at, p.language, p.embedded])
+    const [tenantA] = (
+      await svc.profiler.db.dataSource.query(`SELECT id AS tenant_id FROM tenants WHERE name = 'default'`)
+    ).map((t: any) => t.tenant_id)
+    const pick = (rows: any[]) =>
+      rows.map((p) => [
+        p.submission_id,
+        p.position,
+        p.speaker,
+        p.prompt,
+        p.text,
+        p.occurred_at.toISOString?.() ?? p.occurred_at,
+        p.language,
+        p.embedded,
+      ])
     // As the worker built them (but for the forget's hiding, which only the forget itself does).
     expect(pick(await stored(d.tenant_id, 'eva'))).toEqual(pick(await stored(tenantA, 'eva')))
     expect(await reindex()).toEqual({ rebuilt: { submissions: 0, passages: 0 }, embedded: 0 })
     // A submission whose text is dropped is not rebuilt (retention and the evidence deletion take both).
-    const [{ id }] = await svc.profiler.db.dataSource.query(`SELECT id FROM submissions WHERE tenant_id = $1 AND input_type = 'text'`, [d.tenant_id])
-    await svc.profiler.db.dataSource.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = $2`, [d.tenant_id, id])
-    await svc.profiler.db.dataSource.query(`UPDATE submissions SET data = NULL WHERE tenant_id = $1 AND id = $2`, [d.tenant_id, id])
+    const [{ id }] = await svc.profiler.db.dataSource.query(
+      `SELECT id FROM submissions WHERE tenant_id = $1 AND input_type = 'text'`,
+      [d.tenant_id],
+    )
+    await svc.profiler.db.dataSource.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = $2`, [
+      d.tenant_id,
+      id,
+    ])
+    await svc.profiler.db.dataSource.query(`UPDATE submissions SET data = NULL WHERE tenant_id = $1 AND id = $2`, [
+      d.tenant_id,
+      id,
+    ])
     expect((await reindex()).rebuilt).toEqual({ submissions: 0, passages: 0 })
   })
 })

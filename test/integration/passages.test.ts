@@ -33,7 +33,13 @@ describe('evidence passages', () => {
   }
 
   beforeAll(async () => {
-    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_PASSAGES_PER_SUBMISSION: '20', PROFILER_PASSAGES_PER_PROFILE: '30' } })
+    svc = await startService({
+      env: {
+        PROFILER_RATE_LIMIT_PER_MINUTE: '100000',
+        PROFILER_PASSAGES_PER_SUBMISSION: '20',
+        PROFILER_PASSAGES_PER_PROFILE: '30',
+      },
+    })
     api = client(svc.url, svc.key)
   })
   afterAll(async () => {
@@ -51,13 +57,46 @@ describe('evidence passages', () => {
         ['2023-05-08T10:00:00Z', '2023-05-08T10:05:00Z'],
       ),
     })
-    const text = await post(api, 'caroline', { data: 'I went to the LGBTQ support group yesterday. It was powerful. Everyone listened.', occurred_at: '2023-05-20' })
+    const text = await post(api, 'caroline', {
+      data: 'I went to the LGBTQ support group yesterday. It was powerful. Everyone listened.',
+      occurred_at: '2023-05-20',
+    })
     await api.waitReady('caroline')
     const rows = await passages('caroline')
-    expect(rows.map((r: any) => ({ s: r.submission_id, p: r.position, speaker: r.speaker, prompt: r.prompt, text: r.text, at: new Date(r.occurred_at).toISOString() }))).toEqual([
-      { s: conv, p: 0, speaker: 'user', prompt: 'What have you been up to lately?', text: 'I have been researching adoption agencies, it is a big step for me.', at: '2023-05-08T10:00:00.000Z' },
-      { s: conv, p: 1, speaker: 'user', prompt: 'Do you like jazz?', text: 'Yes, a lot.', at: '2023-05-08T10:05:00.000Z' },
-      { s: text, p: 0, speaker: null, prompt: null, text: 'I went to the LGBTQ support group yesterday. It was powerful. Everyone listened.', at: '2023-05-20T00:00:00.000Z' },
+    expect(
+      rows.map((r: any) => ({
+        s: r.submission_id,
+        p: r.position,
+        speaker: r.speaker,
+        prompt: r.prompt,
+        text: r.text,
+        at: new Date(r.occurred_at).toISOString(),
+      })),
+    ).toEqual([
+      {
+        s: conv,
+        p: 0,
+        speaker: 'user',
+        prompt: 'What have you been up to lately?',
+        text: 'I have been researching adoption agencies, it is a big step for me.',
+        at: '2023-05-08T10:00:00.000Z',
+      },
+      {
+        s: conv,
+        p: 1,
+        speaker: 'user',
+        prompt: 'Do you like jazz?',
+        text: 'Yes, a lot.',
+        at: '2023-05-08T10:05:00.000Z',
+      },
+      {
+        s: text,
+        p: 0,
+        speaker: null,
+        prompt: null,
+        text: 'I went to the LGBTQ support group yesterday. It was powerful. Everyone listened.',
+        at: '2023-05-20T00:00:00.000Z',
+      },
     ])
     expect(rows.every((r: any) => r.embedded && r.language === 'english')).toBe(true)
   })
@@ -67,11 +106,15 @@ describe('evidence passages', () => {
     expect(c.include).toBe('all')
     expect(c.passages_included).toBeGreaterThan(0)
     // Dated by year (the query does not ask about time); by day when it does (below).
-    expect(c.text).toContain('What they said:\n2023:\nI have been researching adoption agencies, it is a big step for me.')
+    expect(c.text).toContain(
+      'What they said:\n2023:\nI have been researching adoption agencies, it is a big step for me.',
+    )
     // A short answer is quoted with the question it answers.
     const support = await context('caroline', { query: 'When did she go to the support group?', max_tokens: 500 })
     // ... with its relative dates resolved against when it was said.
-    expect(support.text).toContain('20 May 2023:\nI went to the LGBTQ support group yesterday (19 May 2023). It was powerful.')
+    expect(support.text).toContain(
+      '20 May 2023:\nI went to the LGBTQ support group yesterday (19 May 2023). It was powerful.',
+    )
     const jazz = await context('caroline', { query: 'jazz', max_tokens: 500, include: 'passages' })
     expect(jazz.text).toContain('(asked "Do you like jazz?") Yes, a lot.')
     expect(jazz.facts_included).toBe(0)
@@ -102,11 +145,23 @@ describe('evidence passages', () => {
           ['Time?', 'As they say, time flies when you are having a good time.'],
           ['Yes?', 'I would say yes to a holiday in Greece next summer.'],
         ],
-        ['2023-05-01T10:00:00Z', '2023-05-01T10:01:00Z', '2023-05-01T10:02:00Z', '2023-05-01T10:03:00Z', '2023-05-01T10:04:00Z', '2023-05-02T10:00:00Z', '2023-05-02T10:01:00Z'],
+        [
+          '2023-05-01T10:00:00Z',
+          '2023-05-01T10:01:00Z',
+          '2023-05-01T10:02:00Z',
+          '2023-05-01T10:03:00Z',
+          '2023-05-01T10:04:00Z',
+          '2023-05-02T10:00:00Z',
+          '2023-05-02T10:01:00Z',
+        ],
       ),
     })
     await api.waitReady('talker')
-    const asked = await context('talker', { query: 'What did they say about work?', max_tokens: 80, include: 'passages' })
+    const asked = await context('talker', {
+      query: 'What did they say about work?',
+      max_tokens: 80,
+      include: 'passages',
+    })
     expect(asked.passages_included).toBeGreaterThanOrEqual(2)
     expect(asked.text).toContain('I work at the bank downtown')
     expect(asked.text).not.toContain('As they say')
@@ -119,7 +174,10 @@ describe('evidence passages', () => {
   it("knows the person's own names a question's passage lookup leaves out: the label of their turns and the profile's name", async () => {
     // passageQuery (unit tests) drops them from what passages are looked up by: "What did Caroline make?" asks about
     // making, and the partner's turns before hers greet her by name. Here: that the service finds both names.
-    const said = ['I painted a lake at sunrise, all in watercolours, for my mother.', 'I started a pottery class on Thursday evenings.']
+    const said = [
+      'I painted a lake at sunrise, all in watercolours, for my mother.',
+      'I started a pottery class on Thursday evenings.',
+    ]
     for (const [i, text] of said.entries()) {
       const data = `Caroline: Hello!\nMelanie: Hey Caroline! Good to see you!\nCaroline: Hi Mel!\nMelanie: What have you been up to?\nCaroline: ${text}`
       await post(api, 'named', { input_type: 'conversation', data, occurred_at: `2023-05-0${i + 1}T10:00:00Z` })
@@ -140,45 +198,77 @@ describe('evidence passages', () => {
     )
     expect((await profiles.findText(m, tenantId, 'named'))?.name).toBe('Caroline Moreau')
     // Through the service: a question naming her finds what it asks about; one of nothing but her name stays as it is.
-    const asked = await context('named', { query: "What did Ms Moreau make for Caroline's mother?", max_tokens: 40, include: 'passages' })
+    const asked = await context('named', {
+      query: "What did Ms Moreau make for Caroline's mother?",
+      max_tokens: 40,
+      include: 'passages',
+    })
     expect(asked.text).toContain('I painted a lake at sunrise')
     const bare = await context('named', { query: 'Caroline?', max_tokens: 200, include: 'passages' })
     expect(bare.text).toContain('Hey Caroline!')
   })
 
   it('says in the header how the quoted turns are labelled when the profile has no name, and only a label that reads as a name', async () => {
-    const data = (who: string) => `${who}: I have been researching adoption agencies all week.\nMelanie: How is it going?\n${who}: Slowly, the paperwork is endless.`
-    await post(api, 'labelled', { input_type: 'conversation', data: data('Caroline'), occurred_at: '2023-05-08T10:00:00Z' })
-    await post(api, 'role-labelled', { input_type: 'conversation', data: data('Customer'), occurred_at: '2023-05-08T10:00:00Z' })
+    const data = (who: string) =>
+      `${who}: I have been researching adoption agencies all week.\nMelanie: How is it going?\n${who}: Slowly, the paperwork is endless.`
+    await post(api, 'labelled', {
+      input_type: 'conversation',
+      data: data('Caroline'),
+      occurred_at: '2023-05-08T10:00:00Z',
+    })
+    await post(api, 'role-labelled', {
+      input_type: 'conversation',
+      data: data('Customer'),
+      occurred_at: '2023-05-08T10:00:00Z',
+    })
     const json = [
       { role: 'user', content: 'I have been researching adoption agencies all week.' },
       { role: 'assistant', content: 'How is it going?' },
     ]
-    await post(api, 'json-roles', { input_type: 'conversation', data: JSON.stringify(json), occurred_at: '2023-05-08T10:00:00Z' })
+    await post(api, 'json-roles', {
+      input_type: 'conversation',
+      data: JSON.stringify(json),
+      occurred_at: '2023-05-08T10:00:00Z',
+    })
     for (const id of ['labelled', 'role-labelled', 'json-roles']) await api.waitReady(id)
-    const header = async (id: string, params: Record<string, string | number>) => (await context(id, params)).text.split('\n')[0]
+    const header = async (id: string, params: Record<string, string | number>) =>
+      (await context(id, params)).text.split('\n')[0]
     const asked = { query: 'What did they research?', max_tokens: 300 }
     expect(await header('labelled', asked)).toBe('About Caroline (as their turns are labelled):')
-    expect(await header('labelled', { include: 'passages', max_tokens: 300 })).toBe('About Caroline (as their turns are labelled):')
+    expect(await header('labelled', { include: 'passages', max_tokens: 300 })).toBe(
+      'About Caroline (as their turns are labelled):',
+    )
     // No passage quoted (a context of the facts), nothing said about them.
     expect(await header('labelled', { max_tokens: 300 })).toBe('About this person (name unknown):')
     expect(await header('labelled', { ...asked, include: 'facts' })).toBe('About this person (name unknown):')
     // "Customer" and the JSON form's "user" name a part, not a person.
     expect(await header('role-labelled', asked)).toBe('About this person (name unknown):')
     expect(await header('json-roles', asked)).toBe('About this person (name unknown):')
-    const r = await gql(svc.url, svc.key, `{ profile(id: "labelled") { context(query: "research", maxTokens: 300) { text } } }`)
+    const r = await gql(
+      svc.url,
+      svc.key,
+      `{ profile(id: "labelled") { context(query: "research", maxTokens: 300) { text } } }`,
+    )
     expect(r.body.data.profile.context.text.split('\n')[0]).toBe('About Caroline (as their turns are labelled):')
     // A name in the profile is the header, whatever the label.
     await svc.profiler.db.dataSource.query(
       `UPDATE profiles SET content = jsonb_set(content, '{core_info,name}', '{"value": "Caroline Moreau", "confidence": 0.9}') WHERE profile_id = 'labelled'`,
     )
     expect(await header('labelled', asked)).toBe('About Caroline Moreau:')
-    const g = await gql(svc.url, svc.key, `{ profile(id: "labelled") { context(query: "research", maxTokens: 300, include: PASSAGES) { text } } }`)
+    const g = await gql(
+      svc.url,
+      svc.key,
+      `{ profile(id: "labelled") { context(query: "research", maxTokens: 300, include: PASSAGES) { text } } }`,
+    )
     expect(g.body.data.profile.context.text.split('\n')[0]).toBe('About Caroline Moreau:')
   })
 
   it('answers the same over GraphQL, and refuses an include it does not know (REST 400, GraphQL validation)', async () => {
-    const r = await gql(svc.url, svc.key, `{ profile(id: "caroline") { context(query: "adoption", maxTokens: 300, include: PASSAGES) { text passagesIncluded include factsIncluded } } }`)
+    const r = await gql(
+      svc.url,
+      svc.key,
+      `{ profile(id: "caroline") { context(query: "adoption", maxTokens: 300, include: PASSAGES) { text passagesIncluded include factsIncluded } } }`,
+    )
     expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined()
     expect(r.body.data.profile.context).toMatchObject({ include: 'PASSAGES', factsIncluded: 0 })
     expect(r.body.data.profile.context.text).toContain('adoption agencies')
@@ -195,7 +285,8 @@ describe('evidence passages', () => {
     const profile = await api.profile('sink')
     // The extractor kept nothing of it as a value: the passage alone makes it findable.
     expect(JSON.stringify(profile).toLowerCase()).not.toContain('plumber')
-    const ids = async (c: Client, query: string) => ((await c.search({ query })).profiles as { profile_id: string }[]).map((r) => r.profile_id)
+    const ids = async (c: Client, query: string) =>
+      ((await c.search({ query })).profiles as { profile_id: string }[]).map((r) => r.profile_id)
     expect(await ids(api, 'plumber')).toContain('sink')
     expect(await ids(api, 'plumbers kitchen')).toContain('sink')
     // Every word is required: a passage with only some of them does not match.
@@ -204,7 +295,9 @@ describe('evidence passages', () => {
     const other = client(svc.url, (await svc.profiler.services.tenants.createApp('other-tenant', 'app')).api_key)
     expect(await ids(other, 'plumber')).toEqual([])
     // A hidden passage (a forgotten value's evidence) is not found.
-    await svc.profiler.db.dataSource.query(`UPDATE passages SET hidden_at = now(), hidden_by = 'test' WHERE profile_id = 'sink'`)
+    await svc.profiler.db.dataSource.query(
+      `UPDATE passages SET hidden_at = now(), hidden_by = 'test' WHERE profile_id = 'sink'`,
+    )
     expect(await ids(api, 'plumber')).not.toContain('sink')
   })
 
@@ -214,7 +307,11 @@ describe('evidence passages', () => {
     await api.waitReady('petfish')
     await api.waitReady('chips')
     const search = async (query: string) =>
-      Object.fromEntries(((await api.search({ query, pageSize: 100 })).profiles as { profile_id: string; similarityScore: number }[]).map((r) => [r.profile_id, r.similarityScore]))
+      Object.fromEntries(
+        (
+          (await api.search({ query, pageSize: 100 })).profiles as { profile_id: string; similarityScore: number }[]
+        ).map((r) => [r.profile_id, r.similarityScore]),
+      )
     // Both hold "fish" (the one term: "pet" is a frame word); one passage says "pet" and "fish" together.
     const scores = await search('has a pet fish')
     expect(scores.petfish).toBeGreaterThanOrEqual(LEXICAL_SCORE + COVER_SCORE)
@@ -227,11 +324,15 @@ describe('evidence passages', () => {
     expect(above.profiles.map((p: any) => p.profile_id)).not.toContain('chips')
     expect(above.total).toBe(above.profiles.length)
     // Hostile words reach no parser: quotes, operators, a very long query.
-    for (const q of [`pet 'fish' & | ! <-> :*`, 'pet fish '.repeat(600).slice(0, 5000)]) expect((await api.search({ query: q })).profiles).toBeDefined()
+    for (const q of [`pet 'fish' & | ! <-> :*`, 'pet fish '.repeat(600).slice(0, 5000)])
+      expect((await api.search({ query: q })).profiles).toBeDefined()
   })
 
   it('bounds the passages of one submission (packing turns together) and of a profile (the oldest said go first)', async () => {
-    const turns: [string, string][] = Array.from({ length: 60 }, (_, i) => [`Question ${i}?`, `Answer number ${i} about topic${i}.`])
+    const turns: [string, string][] = Array.from({ length: 60 }, (_, i) => [
+      `Question ${i}?`,
+      `Answer number ${i} about topic${i}.`,
+    ])
     const id = await post(api, 'many', { input_type: 'conversation', data: chat(turns), occurred_at: '2024-01-01' })
     await api.waitReady('many')
     let rows = await passages('many')
@@ -241,7 +342,11 @@ describe('evidence passages', () => {
     for (let i = 0; i < 60; i++) expect(all).toContain(`topic${i}.`)
     expect(rows.every((r: any) => r.submission_id === id)).toBe(true)
     // A newer text, and an older one back-filled: the profile keeps its 30 newest by when they were said.
-    await post(api, 'many', { input_type: 'conversation', data: chat(Array.from({ length: 15 }, (_, i) => [`Newer ${i}?`, `Newer answer ${i}.`])), occurred_at: '2025-01-01' })
+    await post(api, 'many', {
+      input_type: 'conversation',
+      data: chat(Array.from({ length: 15 }, (_, i) => [`Newer ${i}?`, `Newer answer ${i}.`])),
+      occurred_at: '2025-01-01',
+    })
     await post(api, 'many', { data: 'An old memory from long ago.', occurred_at: '2001-01-01' })
     await api.waitReady('many')
     rows = await passages('many')
@@ -271,11 +376,16 @@ describe('evidence passages', () => {
         model: null,
       }))
     // 60 rows: more than one statement's worth (25), with round-b's in the middle of one.
-    const gone = await storePassages(svc.profiler.db.dataSource, new PassageRepository(), [
-      { job: job('round-a'), passages: draft('round-a', 20) },
-      { job: job('round-b'), passages: draft('round-b', 20) },
-      { job: job('round-c'), passages: draft('round-c', 20) },
-    ], 12)
+    const gone = await storePassages(
+      svc.profiler.db.dataSource,
+      new PassageRepository(),
+      [
+        { job: job('round-a'), passages: draft('round-a', 20) },
+        { job: job('round-b'), passages: draft('round-b', 20) },
+        { job: job('round-c'), passages: draft('round-c', 20) },
+      ],
+      12,
+    )
     expect([...gone]).toEqual([`${tenantId}\nround-b`])
     for (const id of ['round-a', 'round-c']) {
       const rows = await passages(id)
@@ -305,20 +415,29 @@ describe('evidence passages of a profile larger than one read (default limits)',
       const times: string[] = []
       for (let i = 0; i < 180; i++) {
         const n = c * 180 + i
-        turns.push([`What happened on day ${n}?`, n === 0 ? 'I sailed to Zanzibar with my brother.' : `I walked the dog around block ${n}.`])
+        turns.push([
+          `What happened on day ${n}?`,
+          n === 0 ? 'I sailed to Zanzibar with my brother.' : `I walked the dog around block ${n}.`,
+        ])
         times.push(new Date(start + n * 60_000).toISOString())
       }
       await post(api, 'deep', { input_type: 'conversation', data: chat(turns, times) })
     }
     await api.waitReady('deep', 120_000)
-    const [{ n }] = await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM passages WHERE profile_id = 'deep'`)
+    const [{ n }] = await svc.profiler.db.dataSource.query(
+      `SELECT count(*)::int AS n FROM passages WHERE profile_id = 'deep'`,
+    )
     expect(n).toBe(720)
     for (const include of ['passages', 'all']) {
-      const r = await api.get(`/v1/profile/deep/context?query=${encodeURIComponent('Where did they sail with the brother, Zanzibar?')}&include=${include}&max_tokens=400`)
+      const r = await api.get(
+        `/v1/profile/deep/context?query=${encodeURIComponent('Where did they sail with the brother, Zanzibar?')}&include=${include}&max_tokens=400`,
+      )
       const body = (await r.json()) as any
       expect(r.status, JSON.stringify(body)).toBe(200)
       // With the facts, the memory the extractor took from it says it, and the passage is not quoted twice.
-      expect(body.text).toContain(include === 'passages' ? 'I sailed to Zanzibar with my brother.' : 'sailed to Zanzibar with my brother')
+      expect(body.text).toContain(
+        include === 'passages' ? 'I sailed to Zanzibar with my brother.' : 'sailed to Zanzibar with my brother',
+      )
       expect(body.passages_included).toBeGreaterThan(0)
     }
   })
@@ -338,19 +457,27 @@ describe('evidence passages (openai provider against the fake server)', () => {
     const embeds = ai.oa.embeddingRequests().filter((r) => JSON.stringify(r.body.input).includes('adoption agencies'))
     expect(embeds).toHaveLength(1)
     expect(embeds[0]!.body.input).toHaveLength(3)
-    expect(embeds[0]!.body.input).toContain('What have you been up to lately?\nI have been researching adoption agencies.')
+    expect(embeds[0]!.body.input).toContain(
+      'What have you been up to lately?\nI have been researching adoption agencies.',
+    )
     const [{ n, dims }] = await ai.svc.profiler.db.dataSource.query(
       `SELECT count(*)::int AS n, min(vector_dims(embedding))::int AS dims FROM passages WHERE profile_id = 'remote' AND embedding_model IS NOT NULL`,
     )
     expect(n).toBe(2)
     expect(dims).toBeGreaterThan(0)
-    const r = await ai.api.get(`/v1/profile/remote/context?query=${encodeURIComponent('Where did they go hiking?')}&max_tokens=300`)
+    const r = await ai.api.get(
+      `/v1/profile/remote/context?query=${encodeURIComponent('Where did they go hiking?')}&max_tokens=300`,
+    )
     const c = (await r.json()) as any
     expect(r.status, JSON.stringify(c)).toBe(200)
     expect(c.ranked_by).toBe('query')
     expect(c.text).toContain('2023:\nWe went hiking near Porto with my brother yesterday (7 May 2023).')
     expect(c.text).not.toContain('\nMay 2023:\n')
-    const when = (await (await ai.api.get(`/v1/profile/remote/context?query=${encodeURIComponent('When did they go hiking?')}&max_tokens=300`)).json()) as any
+    const when = (await (
+      await ai.api.get(
+        `/v1/profile/remote/context?query=${encodeURIComponent('When did they go hiking?')}&max_tokens=300`,
+      )
+    ).json()) as any
     expect(when.text).toContain('8 May 2023:\nWe went hiking near Porto with my brother yesterday (7 May 2023).')
 
     // A question with words about speech: the facts are ranked by the whole question's meaning, the passages by the
@@ -361,7 +488,11 @@ describe('evidence passages (openai provider against the fake server)', () => {
     const requests = () => ai.oa.embeddingRequests().map((r) => [r.body.input].flat() as string[])
     for (const include of ['all', 'passages']) {
       const before = requests().length
-      const got = (await (await ai.api.get(`/v1/profile/remote/context?query=${encodeURIComponent(question)}&max_tokens=300&include=${include}`)).json()) as any
+      const got = (await (
+        await ai.api.get(
+          `/v1/profile/remote/context?query=${encodeURIComponent(question)}&max_tokens=300&include=${include}`,
+        )
+      ).json()) as any
       expect(got.text).toContain('We went hiking near Porto')
       const made = requests().slice(before)
       // Asked once per text and remembered: the first context embeds both in one request, with the facts (all); the
@@ -391,11 +522,16 @@ describe('evidence passages of a submission accepted before a forget, processed 
     await post(api, 'late', { data: 'I live in Lisbon.', occurred_at: '2024-01-01T00:00:00Z' })
     // A deadline, not a wait: each extraction here takes 3 s, and a CI run (2 loaded cores) once overran 30 s.
     await api.waitReady('late', 90_000)
-    const waiting = await post(api, 'late', { data: 'I still live in Lisbon, near the river.', occurred_at: '2024-02-01T00:00:00Z' })
+    const waiting = await post(api, 'late', {
+      data: 'I still live in Lisbon, near the river.',
+      occurred_at: '2024-02-01T00:00:00Z',
+    })
     // Its batch is being extracted (the delay): the forget comes now, so the batch goes back to the queue.
     await waitFor(
       'the second submission to be processing',
-      async () => (await gql(svc.url, svc.key, `query($id: ID!) { submission(id: $id) { status } }`, { id: waiting })).body.data?.submission?.status,
+      async () =>
+        (await gql(svc.url, svc.key, `query($id: ID!) { submission(id: $id) { status } }`, { id: waiting })).body.data
+          ?.submission?.status,
       { until: (s) => s === 'PROCESSING' },
     )
     const f = await fetch(`${svc.url}/v1/profile/late/values`, {
@@ -410,7 +546,9 @@ describe('evidence passages of a submission accepted before a forget, processed 
       `SELECT text, hidden_by FROM passages WHERE profile_id = 'late' AND submission_id = $1`,
       [waiting],
     )
-    expect(rows).toEqual([{ text: 'I still live in Lisbon, near the river.', hidden_by: expect.stringMatching(/^forget:/) }])
+    expect(rows).toEqual([
+      { text: 'I still live in Lisbon, near the river.', hidden_by: expect.stringMatching(/^forget:/) },
+    ])
     const r = await api.get(`/v1/profile/late/context?query=Lisbon&include=passages`)
     expect(((await r.json()) as any).text).not.toMatch(/Lisbon/)
   }, 240_000)

@@ -45,7 +45,9 @@ describe('facts over time', () => {
     return r.body.data.profile
   }
   async function contextText(id: string, key = svc.key) {
-    const r = await fetch(`${svc.url}/v1/profile/${id}/context?max_tokens=200`, { headers: { authorization: `Bearer ${key}` } })
+    const r = await fetch(`${svc.url}/v1/profile/${id}/context?max_tokens=200`, {
+      headers: { authorization: `Bearer ${key}` },
+    })
     expect(r.status).toBe(200)
     return ((await r.json()) as { text: string }).text
   }
@@ -64,12 +66,22 @@ describe('facts over time', () => {
     // The history: the entry that moved her names the old place and its window.
     const moved = p.update_log.at(-1)
     expect(moved.changes.core_info.location).toEqual({ value: 'Porto', confidence: 0.85 })
-    expect(moved.changes.replaced).toEqual({ 'core_info.location': { value: 'Lisbon', confidence: 0.9, from: LISBON_AT, until: PORTO_AT } })
+    expect(moved.changes.replaced).toEqual({
+      'core_info.location': { value: 'Lisbon', confidence: 0.9, from: LISBON_AT, until: PORTO_AT },
+    })
 
     const g = await graphql('ana')
     expect(g.coreInfo.location.value).toBe('Porto')
-    expect(g.pastValues).toEqual([{ field: 'core_info.location', values: [{ value: 'Lisbon', confidence: 0.9, from: LISBON_AT, until: PORTO_AT, lastSaid: LISBON_AT }] }])
-    expect(g.history.entries.at(-1).changes.replaced['core_info.location']).toMatchObject({ from: LISBON_AT, until: PORTO_AT })
+    expect(g.pastValues).toEqual([
+      {
+        field: 'core_info.location',
+        values: [{ value: 'Lisbon', confidence: 0.9, from: LISBON_AT, until: PORTO_AT, lastSaid: LISBON_AT }],
+      },
+    ])
+    expect(g.history.entries.at(-1).changes.replaced['core_info.location']).toMatchObject({
+      from: LISBON_AT,
+      until: PORTO_AT,
+    })
     expect(g.context.text).toContain(`- ${LINE}`)
     expect(await contextText('ana')).toContain(`- ${LINE}`)
     // A profile without a past says nothing of one.
@@ -91,7 +103,10 @@ describe('facts over time', () => {
     expect(last.changes.past_values).toEqual({ 'core_info.location': [LISBON] })
     expect(await contextText('bea')).toContain(`- ${LINE}`)
     // A re-extraction replays both in event time: the same timeline.
-    const rx = await fetch(`${svc.url}/v1/profile/bea/reextract?dry_run=false`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` } })
+    const rx = await fetch(`${svc.url}/v1/profile/bea/reextract?dry_run=false`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${svc.key}` },
+    })
     expect(rx.status, await rx.clone().text()).toBe(200)
     const rebuilt = await api.waitReady('bea')
     expect(rebuilt.core_info.location.value).toBe('Porto')
@@ -106,7 +121,10 @@ describe('facts over time', () => {
     const p = (await res.json()) as { profile: any }
     expect(p.profile.core_info.location.value).toBe('Porto')
     expect(p.profile.past_values).toBeUndefined()
-    expect(p.profile.update_log.at(-1)).toMatchObject({ input_type: 'forget', changes: { removed: [{ section: 'core_info.location', value: 'Lisbon' }] } })
+    expect(p.profile.update_log.at(-1)).toMatchObject({
+      input_type: 'forget',
+      changes: { removed: [{ section: 'core_info.location', value: 'Lisbon' }] },
+    })
     expect((await graphql('cid')).pastValues).toEqual([])
     const text = await contextText('cid')
     expect(text).toContain('- Lives in Porto\n')
@@ -141,9 +159,14 @@ describe('facts over time', () => {
   it('export and import keep the timeline, and the imported profile goes on from it', async () => {
     await post('eve', 'I live in Lisbon.', '2019-06-01')
     await post('eve', 'I moved to Porto.', '2025-03-10')
-    const exp = await fetch(`${svc.url}/v1/export?profile_id=eve&include_text=true`, { headers: { authorization: `Bearer ${svc.key}` } })
+    const exp = await fetch(`${svc.url}/v1/export?profile_id=eve&include_text=true`, {
+      headers: { authorization: `Bearer ${svc.key}` },
+    })
     expect(exp.status).toBe(200)
-    const lines = (await exp.text()).trim().split('\n').map((l) => JSON.parse(l))
+    const lines = (await exp.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     const record = lines.find((r) => r.type === 'profile')
     expect(record.past_values).toEqual({ 'core_info.location': [LISBON] })
     expect(record.internals.since).toEqual({ 'core_info.location': PORTO_AT })
@@ -158,7 +181,11 @@ describe('facts over time', () => {
     const b = client(svc.url, other.api_key)
     const imported = await b.profile('eve')
     expect(imported.past_values).toEqual({ 'core_info.location': [LISBON] })
-    expect((await graphql('eve', other.api_key)).pastValues[0].values[0]).toMatchObject({ value: 'Lisbon', from: LISBON_AT, until: PORTO_AT })
+    expect((await graphql('eve', other.api_key)).pastValues[0].values[0]).toMatchObject({
+      value: 'Lisbon',
+      from: LISBON_AT,
+      until: PORTO_AT,
+    })
     expect(await contextText('eve', other.api_key)).toContain(`- ${LINE}`)
     // The next move on the imported profile dates Porto from when it was said (internals.since came along).
     const res = await b.post('eve', { data: 'I moved to Braga.', occurred_at: '2025-09-01' })
@@ -175,7 +202,10 @@ describe('facts over time', () => {
     await post('fay', 'I live in Lisbon.', '2019-06-01')
     await post('fay', 'I moved to Porto.', '2025-03-10')
     const exp = await fetch(`${svc.url}/v1/export?profile_id=fay`, { headers: { authorization: `Bearer ${svc.key}` } })
-    const lines = (await exp.text()).trim().split('\n').map((l) => JSON.parse(l))
+    const lines = (await exp.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     const at = lines.findIndex((r) => r.type === 'profile')
     const other = await svc.profiler.services.tenants.createApp('past-values-c', 'app')
     const importWith = async (change: (p: any) => void) => {
@@ -189,15 +219,38 @@ describe('facts over time', () => {
       return { status: r.status, message: ((await r.json()) as { message: string }).message }
     }
     const hostile = await importWith((p) => {
-      p.past_values['core_info.location'] = Array.from({ length: 10_000 }, (_, i) => ({ ...LISBON, value: `City ${i}` }))
+      p.past_values['core_info.location'] = Array.from({ length: 10_000 }, (_, i) => ({
+        ...LISBON,
+        value: `City ${i}`,
+      }))
     })
     expect(hostile.status).toBe(400)
-    expect(hostile.message).toMatch(new RegExp(`^Line ${at + 1}: profile record: past_values\\.core_info\\.location: at most 20 past values per scalar \\(PROFILER_PROFILE_MAX_PAST_VALUES\\)`))
+    expect(hostile.message).toMatch(
+      new RegExp(
+        `^Line ${at + 1}: profile record: past_values\\.core_info\\.location: at most 20 past values per scalar \\(PROFILER_PROFILE_MAX_PAST_VALUES\\)`,
+      ),
+    )
     const cases: [string, (p: any) => void, RegExp][] = [
-      ['a window ending before it begins', (p) => (p.past_values['core_info.location'][0].until = '2018-01-01T00:00:00.000Z'), /past_values\.core_info\.location\.0: must have from <= last_said <= until/],
-      ['a path that is no scalar', (p) => (p.past_values['interests.music'] = [LISBON]), /past_values: Unrecognized key: "interests\.music"/],
-      ['a time that is not one', (p) => (p.past_values['core_info.location'][0].from = 'long ago'), /past_values\.core_info\.location\.0\.from: must be an ISO 8601/],
-      ['a value over the character limit', (p) => (p.past_values['core_info.location'][0].value = 'x'.repeat(1001)), /past_values\.core_info\.location\.0\.value/],
+      [
+        'a window ending before it begins',
+        (p) => (p.past_values['core_info.location'][0].until = '2018-01-01T00:00:00.000Z'),
+        /past_values\.core_info\.location\.0: must have from <= last_said <= until/,
+      ],
+      [
+        'a path that is no scalar',
+        (p) => (p.past_values['interests.music'] = [LISBON]),
+        /past_values: Unrecognized key: "interests\.music"/,
+      ],
+      [
+        'a time that is not one',
+        (p) => (p.past_values['core_info.location'][0].from = 'long ago'),
+        /past_values\.core_info\.location\.0\.from: must be an ISO 8601/,
+      ],
+      [
+        'a value over the character limit',
+        (p) => (p.past_values['core_info.location'][0].value = 'x'.repeat(1001)),
+        /past_values\.core_info\.location\.0\.value/,
+      ],
     ]
     for (const [what, change, message] of cases) {
       const r = await importWith(change)
@@ -223,7 +276,9 @@ describe('facts over time (openai provider against the fake server)', () => {
       const p = await ai.api.profile(id)
       expect(p.core_info.location.value, id).toBe('Porto')
       expect(p.past_values, id).toEqual({ 'core_info.location': [LISBON] })
-      const ctx = await fetch(`${ai.svc.url}/v1/profile/${id}/context`, { headers: { authorization: `Bearer ${ai.svc.key}` } })
+      const ctx = await fetch(`${ai.svc.url}/v1/profile/${id}/context`, {
+        headers: { authorization: `Bearer ${ai.svc.key}` },
+      })
       expect(((await ctx.json()) as { text: string }).text, id).toContain(`- ${LINE}`)
     }
   })

@@ -28,15 +28,23 @@ describe('processing: merge, idempotency, concurrency, isolation', () => {
   })
 
   it('a profile built from two submissions shows the merge rules', async () => {
-    expect((await api.post('anna', { data: 'My name is Anna. I live in Berlin. I love hiking and I play chess.' })).status).toBe(202)
+    expect(
+      (await api.post('anna', { data: 'My name is Anna. I live in Berlin. I love hiking and I play chess.' })).status,
+    ).toBe(202)
     const first = await api.waitReady('anna')
     expect(first.core_info.name.value).toBe('Anna')
     expect(first.core_info.location.value).toBe('Berlin')
-    const hobbies1 = Object.values(first.interests).flat().map((v: any) => v.value.toLowerCase())
+    const hobbies1 = Object.values(first.interests)
+      .flat()
+      .map((v: any) => v.value.toLowerCase())
     expect(hobbies1).toEqual(expect.arrayContaining(['hiking', 'chess']))
-    const hikingBefore = Object.values(first.interests).flat().find((v: any) => v.value.toLowerCase() === 'hiking') as any
+    const hikingBefore = Object.values(first.interests)
+      .flat()
+      .find((v: any) => v.value.toLowerCase() === 'hiking') as any
 
-    expect((await api.post('anna', { data: 'I moved to Munich last year. I love hiking, jazz and cooking.' })).status).toBe(202)
+    expect(
+      (await api.post('anna', { data: 'I moved to Munich last year. I love hiking, jazz and cooking.' })).status,
+    ).toBe(202)
     const second = await api.waitReady('anna')
     // Location replaced, and the replaced value is in the log.
     expect(second.core_info.location.value).toBe('Munich')
@@ -54,7 +62,9 @@ describe('processing: merge, idempotency, concurrency, isolation', () => {
     expect(hikingAfter.confidence).toBeGreaterThan(hikingBefore.confidence)
     // Name untouched; timestamps and summary refreshed.
     expect(second.core_info.name.value).toBe('Anna')
-    expect(new Date(second.field_timestamps['core_info.location']).getTime()).toBeGreaterThan(new Date(first.last_updated).getTime() - 1)
+    expect(new Date(second.field_timestamps['core_info.location']).getTime()).toBeGreaterThan(
+      new Date(first.last_updated).getTime() - 1,
+    )
     expect(new Date(second.last_updated).getTime()).toBeGreaterThan(new Date(first.last_updated).getTime())
     expect(second.summary).toMatch(/Anna/)
     expect(second.summary).toMatch(/Munich/)
@@ -69,7 +79,9 @@ describe('processing: merge, idempotency, concurrency, isolation', () => {
     const second = await api.waitReady('quiet')
     expect(second.update_log).toEqual(first.update_log)
     expect(second.core_info).toEqual(first.core_info)
-    const rows = await svc.profiler.db.dataSource.query(`SELECT status, count(*)::int AS n FROM submissions WHERE profile_id = 'quiet' GROUP BY status`)
+    const rows = await svc.profiler.db.dataSource.query(
+      `SELECT status, count(*)::int AS n FROM submissions WHERE profile_id = 'quiet' GROUP BY status`,
+    )
     expect(rows).toEqual([{ status: 'done', n: 2 }])
     const after = await svc.profiler.db.dataSource.query(`SELECT history_seq FROM profiles WHERE profile_id = 'quiet'`)
     expect(after).toEqual(before)
@@ -97,15 +109,39 @@ describe('processing: merge, idempotency, concurrency, isolation', () => {
     expect(after.update_log).toHaveLength(1)
     expect(after.last_updated).toBe(before.last_updated)
     expect(after).toEqual(before)
-    const [{ n }] = await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM submissions WHERE profile_id = 'idem'`)
+    const [{ n }] = await svc.profiler.db.dataSource.query(
+      `SELECT count(*)::int AS n FROM submissions WHERE profile_id = 'idem'`,
+    )
     expect(n).toBe(1)
   })
 
   it('20 concurrent POSTs to one id: all 20 facts land, status ready, none applied twice', async () => {
-    const words = ['archery', 'baking', 'canoeing', 'darts', 'embroidery', 'fencing', 'gardening', 'hiking', 'ice skating', 'juggling',
-      'kayaking', 'knitting', 'lacrosse', 'mountaineering', 'origami', 'pottery', 'quilting', 'rowing', 'sailing', 'tennis']
+    const words = [
+      'archery',
+      'baking',
+      'canoeing',
+      'darts',
+      'embroidery',
+      'fencing',
+      'gardening',
+      'hiking',
+      'ice skating',
+      'juggling',
+      'kayaking',
+      'knitting',
+      'lacrosse',
+      'mountaineering',
+      'origami',
+      'pottery',
+      'quilting',
+      'rowing',
+      'sailing',
+      'tennis',
+    ]
     const acks = await Promise.all(
-      words.map((w) => api.post('burst', { input_type: 'structured', data: JSON.stringify({ interests: { hobbies: [w] } }) })),
+      words.map((w) =>
+        api.post('burst', { input_type: 'structured', data: JSON.stringify({ interests: { hobbies: [w] } }) }),
+      ),
     )
     expect(acks.map((r) => r.status)).toEqual(words.map(() => 202))
     const ids = await Promise.all(acks.map(async (r) => ((await r.json()) as any).id))
@@ -116,22 +152,30 @@ describe('processing: merge, idempotency, concurrency, isolation', () => {
     for (const v of p.interests.hobbies) expect(v.confidence).toBe(1)
     const logged = p.update_log.flatMap((e: any) => e.submission_ids)
     expect(logged.sort()).toEqual([...ids].sort())
-    const rows = await svc.profiler.db.dataSource.query(`SELECT status, count(*)::int AS n FROM submissions WHERE profile_id = 'burst' GROUP BY status`)
+    const rows = await svc.profiler.db.dataSource.query(
+      `SELECT status, count(*)::int AS n FROM submissions WHERE profile_id = 'burst' GROUP BY status`,
+    )
     expect(rows).toEqual([{ status: 'done', n: 20 }])
   })
 
   it('a conversation counts only the profiled person turns', async () => {
-    const data = 'Lena: Hi! I live in Hamburg and I love sailing.\nBot: Nice. I live in Paris and I love opera.\nLena: I work as a pharmacist.'
+    const data =
+      'Lena: Hi! I live in Hamburg and I love sailing.\nBot: Nice. I live in Paris and I love opera.\nLena: I work as a pharmacist.'
     expect((await api.post('lena', { data, input_type: 'conversation' })).status).toBe(202)
     const p = await api.waitReady('lena')
     expect(p.core_info.location.value).toBe('Hamburg')
-    const values = Object.values(p.interests).flat().map((v: any) => v.value.toLowerCase())
+    const values = Object.values(p.interests)
+      .flat()
+      .map((v: any) => v.value.toLowerCase())
     expect(values).toContain('sailing')
     expect(values).not.toContain('opera')
   })
 
   it('structured data is taken as given; bare values get confidence 1', async () => {
-    const data = JSON.stringify({ core_info: { name: 'Kofi', age: 41, location: { value: 'Accra', confidence: 0.7 } }, interests: { music: ['highlife'] } })
+    const data = JSON.stringify({
+      core_info: { name: 'Kofi', age: 41, location: { value: 'Accra', confidence: 0.7 } },
+      interests: { music: ['highlife'] },
+    })
     expect((await api.post('kofi', { data, input_type: 'structured' })).status).toBe(202)
     const p = await api.waitReady('kofi')
     expect(p.core_info.name).toEqual({ value: 'Kofi', confidence: 1 })
@@ -191,17 +235,26 @@ describe('processing: delete wins over a submission in flight', () => {
   it('DELETE while a submission is being processed: the profile stays deleted', async () => {
     expect((await api.post('doomed', { data: 'My name is Ivo and I love rowing.' })).status).toBe(202)
     const ds = svc.profiler.db.dataSource
-    await waitFor('the submission of doomed to be processing', async () => (await ds.query(`SELECT status FROM submissions WHERE profile_id = 'doomed'`))[0]?.status, {
-      until: (status) => status === 'processing',
-    })
+    await waitFor(
+      'the submission of doomed to be processing',
+      async () => (await ds.query(`SELECT status FROM submissions WHERE profile_id = 'doomed'`))[0]?.status,
+      {
+        until: (status) => status === 'processing',
+      },
+    )
     const [row] = await ds.query(`SELECT status FROM submissions WHERE profile_id = 'doomed'`)
     expect(row.status).toBe('processing')
     expect((await api.del('doomed')).status).toBe(204)
     // The extraction finishes and tries to apply: its round has ended once the job it took is no longer active.
     await waitFor(
-      "the end of the round that took doomed (its active jobs)",
+      'the end of the round that took doomed (its active jobs)',
       async () =>
-        (await ds.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state = 'active' AND data->>'profileId' = 'doomed'`, [PROCESS_QUEUE]))[0].n,
+        (
+          await ds.query(
+            `SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state = 'active' AND data->>'profileId' = 'doomed'`,
+            [PROCESS_QUEUE],
+          )
+        )[0].n,
       { until: (n) => n === 0 },
     )
     expect((await api.get('/v1/profile/doomed')).status).toBe(404)

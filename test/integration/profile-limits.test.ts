@@ -36,7 +36,19 @@ describe('profile limits (small limits)', () => {
   afterAll(async () => svc?.close())
 
   it('a list keeps its most confident values, the newest of equals; the entry lists what was dropped, not as removed', async () => {
-    await submit(c, 'lists', structured({ personality: { traits: [{ value: 'calm', confidence: 0.9 }, { value: 'kind', confidence: 0.3 }, { value: 'brave', confidence: 0.5 }] } }))
+    await submit(
+      c,
+      'lists',
+      structured({
+        personality: {
+          traits: [
+            { value: 'calm', confidence: 0.9 },
+            { value: 'kind', confidence: 0.3 },
+            { value: 'brave', confidence: 0.5 },
+          ],
+        },
+      }),
+    )
     const traits = Array.from({ length: 6 }, (_, i) => ({ value: `trait${i}`, confidence: 0.5 }))
     const p = await submit(c, 'lists', structured({ personality: { traits } }))
     // 9 proposed in all, 5 kept: calm (0.9), then the 0.5s, newest first among equals; kind (0.3) and the oldest 0.5s go.
@@ -51,11 +63,23 @@ describe('profile limits (small limits)', () => {
 
   it('interest categories and interests in all, memories: the least confident go first', async () => {
     const interests = {
-      music: [{ value: 'jazz', confidence: 0.9 }, { value: 'blues', confidence: 0.8 }],
+      music: [
+        { value: 'jazz', confidence: 0.9 },
+        { value: 'blues', confidence: 0.8 },
+      ],
       sports: [{ value: 'tennis', confidence: 0.7 }],
       food: [{ value: 'sushi', confidence: 0.2 }],
-      books: [{ value: 'poetry', confidence: 0.6 }, { value: 'novels', confidence: 0.6 }, { value: 'essays', confidence: 0.6 }],
-      films: [{ value: 'noir', confidence: 0.95 }, { value: 'westerns', confidence: 0.4 }, { value: 'anime', confidence: 0.4 }, { value: 'docs', confidence: 0.4 }],
+      books: [
+        { value: 'poetry', confidence: 0.6 },
+        { value: 'novels', confidence: 0.6 },
+        { value: 'essays', confidence: 0.6 },
+      ],
+      films: [
+        { value: 'noir', confidence: 0.95 },
+        { value: 'westerns', confidence: 0.4 },
+        { value: 'anime', confidence: 0.4 },
+        { value: 'docs', confidence: 0.4 },
+      ],
     }
     const memories = [
       { event: 'moved to Porto', importance: 'high', confidence: 0.5 },
@@ -69,7 +93,12 @@ describe('profile limits (small limits)', () => {
     // 3 categories: those whose best value is most confident (films 0.95, music 0.9, sports 0.7); 8 interests at most.
     expect(Object.keys(p.interests).sort()).toEqual(['films', 'music', 'sports'])
     expect(Object.values(p.interests).flat().length).toBeLessThanOrEqual(8)
-    expect(p.memories.map((m: any) => m.event).sort()).toEqual(['adopted a cat', 'moved to Porto', 'ran a marathon', 'started a band'])
+    expect(p.memories.map((m: any) => m.event).sort()).toEqual([
+      'adopted a cat',
+      'moved to Porto',
+      'ran a marathon',
+      'started a band',
+    ])
     const d = last(p).changes.dropped
     // books (3 values) and food (1) went with their categories, the two low-importance memories with the memory limit.
     expect(d).toMatchObject({ total: 6, limits: ['categories', 'memories'] })
@@ -77,7 +106,12 @@ describe('profile limits (small limits)', () => {
 
   it('a structured value longer than the limit is refused at POST (400 naming it); extracted ones are dropped', async () => {
     const long = 'x'.repeat(61)
-    for (const doc of [{ interests: { music: [long] } }, { memories: [{ event: long }] }, { core_info: { name: long } }, { interests: { [long]: ['jazz'] } }]) {
+    for (const doc of [
+      { interests: { music: [long] } },
+      { memories: [{ event: long }] },
+      { core_info: { name: long } },
+      { interests: { [long]: ['jazz'] } },
+    ]) {
       const r = await c.post('long', structured(doc))
       expect(r.status).toBe(400)
       expect(((await r.json()) as any).message).toMatch(/longer than 60 characters/)
@@ -87,7 +121,9 @@ describe('profile limits (small limits)', () => {
   })
 
   it('free text past the limits: the extractor proposes, the limits cut, the entry says so', async () => {
-    const p = await submit(c, 'talker', { data: 'I love jazz, blues, soul, funk, disco, techno, house and opera. I am kind, calm, brave, honest, patient, curious and witty.' })
+    const p = await submit(c, 'talker', {
+      data: 'I love jazz, blues, soul, funk, disco, techno, house and opera. I am kind, calm, brave, honest, patient, curious and witty.',
+    })
     expect(p.personality.traits.length).toBeLessThanOrEqual(5)
     for (const list of Object.values(p.interests) as any[][]) expect(list.length).toBeLessThanOrEqual(5)
     expect(last(p).changes.dropped.total).toBeGreaterThan(0)
@@ -99,7 +135,11 @@ describe('profile limits (small limits)', () => {
     const seqs = body.data.profile.history.entries.map((e: any) => e.seq)
     expect(seqs).toEqual([4, 5, 6, 7, 8])
     const rollback = (to: number) =>
-      fetch(`${svc.url}/v1/profile/hist/rollback`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ to_seq: to }) })
+      fetch(`${svc.url}/v1/profile/hist/rollback`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ to_seq: to }),
+      })
     // 7 and 8 keep their snapshots; 6 no longer has one; 3 is gone.
     const r6 = await rollback(6)
     expect(r6.status).toBe(409)
@@ -112,12 +152,27 @@ describe('profile limits (small limits)', () => {
 
   it('a custom schema change that takes values out of profiles writes its entry within the same history bound', async () => {
     const put = (schema: unknown) =>
-      fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' }, body: JSON.stringify(schema) })
-    expect((await put({ sections: { diet: { tags: { type: 'string[]' }, note: { type: 'string' } } } })).status).toBe(200)
-    for (let i = 0; i < 6; i++) await submit(c, 'schemed', structured({ core_info: { location: `Town${i}` }, custom: { diet: { tags: [`tag${i}`], note: 'n' } } }))
+      fetch(`${svc.url}/v1/schema`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(schema),
+      })
+    expect((await put({ sections: { diet: { tags: { type: 'string[]' }, note: { type: 'string' } } } })).status).toBe(
+      200,
+    )
+    for (let i = 0; i < 6; i++)
+      await submit(
+        c,
+        'schemed',
+        structured({ core_info: { location: `Town${i}` }, custom: { diet: { tags: [`tag${i}`], note: 'n' } } }),
+      )
     const r = await put({ sections: { diet: { note: { type: 'string' } } } })
     expect(((await r.json()) as any).profiles_updated).toBe(1)
-    const { body } = await gql(svc.url, svc.key, '{ profile(id: "schemed") { history(first: 50) { entries { seq inputType } } } }')
+    const { body } = await gql(
+      svc.url,
+      svc.key,
+      '{ profile(id: "schemed") { history(first: 50) { entries { seq inputType } } } }',
+    )
     const entries = body.data.profile.history.entries
     expect(entries).toHaveLength(5)
     expect(entries.at(-1)).toEqual({ seq: 7, inputType: 'schema' })

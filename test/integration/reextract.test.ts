@@ -24,22 +24,38 @@ describe('re-extraction (local provider)', () => {
   const events: EventMap['profileStatusChanged'][] = []
 
   const reextract = (id: string, qs = '', key?: string) =>
-    fetch(`${svc.url}/v1/profile/${encodeURIComponent(id)}/reextract${qs}`, { method: 'POST', headers: { authorization: `Bearer ${key ?? svc.key}` } })
+    fetch(`${svc.url}/v1/profile/${encodeURIComponent(id)}/reextract${qs}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key ?? svc.key}` },
+    })
   const stored = async (id: string) => {
     const [row] = await svc.profiler.db.dataSource.query(
       `SELECT version, history_seq, summary, embedding::text AS embedding, content, last_updated FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
       [tenantId, id],
     )
-    const [{ n }] = await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM profile_history WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, id])
+    const [{ n }] = await svc.profiler.db.dataSource.query(
+      `SELECT count(*)::int AS n FROM profile_history WHERE tenant_id = $1 AND profile_id = $2`,
+      [tenantId, id],
+    )
     return { ...row, history: n }
   }
 
   beforeAll(async () => {
-    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_REEXTRACT_MAX_SUBMISSIONS: '4', PROFILER_BATCH_SIZE: '2' } })
+    svc = await startService({
+      env: {
+        PROFILER_RATE_LIMIT_PER_MINUTE: '100000',
+        PROFILER_REEXTRACT_MAX_SUBMISSIONS: '4',
+        PROFILER_BATCH_SIZE: '2',
+      },
+    })
     api = client(svc.url, svc.key)
     tenantId = (await svc.profiler.services.tenants.listApps('default'))[0]!.tenant_id
     svc.profiler.bus.subscribe('profileStatusChanged', (e) => events.push(e))
-    for (const data of ['My name is Ana Lima. I live in Porto and I love hiking.', 'I am 41 years old. I enjoy jazz and chess.', 'I have a dog named Rex.']) {
+    for (const data of [
+      'My name is Ana Lima. I live in Porto and I love hiking.',
+      'I am 41 years old. I enjoy jazz and chess.',
+      'I have a dog named Rex.',
+    ]) {
       expect((await api.post('ana', { data })).status).toBe(202)
       await api.waitReady('ana')
     }
@@ -52,7 +68,14 @@ describe('re-extraction (local provider)', () => {
     const r = await reextract('ana')
     expect(r.status).toBe(200)
     const body = await json(r)
-    expect(body).toMatchObject({ profile_id: 'ana', dry_run: true, applied: false, version: before.version, submissions: { reextracted: 3, skipped_without_text: 0 }, batches: 2 })
+    expect(body).toMatchObject({
+      profile_id: 'ana',
+      dry_run: true,
+      applied: false,
+      version: before.version,
+      submissions: { reextracted: 3, skipped_without_text: 0 },
+      batches: 2,
+    })
     expect(body.new_version).toBeUndefined()
     expect(body.summary).toMatch(/Ana Lima/)
     expect(await stored('ana')).toEqual(before)
@@ -83,7 +106,9 @@ describe('re-extraction (local provider)', () => {
     expect(dry.submissions).toEqual({ reextracted: 2, skipped_without_text: 1, skipped_too_large: 0 })
     expect(dry.changed).toBe(true)
     expect(dry.changes.cleared).toEqual(expect.arrayContaining([{ path: 'core_info.age', value: 41 }]))
-    expect(dry.changes.removed.map((r: { value: string }) => r.value)).toEqual(expect.arrayContaining(['jazz', 'chess']))
+    expect(dry.changes.removed.map((r: { value: string }) => r.value)).toEqual(
+      expect.arrayContaining(['jazz', 'chess']),
+    )
     expect(await stored('ana')).toEqual(before)
 
     const seen = events.length
@@ -91,7 +116,12 @@ describe('re-extraction (local provider)', () => {
     const r = await reextract('ana', `?dry_run=false&expected_version=${dry.version}`)
     expect(r.status).toBe(200)
     const applied = await json(r)
-    expect(applied).toMatchObject({ dry_run: false, applied: true, version: before.version, new_version: before.version + 1 })
+    expect(applied).toMatchObject({
+      dry_run: false,
+      applied: true,
+      version: before.version,
+      new_version: before.version + 1,
+    })
     expect(applied.changes).toEqual(dry.changes)
     const after = await stored('ana')
     expect(after.version).toBe(before.version + 1)
@@ -136,7 +166,12 @@ describe('re-extraction (local provider)', () => {
   })
 
   it('answers clear errors for bad input, unknown profiles, other tenants and too many submissions', async () => {
-    for (const qs of ['?dry_run=maybe', '?expected_version=-1', '?expected_version=abc', '?dry_run=true&dry_run=false']) {
+    for (const qs of [
+      '?dry_run=maybe',
+      '?expected_version=-1',
+      '?expected_version=abc',
+      '?dry_run=true&dry_run=false',
+    ]) {
       const r = await reextract('ana', qs)
       expect(r.status, qs).toBe(400)
       expect((await json(r)).message).toMatch(/dry_run|expected_version/)
@@ -156,7 +191,10 @@ describe('re-extraction (local provider)', () => {
     // A profile with no text left has nothing to re-extract from.
     expect((await api.post('gone', { data: 'I love tea.' })).status).toBe(202)
     await api.waitReady('gone')
-    await svc.profiler.db.dataSource.query(`UPDATE submissions SET data = NULL WHERE tenant_id = $1 AND profile_id = 'gone'`, [tenantId])
+    await svc.profiler.db.dataSource.query(
+      `UPDATE submissions SET data = NULL WHERE tenant_id = $1 AND profile_id = 'gone'`,
+      [tenantId],
+    )
     expect((await reextract('gone')).status).toBe(409)
     expect((await api.get('/v1/profile/ana/reextract')).status).toBe(405)
   })
@@ -171,16 +209,22 @@ describe('re-extraction and the request budget', () => {
     const [app] = await svc.profiler.services.tenants.listApps('default')
     const ctx = { tenantId: app!.tenant_id, appId: app!.id, requestId: 'test' }
     // Submitted through the service, so the budget stays whole for the re-extractions.
-    for (const data of ['I love tea.', 'I live in Oslo.', 'I am a nurse.']) await svc.profiler.services.submissions.submit(ctx, 'bo', { data })
-    await waitFor('bo to be ready with its 3 submissions', async () => {
-      const [r] = await svc.profiler.db.dataSource.query(
-        `SELECT p.status, (SELECT count(*)::int FROM submissions s WHERE s.tenant_id = p.tenant_id AND s.profile_id = p.profile_id AND s.status = 'done') AS done
+    for (const data of ['I love tea.', 'I live in Oslo.', 'I am a nurse.'])
+      await svc.profiler.services.submissions.submit(ctx, 'bo', { data })
+    await waitFor(
+      'bo to be ready with its 3 submissions',
+      async () => {
+        const [r] = await svc.profiler.db.dataSource.query(
+          `SELECT p.status, (SELECT count(*)::int FROM submissions s WHERE s.tenant_id = p.tenant_id AND s.profile_id = p.profile_id AND s.status = 'done') AS done
            FROM profiles p WHERE p.tenant_id = $1 AND p.profile_id = 'bo'`,
-        [ctx.tenantId],
-      )
-      return r?.status === 'ready' && r.done === 3
-    }, { timeoutMs: 30_000 })
-    const call = () => fetch(`${svc.url}/v1/profile/bo/reextract`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` } })
+          [ctx.tenantId],
+        )
+        return r?.status === 'ready' && r.done === 3
+      },
+      { timeoutMs: 30_000 },
+    )
+    const call = () =>
+      fetch(`${svc.url}/v1/profile/bo/reextract`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` } })
     // 1 for the request + 3 batches of 1 = 4 of 6; the next one would need 4 more.
     const first = await call()
     expect(first.status).toBe(200)

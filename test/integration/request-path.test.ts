@@ -20,7 +20,10 @@ describe('the POST statement', () => {
   afterAll(async () => svc?.close())
 
   const jobs = (profileId: string) =>
-    svc.profiler.db.dataSource.query(`SELECT * FROM pgboss.job WHERE name = $1 AND data->>'profileId' = $2 ORDER BY created_on`, [PROCESS_QUEUE, profileId])
+    svc.profiler.db.dataSource.query(
+      `SELECT * FROM pgboss.job WHERE name = $1 AND data->>'profileId' = $2 ORDER BY created_on`,
+      [PROCESS_QUEUE, profileId],
+    )
 
   it("enqueues the very row pg-boss's own send() inserts", async () => {
     expect((await client(svc.url, svc.key).post('job-shape', { data: 'I am Ada.' })).status).toBe(202)
@@ -38,15 +41,24 @@ describe('the POST statement', () => {
       return { ...rest, keep_for_ms: new Date(keep_until).getTime() - new Date(start_after).getTime() }
     }
     expect(shape(ours)).toEqual(shape(boss))
-    expect(shape(ours)).toMatchObject({ state: 'created', retry_limit: 3, policy: 'standard', dead_letter: 'profile-process-dead' })
+    expect(shape(ours)).toMatchObject({
+      state: 'created',
+      retry_limit: 3,
+      policy: 'standard',
+      dead_letter: 'profile-process-dead',
+    })
   })
 
   it('a burst to one profile enqueues one job: a profile already processing has its job or its worker', async () => {
     const api = client(svc.url, svc.key)
-    const statuses = await Promise.all(Array.from({ length: 12 }, (_, i) => api.post('burst-one', { data: `Message ${i}: I like tea.` })))
+    const statuses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => api.post('burst-one', { data: `Message ${i}: I like tea.` })),
+    )
     expect(statuses.map((r) => r.status)).toEqual(Array(12).fill(202))
     expect(await jobs('burst-one')).toHaveLength(1)
-    const [{ n }] = await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM submissions WHERE profile_id = 'burst-one'`)
+    const [{ n }] = await svc.profiler.db.dataSource.query(
+      `SELECT count(*)::int AS n FROM submissions WHERE profile_id = 'burst-one'`,
+    )
     expect(n).toBe(12)
     expect((await api.profile('burst-one')).status).toBe('processing')
   })
@@ -87,7 +99,10 @@ describe('prepared statements', () => {
       expect(sums.map((r) => r[0].sum)).toEqual(Array.from({ length: 16 }, (_, i) => i + round))
     }
     const prepared = async () =>
-      Number((await counter.query(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'test_add%'`)).rows[0].n)
+      Number(
+        (await counter.query(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'test_add%'`))
+          .rows[0].n,
+      )
     // On a server each connection sees its own statements, once each, and they go with the connection's session.
     if (target.url) return expect(await prepared()).toBeLessThanOrEqual(1)
     // Two processes (two Statements) on one PGlite never take each other's names.
@@ -95,7 +110,10 @@ describe('prepared statements', () => {
     expect((await Promise.all([other.rows([3, 4]), add.rows([3, 4])])).map((r) => r[0].sum)).toEqual([12, 7])
     // PGlite's single session sees every connection's, under names of their own.
     expect(await prepared()).toBeGreaterThan(1)
-    await waitFor('the idle connections to close and their statements to go (statements left)', prepared, { until: (n) => n === 0, timeoutMs: 10_000 })
+    await waitFor('the idle connections to close and their statements to go (statements left)', prepared, {
+      until: (n) => n === 0,
+      timeoutMs: 10_000,
+    })
   })
 
   it('rejects names that are malformed or taken', () => {

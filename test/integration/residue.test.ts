@@ -36,7 +36,10 @@ describe('no residue after a profile is deleted', () => {
       expect((await c.post(id, { data: 'I also enjoy sailing on weekends.' })).status).toBe(202)
       await c.waitReady(id)
     }
-    const [{ embedded }] = await ds.query(`SELECT count(*)::int AS embedded FROM profiles WHERE tenant_id = $1 AND profile_id = $2 AND embedding IS NOT NULL`, [tenantA, id])
+    const [{ embedded }] = await ds.query(
+      `SELECT count(*)::int AS embedded FROM profiles WHERE tenant_id = $1 AND profile_id = $2 AND embedding IS NOT NULL`,
+      [tenantA, id],
+    )
     expect(embedded).toBe(1)
     // A forget and a rollback: history entries whose snapshots hold the profile's content (a forgotten value's
     // tombstone too) without naming the profile id.
@@ -59,14 +62,23 @@ describe('no residue after a profile is deleted', () => {
       [PROCESS_QUEUE, tenantA, id],
     )
     expect((await residue(ds, [id, tenantA])).map((r) => r.table)).toEqual(
-      expect.arrayContaining(['public.profiles', 'public.profile_history', 'public.submissions', 'pgboss.job', 'pgboss.archive']),
+      expect.arrayContaining([
+        'public.profiles',
+        'public.profile_history',
+        'public.submissions',
+        'pgboss.job',
+        'pgboss.archive',
+      ]),
     )
 
     // One more submission, deleted at once: its job is queued or running when the profile goes.
     expect((await a.post(id, { data: 'Zebulon moved to Quixotown harbour.' })).status).toBe(202)
     expect((await a.del(id)).status).toBe(204)
     await waitFor('the queue to be idle', async () => {
-      const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state IN ('created', 'active', 'retry')`, [PROCESS_QUEUE])
+      const [{ n }] = await ds.query(
+        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state IN ('created', 'active', 'retry')`,
+        [PROCESS_QUEUE],
+      )
       return n === 0
     })
 
@@ -79,7 +91,9 @@ describe('no residue after a profile is deleted', () => {
     const kept = await b.profile(id)
     expect(kept.core_info.name.value).toBe('Yolanda Yarrow')
     expect((await residue(ds, [id, tenantB])).length).toBeGreaterThan(2)
-    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM pgboss.archive WHERE data->>'tenantId' = $1`, [tenantB])
+    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM pgboss.archive WHERE data->>'tenantId' = $1`, [
+      tenantB,
+    ])
     expect(n).toBe(0) // only A's were copied: B's jobs stay in pgboss.job
   })
 })

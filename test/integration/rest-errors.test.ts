@@ -36,7 +36,11 @@ describe('REST errors (CONTRACT §3)', () => {
     return body
   }
   const post = (id: string, body: string, headers: Record<string, string> = {}) =>
-    fetch(`${base}/v1/profile/${id}`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json', ...headers }, body })
+    fetch(`${base}/v1/profile/${id}`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json', ...headers },
+      body,
+    })
 
   describe('400', () => {
     it('malformed JSON', async () => expectError(await post('p1', '{"data": "x",'), 400, /Malformed JSON/))
@@ -44,16 +48,31 @@ describe('REST errors (CONTRACT §3)', () => {
     it('missing data', async () => expectError(await post('p1', '{"input_type":"text"}'), 400, /data/))
     it('empty data', async () => expectError(await post('p1', '{"data":"   "}'), 400, /data/))
     it('data not a string', async () => expectError(await post('p1', '{"data": 42}'), 400, /data must be a string/))
-    it('unknown input_type', async () => expectError(await post('p1', '{"data":"hi","input_type":"poem"}'), 400, /input_type/))
-    it('invalid profile id (characters)', async () => expectError(await post('bad%20id', '{"data":"hi"}'), 400, /profile id/))
-    it('invalid profile id (length)', async () => expectError(await post('a'.repeat(201), '{"data":"hi"}'), 400, /profile id/))
+    it('unknown input_type', async () =>
+      expectError(await post('p1', '{"data":"hi","input_type":"poem"}'), 400, /input_type/))
+    it('invalid profile id (characters)', async () =>
+      expectError(await post('bad%20id', '{"data":"hi"}'), 400, /profile id/))
+    it('invalid profile id (length)', async () =>
+      expectError(await post('a'.repeat(201), '{"data":"hi"}'), 400, /profile id/))
     it('invalid profile id on GET and DELETE', async () => {
       await expectError(await fetch(`${base}/v1/profile/bad%24id`, { headers: auth() }), 400, /profile id/)
-      await expectError(await fetch(`${base}/v1/profile/bad%24id`, { method: 'DELETE', headers: auth() }), 400, /profile id/)
+      await expectError(
+        await fetch(`${base}/v1/profile/bad%24id`, { method: 'DELETE', headers: auth() }),
+        400,
+        /profile id/,
+      )
     })
     it('structured data that is not a JSON object', async () => {
-      await expectError(await post('p1', JSON.stringify({ data: '[1,2]', input_type: 'structured' })), 400, /structured/)
-      await expectError(await post('p1', JSON.stringify({ data: 'not json', input_type: 'structured' })), 400, /structured/)
+      await expectError(
+        await post('p1', JSON.stringify({ data: '[1,2]', input_type: 'structured' })),
+        400,
+        /structured/,
+      )
+      await expectError(
+        await post('p1', JSON.stringify({ data: 'not json', input_type: 'structured' })),
+        400,
+        /structured/,
+      )
     })
     const badQueries: [string, RegExp][] = [
       ['page=abc', /page/],
@@ -85,11 +104,20 @@ describe('REST errors (CONTRACT §3)', () => {
       await expectError(res, 401, /^Missing API key$/)
     })
     it('missing key is reported before body errors', async () => {
-      const res = await fetch(`${base}/v1/profile/p1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{bad' })
+      const res = await fetch(`${base}/v1/profile/p1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{bad',
+      })
       await expectError(res, 401, /^Missing API key$/)
     })
     it('malformed, unknown and wrong-scheme keys', async () => {
-      for (const h of ['Bearer nope', 'Bearer pk_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', 'Basic abc', `Bearer ${key}x`]) {
+      for (const h of [
+        'Bearer nope',
+        'Bearer pk_AAAAAAAAAAAA_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB',
+        'Basic abc',
+        `Bearer ${key}x`,
+      ]) {
         await expectError(await fetch(`${base}/v1/search`, { headers: { authorization: h } }), 401, /^Invalid API key$/)
       }
     })
@@ -98,7 +126,11 @@ describe('REST errors (CONTRACT §3)', () => {
       const ok = await fetch(`${base}/v1/search`, { headers: { authorization: `Bearer ${issued.api_key}` } })
       expect(ok.status).toBe(200)
       await svc.profiler.services.tenants.revokeKey('other', 'revoked-app')
-      await expectError(await fetch(`${base}/v1/search`, { headers: { authorization: `Bearer ${issued.api_key}` } }), 401, /^Invalid API key$/)
+      await expectError(
+        await fetch(`${base}/v1/search`, { headers: { authorization: `Bearer ${issued.api_key}` } }),
+        401,
+        /^Invalid API key$/,
+      )
     })
   })
 
@@ -124,14 +156,30 @@ describe('REST errors (CONTRACT §3)', () => {
   })
 
   it('Allow is the truth: every method it names is served, every other one is refused with 405', async () => {
-    const paths = ['/v1/profile/p1', '/v1/profile/p1/', '/v1/search', '/v1/smart-search', '/v1/openapi.json', '/healthz', '/readyz', '/graphql', '/dashboard', '/dashboard/session', '/dashboard/graphql']
+    const paths = [
+      '/v1/profile/p1',
+      '/v1/profile/p1/',
+      '/v1/search',
+      '/v1/smart-search',
+      '/v1/openapi.json',
+      '/healthz',
+      '/readyz',
+      '/graphql',
+      '/dashboard',
+      '/dashboard/session',
+      '/dashboard/graphql',
+    ]
     const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
     for (const path of paths) {
       const probe = await fetch(`${base}${path}`, { method: 'PATCH', headers: auth() })
       expect(probe.status, `PATCH ${path}`).toBe(405)
       const allow = probe.headers.get('allow')!.split(', ')
       for (const method of methods) {
-        const res = await fetch(`${base}${path}`, { method, headers: { ...auth(), 'content-type': 'application/json' }, body: ['GET', 'HEAD'].includes(method) ? undefined : '{}' })
+        const res = await fetch(`${base}${path}`, {
+          method,
+          headers: { ...auth(), 'content-type': 'application/json' },
+          body: ['GET', 'HEAD'].includes(method) ? undefined : '{}',
+        })
         const text = await res.text()
         if (allow.includes(method)) {
           // Served: the route answers (a 404 may still come from the route itself: an unknown profile).
@@ -146,7 +194,11 @@ describe('REST errors (CONTRACT §3)', () => {
   it('409 when an Idempotency-Key is reused with a different body', async () => {
     const first = await post('idem', JSON.stringify({ data: 'I live in Oslo.' }), { 'idempotency-key': 'k-409' })
     expect(first.status).toBe(202)
-    await expectError(await post('idem', JSON.stringify({ data: 'I live in Rome.' }), { 'idempotency-key': 'k-409' }), 409, /Idempotency-Key/)
+    await expectError(
+      await post('idem', JSON.stringify({ data: 'I live in Rome.' }), { 'idempotency-key': 'k-409' }),
+      409,
+      /Idempotency-Key/,
+    )
   })
 
   it('413 for a body over the limit and for data over the limit', async () => {
@@ -211,7 +263,9 @@ describe('REST errors: 429', () => {
     expect(body).toEqual({ error: 429, message: expect.stringMatching(/Rate limit/) })
     // Another key has its own budget.
     const other = await svc.profiler.services.tenants.createApp('default', 'second')
-    expect((await fetch(`${svc.url}/v1/search`, { headers: { authorization: `Bearer ${other.api_key}` } })).status).toBe(200)
+    expect(
+      (await fetch(`${svc.url}/v1/search`, { headers: { authorization: `Bearer ${other.api_key}` } })).status,
+    ).toBe(200)
   })
 })
 
@@ -235,7 +289,12 @@ describe('REST errors: 503 while the database is unreachable', () => {
     await proxy.start()
     u.host = `127.0.0.1:${proxy.port}`
     profiler = await startProfiler(
-      loadConfig({ PORT: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', DATABASE_URL: u.toString(), PROFILER_DATA_DIR: dataDir }),
+      loadConfig({
+        PORT: '0',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+        DATABASE_URL: u.toString(),
+        PROFILER_DATA_DIR: dataDir,
+      }),
       { role: 'all' },
     )
   })
@@ -258,12 +317,15 @@ describe('REST errors: 503 while the database is unreachable', () => {
     expect((await fetch(`${profiler.url}/healthz`)).status).toBe(200)
     expect((await fetch(`${profiler.url}/readyz`)).status).toBe(503)
     proxy.reconnect()
-    await waitFor('a 404 for the missing profile again (the status of GET)', async () => (await fetch(`${profiler.url}/v1/profile/someone`, { headers: h })).status, {
-      until: (status) => status === 404,
-      timeoutMs: 10_000,
-      everyMs: 200,
-    })
+    await waitFor(
+      'a 404 for the missing profile again (the status of GET)',
+      async () => (await fetch(`${profiler.url}/v1/profile/someone`, { headers: h })).status,
+      {
+        until: (status) => status === 404,
+        timeoutMs: 10_000,
+        everyMs: 200,
+      },
+    )
     expect((await fetch(`${profiler.url}/readyz`)).status).toBe(200)
   })
 })
-

@@ -18,8 +18,14 @@ describe('retention policies', () => {
   const backdate = async (tenantId: string, profileId: string, days: number) => {
     const ds = svc.profiler.db.dataSource
     const at = `now() - make_interval(days => ${days})`
-    await ds.query(`UPDATE profiles SET last_updated = ${at}, created_at = ${at} WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
-    await ds.query(`UPDATE submissions SET created_at = ${at}, started_at = ${at}, finished_at = ${at} WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
+    await ds.query(
+      `UPDATE profiles SET last_updated = ${at}, created_at = ${at} WHERE tenant_id = $1 AND profile_id = $2`,
+      [tenantId, profileId],
+    )
+    await ds.query(
+      `UPDATE submissions SET created_at = ${at}, started_at = ${at}, finished_at = ${at} WHERE tenant_id = $1 AND profile_id = $2`,
+      [tenantId, profileId],
+    )
   }
   const texts = async (tenantId: string, profileId: string) =>
     svc.profiler.db.dataSource.query(
@@ -30,15 +36,28 @@ describe('retention policies', () => {
     )
 
   beforeAll(async () => {
-    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_RETENTION_SWEEP_SECONDS: '0', PROFILER_RETENTION_BATCH: '2' } })
+    svc = await startService({
+      env: {
+        PROFILER_RATE_LIMIT_PER_MINUTE: '100000',
+        PROFILER_RETENTION_SWEEP_SECONDS: '0',
+        PROFILER_RETENTION_BATCH: '2',
+      },
+    })
     const t = svc.profiler.services.tenants
-    for (const [tenant, name] of [['default', 'short'], ['default', 'keep'], ['tenant-b', 'b']] as const) {
+    for (const [tenant, name] of [
+      ['default', 'short'],
+      ['default', 'keep'],
+      ['tenant-b', 'b'],
+    ] as const) {
       const k = await t.createApp(tenant, name)
       apps[name] = { id: k.app_id, api: client(svc.url, k.api_key) }
       if (tenant === 'default') tenantA = k.tenant_id
       else tenantB = k.tenant_id
     }
-    const short = await t.setRetention('default', 'short', { deleteProfilesAfterDays: 30, dropSubmissionTextAfterDays: 7 })
+    const short = await t.setRetention('default', 'short', {
+      deleteProfilesAfterDays: 30,
+      dropSubmissionTextAfterDays: 7,
+    })
     expect(short).toMatchObject({ deleteProfilesAfterDays: 30, dropSubmissionTextAfterDays: 7 })
     svc.profiler.bus.subscribe('profileStatusChanged', (e: EventMap['profileStatusChanged']) => {
       if (e.status === 'deleted') deletedEvents.push(`${e.tenantId}/${e.profileId}`)
@@ -60,12 +79,16 @@ describe('retention policies', () => {
     for (const [api, id, data] of writes) expect((await api.post(id, { data })).status).toBe(202)
     for (const [api, id] of writes) await api.waitReady(id, 90_000)
     // Each text left an evidence passage: the sweep drops it with the text.
-    for (const id of ['recent-short', 'old-mixed', 'old-keep', 'old-legacy']) for (const t of await texts(tenantA, id)) expect(t.passages, id).toBe(1)
+    for (const id of ['recent-short', 'old-mixed', 'old-keep', 'old-legacy'])
+      for (const t of await texts(tenantA, id)) expect(t.passages, id).toBe(1)
     for (const id of ['old-short', 'old-mixed', 'old-keep', 'old-legacy']) await backdate(tenantA, id, 40)
     await backdate(tenantA, 'recent-short', 10)
     await backdate(tenantB, 'old-short', 400)
     // A submission from before apps were recorded on submissions: it names no app, so it decides nothing.
-    await svc.profiler.db.dataSource.query(`UPDATE submissions SET app_id = NULL WHERE tenant_id = $1 AND profile_id = 'old-legacy'`, [tenantA])
+    await svc.profiler.db.dataSource.query(
+      `UPDATE submissions SET app_id = NULL WHERE tenant_id = $1 AND profile_id = 'old-legacy'`,
+      [tenantA],
+    )
 
     const r = await svc.profiler.retention!.runOnce()
     expect(r.ran).toBe(true)
@@ -77,20 +100,31 @@ describe('retention policies', () => {
     expect((await a.get('/v1/profile/old-short')).status).toBe(404)
     expect(deletedEvents).toEqual([`${tenantA}/old-short`])
     expect(await residue(svc.profiler.db.dataSource, ['old-short', tenantA], { allowDeletionEvents: true })).toEqual([])
-    for (const id of ['recent-short', 'old-mixed', 'old-keep', 'old-legacy']) expect((await a.get(`/v1/profile/${id}`)).status).toBe(200)
+    for (const id of ['recent-short', 'old-mixed', 'old-keep', 'old-legacy'])
+      expect((await a.get(`/v1/profile/${id}`)).status).toBe(200)
     // Text dropped, row and profile kept.
-    expect(await texts(tenantA, 'recent-short')).toEqual([{ data: null, provenance: false, status: 'done', passages: 0 }])
-    expect((await (await a.get('/v1/profile/recent-short/passages?include_hidden=true')).json()) as any).toMatchObject({ passages: [] })
+    expect(await texts(tenantA, 'recent-short')).toEqual([
+      { data: null, provenance: false, status: 'done', passages: 0 },
+    ])
+    expect((await (await a.get('/v1/profile/recent-short/passages?include_hidden=true')).json()) as any).toMatchObject({
+      passages: [],
+    })
     expect((await a.profile('recent-short')).core_info.name.value).toBe('Rita Recent')
     expect(await texts(tenantA, 'old-mixed')).toEqual([
       { data: null, provenance: false, status: 'done', passages: 0 },
       { data: 'Milo loves chess.', provenance: true, status: 'done', passages: 1 },
     ])
-    expect(await texts(tenantA, 'old-keep')).toEqual([{ data: 'My name is Kai Keep. I live in Kyoto.', provenance: true, status: 'done', passages: 1 }])
-    expect(await texts(tenantA, 'old-legacy')).toEqual([{ data: 'My name is Lena Legacy. I live in Lima.', provenance: true, status: 'done', passages: 1 }])
+    expect(await texts(tenantA, 'old-keep')).toEqual([
+      { data: 'My name is Kai Keep. I live in Kyoto.', provenance: true, status: 'done', passages: 1 },
+    ])
+    expect(await texts(tenantA, 'old-legacy')).toEqual([
+      { data: 'My name is Lena Legacy. I live in Lima.', provenance: true, status: 'done', passages: 1 },
+    ])
     // The other tenant: its app has no policy, so its 400-day-old profile of the same id stays whole.
     expect((await b!.api.profile('old-short')).core_info.name.value).toBe('Bea Other')
-    expect(await texts(tenantB, 'old-short')).toEqual([{ data: 'My name is Bea Other. I live in Bonn.', provenance: true, status: 'done', passages: 1 }])
+    expect(await texts(tenantB, 'old-short')).toEqual([
+      { data: 'My name is Bea Other. I live in Bonn.', provenance: true, status: 'done', passages: 1 },
+    ])
 
     // A second sweep finds nothing more.
     expect(await svc.profiler.retention!.runOnce()).toEqual({ ran: true, deleted: [], textDropped: [] })
@@ -101,7 +135,11 @@ describe('retention policies', () => {
     // The guard the sweep deletes with: a submission since the cut-off keeps the profile.
     expect((await apps.short!.api.post('recent-short', { data: 'Rita took up rowing.' })).status).toBe(202)
     await apps.short!.api.waitReady('recent-short')
-    expect(await svc.profiler.services.profiles.remove(ctx, 'recent-short', { untouchedSince: new Date(Date.now() - 60_000) })).toBe(false)
+    expect(
+      await svc.profiler.services.profiles.remove(ctx, 'recent-short', {
+        untouchedSince: new Date(Date.now() - 60_000),
+      }),
+    ).toBe(false)
     expect((await apps.short!.api.get('/v1/profile/recent-short')).status).toBe(200)
 
     const [one, two] = await Promise.all([svc.profiler.retention!.runOnce(), svc.profiler.retention!.runOnce()])
@@ -123,11 +161,16 @@ describe('retention policies', () => {
   it('validates policies', async () => {
     const t = svc.profiler.services.tenants
     for (const bad of [0, -1, 1.5, 40_000]) {
-      await expect(t.setRetention('default', 'short', { deleteProfilesAfterDays: bad })).rejects.toThrow(/whole number of days/)
+      await expect(t.setRetention('default', 'short', { deleteProfilesAfterDays: bad })).rejects.toThrow(
+        /whole number of days/,
+      )
     }
     await expect(t.setRetention('default', 'nope', { deleteProfilesAfterDays: 3 })).rejects.toThrow(/No app/)
     // Undefined keeps, null turns off.
-    expect(await t.setRetention('default', 'short', { dropSubmissionTextAfterDays: null })).toMatchObject({ deleteProfilesAfterDays: 30, dropSubmissionTextAfterDays: null })
+    expect(await t.setRetention('default', 'short', { dropSubmissionTextAfterDays: null })).toMatchObject({
+      deleteProfilesAfterDays: 30,
+      dropSubmissionTextAfterDays: null,
+    })
   })
 
   it('is set from the dashboard for the apps of the signed-in account only', async () => {
@@ -137,14 +180,25 @@ describe('retention policies', () => {
     const mine = created.body.data.createApp.app.id
     const set = `mutation($id: ID!, $d: Int, $t: Int) { setAppRetention(id: $id, deleteProfilesAfterDays: $d, dropSubmissionTextAfterDays: $t) { id deleteProfilesAfterDays dropSubmissionTextAfterDays } }`
     const r = await browser.gql(set, { id: mine, d: 90, t: null })
-    expect(r.body.data.setAppRetention).toEqual({ id: mine, deleteProfilesAfterDays: 90, dropSubmissionTextAfterDays: null })
+    expect(r.body.data.setAppRetention).toEqual({
+      id: mine,
+      deleteProfilesAfterDays: 90,
+      dropSubmissionTextAfterDays: null,
+    })
     const listed = await browser.gql(`{ apps { id deleteProfilesAfterDays dropSubmissionTextAfterDays } }`)
-    expect(listed.body.data.apps).toEqual([{ id: mine, deleteProfilesAfterDays: 90, dropSubmissionTextAfterDays: null }])
+    expect(listed.body.data.apps).toEqual([
+      { id: mine, deleteProfilesAfterDays: 90, dropSubmissionTextAfterDays: null },
+    ])
     // Another tenant's app (tenant-b's) is not found from this account, and keeps its policy.
     const other = await browser.gql(set, { id: apps.b!.id, d: 1, t: 1 })
     expect(other.body.errors[0].extensions.code).toBe('APP_NOT_FOUND')
-    expect((await svc.profiler.services.tenants.appsOf(tenantB))[0]).toMatchObject({ deleteProfilesAfterDays: null, dropSubmissionTextAfterDays: null })
-    expect((await browser.gql(set, { id: mine, d: 0, t: null })).body.errors[0].extensions.code).toBe('VALIDATION_FAILED')
+    expect((await svc.profiler.services.tenants.appsOf(tenantB))[0]).toMatchObject({
+      deleteProfilesAfterDays: null,
+      dropSubmissionTextAfterDays: null,
+    })
+    expect((await browser.gql(set, { id: mine, d: 0, t: null })).body.errors[0].extensions.code).toBe(
+      'VALIDATION_FAILED',
+    )
   })
 })
 
@@ -164,17 +218,33 @@ describe("the worker's retention timer", () => {
     await api.waitReady('stale', 90_000)
     await api.waitReady('fresh', 90_000)
     const at = `now() - make_interval(days => 2)`
-    await svc.profiler.db.dataSource.query(`UPDATE profiles SET last_updated = ${at} WHERE tenant_id = $1 AND profile_id = 'stale'`, [k.tenant_id])
-    await svc.profiler.db.dataSource.query(`UPDATE submissions SET created_at = ${at}, finished_at = ${at} WHERE tenant_id = $1 AND profile_id = 'stale'`, [k.tenant_id])
+    await svc.profiler.db.dataSource.query(
+      `UPDATE profiles SET last_updated = ${at} WHERE tenant_id = $1 AND profile_id = 'stale'`,
+      [k.tenant_id],
+    )
+    await svc.profiler.db.dataSource.query(
+      `UPDATE submissions SET created_at = ${at}, finished_at = ${at} WHERE tenant_id = $1 AND profile_id = 'stale'`,
+      [k.tenant_id],
+    )
     // No call to runOnce: the timer started with the worker deletes it.
-    await waitFor('the timer to delete the stale profile', async () => (await api.get('/v1/profile/stale')).status, { until: (s) => s === 404, timeoutMs: 60_000, everyMs: 250 })
+    await waitFor('the timer to delete the stale profile', async () => (await api.get('/v1/profile/stale')).status, {
+      until: (s) => s === 404,
+      timeoutMs: 60_000,
+      everyMs: 250,
+    })
     expect((await api.get('/v1/profile/fresh')).status).toBe(200)
   })
 })
 
 describe('retention: a sweep under way at shutdown', () => {
   it('ends after its batch and shutdown waits for it: nothing runs against a closed database', async () => {
-    const svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_RETENTION_SWEEP_SECONDS: '0', PROFILER_RETENTION_BATCH: '1' } })
+    const svc = await startService({
+      env: {
+        PROFILER_RATE_LIMIT_PER_MINUTE: '100000',
+        PROFILER_RETENTION_SWEEP_SECONDS: '0',
+        PROFILER_RETENTION_BATCH: '1',
+      },
+    })
     let closed = false
     try {
       const t = svc.profiler.services.tenants
@@ -184,8 +254,14 @@ describe('retention: a sweep under way at shutdown', () => {
       const ids = ['gone-1', 'gone-2', 'gone-3']
       for (const id of ids) expect((await api.post(id, { data: `I live in Oslo, ${id}.` })).status).toBe(202)
       for (const id of ids) await api.waitReady(id)
-      await svc.profiler.db.dataSource.query(`UPDATE profiles SET last_updated = now() - interval '3 days', created_at = now() - interval '3 days' WHERE tenant_id = $1`, [k.tenant_id])
-      await svc.profiler.db.dataSource.query(`UPDATE submissions SET created_at = now() - interval '3 days' WHERE tenant_id = $1`, [k.tenant_id])
+      await svc.profiler.db.dataSource.query(
+        `UPDATE profiles SET last_updated = now() - interval '3 days', created_at = now() - interval '3 days' WHERE tenant_id = $1`,
+        [k.tenant_id],
+      )
+      await svc.profiler.db.dataSource.query(
+        `UPDATE submissions SET created_at = now() - interval '3 days' WHERE tenant_id = $1`,
+        [k.tenant_id],
+      )
       const sweep = svc.profiler.retention!.runOnce()
       const closing = svc.close().then(() => (closed = true))
       // The sweep ends (stopped between profiles, or done) instead of failing on a closed database, and before the close.

@@ -73,7 +73,11 @@ describe('retries, failures, batching and order', () => {
     expect(byId.get(good.id)).toMatchObject({ status: 'done' })
     const p = await api.waitReady('broken')
     expect(p.core_info.location).toBeUndefined()
-    expect(Object.values(p.interests).flat().map((v: any) => v.value)).toContain('pottery')
+    expect(
+      Object.values(p.interests)
+        .flat()
+        .map((v: any) => v.value),
+    ).toContain('pottery')
     expect(p.update_log.flatMap((e: any) => e.submission_ids)).not.toContain(bad.id)
     expect(p.status).toBe('ready')
   })
@@ -83,9 +87,15 @@ describe('retries, failures, batching and order', () => {
     try {
       const c = client(slow.url, slow.key)
       expect((await c.post('burst', { data: 'I live in Oslo.' })).status).toBe(202)
-      await waitFor('the first submission of burst to be processing', async () => (await slow.profiler.db.dataSource.query(`SELECT status FROM submissions WHERE profile_id = 'burst'`))[0]?.status, {
-        until: (status) => status === 'processing',
-      })
+      await waitFor(
+        'the first submission of burst to be processing',
+        async () =>
+          (await slow.profiler.db.dataSource.query(`SELECT status FROM submissions WHERE profile_id = 'burst'`))[0]
+            ?.status,
+        {
+          until: (status) => status === 'processing',
+        },
+      )
       const later = ['I live in Bergen.', 'I live in Tromso.', 'I love skiing.', 'I love jazz.', 'I live in Trondheim.']
       for (const data of later) expect((await c.post('burst', { data })).status).toBe(202)
       const p = await c.waitReady('burst')
@@ -102,7 +112,9 @@ describe('retries, failures, batching and order', () => {
     expect((await api.post('evented', { data: 'I am a chemist.' })).status).toBe(202)
     await api.waitReady('evented')
     // The event is emitted after the commit that REST may already show.
-    await waitFor('the ready event of evented', () => events.some((e) => e.profileId === 'evented' && e.status === 'ready'))
+    await waitFor('the ready event of evented', () =>
+      events.some((e) => e.profileId === 'evented' && e.status === 'ready'),
+    )
     const mine = events.filter((e) => e.profileId === 'evented')
     expect(mine.map((e) => e.status)).toEqual(['processing', 'ready'])
     expect(new Set(mine.map((e) => e.tenantId)).size).toBe(1)

@@ -54,13 +54,19 @@ describe('entities and migrations', () => {
   it("TypeORM's schema builder finds nothing to change after the migrations", async () => {
     expect(await unrecordedExpressions()).toEqual([])
     const queries = await drift()
-    expect(queries, `the entities and the migrations differ; synchronize would run:\n${queries.join(';\n')}`).toEqual([])
+    expect(queries, `the entities and the migrations differ; synchronize would run:\n${queries.join(';\n')}`).toEqual(
+      [],
+    )
   })
 
   it('the indexes the entities leave to the migrations (expressions, operator classes, HNSW) exist', async () => {
-    const unsynced = db.dataSource.entityMetadatas.flatMap((m) => m.indices.filter((i) => !i.synchronize).map((i) => `${m.tableName}.${i.name}`))
+    const unsynced = db.dataSource.entityMetadatas.flatMap((m) =>
+      m.indices.filter((i) => !i.synchronize).map((i) => `${m.tableName}.${i.name}`),
+    )
     expect(unsynced.length).toBeGreaterThan(0)
-    const rows: { i: string }[] = await db.dataSource.query(`SELECT tablename || '.' || indexname AS i FROM pg_indexes WHERE schemaname = 'public'`)
+    const rows: { i: string }[] = await db.dataSource.query(
+      `SELECT tablename || '.' || indexname AS i FROM pg_indexes WHERE schemaname = 'public'`,
+    )
     const present = new Set(rows.map((r) => r.i))
     expect(unsynced.filter((i) => !present.has(i))).toEqual([])
   })
@@ -69,7 +75,15 @@ describe('entities and migrations', () => {
     const vector = `[${Array.from({ length: 1024 }, (_, i) => (i === 7 ? 1 : 0)).join(',')}]`
     const base = { ...tenantFilter('t'), vector, maxDistance: 0.5, model: 'm' }
     const semantic = vectorSearchSql({ ...base, pageSize: 10, offset: 0 })
-    const hybrid = hybridSearchSql({ ...base, lexicalMaxDistance: [0.6, 0.7], terms: `'hike'`, words: `'hiking'`, every: [`'hike'`], required: 1, limit: 10 })
+    const hybrid = hybridSearchSql({
+      ...base,
+      lexicalMaxDistance: [0.6, 0.7],
+      terms: `'hike'`,
+      words: `'hiking'`,
+      every: [`'hike'`],
+      required: 1,
+      limit: 10,
+    })
     const plan = async (sql: string, args: unknown[]) =>
       db.dataSource.transaction(async (m) => {
         for (const s of [`enable_seqscan`, `enable_sort`]) await m.query(`SET LOCAL ${s} = off`)
@@ -78,7 +92,9 @@ describe('entities and migrations', () => {
       })
     expect(await plan(semantic.page, semantic.args)).toMatch(/Index Scan using profiles_embedding_hnsw/)
     expect(await plan(hybrid.page, hybrid.args)).toMatch(/Index Scan using profiles_embedding_hnsw/)
-    const [{ def }]: { def: string }[] = await db.dataSource.query(`SELECT indexdef AS def FROM pg_indexes WHERE indexname = 'profiles_embedding_hnsw'`)
+    const [{ def }]: { def: string }[] = await db.dataSource.query(
+      `SELECT indexdef AS def FROM pg_indexes WHERE indexname = 'profiles_embedding_hnsw'`,
+    )
     expect(def).toMatch(/halfvec\(1024\)\)?\) halfvec_cosine_ops/)
   })
 

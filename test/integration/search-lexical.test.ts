@@ -15,7 +15,10 @@ const people = Array.from({ length: 14 }, (_, i) => ({
   id: `p${String(i).padStart(2, '0')}`,
   data: {
     core_info: { name: `Person ${i}`, age: 20 + i, location: CITIES[i % CITIES.length] },
-    interests: { music: [MUSIC[i % MUSIC.length]!], hobbies: i < 10 ? ['hiking', i % 2 ? 'chess' : 'cooking'] : ['painting'] },
+    interests: {
+      music: [MUSIC[i % MUSIC.length]!],
+      hobbies: i < 10 ? ['hiking', i % 2 ? 'chess' : 'cooking'] : ['painting'],
+    },
   },
   text:
     i < 4
@@ -51,7 +54,11 @@ describe('hybrid search with many lexical matches: the index path answers what m
     await exact?.close()
   })
 
-  const view = (r: any) => ({ total: r.total, estimate: r.totalIsEstimate ?? false, hits: r.profiles.map((p: any) => [p.profile_id, p.similarityScore]) })
+  const view = (r: any) => ({
+    total: r.total,
+    estimate: r.totalIsEstimate ?? false,
+    hits: r.profiles.map((p: any) => [p.profile_id, p.similarityScore]),
+  })
 
   for (const query of QUERIES) {
     // At 90 the vector alone passes almost no profile: the lexical matches come from their own branches only.
@@ -59,7 +66,12 @@ describe('hybrid search with many lexical matches: the index path answers what m
       let seen = 0
       for (const sensitivity of [0, 63, 90]) {
         for (const filter of [{}, { filterBy: 'location', filterValue: 'lisbon' }] as Record<string, string>[]) {
-          for (const [page, pageSize] of [[1, 3], [2, 3], [3, 3], [1, 20]] as const) {
+          for (const [page, pageSize] of [
+            [1, 3],
+            [2, 3],
+            [3, 3],
+            [1, 20],
+          ] as const) {
             const params = { query, sensitivity, page, pageSize, ...filter }
             const [x, y] = [await a.search(params), await b.search(params)]
             expect(view(x), JSON.stringify(params)).toEqual(view(y))
@@ -75,7 +87,8 @@ describe('hybrid search with many lexical matches: the index path answers what m
   it('the lexical matches beyond the bound are found: every profile that holds or says "hiking" comes back at sensitivity 90', async () => {
     const r = await a.search({ query: 'hiking', sensitivity: 90, pageSize: 100 })
     const ids = r.profiles.map((p: any) => p.profile_id)
-    for (const p of people.filter((p) => p.data.interests.hobbies.includes('hiking') || p.text?.includes('hiking'))) expect(ids).toContain(p.id)
+    for (const p of people.filter((p) => p.data.interests.hobbies.includes('hiking') || p.text?.includes('hiking')))
+      expect(ids).toContain(p.id)
   })
 
   it('GraphQL answers the same as REST on the bounded service', async () => {
@@ -84,7 +97,9 @@ describe('hybrid search with many lexical matches: the index path answers what m
     const r = await a.search({ query: 'likes hiking', sensitivity: 0, pageSize: 5 })
     expect(g.body.errors).toBeUndefined()
     const found = g.body.data.searchProfiles
-    expect(found.profiles.map((p: any) => [p.profile.profileId, p.similarityScore])).toEqual(r.profiles.map((p: any) => [p.profile_id, p.similarityScore]))
+    expect(found.profiles.map((p: any) => [p.profile.profileId, p.similarityScore])).toEqual(
+      r.profiles.map((p: any) => [p.profile_id, p.similarityScore]),
+    )
     expect(found.total).toBe(r.total)
     expect(r.profiles.length).toBe(5)
   })

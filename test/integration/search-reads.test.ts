@@ -5,9 +5,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAiProviders } from '../../src/ai/index.js'
 import { loadConfig } from '../../src/config.js'
-import { PROFILE_COLUMNS, RECENT_HISTORY_COLUMN, toHistory, toRecord, type HistoryRead } from '../../src/db/profile.repository.js'
+import {
+  PROFILE_COLUMNS,
+  RECENT_HISTORY_COLUMN,
+  toHistory,
+  toRecord,
+  type HistoryRead,
+} from '../../src/db/profile.repository.js'
 import { hybridSearchSql, tenantFilter, toCandidate, vectorSearchSql } from '../../src/db/search.repository.js'
-import { everyWord, lexicalThresholds, queryTerms, rankHybrid, termsQuery, termWords } from '../../src/domain/lexical.js'
+import {
+  everyWord,
+  lexicalThresholds,
+  queryTerms,
+  rankHybrid,
+  termsQuery,
+  termWords,
+} from '../../src/domain/lexical.js'
 import { toRestProfile } from '../../src/rest/serializers.js'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
@@ -16,21 +29,49 @@ import { waitFor } from '../support/wait.js'
 const ai = createAiProviders(loadConfig({}))
 
 const people = [
-  { id: 'alice', core_info: { name: 'Alice', age: 34, gender: 'female', location: 'Austin, Texas' }, interests: { music: ['jazz', 'blues'], hobbies: ['photography'] } },
-  { id: 'bob', core_info: { name: 'Bob', age: 52, gender: 'male', location: 'Seattle' }, interests: { pets: ['turtle'], hobbies: ['fishing'] } },
-  { id: 'carla', core_info: { name: 'Carla', age: 27, gender: 'female', location: 'Madrid' }, interests: { sports: ['football', 'tennis'] } },
-  { id: 'dmitri', core_info: { name: 'Dmitri', age: 45, location: 'Boston' }, interests: { food: ['sushi'], books: ['science fiction'] } },
+  {
+    id: 'alice',
+    core_info: { name: 'Alice', age: 34, gender: 'female', location: 'Austin, Texas' },
+    interests: { music: ['jazz', 'blues'], hobbies: ['photography'] },
+  },
+  {
+    id: 'bob',
+    core_info: { name: 'Bob', age: 52, gender: 'male', location: 'Seattle' },
+    interests: { pets: ['turtle'], hobbies: ['fishing'] },
+  },
+  {
+    id: 'carla',
+    core_info: { name: 'Carla', age: 27, gender: 'female', location: 'Madrid' },
+    interests: { sports: ['football', 'tennis'] },
+  },
+  {
+    id: 'dmitri',
+    core_info: { name: 'Dmitri', age: 45, location: 'Boston' },
+    interests: { food: ['sushi'], books: ['science fiction'] },
+  },
   { id: 'e_1.0', core_info: { name: 'Eve' }, interests: { hobbies: ['knitting'] } },
   { id: 'frank', interests: { hobbies: ['woodworking'], music: ['jazz piano'] } },
-  { id: 'gina', core_info: { name: 'Gina', age: 34, location: 'Lisbon' }, interests: { music: ['fado', 'jazz'], sports: ['tennis'] } },
-  { id: 'hugo', core_info: { name: 'Hugo', age: 61, gender: 'male', location: 'Lyon' }, interests: { food: ['cheese', 'wine'] } },
+  {
+    id: 'gina',
+    core_info: { name: 'Gina', age: 34, location: 'Lisbon' },
+    interests: { music: ['fado', 'jazz'], sports: ['tennis'] },
+  },
+  {
+    id: 'hugo',
+    core_info: { name: 'Hugo', age: 61, gender: 'male', location: 'Lyon' },
+    interests: { food: ['cheese', 'wine'] },
+  },
 ]
 
 /**
  * GET /v1/search as the code before chunked reads answered it: the page and its profiles (with their recent history)
  * in one statement, or a hybrid page ranked then read by id in one statement; the document built whole.
  */
-async function searchBefore(svc: TestService, tenantId: string, params: Record<string, string | number>): Promise<string> {
+async function searchBefore(
+  svc: TestService,
+  tenantId: string,
+  params: Record<string, string | number>,
+): Promise<string> {
   const ds = svc.profiler.db.dataSource
   const p = svc.profiler.services.search.validate(params)
   const offset = (p.page - 1) * p.pageSize
@@ -44,7 +85,14 @@ async function searchBefore(svc: TestService, tenantId: string, params: Record<s
   let total: number
   let rows: { record: ReturnType<typeof withLog>; score?: number }[]
   if (!p.query) {
-    const sort = { last_updated: 'last_updated', created_at: 'created_at', id: 'profile_id', name: 'lower(name)', age: 'age', location: 'lower(location)' }[p.sortBy]
+    const sort = {
+      last_updated: 'last_updated',
+      created_at: 'created_at',
+      id: 'profile_id',
+      name: 'lower(name)',
+      age: 'age',
+      location: 'lower(location)',
+    }[p.sortBy]
     const order = `${sort} ${p.sortOrder === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, profile_id ASC`
     const where = f.where.join(' AND ')
     ;[{ total }] = await ds.query(`SELECT count(*)::int AS total FROM profiles WHERE ${where}`, f.args)
@@ -57,7 +105,12 @@ async function searchBefore(svc: TestService, tenantId: string, params: Record<s
     rows = page.map((r: any) => ({ record: withLog(r) }))
   } else {
     const { vectors } = await ai.embedder.embed([p.query])
-    const base = { ...f, vector: `[${vectors[0]!.join(',')}]`, maxDistance: 1 - cal.toCosine(p.sensitivity), model: ai.embedder.model }
+    const base = {
+      ...f,
+      vector: `[${vectors[0]!.join(',')}]`,
+      maxDistance: 1 - cal.toCosine(p.sensitivity),
+      model: ai.embedder.model,
+    }
     const terms = queryTerms(p.query)
     if (!terms.length) {
       const sql = vectorSearchSql({ ...base, pageSize: p.pageSize, offset })
@@ -70,7 +123,10 @@ async function searchBefore(svc: TestService, tenantId: string, params: Record<s
          ) profiles ORDER BY similarity DESC, profile_id OFFSET ${offset}`,
         sql.args,
       )
-      rows = page.map((r: any) => ({ record: withLog(r), score: Math.round(cal.toScore(Number(r.similarity)) * 100) / 100 }))
+      rows = page.map((r: any) => ({
+        record: withLog(r),
+        score: Math.round(cal.toScore(Number(r.similarity)) * 100) / 100,
+      }))
     } else {
       const every = everyWord(p.query)
       const sql = hybridSearchSql({
@@ -83,14 +139,29 @@ async function searchBefore(svc: TestService, tenantId: string, params: Record<s
         limit: offset + p.pageSize,
       })
       ;[{ total }] = await ds.query(sql.count, sql.args)
-      const ranked = rankHybrid((await ds.query(sql.page, sql.args)).map(toCandidate), (c) => cal.toScore(c), offset, p.pageSize, every.length, terms.length)
-      const read = await ds.query(`SELECT ${PROFILE_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`, [tenantId, ranked.map((h) => h.profileId)])
+      const ranked = rankHybrid(
+        (await ds.query(sql.page, sql.args)).map(toCandidate),
+        (c) => cal.toScore(c),
+        offset,
+        p.pageSize,
+        every.length,
+        terms.length,
+      )
+      const read = await ds.query(
+        `SELECT ${PROFILE_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`,
+        [tenantId, ranked.map((h) => h.profileId)],
+      )
       const byId = new Map<string, ReturnType<typeof withLog>>(read.map((r: any) => [r.profile_id, withLog(r)]))
-      rows = ranked.filter((h) => byId.has(h.profileId)).map((h) => ({ record: byId.get(h.profileId)!, score: Math.round(h.score * 100) / 100 }))
+      rows = ranked
+        .filter((h) => byId.has(h.profileId))
+        .map((h) => ({ record: byId.get(h.profileId)!, score: Math.round(h.score * 100) / 100 }))
     }
   }
   return JSON.stringify({
-    profiles: rows.map((r) => ({ ...toRestProfile(r.record), ...(r.score !== undefined ? { similarityScore: r.score } : {}) })),
+    profiles: rows.map((r) => ({
+      ...toRestProfile(r.record),
+      ...(r.score !== undefined ? { similarityScore: r.score } : {}),
+    })),
     // A small tenant's total is exact, so no totalIsEstimate (README "Search totals"; PROFILER_SEARCH_EXACT_TOTAL_MAX).
     total,
     page: p.page,
@@ -114,10 +185,16 @@ describe('search reads in chunks: the same answers as one statement', () => {
       await api.waitReady(id)
     }
     // A few with more history.
-    for (const [id, data] of [['alice', 'I moved to Denver and I love hiking.'], ['gina', 'I work as a nurse.'], ['alice', 'My dog is called Rex.']] as const) {
+    for (const [id, data] of [
+      ['alice', 'I moved to Denver and I love hiking.'],
+      ['gina', 'I work as a nurse.'],
+      ['alice', 'My dog is called Rex.'],
+    ] as const) {
       const entries = (await api.profile(id)).update_log.length
       expect((await api.post(id, { data })).status).toBe(202)
-      await waitFor(`${id} to apply it`, () => api.profile(id), { until: (p) => p.status === 'ready' && p.update_log.length > entries })
+      await waitFor(`${id} to apply it`, () => api.profile(id), {
+        until: (p) => p.status === 'ready' && p.update_log.length > entries,
+      })
     }
   }, 120_000)
   afterAll(async () => svc?.close())
@@ -163,23 +240,39 @@ describe('search reads in chunks: the same answers as one statement', () => {
     }
     expect(streamed).toBeGreaterThan(10)
     // /v1/smart-search is the same.
-    expect(await (await api.get('/v1/smart-search?query=jazz&sensitivity=0')).text()).toBe(await searchBefore(svc, tenantId, { query: 'jazz', sensitivity: 0 }))
+    expect(await (await api.get('/v1/smart-search?query=jazz&sensitivity=0')).text()).toBe(
+      await searchBefore(svc, tenantId, { query: 'jazz', sensitivity: 0 }),
+    )
   })
 
   it('GraphQL searchProfiles gives the same pages, with or without the content in its selection', async () => {
     const q = `query($q: String, $s: Float, $p: Int, $ps: Int) { searchProfiles(query: $q, sensitivity: $s, page: $p, pageSize: $ps) {
       total page pageSize profiles { similarityScore profile { profileId status coreInfo { name { value confidence } } INTERESTS } } } }`
     for (const v of [{}, { q: 'jazz', s: 0 }, { q: 'likes', s: 0, ps: 3, p: 2 }]) {
-      const rest = (await api.search({ ...(v.q ? { query: v.q, sensitivity: v.s! } : {}), ...(v.p ? { page: v.p, pageSize: v.ps! } : {}) })) as any
+      const rest = (await api.search({
+        ...(v.q ? { query: v.q, sensitivity: v.s! } : {}),
+        ...(v.p ? { page: v.p, pageSize: v.ps! } : {}),
+      })) as any
       for (const withContent of [true, false]) {
-        const r = await gql(svc.url, svc.key, q.replace('INTERESTS', withContent ? 'interests { category values { value confidence } }' : ''), v)
+        const r = await gql(
+          svc.url,
+          svc.key,
+          q.replace('INTERESTS', withContent ? 'interests { category values { value confidence } }' : ''),
+          v,
+        )
         expect(r.body.errors).toBeUndefined()
         const g = r.body.data.searchProfiles
         expect(g.total).toBe(rest.total)
-        expect(g.profiles.map((h: any) => [h.profile.profileId, h.similarityScore ?? undefined])).toEqual(rest.profiles.map((p: any) => [p.profile_id, p.similarityScore]))
-        expect(g.profiles.map((h: any) => h.profile.coreInfo.name?.value ?? null)).toEqual(rest.profiles.map((p: any) => p.core_info.name?.value ?? null))
+        expect(g.profiles.map((h: any) => [h.profile.profileId, h.similarityScore ?? undefined])).toEqual(
+          rest.profiles.map((p: any) => [p.profile_id, p.similarityScore]),
+        )
+        expect(g.profiles.map((h: any) => h.profile.coreInfo.name?.value ?? null)).toEqual(
+          rest.profiles.map((p: any) => p.core_info.name?.value ?? null),
+        )
         if (withContent) {
-          expect(g.profiles.map((h: any) => Object.fromEntries(h.profile.interests.map((c: any) => [c.category, c.values])))).toEqual(rest.profiles.map((p: any) => p.interests))
+          expect(
+            g.profiles.map((h: any) => Object.fromEntries(h.profile.interests.map((c: any) => [c.category, c.values]))),
+          ).toEqual(rest.profiles.map((p: any) => p.interests))
         }
       }
     }
@@ -188,7 +281,12 @@ describe('search reads in chunks: the same answers as one statement', () => {
 
 /** A structured document of about `bytes` bytes of interests (distinct values, so the merge keeps them all). */
 const bulk = (bytes: number, tag: string) => ({
-  interests: Object.fromEntries(Array.from({ length: 20 }, (_, c) => [`topic_${c}`, Array.from({ length: Math.floor(bytes / 20 / 60) }, (_, i) => `${tag} interest ${c}-${i} ${'x'.repeat(24)}`)])),
+  interests: Object.fromEntries(
+    Array.from({ length: 20 }, (_, c) => [
+      `topic_${c}`,
+      Array.from({ length: Math.floor(bytes / 20 / 60) }, (_, i) => `${tag} interest ${c}-${i} ${'x'.repeat(24)}`),
+    ]),
+  ),
 })
 
 describe('search charged and bounded by size', () => {
@@ -197,11 +295,15 @@ describe('search charged and bounded by size', () => {
   let tenantId: string
   const unit = 256 * 1024
   beforeAll(async () => {
-    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '200', PROFILER_GRAPHQL_MAX_SEARCH_BYTES: String(1024 * 1024) } })
+    svc = await startService({
+      env: { PROFILER_RATE_LIMIT_PER_MINUTE: '200', PROFILER_GRAPHQL_MAX_SEARCH_BYTES: String(1024 * 1024) },
+    })
     api = client(svc.url, svc.key)
     tenantId = (await svc.profiler.services.tenants.authenticate(svc.key, 't')).tenantId
     // One profile of about 120 KB of content through the API, copied to 19 more ids (2.4 MB in all).
-    expect((await api.post('p00', { input_type: 'structured', data: JSON.stringify(bulk(90_000, 'a')) })).status).toBe(202)
+    expect((await api.post('p00', { input_type: 'structured', data: JSON.stringify(bulk(90_000, 'a')) })).status).toBe(
+      202,
+    )
     await api.waitReady('p00')
     await svc.profiler.db.dataSource.query(
       `INSERT INTO profiles (tenant_id, profile_id, status, content, field_timestamps, internals, summary, language, name, age, gender, location, embedding,
@@ -216,7 +318,14 @@ describe('search charged and bounded by size', () => {
 
   const remaining = async () => Number((await api.get('/v1/openapi.json')).headers.get('ratelimit-remaining'))
   const pageBytes = async (n: number) =>
-    Number((await svc.profiler.db.dataSource.query(`SELECT sum(content_bytes) AS b FROM (SELECT content_bytes FROM profiles WHERE tenant_id = $1 ORDER BY last_updated DESC, profile_id LIMIT $2) p`, [tenantId, n]))[0].b)
+    Number(
+      (
+        await svc.profiler.db.dataSource.query(
+          `SELECT sum(content_bytes) AS b FROM (SELECT content_bytes FROM profiles WHERE tenant_id = $1 ORDER BY last_updated DESC, profile_id LIMIT $2) p`,
+          [tenantId, n],
+        )
+      )[0].b,
+    )
   /** Counts the chunk reads of the search service (each one statement). */
   const countingReads = async (fn: (reads: () => number) => Promise<void>) => {
     const search = svc.profiler.services.search
@@ -259,7 +368,8 @@ describe('search charged and bounded by size', () => {
   })
 
   it('GraphQL: a page under the cap is charged the same way; over it PAYLOAD_TOO_LARGE before anything is read or charged; a light selection has no cap', async () => {
-    const full = (ps: number) => `{ searchProfiles(pageSize: ${ps}) { total profiles { profile { profileId interests { category values { value } } } } } }`
+    const full = (ps: number) =>
+      `{ searchProfiles(pageSize: ${ps}) { total profiles { profile { profileId interests { category values { value } } } } } }`
     const five = await pageBytes(5)
     expect(five).toBeLessThan(1024 * 1024)
     await countingReads(async (reads) => {
@@ -279,19 +389,29 @@ describe('search charged and bounded by size', () => {
       expect(refused.body.errors[0].extensions).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 })
       const bytes = await pageBytes(20)
       expect(refused.body.errors[0].message).toContain(`hold ${bytes.toLocaleString('en-US')} bytes of content`)
-      expect(refused.body.errors[0].message).toMatch(/at most 1,048,576 .*PROFILER_GRAPHQL_MAX_SEARCH_BYTES.*fewer profiles \(pageSize\).*GET \/v1\/search, which streams/)
+      expect(refused.body.errors[0].message).toMatch(
+        /at most 1,048,576 .*PROFILER_GRAPHQL_MAX_SEARCH_BYTES.*fewer profiles \(pageSize\).*GET \/v1\/search, which streams/,
+      )
       expect(reads()).toBe(readsBefore)
       // Not charged by size: the request and its one root field.
       expect(refusedAt - Number(refused.headers.get('ratelimit-remaining'))).toBeLessThanOrEqual(2)
 
       // The cap is per operation: aliases share it.
-      const twice = await gql(svc.url, svc.key, `{ a: searchProfiles(pageSize: 5) { total profiles { profile { memories { event } } } } b: searchProfiles(pageSize: 5, page: 2) { total profiles { profile { custom } } } }`)
+      const twice = await gql(
+        svc.url,
+        svc.key,
+        `{ a: searchProfiles(pageSize: 5) { total profiles { profile { memories { event } } } } b: searchProfiles(pageSize: 5, page: 2) { total profiles { profile { custom } } } }`,
+      )
       expect(twice.body.errors).toHaveLength(1)
       expect(twice.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE')
       expect(twice.body.errors[0].message).toMatch(/with [\d,]+ bytes of this operation's other search pages/)
 
       // Without the content's sections, no content is read: 20 profiles (and their names) whatever their size.
-      const light = await gql(svc.url, svc.key, `{ searchProfiles(pageSize: 20) { total profiles { profile { profileId status summary coreInfo { name { value } } lastUpdated } } } }`)
+      const light = await gql(
+        svc.url,
+        svc.key,
+        `{ searchProfiles(pageSize: 20) { total profiles { profile { profileId status summary coreInfo { name { value } } lastUpdated } } } }`,
+      )
       expect(light.body.errors).toBeUndefined()
       expect(light.body.data.searchProfiles.profiles).toHaveLength(20)
     })
@@ -328,7 +448,8 @@ describe('search charged and bounded by size', () => {
       // The refused search read nothing.
       expect(reads()).toBe(readsAtRefusal)
       // What remains still serves a small page.
-      if (Number(r!.headers.get('ratelimit-remaining')) >= 1) expect((await api.get('/v1/search?pageSize=1')).status).toBe(200)
+      if (Number(r!.headers.get('ratelimit-remaining')) >= 1)
+        expect((await api.get('/v1/search?pageSize=1')).status).toBe(200)
     })
   })
 })
@@ -347,7 +468,10 @@ describe('content_bytes: every writer of content keeps it', () => {
 
   const row = async (id: string) => {
     const { tenantId } = await svc.profiler.services.tenants.authenticate(key, 't')
-    const rows = await svc.profiler.db.dataSource.query(`SELECT content_bytes, octet_length(content::text) AS actual FROM profiles WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, id])
+    const rows = await svc.profiler.db.dataSource.query(
+      `SELECT content_bytes, octet_length(content::text) AS actual FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
+      [tenantId, id],
+    )
     return rows[0] as { content_bytes: number; actual: number } | undefined
   }
   const expectKept = async (id: string) => {
@@ -369,14 +493,28 @@ describe('content_bytes: every writer of content keeps it', () => {
     await api.waitReady('ana')
     sizes.push(await expectKept('ana'))
     expect((await api.post('ana', { data: 'I also love hiking and chess. I work as a nurse.' })).status).toBe(202)
-    await waitFor('the second batch', () => api.profile('ana'), { until: (p) => p.status === 'ready' && p.update_log.length === 2 })
+    await waitFor('the second batch', () => api.profile('ana'), {
+      until: (p) => p.status === 'ready' && p.update_log.length === 2,
+    })
     sizes.push(await expectKept('ana'))
     // Forget.
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
-    await json(await fetch(`${svc.url}/v1/profile/ana/values`, { method: 'DELETE', headers: auth, body: JSON.stringify({ section: 'interests', value: 'chess' }) }))
+    await json(
+      await fetch(`${svc.url}/v1/profile/ana/values`, {
+        method: 'DELETE',
+        headers: auth,
+        body: JSON.stringify({ section: 'interests', value: 'chess' }),
+      }),
+    )
     sizes.push(await expectKept('ana'))
     // Rollback.
-    await json(await fetch(`${svc.url}/v1/profile/ana/rollback`, { method: 'POST', headers: auth, body: JSON.stringify({ to_seq: 1 }) }))
+    await json(
+      await fetch(`${svc.url}/v1/profile/ana/rollback`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ to_seq: 1 }),
+      }),
+    )
     sizes.push(await expectKept('ana'))
     // Re-extraction, applied.
     await json(await fetch(`${svc.url}/v1/profile/ana/reextract?dry_run=false`, { method: 'POST', headers: auth }))
@@ -388,32 +526,81 @@ describe('content_bytes: every writer of content keeps it', () => {
     const at = '2025-01-02T03:04:05.000Z'
     const file = (values: string[]) =>
       [
-        { type: 'header', format: 'profiler-export', version: 1, tenant: { id: 'x', name: 'x' }, exported_at: at, profile_id: null, include_text: false, profiles: 1 },
-        { type: 'profile', profile_id: 'imp', status: 'ready', created_at: at, last_updated: at, summary: 'Dora.', language: 'en', core_info: { name: { value: 'Dora', confidence: 0.9 } },
-          interests: { sports: values.map((value) => ({ value, confidence: 0.7 })) }, personality: { traits: [], mood_trends: {} }, memories: [], preferences: { topics_to_avoid: [] },
-          field_timestamps: {}, internals: { mood_counts: {}, seen: {} }, history_seq: 0 },
+        {
+          type: 'header',
+          format: 'profiler-export',
+          version: 1,
+          tenant: { id: 'x', name: 'x' },
+          exported_at: at,
+          profile_id: null,
+          include_text: false,
+          profiles: 1,
+        },
+        {
+          type: 'profile',
+          profile_id: 'imp',
+          status: 'ready',
+          created_at: at,
+          last_updated: at,
+          summary: 'Dora.',
+          language: 'en',
+          core_info: { name: { value: 'Dora', confidence: 0.9 } },
+          interests: { sports: values.map((value) => ({ value, confidence: 0.7 })) },
+          personality: { traits: [], mood_trends: {} },
+          memories: [],
+          preferences: { topics_to_avoid: [] },
+          field_timestamps: {},
+          internals: { mood_counts: {}, seen: {} },
+          history_seq: 0,
+        },
         { type: 'end', profiles: 1, history: 0, submissions: 0 },
-      ].map((r) => JSON.stringify(r)).join('\n') + '\n'
-    const imp = (values: string[]) => fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' }, body: file(values) })
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n') + '\n'
+    const imp = (values: string[]) =>
+      fetch(`${svc.url}/v1/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' },
+        body: file(values),
+      })
     await json(await imp(['sailing']))
     const small = await expectKept('imp')
     await json(await imp(['sailing', 'rowing', 'climbing', 'fencing']))
     expect(await expectKept('imp')).toBeGreaterThan(small)
 
     // A custom schema field dropped takes its values out of profiles.
-    const put = (body: unknown) => fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: auth, body: JSON.stringify(body) })
-    await json(await put({ sections: { diet: { restrictions: { type: 'string[]', description: 'Dietary restrictions' } }, misc: { note: { type: 'string', description: 'A note' } } } }))
-    expect((await api.post('cus', { input_type: 'structured', data: JSON.stringify({ custom: { diet: { restrictions: ['vegetarian', 'gluten-free'] } } }) })).status).toBe(202)
+    const put = (body: unknown) =>
+      fetch(`${svc.url}/v1/schema`, { method: 'PUT', headers: auth, body: JSON.stringify(body) })
+    await json(
+      await put({
+        sections: {
+          diet: { restrictions: { type: 'string[]', description: 'Dietary restrictions' } },
+          misc: { note: { type: 'string', description: 'A note' } },
+        },
+      }),
+    )
+    expect(
+      (
+        await api.post('cus', {
+          input_type: 'structured',
+          data: JSON.stringify({ custom: { diet: { restrictions: ['vegetarian', 'gluten-free'] } } }),
+        })
+      ).status,
+    ).toBe(202)
     const withCustom = (await api.waitReady('cus')).custom
     expect(withCustom.diet.restrictions).toHaveLength(2)
     const before = await expectKept('cus')
-    expect(await json(await put({ sections: { misc: { note: { type: 'string', description: 'A note' } } } }))).toMatchObject({ dropped_fields: ['diet.restrictions'], profiles_updated: 1 })
+    expect(
+      await json(await put({ sections: { misc: { note: { type: 'string', description: 'A note' } } } })),
+    ).toMatchObject({ dropped_fields: ['diet.restrictions'], profiles_updated: 1 })
     expect(await expectKept('cus')).toBeLessThan(before)
   })
 
   it('the migration fills it for the profiles stored before it', async () => {
     const ds = svc.profiler.db.dataSource
-    const { ProfileContentBytes1764400000910: Migration } = await import('../../migrations/1764400000910-ProfileContentBytes.js')
+    const { ProfileContentBytes1764400000910: Migration } = await import(
+      '../../migrations/1764400000910-ProfileContentBytes.js'
+    )
     const runner = ds.createQueryRunner()
     try {
       await new Migration().down(runner)
@@ -421,7 +608,9 @@ describe('content_bytes: every writer of content keeps it', () => {
     } finally {
       await runner.release()
     }
-    const [r] = await ds.query(`SELECT count(*)::int AS n, count(*) FILTER (WHERE content_bytes = octet_length(content::text))::int AS kept FROM profiles`)
+    const [r] = await ds.query(
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE content_bytes = octet_length(content::text))::int AS kept FROM profiles`,
+    )
     expect(r.n).toBeGreaterThanOrEqual(3)
     expect(r.kept).toBe(r.n)
   })

@@ -16,8 +16,12 @@ const bin = pgBinDir()
 
 describe('configuration', () => {
   it('refuses a search replica without a server database', () => {
-    expect(() => loadConfig({ PROFILER_SEARCH_DATABASE_URL: 'postgres://x@127.0.0.1/y' })).toThrow(/PROFILER_SEARCH_DATABASE_URL: a read replica of the server in DATABASE_URL/)
-    expect(() => loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/y', PROFILER_SEARCH_DATABASE_URL: 'not a url' })).toThrow(/PROFILER_SEARCH_DATABASE_URL/)
+    expect(() => loadConfig({ PROFILER_SEARCH_DATABASE_URL: 'postgres://x@127.0.0.1/y' })).toThrow(
+      /PROFILER_SEARCH_DATABASE_URL: a read replica of the server in DATABASE_URL/,
+    )
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/y', PROFILER_SEARCH_DATABASE_URL: 'not a url' }),
+    ).toThrow(/PROFILER_SEARCH_DATABASE_URL/)
   })
 })
 
@@ -35,7 +39,13 @@ describe.skipIf(!SERVER_URL || !bin)('search on a read replica', () => {
     await standby.initStandbyOf(primary)
     standbyAdmin = new pg.Client({ connectionString: standby.url })
     await standbyAdmin.connect()
-    api = await startProfiler(testConfig({ url: primary.url, dataDir, drop: async () => undefined }, { PROFILER_SEARCH_DATABASE_URL: standby.url }), { role: 'all' })
+    api = await startProfiler(
+      testConfig(
+        { url: primary.url, dataDir, drop: async () => undefined },
+        { PROFILER_SEARCH_DATABASE_URL: standby.url },
+      ),
+      { role: 'all' },
+    )
   }, 180_000)
   afterAll(async () => {
     await api?.close()
@@ -47,15 +57,23 @@ describe.skipIf(!SERVER_URL || !bin)('search on a read replica', () => {
 
   it('searches the standby: what it has not replayed is not found until it has', async () => {
     const http = client(api.url!, api.bootstrapKey!)
-    const found = async (q: string) => ((await http.search({ query: q, sensitivity: 0, pageSize: 100 })).profiles as any[]).map((p) => p.profile_id)
+    const found = async (q: string) =>
+      ((await http.search({ query: q, sensitivity: 0, pageSize: 100 })).profiles as any[]).map((p) => p.profile_id)
     expect((await standbyAdmin.query('SELECT pg_is_in_recovery() AS r')).rows[0].r).toBe(true)
 
     expect((await http.post('before', { data: 'I live in Lisbon and I love sailing.' })).status).toBe(202)
     await http.waitReady('before')
-    await waitFor('the first profile in search (replicated)', () => found('sailing in Lisbon'), { until: (ids) => ids.includes('before'), timeoutMs: 30_000 })
+    await waitFor('the first profile in search (replicated)', () => found('sailing in Lisbon'), {
+      until: (ids) => ids.includes('before'),
+      timeoutMs: 30_000,
+    })
 
     await standbyAdmin.query('SELECT pg_wal_replay_pause()')
-    await waitFor('replay paused', async () => (await standbyAdmin.query('SELECT pg_get_wal_replay_pause_state() AS s')).rows[0].s, { until: (s) => s === 'paused' })
+    await waitFor(
+      'replay paused',
+      async () => (await standbyAdmin.query('SELECT pg_get_wal_replay_pause_state() AS s')).rows[0].s,
+      { until: (s) => s === 'paused' },
+    )
     expect((await http.post('after', { data: 'I live in Lisbon and I love sailing.' })).status).toBe(202)
     const ready = await http.waitReady('after') // read by id: the primary
     expect(ready.core_info.location.value).toBe('Lisbon')
@@ -63,16 +81,28 @@ describe.skipIf(!SERVER_URL || !bin)('search on a read replica', () => {
     const direct = new pg.Client({ connectionString: primary.url })
     await direct.connect()
     try {
-      expect((await direct.query(`SELECT count(*)::int AS n FROM profiles WHERE profile_id = 'after' AND embedding IS NOT NULL`)).rows[0].n).toBe(1)
+      expect(
+        (
+          await direct.query(
+            `SELECT count(*)::int AS n FROM profiles WHERE profile_id = 'after' AND embedding IS NOT NULL`,
+          )
+        ).rows[0].n,
+      ).toBe(1)
     } finally {
       await direct.end()
     }
     expect(await found('sailing in Lisbon')).toEqual(['before'])
 
     await standbyAdmin.query('SELECT pg_wal_replay_resume()')
-    await waitFor('the second profile in search once replayed', () => found('sailing in Lisbon'), { until: (ids) => ids.includes('after'), timeoutMs: 30_000 })
+    await waitFor('the second profile in search once replayed', () => found('sailing in Lisbon'), {
+      until: (ids) => ids.includes('after'),
+      timeoutMs: 30_000,
+    })
     // Writes never reach the standby: a POST and a delete went to the primary all along.
     expect((await http.del('before')).status).toBe(204)
-    await waitFor('the deletion replicated', () => found('sailing in Lisbon'), { until: (ids) => !ids.includes('before'), timeoutMs: 30_000 })
+    await waitFor('the deletion replicated', () => found('sailing in Lisbon'), {
+      until: (ids) => !ids.includes('before'),
+      timeoutMs: 30_000,
+    })
   }, 120_000)
 })

@@ -30,31 +30,82 @@ describe("search reads only its tenant's words", () => {
     const subs = Array.from({ length: PASSAGES / PER_SUBMISSION }, () => crypto.randomUUID())
     const profile = (id: string, hobbies: string[]) =>
       JSON.stringify({
-        type: 'profile', profile_id: id, status: 'ready', created_at: at, last_updated: at, summary: null, language: 'en',
-        core_info: {}, interests: { hobbies: hobbies.map((value) => ({ value, confidence: 0.9 })) }, personality: { traits: [], mood_trends: {} },
-        memories: [], preferences: { topics_to_avoid: [] }, field_timestamps: {}, internals: { mood_counts: {}, seen: {} }, history_seq: 0,
+        type: 'profile',
+        profile_id: id,
+        status: 'ready',
+        created_at: at,
+        last_updated: at,
+        summary: null,
+        language: 'en',
+        core_info: {},
+        interests: { hobbies: hobbies.map((value) => ({ value, confidence: 0.9 })) },
+        personality: { traits: [], mood_trends: {} },
+        memories: [],
+        preferences: { topics_to_avoid: [] },
+        field_timestamps: {},
+        internals: { mood_counts: {}, seen: {} },
+        history_seq: 0,
       })
     const lines = [
-      JSON.stringify({ type: 'header', format: 'profiler-export', version: 1, tenant: { id: 'x', name: 'x' }, exported_at: at, profile_id: null, include_text: true, profiles: PROFILES + 1 }),
+      JSON.stringify({
+        type: 'header',
+        format: 'profiler-export',
+        version: 1,
+        tenant: { id: 'x', name: 'x' },
+        exported_at: at,
+        profile_id: null,
+        include_text: true,
+        profiles: PROFILES + 1,
+      }),
       profile('talker', ['sailing']),
       ...subs.map((id, k) =>
         JSON.stringify({
-          type: 'submission', profile_id: 'talker', id, seq: k + 1, app_id: null, input_type: 'text', status: 'done', attempts: 1, error: null,
-          created_at: at, occurred_at: at, started_at: at, finished_at: at, usage: null, prompt_version: null, text: 'I kept the lighthouse for years.',
+          type: 'submission',
+          profile_id: 'talker',
+          id,
+          seq: k + 1,
+          app_id: null,
+          input_type: 'text',
+          status: 'done',
+          attempts: 1,
+          error: null,
+          created_at: at,
+          occurred_at: at,
+          started_at: at,
+          finished_at: at,
+          usage: null,
+          prompt_version: null,
+          text: 'I kept the lighthouse for years.',
         }),
       ),
       ...Array.from({ length: PASSAGES }, (_, i) =>
         JSON.stringify({
-          type: 'passage', profile_id: 'talker', submission_id: subs[Math.floor(i / PER_SUBMISSION)], position: i % PER_SUBMISSION, speaker: null, prompt: null,
-          text: `The lighthouse keeper remembered storm number ${i}.`, occurred_at: at, language: 'english', hidden_at: null, hidden_by: null,
+          type: 'passage',
+          profile_id: 'talker',
+          submission_id: subs[Math.floor(i / PER_SUBMISSION)],
+          position: i % PER_SUBMISSION,
+          speaker: null,
+          prompt: null,
+          text: `The lighthouse keeper remembered storm number ${i}.`,
+          occurred_at: at,
+          language: 'english',
+          hidden_at: null,
+          hidden_by: null,
         }),
       ),
-      ...Array.from({ length: PROFILES }, (_, i) => profile(`keeper-${i}`, [`lighthouse keeping ${i}`, 'storm watching'])),
+      ...Array.from({ length: PROFILES }, (_, i) =>
+        profile(`keeper-${i}`, [`lighthouse keeping ${i}`, 'storm watching']),
+      ),
       JSON.stringify({ type: 'end', profiles: PROFILES + 1, history: 0, submissions: subs.length, passages: PASSAGES }),
     ]
-    expect(await importProfiles(svc.url, svc.key, lines.join('\n') + '\n')).toMatchObject({ passages: PASSAGES, passages_skipped: 0 })
+    expect(await importProfiles(svc.url, svc.key, lines.join('\n') + '\n')).toMatchObject({
+      passages: PASSAGES,
+      passages_skipped: 0,
+    })
     // The quiet tenant: one person who talked about a lighthouse once, one who did not.
-    expect((await quiet.post('keeper', { data: 'I kept a lighthouse on the coast for years, through every storm.' })).status).toBe(202)
+    expect(
+      (await quiet.post('keeper', { data: 'I kept a lighthouse on the coast for years, through every storm.' })).status,
+    ).toBe(202)
     expect((await quiet.post('baker', { data: 'I bake bread every morning.' })).status).toBe(202)
     await quiet.waitReady('keeper')
     await quiet.waitReady('baker')
@@ -86,7 +137,9 @@ describe("search reads only its tenant's words", () => {
   const rowsRead = async (sql: string, params: unknown[]) => {
     const ds = svc.profiler.db.dataSource
     const tableOf = new Map<string, string>(
-      (await ds.query(`SELECT indexname, tablename FROM pg_indexes WHERE tablename IN ('passages', 'profiles')`)).map((r: any) => [r.indexname, r.tablename]),
+      (await ds.query(`SELECT indexname, tablename FROM pg_indexes WHERE tablename IN ('passages', 'profiles')`)).map(
+        (r: any) => [r.indexname, r.tablename],
+      ),
     )
     const [row] = await ds.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params)
     const plan = (typeof row['QUERY PLAN'] === 'string' ? JSON.parse(row['QUERY PLAN']) : row['QUERY PLAN'])[0].Plan
@@ -95,7 +148,9 @@ describe("search reads only its tenant's words", () => {
       const table = n['Relation Name'] ?? tableOf.get(n['Index Name'])
       if (table in read) {
         const loops = n['Actual Loops'] ?? 1
-        read[table] += ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0)) * loops
+        read[table] +=
+          ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0)) *
+          loops
       }
       for (const c of n.Plans ?? []) walk(c)
     }
@@ -104,15 +159,26 @@ describe("search reads only its tenant's words", () => {
   }
 
   it('the word indexes lead with the tenant', async () => {
-    const rows = await svc.profiler.db.dataSource.query(`SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('passages', 'profiles') AND indexdef LIKE '%USING gin%' ORDER BY indexname`)
+    const rows = await svc.profiler.db.dataSource.query(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE tablename IN ('passages', 'profiles') AND indexdef LIKE '%USING gin%' ORDER BY indexname`,
+    )
     const defs = Object.fromEntries(rows.map((r: any) => [r.indexname, r.indexdef.replace(/^.* USING /, '')]))
-    expect(defs).toMatchObject({ passages_tenant_tsv: expect.stringMatching(/^gin \(tenant_id, tsv\)/), profiles_tenant_lexemes: expect.stringMatching(/^gin \(tenant_id, lexemes\)/) })
+    expect(defs).toMatchObject({
+      passages_tenant_tsv: expect.stringMatching(/^gin \(tenant_id, tsv\)/),
+      profiles_tenant_lexemes: expect.stringMatching(/^gin \(tenant_id, lexemes\)/),
+    })
     expect(defs).not.toHaveProperty('passages_tsv')
     expect(defs).not.toHaveProperty('profiles_lexemes')
   })
 
   it("a tenant's search of words another tenant says thousands of times reads none of that tenant's passages or profiles", async () => {
-    for (const query of ['lighthouse', 'lighthouse storm', 'lighthouse keeper remembered storm', 'likes lighthouses', 'lighthuose storm']) {
+    for (const query of [
+      'lighthouse',
+      'lighthouse storm',
+      'lighthouse keeper remembered storm',
+      'likes lighthouses',
+      'lighthuose storm',
+    ]) {
       let result: any
       const run = await statements(async () => {
         result = await quiet.search({ query })

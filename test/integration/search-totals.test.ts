@@ -18,7 +18,11 @@ const big = Array.from({ length: 12 }, (_, i) => ({
   core_info: { name: `Person ${i}`, age: 20 + i, location: i % 2 ? 'Lisbon' : 'Porto' },
   interests: { music: [MUSIC[i % MUSIC.length]!], hobbies: ['hiking'] },
 }))
-const small = Array.from({ length: 3 }, (_, i) => ({ id: `small${i}`, core_info: { name: `Small ${i}` }, interests: { hobbies: ['hiking'] } }))
+const small = Array.from({ length: 3 }, (_, i) => ({
+  id: `small${i}`,
+  core_info: { name: `Small ${i}` },
+  interests: { hobbies: ['hiking'] },
+}))
 
 describe('search totals: exact up to PROFILER_SEARCH_EXACT_TOTAL_MAX candidates, then a flagged estimate', () => {
   let svc: TestService
@@ -31,8 +35,12 @@ describe('search totals: exact up to PROFILER_SEARCH_EXACT_TOTAL_MAX candidates,
     large = client(svc.url, svc.key)
     fewKey = (await svc.profiler.services.tenants.createApp('few', 'totals')).api_key
     few = client(svc.url, fewKey)
-    for (const [api, people] of [[large, big], [few, small]] as const) {
-      for (const { id, ...data } of people) expect((await api.post(id, { input_type: 'structured', data: JSON.stringify(data) })).status).toBe(202)
+    for (const [api, people] of [
+      [large, big],
+      [few, small],
+    ] as const) {
+      for (const { id, ...data } of people)
+        expect((await api.post(id, { input_type: 'structured', data: JSON.stringify(data) })).status).toBe(202)
     }
     for (const p of big) await large.waitReady(p.id)
     for (const p of small) await few.waitReady(p.id)
@@ -61,7 +69,11 @@ describe('search totals: exact up to PROFILER_SEARCH_EXACT_TOTAL_MAX candidates,
       expect(last.profiles).toHaveLength(2)
       expectExact(last, { total: 12 })
       // Past the end: an empty page says nothing of how many come before it, so the estimate stays.
-      expect(await large.search({ query, sensitivity: 0, pageSize: 5, page: 9 })).toMatchObject({ profiles: [], total: 12, totalIsEstimate: true })
+      expect(await large.search({ query, sensitivity: 0, pageSize: 5, page: 9 })).toMatchObject({
+        profiles: [],
+        total: 12,
+        totalIsEstimate: true,
+      })
     })
 
     it(`"${query}": a filter that leaves at most the bound of candidates counts exactly, filters and order as before`, async () => {
@@ -73,7 +85,9 @@ describe('search totals: exact up to PROFILER_SEARCH_EXACT_TOTAL_MAX candidates,
       const scores = r.profiles.map((p: any) => p.similarityScore)
       expect([...scores].sort((a, b) => b - a)).toEqual(scores)
       // Porto: six candidates, more than the bound: estimated (the whole table sampled here, so the count).
-      expect(await large.search({ query, sensitivity: 0, pageSize: 2, filterBy: 'location', filterValue: 'porto' })).toMatchObject({ total: 6, totalIsEstimate: true })
+      expect(
+        await large.search({ query, sensitivity: 0, pageSize: 2, filterBy: 'location', filterValue: 'porto' }),
+      ).toMatchObject({ total: 6, totalIsEstimate: true })
     })
   }
 
@@ -85,8 +99,17 @@ describe('search totals: exact up to PROFILER_SEARCH_EXACT_TOTAL_MAX candidates,
     const search = async (key: string) => {
       const r = await fetch(`${svc.url}/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_profiles', arguments: { query: 'someone', sensitivity: 0, pageSize: 5 } } }),
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'search_profiles', arguments: { query: 'someone', sensitivity: 0, pageSize: 5 } },
+        }),
       })
       expect(r.status).toBe(200)
       return ((await r.json()) as any).result.structuredContent

@@ -31,10 +31,25 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
     ]
     for (const [c, id, data] of texts) expect((await c.post(id, { data })).status).toBe(202)
     // Values only (no passages): the misspelt word is corrected towards a profile's own words too.
-    expect((await api.post('music', { input_type: 'structured', data: JSON.stringify({ interests: { music: ['harpsichord sonatas'] } }) })).status).toBe(202)
+    expect(
+      (
+        await api.post('music', {
+          input_type: 'structured',
+          data: JSON.stringify({ interests: { music: ['harpsichord sonatas'] } }),
+        })
+      ).status,
+    ).toBe(202)
     // A conversation of many turns, one of them about shawarma (a context's passages).
-    const turns = FILLER.flatMap((t, i) => [{ role: 'assistant', content: `What else happened (${i})?` }, { role: 'user', content: t }])
-    turns.splice(24, 0, { role: 'assistant', content: 'And to eat?' }, { role: 'user', content: 'Shawarma, always. There is a stall by the station.' })
+    const turns = FILLER.flatMap((t, i) => [
+      { role: 'assistant', content: `What else happened (${i})?` },
+      { role: 'user', content: t },
+    ])
+    turns.splice(
+      24,
+      0,
+      { role: 'assistant', content: 'And to eat?' },
+      { role: 'user', content: 'Shawarma, always. There is a stall by the station.' },
+    )
     expect((await talk.post('chat', { input_type: 'conversation', data: JSON.stringify(turns) })).status).toBe(202)
     for (const [c, id] of texts) await c.waitReady(id)
     await api.waitReady('music')
@@ -57,7 +72,11 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
       expect(r.profiles[0].similarityScore, query).toBeGreaterThanOrEqual(80)
     }
     // The same over GraphQL.
-    const g = await gql(svc.url, svc.key, `{ searchProfiles(query: "likes schawarma") { total profiles { profile { profileId } } } }`)
+    const g = await gql(
+      svc.url,
+      svc.key,
+      `{ searchProfiles(query: "likes schawarma") { total profiles { profile { profileId } } } }`,
+    )
     expect(g.body.errors).toBeUndefined()
     expect(g.body.data.searchProfiles).toEqual({ total: 1, profiles: [{ profile: { profileId: 'food' } }] })
   })
@@ -73,17 +92,23 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
     expect((await other.search({ query: 'likes schawarma' })).total).toBe(0)
   })
 
-  it('a hidden passage (a forgotten value\'s evidence) is not found through a corrected word either', async () => {
-    const [row] = await svc.profiler.db.dataSource.query(`SELECT lexemes::text AS l FROM profiles WHERE profile_id = 'car'`)
+  it("a hidden passage (a forgotten value's evidence) is not found through a corrected word either", async () => {
+    const [row] = await svc.profiler.db.dataSource.query(
+      `SELECT lexemes::text AS l FROM profiles WHERE profile_id = 'car'`,
+    )
     expect(row.l).not.toContain('carburettor') // only the passage says it
     expect(ids(await api.search({ query: 'carburettorr' }))).toEqual(['car'])
-    await svc.profiler.db.dataSource.query(`UPDATE passages SET hidden_at = now(), hidden_by = 'test' WHERE profile_id = 'car'`)
+    await svc.profiler.db.dataSource.query(
+      `UPDATE passages SET hidden_at = now(), hidden_by = 'test' WHERE profile_id = 'car'`,
+    )
     expect((await api.search({ query: 'carburettorr' })).total).toBe(0)
   })
 
   /** The passages of chat's context for `query` (passages only, a budget of about three lines). */
   const contextOf = async (query: string) => {
-    const r = await talk.get(`/v1/profile/chat/context?${new URLSearchParams({ query, include: 'passages', max_tokens: '40' })}`)
+    const r = await talk.get(
+      `/v1/profile/chat/context?${new URLSearchParams({ query, include: 'passages', max_tokens: '40' })}`,
+    )
     expect(r.status).toBe(200)
     return ((await r.json()) as any).text as string
   }
@@ -118,7 +143,11 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
       repo.lexicalWindow = walk
     }
     // The correction finds only the profile's own passages, over GraphQL too.
-    const g = await gql(svc.url, talkKey, `{ profile(id: "chat") { context(query: "schawarma", include: PASSAGES, maxTokens: 40) { text } } }`)
+    const g = await gql(
+      svc.url,
+      talkKey,
+      `{ profile(id: "chat") { context(query: "schawarma", include: PASSAGES, maxTokens: 40) { text } } }`,
+    )
     expect(g.body.errors).toBeUndefined()
     expect(g.body.data.profile.context.text).toContain('Shawarma, always.')
     expect((await api.get('/v1/profile/chat/context?query=schawarma')).status).toBe(404)
@@ -126,7 +155,9 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
 
   it("a context's facts are ranked by what a misspelt word meant too, when no fact says the word as written", async () => {
     const facts = async (query: string) => {
-      const r = await api.get(`/v1/profile/food/context?${new URLSearchParams({ query, include: 'facts', max_tokens: '200' })}`)
+      const r = await api.get(
+        `/v1/profile/food/context?${new URLSearchParams({ query, include: 'facts', max_tokens: '200' })}`,
+      )
       expect(r.status).toBe(200)
       return (await r.json()) as { text: string; rankedBy: string }
     }
@@ -134,7 +165,10 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
     for (const query of ['shawarma', 'schawarma', 'shawrma', 'shawamra']) {
       const lines = (await facts(query)).text.split('\n').filter((l) => l.startsWith('- '))
       expect(lines[0], query).toMatch(/shawarma/)
-      expect(lines.findIndex((l) => /nurse/.test(l)), query).toBeGreaterThan(0)
+      expect(
+        lines.findIndex((l) => /nurse/.test(l)),
+        query,
+      ).toBeGreaterThan(0)
     }
   })
 
@@ -142,7 +176,10 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
     const search = svc.profiler.services.search as any
     const context = svc.profiler.services.llmContext as any
     const warned: unknown[] = []
-    const broken = new TypoDictionary({ read: () => Promise.reject(new Error('no such file')), log: { warn: (o: unknown) => warned.push(o) } })
+    const broken = new TypoDictionary({
+      read: () => Promise.reject(new Error('no such file')),
+      log: { warn: (o: unknown) => warned.push(o) },
+    })
     const typos = search.typos
     expect(context.typos).toBe(typos) // one dictionary for both
     const set = (t: TypoDictionary) => {
@@ -181,12 +218,28 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
 
 /** Turns of a conversation that say nothing of food. */
 const FILLER = [
-  'I went to the market on Monday.', 'My sister called me about her new job.', 'We watched a film about sailors.',
-  'The weather has been rainy all week.', 'I repaired the fence in the garden.', 'My neighbour bought a red bicycle.',
-  'I started reading a book about bridges.', 'The train was late again this morning.', 'We played chess until midnight.',
-  'I painted the kitchen walls blue.', 'My brother moved to a new flat.', 'I visited the museum of clocks.',
-  'We walked along the river on Sunday.', 'I lost my umbrella at the office.', 'The concert was louder than expected.',
-  'I signed up for a pottery class.', 'My cousin adopted a grey cat.', 'We drove to the coast for the weekend.',
-  'I fixed the printer at work.', 'The library closes early on Fridays.', 'I bought new running shoes.',
-  'We planted tulips by the door.', 'My friend taught me a card trick.', 'I finally cleaned the attic.',
+  'I went to the market on Monday.',
+  'My sister called me about her new job.',
+  'We watched a film about sailors.',
+  'The weather has been rainy all week.',
+  'I repaired the fence in the garden.',
+  'My neighbour bought a red bicycle.',
+  'I started reading a book about bridges.',
+  'The train was late again this morning.',
+  'We played chess until midnight.',
+  'I painted the kitchen walls blue.',
+  'My brother moved to a new flat.',
+  'I visited the museum of clocks.',
+  'We walked along the river on Sunday.',
+  'I lost my umbrella at the office.',
+  'The concert was louder than expected.',
+  'I signed up for a pottery class.',
+  'My cousin adopted a grey cat.',
+  'We drove to the coast for the weekend.',
+  'I fixed the printer at work.',
+  'The library closes early on Fridays.',
+  'I bought new running shoes.',
+  'We planted tulips by the door.',
+  'My friend taught me a card trick.',
+  'I finally cleaned the attic.',
 ]

@@ -2,10 +2,30 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
 
 const people = [
-  { id: 'alice', core_info: { name: 'Alice', age: 34, gender: 'female', location: 'Austin, Texas' }, interests: { music: ['jazz', 'blues'], hobbies: ['photography'] }, language: 'en' },
-  { id: 'bob', core_info: { name: 'Bob', age: 52, gender: 'male', location: 'Seattle' }, interests: { pets: ['turtle'], hobbies: ['fishing'] }, language: 'en' },
-  { id: 'carla', core_info: { name: 'Carla', age: 27, gender: 'female', location: 'Madrid' }, interests: { sports: ['football', 'tennis'] }, language: 'es' },
-  { id: 'dmitri', core_info: { name: 'Dmitri', age: 45, location: 'Boston' }, interests: { food: ['sushi'], books: ['science fiction'] }, language: 'en' },
+  {
+    id: 'alice',
+    core_info: { name: 'Alice', age: 34, gender: 'female', location: 'Austin, Texas' },
+    interests: { music: ['jazz', 'blues'], hobbies: ['photography'] },
+    language: 'en',
+  },
+  {
+    id: 'bob',
+    core_info: { name: 'Bob', age: 52, gender: 'male', location: 'Seattle' },
+    interests: { pets: ['turtle'], hobbies: ['fishing'] },
+    language: 'en',
+  },
+  {
+    id: 'carla',
+    core_info: { name: 'Carla', age: 27, gender: 'female', location: 'Madrid' },
+    interests: { sports: ['football', 'tennis'] },
+    language: 'es',
+  },
+  {
+    id: 'dmitri',
+    core_info: { name: 'Dmitri', age: 45, location: 'Boston' },
+    interests: { food: ['sushi'], books: ['science fiction'] },
+    language: 'en',
+  },
   { id: 'e_1.0', core_info: { name: 'Eve' }, interests: { hobbies: ['knitting'] } },
   { id: 'frank', interests: { hobbies: ['woodworking'] } },
 ]
@@ -52,16 +72,59 @@ describe('search (GET /v1/search and /v1/smart-search)', () => {
   it('each sort, both orders, missing values last, ties by id', async () => {
     expect(ids(await api.search({ sortBy: 'created_at', sortOrder: 'asc' }))).toEqual(people.map((p) => p.id))
     expect(ids(await api.search({ sortBy: 'last_updated', sortOrder: 'asc' }))).toEqual(people.map((p) => p.id))
-    expect(ids(await api.search({ sortBy: 'id', sortOrder: 'desc' }))).toEqual(['frank', 'e_1.0', 'dmitri', 'carla', 'bob', 'alice'])
-    expect(ids(await api.search({ sortBy: 'name', sortOrder: 'asc' }))).toEqual(['alice', 'bob', 'carla', 'dmitri', 'e_1.0', 'frank'])
-    expect(ids(await api.search({ sortBy: 'name', sortOrder: 'desc' }))).toEqual(['e_1.0', 'dmitri', 'carla', 'bob', 'alice', 'frank'])
-    expect(ids(await api.search({ sortBy: 'age', sortOrder: 'asc' }))).toEqual(['carla', 'alice', 'dmitri', 'bob', 'e_1.0', 'frank'])
-    expect(ids(await api.search({ sortBy: 'age', sortOrder: 'desc' }))).toEqual(['bob', 'dmitri', 'alice', 'carla', 'e_1.0', 'frank'])
-    expect(ids(await api.search({ sortBy: 'location', sortOrder: 'asc' }))).toEqual(['alice', 'dmitri', 'carla', 'bob', 'e_1.0', 'frank'])
+    expect(ids(await api.search({ sortBy: 'id', sortOrder: 'desc' }))).toEqual([
+      'frank',
+      'e_1.0',
+      'dmitri',
+      'carla',
+      'bob',
+      'alice',
+    ])
+    expect(ids(await api.search({ sortBy: 'name', sortOrder: 'asc' }))).toEqual([
+      'alice',
+      'bob',
+      'carla',
+      'dmitri',
+      'e_1.0',
+      'frank',
+    ])
+    expect(ids(await api.search({ sortBy: 'name', sortOrder: 'desc' }))).toEqual([
+      'e_1.0',
+      'dmitri',
+      'carla',
+      'bob',
+      'alice',
+      'frank',
+    ])
+    expect(ids(await api.search({ sortBy: 'age', sortOrder: 'asc' }))).toEqual([
+      'carla',
+      'alice',
+      'dmitri',
+      'bob',
+      'e_1.0',
+      'frank',
+    ])
+    expect(ids(await api.search({ sortBy: 'age', sortOrder: 'desc' }))).toEqual([
+      'bob',
+      'dmitri',
+      'alice',
+      'carla',
+      'e_1.0',
+      'frank',
+    ])
+    expect(ids(await api.search({ sortBy: 'location', sortOrder: 'asc' }))).toEqual([
+      'alice',
+      'dmitri',
+      'carla',
+      'bob',
+      'e_1.0',
+      'frank',
+    ])
   })
 
   it('each filter: case-insensitive partial match; % and _ are literals', async () => {
-    const f = async (filterBy: string, filterValue: string) => ids(await api.search({ filterBy, filterValue, sortBy: 'id', sortOrder: 'asc' }))
+    const f = async (filterBy: string, filterValue: string) =>
+      ids(await api.search({ filterBy, filterValue, sortBy: 'id', sortOrder: 'asc' }))
     expect(await f('id', 'AL')).toEqual(['alice'])
     expect(await f('id', '_1.')).toEqual(['e_1.0'])
     expect(await f('id', '%')).toEqual([]) // a literal, not a wildcard
@@ -110,7 +173,14 @@ describe('search (GET /v1/search and /v1/smart-search)', () => {
     expect(ids(r).sort()).toEqual(['alice', 'carla'])
     expect(ids(r)[0]).toBe('carla')
     expect(r.total).toBe(2)
-    const paged = await api.search({ query: 'plays football', sensitivity: 0, filterBy: 'gender', filterValue: 'female', pageSize: 1, page: 2 })
+    const paged = await api.search({
+      query: 'plays football',
+      sensitivity: 0,
+      filterBy: 'gender',
+      filterValue: 'female',
+      pageSize: 1,
+      page: 2,
+    })
     expect(ids(paged)).toEqual(['alice'])
     expect(paged.total).toBe(2)
   })
@@ -118,7 +188,9 @@ describe('search (GET /v1/search and /v1/smart-search)', () => {
   it("every connection scans the HNSW index iteratively, so a filtered page is full (set at the session's start)", async () => {
     // The pool's connections all carry it (several at once, so more than one connection answers).
     const settings = await Promise.all(
-      Array.from({ length: 4 }, () => svc.profiler.db.dataSource.query(`SELECT current_setting('hnsw.iterative_scan') AS v, pg_sleep(0.05)`)),
+      Array.from({ length: 4 }, () =>
+        svc.profiler.db.dataSource.query(`SELECT current_setting('hnsw.iterative_scan') AS v, pg_sleep(0.05)`),
+      ),
     )
     expect(settings.map((r) => r[0].v)).toEqual(Array(4).fill('relaxed_order'))
   })

@@ -16,7 +16,8 @@ describe('sign-up: open, limited per client address', () => {
 
   it('three sign-ups from one address, then RATE_LIMITED (429) with no account or tenant made', async () => {
     const results = []
-    for (let i = 0; i < 5; i++) results.push(await new DashboardBrowser(svc.url).signUp(`user${i}@example.com`, PASSWORD))
+    for (let i = 0; i < 5; i++)
+      results.push(await new DashboardBrowser(svc.url).signUp(`user${i}@example.com`, PASSWORD))
     expect(results.slice(0, 3).map(codeOf)).toEqual([undefined, undefined, undefined])
     expect(results.slice(3).map(codeOf)).toEqual(['RATE_LIMITED', 'RATE_LIMITED'])
     expect(results[3]!.status).toBe(429)
@@ -58,7 +59,9 @@ describe('sign-up: by invite', () => {
     expect(joined.body.data.signUp.account.tenantName).toBe('default')
 
     const expired = await accounts.createInvite({ expiresHours: 1 })
-    await svc.profiler.db.dataSource.query(`UPDATE invites SET expires_at = now() - interval '1 second' WHERE expires_at > now() + interval '50 minutes' AND expires_at < now() + interval '70 minutes'`)
+    await svc.profiler.db.dataSource.query(
+      `UPDATE invites SET expires_at = now() - interval '1 second' WHERE expires_at > now() + interval '50 minutes' AND expires_at < now() + interval '70 minutes'`,
+    )
     expect(codeOf(await b().signUp('e@example.com', PASSWORD, expired.code))).toBe('INVALID_INVITE')
     await expect(accounts.createInvite({ tenant: 'nope' })).rejects.toMatchObject({ code: 'TENANT_NOT_FOUND' })
     await expect(accounts.createInvite({ uses: 0 })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' })

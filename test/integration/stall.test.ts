@@ -37,7 +37,12 @@ describe('no stall on the largest inputs', () => {
     expect((await attacker.post('warm', { data: 'I live in Rome.' })).status).toBe(202)
     await attacker.waitReady('warm')
 
-    const shapes = [rep('a - ', KIB100), rep('I love jazz. ', KIB100), `${rep('my dog and i live in rome and ', KIB100 - 20)} I love chess.`, 'x'.repeat(KIB100)]
+    const shapes = [
+      rep('a - ', KIB100),
+      rep('I love jazz. ', KIB100),
+      `${rep('my dog and i live in rome and ', KIB100 - 20)} I love chess.`,
+      'x'.repeat(KIB100),
+    ]
     for (const data of shapes) expect(Buffer.byteLength(JSON.stringify(data))).toBeLessThanOrEqual(KIB100 + 2)
     const { latencies, p99, loopMaxMs, bound } = await getsWhile(attacker, bystander, 'big', async () => {
       for (const data of shapes) expect((await attacker.post('big', { data: data.slice(0, KIB100) })).status).toBe(202)
@@ -48,7 +53,11 @@ describe('no stall on the largest inputs', () => {
     expect(loopMaxMs).toBeLessThan(bound.loop)
 
     // The lease held: the four were applied once, on their first attempt, and nothing was redone.
-    const { body } = await gql(svc.url, svc.key, '{ profile(id: "big") { history(first: 10) { entries { seq } } submissions(first: 10) { nodes { status attempts } } } }')
+    const { body } = await gql(
+      svc.url,
+      svc.key,
+      '{ profile(id: "big") { history(first: 10) { entries { seq } } submissions(first: 10) { nodes { status attempts } } } }',
+    )
     const subs = body.data.profile.submissions.nodes
     expect(subs).toHaveLength(4)
     expect(subs.every((s: any) => s.status === 'DONE' && s.attempts === 1)).toBe(true)
@@ -66,16 +75,20 @@ describe('no stall on the largest inputs', () => {
     ]
     const convs = [0, 1, 2, 3].map((k) => {
       const msgs: unknown[] = []
-      for (let i = 0; JSON.stringify(JSON.stringify(msgs)).length < KIB100 - 200; i++) msgs.push(...turn(k * 100_000 + i))
+      for (let i = 0; JSON.stringify(JSON.stringify(msgs)).length < KIB100 - 200; i++)
+        msgs.push(...turn(k * 100_000 + i))
       return JSON.stringify(msgs)
     })
     for (const data of convs) expect(Buffer.byteLength(JSON.stringify(data))).toBeLessThanOrEqual(KIB100 + 2)
     const { latencies, p99, loopMaxMs, bound } = await getsWhile(attacker, bystander, 'talker', async () => {
-      for (const data of convs) expect((await attacker.post('talker', { input_type: 'conversation', data })).status).toBe(202)
+      for (const data of convs)
+        expect((await attacker.post('talker', { input_type: 'conversation', data })).status).toBe(202)
     })
     expect(p99, `p99 of ${latencies.length} GETs`).toBeLessThan(bound.get)
     expect(loopMaxMs).toBeLessThan(bound.loop)
-    const [{ n }] = await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM passages WHERE profile_id = 'talker'`)
+    const [{ n }] = await svc.profiler.db.dataSource.query(
+      `SELECT count(*)::int AS n FROM passages WHERE profile_id = 'talker'`,
+    )
     // Packed to at most the limit per submission (turns are joined until they fit), none dropped.
     expect(n).toBeLessThanOrEqual(4 * DEFAULT_PROFILE_LIMITS.passagesPerSubmission)
     expect(n).toBeGreaterThan(2 * DEFAULT_PROFILE_LIMITS.passagesPerSubmission)
@@ -111,7 +124,18 @@ async function getsWhile(attacker: Client, bystander: Client, profileId: string,
   bound.get = loaded(bound, machineMs).bound
   latencies.sort((a, b) => a - b)
   const p99 = latencies[Math.floor(latencies.length * 0.99)]!
-  console.log(JSON.stringify({ gets: latencies.length, p99, max: latencies.at(-1), loopMaxMs, loopWallMs, cpuMeasured, machineMs, bound }))
+  console.log(
+    JSON.stringify({
+      gets: latencies.length,
+      p99,
+      max: latencies.at(-1),
+      loopMaxMs,
+      loopWallMs,
+      cpuMeasured,
+      machineMs,
+      bound,
+    }),
+  )
   return { latencies, p99, loopMaxMs, bound }
 }
 
@@ -150,7 +174,12 @@ async function getBound(bystander: Client, base?: string): Promise<{ get: number
  * Latencies of another tenant's GETs and of /healthz, measured one after the other until `done` holds; `bound`
  * (getBound, taken before the attack began) comes back with them, made room in for a loaded machine (loaded).
  */
-async function measure(base: string, bystander: Client, done: () => Promise<boolean>, bound: { get: number; health: number }) {
+async function measure(
+  base: string,
+  bystander: Client,
+  done: () => Promise<boolean>,
+  bound: { get: number; health: number },
+) {
   const gets: number[] = []
   const health: number[] = []
   const canary = await startCanary()
@@ -186,11 +215,15 @@ async function measure(base: string, bystander: Client, done: () => Promise<bool
  * are freezes of seconds.
  */
 function loaded(b: { get: number; health: number }, machineMs: number): { bound: number; healthBound: number } {
-  return { bound: Math.min(1000, Math.max(b.get, 8 * machineMs)), healthBound: Math.min(2000, Math.max(b.health, 8 * machineMs)) }
+  return {
+    bound: Math.min(1000, Math.max(b.get, 8 * machineMs)),
+    healthBound: Math.min(2000, Math.max(b.health, 8 * machineMs)),
+  }
 }
 
 /** A value of `n` characters, distinct by `i`. */
-const filler = (prefix: string, i: number, n: number) => `${prefix} ${i} ${'and then some more words about it '.repeat(40)}`.slice(0, n)
+const filler = (prefix: string, i: number, n: number) =>
+  `${prefix} ${i} ${'and then some more words about it '.repeat(40)}`.slice(0, n)
 
 /**
  * A profile at the default limits, built through the API: 2,000 interests in 100 categories, 1,000 traits, 1,000 topics
@@ -200,13 +233,28 @@ async function fillProfile(c: Client, id: string): Promise<any> {
   const docs: unknown[] = []
   for (let half = 0; half < 2; half++) {
     const interests: Record<string, unknown[]> = {}
-    for (let i = half * 1000; i < (half + 1) * 1000; i++) (interests[`topic_${i % 100}`] ??= []).push({ value: `interest ${i} ${'x'.repeat(12)}`, confidence: 0.9 })
+    for (let i = half * 1000; i < (half + 1) * 1000; i++)
+      (interests[`topic_${i % 100}`] ??= []).push({ value: `interest ${i} ${'x'.repeat(12)}`, confidence: 0.9 })
     docs.push({ interests })
   }
-  docs.push({ personality: { traits: Array.from({ length: 1000 }, (_, i) => ({ value: filler('trait', i, 60), confidence: 0.7 })) } })
-  docs.push({ preferences: { topics_to_avoid: Array.from({ length: 1000 }, (_, i) => ({ value: filler('topic', i, 60), confidence: 0.7 })) } })
+  docs.push({
+    personality: {
+      traits: Array.from({ length: 1000 }, (_, i) => ({ value: filler('trait', i, 60), confidence: 0.7 })),
+    },
+  })
+  docs.push({
+    preferences: {
+      topics_to_avoid: Array.from({ length: 1000 }, (_, i) => ({ value: filler('topic', i, 60), confidence: 0.7 })),
+    },
+  })
   for (let part = 0; part < 10; part++) {
-    docs.push({ memories: Array.from({ length: 200 }, (_, i) => ({ event: filler(`memory ${part}`, i, 400), date: '2024-05-01', confidence: 0.5 })) })
+    docs.push({
+      memories: Array.from({ length: 200 }, (_, i) => ({
+        event: filler(`memory ${part}`, i, 400),
+        date: '2024-05-01',
+        confidence: 0.5,
+      })),
+    })
   }
   for (const doc of docs) {
     const data = JSON.stringify(doc)
@@ -229,7 +277,9 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
     await bystander.waitReady('me')
     const big = await fillProfile(attacker, 'big')
     // At the limits: as large as the byte limit lets it be.
-    const [{ bytes }] = await svc.profiler.db.dataSource.query(`SELECT octet_length(content::text) AS bytes FROM profiles WHERE profile_id = 'big'`)
+    const [{ bytes }] = await svc.profiler.db.dataSource.query(
+      `SELECT octet_length(content::text) AS bytes FROM profiles WHERE profile_id = 'big'`,
+    )
     expect(Number(bytes)).toBeGreaterThan(0.9 * DEFAULT_PROFILE_LIMITS.profileBytes)
     expect(Object.values(big.interests).flat().length).toBe(DEFAULT_PROFILE_LIMITS.interests)
   }, 300_000)
@@ -239,29 +289,41 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
     // Whether both are merged, asked of the database: reading the profile itself (a few MB of JSON, built by the service
     // and parsed here, on the thread that measures) every tenth GET made the test's own reads the slowest thing measured.
     const state = async () => {
-      const [row] = await svc.profiler.db.dataSource.query(`SELECT status, history_seq AS seq FROM profiles WHERE profile_id = 'big'`)
+      const [row] = await svc.profiler.db.dataSource.query(
+        `SELECT status, history_seq AS seq FROM profiles WHERE profile_id = 'big'`,
+      )
       return { status: String(row.status), seq: Number(row.seq) }
     }
     const seqBefore = (await state()).seq
     const bound = await getBound(bystander, svc.url)
     for (let k = 0; k < 2; k++) {
-      const data = JSON.stringify({ interests: { [`flood_${k}`]: Array.from({ length: 9000 }, (_, i) => `v${k}-${i}`) } })
+      const data = JSON.stringify({
+        interests: { [`flood_${k}`]: Array.from({ length: 9000 }, (_, i) => `v${k}-${i}`) },
+      })
       expect(Buffer.byteLength(data)).toBeLessThanOrEqual(100 * 1024)
       expect((await attacker.post('big', { data, input_type: 'structured' })).status).toBe(202)
     }
-    const m = await measure(svc.url, bystander, async () => {
-      const p = await state()
-      return p.status === 'ready' && p.seq > seqBefore
-    }, bound)
+    const m = await measure(
+      svc.url,
+      bystander,
+      async () => {
+        const p = await state()
+        return p.status === 'ready' && p.seq > seqBefore
+      },
+      bound,
+    )
     console.log(JSON.stringify({ case: 'largest merge', ...m }))
     expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
     expect(m.healthMax).toBeLessThan(m.healthBound)
     const p = await attacker.profile('big')
     // Within the limits, and the entry says what the limits dropped.
     expect(Object.values(p.interests).flat().length).toBeLessThanOrEqual(DEFAULT_PROFILE_LIMITS.interests)
-    for (const l of Object.values(p.interests) as unknown[][]) expect(l.length).toBeLessThanOrEqual(DEFAULT_PROFILE_LIMITS.listValues)
+    for (const l of Object.values(p.interests) as unknown[][])
+      expect(l.length).toBeLessThanOrEqual(DEFAULT_PROFILE_LIMITS.listValues)
     const dropped = p.update_log.filter((e: any) => e.seq > seqBefore).map((e: any) => e.changes.dropped?.total ?? 0)
-    expect(dropped.reduce((a: number, b: number) => a + b, 0)).toBeGreaterThanOrEqual(18_000 - 2 * DEFAULT_PROFILE_LIMITS.listValues)
+    expect(dropped.reduce((a: number, b: number) => a + b, 0)).toBeGreaterThanOrEqual(
+      18_000 - 2 * DEFAULT_PROFILE_LIMITS.listValues,
+    )
   })
 
   it("20 concurrent contexts of it at the largest budget: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", async () => {
@@ -271,9 +333,16 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
     // A third of the queries have three misspelt words (SPELLING_MAX_WORDS) no fact says: every fact is also matched
     // against each word's corrections (factAlternatives), the most a correction costs the facts' ranking; a third ask
     // what the person likes (asksLikes): every interest of the profile at the limits is a strong fact.
-    const query = (i: number) => [`memory ${i % 9} interest trait`, `recieve beleive acommodation memory ${i % 9}`, `What does she ${['like', 'love', 'enjoy'][Math.floor(i / 3) % 3]}?`][i % 3]!
+    const query = (i: number) =>
+      [
+        `memory ${i % 9} interest trait`,
+        `recieve beleive acommodation memory ${i % 9}`,
+        `What does she ${['like', 'love', 'enjoy'][Math.floor(i / 3) % 3]}?`,
+      ][i % 3]!
     const contexts = Array.from({ length: 20 }, (_, i) =>
-      fetch(`${svc.url}/v1/profile/big/context?max_tokens=32000&query=${encodeURIComponent(query(i))}`, { headers: auth }).then(async (r) => {
+      fetch(`${svc.url}/v1/profile/big/context?max_tokens=32000&query=${encodeURIComponent(query(i))}`, {
+        headers: auth,
+      }).then(async (r) => {
         expect(r.status).toBe(200)
         const body = (await r.json()) as any
         expect(body.tokens).toBeLessThanOrEqual(32000)
@@ -300,12 +369,20 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
        ON CONFLICT DO NOTHING`,
       [tenantId],
     )
-    const [{ n, bytes }] = await ds.query(`SELECT count(*)::int AS n, sum(content_bytes)::bigint AS bytes FROM profiles WHERE tenant_id = $1`, [tenantId])
+    const [{ n, bytes }] = await ds.query(
+      `SELECT count(*)::int AS n, sum(content_bytes)::bigint AS bytes FROM profiles WHERE tenant_id = $1`,
+      [tenantId],
+    )
     expect(n).toBe(100)
     expect(Number(bytes)).toBeGreaterThan(100 * 0.9 * DEFAULT_PROFILE_LIMITS.profileBytes)
 
     const auth = { authorization: `Bearer ${svc.key}` }
-    const searches = ['/v1/search?pageSize=100', '/v1/search?pageSize=100&query=interest&sensitivity=0', '/v1/smart-search?pageSize=100&sortBy=id', '/v1/search?pageSize=100&query=memory%20trait&sensitivity=0']
+    const searches = [
+      '/v1/search?pageSize=100',
+      '/v1/search?pageSize=100&query=interest&sensitivity=0',
+      '/v1/smart-search?pageSize=100&sortBy=id',
+      '/v1/search?pageSize=100&query=memory%20trait&sensitivity=0',
+    ]
     // Each answer is read as it arrives (the client runs in this process too: parsing 50 MB here would stall the
     // measure itself); one is parsed afterwards.
     const received: { status: number; bytes: number; text?: string }[] = []
@@ -324,7 +401,8 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
       }),
     )
     // GraphQL builds its answer whole: pages of 100 are refused, pages within the cap (three profiles) answered.
-    const page = (size: number) => `{ searchProfiles(pageSize: ${size}) { total profiles { profile { profileId interests { category values { value confidence } } memories { event } } } } }`
+    const page = (size: number) =>
+      `{ searchProfiles(pageSize: ${size}) { total profiles { profile { profileId interests { category values { value confidence } } memories { event } } } } }`
     const graphql = [100, 3, 100, 3, 100].map((size) =>
       gql(svc.url, svc.key, page(size)).then((r) => {
         finished++
@@ -334,7 +412,13 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
     const m = await measure(svc.url, bystander, async () => finished === searches.length + graphql.length, bound)
     await Promise.all(all)
     const answered = await Promise.all(graphql)
-    console.log(JSON.stringify({ case: '4 REST searches of 100 profiles at the byte limit, 3 GraphQL pages of 100 refused, 2 of 3 answered', answerMB: received.map((r) => Math.round(r.bytes / 1e5) / 10), ...m }))
+    console.log(
+      JSON.stringify({
+        case: '4 REST searches of 100 profiles at the byte limit, 3 GraphQL pages of 100 refused, 2 of 3 answered',
+        answerMB: received.map((r) => Math.round(r.bytes / 1e5) / 10),
+        ...m,
+      }),
+    )
     expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
     expect(m.healthMax).toBeLessThan(m.healthBound)
     expect(received.map((r) => r.status)).toEqual([200, 200, 200, 200])
@@ -359,7 +443,10 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
     }
     try {
       const gone = new AbortController()
-      const r = await fetch(`${svc.url}/v1/search?pageSize=100`, { headers: { authorization: `Bearer ${svc.key}` }, signal: gone.signal })
+      const r = await fetch(`${svc.url}/v1/search?pageSize=100`, {
+        headers: { authorization: `Bearer ${svc.key}` },
+        signal: gone.signal,
+      })
       expect(r.status).toBe(200)
       let bytes = 0
       const reader = r.body!.getReader()
@@ -387,7 +474,13 @@ describe('no stall while one tenant imports at the limits and re-extracts it', (
   let attacker: Client
   let bystander: Client
   beforeAll(async () => {
-    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000', PROFILER_REEXTRACT_MAX_SUBMISSIONS: String(MAX_REPLAY), PROFILER_EXTRACT_THREADS: '1' } })
+    svc = await startService({
+      env: {
+        PROFILER_RATE_LIMIT_PER_MINUTE: '100000',
+        PROFILER_REEXTRACT_MAX_SUBMISSIONS: String(MAX_REPLAY),
+        PROFILER_EXTRACT_THREADS: '1',
+      },
+    })
     attacker = client(svc.url, svc.key)
     bystander = client(svc.url, (await svc.profiler.services.tenants.createApp('calm', 'app')).api_key)
     expect((await bystander.post('me', { data: 'I live in Oslo.' })).status).toBe(202)
@@ -399,21 +492,70 @@ describe('no stall while one tenant imports at the limits and re-extracts it', (
     const at = '2025-01-02T03:04:05.000Z'
     const content = {
       core_info: { name: { value: 'Ada', confidence: 0.9 } },
-      interests: Object.fromEntries(Array.from({ length: 100 }, (_, c) => [`topic_${c}`, Array.from({ length: 20 }, (_, i) => ({ value: `interest ${c}-${i} ${'x'.repeat(12)}`, confidence: 0.9 }))])),
-      personality: { traits: Array.from({ length: 1000 }, (_, i) => ({ value: filler('trait', i, 60), confidence: 0.7 })), mood_trends: {} },
-      memories: Array.from({ length: 700 }, (_, i) => ({ event: filler('memory', i, 300), date: '2024-05-01', confidence: 0.5 })),
+      interests: Object.fromEntries(
+        Array.from({ length: 100 }, (_, c) => [
+          `topic_${c}`,
+          Array.from({ length: 20 }, (_, i) => ({ value: `interest ${c}-${i} ${'x'.repeat(12)}`, confidence: 0.9 })),
+        ]),
+      ),
+      personality: {
+        traits: Array.from({ length: 1000 }, (_, i) => ({ value: filler('trait', i, 60), confidence: 0.7 })),
+        mood_trends: {},
+      },
+      memories: Array.from({ length: 700 }, (_, i) => ({
+        event: filler('memory', i, 300),
+        date: '2024-05-01',
+        confidence: 0.5,
+      })),
       preferences: { topics_to_avoid: [] },
     }
     const bytes = Buffer.byteLength(JSON.stringify(content))
     expect(bytes).toBeGreaterThan(0.8 * DEFAULT_PROFILE_LIMITS.profileBytes)
     expect(bytes).toBeLessThanOrEqual(DEFAULT_PROFILE_LIMITS.profileBytes)
-    const texts = Array.from({ length: MAX_REPLAY }, (_, i) => `${rep('my dog and i live in rome and ', 100 * 1024 - 40)} I love chess ${i}.`)
+    const texts = Array.from(
+      { length: MAX_REPLAY },
+      (_, i) => `${rep('my dog and i live in rome and ', 100 * 1024 - 40)} I love chess ${i}.`,
+    )
     const records = [
-      { type: 'header', format: 'profiler-export', version: 1, tenant: { id: 'x', name: 'x' }, exported_at: at, profile_id: null, include_text: true, profiles: 1 },
-      { type: 'profile', profile_id: 'big', status: 'ready', created_at: at, last_updated: at, summary: 'Ada.', language: 'en', ...content, field_timestamps: {}, internals: { mood_counts: {}, seen: {} }, history_seq: 0 },
+      {
+        type: 'header',
+        format: 'profiler-export',
+        version: 1,
+        tenant: { id: 'x', name: 'x' },
+        exported_at: at,
+        profile_id: null,
+        include_text: true,
+        profiles: 1,
+      },
+      {
+        type: 'profile',
+        profile_id: 'big',
+        status: 'ready',
+        created_at: at,
+        last_updated: at,
+        summary: 'Ada.',
+        language: 'en',
+        ...content,
+        field_timestamps: {},
+        internals: { mood_counts: {}, seen: {} },
+        history_seq: 0,
+      },
       ...texts.map((text, i) => ({
-        type: 'submission', profile_id: 'big', id: crypto.randomUUID(), seq: i + 1, app_id: null, input_type: 'text', status: 'done', attempts: 1, error: null,
-        created_at: at, started_at: at, finished_at: at, usage: null, prompt_version: null, text,
+        type: 'submission',
+        profile_id: 'big',
+        id: crypto.randomUUID(),
+        seq: i + 1,
+        app_id: null,
+        input_type: 'text',
+        status: 'done',
+        attempts: 1,
+        error: null,
+        created_at: at,
+        started_at: at,
+        finished_at: at,
+        usage: null,
+        prompt_version: null,
+        text,
       })),
       { type: 'end', profiles: 1, history: 0, submissions: texts.length },
     ]
@@ -422,10 +564,17 @@ describe('no stall while one tenant imports at the limits and re-extracts it', (
     let replayed: any
     const bound = await getBound(bystander, svc.url)
     const work = (async () => {
-      const r = await fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' }, body: file })
+      const r = await fetch(`${svc.url}/v1/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' },
+        body: file,
+      })
       expect(r.status, await r.clone().text()).toBe(200)
       imported = true
-      const rx = await fetch(`${svc.url}/v1/profile/big/reextract`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}` } })
+      const rx = await fetch(`${svc.url}/v1/profile/big/reextract`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${svc.key}` },
+      })
       expect(rx.status, await rx.clone().text()).toBe(200)
       replayed = await rx.json()
     })()
@@ -434,7 +583,10 @@ describe('no stall while one tenant imports at the limits and re-extracts it', (
     const side = (async () => {
       await waitFor('the import to finish', () => imported, { timeoutMs: 60_000, everyMs: 20 })
       expect((await bystander.post('me', { data: 'I moved to Bergen.' })).status).toBe(202)
-      await waitFor('the bystander to be ready again', () => bystander.profile('me'), { until: (p) => p.status === 'ready' && p.core_info.location?.value === 'Bergen', timeoutMs: 60_000 })
+      await waitFor('the bystander to be ready again', () => bystander.profile('me'), {
+        until: (p) => p.status === 'ready' && p.core_info.location?.value === 'Bergen',
+        timeoutMs: 60_000,
+      })
       bystanderDone = replayed === undefined
     })()
     const m = await measure(svc.url, bystander, async () => replayed !== undefined, bound)
@@ -466,7 +618,8 @@ describe('no stall on the largest evidence passages the limits allow (default li
   afterAll(async () => svc?.close())
 
   /** Words for passage i: every passage holds "lighthouse" (so a query about it matches them all) and words of its own. */
-  const words = (i: number, n: number) => `lighthouse keeper ${i} ${'remembered the storm and the long winter nights by the sea '.repeat(30)}`.slice(0, n)
+  const words = (i: number, n: number) =>
+    `lighthouse keeper ${i} ${'remembered the storm and the long winter nights by the sea '.repeat(30)}`.slice(0, n)
 
   /**
    * Ten requests of the attacker at once (GET `path(i)`), each answered 200 and its body checked by `check`, while
@@ -492,48 +645,105 @@ describe('no stall on the largest evidence passages the limits allow (default li
     expect(m.healthMax).toBeLessThan(m.healthBound)
   }
 
-  it(`an import of ${PER_PROFILE} passages at their size bounds: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s`, { timeout: 300_000 }, async () => {
+  it(`an import of ${PER_PROFILE} passages at their size bounds: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s`, {
+    timeout: 300_000,
+  }, async () => {
     const at = '2025-01-02T03:04:05.000Z'
     const subs = Array.from({ length: Math.ceil(PER_PROFILE / PER_SUBMISSION) }, () => crypto.randomUUID())
     const lines: string[] = [
-      JSON.stringify({ type: 'header', format: 'profiler-export', version: 1, tenant: { id: 'x', name: 'x' }, exported_at: at, profile_id: null, include_text: true, profiles: 1 }),
       JSON.stringify({
-        type: 'profile', profile_id: 'talker', status: 'ready', created_at: at, last_updated: at, summary: 'Talks about lighthouses.', language: 'en',
-        core_info: { name: { value: 'Tess', confidence: 0.9 } }, interests: {}, personality: { traits: [], mood_trends: {} }, memories: [], preferences: { topics_to_avoid: [] },
-        field_timestamps: {}, internals: { mood_counts: {}, seen: {} }, history_seq: 0,
+        type: 'header',
+        format: 'profiler-export',
+        version: 1,
+        tenant: { id: 'x', name: 'x' },
+        exported_at: at,
+        profile_id: null,
+        include_text: true,
+        profiles: 1,
+      }),
+      JSON.stringify({
+        type: 'profile',
+        profile_id: 'talker',
+        status: 'ready',
+        created_at: at,
+        last_updated: at,
+        summary: 'Talks about lighthouses.',
+        language: 'en',
+        core_info: { name: { value: 'Tess', confidence: 0.9 } },
+        interests: {},
+        personality: { traits: [], mood_trends: {} },
+        memories: [],
+        preferences: { topics_to_avoid: [] },
+        field_timestamps: {},
+        internals: { mood_counts: {}, seen: {} },
+        history_seq: 0,
       }),
       ...subs.map((id, k) =>
         JSON.stringify({
-          type: 'submission', profile_id: 'talker', id, seq: k + 1, app_id: null, input_type: 'text', status: 'done', attempts: 1, error: null,
-          created_at: at, occurred_at: at, started_at: at, finished_at: at, usage: null, prompt_version: null, text: 'I kept the lighthouse for years.',
+          type: 'submission',
+          profile_id: 'talker',
+          id,
+          seq: k + 1,
+          app_id: null,
+          input_type: 'text',
+          status: 'done',
+          attempts: 1,
+          error: null,
+          created_at: at,
+          occurred_at: at,
+          started_at: at,
+          finished_at: at,
+          usage: null,
+          prompt_version: null,
+          text: 'I kept the lighthouse for years.',
         }),
       ),
     ]
     for (let i = 0; i < PER_PROFILE; i++) {
       lines.push(
         JSON.stringify({
-          type: 'passage', profile_id: 'talker', submission_id: subs[Math.floor(i / PER_SUBMISSION)], position: i % PER_SUBMISSION, speaker: 's'.repeat(40),
-          prompt: `What about the lighthouse ${i}? ${'tell me more about those years '.repeat(12)}`.slice(0, 300), text: words(i, 1000),
-          occurred_at: new Date(Date.parse('2020-01-01T00:00:00Z') + i * 60_000).toISOString(), language: 'english', hidden_at: null, hidden_by: null,
+          type: 'passage',
+          profile_id: 'talker',
+          submission_id: subs[Math.floor(i / PER_SUBMISSION)],
+          position: i % PER_SUBMISSION,
+          speaker: 's'.repeat(40),
+          prompt: `What about the lighthouse ${i}? ${'tell me more about those years '.repeat(12)}`.slice(0, 300),
+          text: words(i, 1000),
+          occurred_at: new Date(Date.parse('2020-01-01T00:00:00Z') + i * 60_000).toISOString(),
+          language: 'english',
+          hidden_at: null,
+          hidden_by: null,
         }),
       )
     }
-    lines.push(JSON.stringify({ type: 'end', profiles: 1, history: 0, submissions: subs.length, passages: PER_PROFILE }))
+    lines.push(
+      JSON.stringify({ type: 'end', profiles: 1, history: 0, submissions: subs.length, passages: PER_PROFILE }),
+    )
     const file = lines.join('\n') + '\n'
     let answer: { status: number; body: any } | undefined
     const bound = await getBound(bystander, svc.url)
-    const work = fetch(`${svc.url}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' }, body: file }).then(
-      async (r) => (answer = { status: r.status, body: await r.json() }),
-    )
+    const work = fetch(`${svc.url}/v1/import`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' },
+      body: file,
+    }).then(async (r) => (answer = { status: r.status, body: await r.json() }))
     const m = await measure(svc.url, bystander, async () => answer !== undefined, bound)
     await work
-    console.log(JSON.stringify({ case: `import of ${PER_PROFILE} passages`, fileMB: Math.round(Buffer.byteLength(file) / 1e5) / 10, ...m }))
+    console.log(
+      JSON.stringify({
+        case: `import of ${PER_PROFILE} passages`,
+        fileMB: Math.round(Buffer.byteLength(file) / 1e5) / 10,
+        ...m,
+      }),
+    )
     expect(answer).toMatchObject({ status: 200, body: { passages: PER_PROFILE, passages_skipped: 0 } })
     expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
     expect(m.healthMax).toBeLessThan(m.healthBound)
   })
 
-  it("its passages listed page by page over REST and GraphQL, several walks at once: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", { timeout: 300_000 }, async () => {
+  it("its passages listed page by page over REST and GraphQL, several walks at once: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", {
+    timeout: 300_000,
+  }, async () => {
     const auth = { authorization: `Bearer ${svc.key}` }
     let finished = 0
     const listed: number[] = []
@@ -542,7 +752,9 @@ describe('no stall on the largest evidence passages the limits allow (default li
       let cursor: string | null = null
       let count = 0
       do {
-        const r = await fetch(`${svc.url}/v1/profile/talker/passages?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: auth })
+        const r = await fetch(`${svc.url}/v1/profile/talker/passages?limit=100${cursor ? `&cursor=${cursor}` : ''}`, {
+          headers: auth,
+        })
         expect(r.status).toBe(200)
         const body = (await r.json()) as any
         count += body.passages.length
@@ -572,7 +784,9 @@ describe('no stall on the largest evidence passages the limits allow (default li
     expect(m.healthMax).toBeLessThan(m.healthBound)
   })
 
-  it("contexts of the largest budget quoting them: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", { timeout: 300_000 }, async () => {
+  it("contexts of the largest budget quoting them: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", {
+    timeout: 300_000,
+  }, async () => {
     // Outside the measured window: every passage gets the profile's vector, so the contexts rank by meaning too.
     const ds = svc.profiler.db.dataSource
     const { tenantId } = await svc.profiler.services.tenants.authenticate(svc.key, 't')
@@ -581,11 +795,15 @@ describe('no stall on the largest evidence passages the limits allow (default li
         WHERE passages.tenant_id = $1 AND passages.profile_id = 'talker' AND p.tenant_id = $1 AND p.profile_id = 'talker'`,
       [tenantId],
     )
-    const [{ n, embedded }] = await ds.query(`SELECT count(*)::int AS n, count(embedding)::int AS embedded FROM passages WHERE tenant_id = $1 AND profile_id = 'talker'`, [tenantId])
+    const [{ n, embedded }] = await ds.query(
+      `SELECT count(*)::int AS n, count(embedding)::int AS embedded FROM passages WHERE tenant_id = $1 AND profile_id = 'talker'`,
+      [tenantId],
+    )
     expect({ n, embedded }).toEqual({ n: PER_PROFILE, embedded: PER_PROFILE })
     await tenAtOnce(
       `10 contexts of 32,000 tokens over ${PER_PROFILE} passages`,
-      (i) => `/v1/profile/talker/context?max_tokens=32000&include=${i % 2 ? 'passages' : 'all'}&query=${encodeURIComponent(`lighthouse keeper ${i} storm winter`)}`,
+      (i) =>
+        `/v1/profile/talker/context?max_tokens=32000&include=${i % 2 ? 'passages' : 'all'}&query=${encodeURIComponent(`lighthouse keeper ${i} storm winter`)}`,
       (body) => {
         expect(body.passages_included).toBeGreaterThan(0)
         expect(body.tokens).toBeLessThanOrEqual(32000)
@@ -593,36 +811,45 @@ describe('no stall on the largest evidence passages the limits allow (default li
     )
   })
 
-  it("contexts of misspelt words, read twice (as written, then with what they meant): another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", { timeout: 300_000 }, async () => {
+  it("contexts of misspelt words, read twice (as written, then with what they meant): another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", {
+    timeout: 300_000,
+  }, async () => {
     // The most a correction costs a context: words no passage says walk all 20,000 passages, then again with what they
     // may have meant ("recieve beleive": corrections no passage says either); or the second walk stops at the
     // candidates ("lighthuse kepeer": every passage says "lighthouse keeper").
     await tenAtOnce(
       `10 contexts of misspelt words over ${PER_PROFILE} passages`,
-      (i) => `/v1/profile/talker/context?max_tokens=32000&include=passages&query=${encodeURIComponent(i % 2 ? 'recieve beleive' : 'lighthuse kepeer')}`,
+      (i) =>
+        `/v1/profile/talker/context?max_tokens=32000&include=passages&query=${encodeURIComponent(i % 2 ? 'recieve beleive' : 'lighthuse kepeer')}`,
       (body, i) => {
         if (!(i % 2)) expect(body.text).toContain('lighthouse keeper')
       },
     )
   })
 
-  it("hybrid searches whose words its passages say (every one of them, or one): another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", { timeout: 300_000 }, async () => {
+  it("hybrid searches whose words its passages say (every one of them, or one): another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", {
+    timeout: 300_000,
+  }, async () => {
     // Half the queries' words are said by all 20,000 passages (the GIN index returns every one; SEARCH_SAID_SCAN of them
     // are read, the cover from SEARCH_PASSAGE_SCAN), half by one passage each. The tenant has more than PACED_TENANT_PASSAGES.
     await tenAtOnce(
       `10 hybrid searches matching ${PER_PROFILE} passages`,
-      (i) => `/v1/search?pageSize=10&query=${encodeURIComponent(i % 2 ? `likes lighthouse keeper ${i} storm winter nights` : 'lighthouse keeper storm')}`,
+      (i) =>
+        `/v1/search?pageSize=10&query=${encodeURIComponent(i % 2 ? `likes lighthouse keeper ${i} storm winter nights` : 'lighthouse keeper storm')}`,
       (body) => expect(body.profiles.map((p: any) => p.profile_id)).toEqual(['talker']),
     )
   })
 
-  it("hybrid searches of misspelt words whose variants its passages say: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", { timeout: 300_000 }, async () => {
+  it("hybrid searches of misspelt words whose variants its passages say: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", {
+    timeout: 300_000,
+  }, async () => {
     // Three misspelt words (SPELLING_MAX_WORDS), each of whose variants all 20,000 passages say, and three of the
     // longest words corrected (SPELLING_MAX_LENGTH letters: about 1,100 variants each, looked up in the GIN indexes).
     const long = (c: string) => `${c}${'qwertzuiopasdfghjkl'.slice(0, SPELLING_MAX_LENGTH - 1)}`
     await tenAtOnce(
       `10 hybrid searches of misspelt words over ${PER_PROFILE} passages`,
-      (i) => `/v1/search?pageSize=10&query=${encodeURIComponent(i % 2 ? `${long('a')} ${long('b')} ${long('c')}` : 'lighthousee keeperr stormm')}`,
+      (i) =>
+        `/v1/search?pageSize=10&query=${encodeURIComponent(i % 2 ? `${long('a')} ${long('b')} ${long('c')}` : 'lighthousee keeperr stormm')}`,
       (body, i) => expect(body.profiles.map((p: any) => p.profile_id)).toEqual(i % 2 ? [] : ['talker']),
     )
   })

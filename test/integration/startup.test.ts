@@ -24,8 +24,19 @@ describe('start-up checks', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-noextension-'))
     dirs.push(dataDir)
     try {
-      const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PROFILER_DATA_DIR: dataDir, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres` })
-      await check(await startProfiler(config, { role: 'all' }).then(() => null, (e) => e), db)
+      const config = loadConfig({
+        LOG_LEVEL: 'silent',
+        PORT: '0',
+        PROFILER_DATA_DIR: dataDir,
+        DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      })
+      await check(
+        await startProfiler(config, { role: 'all' }).then(
+          () => null,
+          (e) => e,
+        ),
+        db,
+      )
     } finally {
       await server.stop()
       await db.close()
@@ -53,16 +64,25 @@ describe('start-up checks', () => {
     const other = Object.create(local.embedder, { dimension: { value: 1536 }, model: { value: 'another-model' } })
     // Empty database: the column is adapted to the configured model at start-up.
     const fresh = await startService({ ai: { ...local, embedder: other } })
-    const [{ dim }] = await fresh.profiler.db.dataSource.query(`SELECT atttypmod AS dim FROM pg_attribute WHERE attrelid = 'profiles'::regclass AND attname = 'embedding'`)
+    const [{ dim }] = await fresh.profiler.db.dataSource.query(
+      `SELECT atttypmod AS dim FROM pg_attribute WHERE attrelid = 'profiles'::regclass AND attname = 'embedding'`,
+    )
     expect(dim).toBe(1536)
     await fresh.close()
     // With embedded profiles, another dimension needs an explicit reindex.
     const svc = await startService()
-    const r = await fetch(`${svc.url}/v1/profile/p`, { method: 'POST', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' }, body: '{"data":"I love jazz."}' })
+    const r = await fetch(`${svc.url}/v1/profile/p`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
+      body: '{"data":"I love jazz."}',
+    })
     expect(r.status).toBe(202)
     await waitFor(
       'an embedded profile (profiles with an embedding)',
-      async () => (await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM profiles WHERE embedding IS NOT NULL`))[0].n,
+      async () =>
+        (
+          await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM profiles WHERE embedding IS NOT NULL`)
+        )[0].n,
       { until: (n) => n > 0, everyMs: 100 },
     )
     await svc.profiler.close()
@@ -71,7 +91,9 @@ describe('start-up checks', () => {
       (e) => e,
     )
     await svc.db.drop()
-    expect(err?.message).toMatch(/stores 1024-dimensional embeddings but the embedding model another-model makes 1536.*profiler reindex/)
+    expect(err?.message).toMatch(
+      /stores 1024-dimensional embeddings but the embedding model another-model makes 1536.*profiler reindex/,
+    )
   })
 
   it('invalid configuration fails fast and names the variable', () => {

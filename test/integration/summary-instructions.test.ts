@@ -19,11 +19,18 @@ describe('summary instructions per app', () => {
   const apps: Record<string, { id: string; key: string }> = {}
 
   beforeAll(async () => {
-    svc = await startService({ env: { PROFILER_SIGNUP_MAX_PER_ADDRESS: '1000', PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
+    svc = await startService({
+      env: { PROFILER_SIGNUP_MAX_PER_ADDRESS: '1000', PROFILER_RATE_LIMIT_PER_MINUTE: '100000' },
+    })
     browser = new DashboardBrowser(svc.url)
-    expect((await browser.signUp('instructions@example.com', 'correct horse battery staple')).body.errors).toBeUndefined()
+    expect(
+      (await browser.signUp('instructions@example.com', 'correct horse battery staple')).body.errors,
+    ).toBeUndefined()
     for (const name of ['crm', 'chat']) {
-      const r = await browser.gql(`mutation($n: String!) { createApp(name: $n) { app { id summaryInstructions } apiKey } }`, { n: name })
+      const r = await browser.gql(
+        `mutation($n: String!) { createApp(name: $n) { app { id summaryInstructions } apiKey } }`,
+        { n: name },
+      )
       expect(r.body.data.createApp.app.summaryInstructions).toEqual([])
       apps[name] = { id: r.body.data.createApp.app.id, key: r.body.data.createApp.apiKey }
     }
@@ -31,8 +38,14 @@ describe('summary instructions per app', () => {
   afterAll(async () => svc?.close())
 
   it('are set and read from the dashboard, bounded, and only for the apps of the signed-in account', async () => {
-    const r = await browser.gql(SET, { id: apps.crm!.id, i: ['  Leave out   age ', 'Mention interests first', 'leave out age'] })
-    expect(r.body.data.setAppSummaryInstructions).toEqual({ id: apps.crm!.id, summaryInstructions: ['Leave out age', 'Mention interests first'] })
+    const r = await browser.gql(SET, {
+      id: apps.crm!.id,
+      i: ['  Leave out   age ', 'Mention interests first', 'leave out age'],
+    })
+    expect(r.body.data.setAppSummaryInstructions).toEqual({
+      id: apps.crm!.id,
+      summaryInstructions: ['Leave out age', 'Mention interests first'],
+    })
     const listed = await browser.gql(`{ apps { name summaryInstructions } }`)
     expect(listed.body.data.apps).toEqual([
       { name: 'crm', summaryInstructions: ['Leave out age', 'Mention interests first'] },
@@ -53,14 +66,25 @@ describe('summary instructions per app', () => {
     // A huge list is refused too, without work proportional to its strings.
     const huge = await browser.gql(SET, { id: apps.crm!.id, i: Array.from({ length: 1000 }, () => 'y'.repeat(100)) })
     expect(huge.body.errors[0].message).toMatch(/At most 5 summary instructions \(got 1000\)/)
-    expect((await browser.gql(SET, { id: apps.crm!.id, i: Array.from({ length: 10_000 }, () => 'y'.repeat(50)) })).status).toBe(413)
-    expect((await browser.gql(`{ apps { summaryInstructions } }`)).body.data.apps[0].summaryInstructions).toEqual(['Leave out age', 'Mention interests first'])
+    expect(
+      (await browser.gql(SET, { id: apps.crm!.id, i: Array.from({ length: 10_000 }, () => 'y'.repeat(50)) })).status,
+    ).toBe(413)
+    expect((await browser.gql(`{ apps { summaryInstructions } }`)).body.data.apps[0].summaryInstructions).toEqual([
+      'Leave out age',
+      'Mention interests first',
+    ])
     // Another tenant's app is not found; an app key cannot reach the mutation; no session, no access.
     const other = await svc.profiler.services.tenants.createApp('someone-else', 'theirs')
-    expect((await browser.gql(SET, { id: other.app_id, i: ['leave out name'] })).body.errors[0].extensions.code).toBe('APP_NOT_FOUND')
+    expect((await browser.gql(SET, { id: other.app_id, i: ['leave out name'] })).body.errors[0].extensions.code).toBe(
+      'APP_NOT_FOUND',
+    )
     expect((await svc.profiler.services.tenants.appsOf(other.tenant_id))[0]!.summaryInstructions).toEqual([])
-    expect((await gql(svc.url, apps.crm!.key, SET, { id: apps.crm!.id, i: [] })).body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED')
-    expect((await new DashboardBrowser(svc.url).gql(SET, { id: apps.crm!.id, i: [] })).body.errors[0].extensions.code).toBe('UNAUTHENTICATED')
+    expect((await gql(svc.url, apps.crm!.key, SET, { id: apps.crm!.id, i: [] })).body.errors[0].extensions.code).toBe(
+      'GRAPHQL_VALIDATION_FAILED',
+    )
+    expect(
+      (await new DashboardBrowser(svc.url).gql(SET, { id: apps.crm!.id, i: [] })).body.errors[0].extensions.code,
+    ).toBe('UNAUTHENTICATED')
   })
 
   it("are followed by the worker's summary: the app of the batch's newest submission decides", async () => {
@@ -76,7 +100,12 @@ describe('summary instructions per app', () => {
     const q = await waitReadyAfter(chat, 'ana', p.last_updated)
     expect(q.summary).toMatch(/^Ana is 41 years old\./)
     // A re-extraction follows the same rule (the newest submission is chat's); after crm writes again, crm's rule.
-    const dry = await json(await fetch(`${svc.url}/v1/profile/ana/reextract`, { method: 'POST', headers: { authorization: `Bearer ${apps.crm!.key}` } }))
+    const dry = await json(
+      await fetch(`${svc.url}/v1/profile/ana/reextract`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apps.crm!.key}` },
+      }),
+    )
     expect(dry.summary).toMatch(/41/)
     expect((await crm.post('ana', { data: 'I live in Braga.' })).status).toBe(202)
     const r = await waitReadyAfter(crm, 'ana', q.last_updated)
@@ -96,19 +125,38 @@ describe('summary instructions per app', () => {
 
   it("are shown and set by 'profiler app instructions', with clear errors", async () => {
     const tenant = (await browser.gql(`{ me { tenantName } }`)).body.data.me.tenantName
-    const cli = (...args: string[]) => run(process.execPath, profilerArgs('app', 'instructions', '--tenant', tenant, ...args), { cwd: ROOT, env: { ...process.env, ...testEnv(svc.db) }, timeout: 90_000 })
+    const cli = (...args: string[]) =>
+      run(process.execPath, profilerArgs('app', 'instructions', '--tenant', tenant, ...args), {
+        cwd: ROOT,
+        env: { ...process.env, ...testEnv(svc.db) },
+        timeout: 90_000,
+      })
     const shown = JSON.parse((await cli('--app', 'crm', '--json')).stdout)
-    expect(shown).toEqual({ app_id: apps.crm!.id, name: 'crm', summary_instructions: ['Leave out age', 'Mention interests first'] })
+    expect(shown).toEqual({
+      app_id: apps.crm!.id,
+      name: 'crm',
+      summary_instructions: ['Leave out age', 'Mention interests first'],
+    })
     const set = await cli('--app', 'chat', '--set', 'leave out location', 'cover memories')
     expect(set.stdout).toMatch(/1\. leave out location\n\s+2\. cover memories/)
     const tenantId = (await browser.gql(`{ me { tenantId } }`)).body.data.me.tenantId
-    expect((await svc.profiler.services.tenants.appOf(tenantId, apps.chat!.id)).summaryInstructions).toEqual(['leave out location', 'cover memories'])
+    expect((await svc.profiler.services.tenants.appOf(tenantId, apps.chat!.id)).summaryInstructions).toEqual([
+      'leave out location',
+      'cover memories',
+    ])
     expect((await cli('--app', 'chat', '--clear')).stdout).toMatch(/has no summary instructions/)
     // `profiler reindex --summaries` rewrites summaries by the same rule: ana's newest submission is crm's.
     await cli('--app', 'crm', '--set', 'leave out location')
-    const reindex = await run(process.execPath, profilerArgs('reindex', '--all', '--summaries'), { cwd: ROOT, env: { ...process.env, ...testEnv(svc.db) }, timeout: 90_000 })
+    const reindex = await run(process.execPath, profilerArgs('reindex', '--all', '--summaries'), {
+      cwd: ROOT,
+      env: { ...process.env, ...testEnv(svc.db) },
+      timeout: 90_000,
+    })
     expect(reindex.stdout).toMatch(/\d+ profiles?/)
-    const [{ summary }] = await svc.profiler.db.dataSource.query(`SELECT summary FROM profiles WHERE tenant_id = $1 AND profile_id = 'ana'`, [tenantId])
+    const [{ summary }] = await svc.profiler.db.dataSource.query(
+      `SELECT summary FROM profiles WHERE tenant_id = $1 AND profile_id = 'ana'`,
+      [tenantId],
+    )
     expect(summary).toMatch(/^Ana is 41 years old\./)
     expect(summary).not.toMatch(/Braga/)
     const failed = await cli('--app', 'chat', '--set', 'a', 'b', 'c', 'd', 'e', 'f').then(
@@ -123,13 +171,22 @@ describe('summary instructions per app', () => {
     const key = apps.chat!.key
     const url = `${svc.url}/v1/summary-instructions`
     const put = (body: unknown, type = 'application/json') =>
-      fetch(url, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': type }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+      fetch(url, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${key}`, 'content-type': type },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      })
     const set = await put({ instructions: ['Leave out location', ' cover memories '] })
     expect(set.status, await set.clone().text()).toBe(200)
     expect(await json(set)).toEqual({ app_id: apps.chat!.id, instructions: ['Leave out location', 'cover memories'] })
-    expect(await json(await fetch(url, { headers: { authorization: `Bearer ${key}` } }))).toEqual({ app_id: apps.chat!.id, instructions: ['Leave out location', 'cover memories'] })
+    expect(await json(await fetch(url, { headers: { authorization: `Bearer ${key}` } }))).toEqual({
+      app_id: apps.chat!.id,
+      instructions: ['Leave out location', 'cover memories'],
+    })
     // The other app's instructions are its own.
-    expect((await json(await fetch(url, { headers: { authorization: `Bearer ${apps.crm!.key}` } }))).app_id).toBe(apps.crm!.id)
+    expect((await json(await fetch(url, { headers: { authorization: `Bearer ${apps.crm!.key}` } }))).app_id).toBe(
+      apps.crm!.id,
+    )
 
     const refused: [unknown, RegExp][] = [
       [{}, /Missing field: instructions/],
@@ -150,18 +207,27 @@ describe('summary instructions per app', () => {
     // GraphQL with the app key: its own app; another app's id is not found.
     const q = await gql(svc.url, key, `{ summaryInstructions }`)
     expect(q.body.data.summaryInstructions).toEqual(['Leave out location', 'cover memories'])
-    const m = await gql(svc.url, key, `mutation($i: [String!]!) { setSummaryInstructions(instructions: $i) }`, { i: [] })
+    const m = await gql(svc.url, key, `mutation($i: [String!]!) { setSummaryInstructions(instructions: $i) }`, {
+      i: [],
+    })
     expect(m.body.data.setSummaryInstructions).toEqual([])
     const foreign = await gql(svc.url, key, `{ summaryInstructions(appId: "${apps.crm!.id}") }`)
     expect(foreign.body.errors[0].extensions.code).toBe('APP_NOT_FOUND')
     const bad = await gql(svc.url, key, `mutation { setSummaryInstructions(instructions: ["", "ok"]) }`)
     expect(bad.body.errors[0].extensions.code).toBe('VALIDATION_FAILED')
-    expect(await json(await fetch(url, { headers: { authorization: `Bearer ${key}` } }))).toEqual({ app_id: apps.chat!.id, instructions: [] })
+    expect(await json(await fetch(url, { headers: { authorization: `Bearer ${key}` } }))).toEqual({
+      app_id: apps.chat!.id,
+      instructions: [],
+    })
   })
 })
 
 /** The profile once ready again with a newer last_updated than `since`. */
 async function waitReadyAfter(api: ReturnType<typeof client>, id: string, since: string) {
   const { waitFor } = await import('../support/wait.js')
-  return waitFor(`profile ${id} updated after ${since}`, () => api.profile(id), { until: (p) => p.status === 'ready' && p.last_updated > since, timeoutMs: 30_000, everyMs: 100 })
+  return waitFor(`profile ${id} updated after ${since}`, () => api.profile(id), {
+    until: (p) => p.status === 'ready' && p.last_updated > since,
+    timeoutMs: 30_000,
+    everyMs: 100,
+  })
 }

@@ -17,7 +17,15 @@ import { SpanKind, trace } from '@opentelemetry/api'
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT, profilerArgs } from '../support/cli.js'
-import { client, freshDatabase, startService, testEnv, type Client, type TestDatabase, type TestService } from '../support/harness.js'
+import {
+  client,
+  freshDatabase,
+  startService,
+  testEnv,
+  type Client,
+  type TestDatabase,
+  type TestService,
+} from '../support/harness.js'
 import { openaiEnv, startOpenAIServer, type OpenAIServer } from '../support/openai-server.js'
 import { waitFor } from '../support/wait.js'
 import { tracingOn } from '../../src/tracing/tracing.js'
@@ -26,7 +34,9 @@ const hex = (bytes: number) => crypto.randomBytes(bytes).toString('hex')
 const OWN_TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/
 
 async function storedTraceparent(svc: TestService, submissionId: string): Promise<string | null> {
-  const [row] = await svc.profiler.db.dataSource.query(`SELECT traceparent FROM submissions WHERE id = $1`, [submissionId])
+  const [row] = await svc.profiler.db.dataSource.query(`SELECT traceparent FROM submissions WHERE id = $1`, [
+    submissionId,
+  ])
   return row.traceparent
 }
 
@@ -48,20 +58,30 @@ describe('tracing on (in-process exporter)', () => {
   const spans = () => exporter.getFinishedSpans()
   const inTrace = (traceId: string) => spans().filter((s) => s.spanContext().traceId === traceId)
   const named = (list: ReadableSpan[], name: string) => list.filter((s) => s.name === name)
-  const childrenOf = (list: ReadableSpan[], parent: ReadableSpan) => list.filter((s) => s.parentSpanContext?.spanId === parent.spanContext().spanId)
+  const childrenOf = (list: ReadableSpan[], parent: ReadableSpan) =>
+    list.filter((s) => s.parentSpanContext?.spanId === parent.spanContext().spanId)
 
   /** The spans of the submission, once its processing span has ended (it ends after the profile is published). */
   const processed = (submissionId: string) =>
     waitFor(
       `submission.process of ${submissionId}`,
-      () => spans().find((s) => s.name === 'submission.process' && (s.attributes['profiler.submission_ids'] as string[]).includes(submissionId)),
+      () =>
+        spans().find(
+          (s) =>
+            s.name === 'submission.process' &&
+            (s.attributes['profiler.submission_ids'] as string[]).includes(submissionId),
+        ),
       { timeoutMs: 60_000 },
     )
 
   it('one trace from the caller through HTTP, submission.accept, the queue and the worker to publish', async () => {
     const traceId = hex(16)
     const callerSpan = hex(8)
-    const res = await api.post('traced-1', { data: 'I live in Leeds and I work as a nurse.' }, { traceparent: `00-${traceId}-${callerSpan}-01`, 'x-request-id': 'req-trace-1' })
+    const res = await api.post(
+      'traced-1',
+      { data: 'I live in Leeds and I work as a nurse.' },
+      { traceparent: `00-${traceId}-${callerSpan}-01`, 'x-request-id': 'req-trace-1' },
+    )
     expect(res.status).toBe(202)
     expect(res.headers.get('x-request-id')).toBe('req-trace-1')
     const { id } = (await res.json()) as { id: string }
@@ -84,7 +104,11 @@ describe('tracing on (in-process exporter)', () => {
 
     const [accept] = named(all, 'submission.accept')
     expect(accept!.parentSpanContext?.spanId).toBe(http!.spanContext().spanId)
-    expect(accept!.attributes).toMatchObject({ 'profiler.submission_id': id, 'profiler.profile_id': 'traced-1', 'profiler.tenant_id': tenantId })
+    expect(accept!.attributes).toMatchObject({
+      'profiler.submission_id': id,
+      'profiler.profile_id': 'traced-1',
+      'profiler.tenant_id': tenantId,
+    })
     // What crossed the queue: the accept span's context, on the submission's row.
     expect(await storedTraceparent(svc, id)).toBe(`00-${traceId}-${accept!.spanContext().spanId}-01`)
 
@@ -125,7 +149,11 @@ describe('tracing on (in-process exporter)', () => {
 
   it("a caller's not-sampled flag travels with the submission: nothing of that trace is recorded, in the API or the worker", async () => {
     const traceId = hex(16)
-    const res = await api.post('unsampled', { data: 'I live in Bergen.' }, { traceparent: `00-${traceId}-${hex(8)}-00` })
+    const res = await api.post(
+      'unsampled',
+      { data: 'I live in Bergen.' },
+      { traceparent: `00-${traceId}-${hex(8)}-00` },
+    )
     expect(res.status).toBe(202)
     const { id } = (await res.json()) as { id: string }
     expect(await storedTraceparent(svc, id)).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`))
@@ -141,7 +169,11 @@ describe('tracing on (in-process exporter)', () => {
     const traces = [hex(16), hex(16), hex(16)]
     const ids: string[] = []
     for (const [i, t] of traces.entries()) {
-      const res = await api.post('batched', { data: `Note ${i}: I enjoy hiking in the Alps.` }, { traceparent: `00-${t}-${hex(8)}-01` })
+      const res = await api.post(
+        'batched',
+        { data: `Note ${i}: I enjoy hiking in the Alps.` },
+        { traceparent: `00-${t}-${hex(8)}-01` },
+      )
       expect(res.status).toBe(202)
       ids.push(((await res.json()) as { id: string }).id)
     }
@@ -150,7 +182,11 @@ describe('tracing on (in-process exporter)', () => {
     const batches = await waitFor(
       'every submission in a finished batch span',
       () => spans().filter((s) => s.name === 'submission.process' && s.attributes['profiler.profile_id'] === 'batched'),
-      { until: (b) => ids.every((id) => b.some((s) => (s.attributes['profiler.submission_ids'] as string[]).includes(id))), timeoutMs: 60_000 },
+      {
+        until: (b) =>
+          ids.every((id) => b.some((s) => (s.attributes['profiler.submission_ids'] as string[]).includes(id))),
+        timeoutMs: 60_000,
+      },
     )
     expect(batches.some((b) => (b.attributes['profiler.submission_ids'] as string[]).length >= 2)).toBe(true)
     for (const b of batches) {
@@ -177,14 +213,21 @@ describe('tracing on (in-process exporter)', () => {
     for (const [i, tp] of hostile.entries()) {
       const res = await fetch(`${svc.url}/v1/profile/hostile-${i}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json', traceparent: Buffer.from(tp, 'latin1').toString('latin1'), tracestate: 'k=v,'.repeat(1000) },
+        headers: {
+          authorization: `Bearer ${svc.key}`,
+          'content-type': 'application/json',
+          traceparent: Buffer.from(tp, 'latin1').toString('latin1'),
+          tracestate: 'k=v,'.repeat(1000),
+        },
         body: JSON.stringify({ data: 'I live in Oslo.' }),
       })
       expect(res.status, tp.slice(0, 80)).toBe(202)
       const { id } = (await res.json()) as { id: string }
       const stored = await storedTraceparent(svc, id)
       expect(stored, tp.slice(0, 80)).toMatch(OWN_TRACEPARENT)
-      const http = await waitFor('the request span', () => spans().find((s) => s.attributes['url.path'] === `/v1/profile/hostile-${i}`))
+      const http = await waitFor('the request span', () =>
+        spans().find((s) => s.attributes['url.path'] === `/v1/profile/hostile-${i}`),
+      )
       expect(http.parentSpanContext, tp.slice(0, 80)).toBeUndefined()
       expect(stored!.slice(3, 35)).toBe(http.spanContext().traceId)
       expect(tp).not.toContain(http.spanContext().traceId)
@@ -195,8 +238,15 @@ describe('tracing on (in-process exporter)', () => {
     const traceId = hex(16)
     const res = await fetch(`${svc.url}/graphql`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json', traceparent: `00-${traceId}-${hex(8)}-01` },
-      body: JSON.stringify({ query: 'query ReadOne { profile(id: "traced-1") { profileId } }', operationName: 'ReadOne' }),
+      headers: {
+        authorization: `Bearer ${svc.key}`,
+        'content-type': 'application/json',
+        traceparent: `00-${traceId}-${hex(8)}-01`,
+      },
+      body: JSON.stringify({
+        query: 'query ReadOne { profile(id: "traced-1") { profileId } }',
+        operationName: 'ReadOne',
+      }),
     })
     expect(res.status).toBe(200)
     const op = await waitFor('the operation span', () => inTrace(traceId).find((s) => s.name === 'query ReadOne'))
@@ -209,7 +259,9 @@ describe('tracing on (in-process exporter)', () => {
     const res = await fetch(`${svc.url}/v1/profile/x`, { headers: { authorization: 'Bearer pk_nope' } })
     expect(res.status).toBe(401)
     const requestId = res.headers.get('x-request-id')!
-    const http = await waitFor('the request span', () => spans().find((s) => s.attributes['profiler.request_id'] === requestId))
+    const http = await waitFor('the request span', () =>
+      spans().find((s) => s.attributes['profiler.request_id'] === requestId),
+    )
     expect(http.name).toBe('GET /v1/profile/:id')
     expect(http.attributes['http.response.status_code']).toBe(401)
   })
@@ -219,7 +271,11 @@ describe('OTLP/HTTP with protobuf, the default protocol', () => {
   it('sends the spans to OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, with the configured headers', async () => {
     const receiver = await otlpReceiver()
     const svc = await startService({
-      env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/custom/traces`, OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'authorization=Bearer%20t0ken', OTEL_BSP_SCHEDULE_DELAY: '100' },
+      env: {
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/custom/traces`,
+        OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'authorization=Bearer%20t0ken',
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      },
     })
     try {
       expect(tracingOn()).toBe(true)
@@ -227,7 +283,9 @@ describe('OTLP/HTTP with protobuf, the default protocol', () => {
       const res = await fetch(`${svc.url}/healthz`, { headers: { traceparent: `00-${traceId}-${hex(8)}-01` } })
       expect(res.status).toBe(200)
       const got = await waitFor('a protobuf export with the request span', () =>
-        receiver.raw.find((r) => r.body.includes(Buffer.from('GET /healthz')) && r.body.includes(Buffer.from(traceId, 'hex'))),
+        receiver.raw.find(
+          (r) => r.body.includes(Buffer.from('GET /healthz')) && r.body.includes(Buffer.from(traceId, 'hex')),
+        ),
       )
       expect(got.path).toBe('/custom/traces')
       expect(got.type).toBe('application/x-protobuf')
@@ -250,10 +308,21 @@ describe('request ids', () => {
   })
 
   it('a sane X-Request-Id is kept and echoed; a hostile one is replaced by a fresh id', async () => {
-    const get = (id?: string) => fetch(`${svc.url}/healthz`, { headers: id === undefined ? {} : { 'x-request-id': id } })
-    for (const sane of ['abc-123', 'a.b_c:d', 'x'.repeat(128), crypto.randomUUID()]) expect((await get(sane)).headers.get('x-request-id')).toBe(sane)
+    const get = (id?: string) =>
+      fetch(`${svc.url}/healthz`, { headers: id === undefined ? {} : { 'x-request-id': id } })
+    for (const sane of ['abc-123', 'a.b_c:d', 'x'.repeat(128), crypto.randomUUID()])
+      expect((await get(sane)).headers.get('x-request-id')).toBe(sane)
     const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
-    for (const hostile of ['x'.repeat(129), 'x'.repeat(8000), 'a b', '<script>', 'id\twith\ttabs', 'a,b', 'caf\u00e9', '']) {
+    for (const hostile of [
+      'x'.repeat(129),
+      'x'.repeat(8000),
+      'a b',
+      '<script>',
+      'id\twith\ttabs',
+      'a,b',
+      'caf\u00e9',
+      '',
+    ]) {
       const echoed = (await get(Buffer.from(hostile, 'utf8').toString('latin1'))).headers.get('x-request-id')
       expect(echoed, hostile.slice(0, 40)).toMatch(uuid)
     }
@@ -296,7 +365,8 @@ async function otlpReceiver() {
       const type = String(req.headers['content-type'])
       paths.push(`${req.method} ${req.url} ${type}`)
       raw.push({ path: req.url!, type, headers: req.headers, body: Buffer.concat(chunks) })
-      if (type === 'application/x-protobuf') return void res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end()
+      if (type === 'application/x-protobuf')
+        return void res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end()
       try {
         exports.push(JSON.parse(Buffer.concat(chunks).toString('utf8')))
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
@@ -309,7 +379,9 @@ async function otlpReceiver() {
   const spans = () =>
     exports.flatMap((e) =>
       (e.resourceSpans ?? []).flatMap((rs: any) =>
-        (rs.scopeSpans ?? []).flatMap((ss: any) => (ss.spans ?? []).map((s: any) => ({ ...s, resource: attrs(rs.resource?.attributes) }))),
+        (rs.scopeSpans ?? []).flatMap((ss: any) =>
+          (ss.spans ?? []).map((s: any) => ({ ...s, resource: attrs(rs.resource?.attributes) })),
+        ),
       ),
     )
   return {
@@ -326,7 +398,11 @@ function attrs(list: any[] | undefined): Record<string, unknown> {
   return Object.fromEntries(
     (list ?? []).map((a) => {
       const v = a.value ?? {}
-      return [a.key, v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.doubleValue ?? v.arrayValue))]
+      return [
+        a.key,
+        v.stringValue ??
+          (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.doubleValue ?? v.arrayValue)),
+      ]
     }),
   )
 }
@@ -334,11 +410,15 @@ function attrs(list: any[] | undefined): Record<string, unknown> {
 /** `profiler start` as a real process, with the module log; resolves once it listens. */
 function startChild(env: Record<string, string>, moduleLog: string) {
   return new Promise<{ child: ChildProcess; url: string; key: string; out: () => string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', path.join(ROOT, 'test/support/module-log.mjs'), ...profilerArgs('start')], {
-      cwd: ROOT,
-      env: { ...process.env, ...env, PROFILER_TEST_MODULE_LOG: moduleLog },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawn(
+      process.execPath,
+      ['--import', path.join(ROOT, 'test/support/module-log.mjs'), ...profilerArgs('start')],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...env, PROFILER_TEST_MODULE_LOG: moduleLog },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
     let out = ''
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString()
@@ -389,7 +469,9 @@ describe('a real process', () => {
   })
 
   // A process takes 2-40 s to start on a loaded machine.
-  it('with OTEL_EXPORTER_OTLP_ENDPOINT sends its spans over OTLP/HTTP, and its log lines carry the ids', { timeout: 180_000 }, async () => {
+  it('with OTEL_EXPORTER_OTLP_ENDPOINT sends its spans over OTLP/HTTP, and its log lines carry the ids', {
+    timeout: 180_000,
+  }, async () => {
     const receiver = await otlpReceiver()
     try {
       const moduleLog = path.join(tmp, 'on.log')
@@ -410,7 +492,11 @@ describe('a real process', () => {
       oa.faults.add({ status: 400 })
       const traceId = hex(16)
       const api = client(svc.url, svc.key)
-      const res = await api.post('otlp-1', { data: 'I live in Leeds and I work as a nurse.' }, { traceparent: `00-${traceId}-${hex(8)}-01`, 'x-request-id': 'otlp-req-1' })
+      const res = await api.post(
+        'otlp-1',
+        { data: 'I live in Leeds and I work as a nurse.' },
+        { traceparent: `00-${traceId}-${hex(8)}-01`, 'x-request-id': 'otlp-req-1' },
+      )
       expect(res.status).toBe(202)
       const { id } = (await res.json()) as { id: string }
       await api.waitReady('otlp-1', 60_000)
@@ -418,17 +504,38 @@ describe('a real process', () => {
       const spans = await waitFor(
         'the spans of the trace at the receiver',
         () => receiver.spans().filter((s) => s.traceId === traceId),
-        { until: (list) => list.some((s) => s.name === 'submission.process' && attrs(s.attributes)['profiler.outcome'] === 'done'), timeoutMs: 30_000 },
+        {
+          until: (list) =>
+            list.some((s) => s.name === 'submission.process' && attrs(s.attributes)['profiler.outcome'] === 'done'),
+          timeoutMs: 30_000,
+        },
       )
       const names = new Set(spans.map((s) => s.name))
-      for (const name of ['POST /v1/profile/:id', 'submission.accept', 'submission.process', 'extract', 'llm.chat', 'merge', 'embed', 'llm.embed', 'publish']) {
+      for (const name of [
+        'POST /v1/profile/:id',
+        'submission.accept',
+        'submission.process',
+        'extract',
+        'llm.chat',
+        'merge',
+        'embed',
+        'llm.embed',
+        'publish',
+      ]) {
         expect(names, [...names].join(', ')).toContain(name)
       }
       expect(spans[0].resource['service.name']).toBe('profiler-under-test')
-      const chat = spans.find((s) => s.name === 'llm.chat' && attrs(s.attributes)['gen_ai.usage.input_tokens'] !== undefined)!
-      expect(attrs(chat.attributes)).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'test-chat' })
+      const chat = spans.find(
+        (s) => s.name === 'llm.chat' && attrs(s.attributes)['gen_ai.usage.input_tokens'] !== undefined,
+      )!
+      expect(attrs(chat.attributes)).toMatchObject({
+        'gen_ai.operation.name': 'chat',
+        'gen_ai.request.model': 'test-chat',
+      })
       expect(attrs(chat.attributes)['gen_ai.usage.input_tokens']).toBeGreaterThan(0)
-      const attempts = spans.filter((s) => s.name === 'submission.process').map((s) => attrs(s.attributes)['profiler.outcome'])
+      const attempts = spans
+        .filter((s) => s.name === 'submission.process')
+        .map((s) => attrs(s.attributes)['profiler.outcome'])
       expect(attempts.sort()).toEqual(['done', 'retry'])
       expect(receiver.paths.every((p) => p.startsWith('POST /v1/traces application/json'))).toBe(true)
 
@@ -437,7 +544,11 @@ describe('a real process', () => {
       const request = lines.find((l) => l.msg === 'request' && l.reqId === 'otlp-req-1')
       expect(request, svc.out().slice(-3000)).toMatchObject({ trace_id: traceId, status: 202 })
       const retried = lines.find((l) => /will be retried/.test(l.msg ?? ''))
-      expect(retried, svc.out().slice(-3000)).toMatchObject({ submissionId: id, profileId: 'otlp-1', trace_id: traceId })
+      expect(retried, svc.out().slice(-3000)).toMatchObject({
+        submissionId: id,
+        profileId: 'otlp-1',
+        trace_id: traceId,
+      })
       expect(retried.tenantId).toMatch(/^ten_/)
       const loaded = fs.readFileSync(moduleLog, 'utf8')
       expect(loaded).toContain('/@opentelemetry/sdk-trace/')
@@ -452,7 +563,11 @@ describe('a real process', () => {
     const svc = await startChild(testEnv(await database(), openaiEnv(oa, { LOG_LEVEL: 'info' })), moduleLog)
     children.push(svc.child)
     const api = client(svc.url, svc.key)
-    const res = await api.post('untraced-child', { data: 'I live in Rome.' }, { traceparent: `00-${hex(16)}-${hex(8)}-01` })
+    const res = await api.post(
+      'untraced-child',
+      { data: 'I live in Rome.' },
+      { traceparent: `00-${hex(16)}-${hex(8)}-01` },
+    )
     expect(res.status).toBe(202)
     await api.waitReady('untraced-child', 60_000)
     await stopChild(svc.child)

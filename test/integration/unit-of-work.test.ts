@@ -13,7 +13,13 @@ import { freshDatabase, SERVER_URL, testConfig, type TestDatabase } from '../sup
 import { waitFor } from '../support/wait.js'
 
 type Status = EventMap['profileStatusChanged']
-const status = (profileId: string, seq: number): Status => ({ tenantId: 't1', profileId, status: 'ready', at: new Date().toISOString(), seq })
+const status = (profileId: string, seq: number): Status => ({
+  tenantId: 't1',
+  profileId,
+  status: 'ready',
+  at: new Date().toISOString(),
+  seq,
+})
 
 let tdb: TestDatabase
 let db: Database
@@ -29,7 +35,8 @@ afterAll(async () => {
 })
 
 /** Whether another connection sees the row (so, whether its transaction has committed). */
-const committed = async (id: string) => (await db.dataSource.query(`SELECT 1 FROM uow_probe WHERE id = $1`, [id])).length > 0
+const committed = async (id: string) =>
+  (await db.dataSource.query(`SELECT 1 FROM uow_probe WHERE id = $1`, [id])).length > 0
 
 describe('UnitOfWork', () => {
   it('delivers what the transaction raised after it commits, in the order raised', async () => {
@@ -134,7 +141,10 @@ describe.runIf(SERVER_URL)('UnitOfWork with PostgresEventBus (server)', () => {
         tx.raise('profileStatusChanged', status('srv-1', 6))
         tx.raise('profileStatusChanged', status('srv-2', 7))
       })
-      await waitFor(() => `two events (heard ${heard.map((h) => h.id)})`, () => heard.length >= 2)
+      await waitFor(
+        () => `two events (heard ${heard.map((h) => h.id)})`,
+        () => heard.length >= 2,
+      )
       expect(await Promise.all(heard.map(async (h) => ({ id: h.id, visible: await h.visible })))).toEqual([
         { id: 'srv-1', visible: true },
         { id: 'srv-2', visible: true },

@@ -63,7 +63,12 @@ async function signedUp(base: string, email: string) {
   const r = await dash.signUp(email, PASSWORD)
   expect(r.body.errors).toBeUndefined()
   const { createApp } = await ok(dash, `mutation { createApp(name: "hooks") { apiKey app { id } } }`)
-  return { dash, tenantId: r.body.data.signUp.account.tenantId as string, appId: createApp.app.id as string, key: createApp.apiKey as string }
+  return {
+    dash,
+    tenantId: r.body.data.signUp.account.tenantId as string,
+    appId: createApp.app.id as string,
+    key: createApp.apiKey as string,
+  }
 }
 
 describe('webhooks to a real receiver', () => {
@@ -76,8 +81,10 @@ describe('webhooks to a real receiver', () => {
   let endpointId: string
   let secret: string
 
-  const deliveries = async (id = endpointId, vars: Record<string, unknown> = {}) => (await ok(dash, DELIVERIES, { id, first: 100, ...vars })).webhookDeliveries.nodes as any[]
-  const eventFor = (type: string, profileId: string) => () => rx.of(type).find((r) => r.body.data.profile_id === profileId)
+  const deliveries = async (id = endpointId, vars: Record<string, unknown> = {}) =>
+    (await ok(dash, DELIVERIES, { id, first: 100, ...vars })).webhookDeliveries.nodes as any[]
+  const eventFor = (type: string, profileId: string) => () =>
+    rx.of(type).find((r) => r.body.data.profile_id === profileId)
 
   beforeAll(async () => {
     await rx.start()
@@ -103,16 +110,33 @@ describe('webhooks to a real receiver', () => {
   })
 
   it('registers an endpoint: the secret is shown once, never read back, and bad input is refused with a clear 400', async () => {
-    const { createWebhookEndpoint: c } = await ok(dash, CREATE, { app: appId, url: rx.url(), events: ['PROFILE_READY', 'PROFILE_DELETED', 'SUBMISSION_FAILED'], d: 'main' })
+    const { createWebhookEndpoint: c } = await ok(dash, CREATE, {
+      app: appId,
+      url: rx.url(),
+      events: ['PROFILE_READY', 'PROFILE_DELETED', 'SUBMISSION_FAILED'],
+      d: 'main',
+    })
     expect(c.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/)
-    expect(c.endpoint).toMatchObject({ appId, url: rx.url(), enabled: true, events: ['PROFILE_READY', 'PROFILE_DELETED', 'SUBMISSION_FAILED'], description: 'main' })
+    expect(c.endpoint).toMatchObject({
+      appId,
+      url: rx.url(),
+      enabled: true,
+      events: ['PROFILE_READY', 'PROFILE_DELETED', 'SUBMISSION_FAILED'],
+      description: 'main',
+    })
     endpointId = c.endpoint.id
     secret = c.secret
-    const listed = (await ok(dash, `query($a: ID!) { webhookEndpoints(appId: $a) { ${ENDPOINT_FIELDS} } }`, { a: appId })).webhookEndpoints
+    const listed = (
+      await ok(dash, `query($a: ID!) { webhookEndpoints(appId: $a) { ${ENDPOINT_FIELDS} } }`, { a: appId })
+    ).webhookEndpoints
     expect(listed.map((e: any) => e.id)).toEqual([endpointId])
     // No field gives the secret back; the database holds it sealed, not as given.
-    expect(codeOf(await dash.gql(`query($a: ID!) { webhookEndpoints(appId: $a) { secret } }`, { a: appId }))).toBe('GRAPHQL_VALIDATION_FAILED')
-    const [row] = await svc.profiler.db.dataSource.query(`SELECT secret FROM webhook_endpoints WHERE id = $1`, [endpointId])
+    expect(codeOf(await dash.gql(`query($a: ID!) { webhookEndpoints(appId: $a) { secret } }`, { a: appId }))).toBe(
+      'GRAPHQL_VALIDATION_FAILED',
+    )
+    const [row] = await svc.profiler.db.dataSource.query(`SELECT secret FROM webhook_endpoints WHERE id = $1`, [
+      endpointId,
+    ])
     expect(row.secret).toMatch(/^v1:/)
     expect(row.secret).not.toContain(secret.slice(6))
 
@@ -137,8 +161,12 @@ describe('webhooks to a real receiver', () => {
     await refused({ d: 'x'.repeat(201) }, /description/)
     await refused({ d: 'a\u0000b' }, /description.*NUL/)
     await refused({ d: 'a\ud800b' }, /description.*surrogate/)
-    expect(codeOf(await dash.gql(CREATE, { app: appId, url: rx.url(), events: ['PROFILE_EXPLODED'] }))).toBe('BAD_USER_INPUT')
-    expect(codeOf(await dash.gql(CREATE, { app: 'app_nope', url: rx.url(), events: ['PROFILE_READY'] }))).toBe('APP_NOT_FOUND')
+    expect(codeOf(await dash.gql(CREATE, { app: appId, url: rx.url(), events: ['PROFILE_EXPLODED'] }))).toBe(
+      'BAD_USER_INPUT',
+    )
+    expect(codeOf(await dash.gql(CREATE, { app: 'app_nope', url: rx.url(), events: ['PROFILE_READY'] }))).toBe(
+      'APP_NOT_FOUND',
+    )
   })
 
   it('profile.ready: a signed POST that the documented verification accepts, carrying ids only, and logged', async () => {
@@ -147,8 +175,16 @@ describe('webhooks to a real receiver', () => {
     expect(verifyProfilerSignature(secret, got.headers['profiler-signature'], got.raw)).toBe(true)
     expect(verifyProfilerSignature('whsec_wrong', got.headers['profiler-signature'], got.raw)).toBe(false)
     // A changed body, or an old timestamp, does not verify.
-    expect(verifyProfilerSignature(secret, got.headers['profiler-signature'], got.raw.toString().replace('ready-1', 'ready-2'))).toBe(false)
-    expect(verifyProfilerSignature(secret, got.headers['profiler-signature'], got.raw, { now: Date.now() + 3600_000 })).toBe(false)
+    expect(
+      verifyProfilerSignature(
+        secret,
+        got.headers['profiler-signature'],
+        got.raw.toString().replace('ready-1', 'ready-2'),
+      ),
+    ).toBe(false)
+    expect(
+      verifyProfilerSignature(secret, got.headers['profiler-signature'], got.raw, { now: Date.now() + 3600_000 }),
+    ).toBe(false)
     expect(got.headers['profiler-signature']).toMatch(/^t=\d{10},v1=[0-9a-f]{64}$/)
     expect(got.headers['content-type']).toBe('application/json')
     expect(got.headers['profiler-event-id']).toBe(got.body.id)
@@ -157,20 +193,35 @@ describe('webhooks to a real receiver', () => {
     expect(got.body.data).toEqual({ profile_id: 'ready-1', status: 'ready' })
     expect(got.raw.toString()).not.toMatch(/Ada|chess/)
 
-    const d = await waitFor('the delivery logged as delivered', async () => (await deliveries()).find((x) => x.eventId === got.body.id && x.status === 'DELIVERED'))
-    expect(d).toMatchObject({ event: 'profile.ready', profileId: 'ready-1', attempts: 1, lastStatusCode: 204, lastError: null, nextAttemptAt: null, test: false })
+    const d = await waitFor('the delivery logged as delivered', async () =>
+      (await deliveries()).find((x) => x.eventId === got.body.id && x.status === 'DELIVERED'),
+    )
+    expect(d).toMatchObject({
+      event: 'profile.ready',
+      profileId: 'ready-1',
+      attempts: 1,
+      lastStatusCode: 204,
+      lastError: null,
+      nextAttemptAt: null,
+      test: false,
+    })
     expect(d.attemptLog).toEqual([expect.objectContaining({ attempt: 1, statusCode: 204, error: null })])
   })
 
   it('profile.deleted: sent, and only the deletion of the deleted profile is left in the outbox, with ids only', async () => {
     await post(svc.url, key, 'gone-1', 'My name is Bo and I live in Oslo.')
     await waitFor('profile.ready for gone-1', eventFor('profile.ready', 'gone-1'))
-    const del = await fetch(`${svc.url}/v1/profile/gone-1`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } })
+    const del = await fetch(`${svc.url}/v1/profile/gone-1`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${key}` },
+    })
     expect(del.status).toBe(204)
     const got = await waitFor('profile.deleted for gone-1', eventFor('profile.deleted', 'gone-1'))
     expect(verifyProfilerSignature(secret, got.headers['profiler-signature'], got.raw)).toBe(true)
     expect(got.body.data).toEqual({ profile_id: 'gone-1', status: 'deleted' })
-    const rows = await svc.profiler.db.dataSource.query(`SELECT event, payload::text AS payload FROM webhook_deliveries WHERE profile_id = 'gone-1'`)
+    const rows = await svc.profiler.db.dataSource.query(
+      `SELECT event, payload::text AS payload FROM webhook_deliveries WHERE profile_id = 'gone-1'`,
+    )
     expect(rows.map((r: any) => r.event)).toEqual(['profile.deleted'])
     expect(rows[0].payload).not.toMatch(/Bo|Oslo/)
   })
@@ -199,7 +250,8 @@ describe('webhooks to a real receiver', () => {
     await post(svc.url, key, 'down-2', 'My name is Ed.')
     const pending = await waitFor(
       'both deliveries to have failed 4 attempts',
-      async () => (await deliveries(endpointId, { status: 'PENDING' })).filter((d) => ['down-1', 'down-2'].includes(d.profileId)),
+      async () =>
+        (await deliveries(endpointId, { status: 'PENDING' })).filter((d) => ['down-1', 'down-2'].includes(d.profileId)),
       { until: (ds: any[]) => ds.length === 2 && ds.every((d) => d.attempts >= 4 && d.attemptLog.length >= 4) },
     )
     for (const d of pending) {
@@ -220,7 +272,11 @@ describe('webhooks to a real receiver', () => {
     expect(rx.received.length).toBe(before)
     await rx.start(port)
     const ids = pending.map((d) => d.eventId)
-    await waitFor('both delivered', async () => (await deliveries()).filter((d) => ids.includes(d.eventId) && d.status === 'DELIVERED').length === 2, { timeoutMs: 60_000 })
+    await waitFor(
+      'both delivered',
+      async () => (await deliveries()).filter((d) => ids.includes(d.eventId) && d.status === 'DELIVERED').length === 2,
+      { timeoutMs: 60_000 },
+    )
     for (const id of ids) expect(rx.received.filter((r) => r.headers['profiler-event-id'] === id)).toHaveLength(1)
     // Every event so far reached the receiver once.
     const eventIds = rx.received.map((r) => r.body.id)
@@ -232,7 +288,13 @@ describe('webhooks to a real receiver', () => {
     expect(r.secret).not.toBe(secret)
     expect(Date.parse(r.endpoint.previousSecretExpiresAt)).toBeGreaterThan(Date.now() + 3500_000)
     const t = (await ok(dash, SEND_TEST, { id: endpointId })).sendTestWebhook
-    expect(t).toMatchObject({ status: 'DELIVERED', event: 'webhook.test', test: true, attempts: 1, lastStatusCode: 204 })
+    expect(t).toMatchObject({
+      status: 'DELIVERED',
+      event: 'webhook.test',
+      test: true,
+      attempts: 1,
+      lastStatusCode: 204,
+    })
     const got = rx.received.find((x) => x.body.id === t.eventId)!
     expect(got.body.data).toEqual({ endpoint_id: endpointId })
     expect(got.headers['profiler-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/)
@@ -251,17 +313,29 @@ describe('webhooks to a real receiver', () => {
 
   it('the outbox is written in the transaction of the change: a rolled-back change writes and sends nothing', async () => {
     const uow = new UnitOfWork(svc.profiler.db.dataSource, svc.profiler.bus)
-    const ready = (profileId: string) => ({ tenantId, profileId, status: 'ready' as const, at: new Date().toISOString() })
+    const ready = (profileId: string) => ({
+      tenantId,
+      profileId,
+      status: 'ready' as const,
+      at: new Date().toISOString(),
+    })
     await expect(
       uow.run(undefined, async (tx) => {
         tx.raise('profileStatusChanged', ready('rolled-back'))
-        tx.raise('submissionFailed', { tenantId, profileId: 'rolled-back', submissionId: '00000000-0000-0000-0000-000000000000', at: new Date().toISOString() })
+        tx.raise('submissionFailed', {
+          tenantId,
+          profileId: 'rolled-back',
+          submissionId: '00000000-0000-0000-0000-000000000000',
+          at: new Date().toISOString(),
+        })
         throw new Error('the change fails')
       }),
     ).rejects.toThrow('the change fails')
     // A transaction that fails at its COMMIT, after the outbox rows were written (a deferred constraint is checked then).
     const ds = svc.profiler.db.dataSource
-    await ds.query(`CREATE TABLE webhook_test_guard (id int PRIMARY KEY, ref int REFERENCES webhook_test_guard (id) DEFERRABLE INITIALLY DEFERRED)`)
+    await ds.query(
+      `CREATE TABLE webhook_test_guard (id int PRIMARY KEY, ref int REFERENCES webhook_test_guard (id) DEFERRABLE INITIALLY DEFERRED)`,
+    )
     await expect(
       uow.run(undefined, async (tx) => {
         tx.raise('profileStatusChanged', ready('fails-at-commit'))
@@ -270,7 +344,9 @@ describe('webhooks to a real receiver', () => {
     ).rejects.toThrow(/foreign key/)
     await uow.run(undefined, async (tx) => tx.raise('profileStatusChanged', ready('committed')))
     await waitFor('profile.ready for the committed change', eventFor('profile.ready', 'committed'))
-    const rows = await ds.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE profile_id IN ('rolled-back', 'fails-at-commit')`)
+    const rows = await ds.query(
+      `SELECT count(*)::int AS n FROM webhook_deliveries WHERE profile_id IN ('rolled-back', 'fails-at-commit')`,
+    )
     expect(rows[0].n).toBe(0)
     expect(rx.received.filter((r) => ['rolled-back', 'fails-at-commit'].includes(r.body.data?.profile_id))).toEqual([])
     await ds.query(`DROP TABLE webhook_test_guard`)
@@ -279,14 +355,23 @@ describe('webhooks to a real receiver', () => {
   it('hostile receivers: a hang times out, a huge answer is not read, a redirect is not followed, 410 disables the endpoint', async () => {
     const bad = await new TestReceiver().start()
     try {
-      const { createWebhookEndpoint: c } = await ok(dash, CREATE, { app: appId, url: bad.url(), events: ['PROFILE_DELETED'] })
+      const { createWebhookEndpoint: c } = await ok(dash, CREATE, {
+        app: appId,
+        url: bad.url(),
+        events: ['PROFILE_DELETED'],
+      })
       const id = c.endpoint.id
       const test = async () => (await ok(dash, SEND_TEST, { id })).sendTestWebhook
 
       bad.mode = 'hang'
       let started = Date.now()
       let t = await test()
-      expect(t).toMatchObject({ status: 'FAILED', attempts: 1, lastStatusCode: null, lastError: 'timed out after 1500 ms' })
+      expect(t).toMatchObject({
+        status: 'FAILED',
+        attempts: 1,
+        lastStatusCode: null,
+        lastError: 'timed out after 1500 ms',
+      })
       expect(Date.now() - started).toBeLessThan(10_000)
 
       bad.mode = 'huge-error'
@@ -311,9 +396,14 @@ describe('webhooks to a real receiver', () => {
       bad.mode = 'gone'
       await post(svc.url, key, 'gone-2', 'My name is Flo.')
       await waitFor('profile.ready for gone-2', eventFor('profile.ready', 'gone-2'))
-      expect((await fetch(`${svc.url}/v1/profile/gone-2`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } })).status).toBe(204)
+      expect(
+        (await fetch(`${svc.url}/v1/profile/gone-2`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } }))
+          .status,
+      ).toBe(204)
       const disabled = await waitFor('the endpoint to be disabled', async () =>
-        (await ok(dash, `query($a: ID!) { webhookEndpoints(appId: $a) { ${ENDPOINT_FIELDS} } }`, { a: appId })).webhookEndpoints.find((e: any) => e.id === id && !e.enabled),
+        (
+          await ok(dash, `query($a: ID!) { webhookEndpoints(appId: $a) { ${ENDPOINT_FIELDS} } }`, { a: appId })
+        ).webhookEndpoints.find((e: any) => e.id === id && !e.enabled),
       )
       expect(disabled.disabledReason).toMatch(/410 Gone/)
       const [gone] = await deliveries(id, { status: 'FAILED' })
@@ -323,29 +413,50 @@ describe('webhooks to a real receiver', () => {
       expect(codeOf(await dash.gql(SEND_TEST, { id }))).toBe('VALIDATION_FAILED')
       // Enabled again, a redelivery goes through.
       bad.mode = 'ok'
-      expect((await ok(dash, UPDATE, { id, enabled: true })).updateWebhookEndpoint).toMatchObject({ enabled: true, disabledReason: null })
-      const again = (await ok(dash, `mutation($id: ID!) { redeliverWebhook(id: $id) { ${DELIVERY_FIELDS} } }`, { id: gone.id })).redeliverWebhook
+      expect((await ok(dash, UPDATE, { id, enabled: true })).updateWebhookEndpoint).toMatchObject({
+        enabled: true,
+        disabledReason: null,
+      })
+      const again = (
+        await ok(dash, `mutation($id: ID!) { redeliverWebhook(id: $id) { ${DELIVERY_FIELDS} } }`, { id: gone.id })
+      ).redeliverWebhook
       expect(again).toMatchObject({ status: 'DELIVERED', attempts: 2, eventId: gone.eventId, lastStatusCode: 204 })
       expect(again.attemptLog.map((a: any) => a.statusCode)).toEqual([410, 204])
-      expect((await ok(dash, `mutation($id: ID!) { deleteWebhookEndpoint(id: $id) }`, { id })).deleteWebhookEndpoint).toBe(true)
-      expect((await svc.profiler.db.dataSource.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1`, [id]))[0].n).toBe(0)
+      expect(
+        (await ok(dash, `mutation($id: ID!) { deleteWebhookEndpoint(id: $id) }`, { id })).deleteWebhookEndpoint,
+      ).toBe(true)
+      expect(
+        (
+          await svc.profiler.db.dataSource.query(
+            `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1`,
+            [id],
+          )
+        )[0].n,
+      ).toBe(0)
     } finally {
       await bad.stop()
     }
   })
 
   it('several dispatchers side by side (three here) send each delivery once', async () => {
-    const extra = [1, 2].map(() => buildWebhooks(svc.profiler.db.dataSource, svc.profiler.config, { log: svc.profiler.log }).dispatcher)
+    const extra = [1, 2].map(
+      () => buildWebhooks(svc.profiler.db.dataSource, svc.profiler.config, { log: svc.profiler.log }).dispatcher,
+    )
     extra.forEach((d) => d.start())
     try {
       const uow = new UnitOfWork(svc.profiler.db.dataSource, svc.profiler.bus)
       const ids = Array.from({ length: 40 }, (_, i) => `many-${i}`)
       await uow.run(undefined, async (tx) => {
-        for (const profileId of ids) tx.raise('profileStatusChanged', { tenantId, profileId, status: 'ready', at: new Date().toISOString() })
+        for (const profileId of ids)
+          tx.raise('profileStatusChanged', { tenantId, profileId, status: 'ready', at: new Date().toISOString() })
       })
       extra.forEach((d) => d.wake())
       await waitFor('all 40 delivered', () => ids.every((id) => eventFor('profile.ready', id)()))
-      for (const id of ids) expect(rx.of('profile.ready').filter((r) => r.body.data.profile_id === id), id).toHaveLength(1)
+      for (const id of ids)
+        expect(
+          rx.of('profile.ready').filter((r) => r.body.data.profile_id === id),
+          id,
+        ).toHaveLength(1)
     } finally {
       await Promise.all(extra.map((d) => d.stop()))
     }
@@ -372,15 +483,27 @@ describe('webhooks to a real receiver', () => {
 
   it("another tenant's account cannot see or change the endpoint, and an app key reaches no webhook operation", async () => {
     const other = await signedUp(svc.url, 'other@example.com')
-    expect((await ok(other.dash, `query($a: ID!) { webhookEndpoints(appId: $a) { id } }`, { a: appId })).webhookEndpoints).toEqual([])
+    expect(
+      (await ok(other.dash, `query($a: ID!) { webhookEndpoints(appId: $a) { id } }`, { a: appId })).webhookEndpoints,
+    ).toEqual([])
     expect(codeOf(await other.dash.gql(DELIVERIES, { id: endpointId }))).toBe('WEBHOOK_NOT_FOUND')
     expect(codeOf(await other.dash.gql(ROTATE, { id: endpointId }))).toBe('WEBHOOK_NOT_FOUND')
     expect(codeOf(await other.dash.gql(SEND_TEST, { id: endpointId }))).toBe('WEBHOOK_NOT_FOUND')
     expect(codeOf(await other.dash.gql(UPDATE, { id: endpointId, enabled: false }))).toBe('WEBHOOK_NOT_FOUND')
-    expect(codeOf(await other.dash.gql(CREATE, { app: appId, url: rx.url(), events: ['PROFILE_READY'] }))).toBe('APP_NOT_FOUND')
-    expect(codeOf(await other.dash.gql(`mutation($id: ID!) { redeliverWebhook(id: $id) { id } }`, { id: (await deliveries())[0].id }))).toBe('NOT_FOUND')
+    expect(codeOf(await other.dash.gql(CREATE, { app: appId, url: rx.url(), events: ['PROFILE_READY'] }))).toBe(
+      'APP_NOT_FOUND',
+    )
+    expect(
+      codeOf(
+        await other.dash.gql(`mutation($id: ID!) { redeliverWebhook(id: $id) { id } }`, {
+          id: (await deliveries())[0].id,
+        }),
+      ),
+    ).toBe('NOT_FOUND')
     const anon = new DashboardBrowser(svc.url)
-    expect(codeOf(await anon.gql(`query($a: ID!) { webhookEndpoints(appId: $a) { id } }`, { a: appId }))).toBe('UNAUTHENTICATED')
+    expect(codeOf(await anon.gql(`query($a: ID!) { webhookEndpoints(appId: $a) { id } }`, { a: appId }))).toBe(
+      'UNAUTHENTICATED',
+    )
     const api = await apiGql(svc.url, key, `query($a: ID!) { webhookEndpoints(appId: $a) { id } }`, { a: appId })
     expect(api.body.errors?.[0]?.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED')
   })
@@ -432,7 +555,9 @@ describe('webhooks: the SSRF policy of a server that allows no private target', 
     for (const url of urls) {
       const r = await dash.gql(CREATE, { app: appId, url, events: ['PROFILE_READY'] })
       expect(codeOf(r), url).toBe('VALIDATION_FAILED')
-      expect(r.body.errors[0].message, url).toMatch(/^url: refused: .*(loopback|private|link-local|unspecified|CGNAT|IPv4-translated|local-use NAT64)/)
+      expect(r.body.errors[0].message, url).toMatch(
+        /^url: refused: .*(loopback|private|link-local|unspecified|CGNAT|IPv4-translated|local-use NAT64)/,
+      )
     }
     expect(rx.received).toEqual([])
   })
@@ -440,13 +565,10 @@ describe('webhooks: the SSRF policy of a server that allows no private target', 
   it('checks the address actually connected to: a target that turned private (DNS rebinding) is refused at delivery', async () => {
     // Endpoints as if registered when their names resolved elsewhere: only the delivery-time check stands in the way.
     const insert = async (id: string, url: string) =>
-      svc.profiler.db.dataSource.query(`INSERT INTO webhook_endpoints (tenant_id, id, app_id, url, events, secret) VALUES ($1, $2, $3, $4, $5, 'plain:whsec_x')`, [
-        tenantId,
-        id,
-        appId,
-        url,
-        ['profile.ready'],
-      ])
+      svc.profiler.db.dataSource.query(
+        `INSERT INTO webhook_endpoints (tenant_id, id, app_id, url, events, secret) VALUES ($1, $2, $3, $4, $5, 'plain:whsec_x')`,
+        [tenantId, id, appId, url, ['profile.ready']],
+      )
     await insert('whe_literal', rx.url())
     await insert('whe_name', `http://localhost:${rx.port}/hook`)
     await insert('whe_translated', `http://[::ffff:0:7f00:1]:${rx.port}/hook`)
@@ -454,7 +576,10 @@ describe('webhooks: the SSRF policy of a server that allows no private target', 
     const literal = (await ok(dash, SEND_TEST, { id: 'whe_literal' })).sendTestWebhook
     expect(literal).toMatchObject({ status: 'FAILED', lastStatusCode: null })
     expect(literal.lastError).toMatch(/refused: 127\.0\.0\.1 is a loopback address/)
-    for (const [id, what] of [['whe_translated', /refused: ::ffff:0:7f00:1 is an IPv4-translated address/], ['whe_nat64', /refused: 64:ff9b:1::7f00:1 is a local-use NAT64 address/]] as const) {
+    for (const [id, what] of [
+      ['whe_translated', /refused: ::ffff:0:7f00:1 is an IPv4-translated address/],
+      ['whe_nat64', /refused: 64:ff9b:1::7f00:1 is a local-use NAT64 address/],
+    ] as const) {
       const d = (await ok(dash, SEND_TEST, { id })).sendTestWebhook
       expect(d, id).toMatchObject({ status: 'FAILED', lastStatusCode: null })
       expect(d.lastError).toMatch(what)
@@ -464,11 +589,21 @@ describe('webhooks: the SSRF policy of a server that allows no private target', 
     expect(named).toMatchObject({ status: 'FAILED', lastStatusCode: null })
     expect(named.lastError).toMatch(/refused: localhost resolves to .*loopback/)
     // A real event to them is refused on every attempt, never sent.
-    await post(svc.url, (await ok(dash, `mutation { createApp(name: "second") { apiKey } }`)).createApp.apiKey, 'rebound', 'My name is Gus.')
+    await post(
+      svc.url,
+      (await ok(dash, `mutation { createApp(name: "second") { apiKey } }`)).createApp.apiKey,
+      'rebound',
+      'My name is Gus.',
+    )
     const pending = await waitFor(
       'attempts at the rebound endpoints',
-      async () => (await Promise.all(['whe_literal', 'whe_name'].map((id) => deliveries(dash, id)))).flat().filter((d) => d.profileId === 'rebound'),
-      { until: (ds: any[]) => ds.length === 2 && ds.every((d) => d.attempts >= 1 && /refused/.test(d.lastError ?? '')) },
+      async () =>
+        (await Promise.all(['whe_literal', 'whe_name'].map((id) => deliveries(dash, id))))
+          .flat()
+          .filter((d) => d.profileId === 'rebound'),
+      {
+        until: (ds: any[]) => ds.length === 2 && ds.every((d) => d.attempts >= 1 && /refused/.test(d.lastError ?? '')),
+      },
     )
     expect(pending.every((d) => d.status === 'PENDING')).toBe(true)
     expect(rx.received).toEqual([])
@@ -479,13 +614,17 @@ async function deliveries(dash: DashboardBrowser, id: string): Promise<any[]> {
   return (await ok(dash, DELIVERIES, { id, first: 100 })).webhookDeliveries.nodes
 }
 
-
-
 describe('webhooks: shutdown', () => {
   it('a delivery hanging at a receiver does not hold up the shutdown: it is interrupted (and retried later)', async () => {
     const rx = await new TestReceiver().start()
     rx.mode = 'hang'
-    const svc = await startService({ env: { PROFILER_WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32', PROFILER_WEBHOOK_TIMEOUT_MS: '120000', PROFILER_WEBHOOK_POLL_MS: '100' } })
+    const svc = await startService({
+      env: {
+        PROFILER_WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
+        PROFILER_WEBHOOK_TIMEOUT_MS: '120000',
+        PROFILER_WEBHOOK_POLL_MS: '100',
+      },
+    })
     try {
       const { dash, key, appId } = await signedUp(svc.url, 'shutdown@example.com')
       await ok(dash, CREATE, { app: appId, url: rx.url(), events: ['PROFILE_READY'] })

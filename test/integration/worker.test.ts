@@ -21,7 +21,8 @@ function faulty(): AiProviders {
     extractor: {
       name: 'faulty',
       async extract(req, signal) {
-        if (req.submissions.some((s) => s.data.includes('POISON-EXTRACT'))) throw new Error('extraction refused (injected)')
+        if (req.submissions.some((s) => s.data.includes('POISON-EXTRACT')))
+          throw new Error('extraction refused (injected)')
         return local.extractor.extract(req, signal)
       },
     },
@@ -39,16 +40,60 @@ function faulty(): AiProviders {
   }
 }
 
-const NAMES = ['Anna', 'Bruno', 'Carla', 'David', 'Elena', 'Felix', 'Greta', 'Hugo', 'Ines', 'Jonas', 'Klara', 'Lukas', 'Marta', 'Nils',
-  'Olga', 'Paul', 'Rosa', 'Simon', 'Tina', 'Uwe', 'Vera', 'Walter', 'Xenia', 'Yusuf', 'Zoe', 'Adam', 'Berta', 'Carl', 'Dora', 'Emil',
-  'Frida', 'Georg', 'Hanna', 'Igor', 'Julia', 'Karl', 'Lena', 'Max', 'Nora', 'Otto']
+const NAMES = [
+  'Anna',
+  'Bruno',
+  'Carla',
+  'David',
+  'Elena',
+  'Felix',
+  'Greta',
+  'Hugo',
+  'Ines',
+  'Jonas',
+  'Klara',
+  'Lukas',
+  'Marta',
+  'Nils',
+  'Olga',
+  'Paul',
+  'Rosa',
+  'Simon',
+  'Tina',
+  'Uwe',
+  'Vera',
+  'Walter',
+  'Xenia',
+  'Yusuf',
+  'Zoe',
+  'Adam',
+  'Berta',
+  'Carl',
+  'Dora',
+  'Emil',
+  'Frida',
+  'Georg',
+  'Hanna',
+  'Igor',
+  'Julia',
+  'Karl',
+  'Lena',
+  'Max',
+  'Nora',
+  'Otto',
+]
 
 describe('worker rounds', () => {
   let svc: TestService
   beforeAll(async () => {
     svc = await startService({
       // One round takes everything below: its profiles are claimed and applied together.
-      env: { PROFILER_WORKER_CONCURRENCY: '64', PROFILER_WORKER_FETCH: '64', PROFILER_RETRY_BASE_MS: '50', PROFILER_RATE_LIMIT_PER_MINUTE: '100000' },
+      env: {
+        PROFILER_WORKER_CONCURRENCY: '64',
+        PROFILER_WORKER_FETCH: '64',
+        PROFILER_RETRY_BASE_MS: '50',
+        PROFILER_RATE_LIMIT_PER_MINUTE: '100000',
+      },
       ai: faulty(),
     })
   })
@@ -58,7 +103,11 @@ describe('worker rounds', () => {
     const api = client(svc.url, svc.key)
     const ids = Array.from({ length: 40 }, (_, i) => `round-${i}`)
     const text = (i: number) =>
-      i === 7 ? 'I live in Riga. POISON-EXTRACT' : i === 21 ? 'I live in Turin.' : `My name is ${NAMES[i]} and I live in Lyon.`
+      i === 7
+        ? 'I live in Riga. POISON-EXTRACT'
+        : i === 21
+          ? 'I live in Turin.'
+          : `My name is ${NAMES[i]} and I live in Lyon.`
     const posted = await Promise.all(ids.map((id, i) => api.post(id, { data: text(i) })))
     expect(posted.map((r) => r.status)).toEqual(ids.map(() => 202))
     const profiles = await Promise.all(ids.map((id) => api.waitReady(id, 60_000)))
@@ -78,10 +127,14 @@ describe('worker rounds', () => {
       [ids],
     )
     for (const s of statuses) {
-      if (s.profile_id === 'round-7' || s.profile_id === 'round-21') expect(s, s.profile_id).toMatchObject({ status: 'failed', attempts: 3 })
+      if (s.profile_id === 'round-7' || s.profile_id === 'round-21')
+        expect(s, s.profile_id).toMatchObject({ status: 'failed', attempts: 3 })
       else expect(s, s.profile_id).toMatchObject({ status: 'done', attempts: 1 })
     }
-    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state IN ('created', 'active', 'retry')`, [PROCESS_QUEUE])
+    const [{ n }] = await ds.query(
+      `SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state IN ('created', 'active', 'retry')`,
+      [PROCESS_QUEUE],
+    )
     expect(n).toBe(0)
   })
 })

@@ -8,11 +8,19 @@ export class DashboardBrowser {
   constructor(readonly base: string) {}
 
   /** POST /dashboard/graphql with the cookie and the CSRF header (unless overridden). */
-  async gql(query: string, variables?: Record<string, unknown>, opts: { headers?: Record<string, string>; csrf?: string | null } = {}): Promise<GqlResult> {
+  async gql(
+    query: string,
+    variables?: Record<string, unknown>,
+    opts: { headers?: Record<string, string>; csrf?: string | null } = {},
+  ): Promise<GqlResult> {
     const csrf = opts.csrf === undefined ? this.csrf : opts.csrf
     const r = await gql(this.base, null, query, variables, {
       path: '/dashboard/graphql',
-      headers: { ...(this.cookie ? { cookie: this.cookie } : {}), ...(csrf ? { 'x-csrf-token': csrf } : {}), ...opts.headers },
+      headers: {
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(csrf ? { 'x-csrf-token': csrf } : {}),
+        ...opts.headers,
+      },
     })
     this.keepCookie(r)
     return r
@@ -27,17 +35,23 @@ export class DashboardBrowser {
   }
 
   async signUp(email: string, password: string, inviteCode?: string): Promise<GqlResult> {
-    const r = await this.gql(`mutation($e: String!, $p: String!, $i: String) { signUp(email: $e, password: $p, inviteCode: $i) { csrfToken account { id email tenantId tenantName } } }`, {
-      e: email,
-      p: password,
-      i: inviteCode ?? null,
-    })
+    const r = await this.gql(
+      `mutation($e: String!, $p: String!, $i: String) { signUp(email: $e, password: $p, inviteCode: $i) { csrfToken account { id email tenantId tenantName } } }`,
+      {
+        e: email,
+        p: password,
+        i: inviteCode ?? null,
+      },
+    )
     if (r.body.data?.signUp) this.csrf = r.body.data.signUp.csrfToken
     return r
   }
 
   async signIn(email: string, password: string): Promise<GqlResult> {
-    const r = await this.gql(`mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { csrfToken account { id email tenantId } } }`, { e: email, p: password })
+    const r = await this.gql(
+      `mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { csrfToken account { id email tenantId } } }`,
+      { e: email, p: password },
+    )
     if (r.body.data?.signIn) this.csrf = r.body.data.signIn.csrfToken
     return r
   }

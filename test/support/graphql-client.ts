@@ -31,7 +31,11 @@ export async function gql(
 ): Promise<GqlResult> {
   const res = await fetch(`${base}${opts.path ?? '/graphql'}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(key == null ? {} : { authorization: `Bearer ${key}` }), ...opts.headers },
+    headers: {
+      'content-type': 'application/json',
+      ...(key == null ? {} : { authorization: `Bearer ${key}` }),
+      ...opts.headers,
+    },
     body: JSON.stringify(opts.body ?? { query, variables }),
   })
   const text = await res.text()
@@ -150,7 +154,9 @@ export const wsUrl = (base: string, path = '/graphql') => `${base.replace(/^http
 
 const asEnded = (e: unknown): Ended => {
   const o = e as { code?: unknown; reason?: unknown } | null
-  return o && typeof o === 'object' && typeof o.code === 'number' ? { code: o.code, reason: String(o.reason ?? '') } : { error: e }
+  return o && typeof o === 'object' && typeof o.code === 'number'
+    ? { code: o.code, reason: String(o.reason ?? '') }
+    : { error: e }
 }
 
 /**
@@ -177,7 +183,12 @@ export function connect(base: string, key: string | undefined, opts: ConnectOpti
     lazy: false,
     retryAttempts: 0,
     connectionParams:
-      opts.connectionParams ?? (opts.authorization !== undefined ? { authorization: opts.authorization } : key ? { authorization: `Bearer ${key}` } : {}),
+      opts.connectionParams ??
+      (opts.authorization !== undefined
+        ? { authorization: opts.authorization }
+        : key
+          ? { authorization: `Bearer ${key}` }
+          : {}),
     onNonLazyError: () => undefined, // reported through `closes`
     on: {
       connected: () => acked(),
@@ -199,11 +210,23 @@ export function connect(base: string, key: string | undefined, opts: ConnectOpti
         errors: [],
         completed: false,
         async until(pred, timeoutMs = 20_000, what = 'events') {
-          await waitFor(() => `${what} (errors ${JSON.stringify(rec.errors)})`, () => rec.events, { until: (es) => pred(es) || rec.ended !== undefined, timeoutMs })
-          if (!pred(rec.events)) throw new Error(`subscription ended (${JSON.stringify(rec.ended)}) while waiting for ${what}; got ${JSON.stringify(rec.events)}`)
+          await waitFor(
+            () => `${what} (errors ${JSON.stringify(rec.errors)})`,
+            () => rec.events,
+            { until: (es) => pred(es) || rec.ended !== undefined, timeoutMs },
+          )
+          if (!pred(rec.events))
+            throw new Error(
+              `subscription ended (${JSON.stringify(rec.ended)}) while waiting for ${what}; got ${JSON.stringify(rec.events)}`,
+            )
           return rec.events
         },
-        untilEnded: (timeoutMs = 5_000) => waitFor(() => `the operation to end; got ${JSON.stringify(rec.results)}`, () => rec.ended, { timeoutMs }),
+        untilEnded: (timeoutMs = 5_000) =>
+          waitFor(
+            () => `the operation to end; got ${JSON.stringify(rec.results)}`,
+            () => rec.ended,
+            { timeoutMs },
+          ),
         dispose: () => stop(),
       }
       const stop = client.subscribe<any>(
@@ -235,7 +258,10 @@ export function connect(base: string, key: string | undefined, opts: ConnectOpti
           { query, variables },
           {
             next: (r) => (result = { data: r.data ?? undefined, errors: r.errors ? [...r.errors] : undefined }),
-            error: (e) => (Array.isArray(e) ? resolve({ errors: e }) : reject(new Error(`socket ended: ${JSON.stringify(asEnded(e))}`))),
+            error: (e) =>
+              Array.isArray(e)
+                ? resolve({ errors: e })
+                : reject(new Error(`socket ended: ${JSON.stringify(asEnded(e))}`)),
             complete: () => (result ? resolve(result) : reject(new Error('completed without a result'))),
           },
         )
@@ -254,7 +280,12 @@ export function connect(base: string, key: string | undefined, opts: ConnectOpti
  * tenant-wide subscription opened last on the same socket (the server handles one socket's messages in order);
  * a submission to a throw-away profile must reach it. Returns the probe profile id.
  */
-export async function untilLive(probe: Recorder<StatusEvent>, post: (profileId: string) => Promise<unknown>, profileId: string, timeoutMs = 20_000) {
+export async function untilLive(
+  probe: Recorder<StatusEvent>,
+  post: (profileId: string) => Promise<unknown>,
+  profileId: string,
+  timeoutMs = 20_000,
+) {
   await post(profileId)
   await probe.until((es) => es.some((e) => e.profileId === profileId), timeoutMs, `the probe event of ${profileId}`)
   return profileId

@@ -60,13 +60,21 @@ const inDatabase = (url: string, name: string) => {
  * made on every node, with the citus and vector extensions, and the workers are added to it (Citus keeps its node
  * list per database).
  */
-export async function serverDatabase(serverUrl: string, dataDir: string, citusWorkers: string[] = []): Promise<TestDatabase> {
+export async function serverDatabase(
+  serverUrl: string,
+  dataDir: string,
+  citusWorkers: string[] = [],
+): Promise<TestDatabase> {
   const name = `profiler_test_${crypto.randomBytes(6).toString('hex')}`
   for (const node of [serverUrl, ...citusWorkers]) await onServer(node, `CREATE DATABASE ${name}`)
   if (citusWorkers.length) {
-    for (const node of [serverUrl, ...citusWorkers]) await onServer(inDatabase(node, name), 'CREATE EXTENSION citus; CREATE EXTENSION vector')
+    for (const node of [serverUrl, ...citusWorkers])
+      await onServer(inDatabase(node, name), 'CREATE EXTENSION citus; CREATE EXTENSION vector')
     const coordinator = new URL(serverUrl)
-    await onServer(inDatabase(serverUrl, name), `SELECT citus_set_coordinator_host('${coordinator.hostname}', ${Number(coordinator.port || 5432)})`)
+    await onServer(
+      inDatabase(serverUrl, name),
+      `SELECT citus_set_coordinator_host('${coordinator.hostname}', ${Number(coordinator.port || 5432)})`,
+    )
     for (const w of citusWorkers) {
       const u = new URL(w)
       await onServer(inDatabase(serverUrl, name), `SELECT citus_add_node('${u.hostname}', ${Number(u.port || 5432)})`)
@@ -76,7 +84,8 @@ export async function serverDatabase(serverUrl: string, dataDir: string, citusWo
     url: inDatabase(serverUrl, name),
     dataDir,
     async drop() {
-      for (const node of [serverUrl, ...citusWorkers]) await onServer(node, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      for (const node of [serverUrl, ...citusWorkers])
+        await onServer(node, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
       fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
@@ -108,10 +117,21 @@ export interface TestService {
 
 /** Starts the whole service (API + worker) in this process on a fresh database, with the bootstrap key. */
 export async function startService(
-  opts: { env?: Record<string, string>; role?: Role; ai?: AiProviders; tracing?: StartOptions['tracing']; logStream?: StartOptions['logStream'] } = {},
+  opts: {
+    env?: Record<string, string>
+    role?: Role
+    ai?: AiProviders
+    tracing?: StartOptions['tracing']
+    logStream?: StartOptions['logStream']
+  } = {},
 ): Promise<TestService> {
   const db = await freshDatabase()
-  const profiler = await startProfiler(testConfig(db, opts.env), { role: opts.role ?? 'all', ai: opts.ai, tracing: opts.tracing, logStream: opts.logStream })
+  const profiler = await startProfiler(testConfig(db, opts.env), {
+    role: opts.role ?? 'all',
+    ai: opts.ai,
+    tracing: opts.tracing,
+    logStream: opts.logStream,
+  })
   return {
     profiler,
     url: profiler.url!,
@@ -150,7 +170,11 @@ export function client(base: string, key: string): Client {
       return ((await r.json()) as any).profile
     },
     waitReady: (id, timeoutMs = 30_000) =>
-      waitFor(`profile ${id} to be ready`, () => c.profile(id), { until: (p) => p?.status === 'ready', timeoutMs, everyMs: 100 }),
+      waitFor(`profile ${id} to be ready`, () => c.profile(id), {
+        until: (p) => p?.status === 'ready',
+        timeoutMs,
+        everyMs: 100,
+      }),
     async search(params) {
       const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))
       const r = await c.get(`/v1/search?${qs}`)

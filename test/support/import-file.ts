@@ -17,13 +17,25 @@ export interface ImportProfile {
 /** An export file (JSON Lines) holding `profiles`. */
 export function importFile(profiles: ImportProfile[]): string {
   const records: unknown[] = [
-    { type: 'header', format: 'profiler-export', version: 1, tenant: { id: 't', name: 't' }, exported_at: AT, profile_id: null, include_text: true, profiles: profiles.length },
+    {
+      type: 'header',
+      format: 'profiler-export',
+      version: 1,
+      tenant: { id: 't', name: 't' },
+      exported_at: AT,
+      profile_id: null,
+      include_text: true,
+      profiles: profiles.length,
+    },
   ]
   let submissions = 0
   for (const p of profiles) {
     const interests: Record<string, { value: string; confidence: number }[]> = {}
     for (let i = 0; i < (p.interests ?? 0); i++) {
-      ;(interests[`topic_${i % 100}`] ??= []).push({ value: `interest number ${i} about ${WORDS[i % WORDS.length]} and ${WORDS[(i * 7) % WORDS.length]}`, confidence: 0.3 + (i % 70) / 100 })
+      ;(interests[`topic_${i % 100}`] ??= []).push({
+        value: `interest number ${i} about ${WORDS[i % WORDS.length]} and ${WORDS[(i * 7) % WORDS.length]}`,
+        confidence: 0.3 + (i % 70) / 100,
+      })
     }
     const memories = Array.from({ length: p.memories ?? 0 }, (_, i) => ({
       event: `Went to the ${WORDS[i % WORDS.length]} festival number ${i} with friends`,
@@ -47,13 +59,34 @@ export function importFile(profiles: ImportProfile[]): string {
       internals: { mood_counts: {}, seen: {} },
       history_seq: 1,
     })
-    records.push({ type: 'history', profile_id: p.id, seq: 1, extracted_on: AT, changes: { core_info: { name: { value: `Person ${p.id}`, confidence: 0.9 } } }, submission_ids: [], input_type: 'structured' })
+    records.push({
+      type: 'history',
+      profile_id: p.id,
+      seq: 1,
+      extracted_on: AT,
+      changes: { core_info: { name: { value: `Person ${p.id}`, confidence: 0.9 } } },
+      submission_ids: [],
+      input_type: 'structured',
+    })
     for (const [i, text] of (p.texts ?? []).entries()) {
       submissions++
       const at = new Date(Date.parse(AT) + i * 1000).toISOString()
       records.push({
-        type: 'submission', profile_id: p.id, id: crypto.randomUUID(), seq: i + 1, app_id: null, input_type: 'text', status: 'done', attempts: 1,
-        error: null, created_at: at, started_at: at, finished_at: at, usage: null, prompt_version: null, text,
+        type: 'submission',
+        profile_id: p.id,
+        id: crypto.randomUUID(),
+        seq: i + 1,
+        app_id: null,
+        input_type: 'text',
+        status: 'done',
+        attempts: 1,
+        error: null,
+        created_at: at,
+        started_at: at,
+        finished_at: at,
+        usage: null,
+        prompt_version: null,
+        text,
       })
     }
   }
@@ -63,13 +96,34 @@ export function importFile(profiles: ImportProfile[]): string {
 
 /** POST /v1/import of `file` with `key`; throws unless it is accepted. */
 export async function importProfiles(base: string, key: string, file: string): Promise<any> {
-  const r = await fetch(`${base}/v1/import`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' }, body: file })
+  const r = await fetch(`${base}/v1/import`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' },
+    body: file,
+  })
   const body = await r.json()
   if (r.status !== 200) throw new Error(`import: ${r.status} ${JSON.stringify(body)}`)
   return body
 }
 
-const WORDS = ['jazz', 'sailing', 'chess', 'cooking', 'tennis', 'poetry', 'hiking', 'painting', 'astronomy', 'cycling', 'gardening', 'opera', 'surfing', 'pottery', 'climbing', 'baking']
+const WORDS = [
+  'jazz',
+  'sailing',
+  'chess',
+  'cooking',
+  'tennis',
+  'poetry',
+  'hiking',
+  'painting',
+  'astronomy',
+  'cycling',
+  'gardening',
+  'opera',
+  'surfing',
+  'pottery',
+  'climbing',
+  'baking',
+]
 
 /**
  * About `bytes` of first-person text a person might write (sentences the local extractor reads: places, likes, work),

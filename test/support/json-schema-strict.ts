@@ -7,9 +7,27 @@ type Schema = Record<string, any>
 
 /** Keywords the API rejects in strict mode (see "Supported schemas" in the structured outputs guide). */
 const UNSUPPORTED = [
-  'allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'patternProperties',
-  'unevaluatedProperties', 'propertyNames', 'minProperties', 'maxProperties', 'unevaluatedItems', 'contains',
-  'minContains', 'maxContains', 'uniqueItems', 'minLength', 'maxLength', 'oneOf', 'default',
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'dependentRequired',
+  'dependentSchemas',
+  'patternProperties',
+  'unevaluatedProperties',
+  'propertyNames',
+  'minProperties',
+  'maxProperties',
+  'unevaluatedItems',
+  'contains',
+  'minContains',
+  'maxContains',
+  'uniqueItems',
+  'minLength',
+  'maxLength',
+  'oneOf',
+  'default',
 ]
 
 const TYPES = new Set(['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'])
@@ -33,7 +51,8 @@ export function strictSchemaProblems(root: unknown): string[] {
   const problems: string[] = []
   if (!root || typeof root !== 'object' || Array.isArray(root)) return ['the schema must be a JSON object']
   const r = root as Schema
-  if (r.type !== 'object' || r.anyOf) problems.push("context=(): the root schema must be of type 'object' and not anyOf")
+  if (r.type !== 'object' || r.anyOf)
+    problems.push("context=(): the root schema must be of type 'object' and not anyOf")
   const seen = new Set<Schema>()
   const walk = (s: Schema, ctx: string[], depth: number) => {
     if (!s || typeof s !== 'object') {
@@ -58,7 +77,8 @@ export function strictSchemaProblems(root: unknown): string[] {
       return
     }
     if ('enum' in s || 'const' in s) {
-      if ('enum' in s && (!Array.isArray(s.enum) || s.enum.length === 0)) problems.push(`${where}: 'enum' must be a non-empty array`)
+      if ('enum' in s && (!Array.isArray(s.enum) || s.enum.length === 0))
+        problems.push(`${where}: 'enum' must be a non-empty array`)
       if (!('type' in s)) return
     }
     const types: string[] = Array.isArray(s.type) ? s.type : typeof s.type === 'string' ? [s.type] : []
@@ -75,7 +95,10 @@ export function strictSchemaProblems(root: unknown): string[] {
       const required: unknown = s.required
       const keys = Object.keys(props)
       if (!Array.isArray(required)) {
-        if (keys.length) problems.push(`${where}: 'required' is required to be supplied and to be an array including every key in properties`)
+        if (keys.length)
+          problems.push(
+            `${where}: 'required' is required to be supplied and to be an array including every key in properties`,
+          )
       } else {
         const missing = keys.filter((k) => !required.includes(k))
         if (missing.length) {
@@ -84,19 +107,22 @@ export function strictSchemaProblems(root: unknown): string[] {
           )
         }
         const extra = required.filter((k) => typeof k !== 'string' || !keys.includes(k))
-        if (extra.length) problems.push(`${where}: 'required' names ${JSON.stringify(extra)}, which are not in properties`)
+        if (extra.length)
+          problems.push(`${where}: 'required' names ${JSON.stringify(extra)}, which are not in properties`)
       }
       for (const [k, sub] of Object.entries(props)) walk(sub as Schema, [...ctx, 'properties', k], depth + 1)
     }
     if (types.includes('array')) {
-      if (!s.items || typeof s.items !== 'object' || Array.isArray(s.items)) problems.push(`${where}: an array needs 'items' (one schema)`)
+      if (!s.items || typeof s.items !== 'object' || Array.isArray(s.items))
+        problems.push(`${where}: an array needs 'items' (one schema)`)
       else walk(s.items, [...ctx, 'items'], depth + 1)
     }
   }
   walk(r, [], 0)
   for (const defsKey of ['$defs', 'definitions']) {
     const defs = r[defsKey]
-    if (defs && typeof defs === 'object') for (const [k, sub] of Object.entries(defs)) walk(sub as Schema, [defsKey, k], 1)
+    if (defs && typeof defs === 'object')
+      for (const [k, sub] of Object.entries(defs)) walk(sub as Schema, [defsKey, k], 1)
   }
   problems.push(...sizeProblems(r))
   return problems
@@ -113,7 +139,7 @@ function sizeProblems(root: Schema): string[] {
   let enumValues = 0
   let chars = 0
   const problems: string[] = []
-  const str = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '')
+  const str = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))
   const visit = (s: unknown) => {
     if (!s || typeof s !== 'object' || Array.isArray(s)) return
     const o = s as Schema
@@ -122,7 +148,9 @@ function sizeProblems(root: Schema): string[] {
       const len = o.enum.reduce((n: number, v: unknown) => n + str(v).length, 0)
       chars += len
       if (o.enum.length > 250 && len > 15_000) {
-        problems.push(`an enum property has ${o.enum.length} values with a total string length of ${len}; the limit for an enum of more than 250 values is 15000`)
+        problems.push(
+          `an enum property has ${o.enum.length} values with a total string length of ${len}; the limit for an enum of more than 250 values is 15000`,
+        )
       }
     }
     if ('const' in o) chars += str(o.const).length
@@ -147,8 +175,12 @@ function sizeProblems(root: Schema): string[] {
   }
   visit(root)
   if (properties > 5_000) problems.push(`the schema has ${properties} object properties in total; the limit is 5000`)
-  if (enumValues > 1_000) problems.push(`the schema has ${enumValues} enum values across all enum properties; the limit is 1000`)
-  if (chars > 120_000) problems.push(`the total string length of property names, definition names, enum values and const values is ${chars}; the limit is 120000`)
+  if (enumValues > 1_000)
+    problems.push(`the schema has ${enumValues} enum values across all enum properties; the limit is 1000`)
+  if (chars > 120_000)
+    problems.push(
+      `the total string length of property names, definition names, enum values and const values is ${chars}; the limit is 120000`,
+    )
   return problems
 }
 
@@ -182,7 +214,8 @@ export function validateInstance(root: unknown, value: unknown): string[] {
       if (!ok) errors.push(`${at}: matches none of anyOf`)
       return
     }
-    if ('const' in s && JSON.stringify(s.const) !== JSON.stringify(v)) errors.push(`${at}: must be ${JSON.stringify(s.const)}`)
+    if ('const' in s && JSON.stringify(s.const) !== JSON.stringify(v))
+      errors.push(`${at}: must be ${JSON.stringify(s.const)}`)
     if (Array.isArray(s.enum) && !s.enum.some((e: unknown) => JSON.stringify(e) === JSON.stringify(v))) {
       errors.push(`${at}: ${JSON.stringify(v)} is not one of ${JSON.stringify(s.enum)}`)
       return
@@ -211,8 +244,10 @@ export function validateInstance(root: unknown, value: unknown): string[] {
       const n = v as number
       if (typeof s.minimum === 'number' && n < s.minimum) errors.push(`${at}: below ${s.minimum}`)
       if (typeof s.maximum === 'number' && n > s.maximum) errors.push(`${at}: above ${s.maximum}`)
-      if (typeof s.exclusiveMinimum === 'number' && n <= s.exclusiveMinimum) errors.push(`${at}: not above ${s.exclusiveMinimum}`)
-      if (typeof s.exclusiveMaximum === 'number' && n >= s.exclusiveMaximum) errors.push(`${at}: not below ${s.exclusiveMaximum}`)
+      if (typeof s.exclusiveMinimum === 'number' && n <= s.exclusiveMinimum)
+        errors.push(`${at}: not above ${s.exclusiveMinimum}`)
+      if (typeof s.exclusiveMaximum === 'number' && n >= s.exclusiveMaximum)
+        errors.push(`${at}: not below ${s.exclusiveMaximum}`)
     } else if (t === 'string' && typeof s.pattern === 'string' && !new RegExp(s.pattern, 'u').test(v as string)) {
       errors.push(`${at}: does not match ${s.pattern}`)
     }

@@ -20,8 +20,12 @@ export function watchNetwork() {
   const connect = net.Socket.prototype.connect as (...args: unknown[]) => net.Socket
   net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
     const first = args[0] as unknown
-    const opts = (Array.isArray(first) ? first[0] : first) as { host?: string; port?: number; path?: string } | number | string
-    if (typeof opts === 'object' && opts && !opts.path) connections.push({ host: opts.host ?? 'localhost', port: Number(opts.port) })
+    const opts = (Array.isArray(first) ? first[0] : first) as
+      | { host?: string; port?: number; path?: string }
+      | number
+      | string
+    if (typeof opts === 'object' && opts && !opts.path)
+      connections.push({ host: opts.host ?? 'localhost', port: Number(opts.port) })
     else if (typeof opts === 'number' || (typeof opts === 'string' && /^\d+$/.test(opts))) {
       connections.push({ host: typeof args[1] === 'string' ? args[1] : 'localhost', port: Number(opts) })
     }
@@ -29,7 +33,12 @@ export function watchNetwork() {
   } as typeof net.Socket.prototype.connect
   const send = dgram.Socket.prototype.send as (...args: unknown[]) => void
   dgram.Socket.prototype.send = function (this: dgram.Socket, ...args: unknown[]) {
-    datagrams.push(args.map((a) => (typeof a === 'string' || typeof a === 'number' ? String(a) : '')).filter(Boolean).join(' '))
+    datagrams.push(
+      args
+        .map((a) => (typeof a === 'string' || typeof a === 'number' ? String(a) : ''))
+        .filter(Boolean)
+        .join(' '),
+    )
     return send.apply(this, args)
   } as typeof dgram.Socket.prototype.send
   const onFetch = (msg: unknown) => {

@@ -14,7 +14,13 @@ import { ConversationFormatError, parseConversation, subjectTurns } from '../../
 import { LocalExtractor } from '../../src/ai/local/local-extractor.js'
 import { summarizeProfile } from '../../src/ai/local/local-summarizer.js'
 import { merge } from '../../src/domain/merge.js'
-import { emptyContent, emptyState, type Extraction, type ProfileContent, type Scored } from '../../src/domain/profile.js'
+import {
+  emptyContent,
+  emptyState,
+  type Extraction,
+  type ProfileContent,
+  type Scored,
+} from '../../src/domain/profile.js'
 import { strictSchemaProblems, validateInstance } from './json-schema-strict.js'
 import { compileSchema, readCustomFields } from '../../src/ai/local/custom-fields.js'
 import type { CustomField, CustomSchema } from '../../src/domain/custom-schema.js'
@@ -69,7 +75,12 @@ export interface Fault {
   /** Every submission's answer also proposes this interest, with this evidence (a quote the text may not hold). */
   extraInterest?: { category: string; value: string; evidence: string }
   /** Every submission's answer also proposes this removal, with this evidence. */
-  extraRemoval?: { section: 'interests' | 'traits' | 'topics_to_avoid'; category?: string; value: string; evidence: string }
+  extraRemoval?: {
+    section: 'interests' | 'traits' | 'topics_to_avoid'
+    category?: string
+    value: string
+    evidence: string
+  }
 }
 
 export interface RecordedRequest {
@@ -124,7 +135,11 @@ export interface OpenAIServer {
   chatRequests(): RecordedRequest[]
   embeddingRequests(): RecordedRequest[]
   /** Sum of the usage reported in delivered answers (optionally only of the requests that pass `filter`). */
-  usageTotals(filter?: (r: RecordedRequest) => boolean): { chat: UsageTotals; embeddings: UsageTotals; all: UsageTotals }
+  usageTotals(filter?: (r: RecordedRequest) => boolean): {
+    chat: UsageTotals
+    embeddings: UsageTotals
+    all: UsageTotals
+  }
   faults: FaultQueue
   /** Most chat requests in flight at once since start (or since resetStats). */
   maxConcurrentChat(): number
@@ -159,11 +174,19 @@ function errorBody(message: string, type: string, code: string | null = null, pa
 export const OPENAI_ERRORS = {
   invalid_api_key: (_body: any) => ({
     status: 401,
-    body: errorBody('Incorrect API key provided: sk-wrong****1234. You can find your API key at https://platform.openai.com/account/api-keys.', 'invalid_request_error', 'invalid_api_key'),
+    body: errorBody(
+      'Incorrect API key provided: sk-wrong****1234. You can find your API key at https://platform.openai.com/account/api-keys.',
+      'invalid_request_error',
+      'invalid_api_key',
+    ),
   }),
   model_not_found: (body: any) => ({
     status: 404,
-    body: errorBody(`The model \`${String(body?.model ?? '')}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found'),
+    body: errorBody(
+      `The model \`${String(body?.model ?? '')}\` does not exist or you do not have access to it.`,
+      'invalid_request_error',
+      'model_not_found',
+    ),
   }),
   insufficient_quota: (_body: any) => ({
     status: 429,
@@ -175,7 +198,11 @@ export const OPENAI_ERRORS = {
   }),
   unsupported_country: (_body: any) => ({
     status: 403,
-    body: errorBody('Country, region, or territory not supported', 'request_forbidden', 'unsupported_country_region_territory'),
+    body: errorBody(
+      'Country, region, or territory not supported',
+      'request_forbidden',
+      'unsupported_country_region_territory',
+    ),
   }),
 }
 export type OpenAIErrorName = keyof typeof OPENAI_ERRORS
@@ -186,7 +213,9 @@ export type OpenAIErrorName = keyof typeof OPENAI_ERRORS
 
 const STOP = new Set(
   `a an and are as at be but by for from has have he her his i in is it its me my of on or our she so that the their
-  them they this to was we were with you your who whom which what when where how not no do does did am been being`.split(/\s+/),
+  them they this to was we were with you your who whom which what when where how not no do does did am been being`.split(
+    /\s+/,
+  ),
 )
 
 function fnv1a(s: string): number {
@@ -276,7 +305,11 @@ function findBatch(messages: any[]): { items: BatchItem[]; profile: ProfileConte
 export function parseCompactProfile(text: string): ProfileContent {
   const p = emptyContent()
   const scored = (value: string): Scored<string> => ({ value: value.trim(), confidence: 0.9 })
-  const items = (v: string) => v.split(/[;,]/).map((x) => x.trim()).filter(Boolean)
+  const items = (v: string) =>
+    v
+      .split(/[;,]/)
+      .map((x) => x.trim())
+      .filter(Boolean)
   const setCore = (k: string, v: string) => {
     if (k === 'age') {
       const n = Number(v)
@@ -345,19 +378,26 @@ function parseProfile(p: unknown): ProfileContent {
     interests: v.interests ?? base.interests,
     personality: { traits: v.personality?.traits ?? [], mood_trends: v.personality?.mood_trends ?? {} },
     memories: Array.isArray(v.memories) ? v.memories : [],
-    preferences: { ...(v.preferences?.conversation_style ? { conversation_style: v.preferences.conversation_style } : {}), topics_to_avoid: v.preferences?.topics_to_avoid ?? [] },
+    preferences: {
+      ...(v.preferences?.conversation_style ? { conversation_style: v.preferences.conversation_style } : {}),
+      topics_to_avoid: v.preferences?.topics_to_avoid ?? [],
+    },
   }
 }
 
 function messageText(m: any): string {
   if (typeof m?.content === 'string') return m.content
-  if (Array.isArray(m?.content)) return m.content.map((p: any) => (typeof p === 'string' ? p : p?.text ?? '')).join('')
+  if (Array.isArray(m?.content))
+    return m.content.map((p: any) => (typeof p === 'string' ? p : (p?.text ?? ''))).join('')
   return ''
 }
 
 /** The sentence of `text` that mentions `value` (or one of its words); the first sentence otherwise. */
 function evidenceFor(text: string, value: unknown): string {
-  const sentences = text.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean)
+  const sentences = text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter(Boolean)
   const v = String(value ?? '').toLowerCase()
   const words = v.split(/\W+/).filter((w) => w.length > 2)
   const hit =
@@ -373,7 +413,10 @@ export function personWords(item: BatchItem): string {
   if (item.inputType !== 'conversation' || !item.subject) return item.text
   try {
     const same = (a: string) => a.localeCompare(item.subject!, undefined, { sensitivity: 'accent' }) === 0
-    return parseConversation(item.text).turns.filter((t) => same(t.speaker)).map((t) => t.text).join('\n')
+    return parseConversation(item.text)
+      .turns.filter((t) => same(t.speaker))
+      .map((t) => t.text)
+      .join('\n')
   } catch (e) {
     if (e instanceof ConversationFormatError) return ''
     throw e
@@ -382,11 +425,20 @@ export function personWords(item: BatchItem): string {
 
 function extractItem(extractor: LocalExtractor, item: BatchItem): Extraction {
   const referenceDate = item.date ? `${item.date}T12:00:00.000Z` : undefined
-  if (item.inputType !== 'conversation') return extractor.extractOne({ inputType: 'text', data: item.text, referenceDate })
+  if (item.inputType !== 'conversation')
+    return extractor.extractOne({ inputType: 'text', data: item.text, referenceDate })
   if (item.subject) {
     // The transcript with every speaker and the subject named: the model reads the subject's turns as theirs.
-    const turns = personWords(item).split('\n').filter((l) => l.trim())
-    return turns.length ? extractor.extractOne({ inputType: 'conversation', data: turns.map((l) => `Person: ${l}`).join('\n'), referenceDate }) : {}
+    const turns = personWords(item)
+      .split('\n')
+      .filter((l) => l.trim())
+    return turns.length
+      ? extractor.extractOne({
+          inputType: 'conversation',
+          data: turns.map((l) => `Person: ${l}`).join('\n'),
+          referenceDate,
+        })
+      : {}
   }
   // The provider may send the transcript, or (as planned) only the person's turns. Either way the extractor reads it
   // as a conversation, so another speaker's words are never taken as the person's.
@@ -417,13 +469,24 @@ export function toWire(id: string, ex: Extraction, text: string) {
     submission_id: id,
     core_info: {
       name: sv(ci.name, text),
-      age: ci.age ? { value: Math.round(ci.age.value), confidence: round(ci.age.confidence), evidence: evidenceFor(text, ci.age.value) } : null,
+      age: ci.age
+        ? {
+            value: Math.round(ci.age.value),
+            confidence: round(ci.age.confidence),
+            evidence: evidenceFor(text, ci.age.value),
+          }
+        : null,
       gender: sv(ci.gender, text),
       location: sv(ci.location, text),
       occupation: sv(ci.occupation, text),
     },
     interests: Object.entries(ex.interests ?? {}).flatMap(([category, list]) =>
-      list.map((i) => ({ category, value: i.value, confidence: round(i.confidence), evidence: evidenceFor(text, i.value) })),
+      list.map((i) => ({
+        category,
+        value: i.value,
+        confidence: round(i.confidence),
+        evidence: evidenceFor(text, i.value),
+      })),
     ),
     traits: (ex.personality?.traits ?? []).map((t) => sv(t, text)!),
     mood: sv(ex.personality?.mood, text),
@@ -436,7 +499,12 @@ export function toWire(id: string, ex: Extraction, text: string) {
     })),
     conversation_style: sv(ex.preferences?.conversation_style, text),
     topics_to_avoid: (ex.preferences?.topics_to_avoid ?? []).map((t) => sv(t, text)!),
-    removals: (ex.removals ?? []).map((r) => ({ section: r.section, category: r.category ?? null, value: r.value, evidence: evidenceFor(text, r.value) })),
+    removals: (ex.removals ?? []).map((r) => ({
+      section: r.section,
+      category: r.category ?? null,
+      value: r.value,
+      evidence: evidenceFor(text, r.value),
+    })),
     language: ex.language ?? null,
   }
 }
@@ -458,8 +526,13 @@ export function customSchemaOf(schema: any): CustomSchema | undefined {
         continue
       }
       const v = f.anyOf?.[0]?.properties?.value ?? {}
-      if (Array.isArray(v.enum)) fields[name] = { type: 'enum', values: v.enum, ...(description ? { description } : {}) }
-      else fields[name] = { type: v.type === 'integer' || v.type === 'number' || v.type === 'boolean' ? v.type : 'string', ...(description ? { description } : {}) }
+      if (Array.isArray(v.enum))
+        fields[name] = { type: 'enum', values: v.enum, ...(description ? { description } : {}) }
+      else
+        fields[name] = {
+          type: v.type === 'integer' || v.type === 'number' || v.type === 'boolean' ? v.type : 'string',
+          ...(description ? { description } : {}),
+        }
     }
     out.sections[section] = fields
   }
@@ -487,7 +560,11 @@ export function customSchemaFromPrompt(messages: any[]): CustomSchema | undefine
       const t = typePart!.trim()
       const def: CustomField = t.startsWith('one of: ')
         ? { type: 'enum', values: t.slice('one of: '.length).split(' | ') }
-        : { type: (['string', 'string[]', 'integer', 'number', 'boolean'].includes(t) ? t : 'string') as CustomField['type'] }
+        : {
+            type: (['string', 'string[]', 'integer', 'number', 'boolean'].includes(t)
+              ? t
+              : 'string') as CustomField['type'],
+          }
       if (description) def.description = description
       ;(out.sections[path.slice(0, dot)] ??= {})[path.slice(dot + 1)] = def
     }
@@ -524,7 +601,11 @@ function customWire(schema: CustomSchema, text: string) {
       Object.fromEntries(
         Object.entries(fields).map(([name, def]) => {
           const v = found[section]?.[name]
-          const wire = (x: { value: unknown; confidence: number }) => ({ value: x.value, confidence: round(x.confidence), evidence: evidenceFor(text, x.value) })
+          const wire = (x: { value: unknown; confidence: number }) => ({
+            value: x.value,
+            confidence: round(x.confidence),
+            evidence: evidenceFor(text, x.value),
+          })
           if (def.type === 'string[]') return [name, Array.isArray(v) ? v.map(wire) : []]
           return [name, v && !Array.isArray(v) ? wire(v) : null]
         }),
@@ -545,7 +626,9 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
   let seq = 0
 
   const takeFault = (endpoint: 'chat' | 'embeddings', raw: string): Fault | undefined => {
-    const i = queue.findIndex((f) => [endpoint, 'any'].includes(f.endpoint ?? 'chat') && (!f.match || raw.includes(f.match)))
+    const i = queue.findIndex(
+      (f) => [endpoint, 'any'].includes(f.endpoint ?? 'chat') && (!f.match || raw.includes(f.match)),
+    )
     if (i < 0) return undefined
     return queue[i]!.persistent ? queue[i] : queue.splice(i, 1)[0]
   }
@@ -579,9 +662,21 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
     } catch {
       /* keep the raw text */
     }
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v ?? '']))
-    const kind = url.pathname === '/v1/chat/completions' ? 'chat' : url.pathname === '/v1/embeddings' ? 'embeddings' : 'other'
-    const rec: RecordedRequest = { seq: ++seq, method: req.method ?? '', path: url.pathname, headers, body, at: Date.now(), kind, problems: [] }
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+    )
+    const kind =
+      url.pathname === '/v1/chat/completions' ? 'chat' : url.pathname === '/v1/embeddings' ? 'embeddings' : 'other'
+    const rec: RecordedRequest = {
+      seq: ++seq,
+      method: req.method ?? '',
+      path: url.pathname,
+      headers,
+      body,
+      at: Date.now(),
+      kind,
+      problems: [],
+    }
     requests.push(rec)
     const reply = (status: number, payload: unknown, extra: Record<string, string> = {}) => {
       const ok = !gone && send(res, status, payload, extra)
@@ -591,7 +686,13 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
     }
 
     if (!/^Bearer \S+/.test(headers.authorization ?? '')) {
-      reply(401, errorBody("You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", 'invalid_request_error'))
+      reply(
+        401,
+        errorBody(
+          "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+          'invalid_request_error',
+        ),
+      )
       return
     }
     if (kind === 'other' || req.method !== 'POST') {
@@ -606,7 +707,12 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
     if (kind === 'chat' && Array.isArray(body.messages)) {
       // What the model is asked about, recorded whatever happens to the request next.
       const { items } = findBatch(body.messages)
-      if (items.length) rec.batch = { submissionIds: items.map((i) => i.id), texts: items.map((i) => i.text), inputTypes: items.map((i) => i.inputType) }
+      if (items.length)
+        rec.batch = {
+          submissionIds: items.map((i) => i.id),
+          texts: items.map((i) => i.text),
+          inputTypes: items.map((i) => i.inputType),
+        }
     }
     const refusal = PROVIDER_MODES[api.mode].refuse?.(kind, body, headers)
     if (refusal) {
@@ -636,7 +742,10 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
         }
       }
       if (fault?.holdUntil) {
-        await Promise.race([fault.holdUntil.catch(() => undefined), new Promise((resolve) => res.once('close', resolve))])
+        await Promise.race([
+          fault.holdUntil.catch(() => undefined),
+          new Promise((resolve) => res.once('close', resolve)),
+        ])
         if (gone) {
           rec.delivered = false
           return
@@ -650,8 +759,10 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       if (fault?.status) {
         const h: Record<string, string> = { ...fault.headers }
         if (fault.retryAfterSeconds !== undefined) h['retry-after'] = String(fault.retryAfterSeconds)
-        const type = fault.status === 429 ? 'rate_limit_exceeded' : fault.status >= 500 ? 'server_error' : 'invalid_request_error'
-        const msg = fault.status === 429 ? 'Rate limit reached for requests (injected).' : `Injected failure ${fault.status}.`
+        const type =
+          fault.status === 429 ? 'rate_limit_exceeded' : fault.status >= 500 ? 'server_error' : 'invalid_request_error'
+        const msg =
+          fault.status === 429 ? 'Rate limit reached for requests (injected).' : `Injected failure ${fault.status}.`
         reply(fault.status, errorBody(msg, type, fault.status === 429 ? 'rate_limit_exceeded' : null), h)
         return
       }
@@ -664,7 +775,8 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
 
   function embeddings(body: any, rec: RecordedRequest, reply: (s: number, b: unknown) => boolean) {
     const model = String(body.model ?? '')
-    const inputs: unknown[] = Array.isArray(body.input) && body.input.length && typeof body.input[0] !== 'number' ? body.input : [body.input]
+    const inputs: unknown[] =
+      Array.isArray(body.input) && body.input.length && typeof body.input[0] !== 'number' ? body.input : [body.input]
     if (!model || inputs.some((i) => i === undefined || i === null || i === '')) {
       reply(400, errorBody("'input' and 'model' are required; input must not be empty.", 'invalid_request_error'))
       return
@@ -672,8 +784,13 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
     const texts = inputs.map((i) => (Array.isArray(i) ? i.join(' ') : String(i)))
     // `dimensions` shortens the vectors of a model that takes it; any other model ignores it (its native size).
     const rules = PROVIDER_MODES[api.mode]
-    const shortened = body.dimensions !== undefined && (rules.takesDimensions?.(model) ?? /text-embedding-3-/.test(model)) ? body.dimensions : undefined
-    const dimension = Number(shortened ?? rules.embeddingDimension?.(model) ?? MODEL_DIMENSIONS[model] ?? defaultDimension)
+    const shortened =
+      body.dimensions !== undefined && (rules.takesDimensions?.(model) ?? /text-embedding-3-/.test(model))
+        ? body.dimensions
+        : undefined
+    const dimension = Number(
+      shortened ?? rules.embeddingDimension?.(model) ?? MODEL_DIMENSIONS[model] ?? defaultDimension,
+    )
     const vectors = texts.map((t) => fakeEmbedding(t, dimension, model))
     const base64 = body.encoding_format === 'base64'
     const promptTokens = texts.reduce((n, t) => n + tokens(t.length), 0)
@@ -696,7 +813,8 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
     // What the model reads of them (a provider may silently drop part of an over-long prompt).
     const messages: any[] = PROVIDER_MODES[api.mode].messages?.(sent, body) ?? sent
     // The provider's own log line (Ollama: "truncating input prompt"), the only trace a real one leaves.
-    if (messages !== sent) rec.problems.push(`mode ${api.mode}: the provider dropped the start of the prompt to fit its context`)
+    if (messages !== sent)
+      rec.problems.push(`mode ${api.mode}: the provider dropped the start of the prompt to fit its context`)
     if (!sent.length || !body.model) {
       reply(400, errorBody("'messages' and 'model' are required.", 'invalid_request_error'))
       return
@@ -707,14 +825,30 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       schema = rf.json_schema?.schema
       const name = rf.json_schema?.name
       if (typeof name !== 'string' || !/^[a-zA-Z0-9_-]{1,64}$/.test(name)) {
-        reply(400, errorBody("Invalid 'response_format.json_schema.name': must match ^[a-zA-Z0-9_-]{1,64}$.", 'invalid_request_error', 'invalid_value', 'response_format.json_schema.name'))
+        reply(
+          400,
+          errorBody(
+            "Invalid 'response_format.json_schema.name': must match ^[a-zA-Z0-9_-]{1,64}$.",
+            'invalid_request_error',
+            'invalid_value',
+            'response_format.json_schema.name',
+          ),
+        )
         return
       }
       if (rf.json_schema?.strict === true) {
         const problems = strictSchemaProblems(schema)
         if (problems.length) {
           rec.problems.push(...problems)
-          reply(400, errorBody(`Invalid schema for response_format '${name}': In ${problems[0]}`, 'invalid_request_error', 'invalid_json_schema', 'response_format'))
+          reply(
+            400,
+            errorBody(
+              `Invalid schema for response_format '${name}': In ${problems[0]}`,
+              'invalid_request_error',
+              'invalid_json_schema',
+              'response_format',
+            ),
+          )
           return
         }
       } else rec.problems.push('response_format.json_schema.strict is not true')
@@ -731,7 +865,11 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       // An extraction request.
       const { items, profile, problems } = findBatch(messages)
       rec.problems.push(...problems)
-      rec.batch = { submissionIds: items.map((i) => i.id), texts: items.map((i) => i.text), inputTypes: items.map((i) => i.inputType) }
+      rec.batch = {
+        submissionIds: items.map((i) => i.id),
+        texts: items.map((i) => i.text),
+        inputTypes: items.map((i) => i.inputType),
+      }
       const extractions = items.map((i) => {
         const ex = extractItem(extractor, i)
         return api.revise ? api.revise(ex, i.text) : ex
@@ -740,7 +878,12 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       const merged = merge(state, extractions, new Date().toISOString())
       let entries: any[] = items.map((item, i) => toWire(item.id, extractions[i]!, personWords(item)))
       const custom = customFieldsFor(schema, messages, PROVIDER_MODES[api.mode].modelReadsSchema !== false)
-      if (custom) entries = entries.map((e, i) => ({ ...e, custom: fault && 'customOverride' in fault ? fault.customOverride : customWire(custom, personWords(items[i]!)) }))
+      if (custom)
+        entries = entries.map((e, i) => ({
+          ...e,
+          custom:
+            fault && 'customOverride' in fault ? fault.customOverride : customWire(custom, personWords(items[i]!)),
+        }))
       if (fault?.extraInterest) for (const e of entries) e.interests.push({ ...fault.extraInterest, confidence: 0.9 })
       if (fault?.extraRemoval) for (const e of entries) e.removals.push({ category: null, ...fault.extraRemoval })
       if (fault?.reverseOrder) entries = [...entries].reverse()
@@ -748,7 +891,11 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
         // A given id, else the id that would come next in the batch (ids like s1, s2 ...), else a fresh UUID.
         const short = items.length > 0 && items.every((i) => /^s\d+$/.test(i.id))
         const foreignId =
-          typeof fault.injectForeignSubmission === 'string' ? fault.injectForeignSubmission : short ? `s${items.length + 1}` : randomUUID()
+          typeof fault.injectForeignSubmission === 'string'
+            ? fault.injectForeignSubmission
+            : short
+              ? `s${items.length + 1}`
+              : randomUUID()
         const copy = entries[0] ? structuredClone(entries[0]) : toWire(foreignId, {}, '')
         copy.submission_id = foreignId
         copy.core_info.name = { value: 'Mallory', confidence: 0.99, evidence: 'Mallory' }
@@ -757,7 +904,10 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       answer = { submissions: entries, summary: summarizeProfile(merged.state.content) }
     } else {
       // A summary request: the profile is JSON in the user message.
-      const user = messages.filter((m) => m.role === 'user').map(messageText).join('\n')
+      const user = messages
+        .filter((m) => m.role === 'user')
+        .map(messageText)
+        .join('\n')
       let profile: ProfileContent
       try {
         const parsed = JSON.parse(user)
@@ -772,7 +922,8 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
     }
     if (schema && !fault?.schemaInvalid && !fault?.injectForeignSubmission) {
       const errors = validateInstance(schema, answer)
-      if (errors.length) rec.problems.push(...errors.slice(0, 10).map((e) => `fake model answer outside the schema: ${e}`))
+      if (errors.length)
+        rec.problems.push(...errors.slice(0, 10).map((e) => `fake model answer outside the schema: ${e}`))
     }
 
     let content: string | null = wantsJson ? JSON.stringify(answer) : String(answer.summary)
@@ -802,7 +953,9 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
     }
     // The output cap: the request's own (max_completion_tokens, or the older max_tokens), or the model's limit in this
     // mode; an answer longer than that is cut, with finish_reason "length", as every provider does.
-    const caps = [body.max_completion_tokens, body.max_tokens, PROVIDER_MODES[api.mode].outputCap?.(body)].filter((n): n is number => typeof n === 'number' && n > 0)
+    const caps = [body.max_completion_tokens, body.max_tokens, PROVIDER_MODES[api.mode].outputCap?.(body)].filter(
+      (n): n is number => typeof n === 'number' && n > 0,
+    )
     const cap = caps.length ? Math.min(...caps) : undefined
     if (content !== null && cap !== undefined && tokens(content.length) > cap) {
       content = content.slice(0, cap * 4)
@@ -820,11 +973,23 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       object: 'chat.completion',
       created: Math.floor(Date.now() / 1000),
       model: String(body.model),
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal, annotations: [] }, logprobs: null, finish_reason: finish }],
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content, refusal, annotations: [] },
+          logprobs: null,
+          finish_reason: finish,
+        },
+      ],
       usage: {
         ...usage,
         prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+        completion_tokens_details: {
+          reasoning_tokens: 0,
+          audio_tokens: 0,
+          accepted_prediction_tokens: 0,
+          rejected_prediction_tokens: 0,
+        },
       },
       service_tier: 'default',
       system_fingerprint: 'fp_fake',

@@ -53,12 +53,24 @@ export class PgCluster {
   async init() {
     if (process.getuid?.() === 0) fs.chownSync(this.dir, ...this.postgresIds())
     this.port = await freePort()
-    await this.as('initdb', ['-D', path.join(this.dir, 'data'), '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'])
+    await this.as('initdb', [
+      '-D',
+      path.join(this.dir, 'data'),
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '-E',
+      'UTF8',
+      '--no-sync',
+    ])
     await this.start()
   }
 
   private postgresIds(): [number, number] {
-    const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('postgres:'))
+    const line = fs
+      .readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('postgres:'))
     if (!line) throw new Error('no postgres user')
     const [, , uid, gid] = line.split(':')
     return [Number(uid), Number(gid)]
@@ -71,14 +83,38 @@ export class PgCluster {
   async initStandbyOf(primary: PgCluster) {
     if (process.getuid?.() === 0) fs.chownSync(this.dir, ...this.postgresIds())
     this.port = await freePort()
-    await this.as('pg_basebackup', ['-D', path.join(this.dir, 'data'), '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-R', '-X', 'stream', '--no-sync'])
+    await this.as('pg_basebackup', [
+      '-D',
+      path.join(this.dir, 'data'),
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '-R',
+      '-X',
+      'stream',
+      '--no-sync',
+    ])
     await this.start()
   }
 
   async start() {
-    const extra = Object.entries(this.settings).map(([k, v]) => ` -c ${k}=${v}`).join('')
+    const extra = Object.entries(this.settings)
+      .map(([k, v]) => ` -c ${k}=${v}`)
+      .join('')
     const opts = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off${extra}`
-    await this.as('pg_ctl', ['-D', path.join(this.dir, 'data'), '-l', path.join(this.dir, 'log'), '-o', opts, '-w', 'start'])
+    await this.as('pg_ctl', [
+      '-D',
+      path.join(this.dir, 'data'),
+      '-l',
+      path.join(this.dir, 'log'),
+      '-o',
+      opts,
+      '-w',
+      'start',
+    ])
   }
 
   async stop() {
@@ -97,7 +133,10 @@ export function citusInstalled(): boolean {
   if (!bin) return false
   const base = path.dirname(bin) // /usr/lib/postgresql/<major>
   const major = path.basename(base)
-  return fs.existsSync(path.join(base, 'lib', 'citus.so')) && fs.existsSync(`/usr/share/postgresql/${major}/extension/citus.control`)
+  return (
+    fs.existsSync(path.join(base, 'lib', 'citus.so')) &&
+    fs.existsSync(`/usr/share/postgresql/${major}/extension/citus.control`)
+  )
 }
 
 /**
@@ -113,7 +152,12 @@ export class CitusCluster {
     const bin = pgBinDir()
     if (!bin) throw new Error('no PostgreSQL server binaries')
     // max_prepared_transactions: Citus commits a transaction that wrote on several nodes with two-phase commit.
-    const s = { shared_preload_libraries: 'citus', max_prepared_transactions: '100', max_connections: '300', ...settings }
+    const s = {
+      shared_preload_libraries: 'citus',
+      max_prepared_transactions: '100',
+      max_connections: '300',
+      ...settings,
+    }
     this.coordinator = new PgCluster(bin, s)
     this.workers = Array.from({ length: workers }, () => new PgCluster(bin, s))
   }

@@ -15,7 +15,8 @@ export interface Scrape {
   count(name: string, labels?: Record<string, string>): number
 }
 
-const matches = (have: Record<string, string>, want: Record<string, string>) => Object.entries(want).every(([k, v]) => have[k] === v)
+const matches = (have: Record<string, string>, want: Record<string, string>) =>
+  Object.entries(want).every(([k, v]) => have[k] === v)
 
 export async function parseMetrics(text: string): Promise<Scrape> {
   // NaN is a valid value (the format reads values with Go's ParseFloat; prom-client writes `Nan`, e.g. for the
@@ -40,9 +41,11 @@ export async function parseMetrics(text: string): Promise<Scrape> {
   const s: Scrape = {
     families,
     text,
-    samples: (name, labels = {}) => ((family(name)?.data ?? []) as PromData[]).filter((d) => 'value' in d && matches(d.labels, labels)),
+    samples: (name, labels = {}) =>
+      ((family(name)?.data ?? []) as PromData[]).filter((d) => 'value' in d && matches(d.labels, labels)),
     value: (name, labels) => s.samples(name, labels).reduce((n, d) => n + d.value, 0),
-    histograms: (name, labels = {}) => ((family(name)?.data ?? []) as PromHistogramData[]).filter((d) => 'buckets' in d && matches(d.labels, labels)),
+    histograms: (name, labels = {}) =>
+      ((family(name)?.data ?? []) as PromHistogramData[]).filter((d) => 'buckets' in d && matches(d.labels, labels)),
     count: (name, labels) => s.histograms(name, labels).reduce((n, d) => n + d.count, 0),
   }
   return s
@@ -54,6 +57,7 @@ export async function scrape(url: string, token?: string): Promise<Scrape> {
   const text = await res.text()
   if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${text}`)
   const type = res.headers.get('content-type') ?? ''
-  if (!type.startsWith('text/plain') || !type.includes('version=0.0.4')) throw new Error(`GET ${url}: Content-Type ${type}`)
+  if (!type.startsWith('text/plain') || !type.includes('version=0.0.4'))
+    throw new Error(`GET ${url}: Content-Type ${type}`)
   return parseMetrics(text)
 }

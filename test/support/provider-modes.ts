@@ -51,7 +51,12 @@ export interface ModeRules {
   takesDimensions?(model: string): boolean
 }
 
-export const openaiError = (message: string, type: string, code: string | null = null, param: string | null = null) => ({
+export const openaiError = (
+  message: string,
+  type: string,
+  code: string | null = null,
+  param: string | null = null,
+) => ({
   error: { message, type, param, code },
 })
 
@@ -82,7 +87,12 @@ export const ollamaSettings = { contextTokens: 4_096 }
  */
 const OLLAMA_TOKENIZER_FACTOR = 1.1
 const plain = { disallowedSpecial: new Set<string>() }
-const contentOf = (m: any): string => (typeof m?.content === 'string' ? m.content : Array.isArray(m?.content) ? m.content.map((p: any) => p?.text ?? '').join('') : '')
+const contentOf = (m: any): string =>
+  typeof m?.content === 'string'
+    ? m.content
+    : Array.isArray(m?.content)
+      ? m.content.map((p: any) => p?.text ?? '').join('')
+      : ''
 
 /**
  * What a model behind Ollama reads of an over-long prompt: Ollama cuts the prompt to its context from the START (the
@@ -109,7 +119,8 @@ function ollamaMessages(messages: any[]): any[] {
 }
 
 const mentionsJson = (messages: unknown) =>
-  Array.isArray(messages) && messages.some((m: any) => /json/i.test(typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? '')))
+  Array.isArray(messages) &&
+  messages.some((m: any) => /json/i.test(typeof m?.content === 'string' ? m.content : JSON.stringify(m?.content ?? '')))
 
 /**
  * OpenAI's own rule for JSON mode (api.openai.com, Azure, Groq): "'messages' must contain the word 'json' in some form,
@@ -119,7 +130,12 @@ function jsonModeNeedsTheWord(kind: string, body: any): ModeRefusal | undefined 
   if (kind !== 'chat' || body?.response_format?.type !== 'json_object' || mentionsJson(body.messages)) return undefined
   return {
     status: 400,
-    body: openaiError("'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.", 'invalid_request_error', null, 'messages'),
+    body: openaiError(
+      "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
+      'invalid_request_error',
+      null,
+      'messages',
+    ),
   }
 }
 
@@ -134,7 +150,14 @@ const largeTakesDimensions = (model: string) => isLarge(model) || /text-embeddin
 /** A provider without an embeddings API (DeepSeek, Groq): the path does not exist. */
 function noEmbeddings(kind: string, path: string): ModeRefusal | undefined {
   if (kind !== 'embeddings') return undefined
-  return { status: 404, body: openaiError(`Unknown request URL: POST ${path}. Please check the URL for typos, or see the docs at https://console.groq.com/docs/`, 'invalid_request_error', 'unknown_url') }
+  return {
+    status: 404,
+    body: openaiError(
+      `Unknown request URL: POST ${path}. Please check the URL for typos, or see the docs at https://console.groq.com/docs/`,
+      'invalid_request_error',
+      'unknown_url',
+    ),
+  }
 }
 
 export const PROVIDER_MODES: Record<ProviderMode, ModeRules> = {
@@ -147,7 +170,12 @@ export const PROVIDER_MODES: Record<ProviderMode, ModeRules> = {
       if ('max_tokens' in body) {
         return {
           status: 400,
-          body: openaiError("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", 'invalid_request_error', 'unsupported_parameter', 'max_tokens'),
+          body: openaiError(
+            "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+            'invalid_request_error',
+            'unsupported_parameter',
+            'max_tokens',
+          ),
         }
       }
       if ('temperature' in body && body.temperature !== 1) {
@@ -177,10 +205,24 @@ export const PROVIDER_MODES: Record<ProviderMode, ModeRules> = {
       if (kind === 'embeddings') return noEmbeddings(kind, '/v1/embeddings')
       const type = body?.response_format?.type
       if (type === 'json_schema') {
-        return { status: 400, body: openaiError('This response_format type is unavailable now', 'invalid_request_error', 'invalid_request_error') }
+        return {
+          status: 400,
+          body: openaiError(
+            'This response_format type is unavailable now',
+            'invalid_request_error',
+            'invalid_request_error',
+          ),
+        }
       }
       if (type === 'json_object' && !mentionsJson(body.messages)) {
-        return { status: 400, body: openaiError("Prompt must contain the word 'json' in some form to use 'response_format' of type 'json_object'.", 'invalid_request_error', 'invalid_request_error') }
+        return {
+          status: 400,
+          body: openaiError(
+            "Prompt must contain the word 'json' in some form to use 'response_format' of type 'json_object'.",
+            'invalid_request_error',
+            'invalid_request_error',
+          ),
+        }
       }
       return undefined
     },
@@ -193,10 +235,19 @@ export const PROVIDER_MODES: Record<ProviderMode, ModeRules> = {
     refuse(kind, body) {
       if (kind === 'embeddings') return noEmbeddings(kind, '/openai/v1/embeddings')
       const rf = body?.response_format
-      if (rf?.type === 'json_schema' && rf.json_schema?.strict === true && !/^openai\/gpt-oss-(20b|120b)$/.test(String(body.model))) {
+      if (
+        rf?.type === 'json_schema' &&
+        rf.json_schema?.strict === true &&
+        !/^openai\/gpt-oss-(20b|120b)$/.test(String(body.model))
+      ) {
         return {
           status: 400,
-          body: openaiError(`model \`${body.model}\` does not support strict mode for response_format json_schema; see https://console.groq.com/docs/structured-outputs#supported-models`, 'invalid_request_error', 'invalid_request_error', 'response_format'),
+          body: openaiError(
+            `model \`${body.model}\` does not support strict mode for response_format json_schema; see https://console.groq.com/docs/structured-outputs#supported-models`,
+            'invalid_request_error',
+            'invalid_request_error',
+            'response_format',
+          ),
         }
       }
       return jsonModeNeedsTheWord(kind, body)
@@ -226,10 +277,18 @@ export const PROVIDER_MODES: Record<ProviderMode, ModeRules> = {
   vllm: {
     modelReadsSchema: false,
     refuse(kind, body) {
-      if (kind === 'embeddings' && body?.dimensions !== undefined && !/matryoshka|text-embedding-3/i.test(String(body.model))) {
+      if (
+        kind === 'embeddings' &&
+        body?.dimensions !== undefined &&
+        !/matryoshka|text-embedding-3/i.test(String(body.model))
+      ) {
         return {
           status: 400,
-          body: openaiError(`Model "${body.model}" does not support matryoshka representation, changing output dimensions will lead to poor results.`, 'BadRequestError', null),
+          body: openaiError(
+            `Model "${body.model}" does not support matryoshka representation, changing output dimensions will lead to poor results.`,
+            'BadRequestError',
+            null,
+          ),
         }
       }
       return undefined

@@ -12,7 +12,11 @@ export interface Residue {
  * A row of a table with an `event` column whose event is 'profile.deleted' is allowed when `allowDeletionEvents`
  * (a pending notice of the deletion may name the profile); the caller still checks such rows carry no profile data.
  */
-export async function residue(ds: DataSource, needles: string[], opts: { allowDeletionEvents?: boolean } = {}): Promise<Residue[]> {
+export async function residue(
+  ds: DataSource,
+  needles: string[],
+  opts: { allowDeletionEvents?: boolean } = {},
+): Promise<Residue[]> {
   const tables: { schema: string; name: string; has_event: boolean }[] = await ds.query(
     `SELECT t.table_schema AS schema, t.table_name AS name,
             EXISTS (SELECT 1 FROM information_schema.columns c WHERE c.table_schema = t.table_schema AND c.table_name = t.table_name
@@ -23,9 +27,13 @@ export async function residue(ds: DataSource, needles: string[], opts: { allowDe
   const found: Residue[] = []
   for (const t of tables) {
     const table = `"${t.schema}"."${t.name}"`
-    const allowed = opts.allowDeletionEvents && t.has_event ? ` AND x.event::text IS DISTINCT FROM 'profile.deleted'` : ''
+    const allowed =
+      opts.allowDeletionEvents && t.has_event ? ` AND x.event::text IS DISTINCT FROM 'profile.deleted'` : ''
     const match = needles.map((_, i) => `strpos(x::text, $${i + 1}) > 0`).join(' AND ')
-    const rows: { row: string }[] = await ds.query(`SELECT x::text AS row FROM ${table} x WHERE ${match}${allowed} LIMIT 5`, needles)
+    const rows: { row: string }[] = await ds.query(
+      `SELECT x::text AS row FROM ${table} x WHERE ${match}${allowed} LIMIT 5`,
+      needles,
+    )
     for (const r of rows) found.push({ table: `${t.schema}.${t.name}`, row: r.row.slice(0, 300) })
   }
   return found

@@ -22,7 +22,14 @@ await waitFor(
   'every profile to be ready (their statuses)',
   () =>
     Promise.all(
-      ids.map(async (id) => ((await (await fetch(`${profiler.url}/v1/profile/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).profile?.status),
+      ids.map(
+        async (id) =>
+          (
+            (await (
+              await fetch(`${profiler.url}/v1/profile/${id}`, { headers: { authorization: `Bearer ${key}` } })
+            ).json()) as any
+          ).profile?.status,
+      ),
     ),
   { until: (states) => states.every((s) => s === 'ready'), timeoutMs: 90_000, everyMs: 200 },
 )

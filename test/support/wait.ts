@@ -24,13 +24,21 @@ export const WAIT_TIMEOUT_MS = 30_000
  * counts as not reached yet, and one that does not answer by the deadline ends the wait. After the deadline it
  * rejects with what it waited for and the last value or error `check` gave.
  */
-export function waitFor<T>(what: string | (() => string), check: () => T | Promise<T>, opts: WaitOptions<T> & { until: (value: T) => boolean }): Promise<T>
+export function waitFor<T>(
+  what: string | (() => string),
+  check: () => T | Promise<T>,
+  opts: WaitOptions<T> & { until: (value: T) => boolean },
+): Promise<T>
 export function waitFor<T>(
   what: string | (() => string),
   check: () => T | Promise<T>,
   opts?: Omit<WaitOptions<T>, 'until'>,
 ): Promise<Exclude<T, undefined | null | false>>
-export async function waitFor<T>(what: string | (() => string), check: () => T | Promise<T>, opts: WaitOptions<T> = {}): Promise<T> {
+export async function waitFor<T>(
+  what: string | (() => string),
+  check: () => T | Promise<T>,
+  opts: WaitOptions<T> = {},
+): Promise<T> {
   const { timeoutMs = WAIT_TIMEOUT_MS, everyMs = 50 } = opts
   const reached = opts.until ?? ((v: T) => v !== undefined && v !== null && v !== false)
   const deadline = Date.now() + timeoutMs
@@ -44,15 +52,21 @@ export async function waitFor<T>(what: string | (() => string), check: () => T |
           (value): Outcome<T> => ({ value }),
           (error: unknown): Outcome<T> => ({ error }),
         ),
-      new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now())))),
+      new Promise<undefined>(
+        (resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, deadline - Date.now()))),
+      ),
     ])
     clearTimeout(timer)
     if (outcome && 'value' in outcome && reached(outcome.value)) return outcome.value
     last = outcome ?? last
     if (!outcome || Date.now() >= deadline) {
       const description = typeof what === 'function' ? what() : what
-      const got = [outcome ? undefined : 'the last check had not answered', last && lastOf(last)].filter(Boolean).join('; ')
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}; ${got}`, { cause: last && 'error' in last ? last.error : undefined })
+      const got = [outcome ? undefined : 'the last check had not answered', last && lastOf(last)]
+        .filter(Boolean)
+        .join('; ')
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}; ${got}`, {
+        cause: last && 'error' in last ? last.error : undefined,
+      })
     }
     await sleep(Math.min(everyMs, Math.max(0, deadline - Date.now())))
   }
@@ -61,7 +75,9 @@ export async function waitFor<T>(what: string | (() => string), check: () => T |
 type Outcome<T> = { value: T } | { error: unknown }
 
 const lastOf = (o: { value: unknown } | { error: unknown }) =>
-  'value' in o ? `last value: ${show(o.value)}` : `last error: ${o.error instanceof Error ? o.error.message : show(o.error)}`
+  'value' in o
+    ? `last value: ${show(o.value)}`
+    : `last error: ${o.error instanceof Error ? o.error.message : show(o.error)}`
 
 const show = (v: unknown) => {
   const text = inspect(v, { depth: 4, breakLength: Infinity })

@@ -29,12 +29,51 @@ function previousDouble(x: number): number {
 describe('PiecewiseLinearCalibration', () => {
   it('rejects points that are not strictly increasing, out of range, or do not span 0..100', () => {
     expect(() => new PiecewiseLinearCalibration([[0, 0]])).toThrow()
-    expect(() => new PiecewiseLinearCalibration([[0, 0], [0, 100]])).toThrow(/strictly increasing/)
-    expect(() => new PiecewiseLinearCalibration([[0, 0], [0.5, 50], [0.4, 100]])).toThrow(/strictly increasing/)
-    expect(() => new PiecewiseLinearCalibration([[0, 0], [0.5, 50], [0.6, 50], [1, 100]])).toThrow(/strictly increasing/)
-    expect(() => new PiecewiseLinearCalibration([[0, 0], [1.5, 100]])).toThrow(/outside/)
-    expect(() => new PiecewiseLinearCalibration([[0, 10], [1, 100]])).toThrow(/start at score 0/)
-    expect(() => new PiecewiseLinearCalibration([[0, 0], [1, 90]])).toThrow(/end at score 100/)
+    expect(
+      () =>
+        new PiecewiseLinearCalibration([
+          [0, 0],
+          [0, 100],
+        ]),
+    ).toThrow(/strictly increasing/)
+    expect(
+      () =>
+        new PiecewiseLinearCalibration([
+          [0, 0],
+          [0.5, 50],
+          [0.4, 100],
+        ]),
+    ).toThrow(/strictly increasing/)
+    expect(
+      () =>
+        new PiecewiseLinearCalibration([
+          [0, 0],
+          [0.5, 50],
+          [0.6, 50],
+          [1, 100],
+        ]),
+    ).toThrow(/strictly increasing/)
+    expect(
+      () =>
+        new PiecewiseLinearCalibration([
+          [0, 0],
+          [1.5, 100],
+        ]),
+    ).toThrow(/outside/)
+    expect(
+      () =>
+        new PiecewiseLinearCalibration([
+          [0, 10],
+          [1, 100],
+        ]),
+    ).toThrow(/start at score 0/)
+    expect(
+      () =>
+        new PiecewiseLinearCalibration([
+          [0, 0],
+          [1, 90],
+        ]),
+    ).toThrow(/end at score 100/)
   })
 
   it('passes through every point and interpolates linearly between them', () => {
@@ -101,7 +140,7 @@ describe('PiecewiseLinearCalibration', () => {
     fc.assert(
       fc.property(cosine, fc.integer({ min: 0, max: 10000 }), (c, s100) => {
         const s = s100 / 100
-        return (c >= cal.toCosine(s)) === (cal.toScore(c) >= s)
+        return c >= cal.toCosine(s) === cal.toScore(c) >= s
       }),
     )
   })
@@ -127,8 +166,17 @@ describe('local calibration points', () => {
     const make = (p: Partial<ProfileContent>): ProfileContent => ({ ...emptyContent(), ...p })
     const profiles: Record<string, ProfileContent> = {
       tomas: make({
-        core_info: { name: c('Tomas'), age: { value: 41, confidence: 0.9 }, location: c('Austin, Texas'), occupation: c('mechanic') },
-        interests: { hobbies: [c('fishing'), c('woodworking', 0.6)], music: [c('country music')], pets: [c('turtle', 0.9)] },
+        core_info: {
+          name: c('Tomas'),
+          age: { value: 41, confidence: 0.9 },
+          location: c('Austin, Texas'),
+          occupation: c('mechanic'),
+        },
+        interests: {
+          hobbies: [c('fishing'), c('woodworking', 0.6)],
+          music: [c('country music')],
+          pets: [c('turtle', 0.9)],
+        },
         personality: { traits: [c('patient')], mood_trends: {} },
       }),
       aiko: make({
@@ -137,13 +185,22 @@ describe('local calibration points', () => {
         personality: { traits: [c('curious'), c('organised', 0.6)], mood_trends: { recent: c('excited') } },
       }),
       lena: make({
-        core_info: { name: c('Lena'), age: { value: 27, confidence: 0.7 }, location: c('Berlin'), occupation: c('software engineer') },
+        core_info: {
+          name: c('Lena'),
+          age: { value: 27, confidence: 0.7 },
+          location: c('Berlin'),
+          occupation: c('software engineer'),
+        },
         interests: { sports: [c('climbing', 0.9), c('cycling')], travel: [c('Iceland')], hobbies: [c('photography')] },
         preferences: { conversation_style: c('direct'), topics_to_avoid: [c('politics')] },
       }),
       omar: make({
         core_info: { name: c('Omar'), location: c('Lagos'), occupation: c('chef') },
-        interests: { food: [c('spicy food', 0.9), c('baking')], movies_tv: [c('science fiction films')], pets: [c('cat')] },
+        interests: {
+          food: [c('spicy food', 0.9), c('baking')],
+          movies_tv: [c('science fiction films')],
+          pets: [c('cat')],
+        },
         personality: { traits: [c('funny')], mood_trends: {} },
       }),
     }

@@ -20,10 +20,16 @@ describe('compact profile for prompts', () => {
     const p = emptyContent()
     p.core_info.name = { value: 'Ola', confidence: 1 }
     for (let c = 0; c < 30; c++) {
-      p.interests[`category_${c}`] = Array.from({ length: 40 }, (_, i) => ({ value: `a fairly long interest value number ${i} of ${c}`, confidence: i === 7 ? 0.99 : 0.5 }))
+      p.interests[`category_${c}`] = Array.from({ length: 40 }, (_, i) => ({
+        value: `a fairly long interest value number ${i} of ${c}`,
+        confidence: i === 7 ? 0.99 : 0.5,
+      }))
     }
     p.personality.traits = Array.from({ length: 100 }, (_, i) => ({ value: `trait ${i}`, confidence: 0.5 }))
-    p.memories = Array.from({ length: 200 }, (_, i) => ({ event: `event ${i} with a long description that goes on and on`, confidence: 0.5 }))
+    p.memories = Array.from({ length: 200 }, (_, i) => ({
+      event: `event ${i} with a long description that goes on and on`,
+      confidence: 0.5,
+    }))
     const text = compactProfile(p)
     expect(text.length).toBeLessThanOrEqual(COMPACT_PROFILE_MAX_CHARS)
     expect(text).toContain('core: name=Ola')

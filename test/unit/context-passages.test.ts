@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { withDates } from '../../src/ai/relative-dates.js'
-import { ASKED_WEIGHT, composeContext, DATED_CHARS_PER_CONTEXT, focused, onlyAsks, passageDatesFor, passageLine, passageRankText, stems, tokenCounter } from '../../src/ai/profile-context.js'
+import {
+  ASKED_WEIGHT,
+  composeContext,
+  DATED_CHARS_PER_CONTEXT,
+  focused,
+  onlyAsks,
+  passageDatesFor,
+  passageLine,
+  passageRankText,
+  stems,
+  tokenCounter,
+} from '../../src/ai/profile-context.js'
 import { rankPassages } from '../../src/services/cpu/cpu-tasks.js'
 import { asksLikes, passageQuery } from '../../src/domain/passages.js'
 
@@ -96,7 +107,15 @@ describe('context passages with their dates', () => {
 
 describe('context passages: dates by day, month or year, ranking text, and the fill', () => {
   it('dates by day when the query asks about time (or there is none), by year otherwise', () => {
-    for (const q of ['When did she go to the support group?', 'what year did he move', 'How long ago was that', 'plans for summer', 'in 2022', 'on Monday', undefined]) {
+    for (const q of [
+      'When did she go to the support group?',
+      'what year did he move',
+      'How long ago was that',
+      'plans for summer',
+      'in 2022',
+      'on Monday',
+      undefined,
+    ]) {
       expect(passageDatesFor(q), String(q)).toBe('day')
     }
     for (const q of ['What did Caroline research?', 'dog', 'favorite band']) expect(passageDatesFor(q), q).toBe('year')
@@ -109,13 +128,27 @@ describe('context passages: dates by day, month or year, ranking text, and the f
       { text: 'We went to the park yesterday.', prompt: null, at: '2023-05-20T10:00:00Z' },
       { text: 'The dog is sick.', prompt: null, at: '2023-06-01T10:00:00Z' },
     ]
-    const c = composeContext({ header: 'About Ana:', facts: [], passages, passageDates: 'month', maxTokens: 200, count })
+    const c = composeContext({
+      header: 'About Ana:',
+      facts: [],
+      passages,
+      passageDates: 'month',
+      maxTokens: 200,
+      count,
+    })
     expect(c.text).toBe(
       'About Ana:\nWhat they said:\nMay 2023:\nI adopted a dog.\nWe went to the park yesterday (19 May 2023).\nJune 2023:\nThe dog is sick.',
     )
     const byDay = composeContext({ header: 'About Ana:', facts: [], passages, maxTokens: 200, count })
     expect(byDay.text).toContain('2 May 2023:\nI adopted a dog.\n20 May 2023:')
-    const byYear = composeContext({ header: 'About Ana:', facts: [], passages: [...passages, { text: 'Rex is fine now.', prompt: null, at: '2024-01-03T10:00:00Z' }], passageDates: 'year', maxTokens: 200, count })
+    const byYear = composeContext({
+      header: 'About Ana:',
+      facts: [],
+      passages: [...passages, { text: 'Rex is fine now.', prompt: null, at: '2024-01-03T10:00:00Z' }],
+      passageDates: 'year',
+      maxTokens: 200,
+      count,
+    })
     expect(byYear.text).toBe(
       'About Ana:\nWhat they said:\n2023:\nI adopted a dog.\nWe went to the park yesterday (19 May 2023).\nThe dog is sick.\n2024:\nRex is fine now.',
     )
@@ -134,16 +167,21 @@ describe('context passages: dates by day, month or year, ranking text, and the f
 
   it('ranks a passage by what its line quotes: the question too only for a short answer', () => {
     expect(passageRankText({ prompt: 'Do you like jazz?', text: 'Yes, a lot.' })).toBe('Do you like jazz?\nYes, a lot.')
-    expect(passageRankText({ prompt: 'How was your weekend?', text: 'We went hiking near Porto with my brother.' })).toBe('We went hiking near Porto with my brother.')
+    expect(
+      passageRankText({ prompt: 'How was your weekend?', text: 'We went hiking near Porto with my brother.' }),
+    ).toBe('We went hiking near Porto with my brother.')
     expect(passageRankText({ prompt: null, text: 'Yes.' })).toBe('Yes.')
   })
 })
 
 describe('context passages: a long passage quoted by the sentences that say the query', () => {
-  const said = 'We moved here in the spring and the house still needs work. My son is thirteen now. He just started junior high and he loves it. The garden is full of weeds and the fence is falling apart.'
+  const said =
+    'We moved here in the spring and the house still needs work. My son is thirteen now. He just started junior high and he loves it. The garden is full of weeds and the fence is falling apart.'
 
   it('keeps the sentences that say a word of the query, each with the sentence after it, the rest marked with "…"', () => {
-    expect(focused(said, stems('son'), 20)).toBe('… My son is thirteen now. He just started junior high and he loves it. …')
+    expect(focused(said, stems('son'), 20)).toBe(
+      '… My son is thirteen now. He just started junior high and he loves it. …',
+    )
     expect(focused(said, stems('garden'), 20)).toBe('… The garden is full of weeds and the fence is falling apart.')
     expect(focused(said, stems('house garden'), 20)).toBe(
       'We moved here in the spring and the house still needs work. My son is thirteen now. … The garden is full of weeds and the fence is falling apart.',
@@ -152,32 +190,70 @@ describe('context passages: a long passage quoted by the sentences that say the 
 
   it('quotes whole what is short, a single sentence, and a passage that says none of the query (found by meaning)', () => {
     expect(focused(said, stems('son'), 60)).toBe(said)
-    expect(focused('I have a son and he is thirteen and he just started junior high school in the town where we live now', stems('son'), 10)).toBe(
-      'I have a son and he is thirteen and he just started junior high school in the town where we live now',
-    )
+    expect(
+      focused(
+        'I have a son and he is thirteen and he just started junior high school in the town where we live now',
+        stems('son'),
+        10,
+      ),
+    ).toBe('I have a son and he is thirteen and he just started junior high school in the town where we live now')
     expect(focused(said, stems('piano'), 20)).toBe(said)
   })
 
   it('focuses only when a passage is long for the budget: at 150 tokens beyond 20 words, at 500 beyond 62', async () => {
     const count = await tokenCounter()
     const at = '2023-05-02T10:00:00Z'
-    const small = composeContext({ header: 'About Ana:', facts: [], passages: [{ text: said, prompt: null, at }], query: 'son', maxTokens: 150, count })
+    const small = composeContext({
+      header: 'About Ana:',
+      facts: [],
+      passages: [{ text: said, prompt: null, at }],
+      query: 'son',
+      maxTokens: 150,
+      count,
+    })
     expect(small.text).toContain('… My son is thirteen now. He just started junior high and he loves it. …')
-    const large = composeContext({ header: 'About Ana:', facts: [], passages: [{ text: said, prompt: null, at }], query: 'son', maxTokens: 500, count })
+    const large = composeContext({
+      header: 'About Ana:',
+      facts: [],
+      passages: [{ text: said, prompt: null, at }],
+      query: 'son',
+      maxTokens: 500,
+      count,
+    })
     expect(large.text).toContain(`\n${said}`)
   })
 
   it('quotes a passage too long for what is left of the budget by those sentences, when they fit', async () => {
     const count = await tokenCounter()
     const at = '2023-05-02T10:00:00Z'
-    const whole = composeContext({ header: 'About Ana:', facts: [], passages: [{ text: said, prompt: null, at }], query: 'son', maxTokens: 500, count })
+    const whole = composeContext({
+      header: 'About Ana:',
+      facts: [],
+      passages: [{ text: said, prompt: null, at }],
+      query: 'son',
+      maxTokens: 500,
+      count,
+    })
     const tight = whole.tokens - 5 // the whole passage no longer fits, its sentences about the son do
-    const c = composeContext({ header: 'About Ana:', facts: [], passages: [{ text: said, prompt: null, at }], query: 'son', maxTokens: tight, count })
+    const c = composeContext({
+      header: 'About Ana:',
+      facts: [],
+      passages: [{ text: said, prompt: null, at }],
+      query: 'son',
+      maxTokens: tight,
+      count,
+    })
     expect(c.text).toContain('\n… My son is thirteen now. He just started junior high and he loves it. …')
     expect(c.passagesIncluded).toBe(1)
     expect(c.tokens).toBeLessThanOrEqual(tight)
     // Without a query nothing says which sentences matter: the passage is passed over.
-    const none = composeContext({ header: 'About Ana:', facts: [], passages: [{ text: said, prompt: null, at }], maxTokens: tight, count })
+    const none = composeContext({
+      header: 'About Ana:',
+      facts: [],
+      passages: [{ text: said, prompt: null, at }],
+      maxTokens: tight,
+      count,
+    })
     expect(none.passagesIncluded).toBe(0)
   })
 })
@@ -185,7 +261,11 @@ describe('context passages: a long passage quoted by the sentences that say the 
 describe('context passages: the budget is filled', () => {
   it('counts each line with its newline, which a line ending in punctuation takes into its last token: the budget is used to its last passage', async () => {
     const count = await tokenCounter()
-    const passages = Array.from({ length: 400 }, (_, i) => ({ text: `I fed the ducks at pond ${i + 1}.`, prompt: null, at: '2023-05-02T10:00:00Z' }))
+    const passages = Array.from({ length: 400 }, (_, i) => ({
+      text: `I fed the ducks at pond ${i + 1}.`,
+      prompt: null,
+      at: '2023-05-02T10:00:00Z',
+    }))
     for (const maxTokens of [150, 500, 2000]) {
       const c = composeContext({ header: 'About Ana:', facts: [], passages, query: 'ducks', maxTokens, count })
       const line = count('I fed the ducks at pond 100.\n')
@@ -220,7 +300,9 @@ describe('context passages: one that only asks about the query ranks lower', () 
 describe('passageQuery: what passages are looked up and ranked by', () => {
   it('drops the words that ask about speech when others remain, and keeps a query of nothing else as it is', () => {
     expect(passageQuery('What did they say about son?')).toBe('What did they about son?')
-    expect(passageQuery('What did Caroline tell you about the adoption agencies?')).toBe('What did Caroline you about the adoption agencies?')
+    expect(passageQuery('What did Caroline tell you about the adoption agencies?')).toBe(
+      'What did Caroline you about the adoption agencies?',
+    )
     expect(passageQuery('Has he mentioned his job? Talked about work?')).toBe('Has he his job? about work?')
     expect(passageQuery('What did they say?')).toBe('What did they say?')
     expect(passageQuery('said')).toBe('said')
@@ -234,7 +316,9 @@ describe('passageQuery: what passages are looked up and ranked by', () => {
     expect(passageQuery("What is Caroline's favourite book?", [null, 'caroline'])).toBe('What is favourite book?')
     expect(passageQuery('What is Caroline\u2019s job?', ['Caroline'])).toBe('What is job?')
     // Every word of a full name, whichever the query uses; with the speech words.
-    expect(passageQuery('What did Ms Moreau tell Melanie about Lisbon?', ['Caroline Moreau', 'Caroline'])).toBe('What did Ms Melanie about Lisbon?')
+    expect(passageQuery('What did Ms Moreau tell Melanie about Lisbon?', ['Caroline Moreau', 'Caroline'])).toBe(
+      'What did Ms Melanie about Lisbon?',
+    )
     // Only whole words, and only the person's: the partner's name and "Carolina" stay.
     expect(passageQuery('Did Melanie visit Carolina?', ['Caroline'])).toBe('Did Melanie visit Carolina?')
     // A query of nothing but the name (and speech) stays as it is; no name, an empty one, or one-letter words drop nothing.
@@ -253,11 +337,27 @@ describe('passageQuery: what passages are looked up and ranked by', () => {
 
 describe('asksLikes: a query that asks only what the person likes', () => {
   it('is true when every content word (after passageQuery) is like, love or enjoy in any form', () => {
-    for (const q of ['What did they say about like?', 'What does she like?', 'What do they love?', 'What did he enjoy?', 'likes', 'What does Caroline like?']) {
+    for (const q of [
+      'What did they say about like?',
+      'What does she like?',
+      'What do they love?',
+      'What did he enjoy?',
+      'likes',
+      'What does Caroline like?',
+    ]) {
       expect(asksLikes(passageQuery(q, ['Caroline'])), q).toBe(true)
     }
     // A topic beside the liking word, no liking word, "favourite" and "prefer" (the passages answer those), nothing.
-    for (const q of ['Do they like hiking?', 'What is her favourite colour?', 'What did they say about favorite?', 'What does he prefer?', 'What did they say about work?', 'What did they say?', '', '?']) {
+    for (const q of [
+      'Do they like hiking?',
+      'What is her favourite colour?',
+      'What did they say about favorite?',
+      'What does he prefer?',
+      'What did they say about work?',
+      'What did they say?',
+      '',
+      '?',
+    ]) {
       expect(asksLikes(passageQuery(q, ['Caroline'])), q).toBe(false)
     }
     // A name that is not the person's is a topic ("What does Melanie like?" asks about Melanie).
@@ -269,4 +369,3 @@ describe('asksLikes: a query that asks only what the person likes', () => {
     expect(asksLikes('like '.repeat(100_000) + 'x')).toBe(false)
   })
 })
-

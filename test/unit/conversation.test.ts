@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { ConversationFormatError, evidenceTurns, isAssistantLabel, nameLabel, parseConversation, subjectTurns, transcript, validateConversation } from '../../src/ai/conversation.js'
+import {
+  ConversationFormatError,
+  evidenceTurns,
+  isAssistantLabel,
+  nameLabel,
+  parseConversation,
+  subjectTurns,
+  transcript,
+  validateConversation,
+} from '../../src/ai/conversation.js'
 import { detectLanguage } from '../../src/ai/language.js'
 
 describe('parseConversation: line form', () => {
@@ -13,7 +22,7 @@ describe('parseConversation: line form', () => {
     ])
   })
 
-  it('returns only the subject\'s turns, matching the name case-insensitively', () => {
+  it("returns only the subject's turns, matching the name case-insensitively", () => {
     expect(subjectTurns('alice: one\nBob: two\nALICE: three')).toEqual(['one', 'three'])
   })
 
@@ -91,12 +100,34 @@ describe('validateConversation', () => {
 
 describe('detectLanguage', () => {
   it('detects longer text in several languages', () => {
-    expect(detectLanguage('I have been working as a carpenter for many years and I really enjoy building furniture for my friends.')).toBe('en')
-    expect(detectLanguage('Vivo en Madrid desde hace diez años y trabajo como profesora en un colegio del centro de la ciudad.')).toBe('es')
-    expect(detectLanguage("J'habite à Lyon depuis longtemps et je travaille comme infirmière dans un grand hôpital de la ville.")).toBe('fr')
-    expect(detectLanguage('Ich wohne seit vielen Jahren in Hamburg und arbeite als Ingenieur bei einer großen Firma im Hafen.')).toBe('de')
-    expect(detectLanguage('Eu moro em Lisboa há muitos anos e trabalho como enfermeira num hospital muito grande da cidade.')).toBe('pt')
-    expect(detectLanguage('Abito a Roma da molti anni e lavoro come insegnante in una scuola del centro della città.')).toBe('it')
+    expect(
+      detectLanguage(
+        'I have been working as a carpenter for many years and I really enjoy building furniture for my friends.',
+      ),
+    ).toBe('en')
+    expect(
+      detectLanguage(
+        'Vivo en Madrid desde hace diez años y trabajo como profesora en un colegio del centro de la ciudad.',
+      ),
+    ).toBe('es')
+    expect(
+      detectLanguage(
+        "J'habite à Lyon depuis longtemps et je travaille comme infirmière dans un grand hôpital de la ville.",
+      ),
+    ).toBe('fr')
+    expect(
+      detectLanguage(
+        'Ich wohne seit vielen Jahren in Hamburg und arbeite als Ingenieur bei einer großen Firma im Hafen.',
+      ),
+    ).toBe('de')
+    expect(
+      detectLanguage(
+        'Eu moro em Lisboa há muitos anos e trabalho como enfermeira num hospital muito grande da cidade.',
+      ),
+    ).toBe('pt')
+    expect(
+      detectLanguage('Abito a Roma da molti anni e lavoro come insegnante in una scuola del centro della città.'),
+    ).toBe('it')
   })
 
   it('detects lower-case chat English', () => {
@@ -129,7 +160,20 @@ describe('detectLanguage', () => {
 
 describe('the line form with an assistant speaking first (issue 23)', () => {
   it('profiles the first speaker who is not an assistant', () => {
-    for (const label of ['Assistant', 'AI', 'Bot', 'Chatbot', 'Agent', 'System', 'ChatGPT', 'Claude', 'AI Assistant', 'Support Agent', 'HelpBot', 'help-bot']) {
+    for (const label of [
+      'Assistant',
+      'AI',
+      'Bot',
+      'Chatbot',
+      'Agent',
+      'System',
+      'ChatGPT',
+      'Claude',
+      'AI Assistant',
+      'Support Agent',
+      'HelpBot',
+      'help-bot',
+    ]) {
       const c = parseConversation(`${label}: Do you like jazz?\nUser: Yes, a lot.\n${label}: Great!`)
       expect(c.speaker, label).toBe('User')
       expect(subjectTurns(`${label}: Do you like jazz?\nUser: Yes, a lot.`), label).toEqual(['Yes, a lot.'])
@@ -158,21 +202,50 @@ describe('transcript and evidenceTurns (what the model reads, where evidence may
     ]
     const t = transcript(JSON.stringify(msgs), 50)
     expect(t.subject).toBe('user')
-    expect(t.text).toBe(`assistant: Do you like jazz?\nuser: Yes, a lot. Especially Coltrane.\nassistant: ${'x'.repeat(50)}…`)
+    expect(t.text).toBe(
+      `assistant: Do you like jazz?\nuser: Yes, a lot. Especially Coltrane.\nassistant: ${'x'.repeat(50)}…`,
+    )
     expect(evidenceTurns(JSON.stringify(msgs))).toEqual(['Do you like jazz?', 'Yes, a lot.\nEspecially Coltrane.'])
   })
 
   it('the line form', () => {
     const t = transcript('Bot: Where do you live?\nMara: In Porto.\nBot: Nice.\nMara: And I cook.')
-    expect(t).toEqual({ subject: 'Mara', text: 'Bot: Where do you live?\nMara: In Porto.\nBot: Nice.\nMara: And I cook.' })
-    expect(evidenceTurns('Bot: Where do you live?\nMara: In Porto.\nMara: And I cook.')).toEqual(['Where do you live?', 'In Porto.', 'And I cook.'])
+    expect(t).toEqual({
+      subject: 'Mara',
+      text: 'Bot: Where do you live?\nMara: In Porto.\nBot: Nice.\nMara: And I cook.',
+    })
+    expect(evidenceTurns('Bot: Where do you live?\nMara: In Porto.\nMara: And I cook.')).toEqual([
+      'Where do you live?',
+      'In Porto.',
+      'And I cook.',
+    ])
   })
 })
 
 describe('nameLabel: a speaker label that reads as what the person is called', () => {
   it('keeps names, and not the labels of a part, an assistant, a number or a letter', () => {
     for (const l of ['Caroline', 'Dr. Lee', 'Maria José', ' Ana ', 'Talbot']) expect(nameLabel(l), l).toBe(l.trim())
-    for (const l of ['User', 'user', 'human', 'Me', 'Customer', 'the customer', 'Speaker A', 'Speaker 1', 'Patient', 'Assistant', 'HelpBot', 'Support Agent', 'A', 'B', 'P1', '', '  ', null, undefined]) {
+    for (const l of [
+      'User',
+      'user',
+      'human',
+      'Me',
+      'Customer',
+      'the customer',
+      'Speaker A',
+      'Speaker 1',
+      'Patient',
+      'Assistant',
+      'HelpBot',
+      'Support Agent',
+      'A',
+      'B',
+      'P1',
+      '',
+      '  ',
+      null,
+      undefined,
+    ]) {
       expect(nameLabel(l), String(l)).toBeNull()
     }
   })

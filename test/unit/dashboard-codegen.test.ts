@@ -18,7 +18,10 @@ const outputDir = path.join(root, 'dashboard/src/generated')
 
 describe('dashboard GraphQL code generation', () => {
   it('dashboard/src/generated matches the documents and schema/dashboard.graphql (run `npm run codegen`)', async () => {
-    const outputs: { filename: string; content: string }[] = await generate({ ...config, cwd: root, silent: true }, false)
+    const outputs: { filename: string; content: string }[] = await generate(
+      { ...config, cwd: root, silent: true },
+      false,
+    )
     expect(outputs.length).toBeGreaterThan(0)
     for (const { filename, content } of outputs) {
       const file = path.resolve(root, filename)
@@ -34,7 +37,7 @@ describe('dashboard GraphQL code generation', () => {
     try {
       fs.writeFileSync(
         path.join(dir, 'bad.ts'),
-        "graphql(`query Bad($id: ID!) { profile(id: $id) { profileId noSuchField } }`)\n",
+        'graphql(`query Bad($id: ID!) { profile(id: $id) { profileId noSuchField } }`)\n',
       )
       const bad = {
         ...config,
@@ -57,7 +60,10 @@ describe('dashboard GraphQL code generation', () => {
     expect(operations.map(([name]) => name)).toContain('ProfileStatusChangedDocument')
     for (const [name, document] of operations) {
       const ast = parse(String(document), { maxTokens: limits.maxTokens })
-      expect(validate(schema, ast, rules).map((e) => e.message), name).toEqual([])
+      expect(
+        validate(schema, ast, rules).map((e) => e.message),
+        name,
+      ).toEqual([])
     }
   })
 })

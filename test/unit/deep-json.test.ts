@@ -3,7 +3,12 @@
 // stack at a few thousand levels, so every check here runs on 100,000.
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CHANGE_PATH_DEPTH, changeLines, JSON_TEXT_CHARS, jsonText as dashboardJsonText } from '../../dashboard/src/pages/profile/change-lines.js'
+import {
+  CHANGE_PATH_DEPTH,
+  changeLines,
+  JSON_TEXT_CHARS,
+  jsonText as dashboardJsonText,
+} from '../../dashboard/src/pages/profile/change-lines.js'
 import { capJsonDepth, jsonText, SERVED_JSON_DEPTH } from '../../src/domain/deep-json.js'
 
 /** {"a": {"a": ... leaf}} `depth` levels deep, or [[[... leaf]]] with `list`. */
@@ -44,7 +49,10 @@ describe('JSON text without recursion', () => {
 
 describe('capJsonDepth (the GraphQL API)', () => {
   it('returns what is within the depth as it is (the same object)', () => {
-    const v = { core_info: { name: { value: 'Ana', confidence: 0.9 } }, interests: { music: [{ value: 'jazz', confidence: 0.8 }] } }
+    const v = {
+      core_info: { name: { value: 'Ana', confidence: 0.9 } },
+      interests: { music: [{ value: 'jazz', confidence: 0.8 }] },
+    }
     expect(capJsonDepth(v)).toBe(v)
     const edge = nested(SERVED_JSON_DEPTH - 1, { value: 1 })
     expect(capJsonDepth(edge)).toBe(edge)
@@ -53,7 +61,9 @@ describe('capJsonDepth (the GraphQL API)', () => {
   it('gives lists and objects 100 levels down as their JSON text, keeping key order and __proto__ keys', () => {
     const capped = capJsonDepth(nested(DEEP, { value: 'bottom' })) as Record<string, unknown>
     const text = JSON.stringify(capped)
-    expect(text).toBe(`${'{"a":'.repeat(SERVED_JSON_DEPTH)}${JSON.stringify(jsonText(nested(DEEP - SERVED_JSON_DEPTH, { value: 'bottom' })))}${'}'.repeat(SERVED_JSON_DEPTH)}`)
+    expect(text).toBe(
+      `${'{"a":'.repeat(SERVED_JSON_DEPTH)}${JSON.stringify(jsonText(nested(DEEP - SERVED_JSON_DEPTH, { value: 'bottom' })))}${'}'.repeat(SERVED_JSON_DEPTH)}`,
+    )
     const small = JSON.parse('{"z": 1, "__proto__": {"x": [[1, {"y": 2}]]}, "b": [3, [4, [5]]]}')
     const c = capJsonDepth(small, 2) as any
     expect(Object.keys(c)).toEqual(['z', '__proto__', 'b'])
@@ -91,7 +101,9 @@ describe('the dashboard: history changes as lines', () => {
     expect(
       changeLines({
         replaced: { 'core_info.location': { value: 'Lisbon', confidence: 0.9, ...window } },
-        past_values: { 'core_info.occupation': [{ value: 'teacher', confidence: 0.8, ...window, last_said: window.from }] },
+        past_values: {
+          'core_info.occupation': [{ value: 'teacher', confidence: 0.8, ...window, last_said: window.from }],
+        },
       }),
     ).toEqual([
       { path: 'replaced.core_info.location', value: 'Lisbon', confidence: 0.9, window },

@@ -86,7 +86,9 @@ describe('LocalEmbedder', () => {
     expect(await cos('likes watching horror', 'Movies tv: comedy. Watches comedy.')).toBeLessThan(0.15)
     // A query of frame words only still matches its word (with a lower score: the word weighs little in a profile).
     expect(await cos('enjoys reading', 'reading')).toBeCloseTo(1, 10)
-    expect(await cos('enjoys reading', 'Hobbies: reading, chess.')).toBeGreaterThan((await cos('enjoys reading', 'Hobbies: chess.')) + 0.15)
+    expect(await cos('enjoys reading', 'Hobbies: reading, chess.')).toBeGreaterThan(
+      (await cos('enjoys reading', 'Hobbies: chess.')) + 0.15,
+    )
   })
 
   it('matches inflections through stems: "hiking" ~ "hikes", "pets" ~ "pet"', async () => {

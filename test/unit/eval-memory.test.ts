@@ -26,7 +26,12 @@ import { tokens } from '../../src/domain/normalise.js'
 const words = (t: string) => t.split(/\s+/).filter(Boolean).length
 
 describe('eval memory: BM25', () => {
-  const docs = ['I have a dog and a cat', 'my dog likes long walks in the park', 'I work at a bakery', 'the bakery sells bread']
+  const docs = [
+    'I have a dog and a cat',
+    'my dog likes long walks in the park',
+    'I work at a bakery',
+    'the bakery sells bread',
+  ]
 
   it('scores with the standard formula (k1 = 1.2, b = 0.75, idf ln(1 + (N - n + 0.5) / (n + 0.5)))', () => {
     const bm = new Bm25(docs)
@@ -88,7 +93,11 @@ describe('eval memory: budgets', () => {
 
 describe('eval memory: facts, questions and the coverage rule', () => {
   it('splits persona entries into sentences and drops duplicates and empty ones', () => {
-    expect(sentences('I have a dog. I have a lot of spare time!  Really?')).toEqual(['I have a dog.', 'I have a lot of spare time!', 'Really?'])
+    expect(sentences('I have a dog. I have a lot of spare time!  Really?')).toEqual([
+      'I have a dog.',
+      'I have a lot of spare time!',
+      'Really?',
+    ])
     const facts = personaFacts(['I have a dog. I have dogs.', 'I am.'])
     expect(facts.map((f) => f.text)).toEqual(['I have a dog.'])
   })
@@ -130,7 +139,11 @@ describe('eval memory: sessions and their times', () => {
   const record: MscRecord = {
     previous_dialogs: [
       { dialog: [{ text: 'Hi, I have a dog.' }, { text: 'Nice, I have a cat.' }], time_num: 6, time_unit: 'days' },
-      { dialog: [{ text: 'How is the dog?' }, { text: 'Sick, sadly.' }, { text: 'Oh no.' }], time_num: 3, time_unit: 'hours' },
+      {
+        dialog: [{ text: 'How is the dog?' }, { text: 'Sick, sadly.' }, { text: 'Oh no.' }],
+        time_num: 3,
+        time_unit: 'hours',
+      },
     ],
     dialog: [
       { text: 'Is your dog better?', id: '50352' },
@@ -142,7 +155,11 @@ describe('eval memory: sessions and their times', () => {
 
   it('dates each session back from the reference: the last at it, each earlier one its gap before the next', () => {
     const s = sessionsOf(record, new Date('2024-03-01T12:00:00Z'))
-    expect(s.map((x) => x.at)).toEqual(['2024-02-24T09:00:00.000Z', '2024-03-01T09:00:00.000Z', '2024-03-01T12:00:00.000Z'])
+    expect(s.map((x) => x.at)).toEqual([
+      '2024-02-24T09:00:00.000Z',
+      '2024-03-01T09:00:00.000Z',
+      '2024-03-01T12:00:00.000Z',
+    ])
     expect(durationMs(1, 'day')).toBe(86_400_000)
     expect(() => durationMs(2, 'fortnights')).toThrow(/unknown session gap/)
   })
@@ -168,7 +185,13 @@ describe('eval memory: long histories', () => {
     personas: [[`I am ${a}.`], [`I am ${b}.`]],
     metadata: { initial_data_id: id },
   })
-  const records = [conv('c0', 'ann', 'bob', 2), conv('c1', 'cat', 'dan', 3), conv('c2', 'eve', 'fay', 4), conv('c3', 'gus', 'hal', 5), conv('c4', 'ivy', 'joe', 6)]
+  const records = [
+    conv('c0', 'ann', 'bob', 2),
+    conv('c1', 'cat', 'dan', 3),
+    conv('c2', 'eve', 'fay', 4),
+    conv('c3', 'gus', 'hal', 5),
+    conv('c4', 'ivy', 'joe', 6),
+  ]
   const reference = new Date('2024-03-01T12:00:00Z')
 
   it('tells k speakers of different conversations as one person, one conversation after another in time', () => {

@@ -89,8 +89,20 @@ describe('eval: scoring a profile', () => {
       { section: 'core_info.location', value: 'Austin, Texas' },
       { section: 'core_info.occupation', value: 'texas' }, // right word, wrong section: FP, and teacher is missed
     ])
-    expect(s.fields['interests.pets']).toMatchObject({ gold: 1, found: 1, extracted: 1, correct: 1, categoryCorrect: 1 })
-    expect(s.fields['interests.music']).toMatchObject({ gold: 1, found: 1, extracted: 0, correct: 0, categoryCorrect: 0 })
+    expect(s.fields['interests.pets']).toMatchObject({
+      gold: 1,
+      found: 1,
+      extracted: 1,
+      correct: 1,
+      categoryCorrect: 1,
+    })
+    expect(s.fields['interests.music']).toMatchObject({
+      gold: 1,
+      found: 1,
+      extracted: 0,
+      correct: 0,
+      categoryCorrect: 0,
+    })
     expect(s.fields['interests.hobbies']).toMatchObject({ gold: 0, found: 0, extracted: 2, correct: 1 })
     expect(s.fields['core_info.location']).toMatchObject({ gold: 1, found: 1, extracted: 1, correct: 1 })
     expect(s.fields['core_info.occupation']).toMatchObject({ gold: 1, found: 0, extracted: 1, correct: 0 })
@@ -157,14 +169,37 @@ describe('eval: search metrics', () => {
     const many = new Set(Array.from({ length: 20 }, (_, i) => `p${i}`))
     const top = Array.from({ length: 10 }, (_, i) => `p${i}`)
     expect(rankingMetrics(top, many)).toMatchObject({ recall: 1, precision: 1, ndcg: 1 })
-    expect(rankingMetrics([], new Set(['a']))).toMatchObject({ recall: 0, precision: 0, ndcg: 0, precisionReturned: null })
+    expect(rankingMetrics([], new Set(['a']))).toMatchObject({
+      recall: 0,
+      precision: 0,
+      ndcg: 0,
+      precisionReturned: null,
+    })
   })
 
   it('builds user-style queries with the profiles holding the fact as the relevant set', () => {
     const profiles = new Map([
-      ['p1', [{ subject: 'i', relation: 'have_pet', object: 'turtle' }, { subject: 'i', relation: 'live_in_citystatecountry', object: 'texas' }]],
-      ['p2', [{ subject: 'i', relation: 'have_pet', object: 'turtles' }, { subject: 'i', relation: 'like_animal', object: 'turtle' }]],
-      ['p3', [{ subject: 'my father', relation: 'has_profession', object: 'teacher' }, { subject: 'i', relation: 'like_music', object: '<blank>' }]],
+      [
+        'p1',
+        [
+          { subject: 'i', relation: 'have_pet', object: 'turtle' },
+          { subject: 'i', relation: 'live_in_citystatecountry', object: 'texas' },
+        ],
+      ],
+      [
+        'p2',
+        [
+          { subject: 'i', relation: 'have_pet', object: 'turtles' },
+          { subject: 'i', relation: 'like_animal', object: 'turtle' },
+        ],
+      ],
+      [
+        'p3',
+        [
+          { subject: 'my father', relation: 'has_profession', object: 'teacher' },
+          { subject: 'i', relation: 'like_music', object: '<blank>' },
+        ],
+      ],
     ])
     const qs = buildQueries(profiles, 100, 1).sort((a, b) => a.query.localeCompare(b.query))
     expect(qs.map((q) => [q.query, q.relevant])).toEqual([
@@ -177,9 +212,27 @@ describe('eval: search metrics', () => {
 
   it('drops counts from query objects and counts a profile whose object contains the query words as holding it', () => {
     const profiles = new Map([
-      ['p1', [{ subject: 'i', relation: 'have_pet', object: '2 dog' }, { subject: 'i', relation: 'has_profession', object: 'kindergarten teacher' }]],
-      ['p2', [{ subject: 'i', relation: 'have_pet', object: 'dog' }, { subject: 'i', relation: 'has_profession', object: 'teacher' }]],
-      ['p3', [{ subject: 'i', relation: 'like_animal', object: 'dog' }, { subject: 'i', relation: 'has_profession', object: 'preacher' }]],
+      [
+        'p1',
+        [
+          { subject: 'i', relation: 'have_pet', object: '2 dog' },
+          { subject: 'i', relation: 'has_profession', object: 'kindergarten teacher' },
+        ],
+      ],
+      [
+        'p2',
+        [
+          { subject: 'i', relation: 'have_pet', object: 'dog' },
+          { subject: 'i', relation: 'has_profession', object: 'teacher' },
+        ],
+      ],
+      [
+        'p3',
+        [
+          { subject: 'i', relation: 'like_animal', object: 'dog' },
+          { subject: 'i', relation: 'has_profession', object: 'preacher' },
+        ],
+      ],
     ])
     const qs = buildQueries(profiles, 100, 1).sort((a, b) => a.query.localeCompare(b.query))
     expect(qs.map((q) => [q.query, q.relevant])).toEqual([

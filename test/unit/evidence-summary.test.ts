@@ -8,7 +8,7 @@ import { DEFAULT_PROFILE_LIMITS } from '../../src/domain/profile-limits.js'
 describe('evidenceCheck', () => {
   it('takes the words of the text, whatever the punctuation, case or ellipsis', () => {
     const ok = evidenceCheck({ inputType: 'text', data: "I'm 34, and honestly? I LOVE hiking in the Alps." })
-    expect(ok("I love hiking")).toBe(true)
+    expect(ok('I love hiking')).toBe(true)
     expect(ok('I’m 34 … hiking in the alps')).toBe(true)
     expect(ok('I love skydiving')).toBe(false)
     expect(ok('')).toBe(false)
@@ -17,7 +17,8 @@ describe('evidenceCheck', () => {
   })
 
   it("a conversation: the person's turns and the question they answer, never another turn", () => {
-    const data = 'Bot: Do you like jazz?\nMara: Yes, a lot.\nBot: I play golf myself.\nBot: Anything else?\nMara: I cook.'
+    const data =
+      'Bot: Do you like jazz?\nMara: Yes, a lot.\nBot: I play golf myself.\nBot: Anything else?\nMara: I cook.'
     const ok = evidenceCheck({ inputType: 'conversation', data })
     expect(ok('Do you like jazz? Yes, a lot')).toBe(true)
     expect(ok('I cook')).toBe(true)
@@ -46,7 +47,11 @@ describe('mergeKeptProposals', () => {
   it('holds when the merge took everything, the last scalar of a batch and later negations included', () => {
     const exs: Extraction[] = [
       { core_info: { location: s('Lisbon') }, interests: { music: [s('jazz')] } },
-      { core_info: { location: s('Porto') }, removals: [{ section: 'interests', value: 'jazz' }], interests: { hobbies: [s('hiking')] } },
+      {
+        core_info: { location: s('Porto') },
+        removals: [{ section: 'interests', value: 'jazz' }],
+        interests: { hobbies: [s('hiking')] },
+      },
     ]
     const m = merge(emptyState(), exs, now)
     expect(mergeKeptProposals(exs, m.state.content)).toBe(true)

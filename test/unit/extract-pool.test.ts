@@ -20,9 +20,16 @@ const slow = req([`${'so much to say about nothing at all - '.repeat(2500)} I li
 describe('ThreadedExtractor', () => {
   it('returns exactly what the in-process extractor returns (text, conversation, a batch, relative dates)', async () => {
     const cases = [
-      req(['Hi, I am Maria, 34, a nurse from Lisbon. I love hiking and jazz, and I have a dog. Last year I moved to Porto.', 'text']),
+      req([
+        'Hi, I am Maria, 34, a nurse from Lisbon. I love hiking and jazz, and I have a dog. Last year I moved to Porto.',
+        'text',
+      ]),
       req(['Maria: I just started learning the piano.\nBot: Nice! I love Chopin.', 'conversation']),
-      req(['I am vegetarian.', 'text'], ["I don't like football anymore.", 'text'], [JSON.stringify([{ role: 'user', content: 'I work as a pharmacist in Valencia.' }]), 'conversation']),
+      req(
+        ['I am vegetarian.', 'text'],
+        ["I don't like football anymore.", 'text'],
+        [JSON.stringify([{ role: 'user', content: 'I work as a pharmacist in Valencia.' }]), 'conversation'],
+      ),
     ]
     for (const c of cases) expect(await pool.extract(c)).toEqual(await direct.extract(c))
   })
@@ -45,7 +52,9 @@ describe('ThreadedExtractor', () => {
     await expect(a).rejects.toThrow('gone while running')
     await expect(c).rejects.toThrow('gone while waiting')
     expect((await b).extractions[0]!.core_info?.location?.value).toBe('Rome')
-    expect((await pool.extract(req(['I live in Oslo.', 'text']))).extractions[0]!.core_info?.location?.value).toBe('Oslo')
+    expect((await pool.extract(req(['I live in Oslo.', 'text']))).extractions[0]!.core_info?.location?.value).toBe(
+      'Oslo',
+    )
   })
 
   it('a background request aborted while it runs answers at once, and its thread finishes it instead of being replaced', async () => {
@@ -60,7 +69,9 @@ describe('ThreadedExtractor', () => {
       gone.abort(new Error('client went away'))
       await expect(bg).rejects.toThrow('client went away')
       // The same thread (its models loaded) takes the next request once it is done with the abandoned one.
-      expect((await one.extract(req(['I live in Kyiv.', 'text']))).extractions[0]!.core_info?.location?.value).toBe('Kyiv')
+      expect((await one.extract(req(['I live in Kyiv.', 'text']))).extractions[0]!.core_info?.location?.value).toBe(
+        'Kyiv',
+      )
       expect(workerOf()).toBe(before)
     } finally {
       await one.close()
@@ -71,10 +82,14 @@ describe('ThreadedExtractor', () => {
     const a = pool.extract(slow)
     const b = pool.extract(req(['I live in Lima.', 'text']))
     // Kill the thread running `a` (the first slot took it).
-    await (pool as unknown as { pool: { slots: { worker: { terminate(): Promise<number> } }[] } }).pool.slots[0]!.worker.terminate()
+    await (
+      pool as unknown as { pool: { slots: { worker: { terminate(): Promise<number> } }[] } }
+    ).pool.slots[0]!.worker.terminate()
     await expect(a).rejects.toThrow(/exited/)
     expect((await b).extractions[0]!.core_info?.location?.value).toBe('Lima')
-    expect((await pool.extract(req(['I live in Kyiv.', 'text']))).extractions[0]!.core_info?.location?.value).toBe('Kyiv')
+    expect((await pool.extract(req(['I live in Kyiv.', 'text']))).extractions[0]!.core_info?.location?.value).toBe(
+      'Kyiv',
+    )
   })
 
   it('a thread holds several requests ahead: when it dies only the running one fails, an aborted queued one is dropped', async () => {
@@ -84,13 +99,19 @@ describe('ThreadedExtractor', () => {
       const running = one.extract(slow)
       const held = ['Lima', 'Kyiv', 'Pune'].map((city) => one.extract(req([`I live in ${city}.`, 'text'])))
       const dropped = one.extract(req(['I live in Nice.', 'text']), queuedAbort.signal)
-      const slots = (one as unknown as { pool: { slots: { jobs: unknown[]; worker: { terminate(): Promise<number> } }[] } }).pool.slots
+      const slots = (
+        one as unknown as { pool: { slots: { jobs: unknown[]; worker: { terminate(): Promise<number> } }[] } }
+      ).pool.slots
       expect(slots[0]!.jobs.length).toBeGreaterThan(1) // sent ahead, not waiting for the running one
       queuedAbort.abort(new Error('not wanted any more'))
       await expect(dropped).rejects.toThrow('not wanted any more')
       await slots[0]!.worker.terminate()
       await expect(running).rejects.toThrow(/exited/)
-      expect((await Promise.all(held)).map((r) => r.extractions[0]!.core_info?.location?.value)).toEqual(['Lima', 'Kyiv', 'Pune'])
+      expect((await Promise.all(held)).map((r) => r.extractions[0]!.core_info?.location?.value)).toEqual([
+        'Lima',
+        'Kyiv',
+        'Pune',
+      ])
     } finally {
       await one.close()
     }

@@ -27,7 +27,10 @@ describe('bounds of the local extractor', () => {
   })
 
   it('facts next to hostile input still come out', () => {
-    const e = extractor.extractOne({ inputType: 'text', data: `My name is Ann and I live in Rome. ${'a'.repeat(100_000)} I love jazz.` })
+    const e = extractor.extractOne({
+      inputType: 'text',
+      data: `My name is Ann and I live in Rome. ${'a'.repeat(100_000)} I love jazz.`,
+    })
     expect(e.core_info?.name?.value).toBe('Ann')
     expect(e.core_info?.location?.value).toBe('Rome')
     const noStop = extractor.extractOne({ inputType: 'text', data: `${'a '.repeat(20_000)}. My name is Ann.` })

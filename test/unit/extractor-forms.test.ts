@@ -5,7 +5,10 @@ import type { Extraction } from '../../src/domain/profile.js'
 const extractor = new LocalExtractor({ now: () => new Date('2024-06-15T12:00:00Z') })
 const x = (data: string): Extraction => extractor.extractOne({ inputType: 'text', data })
 const values = (e: Extraction, cat: string) => (e.interests?.[cat] ?? []).map((s) => s.value)
-const allInterests = (e: Extraction) => Object.values(e.interests ?? {}).flat().map((s) => s.value.toLowerCase())
+const allInterests = (e: Extraction) =>
+  Object.values(e.interests ?? {})
+    .flat()
+    .map((s) => s.value.toLowerCase())
 
 describe('sentence shapes', () => {
   it('reads an apposition after the name', () => {
@@ -62,13 +65,15 @@ describe('sentence shapes', () => {
     expect(allInterests(e)).toEqual(expect.arrayContaining(['bouldering', 'indie rock', 'board games']))
   })
 
-  it('reads a verb phrase coordinated with the person\'s own', () => {
+  it("reads a verb phrase coordinated with the person's own", () => {
     expect(x('i drive a big truck and live in the countryside').core_info?.location?.value).toBe('countryside')
     expect(values(x('I love jazz and play the saxophone.'), 'music')).toEqual(['jazz', 'saxophone'])
   })
 
   it('reads pets in a coordinated noun phrase', () => {
-    expect(values(x('I have a 3 year old daughter and a golden retriever called Max.'), 'pets')).toEqual(['golden retriever'])
+    expect(values(x('I have a 3 year old daughter and a golden retriever called Max.'), 'pets')).toEqual([
+      'golden retriever',
+    ])
   })
 
   it('reads a job held for years and a job with a workplace', () => {
@@ -104,7 +109,9 @@ describe('sentence shapes', () => {
   })
 
   it('drops chat fillers and adverbs from values', () => {
-    expect(x('Not a fan of horror films tbh.').preferences?.topics_to_avoid?.map((t) => t.value)).toEqual(['horror films'])
+    expect(x('Not a fan of horror films tbh.').preferences?.topics_to_avoid?.map((t) => t.value)).toEqual([
+      'horror films',
+    ])
     expect(values(x('I play the guitar badly.'), 'music')).toEqual(['guitar'])
   })
 
@@ -142,7 +149,9 @@ describe('more core and interest cases', () => {
 
 describe('key-value bios', () => {
   it('reads "Key: value" lines', () => {
-    const e = x('Name: Ama Owusu\nAge: 41\nLocation: Accra, Ghana\nOccupation: civil engineer\nHobbies: gardening, chess\nFavorite food: jollof rice\nPets: two parrots')
+    const e = x(
+      'Name: Ama Owusu\nAge: 41\nLocation: Accra, Ghana\nOccupation: civil engineer\nHobbies: gardening, chess\nFavorite food: jollof rice\nPets: two parrots',
+    )
     expect(e.core_info).toMatchObject({
       name: { value: 'Ama Owusu' },
       age: { value: 41 },
@@ -162,7 +171,9 @@ describe('key-value bios', () => {
 
 describe('robustness', () => {
   it('does not trip over prototype property names', () => {
-    expect(() => x('i am a constructor. constructor: x. i love __proto__. i am constructor years old. i have a toString')).not.toThrow()
+    expect(() =>
+      x('i am a constructor. constructor: x. i love __proto__. i am constructor years old. i have a toString'),
+    ).not.toThrow()
   })
 
   it('returns an empty extraction for text without words', () => {
@@ -173,8 +184,14 @@ describe('robustness', () => {
   // A guard against catastrophic regex backtracking on large input, not a speed test (bench/extract-speed.ts measures).
   it('finishes a large submission (no pathological slowness)', () => {
     const sentences = [
-      'I love hiking in the hills.', 'My favorite band is Queen.', 'I work as a nurse.', 'I have two cats.',
-      'Last year I visited Rome.', 'I am quite shy.', 'Please keep it brief.', 'I do not like olives.',
+      'I love hiking in the hills.',
+      'My favorite band is Queen.',
+      'I work as a nurse.',
+      'I have two cats.',
+      'Last year I visited Rome.',
+      'I am quite shy.',
+      'Please keep it brief.',
+      'I do not like olives.',
     ]
     const text = Array.from({ length: 1200 }, (_, i) => sentences[i % sentences.length]).join(' ')
     const t0 = performance.now()
@@ -189,17 +206,32 @@ describe('robustness', () => {
     expect(e.core_info?.name?.value).toBe('Rosa')
     expect(e.core_info?.occupation?.value).toBe('pharmacist')
   })
-
 })
 
 const VARIED_TEXT = [
-  'Hi, my name is Rosa and I am 38.', 'I grew up in Seville but I live in Valencia now.', 'I work as a pharmacist.',
-  'In my free time I love salsa dancing and I play the guitar.', 'My favorite food is paella.',
-  'I have a lazy old cat named Miso.', 'Last year I moved to a new flat.', 'In 2016 I graduated from university.',
-  'I am outgoing but a bit impatient.', "I'm so tired today.", 'Please keep your answers short.',
-  "Don't talk about politics with me.", "I don't like football anymore.", 'My brother is a lawyer and loves golf.',
-  'I read a lot of mystery novels, especially Agatha Christie.', 'We went to Lisbon for our honeymoon in June 2015.',
-  'I used to play tennis at school.', 'I volunteer at an animal shelter on Sundays.', 'Do you like books?',
-  'I hate waking up early.', 'My sister lives in Madrid with her two dogs.', 'I collect vintage postcards.',
-  'I am learning Japanese.', 'Sometimes I go fishing with my dad.', 'I would love to visit Kyoto one day.',
+  'Hi, my name is Rosa and I am 38.',
+  'I grew up in Seville but I live in Valencia now.',
+  'I work as a pharmacist.',
+  'In my free time I love salsa dancing and I play the guitar.',
+  'My favorite food is paella.',
+  'I have a lazy old cat named Miso.',
+  'Last year I moved to a new flat.',
+  'In 2016 I graduated from university.',
+  'I am outgoing but a bit impatient.',
+  "I'm so tired today.",
+  'Please keep your answers short.',
+  "Don't talk about politics with me.",
+  "I don't like football anymore.",
+  'My brother is a lawyer and loves golf.',
+  'I read a lot of mystery novels, especially Agatha Christie.',
+  'We went to Lisbon for our honeymoon in June 2015.',
+  'I used to play tennis at school.',
+  'I volunteer at an animal shelter on Sundays.',
+  'Do you like books?',
+  'I hate waking up early.',
+  'My sister lives in Madrid with her two dogs.',
+  'I collect vintage postcards.',
+  'I am learning Japanese.',
+  'Sometimes I go fishing with my dad.',
+  'I would love to visit Kyoto one day.',
 ].join(' ')

@@ -7,8 +7,14 @@ import type { Extraction } from '../../src/domain/profile.js'
 const extractor = new LocalExtractor({ now: () => new Date('2024-06-15T12:00:00Z') })
 const x = (data: string): Extraction => extractor.extractOne({ inputType: 'text', data })
 const conv = (turns: [string, string][]): Extraction =>
-  extractor.extractOne({ inputType: 'conversation', data: JSON.stringify(turns.map(([role, content]) => ({ role, content }))) })
-const all = (e: Extraction) => Object.values(e.interests ?? {}).flat().map((s) => s.value.toLowerCase())
+  extractor.extractOne({
+    inputType: 'conversation',
+    data: JSON.stringify(turns.map(([role, content]) => ({ role, content }))),
+  })
+const all = (e: Extraction) =>
+  Object.values(e.interests ?? {})
+    .flat()
+    .map((s) => s.value.toLowerCase())
 const avoid = (e: Extraction) => (e.preferences?.topics_to_avoid ?? []).map((s) => s.value.toLowerCase())
 
 describe('occupation: aspirations and job searches', () => {
@@ -18,7 +24,10 @@ describe('occupation: aspirations and job searches', () => {
   })
 
   it('reads a wish to become something as a weak aspiration, never over a real job', () => {
-    expect(x('I want to become a veterinarian.').core_info?.occupation).toEqual({ value: 'aspiring veterinarian', confidence: 0.45 })
+    expect(x('I want to become a veterinarian.').core_info?.occupation).toEqual({
+      value: 'aspiring veterinarian',
+      confidence: 0.45,
+    })
     expect(x('My dream is to be a pilot.').core_info?.occupation?.value).toBe('aspiring pilot')
     expect(x('I want to become a veterinarian. I work as a cashier.').core_info?.occupation?.value).toBe('cashier')
     expect(x('I might become a lawyer.').core_info?.occupation).toBeUndefined()
@@ -158,7 +167,7 @@ describe('chat phrasing', () => {
 })
 
 describe('conversation: only the person speaks for themselves', () => {
-  it('keeps the partner\'s fears and jobs out', () => {
+  it("keeps the partner's fears and jobs out", () => {
     const e = conv([
       ['user', 'hi there , how are you ?'],
       ['assistant', 'i am a nurse and i am terrified of snakes .'],
@@ -196,7 +205,14 @@ describe('chat phrasing: ages, places and jobs said in passing', () => {
     expect(place('i have never left idaho myself')).toBe('Idaho')
     expect(place('come see oregon where i live')).toBe('Oregon')
     expect(place('i walk my dog here in denver near the park')).toBe('Denver')
-    for (const s of ['i am in love', 'i am in trouble', 'i am in a choir', 'i am in the garage', 'i am in middle school']) expect(place(s), s).toBeUndefined()
+    for (const s of [
+      'i am in love',
+      'i am in trouble',
+      'i am in a choir',
+      'i am in the garage',
+      'i am in middle school',
+    ])
+      expect(place(s), s).toBeUndefined()
   })
 
   it('cuts a job place before a time or a second place', () => {

@@ -12,7 +12,9 @@ const explain = (data: string, inputType: 'text' | 'conversation' = 'text', prof
   extractor.explainOne({ inputType, data }, profile)
 /** The rules behind the values of `field` (for a value, when given). */
 const rulesOf = (trace: TracedValue[], field: string, value?: string | number) =>
-  trace.filter((v) => v.field === field && (value === undefined || v.value === value)).flatMap((v) => v.hits.map((h) => h.rule))
+  trace
+    .filter((v) => v.field === field && (value === undefined || v.value === value))
+    .flatMap((v) => v.hits.map((h) => h.rule))
 
 describe('explainOne names the rule behind each value', () => {
   // [sentence, field, rule]: one or more representative sentences for each section of the profile
@@ -54,26 +56,35 @@ describe('explainOne names the rule behind each value', () => {
   it('gives the span each rule matched, inside the clause it read', () => {
     const { trace } = explain("Hi, I'm Rosa. In my free time I love salsa dancing and I live in Valencia now.")
     const hobby = trace.find((v) => v.field === 'interests.hobbies' && v.value === 'salsa dancing')!
-    expect(hobby.hits).toEqual([expect.objectContaining({ rule: 'interest.love', match: 'i love salsa dancing', confidence: hobby.confidence })])
+    expect(hobby.hits).toEqual([
+      expect.objectContaining({ rule: 'interest.love', match: 'i love salsa dancing', confidence: hobby.confidence }),
+    ])
     expect(hobby.hits[0]!.clause).toContain(hobby.hits[0]!.match)
     const place = trace.find((v) => v.field === 'core_info.location')!
     expect(place.hits[0]).toMatchObject({ rule: 'location.live-in', match: 'i live in valencia now' })
     // "I'm" is read as "i am": the match is in the normalised text the rules read
-    expect(trace.find((v) => v.field === 'core_info.name')!.hits[0]).toMatchObject({ rule: 'name.i-am', match: 'i am rosa' })
+    expect(trace.find((v) => v.field === 'core_info.name')!.hits[0]).toMatchObject({
+      rule: 'name.i-am',
+      match: 'i am rosa',
+    })
   })
 
   it('records every rule that produced a merged value, and the value keeps the highest confidence', () => {
     const { extraction, trace } = explain('I love jazz. Jazz is my favorite music. I listen to jazz every night.')
     const jazz = trace.find((v) => v.field === 'interests.music' && v.value === 'jazz')!
     expect(jazz.hits.map((h) => h.rule)).toEqual(['interest.love', 'interest.is-my-favorite', 'interest.listen-to'])
-    expect(extraction.interests!.music!.find((s) => s.value === 'jazz')!.confidence).toBe(Math.max(...jazz.hits.map((h) => h.confidence!)))
+    expect(extraction.interests!.music!.find((s) => s.value === 'jazz')!.confidence).toBe(
+      Math.max(...jazz.hits.map((h) => h.confidence!)),
+    )
   })
 
   it('traces a dislike to the rule that turned it into a removal when the profile lists the interest', () => {
     const profile = { ...emptyContent(), interests: { music: [{ value: 'country', confidence: 0.8 }] } }
     const withProfile = explain('I hate country music.', 'text', profile)
     expect(rulesOf(withProfile.trace, 'removals.interests', 'country')).toEqual(['negation.dislike'])
-    expect(rulesOf(explain('I hate country music.').trace, 'preferences.topics_to_avoid', 'country')).toEqual(['negation.dislike'])
+    expect(rulesOf(explain('I hate country music.').trace, 'preferences.topics_to_avoid', 'country')).toEqual([
+      'negation.dislike',
+    ])
   })
 
   it('in a conversation traces only the profiled person, each value to its turn', () => {

@@ -5,9 +5,13 @@ import type { Extraction, ProfileContent } from '../../src/domain/profile.js'
 
 const NOW = new Date('2024-06-15T12:00:00Z')
 const extractor = new LocalExtractor({ now: () => NOW })
-const x = (data: string, profile?: ProfileContent): Extraction => extractor.extractOne({ inputType: 'text', data }, profile)
+const x = (data: string, profile?: ProfileContent): Extraction =>
+  extractor.extractOne({ inputType: 'text', data }, profile)
 const values = (e: Extraction, cat: string) => (e.interests?.[cat] ?? []).map((s) => s.value)
-const allInterests = (e: Extraction) => Object.values(e.interests ?? {}).flat().map((s) => s.value.toLowerCase())
+const allInterests = (e: Extraction) =>
+  Object.values(e.interests ?? {})
+    .flat()
+    .map((s) => s.value.toLowerCase())
 
 describe('LocalExtractor: interface', () => {
   it('is named local and returns one extraction per submission, in order', async () => {
@@ -35,7 +39,10 @@ describe('LocalExtractor: interface', () => {
     const ac = new AbortController()
     ac.abort()
     await expect(
-      extractor.extract({ profile: emptyContent(), submissions: [{ submissionId: 'a', inputType: 'text', data: 'hi' }] }, ac.signal),
+      extractor.extract(
+        { profile: emptyContent(), submissions: [{ submissionId: 'a', inputType: 'text', data: 'hi' }] },
+        ac.signal,
+      ),
     ).rejects.toThrow()
   })
 
@@ -43,7 +50,9 @@ describe('LocalExtractor: interface', () => {
     const e = x('I am Oskar, a 52 year old male plumber from Gdansk. I love fishing and I have a cat. I am stubborn.')
     const confs = [
       ...Object.values(e.core_info ?? {}).map((s) => s!.confidence),
-      ...Object.values(e.interests ?? {}).flat().map((s) => s.confidence),
+      ...Object.values(e.interests ?? {})
+        .flat()
+        .map((s) => s.confidence),
       ...(e.personality?.traits ?? []).map((s) => s.confidence),
     ]
     expect(confs.length).toBeGreaterThan(5)
@@ -180,7 +189,9 @@ describe('interests', () => {
   })
 
   it('reads "my favorite X is Y" and "Y is my favorite"', () => {
-    const e = x('My favorite food is ramen. My favourite band is Radiohead. Blue is my favorite color. Autumn is my favorite season.')
+    const e = x(
+      'My favorite food is ramen. My favourite band is Radiohead. Blue is my favorite color. Autumn is my favorite season.',
+    )
     expect(values(e, 'food')).toContain('ramen')
     expect(values(e, 'music')).toContain('Radiohead')
     expect(values(e, 'other')).toEqual(expect.arrayContaining(['blue', 'autumn']))
@@ -189,7 +200,9 @@ describe('interests', () => {
   })
 
   it('reads activities: play, listen to, collect, go, do', () => {
-    const e = x('I play basketball on weekends. I listen to a lot of reggae. I collect stamps. I go fishing with my uncle. I do yoga every morning.')
+    const e = x(
+      'I play basketball on weekends. I listen to a lot of reggae. I collect stamps. I go fishing with my uncle. I do yoga every morning.',
+    )
     expect(values(e, 'sports')).toEqual(expect.arrayContaining(['basketball', 'yoga']))
     expect(values(e, 'music')).toContain('reggae')
     expect(values(e, 'hobbies')).toEqual(expect.arrayContaining(['collecting stamps', 'fishing']))
@@ -225,7 +238,9 @@ describe('interests', () => {
 
 describe('negation, hedging, questions and other people', () => {
   it('turns "anymore" / "no longer" / "stopped" into removals', () => {
-    const e = x("I don't like jazz anymore. I no longer play tennis. I stopped eating meat. I'm not into anime anymore.")
+    const e = x(
+      "I don't like jazz anymore. I no longer play tennis. I stopped eating meat. I'm not into anime anymore.",
+    )
     expect(e.removals).toEqual(
       expect.arrayContaining([
         { section: 'interests', value: 'jazz' },
@@ -240,7 +255,9 @@ describe('negation, hedging, questions and other people', () => {
   it('names the category of a removal when the profile holds the value', () => {
     const profile = emptyContent()
     profile.interests.music = [{ value: 'Jazz', confidence: 0.9 }]
-    expect(x('I do not listen to jazz anymore.', profile).removals).toEqual([{ section: 'interests', category: 'music', value: 'jazz' }])
+    expect(x('I do not listen to jazz anymore.', profile).removals).toEqual([
+      { section: 'interests', category: 'music', value: 'jazz' },
+    ])
   })
 
   it('treats a plain dislike as a weak topic to avoid, never as an interest', () => {
@@ -255,7 +272,9 @@ describe('negation, hedging, questions and other people', () => {
   it('removes an existing interest that a plain dislike contradicts', () => {
     const profile = emptyContent()
     profile.interests.food = [{ value: 'mushrooms', confidence: 0.8 }]
-    expect(x('I hate mushrooms.', profile).removals).toEqual([{ section: 'interests', category: 'food', value: 'mushrooms' }])
+    expect(x('I hate mushrooms.', profile).removals).toEqual([
+      { section: 'interests', category: 'food', value: 'mushrooms' },
+    ])
   })
 
   it('the later statement wins inside one text', () => {
@@ -284,7 +303,7 @@ describe('negation, hedging, questions and other people', () => {
     expect(values(x('I love reggae, do you?'), 'music')).toEqual(['reggae'])
   })
 
-  it('does not attribute other people\'s facts to the person', () => {
+  it("does not attribute other people's facts to the person", () => {
     const e = x('My sister loves jazz. My husband is a doctor. My dad lives in Chicago. My son is 12 years old.')
     expect(e.interests).toBeUndefined()
     expect(e.core_info).toBeUndefined()
@@ -321,7 +340,9 @@ describe('personality and mood', () => {
 
 describe('memories', () => {
   it('records past events with chrono dates relative to the injected clock', () => {
-    const e = x('I graduated from college in 2015. Last year I ran a marathon. We got married on June 3, 2019. Two months ago I adopted a puppy.')
+    const e = x(
+      'I graduated from college in 2015. Last year I ran a marathon. We got married on June 3, 2019. Two months ago I adopted a puppy.',
+    )
     expect(e.memories).toEqual(
       expect.arrayContaining([
         { event: 'graduated from college in 2015', date: '2015-01-01', importance: 'high', confidence: 0.9 },
@@ -343,7 +364,11 @@ describe('memories', () => {
     expect(first('I worked as a nurse for 15 years.')).toMatchObject({ event: 'worked as a nurse for 15 years' })
     expect(first('I worked as a nurse for 15 years.')?.date).toBeUndefined()
     // Something done for a while up to now stays a memory, undated.
-    expect(first('I have worked in the ER for two years.')).toEqual({ event: 'have worked in the ER for two years', importance: 'medium', confidence: 0.8 })
+    expect(first('I have worked in the ER for two years.')).toEqual({
+      event: 'have worked in the ER for two years',
+      importance: 'medium',
+      confidence: 0.8,
+    })
     expect(first('I have been teaching math for a decade.')?.date).toBeUndefined()
     expect(x('I have a dog for two years.').memories).toBeUndefined()
     expect(first('I volunteered at the shelter over the last 3 years.')?.date).toBeUndefined()
@@ -386,13 +411,17 @@ describe('preferences', () => {
     expect(avoid('I hate talking about my weight.')).toEqual(['weight'])
     expect(avoid("I don't want to discuss my divorce or my ex.")).toEqual(['divorce', 'ex'])
     expect(avoid('My health is a sensitive topic.')).toEqual(['health'])
-    expect(x("Please don't talk about politics.").preferences!.topics_to_avoid![0].confidence).toBeGreaterThanOrEqual(0.85)
+    expect(x("Please don't talk about politics.").preferences!.topics_to_avoid![0].confidence).toBeGreaterThanOrEqual(
+      0.85,
+    )
   })
 })
 
 describe('text forms', () => {
   it('handles lower-case chat text without capitals', () => {
-    const e = x('hi there . i am a nurse . i love to hike . i have two dogs . my favorite food is tacos . i live in ohio .')
+    const e = x(
+      'hi there . i am a nurse . i love to hike . i have two dogs . my favorite food is tacos . i live in ohio .',
+    )
     expect(e.core_info?.occupation?.value).toBe('nurse')
     expect(e.core_info?.location?.value).toBe('Ohio')
     expect(values(e, 'hobbies')).toContain('hiking')
@@ -407,7 +436,9 @@ describe('text forms', () => {
   })
 
   it('rewrites simple third-person text about one person', () => {
-    const e = x('Maria is a 34 year old nurse from Lisbon. She loves jazz and plays the piano. She got married in 2019.')
+    const e = x(
+      'Maria is a 34 year old nurse from Lisbon. She loves jazz and plays the piano. She got married in 2019.',
+    )
     expect(e.core_info).toMatchObject({
       name: { value: 'Maria' },
       age: { value: 34 },
@@ -433,11 +464,17 @@ describe('text forms', () => {
 })
 
 describe('conversation input', () => {
-  const conv = (data: string, profile?: ProfileContent) => extractor.extractOne({ inputType: 'conversation', data }, profile)
+  const conv = (data: string, profile?: ProfileContent) =>
+    extractor.extractOne({ inputType: 'conversation', data }, profile)
 
-  it('uses only the first speaker\'s turns in the line form', () => {
+  it("uses only the first speaker's turns in the line form", () => {
     const e = conv(
-      ['Ana: hi! i am a vet and i love cats', 'Bot: I am a robot and I love football.', 'Ana: i live in madrid', 'also i enjoy baking'].join('\n'),
+      [
+        'Ana: hi! i am a vet and i love cats',
+        'Bot: I am a robot and I love football.',
+        'Ana: i live in madrid',
+        'also i enjoy baking',
+      ].join('\n'),
     )
     expect(e.core_info?.occupation?.value).toBe('vet')
     expect(e.core_info?.location?.value).toBe('Madrid')

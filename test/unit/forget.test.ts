@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { forgetValue, MAX_TOMBSTONES, parseForgetTarget, restoreSnapshot, screenForgotten } from '../../src/domain/forget.js'
+import {
+  forgetValue,
+  MAX_TOMBSTONES,
+  parseForgetTarget,
+  restoreSnapshot,
+  screenForgotten,
+} from '../../src/domain/forget.js'
 import { merge } from '../../src/domain/merge.js'
 import { emptyState, type Extraction, type ProfileState } from '../../src/domain/profile.js'
 
@@ -11,7 +17,10 @@ const ex: Extraction = {
   core_info: { name: { value: 'Ana', confidence: 0.9 }, age: { value: 34, confidence: 0.9 } },
   interests: { music: [{ value: 'Jazz', confidence: 0.9 }], hobbies: [{ value: 'hiking', confidence: 0.8 }] },
   personality: { traits: [{ value: 'curious', confidence: 0.7 }] },
-  preferences: { conversation_style: { value: 'brief', confidence: 0.8 }, topics_to_avoid: [{ value: 'politics', confidence: 0.8 }] },
+  preferences: {
+    conversation_style: { value: 'brief', confidence: 0.8 },
+    topics_to_avoid: [{ value: 'politics', confidence: 0.8 }],
+  },
   memories: [{ event: 'Moved to Lisbon', date: '2020-05-01' }],
 }
 const base = (): ProfileState => merge(emptyState(), [ex], T0, { acceptedAt: [T0] }).state
@@ -23,8 +32,14 @@ describe('forgetValue', () => {
       [{ section: 'core_info.age', value: ' 34 ' }, [{ section: 'core_info.age', value: '34' }]],
       [{ section: 'core_info.name', value: 'ANA' }, [{ section: 'core_info.name', value: 'Ana' }]],
       [{ section: 'personality.traits', value: 'Curious' }, [{ section: 'traits', value: 'curious' }]],
-      [{ section: 'preferences.topics_to_avoid', value: 'politics' }, [{ section: 'topics_to_avoid', value: 'politics' }]],
-      [{ section: 'preferences.conversation_style', value: 'brief' }, [{ section: 'preferences.conversation_style', value: 'brief' }]],
+      [
+        { section: 'preferences.topics_to_avoid', value: 'politics' },
+        [{ section: 'topics_to_avoid', value: 'politics' }],
+      ],
+      [
+        { section: 'preferences.conversation_style', value: 'brief' },
+        [{ section: 'preferences.conversation_style', value: 'brief' }],
+      ],
       [{ section: 'memories', value: 'moved to lisbon' }, [{ section: 'memories', value: 'Moved to Lisbon' }]],
     ]
     for (const [target, removed] of cases) {
@@ -48,7 +63,9 @@ describe('forgetValue', () => {
   it('keeps a bounded number of tombstones', () => {
     let s = base()
     for (let i = 0; i < MAX_TOMBSTONES + 5; i++) {
-      s = merge(s, [{ personality: { traits: [{ value: `trait${i}`, confidence: 0.5 }] } }], T0, { acceptedAt: [T0] }).state
+      s = merge(s, [{ personality: { traits: [{ value: `trait${i}`, confidence: 0.5 }] } }], T0, {
+        acceptedAt: [T0],
+      }).state
       s = forgetValue(s, { section: 'personality.traits', value: `trait${i}` }, T1).state
     }
     expect(s.internals.forgotten).toHaveLength(MAX_TOMBSTONES)
@@ -61,7 +78,11 @@ describe('the merge and tombstones', () => {
   it('evidence accepted before the forget (or of unknown age) does not bring the value back', () => {
     for (const acceptedAt of [[T0], [undefined], undefined]) {
       const r = merge(forgotten(), [ex], T2, acceptedAt ? { acceptedAt } : {})
-      expect(Object.values(r.state.content.interests).flat().map((e) => e.value)).not.toContain('Jazz')
+      expect(
+        Object.values(r.state.content.interests)
+          .flat()
+          .map((e) => e.value),
+      ).not.toContain('Jazz')
       expect(r.state.internals.forgotten).toHaveLength(1)
     }
   })
@@ -75,7 +96,9 @@ describe('the merge and tombstones', () => {
 
   it('a rollback keeps forgotten values forgotten and reports what it takes away', () => {
     const snapshot = base()
-    const now = merge(snapshot, [{ core_info: { location: { value: 'Porto', confidence: 0.9 } } }], T1, { acceptedAt: [T1] }).state
+    const now = merge(snapshot, [{ core_info: { location: { value: 'Porto', confidence: 0.9 } } }], T1, {
+      acceptedAt: [T1],
+    }).state
     const cur = forgetValue(now, { section: 'interests', value: 'hiking' }, T1).state
     const r = restoreSnapshot(cur, snapshot, 1, T2)
     expect(r.state.content.core_info.location).toBeUndefined()
@@ -90,9 +113,16 @@ describe('the merge and tombstones', () => {
 describe('parseForgetTarget', () => {
   it('names what is wrong', () => {
     expect(() => parseForgetTarget({ section: 'x', value: 'y' })).toThrow(/Invalid field section/)
-    expect(() => parseForgetTarget({ section: 'interests', value: 'y', category: 5 })).toThrow(/category must be a string/)
-    expect(() => parseForgetTarget({ section: 'memories', value: 'y', category: 'a' })).toThrow(/only for section interests/)
-    expect(parseForgetTarget({ section: 'core_info.age', value: 34 })).toEqual({ section: 'core_info.age', value: '34' })
+    expect(() => parseForgetTarget({ section: 'interests', value: 'y', category: 5 })).toThrow(
+      /category must be a string/,
+    )
+    expect(() => parseForgetTarget({ section: 'memories', value: 'y', category: 'a' })).toThrow(
+      /only for section interests/,
+    )
+    expect(parseForgetTarget({ section: 'core_info.age', value: 34 })).toEqual({
+      section: 'core_info.age',
+      value: '34',
+    })
   })
 })
 
@@ -100,7 +130,12 @@ describe('forgetting custom schema values (custom.<section>.<field>)', () => {
   const withCustom = (): ProfileState => {
     const s = base()
     s.content.custom = {
-      diet: { restrictions: [{ value: 'vegetarian', confidence: 0.6 }, { value: 'halal', confidence: 0.6 }] },
+      diet: {
+        restrictions: [
+          { value: 'vegetarian', confidence: 0.6 },
+          { value: 'halal', confidence: 0.6 },
+        ],
+      },
       travel: { budget: { value: 800, confidence: 0.8 }, ok: { value: true, confidence: 0.7 } },
     }
     return s
@@ -124,15 +159,27 @@ describe('forgetting custom schema values (custom.<section>.<field>)', () => {
   it('older evidence cannot bring a custom value back; newer can', () => {
     const gone = forgetValue(withCustom(), { section: 'custom.diet.restrictions', value: 'vegetarian' }, T1).state
     const again: Extraction = { custom: { diet: { restrictions: [{ value: 'Vegetarian', confidence: 0.6 }] } } }
-    expect(merge(gone, [again], T2, { acceptedAt: [T0] }).state.content.custom!.diet!.restrictions!).toEqual([{ value: 'halal', confidence: 0.6 }])
+    expect(merge(gone, [again], T2, { acceptedAt: [T0] }).state.content.custom!.diet!.restrictions!).toEqual([
+      { value: 'halal', confidence: 0.6 },
+    ])
     const back = merge(gone, [again], T2, { acceptedAt: [T2] }).state
-    expect((back.content.custom!.diet!.restrictions as { value: string }[]).map((e) => e.value.toLowerCase())).toContain('vegetarian')
+    expect(
+      (back.content.custom!.diet!.restrictions as { value: string }[]).map((e) => e.value.toLowerCase()),
+    ).toContain('vegetarian')
     expect(back.internals.forgotten ?? []).toEqual([])
   })
 
   it('parses custom paths and refuses malformed ones', () => {
-    expect(parseForgetTarget({ section: 'custom.diet.restrictions', value: 'x' }).section).toBe('custom.diet.restrictions')
-    for (const section of ['custom.diet', 'custom.Diet.x', 'custom.diet.x.y', 'custom.1a.b', 'custom.' + 'a'.repeat(41) + '.b']) {
+    expect(parseForgetTarget({ section: 'custom.diet.restrictions', value: 'x' }).section).toBe(
+      'custom.diet.restrictions',
+    )
+    for (const section of [
+      'custom.diet',
+      'custom.Diet.x',
+      'custom.diet.x.y',
+      'custom.1a.b',
+      'custom.' + 'a'.repeat(41) + '.b',
+    ]) {
       expect(() => parseForgetTarget({ section, value: 'x' }), section).toThrow(/custom\.<section>\.<field>/)
     }
   })

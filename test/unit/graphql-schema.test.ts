@@ -15,7 +15,17 @@ describe('GraphQL schema', () => {
     const dashboard = await dashboardSchema()
     expect(printSchema(dashboard) + '\n').toBe(committed)
     const api = await profilerSchema()
-    for (const field of ['signUp', 'signIn', 'signOut', 'changePassword', 'createApp', 'renameApp', 'deleteApp', 'rotateAppKey', 'revokeAppKey']) {
+    for (const field of [
+      'signUp',
+      'signIn',
+      'signOut',
+      'changePassword',
+      'createApp',
+      'renameApp',
+      'deleteApp',
+      'rotateAppKey',
+      'revokeAppKey',
+    ]) {
       expect(dashboard.getMutationType()!.getFields()[field], field).toBeDefined()
       expect(api.getMutationType()!.getFields()[field], field).toBeUndefined()
     }

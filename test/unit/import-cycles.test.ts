@@ -25,7 +25,9 @@ function importGraph(): Map<string, Set<string>> {
     for (const { fileName } of info.importedFiles) {
       if (!fileName.startsWith('.')) continue
       const base = path.resolve(path.dirname(file), fileName)
-      const found = [base, base.replace(/\.m?js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), `${base}.ts`].find((c) => c.startsWith(SRC) && fs.existsSync(c) && fs.statSync(c).isFile())
+      const found = [base, base.replace(/\.m?js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), `${base}.ts`].find(
+        (c) => c.startsWith(SRC) && fs.existsSync(c) && fs.statSync(c).isFile(),
+      )
       if (found) targets.add(found)
     }
     graph.set(file, targets)

@@ -8,13 +8,23 @@ import { lines } from '../../src/services/ndjson.js'
 const limits = { maxLineBytes: 1000, maxBytes: 100_000 }
 async function read(chunks: (string | Buffer)[], l = limits) {
   const out: { n: number; text: string }[] = []
-  for await (const x of lines((async function* () { yield* chunks })(), l)) out.push(x)
+  for await (const x of lines(
+    (async function* () {
+      yield* chunks
+    })(),
+    l,
+  ))
+    out.push(x)
   return out
 }
 
 /** Depth of a parsed JSON value, recursively (the reference). */
 const depthOf = (v: unknown): number =>
-  Array.isArray(v) ? 1 + Math.max(0, ...v.map(depthOf)) : v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0
+  Array.isArray(v)
+    ? 1 + Math.max(0, ...v.map(depthOf))
+    : v !== null && typeof v === 'object'
+      ? 1 + Math.max(0, ...Object.values(v).map(depthOf))
+      : 0
 
 describe('lines', () => {
   const text = '\n \t\r\n{"a":1}\r\n\n  {"b":"x y"}\n\t\n{"c":3}'
@@ -32,7 +42,10 @@ describe('lines', () => {
     const bytes = Buffer.from(text)
     for (let i = 0; i <= bytes.length; i++) {
       for (const j of [i, Math.min(bytes.length, i + 1), Math.min(bytes.length, i + 3)]) {
-        expect(await read([bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)]), `split at ${i}, ${j}`).toEqual(expected)
+        expect(
+          await read([bytes.subarray(0, i), bytes.subarray(i, j), bytes.subarray(j)]),
+          `split at ${i}, ${j}`,
+        ).toEqual(expected)
       }
     }
   })

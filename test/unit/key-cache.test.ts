@@ -69,7 +69,13 @@ describe('StatusOrder', () => {
   it("admits a profile's events in rising seq only, per profile and tenant; events without seq always", async () => {
     const { StatusOrder } = await import('../../src/events/event-bus.js')
     const o = new StatusOrder(2)
-    const e = (tenantId: string, profileId: string, seq?: number) => ({ tenantId, profileId, status: 'ready' as const, at: '', seq })
+    const e = (tenantId: string, profileId: string, seq?: number) => ({
+      tenantId,
+      profileId,
+      status: 'ready' as const,
+      at: '',
+      seq,
+    })
     expect(o.admit(e('t', 'a', 5))).toBe(true)
     expect(o.admit(e('t', 'a', 5))).toBe(false)
     expect(o.admit(e('t', 'a', 4))).toBe(false)

@@ -30,7 +30,9 @@ describe('hybrid search: words and scores', () => {
     expect(queryTerms('')).toEqual([])
     // A description longer than MAX_QUERY_TERMS words is left to the vector.
     expect(queryTerms(Array.from({ length: MAX_QUERY_TERMS + 1 }, (_, i) => `word${i}`).join(' '))).toEqual([])
-    expect(queryTerms(Array.from({ length: MAX_QUERY_TERMS }, (_, i) => `word${i}`).join(' '))).toHaveLength(MAX_QUERY_TERMS)
+    expect(queryTerms(Array.from({ length: MAX_QUERY_TERMS }, (_, i) => `word${i}`).join(' '))).toHaveLength(
+      MAX_QUERY_TERMS,
+    )
   })
 
   it('a tsquery literal of required terms, with quotes doubled; no operator of the client survives', () => {
@@ -52,11 +54,16 @@ describe('hybrid search: words and scores', () => {
     c.memories.push({ event: 'Moved to Reykjavík in 2019', confidence: 0.8 })
     const l = profileLexemes(c, 'Zoë plays the harpsichord.').split(' ')
     // NFD folds the combining accents (ë, í), not letters of their own (ł); queries go through the same folding.
-    expect(l).toEqual(expect.arrayContaining(['zoe', 'łukasiewicz', 'harpsichord', 'sonata', 'music', 'reykjavik', '2019', 'plai']))
+    expect(l).toEqual(
+      expect.arrayContaining(['zoe', 'łukasiewicz', 'harpsichord', 'sonata', 'music', 'reykjavik', '2019', 'plai']),
+    )
     expect(new Set(l).size).toBe(l.length)
     expect(profileLexemes(emptyContent(), '')).toBe('')
     // An app's custom schema values too (lists and scalars; booleans carry no word).
-    c.custom = { diet: { restrictions: [{ value: 'pescatarian', confidence: 0.6 }] }, travel: { city: { value: 'Tromsø', confidence: 0.8 }, ok: { value: true, confidence: 1 } } }
+    c.custom = {
+      diet: { restrictions: [{ value: 'pescatarian', confidence: 0.6 }] },
+      travel: { city: { value: 'Tromsø', confidence: 0.8 }, ok: { value: true, confidence: 1 } },
+    }
     expect(profileLexemes(c, '').split(' ')).toEqual(expect.arrayContaining(['pescatarian', 'tromsø']))
   })
 
@@ -65,10 +72,14 @@ describe('hybrid search: words and scores', () => {
     expect(hybridScore(100, true)).toBe(100)
     expect(hybridScore(42, false)).toBe(42)
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 100, noNaN: true }), (a, b) => {
-        expect(hybridScore(a, true)).toBeGreaterThanOrEqual(Math.max(a, LEXICAL_SCORE))
-        if (a <= b) expect(hybridScore(a, true)).toBeLessThanOrEqual(hybridScore(b, true))
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        (a, b) => {
+          expect(hybridScore(a, true)).toBeGreaterThanOrEqual(Math.max(a, LEXICAL_SCORE))
+          if (a <= b) expect(hybridScore(a, true)).toBeLessThanOrEqual(hybridScore(b, true))
+        },
+      ),
     )
   })
 
@@ -118,29 +129,42 @@ describe('hybrid search: words and scores', () => {
     expect(everyWord("likes O'Brien's")).not.toContain("'likes'")
     expect(everyWord('loves cats')).toEqual([liking, "'cat'", "'cats'"])
     expect(everyWord('enjoys liking')).toEqual([liking])
-    expect(everyWord('hates clowns')[0]).toBe("('hate' | 'dislik' | 'detest' | 'despis' | 'loath' | 'dislike' | 'despise' | 'loathe')")
+    expect(everyWord('hates clowns')[0]).toBe(
+      "('hate' | 'dislik' | 'detest' | 'despis' | 'loath' | 'dislike' | 'despise' | 'loathe')",
+    )
     expect(everyWord('the a of')).toEqual([])
     expect(everyWord(Array.from({ length: 100 }, (_, i) => `word${i}`).join(' ')).length).toBeLessThanOrEqual(2 * 12)
     for (const w of everyWord(`a'b \\ '' x`)) expect(w).toMatch(/^'([^']|'')*'$/)
     expect(hybridScore(0, true, 1)).toBe(LEXICAL_SCORE + COVER_SCORE)
     expect(hybridScore(50, false, 1)).toBe(50)
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 100, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), (v, c1, c2) => {
-        if (c1 <= c2) expect(hybridScore(v, true, c1)).toBeLessThanOrEqual(hybridScore(v, true, c2) + 1e-9)
-        expect(hybridScore(v, true, c1)).toBeGreaterThanOrEqual(Math.max(v, LEXICAL_SCORE) - 1e-9)
-      }),
+      fc.property(
+        fc.double({ min: 0, max: 100, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (v, c1, c2) => {
+          if (c1 <= c2) expect(hybridScore(v, true, c1)).toBeLessThanOrEqual(hybridScore(v, true, c2) + 1e-9)
+          expect(hybridScore(v, true, c1)).toBeGreaterThanOrEqual(Math.max(v, LEXICAL_SCORE) - 1e-9)
+        },
+      ),
     )
     const cal = new PiecewiseLinearCalibration(LOCAL_CALIBRATION_POINTS)
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 1, max: 24 }), fc.nat(), fc.double({ min: -1, max: 1, noNaN: true }), (s, words, kk, cosine) => {
-        const k = kk % (words + 1)
-        const limits = lexicalThresholds(s, words, (x) => cal.toCosine(x))
-        expect(limits).toHaveLength(words + 1)
-        const passes = 1 - cosine <= limits[k]!
-        const score = hybridScore(cal.toScore(cosine), true, k / words)
-        if (score >= s + 1e-9) expect(passes).toBe(true)
-        if (score < s - 1e-9) expect(passes).toBe(false)
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 1, max: 24 }),
+        fc.nat(),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        (s, words, kk, cosine) => {
+          const k = kk % (words + 1)
+          const limits = lexicalThresholds(s, words, (x) => cal.toCosine(x))
+          expect(limits).toHaveLength(words + 1)
+          const passes = 1 - cosine <= limits[k]!
+          const score = hybridScore(cal.toScore(cosine), true, k / words)
+          if (score >= s + 1e-9) expect(passes).toBe(true)
+          if (score < s - 1e-9) expect(passes).toBe(false)
+        },
+      ),
     )
     // Ranking: a fuller cover first, then the vector.
     const ranked = rankHybrid(

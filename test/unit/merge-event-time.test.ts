@@ -39,12 +39,16 @@ describe('merge in event time', () => {
   })
 
   it('within a batch, extractions are applied oldest first whatever their order', () => {
-    const r = merge(emptyState(), [livesIn('Porto'), livesIn('Lisbon'), livesIn('Faro')], NOW, { occurredAt: [LAST_WEEK, LAST_YEAR, LONG_AGO] })
+    const r = merge(emptyState(), [livesIn('Porto'), livesIn('Lisbon'), livesIn('Faro')], NOW, {
+      occurredAt: [LAST_WEEK, LAST_YEAR, LONG_AGO],
+    })
     expect(r.state.content.core_info.location!.value).toBe('Porto')
     // The history records the value the batch ends with, and nothing replaced (the older values never stood).
     expect(r.changes.core_info).toEqual({ location: sv('Porto', 0.8) })
     // Without times: the given order (the last one stands), as before event times.
-    expect(merge(emptyState(), [livesIn('Porto'), livesIn('Lisbon')], NOW).state.content.core_info.location!.value).toBe('Lisbon')
+    expect(
+      merge(emptyState(), [livesIn('Porto'), livesIn('Lisbon')], NOW).state.content.core_info.location!.value,
+    ).toBe('Lisbon')
   })
 
   it('conversation_style, age and the recent mood follow the same rule; the default mood still counts every sighting', () => {
@@ -74,21 +78,45 @@ describe('merge in event time', () => {
 
   it('keeps one time per scalar path, whatever the number of merges', () => {
     let s = emptyState()
-    for (let i = 0; i < 50; i++) s = backfill(s, [livesIn(`City${i}`), new Date(Date.parse(LONG_AGO) + i * 86_400_000).toISOString()])
+    for (let i = 0; i < 50; i++)
+      s = backfill(s, [livesIn(`City${i}`), new Date(Date.parse(LONG_AGO) + i * 86_400_000).toISOString()])
     expect(Object.keys(s.internals.evidence_at!)).toEqual(['core_info.location'])
   })
 
   it('said_at: each part keeps when evidence last named it, the same whatever batches the evidence came in', () => {
     const sessions: [Extraction, string][] = [
       [{ interests: { music: [sv('jazz', 0.6)] }, personality: { traits: [sv('patient', 0.6)] } }, LONG_AGO],
-      [{ interests: { sports: [sv('tennis', 0.6)] }, memories: [{ event: 'Ran a marathon', confidence: 0.7 }] }, LAST_YEAR],
-      [{ interests: { music: [sv('jazz', 0.6)] }, preferences: { topics_to_avoid: [sv('politics', 0.6)] }, custom: { work: { team: sv('data', 0.7) } } }, LAST_WEEK],
-      [{ core_info: { location: sv('Porto', 0.8) }, personality: { mood: sv('calm', 0.6) }, preferences: { conversation_style: sv('brief', 0.6) } }, LAST_YEAR],
+      [
+        { interests: { sports: [sv('tennis', 0.6)] }, memories: [{ event: 'Ran a marathon', confidence: 0.7 }] },
+        LAST_YEAR,
+      ],
+      [
+        {
+          interests: { music: [sv('jazz', 0.6)] },
+          preferences: { topics_to_avoid: [sv('politics', 0.6)] },
+          custom: { work: { team: sv('data', 0.7) } },
+        },
+        LAST_WEEK,
+      ],
+      [
+        {
+          core_info: { location: sv('Porto', 0.8) },
+          personality: { mood: sv('calm', 0.6) },
+          preferences: { conversation_style: sv('brief', 0.6) },
+        },
+        LAST_YEAR,
+      ],
     ]
-    const one = merge(emptyState(), sessions.map(([ex]) => ex), '2026-01-10T00:00:00.000Z', { occurredAt: sessions.map(([, at]) => at) }).state
+    const one = merge(
+      emptyState(),
+      sessions.map(([ex]) => ex),
+      '2026-01-10T00:00:00.000Z',
+      { occurredAt: sessions.map(([, at]) => at) },
+    ).state
     // The same sessions one at a time, in another order, each merged at its own wall-clock time.
     let apart = emptyState()
-    for (const [i, [ex, at]] of [...sessions.entries()].reverse()) apart = merge(apart, [ex], `2026-01-1${i}T00:00:00.000Z`, { occurredAt: [at] }).state
+    for (const [i, [ex, at]] of [...sessions.entries()].reverse())
+      apart = merge(apart, [ex], `2026-01-1${i}T00:00:00.000Z`, { occurredAt: [at] }).state
     expect(one.internals.said_at).toEqual({
       interests: LAST_WEEK,
       'interests.music': LAST_WEEK,
@@ -114,11 +142,20 @@ describe('merge in event time', () => {
     const s = merge(emptyState(), [{ interests: { music: [sv('jazz', 0.6)] } }], NOW).state
     expect(s.internals.said_at).toEqual({ interests: NOW, 'interests.music': NOW })
     // A value negated in the same extraction is not said.
-    const negated = merge(emptyState(), [{ personality: { traits: [sv('shy', 0.6)] }, removals: [{ section: 'traits', value: 'shy' }] }], NOW).state
+    const negated = merge(
+      emptyState(),
+      [{ personality: { traits: [sv('shy', 0.6)] }, removals: [{ section: 'traits', value: 'shy' }] }],
+      NOW,
+    ).state
     expect(negated.internals.said_at ?? {}).toEqual({})
     // A category the limits drop leaves no said time behind (tidy removes it with the category).
     const limits = { ...DEFAULT_PROFILE_LIMITS, categories: 1 }
-    const capped = merge(emptyState(), [{ interests: { music: [sv('jazz', 0.9)], sports: [sv('tennis', 0.2)] } }], NOW, { limits, occurredAt: [LAST_WEEK] }).state
+    const capped = merge(
+      emptyState(),
+      [{ interests: { music: [sv('jazz', 0.9)], sports: [sv('tennis', 0.2)] } }],
+      NOW,
+      { limits, occurredAt: [LAST_WEEK] },
+    ).state
     expect(Object.keys(capped.content.interests)).toEqual(['music'])
     expect(capped.internals.said_at).toEqual({ interests: LAST_WEEK, 'interests.music': LAST_WEEK })
   })
@@ -139,7 +176,16 @@ describe('event times as given', () => {
     expect(parseEventTime('2026-01-10T12:04:00Z', now)).toEqual({ iso: '2026-01-10T12:04:00.000Z' })
   })
   it('refuses other forms, impossible dates, the far past and the future past the skew', () => {
-    for (const bad of ['2023-05-08T10:00:00', '08/05/2023', '2023-02-30', '2023-05-08T25:00Z', '1899-12-31', '2026-01-10T12:06:00Z', 'x'.repeat(41), 12]) {
+    for (const bad of [
+      '2023-05-08T10:00:00',
+      '08/05/2023',
+      '2023-02-30',
+      '2023-05-08T25:00Z',
+      '1899-12-31',
+      '2026-01-10T12:06:00Z',
+      'x'.repeat(41),
+      12,
+    ]) {
       expect(parseEventTime(bad, now), String(bad)).toHaveProperty('error')
     }
   })

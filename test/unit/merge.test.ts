@@ -35,7 +35,12 @@ describe('merge: confidence and value hygiene', () => {
 
   it('treats NaN, missing and non-numeric confidence as 0.5, and Infinity as 1', () => {
     const ex = {
-      core_info: { name: sv('Ann', NaN), gender: { value: 'female' }, location: sv('Rome', '0.9' as unknown as number), occupation: sv('nurse', Infinity) },
+      core_info: {
+        name: sv('Ann', NaN),
+        gender: { value: 'female' },
+        location: sv('Rome', '0.9' as unknown as number),
+        occupation: sv('nurse', Infinity),
+      },
     } as unknown as Extraction
     const c = merge(emptyState(), [ex], T1).state.content.core_info
     expect(c.name?.confidence).toBe(0.5)
@@ -79,7 +84,10 @@ describe('merge: scalars', () => {
   })
 
   it('compares scalars by normalised value', () => {
-    const s = run([{ core_info: { location: sv('The Hague', 0.5) } }], [{ core_info: { location: sv('the hague!', 0.5) } }])
+    const s = run(
+      [{ core_info: { location: sv('The Hague', 0.5) } }],
+      [{ core_info: { location: sv('the hague!', 0.5) } }],
+    )
     expect(s.content.core_info.location).toEqual(sv('the hague!', 0.75))
   })
 
@@ -106,7 +114,9 @@ describe('merge: scalars', () => {
     expect(r.changes.core_info?.location).toEqual(sv('Berlin', 0.9))
     expect(r.changes.replaced).toEqual({ 'core_info.location': { ...sv('Paris', 0.75), from: T1, until: T3 } })
     // The old value stays as the scalar's newest past value, with its window (README "Facts over time").
-    expect(r.state.content.past_values).toEqual({ 'core_info.location': [{ ...sv('Paris', 0.75), from: T1, until: T3, last_said: '2024-01-02T00:00:00.000Z' }] })
+    expect(r.state.content.past_values).toEqual({
+      'core_info.location': [{ ...sv('Paris', 0.75), from: T1, until: T3, last_said: '2024-01-02T00:00:00.000Z' }],
+    })
   })
 
   it('replaces a confirmed value with an equally confident one', () => {
@@ -136,7 +146,9 @@ describe('merge: scalars', () => {
   it('treats a stored value without a seen count as seen once', () => {
     const s = emptyState()
     s.content.core_info.gender = sv('male', 0.9)
-    expect(merge(s, [{ core_info: { gender: sv('female', 0.1) } }], T1).state.content.core_info.gender).toEqual(sv('female', 0.1))
+    expect(merge(s, [{ core_info: { gender: sv('female', 0.1) } }], T1).state.content.core_info.gender).toEqual(
+      sv('female', 0.1),
+    )
   })
 
   it('applies the same rule to occupation and conversation_style', () => {
@@ -145,8 +157,15 @@ describe('merge: scalars', () => {
       [{ core_info: { occupation: sv('Nurses', 0.5) }, preferences: { conversation_style: sv('Casual', 0.5) } }],
     )
     expect(s.content.core_info.occupation?.confidence).toBeCloseTo(0.8, 12)
-    expect(s.content.preferences.conversation_style).toEqual({ value: 'Casual', confidence: s.content.preferences.conversation_style?.confidence })
-    const r = merge(s, [{ core_info: { occupation: sv('doctor', 0.7) }, preferences: { conversation_style: sv('formal', 0.9) } }], T3)
+    expect(s.content.preferences.conversation_style).toEqual({
+      value: 'Casual',
+      confidence: s.content.preferences.conversation_style?.confidence,
+    })
+    const r = merge(
+      s,
+      [{ core_info: { occupation: sv('doctor', 0.7) }, preferences: { conversation_style: sv('formal', 0.9) } }],
+      T3,
+    )
     expect(r.state.content.core_info.occupation?.value).toBe('Nurses')
     expect(r.state.content.preferences.conversation_style).toEqual(sv('formal', 0.9))
     expect(Object.keys(r.changes.replaced ?? {})).toEqual(['preferences.conversation_style'])
@@ -158,7 +177,9 @@ describe('merge: scalars', () => {
     expect(r.state.content.core_info.name).toEqual(sv('Cat', 0.7))
     expect(r.changes.replaced).toEqual({ 'core_info.name': { ...sv('Ann', 0.5), from: T1, until: T2 } })
     // Bea held in between (no event times: each at the merge's time); it is a past value of this batch.
-    expect(r.changes.past_values).toEqual({ 'core_info.name': [{ ...sv('Bea', 0.6), from: T2, until: T2, last_said: T2 }] })
+    expect(r.changes.past_values).toEqual({
+      'core_info.name': [{ ...sv('Bea', 0.6), from: T2, until: T2, last_said: T2 }],
+    })
   })
 
   it('records no replacement when a batch ends on the value it started with', () => {
@@ -181,7 +202,11 @@ describe('merge: scalars', () => {
 
 describe('merge: lists', () => {
   it('dedupes "Hiking", "hiking " and "hikes" into one reinforced entry with the newest display form', () => {
-    const r = merge(emptyState(), [{ interests: { hobbies: [sv('Hiking', 0.5), sv('hiking ', 0.5), sv('hikes', 0.5)] } }], T1)
+    const r = merge(
+      emptyState(),
+      [{ interests: { hobbies: [sv('Hiking', 0.5), sv('hiking ', 0.5), sv('hikes', 0.5)] } }],
+      T1,
+    )
     expect(r.state.content.interests).toEqual({ hobbies: [sv('hikes', 0.875)] })
   })
 
@@ -194,7 +219,11 @@ describe('merge: lists', () => {
   })
 
   it('normalises category names to lower snake_case', () => {
-    const r = merge(emptyState(), [{ interests: { 'Movies TV': [sv('Inception', 0.5)], 'Movies & TV': [sv('Dune', 0.5)] } }], T1)
+    const r = merge(
+      emptyState(),
+      [{ interests: { 'Movies TV': [sv('Inception', 0.5)], 'Movies & TV': [sv('Dune', 0.5)] } }],
+      T1,
+    )
     expect(Object.keys(r.state.content.interests)).toEqual(['movies_tv'])
     expect(r.state.content.interests.movies_tv.map((e) => e.value)).toEqual(['Inception', 'Dune'])
     expect(r.state.field_timestamps['interests.movies_tv']).toBe(T1)
@@ -228,13 +257,17 @@ describe('merge: lists', () => {
   })
 
   it('keeps distinct values apart and in arrival order', () => {
-    const s = run([{ personality: { traits: [sv('kind', 0.5), sv('shy', 0.5)] } }], [{ personality: { traits: [sv('funny', 0.5)] } }])
+    const s = run(
+      [{ personality: { traits: [sv('kind', 0.5), sv('shy', 0.5)] } }],
+      [{ personality: { traits: [sv('funny', 0.5)] } }],
+    )
     expect(s.content.personality.traits.map((t) => t.value)).toEqual(['kind', 'shy', 'funny'])
   })
 })
 
 describe('merge: removals', () => {
-  const withJazz = () => run([{ interests: { music: [sv('jazz', 0.7), sv('rock', 0.6)], hobbies: [sv('chess', 0.5)] } }])
+  const withJazz = () =>
+    run([{ interests: { music: [sv('jazz', 0.7), sv('rock', 0.6)], hobbies: [sv('chess', 0.5)] } }])
 
   it('removes an interest in the given category and logs it', () => {
     const r = merge(withJazz(), [{ removals: [{ section: 'interests', category: 'Music', value: 'Jazz' }] }], T2)
@@ -269,7 +302,18 @@ describe('merge: removals', () => {
 
   it('matches removals by normalised value', () => {
     const s = run([{ preferences: { topics_to_avoid: [sv('Dogs', 0.5)] }, personality: { traits: [sv('Shy', 0.5)] } }])
-    const r = merge(s, [{ removals: [{ section: 'topics_to_avoid', value: 'dog' }, { section: 'traits', value: ' shy.' }] }], T2)
+    const r = merge(
+      s,
+      [
+        {
+          removals: [
+            { section: 'topics_to_avoid', value: 'dog' },
+            { section: 'traits', value: ' shy.' },
+          ],
+        },
+      ],
+      T2,
+    )
     expect(r.state.content.preferences.topics_to_avoid).toEqual([])
     expect(r.state.content.personality.traits).toEqual([])
     expect(r.changes.removed).toEqual([
@@ -295,7 +339,11 @@ describe('merge: removals', () => {
   })
 
   it('wins over an add of the same value in the same extraction (value existed before)', () => {
-    const r = merge(withJazz(), [{ interests: { music: [sv('Jazz', 0.9)] }, removals: [{ section: 'interests', value: 'jazz' }] }], T2)
+    const r = merge(
+      withJazz(),
+      [{ interests: { music: [sv('Jazz', 0.9)] }, removals: [{ section: 'interests', value: 'jazz' }] }],
+      T2,
+    )
     expect(r.state.content.interests.music).toEqual([sv('rock', 0.6)])
     expect(r.changes).toEqual({ removed: [{ section: 'interests', category: 'music', value: 'jazz' }] })
   })
@@ -336,7 +384,15 @@ describe('merge: removals', () => {
   it('an add then a removal later in the batch leaves nothing and reports only the removal of what existed', () => {
     const r = merge(
       withJazz(),
-      [{ interests: { music: [sv('jazz', 0.5), sv('blues', 0.5)] } }, { removals: [{ section: 'interests', value: 'jazz' }, { section: 'interests', value: 'blues' }] }],
+      [
+        { interests: { music: [sv('jazz', 0.5), sv('blues', 0.5)] } },
+        {
+          removals: [
+            { section: 'interests', value: 'jazz' },
+            { section: 'interests', value: 'blues' },
+          ],
+        },
+      ],
       T2,
     )
     expect(r.state.content.interests.music).toEqual([sv('rock', 0.6)])
@@ -350,35 +406,69 @@ describe('merge: memories', () => {
       emptyState(),
       [
         { memories: [{ event: 'undated A' }, { event: 'moved to Paris', date: '2021-05-01' }] },
-        { memories: [{ event: 'graduated', date: '2015-06-30' }, { event: 'undated B' }, { event: 'same day', date: '2021-05-01' }] },
+        {
+          memories: [
+            { event: 'graduated', date: '2015-06-30' },
+            { event: 'undated B' },
+            { event: 'same day', date: '2021-05-01' },
+          ],
+        },
       ],
       T1,
     )
-    expect(r.state.content.memories.map((m) => m.event)).toEqual(['graduated', 'moved to Paris', 'same day', 'undated A', 'undated B'])
+    expect(r.state.content.memories.map((m) => m.event)).toEqual([
+      'graduated',
+      'moved to Paris',
+      'same day',
+      'undated A',
+      'undated B',
+    ])
     expect(r.state.field_timestamps.memories).toBe(T1)
   })
 
   it('merges the same event on the same date: reinforced confidence, higher importance, newest wording', () => {
     const s = run([{ memories: [{ event: 'Adopted a dog', date: '2022-03-04', importance: 'high', confidence: 0.6 }] }])
-    const r = merge(s, [{ memories: [{ event: 'adopted a dog.', date: '2022-03-04', importance: 'low', confidence: 0.5 }] }], T2)
-    expect(r.state.content.memories).toEqual([{ event: 'adopted a dog.', date: '2022-03-04', importance: 'high', confidence: 0.8 }])
+    const r = merge(
+      s,
+      [{ memories: [{ event: 'adopted a dog.', date: '2022-03-04', importance: 'low', confidence: 0.5 }] }],
+      T2,
+    )
+    expect(r.state.content.memories).toEqual([
+      { event: 'adopted a dog.', date: '2022-03-04', importance: 'high', confidence: 0.8 },
+    ])
     expect(r.changes.memories).toEqual(r.state.content.memories)
   })
 
   it('merges the same undated event', () => {
-    const s = run([{ memories: [{ event: 'ran a marathon', confidence: 0.5 }] }], [{ memories: [{ event: 'Ran a marathon', importance: 'medium', confidence: 0.5 }] }])
+    const s = run(
+      [{ memories: [{ event: 'ran a marathon', confidence: 0.5 }] }],
+      [{ memories: [{ event: 'Ran a marathon', importance: 'medium', confidence: 0.5 }] }],
+    )
     expect(s.content.memories).toEqual([{ event: 'Ran a marathon', importance: 'medium', confidence: 0.75 }])
   })
 
   it('does not merge the same event on different dates, nor dated with undated', () => {
     const s = run([
-      { memories: [{ event: 'visited Rome', date: '2019-01-01' }, { event: 'visited Rome', date: '2020-01-01' }, { event: 'visited Rome' }] },
+      {
+        memories: [
+          { event: 'visited Rome', date: '2019-01-01' },
+          { event: 'visited Rome', date: '2020-01-01' },
+          { event: 'visited Rome' },
+        ],
+      },
     ])
     expect(s.content.memories.map((m) => m.date)).toEqual(['2019-01-01', '2020-01-01', undefined])
   })
 
   it('reports only new or merged memories in changes', () => {
-    const s = run([{ memories: [{ event: 'a', date: '2020-01-01' }, { event: 'b', date: '2020-01-02' }] }])
+    const s = run([
+      {
+        memories: [
+          { event: 'a', date: '2020-01-01' },
+          { event: 'b', date: '2020-01-02' },
+        ],
+      },
+    ])
     const r = merge(s, [{ memories: [{ event: 'c', date: '2019-01-01' }] }], T2)
     expect(r.changes).toEqual({ memories: [{ event: 'c', date: '2019-01-01', confidence: 0.5 }] })
   })
@@ -413,7 +503,9 @@ describe('merge: mood', () => {
     const s = run([mood('calm', 0.9)], [mood('calm', 0.9)])
     const r = merge(s, [mood('anxious', 0.1)], T3)
     expect(r.state.content.personality.mood_trends.recent).toEqual(sv('anxious', 0.1))
-    expect(r.changes.replaced).toEqual({ 'personality.mood_trends.recent': { ...sv('calm', 0.99), from: T1, until: T3 } })
+    expect(r.changes.replaced).toEqual({
+      'personality.mood_trends.recent': { ...sv('calm', 0.99), from: T1, until: T3 },
+    })
   })
 
   it('reinforces recent when the mood repeats', () => {
@@ -485,8 +577,19 @@ describe('merge: field_timestamps', () => {
     const r = merge(emptyState(), [ex], T1)
     expect(Object.keys(r.state.field_timestamps).sort()).toEqual(
       [
-        'core_info', 'core_info.name', 'core_info.age', 'interests', 'interests.music', 'personality', 'personality.traits',
-        'personality.mood_trends', 'memories', 'preferences', 'preferences.conversation_style', 'preferences.topics_to_avoid', 'language',
+        'core_info',
+        'core_info.name',
+        'core_info.age',
+        'interests',
+        'interests.music',
+        'personality',
+        'personality.traits',
+        'personality.mood_trends',
+        'memories',
+        'preferences',
+        'preferences.conversation_style',
+        'preferences.topics_to_avoid',
+        'language',
       ].sort(),
     )
     expect(new Set(Object.values(r.state.field_timestamps))).toEqual(new Set([T1]))
@@ -560,7 +663,11 @@ describe('merge: changes, purity, determinism', () => {
   })
 
   it('accepts a stored state of an older shape with missing sections', () => {
-    const legacy = { content: { core_info: {}, interests: {} }, field_timestamps: {}, internals: {} } as unknown as ProfileState
+    const legacy = {
+      content: { core_info: {}, interests: {} },
+      field_timestamps: {},
+      internals: {},
+    } as unknown as ProfileState
     const r = merge(legacy, [full], T1)
     expect(r.state.content.personality.traits).toEqual([sv('curious', 0.5)])
     expect(r.state.internals.mood_counts).toEqual({ happi: 1 })
@@ -576,7 +683,11 @@ describe('merge: changes, purity, determinism', () => {
       emptyState(),
       [
         // JSON.parse makes "__proto__" an own key, as a parsed request body would.
-        { interests: JSON.parse('{"constructor":[{"value":"toString","confidence":0.5}],"__proto__":[{"value":"hasOwnProperty","confidence":0.5}]}') },
+        {
+          interests: JSON.parse(
+            '{"constructor":[{"value":"toString","confidence":0.5}],"__proto__":[{"value":"hasOwnProperty","confidence":0.5}]}',
+          ),
+        },
         { personality: { mood: sv('constructor', 0.5) } },
         { removals: [{ section: 'interests', category: 'valueOf', value: 'x' }] },
       ],
@@ -594,9 +705,26 @@ afterEach(() => {
 
 // ---- property tests -------------------------------------------------------------------------------------------
 
-const confArb = fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.double(), fc.constantFrom(NaN, Infinity, -Infinity, 0, 1, -0.5, 1.5))
+const confArb = fc.oneof(
+  fc.double({ min: 0, max: 1, noNaN: true }),
+  fc.double(),
+  fc.constantFrom(NaN, Infinity, -Infinity, 0, 1, -0.5, 1.5),
+)
 const valueArb = fc.oneof(
-  fc.constantFrom('Hiking', 'hiking ', 'hikes', 'Jazz', 'jazz', 'Dogs', 'dog', 'The Beatles', 'beatles', 'chess', 'Café', 'cafe'),
+  fc.constantFrom(
+    'Hiking',
+    'hiking ',
+    'hikes',
+    'Jazz',
+    'jazz',
+    'Dogs',
+    'dog',
+    'The Beatles',
+    'beatles',
+    'chess',
+    'Café',
+    'cafe',
+  ),
   fc.constantFrom('', '  ', '!!', 'constructor', 'toString'),
   fc.string({ maxLength: 12 }),
 )
@@ -629,11 +757,17 @@ const extractionArb = fc.record(
     ),
     interests: fc.dictionary(catArb, fc.array(scoredArb, { maxLength: 4 }), { maxKeys: 3 }),
     personality: fc.record(
-      { traits: fc.array(scoredArb, { maxLength: 3 }), mood: fc.record({ value: fc.constantFrom('happy', 'Happy', 'sad', 'calm', ''), confidence: confArb }) },
+      {
+        traits: fc.array(scoredArb, { maxLength: 3 }),
+        mood: fc.record({ value: fc.constantFrom('happy', 'Happy', 'sad', 'calm', ''), confidence: confArb }),
+      },
       { requiredKeys: [] },
     ),
     memories: fc.array(memoryArb, { maxLength: 3 }),
-    preferences: fc.record({ conversation_style: scoredArb, topics_to_avoid: fc.array(scoredArb, { maxLength: 3 }) }, { requiredKeys: [] }),
+    preferences: fc.record(
+      { conversation_style: scoredArb, topics_to_avoid: fc.array(scoredArb, { maxLength: 3 }) },
+      { requiredKeys: [] },
+    ),
     removals: fc.array(removalArb, { maxLength: 3 }),
     language: fc.constantFrom('en', 'fr', 'EN-us', 'xx1'),
   },
@@ -645,7 +779,9 @@ function allConfidences(s: ProfileState): unknown[] {
   const c = s.content
   return [
     ...Object.values(c.core_info).map((v) => v?.confidence),
-    ...Object.values(c.interests).flat().map((e) => e.confidence),
+    ...Object.values(c.interests)
+      .flat()
+      .map((e) => e.confidence),
     ...c.personality.traits.map((e) => e.confidence),
     c.personality.mood_trends.recent?.confidence ?? 0,
     c.personality.mood_trends.default?.confidence ?? 0,
@@ -656,7 +792,10 @@ function allConfidences(s: ProfileState): unknown[] {
 }
 
 const keysOf = (list: Scored<string>[]) => list.map((e) => normaliseValue(e.value))
-const interestKeys = (s: ProfileState) => Object.values(s.content.interests).flat().map((e) => normaliseValue(e.value))
+const interestKeys = (s: ProfileState) =>
+  Object.values(s.content.interests)
+    .flat()
+    .map((e) => normaliseValue(e.value))
 const memoryKeys = (s: ProfileState) => s.content.memories.map((m) => `${normaliseValue(m.event)}|${m.date ?? ''}`)
 const unique = (xs: string[]) => new Set(xs).size === xs.length
 
@@ -725,13 +864,17 @@ describe('merge: properties', () => {
         checkInvariants(twice.state)
         expect(interestKeys(twice.state)).toEqual(interestKeys(once.state))
         expect(keysOf(twice.state.content.personality.traits)).toEqual(keysOf(once.state.content.personality.traits))
-        expect(keysOf(twice.state.content.preferences.topics_to_avoid)).toEqual(keysOf(once.state.content.preferences.topics_to_avoid))
+        expect(keysOf(twice.state.content.preferences.topics_to_avoid)).toEqual(
+          keysOf(once.state.content.preferences.topics_to_avoid),
+        )
         expect(memoryKeys(twice.state)).toEqual(memoryKeys(once.state))
         expect(Object.keys(twice.state.content.interests)).toEqual(Object.keys(once.state.content.interests))
         expect(twice.changes.removed).toBeUndefined()
         expect(twice.changes.replaced).toBeUndefined()
         for (const [cat, list] of Object.entries(twice.state.content.interests)) {
-          list.forEach((e, i) => expect(e.confidence).toBeGreaterThanOrEqual(once.state.content.interests[cat][i].confidence))
+          list.forEach((e, i) =>
+            expect(e.confidence).toBeGreaterThanOrEqual(once.state.content.interests[cat][i].confidence),
+          )
         }
       }),
       { numRuns: 300 },

@@ -66,7 +66,7 @@ describe('normaliseValue', () => {
     expect(normaliseValue('Mozart’s')).toBe(normaliseValue("Mozart's"))
   })
 
-  it('drops a possessive \'s', () => {
+  it("drops a possessive 's", () => {
     expect(normaliseValue("Mozart's")).toBe('mozart')
   })
 

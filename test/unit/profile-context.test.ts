@@ -1,7 +1,16 @@
 import fc from 'fast-check'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { describe, expect, it } from 'vitest'
-import { composeContext, contextFacts, contextHeader, factAlternatives, lexicalScore, PAST_IN_CONTEXT, stems, type ContextFact } from '../../src/ai/profile-context.js'
+import {
+  composeContext,
+  contextFacts,
+  contextHeader,
+  factAlternatives,
+  lexicalScore,
+  PAST_IN_CONTEXT,
+  stems,
+  type ContextFact,
+} from '../../src/ai/profile-context.js'
 import { readableDate } from '../../src/domain/passages.js'
 import { emptyContent } from '../../src/domain/profile.js'
 
@@ -13,7 +22,9 @@ const text = fc.oneof(
   fc.constantFrom('🎸 guitar 🎶', '👩🏽‍🚀', '李小龍', 'ॐ', 'a\n\nb', '   ', 'x'.repeat(3000), '\r\n', '- Interests:'),
 )
 const fact = fc.record({
-  section: fc.constantFrom('basics', 'interests', 'personality', 'preferences', 'memories') as fc.Arbitrary<ContextFact['section']>,
+  section: fc.constantFrom('basics', 'interests', 'personality', 'preferences', 'memories') as fc.Arbitrary<
+    ContextFact['section']
+  >,
   text,
   confidence: fc.double({ min: 0, max: 1, noNaN: true }),
   at: fc.constantFrom('', '2024-01-01', '2025-06-30T10:00:00.000Z'),
@@ -29,19 +40,42 @@ describe('composeContext', () => {
         fc.boolean(),
         (raw, summary, budgets, withRelevance) => {
           const facts = raw.map((f) => ({ ...f, matchText: f.text }))
-          const relevance = withRelevance ? facts.map((_, i) => (i * 7919) % 10 / 10) : undefined
-          const full = composeContext({ header: 'About Zoë 🦊:', summary, facts, relevance, maxTokens: 32000, count: countTokens })
+          const relevance = withRelevance ? facts.map((_, i) => ((i * 7919) % 10) / 10) : undefined
+          const full = composeContext({
+            header: 'About Zoë 🦊:',
+            summary,
+            facts,
+            relevance,
+            maxTokens: 32000,
+            count: countTokens,
+          })
           const fullLines = new Set(full.text.split('\n'))
           let prev: Set<string> = new Set()
           for (const max of [...budgets].sort((a, b) => a - b)) {
-            const c = composeContext({ header: 'About Zoë 🦊:', summary, facts, relevance, maxTokens: max, count: countTokens })
+            const c = composeContext({
+              header: 'About Zoë 🦊:',
+              summary,
+              facts,
+              relevance,
+              maxTokens: max,
+              count: countTokens,
+            })
             expect(c.tokens).toBe(countTokens(c.text))
             expect(c.tokens).toBeLessThanOrEqual(max)
             const lines = new Set(c.text === '' ? [] : c.text.split('\n'))
             for (const l of lines) expect(fullLines.has(l)).toBe(true)
             for (const l of prev) expect(lines.has(l)).toBe(true)
             expect(c.factsIncluded).toBeLessThanOrEqual(c.factsTotal)
-            expect(composeContext({ header: 'About Zoë 🦊:', summary, facts, relevance, maxTokens: max, count: countTokens })).toEqual(c)
+            expect(
+              composeContext({
+                header: 'About Zoë 🦊:',
+                summary,
+                facts,
+                relevance,
+                maxTokens: max,
+                count: countTokens,
+              }),
+            ).toEqual(c)
             prev = lines
           }
         },
@@ -53,7 +87,13 @@ describe('composeContext', () => {
   it('facts from a profile: clean lines, no empty values, the name as the header', () => {
     const content = emptyContent()
     content.core_info.name = { value: '  Ada\nLovelace. ', confidence: 1 }
-    content.interests = { music_genres: [{ value: 'jazz', confidence: 0.5 }, { value: 'Jazz.', confidence: 0.4 }, { value: '  ', confidence: 1 }] }
+    content.interests = {
+      music_genres: [
+        { value: 'jazz', confidence: 0.5 },
+        { value: 'Jazz.', confidence: 0.4 },
+        { value: '  ', confidence: 1 },
+      ],
+    }
     content.memories = [{ event: 'Moved to Lisbon', date: '2020-01-02', importance: 'high', confidence: 0.7 }]
     expect(contextHeader(content)).toBe('About Ada Lovelace:')
     expect(contextHeader(emptyContent())).toBe('About this person (name unknown):')
@@ -72,21 +112,44 @@ describe('composeContext', () => {
     content.interests = { music: [{ value: 'jazz', confidence: 0.6 }], sports: [{ value: 'tennis', confidence: 0.6 }] }
     content.personality.traits = [{ value: 'patient', confidence: 0.6 }]
     // Merge times say sports changed last; said times say the trait was named last, then music.
-    const merged = { 'interests.music': '2026-01-12T00:00:00.000Z', 'interests.sports': '2026-01-13T00:00:00.000Z', 'personality.traits': '2026-01-11T00:00:00.000Z' }
+    const merged = {
+      'interests.music': '2026-01-12T00:00:00.000Z',
+      'interests.sports': '2026-01-13T00:00:00.000Z',
+      'personality.traits': '2026-01-11T00:00:00.000Z',
+    }
     const said = { 'interests.music': '2025-05-01T00:00:00.000Z', 'personality.traits': '2025-06-01T00:00:00.000Z' }
-    const order = (f: ContextFact[]) => composeContext({ header: 'About X:', facts: f, maxTokens: 200, count: countTokens }).text
-    expect(contextFacts(content, merged, said).map((f) => f.at)).toEqual(['2025-05-01T00:00:00.000Z', '2026-01-13T00:00:00.000Z', '2025-06-01T00:00:00.000Z'])
+    const order = (f: ContextFact[]) =>
+      composeContext({ header: 'About X:', facts: f, maxTokens: 200, count: countTokens }).text
+    expect(contextFacts(content, merged, said).map((f) => f.at)).toEqual([
+      '2025-05-01T00:00:00.000Z',
+      '2026-01-13T00:00:00.000Z',
+      '2025-06-01T00:00:00.000Z',
+    ])
     // A budget of two facts: sports (no said time: its merge time, the newest) and the trait.
-    const two = (f: ContextFact[]) => composeContext({ header: 'About X:', facts: f, maxTokens: countTokens('About X:\nInterests:\n- sports: tennis\nPersonality:\n- Trait: patient\n') + 1, count: countTokens }).text
-    expect(two(contextFacts(content, merged, said))).toBe('About X:\nInterests:\n- sports: tennis\nPersonality:\n- Trait: patient')
+    const two = (f: ContextFact[]) =>
+      composeContext({
+        header: 'About X:',
+        facts: f,
+        maxTokens: countTokens('About X:\nInterests:\n- sports: tennis\nPersonality:\n- Trait: patient\n') + 1,
+        count: countTokens,
+      }).text
+    expect(two(contextFacts(content, merged, said))).toBe(
+      'About X:\nInterests:\n- sports: tennis\nPersonality:\n- Trait: patient',
+    )
     // With every part said, the merge times no longer matter.
     const allSaid = { ...said, 'interests.sports': '2024-01-01T00:00:00.000Z' }
-    expect(order(contextFacts(content, merged, allSaid))).toBe(order(contextFacts(content, { ...merged, 'interests.sports': '2020-01-01T00:00:00.000Z' }, allSaid)))
-    expect(two(contextFacts(content, merged, allSaid))).toBe('About X:\nPersonality:\n- Trait: patient\nInterests:\n- music: jazz')
+    expect(order(contextFacts(content, merged, allSaid))).toBe(
+      order(contextFacts(content, { ...merged, 'interests.sports': '2020-01-01T00:00:00.000Z' }, allSaid)),
+    )
+    expect(two(contextFacts(content, merged, allSaid))).toBe(
+      'About X:\nPersonality:\n- Trait: patient\nInterests:\n- music: jazz',
+    )
   })
 
-  it("a misspelt query word counts for the facts that say what it may have meant, unless a fact says it as written", () => {
-    const facts = ['food: shawarma', 'Works as nurse', 'music: ice cream van jingles', 'food: schawarma rolls'].map(stems)
+  it('a misspelt query word counts for the facts that say what it may have meant, unless a fact says it as written', () => {
+    const facts = ['food: shawarma', 'Works as nurse', 'music: ice cream van jingles', 'food: schawarma rolls'].map(
+      stems,
+    )
     const q = stems('likes schawarma')
     // No fact says "icecream": a split alternative counts only where both its words are.
     const icecream = factAlternatives(stems('icecream'), facts, [['icecream', [['ice', 'cream']]]])
@@ -95,7 +158,10 @@ describe('composeContext', () => {
     // A fact says "schawarma": the word is taken as written, not corrected.
     expect(factAlternatives(q, facts, [['schawarma', [['shawarma']]]]).size).toBe(0)
     const three = facts.slice(0, 3)
-    const alts = factAlternatives(q, three, [['schawarma', [['shawarma'], ['shawarmas']]], ['unasked', [['asked']]]])
+    const alts = factAlternatives(q, three, [
+      ['schawarma', [['shawarma'], ['shawarmas']]],
+      ['unasked', [['asked']]],
+    ])
     expect([...alts.keys()]).toEqual([...stems('schawarma')])
     expect(three.map((f) => lexicalScore(q, f, alts))).toEqual([1, 0, 0])
     expect(three.map((f) => lexicalScore(q, f))).toEqual([0, 0, 0])
@@ -133,9 +199,13 @@ describe('composeContext', () => {
     for (const t of texts) expect(t).not.toMatch(/\d{4}-\d{2}/)
     expect(readableDate('2023-05-08T23:30:00.000Z')).toBe('8 May 2023')
     // A long life names the newest few: one line, a bounded length.
-    content.past_values['core_info.location'] = Array.from({ length: 20 }, (_, i) => w(`City ${i}`, `${2020 - i}-01-01T00:00:00.000Z`, `${2021 - i}-01-01T00:00:00.000Z`))
+    content.past_values['core_info.location'] = Array.from({ length: 20 }, (_, i) =>
+      w(`City ${i}`, `${2020 - i}-01-01T00:00:00.000Z`, `${2021 - i}-01-01T00:00:00.000Z`),
+    )
     const line = contextFacts(content, {}).find((f) => f.text.startsWith('Lives in'))!.text
     expect(line.match(/City/g)).toHaveLength(PAST_IN_CONTEXT)
-    expect(line).toBe('Lives in Porto (before: City 0, 1 January 2020 to 1 January 2021; City 1, 1 January 2019 to 1 January 2020; City 2, 1 January 2018 to 1 January 2019)')
+    expect(line).toBe(
+      'Lives in Porto (before: City 0, 1 January 2020 to 1 January 2021; City 1, 1 January 2019 to 1 January 2020; City 2, 1 January 2018 to 1 January 2019)',
+    )
   })
 })

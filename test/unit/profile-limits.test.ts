@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest'
 import { merge } from '../../src/domain/merge.js'
 import { keyMemo } from '../../src/domain/merge-rules.js'
 import * as normalise from '../../src/domain/normalise.js'
-import { contentViolation, DEFAULT_PROFILE_LIMITS, enforceLimits, MAX_MOODS, type ProfileLimits } from '../../src/domain/profile-limits.js'
+import {
+  contentViolation,
+  DEFAULT_PROFILE_LIMITS,
+  enforceLimits,
+  MAX_MOODS,
+  type ProfileLimits,
+} from '../../src/domain/profile-limits.js'
 import { emptyContent, emptyState, type ProfileState } from '../../src/domain/profile.js'
 
 // Counted by normaliseValue itself (a module mock would not reach merge-rules when the worker has already imported it).
@@ -17,7 +23,13 @@ const scored = (value: string, confidence: number) => ({ value, confidence })
 describe('enforceLimits', () => {
   it('a list keeps its most confident entries, the newest of equals, and logs the rest', () => {
     const s = emptyState()
-    s.content.personality.traits = [scored('a', 0.5), scored('b', 0.9), scored('c', 0.5), scored('d', 0.2), scored('e', 0.5)]
+    s.content.personality.traits = [
+      scored('a', 0.5),
+      scored('b', 0.9),
+      scored('c', 0.5),
+      scored('d', 0.2),
+      scored('e', 0.5),
+    ]
     const log = enforceLimits(s, limits({ listValues: 3 }), keyMemo())
     expect(s.content.personality.traits.map((t) => t.value)).toEqual(['b', 'c', 'e'])
     expect(log.result()).toEqual({
@@ -32,7 +44,11 @@ describe('enforceLimits', () => {
 
   it('past the category limit, the categories whose best value is least confident go whole', () => {
     const s = emptyState()
-    s.content.interests = { music: [scored('jazz', 0.9)], food: [scored('sushi', 0.3), scored('tea', 0.4)], sport: [scored('golf', 0.6)] }
+    s.content.interests = {
+      music: [scored('jazz', 0.9)],
+      food: [scored('sushi', 0.3), scored('tea', 0.4)],
+      sport: [scored('golf', 0.6)],
+    }
     s.field_timestamps = { 'interests.food': NOW, 'interests.music': NOW, interests: NOW }
     enforceLimits(s, limits({ categories: 2 }), keyMemo())
     expect(Object.keys(s.content.interests).sort()).toEqual(['music', 'sport'])
@@ -43,7 +59,9 @@ describe('enforceLimits', () => {
   it('interests in all and custom values in all: the least confident of any list go first', () => {
     const s = emptyState()
     s.content.interests = { a: [scored('x1', 0.9), scored('x2', 0.1)], b: [scored('y1', 0.2), scored('y2', 0.8)] }
-    s.content.custom = { diet: { tags: [scored('vegan', 0.3), scored('raw', 0.9)], budget: { value: 10, confidence: 0.1 } } } as never
+    s.content.custom = {
+      diet: { tags: [scored('vegan', 0.3), scored('raw', 0.9)], budget: { value: 10, confidence: 0.1 } },
+    } as never
     s.internals.seen['custom.diet.budget'] = 2
     enforceLimits(s, limits({ interests: 2, customValues: 1 }), keyMemo())
     expect(s.content.interests).toEqual({ a: [scored('x1', 0.9)], b: [scored('y2', 0.8)] })
@@ -92,10 +110,14 @@ describe('contentViolation', () => {
     const c = emptyContent()
     expect(contentViolation(c, DEFAULT_PROFILE_LIMITS)).toBeNull()
     c.interests.music = Array.from({ length: 6 }, (_, i) => scored(`v${i}`, 0.5))
-    expect(contentViolation(c, limits({ listValues: 5 }))).toMatch(/^interests\.music holds 6 values; at most 5 \(PROFILER_PROFILE_MAX_LIST_VALUES\)/)
+    expect(contentViolation(c, limits({ listValues: 5 }))).toMatch(
+      /^interests\.music holds 6 values; at most 5 \(PROFILER_PROFILE_MAX_LIST_VALUES\)/,
+    )
     expect(contentViolation(c, limits({ interests: 4 }))).toMatch(/PROFILER_PROFILE_MAX_INTERESTS/)
     c.memories = [{ event: 'x'.repeat(20) }]
-    expect(contentViolation(c, limits({ valueChars: 10 }))).toMatch(/^memories\[0\]\.event is longer than 10 characters/)
+    expect(contentViolation(c, limits({ valueChars: 10 }))).toMatch(
+      /^memories\[0\]\.event is longer than 10 characters/,
+    )
     expect(contentViolation(c, limits({ profileBytes: 100 }))).toMatch(/PROFILER_PROFILE_MAX_BYTES/)
   })
 })

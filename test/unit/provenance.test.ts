@@ -19,10 +19,18 @@ const ex = {
   interests: { music: [{ value: 'Jazz', confidence: 0.9 }], hobbies: [{ value: 'hiking', confidence: 0.8 }] },
   personality: { traits: [{ value: 'curious', confidence: 0.7 }] },
   memories: [{ event: 'moved to Porto', date: '2025-03', confidence: 0.8 }],
-  custom: { diet: { restrictions: [{ value: 'vegetarian', confidence: 0.6 }], style: { value: 'keto', confidence: 0.5 } } },
+  custom: {
+    diet: { restrictions: [{ value: 'vegetarian', confidence: 0.6 }], style: { value: 'keto', confidence: 0.5 } },
+  },
 }
 
-const passage = (submission_id: string, position: number, hits: string[], rank = 0.1, occurred_at = '2024-01-01T00:00:00.000Z'): CandidatePassage => ({
+const passage = (
+  submission_id: string,
+  position: number,
+  hits: string[],
+  rank = 0.1,
+  occurred_at = '2024-01-01T00:00:00.000Z',
+): CandidatePassage => ({
   submission_id,
   position,
   occurred_at,
@@ -67,9 +75,16 @@ describe('provenance', () => {
     // A list custom field keeps the quote of its first value only: not taken for any value.
     expect(quoteFor(p, { section: 'custom.diet.restrictions', value: 'vegetarian' })).toBeUndefined()
     expect(quoteFor(p, { section: 'custom.diet.style', value: 'keto' })).toBe('keto only')
-    expect(proposalOf({ extraction: ex, evidence }, { section: 'core_info.location', value: 'Lisbon' })).toEqual({ proposed: true, quote: 'I live in Lisbon' })
-    expect(proposalOf({ extraction: ex }, { section: 'core_info.location', value: 'Lisbon' })).toEqual({ proposed: true })
-    expect(proposalOf({ extraction: ex, evidence }, { section: 'core_info.location', value: 'Porto' })).toEqual({ proposed: false })
+    expect(proposalOf({ extraction: ex, evidence }, { section: 'core_info.location', value: 'Lisbon' })).toEqual({
+      proposed: true,
+      quote: 'I live in Lisbon',
+    })
+    expect(proposalOf({ extraction: ex }, { section: 'core_info.location', value: 'Lisbon' })).toEqual({
+      proposed: true,
+    })
+    expect(proposalOf({ extraction: ex, evidence }, { section: 'core_info.location', value: 'Porto' })).toEqual({
+      proposed: false,
+    })
   })
 
   it('groups a value by word (stems and the word); stop words count only when nothing else is there', () => {
@@ -83,10 +98,19 @@ describe('provenance', () => {
   it('ranks quote, then extraction, then words; a known submission that did not propose it counts only when nothing else does', () => {
     const valueGroups = [['lisbon']]
     const quoteGroups = new Map([['a', [['i'], ['live'], ['in'], ['lisbon']]]])
-    const base = { valueGroups, quoteGroups, proposed: new Map([['a', { quote: 'I live in Lisbon' }]]), known: new Set(['a', 'b']) }
+    const base = {
+      valueGroups,
+      quoteGroups,
+      proposed: new Map([['a', { quote: 'I live in Lisbon' }]]),
+      known: new Set(['a', 'b']),
+    }
     const r = supportingPassages({
       ...base,
-      ofProposed: [passage('a', 1, ['lisbon'], 0.5), passage('a', 0, ['i', 'live', 'in', 'lisbon'], 0.1), passage('a', 2, ['i', 'live'], 0.9)],
+      ofProposed: [
+        passage('a', 1, ['lisbon'], 0.5),
+        passage('a', 0, ['i', 'live', 'in', 'lisbon'], 0.1),
+        passage('a', 2, ['i', 'live'], 0.9),
+      ],
       others: [passage('b', 0, ['lisbon']), passage('c', 0, ['lisbon'])],
     })
     expect(r.map((x) => [x.passage.submission_id, x.passage.position, x.match])).toEqual([
@@ -95,23 +119,54 @@ describe('provenance', () => {
       ['c', 0, 'words'], // c's extraction is unknown; b's is known and did not propose it
     ])
     // Nothing from the proposers or unknown submissions: any passage holding every word.
-    const fallback = supportingPassages({ ...base, proposed: new Map(), quoteGroups: new Map(), known: new Set(['b']), ofProposed: [], others: [passage('b', 0, ['lisbon'])] })
+    const fallback = supportingPassages({
+      ...base,
+      proposed: new Map(),
+      quoteGroups: new Map(),
+      known: new Set(['b']),
+      ofProposed: [],
+      others: [passage('b', 0, ['lisbon'])],
+    })
     expect(fallback.map((x) => x.match)).toEqual(['words'])
     // A passage holding only some words of a value is no evidence outside its proposing submission.
     const two = [['rock'], ['climb', 'climbing']]
-    const partial = supportingPassages({ valueGroups: two, quoteGroups: new Map(), proposed: new Map([['a', {}]]), known: new Set(['a']), ofProposed: [passage('a', 0, ['rock'])], others: [passage('x', 0, ['rock'])] })
+    const partial = supportingPassages({
+      valueGroups: two,
+      quoteGroups: new Map(),
+      proposed: new Map([['a', {}]]),
+      known: new Set(['a']),
+      ofProposed: [passage('a', 0, ['rock'])],
+      others: [passage('x', 0, ['rock'])],
+    })
     expect(partial.map((x) => [x.passage.submission_id, x.match, x.share])).toEqual([['a', 'extraction', 0.5]])
   })
 
   it('parses the lookup, naming what is wrong', () => {
-    expect(parseEvidenceParams({ field: 'interests', value: 'jazz', category: 'music', limit: '3' })).toEqual({ section: 'interests', value: 'jazz', category: 'music', limit: 3 })
-    expect(parseEvidenceParams({ field: 'custom.diet.style', value: 'keto' })).toEqual({ section: 'custom.diet.style', value: 'keto', limit: 10 })
+    expect(parseEvidenceParams({ field: 'interests', value: 'jazz', category: 'music', limit: '3' })).toEqual({
+      section: 'interests',
+      value: 'jazz',
+      category: 'music',
+      limit: 3,
+    })
+    expect(parseEvidenceParams({ field: 'custom.diet.style', value: 'keto' })).toEqual({
+      section: 'custom.diet.style',
+      value: 'keto',
+      limit: 10,
+    })
     expect(() => parseEvidenceParams({ field: 'interests' })).toThrow(/Missing parameter: value/)
     expect(() => parseEvidenceParams({ field: 'custom.Diet', value: 'x' })).toThrow(/Invalid parameter field/)
-    expect(() => parseEvidenceParams({ field: 'interests', value: 'x'.repeat(1001) })).toThrow(/value: longer than 1000/)
-    expect(() => parseEvidenceParams({ field: 'interests', value: 'x', limit: 51 })).toThrow(/limit: must be an integer from 1 to 50/)
+    expect(() => parseEvidenceParams({ field: 'interests', value: 'x'.repeat(1001) })).toThrow(
+      /value: longer than 1000/,
+    )
+    expect(() => parseEvidenceParams({ field: 'interests', value: 'x', limit: 51 })).toThrow(
+      /limit: must be an integer from 1 to 50/,
+    )
     expect(() => parseEvidenceParams({ field: 'interests', value: 'x', limit: 2.5 })).toThrow(/limit/)
-    expect(() => parseEvidenceParams({ field: 'interests', value: 'ja\u0000zz' })).toThrow(/Invalid parameter value: contains/)
-    expect(() => parseEvidenceParams({ field: 'interests', value: 'jazz', category: 'mu\ud800sic' })).toThrow(/Invalid parameter category: contains/)
+    expect(() => parseEvidenceParams({ field: 'interests', value: 'ja\u0000zz' })).toThrow(
+      /Invalid parameter value: contains/,
+    )
+    expect(() => parseEvidenceParams({ field: 'interests', value: 'jazz', category: 'mu\ud800sic' })).toThrow(
+      /Invalid parameter category: contains/,
+    )
   })
 })

@@ -3,10 +3,16 @@ import { describe, expect, it } from 'vitest'
 import { isReasoningModel, refusedParam, RefusedParams } from '../../src/ai/openai/request-params.js'
 import { outputJsonSchema } from '../../src/ai/openai/output.js'
 import { withCustomOutput } from '../../src/ai/openai/custom-output.js'
-import { customFieldList, jsonAnswerInstructions, schemaInTypeNotation, withoutCustomDetails } from '../../src/ai/openai/schema-prompt.js'
+import {
+  customFieldList,
+  jsonAnswerInstructions,
+  schemaInTypeNotation,
+  withoutCustomDetails,
+} from '../../src/ai/openai/schema-prompt.js'
 
 // The errors as the SDK builds them from a provider's answer (APIError.generate, the same path as a real 400).
-const apiError = (status: number, body: unknown) => OpenAI.APIError.generate(status, body as object, undefined, new Headers())
+const apiError = (status: number, body: unknown) =>
+  OpenAI.APIError.generate(status, body as object, undefined, new Headers())
 const openai400 = (message: string, code: string, param: string) =>
   apiError(400, { error: { message, type: 'invalid_request_error', param, code } })
 
@@ -23,10 +29,30 @@ const MAX_TOKENS = openai400(
 
 describe('reasoning models by name', () => {
   it('gpt-5*, o1*, o3*, o4-mini*, with or without a provider prefix; not the others', () => {
-    for (const m of ['gpt-5', 'gpt-5-mini', 'gpt-5.1', 'o1', 'o1-mini', 'o3', 'o3-mini', 'o4-mini', 'o4-mini-2025-04-16', 'openai/gpt-5-mini', 'azure/o3']) {
+    for (const m of [
+      'gpt-5',
+      'gpt-5-mini',
+      'gpt-5.1',
+      'o1',
+      'o1-mini',
+      'o3',
+      'o3-mini',
+      'o4-mini',
+      'o4-mini-2025-04-16',
+      'openai/gpt-5-mini',
+      'azure/o3',
+    ]) {
       expect(isReasoningModel(m), m).toBe(true)
     }
-    for (const m of ['gpt-4o-mini', 'gpt-4.1', 'llama3.1', 'deepseek-chat', 'openai/gpt-oss-20b', 'o10-model', 'my-gpt-5-deployment']) {
+    for (const m of [
+      'gpt-4o-mini',
+      'gpt-4.1',
+      'llama3.1',
+      'deepseek-chat',
+      'openai/gpt-oss-20b',
+      'o10-model',
+      'my-gpt-5-deployment',
+    ]) {
       expect(isReasoningModel(m), m).toBe(false)
     }
   })
@@ -37,15 +63,56 @@ describe('refusedParam', () => {
     expect(refusedParam(TEMPERATURE)).toBe('temperature')
     expect(refusedParam(MAX_TOKENS)).toBe('max_tokens')
     // A server that copies OpenAI's message but not its fields.
-    expect(refusedParam(apiError(400, { error: { message: "Unsupported parameter: 'temperature' is not supported with this model." } }))).toBe('temperature')
-    expect(refusedParam(apiError(400, { error: { message: 'Model "bge-m3" does not support matryoshka representation, changing output dimensions will lead to poor results.' } }))).toBe('dimensions')
-    expect(refusedParam(apiError(400, { error: { message: 'This model does not support specifying dimensions.' } }))).toBe('dimensions')
+    expect(
+      refusedParam(
+        apiError(400, { error: { message: "Unsupported parameter: 'temperature' is not supported with this model." } }),
+      ),
+    ).toBe('temperature')
+    expect(
+      refusedParam(
+        apiError(400, {
+          error: {
+            message:
+              'Model "bge-m3" does not support matryoshka representation, changing output dimensions will lead to poor results.',
+          },
+        }),
+      ),
+    ).toBe('dimensions')
+    expect(
+      refusedParam(apiError(400, { error: { message: 'This model does not support specifying dimensions.' } })),
+    ).toBe('dimensions')
   })
 
   it('is undefined for other 400s, other statuses, and parameters that must never be dropped', () => {
-    expect(refusedParam(apiError(400, { error: { message: 'This response_format type is unavailable now', code: 'invalid_request_error' } }))).toBeUndefined()
-    expect(refusedParam(apiError(400, { error: { message: "Unsupported parameter: 'response_format' is not supported", code: 'unsupported_parameter', param: 'response_format' } }))).toBeUndefined()
-    expect(refusedParam(apiError(401, { error: { message: "Unsupported parameter: 'temperature'", code: 'unsupported_parameter', param: 'temperature' } }))).toBeUndefined()
+    expect(
+      refusedParam(
+        apiError(400, {
+          error: { message: 'This response_format type is unavailable now', code: 'invalid_request_error' },
+        }),
+      ),
+    ).toBeUndefined()
+    expect(
+      refusedParam(
+        apiError(400, {
+          error: {
+            message: "Unsupported parameter: 'response_format' is not supported",
+            code: 'unsupported_parameter',
+            param: 'response_format',
+          },
+        }),
+      ),
+    ).toBeUndefined()
+    expect(
+      refusedParam(
+        apiError(401, {
+          error: {
+            message: "Unsupported parameter: 'temperature'",
+            code: 'unsupported_parameter',
+            param: 'temperature',
+          },
+        }),
+      ),
+    ).toBeUndefined()
     expect(refusedParam(new Error("Unsupported parameter: 'temperature'"))).toBeUndefined()
   })
 })
@@ -79,7 +146,17 @@ describe('RefusedParams', () => {
   it('swaps max_tokens and max_completion_tokens, and drops the cap when both are refused', () => {
     const p = new RefusedParams()
     const old = { model: 'm', max_completion_tokens: 100 }
-    expect(p.learn('old-server', openai400("Unsupported parameter: 'max_completion_tokens' is not supported with this model.", 'unsupported_parameter', 'max_completion_tokens'), old)).toBe(true)
+    expect(
+      p.learn(
+        'old-server',
+        openai400(
+          "Unsupported parameter: 'max_completion_tokens' is not supported with this model.",
+          'unsupported_parameter',
+          'max_completion_tokens',
+        ),
+        old,
+      ),
+    ).toBe(true)
     expect(p.shape('old-server', old)).toEqual({ model: 'm', max_tokens: 100 })
     expect(p.learn('old-server', MAX_TOKENS, { model: 'm', max_tokens: 100 })).toBe(true)
     expect(p.shape('old-server', old)).toEqual({ model: 'm' })
@@ -88,7 +165,9 @@ describe('RefusedParams', () => {
   it('does not learn from errors that are not refusals', () => {
     const p = new RefusedParams()
     expect(p.learn('m', apiError(400, { error: { message: 'bad schema' } }), body)).toBe(false)
-    expect(p.learn('m', apiError(500, { error: { message: "Unsupported parameter: 'temperature'" } }), body)).toBe(false)
+    expect(p.learn('m', apiError(500, { error: { message: "Unsupported parameter: 'temperature'" } }), body)).toBe(
+      false,
+    )
     expect(p.shape('m', body)).toEqual(body)
   })
 })
@@ -100,7 +179,8 @@ describe('the output schema in the prompt', () => {
     expect(text).toMatch(/JSON/)
     expect(text.length).toBeLessThan(JSON.stringify(schema).length / 2)
     const notation = schemaInTypeNotation(schema)
-    for (const key of ['submission_id', 'core_info', 'interests', 'memories', 'removals', 'topics_to_avoid', 'summary']) expect(notation).toContain(`${key}:`)
+    for (const key of ['submission_id', 'core_info', 'interests', 'memories', 'removals', 'topics_to_avoid', 'summary'])
+      expect(notation).toContain(`${key}:`)
     expect(notation).toContain('"low" | "medium" | "high"')
     expect(notation).toMatch(/date: string \| null/)
   })
@@ -109,7 +189,10 @@ describe('the output schema in the prompt', () => {
     const custom = {
       sections: {
         diet: { restrictions: { type: 'string[]' as const, description: 'Dietary restrictions: vegan, kosher' } },
-        travel: { budget: { type: 'integer' as const, description: 'Trip budget', min: 0, max: 100 }, lang: { type: 'enum' as const, values: ['English', 'Spanish'] } },
+        travel: {
+          budget: { type: 'integer' as const, description: 'Trip budget', min: 0, max: 100 },
+          lang: { type: 'enum' as const, values: ['English', 'Spanish'] },
+        },
         misc: { description: { type: 'string' as const, description: 'A field named description' } },
       },
     }

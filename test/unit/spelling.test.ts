@@ -1,12 +1,39 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { queryTerms, termLiteral, termsQuery } from '../../src/domain/lexical.js'
-import { mayBeMisspelt, oneEditAway, SPELLING_COMMON_WORDS, SPELLING_MAX_ALTERNATIVES, SPELLING_MAX_LENGTH, SPELLING_MAX_WORDS, spellingAlternatives, spellingCorrections, uncommonTerms } from '../../src/domain/spelling.js'
+import {
+  mayBeMisspelt,
+  oneEditAway,
+  SPELLING_COMMON_WORDS,
+  SPELLING_MAX_ALTERNATIVES,
+  SPELLING_MAX_LENGTH,
+  SPELLING_MAX_WORDS,
+  spellingAlternatives,
+  spellingCorrections,
+  uncommonTerms,
+} from '../../src/domain/spelling.js'
 
 // A small dictionary, ranked as a corpus would: common words first.
 const dictionary = new Map(
-  ['the', 'star', 'wars', 'industry', 'modeling', 'yodeling', 'nurse', 'reading', 'shawarma', 'shawarmas', 'harpsichord', 'starwars', 'nato', 'natty'].map((w, i): [string, number] =>
-    [w, ['shawarma', 'shawarmas', 'harpsichord', 'starwars'].includes(w) ? SPELLING_COMMON_WORDS + i : i]),
+  [
+    'the',
+    'star',
+    'wars',
+    'industry',
+    'modeling',
+    'yodeling',
+    'nurse',
+    'reading',
+    'shawarma',
+    'shawarmas',
+    'harpsichord',
+    'starwars',
+    'nato',
+    'natty',
+  ].map((w, i): [string, number] => [
+    w,
+    ['shawarma', 'shawarmas', 'harpsichord', 'starwars'].includes(w) ? SPELLING_COMMON_WORDS + i : i,
+  ]),
 )
 const alternativesOf = (query: string) => spellingAlternatives(query, queryTerms(query), dictionary)
 
@@ -48,22 +75,41 @@ describe('typo tolerance: what a misspelt query word may have meant', () => {
   it('the words looked at: uncommon ones only, one per term, at most SPELLING_MAX_WORDS (none for common words)', () => {
     const terms = (q: string) => queryTerms(q)
     expect(uncommonTerms('likes reading and modeling', terms('likes reading and modeling'), dictionary)).toEqual([])
-    expect(uncommonTerms('likes schawarma schawarma', terms('likes schawarma schawarma'), dictionary)).toEqual(['schawarma'])
+    expect(uncommonTerms('likes schawarma schawarma', terms('likes schawarma schawarma'), dictionary)).toEqual([
+      'schawarma',
+    ])
     const q = 'zzzzz zzzzy zzzzx zzzzw'
     expect(uncommonTerms(q, terms(q), dictionary)).toHaveLength(SPELLING_MAX_WORDS)
   })
 
   it('the corrections as written too (what a passage lookup asks for): one word, or the two of a split', () => {
-    expect(spellingCorrections('likes watching starwars', ['starwar'], dictionary)).toEqual(new Map([['starwar', [{ words: ['star', 'wars'], stems: ['star', 'war'] }]]]))
+    expect(spellingCorrections('likes watching starwars', ['starwar'], dictionary)).toEqual(
+      new Map([['starwar', [{ words: ['star', 'wars'], stems: ['star', 'war'] }]]]),
+    )
     // "shawarma" and "shawarmas" are one stem: the more frequent word is kept.
-    expect(spellingCorrections('schawarma', ['schawarma'], dictionary)).toEqual(new Map([['schawarma', [{ words: ['shawarma'], stems: ['shawarma'] }]]]))
+    expect(spellingCorrections('schawarma', ['schawarma'], dictionary)).toEqual(
+      new Map([['schawarma', [{ words: ['shawarma'], stems: ['shawarma'] }]]]),
+    )
     // Only the terms asked about: a word whose stem is not among them is not looked at.
-    expect(spellingCorrections('schawarma industryy', ['industryi'], dictionary)).toEqual(new Map([['industryi', [{ words: ['industry'], stems: ['industri'] }]]]))
+    expect(spellingCorrections('schawarma industryy', ['industryi'], dictionary)).toEqual(
+      new Map([['industryi', [{ words: ['industry'], stems: ['industri'] }]]]),
+    )
     expect(mayBeMisspelt('likes cat', queryTerms('likes cat'))).toBe(false)
     // At most SPELLING_MAX_WORDS words looked at, none longer than SPELLING_MAX_LENGTH.
-    const many = Array.from({ length: 6 }, () => 'industryy').map((w, i) => `${w}${'abcdef'[i]}`).join(' ')
-    expect(spellingAlternatives('industryy shawarmma harpsicord', queryTerms('industryy shawarmma harpsicord'), dictionary).size).toBe(SPELLING_MAX_WORDS)
-    expect(spellingAlternatives(`zzzzz zzzzy zzzzx ${many} harpsicord`, queryTerms(`zzzzz zzzzy zzzzx ${many} harpsicord`), dictionary)).toEqual(new Map())
+    const many = Array.from({ length: 6 }, () => 'industryy')
+      .map((w, i) => `${w}${'abcdef'[i]}`)
+      .join(' ')
+    expect(
+      spellingAlternatives('industryy shawarmma harpsicord', queryTerms('industryy shawarmma harpsicord'), dictionary)
+        .size,
+    ).toBe(SPELLING_MAX_WORDS)
+    expect(
+      spellingAlternatives(
+        `zzzzz zzzzy zzzzx ${many} harpsicord`,
+        queryTerms(`zzzzz zzzzy zzzzx ${many} harpsicord`),
+        dictionary,
+      ),
+    ).toEqual(new Map())
     expect(alternativesOf(`${'x'.repeat(SPELLING_MAX_LENGTH)}d harpsicord`).size).toBe(1)
     // At most SPELLING_MAX_ALTERNATIVES per word.
     const big = new Map(oneEditAway('abcdefg').map((w, i): [string, number] => [w, i]))
@@ -71,7 +117,9 @@ describe('typo tolerance: what a misspelt query word may have meant', () => {
   })
 
   it('a term with alternatives is matched by itself or by any of them, in the tsquery; quotes stay quoted', () => {
-    expect(termsQuery(['starwar', 'fan'], new Map([['starwar', [['star', 'war'], ['starwars']]]]))).toBe("('starwar' | ('star' & 'war') | 'starwars') & 'fan'")
+    expect(termsQuery(['starwar', 'fan'], new Map([['starwar', [['star', 'war'], ['starwars']]]]))).toBe(
+      "('starwar' | ('star' & 'war') | 'starwars') & 'fan'",
+    )
     expect(termLiteral("o'brien", [["o'brian"]])).toBe("('o''brien' | 'o''brian')")
     expect(termLiteral('plain')).toBe("'plain'")
   })

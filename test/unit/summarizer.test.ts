@@ -60,7 +60,10 @@ const full = make({
     travel: [c('Japan', 0.5)],
     books: [c('poetry', 0.2)],
   },
-  personality: { traits: [c('kind', 0.9), c('curious', 0.7), c('stubborn', 0.4), c('shy', 0.1)], mood_trends: { recent: c('stressed') } },
+  personality: {
+    traits: [c('kind', 0.9), c('curious', 0.7), c('stubborn', 0.4), c('shy', 0.1)],
+    mood_trends: { recent: c('stressed') },
+  },
   preferences: { conversation_style: c('casual'), topics_to_avoid: [c('politics'), c('religion', 0.5)] },
   memories: [{ event: 'ran a marathon', date: '2023-04-01', importance: 'high', confidence: 0.9 }],
 })
@@ -75,23 +78,38 @@ describe('LocalSummarizer', () => {
     expect(summarizeProfile(full)).toMatch(/^Maria is a 34-year-old nurse who lives in Lisbon\. /)
     const core = (core_info: ProfileContent['core_info']) => summarizeProfile(make({ core_info }))
     expect(core({ name: c('Ana'), occupation: c('engineer') })).toBe('Ana is an engineer.')
-    expect(core({ name: c('Ana'), age: { value: 18, confidence: 1 }, occupation: c('student') })).toBe('Ana is an 18-year-old student.')
-    expect(core({ name: c('Ana'), occupation: c('retired'), location: c('Porto') })).toBe('Ana is retired and lives in Porto.')
+    expect(core({ name: c('Ana'), age: { value: 18, confidence: 1 }, occupation: c('student') })).toBe(
+      'Ana is an 18-year-old student.',
+    )
+    expect(core({ name: c('Ana'), occupation: c('retired'), location: c('Porto') })).toBe(
+      'Ana is retired and lives in Porto.',
+    )
     expect(core({ occupation: c('works at a bank') })).toBe('This person works at a bank.')
     expect(core({ gender: c('male'), age: { value: 60, confidence: 1 } })).toBe('This person is a 60-year-old man.')
     expect(core({ name: c('Zed') })).toBe("This person's name is Zed.")
-    expect(core({ name: c('Zed'), age: { value: 8, confidence: 1 }, occupation: c('A pupil') })).toBe('Zed is an 8-year-old pupil.')
+    expect(core({ name: c('Zed'), age: { value: 8, confidence: 1 }, occupation: c('A pupil') })).toBe(
+      'Zed is an 8-year-old pupil.',
+    )
   })
 
   it('says "This person" when the name is unknown, then "They"', () => {
-    const s = summarizeProfile(make({ interests: { hobbies: [c('chess')] }, personality: { traits: [c('calm')], mood_trends: {} } }))
+    const s = summarizeProfile(
+      make({ interests: { hobbies: [c('chess')] }, personality: { traits: [c('calm')], mood_trends: {} } }),
+    )
     expect(s).toBe('This person enjoys chess. They are calm.')
   })
 
   it('groups top interests naturally', () => {
-    const s = summarizeProfile(make({ interests: { hobbies: [c('hiking', 0.9)], music: [c('jazz', 0.8)], pets: [c('dog', 0.7)] } }))
+    const s = summarizeProfile(
+      make({ interests: { hobbies: [c('hiking', 0.9)], music: [c('jazz', 0.8)], pets: [c('dog', 0.7)] } }),
+    )
     expect(s).toBe('This person enjoys hiking, listens to jazz, and has a dog.')
-    const t = summarizeProfile(make({ core_info: { name: c('Li') }, interests: { hobbies: [c('hiking', 0.9), c('chess', 0.8)], pets: [c('cat', 0.5)] } }))
+    const t = summarizeProfile(
+      make({
+        core_info: { name: c('Li') },
+        interests: { hobbies: [c('hiking', 0.9), c('chess', 0.8)], pets: [c('cat', 0.5)] },
+      }),
+    )
     expect(t).toBe("This person's name is Li. They enjoy hiking and chess, and have a cat.")
   })
 
@@ -110,24 +128,30 @@ describe('LocalSummarizer', () => {
   })
 
   it('mentions traits, recent mood, conversation style and topics to avoid', () => {
-    const s = summarizeProfile(make({
-      personality: { traits: [c('kind'), c('animal activist', 0.5)], mood_trends: { recent: c('tired') } },
-      preferences: { conversation_style: c('brief'), topics_to_avoid: [c('politics')] },
-    }))
-    expect(s).toBe('This person is kind and an animal activist, and lately feels tired. Their preferred conversation style is brief; avoid talking about politics.')
+    const s = summarizeProfile(
+      make({
+        personality: { traits: [c('kind'), c('animal activist', 0.5)], mood_trends: { recent: c('tired') } },
+        preferences: { conversation_style: c('brief'), topics_to_avoid: [c('politics')] },
+      }),
+    )
+    expect(s).toBe(
+      'This person is kind and an animal activist, and lately feels tired. Their preferred conversation style is brief; avoid talking about politics.',
+    )
     expect(summarizeProfile(make({ preferences: { topics_to_avoid: [c('politics'), c('money', 0.5)] } }))).toBe(
       'Avoid talking about politics or money.',
     )
   })
 
   it('adds the most important memory when there is room', () => {
-    const s = summarizeProfile(make({
-      core_info: { name: c('Ana') },
-      memories: [
-        { event: 'bought a bike', importance: 'low' },
-        { event: 'moved to Porto', date: '2022-03-01', importance: 'high' },
-      ],
-    }))
+    const s = summarizeProfile(
+      make({
+        core_info: { name: c('Ana') },
+        memories: [
+          { event: 'bought a bike', importance: 'low' },
+          { event: 'moved to Porto', date: '2022-03-01', importance: 'high' },
+        ],
+      }),
+    )
     expect(s).toBe("This person's name is Ana. A key event in their life: moved to Porto (2022-03-01).")
   })
 
@@ -142,18 +166,41 @@ describe('LocalSummarizer', () => {
   })
 
   it('holds for any profile: 1-4 sentences, no first person, nothing invented', () => {
-    const word = fc.stringMatching(/^[a-z]{3,10}$/).filter((w) => !FIRST_PERSON.test(w) && !/^(was|were|had|did|will)$/.test(w))
+    const word = fc
+      .stringMatching(/^[a-z]{3,10}$/)
+      .filter((w) => !FIRST_PERSON.test(w) && !/^(was|were|had|did|will)$/.test(w))
     const value = fc.array(word, { minLength: 1, maxLength: 3 }).map((ws) => ws.join(' '))
     const scored = fc.record({ value, confidence: fc.double({ min: 0, max: 1, noNaN: true }) })
     const profile = fc.record({
       core_info: fc.record(
-        { name: scored, age: fc.record({ value: fc.integer({ min: 1, max: 110 }), confidence: fc.constant(0.9) }), gender: scored, location: scored, occupation: scored },
+        {
+          name: scored,
+          age: fc.record({ value: fc.integer({ min: 1, max: 110 }), confidence: fc.constant(0.9) }),
+          gender: scored,
+          location: scored,
+          occupation: scored,
+        },
         { requiredKeys: [] },
       ),
-      interests: fc.dictionary(fc.constantFrom('hobbies', 'music', 'food', 'books', 'pets', 'travel', 'sports', 'other'), fc.array(scored, { maxLength: 6 })),
-      personality: fc.record({ traits: fc.array(scored, { maxLength: 5 }), mood_trends: fc.record({ recent: scored }, { requiredKeys: [] }) }),
-      memories: fc.array(fc.record({ event: value, importance: fc.constantFrom('low', 'medium', 'high') as fc.Arbitrary<'low' | 'medium' | 'high'> }), { maxLength: 3 }),
-      preferences: fc.record({ conversation_style: scored, topics_to_avoid: fc.array(scored, { maxLength: 4 }) }, { requiredKeys: ['topics_to_avoid'] }),
+      interests: fc.dictionary(
+        fc.constantFrom('hobbies', 'music', 'food', 'books', 'pets', 'travel', 'sports', 'other'),
+        fc.array(scored, { maxLength: 6 }),
+      ),
+      personality: fc.record({
+        traits: fc.array(scored, { maxLength: 5 }),
+        mood_trends: fc.record({ recent: scored }, { requiredKeys: [] }),
+      }),
+      memories: fc.array(
+        fc.record({
+          event: value,
+          importance: fc.constantFrom('low', 'medium', 'high') as fc.Arbitrary<'low' | 'medium' | 'high'>,
+        }),
+        { maxLength: 3 },
+      ),
+      preferences: fc.record(
+        { conversation_style: scored, topics_to_avoid: fc.array(scored, { maxLength: 4 }) },
+        { requiredKeys: ['topics_to_avoid'] },
+      ),
     })
     fc.assert(
       fc.property(profile, (p) => {
@@ -168,7 +215,11 @@ describe('LocalSummarizer', () => {
   it('is deterministic and ignores storage order', () => {
     const shuffled = make({
       ...full,
-      interests: Object.fromEntries(Object.entries(full.interests).reverse().map(([k, v]) => [k, [...v].reverse()])),
+      interests: Object.fromEntries(
+        Object.entries(full.interests)
+          .reverse()
+          .map(([k, v]) => [k, [...v].reverse()]),
+      ),
       personality: { ...full.personality, traits: [...full.personality.traits].reverse() },
     })
     expect(summarizeProfile(shuffled)).toBe(summarizeProfile(full))
@@ -182,7 +233,9 @@ describe('profileText', () => {
     const lines = text.split('\n')
     expect(lines[0]).toBe(summarizeProfile(full))
     expect(lines).toContain('Name: Maria. Age: 34. Gender: female. Location: Lisbon. Occupation: nurse.')
-    expect(lines).toContain('Interests: books: poetry; food: sushi; hobbies: hiking, knitting; music: jazz; pets: dog; travel: Japan.')
+    expect(lines).toContain(
+      'Interests: books: poetry; food: sushi; hobbies: hiking, knitting; music: jazz; pets: dog; travel: Japan.',
+    )
     expect(lines).toContain('Traits: kind, curious, stubborn, shy.')
     expect(lines).toContain('Topics to avoid: politics, religion.')
   })
@@ -195,7 +248,9 @@ describe('profileText', () => {
 
 describe('local summary: activities', () => {
   it('enjoys an activity whatever its category ("reads reading" and "listens to singing" read wrong)', () => {
-    const s = summarizeProfile(make({ interests: { books: [c('reading', 0.9)], music: [c('singing', 0.8), c('jazz', 0.7)] } }))
+    const s = summarizeProfile(
+      make({ interests: { books: [c('reading', 0.9)], music: [c('singing', 0.8), c('jazz', 0.7)] } }),
+    )
     expect(s).toMatch(/enjoys reading and singing/)
     expect(s).toMatch(/listens to jazz/)
     expect(s).not.toMatch(/reads reading|listens to singing/)

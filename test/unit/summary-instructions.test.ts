@@ -7,7 +7,13 @@ import { checkInstructions, parseInstruction, planSummary } from '../../src/doma
 const c = (value: string, confidence = 0.8): Scored<string> => ({ value, confidence })
 const full: ProfileContent = {
   ...emptyContent(),
-  core_info: { name: c('Maria'), age: { value: 34, confidence: 0.9 }, gender: c('female'), location: c('Lisbon'), occupation: c('nurse') },
+  core_info: {
+    name: c('Maria'),
+    age: { value: 34, confidence: 0.9 },
+    gender: c('female'),
+    location: c('Lisbon'),
+    occupation: c('nurse'),
+  },
   interests: { hobbies: [c('hiking', 0.9)], music: [c('jazz', 0.8)] },
   personality: { traits: [c('kind', 0.9)], mood_trends: { recent: c('stressed') } },
   preferences: { conversation_style: c('casual'), topics_to_avoid: [c('politics')] },
@@ -16,7 +22,10 @@ const full: ProfileContent = {
 
 describe('summary instructions', () => {
   it('are checked: at most 5 of 1-200 characters, no control or invisible characters, duplicates dropped', () => {
-    expect(checkInstructions(['  Leave out   age ', 'leave out age', 'Mention interests first'])).toEqual(['Leave out age', 'Mention interests first'])
+    expect(checkInstructions(['  Leave out   age ', 'leave out age', 'Mention interests first'])).toEqual([
+      'Leave out age',
+      'Mention interests first',
+    ])
     expect(checkInstructions([])).toEqual([])
     expect(() => checkInstructions('leave out age')).toThrow(/list of strings/)
     expect(() => checkInstructions(['a', 'b', 'c', 'd', 'e', 'f'])).toThrow(/At most 5/)
@@ -68,6 +77,8 @@ describe('summary instructions', () => {
   it('reach the LLM after the system prompt, numbered, and only when there are some', () => {
     expect(withInstructions('SYSTEM', undefined)).toBe('SYSTEM')
     expect(withInstructions('SYSTEM', [])).toBe('SYSTEM')
-    expect(withInstructions('SYSTEM', ['Leave out age', 'Mention interests first'])).toMatch(/^SYSTEM\n\n.*summary only.*\n1\. Leave out age\n2\. Mention interests first$/s)
+    expect(withInstructions('SYSTEM', ['Leave out age', 'Mention interests first'])).toMatch(
+      /^SYSTEM\n\n.*summary only.*\n1\. Leave out age\n2\. Mention interests first$/s,
+    )
   })
 })

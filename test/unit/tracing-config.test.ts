@@ -17,13 +17,28 @@ describe('tracing configuration', () => {
 
   it('is on with an endpoint or a named exporter; the traces URL follows the standard rules', () => {
     const base = tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })
-    expect(base).toMatchObject({ enabled: true, exporter: 'otlp', serviceName: 'profiler', otlp: { url: 'http://collector:4318/v1/traces', protocol: 'http/protobuf', timeoutMs: 10_000 } })
-    expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/prefix/' }).otlp.url).toBe('http://collector:4318/prefix/v1/traces')
-    const specific = tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:9999/x' })
+    expect(base).toMatchObject({
+      enabled: true,
+      exporter: 'otlp',
+      serviceName: 'profiler',
+      otlp: { url: 'http://collector:4318/v1/traces', protocol: 'http/protobuf', timeoutMs: 10_000 },
+    })
+    expect(tracing({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/prefix/' }).otlp.url).toBe(
+      'http://collector:4318/prefix/v1/traces',
+    )
+    const specific = tracing({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:9999/x',
+    })
     expect(specific.otlp.url).toBe('http://b:9999/x')
-    expect(tracing({ OTEL_TRACES_EXPORTER: 'otlp' })).toMatchObject({ enabled: true, otlp: { url: 'http://localhost:4318/v1/traces' } })
+    expect(tracing({ OTEL_TRACES_EXPORTER: 'otlp' })).toMatchObject({
+      enabled: true,
+      otlp: { url: 'http://localhost:4318/v1/traces' },
+    })
     expect(tracing({ OTEL_TRACES_EXPORTER: 'console' })).toMatchObject({ enabled: true, exporter: 'console' })
-    expect(tracing({ OTEL_TRACES_EXPORTER: 'console', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318' }).exporter).toBe('console')
+    expect(tracing({ OTEL_TRACES_EXPORTER: 'console', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318' }).exporter).toBe(
+      'console',
+    )
   })
 
   it('reads protocol, headers, timeout, service name, resource attributes and sampler, the signal-specific ones first', () => {
@@ -72,9 +87,25 @@ describe('a stored traceparent', () => {
   it('is read back only when it is a well-formed version-00 traceparent', () => {
     const tid = 'a'.repeat(32)
     const sid = 'b'.repeat(16)
-    expect(spanContextOf(`00-${tid}-${sid}-01`)).toMatchObject({ traceId: tid, spanId: sid, traceFlags: 1, isRemote: true })
+    expect(spanContextOf(`00-${tid}-${sid}-01`)).toMatchObject({
+      traceId: tid,
+      spanId: sid,
+      traceFlags: 1,
+      isRemote: true,
+    })
     expect(spanContextOf(`00-${tid}-${sid}-00`)?.traceFlags).toBe(0)
-    for (const bad of [null, undefined, '', 'x', `01-${tid}-${sid}-01`, `00-${'0'.repeat(32)}-${sid}-01`, `00-${tid}-${'0'.repeat(16)}-01`, `00-${tid}-${sid}-01-x`, ` 00-${tid}-${sid}-01`, `00-${tid.toUpperCase()}-${sid}-01`]) {
+    for (const bad of [
+      null,
+      undefined,
+      '',
+      'x',
+      `01-${tid}-${sid}-01`,
+      `00-${'0'.repeat(32)}-${sid}-01`,
+      `00-${tid}-${'0'.repeat(16)}-01`,
+      `00-${tid}-${sid}-01-x`,
+      ` 00-${tid}-${sid}-01`,
+      `00-${tid.toUpperCase()}-${sid}-01`,
+    ]) {
       expect(spanContextOf(bad), String(bad)).toBeUndefined()
     }
   })

@@ -13,7 +13,8 @@ describe('word-vector table (what the compiled service reads instead of the JSON
     expect(table).toBeDefined()
     const json = await wordVectors()
     expect(table!.index.size).toBe(json.index.size)
-    for (const [word, row] of json.index) if (table!.index.get(word) !== row) expect.fail(`${word}: row ${table!.index.get(word)}, not ${row}`)
+    for (const [word, row] of json.index)
+      if (table!.index.get(word) !== row) expect.fail(`${word}: row ${table!.index.get(word)}, not ${row}`)
     const bytes = (a: Float32Array) => Buffer.from(a.buffer, a.byteOffset, json.index.size * 100 * 4)
     expect(bytes(table!.data).equals(bytes(json.data))).toBe(true)
   })
@@ -22,13 +23,22 @@ describe('word-vector table (what the compiled service reads instead of the JSON
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-vectors-'))
     const file = path.join(dir, 'v.bin')
     expect(readVectorTable(file, 2)).toBeUndefined()
-    const rows = { index: new Map([['zoë', 0], ['jazz', 1], ['a', 2]]), data: Float32Array.from([1, 0, 0.5, -0.25, 3e-8, 1e30]) }
+    const rows = {
+      index: new Map([
+        ['zoë', 0],
+        ['jazz', 1],
+        ['a', 2],
+      ]),
+      data: Float32Array.from([1, 0, 0.5, -0.25, 3e-8, 1e30]),
+    }
     writeVectorTable(file, rows, 2)
     expect(readVectorTable(file, 2)).toEqual(rows)
     expect(() => readVectorTable(file, 3)).toThrow(/not a word-vector table of 3 dimensions/)
     fs.truncateSync(file, fs.statSync(file).size - 1)
     expect(() => readVectorTable(file, 2)).toThrow(/truncated/)
-    expect(() => writeVectorTable(file, { index: new Map([['a', 1]]), data: new Float32Array(4) }, 2)).toThrow(/rows are not/)
+    expect(() => writeVectorTable(file, { index: new Map([['a', 1]]), data: new Float32Array(4) }, 2)).toThrow(
+      /rows are not/,
+    )
     fs.rmSync(dir, { recursive: true })
   })
 })

@@ -53,11 +53,30 @@ describe('webhook address classes (SSRF)', () => {
   ]
   it.each(refused)('%s is not public', (ip, what) => expect(addressClass(ip)).toMatch(what))
 
-  const pub = ['1.1.1.1', '8.8.8.8', '100.63.255.255', '100.128.0.0', '172.32.0.1', '192.169.0.1', '169.255.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '::fffe:0:808:808', '64:ff9b:2::1', '64:ff9b:0:1::808:808']
+  const pub = [
+    '1.1.1.1',
+    '8.8.8.8',
+    '100.63.255.255',
+    '100.128.0.0',
+    '172.32.0.1',
+    '192.169.0.1',
+    '169.255.0.1',
+    '2606:4700:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '::fffe:0:808:808',
+    '64:ff9b:2::1',
+    '64:ff9b:0:1::808:808',
+  ]
   it.each(pub)('%s is public', (ip) => expect(addressClass(ip)).toBeNull())
 
   it('allowed ranges and hosts open exactly what they name; multicast never', () => {
-    const p = new UrlPolicy({ allowPrivate: false, allowedHosts: ['hooks.internal'], allowedCidrs: ['127.0.0.1/32', '10.1.0.0/16', 'fd00::/8'] })
+    const p = new UrlPolicy({
+      allowPrivate: false,
+      allowedHosts: ['hooks.internal'],
+      allowedCidrs: ['127.0.0.1/32', '10.1.0.0/16', 'fd00::/8'],
+    })
     expect(p.refusal('127.0.0.1')).toBeNull()
     expect(p.refusal('::ffff:127.0.0.1')).toBeNull() // the same address
     expect(p.refusal('127.0.0.2')).toMatch(/loopback/)
@@ -72,12 +91,21 @@ describe('webhook address classes (SSRF)', () => {
     expect(p.refusal('::ffff:0:10.1.0.9')).toBeNull()
     expect(p.refusal('::ffff:0:10.2.0.1')).toMatch(/::ffff:0:10\.2\.0\.1 is an IPv4-translated address/)
     expect(p.refusal('64:ff9b:1::a01:9')).toMatch(/64:ff9b:1::a01:9 is a local-use NAT64 address/)
-    const six = new UrlPolicy({ allowPrivate: false, allowedHosts: [], allowedCidrs: ['64:ff9b:1:abcd::/64', '::ffff:0:0:0/96'] })
+    const six = new UrlPolicy({
+      allowPrivate: false,
+      allowedHosts: [],
+      allowedCidrs: ['64:ff9b:1:abcd::/64', '::ffff:0:0:0/96'],
+    })
     expect(six.refusal('64:ff9b:1:abcd::a01:9')).toBeNull()
     expect(six.refusal('64:ff9b:1:abce::a01:9')).toMatch(/local-use NAT64/)
     expect(six.refusal('::ffff:0:192.168.0.1')).toBeNull()
     expect(six.refusal('::ffff:192.168.0.1')).toMatch(/private \(IPv4 in IPv6\)/)
-    expect(new UrlPolicy({ allowPrivate: false, allowedHosts: ['nat64.internal'], allowedCidrs: [] }).refusal('64:ff9b:1::1', 'nat64.internal')).toBeNull()
+    expect(
+      new UrlPolicy({ allowPrivate: false, allowedHosts: ['nat64.internal'], allowedCidrs: [] }).refusal(
+        '64:ff9b:1::1',
+        'nat64.internal',
+      ),
+    ).toBeNull()
     const open = new UrlPolicy({ allowPrivate: true, allowedHosts: [], allowedCidrs: [] })
     expect(open.refusal('169.254.169.254')).toBeNull()
     expect(open.refusal('::ffff:0:127.0.0.1')).toBeNull()
@@ -87,14 +115,20 @@ describe('webhook address classes (SSRF)', () => {
 
   it('refuses names that resolve to loopback (localhost), and other schemes and credentials before resolving', async () => {
     const p = new UrlPolicy({ allowPrivate: false, allowedHosts: [], allowedCidrs: [] })
-    await expect(p.validate('http://localhost:8080/x')).rejects.toThrow(/url: refused: localhost resolves to .*loopback/)
+    await expect(p.validate('http://localhost:8080/x')).rejects.toThrow(
+      /url: refused: localhost resolves to .*loopback/,
+    )
     await expect(p.validate('http://LOCALHOST./x')).rejects.toThrow(/refused|does not resolve/)
     await expect(p.validate('file:///etc/passwd')).rejects.toThrow(/scheme file/)
     await expect(p.validate('gopher://1.1.1.1/')).rejects.toThrow(/scheme gopher/)
     await expect(p.validate('http://a:b@1.1.1.1/')).rejects.toThrow(/credentials/)
     await expect(p.validate('http://[::ffff:169.254.169.254]/')).rejects.toThrow(/link-local/)
-    await expect(p.validate('http://[::ffff:0:169.254.169.254]/')).rejects.toThrow(/url: refused: ::ffff:0:a9fe:a9fe is an IPv4-translated address/)
-    await expect(p.validate('http://[64:ff9b:1::a9fe:a9fe]/')).rejects.toThrow(/url: refused: 64:ff9b:1::a9fe:a9fe is a local-use NAT64 address/)
+    await expect(p.validate('http://[::ffff:0:169.254.169.254]/')).rejects.toThrow(
+      /url: refused: ::ffff:0:a9fe:a9fe is an IPv4-translated address/,
+    )
+    await expect(p.validate('http://[64:ff9b:1::a9fe:a9fe]/')).rejects.toThrow(
+      /url: refused: 64:ff9b:1::a9fe:a9fe is a local-use NAT64 address/,
+    )
     await expect(p.validate('http://no-such-host.invalid/')).rejects.toThrow(/does not resolve/)
     expect((await p.validate('http://1.1.1.1/hook')).toString()).toBe('http://1.1.1.1/hook')
   })
@@ -104,13 +138,20 @@ describe('webhook signatures and schedule', () => {
   it("the README's verification code is the tested example's, verbatim", () => {
     const root = path.resolve(import.meta.dirname, '../..')
     const example = fs.readFileSync(path.join(root, 'examples/webhook-receiver.mjs'), 'utf8')
-    const fn = /\/\*\*\n \* Whether `header`[\s\S]*?\nexport function verifyProfilerSignature[\s\S]*?\n}\n/.exec(example)
+    const fn = /\/\*\*\n \* Whether `header`[\s\S]*?\nexport function verifyProfilerSignature[\s\S]*?\n}\n/.exec(
+      example,
+    )
     expect(fn).not.toBeNull()
     expect(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).toContain('```js\n' + fn![0] + '```')
   })
 
   it('the README verification accepts what the sender signs, with either secret during a rotation, and nothing else', () => {
-    const body = JSON.stringify({ id: 'evt_1', type: 'profile.ready', created_at: '2026-01-01T00:00:00.000Z', data: { profile_id: 'p' } })
+    const body = JSON.stringify({
+      id: 'evt_1',
+      type: 'profile.ready',
+      created_at: '2026-01-01T00:00:00.000Z',
+      data: { profile_id: 'p' },
+    })
     const t = Math.floor(Date.now() / 1000)
     const header = signatureHeader(['whsec_new', 'whsec_old'], body, t)
     expect(verifyProfilerSignature('whsec_new', header, body)).toBe(true)
@@ -120,7 +161,16 @@ describe('webhook signatures and schedule', () => {
     expect(verifyProfilerSignature('whsec_new', header, body + ' ')).toBe(false)
     expect(verifyProfilerSignature('whsec_new', header.replace(`t=${t}`, `t=${t + 1}`), body)).toBe(false)
     expect(verifyProfilerSignature('whsec_new', signatureHeader(['whsec_new'], body, t - 301), body)).toBe(false)
-    for (const bad of [undefined, '', 't=', 'v1=abc', `t=${t}`, `t=${t},v1=zz`, `t=${t},v1=${'0'.repeat(63)}`, 'x'.repeat(100_000)]) {
+    for (const bad of [
+      undefined,
+      '',
+      't=',
+      'v1=abc',
+      `t=${t}`,
+      `t=${t},v1=zz`,
+      `t=${t},v1=${'0'.repeat(63)}`,
+      'x'.repeat(100_000),
+    ]) {
       expect(verifyProfilerSignature('whsec_new', bad, body)).toBe(false)
     }
   })
@@ -148,7 +198,9 @@ describe('webhook secrets at rest', () => {
     expect(sealed).toMatch(/^v1:/)
     expect(sealed).not.toContain('abc')
     expect(a.open(sealed)).toBe('whsec_abc')
-    expect(() => SecretBox.open({ key: 'another configured key, not the same' }).open(sealed)).toThrow(/does not decrypt/)
+    expect(() => SecretBox.open({ key: 'another configured key, not the same' }).open(sealed)).toThrow(
+      /does not decrypt/,
+    )
     const tampered = sealed.slice(0, -2) + (sealed.endsWith('A') ? 'BB' : 'AA')
     expect(() => a.open(tampered)).toThrow()
 

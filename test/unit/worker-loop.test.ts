@@ -10,7 +10,12 @@ describe('WorkerLoop.pause', () => {
     vi.useFakeTimers()
     let fetches = 0
     const queue = { fetch: async () => (fetches++, []), fail: async () => undefined } as unknown as JobQueue
-    const loop = new WorkerLoop(queue, { concurrency: 4, roundSize: 4, pollMs: 1_000 }, async () => undefined, pino({ level: 'silent' }))
+    const loop = new WorkerLoop(
+      queue,
+      { concurrency: 4, roundSize: 4, pollMs: 1_000 },
+      async () => undefined,
+      pino({ level: 'silent' }),
+    )
     loop.start()
     await vi.advanceTimersByTimeAsync(0)
     expect(fetches).toBe(1)

@@ -7,12 +7,14 @@ const ids = (c: ReturnType<typeof chooseBatch>) => (c.kind === 'batch' ? c.submi
 describe('chooseBatch', () => {
   it('nothing open: none', () => expect(chooseBatch([])).toEqual({ kind: 'none' }))
 
-  it('takes every fresh submission, in order', () => expect(ids(chooseBatch([s('a'), s('b'), s('c')]))).toEqual(['a', 'b', 'c']))
+  it('takes every fresh submission, in order', () =>
+    expect(ids(chooseBatch([s('a'), s('b'), s('c')]))).toEqual(['a', 'b', 'c']))
 
   it('the oldest waits for its retry: nothing runs before it', () =>
     expect(chooseBatch([s('a', 1, 2.5), s('b'), s('c')])).toEqual({ kind: 'later', afterSeconds: 2.5 }))
 
-  it('stops before one that waits', () => expect(ids(chooseBatch([s('a'), s('b'), s('c', 1, 3), s('d')]))).toEqual(['a', 'b']))
+  it('stops before one that waits', () =>
+    expect(ids(chooseBatch([s('a'), s('b'), s('c', 1, 3), s('d')]))).toEqual(['a', 'b']))
 
   it('a submission tried before runs alone, and the fresh ones before it run without it', () => {
     expect(ids(chooseBatch([s('a', 1), s('b'), s('c')]))).toEqual(['a'])

@@ -11,7 +11,12 @@ export const accountPage: Page = ({ root, signal }) => {
   document.title = 'Account · Profiler'
   const account = session.account
 
-  const current = h('input', { type: 'password', name: 'currentPassword', autocomplete: 'current-password', required: true })
+  const current = h('input', {
+    type: 'password',
+    name: 'currentPassword',
+    autocomplete: 'current-password',
+    required: true,
+  })
   const next = h('input', { type: 'password', name: 'newPassword', autocomplete: 'new-password', required: true })
   const submit = h('button', { type: 'submit', class: 'button button--primary' }, 'Change password')
   const error = errorText()

@@ -5,7 +5,12 @@ import type { DashboardApp } from '../types'
 import { showError } from '../ui'
 
 /** Loads the account's apps and shows the one of `appId`, or says on `pageError` why it cannot. */
-export async function loadApp(appId: string, signal: AbortSignal, pageError: HTMLElement, show: (app: DashboardApp) => void): Promise<void> {
+export async function loadApp(
+  appId: string,
+  signal: AbortSignal,
+  pageError: HTMLElement,
+  show: (app: DashboardApp) => void,
+): Promise<void> {
   try {
     const { apps } = await gql(APPS, {}, signal)
     const app = apps.find((a) => a.id === appId)
@@ -21,7 +26,13 @@ export async function loadApp(appId: string, signal: AbortSignal, pageError: HTM
  * A form's save: the button disabled while `run` works, and its error (unless the page was left meanwhile) shown on
  * `formError`; `onError` runs after it is shown (to move the focus back, say).
  */
-export async function saveWith(save: HTMLButtonElement, formError: HTMLElement, signal: AbortSignal, run: () => Promise<void>, onError?: () => void): Promise<void> {
+export async function saveWith(
+  save: HTMLButtonElement,
+  formError: HTMLElement,
+  signal: AbortSignal,
+  run: () => Promise<void>,
+  onError?: () => void,
+): Promise<void> {
   save.disabled = true
   try {
     await run()

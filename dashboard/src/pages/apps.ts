@@ -120,21 +120,19 @@ export const appsPage: Page = ({ root, signal }) => {
   }
 
   function renameForm(app: DashboardApp): HTMLFormElement {
-    const input = h('input', { type: 'text', name: 'name', autocomplete: 'off', maxlength: NAME_MAX, value: app.displayName })
+    const input = h('input', {
+      type: 'text',
+      name: 'name',
+      autocomplete: 'off',
+      maxlength: NAME_MAX,
+      value: app.displayName,
+    })
     const label = h('label', { for: uid('rename'), class: 'visually-hidden' }, `New name for ${app.displayName}`)
     input.id = label.htmlFor
     const save = h('button', { type: 'submit', class: 'button button--primary button--small' }, 'Save')
     const cancel = h('button', { type: 'button', class: 'button button--small' }, 'Cancel')
     const error = errorText()
-    const form = h(
-      'form',
-      { class: 'rename-form', novalidate: true },
-      label,
-      input,
-      save,
-      cancel,
-      error,
-    )
+    const form = h('form', { class: 'rename-form', novalidate: true }, label, input, save, cancel, error)
     cancel.addEventListener('click', () => {
       renamingId = null
       renderTable()
@@ -178,7 +176,13 @@ export const appsPage: Page = ({ root, signal }) => {
     else heading.focus()
   }
 
-  function actionButton(app: DashboardApp, action: string, text: string, nameCellId: string, danger = false): HTMLButtonElement {
+  function actionButton(
+    app: DashboardApp,
+    action: string,
+    text: string,
+    nameCellId: string,
+    danger = false,
+  ): HTMLButtonElement {
     return h(
       'button',
       {
@@ -255,7 +259,12 @@ export const appsPage: Page = ({ root, signal }) => {
 
     const nameCell =
       renamingId === app.id
-        ? h('td', { class: 'cell-name' }, h('span', { id: nameCellId, class: 'visually-hidden' }, app.displayName), renameForm(app))
+        ? h(
+            'td',
+            { class: 'cell-name' },
+            h('span', { id: nameCellId, class: 'visually-hidden' }, app.displayName),
+            renameForm(app),
+          )
         : h(
             'th',
             { scope: 'row', class: 'cell-name' },
@@ -280,10 +289,46 @@ export const appsPage: Page = ({ root, signal }) => {
           renamingId === app.id ? null : rename,
           rotate,
           revoke,
-          h('a', { class: 'button button--small', href: webhooksHref(app.id), 'data-action': 'webhooks', 'aria-describedby': nameCellId }, 'Webhooks'),
-          h('a', { class: 'button button--small', href: retentionHref(app.id), 'data-action': 'retention', 'aria-describedby': nameCellId }, 'Retention'),
-          h('a', { class: 'button button--small', href: summaryHref(app.id), 'data-action': 'summary', 'aria-describedby': nameCellId }, 'Summary'),
-          h('a', { class: 'button button--small', href: schemaHref(app.id), 'data-action': 'schema', 'aria-describedby': nameCellId }, 'Profile schema'),
+          h(
+            'a',
+            {
+              class: 'button button--small',
+              href: webhooksHref(app.id),
+              'data-action': 'webhooks',
+              'aria-describedby': nameCellId,
+            },
+            'Webhooks',
+          ),
+          h(
+            'a',
+            {
+              class: 'button button--small',
+              href: retentionHref(app.id),
+              'data-action': 'retention',
+              'aria-describedby': nameCellId,
+            },
+            'Retention',
+          ),
+          h(
+            'a',
+            {
+              class: 'button button--small',
+              href: summaryHref(app.id),
+              'data-action': 'summary',
+              'aria-describedby': nameCellId,
+            },
+            'Summary',
+          ),
+          h(
+            'a',
+            {
+              class: 'button button--small',
+              href: schemaHref(app.id),
+              'data-action': 'schema',
+              'aria-describedby': nameCellId,
+            },
+            'Profile schema',
+          ),
           remove,
         ),
       ),
@@ -329,7 +374,13 @@ export const appsPage: Page = ({ root, signal }) => {
       createForm,
       createError,
     ),
-    h('section', { class: 'card', 'aria-labelledby': 'apps-list-title' }, h('h2', { id: 'apps-list-title' }, 'App list'), tableError, tableArea),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'apps-list-title' },
+      h('h2', { id: 'apps-list-title' }, 'App list'),
+      tableError,
+      tableArea,
+    ),
   )
   void load()
 }

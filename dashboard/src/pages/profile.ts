@@ -28,16 +28,20 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
   /** Counts applied live events, so that a slower first load does not overwrite a newer event. */
   let eventsApplied = 0
 
-  const live = liveProfile(id, { signal, onLeave }, {
-    event(event) {
-      eventsApplied += 1
-      const message = applyEvent(state, event)
-      if (message) announce(message)
-      why.refresh()
-      render()
+  const live = liveProfile(
+    id,
+    { signal, onLeave },
+    {
+      event(event) {
+        eventsApplied += 1
+        const message = applyEvent(state, event)
+        if (message) announce(message)
+        why.refresh()
+        render()
+      },
+      restarted: () => void load(),
     },
-    restarted: () => void load(),
-  })
+  )
   const remove = deleteAction(id, signal, () => {
     markDeleted(state)
     render()
@@ -53,7 +57,9 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
     },
     (submissionId) => {
       // The row says its text is gone; "Why?" panels no longer quote its passages.
-      state.submissions.items = state.submissions.items.map((s) => (s.id === submissionId ? { ...s, hasText: false } : s))
+      state.submissions.items = state.submissions.items.map((s) =>
+        s.id === submissionId ? { ...s, hasText: false } : s,
+      )
       why.refresh()
       render()
     },
@@ -62,14 +68,20 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
   const why = whyActions(id, signal, (submissionId) => {
     const row = content.querySelector<HTMLElement>(`[data-submission="${CSS.escape(submissionId)}"]`)
     if (!row) {
-      announce(`Submission ${submissionId} is not on the loaded pages of the Submissions list: load more there to see it.`)
+      announce(
+        `Submission ${submissionId} is not on the loaded pages of the Submissions list: load more there to see it.`,
+      )
       return
     }
     row.scrollIntoView({ block: 'center' })
     row.focus()
   })
   const header = profileHeader(id, live.indicator, remove.button)
-  const content = h('div', { class: 'profile-content', 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading profile…'))
+  const content = h(
+    'div',
+    { class: 'profile-content', 'aria-busy': 'true' },
+    h('p', { class: 'muted' }, 'Loading profile…'),
+  )
   const context = contextPanel(id, signal)
   context.element.hidden = true
   const reextract = reextractPanel(id, signal)
@@ -84,7 +96,16 @@ export const profilePage: Page = ({ root, route, signal, onLeave }) => {
     content.removeAttribute('aria-busy')
     // Keep keyboard focus on the same control across a re-render.
     const focusedKey = document.activeElement?.getAttribute('data-key') ?? null
-    replace(content, ...profileBody(id, state, { history: () => void loadMoreHistory(), submissions: () => void loadMoreSubmissions() }, edits, why))
+    replace(
+      content,
+      ...profileBody(
+        id,
+        state,
+        { history: () => void loadMoreHistory(), submissions: () => void loadMoreSubmissions() },
+        edits,
+        why,
+      ),
+    )
     if (focusedKey) content.querySelector<HTMLElement>(`[data-key="${focusedKey}"]`)?.focus()
   }
 

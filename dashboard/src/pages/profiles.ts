@@ -107,25 +107,42 @@ export const profilesPage: Page = ({ root, signal }) => {
     step: 1,
     value: String(state.sensitivity),
   })
-  const sensitivityValue = h('output', { class: 'range-value', 'data-testid': 'sensitivity-value' }, String(state.sensitivity))
+  const sensitivityValue = h(
+    'output',
+    { class: 'range-value', 'data-testid': 'sensitivity-value' },
+    String(state.sensitivity),
+  )
   sensitivity.addEventListener('input', () => {
     sensitivityValue.textContent = sensitivity.value
   })
   sensitivity.id = 'search-sensitivity'
   sensitivityValue.htmlFor.add(sensitivity.id)
 
-  const filterField = h('select', { name: 'filterField', value: state.filterField }, options(FILTER_FIELDS, state.filterField))
+  const filterField = h(
+    'select',
+    { name: 'filterField', value: state.filterField },
+    options(FILTER_FIELDS, state.filterField),
+  )
   const filterValue = h('input', { type: 'text', name: 'filterValue', autocomplete: 'off', value: state.filterValue })
   const sortField = h('select', { name: 'sortField', value: state.sortField }, options(SORT_FIELDS, state.sortField))
   const sortOrder = h(
     'select',
     { name: 'sortOrder', value: state.sortOrder },
-    options<SortOrder>([['DESC', 'Descending'], ['ASC', 'Ascending']], state.sortOrder),
+    options<SortOrder>(
+      [
+        ['DESC', 'Descending'],
+        ['ASC', 'Ascending'],
+      ],
+      state.sortOrder,
+    ),
   )
   const pageSize = h(
     'select',
     { name: 'pageSize', value: String(state.pageSize) },
-    options(PAGE_SIZES.map((n): [number, string] => [n, String(n)]), state.pageSize),
+    options(
+      PAGE_SIZES.map((n): [number, string] => [n, String(n)]),
+      state.pageSize,
+    ),
   )
 
   const sortFieldset = h(
@@ -155,7 +172,11 @@ export const profilesPage: Page = ({ root, signal }) => {
       'div',
       { class: 'field' },
       h('label', { for: sensitivity.id }, 'Sensitivity'),
-      h('span', { class: 'hint', id: 'sensitivity-hint' }, 'Minimum score (0-100) a result needs when a query is given.'),
+      h(
+        'span',
+        { class: 'hint', id: 'sensitivity-hint' },
+        'Minimum score (0-100) a result needs when a query is given.',
+      ),
       h('div', { class: 'range-row' }, sensitivity, sensitivityValue),
     ),
     h(
@@ -225,10 +246,12 @@ export const profilesPage: Page = ({ root, signal }) => {
 
   function renderResults(result: SearchResult, withScore: boolean): void {
     const pages = Math.max(1, Math.ceil(result.total / result.pageSize))
-    summary.textContent =
-      result.total === 1 ? '1 profile found' : `${result.total} profiles found`
+    summary.textContent = result.total === 1 ? '1 profile found' : `${result.total} profiles found`
     if (result.profiles.length === 0) {
-      replace(results, h('p', { class: 'empty' }, result.total > 0 ? 'No profiles on this page.' : 'No profiles match.'))
+      replace(
+        results,
+        h('p', { class: 'empty' }, result.total > 0 ? 'No profiles on this page.' : 'No profiles match.'),
+      )
     } else {
       replace(
         results,
@@ -242,11 +265,7 @@ export const profilesPage: Page = ({ root, signal }) => {
               h('th', { scope: 'row' }, h('a', { href: profileHref(hit.profile.profileId) }, hit.profile.profileId)),
               h('td', null, hit.profile.coreInfo.name?.value ?? h('span', { class: 'muted' }, '—')),
               withScore
-                ? h(
-                    'td',
-                    { class: 'num' },
-                    hit.similarityScore === null ? '—' : hit.similarityScore.toFixed(1),
-                  )
+                ? h('td', { class: 'num' }, hit.similarityScore === null ? '—' : hit.similarityScore.toFixed(1))
                 : null,
               h('td', null, statusBadge(hit.profile.status)),
               h('td', null, dateTime(hit.profile.lastUpdated)),
@@ -289,7 +308,8 @@ export const profilesPage: Page = ({ root, signal }) => {
         {
           query: withQuery ? state.query : null,
           sensitivity: state.sensitivity,
-          filter: state.filterField && state.filterValue ? { field: state.filterField, value: state.filterValue } : null,
+          filter:
+            state.filterField && state.filterValue ? { field: state.filterField, value: state.filterValue } : null,
           sort: withQuery ? null : { field: state.sortField, order: state.sortOrder },
           page: state.page,
           pageSize: state.pageSize,
@@ -300,7 +320,9 @@ export const profilesPage: Page = ({ root, signal }) => {
       showError(searchError, null)
       renderResults(searchProfiles, withQuery)
       if (focusAfter) {
-        const button = [...pager.querySelectorAll('button')].find((b) => b.textContent === (focusAfter === 'next' ? 'Next' : 'Previous'))
+        const button = [...pager.querySelectorAll('button')].find(
+          (b) => b.textContent === (focusAfter === 'next' ? 'Next' : 'Previous'),
+        )
         if (button && !button.disabled) button.focus()
         else pager.querySelector<HTMLButtonElement>('button:not(:disabled)')?.focus()
       }
@@ -318,12 +340,7 @@ export const profilesPage: Page = ({ root, signal }) => {
   root.append(
     h('h1', { tabindex: -1 }, 'Profiles'),
     findByIdSection(),
-    h(
-      'section',
-      { class: 'card', 'aria-labelledby': 'search-title' },
-      h('h2', { id: 'search-title' }, 'Search'),
-      form,
-    ),
+    h('section', { class: 'card', 'aria-labelledby': 'search-title' }, h('h2', { id: 'search-title' }, 'Search'), form),
     h(
       'section',
       { class: 'card', 'aria-labelledby': 'results-title' },

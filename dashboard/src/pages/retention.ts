@@ -24,16 +24,36 @@ export const retentionPage: Page = ({ root, route, signal }) => {
   const pageError = errorText()
   const current = h('p', { 'data-testid': 'retention-current', role: 'status' })
 
-  const deleteInput = h('input', { type: 'text', inputmode: 'numeric', name: 'deleteProfilesAfterDays', autocomplete: 'off', maxlength: 6 })
-  const dropInput = h('input', { type: 'text', inputmode: 'numeric', name: 'dropSubmissionTextAfterDays', autocomplete: 'off', maxlength: 6 })
+  const deleteInput = h('input', {
+    type: 'text',
+    inputmode: 'numeric',
+    name: 'deleteProfilesAfterDays',
+    autocomplete: 'off',
+    maxlength: 6,
+  })
+  const dropInput = h('input', {
+    type: 'text',
+    inputmode: 'numeric',
+    name: 'dropSubmissionTextAfterDays',
+    autocomplete: 'off',
+    maxlength: 6,
+  })
   const save = h('button', { type: 'submit', class: 'button button--primary' }, 'Save policy')
   const formError = errorText()
   const form = h(
     'form',
     { class: 'form', novalidate: true, 'aria-labelledby': 'retention-form-title' },
     h('h2', { id: 'retention-form-title' }, 'Policy'),
-    labelled('Delete profiles untouched for (days)', deleteInput, DAYS_HINT + ' A profile is deleted only when every app that wrote to it has a policy, after the longest of them.'),
-    labelled('Drop raw submission text after (days)', dropInput, DAYS_HINT + ' The profile and the submission records stay; only the text this app sent goes.'),
+    labelled(
+      'Delete profiles untouched for (days)',
+      deleteInput,
+      DAYS_HINT + ' A profile is deleted only when every app that wrote to it has a policy, after the longest of them.',
+    ),
+    labelled(
+      'Drop raw submission text after (days)',
+      dropInput,
+      DAYS_HINT + ' The profile and the submission records stay; only the text this app sent goes.',
+    ),
     formError,
     h('div', { class: 'form-actions' }, save),
   )
@@ -44,7 +64,9 @@ export const retentionPage: Page = ({ root, route, signal }) => {
     deleteInput.value = app.deleteProfilesAfterDays == null ? '' : String(app.deleteProfilesAfterDays)
     dropInput.value = app.dropSubmissionTextAfterDays == null ? '' : String(app.dropSubmissionTextAfterDays)
     const parts = [
-      app.deleteProfilesAfterDays == null ? 'Profiles are kept until deleted.' : `Profiles untouched for ${app.deleteProfilesAfterDays} days are deleted.`,
+      app.deleteProfilesAfterDays == null
+        ? 'Profiles are kept until deleted.'
+        : `Profiles untouched for ${app.deleteProfilesAfterDays} days are deleted.`,
       app.dropSubmissionTextAfterDays == null
         ? 'Submission texts are kept.'
         : `Submission texts are dropped ${app.dropSubmissionTextAfterDays} days after processing.`,
@@ -57,7 +79,10 @@ export const retentionPage: Page = ({ root, route, signal }) => {
     showError(formError, null)
     const d = days(deleteInput, 'Delete profiles')
     const t = days(dropInput, 'Drop text')
-    for (const [v, input] of [[d, deleteInput], [t, dropInput]] as const) {
+    for (const [v, input] of [
+      [d, deleteInput],
+      [t, dropInput],
+    ] as const) {
       if (v && typeof v === 'object') {
         showError(formError, v.error)
         input.focus()
@@ -65,7 +90,11 @@ export const retentionPage: Page = ({ root, route, signal }) => {
       }
     }
     await saveWith(save, formError, signal, async () => {
-      const { setAppRetention } = await gql(SET_APP_RETENTION, { id: appId, deleteProfilesAfterDays: d as number | null, dropSubmissionTextAfterDays: t as number | null }, signal)
+      const { setAppRetention } = await gql(
+        SET_APP_RETENTION,
+        { id: appId, deleteProfilesAfterDays: d as number | null, dropSubmissionTextAfterDays: t as number | null },
+        signal,
+      )
       show(setAppRetention)
       announce('Retention policy saved.')
     })
@@ -74,7 +103,11 @@ export const retentionPage: Page = ({ root, route, signal }) => {
   root.append(
     h('p', null, h('a', { href: '#/apps' }, '← Apps')),
     heading,
-    h('p', { class: 'lead' }, "The worker applies the policy about once an hour (PROFILER_RETENTION_SWEEP_SECONDS); every deletion is logged."),
+    h(
+      'p',
+      { class: 'lead' },
+      'The worker applies the policy about once an hour (PROFILER_RETENTION_SWEEP_SECONDS); every deletion is logged.',
+    ),
     pageError,
     current,
     h('section', { class: 'card' }, form),

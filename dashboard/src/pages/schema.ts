@@ -8,7 +8,12 @@ import { saveWith } from './app-settings'
 
 const EXAMPLE = {
   sections: {
-    diet: { restrictions: { type: 'string[]', description: 'Dietary restrictions: vegetarian, vegan, gluten-free, halal, kosher' } },
+    diet: {
+      restrictions: {
+        type: 'string[]',
+        description: 'Dietary restrictions: vegetarian, vegan, gluten-free, halal, kosher',
+      },
+    },
     travel: {
       budget: { type: 'integer', description: 'Trip budget in dollars', min: 0 },
       preferred_language: { type: 'enum', values: ['English', 'Spanish'], description: 'The language to answer in' },
@@ -28,7 +33,13 @@ export const schemaPage: Page = ({ root, route, signal }) => {
   const heading = h('h1', { tabindex: -1 }, 'Profile schema')
   const pageError = errorText()
   const current = h('p', { 'data-testid': 'schema-current', role: 'status' })
-  const textarea = h('textarea', { name: 'schema', rows: 18, spellcheck: false, class: 'code-input', 'data-testid': 'schema-json' })
+  const textarea = h('textarea', {
+    name: 'schema',
+    rows: 18,
+    spellcheck: false,
+    class: 'code-input',
+    'data-testid': 'schema-json',
+  })
   const save = h('button', { type: 'submit', class: 'button button--primary' }, 'Save schema')
   const example = h('button', { type: 'button', class: 'button' }, 'Insert example')
   const formError = errorText()
@@ -47,7 +58,10 @@ export const schemaPage: Page = ({ root, route, signal }) => {
 
   function show(version: number, schema: unknown, createdAt: string | null | undefined): void {
     textarea.value = JSON.stringify(schema, null, 2)
-    current.textContent = version === 0 ? 'This app has no custom schema yet: profiles get only the standard sections from its submissions.' : `Version ${version}`
+    current.textContent =
+      version === 0
+        ? 'This app has no custom schema yet: profiles get only the standard sections from its submissions.'
+        : `Version ${version}`
     if (createdAt && version > 0) current.append(', saved ', dateTime(createdAt))
   }
 
@@ -55,7 +69,11 @@ export const schemaPage: Page = ({ root, route, signal }) => {
     replace(
       versions,
       list.length
-        ? h('ul', null, list.map((v) => h('li', null, `Version ${v.version}`, v.createdAt ? [' — ', dateTime(v.createdAt)] : null)))
+        ? h(
+            'ul',
+            null,
+            list.map((v) => h('li', null, `Version ${v.version}`, v.createdAt ? [' — ', dateTime(v.createdAt)] : null)),
+          )
         : h('p', { class: 'muted' }, 'No versions yet.'),
     )
   }
@@ -87,12 +105,18 @@ export const schemaPage: Page = ({ root, route, signal }) => {
       formError,
       signal,
       async () => {
-        const { setCustomSchema: r } = await gql(SET_APP_CUSTOM_SCHEMA, { appId, schema: schema as Record<string, unknown> }, signal)
+        const { setCustomSchema: r } = await gql(
+          SET_APP_CUSTOM_SCHEMA,
+          { appId, schema: schema as Record<string, unknown> },
+          signal,
+        )
         show(r.version, r.schema, r.createdAt)
         result.textContent = !r.changed
           ? 'No change: the schema equals the current version.'
           : `Saved as version ${r.version}.` +
-            (r.droppedFields.length ? ` Dropped ${r.droppedFields.join(', ')}: values moved to the history of ${r.profilesUpdated} profile(s).` : '')
+            (r.droppedFields.length
+              ? ` Dropped ${r.droppedFields.join(', ')}: values moved to the history of ${r.profilesUpdated} profile(s).`
+              : '')
         announce(result.textContent)
         void loadVersions()
       },
@@ -136,7 +160,12 @@ export const schemaPage: Page = ({ root, route, signal }) => {
     pageError,
     current,
     h('section', { class: 'card' }, form),
-    h('section', { class: 'card', 'aria-labelledby': 'schema-versions-title' }, h('h2', { id: 'schema-versions-title' }, 'Versions'), versions),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'schema-versions-title' },
+      h('h2', { id: 'schema-versions-title' }, 'Versions'),
+      versions,
+    ),
   )
   void load()
 }

@@ -24,8 +24,15 @@ function authForm(mode: Mode, signal: AbortSignal): HTMLFormElement {
     autocomplete: mode === 'signin' ? 'current-password' : 'new-password',
     required: true,
   })
-  const invite = mode === 'signup' && session.signUpByInvite ? h('input', { type: 'text', name: 'invite', autocomplete: 'off', required: true }) : null
-  const submit = h('button', { type: 'submit', class: 'button button--primary' }, mode === 'signin' ? 'Sign in' : 'Sign up')
+  const invite =
+    mode === 'signup' && session.signUpByInvite
+      ? h('input', { type: 'text', name: 'invite', autocomplete: 'off', required: true })
+      : null
+  const submit = h(
+    'button',
+    { type: 'submit', class: 'button button--primary' },
+    mode === 'signin' ? 'Sign in' : 'Sign up',
+  )
   const error = errorText()
 
   const form = h(
@@ -33,7 +40,9 @@ function authForm(mode: Mode, signal: AbortSignal): HTMLFormElement {
     { class: 'form', novalidate: true },
     labelled('Email', email),
     labelled('Password', password, mode === 'signup' ? 'At least 10 characters.' : undefined),
-    ...(invite ? [labelled('Invite code', invite, 'Sign-up on this server is by invitation: paste the code you were given.')] : []),
+    ...(invite
+      ? [labelled('Invite code', invite, 'Sign-up on this server is by invitation: paste the code you were given.')]
+      : []),
     error,
     h('div', { class: 'form-actions' }, submit),
   )
@@ -62,7 +71,11 @@ function authForm(mode: Mode, signal: AbortSignal): HTMLFormElement {
       password.value = ''
       resetRealtime()
       signedIn(info.account, info.csrfToken)
-      announce(mode === 'signin' ? `Signed in as ${info.account.email}.` : `Account created. Signed in as ${info.account.email}.`)
+      announce(
+        mode === 'signin'
+          ? `Signed in as ${info.account.email}.`
+          : `Account created. Signed in as ${info.account.email}.`,
+      )
       navigate('#/apps')
     } catch (err) {
       if (signal.aborted) return

@@ -17,7 +17,13 @@ export const summaryPage: Page = ({ root, route, signal }) => {
   const pageError = errorText()
   const current = h('p', { 'data-testid': 'summary-current', role: 'status' })
   const inputs = Array.from({ length: MAX }, (_, i) =>
-    h('input', { type: 'text', name: `instruction-${i + 1}`, autocomplete: 'off', maxlength: MAX_CHARS, placeholder: i === 0 ? 'Leave out age' : '' }),
+    h('input', {
+      type: 'text',
+      name: `instruction-${i + 1}`,
+      autocomplete: 'off',
+      maxlength: MAX_CHARS,
+      placeholder: i === 0 ? 'Leave out age' : '',
+    }),
   )
   const save = h('button', { type: 'submit', class: 'button button--primary' }, 'Save instructions')
   const formError = errorText()
@@ -26,7 +32,13 @@ export const summaryPage: Page = ({ root, route, signal }) => {
     { class: 'form', novalidate: true, 'aria-labelledby': 'summary-form-title' },
     h('h2', { id: 'summary-form-title' }, 'Instructions'),
     ...inputs.map((input, i) =>
-      labelled(`Instruction ${i + 1}`, input, i === 0 ? `Up to ${MAX} instructions of at most ${MAX_CHARS} characters; leave a field empty to drop it.` : undefined),
+      labelled(
+        `Instruction ${i + 1}`,
+        input,
+        i === 0
+          ? `Up to ${MAX} instructions of at most ${MAX_CHARS} characters; leave a field empty to drop it.`
+          : undefined,
+      ),
     ),
     formError,
     h('div', { class: 'form-actions' }, save),
@@ -58,7 +70,7 @@ export const summaryPage: Page = ({ root, route, signal }) => {
     h(
       'p',
       { class: 'lead' },
-      "They apply to the summary written after each batch of a profile whose newest submission comes from this app, and to re-extractions. " +
+      'They apply to the summary written after each batch of a profile whose newest submission comes from this app, and to re-extractions. ' +
         'An LLM provider (openai) reads them as written. The built-in template understands: "Leave out <part>" (also omit, exclude, ' +
         `don't mention), "Mention <part> first" (also start with), and "Cover <part>" (also include, always mention), where a part is ` +
         'name, age, gender, location, occupation, identity, interests, personality, traits, mood, preferences, conversation style, topics to avoid or memories.',

@@ -43,7 +43,11 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
     replace(
       secretPanel,
       h('h2', { id: 'new-secret-title', tabindex: -1 }, `Signing secret for ${url}`),
-      h('p', { class: 'warning' }, 'Copy this secret now. It will not be shown again: if you lose it, rotate it to get a new one.'),
+      h(
+        'p',
+        { class: 'warning' },
+        'Copy this secret now. It will not be shown again: if you lose it, rotate it to get a new one.',
+      ),
       h('div', { class: 'key-row' }, h('code', { class: 'api-key', 'data-testid': 'new-webhook-secret' }, secret)),
       h('div', { class: 'form-actions' }, done),
     )
@@ -53,15 +57,35 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
 
   // --- add an endpoint ---------------------------------------------------------------------------------------------
 
-  const urlInput = h('input', { type: 'url', name: 'url', autocomplete: 'off', maxlength: 2048, required: true, placeholder: 'https://example.com/hooks/profiler' })
-  const boxes = EVENTS.map(([value, label]) => ({ value, box: h('input', { type: 'checkbox', name: 'events', value, checked: true }), label }))
+  const urlInput = h('input', {
+    type: 'url',
+    name: 'url',
+    autocomplete: 'off',
+    maxlength: 2048,
+    required: true,
+    placeholder: 'https://example.com/hooks/profiler',
+  })
+  const boxes = EVENTS.map(([value, label]) => ({
+    value,
+    box: h('input', { type: 'checkbox', name: 'events', value, checked: true }),
+    label,
+  }))
   const createButton = h('button', { type: 'submit', class: 'button button--primary' }, 'Add endpoint')
   const createError = errorText()
   const createForm = h(
     'form',
     { class: 'form', novalidate: true },
-    labelled('Endpoint URL', urlInput, 'http(s) only; private, loopback and link-local addresses are refused unless the server allows them.'),
-    h('fieldset', { class: 'fieldset' }, h('legend', null, 'Events'), boxes.map((b) => h('label', { class: 'checkbox' }, b.box, ' ', b.label))),
+    labelled(
+      'Endpoint URL',
+      urlInput,
+      'http(s) only; private, loopback and link-local addresses are refused unless the server allows them.',
+    ),
+    h(
+      'fieldset',
+      { class: 'fieldset' },
+      h('legend', null, 'Events'),
+      boxes.map((b) => h('label', { class: 'checkbox' }, b.box, ' ', b.label)),
+    ),
     createError,
     h('div', { class: 'form-actions' }, createButton),
   )
@@ -70,7 +94,7 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
     showError(createError, null)
     const url = urlInput.value.trim()
     const events = boxes.filter((b) => b.box.checked).map((b) => b.value)
-    if (!url) return showError(createError, 'Enter the URL of your receiver.'), urlInput.focus()
+    if (!url) return (showError(createError, 'Enter the URL of your receiver.'), urlInput.focus())
     if (!events.length) return showError(createError, 'Choose at least one event.')
     createButton.disabled = true
     try {
@@ -91,7 +115,11 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
 
   // --- endpoints, each with its delivery log -----------------------------------------------------------------------
 
-  const list = h('div', { class: 'webhook-list', 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading endpoints…'))
+  const list = h(
+    'div',
+    { class: 'webhook-list', 'aria-busy': 'true' },
+    h('p', { class: 'muted' }, 'Loading endpoints…'),
+  )
 
   function endpointCard(e: WebhookEndpoint): HTMLElement {
     const error = errorText()
@@ -142,7 +170,10 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
           `Deliveries to ${e.url}`,
           ['Event', 'Status', 'Attempts', 'Response', 'Created', 'Next retry', ''],
           rows.map((d) => {
-            const redeliver = d.status === 'PENDING' ? null : h('button', { type: 'button', class: 'button button--small' }, 'Redeliver')
+            const redeliver =
+              d.status === 'PENDING'
+                ? null
+                : h('button', { type: 'button', class: 'button button--small' }, 'Redeliver')
             redeliver?.addEventListener('click', () =>
               act(async () => {
                 const { redeliverWebhook } = await gql(REDELIVER_WEBHOOK, { id: d.id }, signal)
@@ -153,10 +184,23 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
             return h(
               'tr',
               { 'data-delivery-id': d.id },
-              h('td', null, h('code', null, d.event), d.profileId ? h('span', { class: 'muted small' }, ` ${d.profileId}`) : null),
+              h(
+                'td',
+                null,
+                h('code', null, d.event),
+                d.profileId ? h('span', { class: 'muted small' }, ` ${d.profileId}`) : null,
+              ),
               h('td', null, statusBadge(d.status, { 'data-testid': 'delivery-status' })),
               h('td', { class: 'num' }, String(d.attempts)),
-              h('td', { title: d.lastError ?? '' }, d.lastStatusCode !== null ? String(d.lastStatusCode) : d.lastError ? h('span', { class: 'muted' }, d.lastError.slice(0, 80)) : '—'),
+              h(
+                'td',
+                { title: d.lastError ?? '' },
+                d.lastStatusCode !== null
+                  ? String(d.lastStatusCode)
+                  : d.lastError
+                    ? h('span', { class: 'muted' }, d.lastError.slice(0, 80))
+                    : '—',
+              ),
               h('td', null, dateTime(d.createdAt)),
               h('td', null, dateTime(d.nextAttemptAt)),
               h('td', null, redeliver),
@@ -169,24 +213,38 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
     statusFilter.addEventListener('change', () => void act(() => loadLog(true)))
     more.addEventListener('click', () => void act(() => loadLog(false)))
 
-    const test = h('button', { type: 'button', class: 'button button--small button--primary', 'data-action': 'test', disabled: !e.enabled }, 'Send test delivery')
+    const test = h(
+      'button',
+      { type: 'button', class: 'button button--small button--primary', 'data-action': 'test', disabled: !e.enabled },
+      'Send test delivery',
+    )
     test.addEventListener('click', () =>
       act(async () => {
         test.disabled = true
         try {
           const { sendTestWebhook: d } = await gql(SEND_TEST_WEBHOOK, { id: e.id }, signal)
-          announce(d.status === 'DELIVERED' ? `Test delivered (HTTP ${d.lastStatusCode}).` : `Test failed: ${d.lastError ?? `HTTP ${d.lastStatusCode}`}`, d.status === 'DELIVERED' ? 'info' : 'error')
+          announce(
+            d.status === 'DELIVERED'
+              ? `Test delivered (HTTP ${d.lastStatusCode}).`
+              : `Test failed: ${d.lastError ?? `HTTP ${d.lastStatusCode}`}`,
+            d.status === 'DELIVERED' ? 'info' : 'error',
+          )
           await loadLog(true)
         } finally {
           test.disabled = !e.enabled
         }
       }),
     )
-    const rotate = h('button', { type: 'button', class: 'button button--small', 'data-action': 'rotate' }, 'Rotate secret')
+    const rotate = h(
+      'button',
+      { type: 'button', class: 'button button--small', 'data-action': 'rotate' },
+      'Rotate secret',
+    )
     rotate.addEventListener('click', async () => {
       const ok = await confirmDialog({
         title: 'Rotate the signing secret?',
-        message: 'A new secret is created. The current one keeps signing deliveries (as a second signature) for the grace period, so update your receiver within it.',
+        message:
+          'A new secret is created. The current one keeps signing deliveries (as a second signature) for the grace period, so update your receiver within it.',
         confirmLabel: 'Rotate secret',
         destructive: false,
       })
@@ -197,7 +255,11 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
         showSecret(r.endpoint.url, r.secret)
       })
     })
-    const toggle = h('button', { type: 'button', class: 'button button--small', 'data-action': 'toggle' }, e.enabled ? 'Disable' : 'Enable')
+    const toggle = h(
+      'button',
+      { type: 'button', class: 'button button--small', 'data-action': 'toggle' },
+      e.enabled ? 'Disable' : 'Enable',
+    )
     toggle.addEventListener('click', () =>
       act(async () => {
         const { updateWebhookEndpoint } = await gql(UPDATE_WEBHOOK, { id: e.id, enabled: !e.enabled }, signal)
@@ -205,9 +267,17 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
         announce(`Endpoint ${updateWebhookEndpoint.enabled ? 'enabled' : 'disabled'}.`)
       }),
     )
-    const remove = h('button', { type: 'button', class: 'button button--small button--danger-outline', 'data-action': 'delete' }, 'Delete')
+    const remove = h(
+      'button',
+      { type: 'button', class: 'button button--small button--danger-outline', 'data-action': 'delete' },
+      'Delete',
+    )
     remove.addEventListener('click', async () => {
-      const ok = await confirmDialog({ title: 'Delete this endpoint?', message: `${e.url} gets no more deliveries; its delivery log is deleted.`, confirmLabel: 'Delete endpoint' })
+      const ok = await confirmDialog({
+        title: 'Delete this endpoint?',
+        message: `${e.url} gets no more deliveries; its delivery log is deleted.`,
+        confirmLabel: 'Delete endpoint',
+      })
       if (!ok || signal.aborted) return
       await act(async () => {
         await gql(DELETE_WEBHOOK, { id: e.id }, signal)
@@ -230,7 +300,9 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
         e.disabledReason ? ` ${e.disabledReason}` : '',
         ' · events: ',
         e.events.map((v) => EVENTS.find(([k]) => k === v)?.[1] ?? v).join(', '),
-        e.previousSecretExpiresAt ? h('span', { class: 'muted small' }, ' · previous secret valid until ', dateTime(e.previousSecretExpiresAt)) : null,
+        e.previousSecretExpiresAt
+          ? h('span', { class: 'muted small' }, ' · previous secret valid until ', dateTime(e.previousSecretExpiresAt))
+          : null,
       ),
       h('div', { class: 'actions' }, test, rotate, toggle, remove),
       error,
@@ -243,13 +315,17 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
 
   function renderEndpoints(): void {
     list.removeAttribute('aria-busy')
-    if (!endpoints.length) return replace(list, h('p', { class: 'empty' }, 'No endpoints yet. Add one to receive events.'))
+    if (!endpoints.length)
+      return replace(list, h('p', { class: 'empty' }, 'No endpoints yet. Add one to receive events.'))
     replace(list, endpoints.map(endpointCard))
   }
 
   async function load(): Promise<void> {
     try {
-      const [{ apps }, { webhookEndpoints }] = await Promise.all([gql(APPS, {}, signal), gql(WEBHOOK_ENDPOINTS, { appId }, signal)])
+      const [{ apps }, { webhookEndpoints }] = await Promise.all([
+        gql(APPS, {}, signal),
+        gql(WEBHOOK_ENDPOINTS, { appId }, signal),
+      ])
       const app = apps.find((a) => a.id === appId)
       if (!app) {
         replace(list)
@@ -278,7 +354,12 @@ export const webhooksPage: Page = ({ root, route, signal }) => {
     ),
     pageError,
     secretPanel,
-    h('section', { class: 'card', 'aria-labelledby': 'add-endpoint-title' }, h('h2', { id: 'add-endpoint-title' }, 'New endpoint'), createForm),
+    h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'add-endpoint-title' },
+      h('h2', { id: 'add-endpoint-title' }, 'New endpoint'),
+      createForm,
+    ),
     list,
   )
   void load()

@@ -69,7 +69,14 @@ export class Acc {
     this.addList(this.avoid, value, confidence, 'preferences.topics_to_avoid', rule, span)
   }
 
-  private addList(m: Map<string, Ordered<Scored<string>>>, value: string, confidence: number, field: string, rule: RuleId, span?: Span): void {
+  private addList(
+    m: Map<string, Ordered<Scored<string>>>,
+    value: string,
+    confidence: number,
+    field: string,
+    rule: RuleId,
+    span?: Span,
+  ): void {
     const v = value.trim()
     if (!v || contentless(v)) return
     const k = key(v)
@@ -134,20 +141,30 @@ export class Acc {
       if (this.mood) out.personality.mood = { value: this.mood.value, confidence: round(this.mood.confidence) }
     }
     if (this.memories.length) {
-      out.memories = this.memories.map((m) => (m.confidence === undefined ? { ...m } : { ...m, confidence: round(m.confidence) }))
+      out.memories = this.memories.map((m) =>
+        m.confidence === undefined ? { ...m } : { ...m, confidence: round(m.confidence) },
+      )
     }
     const avoid = [...this.avoid.values()]
       .filter((t) => removedOrder('topics_to_avoid', t.item.value) < t.order)
       .map((t) => ({ value: t.item.value, confidence: round(t.item.confidence) }))
     if (avoid.length || this.style) {
       out.preferences = {}
-      if (this.style) out.preferences.conversation_style = { value: this.style.value, confidence: round(this.style.confidence) }
+      if (this.style)
+        out.preferences.conversation_style = { value: this.style.value, confidence: round(this.style.confidence) }
       if (avoid.length) out.preferences.topics_to_avoid = avoid
     }
     const entries = (section: ListSection) =>
-      section === 'interests' ? [...this.interests.values()] : section === 'traits' ? [...this.traits.values()] : [...this.avoid.values()]
+      section === 'interests'
+        ? [...this.interests.values()]
+        : section === 'traits'
+          ? [...this.traits.values()]
+          : [...this.avoid.values()]
     const removals = [...this.removals.values()]
-      .filter(({ item, order }) => !entries(item.section).some((e) => key(e.item.value) === key(item.value) && e.order > order))
+      .filter(
+        ({ item, order }) =>
+          !entries(item.section).some((e) => key(e.item.value) === key(item.value) && e.order > order),
+      )
       .map((r) => r.item)
     if (removals.length) out.removals = removals
     if (language) out.language = language

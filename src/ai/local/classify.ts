@@ -1,7 +1,18 @@
 // Turns the object of "I love ...", "I play ...", "my favorite X is ..." into short, categorised interest values.
 import { CATEGORY_OF } from './lexicon-interests.js'
 import { termsOf } from './nlp.js'
-import { classifyNoun, cutPhrase, EXAMPLES, GENERIC, lookup, lookupExact, splitGerund, splitList, stripFiller, type Item } from './phrase.js'
+import {
+  classifyNoun,
+  cutPhrase,
+  EXAMPLES,
+  GENERIC,
+  lookup,
+  lookupExact,
+  splitGerund,
+  splitList,
+  stripFiller,
+  type Item,
+} from './phrase.js'
 import { baseOfThirdPerson } from './text.js'
 import { verbItems } from './verbs.js'
 
@@ -10,12 +21,26 @@ export { classifyNoun, cutPhrase, lookup, lookupExact, splitList, verbItems, typ
 function startsWithVerb(s: string): boolean {
   const terms = termsOf(s)
   const t = terms[0]?.tags ?? []
-  if (!t.includes('Verb') || t.includes('Noun') || t.includes('Gerund') || t.includes('Auxiliary') || t.includes('Copula')) return false
+  if (
+    !t.includes('Verb') ||
+    t.includes('Noun') ||
+    t.includes('Gerund') ||
+    t.includes('Auxiliary') ||
+    t.includes('Copula')
+  )
+    return false
   // "frozen the movie", "liked it": a participle or past form names no activity; nor does "like humans" (a comparison)
   if (t.includes('PastTense') || t.includes('Participle') || /^(?:like|likes)$/.test(terms[0]!.text)) return false
   // "strengthens me", "thrill seeking": a pronoun object, or an -ing word next, makes no activity of the verb
   const next = terms[1]
-  return !next || !(/^(?:me|it|them|him|her|us|you|myself|this|that)$/.test(next.text) || next.tags.includes('Gerund') || /ing$/.test(next.text))
+  return (
+    !next ||
+    !(
+      /^(?:me|it|them|him|her|us|you|myself|this|that)$/.test(next.text) ||
+      next.tags.includes('Gerund') ||
+      /ing$/.test(next.text)
+    )
+  )
 }
 
 /** Verbs the interest rules know what to do with ("play" + "softball" -> sports). */

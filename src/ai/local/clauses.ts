@@ -12,10 +12,13 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
   const app = /^(?:.*\s)?i am [a-z]+(?: [a-z]+)?,\s*(.+)$/.exec(text)
   if (app) {
     for (const seg of app[1].split(/\s*,\s*(?:and\s+)?/)) {
-      if (/^(?:a|an|\d{1,3}|living|based|from|originally|currently|working|retired|married|single)\b/.test(seg)) out.push(`i am ${seg}`)
+      if (/^(?:a|an|\d{1,3}|living|based|from|originally|currently|working|retired|married|single)\b/.test(seg))
+        out.push(`i am ${seg}`)
     }
   }
-  for (const m of text.matchAll(/\s(?:and|&)\s+(?:(?:also|now|still|currently|often|usually|then|really)\s+)*([a-z]+)\b/g)) {
+  for (const m of text.matchAll(
+    /\s(?:and|&)\s+(?:(?:also|now|still|currently|often|usually|then|really)\s+)*([a-z]+)\b/g,
+  )) {
     const w = m[1]
     if (NOT_VERB_AFTER_AND.has(w) || !isVerb(w)) continue
     out.push(`i ${text.slice(m.index + m[0].length - w.length)}`)
@@ -23,15 +26,18 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
   return out
 }
 
-const FRAGMENT_VERB = /^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born)\s+(?!is\b|are\b|was\b)/
-const FRAGMENT_STATE = /^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|currently|living in|based in|originally from|from|married|single|divorced|retired|vegan|vegetarian|proud|obsessed|addicted|(?:a|an) (?=\S+ (?:by day|by trade|by profession)))\b/
+const FRAGMENT_VERB =
+  /^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born)\s+(?!is\b|are\b|was\b)/
+const FRAGMENT_STATE =
+  /^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|currently|living in|based in|originally from|from|married|single|divorced|retired|vegan|vegetarian|proud|obsessed|addicted|(?:a|an) (?=\S+ (?:by day|by trade|by profession)))\b/
 
 /**
  * A subjectless fragment of a bio or a chat ("big into bouldering", "love hiking", "vegan for 5 years") read as the
  * person's own statement; undefined if it does not look like one.
  */
 export function fragmentClause(text: string): string | undefined {
-  if (/\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/.test(text)) return undefined
+  if (/\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/.test(text))
+    return undefined
   if (FRAGMENT_VERB.test(text)) return `i ${text}`
   if (FRAGMENT_STATE.test(text)) return `i am ${text}`
   return undefined
@@ -40,8 +46,9 @@ export function fragmentClause(text: string): string | undefined {
 /** "my husband and i love to travel" -> "i love to travel": the person is part of the subject. */
 export function ownPartOfSubject(text: string): string {
   return text
-    .replace(/^(?:(?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) and i (are|were|have|live|love|like|enjoy|moved|went|got|own|adopted|bought|visit|travel|play|go)\b/, (_m, v: string) =>
-      `i ${v === 'are' ? 'am' : v === 'were' ? 'was' : v}`,
+    .replace(
+      /^(?:(?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) and i (are|were|have|live|love|like|enjoy|moved|went|got|own|adopted|bought|visit|travel|play|go)\b/,
+      (_m, v: string) => `i ${v === 'are' ? 'am' : v === 'were' ? 'was' : v}`,
     )
     .replace(/^i are\b/, 'i am')
     .replace(/^i were\b/, 'i was')
@@ -49,9 +56,14 @@ export function ownPartOfSubject(text: string): string {
 
 /** "i am currently learning" -> "i am learning": degree and time adverbs after "i am" that rules need not see. */
 export function dropCopulaAdverbs(text: string): string {
-  return text.replace(/\bi am ((?:(?:currently|really|still|now|just|also|actually|totally|definitely|truly|honestly|seriously|literally|basically|kind of|sort of|pretty|quite|so|very|super|extremely|incredibly|a bit|a little|a little bit|somewhat|fairly|rather|now|finally|already|officially|happily)\s+)+)(?!(?:a|an)\s+(?:bit|lot)\b)/g, 'i am ')
+  return text.replace(
+    /\bi am ((?:(?:currently|really|still|now|just|also|actually|totally|definitely|truly|honestly|seriously|literally|basically|kind of|sort of|pretty|quite|so|very|super|extremely|incredibly|a bit|a little|a little bit|somewhat|fairly|rather|now|finally|already|officially|happily)\s+)+)(?!(?:a|an)\s+(?:bit|lot)\b)/g,
+    'i am ',
+  )
 }
 
 const NOT_VERB_AFTER_AND = new Set(
-  'i a an the my your his her our their we he she they you it this that these those some many all no not to of in on at for with so then me him them us'.split(' '),
+  'i a an the my your his her our their we he she they you it this that these those some many all no not to of in on at for with so then me him them us'.split(
+    ' ',
+  ),
 )

@@ -17,10 +17,69 @@ import type { Scored } from '../../domain/profile.js'
 
 export const MAX_PHRASE_WORDS = 6
 /** Filler words allowed between a label and its value ("budget is about $500", "budget of around 2k"). */
-const FILLER = new Set(['is', 'are', 'was', 'of', 'at', 'about', 'around', 'approximately', 'roughly', 'approx', 'be', 'would', 'will', 'my', 'the', 'to', 'up', 'usd', 'eur', 'gbp', 'set', 'include', 'includes', 'including', 'equals', 'currently', 'now', 'maybe', 'under', 'over'])
+const FILLER = new Set([
+  'is',
+  'are',
+  'was',
+  'of',
+  'at',
+  'about',
+  'around',
+  'approximately',
+  'roughly',
+  'approx',
+  'be',
+  'would',
+  'will',
+  'my',
+  'the',
+  'to',
+  'up',
+  'usd',
+  'eur',
+  'gbp',
+  'set',
+  'include',
+  'includes',
+  'including',
+  'equals',
+  'currently',
+  'now',
+  'maybe',
+  'under',
+  'over',
+])
 export const MAX_FILLER = 4
-const NEGATIONS = new Set(['not', 'no', 'never', 'nor', 'neither', 't', 'dont', 'doesnt', 'isnt', 'arent', 'wasnt', 'without', 'nothing', 'none'])
-const PREFERENCE = new Set(['prefer', 'prefers', 'preferred', 'preference', 'rather', 'choose', 'chose', 'pick', 'want', 'favorite', 'favourite', 'choice'])
+const NEGATIONS = new Set([
+  'not',
+  'no',
+  'never',
+  'nor',
+  'neither',
+  't',
+  'dont',
+  'doesnt',
+  'isnt',
+  'arent',
+  'wasnt',
+  'without',
+  'nothing',
+  'none',
+])
+const PREFERENCE = new Set([
+  'prefer',
+  'prefers',
+  'preferred',
+  'preference',
+  'rather',
+  'choose',
+  'chose',
+  'pick',
+  'want',
+  'favorite',
+  'favourite',
+  'choice',
+])
 /** Free values after a label: at most this many words are read. */
 const MAX_FREE_WORDS = 30
 const YES = new Set(['yes', 'true', 'y', 'yeah', 'yep'])
@@ -151,7 +210,7 @@ export function readCustomFields(text: string, compiled: CompiledSchema, stats?:
     const key = v.toLowerCase()
     const cur = m.get(key)
     if (!cur || cur.confidence < confidence) m.set(key, { value: v, confidence })
-    ;((out[ref.section] ??= {})[ref.field] = [...m.values()])
+    ;(out[ref.section] ??= {})[ref.field] = [...m.values()]
   }
 
   let steps = 0
@@ -220,12 +279,23 @@ export function readCustomFields(text: string, compiled: CompiledSchema, stats?:
       else if (NO.has(t.w)) setScalar(ref, false, 0.8)
     } else if (def.type === 'enum') {
       // An enum value may itself start with a filler word ("the basic plan"): tried from each word after the label.
-      for (let k = from; k <= j; k++) for (const p of matchesIn(toks, compiled.vocabulary, k)) if (p.ref === ref) setScalar(ref, p.display!, 0.85)
-    } else if (colon || toks[j - 1]?.w === 'is' || toks[j - 1]?.w === 'are' || toks[j - 1]?.w === 'include' || toks[j - 1]?.w === 'includes') {
+      for (let k = from; k <= j; k++)
+        for (const p of matchesIn(toks, compiled.vocabulary, k)) if (p.ref === ref) setScalar(ref, p.display!, 0.85)
+    } else if (
+      colon ||
+      toks[j - 1]?.w === 'is' ||
+      toks[j - 1]?.w === 'are' ||
+      toks[j - 1]?.w === 'include' ||
+      toks[j - 1]?.w === 'includes'
+    ) {
       // Free values: the rest of the sentence, as written ("allergies: peanuts, dust and pollen").
       const last = toks[Math.min(toks.length - 1, j + MAX_FREE_WORDS)]!
       const rest = raw.slice(t.start, last.end)
-      const items = rest.split(/,|;|\band\b|\bor\b|&/i).map((x) => x.trim()).filter((x) => x && x.split(/\s+/).length <= 5).slice(0, 10)
+      const items = rest
+        .split(/,|;|\band\b|\bor\b|&/i)
+        .map((x) => x.trim())
+        .filter((x) => x && x.split(/\s+/).length <= 5)
+        .slice(0, 10)
       if (def.type === 'string[]') for (const it of items) addList(ref, it, 0.75)
       else if (items[0]) setScalar(ref, rest.trim().slice(0, 100), 0.75)
     }

@@ -35,7 +35,12 @@ export class ThreadedExtractor implements Extractor {
     size: number,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.pool = new ThreadPool({ name: 'extraction', size, entry: threadEntry(import.meta.url, 'extract-thread'), pipeline: PIPELINE })
+    this.pool = new ThreadPool({
+      name: 'extraction',
+      size,
+      entry: threadEntry(import.meta.url, 'extract-thread'),
+      pipeline: PIPELINE,
+    })
   }
 
   async extract(req: ExtractRequest, signal?: AbortSignal): Promise<ExtractResult> {
@@ -43,7 +48,10 @@ export class ThreadedExtractor implements Extractor {
     // A background job is one submission (a second at most): when its caller goes, the thread finishes it rather than
     // being stopped and replaced by one that loads the models again.
     const run = (r: ExtractRequest) =>
-      this.pool.run({ kind: 'extract', req: r, now }, { signal, ...(req.background ? { priority: 'background', finishOnAbort: true } : {}) }) as Promise<ExtractResult>
+      this.pool.run(
+        { kind: 'extract', req: r, now },
+        { signal, ...(req.background ? { priority: 'background', finishOnAbort: true } : {}) },
+      ) as Promise<ExtractResult>
     if (!req.background || req.submissions.length <= 1) return run(req)
     // Each submission alone: the local extractor reads each independently of the others.
     const parts = await Promise.all(req.submissions.map((s) => run({ ...req, submissions: [s] })))
@@ -60,7 +68,10 @@ export class ThreadedExtractor implements Extractor {
       summarize: async (profile: ProfileContent, signal?: AbortSignal, instructions?: readonly string[]) => {
         signal?.throwIfAborted()
         if (valueCount(profile) <= INLINE_SUMMARY_VALUES) return { summary: summarizeProfile(profile, instructions) }
-        return (await this.pool.run({ kind: 'summarize', profile, ...(instructions ? { instructions } : {}) }, { signal })) as { summary: string }
+        return (await this.pool.run(
+          { kind: 'summarize', profile, ...(instructions ? { instructions } : {}) },
+          { signal },
+        )) as { summary: string }
       },
     }
   }
@@ -96,7 +107,9 @@ export class ThreadedExtractor implements Extractor {
           size += t.length
         }
         if (cur.length) slices.push(cur)
-        const parts = await Promise.all(slices.map((s) => pool.run({ kind: 'embed', texts: s }, { signal }) as Promise<{ vectors: number[][] }>))
+        const parts = await Promise.all(
+          slices.map((s) => pool.run({ kind: 'embed', texts: s }, { signal }) as Promise<{ vectors: number[][] }>),
+        )
         return { vectors: parts.flatMap((p) => p.vectors) }
       },
     }

@@ -10,9 +10,22 @@ import { parseNumber, singular } from './text.js'
 import { dict } from './regex.js'
 
 const CATEGORY_KEYS: Record<string, string> = dict({
-  music: 'music', food: 'food', foods: 'food', sports: 'sports', sport: 'sports', books: 'books', reading: 'books',
-  movies: 'movies_tv', films: 'movies_tv', tv: 'movies_tv', shows: 'movies_tv', pets: 'pets', pet: 'pets',
-  travel: 'travel', hobbies: 'hobbies', hobby: 'hobbies',
+  music: 'music',
+  food: 'food',
+  foods: 'food',
+  sports: 'sports',
+  sport: 'sports',
+  books: 'books',
+  reading: 'books',
+  movies: 'movies_tv',
+  films: 'movies_tv',
+  tv: 'movies_tv',
+  shows: 'movies_tv',
+  pets: 'pets',
+  pet: 'pets',
+  travel: 'travel',
+  hobbies: 'hobbies',
+  hobby: 'hobbies',
 })
 
 /** Handles "key: value" clauses; returns true when the clause was one. */
@@ -47,7 +60,20 @@ export function ruleFieldLine(c: ClauseInfo, ctx: RuleContext): boolean {
     if (!cat) return false
     for (const item of splitList(cutPhrase(value))) {
       const n = classifyNoun(item, cat, 1)
-      if (n) addItems([{ category: cat === 'hobbies' ? n.category : cat, value: cat === 'pets' ? singular(n.value) : n.value, weight: 1 }], ctx, 0.85, 'field.favorite', m)
+      if (n)
+        addItems(
+          [
+            {
+              category: cat === 'hobbies' ? n.category : cat,
+              value: cat === 'pets' ? singular(n.value) : n.value,
+              weight: 1,
+            },
+          ],
+          ctx,
+          0.85,
+          'field.favorite',
+          m,
+        )
     }
   } else {
     return false

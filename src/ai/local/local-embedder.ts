@@ -108,7 +108,9 @@ export function wordVectorLoadMs(): number | undefined {
 }
 
 /** The unit word vectors (row = frequency rank), loaded once. For measurement scripts. */
-export async function wordVectors(maxWords = DEFAULTS.maxWords): Promise<{ index: ReadonlyMap<string, number>; data: Float32Array }> {
+export async function wordVectors(
+  maxWords = DEFAULTS.maxWords,
+): Promise<{ index: ReadonlyMap<string, number>; data: Float32Array }> {
   const { index, data } = await getVectors(maxWords)
   return { index, data }
 }
@@ -149,11 +151,13 @@ async function builtTableCurrent(): Promise<boolean> {
 
 async function loadVectors(maxWords: number): Promise<WordVectors> {
   const started = performance.now()
-  const built = maxWords === DEFAULTS.maxWords && (await builtTableCurrent()) ? readVectorTable(BUILT_TABLE, WORD_DIMS) : undefined
+  const built =
+    maxWords === DEFAULTS.maxWords && (await builtTableCurrent()) ? readVectorTable(BUILT_TABLE, WORD_DIMS) : undefined
   const { index, data } = built ?? (await readVectors(vectorFile(), maxWords))
   // Zipf: a word of rank r occurs ~1/r of the time; weighted by r/(r+K) in a text, that is ~1/(r+K).
   const common = new Float64Array(WORD_DIMS)
-  for (let r = 0; r < index.size; r++) for (let d = 0; d < WORD_DIMS; d++) common[d] += data[r * WORD_DIMS + d] / (r + COMMON_K)
+  for (let r = 0; r < index.size; r++)
+    for (let d = 0; d < WORD_DIMS; d++) common[d] += data[r * WORD_DIMS + d] / (r + COMMON_K)
   normalise(common, 0, WORD_DIMS)
   lastLoadMs = performance.now() - started
   return { index, data, common }
@@ -359,7 +363,9 @@ export class LocalEmbedder implements Embedder {
     this.dimension = WORD_DIMS + this.opts.hashBuckets + 1
     const custom = (Object.keys(DEFAULTS) as (keyof LocalEmbedderOptions)[]).filter((k) => this.opts[k] !== DEFAULTS[k])
     // Vectors made with other settings are not comparable: give them another model id.
-    this.model = custom.length ? `${LOCAL_EMBEDDING_MODEL}+${custom.map((k) => `${k}=${this.opts[k]}`).join(',')}` : LOCAL_EMBEDDING_MODEL
+    this.model = custom.length
+      ? `${LOCAL_EMBEDDING_MODEL}+${custom.map((k) => `${k}=${this.opts[k]}`).join(',')}`
+      : LOCAL_EMBEDDING_MODEL
     this.calibration = calibration ?? new PiecewiseLinearCalibration(LOCAL_CALIBRATION_POINTS)
   }
 
@@ -386,7 +392,8 @@ export class LocalEmbedder implements Embedder {
       const row = wv.index.get(token)
       // Unknown words (names, places, typos) are rare by definition: full weight.
       const weight =
-        (row === undefined || frequencyK <= 0 ? 1 : row / (row + frequencyK)) * (FRAME_WORDS.has(token) ? frameWeight : 1)
+        (row === undefined || frequencyK <= 0 ? 1 : row / (row + frequencyK)) *
+        (FRAME_WORDS.has(token) ? frameWeight : 1)
       if (row !== undefined) {
         known = true
         const base = row * WORD_DIMS
@@ -419,7 +426,8 @@ export class LocalEmbedder implements Embedder {
     }
     normalise(v, WORD_DIMS, WORD_DIMS + hashBuckets)
     // Each part is unit length; their shares of the squared norm set how much each contributes to the cosine.
-    const share = semanticTaper > 0 && stems.size > semanticTaper ? (semanticShare * semanticTaper) / stems.size : semanticShare
+    const share =
+      semanticTaper > 0 && stems.size > semanticTaper ? (semanticShare * semanticTaper) / stems.size : semanticShare
     const a = semNorm > 0 ? Math.sqrt(share) : 0
     const b = Math.sqrt(1 - share)
     for (let d = 0; d < WORD_DIMS; d++) v[d] *= a

@@ -157,7 +157,8 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     if (tp) {
       normalized = tp.text
       if (tp.name) acc.setCore('name', cases.restore(tp.name, true), 0.85, 'name.third-person', tp.name)
-      if (tp.gender) acc.setCore('gender', tp.gender, 0.6, 'gender.third-person', tp.gender === 'female' ? 'she, her' : 'he, him')
+      if (tp.gender)
+        acc.setCore('gender', tp.gender, 0.6, 'gender.third-person', tp.gender === 'female' ? 'she, her' : 'he, him')
     }
   }
   let prev: ClauseInfo | undefined
@@ -166,14 +167,24 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     if (c.question) return [c]
     // "i am outgoing but a bit impatient": the second half shares the subject and the copula
     const before = split[i - 1]
-    if (before && before.sentence === c.sentence && /^i am\b/.test(before.text) && c.text.split(' ').length <= 5 && !/\b(?:i|we|you|he|she|they|it|my|me)\b/.test(c.text) && !/^(?:the|this|that|these|those|his|her|their|our|your|there|here)\b/.test(c.text)) {
+    if (
+      before &&
+      before.sentence === c.sentence &&
+      /^i am\b/.test(before.text) &&
+      c.text.split(' ').length <= 5 &&
+      !/\b(?:i|we|you|he|she|they|it|my|me)\b/.test(c.text) &&
+      !/^(?:the|this|that|these|those|his|her|their|our|your|there|here)\b/.test(c.text)
+    ) {
       c = { ...c, text: `i am ${c.text}` }
     }
     const fragment = fragmentClause(c.text)
     if (fragment) c = { ...c, text: fragment }
     c = { ...c, text: dropCopulaAdverbs(ownPartOfSubject(c.text)) }
     // "i am a musician and hope to make it big": the wish or hedge in the second half leaves the first half firm
-    const wish = /\s(?:and|but)\s+(?:i\s+)?(?:(?:also|really|still)\s+)?(?:hope|want|wish|plan|dream|would like|would love|might|may|maybe|could)\b/.exec(c.text)
+    const wish =
+      /\s(?:and|but)\s+(?:i\s+)?(?:(?:also|really|still)\s+)?(?:hope|want|wish|plan|dream|would like|would love|might|may|maybe|could)\b/.exec(
+        c.text,
+      )
     if (wish && /^i\s/.test(c.text)) {
       const head = c.text.slice(0, wish.index)
       const tail = `i ${c.text.slice(wish.index).replace(/^\s(?:and|but)\s+(?:i\s+)?/, '')}`

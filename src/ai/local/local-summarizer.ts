@@ -14,12 +14,27 @@ const MAX_SENTENCES = 4
 export const EMPTY_SUMMARY = 'No profile information has been extracted yet.'
 
 // Occupations that are states, not job titles: "is retired", not "is a retired".
-const STATUS = /^(retired|semi-retired|unemployed|employed|self[- ]employed|jobless|between jobs|on disability|freelanc\w*)$/i
+const STATUS =
+  /^(retired|semi-retired|unemployed|employed|self[- ]employed|jobless|between jobs|on disability|freelanc\w*)$/i
 // Occupations given as a verb phrase: "works at a bank", "teach kindergarten".
 const VERBS: Record<string, string> = {
-  work: 'works', teach: 'teaches', run: 'runs', own: 'owns', manage: 'manages', study: 'studies',
-  volunteer: 'volunteers', sell: 'sells', drive: 'drives', write: 'writes', help: 'helps', make: 'makes',
-  do: 'does', build: 'builds', fix: 'fixes', care: 'cares', serve: 'serves',
+  work: 'works',
+  teach: 'teaches',
+  run: 'runs',
+  own: 'owns',
+  manage: 'manages',
+  study: 'studies',
+  volunteer: 'volunteers',
+  sell: 'sells',
+  drive: 'drives',
+  write: 'writes',
+  help: 'helps',
+  make: 'makes',
+  do: 'does',
+  build: 'builds',
+  fix: 'fixes',
+  care: 'cares',
+  serve: 'serves',
 }
 const THIRD_PERSON = new Set(Object.values(VERBS))
 
@@ -78,7 +93,8 @@ function identity(subject: string, core: CoreInfo): string | undefined {
     else noun = occupation.replace(/^(a|an)\s+/i, '')
   }
   noun ??= genderNoun(gender, age)
-  if (noun) predicates.unshift(age !== undefined ? `is ${ageArticle} ${age}-year-old ${noun}` : `is ${withArticle(noun)}`)
+  if (noun)
+    predicates.unshift(age !== undefined ? `is ${ageArticle} ${age}-year-old ${noun}` : `is ${withArticle(noun)}`)
   else {
     if (age !== undefined) predicates.unshift(`is ${age} years old`)
     if (gender) predicates.push(`is ${gender.toLowerCase()}`)
@@ -126,7 +142,12 @@ function interests(subject: string, singular: boolean, all: Record<string, Score
     // "likes to visit hiking trips" reads wrong: activities are enjoyed.
     if (verb.item && verb.base.startsWith('like to') && /(ing|trips?|travel)\b/i.test(i.value)) verb = ENJOY
     // "reads reading", "listens to singing": an activity is enjoyed, whatever its category
-    if (!verb.item && /^[a-z]+ing$/i.test(i.value) && !/^(?:ring|king|thing|string|spring|wing|sing|bling)$/i.test(i.value)) verb = ENJOY
+    if (
+      !verb.item &&
+      /^[a-z]+ing$/i.test(i.value) &&
+      !/^(?:ring|king|thing|string|spring|wing|sing|bling)$/i.test(i.value)
+    )
+      verb = ENJOY
     const g = groups.get(verb) ?? []
     g.push(verb.item ? verb.item(i.value) : i.value)
     groups.set(verb, g)
@@ -139,7 +160,8 @@ function interests(subject: string, singular: boolean, all: Record<string, Score
 function trait(t: string): string {
   const terms = nlp(t).terms().json() as { terms: { tags: string[] }[] }[]
   const last = terms[terms.length - 1]?.terms[0]?.tags ?? []
-  const isRole = last.includes('Actor') || (terms.length > 1 && last.includes('Singular') && !last.includes('Adjective'))
+  const isRole =
+    last.includes('Actor') || (terms.length > 1 && last.includes('Singular') && !last.includes('Adjective'))
   return isRole ? withArticle(t) : t
 }
 
@@ -186,7 +208,9 @@ function without(profile: ProfileContent, omit: Set<SummaryPart>): ProfileConten
     },
     memories: omit.has('memories') ? [] : profile.memories,
     preferences: {
-      ...(omit.has('conversation_style') || !profile.preferences.conversation_style ? {} : { conversation_style: profile.preferences.conversation_style }),
+      ...(omit.has('conversation_style') || !profile.preferences.conversation_style
+        ? {}
+        : { conversation_style: profile.preferences.conversation_style }),
       topics_to_avoid: omit.has('topics_to_avoid') ? [] : profile.preferences.topics_to_avoid,
     },
   }
@@ -212,7 +236,9 @@ export function summarizeProfile(input: ProfileContent, instructions?: readonly 
   // Which sections get a sentence: those with something to say, covered ones before the others, at most MAX_SENTENCES.
   const probe = (s: SummarySection) => make[s]('They', false) !== undefined
   const present = plan.order.filter(probe)
-  const chosen = new Set([...present.filter((s) => plan.cover.has(s)), ...present.filter((s) => !plan.cover.has(s))].slice(0, MAX_SENTENCES))
+  const chosen = new Set(
+    [...present.filter((s) => plan.cover.has(s)), ...present.filter((s) => !plan.cover.has(s))].slice(0, MAX_SENTENCES),
+  )
   // The first sentence names the person; later ones say "They".
   const sentences: string[] = []
   for (const s of plan.order) {
@@ -226,7 +252,11 @@ export function summarizeProfile(input: ProfileContent, instructions?: readonly 
 export class LocalSummarizer implements Summarizer {
   readonly name = 'local'
 
-  async summarize(profile: ProfileContent, signal?: AbortSignal, instructions?: readonly string[]): Promise<{ summary: string }> {
+  async summarize(
+    profile: ProfileContent,
+    signal?: AbortSignal,
+    instructions?: readonly string[],
+  ): Promise<{ summary: string }> {
     signal?.throwIfAborted()
     return { summary: summarizeProfile(profile, instructions) }
   }

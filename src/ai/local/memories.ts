@@ -13,7 +13,8 @@ import { rx, rxg } from './regex.js'
 
 const LIFE =
   /\b(?:born|married|marry|wedding|engaged|divorced?|graduated?|graduation|moved|relocated|immigrated|emigrated|hired|promoted|promotion|fired|laid off|retired|died|passed away|funeral|pregnant|had (?:a|my|our) (?:first )?(?:baby|child|son|daughter|kid)|gave birth|adopted|diagnosed|cancer|surgery|accident|broke up|bought (?:a|our|my|my first|our first) (?:house|home|apartment|condo)|new job|got (?:a|my) (?:new )?job|first job|started (?:a new job|working|my own|college|university|school|a business|a company)|enlisted|joined the (?:army|navy|military|air force|marines)|served in|deployed|phd|degree|lost my (?:job|mother|father|mom|dad|wife|husband|son|daughter|brother|sister|parents?|grandmother|grandfather)|became a (?:mother|father|parent|mom|dad|grandmother|grandfather|grandparent|citizen)|quit my job|opened (?:a|my own))\b/
-const MEDIUM = /\b(?:traveled|travelled|visited|ran a|climbed|met|won|learned|learnt|finished|completed|competed|performed|published|built|sold|toured|hiked|started|began|founded|volunteered|studied|lived|worked|trained|wrote|recorded)\b/
+const MEDIUM =
+  /\b(?:traveled|travelled|visited|ran a|climbed|met|won|learned|learnt|finished|completed|competed|performed|published|built|sold|toured|hiked|started|began|founded|volunteered|studied|lived|worked|trained|wrote|recorded)\b/
 /** Past-tense verbs that tell no event ("I thought", "I said"). */
 const TRIVIAL = new Set(
   `thought said meant guessed wondered figured knew noticed asked answered replied told mentioned forgot felt heard was
@@ -23,7 +24,9 @@ const TRIVIAL = new Set(
 const IRREGULAR_PAST = new Set(
   `got went made took came saw met won lost left bought sold began became grew wrote ran swam flew drove rode fell broke
   gave found built taught caught brought fought spent sent kept slept held led hurt beat chose did drew drank ate forgot
-  froze hid knew paid rang rose sang sat shot shook spoke stole stood struck swore threw understood woke wore`.split(/\s+/),
+  froze hid knew paid rang rose sang sat shot shook spoke stole stood struck swore threw understood woke wore`.split(
+    /\s+/,
+  ),
 )
 const RELATIVE_TIME =
   /\s*\b(?:yesterday|today|last (?:night|week|month|year|summer|winter|spring|fall|weekend|time)|this (?:morning|week|month|year|summer|past \w+)|(?:a|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of|\d+) (?:days?|weeks?|months?|years?|decades?) ago|recently|just)\b/g
@@ -57,7 +60,10 @@ export function dateOf(raw: string, ref: Date): string | undefined {
     const day = month !== undefined && s.isCertain('day') ? (s.get('day') ?? undefined) : undefined
     return iso(y, month, day)
   }
-  const m = /\b(?:in|since|back in|around|of|during|circa|from|year)?\s*((?:19|20)\d\d)\b(?!s|'s|\s*(?:dollars|people|miles|feet|km|pounds))/.exec(text)
+  const m =
+    /\b(?:in|since|back in|around|of|during|circa|from|year)?\s*((?:19|20)\d\d)\b(?!s|'s|\s*(?:dollars|people|miles|feet|km|pounds))/.exec(
+      text,
+    )
   if (m) {
     const y = Number(m[1])
     if (y >= 1900 && y <= ref.getUTCFullYear() + 10) return iso(y)
@@ -78,12 +84,20 @@ function pastVerb(text: string): { at: number; verb: string } | undefined {
     const at = m.index + m[0].length - verb.length
     const rest = text.slice(at)
     if (verb === 'was' || verb === 'were') {
-      if (/^(?:was|were) (?:born|married|engaged|divorced|diagnosed|fired|hired|promoted|raised|adopted|laid off|deployed|injured|hospitalized|elected|awarded|accepted|drafted|in (?:the )?(?:army|navy|military|air force|marines|a (?:car )?accident))\b/.test(rest)) return { at, verb }
+      if (
+        /^(?:was|were) (?:born|married|engaged|divorced|diagnosed|fired|hired|promoted|raised|adopted|laid off|deployed|injured|hospitalized|elected|awarded|accepted|drafted|in (?:the )?(?:army|navy|military|air force|marines|a (?:car )?accident))\b/.test(
+          rest,
+        )
+      )
+        return { at, verb }
       continue
     }
     if (verb === 'used' && /^used to\b/.test(rest)) return { at, verb }
     if (verb === 'have' || verb === 'had') {
-      if (/^(?:have|had) (?:just |recently |finally )(?:[a-z]+ed|got|won|become|bought|moved|run|done|been)\b/.test(rest)) return { at, verb }
+      if (
+        /^(?:have|had) (?:just |recently |finally )(?:[a-z]+ed|got|won|become|bought|moved|run|done|been)\b/.test(rest)
+      )
+        return { at, verb }
       if (/^had (?:a|my|our) (?:first )?(?:baby|child|son|daughter|kid)\b/.test(rest)) return { at, verb }
       continue
     }
@@ -99,17 +113,27 @@ export function ruleMemories(c: ClauseInfo, ctx: RuleContext): void {
   if (/\b(?:did not|was not|were not|never|have not|had not)\b/.test(t)) return
   const ref = ctx.referenceDate
   // family events that are the person's own milestones
-  const fam = /\bmy (?:(?:first|second|third|youngest|oldest|eldest|baby|little) )?(son|daughter|baby|child|kid|twins|grandson|granddaughter) (?:was|were) born\b|\bmy (?:(?:late|dear|beloved) )?(mother|mom|father|dad|grandmother|grandma|grandfather|grandpa|husband|wife|brother|sister|partner|best friend|dog|cat) (?:died|passed away|passed)\b/.exec(t)
+  const fam =
+    /\bmy (?:(?:first|second|third|youngest|oldest|eldest|baby|little) )?(son|daughter|baby|child|kid|twins|grandson|granddaughter) (?:was|were) born\b|\bmy (?:(?:late|dear|beloved) )?(mother|mom|father|dad|grandmother|grandma|grandfather|grandpa|husband|wife|brother|sister|partner|best friend|dog|cat) (?:died|passed away|passed)\b/.exec(
+      t,
+    )
   if (fam) {
     const date = dateOf(t, ref)
-    const event = ctx.cases.restore(t.slice(fam.index).replace(/^my /, '').replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim()).replace(/\bi\b/g, 'I')
-    ctx.acc.addMemory({ event, ...(date ? { date } : {}), importance: 'high', confidence: 0.85 }, 'memory.family-event', fam)
+    const event = ctx.cases
+      .restore(t.slice(fam.index).replace(/^my /, '').replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim())
+      .replace(/\bi\b/g, 'I')
+    ctx.acc.addMemory(
+      { event, ...(date ? { date } : {}), importance: 'high', confidence: 0.85 },
+      'memory.family-event',
+      fam,
+    )
     return
   }
   const pv = pastVerb(t)
   const said = dateOf(t, ref)
   // Something told in the past tense happened by the reference date: a later date is a misreading ("finished it next month")
-  const date = pv && said && said > iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate()) ? undefined : said
+  const date =
+    pv && said && said > iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate()) ? undefined : said
   let eventStart: number | undefined
   let usedTo = false
   let lasting = false
@@ -124,18 +148,27 @@ export function ruleMemories(c: ClauseInfo, ctx: RuleContext): void {
     eventStart = m.index + 2
   } else if (!date && (LIFE.test(t) || MEDIUM.test(t))) {
     // done for a while up to now: "I have worked as a nurse for 15 years", "we have lived here for two decades"
-    const m = rx`\\b(?:i|we) ${ADV}(?:have|had) (?:been [a-z]+ing|[a-z]+ed|taught|run|done|grown|known|served|been)\\b`.exec(t)
+    const m =
+      rx`\\b(?:i|we) ${ADV}(?:have|had) (?:been [a-z]+ing|[a-z]+ed|taught|run|done|grown|known|served|been)\\b`.exec(t)
     if (!m || t.search(DURATION) < 0) return
     eventStart = m.index + 2
     lasting = true
   }
   if (eventStart === undefined) return
-  let event = t.slice(eventStart).replace(/^(?:i|we) /, '').replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim()
+  let event = t
+    .slice(eventStart)
+    .replace(/^(?:i|we) /, '')
+    .replace(RELATIVE_TIME, '')
+    .replace(/\s+/g, ' ')
+    .trim()
   event = event.replace(/[,.;:!?]+$/, '')
   if (event.split(' ').length < 2 && !LIFE.test(event)) return
   if (event.length > 160) event = event.slice(0, 157).replace(/\s+\S*$/, '') + '...'
   const imp = usedTo ? 'low' : importance(event, !!date)
   const confidence = usedTo ? 0.6 : imp === 'high' ? 0.9 : imp === 'medium' ? 0.8 : 0.6
   const rule = usedTo ? 'memory.used-to' : pv ? 'memory.past-event' : lasting ? 'memory.lasting' : 'memory.dated-plan'
-  ctx.acc.addMemory({ event: ctx.cases.restore(event).replace(/\bi\b/g, 'I'), ...(date ? { date } : {}), importance: imp, confidence }, rule)
+  ctx.acc.addMemory(
+    { event: ctx.cases.restore(event).replace(/\bi\b/g, 'I'), ...(date ? { date } : {}), importance: imp, confidence },
+    rule,
+  )
 }

@@ -30,9 +30,13 @@ function existingCategory(profile: ProfileContent | undefined, value: string): s
 }
 
 function itemsOf(verb: string | undefined, obj: string): Item[] {
-  const o = obj.replace(CHANGE, '').replace(/\s+(?:now|either|at all|really)$/, '').trim()
+  const o = obj
+    .replace(CHANGE, '')
+    .replace(/\s+(?:now|either|at all|really)$/, '')
+    .trim()
   if (!o) return []
-  if (!verb || verb === 'like' || verb === 'love' || verb === 'enjoy' || verb === 'care for' || verb === 'care about') return interpretObject(o)
+  if (!verb || verb === 'like' || verb === 'love' || verb === 'enjoy' || verb === 'care for' || verb === 'care about')
+    return interpretObject(o)
   if (verb === 'listen to') return interpretObject(`listening to ${o}`)
   return interpretObject(`to ${verb} ${o}`)
 }
@@ -44,7 +48,12 @@ function removeAll(items: Item[], ctx: RuleContext, rule: RuleId, span: Span): v
 /** Handles "I used to love jazz, but not anymore" across the two clauses. */
 export function ruleUsedTo(c: ClauseInfo, prev: ClauseInfo | undefined, ctx: RuleContext): void {
   if (!prev || prev.sentence !== c.sentence) return
-  if (!/^(?:(?:i|i do) )?(?:not anymore|not any more|no more|no longer|i do not anymore|i do not (?:like|love|enjoy) (?:it|them) (?:anymore|now)|now i (?:hate|do not like|can not stand) (?:it|them))$/.test(c.text)) return
+  if (
+    !/^(?:(?:i|i do) )?(?:not anymore|not any more|no more|no longer|i do not anymore|i do not (?:like|love|enjoy) (?:it|them) (?:anymore|now)|now i (?:hate|do not like|can not stand) (?:it|them))$/.test(
+      c.text,
+    )
+  )
+    return
   const m = rx`\\bi ${ADV}used to (${VERBS}) (.+)$`.exec(prev.text)
   // the trace's clause is this one ("not anymore"), its match the clause before
   if (m) removeAll(itemsOf(m[1], m[2]), ctx, 'negation.used-to-not-anymore', m)
@@ -64,12 +73,18 @@ export function ruleNegation(c: ClauseInfo, ctx: RuleContext): void {
     removeAll(itemsOf(m[1], m[2]), ctx, 'negation.verb-anymore', m)
     return
   }
-  m = rx`\\bi ${ADV}(?:have )?(?:stopped|quit|gave up|given up|am giving up|am quitting|am done with|am over) (.+)$`.exec(t)
+  m =
+    rx`\\bi ${ADV}(?:have )?(?:stopped|quit|gave up|given up|am giving up|am quitting|am done with|am over) (.+)$`.exec(
+      t,
+    )
   if (m && !/^(?:my (?:job|work)|work|school|college|smoking|drinking|caring|trying|talking|working)\b/.test(m[1])) {
     removeAll(itemsOf(undefined, m[1]), ctx, 'negation.stopped', m)
     return
   }
-  m = /\bi am (not|no longer) (?:really |very |that |so )?(?:into|a fan of|a big fan of|interested in|fond of|crazy about) (.+)$/.exec(t)
+  m =
+    /\bi am (not|no longer) (?:really |very |that |so )?(?:into|a fan of|a big fan of|interested in|fond of|crazy about) (.+)$/.exec(
+      t,
+    )
   if (m) {
     if (m[1] === 'no longer' || CHANGE.test(t)) removeAll(itemsOf(undefined, m[2]), ctx, 'negation.not-into', m)
     else dislike(itemsOf(undefined, m[2]), ctx, 0.4, 'negation.not-into', m)
@@ -80,13 +95,24 @@ export function ruleNegation(c: ClauseInfo, ctx: RuleContext): void {
     removeAll(itemsOf(undefined, m[1]), ctx, 'negation.not-my-favorite', m)
     return
   }
-  m = rx`\\bi ${ADV}(hate|hates|detest|despise|loathe|can not stand|dislike|do not like|do not enjoy|do not care for|do not care about|am not interested in|am tired of|am sick of|have no interest in)\\s+(.+)$`.exec(t)
+  m =
+    rx`\\bi ${ADV}(hate|hates|detest|despise|loathe|can not stand|dislike|do not like|do not enjoy|do not care for|do not care about|am not interested in|am tired of|am sick of|have no interest in)\\s+(.+)$`.exec(
+      t,
+    )
   if (m && !/^(?:talking|speaking|discussing|hearing|when|it|that|this|being|having|people|how)\b/.test(m[2])) {
     const strong = /hate|detest|despise|loathe|stand|sick/.test(m[1])
     const items = itemsOf(undefined, m[2])
     // "i hate my job", "i hate school": too general to be an interest, still a topic worth avoiding
-    const bare = cutPhrase(m[2]).replace(/^(?:my|the|our|his|her|their)\s+/, '').replace(/\s+(?:so much|at all|anymore|either|now)$/, '').trim()
-    if (!items.length && bare && bare.split(' ').length <= 2 && !/^(?:it|that|this|them|him|her|you|me|everything|anything|nothing|everyone|people|myself)$/.test(bare)) {
+    const bare = cutPhrase(m[2])
+      .replace(/^(?:my|the|our|his|her|their)\s+/, '')
+      .replace(/\s+(?:so much|at all|anymore|either|now)$/, '')
+      .trim()
+    if (
+      !items.length &&
+      bare &&
+      bare.split(' ').length <= 2 &&
+      !/^(?:it|that|this|them|him|her|you|me|everything|anything|nothing|everyone|people|myself)$/.test(bare)
+    ) {
       ctx.acc.addAvoid(ctx.cases.restore(bare), strong ? 0.5 : 0.4, 'negation.dislike', m)
     } else dislike(items, ctx, strong ? 0.5 : 0.4, 'negation.dislike', m)
   }

@@ -48,5 +48,11 @@ export const peopleIn = memo((s: string): string[] => nlp(s).people().out('array
 /** Whether `word`, right after "i", reads as a verb ("i live", not "i camping"). */
 export const isVerbAfterI = memo((word: string): boolean => {
   const t = termsOf(`i ${word}`)[1]?.tags ?? []
-  return t.includes('Verb') && !t.includes('Gerund') && !t.includes('Noun') && !t.includes('Auxiliary') && !t.includes('Copula')
+  return (
+    t.includes('Verb') &&
+    !t.includes('Gerund') &&
+    !t.includes('Noun') &&
+    !t.includes('Auxiliary') &&
+    !t.includes('Copula')
+  )
 })

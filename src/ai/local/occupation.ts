@@ -22,11 +22,16 @@ const MODIFIERS = new Set(
   sous pastry line night part-time full-time volunteer youth sports fitness yoga dance piano guitar dog pet tattoo hair
   nail makeup wedding portrait fashion interior landscape stay-at-home home health care daycare store bank shop cafe
   restaurant hotel hospital police fire army navy marine military government city county state federal local
-  swim ski surf tennis golf soccer football basketball baseball hockey track running climbing boxing skating dive`.split(/\s+/),
+  swim ski surf tennis golf soccer football basketball baseball hockey track running climbing boxing skating dive`.split(
+    /\s+/,
+  ),
 )
-const HOBBY_QUALIFIER = /\b(?:avid|big|huge|keen|passionate|amateur|weekend|casual|hobby|hobbyist|enthusiastic|aspiring|wannabe|lifelong|devoted|dedicated|obsessive|occasional|serious)\b/
-const FILLER = /^(?:very|really|pretty|quite|proud|happy|busy|good|great|hard working|hardworking|hard-working|successful|young|new|small town|full time|full-time|part time|part-time|local|single|tired|overworked|underpaid|struggling|starving|working|practicing|practising|certified)\s+/
-const CUT = /\s(?:at|for|in|from|with|who|that|and|but|since|because|when|so|by|on|of|living|working|here|there|now|currently|like)\b.*$|,.*$/
+const HOBBY_QUALIFIER =
+  /\b(?:avid|big|huge|keen|passionate|amateur|weekend|casual|hobby|hobbyist|enthusiastic|aspiring|wannabe|lifelong|devoted|dedicated|obsessive|occasional|serious)\b/
+const FILLER =
+  /^(?:very|really|pretty|quite|proud|happy|busy|good|great|hard working|hardworking|hard-working|successful|young|new|small town|full time|full-time|part time|part-time|local|single|tired|overworked|underpaid|struggling|starving|working|practicing|practising|certified)\s+/
+const CUT =
+  /\s(?:at|for|in|from|with|who|that|and|but|since|because|when|so|by|on|of|living|working|here|there|now|currently|like)\b.*$|,.*$/
 
 /** Reads an occupation out of a noun phrase ("retired school teacher from ohio" -> "retired school teacher"). */
 export function occupationFrom(phrase: string, strict: boolean): Finding | undefined {
@@ -39,7 +44,8 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
     .trim()
   for (let i = 0; i < 4; i++) p = p.replace(FILLER, '')
   if (/^stay[- ]at[- ]home\b/.test(p)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
-  if (/^(?:housewife|homemaker|house wife|househusband)$/.test(p)) return { kind: 'job', value: 'homemaker', conf: 0.85 }
+  if (/^(?:housewife|homemaker|house wife|househusband)$/.test(p))
+    return { kind: 'job', value: 'homemaker', conf: 0.85 }
   const words = p.split(' ').filter(Boolean).slice(0, 6)
   if (!words.length) return undefined
   const agent = HOBBY_AGENTS[words.slice(-2).join(' ')] ?? HOBBY_AGENTS[words[words.length - 1]]
@@ -77,11 +83,14 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
   let start = head
   while (start > 0 && head - start < 2) {
     const w = words[start - 1]
-    const isNoun = tags[start - 1]?.terms[0]?.tags.includes('Noun') && !tags[start - 1]?.terms[0]?.tags.includes('Adjective')
+    const isNoun =
+      tags[start - 1]?.terms[0]?.tags.includes('Noun') && !tags[start - 1]?.terms[0]?.tags.includes('Adjective')
     if (MODIFIERS.has(w) || (isNoun && !NOT_JOBS.has(w))) start--
     else break
   }
-  const multiStart = [3, 2].map((n) => head - n + 1).find((s) => s >= 0 && OCCUPATIONS.has([...words.slice(s, head), singular(words[head])].join(' ')))
+  const multiStart = [3, 2]
+    .map((n) => head - n + 1)
+    .find((s) => s >= 0 && OCCUPATIONS.has([...words.slice(s, head), singular(words[head])].join(' ')))
   if (multiStart !== undefined && multiStart < start) start = multiStart
   let value = [...words.slice(start, head), singular(words[head])].join(' ')
   if (words[head] === 'major') value = 'college student'
@@ -91,7 +100,8 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
 }
 
 const BRANCHES = 'army|navy|air force|marines|marine corps|military|national guard|coast guard'
-const SUBJECTS = /^(?:math|maths|mathematics|english|science|history|physics|chemistry|biology|art|music|spanish|french|german|kindergarten|preschool|yoga|piano|guitar|dance|swimming|pe|gym|special education|special ed|elementary school|middle school|high school|college|\w+ grade)\b/
+const SUBJECTS =
+  /^(?:math|maths|mathematics|english|science|history|physics|chemistry|biology|art|music|spanish|french|german|kindergarten|preschool|yoga|piano|guitar|dance|swimming|pe|gym|special education|special ed|elementary school|middle school|high school|college|\w+ grade)\b/
 
 function emit(f: Finding | undefined, ctx: RuleContext, rule: RuleId, span: Span): boolean {
   if (!f) return false
@@ -101,7 +111,9 @@ function emit(f: Finding | undefined, ctx: RuleContext, rule: RuleId, span: Span
     // "a swim coach", "a yoga instructor": who teaches an activity cares about it
     const taught = /^(?:[a-z]+ )?([a-z]+) (?:coach|instructor|teacher|trainer)$/.exec(f.value)
     if (taught) {
-      const a = [gerund(taught[1]), taught[1]].map((w) => ({ w, hit: lookup(w) })).find((x) => x.hit && x.hit.term === x.w && ['sports', 'hobbies', 'music'].includes(x.hit.category))
+      const a = [gerund(taught[1]), taught[1]]
+        .map((w) => ({ w, hit: lookup(w) }))
+        .find((x) => x.hit && x.hit.term === x.w && ['sports', 'hobbies', 'music'].includes(x.hit.category))
       if (a) ctx.acc.addInterest(a.hit!.category, a.w, 0.6, 'interest.taught-activity', span)
     }
   }
@@ -114,20 +126,38 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
   if (c.desire || /\bi am (?:studying|training|in school|going to school) to (?:be|become)\b/.test(t)) {
     // "I am studying to become a nurse": a student; "I want to be a lawyer": an aspiration, weaker than any real job
     const study = /\bi am (?:studying|training|in school|going to school) to (?:be|become) (?:a |an )?(.+)$/.exec(t)
-    const goal = study ? undefined : rx`\\bi ${ADV}(?:want|hope|plan|would like|would love|aspire|am hoping|am planning|am trying) to (?:be|become) (?:a |an )?(.+)$`.exec(t) ?? /\bmy (?:dream|goal|plan|ambition) (?:job )?is to (?:be|become) (?:a |an )?(.+)$/.exec(t)
+    const goal = study
+      ? undefined
+      : (rx`\\bi ${ADV}(?:want|hope|plan|would like|would love|aspire|am hoping|am planning|am trying) to (?:be|become) (?:a |an )?(.+)$`.exec(
+          t,
+        ) ?? /\bmy (?:dream|goal|plan|ambition) (?:job )?is to (?:be|become) (?:a |an )?(.+)$/.exec(t))
     const f = study || goal ? occupationFrom((study ?? goal)![1], true) : undefined
-    const job = f?.kind === 'job' && !/^(?:student|college student|retired|former\b)/.test(f.value) ? f.value : undefined
-    if (study) ctx.acc.setCore('occupation', job ? `student (aspiring ${job})` : 'student', 0.6, 'occupation.studying-to-be', study)
+    const job =
+      f?.kind === 'job' && !/^(?:student|college student|retired|former\b)/.test(f.value) ? f.value : undefined
+    if (study)
+      ctx.acc.setCore(
+        'occupation',
+        job ? `student (aspiring ${job})` : 'student',
+        0.6,
+        'occupation.studying-to-be',
+        study,
+      )
     else if (job) ctx.acc.setCore('occupation', `aspiring ${job}`, 0.45, 'occupation.want-to-be', goal ?? undefined)
     return
   }
-  let m = rx`\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed)(?: (?:at|for|in) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$`.exec(t)
+  let m =
+    rx`\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed)(?: (?:at|for|in) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$`.exec(
+      t,
+    )
   if (m && emit(occupationFrom(m[1], false), ctx, 'occupation.work-as', m)) return
   m = /\bmy (?:job|profession|occupation|career|day job|role) is (?:a |an |being a |being an )?(.+)$/.exec(t)
   if (m && emit(occupationFrom(m[1], false), ctx, 'occupation.my-job-is', m)) return
   m = rx`\\bi am (?:a |an )?(.+?) by (?:profession|trade)\\b`.exec(t)
   if (m && emit(occupationFrom(m[1], false), ctx, 'occupation.by-profession', m)) return
-  m = rx`\\bi (?:am|have been) ${ADV}(?:(?:happily|recently|semi|early|now|finally) )?retired(?!\\s+(?:a|an|school|army|navy|military|police|nurse|teacher)\\b)|\\bi ${ADV}retired\\b(?! (?:a|an|the|my|his|her) )`.exec(t)
+  m =
+    rx`\\bi (?:am|have been) ${ADV}(?:(?:happily|recently|semi|early|now|finally) )?retired(?!\\s+(?:a|an|school|army|navy|military|police|nurse|teacher)\\b)|\\bi ${ADV}retired\\b(?! (?:a|an|the|my|his|her) )`.exec(
+      t,
+    )
   if (m) {
     ctx.acc.setCore('occupation', 'retired', 0.9, 'occupation.retired', m)
     return
@@ -138,7 +168,10 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
     return
   }
   // someone looking for a (new) job may still have one: say what is known
-  m = rx`\\bi (?:am|have been) ${ADV}(?:looking|searching|hunting) for (?:a |an )?(?:new |better |full[- ]time |part[- ]time |good )?(?:job|work|employment)\\b|\\bi am ${ADV}job hunting\\b`.exec(t)
+  m =
+    rx`\\bi (?:am|have been) ${ADV}(?:looking|searching|hunting) for (?:a |an )?(?:new |better |full[- ]time |part[- ]time |good )?(?:job|work|employment)\\b|\\bi am ${ADV}job hunting\\b`.exec(
+      t,
+    )
   if (m) {
     ctx.acc.setCore('occupation', 'job seeker', 0.6, 'occupation.job-seeker', m)
     return
@@ -153,8 +186,15 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', `military (${m[1]})`, 0.85, 'occupation.military', m)
     return
   }
-  m = rx`\\bi (?:am|have been|have always been) ${ADV}((?:a|an) .+|the (?:best|only|top|head|lead|youngest|oldest) [a-z]+(?: [a-z]+){0,2})$`.exec(t)
-  if (m && /^the /.test(m[1])) m[1] = m[1].replace(/^the (?:best|only|top|youngest|oldest) /, 'a ').replace(/^the /, 'a ').replace(/\s+(?:around|in town|ever|here|there|in the world)$/, '')
+  m =
+    rx`\\bi (?:am|have been|have always been) ${ADV}((?:a|an) .+|the (?:best|only|top|head|lead|youngest|oldest) [a-z]+(?: [a-z]+){0,2})$`.exec(
+      t,
+    )
+  if (m && /^the /.test(m[1]))
+    m[1] = m[1]
+      .replace(/^the (?:best|only|top|youngest|oldest) /, 'a ')
+      .replace(/^the /, 'a ')
+      .replace(/\s+(?:around|in town|ever|here|there|in the world)$/, '')
   if (m) {
     let found = false
     for (const part of m[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/)) {
@@ -163,9 +203,20 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
     }
     if (found) return
   }
-  m = rx`\\bi ${ADV}(?:am in|attend|go to|am attending|am enrolled in|am at) (?:the )?(college|university|uni|high school|grad school|graduate school|med school|medical school|law school|nursing school|community college)\\b`.exec(t)
+  m =
+    rx`\\bi ${ADV}(?:am in|attend|go to|am attending|am enrolled in|am at) (?:the )?(college|university|uni|high school|grad school|graduate school|med school|medical school|law school|nursing school|community college)\\b`.exec(
+      t,
+    )
   if (m) {
-    const level = /high/.test(m[1]) ? 'high school student' : /grad/.test(m[1]) ? 'graduate student' : /med/.test(m[1]) ? 'medical student' : /law/.test(m[1]) ? 'law student' : 'college student'
+    const level = /high/.test(m[1])
+      ? 'high school student'
+      : /grad/.test(m[1])
+        ? 'graduate student'
+        : /med/.test(m[1])
+          ? 'medical student'
+          : /law/.test(m[1])
+            ? 'law student'
+            : 'college student'
     ctx.acc.setCore('occupation', level, 0.75, 'occupation.school', m)
     return
   }
@@ -181,7 +232,10 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
     }
   }
   // "i am a tennis player professionally"
-  m = rx`\\bi am ${ADV}(?:a |an )([a-z]+(?: [a-z]+)?) (player|athlete|dancer|singer|musician|photographer|artist|writer|chef|golfer|boxer|wrestler|cyclist|runner|swimmer) professionally\\b`.exec(t)
+  m =
+    rx`\\bi am ${ADV}(?:a |an )([a-z]+(?: [a-z]+)?) (player|athlete|dancer|singer|musician|photographer|artist|writer|chef|golfer|boxer|wrestler|cyclist|runner|swimmer) professionally\\b`.exec(
+      t,
+    )
   if (m) {
     ctx.acc.setCore('occupation', `professional ${m[1]} ${m[2]}`, 0.85, 'occupation.professionally', m)
     return
@@ -193,11 +247,22 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', subj && !at ? `${subj[0]} teacher` : 'teacher', 0.85, 'occupation.teach', m)
     return
   }
-  m = rx`\\bi ${ADV}(run|own|manage|have|opened|started|co-own|operate) (?:a |an |my own |our own |the |a small |my |our )(?:small |little |local |family |online |own )*([a-z&' -]+)$`.exec(t)
+  m =
+    rx`\\bi ${ADV}(run|own|manage|have|opened|started|co-own|operate) (?:a |an |my own |our own |the |a small |my |our )(?:small |little |local |family |online |own )*([a-z&' -]+)$`.exec(
+      t,
+    )
   if (m) {
-    const biz = [...BUSINESSES].filter((b) => m![2] === b || m![2].startsWith(b + ' ')).sort((a, b) => b.length - a.length)[0]
+    const biz = [...BUSINESSES]
+      .filter((b) => m![2] === b || m![2].startsWith(b + ' '))
+      .sort((a, b) => b.length - a.length)[0]
     if (biz && !(m[1] === 'have' && !/\bmy own\b/.test(t))) {
-      ctx.acc.setCore('occupation', m[1] === 'manage' ? `${biz} manager` : `${biz} owner`, 0.85, 'occupation.business', m)
+      ctx.acc.setCore(
+        'occupation',
+        m[1] === 'manage' ? `${biz} manager` : `${biz} owner`,
+        0.85,
+        'occupation.business',
+        m,
+      )
       return
     }
   }
@@ -206,8 +271,17 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
     const job = VERB_TO_JOB[m[1]] ?? VERB_TO_JOB[m[1].replace(/s$/, '')]
     const obj = m[2]?.replace(/^(?:a|an|the|other people's|people's)\s+/, '')
     if (job) {
-      const withObj = ['driver', 'walker', 'cleaner', 'repairer', 'salesperson', 'sitter'].includes(job) && obj && obj.split(' ').length === 1
-      ctx.acc.setCore('occupation', withObj ? `${singular(obj)} ${job === 'salesperson' ? 'seller' : job}` : job, 0.85, 'occupation.for-a-living', m)
+      const withObj =
+        ['driver', 'walker', 'cleaner', 'repairer', 'salesperson', 'sitter'].includes(job) &&
+        obj &&
+        obj.split(' ').length === 1
+      ctx.acc.setCore(
+        'occupation',
+        withObj ? `${singular(obj)} ${job === 'salesperson' ? 'seller' : job}` : job,
+        0.85,
+        'occupation.for-a-living',
+        m,
+      )
       return
     }
   }
@@ -216,30 +290,56 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', VERB_TO_JOB[m[1]], 0.7, 'occupation.noun-verb', m)
     return
   }
-  m = rx`\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed)(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?)?(?: full[- ]?time| part[- ]?time)? (at|for|in|by) (.+)$`.exec(t)
+  m =
+    rx`\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed)(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?)?(?: full[- ]?time| part[- ]?time)? (at|for|in|by) (.+)$`.exec(
+      t,
+    )
   if (m) {
     const place = m[2]
-      .replace(/\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|every|all|from|to|while|though|although|at|in)\b.*$|,.*$/, '')
+      .replace(
+        /\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|every|all|from|to|while|though|although|at|in)\b.*$|,.*$/,
+        '',
+      )
       .replace(/\s+(?:now|currently|today|nights?|also|too|though|anyway|as well|lol|haha)$/, '')
       .trim()
     if (/^(?:though|also|too|anyway|lol|haha|it|that|this|there|here)$/.test(place)) return
-    if (!place || /^(?:my|your|home|the (?:morning|evening|afternoon|night|moment)|night|nights|the weekend|weekends|least|times?|a (?:bit|while))\b/.test(place)) return
+    if (
+      !place ||
+      /^(?:my|your|home|the (?:morning|evening|afternoon|night|moment)|night|nights|the weekend|weekends|least|times?|a (?:bit|while))\b/.test(
+        place,
+      )
+    )
+      return
     if (place.split(' ').length > 5) return
-    ctx.acc.setCore('occupation', `works ${m[1] === 'by' ? 'for' : m[1]} ${ctx.cases.restore(place)}`, 0.55, 'occupation.work-at', m)
+    ctx.acc.setCore(
+      'occupation',
+      `works ${m[1] === 'by' ? 'for' : m[1]} ${ctx.cases.restore(place)}`,
+      0.55,
+      'occupation.work-at',
+      m,
+    )
     return
   }
   // "i (just) got a job (working) at a gas station"
-  m = rx`\\bi ${ADV}(?:got|landed|found|started|have) a (?:new |part[- ]time |full[- ]time |second )?job (?:working |as (?:a |an )?)?(.+)$`.exec(t)
+  m =
+    rx`\\bi ${ADV}(?:got|landed|found|started|have) a (?:new |part[- ]time |full[- ]time |second )?job (?:working |as (?:a |an )?)?(.+)$`.exec(
+      t,
+    )
   if (m) {
     const f = /^(?:at|in|for)\b/.test(m[1]) ? undefined : occupationFrom(m[1], false)
     if (emit(f, ctx, 'occupation.got-a-job', m)) return
-    const place = /^(?:at|in|for) (?:a |an |the )?([a-z0-9&' -]{2,40}?)(?:\s(?:and|but|so|because|to|while|since|for|on|every)\b.*)?$/.exec(m[1])
-    if (place && place[1].split(' ').length <= 4) ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(place[1])}`, 0.55, 'occupation.got-a-job', m)
+    const place =
+      /^(?:at|in|for) (?:a |an |the )?([a-z0-9&' -]{2,40}?)(?:\s(?:and|but|so|because|to|while|since|for|on|every)\b.*)?$/.exec(
+        m[1],
+      )
+    if (place && place[1].split(' ').length <= 4)
+      ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(place[1])}`, 0.55, 'occupation.got-a-job', m)
     return
   }
   m = rx`\\bi ${ADV}used to (?:be|work as) (?:a |an )?(.+)$`.exec(t)
   if (m) {
     const f = occupationFrom(m[1], true)
-    if (f && f.kind === 'job' && !ctx.acc.hasCore('occupation')) ctx.acc.setCore('occupation', `former ${f.value}`, 0.45, 'occupation.used-to-be', m)
+    if (f && f.kind === 'job' && !ctx.acc.hasCore('occupation'))
+      ctx.acc.setCore('occupation', `former ${f.value}`, 0.45, 'occupation.used-to-be', m)
   }
 }

@@ -6,40 +6,148 @@ import type { RuleId } from './rules.js'
 
 /** [rule, pattern, style, confidence, negation allowed inside the pattern] */
 const STYLES: [RuleId, RegExp, string, number, boolean][] = [
-  ['style.concise', /\b(?:keep (?:it|things|your (?:answers|responses|replies)|answers|responses|replies|messages) (?:short|brief|concise|simple)|short (?:answers|responses|replies|messages)|be (?:brief|concise|succinct)|brief (?:answers|responses|replies)|concise (?:answers|responses|replies)|(?:answers|responses|replies) short|tl;?dr|short and sweet|fewer words|less text)\b/, 'concise', 0.9, false],
-  ['style.detailed', /\b(?:detailed|in-depth|in depth|thorough|long|comprehensive|lengthy) (?:answers|explanations|responses|replies)|\bin (?:great |more |full )?detail\b|\bmore details?\b|explain (?:things |everything )?thoroughly|step by step/, 'detailed', 0.9, false],
-  ['style.direct', /\b(?:be (?:direct|blunt|straightforward|frank)|no fluff|without (?:the )?fluff|(?:do not|never) sugarcoat|straight talk|(?:get|straight) to the point|to the point|direct (?:answers|responses))\b/, 'direct', 0.85, true],
-  ['style.casual', /\b(?:casual|informal|relaxed|chill|laid[- ]back) (?:tone|style|conversations?|chats?|talk|language|vibe)|keep (?:it|things) (?:casual|informal|light|chill|relaxed)|talk to me like a friend|be casual/, 'casual', 0.85, false],
-  ['style.formal', /\b(?:formal|professional|polite) (?:tone|style|language|conversations?|manner|register)|keep (?:it|things) (?:formal|professional)|be (?:formal|professional)/, 'formal', 0.85, false],
-  ['style.humorous', /\b(?:funny|humorous|playful|witty|lighthearted|light-hearted) (?:tone|style|answers|responses|conversations?)|make me laugh|(?:use|like|love|appreciate) (?:jokes|humor|humour) in|keep (?:it|things) (?:funny|fun|playful)/, 'humorous', 0.75, false],
-  ['style.simple', /\b(?:simple|plain|easy) (?:terms|language|words|english|explanations)|no jargon|without (?:the )?jargon|avoid (?:the )?(?:\w+ )?jargon|less jargon|explain (?:it |things )?like i am (?:five|5)|eli5/, 'simple', 0.85, true],
-  ['style.technical', /\btechnical (?:details|answers|language|depth|explanations)|(?:do not|never) dumb (?:it|things) down/, 'technical', 0.8, true],
-  ['style.supportive', /\b(?:warm|friendly|kind|gentle|supportive|empathetic|encouraging) (?:tone|style|manner|conversations?)|be (?:gentle|kind|supportive|patient|encouraging) with me/, 'supportive', 0.8, false],
+  [
+    'style.concise',
+    /\b(?:keep (?:it|things|your (?:answers|responses|replies)|answers|responses|replies|messages) (?:short|brief|concise|simple)|short (?:answers|responses|replies|messages)|be (?:brief|concise|succinct)|brief (?:answers|responses|replies)|concise (?:answers|responses|replies)|(?:answers|responses|replies) short|tl;?dr|short and sweet|fewer words|less text)\b/,
+    'concise',
+    0.9,
+    false,
+  ],
+  [
+    'style.detailed',
+    /\b(?:detailed|in-depth|in depth|thorough|long|comprehensive|lengthy) (?:answers|explanations|responses|replies)|\bin (?:great |more |full )?detail\b|\bmore details?\b|explain (?:things |everything )?thoroughly|step by step/,
+    'detailed',
+    0.9,
+    false,
+  ],
+  [
+    'style.direct',
+    /\b(?:be (?:direct|blunt|straightforward|frank)|no fluff|without (?:the )?fluff|(?:do not|never) sugarcoat|straight talk|(?:get|straight) to the point|to the point|direct (?:answers|responses))\b/,
+    'direct',
+    0.85,
+    true,
+  ],
+  [
+    'style.casual',
+    /\b(?:casual|informal|relaxed|chill|laid[- ]back) (?:tone|style|conversations?|chats?|talk|language|vibe)|keep (?:it|things) (?:casual|informal|light|chill|relaxed)|talk to me like a friend|be casual/,
+    'casual',
+    0.85,
+    false,
+  ],
+  [
+    'style.formal',
+    /\b(?:formal|professional|polite) (?:tone|style|language|conversations?|manner|register)|keep (?:it|things) (?:formal|professional)|be (?:formal|professional)/,
+    'formal',
+    0.85,
+    false,
+  ],
+  [
+    'style.humorous',
+    /\b(?:funny|humorous|playful|witty|lighthearted|light-hearted) (?:tone|style|answers|responses|conversations?)|make me laugh|(?:use|like|love|appreciate) (?:jokes|humor|humour) in|keep (?:it|things) (?:funny|fun|playful)/,
+    'humorous',
+    0.75,
+    false,
+  ],
+  [
+    'style.simple',
+    /\b(?:simple|plain|easy) (?:terms|language|words|english|explanations)|no jargon|without (?:the )?jargon|avoid (?:the )?(?:\w+ )?jargon|less jargon|explain (?:it |things )?like i am (?:five|5)|eli5/,
+    'simple',
+    0.85,
+    true,
+  ],
+  [
+    'style.technical',
+    /\btechnical (?:details|answers|language|depth|explanations)|(?:do not|never) dumb (?:it|things) down/,
+    'technical',
+    0.8,
+    true,
+  ],
+  [
+    'style.supportive',
+    /\b(?:warm|friendly|kind|gentle|supportive|empathetic|encouraging) (?:tone|style|manner|conversations?)|be (?:gentle|kind|supportive|patient|encouraging) with me/,
+    'supportive',
+    0.8,
+    false,
+  ],
 ]
 
 const AVOID: [RuleId, RegExp, number][] = [
-  ['avoid.do-not-talk-about', /\b(?:please |pls |and )?(?:do not|never) (?:talk|ask|ask me|speak|bring up|mention|discuss|chat|joke|go on) (?:to me |with me )?(?:about |on )?(.+)$/, 0.9],
+  [
+    'avoid.do-not-talk-about',
+    /\b(?:please |pls |and )?(?:do not|never) (?:talk|ask|ask me|speak|bring up|mention|discuss|chat|joke|go on) (?:to me |with me )?(?:about |on )?(.+)$/,
+    0.9,
+  ],
   ['avoid.let-us-not', /\blet us not (?:talk about|discuss|get into|bring up|go into) (.+)$/, 0.9],
-  ['avoid.rather-not', /\bi (?:would rather|prefer to|would prefer to|choose to) not (?:talk about|discuss|get into|go into|bring up|share (?:anything )?about) (.+)$/, 0.9],
-  ['avoid.prefer-not-to', /\bi (?:would rather|prefer) (?:not to|you did not|you do not) (?:talk about|discuss|get into|go into|bring up|mention) (.+)$/, 0.9],
-  ['avoid.do-not-want-to-talk', /\bi (?:do not|never) (?:want|like|wish|care|feel comfortable|enjoy|need|love) (?:you )?to (?:talk|speak|chat|hear|be asked|get asked|think) about (.+)$/, 0.9],
-  ['avoid.do-not-want-to-discuss', /\bi (?:do not|never) (?:want|like) to (?:discuss|get into|bring up|go into|revisit) (.+)$/, 0.9],
-  ['avoid.hate-talking-about', /\bi (?:really )?(?:hate|dislike|do not like|do not enjoy|can not stand|avoid|am tired of|am sick of) (?:talking|talk|speaking|hearing|discussing|conversations|questions) about (.+)$/, 0.9],
-  ['avoid.please-avoid', /^(?:(?:could|can|would|will) you )?(?:please )?avoid (?:talking about |discussing |the topics? of |topics like |mentioning |bringing up )?(.+)$/, 0.85],
-  ['avoid.sensitive-topic', /^(.+?) (?:is|are) (?:off[- ]limits|a sensitive (?:topic|subject|issue)|a touchy (?:subject|topic)|a sore (?:subject|spot)|triggering|not something i (?:talk|want to talk) about)\b/, 0.85],
+  [
+    'avoid.rather-not',
+    /\bi (?:would rather|prefer to|would prefer to|choose to) not (?:talk about|discuss|get into|go into|bring up|share (?:anything )?about) (.+)$/,
+    0.9,
+  ],
+  [
+    'avoid.prefer-not-to',
+    /\bi (?:would rather|prefer) (?:not to|you did not|you do not) (?:talk about|discuss|get into|go into|bring up|mention) (.+)$/,
+    0.9,
+  ],
+  [
+    'avoid.do-not-want-to-talk',
+    /\bi (?:do not|never) (?:want|like|wish|care|feel comfortable|enjoy|need|love) (?:you )?to (?:talk|speak|chat|hear|be asked|get asked|think) about (.+)$/,
+    0.9,
+  ],
+  [
+    'avoid.do-not-want-to-discuss',
+    /\bi (?:do not|never) (?:want|like) to (?:discuss|get into|bring up|go into|revisit) (.+)$/,
+    0.9,
+  ],
+  [
+    'avoid.hate-talking-about',
+    /\bi (?:really )?(?:hate|dislike|do not like|do not enjoy|can not stand|avoid|am tired of|am sick of) (?:talking|talk|speaking|hearing|discussing|conversations|questions) about (.+)$/,
+    0.9,
+  ],
+  [
+    'avoid.please-avoid',
+    /^(?:(?:could|can|would|will) you )?(?:please )?avoid (?:talking about |discussing |the topics? of |topics like |mentioning |bringing up )?(.+)$/,
+    0.85,
+  ],
+  [
+    'avoid.sensitive-topic',
+    /^(.+?) (?:is|are) (?:off[- ]limits|a sensitive (?:topic|subject|issue)|a touchy (?:subject|topic)|a sore (?:subject|spot)|triggering|not something i (?:talk|want to talk) about)\b/,
+    0.85,
+  ],
   ['avoid.no-talk-about', /\bno (?:talk|talking|discussion|questions|jokes) (?:about|of|on) (.+)$/, 0.85],
-  ['avoid.not-comfortable', /\bi am (?:not comfortable|uncomfortable) (?:talking|discussing|speaking) (?:about )?(.+)$/, 0.85],
+  [
+    'avoid.not-comfortable',
+    /\bi am (?:not comfortable|uncomfortable) (?:talking|discussing|speaking) (?:about )?(.+)$/,
+    0.85,
+  ],
   ['avoid.stay-away-from', /\bplease (?:stay away from|skip|leave out) (.+)$/, 0.85],
   // "i get queasy at the sight of needles"
-  ['avoid.faint-at', /\bi (?:faint|pass out|gag|panic|freak out|cringe|shudder|get (?:sick|queasy|dizzy|nauseous)) (?:at|from) the (?:sight|thought|mention|smell|sound) of (.+)$/, 0.5],
+  [
+    'avoid.faint-at',
+    /\bi (?:faint|pass out|gag|panic|freak out|cringe|shudder|get (?:sick|queasy|dizzy|nauseous)) (?:at|from) the (?:sight|thought|mention|smell|sound) of (.+)$/,
+    0.5,
+  ],
   // "crowds make me anxious", "the holidays make me sad": what upsets the person is best left alone
-  ['avoid.makes-me-sad', /^(?!(?:i|you|he|she|we|they|it|this|that|there)\b)(.{2,40}?) (?:makes?|made) me (?:so |very |really |feel |a bit |kind of )*(?:sad|depressed|anxious|nervous|uncomfortable|upset|angry|scared|afraid|sick|miserable|cry|panic|stressed|uneasy)\b/, 0.5],
+  [
+    'avoid.makes-me-sad',
+    /^(?!(?:i|you|he|she|we|they|it|this|that|there)\b)(.{2,40}?) (?:makes?|made) me (?:so |very |really |feel |a bit |kind of )*(?:sad|depressed|anxious|nervous|uncomfortable|upset|angry|scared|afraid|sick|miserable|cry|panic|stressed|uneasy)\b/,
+    0.5,
+  ],
 ]
 
 function topics(raw: string): string[] {
-  return splitList(cutPhrase(raw.replace(/\b(?:please|ever|again|with me|to me|anymore|at all)\b/g, ' ').replace(/\s+/g, ' ')))
-    .map((x) => x.replace(/^(?:my|the|your|his|her|our|any|anything about|stuff about|things like|topics like)\s+/, '').trim())
-    .filter((x) => x && x.split(' ').length <= 5 && !/^(?:it|that|this|them|things|stuff|anything|something|me|you)$/.test(x) && !/\bjargon\b/.test(x))
+  return splitList(
+    cutPhrase(raw.replace(/\b(?:please|ever|again|with me|to me|anymore|at all)\b/g, ' ').replace(/\s+/g, ' ')),
+  )
+    .map((x) =>
+      x.replace(/^(?:my|the|your|his|her|our|any|anything about|stuff about|things like|topics like)\s+/, '').trim(),
+    )
+    .filter(
+      (x) =>
+        x &&
+        x.split(' ').length <= 5 &&
+        !/^(?:it|that|this|them|things|stuff|anything|something|me|you)$/.test(x) &&
+        !/\bjargon\b/.test(x),
+    )
 }
 
 export function rulePreferences(c: ClauseInfo, ctx: RuleContext): void {
@@ -49,7 +157,8 @@ export function rulePreferences(c: ClauseInfo, ctx: RuleContext): void {
     const m = re.exec(t)
     if (!m) continue
     const before = t.slice(0, m.index)
-    if (!negOk && /\b(?:not|never|no)\b/.test(before) && !/\b(?:do not|never) (?:ramble|waffle|go on)\b/.test(t)) continue
+    if (!negOk && /\b(?:not|never|no)\b/.test(before) && !/\b(?:do not|never) (?:ramble|waffle|go on)\b/.test(t))
+      continue
     const explicit = /\b(?:prefer|please|want|like|love|keep|be|give me|i need|appreciate|would rather)\b/.test(t)
     ctx.acc.setStyle(style, explicit ? conf : conf - 0.2, rule, m)
     break

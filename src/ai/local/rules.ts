@@ -50,7 +50,8 @@ const RULES = {
   'location.where-i-live': '"X is where I live"',
   'location.we-are-from': '"we are from X"',
   'location.never-left': '"I have never left X"',
-  'location.job-in': '"I am Chiamaka, 23, a software engineer in Lagos", "I am a teacher based in Leeds", "I work as a nurse in Nairobi"',
+  'location.job-in':
+    '"I am Chiamaka, 23, a software engineer in Lagos", "I am a teacher based in Leeds", "I work as a nurse in Nairobi"',
   // core_info.occupation (and interests for pastime nouns: "I am an avid reader")
   'occupation.studying-to-be': '"I am studying to become a nurse" -> student (aspiring nurse)',
   'occupation.want-to-be': '"I want to be a lawyer", "my dream is to become X" -> aspiring X (weak)',
@@ -62,7 +63,8 @@ const RULES = {
   'occupation.job-seeker': '"I am looking for a job"',
   'occupation.self-employed': '"I am self-employed"',
   'occupation.military': '"I am / serve in the army" -> military (army)',
-  'occupation.i-am-a': '"I am a nurse", "I have always been a teacher"; a pastime noun ("an avid reader") gives an interest',
+  'occupation.i-am-a':
+    '"I am a nurse", "I have always been a teacher"; a pastime noun ("an avid reader") gives an interest',
   'occupation.school': '"I am in college", "I attend high school" -> student',
   'occupation.coach': '"I coach swimming" -> swimming coach (and the sport as an interest)',
   'occupation.professionally': '"I am a tennis player professionally"',
@@ -128,7 +130,8 @@ const RULES = {
   'memory.past-event': 'a past-tense event ("I graduated in 2015", "we got married"), importance from its words',
   'memory.used-to': '"I used to X" (low importance)',
   'memory.dated-plan': '"I am getting married next June": a dated milestone not in the past tense',
-  'memory.lasting': '"I have worked as a nurse for 15 years": something done for a while up to now (no date: a duration is none)',
+  'memory.lasting':
+    '"I have worked as a nurse for 15 years": something done for a while up to now (no date: a duration is none)',
   // preferences.conversation_style
   'style.concise': '"keep it short", "short answers", "be brief"',
   'style.detailed': '"detailed answers", "in detail", "step by step"',

@@ -52,7 +52,10 @@ export function normalize(text: string): string {
     .replace(/\u2026/g, '...')
     .replace(/[\u2013\u2014]/g, ' - ')
     .toLowerCase()
-  t = t.replace(/\bu\.s\.a?\.?/g, 'usa').replace(/\be\.g\./g, 'eg').replace(/\bi\.e\./g, 'ie')
+  t = t
+    .replace(/\bu\.s\.a?\.?/g, 'usa')
+    .replace(/\be\.g\./g, 'eg')
+    .replace(/\bi\.e\./g, 'ie')
   t = t.replace(/\b(mr|mrs|ms|dr|st|jr|sr|prof|vs|etc|approx|mt|ft|no)\.(?=\s+[a-z0-9])/g, '$1')
   for (const [re, rep] of CONTRACTIONS) t = t.replace(re, rep)
   t = t.replace(/\b(\d+)(years?|yrs?|yo|y\/o)\b/g, '$1 $2')
@@ -62,7 +65,8 @@ export function normalize(text: string): string {
 }
 
 const SUBJECT_START = '(?:i|my|we|our|he|she|they|you|it|his|her|their|me|mine)'
-const QUESTION_START = /^(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|have|has|had|can|could|would|will|should|shall|may|am|you)\b/
+const QUESTION_START =
+  /^(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|have|has|had|can|could|would|will|should|shall|may|am|you)\b/
 
 /** Splits normalised text into clauses, marking those that are questions. */
 export function splitClauses(normalized: string): Clause[] {
@@ -122,12 +126,37 @@ function cleanClause(p: string): string {
 }
 
 const UNITS: Record<string, number> = dict({
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18,
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
   nineteen: 19,
 })
 const TENS: Record<string, number> = dict({
-  twenty: 20, thirty: 30, forty: 40, fourty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fourty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
 })
 
 /** Regex source matching a number written in digits or English words (up to the hundreds). */
@@ -142,22 +171,62 @@ export function parseNumber(s: string): number | undefined {
   for (const w of t.split(/[-\s]+/)) {
     if (w === 'and') continue
     if (w === 'a' || w === 'one') {
-      if (!seen) { total += 1; seen = true; continue }
+      if (!seen) {
+        total += 1
+        seen = true
+        continue
+      }
     }
-    if (w === 'hundred') { total = (total || 1) * 100; seen = true; continue }
-    if (w in UNITS) { total += UNITS[w]; seen = true; continue }
-    if (w in TENS) { total += TENS[w]; seen = true; continue }
+    if (w === 'hundred') {
+      total = (total || 1) * 100
+      seen = true
+      continue
+    }
+    if (w in UNITS) {
+      total += UNITS[w]
+      seen = true
+      continue
+    }
+    if (w in TENS) {
+      total += TENS[w]
+      seen = true
+      continue
+    }
     return undefined
   }
   return seen ? total : undefined
 }
 
 const GERUND_EXCEPTIONS: Record<string, string> = dict({
-  be: 'being', see: 'seeing', ski: 'skiing', die: 'dying', lie: 'lying', tie: 'tying', free: 'freeing',
-  canoe: 'canoeing', agree: 'agreeing', flee: 'fleeing', dye: 'dyeing', visit: 'visiting', travel: 'traveling',
-  garden: 'gardening', listen: 'listening', open: 'opening', happen: 'happening', offer: 'offering',
-  color: 'coloring', cover: 'covering', wander: 'wandering', water: 'watering', bbq: 'barbecuing',
-  barbecue: 'barbecuing', picnic: 'picnicking', workout: 'working out', panic: 'panicking', kayak: 'kayaking', hang: 'hanging',
+  be: 'being',
+  see: 'seeing',
+  ski: 'skiing',
+  die: 'dying',
+  lie: 'lying',
+  tie: 'tying',
+  free: 'freeing',
+  canoe: 'canoeing',
+  agree: 'agreeing',
+  flee: 'fleeing',
+  dye: 'dyeing',
+  visit: 'visiting',
+  travel: 'traveling',
+  garden: 'gardening',
+  listen: 'listening',
+  open: 'opening',
+  happen: 'happening',
+  offer: 'offering',
+  color: 'coloring',
+  cover: 'covering',
+  wander: 'wandering',
+  water: 'watering',
+  bbq: 'barbecuing',
+  barbecue: 'barbecuing',
+  picnic: 'picnicking',
+  workout: 'working out',
+  panic: 'panicking',
+  kayak: 'kayaking',
+  hang: 'hanging',
 })
 
 /** "hike" -> "hiking", "swim" -> "swimming", "play" -> "playing"; a word already ending in -ing is returned. */
@@ -174,15 +243,58 @@ export function gerund(verb: string): string {
 }
 
 const LEMMA_EXCEPTIONS: Record<string, string> = dict({
-  running: 'run', swimming: 'swim', shopping: 'shop', jogging: 'jog', skiing: 'ski', biking: 'bike',
-  hiking: 'hike', dancing: 'dance', baking: 'bake', riding: 'ride', writing: 'write', skating: 'skate',
-  diving: 'dive', driving: 'drive', making: 'make', having: 'have', taking: 'take', coming: 'come',
-  living: 'live', giving: 'give', using: 'use', cycling: 'cycle', hanging: 'hang', sewing: 'sew',
-  being: 'be', seeing: 'see', going: 'go', doing: 'do', playing: 'play', reading: 'read', eating: 'eat',
-  cooking: 'cook', watching: 'watch', listening: 'listen', visiting: 'visit', traveling: 'travel',
-  travelling: 'travel', collecting: 'collect', drawing: 'draw', painting: 'paint', singing: 'sing',
-  drinking: 'drink', spending: 'spend', learning: 'learn', exploring: 'explore', sketching: 'sketch',
-  camping: 'camp', fishing: 'fish', hunting: 'hunt', building: 'build', knitting: 'knit', studying: 'study',
+  running: 'run',
+  swimming: 'swim',
+  shopping: 'shop',
+  jogging: 'jog',
+  skiing: 'ski',
+  biking: 'bike',
+  hiking: 'hike',
+  dancing: 'dance',
+  baking: 'bake',
+  riding: 'ride',
+  writing: 'write',
+  skating: 'skate',
+  diving: 'dive',
+  driving: 'drive',
+  making: 'make',
+  having: 'have',
+  taking: 'take',
+  coming: 'come',
+  living: 'live',
+  giving: 'give',
+  using: 'use',
+  cycling: 'cycle',
+  hanging: 'hang',
+  sewing: 'sew',
+  being: 'be',
+  seeing: 'see',
+  going: 'go',
+  doing: 'do',
+  playing: 'play',
+  reading: 'read',
+  eating: 'eat',
+  cooking: 'cook',
+  watching: 'watch',
+  listening: 'listen',
+  visiting: 'visit',
+  traveling: 'travel',
+  travelling: 'travel',
+  collecting: 'collect',
+  drawing: 'draw',
+  painting: 'paint',
+  singing: 'sing',
+  drinking: 'drink',
+  spending: 'spend',
+  learning: 'learn',
+  exploring: 'explore',
+  sketching: 'sketch',
+  camping: 'camp',
+  fishing: 'fish',
+  hunting: 'hunt',
+  building: 'build',
+  knitting: 'knit',
+  studying: 'study',
 })
 
 const GERUND_OF_LEMMA = new Map<string, string>()
@@ -228,7 +340,11 @@ export function singulars(w: string): string[] {
 
 /** Naive English singular ("dogs" -> "dog", "puppies" -> "puppy", "boxes" -> "box"). */
 export function singular(w: string): string {
-  if (w.endsWith('ies') && w.length > 4) return /(?:vies|kies|zies|bies|pies|ties)$/.test(w) && !/(?:puppies|kitties|bunnies|ponies|babies|parties|cities|countries|hobbies|candies|berries)$/.test(w) ? w.slice(0, -1) : w.slice(0, -3) + 'y'
+  if (w.endsWith('ies') && w.length > 4)
+    return /(?:vies|kies|zies|bies|pies|ties)$/.test(w) &&
+      !/(?:puppies|kitties|bunnies|ponies|babies|parties|cities|countries|hobbies|candies|berries)$/.test(w)
+      ? w.slice(0, -1)
+      : w.slice(0, -3) + 'y'
   return singulars(w)[0]
 }
 

@@ -14,8 +14,27 @@ export interface ThirdPerson {
 
 const VERB_AFTER_NAME =
   /^(?:,|'s\b|\s+(?:is|was|has|had|lives|lived|works|worked|loves|likes|enjoys|grew|moved|plays|teaches|runs|owns|studies|studied|recently|just|also|often|never|does|did|will|can|used|got|became|started|graduated|married|comes|came|goes|went|prefers|hates|wants|speaks|writes|reads|spends|visits|travels|collects|believes|feels|thinks|turned|turns)\b)/
-const NOT_VERBS = new Set(['us', 'this', 'its', 'yes', 'perhaps', 'plus', 'thus', 'less', 'unless', 'across', 'whereas', 'various', 'famous', 'serious', 'nervous', 'anxious', 'was'])
-const HER_AS_OBJECT = /^(?:$|[,.!?;]|and\b|or\b|but\b|to\b|for\b|with\b|about\b|at\b|in\b|on\b|from\b|so\b|because\b|too\b|a lot\b|very\b|again\b|back\b|up\b|out\b|off\b|when\b|that\b|if\b|the\b|a\b|an\b|how\b|what\b|why\b|as\b|like\b)/
+const NOT_VERBS = new Set([
+  'us',
+  'this',
+  'its',
+  'yes',
+  'perhaps',
+  'plus',
+  'thus',
+  'less',
+  'unless',
+  'across',
+  'whereas',
+  'various',
+  'famous',
+  'serious',
+  'nervous',
+  'anxious',
+  'was',
+])
+const HER_AS_OBJECT =
+  /^(?:$|[,.!?;]|and\b|or\b|but\b|to\b|for\b|with\b|about\b|at\b|in\b|on\b|from\b|so\b|because\b|too\b|a lot\b|very\b|again\b|back\b|up\b|out\b|off\b|when\b|that\b|if\b|the\b|a\b|an\b|how\b|what\b|why\b|as\b|like\b)/
 
 /** Finds the person's name at the start of the text ("Maria Lopez is ...", "maria, 34, ..."). */
 function leadingName(normalized: string, original: string, knownName?: string): string | undefined {
@@ -23,16 +42,27 @@ function leadingName(normalized: string, original: string, knownName?: string): 
   if (o && VERB_AFTER_NAME.test(original.slice(o.index + o[0].length).toLowerCase())) {
     const cand = o[1].toLowerCase()
     const first = cand.split(' ')[0]
-    if (nlpHas(first, '#Person') || !nlpHas(first, '(#Pronoun|#Determiner|#Conjunction|#Adverb|#Preposition|#Date|#Value|#Adjective|#Verb|#Possessive|#QuestionWord|#Expression)')) return cand
+    if (
+      nlpHas(first, '#Person') ||
+      !nlpHas(
+        first,
+        '(#Pronoun|#Determiner|#Conjunction|#Adverb|#Preposition|#Date|#Value|#Adjective|#Verb|#Possessive|#QuestionWord|#Expression)',
+      )
+    )
+      return cand
   }
   if (knownName) {
     const k = knownName.toLowerCase()
-    if (normalized.startsWith(k) || normalized.startsWith(k.split(' ')[0] + ' ')) return normalized.startsWith(k) ? k : k.split(' ')[0]
+    if (normalized.startsWith(k) || normalized.startsWith(k.split(' ')[0] + ' '))
+      return normalized.startsWith(k) ? k : k.split(' ')[0]
   }
   // The opening sentence, bounded: a leading name is near the start, and compromise's cost grows with the square of it.
   const first = chunk(normalized.split(/[.!?\n]/, 1)[0]!, MAX_SENTENCE_CHARS)[0] ?? ''
   const people = peopleIn(first)
-  const p = people[0]?.toLowerCase().replace(/[^a-z' -]/g, '').trim()
+  const p = people[0]
+    ?.toLowerCase()
+    .replace(/[^a-z' -]/g, '')
+    .trim()
   if (p && first.startsWith(p) && VERB_AFTER_NAME.test(first.slice(p.length))) return p
   return undefined
 }
@@ -53,11 +83,13 @@ export function toFirstPerson(normalized: string, original: string, knownName?: 
   }
   const pronoun = she >= he ? 'she' : 'he'
   const poss = pronoun === 'she' ? 'her' : 'his'
-  t = t
-    .replace(re(`\\b${pronoun}\\b`, 'g'), 'i')
-    .replace(/\b(?:herself|himself)\b/g, 'myself')
+  t = t.replace(re(`\\b${pronoun}\\b`, 'g'), 'i').replace(/\b(?:herself|himself)\b/g, 'myself')
   if (poss === 'his') t = t.replace(/\bhis\b/g, 'my').replace(/\bhim\b/g, 'me')
-  else t = t.replace(/\bher\b(\s*)(.{0,12})/g, (_m, sp: string, rest: string) => (HER_AS_OBJECT.test(rest) ? 'me' : 'my') + sp + rest)
+  else
+    t = t.replace(
+      /\bher\b(\s*)(.{0,12})/g,
+      (_m, sp: string, rest: string) => (HER_AS_OBJECT.test(rest) ? 'me' : 'my') + sp + rest,
+    )
   // agreement: "i is" -> "i am", "i loves" -> "i love"
   t = t
     .replace(/\bi is\b/g, 'i am')

@@ -40,13 +40,23 @@ function walk(e: Extraction, visit: (v: ExtractedValue, slot: string, id: string
   const scored = (field: string, s: { value: string | number; confidence: number }, id: string, slot = field) =>
     visit({ field, value: s.value, confidence: s.confidence }, slot, id)
   for (const [f, s] of Object.entries(e.core_info ?? {})) if (s) scored(`core_info.${f}`, s, String(s.value))
-  for (const [cat, list] of Object.entries(e.interests ?? {})) for (const s of list) scored(`interests.${cat}`, s, key(s.value), 'interests')
+  for (const [cat, list] of Object.entries(e.interests ?? {}))
+    for (const s of list) scored(`interests.${cat}`, s, key(s.value), 'interests')
   for (const s of e.personality?.traits ?? []) scored('personality.traits', s, key(s.value))
   const mood = e.personality?.mood
   if (mood) scored('personality.mood', mood, mood.value)
   for (const m of e.memories ?? []) {
     const detail = [m.date, m.importance].filter(Boolean).join(', ')
-    visit({ field: 'memories', value: m.event, ...(m.confidence === undefined ? {} : { confidence: m.confidence }), ...(detail ? { detail } : {}) }, 'memories', memoryKey(m))
+    visit(
+      {
+        field: 'memories',
+        value: m.event,
+        ...(m.confidence === undefined ? {} : { confidence: m.confidence }),
+        ...(detail ? { detail } : {}),
+      },
+      'memories',
+      memoryKey(m),
+    )
   }
   const style = e.preferences?.conversation_style
   if (style) scored('preferences.conversation_style', style, style.value)
@@ -74,11 +84,17 @@ export class Tracer {
   record(slot: string, id: string, rule: RuleId, confidence: number | undefined, span: Span | undefined): void {
     const at = `${slot}\u0000${id}`
     const match = span === undefined ? this.clause : typeof span === 'string' ? span : (span[0] ?? '')
-    const hit: RuleHit = { rule, ...(confidence === undefined ? {} : { confidence: round(confidence) }), match, clause: this.clause }
+    const hit: RuleHit = {
+      rule,
+      ...(confidence === undefined ? {} : { confidence: round(confidence) }),
+      match,
+      clause: this.clause,
+    }
     const list = this.sources.get(at)
     if (!list) this.sources.set(at, [hit])
     // the same finding again (a clause and its rewritten copy) is one hit
-    else if (!list.some((h) => h.rule === hit.rule && h.match === hit.match && h.confidence === hit.confidence)) list.push(hit)
+    else if (!list.some((h) => h.rule === hit.rule && h.match === hit.match && h.confidence === hit.confidence))
+      list.push(hit)
   }
 
   /** Every value of `e` (an extraction this tracer watched being built) with its hits, in the extraction's order. */
@@ -86,7 +102,10 @@ export class Tracer {
     const out: TracedValue[] = []
     walk(e, (v, slot, id) => {
       // the language comes from detection over the whole text, not from a clause
-      const hits = slot === 'language' ? [{ rule: 'language.detected' as const, match: '', clause: '' }] : (this.sources.get(`${slot}\u0000${id}`) ?? [])
+      const hits =
+        slot === 'language'
+          ? [{ rule: 'language.detected' as const, match: '', clause: '' }]
+          : (this.sources.get(`${slot}\u0000${id}`) ?? [])
       out.push({ ...v, hits })
     })
     return out

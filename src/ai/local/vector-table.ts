@@ -20,7 +20,8 @@ export function writeVectorTable(file: string, rows: VectorRows, dims: number): 
   const n = rows.index.size
   const words: string[] = new Array(n)
   for (const [word, row] of rows.index) {
-    if (row >= n || words[row] !== undefined || word.includes('\n')) throw new Error(`word vectors: rows are not 0..${n - 1} with one word each`)
+    if (row >= n || words[row] !== undefined || word.includes('\n'))
+      throw new Error(`word vectors: rows are not 0..${n - 1} with one word each`)
     words[row] = word
   }
   const text = Buffer.from(words.join('\n'), 'utf8')
@@ -55,7 +56,8 @@ export function readVectorTable(file: string, dims: number): VectorRows | undefi
   if (buf.length !== HEADER + floatBytes + textBytes) throw new Error(`${file} is truncated`)
   // The file's own memory when it is 4-byte aligned (a file this size gets a buffer of its own), a copy otherwise.
   const at = buf.byteOffset + HEADER
-  const data = at % 4 === 0 ? new Float32Array(buf.buffer, at, n * dims) : new Float32Array(buf.buffer.slice(at, at + floatBytes))
+  const data =
+    at % 4 === 0 ? new Float32Array(buf.buffer, at, n * dims) : new Float32Array(buf.buffer.slice(at, at + floatBytes))
   const words = buf.toString('utf8', HEADER + floatBytes).split('\n')
   if (words.length !== n) throw new Error(`${file}: ${words.length} words for ${n} rows`)
   const index = new Map<string, number>()

@@ -36,7 +36,8 @@ export class CircuitBreaker {
   admit(): { probe: boolean } {
     const state = this.state
     if (state === 'closed') return { probe: false }
-    if (state === 'open' || this.probing) throw new LlmUnavailableError(Math.max(this.openUntil - this.now(), this.opts.cooldownMs / 2))
+    if (state === 'open' || this.probing)
+      throw new LlmUnavailableError(Math.max(this.openUntil - this.now(), this.opts.cooldownMs / 2))
     this.probing = true
     return { probe: true }
   }

@@ -2,7 +2,13 @@ import OpenAI from 'openai'
 import type { OpenAIConfig } from '../../config.js'
 import type { Usage } from '../types.js'
 import { sumUsage } from '../usage.js'
-import { LlmMisconfiguredError, LlmRateLimitedError, LlmUnavailableError, type AiProviderStatus, type LlmMisconfiguration } from '../errors.js'
+import {
+  LlmMisconfiguredError,
+  LlmRateLimitedError,
+  LlmUnavailableError,
+  type AiProviderStatus,
+  type LlmMisconfiguration,
+} from '../errors.js'
 import { CircuitBreaker } from './breaker.js'
 import { ProviderPause, type Endpoint, type Misconfiguration, type Pause } from './pause.js'
 import { inSpan } from '../../tracing/tracing.js'
@@ -60,7 +66,11 @@ export class LlmClient {
     /** Told of every failed request, retried ones included (metrics); not of requests their caller aborted. */
     private readonly onFailure?: (kind: LlmErrorKind) => void,
     /** Told when processing pauses for a misconfiguration, when a probe is refused again, and when it resumes (logs). */
-    events: { onPause?(p: Pause): void; onProbeRefused?(p: Pause, nextInMs: number): void; onResume?(p: Pause): void } = {},
+    events: {
+      onPause?(p: Pause): void
+      onProbeRefused?(p: Pause, nextInMs: number): void
+      onResume?(p: Pause): void
+    } = {},
     /** Told once per model and parameter that the model refuses (logs). */
     log?: { warn(obj: object, msg: string): void },
   ) {
@@ -81,14 +91,29 @@ export class LlmClient {
     })
     this.params = new RefusedParams((fields, msg) => log?.warn(fields, msg))
     this.slots = new Semaphore(cfg.concurrency)
-    this.breaker = new CircuitBreaker({ failures: cfg.breakerFailures, cooldownMs: cfg.breakerCooldownMs, maxCooldownMs: cfg.breakerMaxCooldownMs })
-    this.pause = new ProviderPause({ cooldownMs: cfg.breakerCooldownMs, maxCooldownMs: cfg.breakerMaxCooldownMs, ...events })
+    this.breaker = new CircuitBreaker({
+      failures: cfg.breakerFailures,
+      cooldownMs: cfg.breakerCooldownMs,
+      maxCooldownMs: cfg.breakerMaxCooldownMs,
+    })
+    this.pause = new ProviderPause({
+      cooldownMs: cfg.breakerCooldownMs,
+      maxCooldownMs: cfg.breakerMaxCooldownMs,
+      ...events,
+    })
   }
 
   /** The provider as this process sees it: paused for a misconfiguration, in an outage (circuit open), or ok. */
   status(): AiProviderStatus {
     const p = this.pause.current
-    if (p) return { provider: 'openai', state: 'misconfigured', since: p.since.toISOString(), reason: p.reason, detail: describe(p) }
+    if (p)
+      return {
+        provider: 'openai',
+        state: 'misconfigured',
+        since: p.since.toISOString(),
+        reason: p.reason,
+        detail: describe(p),
+      }
     if (this.breaker.state !== 'closed') return { provider: 'openai', state: 'unavailable' }
     return { provider: 'openai', state: 'ok' }
   }
@@ -118,7 +143,12 @@ export class LlmClient {
     },
     signal?: AbortSignal,
     budget?: RetryBudget,
-  ): Promise<{ content: string | null | undefined; refusal: string | null | undefined; finishReason?: string | null; usage: Usage }> {
+  ): Promise<{
+    content: string | null | undefined
+    refusal: string | null | undefined
+    finishReason?: string | null
+    usage: Usage
+  }> {
     return inSpan('llm.chat', { attributes: llmAttributes('chat', req.model) }, async (span) => {
       let tries = 0
       const format = this.cfg.responseFormat ?? 'json_schema'
@@ -129,7 +159,12 @@ export class LlmClient {
           { role: 'user', content: req.user },
         ],
         ...(format === 'json_schema'
-          ? { response_format: { type: 'json_schema', json_schema: { name: req.schemaName, strict: true, schema: req.schema } } }
+          ? {
+              response_format: {
+                type: 'json_schema',
+                json_schema: { name: req.schemaName, strict: true, schema: req.schema },
+              },
+            }
           : format === 'json_object'
             ? { response_format: { type: 'json_object' } }
             : {}),
@@ -143,14 +178,25 @@ export class LlmClient {
         body,
         (sdk, sent) => {
           tries++
-          return sdk.chat.completions.create(sent as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { signal })
+          return sdk.chat.completions.create(sent as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {
+            signal,
+          })
         },
         { signal, budget, splitOnTimeout: req.splitOnTimeout },
       )
       const message = res.choices[0]?.message
       const usage = fromApiUsage(res.usage)
-      span?.setAttributes({ ...usageAttributes(usage), 'gen_ai.response.model': res.model, 'profiler.llm.tries': tries })
-      return { content: message?.content, refusal: message?.refusal, finishReason: res.choices[0]?.finish_reason, usage }
+      span?.setAttributes({
+        ...usageAttributes(usage),
+        'gen_ai.response.model': res.model,
+        'profiler.llm.tries': tries,
+      })
+      return {
+        content: message?.content,
+        refusal: message?.refusal,
+        finishReason: res.choices[0]?.finish_reason,
+        usage,
+      }
     })
   }
 
@@ -253,7 +299,10 @@ export class LlmClient {
     await this.slots.acquire()
     let err: unknown
     try {
-      await this.sdk.embeddings.create({ model: this.cfg.embeddingModel, input: 'probe', encoding_format: 'float' }, { signal })
+      await this.sdk.embeddings.create(
+        { model: this.cfg.embeddingModel, input: 'probe', encoding_format: 'float' },
+        { signal },
+      )
       this.pause.answered(true)
       return
     } catch (e) {
@@ -278,7 +327,13 @@ export function describe(p: Misconfiguration): string {
 }
 
 /** OpenAI's codes of an exhausted quota (429, type insufficient_quota): billing, not a rate limit; waiting does not help. */
-const QUOTA_CODES = new Set(['insufficient_quota', 'credit_balance_exhausted', 'organization_spend_limit_exceeded', 'project_spend_limit_exceeded', 'billing_hard_limit_reached'])
+const QUOTA_CODES = new Set([
+  'insufficient_quota',
+  'credit_balance_exhausted',
+  'organization_spend_limit_exceeded',
+  'project_spend_limit_exceeded',
+  'billing_hard_limit_reached',
+])
 
 /** The provider's error object (`{"error": {"message", "type", "param", "code"}}`), as the SDK kept it. */
 function errorObject(e: InstanceType<typeof OpenAI.APIError>): { message?: string; type?: string; code?: string } {
@@ -288,28 +343,36 @@ function errorObject(e: InstanceType<typeof OpenAI.APIError>): { message?: strin
 }
 
 /** The misconfiguration a provider's answer reveals (401, 403, 404 or a 400 about the model, 429 quota), if any. */
-export function misconfigurationKind(e: unknown): { reason: LlmMisconfiguration; status: number; message: string; model: boolean } | undefined {
-  if (!(e instanceof OpenAI.APIError) || e.status === undefined || e instanceof OpenAI.APIUserAbortError) return undefined
+export function misconfigurationKind(
+  e: unknown,
+): { reason: LlmMisconfiguration; status: number; message: string; model: boolean } | undefined {
+  if (!(e instanceof OpenAI.APIError) || e.status === undefined || e instanceof OpenAI.APIUserAbortError)
+    return undefined
   const { message = e.message, type, code } = errorObject(e)
   const status = e.status
   if (status === 401) return { reason: 'unauthorized', status, message, model: false }
   if (status === 403) return { reason: 'forbidden', status, message, model: false }
   // OpenAI answers an unknown model with 404 model_not_found; some servers with 400 and that code, or a 404 naming the
   // model (Ollama: 'model "x" not found, try pulling it first'); a 404 that does not is a wrong URL.
-  if (code === 'model_not_found' && (status === 404 || status === 400)) return { reason: 'not_found', status, message, model: true }
+  if (code === 'model_not_found' && (status === 404 || status === 400))
+    return { reason: 'not_found', status, message, model: true }
   if (status === 404) return { reason: 'not_found', status, message, model: /\bmodel\b/i.test(message) }
-  if (status === 429 && ((code && QUOTA_CODES.has(code)) || type === 'insufficient_quota')) return { reason: 'quota', status, message, model: false }
+  if (status === 429 && ((code && QUOTA_CODES.has(code)) || type === 'insufficient_quota'))
+    return { reason: 'quota', status, message, model: false }
   return undefined
 }
 
 function misconfigurationOf(e: unknown, endpoint: Endpoint, cfg: OpenAIConfig): Misconfiguration | undefined {
   const k = misconfigurationKind(e)
   if (!k) return undefined
-  const model = endpoint === 'chat' ? `PROFILER_CHAT_MODEL (${cfg.chatModel})` : `PROFILER_EMBEDDING_MODEL (${cfg.embeddingModel})`
+  const model =
+    endpoint === 'chat' ? `PROFILER_CHAT_MODEL (${cfg.chatModel})` : `PROFILER_EMBEDDING_MODEL (${cfg.embeddingModel})`
   const hint = {
     unauthorized: 'check OPENAI_API_KEY',
     forbidden: `check that OPENAI_API_KEY may use ${model} (project permissions, region)`,
-    not_found: k.model ? `check ${model}` : `check PROFILER_OPENAI_BASE_URL (${cfg.baseUrl ?? 'https://api.openai.com/v1'}) and ${model}`,
+    not_found: k.model
+      ? `check ${model}`
+      : `check PROFILER_OPENAI_BASE_URL (${cfg.baseUrl ?? 'https://api.openai.com/v1'}) and ${model}`,
     quota: "check the provider account's billing, credits and spend limits",
   }[k.reason]
   return { reason: k.reason, status: k.status, message: k.message, hint, scope: k.model ? endpoint : 'all' }
@@ -327,8 +390,14 @@ export function usageAttributes(u: Usage) {
 /** a + b (b may be missing). */
 export const addUsage = (a: Usage, b: Usage | undefined): Usage => sumUsage([a, b])!
 
-export function fromApiUsage(u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | undefined | null): Usage {
-  return { promptTokens: u?.prompt_tokens ?? 0, completionTokens: u?.completion_tokens ?? 0, totalTokens: u?.total_tokens ?? 0 }
+export function fromApiUsage(
+  u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | undefined | null,
+): Usage {
+  return {
+    promptTokens: u?.prompt_tokens ?? 0,
+    completionTokens: u?.completion_tokens ?? 0,
+    totalTokens: u?.total_tokens ?? 0,
+  }
 }
 
 /** Malformed or schema-invalid output after every retry; carries what the failed requests cost. */
@@ -380,7 +449,8 @@ export function isOutage(e: unknown): boolean {
   // The SDK's abort error is an APIError without a status: without this line it would pass for an outage.
   if (e instanceof OpenAI.APIUserAbortError) return false
   if (e instanceof OpenAI.APIConnectionError) return true // includes timeouts
-  if (e instanceof OpenAI.APIError) return e.status === undefined || e.status === 429 || e.status === 408 || e.status >= 500
+  if (e instanceof OpenAI.APIError)
+    return e.status === undefined || e.status === 429 || e.status === 408 || e.status >= 500
   return false
 }
 
@@ -399,7 +469,8 @@ export function isTimeout(e: unknown): boolean {
 export function providerWaitMs(e: unknown, now = Date.now()): number | undefined {
   const headers = e instanceof OpenAI.APIError ? e.headers : undefined
   if (!headers) return undefined
-  const get = (name: string) => (headers instanceof Headers ? headers.get(name) : (headers as Record<string, string> | undefined)?.[name]) ?? null
+  const get = (name: string) =>
+    (headers instanceof Headers ? headers.get(name) : (headers as Record<string, string> | undefined)?.[name]) ?? null
   const ms = Number(get('retry-after-ms'))
   if (get('retry-after-ms') !== null && Number.isFinite(ms) && ms >= 0) return ms
   const after = get('retry-after')?.trim()
@@ -412,7 +483,9 @@ export function providerWaitMs(e: unknown, now = Date.now()): number | undefined
   if ((e as { status?: number }).status !== 429) return undefined
   const reset = (kind: 'requests' | 'tokens') => parseDurationMs(get(`x-ratelimit-reset-${kind}`))
   const empty = (kind: 'requests' | 'tokens') => get(`x-ratelimit-remaining-${kind}`)?.trim() === '0'
-  const spent = (['requests', 'tokens'] as const).filter((k) => empty(k) && reset(k) !== undefined).map(reset) as number[]
+  const spent = (['requests', 'tokens'] as const)
+    .filter((k) => empty(k) && reset(k) !== undefined)
+    .map(reset) as number[]
   if (spent.length) return Math.max(...spent)
   return reset('tokens') ?? reset('requests')
 }
@@ -422,7 +495,7 @@ export function parseDurationMs(v: string | null | undefined): number | undefine
   const text = v?.trim()
   if (!text) return undefined
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000
-  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 1e-3, 'µs': 1e-3, ns: 1e-6 }
+  const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 1e-3, µs: 1e-3, ns: 1e-6 }
   let total = 0
   let rest = text
   while (rest) {

@@ -34,18 +34,46 @@ export function compactProfile(p: ProfileContent): string {
     lines.push(line)
   }
   const c = p.core_info
-  section('core', (['name', 'age', 'gender', 'location', 'occupation'] as const).filter((k) => c[k]).map((k) => `${k}=${c[k]!.value}`))
+  section(
+    'core',
+    (['name', 'age', 'gender', 'location', 'occupation'] as const)
+      .filter((k) => c[k])
+      .map((k) => `${k}=${c[k]!.value}`),
+  )
   // Interests compete across categories by confidence, then read grouped by category.
   const ranked = Object.entries(p.interests)
     .flatMap(([category, values]) => values.map((v) => ({ category, ...v })))
     .sort((a, b) => b.confidence - a.confidence)
     .map((v) => `${v.category}=${v.value}`)
   section('interests', ranked, 0.5)
-  section('traits', byConfidence(p.personality.traits).map((v) => v.value), 0.3)
-  section('topics_to_avoid', byConfidence(p.preferences.topics_to_avoid).map((v) => v.value), 0.4)
-  const prefs = [p.preferences.conversation_style && `style=${p.preferences.conversation_style.value}`, p.personality.mood_trends.recent && `mood=${p.personality.mood_trends.recent.value}`]
-  section('preferences', prefs.filter((x): x is string => !!x))
-  section('memories', p.memories.slice(-MEMORIES).reverse().map((m) => (m.date ? `${m.date} ${m.event}` : m.event)))
-  section('custom', customFacts(p.custom).map((f) => `${f.path}=${f.text}`))
+  section(
+    'traits',
+    byConfidence(p.personality.traits).map((v) => v.value),
+    0.3,
+  )
+  section(
+    'topics_to_avoid',
+    byConfidence(p.preferences.topics_to_avoid).map((v) => v.value),
+    0.4,
+  )
+  const prefs = [
+    p.preferences.conversation_style && `style=${p.preferences.conversation_style.value}`,
+    p.personality.mood_trends.recent && `mood=${p.personality.mood_trends.recent.value}`,
+  ]
+  section(
+    'preferences',
+    prefs.filter((x): x is string => !!x),
+  )
+  section(
+    'memories',
+    p.memories
+      .slice(-MEMORIES)
+      .reverse()
+      .map((m) => (m.date ? `${m.date} ${m.event}` : m.event)),
+  )
+  section(
+    'custom',
+    customFacts(p.custom).map((f) => `${f.path}=${f.text}`),
+  )
   return lines.join('\n') || '(empty)'
 }

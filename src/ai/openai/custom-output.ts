@@ -2,7 +2,12 @@
 // `custom` object with one property per section and field, typed after the field and carrying its description, in
 // strict mode (every property required; null or [] for "not stated"). What comes back is untrusted: it is checked
 // against the app's schema and whatever does not fit is dropped.
-import { cleanCustomValues, type CustomField, type CustomSchema, type CustomValues } from '../../domain/custom-schema.js'
+import {
+  cleanCustomValues,
+  type CustomField,
+  type CustomSchema,
+  type CustomValues,
+} from '../../domain/custom-schema.js'
 
 const MAX_EVIDENCE = 300
 
@@ -47,7 +52,8 @@ export function customJsonSchema(schema: CustomSchema): Record<string, unknown> 
   const sections = Object.entries(schema.sections)
   return {
     type: 'object',
-    description: "Values of the app's own profile fields stated in this submission: null (or [] for lists) when not stated",
+    description:
+      "Values of the app's own profile fields stated in this submission: null (or [] for lists) when not stated",
     properties: Object.fromEntries(
       sections.map(([s, fields]) => [
         s,
@@ -81,12 +87,21 @@ export function customFromOutput(schema: CustomSchema, raw: unknown): CustomValu
 /** The raw `custom` answer with only the entries whose quoted evidence the submission supports (src/ai/evidence.ts). */
 export function supportedCustom(raw: unknown, supported: (quote: string) => boolean): unknown {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw
-  const ok = (v: unknown) => !!v && typeof v === 'object' && typeof (v as { evidence?: unknown }).evidence === 'string' && supported((v as { evidence: string }).evidence)
+  const ok = (v: unknown) =>
+    !!v &&
+    typeof v === 'object' &&
+    typeof (v as { evidence?: unknown }).evidence === 'string' &&
+    supported((v as { evidence: string }).evidence)
   return Object.fromEntries(
     Object.entries(raw as Record<string, unknown>).map(([s, fields]) => [
       s,
       fields && typeof fields === 'object' && !Array.isArray(fields)
-        ? Object.fromEntries(Object.entries(fields as Record<string, unknown>).map(([f, v]) => [f, Array.isArray(v) ? v.filter(ok) : v === null || ok(v) ? v : null]))
+        ? Object.fromEntries(
+            Object.entries(fields as Record<string, unknown>).map(([f, v]) => [
+              f,
+              Array.isArray(v) ? v.filter(ok) : v === null || ok(v) ? v : null,
+            ]),
+          )
         : fields,
     ]),
   )

@@ -22,14 +22,33 @@ const NATIVE_DIMENSIONS: Record<string, number> = {
  * `npx tsx bench/calibrate-local.ts --configured` (docs/calibration.md) and set PROFILER_EMBEDDING_CALIBRATION to the printed points.
  */
 const FAMILY_CALIBRATIONS: [RegExp, CalibrationPoint[]][] = [
-  [/^text-embedding-3-/, [[0.1, 0], [0.2, 40], [0.3, 63], [0.45, 80], [1, 100]]],
-  [/^(nomic-embed-text|mxbai-embed-large)/, [[0.3, 0], [0.45, 40], [0.55, 63], [0.7, 80], [1, 100]]],
+  [
+    /^text-embedding-3-/,
+    [
+      [0.1, 0],
+      [0.2, 40],
+      [0.3, 63],
+      [0.45, 80],
+      [1, 100],
+    ],
+  ],
+  [
+    /^(nomic-embed-text|mxbai-embed-large)/,
+    [
+      [0.3, 0],
+      [0.45, 40],
+      [0.55, 63],
+      [0.7, 80],
+      [1, 100],
+    ],
+  ],
 ]
 
 export function parseCalibration(spec: string): CalibrationPoint[] {
   const points = spec.split(',').map((pair) => {
     const [c, s] = pair.split(':').map((x) => Number(x.trim()))
-    if (!Number.isFinite(c) || !Number.isFinite(s)) throw new Error(`PROFILER_EMBEDDING_CALIBRATION: '${pair}' is not cosine:score`)
+    if (!Number.isFinite(c) || !Number.isFinite(s))
+      throw new Error(`PROFILER_EMBEDDING_CALIBRATION: '${pair}' is not cosine:score`)
     return [c!, s!] as const
   })
   return points
@@ -79,22 +98,33 @@ export class OpenAIEmbedder implements Embedder {
     let usage = ZERO_USAGE
     for (let i = 0; i < texts.length; i += BATCH) {
       const input = texts.slice(i, i + BATCH).map((t) => t || ' ')
-      const res = await inSpan('llm.embed', { attributes: { ...llmAttributes('embeddings', this.model), 'profiler.llm.inputs': input.length } }, async (span) => {
-        const res = await this.llm.withParams(
-          this.model,
-          { model: this.model, input, ...(this.requestDimensions ? { dimensions: this.requestDimensions } : {}), encoding_format: 'float' },
-          (sdk, body) => sdk.embeddings.create(body as unknown as OpenAI.EmbeddingCreateParams, { signal }),
-          // An abort is the caller leaving, not an outage: not retried, not counted by the breaker, the pause or metrics.
-          { signal, endpoint: 'embeddings' },
-        )
-        span?.setAttributes(usageAttributes(fromApiUsage(res.usage)))
-        return res
-      })
+      const res = await inSpan(
+        'llm.embed',
+        { attributes: { ...llmAttributes('embeddings', this.model), 'profiler.llm.inputs': input.length } },
+        async (span) => {
+          const res = await this.llm.withParams(
+            this.model,
+            {
+              model: this.model,
+              input,
+              ...(this.requestDimensions ? { dimensions: this.requestDimensions } : {}),
+              encoding_format: 'float',
+            },
+            (sdk, body) => sdk.embeddings.create(body as unknown as OpenAI.EmbeddingCreateParams, { signal }),
+            // An abort is the caller leaving, not an outage: not retried, not counted by the breaker, the pause or metrics.
+            { signal, endpoint: 'embeddings' },
+          )
+          span?.setAttributes(usageAttributes(fromApiUsage(res.usage)))
+          return res
+        },
+      )
       usage = addUsage(usage, fromApiUsage(res.usage))
       for (const d of [...res.data].sort((a, b) => a.index - b.index)) {
         const v = d.embedding as number[]
         if (v.length !== this.dimension) {
-          throw new Error(`${this.model} returned ${v.length}-dimensional vectors, configured ${this.dimension}: fix PROFILER_EMBEDDING_DIMENSIONS`)
+          throw new Error(
+            `${this.model} returned ${v.length}-dimensional vectors, configured ${this.dimension}: fix PROFILER_EMBEDDING_DIMENSIONS`,
+          )
         }
         const norm = Math.hypot(...v) || 1
         vectors.push(v.map((x) => x / norm))

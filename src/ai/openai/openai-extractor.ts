@@ -71,7 +71,11 @@ export class OpenAIExtractor implements Extractor {
   async extract(req: ExtractRequest, signal?: AbortSignal): Promise<ExtractResult> {
     const prompt = loadPrompt(EXTRACT_PROMPT)
     const schema = this.schemaFor(req)
-    const system = withOutputFormat(withInstructions(prompt.text, req.summaryInstructions), schema, this.llm.cfg.responseFormat)
+    const system = withOutputFormat(
+      withInstructions(prompt.text, req.summaryInstructions),
+      schema,
+      this.llm.cfg.responseFormat,
+    )
     const L = this.limits
     const profile = compactProfile(req.profile)
     // Short ids numbered within the batch: a UUID costs more tokens than a short message.
@@ -122,7 +126,8 @@ export class OpenAIExtractor implements Extractor {
       const todo = [...parts].reverse()
       while (todo.length) {
         const part = todo.pop()!
-        const halves = () => todo.push(part.slice(Math.ceil(part.length / 2)), part.slice(0, Math.ceil(part.length / 2)))
+        const halves = () =>
+          todo.push(part.slice(Math.ceil(part.length / 2)), part.slice(0, Math.ceil(part.length / 2)))
         let problem = ''
         for (let tries = 1; ; tries++) {
           let res: Awaited<ReturnType<LlmClient['structuredChat']>>
@@ -161,7 +166,8 @@ export class OpenAIExtractor implements Extractor {
             throw new LlmOutputError(`The model's output was unusable after ${tries} requests: ${problem}`, usage)
           }
           const out = this.assign(req, part, parsed.value, parsed.raw)
-          for (const [k, i] of part.entries()) answers.set(i, { extraction: out.extractions[k]!, evidence: out.evidence[k]! })
+          for (const [k, i] of part.entries())
+            answers.set(i, { extraction: out.extractions[k]!, evidence: out.evidence[k]! })
           answered++
           summary = out.summary
           break
@@ -169,7 +175,8 @@ export class OpenAIExtractor implements Extractor {
       }
     } catch (e) {
       // What the requests before the failure cost travels with it.
-      if (e instanceof Error && !(e instanceof LlmOutputError)) Object.assign(e, { usage: addUsage(usage, (e as { usage?: Usage }).usage) })
+      if (e instanceof Error && !(e instanceof LlmOutputError))
+        Object.assign(e, { usage: addUsage(usage, (e as { usage?: Usage }).usage) })
       throw e
     }
     const whole = answered === 1 && unfit.size === 0 && answers.size === items.length
@@ -177,7 +184,13 @@ export class OpenAIExtractor implements Extractor {
       extractions: items.map((_, i) => answers.get(i)?.extraction ?? {}),
       evidence: items.map((_, i) => answers.get(i)?.evidence ?? {}),
       ...(whole && summary ? { summary } : {}),
-      ...(unfit.size ? { failed: [...unfit].sort(([a], [b]) => a - b).map(([i, error]) => ({ submissionId: req.submissions[i]!.submissionId, error })) } : {}),
+      ...(unfit.size
+        ? {
+            failed: [...unfit]
+              .sort(([a], [b]) => a - b)
+              .map(([i, error]) => ({ submissionId: req.submissions[i]!.submissionId, error })),
+          }
+        : {}),
       usage,
       promptVersion: prompt.version,
     }
@@ -189,7 +202,9 @@ export class OpenAIExtractor implements Extractor {
     // zod strips `custom` (it is not in the fixed schema): it is read from the raw answer and checked against the app's schema.
     const rawCustom = new Map<string, unknown>()
     const rawSubs = (raw as { submissions?: unknown[] }).submissions ?? []
-    for (const r of rawSubs) if (r && typeof r === 'object' && 'custom' in r) rawCustom.set(String((r as { submission_id?: unknown }).submission_id), (r as { custom: unknown }).custom)
+    for (const r of rawSubs)
+      if (r && typeof r === 'object' && 'custom' in r)
+        rawCustom.set(String((r as { submission_id?: unknown }).submission_id), (r as { custom: unknown }).custom)
     const extractions: Extraction[] = []
     const evidence: Record<string, string>[] = []
     for (const i of part) {
@@ -216,7 +231,9 @@ export class OpenAIExtractor implements Extractor {
 }
 
 /** Submissions as the model reads them; the date given once when every submission has the same (most batches). */
-export function datedOnce<T extends { date?: string }>(items: T[]): { date?: string; submissions: Omit<T, 'date'>[] | T[] } {
+export function datedOnce<T extends { date?: string }>(
+  items: T[],
+): { date?: string; submissions: Omit<T, 'date'>[] | T[] } {
   const date = items[0]?.date
   if (!date || !items.every((s) => s.date === date)) return { submissions: items }
   return { date, submissions: items.map(({ date: _, ...rest }) => rest) }
@@ -228,7 +245,10 @@ export function datedOnce<T extends { date?: string }>(items: T[]): { date?: str
  * are context: the question a "yes" answers, cut short).
  */
 export function submissionForModel(s: ExtractRequest['submissions'][number]) {
-  const date = s.referenceDate && !Number.isNaN(Date.parse(s.referenceDate)) ? new Date(s.referenceDate).toISOString().slice(0, 10) : undefined
+  const date =
+    s.referenceDate && !Number.isNaN(Date.parse(s.referenceDate))
+      ? new Date(s.referenceDate).toISOString().slice(0, 10)
+      : undefined
   if (s.inputType !== 'conversation') return { input_type: s.inputType, ...(date ? { date } : {}), text: s.data }
   let t: { subject: string | null; text: string }
   try {
@@ -244,7 +264,8 @@ const fmt = (n: number) => n.toLocaleString('en-US')
 
 function tooLong(L: TokenLimits, tokens: number, fixed: number): string {
   const room = `the context of ${L.model} is ${fmt(L.context)} tokens (${L.source.context}), of which ${fmt(L.output)} are kept for the answer (${L.source.output})`
-  if (fixed >= L.prompt) return `cannot be extracted: the instructions and the profile alone take about ${fmt(fixed)} tokens and ${room}`
+  if (fixed >= L.prompt)
+    return `cannot be extracted: the instructions and the profile alone take about ${fmt(fixed)} tokens and ${room}`
   return `cannot be extracted: it is about ${fmt(tokens)} tokens, and with the instructions and the profile (about ${fmt(fixed)} tokens) it does not fit the model: ${room}. Send it in smaller parts, or configure a larger context`
 }
 
@@ -285,7 +306,11 @@ function parseOutput(content: string | null | undefined, refusal: string | null 
     return { ok: false as const, problem: 'output is not JSON' }
   }
   const r = batchOutput.safeParse(json)
-  if (!r.success) return { ok: false as const, problem: `output breaks the schema at ${r.error.issues[0]?.path.join('.') || '(root)'}` }
+  if (!r.success)
+    return {
+      ok: false as const,
+      problem: `output breaks the schema at ${r.error.issues[0]?.path.join('.') || '(root)'}`,
+    }
   return { ok: true as const, value: r.data, raw: json }
 }
 
@@ -310,7 +335,11 @@ export class OpenAISummarizer implements Summarizer {
     this.maxOutputTokens = tokenLimits(model, llm.cfg).output
   }
 
-  async summarize(profile: import('../../domain/profile.js').ProfileContent, signal?: AbortSignal, instructions?: readonly string[]) {
+  async summarize(
+    profile: import('../../domain/profile.js').ProfileContent,
+    signal?: AbortSignal,
+    instructions?: readonly string[],
+  ) {
     const prompt = loadPrompt(SUMMARIZE_PROMPT)
     let usage: Usage = ZERO_USAGE
     // One transport-retry budget for the operation, output retries included: requests stay within
@@ -320,7 +349,11 @@ export class OpenAISummarizer implements Summarizer {
       const res = await this.llm.structuredChat(
         {
           model: this.model,
-          system: withOutputFormat(withInstructions(prompt.text, instructions), this.schema, this.llm.cfg.responseFormat),
+          system: withOutputFormat(
+            withInstructions(prompt.text, instructions),
+            this.schema,
+            this.llm.cfg.responseFormat,
+          ),
           user: compactProfile(profile),
           schemaName: 'profile_summary',
           schema: this.schema,

@@ -24,7 +24,9 @@ export const submissionOutput = z.object({
     location: nullableSv,
     occupation: nullableSv,
   }),
-  interests: z.array(z.object({ evidence: z.string(), category: z.string(), value: z.string(), confidence: z.number() })),
+  interests: z.array(
+    z.object({ evidence: z.string(), category: z.string(), value: z.string(), confidence: z.number() }),
+  ),
   traits: z.array(sv),
   mood: nullableSv,
   memories: z.array(
@@ -70,7 +72,11 @@ function scored(v: z.infer<typeof sv> | null): Scored<string> | undefined {
   if (!v || !v.value.trim()) return undefined
   return { value: clip(v.value, MAX_VALUE), confidence: conf(v.confidence) }
 }
-const list = (vs: z.infer<typeof sv>[]) => vs.slice(0, MAX_LIST).map(scored).filter((v): v is Scored<string> => !!v)
+const list = (vs: z.infer<typeof sv>[]) =>
+  vs
+    .slice(0, MAX_LIST)
+    .map(scored)
+    .filter((v): v is Scored<string> => !!v)
 
 /** One validated submission answer -> the Extraction the merge takes. Limits sizes; the merge re-checks the rest. */
 export function toExtraction(o: SubmissionOutput): Extraction {
@@ -82,15 +88,37 @@ export function toExtraction(o: SubmissionOutput): Extraction {
     const category = clip(i.category || 'other', 40) || 'other'
     ;(interests[category] ??= []).push(v)
   }
-  const memories: Memory[] = o.memories.slice(0, MAX_LIST).flatMap((m) =>
-    m.event.trim()
-      ? [{ event: clip(m.event, MAX_VALUE), ...(m.date ? { date: m.date } : {}), importance: m.importance, confidence: conf(m.confidence) }]
-      : [],
-  )
-  const removals: Removal[] = o.removals.slice(0, MAX_LIST).flatMap((r) =>
-    r.value.trim() ? [{ section: r.section, ...(r.category ? { category: clip(r.category, 40) } : {}), value: clip(r.value, MAX_VALUE) }] : [],
-  )
-  const age = c.age && c.age.value > 0 && c.age.value < 150 ? { value: Math.round(c.age.value), confidence: conf(c.age.confidence) } : undefined
+  const memories: Memory[] = o.memories
+    .slice(0, MAX_LIST)
+    .flatMap((m) =>
+      m.event.trim()
+        ? [
+            {
+              event: clip(m.event, MAX_VALUE),
+              ...(m.date ? { date: m.date } : {}),
+              importance: m.importance,
+              confidence: conf(m.confidence),
+            },
+          ]
+        : [],
+    )
+  const removals: Removal[] = o.removals
+    .slice(0, MAX_LIST)
+    .flatMap((r) =>
+      r.value.trim()
+        ? [
+            {
+              section: r.section,
+              ...(r.category ? { category: clip(r.category, 40) } : {}),
+              value: clip(r.value, MAX_VALUE),
+            },
+          ]
+        : [],
+    )
+  const age =
+    c.age && c.age.value > 0 && c.age.value < 150
+      ? { value: Math.round(c.age.value), confidence: conf(c.age.confidence) }
+      : undefined
   return {
     core_info: {
       ...(scored(c.name) ? { name: scored(c.name) } : {}),
@@ -116,7 +144,10 @@ export function toExtraction(o: SubmissionOutput): Extraction {
  * whose quote the text does not hold was not said there (a guess, the profile repeated, another submission's words).
  * Removals too: an unsupported removal would erase what the person did say. Returns how many were dropped.
  */
-export function supportedOnly(o: SubmissionOutput, supported: (quote: string) => boolean): { out: SubmissionOutput; dropped: number } {
+export function supportedOnly(
+  o: SubmissionOutput,
+  supported: (quote: string) => boolean,
+): { out: SubmissionOutput; dropped: number } {
   let dropped = 0
   const keep = <T extends { evidence: string }>(v: T | null): T | null => {
     if (!v) return v
@@ -128,7 +159,13 @@ export function supportedOnly(o: SubmissionOutput, supported: (quote: string) =>
   const c = o.core_info
   const out: SubmissionOutput = {
     ...o,
-    core_info: { name: keep(c.name), age: keep(c.age), gender: keep(c.gender), location: keep(c.location), occupation: keep(c.occupation) },
+    core_info: {
+      name: keep(c.name),
+      age: keep(c.age),
+      gender: keep(c.gender),
+      location: keep(c.location),
+      occupation: keep(c.occupation),
+    },
     interests: keepAll(o.interests),
     traits: keepAll(o.traits),
     mood: keep(o.mood),

@@ -77,7 +77,13 @@ export class ProviderPause {
     const same = p && p.reason === m.reason && p.scope === m.scope && p.status === m.status
     if (!p || (!same && (probe || m.scope === 'all' || p.scope !== 'all'))) {
       // A new pause, or one with another cause (the key fixed, the model still wrong): reported.
-      this.cur = { ...m, since: new Date(now), until: now + this.opts.cooldownMs, cooldown: this.opts.cooldownMs, probing: false }
+      this.cur = {
+        ...m,
+        since: new Date(now),
+        until: now + this.opts.cooldownMs,
+        cooldown: this.opts.cooldownMs,
+        probing: false,
+      }
       this.opts.onPause?.(this.current!)
       return this.error(this.cur, this.opts.cooldownMs)
     }

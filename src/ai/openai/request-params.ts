@@ -47,7 +47,8 @@ export function refusedParam(e: unknown): string | undefined {
   const body = (e.error ?? {}) as { code?: unknown; param?: unknown; message?: unknown }
   const message = `${typeof body.message === 'string' ? body.message : ''} ${e.message}`
   let param: string | undefined
-  if ((body.code === 'unsupported_parameter' || body.code === 'unsupported_value') && typeof body.param === 'string') param = body.param
+  if ((body.code === 'unsupported_parameter' || body.code === 'unsupported_value') && typeof body.param === 'string')
+    param = body.param
   param ??= /Unsupported (?:parameter|value): '([\w.]+)'/i.exec(message)?.[1]
   param ??= /'([\w.]+)' is not supported with this model/i.exec(message)?.[1]
   // vLLM: 'Model "x" does not support matryoshka representation ...'; OpenAI's ada-002: 'This model does not support

@@ -28,7 +28,7 @@ export interface SchemaSize {
 
 type Schema = Record<string, unknown>
 const isObject = (v: unknown): v is Schema => !!v && typeof v === 'object' && !Array.isArray(v)
-const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '')
+const text = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))
 
 /**
  * The size of a JSON schema as those limits count it: every `properties` key and every enum value once where it is
@@ -75,8 +75,10 @@ const fmt = (n: number) => n.toLocaleString('en-US')
 export function structuredOutputProblem(schema: Schema): string | undefined {
   const L = STRUCTURED_OUTPUT_LIMITS
   const s = schemaSize(schema)
-  if (s.enumValues > L.enumValues) return `${fmt(s.enumValues)} enum values in all; structured outputs accept at most ${fmt(L.enumValues)} per schema`
-  if (s.properties > L.properties) return `${fmt(s.properties)} object properties in all; structured outputs accept at most ${fmt(L.properties)}`
+  if (s.enumValues > L.enumValues)
+    return `${fmt(s.enumValues)} enum values in all; structured outputs accept at most ${fmt(L.enumValues)} per schema`
+  if (s.properties > L.properties)
+    return `${fmt(s.properties)} object properties in all; structured outputs accept at most ${fmt(L.properties)}`
   if (s.depth > L.depth) return `${s.depth} levels of nesting; structured outputs accept at most ${L.depth}`
   if (s.stringChars > L.stringChars) {
     return `${fmt(s.stringChars)} characters of property names and enum values in all; structured outputs accept at most ${fmt(L.stringChars)}`

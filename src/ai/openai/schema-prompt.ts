@@ -32,7 +32,10 @@ export function schemaInTypeNotation(schema: Schema): string {
     const name = ref.split('/').pop() ?? ''
     return defs[name] ?? {}
   }
-  const comment = (s: Schema) => (typeof s.description === 'string' && s.description.trim() ? ` /* ${s.description.trim().replace(/\*\//g, '* /')} */` : '')
+  const comment = (s: Schema) =>
+    typeof s.description === 'string' && s.description.trim()
+      ? ` /* ${s.description.trim().replace(/\*\//g, '* /')} */`
+      : ''
   function render(s: Schema, seen: string[] = []): string {
     if (!s || typeof s !== 'object') return 'unknown'
     if (typeof s.$ref === 'string') {

@@ -133,4 +133,5 @@ export async function promptTokens(limits: TokenLimits, text: string): Promise<n
   return limits.exact ? n : Math.ceil(n * (1 + TOKEN_MARGIN))
 }
 
-export const framingTokens = (limits: TokenLimits) => (limits.exact ? FRAMING_TOKENS : Math.ceil(FRAMING_TOKENS * (1 + TOKEN_MARGIN)))
+export const framingTokens = (limits: TokenLimits) =>
+  limits.exact ? FRAMING_TOKENS : Math.ceil(FRAMING_TOKENS * (1 + TOKEN_MARGIN))

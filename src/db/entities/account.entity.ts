@@ -74,7 +74,11 @@ export class InviteEntity {
 @Index('login_failures_ip', ['ip', 'at'])
 export class LoginFailureEntity {
   /** A key of its own (migration 1764400001300-LoginFailureKey): TypeORM needs one, and two failures may share the rest. */
-  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS', primaryKeyConstraintName: 'login_failures_pkey' })
+  @PrimaryGeneratedColumn('identity', {
+    type: 'bigint',
+    generatedIdentity: 'ALWAYS',
+    primaryKeyConstraintName: 'login_failures_pkey',
+  })
   id!: string
 
   @Column({ type: 'text' })

@@ -4,7 +4,10 @@ import { AppEntity } from './tenant.entity.js'
 
 /** A version of an app's custom profile schema (apps.schema_version points at the current one). */
 @Entity('app_schemas')
-@ForeignKey(() => AppEntity, ['tenant_id', 'app_id'], ['tenant_id', 'id'], { name: 'app_schemas_tenant_id_app_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => AppEntity, ['tenant_id', 'app_id'], ['tenant_id', 'id'], {
+  name: 'app_schemas_tenant_id_app_id_fkey',
+  onDelete: 'CASCADE',
+})
 export class AppSchemaEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'app_schemas_pkey' })
   tenant_id!: string

@@ -4,8 +4,14 @@ import { SubmissionEntity } from './submission.entity.js'
 
 /** What a person said, per profile, with the submission it came from and where in it (README "Evidence passages"). */
 @Entity('passages')
-@ForeignKey(() => ProfileEntity, ['tenant_id', 'profile_id'], ['tenant_id', 'profile_id'], { name: 'passages_tenant_id_profile_id_fkey', onDelete: 'CASCADE' })
-@ForeignKey(() => SubmissionEntity, ['tenant_id', 'submission_id'], ['tenant_id', 'id'], { name: 'passages_tenant_id_submission_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => ProfileEntity, ['tenant_id', 'profile_id'], ['tenant_id', 'profile_id'], {
+  name: 'passages_tenant_id_profile_id_fkey',
+  onDelete: 'CASCADE',
+})
+@ForeignKey(() => SubmissionEntity, ['tenant_id', 'submission_id'], ['tenant_id', 'id'], {
+  name: 'passages_tenant_id_submission_id_fkey',
+  onDelete: 'CASCADE',
+})
 @Index('passages_profile', ['tenant_id', 'profile_id', 'occurred_at', 'submission_id', 'position'])
 @Index('passages_tenant_tsv', ['tenant_id', 'tsv'], { type: 'gin' })
 export class PassageEntity {

@@ -98,13 +98,22 @@ export class ProfileEntity {
    * The content's size as PostgreSQL sends it, computed by PostgreSQL (a stored generated column). The expression is
    * written as PostgreSQL prints it back (pg_get_expr), which is what the drift test compares.
    */
-  @Column({ type: 'integer', generatedType: 'STORED', asExpression: 'octet_length((content)::text)', insert: false, update: false })
+  @Column({
+    type: 'integer',
+    generatedType: 'STORED',
+    asExpression: 'octet_length((content)::text)',
+    insert: false,
+    update: false,
+  })
   content_bytes!: number
 }
 
 /** One entry of a profile's history: what changed, from which submissions; the newest keep a snapshot for rollbacks. */
 @Entity('profile_history')
-@ForeignKey(() => ProfileEntity, ['tenant_id', 'profile_id'], ['tenant_id', 'profile_id'], { name: 'profile_history_tenant_id_profile_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => ProfileEntity, ['tenant_id', 'profile_id'], ['tenant_id', 'profile_id'], {
+  name: 'profile_history_tenant_id_profile_id_fkey',
+  onDelete: 'CASCADE',
+})
 @Index('profile_history_snapshots', ['tenant_id', 'profile_id', 'seq'], { where: 'snapshot IS NOT NULL' })
 export class ProfileHistoryEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'profile_history_pkey' })

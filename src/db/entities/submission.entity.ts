@@ -14,12 +14,22 @@ export interface StoredUsage {
 @Entity('submissions')
 @Check('submissions_input_type_check', `input_type IN ('text', 'conversation', 'structured')`)
 @Check('submissions_status_check', `status IN ('pending', 'processing', 'done', 'failed')`)
-@ForeignKey(() => ProfileEntity, ['tenant_id', 'profile_id'], ['tenant_id', 'profile_id'], { name: 'submissions_tenant_id_profile_id_fkey', onDelete: 'CASCADE' })
-@Index('submissions_idempotency', ['tenant_id', 'idempotency_key'], { unique: true, where: 'idempotency_key IS NOT NULL' })
+@ForeignKey(() => ProfileEntity, ['tenant_id', 'profile_id'], ['tenant_id', 'profile_id'], {
+  name: 'submissions_tenant_id_profile_id_fkey',
+  onDelete: 'CASCADE',
+})
+@Index('submissions_idempotency', ['tenant_id', 'idempotency_key'], {
+  unique: true,
+  where: 'idempotency_key IS NOT NULL',
+})
 @Index('submissions_profile', ['tenant_id', 'profile_id', 'seq'])
 @Index('submissions_open', ['created_at'], { where: `status IN ('pending', 'processing')` })
-@Index('submissions_open_by_profile', ['tenant_id', 'profile_id', 'seq'], { where: `status IN ('pending', 'processing')` })
-@Index('submissions_text_kept', ['tenant_id', 'app_id', 'finished_at'], { where: 'data IS NOT NULL AND finished_at IS NOT NULL' })
+@Index('submissions_open_by_profile', ['tenant_id', 'profile_id', 'seq'], {
+  where: `status IN ('pending', 'processing')`,
+})
+@Index('submissions_text_kept', ['tenant_id', 'app_id', 'finished_at'], {
+  where: 'data IS NOT NULL AND finished_at IS NOT NULL',
+})
 export class SubmissionEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'submissions_pkey' })
   tenant_id!: string

@@ -38,7 +38,11 @@ export function table<T extends keyof Tables>(m: EntityManager, name: T): Reposi
 }
 
 /** Selects columns of the query's entity (as `alias`) under their own names, for getRawMany/getRawOne: rows shaped as the entity. */
-export function columns<T extends ObjectLiteral>(q: SelectQueryBuilder<T>, alias: string, names: readonly (keyof T & string)[]): SelectQueryBuilder<T> {
+export function columns<T extends ObjectLiteral>(
+  q: SelectQueryBuilder<T>,
+  alias: string,
+  names: readonly (keyof T & string)[],
+): SelectQueryBuilder<T> {
   names.forEach((c, i) => (i === 0 ? q.select(`${alias}.${c}`, c) : q.addSelect(`${alias}.${c}`, c)))
   return q
 }

@@ -24,7 +24,10 @@ export class TenantEntity {
 @Index('apps_display_key', ['tenant_id', 'display_key'], { unique: true })
 @Check('apps_delete_profiles_after_days_check', 'delete_profiles_after_days > 0')
 @Check('apps_drop_submission_text_after_days_check', 'drop_submission_text_after_days > 0')
-@Check('apps_summary_instructions_check', `jsonb_typeof(summary_instructions) = 'array' AND jsonb_array_length(summary_instructions) <= 5`)
+@Check(
+  'apps_summary_instructions_check',
+  `jsonb_typeof(summary_instructions) = 'array' AND jsonb_array_length(summary_instructions) <= 5`,
+)
 @ForeignKey(() => TenantEntity, ['tenant_id'], ['id'], { name: 'apps_tenant_id_fkey', onDelete: 'CASCADE' })
 export class AppEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'apps_pkey' })
@@ -71,7 +74,10 @@ export class AppEntity {
  */
 @Entity('api_keys')
 @Index('api_keys_one_live_per_app', ['tenant_id', 'app_id'], { unique: true, where: 'revoked_at IS NULL' })
-@ForeignKey(() => AppEntity, ['tenant_id', 'app_id'], ['tenant_id', 'id'], { name: 'api_keys_tenant_id_app_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => AppEntity, ['tenant_id', 'app_id'], ['tenant_id', 'id'], {
+  name: 'api_keys_tenant_id_app_id_fkey',
+  onDelete: 'CASCADE',
+})
 export class ApiKeyEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'api_keys_pkey' })
   public_id!: string

@@ -4,7 +4,10 @@ import { AppEntity } from './tenant.entity.js'
 
 /** A receiver of an app's events, with its signing secrets (sealed: src/services/webhooks/secrets.ts). */
 @Entity('webhook_endpoints')
-@ForeignKey(() => AppEntity, ['tenant_id', 'app_id'], ['tenant_id', 'id'], { name: 'webhook_endpoints_tenant_id_app_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => AppEntity, ['tenant_id', 'app_id'], ['tenant_id', 'id'], {
+  name: 'webhook_endpoints_tenant_id_app_id_fkey',
+  onDelete: 'CASCADE',
+})
 @Index('webhook_endpoints_app', ['tenant_id', 'app_id'])
 export class WebhookEndpointEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'webhook_endpoints_pkey' })
@@ -53,7 +56,10 @@ export type DeliveryStatus = 'pending' | 'delivered' | 'failed'
 /** The outbox and the delivery log in one: an event for one endpoint, sent until delivered or given up. */
 @Entity('webhook_deliveries')
 @Check('webhook_deliveries_status_check', `status IN ('pending', 'delivered', 'failed')`)
-@ForeignKey(() => WebhookEndpointEntity, ['tenant_id', 'endpoint_id'], ['tenant_id', 'id'], { name: 'webhook_deliveries_tenant_id_endpoint_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => WebhookEndpointEntity, ['tenant_id', 'endpoint_id'], ['tenant_id', 'id'], {
+  name: 'webhook_deliveries_tenant_id_endpoint_id_fkey',
+  onDelete: 'CASCADE',
+})
 @Index('webhook_deliveries_due', ['next_attempt_at'], { where: `status = 'pending'` })
 @Index('webhook_deliveries_endpoint', ['tenant_id', 'endpoint_id', 'seq'])
 @Index('webhook_deliveries_profile', ['tenant_id', 'profile_id'], { where: 'profile_id IS NOT NULL' })
@@ -111,7 +117,10 @@ export class WebhookDeliveryEntity {
 
 /** One attempt at a delivery. */
 @Entity('webhook_attempts')
-@ForeignKey(() => WebhookDeliveryEntity, ['tenant_id', 'delivery_id'], ['tenant_id', 'id'], { name: 'webhook_attempts_tenant_id_delivery_id_fkey', onDelete: 'CASCADE' })
+@ForeignKey(() => WebhookDeliveryEntity, ['tenant_id', 'delivery_id'], ['tenant_id', 'id'], {
+  name: 'webhook_attempts_tenant_id_delivery_id_fkey',
+  onDelete: 'CASCADE',
+})
 export class WebhookAttemptEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'webhook_attempts_pkey' })
   tenant_id!: string

@@ -16,10 +16,16 @@ function signedIn(context: GqlContext): { d: DashboardRequest; account: AccountR
   return { d, account: d.account }
 }
 
-const toAccount = (a: AccountRecord): Account => ({ id: a.id, email: a.email, tenantId: a.tenantId, tenantName: a.tenantName })
+const toAccount = (a: AccountRecord): Account => ({
+  id: a.id,
+  email: a.email,
+  tenantId: a.tenantId,
+  tenantName: a.tenantName,
+})
 
 function started(d: DashboardRequest, s: NewSession): SessionInfo {
-  if (!d.reply) throw new DomainError('VALIDATION_FAILED', 'Sign in over HTTP (POST /dashboard/graphql), not over a WebSocket')
+  if (!d.reply)
+    throw new DomainError('VALIDATION_FAILED', 'Sign in over HTTP (POST /dashboard/graphql), not over a WebSocket')
   d.reply.header('set-cookie', sessionCookie(s.token, s.expiresAt, d.secure))
   return { account: toAccount(s.account), csrfToken: s.csrfToken }
 }
@@ -34,15 +40,25 @@ export class AccountResolver {
   async signUp(
     @Arg('email', () => String) email: string,
     @Arg('password', () => String) password: string,
-    @Arg('inviteCode', () => String, { nullable: true, description: 'Required when the server takes sign-ups by invite only' }) inviteCode: string | null,
+    @Arg('inviteCode', () => String, {
+      nullable: true,
+      description: 'Required when the server takes sign-ups by invite only',
+    })
+    inviteCode: string | null,
     @Ctx() context: GqlContext,
   ): Promise<SessionInfo> {
     const d = dashboardOf(context)
     return started(d, await d.accounts.signUp(email, password, { ip: d.ip, inviteCode }))
   }
 
-  @Mutation(() => SessionInfo, { description: 'Signs in; failed attempts are rate-limited per e-mail address and per client' })
-  async signIn(@Arg('email', () => String) email: string, @Arg('password', () => String) password: string, @Ctx() context: GqlContext): Promise<SessionInfo> {
+  @Mutation(() => SessionInfo, {
+    description: 'Signs in; failed attempts are rate-limited per e-mail address and per client',
+  })
+  async signIn(
+    @Arg('email', () => String) email: string,
+    @Arg('password', () => String) password: string,
+    @Ctx() context: GqlContext,
+  ): Promise<SessionInfo> {
     const d = dashboardOf(context)
     return started(d, await d.accounts.signIn(email, password, d.ip))
   }
@@ -84,7 +100,10 @@ export class AccountResolver {
   })
   async createApp(
     @Arg('name', () => String, { description: 'The display name' }) name: string,
-    @Arg('slug', () => String, { nullable: true, description: "The slug: 1-63 letters, digits, '.', '_', '-'" }) slug: string | null | undefined,
+    @Arg('slug', () => String, { nullable: true, description: "The slug: 1-63 letters, digits, '.', '_', '-'" }) slug:
+      | string
+      | null
+      | undefined,
     @Ctx() context: GqlContext,
   ): Promise<AppWithKey> {
     const { account } = signedIn(context)
@@ -92,7 +111,8 @@ export class AccountResolver {
   }
 
   @Mutation(() => DashboardApp, {
-    description: 'Renames the app: `name` sets the display name, `slug` the slug (give one or both); the id and key stay',
+    description:
+      'Renames the app: `name` sets the display name, `slug` the slug (give one or both); the id and key stay',
   })
   async renameApp(
     @Arg('id', () => ID) id: string,
@@ -101,7 +121,10 @@ export class AccountResolver {
     @Ctx() context: GqlContext,
   ): Promise<DashboardApp> {
     const { account } = signedIn(context)
-    return context.services.tenants.renameApp(account.tenantId, id, { displayName: name ?? undefined, slug: slug ?? undefined })
+    return context.services.tenants.renameApp(account.tenantId, id, {
+      displayName: name ?? undefined,
+      slug: slug ?? undefined,
+    })
   }
 
   @Mutation(() => DashboardApp, {
@@ -120,7 +143,10 @@ export class AccountResolver {
     return context.services.tenants.setRetention(
       account.tenantId,
       id,
-      { deleteProfilesAfterDays: deleteProfilesAfterDays ?? null, dropSubmissionTextAfterDays: dropSubmissionTextAfterDays ?? null },
+      {
+        deleteProfilesAfterDays: deleteProfilesAfterDays ?? null,
+        dropSubmissionTextAfterDays: dropSubmissionTextAfterDays ?? null,
+      },
       { byId: true },
     )
   }
@@ -146,14 +172,18 @@ export class AccountResolver {
     return true
   }
 
-  @Mutation(() => AppWithKey, { description: 'Issues a new key (shown only here); the old one stops working at once, open subscriptions included' })
+  @Mutation(() => AppWithKey, {
+    description: 'Issues a new key (shown only here); the old one stops working at once, open subscriptions included',
+  })
   async rotateAppKey(@Arg('id', () => ID) id: string, @Ctx() context: GqlContext): Promise<AppWithKey> {
     const { account } = signedIn(context)
     const issued = await context.services.tenants.rotateKey(account.tenantId, id, { byId: true })
     return { app: await context.services.tenants.appOf(account.tenantId, id), apiKey: issued.api_key }
   }
 
-  @Mutation(() => DashboardApp, { description: 'Revokes the key without a new one; it stops working at once, open subscriptions included' })
+  @Mutation(() => DashboardApp, {
+    description: 'Revokes the key without a new one; it stops working at once, open subscriptions included',
+  })
   async revokeAppKey(@Arg('id', () => ID) id: string, @Ctx() context: GqlContext): Promise<DashboardApp> {
     const { account } = signedIn(context)
     await context.services.tenants.revokeKey(account.tenantId, id, { byId: true })

@@ -12,11 +12,13 @@ import { CustomSchemaChange, CustomSchemaVersion } from '../types/custom-schema.
  */
 export function appContext(context: GqlContext, appId: string | null | undefined): RequestContext {
   if (context.dashboard) {
-    if (!context.dashboard.account) throw new DomainError('UNAUTHENTICATED', 'Sign in first: this operation needs a dashboard session')
+    if (!context.dashboard.account)
+      throw new DomainError('UNAUTHENTICATED', 'Sign in first: this operation needs a dashboard session')
     if (!appId) throw invalid('Argument appId is required on the dashboard')
     return { ...context.ctx, tenantId: context.dashboard.account.tenantId, appId }
   }
-  if (appId && appId !== context.ctx.appId) throw new DomainError('APP_NOT_FOUND', 'App not found: an app key reads and sets only its own app')
+  if (appId && appId !== context.ctx.appId)
+    throw new DomainError('APP_NOT_FOUND', 'App not found: an app key reads and sets only its own app')
   return context.ctx
 }
 
@@ -31,12 +33,21 @@ const toGql = (s: SchemaView): CustomSchemaVersion => ({
 @Resolver()
 export class CustomSchemaResolver {
   @Query(() => CustomSchemaVersion, { description: "The app's current custom profile schema" })
-  async customSchema(@Arg('appId', () => ID, { nullable: true }) appId: string | null, @Ctx() context: GqlContext): Promise<CustomSchemaVersion> {
+  async customSchema(
+    @Arg('appId', () => ID, { nullable: true }) appId: string | null,
+    @Ctx() context: GqlContext,
+  ): Promise<CustomSchemaVersion> {
     return toGql(await context.services.schemas.get(appContext(context, appId)))
   }
 
-  @Query(() => [CustomSchemaVersion], { description: "The kept versions of the app's custom schema, newest first: at most PROFILER_SCHEMA_MAX_VERSIONS (100)" })
-  async customSchemaVersions(@Arg('appId', () => ID, { nullable: true }) appId: string | null, @Ctx() context: GqlContext): Promise<CustomSchemaVersion[]> {
+  @Query(() => [CustomSchemaVersion], {
+    description:
+      "The kept versions of the app's custom schema, newest first: at most PROFILER_SCHEMA_MAX_VERSIONS (100)",
+  })
+  async customSchemaVersions(
+    @Arg('appId', () => ID, { nullable: true }) appId: string | null,
+    @Ctx() context: GqlContext,
+  ): Promise<CustomSchemaVersion[]> {
     return (await context.services.schemas.versions(appContext(context, appId))).map(toGql)
   }
 

@@ -18,7 +18,8 @@ export class ExportResolver {
   })
   async exportProfile(
     @Arg('id', () => ID) id: string,
-    @Arg('includeText', () => Boolean, { defaultValue: false, description: "Also each submission's raw text" }) includeText: boolean,
+    @Arg('includeText', () => Boolean, { defaultValue: false, description: "Also each submission's raw text" })
+    includeText: boolean,
     @Ctx() gctx: GqlContext,
   ): Promise<string> {
     const { ctx, services } = gctx

@@ -6,9 +6,20 @@ import { Profile } from '../types/profile.type.js'
 /** Thin: Profile.passages is one service call (the service checks the tenant and the arguments). */
 @Resolver(() => Profile)
 export class PassageResolver {
-  @FieldResolver(() => PassagePage, { description: "The profile's evidence passages, newest said first, paged; hidden ones only with includeHidden" })
-  async passages(@Root() profile: Profile, @Args(() => PassagePageArgs) { first, after, submissionId, includeHidden }: PassagePageArgs, @Ctx() { ctx, services }: GqlContext): Promise<PassagePage> {
-    const page = await services.passages.list(ctx, profile.profileId, { limit: first, cursor: after, submissionId, includeHidden })
+  @FieldResolver(() => PassagePage, {
+    description: "The profile's evidence passages, newest said first, paged; hidden ones only with includeHidden",
+  })
+  async passages(
+    @Root() profile: Profile,
+    @Args(() => PassagePageArgs) { first, after, submissionId, includeHidden }: PassagePageArgs,
+    @Ctx() { ctx, services }: GqlContext,
+  ): Promise<PassagePage> {
+    const page = await services.passages.list(ctx, profile.profileId, {
+      limit: first,
+      cursor: after,
+      submissionId,
+      includeHidden,
+    })
     return {
       nodes: page.passages.map(
         (p): Passage => ({

@@ -10,7 +10,11 @@ export class ProvenanceResolver {
     description:
       'Why the profile says a value (as GET /v1/profile/{id}/evidence): the evidence passages that support it, best first; an empty list when none does. Counted with context fields: at most 10 in one operation',
   })
-  async evidence(@Root() profile: Profile, @Args(() => EvidenceArgs) { field, value, category, limit }: EvidenceArgs, @Ctx() { ctx, services }: GqlContext): Promise<Evidence> {
+  async evidence(
+    @Root() profile: Profile,
+    @Args(() => EvidenceArgs) { field, value, category, limit }: EvidenceArgs,
+    @Ctx() { ctx, services }: GqlContext,
+  ): Promise<Evidence> {
     const e = await services.provenance.evidence(ctx, profile.profileId, { field, value, category, limit })
     return {
       field: e.field,

@@ -19,7 +19,9 @@ export class StatusResolver {
     description: "One event per status change, in order; id omitted = every profile of the caller's tenant",
     subscribe: ({ args, context }) => {
       const { ctx, services } = context as GqlContext
-      return eventStream<StatusEvent>((push) => services.profiles.watchStatus(ctx, (args.id as string | null) ?? null, push))
+      return eventStream<StatusEvent>((push) =>
+        services.profiles.watchStatus(ctx, (args.id as string | null) ?? null, push),
+      )
     },
   })
   async profileStatusChanged(
@@ -33,7 +35,13 @@ export class StatusResolver {
     const profile =
       event.status === 'deleted'
         ? null
-        : await atEvent.run(`${ctx.tenantId}\u0000${event.profileId}\u0000${event.seq ?? event.at}`, () => services.profiles.find(ctx, event.profileId))
-    return { profileId: event.profileId, status: event.status as ProfileEventStatus, profile: profile ? toGqlProfile(profile) : null }
+        : await atEvent.run(`${ctx.tenantId}\u0000${event.profileId}\u0000${event.seq ?? event.at}`, () =>
+            services.profiles.find(ctx, event.profileId),
+          )
+    return {
+      profileId: event.profileId,
+      status: event.status as ProfileEventStatus,
+      profile: profile ? toGqlProfile(profile) : null,
+    }
   }
 }

@@ -9,7 +9,10 @@ import { appContext } from './custom-schema.resolver.js'
 @Resolver()
 export class SummaryInstructionsResolver {
   @Query(() => [String], { description: "The app's summary instructions ([] when none)" })
-  async summaryInstructions(@Arg('appId', () => ID, { nullable: true }) appId: string | null, @Ctx() context: GqlContext): Promise<string[]> {
+  async summaryInstructions(
+    @Arg('appId', () => ID, { nullable: true }) appId: string | null,
+    @Ctx() context: GqlContext,
+  ): Promise<string[]> {
     const { tenantId, appId: app } = appContext(context, appId)
     return (await context.services.tenants.appOf(tenantId, app)).summaryInstructions
   }
@@ -25,6 +28,7 @@ export class SummaryInstructionsResolver {
     @Ctx() context: GqlContext,
   ): Promise<string[]> {
     const { tenantId, appId: app } = appContext(context, appId)
-    return (await context.services.tenants.setSummaryInstructions(tenantId, app, instructions, { byId: true })).summaryInstructions
+    return (await context.services.tenants.setSummaryInstructions(tenantId, app, instructions, { byId: true }))
+      .summaryInstructions
   }
 }

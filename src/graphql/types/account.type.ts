@@ -8,7 +8,10 @@ export class Account {
   @Field(() => String) tenantName!: string
 }
 
-@ObjectType({ description: 'A new session: the cookie is set on the response; the browser echoes csrfToken in x-csrf-token', simpleResolvers: true })
+@ObjectType({
+  description: 'A new session: the cookie is set on the response; the browser echoes csrfToken in x-csrf-token',
+  simpleResolvers: true,
+})
 export class SessionInfo {
   @Field(() => Account) account!: Account
   @Field(() => String) csrfToken!: string
@@ -17,16 +20,31 @@ export class SessionInfo {
 @ObjectType({ description: "An app of the account's tenant; its key is shown only when issued", simpleResolvers: true })
 export class DashboardApp {
   @Field(() => ID) id!: string
-  @Field(() => String, { description: "The app's slug: its handle in the CLI and scripts (letters, digits, '.', '_', '-'); derived from the display name when not given" })
+  @Field(() => String, {
+    description:
+      "The app's slug: its handle in the CLI and scripts (letters, digits, '.', '_', '-'); derived from the display name when not given",
+  })
   name!: string
-  @Field(() => String, { description: 'The name a person gave the app ("My Web App"): 1-100 characters, unique in the account ignoring case' })
+  @Field(() => String, {
+    description: 'The name a person gave the app ("My Web App"): 1-100 characters, unique in the account ignoring case',
+  })
   displayName!: string
   @Field(() => String) createdAt!: string
-  @Field(() => String, { nullable: true, description: 'pk_<public id> of the live key; null when revoked' }) keyPrefix!: string | null
+  @Field(() => String, { nullable: true, description: 'pk_<public id> of the live key; null when revoked' }) keyPrefix!:
+    | string
+    | null
   @Field(() => String, { nullable: true }) keyCreatedAt!: string | null
-  @Field(() => Int, { nullable: true, description: 'Retention: profiles untouched this many days are deleted (when every app that wrote them agrees); null = never' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'Retention: profiles untouched this many days are deleted (when every app that wrote them agrees); null = never',
+  })
   deleteProfilesAfterDays!: number | null
-  @Field(() => Int, { nullable: true, description: "Retention: the raw text of this app's submissions is dropped this many days after they finished; null = never" })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "Retention: the raw text of this app's submissions is dropped this many days after they finished; null = never",
+  })
   dropSubmissionTextAfterDays!: number | null
   @Field(() => [String], {
     description:

@@ -27,7 +27,9 @@ export class SubmitArgs {
       "service's clock. Default: the latest timestamp of a JSON conversation's messages, else the acceptance time",
   })
   occurredAt?: string | null
-  @Field(() => String, { nullable: true, description: 'As the Idempotency-Key header of REST' }) idempotencyKey?: string | null
+  @Field(() => String, { nullable: true, description: 'As the Idempotency-Key header of REST' }) idempotencyKey?:
+    | string
+    | null
 }
 
 @ArgsType()
@@ -38,8 +40,11 @@ export class ForgetArgs {
       'The section, as named in the profile: core_info.name, core_info.age, core_info.gender, core_info.location, core_info.occupation, interests, personality.traits, preferences.conversation_style, preferences.topics_to_avoid, memories, or custom.<section>.<field> of a custom schema',
   })
   section!: string
-  @Field(() => String, { description: 'The value (for memories, the event); compared as the merge compares values' }) value!: string
-  @Field(() => String, { nullable: true, description: 'interests only: the category (any when omitted)' }) category?: string | null
+  @Field(() => String, { description: 'The value (for memories, the event); compared as the merge compares values' })
+  value!: string
+  @Field(() => String, { nullable: true, description: 'interests only: the category (any when omitted)' }) category?:
+    | string
+    | null
 }
 
 @ArgsType()
@@ -50,7 +55,11 @@ export class RollbackArgs {
 
 @ArgsType()
 export class SearchArgs {
-  @Field(() => String, { nullable: true, description: "Natural-language text; when given, hybrid search: results are ranked by similarityScore, from the embedding and the profile's words" })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Natural-language text; when given, hybrid search: results are ranked by similarityScore, from the embedding and the profile's words",
+  })
   query?: string | null
   @Field(() => Float, { nullable: true, description: '0-100, default 63' }) sensitivity?: number | null
   @Field(() => SearchFilter, { nullable: true }) filter?: SearchFilter | null
@@ -62,8 +71,14 @@ export class SearchArgs {
 @ArgsType()
 export class ContextArgs {
   @Field(() => Int, { defaultValue: 1000, description: 'Token budget, 1-32000 (o200k_base)' }) maxTokens!: number
-  @Field(() => String, { nullable: true, description: 'What the conversation is about: relevant facts and passages first (at most 1000 characters)' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'What the conversation is about: relevant facts and passages first (at most 1000 characters)',
+  })
   query?: string | null
-  @Field(() => ContextIncludeEnum, { nullable: true, description: 'ALL (default): facts and evidence passages (passages only with a query); FACTS; PASSAGES' })
+  @Field(() => ContextIncludeEnum, {
+    nullable: true,
+    description: 'ALL (default): facts and evidence passages (passages only with a query); FACTS; PASSAGES',
+  })
   include?: ContextIncludeEnum | null
 }

@@ -34,8 +34,14 @@ export enum SortOrderEnum {
   DESC = 'desc',
 }
 
-registerEnumType(ProfileStatusEnum, { name: 'ProfileStatus', description: 'PROCESSING while a submission is pending, READY otherwise' })
-registerEnumType(ProfileEventStatus, { name: 'ProfileEventStatus', description: 'A profile status change, or its deletion' })
+registerEnumType(ProfileStatusEnum, {
+  name: 'ProfileStatus',
+  description: 'PROCESSING while a submission is pending, READY otherwise',
+})
+registerEnumType(ProfileEventStatus, {
+  name: 'ProfileEventStatus',
+  description: 'A profile status change, or its deletion',
+})
 registerEnumType(InputTypeEnum, { name: 'InputType' })
 registerEnumType(SubmissionStatusEnum, { name: 'SubmissionStatus' })
 registerEnumType(FilterFieldEnum, { name: 'FilterField' })
@@ -47,4 +53,7 @@ export enum ContextIncludeEnum {
   FACTS = 'FACTS',
   PASSAGES = 'PASSAGES',
 }
-registerEnumType(ContextIncludeEnum, { name: 'ContextInclude', description: 'What a context is made of: facts and evidence passages, facts only, or passages only' })
+registerEnumType(ContextIncludeEnum, {
+  name: 'ContextInclude',
+  description: 'What a context is made of: facts and evidence passages, facts only, or passages only',
+})

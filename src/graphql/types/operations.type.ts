@@ -17,7 +17,11 @@ export class SearchSort {
 
 @ObjectType({ simpleResolvers: true })
 export class SearchHit {
-  @Field(() => Float, { nullable: true, description: "Calibrated 0-100 score (the embedding's similarity, raised when the profile holds every content word of the query); only when a query was given" })
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      "Calibrated 0-100 score (the embedding's similarity, raised when the profile holds every content word of the query); only when a query was given",
+  })
   similarityScore?: number
   @Field(() => Profile) profile!: Profile
 }
@@ -30,7 +34,9 @@ export class SearchResult {
       'How many profiles match in all. Exact, except for a search with a query whose candidates (the profiles that pass the filter) are more than PROFILER_SEARCH_EXACT_TOTAL_MAX (default 5,000) and whose page is full: then estimated from a sample, and totalIsEstimate is true',
   })
   total!: number
-  @Field(() => Boolean, { description: 'Whether total is an estimate (see total); false for a listing and for a search of a small tenant' })
+  @Field(() => Boolean, {
+    description: 'Whether total is an estimate (see total); false for a listing and for a search of a small tenant',
+  })
   totalIsEstimate!: boolean
   @Field(() => Int) page!: number
   @Field(() => Int) pageSize!: number
@@ -47,29 +53,43 @@ export class SubmissionAck {
 export class ProfileStatusEvent {
   @Field(() => ID) profileId!: string
   @Field(() => ProfileEventStatus) status!: ProfileEventStatus
-  @Field(() => Profile, { nullable: true, description: 'The profile as it is now; null once deleted' }) profile!: Profile | null
+  @Field(() => Profile, { nullable: true, description: 'The profile as it is now; null once deleted' })
+  profile!: Profile | null
 }
 
-@ObjectType({ simpleResolvers: true, description: 'A re-extraction: the diff against the profile at `version`, and whether it was applied (as POST /v1/profile/{id}/reextract)' })
+@ObjectType({
+  simpleResolvers: true,
+  description:
+    'A re-extraction: the diff against the profile at `version`, and whether it was applied (as POST /v1/profile/{id}/reextract)',
+})
 export class Reextraction {
   @Field(() => ID) profileId!: string
   @Field(() => Boolean) dryRun!: boolean
   @Field(() => Boolean, { description: 'True when the re-extracted profile was written' }) applied!: boolean
-  @Field(() => Int, { description: 'The profile version the diff was computed on: pass it as expectedVersion to apply exactly this diff' })
+  @Field(() => Int, {
+    description: 'The profile version the diff was computed on: pass it as expectedVersion to apply exactly this diff',
+  })
   version!: number
   @Field(() => Int, { nullable: true, description: 'The version after the apply' }) newVersion?: number | null
   @Field(() => Boolean) changed!: boolean
   @Field(() => GraphQLJSONObject, {
-    description: 'As an update_log entry (snake_case): values added or changed, `replaced`, `removed` (list entries), and `cleared` (scalars and memories no longer held)',
+    description:
+      'As an update_log entry (snake_case): values added or changed, `replaced`, `removed` (list entries), and `cleared` (scalars and memories no longer held)',
   })
   changes!: Record<string, unknown>
   @Field(() => String, { description: 'The summary of the re-extracted profile' }) summary!: string
   @Field(() => String, { nullable: true }) previousSummary!: string | null
   @Field(() => Int, { description: 'Applied submissions replayed' }) reextracted!: number
-  @Field(() => Int, { description: 'Applied submissions skipped because retention dropped their text (or an import left it out)' })
+  @Field(() => Int, {
+    description: 'Applied submissions skipped because retention dropped their text (or an import left it out)',
+  })
   skippedWithoutText!: number
-  @Field(() => Int, { description: 'Applied submissions whose text is longer than PROFILER_MAX_DATA_BYTES (imported before imports were bounded): not replayed' })
+  @Field(() => Int, {
+    description:
+      'Applied submissions whose text is longer than PROFILER_MAX_DATA_BYTES (imported before imports were bounded): not replayed',
+  })
   skippedTooLarge!: number
   @Field(() => Int, { description: 'Extraction requests made (PROFILER_BATCH_SIZE submissions each)' }) batches!: number
-  @Field(() => TokenUsage, { nullable: true, description: 'Tokens the provider reported for this re-extraction' }) usage?: TokenUsage | null
+  @Field(() => TokenUsage, { nullable: true, description: 'Tokens the provider reported for this re-extraction' })
+  usage?: TokenUsage | null
 }

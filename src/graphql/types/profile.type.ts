@@ -57,18 +57,25 @@ export class Preferences {
   @Field(() => [ScoredString]) topicsToAvoid!: ScoredString[]
 }
 
-@ObjectType({ description: 'A value a scalar held before, with its window in event time (README "Facts over time")', simpleResolvers: true })
+@ObjectType({
+  description: 'A value a scalar held before, with its window in event time (README "Facts over time")',
+  simpleResolvers: true,
+})
 export class PastValue {
   @Field(() => String, { description: 'The value (an age as its decimal text)' }) value!: string
   @Field(() => Float) confidence!: number
   @Field(() => String, { description: 'ISO 8601: when it was first said' }) from!: string
-  @Field(() => String, { description: 'ISO 8601: when the value after it was first said (it held until then)' }) until!: string
+  @Field(() => String, { description: 'ISO 8601: when the value after it was first said (it held until then)' })
+  until!: string
   @Field(() => String, { description: 'ISO 8601: the latest time it was said' }) lastSaid!: string
 }
 
 @ObjectType({ description: 'The earlier values of one scalar, newest first', simpleResolvers: true })
 export class ScalarPast {
-  @Field(() => String, { description: 'The scalar: core_info.name|age|gender|location|occupation, preferences.conversation_style or personality.mood_trends.recent' })
+  @Field(() => String, {
+    description:
+      'The scalar: core_info.name|age|gender|location|occupation, preferences.conversation_style or personality.mood_trends.recent',
+  })
   field!: string
   @Field(() => [PastValue]) values!: PastValue[]
 }
@@ -126,14 +133,25 @@ export class Submission {
   @Field(() => Int) attempts!: number
   @Field(() => String, { nullable: true }) error!: string | null
   @Field(() => String) createdAt!: string
-  @Field(() => String, { description: 'When the text was said or written: as submitted, or the acceptance time (createdAt) when none was given' })
+  @Field(() => String, {
+    description:
+      'When the text was said or written: as submitted, or the acceptance time (createdAt) when none was given',
+  })
   occurredAt!: string
   @Field(() => String, { nullable: true }) startedAt!: string | null
   @Field(() => String, { nullable: true }) finishedAt!: string | null
-  @Field(() => TokenUsage, { nullable: true, description: "This submission's share of the AI requests that served it (null: none, e.g. the local provider)" })
+  @Field(() => TokenUsage, {
+    nullable: true,
+    description: "This submission's share of the AI requests that served it (null: none, e.g. the local provider)",
+  })
   usage!: TokenUsage | null
-  @Field(() => String, { nullable: true, description: 'Version of the prompt that extracted it' }) promptVersion!: string | null
-  @Field(() => Boolean, { description: 'Whether its text is still stored: false once retention dropped it or its evidence was deleted (deleteSubmissionEvidence)' })
+  @Field(() => String, { nullable: true, description: 'Version of the prompt that extracted it' }) promptVersion!:
+    | string
+    | null
+  @Field(() => Boolean, {
+    description:
+      'Whether its text is still stored: false once retention dropped it or its evidence was deleted (deleteSubmissionEvidence)',
+  })
   hasText!: boolean
   seq!: number
 }
@@ -155,19 +173,26 @@ export class Profile {
   @Field(() => [Memory]) memories!: Memory[]
   @Field(() => Preferences) preferences!: Preferences
   @Field(() => GraphQLJSONObject, {
-    description: 'Values of the apps\' custom schema fields: {"<section>": {"<field>": {value, confidence} or [{value, confidence}]}}; {} when none',
+    description:
+      'Values of the apps\' custom schema fields: {"<section>": {"<field>": {value, confidence} or [{value, confidence}]}}; {} when none',
   })
   custom!: Record<string, unknown>
-  @Field(() => [ScalarPast], { description: 'Earlier values of the scalars that had another value, each with the window it held; [] when none' })
+  @Field(() => [ScalarPast], {
+    description: 'Earlier values of the scalars that had another value, each with the window it held; [] when none',
+  })
   pastValues!: ScalarPast[]
-  @Field(() => String, { nullable: true, description: 'ISO 639-1 code of the language the person writes in' }) language?: string
+  @Field(() => String, { nullable: true, description: 'ISO 639-1 code of the language the person writes in' })
+  language?: string
   @Field(() => [FieldTimestamp]) fieldTimestamps!: FieldTimestamp[]
   @Field(() => String, { nullable: true, description: 'For use as LLM context' }) summary?: string
   @Field(() => String) lastUpdated!: string
   @Field(() => String) createdAt!: string
 }
 
-@ObjectType({ simpleResolvers: true, description: 'The profile as compact text for an LLM prompt, within a token budget (as GET /v1/profile/{id}/context)' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'The profile as compact text for an LLM prompt, within a token budget (as GET /v1/profile/{id}/context)',
+})
 export class ProfileContext {
   @Field(() => String, {
     description:
@@ -183,6 +208,8 @@ export class ProfileContext {
   @Field(() => ContextIncludeEnum) include!: ContextIncludeEnum
   @Field(() => Boolean) summaryIncluded!: boolean
   @Field(() => Boolean, { description: 'A fact or the summary was left out for the budget' }) truncated!: boolean
-  @Field(() => String, { description: 'confidence (no query), query (words and embedding), query_lexical (the embedder failed: words only)' })
+  @Field(() => String, {
+    description: 'confidence (no query), query (words and embedding), query_lexical (the embedder failed: words only)',
+  })
   rankedBy!: string
 }

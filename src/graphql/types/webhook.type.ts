@@ -8,7 +8,11 @@ export enum WebhookEventEnum {
   SUBMISSION_FAILED = 'submission.failed',
 }
 // The enum must name every domain event, and nothing else.
-const _same: [`${WebhookEventEnum}`] extends [(typeof WEBHOOK_EVENTS)[number]] ? ((typeof WEBHOOK_EVENTS)[number] extends `${WebhookEventEnum}` ? true : never) : never = true
+const _same: [`${WebhookEventEnum}`] extends [(typeof WEBHOOK_EVENTS)[number]]
+  ? (typeof WEBHOOK_EVENTS)[number] extends `${WebhookEventEnum}`
+    ? true
+    : never
+  : never = true
 void _same
 
 export enum WebhookDeliveryStatusEnum {
@@ -17,13 +21,19 @@ export enum WebhookDeliveryStatusEnum {
   FAILED = 'failed',
 }
 
-registerEnumType(WebhookEventEnum, { name: 'WebhookEvent', description: 'An event a webhook endpoint can subscribe to' })
+registerEnumType(WebhookEventEnum, {
+  name: 'WebhookEvent',
+  description: 'An event a webhook endpoint can subscribe to',
+})
 registerEnumType(WebhookDeliveryStatusEnum, {
   name: 'WebhookDeliveryStatus',
   description: 'PENDING until delivered (a 2xx) or given up after the last attempt (FAILED)',
 })
 
-@ObjectType({ description: "A receiver of an app's webhook events; its signing secret is shown only when created or rotated", simpleResolvers: true })
+@ObjectType({
+  description: "A receiver of an app's webhook events; its signing secret is shown only when created or rotated",
+  simpleResolvers: true,
+})
 export class WebhookEndpoint {
   @Field(() => ID) id!: string
   @Field(() => ID) appId!: string
@@ -31,14 +41,24 @@ export class WebhookEndpoint {
   @Field(() => String, { nullable: true }) description!: string | null
   @Field(() => [WebhookEventEnum]) events!: WebhookEventEnum[]
   @Field(() => Boolean) enabled!: boolean
-  @Field(() => String, { nullable: true, description: 'Why it was disabled by the system (the receiver answered 410 Gone)' }) disabledReason!: string | null
-  @Field(() => String, { nullable: true, description: 'Until when the secret replaced by the last rotation still signs (a second v1)' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why it was disabled by the system (the receiver answered 410 Gone)',
+  })
+  disabledReason!: string | null
+  @Field(() => String, {
+    nullable: true,
+    description: 'Until when the secret replaced by the last rotation still signs (a second v1)',
+  })
   previousSecretExpiresAt!: string | null
   @Field(() => String) createdAt!: string
   @Field(() => String) updatedAt!: string
 }
 
-@ObjectType({ description: 'An endpoint with its new signing secret: the only time the secret is shown', simpleResolvers: true })
+@ObjectType({
+  description: 'An endpoint with its new signing secret: the only time the secret is shown',
+  simpleResolvers: true,
+})
 export class WebhookEndpointWithSecret {
   @Field(() => WebhookEndpoint) endpoint!: WebhookEndpoint
   @Field(() => String) secret!: string
@@ -49,7 +69,8 @@ export class WebhookAttempt {
   @Field(() => Int) attempt!: number
   @Field(() => String) at!: string
   @Field(() => Int) durationMs!: number
-  @Field(() => Int, { nullable: true, description: "The receiver's HTTP status; null when there was no answer" }) statusCode!: number | null
+  @Field(() => Int, { nullable: true, description: "The receiver's HTTP status; null when there was no answer" })
+  statusCode!: number | null
   @Field(() => String, { nullable: true }) error!: string | null
 }
 
@@ -57,13 +78,17 @@ export class WebhookAttempt {
 export class WebhookDelivery {
   @Field(() => ID) id!: string
   @Field(() => ID) endpointId!: string
-  @Field(() => ID, { description: 'Sent as Profiler-Event-Id: the same on every attempt, for the receiver to dedupe' }) eventId!: string
-  @Field(() => String, { description: 'profile.ready, profile.deleted, submission.failed or webhook.test' }) event!: string
+  @Field(() => ID, { description: 'Sent as Profiler-Event-Id: the same on every attempt, for the receiver to dedupe' })
+  eventId!: string
+  @Field(() => String, { description: 'profile.ready, profile.deleted, submission.failed or webhook.test' })
+  event!: string
   @Field(() => ID, { nullable: true }) profileId!: string | null
   @Field(() => Boolean) test!: boolean
   @Field(() => WebhookDeliveryStatusEnum) status!: WebhookDeliveryStatusEnum
   @Field(() => Int) attempts!: number
-  @Field(() => String, { nullable: true, description: 'When the next attempt is due (pending only)' }) nextAttemptAt!: string | null
+  @Field(() => String, { nullable: true, description: 'When the next attempt is due (pending only)' }) nextAttemptAt!:
+    | string
+    | null
   @Field(() => Int, { nullable: true }) lastStatusCode!: number | null
   @Field(() => String, { nullable: true }) lastError!: string | null
   @Field(() => String) createdAt!: string

@@ -3,14 +3,33 @@
 // so they run the same in a thread or inline.
 import { contentLines, profileText } from '../../ai/profile-text.js'
 import { Bm25 } from '../../domain/bm25.js'
-import { type ComposedContext, type ContextPassage, type PassageDates, composeContext, contextFacts, contextHeader, ASKED_WEIGHT, factAlternatives, lexicalScore, onlyAsks, stems, tokenCounter } from '../../ai/profile-context.js'
+import {
+  type ComposedContext,
+  type ContextPassage,
+  type PassageDates,
+  composeContext,
+  contextFacts,
+  contextHeader,
+  ASKED_WEIGHT,
+  factAlternatives,
+  lexicalScore,
+  onlyAsks,
+  stems,
+  tokenCounter,
+} from '../../ai/profile-context.js'
 import { forgetValue, restoreSnapshot, type ForgetTarget } from '../../domain/forget.js'
 import { contentLexemes, profileLexemes } from '../../domain/lexical.js'
 import { keyMemo } from '../../domain/merge-rules.js'
 import { reextractedTimestamps, reextractionDiff, type ReextractionChanges } from '../../domain/reextract.js'
 import { merge, type MergeResult } from '../../domain/merge.js'
 import { DropLog, enforceLimits, type ProfileLimits } from '../../domain/profile-limits.js'
-import { emptyContent, type Changes, type Extraction, type ProfileContent, type ProfileState } from '../../domain/profile.js'
+import {
+  emptyContent,
+  type Changes,
+  type Extraction,
+  type ProfileContent,
+  type ProfileState,
+} from '../../domain/profile.js'
 import { stateJson, type StateJson } from '../../domain/state-json.js'
 
 import { mergeKeptProposals } from '../../domain/summary-check.js'
@@ -49,8 +68,16 @@ export interface MergeOutput extends Derived {
 }
 
 export function runMerge(t: Omit<MergeTask, 'kind'>): MergeOutput {
-  const merged = merge(t.state, t.extractions, t.now, { acceptedAt: t.acceptedAt, occurredAt: t.occurredAt, limits: t.limits })
-  return { merged, keptProposals: mergeKeptProposals(t.extractions, merged.state.content), ...derived(merged.state, merged.changes) }
+  const merged = merge(t.state, t.extractions, t.now, {
+    acceptedAt: t.acceptedAt,
+    occurredAt: t.occurredAt,
+    limits: t.limits,
+  })
+  return {
+    merged,
+    keptProposals: mergeKeptProposals(t.extractions, merged.state.content),
+    ...derived(merged.state, merged.changes),
+  }
 }
 
 /** What an edit (forget, rollback) or a re-extraction writes: the state and its changes, serialized, with its words. */
@@ -101,7 +128,9 @@ export interface ReextractTask {
 }
 
 /** A re-extraction's outcome: what the rebuilt state changes against the profile, and that state as it would be written. */
-export function runReextract(t: Omit<ReextractTask, 'kind'>): EditOutput & { changes: ReextractionChanges; changed: boolean } {
+export function runReextract(
+  t: Omit<ReextractTask, 'kind'>,
+): EditOutput & { changes: ReextractionChanges; changed: boolean } {
   const diff = reextractionDiff(t.before, t.rebuilt)
   const state = { ...t.rebuilt, field_timestamps: reextractedTimestamps(t.before, diff.paths, t.now) }
   return { ...edited(state, diff.changes), changes: diff.changes, changed: diff.changed }
@@ -119,7 +148,10 @@ export interface ProfileWords {
 }
 
 export function runWords(t: Omit<WordsTask, 'kind'>): ProfileWords[] {
-  return t.profiles.map((p) => ({ lexemes: profileLexemes(p.content, p.summary), text: profileText(p.content, p.summary ?? undefined) }))
+  return t.profiles.map((p) => ({
+    lexemes: profileLexemes(p.content, p.summary),
+    text: profileText(p.content, p.summary ?? undefined),
+  }))
 }
 
 /** A profile as a context reads it: content, field_timestamps and internals.said_at as JSON text, parsed on the thread. */
@@ -165,7 +197,9 @@ export function rankContext(t: Omit<ContextRankTask, 'kind'>): ContextRanking {
   const q = stems(t.query)
   const factStems = facts.map((f) => stems(f.matchText))
   const alternatives = t.meant?.length ? factAlternatives(q, factStems, t.meant) : undefined
-  const lexical = Float64Array.from(factStems, (f, i) => (t.asksLikes && facts[i]!.section === 'interests' ? 1 : lexicalScore(q, f, alternatives)))
+  const lexical = Float64Array.from(factStems, (f, i) =>
+    t.asksLikes && facts[i]!.section === 'interests' ? 1 : lexicalScore(q, f, alternatives),
+  )
   const embed = facts
     .map((f, i) => ({ c: f.confidence, i }))
     .sort((a, b) => b.c - a.c || a.i - b.i)
@@ -232,8 +266,23 @@ export async function composeTask(t: Omit<ContextComposeTask, 'kind'>): Promise<
   })
 }
 
-export type CpuTask = MergeTask | ForgetTask | RollbackTask | ReextractTask | WordsTask | ContextRankTask | ContextComposeTask | PassageRankTask
-export type CpuResult = MergeOutput | EditOutput | null | ProfileWords[] | ContextRanking | ComposedContext | Float64Array
+export type CpuTask =
+  | MergeTask
+  | ForgetTask
+  | RollbackTask
+  | ReextractTask
+  | WordsTask
+  | ContextRankTask
+  | ContextComposeTask
+  | PassageRankTask
+export type CpuResult =
+  | MergeOutput
+  | EditOutput
+  | null
+  | ProfileWords[]
+  | ContextRanking
+  | ComposedContext
+  | Float64Array
 
 export async function runTask(t: CpuTask): Promise<CpuResult> {
   switch (t.kind) {

@@ -45,10 +45,20 @@ export class CpuPool {
   private readonly pool?: ThreadPool<CpuTask, CpuResult>
 
   constructor(threads: number) {
-    if (threads > 0) this.pool = new ThreadPool({ name: 'cpu', size: threads, entry: threadEntry(import.meta.url, 'cpu-thread'), pipeline: 2 })
+    if (threads > 0)
+      this.pool = new ThreadPool({
+        name: 'cpu',
+        size: threads,
+        entry: threadEntry(import.meta.url, 'cpu-thread'),
+        pipeline: 2,
+      })
   }
 
-  private run<T extends CpuResult>(task: CpuTask, inline: () => T | Promise<T>, opts: RunOptions & { inline?: boolean }): Promise<T> {
+  private run<T extends CpuResult>(
+    task: CpuTask,
+    inline: () => T | Promise<T>,
+    opts: RunOptions & { inline?: boolean },
+  ): Promise<T> {
     if (!this.pool || opts.inline) {
       opts.signal?.throwIfAborted()
       return Promise.resolve().then(inline)
@@ -61,7 +71,8 @@ export class CpuPool {
    * thread and back: most batches), on a thread otherwise.
    */
   merge(t: Omit<MergeTask, 'kind'>, opts: RunOptions = {}): Promise<MergeOutput> {
-    if (mergeSize(t) <= INLINE_VALUES) return this.run({ kind: 'merge', ...t }, () => runMerge(t), { ...opts, inline: true })
+    if (mergeSize(t) <= INLINE_VALUES)
+      return this.run({ kind: 'merge', ...t }, () => runMerge(t), { ...opts, inline: true })
     return this.run({ kind: 'merge', ...t }, () => runMerge(t), opts)
   }
 

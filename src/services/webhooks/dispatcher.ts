@@ -72,13 +72,26 @@ export class WebhookDeliverer {
     const outcome = this.outcome(d, result)
     if (outcome.kind !== 'delivered') {
       this.log.info(
-        { tenantId: d.tenant_id, endpointId: d.endpoint_id, deliveryId: d.id, attempt: d.attempts, statusCode: result.statusCode, err: result.error, outcome: outcome.kind },
+        {
+          tenantId: d.tenant_id,
+          endpointId: d.endpoint_id,
+          deliveryId: d.id,
+          attempt: d.attempts,
+          statusCode: result.statusCode,
+          err: result.error,
+          outcome: outcome.kind,
+        },
         'webhook delivery attempt failed',
       )
     }
     try {
       await this.ds.transaction((m) =>
-        this.repo.recordAttempt(m, { tenantId: d.tenant_id, id: d.id, endpointId: d.endpoint_id, attempt: d.attempts }, result, outcome),
+        this.repo.recordAttempt(
+          m,
+          { tenantId: d.tenant_id, id: d.id, endpointId: d.endpoint_id, attempt: d.attempts },
+          result,
+          outcome,
+        ),
       )
     } catch (e) {
       // The lease runs out and the delivery is tried again: at least once.
@@ -88,7 +101,8 @@ export class WebhookDeliverer {
 
   private outcome(d: ClaimedDelivery, r: SendResult): AttemptOutcome {
     if (r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300) return { kind: 'delivered' }
-    if (r.statusCode === 410 && !d.test) return { kind: 'failed', disableEndpoint: `the receiver answered 410 Gone at ${new Date().toISOString()}` }
+    if (r.statusCode === 410 && !d.test)
+      return { kind: 'failed', disableEndpoint: `the receiver answered 410 Gone at ${new Date().toISOString()}` }
     if (d.test || d.attempts >= this.opts.maxAttempts) return { kind: 'failed' }
     return { kind: 'retry', afterMs: webhookRetryDelayMs(d.attempts, this.opts.retryBaseMs) }
   }

@@ -11,17 +11,31 @@ import { UrlPolicy } from './url-policy.js'
 /** The webhook parts of a process, from the configuration: the management service and the worker's dispatcher. */
 export function buildWebhooks(ds: DataSource, config: Config, opts: { log: Logger; embeddedDataDir?: string }) {
   const w = config.webhooks
-  const policy = new UrlPolicy({ allowPrivate: w.allowPrivate, allowedHosts: w.allowedHosts, allowedCidrs: w.allowedCidrs })
-  const secrets = SecretBox.open({ key: w.encryptionKey, dataDir: opts.embeddedDataDir })
-  if (!secrets.encrypts) opts.log.warn('PROFILER_WEBHOOK_ENCRYPTION_KEY is not set: webhook signing secrets are stored unencrypted in the database')
-  const deliverer = new WebhookDeliverer(ds, new WebhookRepository(), new WebhookSender(policy, w.timeoutMs), secrets, opts.log, {
-    concurrency: w.concurrency,
-    pollMs: w.pollMs,
-    timeoutMs: w.timeoutMs,
-    retryBaseMs: w.retryBaseMs,
-    maxAttempts: w.maxAttempts,
-    logDays: w.logDays,
+  const policy = new UrlPolicy({
+    allowPrivate: w.allowPrivate,
+    allowedHosts: w.allowedHosts,
+    allowedCidrs: w.allowedCidrs,
   })
+  const secrets = SecretBox.open({ key: w.encryptionKey, dataDir: opts.embeddedDataDir })
+  if (!secrets.encrypts)
+    opts.log.warn(
+      'PROFILER_WEBHOOK_ENCRYPTION_KEY is not set: webhook signing secrets are stored unencrypted in the database',
+    )
+  const deliverer = new WebhookDeliverer(
+    ds,
+    new WebhookRepository(),
+    new WebhookSender(policy, w.timeoutMs),
+    secrets,
+    opts.log,
+    {
+      concurrency: w.concurrency,
+      pollMs: w.pollMs,
+      timeoutMs: w.timeoutMs,
+      retryBaseMs: w.retryBaseMs,
+      maxAttempts: w.maxAttempts,
+      logDays: w.logDays,
+    },
+  )
   return {
     service: new WebhookService(ds, policy, secrets, deliverer, { graceSeconds: w.secretGraceSeconds }),
     dispatcher: new WebhookDispatcher(deliverer, opts.log),

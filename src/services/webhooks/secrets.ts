@@ -56,7 +56,9 @@ export class SecretBox {
     try {
       return Buffer.concat([d.update(Buffer.from(ct, 'base64url')), d.final()]).toString('utf8')
     } catch {
-      throw new Error('a webhook secret does not decrypt with this process\'s key (PROFILER_WEBHOOK_ENCRYPTION_KEY differs)')
+      throw new Error(
+        "a webhook secret does not decrypt with this process's key (PROFILER_WEBHOOK_ENCRYPTION_KEY differs)",
+      )
     }
   }
 }

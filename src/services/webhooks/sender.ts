@@ -39,7 +39,11 @@ export class WebhookSender {
   /** `signal`: ends the attempt at once (a shutdown); it counts as failed and is retried. */
   async send(r: SendRequest, signal?: AbortSignal): Promise<SendResult> {
     const started = performance.now()
-    const done = (statusCode: number | null, error: string | null): SendResult => ({ statusCode, error, durationMs: performance.now() - started })
+    const done = (statusCode: number | null, error: string | null): SendResult => ({
+      statusCode,
+      error,
+      durationMs: performance.now() - started,
+    })
     let url: URL
     try {
       url = this.policy.parse(r.url)
@@ -72,27 +76,38 @@ export class WebhookSender {
         req.destroy()
         resolve(done(statusCode, error))
       }
-      const req = lib.request(url, { method: 'POST', headers, lookup: this.policy.lookup, agent: false, maxHeaderSize: 16 * 1024 }, (res) => {
-        const status = res.statusCode ?? null
-        if (status !== null && status >= 200 && status < 300) return finish(status, null)
-        // A refusal: keep the start of what it said.
-        const chunks: Buffer[] = []
-        let size = 0
-        const excerpt = () => Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, EXCERPT_CHARS)
-        const refused = () => finish(status, `HTTP ${status}${status && status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}${chunks.length ? `: ${excerpt()}` : ''}`)
-        res.on('data', (c: Buffer) => {
-          chunks.push(c)
-          size += c.length
-          if (size >= MAX_RESPONSE_BYTES) refused()
-        })
-        res.on('end', refused)
-        res.on('error', refused)
-      })
+      const req = lib.request(
+        url,
+        { method: 'POST', headers, lookup: this.policy.lookup, agent: false, maxHeaderSize: 16 * 1024 },
+        (res) => {
+          const status = res.statusCode ?? null
+          if (status !== null && status >= 200 && status < 300) return finish(status, null)
+          // A refusal: keep the start of what it said.
+          const chunks: Buffer[] = []
+          let size = 0
+          const excerpt = () =>
+            Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, EXCERPT_CHARS)
+          const refused = () =>
+            finish(
+              status,
+              `HTTP ${status}${status && status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}${chunks.length ? `: ${excerpt()}` : ''}`,
+            )
+          res.on('data', (c: Buffer) => {
+            chunks.push(c)
+            size += c.length
+            if (size >= MAX_RESPONSE_BYTES) refused()
+          })
+          res.on('end', refused)
+          res.on('error', refused)
+        },
+      )
       const timer = setTimeout(() => finish(null, `timed out after ${this.timeoutMs} ms`), this.timeoutMs)
       const aborted = () => finish(null, 'interrupted: the process shut down')
       if (signal?.aborted) return aborted()
       signal?.addEventListener('abort', aborted, { once: true })
-      req.on('error', (e: NodeJS.ErrnoException) => finish(null, e instanceof UrlRefusedError ? e.message : `${e.code ?? 'error'}: ${e.message}`))
+      req.on('error', (e: NodeJS.ErrnoException) =>
+        finish(null, e instanceof UrlRefusedError ? e.message : `${e.code ?? 'error'}: ${e.message}`),
+      )
       req.end(r.body)
     })
   }

@@ -87,7 +87,8 @@ const V6_RANGES: Range[] = [
   [h6('ff00::'), 8, 'multicast'],
 ]
 
-const inRange = (n: bigint, bits: number, [base, prefix]: Range) => n >> BigInt(bits - prefix) === base >> BigInt(bits - prefix)
+const inRange = (n: bigint, bits: number, [base, prefix]: Range) =>
+  n >> BigInt(bits - prefix) === base >> BigInt(bits - prefix)
 
 /**
  * Why an address is not public ('loopback', 'private', 'link-local', ...), or null when it is. IPv6 forms that embed
@@ -114,7 +115,8 @@ export function addressClass(ip: string): string | null {
 /** The IPv4 address an IPv6 one embeds as mapped, compatible or translated, for matching allowed IPv4 ranges. */
 function unmapped(ip: string): string {
   const six = v4(ip) === null ? v6(ip) : null
-  if (six === null || !(six >> 32n === 0xffffn || six >> 32n === 0xffff0000n || (six >> 32n === 0n && six > 1n))) return ip
+  if (six === null || !(six >> 32n === 0xffffn || six >> 32n === 0xffff0000n || (six >> 32n === 0n && six > 1n)))
+    return ip
   const n = six & 0xffffffffn
   return [24n, 16n, 8n, 0n].map((s) => String((n >> s) & 0xffn)).join('.')
 }
@@ -179,15 +181,18 @@ export class UrlPolicy {
 
   /** Syntax only: an absolute http(s) URL without credentials, within the length limit. */
   parse(raw: string): URL {
-    if (typeof raw !== 'string' || raw.length > MAX_URL_CHARS) throw new UrlRefusedError(`at most ${MAX_URL_CHARS} characters`)
+    if (typeof raw !== 'string' || raw.length > MAX_URL_CHARS)
+      throw new UrlRefusedError(`at most ${MAX_URL_CHARS} characters`)
     let url: URL
     try {
       url = new URL(raw)
     } catch {
       throw new UrlRefusedError('not an absolute URL')
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UrlRefusedError(`scheme ${url.protocol.replace(/:$/, '')} is not allowed (http or https)`)
-    if (url.username || url.password) throw new UrlRefusedError('credentials in the URL are not allowed (use the signature to authenticate)')
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new UrlRefusedError(`scheme ${url.protocol.replace(/:$/, '')} is not allowed (http or https)`)
+    if (url.username || url.password)
+      throw new UrlRefusedError('credentials in the URL are not allowed (use the signature to authenticate)')
     if (!url.hostname) throw new UrlRefusedError('no host')
     return url
   }
@@ -212,7 +217,8 @@ export class UrlPolicy {
       } catch (e) {
         return callback(e as NodeJS.ErrnoException, '', 0)
       }
-      if ((options as dns.LookupOptions).all) (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses)
+      if ((options as dns.LookupOptions).all)
+        (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses)
       else callback(null, addresses[0]!.address, addresses[0]!.family)
     })
   }

@@ -58,7 +58,14 @@ export async function applyRound(
   const stale: Claimed[] = []
   await d.uow.run(undefined, async (tx) => {
     const m = tx.manager
-    const current = new Map((await d.repo.lockForApply(m, ready.map((r) => r.c.job))).map((p) => [profileKey({ tenantId: p.tenant_id, profileId: p.profile_id }), p]))
+    const current = new Map(
+      (
+        await d.repo.lockForApply(
+          m,
+          ready.map((r) => r.c.job),
+        )
+      ).map((p) => [profileKey({ tenantId: p.tenant_id, profileId: p.profile_id }), p]),
+    )
     const writes: ProfileWrite[] = []
     for (const { c, prepared: p } of ready) {
       const cur = current.get(profileKey(c.job))
@@ -88,8 +95,16 @@ export async function applyRound(
         const usage = share(i)
         if (usage) await d.submissions.addUsage(m, c.job.tenantId, s.id, usage)
         await d.submissions.fail(m, c.job.tenantId, s.id, error)
-        tx.raise('submissionFailed', { tenantId: c.job.tenantId, profileId: c.job.profileId, submissionId: s.id, at: new Date().toISOString() })
-        d.log.warn({ tenantId: c.job.tenantId, profileId: c.job.profileId, submissionId: s.id, attempt: s.attempts, err: error }, 'extraction failed: the submission cannot fit the model; failed without retry')
+        tx.raise('submissionFailed', {
+          tenantId: c.job.tenantId,
+          profileId: c.job.profileId,
+          submissionId: s.id,
+          at: new Date().toISOString(),
+        })
+        d.log.warn(
+          { tenantId: c.job.tenantId, profileId: c.job.profileId, submissionId: s.id, attempt: s.attempts, err: error },
+          'extraction failed: the submission cannot fit the model; failed without retry',
+        )
       }
       const ids = applied.map(({ s }) => s.id)
       const inputTypes = [...new Set(applied.map(({ s }) => s.input_type))]
@@ -104,7 +119,11 @@ export async function applyRound(
       })
     }
     for (const c of stale) {
-      await d.submissions.giveBack(m, c.job.tenantId, c.submissions.map((s) => s.id))
+      await d.submissions.giveBack(
+        m,
+        c.job.tenantId,
+        c.submissions.map((s) => s.id),
+      )
       await d.repo.release(m, [c.job], owner)
       await d.queue.enqueue(c.job, { tx: m })
     }
@@ -117,8 +136,8 @@ export async function applyRound(
       if (r.remaining > 0) more.push(w.job)
     }
   })
-  if (stale.length) d.log.info({ profiles: stale.length }, 'profiles changed by a request while processing; their batches queued again')
+  if (stale.length)
+    d.log.info({ profiles: stale.length }, 'profiles changed by a request while processing; their batches queued again')
   if (dropped) d.log.info({ dropped }, 'profiles deleted or leases lost while processing; their batches dropped')
   return { more, requeued: stale }
 }
-

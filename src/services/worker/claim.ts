@@ -25,7 +25,12 @@ export async function claimRound(d: WorkerDeps, jobs: ProfileJob[], owner: strin
       const choice = chooseBatch(open.get(profileKey(toJob(profile))) ?? [])
       if (choice.kind === 'none') none.push(profile)
       else if (choice.kind === 'later') later.push({ job: toJob(profile), afterSeconds: choice.afterSeconds })
-      else out.push({ job: toJob(profile), profile, submissions: choice.submissions.map((s) => ({ ...s, attempts: s.attempts + 1 })) })
+      else
+        out.push({
+          job: toJob(profile),
+          profile,
+          submissions: choice.submissions.map((s) => ({ ...s, attempts: s.attempts + 1 })),
+        })
     }
     if (none.length) {
       const seqs = await d.repo.settleReady(m, none)
@@ -35,21 +40,34 @@ export async function claimRound(d: WorkerDeps, jobs: ProfileJob[], owner: strin
       }
     }
     if (later.length) {
-      await d.repo.release(m, later.map((l) => l.job), owner)
+      await d.repo.release(
+        m,
+        later.map((l) => l.job),
+        owner,
+      )
       for (const l of later) await d.queue.enqueue(l.job, { tx: m, startAfterSeconds: l.afterSeconds })
     }
     if (out.length) {
       const subs = out.flatMap((c) => c.submissions.map((s) => ({ tenantId: c.job.tenantId, id: s.id })))
-      await d.repo.claim(m, out.map((c) => c.job), subs, owner, d.opts.leaseSeconds)
-      await attachSchemas(m, out.map((c) => ({ tenantId: c.job.tenantId, submissions: c.submissions })))
+      await d.repo.claim(
+        m,
+        out.map((c) => c.job),
+        subs,
+        owner,
+        d.opts.leaseSeconds,
+      )
+      await attachSchemas(
+        m,
+        out.map((c) => ({ tenantId: c.job.tenantId, submissions: c.submissions })),
+      )
     }
     return out
   })
 }
 
-
 /** Why a submission whose every attempt was cut short ends failed. */
-export const EXHAUSTED = 'the process running it stopped before it finished (a crash, a kill or a restart), on every attempt'
+export const EXHAUSTED =
+  'the process running it stopped before it finished (a crash, a kill or a restart), on every attempt'
 
 /**
  * A submission claimed its last allowed time that never settled (its process died: killed, out of memory, restarted)
@@ -64,9 +82,15 @@ async function failExhausted(d: WorkerDeps, tx: Transaction, open: Map<string, O
     for (const s of exhausted) {
       await d.submissions.fail(tx.manager, tenantId, s.id, `Gave up after ${s.attempts} attempts: ${EXHAUSTED}`)
       tx.raise('submissionFailed', { tenantId, profileId, submissionId: s.id, at: new Date().toISOString() })
-      d.log.warn({ tenantId, profileId, submissionId: s.id, attempt: s.attempts }, 'submission failed: its attempts all ended with their process')
+      d.log.warn(
+        { tenantId, profileId, submissionId: s.id, attempt: s.attempts },
+        'submission failed: its attempts all ended with their process',
+      )
     }
-    open.set(key, subs.filter((s) => s.attempts < d.opts.maxAttempts))
+    open.set(
+      key,
+      subs.filter((s) => s.attempts < d.opts.maxAttempts),
+    )
   }
 }
 
@@ -83,10 +107,15 @@ export interface SchemaSlot {
  * Each submission of an app with a custom schema gets that schema's current version (read once per app), which
  * drives its extraction; when no app has one it costs no query.
  */
-export async function attachSchemas(m: import('typeorm').EntityManager, groups: { tenantId: string; submissions: SchemaSlot[] }[]): Promise<void> {
+export async function attachSchemas(
+  m: import('typeorm').EntityManager,
+  groups: { tenantId: string; submissions: SchemaSlot[] }[],
+): Promise<void> {
   const apps = new Map<string, { tenantId: string; appId: string }>()
   for (const g of groups) {
-    for (const s of g.submissions) if (s.app_id && s.schema_version) apps.set(`${g.tenantId}\u0000${s.app_id}`, { tenantId: g.tenantId, appId: s.app_id })
+    for (const s of g.submissions)
+      if (s.app_id && s.schema_version)
+        apps.set(`${g.tenantId}\u0000${s.app_id}`, { tenantId: g.tenantId, appId: s.app_id })
   }
   if (!apps.size) return
   const current = await schemas.currentOf(m, [...apps.values()])

@@ -29,7 +29,12 @@ export interface ExtractDeps {
  * and embedded. Everything slow (AI calls, the merge on its thread) happens here, with no transaction open; what the
  * calls cost travels with any error. `signal` ends it early (a shutdown, or the batch's time budget).
  */
-export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, claimed: OpenSubmission[], signal?: AbortSignal) {
+export async function extractProfile(
+  d: ExtractDeps,
+  profile: ProfileRecord,
+  claimed: OpenSubmission[],
+  signal?: AbortSignal,
+) {
   let subs = claimed
   const { ai } = d
   // The summary follows the instructions of the app of the batch's newest submission (README "Summary instructions").
@@ -47,12 +52,21 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, cla
     const extractedSubs = subs.filter((s) => s.input_type !== 'structured')
     const toExtract: ExtractionInput[] = extractedSubs.map(extractionInput)
     const extracted = toExtract.length
-      ? await inSpan('extract', { attributes: { 'profiler.ai.provider': ai.extractor.name, 'profiler.submissions': toExtract.length } }, () =>
-          extractBySchema(ai, profile.content, extractedSubs, toExtract, instructions, signal),
+      ? await inSpan(
+          'extract',
+          { attributes: { 'profiler.ai.provider': ai.extractor.name, 'profiler.submissions': toExtract.length } },
+          () => extractBySchema(ai, profile.content, extractedSubs, toExtract, instructions, signal),
         )
-      : { extractions: [] as Extraction[], usage: undefined, promptVersion: undefined, summary: undefined, evidence: undefined }
+      : {
+          extractions: [] as Extraction[],
+          usage: undefined,
+          promptVersion: undefined,
+          summary: undefined,
+          evidence: undefined,
+        }
     spend(extracted.usage)
-    if (extracted.extractions.length !== toExtract.length) throw new Error('extractor returned a wrong number of extractions')
+    if (extracted.extractions.length !== toExtract.length)
+      throw new Error('extractor returned a wrong number of extractions')
     // Submissions the model cannot extract as they are (too long for its context or output cap even alone) are failed
     // once by the apply, and the others go on; when nothing else is left, the batch fails with them.
     const failed = extracted.failed ?? []
@@ -63,15 +77,31 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, cla
     }
     const byId = new Map(toExtract.map((s, i) => [s.submissionId, extracted.extractions[i]!]))
     // Custom values only where the submitting app's schema declares them, whatever an extractor proposed.
-    const extractions = subs.map((s) => withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s))
+    const extractions = subs.map((s) =>
+      withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s),
+    )
     const now = new Date().toISOString()
     // The merge, and what grows with the profile (its JSON, its words), on a CPU thread: a profile at the limits takes
     // a tenth of a second or more, which the event loop must not wait for.
-    const { merged, json, contentLexemes, lines, keptProposals } = await inSpan('merge', { attributes: { 'profiler.extractions': extractions.length } }, async (span) => {
-      const out = await d.cpu.merge({ state, extractions, now, acceptedAt: subs.map((s) => s.created_at), occurredAt: subs.map(eventTime), limits: d.limits }, { signal })
-      span?.setAttribute('profiler.changed', out.merged.changed)
-      return out
-    })
+    const { merged, json, contentLexemes, lines, keptProposals } = await inSpan(
+      'merge',
+      { attributes: { 'profiler.extractions': extractions.length } },
+      async (span) => {
+        const out = await d.cpu.merge(
+          {
+            state,
+            extractions,
+            now,
+            acceptedAt: subs.map((s) => s.created_at),
+            occurredAt: subs.map(eventTime),
+            limits: d.limits,
+          },
+          { signal },
+        )
+        span?.setAttribute('profiler.changed', out.merged.changed)
+        return out
+      },
+    )
     // A provider whose extraction request also wrote the summary saves a request per batch; that summary only
     // knows what the model saw, so a batch with structured submissions gets its own (so does one whose submissions did
     // not all fit); and it was written before the merge, so it stands only when the merge kept what the model proposed.
@@ -79,38 +109,68 @@ export async function extractProfile(d: ExtractDeps, profile: ProfileRecord, cla
     const { summary, usage: summaryUsage } =
       extracted.summary && modelSawAll && keptProposals
         ? { summary: extracted.summary, usage: undefined }
-        : await inSpan('summarize', { attributes: { 'profiler.ai.provider': ai.summarizer.name } }, () => ai.summarizer.summarize(merged.state.content, signal, instructions))
+        : await inSpan('summarize', { attributes: { 'profiler.ai.provider': ai.summarizer.name } }, () =>
+            ai.summarizer.summarize(merged.state.content, signal, instructions),
+          )
     spend(summaryUsage)
     signal?.throwIfAborted()
     // What the person said, kept as evidence passages (README "Evidence passages"), embedded in the same request as the
     // profile: one embedding call per batch whatever the number of passages.
     const drafts = subs.flatMap((s) => {
       const at = eventTime(s) ?? now
-      return buildPassages({ input_type: s.input_type, data: s.data, occurredAt: at }, { perSubmission: d.limits.passagesPerSubmission }).passages.map((p) => ({ ...p, submissionId: s.id }))
+      return buildPassages(
+        { input_type: s.input_type, data: s.data, occurredAt: at },
+        { perSubmission: d.limits.passagesPerSubmission },
+      ).passages.map((p) => ({ ...p, submissionId: s.id }))
     })
     const { vectors, usage: embedUsage } = await inSpan(
       'embed',
-      { attributes: { 'profiler.ai.provider': ai.embedder.name, 'profiler.ai.embedding_model': ai.embedder.model, 'profiler.passages': drafts.length } },
+      {
+        attributes: {
+          'profiler.ai.provider': ai.embedder.name,
+          'profiler.ai.embedding_model': ai.embedder.model,
+          'profiler.passages': drafts.length,
+        },
+      },
       () => ai.embedder.embed([withSummary(summary, lines), ...drafts.map(passageEmbedText)], signal),
     )
     spend(embedUsage)
     const config = textSearchConfig(merged.state.language)
-    const passages: PassageWrite[] = drafts.map((p, i) => ({ ...p, language: config, embedding: vectors[i + 1]!, model: ai.embedder.model }))
+    const passages: PassageWrite[] = drafts.map((p, i) => ({
+      ...p,
+      language: config,
+      embedding: vectors[i + 1]!,
+      model: ai.embedder.model,
+    }))
     // Structured data is its own provenance: its values are the submission's data, taken as given (a copy would double
     // what the apply writes, 100 KB and more for a large document).
     const provenance = subs.map((s) =>
       s.input_type === 'structured'
         ? { structured: true }
-        : { extraction: byId.get(s.id), evidence: extracted.evidence?.[toExtract.findIndex((t) => t.submissionId === s.id)] },
+        : {
+            extraction: byId.get(s.id),
+            evidence: extracted.evidence?.[toExtract.findIndex((t) => t.submissionId === s.id)],
+          },
     )
     // The words it is found by, computed here, outside the transaction of the apply.
     const lexemes = lexemesWith(summary, contentLexemes)
-    return { merged, json, summary, vector: vectors[0]!, lexemes, now, usage: spent, provenance, promptVersion: extracted.promptVersion, failed, passages }
+    return {
+      merged,
+      json,
+      summary,
+      vector: vectors[0]!,
+      lexemes,
+      now,
+      usage: spent,
+      provenance,
+      promptVersion: extracted.promptVersion,
+      failed,
+      passages,
+    }
   } catch (err) {
     throw withUsage(err, sumUsage([spent, (err as { usage?: Usage })?.usage]))
   }
 }
-
 
 /**
  * One extractor request per run of consecutive submissions with the same custom schema (usually the whole batch: one
@@ -177,12 +237,24 @@ export function withCustom(ex: Extraction, s: SchemaSubmission): Extraction {
 }
 
 /** When a submission's text was said or written: its occurred_at, else its acceptance time (README "Event time"). */
-export const eventTime = (s: { occurred_at?: string; created_at?: string }): string | undefined => s.occurred_at ?? s.created_at
+export const eventTime = (s: { occurred_at?: string; created_at?: string }): string | undefined =>
+  s.occurred_at ?? s.created_at
 
 /** A submission as the extractor reads it: its event time is the reference date of its relative dates ("yesterday"). */
-export function extractionInput(s: { id: string; input_type: string; data: string; occurred_at?: string; created_at?: string }): ExtractionInput {
+export function extractionInput(s: {
+  id: string
+  input_type: string
+  data: string
+  occurred_at?: string
+  created_at?: string
+}): ExtractionInput {
   const at = eventTime(s)
-  return { submissionId: s.id, inputType: s.input_type as ExtractionInput['inputType'], data: s.data, ...(at ? { referenceDate: at } : {}) }
+  return {
+    submissionId: s.id,
+    inputType: s.input_type as ExtractionInput['inputType'],
+    data: s.data,
+    ...(at ? { referenceDate: at } : {}),
+  }
 }
 
 /** What the custom-schema steps read of a submission (a claimed one, or one a re-extraction replays). */

@@ -57,7 +57,8 @@ export async function storePassages(
       if ((err as { code?: string })?.code !== '23503') throw err
       // A profile (or a submission) was deleted meanwhile: nothing to keep of it; the others are written again alone.
       const byProfile = new Map<string, Row[]>()
-      for (const r of rows) byProfile.set(`${r.tenantId}\n${r.profileId}`, [...(byProfile.get(`${r.tenantId}\n${r.profileId}`) ?? []), r])
+      for (const r of rows)
+        byProfile.set(`${r.tenantId}\n${r.profileId}`, [...(byProfile.get(`${r.tenantId}\n${r.profileId}`) ?? []), r])
       if (byProfile.size === 1) {
         gone.add(byProfile.keys().next().value!)
         return
@@ -82,7 +83,9 @@ export async function storePassages(
     }
   }
   await flush()
-  const written = batches.filter((b) => b.passages.length && !gone.has(key(b.job))).map((b) => [b.job.tenantId, b.job.profileId] as const)
+  const written = batches
+    .filter((b) => b.passages.length && !gone.has(key(b.job)))
+    .map((b) => [b.job.tenantId, b.job.profileId] as const)
   await repo.prune(ds.manager, written, keep)
   return gone
 }
@@ -97,7 +100,11 @@ export async function hideForgotten(
   ds: DataSource,
   repo: ProvenanceRepository,
   job: ProfileJob,
-  o: { forgotten: readonly Tombstone[] | undefined; acceptedAt: (string | undefined)[]; language: string | null | undefined },
+  o: {
+    forgotten: readonly Tombstone[] | undefined
+    acceptedAt: (string | undefined)[]
+    language: string | null | undefined
+  },
 ): Promise<number> {
   const oldest = o.acceptedAt.reduce<string | undefined>((a, t) => (t && (!a || t < a) ? t : a), undefined)
   if (!oldest || !o.forgotten?.length) return 0
@@ -106,7 +113,13 @@ export async function hideForgotten(
     if (!(t.at > oldest)) continue
     const target = { section: t.section, value: t.key, ...(t.category ? { category: t.category } : {}) }
     const { supported } = await findSupport(ds.manager, repo, job.tenantId, job.profileId, o.language, target)
-    hidden += await repo.hide(ds.manager, job.tenantId, job.profileId, supported.map((s) => s.passage), `forget:${t.at}`)
+    hidden += await repo.hide(
+      ds.manager,
+      job.tenantId,
+      job.profileId,
+      supported.map((s) => s.passage),
+      `forget:${t.at}`,
+    )
   }
   return hidden
 }

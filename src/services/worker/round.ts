@@ -63,7 +63,9 @@ export const toJob = (p: ProfileRecord): ProfileJob => ({ tenantId: p.tenant_id,
 /** The reason a batch is stopped when it runs past its time budget: an attempt used, like a failed extraction. */
 export class BatchTimeoutError extends Error {
   constructor(ms: number) {
-    super(`the batch took longer than its time budget of ${ms < 10_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`} (PROFILER_BATCH_TIMEOUT_MS) and was stopped`)
+    super(
+      `the batch took longer than its time budget of ${ms < 10_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`} (PROFILER_BATCH_TIMEOUT_MS) and was stopped`,
+    )
     this.name = 'BatchTimeoutError'
   }
 }
@@ -85,7 +87,11 @@ export function shareUsage(u: Usage, n: number, i: number): Usage {
   const promptTokens = share(u.promptTokens)
   const completionTokens = share(u.completionTokens)
   const additive = u.totalTokens === u.promptTokens + u.completionTokens
-  return { promptTokens, completionTokens, totalTokens: additive ? promptTokens + completionTokens : share(u.totalTokens) }
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: additive ? promptTokens + completionTokens : share(u.totalTokens),
+  }
 }
 
 /** The error, carrying the tokens spent before it (an Error gets a `usage` property; anything else is wrapped). */

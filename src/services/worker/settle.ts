@@ -1,5 +1,10 @@
 import type { EntityManager } from 'typeorm'
-import { LlmMisconfiguredError, LlmRateLimitedError, LlmUnavailableError, SubmissionsUnfitError } from '../../ai/errors.js'
+import {
+  LlmMisconfiguredError,
+  LlmRateLimitedError,
+  LlmUnavailableError,
+  SubmissionsUnfitError,
+} from '../../ai/errors.js'
 import type { Usage } from '../../ai/types.js'
 import { profileKey, type ProfileJob } from '../../domain/profile.js'
 import { retryDelayMs, type OpenSubmission } from '../../domain/worker-policy.js'
@@ -13,7 +18,14 @@ import { batchOutcome, type BatchTrace } from './trace.js'
  * Extraction failed: retry later with backoff, or mark failed after the last attempt. Nothing is merged. Each
  * submission's fate is logged with its id (and the batch's trace ids when tracing is on).
  */
-export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, subs: OpenSubmission[], err: unknown, t?: BatchTrace): Promise<boolean> {
+export async function failBatch(
+  d: WorkerDeps,
+  job: ProfileJob,
+  owner: string,
+  subs: OpenSubmission[],
+  err: unknown,
+  t?: BatchTrace,
+): Promise<boolean> {
   const { tenantId, profileId } = job
   const about = t?.log ?? { tenantId, profileId }
   const submissionIds = subs.map((s) => s.id)
@@ -25,13 +37,27 @@ export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, s
     )
     batchOutcome(t, 'deferred', err)
     d.embeddingMismatch()
-    return deferBatch(d, job, owner, subs, `waiting for a worker configured for the database's embeddings: ${message}`, 5)
+    return deferBatch(
+      d,
+      job,
+      owner,
+      subs,
+      `waiting for a worker configured for the database's embeddings: ${message}`,
+      5,
+    )
   }
   // The provider's circuit is open, it asked for a long wait, or it refuses us until an operator acts (reported once by
   // the provider, not per batch): not the submissions' fault, so they wait without using an attempt.
-  if (err instanceof LlmUnavailableError || err instanceof LlmRateLimitedError || err instanceof LlmMisconfiguredError) {
+  if (
+    err instanceof LlmUnavailableError ||
+    err instanceof LlmRateLimitedError ||
+    err instanceof LlmMisconfiguredError
+  ) {
     const line = err instanceof LlmMisconfiguredError ? d.log.debug.bind(d.log) : d.log.warn.bind(d.log)
-    line({ ...about, submissionIds, retryInMs: Math.round(err.retryAfterMs), err: message }, 'the AI provider is unavailable: submissions deferred')
+    line(
+      { ...about, submissionIds, retryInMs: Math.round(err.retryAfterMs), err: message },
+      'the AI provider is unavailable: submissions deferred',
+    )
     batchOutcome(t, 'deferred', err)
     return deferBatch(d, job, owner, subs, message, err.retryAfterMs / 1000)
   }
@@ -39,7 +65,10 @@ export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, s
     const m = tx.manager
     const cur = await d.profiles.find(m, tenantId, profileId, { lock: true })
     if (!cur || cur.claimed_by !== owner) {
-      d.log.warn({ ...about, submissionIds, err: message }, 'extraction failed; the profile was deleted or its lease lost meanwhile')
+      d.log.warn(
+        { ...about, submissionIds, err: message },
+        'extraction failed; the profile was deleted or its lease lost meanwhile',
+      )
       return false
     }
     await recordUsage(d, m, tenantId, submissionIds, (err as { usage?: Usage })?.usage)
@@ -47,7 +76,8 @@ export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, s
     let lost = false
     // Submissions the model cannot extract as they are: failed now, whatever their attempts (a retry would send the
     // same request); any others of the batch go back to pending without using an attempt.
-    const unfit = err instanceof SubmissionsUnfitError ? new Map(err.submissions.map((u) => [u.submissionId, u.error])) : undefined
+    const unfit =
+      err instanceof SubmissionsUnfitError ? new Map(err.submissions.map((u) => [u.submissionId, u.error])) : undefined
     const handBack: string[] = []
     for (const s of subs) {
       if (unfit) {
@@ -59,17 +89,26 @@ export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, s
         lost = true
         await d.submissions.fail(m, tenantId, s.id, error)
         tx.raise('submissionFailed', { tenantId, profileId, submissionId: s.id, at: new Date().toISOString() })
-        d.log.warn({ ...about, submissionId: s.id, attempt: s.attempts, err: error }, 'extraction failed: the submission cannot fit the model; failed without retry')
+        d.log.warn(
+          { ...about, submissionId: s.id, attempt: s.attempts, err: error },
+          'extraction failed: the submission cannot fit the model; failed without retry',
+        )
       } else if (s.attempts >= d.opts.maxAttempts) {
         lost = true
         await d.submissions.fail(m, tenantId, s.id, message)
         tx.raise('submissionFailed', { tenantId, profileId, submissionId: s.id, at: new Date().toISOString() })
-        d.log.warn({ ...about, submissionId: s.id, attempt: s.attempts, err: message }, 'extraction failed: submission failed after its last attempt')
+        d.log.warn(
+          { ...about, submissionId: s.id, attempt: s.attempts, err: message },
+          'extraction failed: submission failed after its last attempt',
+        )
       } else {
         const delayMs = retryDelayMs(s.attempts, d.opts.retryBaseMs)
         retryIn = Math.max(retryIn, delayMs / 1000)
         await d.submissions.retry(m, tenantId, s.id, message, delayMs / 1000)
-        d.log.warn({ ...about, submissionId: s.id, attempt: s.attempts, retryInMs: Math.round(delayMs), err: message }, 'extraction failed: submission will be retried')
+        d.log.warn(
+          { ...about, submissionId: s.id, attempt: s.attempts, retryInMs: Math.round(delayMs), err: message },
+          'extraction failed: submission will be retried',
+        )
       }
     }
     if (handBack.length) await d.submissions.giveBack(m, tenantId, handBack)
@@ -87,24 +126,35 @@ export async function failBatch(d: WorkerDeps, job: ProfileJob, owner: string, s
   })
 }
 
-
 /**
  * A failure that is not the submissions' fault (the provider's circuit is open; the embedding column was changed
  * under this process by a reindex for another model): they go back to pending without using up an attempt, with
  * the reason as their error, and the profile is queued again for later.
  */
-async function deferBatch(d: WorkerDeps, job: ProfileJob, owner: string, subs: OpenSubmission[], reason: string, afterSeconds: number): Promise<boolean> {
+async function deferBatch(
+  d: WorkerDeps,
+  job: ProfileJob,
+  owner: string,
+  subs: OpenSubmission[],
+  reason: string,
+  afterSeconds: number,
+): Promise<boolean> {
   const wait = Math.max(1, Math.ceil(afterSeconds))
   await d.uow.run(undefined, async ({ manager: m }) => {
     const cur = await d.profiles.find(m, job.tenantId, job.profileId, { lock: true })
     if (!cur || cur.claimed_by !== owner) return
-    await d.submissions.defer(m, job.tenantId, subs.map((s) => s.id), reason, wait)
+    await d.submissions.defer(
+      m,
+      job.tenantId,
+      subs.map((s) => s.id),
+      reason,
+      wait,
+    )
     await d.repo.release(m, [job], owner)
     await d.queue.enqueue(job, { tx: m, startAfterSeconds: wait })
   })
   return false
 }
-
 
 /** Adds what a batch cost (every request, failed ones included) to its submissions. */
 async function recordUsage(d: WorkerDeps, m: EntityManager, tenantId: string, ids: string[], usage: Usage | undefined) {
@@ -112,17 +162,28 @@ async function recordUsage(d: WorkerDeps, m: EntityManager, tenantId: string, id
   for (const [i, id] of ids.entries()) await d.submissions.addUsage(m, tenantId, id, shareUsage(usage, ids.length, i))
 }
 
-
 /** A batch interrupted by a shutdown: its submissions are pending again, as if never tried, and the profile queued. */
-export async function giveBack(d: WorkerDeps, job: ProfileJob, owner: string, subs: OpenSubmission[], t?: BatchTrace): Promise<void> {
+export async function giveBack(
+  d: WorkerDeps,
+  job: ProfileJob,
+  owner: string,
+  subs: OpenSubmission[],
+  t?: BatchTrace,
+): Promise<void> {
   batchOutcome(t, 'handed_back')
   await d.uow.run(undefined, async ({ manager: m }) => {
     const cur = await d.profiles.find(m, job.tenantId, job.profileId, { lock: true })
     if (!cur || cur.claimed_by !== owner) return
-    await d.submissions.giveBack(m, job.tenantId, subs.map((s) => s.id))
+    await d.submissions.giveBack(
+      m,
+      job.tenantId,
+      subs.map((s) => s.id),
+    )
     await d.repo.release(m, [job], owner)
     await d.queue.enqueue(job, { tx: m })
   })
-  d.log.info({ ...(t?.log ?? { tenantId: job.tenantId, profileId: job.profileId }), submissionIds: subs.map((s) => s.id) }, 'shutting down: batch handed back to the queue')
+  d.log.info(
+    { ...(t?.log ?? { tenantId: job.tenantId, profileId: job.profileId }), submissionIds: subs.map((s) => s.id) },
+    'shutting down: batch handed back to the queue',
+  )
 }
-

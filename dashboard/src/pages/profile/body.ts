@@ -15,7 +15,13 @@ export interface LoadMore {
   submissions(): void
 }
 
-export function profileBody(id: string, state: ProfileState, loadMore: LoadMore, edits?: EditActions, why?: WhyActions): Child[] {
+export function profileBody(
+  id: string,
+  state: ProfileState,
+  loadMore: LoadMore,
+  edits?: EditActions,
+  why?: WhyActions,
+): Child[] {
   const p = state.profile
   if (!p) {
     return [

@@ -81,11 +81,16 @@ export function changeLines(changes: unknown): ChangeLine[] {
       const keys = Object.keys(value)
       if ('value' in value && ('confidence' in value || keys.length === 1)) {
         const confidence = typeof value.confidence === 'number' ? { confidence: value.confidence } : {}
-        const window = typeof value.from === 'string' && typeof value.until === 'string' ? { window: { from: value.from, until: value.until } } : {}
+        const window =
+          typeof value.from === 'string' && typeof value.until === 'string'
+            ? { window: { from: value.from, until: value.until } }
+            : {}
         out.push({ path: path || 'value', value: leafText(value.value), ...confidence, ...window })
       } else if (!keys.length) out.push({ path: path || '(empty)' })
       else if (depth >= CHANGE_PATH_DEPTH) out.push({ path, value: jsonText(value) })
-      else for (let i = keys.length - 1; i >= 0; i--) stack.push([value[keys[i]!], path ? `${path}.${keys[i]}` : keys[i]!, depth + 1])
+      else
+        for (let i = keys.length - 1; i >= 0; i--)
+          stack.push([value[keys[i]!], path ? `${path}.${keys[i]}` : keys[i]!, depth + 1])
     } else if (Array.isArray(value)) {
       if (!value.length) out.push({ path })
       else if (depth >= CHANGE_PATH_DEPTH) out.push({ path, value: jsonText(value) })

@@ -16,7 +16,16 @@ export interface ContextPanel {
 }
 
 export function contextPanel(id: string, signal: AbortSignal): ContextPanel {
-  const budget = h('input', { type: 'number', name: 'maxTokens', min: 1, max: MAX_TOKENS, step: 1, value: String(DEFAULT_TOKENS), inputmode: 'numeric', required: true })
+  const budget = h('input', {
+    type: 'number',
+    name: 'maxTokens',
+    min: 1,
+    max: MAX_TOKENS,
+    step: 1,
+    value: String(DEFAULT_TOKENS),
+    inputmode: 'numeric',
+    required: true,
+  })
   const query = h('input', { type: 'search', name: 'query', autocomplete: 'off', maxlength: 1000 })
   const error = errorText()
   const button = h('button', { type: 'submit', class: 'button button--primary' }, 'Build context')
@@ -27,7 +36,12 @@ export function contextPanel(id: string, signal: AbortSignal): ContextPanel {
   const form = h(
     'form',
     { class: 'form context-form', novalidate: true, 'aria-labelledby': 'context-title' },
-    h('div', { class: 'field-row' }, budgetField, labelled('Query (optional)', query, 'What the conversation is about: relevant facts first')),
+    h(
+      'div',
+      { class: 'field-row' },
+      budgetField,
+      labelled('Query (optional)', query, 'What the conversation is about: relevant facts first'),
+    ),
     error,
     h('div', { class: 'form-actions' }, button),
   )
@@ -55,7 +69,11 @@ export function contextPanel(id: string, signal: AbortSignal): ContextPanel {
         return
       }
       const facts = `${c.factsIncluded} of ${c.factsTotal} facts${c.summaryIncluded ? ' and the summary' : ''}`
-      const cut = !c.truncated ? '' : c.factsIncluded === c.factsTotal ? ' · the summary left out to fit' : ' · less confident or relevant facts left out to fit'
+      const cut = !c.truncated
+        ? ''
+        : c.factsIncluded === c.factsTotal
+          ? ' · the summary left out to fit'
+          : ' · less confident or relevant facts left out to fit'
       summary.textContent = `${c.tokens} of ${c.maxTokens} tokens (${c.encoding}) · ${facts}${cut}`
       output.textContent = c.text === '' ? '(nothing fits in this budget)' : c.text
       output.hidden = false
@@ -71,7 +89,11 @@ export function contextPanel(id: string, signal: AbortSignal): ContextPanel {
     'section',
     { class: 'card profile-section', 'aria-labelledby': 'context-title', 'data-section': 'context' },
     h('h2', { id: 'context-title', tabindex: -1 }, 'Context for an LLM'),
-    h('p', { class: 'hint' }, 'The profile as compact text for a system prompt: the most relevant and most confident facts first, within the budget.'),
+    h(
+      'p',
+      { class: 'hint' },
+      'The profile as compact text for a system prompt: the most relevant and most confident facts first, within the budget.',
+    ),
     form,
     summary,
     output,

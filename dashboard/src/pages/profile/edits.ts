@@ -29,7 +29,12 @@ export function editActions(
   changed: (profile: Profile) => void,
   evidenceDeleted: (submissionId: string) => void,
 ): EditActions {
-  async function run(button: HTMLButtonElement, what: string, call: () => Promise<Profile>, done: string): Promise<void> {
+  async function run(
+    button: HTMLButtonElement,
+    what: string,
+    call: () => Promise<Profile>,
+    done: string,
+  ): Promise<void> {
     button.disabled = true
     try {
       const profile = await call()
@@ -48,7 +53,12 @@ export function editActions(
       const text = String(value)
       const button = h(
         'button',
-        { type: 'button', class: 'button button--small button--danger-outline', 'aria-label': `Remove ${text} from ${section}`, 'data-testid': 'forget-value' },
+        {
+          type: 'button',
+          class: 'button button--small button--danger-outline',
+          'aria-label': `Remove ${text} from ${section}`,
+          'data-testid': 'forget-value',
+        },
         'Remove',
       )
       button.addEventListener('click', async () => {
@@ -61,14 +71,20 @@ export function editActions(
         await run(
           button,
           `remove ${text}`,
-          async () => (await gql(FORGET_VALUE, { id, section, value: text, category: category ?? null }, signal)).forgetProfileValue,
+          async () =>
+            (await gql(FORGET_VALUE, { id, section, value: text, category: category ?? null }, signal))
+              .forgetProfileValue,
           `Removed ${text} from ${section}.`,
         )
       })
       return button
     },
     rollback(seq) {
-      const button = h('button', { type: 'button', class: 'button button--small', 'data-testid': 'rollback' }, 'Roll back to here')
+      const button = h(
+        'button',
+        { type: 'button', class: 'button button--small', 'data-testid': 'rollback' },
+        'Roll back to here',
+      )
       button.addEventListener('click', async () => {
         const ok = await confirmDialog({
           title: `Roll back to update #${seq}?`,
@@ -76,7 +92,12 @@ export function editActions(
           confirmLabel: 'Roll back',
         })
         if (!ok || signal.aborted) return
-        await run(button, 'roll back', async () => (await gql(ROLLBACK_PROFILE, { id, toSeq: seq }, signal)).rollbackProfile, `Rolled back to update #${seq}.`)
+        await run(
+          button,
+          'roll back',
+          async () => (await gql(ROLLBACK_PROFILE, { id, toSeq: seq }, signal)).rollbackProfile,
+          `Rolled back to update #${seq}.`,
+        )
       })
       return button
     },
@@ -84,7 +105,12 @@ export function editActions(
       const short = submission.id.slice(0, 8)
       const button = h(
         'button',
-        { type: 'button', class: 'button button--small button--danger-outline', 'aria-label': `Delete evidence of submission ${submission.id}`, 'data-testid': 'delete-evidence' },
+        {
+          type: 'button',
+          class: 'button button--small button--danger-outline',
+          'aria-label': `Delete evidence of submission ${submission.id}`,
+          'data-testid': 'delete-evidence',
+        },
         'Delete evidence',
       )
       button.addEventListener('click', async () => {
@@ -96,7 +122,8 @@ export function editActions(
         if (!ok || signal.aborted) return
         button.disabled = true
         try {
-          const r = (await gql(DELETE_SUBMISSION_EVIDENCE, { profileId: id, submissionId: submission.id }, signal)).deleteSubmissionEvidence
+          const r = (await gql(DELETE_SUBMISSION_EVIDENCE, { profileId: id, submissionId: submission.id }, signal))
+            .deleteSubmissionEvidence
           if (signal.aborted) return
           evidenceDeleted(r.submissionId)
           const passages = `${r.passagesDeleted} passage${r.passagesDeleted === 1 ? '' : 's'}`

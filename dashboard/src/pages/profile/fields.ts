@@ -29,7 +29,10 @@ export const valueControls = (a: ValueActions | undefined, section: string, cate
   a && (a.edits || a.why)
     ? (value) => {
         const [why, panel] = a.why?.why(section, value, category) ?? [null, null]
-        return { actions: h('span', { class: 'value-actions' }, why, a.edits?.forget(section, value, category) ?? null), panel }
+        return {
+          actions: h('span', { class: 'value-actions' }, why, a.edits?.forget(section, value, category) ?? null),
+          panel,
+        }
       }
     : undefined
 
@@ -63,7 +66,10 @@ function pastLine(past: readonly PastValue[] | undefined, remove?: Remove): HTML
       i > 0 ? '; ' : null,
       h(
         'span',
-        { class: 'past-value', title: `said from ${p.from} to ${p.lastSaid}; held until ${p.until}; confidence ${p.confidence.toFixed(2)}` },
+        {
+          class: 'past-value',
+          title: `said from ${p.from} to ${p.lastSaid}; held until ${p.until}; confidence ${p.confidence.toFixed(2)}`,
+        },
         `${p.value}, ${pastWindow(p.from, p.until)}`,
       ),
       remove ? [' ', remove(p.value)] : null,
@@ -71,7 +77,13 @@ function pastLine(past: readonly PastValue[] | undefined, remove?: Remove): HTML
   )
 }
 
-function scoredRow(label: string, scored: Scored | null, controls?: Controls, past?: readonly PastValue[], remove?: Remove): HTMLElement {
+function scoredRow(
+  label: string,
+  scored: Scored | null,
+  controls?: Controls,
+  past?: readonly PastValue[],
+  remove?: Remove,
+): HTMLElement {
   const c = scored ? controls?.(scored.value) : undefined
   return h(
     'div',
@@ -80,7 +92,13 @@ function scoredRow(label: string, scored: Scored | null, controls?: Controls, pa
     h(
       'dd',
       null,
-      scored ? [h('span', { class: 'scored-value' }, String(scored.value)), confidenceBar(scored.confidence), c?.actions ?? null] : none(),
+      scored
+        ? [
+            h('span', { class: 'scored-value' }, String(scored.value)),
+            confidenceBar(scored.confidence),
+            c?.actions ?? null,
+          ]
+        : none(),
       pastLine(past, remove),
     ),
     c?.panel ?? null,
@@ -91,7 +109,8 @@ function scoredRow(label: string, scored: Scored | null, controls?: Controls, pa
 const pastOf = (p: Profile, field: string) => p.pastValues.find((f) => f.field === field)?.values
 
 /** The remove control of a past value, when the page offers edits. */
-const remover = (a: ValueActions | undefined, section: string): Remove => a?.edits && ((value) => a.edits!.forget(section, value))
+const remover = (a: ValueActions | undefined, section: string): Remove =>
+  a?.edits && ((value) => a.edits!.forget(section, value))
 
 function scoredList(items: Scored[], emptyText: string, controls?: Controls): HTMLElement {
   if (items.length === 0) return empty(emptyText)
@@ -100,11 +119,17 @@ function scoredList(items: Scored[], emptyText: string, controls?: Controls): HT
     { class: 'scored-list' },
     items.map((item) => {
       const c = controls?.(item.value)
-      return h('li', null, h('span', { class: 'scored-value' }, item.value), confidenceBar(item.confidence), c?.actions ?? null, c?.panel ?? null)
+      return h(
+        'li',
+        null,
+        h('span', { class: 'scored-value' }, item.value),
+        confidenceBar(item.confidence),
+        c?.actions ?? null,
+        c?.panel ?? null,
+      )
     }),
   )
 }
-
 
 export function summarySection(p: Profile): HTMLElement {
   return section(
@@ -129,11 +154,41 @@ export function coreInfoSection(p: Profile, actions?: ValueActions): HTMLElement
     h(
       'dl',
       { class: 'scored-grid' },
-      scoredRow('Name', c.name, valueControls(actions, 'core_info.name'), pastOf(p, 'core_info.name'), remover(actions, 'core_info.name')),
-      scoredRow('Age', c.age, valueControls(actions, 'core_info.age'), pastOf(p, 'core_info.age'), remover(actions, 'core_info.age')),
-      scoredRow('Gender', c.gender, valueControls(actions, 'core_info.gender'), pastOf(p, 'core_info.gender'), remover(actions, 'core_info.gender')),
-      scoredRow('Location', c.location, valueControls(actions, 'core_info.location'), pastOf(p, 'core_info.location'), remover(actions, 'core_info.location')),
-      scoredRow('Occupation', c.occupation, valueControls(actions, 'core_info.occupation'), pastOf(p, 'core_info.occupation'), remover(actions, 'core_info.occupation')),
+      scoredRow(
+        'Name',
+        c.name,
+        valueControls(actions, 'core_info.name'),
+        pastOf(p, 'core_info.name'),
+        remover(actions, 'core_info.name'),
+      ),
+      scoredRow(
+        'Age',
+        c.age,
+        valueControls(actions, 'core_info.age'),
+        pastOf(p, 'core_info.age'),
+        remover(actions, 'core_info.age'),
+      ),
+      scoredRow(
+        'Gender',
+        c.gender,
+        valueControls(actions, 'core_info.gender'),
+        pastOf(p, 'core_info.gender'),
+        remover(actions, 'core_info.gender'),
+      ),
+      scoredRow(
+        'Location',
+        c.location,
+        valueControls(actions, 'core_info.location'),
+        pastOf(p, 'core_info.location'),
+        remover(actions, 'core_info.location'),
+      ),
+      scoredRow(
+        'Occupation',
+        c.occupation,
+        valueControls(actions, 'core_info.occupation'),
+        pastOf(p, 'core_info.occupation'),
+        remover(actions, 'core_info.occupation'),
+      ),
     ),
   )
 }
@@ -166,7 +221,12 @@ export function personalitySection(p: Profile, actions?: ValueActions): HTMLElem
     h('h3', null, 'Traits'),
     scoredList(p.personality.traits, 'No traits yet.', valueControls(actions, 'personality.traits')),
     h('h3', null, 'Mood'),
-    h('dl', { class: 'scored-grid' }, scoredRow('Usual mood', mood.default), scoredRow('Recent mood', mood.recent, undefined, pastOf(p, 'personality.mood_trends.recent'))),
+    h(
+      'dl',
+      { class: 'scored-grid' },
+      scoredRow('Usual mood', mood.default),
+      scoredRow('Recent mood', mood.recent, undefined, pastOf(p, 'personality.mood_trends.recent')),
+    ),
   )
 }
 

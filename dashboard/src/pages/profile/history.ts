@@ -11,7 +11,10 @@ import { empty, section } from './section'
 
 export const historyKey = (e: HistoryEntry): string => String(e.seq)
 
-export const historyPage = (page: HistoryPageFieldsFragment): PageOf<HistoryEntry> => ({ items: page.entries, ...page.pageInfo })
+export const historyPage = (page: HistoryPageFieldsFragment): PageOf<HistoryEntry> => ({
+  items: page.entries,
+  ...page.pageInfo,
+})
 
 function changeLine(line: ChangeLine): HTMLElement {
   return h(
@@ -20,7 +23,13 @@ function changeLine(line: ChangeLine): HTMLElement {
     h('span', { class: 'change-path' }, line.path),
     line.value === undefined ? ': (none)' : [': ', h('span', { class: 'change-value' }, line.value)],
     line.confidence === undefined ? null : confidenceBar(line.confidence),
-    line.window ? h('span', { class: 'past-window', title: `${line.window.from} to ${line.window.until}` }, ` ${pastWindow(line.window.from, line.window.until)}`) : null,
+    line.window
+      ? h(
+          'span',
+          { class: 'past-window', title: `${line.window.from} to ${line.window.until}` },
+          ` ${pastWindow(line.window.from, line.window.until)}`,
+        )
+      : null,
   )
 }
 
@@ -42,7 +51,9 @@ function historyEntry(entry: HistoryEntry, edits?: EditActions): HTMLElement {
       edits?.rollback(entry.seq) ?? null,
     ),
     lines.length > 0 ? h('ul', { class: 'changes' }, lines) : empty('No changes.'),
-    ids.length > 0 ? h('p', { class: 'muted small' }, `Submission${ids.length === 1 ? '' : 's'}: ${ids.join(', ')}`) : null,
+    ids.length > 0
+      ? h('p', { class: 'muted small' }, `Submission${ids.length === 1 ? '' : 's'}: ${ids.join(', ')}`)
+      : null,
   )
 }
 
@@ -50,8 +61,18 @@ export function historySection(history: Paged<HistoryEntry>, loadMore: () => voi
   return section(
     'history',
     'History',
-    h('p', { class: 'hint' }, 'Every update, oldest first. "Roll back to here" returns the profile to what it held after that update, as a new update (entries from before rollbacks existed cannot be rolled back to).'),
-    history.items.length === 0 ? empty('No updates yet.') : h('ol', { class: 'history' }, history.items.map((e) => historyEntry(e, edits))),
+    h(
+      'p',
+      { class: 'hint' },
+      'Every update, oldest first. "Roll back to here" returns the profile to what it held after that update, as a new update (entries from before rollbacks existed cannot be rolled back to).',
+    ),
+    history.items.length === 0
+      ? empty('No updates yet.')
+      : h(
+          'ol',
+          { class: 'history' },
+          history.items.map((e) => historyEntry(e, edits)),
+        ),
     ...loadMoreControls('history-more', history, loadMore),
   )
 }

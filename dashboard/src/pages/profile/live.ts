@@ -29,7 +29,11 @@ export interface LiveProfile {
   start(): void
 }
 
-export function liveProfile(id: string, { signal, onLeave }: Pick<PageContext, 'signal' | 'onLeave'>, handlers: LiveHandlers): LiveProfile {
+export function liveProfile(
+  id: string,
+  { signal, onLeave }: Pick<PageContext, 'signal' | 'onLeave'>,
+  handlers: LiveHandlers,
+): LiveProfile {
   const indicator = h('span', { class: 'live live--connecting', 'data-testid': 'live-indicator' }, LIVE_TEXT.connecting)
   let liveError = false
   let socketState: LiveState = 'idle'

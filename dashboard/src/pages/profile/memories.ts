@@ -30,7 +30,9 @@ export function memoriesSection(p: Profile, actions?: ValueActions): HTMLElement
           h(
             'div',
             { class: 'timeline-meta' },
-            m.importance ? h('span', { class: `badge badge--importance-${m.importance}` }, `${m.importance} importance`) : null,
+            m.importance
+              ? h('span', { class: `badge badge--importance-${m.importance}` }, `${m.importance} importance`)
+              : null,
             m.confidence !== null ? confidenceBar(m.confidence) : null,
             c?.actions ?? null,
           ),

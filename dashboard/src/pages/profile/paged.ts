@@ -34,7 +34,8 @@ function mergeByKey<T>(older: T[], newer: T[], key: (item: T) => string): T[] {
  * by key, newer data winning) and "Load more" continues from where they were.
  */
 export function mergeFirstPage<T>(old: Paged<T>, first: PageOf<T>, key: (item: T) => string): Paged<T> {
-  if (!old.extended) return { ...emptyPaged<T>(), items: first.items, endCursor: first.endCursor, hasNextPage: first.hasNextPage }
+  if (!old.extended)
+    return { ...emptyPaged<T>(), items: first.items, endCursor: first.endCursor, hasNextPage: first.hasNextPage }
   return { ...old, items: mergeByKey(old.items, first.items, key), hasNextPage: true, loading: false, error: null }
 }
 

@@ -26,7 +26,8 @@ export function diffLines(changes: Record<string, any>): string[] {
     } else if (Array.isArray(v)) {
       for (const item of v) {
         if (isScored(item)) lines.push(`+ ${path}: ${show(item)}`)
-        else if (item && typeof item === 'object' && 'event' in item) lines.push(`+ ${path}: ${item.event}${item.date ? ` (${item.date})` : ''}`)
+        else if (item && typeof item === 'object' && 'event' in item)
+          lines.push(`+ ${path}: ${item.event}${item.date ? ` (${item.date})` : ''}`)
       }
     } else if (v && typeof v === 'object') {
       for (const [k, child] of Object.entries(v)) walk(`${path}.${k}`, child)
@@ -39,8 +40,16 @@ export function diffLines(changes: Record<string, any>): string[] {
 }
 
 export function reextractPanel(id: string, signal: AbortSignal): { element: HTMLElement } {
-  const run = h('button', { type: 'button', class: 'button button--primary', 'data-action': 'reextract' }, 'Re-extract (dry run)')
-  const apply = h('button', { type: 'button', class: 'button', 'data-action': 'apply-reextraction', hidden: true }, 'Apply')
+  const run = h(
+    'button',
+    { type: 'button', class: 'button button--primary', 'data-action': 'reextract' },
+    'Re-extract (dry run)',
+  )
+  const apply = h(
+    'button',
+    { type: 'button', class: 'button', 'data-action': 'apply-reextraction', hidden: true },
+    'Apply',
+  )
   const error = errorText()
   const status = h('p', { class: 'results-summary', 'aria-live': 'polite', 'data-testid': 'reextract-summary' })
   const diff = h('ul', { class: 'reextract-diff', 'data-testid': 'reextract-diff', hidden: true })
@@ -88,7 +97,11 @@ export function reextractPanel(id: string, signal: AbortSignal): { element: HTML
     showError(error, null)
     setBusy(true)
     try {
-      const { reextractProfile: r } = await gql(REEXTRACT_PROFILE, { id, dryRun: false, expectedVersion: version }, signal)
+      const { reextractProfile: r } = await gql(
+        REEXTRACT_PROFILE,
+        { id, dryRun: false, expectedVersion: version },
+        signal,
+      )
       if (signal.aborted) return
       apply.hidden = true
       status.textContent = `Applied: the profile is at version ${r.newVersion} now.`

@@ -16,7 +16,14 @@ export interface ProfileState {
 }
 
 export function initialState(): ProfileState {
-  return { loaded: false, loadError: null, profile: null, deleted: false, history: emptyPaged(), submissions: emptyPaged() }
+  return {
+    loaded: false,
+    loadError: null,
+    profile: null,
+    deleted: false,
+    history: emptyPaged(),
+    submissions: emptyPaged(),
+  }
 }
 
 /** The status badge's text: processing, ready, deleted, or null before anything is known. */

@@ -8,9 +8,25 @@ import { empty, none, section } from './section'
 
 export const submissionKey = (s: Submission): string => s.id
 
-export const submissionPage = (page: SubmissionPageFieldsFragment): PageOf<Submission> => ({ items: page.nodes, ...page.pageInfo })
+export const submissionPage = (page: SubmissionPageFieldsFragment): PageOf<Submission> => ({
+  items: page.nodes,
+  ...page.pageInfo,
+})
 
-const COLUMNS = ['Id', 'Input type', 'Status', 'Attempts', 'Error', 'Created', 'Said', 'Started', 'Finished', 'Tokens', 'Prompt', 'Text']
+const COLUMNS = [
+  'Id',
+  'Input type',
+  'Status',
+  'Attempts',
+  'Error',
+  'Created',
+  'Said',
+  'Started',
+  'Finished',
+  'Tokens',
+  'Prompt',
+  'Text',
+]
 
 /** What the Text column shows: the control that deletes a processed submission's evidence, or that its text is gone. */
 export type EvidenceControl = (s: Submission) => HTMLButtonElement
@@ -43,7 +59,11 @@ function submissionRow(s: Submission, deleteEvidence?: EvidenceControl): HTMLTab
   )
 }
 
-export function submissionsSection(submissions: Paged<Submission>, loadMore: () => void, deleteEvidence?: EvidenceControl): HTMLElement {
+export function submissionsSection(
+  submissions: Paged<Submission>,
+  loadMore: () => void,
+  deleteEvidence?: EvidenceControl,
+): HTMLElement {
   return section(
     'submissions',
     'Submissions',
@@ -54,7 +74,12 @@ export function submissionsSection(submissions: Paged<Submission>, loadMore: () 
     ),
     submissions.items.length === 0
       ? empty('No submissions.')
-      : dataTable('Submissions table', COLUMNS, submissions.items.map((s) => submissionRow(s, deleteEvidence)), 'table table--compact'),
+      : dataTable(
+          'Submissions table',
+          COLUMNS,
+          submissions.items.map((s) => submissionRow(s, deleteEvidence)),
+          'table table--compact',
+        ),
     ...loadMoreControls('submissions-more', submissions, loadMore),
   )
 }

@@ -41,7 +41,11 @@ const MATCH_TEXT: Record<EvidenceMatch, string> = {
 }
 
 /** `showSubmission` brings a submission's row of the Submissions list into view. */
-export function whyActions(id: string, signal: AbortSignal, showSubmission: (submissionId: string) => void): WhyActions {
+export function whyActions(
+  id: string,
+  signal: AbortSignal,
+  showSubmission: (submissionId: string) => void,
+): WhyActions {
   const entries = new Map<string, Entry>()
   let next = 0
 
@@ -59,7 +63,13 @@ export function whyActions(id: string, signal: AbortSignal, showSubmission: (sub
         ' · ',
         h(
           'button',
-          { type: 'button', class: 'link-button', 'data-testid': 'why-submission', onclick: () => showSubmission(p.submissionId), title: p.submissionId },
+          {
+            type: 'button',
+            class: 'link-button',
+            'data-testid': 'why-submission',
+            onclick: () => showSubmission(p.submissionId),
+            title: p.submissionId,
+          },
           'submission ',
           h('code', null, p.submissionId.slice(0, 8)),
         ),
@@ -77,8 +87,16 @@ export function whyActions(id: string, signal: AbortSignal, showSubmission: (sub
     if (e.error) panel.append(errorText(`Could not load what supports it: ${e.error}`))
     else if (!e.data) panel.append(h('p', { class: 'muted' }, 'Loading…'))
     else if (!e.data.passages.length) {
-      const from = e.data.sources.length ? ` It was extracted from ${e.data.sources.length === 1 ? 'a submission' : `${e.data.sources.length} submissions`} whose passages do not hold its words.` : ''
-      panel.append(h('p', { class: 'muted' }, `No passage of what the person said supports it (any that did may have been hidden when a value was forgotten, or deleted with their submission's text).${from}`))
+      const from = e.data.sources.length
+        ? ` It was extracted from ${e.data.sources.length === 1 ? 'a submission' : `${e.data.sources.length} submissions`} whose passages do not hold its words.`
+        : ''
+      panel.append(
+        h(
+          'p',
+          { class: 'muted' },
+          `No passage of what the person said supports it (any that did may have been hidden when a value was forgotten, or deleted with their submission's text).${from}`,
+        ),
+      )
     } else {
       panel.append(h('ol', { class: 'evidence-list', 'data-testid': 'why-passages' }, e.data.passages.map(passage)))
     }
@@ -89,7 +107,11 @@ export function whyActions(id: string, signal: AbortSignal, showSubmission: (sub
     e.error = undefined
     fill(e)
     try {
-      const data = await gql(PROFILE_EVIDENCE, { id, field: e.section, value: e.value, category: e.category ?? null }, signal)
+      const data = await gql(
+        PROFILE_EVIDENCE,
+        { id, field: e.section, value: e.value, category: e.category ?? null },
+        signal,
+      )
       if (signal.aborted || mine !== e.loads) return
       if (data.profile) e.data = data.profile.evidence
       else e.error = 'this profile no longer exists'
@@ -113,10 +135,23 @@ export function whyActions(id: string, signal: AbortSignal, showSubmission: (sub
       const panelId = `why-${entry.n}`
       const button = h(
         'button',
-        { type: 'button', class: 'button button--small', 'aria-expanded': String(entry.open), 'aria-controls': panelId, 'aria-label': `Why ${text}? What supports it`, 'data-testid': 'why-value' },
+        {
+          type: 'button',
+          class: 'button button--small',
+          'aria-expanded': String(entry.open),
+          'aria-controls': panelId,
+          'aria-label': `Why ${text}? What supports it`,
+          'data-testid': 'why-value',
+        },
         'Why?',
       )
-      const panel = h('div', { class: 'why-panel', id: panelId, role: 'region', 'aria-label': `What supports ${text}`, hidden: !entry.open })
+      const panel = h('div', {
+        class: 'why-panel',
+        id: panelId,
+        role: 'region',
+        'aria-label': `What supports ${text}`,
+        hidden: !entry.open,
+      })
       entry.button = button
       entry.panel = panel
       fill(entry)
