@@ -1,16 +1,15 @@
 // Measures raw cosine of the local embedder for matching vs non-matching (query, profile) pairs on the persona dev
-// data, and derives the calibration points of src/ai/local/calibration.ts.
-//   npx tsx bench/calibrate-local.ts [path/to/convai2-valid-speakers.jsonl] [--variants] [--raw] [--configured] [--search]
-// --search measures search as the evaluation does (issue 5): profiles EXTRACTED from each record's persona sentences by
-// the local extractor, queries from gold triples, recall@10 / precision@10 / nDCG@10 at sensitivity 63, unrelated
-// queries returning nothing; on a tuning half and a held-out half; and derives the points from the tuning half.
-// --configured measures the embedding model the environment configures (e.g. PROFILER_AI=openai with
-// PROFILER_EMBEDDING_MODEL) and prints PROFILER_EMBEDDING_CALIBRATION points for it.
-// Profiles are built from the gold triples by a small manual relation -> field mapping (what a good extractor would
-// store), their text by profileText(content, LocalSummarizer summary). Queries are short phrases made from the same
-// triples ("has a pet turtle", "lives in texas"). A pair matches when the query's triple belongs to the profile;
-// non-matching pairs are every other profile whose gold objects do not contain all the content stems of the query's
-// object (so "nurse" vs a profile with "nursing home" counts as neither).
+// data, and derives the calibration points of src/ai/local/calibration.ts. npx tsx bench/calibrate-local.ts
+// [path/to/convai2-valid-speakers.jsonl] [--variants] [--raw] [--configured] [--search] --search measures search as the
+// evaluation does (issue 5): profiles EXTRACTED from each record's persona sentences by the local extractor, queries
+// from gold triples, recall@10 / precision@10 / nDCG@10 at sensitivity 63, unrelated queries returning nothing; on a
+// tuning half and a held-out half; and derives the points from the tuning half. --configured measures the embedding
+// model the environment configures (e.g. PROFILER_AI=openai with PROFILER_EMBEDDING_MODEL) and prints
+// PROFILER_EMBEDDING_CALIBRATION points for it. Profiles are built from the gold triples by a small manual relation ->
+// field mapping (what a good extractor would store), their text by profileText(content, LocalSummarizer summary).
+// Queries are short phrases made from the same triples ("has a pet turtle", "lives in texas"). A pair matches when the
+// query's triple belongs to the profile; non-matching pairs are every other profile whose gold objects do not contain
+// all the content stems of the query's object (so "nurse" vs a profile with "nursing home" counts as neither).
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -42,7 +41,9 @@ interface DevRecord {
 }
 
 const args = process.argv.slice(2)
-/** --configured: measure the embedding model the environment configures (PROFILER_AI, PROFILER_EMBEDDING_MODEL, ...). */
+/**
+ * --configured: measure the embedding model the environment configures (PROFILER_AI, PROFILER_EMBEDDING_MODEL, ...).
+ */
 const configured = args.includes('--configured')
 let configuredOne: Embedder | undefined
 async function configuredEmbedder(): Promise<Embedder> {
@@ -52,8 +53,10 @@ async function configuredEmbedder(): Promise<Embedder> {
 /** BENCH_OPTIONS='{"hashBuckets":1435}' measures and calibrates other embedder settings than the defaults. */
 const mainOptions = JSON.parse(process.env.BENCH_OPTIONS ?? '{}') as LocalEmbedderOptions
 const here = dirname(fileURLToPath(import.meta.url))
+/** The persona data of the evaluation (docs/evaluation/quality.md#the-data), unless a path is given. */
 const dataPath =
-  args.find((a) => !a.startsWith('--')) ?? resolve(here, '../../shared/data/persona-dev/convai2-valid-speakers.jsonl')
+  args.find((a) => !a.startsWith('--')) ??
+  resolve(process.env.PROFILER_EVAL_DATA ?? resolve(here, '../eval/data/persona-dev'), 'convai2-valid-speakers.jsonl')
 
 // Query templates by relation; relations not listed make no query (negations, family, age, ...).
 const QUERY: Record<string, (o: string) => string> = {
@@ -106,7 +109,9 @@ const QUERY: Record<string, (o: string) => string> = {
 const NEGATED = /^(dislike|do_not|never|not_|want_no|have_no)/
 const SELF = new Set(['i', 'me', 'my', 'myself'])
 
-/** "2 dog" -> "dog", "10 human services field" -> "human services field": the leading counts are annotation artefacts. */
+/**
+ * "2 dog" -> "dog", "10 human services field" -> "human services field": the leading counts are annotation artefacts.
+ */
 function object(o: string): string {
   return o
     .replace(/^\s*\d+\s+/, '')
@@ -209,7 +214,8 @@ function load(group = 1): { profiles: Profile[]; queries: Query[] } {
 
 /**
  * Paraphrase queries: the same template with the object replaced by its nearest word-vector neighbour of another stem
- * ("turtle" -> "tortoise"), for single-word objects. No hashed feature can match these: they measure the word-vector part.
+ * ("turtle" -> "tortoise"), for single-word objects. No hashed feature can match these: they measure the word-vector
+ * part.
  */
 async function paraphrases(data: ReturnType<typeof load>): Promise<Query[]> {
   const { index, data: vec } = await wordVectors()
@@ -434,7 +440,9 @@ const FAMILIES: [family: string, relations: string[], template: (x: string) => s
   ['trait', ['misc_attribute'], (x) => `is ${x}`],
   ['dislike', ['dislike', 'dislike_activity'], (x) => `hates ${x}`],
 ]
-/** Facts nobody in persona chat is likely to hold; each is dropped if any gold object of the data has one of its tokens. */
+/**
+ * Facts nobody in persona chat is likely to hold; each is dropped if any gold object of the data has one of its tokens.
+ */
 const UNRELATED: [template: (x: string) => string, objects: string[]][] = [
   [(x) => `has a pet ${x}`, ['axolotl', 'tarantula', 'hedgehog', 'chinchilla', 'iguana', 'alpaca']],
   [(x) => `likes ${x}`, ['theremin', 'bagpipes', 'harpsichord', 'didgeridoo', 'polka', 'yodeling']],
@@ -569,7 +577,8 @@ async function searchEval(): Promise<void> {
       )
     }
   }
-  // BENCH_POINTS='[[0.035,0],...]' evaluates other points (e.g. an earlier version's, with BENCH_OPTIONS for its settings).
+  // BENCH_POINTS='[[0.035,0],...]' evaluates other points (e.g. an earlier version's, with BENCH_OPTIONS for its
+  // settings).
   const given = process.env.BENCH_POINTS ? (JSON.parse(process.env.BENCH_POINTS) as CalibrationPoint[]) : undefined
   evaluate(
     given ? `points ${process.env.BENCH_POINTS}` : 'points in src/ai/local/calibration.ts',

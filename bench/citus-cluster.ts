@@ -1,7 +1,7 @@
 // Starts a private Citus cluster (a coordinator and 2 workers, initdb on free ports; test/support/pg-cluster.ts) and
 // prints the environment that runs any test file or the service on it; stops it on Ctrl-C / SIGTERM.
-//   npx tsx bench/citus-cluster.ts            # then, in another shell, the printed exports and e.g.
-//   npx vitest run test/integration/search.test.ts
+// npx tsx bench/citus-cluster.ts            # then, in another shell, the printed exports and e.g.
+// npx vitest run test/integration/search.test.ts
 import { CitusCluster, citusInstalled } from '../test/support/pg-cluster.js'
 
 if (!citusInstalled()) {

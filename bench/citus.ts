@@ -1,9 +1,9 @@
 // Single PostgreSQL server against a Citus cluster (coordinator + 2 workers) on this machine, side by side: the same
 // service (one in-process `profiler start`: API + worker) on each, each database a private server started here with the
-// same settings (initdb on a free port, fsync off; test/support/pg-cluster.ts), one after the other, never both at once.
-// Measures: accepting structured submissions over HTTP (8 in flight), the worker applying them (until every profile is
-// ready), and search latency (a text query; a filter), for `tenants` tenants.
-//   npx tsx bench/citus.ts [--submissions 400] [--profiles 80] [--tenants 4] [--searches 100]
+// same settings (initdb on a free port, fsync off; test/support/pg-cluster.ts), one after the other, never both at
+// once. Measures: accepting structured submissions over HTTP (8 in flight), the worker applying them (until every
+// profile is ready), and search latency (a text query; a filter), for `tenants` tenants. npx tsx bench/citus.ts
+// [--submissions 400] [--profiles 80] [--tenants 4] [--searches 100]
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'

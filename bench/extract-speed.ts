@@ -1,5 +1,5 @@
 // Speed of the local extractor and embedder, printed (not asserted: timing belongs here, not in tests).
-//   npx tsx bench/extract-speed.ts
+// npx tsx bench/extract-speed.ts
 // The baseline run side by side is the same work on a 2 KB text of short facts vs. a 2 KB text of chat filler,
 // printed as a ratio, so the figure can be compared across machines.
 import { LocalEmbedder } from '../src/ai/local/local-embedder.js'

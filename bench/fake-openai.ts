@@ -1,8 +1,8 @@
 // The tests' OpenAI-compatible server (test/support/openai-server.ts) as a standalone process, so the `openai` provider
 // can be run end to end without a network: `npx tsx bench/fake-openai.ts [--port 11435] [--mode deepseek]`, then
-//   PROFILER_AI=openai OPENAI_API_KEY=fake PROFILER_OPENAI_BASE_URL=http://127.0.0.1:11435/v1 \
-//   PROFILER_CHAT_MODEL=test-chat PROFILER_EMBEDDING_MODEL=test-embed-small PROFILER_EMBEDDING_DIMENSIONS=64 \
-//   npm run eval -- --sample 200
+// PROFILER_AI=openai OPENAI_API_KEY=fake PROFILER_OPENAI_BASE_URL=http://127.0.0.1:11435/v1 \
+// PROFILER_CHAT_MODEL=test-chat PROFILER_EMBEDDING_MODEL=test-embed-small PROFILER_EMBEDDING_DIMENSIONS=64 \
+// npm run eval -- --sample 200
 // Its "model" is the local extractor reading the request as a model would (docs/evaluation.md): the figures measure the
 // provider's plumbing (what is sent, checked and kept), not a language model's quality.
 import http from 'node:http'

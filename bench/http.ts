@@ -1,11 +1,11 @@
 // The request path against bare routes, side by side in one run:
-//   POST /v1/profile/{id} (202) vs a bare Fastify route running the same single statement on the same database, each
-//   to a new profile (the costliest: profile, submission and job rows) and to 1,000 existing ones;
-//   GET /v1/profile/{id} and GraphQL profile(id) vs a bare route doing one SELECT by key, and GraphQL also vs a bare
-//   Apollo Server with the same schema and SELECT (the floor of the GraphQL stack);
-//   GET /v1/search, a listing and a hybrid query (pages of 10 of the 100 small profiles) and GraphQL searchProfiles, vs
-//   the same bare SELECT (context: how much a page of small profiles costs; compare runs of two versions side by side).
-//   npx tsx bench/http.ts [--db server|embedded|both] [--seconds 10] [--rounds 3] [--connections 32]
+// POST /v1/profile/{id} (202) vs a bare Fastify route running the same single statement on the same database, each
+// to a new profile (the costliest: profile, submission and job rows) and to 1,000 existing ones;
+// GET /v1/profile/{id} and GraphQL profile(id) vs a bare route doing one SELECT by key, and GraphQL also vs a bare
+// Apollo Server with the same schema and SELECT (the floor of the GraphQL stack);
+// GET /v1/search, a listing and a hybrid query (pages of 10 of the 100 small profiles) and GraphQL searchProfiles, vs
+// the same bare SELECT (context: how much a page of small profiles costs; compare runs of two versions side by side).
+// npx tsx bench/http.ts [--db server|embedded|both] [--seconds 10] [--rounds 3] [--connections 32]
 //     [--only words] [--env K=V,...] [--cpu-prof dir]   (--cpu-prof: V8 CPU profiles of the API process and, in
 //     <dir>/baseline, of the baseline server, for bench/profile-summary.ts)
 import { waitFor } from '../test/support/wait.js'
@@ -91,7 +91,8 @@ export async function runHttp(
         headers: auth,
         bodies: POST_BODIES,
       },
-      // The common case of a chat application: messages to profiles that exist (and are processing: no worker runs here).
+      // The common case of a chat application: messages to profiles that exist (and are processing: no worker runs
+      // here).
       'bare route, same INSERT, 1,000 profiles': {
         url: bareUrl,
         method: 'POST',

@@ -2,7 +2,7 @@
 // POSTs one short chat message and waits for READY. Samples one at a time with a pause between (an idle service), for
 // the embedded database (profiler start) and the server (profiler start, and an API process with a worker process, so
 // the wake-up crosses processes). Beside it, the same AI work for one message alone, with no database (the floor).
-//   npx tsx bench/latency.ts [--db server|embedded|both] [--samples 40]
+// npx tsx bench/latency.ts [--db server|embedded|both] [--samples 40]
 import { createClient } from 'graphql-ws'
 import WebSocket from 'ws'
 import { freshDb, spawnTs, startService, type DbKind, type Service } from './lib/env.js'

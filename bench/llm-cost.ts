@@ -1,17 +1,17 @@
 // LLM cost of the `openai` provider: requests and prompt tokens per submitted token, measured through the real
 // service (in process, embedded database) against the fake OpenAI-compatible server of the tests.
-//   npx tsx bench/llm-cost.ts            (about 30 s; writes bench/results/llm-cost.json)
+// npx tsx bench/llm-cost.ts            (about 30 s; writes bench/results/llm-cost.json)
 //
 // Scenarios, each with ~20-token first-person messages written for this bench:
-//   single        20 submissions, each to its own profile, waiting for `ready` after each
-//   burst         10 submissions POSTed at once to one profile
-//   burst-inflight 1 submission, then 9 more POSTed at once while its chat request is in flight
-//   sequential    10 submissions to ONE profile, waiting for `ready` after each (the compact profile grows)
+// single        20 submissions, each to its own profile, waiting for `ready` after each
+// burst         10 submissions POSTed at once to one profile
+// burst-inflight 1 submission, then 9 more POSTed at once while its chat request is in flight
+// sequential    10 submissions to ONE profile, waiting for `ready` after each (the compact profile grows)
 // The fake model answers in about 1 ms, far faster than a real one; in the burst scenarios every chat request is held
 // for BURST_MODEL_LATENCY_MS by the server (a queued `delayMs` fault) so that batching meets realistic latency.
 //
 // Tokens are counted with gpt-tokenizer over exactly what was sent, as recorded by the fake server:
-//   chat     o200k_base (gpt-4o / gpt-4.1 / gpt-5 family): the messages with their chat framing (encodeChat),
+// chat     o200k_base (gpt-4o / gpt-4.1 / gpt-5 family): the messages with their chat framing (encodeChat),
 //            plus the JSON text of response_format's schema. OpenAI bills the schema too, but does not document how
 //            it is rendered for the model, so its JSON text is an approximation.
 //   embeddings cl100k_base (text-embedding-3-*): the input strings.
@@ -41,7 +41,9 @@ import { BURST, SEQUENTIAL, SINGLES } from './messages.js'
 const here = path.dirname(new URL(import.meta.url).pathname)
 const BURST_MODEL_LATENCY_MS = 800
 const FIXED_TARGET = 1500
-/** Reported for mem0's open-source TypeScript SDK (`Memory.add` of a ~20-token message); the target is set against it. */
+/**
+ * Reported for mem0's open-source TypeScript SDK (`Memory.add` of a ~20-token message); the target is set against it.
+ */
 const MEM0_REPORTED_PROMPT_TOKENS_PER_ADD = 7700
 const MEM0_TARGET_FRACTION = 1 / 5
 
@@ -54,7 +56,9 @@ interface Mem0Measured {
   promptTokensPerAddMax: number
 }
 
-/** mem0 measured by bench/mem0/mem0-baseline.ts (same messages, same fake server, same counting), if it has been run. */
+/**
+ * mem0 measured by bench/mem0/mem0-baseline.ts (same messages, same fake server, same counting), if it has been run.
+ */
 function measuredMem0(): Mem0Measured | undefined {
   const file = path.join(here, 'results', 'mem0-baseline.json')
   if (!fs.existsSync(file)) return undefined

@@ -1,6 +1,6 @@
 // Summarises a V8 .cpuprofile (from `node --cpu-prof`): self time by function and by package or source folder, so a
 // profile can be read, quoted in a commit and compared without a GUI.
-//   npx tsx bench/profile-summary.ts <file.cpuprofile> [--top 30]
+// npx tsx bench/profile-summary.ts <file.cpuprofile> [--top 30]
 import fs from 'node:fs'
 import { arg } from './lib/report.js'
 

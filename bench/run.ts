@@ -1,20 +1,21 @@
 // The benchmark suite: every benchmark on the PostgreSQL server and on the embedded database, one after another (never
 // two at once: they share the machine's cores), each against its baseline measured side by side in the same run. Prints
-// one table of ratios and figures, writes bench/results/<name>-<db>.json, docs/perf/<name>-<db>.svg and
-// docs/perf/summary.md.
-//   npm run bench                          # everything, both databases
-//   npm run bench -- http worker           # some of them
-//   npm run bench -- --db server           # one database
-//   npx tsx bench/http.ts --db embedded    # any benchmark alone, with its own options
+// one table of ratios and figures, writes bench/results/<name>-<db>.json and bench/results/summary.md (the rows to
+// copy into docs/evaluation/performance.md), and draws docs/evaluation/charts/<name>-<db>.svg.
+// npm run bench                          # everything, both databases
+// npm run bench -- http worker           # some of them
+// npm run bench -- --db server           # one database
+// npx tsx bench/http.ts --db embedded    # any benchmark alone, with its own options
 import fs from 'node:fs'
 import path from 'node:path'
+import { runFirstContext } from './first-context.js'
 import { runHttp } from './http.js'
 import { runLatency } from './latency.js'
 import { runSearch } from './search.js'
 import { runStartup } from './startup.js'
 import { runSubscriptions } from './subscriptions.js'
 import { runWorker } from './worker.js'
-import { CHARTS_DIR, dbKinds, printTable, RESULTS_DIR, save, type BenchResult } from './lib/report.js'
+import { dbKinds, printTable, RESULTS_DIR, save, type BenchResult } from './lib/report.js'
 import type { DbKind } from './lib/env.js'
 
 const SUITE: Record<string, (kind: DbKind) => Promise<BenchResult>> = {
@@ -31,6 +32,7 @@ const SUITE: Record<string, (kind: DbKind) => Promise<BenchResult>> = {
     }),
   subscriptions: (kind) => runSubscriptions(kind, { subscribers: 1000, events: 20 }),
   startup: (kind) => runStartup(kind, { runs: 7 }),
+  'first-context': (kind) => runFirstContext(kind, { runs: 5, later: 5 }),
 }
 
 const names = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--'))
@@ -58,7 +60,7 @@ for (const name of Object.keys(SUITE)) {
     else if (fs.existsSync(file)) all.push(JSON.parse(fs.readFileSync(file, 'utf8')))
   }
 }
-fs.mkdirSync(CHARTS_DIR, { recursive: true })
+fs.mkdirSync(RESULTS_DIR, { recursive: true })
 const md = [
   `Written ${new Date().toISOString().slice(0, 10)} by \`npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (this run: ${Math.round((Date.now() - t0) / 60000)} minutes).`,
   '',
@@ -72,4 +74,4 @@ const md = [
   ),
   '',
 ]
-fs.writeFileSync(path.join(CHARTS_DIR, 'summary.md'), md.join('\n'))
+fs.writeFileSync(path.join(RESULTS_DIR, 'summary.md'), md.join('\n'))

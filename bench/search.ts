@@ -1,6 +1,6 @@
 // Semantic search at scale, side by side with the same SQL run raw:
-//   - profiles in two tenants: a large one (99 %) and a small one (1 %: a filtered search at 1 % selectivity);
-//   - embeddings of the local model (1024 dimensions) and of an OpenAI-sized model (1536, served by the local
+// - profiles in two tenants: a large one (99 %) and a small one (1 %: a filtered search at 1 % selectivity);
+// - embeddings of the local model (1024 dimensions) and of an OpenAI-sized model (1536, served by the local
 //     OpenAI-compatible server of the tests, whose embeddings are hashed bags of word stems);
 //   - each query through the service (GET /v1/search) and, alternating with it, the same work raw: the query's
 //     embedding (the local model in process, or one request to the model's server) and the statements the service runs
@@ -219,7 +219,8 @@ async function runModel(
           const rank = (rows: any[]) =>
             rankHybrid(rows.map(toCandidate), (x) => calibration.toScore(x), 0, 10, every.length, terms.length)
           // As the service runs them: the query's embedding (in process, or a request to the model's server), then the
-          // total and the page's ids side by side on two connections; a hybrid page is ranked; then the page is read by id.
+          // total and the page's ids side by side on two connections; a hybrid page is ranked; then the page is read by
+          // id.
           const runRaw = async () => {
             const s0 = performance.now()
             await embedRaw(q)
@@ -230,7 +231,8 @@ async function runModel(
             ])
             return performance.now() - s0
           }
-          // The baseline: the page's statement alone, no total (the HNSW query; a hybrid page's lexical branch with it).
+          // The baseline: the page's statement alone, no total (the HNSW query; a hybrid page's lexical branch with
+          // it).
           const runHnsw = async () => {
             const s0 = performance.now()
             await embedRaw(q)
@@ -296,8 +298,8 @@ async function runModel(
               estimates++
               estimateError += exact ? Math.abs(b.total - exact) / exact : b.total ? 1 : 0
             }
-            // Exact: the same conditions with no HNSW index. A result counts as found when it is as near (scores as well)
-            // as the exact 10th (so that which of several equally near profiles came back does not matter).
+            // Exact: the same conditions with no HNSW index. A result counts as found when it is as near (scores as
+            // well) as the exact 10th (so that which of several equally near profiles came back does not matter).
             await c.query('BEGIN')
             await c.query('SET LOCAL enable_indexscan = off')
             if (terms.length) {
@@ -307,7 +309,8 @@ async function runModel(
               const hit = b.scores.filter((s) => s >= Math.round(tenth * 100) / 100 - 0.01).length
               recall += exact.length ? Math.min(hit, exact.length) / exact.length : 1
             } else {
-              // vectorSearchSql's conditions: the tenant ($1), the threshold ($3) on the distance to $2, the model ($4).
+              // vectorSearchSql's conditions: the tenant ($1), the threshold ($3) on the distance to $2, the model
+              // ($4).
               const whereSql = `tenant_id = $1 AND embedding IS NOT NULL AND embedding_model = $4 AND (embedding <=> $2) <= $3`
               const exact = (
                 await c.query(

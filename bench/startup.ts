@@ -2,7 +2,7 @@
 // compiled build (bin/profiler.js -> dist/, what `npm start` and the bin run) beside the TypeScript sources through tsx
 // (what ran before there was a build), in alternating runs so both see the same machine; medians. The machine's load
 // average is printed with them: on a shared 2-core machine the absolute figures move with it, the ratios much less.
-//   npx tsx bench/startup.ts [--db embedded|server|both] [--runs 7]
+// npx tsx bench/startup.ts [--db embedded|server|both] [--runs 7]
 import { execFile, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -53,7 +53,9 @@ function cpuSeconds(pid: number): number | undefined {
   }
 }
 
-/** `profiler start` on a fresh, migrated database: seconds from spawn to the first 200 of /readyz, and its CPU by then. */
+/**
+ * `profiler start` on a fresh, migrated database: seconds from spawn to the first 200 of /readyz, and its CPU by then.
+ */
 async function timeStart(variant: Variant, kind: DbKind): Promise<{ wall: number; cpu?: number }> {
   const db = await freshDb(kind)
   try {

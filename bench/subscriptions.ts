@@ -2,10 +2,10 @@
 // own) follow one tenant's profileStatusChanged; profiles are submitted one at a time, and for each READY the time from
 // the profile's apply (its lastUpdated) to each subscriber's receipt is measured. Side by side: the same with one
 // subscriber. The per-key caps on sockets and subscriptions (20 each by default) are raised for the run.
-//   npx tsx bench/subscriptions.ts [--db server|embedded|both] [--subscribers 1000] [--events 20]
+// npx tsx bench/subscriptions.ts [--db server|embedded|both] [--subscribers 1000] [--events 20]
 import { waitFor } from '../test/support/wait.js'
 import { freshDb, spawnTs, startService, type DbKind, type Proc, type Service } from './lib/env.js'
-import { median, percentile, round } from './lib/load.js'
+import { median, round } from './lib/load.js'
 import { MESSAGES, post } from './lib/seed.js'
 import { arg, benchMain, type BenchResult } from './lib/report.js'
 

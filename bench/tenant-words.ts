@@ -1,12 +1,13 @@
-// What one tenant's words cost another tenant's searches (README "One tenant's words cost another nothing"):
-//   - a small tenant (one profile, one passage that says "lighthouse") searches by words, 30 times, before and after a
+// What one tenant's words cost another tenant's searches
+// (docs/architecture/search-internals.md#one-tenants-words-cost-another-nothing):
+// - a small tenant (one profile, one passage that says "lighthouse") searches by words, 30 times, before and after a
 //     loud tenant's profile gets --n passages that all say them (written straight into the database, then ANALYZE, as
 //     a server's autovacuum would); the ratio of the small tenant's p50 after to before is the figure (the baseline is
 //     the same search, in the same run, before the other tenant's passages existed);
 //   - in context: a middle tenant with --n / 5 passages of its own that do not say the words, and the loud tenant's own
 //     searches, measured after.
-// With BENCH_SERVICE_ROOT=<another checkout> the service of that checkout runs, for a side by side with the code before.
-//   npx tsx bench/tenant-words.ts [--db server|embedded|both] [--n 100000]
+// With BENCH_SERVICE_ROOT=<another checkout> the service of that checkout runs, for a side by side with the code
+// before. npx tsx bench/tenant-words.ts [--db server|embedded|both] [--n 100000]
 import pg from 'pg'
 import { ROOT as ROOT_DIR, freshDb, SERVICE_ROOT, spawnTs, startService, type BenchDb, type DbKind } from './lib/env.js'
 import { percentile, round } from './lib/load.js'

@@ -1,6 +1,6 @@
 // Worker throughput with the local extractor, against the same AI work done in one process with no database (the
 // ceiling this machine allows), side by side in one run:
-//   - drain: N short chat messages queued (each to a profile of its own, the costliest case), then W worker processes
+// - drain: N short chat messages queued (each to a profile of its own, the costliest case), then W worker processes
 //     drain them; submissions/s, for W = 1 and 2;
 //   - burst: while a worker runs, a burst of POSTs for --burst seconds at full speed (32 connections); how long the
 //     backlog takes to drain after the burst, against how long the burst took to arrive.
@@ -47,7 +47,9 @@ async function queue(base: string, key: string, prefix: string, n: number): Prom
   )
 }
 
-/** The same AI work as the worker's (extract, merge, summarize, embed) for `n` messages in this process, no database. */
+/**
+ * The same AI work as the worker's (extract, merge, summarize, embed) for `n` messages in this process, no database.
+ */
 async function ceiling(n: number): Promise<number> {
   const p = spawnTs('bench/lib/pipeline-ceiling.ts', [String(n)], {})
   const code = await new Promise<number | null>((r) => p.child.once('exit', r))

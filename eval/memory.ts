@@ -47,7 +47,8 @@ export function durationMs(num: number, unit: string): number {
  */
 export function sessionsOf(r: MscRecord, reference: Date): Session[] {
   const current: Turn[] = r.dialog.map((t, i) => ({
-    // ids are "Speaker 1" / "Speaker 2"; a few first turns carry a number instead: speakers alternate, so use the position
+    // ids are "Speaker 1" / "Speaker 2"; a few first turns carry a number instead: speakers alternate, so use the
+    // position
     speaker: t.id === 'Speaker 1' ? 0 : t.id === 'Speaker 2' ? 1 : ((i % 2) as 0 | 1),
     text: t.text,
   }))

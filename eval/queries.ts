@@ -104,7 +104,10 @@ export function buildQueries(profiles: ReadonlyMap<string, readonly Triple[]>, n
   }))
 }
 
-/** Things nobody in a persona-chat corpus is likely to hold, each with the phrasing that fits it; checked against the gold objects before use. */
+/**
+ * Things nobody in a persona-chat corpus is likely to hold, each with the phrasing that fits it; checked against the
+ * gold objects before use.
+ */
 const UNRELATED: [template: (x: string) => string, objects: string[]][] = [
   [
     (x) => `has a pet ${x}`,

@@ -23,7 +23,6 @@ import {
   conversationJson,
   CoverageCounter,
   covered,
-  fillBudget,
   longHistories,
   newestTurns,
   personaFacts,
@@ -51,7 +50,8 @@ import {
 } from './score.js'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
-const DATA_DIR = process.env.PROFILER_EVAL_DATA ?? '/work/shared/data/persona-dev'
+/** The labelled data is not in the repository: PROFILER_EVAL_DATA names its folder, else eval/data/persona-dev. */
+const DATA_DIR = process.env.PROFILER_EVAL_DATA ?? path.join(HERE, 'data', 'persona-dev')
 /** Multi-Session Chat (the memory task): beside the persona data unless PROFILER_EVAL_MSC_DATA says otherwise. */
 const MSC_DIR = process.env.PROFILER_EVAL_MSC_DATA ?? path.join(path.dirname(path.resolve(DATA_DIR)), 'msc-dev')
 /** The memory task's sessions are dated back from this: the last session of every conversation took place then. */
@@ -72,13 +72,22 @@ interface Options {
   concurrency: number
   /** Only one half of the personas (see personaHalf): rules are tuned on one half and checked on the other. */
   half?: 'tuning' | 'held-out'
-  /** Memory task: the context budgets measured (tokens): 500 as in issue 24, and 150, since a speaker here says about 440 tokens in all. */
+  /**
+   * Memory task: the context budgets measured (tokens): 500 as in issue 24, and 150, since a speaker here says about
+   * 440 tokens in all.
+   */
   memoryBudgets: number[]
   /** Memory task: conversations joined into one person's long history (longHistories); 0: none. */
   memoryLong: number
-  /** Memory task: each fact's topic asked as a question (questionOf: "What did they say about their son?"), not as the bare word. */
+  /**
+   * Memory task: each fact's topic asked as a question (questionOf: "What did they say about their son?"), not as the
+   * bare word.
+   */
   memoryQuestion: boolean
-  /** Memory task: a JSON Lines file of every topic query's outcome, with the service's and BM25's texts (for reading misses). */
+  /**
+   * Memory task: a JSON Lines file of every topic query's outcome, with the service's and BM25's texts (for reading
+   * misses).
+   */
   memoryDump?: string
   /** Memory task: only the long histories (--memory-long), not the speakers one by one. */
   memoryLongOnly: boolean
@@ -172,8 +181,7 @@ function parseArgs(argv: string[]): Options {
             '  --memory-long-only: the memory task measures only the long histories\n' +
             "  --memory-dump: the memory task writes every topic query's outcome, with the service's and BM25's texts, to this JSON Lines file\n",
         )
-        process.exit(0)
-      // eslint-disable-next-line no-fallthrough
+        return process.exit(0)
       default:
         throw new Error(`unknown option ${a} (try --help)`)
     }
@@ -206,7 +214,17 @@ interface EvalRecord {
   otherConvGold: GoldFact[]
 }
 
+/** Stops with a message that says where the data is looked for and how to point elsewhere. */
+function requireData(dir: string, variable: string) {
+  if (fs.existsSync(dir)) return
+  throw new Error(
+    `no evaluation data in ${dir}: set ${variable} to its folder, or link it there ` +
+      '(see docs/evaluation/quality.md#the-data)',
+  )
+}
+
 function loadData() {
+  requireData(DATA_DIR, 'PROFILER_EVAL_DATA')
   const rel = JSON.parse(fs.readFileSync(path.join(DATA_DIR, 'relation-to-field.json'), 'utf8')) as {
     fields: Record<string, string[]>
   }
@@ -313,7 +331,9 @@ interface Backend {
   search(query: string): Promise<SearchHit>
   /** Whether submissions can carry `occurred_at` (the time the text was said), and how that was found out. */
   probeOccurredAt(at: string): Promise<{ supported: boolean; detail: string }>
-  /** Posts each profile's sessions in order (the next once the previous is accepted), then waits until all are ready. */
+  /**
+   * Posts each profile's sessions in order (the next once the previous is accepted), then waits until all are ready.
+   */
   buildSessions(items: SessionItem[], sendTimes: boolean, log: (s: string) => void): Promise<{ failed: string[] }>
   /** The profile's context for an LLM: GET /v1/profile/{id}/context?max_tokens=&query=. */
   context(profileId: string, maxTokens: number, query?: string): Promise<{ text: string; tokens: number }>
@@ -332,6 +352,9 @@ async function serviceBackend(opts: Options): Promise<Backend> {
     LOG_LEVEL: process.env.EVAL_LOG_LEVEL ?? 'warn',
     // the harness is the only client of this instance
     PROFILER_RATE_LIMIT_PER_MINUTE: '100000000',
+    // The harness shares the service's process and event loop: with a keep-alive of seconds, the service may reset a
+    // connection just as fetch reuses it when the process is busy. A long one leaves closing idle connections to fetch.
+    PROFILER_KEEPALIVE_TIMEOUT_MS: '600000',
   })
   const profiler = await startProfiler(config, { role: 'all' })
   const base = profiler.url!
@@ -747,6 +770,7 @@ async function main() {
 // ---------- memory ----------
 
 function loadMsc(): MscRecord[] {
+  requireData(MSC_DIR, 'PROFILER_EVAL_MSC_DATA')
   const file = path.join(MSC_DIR, 'session_3_valid.jsonl')
   if (!fs.existsSync(file))
     throw new Error(`memory task: ${file} not found (set PROFILER_EVAL_MSC_DATA to the msc-dev directory)`)

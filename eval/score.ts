@@ -116,7 +116,9 @@ export function dedupeGold(facts: readonly GoldFact[]): GoldFact[] {
   return out
 }
 
-/** Counts for one row of the table. `found` = gold objects found (recall); `correct` = extracted values matching a gold. */
+/**
+ * Counts for one row of the table. `found` = gold objects found (recall); `correct` = extracted values matching a gold.
+ */
 export interface Counts {
   gold: number
   found: number

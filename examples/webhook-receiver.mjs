@@ -1,6 +1,6 @@
 // A Profiler webhook receiver in plain Node (no dependencies): verifies the signature, dedupes by event id, answers 2xx
 // at once and re-reads what it needs from the API. The test suite imports `verifyProfilerSignature` from this file, so
-// the code the README shows is the code that is tested.
+// the code docs/guides/webhooks.md shows is the code that is tested.
 //
 //   PROFILER_WEBHOOK_SECRET=whsec_... node examples/webhook-receiver.mjs      # listens on :4000
 import crypto from 'node:crypto'

@@ -22,7 +22,10 @@ export class GeneratedColumnExpressions1764400001400 implements MigrationInterfa
   }
 }
 
-/** Records, in typeorm_metadata, the expression of every stored generated column of the current schema as PostgreSQL prints it. */
+/**
+ * Records, in typeorm_metadata, the expression of every stored generated column of the current schema as PostgreSQL
+ * prints it.
+ */
 export async function recordGeneratedColumns(q: QueryRunner): Promise<void> {
   await q.query(`DELETE FROM typeorm_metadata WHERE type = 'GENERATED_COLUMN' AND schema = current_schema()`)
   await q.query(`

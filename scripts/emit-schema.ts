@@ -1,4 +1,5 @@
-// Writes schema/openapi.json, schema/schema.graphql (the API) and schema/dashboard.graphql from the code. Run: npm run schema
+// Writes schema/openapi.json, schema/schema.graphql (the API) and schema/dashboard.graphql from the code. Run: npm run
+// schema
 import 'reflect-metadata'
 import fs from 'node:fs'
 import path from 'node:path'

@@ -25,6 +25,9 @@ import { AccountService } from './services/account.service.js'
 import { AppSchemaService } from './services/app-schema.service.js'
 import { TenantService } from './services/tenant.service.js'
 import type { Metrics } from './metrics/metrics.js'
+import type { JobQueue } from './jobs/queue.js'
+import type { ProfileService } from './services/profile.service.js'
+import type { buildWebhooks } from './services/webhooks/index.js'
 import { packageVersion } from './paths.js'
 import { startTracing, type TracingOptions } from './tracing/tracing.js'
 import { EMBEDDED_PASSAGE_STATEMENT, SERVER_PASSAGE_STATEMENT } from './services/worker/passages.js'
@@ -66,8 +69,8 @@ export interface StartOptions {
 
 /**
  * The service's logger (the HTTP server's too). Lines are written asynchronously (flushed on exit): a synchronous write
- * per request was 6 % of the POST's wall time under load. Under load they are also written in batches of 4 KB or more
- * instead of one write per line; a line waits at most 100 ms.
+ * per request is a measurable share of a POST's time under load. Under load they are also written in batches of 4 KB or
+ * more instead of one write per line; a line waits at most 100 ms.
  */
 function serviceLogger(config: Config, stream?: pino.DestinationStream): { log: Logger; close: () => Promise<void> } {
   const options = {
@@ -87,10 +90,13 @@ function serviceLogger(config: Config, stream?: pino.DestinationStream): { log: 
   }
 }
 
-/** Tenants, apps and keys. Keys are cached only where every revocation is heard: a server's LISTEN, or the embedded server this process runs. */
 /** How long a worker whose embedding model is unlike the database's takes no jobs before it tries again. */
 const EMBEDDING_MISMATCH_PAUSE_MS = 30_000
 
+/**
+ * Tenants, apps and keys. Keys are cached only where every revocation is heard: a server's LISTEN, or the embedded
+ * server this process runs.
+ */
 const tenantService = (db: Database, bus: EventBus, opts: { cacheKeys: boolean }) =>
   new TenantService(db.dataSource, bus, opts)
 /** Dashboard accounts; sign-up counters shared through the database on a server. */
@@ -109,7 +115,7 @@ function closing(log: Pick<Logger, 'error'>) {
   }
 }
 
-/** What the CLI's commands use: the database (migrated), its events, and the services, built as the service builds them. */
+/** What the CLI's commands use: the database (migrated), its events, and the services, built as the service does. */
 export interface Cli {
   config: Config
   db: Database
@@ -118,7 +124,7 @@ export interface Cli {
   /** The AI providers are loaded only by the commands that need them. */
   reindexer(): Promise<ReindexService>
   /** Export and import; `embed` loads the embedding model (an import re-embeds what it writes). */
-  exporter(o: { embed: boolean }): Promise<ExportService>
+  exporter(options: { embed: boolean }): Promise<ExportService>
   close(): Promise<void>
 }
 
@@ -130,14 +136,14 @@ export interface Cli {
 export async function openCli(config: Config, opts: { ai?: AiProviders } = {}): Promise<Cli> {
   const log = pino({ level: 'warn' }, pino.destination(2))
   const db = await openDatabase(config, { poolSize: 2 })
-  const c = closing(log)
-  c.add(() => db.close())
+  const cleanup = closing(log)
+  cleanup.add(() => db.close())
   try {
     await migrate(db)
     const bus = new PostgresEventBus(db.url, log)
-    c.add(() => bus.close())
+    cleanup.add(() => bus.close())
     const accounts = accountService(db, config)
-    c.add(() => accounts.close())
+    cleanup.add(() => accounts.close())
     return {
       config,
       db,
@@ -149,34 +155,64 @@ export async function openCli(config: Config, opts: { ai?: AiProviders } = {}): 
           import('./ai/index.js'),
         ])
         const ai = opts.ai ?? createAiProviders(config, { log })
-        if (ai.close) c.add(() => ai.close!())
+        if (ai.close) cleanup.add(() => ai.close!())
         return new ReindexService(db.dataSource, ai, {
           perSubmission: config.profiles.passagesPerSubmission,
           perProfile: config.profiles.passagesPerProfile,
         })
       },
-      async exporter(o) {
+      async exporter(options) {
         const { ExportService } = await import('./services/export.service.js')
-        if (!o.embed) return new ExportService(db.dataSource)
+        if (!options.embed) return new ExportService(db.dataSource)
         const { createAiProviders } = await import('./ai/index.js')
         const ai = opts.ai ?? createAiProviders(config, { log })
-        if (ai.close) c.add(() => ai.close!())
+        if (ai.close) cleanup.add(() => ai.close!())
         return new ExportService(db.dataSource, { embedder: ai.embedder })
       },
-      close: c.close,
+      close: cleanup.close,
     }
-  } catch (e) {
-    await c.close()
-    throw e
+  } catch (err) {
+    await cleanup.close()
+    throw err
   }
 }
 
-/** Builds the service (API, worker or both) from the validated configuration, and starts it. */
-export async function startProfiler(config: Config, opts: StartOptions): Promise<Profiler & { bootstrapKey?: string }> {
-  // The service's other modules (the AI providers with the local NLP models, the HTTP layer: Fastify, Apollo,
-  // type-graphql) are 1-2.5 s of loading: they load while the database starts, which compiles PGlite's WebAssembly
-  // off the main thread, and are awaited once it is migrated.
-  const modules = Promise.all([
+/**
+ * The service's other modules (the AI providers with the local NLP models, the HTTP layer: Fastify, Apollo,
+ * type-graphql) take seconds to load: they load while the database starts, which compiles PGlite's WebAssembly off
+ * the main thread, and are awaited once it is migrated.
+ */
+async function loadServiceModules() {
+  const [
+    ai,
+    server,
+    queue,
+    workerLoop,
+    reconciler,
+    statements,
+    profileRepository,
+    processingRepository,
+    processing,
+    profile,
+    profileEdit,
+    reindex,
+    search,
+    submission,
+    budget,
+    metered,
+    submissionRepository,
+    metricsServer,
+    metrics,
+    exporter,
+    retention,
+    profileContext,
+    passages,
+    webhooks,
+    reextraction,
+    cpu,
+    provenance,
+    typoDictionary,
+  ] = await Promise.all([
     import('./ai/index.js'),
     import('./server.js'),
     import('./jobs/queue.js'),
@@ -206,326 +242,411 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
     import('./services/provenance.service.js'),
     import('./services/typo-dictionary.js'),
   ])
+  return {
+    ...{ ai, server, queue, workerLoop, reconciler, statements, profileRepository, processingRepository, processing },
+    ...{ profile, profileEdit, reindex, search, submission, budget, metered, submissionRepository, metricsServer },
+    ...{ metrics, exporter, retention, profileContext, passages, webhooks, reextraction, cpu, provenance },
+    typoDictionary,
+  }
+}
+
+type ServiceModules = Awaited<ReturnType<typeof loadServiceModules>>
+
+/** What the stages of `startProfiler` share: the configuration, the loaded modules, the database and the closers. */
+interface Stage {
+  config: Config
+  opts: StartOptions
+  modules: ServiceModules
+  db: Database
+  log: Logger
+  steps: ReturnType<typeof closing>
+}
+
+type Ai = ReturnType<ServiceModules['metered']['metered']>
+type Webhooks = ReturnType<typeof buildWebhooks>
+
+/** The process's metrics, reading the database pool and the queue of open submissions. */
+function createMetrics({ modules, db, opts }: Stage) {
+  const metrics = new modules.metrics.Metrics({ role: opts.role, database: db.mode, version: packageVersion() })
+  metrics.dbPool(() => poolStats(db.dataSource))
+  if (db.embeddedStats) metrics.embeddedDb(db.embeddedStats)
+  const submissionRows = new modules.submissionRepository.SubmissionRepository()
+  metrics.queue(() => submissionRows.openStats(db.dataSource.manager))
+  return metrics
+}
+
+/** The job queue (pg-boss); only processes that run the worker supervise it. */
+async function startQueue({ modules, config, db, opts, log, steps }: Stage) {
+  const queue = new modules.queue.JobQueue({
+    url: db.url,
+    pollSeconds: config.worker.pollSeconds,
+    supervise: opts.role !== 'api',
+    onError: (e) => log.warn({ err: e }, 'job queue error'),
+  })
+  await queue.start()
+  steps.add(() => queue.stop())
+  return queue
+}
+
+/** The AI providers (as configured, or injected by tests), counted by the metrics. */
+function createAi({ modules, config, opts, log, steps }: Stage, metrics: Metrics): Ai {
+  const logged = modules.ai.loggedPause(log)
+  const providers =
+    opts.ai ??
+    modules.ai.createAiProviders(config, {
+      onLlmFailure: (kind) => metrics.llmRequestFailed(kind),
+      events: { ...logged, onPause: (pause) => (metrics.llmPaused(pause.reason), logged.onPause!(pause)) },
+      log,
+    })
+  const ai = modules.metered.metered(providers, metrics)
+  if (ai.status) metrics.aiProvider(() => ai.status!())
+  if (ai.close) steps.add(() => ai.close!())
+  return ai
+}
+
+/**
+ * Refuses to start when the database's embeddings have another dimension than the model makes (a new database follows
+ * the model), and warns about profiles embedded with another model of the same dimension.
+ */
+async function checkEmbeddingModel({ modules, db, log }: Stage, ai: Ai) {
+  const ds = db.dataSource
+  let dimension = await embeddingDimension(ds)
+  if (dimension !== ai.embedder.dimension) {
+    const [{ n: embedded }] = await ds.query(`SELECT count(*)::int AS n FROM profiles WHERE embedding IS NOT NULL`)
+    const adapted = embedded === 0 && (await new modules.reindex.ReindexService(ds, ai).adaptColumn({ probe: false }))
+    if (adapted) dimension = ai.embedder.dimension
+  }
+  if (dimension !== ai.embedder.dimension) {
+    throw new Error(
+      `The database stores ${dimension}-dimensional embeddings but the embedding model ${ai.embedder.model} makes ` +
+        `${ai.embedder.dimension}: run \`profiler reindex\` with this configuration to adapt the column and ` +
+        're-embed the profiles, or configure the model the database was built with.',
+    )
+  }
+  const [{ stale }] = await ds.query(
+    `SELECT count(*)::int AS stale FROM profiles WHERE embedding IS NOT NULL AND embedding_model IS DISTINCT FROM $1`,
+    [ai.embedder.model],
+  )
+  if (stale) {
+    log.warn(
+      `${stale} profiles were embedded with another model than ${ai.embedder.model} and are left out of semantic ` +
+        'search until `profiler reindex`',
+    )
+  }
+  await ai.embedder.warmUp?.()
+}
+
+/**
+ * The event bus: LISTEN/NOTIFY on a server. NOTIFY does not cross PGlite connections, so events travel in process in
+ * embedded mode (and what the CLI NOTIFYs through the embedded server is picked out of its replies).
+ */
+async function startEventBus({ db, log, steps }: Stage): Promise<EventBus> {
+  let bus: EventBus
+  if (db.mode === 'server') {
+    const serverBus = new PostgresEventBus(db.url, log)
+    await serverBus.start()
+    bus = serverBus
+  } else {
+    const embeddedBus = new EmbeddedEventBus()
+    db.onNotification?.((channel, payload) => embeddedBus.receive(channel, payload))
+    bus = embeddedBus
+  }
+  steps.add(() => bus.close())
+  return bus
+}
+
+/** Every service, each behind the tenants' request gate where it serves requests. */
+async function buildServices(
+  stage: Stage,
+  parts: { ai: Ai; bus: EventBus; queue: JobQueue; metrics: Metrics },
+): Promise<{ services: Services; profileService: ProfileService; webhooks: Webhooks }> {
+  const { modules: m, config, db, opts, log, steps } = stage
+  const { ai, bus, queue, metrics } = parts
+  const ds = db.dataSource
+  // Search statements on a read replica when one is configured (API processes only: the worker never searches).
+  let searchDb: Database | undefined
+  if (config.search.databaseUrl && opts.role !== 'worker') {
+    searchDb = await openDatabase({ ...config, databaseUrl: config.search.databaseUrl })
+    steps.add(() => searchDb!.close())
+  }
+  const statements = await m.statements.Statements.create(ds)
+  const historyBounds = { entries: config.profiles.historyEntries, snapshots: config.profiles.snapshots }
+  const profiles = new m.profileRepository.ProfileRepository(statements, historyBounds)
+  const workerId = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`
+  const budget = new m.budget.RequestBudget({
+    perMinute: config.limits.ratePerMinute,
+    authFailuresPerMinute: config.limits.authFailuresPerMinute,
+    tenantConcurrency: config.limits.tenantConcurrency,
+    tenantQueue: config.limits.tenantQueue,
+    tenantBurst: POOL_SIZE,
+    shared: db.mode === 'server' ? ds : undefined,
+  })
+  steps.add(() => budget.close())
+  const accounts = accountService(db, config)
+  steps.add(() => accounts.close())
+  const gate = budget.tenants
+  const gated = m.budget.gated
+  // Merges and contexts of large profiles run here, off the event loop.
+  const cpu = new m.cpu.CpuPool(config.worker.cpuThreads)
+  steps.add(() => cpu.close())
+  // Started now, awaited before the services are handed out, so no request pays for a thread's start.
+  const cpuWarm = cpu.prestart().catch((e) => log.warn({ err: e }, 'a CPU thread failed its warm-up'))
+  const profileService = new m.profile.ProfileService(ds, profiles, queue, bus)
+  const webhooks = m.webhooks.buildWebhooks(ds, config, {
+    log,
+    embeddedDataDir: db.mode === 'embedded' ? config.dataDir : undefined,
+  })
+  // One typo dictionary for search and contexts: read once, a failure to read it reported once.
+  const typos = new m.typoDictionary.TypoDictionary({ log })
+  const search = new m.search.SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize, {
+    statements: searchDb ? await m.statements.Statements.create(searchDb.dataSource) : statements,
+    budget,
+    chunkBytes: config.search.readChunkBytes,
+    chargeUnitBytes: config.limits.maxBodyBytes,
+    wholeMaxBytes: config.graphql.maxSearchBytes,
+    exactTotalMax: config.search.exactTotalMax,
+    lexicalExactMax: config.search.lexicalExactMax,
+    typos,
+  })
+  const processing = new m.processing.ProcessingService(
+    ds,
+    profiles,
+    new m.processingRepository.ProcessingRepository(historyBounds),
+    queue,
+    ai,
+    bus,
+    log,
+    {
+      workerId,
+      ...config.worker,
+      limits: config.profiles,
+      passageStatement: db.mode === 'server' ? SERVER_PASSAGE_STATEMENT : EMBEDDED_PASSAGE_STATEMENT,
+    },
+    metrics,
+    cpu,
+  )
+  const reextraction = new m.reextraction.ReextractionService(
+    ds,
+    profiles,
+    new m.processingRepository.ProcessingRepository(historyBounds),
+    ai,
+    bus,
+    budget,
+    {
+      batchSize: config.worker.batchSize,
+      maxSubmissions: config.worker.reextractMaxSubmissions,
+      limits: config.profiles,
+      maxDataBytes: config.limits.maxDataBytes,
+    },
+    cpu,
+  )
+  const contexts = new m.profileContext.ProfileContextService(ds, profiles, ai.embedder, cpu, undefined, typos, {
+    scanPassages: config.limits.contextScanPassages,
+  })
+  const submissionLimits = { ...config.limits, maxValueChars: config.profiles.valueChars }
+  const services: Services = {
+    tenants: tenantService(db, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
+    accounts,
+    submissions: gated(new m.submission.SubmissionService(ds, statements, queue, bus, submissionLimits), gate),
+    profiles: gated(profileService, gate),
+    edits: gated(new m.profileEdit.ProfileEditService(ds, profiles, ai, bus, cpu, config.profiles), gate),
+    provenance: gated(new m.provenance.ProvenanceService(ds, bus), gate),
+    search: gated(search, gate),
+    llmContext: gated(contexts, gate),
+    passages: gated(new m.passages.PassageService(ds, profiles, config.limits.maxPageSize), gate),
+    processing,
+    reextraction: gated(reextraction, gate),
+    exports: gated(new m.exporter.ExportService(ds, { embedder: ai.embedder, budget, cpu }), gate),
+    webhooks: webhooks.service,
+    schemas: gated(new AppSchemaService(ds, bus, { ...config.customSchemas, history: historyBounds }), gate),
+    budget,
+  }
+  // Runs after the API has stopped taking requests (steps run last first) and before the bus and the queue stop.
+  steps.add(() => services.processing.stop(Math.floor(config.shutdownTimeoutMs / 2)))
+  await Promise.all([cpuWarm, contexts.warmUp()])
+  return { services, profileService, webhooks }
+}
+
+/** Issues the bootstrap key on a database without tenants; printed for the CLI, kept in the embedded data dir. */
+async function issueBootstrapKey({ config, opts, db }: Stage, services: Services): Promise<string | undefined> {
+  if (!config.bootstrap) return undefined
+  const issued = await services.tenants.bootstrap()
+  if (!issued) return undefined
+  if (opts.printBootstrapKey) {
+    process.stdout.write(
+      `\nBootstrap API key for tenant 'default', app 'default' (shown once):\n  ${issued.api_key}\n\n`,
+    )
+  }
+  if (db.mode === 'embedded') {
+    fs.writeFileSync(path.join(config.dataDir, 'bootstrap-key'), `${issued.api_key}\n`, { mode: 0o600 })
+  }
+  return issued.api_key
+}
+
+/** The worker: the job loop, the lease reconciler, the retention sweep and the webhook dispatcher. */
+function startWorker(
+  stage: Stage,
+  parts: { queue: JobQueue; bus: EventBus; services: Services; profileService: ProfileService; webhooks: Webhooks },
+): RetentionService {
+  const { modules: m, config, db, log, steps } = stage
+  const { queue, bus, services } = parts
+  const loop = new m.workerLoop.WorkerLoop(
+    queue,
+    {
+      concurrency: config.worker.concurrency,
+      roundSize: config.worker.roundSize,
+      pollMs: config.worker.pollSeconds * 1000,
+    },
+    (jobs) => services.processing.processJobs(jobs),
+    log,
+  )
+  // A profile that starts processing has a new job: fetch it now (in process, or through LISTEN from any API process).
+  const stopWaking = bus.subscribe('profileStatusChanged', (e) => e.status === 'processing' && loop.wake())
+  // A worker whose embedding model is unlike the database's (reindexed for another) can apply nothing: it stops
+  // taking jobs for a while, so that a worker configured like the database gets them, and then looks again.
+  const stopPausing = services.processing.onEmbeddingMismatch(() => loop.pause(EMBEDDING_MISMATCH_PAUSE_MS))
+  loop.start()
+  // Closers run in reverse: the loop stops fetching before the processing service waits for its rounds.
+  steps.add(async () => {
+    stopWaking()
+    stopPausing()
+    await loop.stop()
+  })
+  const reconciler = new m.reconciler.Reconciler(db.dataSource, queue, config.worker.leaseSeconds)
+  const timer = setInterval(() => {
+    reconciler.run().catch((e) => log.warn({ err: e }, 'reconcile failed'))
+  }, config.worker.reconcileSeconds * 1000)
+  timer.unref()
+  steps.add(async () => clearInterval(timer))
+  const retention = startRetention(stage, parts.profileService)
+  startWebhookDispatcher(stage, bus, parts.webhooks)
+  return retention
+}
+
+/**
+ * The apps' retention policies: a first sweep a minute after start (or sooner when the period is shorter), then every
+ * period; one sweep at a time across processes (see RetentionService).
+ */
+function startRetention({ modules, config, db, log, steps }: Stage, profileService: ProfileService) {
+  const retention = new modules.retention.RetentionService(db.dataSource, profileService, log, config.retention)
+  const period = config.retention.sweepSeconds * 1000
+  if (period > 0) {
+    const sweep = () => {
+      retention.runOnce().catch((e) => log.warn({ err: e }, 'retention sweep failed'))
+    }
+    let every: NodeJS.Timeout | undefined
+    const first = setTimeout(
+      () => {
+        sweep()
+        every = setInterval(sweep, period).unref()
+      },
+      Math.min(period, 60_000),
+    ).unref()
+    steps.add(async () => {
+      clearTimeout(first)
+      clearInterval(every)
+    })
+  }
+  // Before the database closes (steps run last first): a sweep under way ends after its batch.
+  steps.add(() => retention.stop())
+  return retention
+}
+
+/** Webhook deliveries: woken by the events that write the outbox (here or, over LISTEN, elsewhere), else polled. */
+function startWebhookDispatcher({ steps }: Stage, bus: EventBus, webhooks: Webhooks) {
+  const dispatcher = webhooks.dispatcher
+  const stopStatus = bus.subscribe('profileStatusChanged', (e) => e.status !== 'processing' && dispatcher.wake())
+  const stopFailed = bus.subscribe('submissionFailed', () => dispatcher.wake())
+  dispatcher.start()
+  steps.add(async () => {
+    stopStatus()
+    stopFailed()
+    await dispatcher.stop()
+  })
+}
+
+/** The HTTP API (REST, GraphQL, subscriptions, dashboard), listening on the configured port. */
+async function startApi(
+  { modules, config, db, log, steps }: Stage,
+  parts: { services: Services; bus: EventBus; metrics: Metrics; ai: Ai },
+): Promise<{ server: FastifyInstance; url?: string }> {
+  const server = await modules.server.buildServer({
+    config,
+    services: parts.services,
+    bus: parts.bus,
+    log,
+    metrics: parts.metrics,
+    ready: async () => migrationsApplied(db),
+    aiStatus: parts.ai.status,
+  })
+  await server.listen({ port: config.port, host: config.host })
+  const address = server.server.address()
+  const url = typeof address === 'object' && address ? `http://${config.host}:${address.port}` : undefined
+  steps.add(() => server.close())
+  return { server, url }
+}
+
+/** The separate metrics port, when configured: in every role, since a worker has no API port. */
+async function startMetricsPort({ modules, config, steps }: Stage, metrics: Metrics) {
+  if (config.metrics.port === undefined) return undefined
+  const metricsServer = await modules.metricsServer.startMetricsServer(metrics, {
+    host: config.metrics.host,
+    port: config.metrics.port,
+  })
+  steps.add(() => metricsServer.close())
+  return metricsServer.url
+}
+
+/** Builds the service (API, worker or both) from the validated configuration, and starts it. */
+export async function startProfiler(config: Config, opts: StartOptions): Promise<Profiler & { bootstrapKey?: string }> {
+  const modules = loadServiceModules()
   modules.catch(() => undefined) // awaited below; a failure to load is reported there, not as an unhandled rejection
   const { log, close: closeLog } = serviceLogger(config, opts.logStream)
-  const c = closing(log)
-  c.add(closeLog)
-  // Off unless configured: then the SDK is not loaded and every span helper returns at once. Stopped last but the log,
-  // so the spans of the shutdown are sent too.
+  const steps = closing(log)
+  steps.add(closeLog)
   let db: Database
   try {
+    // Off unless configured: then the SDK is not loaded and every span helper returns at once. Stopped last but the
+    // log, so the spans of the shutdown are sent too.
     const stopTracing = await startTracing(config.tracing, log, opts.tracing)
-    if (stopTracing) c.add(stopTracing)
+    if (stopTracing) steps.add(stopTracing)
     db = await openDatabase(config, { listen: [EVENT_CHANNEL] })
-  } catch (e) {
-    await c.close()
-    throw e
+  } catch (err) {
+    await steps.close()
+    throw err
   }
-  c.add(() => db.close())
-  const close = c.close
+  steps.add(() => db.close())
   try {
     await migrate(db)
-    const ds = db.dataSource
-    const [
-      { createAiProviders, loggedPause },
-      { buildServer },
-      { JobQueue },
-      { WorkerLoop },
-      { Reconciler },
-      { Statements },
-      { ProfileRepository },
-      { ProcessingRepository },
-      { ProcessingService },
-      { ProfileService },
-      { ProfileEditService },
-      { ReindexService },
-      { SearchService },
-      { SubmissionService },
-      { gated, RequestBudget },
-      { metered },
-      { SubmissionRepository },
-      { startMetricsServer },
-      { Metrics },
-      { ExportService },
-      { RetentionService },
-      { ProfileContextService },
-      { PassageService },
-      { buildWebhooks },
-      { ReextractionService },
-      { CpuPool },
-      { ProvenanceService },
-      { TypoDictionary },
-    ] = await modules
-    const metrics = new Metrics({ role: opts.role, database: db.mode, version: packageVersion() })
-    metrics.dbPool(() => poolStats(ds))
-    if (db.embeddedStats) metrics.embeddedDb(db.embeddedStats)
-    const submissionRows = new SubmissionRepository()
-    metrics.queue(() => submissionRows.openStats(ds.manager))
-    const queue = new JobQueue({
-      url: db.url,
-      pollSeconds: config.worker.pollSeconds,
-      supervise: opts.role !== 'api',
-      onError: (e) => log.warn({ err: e }, 'job queue error'),
-    })
-    await queue.start()
-    c.add(() => queue.stop())
-    const logged = loggedPause(log)
-    const ai = metered(
-      opts.ai ??
-        createAiProviders(config, {
-          onLlmFailure: (kind) => metrics.llmRequestFailed(kind),
-          events: { ...logged, onPause: (p) => (metrics.llmPaused(p.reason), logged.onPause!(p)) },
-          log,
-        }),
-      metrics,
-    )
-    if (ai.status) metrics.aiProvider(() => ai.status!())
-    if (ai.close) c.add(() => ai.close!())
-    let dim = await embeddingDimension(ds)
-    if (dim !== ai.embedder.dimension) {
-      // Nothing embedded yet (a new database): follow the configured model without asking for a reindex.
-      const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM profiles WHERE embedding IS NOT NULL`)
-      if (n === 0 && (await new ReindexService(ds, ai).adaptColumn({ probe: false }))) dim = ai.embedder.dimension
-    }
-    if (dim !== ai.embedder.dimension) {
-      throw new Error(
-        `The database stores ${dim}-dimensional embeddings but the embedding model ${ai.embedder.model} makes ${ai.embedder.dimension}: ` +
-          'run `profiler reindex` with this configuration to adapt the column and re-embed the profiles, or configure the model the database was built with.',
-      )
-    }
-    const [{ stale }] = await ds.query(
-      `SELECT count(*)::int AS stale FROM profiles WHERE embedding IS NOT NULL AND embedding_model IS DISTINCT FROM $1`,
-      [ai.embedder.model],
-    )
-    if (stale) {
-      log.warn(
-        `${stale} profiles were embedded with another model than ${ai.embedder.model} and are left out of semantic search until \`profiler reindex\``,
-      )
-    }
-    await ai.embedder.warmUp?.()
-    // NOTIFY does not cross pglite connections, so events travel in process in embedded mode (and what the CLI
-    // NOTIFYs through the embedded server is picked out of its replies).
-    let bus: EventBus
-    if (db.mode === 'server') {
-      bus = new PostgresEventBus(db.url, log)
-      await (bus as PostgresEventBus).start()
-    } else {
-      const embeddedBus = new EmbeddedEventBus()
-      db.onNotification?.((channel, payload) => embeddedBus.receive(channel, payload))
-      bus = embeddedBus
-    }
-    c.add(() => bus.close())
-    // Search statements on a read replica when one is configured (API processes only: the worker never searches).
-    let searchDb: Database | undefined
-    if (config.search.databaseUrl && opts.role !== 'worker') {
-      searchDb = await openDatabase({ ...config, databaseUrl: config.search.databaseUrl })
-      c.add(() => searchDb!.close())
-    }
-    const statements = await Statements.create(ds)
-    const historyBounds = { entries: config.profiles.historyEntries, snapshots: config.profiles.snapshots }
-    const profiles = new ProfileRepository(statements, historyBounds)
-    const workerId = `${os.hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`
-    const budget = new RequestBudget({
-      perMinute: config.limits.ratePerMinute,
-      authFailuresPerMinute: config.limits.authFailuresPerMinute,
-      tenantConcurrency: config.limits.tenantConcurrency,
-      tenantQueue: config.limits.tenantQueue,
-      tenantBurst: POOL_SIZE,
-      shared: db.mode === 'server' ? ds : undefined,
-    })
-    c.add(() => budget.close())
-    c.add(() => services.accounts.close())
-    const gate = budget.tenants
-    // Merges and contexts of large profiles run here, off the event loop.
-    const cpu = new CpuPool(config.worker.cpuThreads)
-    c.add(() => cpu.close())
-    const profileService = new ProfileService(ds, profiles, queue, bus)
-    const webhooks = buildWebhooks(ds, config, {
+    const stage: Stage = { config, opts, modules: await modules, db, log, steps }
+    const metrics = createMetrics(stage)
+    const queue = await startQueue(stage)
+    const ai = createAi(stage, metrics)
+    await checkEmbeddingModel(stage, ai)
+    const bus = await startEventBus(stage)
+    const { services, profileService, webhooks } = await buildServices(stage, { ai, bus, queue, metrics })
+    const bootstrapKey = await issueBootstrapKey(stage, services)
+    const retention =
+      opts.role !== 'api' ? startWorker(stage, { queue, bus, services, profileService, webhooks }) : undefined
+    const api = opts.role !== 'worker' ? await startApi(stage, { services, bus, metrics, ai }) : undefined
+    const metricsUrl = await startMetricsPort(stage, metrics)
+    const { server, url } = api ?? {}
+    return {
+      config,
+      db,
+      services,
+      bus,
       log,
-      embeddedDataDir: db.mode === 'embedded' ? config.dataDir : undefined,
-    })
-    // One typo dictionary for search and contexts: read once, a failure to read it reported once.
-    const typos = new TypoDictionary({ log })
-    const services: Services = {
-      tenants: tenantService(db, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
-      accounts: accountService(db, config),
-      submissions: gated(
-        new SubmissionService(ds, statements, queue, bus, {
-          ...config.limits,
-          maxValueChars: config.profiles.valueChars,
-        }),
-        gate,
-      ),
-      profiles: gated(profileService, gate),
-      edits: gated(new ProfileEditService(ds, profiles, ai, bus, cpu, config.profiles), gate),
-      provenance: gated(new ProvenanceService(ds, bus), gate),
-      search: gated(
-        new SearchService(searchDb?.dataSource ?? ds, ai.embedder, config.limits.maxPageSize, {
-          statements: searchDb ? await Statements.create(searchDb.dataSource) : statements,
-          budget,
-          chunkBytes: config.search.readChunkBytes,
-          chargeUnitBytes: config.limits.maxBodyBytes,
-          wholeMaxBytes: config.graphql.maxSearchBytes,
-          exactTotalMax: config.search.exactTotalMax,
-          lexicalExactMax: config.search.lexicalExactMax,
-          typos,
-        }),
-        gate,
-      ),
-      llmContext: gated(new ProfileContextService(ds, profiles, ai.embedder, cpu, undefined, typos), gate),
-      passages: gated(new PassageService(ds, profiles, config.limits.maxPageSize), gate),
-      processing: new ProcessingService(
-        ds,
-        profiles,
-        new ProcessingRepository(historyBounds),
-        queue,
-        ai,
-        bus,
-        log,
-        {
-          workerId,
-          ...config.worker,
-          limits: config.profiles,
-          passageStatement: db.mode === 'server' ? SERVER_PASSAGE_STATEMENT : EMBEDDED_PASSAGE_STATEMENT,
-        },
-        metrics,
-        cpu,
-      ),
-      reextraction: gated(
-        new ReextractionService(
-          ds,
-          profiles,
-          new ProcessingRepository(historyBounds),
-          ai,
-          bus,
-          budget,
-          {
-            batchSize: config.worker.batchSize,
-            maxSubmissions: config.worker.reextractMaxSubmissions,
-            limits: config.profiles,
-            maxDataBytes: config.limits.maxDataBytes,
-          },
-          cpu,
-        ),
-        gate,
-      ),
-      exports: gated(new ExportService(ds, { embedder: ai.embedder, budget, cpu }), gate),
-      webhooks: webhooks.service,
-      schemas: gated(new AppSchemaService(ds, bus, { ...config.customSchemas, history: historyBounds }), gate),
-      budget,
+      metrics,
+      server,
+      retention,
+      url,
+      metricsUrl,
+      bootstrapKey,
+      close: steps.close,
     }
-
-    // Runs after the API has stopped taking requests (shutdown steps run last first) and before the bus and the queue stop.
-    c.add(() => services.processing.stop(Math.floor(config.shutdownTimeoutMs / 2)))
-
-    let bootstrapKey: string | undefined
-    if (config.bootstrap) {
-      const issued = await services.tenants.bootstrap()
-      if (issued) {
-        bootstrapKey = issued.api_key
-        if (opts.printBootstrapKey) {
-          process.stdout.write(
-            `\nBootstrap API key for tenant 'default', app 'default' (shown once):\n  ${issued.api_key}\n\n`,
-          )
-        }
-        if (db.mode === 'embedded') {
-          fs.writeFileSync(path.join(config.dataDir, 'bootstrap-key'), issued.api_key + '\n', { mode: 0o600 })
-        }
-      }
-    }
-
-    let retention: RetentionService | undefined
-    if (opts.role !== 'api') {
-      const loop = new WorkerLoop(
-        queue,
-        {
-          concurrency: config.worker.concurrency,
-          roundSize: config.worker.roundSize,
-          pollMs: config.worker.pollSeconds * 1000,
-        },
-        (jobs) => services.processing.processJobs(jobs),
-        log,
-      )
-      // A profile that starts processing has a new job: fetch it now (in process, or through LISTEN from any API process).
-      const stopWaking = bus.subscribe('profileStatusChanged', (e) => e.status === 'processing' && loop.wake())
-      // A worker whose embedding model is unlike the database's (reindexed for another) can apply nothing: it stops
-      // taking jobs for a while, so that a worker configured like the database gets them, and then looks again.
-      const stopPausing = services.processing.onEmbeddingMismatch(() => loop.pause(EMBEDDING_MISMATCH_PAUSE_MS))
-      loop.start()
-      // Closers run in reverse: the loop stops fetching before the processing service waits for its rounds.
-      c.add(async () => {
-        stopWaking()
-        stopPausing()
-        await loop.stop()
-      })
-      const reconciler = new Reconciler(ds, queue, config.worker.leaseSeconds)
-      const timer = setInterval(() => {
-        reconciler.run().catch((e) => log.warn({ err: e }, 'reconcile failed'))
-      }, config.worker.reconcileSeconds * 1000)
-      timer.unref()
-      c.add(async () => clearInterval(timer))
-      // The apps' retention policies: a first sweep a minute after start (or sooner when the period is shorter), then
-      // every period; one sweep at a time across processes (see RetentionService).
-      retention = new RetentionService(ds, profileService, log, config.retention)
-      const period = config.retention.sweepSeconds * 1000
-      if (period > 0) {
-        const sweep = () => {
-          retention!.runOnce().catch((e) => log.warn({ err: e }, 'retention sweep failed'))
-        }
-        let every: NodeJS.Timeout | undefined
-        const first = setTimeout(
-          () => {
-            sweep()
-            every = setInterval(sweep, period).unref()
-          },
-          Math.min(period, 60_000),
-        ).unref()
-        c.add(async () => {
-          clearTimeout(first)
-          clearInterval(every)
-        })
-      }
-      // Before the database closes (steps run last first): a sweep under way ends after its batch.
-      c.add(() => retention!.stop())
-      // Webhook deliveries: woken by the events that write the outbox (here or, over LISTEN, in any process), else polled.
-      const dispatcher = webhooks.dispatcher
-      const stopStatus = bus.subscribe('profileStatusChanged', (e) => e.status !== 'processing' && dispatcher.wake())
-      const stopFailed = bus.subscribe('submissionFailed', () => dispatcher.wake())
-      dispatcher.start()
-      c.add(async () => {
-        stopStatus()
-        stopFailed()
-        await dispatcher.stop()
-      })
-    }
-
-    let server: FastifyInstance | undefined
-    let url: string | undefined
-    if (opts.role !== 'worker') {
-      server = await buildServer({
-        config,
-        services,
-        bus,
-        log,
-        metrics,
-        ready: async () => migrationsApplied(db),
-        aiStatus: ai.status,
-      })
-      await server.listen({ port: config.port, host: config.host })
-      const addr = server.server.address()
-      url = typeof addr === 'object' && addr ? `http://${config.host}:${addr.port}` : undefined
-      c.add(() => server!.close())
-    }
-    // In every role: a worker has no API port, and this is where its extraction and LLM metrics are read.
-    let metricsUrl: string | undefined
-    if (config.metrics.port !== undefined) {
-      const m = await startMetricsServer(metrics, { host: config.metrics.host, port: config.metrics.port })
-      metricsUrl = m.url
-      c.add(() => m.close())
-    }
-    return { config, db, services, bus, log, metrics, server, retention, url, metricsUrl, bootstrapKey, close }
-  } catch (e) {
-    await close()
-    throw e
+  } catch (err) {
+    await steps.close()
+    throw err
   }
 }

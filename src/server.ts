@@ -9,18 +9,21 @@ import { registerDashboardRoutes } from './dashboard/routes.js'
 import type { EventBus } from './events/event-bus.js'
 import { dashboardSchema, profilerSchema } from './graphql/schema.js'
 import { apiEndpoint, registerGraphQL } from './graphql/server.js'
-import { registerV1Routes } from './rest/v1.routes.js'
+import { registerV1Routes } from './rest/v1.js'
 import { registerMcpRoutes } from './mcp/http.js'
 import type { Services } from './services/index.js'
 import { clientErrorHandler, sendError } from './http/errors.js'
 import { RouteTable } from './http/route-table.js'
 import { registerMetricsRoute } from './http/metrics.js'
+import { registerApiDocs } from './rest/api-docs.js'
 import type { Metrics } from './metrics/metrics.js'
 import { traceRequests } from './http/tracing.js'
+import { ClientAddresses } from './http/client-address.js'
+import { boundedServerFactory, connectionCap } from './http/connections.js'
 import { tracingOn } from './tracing/tracing.js'
 
 /** An incoming X-Request-Id is kept when it is this sane; anything else is replaced by a fresh id. */
-const REQUEST_ID_RE = /^[A-Za-z0-9._:\-]{1,128}$/
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/
 
 export interface HttpDeps {
   config: Config
@@ -36,7 +39,15 @@ export interface HttpDeps {
 export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   const { config } = deps
   const routerOptions = { ignoreTrailingSlash: true, maxParamLength: 1024 }
+  const addresses = new ClientAddresses(config.http.trustProxy)
+  const cap = connectionCap(config.http)
   const app = Fastify({
+    // request.ip: the client behind trusted proxies (the same function as upgrades and connections use).
+    trustProxy: addresses.trust ?? false,
+    serverFactory: boundedServerFactory(config.http, addresses, {
+      cap,
+      onRefused: (why) => deps.metrics.connectionRefused(why),
+    }),
     loggerInstance: deps.log as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.limits.maxBodyBytes,
@@ -71,10 +82,15 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   // URL: a request for /v1/profile/<anything> adds no series, nor does one that matches no route.
   const { metrics } = deps
   app.addHook('onResponse', (req, reply, done) => {
-    const q = req.url.indexOf('?')
+    const queryStart = req.url.indexOf('?')
     const ms = reply.elapsedTime
     req.log.info(
-      { method: req.method, url: q < 0 ? req.url : req.url.slice(0, q), status: reply.statusCode, ms: Math.round(ms) },
+      {
+        method: req.method,
+        url: queryStart < 0 ? req.url : req.url.slice(0, queryStart),
+        status: reply.statusCode,
+        ms: Math.round(ms),
+      },
       'request',
     )
     metrics.httpRequest(req.method, req.is404 ? undefined : req.routeOptions.url, reply.statusCode, ms / 1000)
@@ -99,9 +115,9 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   })
 
   app.get('/healthz', async () => ({ status: 'ok' }))
-  // Ready means the database answers and is migrated. A paused or failing AI provider does not make it 503: this process
-  // still serves reads and accepts submissions (they wait), and taking every replica out of a load balancer for it
-  // would turn a wrong key into a full outage. The provider's state is in the body, and in metrics.
+  // Ready means the database answers and is migrated. A paused or failing AI provider does not make it 503: this
+  // process still serves reads and accepts submissions (they wait), and taking every replica out of a load balancer for
+  // it would turn a wrong key into a full outage. The provider's state is in the body, and in metrics.
   app.get('/readyz', async (_req, reply) => {
     const ok = await deps.ready().catch(() => false)
     if (!ok)
@@ -111,26 +127,15 @@ export async function buildServer(deps: HttpDeps): Promise<FastifyInstance> {
   })
 
   registerMetricsRoute(app, deps.metrics, config.metrics.token)
+  registerApiDocs(app, config)
 
   await app.register(async (v1) => registerV1Routes(v1, deps.services, config), { prefix: '/v1' })
   // MCP (Streamable HTTP) at /mcp: the same services, key, limits and budget as /v1.
   await app.register(async (mcp) => registerMcpRoutes(mcp, deps.services, config))
-  await registerGraphQL(
-    app,
-    config,
-    deps.services,
-    deps.bus,
-    deps.metrics,
-    apiEndpoint(deps.services, await profilerSchema()),
-  )
+  const { services, bus, metrics: m } = deps
+  await registerGraphQL(app, config, services, bus, m, apiEndpoint(services, await profilerSchema()), addresses)
   await registerDashboardRoutes(app, config, deps.services)
-  await registerGraphQL(
-    app,
-    config,
-    deps.services,
-    deps.bus,
-    deps.metrics,
-    dashboardEndpoint(deps.services, await dashboardSchema(), config.dashboard),
-  )
+  const dashboardGraphQL = dashboardEndpoint(services, await dashboardSchema(), config.dashboard)
+  await registerGraphQL(app, config, services, bus, m, dashboardGraphQL, addresses)
   return app
 }

@@ -1,10 +1,10 @@
 // The baselines of the request-path benchmarks: bare Fastify routes on the same database with the same pool size as the
 // service, and nothing else (no auth, no validation, no logging):
-//   POST /same-insert/:id   the service's own POST statement (profile, submission and job in one INSERT), prepared
-//   GET  /same-select/:id   the service's own GET statement (profile by key with its recent history), prepared
-//   POST /plain-insert/:id  one plain INSERT of the text into a table of its own
-//   GET  /plain-select/:id  one plain SELECT of a profile row by key
-//   POST /graphql           Apollo Server on Fastify (as the service mounts it) with the service's committed schema,
+// POST /same-insert/:id   the service's own POST statement (profile, submission and job in one INSERT), prepared
+// GET  /same-select/:id   the service's own GET statement (profile by key with its recent history), prepared
+// POST /plain-insert/:id  one plain INSERT of the text into a table of its own
+// GET  /plain-select/:id  one plain SELECT of a profile row by key
+// POST /graphql           Apollo Server on Fastify (as the service mounts it) with the service's committed schema,
 //                           whose profile(id) runs the same prepared SELECT: the floor of the chosen GraphQL stack
 //   node --import tsx bench/lib/baseline-server.ts <connection string> <tenant id>
 import crypto from 'node:crypto'

@@ -34,7 +34,9 @@ export interface CpuSnapshot {
   groups: Record<string, Map<number, number>>
 }
 
-/** CPU ms so far of each process of each group: given pids (with their threads) or processes whose command line matches. */
+/**
+ * CPU ms so far of each process of each group: given pids (with their threads) or processes whose command line matches.
+ */
 export function cpuSnapshot(groups: Record<string, number[] | RegExp>): CpuSnapshot {
   const out: Record<string, Map<number, number>> = {}
   for (const [name, sel] of Object.entries(groups)) {

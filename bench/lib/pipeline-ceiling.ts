@@ -1,7 +1,7 @@
 // The worker's AI work alone: extract (on the same thread pool a worker uses), merge, summarize and embed N short chat
 // messages, each for a profile of its own, 32 at a time, with no database. Prints submissions per second; with
 // --one-at-a-time, the time of one message on its own (the floor of a submission's latency).
-//   node --import tsx bench/lib/pipeline-ceiling.ts <n> [--one-at-a-time]
+// node --import tsx bench/lib/pipeline-ceiling.ts <n> [--one-at-a-time]
 import { createAiProviders } from '../../src/ai/index.js'
 import { profileText } from '../../src/ai/profile-text.js'
 import { loadConfig } from '../../src/config.js'

@@ -1,5 +1,5 @@
 // Results of the benchmarks: a row per target (ratio or figure, the target, met or not), JSON files under
-// bench/results/, SVG bar charts under docs/perf/, and a printed table.
+// bench/results/, SVG bar charts under docs/evaluation/charts/, and a printed table.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -41,7 +41,7 @@ export function dbKinds(): DbKind[] {
 }
 
 export const RESULTS_DIR = path.join(ROOT, 'bench/results')
-export const CHARTS_DIR = path.join(ROOT, 'docs/perf')
+export const CHARTS_DIR = path.join(ROOT, 'docs/evaluation/charts')
 
 export function save(result: BenchResult): void {
   fs.mkdirSync(RESULTS_DIR, { recursive: true })

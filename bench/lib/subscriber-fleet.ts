@@ -1,7 +1,7 @@
 // N graphql-ws clients, each on a WebSocket of its own, subscribed to a tenant's profileStatusChanged (id omitted).
 // For each profile that turns READY it prints one JSON line once every subscriber has it (or after 10 s): when each
 // received it, relative to the profile's lastUpdated (the apply's transaction time on the database's clock).
-//   node --import tsx bench/lib/subscriber-fleet.ts <service url> <api key> <n>
+// node --import tsx bench/lib/subscriber-fleet.ts <service url> <api key> <n>
 import { connect } from '../../test/support/graphql-client.js'
 
 const [base, key, nArg] = process.argv.slice(2) as [string, string, string]

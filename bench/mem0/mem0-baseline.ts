@@ -1,15 +1,16 @@
 // mem0's open-source TypeScript SDK (`mem0ai/oss`, `Memory.add`) on the same ~20-token messages as the `single`
-// scenario of bench/llm-cost.ts, against the same fake OpenAI-compatible server, counted the same way.
-//   npm run bench:mem0   (installs mem0ai + better-sqlite3 into bench/mem0 the first time; writes bench/results/mem0-baseline.json)
-// Needs the dev dependencies mem0ai and better-sqlite3 (a native addon that mem0ai/oss imports at load).
+// scenario of bench/llm-cost.ts, against the same fake OpenAI-compatible server, counted the same way. npm run
+// bench:mem0   (installs mem0ai + better-sqlite3 into bench/mem0 the first time; writes
+// bench/results/mem0-baseline.json) Needs the dev dependencies mem0ai and better-sqlite3 (a native addon that
+// mem0ai/oss imports at load).
 //
 // mem0 is configured with its `openai` LLM and embedder pointed at the fake server, the SQLite-backed `memory` vector
 // store and its default SQLite history, all in a temp dir (MEM0_DIR too, so nothing is written under ~/.mem0), and
 // with telemetry off (MEM0_TELEMETRY=false, set before mem0ai/oss is loaded).
 //
-// Scenarios:
-//   single      the 20 SINGLES of bench/llm-cost.ts, each added for its own userId (as each goes to its own profile there)
-//   sequential  the 10 SEQUENTIAL messages of bench/llm-cost.ts added for ONE userId (a lower bound, see below)
+// Scenarios: single      the 20 SINGLES of bench/llm-cost.ts, each added for its own userId (as each goes to its own
+// profile there) sequential  the 10 SEQUENTIAL messages of bench/llm-cost.ts added for ONE userId (a lower bound, see
+// below)
 //
 // The fake server's "model" answers in Profiler's format, not mem0's: for mem0's extraction request (response_format
 // json_object, no schema) it answers with a plain-text summary, which mem0 cannot parse as JSON. mem0 then logs the
@@ -17,7 +18,7 @@
 // not depend on the answer for everything up to and including the extraction request. See `steps` in the output.
 //
 // Tokens are counted with gpt-tokenizer exactly as bench/llm-cost.ts counts Profiler's requests:
-//   chat        o200k_base: encodeChat of the messages (with chat framing) + the JSON text of response_format's
+// chat        o200k_base: encodeChat of the messages (with chat framing) + the JSON text of response_format's
 //               json_schema.schema (mem0 sends `{ type: 'json_object' }`, which has none) + the JSON text of `tools`.
 //   embeddings  cl100k_base over the input strings.
 import fs from 'node:fs'

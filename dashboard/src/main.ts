@@ -75,6 +75,8 @@ function renderHeader(route: Route): void {
           NAV.map(([text, href, routes]) =>
             h('li', null, h('a', { href, 'aria-current': routes.includes(route.name) ? 'page' : null }, text)),
           ),
+          // The service's own API reference (GET /docs), outside the dashboard's routes.
+          h('li', null, h('a', { href: '/docs', 'data-testid': 'api-docs-link' }, 'API reference')),
         ),
       ),
       h(

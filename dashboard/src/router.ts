@@ -1,6 +1,6 @@
 /**
- * Hash routing: #/signin, #/signup, #/apps, #/apps/<app id>/webhooks, #/apps/<app id>/retention, #/apps/<app id>/summary,
- * #/apps/<app id>/schema, #/profiles, #/profiles/<url-encoded id>, #/account.
+ * Hash routing: #/signin, #/signup, #/apps, #/apps/<app id>/webhooks, #/apps/<app id>/retention, #/apps/<app
+ * id>/summary, #/apps/<app id>/schema, #/profiles, #/profiles/<url-encoded id>, #/account.
  */
 
 export type RouteName =

@@ -6,11 +6,11 @@ export type CalibrationPoint = readonly [cosine: number, score: number]
 const buf = new DataView(new ArrayBuffer(8))
 
 /** The adjacent double towards +Infinity (dir 1) or -Infinity (dir -1). */
-function nextDouble(x: number, dir: 1 | -1): number {
-  if (x === 0) return dir * Number.MIN_VALUE
-  buf.setFloat64(0, x)
+function nextDouble(value: number, dir: 1 | -1): number {
+  if (value === 0) return dir * Number.MIN_VALUE
+  buf.setFloat64(0, value)
   const bits = buf.getBigUint64(0)
-  buf.setBigUint64(0, x > 0 === dir > 0 ? bits + 1n : bits - 1n)
+  buf.setBigUint64(0, value > 0 === dir > 0 ? bits + 1n : bits - 1n)
   return buf.getFloat64(0)
 }
 
@@ -42,17 +42,17 @@ export class PiecewiseLinearCalibration implements ScoreCalibration {
 
   toScore(cosine: number): number {
     if (Number.isNaN(cosine)) throw new Error('cosine is NaN')
-    const p = this.points
-    if (cosine <= p[0][0]) return p[0][1]
-    const last = p[p.length - 1]
+    const points = this.points
+    if (cosine <= points[0][0]) return points[0][1]
+    const last = points[points.length - 1]
     if (cosine >= last[0]) return last[1]
-    let i = 0
-    while (cosine >= p[i + 1][0]) i++
-    const [x0, y0] = p[i]
-    const [x1, y1] = p[i + 1]
-    const y = y0 + ((cosine - x0) * (y1 - y0)) / (x1 - x0)
+    let segment = 0
+    while (cosine >= points[segment + 1][0]) segment++
+    const [x0, y0] = points[segment]
+    const [x1, y1] = points[segment + 1]
+    const score = y0 + ((cosine - x0) * (y1 - y0)) / (x1 - x0)
     // Rounding must not step outside the segment: that keeps the whole map monotone.
-    return Math.min(y1, Math.max(y0, y))
+    return Math.min(y1, Math.max(y0, score))
   }
 
   /**
@@ -61,21 +61,21 @@ export class PiecewiseLinearCalibration implements ScoreCalibration {
    */
   toCosine(score: number): number {
     if (Number.isNaN(score)) throw new Error('score is NaN')
-    const p = this.points
-    if (score <= p[0][1]) return -1
-    const last = p[p.length - 1]
+    const points = this.points
+    if (score <= points[0][1]) return -1
+    const last = points[points.length - 1]
     if (score > last[1]) return Number.POSITIVE_INFINITY
-    let i = 0
-    while (score > p[i + 1][1]) i++
-    const [x0, y0] = p[i]
-    const [x1, y1] = p[i + 1]
-    let c = Math.min(x1, Math.max(x0, x0 + ((score - y0) * (x1 - x0)) / (y1 - y0)))
+    let segment = 0
+    while (score > points[segment + 1][1]) segment++
+    const [x0, y0] = points[segment]
+    const [x1, y1] = points[segment + 1]
+    let cosine = Math.min(x1, Math.max(x0, x0 + ((score - y0) * (x1 - x0)) / (y1 - y0)))
     // The formula is within a few ulps; settle on the exact smallest double.
-    while (this.toScore(c) < score) c = nextDouble(c, 1)
+    while (this.toScore(cosine) < score) cosine = nextDouble(cosine, 1)
     for (;;) {
-      const below = nextDouble(c, -1)
-      if (below < -1 || this.toScore(below) < score) return c
-      c = below
+      const below = nextDouble(cosine, -1)
+      if (below < -1 || this.toScore(below) < score) return cosine
+      cosine = below
     }
   }
 }

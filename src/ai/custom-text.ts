@@ -1,5 +1,5 @@
-// Custom schema values as short labelled facts ("diet restrictions: vegetarian, gluten-free"; "travel budget: 500"), in a
-// fixed order (section, field), for the embedded text and the LLM context.
+// Custom schema values as short labelled facts ("diet restrictions: vegetarian, gluten-free"; "travel budget: 500"), in
+// a fixed order (section, field), for the embedded text and the LLM context.
 import type { CustomValues } from '../domain/custom-schema.js'
 
 const MAX_FACTS = 40
@@ -22,10 +22,10 @@ export function customFacts(custom: CustomValues | undefined): CustomFact[] {
     const fields = custom[section]
     if (!fields || typeof fields !== 'object') continue
     for (const field of Object.keys(fields).sort()) {
-      const v = fields[field]
+      const value = fields[field]
       const label = `${section} ${field}`.replace(/_+/g, ' ')
-      if (Array.isArray(v)) {
-        const items = [...v]
+      if (Array.isArray(value)) {
+        const items = [...value]
           .sort((a, b) => b.confidence - a.confidence)
           .map((e) => show(e.value))
           .filter(Boolean)
@@ -35,10 +35,10 @@ export function customFacts(custom: CustomValues | undefined): CustomFact[] {
             path: `${section}.${field}`,
             label,
             text: items.join(', '),
-            confidence: Math.max(...v.map((e) => e.confidence)),
+            confidence: Math.max(...value.map((e) => e.confidence)),
           })
-      } else if (v && typeof v === 'object' && show(v.value)) {
-        out.push({ path: `${section}.${field}`, label, text: show(v.value), confidence: v.confidence })
+      } else if (value && typeof value === 'object' && show(value.value)) {
+        out.push({ path: `${section}.${field}`, label, text: show(value.value), confidence: value.confidence })
       }
       if (out.length >= MAX_FACTS) return out
     }

@@ -8,7 +8,8 @@ export type { AiProviderStatus, LlmMisconfiguration, UnfitSubmission }
 export class LlmUnavailableError extends Error {
   constructor(readonly retryAfterMs: number) {
     super(
-      `The AI provider is unavailable (circuit open after repeated failures); next try in ${Math.ceil(retryAfterMs / 1000)} s`,
+      'The AI provider is unavailable (circuit open after repeated failures); ' +
+        `next try in ${Math.ceil(retryAfterMs / 1000)} s`,
     )
     this.name = 'LlmUnavailableError'
   }
@@ -49,13 +50,17 @@ export class LlmMisconfiguredError extends Error {
     readonly retryAfterMs: number,
   ) {
     super(
-      `The AI provider refuses requests: ${status} ${providerMessage.slice(0, 300)}: ${hint}. Processing is paused; next try in ${Math.ceil(retryAfterMs / 1000)} s`,
+      `The AI provider refuses requests: ${status} ${providerMessage.slice(0, 300)}: ${hint}. ` +
+        `Processing is paused; next try in ${Math.ceil(retryAfterMs / 1000)} s`,
     )
     this.name = 'LlmMisconfiguredError'
   }
 }
 
-/** The provider asked to wait longer than is worth waiting inside a request: the work waits `retryAfterMs`, no attempt used. */
+/**
+ * The provider asked to wait longer than is worth waiting inside a request: the work waits `retryAfterMs`, no attempt
+ * used.
+ */
 export class LlmRateLimitedError extends Error {
   constructor(readonly retryAfterMs: number) {
     super(

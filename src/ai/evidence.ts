@@ -1,5 +1,6 @@
-// Evidence checks (issue 23): a model quotes the words each value comes from; the quote must be found in what the
-// person said, or the value was not said there (a guess, the profile repeated back, another submission's words).
+// Evidence checks (docs/guides/ai-providers.md, "How a model extracts"): a model quotes the words each value comes
+// from; the quote must be found in what the person said, or the value was not said there (a guess, the profile repeated
+// back, another submission's words).
 import { ConversationFormatError, evidenceTurns, transcript } from './conversation.js'
 import type { ExtractionInput } from './types.js'
 
@@ -17,10 +18,10 @@ export function evidenceCheck(input: Pick<ExtractionInput, 'inputType' | 'data'>
   let sources: string[]
   if (input.inputType === 'conversation') {
     try {
-      const t = transcript(input.data)
-      sources = [...evidenceTurns(input.data), ...(t.subject ? [t.subject] : [])]
-    } catch (e) {
-      if (!(e instanceof ConversationFormatError)) throw e
+      const parsed = transcript(input.data)
+      sources = [...evidenceTurns(input.data), ...(parsed.subject ? [parsed.subject] : [])]
+    } catch (err) {
+      if (!(err instanceof ConversationFormatError)) throw err
       sources = []
     }
   } else sources = [input.data]

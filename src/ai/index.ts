@@ -10,6 +10,7 @@ import { OpenAIEmbedder } from './openai/openai-embedder.js'
 import { OpenAIExtractor, OpenAISummarizer } from './openai/openai-extractor.js'
 import { isConnectionError } from '../domain/errors.js'
 import type { AiProviders, Extractor, Summarizer, Usage } from './types.js'
+import { byMessageTime } from './message-times.js'
 
 /**
  * Chosen once at start-up from configuration; nothing outside ai/ knows which provider runs. `onLlmFailure` is told of
@@ -38,7 +39,8 @@ export function createAiProviders(
       : llm
     providers = {
       status: () => llm.status(),
-      extractor: new OpenAIExtractor(llm, config.openai.chatModel),
+      // The model reads dates, not times of day: a conversation is cut where its messages' day changes.
+      extractor: byMessageTime(new OpenAIExtractor(llm, config.openai.chatModel), 'day'),
       summarizer: withTemplateFallback(new OpenAISummarizer(llm, config.openai.chatModel)),
       embedder: new OpenAIEmbedder(embedLlm, config.openai.embeddingModel, {
         dimensions: config.openai.embeddingDimensions,
@@ -49,7 +51,7 @@ export function createAiProviders(
     const threads = config.worker.extractThreads
     const extractor = threads > 0 ? new ThreadedExtractor(threads) : new LocalExtractor()
     providers = {
-      extractor,
+      extractor: byMessageTime(extractor, 'message'),
       summarizer: extractor instanceof ThreadedExtractor ? extractor.summarizer() : new LocalSummarizer(),
       embedder: extractor instanceof ThreadedExtractor ? extractor.embedder(new LocalEmbedder()) : new LocalEmbedder(),
       ...(extractor instanceof ThreadedExtractor ? { close: () => extractor.close() } : {}),
@@ -66,7 +68,10 @@ export interface ProviderEvents {
   onResume?(p: Pause): void
 }
 
-/** The log lines of a pause: one error when it begins, a warning per refused probe (growing apart), one info line when it ends. */
+/**
+ * The log lines of a pause: one error when it begins, a warning per refused probe (growing apart), one info line when
+ * it ends.
+ */
 export function loggedPause(log: {
   error(o: object, m: string): void
   warn(o: object, m: string): void

@@ -1,10 +1,10 @@
-// Language of what the person writes, as an ISO 639-1 code (CONTRACT §7 `language`).
+// Language of what the person writes, as an ISO 639-1 code (docs/guides/the-profile.md, "What it holds").
 //
 // Rule: franc-min (trigrams, ISO 639-3) is unreliable on short text, so for text in Latin script we first count
 // common function words of seven frequent languages (en, es, fr, de, pt, it, nl):
-//   - fewer than 2 letters: undefined;
-//   - mostly non-Latin script: franc decides (the script alone settles zh, ja, ko, el, th, ...);
-//   - Latin script: if one language has more function-word hits than every other (ties that include English go
+// - fewer than 2 letters: undefined;
+// - mostly non-Latin script: franc decides (the script alone settles zh, ja, ko, el, th, ...);
+// - Latin script: if one language has more function-word hits than every other (ties that include English go
 //     to English: "no", "ok") and either the text is under 100 characters or those hits are >= 2 and cover >= 25%
 //     of the words, that language; otherwise, under 20 characters: undefined; otherwise franc's best guess if it
 //     beats the runner-up by more than 0.1 (franc's normalised score), else undefined.
@@ -143,9 +143,10 @@ export function detectLanguage(text: string): string | undefined {
       .toLowerCase()
       .replace(/[’‘]/g, "'")
       .match(/\p{L}+(?:'\p{L}+)?/gu) ?? []
-  const v = vote(words)
+  const votes = vote(words)
   const short = clean.length < 20
-  if (v.lang && (short || clean.length < 100 ? v.hits >= 1 : v.hits >= 2 && v.coverage >= 0.25)) return v.lang
+  if (votes.lang && (short || clean.length < 100 ? votes.hits >= 1 : votes.hits >= 2 && votes.coverage >= 0.25))
+    return votes.lang
   if (short) return undefined
   // franc's best guess counts only when it clearly beats the runner-up (a list of names fools it)
   const [best, second] = francAll(clean, { minLength: 10, only: ONLY })

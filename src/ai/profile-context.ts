@@ -1,6 +1,6 @@
-// A profile as compact text for an LLM's system prompt, under a token budget (issue 14): one short line per fact,
-// grouped by section, the most relevant (to a query) and most confident facts first, filled greedily until the
-// budget, counted exactly with a real tokenizer. Pure: the service fetches the profile and the relevance scores.
+// A profile as compact text for an LLM's system prompt, under a token budget (docs/guides/context.md): one short line
+// per fact, grouped by section, the most relevant (to a query) and most confident facts first, filled greedily until
+// the budget, counted exactly with a real tokenizer. Pure: the service fetches the profile and the relevance scores.
 import { stemmer } from 'stemmer'
 import type { PastValue, ProfileContent, ScalarPath } from '../domain/profile.js'
 import { customFacts } from './custom-text.js'
@@ -64,15 +64,17 @@ export interface ContextFact {
 /** Past values a fact line names (the newest): the line says what changed lately, not a scalar's whole life. */
 export const PAST_IN_CONTEXT = 3
 
-/** A scalar's newest past values as the end of its line: "before: Lisbon, 1 June 2019 to 10 March 2025"; '' when none. */
+/**
+ * A scalar's newest past values as the end of its line: "before: Lisbon, 1 June 2019 to 10 March 2025"; '' when none.
+ */
 export function pastText(past: readonly PastValue[] | undefined): string {
   const parts: string[] = []
   for (const p of past ?? []) {
-    const v = clean(String(p.value))
-    if (v === '') continue
+    const value = clean(String(p.value))
+    if (value === '') continue
     const from = readableDate(p.from)
     const until = readableDate(p.until)
-    parts.push(from === until ? `${v}, ${from}` : `${v}, ${from} to ${until}`)
+    parts.push(from === until ? `${value}, ${from}` : `${value}, ${from} to ${until}`)
     if (parts.length === PAST_IN_CONTEXT) break
   }
   return parts.length ? `before: ${parts.join('; ')}` : ''
@@ -97,10 +99,11 @@ export function contextFacts(
         : undefined
   const ts = (...paths: string[]) => paths.map(at).find((t) => t) ?? ''
   const add = (section: ContextSection, text: string, confidence: number | undefined, at: string, matchText = text) => {
-    const t = clean(text)
-    if (t !== '') facts.push({ section, text: t, matchText: clean(matchText), confidence: confidence ?? 0.5, at })
+    const cleaned = clean(text)
+    if (cleaned !== '')
+      facts.push({ section, text: cleaned, matchText: clean(matchText), confidence: confidence ?? 0.5, at })
   }
-  // A scalar's line says what it was before, when it changed (README "Facts over time").
+  // A scalar's line says what it was before, when it changed (docs/guides/the-profile.md, "Facts over time").
   const withPast = (line: string, path: ScalarPath) => {
     const past = pastText(content.past_values?.[path])
     return past ? `${clean(line)} (${past})` : line
@@ -144,18 +147,18 @@ export function contextFacts(
     const label = category.replace(/[_-]+/g, ' ').trim()
     const seen = new Set<string>()
     for (const i of byConfidence(content.interests[category] ?? [])) {
-      const v = clean(String(i.value))
-      if (v === '' || seen.has(v.toLowerCase())) continue
-      seen.add(v.toLowerCase())
-      add('interests', label ? `${label}: ${v}` : v, i.confidence, ts(`interests.${category}`, 'interests'))
+      const value = clean(String(i.value))
+      if (value === '' || seen.has(value.toLowerCase())) continue
+      seen.add(value.toLowerCase())
+      add('interests', label ? `${label}: ${value}` : value, i.confidence, ts(`interests.${category}`, 'interests'))
     }
   }
   const seenTraits = new Set<string>()
   for (const t of byConfidence(content.personality.traits)) {
-    const v = clean(String(t.value))
-    if (v === '' || seenTraits.has(v.toLowerCase())) continue
-    seenTraits.add(v.toLowerCase())
-    add('personality', `Trait: ${v}`, t.confidence, ts('personality.traits', 'personality'))
+    const value = clean(String(t.value))
+    if (value === '' || seenTraits.has(value.toLowerCase())) continue
+    seenTraits.add(value.toLowerCase())
+    add('personality', `Trait: ${value}`, t.confidence, ts('personality.traits', 'personality'))
   }
   const recent = content.personality.mood_trends.recent
   const mood = recent ?? content.personality.mood_trends.default
@@ -180,10 +183,10 @@ export function contextFacts(
   }
   const seenTopics = new Set<string>()
   for (const t of byConfidence(content.preferences.topics_to_avoid)) {
-    const v = clean(String(t.value))
-    if (v === '' || seenTopics.has(v.toLowerCase())) continue
-    seenTopics.add(v.toLowerCase())
-    add('preferences', `Avoid talking about: ${v}`, t.confidence, ts('preferences.topics_to_avoid', 'preferences'))
+    const value = clean(String(t.value))
+    if (value === '' || seenTopics.has(value.toLowerCase())) continue
+    seenTopics.add(value.toLowerCase())
+    add('preferences', `Avoid talking about: ${value}`, t.confidence, ts('preferences.topics_to_avoid', 'preferences'))
   }
   for (const f of customFacts(content.custom)) {
     const [section] = f.path.split('.')
@@ -210,8 +213,8 @@ export function contextFacts(
 export function contextHeader(content: ProfileContent, label?: string | null): string {
   const name = content.core_info.name ? clean(content.core_info.name.value) : ''
   if (name) return `About ${name}:`
-  const l = label ? clean(label) : ''
-  return l ? `About ${l} (as their turns are labelled):` : 'About this person (name unknown):'
+  const cleanLabel = label ? clean(label) : ''
+  return cleanLabel ? `About ${cleanLabel} (as their turns are labelled):` : 'About this person (name unknown):'
 }
 
 /** Distinct stems of the content words of a text (lexical relevance). */
@@ -224,9 +227,10 @@ export function stems(text: string): Set<string> {
   return new Set(words.filter((w) => w.length > 1 && !LEXICAL_STOP.has(w)).map((w) => stemmer(w)))
 }
 const LEXICAL_STOP = new Set(
-  'a an and are as at be by for from has have he her his i in is it its of on or she that the their they to was were with about likes like lives works trait'.split(
-    ' ',
-  ),
+  (
+    'a an and are as at be by for from has have he her his i in is it its of on or she that the their they to was ' +
+    'were with about likes like lives works trait'
+  ).split(' '),
 )
 
 /**
@@ -267,7 +271,7 @@ export function factAlternatives(
   return out
 }
 
-/** An evidence passage as a context quotes it (README "Evidence passages"). */
+/** An evidence passage as a context quotes it (docs/guides/evidence.md). */
 export interface ContextPassage {
   text: string
   /** The partner's turn it answers; null when none. */
@@ -276,8 +280,10 @@ export interface ContextPassage {
   at: string
 }
 
-/** A question answered in fewer words than this is quoted with the question (a "Yes, a lot." says nothing alone); 6,
- * not 12: on the memory evaluation the longer answers gained nothing from their question but its tokens. */
+/**
+ * A question answered in fewer words than this is quoted with the question (a "Yes, a lot." says nothing alone). Not
+ * more: on the memory evaluation the longer answers gained nothing from their question but its tokens.
+ */
 const SHORT_ANSWER_WORDS = 6
 const PROMPT_QUOTE_CHARS = 150
 
@@ -293,12 +299,12 @@ const quotesPrompt = (p: Pick<ContextPassage, 'prompt' | 'text'>, said: string):
 
 /**
  * What a passage is ranked by against a query (BM25): what its line quotes, the person's words, and the question they
- * answer only when the line quotes it. On the memory evaluation's long histories, ranking by the question of every
- * answer too held 43.4 % of the answers at 150 tokens and 67.2 % at 500, by what is quoted 45.0 and 67.6 %.
+ * answer only when the line quotes it. On the memory evaluation's long histories, ranking by what is quoted held more
+ * of the answers than ranking by the question of every answer too, at small and large budgets.
  */
-export function passageRankText(p: Pick<ContextPassage, 'prompt' | 'text'>): string {
-  const said = p.text.replace(/\s+/g, ' ').trim()
-  return quotesPrompt(p, said) ? `${p.prompt}\n${p.text}` : p.text
+export function passageRankText(passage: Pick<ContextPassage, 'prompt' | 'text'>): string {
+  const said = passage.text.replace(/\s+/g, ' ').trim()
+  return quotesPrompt(passage, said) ? `${passage.prompt}\n${passage.text}` : passage.text
 }
 
 /**
@@ -307,25 +313,24 @@ export function passageRankText(p: Pick<ContextPassage, 'prompt' | 'text'>): str
  * sentences that say it when long (focused).
  */
 export function passageLine(
-  p: ContextPassage,
+  passage: ContextPassage,
   dated = false,
   focus?: { stems: Set<string>; minWords: number },
 ): string {
-  const said = p.text.replace(/\s+/g, ' ').trim()
+  const said = passage.text.replace(/\s+/g, ' ').trim()
   const shown = focus?.stems.size ? focused(said, focus.stems, focus.minWords) : said
-  const text = dated ? withDates(shown, p.at) : shown
-  const prompt = quotesPrompt(p, said) ? p.prompt!.replace(/\s+/g, ' ').trim() : ''
-  const asked = prompt
-    ? ` (asked "${prompt.length > PROMPT_QUOTE_CHARS ? `${prompt.slice(0, PROMPT_QUOTE_CHARS - 1).trimEnd()}…` : prompt}")`
-    : ''
+  const text = dated ? withDates(shown, passage.at) : shown
+  const prompt = quotesPrompt(passage, said) ? passage.prompt!.replace(/\s+/g, ' ').trim() : ''
+  const quoted = prompt.length > PROMPT_QUOTE_CHARS ? `${prompt.slice(0, PROMPT_QUOTE_CHARS - 1).trimEnd()}…` : prompt
+  const asked = prompt ? ` (asked "${quoted}")` : ''
   return asked ? `${asked.trimStart()} ${text}` : text
 }
 
 /**
  * A passage of more words than this, or than the budget's tokens / FOCUS_BUDGET_DIVISOR, is quoted by its sentences
- * that say the query (focused). On the memory evaluation (msc-dev), focusing every passage over 20 words held 49.1 % of
- * the long histories' answers at 150 tokens (48.3 % whole) but 91.0 % of the short histories' at 500 (91.4 %): a
- * passage long for a small budget gains from the cut, one a large budget holds anyway loses what the cut left out.
+ * that say the query (focused). On the memory evaluation, focusing every passage over 20 words held more of the long
+ * histories' answers at a small budget but fewer of the short histories' at a large one: a passage long for a small
+ * budget gains from the cut, one a large budget holds anyway loses what the cut left out.
  */
 const FOCUS_MIN_WORDS = 20
 const FOCUS_BUDGET_DIVISOR = 8
@@ -350,20 +355,20 @@ export function focused(said: string, focus: Set<string>, minWords: number): str
   if (parts.length < 2) return said
   const keep = new Array<boolean>(parts.length).fill(false)
   let any = false
-  parts.forEach((s, i) => {
-    for (const w of stems(s)) {
+  parts.forEach((sentence, index) => {
+    for (const w of stems(sentence)) {
       if (!focus.has(w)) continue
-      any = keep[i] = true
-      if (i + 1 < parts.length) keep[i + 1] = true
+      any = keep[index] = true
+      if (index + 1 < parts.length) keep[index + 1] = true
       break
     }
   })
   if (!any) return said
   const out: string[] = []
   let gap = false
-  parts.forEach((s, i) => {
-    if (!keep[i]) return void (gap = true)
-    out.push(gap ? `… ${s}` : s)
+  parts.forEach((sentence, index) => {
+    if (!keep[index]) return void (gap = true)
+    out.push(gap ? `… ${sentence}` : sentence)
     gap = false
   })
   return gap ? `${out.join(' ')} …` : out.join(' ')
@@ -392,7 +397,7 @@ export function onlyAsks(text: string, focus: Set<string>): boolean {
 
 /**
  * A passage that only asks about the query's words has its BM25 score multiplied by this. On the memory evaluation's
- * long histories at 150 tokens: 49.1 % of the answers held without it, 49.8 % with 0.5, 49.7 % with 0.25.
+ * long histories at a small budget, 0.5 held a few more answers than no weight or 0.25.
  */
 export const ASKED_WEIGHT = 0.5
 
@@ -403,17 +408,22 @@ export const STRONG_FACT = 0.5
 export type PassageDates = 'day' | 'month' | 'year'
 
 /** Words of a question about time: "When did she ...", "How long ago", "in 2022", "last summer", "on Monday". */
-const ABOUT_TIME =
-  /\b(?:when|whenever|date|dates|day|days|week|weeks|weekend|month|months|year|years|time|times|ago|since|until|till|before|after|recently|lately|yesterday|today|tomorrow|tonight|season|spring|summer|autumn|fall|winter|birthday|anniversary|how long|how often|(?:19|20)\d\d|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i
+const TIME_WORDS = [
+  'when|whenever|date|dates|day|days|week|weeks|weekend|month|months|year|years|time|times|ago|since|until|till',
+  'before|after|recently|lately|yesterday|today|tomorrow|tonight|season|spring|summer|autumn|fall|winter',
+  'birthday|anniversary|how long|how often|(?:19|20)\\d\\d',
+  'january|february|march|april|june|july|august|september|october|november|december',
+  'monday|tuesday|wednesday|thursday|friday|saturday|sunday',
+].join('|')
+const ABOUT_TIME = new RegExp(`\\b(?:${TIME_WORDS})\\b`, 'i')
 
 /**
  * The dates a query's passages are shown with: by day when the query asks about time, by year otherwise. A line per
  * day costs about 7 tokens, and in a long history nearly every passage quoted is of another day; grouped by month, the
- * passages of a month share one line, by year those of a year. On the memory evaluation's long histories (a third of
- * the turns at 150 tokens), month lines held 44.8 % of the answers against 43.4 % by day (no dates at all: 47.5 %);
- * over histories of 48 conversations (about 20,800 tokens, the passages of a context from many months), year lines
- * held 62.3 / 40.3 % at 500 / 150 tokens against 60.1 / 38.1 % by month. Relative dates in the words ("yesterday
- * (7 May 2023)") are resolved either way, and a question about time gets every day.
+ * passages of a month share one line, by year those of a year. On the memory evaluation's long histories, month lines
+ * held more of the answers than day lines, and over much longer histories (the passages of a context from many
+ * months) year lines held more than month lines. Relative dates in the words ("yesterday (7 May 2023)") are resolved
+ * either way, and a question about time gets every day.
  */
 export function passageDatesFor(query: string | undefined): PassageDates {
   return !query || ABOUT_TIME.test(query) ? 'day' : 'year'
@@ -421,8 +431,12 @@ export function passageDatesFor(query: string | undefined): PassageDates {
 
 /** "8 May 2023", "May 2023" or "2023" (UTC); '' when `iso` is not a time. */
 function dateLine(iso: string, by: PassageDates): string {
-  const d = readableDate(iso)
-  return by === 'year' ? d.replace(/^(?:\d+ )?\S+ /, '') : by === 'month' ? d.replace(/^\d+ /, '') : d
+  const readable = readableDate(iso)
+  return by === 'year'
+    ? readable.replace(/^(?:\d+ )?\S+ /, '')
+    : by === 'month'
+      ? readable.replace(/^\d+ /, '')
+      : readable
 }
 
 /**
@@ -445,7 +459,9 @@ export interface ComposeInput {
   passages?: ContextPassage[]
   /** How the passages are dated (default: by day). */
   passageDates?: PassageDates
-  /** The query: a passage long for the budget is quoted by its sentences that say its words (focused, focusMinWords). */
+  /**
+   * The query: a passage long for the budget is quoted by its sentences that say its words (focused, focusMinWords).
+   */
   query?: string
   maxTokens: number
   count: Counter
@@ -505,9 +521,8 @@ function render(header: string, items: Item[]): string {
  * (MIN_PASSAGE_TOKENS, MAX_SKIPPED), so a larger budget may quote a long passage in place of shorter ones. The summary
  * comes after every fact (it retells them in prose) and is added when all facts fit and it still fits. Costs are
  * estimated per line, each with the newline after it (o200k takes a newline after punctuation into the punctuation's
- * token: counting it before the line, as a token of its own, overcounted a context of passages by about 24 tokens in
- * 500), then the whole text is counted exactly; should the estimate be short, the last items taken are dropped until
- * the exact count fits.
+ * token: counting it before the line, as a token of its own, overcounts a context of passages), then the whole text
+ * is counted exactly; should the estimate be short, the last items taken are dropped until the exact count fits.
  */
 export function composeContext(input: ComposeInput): ComposedContext {
   const { header, facts, maxTokens, count } = input

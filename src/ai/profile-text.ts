@@ -1,5 +1,5 @@
-// The text that gets embedded for a profile (CONTRACT §8): the summary plus the key fields, labelled, in a fixed
-// order, so the same content always gives the same text whatever order the merge stored it in.
+// The text that gets embedded for a profile (docs/architecture/search-internals.md): the summary plus the key fields,
+// labelled, in a fixed order, so the same content always gives the same text whatever order the merge stored it in.
 import type { Memory, ProfileContent, Scored } from '../domain/profile.js'
 import { customFacts } from './custom-text.js'
 
@@ -9,8 +9,8 @@ const MAX_MEMORIES = 3
 const IMPORTANCE_RANK = { high: 0, medium: 1, low: 2 } as const
 
 /**
- * English collation, as String#localeCompare(other, 'en') gives it, from one collator: localeCompare with a locale builds
- * its collator on every call, which made sorting a profile's thousands of values cost a tenth of a second.
+ * English collation, as String#localeCompare(other, 'en') gives it, from one collator: localeCompare with a locale
+ * builds its collator on every call, too slow for sorting a profile's thousands of values.
  */
 export const compareEn = new Intl.Collator('en').compare
 
@@ -34,11 +34,11 @@ export function values(items: readonly Scored<string>[], max: number): string[] 
   const seen = new Set<string>()
   const out: string[] = []
   for (const item of byConfidence(items)) {
-    const v = clean(String(item.value))
-    const key = v.toLowerCase()
-    if (v === '' || seen.has(key)) continue
+    const value = clean(String(item.value))
+    const key = value.toLowerCase()
+    if (value === '' || seen.has(key)) continue
     seen.add(key)
-    out.push(v)
+    out.push(value)
     if (out.length === max) break
   }
   return out
@@ -83,9 +83,9 @@ export function profileText(profile: ProfileContent, summary?: string): string {
  * whole profile can be computed where the merge runs, before the summary is written.
  */
 export function withSummary(summary: string | undefined, lines: readonly string[]): string {
-  const s = summary?.replace(/\s+/g, ' ').trim()
+  const oneLine = summary?.replace(/\s+/g, ' ').trim()
   if (!lines.length) return ''
-  return s ? [s, ...lines].join('\n') : lines.join('\n')
+  return oneLine ? [oneLine, ...lines].join('\n') : lines.join('\n')
 }
 
 /** The labelled lines of profileText, without the summary. */

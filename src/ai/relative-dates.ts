@@ -1,4 +1,4 @@
-// Relative time in what a person said, resolved against when it was said (README "Context for an LLM"): a passage
+// Relative time in what a person said, resolved against when it was said (docs/guides/context.md): a passage
 // said on 8 May 2023 that reads "I went to a support group yesterday" is quoted as "... yesterday (7 May 2023)", so a
 // model (or a reader) can answer "when?" without date arithmetic. chrono-node parses; the granularity shown is what the
 // expression fixes: a day, a week, a month or a year. Pure.
@@ -31,34 +31,38 @@ const MONTHS = [
   'December',
 ]
 
-/** What an expression says, at the granularity it fixes ("7 May 2023", "week of 1 May 2023", "June 2023", "2022"), or null. */
-function resolved(r: chrono.ParsedResult, said: Date): string | null {
+/**
+ * What an expression says, at the granularity it fixes ("7 May 2023", "week of 1 May 2023", "June 2023", "2022"), or
+ * null.
+ */
+function resolved(result: chrono.ParsedResult, said: Date): string | null {
   // An expression that names its year is already absolute ("May 2019", "3 June 2021"): nothing to add.
-  if (!RELATIVE.test(r.text) || /\b\d{4}\b/.test(r.text)) return null
-  const s = r.start
-  const d = s.date()
-  if (Number.isNaN(d.getTime())) return null
-  const day = s.isCertain('day') || s.isCertain('weekday')
+  if (!RELATIVE.test(result.text) || /\b\d{4}\b/.test(result.text)) return null
+  const start = result.start
+  const date = start.date()
+  if (Number.isNaN(date.getTime())) return null
+  const day = start.isCertain('day') || start.isCertain('weekday')
   // The day it was said ("today", "this morning") is the passage's own date line.
   if (
     day &&
-    d.getUTCFullYear() === said.getUTCFullYear() &&
-    d.getUTCMonth() === said.getUTCMonth() &&
-    d.getUTCDate() === said.getUTCDate()
+    date.getUTCFullYear() === said.getUTCFullYear() &&
+    date.getUTCMonth() === said.getUTCMonth() &&
+    date.getUTCDate() === said.getUTCDate()
   )
     return null
-  if (/\bweeks?\b/i.test(r.text)) return `week of ${readableDate(d.toISOString())}`
-  if (day) return readableDate(d.toISOString())
-  if (s.isCertain('month')) return `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`
-  if (s.isCertain('year')) return String(d.getUTCFullYear())
+  if (/\bweeks?\b/i.test(result.text)) return `week of ${readableDate(date.toISOString())}`
+  if (day) return readableDate(date.toISOString())
+  if (start.isCertain('month')) return `${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`
+  if (start.isCertain('year')) return String(date.getUTCFullYear())
   return null
 }
 
 /**
  * `text` with each relative date expression followed by the date it stands for, counted from `at` (ISO 8601, when the
  * text was said; its UTC calendar day): "yesterday" -> "yesterday (7 May 2023)", "last year" -> "last year (2022)",
- * "next month" -> "next month (June 2023)", "last Saturday" -> "last Saturday (6 May 2023)". Expressions that name their
- * year, or the day it was said itself, are left as they are. The text unchanged when nothing resolves or `at` is not a time.
+ * "next month" -> "next month (June 2023)", "last Saturday" -> "last Saturday (6 May 2023)". Expressions that name
+ * their year, or the day it was said itself, are left as they are. The text unchanged when nothing resolves or `at` is
+ * not a time.
  */
 export function withDates(text: string, at: string): string {
   if (!RELATIVE.test(text)) return text
@@ -78,10 +82,10 @@ export function withDates(text: string, at: string): string {
   // chrono has no seasons: "last summer" said in May 2023 is summer 2022, "this spring" spring 2023.
   for (const m of text.matchAll(SEASON)) {
     const [, which, season] = m
-    const s = season!.toLowerCase() === 'autumn' ? 'fall' : season!.toLowerCase()
-    const ended = said.getUTCMonth() > SEASON_LAST_MONTH[s]!
+    const seasonName = season!.toLowerCase() === 'autumn' ? 'fall' : season!.toLowerCase()
+    const ended = said.getUTCMonth() > SEASON_LAST_MONTH[seasonName]!
     const year = which!.toLowerCase() === 'last' && !ended ? said.getUTCFullYear() - 1 : said.getUTCFullYear()
-    found.push({ end: m.index + m[0].length, date: `${s} ${year}` })
+    found.push({ end: m.index + m[0].length, date: `${seasonName} ${year}` })
   }
   let out = text
   // From the end, so the indexes of the earlier ones still hold.

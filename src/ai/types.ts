@@ -13,9 +13,11 @@ export interface ExtractionInput {
   data: string
   /**
    * When the text was written or said (ISO 8601): the reference for relative dates ("yesterday", "last summer", "two
-   * years ago") and ages. Today the submission's acceptance time; absent: now.
+   * years ago") and ages. The submission's event time; absent: now.
    */
   referenceDate?: string
+  /** When the service accepted the submission (ISO 8601): no message of it is dated later (src/ai/message-times.ts). */
+  receivedAt?: string
 }
 
 export interface ExtractRequest {
@@ -23,7 +25,9 @@ export interface ExtractRequest {
   profile: ProfileContent
   /** Pending submissions of one profile, oldest first. */
   submissions: ExtractionInput[]
-  /** The app's summary instructions (README "Summary instructions"), for a provider that writes the summary too. */
+  /**
+   * The app's summary instructions (docs/guides/summary-instructions.md), for a provider that writes the summary too.
+   */
   summaryInstructions?: readonly string[]
   /**
    * The submitting app's custom schema, when it has one (every submission of the request comes from apps with this
@@ -67,7 +71,7 @@ export interface Extractor {
 
 /**
  * Writes the 1-4 sentence, third-person, present-tense summary from profile content only, following the app's summary
- * instructions as far as the provider can (README "Summary instructions").
+ * instructions as far as the provider can (docs/guides/summary-instructions.md).
  */
 export interface Summarizer {
   readonly name: string
@@ -78,7 +82,10 @@ export interface Summarizer {
   ): Promise<{ summary: string; usage?: Usage }>
 }
 
-/** Maps raw cosine similarity to the 0-100 score of CONTRACT §8, monotonically, and back. */
+/**
+ * Maps raw cosine similarity to the 0-100 score (docs/guides/search.md, "Scores and sensitivity"), monotonically, and
+ * back.
+ */
 export interface ScoreCalibration {
   /** Raw cosine similarity in [-1, 1] -> score in [0, 100]. Non-decreasing. */
   toScore(cosine: number): number
@@ -114,7 +121,9 @@ export type LlmMisconfiguration = 'unauthorized' | 'forbidden' | 'not_found' | '
 /** The AI provider as this process last saw it (GET /readyz, metrics). */
 export interface AiProviderStatus {
   provider: string
-  /** ok; misconfigured (paused until an operator fixes it, probed now and then); unavailable (an outage: circuit open). */
+  /**
+   * ok; misconfigured (paused until an operator fixes it, probed now and then); unavailable (an outage: circuit open).
+   */
   state: 'ok' | 'misconfigured' | 'unavailable'
   /** When the current pause began (ISO 8601). */
   since?: string

@@ -16,19 +16,23 @@ export interface ExtractOptions {
 /** Runs the command; returns what to print. `read` gives standard input when no text is given. */
 export async function extractCommand(
   text: string | undefined,
-  o: ExtractOptions,
+  options: ExtractOptions,
   read: () => Promise<string>,
 ): Promise<string> {
-  if (o.listRules) return listRules(!!o.json)
+  if (options.listRules) return listRules(!!options.json)
   if (text === undefined && process.stdin.isTTY) throw invalid('give the text as an argument or on standard input')
   const data = text ?? (await read())
-  const { extraction, trace } = await extract(data, o.inputType)
-  if (o.json) {
-    const out = { input_type: o.inputType, extraction, ...(o.explain ? { trace: trace.map(withDescriptions) } : {}) }
+  const { extraction, trace } = await extract(data, options.inputType)
+  if (options.json) {
+    const out = {
+      input_type: options.inputType,
+      extraction,
+      ...(options.explain ? { trace: trace.map(withDescriptions) } : {}),
+    }
     return JSON.stringify(out, null, 2) + '\n'
   }
   if (!trace.length) return '(nothing extracted)\n'
-  return trace.map((v) => (o.explain ? explained(v, o.inputType) : valueLine(v))).join('\n') + '\n'
+  return trace.map((v) => (options.explain ? explained(v, options.inputType) : valueLine(v))).join('\n') + '\n'
 }
 
 async function extract(
@@ -55,21 +59,21 @@ async function extract(
 
 const invalid = (message: string) => new DomainError('VALIDATION_FAILED', message)
 
-function valueLine(v: ExtractedValue): string {
-  const detail = v.detail ? ` [${v.detail}]` : ''
-  const conf = v.confidence === undefined ? '' : ` (${v.confidence})`
-  return `${v.field}: ${v.value}${detail}${conf}`
+function valueLine(value: ExtractedValue): string {
+  const detail = value.detail ? ` [${value.detail}]` : ''
+  const conf = value.confidence === undefined ? '' : ` (${value.confidence})`
+  return `${value.field}: ${value.value}${detail}${conf}`
 }
 
 const quote = (s: string) => JSON.stringify(s)
 
-function explained(v: TracedValue, inputType: ExtractOptions['inputType']): string {
-  const lines = [valueLine(v)]
-  if (!v.hits.length)
+function explained(value: TracedValue, inputType: ExtractOptions['inputType']): string {
+  const lines = [valueLine(value)]
+  if (!value.hits.length)
     lines.push(
       inputType === 'structured' ? '  (given in the structured input; no rule involved)' : '  (no rule recorded)',
     )
-  for (const h of v.hits) {
+  for (const h of value.hits) {
     lines.push(`  ${h.rule}${h.confidence === undefined ? '' : ` (${h.confidence})`}: ${ruleDescription(h.rule)}`)
     if (h.match)
       lines.push(`    matched ${quote(h.match)}${h.clause && h.clause !== h.match ? ` in ${quote(h.clause)}` : ''}`)
@@ -77,17 +81,20 @@ function explained(v: TracedValue, inputType: ExtractOptions['inputType']): stri
   return lines.join('\n')
 }
 
-function withDescriptions(v: TracedValue) {
-  return { ...v, hits: v.hits.map(({ rule, ...rest }) => ({ rule, description: ruleDescription(rule), ...rest })) }
+function withDescriptions(value: TracedValue) {
+  return {
+    ...value,
+    hits: value.hits.map(({ rule, ...rest }) => ({ rule, description: ruleDescription(rule), ...rest })),
+  }
 }
 
 function listRules(json: boolean): string {
   if (json) return JSON.stringify(RULE_LIST, null, 2) + '\n'
   const width = Math.max(...RULE_LIST.map((r) => r.id.length))
   const lines: string[] = []
-  RULE_LIST.forEach((r, i) => {
-    if (i > 0 && RULE_LIST[i - 1]!.section !== r.section) lines.push('')
-    lines.push(`${r.id.padEnd(width)}  ${r.description}`)
+  RULE_LIST.forEach((rule, index) => {
+    if (index > 0 && RULE_LIST[index - 1]!.section !== rule.section) lines.push('')
+    lines.push(`${rule.id.padEnd(width)}  ${rule.description}`)
   })
   lines.push('', `${RULE_LIST.length} rules`)
   return lines.join('\n') + '\n'

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http'
 import type { FastifyRequest } from 'fastify'
 import type { GraphQLSchema } from 'graphql'
 import type { DashboardConfig } from '../config.js'
+import { addressKey } from '../domain/addresses.js'
 import { DomainError } from '../domain/errors.js'
 import { credentialId } from '../domain/keys.js'
 import { anonymousContext, type GqlContext } from '../graphql/context.js'
@@ -14,10 +15,10 @@ import { clearSessionCookie, sessionToken } from '../http/cookies.js'
 /** The app id recorded for work done from the dashboard (there is no API key behind it). */
 export const DASHBOARD_APP_ID = 'dashboard'
 
-function equalTokens(a: string, b: string): boolean {
-  const x = Buffer.from(a)
-  const y = Buffer.from(b)
-  return x.length === y.length && crypto.timingSafeEqual(x, y)
+function equalTokens(left: string, right: string): boolean {
+  const leftBytes = Buffer.from(left)
+  const rightBytes = Buffer.from(right)
+  return leftBytes.length === rightBytes.length && crypto.timingSafeEqual(leftBytes, rightBytes)
 }
 
 /** A browser request from another site: its Origin names another host than the one it was sent to. */
@@ -64,12 +65,11 @@ export function dashboardEndpoint(services: Services, schema: GraphQLSchema, con
       const secure = secureRequest(req, config.secureCookie)
       const token = sessionToken(req.headers.cookie)
       const session = await accounts.session(token)
-      const base = {
-        requestId: req.id,
-        services,
-        log: req.log,
-        budgetKey: session ? `session:${session.account.id}` : `ip:${req.ip}`,
-      }
+      // Anonymous requests (sign-up, sign-in) share a budget per client address (request.ip: the forwarded one behind
+      // trusted proxies).
+      const anonymous = `ip:${addressKey(req.ip)}`
+      const budgetKey = session ? `session:${session.account.id}` : anonymous
+      const base = { requestId: req.id, services, log: req.log, budgetKey }
       const dashboard = {
         accounts,
         account: session?.account ?? null,
@@ -91,7 +91,13 @@ export function dashboardEndpoint(services: Services, schema: GraphQLSchema, con
       }
       return { ...base, ctx: tenantContext(session, req.id, signal), dashboard }
     },
-    async wsConnect(params, request) {
+    // The HTTP endpoint reads the session of every request it is sent, so refusing this read from an address over the
+    // failure limit would protect nothing, and would cut a signed-in user's live updates because of someone else.
+    wsCredential: (_params, request) => ({
+      digest: credentialId(sessionToken(request.headers.cookie)),
+      mayExist: async () => true,
+    }),
+    async wsConnect(params, request, address) {
       if (crossOrigin(request.headers)) throw new DomainError('FORBIDDEN', 'Cross-origin WebSocket')
       const token = sessionToken(request.headers.cookie)
       const session = await accounts.session(token)
@@ -104,15 +110,7 @@ export function dashboardEndpoint(services: Services, schema: GraphQLSchema, con
         group: `session:${session.account.id}`,
         credential: `session:${credentialId(token)}`,
         goneReason: 'Forbidden: session ended',
-        extra: {
-          dashboard: {
-            accounts,
-            account: session.account,
-            sessionToken: token,
-            ip: request.socket.remoteAddress ?? '',
-            secure: false,
-          },
-        },
+        extra: { dashboard: { accounts, account: session.account, sessionToken: token, ip: address, secure: false } },
         stillValid: async () => (await accounts.session(token)) !== null,
       }
     },

@@ -7,8 +7,11 @@ import { sessionToken } from '../http/cookies.js'
 // Everything the page loads comes from this server: no inline script, no CDN, no framing. The WebSocket origin is
 // named too: older browsers do not count ws:// as 'self'.
 function csp(host: string | undefined) {
-  const ws = host && /^[A-Za-z0-9.\-:\[\]]+$/.test(host) ? ` ws://${host} wss://${host}` : ''
-  return `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'${ws}; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`
+  const ws = host && /^[A-Za-z0-9.\-:[\]]+$/.test(host) ? ` ws://${host} wss://${host}` : ''
+  return (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+    `connect-src 'self'${ws}; base-uri 'none'; form-action 'self'; frame-ancestors 'none'`
+  )
 }
 
 function hardened(reply: FastifyReply, type: string, cache: string) {

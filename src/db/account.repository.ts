@@ -14,7 +14,10 @@ export type SessionRow = AccountRow & Pick<SessionEntity, 'csrf_token' | 'expire
 /** What signing in checks a password against. */
 export type CredentialsRow = Pick<AccountEntity, 'id' | 'password_hash'>
 
-/** Failed sign-ins within the window, per e-mail address and per client address, and the seconds until the oldest of each leaves it. */
+/**
+ * Failed sign-ins within the window, per e-mail address and per client address, and the seconds until the oldest of
+ * each leaves it.
+ */
 export interface LoginFailureCounts {
   by_email: number
   by_ip: number
@@ -23,8 +26,8 @@ export interface LoginFailureCounts {
 }
 
 /** The columns of an AccountRow, from accounts `a` joined to tenants `t`. */
-function accountColumns<T extends object>(q: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
-  return q
+function accountColumns<T extends object>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
+  return query
     .select('a.id', 'id')
     .addSelect('a.email', 'email')
     .addSelect('a.tenant_id', 'tenant_id')
@@ -40,29 +43,34 @@ function accountColumns<T extends object>(q: SelectQueryBuilder<T>): SelectQuery
 export class AccountRepository {
   /** False when an account has that e-mail address already. */
   async insertAccount(
-    m: EntityManager,
-    a: { id: string; email: string; passwordHash: string; tenantId: string },
+    manager: EntityManager,
+    account: { id: string; email: string; passwordHash: string; tenantId: string },
   ): Promise<boolean> {
-    const r = await table(m, 'accounts')
+    const result = await table(manager, 'accounts')
       .createQueryBuilder()
       .insert()
-      .values({ id: a.id, email: a.email, password_hash: a.passwordHash, tenant_id: a.tenantId })
+      .values({
+        id: account.id,
+        email: account.email,
+        password_hash: account.passwordHash,
+        tenant_id: account.tenantId,
+      })
       .orIgnore()
       .returning(['id'])
       .execute()
-    return (r.raw as unknown[]).length > 0
+    return (result.raw as unknown[]).length > 0
   }
 
-  async account(m: EntityManager, id: string): Promise<AccountRow | null> {
-    const row = await accountColumns(table(m, 'accounts').createQueryBuilder('a'))
+  async account(manager: EntityManager, id: string): Promise<AccountRow | null> {
+    const row = await accountColumns(table(manager, 'accounts').createQueryBuilder('a'))
       .innerJoin('tenants', 't', 't.id = a.tenant_id')
       .where('a.id = :id', { id })
       .getRawOne<AccountRow>()
     return row ?? null
   }
 
-  async accounts(m: EntityManager): Promise<AccountRow[]> {
-    return accountColumns(table(m, 'accounts').createQueryBuilder('a'))
+  async accounts(manager: EntityManager): Promise<AccountRow[]> {
+    return accountColumns(table(manager, 'accounts').createQueryBuilder('a'))
       .innerJoin('tenants', 't', 't.id = a.tenant_id')
       .orderBy('a.created_at')
       .addOrderBy('a.email')
@@ -70,8 +78,8 @@ export class AccountRepository {
   }
 
   /** The account of an e-mail address given in lower case, or null. */
-  async credentials(m: EntityManager, lowerEmail: string): Promise<CredentialsRow | null> {
-    const row = await table(m, 'accounts')
+  async credentials(manager: EntityManager, lowerEmail: string): Promise<CredentialsRow | null> {
+    const row = await table(manager, 'accounts')
       .createQueryBuilder('a')
       .select('a.id', 'id')
       .addSelect('a.password_hash', 'password_hash')
@@ -80,16 +88,16 @@ export class AccountRepository {
     return row ?? null
   }
 
-  async passwordHash(m: EntityManager, accountId: string): Promise<string | null> {
+  async passwordHash(manager: EntityManager, accountId: string): Promise<string | null> {
     return (
-      (await table(m, 'accounts').findOne({ select: { password_hash: true }, where: { id: accountId } }))
+      (await table(manager, 'accounts').findOne({ select: { password_hash: true }, where: { id: accountId } }))
         ?.password_hash ?? null
     )
   }
 
   /** The id of the account of that e-mail address (any case), locked until the transaction ends; null when none. */
-  async lockAccountByEmail(m: EntityManager, email: string): Promise<string | null> {
-    const row = await table(m, 'accounts')
+  async lockAccountByEmail(manager: EntityManager, email: string): Promise<string | null> {
+    const row = await table(manager, 'accounts')
       .createQueryBuilder('a')
       .select('a.id', 'id')
       .where('lower(a.email) = lower(:email)', { email })
@@ -98,8 +106,8 @@ export class AccountRepository {
     return row?.id ?? null
   }
 
-  async setPassword(m: EntityManager, accountId: string, passwordHash: string): Promise<void> {
-    await table(m, 'accounts').update(
+  async setPassword(manager: EntityManager, accountId: string, passwordHash: string): Promise<void> {
+    await table(manager, 'accounts').update(
       { id: accountId },
       { password_hash: passwordHash, password_changed_at: () => 'now()' },
     )
@@ -109,27 +117,27 @@ export class AccountRepository {
 
   /** A new session lasting `hours`; when it ends. */
   async insertSession(
-    m: EntityManager,
-    s: { tokenHash: Buffer; accountId: string; csrfToken: string; hours: number },
+    manager: EntityManager,
+    session: { tokenHash: Buffer; accountId: string; csrfToken: string; hours: number },
   ): Promise<Date> {
-    const r = await table(m, 'sessions')
+    const result = await table(manager, 'sessions')
       .createQueryBuilder()
       .insert()
       .values({
-        token_hash: s.tokenHash,
-        account_id: s.accountId,
-        csrf_token: s.csrfToken,
+        token_hash: session.tokenHash,
+        account_id: session.accountId,
+        csrf_token: session.csrfToken,
         expires_at: () => 'now() + make_interval(hours => :hours)',
       })
-      .setParameter('hours', s.hours)
+      .setParameter('hours', session.hours)
       .returning(['expires_at'])
       .execute()
-    return (r.raw as Pick<SessionEntity, 'expires_at'>[])[0]!.expires_at
+    return (result.raw as Pick<SessionEntity, 'expires_at'>[])[0]!.expires_at
   }
 
   /** The live session of that token digest, or null (unknown, expired, or its account deleted). */
-  async liveSession(m: EntityManager, tokenHash: Buffer): Promise<SessionRow | null> {
-    const row = await accountColumns(table(m, 'sessions').createQueryBuilder('s'))
+  async liveSession(manager: EntityManager, tokenHash: Buffer): Promise<SessionRow | null> {
+    const row = await accountColumns(table(manager, 'sessions').createQueryBuilder('s'))
       .addSelect('s.csrf_token', 'csrf_token')
       .addSelect('s.expires_at', 'expires_at')
       .innerJoin('accounts', 'a', 'a.id = s.account_id')
@@ -139,12 +147,12 @@ export class AccountRepository {
     return row ?? null
   }
 
-  async deleteSession(m: EntityManager, tokenHash: Buffer): Promise<void> {
-    await table(m, 'sessions').delete({ token_hash: tokenHash })
+  async deleteSession(manager: EntityManager, tokenHash: Buffer): Promise<void> {
+    await table(manager, 'sessions').delete({ token_hash: tokenHash })
   }
 
-  async deleteExpiredSessions(m: EntityManager, accountId: string): Promise<void> {
-    await table(m, 'sessions')
+  async deleteExpiredSessions(manager: EntityManager, accountId: string): Promise<void> {
+    await table(manager, 'sessions')
       .createQueryBuilder()
       .delete()
       .where('account_id = :accountId AND expires_at < now()', { accountId })
@@ -152,62 +160,69 @@ export class AccountRepository {
   }
 
   /** Ends every session of the account but the one of `keepTokenHash`. */
-  async deleteOtherSessions(m: EntityManager, accountId: string, keepTokenHash: Buffer): Promise<void> {
-    await table(m, 'sessions')
+  async deleteOtherSessions(manager: EntityManager, accountId: string, keepTokenHash: Buffer): Promise<void> {
+    await table(manager, 'sessions')
       .createQueryBuilder()
       .delete()
       .where('account_id = :accountId AND token_hash <> :keepTokenHash', { accountId, keepTokenHash })
       .execute()
   }
 
-  async deleteSessions(m: EntityManager, accountId: string): Promise<void> {
-    await table(m, 'sessions').delete({ account_id: accountId })
+  async deleteSessions(manager: EntityManager, accountId: string): Promise<void> {
+    await table(manager, 'sessions').delete({ account_id: accountId })
   }
 
   // ---- invites ----
 
   /** A new invite for `uses` sign-ups into the tenant (or new tenants when null), for `seconds`; when it expires. */
   async insertInvite(
-    m: EntityManager,
-    i: { codeHash: Buffer; tenantId: string | null; uses: number; seconds: number },
+    manager: EntityManager,
+    invite: { codeHash: Buffer; tenantId: string | null; uses: number; seconds: number },
   ): Promise<Date> {
-    const r = await table(m, 'invites')
+    const result = await table(manager, 'invites')
       .createQueryBuilder()
       .insert()
       .values({
-        code_hash: i.codeHash,
-        tenant_id: i.tenantId,
-        uses_left: i.uses,
+        code_hash: invite.codeHash,
+        tenant_id: invite.tenantId,
+        uses_left: invite.uses,
         expires_at: () => 'now() + make_interval(secs => :seconds)',
       })
-      .setParameter('seconds', i.seconds)
+      .setParameter('seconds', invite.seconds)
       .returning(['expires_at'])
       .execute()
-    return (r.raw as { expires_at: Date }[])[0]!.expires_at
+    return (result.raw as { expires_at: Date }[])[0]!.expires_at
   }
 
   /**
    * Takes one use of the live invite of that code digest: the tenant it names (`tenant_id` null for a new tenant), or
    * null when there is no such invite (unknown, used up or expired).
    */
-  async useInvite(m: EntityManager, codeHash: Buffer): Promise<{ tenant_id: string | null } | null> {
-    const r = await table(m, 'invites')
+  async useInvite(manager: EntityManager, codeHash: Buffer): Promise<{ tenant_id: string | null } | null> {
+    const result = await table(manager, 'invites')
       .createQueryBuilder()
       .update()
       .set({ uses_left: () => 'uses_left - 1' })
       .where('code_hash = :codeHash AND uses_left > 0 AND expires_at > now()', { codeHash })
       .returning(['tenant_id'])
       .execute()
-    return (r.raw as { tenant_id: string | null }[])[0] ?? null
+    return (result.raw as { tenant_id: string | null }[])[0] ?? null
   }
 
   // ---- failed sign-ins ----
 
-  async loginFailures(m: EntityManager, email: string, ip: string, windowMinutes: number): Promise<LoginFailureCounts> {
-    const [counts]: LoginFailureCounts[] = await m.query(
+  async loginFailures(
+    manager: EntityManager,
+    email: string,
+    ip: string,
+    windowMinutes: number,
+  ): Promise<LoginFailureCounts> {
+    const [counts]: LoginFailureCounts[] = await manager.query(
       `SELECT count(*) FILTER (WHERE email = $1)::int AS by_email, count(*) FILTER (WHERE ip = $2)::int AS by_ip,
-              extract(epoch FROM (min(at) FILTER (WHERE email = $1) + make_interval(mins => $3) - now()))::float AS email_wait,
-              extract(epoch FROM (min(at) FILTER (WHERE ip = $2) + make_interval(mins => $3) - now()))::float AS ip_wait
+              extract(epoch FROM (min(at) FILTER (WHERE email = $1) + make_interval(mins => $3) - now()))::float
+                AS email_wait,
+              extract(epoch FROM (min(at) FILTER (WHERE ip = $2) + make_interval(mins => $3) - now()))::float
+                AS ip_wait
          FROM login_failures WHERE at > now() - make_interval(mins => $3) AND (email = $1 OR ip = $2)`,
       [email, ip, windowMinutes],
     )
@@ -215,16 +230,21 @@ export class AccountRepository {
   }
 
   /** Records a failed sign-in, first forgetting those older than the window. */
-  async recordLoginFailure(m: EntityManager, email: string, ip: string, windowMinutes: number): Promise<void> {
-    await table(m, 'login_failures')
+  async recordLoginFailure(manager: EntityManager, email: string, ip: string, windowMinutes: number): Promise<void> {
+    await table(manager, 'login_failures')
       .createQueryBuilder()
       .delete()
       .where('at < now() - make_interval(mins => :windowMinutes)', { windowMinutes })
       .execute()
-    await table(m, 'login_failures').createQueryBuilder().insert().values({ email, ip }).updateEntity(false).execute()
+    await table(manager, 'login_failures')
+      .createQueryBuilder()
+      .insert()
+      .values({ email, ip })
+      .updateEntity(false)
+      .execute()
   }
 
-  async clearLoginFailures(m: EntityManager, email: string): Promise<void> {
-    await table(m, 'login_failures').delete({ email })
+  async clearLoginFailures(manager: EntityManager, email: string): Promise<void> {
+    await table(manager, 'login_failures').delete({ email })
   }
 }

@@ -25,26 +25,26 @@ export type ProfileCustomRow = Pick<ProfileEntity, 'profile_id' | 'content' | 'h
  */
 export class AppSchemaRepository {
   /** The app's current schema, or null when it has none. */
-  async current(m: EntityManager, tenantId: string, appId: string): Promise<AppSchemaVersion | null> {
-    const row = await columns(table(m, 'app_schemas').createQueryBuilder('s'), 's', ROW_COLUMNS)
+  async current(manager: EntityManager, tenantId: string, appId: string): Promise<AppSchemaVersion | null> {
+    const row = await columns(table(manager, 'app_schemas').createQueryBuilder('s'), 's', ROW_COLUMNS)
       .innerJoin('apps', 'a', 's.tenant_id = a.tenant_id AND s.app_id = a.id AND s.version = a.schema_version')
       .where('a.tenant_id = :tenantId AND a.id = :appId', { tenantId, appId })
       .getRawOne<Row>()
     return row ? toVersion(row) : null
   }
 
-  async appExists(m: EntityManager, tenantId: string, appId: string): Promise<boolean> {
-    return table(m, 'apps').existsBy({ tenant_id: tenantId, id: appId })
+  async appExists(manager: EntityManager, tenantId: string, appId: string): Promise<boolean> {
+    return table(manager, 'apps').existsBy({ tenant_id: tenantId, id: appId })
   }
 
   /** Current schemas of several apps of possibly several tenants (the worker's batch), keyed `tenant\0app`. */
   async currentOf(
-    m: EntityManager,
+    manager: EntityManager,
     apps: { tenantId: string; appId: string }[],
   ): Promise<Map<string, AppSchemaVersion>> {
     const out = new Map<string, AppSchemaVersion>()
     if (!apps.length) return out
-    const rows: (Row & Pick<AppSchemaEntity, 'tenant_id'>)[] = await m.query(
+    const rows: (Row & Pick<AppSchemaEntity, 'tenant_id'>)[] = await manager.query(
       `SELECT a.tenant_id, s.app_id, s.version, s.schema, s.created_at
          FROM unnest($1::text[], $2::text[]) AS x(tenant_id, app_id)
          JOIN apps a ON a.tenant_id = x.tenant_id AND a.id = x.app_id
@@ -56,8 +56,8 @@ export class AppSchemaRepository {
   }
 
   /** Current schemas of the tenant's apps other than `appId` (fields they still declare are not dropped). */
-  async othersOf(m: EntityManager, tenantId: string, appId: string): Promise<CustomSchema[]> {
-    const rows = await table(m, 'app_schemas')
+  async othersOf(manager: EntityManager, tenantId: string, appId: string): Promise<CustomSchema[]> {
+    const rows = await table(manager, 'app_schemas')
       .createQueryBuilder('s')
       .select('s.schema', 'schema')
       .innerJoin('apps', 'a', 's.tenant_id = a.tenant_id AND s.app_id = a.id AND s.version = a.schema_version')
@@ -67,8 +67,8 @@ export class AppSchemaRepository {
   }
 
   /** The app's stored versions, newest first (at most `limit`). */
-  async versions(m: EntityManager, tenantId: string, appId: string, limit: number): Promise<AppSchemaVersion[]> {
-    const rows = await table(m, 'app_schemas').find({
+  async versions(manager: EntityManager, tenantId: string, appId: string, limit: number): Promise<AppSchemaVersion[]> {
+    const rows = await table(manager, 'app_schemas').find({
       select: { tenant_id: true, app_id: true, version: true, schema: true, created_at: true },
       where: { tenant_id: tenantId, app_id: appId },
       order: { version: 'DESC' },
@@ -77,9 +77,12 @@ export class AppSchemaRepository {
     return rows.map(toVersion)
   }
 
-  /** Locks the app row (so two schema changes of one app are serialized) and returns its current version number (0: none). */
-  async lockApp(m: EntityManager, tenantId: string, appId: string): Promise<number | null> {
-    const app = await table(m, 'apps').findOne({
+  /**
+   * Locks the app row (so two schema changes of one app are serialized) and returns its current version number (0:
+   * none).
+   */
+  async lockApp(manager: EntityManager, tenantId: string, appId: string): Promise<number | null> {
+    const app = await table(manager, 'apps').findOne({
       select: { tenant_id: true, id: true, schema_version: true },
       where: { tenant_id: tenantId, id: appId },
       lock: { mode: 'pessimistic_write' },
@@ -89,37 +92,39 @@ export class AppSchemaRepository {
 
   /** Stores a new version and makes it current. */
   async insert(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     appId: string,
     version: number,
     schema: CustomSchema,
   ): Promise<AppSchemaVersion> {
-    const r = await table(m, 'app_schemas')
+    const result = await table(manager, 'app_schemas')
       .createQueryBuilder()
       .insert()
       .values({ tenant_id: tenantId, app_id: appId, version, schema })
       .returning([...ROW_COLUMNS])
       .execute()
-    await table(m, 'apps').update({ tenant_id: tenantId, id: appId }, { schema_version: version })
-    return toVersion((r.raw as Row[])[0]!)
+    await table(manager, 'apps').update({ tenant_id: tenantId, id: appId }, { schema_version: version })
+    return toVersion((result.raw as Row[])[0]!)
   }
 
   /** Deletes the app's versions older than its newest `keep` (at least 1); the current version is never deleted. */
-  async pruneVersions(m: EntityManager, tenantId: string, appId: string, keep: number): Promise<void> {
-    await m.query(
+  async pruneVersions(manager: EntityManager, tenantId: string, appId: string, keep: number): Promise<void> {
+    await manager.query(
       `DELETE FROM app_schemas s
         WHERE s.tenant_id = $1 AND s.app_id = $2
-          AND s.version < (SELECT min(k.version) FROM (SELECT version FROM app_schemas WHERE tenant_id = $1 AND app_id = $2 ORDER BY version DESC LIMIT $3) k)
+          AND s.version < (SELECT min(k.version)
+                             FROM (SELECT version FROM app_schemas WHERE tenant_id = $1 AND app_id = $2
+                                    ORDER BY version DESC LIMIT $3) k)
           AND s.version IS DISTINCT FROM (SELECT schema_version FROM apps WHERE tenant_id = $1 AND id = $2)`,
       [tenantId, appId, Math.max(1, keep)],
     )
   }
 
   /** The tenant's profiles holding a value of any of the fields (`section.field`), locked. */
-  async profilesHolding(m: EntityManager, tenantId: string, paths: string[]): Promise<ProfileCustomRow[]> {
+  async profilesHolding(manager: EntityManager, tenantId: string, paths: string[]): Promise<ProfileCustomRow[]> {
     if (!paths.length) return []
-    const rows: ProfileCustomRow[] = await m.query(
+    const rows: ProfileCustomRow[] = await manager.query(
       `SELECT p.profile_id, p.content, p.history_seq FROM profiles p
         WHERE p.tenant_id = $1
           AND EXISTS (SELECT 1 FROM unnest($2::text[], $3::text[]) AS x(s, f) WHERE p.content -> 'custom' -> x.s ? x.f)
@@ -129,15 +134,17 @@ export class AppSchemaRepository {
     return rows.map((r) => ({ ...r, history_seq: Number(r.history_seq) }))
   }
 
-  /** Rewrites profiles' content after dropped fields were taken out, with one history entry each (input_type 'schema'). */
+  /**
+   * Rewrites profiles' content after dropped fields were taken out, with one history entry each (input_type 'schema').
+   */
   async dropValues(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     rows: { profileId: string; content: string; seq: number; changes: string; at: string }[],
     history: HistoryBounds,
   ) {
     if (!rows.length) return
-    await m.query(
+    await manager.query(
       `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
        SELECT $1::text, x.profile_id, x.seq, x.at, x.changes, '[]'::jsonb, 'schema'
          FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::jsonb[]) AS x(profile_id, seq, at, changes)`,
@@ -149,14 +156,15 @@ export class AppSchemaRepository {
         rows.map((r) => r.changes),
       ],
     )
-    await m.query(
-      `UPDATE profiles p SET content = x.content::jsonb, history_seq = x.seq, version = version + 1, last_updated = now()
+    await manager.query(
+      `UPDATE profiles p
+          SET content = x.content::jsonb, history_seq = x.seq, version = version + 1, last_updated = now()
          FROM unnest($2::text[], $3::text[], $4::int[]) AS x(profile_id, content, seq)
         WHERE p.tenant_id = $1 AND p.profile_id = x.profile_id`,
       [tenantId, rows.map((r) => r.profileId), rows.map((r) => r.content), rows.map((r) => r.seq)],
     )
     await pruneHistory(
-      m,
+      manager,
       rows.map((r) => ({ tenantId, profileId: r.profileId, seq: r.seq })),
       history,
     )

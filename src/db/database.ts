@@ -37,7 +37,9 @@ export interface Database {
   /** Connection string (the embedded server's loopback address in embedded mode). */
   url: string
   mode: 'embedded' | 'server'
-  /** Embedded mode, when this process serves the database: NOTIFYs committed by any connection (see EmbeddedEventBus). */
+  /**
+   * Embedded mode, when this process serves the database: NOTIFYs committed by any connection (see EmbeddedEventBus).
+   */
   onNotification?: (handler: (channel: string, payload: string) => void) => void
   /** Embedded mode, when this process serves the database: its connections and the messages waiting for its session. */
   embeddedStats?: () => { connections: number; queued: number }
@@ -52,8 +54,8 @@ export async function openDatabase(
   config: Config,
   opts: { poolSize?: number; serveEmbedded?: boolean; listen?: string[] } = {},
 ): Promise<Database> {
-  // TypeORM's modules (0.3-0.4 s to load here) load while PGlite starts, whose WebAssembly compiles off the main thread:
-  // a CLI command on the embedded database ends about a second sooner on this machine.
+  // TypeORM's modules (0.3-0.4 s to load here) load while PGlite starts, whose WebAssembly compiles off the main
+  // thread: a CLI command on the embedded database ends about a second sooner on this machine.
   const typeorm = Promise.all([import('typeorm'), import('./entities/index.js')])
   typeorm.catch(() => undefined) // awaited below; not an unhandled rejection if the embedded start fails first
   let embedded: EmbeddedPostgres | undefined
@@ -80,9 +82,9 @@ export async function openDatabase(
     })
     allowColumnTypes(dataSource)
     await dataSource.initialize()
-  } catch (e) {
+  } catch (err) {
     await embedded?.stop()
-    throw e
+    throw err
   }
   return {
     dataSource,
@@ -121,7 +123,10 @@ export function allowColumnTypes(ds: DataSource): void {
   for (const t of EXTRA_COLUMN_TYPES) if (!types.includes(t)) types.push(t)
 }
 
-/** Applies pending migrations; refuses a server without pgvector or a contrib extension with a one-line, actionable error. */
+/**
+ * Applies pending migrations; refuses a server without pgvector or a contrib extension with a one-line, actionable
+ * error.
+ */
 export async function migrate(db: Database): Promise<string[]> {
   const rows: { name: string }[] = await db.dataSource.query(
     `SELECT name FROM pg_available_extensions WHERE name = ANY($1)`,
@@ -130,13 +135,16 @@ export async function migrate(db: Database): Promise<string[]> {
   const available = new Set(rows.map((r) => r.name))
   if (!available.has('vector')) {
     throw new MissingPgvectorError(
-      'The PostgreSQL server has no pgvector extension: install pgvector 0.7+ (Debian: apt-get install postgresql-<major>-pgvector, or run scripts/install-pgvector.sh as root), then start again.',
+      'The PostgreSQL server has no pgvector extension: install pgvector 0.7+ ' +
+        '(Debian: apt-get install postgresql-<major>-pgvector, or run scripts/install-pgvector.sh as root), ' +
+        'then start again.',
     )
   }
   const missing = CONTRIB_EXTENSIONS.filter((e) => !available.has(e))
   if (missing.length) {
     throw new MissingExtensionError(
-      `The PostgreSQL server has no ${missing.join(' or ')} extension: install PostgreSQL's contrib modules (Debian: part of postgresql-<major>; RHEL: postgresql<major>-contrib), then start again.`,
+      `The PostgreSQL server has no ${missing.join(' or ')} extension: install PostgreSQL's contrib modules ` +
+        '(Debian: part of postgresql-<major>; RHEL: postgresql<major>-contrib), then start again.',
     )
   }
   // Several processes may start together (serve + workers): one migrates, the others wait for it.

@@ -32,7 +32,9 @@ interface Info {
 /** Where under the data dir PGlite keeps its cluster (its PGDATA). */
 export const embeddedClusterDir = (dataDir: string) => path.join(dataDir, 'pgdata')
 
-/** PGlite on a cluster directory, with the extensions the service uses; an empty or missing directory is initialised. */
+/**
+ * PGlite on a cluster directory, with the extensions the service uses; an empty or missing directory is initialised.
+ */
 export const openPglite = (clusterDir: string) =>
   PGlite.create({ dataDir: clusterDir, extensions: { vector, pg_trgm, btree_gin } })
 
@@ -86,7 +88,10 @@ export async function findRunningEmbedded(dataDir: string): Promise<{ pid: numbe
   } catch {
     return null
   }
-  if (!isAlive(info.pid) || !(await canConnect(info.port))) {
+  // The data dir is free only when its process is gone or nothing listens on its port. A port that does not answer in
+  // time still counts as served: a second PGlite on the same files would corrupt them, where a connection that fails
+  // only fails the command.
+  if (!isAlive(info.pid) || (await probe(info.port)) === 'refused') {
     fs.rmSync(infoPath, { force: true })
     return null
   }
@@ -97,20 +102,30 @@ function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true
-  } catch (e: any) {
-    return e.code === 'EPERM'
+  } catch (err: any) {
+    return err.code === 'EPERM'
   }
 }
 
-function canConnect(port: number): Promise<boolean> {
+/** What a connection to the port met: a server, an error (nothing listens: refused), or no answer in time. */
+type Probe = 'accepted' | 'refused' | 'silent'
+
+const PROBE_MS = 1000
+
+/**
+ * Connects to the port once. A verdict of silence waits for one more poll of I/O (setImmediate runs after it): while
+ * this thread is busy (a CLI command loads TypeORM's modules as it probes, and on Node 24 that import runs for seconds
+ * without yielding), the connection completes, but the timer, due by then, runs before the loop reads that it did.
+ */
+function probe(port: number): Promise<Probe> {
   return new Promise((resolve) => {
-    const s = net.connect({ host: '127.0.0.1', port })
-    const done = (ok: boolean) => {
-      s.destroy()
-      resolve(ok)
+    const socket = net.connect({ host: '127.0.0.1', port })
+    const done = (verdict: Probe) => {
+      socket.destroy()
+      resolve(verdict)
     }
-    s.once('connect', () => done(true))
-    s.once('error', () => done(false))
-    s.setTimeout(1000, () => done(false))
+    socket.once('connect', () => done('accepted'))
+    socket.once('error', () => done('refused'))
+    socket.setTimeout(PROBE_MS, () => setImmediate(() => done('silent')))
   })
 }

@@ -18,7 +18,8 @@ import type { AppEntity } from './entities/tenant.entity.js'
  * Which profiles a reindex (re)embeds: every one with content when `$1` (all), else those not embedded with model `$2`
  * or without their search lexemes (profiles stored before hybrid search).
  */
-const PENDING = `history_seq > 0 AND ($1::boolean OR embedding IS NULL OR embedding_model IS DISTINCT FROM $2 OR lexemes IS NULL)`
+const PENDING = `history_seq > 0
+  AND ($1::boolean OR embedding IS NULL OR embedding_model IS DISTINCT FROM $2 OR lexemes IS NULL)`
 
 /** The embeddings of profiles across tenants, for bringing them in line with the configured model (the reindex). */
 export class EmbeddingRepository {
@@ -29,7 +30,8 @@ export class EmbeddingRepository {
   async changeDimension(m: EntityManager, dimension: number): Promise<void> {
     await m.query(`DROP INDEX IF EXISTS profiles_embedding_hnsw`)
     await m.query(
-      `ALTER TABLE profiles ALTER COLUMN embedding TYPE vector(${dimension}) USING NULL, ALTER COLUMN embedding_model DROP DEFAULT`,
+      `ALTER TABLE profiles ALTER COLUMN embedding TYPE vector(${dimension}) USING NULL,
+                           ALTER COLUMN embedding_model DROP DEFAULT`,
     )
     await m.query(`UPDATE profiles SET embedding_model = NULL WHERE embedding_model IS NOT NULL`)
     await m.query(profileVectorIndexSql(dimension))
@@ -50,7 +52,8 @@ export class EmbeddingRepository {
     o: { all: boolean; model: string; after: [string, string]; limit: number },
   ): Promise<(ProfileRecord & { instructions: string[] })[]> {
     const rows: (ProfileRow & { summary_instructions: AppEntity['summary_instructions'] | null })[] = await m.query(
-      `SELECT ${PROFILE_COLUMNS}, ${INSTRUCTIONS_COLUMN} FROM profiles WHERE ${PENDING} AND (tenant_id, profile_id) > ($3, $4)
+      `SELECT ${PROFILE_COLUMNS}, ${INSTRUCTIONS_COLUMN} FROM profiles
+        WHERE ${PENDING} AND (tenant_id, profile_id) > ($3, $4)
           ORDER BY tenant_id, profile_id LIMIT $5`,
       [o.all, o.model, o.after[0], o.after[1], o.limit],
     )
@@ -58,8 +61,8 @@ export class EmbeddingRepository {
   }
 
   /**
-   * Stores a profile's summary, embedding and search lexemes (only these derived columns), unless the profile is no longer at `version`:
-   * a worker that updated it meanwhile embedded it itself.
+   * Stores a profile's summary, embedding and search lexemes (only these derived columns), unless the profile is no
+   * longer at `version`: a worker that updated it meanwhile embedded it itself.
    */
   async storeEmbedding(
     m: EntityManager,
@@ -74,7 +77,8 @@ export class EmbeddingRepository {
     },
   ): Promise<void> {
     await m.query(
-      `UPDATE profiles SET summary = $4, embedding = $5, embedding_model = $6, lexemes = array_to_tsvector(string_to_array($7, ' '))
+      `UPDATE profiles
+          SET summary = $4, embedding = $5, embedding_model = $6, lexemes = array_to_tsvector(string_to_array($7, ' '))
             WHERE tenant_id = $1 AND profile_id = $2 AND version = $3`,
       [e.tenantId, e.profileId, e.version, e.summary, toSql(e.vector), e.model, e.lexemes],
     )
@@ -85,14 +89,17 @@ export class EmbeddingRepository {
 export type PasslessSubmission = Pick<SubmissionEntity, 'tenant_id' | 'profile_id' | 'id' | 'input_type'> & {
   /** Its text (kept: PASSLESS). */
   data: string
-  /** Its event time: as given, else its acceptance time (as the worker dates its passages), in ISO 8601. */
+  /** Its event time: as given, else its acceptance time, never after that (as the worker dates its passages). */
   occurred_at: string
+  /** When it was accepted (ISO 8601): none of its passages is dated later. */
+  created_at: string
   /** The profile's language (ISO 639-1), which its passages are stemmed in. */
   language: ProfileEntity['language']
 }
 
 /** Which passages a reindex (re)embeds: visible ones, all with `$1`, else those without a vector of model `$2`. */
-const PASSAGE_PENDING = `hidden_at IS NULL AND ($1::boolean OR embedding IS NULL OR embedding_model IS DISTINCT FROM $2)`
+const PASSAGE_PENDING = `hidden_at IS NULL
+  AND ($1::boolean OR embedding IS NULL OR embedding_model IS DISTINCT FROM $2)`
 /** Which submissions a reindex rebuilds passages of (README "Evidence passages"). */
 const PASSLESS = `s.status = 'done' AND s.data IS NOT NULL AND s.input_type <> 'structured'
    AND NOT EXISTS (SELECT 1 FROM passages p WHERE p.tenant_id = s.tenant_id AND p.submission_id = s.id)`
@@ -110,20 +117,28 @@ export class PassageIndexRepository {
 
   /** The next `limit` such submissions after the key `after` (tenant id, submission id), in key order. */
   async passlessBatch(m: EntityManager, o: { after: [string, string]; limit: number }): Promise<PasslessSubmission[]> {
-    const rows: (Omit<PasslessSubmission, 'occurred_at'> & { occurred_at: Date })[] = await m.query(
-      `SELECT s.tenant_id, s.profile_id, s.id::text AS id, s.input_type, s.data, coalesce(s.occurred_at, s.created_at) AS occurred_at, pr.language
+    type Row = Omit<PasslessSubmission, 'occurred_at' | 'created_at'> & { occurred_at: Date; created_at: Date }
+    const rows: Row[] = await m.query(
+      `SELECT s.tenant_id, s.profile_id, s.id::text AS id, s.input_type, s.data,
+              least(coalesce(s.occurred_at, s.created_at), s.created_at) AS occurred_at, s.created_at, pr.language
          FROM submissions s JOIN profiles pr ON pr.tenant_id = s.tenant_id AND pr.profile_id = s.profile_id
         WHERE ${PASSLESS} AND (s.tenant_id, s.id) > ($1, $2::uuid)
         ORDER BY s.tenant_id, s.id LIMIT $3`,
       [o.after[0], o.after[1], o.limit],
     )
-    return rows.map((r) => ({ ...r, occurred_at: new Date(r.occurred_at).toISOString(), language: r.language ?? null }))
+    return rows.map((r) => ({
+      ...r,
+      occurred_at: new Date(r.occurred_at).toISOString(),
+      created_at: new Date(r.created_at).toISOString(),
+      language: r.language ?? null,
+    }))
   }
 
   /** How many passages each of the tenant's `profileIds` has (hidden ones too). */
   async counts(m: EntityManager, tenantId: string, profileIds: string[]): Promise<Map<string, number>> {
     const rows: (Pick<PassageEntity, 'profile_id'> & { n: number })[] = await m.query(
-      `SELECT profile_id, count(*)::int AS n FROM passages WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) GROUP BY profile_id`,
+      `SELECT profile_id, count(*)::int AS n FROM passages
+        WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) GROUP BY profile_id`,
       [tenantId, profileIds],
     )
     return new Map(rows.map((r) => [r.profile_id, r.n]))
@@ -143,11 +158,15 @@ export class PassageIndexRepository {
   ): Promise<number> {
     if (!ps.length) return 0
     const rows: unknown[] = await m.query(
-      `INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language)
+      `INSERT INTO passages
+              (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language)
        SELECT s.tenant_id, s.profile_id, s.id, x.position, x.speaker, x.prompt, x.text, x.occurred_at,
-              COALESCE((SELECT c.oid::regconfig FROM pg_ts_config c WHERE c.cfgname = $3 AND c.cfgnamespace = 'pg_catalog'::regnamespace), 'simple'::regconfig)
-         FROM (SELECT tenant_id, profile_id, id FROM submissions WHERE tenant_id = $1 AND id = $2::uuid AND status = 'done' AND data IS NOT NULL FOR SHARE) s,
-              unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[]) AS x(position, speaker, prompt, text, occurred_at)
+              COALESCE((SELECT c.oid::regconfig FROM pg_ts_config c
+                         WHERE c.cfgname = $3 AND c.cfgnamespace = 'pg_catalog'::regnamespace), 'simple'::regconfig)
+         FROM (SELECT tenant_id, profile_id, id FROM submissions
+                WHERE tenant_id = $1 AND id = $2::uuid AND status = 'done' AND data IS NOT NULL FOR SHARE) s,
+              unnest($4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])
+                AS x(position, speaker, prompt, text, occurred_at)
        ON CONFLICT DO NOTHING
        RETURNING 1`,
       [

@@ -17,7 +17,10 @@ import type { ProfileEntity, ProfileHistoryEntity } from './entities/profile.ent
 import type { TenantEntity } from './entities/tenant.entity.js'
 import { table } from './entities/tables.js'
 
-/** Where a passage is in an export: its profile, when it was said (UTC, to the microsecond), its submission, its position. */
+/**
+ * Where a passage is in an export: its profile, when it was said (UTC, to the microsecond), its submission, its
+ * position.
+ */
 export type PassageExportKey = [profileId: string, occurredAt: string, submissionId: string, position: number]
 
 /** Whose imported submissions were unfinished: they are stored failed (an import does not run them). */
@@ -31,12 +34,12 @@ export const UNFINISHED_ON_IMPORT =
  * upserts by key, so an import run twice leaves what one run leaves. Every statement filters by tenant_id.
  */
 export class ExportRepository {
-  async tenant(m: EntityManager, tenantId: string): Promise<Pick<TenantEntity, 'id' | 'name'> | null> {
-    return table(m, 'tenants').findOne({ select: { id: true, name: true }, where: { id: tenantId } })
+  async tenant(manager: EntityManager, tenantId: string): Promise<Pick<TenantEntity, 'id' | 'name'> | null> {
+    return table(manager, 'tenants').findOne({ select: { id: true, name: true }, where: { id: tenantId } })
   }
 
-  async countProfiles(m: EntityManager, tenantId: string, profileId: string | null): Promise<number> {
-    const [{ n }]: { n: number }[] = await m.query(
+  async countProfiles(manager: EntityManager, tenantId: string, profileId: string | null): Promise<number> {
+    const [{ n }]: { n: number }[] = await manager.query(
       `SELECT count(*)::int AS n FROM profiles WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id = $2)`,
       [tenantId, profileId],
     )
@@ -45,9 +48,9 @@ export class ExportRepository {
 
   /** The next page of profiles after `after` (profile id order), as exported. */
   async profiles(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
-    o: { after: string | null; profileId: string | null; limit: number },
+    options: { after: string | null; profileId: string | null; limit: number },
   ): Promise<ProfileExport[]> {
     const rows: Pick<
       ProfileEntity,
@@ -61,11 +64,13 @@ export class ExportRepository {
       | 'field_timestamps'
       | 'internals'
       | 'history_seq'
-    >[] = await m.query(
-      `SELECT profile_id, status, created_at, last_updated, summary, language, content, field_timestamps, internals, history_seq
-         FROM profiles WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id > $2) AND ($3::text IS NULL OR profile_id = $3)
+    >[] = await manager.query(
+      `SELECT profile_id, status, created_at, last_updated, summary, language, content, field_timestamps, internals,
+              history_seq
+         FROM profiles
+        WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id > $2) AND ($3::text IS NULL OR profile_id = $3)
         ORDER BY profile_id LIMIT $4`,
-      [tenantId, o.after, o.profileId, o.limit],
+      [tenantId, options.after, options.profileId, options.limit],
     )
     return rows.map(
       (r): ProfileExport => ({
@@ -93,12 +98,12 @@ export class ExportRepository {
   }
 
   /**
-   * History of the profiles `ids` after the key `after` (profile id, seq), in key order. Snapshots are deliberately left
-   * out: each is a whole profile, so they would make an export quadratic in the history's length; imported entries have
-   * none, so a rollback reaches only entries written after the import.
+   * History of the profiles `ids` after the key `after` (profile id, seq), in key order. Snapshots are deliberately
+   * left out: each is a whole profile, so they would make an export quadratic in the history's length; imported entries
+   * have none, so a rollback reaches only entries written after the import.
    */
   async history(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     ids: string[],
     after: [string, number] | null,
@@ -107,9 +112,10 @@ export class ExportRepository {
     const rows: Pick<
       ProfileHistoryEntity,
       'profile_id' | 'seq' | 'extracted_on' | 'changes' | 'submission_ids' | 'input_type'
-    >[] = await m.query(
+    >[] = await manager.query(
       `SELECT profile_id, seq, extracted_on, changes, submission_ids, input_type FROM profile_history
-        WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND ($3::text IS NULL OR (profile_id, seq) > ($3, $4::int))
+        WHERE tenant_id = $1 AND profile_id = ANY($2::text[])
+          AND ($3::text IS NULL OR (profile_id, seq) > ($3, $4::int))
         ORDER BY profile_id, seq LIMIT $5`,
       [tenantId, ids, after?.[0] ?? null, after?.[1] ?? 0, limit],
     )
@@ -128,28 +134,32 @@ export class ExportRepository {
     )
   }
 
-  /** Submissions of the profiles `ids` after the key `after` (profile id, seq), in key order; their text only with `text`. */
+  /**
+   * Submissions of the profiles `ids` after the key `after` (profile id, seq), in key order; their text only with
+   * `text`.
+   */
   async submissions(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     ids: string[],
     after: [string, number] | null,
-    o: { limit: number; text: boolean },
+    options: { limit: number; text: boolean },
   ): Promise<SubmissionExport[]> {
-    const rows: (SubmissionRow & Pick<SubmissionEntity, 'app_id' | 'data'>)[] = await m.query(
-      `SELECT profile_id, id, seq, app_id, input_type, status, attempts, error, created_at, occurred_at, started_at, finished_at, usage, prompt_version,
-              CASE WHEN $6 THEN data END AS data
+    const rows: (SubmissionRow & Pick<SubmissionEntity, 'app_id' | 'data'>)[] = await manager.query(
+      `SELECT profile_id, id, seq, app_id, input_type, status, attempts, error, created_at, occurred_at, started_at,
+              finished_at, usage, prompt_version, CASE WHEN $6 THEN data END AS data
          FROM submissions
-        WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND ($3::text IS NULL OR (profile_id, seq) > ($3, $4::bigint))
+        WHERE tenant_id = $1 AND profile_id = ANY($2::text[])
+          AND ($3::text IS NULL OR (profile_id, seq) > ($3, $4::bigint))
         ORDER BY profile_id, seq LIMIT $5`,
-      [tenantId, ids, after?.[0] ?? null, after?.[1] ?? 0, o.limit, o.text],
+      [tenantId, ids, after?.[0] ?? null, after?.[1] ?? 0, options.limit, options.text],
     )
     return rows.map(
       (r): SubmissionExport => ({
         type: 'submission',
         ...submissionView(r),
         app_id: r.app_id ?? null,
-        ...(o.text ? { text: r.data ?? null } : {}),
+        ...(options.text ? { text: r.data ?? null } : {}),
       }),
     )
   }
@@ -160,7 +170,7 @@ export class ExportRepository {
    * The index is scanned from the key, or from the page's first profile: never through the profiles before the page.
    */
   async passages(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     ids: string[],
     after: PassageExportKey | null,
@@ -169,7 +179,9 @@ export class ExportRepository {
     if (!ids.length) return []
     const params: unknown[] = [tenantId, ids, limit]
     const from = after
-      ? ` AND (profile_id, occurred_at, submission_id, position) > ($${params.push(after[0])}::text, $${params.push(after[1])}::timestamptz, $${params.push(after[2])}::uuid, $${params.push(after[3])}::int)`
+      ? ` AND (profile_id, occurred_at, submission_id, position) >
+              ($${params.push(after[0])}::text, $${params.push(after[1])}::timestamptz,
+               $${params.push(after[2])}::uuid, $${params.push(after[3])}::int)`
       : ` AND profile_id >= $${params.push(ids[0])}::text`
     const rows: (Pick<
       PassageEntity,
@@ -183,8 +195,9 @@ export class ExportRepository {
       | 'language'
       | 'hidden_at'
       | 'hidden_by'
-    > & { at_key: string })[] = await m.query(
-      `SELECT profile_id, submission_id::text AS submission_id, position, speaker, prompt, text, occurred_at, language::text AS language, hidden_at, hidden_by,
+    > & { at_key: string })[] = await manager.query(
+      `SELECT profile_id, submission_id::text AS submission_id, position, speaker, prompt, text, occurred_at,
+              language::text AS language, hidden_at, hidden_by,
               to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US"+00"') AS at_key
          FROM passages WHERE tenant_id = $1 AND profile_id = ANY($2::text[])${from}
         ORDER BY profile_id, occurred_at, submission_id, position LIMIT $3`,
@@ -209,23 +222,22 @@ export class ExportRepository {
   /**
    * Profiles as the file has them: inserted, or replacing what the tenant has (content, summary, times), their
    * embedding cleared for the caller to compute. A new profile is ready; one that exists keeps its status (it may be
-   * processing submissions of its own). The history sequence never goes back, unless it is past IMPORT_BOUNDS.seq, where
-   * only an import made before that bound can have put it (an entry of seq 2,147,483,647 made every later batch fail):
-   * such entries are deleted and the sequence restarts after the file's and the remaining entries. Returns each
+   * processing submissions of its own). The history sequence never goes back, unless it is past IMPORT_BOUNDS.seq,
+   * where only an import made before that bound can have put it (an entry of seq 2,147,483,647 made every later batch
+   * fail): such entries are deleted and the sequence restarts after the file's and the remaining entries. Returns each
    * profile's new version.
    */
   async upsertProfiles(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     ps: ProfileExport[],
     lexemes: string[],
   ): Promise<Map<string, number>> {
     if (!ps.length) return new Map()
-    await m.query(`DELETE FROM profile_history WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND seq > $3`, [
-      tenantId,
-      ps.map((p) => p.profile_id),
-      IMPORT_BOUNDS.seq,
-    ])
+    await manager.query(
+      `DELETE FROM profile_history WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND seq > $3`,
+      [tenantId, ps.map((p) => p.profile_id), IMPORT_BOUNDS.seq],
+    )
     const content = (p: ProfileExport) =>
       JSON.stringify({
         core_info: p.core_info,
@@ -236,34 +248,40 @@ export class ExportRepository {
         ...(p.custom ? { custom: p.custom } : {}),
         ...(p.past_values && Object.keys(p.past_values).length ? { past_values: p.past_values } : {}),
       })
-    const core = (p: ProfileExport, k: string) => {
-      const v = (p.core_info as Record<string, { value?: unknown } | undefined>)[k]?.value
-      return v === undefined || v === null ? null : v
+    const core = (profile: ProfileExport, field: string) => {
+      const value = (profile.core_info as Record<string, { value?: unknown } | undefined>)[field]?.value
+      return value === undefined || value === null ? null : value
     }
     // Profiles already past the import bound keep a history sequence above their last entry: read (and lock) them and
     // their last entry first, so that the upsert below needs no subquery on profile_history in its ON CONFLICT (a
     // sharded database, Citus, runs that clause on the tenant's node, where it cannot read another distributed table).
-    const past: (Pick<ProfileEntity, 'profile_id'> & { last: number })[] = await m.query(
-      `SELECT p.profile_id, (SELECT COALESCE(max(h.seq), 0) FROM profile_history h WHERE h.tenant_id = $1 AND h.profile_id = p.profile_id) AS last
-         FROM profiles p WHERE p.tenant_id = $1 AND p.profile_id = ANY($2::text[]) AND p.history_seq > $3 ORDER BY p.profile_id FOR UPDATE`,
+    const past: (Pick<ProfileEntity, 'profile_id'> & { last: number })[] = await manager.query(
+      `SELECT p.profile_id,
+              (SELECT COALESCE(max(h.seq), 0) FROM profile_history h
+                WHERE h.tenant_id = $1 AND h.profile_id = p.profile_id) AS last
+         FROM profiles p
+        WHERE p.tenant_id = $1 AND p.profile_id = ANY($2::text[]) AND p.history_seq > $3
+        ORDER BY p.profile_id FOR UPDATE`,
       [tenantId, ps.map((p) => p.profile_id), IMPORT_BOUNDS.seq],
     )
     const lastOf = new Map(past.map((r) => [r.profile_id, Number(r.last)]))
-    const rows: Pick<ProfileEntity, 'profile_id' | 'version'>[] = await m.query(
-      `INSERT INTO profiles (tenant_id, profile_id, status, content, field_timestamps, internals, summary, language, name, age, gender, location,
-                             history_seq, created_at, last_updated, lexemes)
-       SELECT $1::text, x.profile_id, 'ready', x.content::jsonb, x.field_timestamps::jsonb, x.internals::jsonb, x.summary, x.language, x.name,
-              x.age, x.gender, x.location, x.history_seq, x.created_at, x.last_updated, array_to_tsvector(string_to_array(x.lexemes, ' '))
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::text[],
-                     $12::int[], $13::timestamptz[], $14::timestamptz[], $15::text[])
-              AS x(profile_id, content, field_timestamps, internals, summary, language, name, age, gender, location, history_seq, created_at,
-                   last_updated, lexemes)
+    const rows: Pick<ProfileEntity, 'profile_id' | 'version'>[] = await manager.query(
+      `INSERT INTO profiles (tenant_id, profile_id, status, content, field_timestamps, internals, summary, language,
+                             name, age, gender, location, history_seq, created_at, last_updated, lexemes)
+       SELECT $1::text, x.profile_id, 'ready', x.content::jsonb, x.field_timestamps::jsonb, x.internals::jsonb,
+              x.summary, x.language, x.name, x.age, x.gender, x.location, x.history_seq, x.created_at, x.last_updated,
+              array_to_tsvector(string_to_array(x.lexemes, ' '))
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::int[],
+                     $10::text[], $11::text[], $12::int[], $13::timestamptz[], $14::timestamptz[], $15::text[])
+              AS x(profile_id, content, field_timestamps, internals, summary, language, name, age, gender, location,
+                   history_seq, created_at, last_updated, lexemes)
        ON CONFLICT (tenant_id, profile_id) DO UPDATE SET
               content = EXCLUDED.content, field_timestamps = EXCLUDED.field_timestamps, internals = EXCLUDED.internals,
               summary = EXCLUDED.summary, language = EXCLUDED.language, name = EXCLUDED.name, age = EXCLUDED.age,
               gender = EXCLUDED.gender, location = EXCLUDED.location,
               -- no parameters in ON CONFLICT: a sharded database (Citus) sends them to the nodes without their types
-              history_seq = CASE WHEN profiles.history_seq <= ${IMPORT_BOUNDS.seq} THEN GREATEST(profiles.history_seq, EXCLUDED.history_seq)
+              history_seq = CASE WHEN profiles.history_seq <= ${IMPORT_BOUNDS.seq}
+                                 THEN GREATEST(profiles.history_seq, EXCLUDED.history_seq)
                                  ELSE EXCLUDED.history_seq END,
               created_at = EXCLUDED.created_at, last_updated = EXCLUDED.last_updated, lexemes = EXCLUDED.lexemes,
               embedding = NULL, embedding_model = NULL, version = profiles.version + 1
@@ -293,13 +311,14 @@ export class ExportRepository {
   }
 
   /** History entries by key (profile, seq): the file's entry replaces the stored one of the same key. */
-  async upsertHistory(m: EntityManager, tenantId: string, hs: HistoryExport[]): Promise<void> {
+  async upsertHistory(manager: EntityManager, tenantId: string, hs: HistoryExport[]): Promise<void> {
     if (!hs.length) return
-    await m.query(
+    await manager.query(
       `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
        SELECT $1::text, x.* FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])
               AS x(profile_id, seq, extracted_on, changes, submission_ids, input_type)
-       ON CONFLICT (tenant_id, profile_id, seq) DO UPDATE SET extracted_on = EXCLUDED.extracted_on, changes = EXCLUDED.changes,
+       ON CONFLICT (tenant_id, profile_id, seq) DO UPDATE
+          SET extracted_on = EXCLUDED.extracted_on, changes = EXCLUDED.changes,
               submission_ids = EXCLUDED.submission_ids, input_type = EXCLUDED.input_type`,
       [
         tenantId,
@@ -312,30 +331,34 @@ export class ExportRepository {
       ],
     )
     // Entries beyond a profile's sequence (from a file whose profile record is older than its history) move it on.
-    await m.query(
-      `UPDATE profiles p SET history_seq = x.seq FROM (SELECT profile_id, max(seq) AS seq FROM unnest($2::text[], $3::int[]) AS h(profile_id, seq) GROUP BY 1) x
+    await manager.query(
+      `UPDATE profiles p SET history_seq = x.seq
+         FROM (SELECT profile_id, max(seq) AS seq FROM unnest($2::text[], $3::int[]) AS h(profile_id, seq) GROUP BY 1) x
         WHERE p.tenant_id = $1 AND p.profile_id = x.profile_id AND p.history_seq < x.seq`,
       [tenantId, hs.map((h) => h.profile_id), hs.map((h) => h.seq)],
     )
   }
 
   /**
-   * Submissions the tenant does not have yet (by id), in the file's order (their sequence numbers are new); those it has
-   * are left as they are. The app is kept when the tenant has an app of that id. Unfinished ones are stored failed.
+   * Submissions the tenant does not have yet (by id), in the file's order (their sequence numbers are new); those it
+   * has are left as they are. The app is kept when the tenant has an app of that id. Unfinished ones are stored failed.
    */
-  async insertSubmissions(m: EntityManager, tenantId: string, ss: SubmissionExport[]): Promise<number> {
+  async insertSubmissions(manager: EntityManager, tenantId: string, ss: SubmissionExport[]): Promise<number> {
     if (!ss.length) return 0
-    const rows: unknown[] = await m.query(
-      `INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, status, attempts, error, created_at, started_at, finished_at,
-                                usage, prompt_version, app_id, occurred_at)
+    const rows: unknown[] = await manager.query(
+      `INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, status, attempts, error, created_at,
+                                started_at, finished_at, usage, prompt_version, app_id, occurred_at)
        SELECT $1::text, x.id, x.profile_id, x.input_type, x.data,
               CASE WHEN x.${isOpenSql('status')} THEN 'failed' ELSE x.status END, x.attempts,
               CASE WHEN x.${isOpenSql('status')} THEN $15 ELSE x.error END,
               x.created_at, x.started_at, CASE WHEN x.${isOpenSql('status')} THEN now() ELSE x.finished_at END,
               x.usage, x.prompt_version, a.id, NULLIF(x.occurred_at, x.created_at)
-         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::timestamptz[],
-                     $10::timestamptz[], $11::timestamptz[], $12::jsonb[], $13::text[], $14::text[], $16::timestamptz[]) WITH ORDINALITY
-              AS x(id, profile_id, input_type, data, status, attempts, error, created_at, started_at, finished_at, usage, prompt_version, app_id, occurred_at, n)
+         FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[],
+                     $9::timestamptz[], $10::timestamptz[], $11::timestamptz[], $12::jsonb[], $13::text[], $14::text[],
+                     $16::timestamptz[])
+              WITH ORDINALITY
+              AS x(id, profile_id, input_type, data, status, attempts, error, created_at, started_at, finished_at,
+                   usage, prompt_version, app_id, occurred_at, n)
          LEFT JOIN apps a ON a.tenant_id = $1 AND a.id = x.app_id
         ORDER BY x.n
        ON CONFLICT (tenant_id, id) DO NOTHING
@@ -364,6 +387,19 @@ export class ExportRepository {
   }
 
   /**
+   * The submission an imported passage names, as the passage is checked against it: its profile, input type, status
+   * and stored text (undefined when the tenant has none of that id).
+   */
+  async passageSubmission(
+    manager: EntityManager,
+    tenantId: string,
+    id: string,
+  ): Promise<Pick<SubmissionEntity, 'profile_id' | 'input_type' | 'status' | 'data'> | undefined> {
+    const sql = 'SELECT profile_id, input_type, status, data FROM submissions WHERE tenant_id = $1 AND id = $2'
+    return (await manager.query(sql, [tenantId, id]))[0]
+  }
+
+  /**
    * Imported passages, without vectors (a reindex embeds them), each only where the tenant has its submission, of the
    * same profile, applied and with its text: a passage never outlives its submission's text (retention), and a
    * submission that failed keeps none (an import stores an unfinished one failed). The submission's row is
@@ -373,17 +409,18 @@ export class ExportRepository {
    * indexed as `simple`. Returns how many passages the tenant has of the file's, and how many of them are new.
    */
   async insertPassages(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     ps: PassageExport[],
   ): Promise<{ matched: number; added: number }> {
     if (!ps.length) return { matched: 0, added: 0 }
-    // Two statements, each routed whole to the tenant's node on a sharded database (Citus): the lock and count, then the
-    // insert, whose tenant_id is the submission's own column (so the INSERT ... SELECT stays on the shard and sees this
-    // transaction's earlier writes; as one statement with CTEs it ran through the coordinator and failed there).
-    const ok: { n: string }[] = await m.query(
+    // Two statements, each routed whole to the tenant's node on a sharded database (Citus): the lock and count, then
+    // the insert, whose tenant_id is the submission's own column (so the INSERT ... SELECT stays on the shard and sees
+    // this transaction's earlier writes; as one statement with CTEs it ran through the coordinator and failed there).
+    const ok: { n: string }[] = await manager.query(
       `SELECT x.n FROM unnest($2::text[], $3::uuid[]) WITH ORDINALITY AS x(profile_id, submission_id, n)
-         JOIN submissions s ON s.tenant_id = $1 AND s.id = x.submission_id AND s.profile_id = x.profile_id AND s.status = 'done' AND s.data IS NOT NULL
+         JOIN submissions s ON s.tenant_id = $1 AND s.id = x.submission_id AND s.profile_id = x.profile_id
+                           AND s.status = 'done' AND s.data IS NOT NULL
         ORDER BY x.n FOR SHARE OF s`,
       [tenantId, ps.map((p) => p.profile_id), ps.map((p) => p.submission_id)],
     )
@@ -392,19 +429,26 @@ export class ExportRepository {
     // The catalog is read on its own (a sharded database cannot join it to a distributed table).
     const known = new Set(
       (
-        await m.query(
-          `SELECT cfgname::text AS name FROM pg_ts_config WHERE cfgnamespace = 'pg_catalog'::regnamespace AND cfgname = ANY($1::text[])`,
+        await manager.query(
+          `SELECT cfgname::text AS name FROM pg_ts_config
+            WHERE cfgnamespace = 'pg_catalog'::regnamespace AND cfgname = ANY($1::text[])`,
           [[...new Set(kept.map((p) => p.language))]],
         )
       ).map((r: { name: string }) => r.name),
     )
-    const rows: { added: boolean }[] = await m.query(
-      `INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, hidden_at, hidden_by)
-       SELECT s.tenant_id, s.profile_id, s.id, x.position, x.speaker, x.prompt, x.text, x.occurred_at, x.language::regconfig, x.hidden_at, x.hidden_by
-         FROM unnest($2::text[], $3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[], $9::text[], $10::timestamptz[], $11::text[])
-              AS x(profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, hidden_at, hidden_by)
-         JOIN submissions s ON s.tenant_id = $1 AND s.id = x.submission_id AND s.profile_id = x.profile_id AND s.status = 'done' AND s.data IS NOT NULL
-       ON CONFLICT (tenant_id, submission_id, position) DO UPDATE SET hidden_at = EXCLUDED.hidden_at, hidden_by = EXCLUDED.hidden_by
+    const rows: { added: boolean }[] = await manager.query(
+      `INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at,
+                            language, hidden_at, hidden_by)
+       SELECT s.tenant_id, s.profile_id, s.id, x.position, x.speaker, x.prompt, x.text, x.occurred_at,
+              x.language::regconfig, x.hidden_at, x.hidden_by
+         FROM unnest($2::text[], $3::uuid[], $4::int[], $5::text[], $6::text[], $7::text[], $8::timestamptz[],
+                     $9::text[], $10::timestamptz[], $11::text[])
+              AS x(profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, hidden_at,
+                   hidden_by)
+         JOIN submissions s ON s.tenant_id = $1 AND s.id = x.submission_id AND s.profile_id = x.profile_id
+                           AND s.status = 'done' AND s.data IS NOT NULL
+       ON CONFLICT (tenant_id, submission_id, position) DO UPDATE
+          SET hidden_at = EXCLUDED.hidden_at, hidden_by = EXCLUDED.hidden_by
         WHERE passages.hidden_at IS NULL AND EXCLUDED.hidden_at IS NOT NULL
        RETURNING (xmax = 0) AS added`,
       [
@@ -426,15 +470,16 @@ export class ExportRepository {
 
   /** An imported profile's embedding, unless it changed since (version); 1 when stored. */
   async storeEmbedding(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     profileId: string,
     version: number,
     vector: number[],
     model: string,
   ): Promise<number> {
-    const [, n]: [unknown[], number] = await m.query(
-      `UPDATE profiles SET embedding = $4, embedding_model = $5 WHERE tenant_id = $1 AND profile_id = $2 AND version = $3`,
+    const [, n]: [unknown[], number] = await manager.query(
+      `UPDATE profiles SET embedding = $4, embedding_model = $5
+        WHERE tenant_id = $1 AND profile_id = $2 AND version = $3`,
       [tenantId, profileId, version, toSql(vector), model],
     )
     return n

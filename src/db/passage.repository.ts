@@ -15,10 +15,12 @@ export type PassageRead = Pick<PassageEntity, 'submission_id' | 'position' | 'oc
   Partial<Pick<PassageEntity, 'speaker' | 'prompt' | 'hidden_at' | 'hidden_by'>> & {
     text?: PassageEntity['text'] | null
   }
-/** ... with its key's time as text (KEY). */
-type KeyedRead = PassageRead & { at_key: string }
+/** ... with its key's time as text (PASSAGE_KEY). */
+export type KeyedRead = PassageRead & { at_key: string }
 
-/** Where a passage sits in a profile's list: when it was said (UTC, to the microsecond), its submission, its position. */
+/**
+ * Where a passage sits in a profile's list: when it was said (UTC, to the microsecond), its submission, its position.
+ */
 export type PassageKey = [occurredAt: string, submissionId: string, position: number]
 
 /** A passage to store: a draft of one submission, its vector and what indexes it. */
@@ -35,11 +37,14 @@ const COLUMNS = `submission_id::text AS submission_id, position, speaker, prompt
 /** Passages (the newest) a search by meaning measures within one profile. */
 export const NEAREST_SCAN = 2000
 
-/** A passage's key (PassageKey) as a statement selects it: its time to the microsecond, in UTC, so none is lost between pages. */
-const KEY = `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US"+00"') AS at_key`
-const keyOf = (r: KeyedRead): PassageKey => [r.at_key, r.submission_id, Number(r.position)]
+/**
+ * A passage's key (PassageKey) as a statement selects it: its time to the microsecond, in UTC, so none is lost between
+ * pages.
+ */
+export const PASSAGE_KEY = `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US"+00"') AS at_key`
+export const passageKeyOf = (r: KeyedRead): PassageKey => [r.at_key, r.submission_id, Number(r.position)]
 /** The condition "after the key `k`" in a profile's list (newest first), its values appended to `params`. */
-const after = (k: PassageKey | null, params: unknown[]): string =>
+export const afterPassage = (k: PassageKey | null, params: unknown[]): string =>
   k
     ? ` AND (occurred_at, submission_id, position) < ($${params.push(k[0])}::timestamptz, $${params.push(k[1])}::uuid, $${params.push(k[2])}::int)`
     : ''
@@ -81,7 +86,8 @@ export class PassageRepository {
         rows.map((r) => r.text),
         rows.map((r) => r.occurredAt),
         rows.map((r) => r.language),
-        // Formatted here, a statement's worth at a time: hundreds of vectors at once kept the event loop for tens of ms.
+        // Formatted here, a statement's worth at a time: hundreds of vectors at once kept the event loop for tens of
+        // ms.
         rows.map((r) => (r.embedding ? vectorText(r.embedding) : null)),
         rows.map((r) => r.model),
       ],
@@ -138,15 +144,17 @@ export class PassageRepository {
       // would match every one of them before the limit.
       // Exactly (simple) only the words the language does not drop as stop words: "the" or "with" matched nearly every
       // passage and filled the window walk's matches with the newest ones, whatever the other words.
-      `WITH q AS (
+      // The query is built once (MATERIALIZED) and each passage matched once (the fence, OFFSET 0). Inlined, the exact
+      // words' query is parsed again for each passage and each use of `hit`: a window's cost would grow with the words.
+      `WITH q AS MATERIALIZED (
          SELECT to_tsquery($3::regconfig, $4) || to_tsquery('simple', coalesce((
            SELECT string_agg(t, ' | ') FROM regexp_split_to_table($4, ' \\| ') t WHERE numnode(to_tsquery($3::regconfig, t)) > 0), '')) AS q)
-       SELECT ${KEY}, submission_id::text AS submission_id, position, hit,
+       SELECT ${PASSAGE_KEY}, submission_id::text AS submission_id, position, hit,
               CASE WHEN hit THEN speaker END AS speaker, CASE WHEN hit THEN prompt END AS prompt, CASE WHEN hit THEN text END AS text, occurred_at
          FROM (SELECT w.*, w.tsv @@ q.q AS hit FROM (
                  SELECT occurred_at, submission_id, position, speaker, prompt, text, tsv FROM passages
-                  WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL${after(o.after, params)}
-                  ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $5) w, q) x
+                  WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL${afterPassage(o.after, params)}
+                  ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $5) w, q OFFSET 0) x
         ORDER BY occurred_at DESC, submission_id DESC, position DESC`,
       params,
     )
@@ -154,7 +162,7 @@ export class PassageRepository {
     return {
       matches: rows.filter((r) => r.hit).map(passageView),
       scanned: rows.length,
-      last: last ? keyOf(last) : null,
+      last: last ? passageKeyOf(last) : null,
     }
   }
 
@@ -181,18 +189,18 @@ export class PassageRepository {
     const rows: (KeyedRead & { distance: number })[] = await m.query(
       // The distance is measured outside the window's statement: within it, a plan that sorts the profile's passages
       // measured every one of them before the limit (400 ms for 20,000 on the embedded database).
-      `SELECT ${KEY}, submission_id::text AS submission_id, position, distance, occurred_at,
+      `SELECT ${PASSAGE_KEY}, submission_id::text AS submission_id, position, distance, occurred_at,
               CASE WHEN near THEN speaker END AS speaker, CASE WHEN near THEN prompt END AS prompt, CASE WHEN near THEN text END AS text
          FROM (SELECT d.*, row_number() OVER (ORDER BY distance, occurred_at DESC, submission_id, position) <= $6 AS near FROM (
                  SELECT w.*, embedding <=> $3::vector AS distance FROM (
                    SELECT occurred_at, submission_id, position, speaker, prompt, text, embedding FROM passages
-                    WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL AND embedding_model = $4 AND embedding IS NOT NULL${after(o.after, params)}
+                    WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL AND embedding_model = $4 AND embedding IS NOT NULL${afterPassage(o.after, params)}
                     ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $5) w) d) x
         ORDER BY occurred_at DESC, submission_id DESC, position DESC`,
       params,
     )
     const out = rows.map((r) => ({
-      key: keyOf(r),
+      key: passageKeyOf(r),
       distance: Number(r.distance),
       passage: r.text == null ? null : passageView(r),
     }))
@@ -236,9 +244,9 @@ export class PassageRepository {
   }
 
   /**
-   * A page of the profile's passages, newest said first (when said, then submission and position, descending), after the
-   * key `after` of the previous page's last; hidden ones only with `includeHidden`. The key's time is written to the
-   * microsecond, in UTC, so no precision is lost between pages.
+   * A page of the profile's passages, newest said first (when said, then submission and position, descending), after
+   * the key `after` of the previous page's last; hidden ones only with `includeHidden`. The key's time is written to
+   * the microsecond, in UTC, so no precision is lost between pages.
    */
   async page(
     m: EntityManager,
@@ -249,9 +257,9 @@ export class PassageRepository {
     const params: unknown[] = [tenantId, profileId, o.includeHidden, o.limit]
     let where = ''
     if (o.submissionId) where += ` AND submission_id = $${params.push(o.submissionId)}::uuid`
-    where += after(o.after, params)
+    where += afterPassage(o.after, params)
     const rows: KeyedRead[] = await m.query(
-      `SELECT ${COLUMNS}, ${KEY}, hidden_at, hidden_by FROM passages
+      `SELECT ${COLUMNS}, ${PASSAGE_KEY}, hidden_at, hidden_by FROM passages
         WHERE tenant_id = $1 AND profile_id = $2 AND ($3::boolean OR hidden_at IS NULL)${where}
         ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $4`,
       params,
@@ -260,7 +268,7 @@ export class PassageRepository {
       ...passageView(r),
       hidden_at: r.hidden_at ? new Date(r.hidden_at).toISOString() : null,
       hidden_by: r.hidden_by ?? null,
-      key: keyOf(r),
+      key: passageKeyOf(r),
     }))
   }
 }

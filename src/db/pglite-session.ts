@@ -23,14 +23,14 @@ export class NotificationScanner {
 
   constructor(private readonly onNotification: NotificationHandler) {}
 
-  push(d: Uint8Array): void {
-    let i = 0
-    while (i < d.length) {
+  push(chunk: Uint8Array): void {
+    let offset = 0
+    while (offset < chunk.length) {
       if (this.remaining === 0) {
-        const take = Math.min(5 - this.headerLen, d.length - i)
-        this.header.set(d.subarray(i, i + take), this.headerLen)
+        const take = Math.min(5 - this.headerLen, chunk.length - offset)
+        this.header.set(chunk.subarray(offset, offset + take), this.headerLen)
         this.headerLen += take
-        i += take
+        offset += take
         if (this.headerLen < 5) return
         this.headerLen = 0
         const length = new DataView(this.header.buffer).getInt32(1) - 4
@@ -40,11 +40,11 @@ export class NotificationScanner {
         this.filled = 0
         continue
       }
-      const take = Math.min(this.remaining, d.length - i)
-      if (this.body) this.body.set(d.subarray(i, i + take), this.filled)
+      const take = Math.min(this.remaining, chunk.length - offset)
+      if (this.body) this.body.set(chunk.subarray(offset, offset + take), this.filled)
       this.filled += take
       this.remaining -= take
-      i += take
+      offset += take
       if (this.remaining === 0 && this.body) {
         this.emit(this.body)
         this.body = null
@@ -72,8 +72,8 @@ interface Item {
   handlerId: number
   message: Uint8Array
   onData: (data: Uint8Array) => void
-  resolve: (n: number) => void
-  reject: (e: unknown) => void
+  resolve: (bytes: number) => void
+  reject: (error: unknown) => void
 }
 
 /**
@@ -121,8 +121,8 @@ export class SessionScheduler {
 
   private next(): Item | undefined {
     if (this.owner === null) return this.waiting.shift()
-    const i = this.waiting.findIndex((w) => w.handlerId === this.owner)
-    return i < 0 ? undefined : this.waiting.splice(i, 1)[0]
+    const position = this.waiting.findIndex((w) => w.handlerId === this.owner)
+    return position < 0 ? undefined : this.waiting.splice(position, 1)[0]
   }
 
   private async pump(): Promise<void> {
@@ -131,8 +131,8 @@ export class SessionScheduler {
     let slice = performance.now()
     try {
       for (let item = this.next(); item; item = this.next()) {
-        // The engine runs on this thread: after a few milliseconds of statements back to back, let the event loop answer
-        // what needs no database (/healthz, timers, sockets) before the next one.
+        // The engine runs on this thread: after a few milliseconds of statements back to back, let the event loop
+        // answer what needs no database (/healthz, timers, sockets) before the next one.
         if (performance.now() - slice > YIELD_AFTER_MS) {
           await new Promise<void>((r) => setImmediate(r))
           slice = performance.now()
@@ -143,16 +143,16 @@ export class SessionScheduler {
         try {
           await this.db.runExclusive(() =>
             this.db.execProtocolRawStream(item!.message, {
-              onRawData: (d: Uint8Array) => {
-                bytes += d.length
-                scanner?.push(d)
-                item!.onData(d)
+              onRawData: (chunk: Uint8Array) => {
+                bytes += chunk.length
+                scanner?.push(chunk)
+                item!.onData(chunk)
               },
             }),
           )
           item.resolve(bytes)
-        } catch (e) {
-          item.reject(e)
+        } catch (err) {
+          item.reject(err)
         }
         const type = item.message[0]
         const startup = item.message.length >= 8 && type === 0 // startup packets start with a length, not a type

@@ -25,7 +25,9 @@ const rowKey = (r: { tenant_id: string; profile_id: string }) =>
   profileKey({ tenantId: r.tenant_id, profileId: r.profile_id })
 const PROFILES = `unnest($1::text[], $2::text[]) AS x(tenant_id, profile_id)`
 
-/** A row of `open`: an open submission of a profile, with its app's instructions and schema, and how long it must wait. */
+/**
+ * A row of `open`: an open submission of a profile, with its app's instructions and schema, and how long it must wait.
+ */
 type OpenRow = Pick<
   SubmissionEntity,
   | 'tenant_id'
@@ -44,7 +46,9 @@ type OpenRow = Pick<
   wait: number
 }
 
-/** A row of a statement that changes profiles' status: the status event's order (a bigint, as text) when one is taken. */
+/**
+ * A row of a statement that changes profiles' status: the status event's order (a bigint, as text) when one is taken.
+ */
 type StatusSeqRow = Pick<ProfileEntity, 'tenant_id' | 'profile_id'> & { seq: string | null }
 
 /** What the apply of one profile writes. */
@@ -82,10 +86,11 @@ export class ProcessingRepository {
   constructor(private readonly history: HistoryBounds = NO_HISTORY_BOUNDS) {}
 
   /** The profiles, locked in key order (so two workers never deadlock), as stored; gone ones are absent. */
-  async lock(m: EntityManager, jobs: ProfileJob[]): Promise<ProfileRecord[]> {
+  async lock(manager: EntityManager, jobs: ProfileJob[]): Promise<ProfileRecord[]> {
     const rows = await byTenant<ProfileRow>(jobs, (tenantId, profileIds) =>
-      m.query(
-        `SELECT ${PROFILE_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) ORDER BY profile_id FOR UPDATE`,
+      manager.query(
+        `SELECT ${PROFILE_COLUMNS} FROM profiles
+          WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) ORDER BY profile_id FOR UPDATE`,
         [tenantId, profileIds],
       ),
     )
@@ -93,11 +98,11 @@ export class ProcessingRepository {
   }
 
   /**
-   * The profiles locked as `lock` locks them, with what an apply checks (lease, version, history sequence) but not their
-   * content: a profile at the limits is a megabyte that the apply would read for nothing.
+   * The profiles locked as `lock` locks them, with what an apply checks (lease, version, history sequence) but not
+   * their content: a profile at the limits is a megabyte that the apply would read for nothing.
    */
   async lockForApply(
-    m: EntityManager,
+    manager: EntityManager,
     jobs: ProfileJob[],
   ): Promise<
     Pick<ProfileRecord, 'tenant_id' | 'profile_id' | 'claimed_by' | 'version' | 'history_seq' | 'status' | 'leased'>[]
@@ -105,8 +110,9 @@ export class ProcessingRepository {
     const rows = await byTenant<
       Pick<ProfileRow, 'tenant_id' | 'profile_id' | 'claimed_by' | 'version' | 'history_seq' | 'status' | 'leased'>
     >(jobs, (tenantId, profileIds) =>
-      m.query(
-        `SELECT tenant_id, profile_id, claimed_by, version, history_seq, status, (lease_until IS NOT NULL AND lease_until > now()) AS leased
+      manager.query(
+        `SELECT tenant_id, profile_id, claimed_by, version, history_seq, status,
+                (lease_until IS NOT NULL AND lease_until > now()) AS leased
            FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) ORDER BY profile_id FOR UPDATE`,
         [tenantId, profileIds],
       ),
@@ -123,15 +129,17 @@ export class ProcessingRepository {
   }
 
   /** Each profile's open submissions, oldest first, at most `limit` each. */
-  async open(m: EntityManager, jobs: ProfileJob[], limit: number): Promise<Map<string, OpenSubmission[]>> {
+  async open(manager: EntityManager, jobs: ProfileJob[], limit: number): Promise<Map<string, OpenSubmission[]>> {
     // One statement per tenant: a sharded database (Citus) runs a lateral subquery only on one tenant's node.
     const rows = await byTenant<OpenRow>(jobs, (tenantId, profileIds) =>
-      m.query(
-        `SELECT $1::text AS tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent, s.created_at, s.occurred_at, s.app_id,
-                a.summary_instructions, a.schema_version,
+      manager.query(
+        `SELECT $1::text AS tenant_id, x.profile_id, s.id, s.input_type, s.data, s.attempts, s.traceparent,
+                s.created_at, s.occurred_at, s.app_id, a.summary_instructions, a.schema_version,
                 GREATEST(0, EXTRACT(EPOCH FROM (s.not_before - now())))::float AS wait
            FROM unnest($2::text[]) AS x(profile_id)
-           CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent, created_at, occurred_at, app_id FROM submissions s
+           CROSS JOIN LATERAL (SELECT id, input_type, data, attempts, not_before, seq, traceparent, created_at,
+                                      occurred_at, app_id
+                                 FROM submissions s
                                 WHERE s.tenant_id = $1 AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}
                                 ORDER BY seq LIMIT $3) s
            LEFT JOIN apps a ON a.tenant_id = $1 AND a.id = s.app_id
@@ -141,51 +149,49 @@ export class ProcessingRepository {
     )
     const out = new Map<string, OpenSubmission[]>()
     for (const r of rows) {
-      const k = rowKey(r)
-      if (!out.has(k)) out.set(k, [])
+      const groupKey = rowKey(r)
+      if (!out.has(groupKey)) out.set(groupKey, [])
       // An open submission keeps its text: retention and evidence deletions drop only finished ones'.
-      out
-        .get(k)!
-        .push({
-          id: r.id,
-          input_type: r.input_type,
-          data: r.data as string,
-          attempts: r.attempts,
-          wait: Number(r.wait),
-          traceparent: r.traceparent,
-          created_at: new Date(r.created_at).toISOString(),
-          occurred_at: new Date(r.occurred_at ?? r.created_at).toISOString(),
-          instructions: r.summary_instructions ?? [],
-          app_id: r.app_id,
-          schema_version: r.schema_version,
-        })
+      out.get(groupKey)!.push({
+        id: r.id,
+        input_type: r.input_type,
+        data: r.data as string,
+        attempts: r.attempts,
+        wait: Number(r.wait),
+        traceparent: r.traceparent,
+        created_at: new Date(r.created_at).toISOString(),
+        occurred_at: new Date(r.occurred_at ?? r.created_at).toISOString(),
+        instructions: r.summary_instructions ?? [],
+        app_id: r.app_id,
+        schema_version: r.schema_version,
+      })
     }
     return out
   }
 
   /** Leases the profiles to `owner` and marks the chosen submissions processing, one more attempt each. */
   async claim(
-    m: EntityManager,
+    manager: EntityManager,
     jobs: ProfileJob[],
     submissions: { tenantId: string; id: string }[],
     owner: string,
     leaseSeconds: number,
   ) {
-    await m.query(
+    await manager.query(
       `UPDATE profiles p SET claimed_by = $3, lease_until = now() + make_interval(secs => $4)
          FROM ${PROFILES} WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id`,
       [...ids(jobs), owner, leaseSeconds],
     )
-    await this.submissions.claim(m, submissions)
+    await this.submissions.claim(manager, submissions)
   }
 
   /**
    * Profiles with nothing open: ready and unleased. Returns the status event order (profile_status_seq) of those that
    * were processing, by profile.
    */
-  async settleReady(m: EntityManager, profiles: ProfileRecord[]): Promise<Map<string, number>> {
+  async settleReady(manager: EntityManager, profiles: ProfileRecord[]): Promise<Map<string, number>> {
     // The event order is taken after the update (the rows locked), not in its RETURNING: see SUBMIT_SQL.
-    const rows: StatusSeqRow[] = await m.query(
+    const rows: StatusSeqRow[] = await manager.query(
       `WITH u AS (UPDATE profiles p SET claimed_by = NULL, lease_until = NULL, status = 'ready'
          FROM unnest($1::text[], $2::text[], $3::bool[]) AS x(tenant_id, profile_id, was_processing)
         WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
@@ -197,8 +203,8 @@ export class ProcessingRepository {
   }
 
   /** Gives up `owner`'s lease on the profiles (a lease of another owner stays). */
-  async release(m: EntityManager, jobs: ProfileJob[], owner: string) {
-    await m.query(
+  async release(manager: EntityManager, jobs: ProfileJob[], owner: string) {
+    await manager.query(
       `UPDATE profiles p SET claimed_by = NULL, lease_until = NULL
          FROM ${PROFILES} WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id AND p.claimed_by = $3`,
       [...ids(jobs), owner],
@@ -216,7 +222,8 @@ export class ProcessingRepository {
       ds.query(
         `UPDATE profiles p SET lease_until = now() + make_interval(secs => $4)
           WHERE p.tenant_id = $1 AND p.profile_id IN (
-                SELECT profile_id FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND claimed_by = $3
+                SELECT profile_id FROM profiles
+                 WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) AND claimed_by = $3
                  ORDER BY profile_id FOR UPDATE SKIP LOCKED)
             AND p.claimed_by = $3`,
         [tenantId, profileIds, owner, leaseSeconds],
@@ -225,12 +232,12 @@ export class ProcessingRepository {
   }
 
   /**
-   * The apply of many profiles (already locked and checked to be leased by us): their submissions done, a history
-   * entry for each that changed, the merged content, summary and embedding; a profile with nothing left open turns ready and unleased.
-   * Returns, by profile, how many submissions remain open and, for those now ready, their status event order.
+   * The apply of many profiles (already locked and checked to be leased by us): their submissions done, a history entry
+   * for each that changed, the merged content, summary and embedding; a profile with nothing left open turns ready and
+   * unleased. Returns, by profile, how many submissions remain open and, for those now ready, their status event order.
    */
   async apply(
-    m: EntityManager,
+    manager: EntityManager,
     writes: ProfileWrite[],
     embeddingModel: string,
   ): Promise<Map<string, { remaining: number; seq?: number }>> {
@@ -238,14 +245,15 @@ export class ProcessingRepository {
       w.submissions.map((s) => ({ ...s, tenantId: w.job.tenantId, promptVersion: w.promptVersion })),
     )
     // A re-extraction finishes no submission: it rewrites a profile from submissions done long ago.
-    const done = subs.length ? await this.submissions.finish(m, subs) : 0
+    const done = subs.length ? await this.submissions.finish(manager, subs) : 0
     if (done !== subs.length) throw new Error(`expected to finish ${subs.length} submissions, finished ${done}`)
     // One statement per tenant: a sharded database (Citus) runs the lateral count only on one tenant's node.
     const rows: (StatusSeqRow & { remaining: number })[] = []
-    for (const group of byTenantOf(writes)) rows.push(...(await this.applyIn(m, group, embeddingModel)))
-    // After the profile: each entry's snapshot is the profile's new state, copied in SQL (src/db/profile.repository.ts).
+    for (const group of byTenantOf(writes)) rows.push(...(await this.applyIn(manager, group, embeddingModel)))
+    // After the profile: each entry's snapshot is the profile's new state, copied in SQL
+    // (src/db/profile.repository.ts).
     await insertHistory(
-      m,
+      manager,
       writes.flatMap((w) =>
         w.history ? [{ tenantId: w.job.tenantId, profileId: w.job.profileId, seq: w.historySeq, ...w.history }] : [],
       ),
@@ -259,29 +267,34 @@ export class ProcessingRepository {
 
   /** The profile update of `apply` for the writes of one tenant. */
   private async applyIn(
-    m: EntityManager,
+    manager: EntityManager,
     writes: ProfileWrite[],
     embeddingModel: string,
   ): Promise<(StatusSeqRow & { remaining: number })[]> {
     // The JSON columns of all profiles travel as one JSON array assembled from their texts: no text[] literal whose
     // escaping (in the driver) and unescaping (in the database) would cost a pass over each megabyte-sized content.
     const docs = `[${writes.map((w) => `{"c":${w.content},"f":${w.fieldTimestamps},"i":${w.internals}}`).join(',')}]`
-    const rows = await m.query(
+    const rows = await manager.query(
       `WITH u AS (UPDATE profiles p SET content = j.doc->'c', field_timestamps = j.doc->'f', internals = j.doc->'i',
-              language = x.language, summary = x.summary, name = x.name, age = x.age, gender = x.gender, location = x.location,
-              embedding = x.embedding::vector, embedding_model = $12, lexemes = array_to_tsvector(string_to_array(x.lexemes, ' ')), version = version + 1, history_seq = x.history_seq,
+              language = x.language, summary = x.summary, name = x.name, age = x.age, gender = x.gender,
+              location = x.location, embedding = x.embedding::vector, embedding_model = $12,
+              lexemes = array_to_tsvector(string_to_array(x.lexemes, ' ')), version = version + 1,
+              history_seq = x.history_seq,
               last_updated = now(),
               status = CASE WHEN r.n > 0 THEN 'processing' ELSE 'ready' END,
               claimed_by = CASE WHEN r.n > 0 THEN claimed_by END,
               lease_until = CASE WHEN r.n > 0 THEN lease_until END
-         FROM unnest($1::text[], $2::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[], $10::text[], $11::int[], $13::text[])
-              WITH ORDINALITY AS x(tenant_id, profile_id, language, summary, name, age, gender, location, embedding, history_seq, lexemes, n)
+         FROM unnest($1::text[], $2::text[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[], $9::text[],
+                     $10::text[], $11::int[], $13::text[])
+              WITH ORDINALITY AS x(tenant_id, profile_id, language, summary, name, age, gender, location, embedding,
+                                   history_seq, lexemes, n)
         JOIN jsonb_array_elements($3::jsonb) WITH ORDINALITY AS j(doc, n) ON j.n = x.n
         CROSS JOIN LATERAL (SELECT count(*)::int AS n FROM submissions s
                              WHERE s.tenant_id = $14 AND s.profile_id = x.profile_id AND ${isOpenSql('s.status')}) r
         WHERE p.tenant_id = $14 AND p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
         RETURNING p.tenant_id, p.profile_id, r.n AS remaining)
-       SELECT tenant_id, profile_id, remaining, CASE WHEN remaining = 0 THEN nextval('profile_status_seq') END AS seq FROM u`,
+       SELECT tenant_id, profile_id, remaining, CASE WHEN remaining = 0 THEN nextval('profile_status_seq') END AS seq
+         FROM u`,
       [
         writes.map((w) => w.job.tenantId),
         writes.map((w) => w.job.profileId),

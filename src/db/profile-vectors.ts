@@ -16,7 +16,8 @@ function checked(dimension: number): number {
 
 /** The statement that creates the index, for the column's `dimension`. */
 export const profileVectorIndexSql = (dimension: number): string =>
-  `CREATE INDEX profiles_embedding_hnsw ON profiles USING hnsw ((embedding::halfvec(${checked(dimension)})) halfvec_cosine_ops)`
+  `CREATE INDEX profiles_embedding_hnsw ON profiles
+     USING hnsw ((embedding::halfvec(${checked(dimension)})) halfvec_cosine_ops)`
 
 /**
  * The distance the index orders by, from the profile's embedding to `q` (a parameter of type vector, e.g. `$5`): an

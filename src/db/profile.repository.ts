@@ -42,7 +42,9 @@ export type ProfileRow = Pick<
 > &
   Partial<Pick<ProfileEntity, 'internals'>> & { leased: boolean; similarity?: number | string }
 
-/** A profile as stored, in domain terms: content and internals complete, times in ISO 8601, whether it is leased now. */
+/**
+ * A profile as stored, in domain terms: content and internals complete, times in ISO 8601, whether it is leased now.
+ */
 export type ProfileRecord = Pick<
   ProfileEntity,
   | 'tenant_id'
@@ -101,7 +103,7 @@ export type ProfileText = Pick<ProfileEntity, 'profile_id' | 'status' | 'summary
   name: string | null
 }
 
-/** How many of a profile's newest history entries come with it as `update_log` (CONTRACT §5). */
+/** How many of a profile's newest history entries come with it as `update_log` (docs/guides/the-profile.md). */
 export const UPDATE_LOG_LIMIT = 100
 
 /** A column of a query on `profiles`: the row's newest history entries as a JSON array `update_log`, oldest first. */
@@ -128,12 +130,12 @@ export class ProfileRepository {
   }
 
   async find(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     profileId: string,
     opts: { lock?: boolean } = {},
   ): Promise<ProfileRecord | null> {
-    const rows: ProfileRow[] = await m.query(
+    const rows: ProfileRow[] = await manager.query(
       `SELECT ${PROFILE_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = $2 ${opts.lock ? 'FOR UPDATE' : ''}`,
       [tenantId, profileId],
     )
@@ -141,17 +143,21 @@ export class ProfileRepository {
   }
 
   /** Whether the tenant has the profile (nothing of it read). */
-  async exists(m: EntityManager, tenantId: string, profileId: string): Promise<boolean> {
-    const rows = await m.query(`SELECT 1 FROM profiles WHERE tenant_id = $1 AND profile_id = $2`, [tenantId, profileId])
+  async exists(manager: EntityManager, tenantId: string, profileId: string): Promise<boolean> {
+    const rows = await manager.query(`SELECT 1 FROM profiles WHERE tenant_id = $1 AND profile_id = $2`, [
+      tenantId,
+      profileId,
+    ])
     return rows.length > 0
   }
 
   /**
-   * A profile's content and timestamps (field_timestamps, internals.said_at) as JSON text, unparsed, with its status and summary: for work that hands them to a
-   * CPU thread (a context), so the event loop neither parses nor copies a profile at the size limit.
+   * A profile's content and timestamps (field_timestamps, internals.said_at) as JSON text, unparsed, with its status
+   * and summary: for work that hands them to a CPU thread (a context), so the event loop neither parses nor copies a
+   * profile at the size limit.
    */
-  async findText(m: EntityManager, tenantId: string, profileId: string): Promise<ProfileText | null> {
-    const rows: ProfileText[] = await m.query(
+  async findText(manager: EntityManager, tenantId: string, profileId: string): Promise<ProfileText | null> {
+    const rows: ProfileText[] = await manager.query(
       `SELECT profile_id, status, summary, language, content::text AS content, field_timestamps::text AS field_timestamps,
               (internals -> 'said_at')::text AS said_at, content #>> '{core_info,name,value}' AS name
          FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
@@ -176,18 +182,18 @@ export class ProfileRepository {
   async findWithHistory(tenantId: string, profileId: string): Promise<ProfileRecord | null> {
     const rows = await this.withHistory.rows([tenantId, profileId])
     if (!rows.length) return null
-    const r = toRecord(rows[0])
-    r.update_log = rows[0]!.update_log.map(toHistory)
-    return r
+    const profile = toRecord(rows[0])
+    profile.update_log = rows[0]!.update_log.map(toHistory)
+    return profile
   }
 
   /**
-   * Deletes the profile (its history, submissions and embedding with it); the status sequence number of the deletion, or
-   * null when there was none. With `untouchedSince`, only a ready profile neither changed nor sent a submission since
-   * (the retention sweep: a profile touched after it was chosen stays).
+   * Deletes the profile (its history, submissions and embedding with it); the status sequence number of the deletion,
+   * or null when there was none. With `untouchedSince`, only a ready profile neither changed nor sent a submission
+   * since (the retention sweep: a profile touched after it was chosen stays).
    */
   async delete(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     profileId: string,
     opts: { untouchedSince?: Date } = {},
@@ -198,7 +204,7 @@ export class ProfileRepository {
       : ''
     // The event order is taken once the row is deleted, outside the DELETE's RETURNING: a sharded database (Citus)
     // runs the DELETE on the tenant's node, where the sequence is not.
-    const rows = await m.query(
+    const rows = await manager.query(
       `WITH d AS (DELETE FROM profiles WHERE tenant_id = $1 AND profile_id = $2${guard} RETURNING 1) SELECT nextval('profile_status_seq') AS seq FROM d`,
       opts.untouchedSince ? [tenantId, profileId, opts.untouchedSince] : [tenantId, profileId],
     )
@@ -207,12 +213,12 @@ export class ProfileRepository {
 
   /** One history entry's snapshot (null: written before snapshots were kept); undefined when there is no such entry. */
   async snapshot(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     profileId: string,
     seq: number,
   ): Promise<{ snapshot: unknown } | undefined> {
-    const rows: Pick<ProfileHistoryEntity, 'snapshot'>[] = await m.query(
+    const rows: Pick<ProfileHistoryEntity, 'snapshot'>[] = await manager.query(
       `SELECT snapshot FROM profile_history WHERE tenant_id = $1 AND profile_id = $2 AND seq = $3`,
       [tenantId, profileId, seq],
     )
@@ -226,12 +232,12 @@ export class ProfileRepository {
    * Returns the new history seq, the status, and the status event order.
    */
   async rewrite(
-    m: EntityManager,
+    manager: EntityManager,
     w: ProfileRewrite,
   ): Promise<{ seq: number; status: ProfileStatus; eventSeq: number } | null> {
     const core = w.state.content.core_info
     const json = w.json ?? stateJson(w.state, w.changes)
-    const rows: (Pick<ProfileEntity, 'history_seq' | 'status'> & { event_seq: string })[] = await m.query(
+    const rows: (Pick<ProfileEntity, 'history_seq' | 'status'> & { event_seq: string })[] = await manager.query(
       `WITH u AS (UPDATE profiles SET content = $4::jsonb, field_timestamps = $5::jsonb, internals = $6::jsonb, language = $7, summary = $8,
               name = $9, age = $10, gender = $11, location = $12, embedding = $13::vector, embedding_model = $14,
               lexemes = array_to_tsvector(string_to_array($15, ' ')), version = version + 1, history_seq = history_seq + 1, last_updated = now()
@@ -259,7 +265,7 @@ export class ProfileRepository {
     if (!rows.length) return null
     const seq = Number(rows[0].history_seq)
     await insertHistory(
-      m,
+      manager,
       [
         {
           tenantId: w.tenantId,
@@ -277,25 +283,41 @@ export class ProfileRepository {
   }
 
   /**
-   * Adds `note` to the changes of history entry `seq`: what the transaction that wrote it did beside the state (a
-   * forget's hidden passages). Small keys only: the entry's size is not measured again.
+   * Adds `added` to the count `key` of history entry `seq`'s changes (0 when it had none): what the transactions
+   * after the one that wrote it did beside the state (a forget's hidden passages). A small key: the entry's size is not
+   * measured again.
    */
-  async noteInHistory(
-    m: EntityManager,
+  async addToHistoryCount(
+    manager: EntityManager,
     tenantId: string,
     profileId: string,
     seq: number,
-    note: Record<string, number | string | boolean>,
+    key: string,
+    added: number,
   ): Promise<void> {
-    await m.query(
-      `UPDATE profile_history SET changes = changes || $4::jsonb WHERE tenant_id = $1 AND profile_id = $2 AND seq = $3`,
-      [tenantId, profileId, seq, JSON.stringify(note)],
+    await manager.query(
+      `UPDATE profile_history
+          SET changes = jsonb_set(changes, ARRAY[$4::text],
+                                  to_jsonb(coalesce((changes ->> $4)::bigint, 0) + $5::bigint))
+        WHERE tenant_id = $1 AND profile_id = $2 AND seq = $3`,
+      [tenantId, profileId, seq, key, added],
     )
   }
 
+  /** The seq of the profile's forget written at `at` (a tombstone's time); null when the history no longer has it. */
+  async forgetAt(manager: EntityManager, tenantId: string, profileId: string, at: string): Promise<number | null> {
+    const [r]: { seq: string }[] = await manager.query(
+      `SELECT seq FROM profile_history
+        WHERE tenant_id = $1 AND profile_id = $2 AND input_type = 'forget' AND extracted_on = $3::timestamptz
+        ORDER BY seq DESC LIMIT 1`,
+      [tenantId, profileId, at],
+    )
+    return r ? Number(r.seq) : null
+  }
+
   /** The summary instructions that apply to a profile: those of the app of its newest submission ([] when none). */
-  async summaryInstructions(m: EntityManager, tenantId: string, profileId: string): Promise<string[]> {
-    const [row]: { summary_instructions: string[] | null }[] = await m.query(
+  async summaryInstructions(manager: EntityManager, tenantId: string, profileId: string): Promise<string[]> {
+    const [row]: { summary_instructions: string[] | null }[] = await manager.query(
       `SELECT ${INSTRUCTIONS_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
       [tenantId, profileId],
     )
@@ -303,12 +325,12 @@ export class ProfileRepository {
   }
 
   async history(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     profileId: string,
     opts: { afterSeq?: number; limit: number },
   ): Promise<HistoryEntry[]> {
-    const rows: HistoryRead[] = await m.query(
+    const rows: HistoryRead[] = await manager.query(
       `SELECT seq, extracted_on, changes, submission_ids, input_type FROM profile_history
         WHERE tenant_id = $1 AND profile_id = $2 AND seq > $3 ORDER BY seq LIMIT $4`,
       [tenantId, profileId, opts.afterSeq ?? 0, opts.limit],
@@ -357,15 +379,15 @@ export interface HistoryBounds {
 export const NO_HISTORY_BOUNDS: HistoryBounds = { entries: Number.MAX_SAFE_INTEGER, snapshots: Number.MAX_SAFE_INTEGER }
 
 /**
- * The one writer of profile_history rows (the worker's batches, forget, rollback, re-extraction), many in one statement,
- * once the profile row holds the new state: each entry's snapshot (what a rollback to it restores: src/domain/forget.ts
- * snapshotOf) is copied from that row in SQL, so a megabyte of state is neither sent nor parsed twice. Then, for each
- * profile written, the entries beyond its newest `bounds.entries` go and those beyond its newest `bounds.snapshots` lose
- * their snapshot (one indexed range each: what fell out since the last write).
+ * The one writer of profile_history rows (the worker's batches, forget, rollback, re-extraction), many in one
+ * statement, once the profile row holds the new state: each entry's snapshot (what a rollback to it restores:
+ * src/domain/forget.ts snapshotOf) is copied from that row in SQL, so a megabyte of state is neither sent nor parsed
+ * twice. Then, for each profile written, the entries beyond its newest `bounds.entries` go and those beyond its newest
+ * `bounds.snapshots` lose their snapshot (one indexed range each: what fell out since the last write).
  */
-export async function insertHistory(m: EntityManager, rows: HistoryRow[], bounds: HistoryBounds): Promise<void> {
+export async function insertHistory(manager: EntityManager, rows: HistoryRow[], bounds: HistoryBounds): Promise<void> {
   if (!rows.length) return
-  await m.query(
+  await manager.query(
     `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type, snapshot)
      SELECT x.tenant_id, x.profile_id, x.seq, x.extracted_on, x.changes, x.submission_ids, x.input_type,
             jsonb_build_object('content', p.content, 'field_timestamps', p.field_timestamps, 'internals', p.internals)
@@ -383,7 +405,7 @@ export async function insertHistory(m: EntityManager, rows: HistoryRow[], bounds
       rows.map((r) => r.inputType),
     ],
   )
-  await pruneHistory(m, rows, bounds)
+  await pruneHistory(manager, rows, bounds)
 }
 
 /**
@@ -391,7 +413,7 @@ export async function insertHistory(m: EntityManager, rows: HistoryRow[], bounds
  * beyond its newest `bounds.snapshots` lose their snapshot: what fell out since the last write, one indexed range each.
  */
 export async function pruneHistory(
-  m: EntityManager,
+  manager: EntityManager,
   written: { tenantId: string; profileId: string; seq: number }[],
   bounds: HistoryBounds,
 ): Promise<void> {
@@ -404,12 +426,12 @@ export async function pruneHistory(
   const last = [...newest.values()]
   const params = [last.map((r) => r.tenantId), last.map((r) => r.profileId), last.map((r) => r.seq)]
   const cut = (keep: number) => Math.min(keep, 2 ** 31 - 1)
-  await m.query(
+  await manager.query(
     `DELETE FROM profile_history h USING unnest($1::text[], $2::text[], $3::bigint[]) AS x(tenant_id, profile_id, seq)
       WHERE h.tenant_id = x.tenant_id AND h.profile_id = x.profile_id AND h.seq <= x.seq - $4`,
     [...params, cut(bounds.entries)],
   )
-  await m.query(
+  await manager.query(
     `UPDATE profile_history h SET snapshot = NULL FROM unnest($1::text[], $2::text[], $3::bigint[]) AS x(tenant_id, profile_id, seq)
       WHERE h.tenant_id = x.tenant_id AND h.profile_id = x.profile_id AND h.seq <= x.seq - $4 AND h.snapshot IS NOT NULL`,
     [...params, cut(bounds.snapshots)],

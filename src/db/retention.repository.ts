@@ -3,7 +3,9 @@ import type { ProfileEntity } from './entities/profile.entity.js'
 import type { SubmissionEntity } from './entities/submission.entity.js'
 import type { AppEntity } from './entities/tenant.entity.js'
 
-/** A profile the delete policy has expired: the apps that decided, and the moment it must not have been touched since. */
+/**
+ * A profile the delete policy has expired: the apps that decided, and the moment it must not have been touched since.
+ */
 export interface ExpiredProfile {
   profileId: string
   appIds: string[]
@@ -11,32 +13,33 @@ export interface ExpiredProfile {
 }
 
 /**
- * The retention sweep's SQL (README "Retention"). Every statement filters by tenant_id; what it finds or changes is
- * bounded by `limit`, so a sweep works in batches. The rule for deleting a profile: the apps recorded on its submissions
- * (apps that still exist) all have a delete policy, and it has been untouched (no change, no submission) for longer than
- * the longest of them.
+ * The retention sweep's SQL (docs/operations/data-lifecycle.md#retention). Every statement filters by tenant_id; what
+ * it finds or changes is bounded by `limit`, so a sweep works in batches. The rule for deleting a profile: the apps
+ * recorded on its submissions (apps that still exist) all have a delete policy, and it has been untouched (no change,
+ * no submission) for longer than the longest of them.
  */
 export class RetentionRepository {
   /** Tenants with an app whose delete policy is set, and the shortest such policy (a first filter on last_updated). */
-  async deletingTenants(m: EntityManager): Promise<{ tenantId: string; minDays: number }[]> {
-    const rows: (Pick<AppEntity, 'tenant_id'> & { days: number })[] = await m.query(
-      `SELECT tenant_id, min(delete_profiles_after_days)::int AS days FROM apps WHERE delete_profiles_after_days IS NOT NULL GROUP BY tenant_id ORDER BY tenant_id`,
+  async deletingTenants(manager: EntityManager): Promise<{ tenantId: string; minDays: number }[]> {
+    const rows: (Pick<AppEntity, 'tenant_id'> & { days: number })[] = await manager.query(
+      `SELECT tenant_id, min(delete_profiles_after_days)::int AS days FROM apps
+        WHERE delete_profiles_after_days IS NOT NULL GROUP BY tenant_id ORDER BY tenant_id`,
     )
     return rows.map((r) => ({ tenantId: r.tenant_id, minDays: r.days }))
   }
 
   /** The tenant's next `limit` expired profiles after `after` (profile id order). */
   async expiredProfiles(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
-    o: { minDays: number; after: string | null; limit: number },
+    options: { minDays: number; after: string | null; limit: number },
   ): Promise<ExpiredProfile[]> {
-    const rows: (Pick<ProfileEntity, 'profile_id'> & { apps: AppEntity['id'][]; cutoff: Date })[] = await m.query(
+    const rows: (Pick<ProfileEntity, 'profile_id'> & { apps: AppEntity['id'][]; cutoff: Date })[] = await manager.query(
       `SELECT p.profile_id, g.apps, now() - make_interval(days => g.days) AS cutoff
          FROM profiles p
          CROSS JOIN LATERAL (
-           SELECT count(*) AS n, bool_and(a.delete_profiles_after_days IS NOT NULL) AS all_set, max(a.delete_profiles_after_days)::int AS days,
-                  array_agg(DISTINCT a.id) AS apps
+           SELECT count(*) AS n, bool_and(a.delete_profiles_after_days IS NOT NULL) AS all_set,
+                  max(a.delete_profiles_after_days)::int AS days, array_agg(DISTINCT a.id) AS apps
              FROM submissions s JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
             WHERE s.tenant_id = p.tenant_id AND s.profile_id = p.profile_id) g
         WHERE p.tenant_id = $1 AND p.status = 'ready' AND p.last_updated < now() - make_interval(days => $2::int)
@@ -45,30 +48,38 @@ export class RetentionRepository {
           AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.tenant_id = p.tenant_id AND s.profile_id = p.profile_id
                              AND s.created_at >= now() - make_interval(days => g.days))
         ORDER BY p.profile_id LIMIT $4`,
-      [tenantId, o.minDays, o.after, o.limit],
+      [tenantId, options.minDays, options.after, options.limit],
     )
     return rows.map((r) => ({ profileId: r.profile_id, appIds: r.apps, cutoff: new Date(r.cutoff) }))
   }
 
   /** Apps whose text policy is set. */
-  async textDroppingApps(m: EntityManager): Promise<{ tenantId: string; appId: string; days: number }[]> {
-    const rows: (Pick<AppEntity, 'tenant_id' | 'id'> & { days: number })[] = await m.query(
-      `SELECT tenant_id, id, drop_submission_text_after_days AS days FROM apps WHERE drop_submission_text_after_days IS NOT NULL ORDER BY tenant_id, id`,
+  async textDroppingApps(manager: EntityManager): Promise<{ tenantId: string; appId: string; days: number }[]> {
+    const rows: (Pick<AppEntity, 'tenant_id' | 'id'> & { days: number })[] = await manager.query(
+      `SELECT tenant_id, id, drop_submission_text_after_days AS days FROM apps
+        WHERE drop_submission_text_after_days IS NOT NULL ORDER BY tenant_id, id`,
     )
     return rows.map((r) => ({ tenantId: r.tenant_id, appId: r.id, days: r.days }))
   }
 
   /**
    * Drops the text of up to `limit` of the app's submissions finished more than `days` ago (the row stays: status,
-   * times, usage), the extractor's provenance with it, which quotes the text, and their evidence passages (README
-   * "Evidence passages"), which are the text's own words. Rows being changed are skipped. Run it in a transaction: the
-   * passages are deleted by a second statement, which sees any passage committed while the first waited for a row (a
-   * reindex rebuilding passages holds its submission's row until it commits). Returns how many.
+   * times, usage), the extractor's provenance with it, which quotes the text, and their evidence passages
+   * (docs/guides/evidence.md), which are the text's own words. Rows being changed are skipped. Run it in a transaction:
+   * the passages are deleted by a second statement, which sees any passage committed while the first waited for a row
+   * (a reindex rebuilding passages holds its submission's row until it commits). Returns how many.
    */
-  async dropText(m: EntityManager, tenantId: string, appId: string, days: number, limit: number): Promise<number> {
-    const [rows]: [Pick<SubmissionEntity, 'id'>[], number] = await m.query(
+  async dropText(
+    manager: EntityManager,
+    tenantId: string,
+    appId: string,
+    days: number,
+    limit: number,
+  ): Promise<number> {
+    const [rows]: [Pick<SubmissionEntity, 'id'>[], number] = await manager.query(
       `UPDATE submissions s SET data = NULL, extraction = NULL
-         FROM (SELECT id FROM submissions WHERE tenant_id = $1 AND app_id = $2 AND data IS NOT NULL AND finished_at IS NOT NULL
+         FROM (SELECT id FROM submissions
+                WHERE tenant_id = $1 AND app_id = $2 AND data IS NOT NULL AND finished_at IS NOT NULL
                   AND finished_at < now() - make_interval(days => $3::int)
                 ORDER BY finished_at LIMIT $4 FOR UPDATE SKIP LOCKED) x
         WHERE s.tenant_id = $1 AND s.id = x.id
@@ -76,7 +87,7 @@ export class RetentionRepository {
       [tenantId, appId, days, limit],
     )
     if (rows.length) {
-      await m.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = ANY($2::uuid[])`, [
+      await manager.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = ANY($2::uuid[])`, [
         tenantId,
         rows.map((r) => r.id),
       ])

@@ -26,13 +26,15 @@ export interface PageHit {
 /** A page's profiles (ids, sizes, similarities) and how many match in all. */
 export interface SearchPage {
   total: number
-  /** Whether `total` is an estimate (a semantic search of more candidates than TotalBound.exactMax), not an exact count. */
+  /**
+   * Whether `total` is an estimate (a semantic search of more candidates than TotalBound.exactMax), not an exact count.
+   */
   estimated: boolean
   hits: PageHit[]
 }
 
 /**
- * How a semantic search counts its total (README "Search totals"): exactly when the search has at most `exactMax`
+ * How a semantic search counts its total (docs/guides/search.md#totals): exactly when the search has at most `exactMax`
  * candidates (the tenant's profiles embedded by the model that pass the filter), since that count measures the distance
  * of every candidate; else estimated from a sample of `samplePercent` % of the table's pages (TABLESAMPLE SYSTEM): the
  * share of the tenant's sampled candidates that match, times `tenantRows`. So a large tenant's search does not measure
@@ -41,7 +43,10 @@ export interface SearchPage {
 export interface TotalBound {
   exactMax: number
   samplePercent: number
-  /** The tenant's candidates with no filter (SearchRepository.candidates): what the sample's share of matches is scaled to. */
+  /**
+   * The tenant's candidates with no filter (SearchRepository.candidates): what the sample's share of matches is scaled
+   * to.
+   */
   tenantRows: number
   /**
    * Which side of exactMax the candidates are, when the caller knows (a search with no filter, of a tenant whose
@@ -53,14 +58,17 @@ export interface TotalBound {
 /** Candidates a sample of a large tenant holds (about): its error is a few percent of the total, its cost a few ms. */
 export const TOTAL_SAMPLE_CANDIDATES = 1000
 
-/** The sample's percentage of the table's pages for a tenant of `tenantRows` candidates: about TOTAL_SAMPLE_CANDIDATES of them. */
+/**
+ * The sample's percentage of the table's pages for a tenant of `tenantRows` candidates: about TOTAL_SAMPLE_CANDIDATES
+ * of them.
+ */
 export function samplePercent(tenantRows: number): number {
   return Math.min(100, Math.max(0.001, (100 * TOTAL_SAMPLE_CANDIDATES) / Math.max(1, tenantRows)))
 }
 
 /**
- * The total of a semantic search as one statement: `counted(from)` counts the matches of `from` (the profiles table, or a
- * sample of it). Without a bound, the exact count. With one, the candidates are counted first up to exactMax + 1 (no
+ * The total of a semantic search as one statement: `counted(from)` counts the matches of `from` (the profiles table, or
+ * a sample of it). Without a bound, the exact count. With one, the candidates are counted first up to exactMax + 1 (no
  * distance measured); at most exactMax, the exact count, else the estimate (PostgreSQL runs only the branch the CASE
  * takes). The estimate is a ratio on one sample of pages (the same pages twice: REPEATABLE, with a fixed seed, so that
  * the pages of one search say the same total): the sampled matches over the sampled candidates of the tenant (`tenant`:
@@ -76,7 +84,7 @@ function totalSql(o: {
   bound?: TotalBound
 }): string {
   const ctes = o.ctes ?? []
-  // Unbounded: the count as it was before issue 26 (no `estimated` column: false).
+  // Unbounded: the exact count (the `estimated` column is false).
   if (!o.bound)
     return `${
       ctes.length
@@ -93,7 +101,8 @@ function totalSql(o: {
   const withCtes = ctes.length ? `WITH ${ctes.join(', ')} ` : ''
   if (o.bound.known === 'exact') return `${withCtes}SELECT (${o.counted('profiles')}) AS total, false AS estimated`
   if (o.bound.known === 'estimate') return `${withCtes}SELECT ${sampled} AS total, true AS estimated`
-  const candidates = `candidates AS MATERIALIZED (SELECT count(*)::int AS n FROM (SELECT 1 FROM profiles WHERE ${o.base} LIMIT ${max + 1}) x)`
+  const candidates = `candidates AS MATERIALIZED (
+      SELECT count(*)::int AS n FROM (SELECT 1 FROM profiles WHERE ${o.base} LIMIT ${max + 1}) x)`
   return `WITH ${[...ctes, candidates].join(', ')}
           SELECT CASE WHEN (SELECT n FROM candidates) <= ${max} THEN (${o.counted('profiles')})
                       ELSE ${sampled} END AS total,
@@ -109,8 +118,8 @@ export interface ReadShape {
 }
 
 /** A profile as a search answers it. `internals` (what the merge keeps for itself) is never read here. */
-const READ_COLUMNS = `tenant_id, profile_id, status, content, field_timestamps, summary, language, version, history_seq, created_at, last_updated,
-  claimed_by, (lease_until IS NOT NULL AND lease_until > now()) AS leased`
+const READ_COLUMNS = `tenant_id, profile_id, status, content, field_timestamps, summary, language, version, history_seq,
+  created_at, last_updated, claimed_by, (lease_until IS NOT NULL AND lease_until > now()) AS leased`
 const LIGHT_COLUMNS = READ_COLUMNS.replace(
   'content,',
   `jsonb_build_object('core_info', content->'core_info') AS content,`,
@@ -149,8 +158,8 @@ const SORT_SQL: Record<SortField, string> = {
 
 /**
  * The SQL of GET /v1/search: filters, threshold and paging all done in the database, in a statement that reads no
- * content (only the page's ids, sizes and similarities); then the page's profiles by id, in chunks the service bounds by
- * their size. Every statement filters by tenant_id.
+ * content (only the page's ids, sizes and similarities); then the page's profiles by id, in chunks the service bounds
+ * by their size. Every statement filters by tenant_id.
  */
 export class SearchRepository {
   /** The reads by id as prepared statements, when given (planned once per connection: they run on every search). */
@@ -170,8 +179,8 @@ export class SearchRepository {
   }
 
   /**
-   * How many profiles of a tenant a semantic search embedded by `model` may find (no filter; no distance measured): what
-   * the sample of a large tenant's total is sized by (samplePercent).
+   * How many profiles of a tenant a semantic search embedded by `model` may find (no filter; no distance measured):
+   * what the sample of a large tenant's total is sized by (samplePercent).
    */
   async candidates(m: EntityManager, tenantId: string, model: string): Promise<number> {
     const rows: { n: number }[] = await m.query(
@@ -189,7 +198,10 @@ export class SearchRepository {
     return this.run(m, listingSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o }))
   }
 
-  /** A tenant's profiles within `maxDistance` (cosine) of the vector, embedded by `model`, nearest first, paged; each with its `similarity`. */
+  /**
+   * A tenant's profiles within `maxDistance` (cosine) of the vector, embedded by `model`, nearest first, paged; each
+   * with its `similarity`.
+   */
   async nearest(
     m: EntityManager,
     o: SearchFilter & {
@@ -208,9 +220,9 @@ export class SearchRepository {
   }
 
   /**
-   * Hybrid search, first step: how many profiles pass the threshold, and the best `pageSize + offset` candidates of each
-   * path (profile id, cosine distance, whether it holds every query term), for the service to rank by the hybrid score;
-   * with each candidate's content size.
+   * Hybrid search, first step: how many profiles pass the threshold, and the best `pageSize + offset` candidates of
+   * each path (profile id, cosine distance, whether it holds every query term), for the service to rank by the hybrid
+   * score; with each candidate's content size.
    */
   async hybridCandidates(
     m: EntityManager,
@@ -325,15 +337,16 @@ export function listingSql(o: {
   const order = `${SORT_SQL[o.sortBy]} ${o.sortOrder === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, profile_id ASC`
   return {
     count: `SELECT count(*)::int AS total FROM profiles WHERE ${where}`,
-    page: `SELECT profile_id, content_bytes FROM profiles WHERE ${where} ORDER BY ${order} LIMIT ${o.pageSize} OFFSET ${o.offset}`,
+    page: `SELECT profile_id, content_bytes FROM profiles WHERE ${where}
+            ORDER BY ${order} LIMIT ${o.pageSize} OFFSET ${o.offset}`,
     args: o.args,
   }
 }
 
 /**
- * The statements of a semantic search, exactly as the repository runs them (a benchmark runs the same SQL raw beside the
- * service): the threshold and the filters in the same query as the HNSW scan (iterative index scans, pgvector 0.8, are
- * on for every connection, see openDatabase, so a filtered page is full), the total counted over every match.
+ * The statements of a semantic search, exactly as the repository runs them (a benchmark runs the same SQL raw beside
+ * the service): the threshold and the filters in the same query as the HNSW scan (iterative index scans, pgvector 0.8,
+ * are on for every connection, see openDatabase, so a filtered page is full), the total counted over every match.
  */
 export function vectorSearchSql(o: {
   where: string[]
@@ -357,9 +370,9 @@ export function vectorSearchSql(o: {
       bound: o.bound,
       counted: (from) => `SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
     }),
-    // Ordered by the distance alone, so that the HNSW index serves it (a tie-breaker made PostgreSQL scan and sort every
-    // row: 720 ms instead of 10 at 100,000 profiles); relaxed_order may return near-ties out of order, so the page is
-    // re-sorted exactly, ties by profile id.
+    // Ordered by the distance alone, so that the HNSW index serves it (a tie-breaker made PostgreSQL scan and sort
+    // every row: 720 ms instead of 10 at 100,000 profiles); relaxed_order may return near-ties out of order, so the
+    // page is re-sorted exactly, ties by profile id.
     page: `SELECT profile_id, content_bytes, similarity FROM (
              SELECT profile_id, content_bytes, 1 - (embedding <=> ${q}) AS similarity FROM profiles
               WHERE ${where} ORDER BY ${order} LIMIT ${o.pageSize + o.offset}
@@ -369,7 +382,8 @@ export function vectorSearchSql(o: {
 }
 
 /** Profiles of a page ($2, ids), with their recent history. */
-export const PAGE_BY_IDS_SQL = `SELECT ${READ_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`
+export const PAGE_BY_IDS_SQL = `SELECT ${READ_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM profiles
+  WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`
 /** ... without it. */
 const BY_IDS_SQL = `SELECT ${READ_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`
 /** ... only their small parts. */
@@ -378,14 +392,14 @@ const LIGHT_BY_IDS_SQL = `SELECT ${LIGHT_COLUMNS} FROM profiles WHERE tenant_id 
 /**
  * The statements of a hybrid search, exactly as the repository runs them (a benchmark runs the same SQL raw beside the
  * service). A profile passes when its distance is within `maxDistance` (the vector threshold), or when it holds every
- * query term (`terms`, a tsquery literal of required lexemes; in its values or in one evidence passage) and its distance
- * is within the threshold its hybrid score needs. That score grows with its cover (how many of `every`, the query's
- * words, one of its passages says; at least `required`), so the threshold is a list: `lexicalMaxDistance[k]` for cover k
- * (lexicalThresholds). `page` returns two candidate lists: the nearest `limit` by the HNSW index (each marked whether it
- * also matches lexically, with its cover) and, for each cover, the `limit` nearest lexical matches (the OFFSET 0 keeps
- * the HNSW index out of that branch: an index walk filtered by a rare word would stop at the iterative scan's limit
- * before finding it). The service ranks their union by the hybrid score: within a cover that score grows with the
- * similarity, so the union holds the best `limit` overall.
+ * query term (`terms`, a tsquery literal of required lexemes; in its values or in one evidence passage) and its
+ * distance is within the threshold its hybrid score needs. That score grows with its cover (how many of `every`, the
+ * query's words, one of its passages says; at least `required`), so the threshold is a list: `lexicalMaxDistance[k]`
+ * for cover k (lexicalThresholds). `page` returns two candidate lists: the nearest `limit` by the HNSW index (each
+ * marked whether it also matches lexically, with its cover) and, for each cover, the `limit` nearest lexical matches
+ * (the OFFSET 0 keeps the HNSW index out of that branch: an index walk filtered by a rare word would stop at the
+ * iterative scan's limit before finding it). The service ranks their union by the hybrid score: within a cover that
+ * score grows with the similarity, so the union holds the best `limit` overall.
  */
 /** The most matching evidence passages one search statement reads to learn how much of the query they say. */
 export const SEARCH_PASSAGE_SCAN = 500
@@ -400,10 +414,10 @@ export const SEARCH_PASSAGE_SCAN = 500
 export const SEARCH_SAID_SCAN = 2000
 
 /**
- * Up to how many lexical matches a search measures the distance of each, by default (PROFILER_SEARCH_LEXICAL_EXACT_MAX):
- * reading a vector stored out of line costs about 30 µs a profile on the server (6,600 matches of a word: 190 ms). Beyond,
- * the nearest of them with only the terms' cover come from the HNSW index filtered to the matches (the iterative scan),
- * and those with more from the covered profiles, measured exactly.
+ * Up to how many lexical matches a search measures the distance of each, by default
+ * (PROFILER_SEARCH_LEXICAL_EXACT_MAX): reading a vector stored out of line costs about 30 µs a profile on the server
+ * (6,600 matches of a word: 190 ms). Beyond, the nearest of them with only the terms' cover come from the HNSW index
+ * filtered to the matches (the iterative scan), and those with more from the covered profiles, measured exactly.
  */
 export const SEARCH_LEXICAL_EXACT = 300
 
@@ -415,9 +429,13 @@ export function hybridSearchSql(o: {
   /** By cover k (0 to every.length), the largest distance at which a lexical match still scores the sensitivity. */
   lexicalMaxDistance: number[]
   terms: string
-  /** The same words as written, all required, as a tsquery source of quoted words ('' when none): matched in passages. */
+  /**
+   * The same words as written, all required, as a tsquery source of quoted words ('' when none): matched in passages.
+   */
   words?: string
-  /** Every word of the query (everyWord: filler and frame words too, stemmed and as written), each a tsquery literal. */
+  /**
+   * Every word of the query (everyWord: filler and frame words too, stemmed and as written), each a tsquery literal.
+   */
   every?: string[]
   /** How many of `every` a lexical match holds at least (the terms). */
   required?: number
@@ -444,19 +462,20 @@ export function hybridSearchSql(o: {
   const [q, dv, model, t, dl, w, all, req] = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `$${n + i}`)
   const base = [...o.where, `embedding IS NOT NULL`, `embedding_model = ${model}`].join(' AND ')
   const order = indexedDistance(q, dimensionOf(o.vector))
-  // A profile also holds the words when one of its evidence passages says all of them (README "Evidence passages"): as
-  // stemmed like the profile's words, or exactly as written (the passages are indexed both ways). Hidden passages
-  // (a forgotten value's) never count. The tenant's matching passages are found once per statement by their GIN index,
+  // A profile also holds the words when one of its evidence passages says all of them (docs/guides/evidence.md): as
+  // stemmed like the profile's words, or exactly as written (the passages are indexed both ways). Hidden passages (a
+  // forgotten value's) never count. The tenant's matching passages are found once per statement by their GIN index,
   // which leads with the tenant (migration TenantWordIndexes: what other tenants' passages say costs nothing), and at
   // most SEARCH_SAID_SCAN of them read (their keys and profiles), so that this part's cost stays bounded however many
   // say them. The limit is taken outside the statement that finds them (`saying`, a CTE PostgreSQL plans for all its
-  // rows and runs only as far as it is read): planned with the limit, a tenant that holds many passages, in a table whose
-  // statistics say its words often, had every passage of every tenant read in turn (a sequential scan stopping at the
-  // limit, which a tenant whose own passages do not say them never reaches: 57 ms at 120,000 passages on the embedded
-  // database, against 2.5 ms through the index).
+  // rows and runs only as far as it is read): planned with the limit, a tenant that holds many passages, in a table
+  // whose statistics say its words often, had every passage of every tenant read in turn (a sequential scan stopping at
+  // the limit, which a tenant whose own passages do not say them never reaches: 57 ms at 120,000 passages on the
+  // embedded database, against 2.5 ms through the index).
   const said = `(${t}::tsquery || CASE WHEN ${w} = '' THEN ${t}::tsquery ELSE to_tsquery('simple', ${w}) END)`
   const matched = `saying AS MATERIALIZED (
-      SELECT submission_id, position, profile_id FROM passages WHERE tenant_id = $1 AND tsv @@ ${said} AND hidden_at IS NULL),
+      SELECT submission_id, position, profile_id FROM passages
+       WHERE tenant_id = $1 AND tsv @@ ${said} AND hidden_at IS NULL),
     matched AS MATERIALIZED (SELECT submission_id, position, profile_id FROM saying LIMIT ${SEARCH_SAID_SCAN})`
   // The cover of the profiles whose passages say the terms: how many of the query's words its fullest passage says,
   // learnt from SEARCH_PASSAGE_SCAN of the matching passages read (a profile beyond them counts its terms only), each
@@ -474,14 +493,15 @@ export function hybridSearchSql(o: {
   // first collect their ids (a bitmap scan of a heap page per profile: 10-40 ms at 6,600 of 100,000, bench/search.ts).
   const isLexical = (r: string) =>
     `(${r}.lexemes @@ ${t}::tsquery OR ${r}.profile_id IN (SELECT profile_id FROM said_by))`
-  // The lexical matches as ids (the profiles' word index, then the passages'; a profile may come twice), read only as far
-  // as needed: to count them up to lexicalMax + 1, and when they are no more, to measure each one's distance.
+  // The lexical matches as ids (the profiles' word index, then the passages'; a profile may come twice), read only as
+  // far as needed: to count them up to lexicalMax + 1, and when they are no more, to measure each one's distance.
   const lexicalIds = `lexical_ids AS (
       SELECT profile_id FROM profiles WHERE ${base} AND lexemes @@ ${t}::tsquery
       UNION ALL SELECT profile_id FROM said_by)`
-  const lexicalCount = `lexical_count AS MATERIALIZED (SELECT count(*)::int AS n FROM (SELECT 1 FROM lexical_ids LIMIT ${lexicalMax + 1}) x)`
-  // The nearest lexical matches of `from` (a set of ids), `limit` for each cover, each distance measured exactly (a read
-  // of its vector): all the lexical matches when they are few, the covered profiles (those of at most
+  const lexicalCount = `lexical_count AS MATERIALIZED (
+      SELECT count(*)::int AS n FROM (SELECT 1 FROM lexical_ids LIMIT ${lexicalMax + 1}) x)`
+  // The nearest lexical matches of `from` (a set of ids), `limit` for each cover, each distance measured exactly (a
+  // read of its vector): all the lexical matches when they are few, the covered profiles (those of at most
   // SEARCH_PASSAGE_SCAN passages) when they are many. `gate` is a condition PostgreSQL evaluates once; it runs the
   // branch only when it holds. The OFFSET 0 keeps the HNSW index out (an index walk filtered by a rare word would stop
   // at the iterative scan's limit before finding it).
@@ -489,7 +509,8 @@ export function hybridSearchSql(o: {
     from: string,
     gate: string,
   ) => `(SELECT profile_id, distance, true AS lexical, cover, content_bytes FROM (
-              SELECT profile_id, content_bytes, distance, cover, row_number() OVER (PARTITION BY cover ORDER BY distance, profile_id) AS r FROM (
+              SELECT profile_id, content_bytes, distance, cover,
+                     row_number() OVER (PARTITION BY cover ORDER BY distance, profile_id) AS r FROM (
                 SELECT p.profile_id, p.content_bytes, p.distance, ${cover} AS cover FROM (
                   SELECT profile_id, content_bytes, embedding <=> ${q} AS distance FROM profiles
                    WHERE ${base} AND profile_id IN (SELECT profile_id FROM ${from}) OFFSET 0) p
@@ -507,18 +528,18 @@ export function hybridSearchSql(o: {
       base,
       tenant: tenantCandidates(model),
       bound: o.bound,
-      counted: (
-        from,
-      ) => `SELECT count(*)::int AS total FROM (SELECT profile_id, lexemes, embedding <=> ${q} AS d FROM ${from} WHERE ${base} OFFSET 0) p
+      counted: (from) => `SELECT count(*)::int AS total FROM (
+               SELECT profile_id, lexemes, embedding <=> ${q} AS d FROM ${from} WHERE ${base} OFFSET 0) p
              WHERE p.d <= ${dv} OR (p.d <= (SELECT max(x) FROM unnest(${dl}::float8[]) x) AND ${isLexical('p')}
-                   AND p.d <= (${dl}::float8[])[least(greatest(${req}::int, (SELECT c.k FROM covered c WHERE c.profile_id = p.profile_id)),
-                                                       cardinality(${dl}::float8[]) - 1) + 1])`,
+                   AND p.d <= (${dl}::float8[])[
+                         least(greatest(${req}::int, (SELECT c.k FROM covered c WHERE c.profile_id = p.profile_id)),
+                               cardinality(${dl}::float8[]) - 1) + 1])`,
     }),
-    // Two candidate lists: the nearest `limit` by the HNSW index, each marked whether it is a lexical match and with its
-    // cover; and the nearest lexical matches: when there are at most lexicalMax, `limit` of each cover, every
-    // distance measured; when there are more, the covered profiles so, and the nearest `limit` of the rest from the HNSW
-    // index filtered to lexical matches (the iterative scan goes on until it has them; with so many matches it finds
-    // them in a few hundred index entries), at the cover of the terms alone.
+    // Two candidate lists: the nearest `limit` by the HNSW index, each marked whether it is a lexical match and with
+    // its cover; and the nearest lexical matches: when there are at most lexicalMax, `limit` of each cover, every
+    // distance measured; when there are more, the covered profiles so, and the nearest `limit` of the rest from the
+    // HNSW index filtered to lexical matches (the iterative scan goes on until it has them; with so many matches it
+    // finds them in a few hundred index entries), at the cover of the terms alone.
     page: `WITH ${matched}, ${covered}, ${saidBy}, ${lexicalIds}, ${lexicalCount}
            (SELECT profile_id, h.distance, ${isLexical('h')} AS lexical, ${cover} AS cover, h.content_bytes FROM (
               SELECT profile_id, lexemes, embedding <=> ${q} AS distance, content_bytes FROM profiles
@@ -542,7 +563,9 @@ export function hybridSearchSql(o: {
 /** The dimension of a vector given as pgvector's text ("[0.1,0,0.3]"). */
 const dimensionOf = (vector: string): number => vector.split(',').length
 
-/** A tenant's candidates with no filter: the tenant ($1), embedded by the model (the parameter `model`, or its number). */
+/**
+ * A tenant's candidates with no filter: the tenant ($1), embedded by the model (the parameter `model`, or its number).
+ */
 const tenantCandidates = (model: string | number) =>
   `tenant_id = $1 AND embedding IS NOT NULL AND embedding_model = ${typeof model === 'number' ? `$${model}` : model}`
 

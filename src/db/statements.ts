@@ -64,9 +64,9 @@ export class Statements {
     name: string,
     text: string,
     values: unknown[],
-    m?: EntityManager,
+    manager?: EntityManager,
   ): Promise<{ rows: any[]; rowCount: number }> {
-    if (m?.queryRunner) return this.onClient((await rawClient(m)) as unknown as Client, name, text, values)
+    if (manager?.queryRunner) return this.onClient((await rawClient(manager)) as unknown as Client, name, text, values)
     const client = await this.pool.connect()
     // A connection cut while checked out emits 'error' besides failing its query: heard here (the pool's own listener
     // covers only idle clients), and the client is dropped instead of going back to the pool.
@@ -75,9 +75,9 @@ export class Statements {
     client.on('error', onError)
     try {
       return await this.onClient(client as unknown as Client, name, text, values)
-    } catch (e) {
-      if (isConnectionError(e)) broken ??= e as Error
-      throw e
+    } catch (err) {
+      if (isConnectionError(err)) broken ??= err as Error
+      throw err
     } finally {
       client.off('error', onError)
       client.release(broken)
@@ -93,8 +93,8 @@ export class Statements {
       if (!set) this.prepared.set(client, (set = new Set()))
       set.add(full)
     }
-    const r = await client.query({ name: full, text, values })
-    return { rows: r.rows, rowCount: r.rowCount ?? 0 }
+    const result = await client.query({ name: full, text, values })
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 }
   }
 }
 
@@ -105,12 +105,12 @@ export class Statement<R extends object = Record<string, unknown>> {
     readonly text: string,
   ) {}
 
-  /** Rows, on the pool or on the connection of the transaction `m` belongs to. */
-  async rows(values: unknown[], m?: EntityManager): Promise<R[]> {
-    return (await this.owner.exec(this.name, this.text, values, m)).rows
+  /** Rows, on the pool or on the connection of the transaction `manager` belongs to. */
+  async rows(values: unknown[], manager?: EntityManager): Promise<R[]> {
+    return (await this.owner.exec(this.name, this.text, values, manager)).rows
   }
 
-  async run(values: unknown[], m?: EntityManager): Promise<{ rows: R[]; rowCount: number }> {
-    return this.owner.exec(this.name, this.text, values, m)
+  async run(values: unknown[], manager?: EntityManager): Promise<{ rows: R[]; rowCount: number }> {
+    return this.owner.exec(this.name, this.text, values, manager)
   }
 }

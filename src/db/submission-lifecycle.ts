@@ -19,8 +19,8 @@ export interface TokenUsage {
  */
 export class SubmissionLifecycle {
   /** pending -> processing: taken for a batch, one more attempt each. */
-  async claim(m: EntityManager, submissions: { tenantId: string; id: string }[]): Promise<void> {
-    await m.query(
+  async claim(manager: EntityManager, submissions: { tenantId: string; id: string }[]): Promise<void> {
+    await manager.query(
       `UPDATE submissions s SET status = 'processing', attempts = attempts + 1, started_at = now()
          FROM unnest($1::text[], $2::uuid[]) AS x(tenant_id, id) WHERE s.tenant_id = x.tenant_id AND s.id = x.id`,
       [submissions.map((s) => s.tenantId), submissions.map((s) => s.id)],
@@ -32,7 +32,7 @@ export class SubmissionLifecycle {
    * many were finished (a submission no longer processing is not).
    */
   async finish(
-    m: EntityManager,
+    manager: EntityManager,
     done: { tenantId: string; id: string; promptVersion: string | null; extraction: string; usage?: TokenUsage }[],
   ): Promise<number> {
     const tokens = (u: TokenUsage | undefined, k: keyof TokenUsage) => (u?.totalTokens ? u[k] : null)
@@ -49,12 +49,14 @@ export class SubmissionLifecycle {
     for (const [part, usage] of [
       [
         withUsage,
-        `, usage = jsonb_set(jsonb_set(jsonb_set('{}'::jsonb, ${sum('promptTokens', 'prompt')}), ${sum('completionTokens', 'completion')}), ${sum('totalTokens', 'total')})`,
+        `, usage = jsonb_set(jsonb_set(jsonb_set('{}'::jsonb, ${sum('promptTokens', 'prompt')}),
+                                       ${sum('completionTokens', 'completion')}),
+                             ${sum('totalTokens', 'total')})`,
       ],
       [without, ''],
     ] as const) {
       if (!part.length) continue
-      const [rows]: [Pick<SubmissionEntity, 'id'>[], number] = await m.query(
+      const [rows]: [Pick<SubmissionEntity, 'id'>[], number] = await manager.query(
         `UPDATE submissions s SET status = 'done', finished_at = now(), error = NULL, prompt_version = x.prompt_version,
                 extraction = x.extraction::jsonb${usage}
            FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])
@@ -77,8 +79,14 @@ export class SubmissionLifecycle {
   }
 
   /** -> pending again after a failed attempt, not before `afterSeconds` (the backoff), with the error kept. */
-  async retry(m: EntityManager, tenantId: string, id: string, error: string, afterSeconds: number): Promise<void> {
-    await m.query(
+  async retry(
+    manager: EntityManager,
+    tenantId: string,
+    id: string,
+    error: string,
+    afterSeconds: number,
+  ): Promise<void> {
+    await manager.query(
       `UPDATE submissions SET status = 'pending', error = $3, not_before = now() + make_interval(secs => $4)
         WHERE tenant_id = $1 AND id = $2`,
       [tenantId, id, error.slice(0, ERROR_CHARS), afterSeconds],
@@ -86,30 +94,39 @@ export class SubmissionLifecycle {
   }
 
   /** -> failed: its last attempt failed; the error is kept and nothing of it is merged. */
-  async fail(m: EntityManager, tenantId: string, id: string, error: string): Promise<void> {
-    await m.query(
+  async fail(manager: EntityManager, tenantId: string, id: string, error: string): Promise<void> {
+    await manager.query(
       `UPDATE submissions SET status = 'failed', error = $3, finished_at = now() WHERE tenant_id = $1 AND id = $2`,
       [tenantId, id, error.slice(0, ERROR_CHARS)],
     )
-    // Passages an earlier attempt stored ahead of its apply (src/services/worker/passages.ts) are evidence of nothing now.
-    await m.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = $2`, [tenantId, id])
+    // Passages an earlier attempt stored ahead of its apply (src/services/worker/passages.ts) are evidence of nothing
+    // now.
+    await manager.query(`DELETE FROM passages WHERE tenant_id = $1 AND submission_id = $2`, [tenantId, id])
   }
 
   /**
    * -> pending, not before `afterSeconds`, without using up the attempt: a failure that is not theirs (the provider's
    * circuit is open), with the reason as their error.
    */
-  async defer(m: EntityManager, tenantId: string, ids: string[], reason: string, afterSeconds: number): Promise<void> {
-    await m.query(
-      `UPDATE submissions SET status = 'pending', attempts = GREATEST(attempts - 1, 0), error = $3, not_before = now() + make_interval(secs => $4)
+  async defer(
+    manager: EntityManager,
+    tenantId: string,
+    ids: string[],
+    reason: string,
+    afterSeconds: number,
+  ): Promise<void> {
+    await manager.query(
+      `UPDATE submissions
+          SET status = 'pending', attempts = GREATEST(attempts - 1, 0), error = $3,
+              not_before = now() + make_interval(secs => $4)
         WHERE tenant_id = $1 AND id = ANY($2::uuid[])`,
       [tenantId, ids, reason.slice(0, ERROR_CHARS), afterSeconds],
     )
   }
 
   /** processing -> pending as if never tried: a batch interrupted by a shutdown. */
-  async giveBack(m: EntityManager, tenantId: string, ids: string[]): Promise<void> {
-    await m.query(
+  async giveBack(manager: EntityManager, tenantId: string, ids: string[]): Promise<void> {
+    await manager.query(
       `UPDATE submissions SET status = 'pending', attempts = GREATEST(attempts - 1, 0), started_at = NULL
         WHERE tenant_id = $1 AND id = ANY($2::uuid[]) AND status = 'processing'`,
       [tenantId, ids],
@@ -117,20 +134,20 @@ export class SubmissionLifecycle {
   }
 
   /** Adds tokens spent to a submission (a failed attempt costs too). */
-  async addUsage(m: EntityManager, tenantId: string, id: string, u: TokenUsage): Promise<void> {
-    await m.query(
+  async addUsage(manager: EntityManager, tenantId: string, id: string, usage: TokenUsage): Promise<void> {
+    await manager.query(
       `UPDATE submissions SET usage = jsonb_build_object(
          'promptTokens', COALESCE((usage->>'promptTokens')::bigint, 0) + $3,
          'completionTokens', COALESCE((usage->>'completionTokens')::bigint, 0) + $4,
          'totalTokens', COALESCE((usage->>'totalTokens')::bigint, 0) + $5)
        WHERE tenant_id = $1 AND id = $2`,
-      [tenantId, id, u.promptTokens, u.completionTokens, u.totalTokens],
+      [tenantId, id, usage.promptTokens, usage.completionTokens, usage.totalTokens],
     )
   }
 
   /** How many submissions of the profile are open. */
-  async countOpen(m: EntityManager, tenantId: string, profileId: string): Promise<number> {
-    const [{ n }]: { n: number }[] = await m.query(
+  async countOpen(manager: EntityManager, tenantId: string, profileId: string): Promise<number> {
+    const [{ n }]: { n: number }[] = await manager.query(
       `SELECT count(*)::int AS n FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND ${isOpenSql()}`,
       [tenantId, profileId],
     )

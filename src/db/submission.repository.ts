@@ -23,7 +23,10 @@ export type SubmissionRow = Pick<
   | 'usage'
   | 'prompt_version'
 > & {
-  /** Whether its text is still stored (false once retention or a deletion of its evidence dropped it); read by find and listForProfile. */
+  /**
+   * Whether its text is still stored (false once retention or a deletion of its evidence dropped it); read by find and
+   * listForProfile.
+   */
   has_text?: boolean
 }
 
@@ -86,8 +89,8 @@ export interface OpenSubmissionStats {
   oldestAgeSeconds: number | null
 }
 
-const SUBMISSION_COLUMNS = `id, profile_id, seq, input_type, status, attempts, error, created_at, occurred_at, started_at, finished_at, usage, prompt_version,
-  data IS NOT NULL AS has_text`
+const SUBMISSION_COLUMNS = `id, profile_id, seq, input_type, status, attempts, error, created_at, occurred_at,
+  started_at, finished_at, usage, prompt_version, data IS NOT NULL AS has_text`
 
 /** A row of `applied`: the submission's text (null when too large), and its app's instructions and schema version. */
 type AppliedRow = Pick<SubmissionEntity, 'id' | 'input_type' | 'data' | 'created_at' | 'occurred_at' | 'app_id'> & {
@@ -97,12 +100,12 @@ type AppliedRow = Pick<SubmissionEntity, 'id' | 'input_type' | 'data' | 'created
 }
 
 /**
- * Submissions, but for the POST's own statement (SUBMIT_SQL, a prepared statement of SubmissionService). Every statement
- * filters by tenant_id; each runs on the manager it is given.
+ * Submissions, but for the POST's own statement (SUBMIT_SQL, a prepared statement of SubmissionService). Every
+ * statement filters by tenant_id; each runs on the manager it is given.
  */
 export class SubmissionRepository {
-  async find(m: EntityManager, tenantId: string, id: string): Promise<SubmissionRow | null> {
-    const rows: SubmissionRow[] = await m.query(
+  async find(manager: EntityManager, tenantId: string, id: string): Promise<SubmissionRow | null> {
+    const rows: SubmissionRow[] = await manager.query(
       `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND id = $2`,
       [tenantId, id],
     )
@@ -114,14 +117,15 @@ export class SubmissionRepository {
    * dropped it or an import left it out) and its app's summary instructions: what a re-extraction replays.
    */
   async applied(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     profileId: string,
     limit: number,
     maxDataBytes = Number.MAX_SAFE_INTEGER,
   ): Promise<StoredSubmission[]> {
-    const rows: AppliedRow[] = await m.query(
-      `SELECT s.id, s.input_type, CASE WHEN octet_length(s.data) <= $4 THEN s.data END AS data, octet_length(s.data) > $4 AS too_large,
+    const rows: AppliedRow[] = await manager.query(
+      `SELECT s.id, s.input_type, CASE WHEN octet_length(s.data) <= $4 THEN s.data END AS data,
+              octet_length(s.data) > $4 AS too_large,
               s.created_at, s.occurred_at, s.app_id, a.summary_instructions, a.schema_version FROM submissions s
          LEFT JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
         WHERE s.tenant_id = $1 AND s.profile_id = $2 AND s.status = 'done' ORDER BY s.seq LIMIT $3`,
@@ -142,12 +146,12 @@ export class SubmissionRepository {
 
   /** A profile's submissions after `afterSeq` in acceptance order (a keyset page), optionally of one status. */
   async listForProfile(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     profileId: string,
     opts: { afterSeq?: number; limit: number; status?: string },
   ): Promise<SubmissionRow[]> {
-    return m.query(
+    return manager.query(
       `SELECT ${SUBMISSION_COLUMNS} FROM submissions WHERE tenant_id = $1 AND profile_id = $2 AND seq > $3
           AND ($4::text IS NULL OR status = $4) ORDER BY seq LIMIT $5`,
       [tenantId, profileId, opts.afterSeq ?? 0, opts.status ?? null, opts.limit],
@@ -158,35 +162,41 @@ export class SubmissionRepository {
    * The queue for the operator's metrics: open submissions by state over every tenant (the one statement here without
    * a tenant, like the reconciler's), through the partial index of open submissions.
    */
-  async openStats(m: EntityManager): Promise<Record<'pending' | 'processing', OpenSubmissionStats>> {
-    const rows: (Pick<SubmissionEntity, 'status'> & { n: string; age: number | null })[] = await m.query(
+  async openStats(manager: EntityManager): Promise<Record<'pending' | 'processing', OpenSubmissionStats>> {
+    const rows: (Pick<SubmissionEntity, 'status'> & { n: string; age: number | null })[] = await manager.query(
       `SELECT status, count(*)::bigint AS n, EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age
          FROM submissions WHERE ${isOpenSql()} GROUP BY status`,
     )
     const of = (status: string): OpenSubmissionStats => {
-      const r = rows.find((x) => x.status === status)
-      return r
-        ? { count: Number(r.n), oldestAgeSeconds: r.age === null ? null : Math.max(0, Number(r.age)) }
+      const row = rows.find((x) => x.status === status)
+      return row
+        ? { count: Number(row.n), oldestAgeSeconds: row.age === null ? null : Math.max(0, Number(row.age)) }
         : { count: 0, oldestAgeSeconds: null }
     }
     return { pending: of('pending'), processing: of('processing') }
   }
 
   /** Tokens used over all the tenant's submissions (deleted profiles' submissions go with them). */
-  async usageTotals(m: EntityManager, tenantId: string): Promise<UsageTotals> {
-    const [r]: { p: string; c: string; t: string; n: number }[] = await m.query(
-      `SELECT COALESCE(sum((usage->>'promptTokens')::bigint), 0)::bigint AS p, COALESCE(sum((usage->>'completionTokens')::bigint), 0)::bigint AS c,
-              COALESCE(sum((usage->>'totalTokens')::bigint), 0)::bigint AS t, count(*)::int AS n
+  async usageTotals(manager: EntityManager, tenantId: string): Promise<UsageTotals> {
+    const [totals]: { prompt: string; completion: string; total: string; submissions: number }[] = await manager.query(
+      `SELECT COALESCE(sum((usage->>'promptTokens')::bigint), 0)::bigint AS prompt,
+              COALESCE(sum((usage->>'completionTokens')::bigint), 0)::bigint AS completion,
+              COALESCE(sum((usage->>'totalTokens')::bigint), 0)::bigint AS total, count(*)::int AS submissions
          FROM submissions WHERE tenant_id = $1`,
       [tenantId],
     )
     // bigint comes back as a string
-    return { promptTokens: Number(r!.p), completionTokens: Number(r!.c), totalTokens: Number(r!.t), submissions: r!.n }
+    return {
+      promptTokens: Number(totals!.prompt),
+      completionTokens: Number(totals!.completion),
+      totalTokens: Number(totals!.total),
+      submissions: totals!.submissions,
+    }
   }
 
   /** The submission that holds the tenant's Idempotency-Key, or null. */
-  async byIdempotencyKey(m: EntityManager, tenantId: string, key: string): Promise<IdempotentRow | null> {
-    const rows: IdempotentRow[] = await m.query(
+  async byIdempotencyKey(manager: EntityManager, tenantId: string, key: string): Promise<IdempotentRow | null> {
+    const rows: IdempotentRow[] = await manager.query(
       `SELECT id, profile_id, request_hash, created_at FROM submissions WHERE tenant_id = $1 AND idempotency_key = $2`,
       [tenantId, key],
     )
@@ -194,7 +204,10 @@ export class SubmissionRepository {
   }
 
   /** Frees the submission's Idempotency-Key (its window has passed) for a new request to use. */
-  async releaseIdempotencyKey(m: EntityManager, tenantId: string, id: string): Promise<void> {
-    await m.query(`UPDATE submissions SET idempotency_key = NULL WHERE tenant_id = $1 AND id = $2`, [tenantId, id])
+  async releaseIdempotencyKey(manager: EntityManager, tenantId: string, id: string): Promise<void> {
+    await manager.query(`UPDATE submissions SET idempotency_key = NULL WHERE tenant_id = $1 AND id = $2`, [
+      tenantId,
+      id,
+    ])
   }
 }

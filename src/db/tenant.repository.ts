@@ -45,58 +45,61 @@ export type LockedApp = Pick<AppEntity, 'tenant_id' | 'id' | 'name' | 'display_n
  */
 export class TenantRepository {
   /** The new tenant, or null when the name is taken. */
-  async insertTenant(m: EntityManager, id: string, name: string): Promise<TenantRow | null> {
+  async insertTenant(manager: EntityManager, id: string, name: string): Promise<TenantRow | null> {
     // orUpdate with no column to update: ON CONFLICT ("name") DO NOTHING (a taken id still fails).
-    const r = await table(m, 'tenants')
+    const result = await table(manager, 'tenants')
       .createQueryBuilder()
       .insert()
       .values({ id, name })
       .orUpdate([], ['name'])
       .returning(['id', 'name', 'created_at'])
       .execute()
-    return (r.raw as TenantRow[])[0] ?? null
+    return (result.raw as TenantRow[])[0] ?? null
   }
 
   /** A new tenant; a taken name fails the statement (for names made unique by the caller). */
-  async addTenant(m: EntityManager, id: string, name: string): Promise<void> {
-    await table(m, 'tenants').createQueryBuilder().insert().values({ id, name }).updateEntity(false).execute()
+  async addTenant(manager: EntityManager, id: string, name: string): Promise<void> {
+    await table(manager, 'tenants').createQueryBuilder().insert().values({ id, name }).updateEntity(false).execute()
   }
 
   /** The id of the tenant of that name (or id), inserting it with `newId` when missing. */
-  async ensureTenant(m: EntityManager, name: string, newId: string): Promise<string> {
-    await table(m, 'tenants')
+  async ensureTenant(manager: EntityManager, name: string, newId: string): Promise<string> {
+    await table(manager, 'tenants')
       .createQueryBuilder()
       .insert()
       .values({ id: newId, name })
       .orUpdate([], ['name'])
       .updateEntity(false)
       .execute()
-    return (await this.tenantId(m, name))!
+    return (await this.tenantId(manager, name))!
   }
 
   /** The id of the tenant of that name or id, or null. */
-  async tenantId(m: EntityManager, nameOrId: string): Promise<string | null> {
-    return (await this.tenantIds(m, nameOrId))[0] ?? null
+  async tenantId(manager: EntityManager, nameOrId: string): Promise<string | null> {
+    return (await this.tenantIds(manager, nameOrId))[0] ?? null
   }
 
   /** The ids of the tenants of that name or id (two when one's name is the other's id). */
-  private async tenantIds(m: EntityManager, nameOrId: string): Promise<string[]> {
-    const rows = await table(m, 'tenants').find({ select: { id: true }, where: [{ name: nameOrId }, { id: nameOrId }] })
+  private async tenantIds(manager: EntityManager, nameOrId: string): Promise<string[]> {
+    const rows = await table(manager, 'tenants').find({
+      select: { id: true },
+      where: [{ name: nameOrId }, { id: nameOrId }],
+    })
     return rows.map((r) => r.id)
   }
 
-  async tenants(m: EntityManager): Promise<TenantRow[]> {
-    return table(m, 'tenants').find({ order: { created_at: 'ASC', name: 'ASC' } })
+  async tenants(manager: EntityManager): Promise<TenantRow[]> {
+    return table(manager, 'tenants').find({ order: { created_at: 'ASC', name: 'ASC' } })
   }
 
-  async tenantCount(m: EntityManager): Promise<number> {
-    return table(m, 'tenants').count()
+  async tenantCount(manager: EntityManager): Promise<number> {
+    return table(manager, 'tenants').count()
   }
 
   /** Whether the tenant exists; it stays (FOR SHARE) until the transaction ends. */
-  async holdTenant(m: EntityManager, tenantId: string): Promise<boolean> {
+  async holdTenant(manager: EntityManager, tenantId: string): Promise<boolean> {
     return (
-      (await table(m, 'tenants').findOne({
+      (await table(manager, 'tenants').findOne({
         select: { id: true },
         where: { id: tenantId },
         lock: { mode: 'pessimistic_read' },
@@ -106,28 +109,28 @@ export class TenantRepository {
 
   /** False when the tenant has an app of that slug or display key already. */
   async insertApp(
-    m: EntityManager,
-    a: { tenantId: string; appId: string; slug: string; displayName: string; displayKey: string },
+    manager: EntityManager,
+    app: { tenantId: string; appId: string; slug: string; displayName: string; displayKey: string },
   ): Promise<boolean> {
-    const r = await table(m, 'apps')
+    const result = await table(manager, 'apps')
       .createQueryBuilder()
       .insert()
       .values({
-        tenant_id: a.tenantId,
-        id: a.appId,
-        name: a.slug,
-        display_name: a.displayName,
-        display_key: a.displayKey,
+        tenant_id: app.tenantId,
+        id: app.appId,
+        name: app.slug,
+        display_name: app.displayName,
+        display_key: app.displayKey,
       })
       .orIgnore()
       .returning(['id'])
       .execute()
-    return (r.raw as unknown[]).length > 0
+    return (result.raw as unknown[]).length > 0
   }
 
   /** The tenant's slugs that are `base` or `base-<something>` (to pick a free one). */
-  async slugsLike(m: EntityManager, tenantId: string, base: string): Promise<Set<string>> {
-    const rows = await table(m, 'apps')
+  async slugsLike(manager: EntityManager, tenantId: string, base: string): Promise<Set<string>> {
+    const rows = await table(manager, 'apps')
       .createQueryBuilder('a')
       .select('a.name', 'name')
       .where('a.tenant_id = :tenantId', { tenantId })
@@ -138,12 +141,12 @@ export class TenantRepository {
 
   /** The display name of the tenant's app whose display key this is (other than `exceptAppId`), or null. */
   async displayKeyTaken(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     displayKey: string,
     exceptAppId = '',
   ): Promise<string | null> {
-    const row = await table(m, 'apps')
+    const row = await table(manager, 'apps')
       .createQueryBuilder('a')
       .select('a.display_name', 'display_name')
       .where('a.tenant_id = :tenantId AND a.display_key = :displayKey AND a.id <> :exceptAppId', {
@@ -156,17 +159,17 @@ export class TenantRepository {
   }
 
   /** Apps with their live key, of every tenant or of one (by name or id). */
-  async apps(m: EntityManager, tenant?: { nameOrId?: string; id?: string }): Promise<AppRow[]> {
-    const q = columns(table(m, 'apps').createQueryBuilder('a'), 'a', APP_COLUMNS)
+  async apps(manager: EntityManager, tenant?: { nameOrId?: string; id?: string }): Promise<AppRow[]> {
+    const query = columns(table(manager, 'apps').createQueryBuilder('a'), 'a', APP_COLUMNS)
       .addSelect('t.name', 'tenant_name')
       .addSelect('k.public_id', 'key_public_id')
       .addSelect('k.created_at', 'key_created_at')
       .innerJoin('tenants', 't', 't.id = a.tenant_id')
       .leftJoin('api_keys', 'k', 'k.tenant_id = a.tenant_id AND k.app_id = a.id AND k.revoked_at IS NULL')
     if (tenant?.nameOrId !== undefined)
-      q.andWhere('(t.name = :nameOrId OR t.id = :nameOrId)', { nameOrId: tenant.nameOrId })
-    if (tenant?.id !== undefined) q.andWhere('t.id = :id', { id: tenant.id })
-    return q.orderBy('t.name').addOrderBy('a.created_at').addOrderBy('a.name').getRawMany<AppRow>()
+      query.andWhere('(t.name = :nameOrId OR t.id = :nameOrId)', { nameOrId: tenant.nameOrId })
+    if (tenant?.id !== undefined) query.andWhere('t.id = :id', { id: tenant.id })
+    return query.orderBy('t.name').addOrderBy('a.created_at').addOrderBy('a.name').getRawMany<AppRow>()
   }
 
   /**
@@ -175,14 +178,14 @@ export class TenantRepository {
    * no such app.
    */
   async lockApp(
-    m: EntityManager,
+    manager: EntityManager,
     tenant: string,
     app: string,
     byId = false,
     displayKey?: string,
   ): Promise<LockedApp | null> {
     if (byId) {
-      return table(m, 'apps').findOne({
+      return table(manager, 'apps').findOne({
         select: { tenant_id: true, id: true, name: true, display_name: true },
         where: { tenant_id: tenant, id: app },
         lock: { mode: 'pessimistic_write' },
@@ -190,19 +193,20 @@ export class TenantRepository {
     }
     // The tenant first, then its app by tenant id: a lock that names the tenant's id is one a sharded database (Citus,
     // apps distributed by tenant_id) can take on the tenant's node; a join to tenants under FOR UPDATE is not.
-    const tenantIds = await this.tenantIds(m, tenant)
+    const tenantIds = await this.tenantIds(manager, tenant)
     if (!tenantIds.length) return null
-    const rows: LockedApp[] = await m.query(
+    const rows: LockedApp[] = await manager.query(
       `SELECT a.tenant_id, a.id, a.name, a.display_name FROM apps a
-        WHERE ${tenantIds.length === 1 ? 'a.tenant_id = $3' : 'a.tenant_id = ANY($3)'} AND (a.id = $1 OR a.name = $1 OR a.display_key = $2)
+        WHERE ${tenantIds.length === 1 ? 'a.tenant_id = $3' : 'a.tenant_id = ANY($3)'}
+          AND (a.id = $1 OR a.name = $1 OR a.display_key = $2)
         ORDER BY (a.id = $1) DESC, (a.name = $1) DESC LIMIT 1 FOR UPDATE`,
       [app, displayKey ?? app, tenantIds.length === 1 ? tenantIds[0] : tenantIds],
     )
     return rows[0] ?? null
   }
 
-  async appNameTaken(m: EntityManager, tenantId: string, name: string, exceptAppId: string): Promise<boolean> {
-    return table(m, 'apps')
+  async appNameTaken(manager: EntityManager, tenantId: string, name: string, exceptAppId: string): Promise<boolean> {
+    return table(manager, 'apps')
       .createQueryBuilder('a')
       .where('a.tenant_id = :tenantId AND a.name = :name AND a.id <> :exceptAppId', { tenantId, name, exceptAppId })
       .getExists()
@@ -210,70 +214,83 @@ export class TenantRepository {
 
   /** Sets the display name (and key), and the slug when given. */
   async renameApp(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     appId: string,
-    r: { displayName?: string; displayKey?: string; slug?: string },
+    names: { displayName?: string; displayKey?: string; slug?: string },
   ): Promise<void> {
     const set: Partial<AppEntity> = {}
-    if (r.displayName !== undefined) set.display_name = r.displayName
-    if (r.displayKey !== undefined) set.display_key = r.displayKey
-    if (r.slug !== undefined) set.name = r.slug
-    if (Object.keys(set).length) await table(m, 'apps').update({ tenant_id: tenantId, id: appId }, set)
+    if (names.displayName !== undefined) set.display_name = names.displayName
+    if (names.displayKey !== undefined) set.display_key = names.displayKey
+    if (names.slug !== undefined) set.name = names.slug
+    if (Object.keys(set).length) await table(manager, 'apps').update({ tenant_id: tenantId, id: appId }, set)
   }
 
   /** The app's retention policy (null: off). */
   async setRetention(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     appId: string,
-    r: { deleteProfilesAfterDays: number | null; dropSubmissionTextAfterDays: number | null },
+    retention: { deleteProfilesAfterDays: number | null; dropSubmissionTextAfterDays: number | null },
   ) {
-    await table(m, 'apps').update(
+    await table(manager, 'apps').update(
       { tenant_id: tenantId, id: appId },
       {
-        delete_profiles_after_days: r.deleteProfilesAfterDays,
-        drop_submission_text_after_days: r.dropSubmissionTextAfterDays,
+        delete_profiles_after_days: retention.deleteProfilesAfterDays,
+        drop_submission_text_after_days: retention.dropSubmissionTextAfterDays,
       },
     )
   }
 
-  /** The app's summary instructions (README "Summary instructions"), already checked. */
-  async setSummaryInstructions(m: EntityManager, tenantId: string, appId: string, instructions: string[]) {
-    await table(m, 'apps').update({ tenant_id: tenantId, id: appId }, { summary_instructions: instructions })
+  /** The app's summary instructions (docs/guides/summary-instructions.md), already checked. */
+  async setSummaryInstructions(manager: EntityManager, tenantId: string, appId: string, instructions: string[]) {
+    await table(manager, 'apps').update({ tenant_id: tenantId, id: appId }, { summary_instructions: instructions })
   }
 
   /** Deletes the app and (by cascade) its keys. */
-  async deleteApp(m: EntityManager, tenantId: string, appId: string): Promise<void> {
-    await table(m, 'apps').delete({ tenant_id: tenantId, id: appId })
+  async deleteApp(manager: EntityManager, tenantId: string, appId: string): Promise<void> {
+    await table(manager, 'apps').delete({ tenant_id: tenantId, id: appId })
   }
 
   async insertKey(
-    m: EntityManager,
-    k: { publicId: string; tenantId: string; appId: string; hash: Buffer },
+    manager: EntityManager,
+    key: { publicId: string; tenantId: string; appId: string; hash: Buffer },
   ): Promise<void> {
-    await table(m, 'api_keys')
+    await table(manager, 'api_keys')
       .createQueryBuilder()
       .insert()
-      .values({ public_id: k.publicId, tenant_id: k.tenantId, app_id: k.appId, key_hash: k.hash })
+      .values({ public_id: key.publicId, tenant_id: key.tenantId, app_id: key.appId, key_hash: key.hash })
       .updateEntity(false)
       .execute()
   }
 
   /** Revokes the app's live keys; how many there were. */
-  async revokeKeys(m: EntityManager, tenantId: string, appId: string): Promise<number> {
-    const r = await table(m, 'api_keys')
+  async revokeKeys(manager: EntityManager, tenantId: string, appId: string): Promise<number> {
+    const result = await table(manager, 'api_keys')
       .createQueryBuilder()
       .update()
       .set({ revoked_at: () => 'now()' })
       .where('tenant_id = :tenantId AND app_id = :appId AND revoked_at IS NULL', { tenantId, appId })
       .execute()
-    return r.affected ?? 0
+    return result.affected ?? 0
+  }
+
+  /**
+   * The public ids of the live keys (`since` undefined), or of every key created since then; and the database's clock,
+   * where the next read starts from.
+   */
+  async keyIds(manager: EntityManager, since: Date | undefined): Promise<{ ids: string[]; now: Date }> {
+    const [row]: { ids: string[]; now: Date }[] = await manager.query(
+      `SELECT coalesce(array_agg(public_id), '{}') AS ids, now() AS now FROM api_keys
+        WHERE CASE WHEN $1::timestamptz IS NULL THEN revoked_at IS NULL ELSE created_at >= $1 END`,
+      [since ?? null],
+    )
+    return { ids: row!.ids, now: new Date(row!.now) }
   }
 
   /** The live key of that public id, or null. */
-  async liveKey(m: EntityManager, publicId: string): Promise<KeyRow | null> {
-    const row = await table(m, 'api_keys')
+  async liveKey(manager: EntityManager, publicId: string): Promise<KeyRow | null> {
+    const row = await table(manager, 'api_keys')
       .createQueryBuilder('k')
       .select('k.tenant_id', 'tenant_id')
       .addSelect('k.app_id', 'app_id')

@@ -10,26 +10,26 @@ export function outboxEvents(events: BusEvent[]): OutboxEvent[] {
   const out: OutboxEvent[] = []
   for (const e of events) {
     if (e.name === 'profileStatusChanged') {
-      const p = e.payload as EventMap['profileStatusChanged']
-      if (p.status === 'processing') continue
-      const event = p.status === 'ready' ? 'profile.ready' : 'profile.deleted'
+      const payload = e.payload as EventMap['profileStatusChanged']
+      if (payload.status === 'processing') continue
+      const event = payload.status === 'ready' ? 'profile.ready' : 'profile.deleted'
       out.push({
-        tenantId: p.tenantId,
+        tenantId: payload.tenantId,
         eventId: newEventId(),
         event,
-        profileId: p.profileId,
-        at: p.at,
-        data: { profile_id: p.profileId, status: p.status },
+        profileId: payload.profileId,
+        at: payload.at,
+        data: { profile_id: payload.profileId, status: payload.status },
       })
     } else if (e.name === 'submissionFailed') {
-      const p = e.payload as EventMap['submissionFailed']
+      const payload = e.payload as EventMap['submissionFailed']
       out.push({
-        tenantId: p.tenantId,
+        tenantId: payload.tenantId,
         eventId: newEventId(),
         event: 'submission.failed',
-        profileId: p.profileId,
-        at: p.at,
-        data: { profile_id: p.profileId, submission_id: p.submissionId, status: 'failed' },
+        profileId: payload.profileId,
+        at: payload.at,
+        data: { profile_id: payload.profileId, submission_id: payload.submissionId, status: 'failed' },
       })
     }
   }
@@ -78,13 +78,13 @@ export class UnitOfWork {
   async run<T>(ctx: InTransaction | undefined, fn: (tx: Transaction) => Promise<T>): Promise<T> {
     if (ctx?.tx) return fn(ctx.tx) // the outer run commits and delivers
     let tx!: Transaction
-    const result = await this.ds.transaction(async (m) => {
-      tx = new Transaction(m)
-      const r = await fn(tx)
+    const result = await this.ds.transaction(async (manager) => {
+      tx = new Transaction(manager)
+      const value = await fn(tx)
       // The webhook outbox: written in this transaction, so its events are sent if, and only if, it commits.
-      await webhooks.stage(m, outboxEvents(tx.events))
+      await webhooks.stage(manager, outboxEvents(tx.events))
       await this.stage(tx)
-      return r
+      return value
     })
     for (const step of tx.afterCommit) step()
     for (const e of tx.events) await this.bus?.committed(e.name, e.payload as never)
@@ -96,10 +96,10 @@ export class UnitOfWork {
     if (!this.bus) return
     for (let i = 0; i < tx.events.length; ) {
       const name = tx.events[i]!.name
-      let j = i
-      while (j < tx.events.length && tx.events[j]!.name === name) j++
-      await this.bus.stageMany(tx.manager, name, tx.events.slice(i, j).map((e) => e.payload) as never[])
-      i = j
+      let runEnd = i
+      while (runEnd < tx.events.length && tx.events[runEnd]!.name === name) runEnd++
+      await this.bus.stageMany(tx.manager, name, tx.events.slice(i, runEnd).map((e) => e.payload) as never[])
+      i = runEnd
     }
   }
 }

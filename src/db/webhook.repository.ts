@@ -31,8 +31,8 @@ export type AttemptOutcome =
   | { kind: 'failed'; disableEndpoint?: string }
 
 const ERROR_CHARS = 500
-const DELIVERY_COLUMNS = `d.tenant_id, d.id, d.seq, d.endpoint_id, d.event_id, d.event, d.profile_id, d.payload, d.test, d.status, d.attempts,
-  d.next_attempt_at, d.last_status_code, d.last_error, d.created_at, d.finished_at`
+const DELIVERY_COLUMNS = `d.tenant_id, d.id, d.seq, d.endpoint_id, d.event_id, d.event, d.profile_id, d.payload, d.test,
+  d.status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error, d.created_at, d.finished_at`
 /** Every column of an endpoint, for RETURNING. */
 const ENDPOINT_COLUMNS: (keyof WebhookEndpointEntity)[] = [
   'tenant_id',
@@ -53,8 +53,8 @@ const ENDPOINT_COLUMNS: (keyof WebhookEndpointEntity)[] = [
 /**
  * Webhook endpoints and deliveries (the outbox and its log). Every statement filters by tenant_id except the
  * dispatcher's claim of due deliveries, which serves every tenant as the job queue does. The endpoints' management and
- * the reads of one delivery go through TypeORM; the outbox's fan-out, the dispatcher's claim (a lease, SKIP LOCKED), its
- * record of an attempt, the log's keyset pages and its prune stay SQL.
+ * the reads of one delivery go through TypeORM; the outbox's fan-out, the dispatcher's claim (a lease, SKIP LOCKED),
+ * its record of an attempt, the log's keyset pages and its prune stay SQL.
  */
 export class WebhookRepository {
   /**
@@ -63,21 +63,23 @@ export class WebhookRepository {
    * earlier deliveries (sent or not), so nothing of the profile stays behind but its deletion's own. Returns the rows
    * inserted.
    */
-  async stage(m: EntityManager, events: OutboxEvent[]): Promise<number> {
+  async stage(manager: EntityManager, events: OutboxEvent[]): Promise<number> {
     if (!events.length) return 0
     const deleted = events.filter((e) => e.event === 'profile.deleted')
     if (deleted.length) {
-      await m.query(
+      await manager.query(
         `DELETE FROM webhook_deliveries d USING unnest($1::text[], $2::text[]) AS x(tenant_id, profile_id)
           WHERE d.tenant_id = x.tenant_id AND d.profile_id = x.profile_id`,
         [deleted.map((e) => e.tenantId), deleted.map((e) => e.profileId)],
       )
     }
-    const rows = await m.query(
-      `INSERT INTO webhook_deliveries (tenant_id, id, endpoint_id, event_id, event, profile_id, payload, next_attempt_at)
+    const rows = await manager.query(
+      `INSERT INTO webhook_deliveries
+              (tenant_id, id, endpoint_id, event_id, event, profile_id, payload, next_attempt_at)
        SELECT e.tenant_id, gen_random_uuid(), w.id, e.event_id, e.event, e.profile_id,
               jsonb_build_object('id', e.event_id, 'type', e.event, 'created_at', e.at, 'data', e.data::jsonb), now()
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS e(tenant_id, event_id, event, profile_id, at, data)
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+              AS e(tenant_id, event_id, event, profile_id, at, data)
          JOIN webhook_endpoints w ON w.tenant_id = e.tenant_id AND w.enabled AND e.event = ANY (w.events)
        RETURNING 1`,
       [
@@ -95,8 +97,8 @@ export class WebhookRepository {
   // ---- endpoints ----
 
   async insertEndpoint(
-    m: EntityManager,
-    e: {
+    manager: EntityManager,
+    endpoint: {
       tenantId: string
       id: string
       appId: string
@@ -106,41 +108,41 @@ export class WebhookRepository {
       secret: string
     },
   ): Promise<EndpointRow> {
-    const r = await table(m, 'webhook_endpoints')
+    const result = await table(manager, 'webhook_endpoints')
       .createQueryBuilder()
       .insert()
       .values({
-        tenant_id: e.tenantId,
-        id: e.id,
-        app_id: e.appId,
-        url: e.url,
-        description: e.description,
-        events: e.events as EndpointRow['events'],
-        secret: e.secret,
+        tenant_id: endpoint.tenantId,
+        id: endpoint.id,
+        app_id: endpoint.appId,
+        url: endpoint.url,
+        description: endpoint.description,
+        events: endpoint.events as EndpointRow['events'],
+        secret: endpoint.secret,
       })
       .returning(ENDPOINT_COLUMNS)
       .execute()
-    return (r.raw as EndpointRow[])[0]!
+    return (result.raw as EndpointRow[])[0]!
   }
 
-  async countEndpoints(m: EntityManager, tenantId: string, appId: string): Promise<number> {
-    return table(m, 'webhook_endpoints').countBy({ tenant_id: tenantId, app_id: appId })
+  async countEndpoints(manager: EntityManager, tenantId: string, appId: string): Promise<number> {
+    return table(manager, 'webhook_endpoints').countBy({ tenant_id: tenantId, app_id: appId })
   }
 
-  async endpoints(m: EntityManager, tenantId: string, appId: string): Promise<EndpointRow[]> {
-    return table(m, 'webhook_endpoints').find({
+  async endpoints(manager: EntityManager, tenantId: string, appId: string): Promise<EndpointRow[]> {
+    return table(manager, 'webhook_endpoints').find({
       where: { tenant_id: tenantId, app_id: appId },
       order: { created_at: 'ASC', id: 'ASC' },
     })
   }
 
   async endpoint(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     id: string,
     opts: { lock?: boolean } = {},
   ): Promise<EndpointRow | null> {
-    return table(m, 'webhook_endpoints').findOne({
+    return table(manager, 'webhook_endpoints').findOne({
       where: { tenant_id: tenantId, id },
       ...(opts.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     })
@@ -148,29 +150,29 @@ export class WebhookRepository {
 
   /** Sets what is given (null description: none); enabling or disabling clears why it was disabled. */
   async updateEndpoint(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     id: string,
-    u: { url?: string; description?: string | null; events?: string[]; enabled?: boolean },
+    update: { url?: string; description?: string | null; events?: string[]; enabled?: boolean },
   ): Promise<EndpointRow | null> {
     const set: QueryDeepPartialEntity<EndpointRow> = { updated_at: () => 'now()' }
-    if (u.url != null) set.url = u.url
-    if (u.description !== undefined) set.description = u.description
-    if (u.events != null) set.events = u.events as EndpointRow['events']
-    if (u.enabled != null) Object.assign(set, { enabled: u.enabled, disabled_reason: null })
-    const r = await table(m, 'webhook_endpoints')
+    if (update.url != null) set.url = update.url
+    if (update.description !== undefined) set.description = update.description
+    if (update.events != null) set.events = update.events as EndpointRow['events']
+    if (update.enabled != null) Object.assign(set, { enabled: update.enabled, disabled_reason: null })
+    const result = await table(manager, 'webhook_endpoints')
       .createQueryBuilder()
       .update()
       .set(set)
       .where('tenant_id = :tenantId AND id = :id', { tenantId, id })
       .returning(ENDPOINT_COLUMNS)
       .execute()
-    return (r.raw as EndpointRow[])[0] ?? null
+    return (result.raw as EndpointRow[])[0] ?? null
   }
 
   /** The new secret becomes current; the current one stays valid for `graceSeconds` (0: not at all). */
   async rotateSecret(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     id: string,
     secret: string,
@@ -185,26 +187,31 @@ export class WebhookRepository {
             previous_secret_until: () => 'now() + make_interval(secs => :graceSeconds)',
           }
         : { previous_secret: null, previous_secret_until: null }
-    const r = await table(m, 'webhook_endpoints')
+    const result = await table(manager, 'webhook_endpoints')
       .createQueryBuilder()
       .update()
       .set({ ...previous, secret, updated_at: () => 'now()' })
       .where('tenant_id = :tenantId AND id = :id', { tenantId, id, graceSeconds })
       .returning(ENDPOINT_COLUMNS)
       .execute()
-    return (r.raw as EndpointRow[])[0] ?? null
+    return (result.raw as EndpointRow[])[0] ?? null
   }
 
-  async deleteEndpoint(m: EntityManager, tenantId: string, id: string): Promise<boolean> {
-    const r = await table(m, 'webhook_endpoints').delete({ tenant_id: tenantId, id })
-    return (r.affected ?? 0) > 0
+  async deleteEndpoint(manager: EntityManager, tenantId: string, id: string): Promise<boolean> {
+    const result = await table(manager, 'webhook_endpoints').delete({ tenant_id: tenantId, id })
+    return (result.affected ?? 0) > 0
   }
 
   // ---- deliveries ----
 
   /** A test delivery to one endpoint, for the caller to claim (due in a minute otherwise). */
-  async insertTest(m: EntityManager, tenantId: string, endpointId: string, payload: WebhookPayload): Promise<string> {
-    const r = await table(m, 'webhook_deliveries')
+  async insertTest(
+    manager: EntityManager,
+    tenantId: string,
+    endpointId: string,
+    payload: WebhookPayload,
+  ): Promise<string> {
+    const result = await table(manager, 'webhook_deliveries')
       .createQueryBuilder()
       .insert()
       .values({
@@ -219,7 +226,7 @@ export class WebhookRepository {
       })
       .returning(['id'])
       .execute()
-    return (r.raw as Pick<DeliveryRow, 'id'>[])[0]!.id
+    return (result.raw as Pick<DeliveryRow, 'id'>[])[0]!.id
   }
 
   /**
@@ -229,15 +236,15 @@ export class WebhookRepository {
    * (a test delivery and a redelivery are inserted, or reset, not yet due, so that only their caller takes them).
    */
   async claim(
-    m: EntityManager,
+    manager: EntityManager,
     limit: number,
     leaseSeconds: number,
     only?: { tenantId: string; id: string },
   ): Promise<ClaimedDelivery[]> {
-    if (only) return this.claimIn(m, only.tenantId, 1, leaseSeconds, only.id)
+    if (only) return this.claimIn(manager, only.tenantId, 1, leaseSeconds, only.id)
     // The tenants with due deliveries, earliest due first; then each tenant's claim. A row lock names one tenant: in a
     // sharded database (Citus) a FOR UPDATE must stay on one node, so the claim cannot span tenants in one statement.
-    const tenants: Pick<DeliveryRow, 'tenant_id'>[] = await m.query(
+    const tenants: Pick<DeliveryRow, 'tenant_id'>[] = await manager.query(
       `SELECT d2.tenant_id FROM webhook_deliveries d2
          JOIN webhook_endpoints w2 ON w2.tenant_id = d2.tenant_id AND w2.id = d2.endpoint_id AND w2.enabled
         WHERE d2.status = 'pending' AND d2.next_attempt_at <= now()
@@ -247,28 +254,29 @@ export class WebhookRepository {
     const out: ClaimedDelivery[] = []
     for (const { tenant_id } of tenants) {
       if (out.length >= limit) break
-      out.push(...(await this.claimIn(m, tenant_id, limit - out.length, leaseSeconds)))
+      out.push(...(await this.claimIn(manager, tenant_id, limit - out.length, leaseSeconds)))
     }
     return out
   }
 
   /** `claim` within one tenant: its due deliveries (or the one delivery `id`, due or not). */
   private async claimIn(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     limit: number,
     leaseSeconds: number,
     id?: string,
   ): Promise<ClaimedDelivery[]> {
     const filter = id ? `d2.id = $4::uuid` : `d2.next_attempt_at <= now()`
-    const [rows]: [ClaimedDelivery[], number] = await m.query(
+    const [rows]: [ClaimedDelivery[], number] = await manager.query(
       `UPDATE webhook_deliveries d SET attempts = d.attempts + 1, next_attempt_at = now() + make_interval(secs => $2)
          FROM (SELECT d2.tenant_id, d2.id FROM webhook_deliveries d2
                  JOIN webhook_endpoints w2 ON w2.tenant_id = d2.tenant_id AND w2.id = d2.endpoint_id AND w2.enabled
                 WHERE d2.tenant_id = $3 AND w2.tenant_id = $3 AND d2.status = 'pending' AND ${filter}
                 ORDER BY d2.next_attempt_at LIMIT $1 FOR UPDATE OF d2 SKIP LOCKED) c,
               webhook_endpoints w
-        WHERE d.tenant_id = $3 AND w.tenant_id = $3 AND d.tenant_id = c.tenant_id AND d.id = c.id AND w.id = d.endpoint_id
+        WHERE d.tenant_id = $3 AND w.tenant_id = $3 AND d.tenant_id = c.tenant_id AND d.id = c.id
+          AND w.id = d.endpoint_id
         RETURNING ${DELIVERY_COLUMNS}, w.url, w.secret, w.previous_secret, w.previous_secret_until`,
       id ? [limit, leaseSeconds, tenantId, id] : [limit, leaseSeconds, tenantId],
     )
@@ -280,16 +288,17 @@ export class WebhookRepository {
    * lease ran out): then only the log entry is kept.
    */
   async recordAttempt(
-    m: EntityManager,
-    d: { tenantId: string; id: string; endpointId: string; attempt: number },
-    r: { durationMs: number; statusCode: number | null; error: string | null },
+    manager: EntityManager,
+    delivery: { tenantId: string; id: string; endpointId: string; attempt: number },
+    result: { durationMs: number; statusCode: number | null; error: string | null },
     outcome: AttemptOutcome,
   ): Promise<void> {
-    const error = r.error?.slice(0, ERROR_CHARS) ?? null
-    await m.query(
-      `INSERT INTO webhook_attempts (tenant_id, delivery_id, attempt, duration_ms, status_code, error) VALUES ($1, $2, $3, $4, $5, $6)
+    const error = result.error?.slice(0, ERROR_CHARS) ?? null
+    await manager.query(
+      `INSERT INTO webhook_attempts (tenant_id, delivery_id, attempt, duration_ms, status_code, error)
+       VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT DO NOTHING`,
-      [d.tenantId, d.id, d.attempt, Math.round(r.durationMs), r.statusCode, error],
+      [delivery.tenantId, delivery.id, delivery.attempt, Math.round(result.durationMs), result.statusCode, error],
     )
     const status = outcome.kind === 'delivered' ? 'delivered' : outcome.kind === 'failed' ? 'failed' : 'pending'
     const afterMs = outcome.kind === 'retry' ? outcome.afterMs : null
@@ -299,45 +308,47 @@ export class WebhookRepository {
       status === 'pending'
         ? `next_attempt_at = now() + make_interval(secs => $7::double precision / 1000), finished_at = NULL`
         : `next_attempt_at = NULL, finished_at = now()`
-    await m.query(
+    await manager.query(
       `UPDATE webhook_deliveries SET status = $4, last_status_code = $5, last_error = $6, ${when}
         WHERE tenant_id = $1 AND id = $2 AND attempts = $3 AND status = 'pending'`,
       status === 'pending'
-        ? [d.tenantId, d.id, d.attempt, status, r.statusCode, error, afterMs]
-        : [d.tenantId, d.id, d.attempt, status, r.statusCode, error],
+        ? [delivery.tenantId, delivery.id, delivery.attempt, status, result.statusCode, error, afterMs]
+        : [delivery.tenantId, delivery.id, delivery.attempt, status, result.statusCode, error],
     )
     if (outcome.kind === 'failed' && outcome.disableEndpoint) {
-      await m.query(
-        `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
-        [d.tenantId, d.endpointId, outcome.disableEndpoint],
+      await manager.query(
+        `UPDATE webhook_endpoints SET enabled = false, disabled_reason = $3, updated_at = now()
+          WHERE tenant_id = $1 AND id = $2`,
+        [delivery.tenantId, delivery.endpointId, outcome.disableEndpoint],
       )
     }
   }
 
   /** An endpoint's deliveries, newest first, paged by `seq` (`beforeSeq` 0: from the newest). */
   async deliveries(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     endpointId: string,
     opts: { status?: DeliveryStatus; beforeSeq: number; limit: number },
   ): Promise<DeliveryRow[]> {
-    const rows: DeliveryRow[] = await m.query(
+    const rows: DeliveryRow[] = await manager.query(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
-        WHERE d.tenant_id = $1 AND d.endpoint_id = $2 AND ($3::text IS NULL OR d.status = $3) AND ($4::bigint = 0 OR d.seq < $4)
+        WHERE d.tenant_id = $1 AND d.endpoint_id = $2 AND ($3::text IS NULL OR d.status = $3)
+          AND ($4::bigint = 0 OR d.seq < $4)
         ORDER BY d.seq DESC LIMIT $5`,
       [tenantId, endpointId, opts.status ?? null, opts.beforeSeq, opts.limit],
     )
     return rows
   }
 
-  async delivery(m: EntityManager, tenantId: string, id: string): Promise<DeliveryRow | null> {
-    return table(m, 'webhook_deliveries').findOne({ where: { tenant_id: tenantId, id } })
+  async delivery(manager: EntityManager, tenantId: string, id: string): Promise<DeliveryRow | null> {
+    return table(manager, 'webhook_deliveries').findOne({ where: { tenant_id: tenantId, id } })
   }
 
   /** The attempts of these deliveries, oldest first. */
-  async attempts(m: EntityManager, tenantId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
+  async attempts(manager: EntityManager, tenantId: string, deliveryIds: string[]): Promise<AttemptRow[]> {
     if (!deliveryIds.length) return []
-    return table(m, 'webhook_attempts')
+    return table(manager, 'webhook_attempts')
       .createQueryBuilder('a')
       .select(['a.tenant_id', 'a.delivery_id', 'a.attempt', 'a.at', 'a.duration_ms', 'a.status_code', 'a.error'])
       .where('a.tenant_id = :tenantId AND a.delivery_id = ANY (:deliveryIds::uuid[])', { tenantId, deliveryIds })
@@ -350,19 +361,19 @@ export class WebhookRepository {
    * A finished delivery pending again, for the caller to claim (due in a minute otherwise); its remaining attempts
    * follow the schedule from where it stopped.
    */
-  async redeliver(m: EntityManager, tenantId: string, id: string): Promise<boolean> {
-    const r = await table(m, 'webhook_deliveries')
+  async redeliver(manager: EntityManager, tenantId: string, id: string): Promise<boolean> {
+    const result = await table(manager, 'webhook_deliveries')
       .createQueryBuilder()
       .update()
       .set({ status: 'pending', next_attempt_at: () => `now() + interval '1 minute'`, finished_at: null })
       .where(`tenant_id = :tenantId AND id = :id::uuid AND status <> 'pending'`, { tenantId, id })
       .execute()
-    return (r.affected ?? 0) > 0
+    return (result.affected ?? 0) > 0
   }
 
   /** Removes finished deliveries (and their attempts) older than the log keeps them. */
-  async prune(m: EntityManager, keepDays: number): Promise<number> {
-    const [, n] = await m.query(
+  async prune(manager: EntityManager, keepDays: number): Promise<number> {
+    const [, n] = await manager.query(
       `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < now() - make_interval(days => $1)`,
       [keepDays],
     )

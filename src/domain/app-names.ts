@@ -1,5 +1,5 @@
-// App names (README "Apps: display names and slugs"): a free display name a person reads, and a slug, the handle
-// scripts and the CLI use. Pure functions; the tenant service applies them.
+// App names (docs/reference/cli.md, "App names"): a free display name a person reads, and a slug, the handle scripts
+// and the CLI use. Pure functions; the tenant service applies them.
 import { invalid } from './errors.js'
 
 export const DISPLAY_NAME_MAX = 100
@@ -9,11 +9,12 @@ export const SLUG_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/
 
 /**
  * Refused in a display name: control characters (C0, DEL, C1: NUL, tabs, newlines, escapes), line and paragraph
- * separators, lone surrogates, private-use and noncharacters, and invisible format characters, among them the bidirectional controls (U+202A-202E,
- * U+2066-2069, U+200E/F, U+061C) that make a name read differently from what it is ("\u202Eppa" shows as "app"
- * backwards). Allowed format characters: ZWNJ and ZWJ (Persian, Indic scripts, emoji sequences) and the tag
- * characters of subdivision flags.
+ * separators, lone surrogates, private-use and noncharacters, and invisible format characters, among them the
+ * bidirectional controls (U+202A-202E, U+2066-2069, U+200E/F, U+061C) that make a name read differently from what it is
+ * ("\u202Eppa" shows as "app" backwards). Allowed format characters: ZWNJ and ZWJ (Persian, Indic scripts, emoji
+ * sequences) and the tag characters of subdivision flags.
  */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists code points, not a joined sequence
 const REFUSED = /[\p{Cc}\p{Cs}\p{Co}\p{Zl}\p{Zp}\uFDD0-\uFDEF\uFFFE\uFFFF]|(?![\u200C\u200D\u{E0020}-\u{E007F}])\p{Cf}/u
 
 /**
@@ -62,12 +63,12 @@ export function checkSlug(slug: string): string {
  */
 export function slugFrom(displayName: string): string {
   if (SLUG_RE.test(displayName) && displayName.length <= 56) return displayName
-  const s = displayName
+  const slug = displayName
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .slice(0, 56)
     .replace(/^-+|-+$/g, '')
-  return s || 'app'
+  return slug || 'app'
 }

@@ -1,24 +1,32 @@
-// The merge of custom schema values (issue 14), with the rules of the standard fields (CONTRACT §7): a scalar is
-// reinforced by the same value and replaced by a different one when at least as confident or not confirmed yet; a
-// list is a deduplicated union whose repeats raise confidence. A value of another kind (list vs scalar, or another
-// type after a schema change) replaces the stored one.
+// The merge of custom schema values, with the rules of the standard fields (docs/architecture/processing.md,
+// "Merging"): a scalar is reinforced by the same value and replaced by a different one when at least as confident or
+// not confirmed yet; a list is a deduplicated union whose repeats raise confidence. A value of another kind (list vs
+// scalar, or another type after a schema change) replaces the stored one.
 import { isCustomName, type CustomScalar, type CustomValues } from './custom-schema.js'
 import { CONFIRMED_SEEN, clampConfidence, hasOwn, ListIndex, reinforce } from './merge-rules.js'
 import { normaliseValue } from './normalise.js'
 import type { Changes, ProfileState, Scored } from './profile.js'
 
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value)
 
-function scalarKey(v: CustomScalar): string {
-  return typeof v === 'string' ? `s:${normaliseValue(v)}` : `${typeof v}:${String(v)}`
+function scalarKey(value: CustomScalar): string {
+  return typeof value === 'string' ? `s:${normaliseValue(value)}` : `${typeof value}:${String(value)}`
 }
 
-function cleanScalar(x: unknown): Scored<CustomScalar> | undefined {
-  if (!isObject(x)) return undefined
-  const v = x.value
-  if (typeof v === 'string' ? !v.trim() : typeof v !== 'boolean' && !(typeof v === 'number' && Number.isFinite(v)))
+function cleanScalar(raw: unknown): Scored<CustomScalar> | undefined {
+  if (!isObject(raw)) return undefined
+  const value = raw.value
+  if (
+    typeof value === 'string'
+      ? !value.trim()
+      : typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))
+  )
     return undefined
-  return { value: typeof v === 'string' ? v.trim() : (v as CustomScalar), confidence: clampConfidence(x.confidence) }
+  return {
+    value: typeof value === 'string' ? value.trim() : (value as CustomScalar),
+    confidence: clampConfidence(raw.confidence),
+  }
 }
 
 function mergeCustomScalar(
@@ -27,26 +35,28 @@ function mergeCustomScalar(
   seen: Record<string, number>,
   path: string,
 ): Scored<CustomScalar> {
-  const c = cleanScalar(cur)
-  if (!c || typeof c.value !== typeof inc.value) {
+  const stored = cleanScalar(cur)
+  if (!stored || typeof stored.value !== typeof inc.value) {
     seen[path] = 1
     return inc
   }
   const count = hasOwn(seen, path) ? seen[path] : 1
-  if (scalarKey(c.value) === scalarKey(inc.value)) {
+  if (scalarKey(stored.value) === scalarKey(inc.value)) {
     seen[path] = count + 1
-    return { value: inc.value, confidence: reinforce(c.confidence, inc.confidence) }
+    return { value: inc.value, confidence: reinforce(stored.confidence, inc.confidence) }
   }
-  if (inc.confidence >= c.confidence || count < CONFIRMED_SEEN) {
+  if (inc.confidence >= stored.confidence || count < CONFIRMED_SEEN) {
     seen[path] = 1
     return inc
   }
-  return c
+  return stored
 }
 
-/** Applies an extraction's custom values to the working copy; `named` is told of each section and field given a value. */
+/**
+ * Applies an extraction's custom values to the working copy; `named` is told of each section and field given a value.
+ */
 export function applyCustom(
-  s: ProfileState,
+  state: ProfileState,
   incoming: unknown,
   lists = new ListIndex(),
   named?: (section: string, field: string) => void,
@@ -54,23 +64,25 @@ export function applyCustom(
   if (!isObject(incoming)) return
   for (const [section, fields] of Object.entries(incoming)) {
     if (!isObject(fields) || !isCustomName(section)) continue
-    for (const [field, v] of Object.entries(fields)) {
+    for (const [field, value] of Object.entries(fields)) {
       if (!isCustomName(field)) continue
-      const custom = (s.content.custom ??= {})
+      const custom = (state.content.custom ??= {})
       if (!hasOwn(custom, section)) custom[section] = {}
       const target = custom[section]!
       const path = `custom.${section}.${field}`
-      if (Array.isArray(v)) {
-        const entries = v.map(cleanScalar).filter((e): e is Scored<string> => !!e && typeof e.value === 'string')
+      if (Array.isArray(value)) {
+        const entries = value
+          .map(cleanScalar)
+          .filter((entry): entry is Scored<string> => !!entry && typeof entry.value === 'string')
         if (!entries.length) continue
         const list = Array.isArray(target[field]) ? (target[field] as Scored<string>[]) : []
-        for (const e of entries) lists.add(list, e)
+        for (const entry of entries) lists.add(list, entry)
         target[field] = list
       } else {
-        const one = cleanScalar(v)
+        const one = cleanScalar(value)
         if (!one) continue
         const cur = hasOwn(target, field) && !Array.isArray(target[field]) ? target[field] : undefined
-        target[field] = mergeCustomScalar(cur, one, s.internals.seen, path)
+        target[field] = mergeCustomScalar(cur, one, state.internals.seen, path)
       }
       named?.(section, field)
       if (!Object.keys(target).length) delete custom[section]

@@ -1,10 +1,14 @@
-// An app's custom profile schema (issue 14): its own sections and fields beside the standard ones, each with a type and
-// a description that guides extraction. Pure: parsing/validation of the wire form, the vocabulary a description names,
-// the fields a new version drops, and the cleaning of proposed values against the schema (untrusted model output).
+// An app's custom profile schema (docs/guides/custom-schema.md): its own sections and fields beside the standard ones,
+// each with a type and a description that guides extraction. Pure: parsing/validation of the wire form, the vocabulary
+// a description names, the fields a new version drops, and the cleaning of proposed values against the schema
+// (untrusted model output).
 import { invalid } from './errors.js'
 import { checkStorable } from './validation.js'
 
-/** A value with its confidence (the shape of profile.ts's Scored, repeated here so the two modules do not import each other). */
+/**
+ * A value with its confidence (the shape of profile.ts's Scored, repeated here so the two modules do not import each
+ * other).
+ */
 interface Scored<T> {
   value: T
   confidence: number
@@ -37,7 +41,10 @@ export interface AppSchemaVersion {
 }
 
 export type CustomScalar = string | number | boolean
-/** What a profile (or an extraction) holds for custom fields: section -> field -> scored value or list of scored strings. */
+/**
+ * What a profile (or an extraction) holds for custom fields: section -> field -> scored value or list of scored
+ * strings.
+ */
 export type CustomValues = Record<string, Record<string, Scored<CustomScalar> | Scored<string>[]>>
 
 export const CUSTOM_LIMITS = {
@@ -70,8 +77,9 @@ export const RESERVED_SECTIONS = [
   'profile_id',
 ]
 
-const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k)
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)
+const hasOwn = (o: object, k: string) => Object.hasOwn(o, k)
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && !Array.isArray(value)
 const short = (s: string) => (s.length > 40 ? `${s.slice(0, 40)}…` : s)
 
 export function emptySchema(): CustomSchema {
@@ -96,8 +104,8 @@ export function parseCustomSchema(input: unknown): CustomSchema {
   }
   if (bytes > CUSTOM_LIMITS.schemaBytes)
     throw invalid(`schema is ${bytes} bytes; at most ${CUSTOM_LIMITS.schemaBytes} bytes of JSON are allowed`)
-  for (const k of Object.keys(input))
-    if (k !== 'sections') throw invalid(`schema: unknown property '${short(k)}' (only "sections" is allowed)`)
+  for (const key of Object.keys(input))
+    if (key !== 'sections') throw invalid(`schema: unknown property '${short(key)}' (only "sections" is allowed)`)
   const sections = input.sections ?? {}
   if (!isObject(sections)) throw invalid('schema.sections must be an object of sections')
   const names = Object.keys(sections)
@@ -105,42 +113,47 @@ export function parseCustomSchema(input: unknown): CustomSchema {
     throw invalid(`schema has ${names.length} sections; at most ${CUSTOM_LIMITS.sections} are allowed`)
   const out: CustomSchema = { sections: {} }
   let fieldCount = 0
-  for (const s of names) {
-    if (!isCustomName(s))
+  for (const sectionName of names) {
+    if (!isCustomName(sectionName))
       throw invalid(
-        `schema: section name '${short(s)}' is invalid (lower-case letter, then up to 39 of a-z, 0-9, _; not "constructor")`,
+        `schema: section name '${short(sectionName)}' is invalid ` +
+          '(lower-case letter, then up to 39 of a-z, 0-9, _; not "constructor")',
       )
-    if (RESERVED_SECTIONS.includes(s))
-      throw invalid(`schema: section '${s}' would shadow the standard profile's '${s}'; choose another name`)
-    const fields = sections[s]
-    if (!isObject(fields)) throw invalid(`schema.sections.${s} must be an object of fields`)
+    if (RESERVED_SECTIONS.includes(sectionName))
+      throw invalid(
+        `schema: section '${sectionName}' would shadow the standard profile's '${sectionName}'; choose another name`,
+      )
+    const fields = sections[sectionName]
+    if (!isObject(fields)) throw invalid(`schema.sections.${sectionName} must be an object of fields`)
     const fnames = Object.keys(fields)
-    if (!fnames.length) throw invalid(`schema.sections.${s} has no fields`)
+    if (!fnames.length) throw invalid(`schema.sections.${sectionName} has no fields`)
     fieldCount += fnames.length
     if (fieldCount > CUSTOM_LIMITS.fields) throw invalid(`schema has more than ${CUSTOM_LIMITS.fields} fields in all`)
     const section: Record<string, CustomField> = {}
-    for (const f of fnames) {
-      if (!isCustomName(f))
+    for (const fieldName of fnames) {
+      if (!isCustomName(fieldName))
         throw invalid(
-          `schema: field name '${s}.${short(f)}' is invalid (lower-case letter, then up to 39 of a-z, 0-9, _; not "constructor")`,
+          `schema: field name '${sectionName}.${short(fieldName)}' is invalid ` +
+            '(lower-case letter, then up to 39 of a-z, 0-9, _; not "constructor")',
         )
-      section[f] = parseField(`${s}.${f}`, fields[f])
+      section[fieldName] = parseField(`${sectionName}.${fieldName}`, fields[fieldName])
     }
-    out.sections[s] = section
+    out.sections[sectionName] = section
   }
   return out
 }
 
 function parseField(path: string, raw: unknown): CustomField {
   if (!isObject(raw)) throw invalid(`schema: field ${path} must be an object with a "type"`)
-  for (const k of Object.keys(raw)) {
-    if (!['type', 'description', 'values', 'min', 'max'].includes(k))
-      throw invalid(`schema: field ${path} has an unknown property '${short(k)}'`)
+  for (const key of Object.keys(raw)) {
+    if (!['type', 'description', 'values', 'min', 'max'].includes(key))
+      throw invalid(`schema: field ${path} has an unknown property '${short(key)}'`)
   }
   const type = raw.type
   if (typeof type !== 'string' || !(CUSTOM_FIELD_TYPES as readonly string[]).includes(type)) {
     throw invalid(
-      `schema: field ${path} has type ${JSON.stringify(type)?.slice(0, 40)}; expected one of ${CUSTOM_FIELD_TYPES.join(', ')}`,
+      `schema: field ${path} has type ${JSON.stringify(type)?.slice(0, 40)}; ` +
+        `expected one of ${CUSTOM_FIELD_TYPES.join(', ')}`,
     )
   }
   const field: CustomField = { type: type as CustomFieldType }
@@ -159,29 +172,31 @@ function parseField(path: string, raw: unknown): CustomField {
       throw invalid(`schema: field ${path}.values has ${raw.values.length} values; at most ${CUSTOM_LIMITS.enumValues}`)
     const seen = new Set<string>()
     const values: string[] = []
-    for (const [i, v] of raw.values.entries()) {
-      if (typeof v !== 'string' || !v.trim()) throw invalid(`schema: field ${path}.values must hold non-empty strings`)
-      checkStorable(v, `schema field ${path}.values[${i}]`)
-      if (v.length > CUSTOM_LIMITS.valueChars)
-        throw invalid(`schema: field ${path}.values: '${short(v)}' is over ${CUSTOM_LIMITS.valueChars} characters`)
-      const k = v.trim().toLowerCase()
-      if (seen.has(k)) throw invalid(`schema: field ${path}.values lists '${short(v.trim())}' twice`)
-      seen.add(k)
-      values.push(v.trim())
+    for (const [i, value] of raw.values.entries()) {
+      if (typeof value !== 'string' || !value.trim())
+        throw invalid(`schema: field ${path}.values must hold non-empty strings`)
+      checkStorable(value, `schema field ${path}.values[${i}]`)
+      if (value.length > CUSTOM_LIMITS.valueChars)
+        throw invalid(`schema: field ${path}.values: '${short(value)}' is over ${CUSTOM_LIMITS.valueChars} characters`)
+      const key = value.trim().toLowerCase()
+      if (seen.has(key)) throw invalid(`schema: field ${path}.values lists '${short(value.trim())}' twice`)
+      seen.add(key)
+      values.push(value.trim())
     }
     field.values = values
   }
   if (type === 'enum' && !field.values?.length)
     throw invalid(`schema: enum field ${path} needs "values" (a non-empty list)`)
-  for (const b of ['min', 'max'] as const) {
-    if (raw[b] === undefined) continue
+  for (const bound of ['min', 'max'] as const) {
+    if (raw[bound] === undefined) continue
     if (type !== 'integer' && type !== 'number')
-      throw invalid(`schema: field ${path}: "${b}" is only for integer and number fields`)
-    const n = raw[b]
-    if (typeof n !== 'number' || !Number.isFinite(n))
-      throw invalid(`schema: field ${path}.${b} must be a finite number`)
-    if (type === 'integer' && !Number.isInteger(n)) throw invalid(`schema: field ${path}.${b} must be an integer`)
-    field[b] = n
+      throw invalid(`schema: field ${path}: "${bound}" is only for integer and number fields`)
+    const limit = raw[bound]
+    if (typeof limit !== 'number' || !Number.isFinite(limit))
+      throw invalid(`schema: field ${path}.${bound} must be a finite number`)
+    if (type === 'integer' && !Number.isInteger(limit))
+      throw invalid(`schema: field ${path}.${bound} must be an integer`)
+    field[bound] = limit
   }
   if (field.min !== undefined && field.max !== undefined && field.min > field.max)
     throw invalid(`schema: field ${path} has min greater than max`)
@@ -190,15 +205,18 @@ function parseField(path: string, raw: unknown): CustomField {
 
 /** Every `section.field` of a schema. */
 export function fieldPaths(schema: CustomSchema): string[] {
-  return Object.entries(schema.sections).flatMap(([s, fs]) => Object.keys(fs).map((f) => `${s}.${f}`))
+  return Object.entries(schema.sections).flatMap(([section, fs]) => Object.keys(fs).map((f) => `${section}.${f}`))
 }
 
 /** The fields of `before` that `after` no longer declares with the same type (a type change drops the old values). */
 export function droppedFields(before: CustomSchema, after: CustomSchema): string[] {
-  return fieldPaths(before).filter((p) => {
-    const [s, f] = p.split('.') as [string, string]
-    const now = hasOwn(after.sections, s) && hasOwn(after.sections[s]!, f) ? after.sections[s]![f] : undefined
-    return !now || now.type !== before.sections[s]![f]!.type
+  return fieldPaths(before).filter((path) => {
+    const [section, fieldName] = path.split('.') as [string, string]
+    const now =
+      hasOwn(after.sections, section) && hasOwn(after.sections[section]!, fieldName)
+        ? after.sections[section]![fieldName]
+        : undefined
+    return !now || now.type !== before.sections[section]![fieldName]!.type
   })
 }
 
@@ -212,25 +230,26 @@ export const isListType = (t: CustomFieldType) => t === 'string[]'
 export function vocabularyOf(field: CustomField): string[] {
   const out: string[] = []
   const seen = new Set<string>()
-  const add = (v: string) => {
-    const t = v
+  const add = (item: string) => {
+    const cleaned = item
       .trim()
       .replace(/^(?:and|or)\s+/i, '')
       .replace(/[.)"'\s]+$/, '')
       .replace(/^["'(\s]+/, '')
       .trim()
-    const k = t.toLowerCase()
-    if (!t || t.length > 40 || t.split(/\s+/).length > 5 || seen.has(k)) return
-    seen.add(k)
-    out.push(t)
+    const key = cleaned.toLowerCase()
+    if (!cleaned || cleaned.length > 40 || cleaned.split(/\s+/).length > 5 || seen.has(key)) return
+    seen.add(key)
+    out.push(cleaned)
   }
-  for (const v of field.values ?? []) add(v)
-  const d = field.description
-  if (d && field.type !== 'integer' && field.type !== 'number' && field.type !== 'boolean') {
+  for (const value of field.values ?? []) add(value)
+  const description = field.description
+  if (description && field.type !== 'integer' && field.type !== 'number' && field.type !== 'boolean') {
     const cue = /(?::|\be\.g\.|\bsuch as\b|\bone of\b|\bincluding\b|\blike\b)/gi
     let last = -1
-    for (let m = cue.exec(d); m; m = cue.exec(d)) last = m.index + m[0].length
-    if (last >= 0) for (const item of d.slice(last).split(/,|;|\/|\bor\b|\band\b/i)) add(item)
+    for (let cueMatch = cue.exec(description); cueMatch; cueMatch = cue.exec(description))
+      last = cueMatch.index + cueMatch[0].length
+    if (last >= 0) for (const item of description.slice(last).split(/,|;|\/|\bor\b|\band\b/i)) add(item)
   }
   return out
 }
@@ -238,35 +257,36 @@ export function vocabularyOf(field: CustomField): string[] {
 const MAX_LIST = 50
 
 /** A confidence in [0, 1]; 0.5 when missing or unusable. */
-function conf(c: unknown): number {
-  return typeof c === 'number' && Number.isFinite(c) ? Math.min(1, Math.max(0, c)) : 0.5
+function conf(confidence: unknown): number {
+  return typeof confidence === 'number' && Number.isFinite(confidence) ? Math.min(1, Math.max(0, confidence)) : 0.5
 }
 
 /** A value of the field's type, or undefined when it does not fit (wrong type, out of range, not an enum value). */
-export function cleanCustomValue(field: CustomField, v: unknown): CustomScalar | undefined {
+export function cleanCustomValue(field: CustomField, value: unknown): CustomScalar | undefined {
   switch (field.type) {
     case 'string':
     case 'string[]': {
-      if (typeof v !== 'string') return undefined
-      const t = v.trim().slice(0, 200)
-      return t || undefined
+      if (typeof value !== 'string') return undefined
+      const text = value.trim().slice(0, 200)
+      return text || undefined
     }
     case 'enum': {
-      if (typeof v !== 'string') return undefined
-      const k = v.trim().toLowerCase()
-      return field.values!.find((x) => x.toLowerCase() === k)
+      if (typeof value !== 'string') return undefined
+      const key = value.trim().toLowerCase()
+      return field.values!.find((x) => x.toLowerCase() === key)
     }
     case 'boolean':
-      if (typeof v === 'boolean') return v
-      if (v === 'true' || v === 'false') return v === 'true'
+      if (typeof value === 'boolean') return value
+      if (value === 'true' || value === 'false') return value === 'true'
       return undefined
     case 'integer':
     case 'number': {
-      const n = typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v
-      if (typeof n !== 'number' || !Number.isFinite(n)) return undefined
-      if (field.type === 'integer' && !Number.isInteger(n)) return undefined
-      if ((field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max)) return undefined
-      return n
+      const number = typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value
+      if (typeof number !== 'number' || !Number.isFinite(number)) return undefined
+      if (field.type === 'integer' && !Number.isInteger(number)) return undefined
+      if ((field.min !== undefined && number < field.min) || (field.max !== undefined && number > field.max))
+        return undefined
+      return number
     }
   }
 }
@@ -279,25 +299,25 @@ export function cleanCustomValue(field: CustomField, v: unknown): CustomScalar |
 export function cleanCustomValues(schema: CustomSchema, raw: unknown, bare = 0.5): CustomValues {
   const out: CustomValues = {}
   if (!isObject(raw)) return out
-  for (const [s, fields] of Object.entries(schema.sections)) {
-    const section = hasOwn(raw, s) ? raw[s] : undefined
+  for (const [sectionName, fields] of Object.entries(schema.sections)) {
+    const section = hasOwn(raw, sectionName) ? raw[sectionName] : undefined
     if (!isObject(section)) continue
-    for (const [f, def] of Object.entries(fields)) {
-      if (!hasOwn(section, f)) continue
-      const v = section[f]
-      const scored = (x: unknown): Scored<CustomScalar> | undefined => {
-        const value = cleanCustomValue(def, isObject(x) ? x.value : x)
-        return value === undefined ? undefined : { value, confidence: isObject(x) ? conf(x.confidence) : bare }
+    for (const [fieldName, def] of Object.entries(fields)) {
+      if (!hasOwn(section, fieldName)) continue
+      const given = section[fieldName]
+      const scored = (item: unknown): Scored<CustomScalar> | undefined => {
+        const value = cleanCustomValue(def, isObject(item) ? item.value : item)
+        return value === undefined ? undefined : { value, confidence: isObject(item) ? conf(item.confidence) : bare }
       }
       if (isListType(def.type)) {
-        const list = (Array.isArray(v) ? v : [v])
+        const list = (Array.isArray(given) ? given : [given])
           .slice(0, MAX_LIST)
           .map(scored)
           .filter((x): x is Scored<string> => !!x)
-        if (list.length) (out[s] ??= {})[f] = list
-      } else if (!Array.isArray(v)) {
-        const one = scored(v)
-        if (one) (out[s] ??= {})[f] = one
+        if (list.length) (out[sectionName] ??= {})[fieldName] = list
+      } else if (!Array.isArray(given)) {
+        const one = scored(given)
+        if (one) (out[sectionName] ??= {})[fieldName] = one
       }
     }
   }

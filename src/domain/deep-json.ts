@@ -6,7 +6,7 @@
 /** Levels of stored JSON the GraphQL API serves as JSON; deeper lists and objects come as their JSON text. */
 export const SERVED_JSON_DEPTH = 100
 
-const isContainer = (v: unknown): v is object => v !== null && typeof v === 'object'
+const isContainer = (value: unknown): value is object => value !== null && typeof value === 'object'
 
 /** Text that closes a list or object, or separates its items, in jsonText's work stack (values are never Raw). */
 class Raw {
@@ -18,25 +18,25 @@ export function jsonText(value: unknown): string {
   const parts: string[] = []
   const stack: unknown[] = [value]
   while (stack.length) {
-    const v = stack.pop()
-    if (v instanceof Raw) parts.push(v.text)
-    else if (Array.isArray(v)) {
+    const next = stack.pop()
+    if (next instanceof Raw) parts.push(next.text)
+    else if (Array.isArray(next)) {
       parts.push('[')
       stack.push(new Raw(']'))
-      for (let i = v.length - 1; i >= 0; i--) {
-        stack.push(v[i] === undefined || typeof v[i] === 'function' ? null : v[i])
+      for (let i = next.length - 1; i >= 0; i--) {
+        stack.push(next[i] === undefined || typeof next[i] === 'function' ? null : next[i])
         if (i > 0) stack.push(new Raw(','))
       }
-    } else if (isContainer(v)) {
-      const o = v as Record<string, unknown>
+    } else if (isContainer(next)) {
+      const object = next as Record<string, unknown>
       parts.push('{')
       stack.push(new Raw('}'))
-      const keys = Object.keys(o).filter((k) => o[k] !== undefined && typeof o[k] !== 'function')
+      const keys = Object.keys(object).filter((k) => object[k] !== undefined && typeof object[k] !== 'function')
       for (let i = keys.length - 1; i >= 0; i--) {
-        stack.push(o[keys[i]!])
+        stack.push(object[keys[i]!])
         stack.push(new Raw(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`))
       }
-    } else parts.push(typeof v === 'number' && !Number.isFinite(v) ? 'null' : (JSON.stringify(v) ?? 'null'))
+    } else parts.push(typeof next === 'number' && !Number.isFinite(next) ? 'null' : (JSON.stringify(next) ?? 'null'))
   }
   return parts.join('')
 }
@@ -44,10 +44,10 @@ export function jsonText(value: unknown): string {
 function deeperThan(value: unknown, maxDepth: number): boolean {
   const stack: [unknown, number][] = [[value, 0]]
   while (stack.length) {
-    const [v, depth] = stack.pop()!
-    if (!isContainer(v)) continue
+    const [node, depth] = stack.pop()!
+    if (!isContainer(node)) continue
     if (depth >= maxDepth) return true
-    for (const x of Object.values(v)) if (isContainer(x)) stack.push([x, depth + 1])
+    for (const child of Object.values(node)) if (isContainer(child)) stack.push([child, depth + 1])
   }
   return false
 }
@@ -61,19 +61,24 @@ export function capJsonDepth(value: unknown, maxDepth = SERVED_JSON_DEPTH): unkn
   const top: unknown[] = [undefined]
   const stack: [v: unknown, into: object, key: string | number, depth: number][] = [[value, top, 0, 0]]
   while (stack.length) {
-    const [v, into, key, depth] = stack.pop()!
-    let copy: unknown = v
-    if (isContainer(v)) {
-      if (depth >= maxDepth) copy = jsonText(v)
+    const [node, into, key, depth] = stack.pop()!
+    let copy: unknown = node
+    if (isContainer(node)) {
+      if (depth >= maxDepth) copy = jsonText(node)
       else {
-        const c: Record<string, unknown> | unknown[] = Array.isArray(v) ? new Array(v.length) : {}
-        for (const [k, x] of Object.entries(v)) {
+        const container: Record<string, unknown> | unknown[] = Array.isArray(node) ? new Array(node.length) : {}
+        for (const [key, child] of Object.entries(node)) {
           // defineProperty: a key named "__proto__" stays a key (JSON.parse makes it an own property too).
-          if (!Array.isArray(c))
-            Object.defineProperty(c, k, { value: undefined, enumerable: true, writable: true, configurable: true })
-          stack.push([x, c, Array.isArray(c) ? Number(k) : k, depth + 1])
+          if (!Array.isArray(container))
+            Object.defineProperty(container, key, {
+              value: undefined,
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            })
+          stack.push([child, container, Array.isArray(container) ? Number(key) : key, depth + 1])
         }
-        copy = c
+        copy = container
       }
     }
     ;(into as Record<string | number, unknown>)[key] = copy

@@ -1,7 +1,7 @@
-// Event time (README "Event time"): when the text of a submission was said or written, as opposed to when the service
-// accepted it. It dates relative expressions ("yesterday") and orders evidence in the merge. Given as `occurred_at` of a
-// submission or `timestamp` of a JSON conversation message; checked here, the same way everywhere it enters (POST,
-// GraphQL, import).
+// Event time (docs/guides/submitting-data.md#event-time): when the text of a submission was said or written, as opposed
+// to when the service accepted it. It dates relative expressions ("yesterday") and orders evidence in the merge. Given
+// as `occurred_at` of a submission or `timestamp` of a JSON conversation message; checked here, the same way everywhere
+// it enters (POST, GraphQL, import).
 
 /** The earliest event time accepted. */
 export const EVENT_TIME_MIN = '1900-01-01T00:00:00.000Z'
@@ -25,9 +25,9 @@ export const EVENT_TIME_PATTERN =
 export const EVENT_TIME_FORMS =
   'an ISO 8601 date-time with an offset (2023-05-08T14:30:00+01:00) or a date (2023-05-08)'
 
-const validDay = (y: number, m: number, d: number) => {
-  const t = new Date(Date.UTC(y, m - 1, d))
-  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d
+const validDay = (year: number, month: number, day: number) => {
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
 }
 
 /**
@@ -39,11 +39,12 @@ export function parseEventTime(raw: unknown, now: number): { iso: string } | { e
   if (raw.length > EVENT_TIME_MAX_CHARS)
     return { error: `must be at most ${EVENT_TIME_MAX_CHARS} characters: ${EVENT_TIME_FORMS}` }
   let ms: number
-  const d = DATE.exec(raw)
-  const dt = d ? null : DATE_TIME.exec(raw)
-  if (d) {
-    if (!validDay(+d[1]!, +d[2]!, +d[3]!)) return { error: `is not a calendar date: ${EVENT_TIME_FORMS}` }
-    ms = Date.UTC(+d[1]!, +d[2]! - 1, +d[3]!)
+  const dateMatch = DATE.exec(raw)
+  const dt = dateMatch ? null : DATE_TIME.exec(raw)
+  if (dateMatch) {
+    if (!validDay(+dateMatch[1]!, +dateMatch[2]!, +dateMatch[3]!))
+      return { error: `is not a calendar date: ${EVENT_TIME_FORMS}` }
+    ms = Date.UTC(+dateMatch[1]!, +dateMatch[2]! - 1, +dateMatch[3]!)
   } else if (dt) {
     const [, y, mo, da, h, mi, s, sign, oh, om] = dt
     if (
@@ -67,8 +68,8 @@ export function parseEventTime(raw: unknown, now: number): { iso: string } | { e
 }
 
 /** The later of two ISO 8601 times (undefined counts as none). */
-export function laterTime(a: string | undefined, b: string | undefined): string | undefined {
-  if (a === undefined) return b
-  if (b === undefined) return a
-  return Date.parse(b) > Date.parse(a) ? b : a
+export function laterTime(first: string | undefined, second: string | undefined): string | undefined {
+  if (first === undefined) return second
+  if (second === undefined) return first
+  return Date.parse(second) > Date.parse(first) ? second : first
 }

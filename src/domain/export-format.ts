@@ -10,8 +10,9 @@ import { SUBMISSION_STATES } from './submission.js'
 import { checkStorableJson, PROFILE_ID_RE } from './validation.js'
 
 // The export file (README "Export and import"): JSON Lines, one record a line. A header first, then for each profile
-// its `profile` record followed by its `history`, `submission` and (with the text) `passage` records, and an `end` record
-// with the counts, so that a file cut short is detected. Version 1 (passages came later: a file without them imports).
+// its `profile` record followed by its `history`, `submission` and (with the text) `passage` records, and an `end`
+// record with the counts, so that a file cut short is detected. Version 1 (passages came later: a file without them
+// imports).
 
 export const EXPORT_FORMAT = 'profiler-export'
 export const EXPORT_VERSION = 1
@@ -26,7 +27,9 @@ export const IMPORT_BOUNDS = {
   seq: 1_000_000_000,
   /** A submission's `attempts` (the service makes a handful). */
   attempts: 1000,
-  /** Each token count of a submission's `usage`: the tenant's sums (bigint) hold nine billion submissions at the bound. */
+  /**
+   * Each token count of a submission's `usage`: the tenant's sums (bigint) hold nine billion submissions at the bound.
+   */
   tokens: 1_000_000_000,
   /** A sighting or mood count in `internals`. */
   count: 1_000_000_000,
@@ -141,6 +144,16 @@ export function recordSchemas(b: RecordBounds) {
       )
       .optional(),
   }
+  /** A scalar's statements: [time, confidence (-1 forgotten), value index (-1 forgotten)], and the values they name. */
+  const statementLog = z.object({
+    said: z
+      .array(z.tuple([eventTime, z.number().min(-1).max(1), z.number().int().min(-1).max(L.scalarStatements)]))
+      .max(L.scalarStatements, `at most ${L.scalarStatements} statements per scalar (PROFILER_PROFILE_MAX_STATEMENTS)`),
+    values: z.array(z.union([z.string().max(L.valueChars), int(150)])).max(L.scalarStatements),
+    before: z
+      .tuple([eventTime, z.union([z.string().max(L.valueChars), int(150), z.null()]), z.number().min(-1).max(1)])
+      .optional(),
+  })
   const tombstone = z.object({
     section: z.union([z.enum(FORGET_SECTIONS), z.string().regex(CUSTOM_FIELD_PATH)]),
     category: z.string().max(L.valueChars).optional(),
@@ -183,12 +196,16 @@ export function recordSchemas(b: RecordBounds) {
         seen: map(int(B.count), L.customValues + 64, B.idChars),
         /** Forgotten values: a restored profile keeps them forgotten. */
         forgotten: z.array(tombstone).max(MAX_TOMBSTONES).optional(),
-        /** When the evidence behind each scalar's value was said or written (a path each): keeps ordering merges by it. */
+        /**
+         * When the evidence behind each scalar's value was said or written (a path each): keeps ordering merges by it.
+         */
         evidence_at: map(eventTime, 16, 64).optional(),
         /** When the evidence behind each scalar's value was first said: the start of its window. */
         since: map(eventTime, 16, 64).optional(),
         /** When each part was last named by evidence (keyed as field_timestamps): orders a context's equal facts. */
         said_at: map(eventTime, L.categories + L.customValues + 64, L.valueChars + 64).optional(),
+        /** The statements each scalar's timeline is built from (src/domain/scalar-time.ts). */
+        statements: z.partialRecord(z.enum(SCALAR_PATHS), statementLog).optional(),
       }),
       history_seq: int(B.seq),
     })
@@ -228,11 +245,15 @@ export function recordSchemas(b: RecordBounds) {
         .object({ promptTokens: int(B.tokens), completionTokens: int(B.tokens), totalTokens: int(B.tokens) })
         .nullable(),
       prompt_version: z.string().max(B.idChars).nullable(),
-      /** Only with include_text; null when the text was dropped by retention. Checked as POST checks `data` (by the service). */
+      /**
+       * Only with include_text; null when the text was dropped by retention. Checked as POST checks `data` (by the
+       * service).
+       */
       text: z.string().nullable().optional(),
     })
     .superRefine((r, ctx) => {
-      // As POST bounds it; the acceptance time itself (what an export writes when none was given) is bounded as created_at.
+      // As POST bounds it; the acceptance time itself (what an export writes when none was given) is bounded as
+      // created_at.
       if (
         r.occurred_at != null &&
         r.occurred_at !== r.created_at &&
@@ -246,7 +267,9 @@ export function recordSchemas(b: RecordBounds) {
       }
     })
 
-  /** An evidence passage (README "Evidence passages"), with the text only: its words are the submission's. No vector. */
+  /**
+   * An evidence passage (README "Evidence passages"), with the text only: its words are the submission's. No vector.
+   */
   const passage = z.object({
     type: z.literal('passage'),
     profile_id: profileId,

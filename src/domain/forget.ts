@@ -23,7 +23,9 @@ import type {
 } from './profile.js'
 import { parseRequest } from './requests.js'
 
-/** Tombstones kept per profile; past it the oldest go (their values could then return from evidence older than them). */
+/**
+ * Tombstones kept per profile; past it the oldest go (their values could then return from evidence older than them).
+ */
 export const MAX_TOMBSTONES = 1000
 const MAX_VALUE = 1000
 
@@ -32,6 +34,14 @@ export interface ForgetTarget {
   value: string
   /** Interests only: the category to remove it from (any category when omitted). */
   category?: string
+}
+
+/** A section a value can be forgotten from, in JSON Schema (what isForgetSection accepts): for documents. */
+export const FORGET_SECTION_JSON_SCHEMA = {
+  anyOf: [
+    { type: 'string', enum: [...FORGET_SECTIONS] },
+    { type: 'string', pattern: CUSTOM_FIELD_PATH.source },
+  ],
 }
 
 export const forgetBodySchema = z
@@ -43,6 +53,7 @@ export const forgetBodySchema = z
       .refine((v): v is ForgetSection => isForgetSection(v), {
         error: `Invalid field section: must be one of ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field> of a custom schema`,
       })
+      .meta(FORGET_SECTION_JSON_SCHEMA)
       .describe(
         `The section, as named in the profile: ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field> for a custom schema's field`,
       ),
@@ -255,9 +266,14 @@ function* proposed(ex: Extraction): Generator<[ForgetSection, unknown]> {
       else yield [path, (v as Scored<unknown> | undefined)?.value]
     }
   }
+  // What the submission's messages said at their own times.
+  for (const part of Array.isArray(ex.parts) ? ex.parts : [])
+    if (part && typeof part === 'object') yield* proposed(part)
 }
 
-/** An extraction's custom sections that are objects (an extractor's answer is checked later, against the app's schema). */
+/**
+ * An extraction's custom sections that are objects (an extractor's answer is checked later, against the app's schema).
+ */
 const customEntries = (ex: Extraction): [string, Record<string, unknown>][] =>
   ex.custom && typeof ex.custom === 'object'
     ? (Object.entries(ex.custom as Record<string, unknown>).filter((e) => !!e[1] && typeof e[1] === 'object') as [
@@ -280,9 +296,12 @@ export function proposesValue(ex: Extraction, target: ForgetTarget): boolean {
   const want = tombKey(target.section, target.value)
   if (target.section === 'interests') {
     const category = target.category === undefined ? undefined : categoryKey(target.category)
-    for (const [c, l] of Object.entries(ex.interests && typeof ex.interests === 'object' ? ex.interests : {})) {
-      if (category !== undefined && categoryKey(c) !== category) continue
-      if (Array.isArray(l) && l.some((e) => tombKey('interests', e?.value) === want)) return true
+    for (const one of [ex, ...(Array.isArray(ex.parts) ? ex.parts : [])]) {
+      if (!one || typeof one !== 'object') continue
+      for (const [c, l] of Object.entries(one.interests && typeof one.interests === 'object' ? one.interests : {})) {
+        if (category !== undefined && categoryKey(c) !== category) continue
+        if (Array.isArray(l) && l.some((e) => tombKey('interests', e?.value) === want)) return true
+      }
     }
     return false
   }
@@ -326,10 +345,10 @@ function without(ex: Extraction, blocked: Set<string>): Extraction {
 }
 
 /**
- * What the merge may take from a batch, given the profile's tombstones: a tombstoned value proposed by evidence accepted
- * before its forget (or of unknown age: `acceptedAt[i]` undefined) is dropped; proposed by newer evidence, it is let
- * through and its tombstone cleared. Extractions without a tombstoned value come back as they are. Linear in the size
- * of the extractions (tombstones are looked up by key).
+ * What the merge may take from a batch, given the profile's tombstones: a tombstoned value proposed by evidence
+ * accepted before its forget (or of unknown age: `acceptedAt[i]` undefined) is dropped; proposed by newer evidence, it
+ * is let through and its tombstone cleared. Extractions without a tombstoned value come back as they are. Linear in the
+ * size of the extractions (tombstones are looked up by key).
  */
 export function screenForgotten(
   state: ProfileState,
@@ -362,8 +381,8 @@ export function screenForgotten(
 
 /**
  * The state of a snapshot, as the profile's next state: the current tombstones kept and applied (a rollback never
- * brings back what was forgotten); field_timestamps are the current ones, with what the rollback changes stamped `now`. `changes`:
- * what the rollback changed, in update_log terms, with `rolled_back_to`.
+ * brings back what was forgotten); field_timestamps are the current ones, with what the rollback changes stamped `now`.
+ * `changes`: what the rollback changed, in update_log terms, with `rolled_back_to`.
  */
 export function restoreSnapshot(
   current: ProfileState,

@@ -12,7 +12,10 @@ const MAX_LEXEMES = 4000
 /** A query with more distinct content words than this is a description, not a name: vector search alone. */
 export const MAX_QUERY_TERMS = 12
 
-/** The filler of short queries ("likes X", "lives in X", "works at X"): never required to match. Stemmed like the tokens. */
+/**
+ * The filler of short queries ("likes X", "lives in X", "works at X"): never required to match. Stemmed like the
+ * tokens.
+ */
 const QUERY_FILLER: ReadonlySet<string> = new Set(
   tokens(
     `like likes liked love loves loved enjoy enjoys enjoyed enjoying live lives living work works working someone
@@ -21,8 +24,8 @@ const QUERY_FILLER: ReadonlySet<string> = new Set(
 )
 
 /**
- * Frame words ("has a pet X", "likes watching X", "likes going to X", "favorite color is X"): they say what kind of fact
- * is asked, not which one, so they are required only when the query has nothing else ("enjoys reading").
+ * Frame words ("has a pet X", "likes watching X", "likes going to X", "favorite color is X"): they say what kind of
+ * fact is asked, not which one, so they are required only when the query has nothing else ("enjoys reading").
  */
 const QUERY_FRAME: ReadonlySet<string> = new Set(
   tokens(
@@ -35,38 +38,38 @@ const QUERY_FRAME: ReadonlySet<string> = new Set(
 /** The text a profile is found by: its summary and every value it holds (not only the ones the embedded text keeps). */
 export function searchableText(content: ProfileContent, summary?: string | null): string {
   // Defensive about shape: imported profiles come from a file.
-  const list = (x: unknown): { value?: unknown; event?: unknown }[] =>
-    Array.isArray(x) ? x.filter((i) => i && typeof i === 'object') : []
+  const list = (items: unknown): { value?: unknown; event?: unknown }[] =>
+    Array.isArray(items) ? items.filter((item) => item && typeof item === 'object') : []
   const parts: string[] = [typeof summary === 'string' ? summary : '']
-  const add = (v: unknown) => {
-    if (typeof v === 'string' || typeof v === 'number') parts.push(String(v))
+  const add = (value: unknown) => {
+    if (typeof value === 'string' || typeof value === 'number') parts.push(String(value))
   }
-  for (const v of Object.values(content.core_info ?? {})) add(v?.value)
+  for (const scored of Object.values(content.core_info ?? {})) add(scored?.value)
   for (const [category, items] of Object.entries(content.interests ?? {})) {
     parts.push(category.replace(/[_-]+/g, ' '))
-    for (const i of list(items)) add(i.value)
+    for (const item of list(items)) add(item.value)
   }
-  for (const t of list(content.personality?.traits)) add(t.value)
+  for (const trait of list(content.personality?.traits)) add(trait.value)
   const mood = content.personality?.mood_trends
   add(mood?.default?.value)
   add(mood?.recent?.value)
   add(content.preferences?.conversation_style?.value)
-  for (const t of list(content.preferences?.topics_to_avoid)) add(t.value)
-  for (const m of list(content.memories)) add(m.event)
+  for (const topic of list(content.preferences?.topics_to_avoid)) add(topic.value)
+  for (const memory of list(content.memories)) add(memory.event)
   // An app's custom schema fields (content.custom.<section>.<field>): a scalar or a list of values.
   for (const fields of Object.values(content.custom ?? {})) {
     if (!fields || typeof fields !== 'object') continue
-    for (const v of Object.values(fields)) {
-      if (Array.isArray(v)) for (const i of list(v)) add(i.value)
-      else add((v as { value?: unknown } | undefined)?.value)
+    for (const value of Object.values(fields)) {
+      if (Array.isArray(value)) for (const item of list(value)) add(item.value)
+      else add((value as { value?: unknown } | undefined)?.value)
     }
   }
   return parts.join('\n')
 }
 
 /**
- * The distinct lexemes of a profile, space-joined (none contains a space), for `array_to_tsvector(string_to_array(x, ' '))`.
- * Linear in the text; bounded in count and length.
+ * The distinct lexemes of a profile, space-joined (none contains a space), for `array_to_tsvector(string_to_array(x, '
+ * '))`. Linear in the text; bounded in count and length.
  */
 export function profileLexemes(content: ProfileContent, summary?: string | null): string {
   return lexemesWith(summary, contentLexemes(content))
@@ -75,9 +78,9 @@ export function profileLexemes(content: ProfileContent, summary?: string | null)
 /** The distinct lexemes of a profile's values (not its summary), in order, at most MAX_LEXEMES: the costly part. */
 export function contentLexemes(content: ProfileContent): string[] {
   const out = new Set<string>()
-  for (const t of tokens(searchableText(content))) {
-    if (t.length > MAX_LEXEME || out.has(t)) continue
-    out.add(t)
+  for (const token of tokens(searchableText(content))) {
+    if (token.length > MAX_LEXEME || out.has(token)) continue
+    out.add(token)
     if (out.size === MAX_LEXEMES) break
   }
   return [...out]
@@ -85,15 +88,16 @@ export function contentLexemes(content: ProfileContent): string[] {
 
 /**
  * The summary's lexemes first, then those of the values (`contentLexemes`): the same words, in the same order and under
- * the same bound, as profileLexemes, so the values' part can be computed where the merge runs and the summary's after it.
+ * the same bound, as profileLexemes, so the values' part can be computed where the merge runs and the summary's after
+ * it.
  */
 export function lexemesWith(summary: string | null | undefined, content: readonly string[]): string {
   const out = new Set<string>()
-  const add = (t: string) => {
-    if (out.size < MAX_LEXEMES && t.length <= MAX_LEXEME) out.add(t)
+  const add = (lexeme: string) => {
+    if (out.size < MAX_LEXEMES && lexeme.length <= MAX_LEXEME) out.add(lexeme)
   }
-  if (typeof summary === 'string') for (const t of tokens(summary)) add(t)
-  for (const t of content) add(t)
+  if (typeof summary === 'string') for (const token of tokens(summary)) add(token)
+  for (const lexeme of content) add(lexeme)
   return [...out].join(' ')
 }
 
@@ -114,9 +118,9 @@ export function writtenWords(text: string): string[] {
 export function queryTerms(query: string): string[] {
   const content = new Set<string>()
   const frame = new Set<string>()
-  for (const t of tokens(query)) {
-    if (QUERY_FILLER.has(t) || t.length > MAX_LEXEME) continue
-    ;(QUERY_FRAME.has(t) ? frame : content).add(t)
+  for (const token of tokens(query)) {
+    if (QUERY_FILLER.has(token) || token.length > MAX_LEXEME) continue
+    ;(QUERY_FRAME.has(token) ? frame : content).add(token)
     if (content.size + frame.size > MAX_QUERY_TERMS) return []
   }
   return [...(content.size ? content : frame)]
@@ -129,17 +133,17 @@ export function queryTerms(query: string): string[] {
 export function termWords(query: string, terms: readonly string[]): string {
   const wanted = new Set(terms)
   const out = new Set<string>()
-  for (const w of writtenWords(query)) {
-    if (w.length > MAX_LEXEME) continue
-    if (tokens(w).some((t) => wanted.has(t))) out.add(w)
+  for (const word of writtenWords(query)) {
+    if (word.length > MAX_LEXEME) continue
+    if (tokens(word).some((t) => wanted.has(t))) out.add(word)
   }
   return [...out].map((w) => `'${w}'`).join(' & ')
 }
 
 /**
- * The terms as a tsquery literal (every term required), for a `::tsquery` cast: no parser, no operators from the client.
- * A term with `alternatives` (what a misspelt word may have meant, src/domain/spelling.ts) is matched by itself or by
- * any of them, each a conjunction of stems ("starwars": 'starwar' | 'star' & 'war').
+ * The terms as a tsquery literal (every term required), for a `::tsquery` cast: no parser, no operators from the
+ * client. A term with `alternatives` (what a misspelt word may have meant, src/domain/spelling.ts) is matched by itself
+ * or by any of them, each a conjunction of stems ("starwars": 'starwar' | 'star' & 'war').
  */
 export function termsQuery(
   terms: readonly string[],
@@ -150,14 +154,16 @@ export function termsQuery(
 
 /** One term as a tsquery literal, with its alternatives when it has some (see termsQuery). */
 export function termLiteral(term: string, alternatives?: readonly (readonly string[])[]): string {
-  const quote = (w: string) => `'${w.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`
+  const quote = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`
   if (!alternatives?.length) return quote(term)
-  return `(${[[term], ...alternatives].map((a) => (a.length > 1 ? `(${a.map(quote).join(' & ')})` : quote(a[0]!))).join(' | ')})`
+  const group = (words: readonly string[]) =>
+    words.length > 1 ? `(${words.map(quote).join(' & ')})` : quote(words[0]!)
+  return `(${[[term], ...alternatives].map(group).join(' | ')})`
 }
 
 /**
  * The score (0-100) a profile holding every query term gets from that alone: the median score of a true match in the
- * embedders' calibration (docs/calibration.md), above the default sensitivity (63).
+ * embedders' calibration (docs/evaluation/calibration.md), above the default sensitivity (63).
  */
 export const LEXICAL_SCORE = 80
 
@@ -166,8 +172,8 @@ export const LEXICAL_SCORE = 80
  * (frame and filler words too, and each word as written): its lexical score rises from LEXICAL_SCORE towards
  * LEXICAL_SCORE + COVER_SCORE in proportion to the share of the query's words that one passage says. "has a pet fish"
  * then ranks "I have a pet fish" above "fish and chips", "favorite color is orange" ranks "my favorite color is
- * orange" above "I hate the color orange". Measured on persona-dev (docs/evaluation.md): 0, 10 and 19 give recall@10
- * 72.2, 72.7 and 74.6 %.
+ * orange" above "I hate the color orange". Chosen by recall@10 on the development set
+ * (docs/evaluation/quality.md).
  */
 export const COVER_SCORE = 19
 
@@ -177,9 +183,9 @@ export const COVER_SCORE = 19
  * COVER_SCORE * cover (`cover`, 0-1: the share of the query's words one passage says), which is at least LEXICAL_SCORE
  * and at least `v`, and still ranks lexical matches of the same cover by their vector score.
  */
-export function hybridScore(v: number, lexical: boolean, cover = 0): number {
+export function hybridScore(vectorScore: number, lexical: boolean, cover = 0): number {
   const lex = LEXICAL_SCORE + COVER_SCORE * Math.min(1, Math.max(0, cover))
-  return lexical ? 100 - ((100 - v) * (100 - lex)) / 100 : v
+  return lexical ? 100 - ((100 - vectorScore) * (100 - lex)) / 100 : vectorScore
 }
 
 /**
@@ -190,12 +196,12 @@ export function hybridScore(v: number, lexical: boolean, cover = 0): number {
 export function everyWord(query: string): string[] {
   const out = new Set<string>()
   const word = (t: string) => SENTIMENT_OF.get(t) ?? termLiteral(t)
-  for (const t of tokens(query)) if (t.length <= MAX_LEXEME && out.size < MAX_QUERY_TERMS) out.add(word(t))
-  for (const w of writtenWords(query)) {
+  for (const token of tokens(query)) if (token.length <= MAX_LEXEME && out.size < MAX_QUERY_TERMS) out.add(word(token))
+  for (const written of writtenWords(query)) {
     if (out.size >= 2 * MAX_QUERY_TERMS) break
-    const stems = tokens(w)
+    const stems = tokens(written)
     // A word of sentiment counts once, as its class (its stem already added it).
-    if (w.length <= MAX_LEXEME && stems.length && !SENTIMENT_OF.has(stems[0]!)) out.add(word(w))
+    if (written.length <= MAX_LEXEME && stems.length && !SENTIMENT_OF.has(stems[0]!)) out.add(word(written))
   }
   return [...out]
 }
@@ -207,10 +213,12 @@ export function everyWord(query: string): string[] {
  */
 const SENTIMENT_CLASSES = ['like love enjoy adore', 'hate dislike detest despise loathe']
 
-/** Stem -> its class as one tsquery literal of alternatives (stems and the words as written: the passages hold both). */
+/**
+ * Stem -> its class as one tsquery literal of alternatives (stems and the words as written: the passages hold both).
+ */
 const SENTIMENT_OF: ReadonlyMap<string, string> = new Map(
-  SENTIMENT_CLASSES.flatMap((c) => {
-    const words = c.split(' ')
+  SENTIMENT_CLASSES.flatMap((sentimentClass) => {
+    const words = sentimentClass.split(' ')
     const stems = words.map((w) => tokens(w)[0]!)
     const literal = `(${[...new Set([...stems, ...words])].map((w) => `'${w}'`).join(' | ')})`
     return stems.map((st): [string, string] => [st, literal])
@@ -234,7 +242,8 @@ export function lexicalVectorFloor(sensitivity: number, lex = LEXICAL_SCORE): nu
 export function lexicalThresholds(sensitivity: number, words: number, toCosine: (score: number) => number): number[] {
   return Array.from(
     { length: words + 1 },
-    (_, k) => 1 - toCosine(lexicalVectorFloor(sensitivity, LEXICAL_SCORE + (COVER_SCORE * k) / Math.max(1, words))),
+    (_, coveredWords) =>
+      1 - toCosine(lexicalVectorFloor(sensitivity, LEXICAL_SCORE + (COVER_SCORE * coveredWords) / Math.max(1, words))),
   )
 }
 
@@ -265,14 +274,15 @@ export function rankHybrid(
   required = 0,
 ): { profileId: string; similarity: number; score: number }[] {
   const best = new Map<string, { profileId: string; similarity: number; score: number }>()
-  for (const c of candidates) {
+  for (const candidate of candidates) {
     const score = hybridScore(
-      toScore(c.similarity),
-      c.lexical,
-      words ? Math.min(1, Math.max(required, c.cover ?? 0) / words) : 0,
+      toScore(candidate.similarity),
+      candidate.lexical,
+      words ? Math.min(1, Math.max(required, candidate.cover ?? 0) / words) : 0,
     )
-    const seen = best.get(c.profileId)
-    if (!seen || score > seen.score) best.set(c.profileId, { profileId: c.profileId, similarity: c.similarity, score })
+    const seen = best.get(candidate.profileId)
+    if (!seen || score > seen.score)
+      best.set(candidate.profileId, { profileId: candidate.profileId, similarity: candidate.similarity, score })
   }
   return [...best.values()]
     .sort(

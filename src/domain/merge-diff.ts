@@ -12,9 +12,9 @@ export interface StateDiff {
   paths: string[]
 }
 
-function scoredEqual<T>(a: Scored<T> | undefined, b: Scored<T> | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b
-  return a.value === b.value && a.confidence === b.confidence
+function scoredEqual<T>(before: Scored<T> | undefined, after: Scored<T> | undefined): boolean {
+  if (before === undefined || after === undefined) return before === after
+  return before.value === after.value && before.confidence === after.confidence
 }
 
 function listDiff(
@@ -23,9 +23,9 @@ function listDiff(
   keyOf: KeyOf,
 ): { changed: Scored<string>[]; removed: Scored<string>[] } {
   const old = new Map<string, Scored<string>>()
-  for (const e of before) {
-    const k = keyOf(e.value)
-    if (!old.has(k)) old.set(k, e)
+  for (const entry of before) {
+    const key = keyOf(entry.value)
+    if (!old.has(key)) old.set(key, entry)
   }
   const now = new Set(after.map((e) => keyOf(e.value)))
   return {
@@ -34,26 +34,32 @@ function listDiff(
   }
 }
 
-function memoryEqual(a: Memory, b: Memory): boolean {
-  return a.event === b.event && a.date === b.date && a.importance === b.importance && a.confidence === b.confidence
+function memoryEqual(before: Memory, after: Memory): boolean {
+  return (
+    before.event === after.event &&
+    before.date === after.date &&
+    before.importance === after.importance &&
+    before.confidence === after.confidence
+  )
 }
 
-const pastKey = (e: PastValue) => `${e.value}\u0000${e.confidence}\u0000${e.from}\u0000${e.until}\u0000${e.last_said}`
+const pastKey = (past: PastValue) =>
+  `${past.value}\u0000${past.confidence}\u0000${past.from}\u0000${past.until}\u0000${past.last_said}`
 
 /**
- * Past values (README "Facts over time") the after state has and the before state has not, exactly: recorded or changed
- * (a window that moved, a value reinforced), per path, newest first. The value a scalar's replacement put there goes
- * to `replaced`, with its window, instead.
+ * Past values (docs/guides/the-profile.md, "Facts over time") the after state has and the before state has not,
+ * exactly: recorded or changed (a window that moved, a value reinforced), per path, newest first. The value a scalar's
+ * replacement put there goes to `replaced`, with its window, instead.
  */
-function diffPast(b: ProfileContent, a: ProfileContent, changes: Changes): void {
+function diffPast(beforeContent: ProfileContent, afterContent: ProfileContent, changes: Changes): void {
   for (const path of SCALAR_PATHS) {
-    const after = a.past_values?.[path]
+    const after = afterContent.past_values?.[path]
     if (!after?.length) continue
-    const old = new Set((b.past_values?.[path] ?? []).map(pastKey))
+    const old = new Set((beforeContent.past_values?.[path] ?? []).map(pastKey))
     let added = after.filter((e) => !old.has(pastKey(e)))
     const replaced = changes.replaced?.[path]
     const own = replaced
-      ? added.findIndex((e) => e.value === replaced.value && e.confidence === replaced.confidence)
+      ? added.findIndex((past) => past.value === replaced.value && past.confidence === replaced.confidence)
       : -1
     if (replaced && own >= 0) {
       replaced.from = added[own]!.from
@@ -67,8 +73,8 @@ function diffPast(b: ProfileContent, a: ProfileContent, changes: Changes): void 
 export function diffStates(before: ProfileState, after: ProfileState, keyOf: KeyOf = normaliseValue): StateDiff {
   const changes: Changes = {}
   const paths = new Set<string>()
-  const b: ProfileContent = before.content
-  const a: ProfileContent = after.content
+  const beforeContent: ProfileContent = before.content
+  const afterContent: ProfileContent = after.content
   const touch = (section: string, field?: string) => {
     paths.add(section)
     if (field !== undefined) paths.add(`${section}.${field}`)
@@ -79,71 +85,85 @@ export function diffStates(before: ProfileState, after: ProfileState, keyOf: Key
     path: string,
     old: Scored<T> | undefined,
     cur: Scored<T> | undefined,
-    report: (v: Scored<T>) => void,
+    report: (value: Scored<T>) => void,
   ) => {
     if (cur === undefined || scoredEqual(old, cur)) return
     report(cur)
     if (old !== undefined && !sameScalar(old.value, cur.value)) (changes.replaced ??= {})[path] = { ...old }
   }
-  for (const f of CORE_FIELDS) {
-    const old = b.core_info[f] as Scored<string | number> | undefined
-    const cur = a.core_info[f] as Scored<string | number> | undefined
-    scalar(`core_info.${f}`, old, cur, (v) => {
-      ;(changes.core_info ??= {})[f] = v as never
-      touch('core_info', f)
+  for (const field of CORE_FIELDS) {
+    const old = beforeContent.core_info[field] as Scored<string | number> | undefined
+    const cur = afterContent.core_info[field] as Scored<string | number> | undefined
+    scalar(`core_info.${field}`, old, cur, (value) => {
+      ;(changes.core_info ??= {})[field] = value as never
+      touch('core_info', field)
     })
   }
-  scalar('preferences.conversation_style', b.preferences.conversation_style, a.preferences.conversation_style, (v) => {
-    ;(changes.preferences ??= {}).conversation_style = v
-    touch('preferences', 'conversation_style')
-  })
-  scalar('personality.mood_trends.recent', b.personality.mood_trends.recent, a.personality.mood_trends.recent, (v) => {
-    ;((changes.personality ??= {}).mood_trends ??= {}).recent = v
-    touch('personality', 'mood_trends')
-  })
+  scalar(
+    'preferences.conversation_style',
+    beforeContent.preferences.conversation_style,
+    afterContent.preferences.conversation_style,
+    (value) => {
+      ;(changes.preferences ??= {}).conversation_style = value
+      touch('preferences', 'conversation_style')
+    },
+  )
+  scalar(
+    'personality.mood_trends.recent',
+    beforeContent.personality.mood_trends.recent,
+    afterContent.personality.mood_trends.recent,
+    (value) => {
+      ;((changes.personality ??= {}).mood_trends ??= {}).recent = value
+      touch('personality', 'mood_trends')
+    },
+  )
   if (
-    a.personality.mood_trends.default &&
-    !scoredEqual(b.personality.mood_trends.default, a.personality.mood_trends.default)
+    afterContent.personality.mood_trends.default &&
+    !scoredEqual(beforeContent.personality.mood_trends.default, afterContent.personality.mood_trends.default)
   ) {
-    ;((changes.personality ??= {}).mood_trends ??= {}).default = a.personality.mood_trends.default
+    ;((changes.personality ??= {}).mood_trends ??= {}).default = afterContent.personality.mood_trends.default
     touch('personality', 'mood_trends')
   }
 
   // Interests, category by category (including categories that disappeared).
-  const cats = [...Object.keys(b.interests), ...Object.keys(a.interests).filter((c) => !hasOwn(b.interests, c))]
-  for (const c of cats) {
-    const d = listDiff(
-      hasOwn(b.interests, c) ? b.interests[c] : [],
-      hasOwn(a.interests, c) ? a.interests[c] : [],
+  const cats = [
+    ...Object.keys(beforeContent.interests),
+    ...Object.keys(afterContent.interests).filter((c) => !hasOwn(beforeContent.interests, c)),
+  ]
+  for (const category of cats) {
+    const diff = listDiff(
+      hasOwn(beforeContent.interests, category) ? beforeContent.interests[category] : [],
+      hasOwn(afterContent.interests, category) ? afterContent.interests[category] : [],
       keyOf,
     )
-    if (d.changed.length > 0) (changes.interests ??= {})[c] = d.changed
-    for (const e of d.removed) (changes.removed ??= []).push({ section: 'interests', category: c, value: e.value })
-    if (d.changed.length > 0 || d.removed.length > 0) touch('interests', c)
+    if (diff.changed.length > 0) (changes.interests ??= {})[category] = diff.changed
+    for (const entry of diff.removed)
+      (changes.removed ??= []).push({ section: 'interests', category, value: entry.value })
+    if (diff.changed.length > 0 || diff.removed.length > 0) touch('interests', category)
   }
 
-  const traits = listDiff(b.personality.traits, a.personality.traits, keyOf)
+  const traits = listDiff(beforeContent.personality.traits, afterContent.personality.traits, keyOf)
   if (traits.changed.length > 0) (changes.personality ??= {}).traits = traits.changed
-  for (const e of traits.removed) (changes.removed ??= []).push({ section: 'traits', value: e.value })
+  for (const entry of traits.removed) (changes.removed ??= []).push({ section: 'traits', value: entry.value })
   if (traits.changed.length > 0 || traits.removed.length > 0) touch('personality', 'traits')
 
-  const topics = listDiff(b.preferences.topics_to_avoid, a.preferences.topics_to_avoid, keyOf)
+  const topics = listDiff(beforeContent.preferences.topics_to_avoid, afterContent.preferences.topics_to_avoid, keyOf)
   if (topics.changed.length > 0) (changes.preferences ??= {}).topics_to_avoid = topics.changed
-  for (const e of topics.removed) (changes.removed ??= []).push({ section: 'topics_to_avoid', value: e.value })
+  for (const entry of topics.removed) (changes.removed ??= []).push({ section: 'topics_to_avoid', value: entry.value })
   if (topics.changed.length > 0 || topics.removed.length > 0) touch('preferences', 'topics_to_avoid')
 
-  const oldMemories = new Map(b.memories.map((m) => [memoryKey(m, keyOf), m]))
-  const memories = a.memories.filter((m) => {
-    const old = oldMemories.get(memoryKey(m, keyOf))
-    return old === undefined || !memoryEqual(old, m)
+  const oldMemories = new Map(beforeContent.memories.map((m) => [memoryKey(m, keyOf), m]))
+  const memories = afterContent.memories.filter((memory) => {
+    const old = oldMemories.get(memoryKey(memory, keyOf))
+    return old === undefined || !memoryEqual(old, memory)
   })
   if (memories.length > 0) {
     changes.memories = memories
     touch('memories')
   }
 
-  for (const p of diffCustom(b.custom, a.custom, changes)) paths.add(p)
-  diffPast(b, a, changes)
+  for (const path of diffCustom(beforeContent.custom, afterContent.custom, changes)) paths.add(path)
+  diffPast(beforeContent, afterContent, changes)
 
   if (after.language !== undefined && after.language !== before.language) {
     changes.language = after.language

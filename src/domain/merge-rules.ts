@@ -1,5 +1,5 @@
-// Building blocks of the merge (CONTRACT §7). They mutate the working copy the merge owns, never caller data. Scalars in
-// event time and their past values are in scalar-time.ts.
+// Building blocks of the merge (docs/architecture/processing.md, "Merging"). They mutate the working copy the merge
+// owns, never caller data. Scalars in event time and their past values are in scalar-time.ts.
 import { categoryKey, normaliseValue } from './normalise.js'
 import type { Importance, Memory, Scored } from './profile.js'
 
@@ -10,99 +10,73 @@ export const CONFIRMED_SEEN = 2
 
 const IMPORTANCE_RANK: Record<Importance, number> = { low: 1, medium: 2, high: 3 }
 
-export function hasOwn(o: object, k: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, k)
+export function hasOwn(holder: object, key: string): boolean {
+  return Object.hasOwn(holder, key)
 }
 
-export function clampConfidence(c: unknown): number {
-  if (typeof c !== 'number' || Number.isNaN(c)) return DEFAULT_CONFIDENCE
-  return Math.min(1, Math.max(0, c))
+export function clampConfidence(confidence: unknown): number {
+  if (typeof confidence !== 'number' || Number.isNaN(confidence)) return DEFAULT_CONFIDENCE
+  return Math.min(1, Math.max(0, confidence))
 }
 
 /**
- * Two independent pieces of evidence for the same value: 1-(1-a)(1-b), computed as a+b(1-a) and floored at
- * max(a,b) so float rounding can never make a repeat lower a confidence.
+ * Two independent pieces of evidence for the same value, of confidences a and b: 1-(1-a)(1-b), computed as a+b(1-a)
+ * and floored at max(a,b) so float rounding can never make a repeat lower a confidence.
  */
-export function reinforce(a: number, b: number): number {
-  const x = clampConfidence(a)
-  const y = clampConfidence(b)
-  return Math.min(1, Math.max(x, y, x + y * (1 - x)))
+export function reinforce(current: number, incoming: number): number {
+  const first = clampConfidence(current)
+  const second = clampConfidence(incoming)
+  return Math.min(1, Math.max(first, second, first + second * (1 - first)))
 }
 
 /** A trimmed display value, or undefined when empty or without any meaningful character. */
-export function cleanText(v: unknown): string | undefined {
-  if (typeof v !== 'string') return undefined
-  const t = v.trim()
-  return t !== '' && normaliseValue(t) !== '' ? t : undefined
+export function cleanText(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  const trimmed = value.trim()
+  return trimmed !== '' && normaliseValue(trimmed) !== '' ? trimmed : undefined
 }
 
-export function cleanScoredText(s: unknown): Scored<string> | undefined {
-  if (!s || typeof s !== 'object') return undefined
-  const value = cleanText((s as Scored<unknown>).value)
-  return value === undefined ? undefined : { value, confidence: clampConfidence((s as Scored<unknown>).confidence) }
+export function cleanScoredText(scored: unknown): Scored<string> | undefined {
+  if (!scored || typeof scored !== 'object') return undefined
+  const value = cleanText((scored as Scored<unknown>).value)
+  return value === undefined
+    ? undefined
+    : { value, confidence: clampConfidence((scored as Scored<unknown>).confidence) }
 }
 
 /** Ages are whole years in 0..150; anything else is not plausible evidence and is ignored. */
-export function cleanScoredAge(s: unknown): Scored<number> | undefined {
-  if (!s || typeof s !== 'object') return undefined
-  const raw = (s as Scored<unknown>).value
-  const n = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw
-  if (typeof n !== 'number' || !Number.isFinite(n)) return undefined
-  const age = Math.round(n)
+export function cleanScoredAge(scored: unknown): Scored<number> | undefined {
+  if (!scored || typeof scored !== 'object') return undefined
+  const raw = (scored as Scored<unknown>).value
+  const parsed = typeof raw === 'string' && /^\s*\d+\s*$/.test(raw) ? Number(raw) : raw
+  if (typeof parsed !== 'number' || !Number.isFinite(parsed)) return undefined
+  const age = Math.round(parsed)
   if (age < 0 || age > 150) return undefined
-  return { value: age, confidence: clampConfidence((s as Scored<unknown>).confidence) }
+  return { value: age, confidence: clampConfidence((scored as Scored<unknown>).confidence) }
 }
 
-export function sameScalar(a: string | number, b: string | number): boolean {
-  if (typeof a === 'number' || typeof b === 'number') return Number(a) === Number(b)
-  return normaliseValue(a) === normaliseValue(b)
-}
-
-/**
- * The scalar rule: the same value reinforces (display form of the newest kept); a different one replaces when
- * at least as confident, when the old one was never confirmed, or when `always` (values that are "the latest").
- * `seen[path]` counts sightings of the current value; a value stored without a count counts as seen once.
- */
-export function mergeScalar<T extends string | number>(
-  current: Scored<T> | undefined,
-  incoming: Scored<T>,
-  seen: Record<string, number>,
-  path: string,
-  always = false,
-): Scored<T> {
-  if (!current) {
-    seen[path] = 1
-    return incoming
-  }
-  const count = hasOwn(seen, path) ? seen[path] : 1
-  if (sameScalar(current.value, incoming.value)) {
-    seen[path] = count + 1
-    return { value: incoming.value, confidence: reinforce(current.confidence, incoming.confidence) }
-  }
-  if (always || incoming.confidence >= current.confidence || count < CONFIRMED_SEEN) {
-    seen[path] = 1
-    return incoming
-  }
-  return current
+export function sameScalar(first: string | number, second: string | number): boolean {
+  if (typeof first === 'number' || typeof second === 'number') return Number(first) === Number(second)
+  return normaliseValue(first) === normaliseValue(second)
 }
 
 /** The normalised key of a value (normaliseValue), possibly memoised for the length of one operation. */
-export type KeyOf = (s: string) => string
+export type KeyOf = (value: string) => string
 
 /**
- * A memo of normaliseValue for one operation (a merge and its diff): each distinct string is normalised once, and the memo
- * goes with the operation, so the work stays linear in what the operation reads (no shared cache whose eviction would
- * make a large profile renormalise its values on every lookup).
+ * A memo of normaliseValue for one operation (a merge and its diff): each distinct string is normalised once, and the
+ * memo goes with the operation, so the work stays linear in what the operation reads (no shared cache whose eviction
+ * would make a large profile renormalise its values on every lookup).
  */
 export function keyMemo(): KeyOf {
   const memo = new Map<string, string>()
-  return (s) => {
-    let k = memo.get(s)
-    if (k === undefined) {
-      k = normaliseValue(s)
-      memo.set(s, k)
+  return (value) => {
+    let key = memo.get(value)
+    if (key === undefined) {
+      key = normaliseValue(value)
+      memo.set(value, key)
     }
-    return k
+    return key
   }
 }
 
@@ -117,16 +91,16 @@ export class ListIndex {
   constructor(readonly keyOf: KeyOf = keyMemo()) {}
 
   private map(list: Scored<string>[]): Map<string, number> {
-    let m = this.maps.get(list)
-    if (!m) {
-      m = new Map()
+    let positions = this.maps.get(list)
+    if (!positions) {
+      positions = new Map()
       for (let i = 0; i < list.length; i++) {
-        const k = this.keyOf(list[i]!.value)
-        if (!m.has(k)) m.set(k, i)
+        const key = this.keyOf(list[i]!.value)
+        if (!positions.has(key)) positions.set(key, i)
       }
-      this.maps.set(list, m)
+      this.maps.set(list, positions)
     }
-    return m
+    return positions
   }
 
   has(list: Scored<string>[], key: string): boolean {
@@ -135,12 +109,13 @@ export class ListIndex {
 
   /** Union with dedupe by key: a repeat reinforces the entry in place and takes the newest display form. */
   add(list: Scored<string>[], entry: Scored<string>): void {
-    const m = this.map(list)
+    const positions = this.map(list)
     const key = this.keyOf(entry.value)
-    const i = m.get(key)
-    if (i !== undefined) list[i] = { value: entry.value, confidence: reinforce(list[i]!.confidence, entry.confidence) }
+    const position = positions.get(key)
+    if (position !== undefined)
+      list[position] = { value: entry.value, confidence: reinforce(list[position]!.confidence, entry.confidence) }
     else {
-      m.set(key, list.length)
+      positions.set(key, list.length)
       list.push(entry)
     }
   }
@@ -149,12 +124,12 @@ export class ListIndex {
   removeKeys(list: Scored<string>[], keys: ReadonlySet<string>): Scored<string>[] {
     const removed: Scored<string>[] = []
     if (!keys.size || !list.length) return removed
-    let w = 0
-    for (const e of list) {
-      if (keys.has(this.keyOf(e.value))) removed.push(e)
-      else list[w++] = e
+    let kept = 0
+    for (const entry of list) {
+      if (keys.has(this.keyOf(entry.value))) removed.push(entry)
+      else list[kept++] = entry
     }
-    list.length = w
+    list.length = kept
     if (removed.length) this.maps.delete(list)
     return removed
   }
@@ -173,15 +148,15 @@ export function addToList(list: Scored<string>[], entry: Scored<string>, lists =
 /** Removes every entry with that key; returns whether anything went. */
 export function removeFromList(list: Scored<string>[], key: string, keyOf: KeyOf = normaliseValue): boolean {
   const before = list.length
-  let w = 0
-  for (const e of list) if (keyOf(e.value) !== key) list[w++] = e
-  list.length = w
+  let kept = 0
+  for (const entry of list) if (keyOf(entry.value) !== key) list[kept++] = entry
+  list.length = kept
   return list.length !== before
 }
 
 /**
- * The interests of one merge: which categories hold each key (in the order the profile lists its categories), so a value
- * already filed in a category is found there without scanning the others.
+ * The interests of one merge: which categories hold each key (in the order the profile lists its categories), so a
+ * value already filed in a category is found there without scanning the others.
  */
 export class InterestIndex {
   private readonly homes = new Map<string, string[]>()
@@ -190,20 +165,21 @@ export class InterestIndex {
     private readonly interests: Record<string, Scored<string>[]>,
     private readonly lists: ListIndex,
   ) {
-    for (const cat of Object.keys(interests)) for (const e of interests[cat]!) this.file(lists.keyOf(e.value), cat)
+    for (const cat of Object.keys(interests))
+      for (const entry of interests[cat]!) this.file(lists.keyOf(entry.value), cat)
   }
 
   private file(key: string, cat: string) {
-    const h = this.homes.get(key)
-    if (!h) this.homes.set(key, [cat])
-    else if (!h.includes(cat)) h.push(cat)
+    const categories = this.homes.get(key)
+    if (!categories) this.homes.set(key, [cat])
+    else if (!categories.includes(cat)) categories.push(cat)
   }
 
   /** The category already holding this key, preferring `preferred`; undefined when none. */
   categoryOf(key: string, preferred?: string): string | undefined {
-    const h = this.homes.get(key)
-    if (!h) return undefined
-    return preferred !== undefined && h.includes(preferred) ? preferred : h[0]
+    const categories = this.homes.get(key)
+    if (!categories) return undefined
+    return preferred !== undefined && categories.includes(preferred) ? preferred : categories[0]
   }
 
   /** Adds an interest; a value already present in another category is reinforced there, never copied. */
@@ -216,48 +192,49 @@ export class InterestIndex {
   }
 
   /**
-   * Removes interests: the keys of `any` from every category, each of `named` (category -> keys) from the category holding
-   * it (the named one, or where cross-category dedupe filed it). Empty categories go. One pass over each category touched.
+   * Removes interests: the keys of `any` from every category, each of `named` (category -> keys) from the category
+   * holding it (the named one, or where cross-category dedupe filed it). Empty categories go. One pass over each
+   * category touched.
    */
   remove(any: ReadonlySet<string>, named: ReadonlyMap<string, ReadonlySet<string>>): void {
     const perCat = new Map<string, Set<string>>()
     for (const [cat, keys] of named) {
-      for (const k of keys) {
-        const home = this.categoryOf(k, categoryKey(cat))
+      for (const key of keys) {
+        const home = this.categoryOf(key, categoryKey(cat))
         if (home === undefined) continue
         let set = perCat.get(home)
         if (!set) perCat.set(home, (set = new Set()))
-        set.add(k)
+        set.add(key)
       }
     }
     for (const cat of Object.keys(this.interests)) {
       const own = perCat.get(cat)
       const keys = own ? new Set([...any, ...own]) : any
       if (!keys.size) continue
-      for (const e of this.lists.removeKeys(this.interests[cat]!, keys)) {
-        const k = this.lists.keyOf(e.value)
-        const h = this.homes.get(k)?.filter((c) => c !== cat)
-        if (h?.length) this.homes.set(k, h)
-        else this.homes.delete(k)
+      for (const entry of this.lists.removeKeys(this.interests[cat]!, keys)) {
+        const key = this.lists.keyOf(entry.value)
+        const categories = this.homes.get(key)?.filter((c) => c !== cat)
+        if (categories?.length) this.homes.set(key, categories)
+        else this.homes.delete(key)
       }
       if (this.interests[cat]!.length === 0) delete this.interests[cat]
     }
   }
 }
 
-function cleanDate(d: unknown): string | undefined {
-  if (typeof d !== 'string') return undefined
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(d.trim())
-  if (!m) return undefined
-  const date = `${m[1]}-${m[2]}-${m[3]}`
-  const t = new Date(`${date}T00:00:00Z`)
-  return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === date ? date : undefined
+function cleanDate(raw: unknown): string | undefined {
+  if (typeof raw !== 'string') return undefined
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(raw.trim())
+  if (!match) return undefined
+  const date = `${match[1]}-${match[2]}-${match[3]}`
+  const time = new Date(`${date}T00:00:00Z`)
+  return !Number.isNaN(time.getTime()) && time.toISOString().slice(0, 10) === date ? date : undefined
 }
 
 /** A memory with a trimmed event, a valid YYYY-MM-DD date or none, a known importance or none, and a confidence. */
-export function cleanMemory(m: unknown): Memory | undefined {
-  if (!m || typeof m !== 'object') return undefined
-  const raw = m as Record<string, unknown>
+export function cleanMemory(given: unknown): Memory | undefined {
+  if (!given || typeof given !== 'object') return undefined
+  const raw = given as Record<string, unknown>
   const event = cleanText(raw.event)
   if (event === undefined) return undefined
   const out: Memory = { event }
@@ -270,62 +247,62 @@ export function cleanMemory(m: unknown): Memory | undefined {
   return out
 }
 
-export function memoryKey(m: Memory, keyOf: KeyOf = normaliseValue): string {
-  return `${keyOf(m.event)}\u0000${m.date ?? ''}`
+export function memoryKey(memory: Memory, keyOf: KeyOf = normaliseValue): string {
+  return `${keyOf(memory.event)}\u0000${memory.date ?? ''}`
 }
 
-function higherImportance(a?: Importance, b?: Importance): Importance | undefined {
-  if (a === undefined) return b
-  if (b === undefined) return a
-  return IMPORTANCE_RANK[b] > IMPORTANCE_RANK[a] ? b : a
+function higherImportance(current?: Importance, incoming?: Importance): Importance | undefined {
+  if (current === undefined) return incoming
+  if (incoming === undefined) return current
+  return IMPORTANCE_RANK[incoming] > IMPORTANCE_RANK[current] ? incoming : current
 }
 
 /**
- * Same event on the same date (or both undated) merges: newest wording, higher importance, reinforced confidence. `index`
- * (memory key -> position, kept up to date here) makes it O(1); without one the list is scanned.
+ * Same event on the same date (or both undated) merges: newest wording, higher importance, reinforced confidence.
+ * `index` (memory key -> position, kept up to date here) makes it O(1); without one the list is scanned.
  */
 export function addMemory(
   memories: Memory[],
-  m: Memory,
+  memory: Memory,
   keyOf: KeyOf = normaliseValue,
   index?: Map<string, number>,
 ): void {
-  const key = memoryKey(m, keyOf)
-  const i = index ? (index.get(key) ?? -1) : memories.findIndex((x) => memoryKey(x, keyOf) === key)
-  if (i < 0) {
+  const key = memoryKey(memory, keyOf)
+  const position = index ? (index.get(key) ?? -1) : memories.findIndex((x) => memoryKey(x, keyOf) === key)
+  if (position < 0) {
     index?.set(key, memories.length)
-    memories.push(m)
+    memories.push(memory)
     return
   }
-  const old = memories[i]
-  const merged: Memory = { event: m.event }
-  if (m.date !== undefined) merged.date = m.date
-  const importance = higherImportance(old.importance, m.importance)
+  const old = memories[position]
+  const merged: Memory = { event: memory.event }
+  if (memory.date !== undefined) merged.date = memory.date
+  const importance = higherImportance(old.importance, memory.importance)
   if (importance !== undefined) merged.importance = importance
-  merged.confidence = reinforce(old.confidence ?? DEFAULT_CONFIDENCE, m.confidence ?? DEFAULT_CONFIDENCE)
-  memories[i] = merged
+  merged.confidence = reinforce(old.confidence ?? DEFAULT_CONFIDENCE, memory.confidence ?? DEFAULT_CONFIDENCE)
+  memories[position] = merged
 }
 
 /** Chronological, undated last; stable so equal dates keep their arrival order. */
 export function sortMemories(memories: Memory[]): Memory[] {
   return memories
     .map((m, i) => ({ m, i }))
-    .sort((x, y) => {
-      const a = x.m.date
-      const b = y.m.date
-      if (a !== b) {
-        if (a === undefined) return 1
-        if (b === undefined) return -1
-        return a < b ? -1 : 1
+    .sort((left, right) => {
+      const firstDate = left.m.date
+      const secondDate = right.m.date
+      if (firstDate !== secondDate) {
+        if (firstDate === undefined) return 1
+        if (secondDate === undefined) return -1
+        return firstDate < secondDate ? -1 : 1
       }
-      return x.i - y.i
+      return left.i - right.i
     })
     .map((x) => x.m)
 }
 
 /** ISO 639-1 code (a region suffix like "en-US" is dropped); undefined when not a code. */
-export function cleanLanguage(v: unknown): string | undefined {
-  if (typeof v !== 'string') return undefined
-  const m = /^([a-z]{2})(?:[-_][a-z0-9]+)*$/i.exec(v.trim())
-  return m ? m[1].toLowerCase() : undefined
+export function cleanLanguage(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  const match = /^([a-z]{2})(?:[-_][a-z0-9]+)*$/i.exec(value.trim())
+  return match ? match[1].toLowerCase() : undefined
 }

@@ -1,5 +1,6 @@
-// The merge of extracted data into a profile (CONTRACT §7). Pure: no I/O, no clock (time comes in as `now`),
-// no randomness; the input state is never mutated and the same inputs always give deep-equal outputs.
+// The merge of extracted data into a profile (docs/architecture/processing.md#merging). Pure: no I/O, no clock (time
+// comes in as `now`), no randomness; the input state is never mutated and the same inputs always give deep-equal
+// outputs.
 import { applyCustom } from './custom-merge.js'
 import { screenForgotten } from './forget.js'
 import { diffStates } from './merge-diff.js'
@@ -27,8 +28,8 @@ import {
   type ProfileLimits,
 } from './profile-limits.js'
 import { CORE_FIELDS, emptyState } from './profile.js'
-import type { Changes, Extraction, ListSection, ProfileState, Scored } from './profile.js'
-import { applyMood, mergeScalarAt, type ScalarClock } from './scalar-time.js'
+import type { Changes, Extraction, ListSection, ProfileState, Scored, TimedExtraction } from './profile.js'
+import { applyMood, say, settle, type ScalarClock } from './scalar-time.js'
 
 export interface MergeResult {
   /** The new state. Persist it even when `changed` is false: internal counters may still have advanced. */
@@ -97,6 +98,8 @@ interface MergeWork {
   at: string | undefined
   /** The merge's time. */
   now: string
+  /** The scalars said in the batch, dated: their timelines are built once it is applied. */
+  clock: ScalarClock
 }
 
 /** The section names of list sections as the limits and forget name them. */
@@ -170,13 +173,8 @@ function said(s: ProfileState, w: MergeWork, section: string, field?: string): v
 
 function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
   const { content } = s
-  const clock: ScalarClock = {
-    at: w.at,
-    now: w.now,
-    state: s,
-    pastLimit: w.limits.pastValues,
-    dropped: (path, v) => w.dropped.add('past_values', path, String(v.value), w.keyOf(String(v.value))),
-  }
+  const clock = w.clock
+  clock.at = w.at
   // Adds first, removals last, and adds of a negated value skipped: within one extraction the removal wins.
   const removals = removalKeys(w, ex)
   const kept = (section: ListSection) => (e: Scored<string>) => !removals.negated(section, w.keyOf(e.value))
@@ -186,11 +184,11 @@ function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
     if (f === 'age') {
       const age = cleanScoredAge(core.age)
       if (!age) continue
-      content.core_info.age = mergeScalarAt(content.core_info.age, age, clock, 'core_info.age')
+      say(clock, 'core_info.age', age)
     } else {
       const v = scalar(w, `core_info.${f}`, core[f])
       if (!v) continue
-      content.core_info[f] = mergeScalarAt(content.core_info[f], v, clock, `core_info.${f}`)
+      say(clock, `core_info.${f}`, v)
     }
     said(s, w, 'core_info', f)
   }
@@ -233,8 +231,7 @@ function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
 
   const style = scalar(w, 'preferences.conversation_style', ex.preferences?.conversation_style)
   if (style) {
-    const p = content.preferences
-    p.conversation_style = mergeScalarAt(p.conversation_style, style, clock, 'preferences.conversation_style')
+    say(clock, 'preferences.conversation_style', style)
     said(s, w, 'preferences', 'conversation_style')
   }
   const topics = scoredList(w, 'preferences.topics_to_avoid', ex.preferences?.topics_to_avoid).filter(
@@ -256,14 +253,15 @@ function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
 
 export interface MergeOptions {
   /**
-   * When each extraction's submission was accepted (ISO 8601), by index: a forgotten value comes back only from evidence
-   * accepted after it was forgotten (src/domain/forget.ts). Unknown (omitted) counts as older than any forget.
+   * When each extraction's submission was accepted (ISO 8601), by index: a forgotten value comes back only from
+   * evidence accepted after it was forgotten (src/domain/forget.ts). Unknown (omitted) counts as older than any forget.
    */
   acceptedAt?: (string | undefined)[]
   /**
    * When each extraction's text was said or written (ISO 8601), by index (README "Event time"): the batch is applied in
-   * this order (stable; unknown counts as newest), and a scalar whose value comes from newer evidence keeps it against a
-   * different value from older evidence (scalar-time.ts mergeScalarAt, which also keeps the values replaced as past values). Omitted: the given order, every one as newest.
+   * this order (stable; unknown counts as newest), and each scalar's timeline is built from when its values were said
+   * (scalar-time.ts), whatever the order. Unknown (omitted): said at `now`. An extraction's `parts` are said at their
+   * own times.
    */
   occurredAt?: (string | undefined)[]
   /** The profile's limits (README "Profile limits"); the defaults when omitted. */
@@ -288,35 +286,80 @@ function eventOrder(times: (string | undefined)[]): number[] {
 }
 
 /**
- * Applies a batch of extractions, in event-time order (MergeOptions.occurredAt; else as given), to a profile state. One call = one update_log entry.
- * `now` (ISO 8601) stamps `field_timestamps` of every section and field that changed.
+ * A batch with each extraction's parts (Extraction.parts) as extractions of their own, said at their own times and
+ * accepted with the extraction they came from. Parts without a time are left out.
  */
-export function merge(
-  state: ProfileState,
+export function expandParts(
   extractions: Extraction[],
-  now: string,
-  opts: MergeOptions = {},
-): MergeResult {
-  const screened = screenForgotten(state, extractions, opts.acceptedAt)
+  occurredAt?: (string | undefined)[],
+  acceptedAt?: (string | undefined)[],
+) {
+  if (!extractions.some((ex) => ex && typeof ex === 'object' && Array.isArray(ex.parts)))
+    return { extractions, occurredAt, acceptedAt }
+  const out: { extractions: Extraction[]; occurredAt: (string | undefined)[]; acceptedAt: (string | undefined)[] } = {
+    extractions: [],
+    occurredAt: [],
+    acceptedAt: [],
+  }
+  extractions.forEach((ex, index) => {
+    const push = (one: Extraction, at: string | undefined) => {
+      out.extractions.push(one)
+      out.occurredAt.push(at)
+      out.acceptedAt.push(acceptedAt?.[index])
+    }
+    if (!ex || typeof ex !== 'object' || !Array.isArray(ex.parts)) return push(ex, occurredAt?.[index])
+    const { parts, ...rest } = ex
+    push(rest, occurredAt?.[index])
+    for (const p of parts as unknown[]) {
+      if (!p || typeof p !== 'object' || typeof (p as TimedExtraction).at !== 'string') continue
+      const { at, ...part } = p as TimedExtraction
+      push(part, at)
+    }
+  })
+  return out
+}
+
+/**
+ * Applies a batch of extractions, in event-time order (MergeOptions.occurredAt; else as given), to a profile state. One
+ * call = one update_log entry. `now` (ISO 8601) stamps `field_timestamps` of every section and field that changed.
+ */
+export function merge(state: ProfileState, batch: Extraction[], now: string, opts: MergeOptions = {}): MergeResult {
+  const expanded = expandParts(batch, opts.occurredAt, opts.acceptedAt)
+  const screened = screenForgotten(state, expanded.extractions, expanded.acceptedAt)
   const keyOf = keyMemo()
   const before = readView(state)
   const after = workingCopy(screened.state)
   const lists = new ListIndex(keyOf)
+  const limits = opts.limits ?? DEFAULT_PROFILE_LIMITS
+  const dropLog = new DropLog()
+  const clock: ScalarClock = {
+    at: undefined,
+    now,
+    state: after,
+    pastLimit: limits.pastValues,
+    statementLimit: limits.scalarStatements,
+    valueChars: limits.valueChars,
+    dropped: (path, v) => dropLog.add('past_values', path, String(v), keyOf(String(v))),
+    touched: new Set(),
+    keyOf,
+  }
   const work: MergeWork = {
     keyOf,
     lists,
     interests: new InterestIndex(after.content.interests, lists),
-    limits: opts.limits ?? DEFAULT_PROFILE_LIMITS,
-    dropped: new DropLog(),
+    limits,
+    dropped: dropLog,
     at: undefined,
     now,
+    clock,
   }
-  const times = eventTimes(screened.extractions.length, opts.occurredAt)
+  const times = eventTimes(screened.extractions.length, expanded.occurredAt)
   for (const i of eventOrder(times)) {
     const ex = screened.extractions[i]
     work.at = times[i]
     if (ex && typeof ex === 'object') applyExtraction(after, ex, work)
   }
+  settle(clock)
   enforceLimits(after, work.limits, keyOf, work.dropped)
 
   const { changes, paths } = diffStates(before, after, keyOf)

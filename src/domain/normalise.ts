@@ -25,10 +25,12 @@ const TRAILING_PUNCT = /[^\P{P}#]+$/u
 // Hyphens, underscores and slashes separate words: "hip-hop" == "hip hop".
 const WORD_SEPARATORS = /[\s\-_\u2010-\u2015/]+/u
 
-/** Lower case, compatibility-normalised, Latin diacritics removed ("Café" -> "cafe"), curly apostrophes straightened. */
-function fold(s: string): string {
+/**
+ * Lower case, compatibility-normalised, Latin diacritics removed ("Café" -> "cafe"), curly apostrophes straightened.
+ */
+function fold(text: string): string {
   return (
-    s
+    text
       .normalize('NFKC')
       .toLowerCase()
       .normalize('NFD')
@@ -59,9 +61,9 @@ export const normaliseCalls = { n: 0 }
  * The dedupe key of a value: lower case, trimmed, whitespace collapsed, surrounding punctuation stripped,
  * one leading article dropped, each word Porter-stemmed. Returns '' when nothing meaningful is left.
  */
-export function normaliseValue(s: string): string {
+export function normaliseValue(value: string): string {
   normaliseCalls.n++
-  const words = fold(s)
+  const words = fold(value)
     .split(WORD_SEPARATORS)
     .map(cleanWord)
     .filter((w) => w !== '')
@@ -71,18 +73,18 @@ export function normaliseValue(s: string): string {
 }
 
 /** True when two values share a dedupe key. */
-export function sameValue(a: string, b: string): boolean {
-  return normaliseValue(a) === normaliseValue(b)
+export function sameValue(first: string, second: string): boolean {
+  return normaliseValue(first) === normaliseValue(second)
 }
 
 /**
  * Content tokens of a text, in order and with repeats: folded, stop words dropped, Porter-stemmed.
  * Shared by search and by the evaluation harness, so both agree on what a "word" is.
  */
-export function tokens(s: string): string[] {
+export function tokens(text: string): string[] {
   const out: string[] = []
-  for (const m of fold(s).matchAll(/[\p{L}\p{N}]+(?:'[\p{L}]+)*/gu)) {
-    const word = m[0]
+  for (const match of fold(text).matchAll(/[\p{L}\p{N}]+(?:'[\p{L}]+)*/gu)) {
+    const word = match[0]
     if (STOP_WORDS.has(word)) continue
     const bare = word.replace(/'s$/, '')
     if (bare === '' || STOP_WORDS.has(bare)) continue
@@ -92,8 +94,8 @@ export function tokens(s: string): string[] {
 }
 
 /** Interest category names in lower snake_case ("Movies & TV" -> "movies_tv"); '' becomes "other". */
-export function categoryKey(s: string): string {
-  const key = fold(s)
+export function categoryKey(name: string): string {
+  const key = fold(name)
     .replace(/[^\p{L}\p{N}]+/gu, '_')
     .replace(/^_+|_+$/g, '')
   return key === '' ? 'other' : key

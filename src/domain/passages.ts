@@ -1,4 +1,4 @@
-// Evidence passages (issue 24, README "Evidence passages"): what a person said, kept beside the profile's facts so a
+// Evidence passages (docs/guides/evidence.md): what a person said, kept beside the profile's facts so a
 // context can quote it and a value can be traced to it. Their bounds, and how they are indexed and shown; the worker
 // builds a submission's passages in src/ai/passages.ts.
 
@@ -34,9 +34,12 @@ export interface PassageDraft {
   occurredAt: string
 }
 
-/** A passage as one text (what its vector is computed from, and what BM25 counts): the question it answers, then the person's words. */
-export function passageEmbedText(p: Pick<PassageDraft, 'prompt' | 'text'>): string {
-  return p.prompt ? `${p.prompt}\n${p.text}` : p.text
+/**
+ * A passage as one text (what its vector is computed from, and what BM25 counts): the question it answers, then the
+ * person's words.
+ */
+export function passageEmbedText(passage: Pick<PassageDraft, 'prompt' | 'text'>): string {
+  return passage.prompt ? `${passage.prompt}\n${passage.text}` : passage.text
 }
 
 /**
@@ -45,12 +48,12 @@ export function passageEmbedText(p: Pick<PassageDraft, 'prompt' | 'text'>): stri
  * parses every character on the main thread. Rounding by multiplication, not toPrecision: half the time (the worker
  * formats one vector per passage).
  */
-export function vectorText(v: readonly number[]): string {
+export function vectorText(vector: readonly number[]): string {
   let out = '['
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i]!
+  for (let i = 0; i < vector.length; i++) {
+    const component = vector[i]!
     if (i) out += ','
-    out += x === 0 ? '0' : String(Math.round(x * 1e8) / 1e8)
+    out += component === 0 ? '0' : String(Math.round(component * 1e8) / 1e8)
   }
   return out + ']'
 }
@@ -133,8 +136,8 @@ function nameWords(names: readonly (string | null | undefined)[]): Set<string> {
  */
 export function passageQuery(query: string, names: readonly (string | null | undefined)[] = []): string {
   const own = nameWords(names)
-  const dropped = (w: string): boolean => {
-    const lower = w.normalize('NFKC').toLowerCase()
+  const dropped = (word: string): boolean => {
+    const lower = word.normalize('NFKC').toLowerCase()
     return SPEECH_WORDS.has(lower) || own.has(lower.replace(/'s?$/, ''))
   }
   const rest = query
@@ -161,17 +164,19 @@ export function anyWordsQuery(query: string): string {
 
 /** "8 May 2023" (UTC): a date a model reads without help. */
 export function readableDate(iso: string): string {
-  const d = new Date(iso)
-  if (Number.isNaN(d.getTime())) return ''
-  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return ''
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`
 }
-/** A stored date as a model reads it: "2023-05-19" -> "19 May 2023", "2023-05" -> "May 2023"; anything else as it is. */
+/**
+ * A stored date as a model reads it: "2023-05-19" -> "19 May 2023", "2023-05" -> "May 2023"; anything else as it is.
+ */
 export function readableDay(date: string): string {
-  const m = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(date)
-  if (!m) return date
-  const month = MONTHS[Number(m[2]) - 1]
+  const match = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(date)
+  if (!match) return date
+  const month = MONTHS[Number(match[2]) - 1]
   if (!month) return date
-  return m[3] ? `${Number(m[3])} ${month} ${m[1]}` : `${month} ${m[1]}`
+  return match[3] ? `${Number(match[3])} ${month} ${match[1]}` : `${month} ${match[1]}`
 }
 const MONTHS = [
   'January',
@@ -202,6 +207,6 @@ const LIKING_STEMS = new Set(['like', 'love', 'enjoi'])
  * they say about love?"). The person's interests are then what it asks about.
  */
 export function asksLikes(lookup: string): boolean {
-  const t = tokens(lookup)
-  return t.length > 0 && t.every((w) => LIKING_STEMS.has(w))
+  const words = tokens(lookup)
+  return words.length > 0 && words.every((w) => LIKING_STEMS.has(w))
 }

@@ -1,8 +1,8 @@
-// A profile's size, and its limits (issue 22): how many values a list, the interests, the memories and the custom fields
-// may hold, how long one value may be, and how large the whole content may grow. The defaults sit far above what real
-// people produce (a busy profile holds a few hundred values, some tens of KB); they exist so that no key holder can grow
-// one profile until every merge, read and context of it stalls the service. Pure: the merge calls `enforceLimits` on
-// its working copy; an import checks a stored profile with `contentViolation`.
+// A profile's size, and its limits (docs/operations/limits.md): how many values a list, the interests, the memories and
+// the custom fields may hold, how long one value may be, and how large the whole content may grow. The defaults sit far
+// above what real people produce (a busy profile holds a few hundred values, some tens of KB); they exist so that no
+// key holder can grow one profile until every merge, read and context of it stalls the service. Pure: the merge calls
+// `enforceLimits` on its working copy; an import checks a stored profile with `contentViolation`.
 import { hasOwn } from './merge-rules.js'
 import type { KeyOf } from './merge-rules.js'
 import type {
@@ -16,6 +16,7 @@ import type {
   ScalarPath,
   Scored,
 } from './profile.js'
+import { followDroppedPast } from './scalar-time.js'
 
 export type { Dropped, DroppedValue, LimitName } from './profile.js'
 
@@ -43,6 +44,8 @@ export interface ProfileLimits {
   passagesPerProfile: number
   /** Past values kept per scalar path (README "Facts over time"): the oldest go beyond it. */
   pastValues: number
+  /** Statements a scalar path's timeline is built from (README "Facts over time"): the oldest go beyond it. */
+  scalarStatements: number
 }
 
 export const DEFAULT_PROFILE_LIMITS: ProfileLimits = {
@@ -58,6 +61,7 @@ export const DEFAULT_PROFILE_LIMITS: ProfileLimits = {
   passagesPerSubmission: 200,
   passagesPerProfile: 20_000,
   pastValues: 20,
+  scalarStatements: 200,
 }
 
 /** Distinct moods counted for mood_trends.default; the least seen go beyond it (not configurable: moods are few). */
@@ -121,10 +125,10 @@ const IMPORTANCE_WEIGHT = { low: -0.2, medium: 0, high: 0.2 } as const
 
 /**
  * Cuts a merged state down to the limits, keeping the most confident and, among equals, the most recent values: a list
- * over its limit loses its least confident entries (the oldest of equals); past the category limit, the categories whose
- * best value is least confident go whole; past the totals (interests, custom values) and the byte size, the least
- * confident values of all go first. Mutates the working copy it is given (the merge's own); returns what went.
- * Linear in the state's size plus n log n for the ranking of the lists that are over.
+ * over its limit loses its least confident entries (the oldest of equals); past the category limit, the categories
+ * whose best value is least confident go whole; past the totals (interests, custom values) and the byte size, the least
+ * confident values of all go first. Mutates the working copy it is given (the merge's own); returns what went. Linear
+ * in the state's size plus n log n for the ranking of the lists that are over.
  */
 export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: KeyOf, log = new DropLog()): DropLog {
   const c = s.content
@@ -181,10 +185,12 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
 
   // Past values of each scalar: the oldest go (the merge keeps them within the limit as it adds them; a rollback to a
   // snapshot kept under a larger limit, or a stored profile, may be over).
+  let pastDropped = false
   for (const [path, list] of Object.entries(c.past_values ?? {}) as [ScalarPath, PastValue[]][]) {
     while (list.length > limits.pastValues) {
       const gone = list.pop()!
       log.add('past_values', path, String(gone.value), keyOf(String(gone.value)))
+      pastDropped = true
     }
   }
 
@@ -261,6 +267,7 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
     (Object.entries(c.past_values ?? {}) as [ScalarPath, PastValue[]][]).flatMap(([path, list]) =>
       list.map((e, i) => {
         const value = String(e.value)
+        const remove = removeAt(list, i)
         return {
           section: path,
           value,
@@ -269,7 +276,7 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
           index: -i,
           weight: -1,
           bytes: bytesOf(e),
-          remove: removeAt(list, i),
+          remove: () => ((pastDropped = true), remove()),
         }
       }),
     )
@@ -293,14 +300,17 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
     }
     flush()
   }
+  // The statements of the past values dropped go too, so the next merge does not build them again.
+  if (pastDropped)
+    followDroppedPast(s, limits.pastValues, (path, v) => log.add('past_values', path, String(v), keyOf(String(v))))
   tidy(s, keyOf)
   return log
 }
 
 /**
- * What the limits leave behind is removed too: empty interest categories and custom fields, timestamps (field_timestamps,
- * internals.said_at) and sighting counts of parts that no longer exist (they would otherwise pile up with every category a profile ever had), and the
- * least seen moods past MAX_MOODS.
+ * What the limits leave behind is removed too: empty interest categories and custom fields, timestamps
+ * (field_timestamps, internals.said_at) and sighting counts of parts that no longer exist (they would otherwise pile up
+ * with every category a profile ever had), and the least seen moods past MAX_MOODS.
  */
 export function tidy(s: ProfileState, keyOf: KeyOf): void {
   const c = s.content

@@ -45,7 +45,9 @@ export interface ProfileContent {
   personality: Personality
   memories: Memory[]
   preferences: Preferences
-  /** Values of apps' custom schema fields: section -> field -> scored value or list (README "Custom profile schema"). */
+  /**
+   * Values of apps' custom schema fields: section -> field -> scored value or list (README "Custom profile schema").
+   */
   custom?: CustomValues
   /**
    * Earlier values of the scalars, newest first, each with the window it held (README "Facts over time"; src/domain/
@@ -66,7 +68,10 @@ export const SCALAR_PATHS = [
 ] as const
 export type ScalarPath = (typeof SCALAR_PATHS)[number]
 
-/** A value a scalar held before (README "Facts over time"). Times are event times (ISO 8601), from <= last_said <= until. */
+/**
+ * A value a scalar held before (README "Facts over time"). Times are event times (ISO 8601), from <= last_said <=
+ * until.
+ */
 export interface PastValue {
   value: string | number
   confidence: number
@@ -91,8 +96,8 @@ export interface ProfileInternals {
   forgotten?: Tombstone[]
   /**
    * Per scalar path (core_info.*, preferences.conversation_style, personality.mood_trends.recent): when the evidence
-   * behind its current value was said or written (ISO 8601). Older evidence does not replace the value (merge-rules.ts
-   * mergeScalarAt). Absent for values stored before event times.
+   * behind its current value was last said or written (ISO 8601), the latest statement of its window
+   * (src/domain/scalar-time.ts). Absent for values stored before event times.
    */
   evidence_at?: Record<string, string>
   /**
@@ -101,13 +106,38 @@ export interface ProfileInternals {
    */
   since?: Record<string, string>
   /**
-   * Per part, keyed as field_timestamps are (sections, fields, interest categories, custom sections and fields): when the
-   * newest evidence that named a value of it was said or written (ISO 8601; the merge's time for evidence of unknown
-   * time). A context orders facts of equal relevance and confidence by it, newest said first, so the order does not
-   * depend on how the worker batched submissions (field_timestamps are merge times). Absent for parts not named since it
-   * was kept; bounded as field_timestamps are (a key per part that exists).
+   * Per part, keyed as field_timestamps are (sections, fields, interest categories, custom sections and fields): when
+   * the newest evidence that named a value of it was said or written (ISO 8601; the merge's time for evidence of
+   * unknown time). A context orders facts of equal relevance and confidence by it, newest said first, so the order does
+   * not depend on how the worker batched submissions (field_timestamps are merge times). Absent for parts not named
+   * since it was kept; bounded as field_timestamps are (a key per part that exists).
    */
   said_at?: Record<string, string>
+  /**
+   * Per scalar path: the statements its timeline is built from (src/domain/scalar-time.ts): when each value was said,
+   * with its confidence. Bounded by ProfileLimits.scalarStatements per path. Absent for paths not said since it was
+   * kept.
+   */
+  statements?: Partial<Record<ScalarPath, StatementLog>>
+}
+
+/**
+ * One statement of a scalar: when it was said (ISO 8601), its confidence, and the index of its value (as it was
+ * written) in StatementLog.values; a forgotten value's statement keeps only its time (confidence and index -1).
+ */
+export type Statement = [at: string, confidence: number, value: number]
+
+/** The statements of one scalar (src/domain/scalar-time.ts). */
+export interface StatementLog {
+  /** In order: by time, then value (normalised), confidence and value as written. */
+  said: Statement[]
+  /** The values the statements name, each as written, once. */
+  values: (string | number)[]
+  /**
+   * The newest statement the limits let go, as [time, value (null: forgotten), confidence]: a statement not after it in
+   * the order of `said` is not taken.
+   */
+  before?: [at: string, value: string | number | null, confidence: number]
 }
 
 /** The sections a value can be forgotten from (DELETE /v1/profile/{id}/values), in the profile's own names. */
@@ -180,7 +210,15 @@ export interface Extraction {
   language?: string
   /** Values of the submitting app's custom schema fields (already checked against that schema). */
   custom?: CustomValues
+  /**
+   * Values said at their own times within the submission (a conversation whose messages carry timestamps): each part
+   * holds what the messages of one time said, and `at`, that time (ISO 8601). The merge takes each part as said then.
+   */
+  parts?: TimedExtraction[]
 }
+
+/** What the messages of one time said (Extraction.parts). */
+export type TimedExtraction = Omit<Extraction, 'parts'> & { at: string }
 
 export type InputType = 'text' | 'conversation' | 'structured'
 /** input_type of history entries written by a request rather than a submission. */
@@ -246,9 +284,9 @@ export interface Changes {
 }
 
 /**
- * How many values a profile's lists hold (interests, traits, topics to avoid, memories, custom entries): a cheap measure
- * of how much work a merge, a summary or a context of it is, for choosing to run small ones where they are asked.
- * O(categories + custom fields); anything not a list counts nothing.
+ * How many values a profile's lists hold (interests, traits, topics to avoid, memories, custom entries): a cheap
+ * measure of how much work a merge, a summary or a context of it is, for choosing to run small ones where they are
+ * asked. O(categories + custom fields); anything not a list counts nothing.
  */
 export function valueCount(c: Partial<ProfileContent> | undefined): number {
   if (!c || typeof c !== 'object') return 0

@@ -1,10 +1,10 @@
-// Provenance (issue 24, README "Provenance"): which of a profile's evidence passages support one of its values. Pure:
+// Provenance (docs/guides/evidence.md): which of a profile's evidence passages support one of its values. Pure:
 // the stored extractions, the words' stems and the candidate passages come in; which passages support the value, and
 // how each was matched, go out. The SQL that feeds it is src/db/provenance.repository.ts; the service that runs it,
 // src/services/provenance.service.ts (the evidence API and forget both use it, so they agree on what "states" a value).
 import { z } from 'zod'
 import { cleanText } from './merge-rules.js'
-import { isForgetSection, proposesValue, valueKey, type ForgetTarget } from './forget.js'
+import { FORGET_SECTION_JSON_SCHEMA, isForgetSection, proposesValue, valueKey, type ForgetTarget } from './forget.js'
 import { FORGET_SECTIONS, type Extraction } from './profile.js'
 import { invalid } from './errors.js'
 import { categoryKey } from './normalise.js'
@@ -14,7 +14,10 @@ import { MAX_LEXEME, writtenWords } from './lexical.js'
 
 /** The applied submissions (newest first) whose stored extraction is read to find the ones that proposed a value. */
 export const EVIDENCE_MAX_SUBMISSIONS = 200
-/** Candidate passages read per lookup (per kind: the proposing submissions', the others'); best ranked first. */
+/**
+ * Candidate passages a lookup reads in one statement per kind (the proposing submissions', the others'); past this it
+ * reads the profile's passages window by window instead.
+ */
 export const EVIDENCE_CANDIDATES = 1000
 /** Passages an evidence answer holds by default, and at most. */
 export const EVIDENCE_DEFAULT_LIMIT = 10
@@ -43,6 +46,7 @@ export function evidenceParamsSchema() {
     field: z
       .string({ error: (iss) => (iss.input == null ? 'Missing parameter: field' : FIELD_MESSAGE) })
       .refine((v) => isForgetSection(v), { error: FIELD_MESSAGE })
+      .meta(FORGET_SECTION_JSON_SCHEMA)
       .describe(
         `The value's section, as the forget endpoint names it: ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field>`,
       ),
@@ -51,7 +55,7 @@ export function evidenceParamsSchema() {
         error: (iss) => (iss.input == null ? 'Missing parameter: value' : 'Invalid parameter value: must be a string'),
       })
       .refine((v) => cleanText(v) !== undefined, { error: 'Invalid parameter value: must not be empty' })
-      .refine((v) => v.length <= 1000, { error: 'Invalid parameter value: longer than 1000 characters' })
+      .max(1000, { error: 'Invalid parameter value: longer than 1000 characters' })
       .describe('The value (for memories, the event); compared as the merge compares values'),
     category: z
       .string({ error: 'Invalid parameter category: must be a string' })
@@ -153,7 +157,9 @@ export function proposalOf(stored: unknown, target: ForgetTarget): { proposed: b
   return { proposed: true, ...(quote ? { quote } : {}) }
 }
 
-/** The words of a text as the passages' `simple` index holds them (lowercase letters and digits), distinct, in order. */
+/**
+ * The words of a text as the passages' `simple` index holds them (lowercase letters and digits), distinct, in order.
+ */
 export function textWords(text: string, max = EVIDENCE_MAX_WORDS): string[] {
   const words = writtenWords(text).filter((w) => w.length <= MAX_LEXEME)
   return [...new Set(words)].slice(0, max)
@@ -187,6 +193,8 @@ export interface CandidatePassage {
   /** The lexemes of the passage among those looked for. */
   hits: string[]
   rank: number
+  /** Already hidden by the forget that reads it (a forget taken up again): found, not hidden twice. */
+  hidden?: boolean
 }
 
 export interface Supported<P extends CandidatePassage> {
@@ -196,49 +204,77 @@ export interface Supported<P extends CandidatePassage> {
   share: number
 }
 
-/**
- * The passages that support a value, best first. `proposed`: the submissions whose stored extraction proposed it, with
- * the quote each kept; `known`: every submission whose stored extraction was read (proposing or not). A passage
- * supports the value when
- * - its submission proposed it and it holds QUOTE_SHARE of the quote's words (`quote`) or PROPOSED_SHARE of the
- *   value's words (`extraction`);
- * - its submission's extraction is unknown (not among those read: older, dropped, imported) and it holds every word
- *   of the value (`words`);
- * - when neither finds one (the extractions do not say where it was said), any passage that holds every word (`words`).
- * A passage of a submission whose extraction is known and did not propose the value does not support it otherwise.
- */
-export function supportingPassages<P extends CandidatePassage>(o: {
+/** What a lookup knows before it reads passages: the submissions that proposed the value, and the words looked for. */
+export interface SupportRules {
+  /** The submissions whose stored extraction proposed the value, with the quote each kept. */
   proposed: ReadonlyMap<string, { quote?: string }>
+  /** Every submission whose stored extraction was read (proposing or not). */
   known: ReadonlySet<string>
   valueGroups: string[][]
   /** The quote words of each proposing submission that kept a quote. */
   quoteGroups: ReadonlyMap<string, string[][]>
-  /** Passages of the proposing submissions that hold any word looked for. */
-  ofProposed: P[]
-  /** Passages of other submissions that hold every word of the value. */
-  others: P[]
-}): Supported<P>[] {
-  const primary: Supported<P>[] = []
-  for (const p of o.ofProposed) {
-    if (!o.proposed.has(p.submission_id)) continue
+}
+
+/**
+ * One page of candidate passages sorted by how they support the value (any page, in any order: a lookup reads the
+ * candidates page by page). `supported`: those that support it whatever else is found; `fallback`: those that support
+ * it only when no page has anything `supported` (a submission whose extraction is known and did not propose the value,
+ * holding every word). A passage supports the value when
+ * - its submission proposed it and it holds QUOTE_SHARE of the quote's words (`quote`) or PROPOSED_SHARE of the
+ * value's words (`extraction`);
+ * - its submission's extraction is unknown (not among those read: older, dropped, imported) and it holds every word
+ * of the value (`words`);
+ * - when neither finds one (the extractions do not say where it was said), any passage that holds every word (`words`).
+ */
+export function siftSupport<P extends CandidatePassage>(
+  page: readonly P[],
+  rules: SupportRules,
+): { supported: Supported<P>[]; fallback: Supported<P>[] } {
+  const supported: Supported<P>[] = []
+  const fallback: Supported<P>[] = []
+  for (const p of page) {
     const lexemes = new Set(p.hits)
-    const quote = o.quoteGroups.get(p.submission_id)
-    const q = quote ? share(lexemes, quote) : 0
-    const v = share(lexemes, o.valueGroups)
-    if (quote && q >= QUOTE_SHARE) primary.push({ passage: p, match: 'quote', share: q })
-    else if (v >= PROPOSED_SHARE) primary.push({ passage: p, match: 'extraction', share: v })
+    if (rules.proposed.has(p.submission_id)) {
+      const quote = rules.quoteGroups.get(p.submission_id)
+      const q = quote ? share(lexemes, quote) : 0
+      const v = share(lexemes, rules.valueGroups)
+      if (quote && q >= QUOTE_SHARE) supported.push({ passage: p, match: 'quote', share: q })
+      else if (v >= PROPOSED_SHARE) supported.push({ passage: p, match: 'extraction', share: v })
+    } else if (share(lexemes, rules.valueGroups) === 1) {
+      const words = { passage: p, match: 'words' as const, share: 1 }
+      if (rules.known.has(p.submission_id)) fallback.push(words)
+      else supported.push(words)
+    }
   }
-  const full = o.others.filter((p) => !o.proposed.has(p.submission_id) && share(new Set(p.hits), o.valueGroups) === 1)
-  const unknown = full.filter((p) => !o.known.has(p.submission_id))
-  const fallback = primary.length || unknown.length ? unknown : full
-  const out = [...primary, ...fallback.map((p) => ({ passage: p, match: 'words' as const, share: 1 }))]
-  return out.sort(
-    (a, b) =>
-      MATCH_ORDER[a.match] - MATCH_ORDER[b.match] ||
-      b.share - a.share ||
-      b.passage.rank - a.passage.rank ||
-      b.passage.occurred_at.localeCompare(a.passage.occurred_at) ||
-      a.passage.submission_id.localeCompare(b.passage.submission_id) ||
-      a.passage.position - b.passage.position,
+  return { supported, fallback }
+}
+
+/** Best first: `quote`, `extraction`, `words`; then the share held, the rank, the newest said, the place. */
+export function bySupport<P extends CandidatePassage>(a: Supported<P>, b: Supported<P>): number {
+  return (
+    MATCH_ORDER[a.match] - MATCH_ORDER[b.match] ||
+    b.share - a.share ||
+    b.passage.rank - a.passage.rank ||
+    b.passage.occurred_at.localeCompare(a.passage.occurred_at) ||
+    a.passage.submission_id.localeCompare(b.passage.submission_id) ||
+    a.passage.position - b.passage.position
   )
+}
+
+/** The `limit` best of `kept` (as this returned it) and `more`: a lookup's answer, however many pages it reads. */
+export function keepBest<P extends CandidatePassage>(kept: Supported<P>[], more: Supported<P>[], limit: number) {
+  if (!more.length) return kept
+  return [...kept, ...more].sort(bySupport).slice(0, limit)
+}
+
+/**
+ * The passages that support a value, best first (siftSupport says which), read from two lists of candidates: the
+ * passages of the proposing submissions that hold any word looked for, and the others that hold every word of the
+ * value.
+ */
+export function supportingPassages<P extends CandidatePassage>(o: SupportRules & { ofProposed: P[]; others: P[] }) {
+  const ofProposed = o.ofProposed.filter((p) => o.proposed.has(p.submission_id))
+  const others = o.others.filter((p) => !o.proposed.has(p.submission_id))
+  const { supported, fallback } = siftSupport([...ofProposed, ...others], o)
+  return (supported.length ? supported : fallback).sort(bySupport)
 }

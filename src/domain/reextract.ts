@@ -1,5 +1,5 @@
-// Re-extraction (README "Re-extraction"): a profile rebuilt from its stored submissions with the current provider and
-// prompt, compared with the profile as it stands. Pure: the service runs the extractor and the merge.
+// Re-extraction (docs/guides/profile-lifecycle.md): a profile rebuilt from its stored submissions with the current
+// provider and prompt, compared with the profile as it stands. Pure: the service runs the extractor and the merge.
 import { diffStates } from './merge-diff.js'
 import { keyMemo, memoryKey } from './merge-rules.js'
 import { CORE_FIELDS, type Changes, type ProfileState, type Scored } from './profile.js'
@@ -27,7 +27,8 @@ export function reextractionDiff(
       touched.add(section === 'personality' ? 'personality.mood_trends' : `${section}.${field}`)
     }
   }
-  for (const f of CORE_FIELDS) gone(`core_info.${f}`, before.content.core_info[f], after.content.core_info[f])
+  for (const field of CORE_FIELDS)
+    gone(`core_info.${field}`, before.content.core_info[field], after.content.core_info[field])
   gone(
     'preferences.conversation_style',
     before.content.preferences.conversation_style,
@@ -44,9 +45,9 @@ export function reextractionDiff(
     after.content.personality.mood_trends.default,
   )
   const kept = new Set(after.content.memories.map((m) => memoryKey(m, keyOf)))
-  for (const m of before.content.memories) {
-    if (kept.has(memoryKey(m, keyOf))) continue
-    cleared.push({ path: 'memories', value: m.event })
+  for (const memory of before.content.memories) {
+    if (kept.has(memoryKey(memory, keyOf))) continue
+    cleared.push({ path: 'memories', value: memory.event })
     touched.add('memories')
   }
   if (cleared.length) changes.cleared = cleared
@@ -59,6 +60,6 @@ export function reextractionDiff(
  */
 export function reextractedTimestamps(before: ProfileState, paths: string[], now: string): Record<string, string> {
   const out = { ...before.field_timestamps }
-  for (const p of paths) out[p] = now
+  for (const path of paths) out[path] = now
   return out
 }

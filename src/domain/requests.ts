@@ -12,7 +12,8 @@ import {
 
 /**
  * The request schemas: the service layer validates with them, and the OpenAPI document is generated from them,
- * so the two cannot disagree. Messages name the offending field (CONTRACT §3).
+ * so the two cannot disagree. Messages name the offending field
+ * (docs/reference/api-conventions.md, "Errors").
  */
 
 export const FILTER_FIELDS = ['id', 'name', 'location', 'age', 'gender', 'language', 'status'] as const
@@ -32,7 +33,8 @@ export const submitBodySchema = z.object({
     .nullish()
     .default('text')
     .describe(
-      'text: prose; conversation: "Speaker: text" lines or a JSON array of {role, content}; structured: a JSON object as a string',
+      'text: prose; conversation: "Speaker: text" lines or a JSON array of {role, content}; ' +
+        'structured: a JSON object as a string',
     ),
   occurred_at: z
     .string({ error: `Invalid field: occurred_at must be a string: ${EVENT_TIME_FORMS}` })
@@ -40,17 +42,18 @@ export const submitBodySchema = z.object({
       error: `Invalid field: occurred_at must be at most ${EVENT_TIME_MAX_CHARS} characters`,
     })
     .regex(new RegExp(EVENT_TIME_PATTERN), { error: `Invalid field: occurred_at must be ${EVENT_TIME_FORMS}` })
-    .transform((s, ctx) => {
-      const t = parseEventTime(s, Date.now())
-      if ('iso' in t) return t.iso
-      ctx.addIssue({ code: 'custom', message: `Invalid field: occurred_at ${t.error}` })
+    .transform((text, ctx) => {
+      const parsed = parseEventTime(text, Date.now())
+      if ('iso' in parsed) return parsed.iso
+      ctx.addIssue({ code: 'custom', message: `Invalid field: occurred_at ${parsed.error}` })
       return z.NEVER
     })
     .nullish()
     .describe(
-      `When the text was said or written: ${EVENT_TIME_FORMS} (a date is its midnight UTC), from ${EVENT_TIME_MIN.slice(0, 10)} to ` +
-        `${EVENT_TIME_SKEW_MS / 60_000} minutes past the service's clock. The reference for relative dates ("yesterday") and the time the ` +
-        'merge orders evidence by. Default: the latest "timestamp" of a JSON conversation\'s messages, else the acceptance time',
+      `When the text was said or written: ${EVENT_TIME_FORMS} (a date is its midnight UTC), ` +
+        `from ${EVENT_TIME_MIN.slice(0, 10)} to ${EVENT_TIME_SKEW_MS / 60_000} minutes past the service's clock. ` +
+        'The reference for relative dates ("yesterday") and the time the merge orders evidence by. ' +
+        'Default: the latest "timestamp" of a JSON conversation\'s messages, else the acceptance time',
     ),
 })
 
@@ -70,7 +73,9 @@ export function searchParamsSchema(maxPageSize: number) {
         .string()
         .optional()
         .describe(
-          "Natural-language search text; when present, hybrid search is used (the embedding, and every content word of the query in the profile's values or summary) and results are ranked by similarityScore",
+          'Natural-language search text; when present, hybrid search is used ' +
+            "(the embedding, and every content word of the query in the profile's values or summary) " +
+            'and results are ranked by similarityScore',
         ),
       sensitivity: z
         .number({ error: sensitivityMsg })
@@ -90,15 +95,15 @@ export function searchParamsSchema(maxPageSize: number) {
       page: int('page', 1).default(1),
       pageSize: int('pageSize', 1, maxPageSize).default(DEFAULT_PAGE_SIZE),
     })
-    .superRefine((p, ctx) => {
-      if (p.filterBy !== undefined && !p.filterValue) {
+    .superRefine((params, ctx) => {
+      if (params.filterBy !== undefined && !params.filterValue) {
         ctx.addIssue({
           code: 'custom',
           message: 'Invalid filter: a filter field needs a non-empty value (filterBy needs filterValue)',
           path: ['filterValue'],
         })
       }
-      if (p.filterBy === undefined && p.filterValue !== undefined) {
+      if (params.filterBy === undefined && params.filterValue !== undefined) {
         ctx.addIssue({
           code: 'custom',
           message: 'Invalid filter: a filter value needs a field (filterValue needs filterBy)',
@@ -140,7 +145,7 @@ export function contextParamsSchema() {
 /** The page size of a passage list (GET /v1/profile/{id}/passages, Profile.passages) that names none. */
 export const DEFAULT_PASSAGE_PAGE = 20
 
-/** GET /v1/profile/{id}/passages and Profile.passages in GraphQL (README "Evidence passages"). */
+/** GET /v1/profile/{id}/passages and Profile.passages in GraphQL (docs/guides/evidence.md). */
 export function passageParamsSchema(maxPageSize: number) {
   const msg = `Invalid query parameter limit: must be an integer from 1 to ${maxPageSize}`
   return z.object({
@@ -169,7 +174,7 @@ export function passageParamsSchema(maxPageSize: number) {
 
 /** Parses with a request schema; the first problem becomes a VALIDATION_FAILED domain error. */
 export function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const r = schema.safeParse(input)
-  if (!r.success) throw invalid(r.error.issues[0]!.message)
-  return r.data
+  const result = schema.safeParse(input)
+  if (!result.success) throw invalid(result.error.issues[0]!.message)
+  return result.data
 }

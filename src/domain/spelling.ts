@@ -55,9 +55,9 @@ export function oneEditAway(word: string): string[] {
     const tail = chars.slice(i).join('')
     if (i < chars.length) out.add(head + chars.slice(i + 1).join(''))
     if (i + 1 < chars.length) out.add(head + chars[i + 1] + chars[i] + chars.slice(i + 2).join(''))
-    for (const c of letters) {
-      if (i < chars.length && c !== chars[i]) out.add(head + c + chars.slice(i + 1).join(''))
-      out.add(head + c + tail)
+    for (const letter of letters) {
+      if (i < chars.length && letter !== chars[i]) out.add(head + letter + chars.slice(i + 1).join(''))
+      out.add(head + letter + tail)
     }
   }
   out.delete(word)
@@ -85,7 +85,9 @@ export function uncommonTerms(query: string, terms: readonly string[], dictionar
   return uncommon(query, terms, dictionary).map(([, stem]) => stem)
 }
 
-/** What a misspelt word may have meant: the dictionary's words as written (one, or the two of a split), and their stems. */
+/**
+ * What a misspelt word may have meant: the dictionary's words as written (one, or the two of a split), and their stems.
+ */
 export interface SpellingAlternative {
   words: string[]
   stems: string[]
@@ -124,18 +126,18 @@ export function spellingCorrections(
       const seen = found.get(key)
       if (!seen || rank < seen.rank) found.set(key, { words, stems, rank })
     }
-    for (const v of oneEditAway(word)) {
-      const rank = dictionary.get(v)
-      const t = rank === undefined ? [] : tokens(v)
-      if (t.length === 1) add([v], t, rank!)
+    for (const candidate of oneEditAway(word)) {
+      const rank = dictionary.get(candidate)
+      const candidateTokens = rank === undefined ? [] : tokens(candidate)
+      if (candidateTokens.length === 1) add([candidate], candidateTokens, rank!)
     }
     const chars = [...word]
     for (let i = 3; i <= chars.length - 3; i++) {
-      const [a, b] = [chars.slice(0, i).join(''), chars.slice(i).join('')]
-      const [ra, rb] = [dictionary.get(a), dictionary.get(b)]
+      const [head, tail] = [chars.slice(0, i).join(''), chars.slice(i).join('')]
+      const [ra, rb] = [dictionary.get(head), dictionary.get(tail)]
       if (ra === undefined || rb === undefined) continue
-      const [ta, tb] = [tokens(a), tokens(b)]
-      if (ta.length === 1 && tb.length === 1) add([a, b], [ta[0]!, tb[0]!], Math.max(ra, rb))
+      const [ta, tb] = [tokens(head), tokens(tail)]
+      if (ta.length === 1 && tb.length === 1) add([head, tail], [ta[0]!, tb[0]!], Math.max(ra, rb))
     }
     const best = [...found.values()].sort((x, y) => x.rank - y.rank).slice(0, SPELLING_MAX_ALTERNATIVES)
     if (best.length)

@@ -12,7 +12,13 @@ type Scalar = 'name' | 'age' | 'gender' | 'location' | 'occupation' | 'mood' | '
  * a forgotten value kept out, a limit), the summary is written again from the merged profile. Linear in the profile and
  * the extractions.
  */
-export function mergeKeptProposals(extractions: readonly Extraction[], content: ProfileContent): boolean {
+export function mergeKeptProposals(batch: readonly Extraction[], content: ProfileContent): boolean {
+  // What a submission's messages said at their own times, in the order they said it.
+  const extractions = batch.flatMap((ex) =>
+    ex && typeof ex === 'object' && Array.isArray(ex.parts)
+      ? [ex, ...[...ex.parts].sort((a, b) => Date.parse(a.at) - Date.parse(b.at))]
+      : [ex],
+  )
   const scalars = new Map<Scalar, Scored<string | number>>()
   // section -> normalised value -> true (expected present) / false (expected removed)
   const lists: Record<ListSection | 'memories', Map<string, boolean>> = {
@@ -24,11 +30,12 @@ export function mergeKeptProposals(extractions: readonly Extraction[], content: 
   const put = (section: keyof typeof lists, xs: readonly { value: string }[] | undefined) =>
     xs?.forEach((x) => lists[section].set(normaliseValue(x.value), true))
   for (const ex of extractions) {
-    const c = ex.core_info ?? {}
-    for (const k of ['name', 'age', 'gender', 'location', 'occupation'] as const) if (c[k]) scalars.set(k, c[k]!)
+    const core = ex.core_info ?? {}
+    for (const field of ['name', 'age', 'gender', 'location', 'occupation'] as const)
+      if (core[field]) scalars.set(field, core[field]!)
     if (ex.personality?.mood) scalars.set('mood', ex.personality.mood)
     if (ex.preferences?.conversation_style) scalars.set('conversation_style', ex.preferences.conversation_style)
-    for (const r of ex.removals ?? []) lists[r.section].set(normaliseValue(r.value), false)
+    for (const removal of ex.removals ?? []) lists[removal.section].set(normaliseValue(removal.value), false)
     for (const list of Object.values(ex.interests ?? {})) put('interests', list)
     put('traits', ex.personality?.traits)
     put('topics_to_avoid', ex.preferences?.topics_to_avoid)
@@ -47,7 +54,8 @@ export function mergeKeptProposals(extractions: readonly Extraction[], content: 
     mood: content.personality?.mood_trends?.recent,
     conversation_style: content.preferences?.conversation_style,
   }
-  for (const [k, v] of scalars) if (!held[k] || !sameScalar(held[k]!.value, v.value)) return false
+  for (const [scalar, value] of scalars)
+    if (!held[scalar] || !sameScalar(held[scalar]!.value, value.value)) return false
   const keys = (xs: readonly { value: string }[] | undefined) => new Set((xs ?? []).map((x) => normaliseValue(x.value)))
   const present: Record<keyof typeof lists, () => Set<string>> = {
     interests: () =>

@@ -1,5 +1,6 @@
-// Summary instructions per app (README "Summary instructions"): a few short sentences saying what a profile's summary
-// must cover or leave out. Pure: checking them, and reading the forms the template (local) summarizer understands.
+// Summary instructions per app (docs/guides/summary-instructions.md): a few short sentences saying what a profile's
+// summary must cover or leave out. Pure: checking them, and reading the forms the template (local) summarizer
+// understands.
 import { invalid } from './errors.js'
 
 export const MAX_INSTRUCTIONS = 5
@@ -18,25 +19,25 @@ export function checkInstructions(raw: unknown): string[] {
     throw invalid(`At most ${MAX_INSTRUCTIONS} summary instructions (got ${raw.length})`)
   const out: string[] = []
   const seen = new Set<string>()
-  for (const [i, r] of raw.entries()) {
-    if (typeof r !== 'string') throw invalid(`Summary instruction ${i + 1} must be a string`)
-    const bad = REFUSED.exec(r)
+  for (const [i, given] of raw.entries()) {
+    if (typeof given !== 'string') throw invalid(`Summary instruction ${i + 1} must be a string`)
+    const bad = REFUSED.exec(given)
     if (bad) {
       const cp = bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')
       throw invalid(`Summary instruction ${i + 1} must not contain control or invisible characters (found U+${cp})`)
     }
-    const s = r
+    const instruction = given
       .normalize('NFC')
       .replace(/\p{Zs}+/gu, ' ')
       .trim()
-    if (!s) throw invalid(`Summary instruction ${i + 1} must not be empty`)
-    const n = [...s].length
-    if (n > MAX_INSTRUCTION_CHARS)
-      throw invalid(`Summary instruction ${i + 1} must be at most ${MAX_INSTRUCTION_CHARS} characters (got ${n})`)
-    const key = s.toLowerCase()
+    if (!instruction) throw invalid(`Summary instruction ${i + 1} must not be empty`)
+    const chars = [...instruction].length
+    if (chars > MAX_INSTRUCTION_CHARS)
+      throw invalid(`Summary instruction ${i + 1} must be at most ${MAX_INSTRUCTION_CHARS} characters (got ${chars})`)
+    const key = instruction.toLowerCase()
     if (seen.has(key)) continue
     seen.add(key)
-    out.push(s)
+    out.push(instruction)
   }
   return out
 }
@@ -92,12 +93,12 @@ const WORDS: [RegExp, SummaryPart[]][] = [
 ]
 
 function partsOf(phrase: string): SummaryPart[] | undefined {
-  const p = phrase
+  const cleaned = phrase
     .toLowerCase()
     .replace(/^(the|their|his|her|any|all)\s+/, '')
     .replace(/^(person's|user's)\s+/, '')
     .trim()
-  return WORDS.find(([re]) => re.test(p))?.[1]
+  return WORDS.find(([re]) => re.test(cleaned))?.[1]
 }
 
 /** A list of things: "age and location", "age, location, or gender". Undefined when any item is not a known part. */
@@ -108,10 +109,10 @@ function listOf(text: string): SummaryPart[] | undefined {
     .filter(Boolean)
   if (!items.length) return undefined
   const out: SummaryPart[] = []
-  for (const i of items) {
-    const p = partsOf(i)
-    if (!p) return undefined
-    out.push(...p)
+  for (const item of items) {
+    const parts = partsOf(item)
+    if (!parts) return undefined
+    out.push(...parts)
   }
   return [...new Set(out)]
 }
@@ -119,30 +120,53 @@ function listOf(text: string): SummaryPart[] | undefined {
 /** One instruction as the template summarizer reads it. */
 export type Directive = { kind: 'omit' | 'first' | 'cover'; parts: SummaryPart[] }
 
-const OMIT =
-  /^(?:please\s+)?(?:leave out|omit|exclude|skip|drop|hide|ignore|never (?:mention|include|say)|(?:do not|don't|dont) (?:mention|include|say|talk about|cover|state|reveal)|no)\s+(.+?)(?:\s+(?:from|in) the summary)?$/i
-const FIRST =
-  /^(?:please\s+)?(?:(?:mention|put|start with|lead with|begin with|open with|cover|describe)\s+(.+?)\s+first|(?:start|lead|begin|open) with\s+(.+?))(?:\s+in the summary)?$/i
-const COVER =
-  /^(?:please\s+)?(?:always\s+)?(?:cover|include|mention|describe|talk about|say something about|keep)\s+(.+?)(?:\s+in the summary)?$/i
+/** The verbs that ask the summary to leave a part out. */
+const OMIT_VERBS = [
+  'leave out',
+  'omit',
+  'exclude',
+  'skip',
+  'drop',
+  'hide',
+  'ignore',
+  'never (?:mention|include|say)',
+  "(?:do not|don't|dont) (?:mention|include|say|talk about|cover|state|reveal)",
+  'no',
+]
+const OMIT = new RegExp(
+  String.raw`^(?:please\s+)?(?:${OMIT_VERBS.join('|')})\s+(.+?)(?:\s+(?:from|in) the summary)?$`,
+  'i',
+)
+/** The two ways to ask for a part first: "<verb> X first" and "start with X". */
+const FIRST_FORMS = [
+  String.raw`(?:mention|put|start with|lead with|begin with|open with|cover|describe)\s+(.+?)\s+first`,
+  String.raw`(?:start|lead|begin|open) with\s+(.+?)`,
+]
+const FIRST = new RegExp(String.raw`^(?:please\s+)?(?:${FIRST_FORMS.join('|')})(?:\s+in the summary)?$`, 'i')
+/** The verbs that ask the summary to cover a part. */
+const COVER_VERBS = ['cover', 'include', 'mention', 'describe', 'talk about', 'say something about', 'keep']
+const COVER = new RegExp(
+  String.raw`^(?:please\s+)?(?:always\s+)?(?:${COVER_VERBS.join('|')})\s+(.+?)(?:\s+in the summary)?$`,
+  'i',
+)
 
 /** The instruction as a directive of the template summarizer, or undefined when it is not one of its forms. */
 export function parseInstruction(instruction: string): Directive | undefined {
-  const s = instruction
+  const cleaned = instruction
     .trim()
     .replace(/[.!]+$/, '')
     .trim()
-  const omit = OMIT.exec(s)
+  const omit = OMIT.exec(cleaned)
   if (omit) {
     const parts = listOf(omit[1]!)
     return parts ? { kind: 'omit', parts } : undefined
   }
-  const first = FIRST.exec(s)
+  const first = FIRST.exec(cleaned)
   if (first) {
     const parts = listOf((first[1] ?? first[2])!)
     return parts ? { kind: 'first', parts } : undefined
   }
-  const cover = COVER.exec(s)
+  const cover = COVER.exec(cleaned)
   if (cover) {
     const parts = listOf(cover[1]!)
     return parts ? { kind: 'cover', parts } : undefined
@@ -163,20 +187,20 @@ export function planSummary(instructions: readonly string[] | undefined): Summar
   const omit = new Set<SummaryPart>()
   const first: SummarySection[] = []
   const cover = new Set<SummarySection>()
-  for (const i of instructions ?? []) {
-    const d = parseInstruction(i)
-    if (!d) continue
-    if (d.kind === 'omit') d.parts.forEach((p) => omit.add(p))
+  for (const instruction of instructions ?? []) {
+    const directive = parseInstruction(instruction)
+    if (!directive) continue
+    if (directive.kind === 'omit') directive.parts.forEach((p) => omit.add(p))
     else {
-      for (const p of d.parts) {
-        const section = SECTION_OF[p]
+      for (const part of directive.parts) {
+        const section = SECTION_OF[part]
         cover.add(section)
-        if (d.kind === 'first' && !first.includes(section)) first.push(section)
+        if (directive.kind === 'first' && !first.includes(section)) first.push(section)
       }
     }
   }
   // An omitted part is not also covered: leaving something out wins.
-  for (const s of SECTIONS) if (partsIn(s).every((p) => omit.has(p))) cover.delete(s)
+  for (const section of SECTIONS) if (partsIn(section).every((p) => omit.has(p))) cover.delete(section)
   const order = [...first.filter((s) => cover.has(s)), ...SECTIONS.filter((s) => !first.includes(s) || !cover.has(s))]
   return { omit, order, cover }
 }

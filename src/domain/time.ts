@@ -2,4 +2,4 @@
 export const isoTime = (d: Date | string): string => new Date(d).toISOString()
 
 /** `isoTime` for a time that may be absent (null stays null). */
-export const isoTimeOrNull = (d: Date | string | null): string | null => (d ? isoTime(d) : null)
+export const isoTimeOrNull = (time: Date | string | null): string | null => (time ? isoTime(time) : null)

@@ -17,10 +17,10 @@ export function checkDataSize(data: string, maxBytes: number): string {
   return data
 }
 
-export function checkIdempotencyKey(v: string | undefined): string | undefined {
-  if (v === undefined) return undefined
-  if (v.length < 1 || v.length > 255) throw invalid('Invalid Idempotency-Key header: 1-255 characters')
-  return checkStorable(v, 'Idempotency-Key header')
+export function checkIdempotencyKey(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined
+  if (key.length < 1 || key.length > 255) throw invalid('Invalid Idempotency-Key header: 1-255 characters')
+  return checkStorable(key, 'Idempotency-Key header')
 }
 
 /**
@@ -30,10 +30,10 @@ export function checkIdempotencyKey(v: string | undefined): string | undefined {
  */
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
-function unstorable(s: string): string | undefined {
-  const m = UNSTORABLE.exec(s)
-  if (!m) return undefined
-  const code = m[0].charCodeAt(0)
+function unstorable(text: string): string | undefined {
+  const match = UNSTORABLE.exec(text)
+  if (!match) return undefined
+  const code = match[0].charCodeAt(0)
   return code === 0 ? 'a NUL character (U+0000)' : `an unpaired surrogate (U+${code.toString(16).toUpperCase()})`
 }
 
@@ -59,13 +59,13 @@ export function checkStorableJson(text: string, field: string): void {
   }
   const stack: unknown[] = [value]
   while (stack.length) {
-    const v = stack.pop()
-    if (typeof v === 'string') checkStorable(v, field)
-    else if (Array.isArray(v)) stack.push(...v)
-    else if (v && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v)) {
-        checkStorable(k, field)
-        stack.push(x)
+    const next = stack.pop()
+    if (typeof next === 'string') checkStorable(next, field)
+    else if (Array.isArray(next)) stack.push(...next)
+    else if (next && typeof next === 'object') {
+      for (const [key, child] of Object.entries(next)) {
+        checkStorable(key, field)
+        stack.push(child)
       }
     }
   }

@@ -40,24 +40,24 @@ export function signatureHeader(secrets: string[], body: string, unixSeconds: nu
   const signed = `${unixSeconds}.${body}`
   return [
     `t=${unixSeconds}`,
-    ...secrets.map((s) => `v1=${crypto.createHmac('sha256', s).update(signed).digest('hex')}`),
+    ...secrets.map((secret) => `v1=${crypto.createHmac('sha256', secret).update(signed).digest('hex')}`),
   ].join(',')
 }
 
 /**
  * The delay before the next attempt after `attempts` failed ones: base x 2^(attempts-1), doubling up to 512 x base,
- * with +-10 % jitter (`random` in [0, 1)). With the default base of 30 s and 16 attempts the schedule spans about 29.9 h
- * (26.9 h at the least): 30 s, 1, 2, 4, 8, 16, 32 min, 1.1, 2.1 h, then 4.3 h six times.
+ * with +-10 % jitter (`random` in [0, 1)). With the default base of 30 s and 16 attempts the schedule spans about 29.9
+ * h (26.9 h at the least): 30 s, 1, 2, 4, 8, 16, 32 min, 1.1, 2.1 h, then 4.3 h six times.
  */
 export function webhookRetryDelayMs(attempts: number, baseMs: number, random = Math.random()): number {
   const exp = Math.min(Math.max(attempts, 1) - 1, 9)
   return Math.round(baseMs * 2 ** exp * (0.9 + 0.2 * random))
 }
 
-/** The whole schedule's span without jitter: what the README documents. */
+/** The whole schedule's span without jitter: what docs/guides/webhooks.md documents. */
 export function webhookScheduleMs(maxAttempts: number, baseMs: number): number {
   let total = 0
-  for (let a = 1; a < maxAttempts; a++) total += webhookRetryDelayMs(a, baseMs, 0.5)
+  for (let attempt = 1; attempt < maxAttempts; attempt++) total += webhookRetryDelayMs(attempt, baseMs, 0.5)
   return total
 }
 
@@ -68,15 +68,16 @@ export const MAX_ENDPOINTS_PER_APP = 10
 /** A list of events to subscribe to: at least one, known, without repeats. */
 export function checkEvents(events: readonly string[]): WebhookEvent[] {
   if (!events.length) throw invalid('events: subscribe to at least one event')
-  for (const e of events) {
-    if (!(WEBHOOK_EVENTS as readonly string[]).includes(e))
-      throw invalid(`events: unknown event '${String(e).slice(0, 40)}' (one of ${WEBHOOK_EVENTS.join(', ')})`)
+  for (const event of events) {
+    if (!(WEBHOOK_EVENTS as readonly string[]).includes(event))
+      throw invalid(`events: unknown event '${String(event).slice(0, 40)}' (one of ${WEBHOOK_EVENTS.join(', ')})`)
   }
   return [...new Set(events)] as WebhookEvent[]
 }
 
-export function checkDescription(d: string | null | undefined): string | null {
-  if (d == null || d === '') return null
-  if (d.length > MAX_DESCRIPTION_CHARS) throw invalid(`description: at most ${MAX_DESCRIPTION_CHARS} characters`)
-  return checkStorable(d, 'description')
+export function checkDescription(description: string | null | undefined): string | null {
+  if (description == null || description === '') return null
+  if (description.length > MAX_DESCRIPTION_CHARS)
+    throw invalid(`description: at most ${MAX_DESCRIPTION_CHARS} characters`)
+  return checkStorable(description, 'description')
 }

@@ -58,9 +58,9 @@ export function retryDelayMs(attempts: number, baseMs: number, random: () => num
 /** One entry per profile, in first-seen order (several jobs may name the same profile). */
 export function distinctProfiles(jobs: ProfileJob[]): ProfileJob[] {
   const seen = new Map<string, ProfileJob>()
-  for (const j of jobs) {
-    const k = profileKey(j)
-    if (!seen.has(k)) seen.set(k, { tenantId: j.tenantId, profileId: j.profileId })
+  for (const job of jobs) {
+    const key = profileKey(job)
+    if (!seen.has(key)) seen.set(key, { tenantId: job.tenantId, profileId: job.profileId })
   }
   return [...seen.values()]
 }

@@ -57,8 +57,8 @@ export const EVENT_CHANNEL = 'profiler_events'
 export const encodeEvent = <K extends EventName>(name: K, payload: EventMap[K]) => JSON.stringify({ name, payload })
 export function decodeEvent(text: string): BusEvent | null {
   try {
-    const e = JSON.parse(text) as BusEvent
-    return e && typeof e.name === 'string' && e.payload && typeof e.payload === 'object' ? e : null
+    const event = JSON.parse(text) as BusEvent
+    return event && typeof event.name === 'string' && event.payload && typeof event.payload === 'object' ? event : null
   } catch {
     return null
   }
@@ -73,13 +73,13 @@ export class StatusOrder {
   constructor(private readonly max = 100_000) {}
 
   /** Whether to deliver the event (events without `seq` always are). */
-  admit(e: EventMap['profileStatusChanged']): boolean {
-    if (e.seq === undefined) return true
-    const key = `${e.tenantId}\u0000${e.profileId}`
+  admit(change: EventMap['profileStatusChanged']): boolean {
+    if (change.seq === undefined) return true
+    const key = `${change.tenantId}\u0000${change.profileId}`
     const last = this.newest.get(key)
-    if (last !== undefined && e.seq <= last) return false
+    if (last !== undefined && change.seq <= last) return false
     this.newest.delete(key)
-    this.newest.set(key, e.seq)
+    this.newest.set(key, change.seq)
     if (this.newest.size > this.max) this.newest.delete(this.newest.keys().next().value!)
     return true
   }
@@ -129,7 +129,7 @@ export class EmbeddedEventBus extends MemoryEventBus {
   /** A NOTIFY on the events channel, as the embedded server saw it go by. */
   receive(channel: string, text: string): void {
     if (channel !== EVENT_CHANNEL) return
-    const e = decodeEvent(text)
-    if (e && e.name !== 'eventsMissed') this.emit(e.name, e.payload as never)
+    const event = decodeEvent(text)
+    if (event && event.name !== 'eventsMissed') this.emit(event.name, event.payload as never)
   }
 }

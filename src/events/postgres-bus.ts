@@ -41,12 +41,12 @@ export class PostgresEventBus extends MemoryEventBus {
     const client = new pg.Client({ connectionString: this.url })
     client.on('notification', (msg) => {
       if (msg.channel !== EVENT_CHANNEL || !msg.payload) return
-      const e = decodeEvent(msg.payload)
-      if (e && e.name !== 'eventsMissed') this.emit(e.name, e.payload as never)
+      const event = decodeEvent(msg.payload)
+      if (event && event.name !== 'eventsMissed') this.emit(event.name, event.payload as never)
       else this.log.warn('ignored a malformed event notification')
     })
-    client.on('error', (e) => {
-      this.log.warn({ err: e }, 'event listener connection lost; reconnecting')
+    client.on('error', (error) => {
+      this.log.warn({ err: error }, 'event listener connection lost; reconnecting')
       this.reconnectSoon()
     })
     client.on('end', () => this.reconnectSoon())
@@ -83,10 +83,10 @@ export class PostgresEventBus extends MemoryEventBus {
           const batch = this.unsent.splice(0, 500)
           try {
             await client.query(NOTIFY_MANY, [EVENT_CHANNEL, batch])
-          } catch (e) {
+          } catch (err) {
             // The connection broke: the batch waits for the next one (reconnectSoon sends it).
             this.unsent.unshift(...batch)
-            this.log.warn({ err: e }, 'publishing events failed; retrying on the next connection')
+            this.log.warn({ err }, 'publishing events failed; retrying on the next connection')
             return
           }
         }

@@ -19,12 +19,12 @@ function signalOf(context: GqlContext | undefined): AbortSignal | undefined {
 export const errorBoundary: MiddlewareFn<GqlContext> = async ({ context }, next) => {
   try {
     return await next()
-  } catch (e) {
-    if (e instanceof GraphQLError) throw e
-    if (e instanceof DomainError) throw toGraphQLError(e)
-    const ai = aiUnavailable(e)
+  } catch (err) {
+    if (err instanceof GraphQLError) throw err
+    if (err instanceof DomainError) throw toGraphQLError(err)
+    const ai = aiUnavailable(err)
     if (ai) throw toGraphQLError(ai)
-    if (isConnectionError(e)) {
+    if (isConnectionError(err)) {
       throw new GraphQLError('Service unavailable: the database cannot be reached; retry shortly', {
         extensions: { code: 'DATABASE_UNAVAILABLE', status: 503 },
       })
@@ -32,7 +32,7 @@ export const errorBoundary: MiddlewareFn<GqlContext> = async ({ context }, next)
     const requestId = context?.requestId ?? 'unknown'
     // Work stopped because its caller went away is no failure (and nobody reads this answer).
     if (callerGone(signalOf(context))) context?.log?.info({ requestId }, 'operation cancelled')
-    else context?.log?.error({ err: e, requestId }, 'resolver failed')
+    else context?.log?.error({ err, requestId }, 'resolver failed')
     throw new GraphQLError(`Internal error (request ${requestId})`, { extensions: { code: 'INTERNAL', status: 500 } })
   }
 }

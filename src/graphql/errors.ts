@@ -3,7 +3,10 @@ import { DomainError, isConnectionError } from '../domain/errors.js'
 import { rateLimitHeaders } from '../http/rate-limit.js'
 import { RateLimitedError } from '../services/budget.js'
 
-/** A domain error as GraphQL reports it: `extensions.code` and the HTTP-like `extensions.status` of CONTRACT §3. */
+/**
+ * A domain error as GraphQL reports it: `extensions.code` and the HTTP-like `extensions.status`
+ * (docs/reference/errors.md).
+ */
 export function toGraphQLError(err: DomainError): GraphQLError {
   const headers = err instanceof RateLimitedError ? new Map(Object.entries(rateLimitHeaders(err.decision))) : undefined
   return new GraphQLError(err.message, {
@@ -12,7 +15,10 @@ export function toGraphQLError(err: DomainError): GraphQLError {
   })
 }
 
-/** Apollo's and graphql-ws's last word on every error: domain codes kept, internals hidden, suggestions off in production. */
+/**
+ * Apollo's and graphql-ws's last word on every error: domain codes kept, internals hidden, suggestions off in
+ * production.
+ */
 export function formatGraphQLError(production: boolean) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = (error as GraphQLError)?.originalError ?? error

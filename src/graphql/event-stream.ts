@@ -4,7 +4,7 @@ export function eventStream<T>(
   maxBuffered = 1000,
 ): AsyncIterableIterator<T> {
   const buffered: T[] = []
-  const waiting: ((r: IteratorResult<T>) => void)[] = []
+  const waiting: ((result: IteratorResult<T>) => void)[] = []
   let done = false
   const unsubscribe = subscribe((value) => {
     if (done) return

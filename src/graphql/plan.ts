@@ -36,11 +36,15 @@ export const MAX_CONTEXTS_PER_OPERATION = 10
 export interface OperationPlan {
   /** Root fields, aliases included (fields merged by GraphQL count once; `__typename` is free). */
   rootFields: number
-  /** Profile.context fields it resolves: each times the length of the lists it sits in (per event, for a subscription). */
+  /**
+   * Profile.context fields it resolves: each times the length of the lists it sits in (per event, for a subscription).
+   */
   contexts: number
   /** exportProfile fields. */
   exports: number
-  /** What it costs against the request budget: one per root field and one per context (a REST context call costs one). */
+  /**
+   * What it costs against the request budget: one per root field and one per context (a REST context call costs one).
+   */
   cost: number
 }
 
@@ -53,7 +57,7 @@ export interface PlanOptions {
  * Lists whose length the arguments of the field above them bound (SearchResult.profiles: searchProfiles' pageSize).
  * Any other list with a context below it has no known length: it counts as unbounded, so the operation is refused.
  */
-const LIST_LENGTHS: Record<string, (parentArgs: Record<string, unknown>, o: PlanOptions) => number> = {
+const LIST_LENGTHS: Record<string, (parentArgs: Record<string, unknown>, options: PlanOptions) => number> = {
   'SearchResult.profiles': (args, o) =>
     Math.min(typeof args.pageSize === 'number' && args.pageSize > 0 ? args.pageSize : DEFAULT_PAGE_SIZE, o.maxPageSize),
 }
@@ -68,7 +72,7 @@ export function planOperation(
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variables: Record<string, unknown> | null | undefined,
-  o: PlanOptions,
+  options: PlanOptions,
 ): OperationPlan {
   const fragments = new Map<string, FragmentDefinitionNode>()
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d)
@@ -88,8 +92,11 @@ export function planOperation(
   }
   const applies = (condition: NamedTypeNode | undefined, type: GraphQLObjectType) => {
     if (!condition) return true
-    const t = typeFromAST(schema, condition)
-    return t === type || (!!t && isAbstractType(t) && schema.isSubType(t, type))
+    const conditionType = typeFromAST(schema, condition)
+    return (
+      conditionType === type ||
+      (!!conditionType && isAbstractType(conditionType) && schema.isSubType(conditionType, type))
+    )
   }
   /** The fields selected on an object of `type`, by response key (graphql-js's collectFields). */
   const collect = (type: GraphQLObjectType, sets: readonly SelectionSetNode[]) => {
@@ -105,27 +112,30 @@ export function planOperation(
           if (applies(s.typeCondition, type)) walk(s.selectionSet)
         } else if (!visited.has(s.name.value)) {
           visited.add(s.name.value)
-          const f = fragments.get(s.name.value)
-          if (f && applies(f.typeCondition, type)) walk(f.selectionSet)
+          const fragment = fragments.get(s.name.value)
+          if (fragment && applies(fragment.typeCondition, type)) walk(fragment.selectionSet)
         }
       }
     }
     for (const set of sets) walk(set)
     return fields
   }
-  /** Context fields resolved under one object of `type` selected by `sets`; `args` are those of the field that returned it. */
+  /**
+   * Context fields resolved under one object of `type` selected by `sets`; `args` are those of the field that returned
+   * it.
+   */
   const contextsUnder = (
     type: GraphQLObjectType,
     sets: readonly SelectionSetNode[],
     args: Record<string, unknown>,
   ): number => {
-    let n = 0
+    let total = 0
     for (const nodes of collect(type, sets).values()) {
       const name = nodes[0]!.name.value
       const def = type.getFields()[name]
       if (!def) continue // __typename, or introspection
       if (type.name === 'Profile' && (name === 'context' || name === 'evidence')) {
-        n += 1
+        total += 1
         continue
       }
       const subsets = nodes.flatMap((f) => (f.selectionSet ? [f.selectionSet] : []))
@@ -140,25 +150,25 @@ export function planOperation(
       const named = getNamedType(def.type)
       const objects = isObjectType(named) ? [named] : isAbstractType(named) ? schema.getPossibleTypes(named) : []
       const inner = Math.max(0, ...objects.map((t) => contextsUnder(t, subsets, fieldArgs)))
-      if (inner) n += inner * listLength(type, name, def.type, args)
+      if (inner) total += inner * listLength(type, name, def.type, args)
     }
-    return n
+    return total
   }
   /** How many objects a field of `type` returns: the product of its list levels' lengths (1 when it is no list). */
   const listLength = (
     type: GraphQLObjectType,
     name: string,
-    t: GraphQLOutputType,
+    fieldType: GraphQLOutputType,
     parentArgs: Record<string, unknown>,
   ): number => {
-    let n = 1
-    for (let cur = t; ; ) {
+    let count = 1
+    for (let cur = fieldType; ; ) {
       if (isNonNullType(cur)) cur = cur.ofType
       else if (isListType(cur)) {
         const known = LIST_LENGTHS[`${type.name}.${name}`]
-        n *= known ? known(parentArgs, o) : Infinity
+        count *= known ? known(parentArgs, options) : Infinity
         cur = cur.ofType
-      } else return n
+      } else return count
     }
   }
 
@@ -180,9 +190,10 @@ export function planOperation(
 
 /** The error an operation over the context bound is refused with, before anything runs. */
 export function tooManyContexts(plan: OperationPlan) {
-  const n = Number.isFinite(plan.contexts) ? `${plan.contexts}` : 'an unbounded number of'
+  const resolved = Number.isFinite(plan.contexts) ? `${plan.contexts}` : 'an unbounded number of'
   return invalid(
-    `Too many context (and evidence) fields: at most ${MAX_CONTEXTS_PER_OPERATION} in one operation; this one would resolve ${n} ` +
+    `Too many context (and evidence) fields: at most ${MAX_CONTEXTS_PER_OPERATION} in one operation; this one ` +
+      `would resolve ${resolved} ` +
       '(aliases, fragments and the pageSize of searchProfiles count)',
   )
 }

@@ -50,7 +50,10 @@ export function profilerSchema(): Promise<GraphQLSchema> {
 
 let builtDashboard: Promise<GraphQLSchema> | undefined
 
-/** The dashboard's schema (/dashboard/graphql): the API's operations plus accounts, apps and their webhooks, which the API lacks. */
+/**
+ * The dashboard's schema (/dashboard/graphql): the API's operations plus accounts, apps and their webhooks, which the
+ * API lacks.
+ */
 export function dashboardSchema(): Promise<GraphQLSchema> {
   builtDashboard ??= buildSchema({
     resolvers: [

@@ -10,13 +10,13 @@ export function selectedFieldNames(
 ): Set<string> {
   let sets: SelectionSetNode[] = info.fieldNodes.flatMap((f) => (f.selectionSet ? [f.selectionSet] : []))
   const fields = (set: SelectionSetNode, seen = new Set<string>()): FieldNode[] =>
-    set.selections.flatMap((s) => {
-      if (s.kind === Kind.FIELD) return [s]
-      if (s.kind === Kind.INLINE_FRAGMENT) return fields(s.selectionSet, seen)
-      const f = info.fragments[s.name.value]
-      if (!f || seen.has(f.name.value)) return []
-      seen.add(f.name.value)
-      return fields(f.selectionSet, seen)
+    set.selections.flatMap((selection) => {
+      if (selection.kind === Kind.FIELD) return [selection]
+      if (selection.kind === Kind.INLINE_FRAGMENT) return fields(selection.selectionSet, seen)
+      const fragment = info.fragments[selection.name.value]
+      if (!fragment || seen.has(fragment.name.value)) return []
+      seen.add(fragment.name.value)
+      return fields(fragment.selectionSet, seen)
     })
   for (const name of path)
     sets = sets.flatMap((set) =>

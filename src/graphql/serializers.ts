@@ -6,21 +6,24 @@ import type { InputTypeEnum, ProfileStatusEnum, SubmissionStatusEnum } from './t
 import type { Profile, Submission, UpdateLogEntry } from './types/profile.type.js'
 
 /** Storage -> GraphQL (camelCase); the REST serializer keeps the interface's snake_case. */
-export function toGqlProfile(p: ProfileRecord): Profile {
-  const c = p.content
+export function toGqlProfile(profile: ProfileRecord): Profile {
+  const content = profile.content
   return {
-    profileId: p.profile_id,
-    tenantId: p.tenant_id,
-    status: p.status as ProfileStatusEnum,
-    coreInfo: c.core_info,
-    interests: Object.entries(c.interests).map(([category, values]) => ({ category, values })),
-    personality: { traits: c.personality.traits, moodTrends: c.personality.mood_trends ?? {} },
-    memories: c.memories,
-    preferences: { conversationStyle: c.preferences.conversation_style, topicsToAvoid: c.preferences.topics_to_avoid },
-    custom: c.custom ?? {},
-    pastValues: SCALAR_PATHS.filter((path) => c.past_values?.[path]?.length).map((field) => ({
+    profileId: profile.profile_id,
+    tenantId: profile.tenant_id,
+    status: profile.status as ProfileStatusEnum,
+    coreInfo: content.core_info,
+    interests: Object.entries(content.interests).map(([category, values]) => ({ category, values })),
+    personality: { traits: content.personality.traits, moodTrends: content.personality.mood_trends ?? {} },
+    memories: content.memories,
+    preferences: {
+      conversationStyle: content.preferences.conversation_style,
+      topicsToAvoid: content.preferences.topics_to_avoid,
+    },
+    custom: content.custom ?? {},
+    pastValues: SCALAR_PATHS.filter((path) => content.past_values?.[path]?.length).map((field) => ({
       field,
-      values: c.past_values![field]!.map((v) => ({
+      values: content.past_values![field]!.map((v) => ({
         value: String(v.value),
         confidence: v.confidence,
         from: v.from,
@@ -28,36 +31,45 @@ export function toGqlProfile(p: ProfileRecord): Profile {
         lastSaid: v.last_said,
       })),
     })),
-    language: p.language ?? undefined,
-    fieldTimestamps: Object.entries(p.field_timestamps).map(([field, at]) => ({ field, at })),
-    summary: p.summary ?? undefined,
-    lastUpdated: p.last_updated,
-    createdAt: p.created_at,
+    language: profile.language ?? undefined,
+    fieldTimestamps: Object.entries(profile.field_timestamps).map(([field, at]) => ({ field, at })),
+    summary: profile.summary ?? undefined,
+    lastUpdated: profile.last_updated,
+    createdAt: profile.created_at,
   }
 }
 
-/** `changes` as stored, but what is nested deeper than SERVED_JSON_DEPTH comes as JSON text (stored history may be any depth). */
-export function toGqlLogEntry(e: HistoryEntry): UpdateLogEntry {
-  const changes = capJsonDepth(e.changes) as Record<string, unknown>
-  return { seq: e.seq, extractedOn: e.extracted_on, changes, submissionIds: e.submission_ids, inputType: e.input_type }
+/**
+ * `changes` as stored, but what is nested deeper than SERVED_JSON_DEPTH comes as JSON text (stored history may be any
+ * depth).
+ */
+export function toGqlLogEntry(entry: HistoryEntry): UpdateLogEntry {
+  const changes = capJsonDepth(entry.changes) as Record<string, unknown>
+  return {
+    seq: entry.seq,
+    extractedOn: entry.extracted_on,
+    changes,
+    submissionIds: entry.submission_ids,
+    inputType: entry.input_type,
+  }
 }
 
-export function toGqlSubmission(s: SubmissionRecord): Submission {
+export function toGqlSubmission(submission: SubmissionRecord): Submission {
   return {
-    id: s.id,
-    profileId: s.profile_id,
-    inputType: s.input_type as InputTypeEnum,
-    status: s.status as SubmissionStatusEnum,
-    attempts: s.attempts,
-    error: s.error,
-    createdAt: s.created_at,
-    occurredAt: s.occurred_at,
-    startedAt: s.started_at,
-    finishedAt: s.finished_at,
-    usage: s.usage,
-    promptVersion: s.prompt_version,
-    hasText: s.has_text,
-    seq: s.seq,
+    id: submission.id,
+    profileId: submission.profile_id,
+    inputType: submission.input_type as InputTypeEnum,
+    status: submission.status as SubmissionStatusEnum,
+    attempts: submission.attempts,
+    error: submission.error,
+    createdAt: submission.created_at,
+    occurredAt: submission.occurred_at,
+    startedAt: submission.started_at,
+    finishedAt: submission.finished_at,
+    usage: submission.usage,
+    promptVersion: submission.prompt_version,
+    hasText: submission.has_text,
+    seq: submission.seq,
   }
 }
 
@@ -65,7 +77,7 @@ export function toGqlSubmission(s: SubmissionRecord): Submission {
 export const encodeCursor = (seq: number) => Buffer.from(`seq:${seq}`).toString('base64url')
 export function decodeCursor(cursor: string | undefined | null): number {
   if (!cursor) return 0
-  const m = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString())
-  if (!m) throw new Error('bad cursor')
-  return Number(m[1])
+  const match = /^seq:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString())
+  if (!match) throw new Error('bad cursor')
+  return Number(match[1])
 }

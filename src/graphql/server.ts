@@ -10,6 +10,7 @@ import {
   parse,
   specifiedRules,
   validate,
+  type DocumentNode,
   type ExecutionArgs,
   type GraphQLSchema,
 } from 'graphql'
@@ -19,13 +20,14 @@ import { WebSocket, WebSocketServer } from 'ws'
 import type { Config } from '../config.js'
 import { DomainError } from '../domain/errors.js'
 import { bearerToken, credentialId } from '../domain/keys.js'
-import { authenticateBearer } from '../http/auth.js'
+import { apiKeyCredential, authenticateBearer } from '../http/auth.js'
+import type { ClientAddresses } from '../http/client-address.js'
 import type { EventBus } from '../events/event-bus.js'
 import { abortOnClose, CallerGone, workController } from '../http/abort.js'
 import { rateLimitHeaders } from '../http/rate-limit.js'
 import { routeUpgrade } from '../http/upgrade.js'
 import type { RequestContext } from '../services/context.js'
-import { appBudgetKey, RateLimitedError } from '../services/budget.js'
+import { appBudgetKey, RateLimitedError, type Credential } from '../services/budget.js'
 import type { Services } from '../services/index.js'
 import type { GqlContext } from './context.js'
 import { formatGraphQLError, toGraphQLError } from './errors.js'
@@ -62,8 +64,13 @@ export interface GraphQLEndpoint {
   methods: ('GET' | 'POST')[]
   /** The context of an HTTP request (its ctx carries `signal`); throw a DomainError to refuse it. */
   httpContext(req: FastifyRequest, reply: FastifyReply, signal: AbortSignal): Promise<GqlContext>
-  /** Who a WebSocket connection is; throw to refuse it (graphql-ws closes with 4403). */
-  wsConnect(params: Record<string, unknown> | undefined, request: IncomingMessage): Promise<WsAuth>
+  /**
+   * Who a WebSocket connection is; throw to refuse it (graphql-ws closes with 4403). `address`: the client's, as for
+   * HTTP requests (behind trusted proxies, the forwarded one).
+   */
+  wsConnect(params: Record<string, unknown> | undefined, request: IncomingMessage, address: string): Promise<WsAuth>
+  /** What the failure budget knows of a connection's credential before wsConnect checks it. */
+  wsCredential(params: Record<string, unknown> | undefined, request: IncomingMessage): Credential
   /** Sent as WWW-Authenticate with a 401. */
   challenge?: string
 }
@@ -96,6 +103,7 @@ export function apiEndpoint(services: Services, schema: GraphQLSchema): GraphQLE
       const ctx = { ...(await authenticateBearer(services, req)), signal }
       return { ctx, budgetKey: appBudgetKey(ctx), requestId: req.id, services, log: req.log }
     },
+    wsCredential: (params) => apiKeyCredential(services, bearerToken(String(params?.authorization ?? ''))),
     wsConnect: async (params) => {
       const key = bearerToken(String(params?.authorization ?? ''))
       const ctx = await services.tenants.authenticate(key, crypto.randomUUID())
@@ -108,7 +116,7 @@ export function apiEndpoint(services: Services, schema: GraphQLSchema): GraphQLE
         stillValid: () =>
           services.tenants.authenticate(key, ctx.requestId, { fresh: true }).then(
             () => true,
-            (e) => (e instanceof DomainError ? false : true),
+            (e) => !(e instanceof DomainError),
           ),
       }
     },
@@ -123,6 +131,7 @@ export async function registerGraphQL(
   bus: EventBus,
   metrics: Metrics,
   endpoint: GraphQLEndpoint,
+  addresses: ClientAddresses,
 ) {
   const { schema } = endpoint
   const rules = limitRules(config.graphql, config.production)
@@ -164,8 +173,8 @@ export async function registerGraphQL(
             // the operation's other root fields are charged once it is resolved (chargeOperations).
             if (context.budgetKey) context.rate = services.budget.charge(context.budgetKey)
             return context
-          } catch (e) {
-            throw e instanceof DomainError ? toGraphQLError(e) : e
+          } catch (err) {
+            throw err instanceof DomainError ? toGraphQLError(err) : err
           }
         },
       }),
@@ -193,9 +202,9 @@ export async function registerGraphQL(
   // One periodic re-check per credential, however many sockets use it (a CLI revocation in another process raises
   // no event): 500 sockets on one key cost one query per interval, not 500.
   const rechecks = new Map<string, { timer: NodeJS.Timeout; sockets: Set<WsContext> }>()
-  const watch = (c: WsContext, auth: WsAuth) => {
-    let r = rechecks.get(auth.credential)
-    if (!r) {
+  const watch = (connection: WsContext, auth: WsAuth) => {
+    let recheck = rechecks.get(auth.credential)
+    if (!recheck) {
       const entry = {
         sockets: new Set<WsContext>(),
         timer: setInterval(() => {
@@ -208,16 +217,16 @@ export async function registerGraphQL(
         }, limits.wsAuthRecheckMs),
       }
       entry.timer.unref()
-      rechecks.set(auth.credential, (r = entry))
+      rechecks.set(auth.credential, (recheck = entry))
     }
-    r.sockets.add(c)
+    recheck.sockets.add(connection)
   }
-  const unwatch = (c: WsContext, auth: WsAuth) => {
-    const r = rechecks.get(auth.credential)
-    if (!r) return
-    r.sockets.delete(c)
-    if (!r.sockets.size) {
-      clearInterval(r.timer)
+  const unwatch = (connection: WsContext, auth: WsAuth) => {
+    const recheck = rechecks.get(auth.credential)
+    if (!recheck) return
+    recheck.sockets.delete(connection)
+    if (!recheck.sockets.size) {
+      clearInterval(recheck.timer)
       rechecks.delete(auth.credential)
     }
   }
@@ -225,8 +234,9 @@ export async function registerGraphQL(
   // in every other one.
   const stopRevocations = bus.subscribe('apiKeysRevoked', ({ tenantId, appId }) => {
     for (const c of sockets) {
-      const a = c.extra.state?.auth.app
-      if (a && a.tenantId === tenantId && a.appId === appId) c.extra.socket.close(4403, c.extra.state!.auth.goneReason)
+      const connectedApp = c.extra.state?.auth.app
+      if (connectedApp && connectedApp.tenantId === tenantId && connectedApp.appId === appId)
+        c.extra.socket.close(4403, c.extra.state!.auth.goneReason)
     }
   })
   const tooMany = (message: string, retryAfterSeconds?: number) =>
@@ -241,48 +251,51 @@ export async function registerGraphQL(
   const cleanup = useServer<Record<string, unknown>, Extra>(
     {
       schema,
-      onConnect: async (c) => {
-        const address = c.extra.request.socket.remoteAddress ?? ''
+      onConnect: async (connection) => {
+        const { request } = connection.extra
+        const address = addresses.of(request)
         let auth: WsAuth
         try {
-          auth = await budget.authenticate(
-            address,
-            credentialId(credentialOf(c.connectionParams, c.extra.request)),
-            () => endpoint.wsConnect(c.connectionParams, c.extra.request),
-          )
-        } catch (e) {
+          const credential = endpoint.wsCredential(connection.connectionParams, request)
+          const check = () => endpoint.wsConnect(connection.connectionParams, request, address)
+          auth = await budget.authenticate(address, credential, check)
+        } catch (err) {
           // Too many failed attempts from this address: say so (4429), otherwise graphql-ws closes with 4403 Forbidden.
-          if (e instanceof RateLimitedError) c.extra.socket.close(4429, 'Too many failed authentications; retry later')
+          if (err instanceof RateLimitedError)
+            connection.extra.socket.close(4429, 'Too many failed authentications; retry later')
           return false
         }
         // The socket may have gone while we checked: start nothing for it.
-        if (c.extra.closed || c.extra.socket.readyState !== WebSocket.OPEN) return false
+        if (connection.extra.closed || connection.extra.socket.readyState !== WebSocket.OPEN) return false
         let set = byGroup.get(auth.group)
         if (set && set.size >= limits.wsMaxSockets) {
-          c.extra.socket.close(4429, `Too many connections: at most ${limits.wsMaxSockets} per API key or session`)
+          connection.extra.socket.close(
+            4429,
+            `Too many connections: at most ${limits.wsMaxSockets} per API key or session`,
+          )
           return false
         }
         if (!set) byGroup.set(auth.group, (set = new Set()))
         const state: SocketState = { auth, operations: new Map() }
-        c.extra.state = state
+        connection.extra.state = state
         // graphql-ws answers a `complete` for a query or mutation only once it has finished: its work is stopped here.
-        c.extra.socket.on('message', (data, binary) => {
+        connection.extra.socket.on('message', (data, binary) => {
           const id = completedId(data, binary)
           if (id !== undefined)
             state.operations.get(id)?.controller.abort(new CallerGone('the client completed the operation'))
         })
-        set.add(c)
-        sockets.add(c)
-        watch(c, auth)
+        set.add(connection)
+        sockets.add(connection)
+        watch(connection, auth)
         return true
       },
-      onSubscribe: async (c, id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
-        const state = c.extra.state!
-        let document
+      onSubscribe: async (connection, id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+        const state = connection.extra.state!
+        let document: DocumentNode
         try {
           document = parse(payload.query, { maxTokens: limits.maxTokens })
-        } catch (e) {
-          return [withCode(e instanceof GraphQLError ? e : new GraphQLError(String(e)), 'GRAPHQL_PARSE_FAILED')]
+        } catch (err) {
+          return [withCode(err instanceof GraphQLError ? err : new GraphQLError(String(err)), 'GRAPHQL_PARSE_FAILED')]
         }
         const errors = validate(schema, document, [...specifiedRules, ...rules])
         if (errors.length) return errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'))
@@ -296,13 +309,13 @@ export async function registerGraphQL(
         // for its root field now and for the contexts of each event as the event resolves (eventCost).
         try {
           budget.charge(state.auth.group, operation.operation === 'subscription' ? plan.rootFields : plan.cost)
-        } catch (e) {
-          if (e instanceof RateLimitedError) return [tooMany(e.message, e.decision.resetSeconds)]
-          throw e
+        } catch (err) {
+          if (err instanceof RateLimitedError) return [tooMany(err.message, err.decision.resetSeconds)]
+          throw err
         }
         if (operation.operation === 'subscription') {
           // graphql-ws has already registered this operation, so it counts itself once.
-          if (Object.keys(c.subscriptions).length - 1 >= limits.wsMaxSubscriptionsPerSocket) {
+          if (Object.keys(connection.subscriptions).length - 1 >= limits.wsMaxSubscriptionsPerSocket) {
             return [
               tooMany(
                 `Too many subscriptions: at most ${limits.wsMaxSubscriptionsPerSocket} at once on one connection`,
@@ -335,23 +348,23 @@ export async function registerGraphQL(
         }
       },
       // After an operation ended (on its own, or after the client's `complete`): nothing of it runs any more.
-      onComplete: (c, id, payload) => {
-        const ops = c.extra.state?.operations
+      onComplete: (connection, id, payload) => {
+        const ops = connection.extra.state?.operations
         if (ops?.get(id)?.payload === payload) ops.delete(id)
       },
       onError: (_c, _id, _payload, errors) => errors.map((e) => format(e.toJSON(), e)),
       onNext: (_c, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((e) => format(e.toJSON(), e)) } : undefined,
-      onClose: (c) => {
-        c.extra.closed = true
-        const state = c.extra.state
-        sockets.delete(c)
+      onClose: (connection) => {
+        connection.extra.closed = true
+        const state = connection.extra.state
+        sockets.delete(connection)
         if (!state) return
         for (const { controller } of state.operations.values())
           controller.abort(new CallerGone('the connection closed'))
         state.operations.clear()
-        unwatch(c, state.auth)
-        byGroup.get(state.auth.group)?.delete(c)
+        unwatch(connection, state.auth)
+        byGroup.get(state.auth.group)?.delete(connection)
         if (!byGroup.get(state.auth.group)?.size) byGroup.delete(state.auth.group)
       },
     },
@@ -388,9 +401,9 @@ const chargeOperations = (planning: PlanOptions): ApolloServerPlugin<GqlContext>
         if (!contextValue.budgetKey || more <= 0) return
         try {
           contextValue.rate = contextValue.services.budget.charge(contextValue.budgetKey, more)
-        } catch (e) {
-          if (e instanceof RateLimitedError) throw toGraphQLError(e)
-          throw e
+        } catch (err) {
+          if (err instanceof RateLimitedError) throw toGraphQLError(err)
+          throw err
         }
       },
       async willSendResponse({ contextValue, response }) {
@@ -407,26 +420,20 @@ function completedId(data: unknown, binary: boolean): string | undefined {
   const text = String(data)
   if (text.length > 4096 || !text.includes('"complete"')) return undefined
   try {
-    const m = JSON.parse(text) as { type?: unknown; id?: unknown }
-    return m?.type === 'complete' && typeof m.id === 'string' ? m.id : undefined
+    const message = JSON.parse(text) as { type?: unknown; id?: unknown }
+    return message?.type === 'complete' && typeof message.id === 'string' ? message.id : undefined
   } catch {
     return undefined
   }
 }
 
-/** What a WebSocket presents as its credential: the API key, or the dashboard's session cookie. */
-function credentialOf(params: Record<string, unknown> | undefined, request: IncomingMessage): string | undefined {
-  const a = params?.authorization
-  return typeof a === 'string' ? bearerToken(a) : request.headers.cookie
-}
-
 /** Same shape as Apollo's own: a code and the 400 status, locations kept. */
-function withCode(e: GraphQLError, code: string): GraphQLError {
-  return new GraphQLError(e.message, {
-    nodes: e.nodes,
-    source: e.source,
-    positions: e.positions,
-    extensions: { ...e.extensions, code, status: 400 },
+function withCode(error: GraphQLError, code: string): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    extensions: { ...error.extensions, code, status: 400 },
   })
 }
 

@@ -8,14 +8,15 @@ export class SingleFlight<T> {
   constructor(private readonly keepMs = 2000) {}
 
   run(key: string, fn: () => Promise<T>): Promise<T> {
-    let p = this.calls.get(key)
-    if (!p) {
-      p = fn()
-      this.calls.set(key, p)
-      const forget = () => setTimeout(() => this.calls.get(key) === p && this.calls.delete(key), this.keepMs).unref()
-      p.then(forget, forget)
+    let pending = this.calls.get(key)
+    if (!pending) {
+      pending = fn()
+      this.calls.set(key, pending)
+      const forget = () =>
+        setTimeout(() => this.calls.get(key) === pending && this.calls.delete(key), this.keepMs).unref()
+      pending.then(forget, forget)
     }
-    return p
+    return pending
   }
 
   get size(): number {

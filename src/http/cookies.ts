@@ -30,8 +30,8 @@ export function sessionToken(cookieHeader: string | undefined): string | undefin
   for (const part of cookieHeader.split(';')) {
     const eq = part.indexOf('=')
     if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
-      const v = part.slice(eq + 1).trim()
-      return v || undefined
+      const value = part.slice(eq + 1).trim()
+      return value || undefined
     }
   }
   return undefined

@@ -13,7 +13,7 @@ export interface ErrorBody {
   message: string
 }
 
-const FASTIFY_MESSAGES: Record<string, (e: FastifyError) => string> = {
+const FASTIFY_MESSAGES: Record<string, (error: FastifyError) => string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: () => 'Malformed JSON in request body',
   FST_ERR_CTP_EMPTY_JSON_BODY: () => 'Request body is empty; expected a JSON object',
   FST_ERR_CTP_BODY_TOO_LARGE: () => 'Request body is larger than the limit',
@@ -39,14 +39,18 @@ export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Duplex) {
   if (socket.writable) {
     const body = JSON.stringify({ error: status, message })
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${crypto.randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
     )
   }
   socket.destroy()
 }
 
-/** Domain and framework errors -> CONTRACT §3 body and status. Never leaks stack traces, SQL or secrets. */
+/**
+ * Domain and framework errors -> the body and status of docs/reference/api-conventions.md, "Errors". Never leaks stack
+ * traces, SQL or secrets.
+ */
 export function toHttpError(err: unknown, requestId: string): { status: number; body: ErrorBody; log: boolean } {
   if (err instanceof DomainError)
     return { status: err.status, body: { error: err.status, message: err.message }, log: false }
@@ -59,12 +63,20 @@ export function toHttpError(err: unknown, requestId: string): { status: number; 
       log: true,
     }
   }
-  const e = err as FastifyError & { statusCode?: number }
-  if (e && typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    const status = e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.name === 'SyntaxError' ? 400 : e.statusCode
+  const fastifyError = err as FastifyError & { statusCode?: number }
+  if (
+    fastifyError &&
+    typeof fastifyError.statusCode === 'number' &&
+    fastifyError.statusCode >= 400 &&
+    fastifyError.statusCode < 500
+  ) {
+    const status =
+      fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fastifyError.name === 'SyntaxError'
+        ? 400
+        : fastifyError.statusCode
     const message =
-      (e.code && FASTIFY_MESSAGES[e.code]?.(e)) ??
-      (status === 400 && e.name === 'SyntaxError' ? 'Malformed JSON in request body' : e.message)
+      (fastifyError.code && FASTIFY_MESSAGES[fastifyError.code]?.(fastifyError)) ??
+      (status === 400 && fastifyError.name === 'SyntaxError' ? 'Malformed JSON in request body' : fastifyError.message)
     return { status, body: { error: status, message }, log: false }
   }
   return { status: 500, body: { error: 500, message: `Internal error (request ${requestId})` }, log: true }

@@ -22,10 +22,10 @@ export class RouteTable {
   }
 
   add(method: string, url: string): void {
-    const m = method.toUpperCase()
-    if (this.router.findRoute(m as Router.HTTPMethod, url)) return
-    this.router.on(m as Router.HTTPMethod, url, () => undefined)
-    this.methods.add(m)
+    const upper = method.toUpperCase()
+    if (this.router.findRoute(upper as Router.HTTPMethod, url)) return
+    this.router.on(upper as Router.HTTPMethod, url, () => undefined)
+    this.methods.add(upper)
   }
 
   /** The methods a path has routes for, in a stable order; empty for a path the server does not know. */

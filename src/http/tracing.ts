@@ -24,7 +24,9 @@ declare module 'fastify' {
 const MAX_TRACEPARENT = 256
 const MAX_TRACESTATE = 1024
 
-/** The caller's trace context from W3C `traceparent`/`tracestate`; a malformed, oversized or repeated one is ignored. */
+/**
+ * The caller's trace context from W3C `traceparent`/`tracestate`; a malformed, oversized or repeated one is ignored.
+ */
 function incoming(headers: IncomingHttpHeaders): Context {
   const tp = headers.traceparent
   if (typeof tp !== 'string' || tp.length > MAX_TRACEPARENT) return ROOT_CONTEXT
@@ -37,11 +39,11 @@ function incoming(headers: IncomingHttpHeaders): Context {
 }
 
 /**
- * A server span per HTTP request, a child of the caller's `traceparent`, named by route pattern (`POST /v1/profile/:id`),
- * ended with the status. Its context is entered where the request's work runs (the hooks' continuations and the
- * handler: the body arrives through socket events, outside it, so it is entered again before the handler), so the
- * services' spans are its children. The request's log lines carry its trace_id and span_id. Registered only when
- * tracing is on: off, the request path has none of these hooks.
+ * A server span per HTTP request, a child of the caller's `traceparent`, named by route pattern (`POST
+ * /v1/profile/:id`), ended with the status. Its context is entered where the request's work runs (the hooks'
+ * continuations and the handler: the body arrives through socket events, outside it, so it is entered again before the
+ * handler), so the services' spans are its children. The request's log lines carry its trace_id and span_id. Registered
+ * only when tracing is on: off, the request path has none of these hooks.
  */
 export function traceRequests(app: FastifyInstance): void {
   app.addHook('onRequest', (req, _reply, done) => {
@@ -91,6 +93,6 @@ export function traceRequests(app: FastifyInstance): void {
 }
 
 function pathOf(req: FastifyRequest): string {
-  const q = req.url.indexOf('?')
-  return (q < 0 ? req.url : req.url.slice(0, q)).slice(0, 2048)
+  const queryStart = req.url.indexOf('?')
+  return (queryStart < 0 ? req.url : req.url.slice(0, queryStart)).slice(0, 2048)
 }

@@ -30,12 +30,14 @@ export interface QueueOptions {
  * Parameters: the job's data (JSON text) and its priority.
  */
 export function jobInsertSql(dataParam: string, priorityParam: string, when: string): string {
-  return `INSERT INTO pgboss.job (name, data, priority, start_after, dead_letter, expire_in, keep_until, retry_limit, retry_delay, retry_backoff, policy)
+  return `INSERT INTO pgboss.job (name, data, priority, start_after, dead_letter, expire_in, keep_until, retry_limit,
+                                  retry_delay, retry_backoff, policy)
       SELECT q.name, ${dataParam}::jsonb, ${priorityParam}::int, now(), q.dead_letter,
              COALESCE(q.expire_seconds * interval '1s', interval '15 minutes'),
              now() + COALESCE((q.retention_minutes * 60)::text || ' seconds', '14 days')::interval,
              COALESCE(q.retry_limit, 2),
-             CASE WHEN COALESCE(q.retry_backoff, false) THEN GREATEST(q.retry_delay, 1) ELSE COALESCE(q.retry_delay, 0) END,
+             CASE WHEN COALESCE(q.retry_backoff, false) THEN GREATEST(q.retry_delay, 1)
+                  ELSE COALESCE(q.retry_delay, 0) END,
              COALESCE(q.retry_backoff, false), q.policy
         FROM pgboss.queue q WHERE q.name = '${PROCESS_QUEUE}' AND ${when}
       RETURNING id`
@@ -84,7 +86,8 @@ export class JobQueue {
       await this.ensureQueue(PROCESS_QUEUE, { ...common, deadLetter: DEAD_QUEUE })
       // What forgetProfile looks up in the archive (days of finished jobs), without a scan on every profile deletion.
       await lock.query(
-        `CREATE INDEX IF NOT EXISTS profiler_archive_profile ON pgboss.archive (name, (data->>'tenantId'), (data->>'profileId'))`,
+        `CREATE INDEX IF NOT EXISTS profiler_archive_profile
+           ON pgboss.archive (name, (data->>'tenantId'), (data->>'profileId'))`,
       )
     } finally {
       await lock.query(`SELECT pg_advisory_unlock($1)`, [QUEUE_SETUP_LOCK]).catch(() => undefined)
@@ -141,9 +144,9 @@ export class JobQueue {
   }
 
   /** Takes up to `n` queued jobs (by priority, then age), now active; [] when none (or the database is unreachable). */
-  async fetch(n: number): Promise<QueuedJob[]> {
+  async fetch(count: number): Promise<QueuedJob[]> {
     const jobs = await this.boss.fetch<ProfileJob>(PROCESS_QUEUE, {
-      batchSize: n,
+      batchSize: count,
       priority: true,
     } as PgBoss.FetchOptions)
     return (jobs ?? []).map((j) => ({ id: j.id, data: j.data }))
@@ -185,12 +188,12 @@ export class TenantFairness {
 
   priority(tenantId: string): number {
     const now = this.now()
-    const r = this.recent.get(tenantId) ?? { count: 0, at: now }
-    r.count = r.count * 0.5 ** ((now - r.at) / this.halfLifeMs) + 1
-    r.at = now
-    this.recent.set(tenantId, r)
+    const recent = this.recent.get(tenantId) ?? { count: 0, at: now }
+    recent.count = recent.count * 0.5 ** ((now - recent.at) / this.halfLifeMs) + 1
+    recent.at = now
+    this.recent.set(tenantId, recent)
     if (this.recent.size > 10_000) this.forget(now)
-    return -Math.floor(Math.log2(r.count))
+    return -Math.floor(Math.log2(recent.count))
   }
 
   private forget(now: number) {

@@ -75,8 +75,8 @@ export class WorkerLoop {
       let jobs: QueuedJob[] = []
       try {
         jobs = await this.queue.fetch(room)
-      } catch (e) {
-        this.log.warn({ err: e }, 'fetching jobs failed')
+      } catch (err) {
+        this.log.warn({ err }, 'fetching jobs failed')
       }
       if (!this.running) {
         // Taken just as the process stops: back to the queue for a live worker.

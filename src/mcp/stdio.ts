@@ -23,19 +23,19 @@ export class BridgeError extends Error {}
 
 /** The service's /mcp endpoint from its base URL (a URL already ending in /mcp is kept). */
 export function mcpEndpoint(base: string): URL {
-  let u: URL
+  let url: URL
   try {
-    u = new URL(base)
+    url = new URL(base)
   } catch {
     throw new BridgeError(
       `--url (PROFILER_URL): '${base}' is not a URL; expected the service's address, e.g. http://localhost:8080`,
     )
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new BridgeError(`--url (PROFILER_URL): '${base}' is not an http(s) URL`)
-  if (!/\/mcp\/?$/.test(u.pathname)) u.pathname = `${u.pathname.replace(/\/+$/, '')}/mcp`
-  u.search = ''
-  return u
+  if (!/\/mcp\/?$/.test(url.pathname)) url.pathname = `${url.pathname.replace(/\/+$/, '')}/mcp`
+  url.search = ''
+  return url
 }
 
 /** The _meta key that marks a forwarded tool call's POST (see `cancellable`). */
@@ -44,10 +44,10 @@ const CALL_MARK = 'profiler/bridge-call'
 /** The mark of a POST's tool call, or '' (the body is JSON-RPC: one message, or a batch). */
 function markOf(body: string): string {
   try {
-    const m = JSON.parse(body) as
+    const message = JSON.parse(body) as
       | { params?: { _meta?: Record<string, unknown> } }
       | { params?: { _meta?: Record<string, unknown> } }[]
-    const mark = (Array.isArray(m) ? m[0] : m)?.params?._meta?.[CALL_MARK]
+    const mark = (Array.isArray(message) ? message[0] : message)?.params?._meta?.[CALL_MARK]
     return typeof mark === 'string' ? mark : ''
   } catch {
     return ''
@@ -56,12 +56,15 @@ function markOf(body: string): string {
 
 const log = (line: string) => void process.stderr.write(`profiler mcp: ${line}\n`)
 
-/** Connects to the service (failing clearly when it cannot be reached or refuses the key), then serves stdio until it closes. */
-export async function runStdioBridge(o: BridgeOptions): Promise<void> {
-  if (!o.key) throw new BridgeError('an API key is required: --key <key> or PROFILER_API_KEY')
-  const endpoint = mcpEndpoint(o.url)
-  const headers: Record<string, string> = { authorization: `Bearer ${o.key}` }
-  if (o.profile) headers[DEFAULT_PROFILE_HEADER] = o.profile
+/**
+ * Connects to the service (failing clearly when it cannot be reached or refuses the key), then serves stdio until it
+ * closes.
+ */
+export async function runStdioBridge(options: BridgeOptions): Promise<void> {
+  if (!options.key) throw new BridgeError('an API key is required: --key <key> or PROFILER_API_KEY')
+  const endpoint = mcpEndpoint(options.url)
+  const headers: Record<string, string> = { authorization: `Bearer ${options.key}` }
+  if (options.profile) headers[DEFAULT_PROFILE_HEADER] = options.profile
   const version = packageVersion()
   const upstream = new Client({ name: `${MCP_SERVER_NAME}-stdio-bridge`, version })
   // A call the host cancels stops at the service too: its POST is sent with the call's signal, so cancelling closes
@@ -80,20 +83,20 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
     await upstream.connect(
       new StreamableHTTPClientTransport(endpoint, { requestInit: { headers }, fetch: cancellable }),
     )
-  } catch (e) {
-    const code = e instanceof StreamableHTTPError ? e.code : undefined
+  } catch (err) {
+    const code = err instanceof StreamableHTTPError ? err.code : undefined
     if (code === 401)
       throw new BridgeError(
         `the service at ${endpoint.origin} refused the API key (401): check --key / PROFILER_API_KEY`,
       )
     if (code === 404)
       throw new BridgeError(`${endpoint} was not found (404): is --url the address of a Profiler service with MCP?`)
-    const cause = (e as Error & { cause?: { code?: string; message?: string } }).cause
+    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause
     throw new BridgeError(
-      `cannot reach the service at ${endpoint}: ${cause?.code ?? cause?.message ?? (e as Error).message}`,
+      `cannot reach the service at ${endpoint}: ${cause?.code ?? cause?.message ?? (err as Error).message}`,
     )
   }
-  log(`connected to ${endpoint}${o.profile ? ` (default profile ${o.profile})` : ''}`)
+  log(`connected to ${endpoint}${options.profile ? ` (default profile ${options.profile})` : ''}`)
 
   const server = new Server(
     { name: MCP_SERVER_NAME, version },
@@ -113,11 +116,11 @@ export async function runStdioBridge(o: BridgeOptions): Promise<void> {
     try {
       const params = { ...req.params, _meta: { ...req.params._meta, [CALL_MARK]: mark } }
       return (await upstream.callTool(params, undefined, { signal: extra.signal })) as CallToolResult
-    } catch (e) {
-      if (extra.signal.aborted) throw e
-      log(`tool ${req.params.name} failed: ${(e as Error).message}`)
+    } catch (err) {
+      if (extra.signal.aborted) throw err
+      log(`tool ${req.params.name} failed: ${(err as Error).message}`)
       return {
-        content: [{ type: 'text', text: `The Profiler service did not answer the call: ${(e as Error).message}` }],
+        content: [{ type: 'text', text: `The Profiler service did not answer the call: ${(err as Error).message}` }],
         isError: true,
       }
     } finally {

@@ -14,32 +14,41 @@ import type { RequestContext } from '../services/context.js'
 import type { Services } from '../services/index.js'
 import { MCP_SERVER_NAME } from './names.js'
 
-// The MCP tools (issue 25), defined once: the Streamable HTTP endpoint /mcp serves them (src/mcp/http.ts) and
+// The MCP tools (docs/guides/mcp.md), defined once: the Streamable HTTP endpoint /mcp serves them (src/mcp/http.ts) and
 // `profiler mcp` bridges stdio to that endpoint (src/mcp/stdio.ts). Each tool is a thin transport over the same
 // service methods as its REST route, with the same validation and limits; the transport charges the budget (one
 // operation per JSON-RPC request, as REST charges one per HTTP request) before the tools run.
 
-/** What one MCP request runs with: the caller's context (its signal aborts when the client goes away) and its default profile. */
+/**
+ * What one MCP request runs with: the caller's context (its signal aborts when the client goes away) and its default
+ * profile.
+ */
 export interface McpCall {
   ctx: RequestContext
-  /** The profile a tool uses when its arguments name none (X-Profiler-Profile-Id, ?profile_id=, `profiler mcp --profile`). */
+  /**
+   * The profile a tool uses when its arguments name none (X-Profiler-Profile-Id, ?profile_id=, `profiler mcp
+   * --profile`).
+   */
   defaultProfileId?: string
-  log: { error(o: object, msg: string): void; info(o: object, msg: string): void }
+  log: { error(fields: object, msg: string): void; info(fields: object, msg: string): void }
 }
 
 const INSTRUCTIONS =
-  'Profiler keeps a structured profile of each person (an opaque profile_id you choose, e.g. a user id): remember what ' +
-  'they say, recall a compact context about them before answering, search profiles, read one, or forget a value. ' +
-  'profile_id may be omitted when the server was configured with a default profile.'
+  'Profiler keeps a structured profile of each person (an opaque profile_id you choose, e.g. a user id): ' +
+  'remember what they say, recall a compact context about them before answering, search profiles, read one, or ' +
+  'forget a value. profile_id may be omitted when the server was configured with a default profile.'
 
 const profileIdArg = z
   .string()
   .optional()
   .describe('The profile: 1-200 characters of A-Z a-z 0-9 . _ : @ + -. Omit to use the configured default profile.')
 
-/** A profile as the tools answer it: REST's Profile without its history and field timestamps (large, and not for a prompt). */
-function profileView(p: ProfileRecord) {
-  const { update_log: _log, field_timestamps: _ts, ...rest } = toRestProfile(p)
+/**
+ * A profile as the tools answer it: REST's Profile without its history and field timestamps (large, and not for a
+ * prompt).
+ */
+function profileView(profile: ProfileRecord) {
+  const { update_log: _log, field_timestamps: _ts, ...rest } = toRestProfile(profile)
   return rest
 }
 
@@ -92,12 +101,15 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     const chosen = id ?? call.defaultProfileId
     if (chosen === undefined || chosen === '') {
       throw invalid(
-        'Missing argument: profile_id (no default profile is configured: send the X-Profiler-Profile-Id header or ?profile_id= to /mcp, or run `profiler mcp --profile <id>`)',
+        'Missing argument: profile_id (no default profile is configured: send the X-Profiler-Profile-Id header ' +
+          'or ?profile_id= to /mcp, or run `profiler mcp --profile <id>`)',
       )
     }
     return chosen
   }
-  /** Runs a tool's work with the request's context, its signal following the call's cancellation too; errors as results. */
+  /**
+   * Runs a tool's work with the request's context, its signal following the call's cancellation too; errors as results.
+   */
   const run = async (
     extraSignal: AbortSignal,
     work: (ctx: RequestContext) => Promise<CallToolResult>,
@@ -107,8 +119,8 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     try {
       ctx.signal?.throwIfAborted()
       return await work(ctx)
-    } catch (e) {
-      return toolError(e, { ctx, log: call.log })
+    } catch (err) {
+      return toolError(err, { ctx, log: call.log })
     }
   }
 
@@ -117,9 +129,10 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     {
       title: 'Remember',
       description:
-        `Submit what a person wrote or said, to be added to their profile: either text (prose by or about them) or messages ` +
-        `(a conversation; only role "user" turns count as evidence about them). Up to ${maxKiB} KiB. Processing is ` +
-        `asynchronous: the answer is an acknowledgement, and the profile shows status "processing" until it is merged.`,
+        `Submit what a person wrote or said, to be added to their profile: either text (prose by or about them) ` +
+        `or messages (a conversation; only role "user" turns count as evidence about them). Up to ${maxKiB} KiB. ` +
+        `Processing is asynchronous: the answer is an acknowledgement, and the profile shows status "processing" ` +
+        `until it is merged.`,
       inputSchema: {
         profile_id: profileIdArg,
         text: z.string().optional().describe('Free text by or about the person. Give this or messages, not both.'),
@@ -172,7 +185,8 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
           replayed: ack.replayed,
         }
         return ok(
-          `Accepted for processing (submission ${ack.id}, profile ${ack.profileId}${ack.replayed ? ', a replay of an earlier submission' : ''}).`,
+          `Accepted for processing (submission ${ack.id}, profile ${ack.profileId}` +
+            `${ack.replayed ? ', a replay of an earlier submission' : ''}).`,
           out,
         )
       }),
@@ -183,8 +197,9 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     {
       title: 'Recall',
       description:
-        'What is known about a person, as compact text for your context, within a token budget. With a query, the facts ' +
-        'and quoted passages most relevant to it come first. Use before answering something that depends on the person.',
+        'What is known about a person, as compact text for your context, within a token budget. With a query, ' +
+        'the facts and quoted passages most relevant to it come first. Use before answering something that ' +
+        'depends on the person.',
       inputSchema: {
         profile_id: profileIdArg,
         query: z
@@ -217,15 +232,16 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     },
     (args, extra) =>
       run(extra.signal, async (ctx) => {
-        const c = await services.llmContext.context(ctx, profileOf(args.profile_id), {
+        const context = await services.llmContext.context(ctx, profileOf(args.profile_id), {
           maxTokens: args.max_tokens,
           query: args.query,
           include: args.include,
         })
-        const out = toRestContext(c)
+        const out = toRestContext(context)
         return ok(
           out.text ||
-            `(Profile ${out.profile_id} holds nothing yet${out.status === 'processing' ? '; it is still processing' : ''}.)`,
+            `(Profile ${out.profile_id} holds nothing yet` +
+              `${out.status === 'processing' ? '; it is still processing' : ''}.)`,
           out,
         )
       }),
@@ -236,8 +252,9 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     {
       title: 'Search profiles',
       description:
-        'Find profiles: by meaning and words with query (e.g. "likes hiking in Norway"), by a field with filterBy/filterValue, ' +
-        "or list them. Answers each profile's id, status, core info, summary and score; read one with get_profile.",
+        'Find profiles: by meaning and words with query (e.g. "likes hiking in Norway"), by a field with ' +
+        "filterBy/filterValue, or list them. Answers each profile's id, status, core info, summary and score; " +
+        'read one with get_profile.',
       inputSchema: {
         query: z.string().optional().describe('Natural-language description to match'),
         sensitivity: z.number().optional().describe('0-100: minimum similarityScore of a query match'),
@@ -313,8 +330,8 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     },
     (args, extra) =>
       run(extra.signal, async (ctx) => {
-        const p = await services.profiles.get(ctx, profileOf(args.profile_id))
-        const out = { profile_id: p.profile_id, profile: profileView(p) }
+        const profile = await services.profiles.get(ctx, profileOf(args.profile_id))
+        const out = { profile_id: profile.profile_id, profile: profileView(profile) }
         return ok(json(out.profile), out)
       }),
   )
@@ -324,8 +341,8 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     {
       title: 'Forget a value',
       description:
-        'Remove one value from a profile (e.g. section "interests", value "golf"), and hide the passages that state it. ' +
-        'Answers the profile as it is now.',
+        'Remove one value from a profile (e.g. section "interests", value "golf"), and hide the passages that ' +
+        'state it. Answers the profile as it is now.',
       inputSchema: {
         profile_id: profileIdArg,
         section: z.string().describe(`One of ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field>`),
@@ -339,12 +356,12 @@ export function buildMcpServer(services: Services, config: Config, call: McpCall
     },
     (args, extra) =>
       run(extra.signal, async (ctx) => {
-        const p = await services.edits.forget(ctx, profileOf(args.profile_id), {
+        const profile = await services.edits.forget(ctx, profileOf(args.profile_id), {
           section: args.section,
           value: args.value,
           category: args.category,
         })
-        const out = { profile_id: p.profile_id, profile: profileView(p) }
+        const out = { profile_id: profile.profile_id, profile: profileView(profile) }
         return ok(`Forgotten. The profile now: ${json(out.profile)}`, out)
       }),
   )

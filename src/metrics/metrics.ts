@@ -1,6 +1,9 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 
-/** The AI provider's state as metrics read it (src/ai/errors.ts AiProviderStatus; restated here so metrics/ needs nothing from ai/). */
+/**
+ * The AI provider's state as metrics read it (src/ai/errors.ts AiProviderStatus; restated here so metrics/ needs
+ * nothing from ai/).
+ */
 type LlmMisconfiguration = 'unauthorized' | 'forbidden' | 'not_found' | 'quota'
 interface AiProviderStatus {
   state: 'ok' | 'misconfigured' | 'unavailable'
@@ -57,6 +60,7 @@ export class Metrics {
   private readonly llmFailures: Counter<'kind'>
   private readonly llmPauses: Counter<'reason'>
   private readonly workerSubmissions: Counter<'outcome'>
+  private readonly refusedConnections: Counter<'reason'>
   private readonly sockets = new Map<string, () => { connections: number; operations: number }>()
 
   constructor(info: { role: string; database: string; version: string }) {
@@ -77,7 +81,9 @@ export class Metrics {
     })
     this.graphqlDuration = new Histogram({
       name: 'profiler_graphql_operation_duration_seconds',
-      help: 'GraphQL operations over HTTP by endpoint, type, root field (multiple: several; unknown: not resolved) and outcome',
+      help:
+        'GraphQL operations over HTTP by endpoint, type, root field (multiple: several; unknown: not resolved) ' +
+        'and outcome',
       labelNames: ['endpoint', 'type', 'operation', 'outcome'],
       buckets: REQUEST_BUCKETS,
       registers,
@@ -110,7 +116,9 @@ export class Metrics {
     })
     this.aiTokens = new Counter({
       name: 'profiler_ai_tokens_total',
-      help: 'Tokens the AI provider reported, by provider, operation and type (prompt, completion); failed calls included',
+      help:
+        'Tokens the AI provider reported, by provider, operation and type (prompt, completion); failed calls ' +
+        'included',
       labelNames: ['provider', 'operation', 'type'],
       registers,
     })
@@ -134,24 +142,37 @@ export class Metrics {
     })
     this.workerSubmissions = new Counter({
       name: 'profiler_worker_submissions_total',
-      help: "Submissions a worker's batches ended with: applied, failed (attempt failed: retried, deferred or failed for good), handed_back (shutdown)",
+      help:
+        "Submissions a worker's batches ended with: applied, failed (attempt failed: retried, deferred or " +
+        'failed for good), handed_back (shutdown)',
       labelNames: ['outcome'],
+      registers,
+    })
+    this.refusedConnections = new Counter({
+      name: 'profiler_http_connections_refused_total',
+      help: 'API connections closed before they carried a request: per_address or total cap, headers_timeout',
+      labelNames: ['reason'],
       registers,
     })
   }
 
+  /** A connection closed before it carried a request: over a cap, or no request head in time. */
+  connectionRefused(reason: 'per_address' | 'total' | 'headers_timeout'): void {
+    this.refusedConnections.inc({ reason })
+  }
+
   /** One HTTP request; `route` is the matched route pattern, undefined when none matched. */
   httpRequest(method: string, route: string | undefined, status: number, seconds: number): void {
-    const r = route ?? UNMATCHED_ROUTE
-    let byMethod = this.httpChildren.get(r)
-    if (!byMethod) this.httpChildren.set(r, (byMethod = new Map()))
+    const routeLabel = route ?? UNMATCHED_ROUTE
+    let byMethod = this.httpChildren.get(routeLabel)
+    if (!byMethod) this.httpChildren.set(routeLabel, (byMethod = new Map()))
     let byStatus = byMethod.get(method)
     if (!byStatus) byMethod.set(method, (byStatus = new Map()))
     let child = byStatus.get(status)
     if (!child)
       byStatus.set(
         status,
-        (child = this.httpDuration.labels(METHODS.has(method) ? method : 'OTHER', r, String(status))),
+        (child = this.httpDuration.labels(METHODS.has(method) ? method : 'OTHER', routeLabel, String(status))),
       )
     child.observe(seconds)
   }
@@ -173,9 +194,9 @@ export class Metrics {
   ): void {
     this.aiDuration.observe({ provider, operation, outcome: result.errorKind ? 'error' : 'ok' }, seconds)
     if (result.errorKind) this.aiErrors.inc({ provider, operation, kind: result.errorKind })
-    const u = result.usage
-    if (u?.promptTokens) this.aiTokens.inc({ provider, operation, type: 'prompt' }, u.promptTokens)
-    if (u?.completionTokens) this.aiTokens.inc({ provider, operation, type: 'completion' }, u.completionTokens)
+    const usage = result.usage
+    if (usage?.promptTokens) this.aiTokens.inc({ provider, operation, type: 'prompt' }, usage.promptTokens)
+    if (usage?.completionTokens) this.aiTokens.inc({ provider, operation, type: 'completion' }, usage.completionTokens)
   }
 
   llmRequestFailed(kind: string): void {
@@ -191,12 +212,15 @@ export class Metrics {
     const reasons: LlmMisconfiguration[] = ['unauthorized', 'forbidden', 'not_found', 'quota']
     new Gauge({
       name: 'profiler_llm_provider_paused',
-      help: 'Whether processing is paused because the LLM provider refuses requests (1), by reason: unauthorized (401), forbidden (403), not_found (404: model or URL), quota (429 insufficient_quota)',
+      help:
+        'Whether processing is paused because the LLM provider refuses requests (1), by reason: unauthorized ' +
+        '(401), forbidden (403), not_found (404: model or URL), quota (429 insufficient_quota)',
       labelNames: ['reason'],
       registers: [this.registry],
       collect() {
-        const s = read()
-        for (const reason of reasons) this.set({ reason }, s?.state === 'misconfigured' && s.reason === reason ? 1 : 0)
+        const status = read()
+        for (const reason of reasons)
+          this.set({ reason }, status?.state === 'misconfigured' && status.reason === reason ? 1 : 0)
       },
     })
     new Gauge({
@@ -232,10 +256,10 @@ export class Metrics {
       registers,
       async collect() {
         this.reset()
-        const s = await stats()
-        if (!s) return
-        this.set({ state: 'pending' }, s.pending.count)
-        this.set({ state: 'processing' }, s.processing.count)
+        const queue = await stats()
+        if (!queue) return
+        this.set({ state: 'pending' }, queue.pending.count)
+        this.set({ state: 'processing' }, queue.processing.count)
       },
     })
     new Gauge({
@@ -245,10 +269,10 @@ export class Metrics {
       registers,
       async collect() {
         this.reset()
-        const s = await stats()
-        if (!s) return
-        this.set({ state: 'pending' }, s.pending.oldestAgeSeconds ?? 0)
-        this.set({ state: 'processing' }, s.processing.oldestAgeSeconds ?? 0)
+        const queue = await stats()
+        if (!queue) return
+        this.set({ state: 'pending' }, queue.pending.oldestAgeSeconds ?? 0)
+        this.set({ state: 'processing' }, queue.processing.oldestAgeSeconds ?? 0)
       },
     })
   }
@@ -263,10 +287,10 @@ export class Metrics {
       registers,
       collect() {
         this.reset()
-        const p = read()
-        if (!p) return
-        this.set({ state: 'idle' }, p.idle)
-        this.set({ state: 'in_use' }, p.total - p.idle)
+        const pool = read()
+        if (!pool) return
+        this.set({ state: 'idle' }, pool.idle)
+        this.set({ state: 'in_use' }, pool.total - pool.idle)
       },
     })
     new Gauge({
@@ -275,8 +299,8 @@ export class Metrics {
       registers,
       collect() {
         this.reset()
-        const p = read()
-        if (p) this.set(p.waiting)
+        const pool = read()
+        if (pool) this.set(pool.waiting)
       },
     })
     new Gauge({
@@ -285,8 +309,8 @@ export class Metrics {
       registers,
       collect() {
         this.reset()
-        const p = read()
-        if (p) this.set(p.max)
+        const pool = read()
+        if (pool) this.set(pool.max)
       },
     })
   }

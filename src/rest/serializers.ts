@@ -8,31 +8,34 @@ import type { SearchProfile } from '../services/search.service.js'
 import type { Evidence, SubmissionEvidenceDeletion } from '../services/provenance.service.js'
 
 /** The interface's Profile (snake_case), plus `language` and `core_info.occupation`. */
-export function toRestProfile(p: ProfileRecord) {
-  const c = p.content
+export function toRestProfile(profile: ProfileRecord) {
+  const content = profile.content
   return {
-    profile_id: p.profile_id,
-    tenant_id: p.tenant_id,
-    status: p.status,
-    core_info: c.core_info,
-    interests: c.interests,
-    personality: c.personality,
-    memories: c.memories,
-    preferences: c.preferences,
-    ...(c.custom && Object.keys(c.custom).length ? { custom: c.custom } : {}),
-    ...(c.past_values && Object.keys(c.past_values).length ? { past_values: c.past_values } : {}),
-    ...(p.language ? { language: p.language } : {}),
-    field_timestamps: p.field_timestamps,
-    update_log: (p.update_log ?? []).map(toRestLogEntry),
-    last_updated: p.last_updated,
-    created_at: p.created_at,
-    ...(p.summary ? { summary: p.summary } : {}),
+    profile_id: profile.profile_id,
+    tenant_id: profile.tenant_id,
+    status: profile.status,
+    core_info: content.core_info,
+    interests: content.interests,
+    personality: content.personality,
+    memories: content.memories,
+    preferences: content.preferences,
+    ...(content.custom && Object.keys(content.custom).length ? { custom: content.custom } : {}),
+    ...(content.past_values && Object.keys(content.past_values).length ? { past_values: content.past_values } : {}),
+    ...(profile.language ? { language: profile.language } : {}),
+    field_timestamps: profile.field_timestamps,
+    update_log: (profile.update_log ?? []).map(toRestLogEntry),
+    last_updated: profile.last_updated,
+    created_at: profile.created_at,
+    ...(profile.summary ? { summary: profile.summary } : {}),
   }
 }
 
 /** An entry of GET /v1/search: the profile, plus its score when a query ranked the page. */
-export function toRestSearchEntry(p: SearchProfile) {
-  return { ...toRestProfile(p), ...(p.similarityScore !== undefined ? { similarityScore: p.similarityScore } : {}) }
+export function toRestSearchEntry(profile: SearchProfile) {
+  return {
+    ...toRestProfile(profile),
+    ...(profile.similarityScore !== undefined ? { similarityScore: profile.similarityScore } : {}),
+  }
 }
 
 /**
@@ -54,43 +57,45 @@ export async function* searchDocument(
   yield `],"total":${JSON.stringify(page.total)},${page.totalIsEstimate ? '"totalIsEstimate":true,' : ''}"page":${JSON.stringify(page.page)},"pageSize":${JSON.stringify(page.pageSize)}}`
 }
 
-/** An entry as REST answers it: `changes` nested deeper than any merge writes (a direct write) comes as JSON text there. */
-export function toRestLogEntry(e: HistoryEntry) {
+/**
+ * An entry as REST answers it: `changes` nested deeper than any merge writes (a direct write) comes as JSON text there.
+ */
+export function toRestLogEntry(entry: HistoryEntry) {
   return {
-    extracted_on: e.extracted_on,
-    changes: capJsonDepth(e.changes),
-    submission_ids: e.submission_ids,
-    input_type: e.input_type,
-    seq: e.seq,
+    extracted_on: entry.extracted_on,
+    changes: capJsonDepth(entry.changes),
+    submission_ids: entry.submission_ids,
+    input_type: entry.input_type,
+    seq: entry.seq,
   }
 }
 
-export function toRestContext(c: ProfileContext) {
+export function toRestContext(context: ProfileContext) {
   return {
-    profile_id: c.profileId,
-    status: c.status,
-    text: c.text,
-    tokens: c.tokens,
-    max_tokens: c.maxTokens,
-    encoding: c.encoding,
-    facts_included: c.factsIncluded,
-    facts_total: c.factsTotal,
-    passages_included: c.passagesIncluded,
-    include: c.include,
-    summary_included: c.summaryIncluded,
-    truncated: c.truncated,
-    ranked_by: c.rankedBy,
+    profile_id: context.profileId,
+    status: context.status,
+    text: context.text,
+    tokens: context.tokens,
+    max_tokens: context.maxTokens,
+    encoding: context.encoding,
+    facts_included: context.factsIncluded,
+    facts_total: context.factsTotal,
+    passages_included: context.passagesIncluded,
+    include: context.include,
+    summary_included: context.summaryIncluded,
+    truncated: context.truncated,
+    ranked_by: context.rankedBy,
   }
 }
 
-/** Why a profile says a value (README "Provenance"). */
-export function toRestEvidence(e: Evidence) {
+/** Why a profile says a value (docs/guides/evidence.md). */
+export function toRestEvidence(evidence: Evidence) {
   return {
-    profile_id: e.profileId,
-    field: e.field,
-    value: e.value,
-    ...(e.category !== null ? { category: e.category } : {}),
-    passages: e.passages.map((p) => ({
+    profile_id: evidence.profileId,
+    field: evidence.field,
+    value: evidence.value,
+    ...(evidence.category !== null ? { category: evidence.category } : {}),
+    passages: evidence.passages.map((p) => ({
       submission_id: p.submission_id,
       position: p.position,
       speaker: p.speaker,
@@ -99,51 +104,55 @@ export function toRestEvidence(e: Evidence) {
       occurred_at: p.occurred_at,
       match: p.match,
     })),
-    sources: e.sources.map((s) => ({ submission_id: s.submissionId, occurred_at: s.occurredAt, quote: s.quote })),
-    extractions_read: e.extractionsRead,
+    sources: evidence.sources.map((s) => ({
+      submission_id: s.submissionId,
+      occurred_at: s.occurredAt,
+      quote: s.quote,
+    })),
+    extractions_read: evidence.extractionsRead,
   }
 }
 
-export function toRestSubmissionEvidenceDeletion(d: SubmissionEvidenceDeletion) {
+export function toRestSubmissionEvidenceDeletion(deletion: SubmissionEvidenceDeletion) {
   return {
-    profile_id: d.profileId,
-    submission_id: d.submissionId,
-    passages_deleted: d.passagesDeleted,
-    text_deleted: d.textDeleted,
+    profile_id: deletion.profileId,
+    submission_id: deletion.submissionId,
+    passages_deleted: deletion.passagesDeleted,
+    text_deleted: deletion.textDeleted,
   }
 }
 
-export function toRestReextraction(r: ReextractionResult) {
+export function toRestReextraction(result: ReextractionResult) {
   return {
-    profile_id: r.profileId,
-    dry_run: r.dryRun,
-    applied: r.applied,
-    version: r.version,
-    ...(r.newVersion !== undefined ? { new_version: r.newVersion } : {}),
-    changed: r.changed,
-    changes: r.changes,
-    summary: r.summary,
-    previous_summary: r.previousSummary,
+    profile_id: result.profileId,
+    dry_run: result.dryRun,
+    applied: result.applied,
+    version: result.version,
+    ...(result.newVersion !== undefined ? { new_version: result.newVersion } : {}),
+    changed: result.changed,
+    changes: result.changes,
+    summary: result.summary,
+    previous_summary: result.previousSummary,
     submissions: {
-      reextracted: r.submissions.reextracted,
-      skipped_without_text: r.submissions.skippedWithoutText,
-      skipped_too_large: r.submissions.skippedTooLarge,
+      reextracted: result.submissions.reextracted,
+      skipped_without_text: result.submissions.skippedWithoutText,
+      skipped_too_large: result.submissions.skippedTooLarge,
     },
-    batches: r.batches,
-    ...(r.usage
+    batches: result.batches,
+    ...(result.usage
       ? {
           usage: {
-            prompt_tokens: r.usage.promptTokens,
-            completion_tokens: r.usage.completionTokens,
-            total_tokens: r.usage.totalTokens,
+            prompt_tokens: result.usage.promptTokens,
+            completion_tokens: result.usage.completionTokens,
+            total_tokens: result.usage.totalTokens,
           },
         }
       : {}),
   }
 }
 
-export function toRestSchema(s: SchemaView) {
-  return { app_id: s.appId, version: s.version, schema: s.schema, created_at: s.createdAt }
+export function toRestSchema(schema: SchemaView) {
+  return { app_id: schema.appId, version: schema.version, schema: schema.schema, created_at: schema.createdAt }
 }
 
 /** GET /v1/profile/{id}/passages: hidden_at and hidden_by only when hidden passages were asked for. */

@@ -4,6 +4,7 @@ import type { DashboardConfig } from '../config.js'
 import { AccountRepository, type AccountRow } from '../db/account.repository.js'
 import { TenantRepository } from '../db/tenant.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
+import { addressKey } from '../domain/addresses.js'
 import { DomainError, invalid } from '../domain/errors.js'
 import { checkStorable } from '../domain/validation.js'
 import { newId, randomToken } from '../domain/keys.js'
@@ -43,9 +44,10 @@ export interface NewSession extends Session {
 const EMAIL_RE = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,63}$/
 
 export function checkEmail(email: string): string {
-  const e = checkStorable(email.trim(), 'email')
-  if (e.length > 254 || !EMAIL_RE.test(e)) throw invalid('email must be an e-mail address such as ada@example.com')
-  return e
+  const address = checkStorable(email.trim(), 'email')
+  if (address.length > 254 || !EMAIL_RE.test(address))
+    throw invalid('email must be an e-mail address such as ada@example.com')
+  return address
 }
 
 export function checkPassword(password: string) {
@@ -105,26 +107,26 @@ export class AccountService {
     const email = checkEmail(emailIn)
     checkPassword(password)
     const hash = await hashPassword(password)
-    return this.uow.run(undefined, async ({ manager: m }) => {
+    return this.uow.run(undefined, async ({ manager }) => {
       let tenantId: string
-      const invited = opts.inviteCode !== undefined ? await this.useInvite(m, opts.inviteCode) : null
+      const invited = opts.inviteCode !== undefined ? await this.useInvite(manager, opts.inviteCode) : null
       if (invited) tenantId = invited
-      else if (opts.tenant) tenantId = await this.tenantId(m, opts.tenant)
+      else if (opts.tenant) tenantId = await this.tenantId(manager, opts.tenant)
       else {
         tenantId = newId('ten')
-        await this.tenants.addTenant(m, tenantId, tenantNameFor(email))
+        await this.tenants.addTenant(manager, tenantId, tenantNameFor(email))
       }
       const id = newId('acc')
-      if (!(await this.repo.insertAccount(m, { id, email, passwordHash: hash, tenantId }))) {
+      if (!(await this.repo.insertAccount(manager, { id, email, passwordHash: hash, tenantId }))) {
         throw new DomainError('CONFLICT', 'An account with this e-mail address already exists')
       }
-      return toAccount((await this.repo.account(m, id))!)
+      return toAccount((await this.repo.account(manager, id))!)
     })
   }
 
   /**
    * Self-service sign-up, as the policy allows (open; invite: with a valid code; closed: never), and at most
-   * signUpMaxPerAddress per client address in the window, whatever the outcome of each attempt.
+   * signUpMaxPerAddress per client address (an IPv6 /64) in the window, whatever the outcome of each attempt.
    */
   async signUp(email: string, password: string, opts: { ip: string; inviteCode?: string | null }): Promise<NewSession> {
     const policy = this.config.signUp
@@ -133,11 +135,11 @@ export class AccountService {
     const code = opts.inviteCode?.trim() || undefined
     if (policy === 'invite' && !code)
       throw new DomainError('SIGNUP_CLOSED', 'Sign-up needs an invite code on this server; ask its operator for one')
-    const d = this.signUps.take(`ip:${opts.ip}`)
-    if (!d.allowed) {
+    const decision = this.signUps.take(`ip:${addressKey(opts.ip)}`)
+    if (!decision.allowed) {
       throw new RateLimitedError(
-        `Too many sign-ups from this address; try again in ${Math.ceil(d.resetSeconds / 60)} min`,
-        d,
+        `Too many sign-ups from this address; try again in ${Math.ceil(decision.resetSeconds / 60)} min`,
+        decision,
       )
     }
     const account = await this.createAccount(email, password, { inviteCode: code })
@@ -163,53 +165,64 @@ export class AccountService {
   }
 
   /** The id of the tenant of that name or id; TENANT_NOT_FOUND when none. */
-  private async tenantId(m: EntityManager, tenant: string): Promise<string> {
-    const id = await this.tenants.tenantId(m, tenant)
+  private async tenantId(manager: EntityManager, tenant: string): Promise<string> {
+    const id = await this.tenants.tenantId(manager, tenant)
     if (id === null) throw new DomainError('TENANT_NOT_FOUND', `No tenant '${tenant}'`)
     return id
   }
 
   /** Uses one sign-up of an invite; returns the tenant it names (or null for a new tenant). Refuses a bad code. */
-  private async useInvite(m: EntityManager, code: string): Promise<string | null> {
-    const invite = await this.repo.useInvite(m, tokenHash(String(code)))
+  private async useInvite(manager: EntityManager, code: string): Promise<string | null> {
+    const invite = await this.repo.useInvite(manager, tokenHash(String(code)))
     if (!invite) throw new DomainError('INVALID_INVITE', 'This invite code is not valid: unknown, used up or expired')
     return invite.tenant_id
   }
 
   /**
-   * Checks the password and opens a session. Failed attempts are counted per e-mail address and per client address;
-   * past the limit every attempt is refused until the window has passed, whatever the password.
+   * Checks the password and opens a session. Failed attempts are counted per e-mail address and per client address
+   * (an IPv6 /64). An e-mail address past its limit is refused until the window has passed, whatever the password.
+   * A client address past its limit (x4) is refused for every e-mail address except an account with no failures of
+   * its own in the window: another client failing from the same address never locks a user out, while a flood from
+   * it costs no password hashing for made-up addresses, and at most one failed check per real account (after which
+   * that account has a failure). From an address past its limit every failure answers RATE_LIMITED, a wrong password
+   * for a real account too, so the answer does not tell which addresses have accounts.
    */
-  async signIn(emailIn: string, password: string, ip: string): Promise<NewSession> {
+  async signIn(emailIn: string, password: string, ipIn: string): Promise<NewSession> {
     const email = String(emailIn ?? '')
       .trim()
       .toLowerCase()
+    const ip = addressKey(ipIn)
     const windowMinutes = this.config.loginWindowMinutes
-    const m = this.ds.manager
-    const counts = await this.repo.loginFailures(m, email, ip, windowMinutes)
+    const manager = this.ds.manager
+    const counts = await this.repo.loginFailures(manager, email, ip, windowMinutes)
     const max = this.config.loginMaxFailures
-    if (counts.by_email >= max || counts.by_ip >= max * 4) {
-      const wait = Math.max(1, Math.ceil((counts.by_email >= max ? counts.email_wait : counts.ip_wait)!))
-      throw new DomainError(
-        'RATE_LIMITED',
-        `Too many failed sign-in attempts; try again in ${Math.ceil(wait / 60)} min`,
-      )
+    const refused = (waitSeconds: number | null) => {
+      const wait = Math.max(1, Math.ceil(waitSeconds ?? 60))
+      const message = `Too many failed sign-in attempts; try again in ${Math.ceil(wait / 60)} min`
+      return new DomainError('RATE_LIMITED', message)
     }
-    const stored = await this.repo.credentials(m, email)
+    if (counts.by_email >= max) throw refused(counts.email_wait)
+    const addressBlocked = counts.by_ip >= max * 4
+    if (addressBlocked && counts.by_email > 0) throw refused(counts.ip_wait)
+    const stored = await this.repo.credentials(manager, email)
+    if (addressBlocked && !stored) throw refused(counts.ip_wait)
     const ok = await verifyPassword(String(password ?? ''), stored?.password_hash ?? (await dummyHash()))
     if (!ok || !stored) {
-      await this.repo.recordLoginFailure(m, email, ip, windowMinutes)
+      await this.repo.recordLoginFailure(manager, email, ip, windowMinutes)
+      if (addressBlocked) throw refused(counts.ip_wait)
       throw new DomainError('INVALID_CREDENTIALS', 'Wrong e-mail address or password')
     }
-    await this.repo.clearLoginFailures(m, email)
-    return this.openSession(toAccount((await this.repo.account(m, stored.id))!))
+    await this.repo.clearLoginFailures(manager, email)
+    return this.openSession(toAccount((await this.repo.account(manager, stored.id))!))
   }
 
   /** The live session of a cookie token, or null (unknown, expired, or its account deleted). */
   async session(token: string | undefined): Promise<Session | null> {
     if (!token || token.length > 200) return null
-    const s = await this.repo.liveSession(this.ds.manager, tokenHash(token))
-    return s ? { account: toAccount(s), csrfToken: s.csrf_token, expiresAt: iso(s.expires_at) } : null
+    const session = await this.repo.liveSession(this.ds.manager, tokenHash(token))
+    return session
+      ? { account: toAccount(session), csrfToken: session.csrf_token, expiresAt: iso(session.expires_at) }
+      : null
   }
 
   async signOut(token: string): Promise<void> {
@@ -229,9 +242,9 @@ export class AccountService {
       throw new DomainError('INVALID_CREDENTIALS', 'The current password is wrong')
     }
     const hash = await hashPassword(next)
-    await this.uow.run(undefined, async ({ manager: m }) => {
-      await this.repo.setPassword(m, accountId, hash)
-      await this.repo.deleteOtherSessions(m, accountId, currentToken ? tokenHash(currentToken) : Buffer.alloc(0))
+    await this.uow.run(undefined, async ({ manager }) => {
+      await this.repo.setPassword(manager, accountId, hash)
+      await this.repo.deleteOtherSessions(manager, accountId, currentToken ? tokenHash(currentToken) : Buffer.alloc(0))
     })
   }
 
@@ -239,12 +252,12 @@ export class AccountService {
   async resetPassword(email: string, password: string): Promise<Account> {
     checkPassword(password)
     const hash = await hashPassword(password)
-    return this.uow.run(undefined, async ({ manager: m }) => {
-      const id = await this.repo.lockAccountByEmail(m, email.trim())
+    return this.uow.run(undefined, async ({ manager }) => {
+      const id = await this.repo.lockAccountByEmail(manager, email.trim())
       if (id === null) throw new DomainError('NOT_FOUND', `No account '${email}'`)
-      await this.repo.setPassword(m, id, hash)
-      await this.repo.deleteSessions(m, id)
-      return toAccount((await this.repo.account(m, id))!)
+      await this.repo.setPassword(manager, id, hash)
+      await this.repo.deleteSessions(manager, id)
+      return toAccount((await this.repo.account(manager, id))!)
     })
   }
 
@@ -255,22 +268,22 @@ export class AccountService {
   private async openSession(account: Account): Promise<NewSession> {
     const token = randomToken(43)
     const csrfToken = randomToken(32)
-    const m = this.ds.manager
-    const expiresAt = await this.repo.insertSession(m, {
+    const manager = this.ds.manager
+    const expiresAt = await this.repo.insertSession(manager, {
       tokenHash: tokenHash(token),
       accountId: account.id,
       csrfToken,
       hours: this.config.sessionHours,
     })
-    await this.repo.deleteExpiredSessions(m, account.id)
+    await this.repo.deleteExpiredSessions(manager, account.id)
     return { token, account, csrfToken, expiresAt: iso(expiresAt) }
   }
 }
 
-const toAccount = (r: AccountRow): Account => ({
-  id: r.id,
-  email: r.email,
-  tenantId: r.tenant_id,
-  tenantName: r.tenant_name,
-  createdAt: iso(r.created_at),
+const toAccount = (row: AccountRow): Account => ({
+  id: row.id,
+  email: row.email,
+  tenantId: row.tenant_id,
+  tenantName: row.tenant_name,
+  createdAt: iso(row.created_at),
 })

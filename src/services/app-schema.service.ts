@@ -31,19 +31,19 @@ export interface SchemaChange extends SchemaView {
 }
 
 /** Stable JSON (keys sorted), to tell whether a submitted schema differs from the current one. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v)
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
       .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
       .join(',')}}`
   }
-  return JSON.stringify(v)
+  return JSON.stringify(value)
 }
 
 /**
- * Custom profile schemas per app (README "Custom profile schema"). The calling app (`ctx.appId`) owns its schema;
+ * Custom profile schemas per app (docs/guides/custom-schema.md). The calling app (`ctx.appId`) owns its schema;
  * a dashboard session names the app. Each change is a new version (the newest `maxVersions` are kept); values of
  * fields a change drops are moved out of the tenant's profiles into one history entry per profile (input_type
  * 'schema'), unless another app of the tenant still declares the field.
@@ -55,7 +55,9 @@ export class AppSchemaService {
   constructor(
     private readonly ds: DataSource,
     bus: EventBus,
-    /** Versions kept per app (PROFILER_SCHEMA_MAX_VERSIONS): storing a new one deletes those older than the newest N. */
+    /**
+     * Versions kept per app (PROFILER_SCHEMA_MAX_VERSIONS): storing a new one deletes those older than the newest N.
+     */
     private readonly opts: { maxVersions: number; history?: HistoryBounds },
   ) {
     this.uow = new UnitOfWork(ds, bus)
@@ -84,10 +86,10 @@ export class AppSchemaService {
     const tooLarge = customSchemaOutputProblem(schema)
     if (tooLarge) throw invalid(tooLarge)
     return this.uow.run(ctx, async (tx) => {
-      const m = tx.manager
-      const version = await this.repo.lockApp(m, ctx.tenantId, ctx.appId)
+      const manager = tx.manager
+      const version = await this.repo.lockApp(manager, ctx.tenantId, ctx.appId)
       if (version === null) throw appNotFound()
-      const current = version > 0 ? await this.repo.current(m, ctx.tenantId, ctx.appId) : null
+      const current = version > 0 ? await this.repo.current(manager, ctx.tenantId, ctx.appId) : null
       const before: CustomSchema = current?.schema ?? emptySchema()
       if (current && canonical(before) === canonical(schema)) {
         return { ...current, changed: false, droppedFields: [], profilesUpdated: 0 }
@@ -103,49 +105,49 @@ export class AppSchemaService {
           profilesUpdated: 0,
         }
       }
-      const saved = await this.repo.insert(m, ctx.tenantId, ctx.appId, version + 1, schema)
+      const saved = await this.repo.insert(manager, ctx.tenantId, ctx.appId, version + 1, schema)
       // Nothing reads a version but the current one (the worker and re-extraction take the app's current), so the older
       // ones are history for people: kept up to a bound, in this transaction.
-      await this.repo.pruneVersions(m, ctx.tenantId, ctx.appId, this.opts.maxVersions)
+      await this.repo.pruneVersions(manager, ctx.tenantId, ctx.appId, this.opts.maxVersions)
       // A field another app of the tenant still declares (with the same type) keeps its values: the profile is shared.
-      const others = await this.repo.othersOf(m, ctx.tenantId, ctx.appId)
+      const others = await this.repo.othersOf(manager, ctx.tenantId, ctx.appId)
       const kept = new Set(others.flatMap((o) => fieldPaths(o).map((p) => `${p}:${typeOf(o, p)}`)))
       const dropped = droppedFields(before, schema).filter((p) => !kept.has(`${p}:${typeOf(before, p)}`))
-      const profilesUpdated = await this.moveToHistory(m, ctx.tenantId, dropped, saved)
+      const profilesUpdated = await this.moveToHistory(manager, ctx.tenantId, dropped, saved)
       return { ...saved, changed: true, droppedFields: dropped, profilesUpdated }
     })
   }
 
   /** Takes the dropped fields' values out of every profile of the tenant holding one, recording them in its history. */
   private async moveToHistory(
-    m: import('typeorm').EntityManager,
+    manager: import('typeorm').EntityManager,
     tenantId: string,
     dropped: string[],
     saved: AppSchemaVersion,
   ): Promise<number> {
-    const rows = await this.repo.profilesHolding(m, tenantId, dropped)
+    const rows = await this.repo.profilesHolding(manager, tenantId, dropped)
     const at = new Date().toISOString()
-    const writes = rows.map((r) => {
-      const content = structuredClone(r.content) as { custom?: Record<string, Record<string, unknown>> }
+    const writes = rows.map((row) => {
+      const content = structuredClone(row.content) as { custom?: Record<string, Record<string, unknown>> }
       const removed: Record<string, Record<string, unknown>> = {}
-      for (const p of dropped) {
-        const [s, f] = p.split('.') as [string, string]
-        const section = content.custom?.[s]
-        if (!section || !Object.prototype.hasOwnProperty.call(section, f)) continue
-        ;(removed[s] ??= {})[f] = section[f]
-        delete section[f]
-        if (!Object.keys(section).length) delete content.custom![s]
+      for (const path of dropped) {
+        const [sectionName, field] = path.split('.') as [string, string]
+        const section = content.custom?.[sectionName]
+        if (!section || !Object.hasOwn(section, field)) continue
+        ;(removed[sectionName] ??= {})[field] = section[field]
+        delete section[field]
+        if (!Object.keys(section).length) delete content.custom![sectionName]
       }
       const changes = { removed_custom: removed, schema: { app_id: saved.appId, version: saved.version } }
       return {
-        profileId: r.profile_id,
+        profileId: row.profile_id,
         content: JSON.stringify(content),
-        seq: r.history_seq + 1,
+        seq: row.history_seq + 1,
         changes: JSON.stringify(changes),
         at,
       }
     })
-    await this.repo.dropValues(m, tenantId, writes, this.opts.history ?? NO_HISTORY_BOUNDS)
+    await this.repo.dropValues(manager, tenantId, writes, this.opts.history ?? NO_HISTORY_BOUNDS)
     return writes.length
   }
 
@@ -154,9 +156,9 @@ export class AppSchemaService {
   }
 }
 
-function typeOf(s: CustomSchema, path: string): string {
-  const [sec, f] = path.split('.') as [string, string]
-  return s.sections[sec]?.[f]?.type ?? ''
+function typeOf(schema: CustomSchema, path: string): string {
+  const [sec, field] = path.split('.') as [string, string]
+  return schema.sections[sec]?.[field]?.type ?? ''
 }
 
 const appNotFound = () => new DomainError('APP_NOT_FOUND', 'App not found')

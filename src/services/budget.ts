@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm'
+import { addressKey } from '../domain/addresses.js'
 import { DomainError } from '../domain/errors.js'
 import type { RequestContext } from './context.js'
 import { PostgresCounterStore, RateLimiter, type RateDecision } from './rate-limiter.js'
@@ -13,10 +14,24 @@ export class RateLimitedError extends DomainError {
   }
 }
 
+/** What authenticate knows of a credential before checking it; nothing in it is a secret. */
+export interface Credential {
+  /** Its digest (credentialId()): the key cache's name for it, and how a recent success is recognised. */
+  digest?: string
+  /** A stable public name (an API key's public id): its failures are counted under it as well as by address. */
+  id?: string
+  /**
+   * Whether the credential can be valid, answered without a lookup per request (TenantService.mayExist for an API
+   * key's id): then it is checked even from an address over its limit, while its id is under its own. Without it, an
+   * address over its limit is refused whatever it presents.
+   */
+  mayExist?: () => Promise<boolean>
+}
+
 export interface BudgetOptions {
   /** Operations per minute per API key (or dashboard session), all transports together. */
   perMinute: number
-  /** Failed authentications per minute per client address. */
+  /** Failed authentications per minute per client address, and per credential id. */
   authFailuresPerMinute: number
   /** Service calls of one tenant running at once in this process while other tenants have calls too; more wait. */
   tenantConcurrency: number
@@ -31,8 +46,8 @@ export interface BudgetOptions {
 /**
  * One budget for every transport: REST requests, GraphQL operations over HTTP and over WebSocket are charged to the
  * same per-key limiter, keyed by the authenticated app (never by header text); failed authentications are limited per
- * client address before any key lookup; and each tenant has a bounded number of service calls in flight, so one
- * tenant cannot hold the whole connection pool.
+ * client address and per key id before any key lookup; and each tenant has a bounded number of service calls in
+ * flight, so one tenant cannot hold the whole connection pool.
  */
 export class RequestBudget {
   readonly operations: RateLimiter
@@ -52,15 +67,15 @@ export class RequestBudget {
 
   /** Charges `cost` operations to a caller; throws RATE_LIMITED when they do not fit (`why`: what the cost is for). */
   charge(key: string, cost = 1, why?: string): RateDecision {
-    const d = this.operations.take(key, cost)
-    if (!d.allowed) {
+    const decision = this.operations.take(key, cost)
+    if (!decision.allowed) {
       const what = why ? `${why}; ` : cost > 1 ? `this request counts ${cost} operations; ` : ''
       throw new RateLimitedError(
-        `Rate limit exceeded: ${d.limit} operations per minute per API key; ${what}retry in ${d.resetSeconds} s`,
-        d,
+        `Rate limit exceeded: ${decision.limit} operations per minute per API key; ${what}retry in ${decision.resetSeconds} s`,
+        decision,
       )
     }
-    return d
+    return decision
   }
 
   /**
@@ -69,29 +84,33 @@ export class RequestBudget {
    * the signal's reason once it aborts, also while waiting. Returns the last decision (for the RateLimit-* headers).
    */
   async chargeWaiting(key: string, cost: number, signal?: AbortSignal): Promise<RateDecision | undefined> {
-    let d: RateDecision | undefined
+    let decision: RateDecision | undefined
     for (let i = 0; i < cost; i++) {
       for (;;) {
         signal?.throwIfAborted()
-        d = this.operations.take(key, 1)
-        if (d.allowed) break
-        await pause(Math.min(d.resetSeconds, 5) * 1000, signal)
+        decision = this.operations.take(key, 1)
+        if (decision.allowed) break
+        await pause(Math.min(decision.resetSeconds, 5) * 1000, signal)
       }
     }
-    return d
+    return decision
   }
 
   /**
-   * Authenticates unless the client address has failed too often lately (then 429 before any key lookup); failures
-   * are counted. A credential that succeeded recently still gets through, so a legitimate client behind the same
-   * address as an attacker is not locked out. `credentialId` names the credential without being it (a digest of the
-   * key or session token: `credentialId()`), so no secret is kept here.
+   * Authenticates, counting failures per client address and per credential id. An address over its limit is refused
+   * (429) before any lookup, except for a credential that this refusal would wrongly lock out: one that authenticated
+   * within the last minute, or one whose id is known to exist and is under its own failure limit. So another client
+   * failing from the same address (a shared NAT, a proxy not trusted) never refuses a valid key with no failures of its
+   * own, while a flood of invalid keys still costs no lookups once its address is over the limit: keys that cannot
+   * exist (unknown public ids, malformed) are refused from memory, and a known id pays lookups only until its own
+   * failures reach the limit.
    */
-  async authenticate<T>(address: string, credentialId: string | undefined, fn: () => Promise<T>): Promise<T> {
-    const key = `ip:${address}`
-    const id = credentialId ?? ''
-    const blocked = this.authFailures.exhausted(key)
-    if (blocked && !this.recentlyGood(id)) {
+  async authenticate<T>(address: string, credential: Credential, fn: () => Promise<T>): Promise<T> {
+    const byAddress = `ip:${addressKey(address)}`
+    const byId = credential.id === undefined ? undefined : `id:${credential.id}`
+    const digest = credential.digest ?? ''
+    const blocked = this.authFailures.exhausted(byAddress)
+    if (blocked && !this.recentlyGood(digest) && !(await this.checkedAnyway(byId, credential))) {
       throw new RateLimitedError(
         `Too many failed authentications from this address; retry in ${blocked.resetSeconds} s`,
         blocked,
@@ -99,19 +118,26 @@ export class RequestBudget {
     }
     try {
       const ok = await fn()
-      if (id) {
-        this.good.delete(id) // re-inserted last: the map stays in order of last success
-        this.good.set(id, Date.now())
+      if (digest) {
+        this.good.delete(digest) // re-inserted last: the map stays in order of last success
+        this.good.set(digest, Date.now())
         this.trimGood()
       }
       return ok
-    } catch (e) {
-      if (e instanceof DomainError && e.status === 401) {
-        this.authFailures.take(key)
-        this.good.delete(id)
+    } catch (err) {
+      if (err instanceof DomainError && err.status === 401) {
+        this.authFailures.take(byAddress)
+        if (byId) this.authFailures.take(byId)
+        this.good.delete(digest)
       }
-      throw e
+      throw err
     }
+  }
+
+  /** Whether a credential from an address over its limit is still worth a lookup (see authenticate). */
+  private async checkedAnyway(byId: string | undefined, credential: Credential): Promise<boolean> {
+    if (!credential.mayExist || (byId && this.authFailures.exhausted(byId))) return false
+    return credential.mayExist()
   }
 
   /** Digests of credentials that authenticated within the last minute (bounded; oldest dropped first). */
@@ -127,9 +153,9 @@ export class RequestBudget {
   }
 
   private trimGood() {
-    for (const k of this.good.keys()) {
+    for (const key of this.good.keys()) {
       if (this.good.size <= 10_000) break
-      this.good.delete(k)
+      this.good.delete(key)
     }
   }
 
@@ -157,17 +183,18 @@ export class TenantGate {
 
   /** How many calls the tenant may run now. */
   private limit(tenantId: string): number {
-    for (const k of this.busy.keys()) if (k !== tenantId) return this.slots
+    for (const key of this.busy.keys()) if (key !== tenantId) return this.slots
     return Math.max(this.slots, this.burst)
   }
 
   async run<T>(tenantId: string, fn: () => Promise<T>): Promise<T> {
-    let t = this.busy.get(tenantId)
-    if (!t) this.busy.set(tenantId, (t = { running: 0, waiting: [] }))
-    if (t.running >= this.limit(tenantId)) {
-      if (t.waiting.length >= this.maxWaiting) {
+    let calls = this.busy.get(tenantId)
+    if (!calls) this.busy.set(tenantId, (calls = { running: 0, waiting: [] }))
+    if (calls.running >= this.limit(tenantId)) {
+      if (calls.waiting.length >= this.maxWaiting) {
         throw new RateLimitedError(
-          `Too many requests of this tenant in progress (${this.slots} run at once, ${this.maxWaiting} wait); retry shortly`,
+          `Too many requests of this tenant in progress (${this.slots} run at once, ${this.maxWaiting} wait); ` +
+            'retry shortly',
           {
             allowed: false,
             limit: this.slots,
@@ -176,21 +203,21 @@ export class TenantGate {
           },
         )
       }
-      await new Promise<void>((r) => t!.waiting.push(r))
-    } else t.running++
+      await new Promise<void>((r) => calls!.waiting.push(r))
+    } else calls.running++
     try {
       return await fn()
     } finally {
-      if (t.waiting.length && t.running <= this.limit(tenantId))
-        t.waiting.shift()!() // the slot passes on
-      else if (--t.running === 0 && !t.waiting.length) this.busy.delete(tenantId)
+      if (calls.waiting.length && calls.running <= this.limit(tenantId))
+        calls.waiting.shift()!() // the slot passes on
+      else if (--calls.running === 0 && !calls.waiting.length) this.busy.delete(tenantId)
     }
   }
 
   /** Calls in flight or waiting for a tenant (tests and metrics). */
   load(tenantId: string): { running: number; waiting: number } {
-    const t = this.busy.get(tenantId)
-    return { running: t?.running ?? 0, waiting: t?.waiting.length ?? 0 }
+    const calls = this.busy.get(tenantId)
+    return { running: calls?.running ?? 0, waiting: calls?.waiting.length ?? 0 }
   }
 }
 
@@ -203,17 +230,17 @@ export function gated<S extends object>(service: S, gate: TenantGate): S {
   const wrappers = new Map<PropertyKey, { of: Function; wrapper: Function }>()
   return new Proxy(service, {
     get(target, prop, receiver) {
-      const v = Reflect.get(target, prop, receiver)
+      const value = Reflect.get(target, prop, receiver)
       // Only async methods (database work); synchronous ones, such as event subscriptions, pass straight.
-      if (typeof v !== 'function' || v.constructor.name !== 'AsyncFunction') return v
+      if (typeof value !== 'function' || value.constructor.name !== 'AsyncFunction') return value
       const known = wrappers.get(prop)
-      if (known?.of === v) return known.wrapper
+      if (known?.of === value) return known.wrapper
       const wrapper = function (this: unknown, ...args: unknown[]) {
         const ctx = args[0] as RequestContext | undefined
-        if (!ctx || typeof ctx !== 'object' || typeof ctx.tenantId !== 'string') return v.apply(target, args)
-        return gate.run(ctx.tenantId, () => v.apply(target, args))
+        if (!ctx || typeof ctx !== 'object' || typeof ctx.tenantId !== 'string') return value.apply(target, args)
+        return gate.run(ctx.tenantId, () => value.apply(target, args))
       }
-      wrappers.set(prop, { of: v, wrapper })
+      wrappers.set(prop, { of: value, wrapper })
       return wrapper
     },
   })

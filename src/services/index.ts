@@ -22,14 +22,19 @@ export interface Services {
   /** Forgetting a value, rolling back to a history entry. */
   edits: ProfileEditService
   search: SearchService
-  /** Why a profile says a value (its evidence passages), and deleting a submission's evidence (README "Provenance"). */
+  /**
+   * Why a profile says a value (its evidence passages), and deleting a submission's evidence (docs/guides/evidence.md).
+   */
   provenance: ProvenanceService
   /** A profile as compact text for an LLM prompt, under a token budget. */
   llmContext: ProfileContextService
   /** A profile's evidence passages, paged. */
   passages: PassageService
   processing: ProcessingService
-  /** A profile rebuilt from its stored submissions with the current provider, as a diff first (README "Re-extraction"). */
+  /**
+   * A profile rebuilt from its stored submissions with the current provider, as a diff first
+   * (docs/guides/profile-lifecycle.md).
+   */
   reextraction: ReextractionService
   /** Export and import (JSON Lines) of a tenant's profiles. */
   exports: ExportService

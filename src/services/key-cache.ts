@@ -20,13 +20,13 @@ export class KeyCache {
   ) {}
 
   get(digest: string): KeyOwner | undefined {
-    const e = this.entries.get(digest)
-    if (!e) return undefined
-    if (this.now() - e.at > this.ttlMs) {
+    const entry = this.entries.get(digest)
+    if (!entry) return undefined
+    if (this.now() - entry.at > this.ttlMs) {
       this.entries.delete(digest)
       return undefined
     }
-    return e
+    return entry
   }
 
   /** A marker to pass to `set`: a lookup that began before an invalidation must not refill the cache after it. */
@@ -56,5 +56,63 @@ export class KeyCache {
 
   get size(): number {
     return this.entries.size
+  }
+}
+
+/** A key created while known ids are read can commit after the read with an earlier created_at: reads look back. */
+const KNOWN_IDS_OVERLAP_MS = 5 * 60_000
+
+/**
+ * The public ids of the API keys that exist (and of keys revoked while this process ran: a superset does no harm), so
+ * that a key whose id is not among them is known to be invalid without a lookup. Read in full at first use, then only
+ * the keys created since the last read (with an overlap), at most once per `minIntervalMs` however many unknown ids
+ * come in: a flood of made-up ids costs four small reads a second, not a lookup per request, and each of its requests
+ * waits for the next read. Bounded by the api_keys rows.
+ */
+export class KnownKeyIds {
+  private readonly ids = new Set<string>()
+  /** The database's clock at the last read, less the overlap; undefined before the first (full) read. */
+  private since?: Date
+  private reading?: Promise<void>
+  /** When the last read began (this process's clock). */
+  private lastRead = -Infinity
+  /** Reads begun so far, and the number of the last one finished. */
+  private begun = 0
+  private finished = 0
+
+  constructor(
+    private readonly read: (since: Date | undefined) => Promise<{ ids: string[]; now: Date }>,
+    private readonly minIntervalMs = 250,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** An id this process has just issued (seen at once, whatever a read returns). */
+  add(id: string): void {
+    this.ids.add(id)
+  }
+
+  /**
+   * Whether the id names a key. An id not yet known waits for a read that began after it was asked about, so a key
+   * created in another process just before its first use is found: a key is issued only after it is committed.
+   */
+  async has(id: string): Promise<boolean> {
+    if (this.ids.has(id)) return true
+    const before = this.begun
+    while (this.finished <= before) await this.refresh()
+    return this.ids.has(id)
+  }
+
+  private refresh(): Promise<void> {
+    this.reading ??= (async () => {
+      const wait = this.lastRead + this.minIntervalMs - this.now()
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait))
+      this.lastRead = this.now()
+      const number = ++this.begun
+      const { ids, now } = await this.read(this.since)
+      for (const id of ids) this.ids.add(id)
+      this.since = new Date(now.getTime() - KNOWN_IDS_OVERLAP_MS)
+      this.finished = number
+    })().finally(() => (this.reading = undefined))
+    return this.reading
   }
 }

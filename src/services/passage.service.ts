@@ -22,7 +22,7 @@ export interface PassagePage {
   nextCursor: string | null
 }
 
-/** Reading a profile's evidence passages (README "Evidence passages"), for REST and GraphQL alike. */
+/** Reading a profile's evidence passages (docs/guides/evidence.md), for REST and GraphQL alike. */
 export class PassageService {
   private readonly repo = new PassageRepository()
   private readonly schema: ReturnType<typeof passageParamsSchema>
@@ -38,26 +38,26 @@ export class PassageService {
   /** A page of the profile's passages, newest said first; PROFILE_NOT_FOUND when the tenant has no such profile. */
   async list(ctx: RequestContext, profileId: string, params: PassageListParams = {}): Promise<PassagePage> {
     checkProfileId(profileId)
-    const p = parseRequest(this.schema, {
+    const parsed = parseRequest(this.schema, {
       limit: params.limit,
       cursor: params.cursor || undefined,
       submission_id: params.submissionId ?? undefined,
       include_hidden: params.includeHidden ?? false,
     })
-    const after = p.cursor ? decodePassageCursor(p.cursor) : null
-    const m = this.ds.manager
-    if (!(await this.profiles.exists(m, ctx.tenantId, profileId)))
+    const after = parsed.cursor ? decodePassageCursor(parsed.cursor) : null
+    const manager = this.ds.manager
+    if (!(await this.profiles.exists(manager, ctx.tenantId, profileId)))
       throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
-    const rows = await this.repo.page(m, ctx.tenantId, profileId, {
+    const rows = await this.repo.page(manager, ctx.tenantId, profileId, {
       after,
-      limit: p.limit + 1,
-      submissionId: p.submission_id,
-      includeHidden: p.include_hidden,
+      limit: parsed.limit + 1,
+      submissionId: parsed.submission_id,
+      includeHidden: parsed.include_hidden,
     })
-    const page = rows.slice(0, p.limit)
+    const page = rows.slice(0, parsed.limit)
     return {
-      passages: page.map(({ key: _, ...r }) => r),
-      nextCursor: rows.length > p.limit ? encodePassageCursor(page[page.length - 1]!.key) : null,
+      passages: page.map(({ key: _, ...passage }) => passage),
+      nextCursor: rows.length > parsed.limit ? encodePassageCursor(page[page.length - 1]!.key) : null,
     }
   }
 }
@@ -67,12 +67,26 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const PG_TIME_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?[+-](?:0\d|1[0-5])(?::[0-5]\d){0,2}$/
 
 /** Whether `s` is such a time of a real day (a cursor made up with 2023-02-30 would fail in SQL, not here). */
-function pgTime(s: string): boolean {
-  const m = PG_TIME_RE.exec(s)
-  if (!m) return false
-  const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]
-  const t = new Date(Date.UTC(y, mo - 1, d, h, mi, sec))
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d && h < 24 && mi < 60 && sec < 60
+function pgTime(text: string): boolean {
+  const match = PG_TIME_RE.exec(text)
+  if (!match) return false
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  const time = new Date(Date.UTC(year, month - 1, day, hour, minute, second))
+  return (
+    time.getUTCFullYear() === year &&
+    time.getUTCMonth() === month - 1 &&
+    time.getUTCDate() === day &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60
+  )
 }
 
 /** Opaque to clients: the last passage's key, base64url JSON. */

@@ -10,7 +10,7 @@ const scrypt = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>
 
-/** OWASP's scrypt minimum is N=2^17, r=8, p=1; 2^15 with r=8 costs ~32 MB and ~50 ms here. */
+/** OWASP's scrypt minimum is N=2^17, r=8, p=1; 2^15 with r=8 needs 32 MB of memory a hash (128 x N x r bytes). */
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 }
 const KEY_LENGTH = 32
 export const MIN_PASSWORD_LENGTH = 10
@@ -27,15 +27,15 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [kind, n, r, p, salt, hash] = stored.split('$')
+  const [kind, costText, blockText, parallelText, salt, hash] = stored.split('$')
   if (kind !== 'scrypt' || !salt || !hash) return false
-  const N = Number(n)
+  const cost = Number(costText)
   const expected = Buffer.from(hash, 'base64url')
   const actual = await scrypt(password.normalize('NFKC'), Buffer.from(salt, 'base64url'), expected.length, {
-    N,
-    r: Number(r),
-    p: Number(p),
-    maxmem: 128 * N * Number(r) * 2,
+    N: cost,
+    r: Number(blockText),
+    p: Number(parallelText),
+    maxmem: 128 * cost * Number(blockText) * 2,
   })
   return actual.length === expected.length && crypto.timingSafeEqual(actual, expected)
 }

@@ -74,7 +74,7 @@ export class ProcessingService {
       log,
       opts,
       embeddingMismatch: () => {
-        for (const l of this.mismatchListeners) l()
+        for (const listener of this.mismatchListeners) listener()
       },
     }
   }
@@ -127,8 +127,8 @@ export class ProcessingService {
     // Unique per round: concurrent rounds of one process must not pass each other's lease check.
     const owner = `${this.opts.workerId}:${randomUUID().slice(0, 8)}`
     const abort = new AbortController()
-    // Every batch of the round listens on this one signal (each AI request adds a listener and removes it when done), so
-    // a round of many profiles has many at once by design: no leak, and Node's warning past 10 would only be noise.
+    // Every batch of the round listens on this one signal (each AI request adds a listener and removes it when done),
+    // so a round of many profiles has many at once by design: no leak, and Node's warning past 10 would only be noise.
     setMaxListeners(0, abort.signal)
     const entry = { abort, done: Promise.resolve() as Promise<unknown> }
     this.inflight.add(entry)
@@ -140,9 +140,9 @@ export class ProcessingService {
         todo = await this.runBatches(claimed, owner, abort.signal)
         if (todo.length && this.stopping) {
           // More waits, and this process is going: release the profiles and queue them for another worker.
-          await this.uow.run(undefined, async ({ manager: m }) => {
-            await this.repo.release(m, todo, owner)
-            for (const job of todo) await this.queue.enqueue(job, { tx: m })
+          await this.uow.run(undefined, async ({ manager }) => {
+            await this.repo.release(manager, todo, owner)
+            for (const job of todo) await this.queue.enqueue(job, { tx: manager })
           })
           return
         }
@@ -163,10 +163,10 @@ export class ProcessingService {
       return await this.extractAndApply(claimed, traces, owner, signal)
     } catch (err) {
       // The round broke (a lost database): pg-boss retries its jobs.
-      for (const t of traces.values()) if (!t.outcome) batchOutcome(t, 'error', err)
+      for (const trace of traces.values()) if (!trace.outcome) batchOutcome(trace, 'error', err)
       throw err
     } finally {
-      for (const t of traces.values()) endBatch(t)
+      for (const trace of traces.values()) endBatch(trace)
     }
   }
 
@@ -202,7 +202,7 @@ export class ProcessingService {
     signal: AbortSignal,
   ): Promise<ProfileJob[]> {
     const outcomes = await Promise.all(
-      claimed.map((c) => {
+      claimed.map((batch) => {
         // Each batch within its time budget: past it, everything it runs (model requests, the extraction and merge
         // threads) is stopped and the batch counts as an attempt, so no batch can hold its profile for ever.
         const budget = new AbortController()
@@ -211,13 +211,13 @@ export class ProcessingService {
           this.opts.batchTimeoutMs,
         )
         const deps = { ai: this.deps.ai, cpu: this.deps.cpu, limits: this.opts.limits }
-        return within(traces.get(c)!.ctx, () =>
-          extractProfile(deps, c.profile, c.submissions, AbortSignal.any([signal, budget.signal])),
+        return within(traces.get(batch)!.ctx, () =>
+          extractProfile(deps, batch.profile, batch.submissions, AbortSignal.any([signal, budget.signal])),
         )
           .then(
-            (prepared) => ({ c, prepared }),
+            (prepared) => ({ batch, prepared }),
             (err: unknown) => ({
-              c,
+              batch,
               err:
                 budget.signal.aborted && !signal.aborted
                   ? withUsage(budget.signal.reason, (err as { usage?: never })?.usage)
@@ -228,71 +228,77 @@ export class ProcessingService {
       }),
     )
     const more: ProfileJob[] = []
-    const ready: { c: Claimed; prepared: Prepared }[] = []
-    const count = (cs: { c: Claimed }[]) => cs.reduce((n, { c }) => n + c.submissions.length, 0)
-    const fail = async (c: Claimed, err: unknown) => {
-      this.metrics.workerBatch('failed', c.submissions.length)
-      if (await failBatch(this.deps, c.job, owner, c.submissions, err, traces.get(c))) more.push(c.job)
+    const ready: { batch: Claimed; prepared: Prepared }[] = []
+    const count = (cs: { batch: Claimed }[]) => cs.reduce((n, { batch }) => n + batch.submissions.length, 0)
+    const fail = async (batch: Claimed, err: unknown) => {
+      this.metrics.workerBatch('failed', batch.submissions.length)
+      if (await failBatch(this.deps, batch.job, owner, batch.submissions, err, traces.get(batch))) more.push(batch.job)
     }
-    for (const o of outcomes) {
-      const t = traces.get(o.c)
-      if ('prepared' in o) ready.push(o)
+    for (const outcome of outcomes) {
+      const trace = traces.get(outcome.batch)
+      if ('prepared' in outcome) ready.push(outcome)
       else if (signal.aborted) {
-        await giveBack(this.deps, o.c.job, owner, o.c.submissions, t)
-        this.metrics.workerBatch('handed_back', o.c.submissions.length)
-      } else await fail(o.c, o.err)
+        await giveBack(this.deps, outcome.batch.job, owner, outcome.batch.submissions, trace)
+        this.metrics.workerBatch('handed_back', outcome.batch.submissions.length)
+      } else await fail(outcome.batch, outcome.err)
     }
     if (!ready.length) return more
     // What was said, stored ahead of the apply in small statements (src/services/worker/passages.ts), then what a
     // forget took away hidden. The profile's values do not wait for their evidence; the submission's text is kept.
-    const evidenceLost = (r: { c: Claimed }, err: unknown) =>
-      this.log.warn({ tenantId: r.c.job.tenantId, profileId: r.c.job.profileId, err }, 'evidence passages not stored')
+    const evidenceLost = (item: { batch: Claimed }, err: unknown) =>
+      this.log.warn(
+        { tenantId: item.batch.job.tenantId, profileId: item.batch.job.profileId, err },
+        'evidence passages not stored',
+      )
     const keep = this.opts.limits.passagesPerProfile
     try {
       await storePassages(
         this.ds,
         this.passages,
-        ready.map((r) => ({ job: r.c.job, passages: r.prepared.passages })),
+        ready.map((r) => ({ job: r.batch.job, passages: r.prepared.passages })),
         keep,
         this.opts.passageStatement,
       )
     } catch (err) {
       if (isConnectionError(err)) throw err
       // Profile by profile, so that one that cannot be stored does not lose the others' evidence.
-      for (const r of ready) {
+      for (const item of ready) {
         await storePassages(
           this.ds,
           this.passages,
-          [{ job: r.c.job, passages: r.prepared.passages }],
+          [{ job: item.batch.job, passages: item.prepared.passages }],
           keep,
           this.opts.passageStatement,
         ).catch((one: unknown) => {
           if (isConnectionError(one)) throw one
-          evidenceLost(r, one)
+          evidenceLost(item, one)
         })
       }
     }
-    for (const r of ready) {
+    for (const item of ready) {
       try {
-        await hideForgotten(this.ds, this.provenance, r.c.job, {
-          forgotten: r.c.profile.internals.forgotten,
-          acceptedAt: r.c.submissions.map((s) => s.created_at),
-          language: r.c.profile.language,
+        await hideForgotten(this.ds, this.provenance, item.batch.job, {
+          forgotten: item.batch.profile.internals.forgotten,
+          acceptedAt: item.batch.submissions.map((s) => s.created_at),
+          language: item.batch.profile.language,
         })
       } catch (err) {
         if (isConnectionError(err)) throw err
-        evidenceLost(r, err)
+        evidenceLost(item, err)
       }
     }
     // The apply is one transaction for the round; each profile's trace shows it as its `publish`.
-    const publishing = ready.map((r) =>
-      startSpan('publish', { parent: traces.get(r.c)!.ctx, attributes: { 'profiler.round_profiles': ready.length } }),
+    const publishing = ready.map((item) =>
+      startSpan('publish', {
+        parent: traces.get(item.batch)!.ctx,
+        attributes: { 'profiler.round_profiles': ready.length },
+      }),
     )
     // Batches a forget or rollback overtook went back to the queue: counted and traced as such, not as applied.
-    const applied = (r: { more: ProfileJob[]; requeued: Claimed[] }, total: number) => {
-      more.push(...r.more)
-      const requeued = r.requeued.reduce((n, c) => n + c.submissions.length, 0)
-      for (const c of r.requeued) batchOutcome(traces.get(c), 'requeued')
+    const applied = (round: { more: ProfileJob[]; requeued: Claimed[] }, total: number) => {
+      more.push(...round.more)
+      const requeued = round.requeued.reduce((n, c) => n + c.submissions.length, 0)
+      for (const batch of round.requeued) batchOutcome(traces.get(batch), 'requeued')
       this.metrics.workerBatch('requeued', requeued)
       this.metrics.workerBatch('applied', total - requeued)
     }
@@ -303,16 +309,16 @@ export class ProcessingService {
       if (isConnectionError(err) || ready.length === 1) {
         publishing.forEach((span) => failed(span, err))
         if (isConnectionError(err)) throw err
-        await fail(ready[0]!.c, withUsage(err, ready[0]!.prepared.usage))
+        await fail(ready[0]!.batch, withUsage(err, ready[0]!.prepared.usage))
         return more
       }
-      for (const [i, r] of ready.entries()) {
+      for (const [i, item] of ready.entries()) {
         try {
-          applied(await applyRound(this.deps, [r], owner), r.c.submissions.length)
+          applied(await applyRound(this.deps, [item], owner), item.batch.submissions.length)
         } catch (one) {
           failed(publishing[i], one)
           if (isConnectionError(one)) throw one
-          await fail(r.c, withUsage(one, r.prepared.usage))
+          await fail(item.batch, withUsage(one, item.prepared.usage))
         }
       }
     } finally {
@@ -335,7 +341,7 @@ export class ProcessingService {
     ])
     clearTimeout(timer)
     if (timedOut) {
-      for (const b of this.inflight) b.abort.abort(new ShutdownError())
+      for (const round of this.inflight) round.abort.abort(new ShutdownError())
       await all()
     }
     await Promise.all(this.settling)

@@ -14,7 +14,7 @@ import { DomainError } from '../domain/errors.js'
 import { contextParamsSchema, parseRequest } from '../domain/requests.js'
 import { checkProfileId, checkStorable } from '../domain/validation.js'
 import { withOwnSignal, type RequestContext } from './context.js'
-import { LargeMemo, Pacer, remember } from './pacer.js'
+import { FairPacer, LargeMemo, remember } from './pacer.js'
 import type { CpuPool } from './cpu/cpu.js'
 
 /** At most this many facts of one profile (the most confident) are embedded for a query; the rest rank lexically. */
@@ -24,6 +24,15 @@ const VECTOR_CACHE_ENTRIES = 4096
 
 /** What a context is made of: the facts and the evidence passages (default), or one of them. */
 export type ContextInclude = 'all' | 'facts' | 'passages'
+
+export interface ContextOptions {
+  /**
+   * Passages of a profile (the newest) a context reads at most for its query's words (PROFILER_CONTEXT_SCAN_PASSAGES),
+   * in each of its two walks (as written, then with what misspelt words may mean): words no passage says would
+   * otherwise have a context read every passage of the profile, twice.
+   */
+  scanPassages: number
+}
 
 export interface ContextParams {
   maxTokens?: number
@@ -35,9 +44,10 @@ export interface ContextParams {
 export const PASSAGE_CANDIDATES = 500
 export const PASSAGE_NEAREST = 50
 /**
- * A profile with more passages than this has them read one profile at a time in the process, each read keeping the
- * turn as long again as it took (Pacer): on the embedded database, 10 contexts at once of a profile at the 20,000
- * passage limit kept another tenant's request waiting 8-10 s. Smaller profiles (most) are read at once.
+ * A profile with more passages than this has them read one statement at a time in the process, the tenants taking
+ * turns, and each tenant resting after a read as long again as it took (FairPacer): on the embedded database, 10
+ * contexts at once of a profile at the 20,000 passage limit kept another tenant's request waiting 8-10 s. Smaller
+ * profiles (most) are read at once.
  */
 export const PACED_PASSAGES = 2000
 /**
@@ -47,16 +57,24 @@ export const PACED_PASSAGES = 2000
  */
 export const LEXICAL_WINDOW = 250
 export const NEAREST_WINDOW = 250
+/**
+ * A paced window of a query of more words than this holds fewer passages, in proportion (at least MIN_LEXICAL_WINDOW):
+ * matching a passage costs about one check per word, and a paced read that takes longer keeps another tenant's read
+ * waiting longer.
+ */
+const WORDS_PER_FULL_WINDOW = 8
+const MIN_LEXICAL_WINDOW = 50
 /** How long a profile's count of passages (pacing) is taken as known, and for how many profiles at most. */
 const PACING_TTL_MS = 10_000
 const PACING_MEMORY = 1000
-type Paced = <T>(fn: () => Promise<T>) => Promise<T>
+/** How a context's passage reads run: paced (a large profile) or at once. */
+type Paced = (<T>(fn: () => Promise<T>) => Promise<T>) & { readonly large: boolean }
 /**
  * A passage's score: its BM25 score over the best one's (in [0, 1]), plus this weight times its similarity to the query
  * by meaning (1 - cosine distance) when it is among the nearest. The words decide, the meaning adds what they miss. On
  * the memory evaluation's long histories (40 persons, msc-dev), against reciprocal rank fusion (k 60, the meaning at
- * 0.3): topics asked as questions 68.3 -> 69.1 % of the answers at 500 tokens, 41.7 -> 44.0 % at 150; bare topics
- * 71.2 -> 71.7 / 50.9 -> 52.4 %. A weight of 0.15 gave the same (69.2 / 44.1 %), 0.6 and 1 less (69.1 / 43.6, 68.7 / 43.3).
+ * 0.3): topics asked as questions 68.3 -> 69.1 % of the answers at 500 tokens, 41.7 -> 44.0 % at 150; bare topics 71.2
+ * -> 71.7 / 50.9 -> 52.4 %. A weight of 0.15 gave the same (69.2 / 44.1 %), 0.6 and 1 less (69.1 / 43.6, 68.7 / 43.3).
  */
 const VECTOR_WEIGHT = 0.3
 
@@ -78,12 +96,16 @@ export interface ProfileContext {
   rankedBy: 'confidence' | 'query' | 'query_lexical'
 }
 
-/** A profile as compact text for an LLM prompt under a token budget (issue 14). */
+/** A profile as compact text for an LLM prompt under a token budget (docs/guides/context.md). */
 export class ProfileContextService {
   private readonly schema = contextParamsSchema()
   private readonly vectors = new Map<string, Float32Array>()
-  private readonly pacer = new Pacer()
-  /** Whether a profile has more than PACED_PASSAGES visible passages, as last counted (pacing), by tenant and profile. */
+  /** The reads of large profiles' passages, tenants served in turn. */
+  private readonly pacer = new FairPacer()
+  private readonly scanPassages: number
+  /**
+   * Whether a profile has more than PACED_PASSAGES visible passages, as last counted (pacing), by tenant and profile.
+   */
   private readonly sizes = new LargeMemo(PACING_TTL_MS, PACING_MEMORY)
 
   constructor(
@@ -94,7 +116,10 @@ export class ProfileContextService {
     private readonly passages: PassageRepository = new PassageRepository(),
     /** What a misspelt query word is corrected into (README "Typos"); shared with search. */
     private readonly typos: TypoDictionary = new TypoDictionary(),
-  ) {}
+    opts: ContextOptions,
+  ) {
+    this.scanPassages = Math.max(1, opts.scanPassages)
+  }
 
   async context(ctx: RequestContext, profileId: string, params: ContextParams): Promise<ProfileContext> {
     return withOwnSignal(ctx.signal, (signal) => this.build(ctx, profileId, params, signal))
@@ -112,7 +137,8 @@ export class ProfileContextService {
     const query = p.query?.replace(/\s+/g, ' ').trim() || undefined
     const include: ContextInclude = p.include
     // The profile as JSON text: the facts, their ranking and the composition grow with it, so the CPU thread parses and
-    // computes them (a profile at the limits costs a tenth of a second or more); the event loop passes text and numbers.
+    // computes them (a profile at the limits costs a tenth of a second or more); the event loop passes text and
+    // numbers.
     const record = await this.profiles.findText(this.ds.manager, ctx.tenantId, profileId)
     if (!record) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
     const source = { content: record.content, timestamps: record.field_timestamps, said: record.said_at }
@@ -212,31 +238,34 @@ export class ProfileContextService {
     }
     const paced = await this.pacing(tenantId, profileId, signal)
     const query = lookup ?? (await this.passageLookup(tenantId, profile, fullQuery, signal))
-    // Words: windows of the newest passages until PASSAGE_CANDIDATES match; BM25 measures word rarity on what was read.
+    // Words: windows of the newest passages until PASSAGE_CANDIDATES match, or scanPassages are read; BM25 measures
+    // word rarity on what was read.
     const scan = async (terms: string): Promise<{ rows: PassageRow[]; scanned: number }> => {
       const rows: PassageRow[] = []
       let scanned = 0
       let after: PassageKey | null = null
-      while (terms) {
+      while (terms && scanned < this.scanPassages) {
         const from = after
+        const window = Math.min(lexicalWindowFor(terms, paced.large), this.scanPassages - scanned)
         const w: Awaited<ReturnType<PassageRepository['lexicalWindow']>> = await paced(() =>
           this.passages.lexicalWindow(m, tenantId, profileId, {
             terms,
             config: textSearchConfig(language),
             after: from,
-            window: LEXICAL_WINDOW,
+            window,
           }),
         )
         scanned += w.scanned
         rows.push(...w.matches.slice(0, PASSAGE_CANDIDATES - rows.length))
-        if (w.scanned < LEXICAL_WINDOW || rows.length >= PASSAGE_CANDIDATES) break
+        if (w.scanned < window || rows.length >= PASSAGE_CANDIDATES) break
         after = w.last
       }
       return { rows, scanned }
     }
     let { rows: lexical, scanned } = await scan(anyWordsQuery(query))
     // A word no passage read says, and no common word, may be misspelt (README "Typos"): what it may have meant is
-    // looked up and ranked too ("dughter": daughter), in one more walk of the windows.
+    // looked up and ranked too ("dughter": daughter), in one more walk of the windows. It reads no further than the
+    // first: it matches every word the first did, so it has its matches as soon.
     const meant = await this.meant(query, lexical)
     const ranked = meant.length ? `${query} ${meant.join(' ')}` : query
     if (meant.length) ({ rows: lexical, scanned } = await scan(anyWordsQuery(ranked)))
@@ -324,9 +353,9 @@ export class ProfileContextService {
 
   /**
    * How a context reads a profile's passages: a profile with more than PACED_PASSAGES visible ones has its reads paced
-   * (Pacer), a smaller one (most) read at once. Which one a profile is, is known for PACING_TTL_MS after one context
-   * asked (concurrent contexts of one profile ask once), so that a burst of contexts of a large profile does not first
-   * queue a count each.
+   * (FairPacer, the tenants in turn), a smaller one (most) read at once. Which one a profile is, is known for
+   * PACING_TTL_MS after one context asked (concurrent contexts of one profile ask once), so that a burst of contexts of
+   * a large profile does not first queue a count each.
    */
   private async pacing(tenantId: string, profileId: string, signal: AbortSignal | undefined): Promise<Paced> {
     const large = await this.sizes.isLarge(`${tenantId}\n${profileId}`, () =>
@@ -334,7 +363,9 @@ export class ProfileContextService {
         .visibleUpTo(this.ds.manager, tenantId, profileId, PACED_PASSAGES + 1)
         .then((n) => n > PACED_PASSAGES),
     )
-    return large ? (fn) => this.pacer.run(() => (signal?.throwIfAborted(), fn())) : (fn) => fn()
+    const run = <T>(fn: () => Promise<T>): Promise<T> =>
+      large ? this.pacer.run(tenantId, () => (signal?.throwIfAborted(), fn())) : fn()
+    return Object.assign(run, { large })
   }
 
   /**
@@ -425,7 +456,8 @@ export class ProfileContextService {
     also?: string,
   ): Promise<number[]> {
     const model = this.embedder.model
-    // The most confident facts (ties: the order facts come in: the ranking chose them), so which are embedded is deterministic.
+    // The most confident facts (ties: the order facts come in: the ranking chose them), so which are embedded is
+    // deterministic.
     const wanted = [...new Set([query, ...(also ? [also] : []), ...embed.map((e) => e.text)])]
     const found = new Map<string, Float32Array>()
     for (const t of wanted) {
@@ -453,6 +485,21 @@ export class ProfileContextService {
     return scores
   }
 
+  /**
+   * Runs this thread's part of a context once on a sample query (spelling, passage lookup, dates, the speaker's label),
+   * so that the first request after start-up does not pay for loading and compiling it.
+   */
+  async warmUp(): Promise<void> {
+    const query = 'what musik did Ana play with her sister last summer'
+    const terms = [...new Set(tokens(query))]
+    const dictionary = await this.typos.get()
+    if (mayBeMisspelt(query, terms)) spellingCorrections(query, uncommonTerms(query, terms, dictionary), dictionary)
+    writtenWords(query)
+    passageDatesFor(query)
+    asksLikes(passageQuery(query, ['Ana']))
+    labelOf([{ speaker: 'Ana' }, { speaker: 'User' }])
+  }
+
   private recall(key: string): Float32Array | undefined {
     const v = this.vectors.get(key)
     if (v) remember(this.vectors, key, v, VECTOR_CACHE_ENTRIES)
@@ -462,6 +509,16 @@ export class ProfileContextService {
   private remember(key: string, v: Float32Array): void {
     remember(this.vectors, key, v, VECTOR_CACHE_ENTRIES)
   }
+}
+
+/**
+ * Passages one window of the word walk reads for `terms` (anyWordsQuery): LEXICAL_WINDOW, or fewer for a paced read of
+ * a query of many words (WORDS_PER_FULL_WINDOW).
+ */
+function lexicalWindowFor(terms: string, paced: boolean): number {
+  const words = terms.split(' | ').length
+  if (!paced || words <= WORDS_PER_FULL_WINDOW) return LEXICAL_WINDOW
+  return Math.max(MIN_LEXICAL_WINDOW, Math.floor((LEXICAL_WINDOW * WORDS_PER_FULL_WINDOW) / words))
 }
 
 /**

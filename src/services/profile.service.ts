@@ -22,9 +22,9 @@ export class ProfileService {
 
   /** The profile with its newest 100 update_log entries; PROFILE_NOT_FOUND when unknown. */
   async get(ctx: RequestContext, profileId: string): Promise<ProfileRecord> {
-    const p = await this.find(ctx, profileId)
-    if (!p) throw notFound(profileId)
-    return p
+    const profile = await this.find(ctx, profileId)
+    if (!profile) throw notFound(profileId)
+    return profile
   }
 
   /** Like get, but null when unknown. */
@@ -74,11 +74,11 @@ export class ProfileService {
   watchStatus(
     ctx: RequestContext,
     profileId: string | null,
-    handler: (e: EventMap['profileStatusChanged']) => void,
+    handler: (event: EventMap['profileStatusChanged']) => void,
   ): () => void {
     if (profileId !== null) checkProfileId(profileId)
-    return this.bus.subscribe('profileStatusChanged', (e) => {
-      if (e.tenantId === ctx.tenantId && (profileId === null || e.profileId === profileId)) handler(e)
+    return this.bus.subscribe('profileStatusChanged', (event) => {
+      if (event.tenantId === ctx.tenantId && (profileId === null || event.profileId === profileId)) handler(event)
     })
   }
 }

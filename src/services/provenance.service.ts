@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm'
-import type { PassageRow } from '../db/passage.repository.js'
-import { ProvenanceRepository, type EvidencePassageRow } from '../db/provenance.repository.js'
+import type { PassageKey, PassageRow } from '../db/passage.repository.js'
+import { ProvenanceRepository, type CandidateScope, type EvidencePassageRow } from '../db/provenance.repository.js'
 import { UnitOfWork } from '../db/unit-of-work.js'
 import { DomainError } from '../domain/errors.js'
 import type { ForgetTarget } from '../domain/forget.js'
@@ -8,17 +8,21 @@ import { textSearchConfig } from '../domain/passages.js'
 import {
   EVIDENCE_CANDIDATES,
   EVIDENCE_MAX_SUBMISSIONS,
+  keepBest,
   parseEvidenceParams,
   proposalOf,
-  supportingPassages,
+  siftSupport,
   textWords,
   wordGroups,
+  type CandidatePassage,
   type EvidenceMatch,
   type Supported,
+  type SupportRules,
 } from '../domain/provenance.js'
 import { checkProfileId } from '../domain/validation.js'
 import type { EventBus } from '../events/event-bus.js'
 import type { RequestContext } from './context.js'
+import { Pacer, remember } from './pacer.js'
 
 /** A submission whose stored extraction proposed the value. */
 export interface EvidenceSource {
@@ -52,18 +56,29 @@ export interface SubmissionEvidenceDeletion {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/**
- * The passages that support a value of a profile, best first, with the submissions that proposed it
- * (src/domain/provenance.ts says how). Read on `m`: in a forget's transaction, the passages it hides are the ones it read.
- */
-export async function findSupport(
+/** Passages a lookup reads per statement once its words are in more passages than EVIDENCE_CANDIDATES. */
+const CANDIDATE_WINDOW = 250
+/** Passages a forget hides per statement, each batch in its own short transaction. */
+const HIDE_BATCH = 250
+
+/** What a lookup of one value knows before it reads passages (prepareLookup). */
+interface Lookup {
+  rules: SupportRules
+  /** Every word looked for: the value's and the quotes'. */
+  anyGroups: string[][]
+  sources: EvidenceSource[]
+  extractionsRead: number
+}
+
+/** Reads the stored extractions (which submissions proposed the value, and their quotes) and the value's stems. */
+async function prepareLookup(
   m: EntityManager,
   repo: ProvenanceRepository,
   tenantId: string,
   profileId: string,
   language: string | null | undefined,
   target: ForgetTarget,
-): Promise<{ supported: Supported<EvidencePassageRow>[]; sources: EvidenceSource[]; extractionsRead: number }> {
+): Promise<Lookup> {
   const stored = await repo.extractions(m, tenantId, profileId, EVIDENCE_MAX_SUBMISSIONS)
   const proposed = new Map<string, { quote?: string }>()
   const sources: EvidenceSource[] = []
@@ -83,30 +98,170 @@ export async function findSupport(
         id,
         textWords(p.quote).map((w) => [w]),
       )
-  const ids = [...proposed.keys()]
-  const ofProposed = ids.length
-    ? await repo.candidates(m, tenantId, profileId, {
-        groups: [...valueGroups, ...[...quoteGroups.values()].flat()],
-        all: false,
-        submissions: { in: ids },
-        limit: EVIDENCE_CANDIDATES,
-      })
-    : []
-  const others = await repo.candidates(m, tenantId, profileId, {
-    groups: valueGroups,
-    all: true,
-    submissions: { notIn: ids },
-    limit: EVIDENCE_CANDIDATES,
-  })
-  const supported = supportingPassages({
-    proposed,
-    known: new Set(stored.map((s) => s.id)),
-    valueGroups,
-    quoteGroups,
-    ofProposed,
-    others,
-  })
-  return { supported, sources, extractionsRead: stored.length }
+  return {
+    rules: { proposed, known: new Set(stored.map((s) => s.id)), valueGroups, quoteGroups },
+    anyGroups: [...valueGroups, ...[...quoteGroups.values()].flat()],
+    sources,
+    extractionsRead: stored.length,
+  }
+}
+
+/** Each tenant's walks of its passages in this process, a statement at a time (Pacer); at most 1,000 tenants kept. */
+const walkPacers = new Map<string, Pacer>()
+const walkPacer = (tenantId: string) => walkPacers.get(tenantId) ?? remember(walkPacers, tenantId, new Pacer(), 1000)
+
+/** How a lookup reads its candidates (candidateReads). */
+interface CandidateReads {
+  /** The candidate passages, a page at a time. */
+  pages(): AsyncGenerator<CandidatePassage[]>
+  /** Runs a statement of the lookup: paced among the tenant's other walks once the lookup walks the profile. */
+  paced<T>(statement: () => Promise<T>): Promise<T>
+}
+
+/**
+ * The candidate passages of a lookup: the proposing submissions' and the others' in one page when each kind has fewer
+ * than EVIDENCE_CANDIDATES; otherwise every passage of the profile that holds a word looked for,
+ * read a window of CANDIDATE_WINDOW passages per statement, so a value said in any number of passages is found whole
+ * and no statement reads more than a window. Such a walk is paced per tenant (walkPacers): on the embedded database a
+ * statement holds the one session every request waits for. `ranked`: with each passage's rank (only an answer that
+ * orders them needs it); within `scope`; a walk stops between two windows once `signal` is aborted.
+ */
+function candidateReads(
+  m: EntityManager,
+  repo: ProvenanceRepository,
+  tenantId: string,
+  profileId: string,
+  lookup: Lookup,
+  o: { ranked: boolean; scope?: CandidateScope; signal?: AbortSignal | undefined },
+): CandidateReads {
+  let walking = false
+  const paced = <T>(statement: () => Promise<T>): Promise<T> =>
+    walking ? walkPacer(tenantId).run(() => (o.signal?.throwIfAborted(), statement())) : statement()
+  const scope = o.scope ?? {}
+  /** Every candidate in one page, when each kind has fewer than EVIDENCE_CANDIDATES; null otherwise. */
+  const firstPage = async () => {
+    const ids = [...lookup.rules.proposed.keys()]
+    const limit = EVIDENCE_CANDIDATES
+    const proposing = { groups: lookup.anyGroups, all: false, submissions: { in: ids }, limit, ...scope }
+    const ofProposed = ids.length ? await repo.candidates(m, tenantId, profileId, proposing) : []
+    if (!ofProposed) return null
+    const others = await repo.candidates(m, tenantId, profileId, {
+      groups: lookup.rules.valueGroups,
+      all: true,
+      submissions: { notIn: ids },
+      limit,
+      ...scope,
+    })
+    return others ? [...ofProposed, ...others] : null
+  }
+  async function* pages(): AsyncGenerator<CandidatePassage[]> {
+    const all = await firstPage()
+    if (all) {
+      yield all
+      return
+    }
+    walking = true
+    const window = { groups: lookup.anyGroups, window: CANDIDATE_WINDOW, ranked: o.ranked, ...scope }
+    const windowAfter = (after: PassageKey | null) =>
+      paced(() => repo.candidateWindow(m, tenantId, profileId, { ...window, after }))
+    let after: PassageKey | null = null
+    do {
+      const read = await windowAfter(after)
+      if (read.matches.length) yield read.matches
+      after = read.last
+    } while (after)
+  }
+  return { pages, paced }
+}
+
+/**
+ * The `limit` passages that best support a value of a profile, with the submissions that proposed it
+ * (src/domain/provenance.ts says how). Every candidate counts, however many there are: they are read page by page and
+ * only the best `limit` kept.
+ */
+export async function findSupport(
+  m: EntityManager,
+  repo: ProvenanceRepository,
+  tenantId: string,
+  profileId: string,
+  language: string | null | undefined,
+  target: ForgetTarget,
+  o: { limit: number; signal?: AbortSignal | undefined },
+): Promise<{ supported: Supported<EvidencePassageRow>[]; sources: EvidenceSource[]; extractionsRead: number }> {
+  const { limit } = o
+  const lookup = await prepareLookup(m, repo, tenantId, profileId, language, target)
+  let best: Supported<CandidatePassage>[] = []
+  let fallback: Supported<CandidatePassage>[] = []
+  const reads = candidateReads(m, repo, tenantId, profileId, lookup, { ranked: true, signal: o.signal })
+  for await (const page of reads.pages()) {
+    const sifted = siftSupport(page, lookup.rules)
+    best = keepBest(best, sifted.supported, limit)
+    if (!best.length) fallback = keepBest(fallback, sifted.fallback, limit)
+  }
+  const chosen = best.length ? best : fallback
+  // Their words, read last: a page holds where each passage is, not what it says.
+  const place = (p: { submission_id: string; position: number }) => `${p.submission_id}:${p.position}`
+  const read = await repo.passagesAt(
+    m,
+    tenantId,
+    profileId,
+    chosen.map((c) => c.passage),
+  )
+  const rows = new Map(read.map((r) => [place(r), r]))
+  const supported: Supported<EvidencePassageRow>[] = []
+  for (const c of chosen) {
+    const row = rows.get(place(c.passage))
+    if (row) supported.push({ ...c, passage: { ...c.passage, ...row } })
+  }
+  return { supported, sources: lookup.sources, extractionsRead: lookup.extractionsRead }
+}
+
+/**
+ * Hides every passage that supports a value of a profile, as the evidence lookup finds them (findSupport), however
+ * many: page by page, in batches of HIDE_BATCH, each batch in its own short transaction (`hidden_by` = `by`), with
+ * `onHidden` run in that transaction with how many it hid. Passages already hidden by `by` count as found, so a forget
+ * cut short and taken up again hides what the first one would have. With `acceptedBy` (a forget's time), only
+ * passages of submissions accepted by then: one sent after the forget says the value again, and keeps its evidence.
+ * Returns how many it hid.
+ */
+export async function hideSupport(
+  ds: DataSource,
+  repo: ProvenanceRepository,
+  tenantId: string,
+  profileId: string,
+  language: string | null | undefined,
+  target: ForgetTarget,
+  o: { by: string; acceptedBy?: string; onHidden?: ((m: EntityManager, hidden: number) => Promise<void>) | undefined },
+): Promise<number> {
+  const m = ds.manager
+  const lookup = await prepareLookup(m, repo, tenantId, profileId, language, target)
+  const scope = { hiddenBy: o.by, acceptedBy: o.acceptedBy }
+  const reads = candidateReads(m, repo, tenantId, profileId, lookup, { ranked: false, scope })
+  let hidden = 0
+  const hide = async (list: Supported<CandidatePassage>[]) => {
+    const visible = list.filter((s) => !s.passage.hidden).map((s) => s.passage)
+    for (let i = 0; i < visible.length; i += HIDE_BATCH) {
+      const batch = visible.slice(i, i + HIDE_BATCH)
+      hidden += await reads.paced(() =>
+        ds.transaction(async (tm) => {
+          const hiddenNow = await repo.hide(tm, tenantId, profileId, batch, o.by)
+          if (hiddenNow) await o.onHidden?.(tm, hiddenNow)
+          return hiddenNow
+        }),
+      )
+    }
+  }
+  let found = 0
+  let fallback = 0
+  for await (const page of reads.pages()) {
+    const sifted = siftSupport(page, lookup.rules)
+    found += sifted.supported.length
+    fallback += sifted.fallback.length
+    await hide(sifted.supported)
+  }
+  // Only when nothing else supports the value: the passages that hold all its words (read again, page by page).
+  if (!found && fallback) for await (const page of reads.pages()) await hide(siftSupport(page, lookup.rules).fallback)
+  return hidden
 }
 
 /**
@@ -132,13 +287,14 @@ export class ProvenanceService {
     const profile = await this.repo.profileLanguage(m, ctx.tenantId, profileId)
     if (!profile) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
     const { limit, ...target } = p
-    const r = await findSupport(m, this.repo, ctx.tenantId, profileId, profile.language, target)
+    const { signal } = ctx
+    const r = await findSupport(m, this.repo, ctx.tenantId, profileId, profile.language, target, { limit, signal })
     return {
       profileId,
       field: target.section,
       value: target.value,
       category: target.category ?? null,
-      passages: r.supported.slice(0, limit).map(({ passage: x, match }) => ({
+      passages: r.supported.map(({ passage: x, match }) => ({
         submission_id: x.submission_id,
         position: x.position,
         speaker: x.speaker,

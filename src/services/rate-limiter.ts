@@ -61,7 +61,7 @@ export class RateLimiter {
   private takes = 0
 
   private forgetIdle(now: number) {
-    for (const [key, s] of this.keys) if (now - s.lastUsed > 2 * this.opts.windowMs) this.keys.delete(key)
+    for (const [key, keyState] of this.keys) if (now - keyState.lastUsed > 2 * this.opts.windowMs) this.keys.delete(key)
   }
 
   constructor(private readonly opts: RateLimiterOptions) {
@@ -78,28 +78,28 @@ export class RateLimiter {
 
   private state(key: string, now: number): KeyState {
     const window = Math.floor(now / this.opts.windowMs)
-    let s = this.keys.get(key)
-    if (!s) {
-      s = { window, unsent: 0, sending: 0, shared: 0, previous: 0, lastUsed: now }
-      this.keys.set(key, s)
-    } else if (s.window !== window) {
+    let keyState = this.keys.get(key)
+    if (!keyState) {
+      keyState = { window, unsent: 0, sending: 0, shared: 0, previous: 0, lastUsed: now }
+      this.keys.set(key, keyState)
+    } else if (keyState.window !== window) {
       // Unsent counts of an old window still go out with the next exchange (under their window), see sync().
-      const prev = s.window === window - 1 ? s.shared + s.unsent + s.sending : 0
-      this.flushOld(key, s)
-      Object.assign(s, { window, unsent: 0, sending: 0, shared: 0, previous: prev })
+      const prev = keyState.window === window - 1 ? keyState.shared + keyState.unsent + keyState.sending : 0
+      this.flushOld(key, keyState)
+      Object.assign(keyState, { window, unsent: 0, sending: 0, shared: 0, previous: prev })
     }
-    s.lastUsed = now
-    return s
+    keyState.lastUsed = now
+    return keyState
   }
 
   private readonly stale: { key: string; window: number; add: number }[] = []
-  private flushOld(key: string, s: KeyState) {
-    if (this.opts.store && s.unsent > 0) this.stale.push({ key, window: s.window, add: s.unsent })
+  private flushOld(key: string, keyState: KeyState) {
+    if (this.opts.store && keyState.unsent > 0) this.stale.push({ key, window: keyState.window, add: keyState.unsent })
   }
 
-  private estimate(s: KeyState, now: number): number {
+  private estimate(keyState: KeyState, now: number): number {
     const into = (now % this.opts.windowMs) / this.opts.windowMs
-    return s.previous * (1 - into) + s.shared + s.unsent + s.sending
+    return keyState.previous * (1 - into) + keyState.shared + keyState.unsent + keyState.sending
   }
 
   /** Counts `cost` against the key's budget when it fits; a refused request costs nothing. */
@@ -107,32 +107,33 @@ export class RateLimiter {
     const now = this.now()
     // Without a store no exchange forgets idle keys: forget them here, so many distinct keys cannot grow the map.
     if (!this.opts.store && ++this.takes % 1024 === 0) this.forgetIdle(now)
-    const s = this.state(key, now)
-    const used = this.estimate(s, now)
+    const keyState = this.state(key, now)
+    const used = this.estimate(keyState, now)
     const allowed = used + cost <= this.opts.limit
-    if (allowed) s.unsent += cost
-    return this.decision(s, now, allowed, allowed ? used + cost : used, cost)
+    if (allowed) keyState.unsent += cost
+    return this.decision(keyState, now, allowed, allowed ? used + cost : used, cost)
   }
 
   /** Whether the key is already over its budget, without counting anything. */
   exhausted(key: string): RateDecision | null {
-    const s = this.keys.get(key)
-    if (!s) return null
+    const keyState = this.keys.get(key)
+    if (!keyState) return null
     const now = this.now()
     const st = this.state(key, now)
     const used = this.estimate(st, now)
     return used + 1 > this.opts.limit ? this.decision(st, now, false, used, 1) : null
   }
 
-  private decision(s: KeyState, now: number, allowed: boolean, used: number, cost: number): RateDecision {
+  private decision(keyState: KeyState, now: number, allowed: boolean, used: number, cost: number): RateDecision {
     const { limit, windowMs } = this.opts
-    const windowEnd = (s.window + 1) * windowMs
+    const windowEnd = (keyState.window + 1) * windowMs
     let reset = (windowEnd - now) / 1000
     if (!allowed) {
       // When the previous window's share has decayed enough, or else the next window, whichever comes first.
       const over = used + cost - limit
-      const current = s.shared + s.unsent + s.sending
-      if (s.previous > 0 && current + cost <= limit) reset = Math.min(reset, ((over / s.previous) * windowMs) / 1000)
+      const current = keyState.shared + keyState.unsent + keyState.sending
+      if (keyState.previous > 0 && current + cost <= limit)
+        reset = Math.min(reset, ((over / keyState.previous) * windowMs) / 1000)
     }
     return {
       allowed,
@@ -160,24 +161,24 @@ export class RateLimiter {
         continue
       }
       const lastUsed = s0.lastUsed
-      const s = this.state(key, now) // rolls the window if needed; an exchange is not a use
-      s.lastUsed = lastUsed
-      rows.push({ key, window: s.window, add: s.unsent }, { key, window: s.window - 1, add: 0 })
-      sent.set(key, s.unsent)
-      s.sending += s.unsent
-      s.unsent = 0
+      const keyState = this.state(key, now) // rolls the window if needed; an exchange is not a use
+      keyState.lastUsed = lastUsed
+      rows.push({ key, window: keyState.window, add: keyState.unsent }, { key, window: keyState.window - 1, add: 0 })
+      sent.set(key, keyState.unsent)
+      keyState.sending += keyState.unsent
+      keyState.unsent = 0
     }
     if (!rows.length) return
     this.syncing = (async () => {
       try {
         const totals = await store.exchange(rows)
-        for (const t of totals) {
-          const s = this.keys.get(t.key)
-          if (!s) continue
-          if (t.window === s.window) {
-            s.sending = Math.max(0, s.sending - (sent.get(t.key) ?? 0))
-            s.shared = t.total
-          } else if (t.window === s.window - 1) s.previous = Math.max(s.previous, t.total)
+        for (const total of totals) {
+          const keyState = this.keys.get(total.key)
+          if (!keyState) continue
+          if (total.window === keyState.window) {
+            keyState.sending = Math.max(0, keyState.sending - (sent.get(total.key) ?? 0))
+            keyState.shared = total.total
+          } else if (total.window === keyState.window - 1) keyState.previous = Math.max(keyState.previous, total.total)
         }
         if (now - this.lastPrune > this.opts.windowMs) {
           this.lastPrune = now
@@ -185,11 +186,11 @@ export class RateLimiter {
         }
       } catch {
         // The database is away: keep counting locally, and send what was not acknowledged with the next exchange.
-        for (const [key, n] of sent) {
-          const s = this.keys.get(key)
-          if (s) {
-            s.sending = Math.max(0, s.sending - n)
-            s.unsent += n
+        for (const [key, count] of sent) {
+          const keyState = this.keys.get(key)
+          if (keyState) {
+            keyState.sending = Math.max(0, keyState.sending - count)
+            keyState.unsent += count
           }
         }
       } finally {
@@ -215,11 +216,11 @@ export class PostgresCounterStore implements SharedCounterStore {
   async exchange(given: { key: string; window: number; add: number }[]) {
     // One row per (key, window): ON CONFLICT cannot touch a row twice in one statement.
     const merged = new Map<string, { key: string; window: number; add: number }>()
-    for (const r of given) {
-      const id = `${r.window}:${r.key}`
-      const m = merged.get(id)
-      if (m) m.add += r.add
-      else merged.set(id, { ...r })
+    for (const row of given) {
+      const id = `${row.window}:${row.key}`
+      const existing = merged.get(id)
+      if (existing) existing.add += row.add
+      else merged.set(id, { ...row })
     }
     const rows = [...merged.values()]
     const out: (Pick<RateCounterEntity, 'key'> & {
@@ -232,7 +233,7 @@ export class PostgresCounterStore implements SharedCounterStore {
        RETURNING key, window_id AS window, hits AS total`,
       [this.scope, rows.map((r) => r.key), rows.map((r) => r.window), rows.map((r) => r.add)],
     )
-    return out.map((r) => ({ key: r.key, window: Number(r.window), total: Number(r.total) }))
+    return out.map((row) => ({ key: row.key, window: Number(row.window), total: Number(row.total) }))
   }
 
   async prune(beforeWindow: number) {

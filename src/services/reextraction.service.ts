@@ -54,7 +54,9 @@ export interface ReextractionResult {
   changed: boolean
   summary: string
   previousSummary: string | null
-  /** Applied submissions replayed, and those skipped because their text is gone (retention, or an import without it). */
+  /**
+   * Applied submissions replayed, and those skipped because their text is gone (retention, or an import without it).
+   */
   submissions: { reextracted: number; skippedWithoutText: number; skippedTooLarge: number }
   /** Extraction requests made (one per batch of at most PROFILER_BATCH_SIZE submissions). */
   batches: number
@@ -62,13 +64,13 @@ export interface ReextractionResult {
 }
 
 /**
- * Re-extraction (README "Re-extraction"): a profile's applied submissions replayed, oldest first and in batches as the
- * worker makes them, through the current extractor and prompt from an empty profile; the result compared with the
- * profile as it stands (a dry run stops there), then written through the worker's own writer as one update_log entry
- * (input_type 'reextraction'), with a new summary and embedding, and the same ready event as a worker's batch. Bounded:
- * at most `maxSubmissions` submissions per call, its model requests charged to the caller's request budget, and one
- * re-extraction per tenant at a time in a process. No lock is held while the model works: the apply re-checks the
- * version under the row lock.
+ * Re-extraction (docs/guides/profile-lifecycle.md): a profile's applied submissions replayed, oldest first and in
+ * batches as the worker makes them, through the current extractor and prompt from an empty profile; the result compared
+ * with the profile as it stands (a dry run stops there), then written through the worker's own writer as one update_log
+ * entry (input_type 'reextraction'), with a new summary and embedding, and the same ready event as a worker's batch.
+ * Bounded: at most `maxSubmissions` submissions per call, its model requests charged to the caller's request budget,
+ * and one re-extraction per tenant at a time in a process. No lock is held while the model works: the apply re-checks
+ * the version under the row lock.
  */
 export class ReextractionService {
   private readonly uow: UnitOfWork
@@ -89,25 +91,31 @@ export class ReextractionService {
     this.uow = new UnitOfWork(ds, bus)
   }
 
-  async reextract(ctx: RequestContext, profileId: string, o: ReextractOptions): Promise<ReextractionResult> {
+  async reextract(ctx: RequestContext, profileId: string, options: ReextractOptions): Promise<ReextractionResult> {
     checkProfileId(profileId)
-    if (o.expectedVersion !== undefined && (!Number.isInteger(o.expectedVersion) || o.expectedVersion < 0)) {
+    if (
+      options.expectedVersion !== undefined &&
+      (!Number.isInteger(options.expectedVersion) || options.expectedVersion < 0)
+    ) {
       throw invalid('expected_version must be a whole number (the version a dry run reported)')
     }
-    const m = this.ds.manager
-    const profile = await this.profiles.find(m, ctx.tenantId, profileId)
+    const manager = this.ds.manager
+    const profile = await this.profiles.find(manager, ctx.tenantId, profileId)
     if (!profile) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
     checkIdle(profile)
-    if (!o.dryRun && o.expectedVersion !== undefined && o.expectedVersion !== profile.version)
-      throw changedMeanwhile(o.expectedVersion, profile.version)
+    if (!options.dryRun && options.expectedVersion !== undefined && options.expectedVersion !== profile.version)
+      throw changedMeanwhile(options.expectedVersion, profile.version)
     const max = this.opts.maxSubmissions
-    const stored = await this.submissions.applied(m, ctx.tenantId, profileId, max + 1, this.opts.maxDataBytes)
+    const stored = await this.submissions.applied(manager, ctx.tenantId, profileId, max + 1, this.opts.maxDataBytes)
     if (stored.length > max) {
       throw invalid(
-        `Profile ${profileId} has more than ${max} applied submissions; a re-extraction replays at most ${max} (PROFILER_REEXTRACT_MAX_SUBMISSIONS)`,
+        `Profile ${profileId} has more than ${max} applied submissions; ` +
+          `a re-extraction replays at most ${max} (PROFILER_REEXTRACT_MAX_SUBMISSIONS)`,
       )
     }
-    const usable = stored.filter((s): s is StoredSubmission & { data: string } => s.data !== null)
+    const usable = stored.filter(
+      (submission): submission is StoredSubmission & { data: string } => submission.data !== null,
+    )
     if (!usable.length) {
       throw new DomainError(
         'CONFLICT',
@@ -115,7 +123,7 @@ export class ReextractionService {
       )
     }
     // Each submission is read with its app's current custom schema, as the worker reads it at its claim.
-    await attachSchemas(m, [{ tenantId: ctx.tenantId, submissions: usable }])
+    await attachSchemas(manager, [{ tenantId: ctx.tenantId, submissions: usable }])
     const batches = Math.ceil(usable.length / this.opts.batchSize)
     if (this.running.has(ctx.tenantId)) {
       throw new RateLimitedError('A re-extraction of this tenant is already running; retry when it has finished', {
@@ -128,7 +136,7 @@ export class ReextractionService {
     this.running.add(ctx.tenantId)
     try {
       // Each model request is one more operation of the caller's budget (the request itself paid one already).
-      if (this.budget && o.budgetKey) this.budget.charge(o.budgetKey, batches)
+      if (this.budget && options.budgetKey) this.budget.charge(options.budgetKey, batches)
       const rebuilt = await this.rebuild(usable, profile.internals.forgotten, ctx.signal)
       const before: ProfileState = {
         content: profile.content,
@@ -143,7 +151,7 @@ export class ReextractionService {
       )
       const result: ReextractionResult = {
         profileId,
-        dryRun: o.dryRun,
+        dryRun: options.dryRun,
         applied: false,
         version: profile.version,
         changes: diff.changes,
@@ -158,7 +166,7 @@ export class ReextractionService {
         batches,
         ...(rebuilt.usage ? { usage: rebuilt.usage } : {}),
       }
-      if (o.dryRun) return result
+      if (options.dryRun) return result
       const merged: MergeResult = { state: diff.state, changes: diff.changes, changed: diff.changed }
       const lexemes = lexemesWith(rebuilt.summary, diff.contentLexemes)
       // Only an apply needs the embedding: a dry run does not pay for it.
@@ -180,9 +188,9 @@ export class ReextractionService {
   }
 
   /**
-   * The submissions replayed from an empty profile, in the worker's batches; then summarized and embedded. The profile's
-   * tombstones come along: a value forgotten after a submission was accepted stays forgotten when that submission is
-   * replayed (each is merged as evidence of the time it was accepted).
+   * The submissions replayed from an empty profile, in the worker's batches; then summarized and embedded. The
+   * profile's tombstones come along: a value forgotten after a submission was accepted stays forgotten when that
+   * submission is replayed (each is merged as evidence of the time it was accepted).
    */
   private async rebuild(
     subs: (StoredSubmission & { data: string })[],
@@ -218,8 +226,11 @@ export class ReextractionService {
         )
       const byId = new Map(toExtract.map((s, k) => [s.submissionId, extracted.extractions[k]!]))
       // Custom values only where the submitting app's schema declares them, as in the worker.
-      const extractions = batch.map((s) =>
-        withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s),
+      const extractions = batch.map((submission) =>
+        withCustom(
+          submission.input_type === 'structured' ? parseStructured(submission.data) : byId.get(submission.id)!,
+          submission,
+        ),
       )
       const acceptedAt = batch.map((s) => s.created_at)
       const occurredAt = batch.map(eventTime)
@@ -233,9 +244,9 @@ export class ReextractionService {
       summary = extracted.summary && toExtract.length === batch.length ? extracted.summary : undefined
     }
     if (summary === undefined) {
-      const s = await this.ai.summarizer.summarize(state.content, signal, instructions)
-      summary = s.summary
-      usage = sumUsage([usage, s.usage])
+      const summarized = await this.ai.summarizer.summarize(state.content, signal, instructions)
+      summary = summarized.summary
+      usage = sumUsage([usage, summarized.usage])
     }
     return { state, summary, now, usage }
   }
@@ -244,7 +255,7 @@ export class ReextractionService {
   private async apply(
     ctx: RequestContext,
     read: ProfileRecord,
-    p: { merged: MergeResult; now: string; summary: string; vector: number[]; lexemes: string; json: StateJson },
+    prepared: { merged: MergeResult; now: string; summary: string; vector: number[]; lexemes: string; json: StateJson },
     submissionIds: string[],
   ): Promise<number> {
     const job: ProfileJob = { tenantId: ctx.tenantId, profileId: read.profile_id }
@@ -255,22 +266,22 @@ export class ReextractionService {
       checkIdle(cur)
       const result = await this.processing.apply(
         tx.manager,
-        [profileWrite(job, cur, p, 'reextraction', submissionIds)],
+        [profileWrite(job, cur, prepared, 'reextraction', submissionIds)],
         this.ai.embedder.model,
       )
-      const r = result.get(profileKey(job))
-      if (r?.seq !== undefined) tx.raise('profileStatusChanged', readyEvent(job, r.seq))
+      const written = result.get(profileKey(job))
+      if (written?.seq !== undefined) tx.raise('profileStatusChanged', readyEvent(job, written.seq))
       return cur.version + 1
     })
   }
 }
 
 /** A profile with submissions in flight changes under the re-extraction: it waits until the profile is ready. */
-function checkIdle(p: ProfileRecord) {
-  if (p.status !== 'ready' || p.leased) {
+function checkIdle(profile: ProfileRecord) {
+  if (profile.status !== 'ready' || profile.leased) {
     throw new DomainError(
       'CONFLICT',
-      `Profile ${p.profile_id} is processing submissions; re-extract it once it is ready`,
+      `Profile ${profile.profile_id} is processing submissions; re-extract it once it is ready`,
     )
   }
 }

@@ -55,33 +55,33 @@ export class ReindexService {
   }
 
   async run(onProgress: (done: number, total: number) => void, opts: ReindexOptions = {}): Promise<number> {
-    const m = this.ds.manager
+    const manager = this.ds.manager
     const pending = { all: !!opts.all, model: this.ai.embedder.model }
-    const total = await this.repo.pendingCount(m, pending)
+    const total = await this.repo.pendingCount(manager, pending)
     let done = 0
     let after: [string, string] = ['', '']
     onProgress(0, total)
     for (;;) {
-      const records = await this.repo.pendingBatch(m, { ...pending, after, limit: opts.batch ?? 50 })
+      const records = await this.repo.pendingBatch(manager, { ...pending, after, limit: opts.batch ?? 50 })
       if (!records.length) break
       const summaries: string[] = []
-      for (const r of records) {
+      for (const record of records) {
         summaries.push(
-          opts.summaries || !r.summary
-            ? (await this.ai.summarizer.summarize(r.content, undefined, r.instructions)).summary
-            : r.summary,
+          opts.summaries || !record.summary
+            ? (await this.ai.summarizer.summarize(record.content, undefined, record.instructions)).summary
+            : record.summary,
         )
       }
       const { vectors } = await this.ai.embedder.embed(records.map((r, i) => profileText(r.content, summaries[i])))
-      for (const [i, r] of records.entries()) {
-        await this.repo.storeEmbedding(m, {
-          tenantId: r.tenant_id,
-          profileId: r.profile_id,
-          version: r.version,
+      for (const [i, record] of records.entries()) {
+        await this.repo.storeEmbedding(manager, {
+          tenantId: record.tenant_id,
+          profileId: record.profile_id,
+          version: record.version,
           summary: summaries[i]!,
           vector: vectors[i]!,
           model: pending.model,
-          lexemes: profileLexemes(r.content, summaries[i]),
+          lexemes: profileLexemes(record.content, summaries[i]),
         })
       }
       done += records.length
@@ -93,7 +93,7 @@ export class ReindexService {
   }
 
   /**
-   * Evidence passages for the applied submissions that have text and none (README "Evidence passages"): imported from
+   * Evidence passages for the applied submissions that have text and none (docs/guides/evidence.md): imported from
    * an export made before passages were exported, or applied before passages existed. Built as the worker builds them,
    * stored without vectors (embedPassages embeds them), the profile then keeping its newest within its limit. A profile
    * that has its limit's worth already is left alone (what would be rebuilt is older than what it keeps). Resumable:
@@ -106,35 +106,42 @@ export class ReindexService {
     const out = { submissions: 0, passages: 0 }
     const { perSubmission, perProfile } = this.passageLimits
     if (perSubmission <= 0 || perProfile <= 0) return out
-    const m = this.ds.manager
-    const total = await this.passageIndex.passlessCount(m)
+    const manager = this.ds.manager
+    const total = await this.passageIndex.passlessCount(manager)
     let done = 0
     let after: [string, string] = ['', '00000000-0000-0000-0000-000000000000']
     onProgress(0, total)
     for (;;) {
-      const subs = await this.passageIndex.passlessBatch(m, { after, limit: opts.batch ?? 50 })
+      const subs = await this.passageIndex.passlessBatch(manager, { after, limit: opts.batch ?? 50 })
       if (!subs.length) break
       const full = new Set<string>()
       for (const tenantId of new Set(subs.map((s) => s.tenant_id))) {
-        const counts = await this.passageIndex.counts(m, tenantId, [
+        const counts = await this.passageIndex.counts(manager, tenantId, [
           ...new Set(subs.filter((s) => s.tenant_id === tenantId).map((s) => s.profile_id)),
         ])
-        for (const [profileId, n] of counts) if (n >= perProfile) full.add(`${tenantId}\n${profileId}`)
+        for (const [profileId, count] of counts) if (count >= perProfile) full.add(`${tenantId}\n${profileId}`)
       }
       const touched = new Map<string, [string, string]>()
-      for (const s of subs) {
-        if (full.has(`${s.tenant_id}\n${s.profile_id}`)) continue
+      for (const submission of subs) {
+        if (full.has(`${submission.tenant_id}\n${submission.profile_id}`)) continue
         const { passages } = buildPassages(
-          { input_type: s.input_type, data: s.data, occurredAt: s.occurred_at },
+          { input_type: submission.input_type, data: submission.data, occurredAt: submission.occurred_at },
           { perSubmission },
+          Date.parse(submission.created_at),
         )
-        const n = await this.passageIndex.insertRebuilt(m, s.tenant_id, s.id, textSearchConfig(s.language), passages)
-        if (!n) continue
+        const inserted = await this.passageIndex.insertRebuilt(
+          manager,
+          submission.tenant_id,
+          submission.id,
+          textSearchConfig(submission.language),
+          passages,
+        )
+        if (!inserted) continue
         out.submissions++
-        out.passages += n
-        touched.set(`${s.tenant_id}\n${s.profile_id}`, [s.tenant_id, s.profile_id])
+        out.passages += inserted
+        touched.set(`${submission.tenant_id}\n${submission.profile_id}`, [submission.tenant_id, submission.profile_id])
       }
-      await this.passageRows.prune(m, [...touched.values()], perProfile)
+      await this.passageRows.prune(manager, [...touched.values()], perProfile)
       done += subs.length
       onProgress(done, Math.max(done, total))
       const last = subs[subs.length - 1]!
@@ -152,22 +159,22 @@ export class ReindexService {
     onProgress: (done: number, total: number) => void,
     opts: { all?: boolean; batch?: number } = {},
   ): Promise<number> {
-    const m = this.ds.manager
+    const manager = this.ds.manager
     const pending = { all: !!opts.all, model: this.ai.embedder.model }
-    const total = await this.passageIndex.pendingCount(m, pending)
+    const total = await this.passageIndex.pendingCount(manager, pending)
     let done = 0
     let after: [string, string, number] = ['', '00000000-0000-0000-0000-000000000000', -1]
     onProgress(0, total)
     for (;;) {
-      const rows = await this.passageIndex.pendingBatch(m, { ...pending, after, limit: opts.batch ?? 50 })
+      const rows = await this.passageIndex.pendingBatch(manager, { ...pending, after, limit: opts.batch ?? 50 })
       if (!rows.length) break
       const { vectors } = await this.ai.embedder.embed(rows.map(passageEmbedText))
       await this.passageIndex.storeVectors(
-        m,
-        rows.map((r, i) => ({
-          tenantId: r.tenant_id,
-          submissionId: r.submission_id,
-          position: r.position,
+        manager,
+        rows.map((row, i) => ({
+          tenantId: row.tenant_id,
+          submissionId: row.submission_id,
+          position: row.position,
           vector: vectors[i]!,
         })),
         pending.model,

@@ -15,10 +15,10 @@ export interface SweepResult {
 }
 
 /**
- * Applies the apps' retention policies (README "Retention"), run by the worker: drops the text of submissions past
- * their app's text policy, and deletes profiles past their apps' delete policy through the profile delete use case (so
- * its events go out as for a DELETE, and nothing of the profile stays). At most one sweep runs at a time across
- * processes (an advisory lock, tried, not waited for); each step is a batch of its own.
+ * Applies the apps' retention policies (docs/operations/data-lifecycle.md), run by the worker: drops the text of
+ * submissions past their app's text policy, and deletes profiles past their apps' delete policy through the profile
+ * delete use case (so its events go out as for a DELETE, and nothing of the profile stays). At most one sweep runs at a
+ * time across processes (an advisory lock, tried, not waited for); each step is a batch of its own.
  */
 export class RetentionService {
   private readonly repo = new RetentionRepository()
@@ -42,8 +42,8 @@ export class RetentionService {
   }
 
   /**
-   * Stops sweeping: a sweep under way ends after the batch it is in, and this waits for it (a shutdown must not close the
-   * database under it: its next statement failed with "Query runner already released").
+   * Stops sweeping: a sweep under way ends after the batch it is in, and this waits for it (a shutdown must not close
+   * the database under it: its next statement failed with "Query runner already released").
    */
   async stop(): Promise<void> {
     this.stopping = true
@@ -74,49 +74,49 @@ export class RetentionService {
   private async dropTexts(result: SweepResult) {
     for (const app of await this.repo.textDroppingApps(this.ds.manager)) {
       if (this.stopping) return
-      let n = 0
+      let total = 0
       // Each batch in a transaction of its own: the texts and their passages go together.
-      for (let k = this.opts.batch; k === this.opts.batch && !this.stopping; n += k) {
-        k = await this.ds.transaction((tx) =>
+      for (let dropped = this.opts.batch; dropped === this.opts.batch && !this.stopping; total += dropped) {
+        dropped = await this.ds.transaction((tx) =>
           this.repo.dropText(tx, app.tenantId, app.appId, app.days, this.opts.batch),
         )
       }
-      if (!n) continue
-      result.textDropped.push({ tenantId: app.tenantId, appId: app.appId, submissions: n })
+      if (!total) continue
+      result.textDropped.push({ tenantId: app.tenantId, appId: app.appId, submissions: total })
       this.log.info(
-        { tenantId: app.tenantId, appId: app.appId, submissions: n, days: app.days },
+        { tenantId: app.tenantId, appId: app.appId, submissions: total, days: app.days },
         'retention: dropped submission text',
       )
     }
   }
 
   private async deleteProfiles(result: SweepResult) {
-    const m = this.ds.manager
-    for (const t of await this.repo.deletingTenants(m)) {
+    const manager = this.ds.manager
+    for (const tenant of await this.repo.deletingTenants(manager)) {
       if (this.stopping) return
-      const ctx = { tenantId: t.tenantId, appId: 'retention', requestId: `retention-${crypto.randomUUID()}` }
+      const ctx = { tenantId: tenant.tenantId, appId: 'retention', requestId: `retention-${crypto.randomUUID()}` }
       const byApp: Record<string, number> = {}
       let profiles = 0
       let after: string | null = null
       for (;;) {
-        const expired = await this.repo.expiredProfiles(m, t.tenantId, {
-          minDays: t.minDays,
+        const expired = await this.repo.expiredProfiles(manager, tenant.tenantId, {
+          minDays: tenant.minDays,
           after,
           limit: this.opts.batch,
         })
-        for (const p of expired) {
+        for (const profile of expired) {
           if (this.stopping) break
           // Touched since it was chosen (a submission came in): it stays.
-          if (!(await this.profiles.remove(ctx, p.profileId, { untouchedSince: p.cutoff }))) continue
+          if (!(await this.profiles.remove(ctx, profile.profileId, { untouchedSince: profile.cutoff }))) continue
           profiles++
-          for (const a of p.appIds) byApp[a] = (byApp[a] ?? 0) + 1
+          for (const appId of profile.appIds) byApp[appId] = (byApp[appId] ?? 0) + 1
         }
         if (expired.length < this.opts.batch || this.stopping) break
         after = expired[expired.length - 1]!.profileId
       }
       if (!profiles) continue
-      result.deleted.push({ tenantId: t.tenantId, profiles, byApp })
-      this.log.info({ tenantId: t.tenantId, profiles, byApp }, 'retention: deleted untouched profiles')
+      result.deleted.push({ tenantId: tenant.tenantId, profiles, byApp })
+      this.log.info({ tenantId: tenant.tenantId, profiles, byApp }, 'retention: deleted untouched profiles')
     }
   }
 }

@@ -86,13 +86,13 @@ export interface FindOptions {
   /** What to read of each profile (default: everything, with the recent history as `update_log`). */
   shape?: ReadShape
   /**
-   * Charge the page by its size to this key of the request budget: one operation per `chargeUnitBytes` of content beyond
-   * the first (the request paid that one), before anything is read; RATE_LIMITED when it does not fit.
+   * Charge the page by its size to this key of the request budget: one operation per `chargeUnitBytes` of content
+   * beyond the first (the request paid that one), before anything is read; RATE_LIMITED when it does not fit.
    */
   chargeTo?: string
   /**
-   * The answer is built whole (GraphQL): the page's content comes out of this allowance, and a page that does not fit in
-   * what is left of `wholeMaxBytes` is refused (PAYLOAD_TOO_LARGE) before it is read or charged.
+   * The answer is built whole (GraphQL): the page's content comes out of this allowance, and a page that does not fit
+   * in what is left of `wholeMaxBytes` is refused (PAYLOAD_TOO_LARGE) before it is read or charged.
    */
   whole?: WholeAnswerAllowance
 }
@@ -113,13 +113,18 @@ export interface SearchOptions {
    * always exact.
    */
   exactTotalMax?: number
-  /** Up to how many lexical matches a hybrid search measures each one's distance (PROFILER_SEARCH_LEXICAL_EXACT_MAX). */
+  /**
+   * Up to how many lexical matches a hybrid search measures each one's distance (PROFILER_SEARCH_LEXICAL_EXACT_MAX).
+   */
   lexicalExactMax?: number
   /** The dictionary a misspelt query word is told from a real one by (default: the local embedder's words). */
   typos?: TypoDictionary
 }
 
-/** How long a tenant's count of candidates (what a large tenant's sample is sized by) is used before it is counted again. */
+/**
+ * How long a tenant's count of candidates (what a large tenant's sample is sized by) is used before it is counted
+ * again.
+ */
 const TENANT_SIZE_TTL_MS = 60_000
 
 /** About a mebibyte of content per statement: on the embedded database a statement is a block of the main thread. */
@@ -143,7 +148,10 @@ export class SearchService {
   private readonly chargeUnitBytes: number
   readonly wholeMaxBytes: number
   private readonly largeReads = new Pacer()
-  /** Hybrid searches of a tenant with more than PACED_TENANT_PASSAGES evidence passages run one at a time, paced (per tenant). */
+  /**
+   * Hybrid searches of a tenant with more than PACED_TENANT_PASSAGES evidence passages run one at a time, paced (per
+   * tenant).
+   */
   private readonly passageSearches = new Map<string, Pacer>()
   private readonly tenantsLarge = new LargeMemo(10_000, 1000)
   /** What a misspelt query word is told from a real one by, and corrected into. */
@@ -193,9 +201,9 @@ export class SearchService {
   }
 
   /**
-   * The page's profiles as `map` makes them (a transport's serializer), a chunk at a time as they are pulled: a streamed
-   * answer. Called on the gated service, each chunk is read in one of the tenant's call slots, taken and given back
-   * around it.
+   * The page's profiles as `map` makes them (a transport's serializer), a chunk at a time as they are pulled: a
+   * streamed answer. Called on the gated service, each chunk is read in one of the tenant's call slots, taken and given
+   * back around it.
    */
   async *profiles<T>(ctx: RequestContext, plan: SearchPlan, map: (p: SearchProfile) => T): AsyncGenerator<T> {
     for (const chunk of this.chunks(plan)) yield* await this.read(ctx, plan, chunk, map)
@@ -246,7 +254,9 @@ export class SearchService {
     return out
   }
 
-  /** The page: total, ids, scores and sizes, no content read; bounded (`whole`) and charged (`chargeTo`) by its size. */
+  /**
+   * The page: total, ids, scores and sizes, no content read; bounded (`whole`) and charged (`chargeTo`) by its size.
+   */
   async find(ctx: RequestContext, params: SearchParams, o: FindOptions = {}): Promise<SearchPlan> {
     const p = this.validate(params)
     const shape = o.shape ?? { history: true }
@@ -287,14 +297,18 @@ export class SearchService {
     return plan
   }
 
-  /** The tenant's pacer of hybrid searches (one per tenant, so that large tenants do not wait for each other; at most 1,000 kept). */
+  /**
+   * The tenant's pacer of hybrid searches (one per tenant, so that large tenants do not wait for each other; at most
+   * 1,000 kept).
+   */
   private pacerOf(tenantId: string): Pacer {
     return this.passageSearches.get(tenantId) ?? remember(this.passageSearches, tenantId, new Pacer(), 1000)
   }
 
   /**
    * How a semantic search's total is counted (TotalBound): the sample sized by the tenant's candidates, counted at most
-   * every TENANT_SIZE_TTL_MS (a stale count is used while it is counted again; only a tenant's first search waits for it).
+   * every TENANT_SIZE_TTL_MS (a stale count is used while it is counted again; only a tenant's first search waits for
+   * it).
    */
   private async totalBound(tenantId: string, model: string, filtered: boolean): Promise<TotalBound | undefined> {
     const exactMax = this.opts.exactTotalMax
@@ -388,8 +402,9 @@ export class SearchService {
     const query = p.query
     const every = everyWord(query)
     // A tenant with many evidence passages: its statements read up to SEARCH_SAID_SCAN matching ones and scan the GIN
-    // index's matches of the words (these grow with the tenant), so its hybrid searches are paced (as contexts of a large
-    // profile are): on the embedded database's one session, a burst of them cannot queue ahead of every other request.
+    // index's matches of the words (these grow with the tenant), so its hybrid searches are paced (as contexts of a
+    // large profile are): on the embedded database's one session, a burst of them cannot queue ahead of every other
+    // request.
     const large = await this.tenantsLarge.isLarge(ctx.tenantId, () =>
       this.passages
         .visibleUpTo(this.ds.manager, ctx.tenantId, null, PACED_TENANT_PASSAGES + 1)

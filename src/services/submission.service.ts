@@ -25,7 +25,10 @@ import { currentTraceparent, inSpan, tracingOn } from '../tracing/tracing.js'
 export interface SubmitInput {
   data: unknown
   input_type?: unknown
-  /** When the text was said or written (README "Event time"); absent: its conversation's latest timestamp, else the acceptance time. */
+  /**
+   * When the text was said or written (docs/guides/submitting-data.md); absent: its conversation's latest timestamp,
+   * else the acceptance time.
+   */
   occurred_at?: unknown
   idempotencyKey?: string
 }
@@ -61,8 +64,8 @@ export interface Submission {
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000
 
 /**
- * What POST refuses in `data` of an allowed size and characters, or null: structured data that is not a partial profile,
- * a conversation without the profiled person's turns. An import holds submission text to the same rule.
+ * What POST refuses in `data` of an allowed size and characters, or null: structured data that is not a partial
+ * profile, a conversation without the profiled person's turns. An import holds submission text to the same rule.
  */
 export function inputProblem(data: string, inputType: InputType, bounds?: StructuredBounds): string | null {
   return inputCheck(data, inputType, bounds, Date.now()).problem
@@ -85,15 +88,17 @@ export function inputCheck(
  * processing already, its job enqueued and the status event's order taken; all committed together. The event itself is
  * published after the commit (see EventBus.publish). A profile that is processing has a job or a worker on it already:
  * the worker re-counts open submissions under the same row lock before it lets a profile go, so it takes this one too.
- * Parameters: tenant, profile id, submission id, input type, data, idempotency key, request hash, job data, priority, app
- * (recorded for the app's retention policy), traceparent (null when tracing is off), occurred_at (null: the acceptance time).
+ * Parameters: tenant, profile id, submission id, input type, data, idempotency key, request hash, job data, priority,
+ * app (recorded for the app's retention policy), traceparent (null when tracing is off), occurred_at (null: the
+ * acceptance time).
  */
 export const SUBMIT_SQL = `WITH p AS (
       INSERT INTO profiles (tenant_id, profile_id, status) VALUES ($1, $2, 'processing')
       ON CONFLICT (tenant_id, profile_id) DO UPDATE SET status = 'processing' WHERE profiles.status <> 'processing'
       RETURNING 1
     ), s AS (
-      INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, idempotency_key, request_hash, app_id, traceparent, occurred_at)
+      INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, idempotency_key, request_hash, app_id,
+                               traceparent, occurred_at)
       VALUES ($1, $3, $2, $4, $5, $6, $7, $10, $11, $12::timestamptz)
     ), j AS (
       ${jobInsertSql('$8', '$9', 'EXISTS (SELECT 1 FROM p)')}
@@ -104,7 +109,8 @@ export const SUBMIT_SQL = `WITH p AS (
       -- The event order is taken here, once p holds the profile's row lock, and not in p's RETURNING: a sharded
       -- database (Citus) runs p on the tenant's node, where the sequence is not (functions in a RETURNING of a
       -- distributed table must be immutable).
-      FROM (SELECT CASE WHEN EXISTS (SELECT 1 FROM p) THEN nextval('profile_status_seq') END AS seq, (SELECT count(*) FROM j) AS jobs) x`
+      FROM (SELECT CASE WHEN EXISTS (SELECT 1 FROM p) THEN nextval('profile_status_seq') END AS seq,
+                   (SELECT count(*) FROM j) AS jobs) x`
 
 /** Accepting submissions: validated, committed with their job in one statement, then acknowledged. */
 export class SubmissionService {
@@ -164,19 +170,19 @@ export class SubmissionService {
     const row = { data, inputType, key, hash, occurredAt }
     try {
       return await this.insert(ctx, profileId, row)
-    } catch (e: any) {
+    } catch (err: any) {
       // Two requests racing with the same new key: the loser replays the winner.
-      if (key && (e?.code === '23505' || e?.driverError?.code === '23505')) return this.insert(ctx, profileId, row)
-      throw e
+      if (key && (err?.code === '23505' || err?.driverError?.code === '23505')) return this.insert(ctx, profileId, row)
+      throw err
     }
   }
 
   private async insert(
     ctx: RequestContext,
     profileId: string,
-    r: { data: string; inputType: InputType; key: string | undefined; hash: string; occurredAt: string | null },
+    request: { data: string; inputType: InputType; key: string | undefined; hash: string; occurredAt: string | null },
   ) {
-    const { data, inputType, key, hash } = r
+    const { data, inputType, key, hash } = request
     const id = crypto.randomUUID()
     const params = [
       ctx.tenantId,
@@ -190,16 +196,16 @@ export class SubmissionService {
       this.queue.priority(ctx.tenantId),
       ctx.appId,
       currentTraceparent(),
-      r.occurredAt,
+      request.occurredAt,
     ]
     let seq: number | null = null
-    const run = async (m?: EntityManager): Promise<SubmissionAck> => {
-      const [row] = await this.submitStatement.rows(params, m)
+    const run = async (manager?: EntityManager): Promise<SubmissionAck> => {
+      const [row] = await this.submitStatement.rows(params, manager)
       seq = row!.seq === null ? null : Number(row!.seq)
       return { id, profileId, replayed: false }
     }
     const ack = key
-      ? await this.uow.run(ctx, ({ manager: m }) => this.replayOr(m, ctx, key, hash, () => run(m)))
+      ? await this.uow.run(ctx, ({ manager }) => this.replayOr(manager, ctx, key, hash, () => run(manager)))
       : await run()
     // Not raised in the transaction (a NOTIFY in it would serialize every committing POST of the cluster, see
     // PostgresEventBus): published after the commit, ordered by its seq.
@@ -216,32 +222,32 @@ export class SubmissionService {
 
   /** With an Idempotency-Key: the original answer when the key was used within the window, else `fresh()`. */
   private async replayOr(
-    m: EntityManager,
+    manager: EntityManager,
     ctx: RequestContext,
     key: string,
     hash: string,
     fresh: () => Promise<SubmissionAck>,
   ): Promise<SubmissionAck> {
-    const p = await this.repo.byIdempotencyKey(m, ctx.tenantId, key)
-    if (p) {
-      if (Date.now() - new Date(p.created_at).getTime() < IDEMPOTENCY_WINDOW_MS) {
-        if (p.request_hash !== hash) {
+    const previous = await this.repo.byIdempotencyKey(manager, ctx.tenantId, key)
+    if (previous) {
+      if (Date.now() - new Date(previous.created_at).getTime() < IDEMPOTENCY_WINDOW_MS) {
+        if (previous.request_hash !== hash) {
           throw new DomainError(
             'IDEMPOTENCY_CONFLICT',
             'Idempotency-Key was already used with a different request body',
           )
         }
-        return { id: p.id, profileId: p.profile_id, replayed: true }
+        return { id: previous.id, profileId: previous.profile_id, replayed: true }
       }
-      await this.repo.releaseIdempotencyKey(m, ctx.tenantId, p.id)
+      await this.repo.releaseIdempotencyKey(manager, ctx.tenantId, previous.id)
     }
     return fresh()
   }
 
   async get(ctx: RequestContext, id: string): Promise<Submission> {
-    const s = await this.find(ctx, id)
-    if (!s) throw new DomainError('SUBMISSION_NOT_FOUND', `Submission ${id} not found`)
-    return s
+    const submission = await this.find(ctx, id)
+    if (!submission) throw new DomainError('SUBMISSION_NOT_FOUND', `Submission ${id} not found`)
+    return submission
   }
 
   async find(ctx: RequestContext, id: string): Promise<Submission | null> {
@@ -264,4 +270,4 @@ export class SubmissionService {
   }
 }
 
-const toSubmission = (r: SubmissionRow): Submission => ({ ...submissionView(r), has_text: r.has_text !== false })
+const toSubmission = (row: SubmissionRow): Submission => ({ ...submissionView(row), has_text: row.has_text !== false })

@@ -7,7 +7,7 @@ import { DomainError, invalid } from '../domain/errors.js'
 import { credentialId, digestsEqual, generateApiKey, newId, parseApiKey } from '../domain/keys.js'
 import type { EventBus } from '../events/event-bus.js'
 import type { RequestContext } from './context.js'
-import { KeyCache } from './key-cache.js'
+import { KeyCache, KnownKeyIds } from './key-cache.js'
 import { isoTime as iso } from '../domain/time.js'
 
 export interface Tenant {
@@ -19,16 +19,21 @@ export interface App {
   tenant_id: string
   tenant_name: string
   id: string
-  /** The slug: the handle of the app in the CLI and scripts (README "App names"). */
+  /** The slug: the handle of the app in the CLI and scripts (docs/reference/cli.md, "App names"). */
   name: string
   /** The free name a person gave it ("My Web App"). */
   display_name: string
   key_public_id: string | null
   created_at: string
-  /** Retention (README "Retention"): days a profile may stay untouched, days a finished submission keeps its text; null = off. */
+  /**
+   * Retention (docs/operations/data-lifecycle.md): days a profile may stay untouched, days a finished submission keeps
+   * its text; null = off.
+   */
   delete_profiles_after_days: number | null
   drop_submission_text_after_days: number | null
-  /** What the summaries of profiles this app writes to must cover or leave out (README "Summary instructions"). */
+  /**
+   * What the summaries of profiles this app writes to must cover or leave out (docs/guides/summary-instructions.md).
+   */
   summary_instructions: string[]
 }
 /** An app as the dashboard shows it: the live key's public prefix only (the key itself is shown once). */
@@ -54,12 +59,12 @@ export interface RetentionPolicy {
 
 const MAX_RETENTION_DAYS = 36_500
 
-function checkRetention(r: RetentionPolicy): RetentionPolicy {
-  for (const [k, v] of Object.entries(r)) {
-    if (v !== null && (!Number.isInteger(v) || v < 1 || v > MAX_RETENTION_DAYS))
-      throw invalid(`${k} must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or null for off`)
+function checkRetention(policy: RetentionPolicy): RetentionPolicy {
+  for (const [key, value] of Object.entries(policy)) {
+    if (value !== null && (!Number.isInteger(value) || value < 1 || value > MAX_RETENTION_DAYS))
+      throw invalid(`${key} must be a whole number of days from 1 to ${MAX_RETENTION_DAYS}, or null for off`)
   }
-  return r
+  return policy
 }
 
 export interface IssuedKey {
@@ -83,11 +88,15 @@ function checkName(kind: string, name: string) {
   if (!NAME_RE.test(name)) throw invalid(`${kind} name must be 1-63 characters of letters, digits, '.', '_' or '-'`)
 }
 
-const naming = (n: string | AppNaming): AppNaming => (typeof n === 'string' ? { displayName: n } : n)
+const naming = (given: string | AppNaming): AppNaming => (typeof given === 'string' ? { displayName: given } : given)
 
-/** Tenants, apps and their API keys (CONTRACT §2). Reached from the CLI and authentication, never by an app key. */
+/**
+ * Tenants, apps and their API keys (docs/reference/api-conventions.md, "Authentication"). Reached from the CLI and
+ * authentication, never by an app key.
+ */
 export class TenantService {
   private readonly keys?: KeyCache
+  private readonly knownIds = new KnownKeyIds((since) => this.repo.keyIds(this.ds.manager, since))
   private readonly repo = new TenantRepository()
   private readonly uow: UnitOfWork
 
@@ -133,10 +142,10 @@ export class TenantService {
    */
   async createApp(tenantName: string, app: string | AppNaming): Promise<IssuedKey> {
     checkName('Tenant', tenantName)
-    const n = checkNaming(naming(app))
+    const checked = checkNaming(naming(app))
     return this.uow.run(undefined, async (tx) => {
       const tenantId = await this.repo.ensureTenant(tx.manager, tenantName, newId('ten'))
-      return this.insertApp(tx, tenantId, n, `tenant '${tenantName}'`)
+      return this.insertApp(tx, tenantId, checked, `tenant '${tenantName}'`)
     })
   }
 
@@ -144,9 +153,9 @@ export class TenantService {
    * The app with a fresh key. CONFLICT when the tenant has an app of that display name (compared by displayKey) or of
    * the explicit slug; a derived slug that is taken gets the first free "-2", "-3", ... suffix.
    */
-  private async insertApp(tx: Transaction, tenantId: string, n: AppNaming, where: string): Promise<IssuedKey> {
+  private async insertApp(tx: Transaction, tenantId: string, checked: AppNaming, where: string): Promise<IssuedKey> {
     const appId = newId('app')
-    const key = displayKey(n.displayName)
+    const key = displayKey(checked.displayName)
     const taken = (other: string) =>
       new DomainError(
         'CONFLICT',
@@ -155,20 +164,36 @@ export class TenantService {
     for (let attempt = 0; ; attempt++) {
       const other = await this.repo.displayKeyTaken(tx.manager, tenantId, key)
       if (other !== null) throw taken(other)
-      const slug = n.slug ?? (await this.freeSlug(tx, tenantId, slugFrom(n.displayName)))
+      const slug = checked.slug ?? (await this.freeSlug(tx, tenantId, slugFrom(checked.displayName)))
       if (
-        await this.repo.insertApp(tx.manager, { tenantId, appId, slug, displayName: n.displayName, displayKey: key })
+        await this.repo.insertApp(tx.manager, {
+          tenantId,
+          appId,
+          slug,
+          displayName: checked.displayName,
+          displayKey: key,
+        })
       ) {
-        const k = generateApiKey()
-        await this.repo.insertKey(tx.manager, { publicId: k.publicId, tenantId, appId, hash: k.hash })
-        return { tenant_id: tenantId, app_id: appId, app_name: slug, display_name: n.displayName, api_key: k.key }
+        const issued = generateApiKey()
+        await this.repo.insertKey(tx.manager, { publicId: issued.publicId, tenantId, appId, hash: issued.hash })
+        this.knownIds.add(issued.publicId)
+        return {
+          tenant_id: tenantId,
+          app_id: appId,
+          app_name: slug,
+          display_name: checked.displayName,
+          api_key: issued.key,
+        }
       }
       // lost a race to a concurrent insert: of the display name (answered above next time) or of the slug
-      if (n.slug !== undefined && (await this.repo.displayKeyTaken(tx.manager, tenantId, key)) === null) {
-        throw new DomainError('CONFLICT', `An app with the slug '${n.slug}' already exists in ${where}`)
+      if (checked.slug !== undefined && (await this.repo.displayKeyTaken(tx.manager, tenantId, key)) === null) {
+        throw new DomainError('CONFLICT', `An app with the slug '${checked.slug}' already exists in ${where}`)
       }
       if (attempt >= 5)
-        throw new DomainError('CONFLICT', `Could not find a free slug for '${n.displayName}' in ${where}; give one`)
+        throw new DomainError(
+          'CONFLICT',
+          `Could not find a free slug for '${checked.displayName}' in ${where}; give one`,
+        )
     }
   }
 
@@ -181,17 +206,17 @@ export class TenantService {
 
   async listApps(tenantName?: string): Promise<App[]> {
     const rows = await this.repo.apps(this.ds.manager, { nameOrId: tenantName })
-    return rows.map((r) => ({
-      tenant_id: r.tenant_id,
-      tenant_name: r.tenant_name,
-      id: r.id,
-      name: r.name,
-      display_name: r.display_name,
-      created_at: iso(r.created_at),
-      key_public_id: r.key_public_id,
-      delete_profiles_after_days: r.delete_profiles_after_days,
-      drop_submission_text_after_days: r.drop_submission_text_after_days,
-      summary_instructions: r.summary_instructions ?? [],
+    return rows.map((row) => ({
+      tenant_id: row.tenant_id,
+      tenant_name: row.tenant_name,
+      id: row.id,
+      name: row.name,
+      display_name: row.display_name,
+      created_at: iso(row.created_at),
+      key_public_id: row.key_public_id,
+      delete_profiles_after_days: row.delete_profiles_after_days,
+      drop_submission_text_after_days: row.drop_submission_text_after_days,
+      summary_instructions: row.summary_instructions ?? [],
     }))
   }
 
@@ -203,20 +228,21 @@ export class TenantService {
     return this.uow.run(undefined, async (tx) => {
       const app = await this.lockApp(tx, tenantName, appName, opts.byId)
       await this.repo.revokeKeys(tx.manager, app.tenant_id, app.id)
-      const k = generateApiKey()
+      const issued = generateApiKey()
       await this.repo.insertKey(tx.manager, {
-        publicId: k.publicId,
+        publicId: issued.publicId,
         tenantId: app.tenant_id,
         appId: app.id,
-        hash: k.hash,
+        hash: issued.hash,
       })
+      this.knownIds.add(issued.publicId)
       this.revoked(tx, app.tenant_id, app.id)
       return {
         tenant_id: app.tenant_id,
         app_id: app.id,
         app_name: app.name,
         display_name: app.display_name,
-        api_key: k.key,
+        api_key: issued.key,
       }
     })
   }
@@ -254,11 +280,11 @@ export class TenantService {
   }
 
   async createAppIn(tenantId: string, app: string | AppNaming): Promise<{ app: TenantApp; apiKey: string }> {
-    const n = checkNaming(naming(app))
+    const checked = checkNaming(naming(app))
     const issued = await this.uow.run(undefined, async (tx) => {
       if (!(await this.repo.holdTenant(tx.manager, tenantId)))
         throw new DomainError('TENANT_NOT_FOUND', `No tenant '${tenantId}'`)
-      return this.insertApp(tx, tenantId, n, 'this account')
+      return this.insertApp(tx, tenantId, checked, 'this account')
     })
     return { app: await this.appOf(tenantId, issued.app_id), apiKey: issued.api_key }
   }
@@ -278,30 +304,30 @@ export class TenantService {
     const displayName = to.displayName === undefined ? undefined : checkDisplayName(to.displayName)
     const slug = to.slug === undefined ? undefined : checkSlug(to.slug)
     const found = await this.uow.run(undefined, async (tx) => {
-      const a = await this.lockApp(tx, tenant, app, opts.byId)
+      const locked = await this.lockApp(tx, tenant, app, opts.byId)
       const key = displayName === undefined ? undefined : displayKey(displayName)
       if (key !== undefined) {
-        const other = await this.repo.displayKeyTaken(tx.manager, a.tenant_id, key, a.id)
+        const other = await this.repo.displayKeyTaken(tx.manager, locked.tenant_id, key, locked.id)
         if (other !== null)
           throw new DomainError(
             'CONFLICT',
             `An app named '${other}' already exists (app names are compared ignoring case)`,
           )
       }
-      if (slug !== undefined && (await this.repo.appNameTaken(tx.manager, a.tenant_id, slug, a.id))) {
+      if (slug !== undefined && (await this.repo.appNameTaken(tx.manager, locked.tenant_id, slug, locked.id))) {
         throw new DomainError('CONFLICT', `An app with the slug '${slug}' already exists`)
       }
       try {
-        await this.repo.renameApp(tx.manager, a.tenant_id, a.id, { displayName, displayKey: key, slug })
-      } catch (e) {
+        await this.repo.renameApp(tx.manager, locked.tenant_id, locked.id, { displayName, displayKey: key, slug })
+      } catch (error) {
         // a concurrent rename or create took the name between the check and the update (unique violation; the
         // transaction is rolled back)
-        const err = e as { code?: string; driverError?: { code?: string } }
+        const err = error as { code?: string; driverError?: { code?: string } }
         if (err.code === '23505' || err.driverError?.code === '23505')
           throw new DomainError('CONFLICT', 'An app with that name or slug was just created; try again')
-        throw e
+        throw error
       }
-      return a
+      return locked
     })
     return this.appOf(found.tenant_id, found.id)
   }
@@ -317,8 +343,8 @@ export class TenantService {
     opts: { byId?: boolean } = {},
   ): Promise<TenantApp> {
     const found = await this.uow.run(undefined, async (tx) => {
-      const a = await this.lockApp(tx, tenant, app, opts.byId)
-      const current = (await this.repo.apps(tx.manager, { id: a.tenant_id })).find((x) => x.id === a.id)!
+      const locked = await this.lockApp(tx, tenant, app, opts.byId)
+      const current = (await this.repo.apps(tx.manager, { id: locked.tenant_id })).find((x) => x.id === locked.id)!
       const next = checkRetention({
         deleteProfilesAfterDays:
           policy.deleteProfilesAfterDays === undefined
@@ -329,8 +355,8 @@ export class TenantService {
             ? current.drop_submission_text_after_days
             : policy.dropSubmissionTextAfterDays,
       })
-      await this.repo.setRetention(tx.manager, a.tenant_id, a.id, next)
-      return a
+      await this.repo.setRetention(tx.manager, locked.tenant_id, locked.id, next)
+      return locked
     })
     return this.appOf(found.tenant_id, found.id)
   }
@@ -348,9 +374,9 @@ export class TenantService {
   ): Promise<TenantApp> {
     const checked = checkInstructions(instructions)
     const found = await this.uow.run(undefined, async (tx) => {
-      const a = await this.lockApp(tx, tenant, app, opts.byId)
-      await this.repo.setSummaryInstructions(tx.manager, a.tenant_id, a.id, checked)
-      return a
+      const locked = await this.lockApp(tx, tenant, app, opts.byId)
+      await this.repo.setSummaryInstructions(tx.manager, locked.tenant_id, locked.id, checked)
+      return locked
     })
     return this.appOf(found.tenant_id, found.id)
   }
@@ -400,14 +426,22 @@ export class TenantService {
     return { ...owner, requestId }
   }
 
+  /**
+   * Whether a key of that public id may exist, from memory (KnownKeyIds): what the failure budget asks before it looks
+   * up a key from an address that is over its limit. False means certainly not; true, that a lookup will tell.
+   */
+  mayExist(publicId: string): Promise<boolean> {
+    return this.knownIds.has(publicId)
+  }
+
   /** First start on an empty database: tenant `default` with app `default`; returns its key, or null. */
   async bootstrap(): Promise<IssuedKey | null> {
     if ((await this.repo.tenantCount(this.ds.manager)) > 0) return null
     try {
       return await this.createApp('default', 'default')
-    } catch (e) {
-      if (e instanceof DomainError && e.code === 'CONFLICT') return null // another process won the race
-      throw e
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'CONFLICT') return null // another process won the race
+      throw err
     }
   }
 
@@ -424,22 +458,22 @@ export class TenantService {
   }
 }
 
-const toTenant = (r: TenantRow): Tenant => ({ id: r.id, name: r.name, created_at: iso(r.created_at) })
-const toTenantApp = (r: AppRow): TenantApp => ({
-  id: r.id,
-  name: r.name,
-  displayName: r.display_name,
-  createdAt: iso(r.created_at),
-  keyPrefix: r.key_public_id ? `pk_${r.key_public_id}` : null,
-  keyCreatedAt: r.key_created_at ? iso(r.key_created_at) : null,
-  deleteProfilesAfterDays: r.delete_profiles_after_days,
-  dropSubmissionTextAfterDays: r.drop_submission_text_after_days,
-  summaryInstructions: r.summary_instructions ?? [],
+const toTenant = (row: TenantRow): Tenant => ({ id: row.id, name: row.name, created_at: iso(row.created_at) })
+const toTenantApp = (row: AppRow): TenantApp => ({
+  id: row.id,
+  name: row.name,
+  displayName: row.display_name,
+  createdAt: iso(row.created_at),
+  keyPrefix: row.key_public_id ? `pk_${row.key_public_id}` : null,
+  keyCreatedAt: row.key_created_at ? iso(row.key_created_at) : null,
+  deleteProfilesAfterDays: row.delete_profiles_after_days,
+  dropSubmissionTextAfterDays: row.drop_submission_text_after_days,
+  summaryInstructions: row.summary_instructions ?? [],
 })
 
-function checkNaming(n: AppNaming): AppNaming {
+function checkNaming(given: AppNaming): AppNaming {
   return {
-    displayName: checkDisplayName(n.displayName),
-    slug: n.slug === undefined || n.slug === null ? undefined : checkSlug(n.slug),
+    displayName: checkDisplayName(given.displayName),
+    slug: given.slug === undefined || given.slug === null ? undefined : checkSlug(given.slug),
   }
 }

@@ -73,7 +73,7 @@ export interface EndpointWithSecret {
 
 /**
  * Webhook endpoints of an app and their delivery log (the dashboard's accounts manage them, as they manage apps; an app
- * key never does, CONTRACT §2). Deliveries themselves are written by the transactions that cause them
+ * key never does: docs/guides/webhooks.md). Deliveries themselves are written by the transactions that cause them
  * (src/db/unit-of-work.ts) and sent by the worker's dispatcher; a test delivery is sent from here at once.
  */
 export class WebhookService {
@@ -105,12 +105,12 @@ export class WebhookService {
     const description = checkDescription(input.description)
     const url = (await this.policy.validate(input.url)).toString()
     const secret = newWebhookSecret()
-    const row = await this.ds.transaction(async (m) => {
-      if (!(await this.apps.lockApp(m, tenantId, appId, true)))
+    const row = await this.ds.transaction(async (manager) => {
+      if (!(await this.apps.lockApp(manager, tenantId, appId, true)))
         throw new DomainError('APP_NOT_FOUND', `No app '${appId}'`)
-      if ((await this.repo.countEndpoints(m, tenantId, appId)) >= MAX_ENDPOINTS_PER_APP)
+      if ((await this.repo.countEndpoints(manager, tenantId, appId)) >= MAX_ENDPOINTS_PER_APP)
         throw invalid(`An app has at most ${MAX_ENDPOINTS_PER_APP} webhook endpoints`)
-      return this.repo.insertEndpoint(m, {
+      return this.repo.insertEndpoint(manager, {
         tenantId,
         id: newId('whe'),
         appId,
@@ -189,9 +189,9 @@ export class WebhookService {
 
   async delivery(tenantId: string, id: string): Promise<WebhookDelivery> {
     checkUuid(id)
-    const found = await this.snapshot(async (m) => {
-      const row = await this.repo.delivery(m, tenantId, id)
-      return row ? this.withAttempts(m, tenantId, [row]) : []
+    const found = await this.snapshot(async (manager) => {
+      const row = await this.repo.delivery(manager, tenantId, id)
+      return row ? this.withAttempts(manager, tenantId, [row]) : []
     })
     if (!found.length) throw new DomainError('NOT_FOUND', `No webhook delivery '${id}'`)
     return found[0]!
@@ -204,29 +204,33 @@ export class WebhookService {
     opts: { status?: DeliveryStatus; before?: number; limit: number },
   ): Promise<WebhookDelivery[]> {
     await this.found(tenantId, endpointId)
-    return this.snapshot(async (m) => {
-      const rows = await this.repo.deliveries(m, tenantId, endpointId, {
+    return this.snapshot(async (manager) => {
+      const rows = await this.repo.deliveries(manager, tenantId, endpointId, {
         status: opts.status,
         beforeSeq: opts.before ?? 0,
         limit: opts.limit,
       })
-      return this.withAttempts(m, tenantId, rows)
+      return this.withAttempts(manager, tenantId, rows)
     })
   }
 
   /** Deliveries and their attempts as of one moment (a dispatcher may record an attempt between the two reads). */
-  private snapshot<T>(fn: (m: EntityManager) => Promise<T>): Promise<T> {
+  private snapshot<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.ds.transaction('REPEATABLE READ', fn)
   }
 
-  private async withAttempts(m: EntityManager, tenantId: string, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
+  private async withAttempts(
+    manager: EntityManager,
+    tenantId: string,
+    rows: DeliveryRow[],
+  ): Promise<WebhookDelivery[]> {
     const attempts = await this.repo.attempts(
-      m,
+      manager,
       tenantId,
       rows.map((r) => r.id),
     )
     const by = new Map<string, AttemptRow[]>()
-    for (const a of attempts) by.set(a.delivery_id, [...(by.get(a.delivery_id) ?? []), a])
+    for (const attempt of attempts) by.set(attempt.delivery_id, [...(by.get(attempt.delivery_id) ?? []), attempt])
     return rows.map((r) => toDelivery(r, by.get(r.id) ?? []))
   }
 
@@ -245,47 +249,47 @@ function checkUuid(id: string) {
 const notFound = (id: string) =>
   new DomainError('WEBHOOK_NOT_FOUND', `No webhook endpoint '${String(id).slice(0, 60)}'`)
 
-function toEndpoint(r: EndpointRow): WebhookEndpoint {
+function toEndpoint(row: EndpointRow): WebhookEndpoint {
   const until =
-    r.previous_secret && r.previous_secret_until && new Date(r.previous_secret_until).getTime() > Date.now()
-      ? iso(r.previous_secret_until)
+    row.previous_secret && row.previous_secret_until && new Date(row.previous_secret_until).getTime() > Date.now()
+      ? iso(row.previous_secret_until)
       : null
   return {
-    id: r.id,
-    appId: r.app_id,
-    url: r.url,
-    description: r.description,
-    events: r.events,
-    enabled: r.enabled,
-    disabledReason: r.disabled_reason,
+    id: row.id,
+    appId: row.app_id,
+    url: row.url,
+    description: row.description,
+    events: row.events,
+    enabled: row.enabled,
+    disabledReason: row.disabled_reason,
     previousSecretExpiresAt: until,
-    createdAt: iso(r.created_at)!,
-    updatedAt: iso(r.updated_at)!,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
   }
 }
 
-function toDelivery(r: DeliveryRow, attempts: AttemptRow[]): WebhookDelivery {
+function toDelivery(row: DeliveryRow, attempts: AttemptRow[]): WebhookDelivery {
   return {
-    id: r.id,
-    seq: Number(r.seq),
-    endpointId: r.endpoint_id,
-    eventId: r.event_id,
-    event: r.event,
-    profileId: r.profile_id,
-    test: r.test,
-    status: r.status,
-    attempts: r.attempts,
-    nextAttemptAt: r.status === 'pending' ? iso(r.next_attempt_at) : null,
-    lastStatusCode: r.last_status_code,
-    lastError: r.last_error,
-    createdAt: iso(r.created_at)!,
-    finishedAt: iso(r.finished_at),
-    attemptLog: attempts.map((a) => ({
-      attempt: a.attempt,
-      at: iso(a.at)!,
-      durationMs: a.duration_ms,
-      statusCode: a.status_code,
-      error: a.error,
+    id: row.id,
+    seq: Number(row.seq),
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    event: row.event,
+    profileId: row.profile_id,
+    test: row.test,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.status === 'pending' ? iso(row.next_attempt_at) : null,
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    createdAt: iso(row.created_at)!,
+    finishedAt: iso(row.finished_at),
+    attemptLog: attempts.map((attempt) => ({
+      attempt: attempt.attempt,
+      at: iso(attempt.at)!,
+      durationMs: attempt.duration_ms,
+      statusCode: attempt.status_code,
+      error: attempt.error,
     })),
   }
 }

@@ -37,8 +37,8 @@ export interface RunOptions {
 interface Job<Req, Res> {
   id: number
   req: Req
-  resolve(r: Res): void
-  reject(e: unknown): void
+  resolve(result: Res): void
+  reject(error: unknown): void
   opts: RunOptions
   timer?: NodeJS.Timeout
   /** Listens on opts.signal until the job settles (a signal may outlive many jobs: a subscription's). */
@@ -51,14 +51,17 @@ interface Slot<Req, Res> {
   worker: Worker
   /** Sent to the thread, oldest first: it runs them in order, so the first is the one running. */
   jobs: Job<Req, Res>[]
+  /** Settles when the thread has run its warm-up job (at once without one). */
+  warm: Promise<void>
 }
 
 /**
  * CPU work on a pool of worker threads, so that the main thread (requests, subscriptions, lease heartbeats, /healthz)
  * never waits for it. Jobs beyond what the threads hold wait in line; a thread holds up to `pipeline` jobs so it never
- * idles waiting for the main thread to send the next. A thread that crashes fails only the job it was running (the others
- * it held go back to the line) and is replaced; a running job that is aborted or runs past its time limit ends its thread
- * (a thread cannot be interrupted otherwise) and a new one takes its place; a job that only waits is just dropped.
+ * idles waiting for the main thread to send the next. A thread that crashes fails only the job it was running (the
+ * others it held go back to the line) and is replaced; a running job that is aborted or runs past its time limit ends
+ * its thread (a thread cannot be interrupted otherwise) and a new one takes its place; a job that only waits is just
+ * dropped.
  */
 export class ThreadPool<Req, Res> {
   private readonly slots: Slot<Req, Res>[] = []
@@ -67,18 +70,23 @@ export class ThreadPool<Req, Res> {
   private closed = false
 
   constructor(
-    private readonly o: {
+    private readonly options: {
       /** What the pool's work is called in errors ("extraction", "merge"). */
       name: string
       size: number
       /** The thread's module (see threadEntry). */
       entry: URL
       pipeline?: number
+      /**
+       * The first job of every thread, its answer dropped: it loads what the thread's first real job would otherwise
+       * load, so no request pays for a thread's start (nor for the start of one that replaced a stopped thread).
+       */
+      warmUp?: Req
     },
   ) {}
 
   run(req: Req, opts: RunOptions = {}): Promise<Res> {
-    if (this.closed) return Promise.reject(new Error(`the ${this.o.name} pool is closed`))
+    if (this.closed) return Promise.reject(new Error(`the ${this.options.name} pool is closed`))
     opts.signal?.throwIfAborted()
     return new Promise<Res>((resolve, reject) => {
       const job: Job<Req, Res> = { id: this.nextId++, req, resolve, reject, opts }
@@ -89,12 +97,21 @@ export class ThreadPool<Req, Res> {
       if (opts.priority === 'background') this.queue.push(job)
       else {
         // Ahead of every background job that waits.
-        const i = this.queue.findIndex((j) => j.opts.priority === 'background')
-        if (i < 0) this.queue.push(job)
-        else this.queue.splice(i, 0, job)
+        const position = this.queue.findIndex((j) => j.opts.priority === 'background')
+        if (position < 0) this.queue.push(job)
+        else this.queue.splice(position, 0, job)
       }
       this.dispatch()
     })
+  }
+
+  /**
+   * Starts every thread the pool may hold and resolves once each has run its warm-up job: a service calls it before it
+   * says it is ready. Rejects with the first warm-up that failed.
+   */
+  async prestart(): Promise<void> {
+    while (!this.closed && this.slots.length < this.options.size) this.spawn()
+    await Promise.all(this.slots.map((slot) => slot.warm))
   }
 
   /** Threads running now (tests). */
@@ -108,7 +125,7 @@ export class ThreadPool<Req, Res> {
   }
 
   private dispatch() {
-    const pipeline = this.o.pipeline ?? 1
+    const pipeline = this.options.pipeline ?? 1
     while (this.queue.length) {
       const job = this.queue[0]!
       if (job.opts.signal?.aborted) {
@@ -121,7 +138,7 @@ export class ThreadPool<Req, Res> {
       // An idle thread first, then a new one, then (normal jobs only) the least loaded with room in its pipeline,
       // unless it holds a background job: a normal job never waits behind one.
       let slot = this.slots.find((s) => !s.jobs.length)
-      if (!slot && this.slots.length < this.o.size) slot = this.spawn()
+      if (!slot && this.slots.length < this.options.size) slot = this.spawn()
       if (!slot && job.opts.priority !== 'background') {
         slot = this.slots
           .filter((s) => s.jobs.length < pipeline && !s.jobs.some((j) => j.opts.priority === 'background'))
@@ -140,7 +157,7 @@ export class ThreadPool<Req, Res> {
     const job = slot.jobs[0]
     if (!job?.opts.timeoutMs || job.timer) return
     const ms = job.opts.timeoutMs
-    job.timer = setTimeout(() => this.stop(job, new ThreadTimeoutError(this.o.name, ms)), ms)
+    job.timer = setTimeout(() => this.stop(job, new ThreadTimeoutError(this.options.name, ms)), ms)
     job.timer.unref()
   }
 
@@ -150,39 +167,52 @@ export class ThreadPool<Req, Res> {
   }
 
   private spawn(): Slot<Req, Res> {
-    const worker = new Worker(this.o.entry, { execArgv: [] })
-    const slot: Slot<Req, Res> = { worker, jobs: [] }
+    const worker = new Worker(this.options.entry, { execArgv: [] })
+    const slot: Slot<Req, Res> = { worker, jobs: [], warm: Promise.resolve() }
     worker.unref()
-    worker.on('message', (m: ThreadAnswer<Res> | { ready: true }) => {
-      if ('ready' in m) return
-      const i = slot.jobs.findIndex((j) => j.id === m.id)
-      if (i < 0) return // aborted while it waited there
-      const [job] = slot.jobs.splice(i, 1)
+    worker.on('message', (message: ThreadAnswer<Res> | { ready: true }) => {
+      if ('ready' in message) return
+      const position = slot.jobs.findIndex((j) => j.id === message.id)
+      if (position < 0) return // aborted while it waited there
+      const [job] = slot.jobs.splice(position, 1)
       this.settle(job!)
       if (job!.answered) {
         // Aborted while running, let finish: nobody waits for this answer.
-      } else if (m.ok) job!.resolve(m.result)
-      else job!.reject(Object.assign(new Error(m.message), m.name ? { name: m.name } : {}))
+      } else if (message.ok) job!.resolve(message.result)
+      else job!.reject(Object.assign(new Error(message.message), message.name ? { name: message.name } : {}))
       this.started(slot)
       this.dispatch()
     })
     const gone = (err: unknown) => {
-      const i = this.slots.indexOf(slot)
-      if (i < 0) return
-      this.slots.splice(i, 1)
+      const position = this.slots.indexOf(slot)
+      if (position < 0) return
+      this.slots.splice(position, 1)
       const [running, ...held] = slot.jobs.splice(0)
       if (running) {
         this.settle(running)
         if (!running.answered)
-          running.reject(err instanceof Error ? err : new Error(`${this.o.name} thread exited (${String(err)})`))
+          running.reject(err instanceof Error ? err : new Error(`${this.options.name} thread exited (${String(err)})`))
       }
       this.queue.unshift(...held)
       if (!this.closed) this.dispatch()
     }
     worker.on('error', gone)
-    worker.on('exit', (code) => gone(new Error(`${this.o.name} thread exited with code ${code}`)))
+    worker.on('exit', (code) => gone(new Error(`${this.options.name} thread exited with code ${code}`)))
+    if (this.options.warmUp !== undefined) slot.warm = this.sendWarmUp(slot, this.options.warmUp)
     this.slots.push(slot)
     return slot
+  }
+
+  /** Sends a new thread its warm-up job, ahead of any other. */
+  private sendWarmUp(slot: Slot<Req, Res>, req: Req): Promise<void> {
+    const warm = new Promise<void>((resolve, reject) => {
+      const job: Job<Req, Res> = { id: this.nextId++, req, resolve: () => resolve(), reject, opts: {} }
+      slot.jobs.push(job)
+      slot.worker.postMessage({ id: job.id, req } satisfies ThreadMessage<Req>)
+    })
+    // Only prestart reports a failed warm-up; a replacement thread's is not awaited by anyone.
+    warm.catch(() => undefined)
+    return warm
   }
 
   /** Ends a job with `reason`: dropped if it waits; its thread stopped if it runs. */
@@ -225,27 +255,27 @@ export class ThreadPool<Req, Res> {
 
   async close(): Promise<void> {
     this.closed = true
-    const err = () => new Error(`the ${this.o.name} pool is closed`)
+    const err = () => new Error(`the ${this.options.name} pool is closed`)
     for (const job of this.queue.splice(0)) {
       this.settle(job)
       job.reject(err())
     }
     await Promise.all(
-      this.slots.splice(0).map((s) => {
-        for (const j of s.jobs.splice(0)) {
+      this.slots.splice(0).map((slot) => {
+        for (const j of slot.jobs.splice(0)) {
           this.settle(j)
           j.reject(err())
         }
-        return s.worker.terminate()
+        return slot.worker.terminate()
       }),
     )
   }
 }
 
 /**
- * A thread's entry module: the compiled one in the build (dist/), or, running from the TypeScript sources (tsx, vitest), a
- * JavaScript shim next to it (threads do not inherit the main thread's loader): it starts the compiled module when dist/
- * is a current build of the sources, else registers tsx in the thread first (source-entry.mjs).
+ * A thread's entry module: the compiled one in the build (dist/), or, running from the TypeScript sources (tsx,
+ * vitest), a JavaScript shim next to it (threads do not inherit the main thread's loader): it starts the compiled
+ * module when dist/ is a current build of the sources, else registers tsx in the thread first (source-entry.mjs).
  * `from` is the caller's import.meta.url; `name` the module's name without extension.
  */
 export function threadEntry(from: string, name: string): URL {

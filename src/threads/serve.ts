@@ -17,15 +17,15 @@ export function serveThread<Req, Res>(handle: (req: Req) => Promise<Res> | Res):
       try {
         const result = await handle(m.req)
         port.postMessage({ id: m.id, ok: true, result } satisfies ThreadAnswer<Res>)
-      } catch (e) {
-        const err = e instanceof Error ? e : new Error(String(e))
+      } catch (error) {
+        const err = error instanceof Error ? error : new Error(String(error))
         port.postMessage({ id: m.id, ok: false, message: err.message, name: err.name } satisfies ThreadAnswer<Res>)
       }
     }
     running = false
   }
-  port.on('message', (m: ThreadMessage<Req>) => {
-    waiting.push(m)
+  port.on('message', (message: ThreadMessage<Req>) => {
+    waiting.push(message)
     void run()
   })
   port.postMessage({ ready: true })

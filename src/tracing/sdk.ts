@@ -50,7 +50,9 @@ async function exporter(cfg: TracingConfig): Promise<SpanExporter> {
   return new OTLPTraceExporter({ url, headers, timeoutMillis: timeoutMs })
 }
 
-/** Registers the SDK with the API (provider, context manager, W3C propagator); returns what flushes and unregisters it. */
+/**
+ * Registers the SDK with the API (provider, context manager, W3C propagator); returns what flushes and unregisters it.
+ */
 export async function startSdk(cfg: TracingConfig, log: Logger, injected?: SpanExporter): Promise<() => Promise<void>> {
   // The SDK's own complaints (a collector that cannot be reached, a full queue) go to the service's log.
   diag.setLogger(

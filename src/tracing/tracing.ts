@@ -75,9 +75,9 @@ export function inSpan<T>(name: string, opts: SpanOptions, fn: (span: Span | und
   return context.with(trace.setSpan(parent, span), async () => {
     try {
       return await fn(span)
-    } catch (e) {
-      failed(span, e)
-      throw e
+    } catch (err) {
+      failed(span, err)
+      throw err
     } finally {
       span.end()
     }
@@ -92,9 +92,9 @@ export function inSpanSync<T>(name: string, opts: SpanOptions, fn: (span: Span |
   return context.with(trace.setSpan(parent, span), () => {
     try {
       return fn(span)
-    } catch (e) {
-      failed(span, e)
-      throw e
+    } catch (err) {
+      failed(span, err)
+      throw err
     } finally {
       span.end()
     }
@@ -107,9 +107,9 @@ export function within<T>(ctx: Context | undefined, fn: () => T): T {
 }
 
 /** Marks the span failed, with the error as an exception event (its message bounded). */
-export function failed(span: Span | undefined, e: unknown): void {
+export function failed(span: Span | undefined, error: unknown): void {
   if (!span) return
-  const err = e instanceof Error ? e : new Error(String(e))
+  const err = error instanceof Error ? error : new Error(String(error))
   span.recordException({ name: err.name, message: err.message.slice(0, 1000) })
   span.setStatus({ code: SpanStatusCode.ERROR, message: err.message.slice(0, 200) })
 }
@@ -132,9 +132,14 @@ const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/
 
 /** A stored traceparent as a remote span context; undefined when it is absent or not a valid version-00 traceparent. */
 export function spanContextOf(traceparent: string | null | undefined): SpanContext | undefined {
-  const m = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent) : null
-  if (!m) return undefined
-  const sc: SpanContext = { traceId: m[1]!, spanId: m[2]!, traceFlags: parseInt(m[3]!, 16) & 1, isRemote: true }
+  const match = typeof traceparent === 'string' ? TRACEPARENT.exec(traceparent) : null
+  if (!match) return undefined
+  const sc: SpanContext = {
+    traceId: match[1]!,
+    spanId: match[2]!,
+    traceFlags: parseInt(match[3]!, 16) & 1,
+    isRemote: true,
+  }
   return isSpanContextValid(sc) ? sc : undefined
 }
 

@@ -87,6 +87,11 @@ describe.skipIf(!python || serverPass)(
       await sh(PYTHON, ['tools/build_dists.py', dist])
       sdist = path.join(dist, 'profiler_client-0.1.0.tar.gz')
       const direct = path.join(dist, 'profiler_client-0.1.0-py3-none-any.whl')
+      // The install commands of the client's README and the clients page name the file the build makes.
+      expect(fs.existsSync(direct)).toBe(true)
+      for (const doc of ['clients/python/README.md', 'docs/getting-started/clients.md']) {
+        expect(fs.readFileSync(path.join(ROOT, doc), 'utf8'), doc).toContain(`dist/${path.basename(direct)}`)
+      }
       const fromSdist = path.join(tmp, 'from-sdist')
       await sh(PYTHON, ['-m', 'pip', 'wheel', '--no-deps', '--no-index', '--no-cache-dir', '-w', fromSdist, sdist])
       wheel = path.join(fromSdist, 'profiler_client-0.1.0-py3-none-any.whl')

@@ -1,7 +1,7 @@
-// The TypeScript client (clients/typescript) as a user gets it: packed with `npm pack`, installed from the tarball in a
-// fresh project next to `ai` and `ws` from the registry, type-checked with tsc, and run by the scripts in typescript/
-// against the real service (one with the default limits, one with a tiny request budget). Nothing of the service is
-// mocked; the AI SDK's own mock models stand in for the language model.
+// The TypeScript client (clients/typescript) as a user gets it: packed with `npm pack`, installed from the tarball in
+// fresh projects next to `ai` (each supported major: 5, 6, 7) and `ws` from the registry, or alone, type-checked with
+// tsc, and run by the scripts in typescript/ against the real service (one with the default limits, one with a tiny
+// request budget). Nothing of the service is mocked; the AI SDK's own mock models stand in for the language model.
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -9,7 +9,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService, type TestService } from '../support/harness.js'
-import { readmeExample } from '../support/readme.js'
+import { docExample, readmeExample } from '../support/readme.js'
 import { waitFor } from '../support/wait.js'
 
 const run = promisify(execFile)
@@ -25,7 +25,7 @@ const MAX_SOCKETS = 2
  * Every extraction of the main service takes this long at least (the service's fault-injection setting): a wait that
  * starts right after a submission surely finds the profile processing, so it ends by the subscription's READY event.
  */
-const EXTRACT_DELAY_MS = 1500
+const EXTRACT_DELAY_MS = 3000
 const npm = (args: string[], cwd: string, timeout = 300_000) =>
   run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, timeout, maxBuffer: 64 * 1024 * 1024 })
 /** The client's own dev dependencies (tsc, openapi-typescript, the ai types), installed unless current. */
@@ -36,6 +36,62 @@ async function clientDependencies() {
     fs.statSync(installed).mtimeMs >= fs.statSync(path.join(clientDir, 'package-lock.json')).mtimeMs
   if (!current) await npm(['ci'], clientDir)
 }
+
+/** The AI SDK majors the client supports (its `ai` peer range), and the mock language model of each. */
+const AI_MAJORS = [7, 6, 5] as const
+type AiMajor = (typeof AI_MAJORS)[number]
+const MOCK_MODEL: Record<AiMajor, string> = {
+  5: 'MockLanguageModelV2',
+  6: 'MockLanguageModelV3',
+  7: 'MockLanguageModelV4',
+}
+
+const tempProject = () => fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-client-user-'))
+
+/** Makes `dir` a project as a user makes it (ESM), with `packages` installed by a plain `npm install`. */
+async function installProject(dir: string, packages: string[]) {
+  await npm(['init', '-y'], dir)
+  await npm(['pkg', 'set', 'type=module'], dir)
+  await npm(['install', ...packages], dir)
+}
+
+/** Waits for every promise, then throws the first failure: nothing is still starting when the caller gives up. */
+async function allSettled(promises: Promise<unknown>[]) {
+  for (const outcome of await Promise.allSettled(promises)) if (outcome.status === 'rejected') throw outcome.reason
+}
+
+/**
+ * A user's TypeScript with the middleware and the given major's mock model. The expected errors prove the types are
+ * that `ai`'s own (an `any` would let both through).
+ */
+const aiUsage = (major: AiMajor) => /* ts */ `
+import { ProfilerClient } from '@profiler/client'
+import { profilerMemory, type FlushResult } from '@profiler/client/ai-sdk'
+import { generateText, streamText, wrapLanguageModel } from 'ai'
+import { ${MOCK_MODEL[major]} } from 'ai/test'
+
+const client = new ProfilerClient({ url: 'http://127.0.0.1:8080', apiKey: 'pk_x_y' })
+const memory = profilerMemory({
+  client,
+  profileId: (params) => String(params.providerOptions?.['app']?.['user'] ?? ''),
+  query: (params) => params.prompt.filter((m) => m.role === 'user').length.toString(),
+})
+const model = wrapLanguageModel({ model: new ${MOCK_MODEL[major]}(), middleware: memory })
+const stacked = wrapLanguageModel({
+  model: new ${MOCK_MODEL[major]}(),
+  middleware: [memory, profilerMemory({ client, maxTokens: 100 })],
+})
+export async function use(): Promise<string> {
+  const { text } = await generateText({ model, prompt: 'hi', providerOptions: { profiler: { profileId: 'alice' } } })
+  const streamed = streamText({ model: stacked, prompt: 'hi' })
+  const flushed: FlushResult = await memory.flush()
+  // @ts-expect-error the call options have no such field
+  profilerMemory({ client, query: (params) => params.notAnOption })
+  // @ts-expect-error the middleware is no model
+  wrapLanguageModel({ model: memory, middleware: memory })
+  return [text, await streamed.text, flushed.submitted].join()
+}
+`
 
 /** Runs one fixture script in the project and returns the JSON object it printed last. */
 async function script(project: string, file: string, env: Record<string, string>, timeout = 120_000): Promise<any> {
@@ -51,7 +107,10 @@ async function script(project: string, file: string, env: Record<string, string>
   return JSON.parse(stdout.trim().split('\n').at(-1)!)
 }
 
-/** The reader's model of the README's AI SDK example: the AI SDK's mock, answering with the system prompt it was given. */
+/**
+ * The reader's model of the AI SDK example (docs/getting-started/clients.md): the AI SDK's mock, answering with the
+ * system prompt it was given.
+ */
 const README_MODEL = /* ts */ `
 import { MockLanguageModelV4 } from 'ai/test'
 export const model = new MockLanguageModelV4({
@@ -120,7 +179,11 @@ describe.skipIf(serverPass)(
   () => {
     let svc: TestService
     let limited: TestService
+    /** The project of each AI SDK major; `project` is the AI SDK 7 one, where every other script runs. */
+    let projects: Record<AiMajor, string>
     let project: string
+    /** The client installed alone: no `ai`, no `ws`. */
+    let bare: string
     let tarball: string
     let fallbackKey: string
     let retried: Promise<any>
@@ -131,21 +194,33 @@ describe.skipIf(serverPass)(
     })
 
     beforeAll(async () => {
-      // The client's dev dependencies, then the tarball: npm pack runs the build (the prepare script).
+      // The client's dev dependencies, then the tarball: npm pack runs the build (the prepack script).
       await clientDependencies()
       const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-client-pack-'))
       const { stdout } = await npm(['pack', '--json', '--pack-destination', packDir], clientDir)
       tarball = path.join(packDir, JSON.parse(stdout)[0].filename)
-      // A fresh project, as a user would make it.
-      project = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-client-user-'))
-      await npm(['init', '-y'], project)
-      await npm(['pkg', 'set', 'type=module'], project)
-      await npm(['install', tarball, 'ai@^7', 'ws@^8', 'typescript@^5', '@types/node@^20'], project)
-      ;[svc, limited] = await Promise.all([
+      // The install commands of the client's README and the clients page name the file npm pack makes.
+      for (const doc of ['clients/typescript/README.md', 'docs/getting-started/clients.md']) {
+        expect(fs.readFileSync(path.join(root, doc), 'utf8'), doc).toContain(`typescript/${path.basename(tarball)}`)
+      }
+      // Fresh projects, as users would make them, installed while the services start: one per AI SDK major (plain
+      // `npm install`, so a peer range that left a major out fails here with ERESOLVE), and one with the client alone.
+      bare = tempProject()
+      projects = { 5: tempProject(), 6: tempProject(), 7: tempProject() }
+      project = projects[7]
+      await allSettled([
+        installProject(bare, [tarball]),
+        ...AI_MAJORS.map((major) =>
+          installProject(projects[major], [tarball, `ai@^${major}`, 'ws@^8', 'typescript@^5', '@types/node@^20']),
+        ),
         startService({
           env: { PROFILER_WS_MAX_SOCKETS: String(MAX_SOCKETS), PROFILER_EXTRACT_DELAY_MS: String(EXTRACT_DELAY_MS) },
+        }).then((service) => {
+          svc = service
         }),
-        startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) } }),
+        startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) } }).then((service) => {
+          limited = service
+        }),
       ])
       fallbackKey = (await svc.profiler.services.tenants.createApp('default', 'fallback')).api_key
       // Waiting for a Retry-After takes up to a minute: that script runs while the others do.
@@ -161,7 +236,8 @@ describe.skipIf(serverPass)(
     afterAll(async () => {
       await retried?.catch(() => undefined)
       await Promise.all([svc?.close(), limited?.close()])
-      if (project) fs.rmSync(project, { recursive: true, force: true })
+      for (const dir of [bare, ...Object.values(projects ?? {})])
+        if (dir) fs.rmSync(dir, { recursive: true, force: true })
       if (tarball) fs.rmSync(path.dirname(tarball), { recursive: true, force: true })
     })
 
@@ -172,7 +248,11 @@ describe.skipIf(serverPass)(
       expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' })
       expect(pkg.exports['./ai-sdk']).toEqual({ types: './dist/ai-sdk.d.ts', import: './dist/ai-sdk.js' })
       expect(Object.keys(pkg.dependencies)).toEqual(['graphql-ws'])
+      expect(pkg.peerDependencies).toEqual({ ai: '^5.0.0 || ^6.0.0 || ^7.0.0', ws: '^8.0.0' })
       expect(pkg.peerDependenciesMeta).toEqual({ ai: { optional: true }, ws: { optional: true } })
+      // No script runs when a user installs the tarball (npm 11 asks to approve install scripts).
+      const installScripts = ['preinstall', 'install', 'postinstall', 'prepare']
+      expect(Object.keys(pkg.scripts ?? {}).filter((name) => installScripts.includes(name))).toEqual([])
       for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/ai-sdk.js', 'dist/ai-sdk.d.ts', 'README.md'])
         expect(fs.existsSync(path.join(installed, f)), f).toBe(true)
       expect(fs.existsSync(path.join(installed, 'src'))).toBe(false)
@@ -202,10 +282,53 @@ describe.skipIf(serverPass)(
       expect(`${r.stdout ?? ''}${r.stderr ?? ''}`).toBe('')
     }, 120_000)
 
-    it("README's TypeScript and AI SDK examples run as written (compiled with tsc, strict), against the service", async () => {
+    // The projects of the three majors are independent: their checks, and their scripts below, run side by side.
+    it.concurrent.for(AI_MAJORS)(
+      'type-checks the AI SDK middleware with ai %i: wrapLanguageModel, generateText and streamText take it',
+      { timeout: 120_000 },
+      async (major, { expect }) => {
+        const dir = projects[major]
+        fs.writeFileSync(path.join(dir, 'ai-usage.ts'), aiUsage(major))
+        fs.writeFileSync(
+          path.join(dir, 'tsconfig.ai.json'),
+          JSON.stringify({
+            compilerOptions: {
+              strict: true,
+              module: 'NodeNext',
+              moduleResolution: 'NodeNext',
+              target: 'ES2022',
+              noEmit: true,
+              types: ['node'],
+              skipLibCheck: true,
+            },
+            files: ['ai-usage.ts'],
+          }),
+        )
+        const r = await run(path.join(dir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.ai.json'], {
+          cwd: dir,
+          timeout: 120_000,
+        }).catch((e) => e)
+        expect(`${r.stdout ?? ''}${r.stderr ?? ''}`).toBe('')
+      },
+    )
+
+    it('installs alone (no ai, no ws: the optional peers stay out) and the REST client works', async () => {
+      for (const peer of ['ai', 'ws']) expect(fs.existsSync(path.join(bare, 'node_modules', peer)), peer).toBe(false)
+      const out = await script(bare, 'bare.mjs', env())
+      expect(out.location).toBe('Madrid')
+      expect(out.context).toMatch(/piano/)
+      expect(out.middleware).toEqual(['flush', 'specificationVersion', 'transformParams', 'wrapGenerate', 'wrapStream'])
+      expect(out.afterDelete).toEqual({ notFound: true, status: 404 })
+    }, 120_000)
+
+    it("README's TypeScript example, the client README's and the clients page's AI SDK example run as written (compiled with tsc, strict), against the service", async () => {
+      // The clients page repeats the README's example: the same code, so this run tests both.
+      expect(docExample('docs/getting-started/clients.md', 'typescript-client')).toBe(readmeExample('typescript'))
       fs.writeFileSync(path.join(project, 'readme-client.ts'), readmeExample('typescript'))
-      fs.writeFileSync(path.join(project, 'readme-ai.ts'), readmeExample('ai-sdk'))
-      // The example's `./model.js` is the reader's model; here the AI SDK's mock, answering with the system prompt it got.
+      fs.writeFileSync(path.join(project, 'readme-ai.ts'), docExample('docs/getting-started/clients.md', 'ai-sdk'))
+      fs.writeFileSync(path.join(project, 'client-readme.ts'), docExample('clients/typescript/README.md', 'usage'))
+      // The example's `./model.js` is the reader's model; here the AI SDK's mock, answering with the system prompt it
+      // got.
       fs.writeFileSync(path.join(project, 'model.ts'), README_MODEL)
       fs.writeFileSync(
         path.join(project, 'tsconfig.readme.json'),
@@ -219,7 +342,7 @@ describe.skipIf(serverPass)(
             types: ['node'],
             skipLibCheck: true,
           },
-          files: ['readme-client.ts', 'readme-ai.ts', 'model.ts'],
+          files: ['readme-client.ts', 'readme-ai.ts', 'client-readme.ts', 'model.ts'],
         }),
       )
       const tsc = await run(path.join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.readme.json'], {
@@ -233,11 +356,14 @@ describe.skipIf(serverPass)(
           env: { ...process.env, NODE_OPTIONS: '', PROFILER_URL: svc.url, PROFILER_API_KEY: svc.key },
           timeout: 120_000,
         }).catch((e) => {
-          throw new Error(`README example ${file} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`)
+          throw new Error(`documentation example ${file} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`)
         })
       const client = await node('readme-client.js')
       expect(client.stdout).toMatch(/^Lisbon$/m)
       expect(client.stdout).toMatch(/jazz/i)
+      // The client's own README: every call of its example, then the typed 404 it prints.
+      const usage = await node('client-readme.js')
+      expect(usage.stdout.trim().split('\n').at(-1)).toMatch(/^404 NOT_FOUND \S+$/)
       // The AI SDK example: Cleo's profile holds a fact first, so her context has something to carry.
       const auth = { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' }
       expect(
@@ -394,52 +520,64 @@ describe.skipIf(serverPass)(
       expect(ms).toBeGreaterThanOrEqual(waited)
     }, 180_000)
 
-    it('AI SDK middleware: the context reaches the system prompt; generateText and streamText exchanges are submitted; a down or silent service only warns', async () => {
-      const out = await script(project, 'ai-sdk.mjs', env())
-      // The system prompt the mock received: the caller's, then the profile's context for the question.
-      expect(out.generated.text).toBe('You could go sailing along the Douro.')
-      expect(out.generated.system.startsWith('You are a helpful assistant.\n\n')).toBe(true)
-      expect(out.generated.system).toContain(out.expectedContext)
-      expect(out.expectedContext).toMatch(/Porto/)
-      expect(out.expectedContext).toMatch(/sailing/)
-      // After the answer, the exchange became what the person said (the user turn; the answer is not evidence).
-      expect(out.generatedPassage).toMatchObject({
-        speaker: 'user',
-        text: 'What should I do this weekend? I also started learning the cello.',
-      })
-      expect(out.afterGenerate.update_log.map((e: any) => e.input_type)).toEqual(['text', 'conversation'])
-      // streamText: the context was there too, and the last user turn was submitted once the stream finished.
-      expect(out.streamed.text).toBe('Sailing at sunset is lovely this time of year.')
-      expect(out.streamed.system).toMatch(/cello/)
-      expect(out.streamed.prompt[0].role).toBe('system')
-      expect(out.streamedPassage).toMatchObject({
-        speaker: 'user',
-        text: 'Any plans for Sunday? My sister Dora visits from Lisbon.',
-      })
-      expect(out.warningsWhileUp).toEqual([])
-      // The profile id from the call's providerOptions.
-      expect(out.perCallSystem).toMatch(/Porto/)
-      // A new user: no profile, so no context and no warning; the first exchange made the profile.
-      expect(out.newcomer.system).toBe('Be kind.')
-      expect(out.newcomer.warnings).toEqual([])
-      expect(out.newcomer.profile.update_log.map((e: any) => e.input_type)).toEqual(['conversation'])
-      expect(out.newcomer.profile.core_info.name.value).toBe('Elif')
-      // Service down: the answers come, the system prompt is the caller's, and warnings (not errors) say why.
-      expect(out.down.text).toBe('Still here.')
-      expect(out.down.streamed).toBe('Still here.')
-      expect(out.down.system).toBe('Be brief.')
-      expect(
-        out.down.warnings.filter((w: string) => /no context .*answering without memory.*ECONNREFUSED/.test(w)),
-      ).toHaveLength(2)
-      expect(out.down.warnings.filter((w: string) => /exchange was not submitted.*ECONNREFUSED/.test(w))).toHaveLength(
-        2,
-      )
-      // A service that never answers holds the answer for contextTimeoutMs at most.
-      expect(out.hung.text).toBe('Quick.')
-      expect(out.hung.ms).toBeLessThan(5_000)
-      expect(out.hung.warnings).toHaveLength(1)
-      expect(out.hung.warnings[0]).toMatch(/no answer within 300 ms/)
-    }, 120_000)
+    // Each run has profiles of its own; a run whose socket the service refuses (two at most) waits by polling.
+    it.concurrent.for(AI_MAJORS)(
+      'AI SDK middleware with ai %i: the context reaches the system prompt; generateText and streamText exchanges are submitted; a down or silent service only warns',
+      { timeout: 120_000 },
+      async (major, { expect }) => {
+        const out = await script(projects[major], 'ai-sdk.mjs', env())
+        expect(out.ai.version.split('.')[0]).toBe(String(major))
+        expect(out.ai.mock).toBe(MOCK_MODEL[major])
+        // The system prompt the mock received: the caller's, then the profile's context for the question.
+        expect(out.generated.text).toBe('You could go sailing along the Douro.')
+        expect(out.generated.system.startsWith('You are a helpful assistant.\n\n')).toBe(true)
+        expect(out.generated.system).toContain(out.expectedContext)
+        expect(out.expectedContext).toMatch(/Porto/)
+        expect(out.expectedContext).toMatch(/sailing/)
+        // After the answer, the exchange became what the person said (the user turn; the answer is not evidence).
+        expect(out.generatedPassage).toMatchObject({
+          speaker: 'user',
+          text: 'What should I do this weekend? I also started learning the cello.',
+        })
+        expect(out.afterGenerate.update_log.map((e: any) => e.input_type)).toEqual(['text', 'conversation'])
+        // streamText: the context was there too, and the last user turn was submitted once the stream finished.
+        expect(out.streamed.text).toBe('Sailing at sunset is lovely this time of year.')
+        expect(out.streamed.system).toMatch(/cello/)
+        expect(out.streamed.prompt[0].role).toBe('system')
+        expect(out.streamedPassage).toMatchObject({
+          speaker: 'user',
+          text: 'Any plans for Sunday? My sister Dora visits from Lisbon.',
+        })
+        expect(out.warningsWhileUp).toEqual([])
+        // The profile id from the call's providerOptions.
+        expect(out.perCallSystem).toMatch(/Porto/)
+        // A new user: no profile, so no context and no warning; the first exchange made the profile.
+        expect(out.newcomer.system).toBe('Be kind.')
+        expect(out.newcomer.warnings).toEqual([])
+        expect(out.newcomer.profile.update_log.map((e: any) => e.input_type)).toEqual(['conversation'])
+        expect(out.newcomer.profile.core_info.name.value).toBe('Elif')
+        // Service down: the answers come, the system prompt is the caller's, and warnings (not errors) say why.
+        expect(out.down.text).toBe('Still here.')
+        expect(out.down.streamed).toBe('Still here.')
+        expect(out.down.system).toBe('Be brief.')
+        expect(
+          out.down.warnings.filter((w: string) => /no context .*answering without memory.*ECONNREFUSED/.test(w)),
+        ).toHaveLength(2)
+        expect(
+          out.down.warnings.filter((w: string) => /exchange was not submitted.*ECONNREFUSED/.test(w)),
+        ).toHaveLength(2)
+        // A service that never answers holds the answer for contextTimeoutMs at most.
+        expect(out.hung.text).toBe('Quick.')
+        expect(out.hung.ms).toBeLessThan(5_000)
+        expect(out.hung.warnings).toHaveLength(1)
+        expect(out.hung.warnings[0]).toMatch(/no answer within 300 ms/)
+        // Its exchange is given up after submitTimeoutMs (1 s), retries included: flush() returns then, not after the
+        // client's request timeout, and says what it gave up.
+        expect(out.hungFlush.flushed).toEqual({ submitted: 0, failed: 1 })
+        expect(out.hungFlush.ms).toBeLessThan(4_000)
+        expect(out.hungFlush.warnings.at(-1)).toMatch(/exchange was not submitted.*submitTimeoutMs \(1000 ms\)/)
+      },
+    )
   },
 )
 

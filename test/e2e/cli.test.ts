@@ -152,7 +152,8 @@ describe('CLI, bootstrap and restarts (real processes)', () => {
       expect(JSON.parse(await cli('account', 'list', '--json')).map((a: any) => a.email)).toEqual(['ops@acme.example'])
       const reset = JSON.parse(await cli('account', 'set-password', '--email', 'ops@acme.example', '--json'))
       expect(reset.password).not.toBe(account.password)
-      expect((await browser.gql('{ me { email } }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED') // sessions ended
+      // sessions ended
+      expect((await browser.gql('{ me { email } }')).body.errors[0].extensions.code).toBe('UNAUTHENTICATED')
       expect((await new DashboardBrowser(base).signIn('ops@acme.example', reset.password)).body.errors).toBeUndefined()
       await expect(cli('account', 'create', '--email', 'OPS@acme.example')).rejects.toMatchObject({
         code: 1,

@@ -103,6 +103,8 @@ describe.skipIf(!executable || serverPass)('dashboard in headless Chromium', () 
       .poll(async () => (await page.getByRole('rowheader').first().textContent())?.trim())
       .toBe('My Web App my-web-app')
     await shot(page, 'apps')
+    // the header links the service's API reference
+    expect(await page.getByRole('link', { name: 'API reference' }).getAttribute('href')).toBe('/docs')
 
     // the key works on REST
     const posted = await fetch(`${svc.url}/v1/profile/maria-1`, {
@@ -482,8 +484,9 @@ describe.skipIf(!executable || serverPass)(
       // The service never writes such entries; an import could, and anything stored must still render.
       const ds = svc.profiler.db.dataSource
       const [{ tenant_id: tenant }] = await ds.query(`SELECT tenant_id FROM profiles WHERE profile_id = 'deep-1'`)
-      // Lists 3,000 deep (a recursive render overflowed the page's stack) and objects 5,000 deep (JSON.stringify, and so
-      // the GraphQL answer, overflowed the server's): about the deepest PGlite stores (at 6,000 its INSERT silently does nothing).
+      // Lists 3,000 deep (a recursive render overflowed the page's stack) and objects 5,000 deep (JSON.stringify, and
+      // so the GraphQL answer, overflowed the server's): about the deepest PGlite stores (at 6,000 its INSERT silently
+      // does nothing).
       const bottom = '{"value":"bottom","confidence":0.5}'
       const entries: [number, string, string][] = [
         [2, `{"a":${'['.repeat(3000)}${bottom}${']'.repeat(3000)}}`, `a${'[0]'.repeat(31)}: [[[`],

@@ -127,7 +127,8 @@ describe('CLI export and import (real processes)', () => {
       const again = await cli('import', out, '--tenant', 'dst', '--json')
       expect(JSON.parse(again.stdout)).toMatchObject({ profiles: 3, submissions: 0, submissions_kept: 3 })
 
-      // The reindex gives the imported submissions (of both tenants) the evidence passages the file did not carry, embedded.
+      // The reindex gives the imported submissions (of both tenants) the evidence passages the file did not carry,
+      // embedded.
       const reindexed = await cli('reindex')
       expect(reindexed.stdout).toMatch(/Rebuilt 6 passages of 6 submissions; embedded 6 passages\./)
       const withPassages = await cli('export', '--tenant', 'dst', '--include-text', '--json')

@@ -33,7 +33,10 @@ import { profilerArgs } from '../support/cli.js'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
-/** How long "nothing more arrives" is watched after the last expected event (events fan out in one emit): a window, not a wait. */
+/**
+ * How long "nothing more arrives" is watched after the last expected event (events fan out in one emit): a window, not
+ * a wait.
+ */
 const GRACE_MS = 300
 const ALICE = 'My name is Alice and I live in Lisbon. I love hiking and jazz.'
 
@@ -265,7 +268,8 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
       'the completed subscription to free its slot (a query on its socket)',
       async () => {
         const r = await s.once(`{ profile(id: "b1") { profileId } }`)
-        if (r.errors) expect(r.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' } }) // queries on the socket count too
+        // queries on the socket count too
+        if (r.errors) expect(r.errors[0]).toMatchObject({ extensions: { code: 'RATE_LIMITED' } })
         return r
       },
       { until: (r) => !r.errors, timeoutMs: 2_000 },

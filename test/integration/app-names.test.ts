@@ -1,6 +1,6 @@
-// App names (README "App names"): a free display name beside the slug handle, on both databases, through the tenant
-// service (what the CLI calls) and the dashboard's GraphQL over real HTTP; hostile names are refused with 400-class
-// VALIDATION_FAILED, taken ones with CONFLICT, and a migrated app keeps working by its old name.
+// App names (docs/reference/cli.md#app-names): a free display name beside the slug handle, on both databases, through
+// the tenant service (what the CLI calls) and the dashboard's GraphQL over real HTTP; hostile names are refused with
+// 400-class VALIDATION_FAILED, taken ones with CONFLICT, and a migrated app keeps working by its old name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AppDisplayNames1764400000300 } from '../../migrations/1764400000300-AppDisplayNames.js'
 import { DomainError } from '../../src/domain/errors.js'

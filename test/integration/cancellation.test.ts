@@ -1,9 +1,10 @@
-// Issue 22, "work stops when its request stops": every transport sets ctx.signal, aborted when the caller goes away
-// (a REST or GraphQL HTTP client that closes its connection before the answer, a WebSocket client that completes its
+// Issue 22, "work stops when its request stops": every transport sets ctx.signal, aborted when the caller goes away (a
+// REST or GraphQL HTTP client that closes its connection before the answer, a WebSocket client that completes its
 // operation or closes the socket), and the services stop their model requests and thread work with it. Through the
 // running service with real clients: a re-extraction dry run (local provider) whose client disconnects frees the
 // tenant's re-extraction slot and the extraction thread at once and writes nothing; a context (openai provider against
-// the local OpenAI-compatible server, its embeddings request held) is cancelled on the provider's side in every transport.
+// the local OpenAI-compatible server, its embeddings request held) is cancelled on the provider's side in every
+// transport.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connect, type Socket } from '../support/graphql-client.js'
 import { client, startService, type TestService } from '../support/harness.js'
@@ -85,7 +86,8 @@ describe('a re-extraction whose client goes away stops (local provider)', () => 
       waitFor('the re-extraction slot to be free', () => !running(), { timeoutMs: Math.min(10_000, fullMs / 2) }).then(
         () => performance.now() - t,
       ),
-      // ... and another tenant's submission is read by the extraction thread at once (a new thread: the old one was stopped).
+      // ... and another tenant's submission is read by the extraction thread at once (a new thread: the old one was
+      // stopped).
       (async () => {
         expect((await bystander.post('after', { data: 'I am a nurse in Lagos.' })).status).toBe(202)
         await bystander.waitReady('after')

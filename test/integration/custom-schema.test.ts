@@ -1,6 +1,6 @@
 // Custom profile schema per app (issue 14) through the real service with the local provider: the schema set and read
-// over REST and GraphQL with clear 400s, the submitting app's schema driving extraction, values merged, read and logged,
-// and a version that drops a field moving its values to history.
+// over REST and GraphQL with clear 400s, the submitting app's schema driving extraction, values merged, read and
+// logged, and a version that drops a field moving its values to history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DashboardBrowser } from '../support/dashboard-client.js'
 import { gqlApi } from '../support/graphql-client.js'
@@ -311,7 +311,8 @@ describe('custom profile schema: versions kept up to PROFILER_SCHEMA_MAX_VERSION
     expect((await a.post('kept', { data: 'My budget is $700.' })).status).toBe(202)
     expect((await a.waitReady('kept')).custom.travel.budget.value).toBe(700)
 
-    // A change that fails after the deletion (here: while it moves a dropped field's values to history) deletes nothing.
+    // A change that fails after the deletion (here: while it moves a dropped field's values to history) deletes
+    // nothing.
     const retyped = { sections: { travel: { budget: { type: 'number' } } } }
     // On Citus a trigger goes on the shards, which it allows (to create and to drop) only with
     // citus.enable_unsafe_triggers: set for the session that runs the statements.

@@ -1,16 +1,22 @@
 // The deployment files a team starts from: docker-compose.yml (validated by Docker Compose itself, which needs no
-// engine for `config`) and the Kubernetes example (deploy/k8s/profiler.yaml). Checked against the real service: the
+// engine for `config`), the Kubernetes example (deploy/k8s/profiler.yaml) and the proxy's configuration
+// (deploy/nginx.conf, checked by nginx and run in front of the service). Checked against the real service: the
 // probes' paths answer on a running API, the commands are the CLI's, the grace periods cover the shutdown timeout,
-// and every image is pinned by version.
-import { execFileSync, spawnSync } from 'node:child_process'
+// every image is pinned by version, the API trusts its proxy, and behind it each client keeps its own address.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
+import http from 'node:http'
+import net from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseAllDocuments } from 'yaml'
 import { loadConfig } from '../../src/config.js'
 import { startProfiler } from '../../src/app.js'
+import { randomToken } from '../../src/domain/keys.js'
 import { startService, testEnv, type TestService } from '../support/harness.js'
 import { profilerArgs, ROOT } from '../support/cli.js'
+import { waitFor } from '../support/wait.js'
 
 const PLUGIN = '/usr/libexec/docker/cli-plugins/docker-compose'
 
@@ -25,6 +31,37 @@ const compose = composeCommand()
 // Compose fails instead of skipping.
 if (!compose && process.env.PROFILER_REQUIRE_COMPOSE)
   throw new Error('Docker Compose v2 is not installed (scripts/install-compose.sh installs it)')
+
+/** nginx as scripts/install-nginx.sh unpacks it, or one on the PATH; null when there is none. */
+function nginxBinary(): string | null {
+  for (const bin of ['/var/cache/profiler-nginx/usr/sbin/nginx', 'nginx']) {
+    if (spawnSync(bin, ['-v'], { stdio: 'ignore' }).status === 0) return bin
+  }
+  return null
+}
+const nginx = nginxBinary()
+if (!nginx && process.env.PROFILER_REQUIRE_NGINX) {
+  throw new Error('nginx is not installed (scripts/install-nginx.sh unpacks it)')
+}
+const NGINX_CONF = path.join(ROOT, 'deploy/nginx.conf')
+
+/**
+ * A main configuration around deploy/nginx.conf (which docker-compose.yml mounts into conf.d, inside `http`), with
+ * every path in `dir`. `conf` is the shipped file, or a copy of it pointed at a test's service.
+ */
+function nginxMain(dir: string, conf: string): string {
+  const main = path.join(dir, 'nginx.conf')
+  const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `${t}_temp_path ${dir}/${t};`).join(' ')
+  const block = `http { ${temp} access_log off; include ${conf}; }`
+  fs.writeFileSync(main, `pid ${dir}/nginx.pid;\nerror_log stderr;\nevents {}\n${block}\n`)
+  return main
+}
+
+/** The value of each occurrence of an nginx directive in `conf`. */
+const directive = (conf: string, name: string) =>
+  [...conf.matchAll(new RegExp(`^\\s*${name}\\s+([^;]+);`, 'gm'))].map((m) => m[1]!.trim())
+/** An nginx time in whole seconds ("10s" or "10"); NaN for anything else. */
+const seconds = (v: string | undefined) => (v !== undefined && /^\d+s?$/.test(v) ? parseInt(v, 10) : NaN)
 
 /** A pinned image: a registry path with an explicit version tag (digits in it), never `latest` or a bare major. */
 const pinned = (image: string) => /^[a-z0-9./_-]+:(?!latest$)[A-Za-z0-9._-]*\d+\.\d+[A-Za-z0-9._-]*$/.test(image)
@@ -77,7 +114,7 @@ describe('deployment manifests', () => {
         expect(s.depends_on.migrate.condition).toBe('service_completed_successfully')
         expect(s.environment.DATABASE_URL).toMatch(/^postgres:\/\/.+@db:5432\//)
         // "30s" as Compose prints it
-        expect(parseInt(s.stop_grace_period) * 1000).toBeGreaterThan(defaultShutdownMs)
+        expect(parseInt(s.stop_grace_period, 10) * 1000).toBeGreaterThan(defaultShutdownMs)
       }
       knownCommand(api.command)
       knownCommand(worker.command)
@@ -89,6 +126,14 @@ describe('deployment manifests', () => {
       const conf = fs.readFileSync(mount.source, 'utf8')
       expect(conf).toMatch(/proxy_set_header Upgrade \$http_upgrade/)
       expect(conf).toMatch(/http:\/\/api:8080/)
+    })
+
+    it('the API trusts only its proxy: a trust list it accepts, and no published port of its own', () => {
+      const { api } = config.services
+      const trust = api.environment.PROFILER_TRUST_PROXY
+      expect(trust).toBeTruthy()
+      expect(loadConfig({ PROFILER_TRUST_PROXY: trust }).http.trustProxy.length).toBeGreaterThan(0)
+      expect(api.ports ?? []).toEqual([])
     })
   })
 
@@ -132,6 +177,12 @@ describe('deployment manifests', () => {
       knownCommand(job.spec.template.spec.containers[0].command)
     })
 
+    it('trusts the proxies of the cluster (a trust list the service accepts) behind a ClusterIP Service', () => {
+      const trust = byKind('ConfigMap')[0].data.PROFILER_TRUST_PROXY
+      expect(loadConfig({ PROFILER_TRUST_PROXY: trust }).http.trustProxy.length).toBeGreaterThan(0)
+      for (const s of byKind('Service')) expect(s.spec.type ?? 'ClusterIP').toBe('ClusterIP')
+    })
+
     it('probes paths the running API answers: liveness on /healthz, readiness on /readyz', async () => {
       const [c] = deployment('api').spec.template.spec.containers
       expect(c.livenessProbe.httpGet.path).toBe('/healthz')
@@ -170,3 +221,130 @@ describe('deployment manifests', () => {
     })
   })
 })
+
+describe('deploy/nginx.conf', () => {
+  const conf = fs.readFileSync(NGINX_CONF, 'utf8')
+
+  it('passes the client on, and bounds idle and slow clients and the connections of each', () => {
+    const forwarded = ['X-Forwarded-For $proxy_add_x_forwarded_for', 'X-Real-IP $remote_addr']
+    expect(directive(conf, 'proxy_set_header')).toEqual(expect.arrayContaining(forwarded))
+    const zone = /^\$binary_remote_addr zone=per_client:\d+m$/
+    expect(directive(conf, 'limit_conn_zone')).toEqual([expect.stringMatching(zone)])
+    expect(directive(conf, 'limit_conn')).toEqual([expect.stringMatching(/^per_client \d+$/)])
+    expect(directive(conf, 'limit_conn_status')).toEqual(['429'])
+    // Seconds, not nginx's default minute: an idle or trickling client holds a connection only briefly.
+    for (const name of ['client_header_timeout', 'client_body_timeout', 'keepalive_timeout']) {
+      expect(seconds(directive(conf, name)[0]), name).toBeLessThanOrEqual(10)
+    }
+    expect(seconds(directive(conf, 'send_timeout')[0])).toBeLessThanOrEqual(60)
+    // The proxy closes an idle client connection no later than the API closes an idle one of its own.
+    const keepAliveMs = seconds(directive(conf, 'keepalive_timeout')[0]) * 1000
+    expect(keepAliveMs).toBeLessThanOrEqual(loadConfig({}).http.keepAliveTimeoutMs)
+  })
+
+  it.skipIf(!nginx)('is a valid nginx configuration (nginx -t)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-nginx-'))
+    try {
+      const args = ['-e', 'stderr', '-p', dir, '-c', nginxMain(dir, NGINX_CONF), '-t']
+      const r = spawnSync(nginx!, args, { encoding: 'utf8' })
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stderr).toMatch(/test is successful/)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  // The shipped file, pointed at a running service that trusts it (PROFILER_TRUST_PROXY=127.0.0.1, where nginx
+  // connects from); clients connect to nginx from their own loopback addresses.
+  describe.skipIf(!nginx)('in front of the service', () => {
+    let svc: TestService
+    let proxy: ChildProcess
+    let dir: string
+    let port: number
+    const FAILURES = 5
+    beforeAll(async () => {
+      const env = { PROFILER_TRUST_PROXY: '127.0.0.1', PROFILER_AUTH_FAILURES_PER_MINUTE: String(FAILURES) }
+      svc = await startService({ env })
+      port = await freePort()
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-nginx-'))
+      const local = path.join(dir, 'default.conf')
+      const pointed = conf.replace('listen 8080;', `listen 127.0.0.1:${port};`).replace('http://api:8080', svc.url)
+      fs.writeFileSync(local, pointed)
+      const args = ['-e', 'stderr', '-p', dir, '-c', nginxMain(dir, local), '-g', 'daemon off;']
+      proxy = spawn(nginx!, args, { stdio: 'ignore' })
+      await waitFor('nginx to answer', async () => (await via('/healthz', '127.0.0.1')).status === 200)
+    })
+    afterAll(async () => {
+      proxy?.kill()
+      if (proxy && proxy.exitCode === null) await new Promise((r) => proxy.once('exit', r))
+      if (dir) fs.rmSync(dir, { recursive: true, force: true })
+      await svc?.close()
+    })
+
+    const via = (p: string, from: string, headers: Record<string, string> = {}) => request(port, p, from, headers)
+    const bearer = (key: string, extra: Record<string, string> = {}) => ({ authorization: `Bearer ${key}`, ...extra })
+    const madeUp = () => `pk_${randomToken(12)}_${randomToken(32)}`
+
+    it("one client's failed keys refuse it, not another's valid key, whatever it claims in the header", async () => {
+      const valid = (await svc.profiler.services.tenants.createApp('default', 'behind-nginx')).api_key
+      const attacker: number[] = []
+      for (let i = 0; i < 3 * FAILURES; i++) {
+        const claimingToBeTheVictim = bearer(madeUp(), { 'x-forwarded-for': '127.0.0.3' })
+        attacker.push((await via('/v1/search', '127.0.0.2', claimingToBeTheVictim)).status)
+      }
+      expect(attacker.slice(0, FAILURES).every((s) => s === 401)).toBe(true)
+      expect(attacker.slice(-FAILURES).every((s) => s === 429)).toBe(true)
+      expect((await via('/v1/search', '127.0.0.3', bearer(valid))).status).toBe(200)
+      expect((await via('/v1/search', '127.0.0.3', bearer(madeUp()))).status).toBe(401)
+      expect((await via('/v1/search', '127.0.0.2', bearer(madeUp()))).status).toBe(429)
+    })
+
+    it('answers 429 to a client over its connections in progress, and serves others', async () => {
+      const limit = Number(/per_client (\d+)/.exec(directive(conf, 'limit_conn')[0]!)![1])
+      // Requests in progress: heads sent, bodies not, so nginx holds each while it waits for the body.
+      const held = await Promise.all(Array.from({ length: limit }, () => holdRequest(port, '127.0.0.4')))
+      try {
+        const refused = async () => (await via('/healthz', '127.0.0.4')).status === 429
+        await waitFor('the held requests to be counted', refused, { timeoutMs: 5000 })
+        expect((await via('/healthz', '127.0.0.5')).status).toBe(200)
+      } finally {
+        for (const s of held) s.destroy()
+      }
+      await waitFor('the client to be served again', async () => (await via('/healthz', '127.0.0.4')).status === 200)
+    })
+  })
+})
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo
+      s.close(() => resolve(port))
+    })
+    s.on('error', reject)
+  })
+}
+
+function request(port: number, p: string, from: string, headers: Record<string, string>): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: '127.0.0.1', port, path: p, localAddress: from, headers, agent: false }, (res) => {
+        res.resume()
+        res.on('end', () => resolve({ status: res.statusCode! }))
+      })
+      .on('error', reject)
+  })
+}
+
+/** A POST whose head is sent and whose body never comes, from `from`. */
+function holdRequest(port: number, from: string): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const s = net.connect({ host: '127.0.0.1', port, localAddress: from }, () => {
+      s.write('POST /v1/import HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\n')
+      s.write('Content-Length: 100\r\n\r\n')
+      resolve(s)
+    })
+    s.on('error', () => undefined)
+    s.once('error', reject)
+  })
+}

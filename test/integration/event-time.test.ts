@@ -1,7 +1,8 @@
-// Event time (issue 24; README "Event time"), through the running service on the configured database: occurred_at over
-// REST and GraphQL (bounds, idempotency, a conversation's message timestamps), its place in the submission views, export
-// and import, relative dates resolved from it by both providers (the openai one against the fake server), and merging
-// in event time, so back-filled old conversations do not overwrite what the person said last week.
+// Event time (docs/guides/submitting-data.md "Event time"), through the running service on the configured database:
+// occurred_at over REST and GraphQL (bounds, idempotency, a conversation's message timestamps), its place in the
+// submission views, export and import, relative dates resolved from it by both providers (the openai one against the
+// fake server), and merging in event time, so back-filled old conversations do not overwrite what the person said last
+// week.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'

@@ -320,11 +320,9 @@ describe('GraphQL: limits and cost before execution', () => {
       // Half over HTTP, half over the socket.
       answers.push(
         i % 2
-          ? ws
-              .once(heavy)
-              .then((r) => ({
-                refused: r.errors?.[0]?.extensions?.code === 'VALIDATION_FAILED' && r.data === undefined,
-              }))
+          ? ws.once(heavy).then((r) => ({
+              refused: r.errors?.[0]?.extensions?.code === 'VALIDATION_FAILED' && r.data === undefined,
+            }))
           : gql(svc.url, key, heavy).then((r) => ({ refused: r.status === 400 && r.body.data === undefined })),
       )
       await sleep(500) // the arrival rate under test: 2 a second

@@ -570,7 +570,10 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
   })
 })
 
-/** The low limits, and documents exactly at and just over each (costs per graphql-armor: object 2, scalar 1, x1.5 per level, x`first`). */
+/**
+ * The low limits, and documents exactly at and just over each (costs per graphql-armor: object 2, scalar 1, x1.5 per
+ * level, x`first`).
+ */
 const LIMITS = { depth: 4, aliases: 2, directives: 2, cost: 24, tokens: 64, wsPayloadBytes: 2048 }
 
 const DOCS = {

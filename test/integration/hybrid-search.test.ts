@@ -108,7 +108,8 @@ describe('hybrid search: the vector and the words', () => {
       expect(ids(r), query).toEqual(['wide'])
       expect(r.total).toBe(1)
       // At least the lexical score; and its own vector score, 100 - (100 - score) * 100 / (100 - lex), is below 63: the
-      // vector alone would not have returned it. The profile has no passages (structured data), so its cover is its terms.
+      // vector alone would not have returned it. The profile has no passages (structured data), so its cover is its
+      // terms.
       const s = r.profiles[0].similarityScore
       const lex = LEXICAL_SCORE + (COVER_SCORE * queryTerms(query).length) / everyWord(query).length
       expect(s).toBeGreaterThanOrEqual(LEXICAL_SCORE)
@@ -129,7 +130,8 @@ describe('hybrid search: the vector and the words', () => {
       expect(ids(r), `sensitivity ${s}`).toEqual(expected)
       expect(r.total).toBe(expected.length)
     }
-    // Every word of this query is held, so the lexical score is LEXICAL_SCORE + COVER_SCORE: above it the vector decides.
+    // Every word of this query is held, so the lexical score is LEXICAL_SCORE + COVER_SCORE: above it the vector
+    // decides.
     expect((await api.search({ query: 'harpsichord', sensitivity: 100 })).total).toBe(0)
     expect((await api.search({ query: 'likes harpsichord', sensitivity: 95 })).total).toBe(0)
   })

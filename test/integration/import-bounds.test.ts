@@ -178,7 +178,8 @@ describe('import obeys the API limits', () => {
   })
 
   it('refuses out-of-range integers and times, deep or oversized JSON with 400 naming the line, never 500', async () => {
-    // Deep JSON is written as text: JSON.stringify itself overflows the stack on it (as the import's SQL parameters did).
+    // Deep JSON is written as text: JSON.stringify itself overflows the stack on it (as the import's SQL parameters
+    // did).
     const deep = (depth: number) =>
       fileOf(profile('r1'), [history('r1', { changes: {} })]).replace(
         '"changes":{}',
@@ -550,14 +551,12 @@ describe('import obeys the API limits', () => {
 
 describe('import charged by its size', () => {
   let svc: TestService
-  let tenantId: string
   let key: string
   const unit = 256 * 1024
 
   beforeAll(async () => {
     svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '200' } })
     const ctx = await svc.profiler.services.tenants.authenticate(svc.key, 't')
-    tenantId = ctx.tenantId
     key = appBudgetKey(ctx)
   })
   afterAll(async () => svc?.close())

@@ -49,7 +49,8 @@ describe.skipIf(!SERVER_URL)('the lease of a profile being worked on (server Pos
       )
       const first = (await lease())!
       expect(first.status).toBe('processing')
-      // The lease goes on being renewed past three of its lengths (6 s) while the worker waits (it lapsed after one before).
+      // The lease goes on being renewed past three of its lengths (6 s) while the worker waits (it lapsed after one
+      // before).
       await waitFor(
         () => `the lease to be renewed past ${first.lease_until?.toISOString()} + 6 s`,
         async () => ((await lease())?.lease_until?.getTime() ?? 0) > first.lease_until!.getTime() + 6_000 || undefined,

@@ -15,7 +15,7 @@ import { profilerArgs, ROOT } from '../support/cli.js'
 import { importFile, importProfiles, longText } from '../support/import-file.js'
 import { openaiEnv, startOpenAIServer, type OpenAIServer, type RecordedRequest } from '../support/openai-server.js'
 import { client, startService, type TestService } from '../support/harness.js'
-import { readmeExample } from '../support/readme.js'
+import { docExample } from '../support/readme.js'
 import { waitFor } from '../support/wait.js'
 
 const TOOLS = ['forget', 'get_profile', 'recall', 'remember', 'search_profiles']
@@ -236,6 +236,59 @@ describe('MCP over Streamable HTTP', () => {
     expect(get.headers.get('allow')).toBe('POST')
   })
 
+  it('a batch whose requests share an id is refused whole (400, Invalid Request) and runs none of them', async () => {
+    // An app of its own: its budget shows what this test alone was charged.
+    const key = (await svc.profiler.services.tenants.createApp('default', 'mcp-batch')).api_key
+    const api = client(svc.url, key)
+    const post = (body: unknown) =>
+      fetch(`${svc.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(body),
+      })
+    const remember = (id: unknown, profileId: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'remember', arguments: { profile_id: profileId, text: `I live in Oslo. (${profileId})` } },
+    })
+    const charged = async () => Number((await api.get('/v1/search')).headers.get('ratelimit-remaining'))
+    const before = await charged()
+    for (const batch of [
+      [remember(7, 'dup-a'), remember(7, 'dup-b')],
+      [
+        remember('x', 'dup-c'),
+        remember(8, 'dup-d'),
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        remember('x', 'dup-e'),
+      ],
+    ]) {
+      const res = await post(batch)
+      expect(res.status).toBe(400)
+      const answer = (await res.json()) as any
+      expect(answer).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } })
+      const message = /^Invalid Request: the batch has more than one request of id (7|"x"); each needs its own id$/
+      expect(answer.error.message).toMatch(message)
+    }
+    // Nothing was charged for the refused batches (the two GETs are the only operations since).
+    expect(await charged()).toBe(before - 1)
+    // Distinct ids (1 and "1" are two ids) are answered each, in one array.
+    const res = await post([remember(1, 'dup-ok'), remember('1', 'dup-ok')])
+    expect(res.status).toBe(200)
+    const answers = (await res.json()) as any[]
+    expect(answers.map((a) => a.id).sort()).toEqual([1, '1'])
+    expect(answers.every((a) => a.result?.structuredContent?.status === 'accepted')).toBe(true)
+    // Once those two are applied, none of the refused batches' profiles exist: no request of them ran.
+    await api.waitReady('dup-ok')
+    for (const id of ['dup-a', 'dup-b', 'dup-c', 'dup-d', 'dup-e']) {
+      expect((await api.get(`/v1/profile/${id}`)).status, id).toBe(404)
+    }
+  })
+
   it("invalid arguments are tool errors: the SDK's type checks, and the service's own checks with REST's messages", async () => {
     const c = await connect(svc, svc.key)
     const api = client(svc.url, svc.key)
@@ -309,7 +362,8 @@ describe('MCP and the request budget', () => {
     const results: CallToolResult[] = []
     for (let i = 0; i < LIMIT + 5; i++) results.push(await call(c, 'search_profiles'))
     const admitted = results.filter((r) => !r.isError).length
-    // The window slides: a run crossing a minute's edge may get a little more; never less than the limit less the handshake.
+    // The window slides: a run crossing a minute's edge may get a little more; never less than the limit less the
+    // handshake.
     expect(admitted).toBeGreaterThanOrEqual(LIMIT - 2)
     expect(admitted).toBeLessThan(LIMIT + 5)
     const refused = results.filter((r) => r.isError).map(text)
@@ -318,7 +372,8 @@ describe('MCP and the request budget', () => {
         `^RATE_LIMITED \\(429\\): Rate limit exceeded: ${LIMIT} operations per minute per API key; retry in \\d+ s$`,
       ),
     )
-    // The same budget as REST: the app's next REST request is refused too, and a request that is not a tool call is an HTTP 429.
+    // The same budget as REST: the app's next REST request is refused too, and a request that is not a tool call is an
+    // HTTP 429.
     const rest = await client(svc.url, key).get('/v1/search')
     expect(rest.status).toBe(429)
     expect(rest.headers.get('retry-after')).toBeTruthy()
@@ -370,9 +425,9 @@ describe('MCP over stdio: `profiler mcp` bridged to the service', () => {
     )
   })
 
-  it("the README's MCP host configuration, its placeholders filled in, starts a server the host reaches", async () => {
+  it("the clients page's MCP host configuration, its placeholders filled in, starts a server the host reaches", async () => {
     // As an MCP host reads claude_desktop_config.json: the command, its arguments and its environment.
-    const written = readmeExample('mcp')
+    const written = docExample('docs/getting-started/clients.md', 'mcp')
     const filled = written
       .replaceAll('/path/to/profiler', ROOT)
       .replaceAll('http://127.0.0.1:8080', svc.url)

@@ -77,7 +77,6 @@ const wireUsage = (rs: RecordedRequest[]): UsageTotals =>
         : a,
     ZERO,
   )
-const values = (list: { value: string }[] | undefined) => (list ?? []).map((v) => v.value)
 const allInterests = (p: any) =>
   Object.values(p.interests ?? {})
     .flat()
@@ -648,7 +647,8 @@ describe('switching the embedding model (64-d -> 128-d) with `profiler reindex`'
   it('reindex for another model while a service of the old model runs: its submissions wait, unharmed, for a worker configured like the database', async () => {
     const key = (await own.running!.services.tenants.createApp('switch', 'app')).api_key
     const api = client(own.running!.url!, key)
-    await adaptInProcess(testEnv(own.db, openaiEnv(own.oa))) // back to the 64-d model, with the 128-d service still running
+    // back to the 64-d model, with the 128-d service still running
+    await adaptInProcess(testEnv(own.db, openaiEnv(own.oa)))
     const s = await ack(api.post('late', { data: 'I live in Oslo.' }))
     // The running 128-d worker cannot store its vector in the 64-d column: the submission waits without using up
     // an attempt, and says why.

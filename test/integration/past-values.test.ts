@@ -1,7 +1,8 @@
-// Facts over time (issue 24; README "Facts over time"), through the running service on the configured database: a
-// scalar that is replaced keeps its earlier value with its window in event time, visible in the REST profile, GraphQL,
-// the history and the context's text; back-filled older conversations build the same timeline without replacing the
-// current value; forget, rollback, re-extraction and export/import carry it; an import past the limit is refused.
+// Facts over time (docs/guides/the-profile.md "Facts over time"), through the running service on the configured
+// database: a scalar that is replaced keeps its earlier value with its window in event time, visible in the REST
+// profile, GraphQL, the history and the context's text; back-filled older conversations build the same timeline without
+// replacing the current value; forget, rollback, re-extraction and export/import carry it; an import past the limit is
+// refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'

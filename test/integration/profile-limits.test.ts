@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
 import { gql } from '../support/graphql-client.js'
 
-// A profile's size has limits (README "Profile limits"), enforced the same way on every path that writes one: what a
+// A profile's size has limits (docs/operations/limits.md), enforced the same way on every path that writes one: what a
 // submission would add past them is dropped, keeping the most confident (then the most recent) values, and its history
 // entry says what went. History keeps a bounded number of entries and snapshots. Small limits here, so each rule shows.
 
@@ -51,7 +51,8 @@ describe('profile limits (small limits)', () => {
     )
     const traits = Array.from({ length: 6 }, (_, i) => ({ value: `trait${i}`, confidence: 0.5 }))
     const p = await submit(c, 'lists', structured({ personality: { traits } }))
-    // 9 proposed in all, 5 kept: calm (0.9), then the 0.5s, newest first among equals; kind (0.3) and the oldest 0.5s go.
+    // 9 proposed in all, 5 kept: calm (0.9), then the 0.5s, newest first among equals; kind (0.3) and the oldest 0.5s
+    // go.
     expect(values(p.personality.traits).sort()).toEqual(['calm', 'trait2', 'trait3', 'trait4', 'trait5'])
     const entry = last(p)
     expect(entry.changes.dropped).toMatchObject({ total: 4, limits: ['list_values'] })

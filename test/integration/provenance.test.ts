@@ -1,7 +1,8 @@
-// Provenance (issue 24; README "Provenance") through the running service on the configured database, local provider:
-// why the profile says a value (GET /v1/profile/{id}/evidence, Profile.evidence), forgetting a value hides the passages
-// that state it from every context (recorded in the forget's history entry), and one submission's evidence can be
-// deleted on its own (DELETE /v1/profile/{id}/submissions/{submissionId}/evidence, deleteSubmissionEvidence).
+// Provenance (docs/guides/evidence.md "Why the profile says it") through the running service on the configured
+// database, local provider: why the profile says a value (GET /v1/profile/{id}/evidence, Profile.evidence), forgetting
+// a value hides the passages that state it from every context (recorded in the forget's history entry), and one
+// submission's evidence can be deleted on its own (DELETE /v1/profile/{id}/submissions/{submissionId}/evidence,
+// deleteSubmissionEvidence).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
@@ -172,8 +173,8 @@ describe('provenance (local provider)', () => {
     expect(r.body.passages).toEqual([
       expect.objectContaining({ submission_id: said, text: 'My brother is good at chess. I am not.', match: 'words' }),
     ])
-    // A submission whose stored extraction is not known (kept before provenance was, imported): its passages count by words,
-    // and then only theirs.
+    // A submission whose stored extraction is not known (kept before provenance was, imported): its passages count by
+    // words, and then only theirs.
     const ana = await evidence('ana', { field: 'core_info.location', value: 'Lisbon' })
     const text = ana.body.sources[0].submission_id
     await svc.profiler.db.dataSource.query(`UPDATE submissions SET extraction = NULL WHERE id = $1`, [text])

@@ -1,6 +1,6 @@
 // Deleting a profile leaves nothing of it behind: no row of any table (those of other features included, found through
-// information_schema) names it or holds its content (history snapshots included), pg-boss's jobs and their archive included; the same profile id in
-// another tenant is untouched.
+// information_schema) names it or holds its content (history snapshots included), pg-boss's jobs and their archive
+// included; the same profile id in another tenant is untouched.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PROCESS_QUEUE } from '../../src/jobs/queue.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'

@@ -93,7 +93,8 @@ describe('retention policies', () => {
     const r = await svc.profiler.retention!.runOnce()
     expect(r.ran).toBe(true)
     expect(r.deleted).toEqual([{ tenantId: tenantA, profiles: 1, byApp: { [short!.id]: 1 } }])
-    // Texts of `short` finished more than 7 days ago: old-short's, recent-short's and old-mixed's first one (texts go first).
+    // Texts of `short` finished more than 7 days ago: old-short's, recent-short's and old-mixed's first one (texts go
+    // first).
     expect(r.textDropped).toEqual([{ tenantId: tenantA, appId: short!.id, submissions: 3 }])
 
     const a = short!.api
@@ -264,7 +265,8 @@ describe('retention: a sweep under way at shutdown', () => {
       )
       const sweep = svc.profiler.retention!.runOnce()
       const closing = svc.close().then(() => (closed = true))
-      // The sweep ends (stopped between profiles, or done) instead of failing on a closed database, and before the close.
+      // The sweep ends (stopped between profiles, or done) instead of failing on a closed database, and before the
+      // close.
       const r = await sweep
       expect(r.ran).toBe(true)
       expect(closed).toBe(false)

@@ -1,7 +1,8 @@
 // The entities (src/db/entities) against the migrations: a fresh database, migrated, is what the entities describe, by
 // TypeORM's own schema builder (the statements `synchronize` would run: none), with the generated columns' expressions
-// compared with PostgreSQL's own. Then the same database changed by hand (a column, an index, a foreign key, a check,
-// a default, a generated column) and the builder must see each change, so an empty answer means something. On the embedded database and, with DATABASE_URL, on the server.
+// compared with PostgreSQL's own. Then the same database changed by hand (a column, an index, a foreign key, a check, a
+// default, a generated column) and the builder must see each change, so an empty answer means something. On the
+// embedded database and, with DATABASE_URL, on the server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { migrate, openDatabase, type Database } from '../../src/db/database.js'
 import { ENTITIES } from '../../src/db/entities/index.js'

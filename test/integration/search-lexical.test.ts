@@ -1,4 +1,4 @@
-// A hybrid search whose words many profiles hold (README "Search latency at a large tenant", issue 26): beyond
+// A hybrid search whose words many profiles hold (docs/guides/search.md "Large tenants"): beyond
 // PROFILER_SEARCH_LEXICAL_EXACT_MAX lexical matches, the nearest of them come from the HNSW index filtered to the
 // matches, and those whose passages say more of the query are measured each. On a tenant this small the index walk is
 // exact, so a service with the bound at 2 must answer exactly what one with the default bound (every match measured)
@@ -9,8 +9,8 @@ import { client, startService, type Client, type TestService } from '../support/
 
 const MUSIC = ['jazz', 'blues', 'opera', 'techno', 'folk music', 'soul', 'salsa']
 const CITIES = ['Lisbon', 'Porto', 'Oslo']
-// 14 profiles: 10 hold "hiking" in their values; 4 of those also said a sentence with more of a query's words (a passage
-// of higher cover); 2 said "hiking" only in a text (a lexical match by passage alone); 2 never mention it.
+// 14 profiles: 10 hold "hiking" in their values; 4 of those also said a sentence with more of a query's words (a
+// passage of higher cover); 2 said "hiking" only in a text (a lexical match by passage alone); 2 never mention it.
 const people = Array.from({ length: 14 }, (_, i) => ({
   id: `p${String(i).padStart(2, '0')}`,
   data: {

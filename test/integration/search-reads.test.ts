@@ -1,7 +1,7 @@
-// Reads of large profiles are bounded (README "Search"): a search finds its page (ids, scores, sizes) without reading
-// content, reads the profiles in chunks bounded by profiles.content_bytes, streams REST answers larger than a chunk,
-// charges a page by its size, and GraphQL refuses a page over its cap before reading it. Through the whole service, on
-// the database of the run (embedded PGlite, or PostgreSQL with DATABASE_URL).
+// Reads of large profiles are bounded (docs/guides/search.md "Large pages"): a search finds its page (ids, scores,
+// sizes) without reading content, reads the profiles in chunks bounded by profiles.content_bytes, streams REST answers
+// larger than a chunk, charges a page by its size, and GraphQL refuses a page over its cap before reading it. Through
+// the whole service, on the database of the run (embedded PGlite, or PostgreSQL with DATABASE_URL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createAiProviders } from '../../src/ai/index.js'
 import { loadConfig } from '../../src/config.js'
@@ -162,7 +162,8 @@ async function searchBefore(
       ...toRestProfile(r.record),
       ...(r.score !== undefined ? { similarityScore: r.score } : {}),
     })),
-    // A small tenant's total is exact, so no totalIsEstimate (README "Search totals"; PROFILER_SEARCH_EXACT_TOTAL_MAX).
+    // A small tenant's total is exact, so no totalIsEstimate (docs/guides/search.md "Totals";
+    // PROFILER_SEARCH_EXACT_TOTAL_MAX).
     total,
     page: p.page,
     pageSize: p.pageSize,
@@ -487,7 +488,8 @@ describe('content_bytes: every writer of content keeps it', () => {
 
   it('a new profile, the worker, forget, rollback, re-extraction, import and a custom schema drop', async () => {
     const sizes: number[] = []
-    // A profile as a POST creates it (its content the default {}, unless the worker was quicker), then the worker's apply.
+    // A profile as a POST creates it (its content the default {}, unless the worker was quicker), then the worker's
+    // apply.
     expect((await api.post('ana', { data: 'I live in Porto and I love jazz.' })).status).toBe(202)
     await expectKept('ana')
     await api.waitReady('ana')

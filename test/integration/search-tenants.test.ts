@@ -28,6 +28,7 @@ describe("search reads only its tenant's words", () => {
     // The loud tenant: one profile whose PASSAGES passages all say the words, and PROFILES profiles whose values do.
     const at = '2025-01-02T03:04:05.000Z'
     const subs = Array.from({ length: PASSAGES / PER_SUBMISSION }, () => crypto.randomUUID())
+    const said = (i: number) => `The lighthouse keeper remembered storm number ${i}.`
     const profile = (id: string, hobbies: string[]) =>
       JSON.stringify({
         type: 'profile',
@@ -75,7 +76,8 @@ describe("search reads only its tenant's words", () => {
           finished_at: at,
           usage: null,
           prompt_version: null,
-          text: 'I kept the lighthouse for years.',
+          // What its passages say (an import takes only a passage its submission's text says).
+          text: Array.from({ length: PER_SUBMISSION }, (_, j) => said(k * PER_SUBMISSION + j)).join(' '),
         }),
       ),
       ...Array.from({ length: PASSAGES }, (_, i) =>
@@ -86,7 +88,7 @@ describe("search reads only its tenant's words", () => {
           position: i % PER_SUBMISSION,
           speaker: null,
           prompt: null,
-          text: `The lighthouse keeper remembered storm number ${i}.`,
+          text: said(i),
           occurred_at: at,
           language: 'english',
           hidden_at: null,
@@ -133,7 +135,10 @@ describe("search reads only its tenant's words", () => {
     return seen
   }
 
-  /** Rows of each table that a statement read: every scan's rows returned and removed by its filters, over all its loops. */
+  /**
+   * Rows of each table that a statement read: every scan's rows returned and removed by its filters, over all its
+   * loops.
+   */
   const rowsRead = async (sql: string, params: unknown[]) => {
     const ds = svc.profiler.db.dataSource
     const tableOf = new Map<string, string>(

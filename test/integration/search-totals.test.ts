@@ -1,7 +1,7 @@
-// A search's total (README "Search totals", issue 26): exact for a search of at most
-// PROFILER_SEARCH_EXACT_TOTAL_MAX candidates, and whenever the page is not full; else estimated from a sample and
-// flagged (totalIsEstimate), in REST and GraphQL. The bound is set low here (5) so that a tenant of 12 profiles is
-// "large"; at 12 profiles the sample is the whole table (samplePercent: 100), so the estimate is the count.
+// A search's total (docs/guides/search.md "Totals"): exact for a search of at most PROFILER_SEARCH_EXACT_TOTAL_MAX
+// candidates, and whenever the page is not full; else estimated from a sample and flagged (totalIsEstimate), in REST
+// and GraphQL. The bound is set low here (5) so that a tenant of 12 profiles is "large"; at 12 profiles the sample is
+// the whole table (samplePercent: 100), so the estimate is the count.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'

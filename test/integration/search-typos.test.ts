@@ -1,6 +1,6 @@
-// Typo tolerance of hybrid search (README "Typos"): a query word that is no common dictionary word is also matched as
-// the dictionary words one edit away, or as two words, when nothing holds it as written. Through the whole
-// service (REST and GraphQL), on the database of the run (embedded PGlite, or PostgreSQL with DATABASE_URL).
+// Typo tolerance of hybrid search (docs/guides/search.md "Typos"): a query word that is no common dictionary word is
+// also matched as the dictionary words one edit away, or as two words, when nothing holds it as written. Through the
+// whole service (REST and GraphQL), on the database of the run (embedded PGlite, or PostgreSQL with DATABASE_URL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'

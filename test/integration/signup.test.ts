@@ -49,7 +49,8 @@ describe('sign-up: by invite', () => {
     expect(codeOf(first)).toBeUndefined()
     const second = await b().signUp('b@example.com', PASSWORD, two.code)
     expect(codeOf(second)).toBeUndefined()
-    expect(second.body.data.signUp.account.tenantId).not.toBe(first.body.data.signUp.account.tenantId) // each a new tenant
+    // each a new tenant
+    expect(second.body.data.signUp.account.tenantId).not.toBe(first.body.data.signUp.account.tenantId)
     expect(codeOf(await b().signUp('c@example.com', PASSWORD, two.code))).toBe('INVALID_INVITE') // used up
 
     // A refused sign-up does not use up a code (a taken e-mail address fails in the same transaction).

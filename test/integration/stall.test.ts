@@ -141,9 +141,10 @@ async function getsWhile(attacker: Client, bystander: Client, profileId: string,
 
 /**
  * The bound on another tenant's GET latency while an attack runs: 100 ms on a quiet machine; on a loaded one (CI's 2
- * cores shared with other work) ten times the slowest of 60 GETs measured just before with nothing else running in
- * the service, so the machine's own scheduling delays are not taken for a stall; never more than 1 s. What this guards
- * against are freezes of seconds (21 s and 275 s before issue 22), which no load explains. `loop` is the same for the
+ * cores shared with other work) fifteen times the slowest of 60 GETs measured just before with nothing else running
+ * in the service, so the machine's own scheduling delays are not taken for a stall; never more than 1 s. Three walks
+ * sharing two cores with the bystander make its GETs wait their turn, which is not a stall. What this guards against
+ * are freezes of seconds (21 s and 275 s were seen once), which no load explains. `loop` is the same for the
  * longest the event loop was held (250 ms, or five times the longest before the attack: an extraction takes up to a
  * second, so one on the main thread shows; see getsWhile for what is measured).
  */
@@ -163,7 +164,7 @@ async function getBound(bystander: Client, base?: string): Promise<{ get: number
   }
   const { busyMaxMs } = loop.stop()
   return {
-    get: Math.min(1000, Math.max(100, 10 * slowest)),
+    get: Math.min(1000, Math.max(100, 15 * slowest)),
     loop: Math.min(1000, Math.max(250, 5 * busyMaxMs)),
     // /healthz: under 1 s, under 2 s on a machine so loaded that it was slow before the attack.
     health: Math.min(2000, Math.max(1000, 10 * slowestHealth)),
@@ -208,11 +209,11 @@ async function measure(
 }
 
 /**
- * The bounds made room for a machine so loaded that a separate idle process waited `machineMs` (test/support/canary.ts):
- * a GET passes through three processes (the test's client, the service, the database), each of which may wait about as
- * long for the same reason, so eight times that, never more than 1 s (2 s for /healthz). (Five times was exceeded once
- * in CI at load 4-5 on 2 cores: p99 110 ms against 108, the walks of 20,000 passages.) What these tests guard against
- * are freezes of seconds.
+ * The bounds made room for a machine so loaded that a separate idle process waited `machineMs`
+ * (test/support/canary.ts): a GET passes through three processes (the test's client, the service, the database), each
+ * of which may wait about as long for the same reason, so eight times that, never more than 1 s (2 s for /healthz).
+ * (Five times was exceeded once in CI at load 4-5 on 2 cores: p99 110 ms against 108, the walks of 20,000 passages.)
+ * What these tests guard against are freezes of seconds.
  */
 function loaded(b: { get: number; health: number }, machineMs: number): { bound: number; healthBound: number } {
   return {
@@ -286,8 +287,9 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
   afterAll(async () => svc?.close())
 
   it("two structured submissions of 9,000 values each into it: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", async () => {
-    // Whether both are merged, asked of the database: reading the profile itself (a few MB of JSON, built by the service
-    // and parsed here, on the thread that measures) every tenth GET made the test's own reads the slowest thing measured.
+    // Whether both are merged, asked of the database: reading the profile itself (a few MB of JSON, built by the
+    // service and parsed here, on the thread that measures) every tenth GET made the test's own reads the slowest thing
+    // measured.
     const state = async () => {
       const [row] = await svc.profiler.db.dataSource.query(
         `SELECT status, history_seq AS seq FROM profiles WHERE profile_id = 'big'`,
@@ -471,7 +473,6 @@ describe('no stall while one tenant imports at the limits and re-extracts it', (
   // in seconds; each is an imported 100 KiB text of the shape the extractor takes longest on.
   const MAX_REPLAY = 10
   let svc: TestService
-  let attacker: Client
   let bystander: Client
   beforeAll(async () => {
     svc = await startService({
@@ -481,7 +482,6 @@ describe('no stall while one tenant imports at the limits and re-extracts it', (
         PROFILER_EXTRACT_THREADS: '1',
       },
     })
-    attacker = client(svc.url, svc.key)
     bystander = client(svc.url, (await svc.profiler.services.tenants.createApp('calm', 'app')).api_key)
     expect((await bystander.post('me', { data: 'I live in Oslo.' })).status).toBe(202)
     await bystander.waitReady('me')
@@ -601,25 +601,38 @@ describe('no stall while one tenant imports at the limits and re-extracts it', (
 
 describe('no stall on the largest evidence passages the limits allow (default limits)', () => {
   // A profile with PROFILER_PASSAGES_PER_PROFILE passages, each at its size bounds (1,000 characters of words, a 300-
-  // character prompt), brought in by an import (the way a tenant writes passages fastest), then listed page by page over
-  // REST and GraphQL, several walks at once.
+  // character prompt), brought in by an import (the way a tenant writes passages fastest), then listed page by page
+  // over REST and GraphQL, several walks at once.
   const PER_PROFILE = DEFAULT_PROFILE_LIMITS.passagesPerProfile
   const PER_SUBMISSION = DEFAULT_PROFILE_LIMITS.passagesPerSubmission
   let svc: TestService
-  let attacker: Client
   let bystander: Client
   beforeAll(async () => {
     svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
-    attacker = client(svc.url, svc.key)
     bystander = client(svc.url, (await svc.profiler.services.tenants.createApp('calm', 'app')).api_key)
     expect((await bystander.post('me', { data: 'I live in Oslo.' })).status).toBe(202)
     await bystander.waitReady('me')
   })
   afterAll(async () => svc?.close())
 
-  /** Words for passage i: every passage holds "lighthouse" (so a query about it matches them all) and words of its own. */
-  const words = (i: number, n: number) =>
-    `lighthouse keeper ${i} ${'remembered the storm and the long winter nights by the sea '.repeat(30)}`.slice(0, n)
+  /**
+   * What the person says in each submission (an import takes only a passage its submission's text says): a long turn of
+   * sentences that each hold "lighthouse keeper" (so a query about it matches every passage) and a number of their own,
+   * answering a 300-character question, the person labelled with 40 characters.
+   */
+  const SPEAKER = 's'.repeat(40)
+  const PROMPT = `What about the lighthouse? ${'tell me more about all those years, '.repeat(9)}`.slice(0, 299) + '?'
+  const SENTENCE = (k: number) => `lighthouse keeper ${k} remembered the storm and the long winter nights by the sea.`
+  const TURN = Array.from({ length: 1100 }, (_, k) => SENTENCE(k)).join(' ')
+  const CHAT = `${SPEAKER}: Hello.\nPat: ${PROMPT}\n${SPEAKER}: ${TURN}`
+  const SENTENCE_STARTS = [...TURN.matchAll(/lighthouse keeper/g)].map((m) => m.index!)
+  /** Passage i's words: 1,000 characters of the turn, from one of its sentences (ending on a letter, not a space). */
+  const words = (i: number) => {
+    for (let k = (i * 5) % 1000; ; k++) {
+      const text = TURN.slice(SENTENCE_STARTS[k], SENTENCE_STARTS[k]! + 1000)
+      if (!text.endsWith(' ')) return text
+    }
+  }
 
   /**
    * Ten requests of the attacker at once (GET `path(i)`), each answered 200 and its body checked by `check`, while
@@ -670,7 +683,7 @@ describe('no stall on the largest evidence passages the limits allow (default li
         summary: 'Talks about lighthouses.',
         language: 'en',
         core_info: { name: { value: 'Tess', confidence: 0.9 } },
-        interests: {},
+        interests: { work: [{ value: 'lighthouse keeper', confidence: 0.9 }] },
         personality: { traits: [], mood_trends: {} },
         memories: [],
         preferences: { topics_to_avoid: [] },
@@ -685,7 +698,7 @@ describe('no stall on the largest evidence passages the limits allow (default li
           id,
           seq: k + 1,
           app_id: null,
-          input_type: 'text',
+          input_type: 'conversation',
           status: 'done',
           attempts: 1,
           error: null,
@@ -695,7 +708,7 @@ describe('no stall on the largest evidence passages the limits allow (default li
           finished_at: at,
           usage: null,
           prompt_version: null,
-          text: 'I kept the lighthouse for years.',
+          text: CHAT,
         }),
       ),
     ]
@@ -706,9 +719,9 @@ describe('no stall on the largest evidence passages the limits allow (default li
           profile_id: 'talker',
           submission_id: subs[Math.floor(i / PER_SUBMISSION)],
           position: i % PER_SUBMISSION,
-          speaker: 's'.repeat(40),
-          prompt: `What about the lighthouse ${i}? ${'tell me more about those years '.repeat(12)}`.slice(0, 300),
-          text: words(i, 1000),
+          speaker: SPEAKER,
+          prompt: PROMPT,
+          text: words(i),
           occurred_at: new Date(Date.parse('2020-01-01T00:00:00Z') + i * 60_000).toISOString(),
           language: 'english',
           hidden_at: null,
@@ -814,9 +827,9 @@ describe('no stall on the largest evidence passages the limits allow (default li
   it("contexts of misspelt words, read twice (as written, then with what they meant): another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", {
     timeout: 300_000,
   }, async () => {
-    // The most a correction costs a context: words no passage says walk all 20,000 passages, then again with what they
-    // may have meant ("recieve beleive": corrections no passage says either); or the second walk stops at the
-    // candidates ("lighthuse kepeer": every passage says "lighthouse keeper").
+    // The most a correction costs a context: words no passage says walk the newest 5,000 passages (as many as a context
+    // reads for its words), then again with what they may have meant ("recieve beleive": corrections no passage says
+    // either); or the second walk stops at the candidates ("lighthuse kepeer": every passage says "lighthouse keeper").
     await tenAtOnce(
       `10 contexts of misspelt words over ${PER_PROFILE} passages`,
       (i) =>
@@ -830,8 +843,9 @@ describe('no stall on the largest evidence passages the limits allow (default li
   it("hybrid searches whose words its passages say (every one of them, or one): another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", {
     timeout: 300_000,
   }, async () => {
-    // Half the queries' words are said by all 20,000 passages (the GIN index returns every one; SEARCH_SAID_SCAN of them
-    // are read, the cover from SEARCH_PASSAGE_SCAN), half by one passage each. The tenant has more than PACED_TENANT_PASSAGES.
+    // Half the queries' words are said by all 20,000 passages (the GIN index returns every one; SEARCH_SAID_SCAN of
+    // them are read, the cover from SEARCH_PASSAGE_SCAN), half by one passage each. The tenant has more than
+    // PACED_TENANT_PASSAGES.
     await tenAtOnce(
       `10 hybrid searches matching ${PER_PROFILE} passages`,
       (i) =>
@@ -852,5 +866,89 @@ describe('no stall on the largest evidence passages the limits allow (default li
         `/v1/search?pageSize=10&query=${encodeURIComponent(i % 2 ? `${long('a')} ${long('b')} ${long('c')}` : 'lighthousee keeperr stormm')}`,
       (body, i) => expect(body.profiles.map((p: any) => p.profile_id)).toEqual(i % 2 ? [] : ['talker']),
     )
+  })
+
+  it("evidence lookups of a value every one of its passages says: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", {
+    timeout: 300_000,
+  }, async () => {
+    // Every passage supports it (their submissions' extractions are not known): each lookup reads all 20,000, a window
+    // per statement, and keeps the best 50.
+    await tenAtOnce(
+      `10 evidence lookups of a value ${PER_PROFILE} passages say`,
+      () => `/v1/profile/talker/evidence?field=interests&value=${encodeURIComponent('lighthouse keeper')}&limit=50`,
+      (body) => expect(body.passages.map((p: any) => p.match)).toEqual(Array(50).fill('words')),
+    )
+  })
+
+  it("a forget of a value every one of its passages says hides all of them: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", {
+    timeout: 300_000,
+  }, async () => {
+    let answer: { status: number; body: any } | undefined
+    const bound = await getBound(bystander, svc.url)
+    const t = performance.now()
+    const work = fetch(`${svc.url}/v1/profile/talker/values`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ section: 'interests', value: 'lighthouse keeper' }),
+    }).then(async (r) => (answer = { status: r.status, body: await r.json() }))
+    const m = await measure(svc.url, bystander, async () => answer !== undefined, bound)
+    await work
+    const tookMs = Math.round(performance.now() - t)
+    console.log(JSON.stringify({ case: `forget of a value ${PER_PROFILE} passages say`, tookMs, ...m }))
+    expect(answer!.status, JSON.stringify(answer!.body).slice(0, 300)).toBe(200)
+    expect(answer!.body.profile.update_log.at(-1).changes).toMatchObject({ passages_hidden: PER_PROFILE })
+    const [{ visible }] = await svc.profiler.db.dataSource.query(
+      `SELECT count(*) FILTER (WHERE hidden_at IS NULL)::int AS visible FROM passages WHERE profile_id = 'talker'`,
+    )
+    expect(visible).toBe(0)
+    expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
+    expect(m.healthMax).toBeLessThan(m.healthBound)
+  })
+})
+
+describe('no stall on a forget of a value said in 1,600 passages', () => {
+  const TURNS = 200
+  const CONVERSATIONS = 8
+  let svc: TestService
+  let attacker: Client
+  let bystander: Client
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
+    attacker = client(svc.url, svc.key)
+    bystander = client(svc.url, (await svc.profiler.services.tenants.createApp('calm', 'app')).api_key)
+    expect((await bystander.post('me', { data: 'I live in Oslo.' })).status).toBe(202)
+    for (let c = 0; c < CONVERSATIONS; c++) {
+      const turns = Array.from({ length: TURNS }, (_, t) => [
+        { role: 'assistant', content: `What did you do on evening ${t + 1}?` },
+        { role: 'user', content: `I love chess, it was game ${c * TURNS + t + 1} this week.` },
+      ])
+      const data = JSON.stringify(turns.flat())
+      expect((await attacker.post('player', { input_type: 'conversation', data })).status).toBe(202)
+    }
+    await bystander.waitReady('me')
+    await attacker.waitReady('player', 300_000)
+  }, 300_000)
+  afterAll(async () => svc?.close())
+
+  it("the forget hides all of them: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", {
+    timeout: 300_000,
+  }, async () => {
+    let answer: { status: number; body: any } | undefined
+    const bound = await getBound(bystander, svc.url)
+    const started = performance.now()
+    const work = fetch(`${svc.url}/v1/profile/player/values`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ section: 'interests', value: 'chess' }),
+    }).then(async (r) => (answer = { status: r.status, body: await r.json() }))
+    const m = await measure(svc.url, bystander, async () => answer !== undefined, bound)
+    await work
+    const tookMs = Math.round(performance.now() - started)
+    console.log(JSON.stringify({ case: `forget of a value ${CONVERSATIONS * TURNS} passages say`, tookMs, ...m }))
+    expect(answer!.status, JSON.stringify(answer!.body).slice(0, 300)).toBe(200)
+    const hidden = answer!.body.profile.update_log.at(-1).changes.passages_hidden
+    expect(hidden).toBeGreaterThanOrEqual(CONVERSATIONS * TURNS)
+    expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
+    expect(m.healthMax).toBeLessThan(m.healthBound)
   })
 })

@@ -16,7 +16,9 @@ describe('start-up checks', () => {
   const dirs: string[] = []
   afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })))
 
-  /** The error the service starts with on a PGlite server that has only `extensions`; `check` runs on that server after. */
+  /**
+   * The error the service starts with on a PGlite server that has only `extensions`; `check` runs on that server after.
+   */
   const startOn = async (extensions: Extensions, check: (err: any, db: PGlite) => Promise<void>) => {
     const db = await PGlite.create({ extensions })
     const server = new PGliteServer(db)

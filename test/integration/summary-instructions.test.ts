@@ -1,6 +1,6 @@
-// Summary instructions per app (README "Summary instructions"), through the real service: set from the dashboard's
-// GraphQL and the CLI, refused when hostile, and followed by the worker's summary (the app of a batch's newest
-// submission decides) and by a re-extraction.
+// Summary instructions per app (docs/guides/summary-instructions.md), through the real service: set from the
+// dashboard's GraphQL and the CLI, refused when hostile, and followed by the worker's summary (the app of a batch's
+// newest submission decides) and by a re-extraction.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

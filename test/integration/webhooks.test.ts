@@ -1,7 +1,7 @@
 // Signed webhooks against a real receiver on 127.0.0.1 (allowed by configuration): the three events, the signature as
-// the README's receiver verifies it (imported from examples/), the transactional outbox (a rollback sends nothing), the
-// receiver's downtime with backoff, secret rotation, hostile receivers, the delivery log over the dashboard's GraphQL,
-// tenant isolation, and the SSRF policy of a server that allows no private target.
+// docs/guides/webhooks.md's receiver verifies it (imported from examples/), the transactional outbox (a rollback sends
+// nothing), the receiver's downtime with backoff, secret rotation, hostile receivers, the delivery log over the
+// dashboard's GraphQL, tenant isolation, and the SSRF policy of a server that allows no private target.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyProfilerSignature } from '../../examples/webhook-receiver.mjs'
 import { createAiProviders } from '../../src/ai/index.js'
@@ -331,7 +331,8 @@ describe('webhooks to a real receiver', () => {
         throw new Error('the change fails')
       }),
     ).rejects.toThrow('the change fails')
-    // A transaction that fails at its COMMIT, after the outbox rows were written (a deferred constraint is checked then).
+    // A transaction that fails at its COMMIT, after the outbox rows were written (a deferred constraint is checked
+    // then).
     const ds = svc.profiler.db.dataSource
     await ds.query(
       `CREATE TABLE webhook_test_guard (id int PRIMARY KEY, ref int REFERENCES webhook_test_guard (id) DEFERRABLE INITIALLY DEFERRED)`,

@@ -18,7 +18,9 @@ export async function makeClusterTemplate(): Promise<() => void> {
   return () => fs.rmSync(dir, { recursive: true, force: true })
 }
 
-/** Gives a new embedded data dir the run's initialised cluster, when there is one (otherwise the service runs initdb). */
+/**
+ * Gives a new embedded data dir the run's initialised cluster, when there is one (otherwise the service runs initdb).
+ */
 export function seedDataDir(dataDir: string): void {
   const template = process.env[ENV]
   if (template && fs.existsSync(template)) fs.cpSync(template, embeddedClusterDir(dataDir), { recursive: true })

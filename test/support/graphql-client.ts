@@ -118,7 +118,10 @@ export interface Recorder<T = StatusEvent> {
   /** Set when the operation ended: by a `complete`, an error message, or the socket closing. */
   ended?: Ended
   completed: boolean
-  /** Resolves with the events once `pred` holds; rejects, with what was received, if the operation ends first or after the deadline. */
+  /**
+   * Resolves with the events once `pred` holds; rejects, with what was received, if the operation ends first or after
+   * the deadline.
+   */
   until(pred: (events: T[]) => boolean, timeoutMs?: number, what?: string): Promise<T[]>
   /** Resolves when the operation has ended (error, complete or close); rejects after the deadline. */
   untilEnded(timeoutMs?: number): Promise<Ended>

@@ -1,6 +1,7 @@
-// Large profiles for tests, built in one request through POST /v1/import (the export format, README "Export and
-// import"): a profile with thousands of facts, or one with many submissions of 100 KiB texts. Everything stays within
-// the API's limits (the profile limits' defaults, the 100 KiB data limit), so the import is what a client may send.
+// Large profiles for tests, built in one request through POST /v1/import (the export format,
+// docs/operations/data-lifecycle.md): a profile with thousands of facts, or one with many submissions of 100 KiB texts.
+// Everything stays within the API's limits (the profile limits' defaults, the 100 KiB data limit), so the import is
+// what a client may send.
 import crypto from 'node:crypto'
 
 const AT = '2025-01-01T00:00:00.000Z'

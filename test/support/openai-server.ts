@@ -62,7 +62,10 @@ export interface Fault {
   malformedJson?: boolean
   /** Valid JSON that violates the schema: 'missing-submissions' (default) or 'confidence-string'. */
   schemaInvalid?: boolean | 'missing-submissions' | 'confidence-string'
-  /** The model also answers for a submission id that was not in the batch (a given id; else the next batch id, s<n+1>, or a UUID). */
+  /**
+   * The model also answers for a submission id that was not in the batch (a given id; else the next batch id, s<n+1>,
+   * or a UUID).
+   */
   injectForeignSubmission?: boolean | string
   /** The model answers for the batch's submissions in reverse order (the provider must match by id). */
   reverseOrder?: boolean
@@ -408,7 +411,9 @@ function evidenceFor(text: string, value: unknown): string {
   return hit.slice(0, 200)
 }
 
-/** What the fake model reads as the person's words: a conversation's subject turns when the request names the subject. */
+/**
+ * What the fake model reads as the person's words: a conversation's subject turns when the request names the subject.
+ */
 export function personWords(item: BatchItem): string {
   if (item.inputType !== 'conversation' || !item.subject) return item.text
   try {

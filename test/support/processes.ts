@@ -1,4 +1,5 @@
-// The service as separate processes (`profiler serve`, `profiler worker`) on one test database, as a deployment runs it.
+// The service as separate processes (`profiler serve`, `profiler worker`) on one test database, as a deployment runs
+// it.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { profilerArgs, ROOT } from './cli.js'
 import { testEnv, type TestDatabase } from './harness.js'

@@ -8,9 +8,10 @@ export interface Residue {
 
 /**
  * Every row of every table of the application's schemas (public, and pgboss for the jobs) whose text form contains
- * every one of `needles` (say a profile id and its tenant's id): read from information_schema, so tables added later (webhook outboxes, audit logs) are searched too.
- * A row of a table with an `event` column whose event is 'profile.deleted' is allowed when `allowDeletionEvents`
- * (a pending notice of the deletion may name the profile); the caller still checks such rows carry no profile data.
+ * every one of `needles` (say a profile id and its tenant's id): read from information_schema, so tables added later
+ * (webhook outboxes, audit logs) are searched too. A row of a table with an `event` column whose event is
+ * 'profile.deleted' is allowed when `allowDeletionEvents` (a pending notice of the deletion may name the profile); the
+ * caller still checks such rows carry no profile data.
  */
 export async function residue(
   ds: DataSource,

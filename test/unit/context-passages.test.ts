@@ -321,7 +321,8 @@ describe('passageQuery: what passages are looked up and ranked by', () => {
     )
     // Only whole words, and only the person's: the partner's name and "Carolina" stay.
     expect(passageQuery('Did Melanie visit Carolina?', ['Caroline'])).toBe('Did Melanie visit Carolina?')
-    // A query of nothing but the name (and speech) stays as it is; no name, an empty one, or one-letter words drop nothing.
+    // A query of nothing but the name (and speech) stays as it is; no name, an empty one, or one-letter words drop
+    // nothing.
     expect(passageQuery('Caroline?', ['Caroline'])).toBe('Caroline?')
     expect(passageQuery('What did Caroline say?', ['Caroline'])).toBe('What did Caroline say?')
     expect(passageQuery('What did J think of Oslo?', ['J', '', null, undefined])).toBe('What did J think of Oslo?')

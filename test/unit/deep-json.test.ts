@@ -96,7 +96,8 @@ describe('the dashboard: history changes as lines', () => {
     expect(changeLines({})).toEqual([{ path: '(empty)' }])
   })
 
-  it('a replaced scalar and a past value come as one line each, with their window (README "Facts over time")', () => {
+  // As docs/guides/the-profile.md "Facts over time" describes them.
+  it('a replaced scalar and a past value come as one line each, with their window', () => {
     const window = { from: '2019-06-01T00:00:00.000Z', until: '2025-03-10T00:00:00.000Z' }
     expect(
       changeLines({

@@ -53,7 +53,7 @@ describe('mergeKeptProposals', () => {
         interests: { hobbies: [s('hiking')] },
       },
     ]
-    const m = merge(emptyState(), exs, now)
+    const m = merge(emptyState(), exs, now, { occurredAt: ['2024-01-01T00:00:00.000Z', '2024-02-01T00:00:00.000Z'] })
     expect(mergeKeptProposals(exs, m.state.content)).toBe(true)
   })
 

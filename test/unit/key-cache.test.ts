@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import crypto from 'node:crypto'
 import { credentialId } from '../../src/domain/keys.js'
-import { KeyCache } from '../../src/services/key-cache.js'
+import { KeyCache, KnownKeyIds } from '../../src/services/key-cache.js'
 
 const A = { tenantId: 't1', appId: 'a1' }
 const B = { tenantId: 't1', appId: 'a2' }
@@ -85,5 +85,56 @@ describe('StatusOrder', () => {
     // Bounded: a third profile pushes out the least recently delivered ('u'/'a').
     expect(o.admit(e('t', 'b', 1))).toBe(true)
     expect(o.admit(e('u', 'a', 1))).toBe(true)
+  })
+})
+
+describe('KnownKeyIds', () => {
+  /** A read of the api_keys table: the ids of the rows created since `since`, and the clock; counted. */
+  function table() {
+    const rows: { id: string; at: number }[] = []
+    const reads: (number | undefined)[] = []
+    let clock = 1_000_000
+    return {
+      rows,
+      reads,
+      insert: (id: string) => rows.push({ id, at: (clock += 1) }),
+      read: async (since: Date | undefined) => {
+        reads.push(since?.getTime())
+        const ids = rows.filter((r) => since === undefined || r.at >= since.getTime()).map((r) => r.id)
+        return { ids, now: new Date((clock += 1)) }
+      },
+    }
+  }
+
+  it('knows the ids read, and the ids it is told of, without reading again', async () => {
+    const t = table()
+    t.insert('AAAAAAAAAAAA')
+    const known = new KnownKeyIds(t.read, 20)
+    expect(await known.has('AAAAAAAAAAAA')).toBe(true)
+    known.add('BBBBBBBBBBBB')
+    expect(await known.has('BBBBBBBBBBBB')).toBe(true)
+    expect(await known.has('AAAAAAAAAAAA')).toBe(true)
+    expect(t.reads).toEqual([undefined])
+  })
+
+  it('an unknown id waits for a read begun after it was asked: a key made elsewhere just before is found', async () => {
+    const t = table()
+    const known = new KnownKeyIds(t.read, 20)
+    expect(await known.has('AAAAAAAAAAAA')).toBe(false)
+    t.insert('AAAAAAAAAAAA') // committed by another process after that read
+    expect(await known.has('AAAAAAAAAAAA')).toBe(true)
+    // The second read starts from the first one's clock, less the overlap: it reads only recent keys.
+    expect(t.reads).toHaveLength(2)
+    expect(t.reads[1]).toBeLessThan(1_000_002)
+  })
+
+  it('a flood of made-up ids shares reads: at most one per interval, however many ask', async () => {
+    const t = table()
+    const known = new KnownKeyIds(t.read, 50)
+    const started = Date.now()
+    const answers = await Promise.all(Array.from({ length: 500 }, (_, i) => known.has(`made-up-${i}`)))
+    expect(answers.every((a) => a === false)).toBe(true)
+    const elapsed = Date.now() - started
+    expect(t.reads.length).toBeLessThanOrEqual(2 + Math.ceil(elapsed / 50))
   })
 })

@@ -5,7 +5,8 @@ import { emptyState } from '../../src/domain/profile.js'
 import { DEFAULT_PROFILE_LIMITS } from '../../src/domain/profile-limits.js'
 import type { Extraction, ProfileState, Scored } from '../../src/domain/profile.js'
 
-// Merging in event time (README "Event time"): evidence is ordered by when it was said, not when it arrived.
+// Merging in event time (docs/guides/submitting-data.md "Event time"): evidence is ordered by when it was said, not
+// when it arrived.
 
 const sv = <T>(value: T, confidence: number): Scored<T> => ({ value, confidence })
 const NOW = '2026-01-10T00:00:00.000Z'
@@ -45,10 +46,13 @@ describe('merge in event time', () => {
     expect(r.state.content.core_info.location!.value).toBe('Porto')
     // The history records the value the batch ends with, and nothing replaced (the older values never stood).
     expect(r.changes.core_info).toEqual({ location: sv('Porto', 0.8) })
-    // Without times: the given order (the last one stands), as before event times.
+    // Without times: all said at the merge's time, where the more confident stands.
     expect(
-      merge(emptyState(), [livesIn('Porto'), livesIn('Lisbon')], NOW).state.content.core_info.location!.value,
+      merge(emptyState(), [livesIn('Porto'), livesIn('Lisbon', 0.9)], NOW).state.content.core_info.location!.value,
     ).toBe('Lisbon')
+    expect(
+      merge(emptyState(), [livesIn('Porto', 0.9), livesIn('Lisbon')], NOW).state.content.core_info.location!.value,
+    ).toBe('Porto')
   })
 
   it('conversation_style, age and the recent mood follow the same rule; the default mood still counts every sighting', () => {
@@ -69,9 +73,11 @@ describe('merge in event time', () => {
   })
 
   it('a value stored before event times is dated by when it last changed', () => {
-    // Merged without event times: no evidence_at, field_timestamps say when it changed.
+    // Stored before event times: no evidence_at, since or statements; field_timestamps say when it changed.
     const legacy = merge(emptyState(), [livesIn('Porto')], LAST_WEEK).state
-    expect(legacy.internals.evidence_at).toBeUndefined()
+    delete legacy.internals.evidence_at
+    delete legacy.internals.since
+    delete legacy.internals.statements
     expect(backfill(legacy, [livesIn('Lisbon', 0.95), LAST_YEAR]).content.core_info.location!.value).toBe('Porto')
     expect(backfill(legacy, [livesIn('Lisbon', 0.95), NOW]).content.core_info.location!.value).toBe('Lisbon')
   })

@@ -113,7 +113,8 @@ describe('merge: scalars', () => {
     expect(r.state.internals.seen['core_info.location']).toBe(1)
     expect(r.changes.core_info?.location).toEqual(sv('Berlin', 0.9))
     expect(r.changes.replaced).toEqual({ 'core_info.location': { ...sv('Paris', 0.75), from: T1, until: T3 } })
-    // The old value stays as the scalar's newest past value, with its window (README "Facts over time").
+    // The old value stays as the scalar's newest past value, with its window
+    // (docs/guides/the-profile.md "Facts over time").
     expect(r.state.content.past_values).toEqual({
       'core_info.location': [{ ...sv('Paris', 0.75), from: T1, until: T3, last_said: '2024-01-02T00:00:00.000Z' }],
     })
@@ -126,14 +127,28 @@ describe('merge: scalars', () => {
     expect(r.changes.replaced).toEqual({ 'core_info.age': { ...sv(30, 0.75), from: T1, until: T3 } })
   })
 
-  it('keeps a confirmed value against a less confident different one (no change at all)', () => {
-    const s = run([{ core_info: { name: sv('Ann', 0.8) } }], [{ core_info: { name: sv('Ann', 0.8) } }])
-    const r = merge(s, [{ core_info: { name: sv('Bob', 0.9) } }], T3)
-    expect(r.state.content.core_info.name).toEqual(s.content.core_info.name)
-    expect(r.state.internals.seen['core_info.name']).toBe(2)
-    expect(r.changed).toBe(false)
-    expect(r.changes).toEqual({})
-    expect(r.state.field_timestamps['core_info.name']).toBe('2024-01-02T00:00:00.000Z')
+  it('replaces a value said often and with more confidence by one newer statement', () => {
+    const s = run([{ core_info: { name: sv('Ann', 0.9) } }], [{ core_info: { name: sv('Ann', 0.9) } }])
+    expect(s.content.core_info.name).toEqual(sv('Ann', 0.99))
+    const r = merge(s, [{ core_info: { name: sv('Bob', 0.6) } }], T3)
+    expect(r.state.content.core_info.name).toEqual(sv('Bob', 0.6))
+    expect(r.state.internals.seen['core_info.name']).toBe(1)
+    expect(r.changes.replaced).toEqual({ 'core_info.name': { ...sv('Ann', 0.99), from: T1, until: T3 } })
+  })
+
+  it('between different values said at the same time, the more confident stands and the other leaves no window', () => {
+    const r = merge(
+      emptyState(),
+      [{ core_info: { name: sv('Bob', 0.6) } }, { core_info: { name: sv('Ann', 0.9) } }],
+      T1,
+    )
+    expect(r.state.content.core_info.name).toEqual(sv('Ann', 0.9))
+    expect(r.state.content.past_values).toBeUndefined()
+    // The same confidence: the same one stands in either order.
+    const tie = (a: string, b: string) =>
+      merge(emptyState(), [{ core_info: { name: sv(a, 0.7) } }, { core_info: { name: sv(b, 0.7) } }], T1).state.content
+        .core_info.name
+    expect(tie('Bob', 'Ann')).toEqual(tie('Ann', 'Bob'))
   })
 
   it('replaces a never-confirmed value even with a less confident one', () => {
@@ -143,11 +158,14 @@ describe('merge: scalars', () => {
     expect(r.changes.replaced).toEqual({ 'core_info.name': { ...sv('Ann', 0.9), from: T1, until: T2 } })
   })
 
-  it('treats a stored value without a seen count as seen once', () => {
+  it('dates a stored value without any time by the merge: newer evidence replaces it, evidence of that time competes', () => {
     const s = emptyState()
     s.content.core_info.gender = sv('male', 0.9)
+    expect(
+      merge(s, [{ core_info: { gender: sv('female', 0.1) } }], T1, { occurredAt: [T2] }).state.content.core_info.gender,
+    ).toEqual(sv('female', 0.1))
     expect(merge(s, [{ core_info: { gender: sv('female', 0.1) } }], T1).state.content.core_info.gender).toEqual(
-      sv('female', 0.1),
+      sv('male', 0.9),
     )
   })
 
@@ -163,31 +181,44 @@ describe('merge: scalars', () => {
     })
     const r = merge(
       s,
-      [{ core_info: { occupation: sv('doctor', 0.7) }, preferences: { conversation_style: sv('formal', 0.9) } }],
+      [{ core_info: { occupation: sv('doctor', 0.3) }, preferences: { conversation_style: sv('formal', 0.9) } }],
       T3,
     )
-    expect(r.state.content.core_info.occupation?.value).toBe('Nurses')
+    expect(r.state.content.core_info.occupation).toEqual(sv('doctor', 0.3))
     expect(r.state.content.preferences.conversation_style).toEqual(sv('formal', 0.9))
-    expect(Object.keys(r.changes.replaced ?? {})).toEqual(['preferences.conversation_style'])
+    expect(Object.keys(r.changes.replaced ?? {}).sort()).toEqual([
+      'core_info.occupation',
+      'preferences.conversation_style',
+    ])
   })
 
-  it('records the value from before the batch when several extractions replace in turn', () => {
+  it('records the value from before the batch when several extractions of one batch replace it at different times', () => {
     const s = run([{ core_info: { name: sv('Ann', 0.5) } }])
-    const r = merge(s, [{ core_info: { name: sv('Bea', 0.6) } }, { core_info: { name: sv('Cat', 0.7) } }], T2)
+    const r = merge(s, [{ core_info: { name: sv('Cat', 0.7) } }, { core_info: { name: sv('Bea', 0.6) } }], T3, {
+      occurredAt: [T3, T2],
+    })
     expect(r.state.content.core_info.name).toEqual(sv('Cat', 0.7))
     expect(r.changes.replaced).toEqual({ 'core_info.name': { ...sv('Ann', 0.5), from: T1, until: T2 } })
-    // Bea held in between (no event times: each at the merge's time); it is a past value of this batch.
+    // Bea held in between; it is a past value of this batch.
     expect(r.changes.past_values).toEqual({
-      'core_info.name': [{ ...sv('Bea', 0.6), from: T2, until: T2, last_said: T2 }],
+      'core_info.name': [{ ...sv('Bea', 0.6), from: T2, until: T3, last_said: T2 }],
     })
   })
 
   it('records no replacement when a batch ends on the value it started with', () => {
     const s = run([{ core_info: { name: sv('Ann', 0.5) } }])
-    const r = merge(s, [{ core_info: { name: sv('Bea', 0.6) } }, { core_info: { name: sv('Ann', 0.7) } }], T2)
+    const r = merge(s, [{ core_info: { name: sv('Ann', 0.7) } }, { core_info: { name: sv('Bea', 0.6) } }], T3, {
+      occurredAt: [T3, T2],
+    })
     expect(r.state.content.core_info.name).toEqual(sv('Ann', 0.7))
     expect(r.changes.replaced).toBeUndefined()
     expect(r.changes.core_info?.name).toEqual(sv('Ann', 0.7))
+    expect(r.changes.past_values).toEqual({
+      'core_info.name': [
+        { ...sv('Bea', 0.6), from: T2, until: T3, last_said: T2 },
+        { ...sv('Ann', 0.5), from: T1, until: T2, last_said: T1 },
+      ],
+    })
   })
 
   it('is no change when a repeat cannot raise a confidence of 1', () => {
@@ -526,7 +557,7 @@ describe('merge: mood', () => {
     s = merge(s, [mood('happy')], T3).state // 3-2
     expect(s.content.personality.mood_trends.default).toEqual(sv('happy', 0.6))
 
-    const r = merge(s, [mood('tired')], T3) // 3-2-1: default keeps its value, confidence drops
+    const r = merge(s, [mood('tired')], '2024-04-01T00:00:00.000Z') // 3-2-1: default keeps its value, confidence drops
     expect(r.state.content.personality.mood_trends.default).toEqual(sv('happy', 0.5))
     expect(r.state.content.personality.mood_trends.recent?.value).toBe('tired')
     expect(r.changes.personality?.mood_trends?.default).toEqual(sv('happy', 0.5))

@@ -11,8 +11,8 @@ import {
   type Scored,
 } from '../../src/domain/profile.js'
 
-// Facts over time (README "Facts over time"): a scalar keeps the values it held before, each with its window in event
-// time, whatever order the evidence arrives in.
+// Facts over time (docs/guides/the-profile.md "Facts over time"): a scalar keeps the values it held before, each with
+// its window in event time, whatever order the evidence arrives in.
 
 const sv = <T>(value: T, confidence: number): Scored<T> => ({ value, confidence })
 const NOW = '2026-01-10T00:00:00.000Z'
@@ -83,7 +83,7 @@ describe('past values of a scalar', () => {
     expect(s.content.core_info.location).toEqual(sv('Porto', 0.96))
   })
 
-  it('a value said between two values starts a window there; one said between two statements of another value is not recorded', () => {
+  it('a value said between two values starts a window there, also between two statements of another value', () => {
     let s = said(emptyState(), [
       [livesIn('Lisbon'), '2019-06-01'],
       [livesIn('Porto'), '2025-03-10'],
@@ -106,13 +106,18 @@ describe('past values of a scalar', () => {
       ['Lisbon', '2019-06-01', '2021-01-01'],
       ['Faro', '2010-01-01', '2019-06-01'],
     ])
-    // Lisbon said again in 2020: Braga said in between (2019-12-01) was said between two statements of Lisbon.
+    // Lisbon said again in 2020, and Braga in between (2019-12-01): Lisbon, then Braga, then Lisbon again.
     s = said(s, [
       [livesIn('Lisbon'), '2020-06-01'],
       [livesIn('Braga'), '2019-12-01'],
     ])
-    expect(locations(s)!.map((p) => p.value)).toEqual(['Madrid', 'Lisbon', 'Faro'])
-    expect(locations(s)![1]!.last_said).toBe(d('2020-06-01'))
+    expect(locations(s)!.map((p) => [p.value, p.from.slice(0, 10), p.until.slice(0, 10)])).toEqual([
+      ['Madrid', '2021-01-01', '2025-03-10'],
+      ['Lisbon', '2020-06-01', '2021-01-01'],
+      ['Braga', '2019-12-01', '2020-06-01'],
+      ['Lisbon', '2019-06-01', '2019-12-01'],
+      ['Faro', '2010-01-01', '2019-06-01'],
+    ])
     // And nothing older than the current value's start replaced it.
     expect(s.content.core_info.location!.value).toBe('Porto')
   })
@@ -169,7 +174,7 @@ describe('past values of a scalar', () => {
   it('keeps at most the limit per scalar (the oldest go, listed as dropped), in the merge and in enforceLimits', () => {
     const limits = { ...DEFAULT_PROFILE_LIMITS, pastValues: 3 }
     let s = emptyState()
-    let last
+    let last: ReturnType<typeof merge> | undefined
     for (let i = 0; i < 6; i++) {
       last = merge(s, [livesIn(`City ${i}`)], NOW, { occurredAt: [d(`201${i}-01-01`)], limits })
       s = last.state

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { proposesValue } from '../../src/domain/forget.js'
 import {
+  keepBest,
   parseEvidenceParams,
   proposalOf,
   quoteFor,
   share,
+  siftSupport,
   storedProvenance,
   supportingPassages,
   textWords,
@@ -139,6 +141,38 @@ describe('provenance', () => {
       others: [passage('x', 0, ['rock'])],
     })
     expect(partial.map((x) => [x.passage.submission_id, x.match, x.share])).toEqual([['a', 'extraction', 0.5]])
+  })
+
+  it('keeps the best across pages of candidates: the best of all, in any order of pages', () => {
+    const rules = {
+      valueGroups: [['chess']],
+      quoteGroups: new Map(),
+      proposed: new Map([['a', {}]]),
+      known: new Set(['a', 'b']),
+    }
+    const all = [
+      ...Array.from({ length: 30 }, (_, i) =>
+        passage('a', i, ['chess'], (i % 7) / 10, `2024-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00.000Z`),
+      ),
+      ...Array.from({ length: 30 }, (_, i) => passage('b', i, ['chess'], 0.9)),
+      ...Array.from({ length: 5 }, (_, i) => passage('c', i, ['chess'], 0.01)),
+    ]
+    const whole = supportingPassages({
+      ...rules,
+      ofProposed: all.filter((p) => p.submission_id === 'a'),
+      others: all.filter((p) => p.submission_id !== 'a'),
+    })
+    expect(whole.map((x) => x.passage.submission_id)).not.toContain('b')
+    for (const order of [all, [...all].reverse()]) {
+      let best: ReturnType<typeof siftSupport>['supported'] = []
+      for (let i = 0; i < order.length; i += 7)
+        best = keepBest(best, siftSupport(order.slice(i, i + 7), rules).supported, 10)
+      expect(best).toEqual(whole.slice(0, 10))
+    }
+    // A known submission that did not propose it: only what is left when no page had anything else.
+    const onlyKnown = siftSupport([passage('b', 0, ['chess'])], rules)
+    expect(onlyKnown.supported).toEqual([])
+    expect(onlyKnown.fallback.map((x) => x.match)).toEqual(['words'])
   })
 
   it('parses the lookup, naming what is wrong', () => {

@@ -38,7 +38,8 @@ describe('summary instructions', () => {
     expect(() => checkInstructions(['\uD800'])).toThrow(/U\+D800/)
   })
 
-  it('are read by the template summarizer in the forms the README lists; others are not its to follow', () => {
+  // The forms are those docs/guides/summary-instructions.md lists.
+  it('are read by the template summarizer in the forms the guide lists; others are not its to follow', () => {
     expect(parseInstruction('Leave out age and location.')).toEqual({ kind: 'omit', parts: ['age', 'location'] })
     expect(parseInstruction("Don't mention their job")).toEqual({ kind: 'omit', parts: ['occupation'] })
     expect(parseInstruction('never mention memories')).toEqual({ kind: 'omit', parts: ['memories'] })

@@ -86,7 +86,8 @@ describe('webhook address classes (SSRF)', () => {
     expect(p.refusal('::1')).toMatch(/loopback/)
     expect(p.refusal('192.168.0.1', 'hooks.internal')).toBeNull()
     expect(p.refusal('192.168.0.1', 'other.internal')).toMatch(/private/)
-    // The IPv4-translated form of an allowed IPv4 address is allowed too; the two IPv6 ranges are opened by naming them.
+    // The IPv4-translated form of an allowed IPv4 address is allowed too; the two IPv6 ranges are opened by naming
+    // them.
     expect(p.refusal('::ffff:0:127.0.0.1')).toBeNull()
     expect(p.refusal('::ffff:0:10.1.0.9')).toBeNull()
     expect(p.refusal('::ffff:0:10.2.0.1')).toMatch(/::ffff:0:10\.2\.0\.1 is an IPv4-translated address/)
@@ -135,17 +136,17 @@ describe('webhook address classes (SSRF)', () => {
 })
 
 describe('webhook signatures and schedule', () => {
-  it("the README's verification code is the tested example's, verbatim", () => {
+  it("the webhooks guide's verification code is the tested example's, verbatim", () => {
     const root = path.resolve(import.meta.dirname, '../..')
     const example = fs.readFileSync(path.join(root, 'examples/webhook-receiver.mjs'), 'utf8')
     const fn = /\/\*\*\n \* Whether `header`[\s\S]*?\nexport function verifyProfilerSignature[\s\S]*?\n}\n/.exec(
       example,
     )
     expect(fn).not.toBeNull()
-    expect(fs.readFileSync(path.join(root, 'README.md'), 'utf8')).toContain('```js\n' + fn![0] + '```')
+    expect(fs.readFileSync(path.join(root, 'docs/guides/webhooks.md'), 'utf8')).toContain('```js\n' + fn![0] + '```')
   })
 
-  it('the README verification accepts what the sender signs, with either secret during a rotation, and nothing else', () => {
+  it('the verification accepts what the sender signs, with either secret during a rotation, and nothing else', () => {
     const body = JSON.stringify({
       id: 'evt_1',
       type: 'profile.ready',

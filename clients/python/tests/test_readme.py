@@ -1,4 +1,5 @@
-"""README.md's Python examples, run as written against the service (each in its own interpreter)."""
+"""The Python examples of the client's README.md and of the repository's clients page, run as written against the
+service (each in its own interpreter)."""
 
 from __future__ import annotations
 
@@ -32,16 +33,16 @@ def test_readme_example_runs(index: int, service_url: str, api_key: str) -> None
     assert r.returncode == 0, f"README example {index + 1} failed:\n{code}\n--- stdout\n{r.stdout}\n--- stderr\n{r.stderr}"
 
 
-ROOT_README = Path(__file__).resolve().parents[3] / "README.md"
+CLIENTS_PAGE = Path(__file__).resolve().parents[3] / "docs" / "getting-started" / "clients.md"
 
 
-def test_repository_readme_example_runs(service_url: str, api_key: str) -> None:
-    """The repository README's Python example ("Use it from your app"), as written."""
-    if not ROOT_README.exists():
-        pytest.skip("not run from the repository (no README.md three levels up)")
-    m = re.search(r"<!-- example: python -->\n```python\n(.*?)```", ROOT_README.read_text(encoding="utf-8"), flags=re.S)
-    assert m, "the repository README has no Python example"
+def test_repository_clients_page_example_runs(service_url: str, api_key: str) -> None:
+    """The repository's clients page's Python example (docs/getting-started/clients.md), as written."""
+    if not CLIENTS_PAGE.exists():
+        pytest.skip("not run from the repository (no docs/getting-started/clients.md three levels up)")
+    m = re.search(r"<!-- example: python -->\n```python\n(.*?)```", CLIENTS_PAGE.read_text(encoding="utf-8"), flags=re.S)
+    assert m, "docs/getting-started/clients.md has no Python example"
     env = {**os.environ, "PROFILER_URL": service_url, "PROFILER_API_KEY": api_key}
     r = subprocess.run([sys.executable, "-c", m.group(1)], env=env, capture_output=True, text=True, timeout=180)
-    assert r.returncode == 0, f"the README's example failed:\n{m.group(1)}\n--- stdout\n{r.stdout}\n--- stderr\n{r.stderr}"
+    assert r.returncode == 0, f"the clients page's example failed:\n{m.group(1)}\n--- stdout\n{r.stdout}\n--- stderr\n{r.stderr}"
     assert "baker" in r.stdout and "404 NOT_FOUND" in r.stdout

@@ -1,6 +1,8 @@
 // Memory for the Vercel AI SDK: a language model middleware that adds a Profiler profile's context to the system
 // prompt and, once the answer is complete, submits the exchange as a conversation. The service is never in the way of
 // the answer: the context has a short time limit, the submission happens afterwards, and failures only warn.
+// It works with the AI SDK 5, 6 and 7: its types come from the `ai` the app installed, and it only uses what the three
+// language model specifications (v2, v3, v4) share: system and user messages, text content and `text-delta` parts.
 import type { LanguageModelMiddleware } from 'ai'
 import { ProfilerClient, type Logger } from './client.js'
 import { ProfilerNotFoundError } from './errors.js'
@@ -34,14 +36,28 @@ export interface ProfilerMemoryOptions {
   contextTimeoutMs?: number
   /** Submit each exchange (the last user turn and the answer) as a conversation. Default true. */
   submit?: boolean
+  /**
+   * How long one submission may take, retries included, before it is given up with a warning. Default 10000 ms.
+   * `flush()` never waits longer than this.
+   */
+  submitTimeoutMs?: number
   /** How the context is put into the system prompt. Default: a short heading, then the text. */
   formatContext?: (context: Context) => string
   /** Where warnings go (the service unreachable, a failed submission). Default: console. */
   logger?: Logger
 }
 
-/** The middleware, plus `flush()`: resolves once every submission started so far has settled (for serverless runtimes). */
-export type ProfilerMemoryMiddleware = LanguageModelMiddleware & { flush(): Promise<void> }
+/**
+ * The middleware, plus `flush()` (for serverless runtimes): resolves once every submission started so far has settled,
+ * within `submitTimeoutMs` at most (each submission gives up by then), and says how many were given up.
+ */
+export type ProfilerMemoryMiddleware = LanguageModelMiddleware & { flush(): Promise<FlushResult> }
+
+/** What `flush()` waited for: submissions that reached the service, and those that failed or were given up. */
+export interface FlushResult {
+  submitted: number
+  failed: number
+}
 
 const defaultFormat = (c: Context) =>
   `What you remember about the user (from earlier conversations; use it when relevant, do not recite it):\n${c.text}`
@@ -64,9 +80,10 @@ export function profilerMemory(options: ProfilerMemoryOptions): ProfilerMemoryMi
     logger.warn?.(`profiler memory: ${message}${error === undefined ? '' : `: ${error instanceof Error ? error.message : String(error)}`}`)
   const maxTokens = options.maxTokens ?? 500
   const contextTimeoutMs = options.contextTimeoutMs ?? 2000
+  const submitTimeoutMs = options.submitTimeoutMs ?? 10_000
   const format = options.formatContext ?? defaultFormat
   const deriveQuery = options.query ?? ((p: CallParams) => lastUserText(p.prompt))
-  const pending = new Set<Promise<void>>()
+  const pending = new Set<Promise<boolean>>()
   /** The profile id of each transformed call (wrapGenerate and wrapStream receive the transformed params). */
   const profileOf = new WeakMap<object, string>()
 
@@ -88,17 +105,27 @@ export function profilerMemory(options: ProfilerMemoryOptions): ProfilerMemoryMi
     if (options.submit === false) return
     const messages = exchangeOf(params.prompt, answer)
     if (!messages.some((m) => m.role === 'user')) return
+    // One signal bounds the whole submission, retries and their waits included.
+    const signal = AbortSignal.timeout(submitTimeoutMs)
     const p = client
-      .submit(profileId, { conversation: messages }, { idempotencyKey: globalThis.crypto.randomUUID() })
+      .submit(profileId, { conversation: messages }, { idempotencyKey: globalThis.crypto.randomUUID(), signal })
       .then(
-        () => undefined,
-        (e) => warn(`the exchange was not submitted to profile ${profileId}`, e),
+        () => true,
+        (e) => {
+          const why = signal.aborted ? new Error(`no answer within submitTimeoutMs (${submitTimeoutMs} ms)`) : e
+          warn(`the exchange was not submitted to profile ${profileId}`, why)
+          return false
+        },
       )
       .finally(() => pending.delete(p))
     pending.add(p)
   }
 
   return {
+    // The AI SDK 6's middleware type requires 'v3' and 7's takes any version; 5's has its own optional field instead.
+    // No version reads the field when it wraps a model.
+    specificationVersion: 'v3',
+
     async transformParams({ params }) {
       const profileId = await resolveProfileId(params)
       if (!profileId) return params
@@ -144,7 +171,11 @@ export function profilerMemory(options: ProfilerMemoryOptions): ProfilerMemoryMi
     },
 
     async flush() {
-      while (pending.size) await Promise.allSettled([...pending])
+      const result: FlushResult = { submitted: 0, failed: 0 }
+      while (pending.size) {
+        for (const settled of await Promise.all([...pending])) settled ? result.submitted++ : result.failed++
+      }
+      return result
     },
   }
 }

@@ -176,13 +176,7 @@ export const appsPage: Page = ({ root, signal }) => {
     else heading.focus()
   }
 
-  function actionButton(
-    app: DashboardApp,
-    action: string,
-    text: string,
-    nameCellId: string,
-    danger = false,
-  ): HTMLButtonElement {
+  function actionButton(action: string, text: string, nameCellId: string, danger = false): HTMLButtonElement {
     return h(
       'button',
       {
@@ -197,14 +191,14 @@ export const appsPage: Page = ({ root, signal }) => {
 
   function row(app: DashboardApp): HTMLTableRowElement {
     const nameCellId = `app-name-${app.id}`
-    const rename = actionButton(app, 'rename', 'Rename', nameCellId)
+    const rename = actionButton('rename', 'Rename', nameCellId)
     rename.addEventListener('click', () => {
       renamingId = app.id
       renderTable()
       tableArea.querySelector<HTMLInputElement>(`tr[data-app-id="${CSS.escape(app.id)}"] input`)?.focus()
     })
 
-    const rotate = actionButton(app, 'rotate', 'Rotate key', nameCellId)
+    const rotate = actionButton('rotate', 'Rotate key', nameCellId)
     rotate.addEventListener('click', async () => {
       const ok = await confirmDialog({
         title: `Rotate the key of ${app.displayName}?`,
@@ -223,7 +217,7 @@ export const appsPage: Page = ({ root, signal }) => {
       })
     })
 
-    const revoke = app.keyPrefix ? actionButton(app, 'revoke', 'Revoke key', nameCellId, true) : null
+    const revoke = app.keyPrefix ? actionButton('revoke', 'Revoke key', nameCellId, true) : null
     revoke?.addEventListener('click', async () => {
       const ok = await confirmDialog({
         title: `Revoke the key of ${app.displayName}?`,
@@ -240,7 +234,7 @@ export const appsPage: Page = ({ root, signal }) => {
       })
     })
 
-    const remove = actionButton(app, 'delete', 'Delete', nameCellId, true)
+    const remove = actionButton('delete', 'Delete', nameCellId, true)
     remove.addEventListener('click', async () => {
       const ok = await confirmDialog({
         title: `Delete app ${app.displayName}?`,

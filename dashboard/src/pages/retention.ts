@@ -1,4 +1,6 @@
-/** #/apps/<id>/retention: the app's data retention policy (deleting untouched profiles, dropping raw submission text). */
+/**
+ * #/apps/<id>/retention: the app's data retention policy (deleting untouched profiles, dropping raw submission text).
+ */
 import { gql } from '../api'
 import { h, labelled } from '../dom'
 import { SET_APP_RETENTION } from '../queries'

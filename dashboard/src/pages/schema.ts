@@ -1,4 +1,7 @@
-/** #/apps/<id>/schema: the app's custom profile schema, viewed and edited as JSON; the server's validation errors are shown. */
+/**
+ * #/apps/<id>/schema: the app's custom profile schema, viewed and edited as JSON; the server's validation errors are
+ * shown.
+ */
 import { errorMessage, gql } from '../api'
 import { h, labelled, replace } from '../dom'
 import { APP_CUSTOM_SCHEMA, APPS, SET_APP_CUSTOM_SCHEMA } from '../queries'

@@ -1,4 +1,7 @@
-/** #/apps/<id>/summary: the app's summary instructions (what the summaries of the profiles it writes to cover or leave out). */
+/**
+ * #/apps/<id>/summary: the app's summary instructions (what the summaries of the profiles it writes to cover or leave
+ * out).
+ */
 import { gql } from '../api'
 import { h, labelled } from '../dom'
 import { SET_APP_SUMMARY_INSTRUCTIONS } from '../queries'

@@ -44,16 +44,16 @@ export class Acc {
 
   /** Adds an interest; a later removal of the same value in the same text cancels it, and vice versa. */
   addInterest(category: string, value: string, confidence: number, rule: RuleId, span?: Span): void {
-    const v = value.trim()
-    if (!v || v.length > 60 || contentless(v)) return
-    const k = key(v)
-    this.trace?.record('interests', k, rule, confidence, span)
-    const old = this.interests.get(k)
+    const trimmed = value.trim()
+    if (!trimmed || trimmed.length > 60 || contentless(trimmed)) return
+    const valueKey = key(trimmed)
+    this.trace?.record('interests', valueKey, rule, confidence, span)
+    const old = this.interests.get(valueKey)
     if (old && old.item.confidence >= confidence) {
       old.order = ++this.seq
       return
     }
-    this.interests.set(k, { item: { value: v, confidence, category }, order: ++this.seq })
+    this.interests.set(valueKey, { item: { value: trimmed, confidence, category }, order: ++this.seq })
   }
 
   /** Forgets an interest found in this text (a more specific value replaces it). */
@@ -70,30 +70,30 @@ export class Acc {
   }
 
   private addList(
-    m: Map<string, Ordered<Scored<string>>>,
+    list: Map<string, Ordered<Scored<string>>>,
     value: string,
     confidence: number,
     field: string,
     rule: RuleId,
     span?: Span,
   ): void {
-    const v = value.trim()
-    if (!v || contentless(v)) return
-    const k = key(v)
-    this.trace?.record(field, k, rule, confidence, span)
-    const old = m.get(k)
+    const trimmed = value.trim()
+    if (!trimmed || contentless(trimmed)) return
+    const valueKey = key(trimmed)
+    this.trace?.record(field, valueKey, rule, confidence, span)
+    const old = list.get(valueKey)
     if (old) {
       old.item.confidence = Math.max(old.item.confidence, confidence)
       old.order = ++this.seq
-    } else m.set(k, { item: { value: v, confidence }, order: ++this.seq })
+    } else list.set(valueKey, { item: { value: trimmed, confidence }, order: ++this.seq })
   }
 
   remove(section: ListSection, value: string, category: string | undefined, rule: RuleId, span?: Span): void {
-    const v = value.trim()
-    if (!v) return
-    this.trace?.record(`removals.${section}`, key(v), rule, undefined, span)
-    const r: Removal = category ? { section, category, value: v } : { section, value: v }
-    this.removals.set(`${section}:${key(v)}`, { item: r, order: ++this.seq })
+    const trimmed = value.trim()
+    if (!trimmed) return
+    this.trace?.record(`removals.${section}`, key(trimmed), rule, undefined, span)
+    const removal: Removal = category ? { section, category, value: trimmed } : { section, value: trimmed }
+    this.removals.set(`${section}:${key(trimmed)}`, { item: removal, order: ++this.seq })
   }
 
   setMood(value: string, confidence: number, rule: RuleId, span?: Span): void {
@@ -106,11 +106,11 @@ export class Acc {
     if (!this.style || confidence > this.style.confidence) this.style = { value, confidence }
   }
 
-  addMemory(m: Memory, rule: RuleId, span?: Span): void {
-    const k = key(m.event)
-    this.trace?.record('memories', memoryKey(m), rule, m.confidence, span)
-    if (this.memories.some((x) => key(x.event) === k && x.date === m.date)) return
-    this.memories.push(m)
+  addMemory(memory: Memory, rule: RuleId, span?: Span): void {
+    const eventKey = key(memory.event)
+    this.trace?.record('memories', memoryKey(memory), rule, memory.confidence, span)
+    if (this.memories.some((x) => key(x.event) === eventKey && x.date === memory.date)) return
+    this.memories.push(memory)
   }
 
   toExtraction(language?: string): Extraction {
@@ -118,9 +118,9 @@ export class Acc {
     if (this.core.size) {
       const core: CoreInfo = {}
       for (const [f, s] of this.core) {
-        const c = round(s.confidence)
-        if (f === 'age') core.age = { value: Number(s.value), confidence: c }
-        else core[f] = { value: String(s.value), confidence: c }
+        const confidence = round(s.confidence)
+        if (f === 'age') core.age = { value: Number(s.value), confidence }
+        else core[f] = { value: String(s.value), confidence }
       }
       out.core_info = core
     }

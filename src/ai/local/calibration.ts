@@ -1,6 +1,7 @@
-// Calibration of the local embedder (CONTRACT §8), measured by bench/calibrate-local.ts --search on the persona dev data;
-// method and figures in docs/calibration.md. Re-run the bench and update these points whenever the embedder or
-// profileText changes (and bump LOCAL_EMBEDDING_MODEL when stored vectors change).
+// Calibration of the local embedder (docs/guides/search.md, "Scores and sensitivity"), measured by
+// bench/calibrate-local.ts --search on the persona dev data; method and figures in docs/evaluation/calibration.md.
+// Re-run the bench and update these points whenever the embedder or profileText changes (and bump LOCAL_EMBEDDING_MODEL
+// when stored vectors change).
 import type { CalibrationPoint } from '../calibration.js'
 
 /**

@@ -18,19 +18,19 @@ import { verbItems } from './verbs.js'
 
 export { classifyNoun, cutPhrase, lookup, lookupExact, splitList, verbItems, type Item }
 
-function startsWithVerb(s: string): boolean {
-  const terms = termsOf(s)
-  const t = terms[0]?.tags ?? []
+function startsWithVerb(phrase: string): boolean {
+  const terms = termsOf(phrase)
+  const tags = terms[0]?.tags ?? []
   if (
-    !t.includes('Verb') ||
-    t.includes('Noun') ||
-    t.includes('Gerund') ||
-    t.includes('Auxiliary') ||
-    t.includes('Copula')
+    !tags.includes('Verb') ||
+    tags.includes('Noun') ||
+    tags.includes('Gerund') ||
+    tags.includes('Auxiliary') ||
+    tags.includes('Copula')
   )
     return false
   // "frozen the movie", "liked it": a participle or past form names no activity; nor does "like humans" (a comparison)
-  if (t.includes('PastTense') || t.includes('Participle') || /^(?:like|likes)$/.test(terms[0]!.text)) return false
+  if (tags.includes('PastTense') || tags.includes('Participle') || /^(?:like|likes)$/.test(terms[0]!.text)) return false
   // "strengthens me", "thrill seeking": a pronoun object, or an -ing word next, makes no activity of the verb
   const next = terms[1]
   return (
@@ -50,11 +50,11 @@ const KNOWN_VERBS = new Set(
   sew write garden ride walk volunteer meditate sail row dive shop`.split(/\s+/),
 )
 
-const isBareVerb = (w: string) => {
-  if (KNOWN_VERBS.has(w)) return true
-  if (GENERIC.has(w) || CATEGORY_OF.has(w)) return false
-  const t = termsOf(w)[0]?.tags ?? []
-  return t.includes('Infinitive') && !t.includes('Plural') && !t.includes('Noun')
+const isBareVerb = (word: string) => {
+  if (KNOWN_VERBS.has(word)) return true
+  if (GENERIC.has(word) || CATEGORY_OF.has(word)) return false
+  const tags = termsOf(word)[0]?.tags ?? []
+  return tags.includes('Infinitive') && !tags.includes('Plural') && !tags.includes('Noun')
 }
 
 /** Everything the object of a "like" verb says: "to hike and swim", "jazz, especially bebop", "playing guitar". */
@@ -71,41 +71,50 @@ export function interpretObject(phrase: string, verbHint?: string): Item[] {
       out.push(...verbItems(verb, inf[2]))
       continue
     }
-    const s = stripFiller(raw)
-    const g = splitGerund(s)
-    if (g) {
-      verb = g[0]
-      out.push(...verbItems(g[0], g[1]))
+    const stripped = stripFiller(raw)
+    const gerund = splitGerund(stripped)
+    if (gerund) {
+      verb = gerund[0]
+      out.push(...verbItems(gerund[0], gerund[1]))
       continue
     }
-    const first = s.split(' ')[0]
-    if (GENERIC.has(s)) continue
-    if ((infinitive || !s.includes(' ') || KNOWN_VERBS.has(first)) && isBareVerb(first) && !lookupExact(s)) {
+    const first = stripped.split(' ')[0]
+    if (GENERIC.has(stripped)) continue
+    if (
+      (infinitive || !stripped.includes(' ') || KNOWN_VERBS.has(first)) &&
+      isBareVerb(first) &&
+      !lookupExact(stripped)
+    ) {
       verb = first
-      out.push(...verbItems(first, s.slice(first.length)))
+      out.push(...verbItems(first, stripped.slice(first.length)))
       continue
     }
-    if (verb === 'read' && /^(?:books?|novels?)$/.test(s)) {
+    if (verb === 'read' && /^(?:books?|novels?)$/.test(stripped)) {
       out.push({ category: 'books', value: 'reading', weight: 1 })
       continue
     }
-    if (verb && !lookup(s)) {
-      out.push(...verbItems(verb, s))
+    if (verb && !lookup(stripped)) {
+      out.push(...verbItems(verb, stripped))
       continue
     }
     // "(i love jazz and) play the piano": a coordinated verb phrase
-    if (!lookupExact(s) && s.includes(' ') && !/^(?:a|an|the|some|my|your)\s/.test(raw.trim()) && startsWithVerb(s)) {
+    if (
+      !lookupExact(stripped) &&
+      stripped.includes(' ') &&
+      !/^(?:a|an|the|some|my|your)\s/.test(raw.trim()) &&
+      startsWithVerb(stripped)
+    ) {
       verb = baseOfThirdPerson(first)
-      out.push(...verbItems(verb, s.slice(first.length).trim()))
+      out.push(...verbItems(verb, stripped.slice(first.length).trim()))
       continue
     }
-    const n = classifyNoun(raw)
-    if (n) out.push(n)
+    const noun = classifyNoun(raw)
+    if (noun) out.push(noun)
   }
   for (const ex of examples) {
     for (const raw of splitList(cutPhrase(ex))) {
-      const n = classifyNoun(raw)
-      if (n && n.category !== 'other') out.push(n)
+      const noun = classifyNoun(raw)
+      if (noun && noun.category !== 'other') out.push(noun)
     }
   }
   return out

@@ -1,5 +1,6 @@
 // Clause shapes the rules do not read directly, rewritten into plain first-person clauses: coordinated verb
 // phrases, appositions, subjectless fragments, "my husband and i ...", adverbs after "i am".
+import { pattern } from './regex.js'
 
 /**
  * A verb phrase coordinated with the person's own ("i drive a truck and live in the country") as a clause of its
@@ -19,17 +20,20 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
   for (const m of text.matchAll(
     /\s(?:and|&)\s+(?:(?:also|now|still|currently|often|usually|then|really)\s+)*([a-z]+)\b/g,
   )) {
-    const w = m[1]
-    if (NOT_VERB_AFTER_AND.has(w) || !isVerb(w)) continue
-    out.push(`i ${text.slice(m.index + m[0].length - w.length)}`)
+    const verb = m[1]
+    if (NOT_VERB_AFTER_AND.has(verb) || !isVerb(verb)) continue
+    out.push(`i ${text.slice(m.index + m[0].length - verb.length)}`)
   }
   return out
 }
 
-const FRAGMENT_VERB =
-  /^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born)\s+(?!is\b|are\b|was\b)/
-const FRAGMENT_STATE =
-  /^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|currently|living in|based in|originally from|from|married|single|divorced|retired|vegan|vegetarian|proud|obsessed|addicted|(?:a|an) (?=\S+ (?:by day|by trade|by profession)))\b/
+const FRAGMENT_VERB = new RegExp(pattern`
+  ^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|
+  watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born)\s+(?!is\b|are\b|was\b)`)
+const FRAGMENT_STATE = new RegExp(pattern`
+  ^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|
+  currently|living in|based in|originally from|from|married|single|divorced|retired|vegan|vegetarian|proud|obsessed|
+  addicted|(?:a|an) (?=\S+ (?:by day|by trade|by profession)))\b`)
 
 /**
  * A subjectless fragment of a bio or a chat ("big into bouldering", "love hiking", "vegan for 5 years") read as the
@@ -43,27 +47,36 @@ export function fragmentClause(text: string): string | undefined {
   return undefined
 }
 
+/** "my husband and i love", "sam and i moved": the verb (1) of a subject the person is part of. */
+const PARTNER_AND_I = new RegExp(pattern`
+  ^(?:(?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) and i (are|were|have|live|love|like|enjoy|moved|went|got|own|adopted|bought|
+  visit|travel|play|go)\b`)
+
 /** "my husband and i love to travel" -> "i love to travel": the person is part of the subject. */
 export function ownPartOfSubject(text: string): string {
   return text
-    .replace(
-      /^(?:(?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) and i (are|were|have|live|love|like|enjoy|moved|went|got|own|adopted|bought|visit|travel|play|go)\b/,
-      (_m, v: string) => `i ${v === 'are' ? 'am' : v === 'were' ? 'was' : v}`,
-    )
+    .replace(PARTNER_AND_I, (_m, v: string) => `i ${v === 'are' ? 'am' : v === 'were' ? 'was' : v}`)
     .replace(/^i are\b/, 'i am')
     .replace(/^i were\b/, 'i was')
 }
 
+/** Degree and time adverbs after "i am" (global: String#replace starts every search from the beginning). */
+const COPULA_ADVERBS = new RegExp(
+  pattern`
+    \bi am ((?:(?:currently|really|still|now|just|also|actually|totally|definitely|truly|honestly|seriously|literally|
+    basically|kind of|sort of|pretty|quite|so|very|super|extremely|incredibly|a bit|a little|a little bit|somewhat|
+    fairly|rather|now|finally|already|officially|happily)\s+)+)(?!(?:a|an)\s+(?:bit|lot)\b)`,
+  'g',
+)
+
 /** "i am currently learning" -> "i am learning": degree and time adverbs after "i am" that rules need not see. */
 export function dropCopulaAdverbs(text: string): string {
-  return text.replace(
-    /\bi am ((?:(?:currently|really|still|now|just|also|actually|totally|definitely|truly|honestly|seriously|literally|basically|kind of|sort of|pretty|quite|so|very|super|extremely|incredibly|a bit|a little|a little bit|somewhat|fairly|rather|now|finally|already|officially|happily)\s+)+)(?!(?:a|an)\s+(?:bit|lot)\b)/g,
-    'i am ',
-  )
+  return text.replace(COPULA_ADVERBS, 'i am ')
 }
 
 const NOT_VERB_AFTER_AND = new Set(
-  'i a an the my your his her our their we he she they you it this that these those some many all no not to of in on at for with so then me him them us'.split(
-    ' ',
-  ),
+  (
+    'i a an the my your his her our their we he she they you it this that these those some many all no not to of in ' +
+    'on at for with so then me him them us'
+  ).split(' '),
 )

@@ -1,16 +1,16 @@
-// The local extractor's reading of an app's custom schema fields (issue 14). A schema is compiled once (per app and
-// version, cached) into two word tries: the vocabulary (the values a field's description or `values` names, and enum
-// values) and the labels (the field's name: "budget", "preferred language"). The text is then read once, word by
-// word; from each word at most MAX_PHRASE_WORDS trie nodes are visited, whatever the schema's size, so the work is
-// linear in the text's length (plus what the matches themselves report).
+// The local extractor's reading of an app's custom schema fields (docs/guides/custom-schema.md). A schema is compiled
+// once (per app and version, cached) into two word tries: the vocabulary (the values a field's description or `values`
+// names, and enum values) and the labels (the field's name: "budget", "preferred language"). The text is then read
+// once, word by word; from each word at most MAX_PHRASE_WORDS trie nodes are visited, whatever the schema's size, so
+// the work is linear in the text's length (plus what the matches themselves report).
 //
 // What it recognises:
 // - a vocabulary value mentioned in a sentence, not negated in the three words before it ("I'm not vegetarian"):
-//   string[] (every one), string (the first), enum (only when the sentence also names the field or a preference:
-//   "I prefer Spanish", "my preferred language is Spanish");
+// string[] (every one), string (the first), enum (only when the sentence also names the field or a preference:
+// "I prefer Spanish", "my preferred language is Spanish");
 // - a label followed, within a few filler words, by a value: "budget is 500", "my budget: $1,500", "budget of 2k"
-//   (integer, number), "newsletter: yes" (boolean), "preferred language: Spanish" (enum), "allergies: peanuts, dust"
-//   (string[] and string, the rest of the sentence).
+// (integer, number), "newsletter: yes" (boolean), "preferred language: Spanish" (enum), "allergies: peanuts, dust"
+// (string[] and string, the rest of the sentence).
 import type { CustomField, CustomSchema, CustomValues } from '../../domain/custom-schema.js'
 import { cleanCustomValue, vocabularyOf } from '../../domain/custom-schema.js'
 import type { Scored } from '../../domain/profile.js'
@@ -121,19 +121,19 @@ interface Token {
   end: number
 }
 
-function words(s: string): string[] {
-  return (s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_PHRASE_WORDS + 1)
+function words(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_PHRASE_WORDS + 1)
 }
 
-function index(root: TrieNode, p: Phrase) {
-  if (!p.words.length || p.words.length > MAX_PHRASE_WORDS) return
-  let n = root
-  for (const w of p.words) {
-    let child = n.next.get(w)
-    if (!child) n.next.set(w, (child = node()))
-    n = child
+function index(root: TrieNode, phrase: Phrase) {
+  if (!phrase.words.length || phrase.words.length > MAX_PHRASE_WORDS) return
+  let cursor = root
+  for (const w of phrase.words) {
+    let child = cursor.next.get(w)
+    if (!child) cursor.next.set(w, (child = node()))
+    cursor = child
   }
-  if (!n.phrases.some((x) => x.ref === p.ref)) n.phrases.push(p)
+  if (!cursor.phrases.some((x) => x.ref === phrase.ref)) cursor.phrases.push(phrase)
 }
 
 export function compileSchema(schema: CustomSchema): CompiledSchema {
@@ -158,23 +158,23 @@ const CACHE_MAX = 256
 
 /** The compiled schema, cached by key (app and version: a version never changes). */
 export function compiledFor(key: string, schema: CustomSchema): CompiledSchema {
-  let c = cache.get(key)
-  if (!c) {
-    c = compileSchema(schema)
+  let compiled = cache.get(key)
+  if (!compiled) {
+    compiled = compileSchema(schema)
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!)
-    cache.set(key, c)
+    cache.set(key, compiled)
   }
-  return c
+  return compiled
 }
 
-function parseAmount(w: string, next: string | undefined): number | undefined {
-  const m = /^(-?\d{1,15}(?:,\d{3})*|-?\d+)(\.\d+)?(k|m)?$/.exec(w)
-  if (!m) return undefined
-  let n = Number(`${m[1]!.replace(/,/g, '')}${m[2] ?? ''}`)
-  const mult = m[3] ?? (next === 'k' || next === 'thousand' ? 'k' : next === 'million' ? 'm' : '')
-  if (mult === 'k') n *= 1000
-  if (mult === 'm') n *= 1_000_000
-  return Number.isFinite(n) ? n : undefined
+function parseAmount(word: string, next: string | undefined): number | undefined {
+  const match = /^(-?\d{1,15}(?:,\d{3})*|-?\d+)(\.\d+)?(k|m)?$/.exec(word)
+  if (!match) return undefined
+  let amount = Number(`${match[1]!.replace(/,/g, '')}${match[2] ?? ''}`)
+  const mult = match[3] ?? (next === 'k' || next === 'thousand' ? 'k' : next === 'million' ? 'm' : '')
+  if (mult === 'k') amount *= 1000
+  if (mult === 'm') amount *= 1_000_000
+  return Number.isFinite(amount) ? amount : undefined
 }
 
 export interface CustomReadStats {
@@ -195,34 +195,34 @@ export function readCustomFields(text: string, compiled: CompiledSchema, stats?:
   const out: CustomValues = {}
   const lists = new Map<string, Map<string, Scored<string>>>()
   const setScalar = (ref: FieldRef, value: string | number | boolean, confidence: number) => {
-    const v = cleanCustomValue(ref.def, value)
-    if (v === undefined) return
+    const cleaned = cleanCustomValue(ref.def, value)
+    if (cleaned === undefined) return
     const section = (out[ref.section] ??= {})
     const cur = section[ref.field] as Scored<string | number | boolean> | undefined
-    if (!cur || cur.confidence < confidence) section[ref.field] = { value: v, confidence }
+    if (!cur || cur.confidence < confidence) section[ref.field] = { value: cleaned, confidence }
   }
   const addList = (ref: FieldRef, value: string, confidence: number) => {
-    const v = cleanCustomValue(ref.def, value)
-    if (typeof v !== 'string') return
-    const k = `${ref.section}.${ref.field}`
-    let m = lists.get(k)
-    if (!m) lists.set(k, (m = new Map()))
-    const key = v.toLowerCase()
-    const cur = m.get(key)
-    if (!cur || cur.confidence < confidence) m.set(key, { value: v, confidence })
-    ;(out[ref.section] ??= {})[ref.field] = [...m.values()]
+    const cleaned = cleanCustomValue(ref.def, value)
+    if (typeof cleaned !== 'string') return
+    const fieldPath = `${ref.section}.${ref.field}`
+    let values = lists.get(fieldPath)
+    if (!values) lists.set(fieldPath, (values = new Map()))
+    const key = cleaned.toLowerCase()
+    const cur = values.get(key)
+    if (!cur || cur.confidence < confidence) values.set(key, { value: cleaned, confidence })
+    ;(out[ref.section] ??= {})[ref.field] = [...values.values()]
   }
 
   let steps = 0
   /** The phrases of a trie that start at token i (a prefix walk of MAX_PHRASE_WORDS nodes at most). */
-  const matchesIn = (toks: Token[], root: TrieNode, i: number): Phrase[] => {
+  const matchesIn = (toks: Token[], root: TrieNode, start: number): Phrase[] => {
     const out: Phrase[] = []
-    let n: TrieNode | undefined = root
-    for (let k = 0; k < MAX_PHRASE_WORDS && i + k < toks.length; k++) {
-      n = n.next.get(toks[i + k]!.w)
+    let cursor: TrieNode | undefined = root
+    for (let k = 0; k < MAX_PHRASE_WORDS && start + k < toks.length; k++) {
+      cursor = cursor.next.get(toks[start + k]!.w)
       steps++
-      if (!n) break
-      if (n.phrases.length) out.push(...n.phrases)
+      if (!cursor) break
+      if (cursor.phrases.length) out.push(...cursor.phrases)
     }
     return out
   }
@@ -235,20 +235,21 @@ export function readCustomFields(text: string, compiled: CompiledSchema, stats?:
     const present = new Set(toks.map((t) => t.w))
     const preference = toks.some((t) => PREFERENCE.has(t.w))
     let lastPreference = -100
-    const negatedAt = (i: number) => {
-      for (let j = Math.max(0, i - 3); j < i; j++) if (NEGATIONS.has(toks[j]!.w)) return true
+    const negatedAt = (position: number) => {
+      for (let j = Math.max(0, position - 3); j < position; j++) if (NEGATIONS.has(toks[j]!.w)) return true
       return false
     }
     for (let i = 0; i < toks.length; i++) {
-      const w = toks[i]!.w
-      if (PREFERENCE.has(w)) lastPreference = i
+      const word = toks[i]!.w
+      if (PREFERENCE.has(word)) lastPreference = i
       for (const p of matchesIn(toks, compiled.vocabulary, i)) {
         if (negatedAt(i)) continue
         const { def } = p.ref
         if (def.type === 'string[]') addList(p.ref, p.display!, 0.6)
         else if (def.type === 'string') setScalar(p.ref, p.display!, 0.55)
         else if (def.type === 'enum') {
-          // The value right after "prefer" wins over another one the sentence merely names ("I speak English but prefer Spanish").
+          // The value right after "prefer" wins over another one the sentence merely names ("I speak English but prefer
+          // Spanish").
           if (i - lastPreference <= 3) setScalar(p.ref, p.display!, 0.72)
           else if (preference || [...p.ref.cue].some((c) => present.has(c))) setScalar(p.ref, p.display!, 0.65)
         }
@@ -260,37 +261,37 @@ export function readCustomFields(text: string, compiled: CompiledSchema, stats?:
     }
   }
   const readLabelled = (raw: string, toks: Token[], from: number, ref: FieldRef) => {
-    let j = from
+    let valueIndex = from
     let colon = false
-    for (let n = 0; j < toks.length && n < MAX_FILLER; n++) {
-      const w = toks[j]!.w
-      if (w === ':') colon = true
-      else if (!FILLER.has(w) && w !== '$' && w !== '€' && w !== '£') break
-      j++
+    for (let n = 0; valueIndex < toks.length && n < MAX_FILLER; n++) {
+      const word = toks[valueIndex]!.w
+      if (word === ':') colon = true
+      else if (!FILLER.has(word) && word !== '$' && word !== '€' && word !== '£') break
+      valueIndex++
     }
-    const t = toks[j]
-    if (!t) return
+    const valueToken = toks[valueIndex]
+    if (!valueToken) return
     const { def } = ref
     if (def.type === 'integer' || def.type === 'number') {
-      const n = parseAmount(t.w, toks[j + 1]?.w)
-      if (n !== undefined) setScalar(ref, n, 0.8)
+      const amount = parseAmount(valueToken.w, toks[valueIndex + 1]?.w)
+      if (amount !== undefined) setScalar(ref, amount, 0.8)
     } else if (def.type === 'boolean') {
-      if (YES.has(t.w)) setScalar(ref, true, 0.8)
-      else if (NO.has(t.w)) setScalar(ref, false, 0.8)
+      if (YES.has(valueToken.w)) setScalar(ref, true, 0.8)
+      else if (NO.has(valueToken.w)) setScalar(ref, false, 0.8)
     } else if (def.type === 'enum') {
       // An enum value may itself start with a filler word ("the basic plan"): tried from each word after the label.
-      for (let k = from; k <= j; k++)
+      for (let k = from; k <= valueIndex; k++)
         for (const p of matchesIn(toks, compiled.vocabulary, k)) if (p.ref === ref) setScalar(ref, p.display!, 0.85)
     } else if (
       colon ||
-      toks[j - 1]?.w === 'is' ||
-      toks[j - 1]?.w === 'are' ||
-      toks[j - 1]?.w === 'include' ||
-      toks[j - 1]?.w === 'includes'
+      toks[valueIndex - 1]?.w === 'is' ||
+      toks[valueIndex - 1]?.w === 'are' ||
+      toks[valueIndex - 1]?.w === 'include' ||
+      toks[valueIndex - 1]?.w === 'includes'
     ) {
       // Free values: the rest of the sentence, as written ("allergies: peanuts, dust and pollen").
-      const last = toks[Math.min(toks.length - 1, j + MAX_FREE_WORDS)]!
-      const rest = raw.slice(t.start, last.end)
+      const last = toks[Math.min(toks.length - 1, valueIndex + MAX_FREE_WORDS)]!
+      const rest = raw.slice(valueToken.start, last.end)
       const items = rest
         .split(/,|;|\band\b|\bor\b|&/i)
         .map((x) => x.trim())
@@ -305,9 +306,9 @@ export function readCustomFields(text: string, compiled: CompiledSchema, stats?:
   TOKEN.lastIndex = 0
   for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
     tokens++
-    const w = m[0].toLowerCase()
-    if (w === '.' || w === '!' || w === '?' || w === ';' || w === '\n') flush()
-    else sentence.push({ w, start: m.index, end: m.index + m[0].length })
+    const word = m[0].toLowerCase()
+    if (word === '.' || word === '!' || word === '?' || word === ';' || word === '\n') flush()
+    else sentence.push({ w: word, start: m.index, end: m.index + m[0].length })
   }
   flush()
   if (stats) {

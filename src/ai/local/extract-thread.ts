@@ -1,5 +1,6 @@
-// One thread of the local provider's pool (extract-pool.ts): runs the extractor, the template summarizer or the embedder on what the
-// pool sends (src/threads/serve.ts), one request at a time. Both read text with the same NLP models, loaded here once.
+// One thread of the local provider's pool (extract-pool.ts): runs the extractor, the template summarizer or the
+// embedder on what the pool sends (src/threads/serve.ts), one request at a time. Both read text with the same NLP
+// models, loaded here once.
 import { serveThread } from '../../threads/serve.js'
 import type { ProfileContent } from '../../domain/profile.js'
 import type { ExtractRequest, ExtractResult } from '../types.js'
@@ -23,9 +24,9 @@ const extractor = new LocalExtractor({ now: () => now })
 
 const embedder = new LocalEmbedder()
 
-serveThread<ThreadRequest, ThreadResult>((m) => {
-  if (m.kind === 'summarize') return { summary: summarizeProfile(m.profile, m.instructions) }
-  if (m.kind === 'embed') return embedder.embed(m.texts)
-  now = new Date(m.now)
-  return extractor.extract(m.req)
+serveThread<ThreadRequest, ThreadResult>((request) => {
+  if (request.kind === 'summarize') return { summary: summarizeProfile(request.profile, request.instructions) }
+  if (request.kind === 'embed') return embedder.embed(request.texts)
+  now = new Date(request.now)
+  return extractor.extract(request.req)
 })

@@ -29,50 +29,51 @@ const CATEGORY_KEYS: Record<string, string> = dict({
 })
 
 /** Handles "key: value" clauses; returns true when the clause was one. */
-export function ruleFieldLine(c: ClauseInfo, ctx: RuleContext): boolean {
-  const m = /^([a-z][a-z ]{1,24}?)\s*:\s*(.+)$/.exec(c.text)
-  if (!m) return false
-  const key = m[1].replace(/^my\s+/, '').trim()
-  const value = m[2].trim()
+export function ruleFieldLine(clause: ClauseInfo, ctx: RuleContext): boolean {
+  const match = /^([a-z][a-z ]{1,24}?)\s*:\s*(.+)$/.exec(clause.text)
+  if (!match) return false
+  const key = match[1].replace(/^my\s+/, '').trim()
+  const value = match[2].trim()
   const acc = ctx.acc
   if (/^(?:name|full name|first name)$/.test(key)) {
-    const n = /^[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}$/.exec(value)
-    if (n) acc.setCore('name', ctx.cases.restore(value, true), 0.9, 'field.name', m)
+    const nameMatch = /^[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}$/.exec(value)
+    if (nameMatch) acc.setCore('name', ctx.cases.restore(value, true), 0.9, 'field.name', match)
   } else if (key === 'age') {
-    const n = parseNumber(value.replace(/\s*(?:years?|yrs?)(?: old)?$/, ''))
-    if (n !== undefined && n > 0 && n < 120) acc.setCore('age', n, 0.9, 'field.age', m)
+    const age = parseNumber(value.replace(/\s*(?:years?|yrs?)(?: old)?$/, ''))
+    if (age !== undefined && age > 0 && age < 120) acc.setCore('age', age, 0.9, 'field.age', match)
   } else if (key === 'gender' || key === 'sex') {
-    const g = GENDER_EXPLICIT[value] ?? (value === 'f' ? 'female' : value === 'm' ? 'male' : undefined)
-    if (g) acc.setCore('gender', g, 0.9, 'field.gender', m)
+    const gender = GENDER_EXPLICIT[value] ?? (value === 'f' ? 'female' : value === 'm' ? 'male' : undefined)
+    if (gender) acc.setCore('gender', gender, 0.9, 'field.gender', match)
   } else if (/^(?:location|city|lives in|home|hometown|from|based in|country|residence)$/.test(key)) {
-    const p = placeOf(value, 'loose', ctx)
-    if (p) acc.setCore('location', p.value, 0.85 * p.factor, 'field.location', m)
+    const place = placeOf(value, 'loose', ctx)
+    if (place) acc.setCore('location', place.value, 0.85 * place.factor, 'field.location', match)
   } else if (/^(?:job|occupation|profession|work|role|career|position)$/.test(key)) {
-    const f = occupationFrom(value.replace(/^(?:a|an)\s+/, ''), false)
-    if (f?.kind === 'job') acc.setCore('occupation', f.value, Math.min(0.85, f.conf), 'field.occupation', m)
+    const finding = occupationFrom(value.replace(/^(?:a|an)\s+/, ''), false)
+    if (finding?.kind === 'job')
+      acc.setCore('occupation', finding.value, Math.min(0.85, finding.conf), 'field.occupation', match)
   } else if (/^(?:hobbies|interests|likes|loves|passions|favorites|favourites|into)$/.test(key)) {
-    addItems(interpretObject(value), ctx, 0.85, 'field.interests', m)
+    addItems(interpretObject(value), ctx, 0.85, 'field.interests', match)
   } else if (/^(?:dislikes|hates|pet peeves)$/.test(key)) {
-    for (const it of interpretObject(value)) acc.addAvoid(it.value, 0.5, 'field.dislikes', m)
+    for (const it of interpretObject(value)) acc.addAvoid(it.value, 0.5, 'field.dislikes', match)
   } else if (CATEGORY_KEYS[key] || /^favou?rite /.test(key)) {
     const head = key.replace(/^favou?rite\s+/, '')
     const cat = CATEGORY_KEYS[key] ?? FAVORITE_HEADS[singular(head.split(' ').pop() ?? '')]
     if (!cat) return false
     for (const item of splitList(cutPhrase(value))) {
-      const n = classifyNoun(item, cat, 1)
-      if (n)
+      const noun = classifyNoun(item, cat, 1)
+      if (noun)
         addItems(
           [
             {
-              category: cat === 'hobbies' ? n.category : cat,
-              value: cat === 'pets' ? singular(n.value) : n.value,
+              category: cat === 'hobbies' ? noun.category : cat,
+              value: cat === 'pets' ? singular(noun.value) : noun.value,
               weight: 1,
             },
           ],
           ctx,
           0.85,
           'field.favorite',
-          m,
+          match,
         )
     }
   } else {

@@ -10,30 +10,31 @@ const list = (s: string): string[] =>
 
 const MUSIC = list(`
 jazz, rock, pop, pop music, hip hop, hip-hop, rap, country, country music, classical, classical music, blues, metal,
-heavy metal, punk, punk rock, reggae, r&b, rnb, soul, soul music, funk, disco, edm, techno, house music, electronic music,
-folk, folk music, indie, indie rock, opera, gospel, k-pop, kpop, j-pop, salsa music, latin music, alternative, alternative rock,
-grunge, emo, ska, bluegrass, dubstep, trance, swing, rock and roll, rock n roll, classic rock, hard rock, soft rock,
-rockabilly, motown, oldies, big band, bossa nova, flamenco, reggaeton, trap music, lo-fi, lofi, ambient music, new age music,
-show tunes, christian music, worship music, a cappella, instrumental music, orchestral music, symphony, chamber music,
-baroque music, 80s music, 90s music, 70s music, 60s music, boy band, smooth jazz, death metal, hardcore, synthwave,
-drum and bass, dance music, pop punk, americana, polka, mariachi, afrobeat, afrobeats, dancehall, cumbia, bachata, fado,
-celtic music, world music, soundtrack, film score, music, song, singing, karaoke, concert, live music, band, choir,
-vinyl, vinyl record, album, dj, djing, rapping, composing music, songwriting, making music, music festival, orchestra,
-guitar, electric guitar, acoustic guitar, bass, bass guitar, piano, keyboard, drum, drums, violin, viola, cello,
-double bass, saxophone, sax, trumpet, trombone, tuba, french horn, flute, piccolo, clarinet, oboe, bassoon, harmonica,
-ukulele, banjo, mandolin, harp, accordion, organ, synthesizer, xylophone, marimba, bagpipes, sitar, bongo, djembe,
-the beatles, beatles, elvis, elvis presley, michael jackson, madonna, queen, taylor swift, beyonce, adele, drake, eminem,
-kanye west, rihanna, lady gaga, bruno mars, ed sheeran, justin bieber, ariana grande, billie eilish, bts, coldplay, u2,
-the rolling stones, rolling stones, led zeppelin, pink floyd, nirvana, metallica, ac/dc, guns n roses, bon jovi,
-bob dylan, bob marley, johnny cash, dolly parton, garth brooks, frank sinatra, david bowie, whitney houston,
-mariah carey, celine dion, shakira, jay-z, kendrick lamar, tupac, snoop dogg, mozart, beethoven, bach, chopin, vivaldi,
-tchaikovsky, abba, bee gees, the eagles, aerosmith, green day, linkin park, foo fighters, red hot chili peppers,
-radiohead, oasis, pearl jam, imagine dragons, maroon 5, one direction, the weeknd, katy perry, miley cyrus, lana del rey,
-harry styles, post malone, nicki minaj, carrie underwood, shania twain, willie nelson, jimi hendrix, john lennon,
-freddie mercury, stevie wonder, aretha franklin, ray charles, louis armstrong, miles davis, john coltrane,
-ella fitzgerald, nina simone, the doors, black sabbath, iron maiden, megadeth, blink 182, weezer, the killers,
-arctic monkeys, gorillaz, daft punk, backstreet boys, spice girls, britney spears, kelly clarkson, alicia keys, usher,
-justin timberlake, dua lipa, olivia rodrigo, bad bunny`)
+heavy metal, punk, punk rock, reggae, r&b, rnb, soul, soul music, funk, disco, edm, techno, house music,
+electronic music, folk, folk music, indie, indie rock, opera, gospel, k-pop, kpop, j-pop, salsa music, latin music,
+alternative, alternative rock, grunge, emo, ska, bluegrass, dubstep, trance, swing, rock and roll, rock n roll,
+classic rock, hard rock, soft rock, rockabilly, motown, oldies, big band, bossa nova, flamenco, reggaeton, trap music,
+lo-fi, lofi, ambient music, new age music, show tunes, christian music, worship music, a cappella, instrumental music,
+orchestral music, symphony, chamber music, baroque music, 80s music, 90s music, 70s music, 60s music, boy band,
+smooth jazz, death metal, hardcore, synthwave, drum and bass, dance music, pop punk, americana, polka, mariachi,
+afrobeat, afrobeats, dancehall, cumbia, bachata, fado, celtic music, world music, soundtrack, film score, music, song,
+singing, karaoke, concert, live music, band, choir, vinyl, vinyl record, album, dj, djing, rapping, composing music,
+songwriting, making music, music festival, orchestra, guitar, electric guitar, acoustic guitar, bass, bass guitar,
+piano, keyboard, drum, drums, violin, viola, cello, double bass, saxophone, sax, trumpet, trombone, tuba, french horn,
+flute, piccolo, clarinet, oboe, bassoon, harmonica, ukulele, banjo, mandolin, harp, accordion, organ, synthesizer,
+xylophone, marimba, bagpipes, sitar, bongo, djembe, the beatles, beatles, elvis, elvis presley, michael jackson,
+madonna, queen, taylor swift, beyonce, adele, drake, eminem, kanye west, rihanna, lady gaga, bruno mars, ed sheeran,
+justin bieber, ariana grande, billie eilish, bts, coldplay, u2, the rolling stones, rolling stones, led zeppelin,
+pink floyd, nirvana, metallica, ac/dc, guns n roses, bon jovi, bob dylan, bob marley, johnny cash, dolly parton,
+garth brooks, frank sinatra, david bowie, whitney houston, mariah carey, celine dion, shakira, jay-z, kendrick lamar,
+tupac, snoop dogg, mozart, beethoven, bach, chopin, vivaldi, tchaikovsky, abba, bee gees, the eagles, aerosmith,
+green day, linkin park, foo fighters, red hot chili peppers, radiohead, oasis, pearl jam, imagine dragons, maroon 5,
+one direction, the weeknd, katy perry, miley cyrus, lana del rey, harry styles, post malone, nicki minaj,
+carrie underwood, shania twain, willie nelson, jimi hendrix, john lennon, freddie mercury, stevie wonder,
+aretha franklin, ray charles, louis armstrong, miles davis, john coltrane, ella fitzgerald, nina simone, the doors,
+black sabbath, iron maiden, megadeth, blink 182, weezer, the killers, arctic monkeys, gorillaz, daft punk,
+backstreet boys, spice girls, britney spears, kelly clarkson, alicia keys, usher, justin timberlake, dua lipa,
+olivia rodrigo, bad bunny`)
 
 const SPORTS = list(`
 sport, soccer, football, american football, basketball, baseball, softball, tennis, golf, hockey, ice hockey,
@@ -45,10 +46,11 @@ roller skating, ice skating, skating, figure skating, climbing, rock climbing, b
 track, track and field, cross country, diving, scuba diving, rowing, canoeing, kayaking, sailing, windsurfing,
 kitesurfing, horseback riding, horse riding, equestrian, bowling, darts, billiards, pool, snooker, curling,
 weightlifting, powerlifting, bodybuilding, lifting, lifting weights, crossfit, working out, workout, exercise,
-exercising, fitness, gym, yoga, pilates, zumba, aerobics, spinning, nascar, racing, formula 1, formula one, f1, car racing,
-motocross, nfl, nba, mlb, nhl, premier league, olympics, dodgeball, kickball, frisbee, ultimate frisbee, disc golf,
-paintball, parkour, skydiving, bungee jumping, paragliding, wakeboarding, snorkeling, hunting sports, golfing,
-the yankees, yankees, the lakers, lakers, red sox, the patriots, manchester united, real madrid, wimbledon, super bowl`)
+exercising, fitness, gym, yoga, pilates, zumba, aerobics, spinning, nascar, racing, formula 1, formula one, f1,
+car racing, motocross, nfl, nba, mlb, nhl, premier league, olympics, dodgeball, kickball, frisbee, ultimate frisbee,
+disc golf, paintball, parkour, skydiving, bungee jumping, paragliding, wakeboarding, snorkeling, hunting sports,
+golfing, the yankees, yankees, the lakers, lakers, red sox, the patriots, manchester united, real madrid, wimbledon,
+super bowl`)
 
 const FOOD = list(`
 food, cuisine, dish, meal, snack, dessert, drink, beverage, pizza, pasta, spaghetti, lasagna, sushi, ramen, noodle,
@@ -65,21 +67,22 @@ korean food, vietnamese food, mediterranean food, soul food, cajun food, souther
 coffee, tea, green tea, espresso, latte, cappuccino, hot chocolate, milk, milkshake, smoothie, juice, orange juice,
 soda, coke, pepsi, lemonade, wine, red wine, white wine, beer, craft beer, whiskey, whisky, bourbon, vodka, tequila,
 rum, gin, cocktail, margarita, champagne, sake, cider, kombucha, meat, pork, beef, lamb, turkey, ham, sausage, salami,
-pepperoni, veal, venison, duck breast, mac and cheese, macaroni and cheese, grilled cheese, peanut butter and jelly, cheesecake, tiramisu,
-pudding, gelato, frozen yogurt, yogurt, honey, nut, almond, peanut, cashew, olive, pickle, kimchi, tofu, dim sum,
-sauce, hot sauce, bbq sauce, vegan, vegetarian, pescatarian, keto, paleo, gluten free,
+pepperoni, veal, venison, duck breast, mac and cheese, macaroni and cheese, grilled cheese, peanut butter and jelly,
+cheesecake, tiramisu, pudding, gelato, frozen yogurt, yogurt, honey, nut, almond, peanut, cashew, olive, pickle,
+kimchi, tofu, dim sum, sauce, hot sauce, bbq sauce, vegan, vegetarian, pescatarian, keto, paleo, gluten free,
 gluten-free, plant based, plant-based, kosher, halal, brunch, breakfast, dinner, lunch, candy bar, chocolate cake,
 chocolate chip cookie, caramel, vanilla, cinnamon roll, gummy bear, licorice, jelly bean, marshmallow, s'more, pretzel`)
 
 const BOOKS = list(`
 book, reading, novel, fiction, non-fiction, nonfiction, poetry, poem, literature, classic literature, mystery novel,
-mystery, thriller, romance novel, fantasy, fantasy novel, science fiction, sci-fi, scifi, comic, comic book, graphic novel,
-manga, magazine, newspaper, biography, autobiography, memoir, history book, self help, self-help book, audiobook,
-short story, crime novel, detective story, harry potter, the lord of the rings, lord of the rings, the hobbit, twilight,
-the hunger games, hunger games, stephen king, j.k. rowling, jk rowling, tolkien, jane austen, shakespeare,
-charles dickens, agatha christie, mark twain, ernest hemingway, hemingway, george orwell, edgar allan poe, dr seuss,
-nicholas sparks, james patterson, john grisham, dan brown, neil gaiman, terry pratchett, isaac asimov, ray bradbury,
-tolstoy, dostoevsky, the bible, bible, creative writing, journaling, library, bookstore, young adult novel, ya novel`)
+mystery, thriller, romance novel, fantasy, fantasy novel, science fiction, sci-fi, scifi, comic, comic book,
+graphic novel, manga, magazine, newspaper, biography, autobiography, memoir, history book, self help, self-help book,
+audiobook, short story, crime novel, detective story, harry potter, the lord of the rings, lord of the rings,
+the hobbit, twilight, the hunger games, hunger games, stephen king, j.k. rowling, jk rowling, tolkien, jane austen,
+shakespeare, charles dickens, agatha christie, mark twain, ernest hemingway, hemingway, george orwell, edgar allan poe,
+dr seuss, nicholas sparks, james patterson, john grisham, dan brown, neil gaiman, terry pratchett, isaac asimov,
+ray bradbury, tolstoy, dostoevsky, the bible, bible, creative writing, journaling, library, bookstore,
+young adult novel, ya novel`)
 
 const MOVIES_TV = list(`
 movie, film, cinema, the movies, tv, television, tv show, show, series, tv series, netflix, hulu, hbo, disney,
@@ -98,14 +101,16 @@ hamster, gerbil, guinea pig, rabbit, bunny, mouse, rat, ferret, chinchilla, hedg
 lizard, gecko, iguana, bearded dragon, frog, horse, pony, donkey, goat, pig, cow, sheep, duck, llama, alpaca, labrador,
 golden retriever, german shepherd, poodle, beagle, bulldog, pug, husky, chihuahua, dachshund, corgi, terrier,
 pit bull, pitbull, rottweiler, shih tzu, yorkie, border collie, collie, great dane, doberman, maltese, maine coon,
-tabby, lab, black lab, animal, wildlife, lion, tiger, elephant, giraffe, dolphin, whale, penguin, monkey, bear, panda, koala, wolf,
-fox, owl, eagle, shark, otter, sloth, zebra, kangaroo, butterfly, bee, unicorn, dinosaur, cheetah, leopard, deer`)
+tabby, lab, black lab, animal, wildlife, lion, tiger, elephant, giraffe, dolphin, whale, penguin, monkey, bear, panda,
+koala, wolf, fox, owl, eagle, shark, otter, sloth, zebra, kangaroo, butterfly, bee, unicorn, dinosaur, cheetah,
+leopard, deer`)
 
 const TRAVEL = list(`
 travel, traveling, travelling, trip, road trip, vacation, cruise, beach, the beach, mountain, the mountains, ocean,
 the ocean, sea, island, lake, backpacking, sightseeing, exploring new places, new places, new cities, abroad, overseas,
 europe, asia, africa, south america, north america, australia, antarctica, the caribbean, caribbean, hawaii, paris,
-london, rome, tokyo, new york, disneyland, disney world, national park, park, the park, theme park, amusement park, zoo, the zoo, aquarium, countryside, road tripping, world travel, flying`)
+london, rome, tokyo, new york, disneyland, disney world, national park, park, the park, theme park, amusement park,
+zoo, the zoo, aquarium, countryside, road tripping, world travel, flying`)
 
 const HOBBIES = list(`
 hobby, hiking, camping, fishing, hunting, gardening, painting, drawing, sketching, knitting, crocheting, sewing,
@@ -113,13 +118,13 @@ quilting, embroidery, photography, woodworking, pottery, ceramics, sculpting, da
 ballroom dancing, tap dancing, writing, blogging, vlogging, video game, gaming, game, board game, card game, chess,
 checkers, puzzle, jigsaw puzzle, crossword puzzle, crossword, sudoku, cards, poker, lego, scrapbooking,
 bird watching, birdwatching, astronomy, stargazing, meditation, shopping, thrifting, volunteering, walking, long walk,
-walk, bike ride, craft, arts and crafts, diy, calligraphy, origami, magic, magic trick, cooking, baking, grilling, coding, programming,
-genealogy, antique, car, classic car, fixing cars, tinkering, cosplay, dungeons and dragons, d&d, tabletop game,
-role playing game, rpg, nature, the outdoors, outdoors, being outdoors, being outside, plant, houseplant, bonsai,
-fashion, makeup, nail art, tattoo, podcast, learning languages, partying, clubbing, going out, socializing, art,
-museum, computer, technology, tech, beekeeping, home brewing, wine tasting, model train, model building, rc car, drone,
-metal detecting, geocaching, foraging, canning, birding, stamp, coin, stamp collecting, coin collecting, collecting,
-sunbathing, people watching, playing games, minecraft, fortnite, pokemon, nintendo,
+walk, bike ride, craft, arts and crafts, diy, calligraphy, origami, magic, magic trick, cooking, baking, grilling,
+coding, programming, genealogy, antique, car, classic car, fixing cars, tinkering, cosplay, dungeons and dragons, d&d,
+tabletop game, role playing game, rpg, nature, the outdoors, outdoors, being outdoors, being outside, plant,
+houseplant, bonsai, fashion, makeup, nail art, tattoo, podcast, learning languages, partying, clubbing, going out,
+socializing, art, museum, computer, technology, tech, beekeeping, home brewing, wine tasting, model train,
+model building, rc car, drone, metal detecting, geocaching, foraging, canning, birding, stamp, coin, stamp collecting,
+coin collecting, collecting, sunbathing, people watching, playing games, minecraft, fortnite, pokemon, nintendo,
 playstation, xbox, the sims, world of warcraft, call of duty, zelda, mario`)
 
 const OTHER = list(`

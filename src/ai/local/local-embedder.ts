@@ -13,9 +13,12 @@ import { PACKAGE_ROOT } from '../../paths.js'
 import { readVectorTable, writeVectorTable, type VectorRows } from './vector-table.js'
 
 const WORD_DIMS = 100
-/** Hashed stem buckets (see docs/calibration.md for the measurements behind the choice). */
+/** Hashed stem buckets (see docs/evaluation/calibration.md for the measurements behind the choice). */
 const HASH_BUCKETS = 923
-/** Buckets per stem (see docs/calibration.md: 4 instead of 2 keeps chance collisions from matching unrelated queries). */
+/**
+ * Buckets per stem (see docs/evaluation/calibration.md: 4 instead of 2 keeps chance collisions from matching unrelated
+ * queries).
+ */
 const HASH_PROBES = 4
 /** Layout: [0, 100) word vectors, [100, 100 + buckets) hashed stems, last: the "no content" marker. */
 export const LOCAL_EMBEDDING_DIMENSION = WORD_DIMS + HASH_BUCKETS + 1
@@ -42,11 +45,14 @@ export interface LocalEmbedderOptions {
    * about, not which one, so "has a pet axolotl" must not match every pet owner. 1 treats them as content words.
    */
   frameWeight?: number
-  /** Buckets per stem: more probes make a chance collision with another stem cost (or fake) a smaller part of a match. */
+  /**
+   * Buckets per stem: more probes make a chance collision with another stem cost (or fake) a smaller part of a match.
+   */
   hashProbes?: number
 }
 
-// Chosen by bench/calibrate-local.ts --variants; frameWeight and hashProbes by --search (docs/calibration.md).
+// Chosen by bench/calibrate-local.ts --variants; frameWeight and hashProbes by --search
+// (docs/evaluation/calibration.md).
 const DEFAULTS: Required<LocalEmbedderOptions> = {
   semanticShare: 0.25,
   maxWords: 100_000,
@@ -120,20 +126,20 @@ function vectorFile(): string {
 }
 
 function getVectors(maxWords: number): Promise<WordVectors> {
-  let p = loads.get(maxWords)
-  if (!p) {
-    p = loadVectors(maxWords)
-    p.catch(() => loads.delete(maxWords))
-    loads.set(maxWords, p)
+  let loading = loads.get(maxWords)
+  if (!loading) {
+    loading = loadVectors(maxWords)
+    loading.catch(() => loads.delete(maxWords))
+    loads.set(maxWords, loading)
   }
-  return p
+  return loading
 }
 
 /**
  * The build's binary table of the default vectors (vector-table.ts), which the compiled code reads. The TypeScript
  * sources (tests, tsx) read it too when dist/ is a current build of them (the digest scripts/build.mjs records) and
- * the table is newer than the vector file; otherwise they parse the JSON (1.2-2 s of CPU: in the suite, every thread
- * of every service a test started did, about 1.3 s of a new service's first extraction).
+ * the table is newer than the vector file; otherwise they parse the JSON, which costs seconds of CPU in every thread
+ * that loads the vectors.
  */
 const BUILT_TABLE = path.join(PACKAGE_ROOT, 'dist', `word-vectors-${DEFAULTS.maxWords}.bin`)
 const FROM_SOURCES = import.meta.url.endsWith('.ts')
@@ -169,7 +175,7 @@ let dictionary: Promise<ReadonlyMap<string, number>> | undefined
  * The words of the local embedder's corpus (341,479, lower-case), each with its frequency rank (0: the most frequent):
  * a dictionary, for telling a misspelt query word from a real one and what it may have meant (src/domain/spelling.ts).
  * The vector file begins with them as one array ("words": [...], about 4 MB), which is all that is read of it, once,
- * in pieces of about WORD_PIECE_CHARS between which the event loop runs (read whole, it blocked it for 160 ms).
+ * in pieces of about WORD_PIECE_CHARS between which the event loop runs (read whole, it would block the loop).
  */
 export function dictionaryWords(): Promise<ReadonlyMap<string, number>> {
   dictionary ??= readWordList(vectorFile())
@@ -231,13 +237,13 @@ function scanStrings(text: string, max: number): { cut: number; end: boolean } {
   let inString = false
   let cut = 0
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
+    const code = text.charCodeAt(i)
     if (inString) {
-      if (c === 92 /* \ */) i++
-      else if (c === 34 /* " */) inString = false
-    } else if (c === 34) inString = true
-    else if (c === 93 /* ] */) return { cut: i, end: true }
-    else if (c === 44 /* , */) {
+      if (code === 92 /* \ */) i++
+      else if (code === 34 /* " */) inString = false
+    } else if (code === 34) inString = true
+    else if (code === 93 /* ] */) return { cut: i, end: true }
+    else if (code === 44 /* , */) {
       cut = i
       if (i >= max) break
     }
@@ -267,19 +273,19 @@ async function readVectors(file: string, maxWords: number): Promise<VectorRows> 
   const take = (piece: string): void => {
     const entries = JSON.parse(`{${piece}}`) as Record<string, number[]>
     for (const word of Object.keys(entries)) {
-      const v = entries[word]
-      const rank = v[WORD_DIMS + 1]
+      const entry = entries[word]
+      const rank = entry[WORD_DIMS + 1]
       if (rank >= maxWords) {
         done = true
         continue
       }
-      const norm = v[WORD_DIMS] || 1
+      const norm = entry[WORD_DIMS] || 1
       if ((rank + 1) * WORD_DIMS > data.length) {
         const grown = new Float32Array(Math.max(data.length * 2, (rank + 1) * WORD_DIMS))
         grown.set(data)
         data = grown
       }
-      for (let d = 0; d < WORD_DIMS; d++) data[rank * WORD_DIMS + d] = v[d] / norm
+      for (let d = 0; d < WORD_DIMS; d++) data[rank * WORD_DIMS + d] = entry[d] / norm
       index.set(word, rank)
     }
   }
@@ -334,21 +340,21 @@ export function contentTokens(text: string): string[] {
 }
 
 // FNV-1a, 32-bit: small, fast, and stable across platforms and versions.
-function fnv1a(s: string, seed = 0x811c9dc5): number {
-  let h = seed >>> 0
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i)
-    h = Math.imul(h, 0x01000193) >>> 0
+function fnv1a(text: string, seed = 0x811c9dc5): number {
+  let hash = seed >>> 0
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193) >>> 0
   }
-  return h
+  return hash
 }
 
-function normalise(v: Float64Array, from: number, to: number): number {
+function normalise(vector: Float64Array, from: number, to: number): number {
   let sq = 0
-  for (let i = from; i < to; i++) sq += v[i] * v[i]
-  const n = Math.sqrt(sq)
-  if (n > 0) for (let i = from; i < to; i++) v[i] /= n
-  return n
+  for (let i = from; i < to; i++) sq += vector[i] * vector[i]
+  const norm = Math.sqrt(sq)
+  if (norm > 0) for (let i = from; i < to; i++) vector[i] /= norm
+  return norm
 }
 
 export class LocalEmbedder implements Embedder {
@@ -385,7 +391,7 @@ export class LocalEmbedder implements Embedder {
   private embedOne(text: string, wv: WordVectors): number[] {
     const { semanticShare, frequencyK, removeCommon, hashBuckets, semanticTaper, frameWeight, hashProbes } = this.opts
     const dim = this.dimension
-    const v = new Float64Array(dim)
+    const vector = new Float64Array(dim)
     const stems = new Map<string, { count: number; weight: number }>()
     let known = false
     for (const token of contentTokens(text)) {
@@ -397,23 +403,23 @@ export class LocalEmbedder implements Embedder {
       if (row !== undefined) {
         known = true
         const base = row * WORD_DIMS
-        for (let d = 0; d < WORD_DIMS; d++) v[d] += weight * wv.data[base + d]
+        for (let d = 0; d < WORD_DIMS; d++) vector[d] += weight * wv.data[base + d]
       }
       const stem = stemmer(token)
-      const s = stems.get(stem)
-      if (s) s.count++
+      const seen = stems.get(stem)
+      if (seen) seen.count++
       else stems.set(stem, { count: 1, weight })
     }
     if (stems.size === 0) {
-      v[dim - 1] = 1
-      return Array.from(v)
+      vector[dim - 1] = 1
+      return Array.from(vector)
     }
     if (known && removeCommon) {
       let dot = 0
-      for (let d = 0; d < WORD_DIMS; d++) dot += v[d] * wv.common[d]
-      for (let d = 0; d < WORD_DIMS; d++) v[d] -= dot * wv.common[d]
+      for (let d = 0; d < WORD_DIMS; d++) dot += vector[d] * wv.common[d]
+      for (let d = 0; d < WORD_DIMS; d++) vector[d] -= dot * wv.common[d]
     }
-    const semNorm = normalise(v, 0, WORD_DIMS)
+    const semNorm = normalise(vector, 0, WORD_DIMS)
     // Each stem goes to HASH_PROBES signed buckets: a chance collision with another stem then costs (or fakes) only
     // part of a match.
     for (const [stem, { count, weight }] of stems) {
@@ -421,18 +427,18 @@ export class LocalEmbedder implements Embedder {
       for (let probe = 0; probe < hashProbes; probe++) {
         const key = probe === 0 ? stem : `${probe}\u0001${stem}`
         const sign = fnv1a(key, 0x9747b28c) & 1 ? 1 : -1
-        v[WORD_DIMS + (fnv1a(key) % hashBuckets)] += sign * value
+        vector[WORD_DIMS + (fnv1a(key) % hashBuckets)] += sign * value
       }
     }
-    normalise(v, WORD_DIMS, WORD_DIMS + hashBuckets)
+    normalise(vector, WORD_DIMS, WORD_DIMS + hashBuckets)
     // Each part is unit length; their shares of the squared norm set how much each contributes to the cosine.
     const share =
       semanticTaper > 0 && stems.size > semanticTaper ? (semanticShare * semanticTaper) / stems.size : semanticShare
-    const a = semNorm > 0 ? Math.sqrt(share) : 0
-    const b = Math.sqrt(1 - share)
-    for (let d = 0; d < WORD_DIMS; d++) v[d] *= a
-    for (let d = WORD_DIMS; d < WORD_DIMS + hashBuckets; d++) v[d] *= b
-    normalise(v, 0, dim)
-    return Array.from(v)
+    const semanticScale = semNorm > 0 ? Math.sqrt(share) : 0
+    const hashScale = Math.sqrt(1 - share)
+    for (let d = 0; d < WORD_DIMS; d++) vector[d] *= semanticScale
+    for (let d = WORD_DIMS; d < WORD_DIMS + hashBuckets; d++) vector[d] *= hashScale
+    normalise(vector, 0, dim)
+    return Array.from(vector)
   }
 }

@@ -1,5 +1,5 @@
-// The offline, deterministic extractor (CONTRACT §9 `local`): rules over compromise POS tags, lexicons and
-// chrono-node dates. English only: for text detected as another language only `language` is reported.
+// The offline, deterministic extractor (docs/architecture/local-extractor.md): rules over compromise POS tags, lexicons
+// and chrono-node dates. English only: for text detected as another language only `language` is reported.
 import type { Extraction, ProfileContent } from '../../domain/profile.js'
 import { ConversationFormatError, subjectTurns } from '../conversation.js'
 import { detectLanguage, functionWordShare } from '../language.js'
@@ -80,11 +80,11 @@ export class LocalExtractor implements Extractor {
       try {
         // each turn is its own paragraph, so sentences never run across turns
         text = subjectTurns(input.data).join('\n')
-      } catch (e) {
+      } catch (err) {
         // The HTTP layer rejects malformed conversations; one that slips through yields nothing (retrying
         // would not help, and another speaker's words must never be attributed to the person).
-        if (e instanceof ConversationFormatError) return {}
-        throw e
+        if (err instanceof ConversationFormatError) return {}
+        throw err
       }
     } else {
       text = input.data
@@ -108,17 +108,17 @@ export class LocalExtractor implements Extractor {
 /** The submission's own time, when it has a valid one. */
 function referenceDate(iso: string | undefined): Date | undefined {
   if (!iso) return undefined
-  const d = new Date(iso)
-  return Number.isNaN(d.getTime()) ? undefined : d
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? undefined : date
 }
 
 /** The profiled person's turns of a conversation as one text; empty when the transcript cannot be read. */
 function personText(data: string): string {
   try {
     return subjectTurns(data).join('\n')
-  } catch (e) {
-    if (e instanceof ConversationFormatError) return ''
-    throw e
+  } catch (err) {
+    if (err instanceof ConversationFormatError) return ''
+    throw err
   }
 }
 
@@ -163,60 +163,60 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   }
   let prev: ClauseInfo | undefined
   const split = splitClauses(normalized)
-  const clauses = split.flatMap((c, i) => {
-    if (c.question) return [c]
+  const clauses = split.flatMap((clause, index) => {
+    if (clause.question) return [clause]
     // "i am outgoing but a bit impatient": the second half shares the subject and the copula
-    const before = split[i - 1]
+    const before = split[index - 1]
     if (
       before &&
-      before.sentence === c.sentence &&
+      before.sentence === clause.sentence &&
       /^i am\b/.test(before.text) &&
-      c.text.split(' ').length <= 5 &&
-      !/\b(?:i|we|you|he|she|they|it|my|me)\b/.test(c.text) &&
-      !/^(?:the|this|that|these|those|his|her|their|our|your|there|here)\b/.test(c.text)
+      clause.text.split(' ').length <= 5 &&
+      !/\b(?:i|we|you|he|she|they|it|my|me)\b/.test(clause.text) &&
+      !/^(?:the|this|that|these|those|his|her|their|our|your|there|here)\b/.test(clause.text)
     ) {
-      c = { ...c, text: `i am ${c.text}` }
+      clause = { ...clause, text: `i am ${clause.text}` }
     }
-    const fragment = fragmentClause(c.text)
-    if (fragment) c = { ...c, text: fragment }
-    c = { ...c, text: dropCopulaAdverbs(ownPartOfSubject(c.text)) }
+    const fragment = fragmentClause(clause.text)
+    if (fragment) clause = { ...clause, text: fragment }
+    clause = { ...clause, text: dropCopulaAdverbs(ownPartOfSubject(clause.text)) }
     // "i am a musician and hope to make it big": the wish or hedge in the second half leaves the first half firm
     const wish =
       /\s(?:and|but)\s+(?:i\s+)?(?:(?:also|really|still)\s+)?(?:hope|want|wish|plan|dream|would like|would love|might|may|maybe|could)\b/.exec(
-        c.text,
+        clause.text,
       )
-    if (wish && /^i\s/.test(c.text)) {
-      const head = c.text.slice(0, wish.index)
-      const tail = `i ${c.text.slice(wish.index).replace(/^\s(?:and|but)\s+(?:i\s+)?/, '')}`
+    if (wish && /^i\s/.test(clause.text)) {
+      const head = clause.text.slice(0, wish.index)
+      const tail = `i ${clause.text.slice(wish.index).replace(/^\s(?:and|but)\s+(?:i\s+)?/, '')}`
       if (!/\b(?:if|maybe|might|want|hope|wish|plan)\b/.test(head)) {
-        const h = { ...c, text: head }
-        const w = { ...c, text: tail }
-        return [h, w, ...coordinatedClauses(head, isVerbAfterI).map((text) => ({ ...c, text }))]
+        const headClause = { ...clause, text: head }
+        const tailClause = { ...clause, text: tail }
+        return [headClause, tailClause, ...coordinatedClauses(head, isVerbAfterI).map((text) => ({ ...clause, text }))]
       }
     }
-    return [c, ...coordinatedClauses(c.text, isVerbAfterI).map((text) => ({ ...c, text }))]
+    return [clause, ...coordinatedClauses(clause.text, isVerbAfterI).map((text) => ({ ...clause, text }))]
   })
   for (const clause of clauses) {
-    const c = describe(clause)
-    if (acc.trace) acc.trace.clause = c.text
-    rulePreferences(c, ctx)
-    if (!c.question && ruleFieldLine(c, ctx)) {
-      prev = c
+    const info = describe(clause)
+    if (acc.trace) acc.trace.clause = info.text
+    rulePreferences(info, ctx)
+    if (!info.question && ruleFieldLine(info, ctx)) {
+      prev = info
       continue
     }
-    if (!c.question) {
-      ruleName(c, ctx)
-      ruleAge(c, ctx)
-      ruleGender(c, ctx)
-      ruleLocation(c, ctx)
-      ruleOccupation(c, ctx)
-      ruleNegation(c, ctx)
-      ruleUsedTo(c, prev, ctx)
-      ruleInterests(c, ctx)
-      rulePersonality(c, ctx)
-      ruleMemories(c, ctx)
+    if (!info.question) {
+      ruleName(info, ctx)
+      ruleAge(info, ctx)
+      ruleGender(info, ctx)
+      ruleLocation(info, ctx)
+      ruleOccupation(info, ctx)
+      ruleNegation(info, ctx)
+      ruleUsedTo(info, prev, ctx)
+      ruleInterests(info, ctx)
+      rulePersonality(info, ctx)
+      ruleMemories(info, ctx)
     }
-    prev = c
+    prev = info
   }
   return acc.toExtraction(opts.language === undefined ? detectLanguage(text) : (opts.language ?? undefined))
 }

@@ -1,5 +1,6 @@
-// Template summary (CONTRACT §7): 1-4 sentences, present tense, third person, only what the profile holds.
-// Sentence 1 is who the person is; then interests, personality and mood, preferences; a key memory if room is left.
+// Template summary (docs/guides/summary-instructions.md): 1-4 sentences, present tense, third person, only what the
+// profile holds. Sentence 1 is who the person is; then interests, personality and mood, preferences; a key memory if
+// room is left.
 import nlp from 'compromise'
 import type { CoreInfo, ProfileContent, Scored } from '../../domain/profile.js'
 import { byConfidence, clean, rankMemories, values } from '../profile-text.js'
@@ -56,20 +57,20 @@ function phrases(items: string[]): string {
   return `${items.slice(0, -1).join(', ')}, and ${items[items.length - 1]}`
 }
 
-function capitalise(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1)
+function capitalise(sentence: string): string {
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1)
 }
 
-function text(s: Scored<string> | undefined): string | undefined {
-  const v = s ? clean(String(s.value)) : ''
-  return v === '' ? undefined : v
+function text(scored: Scored<string> | undefined): string | undefined {
+  const value = scored ? clean(String(scored.value)) : ''
+  return value === '' ? undefined : value
 }
 
 function genderNoun(gender: string | undefined, age: number | undefined): string | undefined {
-  const g = gender?.toLowerCase()
+  const lowered = gender?.toLowerCase()
   const young = age !== undefined && age < 18
-  if (g === 'female' || g === 'woman' || g === 'f') return young ? 'girl' : 'woman'
-  if (g === 'male' || g === 'man' || g === 'm') return young ? 'boy' : 'man'
+  if (lowered === 'female' || lowered === 'woman' || lowered === 'f') return young ? 'girl' : 'woman'
+  if (lowered === 'male' || lowered === 'man' || lowered === 'm') return young ? 'boy' : 'man'
   return undefined
 }
 
@@ -109,7 +110,7 @@ function identity(subject: string, core: CoreInfo): string | undefined {
   return `${subject} ${list(predicates)}.`
 }
 
-type Verb = { base: string; third: string; item?: (v: string) => string }
+type Verb = { base: string; third: string; item?: (value: string) => string }
 const ENJOY: Verb = { base: 'enjoy', third: 'enjoys' }
 const VERB_BY_CATEGORY: [RegExp, Verb][] = [
   [/pet/, { base: 'have', third: 'has', item: (v) => (/s$/i.test(v) ? v : withArticle(v)) }],
@@ -121,8 +122,8 @@ const VERB_BY_CATEGORY: [RegExp, Verb][] = [
 ]
 
 function verbFor(category: string): Verb {
-  const c = category.toLowerCase()
-  return VERB_BY_CATEGORY.find(([re]) => re.test(c))?.[1] ?? ENJOY
+  const lowered = category.toLowerCase()
+  return VERB_BY_CATEGORY.find(([re]) => re.test(lowered))?.[1] ?? ENJOY
 }
 
 /** "They enjoy hiking and jazz, and have a dog." Top interests by confidence, grouped by what one does with them. */
@@ -131,8 +132,8 @@ function interests(subject: string, singular: boolean, all: Record<string, Score
     items.map((i) => ({ category, value: clean(String(i.value)), confidence: i.confidence })),
   )
   const seen = new Set<string>()
-  const top = byConfidence(flat.filter((i) => i.value !== '')).filter((i) => {
-    const key = i.value.toLowerCase()
+  const top = byConfidence(flat.filter((i) => i.value !== '')).filter((item) => {
+    const key = item.value.toLowerCase()
     return seen.has(key) ? false : (seen.add(key), true)
   })
   if (top.length === 0) return undefined
@@ -148,21 +149,21 @@ function interests(subject: string, singular: boolean, all: Record<string, Score
       !/^(?:ring|king|thing|string|spring|wing|sing|bling)$/i.test(i.value)
     )
       verb = ENJOY
-    const g = groups.get(verb) ?? []
-    g.push(verb.item ? verb.item(i.value) : i.value)
-    groups.set(verb, g)
+    const items = groups.get(verb) ?? []
+    items.push(verb.item ? verb.item(i.value) : i.value)
+    groups.set(verb, items)
   }
   const parts = [...groups].map(([verb, items]) => `${singular ? verb.third : verb.base} ${list(items)}`)
   return `${subject} ${phrases(parts)}.`
 }
 
 /** Adjectives stay bare, role nouns get an article: "kind, curious and an animal activist". */
-function trait(t: string): string {
-  const terms = nlp(t).terms().json() as { terms: { tags: string[] }[] }[]
+function trait(phrase: string): string {
+  const terms = nlp(phrase).terms().json() as { terms: { tags: string[] }[] }[]
   const last = terms[terms.length - 1]?.terms[0]?.tags ?? []
   const isRole =
     last.includes('Actor') || (terms.length > 1 && last.includes('Singular') && !last.includes('Adjective'))
-  return isRole ? withArticle(t) : t
+  return isRole ? withArticle(phrase) : phrase
 }
 
 function personality(subject: string, singular: boolean, profile: ProfileContent): string | undefined {
@@ -189,9 +190,9 @@ function preferences(subject: string, profile: ProfileContent): string | undefin
 }
 
 function memory(profile: ProfileContent): string | undefined {
-  const m = rankMemories(profile.memories)[0]
-  if (!m) return undefined
-  return `A key event in their life: ${clean(m.event)}${m.date ? ` (${m.date})` : ''}.`
+  const keyEvent = rankMemories(profile.memories)[0]
+  if (!keyEvent) return undefined
+  return `A key event in their life: ${clean(keyEvent.event)}${keyEvent.date ? ` (${keyEvent.date})` : ''}.`
 }
 
 /** The profile without the parts the instructions leave out (a copy; the stored profile is never touched). */

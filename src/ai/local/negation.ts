@@ -8,102 +8,116 @@ import type { ProfileContent } from '../../domain/profile.js'
 import { cutPhrase, interpretObject, type Item } from './classify.js'
 import { TRAITS } from './lexicon-core.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
-import { rx } from './regex.js'
+import { pattern, rx } from './regex.js'
 import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
 
 const VERBS = 'like|love|enjoy|care for|care about|play|eat|drink|watch|listen to|do|go|read|collect|practice|follow'
 const CHANGE = /\b(?:anymore|any more|these days|nowadays|no more)\b/
 
-function normal(v: string): string {
-  return v.toLowerCase().replace(/\s+/g, ' ').trim()
+function normal(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim()
 }
 
 /** Category under which the profile currently holds `value`, if it does. */
 function existingCategory(profile: ProfileContent | undefined, value: string): string | undefined {
   if (!profile) return undefined
-  const v = normal(value)
+  const normalised = normal(value)
   for (const [cat, list] of Object.entries(profile.interests ?? {})) {
-    if (list.some((e) => normal(e.value) === v || normal(e.value).replace(/s$/, '') === v.replace(/s$/, ''))) return cat
+    if (
+      list.some(
+        (e) => normal(e.value) === normalised || normal(e.value).replace(/s$/, '') === normalised.replace(/s$/, ''),
+      )
+    )
+      return cat
   }
   return undefined
 }
 
 function itemsOf(verb: string | undefined, obj: string): Item[] {
-  const o = obj
+  const object = obj
     .replace(CHANGE, '')
     .replace(/\s+(?:now|either|at all|really)$/, '')
     .trim()
-  if (!o) return []
+  if (!object) return []
   if (!verb || verb === 'like' || verb === 'love' || verb === 'enjoy' || verb === 'care for' || verb === 'care about')
-    return interpretObject(o)
-  if (verb === 'listen to') return interpretObject(`listening to ${o}`)
-  return interpretObject(`to ${verb} ${o}`)
+    return interpretObject(object)
+  if (verb === 'listen to') return interpretObject(`listening to ${object}`)
+  return interpretObject(`to ${verb} ${object}`)
 }
 
 function removeAll(items: Item[], ctx: RuleContext, rule: RuleId, span: Span): void {
   for (const it of items) ctx.acc.remove('interests', it.value, existingCategory(ctx.profile, it.value), rule, span)
 }
 
+/** "not anymore", "i do not like it now": the second half of "i used to love jazz, but not anymore". */
+const NOT_ANYMORE = new RegExp(pattern`
+  ^(?:(?:i|i do) )?(?:not anymore|not any more|no more|no longer|i do not anymore|
+  i do not (?:like|love|enjoy) (?:it|them) (?:anymore|now)|now i (?:hate|do not like|can not stand) (?:it|them))$`)
+
 /** Handles "I used to love jazz, but not anymore" across the two clauses. */
-export function ruleUsedTo(c: ClauseInfo, prev: ClauseInfo | undefined, ctx: RuleContext): void {
-  if (!prev || prev.sentence !== c.sentence) return
-  if (
-    !/^(?:(?:i|i do) )?(?:not anymore|not any more|no more|no longer|i do not anymore|i do not (?:like|love|enjoy) (?:it|them) (?:anymore|now)|now i (?:hate|do not like|can not stand) (?:it|them))$/.test(
-      c.text,
-    )
-  )
-    return
-  const m = rx`\\bi ${ADV}used to (${VERBS}) (.+)$`.exec(prev.text)
+export function ruleUsedTo(clause: ClauseInfo, prev: ClauseInfo | undefined, ctx: RuleContext): void {
+  if (!prev || prev.sentence !== clause.sentence) return
+  if (!NOT_ANYMORE.test(clause.text)) return
+  const match = rx`\\bi ${ADV}used to (${VERBS}) (.+)$`.exec(prev.text)
   // the trace's clause is this one ("not anymore"), its match the clause before
-  if (m) removeAll(itemsOf(m[1], m[2]), ctx, 'negation.used-to-not-anymore', m)
+  if (match) removeAll(itemsOf(match[1], match[2]), ctx, 'negation.used-to-not-anymore', match)
 }
 
-export function ruleNegation(c: ClauseInfo, ctx: RuleContext): void {
-  if (c.hedged) return
-  const t = c.text
+/** "i am no longer into jazz": the negation (1) and what (2). */
+const NOT_INTO = new RegExp(pattern`
+  \bi am (not|no longer) (?:really |very |that |so )?(?:into|a fan of|a big fan of|interested in|fond of|
+  crazy about) (.+)$`)
+
+/** "i do not like jazz", "i am sick of reality tv": the verb (1) and what (2). */
+const I_DISLIKE = new RegExp(
+  `\\bi ${ADV}(hate|hates|detest|despise|loathe|can not stand|dislike|do not like|do not enjoy|do not care for|` +
+    'do not care about|am not interested in|am tired of|am sick of|have no interest in)\\s+(.+)$',
+)
+
+export function ruleNegation(clause: ClauseInfo, ctx: RuleContext): void {
+  if (clause.hedged) return
+  const text = clause.text
   // traits: "I am not shy anymore", "I am no longer lazy"
-  let m = /\bi am (?:not|no longer) (?:as |so |that |very )?([a-z -]+?)(?: anymore| any more)?$/.exec(t)
-  if (m && (CHANGE.test(t) || /no longer/.test(t)) && TRAITS.has(m[1])) {
-    ctx.acc.remove('traits', m[1], undefined, 'negation.no-longer-trait', m)
+  let match = /\bi am (?:not|no longer) (?:as |so |that |very )?([a-z -]+?)(?: anymore| any more)?$/.exec(text)
+  if (match && (CHANGE.test(text) || /no longer/.test(text)) && TRAITS.has(match[1])) {
+    ctx.acc.remove('traits', match[1], undefined, 'negation.no-longer-trait', match)
     return
   }
-  m = rx`\\bi ${ADV}(?:do not|can not|no longer|never) ${ADV}(${VERBS}) (.+)$`.exec(t)
-  if (m && (CHANGE.test(t) || /\bno longer\b/.test(t))) {
-    removeAll(itemsOf(m[1], m[2]), ctx, 'negation.verb-anymore', m)
+  match = rx`\\bi ${ADV}(?:do not|can not|no longer|never) ${ADV}(${VERBS}) (.+)$`.exec(text)
+  if (match && (CHANGE.test(text) || /\bno longer\b/.test(text))) {
+    removeAll(itemsOf(match[1], match[2]), ctx, 'negation.verb-anymore', match)
     return
   }
-  m =
+  match =
     rx`\\bi ${ADV}(?:have )?(?:stopped|quit|gave up|given up|am giving up|am quitting|am done with|am over) (.+)$`.exec(
-      t,
+      text,
     )
-  if (m && !/^(?:my (?:job|work)|work|school|college|smoking|drinking|caring|trying|talking|working)\b/.test(m[1])) {
-    removeAll(itemsOf(undefined, m[1]), ctx, 'negation.stopped', m)
+  if (
+    match &&
+    !/^(?:my (?:job|work)|work|school|college|smoking|drinking|caring|trying|talking|working)\b/.test(match[1])
+  ) {
+    removeAll(itemsOf(undefined, match[1]), ctx, 'negation.stopped', match)
     return
   }
-  m =
-    /\bi am (not|no longer) (?:really |very |that |so )?(?:into|a fan of|a big fan of|interested in|fond of|crazy about) (.+)$/.exec(
-      t,
-    )
-  if (m) {
-    if (m[1] === 'no longer' || CHANGE.test(t)) removeAll(itemsOf(undefined, m[2]), ctx, 'negation.not-into', m)
-    else dislike(itemsOf(undefined, m[2]), ctx, 0.4, 'negation.not-into', m)
+  match = NOT_INTO.exec(text)
+  if (match) {
+    if (match[1] === 'no longer' || CHANGE.test(text))
+      removeAll(itemsOf(undefined, match[2]), ctx, 'negation.not-into', match)
+    else dislike(itemsOf(undefined, match[2]), ctx, 0.4, 'negation.not-into', match)
     return
   }
-  m = /^(.+?) (?:is|are) (?:no longer|not) my favorites?\b/.exec(t)
-  if (m) {
-    removeAll(itemsOf(undefined, m[1]), ctx, 'negation.not-my-favorite', m)
+  match = /^(.+?) (?:is|are) (?:no longer|not) my favorites?\b/.exec(text)
+  if (match) {
+    removeAll(itemsOf(undefined, match[1]), ctx, 'negation.not-my-favorite', match)
     return
   }
-  m =
-    rx`\\bi ${ADV}(hate|hates|detest|despise|loathe|can not stand|dislike|do not like|do not enjoy|do not care for|do not care about|am not interested in|am tired of|am sick of|have no interest in)\\s+(.+)$`.exec(
-      t,
-    )
-  if (m && !/^(?:talking|speaking|discussing|hearing|when|it|that|this|being|having|people|how)\b/.test(m[2])) {
-    const strong = /hate|detest|despise|loathe|stand|sick/.test(m[1])
-    const items = itemsOf(undefined, m[2])
+  match = I_DISLIKE.exec(text)
+  if (match && !/^(?:talking|speaking|discussing|hearing|when|it|that|this|being|having|people|how)\b/.test(match[2])) {
+    const strong = /hate|detest|despise|loathe|stand|sick/.test(match[1])
+    const items = itemsOf(undefined, match[2])
     // "i hate my job", "i hate school": too general to be an interest, still a topic worth avoiding
-    const bare = cutPhrase(m[2])
+    const bare = cutPhrase(match[2])
       .replace(/^(?:my|the|our|his|her|their)\s+/, '')
       .replace(/\s+(?:so much|at all|anymore|either|now)$/, '')
       .trim()
@@ -113,8 +127,8 @@ export function ruleNegation(c: ClauseInfo, ctx: RuleContext): void {
       bare.split(' ').length <= 2 &&
       !/^(?:it|that|this|them|him|her|you|me|everything|anything|nothing|everyone|people|myself)$/.test(bare)
     ) {
-      ctx.acc.addAvoid(ctx.cases.restore(bare), strong ? 0.5 : 0.4, 'negation.dislike', m)
-    } else dislike(items, ctx, strong ? 0.5 : 0.4, 'negation.dislike', m)
+      ctx.acc.addAvoid(ctx.cases.restore(bare), strong ? 0.5 : 0.4, 'negation.dislike', match)
+    } else dislike(items, ctx, strong ? 0.5 : 0.4, 'negation.dislike', match)
   }
 }
 

@@ -8,15 +8,15 @@ export interface Term {
 
 const MAX = 5000
 
-function memo<T>(fn: (s: string) => T): (s: string) => T {
+function memo<T>(fn: (text: string) => T): (text: string) => T {
   const cache = new Map<string, T>()
-  return (s: string) => {
-    const hit = cache.get(s)
-    if (hit !== undefined || cache.has(s)) return hit as T
-    const v = fn(s)
+  return (text: string) => {
+    const hit = cache.get(text)
+    if (hit !== undefined || cache.has(text)) return hit as T
+    const value = fn(text)
     if (cache.size >= MAX) cache.delete(cache.keys().next().value as string)
-    cache.set(s, v)
-    return v
+    cache.set(text, value)
+    return value
   }
 }
 
@@ -27,16 +27,16 @@ export const termsOf = memo((s: string): Term[] =>
   ),
 )
 
-const matchers = new Map<string, (s: string) => boolean>()
+const matchers = new Map<string, (text: string) => boolean>()
 
-/** Whether compromise finds `match` (a compromise match expression such as "#Place") in `s`. */
-export function nlpHas(s: string, match: string): boolean {
-  let m = matchers.get(match)
-  if (!m) {
-    m = memo((x: string) => nlp(x).has(match))
-    matchers.set(match, m)
+/** Whether compromise finds `match` (a compromise match expression such as "#Place") in `text`. */
+export function nlpHas(text: string, match: string): boolean {
+  let matcher = matchers.get(match)
+  if (!matcher) {
+    matcher = memo((x: string) => nlp(x).has(match))
+    matchers.set(match, matcher)
   }
-  return m(s)
+  return matcher(text)
 }
 
 /** Place names compromise recognises in `s`, joined per span ("new york city"). */
@@ -47,12 +47,12 @@ export const peopleIn = memo((s: string): string[] => nlp(s).people().out('array
 
 /** Whether `word`, right after "i", reads as a verb ("i live", not "i camping"). */
 export const isVerbAfterI = memo((word: string): boolean => {
-  const t = termsOf(`i ${word}`)[1]?.tags ?? []
+  const tags = termsOf(`i ${word}`)[1]?.tags ?? []
   return (
-    t.includes('Verb') &&
-    !t.includes('Gerund') &&
-    !t.includes('Noun') &&
-    !t.includes('Auxiliary') &&
-    !t.includes('Copula')
+    tags.includes('Verb') &&
+    !tags.includes('Gerund') &&
+    !tags.includes('Noun') &&
+    !tags.includes('Auxiliary') &&
+    !tags.includes('Copula')
   )
 })

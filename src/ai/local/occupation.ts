@@ -8,7 +8,7 @@ import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
 import { gerund, NUMBER_RE, singular } from './text.js'
 import { lookup } from './classify.js'
-import { rx } from './regex.js'
+import { pattern, rx } from './regex.js'
 
 type Finding = { kind: 'job'; value: string; conf: number } | { kind: 'hobby'; category: string; value: string }
 
@@ -22,38 +22,38 @@ const MODIFIERS = new Set(
   sous pastry line night part-time full-time volunteer youth sports fitness yoga dance piano guitar dog pet tattoo hair
   nail makeup wedding portrait fashion interior landscape stay-at-home home health care daycare store bank shop cafe
   restaurant hotel hospital police fire army navy marine military government city county state federal local
-  swim ski surf tennis golf soccer football basketball baseball hockey track running climbing boxing skating dive`.split(
-    /\s+/,
-  ),
+  swim ski surf tennis golf soccer football basketball baseball hockey track running climbing boxing skating
+  dive`.split(/\s+/),
 )
-const HOBBY_QUALIFIER =
-  /\b(?:avid|big|huge|keen|passionate|amateur|weekend|casual|hobby|hobbyist|enthusiastic|aspiring|wannabe|lifelong|devoted|dedicated|obsessive|occasional|serious)\b/
-const FILLER =
-  /^(?:very|really|pretty|quite|proud|happy|busy|good|great|hard working|hardworking|hard-working|successful|young|new|small town|full time|full-time|part time|part-time|local|single|tired|overworked|underpaid|struggling|starving|working|practicing|practising|certified)\s+/
-const CUT =
-  /\s(?:at|for|in|from|with|who|that|and|but|since|because|when|so|by|on|of|living|working|here|there|now|currently|like)\b.*$|,.*$/
+const HOBBY_QUALIFIER = new RegExp(pattern`\b(?:avid|big|huge|keen|passionate|amateur|weekend|casual|hobby|hobbyist|
+  enthusiastic|aspiring|wannabe|lifelong|devoted|dedicated|obsessive|occasional|serious)\b`)
+const FILLER = new RegExp(pattern`^(?:very|really|pretty|quite|proud|happy|busy|good|great|hard working|hardworking|
+  hard-working|successful|young|new|small town|full time|full-time|part time|part-time|local|single|tired|overworked|
+  underpaid|struggling|starving|working|practicing|practising|certified)\s+`)
+const CUT = new RegExp(pattern`\s(?:at|for|in|from|with|who|that|and|but|since|because|when|so|by|on|of|living|working|
+  here|there|now|currently|like)\b.*$|,.*$`)
 
 /** Reads an occupation out of a noun phrase ("retired school teacher from ohio" -> "retired school teacher"). */
 export function occupationFrom(phrase: string, strict: boolean): Finding | undefined {
   if (/^stay[- ]at[- ]home\b/.test(phrase)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
-  let p = phrase
+  let cleaned = phrase
     .replace(rx`\\b(?:${NUMBER_RE})[- ](?:years?|yrs?)[- ]old\\b`, '')
     .replace(/\bas well\b.*$/, '')
     .replace(CUT, '')
     .replace(/\s+/g, ' ')
     .trim()
-  for (let i = 0; i < 4; i++) p = p.replace(FILLER, '')
-  if (/^stay[- ]at[- ]home\b/.test(p)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
-  if (/^(?:housewife|homemaker|house wife|househusband)$/.test(p))
+  for (let i = 0; i < 4; i++) cleaned = cleaned.replace(FILLER, '')
+  if (/^stay[- ]at[- ]home\b/.test(cleaned)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
+  if (/^(?:housewife|homemaker|house wife|househusband)$/.test(cleaned))
     return { kind: 'job', value: 'homemaker', conf: 0.85 }
-  const words = p.split(' ').filter(Boolean).slice(0, 6)
+  const words = cleaned.split(' ').filter(Boolean).slice(0, 6)
   if (!words.length) return undefined
   const agent = HOBBY_AGENTS[words.slice(-2).join(' ')] ?? HOBBY_AGENTS[words[words.length - 1]]
-  const qualified = HOBBY_QUALIFIER.test(p)
+  const qualified = HOBBY_QUALIFIER.test(cleaned)
   if (agent && (qualified || !OCCUPATIONS.has(words[words.length - 1]))) {
     return { kind: 'hobby', category: agent[0], value: agent[1] }
   }
-  const pro = /^(?:professional|pro) ([a-z ]{2,30}) (player|athlete)$/.exec(p)
+  const pro = /^(?:professional|pro) ([a-z ]{2,30}) (player|athlete)$/.exec(cleaned)
   if (pro) return { kind: 'job', value: `professional ${pro[1]} ${pro[2]}`, conf: 0.9 }
   if (qualified && strict) return undefined
   // the head: the last word that is a job, a multi-word job ending there, or (loosely) a job-like noun
@@ -61,9 +61,9 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
   let head = -1
   let known = false
   for (let i = words.length - 1; i >= 0; i--) {
-    const w = singular(words[i])
-    const multi = [3, 2].some((n) => i - n + 1 >= 0 && OCCUPATIONS.has([...words.slice(i - n + 1, i), w].join(' ')))
-    if (multi || OCCUPATIONS.has(w) || OCCUPATIONS.has(words[i]) || w === 'student' || w === 'major') {
+    const word = singular(words[i])
+    const multi = [3, 2].some((n) => i - n + 1 >= 0 && OCCUPATIONS.has([...words.slice(i - n + 1, i), word].join(' ')))
+    if (multi || OCCUPATIONS.has(word) || OCCUPATIONS.has(words[i]) || word === 'student' || word === 'major') {
       head = i
       known = true
       break
@@ -71,21 +71,21 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
   }
   if (head < 0) {
     const last = words.length - 1
-    const w = words[last]
-    if (NOT_JOBS.has(w) || NOT_JOBS.has(singular(w))) return undefined
+    const word = words[last]
+    if (NOT_JOBS.has(word) || NOT_JOBS.has(singular(word))) return undefined
     const actor = tags[last]?.terms[0]?.tags.includes('Actor')
     if (strict && !actor) return undefined
     const noun = tags[last]?.terms[0]?.tags.includes('Noun') && !tags[last]?.terms[0]?.tags.includes('Adjective')
-    if (!strict && !actor && (!noun || (!JOB_SUFFIX.test(w) && words.length > 3))) return undefined
+    if (!strict && !actor && (!noun || (!JOB_SUFFIX.test(word) && words.length > 3))) return undefined
     head = last
   }
   if (NOT_JOBS.has(words[head])) return undefined
   let start = head
   while (start > 0 && head - start < 2) {
-    const w = words[start - 1]
+    const word = words[start - 1]
     const isNoun =
       tags[start - 1]?.terms[0]?.tags.includes('Noun') && !tags[start - 1]?.terms[0]?.tags.includes('Adjective')
-    if (MODIFIERS.has(w) || (isNoun && !NOT_JOBS.has(w))) start--
+    if (MODIFIERS.has(word) || (isNoun && !NOT_JOBS.has(word))) start--
     else break
   }
   const multiStart = [3, 2]
@@ -101,39 +101,108 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
 
 const BRANCHES = 'army|navy|air force|marines|marine corps|military|national guard|coast guard'
 const SUBJECTS =
-  /^(?:math|maths|mathematics|english|science|history|physics|chemistry|biology|art|music|spanish|french|german|kindergarten|preschool|yoga|piano|guitar|dance|swimming|pe|gym|special education|special ed|elementary school|middle school|high school|college|\w+ grade)\b/
+  new RegExp(pattern`^(?:math|maths|mathematics|english|science|history|physics|chemistry|biology|art|music|
+  spanish|french|german|kindergarten|preschool|yoga|piano|guitar|dance|swimming|pe|gym|special education|special ed|
+  elementary school|middle school|high school|college|\w+ grade)\b`)
 
-function emit(f: Finding | undefined, ctx: RuleContext, rule: RuleId, span: Span): boolean {
-  if (!f) return false
-  if (f.kind === 'hobby') ctx.acc.addInterest(f.category, f.value, 0.85, rule, span)
+function emit(finding: Finding | undefined, ctx: RuleContext, rule: RuleId, span: Span): boolean {
+  if (!finding) return false
+  if (finding.kind === 'hobby') ctx.acc.addInterest(finding.category, finding.value, 0.85, rule, span)
   else {
-    ctx.acc.setCore('occupation', f.value, f.conf, rule, span)
+    ctx.acc.setCore('occupation', finding.value, finding.conf, rule, span)
     // "a swim coach", "a yoga instructor": who teaches an activity cares about it
-    const taught = /^(?:[a-z]+ )?([a-z]+) (?:coach|instructor|teacher|trainer)$/.exec(f.value)
+    const taught = /^(?:[a-z]+ )?([a-z]+) (?:coach|instructor|teacher|trainer)$/.exec(finding.value)
     if (taught) {
-      const a = [gerund(taught[1]), taught[1]]
+      const activity = [gerund(taught[1]), taught[1]]
         .map((w) => ({ w, hit: lookup(w) }))
         .find((x) => x.hit && x.hit.term === x.w && ['sports', 'hobbies', 'music'].includes(x.hit.category))
-      if (a) ctx.acc.addInterest(a.hit!.category, a.w, 0.6, 'interest.taught-activity', span)
+      if (activity) ctx.acc.addInterest(activity.hit!.category, activity.w, 0.6, 'interest.taught-activity', span)
     }
   }
   return true
 }
 
-export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
-  const t = c.text
-  if (c.hedged) return
-  if (c.desire || /\bi am (?:studying|training|in school|going to school) to (?:be|become)\b/.test(t)) {
+/** "i want to become a nurse": the job (1). */
+const WANT_TO_BE = new RegExp(
+  `\\bi ${ADV}(?:want|hope|plan|would like|would love|aspire|am hoping|am planning|am trying) to (?:be|become) ` +
+    '(?:a |an )?(.+)$',
+)
+/** "i work at the bank as a teller": the job (1). */
+const WORK_AS = new RegExp(
+  `\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed)` +
+    "(?: (?:at|for|in) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$",
+)
+/** "i am happily retired", "i retired last year"; not "i retired a car". */
+const RETIRED = new RegExp(
+  `\\bi (?:am|have been) ${ADV}(?:(?:happily|recently|semi|early|now|finally) )?retired` +
+    '(?!\\s+(?:a|an|school|army|navy|military|police|nurse|teacher)\\b)|' +
+    `\\bi ${ADV}retired\\b(?! (?:a|an|the|my|his|her) )`,
+)
+/** "i am looking for a new job", "i am job hunting". */
+const JOB_SEEKER = new RegExp(
+  `\\bi (?:am|have been) ${ADV}(?:looking|searching|hunting) for (?:a |an )?` +
+    '(?:new |better |full[- ]time |part[- ]time |good )?(?:job|work|employment)\\b|' +
+    `\\bi am ${ADV}job hunting\\b`,
+)
+/** "i am a nurse", "i am the best baker in town": the noun phrase (1). */
+const I_AM_A = new RegExp(
+  `\\bi (?:am|have been|have always been) ${ADV}` +
+    '((?:a|an) .+|the (?:best|only|top|head|lead|youngest|oldest) [a-z]+(?: [a-z]+){0,2})$',
+)
+/** "i go to law school": the school (1). */
+const IN_SCHOOL = new RegExp(
+  `\\bi ${ADV}(?:am in|attend|go to|am attending|am enrolled in|am at) (?:the )?` +
+    '(college|university|uni|high school|grad school|graduate school|med school|medical school|law school|' +
+    'nursing school|community college)\\b',
+)
+/** "i am a tennis player professionally": the activity (1) and the agent noun (2). */
+const PROFESSIONALLY = new RegExp(
+  `\\bi am ${ADV}(?:a |an )([a-z]+(?: [a-z]+)?) ` +
+    '(player|athlete|dancer|singer|musician|photographer|artist|writer|chef|golfer|boxer|wrestler|cyclist|runner|' +
+    'swimmer) professionally\\b',
+)
+/** "i run a small bakery": the verb (1) and the business (2). */
+const RUN_A_BUSINESS = new RegExp(
+  `\\bi ${ADV}(run|own|manage|have|opened|started|co-own|operate) ` +
+    '(?:a |an |my own |our own |the |a small |my |our )(?:small |little |local |family |online |own )*' +
+    "([a-z&' -]+)$",
+)
+/** "i work the night shift at a hospital": the preposition (1) and the place (2). */
+const WORK_AT = new RegExp(
+  `\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed)` +
+    '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?)?' +
+    '(?: full[- ]?time| part[- ]?time)? (at|for|in|by) (.+)$',
+)
+/** Where a workplace's name ends: a clause word or a comma. */
+const WORKPLACE_END = new RegExp(pattern`\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|
+  every|all|from|to|while|though|although|at|in)\b.*$|,.*$`)
+/** "i work at night", "i work at home": a time or a place that is not a workplace. */
+const NOT_A_WORKPLACE = new RegExp(pattern`^(?:my|your|home|the (?:morning|evening|afternoon|night|moment)|night|nights|
+  the weekend|weekends|least|times?|a (?:bit|while))\b`)
+/** "i got a new job as a cook": what follows "job" (1). */
+const GOT_A_JOB = new RegExp(
+  `\\bi ${ADV}(?:got|landed|found|started|have) a (?:new |part[- ]time |full[- ]time |second )?job ` +
+    '(?:working |as (?:a |an )?)?(.+)$',
+)
+/** "at a gas station and i love it": the place (1). */
+const JOB_PLACE = new RegExp(pattern`^(?:at|in|for) (?:a |an |the )?([a-z0-9&' -]{2,40}?)
+  (?:\s(?:and|but|so|because|to|while|since|for|on|every)\b.*)?$`)
+
+export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
+  const text = clause.text
+  if (clause.hedged) return
+  if (clause.desire || /\bi am (?:studying|training|in school|going to school) to (?:be|become)\b/.test(text)) {
     // "I am studying to become a nurse": a student; "I want to be a lawyer": an aspiration, weaker than any real job
-    const study = /\bi am (?:studying|training|in school|going to school) to (?:be|become) (?:a |an )?(.+)$/.exec(t)
+    const study = /\bi am (?:studying|training|in school|going to school) to (?:be|become) (?:a |an )?(.+)$/.exec(text)
     const goal = study
       ? undefined
-      : (rx`\\bi ${ADV}(?:want|hope|plan|would like|would love|aspire|am hoping|am planning|am trying) to (?:be|become) (?:a |an )?(.+)$`.exec(
-          t,
-        ) ?? /\bmy (?:dream|goal|plan|ambition) (?:job )?is to (?:be|become) (?:a |an )?(.+)$/.exec(t))
-    const f = study || goal ? occupationFrom((study ?? goal)![1], true) : undefined
+      : (WANT_TO_BE.exec(text) ??
+        /\bmy (?:dream|goal|plan|ambition) (?:job )?is to (?:be|become) (?:a |an )?(.+)$/.exec(text))
+    const finding = study || goal ? occupationFrom((study ?? goal)![1], true) : undefined
     const job =
-      f?.kind === 'job' && !/^(?:student|college student|retired|former\b)/.test(f.value) ? f.value : undefined
+      finding?.kind === 'job' && !/^(?:student|college student|retired|former\b)/.test(finding.value)
+        ? finding.value
+        : undefined
     if (study)
       ctx.acc.setCore(
         'occupation',
@@ -145,131 +214,110 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
     else if (job) ctx.acc.setCore('occupation', `aspiring ${job}`, 0.45, 'occupation.want-to-be', goal ?? undefined)
     return
   }
-  let m =
-    rx`\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed)(?: (?:at|for|in) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$`.exec(
-      t,
-    )
-  if (m && emit(occupationFrom(m[1], false), ctx, 'occupation.work-as', m)) return
-  m = /\bmy (?:job|profession|occupation|career|day job|role) is (?:a |an |being a |being an )?(.+)$/.exec(t)
-  if (m && emit(occupationFrom(m[1], false), ctx, 'occupation.my-job-is', m)) return
-  m = rx`\\bi am (?:a |an )?(.+?) by (?:profession|trade)\\b`.exec(t)
-  if (m && emit(occupationFrom(m[1], false), ctx, 'occupation.by-profession', m)) return
-  m =
-    rx`\\bi (?:am|have been) ${ADV}(?:(?:happily|recently|semi|early|now|finally) )?retired(?!\\s+(?:a|an|school|army|navy|military|police|nurse|teacher)\\b)|\\bi ${ADV}retired\\b(?! (?:a|an|the|my|his|her) )`.exec(
-      t,
-    )
-  if (m) {
-    ctx.acc.setCore('occupation', 'retired', 0.9, 'occupation.retired', m)
+  let match = WORK_AS.exec(text)
+  if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.work-as', match)) return
+  match = /\bmy (?:job|profession|occupation|career|day job|role) is (?:a |an |being a |being an )?(.+)$/.exec(text)
+  if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.my-job-is', match)) return
+  match = rx`\\bi am (?:a |an )?(.+?) by (?:profession|trade)\\b`.exec(text)
+  if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.by-profession', match)) return
+  match = RETIRED.exec(text)
+  if (match) {
+    ctx.acc.setCore('occupation', 'retired', 0.9, 'occupation.retired', match)
     return
   }
-  m = rx`\\bi am ${ADV}(?:unemployed|jobless|between jobs|out of work)\\b`.exec(t)
-  if (m) {
-    ctx.acc.setCore('occupation', 'unemployed', 0.85, 'occupation.unemployed', m)
+  match = rx`\\bi am ${ADV}(?:unemployed|jobless|between jobs|out of work)\\b`.exec(text)
+  if (match) {
+    ctx.acc.setCore('occupation', 'unemployed', 0.85, 'occupation.unemployed', match)
     return
   }
   // someone looking for a (new) job may still have one: say what is known
-  m =
-    rx`\\bi (?:am|have been) ${ADV}(?:looking|searching|hunting) for (?:a |an )?(?:new |better |full[- ]time |part[- ]time |good )?(?:job|work|employment)\\b|\\bi am ${ADV}job hunting\\b`.exec(
-      t,
-    )
-  if (m) {
-    ctx.acc.setCore('occupation', 'job seeker', 0.6, 'occupation.job-seeker', m)
+  match = JOB_SEEKER.exec(text)
+  if (match) {
+    ctx.acc.setCore('occupation', 'job seeker', 0.6, 'occupation.job-seeker', match)
     return
   }
-  m = rx`\\bi am ${ADV}self[- ]employed\\b`.exec(t)
-  if (m) {
-    ctx.acc.setCore('occupation', 'self-employed', 0.9, 'occupation.self-employed', m)
+  match = rx`\\bi am ${ADV}self[- ]employed\\b`.exec(text)
+  if (match) {
+    ctx.acc.setCore('occupation', 'self-employed', 0.9, 'occupation.self-employed', match)
     return
   }
-  m = rx`\\bi (?:am|serve|am serving) ${ADV}in the (${BRANCHES})\\b`.exec(t)
-  if (m) {
-    ctx.acc.setCore('occupation', `military (${m[1]})`, 0.85, 'occupation.military', m)
+  match = rx`\\bi (?:am|serve|am serving) ${ADV}in the (${BRANCHES})\\b`.exec(text)
+  if (match) {
+    ctx.acc.setCore('occupation', `military (${match[1]})`, 0.85, 'occupation.military', match)
     return
   }
-  m =
-    rx`\\bi (?:am|have been|have always been) ${ADV}((?:a|an) .+|the (?:best|only|top|head|lead|youngest|oldest) [a-z]+(?: [a-z]+){0,2})$`.exec(
-      t,
-    )
-  if (m && /^the /.test(m[1]))
-    m[1] = m[1]
+  match = I_AM_A.exec(text)
+  if (match && /^the /.test(match[1]))
+    match[1] = match[1]
       .replace(/^the (?:best|only|top|youngest|oldest) /, 'a ')
       .replace(/^the /, 'a ')
       .replace(/\s+(?:around|in town|ever|here|there|in the world)$/, '')
-  if (m) {
+  if (match) {
     let found = false
-    for (const part of m[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/)) {
+    for (const part of match[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/)) {
       const np = /^(?:a|an) (.+)$/.exec(part)
-      if (np) found = emit(occupationFrom(np[1], true), ctx, 'occupation.i-am-a', m) || found
+      if (np) found = emit(occupationFrom(np[1], true), ctx, 'occupation.i-am-a', match) || found
     }
     if (found) return
   }
-  m =
-    rx`\\bi ${ADV}(?:am in|attend|go to|am attending|am enrolled in|am at) (?:the )?(college|university|uni|high school|grad school|graduate school|med school|medical school|law school|nursing school|community college)\\b`.exec(
-      t,
-    )
-  if (m) {
-    const level = /high/.test(m[1])
+  match = IN_SCHOOL.exec(text)
+  if (match) {
+    const level = /high/.test(match[1])
       ? 'high school student'
-      : /grad/.test(m[1])
+      : /grad/.test(match[1])
         ? 'graduate student'
-        : /med/.test(m[1])
+        : /med/.test(match[1])
           ? 'medical student'
-          : /law/.test(m[1])
+          : /law/.test(match[1])
             ? 'law student'
             : 'college student'
-    ctx.acc.setCore('occupation', level, 0.75, 'occupation.school', m)
+    ctx.acc.setCore('occupation', level, 0.75, 'occupation.school', match)
     return
   }
   // "i coach swimming at the pool": a coach, and someone who cares about swimming
-  m = rx`\\bi ${ADV}(?:coach|am coaching|instruct|train people in) ([a-z]+(?: [a-z]+)?)\\b`.exec(t)
-  if (m && !/^(?:my|our|his|her|their|the|a|an|kids|children|people|at|in|for)\b/.test(m[1])) {
-    const act = m[1].split(' ')[0]
+  match = rx`\\bi ${ADV}(?:coach|am coaching|instruct|train people in) ([a-z]+(?: [a-z]+)?)\\b`.exec(text)
+  if (match && !/^(?:my|our|his|her|their|the|a|an|kids|children|people|at|in|for)\b/.test(match[1])) {
+    const act = match[1].split(' ')[0]
     const hit = lookup(act)
     if (hit && hit.term === act && ['sports', 'hobbies', 'music'].includes(hit.category)) {
-      ctx.acc.setCore('occupation', `${act} coach`, 0.75, 'occupation.coach', m)
-      ctx.acc.addInterest(hit.category, act, 0.7, 'occupation.coach', m)
+      ctx.acc.setCore('occupation', `${act} coach`, 0.75, 'occupation.coach', match)
+      ctx.acc.addInterest(hit.category, act, 0.7, 'occupation.coach', match)
       return
     }
   }
   // "i am a tennis player professionally"
-  m =
-    rx`\\bi am ${ADV}(?:a |an )([a-z]+(?: [a-z]+)?) (player|athlete|dancer|singer|musician|photographer|artist|writer|chef|golfer|boxer|wrestler|cyclist|runner|swimmer) professionally\\b`.exec(
-      t,
-    )
-  if (m) {
-    ctx.acc.setCore('occupation', `professional ${m[1]} ${m[2]}`, 0.85, 'occupation.professionally', m)
+  match = PROFESSIONALLY.exec(text)
+  if (match) {
+    ctx.acc.setCore('occupation', `professional ${match[1]} ${match[2]}`, 0.85, 'occupation.professionally', match)
     return
   }
-  m = rx`\\bi ${ADV}(?:teach|am teaching|have taught)\\s*(.*)$`.exec(t)
-  if (m) {
-    const subj = SUBJECTS.exec(m[1].replace(/^(?:at |in )?(?:a |an |the )?/, ''))
-    const at = /^(?:at|in) (?:a |an |the )?(?:school|college|university|high school)/.test(m[1])
-    ctx.acc.setCore('occupation', subj && !at ? `${subj[0]} teacher` : 'teacher', 0.85, 'occupation.teach', m)
+  match = rx`\\bi ${ADV}(?:teach|am teaching|have taught)\\s*(.*)$`.exec(text)
+  if (match) {
+    const subj = SUBJECTS.exec(match[1].replace(/^(?:at |in )?(?:a |an |the )?/, ''))
+    const at = /^(?:at|in) (?:a |an |the )?(?:school|college|university|high school)/.test(match[1])
+    ctx.acc.setCore('occupation', subj && !at ? `${subj[0]} teacher` : 'teacher', 0.85, 'occupation.teach', match)
     return
   }
-  m =
-    rx`\\bi ${ADV}(run|own|manage|have|opened|started|co-own|operate) (?:a |an |my own |our own |the |a small |my |our )(?:small |little |local |family |online |own )*([a-z&' -]+)$`.exec(
-      t,
-    )
-  if (m) {
+  match = RUN_A_BUSINESS.exec(text)
+  if (match) {
     const biz = [...BUSINESSES]
-      .filter((b) => m![2] === b || m![2].startsWith(b + ' '))
+      .filter((b) => match![2] === b || match![2].startsWith(b + ' '))
       .sort((a, b) => b.length - a.length)[0]
-    if (biz && !(m[1] === 'have' && !/\bmy own\b/.test(t))) {
+    if (biz && !(match[1] === 'have' && !/\bmy own\b/.test(text))) {
       ctx.acc.setCore(
         'occupation',
-        m[1] === 'manage' ? `${biz} manager` : `${biz} owner`,
+        match[1] === 'manage' ? `${biz} manager` : `${biz} owner`,
         0.85,
         'occupation.business',
-        m,
+        match,
       )
       return
     }
   }
-  m = rx`\\bi ${ADV}([a-z]+)(?: ([a-z]+(?: [a-z]+)?))? for a living\\b`.exec(t)
-  if (m) {
-    const job = VERB_TO_JOB[m[1]] ?? VERB_TO_JOB[m[1].replace(/s$/, '')]
-    const obj = m[2]?.replace(/^(?:a|an|the|other people's|people's)\s+/, '')
+  match = rx`\\bi ${ADV}([a-z]+)(?: ([a-z]+(?: [a-z]+)?))? for a living\\b`.exec(text)
+  if (match) {
+    const job = VERB_TO_JOB[match[1]] ?? VERB_TO_JOB[match[1].replace(/s$/, '')]
+    const obj = match[2]?.replace(/^(?:a|an|the|other people's|people's)\s+/, '')
     if (job) {
       const withObj =
         ['driver', 'walker', 'cleaner', 'repairer', 'salesperson', 'sitter'].includes(job) &&
@@ -280,66 +328,48 @@ export function ruleOccupation(c: ClauseInfo, ctx: RuleContext): void {
         withObj ? `${singular(obj)} ${job === 'salesperson' ? 'seller' : job}` : job,
         0.85,
         'occupation.for-a-living',
-        m,
+        match,
       )
       return
     }
   }
-  m = rx`\\bi ${ADV}(bartend|waitress|nanny|tutor|babysit|freelance|nurse|coach)\\b`.exec(t)
-  if (m && !/\bcoach (?:my|our)\b/.test(t)) {
-    ctx.acc.setCore('occupation', VERB_TO_JOB[m[1]], 0.7, 'occupation.noun-verb', m)
+  match = rx`\\bi ${ADV}(bartend|waitress|nanny|tutor|babysit|freelance|nurse|coach)\\b`.exec(text)
+  if (match && !/\bcoach (?:my|our)\b/.test(text)) {
+    ctx.acc.setCore('occupation', VERB_TO_JOB[match[1]], 0.7, 'occupation.noun-verb', match)
     return
   }
-  m =
-    rx`\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed)(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?)?(?: full[- ]?time| part[- ]?time)? (at|for|in|by) (.+)$`.exec(
-      t,
-    )
-  if (m) {
-    const place = m[2]
-      .replace(
-        /\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|every|all|from|to|while|though|although|at|in)\b.*$|,.*$/,
-        '',
-      )
+  match = WORK_AT.exec(text)
+  if (match) {
+    const place = match[2]
+      .replace(WORKPLACE_END, '')
       .replace(/\s+(?:now|currently|today|nights?|also|too|though|anyway|as well|lol|haha)$/, '')
       .trim()
     if (/^(?:though|also|too|anyway|lol|haha|it|that|this|there|here)$/.test(place)) return
-    if (
-      !place ||
-      /^(?:my|your|home|the (?:morning|evening|afternoon|night|moment)|night|nights|the weekend|weekends|least|times?|a (?:bit|while))\b/.test(
-        place,
-      )
-    )
-      return
+    if (!place || NOT_A_WORKPLACE.test(place)) return
     if (place.split(' ').length > 5) return
     ctx.acc.setCore(
       'occupation',
-      `works ${m[1] === 'by' ? 'for' : m[1]} ${ctx.cases.restore(place)}`,
+      `works ${match[1] === 'by' ? 'for' : match[1]} ${ctx.cases.restore(place)}`,
       0.55,
       'occupation.work-at',
-      m,
+      match,
     )
     return
   }
   // "i (just) got a job (working) at a gas station"
-  m =
-    rx`\\bi ${ADV}(?:got|landed|found|started|have) a (?:new |part[- ]time |full[- ]time |second )?job (?:working |as (?:a |an )?)?(.+)$`.exec(
-      t,
-    )
-  if (m) {
-    const f = /^(?:at|in|for)\b/.test(m[1]) ? undefined : occupationFrom(m[1], false)
-    if (emit(f, ctx, 'occupation.got-a-job', m)) return
-    const place =
-      /^(?:at|in|for) (?:a |an |the )?([a-z0-9&' -]{2,40}?)(?:\s(?:and|but|so|because|to|while|since|for|on|every)\b.*)?$/.exec(
-        m[1],
-      )
+  match = GOT_A_JOB.exec(text)
+  if (match) {
+    const finding = /^(?:at|in|for)\b/.test(match[1]) ? undefined : occupationFrom(match[1], false)
+    if (emit(finding, ctx, 'occupation.got-a-job', match)) return
+    const place = JOB_PLACE.exec(match[1])
     if (place && place[1].split(' ').length <= 4)
-      ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(place[1])}`, 0.55, 'occupation.got-a-job', m)
+      ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(place[1])}`, 0.55, 'occupation.got-a-job', match)
     return
   }
-  m = rx`\\bi ${ADV}used to (?:be|work as) (?:a |an )?(.+)$`.exec(t)
-  if (m) {
-    const f = occupationFrom(m[1], true)
-    if (f && f.kind === 'job' && !ctx.acc.hasCore('occupation'))
-      ctx.acc.setCore('occupation', `former ${f.value}`, 0.45, 'occupation.used-to-be', m)
+  match = rx`\\bi ${ADV}used to (?:be|work as) (?:a |an )?(.+)$`.exec(text)
+  if (match) {
+    const finding = occupationFrom(match[1], true)
+    if (finding && finding.kind === 'job' && !ctx.acc.hasCore('occupation'))
+      ctx.acc.setCore('occupation', `former ${finding.value}`, 0.45, 'occupation.used-to-be', match)
   }
 }

@@ -2,141 +2,156 @@
 import { cutPhrase } from './classify.js'
 import { MOODS, MOOD_FIRST, TRAITS } from './lexicon-core.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
-import { rx } from './regex.js'
+import { pattern } from './regex.js'
 
-const DEGREE =
-  /^(?:(?:very|really|pretty|quite|super|extremely|kind of|kinda|sort of|a bit|a little|a little bit|so|too|fairly|rather|incredibly|always|usually|generally|naturally|truly|totally|definitely|somewhat|slightly|mostly|often|sometimes|also|just|such|a|an|more|most|bit|little|overly|way too|feeling|quite a|an extremely|a very|a really|a pretty|a super|a bit of an?|kind of an?)\s+)+/
-const TRAIT_MARKER =
-  /\b(?:person|people|by nature|naturally|always|generally|usually|tend to be|in general|type|kind of guy|kind of girl|personality|character|since i was|all my life|my whole life)\b/
-const MOOD_MARKER =
-  /\b(?:today|tonight|right now|now|at the moment|lately|these days|this week|this morning|this evening|this afternoon|feeling|feel|recently|currently|so much|a lot|again|still)\b/
+const DEGREE = new RegExp(pattern`
+  ^(?:(?:very|really|pretty|quite|super|extremely|kind of|kinda|sort of|a bit|a little|a little bit|so|too|fairly|
+  rather|incredibly|always|usually|generally|naturally|truly|totally|definitely|somewhat|slightly|mostly|often|
+  sometimes|also|just|such|a|an|more|most|bit|little|overly|way too|feeling|quite a|an extremely|a very|a really|
+  a pretty|a super|a bit of an?|kind of an?)\s+)+`)
+const TRAIT_MARKER = new RegExp(pattern`
+  \b(?:person|people|by nature|naturally|always|generally|usually|tend to be|in general|type|kind of guy|kind of girl|
+  personality|character|since i was|all my life|my whole life)\b`)
+const MOOD_MARKER = new RegExp(pattern`
+  \b(?:today|tonight|right now|now|at the moment|lately|these days|this week|this morning|this evening|this afternoon|
+  feeling|feel|recently|currently|so much|a lot|again|still)\b`)
 const PERSON_NOUN = /\s+(?:person|guy|girl|woman|man|individual|soul|type|one|human|kid|at heart)$/
+
+/** "... today", "... at times": time words after a trait. */
+const TRAIT_TIME_TAIL = new RegExp(pattern`
+  \s+(?:today|tonight|now|right now|at the moment|lately|these days|this week|this morning|again|all the time|sometimes|
+  too|as well|in general|by nature|at times)$`)
 
 function chunks(rest: string): string[] {
   return rest
     .replace(/\s+(?:but|because|so|when|if|though|which|who|that)\b.*$/, '')
     .split(/\s*,\s*(?:and\s+)?|\s+and\s+|\s+or\s+/)
-    .map((x) =>
-      x
-        .replace(DEGREE, '')
-        .replace(PERSON_NOUN, '')
-        .replace(
-          /\s+(?:today|tonight|now|right now|at the moment|lately|these days|this week|this morning|again|all the time|sometimes|too|as well|in general|by nature|at times)$/,
-          '',
-        )
-        .trim(),
-    )
+    .map((x) => x.replace(DEGREE, '').replace(PERSON_NOUN, '').replace(TRAIT_TIME_TAIL, '').trim())
     .filter(Boolean)
 }
 
-export function rulePersonality(c: ClauseInfo, ctx: RuleContext): void {
-  if (c.hedged || c.desire) return
-  const t = c.text
-  let m =
-    rx`\\bi ${ADV}(?:tend to be|consider myself|would describe myself as|would say i am|am known (?:for being|as)|see myself as|pride myself on being) (?:a |an )?(.+)$`.exec(
-      t,
-    )
-  if (m) {
-    for (const ch of chunks(m[1]))
-      if (TRAITS.has(ch) || MOOD_FIRST.has(ch)) ctx.acc.addTrait(ch, 0.8, 'personality.consider-myself', m)
+/** "people say i am stubborn", "my friends call me funny": what they say (1). */
+const OTHERS_SAY_I_AM = new RegExp(pattern`
+  \b(?:people|everyone|my friends|others|my family|my wife|my husband|they) (?:say|think|tell me|describe me as|call me|
+  consider me)(?: that)?(?: i am)? (?:a |an |very |really |too )?(.+)$`)
+/** Feelings that take "with" or "for" ("happy with", "sad for") and still say how the person feels. */
+const FEELING_WORD = new RegExp(pattern`
+  ^(?:happy|excited|grateful|thankful|nervous|worried|sad|angry|mad|upset|glad|proud|scared|bored|frustrated|annoyed|
+  content)$`)
+
+/** "i consider myself a shy person": what (1). */
+const CONSIDER_MYSELF = new RegExp(
+  `\\bi ${ADV}(?:tend to be|consider myself|would describe myself as|would say i am|am known (?:for being|as)|` +
+    'see myself as|pride myself on being) (?:a |an )?(.+)$',
+)
+/** "i am a proud animal rights activist": the cause and the noun (1). */
+const ACTIVIST = new RegExp(
+  `\\bi am ${ADV}(?:a |an )(?:(?:proud|passionate|dedicated|committed|avid|vocal|big|strong|staunch) )*` +
+    '((?:[a-z]+ ){0,2}(?:activist|advocate|campaigner|environmentalist|conservationist|humanitarian|' +
+    'philanthropist))\\b',
+)
+/** "i love meeting new people". */
+const LIKES_PEOPLE = new RegExp(
+  `\\bi ${ADV}(?:love|like|enjoy|adore) ` +
+    '(?:being around|being with|meeting|talking to|hanging out with|spending time with) ' +
+    '(?:new |other |lots of |a lot of )?(?:people|strangers|crowds|others)\\b',
+)
+/** "i do not have many friends", "i am alone most of the time". */
+const FEW_FRIENDS = new RegExp(
+  `\\bi ${ADV}(?:do not have (?:many|any|a lot of)|have (?:no|few|very few)) (?:real |close |good )?friends\\b|` +
+    `\\bi am ${ADV}(?:always |often )?(?:alone|by myself) (?:all the time|most of the time|a lot)\\b`,
+)
+/** "i am terrified of heights": what (1). */
+const AFRAID_OF = new RegExp(
+  `\\bi am ${ADV}(?:so |very |really |super |deathly |extremely )?` +
+    '(?:scared|afraid|terrified|frightened|fearful|petrified) of (.+)$',
+)
+/** "i am feeling tired", "i can get moody": the verb (1) and what follows (2). */
+const I_AM_FEELING = new RegExp(
+  `\\bi (?:${ADV})(am|feel|am feeling|have been feeling|have been|keep feeling|get|become|can be|can get)` +
+    `\\s+(?:${ADV})(.+)$`,
+)
+
+export function rulePersonality(clause: ClauseInfo, ctx: RuleContext): void {
+  if (clause.hedged || clause.desire) return
+  const text = clause.text
+  let match = CONSIDER_MYSELF.exec(text)
+  if (match) {
+    for (const ch of chunks(match[1]))
+      if (TRAITS.has(ch) || MOOD_FIRST.has(ch)) ctx.acc.addTrait(ch, 0.8, 'personality.consider-myself', match)
     return
   }
-  m =
-    /\b(?:people|everyone|my friends|others|my family|my wife|my husband|they) (?:say|think|tell me|describe me as|call me|consider me)(?: that)?(?: i am)? (?:a |an |very |really |too )?(.+)$/.exec(
-      t,
-    )
-  if (m) {
-    for (const ch of chunks(m[1])) if (TRAITS.has(ch)) ctx.acc.addTrait(ch, 0.6, 'personality.people-say', m)
+  match = OTHERS_SAY_I_AM.exec(text)
+  if (match) {
+    for (const ch of chunks(match[1])) if (TRAITS.has(ch)) ctx.acc.addTrait(ch, 0.6, 'personality.people-say', match)
     return
   }
   // causes one stands for: "an animal rights activist", "a human rights advocate"
-  m =
-    rx`\\bi am ${ADV}(?:a |an )(?:(?:proud|passionate|dedicated|committed|avid|vocal|big|strong|staunch) )*((?:[a-z]+ ){0,2}(?:activist|advocate|campaigner|environmentalist|conservationist|humanitarian|philanthropist))\\b`.exec(
-      t,
-    )
-  if (m && !/\b(?:not|never|no longer)\b/.test(t)) {
-    ctx.acc.addTrait(m[1], 0.75, 'personality.activist', m)
+  match = ACTIVIST.exec(text)
+  if (match && !/\b(?:not|never|no longer)\b/.test(text)) {
+    ctx.acc.addTrait(match[1], 0.75, 'personality.activist', match)
     return
   }
   // sociability from how one spends time with others
-  m =
-    rx`\\bi ${ADV}(?:love|like|enjoy|adore) (?:being around|being with|meeting|talking to|hanging out with|spending time with) (?:new |other |lots of |a lot of )?(?:people|strangers|crowds|others)\\b`.exec(
-      t,
-    )
-  if (m && !c.negated) {
-    ctx.acc.addTrait('social', 0.6, 'personality.social', m)
+  match = LIKES_PEOPLE.exec(text)
+  if (match && !clause.negated) {
+    ctx.acc.addTrait('social', 0.6, 'personality.social', match)
     return
   }
-  m =
-    rx`\\bi ${ADV}(?:do not have (?:many|any|a lot of)|have (?:no|few|very few)) (?:real |close |good )?friends\\b|\\bi am ${ADV}(?:always |often )?(?:alone|by myself) (?:all the time|most of the time|a lot)\\b`.exec(
-      t,
-    )
-  if (m) {
-    ctx.acc.addTrait('lonely', 0.5, 'personality.lonely', m)
+  match = FEW_FRIENDS.exec(text)
+  if (match) {
+    ctx.acc.addTrait('lonely', 0.5, 'personality.lonely', match)
     return
   }
-  m =
-    rx`\\bi am ${ADV}(?:so |very |really |super |deathly |extremely )?(?:scared|afraid|terrified|frightened|fearful|petrified) of (.+)$`.exec(
-      t,
-    )
-  if (m) {
-    const what = cutPhrase(m[1]).replace(/^(?:the|a|an)\s+/, '')
+  match = AFRAID_OF.exec(text)
+  if (match) {
+    const what = cutPhrase(match[1]).replace(/^(?:the|a|an)\s+/, '')
     // A fear is something to steer around rather than a personality trait: "afraid of heights" -> avoid "heights".
     if (
       what &&
       what.split(' ').length <= 3 &&
       !/^(?:it|that|this|them|you|him|her|me|everything|anything|nothing)$/.test(what)
     )
-      ctx.acc.addAvoid(ctx.cases.restore(what), 0.5, 'personality.afraid-of', m)
+      ctx.acc.addAvoid(ctx.cases.restore(what), 0.5, 'personality.afraid-of', match)
     return
   }
-  m =
-    rx`\\bi (?:${ADV})(am|feel|am feeling|have been feeling|have been|keep feeling|get|become|can be|can get)\\s+(?:${ADV})(.+)$`.exec(
-      t,
-    )
-  if (!m) return
-  const verb = m[1]
-  const rest = m[2]
+  match = I_AM_FEELING.exec(text)
+  if (!match) return
+  const verb = match[1]
+  const rest = match[2]
   if (/^(?:not|never|no longer)\b/.test(rest)) return
   if (/^(?:feeling\s+)?like\b/.test(rest)) return
   const traitContext =
-    TRAIT_MARKER.test(t) || /^(?:a|an)\s/.test(rest) || verb === 'can be' || verb === 'get' || verb === 'can get'
-  const moodContext = MOOD_MARKER.test(t) || /feel|feeling/.test(verb) || verb === 'have been'
+    TRAIT_MARKER.test(text) || /^(?:a|an)\s/.test(rest) || verb === 'can be' || verb === 'get' || verb === 'can get'
+  const moodContext = MOOD_MARKER.test(text) || /feel|feeling/.test(verb) || verb === 'have been'
   for (const full of chunks(rest)) {
     const words = full.split(' ')
     let ch = ''
     let after = ''
     for (let n = Math.min(3, words.length); n >= 1; n--) {
-      const p = words.slice(0, n).join(' ')
-      if (TRAITS.has(p) || Object.hasOwn(MOODS, p)) {
-        ch = p
+      const phrase = words.slice(0, n).join(' ')
+      if (TRAITS.has(phrase) || Object.hasOwn(MOODS, phrase)) {
+        ch = phrase
         after = words.slice(n).join(' ')
         break
       }
     }
     if (!ch) break
     // "happy to help", "tired of", "good at math", "sick of": not a feeling about oneself
-    if (
-      /^(?:to|of|at|in|on)\b/.test(after) ||
-      (/^(?:with|for)\b/.test(after) &&
-        !/^(?:happy|excited|grateful|thankful|nervous|worried|sad|angry|mad|upset|glad|proud|scared|bored|frustrated|annoyed|content)$/.test(
-          ch,
-        ))
-    )
-      continue
+    if (/^(?:to|of|at|in|on)\b/.test(after) || (/^(?:with|for)\b/.test(after) && !FEELING_WORD.test(ch))) continue
     const isTrait = TRAITS.has(ch)
     const mood = Object.hasOwn(MOODS, ch) ? MOODS[ch] : undefined
     if (traitContext && !moodContext && (isTrait || MOOD_FIRST.has(ch))) {
-      ctx.acc.addTrait(ch, 0.8, 'personality.trait-marked', m)
+      ctx.acc.addTrait(ch, 0.8, 'personality.trait-marked', match)
       continue
     }
     if (mood && (moodContext || !isTrait || MOOD_FIRST.has(ch))) {
       const weak = ['good', 'okay', 'great'].includes(mood) && !moodContext
-      ctx.acc.setMood(mood, weak ? 0.5 : moodContext ? 0.85 : 0.7, 'personality.mood', m)
+      ctx.acc.setMood(mood, weak ? 0.5 : moodContext ? 0.85 : 0.7, 'personality.mood', match)
       continue
     }
     if (isTrait) {
-      ctx.acc.addTrait(ch, verb === 'am' ? 0.85 : 0.7, 'personality.am-trait', m)
+      ctx.acc.addTrait(ch, verb === 'am' ? 0.85 : 0.7, 'personality.am-trait', match)
       continue
     }
     break

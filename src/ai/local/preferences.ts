@@ -3,54 +3,71 @@
 import { cutPhrase, splitList } from './classify.js'
 import type { ClauseInfo, RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
+import { pattern } from './regex.js'
 
 /** [rule, pattern, style, confidence, negation allowed inside the pattern] */
 const STYLES: [RuleId, RegExp, string, number, boolean][] = [
   [
     'style.concise',
-    /\b(?:keep (?:it|things|your (?:answers|responses|replies)|answers|responses|replies|messages) (?:short|brief|concise|simple)|short (?:answers|responses|replies|messages)|be (?:brief|concise|succinct)|brief (?:answers|responses|replies)|concise (?:answers|responses|replies)|(?:answers|responses|replies) short|tl;?dr|short and sweet|fewer words|less text)\b/,
+    new RegExp(pattern`
+      \b(?:keep (?:it|things|your (?:answers|responses|replies)|answers|responses|replies|messages) (?:short|brief|
+      concise|simple)|short (?:answers|responses|replies|messages)|be (?:brief|concise|succinct)|
+      brief (?:answers|responses|replies)|concise (?:answers|responses|replies)|(?:answers|responses|replies) short|
+      tl;?dr|short and sweet|fewer words|less text)\b`),
     'concise',
     0.9,
     false,
   ],
   [
     'style.detailed',
-    /\b(?:detailed|in-depth|in depth|thorough|long|comprehensive|lengthy) (?:answers|explanations|responses|replies)|\bin (?:great |more |full )?detail\b|\bmore details?\b|explain (?:things |everything )?thoroughly|step by step/,
+    new RegExp(pattern`
+      \b(?:detailed|in-depth|in depth|thorough|long|comprehensive|lengthy) (?:answers|explanations|responses|replies)|
+      \bin (?:great |more |full )?detail\b|\bmore details?\b|explain (?:things |everything )?thoroughly|step by step`),
     'detailed',
     0.9,
     false,
   ],
   [
     'style.direct',
-    /\b(?:be (?:direct|blunt|straightforward|frank)|no fluff|without (?:the )?fluff|(?:do not|never) sugarcoat|straight talk|(?:get|straight) to the point|to the point|direct (?:answers|responses))\b/,
+    new RegExp(pattern`
+      \b(?:be (?:direct|blunt|straightforward|frank)|no fluff|without (?:the )?fluff|(?:do not|never) sugarcoat|
+      straight talk|(?:get|straight) to the point|to the point|direct (?:answers|responses))\b`),
     'direct',
     0.85,
     true,
   ],
   [
     'style.casual',
-    /\b(?:casual|informal|relaxed|chill|laid[- ]back) (?:tone|style|conversations?|chats?|talk|language|vibe)|keep (?:it|things) (?:casual|informal|light|chill|relaxed)|talk to me like a friend|be casual/,
+    new RegExp(pattern`
+      \b(?:casual|informal|relaxed|chill|laid[- ]back) (?:tone|style|conversations?|chats?|talk|language|vibe)|
+      keep (?:it|things) (?:casual|informal|light|chill|relaxed)|talk to me like a friend|be casual`),
     'casual',
     0.85,
     false,
   ],
   [
     'style.formal',
-    /\b(?:formal|professional|polite) (?:tone|style|language|conversations?|manner|register)|keep (?:it|things) (?:formal|professional)|be (?:formal|professional)/,
+    new RegExp(pattern`
+      \b(?:formal|professional|polite) (?:tone|style|language|conversations?|manner|register)|
+      keep (?:it|things) (?:formal|professional)|be (?:formal|professional)`),
     'formal',
     0.85,
     false,
   ],
   [
     'style.humorous',
-    /\b(?:funny|humorous|playful|witty|lighthearted|light-hearted) (?:tone|style|answers|responses|conversations?)|make me laugh|(?:use|like|love|appreciate) (?:jokes|humor|humour) in|keep (?:it|things) (?:funny|fun|playful)/,
+    new RegExp(pattern`
+      \b(?:funny|humorous|playful|witty|lighthearted|light-hearted) (?:tone|style|answers|responses|conversations?)|
+      make me laugh|(?:use|like|love|appreciate) (?:jokes|humor|humour) in|keep (?:it|things) (?:funny|fun|playful)`),
     'humorous',
     0.75,
     false,
   ],
   [
     'style.simple',
-    /\b(?:simple|plain|easy) (?:terms|language|words|english|explanations)|no jargon|without (?:the )?jargon|avoid (?:the )?(?:\w+ )?jargon|less jargon|explain (?:it |things )?like i am (?:five|5)|eli5/,
+    new RegExp(pattern`
+      \b(?:simple|plain|easy) (?:terms|language|words|english|explanations)|no jargon|without (?:the )?jargon|
+      avoid (?:the )?(?:\w+ )?jargon|less jargon|explain (?:it |things )?like i am (?:five|5)|eli5`),
     'simple',
     0.85,
     true,
@@ -64,7 +81,9 @@ const STYLES: [RuleId, RegExp, string, number, boolean][] = [
   ],
   [
     'style.supportive',
-    /\b(?:warm|friendly|kind|gentle|supportive|empathetic|encouraging) (?:tone|style|manner|conversations?)|be (?:gentle|kind|supportive|patient|encouraging) with me/,
+    new RegExp(pattern`
+      \b(?:warm|friendly|kind|gentle|supportive|empathetic|encouraging) (?:tone|style|manner|conversations?)|
+      be (?:gentle|kind|supportive|patient|encouraging) with me`),
     'supportive',
     0.8,
     false,
@@ -74,23 +93,31 @@ const STYLES: [RuleId, RegExp, string, number, boolean][] = [
 const AVOID: [RuleId, RegExp, number][] = [
   [
     'avoid.do-not-talk-about',
-    /\b(?:please |pls |and )?(?:do not|never) (?:talk|ask|ask me|speak|bring up|mention|discuss|chat|joke|go on) (?:to me |with me )?(?:about |on )?(.+)$/,
+    new RegExp(pattern`
+      \b(?:please |pls |and )?(?:do not|never) (?:talk|ask|ask me|speak|bring up|mention|discuss|chat|joke|
+      go on) (?:to me |with me )?(?:about |on )?(.+)$`),
     0.9,
   ],
   ['avoid.let-us-not', /\blet us not (?:talk about|discuss|get into|bring up|go into) (.+)$/, 0.9],
   [
     'avoid.rather-not',
-    /\bi (?:would rather|prefer to|would prefer to|choose to) not (?:talk about|discuss|get into|go into|bring up|share (?:anything )?about) (.+)$/,
+    new RegExp(pattern`
+      \bi (?:would rather|prefer to|would prefer to|choose to) not (?:talk about|discuss|get into|go into|bring up|
+      share (?:anything )?about) (.+)$`),
     0.9,
   ],
   [
     'avoid.prefer-not-to',
-    /\bi (?:would rather|prefer) (?:not to|you did not|you do not) (?:talk about|discuss|get into|go into|bring up|mention) (.+)$/,
+    new RegExp(pattern`
+      \bi (?:would rather|prefer) (?:not to|you did not|you do not) (?:talk about|discuss|get into|go into|bring up|
+      mention) (.+)$`),
     0.9,
   ],
   [
     'avoid.do-not-want-to-talk',
-    /\bi (?:do not|never) (?:want|like|wish|care|feel comfortable|enjoy|need|love) (?:you )?to (?:talk|speak|chat|hear|be asked|get asked|think) about (.+)$/,
+    new RegExp(pattern`
+      \bi (?:do not|never) (?:want|like|wish|care|feel comfortable|enjoy|need|love) (?:you )?to (?:talk|speak|chat|hear|
+      be asked|get asked|think) about (.+)$`),
     0.9,
   ],
   [
@@ -100,17 +127,23 @@ const AVOID: [RuleId, RegExp, number][] = [
   ],
   [
     'avoid.hate-talking-about',
-    /\bi (?:really )?(?:hate|dislike|do not like|do not enjoy|can not stand|avoid|am tired of|am sick of) (?:talking|talk|speaking|hearing|discussing|conversations|questions) about (.+)$/,
+    new RegExp(pattern`
+      \bi (?:really )?(?:hate|dislike|do not like|do not enjoy|can not stand|avoid|am tired of|am sick of) (?:talking|
+      talk|speaking|hearing|discussing|conversations|questions) about (.+)$`),
     0.9,
   ],
   [
     'avoid.please-avoid',
-    /^(?:(?:could|can|would|will) you )?(?:please )?avoid (?:talking about |discussing |the topics? of |topics like |mentioning |bringing up )?(.+)$/,
+    new RegExp(pattern`
+      ^(?:(?:could|can|would|will) you )?
+      (?:please )?avoid (?:talking about |discussing |the topics? of |topics like |mentioning |bringing up )?(.+)$`),
     0.85,
   ],
   [
     'avoid.sensitive-topic',
-    /^(.+?) (?:is|are) (?:off[- ]limits|a sensitive (?:topic|subject|issue)|a touchy (?:subject|topic)|a sore (?:subject|spot)|triggering|not something i (?:talk|want to talk) about)\b/,
+    new RegExp(pattern`
+      ^(.+?) (?:is|are) (?:off[- ]limits|a sensitive (?:topic|subject|issue)|a touchy (?:subject|topic)|
+      a sore (?:subject|spot)|triggering|not something i (?:talk|want to talk) about)\b`),
     0.85,
   ],
   ['avoid.no-talk-about', /\bno (?:talk|talking|discussion|questions|jokes) (?:about|of|on) (.+)$/, 0.85],
@@ -123,13 +156,18 @@ const AVOID: [RuleId, RegExp, number][] = [
   // "i get queasy at the sight of needles"
   [
     'avoid.faint-at',
-    /\bi (?:faint|pass out|gag|panic|freak out|cringe|shudder|get (?:sick|queasy|dizzy|nauseous)) (?:at|from) the (?:sight|thought|mention|smell|sound) of (.+)$/,
+    new RegExp(pattern`
+      \bi (?:faint|pass out|gag|panic|freak out|cringe|shudder|get (?:sick|queasy|dizzy|nauseous)) (?:at|
+      from) the (?:sight|thought|mention|smell|sound) of (.+)$`),
     0.5,
   ],
   // "crowds make me anxious", "the holidays make me sad": what upsets the person is best left alone
   [
     'avoid.makes-me-sad',
-    /^(?!(?:i|you|he|she|we|they|it|this|that|there)\b)(.{2,40}?) (?:makes?|made) me (?:so |very |really |feel |a bit |kind of )*(?:sad|depressed|anxious|nervous|uncomfortable|upset|angry|scared|afraid|sick|miserable|cry|panic|stressed|uneasy)\b/,
+    new RegExp(pattern`
+      ^(?!(?:i|you|he|she|we|they|it|this|that|there)\b)(.{2,40}?) (?:makes?|
+      made) me (?:so |very |really |feel |a bit |kind of )*(?:sad|depressed|anxious|nervous|uncomfortable|upset|angry|
+      scared|afraid|sick|miserable|cry|panic|stressed|uneasy)\b`),
     0.5,
   ],
 ]
@@ -150,25 +188,25 @@ function topics(raw: string): string[] {
     )
 }
 
-export function rulePreferences(c: ClauseInfo, ctx: RuleContext): void {
-  const t = c.text
-  if (/^(?:do|does|are|is) you\b/.test(t)) return
+export function rulePreferences(clause: ClauseInfo, ctx: RuleContext): void {
+  const text = clause.text
+  if (/^(?:do|does|are|is) you\b/.test(text)) return
   for (const [rule, re, style, conf, negOk] of STYLES) {
-    const m = re.exec(t)
-    if (!m) continue
-    const before = t.slice(0, m.index)
-    if (!negOk && /\b(?:not|never|no)\b/.test(before) && !/\b(?:do not|never) (?:ramble|waffle|go on)\b/.test(t))
+    const match = re.exec(text)
+    if (!match) continue
+    const before = text.slice(0, match.index)
+    if (!negOk && /\b(?:not|never|no)\b/.test(before) && !/\b(?:do not|never) (?:ramble|waffle|go on)\b/.test(text))
       continue
-    const explicit = /\b(?:prefer|please|want|like|love|keep|be|give me|i need|appreciate|would rather)\b/.test(t)
-    ctx.acc.setStyle(style, explicit ? conf : conf - 0.2, rule, m)
+    const explicit = /\b(?:prefer|please|want|like|love|keep|be|give me|i need|appreciate|would rather)\b/.test(text)
+    ctx.acc.setStyle(style, explicit ? conf : conf - 0.2, rule, match)
     break
   }
-  const ramble = /\b(?:do not|never) (?:ramble|waffle|write essays)\b/.exec(t)
+  const ramble = /\b(?:do not|never) (?:ramble|waffle|write essays)\b/.exec(text)
   if (ramble) ctx.acc.setStyle('concise', 0.8, 'style.no-rambling', ramble)
   for (const [rule, re, conf] of AVOID) {
-    const m = re.exec(t)
-    if (!m) continue
-    for (const topic of topics(m[1])) ctx.acc.addAvoid(ctx.cases.restore(topic), conf, rule, m)
+    const match = re.exec(text)
+    if (!match) continue
+    for (const topic of topics(match[1])) ctx.acc.addAvoid(ctx.cases.restore(topic), conf, rule, match)
     break
   }
 }

@@ -4,26 +4,26 @@ const cache = new Map<string, RegExp>()
 
 export function re(source: string, flags = ''): RegExp {
   const key = `${flags}/${source}`
-  let r = cache.get(key)
-  if (!r) {
+  let regex = cache.get(key)
+  if (!regex) {
     if (cache.size > 2000) cache.clear()
-    r = new RegExp(source, flags)
-    cache.set(key, r)
+    regex = new RegExp(source, flags)
+    cache.set(key, regex)
   }
-  if (r.global || r.sticky) r.lastIndex = 0
-  return r
+  if (regex.global || regex.sticky) regex.lastIndex = 0
+  return regex
 }
 
 const sites = new WeakMap<TemplateStringsArray, RegExp>()
 
 function compileSite(flags: string, strings: TemplateStringsArray, values: unknown[]): RegExp {
-  let r = sites.get(strings)
-  if (!r) {
-    r = new RegExp(String.raw({ raw: strings }, ...values), flags)
-    sites.set(strings, r)
+  let regex = sites.get(strings)
+  if (!regex) {
+    regex = new RegExp(String.raw({ raw: strings }, ...values), flags)
+    sites.set(strings, regex)
   }
-  if (r.global || r.sticky) r.lastIndex = 0
-  return r
+  if (regex.global || regex.sticky) regex.lastIndex = 0
+  return regex
 }
 
 /**
@@ -33,6 +33,14 @@ function compileSite(flags: string, strings: TemplateStringsArray, values: unkno
 export const rx = (strings: TemplateStringsArray, ...values: unknown[]): RegExp => compileSite('', strings, values)
 /** As `rx`, with the global flag (for matchAll). */
 export const rxg = (strings: TemplateStringsArray, ...values: unknown[]): RegExp => compileSite('g', strings, values)
+
+/**
+ * A regex source written over several lines: read as String.raw reads a template (backslashes as in a regex literal),
+ * with each line break and the indentation after it dropped. A long pattern breaks where it has no space (after a `|`,
+ * before a group), so no character of the pattern is lost or added.
+ */
+export const pattern = (strings: TemplateStringsArray, ...values: unknown[]): string =>
+  String.raw(strings, ...values).replace(/\n\s*/g, '')
 
 /** A lookup table without a prototype, so that keys such as "constructor" read as absent. */
 export function dict<T>(entries: Record<string, T>): Record<string, T> {

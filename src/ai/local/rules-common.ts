@@ -2,6 +2,7 @@
 import type { ProfileContent } from '../../domain/profile.js'
 import type { Acc } from './acc.js'
 import type { CaseMap, Clause } from './text.js'
+import { pattern } from './regex.js'
 
 export interface RuleContext {
   acc: Acc
@@ -88,21 +89,25 @@ const ADVERBS = [
 ]
 export const ADV = `(?:(?:${ADVERBS.join('|')})\\s+)*`
 
-const HEDGE_RE =
-  /\b(?:might|maybe|perhaps|possibly|probably|not sure|unsure|wonder|wondering|if|whether|i may|supposedly|i guess|i suppose|could be|would be|should i|i doubt)\b/
-const DESIRE_RE =
-  /\b(?:want to|wanted to|would like to|would love to|hope to|hoping to|plan to|planning to|planning on|dream of|dreaming of|dream is to|wish i|wish to|thinking about|thinking of|considering|someday|some day|one day|going to try|would like|aspire|aspiring|trying to get into|want a|wants? to be)\b/
+const HEDGE_RE = new RegExp(pattern`
+  \b(?:might|maybe|perhaps|possibly|probably|not sure|unsure|wonder|wondering|if|whether|i may|supposedly|i guess|
+  i suppose|could be|would be|should i|i doubt)\b`)
+const DESIRE_RE = new RegExp(pattern`
+  \b(?:want to|wanted to|would like to|would love to|hope to|hoping to|plan to|planning to|planning on|dream of|
+  dreaming of|dream is to|wish i|wish to|thinking about|thinking of|considering|someday|some day|one day|going to try|
+  would like|aspire|aspiring|trying to get into|want a|wants? to be)\b`)
 const NEGATION_RE = /\b(?:not|never|no longer|no|none|neither|nor|nothing|without|hardly|barely|stopped|quit|gave up)\b/
 
-export function describe(c: Clause): ClauseInfo {
+export function describe(clause: Clause): ClauseInfo {
   return {
-    ...c,
-    hedged: HEDGE_RE.test(c.text),
-    desire: DESIRE_RE.test(c.text),
-    negated: NEGATION_RE.test(c.text),
+    ...clause,
+    hedged: HEDGE_RE.test(clause.text),
+    desire: DESIRE_RE.test(clause.text),
+    negated: NEGATION_RE.test(clause.text),
   }
 }
 
 /** Words that end a noun phrase taken after a verb ("new york and i love it" -> "new york"). */
-export const PHRASE_END =
-  /\s*(?:,|;|\.|!|\?|\s(?:and|but|or|so|because|since|when|where|while|which|who|that|with|for|until|though|although|as|now|nowadays|currently|yet|too|also|anymore|ago|lol|haha|though|if|than|whenever|then)\b).*$/
+export const PHRASE_END = new RegExp(pattern`
+  \s*(?:,|;|\.|!|\?|\s(?:and|but|or|so|because|since|when|where|while|which|who|that|with|for|until|though|although|as|
+  now|nowadays|currently|yet|too|also|anymore|ago|lol|haha|though|if|than|whenever|then)\b).*$`)

@@ -51,7 +51,8 @@ const RULES = {
   'location.we-are-from': '"we are from X"',
   'location.never-left': '"I have never left X"',
   'location.job-in':
-    '"I am Chiamaka, 23, a software engineer in Lagos", "I am a teacher based in Leeds", "I work as a nurse in Nairobi"',
+    '"I am Chiamaka, 23, a software engineer in Lagos", "I am a teacher based in Leeds", ' +
+    '"I work as a nurse in Nairobi"',
   // core_info.occupation (and interests for pastime nouns: "I am an avid reader")
   'occupation.studying-to-be': '"I am studying to become a nurse" -> student (aspiring nurse)',
   'occupation.want-to-be': '"I want to be a lawyer", "my dream is to become X" -> aspiring X (weak)',

@@ -1,6 +1,6 @@
 // Text plumbing for the local extractor: normalisation (lower case, expanded contractions), sentence and
 // clause splitting that does not rely on capital letters, number words, gerunds and case restoration.
-import { re } from './regex.js'
+import { pattern, re } from './regex.js'
 import { dict } from './regex.js'
 
 /** One clause of the person's text, normalised to lower case. */
@@ -12,7 +12,8 @@ export interface Clause {
   sentence: number
 }
 
-const CONTRACTIONS: [RegExp, string][] = [
+/** Contracted and chat spellings, each with what it is rewritten to, applied in order. */
+const EXPANSIONS: [RegExp, string][] = [
   [/\b(don|doesn|didn|can|won|isn|aren|wasn|weren|haven|hasn|hadn|couldn|wouldn|shouldn|ain) t\b/g, "$1't"],
   [/\b(do|does|did|ca|is|are|was|were|have|has|had|could|would|should)nt\b/g, "$1n't"],
   [/\b(i) (m|ve|ll|d)\b/g, "$1'$2"],
@@ -46,27 +47,28 @@ const CONTRACTIONS: [RegExp, string][] = [
 
 /** Lower-cases and expands contractions; keeps punctuation that matters for splitting. */
 export function normalize(text: string): string {
-  let t = text
+  let normalized = text
     .replace(/[\u2018\u2019\u02bc\u0060\u00b4]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/\u2026/g, '...')
     .replace(/[\u2013\u2014]/g, ' - ')
     .toLowerCase()
-  t = t
+  normalized = normalized
     .replace(/\bu\.s\.a?\.?/g, 'usa')
     .replace(/\be\.g\./g, 'eg')
     .replace(/\bi\.e\./g, 'ie')
-  t = t.replace(/\b(mr|mrs|ms|dr|st|jr|sr|prof|vs|etc|approx|mt|ft|no)\.(?=\s+[a-z0-9])/g, '$1')
-  for (const [re, rep] of CONTRACTIONS) t = t.replace(re, rep)
-  t = t.replace(/\b(\d+)(years?|yrs?|yo|y\/o)\b/g, '$1 $2')
+  normalized = normalized.replace(/\b(mr|mrs|ms|dr|st|jr|sr|prof|vs|etc|approx|mt|ft|no)\.(?=\s+[a-z0-9])/g, '$1')
+  for (const [pattern, expanded] of EXPANSIONS) normalized = normalized.replace(pattern, expanded)
+  normalized = normalized.replace(/\b(\d+)(years?|yrs?|yo|y\/o)\b/g, '$1 $2')
   // tokenised punctuation of chat logs: "word , word ." -> "word, word."
-  t = t.replace(/\s+([,.!?;:])/g, '$1').replace(/[ \t]+/g, ' ')
-  return t.trim()
+  normalized = normalized.replace(/\s+([,.!?;:])/g, '$1').replace(/[ \t]+/g, ' ')
+  return normalized.trim()
 }
 
 const SUBJECT_START = '(?:i|my|we|our|he|she|they|you|it|his|her|their|me|mine)'
-const QUESTION_START =
-  /^(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|have|has|had|can|could|would|will|should|shall|may|am|you)\b/
+const QUESTION_START = new RegExp(pattern`
+  ^(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|have|has|had|can|could|would|will|should|
+  shall|may|am|you)\b`)
 
 /** Splits normalised text into clauses, marking those that are questions. */
 export function splitClauses(normalized: string): Clause[] {
@@ -80,14 +82,20 @@ export function splitClauses(normalized: string): Clause[] {
     const parts = sentence
       .split(
         re(
-          `;|\\s*(?:,\\s*)?\\b(?:but|because|although|though|however|cause|cuz)\\s+|,\\s*(?=(?:and |so |then |plus )?(?:${SUBJECT_START}|what|how|where|who|why|when|do|does|did|are|have|can|would)\\b)|\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|,?\\s+(?:and|so|then)\\s+(?=(?:[a-z0-9]+\\s+){1,3}i\\s)|\\s+-\\s+`,
+          ';|\\s*(?:,\\s*)?\\b(?:but|because|although|though|however|cause|cuz)\\s+|' +
+            `,\\s*(?=(?:and |so |then |plus )?(?:${SUBJECT_START}|what|how|where|who|why|when|` +
+            'do|does|did|are|have|can|would)\\b)|' +
+            `\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|` +
+            ',?\\s+(?:and|so|then)\\s+(?=(?:[a-z0-9]+\\s+){1,3}i\\s)|' +
+            '\\s+-\\s+',
         ),
       )
       .map((p) => cleanClause(p))
       .filter((p) => p.length > 0)
-    parts.forEach((p, i) => {
-      const question = (isQuestion && (i === parts.length - 1 || QUESTION_START.test(p))) || ASKS_YOU.test(p)
-      out.push({ text: p, question, sentence: index })
+    parts.forEach((part, position) => {
+      const question =
+        (isQuestion && (position === parts.length - 1 || QUESTION_START.test(part))) || ASKS_YOU.test(part)
+      out.push({ text: part, question, sentence: index })
     })
   })
   return out
@@ -95,15 +103,15 @@ export function splitClauses(normalized: string): Clause[] {
 
 /**
  * Longest stretch read as one sentence. compromise's matching and some clause patterns grow with the square of a
- * sentence's length, so 100 KB without a full stop took half a minute; real sentences are far shorter.
+ * sentence's length, so a long text without a full stop would take very long; real sentences are far shorter.
  */
 export const MAX_SENTENCE_CHARS = 500
 
-/** `s` cut at spaces into pieces of at most `max` characters (a longer word is cut where it must be). */
-export function chunk(s: string, max: number): string[] {
-  if (s.length <= max) return [s]
+/** `text` cut at spaces into pieces of at most `max` characters (a longer word is cut where it must be). */
+export function chunk(text: string, max: number): string[] {
+  if (text.length <= max) return [text]
   const out: string[] = []
-  let rest = s
+  let rest = text
   while (rest.length > max) {
     const cut = rest.lastIndexOf(' ', max)
     const at = cut > max / 2 ? cut : max
@@ -116,13 +124,15 @@ export function chunk(s: string, max: number): string[] {
 
 const ASKS_YOU = /^(?:do|does|did|are|is|have|has|can|could|would|will|what|how|where|who|why|which)\s+(?:you|your)\b/
 
-const INTERJECTION =
-  /^(?:(?:yes|yeah|yep|yup|no|nope|nah|well|oh|ah|aw|wow|lol|haha|hahaha|hehe|hey|hi|hello|ok|okay|sure|so|and|but|also|actually|honestly|cool|nice|great|awesome|really|hmm|um|uh|true|same|me too|wow|oh well|anyway|anyways|plus|then|now|though|that is cool|that is great|that is awesome|that is nice|sounds fun)[,!.]*\s+|i see[,!.]+\s+)+/
+const INTERJECTION = new RegExp(pattern`
+  ^(?:(?:yes|yeah|yep|yup|no|nope|nah|well|oh|ah|aw|wow|lol|haha|hahaha|hehe|hey|hi|hello|ok|okay|sure|so|and|but|also|
+  actually|honestly|cool|nice|great|awesome|really|hmm|um|uh|true|same|me too|wow|oh well|anyway|anyways|plus|then|now|
+  though|that is cool|that is great|that is awesome|that is nice|sounds fun)[,!.]*\s+|i see[,!.]+\s+)+`)
 
-function cleanClause(p: string): string {
-  let t = p.trim().replace(/^[,.;:!?"'()\s-]+|[,.;:!?"'()\s-]+$/g, '')
-  t = t.replace(INTERJECTION, '')
-  return t.trim()
+function cleanClause(part: string): string {
+  let cleaned = part.trim().replace(/^[,.;:!?"'()\s-]+|[,.;:!?"'()\s-]+$/g, '')
+  cleaned = cleaned.replace(INTERJECTION, '')
+  return cleaned.trim()
 }
 
 const UNITS: Record<string, number> = dict({
@@ -160,15 +170,17 @@ const TENS: Record<string, number> = dict({
 })
 
 /** Regex source matching a number written in digits or English words (up to the hundreds). */
-export const NUMBER_RE = `(?:\\d{1,3}|(?:(?:one|a) hundred(?:\\s+and)?\\s+)?(?:(?:${Object.keys(TENS).join('|')})(?:[-\\s](?:${Object.keys(UNITS).slice(1, 10).join('|')}))?|${Object.keys(UNITS).join('|')})|(?:one|a) hundred)`
+export const NUMBER_RE =
+  `(?:\\d{1,3}|(?:(?:one|a) hundred(?:\\s+and)?\\s+)?(?:(?:${Object.keys(TENS).join('|')})` +
+  `(?:[-\\s](?:${Object.keys(UNITS).slice(1, 10).join('|')}))?|${Object.keys(UNITS).join('|')})|(?:one|a) hundred)`
 
 /** Parses "34", "thirty-four", "thirty four", "a hundred and two"; undefined if not a number. */
-export function parseNumber(s: string): number | undefined {
-  const t = s.trim().toLowerCase()
-  if (/^\d+$/.test(t)) return Number.parseInt(t, 10)
+export function parseNumber(text: string): number | undefined {
+  const normalised = text.trim().toLowerCase()
+  if (/^\d+$/.test(normalised)) return Number.parseInt(normalised, 10)
   let total = 0
   let seen = false
-  for (const w of t.split(/[-\s]+/)) {
+  for (const w of normalised.split(/[-\s]+/)) {
     if (w === 'and') continue
     if (w === 'a' || w === 'one') {
       if (!seen) {
@@ -231,15 +243,15 @@ const GERUND_EXCEPTIONS: Record<string, string> = dict({
 
 /** "hike" -> "hiking", "swim" -> "swimming", "play" -> "playing"; a word already ending in -ing is returned. */
 export function gerund(verb: string): string {
-  const v = verb.toLowerCase()
-  if (GERUND_OF_LEMMA.has(v)) return GERUND_OF_LEMMA.get(v)!
-  if (v.endsWith('ing') && v.length > 4) return v
-  if (GERUND_EXCEPTIONS[v]) return GERUND_EXCEPTIONS[v]
-  if (v.endsWith('ie')) return v.slice(0, -2) + 'ying'
-  if (/[^aeiou]e$/.test(v) || /[^e]ue$/.test(v)) return v.slice(0, -1) + 'ing'
+  const lowered = verb.toLowerCase()
+  if (GERUND_OF_LEMMA.has(lowered)) return GERUND_OF_LEMMA.get(lowered)!
+  if (lowered.endsWith('ing') && lowered.length > 4) return lowered
+  if (GERUND_EXCEPTIONS[lowered]) return GERUND_EXCEPTIONS[lowered]
+  if (lowered.endsWith('ie')) return lowered.slice(0, -2) + 'ying'
+  if (/[^aeiou]e$/.test(lowered) || /[^e]ue$/.test(lowered)) return lowered.slice(0, -1) + 'ing'
   // one-syllable consonant-vowel-consonant: double the final consonant (run, swim, jog, shop)
-  if (/^[^aeiou]*[aeiou][bdgklmnprt]$/.test(v)) return v + v.slice(-1) + 'ing'
-  return v + 'ing'
+  if (/^[^aeiou]*[aeiou][bdgklmnprt]$/.test(lowered)) return lowered + lowered.slice(-1) + 'ing'
+  return lowered + 'ing'
 }
 
 const LEMMA_EXCEPTIONS: Record<string, string> = dict({
@@ -300,16 +312,16 @@ const LEMMA_EXCEPTIONS: Record<string, string> = dict({
 const GERUND_OF_LEMMA = new Map<string, string>()
 
 /** Rough base form of a gerund ("hiking" -> "hike"). */
-export function lemmaOfGerund(g: string): string {
-  if (LEMMA_EXCEPTIONS[g]) return LEMMA_EXCEPTIONS[g]
-  const lemma = lemmaRule(g)
+export function lemmaOfGerund(gerundForm: string): string {
+  if (LEMMA_EXCEPTIONS[gerundForm]) return LEMMA_EXCEPTIONS[gerundForm]
+  const lemma = lemmaRule(gerundForm)
   // remember the original spelling so that gerund(lemma) gives it back
-  if (!GERUND_OF_LEMMA.has(lemma) && GERUND_OF_LEMMA.size < 10000) GERUND_OF_LEMMA.set(lemma, g)
+  if (!GERUND_OF_LEMMA.has(lemma) && GERUND_OF_LEMMA.size < 10000) GERUND_OF_LEMMA.set(lemma, gerundForm)
   return lemma
 }
 
-function lemmaRule(g: string): string {
-  const stem = g.slice(0, -3)
+function lemmaRule(gerundForm: string): string {
+  const stem = gerundForm.slice(0, -3)
   if (/([bdgklmnprt])\1$/.test(stem)) return stem.slice(0, -1)
   // one syllable ending consonant-vowel-consonant lost an e: wak(e), rid(e), bak(e)
   if (/^[^aeiou]*[aeiou][bcdgkmnprstvz]$/.test(stem)) return stem + 'e'
@@ -319,38 +331,38 @@ function lemmaRule(g: string): string {
 const IRREGULAR_3RD: Record<string, string> = dict({ is: 'am', has: 'have', does: 'do', goes: 'go', was: 'was' })
 
 /** Third-person present -> base form: "loves" -> "love", "watches" -> "watch", "studies" -> "study". */
-export function baseOfThirdPerson(w: string): string {
+export function baseOfThirdPerson(word: string): string {
   const irregular = IRREGULAR_3RD
-  if (irregular[w]) return irregular[w]
-  if (/[^aeiou]ies$/.test(w)) return w.slice(0, -3) + 'y'
-  if (/(?:ch|sh|ss|x|z|o)es$/.test(w)) return w.slice(0, -2)
-  if (w.endsWith('s') && !w.endsWith('ss')) return w.slice(0, -1)
-  return w
+  if (irregular[word]) return irregular[word]
+  if (/[^aeiou]ies$/.test(word)) return word.slice(0, -3) + 'y'
+  if (/(?:ch|sh|ss|x|z|o)es$/.test(word)) return word.slice(0, -2)
+  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1)
+  return word
 }
 
 /** Candidate singular forms, most likely first ("movies" -> movie/movy, "boxes" -> box/boxe, "dogs" -> dog). */
-export function singulars(w: string): string[] {
-  if (w.length <= 3 || /(?:ss|us|is)$/.test(w)) return [w]
+export function singulars(word: string): string[] {
+  if (word.length <= 3 || /(?:ss|us|is)$/.test(word)) return [word]
   const out: string[] = []
-  if (w.endsWith('ies')) out.push(w.slice(0, -1), w.slice(0, -3) + 'y')
-  else if (/(?:ch|sh|x|z|ss|o)es$/.test(w)) out.push(w.slice(0, -2), w.slice(0, -1))
-  else if (w.endsWith('s')) out.push(w.slice(0, -1))
-  return out.length ? out : [w]
+  if (word.endsWith('ies')) out.push(word.slice(0, -1), word.slice(0, -3) + 'y')
+  else if (/(?:ch|sh|x|z|ss|o)es$/.test(word)) out.push(word.slice(0, -2), word.slice(0, -1))
+  else if (word.endsWith('s')) out.push(word.slice(0, -1))
+  return out.length ? out : [word]
 }
 
 /** Naive English singular ("dogs" -> "dog", "puppies" -> "puppy", "boxes" -> "box"). */
-export function singular(w: string): string {
-  if (w.endsWith('ies') && w.length > 4)
-    return /(?:vies|kies|zies|bies|pies|ties)$/.test(w) &&
-      !/(?:puppies|kitties|bunnies|ponies|babies|parties|cities|countries|hobbies|candies|berries)$/.test(w)
-      ? w.slice(0, -1)
-      : w.slice(0, -3) + 'y'
-  return singulars(w)[0]
+export function singular(word: string): string {
+  if (word.endsWith('ies') && word.length > 4)
+    return /(?:vies|kies|zies|bies|pies|ties)$/.test(word) &&
+      !/(?:puppies|kitties|bunnies|ponies|babies|parties|cities|countries|hobbies|candies|berries)$/.test(word)
+      ? word.slice(0, -1)
+      : word.slice(0, -3) + 'y'
+  return singulars(word)[0]
 }
 
 /** Title Case for names and places written in lower case ("new york city" -> "New York City"). */
-export function titleCase(s: string): string {
-  return s.replace(/(^|[\s-])([a-z])/g, (_m, a: string, b: string) => a + b.toUpperCase())
+export function titleCase(text: string): string {
+  return text.replace(/(^|[\s-])([a-z])/g, (_m, a: string, b: string) => a + b.toUpperCase())
 }
 
 /** Remembers how words were capitalised in the original text, to restore it on extracted phrases. */
@@ -359,29 +371,29 @@ export class CaseMap {
   private readonly weak = new Set<string>()
   constructor(original: string) {
     for (const m of original.matchAll(/[A-Za-z][\w'-]*/g)) {
-      const w = m[0]
-      if (w === 'I' || !/[A-Z]/.test(w)) continue
+      const word = m[0]
+      if (word === 'I' || !/[A-Z]/.test(word)) continue
       const before = original.slice(Math.max(0, m.index - 3), m.index)
       const sentenceStart = m.index === 0 || /[.!?:\n"]\s*$/.test(before)
-      const key = w.toLowerCase()
+      const key = word.toLowerCase()
       if (sentenceStart && this.forms.has(key)) continue
-      if (sentenceStart && w.length > 1 && w.slice(1) === w.slice(1).toLowerCase()) {
+      if (sentenceStart && word.length > 1 && word.slice(1) === word.slice(1).toLowerCase()) {
         if (!this.forms.has(key)) this.weak.add(key)
       } else this.weak.delete(key)
-      this.forms.set(key, w)
+      this.forms.set(key, word)
     }
   }
   /** Whether the word appeared capitalised somewhere other than at the start of a sentence. */
   isCapitalised(word: string): boolean {
-    const k = word.toLowerCase()
-    return this.forms.has(k) && !this.weak.has(k)
+    const lowered = word.toLowerCase()
+    return this.forms.has(lowered) && !this.weak.has(lowered)
   }
   /** Restores the original capitalisation of every word that had one; titleCases the rest if asked. */
   restore(phrase: string, forceTitle = false): string {
-    const out = phrase.replace(/[a-z][\w'-]*/g, (w) => {
-      const f = this.forms.get(w)
-      if (f && (!this.weak.has(w) || forceTitle)) return f
-      return w
+    const out = phrase.replace(/[a-z][\w'-]*/g, (word) => {
+      const form = this.forms.get(word)
+      if (form && (!this.weak.has(word) || forceTitle)) return form
+      return word
     })
     return forceTitle ? titleCase(out) : out
   }

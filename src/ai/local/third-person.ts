@@ -3,7 +3,7 @@
 import { nlpHas, peopleIn } from './nlp.js'
 import { ADV } from './rules-common.js'
 import { baseOfThirdPerson, chunk, MAX_SENTENCE_CHARS } from './text.js'
-import { re, rxg } from './regex.js'
+import { pattern, re, rxg } from './regex.js'
 
 export interface ThirdPerson {
   /** The text rewritten in the first person. */
@@ -12,8 +12,11 @@ export interface ThirdPerson {
   gender?: 'female' | 'male'
 }
 
-const VERB_AFTER_NAME =
-  /^(?:,|'s\b|\s+(?:is|was|has|had|lives|lived|works|worked|loves|likes|enjoys|grew|moved|plays|teaches|runs|owns|studies|studied|recently|just|also|often|never|does|did|will|can|used|got|became|started|graduated|married|comes|came|goes|went|prefers|hates|wants|speaks|writes|reads|spends|visits|travels|collects|believes|feels|thinks|turned|turns)\b)/
+const VERB_AFTER_NAME = new RegExp(pattern`
+  ^(?:,|'s\b|\s+(?:is|was|has|had|lives|lived|works|worked|loves|likes|enjoys|grew|moved|plays|teaches|runs|owns|
+  studies|studied|recently|just|also|often|never|does|did|will|can|used|got|became|started|graduated|married|comes|came|
+  goes|went|prefers|hates|wants|speaks|writes|reads|spends|visits|travels|collects|believes|feels|thinks|turned|
+  turns)\b)`)
 const NOT_VERBS = new Set([
   'us',
   'this',
@@ -33,37 +36,39 @@ const NOT_VERBS = new Set([
   'anxious',
   'was',
 ])
-const HER_AS_OBJECT =
-  /^(?:$|[,.!?;]|and\b|or\b|but\b|to\b|for\b|with\b|about\b|at\b|in\b|on\b|from\b|so\b|because\b|too\b|a lot\b|very\b|again\b|back\b|up\b|out\b|off\b|when\b|that\b|if\b|the\b|a\b|an\b|how\b|what\b|why\b|as\b|like\b)/
+const HER_AS_OBJECT = new RegExp(pattern`
+  ^(?:$|[,.!?;]|and\b|or\b|but\b|to\b|for\b|with\b|about\b|at\b|in\b|on\b|from\b|so\b|because\b|too\b|a lot\b|very\b|
+  again\b|back\b|up\b|out\b|off\b|when\b|that\b|if\b|the\b|a\b|an\b|how\b|what\b|why\b|as\b|like\b)`)
 
 /** Finds the person's name at the start of the text ("Maria Lopez is ...", "maria, 34, ..."). */
 function leadingName(normalized: string, original: string, knownName?: string): string | undefined {
-  const o = /^\s*([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,2})/.exec(original)
-  if (o && VERB_AFTER_NAME.test(original.slice(o.index + o[0].length).toLowerCase())) {
-    const cand = o[1].toLowerCase()
+  const match = /^\s*([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,2})/.exec(original)
+  if (match && VERB_AFTER_NAME.test(original.slice(match.index + match[0].length).toLowerCase())) {
+    const cand = match[1].toLowerCase()
     const first = cand.split(' ')[0]
     if (
       nlpHas(first, '#Person') ||
       !nlpHas(
         first,
-        '(#Pronoun|#Determiner|#Conjunction|#Adverb|#Preposition|#Date|#Value|#Adjective|#Verb|#Possessive|#QuestionWord|#Expression)',
+        '(#Pronoun|#Determiner|#Conjunction|#Adverb|#Preposition|#Date|#Value|#Adjective|#Verb|#Possessive|' +
+          '#QuestionWord|#Expression)',
       )
     )
       return cand
   }
   if (knownName) {
-    const k = knownName.toLowerCase()
-    if (normalized.startsWith(k) || normalized.startsWith(k.split(' ')[0] + ' '))
-      return normalized.startsWith(k) ? k : k.split(' ')[0]
+    const known = knownName.toLowerCase()
+    if (normalized.startsWith(known) || normalized.startsWith(known.split(' ')[0] + ' '))
+      return normalized.startsWith(known) ? known : known.split(' ')[0]
   }
   // The opening sentence, bounded: a leading name is near the start, and compromise's cost grows with the square of it.
   const first = chunk(normalized.split(/[.!?\n]/, 1)[0]!, MAX_SENTENCE_CHARS)[0] ?? ''
   const people = peopleIn(first)
-  const p = people[0]
+  const person = people[0]
     ?.toLowerCase()
     .replace(/[^a-z' -]/g, '')
     .trim()
-  if (p && first.startsWith(p) && VERB_AFTER_NAME.test(first.slice(p.length))) return p
+  if (person && first.startsWith(person) && VERB_AFTER_NAME.test(first.slice(person.length))) return person
   return undefined
 }
 
@@ -73,29 +78,29 @@ export function toFirstPerson(normalized: string, original: string, knownName?: 
   const she = (normalized.match(/\b(?:she|her|hers|herself)\b/g) ?? []).length
   const he = (normalized.match(/\b(?:he|him|his|himself)\b/g) ?? []).length
   if (!name && !/(?:^|[.!?]\s+)(?:she|he)\s/.test(normalized)) return undefined
-  let t = normalized
+  let text = normalized
   if (name) {
     const names = [name, ...(name.includes(' ') ? [name.split(' ')[0]] : [])]
     for (const n of names) {
-      const e = n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-      t = t.replace(re(`\\b${e}'s\\b`, 'g'), 'my').replace(re(`\\b${e}\\b`, 'g'), 'i')
+      const escaped = n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      text = text.replace(re(`\\b${escaped}'s\\b`, 'g'), 'my').replace(re(`\\b${escaped}\\b`, 'g'), 'i')
     }
   }
   const pronoun = she >= he ? 'she' : 'he'
   const poss = pronoun === 'she' ? 'her' : 'his'
-  t = t.replace(re(`\\b${pronoun}\\b`, 'g'), 'i').replace(/\b(?:herself|himself)\b/g, 'myself')
-  if (poss === 'his') t = t.replace(/\bhis\b/g, 'my').replace(/\bhim\b/g, 'me')
+  text = text.replace(re(`\\b${pronoun}\\b`, 'g'), 'i').replace(/\b(?:herself|himself)\b/g, 'myself')
+  if (poss === 'his') text = text.replace(/\bhis\b/g, 'my').replace(/\bhim\b/g, 'me')
   else
-    t = t.replace(
+    text = text.replace(
       /\bher\b(\s*)(.{0,12})/g,
       (_m, sp: string, rest: string) => (HER_AS_OBJECT.test(rest) ? 'me' : 'my') + sp + rest,
     )
   // agreement: "i is" -> "i am", "i loves" -> "i love"
-  t = t
+  text = text
     .replace(/\bi is\b/g, 'i am')
     .replace(rxg`\\bi (${ADV})([a-z]+s)\\b`, (m, adv: string, verb: string) =>
       NOT_VERBS.has(verb) || verb.endsWith('ss') || verb.endsWith('us') ? m : `i ${adv}${baseOfThirdPerson(verb)}`,
     )
   const gender = she > he ? 'female' : he > she ? 'male' : undefined
-  return { text: t, ...(name ? { name } : {}), ...(gender ? { gender } : {}) }
+  return { text, ...(name ? { name } : {}), ...(gender ? { gender } : {}) }
 }

@@ -20,7 +20,10 @@ export interface RuleHit {
 
 /** One value of an extraction, flattened. */
 export interface ExtractedValue {
-  /** Where the value is: "core_info.name", "interests.music", "personality.traits", "memories", "removals.interests", ... */
+  /**
+   * Where the value is: "core_info.name", "interests.music", "personality.traits", "memories", "removals.interests",
+   * ...
+   */
   field: string
   value: string | number
   confidence?: number
@@ -35,17 +38,17 @@ export interface TracedValue extends ExtractedValue {
 
 const round = (c: number) => Math.round(Math.min(1, Math.max(0, c)) * 100) / 100
 
-/** Calls `visit` for every value of `e`, in a fixed order, with the slot and key the Acc files it under. */
-function walk(e: Extraction, visit: (v: ExtractedValue, slot: string, id: string) => void): void {
+/** Calls `visit` for every value of `extraction`, in a fixed order, with the slot and key the Acc files it under. */
+function walk(extraction: Extraction, visit: (value: ExtractedValue, slot: string, id: string) => void): void {
   const scored = (field: string, s: { value: string | number; confidence: number }, id: string, slot = field) =>
     visit({ field, value: s.value, confidence: s.confidence }, slot, id)
-  for (const [f, s] of Object.entries(e.core_info ?? {})) if (s) scored(`core_info.${f}`, s, String(s.value))
-  for (const [cat, list] of Object.entries(e.interests ?? {}))
+  for (const [f, s] of Object.entries(extraction.core_info ?? {})) if (s) scored(`core_info.${f}`, s, String(s.value))
+  for (const [cat, list] of Object.entries(extraction.interests ?? {}))
     for (const s of list) scored(`interests.${cat}`, s, key(s.value), 'interests')
-  for (const s of e.personality?.traits ?? []) scored('personality.traits', s, key(s.value))
-  const mood = e.personality?.mood
+  for (const s of extraction.personality?.traits ?? []) scored('personality.traits', s, key(s.value))
+  const mood = extraction.personality?.mood
   if (mood) scored('personality.mood', mood, mood.value)
-  for (const m of e.memories ?? []) {
+  for (const m of extraction.memories ?? []) {
     const detail = [m.date, m.importance].filter(Boolean).join(', ')
     visit(
       {
@@ -58,20 +61,20 @@ function walk(e: Extraction, visit: (v: ExtractedValue, slot: string, id: string
       memoryKey(m),
     )
   }
-  const style = e.preferences?.conversation_style
+  const style = extraction.preferences?.conversation_style
   if (style) scored('preferences.conversation_style', style, style.value)
-  for (const s of e.preferences?.topics_to_avoid ?? []) scored('preferences.topics_to_avoid', s, key(s.value))
-  for (const r of e.removals ?? []) {
+  for (const s of extraction.preferences?.topics_to_avoid ?? []) scored('preferences.topics_to_avoid', s, key(s.value))
+  for (const r of extraction.removals ?? []) {
     const field = `removals.${r.section}`
     visit({ field, value: r.value, ...(r.category ? { detail: r.category } : {}) }, field, key(r.value))
   }
-  if (e.language) visit({ field: 'language', value: e.language }, 'language', e.language)
+  if (extraction.language) visit({ field: 'language', value: extraction.language }, 'language', extraction.language)
 }
 
 /** The values of an extraction, one per entry. */
-export function valuesOf(e: Extraction): ExtractedValue[] {
+export function valuesOf(extraction: Extraction): ExtractedValue[] {
   const out: ExtractedValue[] = []
-  walk(e, (v) => out.push(v))
+  walk(extraction, (v) => out.push(v))
   return out
 }
 
@@ -97,16 +100,19 @@ export class Tracer {
       list.push(hit)
   }
 
-  /** Every value of `e` (an extraction this tracer watched being built) with its hits, in the extraction's order. */
-  explain(e: Extraction): TracedValue[] {
+  /**
+   * Every value of `extraction` (an extraction this tracer watched being built) with its hits, in the extraction's
+   * order.
+   */
+  explain(extraction: Extraction): TracedValue[] {
     const out: TracedValue[] = []
-    walk(e, (v, slot, id) => {
+    walk(extraction, (value, slot, id) => {
       // the language comes from detection over the whole text, not from a clause
       const hits =
         slot === 'language'
           ? [{ rule: 'language.detected' as const, match: '', clause: '' }]
           : (this.sources.get(`${slot}\u0000${id}`) ?? [])
-      out.push({ ...v, hits })
+      out.push({ ...value, hits })
     })
     return out
   }

@@ -65,11 +65,13 @@ export class LlmClient {
     readonly cfg: OpenAIConfig,
     /** Told of every failed request, retried ones included (metrics); not of requests their caller aborted. */
     private readonly onFailure?: (kind: LlmErrorKind) => void,
-    /** Told when processing pauses for a misconfiguration, when a probe is refused again, and when it resumes (logs). */
+    /**
+     * Told when processing pauses for a misconfiguration, when a probe is refused again, and when it resumes (logs).
+     */
     events: {
-      onPause?(p: Pause): void
-      onProbeRefused?(p: Pause, nextInMs: number): void
-      onResume?(p: Pause): void
+      onPause?(pause: Pause): void
+      onProbeRefused?(pause: Pause, nextInMs: number): void
+      onResume?(pause: Pause): void
     } = {},
     /** Told once per model and parameter that the model refuses (logs). */
     log?: { warn(obj: object, msg: string): void },
@@ -105,14 +107,14 @@ export class LlmClient {
 
   /** The provider as this process sees it: paused for a misconfiguration, in an outage (circuit open), or ok. */
   status(): AiProviderStatus {
-    const p = this.pause.current
-    if (p)
+    const pause = this.pause.current
+    if (pause)
       return {
         provider: 'openai',
         state: 'misconfigured',
-        since: p.since.toISOString(),
-        reason: p.reason,
-        detail: describe(p),
+        since: pause.since.toISOString(),
+        reason: pause.reason,
+        detail: describe(pause),
       }
     if (this.breaker.state !== 'closed') return { provider: 'openai', state: 'unavailable' }
     return { provider: 'openai', state: 'ok' }
@@ -215,8 +217,8 @@ export class LlmClient {
       let sent = this.params.shape(model, body)
       try {
         return await this.run((sdk) => fn(sdk, (sent = this.params.shape(model, body))), opts)
-      } catch (e) {
-        if (opts.signal?.aborted || !this.params.learn(model, e, sent)) throw e
+      } catch (err) {
+        if (opts.signal?.aborted || !this.params.learn(model, err, sent)) throw err
       }
     }
   }
@@ -238,9 +240,9 @@ export class LlmClient {
         paused = this.pause.admit(endpoint)
         // A chat request held by a paused embedding model: the probe is a one-word embeddings request of our own.
         if (paused.probe && paused.probe !== endpoint) await this.probeEmbeddings(opts.signal)
-      } catch (e) {
+      } catch (error) {
         this.breaker.released(probe)
-        throw e
+        throw error
       }
       const pauseProbe = paused.probe === endpoint
       await this.slots.acquire()
@@ -250,10 +252,11 @@ export class LlmClient {
         this.breaker.succeeded(probe)
         this.pause.answered(pauseProbe)
         return out
-      } catch (e) {
-        err = e
-        // A request its caller aborted (a shutdown, the batch's budget, a client that left) is no failure of the provider.
-        if (!opts.signal?.aborted) this.onFailure?.(llmErrorKind(e))
+      } catch (error) {
+        err = error
+        // A request its caller aborted (a shutdown, the batch's budget, a client that left) is no failure of the
+        // provider.
+        if (!opts.signal?.aborted) this.onFailure?.(llmErrorKind(error))
       } finally {
         this.slots.release()
       }
@@ -262,11 +265,11 @@ export class LlmClient {
         this.pause.released(pauseProbe)
         throw err
       }
-      const m = misconfigurationOf(err, endpoint, this.cfg)
-      if (m) {
+      const misconfiguration = misconfigurationOf(err, endpoint, this.cfg)
+      if (misconfiguration) {
         // The provider answered: it is up, and refuses us until an operator acts.
         this.breaker.succeeded(probe)
-        throw this.pause.refused(m, pauseProbe)
+        throw this.pause.refused(misconfiguration, pauseProbe)
       }
       if (!isOutage(err)) {
         // The provider answered (a 4xx about the request): it is up.
@@ -305,14 +308,14 @@ export class LlmClient {
       )
       this.pause.answered(true)
       return
-    } catch (e) {
-      err = e
-      if (!signal?.aborted) this.onFailure?.(llmErrorKind(e))
+    } catch (error) {
+      err = error
+      if (!signal?.aborted) this.onFailure?.(llmErrorKind(error))
     } finally {
       this.slots.release()
     }
-    const m = !signal?.aborted && misconfigurationOf(err, 'embeddings', this.cfg)
-    if (m) throw this.pause.refused(m, true)
+    const misconfiguration = !signal?.aborted && misconfigurationOf(err, 'embeddings', this.cfg)
+    if (misconfiguration) throw this.pause.refused(misconfiguration, true)
     if (signal?.aborted || isOutage(err)) {
       this.pause.released(true, signal?.aborted ? 0 : this.cfg.breakerCooldownMs)
       throw err
@@ -322,11 +325,14 @@ export class LlmClient {
 }
 
 /** What a pause says in /readyz and the logs: the provider's status and message, and what to check. */
-export function describe(p: Misconfiguration): string {
-  return `${p.status} ${p.message.slice(0, 300)}: ${p.hint}`
+export function describe(misconfiguration: Misconfiguration): string {
+  return `${misconfiguration.status} ${misconfiguration.message.slice(0, 300)}: ${misconfiguration.hint}`
 }
 
-/** OpenAI's codes of an exhausted quota (429, type insufficient_quota): billing, not a rate limit; waiting does not help. */
+/**
+ * OpenAI's codes of an exhausted quota (429, type insufficient_quota): billing, not a rate limit; waiting does not
+ * help.
+ */
 const QUOTA_CODES = new Set([
   'insufficient_quota',
   'credit_balance_exhausted',
@@ -336,20 +342,28 @@ const QUOTA_CODES = new Set([
 ])
 
 /** The provider's error object (`{"error": {"message", "type", "param", "code"}}`), as the SDK kept it. */
-function errorObject(e: InstanceType<typeof OpenAI.APIError>): { message?: string; type?: string; code?: string } {
-  const body = (e.error ?? {}) as { message?: unknown; type?: unknown; code?: unknown }
+function errorObject(apiError: InstanceType<typeof OpenAI.APIError>): {
+  message?: string
+  type?: string
+  code?: string
+} {
+  const body = (apiError.error ?? {}) as { message?: unknown; type?: unknown; code?: unknown }
   const str = (v: unknown) => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined)
-  return { message: str(body.message), type: str(e.type) ?? str(body.type), code: str(e.code) ?? str(body.code) }
+  return {
+    message: str(body.message),
+    type: str(apiError.type) ?? str(body.type),
+    code: str(apiError.code) ?? str(body.code),
+  }
 }
 
 /** The misconfiguration a provider's answer reveals (401, 403, 404 or a 400 about the model, 429 quota), if any. */
 export function misconfigurationKind(
-  e: unknown,
+  error: unknown,
 ): { reason: LlmMisconfiguration; status: number; message: string; model: boolean } | undefined {
-  if (!(e instanceof OpenAI.APIError) || e.status === undefined || e instanceof OpenAI.APIUserAbortError)
+  if (!(error instanceof OpenAI.APIError) || error.status === undefined || error instanceof OpenAI.APIUserAbortError)
     return undefined
-  const { message = e.message, type, code } = errorObject(e)
-  const status = e.status
+  const { message = error.message, type, code } = errorObject(error)
+  const status = error.status
   if (status === 401) return { reason: 'unauthorized', status, message, model: false }
   if (status === 403) return { reason: 'forbidden', status, message, model: false }
   // OpenAI answers an unknown model with 404 model_not_found; some servers with 400 and that code, or a 404 naming the
@@ -362,20 +376,20 @@ export function misconfigurationKind(
   return undefined
 }
 
-function misconfigurationOf(e: unknown, endpoint: Endpoint, cfg: OpenAIConfig): Misconfiguration | undefined {
-  const k = misconfigurationKind(e)
-  if (!k) return undefined
+function misconfigurationOf(error: unknown, endpoint: Endpoint, cfg: OpenAIConfig): Misconfiguration | undefined {
+  const kind = misconfigurationKind(error)
+  if (!kind) return undefined
   const model =
     endpoint === 'chat' ? `PROFILER_CHAT_MODEL (${cfg.chatModel})` : `PROFILER_EMBEDDING_MODEL (${cfg.embeddingModel})`
   const hint = {
     unauthorized: 'check OPENAI_API_KEY',
     forbidden: `check that OPENAI_API_KEY may use ${model} (project permissions, region)`,
-    not_found: k.model
+    not_found: kind.model
       ? `check ${model}`
       : `check PROFILER_OPENAI_BASE_URL (${cfg.baseUrl ?? 'https://api.openai.com/v1'}) and ${model}`,
     quota: "check the provider account's billing, credits and spend limits",
-  }[k.reason]
-  return { reason: k.reason, status: k.status, message: k.message, hint, scope: k.model ? endpoint : 'all' }
+  }[kind.reason]
+  return { reason: kind.reason, status: kind.status, message: kind.message, hint, scope: kind.model ? endpoint : 'all' }
 }
 
 /** The GenAI semantic conventions' attributes of a request span (`llm.chat`, `llm.embed`). */
@@ -383,20 +397,20 @@ export function llmAttributes(operation: 'chat' | 'embeddings', model: string) {
   return { 'gen_ai.operation.name': operation, 'gen_ai.provider.name': 'openai', 'gen_ai.request.model': model }
 }
 
-export function usageAttributes(u: Usage) {
-  return { 'gen_ai.usage.input_tokens': u.promptTokens, 'gen_ai.usage.output_tokens': u.completionTokens }
+export function usageAttributes(usage: Usage) {
+  return { 'gen_ai.usage.input_tokens': usage.promptTokens, 'gen_ai.usage.output_tokens': usage.completionTokens }
 }
 
 /** a + b (b may be missing). */
 export const addUsage = (a: Usage, b: Usage | undefined): Usage => sumUsage([a, b])!
 
 export function fromApiUsage(
-  u: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | undefined | null,
+  usage: { prompt_tokens?: number; completion_tokens?: number; total_tokens?: number } | undefined | null,
 ): Usage {
   return {
-    promptTokens: u?.prompt_tokens ?? 0,
-    completionTokens: u?.completion_tokens ?? 0,
-    totalTokens: u?.total_tokens ?? 0,
+    promptTokens: usage?.prompt_tokens ?? 0,
+    completionTokens: usage?.completion_tokens ?? 0,
+    totalTokens: usage?.total_tokens ?? 0,
   }
 }
 
@@ -424,50 +438,51 @@ export type LlmErrorKind =
   | LlmMisconfiguration
 
 /** What kind of failure an AI call ended with: a closed set, for metrics. */
-export function llmErrorKind(e: unknown, signal?: AbortSignal): LlmErrorKind {
+export function llmErrorKind(error: unknown, signal?: AbortSignal): LlmErrorKind {
   if (signal?.aborted) return 'aborted'
-  if (e instanceof LlmUnavailableError) return 'circuit_open'
-  if (e instanceof LlmMisconfiguredError) return e.reason
-  if (e instanceof LlmRateLimitedError) return 'rate_limited'
-  if (e instanceof LlmOutputError) return 'bad_output'
-  if (e instanceof OpenAI.APIConnectionTimeoutError) return 'timeout'
-  if (e instanceof OpenAI.APIConnectionError) return 'connection'
-  if (e instanceof OpenAI.APIUserAbortError) return 'aborted'
-  if (e instanceof OpenAI.APIError) {
-    const m = misconfigurationKind(e)
-    if (m) return m.reason
-    if (e.status === 429) return 'rate_limited'
-    if (e.status === 408) return 'timeout'
-    if (e.status === undefined || e.status >= 500) return 'server_error'
+  if (error instanceof LlmUnavailableError) return 'circuit_open'
+  if (error instanceof LlmMisconfiguredError) return error.reason
+  if (error instanceof LlmRateLimitedError) return 'rate_limited'
+  if (error instanceof LlmOutputError) return 'bad_output'
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return 'timeout'
+  if (error instanceof OpenAI.APIConnectionError) return 'connection'
+  if (error instanceof OpenAI.APIUserAbortError) return 'aborted'
+  if (error instanceof OpenAI.APIError) {
+    const kind = misconfigurationKind(error)
+    if (kind) return kind.reason
+    if (error.status === 429) return 'rate_limited'
+    if (error.status === 408) return 'timeout'
+    if (error.status === undefined || error.status >= 500) return 'server_error'
     return 'client_error'
   }
   return 'other'
 }
 
 /** Failures that say the provider is down or overloaded, not that the request was wrong. */
-export function isOutage(e: unknown): boolean {
+export function isOutage(error: unknown): boolean {
   // The SDK's abort error is an APIError without a status: without this line it would pass for an outage.
-  if (e instanceof OpenAI.APIUserAbortError) return false
-  if (e instanceof OpenAI.APIConnectionError) return true // includes timeouts
-  if (e instanceof OpenAI.APIError)
-    return e.status === undefined || e.status === 429 || e.status === 408 || e.status >= 500
+  if (error instanceof OpenAI.APIUserAbortError) return false
+  if (error instanceof OpenAI.APIConnectionError) return true // includes timeouts
+  if (error instanceof OpenAI.APIError)
+    return error.status === undefined || error.status === 429 || error.status === 408 || error.status >= 500
   return false
 }
 
 /** The request took too long: our timeout, or the server's or a gateway's (408, 504). */
-export function isTimeout(e: unknown): boolean {
-  if (e instanceof OpenAI.APIConnectionTimeoutError) return true
-  return e instanceof OpenAI.APIError && (e.status === 408 || e.status === 504)
+export function isTimeout(error: unknown): boolean {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return true
+  return error instanceof OpenAI.APIError && (error.status === 408 || error.status === 504)
 }
 
 /**
- * How long the provider asked to wait before the next request, when it said: `retry-after-ms`, `Retry-After` (seconds or
- * an HTTP date), else OpenAI's `x-ratelimit-reset-requests` / `x-ratelimit-reset-tokens` (durations such as "1s",
+ * How long the provider asked to wait before the next request, when it said: `retry-after-ms`, `Retry-After` (seconds
+ * or an HTTP date), else OpenAI's `x-ratelimit-reset-requests` / `x-ratelimit-reset-tokens` (durations such as "1s",
  * "6m0s", "20ms": the time until that limit is back to full) on a 429: the one whose `x-ratelimit-remaining-*` is 0,
- * else the token limit's (a 429 with requests left is about tokens). https://platform.openai.com/docs/guides/rate-limits
+ * else the token limit's (a 429 with requests left is about tokens).
+ * https://platform.openai.com/docs/guides/rate-limits
  */
-export function providerWaitMs(e: unknown, now = Date.now()): number | undefined {
-  const headers = e instanceof OpenAI.APIError ? e.headers : undefined
+export function providerWaitMs(error: unknown, now = Date.now()): number | undefined {
+  const headers = error instanceof OpenAI.APIError ? error.headers : undefined
   if (!headers) return undefined
   const get = (name: string) =>
     (headers instanceof Headers ? headers.get(name) : (headers as Record<string, string> | undefined)?.[name]) ?? null
@@ -475,12 +490,12 @@ export function providerWaitMs(e: unknown, now = Date.now()): number | undefined
   if (get('retry-after-ms') !== null && Number.isFinite(ms) && ms >= 0) return ms
   const after = get('retry-after')?.trim()
   if (after) {
-    const s = Number(after)
-    const wait = Number.isFinite(s) ? s * 1000 : Date.parse(after) - now
+    const seconds = Number(after)
+    const wait = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(after) - now
     if (Number.isFinite(wait)) return Math.max(0, wait)
   }
   // OpenAI sends these on every answer: they say why only on a 429 (on a 500 they are no request to wait).
-  if ((e as { status?: number }).status !== 429) return undefined
+  if ((error as { status?: number }).status !== 429) return undefined
   const reset = (kind: 'requests' | 'tokens') => parseDurationMs(get(`x-ratelimit-reset-${kind}`))
   const empty = (kind: 'requests' | 'tokens') => get(`x-ratelimit-remaining-${kind}`)?.trim() === '0'
   const spent = (['requests', 'tokens'] as const)
@@ -491,18 +506,18 @@ export function providerWaitMs(e: unknown, now = Date.now()): number | undefined
 }
 
 /** A Go-style duration ("1h2m3.5s", "6m0s", "20ms", "1s"), or a bare number of seconds; undefined when unreadable. */
-export function parseDurationMs(v: string | null | undefined): number | undefined {
-  const text = v?.trim()
+export function parseDurationMs(value: string | null | undefined): number | undefined {
+  const text = value?.trim()
   if (!text) return undefined
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000
   const unit: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, us: 1e-3, µs: 1e-3, ns: 1e-6 }
   let total = 0
   let rest = text
   while (rest) {
-    const m = /^(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/.exec(rest)
-    if (!m) return undefined
-    total += Number(m[1]) * unit[m[2]!]!
-    rest = rest.slice(m[0].length)
+    const match = /^(\d+(?:\.\d+)?)(ms|us|µs|ns|h|m|s)/.exec(rest)
+    if (!match) return undefined
+    total += Number(match[1]) * unit[match[2]!]!
+    rest = rest.slice(match[0].length)
   }
   return total
 }
@@ -515,7 +530,7 @@ export function backoffMs(retry: number, baseMs = 500): number {
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason)
-    const t = setTimeout(resolve, ms)
-    signal?.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)), { once: true })
+    const timer = setTimeout(resolve, ms)
+    signal?.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true })
   })
 }

@@ -3,7 +3,7 @@ import { customFacts } from '../custom-text.js'
 
 /**
  * A hard budget for the compact profile (about 300 tokens at ~4 characters a token), so the fixed part of every
- * prompt stays under 1,500 tokens however long a profile lives (docs/llm-cost.md). Filled in priority order.
+ * prompt stays under 1,500 tokens however long a profile lives (docs/evaluation/cost.md). Filled in priority order.
  */
 export const COMPACT_PROFILE_MAX_CHARS = 1200
 const VALUE_CHARS = 40
@@ -16,7 +16,7 @@ const byConfidence = (xs: Scored<string>[]) => [...xs].sort((a, b) => b.confiden
  * The current profile in a few lines (values only, no confidences): enough to recognise repeats, changes and
  * negations. Core facts first, then the most confident list values, then the latest memories, until the budget.
  */
-export function compactProfile(p: ProfileContent): string {
+export function compactProfile(content: ProfileContent): string {
   let left = COMPACT_PROFILE_MAX_CHARS
   const lines: string[] = []
   /** Adds values (already in priority order) under a label, within `share` of what is left. */
@@ -33,32 +33,32 @@ export function compactProfile(p: ProfileContent): string {
     left -= line.length + 1
     lines.push(line)
   }
-  const c = p.core_info
+  const core = content.core_info
   section(
     'core',
     (['name', 'age', 'gender', 'location', 'occupation'] as const)
-      .filter((k) => c[k])
-      .map((k) => `${k}=${c[k]!.value}`),
+      .filter((k) => core[k])
+      .map((k) => `${k}=${core[k]!.value}`),
   )
   // Interests compete across categories by confidence, then read grouped by category.
-  const ranked = Object.entries(p.interests)
+  const ranked = Object.entries(content.interests)
     .flatMap(([category, values]) => values.map((v) => ({ category, ...v })))
     .sort((a, b) => b.confidence - a.confidence)
     .map((v) => `${v.category}=${v.value}`)
   section('interests', ranked, 0.5)
   section(
     'traits',
-    byConfidence(p.personality.traits).map((v) => v.value),
+    byConfidence(content.personality.traits).map((v) => v.value),
     0.3,
   )
   section(
     'topics_to_avoid',
-    byConfidence(p.preferences.topics_to_avoid).map((v) => v.value),
+    byConfidence(content.preferences.topics_to_avoid).map((v) => v.value),
     0.4,
   )
   const prefs = [
-    p.preferences.conversation_style && `style=${p.preferences.conversation_style.value}`,
-    p.personality.mood_trends.recent && `mood=${p.personality.mood_trends.recent.value}`,
+    content.preferences.conversation_style && `style=${content.preferences.conversation_style.value}`,
+    content.personality.mood_trends.recent && `mood=${content.personality.mood_trends.recent.value}`,
   ]
   section(
     'preferences',
@@ -66,14 +66,14 @@ export function compactProfile(p: ProfileContent): string {
   )
   section(
     'memories',
-    p.memories
+    content.memories
       .slice(-MEMORIES)
       .reverse()
       .map((m) => (m.date ? `${m.date} ${m.event}` : m.event)),
   )
   section(
     'custom',
-    customFacts(p.custom).map((f) => `${f.path}=${f.text}`),
+    customFacts(content.custom).map((f) => `${f.path}=${f.text}`),
   )
   return lines.join('\n') || '(empty)'
 }

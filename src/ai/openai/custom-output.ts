@@ -1,7 +1,7 @@
-// An app's custom schema in the openai extractor's structured output (issue 14): each submission's answer gets a
-// `custom` object with one property per section and field, typed after the field and carrying its description, in
-// strict mode (every property required; null or [] for "not stated"). What comes back is untrusted: it is checked
-// against the app's schema and whatever does not fit is dropped.
+// An app's custom schema in the openai extractor's structured output (docs/guides/custom-schema.md): each submission's
+// answer gets a `custom` object with one property per section and field, typed after the field and carrying its
+// description, in strict mode (every property required; null or [] for "not stated"). What comes back is untrusted: it
+// is checked against the app's schema and whatever does not fit is dropped.
 import {
   cleanCustomValues,
   type CustomField,
@@ -11,8 +11,8 @@ import {
 
 const MAX_EVIDENCE = 300
 
-function valueSchema(f: CustomField): Record<string, unknown> {
-  switch (f.type) {
+function valueSchema(field: CustomField): Record<string, unknown> {
+  switch (field.type) {
     case 'integer':
       return { type: 'integer' }
     case 'number':
@@ -20,30 +20,30 @@ function valueSchema(f: CustomField): Record<string, unknown> {
     case 'boolean':
       return { type: 'boolean' }
     case 'enum':
-      return { type: 'string', enum: f.values }
+      return { type: 'string', enum: field.values }
     default:
       return { type: 'string' }
   }
 }
 
 /** A field's description for the model: its own, with its bounds and typical values. */
-export function describeField(f: CustomField): string {
-  const parts = [f.description ?? '']
-  if (f.min !== undefined) parts.push(`minimum ${f.min}`)
-  if (f.max !== undefined) parts.push(`maximum ${f.max}`)
-  if (f.values && f.type !== 'enum') parts.push(`typical values: ${f.values.join(', ')}`)
+export function describeField(field: CustomField): string {
+  const parts = [field.description ?? '']
+  if (field.min !== undefined) parts.push(`minimum ${field.min}`)
+  if (field.max !== undefined) parts.push(`maximum ${field.max}`)
+  if (field.values && field.type !== 'enum') parts.push(`typical values: ${field.values.join(', ')}`)
   return parts.filter(Boolean).join('; ').slice(0, 1000)
 }
 
-function fieldSchema(f: CustomField): Record<string, unknown> {
+function fieldSchema(field: CustomField): Record<string, unknown> {
   const item = {
     type: 'object',
-    properties: { evidence: { type: 'string' }, value: valueSchema(f), confidence: { type: 'number' } },
+    properties: { evidence: { type: 'string' }, value: valueSchema(field), confidence: { type: 'number' } },
     required: ['evidence', 'value', 'confidence'],
     additionalProperties: false,
   }
-  const description = describeField(f)
-  if (f.type === 'string[]') return { type: 'array', items: item, ...(description ? { description } : {}) }
+  const description = describeField(field)
+  if (field.type === 'string[]') return { type: 'array', items: item, ...(description ? { description } : {}) }
   return { anyOf: [item, { type: 'null' }], ...(description ? { description } : {}) }
 }
 
@@ -115,8 +115,9 @@ export function customEvidence(raw: unknown): Record<string, string> {
     if (!fields || typeof fields !== 'object') continue
     for (const [f, v] of Object.entries(fields as Record<string, unknown>)) {
       const first = Array.isArray(v) ? v[0] : v
-      const e = first && typeof first === 'object' ? (first as { evidence?: unknown }).evidence : undefined
-      if (typeof e === 'string' && e.trim()) out[`custom.${s}.${f}`] = e.trim().slice(0, MAX_EVIDENCE)
+      const evidence = first && typeof first === 'object' ? (first as { evidence?: unknown }).evidence : undefined
+      if (typeof evidence === 'string' && evidence.trim())
+        out[`custom.${s}.${f}`] = evidence.trim().slice(0, MAX_EVIDENCE)
     }
   }
   return out

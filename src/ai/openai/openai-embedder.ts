@@ -17,9 +17,10 @@ const NATIVE_DIMENSIONS: Record<string, number> = {
 }
 
 /**
- * Starting calibrations by model family (docs/calibration.md): where a query that matches a profile and one that
- * does not typically fall in raw cosine. They are not measured here (no network); measure your model with
- * `npx tsx bench/calibrate-local.ts --configured` (docs/calibration.md) and set PROFILER_EMBEDDING_CALIBRATION to the printed points.
+ * Starting calibrations by model family (docs/evaluation/calibration.md): where a query that matches a profile and one
+ * that does not typically fall in raw cosine. They are not measured here (no network); measure your model with `npx tsx
+ * bench/calibrate-local.ts --configured` (docs/evaluation/calibration.md) and set PROFILER_EMBEDDING_CALIBRATION to the
+ * printed points.
  */
 const FAMILY_CALIBRATIONS: [RegExp, CalibrationPoint[]][] = [
   [
@@ -81,7 +82,8 @@ export class OpenAIEmbedder implements Embedder {
     }
     if (dimension > MAX_EMBEDDING_DIMENSIONS) {
       throw new Error(
-        `${model} makes ${dimension}-dimensional vectors; the search index takes at most ${MAX_EMBEDDING_DIMENSIONS}: set PROFILER_EMBEDDING_DIMENSIONS (e.g. 1536)`,
+        `${model} makes ${dimension}-dimensional vectors; ` +
+          `the search index takes at most ${MAX_EMBEDDING_DIMENSIONS}: set PROFILER_EMBEDDING_DIMENSIONS (e.g. 1536)`,
       )
     }
     this.dimension = dimension
@@ -111,7 +113,8 @@ export class OpenAIEmbedder implements Embedder {
               encoding_format: 'float',
             },
             (sdk, body) => sdk.embeddings.create(body as unknown as OpenAI.EmbeddingCreateParams, { signal }),
-            // An abort is the caller leaving, not an outage: not retried, not counted by the breaker, the pause or metrics.
+            // An abort is the caller leaving, not an outage: not retried, not counted by the breaker, the pause or
+            // metrics.
             { signal, endpoint: 'embeddings' },
           )
           span?.setAttributes(usageAttributes(fromApiUsage(res.usage)))
@@ -120,14 +123,15 @@ export class OpenAIEmbedder implements Embedder {
       )
       usage = addUsage(usage, fromApiUsage(res.usage))
       for (const d of [...res.data].sort((a, b) => a.index - b.index)) {
-        const v = d.embedding as number[]
-        if (v.length !== this.dimension) {
+        const vector = d.embedding as number[]
+        if (vector.length !== this.dimension) {
           throw new Error(
-            `${this.model} returned ${v.length}-dimensional vectors, configured ${this.dimension}: fix PROFILER_EMBEDDING_DIMENSIONS`,
+            `${this.model} returned ${vector.length}-dimensional vectors, configured ${this.dimension}: ` +
+              'fix PROFILER_EMBEDDING_DIMENSIONS',
           )
         }
-        const norm = Math.hypot(...v) || 1
-        vectors.push(v.map((x) => x / norm))
+        const norm = Math.hypot(...vector) || 1
+        vectors.push(vector.map((x) => x / norm))
       }
     }
     return { vectors, usage }

@@ -17,12 +17,13 @@ import { z } from 'zod'
  * the summary of the profile after the batch: measured in bench/llm-cost.ts, a second request would add its fixed
  * prompt and the whole profile again for every batch.
  *
- * Bounded by tokens (issue 23): the prompt is counted with a real tokenizer (src/ai/openai/tokens.ts) and a batch is
- * packed into as many requests as it takes for instructions + profile + submissions + the output cap to fit the
- * model's context. A request whose answer is cut at the output cap (finish_reason "length"), or that times out, is
- * split in halves and sent again; a submission that cannot fit alone, or whose answer alone is cut, is reported in
- * `failed` with a message naming the sizes and the setting, never sent again unchanged. A batch sent in several
- * requests gets no summary from them (the worker asks the summarizer, from the merged profile).
+ * Bounded by tokens (docs/guides/ai-providers.md, "Token bounds"): the prompt is counted with a real tokenizer
+ * (src/ai/openai/tokens.ts) and a batch is packed into as many requests as it takes for instructions + profile +
+ * submissions + the output cap to fit the model's context. A request whose answer is cut at the output cap
+ * (finish_reason "length"), or that times out, is split in halves and sent again; a submission that cannot fit alone,
+ * or whose answer alone is cut, is reported in `failed` with a message naming the sizes and the setting, never sent
+ * again unchanged. A batch sent in several requests gets no summary from them (the worker asks the summarizer, from the
+ * merged profile).
  */
 export class OpenAIExtractor implements Extractor {
   readonly name = 'openai'
@@ -42,14 +43,14 @@ export class OpenAIExtractor implements Extractor {
   private readonly schemaTokens = new WeakMap<object, number>()
 
   private schemaFor(req: ExtractRequest): Record<string, unknown> {
-    const c = req.customSchema
-    if (!c || !Object.keys(c.schema.sections).length) return this.schema
-    let s = this.customSchemas.get(c.key)
-    if (!s) {
+    const custom = req.customSchema
+    if (!custom || !Object.keys(custom.schema.sections).length) return this.schema
+    let schema = this.customSchemas.get(custom.key)
+    if (!schema) {
       if (this.customSchemas.size >= 256) this.customSchemas.delete(this.customSchemas.keys().next().value!)
-      this.customSchemas.set(c.key, (s = withCustomOutput(this.schema, c.schema)))
+      this.customSchemas.set(custom.key, (schema = withCustomOutput(this.schema, custom.schema)))
     }
-    return s
+    return schema
   }
 
   /**
@@ -58,14 +59,19 @@ export class OpenAIExtractor implements Extractor {
    * with it, like Ollama, vLLM and llama.cpp, do not put it in the prompt, and their models are not counted so).
    */
   private async fixedTokens(system: string, emptyUser: string, schema: Record<string, unknown>): Promise<number> {
-    const L = this.limits
+    const limits = this.limits
     let schemaTokens = 0
-    if (L.exact) {
+    if (limits.exact) {
       const known = this.schemaTokens.get(schema)
       schemaTokens = known ?? (await countTokens(JSON.stringify(schema)))
       if (known === undefined) this.schemaTokens.set(schema, schemaTokens)
     }
-    return (await promptTokens(L, system)) + (await promptTokens(L, emptyUser)) + schemaTokens + framingTokens(L)
+    return (
+      (await promptTokens(limits, system)) +
+      (await promptTokens(limits, emptyUser)) +
+      schemaTokens +
+      framingTokens(limits)
+    )
   }
 
   async extract(req: ExtractRequest, signal?: AbortSignal): Promise<ExtractResult> {
@@ -76,7 +82,7 @@ export class OpenAIExtractor implements Extractor {
       schema,
       this.llm.cfg.responseFormat,
     )
-    const L = this.limits
+    const limits = this.limits
     const profile = compactProfile(req.profile)
     // Short ids numbered within the batch: a UUID costs more tokens than a short message.
     const items = req.submissions.map((s, i) => ({ id: `s${i + 1}`, ...submissionForModel(s) }))
@@ -86,7 +92,9 @@ export class OpenAIExtractor implements Extractor {
       schema !== this.schema && req.customSchema
         ? {
             custom_fields: {
-              note: 'Also fill `custom` for each submission with these fields of the app (section.field: type; what it holds). Only what the person states about themselves; null or [] otherwise.',
+              note:
+                'Also fill `custom` for each submission with these fields of the app (section.field: type; ' +
+                'what it holds). Only what the person states about themselves; null or [] otherwise.',
               fields: customFieldList(req.customSchema.schema),
             },
           }
@@ -99,13 +107,13 @@ export class OpenAIExtractor implements Extractor {
     const parts: number[][] = []
     let size = 0
     for (const [i, item] of items.entries()) {
-      const tokens = (await promptTokens(L, JSON.stringify(item))) + 1
-      if (fixed + tokens > L.prompt) {
-        unfit.set(i, tooLong(L, tokens, fixed))
+      const tokens = (await promptTokens(limits, JSON.stringify(item))) + 1
+      if (fixed + tokens > limits.prompt) {
+        unfit.set(i, tooLong(limits, tokens, fixed))
         continue
       }
       const last = parts[parts.length - 1]
-      if (last && fixed + size + tokens <= L.prompt) {
+      if (last && fixed + size + tokens <= limits.prompt) {
         last.push(i)
         size += tokens
       } else {
@@ -139,24 +147,24 @@ export class OpenAIExtractor implements Extractor {
                 user: userOf(part),
                 schemaName: 'profile_extraction',
                 schema,
-                maxOutputTokens: L.output,
+                maxOutputTokens: limits.output,
                 splitOnTimeout: part.length > 1,
               },
               signal,
               budget,
             )
-          } catch (e) {
-            if (part.length > 1 && isTimeout(e) && !signal?.aborted) {
+          } catch (err) {
+            if (part.length > 1 && isTimeout(err) && !signal?.aborted) {
               halves()
               break
             }
-            throw e
+            throw err
           }
           usage = addUsage(usage, res.usage)
           if (res.finishReason === 'length') {
             // Cut at the output cap: the same request would be cut the same way.
             if (part.length > 1) halves()
-            else unfit.set(part[0]!, answerTooLong(L))
+            else unfit.set(part[0]!, answerTooLong(limits))
             break
           }
           const parsed = parseOutput(res.content, res.refusal)
@@ -173,11 +181,11 @@ export class OpenAIExtractor implements Extractor {
           break
         }
       }
-    } catch (e) {
+    } catch (err) {
       // What the requests before the failure cost travels with it.
-      if (e instanceof Error && !(e instanceof LlmOutputError))
-        Object.assign(e, { usage: addUsage(usage, (e as { usage?: Usage }).usage) })
-      throw e
+      if (err instanceof Error && !(err instanceof LlmOutputError))
+        Object.assign(err, { usage: addUsage(usage, (err as { usage?: Usage }).usage) })
+      throw err
     }
     const whole = answered === 1 && unfit.size === 0 && answers.size === items.length
     return {
@@ -199,7 +207,8 @@ export class OpenAIExtractor implements Extractor {
   /** Answers are matched to the batch by submission id; anything for another id is ignored (untrusted output). */
   private assign(req: ExtractRequest, part: number[], out: BatchOutput, raw: unknown) {
     const byId = new Map(out.submissions.map((s) => [s.submission_id, s]))
-    // zod strips `custom` (it is not in the fixed schema): it is read from the raw answer and checked against the app's schema.
+    // zod strips `custom` (it is not in the fixed schema): it is read from the raw answer and checked against the app's
+    // schema.
     const rawCustom = new Map<string, unknown>()
     const rawSubs = (raw as { submissions?: unknown[] }).submissions ?? []
     for (const r of rawSubs)
@@ -213,10 +222,10 @@ export class OpenAIExtractor implements Extractor {
       const answer = byId.get(id)
       // Only values whose quote the submission holds (src/ai/evidence.ts).
       const supported = evidenceCheck(sub)
-      const o = answer ? supportedOnly(answer, supported).out : undefined
-      const ex: Extraction = o ? toExtraction(o) : {}
-      const ev = o ? evidenceOf(o) : {}
-      if (o && req.customSchema && rawCustom.has(id)) {
+      const output = answer ? supportedOnly(answer, supported).out : undefined
+      const ex: Extraction = output ? toExtraction(output) : {}
+      const ev = output ? evidenceOf(output) : {}
+      if (output && req.customSchema && rawCustom.has(id)) {
         const raw = supportedCustom(rawCustom.get(id), supported)
         const custom = customFromOutput(req.customSchema.schema, raw)
         if (Object.keys(custom).length) ex.custom = custom
@@ -244,33 +253,48 @@ export function datedOnce<T extends { date?: string }>(
  * the whole transcript with its speakers' labels and `subject`, the label of the profiled person (the partner's turns
  * are context: the question a "yes" answers, cut short).
  */
-export function submissionForModel(s: ExtractRequest['submissions'][number]) {
+export function submissionForModel(submission: ExtractRequest['submissions'][number]) {
   const date =
-    s.referenceDate && !Number.isNaN(Date.parse(s.referenceDate))
-      ? new Date(s.referenceDate).toISOString().slice(0, 10)
+    submission.referenceDate && !Number.isNaN(Date.parse(submission.referenceDate))
+      ? new Date(submission.referenceDate).toISOString().slice(0, 10)
       : undefined
-  if (s.inputType !== 'conversation') return { input_type: s.inputType, ...(date ? { date } : {}), text: s.data }
-  let t: { subject: string | null; text: string }
+  if (submission.inputType !== 'conversation')
+    return { input_type: submission.inputType, ...(date ? { date } : {}), text: submission.data }
+  let parsed: { subject: string | null; text: string }
   try {
-    t = transcript(s.data)
-  } catch (e) {
-    if (!(e instanceof ConversationFormatError)) throw e
-    t = { subject: null, text: '' }
+    parsed = transcript(submission.data)
+  } catch (err) {
+    if (!(err instanceof ConversationFormatError)) throw err
+    parsed = { subject: null, text: '' }
   }
-  return { input_type: s.inputType, ...(date ? { date } : {}), subject: t.subject ?? '', text: t.text }
+  return {
+    input_type: submission.inputType,
+    ...(date ? { date } : {}),
+    subject: parsed.subject ?? '',
+    text: parsed.text,
+  }
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US')
 
-function tooLong(L: TokenLimits, tokens: number, fixed: number): string {
-  const room = `the context of ${L.model} is ${fmt(L.context)} tokens (${L.source.context}), of which ${fmt(L.output)} are kept for the answer (${L.source.output})`
-  if (fixed >= L.prompt)
+function tooLong(limits: TokenLimits, tokens: number, fixed: number): string {
+  const room =
+    `the context of ${limits.model} is ${fmt(limits.context)} tokens (${limits.source.context}), ` +
+    `of which ${fmt(limits.output)} are kept for the answer (${limits.source.output})`
+  if (fixed >= limits.prompt)
     return `cannot be extracted: the instructions and the profile alone take about ${fmt(fixed)} tokens and ${room}`
-  return `cannot be extracted: it is about ${fmt(tokens)} tokens, and with the instructions and the profile (about ${fmt(fixed)} tokens) it does not fit the model: ${room}. Send it in smaller parts, or configure a larger context`
+  return (
+    `cannot be extracted: it is about ${fmt(tokens)} tokens, and with the instructions and the profile ` +
+    `(about ${fmt(fixed)} tokens) it does not fit the model: ${room}. ` +
+    'Send it in smaller parts, or configure a larger context'
+  )
 }
 
-function answerTooLong(L: TokenLimits): string {
-  return `cannot be extracted: the model's answer for this submission alone is longer than the output cap of ${fmt(L.output)} tokens (${L.source.output}) and was cut. Send it in smaller parts, or raise the cap`
+function answerTooLong(limits: TokenLimits): string {
+  return (
+    "cannot be extracted: the model's answer for this submission alone is longer than the output cap of " +
+    `${fmt(limits.output)} tokens (${limits.source.output}) and was cut. Send it in smaller parts, or raise the cap`
+  )
 }
 
 /**
@@ -280,7 +304,10 @@ function answerTooLong(L: TokenLimits): string {
 export function withInstructions(system: string, instructions: readonly string[] | undefined): string {
   if (!instructions?.length) return system
   const lines = instructions.map((i, n) => `${n + 1}. ${i}`).join('\n')
-  return `${system}\n\nInstructions of the app for the summary only (they never change what is extracted, and never override the rules above):\n${lines}`
+  return (
+    `${system}\n\nInstructions of the app for the summary only ` +
+    `(they never change what is extracted, and never override the rules above):\n${lines}`
+  )
 }
 
 const inPrompt = new WeakMap<Record<string, unknown>, string>()
@@ -305,13 +332,13 @@ function parseOutput(content: string | null | undefined, refusal: string | null 
   } catch {
     return { ok: false as const, problem: 'output is not JSON' }
   }
-  const r = batchOutput.safeParse(json)
-  if (!r.success)
+  const parsed = batchOutput.safeParse(json)
+  if (!parsed.success)
     return {
       ok: false as const,
-      problem: `output breaks the schema at ${r.error.issues[0]?.path.join('.') || '(root)'}`,
+      problem: `output breaks the schema at ${parsed.error.issues[0]?.path.join('.') || '(root)'}`,
     }
-  return { ok: true as const, value: r.data, raw: json }
+  return { ok: true as const, value: parsed.data, raw: json }
 }
 
 const summaryOutput = z.object({ summary: z.string() })
@@ -320,9 +347,9 @@ const summaryOutput = z.object({ summary: z.string() })
 export class OpenAISummarizer implements Summarizer {
   readonly name = 'openai'
   private readonly schema = (() => {
-    const s = z.toJSONSchema(summaryOutput, { target: 'draft-7' }) as Record<string, unknown>
-    delete s.$schema
-    return s
+    const schema = z.toJSONSchema(summaryOutput, { target: 'draft-7' }) as Record<string, unknown>
+    delete schema.$schema
+    return schema
   })()
 
   /** The output cap sent with each request (a summary is a few sentences; the model's cap bounds a runaway answer). */

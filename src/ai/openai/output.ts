@@ -10,8 +10,8 @@ const MAX_VALUE = 200
 const MAX_EVIDENCE = 300
 const MAX_LIST = 50
 
-// Evidence comes first in every value: the model quotes the words before it writes the value, so the value follows
-// from the quote instead of the quote being found for a value already chosen; the quote is then checked against the text.
+// Evidence comes first in every value: the model quotes the words before it writes the value, so the value follows from
+// the quote instead of the quote being found for a value already chosen; the quote is then checked against the text.
 const sv = z.object({ evidence: z.string(), value: z.string(), confidence: z.number() })
 const nullableSv = sv.nullable()
 
@@ -68,9 +68,9 @@ export function outputJsonSchema(): Record<string, unknown> {
 
 const clip = (s: string, n: number) => s.trim().slice(0, n)
 const conf = (c: number) => (Number.isFinite(c) ? Math.min(1, Math.max(0, c)) : 0.5)
-function scored(v: z.infer<typeof sv> | null): Scored<string> | undefined {
-  if (!v || !v.value.trim()) return undefined
-  return { value: clip(v.value, MAX_VALUE), confidence: conf(v.confidence) }
+function scored(answer: z.infer<typeof sv> | null): Scored<string> | undefined {
+  if (!answer?.value.trim()) return undefined
+  return { value: clip(answer.value, MAX_VALUE), confidence: conf(answer.confidence) }
 }
 const list = (vs: z.infer<typeof sv>[]) =>
   vs
@@ -79,63 +79,61 @@ const list = (vs: z.infer<typeof sv>[]) =>
     .filter((v): v is Scored<string> => !!v)
 
 /** One validated submission answer -> the Extraction the merge takes. Limits sizes; the merge re-checks the rest. */
-export function toExtraction(o: SubmissionOutput): Extraction {
-  const c = o.core_info
+export function toExtraction(output: SubmissionOutput): Extraction {
+  const core = output.core_info
   const interests: Record<string, Scored<string>[]> = {}
-  for (const i of o.interests.slice(0, MAX_LIST)) {
-    const v = scored(i)
-    if (!v) continue
+  for (const i of output.interests.slice(0, MAX_LIST)) {
+    const value = scored(i)
+    if (!value) continue
     const category = clip(i.category || 'other', 40) || 'other'
-    ;(interests[category] ??= []).push(v)
+    ;(interests[category] ??= []).push(value)
   }
-  const memories: Memory[] = o.memories
-    .slice(0, MAX_LIST)
-    .flatMap((m) =>
-      m.event.trim()
-        ? [
-            {
-              event: clip(m.event, MAX_VALUE),
-              ...(m.date ? { date: m.date } : {}),
-              importance: m.importance,
-              confidence: conf(m.confidence),
-            },
-          ]
-        : [],
-    )
-  const removals: Removal[] = o.removals
-    .slice(0, MAX_LIST)
-    .flatMap((r) =>
-      r.value.trim()
-        ? [
-            {
-              section: r.section,
-              ...(r.category ? { category: clip(r.category, 40) } : {}),
-              value: clip(r.value, MAX_VALUE),
-            },
-          ]
-        : [],
-    )
+  const memories: Memory[] = output.memories.slice(0, MAX_LIST).flatMap((m) =>
+    m.event.trim()
+      ? [
+          {
+            event: clip(m.event, MAX_VALUE),
+            ...(m.date ? { date: m.date } : {}),
+            importance: m.importance,
+            confidence: conf(m.confidence),
+          },
+        ]
+      : [],
+  )
+  const removals: Removal[] = output.removals.slice(0, MAX_LIST).flatMap((r) =>
+    r.value.trim()
+      ? [
+          {
+            section: r.section,
+            ...(r.category ? { category: clip(r.category, 40) } : {}),
+            value: clip(r.value, MAX_VALUE),
+          },
+        ]
+      : [],
+  )
   const age =
-    c.age && c.age.value > 0 && c.age.value < 150
-      ? { value: Math.round(c.age.value), confidence: conf(c.age.confidence) }
+    core.age && core.age.value > 0 && core.age.value < 150
+      ? { value: Math.round(core.age.value), confidence: conf(core.age.confidence) }
       : undefined
   return {
     core_info: {
-      ...(scored(c.name) ? { name: scored(c.name) } : {}),
+      ...(scored(core.name) ? { name: scored(core.name) } : {}),
       ...(age ? { age } : {}),
-      ...(scored(c.gender) ? { gender: scored(c.gender) } : {}),
-      ...(scored(c.location) ? { location: scored(c.location) } : {}),
-      ...(scored(c.occupation) ? { occupation: scored(c.occupation) } : {}),
+      ...(scored(core.gender) ? { gender: scored(core.gender) } : {}),
+      ...(scored(core.location) ? { location: scored(core.location) } : {}),
+      ...(scored(core.occupation) ? { occupation: scored(core.occupation) } : {}),
     },
     interests,
-    personality: { traits: list(o.traits), ...(scored(o.mood) ? { mood: scored(o.mood) } : {}) },
+    personality: { traits: list(output.traits), ...(scored(output.mood) ? { mood: scored(output.mood) } : {}) },
     memories,
     preferences: {
-      ...(scored(o.conversation_style) ? { conversation_style: scored(o.conversation_style) } : {}),
-      topics_to_avoid: list(o.topics_to_avoid),
+      ...(scored(output.conversation_style) ? { conversation_style: scored(output.conversation_style) } : {}),
+      topics_to_avoid: list(output.topics_to_avoid),
     },
     removals,
-    ...(o.language && /^[a-z]{2}$/i.test(o.language.trim()) ? { language: o.language.trim().toLowerCase() } : {}),
+    ...(output.language && /^[a-z]{2}$/i.test(output.language.trim())
+      ? { language: output.language.trim().toLowerCase() }
+      : {}),
   }
 }
 
@@ -145,51 +143,51 @@ export function toExtraction(o: SubmissionOutput): Extraction {
  * Removals too: an unsupported removal would erase what the person did say. Returns how many were dropped.
  */
 export function supportedOnly(
-  o: SubmissionOutput,
+  output: SubmissionOutput,
   supported: (quote: string) => boolean,
 ): { out: SubmissionOutput; dropped: number } {
   let dropped = 0
-  const keep = <T extends { evidence: string }>(v: T | null): T | null => {
-    if (!v) return v
-    if (supported(v.evidence)) return v
+  const keep = <T extends { evidence: string }>(answer: T | null): T | null => {
+    if (!answer) return answer
+    if (supported(answer.evidence)) return answer
     dropped++
     return null
   }
   const keepAll = <T extends { evidence: string }>(vs: T[]): T[] => vs.filter((v) => keep(v) !== null)
-  const c = o.core_info
+  const core = output.core_info
   const out: SubmissionOutput = {
-    ...o,
+    ...output,
     core_info: {
-      name: keep(c.name),
-      age: keep(c.age),
-      gender: keep(c.gender),
-      location: keep(c.location),
-      occupation: keep(c.occupation),
+      name: keep(core.name),
+      age: keep(core.age),
+      gender: keep(core.gender),
+      location: keep(core.location),
+      occupation: keep(core.occupation),
     },
-    interests: keepAll(o.interests),
-    traits: keepAll(o.traits),
-    mood: keep(o.mood),
-    memories: keepAll(o.memories),
-    conversation_style: keep(o.conversation_style),
-    topics_to_avoid: keepAll(o.topics_to_avoid),
-    removals: keepAll(o.removals),
+    interests: keepAll(output.interests),
+    traits: keepAll(output.traits),
+    mood: keep(output.mood),
+    memories: keepAll(output.memories),
+    conversation_style: keep(output.conversation_style),
+    topics_to_avoid: keepAll(output.topics_to_avoid),
+    removals: keepAll(output.removals),
   }
   return { out, dropped }
 }
 
 /** The short evidence the model quoted for each value, kept with the submission for provenance. */
-export function evidenceOf(o: SubmissionOutput): Record<string, string> {
+export function evidenceOf(output: SubmissionOutput): Record<string, string> {
   const out: Record<string, string> = {}
-  const put = (k: string, v: { evidence: string } | null) => {
-    if (v?.evidence) out[k] = clip(v.evidence, MAX_EVIDENCE)
+  const put = (path: string, answer: { evidence: string } | null) => {
+    if (answer?.evidence) out[path] = clip(answer.evidence, MAX_EVIDENCE)
   }
-  for (const [k, v] of Object.entries(o.core_info)) put(`core_info.${k}`, v)
-  o.interests.forEach((i) => put(`interests.${i.category}.${i.value}`, i))
-  o.traits.forEach((t) => put(`personality.traits.${t.value}`, t))
-  put('personality.mood', o.mood)
-  o.memories.forEach((m) => put(`memories.${m.event}`, m))
-  put('preferences.conversation_style', o.conversation_style)
-  o.topics_to_avoid.forEach((t) => put(`preferences.topics_to_avoid.${t.value}`, t))
-  o.removals.forEach((r) => put(`removed.${r.value}`, r))
+  for (const [k, v] of Object.entries(output.core_info)) put(`core_info.${k}`, v)
+  output.interests.forEach((i) => put(`interests.${i.category}.${i.value}`, i))
+  output.traits.forEach((t) => put(`personality.traits.${t.value}`, t))
+  put('personality.mood', output.mood)
+  output.memories.forEach((m) => put(`memories.${m.event}`, m))
+  put('preferences.conversation_style', output.conversation_style)
+  output.topics_to_avoid.forEach((t) => put(`preferences.topics_to_avoid.${t.value}`, t))
+  output.removals.forEach((r) => put(`removed.${r.value}`, r))
   return out
 }

@@ -24,11 +24,11 @@ export interface PauseOptions {
   maxCooldownMs: number
   now?: () => number
   /** A pause began (or its cause changed): reported once. */
-  onPause?(p: Pause): void
+  onPause?(pause: Pause): void
   /** A probe was refused again; the next one goes in `nextInMs`. */
-  onProbeRefused?(p: Pause, nextInMs: number): void
+  onProbeRefused?(pause: Pause, nextInMs: number): void
   /** A probe was answered: processing resumes. */
-  onResume?(p: Pause): void
+  onResume?(pause: Pause): void
 }
 
 /**
@@ -53,8 +53,8 @@ export class ProviderPause {
   }
 
   private blocks(endpoint: Endpoint): boolean {
-    const s = this.cur?.scope
-    return s !== undefined && (s === 'all' || s === endpoint || endpoint === 'chat')
+    const scope = this.cur?.scope
+    return scope !== undefined && (scope === 'all' || scope === endpoint || endpoint === 'chat')
   }
 
   /**
@@ -62,23 +62,28 @@ export class ProviderPause {
    * embeddings for a chat request held by a paused embedding model) when it is the one probe; throws while paused.
    */
   admit(endpoint: Endpoint): { probe?: Endpoint } {
-    const p = this.cur
-    if (!p || !this.blocks(endpoint)) return {}
+    const pause = this.cur
+    if (!pause || !this.blocks(endpoint)) return {}
     const now = this.now()
-    if (p.probing || now < p.until) throw this.error(p, Math.max(p.until - now, p.probing ? p.cooldown : 0))
-    p.probing = true
-    return { probe: p.scope === 'all' ? endpoint : p.scope }
+    if (pause.probing || now < pause.until)
+      throw this.error(pause, Math.max(pause.until - now, pause.probing ? pause.cooldown : 0))
+    pause.probing = true
+    return { probe: pause.scope === 'all' ? endpoint : pause.scope }
   }
 
   /** The provider refused a request so; returns the error to throw. */
-  refused(m: Misconfiguration, probe: boolean): LlmMisconfiguredError {
+  refused(misconfiguration: Misconfiguration, probe: boolean): LlmMisconfiguredError {
     const now = this.now()
-    const p = this.cur
-    const same = p && p.reason === m.reason && p.scope === m.scope && p.status === m.status
-    if (!p || (!same && (probe || m.scope === 'all' || p.scope !== 'all'))) {
+    const pause = this.cur
+    const same =
+      pause &&
+      pause.reason === misconfiguration.reason &&
+      pause.scope === misconfiguration.scope &&
+      pause.status === misconfiguration.status
+    if (!pause || (!same && (probe || misconfiguration.scope === 'all' || pause.scope !== 'all'))) {
       // A new pause, or one with another cause (the key fixed, the model still wrong): reported.
       this.cur = {
-        ...m,
+        ...misconfiguration,
         since: new Date(now),
         until: now + this.opts.cooldownMs,
         cooldown: this.opts.cooldownMs,
@@ -88,31 +93,39 @@ export class ProviderPause {
       return this.error(this.cur, this.opts.cooldownMs)
     }
     if (probe) {
-      p.probing = false
-      p.cooldown = Math.min(p.cooldown * 2, this.opts.maxCooldownMs)
-      p.until = now + p.cooldown
-      this.opts.onProbeRefused?.(this.current!, p.cooldown)
+      pause.probing = false
+      pause.cooldown = Math.min(pause.cooldown * 2, this.opts.maxCooldownMs)
+      pause.until = now + pause.cooldown
+      this.opts.onProbeRefused?.(this.current!, pause.cooldown)
     }
     // Otherwise a request sent before the pause began, refused like the one that began it: nothing new.
-    return this.error(p, Math.max(p.until - now, 0))
+    return this.error(pause, Math.max(pause.until - now, 0))
   }
 
   /** The probe was answered otherwise (a success, or an error about the request itself): the provider serves again. */
   answered(probe: boolean): void {
     if (!probe || !this.cur) return
-    const p = this.current!
+    const pause = this.current!
     this.cur = undefined
-    this.opts.onResume?.(p)
+    this.opts.onResume?.(pause)
   }
 
-  /** The probe told nothing (aborted by its caller; an outage, which the breaker handles): another may go `afterMs` on. */
+  /**
+   * The probe told nothing (aborted by its caller; an outage, which the breaker handles): another may go `afterMs` on.
+   */
   released(probe: boolean, afterMs = 0): void {
     if (!probe || !this.cur) return
     this.cur.probing = false
     this.cur.until = Math.max(this.cur.until, this.now() + afterMs)
   }
 
-  private error(p: Misconfiguration, retryAfterMs: number): LlmMisconfiguredError {
-    return new LlmMisconfiguredError(p.reason, p.status, p.message, p.hint, Math.max(retryAfterMs, 1))
+  private error(misconfiguration: Misconfiguration, retryAfterMs: number): LlmMisconfiguredError {
+    return new LlmMisconfiguredError(
+      misconfiguration.reason,
+      misconfiguration.status,
+      misconfiguration.message,
+      misconfiguration.hint,
+      Math.max(retryAfterMs, 1),
+    )
   }
 }

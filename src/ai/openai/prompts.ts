@@ -11,13 +11,13 @@ export interface Prompt {
 const cache = new Map<string, Prompt>()
 
 export function loadPrompt(version: string): Prompt {
-  let p = cache.get(version)
-  if (!p) {
+  let prompt = cache.get(version)
+  if (!prompt) {
     const file = path.join(PACKAGE_ROOT, 'src/ai/openai/prompts', `${version}.md`)
-    p = { version, text: fs.readFileSync(file, 'utf8').trim() }
-    cache.set(version, p)
+    prompt = { version, text: fs.readFileSync(file, 'utf8').trim() }
+    cache.set(version, prompt)
   }
-  return p
+  return prompt
 }
 
 export const EXTRACT_PROMPT = 'extract-v2'

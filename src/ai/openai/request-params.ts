@@ -1,8 +1,9 @@
-// Request parameters a model refuses (issue 23). OpenAI's reasoning models (gpt-5, o1, o3, o4-mini ...) accept only
-// the default temperature and refuse `max_tokens`; other servers refuse other fields. Known cases are not sent from
-// the start; any other refusal (a 400 naming the parameter) is remembered for that model for the life of the process,
-// logged once, and the request is sent again at once without it (or with `max_tokens` <-> `max_completion_tokens`
-// swapped). Each parameter is dropped at most once per model, so the re-sends are bounded by the request's fields.
+// Request parameters a model refuses (docs/guides/ai-providers.md). OpenAI's reasoning models (gpt-5, o1, o3, o4-mini
+// ...) accept only the default temperature and refuse `max_tokens`; other servers refuse other fields. Known cases are
+// not sent from the start; any other refusal (a 400 naming the parameter) is remembered for that model for the life of
+// the process, logged once, and the request is sent again at once without it (or with `max_tokens` <->
+// `max_completion_tokens` swapped). Each parameter is dropped at most once per model, so the re-sends are bounded by
+// the request's fields.
 import OpenAI from 'openai'
 
 /** Parameters that may be dropped (or swapped) when refused: never model, messages or the output format. */
@@ -42,10 +43,10 @@ export function isReasoningModel(model: string): boolean {
  * OpenAI's text but not its fields), and refusals of `dimensions` (vLLM for a model without Matryoshka embeddings,
  * OpenAI for text-embedding-ada-002).
  */
-export function refusedParam(e: unknown): string | undefined {
-  if (!(e instanceof OpenAI.APIError) || (e.status !== 400 && e.status !== 422)) return undefined
-  const body = (e.error ?? {}) as { code?: unknown; param?: unknown; message?: unknown }
-  const message = `${typeof body.message === 'string' ? body.message : ''} ${e.message}`
+export function refusedParam(error: unknown): string | undefined {
+  if (!(error instanceof OpenAI.APIError) || (error.status !== 400 && error.status !== 422)) return undefined
+  const body = (error.error ?? {}) as { code?: unknown; param?: unknown; message?: unknown }
+  const message = `${typeof body.message === 'string' ? body.message : ''} ${error.message}`
   let param: string | undefined
   if ((body.code === 'unsupported_parameter' || body.code === 'unsupported_value') && typeof body.param === 'string')
     param = body.param
@@ -84,8 +85,8 @@ export class RefusedParams {
    * A failed request of `model` that sent `sent`: true when the error is a refusal of one of its parameters not known
    * before (now remembered and logged once), so the request should be sent again at once, shaped anew.
    */
-  learn(model: string, e: unknown, sent: Record<string, unknown>): boolean {
-    const param = refusedParam(e)
+  learn(model: string, error: unknown, sent: Record<string, unknown>): boolean {
+    const param = refusedParam(error)
     if (!param || !(param in sent)) return false
     let set = this.refused.get(model)
     if (!set) this.refused.set(model, (set = new Set()))
@@ -94,7 +95,7 @@ export class RefusedParams {
     const other = SWAP[param]
     const instead = other && !set.has(other) ? `; sending ${other} instead` : ''
     this.warn(
-      { model, param, status: (e as { status?: number }).status },
+      { model, param, status: (error as { status?: number }).status },
       `the model ${model} refuses the parameter ${param}: it is no longer sent to this model${instead}`,
     )
     return true

@@ -2,8 +2,9 @@
 // limitations): at most 5,000 object properties in all, 10 levels of nesting, 1,000 enum values across the schema,
 // 120,000 characters of property names, definition names, enum and const values together, and for one string enum of
 // more than 250 values, 15,000 characters of values. A schema past any of them is refused with a 400 on every request,
-// so an app's custom schema that would make the extraction schema pass one is refused when it is set (issue 23),
-// whatever the deployment points at today: a schema must keep working when it moves to OpenAI.
+// so an app's custom schema that would make the extraction schema pass one is refused when it is set
+// (docs/guides/custom-schema.md), whatever the deployment points at today: a schema must keep working when it moves to
+// OpenAI.
 import type { CustomSchema } from '../../domain/custom-schema.js'
 import { withCustomOutput } from './custom-output.js'
 import { outputJsonSchema } from './output.js'
@@ -37,27 +38,28 @@ const text = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 
  */
 export function schemaSize(root: Schema): SchemaSize {
   const size: SchemaSize = { properties: 0, depth: 0, enumValues: 0, stringChars: 0, largeEnumChars: 0 }
-  const walk = (s: unknown, depth: number) => {
-    if (!isObject(s)) return
+  const walk = (node: unknown, depth: number) => {
+    if (!isObject(node)) return
     size.depth = Math.max(size.depth, depth)
-    if (Array.isArray(s.enum)) {
-      size.enumValues += s.enum.length
-      const chars = s.enum.reduce((n: number, v) => n + text(v).length, 0)
+    if (Array.isArray(node.enum)) {
+      size.enumValues += node.enum.length
+      const chars = node.enum.reduce((n: number, v) => n + text(v).length, 0)
       size.stringChars += chars
-      if (s.enum.length > STRUCTURED_OUTPUT_LIMITS.largeEnum) size.largeEnumChars = Math.max(size.largeEnumChars, chars)
+      if (node.enum.length > STRUCTURED_OUTPUT_LIMITS.largeEnum)
+        size.largeEnumChars = Math.max(size.largeEnumChars, chars)
     }
-    if ('const' in s) size.stringChars += text(s.const).length
-    if (isObject(s.properties)) {
-      for (const [k, sub] of Object.entries(s.properties)) {
+    if ('const' in node) size.stringChars += text(node.const).length
+    if (isObject(node.properties)) {
+      for (const [k, sub] of Object.entries(node.properties)) {
         size.properties++
         size.stringChars += k.length
         walk(sub, depth + 1)
       }
     }
-    if (isObject(s.items)) walk(s.items, depth + 1)
-    if (Array.isArray(s.anyOf)) for (const sub of s.anyOf) walk(sub, depth + 1)
+    if (isObject(node.items)) walk(node.items, depth + 1)
+    if (Array.isArray(node.anyOf)) for (const sub of node.anyOf) walk(sub, depth + 1)
     for (const defsKey of ['$defs', 'definitions']) {
-      const defs = s[defsKey]
+      const defs = node[defsKey]
       if (!isObject(defs)) continue
       for (const [k, sub] of Object.entries(defs)) {
         size.stringChars += k.length
@@ -73,18 +75,31 @@ const fmt = (n: number) => n.toLocaleString('en-US')
 
 /** The first limit the schema exceeds, as a sentence naming it; undefined when it is accepted. */
 export function structuredOutputProblem(schema: Schema): string | undefined {
-  const L = STRUCTURED_OUTPUT_LIMITS
-  const s = schemaSize(schema)
-  if (s.enumValues > L.enumValues)
-    return `${fmt(s.enumValues)} enum values in all; structured outputs accept at most ${fmt(L.enumValues)} per schema`
-  if (s.properties > L.properties)
-    return `${fmt(s.properties)} object properties in all; structured outputs accept at most ${fmt(L.properties)}`
-  if (s.depth > L.depth) return `${s.depth} levels of nesting; structured outputs accept at most ${L.depth}`
-  if (s.stringChars > L.stringChars) {
-    return `${fmt(s.stringChars)} characters of property names and enum values in all; structured outputs accept at most ${fmt(L.stringChars)}`
+  const limits = STRUCTURED_OUTPUT_LIMITS
+  const size = schemaSize(schema)
+  if (size.enumValues > limits.enumValues)
+    return (
+      `${fmt(size.enumValues)} enum values in all; ` +
+      `structured outputs accept at most ${fmt(limits.enumValues)} per schema`
+    )
+  if (size.properties > limits.properties)
+    return (
+      `${fmt(size.properties)} object properties in all; ` +
+      `structured outputs accept at most ${fmt(limits.properties)}`
+    )
+  if (size.depth > limits.depth)
+    return `${size.depth} levels of nesting; structured outputs accept at most ${limits.depth}`
+  if (size.stringChars > limits.stringChars) {
+    return (
+      `${fmt(size.stringChars)} characters of property names and enum values in all; ` +
+      `structured outputs accept at most ${fmt(limits.stringChars)}`
+    )
   }
-  if (s.largeEnumChars > L.largeEnumChars) {
-    return `an enum of more than ${L.largeEnum} values with ${fmt(s.largeEnumChars)} characters of values; structured outputs accept at most ${fmt(L.largeEnumChars)}`
+  if (size.largeEnumChars > limits.largeEnumChars) {
+    return (
+      `an enum of more than ${limits.largeEnum} values with ${fmt(size.largeEnumChars)} characters of values; ` +
+      `structured outputs accept at most ${fmt(limits.largeEnumChars)}`
+    )
   }
   return undefined
 }
@@ -102,6 +117,7 @@ export function customSchemaOutputProblem(custom: CustomSchema): string | undefi
   if (!problem) return undefined
   return (
     `schema: the extraction schema built from it would have ${problem}, so every extraction for this app would fail. ` +
-    'Use fewer enum fields or values (a "string" field with "values" lists typical values without counting as an enum), or fewer fields'
+    'Use fewer enum fields or values (a "string" field with "values" lists typical values without counting as an ' +
+    'enum), or fewer fields'
   )
 }

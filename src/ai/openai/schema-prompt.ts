@@ -1,7 +1,7 @@
-// The output schema written into the prompt (issue 23), for providers without strict structured outputs
-// (PROFILER_LLM_RESPONSE_FORMAT=json_object|none: DeepSeek, Groq's models without strict mode) and the app's custom
-// fields for models behind servers that only constrain decoding to the schema (Ollama, vLLM, llama.cpp's server: the
-// grammar keeps the answer inside the schema, but the model never reads the schema's descriptions).
+// The output schema written into the prompt (docs/guides/ai-providers.md), for providers without strict structured
+// outputs (PROFILER_LLM_RESPONSE_FORMAT=json_object|none: DeepSeek, Groq's models without strict mode) and the app's
+// custom fields for models behind servers that only constrain decoding to the schema (Ollama, vLLM, llama.cpp's server:
+// the grammar keeps the answer inside the schema, but the model never reads the schema's descriptions).
 import type { CustomField, CustomSchema } from '../../domain/custom-schema.js'
 import { describeField } from './custom-output.js'
 
@@ -15,10 +15,10 @@ type Schema = Record<string, any>
 export function schemaInTypeNotation(schema: Schema): string {
   const defs: Schema = { ...(schema.definitions ?? {}), ...(schema.$defs ?? {}) }
   const uses = new Map<string, number>()
-  const count = (n: unknown): void => {
-    if (Array.isArray(n)) return n.forEach(count)
-    if (!n || typeof n !== 'object') return
-    for (const [k, v] of Object.entries(n as Schema)) {
+  const count = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(count)
+    if (!node || typeof node !== 'object') return
+    for (const [k, v] of Object.entries(node as Schema)) {
       if (k === '$ref' && typeof v === 'string') uses.set(v, (uses.get(v) ?? 0) + 1)
       else count(v)
     }
@@ -36,28 +36,28 @@ export function schemaInTypeNotation(schema: Schema): string {
     typeof s.description === 'string' && s.description.trim()
       ? ` /* ${s.description.trim().replace(/\*\//g, '* /')} */`
       : ''
-  function render(s: Schema, seen: string[] = []): string {
-    if (!s || typeof s !== 'object') return 'unknown'
-    if (typeof s.$ref === 'string') {
-      const alias = aliases.get(s.$ref)
+  function render(node: Schema, seen: string[] = []): string {
+    if (!node || typeof node !== 'object') return 'unknown'
+    if (typeof node.$ref === 'string') {
+      const alias = aliases.get(node.$ref)
       if (alias) return alias
-      if (seen.includes(s.$ref)) return 'unknown'
-      return render(resolve(s.$ref), [...seen, s.$ref])
+      if (seen.includes(node.$ref)) return 'unknown'
+      return render(resolve(node.$ref), [...seen, node.$ref])
     }
-    const alts = s.anyOf ?? s.oneOf
+    const alts = node.anyOf ?? node.oneOf
     if (Array.isArray(alts)) return alts.map((a: Schema) => render(a, seen)).join(' | ')
-    if (Array.isArray(s.enum)) return s.enum.map((v: unknown) => JSON.stringify(v)).join(' | ')
-    if (s.const !== undefined) return JSON.stringify(s.const)
-    if (Array.isArray(s.type)) return s.type.map((t: string) => render({ ...s, type: t }, seen)).join(' | ')
-    if (s.type === 'object' || s.properties) {
-      const props = Object.entries<Schema>(s.properties ?? {})
+    if (Array.isArray(node.enum)) return node.enum.map((v: unknown) => JSON.stringify(v)).join(' | ')
+    if (node.const !== undefined) return JSON.stringify(node.const)
+    if (Array.isArray(node.type)) return node.type.map((t: string) => render({ ...node, type: t }, seen)).join(' | ')
+    if (node.type === 'object' || node.properties) {
+      const props = Object.entries<Schema>(node.properties ?? {})
       return `{${props.map(([k, v]) => `${k}: ${render(v, seen)}${comment(v)}`).join(', ')}}`
     }
-    if (s.type === 'array') {
-      const item = render(s.items ?? {}, seen)
+    if (node.type === 'array') {
+      const item = render(node.items ?? {}, seen)
       return /[|]/.test(item) && !item.startsWith('{') ? `(${item})[]` : `${item}[]`
     }
-    return typeof s.type === 'string' ? s.type : 'unknown'
+    return typeof node.type === 'string' ? node.type : 'unknown'
   }
   const main = render(schema)
   const where = [...aliases].map(([ref, name]) => `${name} = ${render(resolve(ref), [ref])}`)
@@ -76,8 +76,8 @@ export function jsonAnswerInstructions(schema: Schema): string {
   )
 }
 
-function typeOf(f: CustomField): string {
-  return f.type === 'enum' ? `one of: ${(f.values ?? []).join(' | ')}` : f.type
+function typeOf(field: CustomField): string {
+  return field.type === 'enum' ? `one of: ${(field.values ?? []).join(' | ')}` : field.type
 }
 
 /**
@@ -88,8 +88,8 @@ export function customFieldList(schema: CustomSchema): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [section, fields] of Object.entries(schema.sections)) {
     for (const [name, f] of Object.entries(fields)) {
-      const d = describeField(f)
-      out[`${section}.${name}`] = d ? `${typeOf(f)}; ${d}` : typeOf(f)
+      const description = describeField(f)
+      out[`${section}.${name}`] = description ? `${typeOf(f)}; ${description}` : typeOf(f)
     }
   }
   return out
@@ -103,15 +103,15 @@ export function withoutCustomDetails(schema: Schema): Schema {
   const custom = schema?.properties?.submissions?.items?.properties?.custom
   if (!custom) return schema
   const out = structuredClone(schema)
-  const strip = (n: Schema | undefined): void => {
-    if (!n || typeof n !== 'object') return
-    delete n.description
-    delete n.enum
-    for (const p of Object.values<Schema>(n.properties ?? {})) strip(p)
-    for (const a of n.anyOf ?? []) strip(a)
-    strip(n.items)
+  const strip = (node: Schema | undefined): void => {
+    if (!node || typeof node !== 'object') return
+    delete node.description
+    delete node.enum
+    for (const p of Object.values<Schema>(node.properties ?? {})) strip(p)
+    for (const a of node.anyOf ?? []) strip(a)
+    strip(node.items)
   }
-  const c = out.properties.submissions.items.properties.custom
-  for (const section of Object.values<Schema>(c.properties ?? {})) strip(section)
+  const customCopy = out.properties.submissions.items.properties.custom
+  for (const section of Object.values<Schema>(customCopy.properties ?? {})) strip(section)
   return out
 }

@@ -1,12 +1,13 @@
-// Token bounds of the chat model (issue 23): its context window, the output cap sent with every request, and a real
-// token count of what is sent, so that a batch is packed into requests that fit instead of being cut by the provider.
+// Token bounds of the chat model (docs/guides/ai-providers.md, "Token bounds"): its context window, the output cap sent
+// with every request, and a real token count of what is sent, so that a batch is packed into requests that fit instead
+// of being cut by the provider.
 //
 // Figures from OpenAI's model pages (context window / max output tokens):
-//   gpt-4o, gpt-4o-mini            128,000 / 16,384   (the first gpt-4o snapshot, 2024-05-13: 4,096)
-//   gpt-4.1, -mini, -nano        1,047,576 / 32,768
-//   gpt-5, -mini, -nano            400,000 / 128,000  (gpt-5-chat-latest: 128,000 / 16,384)
-//   o3, o4-mini, o1                200,000 / 100,000  (o1-mini 128,000 / 65,536; o1-preview 128,000 / 32,768)
-//   gpt-4-turbo                    128,000 / 4,096;   gpt-3.5-turbo 16,385 / 4,096
+// gpt-4o, gpt-4o-mini            128,000 / 16,384   (the first gpt-4o snapshot, 2024-05-13: 4,096)
+// gpt-4.1, -mini, -nano        1,047,576 / 32,768
+// gpt-5, -mini, -nano            400,000 / 128,000  (gpt-5-chat-latest: 128,000 / 16,384)
+// o3, o4-mini, o1                200,000 / 100,000  (o1-mini 128,000 / 65,536; o1-preview 128,000 / 32,768)
+// gpt-4-turbo                    128,000 / 4,096;   gpt-3.5-turbo 16,385 / 4,096
 // All but the last two use the o200k_base encoding, so their prompts are counted exactly. The default output cap is the
 // model's maximum but at most 32,768: OpenAI counts `max_completion_tokens` against the tokens-per-minute rate limit
 // ("the maximum of max_tokens and the estimated number of tokens" of the request), so sending gpt-5's 128,000 would
@@ -45,7 +46,10 @@ const FAMILIES: Family[] = [
 export const UNKNOWN_CONTEXT_TOKENS = 8_192
 /** The default output cap never exceeds this (see above: OpenAI's rate limits count the cap). */
 export const MAX_DEFAULT_OUTPUT_TOKENS = 32_768
-/** Counts for models with another tokenizer than o200k_base are raised by this much (Llama 2 and Mistral's 32k vocabularies give about a third more tokens than o200k on English text, Llama 3 and Qwen about a tenth more). */
+/**
+ * Counts for models with another tokenizer than o200k_base are raised by this much (Llama 2 and Mistral's 32k
+ * vocabularies give about a third more tokens than o200k on English text, Llama 3 and Qwen about a tenth more).
+ */
 export const TOKEN_MARGIN = 0.25
 /** Per request: the chat framing of two messages and of the answer (about 3 tokens each), rounded up. */
 const FRAMING_TOKENS = 16
@@ -73,7 +77,8 @@ export function tokenLimits(model: string, cfg: Pick<OpenAIConfig, 'contextToken
   const output = cfg.maxOutputTokens ?? Math.min(familyOutput, Math.floor(context / (family ? 2 : 4)))
   if (output > context / 2) {
     throw new ConfigError(
-      `Invalid configuration:\n  PROFILER_LLM_MAX_OUTPUT_TOKENS: ${output} leaves too little of the ${context}-token context of ${model} for the prompt; at most half of it`,
+      `Invalid configuration:\n  PROFILER_LLM_MAX_OUTPUT_TOKENS: ${output} leaves too little of the ` +
+        `${context}-token context of ${model} for the prompt; at most half of it`,
     )
   }
   const known = family ? `the documented limits of ${model}` : `the default for models Profiler does not know`
@@ -97,9 +102,9 @@ let counter: Promise<Counter> | undefined
  * Special-token strings in user text ("<|endoftext|>") are counted as text, not refused.
  */
 function o200k(): Promise<Counter> {
-  counter ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
+  counter ??= import('gpt-tokenizer/encoding/o200k_base').then((tokenizer) => {
     const plain = { disallowedSpecial: new Set<string>() }
-    return (text: string) => m.countTokens(text, plain)
+    return (text: string) => tokenizer.countTokens(text, plain)
   })
   return counter
 }
@@ -113,24 +118,24 @@ const CHUNK = 8_192
 export async function countTokens(text: string): Promise<number> {
   const count = await o200k()
   if (text.length <= CHUNK) return count(text)
-  let n = 0
+  let total = 0
   for (let i = 0; i < text.length; ) {
     let end = Math.min(text.length, i + CHUNK)
     if (end < text.length) {
       const space = text.lastIndexOf(' ', end)
       if (space > i + CHUNK / 2) end = space
     }
-    n += count(text.slice(i, end))
+    total += count(text.slice(i, end))
     i = end
     if (i < text.length) await new Promise<void>((r) => setImmediate(r))
   }
-  return n
+  return total
 }
 
 /** What `text` costs the model: exact for o200k_base models, with TOKEN_MARGIN added for the others. */
 export async function promptTokens(limits: TokenLimits, text: string): Promise<number> {
-  const n = await countTokens(text)
-  return limits.exact ? n : Math.ceil(n * (1 + TOKEN_MARGIN))
+  const tokens = await countTokens(text)
+  return limits.exact ? tokens : Math.ceil(tokens * (1 + TOKEN_MARGIN))
 }
 
 export const framingTokens = (limits: TokenLimits) =>

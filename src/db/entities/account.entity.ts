@@ -73,7 +73,9 @@ export class InviteEntity {
 @Index('login_failures_email', ['email', 'at'])
 @Index('login_failures_ip', ['ip', 'at'])
 export class LoginFailureEntity {
-  /** A key of its own (migration 1764400001300-LoginFailureKey): TypeORM needs one, and two failures may share the rest. */
+  /**
+   * A key of its own (migration 1764400001300-LoginFailureKey): TypeORM needs one, and two failures may share the rest.
+   */
   @PrimaryGeneratedColumn('identity', {
     type: 'bigint',
     generatedIdentity: 'ALWAYS',

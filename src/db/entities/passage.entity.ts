@@ -2,7 +2,7 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm'
 import { ProfileEntity } from './profile.entity.js'
 import { SubmissionEntity } from './submission.entity.js'
 
-/** What a person said, per profile, with the submission it came from and where in it (README "Evidence passages"). */
+/** What a person said, per profile, with the submission it came from and where in it (docs/guides/evidence.md). */
 @Entity('passages')
 @ForeignKey(() => ProfileEntity, ['tenant_id', 'profile_id'], ['tenant_id', 'profile_id'], {
   name: 'passages_tenant_id_profile_id_fkey',
@@ -48,7 +48,9 @@ export class PassageEntity {
   @Column({
     type: 'tsvector',
     generatedType: 'STORED',
-    asExpression: `(to_tsvector(language, ((COALESCE(prompt, ''::text) || ' '::text) || text)) || to_tsvector('simple'::regconfig, ((COALESCE(prompt, ''::text) || ' '::text) || text)))`,
+    asExpression:
+      "(to_tsvector(language, ((COALESCE(prompt, ''::text) || ' '::text) || text)) || " +
+      "to_tsvector('simple'::regconfig, ((COALESCE(prompt, ''::text) || ' '::text) || text)))",
     nullable: true,
     insert: false,
     update: false,

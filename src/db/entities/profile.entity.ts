@@ -20,7 +20,8 @@ import { TenantEntity } from './tenant.entity.js'
 @Index('profiles_name_trgm', { synchronize: false }) // gin (lower(name) gin_trgm_ops)
 @Index('profiles_location_trgm', { synchronize: false }) // gin (lower(location) gin_trgm_ops)
 @Index('profiles_id_trgm', { synchronize: false }) // gin (lower(profile_id) gin_trgm_ops)
-@Index('profiles_embedding_hnsw', { synchronize: false }) // hnsw ((embedding::halfvec(n)) halfvec_cosine_ops): profile-vectors.ts
+// hnsw ((embedding::halfvec(n)) halfvec_cosine_ops): profile-vectors.ts
+@Index('profiles_embedding_hnsw', { synchronize: false })
 export class ProfileEntity {
   @PrimaryColumn({ type: 'text', primaryKeyConstraintName: 'profiles_pkey' })
   tenant_id!: string
@@ -90,7 +91,9 @@ export class ProfileEntity {
   @Column({ type: 'timestamptz', default: () => 'now()' })
   last_updated!: Date
 
-  /** Its search lexemes (src/domain/lexical.ts), written with the embedding; NULL until a reindex for older profiles. */
+  /**
+   * Its search lexemes (src/domain/lexical.ts), written with the embedding; NULL until a reindex for older profiles.
+   */
   @Column({ type: 'tsvector', nullable: true })
   lexemes!: string | null
 

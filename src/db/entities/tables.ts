@@ -33,16 +33,19 @@ export interface Tables {
  * that a repository module loads neither the entity classes nor TypeORM: those load with the database, while the
  * embedded one starts (src/db/database.ts), and a CLI command that opens no database loads neither.
  */
-export function table<T extends keyof Tables>(m: EntityManager, name: T): Repository<Tables[T]> {
-  return m.getRepository<Tables[T]>(name)
+export function table<T extends keyof Tables>(manager: EntityManager, name: T): Repository<Tables[T]> {
+  return manager.getRepository<Tables[T]>(name)
 }
 
-/** Selects columns of the query's entity (as `alias`) under their own names, for getRawMany/getRawOne: rows shaped as the entity. */
+/**
+ * Selects columns of the query's entity (as `alias`) under their own names, for getRawMany/getRawOne: rows shaped as
+ * the entity.
+ */
 export function columns<T extends ObjectLiteral>(
-  q: SelectQueryBuilder<T>,
+  query: SelectQueryBuilder<T>,
   alias: string,
   names: readonly (keyof T & string)[],
 ): SelectQueryBuilder<T> {
-  names.forEach((c, i) => (i === 0 ? q.select(`${alias}.${c}`, c) : q.addSelect(`${alias}.${c}`, c)))
-  return q
+  names.forEach((c, i) => (i === 0 ? query.select(`${alias}.${c}`, c) : query.addSelect(`${alias}.${c}`, c)))
+  return query
 }

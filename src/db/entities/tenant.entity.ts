@@ -68,9 +68,9 @@ export class AppEntity {
 }
 
 /**
- * An API key, stored as the SHA-256 of its secret. Keyed by its public id: the lookup happens before the tenant is known.
- * (On Citus the migration 1764400001200-CitusDistribution makes the key (tenant_id, public_id); nothing here relies on
- * either: every statement names the columns it filters by.)
+ * An API key, stored as the SHA-256 of its secret. Keyed by its public id: the lookup happens before the tenant is
+ * known. (On Citus the migration 1764400001200-CitusDistribution makes the key (tenant_id, public_id); nothing here
+ * relies on either: every statement names the columns it filters by.)
  */
 @Entity('api_keys')
 @Index('api_keys_one_live_per_app', ['tenant_id', 'app_id'], { unique: true, where: 'revoked_at IS NULL' })

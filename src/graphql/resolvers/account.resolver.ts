@@ -11,9 +11,10 @@ function dashboardOf(context: GqlContext): DashboardRequest {
 }
 
 function signedIn(context: GqlContext): { d: DashboardRequest; account: AccountRecord } {
-  const d = dashboardOf(context)
-  if (!d.account) throw new DomainError('UNAUTHENTICATED', 'Sign in first: this operation needs a dashboard session')
-  return { d, account: d.account }
+  const dashboard = dashboardOf(context)
+  if (!dashboard.account)
+    throw new DomainError('UNAUTHENTICATED', 'Sign in first: this operation needs a dashboard session')
+  return { d: dashboard, account: dashboard.account }
 }
 
 const toAccount = (a: AccountRecord): Account => ({
@@ -23,11 +24,11 @@ const toAccount = (a: AccountRecord): Account => ({
   tenantName: a.tenantName,
 })
 
-function started(d: DashboardRequest, s: NewSession): SessionInfo {
-  if (!d.reply)
+function started(dashboard: DashboardRequest, session: NewSession): SessionInfo {
+  if (!dashboard.reply)
     throw new DomainError('VALIDATION_FAILED', 'Sign in over HTTP (POST /dashboard/graphql), not over a WebSocket')
-  d.reply.header('set-cookie', sessionCookie(s.token, s.expiresAt, d.secure))
-  return { account: toAccount(s.account), csrfToken: s.csrfToken }
+  dashboard.reply.header('set-cookie', sessionCookie(session.token, session.expiresAt, dashboard.secure))
+  return { account: toAccount(session.account), csrfToken: session.csrfToken }
 }
 
 /** Sign-up, sign-in and the account's own settings. Guarded by the session cookie, never by an app key. */
@@ -35,7 +36,8 @@ function started(d: DashboardRequest, s: NewSession): SessionInfo {
 export class AccountResolver {
   @Mutation(() => SessionInfo, {
     description:
-      'Creates an account (and its tenant, or joins the tenant its invite names) and signs it in; SIGNUP_CLOSED when sign-up is off or needs an invite code, RATE_LIMITED past the sign-ups allowed per client address',
+      'Creates an account (and its tenant, or joins the tenant its invite names) and signs it in; SIGNUP_CLOSED ' +
+      'when sign-up is off or needs an invite code, RATE_LIMITED past the sign-ups allowed per client address',
   })
   async signUp(
     @Arg('email', () => String) email: string,
@@ -47,8 +49,8 @@ export class AccountResolver {
     inviteCode: string | null,
     @Ctx() context: GqlContext,
   ): Promise<SessionInfo> {
-    const d = dashboardOf(context)
-    return started(d, await d.accounts.signUp(email, password, { ip: d.ip, inviteCode }))
+    const dashboard = dashboardOf(context)
+    return started(dashboard, await dashboard.accounts.signUp(email, password, { ip: dashboard.ip, inviteCode }))
   }
 
   @Mutation(() => SessionInfo, {
@@ -59,8 +61,8 @@ export class AccountResolver {
     @Arg('password', () => String) password: string,
     @Ctx() context: GqlContext,
   ): Promise<SessionInfo> {
-    const d = dashboardOf(context)
-    return started(d, await d.accounts.signIn(email, password, d.ip))
+    const dashboard = dashboardOf(context)
+    return started(dashboard, await dashboard.accounts.signIn(email, password, dashboard.ip))
   }
 
   @Mutation(() => Boolean, { description: 'Ends this session' })
@@ -95,8 +97,9 @@ export class AccountResolver {
 
   @Mutation(() => AppWithKey, {
     description:
-      'Creates an app with its API key (shown only here). `name` is the display name (any printable text, 1-100 characters, no control or ' +
-      'text-direction characters); `slug` the handle, derived from the name when omitted ("My Web App" -> my-web-app, my-web-app-2 when taken)',
+      'Creates an app with its API key (shown only here). `name` is the display name (any printable text, 1-100 ' +
+      'characters, no control or text-direction characters); `slug` the handle, derived from the name when ' +
+      'omitted ("My Web App" -> my-web-app, my-web-app-2 when taken)',
   })
   async createApp(
     @Arg('name', () => String, { description: 'The display name' }) name: string,
@@ -129,9 +132,10 @@ export class AccountResolver {
 
   @Mutation(() => DashboardApp, {
     description:
-      "Sets the app's retention policy (both parts; null turns a part off), applied by the worker's next sweep: profiles untouched for " +
-      'deleteProfilesAfterDays are deleted when every app that wrote them has such a policy (the longest counts); the raw text of ' +
-      "the app's submissions is dropped dropSubmissionTextAfterDays after they finished",
+      "Sets the app's retention policy (both parts; null turns a part off), applied by the worker's next sweep: " +
+      'profiles untouched for deleteProfilesAfterDays are deleted when every app that wrote them has such a ' +
+      "policy (the longest counts); the raw text of the app's submissions is dropped " +
+      'dropSubmissionTextAfterDays after they finished',
   })
   async setAppRetention(
     @Arg('id', () => ID) id: string,
@@ -153,8 +157,9 @@ export class AccountResolver {
 
   @Mutation(() => DashboardApp, {
     description:
-      "Replaces the app's summary instructions (at most 5, each 1-200 characters; [] clears them). The summary of a batch follows the " +
-      "instructions of the app of the batch's newest submission; the local summarizer understands the forms the README lists, an LLM reads them all",
+      "Replaces the app's summary instructions (at most 5, each 1-200 characters; [] clears them). The summary " +
+      "of a batch follows the instructions of the app of the batch's newest submission; the local summarizer " +
+      'understands the forms docs/guides/summary-instructions.md lists, an LLM reads them all',
   })
   async setAppSummaryInstructions(
     @Arg('id', () => ID) id: string,

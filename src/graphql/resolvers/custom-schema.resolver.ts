@@ -29,7 +29,7 @@ const toGql = (s: SchemaView): CustomSchemaVersion => ({
   createdAt: s.createdAt,
 })
 
-/** Custom profile schemas per app (README "Custom profile schema"): thin over AppSchemaService. */
+/** Custom profile schemas per app (docs/guides/custom-schema.md): thin over AppSchemaService. */
 @Resolver()
 export class CustomSchemaResolver {
   @Query(() => CustomSchemaVersion, { description: "The app's current custom profile schema" })
@@ -53,15 +53,21 @@ export class CustomSchemaResolver {
 
   @Mutation(() => CustomSchemaChange, {
     description:
-      "Sets the app's custom profile schema (a new version when it differs). Values of fields it drops leave the tenant's profiles " +
-      'into their history, unless another app of the tenant still declares the field; VALIDATION_FAILED names what is invalid',
+      "Sets the app's custom profile schema (a new version when it differs). Values of fields it drops leave " +
+      "the tenant's profiles into their history, unless another app of the tenant still declares the field; " +
+      'VALIDATION_FAILED names what is invalid',
   })
   async setCustomSchema(
     @Arg('schema', () => GraphQLJSONObject) schema: Record<string, unknown>,
     @Arg('appId', () => ID, { nullable: true }) appId: string | null,
     @Ctx() context: GqlContext,
   ): Promise<CustomSchemaChange> {
-    const r = await context.services.schemas.set(appContext(context, appId), schema)
-    return { ...toGql(r), changed: r.changed, droppedFields: r.droppedFields, profilesUpdated: r.profilesUpdated }
+    const change = await context.services.schemas.set(appContext(context, appId), schema)
+    return {
+      ...toGql(change),
+      changed: change.changed,
+      droppedFields: change.droppedFields,
+      profilesUpdated: change.profilesUpdated,
+    }
   }
 }

@@ -2,7 +2,10 @@ import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql'
 import { ExportCap } from '../../services/export.service.js'
 import type { GqlContext } from '../context.js'
 
-/** The largest exportProfile answer, all of an operation's exportProfile fields together; more is exported over REST, which streams. */
+/**
+ * The largest exportProfile answer, all of an operation's exportProfile fields together; more is exported over REST,
+ * which streams.
+ */
 const MAX_EXPORT_BYTES = 8 * 1024 * 1024
 
 /**
@@ -13,8 +16,9 @@ const MAX_EXPORT_BYTES = 8 * 1024 * 1024
 export class ExportResolver {
   @Query(() => String, {
     description:
-      'The export of one profile as JSON Lines (the format of GET /v1/export: header, profile, history, submissions, end); ' +
-      'PROFILE_NOT_FOUND when unknown, PAYLOAD_TOO_LARGE over 8 MiB (all exportProfile fields of an operation together; use GET /v1/export?profile_id=…)',
+      'The export of one profile as JSON Lines (the format of GET /v1/export: header, profile, history, ' +
+      'submissions, end); PROFILE_NOT_FOUND when unknown, PAYLOAD_TOO_LARGE over 8 MiB (all exportProfile ' +
+      'fields of an operation together; use GET /v1/export?profile_id=…)',
   })
   async exportProfile(
     @Arg('id', () => ID) id: string,

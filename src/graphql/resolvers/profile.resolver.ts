@@ -28,8 +28,8 @@ export class ProfileResolver {
     description: 'The profile, or null when this tenant has no profile with that id',
   })
   async profile(@Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GqlContext): Promise<Profile | null> {
-    const p = await services.profiles.find(ctx, id)
-    return p ? toGqlProfile(p) : null
+    const profile = await services.profiles.find(ctx, id)
+    return profile ? toGqlProfile(profile) : null
   }
 
   @FieldResolver(() => HistoryPage, { description: 'The full update log, oldest first, paged' })
@@ -76,7 +76,9 @@ export class ProfileResolver {
 
   @FieldResolver(() => ProfileContext, {
     description:
-      'The profile as compact text for an LLM prompt, within maxTokens: with a query, the facts that match it, the evidence passages most relevant to it (dated), then the other facts; without one, the most confident facts. At most 10 in one operation',
+      'The profile as compact text for an LLM prompt, within maxTokens: with a query, the facts that match it, ' +
+      'the evidence passages most relevant to it (dated), then the other facts; without one, the most confident ' +
+      'facts. At most 10 in one operation',
   })
   async context(
     @Root() profile: Profile,
@@ -84,23 +86,23 @@ export class ProfileResolver {
     @Ctx() { ctx, services }: GqlContext,
   ): Promise<ProfileContext> {
     // How many of these one operation resolves is bounded, and charged, before it runs (src/graphql/plan.ts).
-    const c = await services.llmContext.context(ctx, profile.profileId, {
+    const context = await services.llmContext.context(ctx, profile.profileId, {
       maxTokens,
       query: query ?? undefined,
       include: include ? (include.toLowerCase() as ContextIncludeValue) : undefined,
     })
     return {
-      text: c.text,
-      tokens: c.tokens,
-      maxTokens: c.maxTokens,
-      encoding: c.encoding,
-      factsIncluded: c.factsIncluded,
-      factsTotal: c.factsTotal,
-      passagesIncluded: c.passagesIncluded,
-      include: c.include.toUpperCase() as ContextIncludeEnum,
-      summaryIncluded: c.summaryIncluded,
-      truncated: c.truncated,
-      rankedBy: c.rankedBy,
+      text: context.text,
+      tokens: context.tokens,
+      maxTokens: context.maxTokens,
+      encoding: context.encoding,
+      factsIncluded: context.factsIncluded,
+      factsTotal: context.factsTotal,
+      passagesIncluded: context.passagesIncluded,
+      include: context.include.toUpperCase() as ContextIncludeEnum,
+      summaryIncluded: context.summaryIncluded,
+      truncated: context.truncated,
+      rankedBy: context.rankedBy,
     }
   }
 
@@ -120,9 +122,10 @@ export class ProfileResolver {
 
   @Mutation(() => Reextraction, {
     description:
-      'Re-extracts the profile from its applied submissions with the current provider and prompt (as POST /v1/profile/{id}/reextract): ' +
-      'a dry run (the default) answers the diff; dryRun false replaces the profile with it as one history entry (inputType reextraction). ' +
-      'CONFLICT when the profile is processing or is no longer at expectedVersion',
+      'Re-extracts the profile from its applied submissions with the current provider and prompt (as POST ' +
+      '/v1/profile/{id}/reextract): a dry run (the default) answers the diff; dryRun false replaces the profile ' +
+      'with it as one history entry (inputType reextraction). CONFLICT when the profile is processing or is no ' +
+      'longer at expectedVersion',
   })
   async reextractProfile(
     @Arg('id', () => ID) id: string,
@@ -134,26 +137,26 @@ export class ProfileResolver {
     expectedVersion: number | null | undefined,
     @Ctx() { ctx, services, budgetKey }: GqlContext,
   ): Promise<Reextraction> {
-    const r = await services.reextraction.reextract(ctx, id, {
+    const result = await services.reextraction.reextract(ctx, id, {
       dryRun,
       expectedVersion: expectedVersion ?? undefined,
       budgetKey,
     })
     return {
-      profileId: r.profileId,
-      dryRun: r.dryRun,
-      applied: r.applied,
-      version: r.version,
-      newVersion: r.newVersion ?? null,
-      changed: r.changed,
-      changes: r.changes as Record<string, unknown>,
-      summary: r.summary,
-      previousSummary: r.previousSummary,
-      reextracted: r.submissions.reextracted,
-      skippedWithoutText: r.submissions.skippedWithoutText,
-      skippedTooLarge: r.submissions.skippedTooLarge,
-      batches: r.batches,
-      usage: r.usage ?? null,
+      profileId: result.profileId,
+      dryRun: result.dryRun,
+      applied: result.applied,
+      version: result.version,
+      newVersion: result.newVersion ?? null,
+      changed: result.changed,
+      changes: result.changes as Record<string, unknown>,
+      summary: result.summary,
+      previousSummary: result.previousSummary,
+      reextracted: result.submissions.reextracted,
+      skippedWithoutText: result.submissions.skippedWithoutText,
+      skippedTooLarge: result.submissions.skippedTooLarge,
+      batches: result.batches,
+      usage: result.usage ?? null,
     }
   }
 
@@ -164,7 +167,8 @@ export class ProfileResolver {
 
   @Mutation(() => Profile, {
     description:
-      'Forgets one value (as DELETE /v1/profile/{id}/values): gone from the profile, summary and embedding, recorded in the history; only a submission accepted afterwards can bring it back',
+      'Forgets one value (as DELETE /v1/profile/{id}/values): gone from the profile, summary and embedding, ' +
+      'recorded in the history; only a submission accepted afterwards can bring it back',
   })
   async forgetProfileValue(
     @Args(() => ForgetArgs) { id, section, value, category }: ForgetArgs,
@@ -175,7 +179,8 @@ export class ProfileResolver {
 
   @Mutation(() => Profile, {
     description:
-      'Returns the profile to the state of an earlier history entry, recorded as a new entry (as POST /v1/profile/{id}/rollback)',
+      'Returns the profile to the state of an earlier history entry, recorded as a new entry (as POST ' +
+      '/v1/profile/{id}/rollback)',
   })
   async rollbackProfile(
     @Args(() => RollbackArgs) { id, toSeq }: RollbackArgs,

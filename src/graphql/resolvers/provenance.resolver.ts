@@ -3,24 +3,25 @@ import type { GqlContext } from '../context.js'
 import { Evidence, EvidenceArgs, EvidenceMatchEnum, SubmissionEvidenceDeletion } from '../types/evidence.type.js'
 import { Profile } from '../types/profile.type.js'
 
-/** Provenance (README "Provenance"). Thin: one service call each; the service enforces tenancy through ctx. */
+/** Provenance (docs/guides/evidence.md). Thin: one service call each; the service enforces tenancy through ctx. */
 @Resolver(() => Profile)
 export class ProvenanceResolver {
   @FieldResolver(() => Evidence, {
     description:
-      'Why the profile says a value (as GET /v1/profile/{id}/evidence): the evidence passages that support it, best first; an empty list when none does. Counted with context fields: at most 10 in one operation',
+      'Why the profile says a value (as GET /v1/profile/{id}/evidence): the evidence passages that support it, ' +
+      'best first; an empty list when none does. Counted with context fields: at most 10 in one operation',
   })
   async evidence(
     @Root() profile: Profile,
     @Args(() => EvidenceArgs) { field, value, category, limit }: EvidenceArgs,
     @Ctx() { ctx, services }: GqlContext,
   ): Promise<Evidence> {
-    const e = await services.provenance.evidence(ctx, profile.profileId, { field, value, category, limit })
+    const evidence = await services.provenance.evidence(ctx, profile.profileId, { field, value, category, limit })
     return {
-      field: e.field,
-      value: e.value,
-      category: e.category,
-      passages: e.passages.map((p) => ({
+      field: evidence.field,
+      value: evidence.value,
+      category: evidence.category,
+      passages: evidence.passages.map((p) => ({
         submissionId: p.submission_id,
         position: p.position,
         speaker: p.speaker,
@@ -29,14 +30,16 @@ export class ProvenanceResolver {
         occurredAt: p.occurred_at,
         match: p.match.toUpperCase() as EvidenceMatchEnum,
       })),
-      sources: e.sources,
-      extractionsRead: e.extractionsRead,
+      sources: evidence.sources,
+      extractionsRead: evidence.extractionsRead,
     }
   }
 
   @Mutation(() => SubmissionEvidenceDeletion, {
     description:
-      "Deletes one submission's evidence (as DELETE /v1/profile/{id}/submissions/{submissionId}/evidence): its passages, its text and its stored extraction; the profile's values stay. CONFLICT while it is pending or processing",
+      "Deletes one submission's evidence (as DELETE /v1/profile/{id}/submissions/{submissionId}/evidence): its " +
+      "passages, its text and its stored extraction; the profile's values stay. CONFLICT while it is pending or " +
+      'processing',
   })
   async deleteSubmissionEvidence(
     @Arg('profileId', () => ID) profileId: string,

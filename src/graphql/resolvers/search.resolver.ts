@@ -14,10 +14,12 @@ const CONTENT_FIELDS = ['interests', 'personality', 'memories', 'preferences', '
 export class SearchResolver {
   @Query(() => SearchResult, {
     description:
-      'Exactly the semantics of GET /v1/search. A GraphQL answer is built whole, so the profiles of the searchProfiles pages of one operation ' +
-      'hold at most 2 MiB of content together by default (PROFILER_GRAPHQL_MAX_SEARCH_BYTES): a larger page is refused with PAYLOAD_TOO_LARGE before it is read ' +
-      '(ask for fewer profiles, or use GET /v1/search, which streams). A selection of only profileId, status, coreInfo, summary, language, ' +
-      'fieldTimestamps, dates, history, submissions or context reads no content and has no such bound. Charged by size as GET /v1/search is',
+      'Exactly the semantics of GET /v1/search. A GraphQL answer is built whole, so the profiles of the ' +
+      'searchProfiles pages of one operation hold at most 2 MiB of content together by default ' +
+      '(PROFILER_GRAPHQL_MAX_SEARCH_BYTES): a larger page is refused with PAYLOAD_TOO_LARGE before it is read ' +
+      '(ask for fewer profiles, or use GET /v1/search, which streams). A selection of only profileId, status, ' +
+      'coreInfo, summary, language, fieldTimestamps, dates, history, submissions or context reads no content ' +
+      'and has no such bound. Charged by size as GET /v1/search is',
   })
   async searchProfiles(
     @Args(() => SearchArgs) { query, sensitivity, filter, sort, page, pageSize }: SearchArgs,
@@ -26,7 +28,7 @@ export class SearchResolver {
   ): Promise<SearchResult> {
     const { ctx, services } = gctx
     const selected = selectedFieldNames(info, ['profiles', 'profile'])
-    const r = await services.search.search(
+    const result = await services.search.search(
       ctx,
       {
         query: query ?? undefined,
@@ -44,13 +46,13 @@ export class SearchResolver {
         chargeTo: gctx.budgetKey,
       },
     )
-    if (r.rate) gctx.rate = r.rate
+    if (result.rate) gctx.rate = result.rate
     return {
-      profiles: r.profiles.map((p) => ({ similarityScore: p.similarityScore, profile: toGqlProfile(p) })),
-      total: r.total,
-      totalIsEstimate: r.totalIsEstimate,
-      page: r.page,
-      pageSize: r.pageSize,
+      profiles: result.profiles.map((p) => ({ similarityScore: p.similarityScore, profile: toGqlProfile(p) })),
+      total: result.total,
+      totalIsEstimate: result.totalIsEstimate,
+      page: result.page,
+      pageSize: result.pageSize,
     }
   }
 
@@ -61,7 +63,7 @@ export class SearchResolver {
 
   @Query(() => Submission, { nullable: true, description: 'A submission of this tenant, or null' })
   async submission(@Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GqlContext): Promise<Submission | null> {
-    const s = await services.submissions.find(ctx, id)
-    return s ? toGqlSubmission(s) : null
+    const submission = await services.submissions.find(ctx, id)
+    return submission ? toGqlSubmission(submission) : null
   }
 }

@@ -3,8 +3,8 @@ import type { GqlContext } from '../context.js'
 import { appContext } from './custom-schema.resolver.js'
 
 /**
- * The app's summary instructions (README "Summary instructions"), for its own key as for the dashboard (the named app):
- * thin over TenantService, as REST /v1/summary-instructions.
+ * The app's summary instructions (docs/guides/summary-instructions.md), for its own key as for the dashboard (the named
+ * app): thin over TenantService, as REST /v1/summary-instructions.
  */
 @Resolver()
 export class SummaryInstructionsResolver {
@@ -19,8 +19,9 @@ export class SummaryInstructionsResolver {
 
   @Mutation(() => [String], {
     description:
-      "Replaces the app's summary instructions (at most 5 of 1-200 characters; [] clears them): they apply from the next batch of a " +
-      'profile whose newest submission comes from this app, and to its re-extractions; VALIDATION_FAILED says what is invalid',
+      "Replaces the app's summary instructions (at most 5 of 1-200 characters; [] clears them): they apply from " +
+      'the next batch of a profile whose newest submission comes from this app, and to its re-extractions; ' +
+      'VALIDATION_FAILED says what is invalid',
   })
   async setSummaryInstructions(
     @Arg('instructions', () => [String]) instructions: string[],

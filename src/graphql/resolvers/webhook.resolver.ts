@@ -65,7 +65,8 @@ export class WebhookResolver {
 
   @Mutation(() => WebhookEndpointWithSecret, {
     description:
-      'Adds an endpoint to an app; its signing secret is shown only here. The URL must pass the SSRF policy (VALIDATION_FAILED says why not)',
+      'Adds an endpoint to an app; its signing secret is shown only here. The URL must pass the SSRF policy ' +
+      '(VALIDATION_FAILED says why not)',
   })
   async createWebhookEndpoint(
     @Arg('appId', () => ID) appId: string,
@@ -112,7 +113,8 @@ export class WebhookResolver {
 
   @Mutation(() => WebhookEndpointWithSecret, {
     description:
-      'A new signing secret (shown only here); the old one still signs, as a second v1, for graceSeconds (default: the configured grace)',
+      'A new signing secret (shown only here); the old one still signs, as a second v1, for graceSeconds ' +
+      '(default: the configured grace)',
   })
   async rotateWebhookSecret(
     @Arg('id', () => ID) id: string,

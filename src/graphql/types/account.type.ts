@@ -22,7 +22,8 @@ export class DashboardApp {
   @Field(() => ID) id!: string
   @Field(() => String, {
     description:
-      "The app's slug: its handle in the CLI and scripts (letters, digits, '.', '_', '-'); derived from the display name when not given",
+      "The app's slug: its handle in the CLI and scripts (letters, digits, '.', '_', '-'); derived from the " +
+      'display name when not given',
   })
   name!: string
   @Field(() => String, {
@@ -48,7 +49,8 @@ export class DashboardApp {
   dropSubmissionTextAfterDays!: number | null
   @Field(() => [String], {
     description:
-      'What the summaries of profiles this app writes to must cover or leave out: at most 5 instructions of 1-200 characters (README "Summary instructions")',
+      'What the summaries of profiles this app writes to must cover or leave out: at most 5 instructions of ' +
+      '1-200 characters (docs/guides/summary-instructions.md)',
   })
   summaryInstructions!: string[]
 }

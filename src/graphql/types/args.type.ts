@@ -23,8 +23,9 @@ export class SubmitArgs {
   @Field(() => String, {
     nullable: true,
     description:
-      'When the text was said or written, as occurred_at of REST: an ISO 8601 date-time with an offset or a date (YYYY-MM-DD), from 1900-01-01 to 5 minutes past the ' +
-      "service's clock. Default: the latest timestamp of a JSON conversation's messages, else the acceptance time",
+      'When the text was said or written, as occurred_at of REST: an ISO 8601 date-time with an offset or a ' +
+      "date (YYYY-MM-DD), from 1900-01-01 to 5 minutes past the service's clock. Default: the latest timestamp " +
+      "of a JSON conversation's messages, else the acceptance time",
   })
   occurredAt?: string | null
   @Field(() => String, { nullable: true, description: 'As the Idempotency-Key header of REST' }) idempotencyKey?:
@@ -37,7 +38,9 @@ export class ForgetArgs {
   @Field(() => ID) id!: string
   @Field(() => String, {
     description:
-      'The section, as named in the profile: core_info.name, core_info.age, core_info.gender, core_info.location, core_info.occupation, interests, personality.traits, preferences.conversation_style, preferences.topics_to_avoid, memories, or custom.<section>.<field> of a custom schema',
+      'The section, as named in the profile: core_info.name, core_info.age, core_info.gender, ' +
+      'core_info.location, core_info.occupation, interests, personality.traits, preferences.conversation_style, ' +
+      'preferences.topics_to_avoid, memories, or custom.<section>.<field> of a custom schema',
   })
   section!: string
   @Field(() => String, { description: 'The value (for memories, the event); compared as the merge compares values' })
@@ -58,7 +61,8 @@ export class SearchArgs {
   @Field(() => String, {
     nullable: true,
     description:
-      "Natural-language text; when given, hybrid search: results are ranked by similarityScore, from the embedding and the profile's words",
+      'Natural-language text; when given, hybrid search: results are ranked by similarityScore, from the ' +
+      "embedding and the profile's words",
   })
   query?: string | null
   @Field(() => Float, { nullable: true, description: '0-100, default 63' }) sensitivity?: number | null

@@ -7,7 +7,8 @@ export class CustomSchemaVersion {
   @Field(() => Int, { description: '0 when the app never set a schema' }) version!: number
   @Field(() => GraphQLJSONObject, {
     description:
-      '{"sections": {"<section>": {"<field>": {"type": "string|string[]|integer|number|boolean|enum", "description"?, "values"?, "min"?, "max"?}}}}',
+      '{"sections": {"<section>": {"<field>": {"type": "string|string[]|integer|number|boolean|enum", ' +
+      '"description"?, "values"?, "min"?, "max"?}}}}',
   })
   schema!: Record<string, unknown>
   @Field(() => String, { nullable: true }) createdAt!: string | null

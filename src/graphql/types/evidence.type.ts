@@ -1,7 +1,8 @@
 import { ArgsType, Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql'
 import { EVIDENCE_DEFAULT_LIMIT, EVIDENCE_MAX_LIMIT, EVIDENCE_MAX_SUBMISSIONS } from '../../domain/provenance.js'
 
-// Provenance (README "Provenance"). Explicit types in every decorator: esbuild (tsx, vitest) emits no decorator metadata.
+// Provenance (docs/guides/evidence.md). Explicit types in every decorator: esbuild (tsx, vitest) emits no decorator
+// metadata.
 
 export enum EvidenceMatchEnum {
   QUOTE = 'QUOTE',
@@ -11,14 +12,17 @@ export enum EvidenceMatchEnum {
 registerEnumType(EvidenceMatchEnum, {
   name: 'EvidenceMatch',
   description:
-    "How a passage was found to support a value: QUOTE, it holds the words the model quoted for it (openai); EXTRACTION, its submission's extraction proposed the value and it holds the value's words; WORDS, it holds every word of the value (no stored extraction says where it was said)",
+    'How a passage was found to support a value: QUOTE, it holds the words the model quoted for it (openai); ' +
+    "EXTRACTION, its submission's extraction proposed the value and it holds the value's words; WORDS, it holds " +
+    'every word of the value (no stored extraction says where it was said)',
 })
 
 @ArgsType()
 export class EvidenceArgs {
   @Field(() => String, {
     description:
-      "The value's section as forgetProfileValue names it: core_info.location, interests, memories, ..., or custom.<section>.<field>",
+      "The value's section as forgetProfileValue names it: core_info.location, interests, memories, ..., or " +
+      'custom.<section>.<field>',
   })
   field!: string
   @Field(() => String, { description: 'The value (for memories, the event); compared as the merge compares values' })
@@ -70,7 +74,8 @@ export class Evidence {
   @Field(() => [EvidencePassage]) passages!: EvidencePassage[]
   @Field(() => [EvidenceSource], { description: 'Newest first' }) sources!: EvidenceSource[]
   @Field(() => Int, {
-    description: `Submissions whose stored extraction was read: the newest ${EVIDENCE_MAX_SUBMISSIONS} applied ones at most`,
+    description:
+      `Submissions whose stored extraction was read: the newest ${EVIDENCE_MAX_SUBMISSIONS} applied ones at ` + `most`,
   })
   extractionsRead!: number
 }

@@ -20,7 +20,8 @@ export class SearchHit {
   @Field(() => Float, {
     nullable: true,
     description:
-      "Calibrated 0-100 score (the embedding's similarity, raised when the profile holds every content word of the query); only when a query was given",
+      "Calibrated 0-100 score (the embedding's similarity, raised when the profile holds every content word of " +
+      'the query); only when a query was given',
   })
   similarityScore?: number
   @Field(() => Profile) profile!: Profile
@@ -31,7 +32,9 @@ export class SearchResult {
   @Field(() => [SearchHit]) profiles!: SearchHit[]
   @Field(() => Int, {
     description:
-      'How many profiles match in all. Exact, except for a search with a query whose candidates (the profiles that pass the filter) are more than PROFILER_SEARCH_EXACT_TOTAL_MAX (default 5,000) and whose page is full: then estimated from a sample, and totalIsEstimate is true',
+      'How many profiles match in all. Exact, except for a search with a query whose candidates (the profiles ' +
+      'that pass the filter) are more than PROFILER_SEARCH_EXACT_TOTAL_MAX (default 5,000) and whose page is ' +
+      'full: then estimated from a sample, and totalIsEstimate is true',
   })
   total!: number
   @Field(() => Boolean, {
@@ -60,7 +63,8 @@ export class ProfileStatusEvent {
 @ObjectType({
   simpleResolvers: true,
   description:
-    'A re-extraction: the diff against the profile at `version`, and whether it was applied (as POST /v1/profile/{id}/reextract)',
+    'A re-extraction: the diff against the profile at `version`, and whether it was applied (as POST ' +
+    '/v1/profile/{id}/reextract)',
 })
 export class Reextraction {
   @Field(() => ID) profileId!: string
@@ -74,7 +78,8 @@ export class Reextraction {
   @Field(() => Boolean) changed!: boolean
   @Field(() => GraphQLJSONObject, {
     description:
-      'As an update_log entry (snake_case): values added or changed, `replaced`, `removed` (list entries), and `cleared` (scalars and memories no longer held)',
+      'As an update_log entry (snake_case): values added or changed, `replaced`, `removed` (list entries), and ' +
+      '`cleared` (scalars and memories no longer held)',
   })
   changes!: Record<string, unknown>
   @Field(() => String, { description: 'The summary of the re-extracted profile' }) summary!: string
@@ -86,7 +91,8 @@ export class Reextraction {
   skippedWithoutText!: number
   @Field(() => Int, {
     description:
-      'Applied submissions whose text is longer than PROFILER_MAX_DATA_BYTES (imported before imports were bounded): not replayed',
+      'Applied submissions whose text is longer than PROFILER_MAX_DATA_BYTES (imported before imports were ' +
+      'bounded): not replayed',
   })
   skippedTooLarge!: number
   @Field(() => Int, { description: 'Extraction requests made (PROFILER_BATCH_SIZE submissions each)' }) batches!: number

@@ -3,7 +3,7 @@ import { DEFAULT_PASSAGE_PAGE } from '../../domain/requests.js'
 import { PageInfo } from './profile.type.js'
 
 @ObjectType({
-  description: 'What the person said, kept as evidence beside the facts (README "Evidence passages")',
+  description: 'What the person said, kept as evidence beside the facts (docs/guides/evidence.md)',
   simpleResolvers: true,
 })
 export class Passage {

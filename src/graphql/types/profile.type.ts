@@ -58,7 +58,8 @@ export class Preferences {
 }
 
 @ObjectType({
-  description: 'A value a scalar held before, with its window in event time (README "Facts over time")',
+  description:
+    'A value a scalar held before, with its window in event time (docs/guides/the-profile.md#facts-over-time)',
   simpleResolvers: true,
 })
 export class PastValue {
@@ -74,7 +75,8 @@ export class PastValue {
 export class ScalarPast {
   @Field(() => String, {
     description:
-      'The scalar: core_info.name|age|gender|location|occupation, preferences.conversation_style or personality.mood_trends.recent',
+      'The scalar: core_info.name|age|gender|location|occupation, preferences.conversation_style or ' +
+      'personality.mood_trends.recent',
   })
   field!: string
   @Field(() => [PastValue]) values!: PastValue[]
@@ -92,7 +94,10 @@ export class UpdateLogEntry {
   @Field(() => String) extractedOn!: string
   @Field(() => GraphQLJSONObject, {
     description:
-      'The partial profile this batch added or changed (snake_case, as in REST), with `replaced` (old scalar values with the window they held: `from`, `until`), `past_values` (other past values recorded or changed), `removed` and `dropped` (what the profile limits let go); a list or object nested 100 levels down comes as its JSON text',
+      'The partial profile this batch added or changed (snake_case, as in REST), with `replaced` (old scalar ' +
+      'values with the window they held: `from`, `until`), `past_values` (other past values recorded or ' +
+      'changed), `removed` and `dropped` (what the profile limits let go); a list or object nested 100 levels ' +
+      'down comes as its JSON text',
   })
   changes!: Record<string, unknown>
   @Field(() => [ID]) submissionIds!: string[]
@@ -150,7 +155,8 @@ export class Submission {
     | null
   @Field(() => Boolean, {
     description:
-      'Whether its text is still stored: false once retention dropped it or its evidence was deleted (deleteSubmissionEvidence)',
+      'Whether its text is still stored: false once retention dropped it or its evidence was deleted ' +
+      '(deleteSubmissionEvidence)',
   })
   hasText!: boolean
   seq!: number
@@ -174,7 +180,8 @@ export class Profile {
   @Field(() => Preferences) preferences!: Preferences
   @Field(() => GraphQLJSONObject, {
     description:
-      'Values of the apps\' custom schema fields: {"<section>": {"<field>": {value, confidence} or [{value, confidence}]}}; {} when none',
+      'Values of the apps\' custom schema fields: {"<section>": {"<field>": {value, confidence} or [{value, ' +
+      'confidence}]}}; {} when none',
   })
   custom!: Record<string, unknown>
   @Field(() => [ScalarPast], {
@@ -196,7 +203,10 @@ export class Profile {
 export class ProfileContext {
   @Field(() => String, {
     description:
-      'Header line, then facts as "- " lines grouped by section, evidence passages under "What they said:" under a line of the date they were said (by day, "8 May 2023:", without a query or when the query asks about time; by year, "2023:", otherwise), then the summary when it fits; empty when not even the header fits',
+      'Header line, then facts as "- " lines grouped by section, evidence passages under "What they said:" ' +
+      'under a line of the date they were said (by day, "8 May 2023:", without a query or when the query asks ' +
+      'about time; by year, "2023:", otherwise), then the summary when it fits; empty when not even the header ' +
+      'fits',
   })
   text!: string
   @Field(() => Int, { description: 'Exact token count of text (encoding)' }) tokens!: number

@@ -1,6 +1,6 @@
-// The CPU work that runs off the main thread (src/threads/cpu.ts): a worker batch's merge with everything derived from the
-// merged state that grows with the profile, and the ranking and composition of a context. Pure functions of their input,
-// so they run the same in a thread or inline.
+// The CPU work that runs off the main thread (src/threads/cpu.ts): a worker batch's merge with everything derived from
+// the merged state that grows with the profile, and the ranking and composition of a context. Pure functions of their
+// input, so they run the same in a thread or inline.
 import { contentLines, profileText } from '../../ai/profile-text.js'
 import { Bm25 } from '../../domain/bm25.js'
 import {
@@ -67,15 +67,15 @@ export interface MergeOutput extends Derived {
   keptProposals: boolean
 }
 
-export function runMerge(t: Omit<MergeTask, 'kind'>): MergeOutput {
-  const merged = merge(t.state, t.extractions, t.now, {
-    acceptedAt: t.acceptedAt,
-    occurredAt: t.occurredAt,
-    limits: t.limits,
+export function runMerge(task: Omit<MergeTask, 'kind'>): MergeOutput {
+  const merged = merge(task.state, task.extractions, task.now, {
+    acceptedAt: task.acceptedAt,
+    occurredAt: task.occurredAt,
+    limits: task.limits,
   })
   return {
     merged,
-    keptProposals: mergeKeptProposals(t.extractions, merged.state.content),
+    keptProposals: mergeKeptProposals(task.extractions, merged.state.content),
     ...derived(merged.state, merged.changes),
   }
 }
@@ -96,9 +96,9 @@ export interface ForgetTask {
 }
 
 /** A forget (src/domain/forget.ts forgetValue); null when the profile holds no such value. */
-export function runForget(t: Omit<ForgetTask, 'kind'>): EditOutput | null {
-  const r = forgetValue(t.state, t.target, t.now)
-  return r.found ? edited(r.state, r.changes) : null
+export function runForget(task: Omit<ForgetTask, 'kind'>): EditOutput | null {
+  const result = forgetValue(task.state, task.target, task.now)
+  return result.found ? edited(result.state, result.changes) : null
 }
 
 export interface RollbackTask {
@@ -111,13 +111,13 @@ export interface RollbackTask {
 }
 
 /**
- * A rollback (src/domain/forget.ts restoreSnapshot), within today's limits: a snapshot taken under larger limits than the
- * profile has now is cut like a merge would cut it, and the entry says what went.
+ * A rollback (src/domain/forget.ts restoreSnapshot), within today's limits: a snapshot taken under larger limits than
+ * the profile has now is cut like a merge would cut it, and the entry says what went.
  */
-export function runRollback(t: Omit<RollbackTask, 'kind'>): EditOutput {
-  const r = restoreSnapshot(t.state, t.snapshot, t.toSeq, t.now)
-  const dropped = enforceLimits(r.state, t.limits, keyMemo(), new DropLog()).result()
-  return edited(r.state, dropped ? { ...r.changes, dropped } : r.changes)
+export function runRollback(task: Omit<RollbackTask, 'kind'>): EditOutput {
+  const restored = restoreSnapshot(task.state, task.snapshot, task.toSeq, task.now)
+  const dropped = enforceLimits(restored.state, task.limits, keyMemo(), new DropLog()).result()
+  return edited(restored.state, dropped ? { ...restored.changes, dropped } : restored.changes)
 }
 
 export interface ReextractTask {
@@ -127,12 +127,14 @@ export interface ReextractTask {
   now: string
 }
 
-/** A re-extraction's outcome: what the rebuilt state changes against the profile, and that state as it would be written. */
+/**
+ * A re-extraction's outcome: what the rebuilt state changes against the profile, and that state as it would be written.
+ */
 export function runReextract(
-  t: Omit<ReextractTask, 'kind'>,
+  task: Omit<ReextractTask, 'kind'>,
 ): EditOutput & { changes: ReextractionChanges; changed: boolean } {
-  const diff = reextractionDiff(t.before, t.rebuilt)
-  const state = { ...t.rebuilt, field_timestamps: reextractedTimestamps(t.before, diff.paths, t.now) }
+  const diff = reextractionDiff(task.before, task.rebuilt)
+  const state = { ...task.rebuilt, field_timestamps: reextractedTimestamps(task.before, diff.paths, task.now) }
   return { ...edited(state, diff.changes), changes: diff.changes, changed: diff.changed }
 }
 
@@ -147,14 +149,16 @@ export interface ProfileWords {
   text: string
 }
 
-export function runWords(t: Omit<WordsTask, 'kind'>): ProfileWords[] {
-  return t.profiles.map((p) => ({
-    lexemes: profileLexemes(p.content, p.summary),
-    text: profileText(p.content, p.summary ?? undefined),
+export function runWords(task: Omit<WordsTask, 'kind'>): ProfileWords[] {
+  return task.profiles.map((profile) => ({
+    lexemes: profileLexemes(profile.content, profile.summary),
+    text: profileText(profile.content, profile.summary ?? undefined),
   }))
 }
 
-/** A profile as a context reads it: content, field_timestamps and internals.said_at as JSON text, parsed on the thread. */
+/**
+ * A profile as a context reads it: content, field_timestamps and internals.said_at as JSON text, parsed on the thread.
+ */
 export interface ContextSource {
   content: string
   timestamps: string
@@ -174,8 +178,8 @@ export interface ContextRankTask extends ContextSource {
   /** How many of the most confident facts get a semantic score (the rest rank by words alone). */
   maxEmbedded: number
   /**
-   * What the query's misspelt words may have meant (README "Typos"): per word as written, the dictionary's
-   * alternatives, each as words. Used for a word no fact says (factAlternatives).
+   * What the query's misspelt words may have meant (docs/guides/search.md, "Typos"): per word as written, the
+   * dictionary's alternatives, each as words. Used for a word no fact says (factAlternatives).
    */
   meant?: [word: string, alternatives: string[][]][]
   /** The query asks only what the person likes (asksLikes): their interests match it whatever their words. */
@@ -191,19 +195,21 @@ export interface ContextRanking {
   embed: { index: number; text: string }[]
 }
 
-/** A profile's facts scored by the query's words, and which of them to score by meaning: numbers and a few texts back. */
-export function rankContext(t: Omit<ContextRankTask, 'kind'>): ContextRanking {
-  const { facts } = contextInput(t)
-  const q = stems(t.query)
+/**
+ * A profile's facts scored by the query's words, and which of them to score by meaning: numbers and a few texts back.
+ */
+export function rankContext(task: Omit<ContextRankTask, 'kind'>): ContextRanking {
+  const { facts } = contextInput(task)
+  const queryStems = stems(task.query)
   const factStems = facts.map((f) => stems(f.matchText))
-  const alternatives = t.meant?.length ? factAlternatives(q, factStems, t.meant) : undefined
-  const lexical = Float64Array.from(factStems, (f, i) =>
-    t.asksLikes && facts[i]!.section === 'interests' ? 1 : lexicalScore(q, f, alternatives),
+  const alternatives = task.meant?.length ? factAlternatives(queryStems, factStems, task.meant) : undefined
+  const lexical = Float64Array.from(factStems, (fact, i) =>
+    task.asksLikes && facts[i]!.section === 'interests' ? 1 : lexicalScore(queryStems, fact, alternatives),
   )
   const embed = facts
     .map((f, i) => ({ c: f.confidence, i }))
     .sort((a, b) => b.c - a.c || a.i - b.i)
-    .slice(0, t.maxEmbedded)
+    .slice(0, task.maxEmbedded)
     .map((x) => ({ index: x.i, text: facts[x.i]!.matchText }))
   return { count: facts.length, lexical, embed }
 }
@@ -219,13 +225,13 @@ export interface PassageRankTask {
   total: number
 }
 
-/** BM25 scores of candidate passages for a query (README "Evidence passages"). */
-export function rankPassages(t: Omit<PassageRankTask, 'kind'>): Float64Array {
-  const scores = Float64Array.from(new Bm25(t.texts, 1.2, 0.75, { total: t.total }).scores(t.query))
-  if (t.said) {
-    const focus = stems(t.query)
-    t.said.forEach((text, i) => {
-      if (scores[i]! > 0 && onlyAsks(text, focus)) scores[i]! *= ASKED_WEIGHT
+/** BM25 scores of candidate passages for a query (docs/guides/evidence.md). */
+export function rankPassages(task: Omit<PassageRankTask, 'kind'>): Float64Array {
+  const scores = Float64Array.from(new Bm25(task.texts, 1.2, 0.75, { total: task.total }).scores(task.query))
+  if (task.said) {
+    const focus = stems(task.query)
+    task.said.forEach((text, index) => {
+      if (scores[index]! > 0 && onlyAsks(text, focus)) scores[index]! *= ASKED_WEIGHT
     })
   }
   return scores
@@ -244,29 +250,66 @@ export interface ContextComposeTask extends ContextSource {
   relevance?: Float64Array
   /** Leave the facts out (a context of passages only). */
   factsOff?: boolean
-  /** The label the passages' turns carry, when it reads as a name (the header says it when the profile has none); only with passages. */
+  /**
+   * The label the passages' turns carry, when it reads as a name (the header says it when the profile has none); only
+   * with passages.
+   */
   label?: string
   maxTokens: number
 }
 
 /** The context text: the facts taken again from the content (cheaper here than copying them between threads). */
-export async function composeTask(t: Omit<ContextComposeTask, 'kind'>): Promise<ComposedContext> {
-  const { content, facts } = contextInput(t)
-  const relevance = t.relevance ? Array.from(t.relevance) : undefined
+export async function composeTask(task: Omit<ContextComposeTask, 'kind'>): Promise<ComposedContext> {
+  const { content, facts } = contextInput(task)
+  const relevance = task.relevance ? Array.from(task.relevance) : undefined
   return composeContext({
-    header: contextHeader(content, t.label),
-    summary: t.summary,
-    facts: t.factsOff ? [] : facts,
-    relevance: t.factsOff ? undefined : relevance,
-    ...(t.passages ? { passages: t.passages } : {}),
-    ...(t.passageDates ? { passageDates: t.passageDates } : {}),
-    ...(t.query ? { query: t.query } : {}),
-    maxTokens: t.maxTokens,
+    header: contextHeader(content, task.label),
+    summary: task.summary,
+    facts: task.factsOff ? [] : facts,
+    relevance: task.factsOff ? undefined : relevance,
+    ...(task.passages ? { passages: task.passages } : {}),
+    ...(task.passageDates ? { passageDates: task.passageDates } : {}),
+    ...(task.query ? { query: task.query } : {}),
+    maxTokens: task.maxTokens,
     count: await tokenCounter(),
   })
 }
 
+/** Loads what a thread's first context would otherwise load (the tokenizer, stemmer and date parser). */
+export interface WarmUpTask {
+  kind: 'warm-up'
+}
+
+const WARM_UP_SOURCE: ContextSource = {
+  content: JSON.stringify({
+    core_info: { name: { value: 'Ana', confidence: 0.9 }, location: { value: 'Lisbon', confidence: 0.8 } },
+    interests: { music: [{ value: 'jazz', confidence: 0.9 }], hobbies: [{ value: 'hiking', confidence: 0.8 }] },
+  }),
+  timestamps: '{}',
+}
+const WARM_UP_PASSAGES: ContextPassage[] = [
+  { text: 'Yesterday I went hiking with my sister, and we talked about jazz.', prompt: 'Any plans?', at: '2025-05-02' },
+]
+
+/** A context of a small sample profile, ranked and composed: the same code paths a request's context takes. */
+export async function warmUp(): Promise<null> {
+  const query = 'what music does she like on weekends'
+  const texts = WARM_UP_PASSAGES.map((passage) => passage.text)
+  rankPassages({ query, texts, said: texts, total: texts.length })
+  const ranking = rankContext({ ...WARM_UP_SOURCE, query, maxEmbedded: 4 })
+  await composeTask({
+    ...WARM_UP_SOURCE,
+    passages: WARM_UP_PASSAGES,
+    query,
+    summary: 'Ana lives in Lisbon and likes jazz.',
+    relevance: ranking.lexical,
+    maxTokens: 200,
+  })
+  return null
+}
+
 export type CpuTask =
+  | WarmUpTask
   | MergeTask
   | ForgetTask
   | RollbackTask
@@ -284,23 +327,25 @@ export type CpuResult =
   | ComposedContext
   | Float64Array
 
-export async function runTask(t: CpuTask): Promise<CpuResult> {
-  switch (t.kind) {
+export async function runTask(task: CpuTask): Promise<CpuResult> {
+  switch (task.kind) {
+    case 'warm-up':
+      return warmUp()
     case 'merge':
-      return runMerge(t)
+      return runMerge(task)
     case 'forget':
-      return runForget(t)
+      return runForget(task)
     case 'rollback':
-      return runRollback(t)
+      return runRollback(task)
     case 'reextract':
-      return runReextract(t)
+      return runReextract(task)
     case 'words':
-      return runWords(t)
+      return runWords(task)
     case 'context-rank':
-      return rankContext(t)
+      return rankContext(task)
     case 'context-compose':
-      return composeTask(t)
+      return composeTask(task)
     case 'passage-rank':
-      return rankPassages(t)
+      return rankPassages(task)
   }
 }

@@ -9,6 +9,7 @@ import {
   runReextract,
   runRollback,
   runWords,
+  warmUp,
   type ProfileWords,
   type WordsTask,
   type EditOutput,
@@ -30,10 +31,10 @@ import { valueCount, type ProfileContent } from '../../domain/profile.js'
 export const INLINE_VALUES = 300
 
 /** The values a merge reads: the profile's and the batch's (an extraction has the lists of a profile's content). */
-export function mergeSize(t: Pick<MergeTask, 'state' | 'extractions'>): number {
-  let n = valueCount(t.state.content)
-  for (const ex of t.extractions) n += valueCount(ex as Partial<ProfileContent>)
-  return n
+export function mergeSize(task: Pick<MergeTask, 'state' | 'extractions'>): number {
+  let size = valueCount(task.state.content)
+  for (const ex of task.extractions) size += valueCount(ex as Partial<ProfileContent>)
+  return size
 }
 
 /**
@@ -51,7 +52,14 @@ export class CpuPool {
         size: threads,
         entry: threadEntry(import.meta.url, 'cpu-thread'),
         pipeline: 2,
+        warmUp: { kind: 'warm-up' },
       })
+  }
+
+  /** Starts the threads and loads what a context needs on each, and on this thread, before any request. */
+  async prestart(): Promise<void> {
+    // This thread too: a context parses its query and counts its tokens here as well.
+    await Promise.all([this.pool?.prestart(), warmUp()])
   }
 
   private run<T extends CpuResult>(
@@ -70,38 +78,38 @@ export class CpuPool {
    * A merge: inline when the profile and the batch are small (a fraction of a millisecond, less than the trip to a
    * thread and back: most batches), on a thread otherwise.
    */
-  merge(t: Omit<MergeTask, 'kind'>, opts: RunOptions = {}): Promise<MergeOutput> {
-    if (mergeSize(t) <= INLINE_VALUES)
-      return this.run({ kind: 'merge', ...t }, () => runMerge(t), { ...opts, inline: true })
-    return this.run({ kind: 'merge', ...t }, () => runMerge(t), opts)
+  merge(task: Omit<MergeTask, 'kind'>, opts: RunOptions = {}): Promise<MergeOutput> {
+    if (mergeSize(task) <= INLINE_VALUES)
+      return this.run({ kind: 'merge', ...task }, () => runMerge(task), { ...opts, inline: true })
+    return this.run({ kind: 'merge', ...task }, () => runMerge(task), opts)
   }
 
-  forget(t: Omit<ForgetTask, 'kind'>, opts: RunOptions = {}): Promise<EditOutput | null> {
-    return this.run({ kind: 'forget', ...t }, () => runForget(t), opts)
+  forget(task: Omit<ForgetTask, 'kind'>, opts: RunOptions = {}): Promise<EditOutput | null> {
+    return this.run({ kind: 'forget', ...task }, () => runForget(task), opts)
   }
 
-  rollback(t: Omit<RollbackTask, 'kind'>, opts: RunOptions = {}): Promise<EditOutput> {
-    return this.run({ kind: 'rollback', ...t }, () => runRollback(t), opts)
+  rollback(task: Omit<RollbackTask, 'kind'>, opts: RunOptions = {}): Promise<EditOutput> {
+    return this.run({ kind: 'rollback', ...task }, () => runRollback(task), opts)
   }
 
-  reextract(t: Omit<ReextractTask, 'kind'>, opts: RunOptions = {}): Promise<ReturnType<typeof runReextract>> {
-    return this.run({ kind: 'reextract', ...t }, () => runReextract(t), opts)
+  reextract(task: Omit<ReextractTask, 'kind'>, opts: RunOptions = {}): Promise<ReturnType<typeof runReextract>> {
+    return this.run({ kind: 'reextract', ...task }, () => runReextract(task), opts)
   }
 
-  words(t: Omit<WordsTask, 'kind'>, opts: RunOptions = {}): Promise<ProfileWords[]> {
-    return this.run({ kind: 'words', ...t }, () => runWords(t), opts)
+  words(task: Omit<WordsTask, 'kind'>, opts: RunOptions = {}): Promise<ProfileWords[]> {
+    return this.run({ kind: 'words', ...task }, () => runWords(task), opts)
   }
 
-  rankContext(t: Omit<ContextRankTask, 'kind'>, opts: RunOptions = {}): Promise<ContextRanking> {
-    return this.run({ kind: 'context-rank', ...t }, () => rankContext(t), opts)
+  rankContext(task: Omit<ContextRankTask, 'kind'>, opts: RunOptions = {}): Promise<ContextRanking> {
+    return this.run({ kind: 'context-rank', ...task }, () => rankContext(task), opts)
   }
 
-  rankPassages(t: Omit<PassageRankTask, 'kind'>, opts: RunOptions = {}): Promise<Float64Array> {
-    return this.run({ kind: 'passage-rank', ...t }, () => rankPassages(t), opts)
+  rankPassages(task: Omit<PassageRankTask, 'kind'>, opts: RunOptions = {}): Promise<Float64Array> {
+    return this.run({ kind: 'passage-rank', ...task }, () => rankPassages(task), opts)
   }
 
-  composeContext(t: Omit<ContextComposeTask, 'kind'>, opts: RunOptions = {}): Promise<ComposedContext> {
-    return this.run({ kind: 'context-compose', ...t }, () => composeTask(t), opts)
+  composeContext(task: Omit<ContextComposeTask, 'kind'>, opts: RunOptions = {}): Promise<ComposedContext> {
+    return this.run({ kind: 'context-compose', ...task }, () => composeTask(task), opts)
   }
 
   /** Threads running now (tests). */

@@ -20,8 +20,9 @@ export interface DeliveryOptions {
 
 /**
  * Sends deliveries: claims them (SKIP LOCKED, with a lease: at-least-once, and a receiver dedupes by
- * Profiler-Event-Id), POSTs each signed, logs the attempt and settles it: 2xx delivered; 410 Gone disables the endpoint;
- * anything else is retried with exponential backoff and jitter until the attempts run out. A test delivery is tried once.
+ * Profiler-Event-Id), POSTs each signed, logs the attempt and settles it: 2xx delivered; 410 Gone disables the
+ * endpoint; anything else is retried with exponential backoff and jitter until the attempts run out. A test delivery is
+ * tried once.
  */
 export class WebhookDeliverer {
   private readonly leaseSeconds: number
@@ -47,36 +48,53 @@ export class WebhookDeliverer {
 
   /** Claims that one delivery, if due, and attempts it now; false when it was not due (another process has it). */
   async deliverNow(tenantId: string, id: string): Promise<boolean> {
-    const [d] = await this.repo.claim(this.ds.manager, 1, this.leaseSeconds, { tenantId, id })
-    if (!d) return false
-    await this.attempt(d)
+    const [delivery] = await this.repo.claim(this.ds.manager, 1, this.leaseSeconds, { tenantId, id })
+    if (!delivery) return false
+    await this.attempt(delivery)
     return true
   }
 
-  private async attempt(d: ClaimedDelivery): Promise<void> {
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
     let result: SendResult
     try {
-      const secrets = [this.secrets.open(d.secret)]
-      if (d.previous_secret && d.previous_secret_until && new Date(d.previous_secret_until).getTime() > Date.now()) {
-        secrets.push(this.secrets.open(d.previous_secret))
+      const secrets = [this.secrets.open(delivery.secret)]
+      if (
+        delivery.previous_secret &&
+        delivery.previous_secret_until &&
+        new Date(delivery.previous_secret_until).getTime() > Date.now()
+      ) {
+        secrets.push(this.secrets.open(delivery.previous_secret))
       }
-      const p = d.payload
-      const body = JSON.stringify({ id: p.id, type: p.type, created_at: p.created_at, data: p.data })
+      const payload = delivery.payload
+      const body = JSON.stringify({
+        id: payload.id,
+        type: payload.type,
+        created_at: payload.created_at,
+        data: payload.data,
+      })
       result = await this.sender.send(
-        { url: d.url, body, secrets, eventId: d.event_id, event: d.event, deliveryId: d.id, attempt: d.attempts },
+        {
+          url: delivery.url,
+          body,
+          secrets,
+          eventId: delivery.event_id,
+          event: delivery.event,
+          deliveryId: delivery.id,
+          attempt: delivery.attempts,
+        },
         this.stopping.signal,
       )
-    } catch (e) {
-      result = { statusCode: null, error: (e as Error).message, durationMs: 0 }
+    } catch (err) {
+      result = { statusCode: null, error: (err as Error).message, durationMs: 0 }
     }
-    const outcome = this.outcome(d, result)
+    const outcome = this.outcome(delivery, result)
     if (outcome.kind !== 'delivered') {
       this.log.info(
         {
-          tenantId: d.tenant_id,
-          endpointId: d.endpoint_id,
-          deliveryId: d.id,
-          attempt: d.attempts,
+          tenantId: delivery.tenant_id,
+          endpointId: delivery.endpoint_id,
+          deliveryId: delivery.id,
+          attempt: delivery.attempts,
           statusCode: result.statusCode,
           err: result.error,
           outcome: outcome.kind,
@@ -85,26 +103,31 @@ export class WebhookDeliverer {
       )
     }
     try {
-      await this.ds.transaction((m) =>
+      await this.ds.transaction((manager) =>
         this.repo.recordAttempt(
-          m,
-          { tenantId: d.tenant_id, id: d.id, endpointId: d.endpoint_id, attempt: d.attempts },
+          manager,
+          {
+            tenantId: delivery.tenant_id,
+            id: delivery.id,
+            endpointId: delivery.endpoint_id,
+            attempt: delivery.attempts,
+          },
           result,
           outcome,
         ),
       )
-    } catch (e) {
+    } catch (err) {
       // The lease runs out and the delivery is tried again: at least once.
-      this.log.warn({ err: e, deliveryId: d.id }, 'recording a webhook attempt failed')
+      this.log.warn({ err, deliveryId: delivery.id }, 'recording a webhook attempt failed')
     }
   }
 
-  private outcome(d: ClaimedDelivery, r: SendResult): AttemptOutcome {
-    if (r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300) return { kind: 'delivered' }
-    if (r.statusCode === 410 && !d.test)
+  private outcome(delivery: ClaimedDelivery, sent: SendResult): AttemptOutcome {
+    if (sent.statusCode !== null && sent.statusCode >= 200 && sent.statusCode < 300) return { kind: 'delivered' }
+    if (sent.statusCode === 410 && !delivery.test)
       return { kind: 'failed', disableEndpoint: `the receiver answered 410 Gone at ${new Date().toISOString()}` }
-    if (d.test || d.attempts >= this.opts.maxAttempts) return { kind: 'failed' }
-    return { kind: 'retry', afterMs: webhookRetryDelayMs(d.attempts, this.opts.retryBaseMs) }
+    if (delivery.test || delivery.attempts >= this.opts.maxAttempts) return { kind: 'failed' }
+    return { kind: 'retry', afterMs: webhookRetryDelayMs(delivery.attempts, this.opts.retryBaseMs) }
   }
 
   /** Ends the attempts in flight now (a shutdown): they are recorded as failed and retried by the schedule. */
@@ -166,19 +189,19 @@ export class WebhookDispatcher {
         try {
           const attempts = await this.deliverer.claimDue(free)
           claimed = attempts.length
-          for (const a of attempts) {
-            const p = a.finally(() => {
-              this.inflight.delete(p)
+          for (const attempt of attempts) {
+            const tracked = attempt.finally(() => {
+              this.inflight.delete(tracked)
               this.wake()
             })
-            this.inflight.add(p)
+            this.inflight.add(tracked)
           }
           if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
             this.lastPrune = Date.now()
             await this.deliverer.prune()
           }
-        } catch (e) {
-          this.log.warn({ err: e }, 'webhook dispatch failed; retrying')
+        } catch (err) {
+          this.log.warn({ err }, 'webhook dispatch failed; retrying')
         }
       }
       if (this.stopped) break

@@ -10,13 +10,13 @@ import { UrlPolicy } from './url-policy.js'
 
 /** The webhook parts of a process, from the configuration: the management service and the worker's dispatcher. */
 export function buildWebhooks(ds: DataSource, config: Config, opts: { log: Logger; embeddedDataDir?: string }) {
-  const w = config.webhooks
+  const settings = config.webhooks
   const policy = new UrlPolicy({
-    allowPrivate: w.allowPrivate,
-    allowedHosts: w.allowedHosts,
-    allowedCidrs: w.allowedCidrs,
+    allowPrivate: settings.allowPrivate,
+    allowedHosts: settings.allowedHosts,
+    allowedCidrs: settings.allowedCidrs,
   })
-  const secrets = SecretBox.open({ key: w.encryptionKey, dataDir: opts.embeddedDataDir })
+  const secrets = SecretBox.open({ key: settings.encryptionKey, dataDir: opts.embeddedDataDir })
   if (!secrets.encrypts)
     opts.log.warn(
       'PROFILER_WEBHOOK_ENCRYPTION_KEY is not set: webhook signing secrets are stored unencrypted in the database',
@@ -24,20 +24,20 @@ export function buildWebhooks(ds: DataSource, config: Config, opts: { log: Logge
   const deliverer = new WebhookDeliverer(
     ds,
     new WebhookRepository(),
-    new WebhookSender(policy, w.timeoutMs),
+    new WebhookSender(policy, settings.timeoutMs),
     secrets,
     opts.log,
     {
-      concurrency: w.concurrency,
-      pollMs: w.pollMs,
-      timeoutMs: w.timeoutMs,
-      retryBaseMs: w.retryBaseMs,
-      maxAttempts: w.maxAttempts,
-      logDays: w.logDays,
+      concurrency: settings.concurrency,
+      pollMs: settings.pollMs,
+      timeoutMs: settings.timeoutMs,
+      retryBaseMs: settings.retryBaseMs,
+      maxAttempts: settings.maxAttempts,
+      logDays: settings.logDays,
     },
   )
   return {
-    service: new WebhookService(ds, policy, secrets, deliverer, { graceSeconds: w.secretGraceSeconds }),
+    service: new WebhookService(ds, policy, secrets, deliverer, { graceSeconds: settings.secretGraceSeconds }),
     dispatcher: new WebhookDispatcher(deliverer, opts.log),
   }
 }

@@ -18,8 +18,8 @@ export class SecretBox {
     const file = path.join(opts.dataDir, 'webhook-key')
     try {
       return new SecretBox(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64url'))
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
     }
     fs.mkdirSync(opts.dataDir, { recursive: true })
     const key = crypto.randomBytes(32)
@@ -27,8 +27,8 @@ export class SecretBox {
       // wx: another process that made it first wins, and both use its key.
       fs.writeFileSync(file, key.toString('base64url') + '\n', { mode: 0o600, flag: 'wx' })
       return new SecretBox(key)
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
       return new SecretBox(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64url'))
     }
   }
@@ -40,21 +40,23 @@ export class SecretBox {
   seal(secret: string): string {
     if (!this.key) return `plain:${secret}`
     const iv = crypto.randomBytes(12)
-    const c = crypto.createCipheriv('aes-256-gcm', this.key, iv)
-    const ct = Buffer.concat([c.update(secret, 'utf8'), c.final()])
-    return ['v1', iv, c.getAuthTag(), ct].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join(':')
+    const cipher = crypto.createCipheriv('aes-256-gcm', this.key, iv)
+    const ct = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()])
+    return ['v1', iv, cipher.getAuthTag(), ct]
+      .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+      .join(':')
   }
 
   /** The secret; throws when it was sealed with another key. */
   open(stored: string): string {
     if (stored.startsWith('plain:')) return stored.slice('plain:'.length)
-    const [v, iv, tag, ct] = stored.split(':')
-    if (v !== 'v1' || !iv || !tag || ct === undefined) throw new Error('unknown webhook secret format')
+    const [version, iv, tag, ct] = stored.split(':')
+    if (version !== 'v1' || !iv || !tag || ct === undefined) throw new Error('unknown webhook secret format')
     if (!this.key) throw new Error('webhook secrets are encrypted but PROFILER_WEBHOOK_ENCRYPTION_KEY is not set')
-    const d = crypto.createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'))
-    d.setAuthTag(Buffer.from(tag, 'base64url'))
+    const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'))
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'))
     try {
-      return Buffer.concat([d.update(Buffer.from(ct, 'base64url')), d.final()]).toString('utf8')
+      return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8')
     } catch {
       throw new Error(
         "a webhook secret does not decrypt with this process's key (PROFILER_WEBHOOK_ENCRYPTION_KEY differs)",

@@ -37,7 +37,7 @@ export class WebhookSender {
   ) {}
 
   /** `signal`: ends the attempt at once (a shutdown); it counts as failed and is retried. */
-  async send(r: SendRequest, signal?: AbortSignal): Promise<SendResult> {
+  async send(request: SendRequest, signal?: AbortSignal): Promise<SendResult> {
     const started = performance.now()
     const done = (statusCode: number | null, error: string | null): SendResult => ({
       statusCode,
@@ -46,25 +46,25 @@ export class WebhookSender {
     })
     let url: URL
     try {
-      url = this.policy.parse(r.url)
+      url = this.policy.parse(request.url)
       const host = hostOf(url)
       // An address in the URL is connected to without a lookup: check it here.
       if (net.isIP(host)) {
         const why = this.policy.refusal(host)
         if (why) throw new UrlRefusedError(`refused: ${why}`)
       }
-    } catch (e) {
-      return done(null, (e as Error).message)
+    } catch (err) {
+      return done(null, (err as Error).message)
     }
     const headers = {
       'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(r.body)),
+      'content-length': String(Buffer.byteLength(request.body)),
       'user-agent': 'Profiler-Webhooks/1',
-      'profiler-event-id': r.eventId,
-      'profiler-event': r.event,
-      'profiler-delivery-id': r.deliveryId,
-      'profiler-delivery-attempt': String(r.attempt),
-      [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(r.secrets, r.body, Math.floor(Date.now() / 1000)),
+      'profiler-event-id': request.eventId,
+      'profiler-event': request.event,
+      'profiler-delivery-id': request.deliveryId,
+      'profiler-delivery-attempt': String(request.attempt),
+      [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(request.secrets, request.body, Math.floor(Date.now() / 1000)),
     }
     const lib = url.protocol === 'https:' ? https : http
     return new Promise<SendResult>((resolve) => {
@@ -87,14 +87,13 @@ export class WebhookSender {
           let size = 0
           const excerpt = () =>
             Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, EXCERPT_CHARS)
-          const refused = () =>
-            finish(
-              status,
-              `HTTP ${status}${status && status >= 300 && status < 400 ? ' (redirects are not followed)' : ''}${chunks.length ? `: ${excerpt()}` : ''}`,
-            )
-          res.on('data', (c: Buffer) => {
-            chunks.push(c)
-            size += c.length
+          const refused = () => {
+            const redirect = status && status >= 300 && status < 400 ? ' (redirects are not followed)' : ''
+            return finish(status, `HTTP ${status}${redirect}${chunks.length ? `: ${excerpt()}` : ''}`)
+          }
+          res.on('data', (chunk: Buffer) => {
+            chunks.push(chunk)
+            size += chunk.length
             if (size >= MAX_RESPONSE_BYTES) refused()
           })
           res.on('end', refused)
@@ -108,7 +107,7 @@ export class WebhookSender {
       req.on('error', (e: NodeJS.ErrnoException) =>
         finish(null, e instanceof UrlRefusedError ? e.message : `${e.code ?? 'error'}: ${e.message}`),
       )
-      req.end(r.body)
+      req.end(request.body)
     })
   }
 }

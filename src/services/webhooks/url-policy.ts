@@ -35,14 +35,14 @@ function v4(ip: string): bigint | null {
 
 /** An IPv6 address as a 128-bit number (zone id dropped, dotted IPv4 tail allowed), or null. */
 function v6(ip: string): bigint | null {
-  let s = ip.replace(/%.*$/, '').toLowerCase()
-  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(s)
+  let text = ip.replace(/%.*$/, '').toLowerCase()
+  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)
   if (tail) {
-    const n = v4(tail[1]!)
-    if (n === null) return null
-    s = s.slice(0, -tail[1]!.length) + `${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`
+    const four = v4(tail[1]!)
+    if (four === null) return null
+    text = text.slice(0, -tail[1]!.length) + `${(four >> 16n).toString(16)}:${(four & 0xffffn).toString(16)}`
   }
-  const halves = s.split('::')
+  const halves = text.split('::')
   if (halves.length > 2) return null
   const left = halves[0] ? halves[0].split(':') : []
   const right = halves.length === 2 && halves[1] ? halves[1].split(':') : []
@@ -87,8 +87,8 @@ const V6_RANGES: Range[] = [
   [h6('ff00::'), 8, 'multicast'],
 ]
 
-const inRange = (n: bigint, bits: number, [base, prefix]: Range) =>
-  n >> BigInt(bits - prefix) === base >> BigInt(bits - prefix)
+const inRange = (address: bigint, bits: number, [base, prefix]: Range) =>
+  address >> BigInt(bits - prefix) === base >> BigInt(bits - prefix)
 
 /**
  * Why an address is not public ('loopback', 'private', 'link-local', ...), or null when it is. IPv6 forms that embed
@@ -106,8 +106,8 @@ export function addressClass(ip: string): string | null {
         ? (six >> 80n) & 0xffffffffn
         : null
   if (embedded !== null) {
-    const c = V4_RANGES.find((r) => inRange(embedded, 32, r))?.[2]
-    return c ? `${c} (IPv4 in IPv6)` : null
+    const embeddedClass = V4_RANGES.find((r) => inRange(embedded, 32, r))?.[2]
+    return embeddedClass ? `${embeddedClass} (IPv4 in IPv6)` : null
   }
   return V6_RANGES.find((r) => inRange(six, 128, r))?.[2] ?? null
 }
@@ -117,8 +117,8 @@ function unmapped(ip: string): string {
   const six = v4(ip) === null ? v6(ip) : null
   if (six === null || !(six >> 32n === 0xffffn || six >> 32n === 0xffff0000n || (six >> 32n === 0n && six > 1n)))
     return ip
-  const n = six & 0xffffffffn
-  return [24n, 16n, 8n, 0n].map((s) => String((n >> s) & 0xffn)).join('.')
+  const four = six & 0xffffffffn
+  return [24n, 16n, 8n, 0n].map((s) => String((four >> s) & 0xffn)).join('.')
 }
 
 export class UrlPolicy {
@@ -127,10 +127,10 @@ export class UrlPolicy {
 
   constructor(private readonly opts: UrlPolicyOptions) {
     this.hosts = new Set(opts.allowedHosts.map((h) => h.toLowerCase()))
-    for (const c of opts.allowedCidrs) {
-      const [addr, bits] = c.split('/')
+    for (const cidr of opts.allowedCidrs) {
+      const [addr, bits] = cidr.split('/')
       const type = net.isIPv6(addr!) ? 'ipv6' : 'ipv4'
-      if (!net.isIP(addr!)) throw new Error(`not an address or CIDR range: ${c}`)
+      if (!net.isIP(addr!)) throw new Error(`not an address or CIDR range: ${cidr}`)
       this.allowed.addSubnet(addr!, bits === undefined ? (type === 'ipv6' ? 128 : 32) : Number(bits), type)
     }
   }
@@ -142,7 +142,7 @@ export class UrlPolicy {
     if (what.startsWith('multicast') || what === 'not an IP address') return `${ip} is ${what}`
     if (this.opts.allowPrivate || (host && this.hosts.has(host.toLowerCase()))) return null
     // An allowed range may name the address itself or, for an IPv6 form embedding one, the IPv4 address.
-    const allowed = (a: string) => this.allowed.check(a, net.isIPv6(a) ? 'ipv6' : 'ipv4')
+    const allowed = (address: string) => this.allowed.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4')
     const plain = unmapped(ip)
     if (allowed(ip) || (plain !== ip && allowed(plain))) return null
     return `${ip} is ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what} address`
@@ -155,9 +155,9 @@ export class UrlPolicy {
   async validate(raw: string): Promise<URL> {
     try {
       return await this.check(raw)
-    } catch (e) {
-      if (e instanceof UrlRefusedError) throw invalid(`url: ${e.message}`)
-      throw e
+    } catch (err) {
+      if (err instanceof UrlRefusedError) throw invalid(`url: ${err.message}`)
+      throw err
     }
   }
 
@@ -172,8 +172,8 @@ export class UrlPolicy {
     let addresses: dns.LookupAddress[]
     try {
       addresses = await dns.promises.lookup(host, { all: true, verbatim: true })
-    } catch (e) {
-      throw new UrlRefusedError(`host ${host} does not resolve (${(e as NodeJS.ErrnoException).code ?? 'error'})`)
+    } catch (err) {
+      throw new UrlRefusedError(`host ${host} does not resolve (${(err as NodeJS.ErrnoException).code ?? 'error'})`)
     }
     this.checkResolved(host, addresses)
     return url
@@ -199,8 +199,8 @@ export class UrlPolicy {
 
   private checkResolved(host: string, addresses: dns.LookupAddress[]) {
     if (!addresses.length) throw new UrlRefusedError(`host ${host} has no address`)
-    for (const a of addresses) {
-      const why = this.refusal(a.address, host)
+    for (const resolved of addresses) {
+      const why = this.refusal(resolved.address, host)
       if (why) throw new UrlRefusedError(`refused: ${host} resolves to ${why}`)
     }
   }
@@ -214,11 +214,11 @@ export class UrlPolicy {
       if (err) return callback(err, '', 0)
       try {
         this.checkResolved(hostname, addresses)
-      } catch (e) {
-        return callback(e as NodeJS.ErrnoException, '', 0)
+      } catch (error) {
+        return callback(error as NodeJS.ErrnoException, '', 0)
       }
       if ((options as dns.LookupOptions).all)
-        (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses)
+        (callback as unknown as (error: null, all: dns.LookupAddress[]) => void)(null, addresses)
       else callback(null, addresses[0]!.address, addresses[0]!.family)
     })
   }

@@ -11,13 +11,13 @@ import { readyEvent, toJob, type Claimed, type WorkerDeps } from './round.js'
  * submission waits for its retry is queued again for then; one leased by another worker is left to it (it re-counts
  * open submissions under the row lock before it lets go, so it takes ours too; if it dies, the reconciler re-enqueues).
  */
-export async function claimRound(d: WorkerDeps, jobs: ProfileJob[], owner: string): Promise<Claimed[]> {
-  return d.uow.run(undefined, async (tx) => {
-    const m = tx.manager
-    const locked = (await d.repo.lock(m, jobs)).filter((p) => !p.leased || p.claimed_by === owner)
+export async function claimRound(deps: WorkerDeps, jobs: ProfileJob[], owner: string): Promise<Claimed[]> {
+  return deps.uow.run(undefined, async (tx) => {
+    const manager = tx.manager
+    const locked = (await deps.repo.lock(manager, jobs)).filter((p) => !p.leased || p.claimed_by === owner)
     if (!locked.length) return []
-    const open = await d.repo.open(m, locked.map(toJob), d.opts.batchSize)
-    await failExhausted(d, tx, open)
+    const open = await deps.repo.open(manager, locked.map(toJob), deps.opts.batchSize)
+    await failExhausted(deps, tx, open)
     const out: Claimed[] = []
     const none: ProfileRecord[] = []
     const later: { job: ProfileJob; afterSeconds: number }[] = []
@@ -33,32 +33,33 @@ export async function claimRound(d: WorkerDeps, jobs: ProfileJob[], owner: strin
         })
     }
     if (none.length) {
-      const seqs = await d.repo.settleReady(m, none)
-      for (const p of none) {
-        const seq = seqs.get(profileKey(toJob(p)))
-        if (seq !== undefined) tx.raise('profileStatusChanged', readyEvent(toJob(p), seq))
+      const seqs = await deps.repo.settleReady(manager, none)
+      for (const profile of none) {
+        const seq = seqs.get(profileKey(toJob(profile)))
+        if (seq !== undefined) tx.raise('profileStatusChanged', readyEvent(toJob(profile), seq))
       }
     }
     if (later.length) {
-      await d.repo.release(
-        m,
+      await deps.repo.release(
+        manager,
         later.map((l) => l.job),
         owner,
       )
-      for (const l of later) await d.queue.enqueue(l.job, { tx: m, startAfterSeconds: l.afterSeconds })
+      for (const delayed of later)
+        await deps.queue.enqueue(delayed.job, { tx: manager, startAfterSeconds: delayed.afterSeconds })
     }
     if (out.length) {
-      const subs = out.flatMap((c) => c.submissions.map((s) => ({ tenantId: c.job.tenantId, id: s.id })))
-      await d.repo.claim(
-        m,
+      const subs = out.flatMap((batch) => batch.submissions.map((s) => ({ tenantId: batch.job.tenantId, id: s.id })))
+      await deps.repo.claim(
+        manager,
         out.map((c) => c.job),
         subs,
         owner,
-        d.opts.leaseSeconds,
+        deps.opts.leaseSeconds,
       )
       await attachSchemas(
-        m,
-        out.map((c) => ({ tenantId: c.job.tenantId, submissions: c.submissions })),
+        manager,
+        out.map((batch) => ({ tenantId: batch.job.tenantId, submissions: batch.submissions })),
       )
     }
     return out
@@ -74,22 +75,27 @@ export const EXHAUSTED =
  * fails now instead of running again, so a batch that brings its process down cannot do so for ever after restarts.
  * Taken out of `open`.
  */
-async function failExhausted(d: WorkerDeps, tx: Transaction, open: Map<string, OpenSubmission[]>): Promise<void> {
+async function failExhausted(deps: WorkerDeps, tx: Transaction, open: Map<string, OpenSubmission[]>): Promise<void> {
   for (const [key, subs] of open) {
-    const exhausted = subs.filter((s) => s.attempts >= d.opts.maxAttempts)
+    const exhausted = subs.filter((s) => s.attempts >= deps.opts.maxAttempts)
     if (!exhausted.length) continue
     const [tenantId, profileId] = key.split('\u0000') as [string, string]
-    for (const s of exhausted) {
-      await d.submissions.fail(tx.manager, tenantId, s.id, `Gave up after ${s.attempts} attempts: ${EXHAUSTED}`)
-      tx.raise('submissionFailed', { tenantId, profileId, submissionId: s.id, at: new Date().toISOString() })
-      d.log.warn(
-        { tenantId, profileId, submissionId: s.id, attempt: s.attempts },
+    for (const submission of exhausted) {
+      await deps.submissions.fail(
+        tx.manager,
+        tenantId,
+        submission.id,
+        `Gave up after ${submission.attempts} attempts: ${EXHAUSTED}`,
+      )
+      tx.raise('submissionFailed', { tenantId, profileId, submissionId: submission.id, at: new Date().toISOString() })
+      deps.log.warn(
+        { tenantId, profileId, submissionId: submission.id, attempt: submission.attempts },
         'submission failed: its attempts all ended with their process',
       )
     }
     open.set(
       key,
-      subs.filter((s) => s.attempts < d.opts.maxAttempts),
+      subs.filter((s) => s.attempts < deps.opts.maxAttempts),
     )
   }
 }
@@ -108,22 +114,22 @@ export interface SchemaSlot {
  * drives its extraction; when no app has one it costs no query.
  */
 export async function attachSchemas(
-  m: import('typeorm').EntityManager,
+  manager: import('typeorm').EntityManager,
   groups: { tenantId: string; submissions: SchemaSlot[] }[],
 ): Promise<void> {
   const apps = new Map<string, { tenantId: string; appId: string }>()
-  for (const g of groups) {
-    for (const s of g.submissions)
-      if (s.app_id && s.schema_version)
-        apps.set(`${g.tenantId}\u0000${s.app_id}`, { tenantId: g.tenantId, appId: s.app_id })
+  for (const group of groups) {
+    for (const slot of group.submissions)
+      if (slot.app_id && slot.schema_version)
+        apps.set(`${group.tenantId}\u0000${slot.app_id}`, { tenantId: group.tenantId, appId: slot.app_id })
   }
   if (!apps.size) return
-  const current = await schemas.currentOf(m, [...apps.values()])
+  const current = await schemas.currentOf(manager, [...apps.values()])
   if (!current.size) return
-  for (const g of groups) {
-    for (const s of g.submissions) {
-      const v = s.app_id ? current.get(`${g.tenantId}\u0000${s.app_id}`) : undefined
-      if (v) s.schema = v
+  for (const group of groups) {
+    for (const slot of group.submissions) {
+      const version = slot.app_id ? current.get(`${group.tenantId}\u0000${slot.app_id}`) : undefined
+      if (version) slot.schema = version
     }
   }
 }

@@ -30,14 +30,15 @@ export interface ExtractDeps {
  * calls cost travels with any error. `signal` ends it early (a shutdown, or the batch's time budget).
  */
 export async function extractProfile(
-  d: ExtractDeps,
+  deps: ExtractDeps,
   profile: ProfileRecord,
   claimed: OpenSubmission[],
   signal?: AbortSignal,
 ) {
   let subs = claimed
-  const { ai } = d
-  // The summary follows the instructions of the app of the batch's newest submission (README "Summary instructions").
+  const { ai } = deps
+  // The summary follows the instructions of the app of the batch's newest submission
+  // (docs/guides/summary-instructions.md).
   const instructions = subs[subs.length - 1]?.instructions ?? []
   const state: ProfileState = {
     content: profile.content,
@@ -77,8 +78,11 @@ export async function extractProfile(
     }
     const byId = new Map(toExtract.map((s, i) => [s.submissionId, extracted.extractions[i]!]))
     // Custom values only where the submitting app's schema declares them, whatever an extractor proposed.
-    const extractions = subs.map((s) =>
-      withCustom(s.input_type === 'structured' ? parseStructured(s.data) : byId.get(s.id)!, s),
+    const extractions = subs.map((submission) =>
+      withCustom(
+        submission.input_type === 'structured' ? parseStructured(submission.data) : byId.get(submission.id)!,
+        submission,
+      ),
     )
     const now = new Date().toISOString()
     // The merge, and what grows with the profile (its JSON, its words), on a CPU thread: a profile at the limits takes
@@ -87,14 +91,14 @@ export async function extractProfile(
       'merge',
       { attributes: { 'profiler.extractions': extractions.length } },
       async (span) => {
-        const out = await d.cpu.merge(
+        const out = await deps.cpu.merge(
           {
             state,
             extractions,
             now,
             acceptedAt: subs.map((s) => s.created_at),
             occurredAt: subs.map(eventTime),
-            limits: d.limits,
+            limits: deps.limits,
           },
           { signal },
         )
@@ -114,14 +118,15 @@ export async function extractProfile(
           )
     spend(summaryUsage)
     signal?.throwIfAborted()
-    // What the person said, kept as evidence passages (README "Evidence passages"), embedded in the same request as the
+    // What the person said, kept as evidence passages (docs/guides/evidence.md), embedded in the same request as the
     // profile: one embedding call per batch whatever the number of passages.
-    const drafts = subs.flatMap((s) => {
-      const at = eventTime(s) ?? now
+    const drafts = subs.flatMap((submission) => {
+      const at = eventTime(submission) ?? now
       return buildPassages(
-        { input_type: s.input_type, data: s.data, occurredAt: at },
-        { perSubmission: d.limits.passagesPerSubmission },
-      ).passages.map((p) => ({ ...p, submissionId: s.id }))
+        { input_type: submission.input_type, data: submission.data, occurredAt: at },
+        { perSubmission: deps.limits.passagesPerSubmission },
+        Date.parse(submission.created_at ?? now),
+      ).passages.map((p) => ({ ...p, submissionId: submission.id }))
     })
     const { vectors, usage: embedUsage } = await inSpan(
       'embed',
@@ -136,20 +141,20 @@ export async function extractProfile(
     )
     spend(embedUsage)
     const config = textSearchConfig(merged.state.language)
-    const passages: PassageWrite[] = drafts.map((p, i) => ({
-      ...p,
+    const passages: PassageWrite[] = drafts.map((draft, i) => ({
+      ...draft,
       language: config,
       embedding: vectors[i + 1]!,
       model: ai.embedder.model,
     }))
     // Structured data is its own provenance: its values are the submission's data, taken as given (a copy would double
     // what the apply writes, 100 KB and more for a large document).
-    const provenance = subs.map((s) =>
-      s.input_type === 'structured'
+    const provenance = subs.map((submission) =>
+      submission.input_type === 'structured'
         ? { structured: true }
         : {
-            extraction: byId.get(s.id),
-            evidence: extracted.evidence?.[toExtract.findIndex((t) => t.submissionId === s.id)],
+            extraction: byId.get(submission.id),
+            evidence: extracted.evidence?.[toExtract.findIndex((t) => t.submissionId === submission.id)],
           },
     )
     // The words it is found by, computed here, outside the transaction of the apply.
@@ -184,25 +189,26 @@ export async function extractBySchema(
   inputs: ExtractionInput[],
   summaryInstructions: readonly string[],
   signal?: AbortSignal,
-  o: { background?: boolean } = {},
+  options: { background?: boolean } = {},
 ): Promise<ExtractResult> {
-  const keyOf = (s: SchemaSubmission) => (s.schema ? `${s.schema.appId}:${s.schema.version}` : '')
+  const keyOf = (submission: SchemaSubmission) =>
+    submission.schema ? `${submission.schema.appId}:${submission.schema.version}` : ''
   const runs: { start: number; end: number }[] = []
   for (let i = 0; i < subs.length; i++) {
     if (i > 0 && keyOf(subs[i]!) === keyOf(subs[i - 1]!)) runs[runs.length - 1]!.end = i + 1
     else runs.push({ start: i, end: i + 1 })
   }
   const results: ExtractResult[] = []
-  for (const r of runs) {
-    const schema = subs[r.start]!.schema
+  for (const run of runs) {
+    const schema = subs[run.start]!.schema
     results.push(
       await ai.extractor.extract(
         {
           profile: content,
-          submissions: inputs.slice(r.start, r.end),
+          submissions: inputs.slice(run.start, run.end),
           summaryInstructions,
-          ...(schema ? { customSchema: { key: `${keyOf(subs[r.start]!)}`, schema: schema.schema } } : {}),
-          ...(o.background ? { background: true } : {}),
+          ...(schema ? { customSchema: { key: `${keyOf(subs[run.start]!)}`, schema: schema.schema } } : {}),
+          ...(options.background ? { background: true } : {}),
         },
         signal,
       ),
@@ -220,40 +226,48 @@ export async function extractBySchema(
 }
 
 /** The extraction with its custom values checked against the submission's app schema (none without one). */
-export function withCustom(ex: Extraction, s: SchemaSubmission): Extraction {
+export function withCustom(ex: Extraction, submission: SchemaSubmission): Extraction {
   let raw: unknown = ex.custom
-  if (s.input_type === 'structured' && s.schema) {
+  if (submission.input_type === 'structured' && submission.schema) {
     // Structured data may carry `custom` like the profile shows it; a bare value counts as certain, as elsewhere.
-    const doc = JSON.parse(s.data) as Record<string, unknown>
+    const doc = JSON.parse(submission.data) as Record<string, unknown>
     raw = doc.custom
-    const custom = cleanCustomValues(s.schema.schema, raw, 1)
+    const custom = cleanCustomValues(submission.schema.schema, raw, 1)
     return Object.keys(custom).length ? { ...ex, custom } : ex
   }
   if (raw === undefined) return ex
   const { custom: _dropped, ...rest } = ex
-  if (!s.schema) return rest
-  const custom = cleanCustomValues(s.schema.schema, raw)
+  if (!submission.schema) return rest
+  const custom = cleanCustomValues(submission.schema.schema, raw)
   return Object.keys(custom).length ? { ...rest, custom } : rest
 }
 
-/** When a submission's text was said or written: its occurred_at, else its acceptance time (README "Event time"). */
-export const eventTime = (s: { occurred_at?: string; created_at?: string }): string | undefined =>
-  s.occurred_at ?? s.created_at
+/**
+ * When a submission's text was said or written: its occurred_at, else its acceptance time
+ * (docs/guides/submitting-data.md); never after its acceptance (a sender's clock running ahead within the allowed skew
+ * dates nothing in the future).
+ */
+export function eventTime(submission: { occurred_at?: string; created_at?: string }): string | undefined {
+  const at = submission.occurred_at ?? submission.created_at
+  if (at === undefined || submission.created_at === undefined) return at
+  return Date.parse(at) > Date.parse(submission.created_at) ? submission.created_at : at
+}
 
 /** A submission as the extractor reads it: its event time is the reference date of its relative dates ("yesterday"). */
-export function extractionInput(s: {
+export function extractionInput(submission: {
   id: string
   input_type: string
   data: string
   occurred_at?: string
   created_at?: string
 }): ExtractionInput {
-  const at = eventTime(s)
+  const at = eventTime(submission)
   return {
-    submissionId: s.id,
-    inputType: s.input_type as ExtractionInput['inputType'],
-    data: s.data,
+    submissionId: submission.id,
+    inputType: submission.input_type as ExtractionInput['inputType'],
+    data: submission.data,
     ...(at ? { referenceDate: at } : {}),
+    ...(submission.created_at ? { receivedAt: submission.created_at } : {}),
   }
 }
 

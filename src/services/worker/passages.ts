@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm'
 import { PassageRepository, type PassageWrite } from '../../db/passage.repository.js'
 import type { ProfileJob, Tombstone } from '../../domain/profile.js'
 import { ProvenanceRepository } from '../../db/provenance.repository.js'
-import { findSupport } from '../provenance.service.js'
+import { hideSupport } from '../provenance.service.js'
 
 /** How much one statement of passages holds at most: characters (text and vector text) and passages. */
 export interface PassageStatementSize {
@@ -112,14 +112,9 @@ export async function hideForgotten(
   for (const t of o.forgotten) {
     if (!(t.at > oldest)) continue
     const target = { section: t.section, value: t.key, ...(t.category ? { category: t.category } : {}) }
-    const { supported } = await findSupport(ds.manager, repo, job.tenantId, job.profileId, o.language, target)
-    hidden += await repo.hide(
-      ds.manager,
-      job.tenantId,
-      job.profileId,
-      supported.map((s) => s.passage),
-      `forget:${t.at}`,
-    )
+    // Passages of submissions accepted after the forget may say the value again: they keep their evidence.
+    const hiding = { by: `forget:${t.at}`, acceptedBy: t.at }
+    hidden += await hideSupport(ds, repo, job.tenantId, job.profileId, o.language, target, hiding)
   }
   return hidden
 }

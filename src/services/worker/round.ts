@@ -21,7 +21,7 @@ export interface ProcessingOptions {
   maxAttempts: number
   leaseSeconds: number
   retryBaseMs: number
-  /** The size of a profile (README "Profile limits"): every merge keeps within it. */
+  /** The size of a profile (docs/operations/limits.md): every merge keeps within it. */
   limits: ProfileLimits
   /** A batch running longer is stopped and counts as an attempt (BatchTimeoutError). */
   batchTimeoutMs: number
@@ -58,14 +58,16 @@ export function readyEvent(job: ProfileJob, seq: number): StatusEvent {
   return { tenantId: job.tenantId, profileId: job.profileId, status: 'ready', at: new Date().toISOString(), seq }
 }
 
-export const toJob = (p: ProfileRecord): ProfileJob => ({ tenantId: p.tenant_id, profileId: p.profile_id })
+export const toJob = (profile: ProfileRecord): ProfileJob => ({
+  tenantId: profile.tenant_id,
+  profileId: profile.profile_id,
+})
 
 /** The reason a batch is stopped when it runs past its time budget: an attempt used, like a failed extraction. */
 export class BatchTimeoutError extends Error {
   constructor(ms: number) {
-    super(
-      `the batch took longer than its time budget of ${ms < 10_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`} (PROFILER_BATCH_TIMEOUT_MS) and was stopped`,
-    )
+    const budget = ms < 10_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`
+    super(`the batch took longer than its time budget of ${budget} (PROFILER_BATCH_TIMEOUT_MS) and was stopped`)
     this.name = 'BatchTimeoutError'
   }
 }
@@ -82,27 +84,27 @@ export class ShutdownError extends Error {
  * A batch's tokens shared by its submissions in whole tokens (the first ones take the remainder), summing exactly;
  * each share's total is its prompt plus completion whenever the provider's total is.
  */
-export function shareUsage(u: Usage, n: number, i: number): Usage {
-  const share = (t: number) => Math.floor(t / n) + (i < t % n ? 1 : 0)
-  const promptTokens = share(u.promptTokens)
-  const completionTokens = share(u.completionTokens)
-  const additive = u.totalTokens === u.promptTokens + u.completionTokens
+export function shareUsage(usage: Usage, parts: number, part: number): Usage {
+  const share = (t: number) => Math.floor(t / parts) + (part < t % parts ? 1 : 0)
+  const promptTokens = share(usage.promptTokens)
+  const completionTokens = share(usage.completionTokens)
+  const additive = usage.totalTokens === usage.promptTokens + usage.completionTokens
   return {
     promptTokens,
     completionTokens,
-    totalTokens: additive ? promptTokens + completionTokens : share(u.totalTokens),
+    totalTokens: additive ? promptTokens + completionTokens : share(usage.totalTokens),
   }
 }
 
 /** The error, carrying the tokens spent before it (an Error gets a `usage` property; anything else is wrapped). */
 export function withUsage(err: unknown, usage: Usage | undefined): unknown {
   if (!usage) return err
-  const e = err instanceof Error ? err : new Error(String(err))
-  return Object.assign(e, { usage })
+  const error = err instanceof Error ? err : new Error(String(err))
+  return Object.assign(error, { usage })
 }
 
 /** pgvector's error when a vector does not fit the column: the column and the configured model disagree. */
 export function isDimensionMismatch(err: unknown): boolean {
-  const e = err as { message?: string; driverError?: { message?: string } }
-  return /expected \d+ dimensions, not \d+/.test(`${e?.message ?? ''} ${e?.driverError?.message ?? ''}`)
+  const error = err as { message?: string; driverError?: { message?: string } }
+  return /expected \d+ dimensions, not \d+/.test(`${error?.message ?? ''} ${error?.driverError?.message ?? ''}`)
 }

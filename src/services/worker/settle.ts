@@ -19,26 +19,27 @@ import { batchOutcome, type BatchTrace } from './trace.js'
  * submission's fate is logged with its id (and the batch's trace ids when tracing is on).
  */
 export async function failBatch(
-  d: WorkerDeps,
+  deps: WorkerDeps,
   job: ProfileJob,
   owner: string,
   subs: OpenSubmission[],
   err: unknown,
-  t?: BatchTrace,
+  trace?: BatchTrace,
 ): Promise<boolean> {
   const { tenantId, profileId } = job
-  const about = t?.log ?? { tenantId, profileId }
+  const about = trace?.log ?? { tenantId, profileId }
   const submissionIds = subs.map((s) => s.id)
   const message = err instanceof Error ? err.message : String(err)
   if (isDimensionMismatch(err)) {
-    d.log.error(
+    deps.log.error(
       { ...about, submissionIds, err: message },
-      "the embedding column does not match this process's embedding model: restart it with the configuration the database was reindexed for",
+      "the embedding column does not match this process's embedding model: " +
+        'restart it with the configuration the database was reindexed for',
     )
-    batchOutcome(t, 'deferred', err)
-    d.embeddingMismatch()
+    batchOutcome(trace, 'deferred', err)
+    deps.embeddingMismatch()
     return deferBatch(
-      d,
+      deps,
       job,
       owner,
       subs,
@@ -53,25 +54,25 @@ export async function failBatch(
     err instanceof LlmRateLimitedError ||
     err instanceof LlmMisconfiguredError
   ) {
-    const line = err instanceof LlmMisconfiguredError ? d.log.debug.bind(d.log) : d.log.warn.bind(d.log)
+    const line = err instanceof LlmMisconfiguredError ? deps.log.debug.bind(deps.log) : deps.log.warn.bind(deps.log)
     line(
       { ...about, submissionIds, retryInMs: Math.round(err.retryAfterMs), err: message },
       'the AI provider is unavailable: submissions deferred',
     )
-    batchOutcome(t, 'deferred', err)
-    return deferBatch(d, job, owner, subs, message, err.retryAfterMs / 1000)
+    batchOutcome(trace, 'deferred', err)
+    return deferBatch(deps, job, owner, subs, message, err.retryAfterMs / 1000)
   }
-  return d.uow.run(undefined, async (tx) => {
-    const m = tx.manager
-    const cur = await d.profiles.find(m, tenantId, profileId, { lock: true })
+  return deps.uow.run(undefined, async (tx) => {
+    const manager = tx.manager
+    const cur = await deps.profiles.find(manager, tenantId, profileId, { lock: true })
     if (!cur || cur.claimed_by !== owner) {
-      d.log.warn(
+      deps.log.warn(
         { ...about, submissionIds, err: message },
         'extraction failed; the profile was deleted or its lease lost meanwhile',
       )
       return false
     }
-    await recordUsage(d, m, tenantId, submissionIds, (err as { usage?: Usage })?.usage)
+    await recordUsage(deps, manager, tenantId, submissionIds, (err as { usage?: Usage })?.usage)
     let retryIn = 0
     let lost = false
     // Submissions the model cannot extract as they are: failed now, whatever their attempts (a retry would send the
@@ -79,49 +80,55 @@ export async function failBatch(
     const unfit =
       err instanceof SubmissionsUnfitError ? new Map(err.submissions.map((u) => [u.submissionId, u.error])) : undefined
     const handBack: string[] = []
-    for (const s of subs) {
+    for (const submission of subs) {
       if (unfit) {
-        const error = unfit.get(s.id)
+        const error = unfit.get(submission.id)
         if (error === undefined) {
-          handBack.push(s.id)
+          handBack.push(submission.id)
           continue
         }
         lost = true
-        await d.submissions.fail(m, tenantId, s.id, error)
-        tx.raise('submissionFailed', { tenantId, profileId, submissionId: s.id, at: new Date().toISOString() })
-        d.log.warn(
-          { ...about, submissionId: s.id, attempt: s.attempts, err: error },
+        await deps.submissions.fail(manager, tenantId, submission.id, error)
+        tx.raise('submissionFailed', { tenantId, profileId, submissionId: submission.id, at: new Date().toISOString() })
+        deps.log.warn(
+          { ...about, submissionId: submission.id, attempt: submission.attempts, err: error },
           'extraction failed: the submission cannot fit the model; failed without retry',
         )
-      } else if (s.attempts >= d.opts.maxAttempts) {
+      } else if (submission.attempts >= deps.opts.maxAttempts) {
         lost = true
-        await d.submissions.fail(m, tenantId, s.id, message)
-        tx.raise('submissionFailed', { tenantId, profileId, submissionId: s.id, at: new Date().toISOString() })
-        d.log.warn(
-          { ...about, submissionId: s.id, attempt: s.attempts, err: message },
+        await deps.submissions.fail(manager, tenantId, submission.id, message)
+        tx.raise('submissionFailed', { tenantId, profileId, submissionId: submission.id, at: new Date().toISOString() })
+        deps.log.warn(
+          { ...about, submissionId: submission.id, attempt: submission.attempts, err: message },
           'extraction failed: submission failed after its last attempt',
         )
       } else {
-        const delayMs = retryDelayMs(s.attempts, d.opts.retryBaseMs)
+        const delayMs = retryDelayMs(submission.attempts, deps.opts.retryBaseMs)
         retryIn = Math.max(retryIn, delayMs / 1000)
-        await d.submissions.retry(m, tenantId, s.id, message, delayMs / 1000)
-        d.log.warn(
-          { ...about, submissionId: s.id, attempt: s.attempts, retryInMs: Math.round(delayMs), err: message },
+        await deps.submissions.retry(manager, tenantId, submission.id, message, delayMs / 1000)
+        deps.log.warn(
+          {
+            ...about,
+            submissionId: submission.id,
+            attempt: submission.attempts,
+            retryInMs: Math.round(delayMs),
+            err: message,
+          },
           'extraction failed: submission will be retried',
         )
       }
     }
-    if (handBack.length) await d.submissions.giveBack(m, tenantId, handBack)
-    batchOutcome(t, lost ? 'failed' : 'retry', err)
-    await d.repo.release(m, [job], owner)
-    const n = await d.submissions.countOpen(m, tenantId, profileId)
-    if (n === 0) {
-      const seqs = await d.repo.settleReady(m, [cur])
+    if (handBack.length) await deps.submissions.giveBack(manager, tenantId, handBack)
+    batchOutcome(trace, lost ? 'failed' : 'retry', err)
+    await deps.repo.release(manager, [job], owner)
+    const open = await deps.submissions.countOpen(manager, tenantId, profileId)
+    if (open === 0) {
+      const seqs = await deps.repo.settleReady(manager, [cur])
       const seq = seqs.get(profileKey(job))
       if (seq !== undefined) tx.raise('profileStatusChanged', readyEvent(job, seq))
       return false
     }
-    if (retryIn > 0) await d.queue.enqueue(job, { tx: m, startAfterSeconds: retryIn })
+    if (retryIn > 0) await deps.queue.enqueue(job, { tx: manager, startAfterSeconds: retryIn })
     return retryIn === 0
   })
 }
@@ -132,7 +139,7 @@ export async function failBatch(
  * the reason as their error, and the profile is queued again for later.
  */
 async function deferBatch(
-  d: WorkerDeps,
+  deps: WorkerDeps,
   job: ProfileJob,
   owner: string,
   subs: OpenSubmission[],
@@ -140,50 +147,57 @@ async function deferBatch(
   afterSeconds: number,
 ): Promise<boolean> {
   const wait = Math.max(1, Math.ceil(afterSeconds))
-  await d.uow.run(undefined, async ({ manager: m }) => {
-    const cur = await d.profiles.find(m, job.tenantId, job.profileId, { lock: true })
+  await deps.uow.run(undefined, async ({ manager }) => {
+    const cur = await deps.profiles.find(manager, job.tenantId, job.profileId, { lock: true })
     if (!cur || cur.claimed_by !== owner) return
-    await d.submissions.defer(
-      m,
+    await deps.submissions.defer(
+      manager,
       job.tenantId,
       subs.map((s) => s.id),
       reason,
       wait,
     )
-    await d.repo.release(m, [job], owner)
-    await d.queue.enqueue(job, { tx: m, startAfterSeconds: wait })
+    await deps.repo.release(manager, [job], owner)
+    await deps.queue.enqueue(job, { tx: manager, startAfterSeconds: wait })
   })
   return false
 }
 
 /** Adds what a batch cost (every request, failed ones included) to its submissions. */
-async function recordUsage(d: WorkerDeps, m: EntityManager, tenantId: string, ids: string[], usage: Usage | undefined) {
-  if (!usage || !usage.totalTokens) return
-  for (const [i, id] of ids.entries()) await d.submissions.addUsage(m, tenantId, id, shareUsage(usage, ids.length, i))
+async function recordUsage(
+  deps: WorkerDeps,
+  manager: EntityManager,
+  tenantId: string,
+  ids: string[],
+  usage: Usage | undefined,
+) {
+  if (!usage?.totalTokens) return
+  for (const [i, id] of ids.entries())
+    await deps.submissions.addUsage(manager, tenantId, id, shareUsage(usage, ids.length, i))
 }
 
 /** A batch interrupted by a shutdown: its submissions are pending again, as if never tried, and the profile queued. */
 export async function giveBack(
-  d: WorkerDeps,
+  deps: WorkerDeps,
   job: ProfileJob,
   owner: string,
   subs: OpenSubmission[],
-  t?: BatchTrace,
+  trace?: BatchTrace,
 ): Promise<void> {
-  batchOutcome(t, 'handed_back')
-  await d.uow.run(undefined, async ({ manager: m }) => {
-    const cur = await d.profiles.find(m, job.tenantId, job.profileId, { lock: true })
+  batchOutcome(trace, 'handed_back')
+  await deps.uow.run(undefined, async ({ manager }) => {
+    const cur = await deps.profiles.find(manager, job.tenantId, job.profileId, { lock: true })
     if (!cur || cur.claimed_by !== owner) return
-    await d.submissions.giveBack(
-      m,
+    await deps.submissions.giveBack(
+      manager,
       job.tenantId,
       subs.map((s) => s.id),
     )
-    await d.repo.release(m, [job], owner)
-    await d.queue.enqueue(job, { tx: m })
+    await deps.repo.release(manager, [job], owner)
+    await deps.queue.enqueue(job, { tx: manager })
   })
-  d.log.info(
-    { ...(t?.log ?? { tenantId: job.tenantId, profileId: job.profileId }), submissionIds: subs.map((s) => s.id) },
+  deps.log.info(
+    { ...(trace?.log ?? { tenantId: job.tenantId, profileId: job.profileId }), submissionIds: subs.map((s) => s.id) },
     'shutting down: batch handed back to the queue',
   )
 }

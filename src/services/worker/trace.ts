@@ -9,7 +9,9 @@ export interface BatchTrace {
   /** The context the batch's work runs in: its span's. */
   ctx?: Context
   log: { tenantId: string; profileId: string; trace_id?: string; span_id?: string }
-  /** How the batch ended when it did not apply: retry, failed, deferred, handed_back, requeued, error (the round broke). */
+  /**
+   * How the batch ended when it did not apply: retry, failed, deferred, handed_back, requeued, error (the round broke).
+   */
   outcome?: string
 }
 
@@ -42,14 +44,14 @@ export function traceBatch(job: ProfileJob, subs: OpenSubmission[]): BatchTrace 
 }
 
 /** The batch did not apply: how it ended, and why (an error marks its span failed). */
-export function batchOutcome(t: BatchTrace | undefined, outcome: string, err?: unknown): void {
-  if (!t) return
-  t.outcome = outcome
-  if (err !== undefined) failed(t.span, err)
+export function batchOutcome(trace: BatchTrace | undefined, outcome: string, err?: unknown): void {
+  if (!trace) return
+  trace.outcome = outcome
+  if (err !== undefined) failed(trace.span, err)
 }
 
 /** Ends the batch's span: `profiler.outcome` is `done` unless the batch ended otherwise. */
-export function endBatch(t: BatchTrace): void {
-  t.span?.setAttribute('profiler.outcome', t.outcome ?? 'done')
-  t.span?.end()
+export function endBatch(trace: BatchTrace): void {
+  trace.span?.setAttribute('profiler.outcome', trace.outcome ?? 'done')
+  trace.span?.end()
 }

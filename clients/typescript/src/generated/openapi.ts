@@ -162,6 +162,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/smart-search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Alias of /v1/search (searchProfiles): the same parameters and answers
+         * @description Charged by the page's size: one operation of the rate limit per PROFILER_MAX_BODY_BYTES (256 KiB) of its profiles' content beyond the first, before anything is read. A page larger than one read chunk (1 MiB of content) is streamed (no Content-Length)
+         */
+        get: operations["smartSearchProfiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/export": {
         parameters: {
             query?: never;
@@ -242,26 +262,6 @@ export interface paths {
         get: operations["getSummaryInstructions"];
         /** Replaces the calling app's summary instructions (at most 5 of 1-200 characters; [] clears them): they apply from the next batch of a profile whose newest submission comes from this app, and to its re-extractions */
         put: operations["putSummaryInstructions"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/smart-search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Alias of /v1/search (searchProfiles): the same parameters and answers
-         * @description Charged by the page's size: one operation of the rate limit per PROFILER_MAX_BODY_BYTES (256 KiB) of its profiles' content beyond the first, before anything is read. A page larger than one read chunk (1 MiB of content) is streamed (no Content-Length)
-         */
-        get: operations["smartSearchProfiles"];
-        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -500,7 +500,7 @@ export interface components {
             speaker: string | null;
             /** @description The partner's turn it answers (at most 300 characters); null when none */
             prompt: string | null;
-            /** @description The person's own words (at most 1,000 characters) */
+            /** @description The person's own words (at most 1,000 characters), on one line, without bidi controls */
             text: string;
             /** @description When it was said: its message's timestamp, else its submission's occurred_at */
             occurred_at: string;
@@ -601,7 +601,7 @@ export interface components {
             passages: number;
             /** @description Passages the tenant had already: kept as they are, hidden when the file has them hidden */
             passages_kept: number;
-            /** @description Passage records not stored: their submission is not the tenant's under that profile or has no text, or passages are turned off */
+            /** @description Passage records not stored: their submission is not the tenant's under that profile, applied and with its text (a passage never outlives the text it comes from), or passages are turned off */
             passages_skipped: number;
         };
         CustomField: {
@@ -664,7 +664,7 @@ export interface components {
         };
         ForgetRequest: {
             /** @description The section, as named in the profile: core_info.name, core_info.age, core_info.gender, core_info.location, core_info.occupation, interests, personality.traits, preferences.conversation_style, preferences.topics_to_avoid, memories, or custom.<section>.<field> for a custom schema's field */
-            section: string;
+            section: string | ("core_info.name" | "core_info.age" | "core_info.gender" | "core_info.location" | "core_info.occupation" | "interests" | "personality.traits" | "preferences.conversation_style" | "preferences.topics_to_avoid" | "memories");
             /** @description The value to forget (compared as the merge compares values: case, plural and punctuation do not matter); for memories, the event */
             value: string | number;
             /** @description interests only: the category (any category when omitted) */
@@ -814,6 +814,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The same key with the same body within 24 hours answers the first 202 again and stores nothing new; with another body, 409 */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -955,7 +956,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Instead of the body: a standard section, or custom.<section>.<field> of a custom schema */
-                section?: string | ("core_info.name" | "core_info.age" | "core_info.gender" | "core_info.location" | "core_info.occupation" | "interests" | "personality.traits" | "preferences.conversation_style" | "preferences.topics_to_avoid" | "memories") | unknown;
+                section?: string | ("core_info.name" | "core_info.age" | "core_info.gender" | "core_info.location" | "core_info.occupation" | "interests" | "personality.traits" | "preferences.conversation_style" | "preferences.topics_to_avoid" | "memories");
                 /** @description Instead of the body */
                 value?: string;
                 /** @description Instead of the body (interests only) */
@@ -1033,13 +1034,13 @@ export interface operations {
     getEvidence: {
         parameters: {
             query: {
-                /** @description The value's section, as DELETE /v1/profile/{id}/values names it: a standard section, or custom.<section>.<field> */
-                field: string | ("core_info.name" | "core_info.age" | "core_info.gender" | "core_info.location" | "core_info.occupation" | "interests" | "personality.traits" | "preferences.conversation_style" | "preferences.topics_to_avoid" | "memories") | unknown;
+                /** @description The value's section, as the forget endpoint names it: core_info.name, core_info.age, core_info.gender, core_info.location, core_info.occupation, interests, personality.traits, preferences.conversation_style, preferences.topics_to_avoid, memories, or custom.<section>.<field> */
+                field: string | ("core_info.name" | "core_info.age" | "core_info.gender" | "core_info.location" | "core_info.occupation" | "interests" | "personality.traits" | "preferences.conversation_style" | "preferences.topics_to_avoid" | "memories");
                 /** @description The value (for memories, the event); compared as the merge compares values */
                 value: string;
-                /** @description interests only: the category (any when omitted) */
+                /** @description interests only: the category (any category when omitted) */
                 category?: string;
-                /** @description Passages at most */
+                /** @description How many passages at most (1-50, default 10) */
                 limit?: number;
             };
             header?: never;
@@ -1251,8 +1252,11 @@ export interface operations {
     getProfileContext: {
         parameters: {
             query?: {
+                /** @description Token budget of the returned text, counted with the o200k_base tokenizer */
                 max_tokens?: number;
+                /** @description What the conversation is about: facts relevant to it come first */
                 query?: string;
+                /** @description What the context is made of: facts and evidence passages (all), facts only, or passages only */
                 include?: "all" | "facts" | "passages";
             };
             header?: never;
@@ -1310,9 +1314,13 @@ export interface operations {
     listPassages: {
         parameters: {
             query?: {
+                /** @description Passages per page */
                 limit?: number;
+                /** @description next_cursor of the previous page; none for the first page */
                 cursor?: string;
+                /** @description Only the passages of this submission */
                 submission_id?: string;
+                /** @description Also passages hidden from contexts and search (then with hidden_at and hidden_by) */
                 include_hidden?: boolean;
             };
             header?: never;
@@ -1443,10 +1451,80 @@ export interface operations {
     searchProfiles: {
         parameters: {
             query?: {
+                /** @description Natural-language search text; when present, hybrid search is used (the embedding, and every content word of the query in the profile's values or summary) and results are ranked by similarityScore */
                 query?: string;
+                /** @description Vector search only: a profile is returned when its similarityScore is at least this */
                 sensitivity?: number;
                 filterBy?: "id" | "name" | "location" | "age" | "gender" | "language" | "status";
+                /** @description Case-insensitive partial match; % and _ are literals */
                 filterValue?: string;
+                /** @description Ignored when query is given */
+                sortBy?: "last_updated" | "created_at" | "id" | "name" | "age" | "location";
+                sortOrder?: "asc" | "desc";
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of results */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchPage"];
+                };
+            };
+            /** @description Invalid parameter */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description Rate limit exceeded, the page's size counted (Retry-After says when) */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    smartSearchProfiles: {
+        parameters: {
+            query?: {
+                /** @description Natural-language search text; when present, hybrid search is used (the embedding, and every content word of the query in the profile's values or summary) and results are ranked by similarityScore */
+                query?: string;
+                /** @description Vector search only: a profile is returned when its similarityScore is at least this */
+                sensitivity?: number;
+                filterBy?: "id" | "name" | "location" | "age" | "gender" | "language" | "status";
+                /** @description Case-insensitive partial match; % and _ are literals */
+                filterValue?: string;
+                /** @description Ignored when query is given */
                 sortBy?: "last_updated" | "created_at" | "id" | "name" | "age" | "location";
                 sortOrder?: "asc" | "desc";
                 page?: number;
@@ -1587,7 +1665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ImportResult"];
                 };
             };
-            /** @description A line that is not a valid record (the message names it), or a file cut short */
+            /** @description A line that is not a valid record (the message names it), such as a passage its submission's text does not say; or a file cut short */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1836,68 +1914,6 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            503: components["responses"]["Unavailable"];
-        };
-    };
-    smartSearchProfiles: {
-        parameters: {
-            query?: {
-                query?: string;
-                sensitivity?: number;
-                filterBy?: "id" | "name" | "location" | "age" | "gender" | "language" | "status";
-                filterValue?: string;
-                sortBy?: "last_updated" | "created_at" | "id" | "name" | "age" | "location";
-                sortOrder?: "asc" | "desc";
-                page?: number;
-                pageSize?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of results */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SearchPage"];
-                };
-            };
-            /** @description Invalid parameter */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            401: components["responses"]["Unauthorized"];
-            /** @description Rate limit exceeded, the page's size counted (Retry-After says when) */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             503: components["responses"]["Unavailable"];
         };
     };

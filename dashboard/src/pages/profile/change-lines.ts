@@ -1,8 +1,8 @@
 /**
  * A history entry's `changes` as "path: value" lines (no DOM here). Stored history can be nested to any depth (an
- * import, a direct write), and a recursive walk, like JSON.stringify, overflows the stack at a few thousand levels: both
- * walks here are iterative. Paths go CHANGE_PATH_DEPTH levels deep; whatever lies deeper is shown as compact JSON text,
- * cut after JSON_TEXT_CHARS characters (so the work is bounded too).
+ * import, a direct write), and a recursive walk, like JSON.stringify, overflows the stack at a few thousand levels:
+ * both walks here are iterative. Paths go CHANGE_PATH_DEPTH levels deep; whatever lies deeper is shown as compact JSON
+ * text, cut after JSON_TEXT_CHARS characters (so the work is bounded too).
  *
  * The server has its own iterative JSON text (src/domain/deep-json.ts): the dashboard is bundled from dashboard/ alone.
  */

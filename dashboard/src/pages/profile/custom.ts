@@ -1,4 +1,6 @@
-/** The profile's custom schema values (issue 14): one card, a sub-heading per section, each field with its confidence. */
+/**
+ * The profile's custom schema values (issue 14): one card, a sub-heading per section, each field with its confidence.
+ */
 import { h, type Child } from '../../dom'
 import type { Profile } from '../../types'
 import { confidenceBar } from '../../ui'

@@ -20,8 +20,8 @@ export interface EditActions {
 }
 
 /**
- * `changed` gets the profile once the server has applied an edit; `evidenceDeleted` the id of a submission whose evidence
- * the server deleted.
+ * `changed` gets the profile once the server has applied an edit; `evidenceDeleted` the id of a submission whose
+ * evidence the server deleted.
  */
 export function editActions(
   id: string,
