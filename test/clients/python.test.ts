@@ -2,7 +2,8 @@
 // offline (its own PEP 517 backend needs no packages), pip builds a wheel again from the sdist (so the sdist is
 // complete, and the build reproducible), the wheel is installed in a fresh venv with no index, and the client's pytest
 // suite runs from that venv against two services started here: one for the calls, one with a small rate limit for the
-// 429 retries.
+// 429 retries. The install commands of its README and of the clients page also run as written, each in a fresh venv,
+// in a fresh copy of the client's files.
 import { execFile, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -11,6 +12,7 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService, type TestService } from '../support/harness.js'
 import { ROOT } from '../support/cli.js'
+import { docExample } from '../support/readme.js'
 
 const run = promisify(execFile)
 const CLIENT = path.join(ROOT, 'clients/python')
@@ -137,6 +139,39 @@ describe.skipIf(!python || serverPass)(
       expect(version).toBe('0.1.0')
       expect(requires).toBe('>=3.9')
     })
+
+    it("installs as its README and the clients page say, from a fresh copy of the client's files", async () => {
+      // The files git tracks under clients/python, as a clone has them: no dist/, no caches.
+      const clone = path.join(tmp, 'clone')
+      const { stdout: tracked } = await sh('git', ['ls-files', '-z', 'clients/python'], { cwd: ROOT })
+      for (const file of tracked.split('\0').filter(Boolean)) {
+        fs.mkdirSync(path.dirname(path.join(clone, file)), { recursive: true })
+        fs.copyFileSync(path.join(ROOT, file), path.join(clone, file))
+      }
+      // Each in the user's own environment: a fresh venv whose python3 and pip come first on the PATH.
+      const installAsWritten = async (doc: string, example: string) => {
+        const venv = fs.mkdtempSync(path.join(tmp, 'user-venv-'))
+        await sh(PYTHON, ['-m', 'venv', venv])
+        const env = { PATH: `${path.join(venv, 'bin')}${path.delimiter}${process.env.PATH}`, VIRTUAL_ENV: venv }
+        await sh('bash', ['-euo', 'pipefail', '-c', docExample(doc, example)], { cwd: clone, env })
+        const { stdout } = await sh(
+          path.join(venv, 'bin', 'python'),
+          [
+            '-c',
+            'import profiler_client, importlib.metadata as m; ' +
+              'print(profiler_client.__file__, m.version("profiler-client"))',
+          ],
+          { cwd: tmp },
+        )
+        const [file, version] = stdout.trim().split(' ')
+        expect(file!.startsWith(venv), `${doc}: ${stdout}`).toBe(true)
+        expect(version).toBe('0.1.0')
+      }
+      // The README builds the wheel in clients/python and installs it; the clients page installs that wheel from the
+      // repository's root.
+      await installAsWritten('clients/python/README.md', 'install')
+      await installAsWritten('docs/getting-started/clients.md', 'python-install')
+    }, 300_000)
 
     it('passes its pytest suite from the venv against the service (nothing skipped)', async () => {
       const env = {
