@@ -63,7 +63,7 @@ export interface RecordBounds {
   latest: number
 }
 
-const B = IMPORT_BOUNDS
+const BOUNDS = IMPORT_BOUNDS
 const int = (max: number, min = 0) => z.number().int().min(min).max(max)
 const count = z.number().int().min(0)
 const profileId = z.string().regex(PROFILE_ID_RE, 'must be 1-200 characters of letters, digits and . _ : @ + -')
@@ -76,30 +76,30 @@ const map = <V extends z.ZodType>(value: V, keys: number, chars: number) =>
   z.record(z.string().max(chars), value).refine((o) => Object.keys(o).length <= keys, `at most ${keys} entries`)
 
 /** The record schemas of one import: times are bounded by its start, profiles by the configured limits. */
-export function recordSchemas(b: RecordBounds) {
-  const latest = new Date(b.latest).toISOString()
+export function recordSchemas(recordBounds: RecordBounds) {
+  const latest = new Date(recordBounds.latest).toISOString()
   // Any offset zod accepts, stored as UTC (PostgreSQL refuses offsets past 15:59, as it refuses the year 0).
   const time = z.iso
     .datetime({ offset: true })
-    .refine((s) => {
-      const t = Date.parse(s)
-      return t >= EARLIEST && t <= b.latest
+    .refine((text) => {
+      const millis = Date.parse(text)
+      return millis >= EARLIEST && millis <= recordBounds.latest
     }, `must be a time from 1970-01-01 to ${latest}`)
     .transform((s) => new Date(s).toISOString())
   /** An event time (README "Event time"), bounded as POST bounds it, from 1900 to a few minutes past the import's start;
    * here up to `latest`, the submission record checks the tighter bound (its own created_at is let through). */
-  const eventTime = z.string().transform((s, ctx) => {
-    const t = parseEventTime(s, b.latest)
-    if ('iso' in t) return t.iso
-    ctx.addIssue({ code: 'custom', message: t.error })
+  const eventTime = z.string().transform((text, ctx) => {
+    const parsed = parseEventTime(text, recordBounds.latest)
+    if ('iso' in parsed) return parsed.iso
+    ctx.addIssue({ code: 'custom', message: parsed.error })
     return z.NEVER
   })
-  const importStart = b.latest - IMPORT_BOUNDS.aheadMs
-  const L = b.profiles
+  const importStart = recordBounds.latest - IMPORT_BOUNDS.aheadMs
+  const limits = recordBounds.profiles
   /** A past value of a scalar (README "Facts over time"): its window in event times, in order. */
   const pastValue = z
     .object({
-      value: z.union([z.string().max(L.valueChars), int(150)]),
+      value: z.union([z.string().max(limits.valueChars), int(150)]),
       confidence,
       from: eventTime,
       until: eventTime,
@@ -140,24 +140,30 @@ export function recordSchemas(b: RecordBounds) {
         z.enum(SCALAR_PATHS),
         z
           .array(pastValue)
-          .max(L.pastValues, `at most ${L.pastValues} past values per scalar (PROFILER_PROFILE_MAX_PAST_VALUES)`),
+          .max(
+            limits.pastValues,
+            `at most ${limits.pastValues} past values per scalar (PROFILER_PROFILE_MAX_PAST_VALUES)`,
+          ),
       )
       .optional(),
   }
   /** A scalar's statements: [time, confidence (-1 forgotten), value index (-1 forgotten)], and the values they name. */
   const statementLog = z.object({
     said: z
-      .array(z.tuple([eventTime, z.number().min(-1).max(1), z.number().int().min(-1).max(L.scalarStatements)]))
-      .max(L.scalarStatements, `at most ${L.scalarStatements} statements per scalar (PROFILER_PROFILE_MAX_STATEMENTS)`),
-    values: z.array(z.union([z.string().max(L.valueChars), int(150)])).max(L.scalarStatements),
+      .array(z.tuple([eventTime, z.number().min(-1).max(1), z.number().int().min(-1).max(limits.scalarStatements)]))
+      .max(
+        limits.scalarStatements,
+        `at most ${limits.scalarStatements} statements per scalar (PROFILER_PROFILE_MAX_STATEMENTS)`,
+      ),
+    values: z.array(z.union([z.string().max(limits.valueChars), int(150)])).max(limits.scalarStatements),
     before: z
-      .tuple([eventTime, z.union([z.string().max(L.valueChars), int(150), z.null()]), z.number().min(-1).max(1)])
+      .tuple([eventTime, z.union([z.string().max(limits.valueChars), int(150), z.null()]), z.number().min(-1).max(1)])
       .optional(),
   })
   const tombstone = z.object({
     section: z.union([z.enum(FORGET_SECTIONS), z.string().regex(CUSTOM_FIELD_PATH)]),
-    category: z.string().max(L.valueChars).optional(),
-    key: z.string().max(L.valueChars),
+    category: z.string().max(limits.valueChars).optional(),
+    key: z.string().max(limits.valueChars),
     at: time,
   })
 
@@ -165,7 +171,7 @@ export function recordSchemas(b: RecordBounds) {
     type: z.literal('header'),
     format: z.literal(EXPORT_FORMAT),
     version: z.literal(EXPORT_VERSION),
-    tenant: z.object({ id: z.string().max(B.idChars), name: z.string().max(B.idChars) }),
+    tenant: z.object({ id: z.string().max(BOUNDS.idChars), name: z.string().max(BOUNDS.idChars) }),
     exported_at: time,
     /** The one profile exported, or null for the whole tenant. */
     profile_id: profileId.nullable(),
@@ -181,7 +187,7 @@ export function recordSchemas(b: RecordBounds) {
       status: z.enum(['processing', 'ready']),
       created_at: time,
       last_updated: time,
-      summary: z.string().max(B.summaryChars).nullable(),
+      summary: z.string().max(BOUNDS.summaryChars).nullable(),
       /** ISO 639-1, as the service stores it. */
       language: z
         .string()
@@ -189,11 +195,11 @@ export function recordSchemas(b: RecordBounds) {
         .nullable(),
       ...content,
       /** When each part last changed: sections, interest categories, custom sections and fields. */
-      field_timestamps: map(time, L.categories + L.customValues + 64, L.valueChars + 64),
+      field_timestamps: map(time, limits.categories + limits.customValues + 64, limits.valueChars + 64),
       /** What the merge keeps beside the content: needed to go on merging after a restore. */
       internals: z.object({
-        mood_counts: map(int(B.count), MAX_MOODS + 2, L.valueChars),
-        seen: map(int(B.count), L.customValues + 64, B.idChars),
+        mood_counts: map(int(BOUNDS.count), MAX_MOODS + 2, limits.valueChars),
+        seen: map(int(BOUNDS.count), limits.customValues + 64, BOUNDS.idChars),
         /** Forgotten values: a restored profile keeps them forgotten. */
         forgotten: z.array(tombstone).max(MAX_TOMBSTONES).optional(),
         /**
@@ -203,24 +209,24 @@ export function recordSchemas(b: RecordBounds) {
         /** When the evidence behind each scalar's value was first said: the start of its window. */
         since: map(eventTime, 16, 64).optional(),
         /** When each part was last named by evidence (keyed as field_timestamps): orders a context's equal facts. */
-        said_at: map(eventTime, L.categories + L.customValues + 64, L.valueChars + 64).optional(),
+        said_at: map(eventTime, limits.categories + limits.customValues + 64, limits.valueChars + 64).optional(),
         /** The statements each scalar's timeline is built from (src/domain/scalar-time.ts). */
         statements: z.partialRecord(z.enum(SCALAR_PATHS), statementLog).optional(),
       }),
-      history_seq: int(B.seq),
+      history_seq: int(BOUNDS.seq),
     })
-    .superRefine((p, ctx) => {
-      const m = contentViolation(p as unknown as ProfileContent, L)
-      if (m) ctx.addIssue({ code: 'custom', message: m })
+    .superRefine((record, ctx) => {
+      const violation = contentViolation(record as unknown as ProfileContent, limits)
+      if (violation) ctx.addIssue({ code: 'custom', message: violation })
     })
 
   const history = z.object({
     type: z.literal('history'),
     profile_id: profileId,
-    seq: int(B.seq, 1),
+    seq: int(BOUNDS.seq, 1),
     extracted_on: time,
     changes: z.record(z.string(), z.unknown()),
-    submission_ids: z.array(z.string().max(B.idChars)).max(B.submissionIds),
+    submission_ids: z.array(z.string().max(BOUNDS.idChars)).max(BOUNDS.submissionIds),
     input_type: z.string().min(1).max(32),
   })
 
@@ -231,33 +237,37 @@ export function recordSchemas(b: RecordBounds) {
       id: z.uuid(),
       /** The exporting database's; an import gives each submission a new one. */
       seq: z.number().int(),
-      app_id: z.string().max(B.idChars).nullable(),
+      app_id: z.string().max(BOUNDS.idChars).nullable(),
       input_type: z.enum(INPUT_TYPES),
       status: z.enum(SUBMISSION_STATES),
-      attempts: int(B.attempts),
-      error: z.string().max(B.errorChars).nullable(),
+      attempts: int(BOUNDS.attempts),
+      error: z.string().max(BOUNDS.errorChars).nullable(),
       created_at: time,
       /** When its text was said or written (the acceptance time when none was given); absent in older exports. */
       occurred_at: eventTime.nullable().optional(),
       started_at: time.nullable(),
       finished_at: time.nullable(),
       usage: z
-        .object({ promptTokens: int(B.tokens), completionTokens: int(B.tokens), totalTokens: int(B.tokens) })
+        .object({
+          promptTokens: int(BOUNDS.tokens),
+          completionTokens: int(BOUNDS.tokens),
+          totalTokens: int(BOUNDS.tokens),
+        })
         .nullable(),
-      prompt_version: z.string().max(B.idChars).nullable(),
+      prompt_version: z.string().max(BOUNDS.idChars).nullable(),
       /**
        * Only with include_text; null when the text was dropped by retention. Checked as POST checks `data` (by the
        * service).
        */
       text: z.string().nullable().optional(),
     })
-    .superRefine((r, ctx) => {
+    .superRefine((record, ctx) => {
       // As POST bounds it; the acceptance time itself (what an export writes when none was given) is bounded as
       // created_at.
       if (
-        r.occurred_at != null &&
-        r.occurred_at !== r.created_at &&
-        Date.parse(r.occurred_at) > importStart + EVENT_TIME_SKEW_MS
+        record.occurred_at != null &&
+        record.occurred_at !== record.created_at &&
+        Date.parse(record.occurred_at) > importStart + EVENT_TIME_SKEW_MS
       ) {
         ctx.addIssue({
           code: 'custom',
@@ -274,8 +284,8 @@ export function recordSchemas(b: RecordBounds) {
     type: z.literal('passage'),
     profile_id: profileId,
     submission_id: z.uuid(),
-    position: int(B.passagePosition),
-    speaker: z.string().min(1).max(B.speakerChars).nullable(),
+    position: int(BOUNDS.passagePosition),
+    speaker: z.string().min(1).max(BOUNDS.speakerChars).nullable(),
     prompt: z.string().min(1).max(PASSAGE_PROMPT_MAX_CHARS).nullable(),
     text: z.string().max(PASSAGE_MAX_CHARS).regex(/\S/, 'must not be blank'),
     /** When it was said: an event time, from 1900 to one day after the import began (its submission's acceptance time
@@ -284,7 +294,7 @@ export function recordSchemas(b: RecordBounds) {
     /** The text search configuration its words are stemmed with. */
     language: z.enum(TEXT_SEARCH_CONFIGS as [string, ...string[]]),
     hidden_at: time.nullable(),
-    hidden_by: z.string().max(B.hiddenByChars).nullable(),
+    hidden_by: z.string().max(BOUNDS.hiddenByChars).nullable(),
   })
 
   /** `passages` is absent in files made before passages were exported (then there are none). */
@@ -317,20 +327,20 @@ export type ExportRecord = HeaderRecord | ProfileExport | HistoryExport | Submis
 export function nestedDeeperThan(text: string, max: number): boolean {
   let depth = 0
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c === 34) {
+    const code = text.charCodeAt(i)
+    if (code === 34) {
       // To the closing quote: one not escaped by an odd number of backslashes.
       for (;;) {
-        const j = text.indexOf('"', i + 1)
-        if (j === -1) return false
-        let k = j - 1
-        while (text.charCodeAt(k) === 92) k--
-        i = j
-        if ((j - 1 - k) % 2 === 0) break
+        const closing = text.indexOf('"', i + 1)
+        if (closing === -1) return false
+        let before = closing - 1
+        while (text.charCodeAt(before) === 92) before--
+        i = closing
+        if ((closing - 1 - before) % 2 === 0) break
       }
-    } else if (c === 91 || c === 123) {
+    } else if (code === 91 || code === 123) {
       if (++depth > max) return true
-    } else if (c === 93 || c === 125) depth--
+    } else if (code === 93 || code === 125) depth--
   }
   return false
 }
@@ -343,7 +353,8 @@ export function recordParser(bounds: RecordBounds): (line: string) => ExportReco
   const schemas = recordSchemas(bounds)
   const historyBytes = 2 * bounds.profiles.profileBytes
   return (line) => {
-    if (nestedDeeperThan(line, B.depth)) throw new Error(`nested deeper than ${B.depth} levels of objects and arrays`)
+    if (nestedDeeperThan(line, BOUNDS.depth))
+      throw new Error(`nested deeper than ${BOUNDS.depth} levels of objects and arrays`)
     let value: unknown
     try {
       value = JSON.parse(line)
@@ -361,18 +372,18 @@ export function recordParser(bounds: RecordBounds): (line: string) => ExportReco
     if (type === 'history' && Buffer.byteLength(line) > historyBytes) {
       throw new Error(`history record: longer than ${historyBytes} bytes (twice PROFILER_PROFILE_MAX_BYTES)`)
     }
-    const r = schema.safeParse(value)
-    if (!r.success) {
-      const issue = r.error.issues[0]!
+    const parsed = schema.safeParse(value)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!
       const path = issue.path.join('.')
       throw new Error(`${type} record: ${path ? `${path}: ` : ''}${issue.message}`)
     }
     // Characters PostgreSQL cannot store (NUL, lone surrogates), in any string of the record.
     try {
       checkStorableJson(line, `${type} record`)
-    } catch (e) {
-      throw new Error((e as Error).message)
+    } catch (error) {
+      throw new Error((error as Error).message)
     }
-    return r.data as ExportRecord
+    return parsed.data as ExportRecord
   }
 }

@@ -73,8 +73,8 @@ export const forgetBodySchema = z
       .nullish()
       .describe('interests only: the category (any category when omitted)'),
   })
-  .superRefine((b, ctx) => {
-    if (b.category != null && b.section !== 'interests') {
+  .superRefine((body, ctx) => {
+    if (body.category != null && body.section !== 'interests') {
       ctx.addIssue({
         code: 'custom',
         message: 'Invalid field: category is only for section interests',
@@ -99,28 +99,28 @@ export const isForgetSection = (v: string): v is ForgetSection =>
   (FORGET_SECTIONS as readonly string[]).includes(v) || CUSTOM_FIELD_PATH.test(v)
 
 export function parseForgetTarget(input: unknown): ForgetTarget {
-  const b = parseRequest(forgetBodySchema, input)
+  const body = parseRequest(forgetBodySchema, input)
   return {
-    section: b.section as ForgetSection,
-    value: b.value,
-    ...(b.category != null ? { category: b.category } : {}),
+    section: body.section as ForgetSection,
+    value: body.value,
+    ...(body.category != null ? { category: body.category } : {}),
   }
 }
 
 /** Deep copy with every section present (stored states of older shapes). */
 export function completeState(state: ProfileState): ProfileState {
-  const s = structuredClone(state)
-  const e = emptyState()
-  s.content = { ...e.content, ...(s.content ?? {}) }
-  s.content.core_info ??= {}
-  s.content.interests ??= {}
-  s.content.personality = { ...e.content.personality, ...(s.content.personality ?? {}) }
-  s.content.personality.mood_trends ??= {}
-  s.content.memories ??= []
-  s.content.preferences = { ...e.content.preferences, ...(s.content.preferences ?? {}) }
-  s.field_timestamps ??= {}
-  s.internals = { ...e.internals, ...(s.internals ?? {}) }
-  return s
+  const copy = structuredClone(state)
+  const empty = emptyState()
+  copy.content = { ...empty.content, ...(copy.content ?? {}) }
+  copy.content.core_info ??= {}
+  copy.content.interests ??= {}
+  copy.content.personality = { ...empty.content.personality, ...(copy.content.personality ?? {}) }
+  copy.content.personality.mood_trends ??= {}
+  copy.content.memories ??= []
+  copy.content.preferences = { ...empty.content.preferences, ...(copy.content.preferences ?? {}) }
+  copy.field_timestamps ??= {}
+  copy.internals = { ...empty.internals, ...(copy.internals ?? {}) }
+  return copy
 }
 
 const isCustomPath = (section: ForgetSection): section is CustomFieldPath => section.startsWith('custom.')
@@ -141,36 +141,36 @@ const FORGETTABLE_SCALARS: Partial<Record<ForgetSection, true>> = {
 }
 
 function scalarSlot(
-  s: ProfileState,
+  state: ProfileState,
   section: ForgetSection,
 ): { get(): Scored<string | number> | undefined; del(): void } {
   if (section === 'preferences.conversation_style') {
-    const p = s.content.preferences
-    return { get: () => p.conversation_style, del: () => delete p.conversation_style }
+    const preferences = state.content.preferences
+    return { get: () => preferences.conversation_style, del: () => delete preferences.conversation_style }
   }
-  const f = section.slice('core_info.'.length) as CoreField
-  const c = s.content.core_info
-  return { get: () => c[f] as Scored<string | number> | undefined, del: () => delete c[f] }
+  const field = section.slice('core_info.'.length) as CoreField
+  const coreInfo = state.content.core_info
+  return { get: () => coreInfo[field] as Scored<string | number> | undefined, del: () => delete coreInfo[field] }
 }
 
 type Removed = NonNullable<Changes['removed']>
 
 /** Removes what matches (section, key) from the state; what went, in update_log terms. */
-function removeMatching(s: ProfileState, section: ForgetSection, key: string, category?: string): Removed {
+function removeMatching(state: ProfileState, section: ForgetSection, key: string, category?: string): Removed {
   const out: Removed = []
-  const { content } = s
+  const { content } = state
   if (FORGETTABLE_SCALARS[section]) {
-    const slot = scalarSlot(s, section)
+    const slot = scalarSlot(state, section)
     const cur = slot.get()
     if (cur !== undefined && keyOf(section, cur.value) === key) {
       out.push({ section, value: String(cur.value) })
       slot.del()
-      delete s.internals.seen[section]
-      if (s.internals.since) delete s.internals.since[section]
+      delete state.internals.seen[section]
+      if (state.internals.since) delete state.internals.since[section]
     }
     // Its past values go too (README "Facts over time"), each listed once.
     const listed = new Set(out.map((r) => r.value))
-    for (const e of removePastValues(s, section as ScalarPath, key, (v) => keyOf(section, v))) {
+    for (const e of removePastValues(state, section as ScalarPath, key, (v) => keyOf(section, v))) {
       if (!listed.has(String(e.value))) out.push({ section, value: String(e.value) })
       listed.add(String(e.value))
     }
@@ -197,7 +197,7 @@ function removeMatching(s: ProfileState, section: ForgetSection, key: string, ca
       if (out.length) fields![field] = cur.filter((e) => keyOf(section, e.value) !== key)
     } else if (cur && keyOf(section, cur.value as string | number) === key) {
       out.push({ section, value: String(cur.value) })
-      delete s.internals.seen[section]
+      delete state.internals.seen[section]
     }
     if (out.length) {
       const left = fields![field]
@@ -230,20 +230,20 @@ export interface ForgetResult {
 
 /** Removes the value and records its tombstone (the tombstone only when the value was there). */
 export function forgetValue(state: ProfileState, target: ForgetTarget, now: string): ForgetResult {
-  const s = completeState(state)
+  const next = completeState(state)
   const key = keyOf(target.section, target.value)
-  const removed = removeMatching(s, target.section, key, target.category)
-  if (!removed.length) return { state: s, changes: {}, found: false }
-  for (const p of touched(target.section, removed)) s.field_timestamps[p] = now
-  const tombs = (s.internals.forgotten ?? []).filter((t) => !(t.section === target.section && t.key === key))
+  const removed = removeMatching(next, target.section, key, target.category)
+  if (!removed.length) return { state: next, changes: {}, found: false }
+  for (const p of touched(target.section, removed)) next.field_timestamps[p] = now
+  const tombs = (next.internals.forgotten ?? []).filter((t) => !(t.section === target.section && t.key === key))
   tombs.push({
     section: target.section,
     key,
     at: now,
     ...(target.category !== undefined ? { category: target.category } : {}),
   })
-  s.internals.forgotten = tombs.slice(-MAX_TOMBSTONES)
-  return { state: s, changes: { removed }, found: true }
+  next.internals.forgotten = tombs.slice(-MAX_TOMBSTONES)
+  return { state: next, changes: { removed }, found: true }
 }
 
 /** Where each value of an extraction sits, as (section, value) pairs: what tombstones are matched against. */
@@ -251,8 +251,8 @@ function* proposed(ex: Extraction): Generator<[ForgetSection, unknown]> {
   const core = (ex.core_info ?? {}) as Record<string, Scored<unknown> | undefined>
   for (const f of ['name', 'age', 'gender', 'location', 'occupation'] as const) yield [`core_info.${f}`, core[f]?.value]
   yield ['preferences.conversation_style', ex.preferences?.conversation_style?.value]
-  const list = function* (section: ForgetSection, l: unknown): Generator<[ForgetSection, unknown]> {
-    if (Array.isArray(l)) for (const e of l) yield [section, e?.value]
+  const list = function* (section: ForgetSection, items: unknown): Generator<[ForgetSection, unknown]> {
+    if (Array.isArray(items)) for (const e of items) yield [section, e?.value]
   }
   for (const l of Object.values(ex.interests && typeof ex.interests === 'object' ? ex.interests : {}))
     yield* list('interests', l)
@@ -313,9 +313,9 @@ export function proposesValue(ex: Extraction, target: ForgetTarget): boolean {
 /** The extraction without the values of the `blocked` tombstone keys. */
 function without(ex: Extraction, blocked: Set<string>): Extraction {
   const out = structuredClone(ex)
-  const gone = (section: ForgetSection, v: unknown) => {
-    const k = tombKey(section, v)
-    return k !== undefined && blocked.has(k)
+  const gone = (section: ForgetSection, value: unknown) => {
+    const key = tombKey(section, value)
+    return key !== undefined && blocked.has(key)
   }
   const keep = (section: ForgetSection, l: unknown) =>
     (Array.isArray(l) ? l.filter((e) => !gone(section, e?.value)) : l) as Scored<string>[]
@@ -336,9 +336,9 @@ function without(ex: Extraction, blocked: Set<string>): Extraction {
   for (const [sec, fields] of customEntries(out)) {
     for (const field of Object.keys(fields)) {
       const path: CustomFieldPath = `custom.${sec}.${field}`
-      const v = fields[field]
-      if (Array.isArray(v)) fields[field] = keep(path, v)
-      else if (gone(path, (v as Scored<unknown> | undefined)?.value)) delete fields[field]
+      const value = fields[field]
+      if (Array.isArray(value)) fields[field] = keep(path, value)
+      else if (gone(path, (value as Scored<unknown> | undefined)?.value)) delete fields[field]
     }
   }
   return out
@@ -359,16 +359,16 @@ export function screenForgotten(
   if (!tombs.length) return { state, extractions }
   const byKey = new Map(tombs.map((t) => [`${t.section}\u0000${t.key}`, t]))
   const cleared = new Set<Tombstone>()
-  const out = extractions.map((ex, i) => {
+  const out = extractions.map((ex, index) => {
     if (!ex || typeof ex !== 'object') return ex
     const blocked = new Set<string>()
-    const at = acceptedAt[i]
+    const at = acceptedAt[index]
     for (const [section, value] of proposed(ex)) {
-      const k = tombKey(section, value)
-      const t = k === undefined ? undefined : byKey.get(k)
-      if (!t) continue
-      if (at !== undefined && at > t.at) cleared.add(t)
-      else blocked.add(k!)
+      const key = tombKey(section, value)
+      const tomb = key === undefined ? undefined : byKey.get(key)
+      if (!tomb) continue
+      if (at !== undefined && at > tomb.at) cleared.add(tomb)
+      else blocked.add(key!)
     }
     return blocked.size ? without(ex, blocked) : ex
   })
@@ -391,44 +391,45 @@ export function restoreSnapshot(
   now: string,
 ): { state: ProfileState; changes: Changes } {
   const before = completeState(current)
-  const s = completeState(snapshot)
+  const restored = completeState(snapshot)
   const tombs = before.internals.forgotten ?? []
-  s.internals.forgotten = structuredClone(tombs)
-  if (!s.internals.forgotten.length) delete s.internals.forgotten
-  for (const t of tombs) removeMatching(s, t.section, t.key)
-  s.field_timestamps = { ...before.field_timestamps }
-  const { changes, paths } = diffStates(before, s, keyMemo())
+  restored.internals.forgotten = structuredClone(tombs)
+  if (!restored.internals.forgotten.length) delete restored.internals.forgotten
+  for (const t of tombs) removeMatching(restored, t.section, t.key)
+  restored.field_timestamps = { ...before.field_timestamps }
+  const { changes, paths } = diffStates(before, restored, keyMemo())
   // The diff reports scalars and memories that appear or change; those the rollback takes away are listed here.
   const removed: Removed = changes.removed ?? []
   for (const section of Object.keys(FORGETTABLE_SCALARS) as ForgetSection[]) {
     const was = scalarSlot(before, section).get()
-    if (was !== undefined && scalarSlot(s, section).get() === undefined) {
+    if (was !== undefined && scalarSlot(restored, section).get() === undefined) {
       removed.push({ section, value: String(was.value) })
       paths.push(section.split('.')[0]!, section)
     }
   }
-  const kept = new Set(s.content.memories.map((m) => `${normaliseValue(m.event)}\u0000${m.date ?? ''}`))
+  const kept = new Set(restored.content.memories.map((m) => `${normaliseValue(m.event)}\u0000${m.date ?? ''}`))
   for (const m of before.content.memories) {
     if (!kept.has(`${normaliseValue(m.event)}\u0000${m.date ?? ''}`)) {
       removed.push({ section: 'memories', value: m.event })
       paths.push('memories')
     }
   }
-  const b = before.content.personality.mood_trends
-  const a = s.content.personality.mood_trends
-  if ((b.recent && !a.recent) || (b.default && !a.default)) paths.push('personality', 'personality.mood_trends')
+  const moodBefore = before.content.personality.mood_trends
+  const moodAfter = restored.content.personality.mood_trends
+  if ((moodBefore.recent && !moodAfter.recent) || (moodBefore.default && !moodAfter.default))
+    paths.push('personality', 'personality.mood_trends')
   if (removed.length) changes.removed = removed
-  if (before.language !== undefined && s.language === undefined) paths.push('language')
-  for (const p of paths) s.field_timestamps[p] = now
-  return { state: s, changes: { ...changes, rolled_back_to: toSeq } }
+  if (before.language !== undefined && restored.language === undefined) paths.push('language')
+  for (const p of paths) restored.field_timestamps[p] = now
+  return { state: restored, changes: { ...changes, rolled_back_to: toSeq } }
 }
 
 /** A stored snapshot (jsonb) as a state; null when absent or not an object. */
-export function snapshotState(v: unknown): ProfileState | null {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return null
-  const o = v as Record<string, unknown>
-  if (!o.content || typeof o.content !== 'object') return null
-  return completeState(o as unknown as ProfileState)
+export function snapshotState(stored: unknown): ProfileState | null {
+  if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return null
+  const record = stored as Record<string, unknown>
+  if (!record.content || typeof record.content !== 'object') return null
+  return completeState(record as unknown as ProfileState)
 }
 
 /** A history entry's snapshot: the profile's state once the entry applied (what a rollback to it restores). */

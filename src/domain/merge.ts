@@ -44,22 +44,22 @@ const LIST_SECTIONS: ListSection[] = ['interests', 'traits', 'topics_to_avoid']
 
 /** Deep copy with every section present, so stored states of older shapes merge too. */
 function workingCopy(state: ProfileState): ProfileState {
-  const s = structuredClone(state)
-  const e = emptyState()
-  s.content ??= e.content
-  s.content.core_info ??= {}
-  s.content.interests ??= {}
-  s.content.personality ??= e.content.personality
-  s.content.personality.traits ??= []
-  s.content.personality.mood_trends ??= {}
-  s.content.memories ??= []
-  s.content.preferences ??= e.content.preferences
-  s.content.preferences.topics_to_avoid ??= []
-  s.field_timestamps ??= {}
-  s.internals ??= e.internals
-  s.internals.mood_counts ??= {}
-  s.internals.seen ??= {}
-  return s
+  const copy = structuredClone(state)
+  const empty = emptyState()
+  copy.content ??= empty.content
+  copy.content.core_info ??= {}
+  copy.content.interests ??= {}
+  copy.content.personality ??= empty.content.personality
+  copy.content.personality.traits ??= []
+  copy.content.personality.mood_trends ??= {}
+  copy.content.memories ??= []
+  copy.content.preferences ??= empty.content.preferences
+  copy.content.preferences.topics_to_avoid ??= []
+  copy.field_timestamps ??= {}
+  copy.internals ??= empty.internals
+  copy.internals.mood_counts ??= {}
+  copy.internals.seen ??= {}
+  return copy
 }
 
 /**
@@ -67,21 +67,21 @@ function workingCopy(state: ProfileState): ProfileState {
  * only reads), so a merge deep-copies the profile once, not twice.
  */
 function readView(state: ProfileState): ProfileState {
-  const e = emptyState().content
-  const c = state.content ?? e
+  const empty = emptyState().content
+  const content = state.content ?? empty
   return {
     ...state,
     content: {
-      ...c,
-      core_info: c.core_info ?? {},
-      interests: c.interests ?? {},
+      ...content,
+      core_info: content.core_info ?? {},
+      interests: content.interests ?? {},
       personality: {
-        ...c.personality,
-        traits: c.personality?.traits ?? [],
-        mood_trends: c.personality?.mood_trends ?? {},
+        ...content.personality,
+        traits: content.personality?.traits ?? [],
+        mood_trends: content.personality?.mood_trends ?? {},
       },
-      memories: c.memories ?? [],
-      preferences: { ...c.preferences, topics_to_avoid: c.preferences?.topics_to_avoid ?? [] },
+      memories: content.memories ?? [],
+      preferences: { ...content.preferences, topics_to_avoid: content.preferences?.topics_to_avoid ?? [] },
     },
     field_timestamps: state.field_timestamps ?? {},
   }
@@ -110,42 +110,42 @@ const SECTION_PATH: Record<ListSection, string> = {
 }
 
 /** A value within the length limit; a longer one is dropped (and recorded). */
-function fits(w: MergeWork, section: string, value: string, category?: string): boolean {
-  if (value.length <= w.limits.valueChars) return true
-  w.dropped.add('value_chars', section, value, value.slice(0, 64), category)
+function fits(work: MergeWork, section: string, value: string, category?: string): boolean {
+  if (value.length <= work.limits.valueChars) return true
+  work.dropped.add('value_chars', section, value, value.slice(0, 64), category)
   return false
 }
 
-function scoredList(w: MergeWork, section: string, v: unknown, category?: string): Scored<string>[] {
-  if (!Array.isArray(v)) return []
+function scoredList(work: MergeWork, section: string, given: unknown, category?: string): Scored<string>[] {
+  if (!Array.isArray(given)) return []
   const out: Scored<string>[] = []
-  for (const x of v) {
+  for (const x of given) {
     const raw = x && typeof x === 'object' ? (x as Scored<unknown>).value : undefined
-    if (typeof raw === 'string' && !fits(w, section, raw, category)) continue
-    const e = cleanScoredText(x)
-    if (e) out.push(e)
+    if (typeof raw === 'string' && !fits(work, section, raw, category)) continue
+    const entry = cleanScoredText(x)
+    if (entry) out.push(entry)
   }
   return out
 }
 
 /** A scalar within the length limit. */
-function scalar(w: MergeWork, path: string, v: unknown): Scored<string> | undefined {
-  const raw = v && typeof v === 'object' ? (v as Scored<unknown>).value : undefined
-  if (typeof raw === 'string' && !fits(w, path, raw)) return undefined
-  return cleanScoredText(v)
+function scalar(work: MergeWork, path: string, value: unknown): Scored<string> | undefined {
+  const raw = value && typeof value === 'object' ? (value as Scored<unknown>).value : undefined
+  if (typeof raw === 'string' && !fits(work, path, raw)) return undefined
+  return cleanScoredText(value)
 }
 
 /** Normalised keys each list section negates in this extraction (interests: any category, or by category). */
-function removalKeys(w: MergeWork, ex: Extraction) {
+function removalKeys(work: MergeWork, ex: Extraction) {
   const keys: Record<ListSection, Set<string>> = { interests: new Set(), traits: new Set(), topics_to_avoid: new Set() }
   const named = new Map<string, Set<string>>()
   for (const r of Array.isArray(ex.removals) ? ex.removals : []) {
     const value =
-      r && LIST_SECTIONS.includes(r.section) && typeof r.value === 'string' && r.value.length <= w.limits.valueChars
+      r && LIST_SECTIONS.includes(r.section) && typeof r.value === 'string' && r.value.length <= work.limits.valueChars
         ? cleanText(r.value)
         : undefined
     if (value === undefined) continue
-    const key = w.keyOf(value)
+    const key = work.keyOf(value)
     if (r.section === 'interests' && typeof r.category === 'string') {
       let set = named.get(r.category)
       if (!set) named.set(r.category, (set = new Set()))
@@ -162,22 +162,22 @@ function removalKeys(w: MergeWork, ex: Extraction) {
  * Records that the evidence at hand named a value of a part (internals.said_at, keyed as field_timestamps): the newest
  * such time is kept, so the result is the same whatever batches the evidence came in.
  */
-function said(s: ProfileState, w: MergeWork, section: string, field?: string): void {
-  const at = w.at ?? w.now
-  const times = (s.internals.said_at ??= {})
+function said(state: ProfileState, work: MergeWork, section: string, field?: string): void {
+  const at = work.at ?? work.now
+  const times = (state.internals.said_at ??= {})
   for (const key of field === undefined ? [section] : [section, `${section}.${field}`]) {
     const had = hasOwn(times, key) ? Date.parse(times[key]!) : NaN
     if (!(had >= Date.parse(at))) times[key] = at
   }
 }
 
-function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
-  const { content } = s
-  const clock = w.clock
-  clock.at = w.at
+function applyExtraction(state: ProfileState, ex: Extraction, work: MergeWork): void {
+  const { content } = state
+  const clock = work.clock
+  clock.at = work.at
   // Adds first, removals last, and adds of a negated value skipped: within one extraction the removal wins.
-  const removals = removalKeys(w, ex)
-  const kept = (section: ListSection) => (e: Scored<string>) => !removals.negated(section, w.keyOf(e.value))
+  const removals = removalKeys(work, ex)
+  const kept = (section: ListSection) => (e: Scored<string>) => !removals.negated(section, work.keyOf(e.value))
 
   const core = ex.core_info ?? {}
   for (const f of CORE_FIELDS) {
@@ -186,69 +186,69 @@ function applyExtraction(s: ProfileState, ex: Extraction, w: MergeWork): void {
       if (!age) continue
       say(clock, 'core_info.age', age)
     } else {
-      const v = scalar(w, `core_info.${f}`, core[f])
-      if (!v) continue
-      say(clock, `core_info.${f}`, v)
+      const value = scalar(work, `core_info.${f}`, core[f])
+      if (!value) continue
+      say(clock, `core_info.${f}`, value)
     }
-    said(s, w, 'core_info', f)
+    said(state, work, 'core_info', f)
   }
 
   const interests = ex.interests && typeof ex.interests === 'object' ? ex.interests : {}
   for (const category of Object.keys(interests)) {
-    const list = scoredList(w, 'interests', interests[category], category)
-    if (!list.length || !fits(w, 'interests', category, category)) continue
+    const list = scoredList(work, 'interests', interests[category], category)
+    if (!list.length || !fits(work, 'interests', category, category)) continue
     const added = list.filter(kept('interests'))
-    for (const e of added) w.interests.add(category, e)
-    if (added.length) said(s, w, 'interests', category)
+    for (const e of added) work.interests.add(category, e)
+    if (added.length) said(state, work, 'interests', category)
   }
 
   const traits = content.personality.traits
-  const newTraits = scoredList(w, 'personality.traits', ex.personality?.traits).filter(kept('traits'))
-  for (const e of newTraits) w.lists.add(traits, e)
-  if (newTraits.length) said(s, w, 'personality', 'traits')
-  const mood = scalar(w, 'personality.mood_trends', ex.personality?.mood)
+  const newTraits = scoredList(work, 'personality.traits', ex.personality?.traits).filter(kept('traits'))
+  for (const e of newTraits) work.lists.add(traits, e)
+  if (newTraits.length) said(state, work, 'personality', 'traits')
+  const mood = scalar(work, 'personality.mood_trends', ex.personality?.mood)
   if (mood) {
     applyMood(mood, clock)
-    said(s, w, 'personality', 'mood_trends')
+    said(state, work, 'personality', 'mood_trends')
   }
 
   if (Array.isArray(ex.memories) && ex.memories.length) {
     const index = new Map<string, number>()
-    content.memories.forEach((m, i) => {
-      const k = memoryKey(m, w.keyOf)
-      if (!index.has(k)) index.set(k, i)
+    content.memories.forEach((memory, position) => {
+      const key = memoryKey(memory, work.keyOf)
+      if (!index.has(key)) index.set(key, position)
     })
     for (const raw of ex.memories) {
       const event = raw && typeof raw === 'object' ? (raw as { event?: unknown }).event : undefined
-      if (typeof event === 'string' && !fits(w, 'memories', event)) continue
-      const m = cleanMemory(raw)
-      if (!m) continue
-      addMemory(content.memories, m, w.keyOf, index)
-      said(s, w, 'memories')
+      if (typeof event === 'string' && !fits(work, 'memories', event)) continue
+      const memory = cleanMemory(raw)
+      if (!memory) continue
+      addMemory(content.memories, memory, work.keyOf, index)
+      said(state, work, 'memories')
     }
     content.memories = sortMemories(content.memories)
   }
 
-  const style = scalar(w, 'preferences.conversation_style', ex.preferences?.conversation_style)
+  const style = scalar(work, 'preferences.conversation_style', ex.preferences?.conversation_style)
   if (style) {
     say(clock, 'preferences.conversation_style', style)
-    said(s, w, 'preferences', 'conversation_style')
+    said(state, work, 'preferences', 'conversation_style')
   }
-  const topics = scoredList(w, 'preferences.topics_to_avoid', ex.preferences?.topics_to_avoid).filter(
+  const topics = scoredList(work, 'preferences.topics_to_avoid', ex.preferences?.topics_to_avoid).filter(
     kept('topics_to_avoid'),
   )
-  for (const e of topics) w.lists.add(content.preferences.topics_to_avoid, e)
-  if (topics.length) said(s, w, 'preferences', 'topics_to_avoid')
+  for (const e of topics) work.lists.add(content.preferences.topics_to_avoid, e)
+  if (topics.length) said(state, work, 'preferences', 'topics_to_avoid')
 
   // Detection runs on every submission, so the latest one describes how the person writes now.
   const language = cleanLanguage(ex.language)
-  if (language !== undefined) s.language = language
+  if (language !== undefined) state.language = language
 
-  applyCustom(s, ex.custom, w.lists, (section, field) => said(s, w, `custom.${section}`, field))
+  applyCustom(state, ex.custom, work.lists, (section, field) => said(state, work, `custom.${section}`, field))
 
-  w.interests.remove(removals.keys.interests, removals.named)
-  w.lists.removeKeys(content.personality.traits, removals.keys.traits)
-  w.lists.removeKeys(content.preferences.topics_to_avoid, removals.keys.topics_to_avoid)
+  work.interests.remove(removals.keys.interests, removals.named)
+  work.lists.removeKeys(content.personality.traits, removals.keys.traits)
+  work.lists.removeKeys(content.preferences.topics_to_avoid, removals.keys.topics_to_avoid)
 }
 
 export interface MergeOptions {
@@ -269,12 +269,12 @@ export interface MergeOptions {
 }
 
 /** Each extraction's event time as UTC ISO 8601, undefined where unknown or not a time. */
-function eventTimes(n: number, given: (string | undefined)[] | undefined): (string | undefined)[] {
-  const out: (string | undefined)[] = new Array(n).fill(undefined)
+function eventTimes(count: number, given: (string | undefined)[] | undefined): (string | undefined)[] {
+  const out: (string | undefined)[] = new Array(count).fill(undefined)
   if (!given) return out
-  for (let i = 0; i < n; i++) {
-    const t = typeof given[i] === 'string' ? Date.parse(given[i]!) : NaN
-    if (!Number.isNaN(t)) out[i] = new Date(t).toISOString()
+  for (let i = 0; i < count; i++) {
+    const time = typeof given[i] === 'string' ? Date.parse(given[i]!) : NaN
+    if (!Number.isNaN(time)) out[i] = new Date(time).toISOString()
   }
   return out
 }
@@ -378,9 +378,9 @@ export function merge(state: ProfileState, batch: Extraction[], now: string, opt
 function recordDropped(changes: Changes, dropped: Dropped, log: DropLog, keyOf: KeyOf): void {
   changes.dropped = dropped
   if (!changes.removed) return
-  changes.removed = changes.removed.filter((r) => {
-    const section = r.section in SECTION_PATH ? SECTION_PATH[r.section as ListSection] : r.section
-    return !log.keys.has(droppedKey(section, keyOf(r.value), r.category))
+  changes.removed = changes.removed.filter((removal) => {
+    const section = removal.section in SECTION_PATH ? SECTION_PATH[removal.section as ListSection] : removal.section
+    return !log.keys.has(droppedKey(section, keyOf(removal.value), removal.category))
   })
   if (!changes.removed.length) delete changes.removed
 }

@@ -83,8 +83,8 @@ export class DropLog {
     this.limits.add(limit)
     this.keys.add(droppedKey(section, key, category))
     if (this.values.length < DROPPED_LISTED) {
-      const v = value.length > DROPPED_VALUE_CHARS ? `${value.slice(0, DROPPED_VALUE_CHARS)}…` : value
-      this.values.push({ section, ...(category !== undefined ? { category } : {}), value: v })
+      const shown = value.length > DROPPED_VALUE_CHARS ? `${value.slice(0, DROPPED_VALUE_CHARS)}…` : value
+      this.values.push({ section, ...(category !== undefined ? { category } : {}), value: shown })
     }
   }
 
@@ -130,11 +130,11 @@ const IMPORTANCE_WEIGHT = { low: -0.2, medium: 0, high: 0.2 } as const
  * confident values of all go first. Mutates the working copy it is given (the merge's own); returns what went. Linear
  * in the state's size plus n log n for the ranking of the lists that are over.
  */
-export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: KeyOf, log = new DropLog()): DropLog {
-  const c = s.content
-  const take = (limit: LimitName, cands: Candidate[], n: number) => {
-    if (n <= 0) return
-    for (const x of cands.sort(byRank).slice(0, n)) {
+export function enforceLimits(state: ProfileState, limits: ProfileLimits, keyOf: KeyOf, log = new DropLog()): DropLog {
+  const content = state.content
+  const take = (limit: LimitName, cands: Candidate[], count: number) => {
+    if (count <= 0) return
+    for (const x of cands.sort(byRank).slice(0, count)) {
       x.remove()
       log.add(limit, x.section, x.value, x.key, x.category)
     }
@@ -148,25 +148,25 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
   // Applies the removals marked so far (each list rewritten once, in place, so references stay valid).
   const flush = () => {
     for (const [list, gone] of removals) {
-      let w = 0
-      for (let r = 0; r < list.length; r++) if (!gone.has(r)) list[w++] = list[r]
-      list.length = w
+      let kept = 0
+      for (let r = 0; r < list.length; r++) if (!gone.has(r)) list[kept++] = list[r]
+      list.length = kept
     }
     removals.clear()
   }
   const listCandidates = (section: string, list: Scored<unknown>[], category?: string): Candidate[] =>
-    list.map((e, i) => {
-      const value = String(e.value)
+    list.map((entry, index) => {
+      const value = String(entry.value)
       return {
         section,
         category,
         value,
         key: keyOf(value),
-        confidence: conf(e.confidence),
-        index: i,
+        confidence: conf(entry.confidence),
+        index,
         weight: 0,
-        bytes: bytesOf(e),
-        remove: removeAt(list, i),
+        bytes: bytesOf(entry),
+        remove: removeAt(list, index),
       }
     })
   const capList = (section: string, list: Scored<unknown>[] | undefined, category?: string) => {
@@ -175,10 +175,10 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
   }
 
   // Lists, one by one.
-  for (const cat of Object.keys(c.interests)) capList('interests', c.interests[cat], cat)
-  capList('personality.traits', c.personality.traits)
-  capList('preferences.topics_to_avoid', c.preferences.topics_to_avoid)
-  for (const [sec, fields] of Object.entries(c.custom ?? {})) {
+  for (const cat of Object.keys(content.interests)) capList('interests', content.interests[cat], cat)
+  capList('personality.traits', content.personality.traits)
+  capList('preferences.topics_to_avoid', content.preferences.topics_to_avoid)
+  for (const [sec, fields] of Object.entries(content.custom ?? {})) {
     for (const [field, v] of Object.entries(fields)) if (Array.isArray(v)) capList(`custom.${sec}.${field}`, v)
   }
   flush()
@@ -186,7 +186,7 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
   // Past values of each scalar: the oldest go (the merge keeps them within the limit as it adds them; a rollback to a
   // snapshot kept under a larger limit, or a stored profile, may be over).
   let pastDropped = false
-  for (const [path, list] of Object.entries(c.past_values ?? {}) as [ScalarPath, PastValue[]][]) {
+  for (const [path, list] of Object.entries(content.past_values ?? {}) as [ScalarPath, PastValue[]][]) {
     while (list.length > limits.pastValues) {
       const gone = list.pop()!
       log.add('past_values', path, String(gone.value), keyOf(String(gone.value)))
@@ -195,30 +195,31 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
   }
 
   // Interest categories: those whose best value is least confident go whole.
-  const cats = Object.keys(c.interests)
+  const cats = Object.keys(content.interests)
   if (cats.length > limits.categories) {
     const ranked = cats
       .map((cat) => ({
         cat,
-        best: Math.max(0, ...c.interests[cat]!.map((e) => conf(e.confidence))),
-        n: c.interests[cat]!.length,
+        best: Math.max(0, ...content.interests[cat]!.map((e) => conf(e.confidence))),
+        n: content.interests[cat]!.length,
       }))
       .sort((a, b) => b.best - a.best || b.n - a.n || (a.cat < b.cat ? -1 : 1))
     for (const { cat } of ranked.slice(limits.categories)) {
-      for (const e of c.interests[cat]!) log.add('categories', 'interests', e.value, keyOf(e.value), cat)
-      delete c.interests[cat]
+      for (const e of content.interests[cat]!) log.add('categories', 'interests', e.value, keyOf(e.value), cat)
+      delete content.interests[cat]
     }
   }
 
   // All interests together.
-  const interests = () => Object.keys(c.interests).flatMap((cat) => listCandidates('interests', c.interests[cat]!, cat))
-  const nInterests = Object.values(c.interests).reduce((n, l) => n + l.length, 0)
+  const interests = () =>
+    Object.keys(content.interests).flatMap((cat) => listCandidates('interests', content.interests[cat]!, cat))
+  const nInterests = Object.values(content.interests).reduce((n, l) => n + l.length, 0)
   if (nInterests > limits.interests) take('interests', interests(), nInterests - limits.interests)
   flush()
 
   // Memories: the least important, then least confident, then oldest go.
   const memories = (): Candidate[] =>
-    c.memories.map((m: Memory, i) => ({
+    content.memories.map((m: Memory, i) => ({
       section: 'memories',
       value: m.event,
       key: keyOf(m.event),
@@ -226,15 +227,15 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
       index: i,
       weight: IMPORTANCE_WEIGHT[m.importance ?? 'medium'] ?? 0,
       bytes: bytesOf(m),
-      remove: removeAt(c.memories, i),
+      remove: removeAt(content.memories, i),
     }))
-  if (c.memories.length > limits.memories) take('memories', memories(), c.memories.length - limits.memories)
+  if (content.memories.length > limits.memories) take('memories', memories(), content.memories.length - limits.memories)
   flush()
 
   // Custom values together (scalars and list entries).
   const custom = (): Candidate[] => {
     const out: Candidate[] = []
-    for (const [sec, fields] of Object.entries(c.custom ?? {})) {
+    for (const [sec, fields] of Object.entries(content.custom ?? {})) {
       for (const [field, v] of Object.entries(fields)) {
         const section = `custom.${sec}.${field}`
         if (Array.isArray(v)) out.push(...listCandidates(section, v))
@@ -255,7 +256,7 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
     }
     return out
   }
-  const nCustom = Object.values(c.custom ?? {}).reduce(
+  const nCustom = Object.values(content.custom ?? {}).reduce(
     (n, f) => n + Object.values(f).reduce((m, v) => m + (Array.isArray(v) ? v.length : 1), 0),
     0,
   )
@@ -264,31 +265,31 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
 
   // Past values, as the size limit ranks them: below every current value, the oldest first.
   const past = (): Candidate[] =>
-    (Object.entries(c.past_values ?? {}) as [ScalarPath, PastValue[]][]).flatMap(([path, list]) =>
-      list.map((e, i) => {
-        const value = String(e.value)
-        const remove = removeAt(list, i)
+    (Object.entries(content.past_values ?? {}) as [ScalarPath, PastValue[]][]).flatMap(([path, list]) =>
+      list.map((entry, index) => {
+        const value = String(entry.value)
+        const remove = removeAt(list, index)
         return {
           section: path,
           value,
           key: keyOf(value),
-          confidence: conf(e.confidence),
-          index: -i,
+          confidence: conf(entry.confidence),
+          index: -index,
           weight: -1,
-          bytes: bytesOf(e),
+          bytes: bytesOf(entry),
           remove: () => ((pastDropped = true), remove()),
         }
       }),
     )
 
   // The size of it all: past values first, then the least confident values of any section go until it fits.
-  let size = Buffer.byteLength(JSON.stringify(c))
+  let size = Buffer.byteLength(JSON.stringify(content))
   if (size > limits.profileBytes) {
     const all = [
       ...past(),
       ...interests(),
-      ...listCandidates('personality.traits', c.personality.traits),
-      ...listCandidates('preferences.topics_to_avoid', c.preferences.topics_to_avoid),
+      ...listCandidates('personality.traits', content.personality.traits),
+      ...listCandidates('preferences.topics_to_avoid', content.preferences.topics_to_avoid),
       ...memories(),
       ...custom(),
     ].sort(byRank)
@@ -302,8 +303,8 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
   }
   // The statements of the past values dropped go too, so the next merge does not build them again.
   if (pastDropped)
-    followDroppedPast(s, limits.pastValues, (path, v) => log.add('past_values', path, String(v), keyOf(String(v))))
-  tidy(s, keyOf)
+    followDroppedPast(state, limits.pastValues, (path, v) => log.add('past_values', path, String(v), keyOf(String(v))))
+  tidy(state, keyOf)
   return log
 }
 
@@ -312,40 +313,41 @@ export function enforceLimits(s: ProfileState, limits: ProfileLimits, keyOf: Key
  * (field_timestamps, internals.said_at) and sighting counts of parts that no longer exist (they would otherwise pile up
  * with every category a profile ever had), and the least seen moods past MAX_MOODS.
  */
-export function tidy(s: ProfileState, keyOf: KeyOf): void {
-  const c = s.content
-  for (const cat of Object.keys(c.interests)) if (!c.interests[cat]!.length) delete c.interests[cat]
-  for (const [sec, fields] of Object.entries(c.custom ?? {})) {
+export function tidy(state: ProfileState, keyOf: KeyOf): void {
+  const content = state.content
+  for (const cat of Object.keys(content.interests)) if (!content.interests[cat]!.length) delete content.interests[cat]
+  for (const [sec, fields] of Object.entries(content.custom ?? {})) {
     for (const [field, v] of Object.entries(fields)) if (Array.isArray(v) && !v.length) delete fields[field]
-    if (!Object.keys(fields).length) delete c.custom![sec]
+    if (!Object.keys(fields).length) delete content.custom![sec]
   }
-  if (c.custom && !Object.keys(c.custom).length) delete c.custom
-  if (c.past_values) {
-    for (const path of Object.keys(c.past_values) as ScalarPath[])
-      if (!c.past_values[path]?.length) delete c.past_values[path]
-    if (!Object.keys(c.past_values).length) delete c.past_values
+  if (content.custom && !Object.keys(content.custom).length) delete content.custom
+  if (content.past_values) {
+    for (const path of Object.keys(content.past_values) as ScalarPath[])
+      if (!content.past_values[path]?.length) delete content.past_values[path]
+    if (!Object.keys(content.past_values).length) delete content.past_values
   }
   const exists = (path: string) => {
     const [section, a, b] = path.split('.')
-    if (section === 'interests' && a !== undefined) return hasOwn(c.interests, a)
+    if (section === 'interests' && a !== undefined) return hasOwn(content.interests, a)
     if (section === 'custom' && a !== undefined) {
-      const fields = c.custom && hasOwn(c.custom, a) ? c.custom[a] : undefined
+      const fields = content.custom && hasOwn(content.custom, a) ? content.custom[a] : undefined
       return fields !== undefined && (b === undefined || hasOwn(fields, b))
     }
     return true
   }
-  for (const p of Object.keys(s.field_timestamps)) if (!exists(p)) delete s.field_timestamps[p]
-  const said = s.internals.said_at
+  for (const p of Object.keys(state.field_timestamps)) if (!exists(p)) delete state.field_timestamps[p]
+  const said = state.internals.said_at
   if (said) for (const p of Object.keys(said)) if (!exists(p)) delete said[p]
-  for (const p of Object.keys(s.internals.seen)) if (p.startsWith('custom.') && !exists(p)) delete s.internals.seen[p]
-  const moods = Object.entries(s.internals.mood_counts)
+  for (const p of Object.keys(state.internals.seen))
+    if (p.startsWith('custom.') && !exists(p)) delete state.internals.seen[p]
+  const moods = Object.entries(state.internals.mood_counts)
   if (moods.length > MAX_MOODS) {
     const keep = new Set<string>()
-    const trends = c.personality.mood_trends
+    const trends = content.personality.mood_trends
     for (const m of [trends.default?.value, trends.recent?.value]) if (typeof m === 'string') keep.add(keyOf(m))
     moods.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     const kept = new Map(moods.slice(0, MAX_MOODS))
-    s.internals.mood_counts = Object.fromEntries(moods.filter(([k]) => kept.has(k) || keep.has(k)))
+    state.internals.mood_counts = Object.fromEntries(moods.filter(([k]) => kept.has(k) || keep.has(k)))
   }
 }
 
@@ -373,16 +375,16 @@ export function contentViolation(content: ProfileContent, limits: ProfileLimits)
         customN += v.length
       } else {
         customN++
-        const l = long(`custom.${sec}.${field}`, v?.value)
-        if (l) return l
+        const tooLong = long(`custom.${sec}.${field}`, v?.value)
+        if (tooLong) return tooLong
       }
     }
   }
   for (const [path, l] of lists) {
     if (l.length > limits.listValues) return over(path, l.length, limits.listValues, 'PROFILER_PROFILE_MAX_LIST_VALUES')
     for (const [i, e] of l.entries()) {
-      const m = long(`${path}[${i}]`, e?.value)
-      if (m) return m
+      const tooLong = long(`${path}[${i}]`, e?.value)
+      if (tooLong) return tooLong
     }
   }
   const cats = Object.keys(content.interests ?? {})
@@ -398,29 +400,29 @@ export function contentViolation(content: ProfileContent, limits: ProfileLimits)
   if (memories.length > limits.memories)
     return over('memories', memories.length, limits.memories, 'PROFILER_PROFILE_MAX_MEMORIES')
   for (const [i, m] of memories.entries()) {
-    const l = long(`memories[${i}].event`, m?.event)
-    if (l) return l
+    const tooLong = long(`memories[${i}].event`, m?.event)
+    if (tooLong) return tooLong
   }
   if (customN > limits.customValues)
     return over('custom', customN, limits.customValues, 'PROFILER_PROFILE_MAX_CUSTOM_VALUES')
   for (const [f, v] of Object.entries(content.core_info ?? {})) {
-    const l = long(`core_info.${f}`, (v as Scored<unknown> | undefined)?.value)
-    if (l) return l
+    const tooLong = long(`core_info.${f}`, (v as Scored<unknown> | undefined)?.value)
+    if (tooLong) return tooLong
   }
   for (const [path, v] of [
     ['preferences.conversation_style', content.preferences?.conversation_style],
     ['personality.mood_trends.recent', content.personality?.mood_trends?.recent],
     ['personality.mood_trends.default', content.personality?.mood_trends?.default],
   ] as const) {
-    const l = long(path, v?.value)
-    if (l) return l
+    const tooLong = long(path, v?.value)
+    if (tooLong) return tooLong
   }
   for (const [path, list] of Object.entries(content.past_values ?? {}) as [ScalarPath, PastValue[]][]) {
     if (list.length > limits.pastValues)
       return `past_values.${path} holds ${list.length} values; at most ${limits.pastValues} (PROFILER_PROFILE_MAX_PAST_VALUES)`
     for (const [i, e] of list.entries()) {
-      const l = long(`past_values.${path}[${i}]`, e?.value)
-      if (l) return l
+      const tooLong = long(`past_values.${path}[${i}]`, e?.value)
+      if (tooLong) return tooLong
     }
   }
   const bytes = Buffer.byteLength(JSON.stringify(content))

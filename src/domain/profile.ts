@@ -288,14 +288,14 @@ export interface Changes {
  * measure of how much work a merge, a summary or a context of it is, for choosing to run small ones where they are
  * asked. O(categories + custom fields); anything not a list counts nothing.
  */
-export function valueCount(c: Partial<ProfileContent> | undefined): number {
-  if (!c || typeof c !== 'object') return 0
+export function valueCount(content: Partial<ProfileContent> | undefined): number {
+  if (!content || typeof content !== 'object') return 0
   const len = (l: unknown) => (Array.isArray(l) ? l.length : 0)
-  let n = len(c.personality?.traits) + len(c.preferences?.topics_to_avoid) + len(c.memories)
-  for (const l of Object.values(c.interests ?? {})) n += len(l)
-  for (const fields of Object.values(c.custom ?? {}))
-    for (const v of Object.values(fields ?? {})) n += Array.isArray(v) ? v.length : 1
-  return n
+  let count = len(content.personality?.traits) + len(content.preferences?.topics_to_avoid) + len(content.memories)
+  for (const l of Object.values(content.interests ?? {})) count += len(l)
+  for (const fields of Object.values(content.custom ?? {}))
+    for (const v of Object.values(fields ?? {})) count += Array.isArray(v) ? v.length : 1
+  return count
 }
 
 /** One profile's key in maps of many tenants' profiles (the worker's rounds): tenant and id, NUL-separated. */

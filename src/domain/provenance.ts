@@ -73,16 +73,16 @@ export function evidenceParamsSchema() {
 }
 
 export function parseEvidenceParams(input: unknown): EvidenceParams {
-  const p = parseRequest(evidenceParamsSchema(), input)
-  checkStorable(p.value, 'parameter value')
-  checkStorable(p.category ?? undefined, 'parameter category')
-  if (p.category != null && p.field !== 'interests')
+  const parsed = parseRequest(evidenceParamsSchema(), input)
+  checkStorable(parsed.value, 'parameter value')
+  checkStorable(parsed.category ?? undefined, 'parameter category')
+  if (parsed.category != null && parsed.field !== 'interests')
     throw invalid('Invalid parameter category: only for field interests')
   return {
-    section: p.field as ForgetTarget['section'],
-    value: p.value,
-    limit: p.limit,
-    ...(p.category != null ? { category: p.category } : {}),
+    section: parsed.field as ForgetTarget['section'],
+    value: parsed.value,
+    limit: parsed.limit,
+    ...(parsed.category != null ? { category: parsed.category } : {}),
   }
 }
 
@@ -95,19 +95,20 @@ export interface StoredProvenance {
 }
 
 /** A stored `extraction` column as provenance; an older row may hold the bare extraction. */
-export function storedProvenance(v: unknown): StoredProvenance {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return {}
-  const o = v as Record<string, unknown>
-  if (o.structured === true) return { structured: true }
-  if ('extraction' in o || 'evidence' in o) {
-    const ex = o.extraction && typeof o.extraction === 'object' ? (o.extraction as Extraction) : undefined
+export function storedProvenance(stored: unknown): StoredProvenance {
+  if (!stored || typeof stored !== 'object' || Array.isArray(stored)) return {}
+  const record = stored as Record<string, unknown>
+  if (record.structured === true) return { structured: true }
+  if ('extraction' in record || 'evidence' in record) {
+    const ex =
+      record.extraction && typeof record.extraction === 'object' ? (record.extraction as Extraction) : undefined
     const ev =
-      o.evidence && typeof o.evidence === 'object' && !Array.isArray(o.evidence)
-        ? (o.evidence as Record<string, string>)
+      record.evidence && typeof record.evidence === 'object' && !Array.isArray(record.evidence)
+        ? (record.evidence as Record<string, string>)
         : undefined
     return { ...(ex ? { extraction: ex } : {}), ...(ev ? { evidence: ev } : {}) }
   }
-  return { extraction: o as Extraction }
+  return { extraction: record as Extraction }
 }
 
 /** Keys of the quote record (evidenceOf) under which a list entry's quote is kept, by section. */
@@ -118,8 +119,8 @@ const LIST_PREFIX: Partial<Record<string, string>> = {
 }
 
 /** The words a model quoted for the target's value in one submission, when it kept any. */
-export function quoteFor(p: StoredProvenance, target: ForgetTarget): string | undefined {
-  const ev = p.evidence
+export function quoteFor(provenance: StoredProvenance, target: ForgetTarget): string | undefined {
+  const ev = provenance.evidence
   if (!ev) return undefined
   const key = valueKey(target.section, target.value)
   const quote = (k: string) => (typeof ev[k] === 'string' && ev[k]!.trim() ? ev[k]!.trim() : undefined)
@@ -143,7 +144,7 @@ export function quoteFor(p: StoredProvenance, target: ForgetTarget): string | un
   if (target.section.startsWith('custom.')) {
     // Kept per field, from its first value: the quote of a list field may be another entry's.
     const [, sec, field] = target.section.split('.') as [string, string, string]
-    const cur = (p.extraction?.custom as Record<string, Record<string, unknown>> | undefined)?.[sec]?.[field]
+    const cur = (provenance.extraction?.custom as Record<string, Record<string, unknown>> | undefined)?.[sec]?.[field]
     return Array.isArray(cur) ? undefined : quote(target.section)
   }
   return quote(target.section)
@@ -151,9 +152,9 @@ export function quoteFor(p: StoredProvenance, target: ForgetTarget): string | un
 
 /** Whether the submission's stored extraction proposed the value, and the quote it kept for it. */
 export function proposalOf(stored: unknown, target: ForgetTarget): { proposed: boolean; quote?: string } {
-  const p = storedProvenance(stored)
-  if (!p.extraction || !proposesValue(p.extraction, target)) return { proposed: false }
-  const quote = quoteFor(p, target)
+  const provenance = storedProvenance(stored)
+  if (!provenance.extraction || !proposesValue(provenance.extraction, target)) return { proposed: false }
+  const quote = quoteFor(provenance, target)
   return { proposed: true, ...(quote ? { quote } : {}) }
 }
 
@@ -236,10 +237,10 @@ export function siftSupport<P extends CandidatePassage>(
     const lexemes = new Set(p.hits)
     if (rules.proposed.has(p.submission_id)) {
       const quote = rules.quoteGroups.get(p.submission_id)
-      const q = quote ? share(lexemes, quote) : 0
-      const v = share(lexemes, rules.valueGroups)
-      if (quote && q >= QUOTE_SHARE) supported.push({ passage: p, match: 'quote', share: q })
-      else if (v >= PROPOSED_SHARE) supported.push({ passage: p, match: 'extraction', share: v })
+      const quoteShare = quote ? share(lexemes, quote) : 0
+      const valueShare = share(lexemes, rules.valueGroups)
+      if (quote && quoteShare >= QUOTE_SHARE) supported.push({ passage: p, match: 'quote', share: quoteShare })
+      else if (valueShare >= PROPOSED_SHARE) supported.push({ passage: p, match: 'extraction', share: valueShare })
     } else if (share(lexemes, rules.valueGroups) === 1) {
       const words = { passage: p, match: 'words' as const, share: 1 }
       if (rules.known.has(p.submission_id)) fallback.push(words)
@@ -250,14 +251,14 @@ export function siftSupport<P extends CandidatePassage>(
 }
 
 /** Best first: `quote`, `extraction`, `words`; then the share held, the rank, the newest said, the place. */
-export function bySupport<P extends CandidatePassage>(a: Supported<P>, b: Supported<P>): number {
+export function bySupport<P extends CandidatePassage>(left: Supported<P>, right: Supported<P>): number {
   return (
-    MATCH_ORDER[a.match] - MATCH_ORDER[b.match] ||
-    b.share - a.share ||
-    b.passage.rank - a.passage.rank ||
-    b.passage.occurred_at.localeCompare(a.passage.occurred_at) ||
-    a.passage.submission_id.localeCompare(b.passage.submission_id) ||
-    a.passage.position - b.passage.position
+    MATCH_ORDER[left.match] - MATCH_ORDER[right.match] ||
+    right.share - left.share ||
+    right.passage.rank - left.passage.rank ||
+    right.passage.occurred_at.localeCompare(left.passage.occurred_at) ||
+    left.passage.submission_id.localeCompare(right.passage.submission_id) ||
+    left.passage.position - right.passage.position
   )
 }
 
@@ -272,9 +273,9 @@ export function keepBest<P extends CandidatePassage>(kept: Supported<P>[], more:
  * passages of the proposing submissions that hold any word looked for, and the others that hold every word of the
  * value.
  */
-export function supportingPassages<P extends CandidatePassage>(o: SupportRules & { ofProposed: P[]; others: P[] }) {
-  const ofProposed = o.ofProposed.filter((p) => o.proposed.has(p.submission_id))
-  const others = o.others.filter((p) => !o.proposed.has(p.submission_id))
-  const { supported, fallback } = siftSupport([...ofProposed, ...others], o)
+export function supportingPassages<P extends CandidatePassage>(input: SupportRules & { ofProposed: P[]; others: P[] }) {
+  const ofProposed = input.ofProposed.filter((p) => input.proposed.has(p.submission_id))
+  const others = input.others.filter((p) => !input.proposed.has(p.submission_id))
+  const { supported, fallback } = siftSupport([...ofProposed, ...others], input)
   return (supported.length ? supported : fallback).sort(bySupport)
 }
