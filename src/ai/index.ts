@@ -28,10 +28,10 @@ export function createAiProviders(
   if (config.ai === 'openai') {
     const llm = new LlmClient(config.openai, opts.onLlmFailure, opts.events, opts.log)
     // Embeddings from their own server when one is configured (its own key; the chat provider's headers stay with it).
-    const o = config.openai
-    const embedLlm = o.embeddingBaseUrl
+    const openai = config.openai
+    const embedLlm = openai.embeddingBaseUrl
       ? new LlmClient(
-          { ...o, baseUrl: o.embeddingBaseUrl, apiKey: o.embeddingApiKey ?? o.apiKey, headers: {} },
+          { ...openai, baseUrl: openai.embeddingBaseUrl, apiKey: openai.embeddingApiKey ?? openai.apiKey, headers: {} },
           opts.onLlmFailure,
           opts.events,
           opts.log,
@@ -63,9 +63,9 @@ export function createAiProviders(
 
 /** What a provider's pause reports: given to the composition root, which logs them. */
 export interface ProviderEvents {
-  onPause?(p: Pause): void
-  onProbeRefused?(p: Pause, nextInMs: number): void
-  onResume?(p: Pause): void
+  onPause?(pause: Pause): void
+  onProbeRefused?(pause: Pause, nextInMs: number): void
+  onResume?(pause: Pause): void
 }
 
 /**
@@ -73,9 +73,9 @@ export interface ProviderEvents {
  * it ends.
  */
 export function loggedPause(log: {
-  error(o: object, m: string): void
-  warn(o: object, m: string): void
-  info(o: object, m: string): void
+  error(fields: object, message: string): void
+  warn(fields: object, message: string): void
+  info(fields: object, message: string): void
 }): ProviderEvents {
   return {
     onPause: (p) =>

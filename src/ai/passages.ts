@@ -81,19 +81,19 @@ function bounded(units: Unit[], minTarget: number, max: number, joiner: string):
   return { units: packed.slice(0, max), dropped: Math.max(0, packed.length - max) }
 }
 
-function conversationUnits(c: ParsedConversation, fallbackAt: string, now: number): Unit[] {
-  const subject = c.speaker
+function conversationUnits(conversation: ParsedConversation, fallbackAt: string, now: number): Unit[] {
+  const subject = conversation.speaker
   if (subject === null) return []
   const times = new Map<number, string>()
-  for (const t of c.timestamps ?? []) times.set(t.index, messageTime(t.value, fallbackAt, now))
+  for (const t of conversation.timestamps ?? []) times.set(t.index, messageTime(t.value, fallbackAt, now))
   const units: Unit[] = []
-  c.turns.forEach((t, i) => {
-    const text = visibleLine(t.text)
-    if (!text || !same(t.speaker, subject)) return
-    const before = c.turns[i - 1]
+  conversation.turns.forEach((turn, index) => {
+    const text = visibleLine(turn.text)
+    if (!text || !same(turn.speaker, subject)) return
+    const before = conversation.turns[index - 1]
     const answers = before && !same(before.speaker, subject) && !NOT_TURNS.has(before.speaker)
     const prompt = answers ? visibleLine(before.text) : ''
-    const at = times.get(i) ?? fallbackAt
+    const at = times.get(index) ?? fallbackAt
     // A long turn becomes several passages; the question it answers goes with the first.
     sentencesOrWhole(text).forEach((piece, k) =>
       units.push({ prompt: k === 0 && prompt ? cut(prompt, PASSAGE_PROMPT_MAX_CHARS) : null, text: piece, at }),
@@ -119,32 +119,47 @@ function sentencesOrWhole(text: string): string[] {
  * API did, and none is later.
  */
 export function buildPassages(
-  s: { input_type: InputType; data: string; occurredAt: string },
+  submission: { input_type: InputType; data: string; occurredAt: string },
   limits: Pick<PassageLimits, 'perSubmission'>,
   now: number = Date.now(),
 ): { passages: PassageDraft[]; dropped: number } {
-  if (s.input_type === 'structured' || limits.perSubmission <= 0) return { passages: [], dropped: 0 }
+  if (submission.input_type === 'structured' || limits.perSubmission <= 0) return { passages: [], dropped: 0 }
   let units: Unit[]
   let speaker: string | null = null
   let minTarget = TEXT_WINDOW_CHARS
-  if (s.input_type === 'conversation') {
-    let c: ParsedConversation
+  if (submission.input_type === 'conversation') {
+    let conversation: ParsedConversation
     try {
-      c = parseConversation(s.data)
+      conversation = parseConversation(submission.data)
     } catch {
       return { passages: [], dropped: 0 }
     }
-    speaker = c.speaker
-    units = conversationUnits(c, s.occurredAt, now)
+    speaker = conversation.speaker
+    units = conversationUnits(conversation, submission.occurredAt, now)
     // One turn, one passage, unless the conversation has more turns than passages allowed.
     minTarget = 0
   } else {
-    units = sentences(withoutInvisible(s.data)).map((text) => ({ prompt: null, text, at: s.occurredAt }))
+    units = sentences(withoutInvisible(submission.data)).map((text) => ({
+      prompt: null,
+      text,
+      at: submission.occurredAt,
+    }))
   }
-  const b = bounded(units, minTarget, limits.perSubmission, s.input_type === 'conversation' ? TURN_JOINER : ' ')
+  const packed = bounded(
+    units,
+    minTarget,
+    limits.perSubmission,
+    submission.input_type === 'conversation' ? TURN_JOINER : ' ',
+  )
   return {
-    passages: b.units.map((u, position) => ({ position, speaker, prompt: u.prompt, text: u.text, occurredAt: u.at })),
-    dropped: b.dropped,
+    passages: packed.units.map((u, position) => ({
+      position,
+      speaker,
+      prompt: u.prompt,
+      text: u.text,
+      occurredAt: u.at,
+    })),
+    dropped: packed.dropped,
   }
 }
 
@@ -167,29 +182,31 @@ export interface PassageSource {
 export function passageSource(inputType: InputType, data: string): PassageSource | null {
   if (inputType === 'structured') return null
   if (inputType === 'text') return { speaker: null, words: visibleLine(data), turns: '' }
-  let c: ParsedConversation
+  let conversation: ParsedConversation
   try {
-    c = parseConversation(data)
+    conversation = parseConversation(data)
   } catch {
     return null
   }
-  if (c.speaker === null) return null
+  if (conversation.speaker === null) return null
   const words: string[] = []
   const turns: string[] = []
-  for (const t of c.turns) {
+  for (const t of conversation.turns) {
     const line = visibleLine(t.text)
     if (!line || NOT_TURNS.has(t.speaker)) continue
     turns.push(line)
-    if (same(t.speaker, c.speaker)) words.push(line)
+    if (same(t.speaker, conversation.speaker)) words.push(line)
   }
-  return { speaker: c.speaker, words: words.join('\n'), turns: turns.join('\n') }
+  return { speaker: conversation.speaker, words: words.join('\n'), turns: turns.join('\n') }
 }
 
 /** A passage as an import stores it: words and prompt on one line, no invisible character in them or the speaker. */
-export function visiblePassage<P extends { speaker: string | null; prompt: string | null; text: string }>(p: P): P {
-  const speaker = p.speaker === null ? null : withoutInvisible(p.speaker).trim()
-  const prompt = p.prompt === null ? null : visibleLine(p.prompt)
-  return { ...p, speaker: speaker || null, prompt: prompt || null, text: visibleLine(p.text) }
+export function visiblePassage<P extends { speaker: string | null; prompt: string | null; text: string }>(
+  passage: P,
+): P {
+  const speaker = passage.speaker === null ? null : withoutInvisible(passage.speaker).trim()
+  const prompt = passage.prompt === null ? null : visibleLine(passage.prompt)
+  return { ...passage, speaker: speaker || null, prompt: prompt || null, text: visibleLine(passage.text) }
 }
 
 /**
@@ -200,27 +217,27 @@ export function visiblePassage<P extends { speaker: string | null; prompt: strin
  */
 export function passageMismatch(
   source: PassageSource,
-  p: { speaker: string | null; prompt: string | null; text: string },
+  passage: { speaker: string | null; prompt: string | null; text: string },
 ): string | null {
-  if (p.speaker !== source.speaker) {
+  if (passage.speaker !== source.speaker) {
     return source.speaker === null
       ? 'speaker: must be null: its submission is a text'
       : `speaker: must be ${JSON.stringify(source.speaker)}, the person's label in its submission's conversation`
   }
-  if (p.prompt !== null) {
+  if (passage.prompt !== null) {
     if (source.speaker === null) return 'prompt: must be null: its submission is a text'
-    const said = p.prompt.replace(/…$/, '').trimEnd()
+    const said = passage.prompt.replace(/…$/, '').trimEnd()
     if (!source.turns.includes(said)) return "prompt: is not a turn of its submission's conversation"
   }
   let at = 0
-  for (const part of p.text.split(TURN_JOINER)) {
-    const i = source.words.indexOf(part, at)
-    if (i < 0) {
+  for (const part of passage.text.split(TURN_JOINER)) {
+    const start = source.words.indexOf(part, at)
+    if (start < 0) {
       return source.speaker === null
         ? "text: is not in its submission's text"
         : "text: is not in the person's turns of its submission's conversation"
     }
-    at = i + part.length
+    at = start + part.length
   }
   return null
 }

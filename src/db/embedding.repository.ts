@@ -27,36 +27,37 @@ export class EmbeddingRepository {
    * Changes profiles.embedding to vectors of `dimension`, clearing every stored vector and its model, and rebuilds the
    * HNSW index. Run it in a transaction: nothing is lost unless all of it commits.
    */
-  async changeDimension(m: EntityManager, dimension: number): Promise<void> {
-    await m.query(`DROP INDEX IF EXISTS profiles_embedding_hnsw`)
-    await m.query(
+  async changeDimension(manager: EntityManager, dimension: number): Promise<void> {
+    await manager.query(`DROP INDEX IF EXISTS profiles_embedding_hnsw`)
+    await manager.query(
       `ALTER TABLE profiles ALTER COLUMN embedding TYPE vector(${dimension}) USING NULL,
                            ALTER COLUMN embedding_model DROP DEFAULT`,
     )
-    await m.query(`UPDATE profiles SET embedding_model = NULL WHERE embedding_model IS NOT NULL`)
-    await m.query(profileVectorIndexSql(dimension))
+    await manager.query(`UPDATE profiles SET embedding_model = NULL WHERE embedding_model IS NOT NULL`)
+    await manager.query(profileVectorIndexSql(dimension))
   }
 
   /** How many profiles are to be (re)embedded for `model` (all of them with `all`). */
-  async pendingCount(m: EntityManager, o: { all: boolean; model: string }): Promise<number> {
-    const [{ total }]: { total: number }[] = await m.query(
+  async pendingCount(manager: EntityManager, options: { all: boolean; model: string }): Promise<number> {
+    const [{ total }]: { total: number }[] = await manager.query(
       `SELECT count(*)::int AS total FROM profiles WHERE ${PENDING}`,
-      [o.all, o.model],
+      [options.all, options.model],
     )
     return total
   }
 
   /** The next `limit` of them after the key `after` (tenant id, profile id), in key order: a resumable walk. */
   async pendingBatch(
-    m: EntityManager,
-    o: { all: boolean; model: string; after: [string, string]; limit: number },
+    manager: EntityManager,
+    options: { all: boolean; model: string; after: [string, string]; limit: number },
   ): Promise<(ProfileRecord & { instructions: string[] })[]> {
-    const rows: (ProfileRow & { summary_instructions: AppEntity['summary_instructions'] | null })[] = await m.query(
-      `SELECT ${PROFILE_COLUMNS}, ${INSTRUCTIONS_COLUMN} FROM profiles
+    const rows: (ProfileRow & { summary_instructions: AppEntity['summary_instructions'] | null })[] =
+      await manager.query(
+        `SELECT ${PROFILE_COLUMNS}, ${INSTRUCTIONS_COLUMN} FROM profiles
         WHERE ${PENDING} AND (tenant_id, profile_id) > ($3, $4)
           ORDER BY tenant_id, profile_id LIMIT $5`,
-      [o.all, o.model, o.after[0], o.after[1], o.limit],
-    )
+        [options.all, options.model, options.after[0], options.after[1], options.limit],
+      )
     return rows.map((r) => ({ ...toRecord(r), instructions: r.summary_instructions ?? [] }))
   }
 
@@ -65,8 +66,8 @@ export class EmbeddingRepository {
    * longer at `version`: a worker that updated it meanwhile embedded it itself.
    */
   async storeEmbedding(
-    m: EntityManager,
-    e: {
+    manager: EntityManager,
+    update: {
       tenantId: string
       profileId: string
       version: number
@@ -76,11 +77,19 @@ export class EmbeddingRepository {
       lexemes: string
     },
   ): Promise<void> {
-    await m.query(
+    await manager.query(
       `UPDATE profiles
           SET summary = $4, embedding = $5, embedding_model = $6, lexemes = array_to_tsvector(string_to_array($7, ' '))
             WHERE tenant_id = $1 AND profile_id = $2 AND version = $3`,
-      [e.tenantId, e.profileId, e.version, e.summary, toSql(e.vector), e.model, e.lexemes],
+      [
+        update.tenantId,
+        update.profileId,
+        update.version,
+        update.summary,
+        toSql(update.vector),
+        update.model,
+        update.lexemes,
+      ],
     )
   }
 }
@@ -110,21 +119,26 @@ const PASSLESS = `s.status = 'done' AND s.data IS NOT NULL AND s.input_type <> '
  * configured model (imported ones, rebuilt ones, or after a change of model). Walks are keyset, so resumable.
  */
 export class PassageIndexRepository {
-  async passlessCount(m: EntityManager): Promise<number> {
-    const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM submissions s WHERE ${PASSLESS}`)
+  async passlessCount(manager: EntityManager): Promise<number> {
+    const [{ n }]: { n: number }[] = await manager.query(
+      `SELECT count(*)::int AS n FROM submissions s WHERE ${PASSLESS}`,
+    )
     return n
   }
 
   /** The next `limit` such submissions after the key `after` (tenant id, submission id), in key order. */
-  async passlessBatch(m: EntityManager, o: { after: [string, string]; limit: number }): Promise<PasslessSubmission[]> {
+  async passlessBatch(
+    manager: EntityManager,
+    options: { after: [string, string]; limit: number },
+  ): Promise<PasslessSubmission[]> {
     type Row = Omit<PasslessSubmission, 'occurred_at' | 'created_at'> & { occurred_at: Date; created_at: Date }
-    const rows: Row[] = await m.query(
+    const rows: Row[] = await manager.query(
       `SELECT s.tenant_id, s.profile_id, s.id::text AS id, s.input_type, s.data,
               least(coalesce(s.occurred_at, s.created_at), s.created_at) AS occurred_at, s.created_at, pr.language
          FROM submissions s JOIN profiles pr ON pr.tenant_id = s.tenant_id AND pr.profile_id = s.profile_id
         WHERE ${PASSLESS} AND (s.tenant_id, s.id) > ($1, $2::uuid)
         ORDER BY s.tenant_id, s.id LIMIT $3`,
-      [o.after[0], o.after[1], o.limit],
+      [options.after[0], options.after[1], options.limit],
     )
     return rows.map((r) => ({
       ...r,
@@ -135,8 +149,8 @@ export class PassageIndexRepository {
   }
 
   /** How many passages each of the tenant's `profileIds` has (hidden ones too). */
-  async counts(m: EntityManager, tenantId: string, profileIds: string[]): Promise<Map<string, number>> {
-    const rows: (Pick<PassageEntity, 'profile_id'> & { n: number })[] = await m.query(
+  async counts(manager: EntityManager, tenantId: string, profileIds: string[]): Promise<Map<string, number>> {
+    const rows: (Pick<PassageEntity, 'profile_id'> & { n: number })[] = await manager.query(
       `SELECT profile_id, count(*)::int AS n FROM passages
         WHERE tenant_id = $1 AND profile_id = ANY($2::text[]) GROUP BY profile_id`,
       [tenantId, profileIds],
@@ -150,14 +164,14 @@ export class PassageIndexRepository {
    * seen) or waits (and then deletes these). A configuration this database lacks is `simple`. Returns how many.
    */
   async insertRebuilt(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     submissionId: string,
     config: string,
     ps: PassageDraft[],
   ): Promise<number> {
     if (!ps.length) return 0
-    const rows: unknown[] = await m.query(
+    const rows: unknown[] = await manager.query(
       `INSERT INTO passages
               (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language)
        SELECT s.tenant_id, s.profile_id, s.id, x.position, x.speaker, x.prompt, x.text, x.occurred_at,
@@ -183,36 +197,37 @@ export class PassageIndexRepository {
     return rows.length
   }
 
-  async pendingCount(m: EntityManager, o: { all: boolean; model: string }): Promise<number> {
-    const [{ n }]: { n: number }[] = await m.query(`SELECT count(*)::int AS n FROM passages WHERE ${PASSAGE_PENDING}`, [
-      o.all,
-      o.model,
-    ])
+  async pendingCount(manager: EntityManager, options: { all: boolean; model: string }): Promise<number> {
+    const [{ n }]: { n: number }[] = await manager.query(
+      `SELECT count(*)::int AS n FROM passages WHERE ${PASSAGE_PENDING}`,
+      [options.all, options.model],
+    )
     return n
   }
 
   /** The next `limit` passages to embed after the key `after` (tenant id, submission id, position), in key order. */
   async pendingBatch(
-    m: EntityManager,
-    o: { all: boolean; model: string; after: [string, string, number]; limit: number },
+    manager: EntityManager,
+    options: { all: boolean; model: string; after: [string, string, number]; limit: number },
   ): Promise<Pick<PassageEntity, 'tenant_id' | 'submission_id' | 'position' | 'prompt' | 'text'>[]> {
-    const rows: Pick<PassageEntity, 'tenant_id' | 'submission_id' | 'position' | 'prompt' | 'text'>[] = await m.query(
-      `SELECT tenant_id, submission_id::text AS submission_id, position, prompt, text FROM passages
+    const rows: Pick<PassageEntity, 'tenant_id' | 'submission_id' | 'position' | 'prompt' | 'text'>[] =
+      await manager.query(
+        `SELECT tenant_id, submission_id::text AS submission_id, position, prompt, text FROM passages
         WHERE ${PASSAGE_PENDING} AND (tenant_id, submission_id, position) > ($3, $4::uuid, $5::int)
         ORDER BY tenant_id, submission_id, position LIMIT $6`,
-      [o.all, o.model, o.after[0], o.after[1], o.after[2], o.limit],
-    )
+        [options.all, options.model, options.after[0], options.after[1], options.after[2], options.limit],
+      )
     return rows.map((r) => ({ ...r, position: Number(r.position) }))
   }
 
   /** Stores passages' vectors and their model (a passage deleted meanwhile is not brought back). */
   async storeVectors(
-    m: EntityManager,
+    manager: EntityManager,
     rows: { tenantId: string; submissionId: string; position: number; vector: number[] }[],
     model: string,
   ): Promise<void> {
     if (!rows.length) return
-    await m.query(
+    await manager.query(
       `UPDATE passages p SET embedding = x.embedding::vector, embedding_model = $5
          FROM unnest($1::text[], $2::uuid[], $3::int[], $4::text[]) AS x(tenant_id, submission_id, position, embedding)
         WHERE p.tenant_id = x.tenant_id AND p.submission_id = x.submission_id AND p.position = x.position`,

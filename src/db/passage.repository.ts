@@ -66,11 +66,11 @@ export class PassageRepository {
    * and position is kept. Returns how many were stored.
    */
   async insert(
-    m: EntityManager,
+    manager: EntityManager,
     rows: readonly (PassageWrite & { tenantId: string; profileId: string })[],
   ): Promise<number> {
     if (!rows.length) return 0
-    const res = await m.query(
+    const res = await manager.query(
       `INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, embedding, embedding_model)
        SELECT x.tenant_id, x.profile_id, x.submission_id::uuid, x.position, x.speaker, x.prompt, x.text, x.occurred_at::timestamptz, x.language::regconfig, x.embedding::vector, x.model
          FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
@@ -100,7 +100,7 @@ export class PassageRepository {
    * in one statement a tenant; returns how many older ones were deleted.
    */
   async prune(
-    m: EntityManager,
+    manager: EntityManager,
     profiles: readonly (readonly [tenantId: string, profileId: string])[],
     keep: number,
   ): Promise<number> {
@@ -110,7 +110,7 @@ export class PassageRepository {
     for (const [t, p] of profiles) tenants.set(t, [...(tenants.get(t) ?? []), p])
     let deleted = 0
     for (const [tenantId, profileIds] of tenants) {
-      const [, n] = await m.query(
+      const [, n] = await manager.query(
         `DELETE FROM passages p USING (
             SELECT o.submission_id, o.position FROM unnest($2::text[]) AS x(profile_id)
              CROSS JOIN LATERAL (
@@ -133,13 +133,13 @@ export class PassageRepository {
    * 20,000 passages at once took 70-120 ms there (ranking every match in SQL, ts_rank_cd, 746 ms).
    */
   async lexicalWindow(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     profileId: string,
-    o: { terms: string; config: string; after: PassageKey | null; window: number },
+    options: { terms: string; config: string; after: PassageKey | null; window: number },
   ): Promise<{ matches: PassageRow[]; scanned: number; last: PassageKey | null }> {
-    const params: unknown[] = [tenantId, profileId, o.config, o.terms, o.window]
-    const rows: (KeyedRead & { hit: boolean })[] = await m.query(
+    const params: unknown[] = [tenantId, profileId, options.config, options.terms, options.window]
+    const rows: (KeyedRead & { hit: boolean })[] = await manager.query(
       // The words are matched outside the window's statement: within it, a plan that sorts the profile's passages
       // would match every one of them before the limit.
       // Exactly (simple) only the words the language does not drop as stop words: "the" or "with" matched nearly every
@@ -153,7 +153,7 @@ export class PassageRepository {
               CASE WHEN hit THEN speaker END AS speaker, CASE WHEN hit THEN prompt END AS prompt, CASE WHEN hit THEN text END AS text, occurred_at
          FROM (SELECT w.*, w.tsv @@ q.q AS hit FROM (
                  SELECT occurred_at, submission_id, position, speaker, prompt, text, tsv FROM passages
-                  WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL${afterPassage(o.after, params)}
+                  WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL${afterPassage(options.after, params)}
                   ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $5) w, q OFFSET 0) x
         ORDER BY occurred_at DESC, submission_id DESC, position DESC`,
       params,
@@ -174,10 +174,10 @@ export class PassageRepository {
    * 100 ms under load.
    */
   async nearestWindow(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     profileId: string,
-    o: {
+    options: {
       /** pgvector's text of the vector (toSql). */ vector: string
       model: string
       after: PassageKey | null
@@ -185,8 +185,8 @@ export class PassageRepository {
       top: number
     },
   ): Promise<{ rows: { key: PassageKey; distance: number; passage: PassageRow | null }[]; last: PassageKey | null }> {
-    const params: unknown[] = [tenantId, profileId, o.vector, o.model, o.window, o.top]
-    const rows: (KeyedRead & { distance: number })[] = await m.query(
+    const params: unknown[] = [tenantId, profileId, options.vector, options.model, options.window, options.top]
+    const rows: (KeyedRead & { distance: number })[] = await manager.query(
       // The distance is measured outside the window's statement: within it, a plan that sorts the profile's passages
       // measured every one of them before the limit (400 ms for 20,000 on the embedded database).
       `SELECT ${PASSAGE_KEY}, submission_id::text AS submission_id, position, distance, occurred_at,
@@ -194,7 +194,7 @@ export class PassageRepository {
          FROM (SELECT d.*, row_number() OVER (ORDER BY distance, occurred_at DESC, submission_id, position) <= $6 AS near FROM (
                  SELECT w.*, embedding <=> $3::vector AS distance FROM (
                    SELECT occurred_at, submission_id, position, speaker, prompt, text, embedding FROM passages
-                    WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL AND embedding_model = $4 AND embedding IS NOT NULL${afterPassage(o.after, params)}
+                    WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL AND embedding_model = $4 AND embedding IS NOT NULL${afterPassage(options.after, params)}
                     ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $5) w) d) x
         ORDER BY occurred_at DESC, submission_id DESC, position DESC`,
       params,
@@ -211,8 +211,8 @@ export class PassageRepository {
    * How many visible passages the profile has, or the whole tenant when `profileId` is null, counted up to `cap` (a
    * statement reads at most `cap` of them).
    */
-  async visibleUpTo(m: EntityManager, tenantId: string, profileId: string | null, cap: number): Promise<number> {
-    const [r]: { n: number }[] = await m.query(
+  async visibleUpTo(manager: EntityManager, tenantId: string, profileId: string | null, cap: number): Promise<number> {
+    const [r]: { n: number }[] = await manager.query(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM passages WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id = $2) AND hidden_at IS NULL LIMIT $3) x`,
       [tenantId, profileId, cap],
     )
@@ -223,8 +223,13 @@ export class PassageRepository {
    * The label of the person who said the newest passage of a conversation among the profile's `window` newest passages
    * ("Caroline", "user"), or null: a statement reads at most `window` passages, whatever the profile holds.
    */
-  async newestSpeaker(m: EntityManager, tenantId: string, profileId: string, window: number): Promise<string | null> {
-    const rows: { speaker: string }[] = await m.query(
+  async newestSpeaker(
+    manager: EntityManager,
+    tenantId: string,
+    profileId: string,
+    window: number,
+  ): Promise<string | null> {
+    const rows: { speaker: string }[] = await manager.query(
       `SELECT speaker FROM (SELECT speaker, occurred_at, submission_id, position FROM passages WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL
                               ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $3) w
         WHERE speaker IS NOT NULL ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT 1`,
@@ -234,8 +239,8 @@ export class PassageRepository {
   }
 
   /** The profile's newest passages (by when they were said), newest first; hidden ones never. */
-  async newest(m: EntityManager, tenantId: string, profileId: string, limit: number): Promise<PassageRow[]> {
-    const rows: PassageRead[] = await m.query(
+  async newest(manager: EntityManager, tenantId: string, profileId: string, limit: number): Promise<PassageRow[]> {
+    const rows: PassageRead[] = await manager.query(
       `SELECT ${COLUMNS} FROM passages WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL
         ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $3`,
       [tenantId, profileId, limit],
@@ -249,16 +254,16 @@ export class PassageRepository {
    * the microsecond, in UTC, so no precision is lost between pages.
    */
   async page(
-    m: EntityManager,
+    manager: EntityManager,
     tenantId: string,
     profileId: string,
-    o: { after: PassageKey | null; limit: number; submissionId?: string; includeHidden: boolean },
+    options: { after: PassageKey | null; limit: number; submissionId?: string; includeHidden: boolean },
   ): Promise<(PassageView & { key: PassageKey })[]> {
-    const params: unknown[] = [tenantId, profileId, o.includeHidden, o.limit]
+    const params: unknown[] = [tenantId, profileId, options.includeHidden, options.limit]
     let where = ''
-    if (o.submissionId) where += ` AND submission_id = $${params.push(o.submissionId)}::uuid`
-    where += afterPassage(o.after, params)
-    const rows: KeyedRead[] = await m.query(
+    if (options.submissionId) where += ` AND submission_id = $${params.push(options.submissionId)}::uuid`
+    where += afterPassage(options.after, params)
+    const rows: KeyedRead[] = await manager.query(
       `SELECT ${COLUMNS}, ${PASSAGE_KEY}, hidden_at, hidden_by FROM passages
         WHERE tenant_id = $1 AND profile_id = $2 AND ($3::boolean OR hidden_at IS NULL)${where}
         ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $4`,

@@ -73,23 +73,23 @@ export const PROFILE_COLUMNS = `tenant_id, profile_id, status, content, field_ti
 export const INSTRUCTIONS_COLUMN = `(SELECT a.summary_instructions FROM submissions s JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
      WHERE s.tenant_id = profiles.tenant_id AND s.profile_id = profiles.profile_id ORDER BY s.seq DESC LIMIT 1) AS summary_instructions`
 
-export function toRecord(r: ProfileRow): ProfileRecord {
+export function toRecord(row: ProfileRow): ProfileRecord {
   return {
-    tenant_id: r.tenant_id,
-    profile_id: r.profile_id,
-    status: r.status,
-    content: { ...emptyContent(), ...(r.content ?? {}) },
-    field_timestamps: r.field_timestamps ?? {},
-    internals: { mood_counts: {}, seen: {}, ...(r.internals ?? {}) },
-    summary: r.summary ?? null,
-    language: r.language ?? null,
-    version: Number(r.version),
-    history_seq: Number(r.history_seq),
-    created_at: new Date(r.created_at).toISOString(),
-    last_updated: new Date(r.last_updated).toISOString(),
-    claimed_by: r.claimed_by ?? null,
-    leased: Boolean(r.leased),
-    ...(r.similarity !== undefined ? { similarity: Number(r.similarity) } : {}),
+    tenant_id: row.tenant_id,
+    profile_id: row.profile_id,
+    status: row.status,
+    content: { ...emptyContent(), ...(row.content ?? {}) },
+    field_timestamps: row.field_timestamps ?? {},
+    internals: { mood_counts: {}, seen: {}, ...(row.internals ?? {}) },
+    summary: row.summary ?? null,
+    language: row.language ?? null,
+    version: Number(row.version),
+    history_seq: Number(row.history_seq),
+    created_at: new Date(row.created_at).toISOString(),
+    last_updated: new Date(row.last_updated).toISOString(),
+    claimed_by: row.claimed_by ?? null,
+    leased: Boolean(row.leased),
+    ...(row.similarity !== undefined ? { similarity: Number(row.similarity) } : {}),
   }
 }
 
@@ -163,17 +163,17 @@ export class ProfileRepository {
          FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
       [tenantId, profileId],
     )
-    const r = rows[0]
-    return r
+    const row = rows[0]
+    return row
       ? {
-          profile_id: r.profile_id,
-          status: r.status,
-          summary: r.summary ?? null,
-          language: r.language ?? null,
-          content: r.content ?? '{}',
-          field_timestamps: r.field_timestamps ?? '{}',
-          said_at: r.said_at ?? '{}',
-          name: r.name ?? null,
+          profile_id: row.profile_id,
+          status: row.status,
+          summary: row.summary ?? null,
+          language: row.language ?? null,
+          content: row.content ?? '{}',
+          field_timestamps: row.field_timestamps ?? '{}',
+          said_at: row.said_at ?? '{}',
+          name: row.name ?? null,
         }
       : null
   }
@@ -233,10 +233,10 @@ export class ProfileRepository {
    */
   async rewrite(
     manager: EntityManager,
-    w: ProfileRewrite,
+    rewrite: ProfileRewrite,
   ): Promise<{ seq: number; status: ProfileStatus; eventSeq: number } | null> {
-    const core = w.state.content.core_info
-    const json = w.json ?? stateJson(w.state, w.changes)
+    const core = rewrite.state.content.core_info
+    const json = rewrite.json ?? stateJson(rewrite.state, rewrite.changes)
     const rows: (Pick<ProfileEntity, 'history_seq' | 'status'> & { event_seq: string })[] = await manager.query(
       `WITH u AS (UPDATE profiles SET content = $4::jsonb, field_timestamps = $5::jsonb, internals = $6::jsonb, language = $7, summary = $8,
               name = $9, age = $10, gender = $11, location = $12, embedding = $13::vector, embedding_model = $14,
@@ -245,21 +245,21 @@ export class ProfileRepository {
         RETURNING history_seq, status)
        SELECT history_seq, status, nextval('profile_status_seq') AS event_seq FROM u`,
       [
-        w.tenantId,
-        w.profileId,
-        w.version,
+        rewrite.tenantId,
+        rewrite.profileId,
+        rewrite.version,
         json.content,
         json.fieldTimestamps,
         json.internals,
-        w.state.language ?? null,
-        w.summary,
+        rewrite.state.language ?? null,
+        rewrite.summary,
         core.name?.value ?? null,
         core.age?.value ?? null,
         core.gender?.value ?? null,
         core.location?.value ?? null,
-        toSql(w.vector),
-        w.embeddingModel,
-        w.lexemes,
+        toSql(rewrite.vector),
+        rewrite.embeddingModel,
+        rewrite.lexemes,
       ],
     )
     if (!rows.length) return null
@@ -268,13 +268,13 @@ export class ProfileRepository {
       manager,
       [
         {
-          tenantId: w.tenantId,
-          profileId: w.profileId,
+          tenantId: rewrite.tenantId,
+          profileId: rewrite.profileId,
           seq,
-          extractedOn: w.at,
+          extractedOn: rewrite.at,
           changes: json.changes,
           submissionIds: '[]',
-          inputType: w.inputType,
+          inputType: rewrite.inputType,
         },
       ],
       this.bounds,
@@ -420,8 +420,8 @@ export async function pruneHistory(
   if (!written.length) return
   const newest = new Map<string, { tenantId: string; profileId: string; seq: number }>()
   for (const r of written) {
-    const k = `${r.tenantId}\u0000${r.profileId}`
-    if ((newest.get(k)?.seq ?? -1) < r.seq) newest.set(k, r)
+    const key = `${r.tenantId}\u0000${r.profileId}`
+    if ((newest.get(key)?.seq ?? -1) < r.seq) newest.set(key, r)
   }
   const last = [...newest.values()]
   const params = [last.map((r) => r.tenantId), last.map((r) => r.profileId), last.map((r) => r.seq)]
@@ -438,12 +438,12 @@ export async function pruneHistory(
   )
 }
 
-export function toHistory(r: HistoryRead): HistoryEntry {
+export function toHistory(row: HistoryRead): HistoryEntry {
   return {
-    seq: Number(r.seq),
-    extracted_on: new Date(r.extracted_on).toISOString(),
-    changes: r.changes,
-    submission_ids: r.submission_ids,
-    input_type: r.input_type,
+    seq: Number(row.seq),
+    extracted_on: new Date(row.extracted_on).toISOString(),
+    changes: row.changes,
+    submission_ids: row.submission_ids,
+    input_type: row.input_type,
   }
 }

@@ -114,13 +114,13 @@ export class ProvenanceRepository {
     manager: EntityManager,
     tenantId: string,
     profileId: string,
-    o: CandidateScope & { groups: string[][]; all: boolean; submissions: SubmissionsOf; limit: number },
+    options: CandidateScope & { groups: string[][]; all: boolean; submissions: SubmissionsOf; limit: number },
   ): Promise<CandidatePassage[] | null> {
-    const groups = o.groups.filter((g) => g.length)
+    const groups = options.groups.filter((g) => g.length)
     if (!groups.length) return []
-    const query = o.all ? groups.map((g) => `(${g.map(tsTerm).join(' | ')})`).join(' & ') : anyTerm(groups)
-    const inside = 'in' in o.submissions
-    const ids = 'in' in o.submissions ? o.submissions.in : o.submissions.notIn
+    const query = options.all ? groups.map((g) => `(${g.map(tsTerm).join(' | ')})`).join(' & ') : anyTerm(groups)
+    const inside = 'in' in options.submissions
+    const ids = 'in' in options.submissions ? options.submissions.in : options.submissions.notIn
     const rows: (Partial<CandidateRead> & { found: number })[] = await manager.query(
       `WITH q AS (SELECT $3::tsquery AS q),
             x AS (SELECT p.submission_id, p.position, p.occurred_at, p.tsv, p.hidden_at IS NOT NULL AS hidden
@@ -136,9 +136,18 @@ export class ProvenanceRepository {
                        ts_rank_cd(x.tsv, q.q, 1) AS rank
                   FROM x, q WHERE n.found < $6) y ON true
         ORDER BY y.rank DESC, y.occurred_at DESC, y.submission_id, y.position`,
-      [tenantId, profileId, query, [...new Set(groups.flat())], ids, o.limit, o.hiddenBy ?? null, o.acceptedBy ?? null],
+      [
+        tenantId,
+        profileId,
+        query,
+        [...new Set(groups.flat())],
+        ids,
+        options.limit,
+        options.hiddenBy ?? null,
+        options.acceptedBy ?? null,
+      ],
     )
-    if ((rows[0]?.found ?? 0) >= o.limit) return null
+    if ((rows[0]?.found ?? 0) >= options.limit) return null
     return rows.filter((r): r is CandidateRead & { found: number } => r.submission_id != null).map(candidateOf)
   }
 
@@ -153,13 +162,13 @@ export class ProvenanceRepository {
     manager: EntityManager,
     tenantId: string,
     profileId: string,
-    o: { groups: string[][]; after: PassageKey | null; window: number; ranked: boolean } & CandidateScope,
+    options: { groups: string[][]; after: PassageKey | null; window: number; ranked: boolean } & CandidateScope,
   ): Promise<{ matches: CandidatePassage[]; last: PassageKey | null }> {
-    const lexemes = [...new Set(o.groups.flat())]
+    const lexemes = [...new Set(options.groups.flat())]
     if (!lexemes.length) return { matches: [], last: null }
-    const words = [anyTerm(o.groups), lexemes, lexemes.map(tsTerm)]
-    const scope = [o.hiddenBy ?? null, o.acceptedBy ?? null]
-    const params: unknown[] = [tenantId, profileId, ...words, ...scope, o.window, o.ranked]
+    const words = [anyTerm(options.groups), lexemes, lexemes.map(tsTerm)]
+    const scope = [options.hiddenBy ?? null, options.acceptedBy ?? null]
+    const params: unknown[] = [tenantId, profileId, ...words, ...scope, options.window, options.ranked]
     const rows: (CandidateRead & KeyedRead & { hit: boolean })[] = await manager.query(
       // The words are matched outside the window's statement: within it, a plan that sorts the profile's passages
       // would match every one of them before the limit. Each lexeme is looked up in a passage's words on its own (a
@@ -173,12 +182,12 @@ export class ProvenanceRepository {
                  SELECT tenant_id, occurred_at, submission_id, position, tsv, hidden_at IS NOT NULL AS hidden
                    FROM passages
                   WHERE tenant_id = $1 AND profile_id = $2 AND (hidden_at IS NULL OR hidden_by = $6)
-                        ${afterPassage(o.after, params)}
+                        ${afterPassage(options.after, params)}
                   ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $8) w, q) x
         ORDER BY occurred_at DESC, submission_id DESC, position DESC`,
       params,
     )
-    const last = rows.length < o.window ? undefined : rows.at(-1)
+    const last = rows.length < options.window ? undefined : rows.at(-1)
     return { matches: rows.filter((r) => r.hit).map(candidateOf), last: last ? passageKeyOf(last) : null }
   }
 

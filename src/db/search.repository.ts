@@ -76,35 +76,37 @@ export function samplePercent(tenantRows: number): number {
  * itself (scaling the matches by the percentage alone was 7 % off on average at 99,000 profiles). Answers `total` and
  * `estimated`.
  */
-function totalSql(o: {
+function totalSql(options: {
   ctes?: string[]
   base: string
   tenant: string
   counted: (from: string) => string
   bound?: TotalBound
 }): string {
-  const ctes = o.ctes ?? []
+  const ctes = options.ctes ?? []
   // Unbounded: the exact count (the `estimated` column is false).
-  if (!o.bound)
+  if (!options.bound)
     return `${
       ctes.length
         ? `WITH ${ctes.join(', ')}
             `
         : ''
-    }${o.counted('profiles')}`
-  const max = Math.max(0, Math.floor(o.bound.exactMax))
-  const pct = o.bound.samplePercent.toFixed(6)
+    }${options.counted('profiles')}`
+  const max = Math.max(0, Math.floor(options.bound.exactMax))
+  const pct = options.bound.samplePercent.toFixed(6)
   const sample = `profiles TABLESAMPLE SYSTEM (${pct}) REPEATABLE (26)`
-  const rows = Math.max(0, Math.round(o.bound.tenantRows))
+  const rows = Math.max(0, Math.round(options.bound.tenantRows))
   const sampled = `(SELECT round(CASE WHEN t.n > 0 THEN s.c::float8 * ${rows} / t.n ELSE s.c * 100.0 / ${pct} END)::int
-                      FROM (${o.counted(sample)}) s(c), (SELECT count(*) AS n FROM ${sample} WHERE ${o.tenant}) t)`
+                      FROM (${options.counted(sample)}) s(c),
+                           (SELECT count(*) AS n FROM ${sample} WHERE ${options.tenant}) t)`
   const withCtes = ctes.length ? `WITH ${ctes.join(', ')} ` : ''
-  if (o.bound.known === 'exact') return `${withCtes}SELECT (${o.counted('profiles')}) AS total, false AS estimated`
-  if (o.bound.known === 'estimate') return `${withCtes}SELECT ${sampled} AS total, true AS estimated`
+  if (options.bound.known === 'exact')
+    return `${withCtes}SELECT (${options.counted('profiles')}) AS total, false AS estimated`
+  if (options.bound.known === 'estimate') return `${withCtes}SELECT ${sampled} AS total, true AS estimated`
   const candidates = `candidates AS MATERIALIZED (
-      SELECT count(*)::int AS n FROM (SELECT 1 FROM profiles WHERE ${o.base} LIMIT ${max + 1}) x)`
+      SELECT count(*)::int AS n FROM (SELECT 1 FROM profiles WHERE ${options.base} LIMIT ${max + 1}) x)`
   return `WITH ${[...ctes, candidates].join(', ')}
-          SELECT CASE WHEN (SELECT n FROM candidates) <= ${max} THEN (${o.counted('profiles')})
+          SELECT CASE WHEN (SELECT n FROM candidates) <= ${max} THEN (${options.counted('profiles')})
                       ELSE ${sampled} END AS total,
                  (SELECT n FROM candidates) > ${max} AS estimated`
 }
@@ -182,8 +184,8 @@ export class SearchRepository {
    * How many profiles of a tenant a semantic search embedded by `model` may find (no filter; no distance measured):
    * what the sample of a large tenant's total is sized by (samplePercent).
    */
-  async candidates(m: EntityManager, tenantId: string, model: string): Promise<number> {
-    const rows: { n: number }[] = await m.query(
+  async candidates(manager: EntityManager, tenantId: string, model: string): Promise<number> {
+    const rows: { n: number }[] = await manager.query(
       `SELECT count(*)::int AS n FROM profiles WHERE tenant_id = $1 AND embedding IS NOT NULL AND embedding_model = $2`,
       [tenantId, model],
     )
@@ -192,10 +194,13 @@ export class SearchRepository {
 
   /** A tenant's profiles, filtered, sorted and paged. */
   async list(
-    m: EntityManager,
-    o: SearchFilter & { sortBy: SortField; sortOrder: string; pageSize: number; offset: number },
+    manager: EntityManager,
+    options: SearchFilter & { sortBy: SortField; sortOrder: string; pageSize: number; offset: number },
   ): Promise<SearchPage> {
-    return this.run(m, listingSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o }))
+    return this.run(
+      manager,
+      listingSql({ ...tenantFilter(options.tenantId, options.filterBy, options.filterValue), ...options }),
+    )
   }
 
   /**
@@ -203,8 +208,8 @@ export class SearchRepository {
    * with its `similarity`.
    */
   async nearest(
-    m: EntityManager,
-    o: SearchFilter & {
+    manager: EntityManager,
+    options: SearchFilter & {
       vector: number[]
       maxDistance: number
       model: string
@@ -214,8 +219,12 @@ export class SearchRepository {
     },
   ): Promise<SearchPage> {
     return this.run(
-      m,
-      vectorSearchSql({ ...tenantFilter(o.tenantId, o.filterBy, o.filterValue), ...o, vector: toSql(o.vector) }),
+      manager,
+      vectorSearchSql({
+        ...tenantFilter(options.tenantId, options.filterBy, options.filterValue),
+        ...options,
+        vector: toSql(options.vector),
+      }),
     )
   }
 
@@ -225,15 +234,16 @@ export class SearchRepository {
    * score; with each candidate's content size.
    */
   async hybridCandidates(
-    m: EntityManager,
-    o: SearchFilter & Omit<Parameters<typeof hybridSearchSql>[0], 'where' | 'args' | 'vector'> & { vector: number[] },
+    manager: EntityManager,
+    options: SearchFilter &
+      Omit<Parameters<typeof hybridSearchSql>[0], 'where' | 'args' | 'vector'> & { vector: number[] },
   ): Promise<{ total: number; estimated: boolean; candidates: HybridCandidate[]; bytes: Map<string, number> }> {
     const sql = hybridSearchSql({
-      ...tenantFilter(o.tenantId, o.filterBy, o.filterValue),
-      ...o,
-      vector: toSql(o.vector),
+      ...tenantFilter(options.tenantId, options.filterBy, options.filterValue),
+      ...options,
+      vector: toSql(options.vector),
     })
-    const [counted, rows] = await this.totalAndPage<CandidateRow>(m, sql)
+    const [counted, rows] = await this.totalAndPage<CandidateRow>(manager, sql)
     return {
       total: counted[0]!.total,
       estimated: counted[0]!.estimated === true,
@@ -246,13 +256,13 @@ export class SearchRepository {
    * Profiles of a page by id, in the order of `ids` (one that has gone since the page was found is left out). The
    * caller bounds how much one call reads (SearchService: about a mebibyte of content).
    */
-  async read(m: EntityManager, tenantId: string, ids: string[], shape: ReadShape): Promise<ProfileRecord[]> {
+  async read(manager: EntityManager, tenantId: string, ids: string[], shape: ReadShape): Promise<ProfileRecord[]> {
     if (!ids.length) return []
     const kind = shape.light ? 'light' : shape.history ? 'history' : 'plain'
     const args = [tenantId, ids]
     const rows: ReadRow[] = this.byIds
       ? await this.byIds[kind].rows(args)
-      : await m.query({ light: LIGHT_BY_IDS_SQL, history: PAGE_BY_IDS_SQL, plain: BY_IDS_SQL }[kind], args)
+      : await manager.query({ light: LIGHT_BY_IDS_SQL, history: PAGE_BY_IDS_SQL, plain: BY_IDS_SQL }[kind], args)
     const byId = new Map<string, ProfileRecord>(
       rows.map((r) => [r.profile_id, shape.history && !shape.light ? withLog(r) : toRecord(r)]),
     )
@@ -260,8 +270,8 @@ export class SearchRepository {
   }
 
   /** A listing or a semantic search: its total and its page (totalAndPage). */
-  private async run(m: EntityManager, sql: SearchSql): Promise<SearchPage> {
-    const [counted, page] = await this.totalAndPage<HitRow>(m, sql)
+  private async run(manager: EntityManager, sql: SearchSql): Promise<SearchPage> {
+    const [counted, page] = await this.totalAndPage<HitRow>(manager, sql)
     return { total: counted[0]!.total, estimated: counted[0]!.estimated === true, hits: page.map(toHit) }
   }
 
@@ -273,10 +283,10 @@ export class SearchRepository {
    * meanwhile runs between the two instead of after both (two hybrid statements over the largest passages held another
    * tenant's GET for 150-180 ms).
    */
-  private async totalAndPage<P>(m: EntityManager, sql: SearchSql): Promise<[TotalRow[], P[]]> {
-    if (!this.oneSession) return Promise.all([m.query(sql.count, sql.args), m.query(sql.page, sql.args)])
-    const page: P[] = await m.query(sql.page, sql.args)
-    return [await m.query(sql.count, sql.args), page]
+  private async totalAndPage<P>(manager: EntityManager, sql: SearchSql): Promise<[TotalRow[], P[]]> {
+    if (!this.oneSession) return Promise.all([manager.query(sql.count, sql.args), manager.query(sql.page, sql.args)])
+    const page: P[] = await manager.query(sql.page, sql.args)
+    return [await manager.query(sql.count, sql.args), page]
   }
 }
 
@@ -325,7 +335,7 @@ export function tenantFilter(
 }
 
 /** A listing: filtered, sorted (missing values last, ties by profile id), paged: the page's ids and sizes. */
-export function listingSql(o: {
+export function listingSql(options: {
   where: string[]
   args: unknown[]
   sortBy: SortField
@@ -333,13 +343,13 @@ export function listingSql(o: {
   pageSize: number
   offset: number
 }): SearchSql {
-  const where = o.where.join(' AND ')
-  const order = `${SORT_SQL[o.sortBy]} ${o.sortOrder === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, profile_id ASC`
+  const where = options.where.join(' AND ')
+  const order = `${SORT_SQL[options.sortBy]} ${options.sortOrder === 'asc' ? 'ASC' : 'DESC'} NULLS LAST, profile_id ASC`
   return {
     count: `SELECT count(*)::int AS total FROM profiles WHERE ${where}`,
     page: `SELECT profile_id, content_bytes FROM profiles WHERE ${where}
-            ORDER BY ${order} LIMIT ${o.pageSize} OFFSET ${o.offset}`,
-    args: o.args,
+            ORDER BY ${order} LIMIT ${options.pageSize} OFFSET ${options.offset}`,
+    args: options.args,
   }
 }
 
@@ -348,7 +358,7 @@ export function listingSql(o: {
  * the service): the threshold and the filters in the same query as the HNSW scan (iterative index scans, pgvector 0.8,
  * are on for every connection, see openDatabase, so a filtered page is full), the total counted over every match.
  */
-export function vectorSearchSql(o: {
+export function vectorSearchSql(options: {
   where: string[]
   args: unknown[]
   vector: string
@@ -358,25 +368,25 @@ export function vectorSearchSql(o: {
   offset: number
   bound?: TotalBound
 }): SearchSql {
-  const args = [...o.args, o.vector, o.maxDistance, o.model]
-  const q = `$${args.length - 2}`
-  const base = [...o.where, `embedding IS NOT NULL`, `embedding_model = $${args.length}`].join(' AND ')
-  const where = `${base} AND (embedding <=> ${q}) <= $${args.length - 1}`
-  const order = indexedDistance(q, dimensionOf(o.vector))
+  const args = [...options.args, options.vector, options.maxDistance, options.model]
+  const vectorParam = `$${args.length - 2}`
+  const base = [...options.where, `embedding IS NOT NULL`, `embedding_model = $${args.length}`].join(' AND ')
+  const where = `${base} AND (embedding <=> ${vectorParam}) <= $${args.length - 1}`
+  const order = indexedDistance(vectorParam, dimensionOf(options.vector))
   return {
     count: totalSql({
       base,
       tenant: tenantCandidates(args.length),
-      bound: o.bound,
+      bound: options.bound,
       counted: (from) => `SELECT count(*)::int AS total FROM ${from} WHERE ${where}`,
     }),
     // Ordered by the distance alone, so that the HNSW index serves it (a tie-breaker made PostgreSQL scan and sort
     // every row: 720 ms instead of 10 at 100,000 profiles); relaxed_order may return near-ties out of order, so the
     // page is re-sorted exactly, ties by profile id.
     page: `SELECT profile_id, content_bytes, similarity FROM (
-             SELECT profile_id, content_bytes, 1 - (embedding <=> ${q}) AS similarity FROM profiles
-              WHERE ${where} ORDER BY ${order} LIMIT ${o.pageSize + o.offset}
-           ) profiles ORDER BY similarity DESC, profile_id OFFSET ${o.offset}`,
+             SELECT profile_id, content_bytes, 1 - (embedding <=> ${vectorParam}) AS similarity FROM profiles
+              WHERE ${where} ORDER BY ${order} LIMIT ${options.pageSize + options.offset}
+           ) profiles ORDER BY similarity DESC, profile_id OFFSET ${options.offset}`,
     args,
   }
 }
@@ -421,7 +431,7 @@ export const SEARCH_SAID_SCAN = 2000
  */
 export const SEARCH_LEXICAL_EXACT = 300
 
-export function hybridSearchSql(o: {
+export function hybridSearchSql(options: {
   where: string[]
   args: unknown[]
   vector: string
@@ -446,22 +456,22 @@ export function hybridSearchSql(o: {
   /** Up to how many lexical matches each one's distance is measured (default SEARCH_LEXICAL_EXACT). */
   lexicalExactMax?: number
 }): SearchSql {
-  const lexicalMax = Math.max(0, Math.floor(o.lexicalExactMax ?? SEARCH_LEXICAL_EXACT))
+  const lexicalMax = Math.max(0, Math.floor(options.lexicalExactMax ?? SEARCH_LEXICAL_EXACT))
   const args = [
-    ...o.args,
-    o.vector,
-    o.maxDistance,
-    o.model,
-    o.terms,
-    o.lexicalMaxDistance,
-    o.words ?? '',
-    o.every ?? [],
-    o.required ?? 0,
+    ...options.args,
+    options.vector,
+    options.maxDistance,
+    options.model,
+    options.terms,
+    options.lexicalMaxDistance,
+    options.words ?? '',
+    options.every ?? [],
+    options.required ?? 0,
   ]
-  const n = o.args.length
-  const [q, dv, model, t, dl, w, all, req] = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `$${n + i}`)
-  const base = [...o.where, `embedding IS NOT NULL`, `embedding_model = ${model}`].join(' AND ')
-  const order = indexedDistance(q, dimensionOf(o.vector))
+  const argCount = options.args.length
+  const [q, dv, model, t, dl, w, all, req] = [1, 2, 3, 4, 5, 6, 7, 8].map((i) => `$${argCount + i}`)
+  const base = [...options.where, `embedding IS NOT NULL`, `embedding_model = ${model}`].join(' AND ')
+  const order = indexedDistance(q, dimensionOf(options.vector))
   // A profile also holds the words when one of its evidence passages says all of them (docs/guides/evidence.md): as
   // stemmed like the profile's words, or exactly as written (the passages are indexed both ways). Hidden passages (a
   // forgotten value's) never count. The tenant's matching passages are found once per statement by their GIN index,
@@ -517,7 +527,7 @@ export function hybridSearchSql(o: {
                   LEFT JOIN covered c USING (profile_id)
                  WHERE p.distance <= (${dl}::float8[])[least(${cover}, cardinality(${dl}::float8[]) - 1) + 1]
               ) l
-            ) z WHERE r <= ${o.limit} AND ${gate})`
+            ) z WHERE r <= ${options.limit} AND ${gate})`
   const many = `(SELECT n FROM lexical_count) > ${lexicalMax}`
   return {
     // Each profile's distance measured once (OFFSET 0 keeps it a column: written as one condition, PostgreSQL measured
@@ -527,7 +537,7 @@ export function hybridSearchSql(o: {
       ctes: [matched, covered, saidBy],
       base,
       tenant: tenantCandidates(model),
-      bound: o.bound,
+      bound: options.bound,
       counted: (from) => `SELECT count(*)::int AS total FROM (
                SELECT profile_id, lexemes, embedding <=> ${q} AS d FROM ${from} WHERE ${base} OFFSET 0) p
              WHERE p.d <= ${dv} OR (p.d <= (SELECT max(x) FROM unnest(${dl}::float8[]) x) AND ${isLexical('p')}
@@ -543,7 +553,7 @@ export function hybridSearchSql(o: {
     page: `WITH ${matched}, ${covered}, ${saidBy}, ${lexicalIds}, ${lexicalCount}
            (SELECT profile_id, h.distance, ${isLexical('h')} AS lexical, ${cover} AS cover, h.content_bytes FROM (
               SELECT profile_id, lexemes, embedding <=> ${q} AS distance, content_bytes FROM profiles
-               WHERE ${base} AND (embedding <=> ${q}) <= ${dv} ORDER BY ${order} LIMIT ${o.limit}
+               WHERE ${base} AND (embedding <=> ${q}) <= ${dv} ORDER BY ${order} LIMIT ${options.limit}
             ) h LEFT JOIN covered c USING (profile_id))
            UNION ALL
            ${nearestLexical('lexical_ids', `NOT ${many}`)}
@@ -554,7 +564,7 @@ export function hybridSearchSql(o: {
               SELECT profile_id, embedding <=> ${q} AS distance, content_bytes FROM profiles m
                WHERE ${base} AND ${isLexical('m')} IS TRUE
                  AND (embedding <=> ${q}) <= (${dl}::float8[])[least(${req}::int, cardinality(${dl}::float8[]) - 1) + 1]
-               ORDER BY ${order} LIMIT ${o.limit}
+               ORDER BY ${order} LIMIT ${options.limit}
             ) m WHERE ${many})`,
     args,
   }

@@ -132,10 +132,14 @@ export class ProfileContextService {
     signal: AbortSignal | undefined,
   ): Promise<ProfileContext> {
     checkProfileId(profileId)
-    const p = parseRequest(this.schema, { max_tokens: params.maxTokens, query: params.query, include: params.include })
-    checkStorable(p.query, 'query parameter query')
-    const query = p.query?.replace(/\s+/g, ' ').trim() || undefined
-    const include: ContextInclude = p.include
+    const parsed = parseRequest(this.schema, {
+      max_tokens: params.maxTokens,
+      query: params.query,
+      include: params.include,
+    })
+    checkStorable(parsed.query, 'query parameter query')
+    const query = parsed.query?.replace(/\s+/g, ' ').trim() || undefined
+    const include: ContextInclude = parsed.include
     // The profile as JSON text: the facts, their ranking and the composition grow with it, so the CPU thread parses and
     // computes them (a profile at the limits costs a tenth of a second or more); the event loop passes text and
     // numbers.
@@ -179,13 +183,13 @@ export class ProfileContextService {
     let asked: string | undefined
     let label: string | undefined
     if (withPassages) {
-      const r = await this.rankedPassages(ctx.tenantId, record, query, lookup, queryVector, signal)
-      passages = r.passages
-      asked = r.asked
-      label = r.label
-      if (query) rankedBy = r.semantic || rankedBy === 'query' ? 'query' : 'query_lexical'
+      const ranked = await this.rankedPassages(ctx.tenantId, record, query, lookup, queryVector, signal)
+      passages = ranked.passages
+      asked = ranked.asked
+      label = ranked.label
+      if (query) rankedBy = ranked.semantic || rankedBy === 'query' ? 'query' : 'query_lexical'
     }
-    const c = await this.cpu.composeContext(
+    const composed = await this.cpu.composeContext(
       {
         ...source,
         summary: include === 'passages' ? null : record.summary,
@@ -193,23 +197,23 @@ export class ProfileContextService {
         ...(passages ? { passages, passageDates: passageDatesFor(query), ...(asked ? { query: asked } : {}) } : {}),
         ...(include === 'passages' ? { factsOff: true } : {}),
         ...(label ? { label } : {}),
-        maxTokens: p.max_tokens,
+        maxTokens: parsed.max_tokens,
       },
       { signal },
     )
     return {
       profileId: record.profile_id,
       status: record.status,
-      text: c.text,
-      tokens: c.tokens,
-      maxTokens: p.max_tokens,
+      text: composed.text,
+      tokens: composed.tokens,
+      maxTokens: parsed.max_tokens,
       encoding: CONTEXT_ENCODING,
-      factsIncluded: c.factsIncluded,
-      factsTotal: include === 'passages' ? 0 : c.factsTotal,
-      passagesIncluded: c.passagesIncluded,
+      factsIncluded: composed.factsIncluded,
+      factsTotal: include === 'passages' ? 0 : composed.factsTotal,
+      passagesIncluded: composed.passagesIncluded,
       include,
-      summaryIncluded: c.summaryIncluded,
-      truncated: c.truncated,
+      summaryIncluded: composed.summaryIncluded,
+      truncated: composed.truncated,
       rankedBy,
     }
   }
@@ -229,11 +233,11 @@ export class ProfileContextService {
     queryVector: Float32Array | undefined,
     signal: AbortSignal | undefined,
   ): Promise<{ passages: ContextPassage[]; semantic: boolean; asked?: string; label?: string }> {
-    const m = this.ds.manager
+    const manager = this.ds.manager
     const { profile_id: profileId, language } = profile
     const asContext = (r: PassageRow): ContextPassage => ({ text: r.text, prompt: r.prompt, at: r.occurred_at })
     if (!fullQuery) {
-      const newest = await this.passages.newest(m, tenantId, profileId, PASSAGE_CANDIDATES)
+      const newest = await this.passages.newest(manager, tenantId, profileId, PASSAGE_CANDIDATES)
       return { passages: newest.map(asContext), semantic: false, ...labelOf(newest) }
     }
     const paced = await this.pacing(tenantId, profileId, signal)
@@ -247,18 +251,18 @@ export class ProfileContextService {
       while (terms && scanned < this.scanPassages) {
         const from = after
         const window = Math.min(lexicalWindowFor(terms, paced.large), this.scanPassages - scanned)
-        const w: Awaited<ReturnType<PassageRepository['lexicalWindow']>> = await paced(() =>
-          this.passages.lexicalWindow(m, tenantId, profileId, {
+        const page: Awaited<ReturnType<PassageRepository['lexicalWindow']>> = await paced(() =>
+          this.passages.lexicalWindow(manager, tenantId, profileId, {
             terms,
             config: textSearchConfig(language),
             after: from,
             window,
           }),
         )
-        scanned += w.scanned
-        rows.push(...w.matches.slice(0, PASSAGE_CANDIDATES - rows.length))
-        if (w.scanned < window || rows.length >= PASSAGE_CANDIDATES) break
-        after = w.last
+        scanned += page.scanned
+        rows.push(...page.matches.slice(0, PASSAGE_CANDIDATES - rows.length))
+        if (page.scanned < window || rows.length >= PASSAGE_CANDIDATES) break
+        after = page.last
       }
       return { rows, scanned }
     }
@@ -278,8 +282,8 @@ export class ProfileContextService {
         { signal },
       )
       const best = Math.max(0, ...bm25)
-      lexical.forEach((r, i) => {
-        if (bm25[i]! > 0) fused.set(key(r), { row: r, score: bm25[i]! / best })
+      lexical.forEach((row, index) => {
+        if (bm25[index]! > 0) fused.set(key(row), { row, score: bm25[index]! / best })
       })
     }
     let semantic = false
@@ -290,10 +294,10 @@ export class ProfileContextService {
     if (vector) {
       semantic = true
       for (const { passage, distance } of await this.nearest(tenantId, profileId, vector, paced)) {
-        const s = VECTOR_WEIGHT * Math.max(0, 1 - distance)
-        const f = fused.get(key(passage))
-        if (f) f.score += s
-        else fused.set(key(passage), { row: passage, score: s })
+        const meaningScore = VECTOR_WEIGHT * Math.max(0, 1 - distance)
+        const entry = fused.get(key(passage))
+        if (entry) entry.score += meaningScore
+        else fused.set(key(passage), { row: passage, score: meaningScore })
       }
     }
     // Rounded, so float noise in a provider's vectors cannot reorder passages between two identical requests.
@@ -321,14 +325,14 @@ export class ProfileContextService {
     vector: Float32Array,
     paced: Paced,
   ): Promise<{ passage: PassageRow; distance: number }[]> {
-    const m = this.ds.manager
+    const manager = this.ds.manager
     const sql = toSql(Array.from(vector))
     const found: { key: PassageKey; distance: number; passage: PassageRow }[] = []
     let after: PassageKey | null = null
     for (let measured = 0; measured < NEAREST_SCAN; ) {
       const from = after
-      const w: Awaited<ReturnType<PassageRepository['nearestWindow']>> = await paced(() =>
-        this.passages.nearestWindow(m, tenantId, profileId, {
+      const page: Awaited<ReturnType<PassageRepository['nearestWindow']>> = await paced(() =>
+        this.passages.nearestWindow(manager, tenantId, profileId, {
           vector: sql,
           model: this.embedder.model,
           after: from,
@@ -336,10 +340,10 @@ export class ProfileContextService {
           top: PASSAGE_NEAREST,
         }),
       )
-      for (const r of w.rows) if (r.passage) found.push({ ...r, passage: r.passage })
-      measured += w.rows.length
-      if (w.rows.length < NEAREST_WINDOW) break
-      after = w.last
+      for (const r of page.rows) if (r.passage) found.push({ ...r, passage: r.passage })
+      measured += page.rows.length
+      if (page.rows.length < NEAREST_WINDOW) break
+      after = page.last
     }
     found.sort(
       (a, b) =>
@@ -375,9 +379,9 @@ export class ProfileContextService {
    * words (a few map lookups: no passage text is read), or when the passages say them.
    */
   private async meant(query: string, read: readonly PassageRow[]): Promise<string[]> {
-    const fixes = await this.spellingFixes(query, (t) => {
+    const fixes = await this.spellingFixes(query, (term) => {
       // Case-insensitively, in place (no copy of the passages' text).
-      const re = new RegExp(t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu')
+      const re = new RegExp(term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'iu')
       return !read.some((r) => re.test(r.text) || (r.prompt !== null && re.test(r.prompt)))
     })
     return [...new Set([...fixes.values()].flatMap((alts) => alts.flatMap((a) => a.words)))]
@@ -433,13 +437,13 @@ export class ProfileContextService {
 
   /** The query's vector (cached as the facts' are). */
   private async queryVector(query: string, signal?: AbortSignal): Promise<Float32Array> {
-    const k = `${this.embedder.model}\n${query}`
-    const hit = this.recall(k)
+    const key = `${this.embedder.model}\n${query}`
+    const hit = this.recall(key)
     if (hit) return hit
     const { vectors } = await this.embedder.embed([query], signal)
-    const v = Float32Array.from(vectors[0]!)
-    this.remember(k, v)
-    return v
+    const vector = Float32Array.from(vectors[0]!)
+    this.remember(key, vector)
+    return vector
   }
 
   /**
@@ -461,25 +465,25 @@ export class ProfileContextService {
     const wanted = [...new Set([query, ...(also ? [also] : []), ...embed.map((e) => e.text)])]
     const found = new Map<string, Float32Array>()
     for (const t of wanted) {
-      const v = this.recall(`${model}\n${t}`)
-      if (v) found.set(t, v)
+      const vector = this.recall(`${model}\n${t}`)
+      if (vector) found.set(t, vector)
     }
     const missing = wanted.filter((t) => !found.has(t))
     if (missing.length) {
       const { vectors } = await this.embedder.embed(missing, signal)
-      missing.forEach((t, i) => {
-        const v = Float32Array.from(vectors[i]!)
-        found.set(t, v)
-        this.remember(`${model}\n${t}`, v)
+      missing.forEach((text, index) => {
+        const vector = Float32Array.from(vectors[index]!)
+        found.set(text, vector)
+        this.remember(`${model}\n${text}`, vector)
       })
     }
     const qv = found.get(query)!
     const cal = this.embedder.calibration
     const scores = new Array<number>(count).fill(0)
     for (const e of embed) {
-      const v = found.get(e.text)!
+      const vector = found.get(e.text)!
       let dot = 0
-      for (let k = 0; k < qv.length; k++) dot += qv[k]! * v[k]!
+      for (let k = 0; k < qv.length; k++) dot += qv[k]! * vector[k]!
       scores[e.index] = cal.toScore(Math.max(-1, Math.min(1, dot))) / 100
     }
     return scores
@@ -501,13 +505,13 @@ export class ProfileContextService {
   }
 
   private recall(key: string): Float32Array | undefined {
-    const v = this.vectors.get(key)
-    if (v) remember(this.vectors, key, v, VECTOR_CACHE_ENTRIES)
-    return v
+    const vector = this.vectors.get(key)
+    if (vector) remember(this.vectors, key, vector, VECTOR_CACHE_ENTRIES)
+    return vector
   }
 
-  private remember(key: string, v: Float32Array): void {
-    remember(this.vectors, key, v, VECTOR_CACHE_ENTRIES)
+  private remember(key: string, vector: Float32Array): void {
+    remember(this.vectors, key, vector, VECTOR_CACHE_ENTRIES)
   }
 }
 
@@ -529,11 +533,11 @@ function labelOf(rows: readonly Pick<PassageRow, 'speaker'>[]): { label?: string
   const counts = new Map<string, number>()
   let best: string | undefined
   for (const r of rows) {
-    const l = nameLabel(r.speaker)
-    if (!l) continue
-    const n = (counts.get(l) ?? 0) + 1
-    counts.set(l, n)
-    if (best === undefined || n > counts.get(best)!) best = l
+    const label = nameLabel(r.speaker)
+    if (!label) continue
+    const count = (counts.get(label) ?? 0) + 1
+    counts.set(label, count)
+    if (best === undefined || count > counts.get(best)!) best = label
   }
   return best ? { label: best } : {}
 }

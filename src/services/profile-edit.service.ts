@@ -112,9 +112,9 @@ export class ProfileEditService {
     const change: Change = async (state, now) => {
       language = state.language
       at = now
-      const r = await this.cpu.forget({ state, target, now }, { signal: ctx.signal })
-      if (!r) throw notHeld(profileId, target)
-      return r
+      const result = await this.cpu.forget({ state, target, now }, { signal: ctx.signal })
+      if (!result) throw notHeld(profileId, target)
+      return result
     }
     const zero: AfterWrite = (m, seq) => this.profiles.addToHistoryCount(m, ctx.tenantId, profileId, seq, HIDDEN, 0)
     try {
@@ -189,7 +189,7 @@ export class ProfileEditService {
         ctx.signal,
       )
       const written = await this.uow.run(ctx, async (tx) => {
-        const r = await this.profiles.rewrite(tx.manager, {
+        const rewritten = await this.profiles.rewrite(tx.manager, {
           tenantId,
           profileId,
           version: profile.version,
@@ -203,10 +203,16 @@ export class ProfileEditService {
           inputType: kind,
           json: out.json,
         })
-        if (!r) return null
-        await after?.(tx.manager, r.seq, state)
-        tx.raise('profileStatusChanged', { tenantId, profileId, status: r.status, at: now, seq: r.eventSeq })
-        return r.seq
+        if (!rewritten) return null
+        await after?.(tx.manager, rewritten.seq, state)
+        tx.raise('profileStatusChanged', {
+          tenantId,
+          profileId,
+          status: rewritten.status,
+          at: now,
+          seq: rewritten.eventSeq,
+        })
+        return rewritten.seq
       })
       if (written !== null) return written
       if (attempt >= ATTEMPTS) {

@@ -72,24 +72,24 @@ interface Lookup {
 
 /** Reads the stored extractions (which submissions proposed the value, and their quotes) and the value's stems. */
 async function prepareLookup(
-  m: EntityManager,
+  manager: EntityManager,
   repo: ProvenanceRepository,
   tenantId: string,
   profileId: string,
   language: string | null | undefined,
   target: ForgetTarget,
 ): Promise<Lookup> {
-  const stored = await repo.extractions(m, tenantId, profileId, EVIDENCE_MAX_SUBMISSIONS)
+  const stored = await repo.extractions(manager, tenantId, profileId, EVIDENCE_MAX_SUBMISSIONS)
   const proposed = new Map<string, { quote?: string }>()
   const sources: EvidenceSource[] = []
   for (const s of stored) {
-    const p = proposalOf(s.extraction, target)
-    if (!p.proposed) continue
-    proposed.set(s.id, p.quote ? { quote: p.quote } : {})
-    sources.push({ submissionId: s.id, occurredAt: s.occurred_at, quote: p.quote ?? null })
+    const proposal = proposalOf(s.extraction, target)
+    if (!proposal.proposed) continue
+    proposed.set(s.id, proposal.quote ? { quote: proposal.quote } : {})
+    sources.push({ submissionId: s.id, occurredAt: s.occurred_at, quote: proposal.quote ?? null })
   }
   const words = textWords(target.value)
-  const valueGroups = wordGroups(words, await repo.stems(m, textSearchConfig(language), words))
+  const valueGroups = wordGroups(words, await repo.stems(manager, textSearchConfig(language), words))
   // A quote is the person's own words: matched exactly (the passages' `simple` index).
   const quoteGroups = new Map<string, string[][]>()
   for (const [id, p] of proposed)
@@ -127,25 +127,25 @@ interface CandidateReads {
  * orders them needs it); within `scope`; a walk stops between two windows once `signal` is aborted.
  */
 function candidateReads(
-  m: EntityManager,
+  manager: EntityManager,
   repo: ProvenanceRepository,
   tenantId: string,
   profileId: string,
   lookup: Lookup,
-  o: { ranked: boolean; scope?: CandidateScope; signal?: AbortSignal | undefined },
+  options: { ranked: boolean; scope?: CandidateScope; signal?: AbortSignal | undefined },
 ): CandidateReads {
   let walking = false
   const paced = <T>(statement: () => Promise<T>): Promise<T> =>
-    walking ? walkPacer(tenantId).run(() => (o.signal?.throwIfAborted(), statement())) : statement()
-  const scope = o.scope ?? {}
+    walking ? walkPacer(tenantId).run(() => (options.signal?.throwIfAborted(), statement())) : statement()
+  const scope = options.scope ?? {}
   /** Every candidate in one page, when each kind has fewer than EVIDENCE_CANDIDATES; null otherwise. */
   const firstPage = async () => {
     const ids = [...lookup.rules.proposed.keys()]
     const limit = EVIDENCE_CANDIDATES
     const proposing = { groups: lookup.anyGroups, all: false, submissions: { in: ids }, limit, ...scope }
-    const ofProposed = ids.length ? await repo.candidates(m, tenantId, profileId, proposing) : []
+    const ofProposed = ids.length ? await repo.candidates(manager, tenantId, profileId, proposing) : []
     if (!ofProposed) return null
-    const others = await repo.candidates(m, tenantId, profileId, {
+    const others = await repo.candidates(manager, tenantId, profileId, {
       groups: lookup.rules.valueGroups,
       all: true,
       submissions: { notIn: ids },
@@ -161,9 +161,9 @@ function candidateReads(
       return
     }
     walking = true
-    const window = { groups: lookup.anyGroups, window: CANDIDATE_WINDOW, ranked: o.ranked, ...scope }
+    const window = { groups: lookup.anyGroups, window: CANDIDATE_WINDOW, ranked: options.ranked, ...scope }
     const windowAfter = (after: PassageKey | null) =>
-      paced(() => repo.candidateWindow(m, tenantId, profileId, { ...window, after }))
+      paced(() => repo.candidateWindow(manager, tenantId, profileId, { ...window, after }))
     let after: PassageKey | null = null
     do {
       const read = await windowAfter(after)
@@ -180,19 +180,19 @@ function candidateReads(
  * only the best `limit` kept.
  */
 export async function findSupport(
-  m: EntityManager,
+  manager: EntityManager,
   repo: ProvenanceRepository,
   tenantId: string,
   profileId: string,
   language: string | null | undefined,
   target: ForgetTarget,
-  o: { limit: number; signal?: AbortSignal | undefined },
+  options: { limit: number; signal?: AbortSignal | undefined },
 ): Promise<{ supported: Supported<EvidencePassageRow>[]; sources: EvidenceSource[]; extractionsRead: number }> {
-  const { limit } = o
-  const lookup = await prepareLookup(m, repo, tenantId, profileId, language, target)
+  const { limit } = options
+  const lookup = await prepareLookup(manager, repo, tenantId, profileId, language, target)
   let best: Supported<CandidatePassage>[] = []
   let fallback: Supported<CandidatePassage>[] = []
-  const reads = candidateReads(m, repo, tenantId, profileId, lookup, { ranked: true, signal: o.signal })
+  const reads = candidateReads(manager, repo, tenantId, profileId, lookup, { ranked: true, signal: options.signal })
   for await (const page of reads.pages()) {
     const sifted = siftSupport(page, lookup.rules)
     best = keepBest(best, sifted.supported, limit)
@@ -202,7 +202,7 @@ export async function findSupport(
   // Their words, read last: a page holds where each passage is, not what it says.
   const place = (p: { submission_id: string; position: number }) => `${p.submission_id}:${p.position}`
   const read = await repo.passagesAt(
-    m,
+    manager,
     tenantId,
     profileId,
     chosen.map((c) => c.passage),
@@ -231,12 +231,16 @@ export async function hideSupport(
   profileId: string,
   language: string | null | undefined,
   target: ForgetTarget,
-  o: { by: string; acceptedBy?: string; onHidden?: ((m: EntityManager, hidden: number) => Promise<void>) | undefined },
+  options: {
+    by: string
+    acceptedBy?: string
+    onHidden?: ((manager: EntityManager, hidden: number) => Promise<void>) | undefined
+  },
 ): Promise<number> {
-  const m = ds.manager
-  const lookup = await prepareLookup(m, repo, tenantId, profileId, language, target)
-  const scope = { hiddenBy: o.by, acceptedBy: o.acceptedBy }
-  const reads = candidateReads(m, repo, tenantId, profileId, lookup, { ranked: false, scope })
+  const manager = ds.manager
+  const lookup = await prepareLookup(manager, repo, tenantId, profileId, language, target)
+  const scope = { hiddenBy: options.by, acceptedBy: options.acceptedBy }
+  const reads = candidateReads(manager, repo, tenantId, profileId, lookup, { ranked: false, scope })
   let hidden = 0
   const hide = async (list: Supported<CandidatePassage>[]) => {
     const visible = list.filter((s) => !s.passage.hidden).map((s) => s.passage)
@@ -244,8 +248,8 @@ export async function hideSupport(
       const batch = visible.slice(i, i + HIDE_BATCH)
       hidden += await reads.paced(() =>
         ds.transaction(async (tm) => {
-          const hiddenNow = await repo.hide(tm, tenantId, profileId, batch, o.by)
-          if (hiddenNow) await o.onHidden?.(tm, hiddenNow)
+          const hiddenNow = await repo.hide(tm, tenantId, profileId, batch, options.by)
+          if (hiddenNow) await options.onHidden?.(tm, hiddenNow)
           return hiddenNow
         }),
       )
@@ -282,19 +286,22 @@ export class ProvenanceService {
   /** The passages that support a value (params: field, value, category?, limit?), best first; none is not an error. */
   async evidence(ctx: RequestContext, profileId: string, params: unknown): Promise<Evidence> {
     checkProfileId(profileId)
-    const p = parseEvidenceParams(params)
-    const m = this.ds.manager
-    const profile = await this.repo.profileLanguage(m, ctx.tenantId, profileId)
+    const parsed = parseEvidenceParams(params)
+    const manager = this.ds.manager
+    const profile = await this.repo.profileLanguage(manager, ctx.tenantId, profileId)
     if (!profile) throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
-    const { limit, ...target } = p
+    const { limit, ...target } = parsed
     const { signal } = ctx
-    const r = await findSupport(m, this.repo, ctx.tenantId, profileId, profile.language, target, { limit, signal })
+    const found = await findSupport(manager, this.repo, ctx.tenantId, profileId, profile.language, target, {
+      limit,
+      signal,
+    })
     return {
       profileId,
       field: target.section,
       value: target.value,
       category: target.category ?? null,
-      passages: r.supported.map(({ passage: x, match }) => ({
+      passages: found.supported.map(({ passage: x, match }) => ({
         submission_id: x.submission_id,
         position: x.position,
         speaker: x.speaker,
@@ -303,8 +310,8 @@ export class ProvenanceService {
         occurred_at: x.occurred_at,
         match,
       })),
-      sources: r.sources,
-      extractionsRead: r.extractionsRead,
+      sources: found.sources,
+      extractionsRead: found.extractionsRead,
     }
   }
 
@@ -320,8 +327,8 @@ export class ProvenanceService {
   ): Promise<SubmissionEvidenceDeletion> {
     checkProfileId(profileId)
     return this.uow.run(ctx, async (tx) => {
-      const m = tx.manager
-      if (!(await this.repo.profileLanguage(m, ctx.tenantId, profileId)))
+      const manager = tx.manager
+      if (!(await this.repo.profileLanguage(manager, ctx.tenantId, profileId)))
         throw new DomainError('PROFILE_NOT_FOUND', `Profile ${profileId} not found`)
       const notFound = () =>
         new DomainError(
@@ -329,15 +336,15 @@ export class ProvenanceService {
           `Profile ${profileId} has no submission ${String(submissionId).slice(0, 60)}`,
         )
       if (!UUID_RE.test(submissionId)) throw notFound()
-      const s = await this.repo.lockSubmission(m, ctx.tenantId, profileId, submissionId)
-      if (!s) throw notFound()
-      if (s.status === 'pending' || s.status === 'processing') {
+      const submission = await this.repo.lockSubmission(manager, ctx.tenantId, profileId, submissionId)
+      if (!submission) throw notFound()
+      if (submission.status === 'pending' || submission.status === 'processing') {
         throw new DomainError(
           'CONFLICT',
-          `Submission ${submissionId} is ${s.status}: its evidence can be deleted once it has been processed`,
+          `Submission ${submissionId} is ${submission.status}: its evidence can be deleted once it has been processed`,
         )
       }
-      const gone = await this.repo.deleteEvidence(m, ctx.tenantId, submissionId)
+      const gone = await this.repo.deleteEvidence(manager, ctx.tenantId, submissionId)
       return {
         profileId,
         submissionId: submissionId.toLowerCase(),

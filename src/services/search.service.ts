@@ -173,21 +173,21 @@ export class SearchService {
     this.typos = opts.typos ?? new TypoDictionary()
   }
 
-  validate(p: SearchParams) {
-    const v = parseRequest(this.schema, p)
-    checkStorable(v.query, 'query parameter query')
-    checkStorable(v.filterValue, 'query parameter filterValue')
-    const query = v.query?.trim() ? v.query.trim() : undefined
-    return { ...v, query }
+  validate(params: SearchParams) {
+    const parsed = parseRequest(this.schema, params)
+    checkStorable(parsed.query, 'query parameter query')
+    checkStorable(parsed.filterValue, 'query parameter filterValue')
+    const query = parsed.query?.trim() ? parsed.query.trim() : undefined
+    return { ...parsed, query }
   }
 
   /** A search, whole: the page found, then every chunk of it read. */
   async search(
     ctx: RequestContext,
     params: SearchParams,
-    o: FindOptions = {},
+    options: FindOptions = {},
   ): Promise<SearchResult & { rate?: RateDecision }> {
-    const plan = await this.find(ctx, params, o)
+    const plan = await this.find(ctx, params, options)
     const profiles: SearchProfile[] = []
     for (const chunk of this.chunks(plan)) profiles.push(...(await this.read(ctx, plan, chunk, (p) => p)))
     return {
@@ -205,7 +205,7 @@ export class SearchService {
    * streamed answer. Called on the gated service, each chunk is read in one of the tenant's call slots, taken and given
    * back around it.
    */
-  async *profiles<T>(ctx: RequestContext, plan: SearchPlan, map: (p: SearchProfile) => T): AsyncGenerator<T> {
+  async *profiles<T>(ctx: RequestContext, plan: SearchPlan, map: (profile: SearchProfile) => T): AsyncGenerator<T> {
     for (const chunk of this.chunks(plan)) yield* await this.read(ctx, plan, chunk, map)
   }
 
@@ -215,7 +215,12 @@ export class SearchService {
    * limit keeps the main thread (and on the embedded database, the engine) busy for milliseconds, and concurrent large
    * searches would otherwise queue that much work ahead of every other request. Small chunks run freely.
    */
-  async read<T>(ctx: RequestContext, plan: SearchPlan, hits: SearchHit[], map: (p: SearchProfile) => T): Promise<T[]> {
+  async read<T>(
+    ctx: RequestContext,
+    plan: SearchPlan,
+    hits: SearchHit[],
+    map: (profile: SearchProfile) => T,
+  ): Promise<T[]> {
     const work = async () => (await this.readNow(ctx, plan, hits)).map(map)
     const bytes = plan.shape.light ? 0 : hits.reduce((n, h) => n + h.bytes, 0)
     return bytes > LARGE_CHUNK_BYTES ? this.largeReads.run(work) : work()
@@ -229,9 +234,11 @@ export class SearchService {
       plan.shape,
     )
     const byId = new Map(hits.map((h) => [h.profileId, h]))
-    return records.map((r) => {
-      const h = byId.get(r.profile_id)!
-      return h.similarity === undefined ? r : { ...r, similarity: h.similarity, similarityScore: h.similarityScore }
+    return records.map((record) => {
+      const hit = byId.get(record.profile_id)!
+      return hit.similarity === undefined
+        ? record
+        : { ...record, similarity: hit.similarity, similarityScore: hit.similarityScore }
     })
   }
 
@@ -257,25 +264,27 @@ export class SearchService {
   /**
    * The page: total, ids, scores and sizes, no content read; bounded (`whole`) and charged (`chargeTo`) by its size.
    */
-  async find(ctx: RequestContext, params: SearchParams, o: FindOptions = {}): Promise<SearchPlan> {
-    const p = this.validate(params)
-    const shape = o.shape ?? { history: true }
-    const found = await this.page(ctx, p)
+  async find(ctx: RequestContext, params: SearchParams, options: FindOptions = {}): Promise<SearchPlan> {
+    const parsed = this.validate(params)
+    const shape = options.shape ?? { history: true }
+    const found = await this.page(ctx, parsed)
     const bytes = shape.light ? 0 : found.hits.reduce((n, h) => n + h.bytes, 0)
     const plan: SearchPlan = {
       total: found.total,
       totalIsEstimate: found.estimated,
-      page: p.page,
-      pageSize: p.pageSize,
+      page: parsed.page,
+      pageSize: parsed.pageSize,
       hits: found.hits,
       chunkCount: 0,
       bytes,
       shape,
     }
     plan.chunkCount = this.chunks(plan).length
-    if (o.whole) {
-      if (o.whole.used + bytes > this.wholeMaxBytes) {
-        const others = o.whole.used ? ` (with ${fmt(o.whole.used)} bytes of this operation's other search pages)` : ''
+    if (options.whole) {
+      if (options.whole.used + bytes > this.wholeMaxBytes) {
+        const others = options.whole.used
+          ? ` (with ${fmt(options.whole.used)} bytes of this operation's other search pages)`
+          : ''
         throw new DomainError(
           'PAYLOAD_TOO_LARGE',
           `This page's ${found.hits.length} profiles hold ${fmt(bytes)} bytes of content${others}; a GraphQL answer holds at most ${fmt(this.wholeMaxBytes)} ` +
@@ -283,12 +292,12 @@ export class SearchService {
             `or use GET /v1/search, which streams`,
         )
       }
-      o.whole.used += bytes
+      options.whole.used += bytes
     }
     const cost = Math.max(0, Math.ceil(bytes / this.chargeUnitBytes) - 1)
-    if (o.chargeTo && this.opts.budget && cost > 0) {
+    if (options.chargeTo && this.opts.budget && cost > 0) {
       plan.rate = this.opts.budget.charge(
-        o.chargeTo,
+        options.chargeTo,
         cost,
         `this page's profiles hold ${fmt(bytes)} bytes and count ${cost} more operations (one per ${fmt(this.chargeUnitBytes)} bytes beyond the first); ` +
           `a smaller pageSize costs less`,
@@ -318,49 +327,49 @@ export class SearchService {
     const count = () => {
       const counting = this.repo.candidates(this.ds.manager, tenantId, model).then(
         (n) => (remember(this.tenantSizes, key, { n, at: Date.now() }, 1000), n),
-        (e) => {
+        (error) => {
           if (known) this.tenantSizes.set(key, { ...known, counting: undefined })
           else this.tenantSizes.delete(key)
-          throw e
+          throw error
         },
       )
       remember(this.tenantSizes, key, { n: known?.n ?? 0, at: known?.at ?? 0, counting }, 1000)
       return counting
     }
-    let n: number
-    if (!known) n = await count()
-    else if (known.at === 0) n = await known.counting!
+    let tenantRows: number
+    if (!known) tenantRows = await count()
+    else if (known.at === 0) tenantRows = await known.counting!
     else {
-      n = known.n
+      tenantRows = known.n
       if (!known.counting && Date.now() - known.at > TENANT_SIZE_TTL_MS) count().catch(() => {})
     }
     // With no filter, the tenant's candidates are the search's: which side of the bound they are is known.
     return {
       exactMax,
-      samplePercent: samplePercent(n),
-      tenantRows: n,
-      ...(filtered ? {} : { known: n > exactMax ? 'estimate' : 'exact' }),
+      samplePercent: samplePercent(tenantRows),
+      tenantRows,
+      ...(filtered ? {} : { known: tenantRows > exactMax ? 'estimate' : 'exact' }),
     }
   }
 
   private async page(
     ctx: RequestContext,
-    p: ReturnType<SearchService['validate']>,
+    params: ReturnType<SearchService['validate']>,
   ): Promise<{ total: number; estimated: boolean; hits: SearchHit[] }> {
-    const filter = { tenantId: ctx.tenantId, filterBy: p.filterBy, filterValue: p.filterValue }
-    const offset = (p.page - 1) * p.pageSize
-    if (!p.query)
+    const filter = { tenantId: ctx.tenantId, filterBy: params.filterBy, filterValue: params.filterValue }
+    const offset = (params.page - 1) * params.pageSize
+    if (!params.query)
       return this.repo.list(this.ds.manager, {
         ...filter,
-        sortBy: p.sortBy,
-        sortOrder: p.sortOrder,
-        pageSize: p.pageSize,
+        sortBy: params.sortBy,
+        sortOrder: params.sortOrder,
+        pageSize: params.pageSize,
         offset,
       })
-    const found = await this.semanticPage(ctx, { ...p, query: p.query }, filter, offset)
+    const found = await this.semanticPage(ctx, { ...params, query: params.query }, filter, offset)
     // A page that is not full holds every match from the offset on: its total is exact, whatever the estimate said
     // (an empty page beyond the first says nothing of how many there are before it).
-    if (found.estimated && found.hits.length < p.pageSize && (found.hits.length > 0 || offset === 0)) {
+    if (found.estimated && found.hits.length < params.pageSize && (found.hits.length > 0 || offset === 0)) {
       return { ...found, total: offset + found.hits.length, estimated: false }
     }
     // An estimate is at least what the pages up to this one hold (when this one holds any).
@@ -371,24 +380,24 @@ export class SearchService {
 
   private async semanticPage(
     ctx: RequestContext,
-    p: ReturnType<SearchService['validate']> & { query: string },
+    params: ReturnType<SearchService['validate']> & { query: string },
     filter: { tenantId: string; filterBy?: ReturnType<SearchService['validate']>['filterBy']; filterValue?: string },
     offset: number,
   ): Promise<{ total: number; estimated: boolean; hits: SearchHit[] }> {
     const [{ vectors }, bound] = await Promise.all([
-      this.embedder.embed([p.query], ctx.signal),
+      this.embedder.embed([params.query], ctx.signal),
       this.totalBound(ctx.tenantId, this.embedder.model, !!filter.filterBy),
     ])
     const cal = this.embedder.calibration
-    const terms = queryTerms(p.query)
+    const terms = queryTerms(params.query)
     if (!terms.length) {
       // Nothing to match by words (only filler or stop words, or a long description): the vector alone.
       const found = await this.repo.nearest(this.ds.manager, {
         ...filter,
         vector: vectors[0]!,
-        maxDistance: 1 - cal.toCosine(p.sensitivity),
+        maxDistance: 1 - cal.toCosine(params.sensitivity),
         model: this.embedder.model,
-        pageSize: p.pageSize,
+        pageSize: params.pageSize,
         offset,
         bound,
       })
@@ -399,7 +408,7 @@ export class SearchService {
       }
     }
     // Hybrid: a profile passes on its vector score, or on its hybrid score when it holds every query term.
-    const query = p.query
+    const query = params.query
     const every = everyWord(query)
     // A tenant with many evidence passages: its statements read up to SEARCH_SAID_SCAN matching ones and scan the GIN
     // index's matches of the words (these grow with the tenant), so its hybrid searches are paced (as contexts of a
@@ -418,14 +427,14 @@ export class SearchService {
         this.repo.hybridCandidates(this.ds.manager, {
           ...filter,
           vector: vectors[0]!,
-          maxDistance: 1 - cal.toCosine(p.sensitivity),
-          lexicalMaxDistance: lexicalThresholds(p.sensitivity, words.length, (s) => cal.toCosine(s)),
+          maxDistance: 1 - cal.toCosine(params.sensitivity),
+          lexicalMaxDistance: lexicalThresholds(params.sensitivity, words.length, (s) => cal.toCosine(s)),
           terms: termsQuery(terms, alternatives),
           words: termWords(query, terms),
           every: words,
           required: terms.length,
           model: this.embedder.model,
-          limit: offset + p.pageSize,
+          limit: offset + params.pageSize,
           bound,
           lexicalExactMax: this.opts.lexicalExactMax,
         }),
@@ -439,7 +448,7 @@ export class SearchService {
       if (alternatives.size) found = await search(alternatives)
     }
     const { total, estimated, candidates, bytes } = found
-    const page = rankHybrid(candidates, (c) => cal.toScore(c), offset, p.pageSize, found.words, terms.length)
+    const page = rankHybrid(candidates, (c) => cal.toScore(c), offset, params.pageSize, found.words, terms.length)
     return {
       total,
       estimated,

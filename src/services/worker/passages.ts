@@ -100,21 +100,21 @@ export async function hideForgotten(
   ds: DataSource,
   repo: ProvenanceRepository,
   job: ProfileJob,
-  o: {
+  options: {
     forgotten: readonly Tombstone[] | undefined
     acceptedAt: (string | undefined)[]
     language: string | null | undefined
   },
 ): Promise<number> {
-  const oldest = o.acceptedAt.reduce<string | undefined>((a, t) => (t && (!a || t < a) ? t : a), undefined)
-  if (!oldest || !o.forgotten?.length) return 0
+  const oldest = options.acceptedAt.reduce<string | undefined>((a, t) => (t && (!a || t < a) ? t : a), undefined)
+  if (!oldest || !options.forgotten?.length) return 0
   let hidden = 0
-  for (const t of o.forgotten) {
+  for (const t of options.forgotten) {
     if (!(t.at > oldest)) continue
     const target = { section: t.section, value: t.key, ...(t.category ? { category: t.category } : {}) }
     // Passages of submissions accepted after the forget may say the value again: they keep their evidence.
     const hiding = { by: `forget:${t.at}`, acceptedBy: t.at }
-    hidden += await hideSupport(ds, repo, job.tenantId, job.profileId, o.language, target, hiding)
+    hidden += await hideSupport(ds, repo, job.tenantId, job.profileId, options.language, target, hiding)
   }
   return hidden
 }
