@@ -1,6 +1,8 @@
-// The first context after a start: `profiler start` on a database that already holds a profile, then, once /readyz
-// answers, one context and `--later` more, each a new question. The baseline is the later contexts of the same process,
-// so the ratio says what the first request pays for the start; the machine's load moves both alike.
+// The first context after a start: `profiler start` on a database that already holds processed profiles, then, once
+// /readyz answers, one context of the first profile. The baseline is the first context of each other profile in the
+// same process: what a request pays for its profile (reading it, embedding its facts), without the start. The later
+// contexts of the first profile, each a new question, are reported beside it: they also find that profile's facts
+// embedded and counted. The machine's load moves all of them alike.
 // npx tsx bench/first-context.ts [--db embedded|server|both] [--runs 5] [--later 5]
 import { execFile, spawn } from 'node:child_process'
 import os from 'node:os'
@@ -12,7 +14,10 @@ import { arg, benchMain, type BenchResult } from './lib/report.js'
 
 const run = promisify(execFile)
 const BIN = 'bin/profiler.js'
-const PROFILE = 'first-context'
+/** The profiles seeded: the first is asked first after each start, the others give the baseline. */
+const PROFILES = ['maria', 'joao', 'ines', 'tiago', 'rita'].map((name) => `first-context-${name}`)
+const CITIES = ['Lisbon', 'Porto', 'Braga', 'Faro', 'Coimbra']
+const JOBS = ['nurse', 'teacher', 'baker', 'electrician', 'architect']
 const QUESTIONS = [
   'what does she like to cook',
   'how is her sister doing',
@@ -73,28 +78,36 @@ async function start(db: BenchDb): Promise<Service> {
   }
 }
 
-/** A profile of a few conversations, processed, in a database the service is then started on again. */
+/** Profiles of a few conversations, processed, in a database the service is then started on again. */
 async function seed(db: BenchDb, key: string): Promise<void> {
   const service = await start(db)
   try {
-    for (let day = 1; day <= 8; day++) {
-      const data =
-        `User: I am Maria, a 34 year old nurse from Lisbon. On day ${day} I cooked pasta, walked my dog Rex and ` +
-        `called my sister Ana about her new job.\nAssistant: That sounds like a full day.\n` +
-        `User: I play jazz piano on weekends, and last summer I went hiking in the Alps.`
-      const r = await fetch(`${service.url}/v1/profile/${PROFILE}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ data, input_type: 'conversation' }),
-      })
-      if (r.status !== 202) throw new Error(`submit answered ${r.status}: ${await r.text()}`)
+    for (const [index, profileId] of PROFILES.entries()) {
+      const name = profileId.replace('first-context-', '')
+      for (let day = 1; day <= 3; day++) {
+        const data =
+          `User: I am ${name}, a ${30 + index} year old ${JOBS[index]} from ${CITIES[index]}. On day ${day} I cooked ` +
+          `pasta, walked my dog and called my sister about her new job.\nAssistant: That sounds like a full day.\n` +
+          `User: I play jazz piano on weekends, and last summer I went hiking in the Alps.`
+        const r = await fetch(`${service.url}/v1/profile/${profileId}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ data, input_type: 'conversation' }),
+        })
+        if (r.status !== 202) throw new Error(`submit answered ${r.status}: ${await r.text()}`)
+      }
     }
     await waitFor(
-      'the profile to be ready',
+      'the profiles to be ready',
       async () => {
-        const r = await fetch(`${service.url}/v1/profile/${PROFILE}`, { headers: { authorization: `Bearer ${key}` } })
-        const body = (await r.json()) as { profile?: { status?: string } }
-        return body.profile?.status === 'ready' || undefined
+        for (const profileId of PROFILES) {
+          const r = await fetch(`${service.url}/v1/profile/${profileId}`, {
+            headers: { authorization: `Bearer ${key}` },
+          })
+          const body = (await r.json()) as { profile?: { status?: string } }
+          if (body.profile?.status !== 'ready') return undefined
+        }
+        return true
       },
       { timeoutMs: 120_000, everyMs: 100 },
     )
@@ -104,9 +117,9 @@ async function seed(db: BenchDb, key: string): Promise<void> {
 }
 
 /** Milliseconds one context takes, from request to full answer. */
-async function timeContext(url: string, key: string, query: string): Promise<number> {
+async function timeContext(url: string, key: string, profileId: string, query: string): Promise<number> {
   const t0 = performance.now()
-  const r = await fetch(`${url}/v1/profile/${PROFILE}/context?${new URLSearchParams({ query, max_tokens: '300' })}`, {
+  const r = await fetch(`${url}/v1/profile/${profileId}/context?${new URLSearchParams({ query, max_tokens: '300' })}`, {
     headers: { authorization: `Bearer ${key}` },
   })
   const body = await r.text()
@@ -118,6 +131,7 @@ export async function runFirstContext(kind: DbKind, opts: { runs: number; later:
   await run(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: SERVICE_ROOT })
   const db = await freshDb(kind)
   const first: number[] = []
+  const otherProfiles: number[] = []
   const later: number[] = []
   const loads = [os.loadavg()[0]!.toFixed(1)]
   try {
@@ -128,10 +142,18 @@ export async function runFirstContext(kind: DbKind, opts: { runs: number; later:
     for (let i = 0; i < opts.runs; i++) {
       const service = await start(db)
       try {
+        // Each start asks another profile first, and each context another question.
+        const profiles = PROFILES.map((_, j) => PROFILES[(i + j) % PROFILES.length]!)
         const questions = QUESTIONS.map((_, j) => QUESTIONS[(i + j) % QUESTIONS.length]!)
-        first.push(await timeContext(service.url, key, questions[0]!))
+        first.push(await timeContext(service.url, key, profiles[0]!, questions[0]!))
+        const others: number[] = []
+        for (const profileId of profiles.slice(1))
+          others.push(await timeContext(service.url, key, profileId, questions[0]!))
+        otherProfiles.push(median(others))
         const these: number[] = []
-        for (let j = 1; j <= opts.later; j++) these.push(await timeContext(service.url, key, questions[j]!))
+        for (let j = 1; j <= opts.later; j++) {
+          these.push(await timeContext(service.url, key, profiles[0]!, questions[j % questions.length]!))
+        }
         later.push(median(these))
       } finally {
         await service.stop()
@@ -141,33 +163,47 @@ export async function runFirstContext(kind: DbKind, opts: { runs: number; later:
   } finally {
     await db.drop()
   }
+  const ms = (xs: number[]) => xs.map((x) => round(x, 0)).join(', ')
   const firstMs = median(first)
+  const otherMs = median(otherProfiles)
   const laterMs = median(later)
-  const ratio = round(firstMs / laterMs, 1)
+  const ratio = round(firstMs / otherMs, 1)
+  const laterRatio = round(firstMs / laterMs, 1)
+  const setting =
+    `${opts.runs} starts, ${PROFILES.length - 1} other profiles and ${opts.later} later contexts each; load average ` +
+    `${loads.join(' -> ')} on ${os.availableParallelism()} cores`
   const figures =
-    `first ${round(firstMs, 0)} ms (${first.map((x) => round(x, 0)).join(', ')}), later ${round(laterMs, 0)} ms ` +
-    `(medians per start: ${later.map((x) => round(x, 0)).join(', ')}); ${opts.runs} starts, ${opts.later} later ` +
-    `contexts each; load average ${loads.join(' -> ')} on ${os.availableParallelism()} cores`
-  process.stderr.write(`  first context after start: ${figures}\n`)
+    `first ${round(firstMs, 0)} ms (${ms(first)}), other profiles' first ${round(otherMs, 0)} ms ` +
+    `(medians per start: ${ms(otherProfiles)}); ${setting}`
+  const laterFigures = `first ${round(firstMs, 0)} ms, later ${round(laterMs, 0)} ms (medians per start: ${ms(later)}); ${setting}`
+  process.stderr.write(`  first context after start: ${figures}\n  later contexts: ${laterFigures}\n`)
   return {
     name: 'first-context',
     db: kind,
     rows: [
       {
-        what: `first context after \`profiler start\` against later ones, ${kind} database`,
+        what: `first context after \`profiler start\` against other profiles' first contexts, ${kind} database`,
         ratio,
         target: '< 2x',
         met: ratio < 2,
         figures,
       },
+      {
+        what: `first context after \`profiler start\` against later ones of the same profile, ${kind} database`,
+        ratio: laterRatio,
+        target: 'reported',
+        met: true,
+        figures: laterFigures,
+      },
     ],
-    raw: { first, later, loadAverage: loads },
+    raw: { first, otherProfiles, later, loadAverage: loads },
     chart: {
-      title: `The first context after start-up and later ones, ${kind} database (medians)`,
+      title: `The first context after start-up and the first of other profiles, ${kind} database (medians)`,
       unit: 'ms',
       bars: [
-        { label: 'first context', value: round(firstMs, 0), baseline: false },
-        { label: 'later contexts', value: round(laterMs, 0), baseline: true },
+        { label: 'first context after start', value: round(firstMs, 0), baseline: false },
+        { label: "other profiles' first", value: round(otherMs, 0), baseline: true },
+        { label: 'later, same profile', value: round(laterMs, 0), baseline: true },
       ],
     },
   }

@@ -158,6 +158,8 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
       `SELECT atttypmod AS dim FROM pg_attribute WHERE attrelid = 'profiles'::regclass AND attname = 'embedding'`,
     )
     expect(dim).toBe(64)
+    // The start, its warm-up of a context included, asks the provider nothing: no request is paid before a client's.
+    expect(oa.requests.map((r) => r.path)).toEqual([])
     api = client(profiler.url!, profiler.bootstrapKey!)
     gql = gqlApi(profiler.url!, profiler.bootstrapKey!)
   })
