@@ -3,7 +3,7 @@
 // model (or a reader) can answer "when?" without date arithmetic. chrono-node parses; the granularity shown is what the
 // expression fixes: a day, a week, a month or a year. Pure.
 import * as chrono from 'chrono-node'
-import { readableDate } from '../domain/passages.js'
+import { MONTHS, readableDate } from '../domain/passages.js'
 
 /**
  * The words that make an expression relative to when it was said. Only such expressions are resolved: a bare month or
@@ -15,21 +15,6 @@ const RELATIVE = /\b(?:yesterday|tomorrow|tonight|ago|last|next|this|past|coming
 const SEASON = /\b(last|this) (spring|summer|fall|autumn)\b/gi
 /** The last month (0-based) of each season, northern hemisphere. */
 const SEASON_LAST_MONTH: Record<string, number> = { spring: 4, summer: 7, fall: 10 }
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-]
 
 /**
  * What an expression says, at the granularity it fixes ("7 May 2023", "week of 1 May 2023", "June 2023", "2022"), or

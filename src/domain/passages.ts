@@ -178,7 +178,8 @@ export function readableDay(date: string): string {
   if (!month) return date
   return match[3] ? `${Number(match[3])} ${month} ${match[1]}` : `${month} ${match[1]}`
 }
-const MONTHS = [
+/** The months' English names, January first. */
+export const MONTHS = [
   'January',
   'February',
   'March',
