@@ -1,7 +1,7 @@
 // Measures raw cosine of the local embedder for matching vs non-matching (query, profile) pairs on the persona dev
 // data, and derives the calibration points of src/ai/local/calibration.ts. npx tsx bench/calibrate-local.ts
 // [path/to/convai2-valid-speakers.jsonl] [--variants] [--raw] [--configured] [--search] --search measures search as the
-// evaluation does (issue 5): profiles EXTRACTED from each record's persona sentences by the local extractor, queries
+// evaluation does: profiles EXTRACTED from each record's persona sentences by the local extractor, queries
 // from gold triples, recall@10 / precision@10 / nDCG@10 at sensitivity 63, unrelated queries returning nothing; on a
 // tuning half and a held-out half; and derives the points from the tuning half. --configured measures the embedding
 // model the environment configures (e.g. PROFILER_AI=openai with PROFILER_EMBEDDING_MODEL) and prints

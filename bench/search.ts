@@ -13,8 +13,8 @@
 //   - how many totals were estimates (PROFILER_SEARCH_EXACT_TOTAL_MAX), and their error against the exact count.
 //   npx tsx bench/search.ts [--db server|embedded|both] [--n 100000] [--queries 60] [--sensitivity 0] [--models local,openai]
 //        [--keep-db name]   (server: the data in database name_<model>, filled on the first run and kept for the next)
-//        [--raw-total exact] (the raw side counts exactly, as before issue 26: with BENCH_SERVICE_ROOT=<a checkout of the
-//                            base>, whose service then runs on the same data)
+//        [--raw-total exact] (the raw side counts exactly, as a service without the estimate did: with
+//                            BENCH_SERVICE_ROOT=<a checkout of the base>, whose service then runs on the same data)
 import pg from 'pg'
 import { calibrationFor } from '../src/ai/openai/openai-embedder.js'
 import { LocalEmbedder } from '../src/ai/local/local-embedder.js'
@@ -290,7 +290,7 @@ async function runModel(
           // service does not see.
           checks.push(async () => {
             if (b.estimated) {
-              // The exact total, counted as before issue 26, against the estimate.
+              // The exact total, counted as a service without the estimate did, against the estimate.
               const exactSql = terms.length
                 ? hybridSearchSql({ ...(sqlInput as any), bound: undefined })
                 : vectorSearchSql({ ...filter, bound: undefined, pageSize: 10, offset: 0 })
@@ -361,7 +361,7 @@ async function runModel(
         })
         if (kind === 'server') {
           rows.push({
-            what: `${label}, ${t.name}: p95 (issue 26: <= 50 ms), beside the raw HNSW query`,
+            what: `${label}, ${t.name}: p95 (target: <= 50 ms), beside the raw HNSW query`,
             value: round(sp95, 1),
             unit: 'ms',
             target: '<= 50 ms',

@@ -84,12 +84,12 @@ export interface MemoryPerson {
 export const LONG_GAP_MS = 14 * 86400e3
 
 /**
- * Long histories (the held-out benchmark of issue 24 has up to 35 sessions and hundreds of turns a person; a speaker
- * here has three sessions and about 440 tokens): `k` speakers of `k` different conversations told as one person, their
- * conversations one after another in time (each keeps its sessions' spacing, the next begins LONG_GAP_MS after the
- * one before), the last ending at `reference`. Speaker 1 of conversations 0..k-1 is person 0, of k..2k-1 person 1, and
- * so on, then the same for speaker 2; a last group of fewer than `k` is left out. Each person's facts are the persona
- * facts of their `k` speakers.
+ * Long histories (the held-out long-conversation benchmark has up to 35 sessions and hundreds of turns a person; a
+ * speaker here has three sessions and about 440 tokens): `k` speakers of `k` different conversations told as one
+ * person, their conversations one after another in time (each keeps its sessions' spacing, the next begins LONG_GAP_MS
+ * after the one before), the last ending at `reference`. Speaker 1 of conversations 0..k-1 is person 0, of k..2k-1
+ * person 1, and so on, then the same for speaker 2; a last group of fewer than `k` is left out. Each person's facts are
+ * the persona facts of their `k` speakers.
  */
 export function longHistories(
   records: readonly MscRecord[],
@@ -142,7 +142,7 @@ export interface PersonaFact {
 const hasTag = (tags: string[], ...want: string[]) => want.some((w) => tags.includes(w))
 
 /**
- * The topic of a persona sentence, as a question about it would name it (the benchmark of issue 24 asks "What did
+ * The topic of a persona sentence, as a question about it would name it (the held-out benchmark asks "What did
  * Caroline research?" for "Caroline researched adoption agencies"): the subject when it is a noun ("My **son** is in
  * junior high", "**Shopping** is hard for me"); for "I ..." sentences the first verb that carries content ("I **own** a
  * cat", "I **like** white wine": the first verb that is not an auxiliary, when it is not a stop word); failing that the
@@ -169,7 +169,7 @@ export function topicOf(sentence: string): string | null {
 }
 
 /**
- * A fact's topic asked as a question, the form of the held-out benchmark of issue 24 ("What did Caroline research?"):
+ * A fact's topic asked as a question, the form of the held-out benchmark ("What did Caroline research?"):
  * question and function words around the topic ("What did they say about son?"), which a context must not take for
  * what is asked. One template for every topic (a noun or a verb): the point is the words around it, not its grammar.
  */

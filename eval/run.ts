@@ -73,7 +73,7 @@ interface Options {
   /** Only one half of the personas (see personaHalf): rules are tuned on one half and checked on the other. */
   half?: 'tuning' | 'held-out'
   /**
-   * Memory task: the context budgets measured (tokens): 500 as in issue 24, and 150, since a speaker here says about
+   * Memory task: the context budgets measured (tokens): 500, and 150, since a speaker here says about
    * 440 tokens in all.
    */
   memoryBudgets: number[]

@@ -350,9 +350,10 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
 })
 
 /**
- * Events cross processes (CONTRACT §10): two `profiler serve` processes and one `profiler worker` on one PostgreSQL
- * server. Server mode only: in embedded mode the database is PGlite, owned by a single process, and NOTIFY does not
- * cross pglite connections (the event bus is in-process there), so there is no second process to reach.
+ * Events cross processes (docs/architecture/processing.md, "Status events"): two `profiler serve` processes and one
+ * `profiler worker` on one PostgreSQL server. Server mode only: in embedded mode the database is PGlite, owned by a
+ * single process, and NOTIFY does not cross pglite connections (the event bus is in-process there), so there is no
+ * second process to reach.
  */
 describe.skipIf(!SERVER_URL)('events cross processes: serve, serve, worker (server PostgreSQL)', () => {
   let db: TestDatabase

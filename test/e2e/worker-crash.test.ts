@@ -17,7 +17,8 @@ function spawnWorker(db: TestDatabase, env: Record<string, string>): ChildProces
   return child
 }
 
-// A worker process's crash is tested on the PostgreSQL server (CONTRACT §12); PGlite is single-process by design.
+// A worker process's crash is tested on the PostgreSQL server (docs/architecture/processing.md); PGlite is
+// single-process by design.
 describe.skipIf(!SERVER_URL)('worker killed with SIGKILL in the middle of a batch (server PostgreSQL)', () => {
   let db: TestDatabase
   let api: Profiler & { bootstrapKey?: string }

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.js'
 import { client, startService, testConfig, type Client, type TestService } from '../support/harness.js'
 import { waitFor } from '../support/wait.js'
 
-// A batch that cannot finish is not retried for ever (issue 22): past its time budget everything it runs is stopped and
+// A batch that cannot finish is not retried for ever: past its time budget everything it runs is stopped and
 // it counts as an attempt, failed at the last with a message naming the budget; and a submission whose every attempt
 // ended with its process (killed mid-batch, each time) is failed at the next claim instead of being claimed again.
 

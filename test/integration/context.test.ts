@@ -14,8 +14,9 @@ import {
 } from '../support/harness.js'
 import { openaiEnv, startOpenAIServer, type OpenAIServer } from '../support/openai-server.js'
 
-// GET /v1/profile/{id}/context and Profile.context (issue 14), on the real service with the local provider. Token
-// counts are checked with the same tokenizer (o200k_base) the service uses, over the whole returned text.
+// GET /v1/profile/{id}/context and Profile.context (docs/guides/context.md), on the real service with the local
+// provider. Token counts are checked with the same tokenizer (o200k_base) the service uses, over the whole returned
+// text.
 
 const alice = {
   core_info: {

@@ -1,6 +1,6 @@
-// Custom profile schema per app (issue 14) through the real service with the local provider: the schema set and read
-// over REST and GraphQL with clear 400s, the submitting app's schema driving extraction, values merged, read and
-// logged, and a version that drops a field moving its values to history.
+// Custom profile schema per app (docs/guides/custom-schema.md) through the real service with the local provider: the
+// schema set and read over REST and GraphQL with clear 400s, the submitting app's schema driving extraction, values
+// merged, read and logged, and a version that drops a field moving its values to history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DashboardBrowser } from '../support/dashboard-client.js'
 import { gqlApi } from '../support/graphql-client.js'

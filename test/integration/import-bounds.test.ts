@@ -1,4 +1,4 @@
-// Import obeys the API's limits (issue 22, findings 3 and 4, and the blank-line cost of finding 6), through POST
+// Import obeys the API's limits (docs/operations/limits.md), through POST
 // /v1/import on the running service: submission text as POST takes `data`, every integer, time, nesting depth and size
 // within documented bounds, profiles within the profile limits, a 400 naming the line for anything else (never a 500),
 // nothing imported that makes a later submission fail, and the import charged by its size.

@@ -1,6 +1,6 @@
-// MCP (issue 25) with the SDK's own client: Streamable HTTP at /mcp on the running service, and `profiler mcp` (the
-// compiled CLI) over stdio, bridged to it. The tools answer what REST answers, through the same services, key,
-// limits and budget.
+// MCP (docs/guides/mcp.md) with the SDK's own client: Streamable HTTP at /mcp on the running service, and `profiler
+// mcp` (the compiled CLI) over stdio, bridged to it. The tools answer what REST answers, through the same services,
+// key, limits and budget.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import net from 'node:net'

@@ -4,9 +4,10 @@ import { post } from '../support/submit.js'
 import type { OpenAIServer, RecordedRequest } from '../support/openai-server.js'
 import { openaiService } from '../support/openai-service.js'
 
-// What the model is given and what is kept of its answer (issue 23, finding 8), through the running service against the
-// fake OpenAI-compatible server: the whole conversation with the person named, the submission's date, evidence checked
-// against the text, and a summary written from the merged profile when the merge did not keep what the model proposed.
+// What the model is given and what is kept of its answer (docs/guides/ai-providers.md), through the running service
+// against the fake OpenAI-compatible server: the whole conversation with the person named, the submission's date,
+// evidence checked against the text, and a summary written from the merged profile when the merge did not keep what the
+// model proposed.
 
 const interests = (p: any): string[] =>
   Object.values(p.interests ?? {})

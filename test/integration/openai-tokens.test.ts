@@ -1,8 +1,8 @@
-// The `openai` provider bounded by tokens (issue 23), through the running service against the fake OpenAI-compatible
-// server in the matching provider mode: custom schemas past OpenAI's structured-output limits refused when set, a batch
-// packed into requests that fit the model's context (Ollama's 4,096 tokens), an answer cut at the output cap
-// (finish_reason "length") splitting its batch, a submission that can never fit failed once with a clear error while
-// its batch-mates are applied, and a timed-out batch split in halves without opening the circuit breaker.
+// The `openai` provider bounded by tokens (docs/guides/ai-providers.md), through the running service against the fake
+// OpenAI-compatible server in the matching provider mode: custom schemas past OpenAI's structured-output limits refused
+// when set, a batch packed into requests that fit the model's context (Ollama's 4,096 tokens), an answer cut at the
+// output cap (finish_reason "length") splitting its batch, a submission that can never fit failed once with a clear
+// error while its batch-mates are applied, and a timed-out batch split in halves without opening the circuit breaker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base'
 import { withCustomOutput } from '../../src/ai/openai/custom-output.js'
@@ -105,7 +105,7 @@ describe('custom schemas within the limits of structured outputs', () => {
   })
 
   it('refuses (400, naming the limit) a schema whose extraction schema has more than 1,000 enum values, on REST and GraphQL', async () => {
-    const tooMany = enumSchema(Array(12).fill(100)) // 1,200 + the fixed schema's 6 = 1,206 enum values (issue 23)
+    const tooMany = enumSchema(Array(12).fill(100)) // 1,200 + the fixed schema's 6 = 1,206 enum values
     // What the real API would answer: the fake in 'openai' mode refuses the extraction schema built from it.
     const sent = withCustomOutput(outputJsonSchema(), parseCustomSchema(tooMany))
     expect(strictSchemaProblems(sent)).toEqual([expect.stringMatching(/1206 enum values.*limit is 1000/)])

@@ -24,7 +24,7 @@ import { waitFor } from '../support/wait.js'
 import { profilerArgs } from '../support/cli.js'
 
 // PROFILER_AI=openai end to end: the service's unmodified `openai` SDK talks over HTTP to a local server that speaks
-// the OpenAI wire format (test/support/openai-server.ts), never to a mocked SDK (CONTRACT §9).
+// the OpenAI wire format (test/support/openai-server.ts), never to a mocked SDK (CONTRIBUTING.md, "Test").
 
 const root = path.resolve(import.meta.dirname, '../..')
 const run = promisify(execFile)
@@ -203,7 +203,7 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
       expect(r.body.messages.map((m: any) => m.role)).toEqual(['system', 'user'])
       expect(r.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { strict: true } })
     }
-    // The model reads the whole conversation with its speakers, the profiled person named (issue 23): Alice's words are
+    // The model reads the whole conversation with its speakers, the profiled person named: Alice's words are
     // context, and none of them became Ben's (no golf above).
     expect(benReq!.batch!.texts[0]).toBe(
       'Ben: I am a nurse and I love climbing.\nAlice: I am a pilot and I love golf.\nBen: I live in Leeds.',

@@ -9,8 +9,8 @@ import { client, freshDatabase, startService, type TestDatabase, type TestServic
 import { TcpProxy } from '../support/tcp-proxy.js'
 import { waitFor } from '../support/wait.js'
 
-/** Every row of the CONTRACT §3 error table, over real HTTP. */
-describe('REST errors (CONTRACT §3)', () => {
+/** Every row of the error table (docs/reference/errors.md), over real HTTP. */
+describe('REST errors (docs/reference/errors.md)', () => {
   let svc: TestService
   let base: string
   let key: string

@@ -1,5 +1,6 @@
 // A real HTTP server on 127.0.0.1 that speaks the OpenAI wire format (chat completions with structured outputs, and
-// embeddings), so the service's unmodified `openai` SDK talks to it over the network (CONTRACT §9: never a mocked SDK).
+// embeddings), so the service's unmodified `openai` SDK talks to it over the network (never a mocked SDK:
+// CONTRIBUTING.md, "Test").
 //
 // The "model" behind /v1/chat/completions is the offline LocalExtractor: it reads the batch of submissions from the
 // user message, extracts each one and answers in the provider's JSON schema. /v1/embeddings answers with
@@ -1056,7 +1057,7 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
   return api
 }
 
-/** The provider, configured only by environment (CONTRACT §11). */
+/** The provider, configured only by environment (docs/guides/ai-providers.md). */
 export function openaiEnv(oa: OpenAIServer, extra: Record<string, string> = {}): Record<string, string> {
   return {
     PROFILER_AI: 'openai',

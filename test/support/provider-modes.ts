@@ -1,7 +1,8 @@
-// Per-provider modes of the fake OpenAI-compatible server (issue 23): each mode refuses or bends a request the way
-// that provider's documentation (and source) says it does, so the `openai` provider is tested against the behaviour of
-// OpenAI, Azure OpenAI, DeepSeek, Groq, OpenRouter, LM Studio, Ollama, vLLM and llama.cpp's server, not only against
-// our own expectations. The default mode, 'openai', is what the fake always did (OpenAI's strict-schema rules).
+// Per-provider modes of the fake OpenAI-compatible server (docs/guides/ai-providers.md): each mode refuses or bends a
+// request the way that provider's documentation (and source) says it does, so the `openai` provider is tested against
+// the behaviour of OpenAI, Azure OpenAI, DeepSeek, Groq, OpenRouter, LM Studio, Ollama, vLLM and llama.cpp's server,
+// not only against our own expectations. The default mode, 'openai', is what the fake always did (OpenAI's
+// strict-schema rules).
 //
 // A mode is a set of rules applied by test/support/openai-server.ts before the fake model answers. Keep each
 // provider's rules here, with a comment naming the documentation they come from.

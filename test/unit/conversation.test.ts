@@ -159,7 +159,7 @@ describe('detectLanguage', () => {
   })
 })
 
-describe('the line form with an assistant speaking first (issue 23)', () => {
+describe('the line form with an assistant speaking first', () => {
   it('profiles the first speaker who is not an assistant', () => {
     for (const label of [
       'Assistant',

@@ -20,7 +20,7 @@ describe('sentence shapes', () => {
     })
   })
 
-  it('reads where a person works from "a <job> in <place>" (issue 14), and nothing from look-alikes', () => {
+  it('reads where a person works from "a <job> in <place>", and nothing from look-alikes', () => {
     const e = x("I'm Chiamaka, 23, a software engineer in Lagos.")
     expect(e.core_info).toMatchObject({
       name: { value: 'Chiamaka' },
