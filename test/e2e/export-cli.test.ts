@@ -1,13 +1,13 @@
 // `profiler export`, `profiler import` and `profiler app retention` as shipped (real processes, no service running):
 // a file imported into one tenant, exported again, and restored into another, twice.
 import { execFile } from 'node:child_process'
-import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freshDatabase, testEnv, type TestDatabase } from '../support/harness.js'
 import { profilerArgs, ROOT } from '../support/cli.js'
+import { importRecords, jsonLines } from '../support/import-file.js'
 
 const run = promisify(execFile)
 
@@ -28,66 +28,22 @@ describe('CLI export and import (real processes)', () => {
     async () => {
       const at = '2025-01-02T03:04:05.000Z'
       const ids = ['ann', 'ben@example.com', 'cat:3']
-      const records: any[] = [
-        {
-          type: 'header',
-          format: 'profiler-export',
-          version: 1,
-          tenant: { id: 'x', name: 'x' },
-          exported_at: at,
-          profile_id: null,
-          include_text: true,
-          profiles: 3,
-        },
-      ]
-      for (const id of ids) {
-        records.push({
-          type: 'profile',
-          profile_id: id,
-          status: 'ready',
-          created_at: at,
-          last_updated: at,
+      const sailing = { sports: [{ value: 'sailing', confidence: 0.7 }] }
+      const profiles = ids.map((id) => ({
+        id,
+        fields: {
           summary: `${id} likes sailing.`,
-          language: 'en',
           core_info: { name: { value: `Name ${id}`, confidence: 0.9 } },
-          interests: { sports: [{ value: 'sailing', confidence: 0.7 }] },
-          personality: { traits: [], mood_trends: {} },
-          memories: [],
-          preferences: { topics_to_avoid: [] },
+          interests: sailing,
           field_timestamps: { core_info: at },
           internals: { mood_counts: {}, seen: { 'core_info.name': 1 } },
-          history_seq: 1,
-        })
-        records.push({
-          type: 'history',
-          profile_id: id,
-          seq: 1,
-          extracted_on: at,
-          changes: { interests: { sports: [{ value: 'sailing', confidence: 0.7 }] } },
-          submission_ids: [],
-          input_type: 'text',
-        })
-        records.push({
-          type: 'submission',
-          profile_id: id,
-          id: crypto.randomUUID(),
-          seq: 1,
-          app_id: null,
-          input_type: 'text',
-          status: 'done',
-          attempts: 1,
-          error: null,
-          created_at: at,
-          started_at: at,
-          finished_at: at,
-          usage: null,
-          prompt_version: null,
-          text: `I am ${id} and I like sailing.`,
-        })
-      }
-      records.push({ type: 'end', profiles: 3, history: 3, submissions: 3 })
+        },
+        history: [{ changes: { interests: sailing }, input_type: 'text' }],
+        texts: [`I am ${id} and I like sailing.`],
+      }))
+      const records: any[] = importRecords(profiles, { at, tenant: 'x' })
       const input = path.join(db.dataDir, 'in.jsonl')
-      fs.writeFileSync(input, records.map((r) => JSON.stringify(r)).join('\n') + '\n')
+      fs.writeFileSync(input, jsonLines(records))
 
       await cli('tenant', 'create', 'src')
       const first = await cli('import', input, '--tenant', 'src', '--json')

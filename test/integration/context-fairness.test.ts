@@ -1,10 +1,10 @@
 // Contexts of large profiles (over PACED_PASSAGES passages) read their passages one statement at a time in the process.
 // Tenants take turns there, so one tenant's expensive contexts (query words no passage says) do not slow another
 // tenant's contexts of its own profile; and a context reads a bounded number of passages for its query's words.
-import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PACED_PASSAGES } from '../../src/services/profile-context.service.js'
 import { client, startService, type TestService } from '../support/harness.js'
+import { importFile, importProfiles, submissionsSaying } from '../support/import-file.js'
 
 /** A's profile: more passages than a context reads for its words (PROFILER_CONTEXT_SCAN_PASSAGES, 5,000 by default). */
 const LARGE = 6000
@@ -28,81 +28,21 @@ function sentence(topic: string, i: number): string {
  */
 function profileFile(profileId: string, topic: string, passages: number): string {
   const at = '2025-01-02T03:04:05.000Z'
-  const subs = Array.from({ length: Math.ceil(passages / PER_SUBMISSION) }, () => crypto.randomUUID())
-  const lines: unknown[] = [
-    {
-      type: 'header',
-      format: 'profiler-export',
-      version: 1,
-      tenant: { id: 'x', name: 'x' },
-      exported_at: at,
-      profile_id: null,
-      include_text: true,
-      profiles: 1,
-    },
-    {
-      type: 'profile',
-      profile_id: profileId,
-      status: 'ready',
-      created_at: at,
-      last_updated: at,
-      summary: null,
-      language: 'en',
-      core_info: { name: { value: 'Tess', confidence: 0.9 } },
-      interests: {},
-      personality: { traits: [], mood_trends: {} },
-      memories: [],
-      preferences: { topics_to_avoid: [] },
-      field_timestamps: {},
-      internals: { mood_counts: {}, seen: {} },
-      history_seq: 0,
-    },
-    ...subs.map((id, k) => ({
-      type: 'submission',
-      profile_id: profileId,
-      id,
-      seq: k + 1,
-      app_id: null,
-      input_type: 'text',
-      status: 'done',
-      attempts: 1,
-      error: null,
-      created_at: at,
-      occurred_at: at,
-      started_at: at,
-      finished_at: at,
-      usage: null,
-      prompt_version: null,
-      text: Array.from({ length: Math.min(PER_SUBMISSION, passages - k * PER_SUBMISSION) }, (_, j) =>
-        sentence(topic, k * PER_SUBMISSION + j),
-      ).join(' '),
-    })),
-    ...Array.from({ length: passages }, (_, i) => ({
-      type: 'passage',
-      profile_id: profileId,
-      submission_id: subs[Math.floor(i / PER_SUBMISSION)],
-      position: i % PER_SUBMISSION,
-      speaker: null,
-      prompt: null,
-      text: sentence(topic, i),
-      occurred_at: new Date(Date.parse('2020-01-01T00:00:00Z') + i * 60_000).toISOString(),
-      language: 'english',
-      hidden_at: null,
-      hidden_by: null,
-    })),
-    { type: 'end', profiles: 1, history: 0, submissions: subs.length, passages },
-  ]
-  return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`
+  const said = Array.from({ length: passages }, (_, i) => ({
+    text: sentence(topic, i),
+    occurred_at: new Date(Date.parse('2020-01-01T00:00:00Z') + i * 60_000).toISOString(),
+  }))
+  const profile = {
+    id: profileId,
+    fields: { core_info: { name: { value: 'Tess', confidence: 0.9 } } },
+    submissions: submissionsSaying(said, PER_SUBMISSION, { occurred_at: at }),
+  }
+  return importFile([profile], { at, msBetweenSubmissions: 0, tenant: 'x' })
 }
 
 async function importProfile(base: string, key: string, profileId: string, topic: string, passages: number) {
-  const r = await fetch(`${base}/v1/import`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' },
-    body: profileFile(profileId, topic, passages),
-  })
-  expect(r.status, await r.clone().text()).toBe(200)
-  expect(await r.json()).toMatchObject({ passages, passages_skipped: 0 })
+  const imported = await importProfiles(base, key, profileFile(profileId, topic, passages))
+  expect(imported).toMatchObject({ passages, passages_skipped: 0 })
 }
 
 /**

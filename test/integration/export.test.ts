@@ -1,11 +1,10 @@
 // Export and import over REST (and GraphQL's exportProfile): the file's shape, streaming in keyset pages, restore into
 // another tenant (re-embedded), idempotence, tenant isolation, and hostile files.
-import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ExportService } from '../../src/services/export.service.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { endRecord, headerRecord, importFile, jsonLines, profileRecord } from '../support/import-file.js'
 
-const ndjson = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n'
 const parse = (text: string) =>
   text
     .trim()
@@ -251,34 +250,12 @@ describe('export and import', () => {
   it('streams a body far over the JSON body limit, and imports many profiles', async () => {
     const at = new Date().toISOString()
     const n = 400
-    const recs: unknown[] = [
-      {
-        type: 'header',
-        format: 'profiler-export',
-        version: 1,
-        tenant: { id: 'x', name: 'x' },
-        exported_at: at,
-        profile_id: null,
-        include_text: true,
-        profiles: n,
-      },
-    ]
-    for (let i = 0; i < n; i++) {
-      const id = `bulk-${i}`
-      recs.push(profile(id, at, `Person ${i}`))
-      recs.push({
-        type: 'history',
-        profile_id: id,
-        seq: 1,
-        extracted_on: at,
-        changes: { core_info: { name: { value: `Person ${i}`, confidence: 0.8 } } },
-        submission_ids: [],
-        input_type: 'text',
-      })
-      recs.push(submission(id, at, 'x'.repeat(500)))
-    }
-    recs.push({ type: 'end', profiles: n, history: n, submissions: n })
-    const body = ndjson(recs)
+    const profiles = Array.from({ length: n }, (_, i) => {
+      const fields = person(`Person ${i}`, at)
+      const history = [{ changes: { core_info: fields.core_info }, input_type: 'text' }]
+      return { id: `bulk-${i}`, fields, history, texts: ['x'.repeat(500)] }
+    })
+    const body = importFile(profiles, { at, tenant: 'x' })
     expect(Buffer.byteLength(body)).toBeGreaterThan(svc.profiler.config.limits.maxBodyBytes)
     const r = await importInto(aKey, body)
     expect(r).toEqual({
@@ -299,34 +276,26 @@ describe('export and import', () => {
 
   it('refuses bad files with the line at fault, and keeps what came before it', async () => {
     const at = new Date().toISOString()
-    const header = {
-      type: 'header',
-      format: 'profiler-export',
-      version: 1,
-      tenant: { id: 'x', name: 'x' },
-      exported_at: at,
-      profile_id: null,
-      include_text: false,
-      profiles: 1,
-    }
-    const p = profile('bad-1', at, 'Dora')
-    const end = { type: 'end', profiles: 1, history: 0, submissions: 0 }
+    // What the cases break: a valid header (of a file without text), profile and end.
+    const header = { ...headerRecord(1, { at, tenant: 'x' }), include_text: false }
+    const p = profileRecord('bad-1', person('Dora', at), at)
+    const end = endRecord({ profiles: 1, history: 0, submissions: 0 })
     const cases: [string, string | Buffer, number, RegExp][] = [
-      ['not JSON', ndjson([header]) + '{oops\n', 400, /^Line 2: not valid JSON/],
-      ['no header', ndjson([p, end]), 400, /^Line 1: the first record must be the header/],
-      ['other format', ndjson([{ ...header, format: 'other' }]), 400, /^Line 1: header record: format/],
-      ['newer version', ndjson([{ ...header, version: 2 }]), 400, /^Line 1: header record: version/],
-      ['unknown type', ndjson([header, { type: 'profile2' }]), 400, /^Line 2: unknown record type "profile2"/],
-      ['cut short', ndjson([header, p]), 400, /^Line 3: the file ends without its end record/],
+      ['not JSON', jsonLines([header]) + '{oops\n', 400, /^Line 2: not valid JSON/],
+      ['no header', jsonLines([p, end]), 400, /^Line 1: the first record must be the header/],
+      ['other format', jsonLines([{ ...header, format: 'other' }]), 400, /^Line 1: header record: format/],
+      ['newer version', jsonLines([{ ...header, version: 2 }]), 400, /^Line 1: header record: version/],
+      ['unknown type', jsonLines([header, { type: 'profile2' }]), 400, /^Line 2: unknown record type "profile2"/],
+      ['cut short', jsonLines([header, p]), 400, /^Line 3: the file ends without its end record/],
       [
         'counts',
-        ndjson([header, p, { ...end, history: 2 }]),
+        jsonLines([header, p, { ...end, history: 2 }]),
         400,
         /^Line 3: the end record counts 2 history but the file has 0/,
       ],
       [
         'orphan history',
-        ndjson([
+        jsonLines([
           header,
           {
             type: 'history',
@@ -343,33 +312,33 @@ describe('export and import', () => {
       ],
       [
         'bad age',
-        ndjson([header, { ...p, core_info: { age: { value: 'old', confidence: 1 } } }]),
+        jsonLines([header, { ...p, core_info: { age: { value: 'old', confidence: 1 } } }]),
         400,
         /^Line 2: profile record: core_info\.age\.value/,
       ],
       [
         'confidence',
-        ndjson([header, { ...p, interests: { music: [{ value: 'jazz', confidence: 7 }] } }]),
+        jsonLines([header, { ...p, interests: { music: [{ value: 'jazz', confidence: 7 }] } }]),
         400,
         /^Line 2: profile record: interests\.music\.0\.confidence/,
       ],
-      ['bad id', ndjson([header, { ...p, profile_id: '../../etc' }]), 400, /^Line 2: profile record: profile_id/],
-      ['NUL', ndjson([header, { ...p, summary: 'a\u0000b' }]), 400, /^Line 2: .*NUL/],
-      ['after end', ndjson([header, p, end, p]), 400, /^Line 4: a record after the end record/],
+      ['bad id', jsonLines([header, { ...p, profile_id: '../../etc' }]), 400, /^Line 2: profile record: profile_id/],
+      ['NUL', jsonLines([header, { ...p, summary: 'a\u0000b' }]), 400, /^Line 2: .*NUL/],
+      ['after end', jsonLines([header, p, end, p]), 400, /^Line 4: a record after the end record/],
       ['empty', '', 400, /^The input is empty/],
       [
         'not UTF-8',
-        Buffer.concat([Buffer.from(ndjson([header])), Buffer.from([0xff, 0xfe, 0x0a])]),
+        Buffer.concat([Buffer.from(jsonLines([header])), Buffer.from([0xff, 0xfe, 0x0a])]),
         400,
         /^Line 2: not valid UTF-8/,
       ],
       [
         'line too long',
-        ndjson([header]) + JSON.stringify({ ...p, summary: 'y'.repeat(70_000) }) + '\n',
+        jsonLines([header]) + JSON.stringify({ ...p, summary: 'y'.repeat(70_000) }) + '\n',
         413,
         /^Line 2 is longer than the limit of 65536 bytes/,
       ],
-      ['too large', ndjson([header]) + '\n'.repeat(2_100_000), 413, /larger than the limit of 2000000 bytes/],
+      ['too large', jsonLines([header]) + '\n'.repeat(2_100_000), 413, /larger than the limit of 2000000 bytes/],
     ]
     for (const [what, body, status, message] of cases) {
       const r = await importInto(aKey, body)
@@ -383,7 +352,7 @@ describe('export and import', () => {
       (
         await fetch(`${svc.url}/v1/import`, {
           method: 'POST',
-          body: ndjson([header]),
+          body: jsonLines([header]),
           headers: { 'content-type': 'application/x-ndjson' },
         })
       ).status,
@@ -412,42 +381,12 @@ describe('export and import', () => {
   })
 })
 
-function profile(id: string, at: string, name: string) {
+/** The fields of the profile record of a person named `name`, known since `at`. */
+function person(name: string, at: string) {
   return {
-    type: 'profile',
-    profile_id: id,
-    status: 'ready',
-    created_at: at,
-    last_updated: at,
     summary: `${name} is a person.`,
-    language: 'en',
     core_info: { name: { value: name, confidence: 0.8 } },
-    interests: {},
-    personality: { traits: [], mood_trends: {} },
-    memories: [],
-    preferences: { topics_to_avoid: [] },
     field_timestamps: { core_info: at },
-    internals: { mood_counts: {}, seen: {} },
     history_seq: 1,
-  }
-}
-
-function submission(id: string, at: string, text: string) {
-  return {
-    type: 'submission',
-    profile_id: id,
-    id: crypto.randomUUID(),
-    seq: 1,
-    app_id: null,
-    input_type: 'text',
-    status: 'done',
-    attempts: 1,
-    error: null,
-    created_at: at,
-    started_at: at,
-    finished_at: at,
-    usage: null,
-    prompt_version: null,
-    text,
   }
 }

@@ -6,6 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gql } from '../support/graphql-client.js'
 import { openCli } from '../../src/app.js'
 import { client, startService, testConfig, type Client, type TestService } from '../support/harness.js'
+import {
+  endRecord,
+  headerRecord,
+  importFile,
+  jsonLines,
+  passageRecord,
+  profileRecord,
+  submissionRecord,
+} from '../support/import-file.js'
 import { post, chat } from '../support/submit.js'
 
 const TURNS: [string, string][] = [
@@ -266,7 +275,6 @@ describe('evidence passages: export, import and reindex', () => {
     PROFILER_PASSAGES_PER_SUBMISSION: '8',
     PROFILER_PASSAGES_PER_PROFILE: '12',
   }
-  const ndjson = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n'
   const parse = (text: string) =>
     text
       .trim()
@@ -359,7 +367,7 @@ describe('evidence passages: export, import and reindex', () => {
     expect(recs.at(-1)).toMatchObject({ type: 'end', passages: passages.length })
     expect(JSON.stringify(recs)).not.toMatch(/embedding|vector/)
 
-    const file = ndjson(recs)
+    const file = jsonLines(recs)
     const r = await importInto(cKey, file)
     expect(r).toMatchObject({
       status: 200,
@@ -436,69 +444,16 @@ describe('evidence passages: export, import and reindex', () => {
 
   it('skips passages whose submission the tenant lacks (or holds without text, or under another profile), and refuses what is out of bounds, naming the line', async () => {
     const at = '2024-03-01T00:00:00.000Z'
-    const header = {
-      type: 'header',
-      format: 'profiler-export',
-      version: 1,
-      tenant: { id: 'x', name: 'x' },
-      exported_at: at,
-      profile_id: null,
-      include_text: true,
-      profiles: 2,
-    }
-    const profile = (id: string) => ({
-      type: 'profile',
-      profile_id: id,
-      status: 'ready',
-      created_at: at,
-      last_updated: at,
-      summary: null,
-      language: 'en',
-      core_info: {},
-      interests: {},
-      personality: { traits: [], mood_trends: {} },
-      memories: [],
-      preferences: { topics_to_avoid: [] },
-      field_timestamps: {},
-      internals: { mood_counts: {}, seen: {} },
-      history_seq: 0,
-    })
-    const submission = (profileId: string, id: string, text: string | null) => ({
-      type: 'submission',
-      profile_id: profileId,
-      id,
-      seq: 1,
-      app_id: null,
-      input_type: 'text',
-      status: 'done',
-      attempts: 1,
-      error: null,
-      created_at: at,
-      occurred_at: at,
-      started_at: at,
-      finished_at: at,
-      usage: null,
-      prompt_version: null,
-      text,
-    })
+    const header = headerRecord(2, { at, tenant: 'x' })
+    const profile = (id: string) => profileRecord(id, {}, at)
+    const submission = (profileId: string, id: string, text: string | null) =>
+      submissionRecord(profileId, id, text, { occurred_at: at }, at)
     const passage = (
       profileId: string,
       submissionId: string,
       position: number,
       text = `Passage ${position} about lighthouses.`,
-    ) => ({
-      type: 'passage',
-      profile_id: profileId,
-      submission_id: submissionId,
-      position,
-      speaker: null,
-      prompt: null,
-      text,
-      occurred_at: at,
-      language: 'english',
-      hidden_at: null,
-      hidden_by: null,
-    })
+    ) => passageRecord(profileId, submissionId, position, text, {}, at)
     // What kim's passages below say: an imported passage is refused unless its submission's text says it.
     const said = Array.from({ length: 12 }, (_, i) => `Passage ${i} about lighthouses.`).join(' ')
     const s1 = '11111111-1111-4111-8111-111111111111'
@@ -519,9 +474,9 @@ describe('evidence passages: export, import and reindex', () => {
       profile('lee'),
       submission('lee', s3, 'I sail.'),
       passage('lee', s1, 1), // kim's submission, under lee
-      { type: 'end', profiles: 2, history: 0, submissions: 4, passages: 5 },
+      endRecord({ profiles: 2, history: 0, submissions: 4, passages: 5 }),
     ]
-    const r = await importInto(cKey, ndjson(good))
+    const r = await importInto(cKey, jsonLines(good))
     expect(r).toMatchObject({
       status: 200,
       body: { profiles: 2, submissions: 4, passages: 1, passages_kept: 0, passages_skipped: 4 },
@@ -529,9 +484,9 @@ describe('evidence passages: export, import and reindex', () => {
     expect((await stored(tenantC, 'kim')).map((p: any) => [p.submission_id, p.position])).toEqual([[s1, 0]])
     expect(await stored(tenantC, 'lee')).toEqual([])
 
-    const end = (n: number) => ({ type: 'end', profiles: 1, history: 0, submissions: 1, passages: n })
+    const end = (n: number) => endRecord({ profiles: 1, history: 0, submissions: 1, passages: n })
     const start = () => [{ ...header, profiles: 1 }, profile('kim'), submission('kim', s1, said)]
-    const file = (...ps: unknown[]) => ndjson([...start(), ...ps, end(ps.length)])
+    const file = (...ps: unknown[]) => jsonLines([...start(), ...ps, end(ps.length)])
     const long = 'w'.repeat(1001)
     const cases: [string, string, RegExp][] = [
       ['text too long', file({ ...passage('kim', s1, 0), text: long }), /^Line 4: passage record: text: .*1000/],
@@ -576,17 +531,17 @@ describe('evidence passages: export, import and reindex', () => {
       ],
       [
         'orphan',
-        ndjson([{ ...header, profiles: 1 }, profile('kim'), passage('zed', s1, 0)]),
+        jsonLines([{ ...header, profiles: 1 }, profile('kim'), passage('zed', s1, 0)]),
         /^Line 3: a passage record of profile zed must follow that profile's record/,
       ],
       [
         'count',
-        ndjson([...start(), passage('kim', s1, 0), { ...end(1), passages: 2 }]),
+        jsonLines([...start(), passage('kim', s1, 0), { ...end(1), passages: 2 }]),
         /^Line 5: the end record counts 2 passages but the file has 1/,
       ],
       [
         'uncounted',
-        ndjson([...start(), passage('kim', s1, 0), { type: 'end', profiles: 1, history: 0, submissions: 1 }]),
+        jsonLines([...start(), passage('kim', s1, 0), endRecord({ profiles: 1, history: 0, submissions: 1 })]),
         /^Line 5: the end record counts 0 passages but the file has 1/,
       ],
       ['NUL', file({ ...passage('kim', s1, 0), text: 'a\u0000b' }), /^Line 4: .*NUL/],
@@ -599,7 +554,7 @@ describe('evidence passages: export, import and reindex', () => {
     // At the bounds: accepted (from conversations whose turns say them, the person labelled with 40 characters).
     const chatAtBounds = `${'s'.repeat(40)}: Hello.\nPat: ${'p'.repeat(300)}\n${'s'.repeat(40)}: ${'w'.repeat(1000)}`
     const [b1, b2] = [crypto.randomUUID(), crypto.randomUUID()]
-    const atBounds = ndjson([
+    const atBounds = jsonLines([
       { ...header, profiles: 1 },
       profile('kim'),
       ...[b1, b2].map((id) => ({ ...submission('kim', id, chatAtBounds), input_type: 'conversation' })),
@@ -616,97 +571,32 @@ describe('evidence passages: export, import and reindex', () => {
   })
 
   it('keeps a profile to PROFILER_PASSAGES_PER_PROFILE when an import adds to what it has: the newest said stay', async () => {
-    const base = {
-      type: 'header',
-      format: 'profiler-export',
-      version: 1,
-      tenant: { id: 'x', name: 'x' },
-      exported_at: '2024-03-01T00:00:00.000Z',
-      profile_id: null,
-      include_text: true,
-    }
-    const profile = (id: string) => ({
-      type: 'profile',
-      profile_id: id,
-      status: 'ready',
-      created_at: '2024-03-01T00:00:00.000Z',
-      last_updated: '2024-03-01T00:00:00.000Z',
-      summary: null,
-      language: 'en',
-      core_info: {},
-      interests: {},
-      personality: { traits: [], mood_trends: {} },
-      memories: [],
-      preferences: { topics_to_avoid: [] },
-      field_timestamps: {},
-      internals: { mood_counts: {}, seen: {} },
-      history_seq: 0,
-    })
-    const submission = (profileId: string, id: string) => ({
-      type: 'submission',
-      profile_id: profileId,
+    /**
+     * Profile `id`, empty but for one submission whose text says the days 1 to 18 and 30 (not started or finished),
+     * with a passage of each of `days`, said on that day of January 2024.
+     */
+    const profileSaying = (id: string, days: number[]) => ({
       id,
-      seq: 1,
-      app_id: null,
-      input_type: 'text',
-      status: 'done',
-      attempts: 1,
-      error: null,
-      created_at: '2024-03-01T00:00:00.000Z',
-      started_at: null,
-      finished_at: null,
-      usage: null,
-      prompt_version: null,
-      text: [...Array.from({ length: 18 }, (_, i) => i + 1), 30].map((day) => `Said on day ${day}.`).join(' '),
+      fields: {},
+      submissions: [
+        {
+          text: [...Array.from({ length: 18 }, (_, i) => i + 1), 30].map((day) => `Said on day ${day}.`).join(' '),
+          started_at: null,
+          finished_at: null,
+          passages: days.map((day) => ({
+            text: `Said on day ${day}.`,
+            occurred_at: new Date(Date.UTC(2024, 0, day)).toISOString(),
+          })),
+        },
+      ],
     })
-    const passage = (profileId: string, submissionId: string, position: number, day: number) => ({
-      type: 'passage',
-      profile_id: profileId,
-      submission_id: submissionId,
-      position,
-      speaker: null,
-      prompt: null,
-      text: `Said on day ${day}.`,
-      occurred_at: new Date(Date.UTC(2024, 0, day)).toISOString(),
-      language: 'english',
-      hidden_at: null,
-      hidden_by: null,
-    })
-    const older = crypto.randomUUID()
-    const newer = crypto.randomUUID()
-    const other = crypto.randomUUID()
-    const first = [
-      { ...base, profiles: 1 },
-      profile('pam'),
-      submission('pam', older),
-      ...Array.from({ length: 8 }, (_, i) => passage('pam', older, i, i + 1)),
-    ]
-    expect(
-      (
-        await importInto(
-          cKey,
-          ndjson([...first, { type: 'end', profiles: 1, history: 0, submissions: 1, passages: 8 }]),
-        )
-      ).body,
-    ).toMatchObject({ passages: 8 })
+    const options = { at: '2024-03-01T00:00:00.000Z', tenant: 'x' }
+    const eightDaysFrom = (day: number) => Array.from({ length: 8 }, (_, i) => day + i)
+    const first = importFile([profileSaying('pam', eightDaysFrom(1))], options)
+    expect((await importInto(cKey, first)).body).toMatchObject({ passages: 8 })
     // More of pam's, said later, then another profile's: pam is kept to 12 once its records are over.
-    const second = [
-      { ...base, profiles: 2 },
-      profile('pam'),
-      submission('pam', newer),
-      ...Array.from({ length: 8 }, (_, i) => passage('pam', newer, i, i + 11)),
-      profile('quinn'),
-      submission('quinn', other),
-      passage('quinn', other, 0, 30),
-    ]
-    expect(
-      (
-        await importInto(
-          cKey,
-          ndjson([...second, { type: 'end', profiles: 2, history: 0, submissions: 2, passages: 9 }]),
-        )
-      ).body,
-    ).toMatchObject({ passages: 9 })
+    const second = importFile([profileSaying('pam', eightDaysFrom(11)), profileSaying('quinn', [30])], options)
+    expect((await importInto(cKey, second)).body).toMatchObject({ passages: 9 })
     const kept = (await stored(tenantC, 'pam')).map((p: any) => p.text)
     expect(kept).toEqual([
       ...[5, 6, 7, 8].map((d) => `Said on day ${d}.`),
@@ -721,7 +611,7 @@ describe('evidence passages: export, import and reindex', () => {
       r.type === 'end' ? { type: 'end', profiles: r.profiles, history: r.history, submissions: r.submissions } : r,
     )
     const d = await svc.profiler.services.tenants.createApp('tenant-d', 'app')
-    const r = await importInto(d.api_key, ndjson(old))
+    const r = await importInto(d.api_key, jsonLines(old))
     expect(r).toMatchObject({ status: 200, body: { profiles: 1, submissions: 2, passages: 0, passages_skipped: 0 } })
     expect(await stored(d.tenant_id, 'eva')).toEqual([])
     const [{ unembedded }] = await svc.profiler.db.dataSource.query(
@@ -774,12 +664,11 @@ describe("evidence passages: an import takes only what its submission's text say
   let tenants = 0
   let exported: any[]
   const env = { PROFILER_RATE_LIMIT_PER_MINUTE: '100000' }
-  const ndjson = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n'
   const postImport = (key: string, records: unknown[]) =>
     fetch(`${svc.url}/v1/import`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/x-ndjson' },
-      body: ndjson(records),
+      body: jsonLines(records),
     })
   const importInto = async (key: string, records: unknown[]) => {
     const r = await postImport(key, records)

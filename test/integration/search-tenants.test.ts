@@ -4,10 +4,9 @@
 // with DATABASE_URL): one tenant holds thousands of passages and profiles that say "lighthouse", another a few; each
 // statement the service runs for the small tenant's search is then explained (EXPLAIN ANALYZE, on the same database,
 // with the statistics ANALYZE gives, as autovacuum would on a server) and the rows it read of each table counted.
-import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
-import { importProfiles } from '../support/import-file.js'
+import { importFile, importProfiles, submissionsSaying } from '../support/import-file.js'
 
 const PASSAGES = 3000
 const PER_SUBMISSION = 200
@@ -27,80 +26,25 @@ describe("search reads only its tenant's words", () => {
     quiet = client(svc.url, app.api_key)
     // The loud tenant: one profile whose PASSAGES passages all say the words, and PROFILES profiles whose values do.
     const at = '2025-01-02T03:04:05.000Z'
-    const subs = Array.from({ length: PASSAGES / PER_SUBMISSION }, () => crypto.randomUUID())
     const said = (i: number) => `The lighthouse keeper remembered storm number ${i}.`
-    const profile = (id: string, hobbies: string[]) =>
-      JSON.stringify({
-        type: 'profile',
-        profile_id: id,
-        status: 'ready',
-        created_at: at,
-        last_updated: at,
-        summary: null,
-        language: 'en',
-        core_info: {},
-        interests: { hobbies: hobbies.map((value) => ({ value, confidence: 0.9 })) },
-        personality: { traits: [], mood_trends: {} },
-        memories: [],
-        preferences: { topics_to_avoid: [] },
-        field_timestamps: {},
-        internals: { mood_counts: {}, seen: {} },
-        history_seq: 0,
-      })
-    const lines = [
-      JSON.stringify({
-        type: 'header',
-        format: 'profiler-export',
-        version: 1,
-        tenant: { id: 'x', name: 'x' },
-        exported_at: at,
-        profile_id: null,
-        include_text: true,
-        profiles: PROFILES + 1,
-      }),
-      profile('talker', ['sailing']),
-      ...subs.map((id, k) =>
-        JSON.stringify({
-          type: 'submission',
-          profile_id: 'talker',
-          id,
-          seq: k + 1,
-          app_id: null,
-          input_type: 'text',
-          status: 'done',
-          attempts: 1,
-          error: null,
-          created_at: at,
-          occurred_at: at,
-          started_at: at,
-          finished_at: at,
-          usage: null,
-          prompt_version: null,
-          // What its passages say (an import takes only a passage its submission's text says).
-          text: Array.from({ length: PER_SUBMISSION }, (_, j) => said(k * PER_SUBMISSION + j)).join(' '),
-        }),
+    const hobbies = (values: string[]) => ({
+      interests: { hobbies: values.map((value) => ({ value, confidence: 0.9 })) },
+    })
+    const talker = {
+      id: 'talker',
+      fields: hobbies(['sailing']),
+      submissions: submissionsSaying(
+        Array.from({ length: PASSAGES }, (_, i) => ({ text: said(i) })),
+        PER_SUBMISSION,
+        { occurred_at: at },
       ),
-      ...Array.from({ length: PASSAGES }, (_, i) =>
-        JSON.stringify({
-          type: 'passage',
-          profile_id: 'talker',
-          submission_id: subs[Math.floor(i / PER_SUBMISSION)],
-          position: i % PER_SUBMISSION,
-          speaker: null,
-          prompt: null,
-          text: said(i),
-          occurred_at: at,
-          language: 'english',
-          hidden_at: null,
-          hidden_by: null,
-        }),
-      ),
-      ...Array.from({ length: PROFILES }, (_, i) =>
-        profile(`keeper-${i}`, [`lighthouse keeping ${i}`, 'storm watching']),
-      ),
-      JSON.stringify({ type: 'end', profiles: PROFILES + 1, history: 0, submissions: subs.length, passages: PASSAGES }),
-    ]
-    expect(await importProfiles(svc.url, svc.key, lines.join('\n') + '\n')).toMatchObject({
+    }
+    const keepers = Array.from({ length: PROFILES }, (_, i) => ({
+      id: `keeper-${i}`,
+      fields: hobbies([`lighthouse keeping ${i}`, 'storm watching']),
+    }))
+    const file = importFile([talker, ...keepers], { at, msBetweenSubmissions: 0, tenant: 'x' })
+    expect(await importProfiles(svc.url, svc.key, file)).toMatchObject({
       passages: PASSAGES,
       passages_skipped: 0,
     })

@@ -1,11 +1,11 @@
 // The largest allowed hostile inputs, several at once, do not stall the process: extraction runs on a worker thread,
 // so another tenant's GETs stay fast, the event loop stays free, and the batch's lease is kept alive while the thread
 // works (no second worker redoes it).
-import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEFAULT_PROFILE_LIMITS } from '../../src/domain/profile-limits.js'
 import { SPELLING_MAX_LENGTH } from '../../src/domain/spelling.js'
 import { gql } from '../support/graphql-client.js'
+import { importFile, submissionsSaying } from '../support/import-file.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
 import { startCanary } from '../support/canary.js'
 import { watchLoop } from '../support/loop-watch.js'
@@ -516,50 +516,11 @@ describe('no stall while one tenant imports at the limits and re-extracts it', (
       { length: MAX_REPLAY },
       (_, i) => `${rep('my dog and i live in rome and ', 100 * 1024 - 40)} I love chess ${i}.`,
     )
-    const records = [
-      {
-        type: 'header',
-        format: 'profiler-export',
-        version: 1,
-        tenant: { id: 'x', name: 'x' },
-        exported_at: at,
-        profile_id: null,
-        include_text: true,
-        profiles: 1,
-      },
-      {
-        type: 'profile',
-        profile_id: 'big',
-        status: 'ready',
-        created_at: at,
-        last_updated: at,
-        summary: 'Ada.',
-        language: 'en',
-        ...content,
-        field_timestamps: {},
-        internals: { mood_counts: {}, seen: {} },
-        history_seq: 0,
-      },
-      ...texts.map((text, i) => ({
-        type: 'submission',
-        profile_id: 'big',
-        id: crypto.randomUUID(),
-        seq: i + 1,
-        app_id: null,
-        input_type: 'text',
-        status: 'done',
-        attempts: 1,
-        error: null,
-        created_at: at,
-        started_at: at,
-        finished_at: at,
-        usage: null,
-        prompt_version: null,
-        text,
-      })),
-      { type: 'end', profiles: 1, history: 0, submissions: texts.length },
-    ]
-    const file = records.map((r) => JSON.stringify(r)).join('\n') + '\n'
+    const file = importFile([{ id: 'big', fields: { summary: 'Ada.', ...content }, texts }], {
+      at,
+      msBetweenSubmissions: 0,
+      tenant: 'x',
+    })
     let imported = false
     let replayed: any
     const bound = await getBound(bystander, svc.url)
@@ -662,77 +623,22 @@ describe('no stall on the largest evidence passages the limits allow (default li
     timeout: 300_000,
   }, async () => {
     const at = '2025-01-02T03:04:05.000Z'
-    const subs = Array.from({ length: Math.ceil(PER_PROFILE / PER_SUBMISSION) }, () => crypto.randomUUID())
-    const lines: string[] = [
-      JSON.stringify({
-        type: 'header',
-        format: 'profiler-export',
-        version: 1,
-        tenant: { id: 'x', name: 'x' },
-        exported_at: at,
-        profile_id: null,
-        include_text: true,
-        profiles: 1,
-      }),
-      JSON.stringify({
-        type: 'profile',
-        profile_id: 'talker',
-        status: 'ready',
-        created_at: at,
-        last_updated: at,
+    const said = Array.from({ length: PER_PROFILE }, (_, i) => ({
+      text: words(i),
+      speaker: SPEAKER,
+      prompt: PROMPT,
+      occurred_at: new Date(Date.parse('2020-01-01T00:00:00Z') + i * 60_000).toISOString(),
+    }))
+    const talker = {
+      id: 'talker',
+      fields: {
         summary: 'Talks about lighthouses.',
-        language: 'en',
         core_info: { name: { value: 'Tess', confidence: 0.9 } },
         interests: { work: [{ value: 'lighthouse keeper', confidence: 0.9 }] },
-        personality: { traits: [], mood_trends: {} },
-        memories: [],
-        preferences: { topics_to_avoid: [] },
-        field_timestamps: {},
-        internals: { mood_counts: {}, seen: {} },
-        history_seq: 0,
-      }),
-      ...subs.map((id, k) =>
-        JSON.stringify({
-          type: 'submission',
-          profile_id: 'talker',
-          id,
-          seq: k + 1,
-          app_id: null,
-          input_type: 'conversation',
-          status: 'done',
-          attempts: 1,
-          error: null,
-          created_at: at,
-          occurred_at: at,
-          started_at: at,
-          finished_at: at,
-          usage: null,
-          prompt_version: null,
-          text: CHAT,
-        }),
-      ),
-    ]
-    for (let i = 0; i < PER_PROFILE; i++) {
-      lines.push(
-        JSON.stringify({
-          type: 'passage',
-          profile_id: 'talker',
-          submission_id: subs[Math.floor(i / PER_SUBMISSION)],
-          position: i % PER_SUBMISSION,
-          speaker: SPEAKER,
-          prompt: PROMPT,
-          text: words(i),
-          occurred_at: new Date(Date.parse('2020-01-01T00:00:00Z') + i * 60_000).toISOString(),
-          language: 'english',
-          hidden_at: null,
-          hidden_by: null,
-        }),
-      )
+      },
+      submissions: submissionsSaying(said, PER_SUBMISSION, { text: CHAT, input_type: 'conversation', occurred_at: at }),
     }
-    lines.push(
-      JSON.stringify({ type: 'end', profiles: 1, history: 0, submissions: subs.length, passages: PER_PROFILE }),
-    )
-    const file = lines.join('\n') + '\n'
+    const file = importFile([talker], { at, msBetweenSubmissions: 0, tenant: 'x' })
     let answer: { status: number; body: any } | undefined
     const bound = await getBound(bystander, svc.url)
     const work = fetch(`${svc.url}/v1/import`, {
