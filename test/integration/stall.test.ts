@@ -209,6 +209,45 @@ async function measure(
 }
 
 /**
+ * The answer (status and JSON body) to `request`, one request of the attacker, how long it took, and what measure
+ * found of another tenant's GETs and /healthz while it ran, against the bound (getBound) taken just before.
+ */
+async function answeredWhileMeasured(base: string, bystander: Client, request: () => Promise<Response>) {
+  let answer: { status: number; body: any } | undefined
+  const bound = await getBound(bystander, base)
+  const started = performance.now()
+  const work = request().then(async (r) => (answer = { status: r.status, body: await r.json() }))
+  const measured = await measure(base, bystander, async () => answer !== undefined, bound)
+  await work
+  return { answer: answer!, tookMs: Math.round(performance.now() - started), measured }
+}
+
+/**
+ * A forget of the interest `value` of `profileId` (DELETE /values) while another tenant's GETs and /healthz are
+ * measured, logged as `label`: answered 200, the GETs' p99 and /healthz within their bounds. Its answer's body.
+ */
+async function forgetWhileMeasured(
+  svc: TestService,
+  bystander: Client,
+  profileId: string,
+  value: string,
+  label: string,
+): Promise<any> {
+  const { answer, tookMs, measured } = await answeredWhileMeasured(svc.url, bystander, () =>
+    fetch(`${svc.url}/v1/profile/${profileId}/values`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ section: 'interests', value }),
+    }),
+  )
+  console.log(JSON.stringify({ case: label, tookMs, ...measured }))
+  expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(200)
+  expect(measured.p99, `p99 of ${measured.gets} GETs`).toBeLessThan(measured.bound)
+  expect(measured.healthMax).toBeLessThan(measured.healthBound)
+  return answer.body
+}
+
+/**
  * The bounds made room for a machine so loaded that a separate idle process waited `machineMs`
  * (test/support/canary.ts): a GET passes through three processes (the test's client, the service, the database), each
  * of which may wait about as long for the same reason, so eight times that, never more than 1 s (2 s for /healthz).
@@ -639,25 +678,23 @@ describe('no stall on the largest evidence passages the limits allow (default li
       submissions: submissionsSaying(said, PER_SUBMISSION, { text: CHAT, input_type: 'conversation', occurred_at: at }),
     }
     const file = importFile([talker], { at, msBetweenSubmissions: 0, tenant: 'x' })
-    let answer: { status: number; body: any } | undefined
-    const bound = await getBound(bystander, svc.url)
-    const work = fetch(`${svc.url}/v1/import`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' },
-      body: file,
-    }).then(async (r) => (answer = { status: r.status, body: await r.json() }))
-    const m = await measure(svc.url, bystander, async () => answer !== undefined, bound)
-    await work
+    const { answer, measured } = await answeredWhileMeasured(svc.url, bystander, () =>
+      fetch(`${svc.url}/v1/import`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/x-ndjson' },
+        body: file,
+      }),
+    )
     console.log(
       JSON.stringify({
         case: `import of ${PER_PROFILE} passages`,
         fileMB: Math.round(Buffer.byteLength(file) / 1e5) / 10,
-        ...m,
+        ...measured,
       }),
     )
     expect(answer).toMatchObject({ status: 200, body: { passages: PER_PROFILE, passages_skipped: 0 } })
-    expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
-    expect(m.healthMax).toBeLessThan(m.healthBound)
+    expect(measured.p99, `p99 of ${measured.gets} GETs`).toBeLessThan(measured.bound)
+    expect(measured.healthMax).toBeLessThan(measured.healthBound)
   })
 
   it("its passages listed page by page over REST and GraphQL, several walks at once: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", {
@@ -789,26 +826,18 @@ describe('no stall on the largest evidence passages the limits allow (default li
   it("a forget of a value every one of its passages says hides all of them: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", {
     timeout: 300_000,
   }, async () => {
-    let answer: { status: number; body: any } | undefined
-    const bound = await getBound(bystander, svc.url)
-    const t = performance.now()
-    const work = fetch(`${svc.url}/v1/profile/talker/values`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ section: 'interests', value: 'lighthouse keeper' }),
-    }).then(async (r) => (answer = { status: r.status, body: await r.json() }))
-    const m = await measure(svc.url, bystander, async () => answer !== undefined, bound)
-    await work
-    const tookMs = Math.round(performance.now() - t)
-    console.log(JSON.stringify({ case: `forget of a value ${PER_PROFILE} passages say`, tookMs, ...m }))
-    expect(answer!.status, JSON.stringify(answer!.body).slice(0, 300)).toBe(200)
-    expect(answer!.body.profile.update_log.at(-1).changes).toMatchObject({ passages_hidden: PER_PROFILE })
+    const forgotten = await forgetWhileMeasured(
+      svc,
+      bystander,
+      'talker',
+      'lighthouse keeper',
+      `forget of a value ${PER_PROFILE} passages say`,
+    )
+    expect(forgotten.profile.update_log.at(-1).changes).toMatchObject({ passages_hidden: PER_PROFILE })
     const [{ visible }] = await svc.profiler.db.dataSource.query(
       `SELECT count(*) FILTER (WHERE hidden_at IS NULL)::int AS visible FROM passages WHERE profile_id = 'talker'`,
     )
     expect(visible).toBe(0)
-    expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
-    expect(m.healthMax).toBeLessThan(m.healthBound)
   })
 })
 
@@ -839,22 +868,14 @@ describe('no stall on a forget of a value said in 1,600 passages', () => {
   it("the forget hides all of them: another tenant's GETs p99 under 100 ms (more on a loaded machine), /healthz under 1 s", {
     timeout: 300_000,
   }, async () => {
-    let answer: { status: number; body: any } | undefined
-    const bound = await getBound(bystander, svc.url)
-    const started = performance.now()
-    const work = fetch(`${svc.url}/v1/profile/player/values`, {
-      method: 'DELETE',
-      headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ section: 'interests', value: 'chess' }),
-    }).then(async (r) => (answer = { status: r.status, body: await r.json() }))
-    const m = await measure(svc.url, bystander, async () => answer !== undefined, bound)
-    await work
-    const tookMs = Math.round(performance.now() - started)
-    console.log(JSON.stringify({ case: `forget of a value ${CONVERSATIONS * TURNS} passages say`, tookMs, ...m }))
-    expect(answer!.status, JSON.stringify(answer!.body).slice(0, 300)).toBe(200)
-    const hidden = answer!.body.profile.update_log.at(-1).changes.passages_hidden
+    const forgotten = await forgetWhileMeasured(
+      svc,
+      bystander,
+      'player',
+      'chess',
+      `forget of a value ${CONVERSATIONS * TURNS} passages say`,
+    )
+    const hidden = forgotten.profile.update_log.at(-1).changes.passages_hidden
     expect(hidden).toBeGreaterThanOrEqual(CONVERSATIONS * TURNS)
-    expect(m.p99, `p99 of ${m.gets} GETs`).toBeLessThan(m.bound)
-    expect(m.healthMax).toBeLessThan(m.healthBound)
   })
 })
