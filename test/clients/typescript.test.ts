@@ -93,6 +93,28 @@ export async function use(): Promise<string> {
 }
 `
 
+/**
+ * What the project's tsc says of `files` (nothing when they compile), through the tsconfig `config` it is given: a
+ * user's strict NodeNext settings, writing the JavaScript to `outDir` where the files are to be run (else nothing).
+ */
+async function tsc(project: string, config: string, files: string[], outDir?: string) {
+  const compilerOptions = {
+    strict: true,
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    target: 'ES2022',
+    ...(outDir ? { outDir } : { noEmit: true }),
+    types: ['node'],
+    skipLibCheck: true,
+  }
+  fs.writeFileSync(path.join(project, config), JSON.stringify({ compilerOptions, files }))
+  const said = await run(path.join(project, 'node_modules/.bin/tsc'), ['-p', config], {
+    cwd: project,
+    timeout: 120_000,
+  }).catch((e) => e)
+  return `${said.stdout ?? ''}${said.stderr ?? ''}`
+}
+
 /** Runs one fixture script in the project and returns the JSON object it printed last. */
 async function script(project: string, file: string, env: Record<string, string>, timeout = 120_000): Promise<any> {
   fs.copyFileSync(path.join(fixtures, file), path.join(project, file))
@@ -260,26 +282,7 @@ describe.skipIf(serverPass)(
 
     it("type-checks a user's TypeScript with tsc (strict, NodeNext): the types are usable and catch mistakes", async () => {
       fs.writeFileSync(path.join(project, 'usage.ts'), USAGE)
-      fs.writeFileSync(
-        path.join(project, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            target: 'ES2022',
-            noEmit: true,
-            types: ['node'],
-            skipLibCheck: true,
-          },
-          files: ['usage.ts'],
-        }),
-      )
-      const r = await run(path.join(project, 'node_modules/.bin/tsc'), ['-p', '.'], {
-        cwd: project,
-        timeout: 120_000,
-      }).catch((e) => e)
-      expect(`${r.stdout ?? ''}${r.stderr ?? ''}`).toBe('')
+      expect(await tsc(project, 'tsconfig.json', ['usage.ts'])).toBe('')
     }, 120_000)
 
     // The projects of the three majors are independent: their checks, and their scripts below, run side by side.
@@ -289,26 +292,7 @@ describe.skipIf(serverPass)(
       async (major, { expect }) => {
         const dir = projects[major]
         fs.writeFileSync(path.join(dir, 'ai-usage.ts'), aiUsage(major))
-        fs.writeFileSync(
-          path.join(dir, 'tsconfig.ai.json'),
-          JSON.stringify({
-            compilerOptions: {
-              strict: true,
-              module: 'NodeNext',
-              moduleResolution: 'NodeNext',
-              target: 'ES2022',
-              noEmit: true,
-              types: ['node'],
-              skipLibCheck: true,
-            },
-            files: ['ai-usage.ts'],
-          }),
-        )
-        const r = await run(path.join(dir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.ai.json'], {
-          cwd: dir,
-          timeout: 120_000,
-        }).catch((e) => e)
-        expect(`${r.stdout ?? ''}${r.stderr ?? ''}`).toBe('')
+        expect(await tsc(dir, 'tsconfig.ai.json', ['ai-usage.ts'])).toBe('')
       },
     )
 
@@ -330,26 +314,8 @@ describe.skipIf(serverPass)(
       // The example's `./model.js` is the reader's model; here the AI SDK's mock, answering with the system prompt it
       // got.
       fs.writeFileSync(path.join(project, 'model.ts'), README_MODEL)
-      fs.writeFileSync(
-        path.join(project, 'tsconfig.readme.json'),
-        JSON.stringify({
-          compilerOptions: {
-            strict: true,
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            target: 'ES2022',
-            outDir: 'readme-out',
-            types: ['node'],
-            skipLibCheck: true,
-          },
-          files: ['readme-client.ts', 'readme-ai.ts', 'client-readme.ts', 'model.ts'],
-        }),
-      )
-      const tsc = await run(path.join(project, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.readme.json'], {
-        cwd: project,
-        timeout: 120_000,
-      }).catch((e) => e)
-      expect(`${tsc.stdout ?? ''}${tsc.stderr ?? ''}`).toBe('')
+      const examples = ['readme-client.ts', 'readme-ai.ts', 'client-readme.ts', 'model.ts']
+      expect(await tsc(project, 'tsconfig.readme.json', examples, 'readme-out')).toBe('')
       const node = (file: string) =>
         run(process.execPath, [path.join('readme-out', file)], {
           cwd: project,
