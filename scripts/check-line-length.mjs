@@ -3,23 +3,15 @@
 // is not. Usage: node scripts/check-line-length.mjs [--list]
 import fs from 'node:fs'
 import path from 'node:path'
+import { root, sourceFiles } from './source-files.mjs'
 
 const WIDTH = 120
 /** The share of lines in src/ allowed over WIDTH. */
 const MAX_SHARE = 0.005
-const root = path.resolve(import.meta.dirname, '..')
-
-function* sourceFiles(dir) {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) yield* sourceFiles(full)
-    else if (entry.name.endsWith('.ts')) yield full
-  }
-}
 
 let lines = 0
 const long = []
-for (const file of sourceFiles(path.join(root, 'src'))) {
+for (const file of sourceFiles()) {
   const text = fs.readFileSync(file, 'utf8').split('\n')
   lines += text.length
   text.forEach((line, i) => {

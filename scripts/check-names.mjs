@@ -3,20 +3,12 @@
 // (`(a, b) => a - b`); `_` (unused) is no name. Any other fails. Usage: node scripts/check-names.mjs [--list]
 import fs from 'node:fs'
 import path from 'node:path'
+import { root, sourceFiles } from './source-files.mjs'
 import ts from 'typescript'
 
 /** One-letter names allowed in src/: none is left, and none may come back. */
 const MAX_NAMES = 0
 const WORST_FILES = 10
-const root = path.resolve(import.meta.dirname, '..')
-
-function* sourceFiles(dir) {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) yield* sourceFiles(full)
-    else if (entry.name.endsWith('.ts')) yield full
-  }
-}
 
 /** A loop's index, or a parameter of a one-expression arrow function: a short name reads fine there. */
 function allowed(node) {
@@ -45,7 +37,7 @@ function oneLetterNames(file) {
 
 const byFile = []
 let declarations = 0
-for (const file of sourceFiles(path.join(root, 'src'))) {
+for (const file of sourceFiles()) {
   const found = oneLetterNames(file)
   declarations += found.length
   if (found.length) byFile.push({ file: path.relative(root, file), found })
