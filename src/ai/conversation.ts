@@ -265,7 +265,11 @@ export function parseConversation(data: string): ParsedConversation {
 
 /** The profiled person's turns (their text only), in order. */
 export function subjectTurns(data: string): string[] {
-  const conversation = parseConversation(data)
+  return turnsOf(parseConversation(data))
+}
+
+/** The profiled person's turns of a parsed conversation, each turn's text. */
+export function turnsOf(conversation: ParsedConversation): string[] {
   if (conversation.speaker === null) return []
   const subject = conversation.speaker
   return conversation.turns

@@ -193,7 +193,8 @@ describe('evidence passages', () => {
     expect(await new PassageRepository().newestSpeaker(m, tenantId, 'named', 1)).toBeNull()
     expect(await new PassageRepository().newestSpeaker(m, 'another-tenant', 'named', 250)).toBeNull()
     const profiles = new ProfileRepository(await Statements.create(svc.profiler.db.dataSource))
-    expect((await profiles.findText(m, tenantId, 'named'))?.name).toBeNull()
+    // The name Melanie greets her by (name.addressed, docs/architecture/local-extractor.md), then her full name.
+    expect((await profiles.findText(m, tenantId, 'named'))?.name).toBe('Caroline')
     await svc.profiler.db.dataSource.query(
       `UPDATE profiles SET content = jsonb_set(content, '{core_info,name}', '{"value": "Caroline Moreau", "confidence": 0.9}') WHERE profile_id = 'named'`,
     )

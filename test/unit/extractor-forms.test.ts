@@ -147,6 +147,35 @@ describe('more core and interest cases', () => {
   })
 })
 
+describe('moves, birthdays and requests', () => {
+  const where = (t: string) => x(t).core_info?.location?.value
+
+  it('reads where a person moved to, not where they moved from', () => {
+    expect(where('I moved from Chennai to Toronto last year.')).toBe('Toronto')
+    expect(where('I moved from New York City to Austin in 2020.')).toBe('Austin')
+    expect(where('I just moved to Porto from Lisbon.')).toBe('Porto')
+    expect(where('I moved to Paris, France from Rome.')).toBe('Paris, France')
+    // Without a destination, where they came from is still read, weakly.
+    expect(x('I moved here from Chennai.').core_info?.location).toMatchObject({ value: 'Chennai', confidence: 0.55 })
+    expect(where('I live in Leeds, far from London.')).toBe('Leeds')
+  })
+
+  it('counts the years since a birthday it names, and takes no age when it says only "years ago"', () => {
+    const age = (t: string) => x(t).core_info?.age?.value
+    expect(age('A friend made it for my 18th birthday ten years ago.')).toBe(28)
+    expect(age('For my 21st birthday 3 years ago we went to Rome.')).toBe(24)
+    expect(age('Today is my 30th birthday!')).toBe(30)
+    expect(age('My 40th birthday was years ago.')).toBeUndefined()
+  })
+
+  it('reads "don\'t ask me about X" as a topic to avoid', () => {
+    const avoid = (t: string) => x(t).preferences?.topics_to_avoid?.map((s) => s.value)
+    expect(avoid("Please don't ask me about my divorce.")).toEqual(['divorce'])
+    expect(avoid('Never ask about politics.')).toEqual(['politics'])
+    expect(avoid('please do not talk to me about work')).toEqual(['work'])
+  })
+})
+
 describe('key-value bios', () => {
   it('reads "Key: value" lines', () => {
     const e = x(

@@ -109,6 +109,17 @@ const AGE_RULES: [RuleId, RegExp, number, boolean][] = [
   ['age.turning', rx`^turning ${AGE}\\b`, 0.6, true],
 ]
 
+/**
+ * Years between an age the clause names and now: "my 18th birthday ten years ago" was 10 years ago. NaN when the
+ * clause dates it in a way that gives no number ("years ago"), so no age is taken; 0 for the other rules.
+ */
+function yearsSince(rule: RuleId, text: string): number {
+  if (rule !== 'age.birthday') return 0
+  const ago = /\b([a-z]+|\d+) years? ago\b/.exec(text)
+  if (!ago) return 0
+  return parseNumber(ago[1]) ?? Number.NaN
+}
+
 /** "i am 30", "i am only thirty": a bare number after "i am", not a distance or a time. */
 const I_AM_ONLY_NUMBER = new RegExp(pattern`
   ^i am (?:only |just )?\S+$|\bi am (?:only|just) (?:\d+|[a-z]+)\b(?! (?:feet|foot|inches|miles|minutes|hours|days|
@@ -125,8 +136,10 @@ export function ruleAge(clause: ClauseInfo, ctx: RuleContext): void {
   for (const [rule, re, conf, bare] of AGE_RULES) {
     const match = re.exec(clause.text)
     if (!match) continue
-    const age = parseNumber(match[1])
-    if (age === undefined) continue
+    const said = parseNumber(match[1])
+    if (said === undefined) continue
+    const age = said + yearsSince(rule, clause.text)
+    if (Number.isNaN(age)) continue
     if (age < 1 || age > 120 || (bare && (age > 110 || age < (I_AM_ONLY_NUMBER.test(clause.text) ? 2 : 10)))) continue
     ctx.acc.setCore('age', age, conf, rule, match)
     return
@@ -225,7 +238,7 @@ const LOC_RULES: [RuleId, RegExp, number, 'strict' | 'loose'][] = [
     'location.moved-to',
     new RegExp(
       `\\bi ${ADV}(?:moved|relocated|immigrated|emigrated|have moved|just moved) ` +
-        '(?:back |over |out |here |down |up )?(?:to|into) (.+)$',
+        "(?:back |over |out |here |down |up )?(?:from (?:[a-z.'-]+ ){1,4}?)?(?:to|into) (.+)$",
     ),
     0.85,
     'strict',
@@ -237,7 +250,11 @@ const LOC_RULES: [RuleId, RegExp, number, 'strict' | 'loose'][] = [
   ['location.grew-up-in', rx`\\bi ${ADV}(?:grew up|was raised) (?:in|on|near) (.+)$`, 0.55, 'strict'],
   [
     'location.moved-from',
-    rx`\\bi ${ADV}(?:moved|came|immigrated|emigrated) (?:here |over |out )?from (.+)$`,
+    // "i moved from chennai to toronto" says where they live now (location.moved-to), not where they came from
+    new RegExp(
+      `\\bi ${ADV}(?:moved|came|immigrated|emigrated) (?:here |over |out )?from ` +
+        "(?!(?:[a-z.'-]+ ){1,4}?(?:to|into) )(.+)$",
+    ),
     0.55,
     'strict',
   ],
@@ -321,7 +338,7 @@ export function placeOf(
     // "ohio working as a doctor": a participle goes on about something else
     .replace(PARTICIPLE_AFTER_PLACE, '')
   // "austin, texas" / "paris, france": keep "X, Y" when the pair reads as places
-  const pair = /^([a-z .'-]+?),\s*([a-z .'-]+?)(?:$|[,.!?]|\s(?:and|but|with|for|since)\b)/.exec(place)
+  const pair = /^([a-z .'-]+?),\s*([a-z .'-]+?)(?:$|[,.!?]|\s(?:and|but|with|for|since|far|from|near)\b)/.exec(place)
   const pairPlaces = pair ? placesIn(`${pair[1]}, ${pair[2]}`) : []
   if (
     pair &&
@@ -335,6 +352,9 @@ export function placeOf(
   place = place.replace(TIME_AFTER_PLACE, '').trim()
   place = place.replace(/^(?:the (?:city|town|state|country|village) of )/, '').trim()
   place = place.replace(/\s+(?:myself|yourself|too|either|now|right|originally|anymore|though|lol|haha)$/, '').trim()
+  // "porto from lisbon" ("i moved to porto from lisbon"): the place they went to, not the one they left
+  const left = /\sfrom\s/.exec(place)
+  if (left && placesIn(place.slice(0, left.index)).length) place = place.slice(0, left.index)
   // "1990 in manila", "a small hospital in ohio": the place is after the last "in"
   const inner = /\s(?:in|near)\s+(.+)$/.exec(place)
   if (inner && placesIn(inner[1]).length) place = inner[1]

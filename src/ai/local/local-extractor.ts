@@ -1,10 +1,11 @@
 // The offline, deterministic extractor (docs/architecture/local-extractor.md): rules over compromise POS tags, lexicons
 // and chrono-node dates. English only: for text detected as another language only `language` is reported.
 import type { Extraction, ProfileContent } from '../../domain/profile.js'
-import { ConversationFormatError, subjectTurns } from '../conversation.js'
+import { ConversationFormatError, parseConversation, subjectTurns, turnsOf } from '../conversation.js'
 import { detectLanguage, functionWordShare } from '../language.js'
 import type { ExtractionInput, ExtractRequest, ExtractResult, Extractor } from '../types.js'
 import { Acc } from './acc.js'
+import { addressedName, type AddressedName } from './addressed.js'
 import { ruleAge, ruleGender, ruleLocation, ruleName } from './core.js'
 import { compiledFor, readCustomFields, type CompiledSchema } from './custom-fields.js'
 import { ruleFieldLine } from './fields.js'
@@ -76,10 +77,13 @@ export class LocalExtractor implements Extractor {
 
   private runStandard(input: Input, profile: ProfileContent | undefined, trace?: Tracer): Extraction {
     let text: string
+    let addressed: AddressedName | undefined
     if (input.inputType === 'conversation') {
       try {
+        const conversation = parseConversation(input.data)
         // each turn is its own paragraph, so sentences never run across turns
-        text = subjectTurns(input.data).join('\n')
+        text = turnsOf(conversation).join('\n')
+        addressed = addressedName(conversation)
       } catch (err) {
         // The HTTP layer rejects malformed conversations; one that slips through yields nothing (retrying
         // would not help, and another speaker's words must never be attributed to the person).
@@ -101,6 +105,7 @@ export class LocalExtractor implements Extractor {
       allowThirdPerson: input.inputType === 'text',
       language: language ?? null,
       trace,
+      ...(addressed ? { addressed } : {}),
     })
   }
 }
@@ -144,7 +149,12 @@ export interface TextOptions {
   language?: string | null
   /** Records the rule behind each value (see `LocalExtractor.explainOne`); off by default, as it costs time. */
   trace?: Tracer
+  /** The name the other speakers of a conversation address the person by: the name when the text gives none. */
+  addressed?: AddressedName
 }
+
+/** A name the other speakers address the person by: below every rule that reads the person's own words. */
+const ADDRESSED_CONFIDENCE = 0.5
 
 /** Runs every rule over the person's own text. */
 export function extractFromText(text: string, opts: TextOptions): Extraction {
@@ -217,6 +227,11 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       ruleMemories(info, ctx)
     }
     prev = info
+  }
+  // Weaker than any name the person gives: taken only when the text gives none.
+  if (opts.addressed && !acc.hasCore('name')) {
+    if (acc.trace) acc.trace.clause = opts.addressed.said
+    acc.setCore('name', opts.addressed.name, ADDRESSED_CONFIDENCE, 'name.addressed', opts.addressed.said)
   }
   return acc.toExtraction(opts.language === undefined ? detectLanguage(text) : (opts.language ?? undefined))
 }

@@ -94,7 +94,7 @@ const AVOID: [RuleId, RegExp, number][] = [
   [
     'avoid.do-not-talk-about',
     new RegExp(pattern`
-      \b(?:please |pls |and )?(?:do not|never) (?:talk|ask|ask me|speak|bring up|mention|discuss|chat|joke|
+      \b(?:please |pls |and )?(?:do not|never) (?:talk|ask me|ask|speak|bring up|mention|discuss|chat|joke|
       go on) (?:to me |with me )?(?:about |on )?(.+)$`),
     0.9,
   ],
