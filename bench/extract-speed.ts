@@ -74,6 +74,9 @@ const shapes: [string, 'text' | 'conversation', (n: number) => string][] = [
   ['emoji', 'text', (n) => rep('😀🎉 ', n)],
   ['RTL (Hebrew)', 'text', (n) => rep('אני אוהב ג׳אז ', n)],
   ['combining marks', 'text', (n) => rep('e\u0301\u0301\u0301 ', n)],
+  ['allergy and diet clauses', 'text', (n) => rep('i am allergic to tree nuts and vegan and type 1 diabetic ', n)],
+  ['pronoun sets', 'text', (n) => rep('she/they/he/him/ ', n)],
+  ["'ugh worst week ' repeated", 'text', (n) => rep('ugh worst week ', n)],
   ['conversation lines', 'conversation', (n) => rep('Ann: I love jazz\nBot: ok\n', n)],
   ['conversation, one long turn', 'conversation', (n) => 'Ann: ' + rep('i love jazz and ', n)],
 ]

@@ -6,7 +6,7 @@
 // - mostly non-Latin script: franc decides (the script alone settles zh, ja, ko, el, th, ...);
 // - Latin script: if one language has more function-word hits than every other (ties that include English go
 //     to English: "no", "ok") and either the text is under 100 characters or those hits are >= 2 and cover >= 25%
-//     of the words, that language; otherwise, under 20 characters: undefined; otherwise franc's best guess if it
+//     of the words, that language; otherwise, under 40 characters: undefined; otherwise franc's best guess if it
 //     beats the runner-up by more than 0.1 (franc's normalised score), else undefined.
 import { franc, francAll } from 'franc-min'
 
@@ -124,6 +124,12 @@ export function functionWordShare(text: string, lang: string): number {
   return words.filter((w) => set.has(w)).length / words.length
 }
 
+/**
+ * Under this many characters, a text with none of the function words is left undetermined: franc reads chat such as
+ * "ugh, worst week ever" as Dutch.
+ */
+const SHORT_CHARS = 40
+
 /** ISO 639-1 code of the text's language, or undefined when too short or undetermined. */
 export function detectLanguage(text: string): string | undefined {
   const clean = text
@@ -144,7 +150,7 @@ export function detectLanguage(text: string): string | undefined {
       .replace(/[’‘]/g, "'")
       .match(/\p{L}+(?:'\p{L}+)?/gu) ?? []
   const votes = vote(words)
-  const short = clean.length < 20
+  const short = clean.length < SHORT_CHARS
   if (votes.lang && (short || clean.length < 100 ? votes.hits >= 1 : votes.hits >= 2 && votes.coverage >= 0.25))
     return votes.lang
   if (short) return undefined

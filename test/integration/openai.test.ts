@@ -221,7 +221,7 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
       oa.embeddingRequests().filter((r) => JSON.stringify(r.body.input).includes(needle))
     const sa = await sub(a.id)
     const sb = await sub(b.id)
-    expect(sa).toMatchObject({ status: 'DONE', error: null, attempts: 1, promptVersion: 'extract-v2' })
+    expect(sa).toMatchObject({ status: 'DONE', error: null, attempts: 1, promptVersion: 'extract-v3' })
     expect(sb).toMatchObject({ status: 'DONE', error: null, attempts: 1 })
     expect(sa.usage).toEqual(wireUsage([anaReq!, ...embedFor('Porto')]))
     expect(sb.usage).toEqual(wireUsage([benReq!, ...embedFor('Leeds')]))

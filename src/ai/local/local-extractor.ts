@@ -15,6 +15,7 @@ import { ruleNegation, ruleUsedTo } from './negation.js'
 import { isVerbAfterI } from './nlp.js'
 import { ruleOccupation } from './occupation.js'
 import { rulePersonality } from './personality.js'
+import { ruleNeeds } from './needs.js'
 import { rulePreferences } from './preferences.js'
 import { describe, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { coordinatedClauses, dropCopulaAdverbs, fragmentClause, ownPartOfSubject } from './clauses.js'
@@ -223,6 +224,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       ruleNegation(info, ctx)
       ruleUsedTo(info, prev, ctx)
       ruleInterests(info, ctx)
+      ruleNeeds(info, ctx)
       rulePersonality(info, ctx)
       ruleMemories(info, ctx)
     }

@@ -137,9 +137,25 @@ const FAMILY_EVENT = new RegExp(pattern`
   granddaughter) (?:was|were) born\b|\bmy (?:(?:late|dear|beloved) )?(mother|mom|father|dad|grandmother|grandma|
   grandfather|grandpa|husband|wife|brother|sister|partner|best friend|dog|cat) (?:died|passed away|passed)\b`)
 
+/** A pregnancy is told in the present ("we're expecting twins!!"): an event of the day it is said. */
+const EXPECTING = new RegExp(pattern`^(?:i am|we are) ${ADV}(?:(?:expecting|pregnant with) (twins|triplets|a baby|
+  a (?:baby )?(?:boy|girl)|our (?:first|second|third|fourth) (?:child|baby|kid)|(?:my|our) first|another baby)|
+  (pregnant))\b`)
+
+function ruleExpecting(text: string, ctx: RuleContext): boolean {
+  const match = EXPECTING.exec(text)
+  if (!match) return false
+  const ref = ctx.referenceDate
+  const date = iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
+  const event = match[1] ? `is expecting ${match[1].replace(/^(?:my|our) first$/, 'their first child')}` : 'is pregnant'
+  ctx.acc.addMemory({ event, date, importance: 'high', confidence: 0.85 }, 'memory.expecting', match)
+  return true
+}
+
 export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged || clause.desire) return
   const text = clause.text
+  if (ruleExpecting(text, ctx)) return
   if (text.split(' ').length < 3) return
   if (/\b(?:did not|was not|were not|never|have not|had not)\b/.test(text)) return
   const ref = ctx.referenceDate

@@ -72,9 +72,39 @@ const I_AM_FEELING = new RegExp(
     `\\s+(?:${ADV})(.+)$`,
 )
 
+/**
+ * A mood said without "I feel": "ugh, worst week ever", "best day ever!!". Only as the whole clause, since "the
+ * worst week ever" inside a sentence is often about something else ("the movie had the worst ending ever").
+ */
+const INFORMAL_MOODS: [RegExp, string][] = [
+  [
+    new RegExp(pattern`^(?:(?:ugh|urgh|argh|omg|man|honestly|seriously)[, ]+)*(?:this is |what a |such a |having a |
+      i am having a |having the )?(?:the )?(?:worst|rough|crappy|crap|shitty|terrible|awful|horrible|long)
+      (?: \w+)? (?:day|week|month|year|shift|night)(?: ever| of my life)?$`),
+    'frustrated',
+  ],
+  [
+    new RegExp(pattern`^(?:(?:omg|wow|yay|honestly)[, ]+)*(?:this is |what a |having a |i am having the |having the )?
+      (?:the )?best (?:day|week|news|night|weekend)(?: ever| of my life)$`),
+    'happy',
+  ],
+  [/^(?:ugh|urgh|argh|meh|blah|sigh)[!.]*$/, 'annoyed'],
+]
+
+function ruleInformalMood(text: string, ctx: RuleContext): boolean {
+  for (const [regex, mood] of INFORMAL_MOODS) {
+    const match = regex.exec(text)
+    if (!match) continue
+    ctx.acc.setMood(mood, mood === 'annoyed' ? 0.4 : 0.6, 'personality.informal-mood', match)
+    return true
+  }
+  return false
+}
+
 export function rulePersonality(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged || clause.desire) return
   const text = clause.text
+  if (ruleInformalMood(text, ctx)) return
   let match = CONSIDER_MYSELF.exec(text)
   if (match) {
     for (const ch of chunks(match[1]))

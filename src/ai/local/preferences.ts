@@ -67,7 +67,9 @@ const STYLES: [RuleId, RegExp, string, number, boolean][] = [
     'style.simple',
     new RegExp(pattern`
       \b(?:simple|plain|easy) (?:terms|language|words|english|explanations)|no jargon|without (?:the )?jargon|
-      avoid (?:the )?(?:\w+ )?jargon|less jargon|explain (?:it |things )?like i am (?:five|5)|eli5`),
+      avoid (?:the )?(?:\w+ )?jargon|less jargon|eli5|explain (?:it |things |this )?(?:to me )?like i am (?:five|5|
+      new to (?:this|it)|a (?:beginner|newbie|kid|child|total beginner))|
+      beginner[- ]friendly (?:answers|explanations)`),
     'simple',
     0.85,
     true,

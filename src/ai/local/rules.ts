@@ -34,6 +34,18 @@ const RULES = {
   'gender.as-a': '"as a woman", "as a mother" (a family role is weak evidence)',
   'gender.cue': '"I am a mother", "I am a grandpa": a gendered role (weak)',
   'gender.third-person': 'the pronouns of a text about one person: more she/her or he/him',
+  'gender.identity': '"I am non-binary", "trans man here", "I identify as genderfluid": kept in the person\'s words',
+  // diet (interests.food), allergies, conditions and pronouns (undated high-importance memories)
+  'diet.i-am': '"I am pescatarian", "I\'m vegan now"',
+  'diet.bare': '"pescatarian here", "vegan btw": a diet said by itself',
+  'diet.follow': '"I follow a keto diet", "I am on a low-carb diet"',
+  'diet.kosher-halal': '"I keep kosher", "I only eat halal"',
+  'diet.no-food': '"I don\'t eat pork" -> "no pork" (weaker)',
+  'diet.no-longer': '"I am not vegan anymore", "I stopped being vegetarian": removes the diet',
+  'health.allergic-to': '"I am allergic to tree nuts", "allergic to cats": a memory "is allergic to X"',
+  'health.allergy': '"I have a severe peanut allergy": a memory "is allergic to peanut"',
+  'health.condition': '"I have asthma", "type 1 diabetic here", "I live with ADHD": a memory "has X"',
+  'identity.pronouns': '"my pronouns are they/them", "she/they" said by itself: a memory "uses X pronouns"',
   // core_info.location
   'location.live-in': '"I live in X", "I am based in X", "I reside near X"',
   'location.never-been-outside': '"I have never been outside of X"',
@@ -125,12 +137,15 @@ const RULES = {
   'personality.lonely': '"I do not have many friends" -> lonely (weak)',
   'personality.trait-marked': '"I am a shy person", "I am always shy", "I can be stubborn"',
   'personality.mood': '"I am tired today", "I feel happy" -> mood',
+  'personality.informal-mood':
+    '"ugh, worst week ever" -> frustrated, "best day ever" -> happy: a whole clause; "ugh" alone -> annoyed (weak)',
   'personality.am-trait': '"I am shy and organized"',
   'personality.afraid-of': '"I am afraid of X" -> a topic to avoid (weak)',
   // memories
   'memory.family-event': '"my son was born ...", "my father passed away ..."',
   'memory.past-event': 'a past-tense event ("I graduated in 2015", "we got married"), importance from its words',
   'memory.used-to': '"I used to X" (low importance)',
+  'memory.expecting': '"we are expecting twins", "I am pregnant": dated at the time said',
   'memory.dated-plan': '"I am getting married next June": a dated milestone not in the past tense',
   'memory.lasting':
     '"I have worked as a nurse for 15 years": something done for a while up to now (no date: a duration is none)',

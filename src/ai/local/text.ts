@@ -125,9 +125,10 @@ export function chunk(text: string, max: number): string[] {
 const ASKS_YOU = /^(?:do|does|did|are|is|have|has|can|could|would|will|what|how|where|who|why|which)\s+(?:you|your)\b/
 
 const INTERJECTION = new RegExp(pattern`
-  ^(?:(?:yes|yeah|yep|yup|no|nope|nah|well|oh|ah|aw|wow|lol|haha|hahaha|hehe|hey|hi|hello|ok|okay|sure|so|and|but|also|
-  actually|honestly|cool|nice|great|awesome|really|hmm|um|uh|true|same|me too|wow|oh well|anyway|anyways|plus|then|now|
-  though|that is cool|that is great|that is awesome|that is nice|sounds fun)[,!.]*\s+|i see[,!.]+\s+)+`)
+  ^(?:(?:yes|yeah|yep|yup|no(?=[,!.]|\s+(?:i|we|it|that|this|not|thanks|way)\b)|nope|nah|well|oh|ah|aw|wow|lol|
+  haha|hahaha|hehe|hey|hi|hello|ok|okay|sure|so|and|but|also|actually|honestly|cool|nice|great|awesome|really|hmm|
+  um|uh|true|same|me too|wow|oh well|anyway|anyways|plus|then|now|though|that is cool|that is great|
+  that is awesome|that is nice|sounds fun)[,!.]*\s+|i see[,!.]+\s+)+`)
 
 function cleanClause(part: string): string {
   let cleaned = part.trim().replace(/^[,.;:!?"'()\s-]+|[,.;:!?"'()\s-]+$/g, '')

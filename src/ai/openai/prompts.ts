@@ -20,5 +20,5 @@ export function loadPrompt(version: string): Prompt {
   return prompt
 }
 
-export const EXTRACT_PROMPT = 'extract-v2'
+export const EXTRACT_PROMPT = 'extract-v3'
 export const SUMMARIZE_PROMPT = 'summarize-v1'
