@@ -9,6 +9,20 @@ import { key, memoryKey } from './value-key.js'
 const round = (c: number) => Math.round(Math.min(1, Math.max(0, c)) * 100) / 100
 /** A list value made only of grammar words ("they", "to", "the") says nothing. */
 const contentless = (v: string) => !/\s/.test(v) && tokens(v).length === 0
+/** Grammar words a phrase cut from a sentence can start or end with: "is soup", "and chips", "salmon the" (a title
+ * keeps its article: "The Who"). */
+const LOOSE_START = /^(?:(?:is|are|was|were|and|or|but|also|then)\s+)+/
+const LOOSE_END = /(?:\s+(?:the|a|an|and|or|but|so|too|lol|haha))+$/
+/** Phrases that are no interest once cut loose: "of my favorites", "thrill of", "growing them", "is not good". */
+const NOT_A_PHRASE = /^(?:of|so|not|to)\b|\b(?:of|to|with|for|them|it|him|her|me|us)$/
+
+/** The interest as a phrase a person would write, or undefined when the words left are a fragment. */
+export function interestPhrase(value: string): string | undefined {
+  if (/^(?:is|are|was|were) not\b/.test(value)) return undefined
+  const phrase = value.replace(LOOSE_END, '').replace(LOOSE_START, '').trim()
+  if (!phrase || NOT_A_PHRASE.test(phrase)) return undefined
+  return phrase
+}
 
 interface Ordered<T> {
   item: T
@@ -44,7 +58,7 @@ export class Acc {
 
   /** Adds an interest; a later removal of the same value in the same text cancels it, and vice versa. */
   addInterest(category: string, value: string, confidence: number, rule: RuleId, span?: Span): void {
-    const trimmed = value.trim()
+    const trimmed = interestPhrase(value.trim()) ?? ''
     if (!trimmed || trimmed.length > 60 || contentless(trimmed)) return
     const valueKey = key(trimmed)
     this.trace?.record('interests', valueKey, rule, confidence, span)

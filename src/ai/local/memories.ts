@@ -8,6 +8,7 @@
 // (1900 .. reference year + 10) is read by a regex.
 import * as chrono from 'chrono-node'
 import type { Importance } from '../../domain/profile.js'
+import { tokens } from '../../domain/normalise.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { pattern, rx, rxg } from './regex.js'
 
@@ -137,6 +138,44 @@ const FAMILY_EVENT = new RegExp(pattern`
   granddaughter) (?:was|were) born\b|\bmy (?:(?:late|dear|beloved) )?(mother|mom|father|dad|grandmother|grandma|
   grandfather|grandpa|husband|wife|brother|sister|partner|best friend|dog|cat) (?:died|passed away|passed)\b`)
 
+/** Words a chat message trails off with, which end no phrase: "went to Disneyland a", "graduated, and". */
+const TRAILING = /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|lol|haha))+$/
+/** A phrase cut off in the middle: it ends on a word that needs another after it ("used to go to", "used to be"). */
+const OPEN_END = new RegExp(
+  pattern`\b(?:to|of|in|on|at|for|with|from|by|about|into|onto|than|my|your|their|our|
+  its|is|are|was|were|be|been|being|am|should|would|could|will|can|might|must|that|which|who|because|if|when|
+  while|do|does|did|have|has|had|some|no|not|very|really|as)$`,
+  'i',
+)
+/**
+ * A preposition or a copula left at the end of a clause of its own is whole: "bought the car I was looking at", "when
+ * the meeting was"; so is a verb's particle ("moved in").
+ */
+const STRANDED = new RegExp(
+  pattern`\b(?:(?:i|we|you|he|she|they)\s+(?:\w+\s+){0,3}(?:to|in|on|at|for|with|from|by|
+  about|into)|(?:when|where|what|how|who|whoever)\s+(?:\w+\s+){0,3}(?:was|is|were|are|am|did|does|do)|
+  (?:moved|checked|signed|logged|settled|dropped|chipped|pitched|joined|tuned|kicked|moving|checking) (?:in|on))$`,
+  'i',
+)
+/** Words that stand for something said elsewhere ("did it", "chose them", "celebrated me", "visited there"). */
+const STAND_IN = /\b(?:it|them|him|her|me|us|that|this|those|these|there|one|stuff|things?)\b/g
+
+/**
+ * A memory is read on its own, away from the conversation: it must say what happened in words of its own. The words a
+ * message trails off with are cut ("went to Disneyland a"). Left out: a phrase cut off in the middle, and one whose
+ * only content is its verb once the words that stand for something said elsewhere are set aside ("hated it", "did
+ * it", "invented them"). A life event stays even when short ("retired", "got married"): the event is its verb.
+ * Returns the event to keep, or undefined.
+ */
+export function selfContained(said: string): string | undefined {
+  const event = said.replace(TRAILING, '').trim()
+  const life = LIFE.test(event)
+  if (event.split(' ').length < 2 && !life) return undefined
+  if (OPEN_END.test(event) && !STRANDED.test(event)) return undefined
+  if (!life && tokens(event.replace(STAND_IN, ' ')).length < 2) return undefined
+  return event
+}
+
 /** A pregnancy is told in the present ("we're expecting twins!!"): an event of the day it is said. */
 const EXPECTING = new RegExp(pattern`^(?:i am|we are) ${ADV}(?:(?:expecting|pregnant with) (twins|triplets|a baby|
   a (?:baby )?(?:boy|girl)|our (?:first|second|third|fourth) (?:child|baby|kid)|(?:my|our) first|another baby)|
@@ -208,8 +247,9 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
     .replace(RELATIVE_TIME, '')
     .replace(/\s+/g, ' ')
     .trim()
-  event = event.replace(/[,.;:!?]+$/, '')
-  if (event.split(' ').length < 2 && !LIFE.test(event)) return
+  const whole = selfContained(event.replace(/[,.;:!?]+$/, ''))
+  if (!whole) return
+  event = whole
   if (event.length > 160) event = event.slice(0, 157).replace(/\s+\S*$/, '') + '...'
   const imp = usedTo ? 'low' : importance(event, !!date)
   const confidence = usedTo ? 0.6 : imp === 'high' ? 0.9 : imp === 'medium' ? 0.8 : 0.6
