@@ -51,6 +51,21 @@ describe('memories read on their own', () => {
   })
 })
 
+describe('events told with common verbs', () => {
+  it('keeps an event a light verb tells with words of its own', () => {
+    expect(events('I went to a pottery class on Thursday evening')).toEqual([
+      'went to a pottery class on Thursday evening',
+    ])
+    expect(events('we made a quilt for my sister')).toEqual(['made a quilt for my sister'])
+    expect(events('I got a gold medal in swimming')).toEqual(['got a gold medal in swimming'])
+  })
+
+  it('leaves out what a light verb says of nothing, and opinions', () => {
+    for (const said of ['I went there', 'I got it', 'I found it hard at first', 'I saw him', 'I thought about pottery'])
+      expect(events(said), said).toEqual([])
+  })
+})
+
 describe('interest values as phrases', () => {
   it('cuts loose grammar words and keeps a title’s article', () => {
     expect(interestPhrase('is soup')).toBe('soup')

@@ -28,9 +28,13 @@ const MEDIUM = new RegExp(pattern`
 /** Past-tense verbs that tell no event ("I thought", "I said"). */
 const TRIVIAL = new Set(
   `thought said meant guessed wondered figured knew noticed asked answered replied told mentioned forgot felt heard was
-  were had did liked loved got saw wanted needed tried came made used watched ate read played went looked seemed
-  hoped enjoyed found realized realised decided`.split(/\s+/),
+  were had did liked loved wanted needed used looked seemed hoped enjoyed realized realised decided`.split(/\s+/),
 )
+/**
+ * Common past-tense verbs that tell an event only with what follows them: "I went to a pottery class", "we made a
+ * quilt for my sister" are events; "I went there", "I got it" are not (selfContained leaves them out).
+ */
+const LIGHT = new Set(`got saw tried came made watched ate read played went found took`.split(/\s+/))
 const IRREGULAR_PAST = new Set(
   `got went made took came saw met won lost left bought sold began became grew wrote ran swam flew drove rode fell broke
   gave found built taught caught brought fought spent sent kept slept held led hurt beat chose did drew drank ate forgot
@@ -176,6 +180,15 @@ export function selfContained(said: string): string | undefined {
   return event
 }
 
+/** A light verb's event names something of its own: two content words after the verb ("went to a pottery class"). */
+function lightEvent(event: string): boolean {
+  if (LIFE.test(event) || MEDIUM.test(event)) return true
+  // "found it hard", "found them boring": an opinion, no event
+  if (/^found (?:it|them|that|this|him|her|myself)\b/.test(event)) return false
+  const rest = event.replace(/^\S+\s*/, '').replace(STAND_IN, ' ')
+  return tokens(rest).length >= 2
+}
+
 /** A pregnancy is told in the present ("we're expecting twins!!"): an event of the day it is said. */
 const EXPECTING = new RegExp(pattern`^(?:i am|we are) ${ADV}(?:(?:expecting|pregnant with) (twins|triplets|a baby|
   a (?:baby )?(?:boy|girl)|our (?:first|second|third|fourth) (?:child|baby|kid)|(?:my|our) first|another baby)|
@@ -224,6 +237,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
   if (pv) {
     if (pv.verb === 'used') usedTo = true
     else if (TRIVIAL.has(pv.verb) && !LIFE.test(text.slice(pv.at)) && !MEDIUM.test(text.slice(pv.at)) && !date) return
+    else if (LIGHT.has(pv.verb) && !date && !lightEvent(text.slice(pv.at))) return
     eventStart = pv.at
   } else if (date && (LIFE.test(text) || MEDIUM.test(text))) {
     // a dated plan or present-perfect milestone: "I am getting married next June"
