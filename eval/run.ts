@@ -17,6 +17,7 @@ import { emptyState, type ProfileContent, type ProfileState } from '../src/domai
 import { tokenCounter } from '../src/ai/profile-context.js'
 import { composeTask, rankContext } from '../src/services/cpu/cpu-tasks.js'
 import { MAX_EMBEDDED_FACTS } from '../src/services/profile-context.service.js'
+import { chatHalf, chatProblem, runChat, type ChatBackend, type ChatProfile } from './chat.js'
 import {
   Bm25,
   bm25Turns,
@@ -60,10 +61,14 @@ const DEFAULT_SENSITIVITY = 63
 
 // ---------- options ----------
 
-const TASKS = ['text', 'conversation', 'search', 'memory'] as const
+const TASKS = ['text', 'conversation', 'search', 'memory', 'chat'] as const
 type Task = (typeof TASKS)[number]
+/** What a run without --only measures: chat is asked for by name (--only chat). */
+const DEFAULT_TASKS: readonly Task[] = ['text', 'conversation', 'search', 'memory']
 interface Options {
   sample: number
+  /** Chat task: conversations sampled from the half (two speakers each); --sample lowers it; 0: all. */
+  chatSample: number
   seed: number
   only?: Task
   direct: boolean
@@ -96,6 +101,7 @@ interface Options {
 function parseArgs(argv: string[]): Options {
   const o: Options = {
     sample: Infinity,
+    chatSample: 100,
     seed: 1,
     direct: false,
     out: path.join(HERE, 'results', 'latest.json'),
@@ -118,6 +124,9 @@ function parseArgs(argv: string[]): Options {
     switch (flag) {
       case '--sample':
         o.sample = num('--sample', val()) || Infinity
+        break
+      case '--chat-sample':
+        o.chatSample = num('--chat-sample', val()) || Infinity
         break
       case '--seed':
         o.seed = num('--seed', val())
@@ -174,8 +183,12 @@ function parseArgs(argv: string[]): Options {
       case '--help':
       case '-h':
         process.stdout.write(
-          'npm run eval -- [--sample N] [--seed S] [--only text|conversation|search|memory] [--half tuning|held-out] [--direct] [--out file] [--queries N] [--concurrency N] [--memory-budgets 500,150] [--memory-long 12] [--memory-question] [--memory-long-only] [--memory-dump file]\n' +
-            '  --sample: records for text, conversation and search; conversations for memory\n' +
+          'npm run eval -- [--sample N] [--seed S] [--only text|conversation|search|memory|chat] ' +
+            '[--half tuning|held-out] [--direct] [--out file] [--queries N] [--concurrency N] [--chat-sample N] ' +
+            '[--memory-budgets 500,150] [--memory-long 12] [--memory-question] [--memory-long-only] ' +
+            '[--memory-dump file]\n' +
+            '  --sample: records for text, conversation and search; conversations for memory and chat\n' +
+            '  --chat-sample: conversations of the chat task (default 100, two speakers each; 0: all of the half)\n' +
             '  --memory-long: the memory task also joins this many conversations into one long history a person (0: none)\n' +
             '  --memory-question: the memory task asks each topic as a question ("What did they say about their son?"), as the held-out benchmark does\n' +
             '  --memory-long-only: the memory task measures only the long histories\n' +
@@ -321,6 +334,9 @@ interface SessionItem {
   sessions: { data: string; at: string }[]
 }
 
+/** Chat task: one profile's submissions, oldest first. */
+type OrderedItem = Parameters<ChatBackend['buildInOrder']>[0][number]
+
 interface Backend {
   provider: string
   /** Builds the profiles (text or conversation input) and returns their content by profile id. */
@@ -335,6 +351,11 @@ interface Backend {
    * Posts each profile's sessions in order (the next once the previous is accepted), then waits until all are ready.
    */
   buildSessions(items: SessionItem[], sendTimes: boolean, log: (s: string) => void): Promise<{ failed: string[] }>
+  /**
+   * Chat task: posts each profile's submissions in order (the next once the previous is accepted), waits until all are
+   * ready, and returns each profile as GET /v1/profile/{id} returns it.
+   */
+  buildInOrder: ChatBackend['buildInOrder']
   /** The profile's context for an LLM: GET /v1/profile/{id}/context?max_tokens=&query=. */
   context(profileId: string, maxTokens: number, query?: string): Promise<{ text: string; tokens: number }>
   close(): Promise<void>
@@ -408,6 +429,23 @@ async function serviceBackend(opts: Options): Promise<Backend> {
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     })
+  /** Posts each profile's submissions in order, the next once the previous is accepted; the count posted. */
+  const postInOrder = async (items: OrderedItem[], sendTimes: boolean) => {
+    let posted = 0
+    await pool(items, opts.concurrency, async (it) => {
+      for (const s of it.submissions) {
+        const r = await post(it.profileId, {
+          data: s.data,
+          input_type: s.inputType,
+          ...(sendTimes ? { occurred_at: s.at } : {}),
+        })
+        if (r.status !== 202) throw new Error(`POST ${it.profileId}: ${r.status} ${await r.text()}`)
+        await r.arrayBuffer().catch(() => undefined)
+        posted++
+      }
+    })
+    return posted
+  }
   return {
     provider: config.ai === 'openai' ? `openai (${config.openai.chatModel}, ${config.openai.embeddingModel})` : 'local',
     async probeOccurredAt(at) {
@@ -438,19 +476,13 @@ async function serviceBackend(opts: Options): Promise<Backend> {
     },
     async buildSessions(items, sendTimes, log) {
       const t0 = Date.now()
-      let posted = 0
-      await pool(items, opts.concurrency, async (it) => {
-        for (const s of it.sessions) {
-          const r = await post(it.profileId, {
-            data: s.data,
-            input_type: 'conversation',
-            ...(sendTimes ? { occurred_at: s.at } : {}),
-          })
-          if (r.status !== 202) throw new Error(`POST ${it.profileId}: ${r.status} ${await r.text()}`)
-          await r.arrayBuffer().catch(() => undefined)
-          posted++
-        }
-      })
+      const posted = await postInOrder(
+        items.map((it) => ({
+          profileId: it.profileId,
+          submissions: it.sessions.map((s) => ({ ...s, inputType: 'conversation' as const })),
+        })),
+        sendTimes,
+      )
       log(`  submitted ${posted} sessions of ${items.length} profiles in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
       const done = await waitReady(
         items.map((i) => i.profileId),
@@ -458,6 +490,19 @@ async function serviceBackend(opts: Options): Promise<Backend> {
         log,
       )
       return { failed: [...done].filter(([, p]) => p.status === 'failed').map(([id]) => id) }
+    },
+    async buildInOrder(items, sendTimes, log) {
+      const t0 = Date.now()
+      const posting = items.filter((it) => it.submissions.length)
+      const posted = await postInOrder(posting, sendTimes)
+      log(
+        `  submitted ${posted} submissions of ${posting.length} profiles in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+      )
+      return waitReady(
+        posting.map((i) => i.profileId),
+        t0,
+        log,
+      )
     },
     async context(profileId, maxTokens, query) {
       const qs = new URLSearchParams({ max_tokens: String(maxTokens), ...(query ? { query } : {}) })
@@ -506,6 +551,26 @@ async function directBackend(): Promise<Backend> {
   const vectors = new Map<string, number[]>()
   const states = new Map<string, { state: ProfileState; summary: string | null }>()
   const now = new Date().toISOString()
+  /** As the worker does one submission at a time: extract with its time as reference date, merge at that time. */
+  const extractInOrder = async (it: OrderedItem) => {
+    let state = emptyState()
+    for (const [i, s] of it.submissions.entries()) {
+      const { extractions } = await ai.extractor.extract({
+        profile: state.content,
+        submissions: [
+          {
+            submissionId: `${it.profileId}#${i}`,
+            inputType: s.inputType,
+            data: s.data,
+            referenceDate: s.at,
+            receivedAt: s.at,
+          },
+        ],
+      })
+      state = merge(state, extractions, s.at, { occurredAt: [s.at], acceptedAt: [s.at] }).state
+    }
+    return state
+  }
   return {
     provider: `${config.ai === 'openai' ? `openai (${config.openai.chatModel}, ${config.openai.embeddingModel})` : 'local'} [direct]`,
     async build(items) {
@@ -560,6 +625,15 @@ async function directBackend(): Promise<Backend> {
       })
       log(`  built ${items.length} profiles in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
       return { failed: [] }
+    },
+    async buildInOrder(items, _sendTimes, log) {
+      const t0 = Date.now()
+      const out = new Map<string, ChatProfile>()
+      await pool(items, config.ai === 'openai' ? config.openai.concurrency : 1, async (it) => {
+        out.set(it.profileId, (await extractInOrder(it)).content)
+      })
+      log(`  built ${items.length} profiles in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+      return out
     },
     async context(profileId, maxTokens, query) {
       // What ProfileContextService does, without its cache and CPU thread: lexical + calibrated semantic relevance.
@@ -668,15 +742,17 @@ async function main() {
   const opts = parseArgs(process.argv.slice(2))
   const log = (s: string) => process.stderr.write(s + '\n')
   const started = Date.now()
-  const tasks = new Set<Task>(opts.only ? [opts.only] : TASKS)
+  const tasks = new Set<Task>(opts.only ? [opts.only] : DEFAULT_TASKS)
   const personaTasks = tasks.has('text') || tasks.has('conversation') || tasks.has('search')
   const { records: every } = personaTasks ? loadData() : { records: [] as EvalRecord[] }
   const all = opts.half ? every.filter((r) => personaHalf(r.raw) === opts.half) : every
   const records = sample(all, opts.sample, opts.seed)
-  const allConvs = tasks.has('memory') ? loadMsc() : []
-  const convs = sample(allConvs, opts.sample, opts.seed)
+  const allConvs = tasks.has('memory') || tasks.has('chat') ? loadMsc() : []
+  const convs = tasks.has('memory') ? sample(allConvs, opts.sample, opts.seed) : []
+  const chat = tasks.has('chat') ? chatConversations(allConvs, opts) : undefined
   log(
     `eval: ${personaTasks ? `${records.length} of ${all.length} records, ` : ''}${tasks.has('memory') ? `${convs.length} of ${allConvs.length} conversations, ` : ''}` +
+      `${chat ? `chat ${chat.records.length} of ${chat.pool} conversations, ` : ''}` +
       `seed ${opts.seed}, tasks ${[...tasks].join(', ')}, ${opts.direct ? 'direct' : 'service'} mode`,
   )
 
@@ -734,6 +810,11 @@ async function main() {
       result.memory = await runMemory(backend, convs, opts, log)
       timing.memorySeconds = (Date.now() - t) / 1000
     }
+    if (chat) {
+      const t = Date.now()
+      result.chat = await chatTask(backend, chat, opts, log)
+      timing.chatSeconds = (Date.now() - t) / 1000
+    }
   } finally {
     await backend.close()
   }
@@ -746,6 +827,7 @@ async function main() {
       memoryConversations: tasks.has('memory') ? convs.length : undefined,
       memoryBudgets: tasks.has('memory') ? opts.memoryBudgets : undefined,
       memoryLong: tasks.has('memory') ? opts.memoryLong : undefined,
+      chatConversations: chat?.records.length,
       half: opts.half ?? 'all',
       seed: opts.seed,
       tasks: [...tasks],
@@ -765,6 +847,44 @@ async function main() {
   process.stdout.write(
     `\nprovider ${backend.provider}; wall time ${timing.totalSeconds.toFixed(1)} s; results in ${path.relative(process.cwd(), opts.out)}\n`,
   )
+}
+
+// ---------- chat ----------
+
+/**
+ * The chat task's conversations: the usable records (chatProblem) of the half, a seeded sample of --chat-sample of them
+ * (lowered by --sample).
+ */
+function chatConversations(allConvs: MscRecord[], opts: Options) {
+  const usable = allConvs.filter((r) => !chatProblem(r))
+  const inHalf = opts.half ? usable.filter((r) => chatHalf(r) === opts.half) : usable
+  const records = sample(inHalf, Math.min(opts.sample, opts.chatSample), opts.seed)
+  return { records, pool: inHalf.length, unusable: allConvs.length - usable.length }
+}
+
+/** Chat task (eval/chat.ts): both forms posted, scored and printed; the report for the JSON. */
+async function chatTask(
+  backend: Backend,
+  chat: ReturnType<typeof chatConversations>,
+  opts: Options,
+  log: (s: string) => void,
+) {
+  const reference = new Date(MEMORY_REFERENCE)
+  const probe = await backend.probeOccurredAt(reference.toISOString())
+  log(`chat: occurred_at ${probe.supported ? 'sent' : 'not sent'} (${probe.detail})`)
+  const half = opts.half ? `${opts.half} half` : 'both halves'
+  const title = `${chat.records.length} of ${chat.pool} conversations, ${half}`
+  const write = (text: string) => process.stdout.write(text)
+  const report = await runChat(backend, chat.records, { reference, sendTimes: probe.supported, title }, log, write)
+  return {
+    ...report,
+    conversations: chat.records.length,
+    conversationsInHalf: chat.pool,
+    unusableRecords: chat.unusable,
+    half: opts.half ?? 'all',
+    referenceDate: MEMORY_REFERENCE,
+    occurredAt: { sent: probe.supported, detail: probe.detail },
+  }
 }
 
 // ---------- memory ----------
