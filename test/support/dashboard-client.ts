@@ -36,7 +36,9 @@ export class DashboardBrowser {
 
   async signUp(email: string, password: string, inviteCode?: string): Promise<GqlResult> {
     const r = await this.gql(
-      `mutation($e: String!, $p: String!, $i: String) { signUp(email: $e, password: $p, inviteCode: $i) { csrfToken account { id email tenantId tenantName } } }`,
+      `mutation($e: String!, $p: String!, $i: String) {
+        signUp(email: $e, password: $p, inviteCode: $i) { csrfToken account { id email tenantId tenantName } }
+      }`,
       {
         e: email,
         p: password,
@@ -49,7 +51,9 @@ export class DashboardBrowser {
 
   async signIn(email: string, password: string): Promise<GqlResult> {
     const r = await this.gql(
-      `mutation($e: String!, $p: String!) { signIn(email: $e, password: $p) { csrfToken account { id email tenantId } } }`,
+      `mutation($e: String!, $p: String!) {
+        signIn(email: $e, password: $p) { csrfToken account { id email tenantId } }
+      }`,
       { e: email, p: password },
     )
     if (r.body.data?.signIn) this.csrf = r.body.data.signIn.csrfToken

@@ -80,7 +80,10 @@ export const STATUS = /* GraphQL */ `
     profileStatusChanged(id: $id) {
       profileId
       status
-      profile { profileId tenantId status coreInfo { name { value confidence } location { value } } interests { category values { value } } }
+      profile {
+        profileId tenantId status coreInfo { name { value confidence } location { value } }
+        interests { category values { value } }
+      }
     }
   }
 `
@@ -220,7 +223,8 @@ export function connect(base: string, key: string | undefined, opts: ConnectOpti
           )
           if (!pred(rec.events))
             throw new Error(
-              `subscription ended (${JSON.stringify(rec.ended)}) while waiting for ${what}; got ${JSON.stringify(rec.events)}`,
+              `subscription ended (${JSON.stringify(rec.ended)}) while waiting for ${what}; ` +
+                `got ${JSON.stringify(rec.events)}`,
             )
           return rec.events
         },

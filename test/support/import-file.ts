@@ -73,8 +73,9 @@ export interface ImportHistoryEntry {
 export interface ImportProfile {
   id: string
   /**
-   * Its profile record's fields over those of an empty ready profile (no name, no facts, no summary, no history). Without
-   * them, a person named `Person <id>` with `interests` and `memories` made up, whose history entry names them.
+   * Its profile record's fields over those of an empty ready profile (no name, no facts, no summary, no history).
+   * Without them, a person named `Person <id>` with `interests` and `memories` made up, whose history entry
+   * names them.
    */
   fields?: Partial<ProfileFields>
   /** Its history entries, oldest first (default: none when it has `fields`). */
@@ -91,7 +92,7 @@ export interface ImportProfile {
 export interface ImportFileOptions {
   /** When the file was exported, its profiles made and each profile's first submission done (default 2025-01-01). */
   at?: string
-  /** Milliseconds from one submission of a profile to its next, so that their times keep their order (default 1,000). */
+  /** Milliseconds from one submission of a profile to its next, keeping their times in order (default 1,000). */
   msBetweenSubmissions?: number
   /** The id and name of the tenant the header names (default `t`): an import writes into the caller's, whatever. */
   tenant?: string

@@ -103,7 +103,8 @@ export function strictSchemaProblems(root: unknown): string[] {
         const missing = keys.filter((k) => !required.includes(k))
         if (missing.length) {
           problems.push(
-            `${where}: 'required' is required to be supplied and to be an array including every key in properties. Missing '${missing[0]}'.`,
+            `${where}: 'required' is required to be supplied and to be an array including every key in properties. ` +
+              `Missing '${missing[0]}'.`,
           )
         }
         const extra = required.filter((k) => typeof k !== 'string' || !keys.includes(k))
@@ -149,7 +150,8 @@ function sizeProblems(root: Schema): string[] {
       chars += len
       if (o.enum.length > 250 && len > 15_000) {
         problems.push(
-          `an enum property has ${o.enum.length} values with a total string length of ${len}; the limit for an enum of more than 250 values is 15000`,
+          `an enum property has ${o.enum.length} values with a total string length of ${len}; ` +
+            'the limit for an enum of more than 250 values is 15000',
         )
       }
     }
@@ -179,7 +181,8 @@ function sizeProblems(root: Schema): string[] {
     problems.push(`the schema has ${enumValues} enum values across all enum properties; the limit is 1000`)
   if (chars > 120_000)
     problems.push(
-      `the total string length of property names, definition names, enum values and const values is ${chars}; the limit is 120000`,
+      'the total string length of property names, definition names, enum values and const values ' +
+        `is ${chars}; the limit is 120000`,
     )
   return problems
 }

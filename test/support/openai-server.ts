@@ -179,7 +179,8 @@ export const OPENAI_ERRORS = {
   invalid_api_key: (_body: any) => ({
     status: 401,
     body: errorBody(
-      'Incorrect API key provided: sk-wrong****1234. You can find your API key at https://platform.openai.com/account/api-keys.',
+      'Incorrect API key provided: sk-wrong****1234. ' +
+        'You can find your API key at https://platform.openai.com/account/api-keys.',
       'invalid_request_error',
       'invalid_api_key',
     ),
@@ -195,7 +196,9 @@ export const OPENAI_ERRORS = {
   insufficient_quota: (_body: any) => ({
     status: 429,
     body: errorBody(
-      'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+      'You exceeded your current quota, please check your plan and billing details. ' +
+        'For more information on this error, read the docs: ' +
+        'https://platform.openai.com/docs/guides/error-codes/api-errors.',
       'insufficient_quota',
       'insufficient_quota',
     ),
@@ -217,9 +220,8 @@ export type OpenAIErrorName = keyof typeof OPENAI_ERRORS
 
 const STOP = new Set(
   `a an and are as at be but by for from has have he her his i in is it its me my of on or our she so that the their
-  them they this to was we were with you your who whom which what when where how not no do does did am been being`.split(
-    /\s+/,
-  ),
+  them they this to was we were with you your who whom which what when where how not no do does did am been
+  being`.split(/\s+/),
 )
 
 function fnv1a(s: string): number {
@@ -695,7 +697,8 @@ export async function startOpenAIServer(opts: OpenAIServerOptions = {}): Promise
       reply(
         401,
         errorBody(
-          "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+          "You didn't provide an API key. You need to provide your API key in an Authorization header " +
+            'using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).',
           'invalid_request_error',
         ),
       )

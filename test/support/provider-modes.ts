@@ -154,7 +154,8 @@ function noEmbeddings(kind: string, path: string): ModeRefusal | undefined {
   return {
     status: 404,
     body: openaiError(
-      `Unknown request URL: POST ${path}. Please check the URL for typos, or see the docs at https://console.groq.com/docs/`,
+      `Unknown request URL: POST ${path}. ` +
+        'Please check the URL for typos, or see the docs at https://console.groq.com/docs/',
       'invalid_request_error',
       'unknown_url',
     ),
@@ -172,7 +173,8 @@ export const PROVIDER_MODES: Record<ProviderMode, ModeRules> = {
         return {
           status: 400,
           body: openaiError(
-            "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+            "Unsupported parameter: 'max_tokens' is not supported with this model. " +
+              "Use 'max_completion_tokens' instead.",
             'invalid_request_error',
             'unsupported_parameter',
             'max_tokens',
@@ -183,7 +185,8 @@ export const PROVIDER_MODES: Record<ProviderMode, ModeRules> = {
         return {
           status: 400,
           body: openaiError(
-            `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
+            `Unsupported value: 'temperature' does not support ${body.temperature} with this model. ` +
+              'Only the default (1) value is supported.',
             'invalid_request_error',
             'unsupported_value',
             'temperature',
@@ -244,7 +247,8 @@ export const PROVIDER_MODES: Record<ProviderMode, ModeRules> = {
         return {
           status: 400,
           body: openaiError(
-            `model \`${body.model}\` does not support strict mode for response_format json_schema; see https://console.groq.com/docs/structured-outputs#supported-models`,
+            `model \`${body.model}\` does not support strict mode for response_format json_schema; ` +
+              'see https://console.groq.com/docs/structured-outputs#supported-models',
             'invalid_request_error',
             'invalid_request_error',
             'response_format',
@@ -286,7 +290,8 @@ export const PROVIDER_MODES: Record<ProviderMode, ModeRules> = {
         return {
           status: 400,
           body: openaiError(
-            `Model "${body.model}" does not support matryoshka representation, changing output dimensions will lead to poor results.`,
+            `Model "${body.model}" does not support matryoshka representation, ` +
+              'changing output dimensions will lead to poor results.',
             'BadRequestError',
             null,
           ),

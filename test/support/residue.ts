@@ -20,7 +20,8 @@ export async function residue(
 ): Promise<Residue[]> {
   const tables: { schema: string; name: string; has_event: boolean }[] = await ds.query(
     `SELECT t.table_schema AS schema, t.table_name AS name,
-            EXISTS (SELECT 1 FROM information_schema.columns c WHERE c.table_schema = t.table_schema AND c.table_name = t.table_name
+            EXISTS (SELECT 1 FROM information_schema.columns c
+                     WHERE c.table_schema = t.table_schema AND c.table_name = t.table_name
                        AND c.column_name = 'event') AS has_event
        FROM information_schema.tables t
       WHERE t.table_schema IN ('public', 'pgboss') AND t.table_type = 'BASE TABLE'`,
@@ -43,7 +44,8 @@ export async function residue(
 /** The tables of the public schema with a profile_id column (for a check that names them). */
 export async function profileTables(ds: DataSource): Promise<string[]> {
   const rows: { name: string }[] = await ds.query(
-    `SELECT DISTINCT table_name AS name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'profile_id' ORDER BY 1`,
+    `SELECT DISTINCT table_name AS name FROM information_schema.columns
+      WHERE table_schema = 'public' AND column_name = 'profile_id' ORDER BY 1`,
   )
   return rows.map((r) => r.name)
 }

@@ -149,7 +149,7 @@ describe('TenantGate', () => {
     expect(gate.load('t1')).toEqual({ running: 0, waiting: 0 })
   })
 
-  it('work-conserving: alone a tenant may use the whole burst; once another tenant has calls, it is held to its slots', async () => {
+  it('work-conserving: alone, a tenant may use the whole burst; with others calling, only its slots', async () => {
     const gate = new TenantGate(2, 100, 5)
     let running = 0
     let peak = 0

@@ -251,7 +251,7 @@ describe('local calibration points', () => {
       }
     })
 
-    it('matching profiles score above 63, as often as the measurement says (about 4 in 5 for profiles this size)', () => {
+    it('matching profiles score above 63 as often as measured (about 4 in 5 for profiles this size)', () => {
       const misses = queries.filter(([q, owner]) => !(scores.get(`${q}|${owner}`)! > 63))
       // No miss since stems go to four buckets instead of two (docs/calibration.md); the lowest match is "is a teacher"
       // at 63.9 (a chance collision with another stem of the profile can still cost one).

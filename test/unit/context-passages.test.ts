@@ -36,7 +36,7 @@ describe('withDates: relative dates resolved against when they were said', () =>
     expect(withDates(text, SAID)).toBe(dated)
   })
 
-  it('leaves what needs no date or cannot be placed: the day itself, named years, bare months and days, other senses of the words', () => {
+  it('leaves alone the day itself, named years, bare months and days, and other senses of the words', () => {
     for (const t of [
       'I saw it today',
       'this morning I ran',
@@ -92,7 +92,7 @@ describe('context passages with their dates', () => {
     expect(passageLine({ text: 'yesterday', prompt: null, at: SAID }, true)).toBe('yesterday (7 May 2023)')
   })
 
-  it('resolves dates in at most DATED_CHARS_PER_CONTEXT characters of passages; later ones are quoted as said', async () => {
+  it('resolves dates in the first DATED_CHARS_PER_CONTEXT characters of passages, not in later ones', async () => {
     const count = await tokenCounter()
     const long = `Yesterday ${'we talked a lot '.repeat(60)}`.trim() // about 970 characters
     const n = Math.ceil(DATED_CHARS_PER_CONTEXT / long.length) + 3
@@ -137,7 +137,15 @@ describe('context passages: dates by day, month or year, ranking text, and the f
       count,
     })
     expect(c.text).toBe(
-      'About Ana:\nWhat they said:\nMay 2023:\nI adopted a dog.\nWe went to the park yesterday (19 May 2023).\nJune 2023:\nThe dog is sick.',
+      [
+        'About Ana:',
+        'What they said:',
+        'May 2023:',
+        'I adopted a dog.',
+        'We went to the park yesterday (19 May 2023).',
+        'June 2023:',
+        'The dog is sick.',
+      ].join('\n'),
     )
     const byDay = composeContext({ header: 'About Ana:', facts: [], passages, maxTokens: 200, count })
     expect(byDay.text).toContain('2 May 2023:\nI adopted a dog.\n20 May 2023:')
@@ -150,7 +158,16 @@ describe('context passages: dates by day, month or year, ranking text, and the f
       count,
     })
     expect(byYear.text).toBe(
-      'About Ana:\nWhat they said:\n2023:\nI adopted a dog.\nWe went to the park yesterday (19 May 2023).\nThe dog is sick.\n2024:\nRex is fine now.',
+      [
+        'About Ana:',
+        'What they said:',
+        '2023:',
+        'I adopted a dog.',
+        'We went to the park yesterday (19 May 2023).',
+        'The dog is sick.',
+        '2024:',
+        'Rex is fine now.',
+      ].join('\n'),
     )
   })
 
@@ -176,19 +193,21 @@ describe('context passages: dates by day, month or year, ranking text, and the f
 
 describe('context passages: a long passage quoted by the sentences that say the query', () => {
   const said =
-    'We moved here in the spring and the house still needs work. My son is thirteen now. He just started junior high and he loves it. The garden is full of weeds and the fence is falling apart.'
+    'We moved here in the spring and the house still needs work. My son is thirteen now. ' +
+    'He just started junior high and he loves it. The garden is full of weeds and the fence is falling apart.'
 
-  it('keeps the sentences that say a word of the query, each with the sentence after it, the rest marked with "…"', () => {
+  it('keeps each sentence saying a word of the query with the sentence after it, the rest marked "…"', () => {
     expect(focused(said, stems('son'), 20)).toBe(
       '… My son is thirteen now. He just started junior high and he loves it. …',
     )
     expect(focused(said, stems('garden'), 20)).toBe('… The garden is full of weeds and the fence is falling apart.')
     expect(focused(said, stems('house garden'), 20)).toBe(
-      'We moved here in the spring and the house still needs work. My son is thirteen now. … The garden is full of weeds and the fence is falling apart.',
+      'We moved here in the spring and the house still needs work. My son is thirteen now. … ' +
+        'The garden is full of weeds and the fence is falling apart.',
     )
   })
 
-  it('quotes whole what is short, a single sentence, and a passage that says none of the query (found by meaning)', () => {
+  it('quotes whole a short passage, a single sentence, and one saying none of the query (found by meaning)', () => {
     expect(focused(said, stems('son'), 60)).toBe(said)
     expect(
       focused(
@@ -200,7 +219,7 @@ describe('context passages: a long passage quoted by the sentences that say the 
     expect(focused(said, stems('piano'), 20)).toBe(said)
   })
 
-  it('focuses only when a passage is long for the budget: at 150 tokens beyond 20 words, at 500 beyond 62', async () => {
+  it('focuses only a passage long for the budget: at 150 tokens beyond 20 words, at 500 beyond 62', async () => {
     const count = await tokenCounter()
     const at = '2023-05-02T10:00:00Z'
     const small = composeContext({
@@ -259,7 +278,7 @@ describe('context passages: a long passage quoted by the sentences that say the 
 })
 
 describe('context passages: the budget is filled', () => {
-  it('counts each line with its newline, which a line ending in punctuation takes into its last token: the budget is used to its last passage', async () => {
+  it('counts each line with its newline, which punctuation at its end takes into its last token', async () => {
     const count = await tokenCounter()
     const passages = Array.from({ length: 400 }, (_, i) => ({
       text: `I fed the ducks at pond ${i + 1}.`,
@@ -311,7 +330,7 @@ describe('passageQuery: what passages are looked up and ranked by', () => {
     expect(passageQuery('sayings of Talkeetna toldo')).toBe('sayings of Talkeetna toldo')
   })
 
-  it("drops the person's own names (the profile's name, the label of their turns) and their possessives when other words remain", () => {
+  it("drops the person's names (profile name, their turns' label) and possessives when other words remain", () => {
     expect(passageQuery('What did Caroline research?', ['Caroline'])).toBe('What did research?')
     expect(passageQuery("What is Caroline's favourite book?", [null, 'caroline'])).toBe('What is favourite book?')
     expect(passageQuery('What is Caroline\u2019s job?', ['Caroline'])).toBe('What is job?')

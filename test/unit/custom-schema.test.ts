@@ -207,7 +207,8 @@ describe('custom schema: local reading', () => {
     const schema = parseCustomSchema({ sections })
     const compiled = compileSchema(schema)
     const sentence =
-      'I like the word1 thing5 and the word2 thing8, my field 3 is 40, field 4 is the word 2 thing 4 and the the the word7 is fine '
+      'I like the word1 thing5 and the word2 thing8, my field 3 is 40, ' +
+      'field 4 is the word 2 thing 4 and the the the word7 is fine '
     const text = sentence.repeat(Math.ceil(100_000 / sentence.length))
     const stats = { steps: 0, tokens: 0 }
     const out = readCustomFields(text, compiled, stats)
@@ -299,7 +300,9 @@ describe('custom schema: merge', () => {
       [
         {
           custom: JSON.parse(
-            '{"constructor": {"x": {"value": "a", "confidence": 1}}, "__proto__": {"y": {"value": "b", "confidence": 1}}, "ok": {"constructor": {"value": "c", "confidence": 1}}}',
+            '{"constructor": {"x": {"value": "a", "confidence": 1}}, ' +
+              '"__proto__": {"y": {"value": "b", "confidence": 1}}, ' +
+              '"ok": {"constructor": {"value": "c", "confidence": 1}}}',
           ),
         },
       ],

@@ -61,7 +61,7 @@ describe('LocalEmbedder', () => {
     expect((await embedder.embed([])).vectors).toEqual([])
   })
 
-  it('gives text without content (empty, blanks, only stop words) one fixed vector, unrelated to any content', async () => {
+  it('gives text without content (empty, blanks, stop words) one fixed vector, unrelated to any content', async () => {
     const { vectors } = await embedder.embed(['', '  \n ', 'is a', 'has the', 'likes jazz', 'Zorblax'])
     expect(vectors[1]).toEqual(vectors[0])
     expect(vectors[2]).toEqual(vectors[0])

@@ -18,10 +18,11 @@ const req = (...data: [string, 'text' | 'conversation'][]): ExtractRequest => ({
 const slow = req([`${'so much to say about nothing at all - '.repeat(2500)} I live in Rome.`, 'text'])
 
 describe('ThreadedExtractor', () => {
-  it('returns exactly what the in-process extractor returns (text, conversation, a batch, relative dates)', async () => {
+  it('returns exactly what the in-process extractor returns (text, conversation, batch, relative dates)', async () => {
     const cases = [
       req([
-        'Hi, I am Maria, 34, a nurse from Lisbon. I love hiking and jazz, and I have a dog. Last year I moved to Porto.',
+        'Hi, I am Maria, 34, a nurse from Lisbon. I love hiking and jazz, and I have a dog. ' +
+          'Last year I moved to Porto.',
         'text',
       ]),
       req(['Maria: I just started learning the piano.\nBot: Nice! I love Chopin.', 'conversation']),
@@ -57,7 +58,7 @@ describe('ThreadedExtractor', () => {
     )
   })
 
-  it('a background request aborted while it runs answers at once, and its thread finishes it instead of being replaced', async () => {
+  it('a background request aborted mid-run answers at once; its thread finishes it and is not replaced', async () => {
     const one = new ThreadedExtractor(1, now)
     try {
       await one.extract(req(['I live in Oslo.', 'text']))
@@ -92,7 +93,7 @@ describe('ThreadedExtractor', () => {
     )
   })
 
-  it('a thread holds several requests ahead: when it dies only the running one fails, an aborted queued one is dropped', async () => {
+  it('a thread queues requests: if it dies only the running one fails; an aborted queued one is dropped', async () => {
     const one = new ThreadedExtractor(1, now)
     try {
       const queuedAbort = new AbortController()

@@ -87,7 +87,7 @@ describe('the merge and tombstones', () => {
     }
   })
 
-  it('newer evidence brings it back and clears the tombstone; other values of the same extraction merge as usual', () => {
+  it("newer evidence brings it back, clears the tombstone; the extraction's other values merge as usual", () => {
     const r = merge(forgotten(), [ex], T2, { acceptedAt: [T2] })
     expect(r.state.content.interests.music!.map((e) => e.value)).toEqual(['Jazz'])
     expect(r.state.internals.forgotten).toEqual([])

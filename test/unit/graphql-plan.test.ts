@@ -16,14 +16,15 @@ describe('planOperation', () => {
   }
   const contexts = (q: string, variables?: Record<string, unknown>) => plan(q, variables).contexts
 
-  it('one per root field, aliases and fragments included; fields merged by GraphQL once; __typename free; at least 1', () => {
+  it('one per root field, aliases and fragments included; merged fields once; __typename free; at least 1', () => {
     expect(plan('{ profile(id: "a") { status } }')).toEqual({ rootFields: 1, contexts: 0, exports: 0, cost: 1 })
     expect(
       plan('mutation { a: deleteProfile(id: "1") b: deleteProfile(id: "2") c: deleteProfile(id: "3") }').cost,
     ).toBe(3)
     expect(
       plan(
-        'query { ...F ... on Query { b: profile(id: "b") { status } } } fragment F on Query { a: profile(id: "a") { status } c: profile(id: "c") { status } }',
+        `query { ...F ... on Query { b: profile(id: "b") { status } } }
+         fragment F on Query { a: profile(id: "a") { status } c: profile(id: "c") { status } }`,
       ).cost,
     ).toBe(3)
     expect(plan('{ ...F ...F } fragment F on Query { a: profile(id: "a") { status } }').cost).toBe(1)
@@ -38,11 +39,13 @@ describe('planOperation', () => {
 
   it('counts context fields through aliases, fragments and merged selections, and charges one each', () => {
     expect(plan('{ profile(id: "a") { context { text } } }')).toMatchObject({ rootFields: 1, contexts: 1, cost: 2 })
-    const eleven = `{ profile(id: "a") { ${Array.from({ length: 11 }, (_, i) => `c${i}: context(maxTokens: ${10 + i}) { tokens }`).join(' ')} } }`
+    const elevenContexts = Array.from({ length: 11 }, (_, i) => `c${i}: context(maxTokens: ${10 + i}) { tokens }`)
+    const eleven = `{ profile(id: "a") { ${elevenContexts.join(' ')} } }`
     expect(plan(eleven)).toMatchObject({ contexts: 11, cost: 12 })
     expect(
       contexts(
-        '{ a: profile(id: "a") { ...C } b: profile(id: "b") { ...C ... on Profile { x: context { text } } } } fragment C on Profile { context { text } y: context { tokens } }',
+        `{ a: profile(id: "a") { ...C } b: profile(id: "b") { ...C ... on Profile { x: context { text } } } }
+         fragment C on Profile { context { text } y: context { tokens } }`,
       ),
     ).toBe(5)
     // The same response key twice is one field, resolved once.
@@ -56,7 +59,9 @@ describe('planOperation', () => {
     ).toMatchObject({ contexts: 2, cost: 3 })
     expect(
       contexts(
-        '{ searchProfiles(pageSize: 20) { profiles { profile { evidence(field: "interests", value: "x") { extractionsRead } } } } }',
+        `{ searchProfiles(pageSize: 20) { profiles { profile {
+          evidence(field: "interests", value: "x") { extractionsRead }
+        } } } }`,
       ),
     ).toBe(20)
   })
@@ -75,7 +80,10 @@ describe('planOperation', () => {
     expect(plan(q('(pageSize: 500)'), undefined, 50).contexts).toBe(50)
     expect(
       contexts(
-        '{ a: searchProfiles(pageSize: 2) { profiles { profile { context { text } x: context { tokens } } } } b: profile(id: "b") { context { text } } }',
+        `{
+          a: searchProfiles(pageSize: 2) { profiles { profile { context { text } x: context { tokens } } } }
+          b: profile(id: "b") { context { text } }
+        }`,
       ),
     ).toBe(5)
     // A search without contexts below costs its root field only.
@@ -88,7 +96,9 @@ describe('planOperation', () => {
   it('applies @skip and @include, with literals and variables', () => {
     expect(
       contexts(
-        '{ profile(id: "a") { a: context @skip(if: true) { text } b: context @include(if: false) { text } c: context { text } } }',
+        `{ profile(id: "a") {
+          a: context @skip(if: true) { text } b: context @include(if: false) { text } c: context { text }
+        } }`,
       ),
     ).toBe(1)
     expect(

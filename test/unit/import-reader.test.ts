@@ -34,7 +34,7 @@ describe('lines', () => {
     { n: 7, text: '{"c":3}' },
   ]
 
-  it('numbers lines from 1, blank ones included, and yields the others without their CR or leading blanks', async () => {
+  it('numbers lines from 1, blank ones included; yields the others without their CR or leading blanks', async () => {
     expect(await read([text])).toEqual(expected)
   })
 

@@ -40,7 +40,7 @@ describe('KeyCache', () => {
     expect(c.get('k3')).toMatchObject(B)
   })
 
-  it('a lookup that began before an invalidation does not refill the cache after it (revocation racing a request)', () => {
+  it('a lookup begun before an invalidation does not refill the cache after it (revocation vs request)', () => {
     const c = new KeyCache()
     const began = c.begin() // a request reads the key row: still valid
     c.forgetApp('t1', 'a1') // the revocation commits and is announced meanwhile

@@ -18,7 +18,7 @@ import {
 import { emptyContent } from '../../src/domain/profile.js'
 
 describe('hybrid search: words and scores', () => {
-  it('query terms: content words folded and stemmed; filler dropped; frame words only when nothing else is left', () => {
+  it('query terms: content words folded and stemmed; filler dropped; frame words only as a last resort', () => {
     expect(queryTerms('has a pet turtle')).toEqual(['turtl'])
     expect(queryTerms('lives in Texas')).toEqual(['texa'])
     expect(queryTerms('likes watching comedy')).toEqual(['comedi'])
@@ -67,7 +67,7 @@ describe('hybrid search: words and scores', () => {
     expect(profileLexemes(c, '').split(' ')).toEqual(expect.arrayContaining(['pescatarian', 'tromsø']))
   })
 
-  it('the hybrid score: a lexical match scores at least LEXICAL_SCORE and at least its vector score, and stays monotone', () => {
+  it('hybrid score: a lexical match scores at least LEXICAL_SCORE and its vector score; monotone', () => {
     expect(hybridScore(0, true)).toBe(LEXICAL_SCORE)
     expect(hybridScore(100, true)).toBe(100)
     expect(hybridScore(42, false)).toBe(42)
@@ -83,7 +83,7 @@ describe('hybrid search: words and scores', () => {
     )
   })
 
-  it('the threshold: with the calibration, cosine >= toCosine(lexicalVectorFloor(s)) selects the lexical matches scoring >= s', () => {
+  it('threshold: cosine >= toCosine(lexicalVectorFloor(s)) selects the lexical matches scoring >= s', () => {
     const cal = new PiecewiseLinearCalibration(LOCAL_CALIBRATION_POINTS)
     expect(lexicalVectorFloor(63)).toBe(0)
     expect(lexicalVectorFloor(LEXICAL_SCORE)).toBe(0)
@@ -119,7 +119,7 @@ describe('hybrid search: words and scores', () => {
     expect(rankHybrid([{ profileId: 'x', similarity: 0.9, lexical: true }], (c) => cal.toScore(c), 1, 10)).toEqual([])
   })
 
-  it('cover: the more of the query one passage says, the higher a lexical match scores; thresholds stay exact per cover', () => {
+  it('cover: the more of the query a passage says, the higher it scores; thresholds exact per cover', () => {
     expect(everyWord('has a pet fish')).toEqual(["'pet'", "'fish'"])
     // Stemmed and as written: "nurse" said as such covers more than "nursing" (both stem to nurs).
     expect(everyWord('is a Nurse')).toEqual(["'nurs'", "'nurse'"])

@@ -55,7 +55,7 @@ describe('merge in event time', () => {
     ).toBe('Porto')
   })
 
-  it('conversation_style, age and the recent mood follow the same rule; the default mood still counts every sighting', () => {
+  it('conversation_style, age and recent mood follow the same rule; default mood counts all sightings', () => {
     const ex = (style: string, age: number, mood: string): Extraction => ({
       core_info: { age: sv(age, 0.9) },
       preferences: { conversation_style: sv(style, 0.9) },
@@ -144,7 +144,7 @@ describe('merge in event time', () => {
     expect(apart.field_timestamps).not.toEqual(one.field_timestamps)
   })
 
-  it('said_at: evidence of unknown time counts as said at the merge; what is negated, forgotten or dropped names nothing', () => {
+  it('said_at: unknown-time evidence is said at the merge; negated, forgotten or dropped names nothing', () => {
     const s = merge(emptyState(), [{ interests: { music: [sv('jazz', 0.6)] } }], NOW).state
     expect(s.internals.said_at).toEqual({ interests: NOW, 'interests.music': NOW })
     // A value negated in the same extraction is not said.

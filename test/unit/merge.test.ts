@@ -158,7 +158,7 @@ describe('merge: scalars', () => {
     expect(r.changes.replaced).toEqual({ 'core_info.name': { ...sv('Ann', 0.9), from: T1, until: T2 } })
   })
 
-  it('dates a stored value without any time by the merge: newer evidence replaces it, evidence of that time competes', () => {
+  it('an undated stored value is dated by the merge: newer evidence replaces it, same-time competes', () => {
     const s = emptyState()
     s.content.core_info.gender = sv('male', 0.9)
     expect(
@@ -192,7 +192,7 @@ describe('merge: scalars', () => {
     ])
   })
 
-  it('records the value from before the batch when several extractions of one batch replace it at different times', () => {
+  it('records the pre-batch value when several extractions of a batch replace it at different times', () => {
     const s = run([{ core_info: { name: sv('Ann', 0.5) } }])
     const r = merge(s, [{ core_info: { name: sv('Cat', 0.7) } }, { core_info: { name: sv('Bea', 0.6) } }], T3, {
       occurredAt: [T3, T2],
@@ -716,7 +716,8 @@ describe('merge: changes, purity, determinism', () => {
         // JSON.parse makes "__proto__" an own key, as a parsed request body would.
         {
           interests: JSON.parse(
-            '{"constructor":[{"value":"toString","confidence":0.5}],"__proto__":[{"value":"hasOwnProperty","confidence":0.5}]}',
+            '{"constructor":[{"value":"toString","confidence":0.5}],' +
+              '"__proto__":[{"value":"hasOwnProperty","confidence":0.5}]}',
           ),
         },
         { personality: { mood: sv('constructor', 0.5) } },

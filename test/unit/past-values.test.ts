@@ -47,7 +47,7 @@ describe('past values of a scalar', () => {
     expect(r.changes.past_values).toBeUndefined()
   })
 
-  it('back-filled older evidence builds the same timeline and leaves the current value; its entry lists the past value', () => {
+  it('back-filled older evidence: same timeline, current value kept, the entry lists the past value', () => {
     const s = said(emptyState(), [[livesIn('Porto', 0.85), '2025-03-10']])
     const r = merge(s, [livesIn('Lisbon', 0.9)], NOW, { acceptedAt: [NOW], occurredAt: [d('2019-06-01')] })
     expect(r.state.content.core_info.location).toEqual(sv('Porto', 0.85))
@@ -67,7 +67,7 @@ describe('past values of a scalar', () => {
     }
   })
 
-  it('evidence of a past value reinforces it; a value said before it reaches back; the current value reaches back too', () => {
+  it('a past value: its evidence reinforces it; said earlier, it reaches back; so does the current value', () => {
     let s = said(emptyState(), [
       [livesIn('Porto'), '2025-03-10'],
       [livesIn('Lisbon', 0.5), '2019-06-01'],
@@ -219,7 +219,7 @@ describe('past values of a scalar', () => {
     expect(s.content.interests.music).toHaveLength(10)
   })
 
-  it('forgetting a value removes it from the past too, keeps it out of back-filled evidence, and a rollback keeps it forgotten', () => {
+  it('forgetting removes a value from the past; back-filled evidence or a rollback cannot bring it back', () => {
     const s = said(emptyState(), [
       [livesIn('Lisbon'), '2019-06-01'],
       [livesIn('Madrid'), '2022-01-01'],

@@ -107,7 +107,7 @@ describe('composeContext', () => {
     ])
   })
 
-  it('facts of equal confidence: the part named by evidence most lately first (said_at), else the part changed last', () => {
+  it('equal confidence: the part evidence named latest (said_at) first, else the part changed last', () => {
     const content = emptyContent()
     content.interests = { music: [{ value: 'jazz', confidence: 0.6 }], sports: [{ value: 'tennis', confidence: 0.6 }] }
     content.personality.traits = [{ value: 'patient', confidence: 0.6 }]
@@ -146,7 +146,7 @@ describe('composeContext', () => {
     )
   })
 
-  it('a misspelt query word counts for the facts that say what it may have meant, unless a fact says it as written', () => {
+  it('a misspelt word counts for facts saying what it may have meant, unless one says it as written', () => {
     const facts = ['food: shawarma', 'Works as nurse', 'music: ice cream van jingles', 'food: schawarma rolls'].map(
       stems,
     )
@@ -205,7 +205,8 @@ describe('composeContext', () => {
     const line = contextFacts(content, {}).find((f) => f.text.startsWith('Lives in'))!.text
     expect(line.match(/City/g)).toHaveLength(PAST_IN_CONTEXT)
     expect(line).toBe(
-      'Lives in Porto (before: City 0, 1 January 2020 to 1 January 2021; City 1, 1 January 2019 to 1 January 2020; City 2, 1 January 2018 to 1 January 2019)',
+      'Lives in Porto (before: City 0, 1 January 2020 to 1 January 2021; ' +
+        'City 1, 1 January 2019 to 1 January 2020; City 2, 1 January 2018 to 1 January 2019)',
     )
   })
 })

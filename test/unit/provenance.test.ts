@@ -41,7 +41,7 @@ const passage = (
 })
 
 describe('provenance', () => {
-  it('reads what an extraction proposed, as the merge compares values (case, plural), in the category when one is given', () => {
+  it("reads an extraction's proposals as the merge compares (case, plural), in the category if given", () => {
     expect(proposesValue(ex, { section: 'core_info.location', value: 'lisbon ' })).toBe(true)
     expect(proposesValue(ex, { section: 'core_info.location', value: 'Porto' })).toBe(false)
     expect(proposesValue(ex, { section: 'core_info.age', value: '34' })).toBe(true)
@@ -97,7 +97,7 @@ describe('provenance', () => {
     expect(share(new Set(), [])).toBe(0)
   })
 
-  it('ranks quote, then extraction, then words; a known submission that did not propose it counts only when nothing else does', () => {
+  it('ranks quote, extraction, then words; a known submission not proposing it counts as a last resort', () => {
     const valueGroups = [['lisbon']]
     const quoteGroups = new Map([['a', [['i'], ['live'], ['in'], ['lisbon']]]])
     const base = {

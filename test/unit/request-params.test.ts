@@ -73,7 +73,8 @@ describe('refusedParam', () => {
         apiError(400, {
           error: {
             message:
-              'Model "bge-m3" does not support matryoshka representation, changing output dimensions will lead to poor results.',
+              'Model "bge-m3" does not support matryoshka representation, ' +
+              'changing output dimensions will lead to poor results.',
           },
         }),
       ),

@@ -56,7 +56,7 @@ describe('typo tolerance: what a misspelt query word may have meant', () => {
     )
   })
 
-  it("the dictionary's words one edit away, and splits into two of its words, as stems, the most frequent first", () => {
+  it('dictionary words one edit away and splits into two of its words, as stems, most frequent first', () => {
     // "shawarma" and "shawarmas" are one meaning (one stem).
     expect(alternativesOf('likes schawarma')).toEqual(new Map([['schawarma', [['shawarma']]]]))
     expect(alternativesOf('is from the industryy')).toEqual(new Map([['industryi', [['industri']]]]))
@@ -72,7 +72,7 @@ describe('typo tolerance: what a misspelt query word may have meant', () => {
     expect(mayBeMisspelt('likes zqxwvuts', queryTerms('likes zqxwvuts'))).toBe(true)
   })
 
-  it('the words looked at: uncommon ones only, one per term, at most SPELLING_MAX_WORDS (none for common words)', () => {
+  it('words looked at: uncommon ones, one per term, at most SPELLING_MAX_WORDS (none for common words)', () => {
     const terms = (q: string) => queryTerms(q)
     expect(uncommonTerms('likes reading and modeling', terms('likes reading and modeling'), dictionary)).toEqual([])
     expect(uncommonTerms('likes schawarma schawarma', terms('likes schawarma schawarma'), dictionary)).toEqual([

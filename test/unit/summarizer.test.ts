@@ -135,7 +135,8 @@ describe('LocalSummarizer', () => {
       }),
     )
     expect(s).toBe(
-      'This person is kind and an animal activist, and lately feels tired. Their preferred conversation style is brief; avoid talking about politics.',
+      'This person is kind and an animal activist, and lately feels tired. ' +
+        'Their preferred conversation style is brief; avoid talking about politics.',
     )
     expect(summarizeProfile(make({ preferences: { topics_to_avoid: [c('politics'), c('money', 0.5)] } }))).toBe(
       'Avoid talking about politics or money.',

@@ -43,7 +43,7 @@ const MADRID_LISBON: Said[] = [
 ]
 
 describe('a timeline in event time', () => {
-  it('a newer statement replaces a value said often and with more confidence, and the replaced value is a past value', () => {
+  it('a newer statement replaces a value said often, more confidently; the replaced one is a past value', () => {
     const s = post([
       MADRID_LISBON.slice(0, 3).map((x) => ({ ...x, confidence: 0.95 })),
       [MADRID_LISBON[3]!].map((x) => ({ ...x, confidence: 0.5 })),

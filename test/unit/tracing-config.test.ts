@@ -41,7 +41,7 @@ describe('tracing configuration', () => {
     )
   })
 
-  it('reads protocol, headers, timeout, service name, resource attributes and sampler, the signal-specific ones first', () => {
+  it('reads protocol, headers, timeout, service name, resource attributes, sampler; per-signal first', () => {
     const t = tracing({
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',

@@ -114,7 +114,7 @@ describe('webhook address classes (SSRF)', () => {
     expect(open.refusal('224.0.0.1')).toMatch(/multicast/)
   })
 
-  it('refuses names that resolve to loopback (localhost), and other schemes and credentials before resolving', async () => {
+  it('refuses names resolving to loopback (localhost), other schemes and credentials before resolving', async () => {
     const p = new UrlPolicy({ allowPrivate: false, allowedHosts: [], allowedCidrs: [] })
     await expect(p.validate('http://localhost:8080/x')).rejects.toThrow(
       /url: refused: localhost resolves to .*loopback/,
@@ -176,7 +176,7 @@ describe('webhook signatures and schedule', () => {
     }
   })
 
-  it('backs off exponentially with +-10 % jitter, capped at 512 x base; the default schedule spans more than 24 h', () => {
+  it('backs off exponentially, +-10 % jitter, capped at 512 x base; the default schedule spans over 24 h', () => {
     expect(webhookRetryDelayMs(1, 1000, 0.5)).toBe(1000)
     expect(webhookRetryDelayMs(2, 1000, 0.5)).toBe(2000)
     expect(webhookRetryDelayMs(10, 1000, 0.5)).toBe(512_000)
