@@ -63,7 +63,7 @@ describe('app display names and slugs', () => {
     ])
   })
 
-  it('display names are unique in a tenant ignoring case and spacing (CONFLICT), not across tenants; slugs likewise', async () => {
+  it('display names unique per tenant up to case and spacing (CONFLICT), not across tenants; slugs too', async () => {
     await t.createApp('uniq', 'Shop Front')
     for (const same of ['shop front', 'SHOP  FRONT', ' Shop Front ', 'ＳＨＯＰ ＦＲＯＮＴ']) {
       const f = await failure(t.createApp('uniq', same))
@@ -144,10 +144,12 @@ describe('app display names and slugs', () => {
     expect((await t.rotateKey('handles', 'ios')).display_name).toBe('MOBILE (ios) 📱')
   })
 
-  it('GraphQL: createApp with a free name, displayName and name (slug) fields, renameApp; errors as codes', async () => {
+  it('GraphQL: createApp with a free name, displayName and name (slug), renameApp; errors as codes', async () => {
     const b = new DashboardBrowser(svc.url)
     await b.signUp('names@example.com', 'correct horse battery')
-    const create = `mutation($n: String!, $s: String) { createApp(name: $n, slug: $s) { apiKey app { id name displayName } } }`
+    const create = `mutation($n: String!, $s: String) {
+      createApp(name: $n, slug: $s) { apiKey app { id name displayName } }
+    }`
     const made = (await b.gql(create, { n: 'My Web App' })).body.data.createApp
     expect(made.app).toMatchObject({ name: 'my-web-app', displayName: 'My Web App' })
     expect((await b.gql(create, { n: 'Second', s: 'two' })).body.data.createApp.app).toMatchObject({
@@ -159,7 +161,9 @@ describe('app display names and slugs', () => {
     expect(codeOf(tooLong)).toBe('VALIDATION_FAILED')
     expect(tooLong.body.errors[0].message).toContain('at most 100 characters')
     expect(codeOf(await b.gql(create, { n: '\u202Egnp.exe' }))).toBe('VALIDATION_FAILED')
-    const rename = `mutation($id: ID!, $n: String, $s: String) { renameApp(id: $id, name: $n, slug: $s) { id name displayName } }`
+    const rename = `mutation($id: ID!, $n: String, $s: String) {
+      renameApp(id: $id, name: $n, slug: $s) { id name displayName }
+    }`
     expect((await b.gql(rename, { id: made.app.id, n: 'Storefront 🛒' })).body.data.renameApp).toEqual({
       id: made.app.id,
       name: 'my-web-app',
@@ -184,7 +188,9 @@ describe('app display names and slugs', () => {
         `INSERT INTO tenants (id, name) VALUES ('ten_migr', 'migr') RETURNING id`,
       )
       await q.query(
-        `INSERT INTO apps (tenant_id, id, name, created_at) VALUES ($1, 'app_m1', 'Web', now() - interval '2 days'), ($1, 'app_m2', 'web', now() - interval '1 day'), ($1, 'app_m3', 'WEB', now()), ($1, 'app_m4', 'api', now())`,
+        `INSERT INTO apps (tenant_id, id, name, created_at)
+         VALUES ($1, 'app_m1', 'Web', now() - interval '2 days'), ($1, 'app_m2', 'web', now() - interval '1 day'),
+                ($1, 'app_m3', 'WEB', now()), ($1, 'app_m4', 'api', now())`,
         [tenantId],
       )
       await m.up(q)

@@ -38,7 +38,8 @@ describe('a re-extraction whose client goes away stops (local provider)', () => 
   const stored = async (id: string) => {
     const ds = svc.profiler.db.dataSource
     const [p] = await ds.query(
-      `SELECT version, content, summary, last_updated, history_seq, embedding::text AS embedding FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
+      `SELECT version, content, summary, last_updated, history_seq, embedding::text AS embedding
+         FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
       [tenantId, id],
     )
     const [h] = await ds.query(
@@ -60,7 +61,7 @@ describe('a re-extraction whose client goes away stops (local provider)', () => 
     return (c.user + c.system) / 1e6
   }
 
-  it('a dry run over 40 submissions of 100 KiB: its client disconnects, the slot and the extraction thread are free at once, nothing is written', async () => {
+  it('a dry run over 40 100 KiB submissions: client gone, slot and thread free at once, nothing written', async () => {
     const bystander = client(svc.url, (await svc.profiler.services.tenants.createApp('bystander', 'app')).api_key)
     // The extraction thread up and warm, and what one dry run costs per submission (4 of the same size, to the end).
     expect((await bystander.post('warm', { data: 'I live in Rome.' })).status).toBe(202)

@@ -114,7 +114,8 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
 
     it('distributes every tenant-owned table by tenant_id, co-located, with tenants as a reference table', async () => {
       const rows = await q<{ t: string; partmethod: string; col: string | null; colocationid: number }>(
-        `SELECT logicalrelid::text AS t, partmethod, column_to_column_name(logicalrelid, partkey) AS col, colocationid FROM pg_dist_partition`,
+        `SELECT logicalrelid::text AS t, partmethod, column_to_column_name(logicalrelid, partkey) AS col, colocationid
+           FROM pg_dist_partition`,
       )
       const by = new Map(rows.map((r) => [r.t, r]))
       for (const t of DISTRIBUTED) expect(by.get(t), t).toMatchObject({ partmethod: 'h', col: 'tenant_id' })
@@ -295,7 +296,7 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
       expect((await a.get('/v1/profile/alice-copy')).status).toBe(404)
     }, 120_000)
 
-    it('exports a profile with its texts and passages, and imports them into another tenant and back after a delete', async () => {
+    it('exports a profile with texts and passages; imports it to another tenant and back after a delete', async () => {
       const turns = [
         { role: 'assistant', content: 'What have you been up to lately?' },
         {
@@ -362,9 +363,8 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
         return JSON.parse(text)
       }
       const quotes = async (c: Client, id: string) => {
-        const r = await c.get(
-          `/v1/profile/${id}/context?${new URLSearchParams({ query: 'What is Dora restoring?', max_tokens: '500', include: 'passages' })}`,
-        )
+        const query = new URLSearchParams({ query: 'What is Dora restoring?', max_tokens: '500', include: 'passages' })
+        const r = await c.get(`/v1/profile/${id}/context?${query}`)
         expect(r.status, await r.clone().text()).toBe(200)
         return r.json() as Promise<any>
       }
@@ -395,7 +395,7 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
       expect((await quotes(a, 'dora')).text).toContain('I have been restoring an old wooden sailboat in my garage.')
     }, 180_000)
 
-    it("deletes tenant a's profiles untouched past its app's policy (the workers' sweep), and nothing of tenant b", async () => {
+    it("deletes tenant a's profiles untouched past its app's policy (workers' sweep), none of tenant b's", async () => {
       expect((await a.post('old', { data: 'My name is Olga Old. I live in Oslo.' })).status).toBe(202)
       expect((await b.post('old', { data: 'My name is Otto Other. I live in Bonn.' })).status).toBe(202)
       await a.waitReady('old', 60_000)
@@ -407,7 +407,8 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
           [t],
         )
         await q(
-          `UPDATE submissions SET created_at = ${at}, started_at = ${at}, finished_at = ${at} WHERE tenant_id = $1 AND profile_id = 'old'`,
+          `UPDATE submissions SET created_at = ${at}, started_at = ${at}, finished_at = ${at}
+            WHERE tenant_id = $1 AND profile_id = 'old'`,
           [t],
         )
       }

@@ -196,7 +196,8 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     // A tenant of its own: the other tests count this tenant's profiles.
     const own = client(svc.url, (await svc.profiler.services.tenants.createApp('context-likes', 'app')).api_key)
     const data =
-      'I work as a nurse in Oslo. I like hiking in the mountains. I love jazz. My brother likes football, he says it is like a religion.'
+      'I work as a nurse in Oslo. I like hiking in the mountains. I love jazz. ' +
+      'My brother likes football, he says it is like a religion.'
     expect((await own.post('liker', { data })).status).toBe(202)
     await own.waitReady('liker')
     const sections = (text: string) =>
@@ -317,7 +318,9 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
   it('GraphQL: the same text, arguments validated', async () => {
     const rest = await ctx('alice', { max_tokens: 100, query: 'music' })
     const d = await gql.data(
-      `query ($id: ID!, $q: String) { profile(id: $id) { context(maxTokens: 100, query: $q) { text tokens maxTokens encoding factsIncluded factsTotal summaryIncluded truncated rankedBy } } }`,
+      `query ($id: ID!, $q: String) { profile(id: $id) { context(maxTokens: 100, query: $q) {
+        text tokens maxTokens encoding factsIncluded factsTotal summaryIncluded truncated rankedBy
+      } } }`,
       { id: 'alice', q: 'music' },
     )
     expect(d.profile.context).toEqual({
@@ -334,8 +337,10 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
     const def = await gql.data('{ profile(id: "alice") { context { maxTokens tokens } } }')
     expect(def.profile.context.maxTokens).toBe(1000)
     // At most 10 context fields per operation, counted before it runs (see graphql-limits.test.ts).
-    const many = (n: number) =>
-      `{ profile(id: "alice") { ${Array.from({ length: n }, (_, i) => `c${i}: context(maxTokens: ${10 + i}) { tokens }`).join(' ')} } }`
+    const many = (n: number) => {
+      const contexts = Array.from({ length: n }, (_, i) => `c${i}: context(maxTokens: ${10 + i}) { tokens }`)
+      return `{ profile(id: "alice") { ${contexts.join(' ')} } }`
+    }
     const ten = await gql.data(many(10))
     expect(Object.values(ten.profile).map((c: any) => c.tokens <= 19)).toEqual(Array(10).fill(true))
     const eleven = await gql.raw(many(11))
@@ -385,14 +390,13 @@ describe('context for an LLM with PROFILER_AI=openai (the real SDK against the l
   })
 
   const ctx = async (params: Record<string, string | number>) => {
-    const r = await api.get(
-      `/v1/profile/alice/context?${new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))}`,
-    )
+    const query = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))
+    const r = await api.get(`/v1/profile/alice/context?${query}`)
     expect(r.status).toBe(200)
     return (await r.json()) as any
   }
 
-  it('ranks by the provider embedder, one embeddings request for the facts, none for a repeat; lexical when the embedder fails', async () => {
+  it('ranks by the provider embedder: one request for the facts, none for a repeat; lexical if it fails', async () => {
     const before = oa.embeddingRequests().length
     const c = await ctx({ max_tokens: 4000, query: 'music' })
     expect(c.ranked_by).toBe('query')

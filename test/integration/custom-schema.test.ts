@@ -82,7 +82,7 @@ describe('custom profile schema', () => {
     expect(post.headers.get('allow')).toMatch(/PUT/)
   })
 
-  it('stores versions per app; the same schema again is no new version; other apps and tenants are untouched', async () => {
+  it('stores versions per app; the same schema again is no new version; other apps and tenants untouched', async () => {
     const r1 = await put(keyA, SCHEMA)
     expect(r1.status).toBe(200)
     expect(await r1.json()).toMatchObject({ version: 1, changed: true, dropped_fields: [], schema: SCHEMA })
@@ -99,7 +99,9 @@ describe('custom profile schema', () => {
     expect(
       (
         await a.post('p1', {
-          data: "Hi, I'm Ana. I'm vegetarian and gluten-free, but I'm not vegan. My budget is $1,200 and I prefer Spanish.",
+          data:
+            "Hi, I'm Ana. I'm vegetarian and gluten-free, but I'm not vegan. " +
+            'My budget is $1,200 and I prefer Spanish.',
         })
       ).status,
     ).toBe(202)
@@ -159,7 +161,9 @@ describe('custom profile schema', () => {
     const browser = new DashboardBrowser(svc.url)
     expect((await browser.signUp('schema@example.com', 'correct horse battery staple')).body.errors).toBeUndefined()
     const mine = (await browser.gql(`mutation { createApp(name: "mine") { app { id } } }`)).body.data.createApp.app.id
-    const set = `mutation($id: ID!, $s: JSONObject!) { setCustomSchema(appId: $id, schema: $s) { appId version changed } }`
+    const set = `mutation($id: ID!, $s: JSONObject!) {
+      setCustomSchema(appId: $id, schema: $s) { appId version changed }
+    }`
     expect((await browser.gql(set, { id: mine, s: SCHEMA })).body.data.setCustomSchema).toEqual({
       appId: mine,
       version: 1,
@@ -260,7 +264,7 @@ describe('custom profile schema: versions kept up to PROFILER_SCHEMA_MAX_VERSION
   })
   afterAll(async () => svc?.close())
 
-  it('storing a version deletes those older than the newest 3, in its transaction; the current one drives extraction', async () => {
+  it('storing a version keeps the newest 3, in its transaction; the current one drives extraction', async () => {
     const t = svc.profiler.services.tenants
     const k = await t.createApp('default', 'shop')
     const kb = await t.createApp('default', 'plain')
@@ -328,8 +332,11 @@ describe('custom profile schema: versions kept up to PROFILER_SCHEMA_MAX_VERSION
       }
     }
     await ddl(
-      `CREATE FUNCTION fail_schema_history() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected'; END $$`,
-      `CREATE TRIGGER fail_schema_history BEFORE INSERT ON profile_history FOR EACH ROW WHEN (NEW.input_type = 'schema') EXECUTE FUNCTION fail_schema_history()`,
+      `CREATE FUNCTION fail_schema_history() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN RAISE EXCEPTION 'injected'; END
+       $$`,
+      `CREATE TRIGGER fail_schema_history BEFORE INSERT ON profile_history FOR EACH ROW
+         WHEN (NEW.input_type = 'schema') EXECUTE FUNCTION fail_schema_history()`,
     )
     try {
       expect((await put(k.api_key, retyped)).status).toBe(500)
@@ -422,7 +429,7 @@ describe('custom profile schema: forgetting a custom value', () => {
   })
   afterAll(async () => svc?.close())
 
-  it('removes a list entry or a scalar (custom.<section>.<field>), logs it, and only newer evidence brings it back', async () => {
+  it('removes a list entry or scalar (custom.<section>.<field>), logged; only newer evidence restores it', async () => {
     expect((await api.post('f1', { data: "I'm vegetarian and halal. My budget is $800." })).status).toBe(202)
     const p = await api.waitReady('f1')
     expect(p.custom.diet.restrictions.map((e: any) => e.value)).toEqual(['vegetarian', 'halal'])

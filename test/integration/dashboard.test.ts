@@ -9,7 +9,9 @@ import { sleep, waitFor } from '../support/wait.js'
 const PASSWORD = 'correct horse battery'
 const APPS = `{ apps { id name createdAt keyPrefix keyCreatedAt } }`
 const CREATE_APP = `mutation($n: String!) { createApp(name: $n) { apiKey app { id name keyPrefix } } }`
-const STATUS = `subscription($id: ID) { profileStatusChanged(id: $id) { profileId status profile { profileId status } } }`
+const STATUS = `subscription($id: ID) {
+  profileStatusChanged(id: $id) { profileId status profile { profileId status } }
+}`
 
 const codeOf = (r: { body: any }) => r.body.errors?.[0]?.extensions?.code
 
@@ -44,7 +46,7 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
   })
   afterAll(() => svc?.close())
 
-  it('serves the page with a strict Content-Security-Policy, and its script and stylesheet from this server', async () => {
+  it('serves the page with a strict Content-Security-Policy, its script and stylesheet from this server', async () => {
     const page = await fetch(`${base}/dashboard`)
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toMatch(/text\/html/)
@@ -66,7 +68,7 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     expect((await fetch(`${base}/dashboard/graphql`)).status).toBe(405)
   })
 
-  it('sign-up sets an HttpOnly, SameSite=Strict cookie scoped to /dashboard and returns the CSRF token; bad input is refused', async () => {
+  it('sign-up: an HttpOnly, SameSite=Strict cookie for /dashboard, the CSRF token; bad input refused', async () => {
     const b = new DashboardBrowser(base)
     expect((await b.session()).body).toEqual({ account: null, csrfToken: null, signUpOpen: true, signUp: 'open' })
     for (const [email, password, message] of [
@@ -157,7 +159,7 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     ).toBe(4403)
   })
 
-  it('apps: create (key shown once, works on REST), rename, rotate (old key dead at once, its open subscription closed), revoke, delete', async () => {
+  it('apps: create (key shown once), rename, rotate (old key and its subscription end), revoke, delete', async () => {
     const b = new DashboardBrowser(base)
     await b.signUp('apps@example.com', PASSWORD)
     expect(codeOf(await b.gql(CREATE_APP, { n: 'bad\u202Ename' }))).toBe('VALIDATION_FAILED')
@@ -206,7 +208,7 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     expect((await b.gql(`{ profile(id: "p1") { profileId } }`)).body.data.profile).toEqual({ profileId: 'p1' })
   })
 
-  it("one account never sees or touches another's apps or profiles; an app key cannot reach account operations", async () => {
+  it("accounts never see or touch each other's apps or profiles; app keys reach no account operation", async () => {
     const a = new DashboardBrowser(base)
     const b = new DashboardBrowser(base)
     await a.signUp('alice@example.com', PASSWORD)
@@ -277,7 +279,7 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     expect(out.results.map((r) => (r.data as any)?.profileStatusChanged.status)).toEqual(['PROCESSING', 'READY'])
   })
 
-  it('serves stored history nested thousands of levels deep (an import, a direct write): 100 levels as JSON, deeper as JSON text', async () => {
+  it('serves history nested thousands of levels deep: 100 levels as JSON, deeper as JSON text', async () => {
     const b = new DashboardBrowser(base)
     const tenant = (await b.signUp('deep@example.com', PASSWORD)).body.data.signUp.account.tenantId
     const key = (await b.gql(CREATE_APP, { n: 'deep' })).body.data.createApp.apiKey
@@ -297,7 +299,8 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
       [3, `{"l":${text(depth, true)}}`],
     ] as const) {
       await svc.profiler.db.dataSource.query(
-        `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type) VALUES ($1, 'deep', $2, now(), $3::jsonb, '[]', 'import')`,
+        `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
+         VALUES ($1, 'deep', $2, now(), $3::jsonb, '[]', 'import')`,
         [tenant, seq, changes],
       )
     }
@@ -354,7 +357,7 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     )
   })
 
-  it('change password: wrong current refused; other sessions end, this one stays; sign-out ends it and closes its sockets', async () => {
+  it('change password: wrong current refused, other sessions end; sign-out ends this one and its sockets', async () => {
     const first = new DashboardBrowser(base)
     await first.signUp('change@example.com', PASSWORD)
     const second = new DashboardBrowser(base)

@@ -40,7 +40,7 @@ describe.skipIf(!SERVER_URL || !bin)('PostgreSQL restart under load (server mode
     fs.rmSync(dataDir, { recursive: true, force: true })
   })
 
-  it('503 while it is down, 202 again within 10 s of its return, every accepted submission processed once', async () => {
+  it('503 while it is down, 202 within 10 s of its return, every accepted submission processed once', async () => {
     const api = client(profiler.url!, profiler.bootstrapKey!)
     const results: { id: string; status: number; at: number }[] = []
     let running = true
@@ -94,7 +94,9 @@ describe.skipIf(!SERVER_URL || !bin)('PostgreSQL restart under load (server mode
       },
     )
     const rows: { profile_id: string; n: number; history: number }[] = await ds.query(
-      `SELECT s.profile_id, count(*)::int AS n, (SELECT count(*)::int FROM profile_history h WHERE h.tenant_id = s.tenant_id AND h.profile_id = s.profile_id) AS history
+      `SELECT s.profile_id, count(*)::int AS n,
+              (SELECT count(*)::int FROM profile_history h
+                WHERE h.tenant_id = s.tenant_id AND h.profile_id = s.profile_id) AS history
          FROM submissions s GROUP BY s.tenant_id, s.profile_id`,
     )
     const stored = new Set(rows.map((r) => r.profile_id))

@@ -39,7 +39,7 @@ describe('event time decides', () => {
     return api.profile(id)
   }
 
-  it('the Madrid and Lisbon statements posted sorted, reversed and shuffled give one timeline, Lisbon current', async () => {
+  it('Madrid and Lisbon statements posted sorted, reversed or shuffled give one timeline, Lisbon current', async () => {
     const sorted = await postAll('sorted', [0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
     const reversed = await postAll('reversed', [9, 8, 7, 6, 5, 4, 3, 2, 1, 0])
     const shuffled = await postAll('shuffled', [5, 0, 9, 2, 7, 1, 4, 8, 3, 6])

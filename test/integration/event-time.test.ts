@@ -59,7 +59,7 @@ describe('event time (local provider)', () => {
     await svc?.close()
   })
 
-  it('refuses an occurred_at it cannot take with a 400 naming the field and the bound, over REST and GraphQL (VALIDATION_FAILED)', async () => {
+  it('refuses a bad occurred_at: 400 VALIDATION_FAILED naming the field and bound, REST and GraphQL', async () => {
     const cases: [unknown, RegExp][] = [
       ['last tuesday', /occurred_at must be an ISO 8601 date-time with an offset .* or a date/],
       ['2023-05-08T10:00:00', /occurred_at must be an ISO 8601/],
@@ -91,7 +91,7 @@ describe('event time (local provider)', () => {
     expect((await api.get('/v1/profile/bad-time')).status).toBe(404)
   })
 
-  it("is shown in the submission view: as given (a date is its midnight UTC), else the acceptance time, else a conversation's latest message", async () => {
+  it("submission view: as given (a date at midnight UTC), else acceptance, else a chat's last message", async () => {
     const given = await post(api, 'times', { data: 'I like tea.', occurred_at: '2023-05-08' })
     expect((await submission(svc, given)).occurredAt).toBe('2023-05-08T00:00:00.000Z')
     const offset = await post(api, 'times', { data: 'I like tea.', occurred_at: '2023-05-08T23:30:00-02:00' })
@@ -141,7 +141,7 @@ describe('event time (local provider)', () => {
     )
   })
 
-  it('is part of the idempotent request: the same key with another occurred_at is a conflict, the same one a replay', async () => {
+  it('part of the idempotent request: same key, other occurred_at is a conflict; same one a replay', async () => {
     const key = { 'idempotency-key': 'event-time-key' }
     const id = await post(api, 'idem', { data: 'I like chess.', occurred_at: '2023-05-08' }, key)
     const replay = await api.post('idem', { data: 'I like chess.', occurred_at: '2023-05-08T00:00:00Z' }, key)
@@ -161,7 +161,7 @@ describe('event time (local provider)', () => {
     expect(p.memories).toEqual([expect.objectContaining({ event: 'graduated from college', date: '2023-05-07' })])
   })
 
-  it('back-filling an old conversation does not overwrite what the person said last week; both submissions stay', async () => {
+  it('back-filling an old conversation does not overwrite what was said last week; both submissions stay', async () => {
     const lastWeek = isoDaysAgo(7)
     const lastYear = isoDaysAgo(365)
     const porto = await post(api, 'backfill', { data: 'I live in Porto.', occurred_at: lastWeek })
@@ -210,7 +210,7 @@ describe('event time (local provider)', () => {
     expect((await api.waitReady('backfill')).core_info.location.value).toBe('Braga')
   })
 
-  it('the evidence said last is what stands, whatever the order it arrived in and the batches it falls in', async () => {
+  it('the evidence said last stands, whatever order it arrived in and batches it fell in', async () => {
     const ids = [
       await post(api, 'batch', { data: 'I live in Porto.', occurred_at: isoDaysAgo(2) }),
       await post(api, 'batch', { data: 'I live in Lisbon.', occurred_at: isoDaysAgo(400) }),
@@ -220,7 +220,7 @@ describe('event time (local provider)', () => {
     expect((await submissionsOf(svc, 'batch')).map((s) => s.id)).toEqual(ids)
   })
 
-  it("a context's equal facts are ordered by when they were said, whatever batches the sessions fell in; export and import keep it", async () => {
+  it('a context orders equal facts by when said, whatever the batches; export and import keep the order', async () => {
     const sessions = [
       { data: 'I love jazz.', occurred_at: isoDaysAgo(365) },
       { data: 'I love hiking.', occurred_at: isoDaysAgo(200) },

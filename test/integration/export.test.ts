@@ -50,20 +50,26 @@ describe('export and import', () => {
     const ds = svc.profiler.db.dataSource
     return {
       profiles: await ds.query(
-        `SELECT profile_id, status, content, field_timestamps, internals, summary, language, name, age, location, history_seq, created_at, last_updated,
-                embedding IS NOT NULL AS embedded FROM profiles WHERE tenant_id = $1 ORDER BY profile_id`,
+        `SELECT profile_id, status, content, field_timestamps, internals, summary, language, name, age, location,
+                history_seq, created_at, last_updated, embedding IS NOT NULL AS embedded
+           FROM profiles WHERE tenant_id = $1 ORDER BY profile_id`,
         [tenantId],
       ),
       history: await ds.query(
-        `SELECT profile_id, seq, extracted_on, changes, submission_ids, input_type FROM profile_history WHERE tenant_id = $1 ORDER BY 1, 2`,
+        `SELECT profile_id, seq, extracted_on, changes, submission_ids, input_type
+           FROM profile_history WHERE tenant_id = $1 ORDER BY 1, 2`,
         [tenantId],
       ),
       submissions: await ds.query(
-        `SELECT id, profile_id, input_type, status, attempts, error, created_at, finished_at, usage, data IS NULL AS no_text FROM submissions WHERE tenant_id = $1 ORDER BY seq`,
+        `SELECT id, profile_id, input_type, status, attempts, error, created_at, finished_at, usage,
+                data IS NULL AS no_text
+           FROM submissions WHERE tenant_id = $1 ORDER BY seq`,
         [tenantId],
       ),
       passages: await ds.query(
-        `SELECT profile_id, submission_id, position, speaker, prompt, text, occurred_at, language::text, hidden_at, hidden_by FROM passages WHERE tenant_id = $1 ORDER BY 1, 2, 3`,
+        `SELECT profile_id, submission_id, position, speaker, prompt, text, occurred_at, language::text, hidden_at,
+                hidden_by
+           FROM passages WHERE tenant_id = $1 ORDER BY 1, 2, 3`,
         [tenantId],
       ),
     }
@@ -92,7 +98,7 @@ describe('export and import', () => {
   })
   afterAll(async () => svc?.close())
 
-  it('exports the tenant as JSON Lines: header, each profile with its history and submissions, end with counts; no text unless asked', async () => {
+  it('exports JSON Lines: header, profiles with history and submissions, end counts; text only if asked', async () => {
     const r = await exportOf(aKey)
     expect(r.status).toBe(200)
     expect(r.type).toMatch(/^application\/x-ndjson/)

@@ -64,7 +64,7 @@ describe('forget a value and roll back (local provider)', () => {
   })
   afterAll(async () => svc?.close())
 
-  it('forgets over REST: gone from the profile, summary and embedding, logged; stays gone until a newer submission states it again', async () => {
+  it('forgets over REST: gone from profile, summary, embedding; logged; back only with newer evidence', async () => {
     const before = await submitAndWait(c, 'ana', 'I love jazz and hiking. My name is Ana.')
     expect(allInterests(before)).toContain('jazz')
     expect(before.summary.toLowerCase()).toContain('jazz')
@@ -166,7 +166,7 @@ describe('forget a value and roll back (local provider)', () => {
     expect(allInterests(await c.profile('bo'))).toEqual(['chess'])
   })
 
-  it('rolls back to an earlier entry as a new entry; forgotten values stay forgotten; refuses unknown entries and entries without a snapshot', async () => {
+  it('rolls back as a new entry; forgotten stays forgotten; refuses unknown or snapshotless entries', async () => {
     await submitAndWait(c, 'cy', 'My name is Cy.')
     await submitAndWait(c, 'cy', 'I love jazz and hiking.')
     const three = await submitAndWait(c, 'cy', 'I live in Porto.')
@@ -224,7 +224,10 @@ describe('forget a value and roll back (local provider)', () => {
       const events = sock.status('dee')
       // The subscription is live once a later event arrives; a forget raises one.
       const d = await g.data(
-        `mutation ($id: ID!) { forgetProfileValue(id: $id, section: "interests", value: "jazz") { profileId summary interests { category values { value } } history(first: 100) { entries { seq inputType changes } } } }`,
+        `mutation ($id: ID!) { forgetProfileValue(id: $id, section: "interests", value: "jazz") {
+          profileId summary interests { category values { value } }
+          history(first: 100) { entries { seq inputType changes } }
+        } }`,
         { id: 'dee' },
       )
       const p = d.forgetProfileValue
@@ -237,7 +240,9 @@ describe('forget a value and roll back (local provider)', () => {
       await events.until((es) => es.some((e) => e.status === 'READY'), 15_000, 'a READY event after the forget')
 
       const rb = await g.data(
-        `mutation ($id: ID!) { rollbackProfile(id: $id, toSeq: 1) { interests { values { value } } history(first: 100) { entries { seq inputType } } } }`,
+        `mutation ($id: ID!) { rollbackProfile(id: $id, toSeq: 1) {
+          interests { values { value } } history(first: 100) { entries { seq inputType } }
+        } }`,
         { id: 'dee' },
       )
       expect(rb.rollbackProfile.interests.flatMap((i: any) => i.values.map((v: any) => v.value)).sort()).toEqual([
@@ -255,7 +260,7 @@ describe('forget a value and roll back (local provider)', () => {
     }
   })
 
-  it('a re-extraction replays the submissions as evidence of their own time: a forgotten value stays forgotten', async () => {
+  it('a re-extraction replays submissions as evidence of their time: a forgotten value stays forgotten', async () => {
     await submitAndWait(c, 'rex', 'I love sailing and chess.')
     const f = await a.forget('rex', { section: 'interests', value: 'chess' })
     expect(f.status, await f.clone().text()).toBe(200)
@@ -306,7 +311,7 @@ describe('forget with the openai provider, racing the worker', () => {
     a = api(svc)
   })
 
-  it('regenerates the summary with the model, and evidence accepted before the forget cannot bring the value back', async () => {
+  it('regenerates the summary with the model; evidence from before the forget cannot restore the value', async () => {
     await submitAndWait(c, 'eve', 'My name is Eve. I love jazz and hiking.')
 
     // A submission restating hiking, accepted before the forget; its extraction is held until the forget has committed.

@@ -209,8 +209,10 @@ function fuzz(key: string) {
 
   const templates: fc.Arbitrary<{ query: string; variables: Record<string, unknown> }>[] = [
     fc.record({ id: nasty, n: fc.integer({ min: -5, max: 1000 }) }).map((v) => ({
-      query:
-        'query($id: ID!, $n: Int) { profile(id: $id) { profileId status summary coreInfo { name { value confidence } } history(first: $n) { entries { seq changes } } submissions(first: $n) { nodes { status error } } } }',
+      query: `query($id: ID!, $n: Int) { profile(id: $id) {
+        profileId status summary coreInfo { name { value confidence } }
+        history(first: $n) { entries { seq changes } } submissions(first: $n) { nodes { status error } }
+      } }`,
       variables: v,
     })),
     fc
@@ -225,8 +227,11 @@ function fuzz(key: string) {
         { requiredKeys: [] },
       )
       .map((v) => ({
-        query:
-          'query($q: String, $s: Float, $p: Int, $ps: Int, $f: SearchFilter) { searchProfiles(query: $q, sensitivity: $s, page: $p, pageSize: $ps, filter: $f) { total page profiles { profileId similarityScore } } }',
+        query: `query($q: String, $s: Float, $p: Int, $ps: Int, $f: SearchFilter) {
+          searchProfiles(query: $q, sensitivity: $s, page: $p, pageSize: $ps, filter: $f) {
+            total page profiles { profileId similarityScore }
+          }
+        }`,
         variables: v,
       })),
     fc
@@ -237,8 +242,9 @@ function fuzz(key: string) {
         k: fc.option(nasty),
       })
       .map((v) => ({
-        query:
-          'mutation($id: ID!, $d: String!, $t: InputType!, $k: String) { submitProfileData(id: $id, data: $d, inputType: $t, idempotencyKey: $k) { id profileId message } }',
+        query: `mutation($id: ID!, $d: String!, $t: InputType!, $k: String) {
+          submitProfileData(id: $id, data: $d, inputType: $t, idempotencyKey: $k) { id profileId message }
+        }`,
         variables: v,
       })),
     fc.record({ id: nasty }).map((v) => ({ query: 'mutation($id: ID!) { deleteProfile(id: $id) }', variables: v })),
@@ -301,8 +307,11 @@ function fuzz(key: string) {
 }
 
 // A stack frame names a file ("at fn (/src/x.ts:1:2)"); prose such as "at most (1-50)" is not one.
-const LEAK =
-  /\bat [\w.<>]+ \((?:\/|file:|node:)|node_modules|\.ts:\d+|SELECT |INSERT |UPDATE |relation "|syntax error at|QueryFailedError/
+const LEAK = new RegExp(
+  /\bat [\w.<>]+ \((?:\/|file:|node:)|node_modules|\.ts:\d+/.source +
+    '|' +
+    /SELECT |INSERT |UPDATE |relation "|syntax error at|QueryFailedError/.source,
+)
 
 describe('fuzz: every REST route and GraphQL operation', () => {
   let svc: TestService
@@ -348,8 +357,7 @@ describe('fuzz: every REST route and GraphQL operation', () => {
       { seed: SEED, numRuns: RUNS, endOnFailure: true },
     )
     expect(sent).toBeGreaterThanOrEqual(RUNS * PER_RUN)
-    console.log(
-      `fuzz seed ${SEED}: ${sent} requests, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])))}`,
-    )
+    const byStatus = Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0]))
+    console.log(`fuzz seed ${SEED}: ${sent} requests, statuses ${JSON.stringify(byStatus)}`)
   }, 600_000)
 })

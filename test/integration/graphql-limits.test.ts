@@ -57,7 +57,7 @@ describe('GraphQL: limits and cost before execution', () => {
     await svc?.close()
   })
 
-  it('an operation over the context bound is refused before it runs, over HTTP and WebSocket: aliases, fragments and search pages count', async () => {
+  it('refused before it runs over the context bound (HTTP, WebSocket); aliases, fragments, pages count', async () => {
     const key = await tenant('refused')
     const ws = await socket(key)
     const refusedHttp = async (query: string, variables?: Record<string, unknown>) => {
@@ -82,13 +82,15 @@ describe('GraphQL: limits and cost before execution', () => {
     expect(await refusedHttp(aliases(11))).toMatch(/would resolve 11/)
     expect(await refusedWs(aliases(11))).toMatch(/would resolve 11/)
     // Fragments spread under two aliased profiles: 2 x 6.
+    const sixContexts = Array.from({ length: 6 }, (_, i) => `x${i}: context(maxTokens: ${50 + i}) { tokens }`)
     const fragments = `{ a: profile(id: "small") { ...C } b: profile(id: "small") { ...C } }
-      fragment C on Profile { ${Array.from({ length: 6 }, (_, i) => `x${i}: context(maxTokens: ${50 + i}) { tokens }`).join(' ')} }`
+      fragment C on Profile { ${sixContexts.join(' ')} }`
     expect(await refusedHttp(fragments)).toMatch(/would resolve 12/)
     expect(await refusedWs(fragments)).toMatch(/would resolve 12/)
     // A search counts its whole page (the tenant has one profile): pageSize from a variable, or the default 10.
-    const search =
-      'query ($n: Int) { searchProfiles(pageSize: $n) { profiles { profile { a: context { tokens } b: context(maxTokens: 9) { tokens } } } } }'
+    const search = `query ($n: Int) { searchProfiles(pageSize: $n) { profiles { profile {
+      a: context { tokens } b: context(maxTokens: 9) { tokens }
+    } } } }`
     expect(await refusedHttp(search, { n: 6 })).toMatch(/would resolve 12/)
     expect(await refusedWs(search)).toMatch(/would resolve 20/)
 
@@ -127,7 +129,7 @@ describe('GraphQL: limits and cost before execution', () => {
     }
   }
 
-  it('each operation is charged before it runs: one per root field and one per context, with its multiplicity, over HTTP and WebSocket', async () => {
+  it('charges a root field and a context each (times multiplicity) before it runs, HTTP and WebSocket', async () => {
     const twoContexts = '{ profile(id: "small") { a: context { tokens } b: context(maxTokens: 5) { tokens } } }'
     const page = '{ searchProfiles(pageSize: 4) { profiles { profile { context { tokens } } } } }'
     const exports = '{ a: exportProfile(id: "small") b: exportProfile(id: "small") c: exportProfile(id: "small") }'
@@ -168,17 +170,14 @@ describe('GraphQL: limits and cost before execution', () => {
     expect((await s.once(aliases(3))).errors).toBeUndefined()
   })
 
-  it('a subscription pays for the contexts of each event, before they resolve, and every event resolves them (no count across events)', async () => {
+  it("a subscription pays for each event's contexts before they resolve; no count across events", async () => {
     const key = await tenant('events')
     const s = await socket(key)
     const api = client(svc.url, key)
-    expect(
-      (
-        await s.once(
-          `subscription { profileStatusChanged { ${aliases(11).slice(2, -2).replace('profile(id: "small")', 'profile')} } }`,
-        )
-      ).errors?.[0]?.message,
-    ).toMatch(/would resolve 11/)
+    const elevenContexts = aliases(11).slice(2, -2).replace('profile(id: "small")', 'profile')
+    expect((await s.once(`subscription { profileStatusChanged { ${elevenContexts} } }`)).errors?.[0]?.message).toMatch(
+      /would resolve 11/,
+    )
     const rec = s.subscribe<any>(
       'subscription { profileStatusChanged(id: "sub") { status profile { context(maxTokens: 30) { tokens } } } }',
     )
@@ -222,7 +221,7 @@ describe('GraphQL: limits and cost before execution', () => {
     rec.dispose()
   })
 
-  it("exportProfile's cap is per operation: 15 aliases of a large profile build at most the cap in all, and memory stays bounded", async () => {
+  it("exportProfile's cap is per operation: 15 aliases of a large profile stay within it, memory bounded", async () => {
     const key = await tenant('exports')
     // One profile whose export is about 6 MB: 60 submissions of 100 KiB, exported with their text.
     await importProfiles(
@@ -236,7 +235,8 @@ describe('GraphQL: limits and cost before execution', () => {
     expect(size).toBeGreaterThan(6_000_000)
     expect(size).toBeLessThan(8 * 1024 * 1024)
 
-    const fifteen = `{ ${Array.from({ length: 15 }, (_, i) => `e${i}: exportProfile(id: "bulky", includeText: true)`).join(' ')} }`
+    const exportAliases = Array.from({ length: 15 }, (_, i) => `e${i}: exportProfile(id: "bulky", includeText: true)`)
+    const fifteen = `{ ${exportAliases.join(' ')} }`
     const answer = async () => {
       const r = await fetch(`${svc.url}/graphql`, {
         method: 'POST',
@@ -278,7 +278,7 @@ describe('GraphQL: limits and cost before execution', () => {
     expect(peak - rss0).toBeLessThan(400e6)
   })
 
-  it("while 20 refused context-heavy operations arrive (2 a second) on a profile of thousands of facts, another tenant's GETs stay under 100 ms (p99), /healthz under 1 s", async () => {
+  it("20 refused context-heavy operations: another tenant's GETs p99 under 100 ms, /healthz under 1 s", async () => {
     const key = await tenant('heavy')
     await importProfiles(svc.url, key, importFile([{ id: 'huge', interests: 2000, memories: 2000 }]))
     const bystander = client(svc.url, await tenant('calm'))
@@ -291,7 +291,11 @@ describe('GraphQL: limits and cost before execution', () => {
     )
     expect(warm.body.data.profile.context.factsTotal).toBeGreaterThan(4000)
 
-    const heavy = `{ profile(id: "huge") { ${Array.from({ length: 11 }, (_, i) => `c${i}: context(maxTokens: 32000, query: "jazz and chess ${i}") { text }`).join(' ')} } }`
+    const elevenContexts = Array.from(
+      { length: 11 },
+      (_, i) => `c${i}: context(maxTokens: 32000, query: "jazz and chess ${i}") { text }`,
+    )
+    const heavy = `{ profile(id: "huge") { ${elevenContexts.join(' ')} } }`
     const before = calls.n
     const cpu0 = process.cpuUsage()
     const latencies: number[] = []

@@ -76,8 +76,12 @@ function expectAcceptedWs(r: Recorder<unknown>) {
 }
 
 const PROFILE_QUERY = `query ($id: ID!) { profile(id: $id) { ${PROFILE_FIELDS} } }`
-const SEARCH_QUERY = `query ($query: String, $sensitivity: Float, $filter: SearchFilter, $sort: SearchSort, $page: Int, $pageSize: Int) {
-  searchProfiles(query: $query, sensitivity: $sensitivity, filter: $filter, sort: $sort, page: $page, pageSize: $pageSize) {
+const SEARCH_QUERY = `query (
+  $query: String, $sensitivity: Float, $filter: SearchFilter, $sort: SearchSort, $page: Int, $pageSize: Int
+) {
+  searchProfiles(
+    query: $query, sensitivity: $sensitivity, filter: $filter, sort: $sort, page: $page, pageSize: $pageSize
+  ) {
     total page pageSize profiles { similarityScore profile { ${PROFILE_FIELDS} } }
   }
 }`
@@ -349,8 +353,11 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
         error: null,
       })
 
-      const convo =
-        'Lena: Hi! I live in Hamburg and I love sailing.\nBot: Nice. I live in Paris and I love opera.\nLena: I work as a pharmacist.'
+      const convo = [
+        'Lena: Hi! I live in Hamburg and I love sailing.',
+        'Bot: Nice. I live in Paris and I love opera.',
+        'Lena: I work as a pharmacist.',
+      ].join('\n')
       const ack2 = (await gql.data(SUBMIT, { id: 'gq-conv', data: convo, inputType: 'CONVERSATION' })).submitProfileData
       expect(ack2).toMatchObject({ profileId: 'gq-conv', message: 'Accepted for processing' })
       const c = await api.waitReady('gq-conv')
@@ -421,7 +428,7 @@ describe('GraphQL over HTTP and WebSocket (normal limits, development mode)', ()
       ).toBe(aliceSubmissions[0])
     })
 
-    it('mutations: deleteProfile is false for another tenant; its submitProfileData creates its own profile', async () => {
+    it("mutations: another tenant's deleteProfile is false; its submitProfileData makes its own", async () => {
       const before = await api.profile('alice')
       expect(await other.data(`mutation { deleteProfile(id: "alice") }`)).toEqual({ deleteProfile: false })
       expect(await api.profile('alice')).toEqual(before)
@@ -584,12 +591,20 @@ const DOCS = {
     'subscription { profileStatusChanged(id: "ws-depth") { profile { interests { values { value } } } } }',
   // aliases
   aliasesAt: '{ a: profile(id: "nobody") { profileId } b: profile(id: "nobody-2") { profileId } }',
-  aliasesOver:
-    '{ a: profile(id: "nobody") { profileId } b: profile(id: "nobody-2") { profileId } c: profile(id: "nobody-3") { profileId } }',
-  aliasesAtMutation:
-    'mutation { a: submitProfileData(id: "alias-ok-1", data: "I love chess.") { id } b: submitProfileData(id: "alias-ok-2", data: "I love chess.") { id } }',
-  aliasesOverMutation:
-    'mutation { a: submitProfileData(id: "rej-alias-1", data: "I love chess.") { id } b: submitProfileData(id: "rej-alias-2", data: "I love chess.") { id } c: submitProfileData(id: "rej-alias-3", data: "I love chess.") { id } }',
+  aliasesOver: `{
+    a: profile(id: "nobody") { profileId }
+    b: profile(id: "nobody-2") { profileId }
+    c: profile(id: "nobody-3") { profileId }
+  }`,
+  aliasesAtMutation: `mutation {
+    a: submitProfileData(id: "alias-ok-1", data: "I love chess.") { id }
+    b: submitProfileData(id: "alias-ok-2", data: "I love chess.") { id }
+  }`,
+  aliasesOverMutation: `mutation {
+    a: submitProfileData(id: "rej-alias-1", data: "I love chess.") { id }
+    b: submitProfileData(id: "rej-alias-2", data: "I love chess.") { id }
+    c: submitProfileData(id: "rej-alias-3", data: "I love chess.") { id }
+  }`,
   aliasesOverSubscription:
     'subscription { profileStatusChanged(id: "ws-alias") { a: profileId b: status c: profileId } }',
   // directives
@@ -597,32 +612,60 @@ const DOCS = {
   directivesOver: '{ profile(id: "nobody") @include(if: true) { profileId @skip(if: false) status @skip(if: false) } }',
   directivesAtMutation:
     'mutation { submitProfileData(id: "dir-ok", data: "I love chess.") @include(if: true) { id @skip(if: false) } }',
-  directivesOverMutation:
-    'mutation { submitProfileData(id: "rej-dir", data: "I love chess.") @include(if: true) { id @include(if: true) profileId @skip(if: false) } }',
-  directivesOverSubscription:
-    'subscription { profileStatusChanged(id: "ws-dir") { profileId @include(if: true) status @skip(if: false) __typename @include(if: true) } }',
+  directivesOverMutation: `mutation {
+    submitProfileData(id: "rej-dir", data: "I love chess.") @include(if: true) {
+      id @include(if: true) profileId @skip(if: false)
+    }
+  }`,
+  directivesOverSubscription: `subscription { profileStatusChanged(id: "ws-dir") {
+    profileId @include(if: true) status @skip(if: false) __typename @include(if: true)
+  } }`,
   // cost: 11 + 5 + 8 = 24; with pageSize 25.5
-  costAt: `{ profile(id: "nobody") { profileId status createdAt lastUpdated summary language } searchProfiles { total page } submission(id: "${UNKNOWN_UUID}") { id status createdAt attempts } }`,
-  costOver: `{ profile(id: "nobody") { profileId status createdAt lastUpdated summary language } searchProfiles { total page pageSize } submission(id: "${UNKNOWN_UUID}") { id status createdAt attempts } }`,
+  costAt: `{
+    profile(id: "nobody") { profileId status createdAt lastUpdated summary language }
+    searchProfiles { total page }
+    submission(id: "${UNKNOWN_UUID}") { id status createdAt attempts }
+  }`,
+  costOver: `{
+    profile(id: "nobody") { profileId status createdAt lastUpdated summary language }
+    searchProfiles { total page pageSize }
+    submission(id: "${UNKNOWN_UUID}") { id status createdAt attempts }
+  }`,
   // `first` multiplies: 16.25 with first 1, 30.5 with first 2
   costFirst1: '{ profile(id: "nobody") { history(first: 1) { entries { seq extractedOn } } } }',
   costFirst2: '{ profile(id: "nobody") { history(first: 2) { entries { seq extractedOn } } } }',
   // 5 + 19 x 1 = 24, and 25
-  costAtMutation: `mutation { submitProfileData(id: "cost-ok", data: "I love chess.") { id profileId } ${'__typename '.repeat(19)}}`,
-  costOverMutation: `mutation { submitProfileData(id: "rej-cost", data: "I love chess.") { id profileId } ${'__typename '.repeat(20)}}`,
+  costAtMutation: `mutation {
+    submitProfileData(id: "cost-ok", data: "I love chess.") { id profileId } ${'__typename '.repeat(19)}
+  }`,
+  costOverMutation: `mutation {
+    submitProfileData(id: "rej-cost", data: "I love chess.") { id profileId } ${'__typename '.repeat(20)}
+  }`,
   // 5 + 1.5 x 2 + 1.5 x (2 + 1.5 x 7 + 1.5 x 3.5) = 31.6, depth 4
-  costOverSubscription:
-    'subscription { profileStatusChanged(id: "ws-cost") { profileId status profile { profileId status createdAt lastUpdated summary language tenantId interests { category } } } }',
+  costOverSubscription: `subscription { profileStatusChanged(id: "ws-cost") { profileId status profile {
+    profileId status createdAt lastUpdated summary language tenantId interests { category }
+  } } }`,
   // tokens: 64 exactly (checked below), and 65
-  tokensAt:
-    'query ($q: String = "x", $f: SearchFilter = { field: ID, value: "x" }, $o: SearchSort = { field: ID, order: ASC }) { searchProfiles(query: $q, sensitivity: 0, filter: $f, sort: $o, page: 1, pageSize: 10) { total } }',
-  tokensOver:
-    'query ($q: String = "x", $f: SearchFilter = { field: ID, value: "x" }, $o: SearchSort = { field: ID, order: ASC }) { searchProfiles(query: $q, sensitivity: 0, filter: $f, sort: $o, page: 1, pageSize: 10) { total __typename } }',
-  tokensOverMutation: `mutation { submitProfileData(id: "rej-tokens", data: "I love chess.") { id } ${'__typename '.repeat(50)}}`,
-  tokensOverSubscription: `subscription { profileStatusChanged(id: "ws-tokens") { profileId ${'__typename '.repeat(53)}} }`,
+  tokensAt: `query (
+    $q: String = "x", $f: SearchFilter = { field: ID, value: "x" }, $o: SearchSort = { field: ID, order: ASC }
+  ) {
+    searchProfiles(query: $q, sensitivity: 0, filter: $f, sort: $o, page: 1, pageSize: 10) { total }
+  }`,
+  tokensOver: `query (
+    $q: String = "x", $f: SearchFilter = { field: ID, value: "x" }, $o: SearchSort = { field: ID, order: ASC }
+  ) {
+    searchProfiles(query: $q, sensitivity: 0, filter: $f, sort: $o, page: 1, pageSize: 10) { total __typename }
+  }`,
+  tokensOverMutation: `mutation {
+    submitProfileData(id: "rej-tokens", data: "I love chess.") { id } ${'__typename '.repeat(50)}
+  }`,
+  tokensOverSubscription: `subscription {
+    profileStatusChanged(id: "ws-tokens") { profileId ${'__typename '.repeat(53)}}
+  }`,
   // Within every limit at once: depth 4, 2 aliases, 2 directives, cost 15.875, 35 tokens.
-  subscriptionAtAll:
-    'subscription { profileStatusChanged(id: "ws-ok") { a: profileId b: status @include(if: true) profile @skip(if: false) { interests { category } } } }',
+  subscriptionAtAll: `subscription { profileStatusChanged(id: "ws-ok") {
+    a: profileId b: status @include(if: true) profile @skip(if: false) { interests { category } }
+  } }`,
 }
 
 describe('GraphQL limits (depth 4, aliases 2, directives 2, cost 24, tokens 64, WebSocket frames 2048 bytes)', () => {
@@ -714,7 +757,7 @@ describe('GraphQL limits (depth 4, aliases 2, directives 2, cost 24, tokens 64, 
     await subscriptionRefused(DOCS.directivesOverSubscription, 'ws-dir', /directive/i)
   })
 
-  it('cost: a query costing exactly the limit is accepted, one field more is rejected; `first` multiplies', async () => {
+  it('cost: a query at exactly the limit is accepted, one field more rejected; `first` multiplies', async () => {
     expectAcceptedHttp(await gql.raw(DOCS.costAtMutation))
     await api.waitReady('cost-ok')
     expectRejectedHttp(await gql.raw(DOCS.costOverMutation), /cost/i)

@@ -58,14 +58,15 @@ describe('hybrid search: the vector and the words', () => {
     expect(idx.indexdef).toMatch(/USING gin \(tenant_id, lexemes\)/)
   })
 
-  it('the word indexes lead with the tenant and keep a pending list of at most 256 kB (migrations TenantWordIndexes, GinPendingLists), undone and redone', async () => {
+  it('word indexes lead with the tenant, 256 kB pending lists at most; migrations undone and redone', async () => {
     const ds = svc.profiler.db.dataSource
     const names = ['passages_tenant_tsv', 'profiles_tenant_lexemes', 'passages_tsv', 'profiles_lexemes']
     const indexes = async () =>
       Object.fromEntries(
         (
           await ds.query(
-            `SELECT c.relname, c.reloptions, regexp_replace(i.indexdef, '^.* USING (.*?)( WITH .*)?$', '\\1') AS def FROM pg_class c JOIN pg_indexes i ON i.indexname = c.relname
+            `SELECT c.relname, c.reloptions, regexp_replace(i.indexdef, '^.* USING (.*?)( WITH .*)?$', '\\1') AS def
+               FROM pg_class c JOIN pg_indexes i ON i.indexname = c.relname
               WHERE c.relname = ANY($1) ORDER BY c.relname`,
             [names],
           )
@@ -120,7 +121,7 @@ describe('hybrid search: the vector and the words', () => {
     expect(ids(await api.search({ query: '東京' }))).toEqual(['tokyo'])
   })
 
-  it('sensitivity still filters: above the lexical score a lexical match needs its vector too; total agrees with the page', async () => {
+  it('sensitivity filters: past the lexical score a match needs its vector too; total agrees with page', async () => {
     const all = await api.search({ query: 'harpsichord', sensitivity: 0, pageSize: 100 })
     expect(all.total).toBe(people.length)
     expect(ids(all)[0]).toBe('wide')
@@ -136,7 +137,7 @@ describe('hybrid search: the vector and the words', () => {
     expect((await api.search({ query: 'likes harpsichord', sensitivity: 95 })).total).toBe(0)
   })
 
-  it('unrelated queries still return nothing; a frame word alone does not match ("has a pet axolotl" vs a turtle owner)', async () => {
+  it('nothing for unrelated queries, nor for a frame word alone ("has a pet axolotl" vs a turtle owner)', async () => {
     for (const query of [
       'has a pet axolotl',
       'quantum chromodynamics lattice simulations',
@@ -205,7 +206,7 @@ describe('hybrid search: the vector and the words', () => {
     expect(bad.status).toBe(400)
   })
 
-  it('the total and the page: side by side on a server, one after the other on the embedded database (another request may run between them)', async () => {
+  it('total and page: together on a server, in turn on the embedded database (requests may interleave)', async () => {
     const m = svc.profiler.db.dataSource.manager
     const query = m.query.bind(m)
     const calls: { kind: 'total' | 'page'; start: number; end?: number }[] = []
@@ -247,7 +248,7 @@ describe('hybrid search: the vector and the words', () => {
     )
   })
 
-  it('profiles stored before hybrid search (no lexemes) are found by the vector, and the reindex gives them their words', async () => {
+  it('profiles from before hybrid search (no lexemes) found by vector; the reindex gives them words', async () => {
     await svc.profiler.db.dataSource.query(`UPDATE profiles SET lexemes = NULL WHERE profile_id = 'wide'`)
     expect(await api.search({ query: 'harpsichord' })).toMatchObject({ profiles: [], total: 0 })
     const cli = await openCli(testConfig(svc.db))

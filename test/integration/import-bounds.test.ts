@@ -122,7 +122,7 @@ describe('import obeys the API limits', () => {
   })
   afterAll(async () => svc?.close())
 
-  it('refuses submission text POST would refuse (over PROFILER_MAX_DATA_BYTES, or invalid for its input_type) with 400 naming the line', async () => {
+  it('refuses text POST refuses (over the data limit, bad for its input_type) with 400 naming the line', async () => {
     const max = svc.profiler.config.limits.maxDataBytes
     const cases: [string, Record<string, unknown>, RegExp][] = [
       [
@@ -177,7 +177,7 @@ describe('import obeys the API limits', () => {
     expect(ok).toMatchObject({ status: 200, body: { profiles: 1, submissions: 5 } })
   })
 
-  it('refuses out-of-range integers and times, deep or oversized JSON with 400 naming the line, never 500', async () => {
+  it('refuses out-of-range integers and times, deep or oversized JSON: 400 naming the line, never 500', async () => {
     // Deep JSON is written as text: JSON.stringify itself overflows the stack on it (as the import's SQL parameters
     // did).
     const deep = (depth: number) =>
@@ -414,7 +414,7 @@ describe('import obeys the API limits', () => {
     )
   })
 
-  it('refuses the history entry of seq 2147483647 that poisoned its profile, and a later POST to it ends done', async () => {
+  it('refuses the seq 2147483647 history entry that poisoned its profile; a later POST to it ends done', async () => {
     const r = await importFile(fileOf(profile('poison'), [history('poison', { seq: 2 ** 31 - 1 })]))
     expect(r.status).toBe(400)
     expect(r.body.message).toMatch(/^Line 3: history record: seq: Too big: expected number to be <=1000000000/)
@@ -428,7 +428,8 @@ describe('import obeys the API limits', () => {
     expect(ok.status).toBe(200)
     // What such an import left: the entry, and the sequence at int32's end.
     await ds.query(
-      `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type) VALUES ($1, 'healed', 2147483647, now(), '{}', '[]', 'text')`,
+      `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
+       VALUES ($1, 'healed', 2147483647, now(), '{}', '[]', 'text')`,
       [tenantId],
     )
     await ds.query(`UPDATE profiles SET history_seq = 2147483647 WHERE tenant_id = $1 AND profile_id = 'healed'`, [
@@ -439,7 +440,9 @@ describe('import obeys the API limits', () => {
     const again = await importFile(fileOf(profile('healed', { history_seq: 1 }), [history('healed')]))
     expect(again.status).toBe(200)
     const [p] = await ds.query(
-      `SELECT history_seq, (SELECT max(seq) FROM profile_history h WHERE h.tenant_id = $1 AND h.profile_id = 'healed') AS top FROM profiles WHERE tenant_id = $1 AND profile_id = 'healed'`,
+      `SELECT history_seq,
+              (SELECT max(seq) FROM profile_history h WHERE h.tenant_id = $1 AND h.profile_id = 'healed') AS top
+         FROM profiles WHERE tenant_id = $1 AND profile_id = 'healed'`,
       [tenantId],
     )
     expect({ history_seq: Number(p.history_seq), top: Number(p.top) }).toEqual({ history_seq: 1, top: 1 })
@@ -463,7 +466,7 @@ describe('import obeys the API limits', () => {
     expect(p.internals.forgotten).toEqual(forgotten)
   })
 
-  it('accepts the most hostile file within the bounds, after which POST, re-extraction, GET and usage all work', async () => {
+  it('accepts the most hostile file within the bounds; then POST, re-extraction, GET and usage all work', async () => {
     const now = Date.now()
     const soon = new Date(now + 23 * HOUR).toISOString()
     const epoch = '1970-01-01T00:00:00.000Z'
@@ -568,7 +571,7 @@ describe('import charged by its size', () => {
       ),
     )
 
-  it('charges one operation per 256 KiB read, blank lines included, and reads 20 million blank lines cheaply', async () => {
+  it('charges one operation per 256 KiB read, blank lines included; 20 million blank lines read cheaply', async () => {
     const records = [header(1), profile('blank'), { type: 'end', profiles: 1, history: 0, submissions: 0 }].map((r) =>
       JSON.stringify(r),
     )

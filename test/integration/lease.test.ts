@@ -25,12 +25,13 @@ describe.skipIf(!SERVER_URL)('the lease of a profile being worked on (server Pos
     await svc?.close()
   })
 
-  it('is kept alive while the evidence waits to be stored: the submission is applied once, on its first attempt', async () => {
+  it('is kept alive while the evidence waits to be stored: applied once, on the first attempt', async () => {
     const http = client(svc.url, svc.key)
     const lease = async () =>
       (
         await sql.query(
-          `SELECT s.status, p.lease_until FROM submissions s JOIN profiles p USING (tenant_id, profile_id) WHERE s.profile_id = 'slow'`,
+          `SELECT s.status, p.lease_until FROM submissions s JOIN profiles p USING (tenant_id, profile_id)
+            WHERE s.profile_id = 'slow'`,
         )
       ).rows[0] as { status: string; lease_until: Date | null } | undefined
     await sql.query('BEGIN')
@@ -63,7 +64,9 @@ describe.skipIf(!SERVER_URL)('the lease of a profile being worked on (server Pos
     const { body } = await gql(
       svc.url,
       svc.key,
-      '{ profile(id: "slow") { history(first: 10) { entries { seq } } submissions(first: 10) { nodes { status attempts } } } }',
+      `{ profile(id: "slow") {
+          history(first: 10) { entries { seq } } submissions(first: 10) { nodes { status attempts } }
+        } }`,
     )
     expect(body.data.profile.submissions.nodes).toEqual([{ status: 'DONE', attempts: 1 }])
     expect(body.data.profile.history.entries).toHaveLength(1)

@@ -289,7 +289,7 @@ describe('MCP over Streamable HTTP', () => {
     }
   })
 
-  it("invalid arguments are tool errors: the SDK's type checks, and the service's own checks with REST's messages", async () => {
+  it("invalid arguments are tool errors: the SDK's type checks, and the service's with REST's messages", async () => {
     const c = await connect(svc, svc.key)
     const api = client(svc.url, svc.key)
     expect(errorText(await call(c, 'remember', { profile_id: 'ann', text: 5 }))).toMatch(/Input validation error/)
@@ -317,9 +317,13 @@ describe('MCP over Streamable HTTP', () => {
     expect(errorText(await call(c, 'search_profiles', { pageSize: 1000 }))).toBe(
       `VALIDATION_FAILED (400): ${await restMessage(await api.get('/v1/search?pageSize=1000'))}`,
     )
-    expect(errorText(await call(c, 'forget', { profile_id: 'ann', section: 'nowhere', value: 'x' }))).toBe(
-      `VALIDATION_FAILED (400): ${await restMessage(await fetch(`${svc.url}/v1/profile/ann/values`, { method: 'DELETE', headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ section: 'nowhere', value: 'x' }) }))}`,
-    )
+    const forgotten = errorText(await call(c, 'forget', { profile_id: 'ann', section: 'nowhere', value: 'x' }))
+    const forgottenOverRest = await fetch(`${svc.url}/v1/profile/ann/values`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${svc.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ section: 'nowhere', value: 'x' }),
+    })
+    expect(forgotten).toBe(`VALIDATION_FAILED (400): ${await restMessage(forgottenOverRest)}`)
     expect(errorText(await call(c, 'get_profile', { profile_id: 'nobody' }))).toBe(
       'PROFILE_NOT_FOUND (404): Profile nobody not found',
     )
@@ -327,7 +331,7 @@ describe('MCP over Streamable HTTP', () => {
     expect(okResult(await call(c, 'get_profile', { profile_id: 'ann' })).profile_id).toBe('ann')
   })
 
-  it("a text over the data limit: REST's 413 message as a tool error; a body over the body limit: HTTP 413", async () => {
+  it("a text over the data limit: REST's 413 message as a tool error; a body over the body limit: 413", async () => {
     const c = await connect(svc, svc.key)
     const limit = svc.profiler.config.limits.maxDataBytes
     const big = 'a'.repeat(limit + 1)
@@ -356,7 +360,7 @@ describe('MCP and the request budget', () => {
     await svc?.close()
   })
 
-  it("each JSON-RPC request is one of the app's operations, shared with REST; a refused tool call is a RATE_LIMITED tool error", async () => {
+  it('each JSON-RPC request is an app operation, shared with REST; refused, a RATE_LIMITED tool error', async () => {
     const key = (await svc.profiler.services.tenants.createApp('default', 'mcp-budget')).api_key
     const c = await connect(svc, key) // initialize and the initialized notification: two operations
     const results: CallToolResult[] = []
@@ -425,7 +429,7 @@ describe('MCP over stdio: `profiler mcp` bridged to the service', () => {
     )
   })
 
-  it("the clients page's MCP host configuration, its placeholders filled in, starts a server the host reaches", async () => {
+  it("the clients page's MCP host configuration, placeholders filled, starts a server the host reaches", async () => {
     // As an MCP host reads claude_desktop_config.json: the command, its arguments and its environment.
     const written = docExample('docs/getting-started/clients.md', 'mcp')
     const filled = written
@@ -514,7 +518,7 @@ describe('MCP: a client that goes away stops its call (openai provider)', () => 
     await oa?.close()
   })
 
-  it("recall: the client closes while the query's embedding is requested; the service drops the provider request", async () => {
+  it("recall: the client closes while the query's embedding is requested; the provider request drops", async () => {
     const query = 'hiking in the alps'
     oa.faults.add({ endpoint: 'embeddings', match: query, holdUntil: released })
     const c = await connect(svc, svc.key)
@@ -575,7 +579,7 @@ describe('MCP: no stall on the largest inputs', () => {
     await svc?.close()
   })
 
-  it("one tenant remembers 100 KiB texts and recalls with the largest query and budget over /mcp: another tenant's GETs stay fast (p99)", async () => {
+  it("remember 100 KiB texts, recall at the largest query and budget: another tenant's GETs fast (p99)", async () => {
     const limit = svc.profiler.config.limits.maxDataBytes
     const bystander = client(svc.url, (await svc.profiler.services.tenants.createApp('calm', 'app')).api_key)
     expect((await bystander.post('me', { data: 'I live in Oslo.' })).status).toBe(202)

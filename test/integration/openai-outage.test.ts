@@ -46,11 +46,11 @@ const readyz = async (svc: TestService) => {
 
 const submissionsOf = async (svc: TestService, ids: string[]) => {
   const alias = (id: string) => id.replace(/-/g, '_')
-  const { body } = await gql(
-    svc.url,
-    svc.key,
-    `{ ${ids.map((id) => `${alias(id)}: profile(id: "${id}") { status submissions(first: 5) { nodes { id status attempts error } } }`).join(' ')} }`,
+  const profiles = ids.map(
+    (id) =>
+      `${alias(id)}: profile(id: "${id}") { status submissions(first: 5) { nodes { id status attempts error } } }`,
   )
+  const { body } = await gql(svc.url, svc.key, `{ ${profiles.join(' ')} }`)
   if (!body.data) throw new Error(JSON.stringify(body))
   return ids.flatMap(
     (id) =>
@@ -150,7 +150,7 @@ describe('a misconfigured provider pauses processing, reports it once, and resum
     expect(resumeLines().at(-1)).toMatchObject({ level: 30, reason: o.reason })
   }
 
-  it('a wrong key (401): submissions wait, /readyz, metrics and one log line say so; the key fixed, all is processed', async () => {
+  it('a wrong key (401): submissions wait; /readyz, metrics and a log line say so; fixed, all processed', async () => {
     oa.faults.add({ endpoint: 'any', error: 'invalid_api_key', persistent: true })
     await pauseAndResume({
       prefix: 'key',
@@ -171,7 +171,7 @@ describe('a misconfigured provider pauses processing, reports it once, and resum
     })
   })
 
-  it('a chat model that does not exist (404 model_not_found): paused, searches still answered, resumed once it exists', async () => {
+  it('a missing chat model (404 model_not_found): paused, searches answered, resumed once it exists', async () => {
     oa.faults.add({ error: 'model_not_found', persistent: true })
     await pauseAndResume({
       prefix: 'model',
@@ -188,7 +188,7 @@ describe('a misconfigured provider pauses processing, reports it once, and resum
     })
   })
 
-  it('an embedding model that does not exist: chat requests held too, probed by an embeddings request of its own', async () => {
+  it('a missing embedding model: chat requests held too, probed by an embeddings request of its own', async () => {
     oa.faults.add({ endpoint: 'embeddings', error: 'model_not_found', persistent: true })
     const chatBefore = oa.chatRequests().length
     await pauseAndResume({
@@ -202,7 +202,7 @@ describe('a misconfigured provider pauses processing, reports it once, and resum
     expect(oa.chatRequests().length - chatBefore).toBeLessThanOrEqual(2 * 3)
   })
 
-  it('quota exhausted (429 insufficient_quota) is a pause, not a rate limit: never retried within a request', async () => {
+  it('quota exhausted (429 insufficient_quota) pauses, not a rate limit: never retried within a request', async () => {
     oa.faults.add({ endpoint: 'any', error: 'insufficient_quota', persistent: true })
     const reqs = since(oa, 'QUOTA', 'chat')
     await pauseAndResume({
@@ -292,7 +292,7 @@ describe('waits the provider asks for', () => {
     expect(s).toMatchObject({ status: 'DONE', attempts: 1 })
   })
 
-  it('x-ratelimit-reset-tokens of 6m0s is not waited within the request: the submission is deferred that long, no attempt used', async () => {
+  it('x-ratelimit-reset-tokens of 6m0s: not waited in the request; submission deferred, no attempt used', async () => {
     const api = client(svc.url, svc.key)
     oa.faults.add({
       endpoint: 'embeddings',
@@ -310,7 +310,7 @@ describe('waits the provider asks for', () => {
     expect(oa.embeddingRequests().filter((r) => r.status === 429)).toHaveLength(1)
   })
 
-  it('Retry-After: 120 is not retried within the request: the submission is deferred until then, no attempt used', async () => {
+  it('Retry-After: 120: not retried in the request, the submission deferred until then, no attempt used', async () => {
     const api = client(svc.url, svc.key)
     oa.faults.add({ status: 429, match: 'LATER', retryAfterSeconds: 120 })
     const t0 = Date.now()

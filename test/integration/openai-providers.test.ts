@@ -151,7 +151,7 @@ describe('OpenAI', () => {
     }
   })
 
-  it('a model refusing parameters under a name Profiler cannot recognise: dropped after the first 400, remembered, outside the retry budget', async () => {
+  it('parameters refused under an unknown model name: dropped after one 400, remembered, no retry spent', async () => {
     // An Azure-style deployment name for a reasoning model; max_tokens comes from PROFILER_LLM_EXTRA_BODY (the
     // operator's cap, under the name older servers take). No transport retries at all: re-sending a refused request
     // must not need one.
@@ -185,7 +185,7 @@ describe('OpenAI', () => {
 })
 
 describe('Azure OpenAI', () => {
-  it('deployment names, the api-key header, and dimensions sent for an embedding deployment of text-embedding-3-large', async () => {
+  it('deployment names, the api-key header, dimensions for a text-embedding-3-large deployment', async () => {
     const r = await start('azure', {
       PROFILER_CHAT_MODEL: 'prod-chat',
       PROFILER_EMBEDDING_MODEL: 'embeddings-deployment',
@@ -206,7 +206,7 @@ describe('Azure OpenAI', () => {
 })
 
 describe('OpenRouter', () => {
-  it('provider-prefixed names (a reasoning model, an embedding model), the extra body and the app headers on every request', async () => {
+  it('provider-prefixed model names, the extra body and the app headers on every request', async () => {
     const r = await start('openrouter', {
       PROFILER_CHAT_MODEL: 'openai/gpt-5-mini',
       PROFILER_EMBEDDING_MODEL: 'openai/text-embedding-3-large',
@@ -336,7 +336,7 @@ describe('servers that only constrain decoding: the custom fields reach the mode
     })
   }
 
-  it('vLLM refuses dimensions for a model without Matryoshka embeddings: dropped for that model, vectors checked', async () => {
+  it('vLLM refuses dimensions for a model without Matryoshka embeddings: dropped for it, vectors checked', async () => {
     const r = await start('vllm', {
       PROFILER_CHAT_MODEL: 'qwen2.5-7b-instruct',
       PROFILER_EMBEDDING_MODEL: 'BAAI/bge-small-en-v1.5',

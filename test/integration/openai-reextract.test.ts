@@ -77,7 +77,7 @@ describe('summary instructions and re-extraction with the openai provider', () =
     ])
   })
 
-  it('a dry run shows what the changed model now answers, in batches, without changing anything; the apply writes it', async () => {
+  it('a dry run shows what the changed model answers, in batches, changing nothing; the apply writes it', async () => {
     for (const data of ['I also enjoy fishing.', 'I have a cat named Tom.']) {
       expect((await api.post('rui', { data })).status).toBe(202)
       await waitFor('rui to take the submission', () => api.profile('rui'), {

@@ -104,7 +104,7 @@ describe('custom schemas within the limits of structured outputs', () => {
     },
   })
 
-  it('refuses (400, naming the limit) a schema whose extraction schema has more than 1,000 enum values, on REST and GraphQL', async () => {
+  it('refuses over 1,000 enum values in the extraction schema (400 naming the limit), REST and GraphQL', async () => {
     const tooMany = enumSchema(Array(12).fill(100)) // 1,200 + the fixed schema's 6 = 1,206 enum values
     // What the real API would answer: the fake in 'openai' mode refuses the extraction schema built from it.
     const sent = withCustomOutput(outputJsonSchema(), parseCustomSchema(tooMany))
@@ -174,7 +174,7 @@ describe("an answer cut at the output cap (finish_reason 'length') splits the ba
   })
   afterAll(() => stop(s))
 
-  it('a batch of 20 with a large app schema: 3 extraction requests (20, then 10 + 10), all ready on their first attempt', async () => {
+  it('a batch of 20 with a large schema: 3 extraction requests (20, then 10 + 10), all ready first try', async () => {
     const cities = ['Lyon', 'Porto', 'Turin', 'Ghent', 'Basel']
     const texts = Array.from({ length: 20 }, (_, i) => `WIDE-${i} I live in ${cities[i % 5]}. I love chess.`)
     const marks = texts.map((_, i) => `WIDE-${i} `)
@@ -212,7 +212,7 @@ describe("Ollama's 4,096-token context, output cap and timeouts", () => {
   })
   afterAll(() => stop(s))
 
-  it('packs a batch that would overflow the context into requests that fit: nothing is cut, every fact is extracted', async () => {
+  it('packs a batch that would overflow the context into requests that fit; nothing cut, all extracted', async () => {
     const people = [
       ['Ana', 'Lyon', 'jazz'],
       ['Bo', 'Porto', 'chess'],
@@ -240,7 +240,7 @@ describe("Ollama's 4,096-token context, output cap and timeouts", () => {
     expect(subs.map((x) => [x.status, x.attempts])).toEqual(marks.map(() => ['done', 1]))
   })
 
-  it('a submission that can never fit the context is failed once, with its size and the setting; its batch-mates are applied', async () => {
+  it('a submission never fitting the context fails once (its size, the setting); its batch-mates applied', async () => {
     const huge = `HUGE-1 I love opera. ${filler(3600, 'h')}`
     const texts = ['HUGE-0 My name is Eva. I love tennis.', huge, 'HUGE-2 I live in Bergen.']
     await postBatch(s, 'huge', texts)
@@ -260,11 +260,12 @@ describe("Ollama's 4,096-token context, output cap and timeouts", () => {
     expect(interests(p)).not.toContain('opera')
   })
 
-  it('an answer longer than the output cap splits its batch; one submission whose answer alone is cut is failed once', async () => {
+  it('an answer over the output cap splits its batch; a submission whose answer alone is cut fails once', async () => {
+    const topics = ['jazz', 'chess', 'sailing', 'pottery', 'hiking', 'skiing', 'tennis', 'golf', 'opera', 'baking']
+    const kinds = ['club', 'music', 'trips', 'classes', 'tours', 'camps']
     const hobbies = Array.from(
       { length: 60 },
-      (_, i) =>
-        `${['jazz', 'chess', 'sailing', 'pottery', 'hiking', 'skiing', 'tennis', 'golf', 'opera', 'baking'][i % 10]}${i >= 10 ? ` ${['club', 'music', 'trips', 'classes', 'tours', 'camps'][Math.floor(i / 10) - 1]}` : ''}`,
+      (_, i) => `${topics[i % 10]}${i >= 10 ? ` ${kinds[Math.floor(i / 10) - 1]}` : ''}`,
     )
     const texts = [
       'LONG-0 My name is Flo. I live in Nantes.',

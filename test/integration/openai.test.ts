@@ -58,7 +58,9 @@ const ack = async (r: Promise<Response>): Promise<{ id: string }> => {
   return (await res.json()) as { id: string }
 }
 
-const SUB_QUERY = `query ($id: ID!) { submission(id: $id) { id status attempts error promptVersion usage { promptTokens completionTokens totalTokens } } }`
+const SUB_QUERY = `query ($id: ID!) { submission(id: $id) {
+  id status attempts error promptVersion usage { promptTokens completionTokens totalTokens }
+} }`
 const addUsage = (a: UsageTotals, b: UsageTotals | null | undefined): UsageTotals => ({
   promptTokens: a.promptTokens + (b?.promptTokens ?? 0),
   completionTokens: a.completionTokens + (b?.completionTokens ?? 0),
@@ -89,7 +91,7 @@ describe('the fake OpenAI server speaks the wire format the SDK expects', () => 
   })
   afterAll(async () => oa?.close())
 
-  it("accepts the provider's schema in strict mode, answers inside it, and rejects a schema the real API would reject", async () => {
+  it("takes the provider's strict schema, answers inside it, rejects one the real API would reject", async () => {
     expect(strictSchemaProblems(outputJsonSchema())).toEqual([])
     const sdk = new OpenAI({ apiKey: 'k', baseURL: oa.url, maxRetries: 0 })
     const bad = { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false }
@@ -170,7 +172,7 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
     await oa?.close()
   })
 
-  it('builds profiles end to end (text and conversation); usage per submission and per tenant is what the server reported', async () => {
+  it('builds profiles end to end; usage per submission and tenant is what the server reported', async () => {
     const a = await submit(api, 'ana', {
       data: 'My name is Ana Silva, I am 34 and I live in Porto. I work as an architect and I love hiking and jazz.',
     })
@@ -332,7 +334,7 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
     expect(await sub(s.id)).toMatchObject({ status: 'DONE', attempts: 1 })
   })
 
-  it('malformed, schema-invalid and refused output is asked for again; what the extra requests cost is counted', async () => {
+  it('malformed, schema-invalid or refused output is asked for again; the extra cost is counted', async () => {
     const mark = lastSeq()
     oa.faults.add({ malformedJson: true, match: 'BAD-OUTPUT' })
     oa.faults.add({ schemaInvalid: true, match: 'BAD-OUTPUT' })
@@ -358,7 +360,7 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
     ['malformed JSON', { malformedJson: true }, /not JSON/],
     ['schema-invalid output', { schemaInvalid: 'confidence-string' as const }, /schema/],
   ] as const) {
-    it(`${kind} past every retry: the submission ends FAILED with its error, nothing of it is merged, the profile is ready`, async () => {
+    it(`${kind} past every retry: submission FAILED with its error, nothing merged, profile ready`, async () => {
       const profileId = `persist-${kind.split(' ')[0]}`
       await submit(api, profileId, { data: 'My name is Olga and I love chess.' })
       const before = await api.waitReady(profileId)
@@ -383,7 +385,7 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
     })
   }
 
-  it('prompt injection cannot reach another profile or tenant, nor can the model answering for a foreign submission', async () => {
+  it('prompt injection, or a model answering a foreign submission, reaches no other profile or tenant', async () => {
     const other = await profiler.services.tenants.createApp('tenant-x', 'app')
     const apiX = client(profiler.url!, other.api_key)
     const victim = await submit(api, 'victim', { data: 'My name is Victor and I live in Vienna. I love chess.' })
@@ -401,7 +403,8 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
       otherX: await apiX.profile('other-x'),
       listX: await apiX.search({}),
       rows: await profiler.db.dataSource.query(
-        `SELECT id, tenant_id, profile_id, status, usage, extraction FROM submissions WHERE id = ANY($1::uuid[]) ORDER BY id`,
+        `SELECT id, tenant_id, profile_id, status, usage, extraction
+           FROM submissions WHERE id = ANY($1::uuid[]) ORDER BY id`,
         [[victim.id, victimX.id]],
       ),
     })
@@ -448,7 +451,7 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
     expect(oa.maxConcurrentChat()).toBe(2)
   })
 
-  it('a batch of only structured submissions needs no extraction: one summary request, then the embedding', async () => {
+  it('only structured submissions in a batch: no extraction, one summary request, then the embedding', async () => {
     const mark = lastSeq()
     const s = await submit(api, 'structured', {
       input_type: 'structured',
@@ -481,7 +484,8 @@ describe('PROFILER_AI=openai against a local OpenAI-compatible server', () => {
 
   it('every token the server reported is attributed to exactly one submission of one tenant', async () => {
     const rows = await profiler.db.dataSource.query(
-      `SELECT COALESCE(sum((usage->>'promptTokens')::bigint), 0)::int AS p, COALESCE(sum((usage->>'completionTokens')::bigint), 0)::int AS c,
+      `SELECT COALESCE(sum((usage->>'promptTokens')::bigint), 0)::int AS p,
+              COALESCE(sum((usage->>'completionTokens')::bigint), 0)::int AS c,
               COALESCE(sum((usage->>'totalTokens')::bigint), 0)::int AS t FROM submissions`,
     )
     expect({ promptTokens: rows[0].p, completionTokens: rows[0].c, totalTokens: rows[0].t }).toEqual(
@@ -572,7 +576,7 @@ describe('an embedding model of more than 2,000 dimensions (text-embedding-3-lar
 describe('switching the embedding model (64-d -> 128-d) with `profiler reindex`', () => {
   const own = ownModelService()
 
-  it('start-up refuses the mismatch with a clear message; after reindex (a real process) search works with the new model', async () => {
+  it('start-up refuses the mismatch clearly; after a reindex (real process) search uses the new model', async () => {
     own.oa = await startOpenAIServer()
     own.db = await freshDatabase()
     const small = testEnv(own.db, openaiEnv(own.oa))
@@ -646,7 +650,7 @@ describe('switching the embedding model (64-d -> 128-d) with `profiler reindex`'
   // Once a bug (src/services/reindex.service.ts adaptColumn + CLI reindex): the column was changed while a worker of
   // the previous model still ran; its next batch could not store its vector and, after 3 attempts, the accepted
   // submission was FAILED (lost).
-  it('reindex for another model while a service of the old model runs: its submissions wait, unharmed, for a worker configured like the database', async () => {
+  it('reindex while an old-model service runs: its submissions wait, unharmed, for a matching worker', async () => {
     const key = (await own.running!.services.tenants.createApp('switch', 'app')).api_key
     const api = client(own.running!.url!, key)
     // back to the 64-d model, with the 128-d service still running

@@ -45,7 +45,7 @@ async function call(
 }
 
 describe('OpenAPI document', () => {
-  it('passes a third-party OpenAPI 3.1 validator, every operation has an operationId, bodies are named components', async () => {
+  it('passes an OpenAPI 3.1 validator; every operation has an operationId; bodies are named components', async () => {
     const result = await new Validator().validate(doc)
     expect(result.errors ?? [], JSON.stringify(result.errors)).toEqual([])
     expect(result.valid).toBe(true)

@@ -101,7 +101,7 @@ describe('evidence passages: read API, delete, tenant isolation', () => {
     ])
   })
 
-  it('pages with limit and next_cursor (every passage once, in order), filters by submission, and refuses what it cannot read', async () => {
+  it('pages by limit and next_cursor (each passage once, in order), by submission; refuses bad params', async () => {
     const whole = (await list(api, 'ana')).body.passages
     for (const limit of [1, 2, 4]) expect(await all(api, 'ana', { limit })).toEqual(whole)
     const first = await list(api, 'ana', { limit: 2 })
@@ -138,7 +138,8 @@ describe('evidence passages: read API, delete, tenant isolation', () => {
   it('leaves hidden passages out unless include_hidden, and then says when and why they were hidden', async () => {
     // Hidden as a forget hides a value's evidence (the hiding itself is the provenance work's): straight in the table.
     await svc.profiler.db.dataSource.query(
-      `UPDATE passages SET hidden_at = '2024-01-02T03:04:05Z', hidden_by = 'forget core_info.location' WHERE submission_id = $1 AND position = 0`,
+      `UPDATE passages SET hidden_at = '2024-01-02T03:04:05Z', hidden_by = 'forget core_info.location'
+        WHERE submission_id = $1 AND position = 0`,
       [conv],
     )
     try {
@@ -155,8 +156,11 @@ describe('evidence passages: read API, delete, tenant isolation', () => {
       })
       expect(every.filter((p: any) => p.hidden_at === null && p.hidden_by === null)).toHaveLength(TURNS.length)
 
-      const q = `query($after: String, $hidden: Boolean!) { profile(id: "ana") { passages(first: 4, after: $after, includeHidden: $hidden) {
-        nodes { submissionId position speaker prompt text occurredAt hiddenAt hiddenBy } pageInfo { endCursor hasNextPage } } } }`
+      const q = `query($after: String, $hidden: Boolean!) { profile(id: "ana") {
+        passages(first: 4, after: $after, includeHidden: $hidden) {
+          nodes { submissionId position speaker prompt text occurredAt hiddenAt hiddenBy }
+          pageInfo { endCursor hasNextPage }
+        } } }`
       const nodes: any[] = []
       let after: string | null = null
       for (let i = 0; i < 5; i++) {
@@ -220,9 +224,8 @@ describe('evidence passages: read API, delete, tenant isolation', () => {
     ])
     // The context quotes B's passages only, even for a query about A's words.
     for (const include of ['all', 'passages']) {
-      const r = await other.get(
-        `/v1/profile/ana/context?query=${encodeURIComponent('cello orchestra Kyoto museum Porto')}&include=${include}&max_tokens=2000`,
-      )
+      const query = encodeURIComponent('cello orchestra Kyoto museum Porto')
+      const r = await other.get(`/v1/profile/ana/context?query=${query}&include=${include}&max_tokens=2000`)
       const body = (await r.json()) as any
       expect(r.status).toBe(200)
       expect(body.text).not.toMatch(/Porto|chemistry|Kyoto|cello|sardines|Serralves/)
@@ -292,8 +295,8 @@ describe('evidence passages: export, import and reindex', () => {
   }
   const stored = (tenantId: string, profileId: string) =>
     svc.profiler.db.dataSource.query(
-      `SELECT submission_id::text AS submission_id, position, speaker, prompt, text, occurred_at, language::text AS language, hidden_at, hidden_by,
-              embedding IS NOT NULL AS embedded, embedding_model
+      `SELECT submission_id::text AS submission_id, position, speaker, prompt, text, occurred_at,
+              language::text AS language, hidden_at, hidden_by, embedding IS NOT NULL AS embedded, embedding_model
          FROM passages WHERE tenant_id = $1 AND profile_id = $2 ORDER BY occurred_at, submission_id, position`,
       [tenantId, profileId],
     )
@@ -322,7 +325,8 @@ describe('evidence passages: export, import and reindex', () => {
     })
     await a.waitReady('eva')
     await svc.profiler.db.dataSource.query(
-      `UPDATE passages SET hidden_at = '2024-01-02T03:04:05Z', hidden_by = 'forget:7' WHERE submission_id = $1 AND position = 1`,
+      `UPDATE passages SET hidden_at = '2024-01-02T03:04:05Z', hidden_by = 'forget:7'
+        WHERE submission_id = $1 AND position = 1`,
       [conv],
     )
   })
@@ -330,7 +334,7 @@ describe('evidence passages: export, import and reindex', () => {
     await svc?.close()
   })
 
-  it("exports each profile's passages with the text (no vectors), and an import restores them unembedded, found by their words until the reindex embeds them", async () => {
+  it('exports passages with the text (no vectors); imported, they are found by words until reindexed', async () => {
     const recs = await exportOf(aKey, '?include_text=true')
     const passages = recs.filter((r) => r.type === 'passage')
     expect(passages).toHaveLength(TURNS.length + 1)
@@ -442,7 +446,7 @@ describe('evidence passages: export, import and reindex', () => {
     expect(recs.at(-1)).toMatchObject({ type: 'end', passages: 0 })
   })
 
-  it('skips passages whose submission the tenant lacks (or holds without text, or under another profile), and refuses what is out of bounds, naming the line', async () => {
+  it('skips passages with no submission text held for their profile; refuses bad bounds, naming the line', async () => {
     const at = '2024-03-01T00:00:00.000Z'
     const header = headerRecord(2, { at, tenant: 'x' })
     const profile = (id: string) => profileRecord(id, {}, at)
@@ -570,7 +574,7 @@ describe('evidence passages: export, import and reindex', () => {
     expect(x).toMatchObject({ status: 200, body: { passages: 12, passages_skipped: 0 } })
   })
 
-  it('keeps a profile to PROFILER_PASSAGES_PER_PROFILE when an import adds to what it has: the newest said stay', async () => {
+  it('keeps a profile to PROFILER_PASSAGES_PER_PROFILE when an import adds to it: the newest said stay', async () => {
     /**
      * Profile `id`, empty but for one submission whose text says the days 1 to 18 and 30 (not started or finished),
      * with a passage of each of `days`, said on that day of January 2024.
@@ -605,7 +609,7 @@ describe('evidence passages: export, import and reindex', () => {
     expect(await stored(tenantC, 'quinn')).toHaveLength(1)
   })
 
-  it("imports an older export without passages, and the reindex rebuilds them from the submissions' text, then embeds them", async () => {
+  it('imports an older export without passages: the reindex rebuilds them from the text and embeds them', async () => {
     const recs = (await exportOf(aKey, '?include_text=true')).filter((r) => r.type !== 'passage')
     const old = recs.map((r) =>
       r.type === 'end' ? { type: 'end', profiles: r.profiles, history: r.history, submissions: r.submissions } : r,

@@ -59,7 +59,7 @@ describe('facts over time', () => {
       body: JSON.stringify({ section: 'core_info.location', value }),
     })
 
-  it('a move keeps the old place with its window: REST profile, GraphQL, the history and the context say it', async () => {
+  it('a move keeps the old place with its window: REST, GraphQL, the history and the context say it', async () => {
     await post('ana', 'I live in Lisbon.', '2019-06-01')
     const p = await post('ana', 'I moved to Porto.', '2025-03-10')
     expect(p.core_info.location).toEqual({ value: 'Porto', confidence: 0.85 })
@@ -93,7 +93,7 @@ describe('facts over time', () => {
     expect(await contextText('plain')).toContain('- Lives in Lisbon\n')
   })
 
-  it('back-filling (the 2025 conversation first, then the 2019 one) builds the same timeline and Porto stays', async () => {
+  it('back-filling (the 2025 conversation, then the 2019 one) builds the same timeline; Porto stays', async () => {
     await post('bea', 'I moved to Porto.', '2025-03-10')
     const p = await post('bea', 'I live in Lisbon.', '2019-06-01')
     expect(p.core_info.location).toEqual({ value: 'Porto', confidence: 0.85 })
@@ -199,7 +199,7 @@ describe('facts over time', () => {
     ])
   })
 
-  it('an import with 10,000 past values, or a window out of order, is refused with a 400 naming the line; nothing is imported', async () => {
+  it('an import with 10,000 past values or a window out of order: 400 naming the line, nothing imported', async () => {
     await post('fay', 'I live in Lisbon.', '2019-06-01')
     await post('fay', 'I moved to Porto.', '2025-03-10')
     const exp = await fetch(`${svc.url}/v1/export?profile_id=fay`, { headers: { authorization: `Bearer ${svc.key}` } })
@@ -228,7 +228,8 @@ describe('facts over time', () => {
     expect(hostile.status).toBe(400)
     expect(hostile.message).toMatch(
       new RegExp(
-        `^Line ${at + 1}: profile record: past_values\\.core_info\\.location: at most 20 past values per scalar \\(PROFILER_PROFILE_MAX_PAST_VALUES\\)`,
+        `^Line ${at + 1}: profile record: past_values\\.core_info\\.location: ` +
+          'at most 20 past values per scalar \\(PROFILER_PROFILE_MAX_PAST_VALUES\\)',
       ),
     )
     const cases: [string, (p: any) => void, RegExp][] = [

@@ -35,7 +35,7 @@ describe('profile limits (small limits)', () => {
   })
   afterAll(async () => svc?.close())
 
-  it('a list keeps its most confident values, the newest of equals; the entry lists what was dropped, not as removed', async () => {
+  it('a list keeps its most confident values (newest of equals); the rest logged as dropped, not removed', async () => {
     await submit(
       c,
       'lists',
@@ -105,7 +105,7 @@ describe('profile limits (small limits)', () => {
     expect(d).toMatchObject({ total: 6, limits: ['categories', 'memories'] })
   })
 
-  it('a structured value longer than the limit is refused at POST (400 naming it); extracted ones are dropped', async () => {
+  it('a structured value over the limit is refused at POST (400 naming it); extracted ones are dropped', async () => {
     const long = 'x'.repeat(61)
     for (const doc of [
       { interests: { music: [long] } },
@@ -123,7 +123,9 @@ describe('profile limits (small limits)', () => {
 
   it('free text past the limits: the extractor proposes, the limits cut, the entry says so', async () => {
     const p = await submit(c, 'talker', {
-      data: 'I love jazz, blues, soul, funk, disco, techno, house and opera. I am kind, calm, brave, honest, patient, curious and witty.',
+      data:
+        'I love jazz, blues, soul, funk, disco, techno, house and opera. ' +
+        'I am kind, calm, brave, honest, patient, curious and witty.',
     })
     expect(p.personality.traits.length).toBeLessThanOrEqual(5)
     for (const list of Object.values(p.interests) as any[][]) expect(list.length).toBeLessThanOrEqual(5)
@@ -151,7 +153,7 @@ describe('profile limits (small limits)', () => {
     expect(((await r7.json()) as any).profile.core_info.location.value).toBe('City6')
   })
 
-  it('a custom schema change that takes values out of profiles writes its entry within the same history bound', async () => {
+  it('a custom schema change taking values out of profiles writes its entry within the history bound', async () => {
     const put = (schema: unknown) =>
       fetch(`${svc.url}/v1/schema`, {
         method: 'PUT',

@@ -38,7 +38,8 @@ describe('provenance (local provider)', () => {
     })
   const passages = (id: string) =>
     svc.profiler.db.dataSource.query(
-      `SELECT submission_id::text AS s, position, text, hidden_at, hidden_by FROM passages WHERE profile_id = $1 ORDER BY occurred_at, position`,
+      `SELECT submission_id::text AS s, position, text, hidden_at, hidden_by
+         FROM passages WHERE profile_id = $1 ORDER BY occurred_at, position`,
       [id],
     )
 
@@ -106,7 +107,7 @@ describe('provenance (local provider)', () => {
     expect(job.body.sources.map((s: any) => s.submission_id)).toEqual([conv])
   })
 
-  it('an empty list when nothing supports it; 404 for an unknown profile; 400 naming a bad field, value, category or limit', async () => {
+  it('empty when unsupported, unknown profile 404, 400 naming a bad field, value, category or limit', async () => {
     const none = await evidence('ana', { field: 'core_info.location', value: 'Tokyo' })
     expect(none.status).toBe(200)
     expect(none.body.passages).toEqual([])
@@ -138,8 +139,11 @@ describe('provenance (local provider)', () => {
     const r = await gql(
       svc.url,
       svc.key,
-      `{ profile(id: "ana") { evidence(field: "interests", value: "jazz", category: "music", limit: 5) { field value category extractionsRead
-          passages { submissionId position speaker prompt text occurredAt match } sources { submissionId occurredAt quote } } } }`,
+      `{ profile(id: "ana") { evidence(field: "interests", value: "jazz", category: "music", limit: 5) {
+          field value category extractionsRead
+          passages { submissionId position speaker prompt text occurredAt match }
+          sources { submissionId occurredAt quote }
+        } } }`,
     )
     expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined()
     const e = r.body.data.profile.evidence
@@ -161,7 +165,7 @@ describe('provenance (local provider)', () => {
     expect(bad.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED')
   })
 
-  it('falls back to the passages holding every word of the value when no stored extraction says where it was said', async () => {
+  it('falls back to passages saying every word of the value when no stored extraction says where', async () => {
     const id = 'chess'
     // The value comes from structured data (no passages); a text mentions it without the extractor taking it.
     await post(api, id, { input_type: 'structured', data: JSON.stringify({ interests: { games: ['chess'] } }) })
@@ -210,7 +214,7 @@ describe('provenance (local provider)', () => {
     expect((await evidence('ana', { field: 'interests', value: 'jazz' })).body.passages.length).toBe(1)
   })
 
-  it('forgetting a value hides the passages that state it from contexts and the evidence answer, and the history records how many', async () => {
+  it('forgetting a value hides its passages from contexts and evidence; the history counts them', async () => {
     const id = 'lisa'
     await post(api, id, { data: 'I live in Lisbon.', occurred_at: '2024-01-01T00:00:00Z' })
     await post(api, id, { data: 'I love painting and long walks by the river.', occurred_at: '2024-02-01T00:00:00Z' })
@@ -245,7 +249,9 @@ describe('provenance (local provider)', () => {
     const g2 = await gql(
       svc.url,
       svc.key,
-      `mutation { forgetProfileValue(id: "${id}", section: "interests", value: "painting") { history(first: 100) { entries { inputType changes } } } }`,
+      `mutation { forgetProfileValue(id: "${id}", section: "interests", value: "painting") {
+        history(first: 100) { entries { inputType changes } }
+      } }`,
     )
     expect(g2.body.errors, JSON.stringify(g2.body.errors)).toBeUndefined()
     const entries = g2.body.data.forgetProfileValue.history.entries
@@ -261,7 +267,7 @@ describe('provenance (local provider)', () => {
     ).toEqual(['Now I live in Lisbon.'])
   })
 
-  it("deletes one submission's evidence (its passages and text), leaves the profile's values alone; 404s; GraphQL too", async () => {
+  it("deletes a submission's evidence (passages, text), not the profile's values; 404s; GraphQL too", async () => {
     const id = 'del'
     const first = await post(api, id, { data: 'I live in Porto. I love chess.' })
     const second = await post(api, id, { data: 'I work as a baker.' })
@@ -298,7 +304,9 @@ describe('provenance (local provider)', () => {
     const g = await gql(
       svc.url,
       svc.key,
-      `mutation { deleteSubmissionEvidence(profileId: "${id}", submissionId: "${second}") { profileId submissionId passagesDeleted textDeleted } }`,
+      `mutation { deleteSubmissionEvidence(profileId: "${id}", submissionId: "${second}") {
+        profileId submissionId passagesDeleted textDeleted
+      } }`,
     )
     expect(g.body.errors, JSON.stringify(g.body.errors)).toBeUndefined()
     expect(g.body.data.deleteSubmissionEvidence).toEqual({
@@ -347,7 +355,7 @@ describe('provenance: a submission still waiting keeps its text', () => {
 describe('provenance (openai provider, against the local OpenAI-compatible server)', () => {
   const ai = openaiService()
 
-  it("ranks the passage holding the model's quote first, keeps the quote as the source, and a forget hides every passage that states it", async () => {
+  it("ranks the passage of the model's quote first, the quote its source; a forget hides all stating it", async () => {
     const filler = [
       'The weather was mild and we walked a lot along the coast.',
       'We ate grilled sardines at a small place near the harbour.',

@@ -12,7 +12,8 @@ const json = (r: Response): Promise<any> => r.json()
 const REEXTRACT = /* GraphQL */ `
   mutation Re($id: ID!, $dryRun: Boolean, $v: Int) {
     reextractProfile(id: $id, dryRun: $dryRun, expectedVersion: $v) {
-      profileId dryRun applied version newVersion changed changes summary previousSummary reextracted skippedWithoutText batches
+      profileId dryRun applied version newVersion changed changes summary previousSummary
+      reextracted skippedWithoutText batches
     }
   }
 `
@@ -30,7 +31,8 @@ describe('re-extraction (local provider)', () => {
     })
   const stored = async (id: string) => {
     const [row] = await svc.profiler.db.dataSource.query(
-      `SELECT version, history_seq, summary, embedding::text AS embedding, content, last_updated FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
+      `SELECT version, history_seq, summary, embedding::text AS embedding, content, last_updated
+         FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
       [tenantId, id],
     )
     const [{ n }] = await svc.profiler.db.dataSource.query(
@@ -82,7 +84,7 @@ describe('re-extraction (local provider)', () => {
     expect(await api.profile('ana')).toEqual(profileBefore)
   })
 
-  it('skips a stored text longer than a submission may be (imported before imports were bounded), without reading it', async () => {
+  it('skips a stored text over the submission limit (imported before imports were bounded) unread', async () => {
     expect((await api.post('legacy-text', { data: 'I live in Oslo.' })).status).toBe(202)
     await api.waitReady('legacy-text')
     await svc.profiler.db.dataSource.query(
@@ -95,10 +97,13 @@ describe('re-extraction (local provider)', () => {
     expect(dry.changes.core_info?.location).toBeUndefined()
   })
 
-  it('skips submissions whose text retention dropped, and applying writes exactly the dry run diff as one history entry', async () => {
+  it('skips submissions whose text retention dropped; applying writes the dry run diff as one entry', async () => {
     // Retention dropped the text of the second submission (age, jazz, chess): a re-extraction cannot see them any more.
     await svc.profiler.db.dataSource.query(
-      `UPDATE submissions SET data = NULL WHERE tenant_id = $1 AND profile_id = 'ana' AND seq = (SELECT seq FROM submissions WHERE tenant_id = $1 AND profile_id = 'ana' ORDER BY seq OFFSET 1 LIMIT 1)`,
+      `UPDATE submissions SET data = NULL
+        WHERE tenant_id = $1 AND profile_id = 'ana'
+          AND seq = (SELECT seq FROM submissions WHERE tenant_id = $1 AND profile_id = 'ana'
+                      ORDER BY seq OFFSET 1 LIMIT 1)`,
       [tenantId],
     )
     const before = await stored('ana')
@@ -215,7 +220,9 @@ describe('re-extraction and the request budget', () => {
       'bo to be ready with its 3 submissions',
       async () => {
         const [r] = await svc.profiler.db.dataSource.query(
-          `SELECT p.status, (SELECT count(*)::int FROM submissions s WHERE s.tenant_id = p.tenant_id AND s.profile_id = p.profile_id AND s.status = 'done') AS done
+          `SELECT p.status,
+                  (SELECT count(*)::int FROM submissions s
+                    WHERE s.tenant_id = p.tenant_id AND s.profile_id = p.profile_id AND s.status = 'done') AS done
            FROM profiles p WHERE p.tenant_id = $1 AND p.profile_id = 'bo'`,
           [ctx.tenantId],
         )

@@ -91,7 +91,7 @@ describe('prepared statements', () => {
     fs.rmSync(dataDir, { recursive: true, force: true })
   })
 
-  it('run on many connections at once, also where they share one session (embedded), and what a closed connection prepared goes with it', async () => {
+  it("many connections at once, some sharing a session (embedded); a closed one's statements go with it", async () => {
     const statements = await Statements.create(ds)
     const add = statements.define('test_add', `SELECT $1::int + $2::int AS sum`)
     for (let round = 0; round < 3; round++) {

@@ -37,7 +37,8 @@ describe('no residue after a profile is deleted', () => {
       await c.waitReady(id)
     }
     const [{ embedded }] = await ds.query(
-      `SELECT count(*)::int AS embedded FROM profiles WHERE tenant_id = $1 AND profile_id = $2 AND embedding IS NOT NULL`,
+      `SELECT count(*)::int AS embedded FROM profiles
+        WHERE tenant_id = $1 AND profile_id = $2 AND embedding IS NOT NULL`,
       [tenantA, id],
     )
     expect(embedded).toBe(1)
@@ -52,13 +53,15 @@ describe('no residue after a profile is deleted', () => {
     expect((await edit('values', 'DELETE', { section: 'interests', value: 'jazz' })).status).toBe(200)
     expect((await edit('rollback', 'POST', { to_seq: 1 })).status).toBe(200)
     const [{ snapshots }] = await ds.query(
-      `SELECT count(*)::int AS snapshots FROM profile_history WHERE tenant_id = $1 AND profile_id = $2 AND strpos(snapshot::text, 'Quixotown') > 0`,
+      `SELECT count(*)::int AS snapshots FROM profile_history
+        WHERE tenant_id = $1 AND profile_id = $2 AND strpos(snapshot::text, 'Quixotown') > 0`,
       [tenantA, id],
     )
     expect(snapshots).toBeGreaterThanOrEqual(3)
     // pg-boss archives finished jobs after hours: put copies of this profile's finished jobs there now, as it would.
     await ds.query(
-      `INSERT INTO pgboss.archive SELECT j.*, now() FROM pgboss.job j WHERE j.name = $1 AND j.data->>'tenantId' = $2 AND j.data->>'profileId' = $3`,
+      `INSERT INTO pgboss.archive SELECT j.*, now() FROM pgboss.job j
+        WHERE j.name = $1 AND j.data->>'tenantId' = $2 AND j.data->>'profileId' = $3`,
       [PROCESS_QUEUE, tenantA, id],
     )
     expect((await residue(ds, [id, tenantA])).map((r) => r.table)).toEqual(

@@ -23,14 +23,16 @@ describe('retention policies', () => {
       [tenantId, profileId],
     )
     await ds.query(
-      `UPDATE submissions SET created_at = ${at}, started_at = ${at}, finished_at = ${at} WHERE tenant_id = $1 AND profile_id = $2`,
+      `UPDATE submissions SET created_at = ${at}, started_at = ${at}, finished_at = ${at}
+        WHERE tenant_id = $1 AND profile_id = $2`,
       [tenantId, profileId],
     )
   }
   const texts = async (tenantId: string, profileId: string) =>
     svc.profiler.db.dataSource.query(
       `SELECT data, extraction IS NOT NULL AS provenance, status,
-              (SELECT count(*)::int FROM passages p WHERE p.tenant_id = s.tenant_id AND p.submission_id = s.id) AS passages
+              (SELECT count(*)::int FROM passages p
+                WHERE p.tenant_id = s.tenant_id AND p.submission_id = s.id) AS passages
          FROM submissions s WHERE tenant_id = $1 AND profile_id = $2 ORDER BY seq`,
       [tenantId, profileId],
     )
@@ -65,7 +67,7 @@ describe('retention policies', () => {
   })
   afterAll(async () => svc?.close())
 
-  it('deletes profiles untouched past the policy of every app that wrote them, drops old texts of the app, and nothing else', async () => {
+  it("deletes profiles untouched past each writing app's policy, drops the app's old texts, nothing else", async () => {
     const { short, keep, b } = apps
     const writes: [Client, string, string][] = [
       [short!.api, 'old-short', 'My name is Olga Short. I live in Oslo.'],
@@ -179,7 +181,11 @@ describe('retention policies', () => {
     expect((await browser.signUp('retention@example.com', 'correct horse battery staple')).body.errors).toBeUndefined()
     const created = await browser.gql(`mutation { createApp(name: "mine") { app { id } } }`)
     const mine = created.body.data.createApp.app.id
-    const set = `mutation($id: ID!, $d: Int, $t: Int) { setAppRetention(id: $id, deleteProfilesAfterDays: $d, dropSubmissionTextAfterDays: $t) { id deleteProfilesAfterDays dropSubmissionTextAfterDays } }`
+    const set = `mutation($id: ID!, $d: Int, $t: Int) {
+      setAppRetention(id: $id, deleteProfilesAfterDays: $d, dropSubmissionTextAfterDays: $t) {
+        id deleteProfilesAfterDays dropSubmissionTextAfterDays
+      }
+    }`
     const r = await browser.gql(set, { id: mine, d: 90, t: null })
     expect(r.body.data.setAppRetention).toEqual({
       id: mine,
@@ -256,7 +262,8 @@ describe('retention: a sweep under way at shutdown', () => {
       for (const id of ids) expect((await api.post(id, { data: `I live in Oslo, ${id}.` })).status).toBe(202)
       for (const id of ids) await api.waitReady(id)
       await svc.profiler.db.dataSource.query(
-        `UPDATE profiles SET last_updated = now() - interval '3 days', created_at = now() - interval '3 days' WHERE tenant_id = $1`,
+        `UPDATE profiles SET last_updated = now() - interval '3 days', created_at = now() - interval '3 days'
+          WHERE tenant_id = $1`,
         [k.tenant_id],
       )
       await svc.profiler.db.dataSource.query(

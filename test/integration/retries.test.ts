@@ -59,7 +59,7 @@ describe('retries, failures, batching and order', () => {
     expect(failures.get('FAIL-2x My name is Tomas and I love surfing.')).toBe(3)
   })
 
-  it('a submission that keeps failing is marked failed with its error; nothing of it is merged; the others go on', async () => {
+  it('a submission that keeps failing ends failed with its error, nothing of it merged; the others go on', async () => {
     expect((await api.post('broken', { data: 'My name is Ines.' })).status).toBe(202)
     await api.waitReady('broken')
     const bad = (await (await api.post('broken', { data: 'FAIL-ALWAYS I live in Lima.' })).json()) as any

@@ -29,9 +29,12 @@ afterAll(async () => {
 async function unrecordedExpressions(): Promise<string[]> {
   const rows: { c: string }[] = await db.dataSource.query(`
     SELECT c.relname || '.' || a.attname AS c
-      FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-      LEFT JOIN typeorm_metadata m ON m.type = 'GENERATED_COLUMN' AND m.schema = 'public' AND m."table" = c.relname AND m.name = a.attname
-     WHERE a.attgenerated = 's' AND c.relnamespace = 'public'::regnamespace AND m.value IS DISTINCT FROM pg_get_expr(d.adbin, d.adrelid)
+      FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+      JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+      LEFT JOIN typeorm_metadata m
+        ON m.type = 'GENERATED_COLUMN' AND m.schema = 'public' AND m."table" = c.relname AND m.name = a.attname
+     WHERE a.attgenerated = 's' AND c.relnamespace = 'public'::regnamespace
+       AND m.value IS DISTINCT FROM pg_get_expr(d.adbin, d.adrelid)
      ORDER BY 1`)
   return rows.map((r) => r.c)
 }
@@ -45,7 +48,10 @@ async function drift(): Promise<string[]> {
 describe('entities and migrations', () => {
   it('every table the migrations create has an entity', async () => {
     const rows: { t: string }[] = await db.dataSource.query(
-      `SELECT relname AS t FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' AND relname NOT IN ('profiler_migrations', 'typeorm_metadata') ORDER BY 1`,
+      `SELECT relname AS t FROM pg_class
+        WHERE relnamespace = 'public'::regnamespace AND relkind = 'r'
+          AND relname NOT IN ('profiler_migrations', 'typeorm_metadata')
+        ORDER BY 1`,
     )
     const described = db.dataSource.entityMetadatas.map((m) => m.tableName).sort()
     expect(described).toEqual(rows.map((r) => r.t))
@@ -72,7 +78,7 @@ describe('entities and migrations', () => {
     expect(unsynced.filter((i) => !present.has(i))).toEqual([])
   })
 
-  it('a semantic and a hybrid page walk the HNSW index: their ORDER BY is its expression (EXPLAIN, sequential scans and sorts off)', async () => {
+  it('semantic and hybrid pages walk the HNSW index: their ORDER BY is its expression (EXPLAIN)', async () => {
     const vector = `[${Array.from({ length: 1024 }, (_, i) => (i === 7 ? 1 : 0)).join(',')}]`
     const base = { ...tenantFilter('t'), vector, maxDistance: 0.5, model: 'm' }
     const semantic = vectorSearchSql({ ...base, pageSize: 10, offset: 0 })
@@ -106,7 +112,8 @@ describe('entities and migrations', () => {
       `ALTER TABLE tenants ADD COLUMN note text`,
       `ALTER TABLE profiles ALTER COLUMN status SET DEFAULT 'ready'`,
       `ALTER TABLE profiles DROP COLUMN content_bytes`,
-      `ALTER TABLE profiles ADD COLUMN content_bytes integer NOT NULL GENERATED ALWAYS AS (length(content::text)) STORED`,
+      `ALTER TABLE profiles ADD COLUMN content_bytes integer NOT NULL
+         GENERATED ALWAYS AS (length(content::text)) STORED`,
       `DROP INDEX submissions_profile`,
       `ALTER TABLE passages DROP CONSTRAINT passages_tenant_id_submission_id_fkey`,
       `ALTER TABLE webhook_deliveries DROP CONSTRAINT webhook_deliveries_status_check`,

@@ -62,7 +62,7 @@ describe('hybrid search with many lexical matches: the index path answers what m
 
   for (const query of QUERIES) {
     // At 90 the vector alone passes almost no profile: the lexical matches come from their own branches only.
-    it(`"${query}": the same pages, scores and totals at sensitivity 0, 63 and 90, with and without a filter`, async () => {
+    it(`"${query}": same pages, scores and totals at sensitivity 0, 63 and 90, with and without a filter`, async () => {
       let seen = 0
       for (const sensitivity of [0, 63, 90]) {
         for (const filter of [{}, { filterBy: 'location', filterValue: 'lisbon' }] as Record<string, string>[]) {
@@ -84,7 +84,7 @@ describe('hybrid search with many lexical matches: the index path answers what m
     })
   }
 
-  it('the lexical matches beyond the bound are found: every profile that holds or says "hiking" comes back at sensitivity 90', async () => {
+  it('lexical matches beyond the bound are found: every profile holding or saying "hiking", at 90', async () => {
     const r = await a.search({ query: 'hiking', sensitivity: 90, pageSize: 100 })
     const ids = r.profiles.map((p: any) => p.profile_id)
     for (const p of people.filter((p) => p.data.interests.hobbies.includes('hiking') || p.text?.includes('hiking')))
@@ -92,7 +92,9 @@ describe('hybrid search with many lexical matches: the index path answers what m
   })
 
   it('GraphQL answers the same as REST on the bounded service', async () => {
-    const q = `query($q: String) { searchProfiles(query: $q, sensitivity: 0, pageSize: 5) { total totalIsEstimate profiles { similarityScore profile { profileId } } } }`
+    const q = `query($q: String) { searchProfiles(query: $q, sensitivity: 0, pageSize: 5) {
+      total totalIsEstimate profiles { similarityScore profile { profileId } }
+    } }`
     const g = await gql(bounded.url, bounded.key, q, { q: 'likes hiking' })
     const r = await a.search({ query: 'likes hiking', sensitivity: 0, pageSize: 5 })
     expect(g.body.errors).toBeUndefined()

@@ -119,7 +119,8 @@ async function searchBefore(
       ;[{ total }] = await ds.query(sql.count, sql.args)
       const page = await ds.query(
         `SELECT ${PROFILE_COLUMNS}, similarity, ${history} FROM (
-           SELECT *, 1 - (embedding <=> ${q}) AS similarity FROM profiles WHERE ${where} ORDER BY embedding <=> ${q} LIMIT ${p.pageSize + offset}
+           SELECT *, 1 - (embedding <=> ${q}) AS similarity FROM profiles WHERE ${where}
+            ORDER BY embedding <=> ${q} LIMIT ${p.pageSize + offset}
          ) profiles ORDER BY similarity DESC, profile_id OFFSET ${offset}`,
         sql.args,
       )
@@ -148,7 +149,8 @@ async function searchBefore(
         terms.length,
       )
       const read = await ds.query(
-        `SELECT ${PROFILE_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`,
+        `SELECT ${PROFILE_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM profiles
+          WHERE tenant_id = $1 AND profile_id = ANY($2::text[])`,
         [tenantId, ranked.map((h) => h.profileId)],
       )
       const byId = new Map<string, ReturnType<typeof withLog>>(read.map((r: any) => [r.profile_id, withLog(r)]))
@@ -223,7 +225,7 @@ describe('search reads in chunks: the same answers as one statement', () => {
     { query: 'enjoys music', sensitivity: 50 },
   ]
 
-  it('every listing, semantic and hybrid page: byte for byte the document one statement made (order, total, scores, update_log)', async () => {
+  it('every listing, semantic and hybrid page, byte for byte (order, total, scores, update_log)', async () => {
     let streamed = 0
     for (const params of cases) {
       const qs = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]))
@@ -247,8 +249,11 @@ describe('search reads in chunks: the same answers as one statement', () => {
   })
 
   it('GraphQL searchProfiles gives the same pages, with or without the content in its selection', async () => {
-    const q = `query($q: String, $s: Float, $p: Int, $ps: Int) { searchProfiles(query: $q, sensitivity: $s, page: $p, pageSize: $ps) {
-      total page pageSize profiles { similarityScore profile { profileId status coreInfo { name { value confidence } } INTERESTS } } } }`
+    const q = `query($q: String, $s: Float, $p: Int, $ps: Int) {
+      searchProfiles(query: $q, sensitivity: $s, page: $p, pageSize: $ps) {
+        total page pageSize
+        profiles { similarityScore profile { profileId status coreInfo { name { value confidence } } INTERESTS } }
+      } }`
     for (const v of [{}, { q: 'jazz', s: 0 }, { q: 'likes', s: 0, ps: 3, p: 2 }]) {
       const rest = (await api.search({
         ...(v.q ? { query: v.q, sensitivity: v.s! } : {}),
@@ -307,10 +312,12 @@ describe('search charged and bounded by size', () => {
     )
     await api.waitReady('p00')
     await svc.profiler.db.dataSource.query(
-      `INSERT INTO profiles (tenant_id, profile_id, status, content, field_timestamps, internals, summary, language, name, age, gender, location, embedding,
-                             embedding_model, lexemes, version, history_seq, created_at, last_updated)
-       SELECT tenant_id, 'p' || lpad(i::text, 2, '0'), status, content, field_timestamps, internals, summary, language, name, age, gender, location, embedding,
-              embedding_model, lexemes, version, history_seq, created_at, last_updated + make_interval(secs => i)
+      `INSERT INTO profiles (tenant_id, profile_id, status, content, field_timestamps, internals, summary, language,
+                             name, age, gender, location, embedding, embedding_model, lexemes, version, history_seq,
+                             created_at, last_updated)
+       SELECT tenant_id, 'p' || lpad(i::text, 2, '0'), status, content, field_timestamps, internals, summary, language,
+              name, age, gender, location, embedding, embedding_model, lexemes, version, history_seq,
+              created_at, last_updated + make_interval(secs => i)
          FROM profiles, generate_series(1, 19) i WHERE tenant_id = $1 AND profile_id = 'p00'`,
       [tenantId],
     )
@@ -322,7 +329,9 @@ describe('search charged and bounded by size', () => {
     Number(
       (
         await svc.profiler.db.dataSource.query(
-          `SELECT sum(content_bytes) AS b FROM (SELECT content_bytes FROM profiles WHERE tenant_id = $1 ORDER BY last_updated DESC, profile_id LIMIT $2) p`,
+          `SELECT sum(content_bytes) AS b FROM (
+             SELECT content_bytes FROM profiles WHERE tenant_id = $1 ORDER BY last_updated DESC, profile_id LIMIT $2
+           ) p`,
           [tenantId, n],
         )
       )[0].b,
@@ -343,7 +352,7 @@ describe('search charged and bounded by size', () => {
     }
   }
 
-  it('REST: one operation per 256 KiB of the page beyond the first, shown in RateLimit-* headers; reads of about 1 MiB each', async () => {
+  it('REST: one operation per 256 KiB beyond the first, shown in RateLimit-*; reads of about 1 MiB each', async () => {
     const bytes = await pageBytes(20)
     expect(bytes).toBeGreaterThan(2_000_000)
     const cost = Math.ceil(bytes / unit) - 1
@@ -368,9 +377,11 @@ describe('search charged and bounded by size', () => {
     expect(before - Number(one.headers.get('ratelimit-remaining'))).toBeLessThanOrEqual(2)
   })
 
-  it('GraphQL: a page under the cap is charged the same way; over it PAYLOAD_TOO_LARGE before anything is read or charged; a light selection has no cap', async () => {
+  it('GraphQL: charged alike under the cap; over it 413, unread and uncharged; light selections uncapped', async () => {
     const full = (ps: number) =>
-      `{ searchProfiles(pageSize: ${ps}) { total profiles { profile { profileId interests { category values { value } } } } } }`
+      `{ searchProfiles(pageSize: ${ps}) {
+        total profiles { profile { profileId interests { category values { value } } } }
+      } }`
     const five = await pageBytes(5)
     expect(five).toBeLessThan(1024 * 1024)
     await countingReads(async (reads) => {
@@ -391,7 +402,10 @@ describe('search charged and bounded by size', () => {
       const bytes = await pageBytes(20)
       expect(refused.body.errors[0].message).toContain(`hold ${bytes.toLocaleString('en-US')} bytes of content`)
       expect(refused.body.errors[0].message).toMatch(
-        /at most 1,048,576 .*PROFILER_GRAPHQL_MAX_SEARCH_BYTES.*fewer profiles \(pageSize\).*GET \/v1\/search, which streams/,
+        new RegExp(
+          'at most 1,048,576 .*PROFILER_GRAPHQL_MAX_SEARCH_BYTES.*' +
+            'fewer profiles \\(pageSize\\).*GET /v1/search, which streams',
+        ),
       )
       expect(reads()).toBe(readsBefore)
       // Not charged by size: the request and its one root field.
@@ -401,7 +415,10 @@ describe('search charged and bounded by size', () => {
       const twice = await gql(
         svc.url,
         svc.key,
-        `{ a: searchProfiles(pageSize: 5) { total profiles { profile { memories { event } } } } b: searchProfiles(pageSize: 5, page: 2) { total profiles { profile { custom } } } }`,
+        `{
+          a: searchProfiles(pageSize: 5) { total profiles { profile { memories { event } } } }
+          b: searchProfiles(pageSize: 5, page: 2) { total profiles { profile { custom } } }
+        }`,
       )
       expect(twice.body.errors).toHaveLength(1)
       expect(twice.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE')
@@ -411,7 +428,9 @@ describe('search charged and bounded by size', () => {
       const light = await gql(
         svc.url,
         svc.key,
-        `{ searchProfiles(pageSize: 20) { total profiles { profile { profileId status summary coreInfo { name { value } } lastUpdated } } } }`,
+        `{ searchProfiles(pageSize: 20) {
+          total profiles { profile { profileId status summary coreInfo { name { value } } lastUpdated } }
+        } }`,
       )
       expect(light.body.errors).toBeUndefined()
       expect(light.body.data.searchProfiles.profiles).toHaveLength(20)
@@ -470,7 +489,8 @@ describe('content_bytes: every writer of content keeps it', () => {
   const row = async (id: string) => {
     const { tenantId } = await svc.profiler.services.tenants.authenticate(key, 't')
     const rows = await svc.profiler.db.dataSource.query(
-      `SELECT content_bytes, octet_length(content::text) AS actual FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
+      `SELECT content_bytes, octet_length(content::text) AS actual
+         FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
       [tenantId, id],
     )
     return rows[0] as { content_bytes: number; actual: number } | undefined
@@ -611,7 +631,8 @@ describe('content_bytes: every writer of content keeps it', () => {
       await runner.release()
     }
     const [r] = await ds.query(
-      `SELECT count(*)::int AS n, count(*) FILTER (WHERE content_bytes = octet_length(content::text))::int AS kept FROM profiles`,
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE content_bytes = octet_length(content::text))::int AS kept
+         FROM profiles`,
     )
     expect(r.n).toBeGreaterThanOrEqual(3)
     expect(r.kept).toBe(r.n)

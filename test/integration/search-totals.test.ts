@@ -76,7 +76,7 @@ describe('search totals: exact up to PROFILER_SEARCH_EXACT_TOTAL_MAX candidates,
       })
     })
 
-    it(`"${query}": a filter that leaves at most the bound of candidates counts exactly, filters and order as before`, async () => {
+    it(`"${query}": a filter leaving at most the bound of candidates: exact count, filter and order kept`, async () => {
       // big1, big10, big11: three candidates.
       const r = await large.search({ query, sensitivity: 0, pageSize: 2, filterBy: 'id', filterValue: 'big1' })
       expect(r.profiles).toHaveLength(2)
@@ -121,7 +121,11 @@ describe('search totals: exact up to PROFILER_SEARCH_EXACT_TOTAL_MAX candidates,
   })
 
   it('GraphQL searchProfiles says the same: totalIsEstimate beside total', async () => {
-    const q = `query($query: String, $pageSize: Int) { searchProfiles(query: $query, sensitivity: 0, pageSize: $pageSize) { total totalIsEstimate profiles { profile { profileId } } } }`
+    const q = `query($query: String, $pageSize: Int) {
+      searchProfiles(query: $query, sensitivity: 0, pageSize: $pageSize) {
+        total totalIsEstimate profiles { profile { profileId } }
+      }
+    }`
     const est = await gql(svc.url, svc.key, q, { query: 'someone', pageSize: 5 })
     expect(est.body.data.searchProfiles).toMatchObject({ total: 12, totalIsEstimate: true })
     const exact = await gql(svc.url, svc.key, q, { query: 'someone', pageSize: 50 })

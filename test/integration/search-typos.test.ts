@@ -57,7 +57,7 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
   })
   afterAll(async () => svc?.close())
 
-  it('finds the words the query meant: one letter more, less, swapped or replaced, or two words written as one', async () => {
+  it('finds what the query meant: a letter more, less, swapped or replaced, or two words written as one', async () => {
     for (const [query, id] of [
       ['likes schawarma', 'food'], // a letter more
       ['is from the industryy', 'origin'],
@@ -153,7 +153,7 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
     expect((await api.get('/v1/profile/chat/context?query=schawarma')).status).toBe(404)
   })
 
-  it("a context's facts are ranked by what a misspelt word meant too, when no fact says the word as written", async () => {
+  it('a context ranks facts by what a misspelt word meant too, when no fact says the word as written', async () => {
     const facts = async (query: string) => {
       const r = await api.get(
         `/v1/profile/food/context?${new URLSearchParams({ query, include: 'facts', max_tokens: '200' })}`,
@@ -172,7 +172,7 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
     }
   })
 
-  it('a dictionary that cannot be read turns the correction off, reported once; searches and contexts go on', async () => {
+  it('an unreadable dictionary turns correction off, reported once; searches and contexts go on', async () => {
     const search = svc.profiler.services.search as any
     const context = svc.profiler.services.llmContext as any
     const warned: unknown[] = []
@@ -203,7 +203,7 @@ describe('search: a misspelt query word finds what the tenant holds', () => {
     expect(await contextOf('Do they like schawarma?')).toContain('Shawarma, always.')
   })
 
-  it('hostile queries: the most words and the longest words corrected, quotes and operators, stay plain and fast', async () => {
+  it('hostile queries (most and longest words corrected, quotes, operators) stay plain and fast', async () => {
     for (const query of [
       `${'schawarmaa '.repeat(12)}`,
       'abcdefghijklmnopqrst bcdefghijklmnopqrstu cdefghijklmnopqrstuv defghijklmnopqrstuvw',

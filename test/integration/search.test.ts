@@ -157,7 +157,7 @@ describe('search (GET /v1/search and /v1/smart-search)', () => {
     expect(ids(await api.search({ query: 'lives in Madrid' }))[0]).toBe('carla')
   })
 
-  it('threshold: sensitivity 0 returns every embedded profile, a higher one fewer; unrelated queries return nothing', async () => {
+  it('threshold: sensitivity 0 returns every embedded profile, higher fewer; unrelated queries nothing', async () => {
     const all = await api.search({ query: 'jazz', sensitivity: 0, pageSize: 100 })
     expect(all.total).toBe(people.length)
     const strict = await api.search({ query: 'jazz', sensitivity: 63 })
@@ -185,7 +185,7 @@ describe('search (GET /v1/search and /v1/smart-search)', () => {
     expect(paged.total).toBe(2)
   })
 
-  it("every connection scans the HNSW index iteratively, so a filtered page is full (set at the session's start)", async () => {
+  it('every connection scans the HNSW index iteratively (set at session start): filtered pages are full', async () => {
     // The pool's connections all carry it (several at once, so more than one connection answers).
     const settings = await Promise.all(
       Array.from({ length: 4 }, () =>
@@ -203,7 +203,8 @@ describe('search (GET /v1/search and /v1/smart-search)', () => {
 
   it('profiles without an embedding appear in listings but never in vector results', async () => {
     await svc.profiler.db.dataSource.query(
-      `INSERT INTO profiles (tenant_id, profile_id, status) SELECT tenant_id, 'zz-pending', 'processing' FROM profiles WHERE profile_id = 'alice'`,
+      `INSERT INTO profiles (tenant_id, profile_id, status)
+       SELECT tenant_id, 'zz-pending', 'processing' FROM profiles WHERE profile_id = 'alice'`,
     )
     expect(ids(await api.search({ filterBy: 'id', filterValue: 'zz-pending' }))).toEqual(['zz-pending'])
     const v = await api.search({ query: 'jazz', sensitivity: 0, pageSize: 100 })

@@ -61,7 +61,8 @@ describe('sign-up: by invite', () => {
 
     const expired = await accounts.createInvite({ expiresHours: 1 })
     await svc.profiler.db.dataSource.query(
-      `UPDATE invites SET expires_at = now() - interval '1 second' WHERE expires_at > now() + interval '50 minutes' AND expires_at < now() + interval '70 minutes'`,
+      `UPDATE invites SET expires_at = now() - interval '1 second'
+        WHERE expires_at > now() + interval '50 minutes' AND expires_at < now() + interval '70 minutes'`,
     )
     expect(codeOf(await b().signUp('e@example.com', PASSWORD, expired.code))).toBe('INVALID_INVITE')
     await expect(accounts.createInvite({ tenant: 'nope' })).rejects.toMatchObject({ code: 'TENANT_NOT_FOUND' })

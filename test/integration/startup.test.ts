@@ -52,7 +52,7 @@ describe('start-up checks', () => {
     })
   })
 
-  it('a server without a contrib extension the migrations need (btree_gin) gets a one-line error that says how to install it', async () => {
+  it('a server lacking a contrib extension (btree_gin): a one-line error saying how to install it', async () => {
     await startOn({ vector, pg_trgm }, async (err, db) => {
       expect(err?.message).toMatch(/no btree_gin extension: install PostgreSQL's contrib modules/)
       expect(err?.message).not.toContain('\n')
@@ -61,7 +61,7 @@ describe('start-up checks', () => {
     })
   })
 
-  it('a new database follows the configured embedding model; once profiles are embedded, a mismatch is refused', async () => {
+  it('a new database takes the configured embedding model; with profiles embedded, a mismatch is refused', async () => {
     const local = createAiProviders(loadConfig({}))
     const other = Object.create(local.embedder, { dimension: { value: 1536 }, model: { value: 'another-model' } })
     // Empty database: the column is adapted to the configured model at start-up.

@@ -11,7 +11,9 @@ import { client, startService, testEnv, type TestService } from '../support/harn
 
 const json = (r: Response): Promise<any> => r.json()
 const run = promisify(execFile)
-const SET = /* GraphQL */ `mutation($id: ID!, $i: [String!]!) { setAppSummaryInstructions(id: $id, instructions: $i) { id summaryInstructions } }`
+const SET = /* GraphQL */ `mutation($id: ID!, $i: [String!]!) {
+  setAppSummaryInstructions(id: $id, instructions: $i) { id summaryInstructions }
+}`
 
 describe('summary instructions per app', () => {
   let svc: TestService

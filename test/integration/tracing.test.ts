@@ -147,7 +147,7 @@ describe('tracing on (in-process exporter)', () => {
     expect(await storedTraceparent(svc, id)).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`))
   })
 
-  it("a caller's not-sampled flag travels with the submission: nothing of that trace is recorded, in the API or the worker", async () => {
+  it("a caller's not-sampled flag travels with the submission: nothing of it recorded, in API or worker", async () => {
     const traceId = hex(16)
     const res = await api.post(
       'unsampled',

@@ -79,7 +79,7 @@ describe('UnitOfWork', () => {
     expect(stepRan).toBe(false)
   })
 
-  it('a use case given a context with the transaction joins it: one commit, events delivered once, at its end', async () => {
+  it('a use case given a context with the transaction joins it: one commit, events once, at its end', async () => {
     const bus = new MemoryEventBus()
     const uow = new UnitOfWork(db.dataSource, bus)
     const seen: string[] = []

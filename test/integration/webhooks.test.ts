@@ -16,15 +16,21 @@ import { waitFor } from '../support/wait.js'
 import { TestReceiver } from '../support/webhook-receiver.js'
 
 const PASSWORD = 'correct horse battery'
-const ENDPOINT_FIELDS = `id appId url description events enabled disabledReason previousSecretExpiresAt createdAt updatedAt`
-const DELIVERY_FIELDS = `id endpointId eventId event profileId test status attempts nextAttemptAt lastStatusCode lastError createdAt finishedAt
-  attemptLog { attempt at durationMs statusCode error }`
+const ENDPOINT_FIELDS = `id appId url description events enabled disabledReason previousSecretExpiresAt
+  createdAt updatedAt`
+const DELIVERY_FIELDS = `id endpointId eventId event profileId test status attempts nextAttemptAt lastStatusCode
+  lastError createdAt finishedAt attemptLog { attempt at durationMs statusCode error }`
 const CREATE = `mutation($app: ID!, $url: String!, $events: [WebhookEvent!]!, $d: String) {
-  createWebhookEndpoint(appId: $app, url: $url, events: $events, description: $d) { secret endpoint { ${ENDPOINT_FIELDS} } } }`
+  createWebhookEndpoint(appId: $app, url: $url, events: $events, description: $d) {
+    secret endpoint { ${ENDPOINT_FIELDS} }
+  } }`
 const DELIVERIES = `query($id: ID!, $status: WebhookDeliveryStatus, $first: Int, $after: String) {
-  webhookDeliveries(endpointId: $id, status: $status, first: $first, after: $after) { nodes { ${DELIVERY_FIELDS} } pageInfo { endCursor hasNextPage } } }`
+  webhookDeliveries(endpointId: $id, status: $status, first: $first, after: $after) {
+    nodes { ${DELIVERY_FIELDS} } pageInfo { endCursor hasNextPage }
+  } }`
 const SEND_TEST = `mutation($id: ID!) { sendTestWebhook(id: $id) { ${DELIVERY_FIELDS} } }`
-const ROTATE = `mutation($id: ID!, $g: Int) { rotateWebhookSecret(id: $id, graceSeconds: $g) { secret endpoint { ${ENDPOINT_FIELDS} } } }`
+const ROTATE = `mutation($id: ID!, $g: Int) {
+  rotateWebhookSecret(id: $id, graceSeconds: $g) { secret endpoint { ${ENDPOINT_FIELDS} } } }`
 const UPDATE = `mutation($id: ID!, $enabled: Boolean, $events: [WebhookEvent!], $url: String) {
   updateWebhookEndpoint(id: $id, enabled: $enabled, events: $events, url: $url) { ${ENDPOINT_FIELDS} } }`
 
@@ -109,7 +115,7 @@ describe('webhooks to a real receiver', () => {
     await rx.stop()
   })
 
-  it('registers an endpoint: the secret is shown once, never read back, and bad input is refused with a clear 400', async () => {
+  it('registers an endpoint: the secret shown once, never read back; bad input refused with a clear 400', async () => {
     const { createWebhookEndpoint: c } = await ok(dash, CREATE, {
       app: appId,
       url: rx.url(),
@@ -169,7 +175,7 @@ describe('webhooks to a real receiver', () => {
     )
   })
 
-  it('profile.ready: a signed POST that the documented verification accepts, carrying ids only, and logged', async () => {
+  it('profile.ready: a signed POST the documented verification accepts, carrying ids only, logged', async () => {
     await post(svc.url, key, 'ready-1', 'My name is Ada and I love chess.')
     const got = await waitFor('profile.ready for ready-1', eventFor('profile.ready', 'ready-1'))
     expect(verifyProfilerSignature(secret, got.headers['profiler-signature'], got.raw)).toBe(true)
@@ -208,7 +214,7 @@ describe('webhooks to a real receiver', () => {
     expect(d.attemptLog).toEqual([expect.objectContaining({ attempt: 1, statusCode: 204, error: null })])
   })
 
-  it('profile.deleted: sent, and only the deletion of the deleted profile is left in the outbox, with ids only', async () => {
+  it("profile.deleted: sent with ids only; of the profile's deliveries only the deletion is left", async () => {
     await post(svc.url, key, 'gone-1', 'My name is Bo and I live in Oslo.')
     await waitFor('profile.ready for gone-1', eventFor('profile.ready', 'gone-1'))
     const del = await fetch(`${svc.url}/v1/profile/gone-1`, {
@@ -234,7 +240,7 @@ describe('webhooks to a real receiver', () => {
     expect(got.raw.toString()).not.toMatch(/Cy|injected/)
   })
 
-  it('receiver downtime: attempts fail and are logged with exponential backoff; once it is back, each event arrives exactly once', async () => {
+  it('receiver down: failures logged with exponential backoff; back up, each event arrives exactly once', async () => {
     const port = rx.port
     await rx.stop()
     try {
@@ -311,7 +317,7 @@ describe('webhooks to a real receiver', () => {
     expect(codeOf(await dash.gql(ROTATE, { id: endpointId, g: -1 }))).toBe('VALIDATION_FAILED')
   })
 
-  it('the outbox is written in the transaction of the change: a rolled-back change writes and sends nothing', async () => {
+  it("the outbox is written in the change's transaction: a rolled-back change writes and sends nothing", async () => {
     const uow = new UnitOfWork(svc.profiler.db.dataSource, svc.profiler.bus)
     const ready = (profileId: string) => ({
       tenantId,
@@ -335,7 +341,9 @@ describe('webhooks to a real receiver', () => {
     // then).
     const ds = svc.profiler.db.dataSource
     await ds.query(
-      `CREATE TABLE webhook_test_guard (id int PRIMARY KEY, ref int REFERENCES webhook_test_guard (id) DEFERRABLE INITIALLY DEFERRED)`,
+      `CREATE TABLE webhook_test_guard (
+         id int PRIMARY KEY, ref int REFERENCES webhook_test_guard (id) DEFERRABLE INITIALLY DEFERRED
+       )`,
     )
     await expect(
       uow.run(undefined, async (tx) => {
@@ -353,7 +361,7 @@ describe('webhooks to a real receiver', () => {
     await ds.query(`DROP TABLE webhook_test_guard`)
   })
 
-  it('hostile receivers: a hang times out, a huge answer is not read, a redirect is not followed, 410 disables the endpoint', async () => {
+  it('hostile receivers: hangs time out, huge answers go unread, redirects unfollowed, 410 disables', async () => {
     const bad = await new TestReceiver().start()
     try {
       const { createWebhookEndpoint: c } = await ok(dash, CREATE, {
@@ -482,7 +490,7 @@ describe('webhooks to a real receiver', () => {
     expect(codeOf(await dash.gql(DELIVERIES, { id: endpointId, after: 'garbage' }))).toBe('VALIDATION_FAILED')
   })
 
-  it("another tenant's account cannot see or change the endpoint, and an app key reaches no webhook operation", async () => {
+  it('another tenant cannot see or change the endpoint, and an app key reaches no webhook operation', async () => {
     const other = await signedUp(svc.url, 'other@example.com')
     expect(
       (await ok(other.dash, `query($a: ID!) { webhookEndpoints(appId: $a) { id } }`, { a: appId })).webhookEndpoints,
@@ -563,11 +571,12 @@ describe('webhooks: the SSRF policy of a server that allows no private target', 
     expect(rx.received).toEqual([])
   })
 
-  it('checks the address actually connected to: a target that turned private (DNS rebinding) is refused at delivery', async () => {
+  it('checks the address connected to: a target turned private (DNS rebinding) is refused at delivery', async () => {
     // Endpoints as if registered when their names resolved elsewhere: only the delivery-time check stands in the way.
     const insert = async (id: string, url: string) =>
       svc.profiler.db.dataSource.query(
-        `INSERT INTO webhook_endpoints (tenant_id, id, app_id, url, events, secret) VALUES ($1, $2, $3, $4, $5, 'plain:whsec_x')`,
+        `INSERT INTO webhook_endpoints (tenant_id, id, app_id, url, events, secret)
+         VALUES ($1, $2, $3, $4, $5, 'plain:whsec_x')`,
         [tenantId, id, appId, url, ['profile.ready']],
       )
     await insert('whe_literal', rx.url())
@@ -616,7 +625,7 @@ async function deliveries(dash: DashboardBrowser, id: string): Promise<any[]> {
 }
 
 describe('webhooks: shutdown', () => {
-  it('a delivery hanging at a receiver does not hold up the shutdown: it is interrupted (and retried later)', async () => {
+  it('a delivery hanging at a receiver does not hold up shutdown: it is interrupted (and retried later)', async () => {
     const rx = await new TestReceiver().start()
     rx.mode = 'hang'
     const svc = await startService({

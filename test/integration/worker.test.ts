@@ -99,7 +99,7 @@ describe('worker rounds', () => {
   })
   afterAll(async () => svc?.close())
 
-  it('40 profiles at once: each applied exactly once, its job completed; a profile that fails (extraction, or its write) fails alone', async () => {
+  it('40 profiles at once: each applied once, job completed; one failing (extraction, write) fails alone', async () => {
     const api = client(svc.url, svc.key)
     const ids = Array.from({ length: 40 }, (_, i) => `round-${i}`)
     const text = (i: number) =>
@@ -142,7 +142,7 @@ describe('worker rounds', () => {
 describe('waking for new work', () => {
   const slowPoll = { PROFILER_POLL_SECONDS: '60', PROFILER_RECONCILE_SECONDS: '3600' }
 
-  it('a worker that polls once a minute still takes a new submission at once (the processing event wakes it)', async () => {
+  it('a worker polling once a minute takes a new submission at once (the processing event wakes it)', async () => {
     const svc = await startService({ env: slowPoll })
     try {
       const api = client(svc.url, svc.key)
