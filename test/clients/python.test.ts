@@ -24,16 +24,16 @@ const probe = spawnSync(
   PYTHON,
   [
     '-c',
-    'import sys, venv, ensurepip, pytest, importlib.util as u; assert u.find_spec("tomllib") or u.find_spec("tomli"); print(sys.version.split()[0])',
+    'import sys, venv, ensurepip, pytest, importlib.util as u; ' +
+      'assert u.find_spec("tomllib") or u.find_spec("tomli"); print(sys.version.split()[0])',
   ],
   { encoding: 'utf8' },
 )
 const python = probe.status === 0 ? probe.stdout.trim() : undefined
 // .ci/run sets PROFILER_REQUIRE_PYTHON=1, so there a missing Python fails instead of skipping.
 if (!python && process.env.PROFILER_REQUIRE_PYTHON) {
-  throw new Error(
-    `No usable ${PYTHON} (needs venv, ensurepip, pytest and Python 3.11+): ${(probe.stderr || String(probe.error ?? '')).trim()}`,
-  )
+  const why = (probe.stderr || String(probe.error ?? '')).trim()
+  throw new Error(`No usable ${PYTHON} (needs venv, ensurepip, pytest and Python 3.11+): ${why}`)
 }
 if (!python)
   console.warn(`python client test skipped: no usable ${PYTHON} with venv, ensurepip and pytest (set PROFILER_PYTHON)`)
@@ -113,7 +113,7 @@ describe.skipIf(!python || serverPass)(
       if (tmp) fs.rmSync(tmp, { recursive: true, force: true })
     })
 
-    it('the sdist holds the sources, tests and backend; the wheel is installed in the venv, not read from the tree', async () => {
+    it('the sdist holds the sources, tests and backend; the venv runs the installed wheel, not the tree', async () => {
       const { stdout: names } = await sh('tar', ['tzf', sdist])
       for (const f of [
         'PKG-INFO',
@@ -130,7 +130,8 @@ describe.skipIf(!python || serverPass)(
         venvPython,
         [
           '-c',
-          'import profiler_client, importlib.metadata as m; print(profiler_client.__file__); print(m.version("profiler-client")); print(m.metadata("profiler-client")["Requires-Python"])',
+          'import profiler_client, importlib.metadata as m; print(profiler_client.__file__); ' +
+            'print(m.version("profiler-client")); print(m.metadata("profiler-client")["Requires-Python"])',
         ],
         { cwd: tmp },
       )

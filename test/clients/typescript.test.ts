@@ -137,16 +137,23 @@ const README_MODEL = /* ts */ `
 import { MockLanguageModelV4 } from 'ai/test'
 export const model = new MockLanguageModelV4({
   doGenerate: async ({ prompt }) => ({
-    content: [{ type: 'text', text: 'You said: ' + prompt.filter((m) => m.role === 'system').map((m) => m.content).join(' ') }],
+    content: [
+      { type: 'text', text: 'You said: ' + prompt.filter((m) => m.role === 'system').map((m) => m.content).join(' ') },
+    ],
     finishReason: { unified: 'stop', raw: 'stop' },
-    usage: { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } },
+    usage: {
+      inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+      outputTokens: { total: 5, text: 5, reasoning: 0 },
+    },
     warnings: [],
   }),
 })
 `
 
 const USAGE = /* ts */ `
-import { ProfilerClient, ProfilerError, ProfilerRateLimitError, type Context, type Profile, type SearchPage } from '@profiler/client'
+import {
+  ProfilerClient, ProfilerError, ProfilerRateLimitError, type Context, type Profile, type SearchPage,
+} from '@profiler/client'
 import { profilerMemory } from '@profiler/client/ai-sdk'
 import { wrapLanguageModel } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
@@ -154,7 +161,11 @@ import { MockLanguageModelV4 } from 'ai/test'
 const client = new ProfilerClient({ url: 'http://127.0.0.1:8080', apiKey: 'pk_x_y', maxRetries: 2 })
 
 export async function use(): Promise<string> {
-  const ack = await client.submit('alice', { conversation: [{ role: 'user', content: 'hi' }] }, { idempotencyKey: 'k', occurredAt: new Date() })
+  const ack = await client.submit(
+    'alice',
+    { conversation: [{ role: 'user', content: 'hi' }] },
+    { idempotencyKey: 'k', occurredAt: new Date() },
+  )
   await client.submit('alice', { structured: { core_info: { age: 34 } } })
   const id: string = ack.id
   const profile: Profile = await client.waitUntilReady('alice', { timeoutMs: 10_000 })
@@ -190,7 +201,11 @@ export async function use(): Promise<string> {
   client.search({ sortBy: 'shoe_size' })
   const model = wrapLanguageModel({
     model: new MockLanguageModelV4(),
-    middleware: profilerMemory({ client, profileId: (p) => String(p.providerOptions?.['app']?.['user'] ?? ''), maxTokens: 300 }),
+    middleware: profilerMemory({
+      client,
+      profileId: (p) => String(p.providerOptions?.['app']?.['user'] ?? ''),
+      maxTokens: 300,
+    }),
   })
   return [location, id, tokens, status, model.modelId].join()
 }
@@ -280,7 +295,7 @@ describe.skipIf(serverPass)(
       expect(fs.existsSync(path.join(installed, 'src'))).toBe(false)
     })
 
-    it("type-checks a user's TypeScript with tsc (strict, NodeNext): the types are usable and catch mistakes", async () => {
+    it("type-checks a user's TypeScript with tsc (strict, NodeNext): types usable, mistakes caught", async () => {
       fs.writeFileSync(path.join(project, 'usage.ts'), USAGE)
       expect(await tsc(project, 'tsconfig.json', ['usage.ts'])).toBe('')
     }, 120_000)
@@ -305,7 +320,7 @@ describe.skipIf(serverPass)(
       expect(out.afterDelete).toEqual({ notFound: true, status: 404 })
     }, 120_000)
 
-    it("README's TypeScript example, the client README's and the clients page's AI SDK example run as written (compiled with tsc, strict), against the service", async () => {
+    it('examples of the READMEs and the clients page compile (tsc, strict) and run against the service', async () => {
       // The clients page repeats the README's example: the same code, so this run tests both.
       expect(docExample('docs/getting-started/clients.md', 'typescript-client')).toBe(readmeExample('typescript'))
       fs.writeFileSync(path.join(project, 'readme-client.ts'), readmeExample('typescript'))
@@ -355,7 +370,8 @@ describe.skipIf(serverPass)(
       )
     }, 300_000)
 
-    it('REST: submit text, conversation and structured data (idempotency key, event time), get, context, search pages, roll back, forget, delete, typed errors', async () => {
+    it('REST: submit text, conversation and structured data (idempotency key, event time), get, context, ' +
+      'search pages, roll back, forget, delete, typed errors', async () => {
       const out = await script(project, 'rest.mjs', env())
       // Idempotency-Key: the same body twice is one submission; another body with the key is a 409.
       expect(out.idempotent.again).toBe(out.idempotent.first)
@@ -439,7 +455,7 @@ describe.skipIf(serverPass)(
       expect(out.badId.requestId).toMatch(uuid)
     }, 120_000)
 
-    it('waitUntilReady falls back to polling when the service refuses the socket or there is none; times out with a typed error', async () => {
+    it('waitUntilReady polls when the socket is refused or absent; times out with a typed error', async () => {
       const out = await script(project, 'fallback.mjs', {
         ...env(),
         PROFILER_API_KEY: fallbackKey,
@@ -466,7 +482,7 @@ describe.skipIf(serverPass)(
       expect(out.timedOut).toMatchObject({ thrown: true, name: 'ProfilerTimeoutError', code: 'TIMEOUT', status: 0 })
     }, 120_000)
 
-    it('retries a 429 after the Retry-After the service sent (and fails at once when it is longer than maxRetryDelayMs)', async () => {
+    it('retries a 429 after the Retry-After it sent (fails at once when that is over maxRetryDelayMs)', async () => {
       const out = await retried
       expect(out.refused).toMatchObject({ name: 'ProfilerRateLimitError', status: 429, code: 'RATE_LIMITED' })
       expect(out.refused.retryAfterSeconds).toBeGreaterThanOrEqual(1)
@@ -488,7 +504,7 @@ describe.skipIf(serverPass)(
 
     // Each run has profiles of its own; a run whose socket the service refuses (two at most) waits by polling.
     it.concurrent.for(AI_MAJORS)(
-      'AI SDK middleware with ai %i: the context reaches the system prompt; generateText and streamText exchanges are submitted; a down or silent service only warns',
+      'AI SDK middleware, ai %i: context in the system prompt, exchanges submitted, down or silent service only warns',
       { timeout: 120_000 },
       async (major, { expect }) => {
         const out = await script(projects[major], 'ai-sdk.mjs', env())
@@ -548,7 +564,7 @@ describe.skipIf(serverPass)(
 )
 
 describe.skipIf(serverPass)('TypeScript client: generated types', () => {
-  it('src/generated/openapi.ts is what openapi-typescript makes of schema/openapi.json today (run npm run generate in clients/typescript)', async () => {
+  it('src/generated/openapi.ts is what openapi-typescript makes of schema/openapi.json today', async () => {
     await clientDependencies()
     const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'profiler-openapi-')), 'openapi.ts')
     try {
@@ -557,7 +573,7 @@ describe.skipIf(serverPass)('TypeScript client: generated types', () => {
         [path.join(root, 'schema/openapi.json'), '-o', out],
         { cwd: clientDir, timeout: 120_000 },
       )
-      expect(fs.readFileSync(out, 'utf8')).toBe(
+      expect(fs.readFileSync(out, 'utf8'), 'run npm run generate in clients/typescript').toBe(
         fs.readFileSync(path.join(clientDir, 'src/generated/openapi.ts'), 'utf8'),
       )
     } finally {

@@ -42,7 +42,8 @@ async function ok(args: string[], stdin?: string): Promise<string> {
 }
 
 const TEXT =
-  "Hi, I'm Rosa and I'm 38. I live in Valencia and I work as a pharmacist. I love salsa dancing. Don't talk about politics with me."
+  "Hi, I'm Rosa and I'm 38. I live in Valencia and I work as a pharmacist. " +
+  "I love salsa dancing. Don't talk about politics with me."
 
 /** `profiler extract`: a real process, no database, no service. */
 describe('profiler extract (real processes)', () => {

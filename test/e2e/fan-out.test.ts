@@ -39,10 +39,14 @@ describe('status events fan out to many subscribers', () => {
       },
     )
     await submit(svc.url, svc.key, 'fan', 'My name is Ada and I live in Turin.')
+    const sawReady = (r: (typeof recorders)[number]) =>
+      r.events.some((e) => e.profileId === 'fan' && e.status === 'READY')
     await waitFor(
-      () =>
-        `READY at every subscriber: ${recorders.filter((r) => r.events.some((e) => e.profileId === 'fan' && e.status === 'READY')).length} of 300; errors ${JSON.stringify(recorders.flatMap((r) => r.errors).slice(0, 3))}`,
-      () => recorders.every((r) => r.events.some((e) => e.profileId === 'fan' && e.status === 'READY')),
+      () => {
+        const errors = JSON.stringify(recorders.flatMap((r) => r.errors).slice(0, 3))
+        return `READY at every subscriber: ${recorders.filter(sawReady).length} of 300; errors ${errors}`
+      },
+      () => recorders.every(sawReady),
       { timeoutMs: 30_000 },
     )
     for (const r of recorders) {

@@ -75,7 +75,7 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     await svc?.close()
   })
 
-  it('profileStatusChanged(id): PROCESSING then READY with the merged profile, exactly once each; id omitted: every profile of the tenant; delete: DELETED with profile null', async () => {
+  it('profileStatusChanged: PROCESSING then READY once each; no id: every profile; DELETED, profile null', async () => {
     const key = await newKey('events')
     const s = open(key)
     await s.connected
@@ -135,7 +135,7 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     expect(all.ended).toBeUndefined()
   })
 
-  it("another tenant's subscribers never receive this tenant's events (id omitted, or this tenant's profile id)", async () => {
+  it("another tenant's subscribers never get this tenant's events (id omitted, or this tenant's id)", async () => {
     const { api_key: keyA, tenant_id: tenantA } = await svc.profiler.services.tenants.createApp('iso-a', 'app')
     const { api_key: keyB, tenant_id: tenantB } = await svc.profiler.services.tenants.createApp('iso-b', 'app')
     const a = open(keyA)
@@ -235,7 +235,7 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
     await open(valid).connected
   })
 
-  it('per-key bound: a third concurrent subscription of one key gets RATE_LIMITED; completing one frees a slot', async () => {
+  it('per-key bound: a third concurrent subscription of a key is RATE_LIMITED; ending one frees a slot', async () => {
     const key = await newKey('bound')
     const s = open(key)
     await s.connected
@@ -297,7 +297,7 @@ describe('GraphQL subscriptions over graphql-ws (real clients)', () => {
 
   // Known bug (see report): the server frees the slot only after the completed operation's iterator has returned,
   // so a subscribe that arrives with the complete (a client replacing a subscription) is refused with RATE_LIMITED.
-  it('a subscription sent right after completing another (same tick, as a client replacing one does) is accepted', async () => {
+  it('a subscription sent in the tick it completes another (as a client replacing one does) is accepted', async () => {
     const key = await newKey('bound-swap')
     const s = open(key)
     await s.connected
@@ -402,7 +402,7 @@ describe.skipIf(!SERVER_URL)('events cross processes: serve, serve, worker (serv
     await db?.drop()
   })
 
-  it('a subscriber on the first API process sees PROCESSING and READY of a submission posted to the second one', async () => {
+  it('a subscriber on one API process sees PROCESSING and READY of a submission posted to the other', async () => {
     // Schema, key and job queues are made here, before the three processes start side by side: the key as
     // `profiler app create` makes it (in this process, to spare the CPU one more Node start), and the pg-boss queues
     // because their concurrent creation on a fresh database can fail with `deadlock detected` (see the report).
@@ -443,7 +443,7 @@ describe.skipIf(!SERVER_URL)('events cross processes: serve, serve, worker (serv
     expect(statuses(all.events, 'cross')).toEqual(['PROCESSING', 'READY'])
   })
 
-  it("a key rotated in the dashboard of one API process closes the key's subscription on the other at once", async () => {
+  it("a key rotated in one API process's dashboard closes the key's subscription on the other at once", async () => {
     expect(api1 && api2).toBeTruthy() // the processes of the test above
     const setup = await openDatabase(testConfig(db), { poolSize: 2 })
     try {

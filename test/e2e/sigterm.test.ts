@@ -67,11 +67,8 @@ describe('SIGTERM (real process)', () => {
       expect((await api.post(id, { data: `I live in Leeds and I love rowing (${id}).` })).status).toBe(202)
     // Wait until batches are really in flight (claimed by the worker).
     const processing = async () => {
-      const { body } = await gql(
-        first.url,
-        key,
-        `{ ${ids.map((id) => `${id}: profile(id: "${id}") { submissions(first: 5) { nodes { status } } }`).join(' ')} }`,
-      )
+      const profiles = ids.map((id) => `${id}: profile(id: "${id}") { submissions(first: 5) { nodes { status } } }`)
+      const { body } = await gql(first.url, key, `{ ${profiles.join(' ')} }`)
       return ids.filter((id) => body.data?.[id]?.submissions.nodes.some((n: any) => n.status === 'PROCESSING')).length
     }
     await waitFor('two batches in flight (profiles processing)', processing, { until: (n) => n >= 2, everyMs: 100 })
@@ -95,11 +92,12 @@ describe('SIGTERM (real process)', () => {
     const second = await start()
     const api2 = client(second.url, key)
     for (const id of ids) await api2.waitReady(id, 60_000)
-    const { body } = await gql(
-      second.url,
-      key,
-      `{ ${ids.map((id) => `${id}: profile(id: "${id}") { coreInfo { location { value } } submissions(first: 5) { nodes { status attempts } } }`).join(' ')} }`,
+    const profiles = ids.map(
+      (id) => `${id}: profile(id: "${id}") {
+        coreInfo { location { value } } submissions(first: 5) { nodes { status attempts } }
+      }`,
     )
+    const { body } = await gql(second.url, key, `{ ${profiles.join(' ')} }`)
     for (const id of ids) {
       expect(body.data[id].coreInfo.location?.value).toBe('Leeds')
       expect(body.data[id].submissions.nodes).toEqual([{ status: 'DONE', attempts: 1 }])
@@ -109,7 +107,7 @@ describe('SIGTERM (real process)', () => {
     await exited2
   }, 180_000)
 
-  it('exits within 25 s while a batch merges a profile far over the limits, and the batch is done after a restart', async () => {
+  it('exits within 25 s while a batch merges a profile far over the limits; done after a restart', async () => {
     env.PROFILER_EXTRACT_DELAY_MS = '0'
     const first = await start()
     // The bootstrap key was printed by the first start of this database (the test before).
