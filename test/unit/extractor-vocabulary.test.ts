@@ -187,3 +187,33 @@ describe("WordNet's occupations", () => {
     expect(extract("Hi, I'm Tanner.").core_info?.name?.value).toBe('Tanner')
   })
 })
+
+describe('occupations said without "I am a"', () => {
+  it('takes a promotion as the new job, over the old one', () => {
+    expect(job('I just got promoted to head chef.')).toMatchObject({ value: 'head chef', confidence: 0.95 })
+    expect(job("I'm a line cook. I just got promoted to head chef.")?.value).toBe('head chef')
+    expect(job('My wife got promoted to manager.')).toBeUndefined()
+    expect(job('I got promoted to the next level.')).toBeUndefined()
+    expect(job('I hope to get promoted to manager.')).toBeUndefined()
+  })
+
+  it('never takes a past job as the current one', () => {
+    expect(job('I used to be a teacher.')?.value).toBe('former teacher')
+    expect(job("I used to be a teacher, now I'm a nurse.")?.value).toBe('nurse')
+    expect(job("I'm a teacher. I used to be a lawyer.")?.value).toBe('teacher')
+  })
+
+  it('reads "my students" as a teacher, weakly, and nothing else', () => {
+    expect(job('My students were wild today.')).toMatchObject({ value: 'teacher', confidence: 0.4 })
+    expect(job("I'm a nurse. My students were wild today.")?.value).toBe('nurse')
+    for (const text of [
+      'My fellow students are nice.',
+      'I used to love my students.',
+      'I miss my students so much.',
+      'Night shifts on the cardiac ward again.',
+      'My patients were lovely today.',
+    ]) {
+      expect(job(text), text).toBeUndefined()
+    }
+  })
+})

@@ -133,6 +133,15 @@ const WANT_TO_BE = new RegExp(
   `\\bi ${ADV}(?:want|hope|plan|would like|would love|aspire|am hoping|am planning|am trying) to (?:be|become) ` +
     '(?:a |an )?(.+)$',
 )
+/** "i just got promoted to head chef", "i was promoted to sergeant": the new job (1). */
+const PROMOTED_TO = new RegExp(
+  `\\bi ${ADV}(?:got |have been |have |was |am being )?(?:just |recently |finally )?(?:promoted|been promoted|` +
+    'moved up|stepped up) to (?:be |become )?(?:a |an |the |our |my )?(?:new )?(.+)$',
+)
+/** A promotion names the job that replaces the old one: surer than "i am a X" (0.9) said earlier. */
+const PROMOTED_CONFIDENCE = 0.95
+/** "my students", "my pupils" (not "my fellow students", not "my class", which a student says too). */
+const MY_STUDENTS = /\bmy (?:(?:\w+ )?grade |high school |college )?(?:students|pupils)\b/
 /** "i work at the bank as a teller": the job (1). */
 const WORK_AS = new RegExp(
   `\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed)` +
@@ -220,7 +229,16 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     else if (job) ctx.acc.setCore('occupation', `aspiring ${job}`, 0.45, 'occupation.want-to-be', goal ?? undefined)
     return
   }
-  let match = WORK_AS.exec(text)
+  // "i just got promoted to head chef": the new job, surer than any earlier statement of the old one
+  let match = PROMOTED_TO.exec(text)
+  if (match) {
+    const finding = occupationFrom(match[1], true)
+    if (finding?.kind === 'job') {
+      ctx.acc.setCore('occupation', finding.value, PROMOTED_CONFIDENCE, 'occupation.promoted-to', match)
+      return
+    }
+  }
+  match = WORK_AS.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.work-as', match)) return
   match = /\bmy (?:job|profession|occupation|career|day job|role) is (?:a |an |being a |being an )?(.+)$/.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.my-job-is', match)) return
@@ -370,6 +388,12 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     const place = JOB_PLACE.exec(match[1])
     if (place && place[1].split(' ').length <= 4)
       ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(place[1])}`, 0.55, 'occupation.got-a-job', match)
+    return
+  }
+  // "my students were wild today": only a teacher says so; weaker than any job the person names
+  match = MY_STUDENTS.exec(text)
+  if (match && !clause.negated && !/\b(?:used to|miss|former|retired|when i|back when)\b/.test(text)) {
+    ctx.acc.setCore('occupation', 'teacher', 0.4, 'occupation.my-students', match)
     return
   }
   match = rx`\\bi ${ADV}used to (?:be|work as) (?:a |an )?(.+)$`.exec(text)

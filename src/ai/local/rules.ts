@@ -96,6 +96,8 @@ const RULES = {
   'occupation.work-at': '"I work at X" -> works at X (weak)',
   'occupation.got-a-job': '"I got a job as a X" -> X; "... at Y" -> works at Y',
   'occupation.used-to-be': '"I used to be a X" -> former X, when nothing else is known (weak)',
+  'occupation.promoted-to': '"I just got promoted to head chef": the new job, surer than the old one',
+  'occupation.my-students': '"my students were wild today" -> teacher, when no job is named (weak)',
   // interests
   'interest.my-favorite-is': '"my favorite food is X", "my favorite thing to do is X"',
   'interest.is-my-favorite': '"X is my favorite (band)"',
