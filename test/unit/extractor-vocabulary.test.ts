@@ -217,3 +217,31 @@ describe('occupations said without "I am a"', () => {
     }
   })
 })
+
+describe("WordNet's interest words and the pastimes said in passing", () => {
+  const interests = (data: string) =>
+    Object.fromEntries(
+      Object.entries(extract(data).interests ?? {}).map(([cat, list]) => [cat, list.map((x) => x.value)]),
+    )
+
+  it('puts instruments, dishes and games the hand lists lack in their category', () => {
+    expect(interests('I play the balalaika.')).toEqual({ music: ['balalaika'] })
+    expect(interests('I love biryani.')).toEqual({ food: ['biryani'] })
+    expect(interests('nothing beats a game of backgammon')).toEqual({ hobbies: ['backgammon'] })
+  })
+
+  it('reads "out <pastime>", and not errands', () => {
+    expect(interests("Most Saturdays I'm out bouldering.")).toEqual({ sports: ['bouldering'] })
+    expect(interests('i am usually out fishing on sundays')).toEqual({ hobbies: ['fishing'] })
+    expect(interests("I'm out running errands.")).toEqual({})
+    expect(interests('i was just out walking my dogs')).not.toHaveProperty('hobbies')
+    expect(interests("I'm out shopping for a new couch.")).not.toHaveProperty('sports')
+  })
+
+  it('reads "nothing beats" a known thing, and nothing else', () => {
+    expect(interests('Nothing beats a bowl of pho.')).toEqual({ food: ['pho'] })
+    expect(interests('nothing beats a plate of biryani')).toEqual({ food: ['biryani'] })
+    expect(interests('Nothing beats my bed.')).toEqual({})
+    expect(interests('Nothing beats the feeling of being home.')).toEqual({})
+  })
+})

@@ -289,6 +289,16 @@ const I_AM_DIET = new RegExp(
 const FAN_OF = new RegExp(pattern`^(?:a |an )?(?:(?:big|huge|massive|die[- ]hard|avid|real|true|total|complete|lifelong|
   long[- ]time) )*([a-z][a-z '&-]*?) (?:fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado)$`)
 
+/**
+ * "i am out bouldering", "i am usually out fishing on sundays": the pastime (1). Not a one-off ("i was just out
+ * walking"), nor a chore with an object ("out walking my dogs", "out running errands").
+ */
+const OUT_DOING = rx`\\bi (?:am|have been) ${ADV}out ([a-z]+ing)\\b(?! (?:errands|my|the|a|an|his|her|our|their)\\b)`
+/** "nothing beats a bowl of pho", "nothing is better than fresh sushi": the thing (1). */
+const NOTHING_BEATS = new RegExp(pattern`
+  (?:^|\s)nothing (?:beats|compares to|is better than|tops) (?:a |an |some )?(?:(?:good|hot|big|cold|fresh|nice) )?
+  (?:(?:bowl|plate|cup|slice|glass|pint|mug|piece|round|game) of )?(.+)$`)
+
 function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   let match = rx`\\bi ${ADV}(?:play|am playing|have been playing|have played for)\\s+(.+)$`.exec(text)
@@ -318,6 +328,19 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     !/^(?:to (?:work|school|college|bed|sleep|class|the (?:store|doctor|office))|home|back|out of)\b/.test(match[1])
   )
     addItems(verbItems('go', cutPhrase(match[1])), ctx, 0.8, 'interest.go', match)
+  // "most saturdays i am out bouldering", "i am usually out fishing": a pastime the lexicon knows
+  match = OUT_DOING.exec(text)
+  if (match) {
+    const hit = lookup(match[1])
+    if (hit && hit.term === match[1] && (hit.category === 'sports' || hit.category === 'hobbies'))
+      ctx.acc.addInterest(hit.category, match[1], 0.7, 'interest.out-doing', match)
+  }
+  // "nothing beats a bowl of pho": a thing the lexicon knows, in any category but "other"
+  match = NOTHING_BEATS.exec(text)
+  if (match) {
+    const item = classifyNoun(cutPhrase(match[1]))
+    if (item && item.category !== 'other') addItems([item], ctx, 0.7, 'interest.nothing-beats', match)
+  }
   match = I_DO.exec(text)
   if (match)
     addItems(

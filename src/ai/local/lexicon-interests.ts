@@ -1,5 +1,6 @@
 // Interest lexicons, written from general knowledge (not from any evaluation data). Each entry maps a
 // lower-case term to an interest category. Look-ups also try the singular form, so most entries are singular.
+import { FOOD_NAMES, GAMES_NAMES, INSTRUMENTS_NAMES, MUSIC_NAMES, SPORTS_NAMES } from './interest-data.js'
 import { dict } from './regex.js'
 
 const list = (s: string): string[] =>
@@ -154,6 +155,13 @@ add(MOVIES_TV, 'movies_tv')
 add(TRAVEL, 'travel')
 add(HOBBIES, 'hobbies')
 add(OTHER, 'other')
+// WordNet's interest words (interest-data.ts, built by scripts/build-vocabularies.mjs), where the hand lists are silent
+const wordNetNames = (names: string): string[] => names.split(/[|\n]/).filter(Boolean)
+add(wordNetNames(MUSIC_NAMES), 'music')
+add(wordNetNames(INSTRUMENTS_NAMES), 'music')
+add(wordNetNames(SPORTS_NAMES), 'sports')
+add(wordNetNames(FOOD_NAMES), 'food')
+add(wordNetNames(GAMES_NAMES), 'hobbies')
 CATEGORY_OF.set('fish', 'food') // "I love fish" is food; "I have a fish" goes through the pet rule.
 
 /** Pets (animals people keep). Used by the "I have a dog" rule. */
@@ -161,7 +169,10 @@ export const PET_WORDS = new Set(PETS.slice(0, PETS.indexOf('animal')))
 export const ANIMAL_WORDS = new Set(PETS)
 
 /** Musical instruments: "I play the guitar" is music. */
-export const INSTRUMENTS = new Set(MUSIC.slice(MUSIC.indexOf('guitar'), MUSIC.indexOf('the beatles')))
+export const INSTRUMENTS = new Set([
+  ...MUSIC.slice(MUSIC.indexOf('guitar'), MUSIC.indexOf('the beatles')),
+  ...wordNetNames(INSTRUMENTS_NAMES),
+])
 
 /** Terms that contain " and " and must not be split as lists. */
 export const AND_TERMS = [...CATEGORY_OF.keys()].filter((t) => t.includes(' and '))

@@ -137,6 +137,8 @@ const RULES = {
   'interest.diet': '"I am vegan / vegetarian / keto" -> food',
   'interest.fan': '"I am a huge X fan / lover / buff"',
   'interest.taught-activity': '"a swim coach", "a yoga instructor": the activity taught',
+  'interest.out-doing': '"most Saturdays I am out bouldering": a known sport or hobby',
+  'interest.nothing-beats': '"nothing beats a bowl of pho": a known food, sport, game, ... (not "other")',
   'interest.wish': '"I would love to visit Japan", "I want to learn guitar" (weak)',
   // personality
   'personality.consider-myself': '"I consider myself / tend to be / would describe myself as X"',
