@@ -22,10 +22,28 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
   )) {
     const verb = m[1]
     if (NOT_VERB_AFTER_AND.has(verb) || !isVerb(verb)) continue
+    if (!sharesMySubject(text.slice(0, m.index), verb)) continue
     out.push(`i ${text.slice(m.index + m[0].length - verb.length)}`)
   }
   return out
 }
+
+/** A subject between the person's "i" and "and": "who", "she", a relative clause ("a friend who is a chef"). */
+const ANOTHER_SUBJECT = /\b(?:who|whose|which|where|he|she|they|you)\b/
+
+/**
+ * Whether the verb after "and" shares the person's "i": no other subject comes between the last "i" and the "and"
+ * ("i have a friend who is a chef and loves cooking": "loves" is the friend's), and the verb has no third-person -s
+ * ("i think my sister lives there and loves it").
+ */
+function sharesMySubject(before: string, verb: string): boolean {
+  const lastI = Math.max(before.lastIndexOf(' i '), before.startsWith('i ') ? 0 : -1)
+  if (lastI < 0 || ANOTHER_SUBJECT.test(before.slice(lastI + 2))) return false
+  return !THIRD_PERSON_VERB.test(verb)
+}
+
+/** "loves", "works", "has", "goes", "studies": a present-tense verb whose subject is not "i". */
+const THIRD_PERSON_VERB = /^(?:has|does|goes|is|[a-z]+[^s\W]s)$/
 
 const FRAGMENT_VERB = new RegExp(pattern`
   ^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|
@@ -47,15 +65,23 @@ export function fragmentClause(text: string): string | undefined {
   return undefined
 }
 
-/** "my husband and i love", "sam and i moved": the verb (1) of a subject the person is part of. */
-const PARTNER_AND_I = new RegExp(pattern`
-  ^(?:(?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) and i (are|were|have|live|love|like|enjoy|moved|went|got|own|adopted|bought|
-  visit|travel|play|go)\b`)
+/** Verbs of a subject the person is part of ("my husband and i love ..."). */
+const SHARED_VERBS = 'are|were|have|live|love|like|enjoy|moved|went|got|own|adopted|bought|visit|travel|play|go'
+/** "my husband and i love", "sam and i moved", "both my friend and i love": the verb (1). */
+const PARTNER_AND_I = new RegExp(
+  `^(?:both )?(?:(?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) and i (?:both |all )?(${SHARED_VERBS})\\b`,
+)
+/** "me and my friend love hiking", "me and sam moved": the verb (1). */
+const ME_AND_PARTNER = new RegExp(
+  `^me and (?:(?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) (?:both |all )?(${SHARED_VERBS})\\b`,
+)
 
 /** "my husband and i love to travel" -> "i love to travel": the person is part of the subject. */
 export function ownPartOfSubject(text: string): string {
+  const asI = (_m: string, v: string) => `i ${v === 'are' ? 'am' : v === 'were' ? 'was' : v}`
   return text
-    .replace(PARTNER_AND_I, (_m, v: string) => `i ${v === 'are' ? 'am' : v === 'were' ? 'was' : v}`)
+    .replace(PARTNER_AND_I, asI)
+    .replace(ME_AND_PARTNER, asI)
     .replace(/^i are\b/, 'i am')
     .replace(/^i were\b/, 'i was')
 }

@@ -1,7 +1,9 @@
 // interests.<category>: "I love/like/enjoy X", "my favorite X is Y", "I play X", "I have a dog", "I go hiking", ...
 import { classifyNoun, cutPhrase, interpretObject, lookup, splitList, verbItems, type Item } from './classify.js'
+import { OCCUPATIONS } from './lexicon-core.js'
 import { FAVORITE_HEADS, PET_WORDS } from './lexicon-interests.js'
 import { nlpHas, termsOf } from './nlp.js'
+import { isPeopleNoun } from './others.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { gerund, singular } from './text.js'
 import { pattern, re, rx, rxg } from './regex.js'
@@ -186,7 +188,8 @@ function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
   if (NOT_PET_CONTEXT.test(text)) return
   const have = rx`\\b(i|we) ${ADV}(?:have|own|got|adopted|rescued|have got)\\b`.exec(text)
   if (have) {
-    const rest = text.slice(have.index)
+    // "i have a sister who has a dog": the pets of a person the clause names are theirs
+    const rest = text.slice(have.index).replace(/\s(?:who|whose)\s.*$/, '')
     let found = false
     for (const p of rest.matchAll(
       rxg`\\b(?:a|an|one|two|three|four|five|some|\\d+)\\s+((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`,
@@ -299,10 +302,25 @@ const NOTHING_BEATS = new RegExp(pattern`
   (?:^|\s)nothing (?:beats|compares to|is better than|tops) (?:a |an |some )?(?:(?:good|hot|big|cold|fresh|nice) )?
   (?:(?:bowl|plate|cup|slice|glass|pint|mug|piece|round|game) of )?(.+)$`)
 
+/** Characters one plays in a game, a show or a play ("an elf mage", "the villain"), besides jobs and relatives. */
+const ROLE_NOUNS = new Set(
+  `character role part villain hero heroine lead mage wizard witch elf dwarf orc knight warrior paladin rogue healer
+  druid ranger sorcerer necromancer bard cleric monk thief assassin princess prince king queen pirate vampire zombie
+  ghost monster robot alien superhero`.split(/\s+/),
+)
+
+/** "a doctor on tv", "an elf mage in the game", "the villain": a role played, not a sport or an instrument. */
+function playsARole(object: string): boolean {
+  const phrase = /^(?:a|an|the) ([a-z -]+?)(?= (?:in|on|at|for|with|from|of|and|who|that)\b|[,.!?]|$)/.exec(object)
+  if (!phrase || phrase[1].split(' ').length > 4) return false
+  const head = singular(phrase[1].split(' ').pop()!)
+  return ROLE_NOUNS.has(head) || OCCUPATIONS.has(head) || isPeopleNoun(head)
+}
+
 function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   let match = rx`\\bi ${ADV}(?:play|am playing|have been playing|have played for)\\s+(.+)$`.exec(text)
-  if (match) addItems(interpretObject(match[1], 'play'), ctx, 0.85, 'interest.play', match)
+  if (match && !playsARole(match[1])) addItems(interpretObject(match[1], 'play'), ctx, 0.85, 'interest.play', match)
   match = rx`\\bi ${ADV}(?:listen|am listening|have been listening)\\s+to\\s+(.+)$`.exec(text)
   if (match) addItems(interpretObject(match[1], 'listen'), ctx, 0.85, 'interest.listen-to', match)
   match = rx`\\bi ${ADV}(?:watch|am watching|binge watch|binge)\\s+(.+)$`.exec(text)

@@ -14,8 +14,9 @@ import { ruleMemories } from './memories.js'
 import { ruleNegation, ruleUsedTo } from './negation.js'
 import { isVerbAfterI } from './nlp.js'
 import { ruleOccupation } from './occupation.js'
-import { rulePersonality } from './personality.js'
 import { ruleNeeds } from './needs.js'
+import { otherSubject, withoutOthersQuotes } from './others.js'
+import { rulePeopleSay, rulePersonality } from './personality.js'
 import { rulePreferences } from './preferences.js'
 import { describe, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { coordinatedClauses, dropCopulaAdverbs, fragmentClause, ownPartOfSubject } from './clauses.js'
@@ -161,7 +162,8 @@ const ADDRESSED_CONFIDENCE = 0.5
 export function extractFromText(text: string, opts: TextOptions): Extraction {
   const acc = new Acc(opts.trace)
   const cases = new CaseMap(text)
-  let normalized = normalize(text)
+  // a quote of someone else ('my friend said "i love paris"') is their words, never the person's
+  let normalized = withoutOthersQuotes(normalize(text))
   const ctx: RuleContext = { acc, cases, profile: opts.profile, referenceDate: opts.referenceDate }
   if (opts.allowThirdPerson) {
     const tp = toFirstPerson(normalized, text, opts.profile?.core_info?.name?.value)
@@ -175,7 +177,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   let prev: ClauseInfo | undefined
   const split = splitClauses(normalized)
   const clauses = split.flatMap((clause, index) => {
-    if (clause.question) return [clause]
+    if (clause.question || clause.reported) return [clause]
     // "i am outgoing but a bit impatient": the second half shares the subject and the copula
     const before = split[index - 1]
     if (
@@ -188,7 +190,9 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     ) {
       clause = { ...clause, text: `i am ${clause.text}` }
     }
-    const fragment = fragmentClause(clause.text)
+    // "my sister is a nurse; loves jazz": a fragment after a clause about someone else goes on about them
+    const fragment =
+      before?.sentence === clause.sentence && otherSubject(before.text) ? undefined : fragmentClause(clause.text)
     if (fragment) clause = { ...clause, text: fragment }
     clause = { ...clause, text: dropCopulaAdverbs(ownPartOfSubject(clause.text)) }
     // "i am a musician and hope to make it big": the wish or hedge in the second half leaves the first half firm
@@ -210,6 +214,12 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   for (const clause of clauses) {
     const info = describe(clause)
     if (acc.trace) acc.trace.clause = info.text
+    if (info.reported) {
+      // what others say of the person is only weak evidence of a trait ("people say i am stubborn")
+      rulePeopleSay(info, ctx)
+      prev = info
+      continue
+    }
     rulePreferences(info, ctx)
     if (!info.question && ruleFieldLine(info, ctx)) {
       prev = info

@@ -34,6 +34,21 @@ function chunks(rest: string): string[] {
 const OTHERS_SAY_I_AM = new RegExp(pattern`
   \b(?:people|everyone|my friends|others|my family|my wife|my husband|they) (?:say|think|tell me|describe me as|call me|
   consider me)(?: that)?(?: i am)? (?:a |an |very |really |too )?(.+)$`)
+/** "my dad says i am lazy", "he told me i am a genius" (a reported clause): what follows "i am" (1). */
+const SAID_I_AM = /\bi am (?:a |an |very |really |too |so )?(.+)$/
+
+/**
+ * What others say the person is: weak evidence of a trait, and of nothing else. Reads "people say i am stubborn" in
+ * any clause, and what follows "i am" in a clause that reports someone else's words (`reported`).
+ */
+export function rulePeopleSay(clause: ClauseInfo, ctx: RuleContext): boolean {
+  if (clause.hedged || clause.desire) return false
+  const match = OTHERS_SAY_I_AM.exec(clause.text) ?? (clause.reported ? SAID_I_AM.exec(clause.text) : null)
+  if (!match) return false
+  for (const ch of chunks(match[1])) if (TRAITS.has(ch)) ctx.acc.addTrait(ch, 0.6, 'personality.people-say', match)
+  return true
+}
+
 /** Feelings that take "with" or "for" ("happy with", "sad for") and still say how the person feels. */
 const FEELING_WORD = new RegExp(pattern`
   ^(?:happy|excited|grateful|thankful|nervous|worried|sad|angry|mad|upset|glad|proud|scared|bored|frustrated|annoyed|
@@ -111,11 +126,7 @@ export function rulePersonality(clause: ClauseInfo, ctx: RuleContext): void {
       if (TRAITS.has(ch) || MOOD_FIRST.has(ch)) ctx.acc.addTrait(ch, 0.8, 'personality.consider-myself', match)
     return
   }
-  match = OTHERS_SAY_I_AM.exec(text)
-  if (match) {
-    for (const ch of chunks(match[1])) if (TRAITS.has(ch)) ctx.acc.addTrait(ch, 0.6, 'personality.people-say', match)
-    return
-  }
+  if (rulePeopleSay(clause, ctx)) return
   // causes one stands for: "an animal rights activist", "a human rights advocate"
   match = ACTIVIST.exec(text)
   if (match && !/\b(?:not|never|no longer)\b/.test(text)) {

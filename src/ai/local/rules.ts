@@ -142,7 +142,7 @@ const RULES = {
   'interest.wish': '"I would love to visit Japan", "I want to learn guitar" (weak)',
   // personality
   'personality.consider-myself': '"I consider myself / tend to be / would describe myself as X"',
-  'personality.people-say': '"people say I am X", "my friends call me X" (weak)',
+  'personality.people-say': '"people say I am X", "my friends call me X", "my dad says I am X" (weak)',
   'personality.activist': '"I am an animal rights activist"',
   'personality.social': '"I love meeting new people" -> social',
   'personality.lonely': '"I do not have many friends" -> lonely (weak)',

@@ -1,5 +1,6 @@
 // Text plumbing for the local extractor: normalisation (lower case, expanded contractions), sentence and
 // clause splitting that does not rely on capital letters, number words, gerunds and case restoration.
+import { opensStory, reportsSomeoneElse } from './others.js'
 import { pattern, re } from './regex.js'
 import { dict } from './regex.js'
 
@@ -10,6 +11,8 @@ export interface Clause {
   question: boolean
   /** Index of the sentence in the submission (order of appearance). */
   sentence: number
+  /** Someone else's words or a story's ("my dad says i am ...", "in the game i am an elf"): nothing of the person. */
+  reported: boolean
 }
 
 /** Contracted and chat spellings, each with what it is rewritten to, applied in order. */
@@ -79,13 +82,15 @@ export function splitClauses(normalized: string): Clause[] {
     .filter((s) => /[a-z]/.test(s))
   sentences.forEach((sentence, index) => {
     const isQuestion = /\?\s*["')]*$/.test(sentence)
+    const story = opensStory(sentence)
     const parts = sentence
       .split(
         re(
           ';|\\s*(?:,\\s*)?\\b(?:but|because|although|though|however|cause|cuz)\\s+|' +
             `,\\s*(?=(?:and |so |then |plus )?(?:${SUBJECT_START}|what|how|where|who|why|when|` +
             'do|does|did|are|have|can|would)\\b)|' +
-            `\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|` +
+            // not "me and my friend love hiking": the person is part of that subject
+            `(?<!(?:^|\\s)me)\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|` +
             ',?\\s+(?:and|so|then)\\s+(?=(?:[a-z0-9]+\\s+){1,3}i\\s)|' +
             '\\s+-\\s+',
         ),
@@ -95,7 +100,7 @@ export function splitClauses(normalized: string): Clause[] {
     parts.forEach((part, position) => {
       const question =
         (isQuestion && (position === parts.length - 1 || QUESTION_START.test(part))) || ASKS_YOU.test(part)
-      out.push({ text: part, question, sentence: index })
+      out.push({ text: part, question, sentence: index, reported: story || reportsSomeoneElse(part) })
     })
   })
   return out
