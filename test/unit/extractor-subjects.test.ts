@@ -70,6 +70,22 @@ describe('relatives, friends and colleagues as subjects', () => {
     expect(turns.core_info?.occupation?.value).toBe('teacher')
     expect(interests(turns)).toEqual([])
   })
+
+  it("keeps a relative's pronouns apart in a text about one person in the third person", () => {
+    const e = text('John is a chef. His sister lives in Oslo. She loves skiing.')
+    expect(e.core_info).toMatchObject({ name: { value: 'John' }, occupation: { value: 'chef' } })
+    expect(e.core_info?.gender?.value).toBe('male')
+    expect(interests(e)).toEqual([])
+    expect(interests(text('Maria is a nurse. Her brother is a pilot. He loves golf. She loves jazz.'))).toEqual([
+      'jazz',
+    ])
+    // a family word is no name: the text is about that relative
+    expect(text('Dad is a pilot. He loves golf.')).toEqual({ language: 'en' })
+    // the person's own milestone about a relative is still read
+    expect(text('Maria is a nurse. Her father passed away in 2010.').memories?.[0]?.event).toBe(
+      'father passed away in 2010',
+    )
+  })
 })
 
 describe('quoted and reported speech', () => {
@@ -198,6 +214,7 @@ describe('bad inputs', () => {
       'my sister said '.repeat(2000),
       'and she and he '.repeat(2000),
       'in the book '.repeat(2000),
+      'his sister is a nurse. she loves jazz, and he said "'.repeat(2000),
     ]
     for (const data of hostile) {
       const started = performance.now()

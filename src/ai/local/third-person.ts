@@ -1,6 +1,7 @@
 // Text about one person in the third person ("Maria is a 34 year old nurse from Lisbon. She loves jazz.") is
 // rewritten into the first person so that the same rules apply; the name and pronouns are evidence themselves.
 import { nlpHas, peopleIn } from './nlp.js'
+import { genderOfPeopleNoun, otherSubject } from './others.js'
 import { ADV } from './rules-common.js'
 import { baseOfThirdPerson, chunk, MAX_SENTENCE_CHARS } from './text.js'
 import { pattern, re, rxg } from './regex.js'
@@ -45,6 +46,8 @@ function leadingName(normalized: string, original: string, knownName?: string): 
   const match = /^\s*([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,2})/.exec(original)
   if (match && VERB_AFTER_NAME.test(original.slice(match.index + match[0].length).toLowerCase())) {
     const cand = match[1].toLowerCase()
+    // "Dad is a pilot": a relative the person writes about, not a name
+    if (KIN_AS_NAME.test(cand)) return undefined
     const first = cand.split(' ')[0]
     if (
       nlpHas(first, '#Person') ||
@@ -75,10 +78,19 @@ function leadingName(normalized: string, original: string, knownName?: string): 
 export function toFirstPerson(normalized: string, original: string, knownName?: string): ThirdPerson | undefined {
   if (/\b(?:i|me|my|mine|myself)\b/.test(normalized)) return undefined
   const name = leadingName(normalized, original, knownName)
-  const she = (normalized.match(/\b(?:she|her|hers|herself)\b/g) ?? []).length
-  const he = (normalized.match(/\b(?:he|him|his|himself)\b/g) ?? []).length
-  if (!name && !/(?:^|[.!?]\s+)(?:she|he)\s/.test(normalized)) return undefined
-  let text = normalized
+  const segments = segmentsOf(normalized, name)
+  // the person's pronouns: all of those in parts about them, the opening possessive of parts about a relative
+  const ownText = segments
+    .map((segment) =>
+      segment.about === 'person' ? segment.text : segment.about === 'relative' ? openingWord(segment.text) : '',
+    )
+    .join(' ')
+  const she = (ownText.match(/\b(?:she|her|hers|herself)\b/g) ?? []).length
+  const he = (ownText.match(/\b(?:he|him|his|himself)\b/g) ?? []).length
+  const pronounOpens = segments.some((segment) => segment.about === 'person' && /^\s*(?:she|he)\s/.test(segment.text))
+  if (!name && !pronounOpens) return undefined
+  const pronoun = she >= he ? 'she' : 'he'
+  let text = segments.map((segment) => rewriteSegment(segment, pronoun)).join('')
   if (name) {
     const names = [name, ...(name.includes(' ') ? [name.split(' ')[0]] : [])]
     for (const n of names) {
@@ -86,15 +98,6 @@ export function toFirstPerson(normalized: string, original: string, knownName?: 
       text = text.replace(re(`\\b${escaped}'s\\b`, 'g'), 'my').replace(re(`\\b${escaped}\\b`, 'g'), 'i')
     }
   }
-  const pronoun = she >= he ? 'she' : 'he'
-  const poss = pronoun === 'she' ? 'her' : 'his'
-  text = text.replace(re(`\\b${pronoun}\\b`, 'g'), 'i').replace(/\b(?:herself|himself)\b/g, 'myself')
-  if (poss === 'his') text = text.replace(/\bhis\b/g, 'my').replace(/\bhim\b/g, 'me')
-  else
-    text = text.replace(
-      /\bher\b(\s*)(.{0,12})/g,
-      (_m, sp: string, rest: string) => (HER_AS_OBJECT.test(rest) ? 'me' : 'my') + sp + rest,
-    )
   // agreement: "i is" -> "i am", "i loves" -> "i love"
   text = text
     .replace(/\bi is\b/g, 'i am')
@@ -103,4 +106,78 @@ export function toFirstPerson(normalized: string, original: string, knownName?: 
     )
   const gender = she > he ? 'female' : he > she ? 'male' : undefined
   return { text, ...(name ? { name } : {}), ...(gender ? { gender } : {}) }
+}
+
+/** The first word of a part ("her" of "her brother is a pilot."). */
+function openingWord(segment: string): string {
+  return /^\s*(?:(?:and|but|so|then) )?([a-z']+)/.exec(segment)?.[1] ?? ''
+}
+
+/**
+ * One part in the first person: all of the person's pronouns in a part about them; only the opening possessive of a
+ * part about a relative ("her brother loves his dog" -> "my brother loves his dog"); nothing in a part about someone
+ * else ("she loves skiing" after "his sister lives in oslo").
+ */
+function rewriteSegment(segment: Segment, pronoun: 'she' | 'he'): string {
+  if (segment.about === 'other') return segment.text
+  if (segment.about === 'relative') {
+    const possessive = pronoun === 'she' ? 'her' : 'his'
+    return segment.text.replace(re(`^(\\s*(?:(?:and|but|so|then) )?)${possessive}\\b`), '$1my')
+  }
+  let text = segment.text.replace(re(`\\b${pronoun}\\b`, 'g'), 'i').replace(/\b(?:herself|himself)\b/g, 'myself')
+  if (pronoun === 'he') text = text.replace(/\bhis\b/g, 'my').replace(/\bhim\b/g, 'me')
+  else
+    text = text.replace(
+      /\bher\b(\s*)(.{0,12})/g,
+      (_m, sp: string, rest: string) => (HER_AS_OBJECT.test(rest) ? 'me' : 'my') + sp + rest,
+    )
+  return text
+}
+
+/** A part of the text: a sentence, or a clause that opens with a pronoun ("..., and she loves skiing"). */
+interface Segment {
+  /** The part with the spaces after it, so that the parts joined give the text back. */
+  text: string
+  /**
+   * Whom it is about: `relative`, a person it names ("his sister lives in oslo", "dad is a pilot"); `other`, that
+   * person again by a pronoun ("she loves skiing"); `person`, the person the text is about.
+   */
+  about: 'person' | 'relative' | 'other'
+}
+
+/** Where a part ends: a sentence's end, or before a pronoun after a comma or a conjunction. */
+const SEGMENT_END = /[.!?;\n]\s*|,\s*(?=(?:and |but |so |then )?(?:she|he)\b)|\s(?=(?:and|but|so|then) (?:she|he)\b)/g
+/** Family words used as names ("Dad is a pilot."): a relative, never the person the text is about. */
+const KIN_AS_NAME = /^(?:mom|mum|mommy|mother|dad|daddy|father|grandma|grandpa|granny|nana|papa|auntie)\b/
+
+/**
+ * The text cut into parts, each marked with whom it is about. A part whose subject is a relative or a friend makes
+ * the next parts that open with a pronoun of their gender theirs too, until a part opens with the name or with the
+ * other pronoun.
+ */
+function segmentsOf(normalized: string, name: string | undefined): Segment[] {
+  const segments: Segment[] = []
+  let other: 'female' | 'male' | 'any' | undefined
+  let start = 0
+  const cut = (end: number) => {
+    const text = normalized.slice(start, end)
+    start = end
+    if (!text) return
+    const body = text.trim().replace(/^(?:and|but|so|then) /, '')
+    const pronoun = /^(?:she|he)\b/.exec(body)?.[0]
+    const noun = pronoun ? undefined : (otherSubject(body) ?? KIN_AS_NAME.exec(body)?.[0])
+    let about: Segment['about'] = 'person'
+    if (noun) {
+      other = genderOfPeopleNoun(noun) ?? 'any'
+      about = 'relative'
+    } else if (pronoun) {
+      const gender = pronoun === 'she' ? 'female' : 'male'
+      if (other !== 'any' && other !== gender) other = undefined
+      if (other) about = 'other'
+    } else if (name && body.startsWith(name.split(' ')[0]!)) other = undefined
+    segments.push({ text, about })
+  }
+  for (const match of normalized.matchAll(SEGMENT_END)) cut(match.index + match[0].length)
+  cut(normalized.length)
+  return segments
 }
