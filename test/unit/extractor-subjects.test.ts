@@ -197,6 +197,17 @@ describe('tense: past and plans', () => {
       expect(e.interests).toBeUndefined()
     }
   })
+
+  it('reads a plan as a weak interest or an aspiration, and no move until it happens', () => {
+    for (const e of both("I'm going to start learning piano."))
+      expect(e.interests?.music).toEqual([{ value: 'piano', confidence: 0.45 }])
+    for (const e of both("I'm going to be a nurse."))
+      expect(e.core_info?.occupation).toEqual({ value: 'aspiring nurse', confidence: 0.45 })
+    for (const e of both("I'm moving to Berlin next month.")) expect(e.core_info?.location).toBeUndefined()
+    for (const e of both("I live in Bergen. I'm moving to Berlin next month."))
+      expect(e.core_info?.location?.value).toBe('Bergen')
+    for (const e of both('I am going to the beach tomorrow.')) expect(e).toEqual({ language: 'en' })
+  })
 })
 
 describe('bad inputs', () => {

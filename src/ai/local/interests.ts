@@ -535,7 +535,7 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
 
 /** "i would love to try surfing", "i plan to learn how to knit": what (1). */
 const I_WISH_TO = new RegExp(pattern`\bi (?:would (?:love|like) to|want to|hope to|plan to|am planning to|dream of|
-  wish i could|am going to) (?:(?:try|start|take up|get into|learn (?:how )?to) )?(.+)$`)
+  wish i could|am going to|am about to|will) (?:(?:try|start|begin|take up|get into|learn (?:how )?to) )?(.+)$`)
 
 /** Wishes and plans are weak evidence of an interest: "I would love to visit Japan" -> travel: Japan (0.5). */
 function ruleDesire(clause: ClauseInfo, ctx: RuleContext): void {

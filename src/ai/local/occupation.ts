@@ -128,10 +128,10 @@ function emit(finding: Finding | undefined, ctx: RuleContext, rule: RuleId, span
   return true
 }
 
-/** "i want to become a nurse": the job (1). */
+/** "i want to become a nurse", "i am going to be a nurse": the job (1). */
 const WANT_TO_BE = new RegExp(
-  `\\bi ${ADV}(?:want|hope|plan|would like|would love|aspire|am hoping|am planning|am trying) to (?:be|become) ` +
-    '(?:a |an )?(.+)$',
+  `\\bi ${ADV}(?:(?:want|hope|plan|would like|would love|aspire|am hoping|am planning|am trying|am going|am about) ` +
+    'to|will) (?:be|become) (?:a |an )?(.+)$',
 )
 /** "i just got promoted to head chef", "i was promoted to sergeant": the new job (1). */
 const PROMOTED_TO = new RegExp(

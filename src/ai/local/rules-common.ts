@@ -17,7 +17,10 @@ export interface RuleContext {
 export interface ClauseInfo extends Clause {
   /** Modal hedge ("maybe", "might", "if"): the clause asserts nothing firm. */
   hedged: boolean
-  /** Wish or plan ("I want to learn piano"): weak evidence of an interest, nothing else. */
+  /**
+   * Wish or plan ("I want to learn piano", "I am going to start piano"): weak evidence of an interest, an aspiration
+   * at most for the occupation, nothing else.
+   */
   desire: boolean
   /** Contains a negation word. */
   negated: boolean
@@ -95,7 +98,9 @@ const HEDGE_RE = new RegExp(pattern`
 const DESIRE_RE = new RegExp(pattern`
   \b(?:want to|wanted to|would like to|would love to|hope to|hoping to|plan to|planning to|planning on|dream of|
   dreaming of|dream is to|wish i|wish to|thinking about|thinking of|considering|someday|some day|one day|going to try|
-  would like|aspire|aspiring|trying to get into|want a|wants? to be)\b`)
+  would like|aspire|aspiring|trying to get into|want a|wants? to be|
+  (?:am|are) (?:going|about) to (?:start|begin|try|take up|learn|get into|be|become)|
+  will (?:start|begin|take up|learn|get into|become))\b`)
 const NEGATION_RE = /\b(?:not|never|no longer|no|none|neither|nor|nothing|without|hardly|barely|stopped|quit|gave up)\b/
 
 export function describe(clause: Clause): ClauseInfo {

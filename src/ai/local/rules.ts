@@ -75,7 +75,8 @@ const RULES = {
   'location.back-home-in': '"back home in Manila", "I miss my family back home in Manila" (weak)',
   // core_info.occupation (and interests for pastime nouns: "I am an avid reader")
   'occupation.studying-to-be': '"I am studying to become a nurse" -> student (aspiring nurse)',
-  'occupation.want-to-be': '"I want to be a lawyer", "my dream is to become X" -> aspiring X (weak)',
+  'occupation.want-to-be':
+    '"I want to be a lawyer", "I am going to be a nurse", "my dream is to become X" -> aspiring X (weak)',
   'occupation.work-as': '"I work as a X", "I have been working at Y as a X" (a pastime noun gives an interest)',
   'occupation.my-job-is': '"my job / profession is X"',
   'occupation.by-profession': '"I am a X by profession / trade"',
@@ -139,7 +140,7 @@ const RULES = {
   'interest.taught-activity': '"a swim coach", "a yoga instructor": the activity taught',
   'interest.out-doing': '"most Saturdays I am out bouldering": a known sport or hobby',
   'interest.nothing-beats': '"nothing beats a bowl of pho": a known food, sport, game, ... (not "other")',
-  'interest.wish': '"I would love to visit Japan", "I want to learn guitar" (weak)',
+  'interest.wish': '"I would love to visit Japan", "I want to learn guitar", "I am going to start piano" (weak)',
   // personality
   'personality.consider-myself': '"I consider myself / tend to be / would describe myself as X"',
   'personality.people-say': '"people say I am X", "my friends call me X", "my dad says I am X" (weak)',
