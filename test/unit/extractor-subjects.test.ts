@@ -52,6 +52,8 @@ describe('relatives, friends and colleagues as subjects', () => {
       expect(e.core_info?.occupation?.value).toBe('nurse')
     for (const e of both('My brother has a dog and I have a cat.'))
       expect(e.interests?.pets?.map((p) => p.value)).toEqual(['cat'])
+    for (const e of both('I have a dog who loves walks and a cat.'))
+      expect(e.interests?.pets?.map((p) => p.value)).toEqual(['dog', 'cat'])
     for (const e of both('I live in Denver and love skiing.')) {
       expect(e.core_info?.location?.value).toBe('Denver')
       expect(interests(e)).toEqual(['skiing'])

@@ -3,7 +3,7 @@ import { classifyNoun, cutPhrase, interpretObject, lookup, splitList, verbItems,
 import { OCCUPATIONS } from './lexicon-core.js'
 import { FAVORITE_HEADS, PET_WORDS } from './lexicon-interests.js'
 import { nlpHas, termsOf } from './nlp.js'
-import { isPeopleNoun } from './others.js'
+import { isPeopleNoun, withoutPeopleClause } from './others.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { gerund, singular } from './text.js'
 import { pattern, re, rx, rxg } from './regex.js'
@@ -189,7 +189,7 @@ function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
   const have = rx`\\b(i|we) ${ADV}(?:have|own|got|adopted|rescued|have got)\\b`.exec(text)
   if (have) {
     // "i have a sister who has a dog": the pets of a person the clause names are theirs
-    const rest = text.slice(have.index).replace(/\s(?:who|whose)\s.*$/, '')
+    const rest = withoutPeopleClause(text.slice(have.index))
     let found = false
     for (const p of rest.matchAll(
       rxg`\\b(?:a|an|one|two|three|four|five|some|\\d+)\\s+((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`,

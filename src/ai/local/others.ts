@@ -60,6 +60,12 @@ export const PEOPLE_NOUNS: Record<string, 'female' | 'male' | undefined> = {
   granddaughter: 'female',
   stepmom: 'female',
   stepdad: 'male',
+  guy: 'male',
+  man: 'male',
+  girl: 'female',
+  woman: 'female',
+  lady: 'female',
+  person: undefined,
 }
 
 const PEOPLE_ALT = Object.keys(PEOPLE_NOUNS)
@@ -81,6 +87,14 @@ export function otherSubject(clauseText: string): string | undefined {
   const match = OTHER_SUBJECT.exec(clauseText)
   if (!match) return undefined
   return match[1] ?? match[0]
+}
+
+/** "a sister who has a dog", "a guy that plays golf": a relative clause about one of them, to the clause's end. */
+const PEOPLE_CLAUSE = new RegExp(`\\b(?:${PEOPLE_ALT})s? (?:who|whose|that)\\b.*$`)
+
+/** The clause without what it says about someone it names ("i have a sister who has a dog" -> "i have a sister"). */
+export function withoutPeopleClause(clauseText: string): string {
+  return clauseText.replace(PEOPLE_CLAUSE, '')
 }
 
 /** Whether a word names one of the people around the person ("sister", "boss", "friend"). */
