@@ -22,7 +22,7 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
   )) {
     const verb = m[1]
     if (NOT_VERB_AFTER_AND.has(verb) || !isVerb(verb)) continue
-    if (!sharesMySubject(text.slice(0, m.index), verb)) continue
+    if (!sharesMySubject(text, m.index, verb)) continue
     out.push(`i ${text.slice(m.index + m[0].length - verb.length)}`)
   }
   return out
@@ -32,14 +32,15 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
 const ANOTHER_SUBJECT = /\b(?:who|whose|which|where|he|she|they|you)\b/
 
 /**
- * Whether the verb after "and" shares the person's "i": no other subject comes between the last "i" and the "and"
- * ("i have a friend who is a chef and loves cooking": "loves" is the friend's), and the verb has no third-person -s
- * ("i think my sister lives there and loves it").
+ * Whether the verb after the "and" at `andAt` shares the person's "i": no other subject comes between the last "i"
+ * and the "and" ("i have a friend who is a chef and loves cooking": "loves" is the friend's), and the verb has no
+ * third-person -s ("i think my sister lives there and loves it").
  */
-function sharesMySubject(before: string, verb: string): boolean {
-  const lastI = Math.max(before.lastIndexOf(' i '), before.startsWith('i ') ? 0 : -1)
-  if (lastI < 0 || ANOTHER_SUBJECT.test(before.slice(lastI + 2))) return false
-  return !THIRD_PERSON_VERB.test(verb)
+function sharesMySubject(text: string, andAt: number, verb: string): boolean {
+  if (THIRD_PERSON_VERB.test(verb)) return false
+  const lastI = text.lastIndexOf(' i ', andAt - 2)
+  const from = lastI >= 0 ? lastI + 2 : text.startsWith('i ') ? 1 : -1
+  return from >= 0 && !ANOTHER_SUBJECT.test(text.slice(from, andAt))
 }
 
 /** "loves", "works", "has", "goes", "studies": a present-tense verb whose subject is not "i". */
