@@ -171,6 +171,40 @@ describe('processing: merge, idempotency, concurrency, isolation', () => {
     expect(values).not.toContain('opera')
   })
 
+  it('takes none of the facts the person tells about others as theirs, in a text and in a conversation', async () => {
+    const data =
+      'My sister lives in Oslo and loves skiing, but I live in Bergen. My boss is a vegan. ' +
+      'My friend said "I work as a pilot and I love opera." In the book the hero loves jazz. ' +
+      'I used to live in Chicago. I work as a nurse.'
+    expect((await api.post('told-text', { data })).status).toBe(202)
+    const conversation = JSON.stringify([
+      { role: 'user', content: 'My husband works as a pilot and loves golf. I teach math.' },
+      { role: 'assistant', content: 'I live in Paris and I love opera. Do you live in Ohio?' },
+      {
+        role: 'user',
+        content: 'No, I live in Bergen. He told me "I am from Rome." If I were rich I would move there.',
+      },
+    ])
+    expect((await api.post('told-chat', { data: conversation, input_type: 'conversation' })).status).toBe(202)
+    const interestsOf = (p: any) =>
+      Object.values(p.interests ?? {})
+        .flat()
+        .map((v: any) => v.value.toLowerCase())
+    // no value of any section names what belongs to someone else
+    const othersFacts = /oslo|skiing|vegan|pilot|opera|jazz|golf|paris|ohio|rome/i
+    const sections = (p: any) => JSON.stringify([p.core_info, p.interests, p.personality, p.preferences, p.memories])
+    const text = await api.waitReady('told-text')
+    expect(text.core_info.location.value).toBe('Bergen')
+    expect(text.core_info.occupation.value).toBe('nurse')
+    expect(interestsOf(text)).toEqual([])
+    expect(sections(text)).not.toMatch(othersFacts)
+    const chat = await api.waitReady('told-chat')
+    expect(chat.core_info.location.value).toBe('Bergen')
+    expect(chat.core_info.occupation.value).toBe('math teacher')
+    expect(interestsOf(chat)).toEqual([])
+    expect(sections(chat)).not.toMatch(othersFacts)
+  })
+
   it('structured data is taken as given; bare values get confidence 1', async () => {
     const data = JSON.stringify({
       core_info: { name: 'Kofi', age: 41, location: { value: 'Accra', confidence: 0.7 } },
