@@ -335,7 +335,7 @@ function lemmasBelow(wordnet, roots, isPlace) {
   const names = new Set()
   for (const offset of synsets) {
     for (const lemma of wordnet.synsets.get(offset).words) {
-      // three letters or more: "go" (the game) and "uke" read as other words
+      // four letters or more: "go" (the game) and "uke" read as other words
       if (!/^[a-z][a-z_'-]*[a-z]$/.test(lemma) || lemma.length < 4) continue
       const sense = firstSense(wordnet, lemma)
       if (!synsets.has(sense)) continue
