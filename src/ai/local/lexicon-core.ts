@@ -282,8 +282,8 @@ export const GENDER_EXPLICIT: Record<string, string> = dict({
   genderfluid: 'genderfluid',
 })
 
-/** Weaker cues ("I am a mother"): a role that usually implies a gender. */
-export const GENDER_CUES: Record<string, string> = dict({
+/** Relatives whose word says their gender: cues to the person's own gender, and people a clause can be about. */
+export const RELATIVES: Record<string, 'female' | 'male'> = {
   mother: 'female',
   mom: 'female',
   mum: 'female',
@@ -297,6 +297,22 @@ export const GENDER_CUES: Record<string, string> = dict({
   sister: 'female',
   aunt: 'female',
   niece: 'female',
+  father: 'male',
+  dad: 'male',
+  daddy: 'male',
+  husband: 'male',
+  boyfriend: 'male',
+  grandfather: 'male',
+  grandpa: 'male',
+  son: 'male',
+  brother: 'male',
+  uncle: 'male',
+  nephew: 'male',
+}
+
+/** Weaker cues ("I am a mother"): a role that usually implies a gender. */
+export const GENDER_CUES: Record<string, string> = dict({
+  ...RELATIVES,
   housewife: 'female',
   waitress: 'female',
   actress: 'female',
@@ -311,17 +327,6 @@ export const GENDER_CUES: Record<string, string> = dict({
   saleswoman: 'female',
   seamstress: 'female',
   nun: 'female',
-  father: 'male',
-  dad: 'male',
-  daddy: 'male',
-  husband: 'male',
-  boyfriend: 'male',
-  grandfather: 'male',
-  grandpa: 'male',
-  son: 'male',
-  brother: 'male',
-  uncle: 'male',
-  nephew: 'male',
   widower: 'male',
   groom: 'male',
   'single dad': 'male',

@@ -3,34 +3,12 @@
 // is another person ("my sister lives in oslo and loves skiing") state nothing about the person. The rules read
 // "i ..." clauses, so most such clauses give nothing by themselves; these helpers close the ways in which they still
 // reached a rule (see docs/architecture/local-extractor.md).
+import { RELATIVES } from './lexicon-core.js'
 import { pattern } from './regex.js'
 
 /** Nouns for the people around the person; with "my", "her", "tom's" before them, a clause is about one of them. */
 export const PEOPLE_NOUNS: Record<string, 'female' | 'male' | undefined> = {
-  mother: 'female',
-  mom: 'female',
-  mum: 'female',
-  mommy: 'female',
-  wife: 'female',
-  girlfriend: 'female',
-  grandmother: 'female',
-  grandma: 'female',
-  granny: 'female',
-  daughter: 'female',
-  sister: 'female',
-  aunt: 'female',
-  niece: 'female',
-  father: 'male',
-  dad: 'male',
-  daddy: 'male',
-  husband: 'male',
-  boyfriend: 'male',
-  grandfather: 'male',
-  grandpa: 'male',
-  son: 'male',
-  brother: 'male',
-  uncle: 'male',
-  nephew: 'male',
+  ...RELATIVES,
   friend: undefined,
   partner: undefined,
   boss: undefined,
