@@ -21,7 +21,8 @@ describe('evidence passages', () => {
   let api: Client
   const passages = (profileId: string) =>
     svc.profiler.db.dataSource.query(
-      `SELECT submission_id::text AS submission_id, position, speaker, prompt, text, occurred_at, language::text AS language, embedding IS NOT NULL AS embedded
+      `SELECT submission_id::text AS submission_id, position, speaker, prompt, text, occurred_at,
+         language::text AS language, embedding IS NOT NULL AS embedded
          FROM passages WHERE profile_id = $1 ORDER BY occurred_at, position`,
       [profileId],
     )
@@ -47,7 +48,7 @@ describe('evidence passages', () => {
     await svc?.close()
   })
 
-  it("keeps a conversation's turns of the person with the question each answers, timed by their messages, and a text as sentence windows", async () => {
+  it("keeps the person's turns with the question each answers, at their times; a text in windows", async () => {
     const conv = await post(api, 'caroline', {
       input_type: 'conversation',
       data: chat(
@@ -102,7 +103,7 @@ describe('evidence passages', () => {
     expect(rows.every((r: any) => r.embedded && r.language === 'english')).toBe(true)
   })
 
-  it('quotes the passages relevant to a query in the context, under the day they were said, and leaves them out without a query', async () => {
+  it('quotes the passages a query asks about under the day they were said, and none without a query', async () => {
     const c = await context('caroline', { query: 'What did Caroline research?', max_tokens: 500 })
     expect(c.include).toBe('all')
     expect(c.passages_included).toBeGreaterThan(0)
@@ -132,7 +133,7 @@ describe('evidence passages', () => {
     expect(newest.truncated).toBe(true)
   })
 
-  it('looks passages up by what a question asks about, not by its words about speech ("What did they say about work?")', async () => {
+  it('looks passages up by what a question asks, not its words about speech ("what did they say")', async () => {
     // Five turns about work, two that happen to say "say" (the rarer word: plain BM25 ranks them first).
     await post(api, 'talker', {
       input_type: 'conversation',
@@ -172,7 +173,7 @@ describe('evidence passages', () => {
     expect(bare.text).toContain('As they say')
   })
 
-  it("knows the person's own names a question's passage lookup leaves out: the label of their turns and the profile's name", async () => {
+  it("leaves the person's own names out of a passage lookup: their turns' label and the profile's name", async () => {
     // passageQuery (unit tests) drops them from what passages are looked up by: "What did Caroline make?" asks about
     // making, and the partner's turns before hers greet her by name. Here: that the service finds both names.
     const said = [
@@ -180,7 +181,9 @@ describe('evidence passages', () => {
       'I started a pottery class on Thursday evenings.',
     ]
     for (const [i, text] of said.entries()) {
-      const data = `Caroline: Hello!\nMelanie: Hey Caroline! Good to see you!\nCaroline: Hi Mel!\nMelanie: What have you been up to?\nCaroline: ${text}`
+      const data =
+        'Caroline: Hello!\nMelanie: Hey Caroline! Good to see you!\nCaroline: Hi Mel!\n' +
+        `Melanie: What have you been up to?\nCaroline: ${text}`
       await post(api, 'named', { input_type: 'conversation', data, occurred_at: `2023-05-0${i + 1}T10:00:00Z` })
     }
     // A newer text leaves passages of no speaker.
@@ -196,7 +199,9 @@ describe('evidence passages', () => {
     // The name Melanie greets her by (name.addressed, docs/architecture/local-extractor.md), then her full name.
     expect((await profiles.findText(m, tenantId, 'named'))?.name).toBe('Caroline')
     await svc.profiler.db.dataSource.query(
-      `UPDATE profiles SET content = jsonb_set(content, '{core_info,name}', '{"value": "Caroline Moreau", "confidence": 0.9}') WHERE profile_id = 'named'`,
+      `UPDATE profiles
+    SET content = jsonb_set(content, '{core_info,name}', '{"value": "Caroline Moreau", "confidence": 0.9}')
+  WHERE profile_id = 'named'`,
     )
     expect((await profiles.findText(m, tenantId, 'named'))?.name).toBe('Caroline Moreau')
     // Through the service: a question naming her finds what it asks about; one of nothing but her name stays as it is.
@@ -210,9 +215,10 @@ describe('evidence passages', () => {
     expect(bare.text).toContain('Hey Caroline!')
   })
 
-  it('says in the header how the quoted turns are labelled when the profile has no name, and only a label that reads as a name', async () => {
+  it("names the quoted turns' label in the header when the profile has no name, if a name", async () => {
     const data = (who: string) =>
-      `${who}: I have been researching adoption agencies all week.\nMelanie: How is it going?\n${who}: Slowly, the paperwork is endless.`
+      `${who}: I have been researching adoption agencies all week.\nMelanie: How is it going?\n` +
+      `${who}: Slowly, the paperwork is endless.`
     await post(api, 'labelled', {
       input_type: 'conversation',
       data: data('Caroline'),
@@ -254,7 +260,9 @@ describe('evidence passages', () => {
     expect(r.body.data.profile.context.text.split('\n')[0]).toBe('About Caroline (as their turns are labelled):')
     // A name in the profile is the header, whatever the label.
     await svc.profiler.db.dataSource.query(
-      `UPDATE profiles SET content = jsonb_set(content, '{core_info,name}', '{"value": "Caroline Moreau", "confidence": 0.9}') WHERE profile_id = 'labelled'`,
+      `UPDATE profiles
+    SET content = jsonb_set(content, '{core_info,name}', '{"value": "Caroline Moreau", "confidence": 0.9}')
+  WHERE profile_id = 'labelled'`,
     )
     expect(await header('labelled', asked)).toBe('About Caroline Moreau:')
     const g = await gql(
@@ -332,11 +340,13 @@ describe('evidence passages', () => {
     expect((await passages('bidi-role')).map((p: any) => [p.speaker, p.text])).toEqual([['user', 'I love tea.']])
   })
 
-  it('answers the same over GraphQL, and refuses an include it does not know (REST 400, GraphQL validation)', async () => {
+  it('answers the same over GraphQL; an unknown include is refused (REST 400, GraphQL validation)', async () => {
     const r = await gql(
       svc.url,
       svc.key,
-      `{ profile(id: "caroline") { context(query: "adoption", maxTokens: 300, include: PASSAGES) { text passagesIncluded include factsIncluded } } }`,
+      `{ profile(id: "caroline") {
+  context(query: "adoption", maxTokens: 300, include: PASSAGES) { text passagesIncluded include factsIncluded }
+} }`,
     )
     expect(r.body.errors, JSON.stringify(r.body.errors)).toBeUndefined()
     expect(r.body.data.profile.context).toMatchObject({ include: 'PASSAGES', factsIncluded: 0 })
@@ -348,7 +358,7 @@ describe('evidence passages', () => {
     expect(badGql.body.errors?.[0]?.message).toMatch(/EVERYTHING/)
   })
 
-  it('lets search find a profile by what its passages say (all the words, stemmed or exact), never by a hidden passage nor across tenants', async () => {
+  it('finds a profile by what its passages say, never by a hidden one nor across tenants', async () => {
     await post(api, 'sink', { data: 'Yesterday the plumber finally fixed our kitchen sink. What a week.' })
     await api.waitReady('sink')
     const profile = await api.profile('sink')
@@ -370,7 +380,7 @@ describe('evidence passages', () => {
     expect(await ids(api, 'plumber')).not.toContain('sink')
   })
 
-  it('ranks a profile higher the more of the query one of its passages says (frame and filler words too); the sensitivity and total follow that score', async () => {
+  it('ranks a profile higher the more of the query one passage says; sensitivity and total follow', async () => {
     await post(api, 'petfish', { data: 'I have a pet fish called Bubbles. My sister lives in Lyon.' })
     await post(api, 'chips', { data: 'Fish and chips on Fridays at the harbour. My brother drives a taxi.' })
     await api.waitReady('petfish')
@@ -397,7 +407,7 @@ describe('evidence passages', () => {
       expect((await api.search({ query: q })).profiles).toBeDefined()
   })
 
-  it('bounds the passages of one submission (packing turns together) and of a profile (the oldest said go first)', async () => {
+  it('bounds the passages of a submission (turns packed together) and of a profile (oldest first)', async () => {
     const turns: [string, string][] = Array.from({ length: 60 }, (_, i) => [
       `Question ${i}?`,
       `Answer number ${i} about topic${i}.`,
@@ -423,7 +433,7 @@ describe('evidence passages', () => {
     expect(rows.some((r: any) => r.text.includes('old memory'))).toBe(false)
     expect(rows.filter((r: any) => r.text.startsWith('Newer answer')).length).toBe(15)
   })
-  it("stores a round's passages together: a profile deleted meanwhile loses its own only, each profile kept to its limit", async () => {
+  it("stores a round's passages together: a profile deleted meanwhile loses only its own", async () => {
     const ids: Record<string, string> = {}
     for (const id of ['round-a', 'round-b', 'round-c']) {
       ids[id] = await post(api, id, { data: `I am ${id}.`, occurred_at: '2024-01-01' })
@@ -499,7 +509,8 @@ describe('evidence passages of a profile larger than one read (default limits)',
     expect(n).toBe(720)
     for (const include of ['passages', 'all']) {
       const r = await api.get(
-        `/v1/profile/deep/context?query=${encodeURIComponent('Where did they sail with the brother, Zanzibar?')}&include=${include}&max_tokens=400`,
+        `/v1/profile/deep/context?query=${encodeURIComponent('Where did they sail with the brother, Zanzibar?')}` +
+          `&include=${include}&max_tokens=400`,
       )
       const body = (await r.json()) as any
       expect(r.status, JSON.stringify(body)).toBe(200)
@@ -515,7 +526,7 @@ describe('evidence passages of a profile larger than one read (default limits)',
 describe('evidence passages (openai provider against the fake server)', () => {
   const ai = openaiService()
 
-  it("embeds a batch's passages in the profile's one embedding request and quotes them in a query's context, ranked by words and meaning", async () => {
+  it("embeds a batch's passages in one request and quotes them in a context, ranked by words and meaning", async () => {
     const data = chat([
       ['What have you been up to lately?', 'I have been researching adoption agencies.'],
       ['And your weekend?', 'We went hiking near Porto with my brother yesterday.'],
@@ -530,7 +541,8 @@ describe('evidence passages (openai provider against the fake server)', () => {
       'What have you been up to lately?\nI have been researching adoption agencies.',
     )
     const [{ n, dims }] = await ai.svc.profiler.db.dataSource.query(
-      `SELECT count(*)::int AS n, min(vector_dims(embedding))::int AS dims FROM passages WHERE profile_id = 'remote' AND embedding_model IS NOT NULL`,
+      `SELECT count(*)::int AS n, min(vector_dims(embedding))::int AS dims
+   FROM passages WHERE profile_id = 'remote' AND embedding_model IS NOT NULL`,
     )
     expect(n).toBe(2)
     expect(dims).toBeGreaterThan(0)

@@ -160,7 +160,8 @@ describe('processing: merge, idempotency, concurrency, isolation', () => {
 
   it('a conversation counts only the profiled person turns', async () => {
     const data =
-      'Lena: Hi! I live in Hamburg and I love sailing.\nBot: Nice. I live in Paris and I love opera.\nLena: I work as a pharmacist.'
+      'Lena: Hi! I live in Hamburg and I love sailing.\nBot: Nice. I live in Paris and I love opera.\n' +
+      'Lena: I work as a pharmacist.'
     expect((await api.post('lena', { data, input_type: 'conversation' })).status).toBe(202)
     const p = await api.waitReady('lena')
     expect(p.core_info.location.value).toBe('Hamburg')
@@ -285,7 +286,8 @@ describe('processing: delete wins over a submission in flight', () => {
       async () =>
         (
           await ds.query(
-            `SELECT count(*)::int AS n FROM pgboss.job WHERE name = $1 AND state = 'active' AND data->>'profileId' = 'doomed'`,
+            `SELECT count(*)::int AS n FROM pgboss.job
+  WHERE name = $1 AND state = 'active' AND data->>'profileId' = 'doomed'`,
             [PROCESS_QUEUE],
           )
         )[0].n,

@@ -179,7 +179,8 @@ describe('moves, birthdays and requests', () => {
 describe('key-value bios', () => {
   it('reads "Key: value" lines', () => {
     const e = x(
-      'Name: Ama Owusu\nAge: 41\nLocation: Accra, Ghana\nOccupation: civil engineer\nHobbies: gardening, chess\nFavorite food: jollof rice\nPets: two parrots',
+      'Name: Ama Owusu\nAge: 41\nLocation: Accra, Ghana\nOccupation: civil engineer\n' +
+        'Hobbies: gardening, chess\nFavorite food: jollof rice\nPets: two parrots',
     )
     expect(e.core_info).toMatchObject({
       name: { value: 'Ama Owusu' },

@@ -96,7 +96,10 @@ describe('explainOne names the rule behind each value', () => {
 
   it('has a hit for every value, and the same extraction as extractOne', () => {
     const texts = [
-      "Hi, I'm Rosa and I'm 38. I grew up in Seville but I live in Valencia now. I work as a pharmacist. In my free time I love salsa dancing and I play the guitar. My favorite food is paella. I have a lazy old cat. In 2016 I graduated from university. I am outgoing but a bit impatient. Don't talk about politics with me. I don't like football anymore.",
+      "Hi, I'm Rosa and I'm 38. I grew up in Seville but I live in Valencia now. I work as a pharmacist. " +
+        'In my free time I love salsa dancing and I play the guitar. My favorite food is paella. ' +
+        'I have a lazy old cat. In 2016 I graduated from university. I am outgoing but a bit impatient. ' +
+        "Don't talk about politics with me. I don't like football anymore.",
       'Name: Tom Baker\nAge: 52\nJob: plumber\nHobbies: fishing, chess\nDislikes: crowds',
       'Oskar is a 52 year old plumber from Gdansk. He loves fishing and has a cat. He is stubborn.',
       'Je suis content. Ich bin müde.',
