@@ -109,7 +109,7 @@ export type PasslessSubmission = Pick<SubmissionEntity, 'tenant_id' | 'profile_i
 /** Which passages a reindex (re)embeds: visible ones, all with `$1`, else those without a vector of model `$2`. */
 const PASSAGE_PENDING = `hidden_at IS NULL
   AND ($1::boolean OR embedding IS NULL OR embedding_model IS DISTINCT FROM $2)`
-/** Which submissions a reindex rebuilds passages of (README "Evidence passages"). */
+/** Which submissions a reindex rebuilds passages of (docs/guides/evidence.md, "Evidence passages"). */
 const PASSLESS = `s.status = 'done' AND s.data IS NOT NULL AND s.input_type <> 'structured'
    AND NOT EXISTS (SELECT 1 FROM passages p WHERE p.tenant_id = s.tenant_id AND p.submission_id = s.id)`
 

@@ -2,12 +2,17 @@ import type { EntityManager } from 'typeorm'
 import { vectorText, type PassageDraft } from '../domain/passages.js'
 import type { PassageEntity } from './entities/passage.entity.js'
 
-/** A passage as the API shows it (README "Evidence passages"): a passages row, its time in ISO 8601. */
+/**
+ * A passage as the API shows it (docs/guides/evidence.md, "Evidence passages"): a passages row, its time in ISO 8601.
+ */
 export type PassageRow = Pick<PassageEntity, 'submission_id' | 'position' | 'speaker' | 'prompt' | 'text'> & {
   occurred_at: string
 }
 
-/** A passage with whether, when and why it is hidden from contexts and search (README "Evidence passages"). */
+/**
+ * A passage with whether, when and why it is hidden from contexts and search (docs/guides/evidence.md, "Evidence
+ * passages").
+ */
 export type PassageView = PassageRow & { hidden_at: string | null; hidden_by: PassageEntity['hidden_by'] }
 
 /** A passage as a statement reads it (its text null where a window leaves it out). */

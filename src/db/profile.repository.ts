@@ -369,7 +369,10 @@ export interface HistoryRow {
   inputType: string
 }
 
-/** How much history a profile keeps (README "Profile limits"): entries, and the newest of them with a snapshot. */
+/**
+ * How much history a profile keeps (docs/operations/limits.md, "A profile"): entries, and the newest of them with a
+ * snapshot.
+ */
 export interface HistoryBounds {
   entries: number
   snapshots: number

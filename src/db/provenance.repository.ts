@@ -56,8 +56,9 @@ const anyTerm = (groups: string[][]) => [...new Set(groups.flat())].map(tsTerm).
 export type StoredExtractionRow = Pick<SubmissionEntity, 'id' | 'extraction'> & { occurred_at: string }
 
 /**
- * The SQL of provenance (README "Provenance"): which passages support a value, hiding them when it is forgotten, and
- * deleting a submission's evidence. Every statement filters by tenant_id (and the profile).
+ * The SQL of provenance (docs/guides/evidence.md, "Why the profile says it"): which passages support a value, hiding
+ * them when it is forgotten, and deleting a submission's evidence. Every statement filters by tenant_id (and the
+ * profile).
  */
 export class ProvenanceRepository {
   /** The profile's text search configuration (its language's), or null when the tenant has no such profile. */

@@ -9,17 +9,17 @@ import { isCalendarDate } from './structured.js'
 import { SUBMISSION_STATES } from './submission.js'
 import { checkStorableJson, PROFILE_ID_RE } from './validation.js'
 
-// The export file (README "Export and import"): JSON Lines, one record a line. A header first, then for each profile
-// its `profile` record followed by its `history`, `submission` and (with the text) `passage` records, and an `end`
-// record with the counts, so that a file cut short is detected. Version 1 (passages came later: a file without them
-// imports).
+// The export file (docs/operations/data-lifecycle.md): JSON Lines, one record a line. A header first, then for each
+// profile its `profile` record followed by its `history`, `submission` and (with the text) `passage` records, and an
+// `end` record with the counts, so that a file cut short is detected. Version 1 (passages came later: a file without
+// them imports).
 
 export const EXPORT_FORMAT = 'profiler-export'
 export const EXPORT_VERSION = 1
 
 /**
- * What an imported record may hold beyond the profile limits (README "Export and import"): every bound of the API, so
- * that nothing imported can make a later submission, re-extraction or read of the profile fail.
+ * What an imported record may hold beyond the profile limits (docs/operations/data-lifecycle.md): every bound of the
+ * API, so that nothing imported can make a later submission, re-extraction or read of the profile fail.
  */
 export const IMPORT_BOUNDS = {
   /** `history_seq` and a history entry's `seq`: a profile imported at the bound can still take over a billion entries
@@ -42,8 +42,9 @@ export const IMPORT_BOUNDS = {
   idChars: 200,
   /** Submission ids of one history entry (a re-extraction lists every submission it replayed). */
   submissionIds: 10_000,
-  /** Times (created_at, last_updated, extracted_on, started_at, finished_at, field_timestamps, exported_at): from 1970 to
-   * this long after the import began (clocks differ). */
+  /**
+   * Times (created_at, last_updated, extracted_on, started_at, finished_at, field_timestamps, exported_at): from 1970
+   * to this long after the import began (clocks differ). */
   aheadMs: 24 * 3600 * 1000,
   /** A passage's position: below the most passages PROFILER_PASSAGES_PER_SUBMISSION can allow (the configured bound is
    * checked by the import). */
@@ -86,8 +87,10 @@ export function recordSchemas(recordBounds: RecordBounds) {
       return millis >= EARLIEST && millis <= recordBounds.latest
     }, `must be a time from 1970-01-01 to ${latest}`)
     .transform((s) => new Date(s).toISOString())
-  /** An event time (README "Event time"), bounded as POST bounds it, from 1900 to a few minutes past the import's start;
-   * here up to `latest`, the submission record checks the tighter bound (its own created_at is let through). */
+  /**
+   * An event time (docs/guides/submitting-data.md, "Event time"), bounded as POST bounds it, from 1900 to a few minutes
+   * past the import's start; here up to `latest`, the submission record checks the tighter bound (its own created_at is
+   * let through). */
   const eventTime = z.string().transform((text, ctx) => {
     const parsed = parseEventTime(text, recordBounds.latest)
     if ('iso' in parsed) return parsed.iso
@@ -96,7 +99,7 @@ export function recordSchemas(recordBounds: RecordBounds) {
   })
   const importStart = recordBounds.latest - IMPORT_BOUNDS.aheadMs
   const limits = recordBounds.profiles
-  /** A past value of a scalar (README "Facts over time"): its window in event times, in order. */
+  /** A past value of a scalar (docs/guides/the-profile.md, "Facts over time"): its window in event times, in order. */
   const pastValue = z
     .object({
       value: z.union([z.string().max(limits.valueChars), int(150)]),
@@ -278,7 +281,8 @@ export function recordSchemas(recordBounds: RecordBounds) {
     })
 
   /**
-   * An evidence passage (README "Evidence passages"), with the text only: its words are the submission's. No vector.
+   * An evidence passage (docs/guides/evidence.md, "Evidence passages"), with the text only: its words are the
+   * submission's. No vector.
    */
   const passage = z.object({
     type: z.literal('passage'),

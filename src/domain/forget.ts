@@ -168,7 +168,7 @@ function removeMatching(state: ProfileState, section: ForgetSection, key: string
       delete state.internals.seen[section]
       if (state.internals.since) delete state.internals.since[section]
     }
-    // Its past values go too (README "Facts over time"), each listed once.
+    // Its past values go too (docs/guides/the-profile.md, "Facts over time"), each listed once.
     const listed = new Set(out.map((r) => r.value))
     for (const e of removePastValues(state, section as ScalarPath, key, (v) => keyOf(section, v))) {
       if (!listed.has(String(e.value))) out.push({ section, value: String(e.value) })

@@ -258,13 +258,13 @@ export interface MergeOptions {
    */
   acceptedAt?: (string | undefined)[]
   /**
-   * When each extraction's text was said or written (ISO 8601), by index (README "Event time"): the batch is applied in
-   * this order (stable; unknown counts as newest), and each scalar's timeline is built from when its values were said
-   * (scalar-time.ts), whatever the order. Unknown (omitted): said at `now`. An extraction's `parts` are said at their
-   * own times.
+   * When each extraction's text was said or written (ISO 8601), by index (docs/guides/submitting-data.md, "Event
+   * time"): the batch is applied in this order (stable; unknown counts as newest), and each scalar's timeline is built
+   * from when its values were said (scalar-time.ts), whatever the order. Unknown (omitted): said at `now`. An
+   * extraction's `parts` are said at their own times.
    */
   occurredAt?: (string | undefined)[]
-  /** The profile's limits (README "Profile limits"); the defaults when omitted. */
+  /** The profile's limits (docs/operations/limits.md, "A profile"); the defaults when omitted. */
   limits?: ProfileLimits
 }
 

@@ -38,13 +38,19 @@ export interface ProfileLimits {
   historyEntries: number
   /** Newest history entries that keep their snapshot (what a rollback can return to). */
   snapshots: number
-  /** Evidence passages one submission leaves at most (README "Evidence passages"): more turns are packed together. */
+  /**
+   * Evidence passages one submission leaves at most (docs/guides/evidence.md, "Evidence passages"): more turns are
+   * packed together.
+   */
   passagesPerSubmission: number
   /** Evidence passages a profile keeps: the oldest (by when they were said) go beyond it. */
   passagesPerProfile: number
-  /** Past values kept per scalar path (README "Facts over time"): the oldest go beyond it. */
+  /** Past values kept per scalar path (docs/guides/the-profile.md, "Facts over time"): the oldest go beyond it. */
   pastValues: number
-  /** Statements a scalar path's timeline is built from (README "Facts over time"): the oldest go beyond it. */
+  /**
+   * Statements a scalar path's timeline is built from (docs/guides/the-profile.md, "Facts over time"): the oldest go
+   * beyond it.
+   */
   scalarStatements: number
 }
 

@@ -46,12 +46,12 @@ export interface ProfileContent {
   memories: Memory[]
   preferences: Preferences
   /**
-   * Values of apps' custom schema fields: section -> field -> scored value or list (README "Custom profile schema").
+   * Values of apps' custom schema fields: section -> field -> scored value or list (docs/guides/custom-schema.md).
    */
   custom?: CustomValues
   /**
-   * Earlier values of the scalars, newest first, each with the window it held (README "Facts over time"; src/domain/
-   * scalar-time.ts). Absent when no scalar ever had another value.
+   * Earlier values of the scalars, newest first, each with the window it held (docs/guides/the-profile.md, "Facts over
+   * time"; src/domain/ scalar-time.ts). Absent when no scalar ever had another value.
    */
   past_values?: PastValues
 }
@@ -69,8 +69,8 @@ export const SCALAR_PATHS = [
 export type ScalarPath = (typeof SCALAR_PATHS)[number]
 
 /**
- * A value a scalar held before (README "Facts over time"). Times are event times (ISO 8601), from <= last_said <=
- * until.
+ * A value a scalar held before (docs/guides/the-profile.md, "Facts over time"). Times are event times (ISO 8601), from
+ * <= last_said <= until.
  */
 export interface PastValue {
   value: string | number
@@ -225,7 +225,7 @@ export type InputType = 'text' | 'conversation' | 'structured'
 export type EditKind = 'forget' | 'rollback'
 export const INPUT_TYPES: InputType[] = ['text', 'conversation', 'structured']
 
-/** The name of each limit as a history entry's `dropped.limits` lists it (README "Profile limits"). */
+/** The name of each limit as a history entry's `dropped.limits` lists it (docs/operations/limits.md, "A profile"). */
 export type LimitName =
   | 'list_values'
   | 'categories'
@@ -275,11 +275,14 @@ export interface Changes {
   removed?: { section: ListSection | ForgetSection; category?: string; value: string }[]
   /** A rollback (input_type 'rollback'): the seq of the history entry whose state the profile returned to. */
   rolled_back_to?: number
-  /** A forget (input_type 'forget'): how many evidence passages that stated the value it hid (README "Provenance"). */
+  /**
+   * A forget (input_type 'forget'): how many evidence passages that stated the value it hid (docs/guides/evidence.md,
+   * "Why the profile says it").
+   */
   passages_hidden?: number
   /** Custom field values added or changed (lists: the entries added or reinforced). */
   custom?: CustomValues
-  /** Values the profile's limits did not let in or made room for (README "Profile limits"). */
+  /** Values the profile's limits did not let in or made room for (docs/operations/limits.md, "A profile"). */
   dropped?: Dropped
 }
 

@@ -87,7 +87,7 @@ export interface ProfileContext {
   encoding: string
   factsIncluded: number
   factsTotal: number
-  /** Evidence passages quoted (README "Evidence passages"). */
+  /** Evidence passages quoted (docs/guides/evidence.md, "Evidence passages"). */
   passagesIncluded: number
   include: ContextInclude
   summaryIncluded: boolean
@@ -114,7 +114,7 @@ export class ProfileContextService {
     private readonly embedder: Embedder,
     private readonly cpu: CpuPool,
     private readonly passages: PassageRepository = new PassageRepository(),
-    /** What a misspelt query word is corrected into (README "Typos"); shared with search. */
+    /** What a misspelt query word is corrected into (docs/guides/search.md, "Typos"); shared with search. */
     private readonly typos: TypoDictionary = new TypoDictionary(),
     opts: ContextOptions,
   ) {
@@ -267,9 +267,9 @@ export class ProfileContextService {
       return { rows, scanned }
     }
     let { rows: lexical, scanned } = await scan(anyWordsQuery(query))
-    // A word no passage read says, and no common word, may be misspelt (README "Typos"): what it may have meant is
-    // looked up and ranked too ("dughter": daughter), in one more walk of the windows. It reads no further than the
-    // first: it matches every word the first did, so it has its matches as soon.
+    // A word no passage read says, and no common word, may be misspelt (docs/guides/search.md, "Typos"): what it may
+    // have meant is looked up and ranked too ("dughter": daughter), in one more walk of the windows. It reads no
+    // further than the first: it matches every word the first did, so it has its matches as soon.
     const meant = await this.meant(query, lexical)
     const ranked = meant.length ? `${query} ${meant.join(' ')}` : query
     if (meant.length) ({ rows: lexical, scanned } = await scan(anyWordsQuery(ranked)))

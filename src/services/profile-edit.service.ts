@@ -75,10 +75,11 @@ export class ProfileEditService {
 
   /**
    * Removes one value (body: section, value, category for interests); the profile after it. Then the evidence passages
-   * that state it (README "Provenance") are hidden from every context and search (hidden_by `forget:<seq>`), all of
-   * them, in batches of short transactions, and the history entry counts them as they go (`changes.passages_hidden`).
-   * A forget cut short before its last batch (a crash, an outage) leaves its tombstone: forgetting the value again
-   * hides the rest under the same entry, and is VALUE_NOT_FOUND only once nothing is left to hide.
+   * that state it (docs/guides/evidence.md, "Why the profile says it") are hidden from every context and search
+   * (hidden_by `forget:<seq>`), all of them, in batches of short transactions, and the history entry counts them as
+   * they go (`changes.passages_hidden`). A forget cut short before its last batch (a crash, an outage) leaves its
+   * tombstone: forgetting the value again hides the rest under the same entry, and is VALUE_NOT_FOUND only once nothing
+   * is left to hide.
    */
   async forget(ctx: RequestContext, profileId: string, body: unknown): Promise<ProfileRecord> {
     checkProfileId(profileId)

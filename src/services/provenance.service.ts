@@ -33,7 +33,7 @@ export interface EvidenceSource {
   quote: string | null
 }
 
-/** Why a profile says a value (README "Provenance"). */
+/** Why a profile says a value (docs/guides/evidence.md, "Why the profile says it"). */
 export interface Evidence {
   profileId: string
   field: string
@@ -269,8 +269,9 @@ export async function hideSupport(
 }
 
 /**
- * Provenance (README "Provenance"): why a profile says a value (the passages that support it), and deleting one
- * submission's evidence. Forgetting a value hides its passages through the same matching (ProfileEditService.forget).
+ * Provenance (docs/guides/evidence.md, "Why the profile says it"): why a profile says a value (the passages that
+ * support it), and deleting one submission's evidence. Forgetting a value hides its passages through the same matching
+ * (ProfileEditService.forget).
  */
 export class ProvenanceService {
   private readonly uow: UnitOfWork

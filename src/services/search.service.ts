@@ -49,7 +49,7 @@ export type SearchProfile = ProfileRecord & { similarityScore?: number }
 export interface SearchResult {
   profiles: SearchProfile[]
   total: number
-  /** Whether `total` is an estimate (README "Search totals"). */
+  /** Whether `total` is an estimate (docs/guides/search.md, "Totals"). */
   totalIsEstimate: boolean
   page: number
   pageSize: number
@@ -63,7 +63,7 @@ export interface SearchHit extends PageHit {
 /** A page found but not read yet: what the answer's head and tail say, and what is to be read. */
 export interface SearchPlan {
   total: number
-  /** Whether `total` is an estimate (README "Search totals"). */
+  /** Whether `total` is an estimate (docs/guides/search.md, "Totals"). */
   totalIsEstimate: boolean
   page: number
   pageSize: number
@@ -441,8 +441,9 @@ export class SearchService {
       ).then((found) => ({ ...found, words: words.length }))
     }
     let found = await search()
-    // No profile holds the query's words: one of them may be misspelt (README "Typos"). What a word that is no common
-    // word may have meant (the dictionary's words one edit away, or two words written as one) is matched too.
+    // No profile holds the query's words: one of them may be misspelt (docs/guides/search.md, "Typos"). What a word
+    // that is no common word may have meant (the dictionary's words one edit away, or two words written as one) is
+    // matched too.
     if (!found.candidates.some((c) => c.lexical) && mayBeMisspelt(query, terms)) {
       const alternatives = spellingAlternatives(query, terms, await this.typos.get())
       if (alternatives.size) found = await search(alternatives)

@@ -1,4 +1,4 @@
-// Scale-out on one PostgreSQL server, as the README's "Scaling out" and the Kubernetes example run it: 3 `profiler
+// Scale-out on one PostgreSQL server, as docs/operations/scaling-out.md and the Kubernetes example run it: 3 `profiler
 // serve` and 3 `profiler worker` processes (real processes of the shipped CLI). Submissions are spread over every API
 // process under concurrent load; the test checks that every accepted submission is applied exactly once (nothing lost,
 // nothing duplicated), that none is left open or failed, and that a subscriber on each API process sees every profile's

@@ -1,7 +1,7 @@
 // The `openai` provider against each OpenAI-compatible API people point it at (docs/guides/ai-providers.md), through
 // the running service: the fake server (test/support/openai-server.ts) behaves as that provider's documentation says
-// (test/support/provider-modes.ts), and the service is configured as the README's provider table says. Each test sends
-// real submissions and waits for them to be DONE, then reads what went over the wire.
+// (test/support/provider-modes.ts), and the service is configured as docs/guides/ai-providers.md, "Providers", says.
+// Each test sends real submissions and waits for them to be DONE, then reads what went over the wire.
 import OpenAI from 'openai'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startProfiler, type Profiler } from '../../src/app.js'

@@ -28,14 +28,14 @@ export interface BatchPassages {
 }
 
 /**
- * Stores a round's evidence passages (README "Evidence passages") ahead of its apply: the passages of all its batches
- * (one profile each) together, a few per statement, each statement its own transaction; hundreds of passages (a
- * conversation at the limits) written in the apply's one transaction held the embedded database for over half a
- * second. Then each profile keeps its `keep` newest passages (one statement for the round). Keyed by (submission,
- * position), so a batch redone after a lost lease or a requeue stores nothing twice; a submission that fails in the end
- * has its passages deleted with its failure (SubmissionLifecycle.fail), and one of a deleted profile goes with it
- * (foreign key): a statement refused for a profile deleted meanwhile is written again profile by profile, and the
- * others' passages are kept. Returns the profiles that were gone ("tenant\nprofile").
+ * Stores a round's evidence passages (docs/guides/evidence.md, "Evidence passages") ahead of its apply: the passages of
+ * all its batches (one profile each) together, a few per statement, each statement its own transaction; hundreds of
+ * passages (a conversation at the limits) written in the apply's one transaction held the embedded database for over
+ * half a second. Then each profile keeps its `keep` newest passages (one statement for the round). Keyed by
+ * (submission, position), so a batch redone after a lost lease or a requeue stores nothing twice; a submission that
+ * fails in the end has its passages deleted with its failure (SubmissionLifecycle.fail), and one of a deleted profile
+ * goes with it (foreign key): a statement refused for a profile deleted meanwhile is written again profile by profile,
+ * and the others' passages are kept. Returns the profiles that were gone ("tenant\nprofile").
  *
  * Two statements per round, not two per profile (bench/worker.ts on the server database: PostgreSQL CPU per submission
  * about 2.2 ms against 2.6 written profile by profile; the drain's change was within the machine's noise).
@@ -93,8 +93,9 @@ export async function storePassages(
 /**
  * A batch's submissions accepted before a value was forgotten (a forget while they waited, or while they were being
  * extracted: the batch then goes back to the queue and comes here again) say what the forget took away: the passages
- * that state a forgotten value are hidden as the forget hid the others (README "Provenance"), `hidden_by`
- * "forget:<when it was forgotten>". Nothing to do, and nothing read, when no tombstone is newer than the batch.
+ * that state a forgotten value are hidden as the forget hid the others (docs/guides/evidence.md, "Why the profile says
+ * it"), `hidden_by` "forget:<when it was forgotten>". Nothing to do, and nothing read, when no tombstone is newer than
+ * the batch.
  */
 export async function hideForgotten(
   ds: DataSource,
