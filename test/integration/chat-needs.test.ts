@@ -36,13 +36,16 @@ describe('diet, health and identity in chat', () => {
     expect(profile.interests.food.map((v: { value: string }) => v.value)).toEqual(['pescatarian'])
     expect(profile.core_info.gender).toMatchObject({ value: 'non-binary' })
     expect(profile.preferences.conversation_style).toMatchObject({ value: 'direct' })
-    const events = profile.memories.map((m: { event: string }) => m.event).sort()
+    const own = profile.memories.filter((m: { importance: string }) => m.importance === 'high')
+    const events = own.map((m: { event: string }) => m.event).sort()
     expect(events).toEqual(['has type 1 diabetes', 'is allergic to tree nuts', 'uses she/they pronouns'])
-    for (const m of profile.memories) expect(m).toMatchObject({ importance: 'high' })
+    // the son's allergy is a standing fact that names him, never the person's
+    const others = profile.memories.filter((m: { importance: string }) => m.importance !== 'high')
+    expect(others).toMatchObject([{ event: 'their son is allergic to eggs', importance: 'low' }])
     const text = await context('sam')
     expect(text).toContain('is allergic to tree nuts')
     expect(text).toContain('has type 1 diabetes')
-    expect(text).not.toContain('eggs')
+    expect(text).not.toMatch(/(?<!son )is allergic to eggs/)
   })
 
   it('lets a later message negate a diet', async () => {
@@ -58,6 +61,8 @@ describe('diet, health and identity in chat', () => {
     for (const data of said) await post(api, 'lee', { data })
     const profile = await api.waitReady('lee')
     expect(profile.interests.food ?? []).toEqual([])
-    expect(profile.memories).toEqual([])
+    // what is said of others is kept only as standing facts that name them
+    const events = profile.memories.map((m: { event: string }) => m.event).sort()
+    expect(events).toEqual(['their boss is vegan', 'their mom has diabetes'])
   })
 })

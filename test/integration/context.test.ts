@@ -213,10 +213,11 @@ describe('context for an LLM (GET /v1/profile/{id}/context, Profile.context)', (
       (l) => l.startsWith('- '),
     )
     expect(facts.findIndex((l) => /nurse/.test(l))).toBeGreaterThan(facts.findIndex((l) => /jazz|hiking/.test(l)))
-    // A topic beside the liking word is a query like any other: the passage that says it comes first.
+    // A topic beside the liking word is a query like any other: what says it comes first, here the standing fact
+    // that names the brother (docs/guides/the-profile.md, "Standing facts"), not the person's interests.
     const topic = await ctx('liker', { query: 'Does their brother like football?', max_tokens: 60 }, own)
-    expect(sections(topic.text)[0]).toBe('What they said:')
-    expect(topic.text).toMatch(/football/)
+    expect(sections(topic.text)[0]).toBe('Memories:')
+    expect(topic.text).toMatch(/their brother likes football/)
   })
 
   it('unicode and emoji: the count is exact', async () => {

@@ -245,3 +245,28 @@ describe("WordNet's interest words and the pastimes said in passing", () => {
     expect(interests('Nothing beats the feeling of being home.')).toEqual({})
   })
 })
+
+describe('teams and titles no package lists, written with capitals', () => {
+  const interests = (data: string) =>
+    Object.entries(extract(data).interests ?? {}).flatMap(([category, values]) =>
+      values.map((v) => `${category}: ${v.value}`),
+    )
+
+  it('reads a game title after "playing" as the person capitalised it', () => {
+    expect(interests("been replaying Baldur's Gate")).toEqual(["hobbies: Baldur's Gate"])
+    expect(interests("I've been playing Elden Ring all weekend")).toEqual(['hobbies: Elden Ring'])
+    expect(interests('I have been playing The Last of Us with my son')).toEqual(['hobbies: The Last of Us'])
+    expect(interests('playing The Witcher 3 again')).toEqual(['hobbies: The Witcher 3'])
+    // a known game keeps its lexicon entry; a person played with is no title; lower case is no title
+    expect(interests('I play Minecraft with my kids')).toEqual(['hobbies: minecraft'])
+    expect(interests("I've been playing with Sam all day")).toEqual([])
+    expect(interests('i have been playing elden ring all weekend')).toEqual([])
+  })
+
+  it('reads a team from "huge X fan", with or without "I am"', () => {
+    expect(interests('huge Celtics fan')).toEqual(['other: Celtics'])
+    expect(interests('die-hard Arsenal fan here')).toEqual(['other: Arsenal'])
+    expect(interests("I'm a big Yankees fan")).toEqual(['sports: Yankees'])
+    expect(interests('not a huge fan of crowds')).toEqual([])
+  })
+})

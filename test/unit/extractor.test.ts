@@ -69,6 +69,22 @@ describe('core_info', () => {
     expect(x('My name is Ingrid.').core_info!.name!.confidence).toBeGreaterThanOrEqual(0.9)
   })
 
+  it('reads a name the way chat gives it: in lower case, before a question, "<name> here"', () => {
+    const name = (t: string) => x(t).core_info?.name?.value
+    expect(name("Good I'm nancy.")).toBe('Nancy')
+    expect(name('I am ariel by the way were are you from?')).toBe('Ariel')
+    expect(name('Hi I am amy I hate clowns')).toBe('Amy')
+    expect(name('My name is larry what is yours?')).toBe('Larry')
+    expect(name('Hey my name is emily, could I get yours?')).toBe('Emily')
+    expect(name('Hi, alan here.')).toBe('Alan')
+    expect(name('Hey girl, chelsea here.')).toBe('Chelsea')
+    // "here" after a word that is no first name, or a state before a question, gives none
+    expect(name('nobody here')).toBeUndefined()
+    expect(name('hunter here, any tips?')).toBeUndefined()
+    expect(name('i am tired who are you')).toBeUndefined()
+    expect(name('what is my name?')).toBeUndefined()
+  })
+
   it('does not take adjectives or states for names', () => {
     expect(x("I'm tired.").core_info?.name).toBeUndefined()
     expect(x("I'm Brazilian and I'm happy here.").core_info?.name).toBeUndefined()
@@ -373,7 +389,10 @@ describe('memories', () => {
       confidence: 0.8,
     })
     expect(first('I have been teaching math for a decade.')?.date).toBeUndefined()
-    expect(x('I have a dog for two years.').memories).toBeUndefined()
+    // a possession is a standing fact, never a dated or lasting event
+    expect(x('I have a dog for two years.').memories).toEqual([
+      { event: 'has a dog for two years', importance: 'low', confidence: 0.55 },
+    ])
     expect(first('I volunteered at the shelter over the last 3 years.')?.date).toBeUndefined()
     expect(first('I lived in Oslo for a few months in 2019.')).toMatchObject({ date: '2019-01-01' })
     // A date that chrono reads as later than the reference is no date of something that happened.

@@ -39,13 +39,25 @@ export class Acc {
   private mood?: Scored<string>
   private style?: Scored<string>
   private readonly memories: Memory[] = []
+  private written = 0
 
   /** `trace`: record the rule behind each value (costs time; the worker never passes one). */
   constructor(readonly trace?: Tracer) {}
 
+  /** How many values the rules have written so far: a rule can tell whether others read a clause before it. */
+  get taken(): number {
+    return this.written
+  }
+
+  /** How many memories the rules have kept so far. */
+  get memoryCount(): number {
+    return this.memories.length
+  }
+
   /** Keeps the most confident value of a core field (the first one on ties). */
   setCore(field: CoreField, value: string | number, confidence: number, rule: RuleId, span?: Span): void {
     if (typeof value === 'string' && !value.trim()) return
+    this.written++
     this.trace?.record(`core_info.${field}`, String(value), rule, confidence, span)
     const old = this.core.get(field)
     if (old && old.value === value) old.confidence = Math.max(old.confidence, confidence)
@@ -61,6 +73,7 @@ export class Acc {
     const trimmed = interestPhrase(value.trim()) ?? ''
     if (!trimmed || trimmed.length > 60 || contentless(trimmed)) return
     const valueKey = key(trimmed)
+    this.written++
     this.trace?.record('interests', valueKey, rule, confidence, span)
     const old = this.interests.get(valueKey)
     if (old && old.item.confidence >= confidence) {
@@ -94,6 +107,7 @@ export class Acc {
     const trimmed = value.trim()
     if (!trimmed || contentless(trimmed)) return
     const valueKey = key(trimmed)
+    this.written++
     this.trace?.record(field, valueKey, rule, confidence, span)
     const old = list.get(valueKey)
     if (old) {
@@ -105,23 +119,27 @@ export class Acc {
   remove(section: ListSection, value: string, category: string | undefined, rule: RuleId, span?: Span): void {
     const trimmed = value.trim()
     if (!trimmed) return
+    this.written++
     this.trace?.record(`removals.${section}`, key(trimmed), rule, undefined, span)
     const removal: Removal = category ? { section, category, value: trimmed } : { section, value: trimmed }
     this.removals.set(`${section}:${key(trimmed)}`, { item: removal, order: ++this.seq })
   }
 
   setMood(value: string, confidence: number, rule: RuleId, span?: Span): void {
+    this.written++
     this.trace?.record('personality.mood', value, rule, confidence, span)
     if (!this.mood || confidence >= this.mood.confidence) this.mood = { value, confidence }
   }
 
   setStyle(value: string, confidence: number, rule: RuleId, span?: Span): void {
+    this.written++
     this.trace?.record('preferences.conversation_style', value, rule, confidence, span)
     if (!this.style || confidence > this.style.confidence) this.style = { value, confidence }
   }
 
   addMemory(memory: Memory, rule: RuleId, span?: Span): void {
     const eventKey = key(memory.event)
+    this.written++
     this.trace?.record('memories', memoryKey(memory), rule, memory.confidence, span)
     if (this.memories.some((x) => key(x.event) === eventKey && x.date === memory.date)) return
     this.memories.push(memory)

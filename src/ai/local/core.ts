@@ -20,7 +20,11 @@ const NOT_NAMES = new Set(
 
 function cleanName(raw: string): string | undefined {
   const words: string[] = []
-  for (const w of raw.trim().split(/\s+/)) {
+  // the name ends where its clause does: "emily, could i get yours"
+  for (const w of raw
+    .split(/[,;:.!?]/, 1)[0]!
+    .trim()
+    .split(/\s+/)) {
     if (!/^[a-z][a-z'-]*$/.test(w) || NOT_NAMES.has(w) || words.length === 3) break
     words.push(w)
   }
@@ -35,9 +39,20 @@ const looksLikeWord = (w: string) =>
 const CALL_ME = new RegExp(pattern`
   \b(?:(?:you can |please |just )?call me|i am called|i go by|people call me|everyone calls me|friends call me)\s+
   (.+)$`)
-/** "hi, this is sam", "i am sam and ...": the name (1). */
+/** Words a chat opens with before the person gives their name: "hi", "good, i am nancy", "hey girl, kim here". */
+const GREETING = pattern`(?:(?:hi|hello|hey|greetings|good|well|oh|yes|yeah|ok|okay|girl|guys|everyone|friend)
+  (?: there| all| everyone| girl| guys)?)`
+/**
+ * "hi, this is sam", "i am sam and ...", "hello i am sara who are you", "i am george i farm bees": the name (1),
+ * followed by the end, a new clause or a question back.
+ */
 const THIS_IS_NAME = new RegExp(pattern`
-  ^(?:hi|hello|hey)?[, ]*(?:this is|i am)\s+([a-z][a-z'-]*(?:\s+[a-z][a-z'-]*)?)\s*(?:$|,|\band\b|\bfrom\b|\bhere\b)`)
+  ^${GREETING}?[, ]*(?:this is|i am)\s+([a-z][a-z'-]*(?:\s+[a-z][a-z'-]*)?)\s*(?:$|,|\band\b|\bfrom\b|\bhere\b|
+  \bby the way\b|\bbtw\b|\b(?:who|what|how|where|and) (?:are|about|is|do)\b|\bi\b|\bnice to\b)`)
+/** "alan here", "hey girl, chelsea here": a first name compromise knows (1), at the start of a message. */
+const NAME_HERE = new RegExp(pattern`^${GREETING}?[, ]*([a-z][a-z'-]*) here\b`)
+/** A clause that gives the name even when it ends in a question: "my name is larry what is yours?". */
+export const GIVES_NAME = new RegExp(pattern`^${GREETING}?[, ]*(?:my name is|this is|i am)\b`)
 
 export function ruleName(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
@@ -56,6 +71,11 @@ export function ruleName(clause: ClauseInfo, ctx: RuleContext): void {
       if (!sure && nlpHas(name, '(#Adjective|#Adverb)')) return
       ctx.acc.setCore('name', ctx.cases.restore(name, true), sure ? 0.85 : 0.6, 'name.call-me', match)
     }
+    return
+  }
+  match = NAME_HERE.exec(text)
+  if (match && !NOT_NAMES.has(match[1]!) && nlpHas(match[1]!, '#FirstName') && !nlpHas(match[1]!, '#Place')) {
+    ctx.acc.setCore('name', ctx.cases.restore(match[1]!, true), 0.7, 'name.here', match)
     return
   }
   match = THIS_IS_NAME.exec(text)

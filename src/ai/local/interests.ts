@@ -290,7 +290,8 @@ const I_AM_DIET = new RegExp(
 )
 /** One part of "i am ...": "a huge jazz fan", "a die-hard yankees fan": what of (1). */
 const FAN_OF = new RegExp(pattern`^(?:a |an )?(?:(?:big|huge|massive|die[- ]hard|avid|real|true|total|complete|lifelong|
-  long[- ]time) )*([a-z][a-z '&-]*?) (?:fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado)$`)
+  long[- ]time) )*([a-z][a-z '&-]*?) (?:fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado)
+  (?: here| for life| btw)?$`)
 
 /**
  * "i am out bouldering", "i am usually out fishing on sundays": the pastime (1). Not a one-off ("i was just out
@@ -317,10 +318,46 @@ function playsARole(object: string): boolean {
   return ROLE_NOUNS.has(head) || OCCUPATIONS.has(head) || isPeopleNoun(head)
 }
 
+/** Words a title may hold in lower case between capitalised ones ("The Last of Us", "Baldur's Gate 3"). */
+const TITLE_JOINERS = new Set(['of', 'the', 'and', '&', 'a', 'in', 'on', 'to'])
+/** Words of a title at most. */
+const MAX_TITLE_WORDS = 6
+
+/**
+ * The title at the start of an object, as the person capitalised it ("elden ring all weekend" written "Elden Ring
+ * all weekend" -> "Elden Ring"), or undefined. A first name alone is a person ("playing with Sam" never gets here).
+ */
+export function titleAt(object: string, ctx: RuleContext): string | undefined {
+  const words = object.split(' ')
+  const title: string[] = []
+  for (const [index, written] of words.entries()) {
+    const word = written.replace(/[,.!?;:]+$/, '')
+    const capital = word !== 'i' && ctx.cases.isCapitalised(word)
+    const number = /^\d+$/.test(word) && title.length > 0
+    const next = words[index + 1]?.replace(/[,.!?;:]+$/, '')
+    const joiner = title.length > 0 && TITLE_JOINERS.has(word) && !!next && ctx.cases.isCapitalised(next)
+    if (!capital && !number && !joiner) break
+    title.push(word)
+    if (word !== written || title.length === MAX_TITLE_WORDS) break
+  }
+  if (!title.length || (title.length === 1 && nlpHas(title[0]!, '#Person'))) return undefined
+  return ctx.cases.restore(title.join(' '))
+}
+
+/** "i play", "i have been replaying", "been playing" (a fragment): the game or the sport played (1). */
+const PLAYING = rx`\\bi ${ADV}(?:play|am playing|have been playing|have played for|am replaying|have been replaying|
+  replay|been playing|been replaying|playing|replaying)\\s+(.+)$`
+
 function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
-  let match = rx`\\bi ${ADV}(?:play|am playing|have been playing|have played for)\\s+(.+)$`.exec(text)
-  if (match && !playsARole(match[1])) addItems(interpretObject(match[1], 'play'), ctx, 0.85, 'interest.play', match)
+  let match = PLAYING.exec(text)
+  if (match && !playsARole(match[1])) {
+    const items = interpretObject(match[1], 'play')
+    // a title the lexicons do not know, written as one: "been replaying Baldur's Gate", "playing Elden Ring"
+    const title = items.some((item) => item.weight === 1) ? undefined : titleAt(match[1], ctx)
+    if (title) ctx.acc.addInterest('hobbies', title, 0.6, 'interest.play-title', match)
+    else addItems(items, ctx, 0.85, 'interest.play', match)
+  }
   match = rx`\\bi ${ADV}(?:listen|am listening|have been listening)\\s+to\\s+(.+)$`.exec(text)
   if (match) addItems(interpretObject(match[1], 'listen'), ctx, 0.85, 'interest.listen-to', match)
   match = rx`\\bi ${ADV}(?:watch|am watching|binge watch|binge)\\s+(.+)$`.exec(text)
@@ -522,7 +559,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
       if (noun)
         ctx.acc.addInterest(
           noun.category,
-          ['music', 'movies_tv', 'books', 'travel', 'sports'].includes(noun.category)
+          ['music', 'movies_tv', 'books', 'travel', 'sports'].includes(noun.category) ||
+            noun.value.split(' ').every((word) => ctx.cases.isCapitalised(word))
             ? ctx.cases.restore(noun.value)
             : noun.value,
           0.85 * noun.weight,

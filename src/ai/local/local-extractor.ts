@@ -6,7 +6,7 @@ import { detectLanguage, functionWordShare } from '../language.js'
 import type { ExtractionInput, ExtractRequest, ExtractResult, Extractor } from '../types.js'
 import { Acc } from './acc.js'
 import { addressedName, type AddressedName } from './addressed.js'
-import { ruleAge, ruleGender, ruleLocation, ruleName } from './core.js'
+import { GIVES_NAME, ruleAge, ruleGender, ruleLocation, ruleName } from './core.js'
 import { compiledFor, readCustomFields, type CompiledSchema } from './custom-fields.js'
 import { ruleFieldLine } from './fields.js'
 import { ruleInterests } from './interests.js'
@@ -15,6 +15,7 @@ import { ruleNegation, ruleUsedTo } from './negation.js'
 import { isVerbAfterI } from './nlp.js'
 import { ruleOccupation } from './occupation.js'
 import { ruleNeeds } from './needs.js'
+import { ruleStandingFacts } from './standing.js'
 import { otherSubject, withoutOthersQuotes } from './others.js'
 import { rulePeopleSay, rulePersonality } from './personality.js'
 import { rulePreferences } from './preferences.js'
@@ -221,11 +222,14 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       continue
     }
     rulePreferences(info, ctx)
+    // "my name is larry what is yours?": the name comes before the question
+    if (info.question && GIVES_NAME.test(info.text)) ruleName(info, ctx)
     if (!info.question && ruleFieldLine(info, ctx)) {
       prev = info
       continue
     }
     if (!info.question) {
+      const before = { taken: acc.taken, memories: acc.memoryCount }
       ruleName(info, ctx)
       ruleAge(info, ctx)
       ruleGender(info, ctx)
@@ -237,6 +241,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       ruleNeeds(info, ctx)
       rulePersonality(info, ctx)
       ruleMemories(info, ctx)
+      ruleStandingFacts(info, ctx, { any: acc.taken > before.taken, memory: acc.memoryCount > before.memories })
     }
     prev = info
   }

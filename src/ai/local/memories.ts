@@ -161,6 +161,9 @@ const STRANDED = new RegExp(
   (?:moved|checked|signed|logged|settled|dropped|chipped|pitched|joined|tuned|kicked|moving|checking) (?:in|on))$`,
   'i',
 )
+/** Whether a phrase is cut off in the middle: it ends on a word that needs another after it (OPEN_END, STRANDED). */
+export const cutOff = (phrase: string): boolean => OPEN_END.test(phrase) && !STRANDED.test(phrase)
+
 /** Words that stand for something said elsewhere ("did it", "chose them", "celebrated me", "visited there"). */
 const STAND_IN = /\b(?:it|them|him|her|me|us|that|this|those|these|there|one|stuff|things?)\b/g
 
@@ -175,7 +178,7 @@ export function selfContained(said: string): string | undefined {
   const event = said.replace(TRAILING, '').trim()
   const life = LIFE.test(event)
   if (event.split(' ').length < 2 && !life) return undefined
-  if (OPEN_END.test(event) && !STRANDED.test(event)) return undefined
+  if (cutOff(event)) return undefined
   if (!life && tokens(event.replace(STAND_IN, ' ')).length < 2) return undefined
   return event
 }

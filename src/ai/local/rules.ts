@@ -8,6 +8,7 @@ const RULES = {
   // core_info.name
   'name.my-name-is': '"my name is X", "my full name is X", "name\'s X"',
   'name.call-me': '"call me X", "I go by X", "everyone calls me X" (first name only)',
+  'name.here': '"alan here", "hey girl, chelsea here": a first name compromise knows, opening a message',
   'name.i-am': '"hi, I am X", "this is X": a word that reads as a person\'s name',
   'name.third-person': 'the name opening a text about one person ("Maria is a nurse ...")',
   'name.addressed': 'the name the other speakers of a conversation greet the person by ("Hey Caroline!") (weak)',
@@ -138,6 +139,7 @@ const RULES = {
   'interest.diet': '"I am vegan / vegetarian / keto" -> food',
   'interest.fan': '"I am a huge X fan / lover / buff"',
   'interest.taught-activity': '"a swim coach", "a yoga instructor": the activity taught',
+  'interest.play-title': '"been replaying Baldur\'s Gate": a title written with capitals that no lexicon knows (0.6)',
   'interest.out-doing': '"most Saturdays I am out bouldering": a known sport or hobby',
   'interest.nothing-beats': '"nothing beats a bowl of pho": a known food, sport, game, ... (not "other")',
   'interest.wish': '"I would love to visit Japan", "I want to learn guitar", "I am going to start piano" (weak)',
@@ -161,6 +163,11 @@ const RULES = {
   'memory.dated-plan': '"I am getting married next June": a dated milestone not in the past tense',
   'memory.lasting':
     '"I have worked as a nurse for 15 years": something done for a while up to now (no date: a duration is none)',
+  'memory.has': '"I have two jobs", "I have no kids": what the person has (undated, low importance)',
+  'memory.habit': '"I stay at home", "I drive a big truck": a habit in the present (undated, low importance)',
+  'memory.is':
+    '"I am in remission", "I am an old man": what the person is, when no field rule read it (low importance)',
+  'memory.family-fact': '"my son is in junior high" -> "their son is in junior high" (undated, low importance)',
   // preferences.conversation_style
   'style.concise': '"keep it short", "short answers", "be brief"',
   'style.detailed': '"detailed answers", "in detail", "step by step"',

@@ -49,6 +49,8 @@ function leadingName(normalized: string, original: string, knownName?: string): 
     // "Dad is a pilot": a relative the person writes about, not a name
     if (KIN_AS_NAME.test(cand)) return undefined
     const first = cand.split(' ')[0]
+    // "Europe is so much fun", "Aerosmith is a classic band": a place or a band, not the person
+    if (!nlpHas(first, '#Person') && nlpHas(first, '(#Place|#Organization)')) return undefined
     if (
       nlpHas(first, '#Person') ||
       !nlpHas(

@@ -1,0 +1,212 @@
+// Standing facts: how the person's life is set up, said in the present. What they have ("i have two jobs", "i have a
+// son in junior high"), what they do as a habit ("i stay at home", "i drive a big truck") and how the people and pets
+// around them are ("my son is in junior high", "my wife works"). A reader of a chat takes these first, and no field
+// holds them: they become undated low-importance memories, in words that read on their own ("has two jobs", "their
+// son is in junior high"). A fact about a relative or a pet names them, so it is never read as the person's own.
+// Likes, jobs, places and events have rules of their own (interests.ts, occupation.ts, location in rules.ts,
+// memories.ts); the verbs those rules read are not read here (docs/architecture/local-extractor.md).
+import { tokens } from '../../domain/normalise.js'
+import type { ClauseInfo, RuleContext } from './rules-common.js'
+import { ADV } from './rules-common.js'
+import { cutOff } from './memories.js'
+import { nlpHas } from './nlp.js'
+import { PEOPLE_NOUNS } from './others.js'
+import type { RuleId } from './rules.js'
+import { pattern } from './regex.js'
+
+/** Below every field rule: a standing fact is read from the shape of a clause, not from a vocabulary. */
+const CONFIDENCE = 0.55
+/** Words of a standing fact at most: a longer one is cut at a word boundary. */
+const MAX_WORDS = 14
+
+/** Where the fact ends: a clause of its own, a reason, a comparison, a tag question. */
+const FACT_END = new RegExp(pattern`
+  \s*(?:[,;.!?:]|\s(?:but|or|so|because|since|when|whenever|where|while|which|that|until|though|although|if|than|
+  then|before|after|who (?:are|is|do|does|did)|lol|haha|lmao|btw|right|too|as well|now|anymore)\b|
+  \sand (?:there|it|that|this|then|i|we|you|he|she|they)\b).*$`)
+
+/**
+ * Words a fact cannot stand on: they point at something said elsewhere ("has two of them"), count, or say when
+ * ("goes every year").
+ */
+const STAND_IN = new RegExp(
+  pattern`\b(?:it|them|him|her|me|us|you|that|this|those|these|there|one|two|three|four|five|stuff|things?|same|
+  \d+|every|each|day|days|week|weeks|month|months|year|years|time|times|night|nights|morning|weekend|weekends|today|
+  tonight|lot|lots|much|more|all)\b`,
+  'g',
+)
+
+/**
+ * A phrase whose head noun was said elsewhere: "has one in middle school", "has a couple", "has two currently", "has
+ * them a couple times a week".
+ */
+const HEADLESS = new RegExp(pattern`^(?:one|ones|them|it|those|these|that|this|(?:a )?(?:couple|few)|some|any|
+  two|three|four|five|six|\d+)(?: (?:in|at|of|currently|now|named|called|and|who|with|too|also|already|left|a|
+  more)\b|$)`)
+
+/** A last word that stands for something said elsewhere. */
+const POINTS_BACK = /\b(?:it|them|him|her|you|me|us|there|this|that|these|those|one)$/
+
+/** The person's own words in a memory read in the third person: "has my own studio" -> "has their own studio". */
+const OWN_WORDS: Record<string, string> = { my: 'their', mine: 'theirs', me: 'them' }
+
+/** Past participles: "i have seen", "i have been": a perfect tense, which memories.ts reads, not a possession. */
+const PARTICIPLE = new RegExp(pattern`^(?:[a-z]+ed|been|done|seen|heard|made|read|gone|taken|given|known|won|lost|met|
+  told|thought|found|left|eaten|written|become|begun|brought|bought|caught|taught|felt|kept|slept|spent|sent|built|run|
+  come|gotten|had|held|put|said|sat|stood|understood|forgotten|driven|ridden|flown|grown|thrown|worn|sung|swum|drunk|
+  broken|chosen|spoken|fallen|hidden|stolen|got to|got no)\b`)
+
+/** What "i have" is followed by when it says no possession: an obligation, an idea, a passing ailment, a pleasantry. */
+const NOT_HAD = new RegExp(pattern`^(?:to|got to|no idea|any idea|an idea|a feeling|the feeling|a chance|the chance|
+  a look|(?:a |a few |some |more |additional |other )?questions?|a cold|a headache|a fever|the flu|a hangover|
+  a migraine|a sore throat|a (?:good|great) (?:one|day|night|time|weekend)|a nice|a lovely|a wonderful|a fantastic|
+  fun|time|a blast|the time|a lot of fun|plenty of time|mixed feelings|my doubts|doubts|trouble|a hard time|
+  a tough time|no clue|a clue|heard|never|ever|always|not|nothing|anything|something|everything|enough|faith|
+  hope)\b`)
+
+/** "i have two jobs", "i have got a pet cow", "i own a food truck": 1 is what the person has. */
+const HAS = new RegExp(`^i ${ADV}(?:have got|have|own) (.+)$`)
+
+/** "i do not have any kids", "i have no siblings": the people and pets the person has none of (1). */
+const HAS_NONE = new RegExp(pattern`^i ${ADV}(?:do not have (?:any )?|have no )(kids|children|pets|siblings|
+  brothers|sisters|family|car|job|friends)\b`)
+
+/**
+ * Verbs of a habit or of how a life is run, in the first person present, that no other rule reads. Likes, watching,
+ * listening, reading and playing are interests; "work as" and "live in" are the job and the place.
+ */
+const HABITS = pattern`stay|work|drive|ride|help|volunteer|raise|teach|coach|go|spend|walk|cook|bake|eat|drink|grow|
+  collect|visit|attend|train|take care of|care for|look after|live with|rent|use|babysit|homeschool|commute|shop|run|
+  practice|practise|study|sell|sing|paint|dance|swim|hike|fish|hunt|knit|sew|garden|camp|travel|exercise|jog|bike|
+  foster|mentor|wear|keep|feed|build|fix|repair|manage|lead|serve|save|share|make`
+
+/** "i stay at home", "i usually drive my truck": 1 the verb, 2 what follows it. */
+const HABIT = new RegExp(`^i ${ADV}(${HABITS}) (.+)$`)
+
+/** Where the verb leads elsewhere: a job ("work as"), a statement about the other speaker ("help you"). */
+const NOT_HABIT = /^(?:as|you|your|it|them|that|this|there|here)\b/
+
+/** "i am in remission", "i am an old man", "i am in school": 1 what the person is. */
+const IS = new RegExp(`^i am ${ADV}(.+)$`)
+
+/**
+ * What "i am" is followed by when it says nothing that stands: a reaction to the other speaker, a passing state, an
+ * activity of the moment, a plan. Jobs, traits, moods and ages have rules of their own and are not read here.
+ */
+const NOT_IS = new RegExp(pattern`^(?:not|going|gonna|about to|trying|sure|sorry|glad|happy to|sad to|kidding|
+  joking|thinking|wondering|curious|looking|doing|here|there|back|ok|okay|good|fine|well|great|alright|all right|
+  right|the same|with you|so|too|impressed|surprised|jealous|lucky|ready|able|allowed|supposed|used to|on my way|
+  down|up|in for|agree|[a-z]+ing|done|finished|a fan|a big fan|into|interested|familiar|aware|confused|jk|lol|haha|
+  hoping|afraid|scared of you|the one|one of|like|just like|more|less|also|home now|off|out|at work now|on it|
+  in the same|in love with it|all|a little|bit|free|hooked|from|primarily|mainly|mostly)\b`)
+
+const PEOPLE = Object.keys(PEOPLE_NOUNS)
+  .filter((noun) => !['guy', 'man', 'girl', 'woman', 'lady', 'person', 'teacher', 'doctor'].includes(noun))
+  .sort((a, b) => b.length - a.length)
+  .join('|')
+
+/**
+ * "my son is in junior high", "my wife works at a bank", "my dogs love the beach": 1 who (a relative, a friend or a
+ * pet), 2 what is said of them. A copula, or a verb in the third person or the past. At the clause's start or after an
+ * interjection ("i am ok my husband is a doctor": chat leaves out the comma).
+ */
+const FAMILY = new RegExp(
+  `(?:^|\\b(?:ok|okay|yes|yeah|yep|well|so|and|but|oh|lol|haha|actually|cool|nice|wow|awesome|great|true|hi|hey) )my ` +
+    `((?:(?:older|younger|big|little|oldest|youngest|eldest|two|three|best|pet|new|old|only) )*` +
+    `(?:${PEOPLE}|dog|cat|puppy|kitten|horse|pet [a-z]+|pet|parents|kids|children|family|twins)s?) ` +
+    `((?:is|are|was|were|has|have|works|lives|loves|likes|goes|plays|runs|owns|stays|studies|teaches|worked|lived|` +
+    `raised|taught|helps|helped|gets|got|does|did|makes|made|travels|travel|live|work|love|like|play|go)(?: .+)?)$`,
+)
+
+/** Third person of a verb said in the first person: "have" -> "has", "watch" -> "watches", "study" -> "studies". */
+export function thirdPerson(verb: string): string {
+  const [head, ...rest] = verb.split(' ')
+  const tail = rest.length ? ` ${rest.join(' ')}` : ''
+  if (head === 'have') return `has${tail}`
+  if (head === 'do' || head === 'go') return `${head}es${tail}`
+  if (/(?:s|sh|ch|x|z)$/.test(head!)) return `${head}es${tail}`
+  if (/[^aeiou]y$/.test(head!)) return `${head!.slice(0, -1)}ies${tail}`
+  return `${head}s${tail}`
+}
+
+/** The fact up to its end (FACT_END), at most MAX_WORDS words; undefined when nothing of its own is left. */
+function factPhrase(rest: string): string | undefined {
+  const words = rest.replace(FACT_END, '').trim().split(/\s+/).filter(Boolean).slice(0, MAX_WORDS)
+  while (words.length && /^(?:and|a|an|the|my|of|to|in|on|at|for|with|very|really|just|like)$/.test(words.at(-1)!))
+    words.pop()
+  const phrase = words
+    .filter((word) => word !== 'myself')
+    .map((word) => OWN_WORDS[word] ?? word)
+    .join(' ')
+  if (!phrase || cutOff(phrase) || HEADLESS.test(phrase)) return undefined
+  const content = tokens(phrase.replace(STAND_IN, ' ')).length
+  // "is proud of her", "has a stroller for her": a phrase that ends pointing elsewhere needs two words of its own
+  if (content < (POINTS_BACK.test(phrase) ? 2 : 1)) return undefined
+  return phrase
+}
+
+/** What is said of the people around the person, in words of its own: no "i" or "me" left to misread. */
+function familyFact(who: string, said: string): string | undefined {
+  if (/^(?:was|were) born\b|^(?:died|passed)\b/.test(said)) return undefined // memories.ts: a family event
+  if (/\b(?:i|me|my|mine|you|your)\b/.test(said.replace(FACT_END, ''))) return undefined
+  const phrase = factPhrase(said)
+  if (!phrase) return undefined
+  // "my wife works" says something; "my wife is" does not
+  if (phrase.split(' ').length < 2 && /^(?:is|are|was|were|has|have|does|did|got|gets|go|goes)$/.test(phrase))
+    return undefined
+  return `their ${who} ${phrase}`
+}
+
+function add(ctx: RuleContext, event: string, rule: RuleId, span: RegExpExecArray): void {
+  const text = ctx.cases.restore(event).replace(/\bi\b/g, 'I')
+  ctx.acc.addMemory({ event: text, importance: 'low', confidence: CONFIDENCE }, rule, span)
+}
+
+/** What the other rules took from a clause before this one: any value, and a memory among them. */
+export interface ReadBefore {
+  any: boolean
+  memory: boolean
+}
+
+/**
+ * The person's standing facts in one clause: what they have, do as a habit, are, and how their people are. Nothing is
+ * said twice: a possession or a relative's fact that is already a memory ("i have a peanut allergy", "my son was
+ * born"), and a habit or a state that is already a value ("i go hiking", "i am a nurse"), are left out.
+ */
+export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: ReadBefore): void {
+  if (clause.question || clause.hedged || clause.desire) return
+  const text = clause.text
+  const none = HAS_NONE.exec(text)
+  if (none) return add(ctx, `has no ${none[1]}`, 'memory.has', none)
+  if (clause.negated) return
+  const has = HAS.exec(text)
+  if (has) {
+    if (before.memory) return
+    const had = has[1]!
+    if (PARTICIPLE.test(had) || NOT_HAD.test(had)) return
+    const phrase = factPhrase(had)
+    if (phrase) add(ctx, `has ${phrase}`, 'memory.has', has)
+    return
+  }
+  const habit = HABIT.exec(text)
+  if (habit) {
+    if (before.any) return
+    const [, verb, rest] = habit
+    if (NOT_HABIT.test(rest!)) return
+    const phrase = factPhrase(rest!)
+    if (phrase) add(ctx, `${thirdPerson(verb!)} ${phrase}`, 'memory.habit', habit)
+    return
+  }
+  const is = IS.exec(text)
+  if (is && !before.any && !NOT_IS.test(is[1]!)) {
+    const phrase = factPhrase(is[1]!)
+    // one word stands when it describes the person ("i am biracial"), not when it may name them ("i am dawn")
+    if (phrase && (phrase.includes(' ') || nlpHas(phrase, '#Adjective')))
+      return add(ctx, `is ${phrase}`, 'memory.is', is)
+  }
+  const family = FAMILY.exec(text)
+  if (family && !before.memory) {
+    const fact = familyFact(family[1]!, family[2]!)
+    if (fact) add(ctx, fact, 'memory.family-fact', family)
+  }
+}

@@ -1,0 +1,74 @@
+// Standing facts and names as chat gives them, through the running service on the configured database: what the
+// profile keeps (docs/guides/the-profile.md, "Standing facts"), whose facts they are, and that the context shows them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { chat, post } from '../support/submit.js'
+
+interface Memory {
+  event: string
+  date?: string
+  importance: string
+}
+
+describe('standing facts and names in chat', () => {
+  let svc: TestService
+  let api: Client
+  const eventsOf = (profile: { memories: Memory[] }) => profile.memories.map((m) => m.event).sort()
+
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
+    api = client(svc.url, svc.key)
+  })
+  afterAll(async () => {
+    await svc?.close()
+  })
+
+  it('keeps what the person has, does and is as undated memories, and the context shows them', async () => {
+    const messages = [
+      'hi, alan here.',
+      'I am good, I just got off work and tired, I have two jobs.',
+      'My wife works at a bank and I stay at home with the kids',
+      'Better now. I am in remission.',
+      'Aerosmith is a classic band.',
+    ]
+    for (const data of messages) await post(api, 'alan', { data })
+    const profile = await api.waitReady('alan')
+    expect(profile.core_info.name).toMatchObject({ value: 'Alan' })
+    const standing = ['has two jobs', 'is in remission', 'stays at home with the kids', 'their wife works at a bank']
+    for (const event of standing)
+      expect(profile.memories.find((m: Memory) => m.event === event)).toEqual({
+        event,
+        importance: 'low',
+        confidence: expect.any(Number),
+      })
+    const res = await api.get('/v1/profile/alan/context?max_tokens=500')
+    expect(res.status).toBe(200)
+    const { text } = (await res.json()) as { text: string }
+    expect(text).toContain('has two jobs')
+  })
+
+  it('reads the same from a conversation, and nothing from the assistant', async () => {
+    await post(api, 'kim', {
+      input_type: 'conversation',
+      data: chat([
+        ['Hi! Who am I talking to?', 'Hey girl, kim here.'],
+        ['Do you have pets? I have two cats.', 'I have a beagle. My son is in junior high.'],
+        ['I drive a big truck.', 'cool'],
+      ]),
+    })
+    const profile = await api.waitReady('kim')
+    expect(profile.core_info.name).toMatchObject({ value: 'Kim' })
+    const events = eventsOf(profile)
+    expect(events).toContain('has a beagle')
+    expect(events).toContain('their son is in junior high')
+    expect(events.join(' ')).not.toMatch(/cats|truck/)
+  })
+
+  it('never makes a relative’s facts the person’s own', async () => {
+    for (const data of ['My sister lives in Oslo and has two dogs.', 'my friend said "I have three cats"'])
+      await post(api, 'lee', { data })
+    const profile = await api.waitReady('lee')
+    expect(profile.core_info.location).toBeUndefined()
+    expect(eventsOf(profile)).toEqual(['their sister lives in Oslo and has two dogs'])
+  })
+})

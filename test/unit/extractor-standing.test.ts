@@ -1,0 +1,154 @@
+// Standing facts: what the person has, does as a habit and is, and how the people around them are, said in the
+// present, kept as undated low-importance memories (docs/architecture/local-extractor.md, "Standing facts").
+import { describe, expect, it } from 'vitest'
+import { LocalExtractor } from '../../src/ai/local/local-extractor.js'
+import { thirdPerson } from '../../src/ai/local/standing.js'
+import type { Extraction } from '../../src/domain/profile.js'
+
+const extractor = new LocalExtractor({ now: () => new Date('2024-06-15T12:00:00Z') })
+const x = (data: string): Extraction => extractor.extractOne({ inputType: 'text', data })
+const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+const rulesOf = (data: string) =>
+  extractor
+    .explainOne({ inputType: 'text', data })
+    .trace.filter((t) => t.field === 'memories')
+    .flatMap((t) => t.hits.map((h) => h.rule))
+
+describe('what the person has', () => {
+  it('reads a possession in the forms chat uses, in the third person', () => {
+    expect(events('I am good, I just got off work and tired, I have two jobs.')).toContain('has two jobs')
+    expect(events("i've got a pet cow")).toEqual(['has a pet cow'])
+    expect(events('I have my own studio.')).toEqual(['has their own studio'])
+    expect(events('I have Amazon Prime and there are a ton of free books')).toEqual(['has Amazon Prime'])
+    expect(events("I don't have any kids")).toEqual(['has no kids'])
+    expect(events('I have no siblings.')).toEqual(['has no siblings'])
+  })
+
+  it('is undated, low in importance and traced to its rule', () => {
+    expect(x('I have two jobs.').memories).toEqual([{ event: 'has two jobs', importance: 'low', confidence: 0.55 }])
+    expect(rulesOf('I have two jobs.')).toEqual(['memory.has'])
+  })
+
+  it('leaves out what "have" says when it is no possession', () => {
+    for (const said of [
+      'I have to go now',
+      'I have no idea',
+      'I have a question for you',
+      'I have been there twice',
+      'I have never heard of it',
+      'have a great day!',
+      'I have a feeling it will rain',
+      'I have one in middle school',
+      'i have a couple',
+      'I have them a couple times a week',
+      'do you have kids?',
+      'maybe I have a cold',
+      'I want to have a dog',
+      // it ends pointing at something said elsewhere, with one word of its own
+      'I have a stroller for her',
+      'I have such a dislike for it',
+      'I have videos of them on there',
+    ])
+      expect(events(said), said).toEqual([])
+  })
+})
+
+describe('habits', () => {
+  it('reads a habit in the present', () => {
+    expect(events('My wife works and I stay at home')).toEqual(['their wife works', 'stays at home'])
+    expect(events('I usually drive my big truck to work')).toEqual(['drives their big truck to work'])
+    expect(events('I study languages and music.')).toEqual(['studies languages and music'])
+    expect(events('I take care of my grandma on weekends')).toEqual(['takes care of their grandma on weekends'])
+    expect(events('I drive a Ford F150 myself')).toEqual(['drives a Ford F150'])
+  })
+
+  it('leaves out what other rules read, and what points elsewhere', () => {
+    expect(events('I watch a lot of TV')).toEqual([])
+    // an interest already holds it
+    expect(events('I volunteer at the homeless shelter on the weekends')).toEqual([])
+    expect(events('I help you')).toEqual([])
+    expect(events('I go there every year')).toEqual([])
+    expect(events("I don't drive")).toEqual([])
+  })
+
+  it('conjugates the verb in the third person', () => {
+    expect(['have', 'go', 'do', 'watch', 'fix', 'study', 'play', 'take care of'].map(thirdPerson)).toEqual([
+      'has',
+      'goes',
+      'does',
+      'watches',
+      'fixes',
+      'studies',
+      'plays',
+      'takes care of',
+    ])
+  })
+})
+
+describe('what the person is', () => {
+  it('reads what no field holds', () => {
+    expect(events('I am in remission.')).toEqual(['is in remission'])
+    expect(events('I am biracial')).toEqual(['is biracial'])
+    expect(events("I'm a cancer survivor")).toEqual(['is a cancer survivor'])
+  })
+
+  it('leaves out what a field holds, reactions and passing states', () => {
+    expect(events('I am a nurse.')).toEqual([])
+    expect(events('I am sorry to hear that')).toEqual([])
+    expect(events('I am so tired today')).toEqual([])
+    expect(events("I'm going to the store")).toEqual([])
+    expect(events('hello! i am dawn')).toEqual([])
+    expect(events('I am proud of her')).toEqual([])
+  })
+})
+
+describe('the people and pets around the person', () => {
+  it('keeps what is said of them as theirs, naming them', () => {
+    expect(events('Yes! My son is in junior high')).toEqual(['their son is in junior high'])
+    expect(events('My dad was always busy working at home depot')).toEqual([
+      'their dad was always busy working at home depot',
+    ])
+    expect(events('Cool! My only pet is a cow')).toEqual(['their only pet is a cow'])
+    expect(events("I'm ok my husband is a doctor")).toContain('their husband is a doctor')
+  })
+
+  it('never makes their facts the person’s own', () => {
+    const sister = x('My sister has two dogs and lives in Oslo.')
+    expect(sister.core_info?.location).toBeUndefined()
+    expect(sister.memories?.map((m) => m.event)).toEqual(['their sister has two dogs and lives in Oslo'])
+    expect(events('my friend said "I have three cats"')).toEqual([])
+    expect(events('my sister loves me')).toEqual([])
+    // a family event stays one memory (memories.ts), not two
+    expect(events('my son was born in 2010')).toEqual(['son was born in 2010'])
+  })
+})
+
+describe('a place or a band opening a message is no person', () => {
+  it('reads no name from "Europe is ..." or "Aerosmith is ..."', () => {
+    expect(x('Europe is so much fun!').core_info?.name).toBeUndefined()
+    expect(x('Aerosmith is a classic band.').core_info?.name).toBeUndefined()
+    expect(x('Priya is a nurse from Lisbon.').core_info).toMatchObject({
+      name: { value: 'Priya' },
+      occupation: { value: 'nurse' },
+    })
+  })
+})
+
+describe('bad inputs', () => {
+  it('stays linear on long runs of the forms it reads', () => {
+    const hostile = [
+      'i have a '.repeat(4000),
+      'i have to '.repeat(4000),
+      'my son is my son is '.repeat(2000),
+      'i am in '.repeat(4000),
+      `i drive ${'and '.repeat(8000)}`,
+      `i have ${' '.repeat(50_000)}x`,
+    ]
+    for (const data of hostile) {
+      const started = performance.now()
+      x(data)
+      // generous: a quadratic scan of these inputs takes minutes
+      expect(performance.now() - started).toBeLessThan(10_000)
+    }
+  })
+})
