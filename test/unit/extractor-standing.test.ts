@@ -102,6 +102,24 @@ describe('what the person is', () => {
   })
 })
 
+describe('goals', () => {
+  it('keeps a goal that names what is wanted, weaker than a fact', () => {
+    expect(x('I would like to go to culinary school.').memories).toEqual([
+      { event: 'would like to go to culinary school', importance: 'low', confidence: 0.5 },
+    ])
+    expect(events('I plan to buy a house near the lake')).toEqual(['plans to buy a house near the lake'])
+    expect(events('I want a robot servant')).toEqual(['wants a robot servant'])
+    expect(rulesOf('I hope to pay off my student loans soon')).toEqual(['memory.goal'])
+  })
+
+  it('leaves out wishes of the conversation, small ones, and what another rule read', () => {
+    expect(events('i want to know more about you')).toEqual([])
+    expect(events('I want to go to bed')).toEqual([])
+    expect(events('would you like to go to culinary school?')).toEqual([])
+    expect(x('I want to learn guitar').memories).toBeUndefined()
+  })
+})
+
 describe('the people and pets around the person', () => {
   it('keeps what is said of them as theirs, naming them', () => {
     expect(events('Yes! My son is in junior high')).toEqual(['their son is in junior high'])

@@ -157,9 +157,44 @@ function familyFact(who: string, said: string): string | undefined {
   return `their ${who} ${phrase}`
 }
 
-function add(ctx: RuleContext, event: string, rule: RuleId, span: RegExpExecArray): void {
+function add(ctx: RuleContext, event: string, rule: RuleId, span: RegExpExecArray, confidence = CONFIDENCE): void {
   const text = ctx.cases.restore(event).replace(/\bi\b/g, 'I')
-  ctx.acc.addMemory({ event: text, importance: 'low', confidence: CONFIDENCE }, rule, span)
+  ctx.acc.addMemory({ event: text, importance: 'low', confidence }, rule, span)
+}
+
+/** A goal is weaker than a fact: it may change, and "want" is said lightly. */
+const GOAL_CONFIDENCE = 0.5
+
+/** "i want to go to culinary school", "i want a robot servant": 1 how it is wanted, 2 what. */
+const GOAL = new RegExp(
+  `^i ${ADV}(want to|want(?= (?:a|an|my own|another) )|would like to|would love to|hope to|plan to|am planning to|` +
+    'dream of) (.+)$',
+)
+
+/** Goals of the conversation itself, not of a life: "i want to know more", "i would love to hear about it". */
+const NOT_GOAL = new RegExp(pattern`^(?:know|say|ask|hear|thank|tell|talk|chat|let|make sure|check|mention|share|
+  add|apologi[sz]e|meet you|see you|get back to you|help you|wish you|be honest|clarify|point out|read more)\b`)
+
+/** What a goal is called in the third person, by how it was said. */
+const GOAL_VERBS: Record<string, string> = {
+  'want to': 'wants to',
+  want: 'wants',
+  'would like to': 'would like to',
+  'would love to': 'would love to',
+  'hope to': 'hopes to',
+  'plan to': 'plans to',
+  'am planning to': 'plans to',
+  'dream of': 'dreams of',
+}
+
+/** "i want to go to culinary school" -> "wants to go to culinary school", when no other rule read the wish. */
+function ruleGoal(text: string, ctx: RuleContext, before: ReadBefore): void {
+  const goal = GOAL.exec(text)
+  if (!goal || before.any || NOT_GOAL.test(goal[2]!)) return
+  const phrase = factPhrase(goal[2]!)
+  // a goal names what is wanted: two words of its own after the verb ("go to culinary school", not "go to bed")
+  if (!phrase || tokens(phrase.replace(/^\S+/, '').replace(STAND_IN, ' ')).length < 2) return
+  add(ctx, `${GOAL_VERBS[goal[1]!]} ${phrase}`, 'memory.goal', goal, GOAL_CONFIDENCE)
 }
 
 /** What the other rules took from a clause before this one: any value, and a memory among them. */
@@ -174,8 +209,9 @@ export interface ReadBefore {
  * born"), and a habit or a state that is already a value ("i go hiking", "i am a nurse"), are left out.
  */
 export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: ReadBefore): void {
-  if (clause.question || clause.hedged || clause.desire) return
+  if (clause.question || clause.hedged) return
   const text = clause.text
+  if (clause.desire) return ruleGoal(text, ctx, before)
   const none = HAS_NONE.exec(text)
   if (none) return add(ctx, `has no ${none[1]}`, 'memory.has', none)
   if (clause.negated) return
