@@ -69,6 +69,8 @@ describe('habits', () => {
     expect(events('I help you')).toEqual([])
     expect(events('I go there every year')).toEqual([])
     expect(events("I don't drive")).toEqual([])
+    // "use to" is "used to", misspelt: a memory of the past, no habit
+    expect(events('i use to work for the cia')).toEqual(['used to work for the cia'])
   })
 
   it('conjugates the verb in the third person', () => {
@@ -99,6 +101,25 @@ describe('what the person is', () => {
     expect(events("I'm going to the store")).toEqual([])
     expect(events('hello! i am dawn')).toEqual([])
     expect(events('I am proud of her')).toEqual([])
+    expect(events('i am too old to date')).toEqual([])
+    expect(events('I am cool thanks')).toEqual([])
+  })
+})
+
+describe('likings no interest rule places', () => {
+  it('keeps them as they were said', () => {
+    expect(events('I like to go to the playground with friends')).toEqual([
+      'likes to go to the playground with friends',
+    ])
+    expect(events('i love to spend time with my sisters')).toEqual(['loves to spend time with their sisters'])
+    expect(rulesOf('I like kids')).toEqual(['memory.likes'])
+  })
+
+  it('leaves out what an interest holds, what points elsewhere and what is about the talk', () => {
+    expect(events('I love jazz')).toEqual([])
+    for (const said of ['i love how you think', 'I like that', 'I like to think so', 'i love her', 'i like them all'])
+      expect(events(said), said).toEqual([])
+    expect(events('I like to go at least twice a year')).toEqual([])
   })
 })
 
@@ -117,6 +138,8 @@ describe('goals', () => {
     expect(events('I want to go to bed')).toEqual([])
     expect(events('would you like to go to culinary school?')).toEqual([])
     expect(x('I want to learn guitar').memories).toBeUndefined()
+    // a goal that names the other speaker is about the talk
+    expect(events('i would love to show you around the farm')).toEqual([])
   })
 })
 

@@ -123,6 +123,8 @@ function pastVerb(text: string): { at: number; verb: string } | undefined {
       continue
     }
     if (verb === 'used' && /^used to\b/.test(rest)) return { at, verb }
+    // "i use to work for the cia": "used to", as chat often spells it
+    if (verb === 'use' && /^use to\b/.test(rest)) return { at, verb: 'used' }
     if (verb === 'have' || verb === 'had') {
       if (
         /^(?:have|had) (?:just |recently |finally )(?:[a-z]+ed|got|won|become|bought|moved|run|done|been)\b/.test(rest)
@@ -261,6 +263,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
   let event = text
     .slice(eventStart)
     .replace(/^(?:i|we) /, '')
+    .replace(/^use to\b/, 'used to')
     .replace(RELATIVE_TIME, '')
     .replace(/\s+/g, ' ')
     .trim()

@@ -167,6 +167,7 @@ const RULES = {
   'memory.habit': '"I stay at home", "I drive a big truck": a habit in the present (undated, low importance)',
   'memory.is':
     '"I am in remission", "I am an old man": what the person is, when no field rule read it (low importance)',
+  'memory.likes': '"I like to go to the playground with friends": a liking no interest rule places (undated, low)',
   'memory.goal': '"I want to go to culinary school" -> "wants to go to culinary school" (0.5, undated, low importance)',
   'memory.family-fact': '"my son is in junior high" -> "their son is in junior high" (undated, low importance)',
   // preferences.conversation_style

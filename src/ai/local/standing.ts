@@ -32,7 +32,8 @@ const FACT_END = new RegExp(pattern`
 const STAND_IN = new RegExp(
   pattern`\b(?:it|them|him|her|me|us|you|that|this|those|these|there|one|two|three|four|five|stuff|things?|same|
   \d+|every|each|day|days|week|weeks|month|months|year|years|time|times|night|nights|morning|weekend|weekends|today|
-  tonight|lot|lots|much|more|all)\b`,
+  tonight|lot|lots|much|more|all|anything|everything|something|nothing|once|twice|least|most|often|always|never|ever|
+  again|basically|really)\b`,
   'g',
 )
 
@@ -42,7 +43,7 @@ const STAND_IN = new RegExp(
  */
 const HEADLESS = new RegExp(pattern`^(?:one|ones|them|it|those|these|that|this|(?:a )?(?:couple|few)|some|any|
   two|three|four|five|six|\d+)(?: (?:in|at|of|currently|now|named|called|and|who|with|too|also|already|left|a|
-  more)\b|$)`)
+  more|all)\b|$)`)
 
 /** A last word that stands for something said elsewhere. */
 const POINTS_BACK = /\b(?:it|them|him|her|you|me|us|there|this|that|these|those|one)$/
@@ -86,8 +87,15 @@ const HABIT = new RegExp(`^i ${ADV}(${HABITS}) (.+)$`)
 /** Where the verb leads elsewhere: a job ("work as"), a statement about the other speaker ("help you"). */
 const NOT_HABIT = /^(?:as|you|your|it|them|that|this|there|here)\b/
 
+/** "i like to go to the playground with friends": a liking no interest rule could place (1 the verb, 2 what). */
+const LIKES = new RegExp(`^i ${ADV}(like|love|enjoy|adore) (.+)$`)
+
+/** What a liking says of the other speaker or of the talk: "i love how you ...", "i like that", "i love your idea". */
+const NOT_LIKED = new RegExp(pattern`^(?:how|what|when|where|that|this|it|her|him|them|the way|your|you|hearing|
+  talking|reading about|to hear|to see you)\b`)
+
 /** "i am in remission", "i am an old man", "i am in school": 1 what the person is. */
-const IS = new RegExp(`^i am ${ADV}(.+)$`)
+const IS = /^i am (?:(?:really|also|still|actually|currently|now|originally|just) )*(.+)$/
 
 /**
  * What "i am" is followed by when it says nothing that stands: a reaction to the other speaker, a passing state, an
@@ -98,7 +106,8 @@ const NOT_IS = new RegExp(pattern`^(?:not|going|gonna|about to|trying|sure|sorry
   right|the same|with you|so|too|impressed|surprised|jealous|lucky|ready|able|allowed|supposed|used to|on my way|
   down|up|in for|agree|[a-z]+ing|done|finished|a fan|a big fan|into|interested|familiar|aware|confused|jk|lol|haha|
   hoping|afraid|scared of you|the one|one of|like|just like|more|less|also|home now|off|out|at work now|on it|
-  in the same|in love with it|all|a little|bit|free|hooked|from|primarily|mainly|mostly)\b`)
+  in the same|in love with it|all|a little|bit|free|hooked|from|primarily|mainly|mostly|too|cool|awesome|nice|
+  thanks|shocked|amazed|speechless|honou?red|flattered|a in|an in)\b`)
 
 const PEOPLE = Object.keys(PEOPLE_NOUNS)
   .filter((noun) => !['guy', 'man', 'girl', 'woman', 'lady', 'person', 'teacher', 'doctor'].includes(noun))
@@ -138,7 +147,8 @@ function factPhrase(rest: string): string | undefined {
     .filter((word) => word !== 'myself')
     .map((word) => OWN_WORDS[word] ?? word)
     .join(' ')
-  if (!phrase || cutOff(phrase) || HEADLESS.test(phrase)) return undefined
+  // a fact that names the other speaker ("would love to show you around") is about the talk, not the person
+  if (!phrase || cutOff(phrase) || HEADLESS.test(phrase) || /\b(?:you|your|yours)\b/.test(phrase)) return undefined
   const content = tokens(phrase.replace(STAND_IN, ' ')).length
   // "is proud of her", "has a stroller for her": a phrase that ends pointing elsewhere needs two words of its own
   if (content < (POINTS_BACK.test(phrase) ? 2 : 1)) return undefined
@@ -173,7 +183,8 @@ const GOAL = new RegExp(
 
 /** Goals of the conversation itself, not of a life: "i want to know more", "i would love to hear about it". */
 const NOT_GOAL = new RegExp(pattern`^(?:know|say|ask|hear|thank|tell|talk|chat|let|make sure|check|mention|share|
-  add|apologi[sz]e|meet you|see you|get back to you|help you|wish you|be honest|clarify|point out|read more)\b`)
+  think|believe|imagine|guess|add|apologi[sz]e|meet you|see you|get back to you|help you|wish you|be honest|clarify|
+  point out|read more)\b`)
 
 /** What a goal is called in the third person, by how it was said. */
 const GOAL_VERBS: Record<string, string> = {
@@ -228,9 +239,20 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
   if (habit) {
     if (before.any) return
     const [, verb, rest] = habit
-    if (NOT_HABIT.test(rest!)) return
+    // "i use to work for the cia": "used to", misspelt (memories.ts reads the past)
+    if (NOT_HABIT.test(rest!) || (verb === 'use' && /^to\b/.test(rest!))) return
     const phrase = factPhrase(rest!)
     if (phrase) add(ctx, `${thirdPerson(verb!)} ${phrase}`, 'memory.habit', habit)
+    return
+  }
+  const likes = LIKES.exec(text)
+  if (likes) {
+    if (before.any || NOT_LIKED.test(likes[2]!) || NOT_GOAL.test(likes[2]!.replace(/^to /, ''))) return
+    const phrase = factPhrase(likes[2]!)
+    // "likes to go at least twice a year": a verb needs a word of its own after it
+    const object = phrase?.replace(/^to \S+/, '').replace(STAND_IN, ' ')
+    if (phrase && object && tokens(object).length)
+      add(ctx, `${thirdPerson(likes[1]!)} ${phrase}`, 'memory.likes', likes)
     return
   }
   const is = IS.exec(text)
