@@ -68,7 +68,6 @@ describe('habits', () => {
     expect(events('I volunteer at the homeless shelter on the weekends')).toEqual([])
     expect(events('I help you')).toEqual([])
     expect(events('I go there every year')).toEqual([])
-    expect(events("I don't drive")).toEqual([])
     // "use to" is "used to", misspelt: a memory of the past, no habit
     expect(events('i use to work for the cia')).toEqual(['used to work for the cia'])
   })
@@ -103,6 +102,25 @@ describe('what the person is', () => {
     expect(events('I am proud of her')).toEqual([])
     expect(events('i am too old to date')).toEqual([])
     expect(events('I am cool thanks')).toEqual([])
+  })
+})
+
+describe('what the person has none of, does not do, is not, and is in the middle of', () => {
+  it('reads them in the third person', () => {
+    expect(events('I do not have a car')).toEqual(['has no car'])
+    expect(events("I don't drive")).toEqual(['does not drive'])
+    expect(events('I never cook')).toEqual(['does not cook'])
+    expect(events("i'm not a morning person")).toEqual(['is not a morning person'])
+    expect(events('I am working on a robot so I can have company')).toEqual(['is working on a robot'])
+    expect(events('I am saving up for a new car')).toEqual(['is saving up for a new car'])
+  })
+
+  it('leaves out what says nothing that stands', () => {
+    for (const said of ["I don't have time", 'i have no idea', "I don't use it", 'i am not sure', "I don't eat much"])
+      expect(events(said), said).toEqual([])
+    // a removal or a dislike reads it first
+    expect(events("I don't play golf anymore")).toEqual([])
+    expect(events("I'm not into fashion")).toEqual([])
   })
 })
 

@@ -168,6 +168,7 @@ const RULES = {
   'memory.is':
     '"I am in remission", "I am an old man": what the person is, when no field rule read it (low importance)',
   'memory.likes': '"I like to go to the playground with friends": a liking no interest rule places (undated, low)',
+  'memory.ongoing': '"I am working on a robot": something the person is in the middle of (undated, low importance)',
   'memory.goal': '"I want to go to culinary school" -> "wants to go to culinary school" (0.5, undated, low importance)',
   'memory.family-fact': '"my son is in junior high" -> "their son is in junior high" (undated, low importance)',
   // preferences.conversation_style

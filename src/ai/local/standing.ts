@@ -68,9 +68,8 @@ const NOT_HAD = new RegExp(pattern`^(?:to|got to|no idea|any idea|an idea|a feel
 /** "i have two jobs", "i have got a pet cow", "i own a food truck": 1 is what the person has. */
 const HAS = new RegExp(`^i ${ADV}(?:have got|have|own) (.+)$`)
 
-/** "i do not have any kids", "i have no siblings": the people and pets the person has none of (1). */
-const HAS_NONE = new RegExp(pattern`^i ${ADV}(?:do not have (?:any )?|have no )(kids|children|pets|siblings|
-  brothers|sisters|family|car|job|friends)\b`)
+/** "i do not have any kids", "i have no car", "i do not own a tv": what the person has none of (1). */
+const HAS_NONE = new RegExp(`^i ${ADV}(?:do not have|have no|do not own) (?:a |an |any )?(.+)$`)
 
 /**
  * Verbs of a habit or of how a life is run, in the first person present, that no other rule reads. Likes, watching,
@@ -83,6 +82,26 @@ const HABITS = pattern`stay|work|drive|ride|help|volunteer|raise|teach|coach|go|
 
 /** "i stay at home", "i usually drive my truck": 1 the verb, 2 what follows it. */
 const HABIT = new RegExp(`^i ${ADV}(${HABITS}) (.+)$`)
+
+/** What reads badly after "has no": "has no car", never "has no lot of free time", "has no their car". */
+const NOT_NONE = new RegExp(pattern`^(?:idea|clue|time|choice|problem|doubt|plans?|words|bunch|lots?|many|much|
+  enough|them|it|that|this|those|these|the|their|my|too|so|as|such)\b`)
+
+/** "i do not drive", "i never cook": a habit the person does not have (1 the verb, 2 what follows, if anything). */
+const NO_HABIT = new RegExp(`^i ${ADV}(?:do not|never) (${HABITS})(?: (.+))?$`)
+/** Verbs whose "not" says something alone: "does not drive", "does not cook". */
+const ALONE = new Set('drive cook drink swim travel exercise dance work eat sing smoke'.split(' '))
+
+/** "i am not a morning person", "i am not religious": what the person is not (1). */
+const IS_NOT = /^i am not (?:(?:really|very|much of|at all) )*((?:a |an )?[a-z]+(?: person| fan| type)?)$/
+
+/**
+ * "i am working on a robot", "i am saving up for a car": something the person is in the middle of (1 the verb, 2
+ * what), not a moment ("i am going to the store").
+ */
+const ONGOING = new RegExp(pattern`^i am ${ADV}(working on|making|building|writing|learning|studying|saving up for|
+  saving for|training for|renovating|restoring|raising|recovering from|going through|dealing with|applying to|
+  applying for|taking classes in|taking lessons in|volunteering at|volunteering for) (.+)$`)
 
 /** Where the verb leads elsewhere: a job ("work as"), a statement about the other speaker ("help you"). */
 const NOT_HABIT = /^(?:as|you|your|it|them|that|this|there|here)\b/
@@ -208,6 +227,28 @@ function ruleGoal(text: string, ctx: RuleContext, before: ReadBefore): void {
   add(ctx, `${GOAL_VERBS[goal[1]!]} ${phrase}`, 'memory.goal', goal, GOAL_CONFIDENCE)
 }
 
+/** What the person has none of, does not do or is not: "has no car", "does not drive", "is not a morning person". */
+function ruleNegatedFact(text: string, ctx: RuleContext, before: ReadBefore): void {
+  if (before.any) return
+  const none = HAS_NONE.exec(text)
+  if (none) {
+    if (NOT_HAD.test(none[0].replace(/^i .*?(?:have no|have|own) /, ''))) return
+    const phrase = factPhrase(none[1]!)
+    if (phrase && !NOT_NONE.test(phrase)) add(ctx, `has no ${phrase}`, 'memory.has', none)
+    return
+  }
+  const habit = NO_HABIT.exec(text)
+  if (habit) {
+    const [, verb, rest] = habit
+    const phrase = rest === undefined ? '' : factPhrase(rest)
+    if (phrase === undefined || (!phrase && !ALONE.has(verb!)) || NOT_HABIT.test(rest ?? '')) return
+    return add(ctx, `does not ${verb}${phrase ? ` ${phrase}` : ''}`, 'memory.habit', habit)
+  }
+  const isNot = IS_NOT.exec(text)
+  if (isNot && !NOT_IS.test(isNot[1]!) && !/^(?:sure|a fan|into|that|this|the)\b/.test(isNot[1]!))
+    add(ctx, `is not ${isNot[1]}`, 'memory.is', isNot)
+}
+
 /** What the other rules took from a clause before this one: any value, and a memory among them. */
 export interface ReadBefore {
   any: boolean
@@ -223,9 +264,12 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
   if (clause.question || clause.hedged) return
   const text = clause.text
   if (clause.desire) return ruleGoal(text, ctx, before)
-  const none = HAS_NONE.exec(text)
-  if (none) return add(ctx, `has no ${none[1]}`, 'memory.has', none)
-  if (clause.negated) return
+  if (clause.negated) return ruleNegatedFact(text, ctx, before)
+  const ongoing = ONGOING.exec(text)
+  if (ongoing && !before.any) {
+    const phrase = factPhrase(ongoing[2]!)
+    if (phrase) return add(ctx, `is ${ongoing[1]} ${phrase}`, 'memory.ongoing', ongoing)
+  }
   const has = HAS.exec(text)
   if (has) {
     if (before.memory) return
