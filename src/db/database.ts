@@ -78,6 +78,7 @@ export async function openDatabase(
         max: opts.poolSize ?? POOL_SIZE,
         connectionTimeoutMillis: 10_000,
         options: sessionOptions(sessionSettings(config)),
+        onConnect: hearErrors,
       },
     })
     allowColumnTypes(dataSource)
@@ -96,6 +97,17 @@ export async function openDatabase(
       await embedded?.stop()
     },
   }
+}
+
+/**
+ * Listens to a pool connection's errors from the moment it connects. A server that shuts down sends "terminating
+ * connection due to administrator command" right after a connection it has just made ready, often in the same packet:
+ * the connection emits 'error' while the pool hands it out, before the code that asked for it has a listener, and an
+ * 'error' no one hears is an uncaught exception. Heard here, it is not; the code that holds the connection sees the
+ * failure on its next statement, as it does for any broken connection.
+ */
+export function hearErrors(client: { on(event: 'error', listener: (err: Error) => void): unknown }): void {
+  client.on('error', () => undefined)
 }
 
 /**
