@@ -167,7 +167,8 @@ const STRANDED = new RegExp(
 export const cutOff = (phrase: string): boolean => OPEN_END.test(phrase) && !STRANDED.test(phrase)
 
 /** Words that stand for something said elsewhere ("did it", "chose them", "celebrated me", "visited there"). */
-const STAND_IN = /\b(?:it|them|him|her|me|us|that|this|those|these|there|one|stuff|things?)\b/g
+export const STAND_IN_WORDS = 'it|them|him|her|me|us|that|this|those|these|there|one|stuff|things?'
+const STAND_IN = new RegExp(`\\b(?:${STAND_IN_WORDS})\\b`, 'g')
 
 /**
  * A memory is read on its own, away from the conversation: it must say what happened in words of its own. The words a

@@ -8,7 +8,7 @@
 import { tokens } from '../../domain/normalise.js'
 import type { ClauseInfo, RuleContext } from './rules-common.js'
 import { ADV } from './rules-common.js'
-import { cutOff } from './memories.js'
+import { cutOff, STAND_IN_WORDS } from './memories.js'
 import { nlpHas } from './nlp.js'
 import { PEOPLE_NOUNS } from './others.js'
 import type { RuleId } from './rules.js'
@@ -26,13 +26,13 @@ const FACT_END = new RegExp(pattern`
   \sand (?:there|it|that|this|then|i|we|you|he|she|they)\b).*$`)
 
 /**
- * Words a fact cannot stand on: they point at something said elsewhere ("has two of them"), count, or say when
- * ("goes every year").
+ * Words a fact cannot stand on: those a memory cannot (memories.ts), the other speaker, counts, and when ("has two of
+ * them", "goes every year").
  */
 const STAND_IN = new RegExp(
-  pattern`\b(?:it|them|him|her|me|us|you|that|this|those|these|there|one|two|three|four|five|stuff|things?|same|
-  \d+|every|each|day|days|week|weeks|month|months|year|years|time|times|night|nights|morning|weekend|weekends|today|
-  tonight|lot|lots|much|more|all|anything|everything|something|nothing|once|twice|least|most|often|always|never|ever|
+  pattern`\b(?:${STAND_IN_WORDS}|you|two|three|four|five|same|\d+|every|each|day|days|week|weeks|month|months|
+  year|years|time|times|night|nights|morning|weekend|weekends|today|tonight|lot|lots|much|more|all|anything|
+  everything|something|nothing|once|twice|least|most|often|always|never|ever|
   again|basically|really)\b`,
   'g',
 )
@@ -68,8 +68,8 @@ const NOT_HAD = new RegExp(pattern`^(?:to|got to|no idea|any idea|an idea|a feel
 /** "i have two jobs", "i have got a pet cow", "i own a food truck": 1 is what the person has. */
 const HAS = new RegExp(`^i ${ADV}(?:have got|have|own) (.+)$`)
 
-/** "i do not have any kids", "i have no car", "i do not own a tv": what the person has none of (1). */
-const HAS_NONE = new RegExp(`^i ${ADV}(?:do not have|have no|do not own) (?:a |an |any )?(.+)$`)
+/** "i do not have any kids", "i have no car", "i do not own a tv": what follows (1), without its article (2). */
+const HAS_NONE = new RegExp(`^i ${ADV}(?:do not have|have no|do not own) ((?:a |an |any )?(.+))$`)
 
 /**
  * Verbs of a habit or of how a life is run, in the first person present, that no other rule reads. Likes, watching,
@@ -232,8 +232,8 @@ function ruleNegatedFact(text: string, ctx: RuleContext, before: ReadBefore): vo
   if (before.any) return
   const none = HAS_NONE.exec(text)
   if (none) {
-    if (NOT_HAD.test(none[0].replace(/^i .*?(?:have no|have|own) /, ''))) return
-    const phrase = factPhrase(none[1]!)
+    if (NOT_HAD.test(none[1]!)) return
+    const phrase = factPhrase(none[2]!)
     if (phrase && !NOT_NONE.test(phrase)) add(ctx, `has no ${phrase}`, 'memory.has', none)
     return
   }
