@@ -41,6 +41,12 @@ export class Acc {
   private readonly memories: Memory[] = []
   private written = 0
 
+  /**
+   * What the confidence of each value read now is multiplied by: below 1 while the extractor reads statements the
+   * person made only by answering a question (answers.ts).
+   */
+  weight = 1
+
   /** `trace`: record the rule behind each value (costs time; the worker never passes one). */
   constructor(readonly trace?: Tracer) {}
 
@@ -55,8 +61,9 @@ export class Acc {
   }
 
   /** Keeps the most confident value of a core field (the first one on ties). */
-  setCore(field: CoreField, value: string | number, confidence: number, rule: RuleId, span?: Span): void {
+  setCore(field: CoreField, value: string | number, stated: number, rule: RuleId, span?: Span): void {
     if (typeof value === 'string' && !value.trim()) return
+    const confidence = stated * this.weight
     this.written++
     this.trace?.record(`core_info.${field}`, String(value), rule, confidence, span)
     const old = this.core.get(field)
@@ -69,7 +76,8 @@ export class Acc {
   }
 
   /** Adds an interest; a later removal of the same value in the same text cancels it, and vice versa. */
-  addInterest(category: string, value: string, confidence: number, rule: RuleId, span?: Span): void {
+  addInterest(category: string, value: string, stated: number, rule: RuleId, span?: Span): void {
+    const confidence = stated * this.weight
     const trimmed = interestPhrase(value.trim()) ?? ''
     if (!trimmed || trimmed.length > 60 || contentless(trimmed)) return
     const valueKey = key(trimmed)
@@ -99,11 +107,12 @@ export class Acc {
   private addList(
     list: Map<string, Ordered<Scored<string>>>,
     value: string,
-    confidence: number,
+    stated: number,
     field: string,
     rule: RuleId,
     span?: Span,
   ): void {
+    const confidence = stated * this.weight
     const trimmed = value.trim()
     if (!trimmed || contentless(trimmed)) return
     const valueKey = key(trimmed)

@@ -6,6 +6,7 @@ import { detectLanguage, functionWordShare } from '../language.js'
 import type { ExtractionInput, ExtractRequest, ExtractResult, Extractor } from '../types.js'
 import { Acc } from './acc.js'
 import { addressedName, type AddressedName } from './addressed.js'
+import { answersOf, type Answer } from './answers.js'
 import { GIVES_NAME, ruleAge, ruleGender, ruleLocation, ruleName } from './core.js'
 import { compiledFor, readCustomFields, type CompiledSchema } from './custom-fields.js'
 import { ruleFieldLine } from './fields.js'
@@ -81,12 +82,14 @@ export class LocalExtractor implements Extractor {
   private runStandard(input: Input, profile: ProfileContent | undefined, trace?: Tracer): Extraction {
     let text: string
     let addressed: AddressedName | undefined
+    let answers: Answer[] = []
     if (input.inputType === 'conversation') {
       try {
         const conversation = parseConversation(input.data)
         // each turn is its own paragraph, so sentences never run across turns
         text = turnsOf(conversation).join('\n')
         addressed = addressedName(conversation)
+        answers = answersOf(conversation)
       } catch (err) {
         // The HTTP layer rejects malformed conversations; one that slips through yields nothing (retrying
         // would not help, and another speaker's words must never be attributed to the person).
@@ -109,6 +112,7 @@ export class LocalExtractor implements Extractor {
       language: language ?? null,
       trace,
       ...(addressed ? { addressed } : {}),
+      answers,
     })
   }
 }
@@ -154,10 +158,14 @@ export interface TextOptions {
   trace?: Tracer
   /** The name the other speakers of a conversation address the person by: the name when the text gives none. */
   addressed?: AddressedName
+  /** What the person said by answering the other speakers' questions ("what do you do?" "nurse"). */
+  answers?: readonly Answer[]
 }
 
 /** A name the other speakers address the person by: below every rule that reads the person's own words. */
 const ADDRESSED_CONFIDENCE = 0.5
+/** An answer is surer than a greeting and less sure than the same words said outright (a short reply can be a joke). */
+const ANSWER_WEIGHT = 0.8
 
 /** Runs every rule over the person's own text. */
 export function extractFromText(text: string, opts: TextOptions): Extraction {
@@ -245,10 +253,35 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     }
     prev = info
   }
+  readAnswers(opts.answers ?? [], ctx)
   // Weaker than any name the person gives: taken only when the text gives none.
   if (opts.addressed && !acc.hasCore('name')) {
     if (acc.trace) acc.trace.clause = opts.addressed.said
     acc.setCore('name', opts.addressed.name, ADDRESSED_CONFIDENCE, 'name.addressed', opts.addressed.said)
   }
   return acc.toExtraction(opts.language === undefined ? detectLanguage(text) : (opts.language ?? undefined))
+}
+
+/**
+ * Reads each answer's statement with the field rules only, at ANSWER_WEIGHT: an answer names a value, while a
+ * memory or a trait needs the person's own sentence.
+ */
+function readAnswers(answers: readonly Answer[], ctx: RuleContext) {
+  const { acc } = ctx
+  acc.weight = ANSWER_WEIGHT
+  try {
+    for (const { question, answer, statement } of answers) {
+      for (const clause of splitClauses(normalize(statement))) {
+        const info = describe(clause)
+        if (acc.trace) acc.trace.clause = `${statement} (answering "${question}" with "${answer.slice(0, 80)}")`
+        ruleName(info, ctx)
+        ruleAge(info, ctx)
+        ruleLocation(info, ctx)
+        ruleOccupation(info, ctx)
+        ruleInterests(info, ctx)
+      }
+    }
+  } finally {
+    acc.weight = 1
+  }
 }

@@ -1,0 +1,180 @@
+// Answers to the other speaker's questions. People in a chat rarely repeat the question: "what do you do?" gets
+// "nurse", "what's your favorite movie?" gets "mine is friday", "do you like soccer?" gets "yes! every weekend".
+// Each answer is read as the statement it stands for ("i am a nurse"), made of the person's own answer words, or of
+// the words of a question they said yes to. Only the field rules read these statements (readAnswers in
+// local-extractor.ts), at lower confidence than what the person says outright.
+import { NOT_TURNS, sameSpeaker, type ParsedConversation } from '../conversation.js'
+import { pattern } from './regex.js'
+import { normalize } from './text.js'
+
+/** A statement the person made by answering: the question, their reply, and what the two say together. */
+export interface Answer {
+  question: string
+  answer: string
+  statement: string
+}
+
+/** Longest answer, in words, read as a bare answer ("a nurse", "hiking and reading", "the rolling stones"). */
+const MAX_ANSWER_WORDS = 4
+/** Longest part of a turn read: a question ends a turn and an answer opens one. Bounds every pattern's work. */
+export const MAX_TURN_CHARS = 600
+
+/** A part of a reply that is only a greeting or a reaction: "hey!", "lol.", "oh wow!". */
+const INTERJECTION = new RegExp(pattern`
+  ^(?:(?:hey|hi|hello|hiya|lol|haha|hahaha|ha|wow|cool|nice|great|awesome|oh|ooh|ah|aw|well|hmm|um|yes|yeah|sure|ok|
+  okay|good|thanks|thank you|congrats|congratulations|sorry|really|interesting|neat|fun|same here|me too)[ ,]*)+$`)
+/** Openings of an answer that carry no content: "well, probably pizza", "mine is friday". */
+const ANSWER_OPENING = new RegExp(pattern`
+  ^(?:(?:oh|ooh|well|um+|uh+|hmm+|haha|lol|honestly|probably|definitely|mostly|i guess|i think|i would say|i'd say|
+  i'd have to say|that would be|it would be|it's|it is|has to be|gotta be|mine is|mine's|my favorite is|
+  my favorite would be|my favourite is|right now|currently|at the moment)[,!.]?\s+)+`)
+/** An answer that says no, or nothing in particular: never a statement. */
+const NON_ANSWER = new RegExp(pattern`
+  ^(?:no|nope|nah|not|none|nothing|never|idk|dunno|same|me too|you|what|why|how|who|where|when|i don't|i do not|
+  i'm not|i am not|neither|both|lots|many|every|everything|anything|a lot|all|any)\b`)
+/** Words that make the first part of a reply a sentence rather than a bare answer (the rules read sentences). */
+const SENTENCE_WORD = new RegExp(pattern`
+  \b(?:i|i'm|me|my|you|your|he|she|we|they|it|is|am|are|was|were|be|been|do|does|did|have|has|had|can|will|would|
+  not|don't|to)\b`)
+/** A "yes" opening a reply: the person agrees with the question before it ("i do not" is no). */
+const YES = new RegExp(pattern`
+  ^(?:yes|yeah|yep|yup|yea|sure|of course|absolutely|definitely|totally|i (?:sure |really |certainly )?do(?! not)|
+  i love (?:it|them)|love (?:it|them))\b`)
+/**
+ * What a question asks about: a few words, no pronoun, no choice ("or"), nothing vague ("anything", "to do"), and
+ * not the conversation itself: an assistant's "do you like the idea?" is about its answer, not about the person.
+ */
+const OBJECT = new RegExp(pattern`
+  ^(?!.*\b(?:or|you|your|that|this|it|them|those|these|there|anything|something|any|ever|favorite|her|him|his|their|
+  we|us|our|me|my|idea|ideas|option|options|plan|answer|answers|suggestions?|versions?|one|ones|examples?|approach|
+  format|response|explanation|solution|list|draft|changes?|results?|summary|way|sound|look)\b)(?!.*\bdo$)
+  [a-z' -]{2,40}$`)
+
+/** Categories a "what kind of X" question names, kept after the answer ("rock music", "horror movies"). */
+const KINDS = /^(?:music|movies|films|books|food|shows|tv shows|games|video games|sports|animals|art)$/
+
+const withArticle = (answer: string) =>
+  /^(?:a|an|the)\s/.test(answer) ? answer : `${/^[aeiou]/.test(answer) ? 'an' : 'a'} ${answer}`
+
+/** A question an answer completes: `bare` turns a few words into a statement, `yes` a "yes". */
+interface QuestionKind {
+  /** Matches the question; group 1, when present, is the category or the thing asked about. */
+  asks: RegExp
+  bare?: (answer: string, asked: string) => string | undefined
+  yes?: (asked: string) => string
+}
+
+/** First match wins: the specific questions come before "do you like X?". */
+const QUESTIONS: readonly QuestionKind[] = [
+  {
+    asks: new RegExp(pattern`
+      \b(?:what(?:'s| is| are)|whats|do you have a|got a|any) (?:your|ur|a) fav(?:ou?rite|e)? ([a-z]+(?: [a-z]+)?)\?$`),
+    bare: (answer, category) => `my favorite ${category} is ${answer}`,
+  },
+  {
+    asks: /\bwhat (?:kinds?|types?|sort|genre) of ([a-z]+(?: [a-z]+)?) do you have\?$/,
+    bare: (answer, kind) => `i have ${answer} ${kind}`,
+  },
+  {
+    asks: new RegExp(pattern`
+      \bwhat (?:kinds?|types?|sort|genre) of ([a-z]+(?: [a-z]+)?) do you (?:like|love|enjoy|listen to|watch|read|play|
+      eat)\?$`),
+    bare: (answer, kind) => (KINDS.test(kind) ? `i like ${answer} ${kind}` : `i like ${answer}`),
+  },
+  {
+    asks: /\b(?:what do you do(?: for (?:work|a living))?|what(?:'s| is) your (?:job|occupation|profession))\?$/,
+    bare: (answer) => `i am ${withArticle(answer)}`,
+  },
+  {
+    asks: /\bwhere (?:are you from|do you live|are you located|are you based|do you call home|is home)\?$/,
+    bare: (answer) => `i live in ${answer.replace(/^(?:in|from)\s+/, '')}`,
+  },
+  {
+    asks: new RegExp(pattern`
+      \b(?:what do you (?:like to )?do (?:for fun|in your (?:spare|free) time)|what do you like to do|
+      what are your hobbies|(?:do you have )?any hobbies)\?$`),
+    bare: (answer) => `i like ${answer}`,
+  },
+  {
+    asks: /\bhow old are you\?$/,
+    bare: (answer) => (/^\d{1,3}$/.test(answer) ? `i am ${answer} years old` : undefined),
+  },
+  {
+    asks: /\bwhat(?:'s| is) your name\?$/,
+    bare: (answer) => (/^[a-z]+(?: [a-z]+)?$/.test(answer) ? `my name is ${answer}` : undefined),
+  },
+  {
+    asks: /\b(?:do you have (?:any )?pets|what (?:kind of )?pets? do you have)\?$/,
+    bare: (answer) => `i have ${answer}`,
+  },
+  { asks: /\bdo you (?:like|love|enjoy) ((?:to )?[a-z' -]+?)\?$/, yes: (liked) => `i like ${liked}` },
+  { asks: /\bdo you ((?:play|watch|listen to) [a-z' -]+?)\?$/, yes: (done) => `i ${done}` },
+  { asks: /\bdo you (?:have|own) (an? [a-z' -]+?)\?$/, yes: (had) => `i have ${had}` },
+  { asks: /\bare you (an? [a-z' -]+?)\?$/, yes: (what) => `i am ${what}` },
+]
+
+/** A question of a turn: the words after the last sentence end before a question mark. */
+const QUESTION = /[^.!?]*\?/g
+
+/** The last question of a turn, normalised: the one a reply answers. */
+function lastQuestion(turn: string): string | undefined {
+  return normalize(turn.slice(-MAX_TURN_CHARS)).match(QUESTION)?.at(-1)?.trim()
+}
+
+/** A part of a reply and the marks that end it. */
+const SEGMENT = /([^.!?;]+)([.!?;]*)/g
+/** The question a reply hands back: "19, you?", "arizona, what about you?". */
+const HANDED_BACK = /,\s*(?:and |how about |what about )?you\b|\b(?:what|how) about you\b/
+
+/**
+ * The first part of a reply that is more than a greeting, without an opening that carries nothing: the answer when
+ * it is a few words and not a sentence of its own. A part asked back ("pole dancing?") is no answer.
+ */
+function bareAnswer(reply: string): string | undefined {
+  for (const [, part = '', stop = ''] of reply.matchAll(SEGMENT)) {
+    const text = part.trim()
+    if (!text || INTERJECTION.test(text)) continue
+    const [head = '', ...handedBack] = text.split(HANDED_BACK)
+    if (stop.includes('?') && !handedBack.length) return undefined
+    const answer = head
+      .replace(ANSWER_OPENING, '')
+      .replace(/\s*,\s*(?:and\s+)?/g, ' and ')
+      .replace(/\s+/g, ' ')
+      .trim()
+    if (!answer || NON_ANSWER.test(answer) || SENTENCE_WORD.test(answer)) return undefined
+    return answer.split(' ').length <= MAX_ANSWER_WORDS ? answer : undefined
+  }
+  return undefined
+}
+
+/** The statement a reply makes with the question before it (both as given), if it makes one. */
+export function answerTo(questionText: string, replyText: string): string | undefined {
+  const question = lastQuestion(questionText)
+  if (!question) return undefined
+  const reply = normalize(replyText.slice(0, MAX_TURN_CHARS))
+  const kind = QUESTIONS.find((k) => k.asks.test(question))
+  const asked = kind?.asks.exec(question)?.[1]?.trim() ?? ''
+  if (kind?.yes) return YES.test(reply) && OBJECT.test(asked) ? kind.yes(asked) : undefined
+  const answer = kind?.bare && bareAnswer(reply)
+  return answer ? kind.bare?.(answer, asked) : undefined
+}
+
+/** The statements the profiled person made by answering the other speakers' questions, in order. */
+export function answersOf(conversation: ParsedConversation): Answer[] {
+  const subject = conversation.speaker
+  if (subject === null) return []
+  const out: Answer[] = []
+  let before: string | undefined
+  for (const turn of conversation.turns) {
+    if (NOT_TURNS.has(turn.speaker)) continue
+    if (!sameSpeaker(turn.speaker, subject)) {
+      before = turn.text
+      continue
+    }
+    const statement = before ? answerTo(before, turn.text) : undefined
+    if (before && statement)
+      out.push({ question: lastQuestion(before) ?? '', answer: turn.text.slice(0, MAX_TURN_CHARS), statement })
+    before = undefined
+  }
+  return out
+}
