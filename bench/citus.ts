@@ -1,8 +1,9 @@
 // Single PostgreSQL server against a Citus cluster (coordinator + 2 workers) on this machine, side by side: the same
 // service (one in-process `profiler start`: API + worker) on each, each database a private server started here with the
 // same settings (initdb on a free port, fsync off; test/support/pg-cluster.ts), one after the other, never both at
-// once. Measures: accepting structured submissions over HTTP (8 in flight), the worker applying them (until every
-// profile is ready), and search latency (a text query; a filter), for `tenants` tenants. npx tsx bench/citus.ts
+// once. Measures: accepting structured submissions over HTTP (8 in flight; POST latency), the worker applying them
+// (until every submission is done; leases left after), and search latency (a text query; a filter), for `tenants`
+// tenants. npx tsx bench/citus.ts
 // [--submissions 400] [--profiles 80] [--tenants 4] [--searches 100]
 import fs from 'node:fs'
 import os from 'node:os'
@@ -36,6 +37,7 @@ async function measure(label: string, db: TestDatabase) {
     const apis = keys.map((k) => client(profiler.url!, k))
     const cities = ['Oslo', 'Rome', 'Lima', 'Bonn', 'Kyoto']
     let next = 0
+    const postMs: number[] = []
     const t0 = performance.now()
     await Promise.all(
       Array.from({ length: 8 }, async () => {
@@ -45,7 +47,9 @@ async function measure(label: string, db: TestDatabase) {
             core_info: { name: `Person ${p}`, location: cities[p % cities.length] },
             interests: { hobbies: [`hobby ${i}`] },
           })
+          const started = performance.now()
           const r = await apis[p % TENANTS]!.post(`p${p}`, { input_type: 'structured', data })
+          postMs.push(performance.now() - started)
           if (r.status !== 202) throw new Error(`POST ${r.status} ${await r.text()}`)
         }
       }),
@@ -62,6 +66,9 @@ async function measure(label: string, db: TestDatabase) {
       },
     )
     const applied = performance.now() - t0
+    const [{ leased }] = await profiler.db.dataSource.query(
+      `SELECT count(*)::int AS leased FROM profiles WHERE claimed_by IS NOT NULL OR lease_until IS NOT NULL`,
+    )
     const lat = { query: [] as number[], filter: [] as number[] }
     for (let i = 0; i < SEARCHES; i++) {
       const api = apis[i % TENANTS]!
@@ -76,6 +83,9 @@ async function measure(label: string, db: TestDatabase) {
       label,
       acceptPerSec: Math.round((SUBMISSIONS / accepted) * 1000),
       applyPerSec: Math.round((SUBMISSIONS / applied) * 1000),
+      postP50: +pct(postMs, 50).toFixed(1),
+      postP99: +pct(postMs, 99).toFixed(1),
+      leasesLeft: leased,
       searchQueryP50: +pct(lat.query, 50).toFixed(1),
       searchQueryP95: +pct(lat.query, 95).toFixed(1),
       searchFilterP50: +pct(lat.filter, 50).toFixed(1),

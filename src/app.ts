@@ -555,8 +555,11 @@ function startRetention({ modules, config, db, log, steps }: Stage, profileServi
 /** Webhook deliveries: woken by the events that write the outbox (here or, over LISTEN, elsewhere), else polled. */
 function startWebhookDispatcher({ steps }: Stage, bus: EventBus, webhooks: Webhooks) {
   const dispatcher = webhooks.dispatcher
-  const stopStatus = bus.subscribe('profileStatusChanged', (e) => e.status !== 'processing' && dispatcher.wake())
-  const stopFailed = bus.subscribe('submissionFailed', () => dispatcher.wake())
+  const stopStatus = bus.subscribe(
+    'profileStatusChanged',
+    (e) => e.status !== 'processing' && dispatcher.wake(e.tenantId),
+  )
+  const stopFailed = bus.subscribe('submissionFailed', (e) => dispatcher.wake(e.tenantId))
   dispatcher.start()
   steps.add(async () => {
     stopStatus()

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm'
 import { pruneHistory, type HistoryBounds } from './profile.repository.js'
+import { perTenant } from './tenant-routing.js'
 import type { AppSchemaVersion, CustomSchema } from '../domain/custom-schema.js'
 import { isoTime } from '../domain/time.js'
 import type { AppSchemaEntity } from './entities/app-schema.entity.js'
@@ -44,12 +45,17 @@ export class AppSchemaRepository {
   ): Promise<Map<string, AppSchemaVersion>> {
     const out = new Map<string, AppSchemaVersion>()
     if (!apps.length) return out
-    const rows: (Row & Pick<AppSchemaEntity, 'tenant_id'>)[] = await manager.query(
-      `SELECT a.tenant_id, s.app_id, s.version, s.schema, s.created_at
-         FROM unnest($1::text[], $2::text[]) AS x(tenant_id, app_id)
-         JOIN apps a ON a.tenant_id = x.tenant_id AND a.id = x.app_id
-         JOIN app_schemas s ON s.tenant_id = a.tenant_id AND s.app_id = a.id AND s.version = a.schema_version`,
-      [apps.map((a) => a.tenantId), apps.map((a) => a.appId)],
+    const rows = await perTenant<(typeof apps)[number], Row & Pick<AppSchemaEntity, 'tenant_id'>>(
+      apps,
+      (a) => a.tenantId,
+      (tenantId, group) =>
+        manager.query(
+          `SELECT a.tenant_id, s.app_id, s.version, s.schema, s.created_at
+             FROM unnest($1::text[]) AS x(app_id)
+             JOIN apps a ON a.tenant_id = $2 AND a.id = x.app_id
+             JOIN app_schemas s ON s.tenant_id = $2 AND s.app_id = a.id AND s.version = a.schema_version`,
+          [group.map((a) => a.appId), tenantId],
+        ),
     )
     for (const r of rows) out.set(`${r.tenant_id}\u0000${r.app_id}`, toVersion(r))
     return out

@@ -4,6 +4,7 @@ import type { ProfileJob } from '../domain/profile.js'
 import { isOpenSql } from '../domain/submission.js'
 import type { OpenSubmission } from '../domain/worker-policy.js'
 import { SubmissionLifecycle } from './submission-lifecycle.js'
+import { byTenantOf, perTenant } from './tenant-routing.js'
 import {
   insertHistory,
   NO_HISTORY_BOUNDS,
@@ -177,10 +178,12 @@ export class ProcessingRepository {
     owner: string,
     leaseSeconds: number,
   ) {
-    await manager.query(
-      `UPDATE profiles p SET claimed_by = $3, lease_until = now() + make_interval(secs => $4)
-         FROM ${PROFILES} WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id`,
-      [...ids(jobs), owner, leaseSeconds],
+    await perTenant(jobs, tenantOfJob, (tenantId, group) =>
+      manager.query(
+        `UPDATE profiles p SET claimed_by = $3, lease_until = now() + make_interval(secs => $4)
+           FROM ${PROFILES} WHERE p.tenant_id = $5 AND p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id`,
+        [...ids(group), owner, leaseSeconds, tenantId],
+      ),
     )
     await this.submissions.claim(manager, submissions)
   }
@@ -191,23 +194,36 @@ export class ProcessingRepository {
    */
   async settleReady(manager: EntityManager, profiles: ProfileRecord[]): Promise<Map<string, number>> {
     // The event order is taken after the update (the rows locked), not in its RETURNING: see SUBMIT_SQL.
-    const rows: StatusSeqRow[] = await manager.query(
-      `WITH u AS (UPDATE profiles p SET claimed_by = NULL, lease_until = NULL, status = 'ready'
-         FROM unnest($1::text[], $2::text[], $3::bool[]) AS x(tenant_id, profile_id, was_processing)
-        WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
-        RETURNING p.tenant_id, p.profile_id, x.was_processing)
-       SELECT tenant_id, profile_id, CASE WHEN was_processing THEN nextval('profile_status_seq') END AS seq FROM u`,
-      [profiles.map((p) => p.tenant_id), profiles.map((p) => p.profile_id), profiles.map((p) => p.status !== 'ready')],
+    const rows = await perTenant<ProfileRecord, StatusSeqRow>(
+      profiles,
+      (p) => p.tenant_id,
+      (tenantId, group) =>
+        manager.query(
+          `WITH u AS (UPDATE profiles p SET claimed_by = NULL, lease_until = NULL, status = 'ready'
+             FROM unnest($1::text[], $2::text[], $3::bool[]) AS x(tenant_id, profile_id, was_processing)
+            WHERE p.tenant_id = $4 AND p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
+            RETURNING p.tenant_id, p.profile_id, x.was_processing)
+           SELECT tenant_id, profile_id, CASE WHEN was_processing THEN nextval('profile_status_seq') END AS seq FROM u`,
+          [
+            group.map((p) => p.tenant_id),
+            group.map((p) => p.profile_id),
+            group.map((p) => p.status !== 'ready'),
+            tenantId,
+          ],
+        ),
     )
     return seqs(rows)
   }
 
   /** Gives up `owner`'s lease on the profiles (a lease of another owner stays). */
   async release(manager: EntityManager, jobs: ProfileJob[], owner: string) {
-    await manager.query(
-      `UPDATE profiles p SET claimed_by = NULL, lease_until = NULL
-         FROM ${PROFILES} WHERE p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id AND p.claimed_by = $3`,
-      [...ids(jobs), owner],
+    await perTenant(jobs, tenantOfJob, (tenantId, group) =>
+      manager.query(
+        `UPDATE profiles p SET claimed_by = NULL, lease_until = NULL
+           FROM ${PROFILES}
+          WHERE p.tenant_id = $4 AND p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id AND p.claimed_by = $3`,
+        [...ids(group), owner, tenantId],
+      ),
     )
   }
 
@@ -249,7 +265,8 @@ export class ProcessingRepository {
     if (done !== subs.length) throw new Error(`expected to finish ${subs.length} submissions, finished ${done}`)
     // One statement per tenant: a sharded database (Citus) runs the lateral count only on one tenant's node.
     const rows: (StatusSeqRow & { remaining: number })[] = []
-    for (const group of byTenantOf(writes)) rows.push(...(await this.applyIn(manager, group, embeddingModel)))
+    for (const [, group] of byTenantOf(writes, (w) => w.job.tenantId))
+      rows.push(...(await this.applyIn(manager, group, embeddingModel)))
     // After the profile: each entry's snapshot is the profile's new state, copied in SQL
     // (src/db/profile.repository.ts).
     await insertHistory(
@@ -316,32 +333,22 @@ export class ProcessingRepository {
   }
 }
 
-/** The writes grouped by tenant. */
-function byTenantOf(writes: ProfileWrite[]): ProfileWrite[][] {
-  const groups = new Map<string, ProfileWrite[]>()
-  for (const w of writes) groups.set(w.job.tenantId, [...(groups.get(w.job.tenantId) ?? []), w])
-  return [...groups.values()]
-}
-
 /**
  * Runs `lockOne` for each tenant of the jobs, in tenant order, with its profile ids; the rows of all, in that order.
  * Locks are taken one tenant at a time because a FOR UPDATE must name one tenant in a sharded database (Citus: it stays
  * on one node). Tenants in one fixed order, then profiles in the database's order within each: every worker locks
  * in the same total order, so two workers still never deadlock.
  */
-async function byTenant<T>(
-  jobs: ProfileJob[],
-  lockOne: (tenantId: string, profileIds: string[]) => Promise<T[]>,
-): Promise<T[]> {
-  const tenants = new Map<string, string[]>()
-  for (const j of jobs) tenants.set(j.tenantId, [...(tenants.get(j.tenantId) ?? []), j.profileId])
-  const out: T[] = []
-  for (const t of [...tenants.keys()].sort(compareText)) out.push(...(await lockOne(t, tenants.get(t)!)))
-  return out
+function byTenant<T>(jobs: ProfileJob[], lockOne: (tenantId: string, profileIds: string[]) => Promise<T[]>) {
+  return perTenant<ProfileJob, T>(jobs, tenantOfJob, (tenantId, group) =>
+    lockOne(
+      tenantId,
+      group.map((j) => j.profileId),
+    ),
+  )
 }
 
-/** A fixed order of tenant ids (UTF-16 code units); any one order, the same in every process, will do. */
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+const tenantOfJob = (job: ProfileJob) => job.tenantId
 
 function seqs(rows: StatusSeqRow[]): Map<string, number> {
   const out = new Map<string, number>()

@@ -9,6 +9,7 @@ import {
   type ProfileState,
 } from '../domain/profile.js'
 import type { Statement, Statements } from './statements.js'
+import { perTenant } from './tenant-routing.js'
 import { stateJson, type StateJson } from '../domain/state-json.js'
 import type { ProfileEntity, ProfileHistoryEntity } from './entities/profile.entity.js'
 
@@ -390,23 +391,31 @@ export const NO_HISTORY_BOUNDS: HistoryBounds = { entries: Number.MAX_SAFE_INTEG
  */
 export async function insertHistory(manager: EntityManager, rows: HistoryRow[], bounds: HistoryBounds): Promise<void> {
   if (!rows.length) return
-  await manager.query(
-    `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type, snapshot)
-     SELECT x.tenant_id, x.profile_id, x.seq, x.extracted_on, x.changes, x.submission_ids, x.input_type,
-            jsonb_build_object('content', p.content, 'field_timestamps', p.field_timestamps, 'internals', p.internals)
-              || CASE WHEN p.language IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('language', p.language) END
-       FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])
-            AS x(tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
-       JOIN profiles p ON p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id`,
-    [
-      rows.map((r) => r.tenantId),
-      rows.map((r) => r.profileId),
-      rows.map((r) => r.seq),
-      rows.map((r) => r.extractedOn),
-      rows.map((r) => r.changes),
-      rows.map((r) => r.submissionIds),
-      rows.map((r) => r.inputType),
-    ],
+  await perTenant(
+    rows,
+    (r) => r.tenantId,
+    (tenantId, group) =>
+      manager.query(
+        `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type,
+                                    snapshot)
+       SELECT x.tenant_id, x.profile_id, x.seq, x.extracted_on, x.changes, x.submission_ids, x.input_type,
+              jsonb_build_object('content', p.content, 'field_timestamps', p.field_timestamps, 'internals', p.internals)
+                || CASE WHEN p.language IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('language', p.language) END
+         FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])
+              AS x(tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
+         JOIN profiles p ON p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
+        WHERE p.tenant_id = $8`,
+        [
+          group.map((r) => r.tenantId),
+          group.map((r) => r.profileId),
+          group.map((r) => r.seq),
+          group.map((r) => r.extractedOn),
+          group.map((r) => r.changes),
+          group.map((r) => r.submissionIds),
+          group.map((r) => r.inputType),
+          tenantId,
+        ],
+      ),
   )
   await pruneHistory(manager, rows, bounds)
 }
@@ -426,18 +435,26 @@ export async function pruneHistory(
     const key = `${r.tenantId}\u0000${r.profileId}`
     if ((newest.get(key)?.seq ?? -1) < r.seq) newest.set(key, r)
   }
-  const last = [...newest.values()]
-  const params = [last.map((r) => r.tenantId), last.map((r) => r.profileId), last.map((r) => r.seq)]
   const cut = (keep: number) => Math.min(keep, 2 ** 31 - 1)
-  await manager.query(
-    `DELETE FROM profile_history h USING unnest($1::text[], $2::text[], $3::bigint[]) AS x(tenant_id, profile_id, seq)
-      WHERE h.tenant_id = x.tenant_id AND h.profile_id = x.profile_id AND h.seq <= x.seq - $4`,
-    [...params, cut(bounds.entries)],
-  )
-  await manager.query(
-    `UPDATE profile_history h SET snapshot = NULL FROM unnest($1::text[], $2::text[], $3::bigint[]) AS x(tenant_id, profile_id, seq)
-      WHERE h.tenant_id = x.tenant_id AND h.profile_id = x.profile_id AND h.seq <= x.seq - $4 AND h.snapshot IS NOT NULL`,
-    [...params, cut(bounds.snapshots)],
+  await perTenant(
+    [...newest.values()],
+    (r) => r.tenantId,
+    async (tenantId, last) => {
+      const params = [last.map((r) => r.tenantId), last.map((r) => r.profileId), last.map((r) => r.seq)]
+      await manager.query(
+        `DELETE FROM profile_history h
+        USING unnest($1::text[], $2::text[], $3::bigint[]) AS x(tenant_id, profile_id, seq)
+        WHERE h.tenant_id = $5 AND h.tenant_id = x.tenant_id AND h.profile_id = x.profile_id AND h.seq <= x.seq - $4`,
+        [...params, cut(bounds.entries), tenantId],
+      )
+      await manager.query(
+        `UPDATE profile_history h SET snapshot = NULL
+         FROM unnest($1::text[], $2::text[], $3::bigint[]) AS x(tenant_id, profile_id, seq)
+        WHERE h.tenant_id = $5 AND h.tenant_id = x.tenant_id AND h.profile_id = x.profile_id
+          AND h.seq <= x.seq - $4 AND h.snapshot IS NOT NULL`,
+        [...params, cut(bounds.snapshots), tenantId],
+      )
+    },
   )
 }
 

@@ -1,6 +1,9 @@
 import type { EntityManager } from 'typeorm'
 import { isOpenSql } from '../domain/submission.js'
 import type { SubmissionEntity } from './entities/submission.entity.js'
+import { byTenantOf, perTenant } from './tenant-routing.js'
+
+const tenantOf = (s: { tenantId: string }) => s.tenantId
 
 /** Errors are kept up to this many characters. */
 const ERROR_CHARS = 1000
@@ -14,16 +17,19 @@ export interface TokenUsage {
 
 /**
  * Every change of a submission's state (src/domain/submission.ts), in one place: claimed for a batch, done, retried
- * with backoff, failed, deferred or given back. Each statement filters by tenant_id; the worker runs them in the
- * transaction that holds the profile's row lock.
+ * with backoff, failed, deferred or given back. Each statement names one tenant (src/db/tenant-routing.ts); the
+ * worker runs them in the transaction that holds the profile's row lock.
  */
 export class SubmissionLifecycle {
   /** pending -> processing: taken for a batch, one more attempt each. */
   async claim(manager: EntityManager, submissions: { tenantId: string; id: string }[]): Promise<void> {
-    await manager.query(
-      `UPDATE submissions s SET status = 'processing', attempts = attempts + 1, started_at = now()
-         FROM unnest($1::text[], $2::uuid[]) AS x(tenant_id, id) WHERE s.tenant_id = x.tenant_id AND s.id = x.id`,
-      [submissions.map((s) => s.tenantId), submissions.map((s) => s.id)],
+    await perTenant(submissions, tenantOf, (tenantId, group) =>
+      manager.query(
+        `UPDATE submissions s SET status = 'processing', attempts = attempts + 1, started_at = now()
+           FROM unnest($1::text[], $2::uuid[]) AS x(tenant_id, id)
+          WHERE s.tenant_id = $3 AND s.tenant_id = x.tenant_id AND s.id = x.id`,
+        [group.map((s) => s.tenantId), group.map((s) => s.id), tenantId],
+      ),
     )
   }
 
@@ -55,25 +61,27 @@ export class SubmissionLifecycle {
       ],
       [without, ''],
     ] as const) {
-      if (!part.length) continue
-      const [rows]: [Pick<SubmissionEntity, 'id'>[], number] = await manager.query(
-        `UPDATE submissions s SET status = 'done', finished_at = now(), error = NULL, prompt_version = x.prompt_version,
-                extraction = x.extraction::jsonb${usage}
-           FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])
-                AS x(tenant_id, id, prompt_version, extraction, prompt, completion, total)
-          WHERE s.tenant_id = x.tenant_id AND s.id = x.id AND s.status = 'processing'
-          RETURNING s.id`,
-        [
-          part.map((s) => s.tenantId),
-          part.map((s) => s.id),
-          part.map((s) => s.promptVersion),
-          part.map((s) => s.extraction),
-          part.map((s) => tokens(s.usage, 'promptTokens')),
-          part.map((s) => tokens(s.usage, 'completionTokens')),
-          part.map((s) => tokens(s.usage, 'totalTokens')),
-        ],
-      )
-      finished += rows.length
+      for (const [tenantId, group] of byTenantOf(part, tenantOf)) {
+        const [rows]: [Pick<SubmissionEntity, 'id'>[], number] = await manager.query(
+          `UPDATE submissions s SET status = 'done', finished_at = now(), error = NULL,
+                  prompt_version = x.prompt_version, extraction = x.extraction::jsonb${usage}
+             FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[])
+                  AS x(tenant_id, id, prompt_version, extraction, prompt, completion, total)
+            WHERE s.tenant_id = $8 AND s.tenant_id = x.tenant_id AND s.id = x.id AND s.status = 'processing'
+            RETURNING s.id`,
+          [
+            group.map((s) => s.tenantId),
+            group.map((s) => s.id),
+            group.map((s) => s.promptVersion),
+            group.map((s) => s.extraction),
+            group.map((s) => tokens(s.usage, 'promptTokens')),
+            group.map((s) => tokens(s.usage, 'completionTokens')),
+            group.map((s) => tokens(s.usage, 'totalTokens')),
+            tenantId,
+          ],
+        )
+        finished += rows.length
+      }
     }
     return finished
   }

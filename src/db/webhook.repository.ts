@@ -7,6 +7,7 @@ import type {
   WebhookEndpointEntity,
 } from './entities/webhook.entity.js'
 import { table } from './entities/tables.js'
+import { perTenant } from './tenant-routing.js'
 
 /** An endpoint as stored (secrets sealed, see src/services/webhooks/secrets.ts). */
 export type EndpointRow = WebhookEndpointEntity
@@ -65,33 +66,43 @@ export class WebhookRepository {
    */
   async stage(manager: EntityManager, events: OutboxEvent[]): Promise<number> {
     if (!events.length) return 0
-    const deleted = events.filter((e) => e.event === 'profile.deleted')
-    if (deleted.length) {
-      await manager.query(
-        `DELETE FROM webhook_deliveries d USING unnest($1::text[], $2::text[]) AS x(tenant_id, profile_id)
-          WHERE d.tenant_id = x.tenant_id AND d.profile_id = x.profile_id`,
-        [deleted.map((e) => e.tenantId), deleted.map((e) => e.profileId)],
-      )
-    }
-    const rows = await manager.query(
-      `INSERT INTO webhook_deliveries
-              (tenant_id, id, endpoint_id, event_id, event, profile_id, payload, next_attempt_at)
-       SELECT e.tenant_id, gen_random_uuid(), w.id, e.event_id, e.event, e.profile_id,
-              jsonb_build_object('id', e.event_id, 'type', e.event, 'created_at', e.at, 'data', e.data::jsonb), now()
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-              AS e(tenant_id, event_id, event, profile_id, at, data)
-         JOIN webhook_endpoints w ON w.tenant_id = e.tenant_id AND w.enabled AND e.event = ANY (w.events)
-       RETURNING 1`,
-      [
-        events.map((e) => e.tenantId),
-        events.map((e) => e.eventId),
-        events.map((e) => e.event),
-        events.map((e) => e.profileId),
-        events.map((e) => e.at),
-        events.map((e) => JSON.stringify(e.data)),
-      ],
+    let staged = 0
+    await perTenant(
+      events,
+      (e) => e.tenantId,
+      async (tenantId, group) => {
+        const deleted = group.filter((e) => e.event === 'profile.deleted')
+        if (deleted.length) {
+          await manager.query(
+            `DELETE FROM webhook_deliveries d USING unnest($1::text[]) AS x(profile_id)
+            WHERE d.tenant_id = $2 AND d.profile_id = x.profile_id`,
+            [deleted.map((e) => e.profileId), tenantId],
+          )
+        }
+        const rows = await manager.query(
+          `INSERT INTO webhook_deliveries
+                (tenant_id, id, endpoint_id, event_id, event, profile_id, payload, next_attempt_at)
+         SELECT e.tenant_id, gen_random_uuid(), w.id, e.event_id, e.event, e.profile_id,
+                jsonb_build_object('id', e.event_id, 'type', e.event, 'created_at', e.at, 'data', e.data::jsonb), now()
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+                AS e(tenant_id, event_id, event, profile_id, at, data)
+           JOIN webhook_endpoints w ON w.tenant_id = e.tenant_id AND w.enabled AND e.event = ANY (w.events)
+          WHERE w.tenant_id = $7
+         RETURNING 1`,
+          [
+            group.map((e) => e.tenantId),
+            group.map((e) => e.eventId),
+            group.map((e) => e.event),
+            group.map((e) => e.profileId),
+            group.map((e) => e.at),
+            group.map((e) => JSON.stringify(e.data)),
+            tenantId,
+          ],
+        )
+        staged += rows.length
+      },
     )
-    return rows.length
+    return staged
   }
 
   // ---- endpoints ----
@@ -251,10 +262,28 @@ export class WebhookRepository {
         GROUP BY d2.tenant_id ORDER BY min(d2.next_attempt_at) LIMIT $1`,
       [limit],
     )
+    return this.claimOf(
+      manager,
+      tenants.map((t) => t.tenant_id),
+      limit,
+      leaseSeconds,
+    )
+  }
+
+  /**
+   * `claim` within the given tenants, in their order, one statement each: what a dispatcher told of these tenants'
+   * new deliveries claims without looking at every tenant (a sharded database routes each statement to one node).
+   */
+  async claimOf(
+    manager: EntityManager,
+    tenantIds: readonly string[],
+    limit: number,
+    leaseSeconds: number,
+  ): Promise<ClaimedDelivery[]> {
     const out: ClaimedDelivery[] = []
-    for (const { tenant_id } of tenants) {
+    for (const tenantId of tenantIds) {
       if (out.length >= limit) break
-      out.push(...(await this.claimIn(manager, tenant_id, limit - out.length, leaseSeconds)))
+      out.push(...(await this.claimIn(manager, tenantId, limit - out.length, leaseSeconds)))
     }
     return out
   }

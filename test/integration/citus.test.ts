@@ -61,7 +61,8 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
     beforeAll(async () => {
       if (!INSTALLED)
         throw new Error('PROFILER_REQUIRE_CITUS=1 but Citus is not installed: run scripts/install-citus.sh as root')
-      cluster = new CitusCluster(2)
+      // The coordinator logs each command it sends a worker: the burst test reads which shards the writes touched.
+      cluster = new CitusCluster(2, { 'citus.log_remote_commands': 'on', log_min_messages: 'notice' })
       await cluster.init()
       db = await serverDatabase(
         cluster.url,
@@ -184,6 +185,50 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
       }
       expect(new Set(logged).size).toBe(ids.size)
     }, 420_000)
+
+    it("applies a burst from two tenants, writing only those tenants' shards and leaving no lease", async () => {
+      const log = path.join(cluster.coordinator.dir, 'log')
+      const from = fs.statSync(log).size
+      const posts = Array.from({ length: 60 }, (_, i) => ({ api: i % 2 ? b : a, profile: `burst${i % 12}`, i }))
+      let next = 0
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (let k = next++; k < posts.length; k = next++) {
+            const { api, profile, i } = posts[k]!
+            const data = JSON.stringify({ interests: { hobbies: [`burst hobby ${i}`] } })
+            const r = await api.post(profile, { input_type: 'structured', data })
+            expect(r.status).toBe(202)
+          }
+        }),
+      )
+      await waitFor(
+        'every burst submission done (those not done)',
+        async () => q(`SELECT profile_id, status, attempts, error FROM submissions WHERE status <> 'done'`),
+        { until: (rows: unknown[]) => rows.length === 0, timeoutMs: 120_000, everyMs: 250 },
+      )
+      const leased = await q(
+        `SELECT tenant_id, profile_id, status FROM profiles
+          WHERE profile_id LIKE 'burst%' AND (claimed_by IS NOT NULL OR lease_until IS NOT NULL OR status <> 'ready')`,
+      )
+      expect(leased).toEqual([])
+      // Every command that wrote a shard in the meantime wrote a shard of tenant a or b: no statement of the request
+      // path or the worker ran on every shard of a table.
+      const ours = new Set<string>()
+      for (const table of DISTRIBUTED)
+        for (const tenant of [keys.a.tenantId, keys.b.tenantId]) {
+          const [row] = await q(`SELECT get_shard_id_for_distribution_column($1::regclass, $2::text)::text AS id`, [
+            table,
+            tenant,
+          ])
+          ours.add(`${table}_${row.id}`)
+        }
+      const text = fs.readFileSync(log, 'utf8').slice(from)
+      const written = [...text.matchAll(/issuing (?:UPDATE|DELETE FROM|INSERT INTO|COPY) public\.([a-z_]+_\d+)\b/g)]
+      expect(written.length).toBeGreaterThan(0)
+      expect([...new Set(written.map((m) => m[1]!))].filter((shard) => !ours.has(shard))).toEqual([])
+      // The tests below count each tenant's profiles.
+      for (const { api, profile } of posts.slice(0, 12)) expect((await api.del(profile)).status).toBe(204)
+    }, 240_000)
 
     it('REST: submit, get, search with a query and filters, delete; each tenant sees only its own', async () => {
       expect(

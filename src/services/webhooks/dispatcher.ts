@@ -40,10 +40,15 @@ export class WebhookDeliverer {
     this.leaseSeconds = Math.ceil(opts.timeoutMs / 1000) + 30
   }
 
-  /** Claims up to `limit` due deliveries; each is returned with the promise of its attempt. */
-  async claimDue(limit: number): Promise<Promise<void>[]> {
-    const claimed = await this.repo.claim(this.ds.manager, limit, this.leaseSeconds)
-    return claimed.map((d) => this.attempt(d))
+  /**
+   * Claims up to `limit` due deliveries, of every tenant or of the given tenants only; each is returned with its
+   * tenant and the promise of its attempt.
+   */
+  async claimDue(limit: number, tenantIds?: readonly string[]): Promise<{ tenantId: string; done: Promise<void> }[]> {
+    const claimed = tenantIds
+      ? await this.repo.claimOf(this.ds.manager, tenantIds, limit, this.leaseSeconds)
+      : await this.repo.claim(this.ds.manager, limit, this.leaseSeconds)
+    return claimed.map((d) => ({ tenantId: d.tenant_id, done: this.attempt(d) }))
   }
 
   /** Claims that one delivery, if due, and attempts it now; false when it was not due (another process has it). */
@@ -146,7 +151,8 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000
 /**
  * The worker's loop over the outbox: keeps up to `concurrency` deliveries in flight, claims more as slots free up,
  * wakes at once when told (new outbox rows committed here or in another process, heard on the event bus) and otherwise
- * polls.
+ * polls. Told of a tenant, it claims that tenant's deliveries only: on a sharded database (Citus) a look at every
+ * tenant is a statement on every shard, so it runs only at each poll, at start and when every slot was taken.
  */
 export class WebhookDispatcher {
   private readonly inflight = new Set<Promise<void>>()
@@ -155,6 +161,10 @@ export class WebhookDispatcher {
   private wakeUp?: () => void
   private woken = false
   private lastPrune = 0
+  /** Tenants told of new deliveries since the last claim. */
+  private readonly told = new Set<string>()
+  /** The next claim looks at every tenant. */
+  private everyTenant = true
 
   constructor(
     private readonly deliverer: WebhookDeliverer,
@@ -165,7 +175,10 @@ export class WebhookDispatcher {
     this.running ??= this.loop()
   }
 
-  wake(): void {
+  /** New deliveries may be due: of that tenant, or of any when none is named. */
+  wake(tenantId?: string): void {
+    if (tenantId === undefined) this.everyTenant = true
+    else this.told.add(tenantId)
     this.woken = true
     this.wakeUp?.()
   }
@@ -185,14 +198,22 @@ export class WebhookDispatcher {
       this.woken = false
       let claimed = 0
       const free = concurrency - this.inflight.size
-      if (free > 0) {
+      // Deliveries may have waited for a slot, of any tenant.
+      if (free <= 0) this.everyTenant = true
+      const tenants = this.everyTenant ? undefined : [...this.told].sort()
+      if (free > 0 && (!tenants || tenants.length)) {
+        this.everyTenant = false
+        this.told.clear()
         try {
-          const attempts = await this.deliverer.claimDue(free)
+          const attempts = await this.deliverer.claimDue(free, tenants)
           claimed = attempts.length
-          for (const attempt of attempts) {
-            const tracked = attempt.finally(() => {
+          // Every slot filled: more may be due where these were looked for.
+          if (claimed === free) for (const tenantId of tenants ?? []) this.told.add(tenantId)
+          if (claimed === free && !tenants) this.everyTenant = true
+          for (const { tenantId, done } of attempts) {
+            const tracked = done.finally(() => {
               this.inflight.delete(tracked)
-              this.wake()
+              this.wake(tenantId)
             })
             this.inflight.add(tracked)
           }
@@ -209,7 +230,10 @@ export class WebhookDispatcher {
       if (claimed > 0 && claimed === free) continue
       if (this.woken) continue
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, pollMs)
+        const timer = setTimeout(() => {
+          this.everyTenant = true
+          resolve()
+        }, pollMs)
         this.wakeUp = () => {
           clearTimeout(timer)
           resolve()
