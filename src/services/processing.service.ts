@@ -151,9 +151,23 @@ export class ProcessingService {
     entry.done = work.catch(() => undefined)
     try {
       await work
+    } catch (err) {
+      if (isConnectionError(err)) await this.releaseAfterOutage(jobs, owner)
+      throw err
     } finally {
       this.inflight.delete(entry)
     }
+  }
+
+  /**
+   * A round cut short by a lost connection gives its leases back at once, on whatever connection works now, so that
+   * pg-boss's retry of its jobs claims the work in seconds. When the database is still out of reach the leases run out
+   * instead, and the reconciler queues the work again.
+   */
+  private async releaseAfterOutage(jobs: ProfileJob[], owner: string): Promise<void> {
+    await this.uow
+      .run(undefined, ({ manager }) => this.repo.release(manager, jobs, owner))
+      .catch((err: unknown) => this.log.warn({ err }, 'leases not given back after a lost connection; they run out'))
   }
 
   /** Extracts and applies the claimed profiles; returns those with more to do. */
