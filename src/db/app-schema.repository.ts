@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm'
 import { pruneHistory, type HistoryBounds } from './profile.repository.js'
-import { perTenant } from './tenant-routing.js'
+import { perTenant, tenantIdOf } from './tenant-routing.js'
 import type { AppSchemaVersion, CustomSchema } from '../domain/custom-schema.js'
 import { isoTime } from '../domain/time.js'
 import type { AppSchemaEntity } from './entities/app-schema.entity.js'
@@ -47,7 +47,7 @@ export class AppSchemaRepository {
     if (!apps.length) return out
     const rows = await perTenant<(typeof apps)[number], Row & Pick<AppSchemaEntity, 'tenant_id'>>(
       apps,
-      (a) => a.tenantId,
+      tenantIdOf,
       (tenantId, group) =>
         manager.query(
           `SELECT a.tenant_id, s.app_id, s.version, s.schema, s.created_at

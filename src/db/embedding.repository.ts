@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm'
 import { toSql } from 'pgvector'
 import { profileVectorIndexSql } from './profile-vectors.js'
-import { perTenant } from './tenant-routing.js'
+import { perTenant, tenantIdOf } from './tenant-routing.js'
 import {
   INSTRUCTIONS_COLUMN,
   PROFILE_COLUMNS,
@@ -228,25 +228,22 @@ export class PassageIndexRepository {
     model: string,
   ): Promise<void> {
     if (!rows.length) return
-    await perTenant(
-      rows,
-      (r) => r.tenantId,
-      (tenantId, group) =>
-        manager.query(
-          `UPDATE passages p SET embedding = x.embedding::vector, embedding_model = $5
+    await perTenant(rows, tenantIdOf, (tenantId, group) =>
+      manager.query(
+        `UPDATE passages p SET embedding = x.embedding::vector, embedding_model = $5
            FROM unnest($1::text[], $2::uuid[], $3::int[], $4::text[])
                 AS x(tenant_id, submission_id, position, embedding)
           WHERE p.tenant_id = $6 AND p.tenant_id = x.tenant_id AND p.submission_id = x.submission_id
             AND p.position = x.position`,
-          [
-            group.map((r) => r.tenantId),
-            group.map((r) => r.submissionId),
-            group.map((r) => r.position),
-            group.map((r) => toSql(r.vector)),
-            model,
-            tenantId,
-          ],
-        ),
+        [
+          group.map((r) => r.tenantId),
+          group.map((r) => r.submissionId),
+          group.map((r) => r.position),
+          group.map((r) => toSql(r.vector)),
+          model,
+          tenantId,
+        ],
+      ),
     )
   }
 }

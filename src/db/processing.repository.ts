@@ -4,7 +4,7 @@ import type { ProfileJob } from '../domain/profile.js'
 import { isOpenSql } from '../domain/submission.js'
 import type { OpenSubmission } from '../domain/worker-policy.js'
 import { SubmissionLifecycle } from './submission-lifecycle.js'
-import { byTenantOf, perTenant } from './tenant-routing.js'
+import { byTenantOf, perTenant, tenantIdOf } from './tenant-routing.js'
 import {
   insertHistory,
   NO_HISTORY_BOUNDS,
@@ -178,7 +178,7 @@ export class ProcessingRepository {
     owner: string,
     leaseSeconds: number,
   ) {
-    await perTenant(jobs, tenantOfJob, (tenantId, group) =>
+    await perTenant(jobs, tenantIdOf, (tenantId, group) =>
       manager.query(
         `UPDATE profiles p SET claimed_by = $3, lease_until = now() + make_interval(secs => $4)
            FROM ${PROFILES} WHERE p.tenant_id = $5 AND p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id`,
@@ -217,7 +217,7 @@ export class ProcessingRepository {
 
   /** Gives up `owner`'s lease on the profiles (a lease of another owner stays). */
   async release(manager: EntityManager, jobs: ProfileJob[], owner: string) {
-    await perTenant(jobs, tenantOfJob, (tenantId, group) =>
+    await perTenant(jobs, tenantIdOf, (tenantId, group) =>
       manager.query(
         `UPDATE profiles p SET claimed_by = NULL, lease_until = NULL
            FROM ${PROFILES}
@@ -340,15 +340,13 @@ export class ProcessingRepository {
  * in the same total order, so two workers still never deadlock.
  */
 function byTenant<T>(jobs: ProfileJob[], lockOne: (tenantId: string, profileIds: string[]) => Promise<T[]>) {
-  return perTenant<ProfileJob, T>(jobs, tenantOfJob, (tenantId, group) =>
+  return perTenant<ProfileJob, T>(jobs, tenantIdOf, (tenantId, group) =>
     lockOne(
       tenantId,
       group.map((j) => j.profileId),
     ),
   )
 }
-
-const tenantOfJob = (job: ProfileJob) => job.tenantId
 
 function seqs(rows: StatusSeqRow[]): Map<string, number> {
   const out = new Map<string, number>()

@@ -9,7 +9,7 @@ import {
   type ProfileState,
 } from '../domain/profile.js'
 import type { Statement, Statements } from './statements.js'
-import { perTenant } from './tenant-routing.js'
+import { perTenant, tenantIdOf } from './tenant-routing.js'
 import { stateJson, type StateJson } from '../domain/state-json.js'
 import type { ProfileEntity, ProfileHistoryEntity } from './entities/profile.entity.js'
 
@@ -391,12 +391,9 @@ export const NO_HISTORY_BOUNDS: HistoryBounds = { entries: Number.MAX_SAFE_INTEG
  */
 export async function insertHistory(manager: EntityManager, rows: HistoryRow[], bounds: HistoryBounds): Promise<void> {
   if (!rows.length) return
-  await perTenant(
-    rows,
-    (r) => r.tenantId,
-    (tenantId, group) =>
-      manager.query(
-        `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type,
+  await perTenant(rows, tenantIdOf, (tenantId, group) =>
+    manager.query(
+      `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type,
                                     snapshot)
        SELECT x.tenant_id, x.profile_id, x.seq, x.extracted_on, x.changes, x.submission_ids, x.input_type,
               jsonb_build_object('content', p.content, 'field_timestamps', p.field_timestamps, 'internals', p.internals)
@@ -405,17 +402,17 @@ export async function insertHistory(manager: EntityManager, rows: HistoryRow[], 
               AS x(tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type)
          JOIN profiles p ON p.tenant_id = x.tenant_id AND p.profile_id = x.profile_id
         WHERE p.tenant_id = $8`,
-        [
-          group.map((r) => r.tenantId),
-          group.map((r) => r.profileId),
-          group.map((r) => r.seq),
-          group.map((r) => r.extractedOn),
-          group.map((r) => r.changes),
-          group.map((r) => r.submissionIds),
-          group.map((r) => r.inputType),
-          tenantId,
-        ],
-      ),
+      [
+        group.map((r) => r.tenantId),
+        group.map((r) => r.profileId),
+        group.map((r) => r.seq),
+        group.map((r) => r.extractedOn),
+        group.map((r) => r.changes),
+        group.map((r) => r.submissionIds),
+        group.map((r) => r.inputType),
+        tenantId,
+      ],
+    ),
   )
   await pruneHistory(manager, rows, bounds)
 }
@@ -436,26 +433,22 @@ export async function pruneHistory(
     if ((newest.get(key)?.seq ?? -1) < r.seq) newest.set(key, r)
   }
   const cut = (keep: number) => Math.min(keep, 2 ** 31 - 1)
-  await perTenant(
-    [...newest.values()],
-    (r) => r.tenantId,
-    async (tenantId, last) => {
-      const params = [last.map((r) => r.tenantId), last.map((r) => r.profileId), last.map((r) => r.seq)]
-      await manager.query(
-        `DELETE FROM profile_history h
+  await perTenant([...newest.values()], tenantIdOf, async (tenantId, last) => {
+    const params = [last.map((r) => r.tenantId), last.map((r) => r.profileId), last.map((r) => r.seq)]
+    await manager.query(
+      `DELETE FROM profile_history h
         USING unnest($1::text[], $2::text[], $3::bigint[]) AS x(tenant_id, profile_id, seq)
         WHERE h.tenant_id = $5 AND h.tenant_id = x.tenant_id AND h.profile_id = x.profile_id AND h.seq <= x.seq - $4`,
-        [...params, cut(bounds.entries), tenantId],
-      )
-      await manager.query(
-        `UPDATE profile_history h SET snapshot = NULL
+      [...params, cut(bounds.entries), tenantId],
+    )
+    await manager.query(
+      `UPDATE profile_history h SET snapshot = NULL
          FROM unnest($1::text[], $2::text[], $3::bigint[]) AS x(tenant_id, profile_id, seq)
         WHERE h.tenant_id = $5 AND h.tenant_id = x.tenant_id AND h.profile_id = x.profile_id
           AND h.seq <= x.seq - $4 AND h.snapshot IS NOT NULL`,
-        [...params, cut(bounds.snapshots), tenantId],
-      )
-    },
-  )
+      [...params, cut(bounds.snapshots), tenantId],
+    )
+  })
 }
 
 export function toHistory(row: HistoryRead): HistoryEntry {

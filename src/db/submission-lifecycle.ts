@@ -1,9 +1,7 @@
 import type { EntityManager } from 'typeorm'
 import { isOpenSql } from '../domain/submission.js'
 import type { SubmissionEntity } from './entities/submission.entity.js'
-import { byTenantOf, perTenant } from './tenant-routing.js'
-
-const tenantOf = (s: { tenantId: string }) => s.tenantId
+import { byTenantOf, perTenant, tenantIdOf } from './tenant-routing.js'
 
 /** Errors are kept up to this many characters. */
 const ERROR_CHARS = 1000
@@ -23,7 +21,7 @@ export interface TokenUsage {
 export class SubmissionLifecycle {
   /** pending -> processing: taken for a batch, one more attempt each. */
   async claim(manager: EntityManager, submissions: { tenantId: string; id: string }[]): Promise<void> {
-    await perTenant(submissions, tenantOf, (tenantId, group) =>
+    await perTenant(submissions, tenantIdOf, (tenantId, group) =>
       manager.query(
         `UPDATE submissions s SET status = 'processing', attempts = attempts + 1, started_at = now()
            FROM unnest($1::text[], $2::uuid[]) AS x(tenant_id, id)
@@ -61,7 +59,7 @@ export class SubmissionLifecycle {
       ],
       [without, ''],
     ] as const) {
-      for (const [tenantId, group] of byTenantOf(part, tenantOf)) {
+      for (const [tenantId, group] of byTenantOf(part, tenantIdOf)) {
         const [rows]: [Pick<SubmissionEntity, 'id'>[], number] = await manager.query(
           `UPDATE submissions s SET status = 'done', finished_at = now(), error = NULL,
                   prompt_version = x.prompt_version, extraction = x.extraction::jsonb${usage}

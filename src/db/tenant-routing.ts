@@ -7,6 +7,9 @@
 /** A fixed order of tenant ids (UTF-16 code units); any one order, the same in every process, will do. */
 export const compareTenants = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
+/** The tenant of a row that names it as `tenantId` (jobs, submissions, history rows, events). */
+export const tenantIdOf = (row: { tenantId: string }) => row.tenantId
+
 /** The rows grouped by tenant, tenants in the fixed order, rows in their given order within each. */
 export function byTenantOf<R>(rows: readonly R[], tenantOf: (row: R) => string): [string, R[]][] {
   const groups = new Map<string, R[]>()

@@ -7,7 +7,7 @@ import type {
   WebhookEndpointEntity,
 } from './entities/webhook.entity.js'
 import { table } from './entities/tables.js'
-import { perTenant } from './tenant-routing.js'
+import { perTenant, tenantIdOf } from './tenant-routing.js'
 
 /** An endpoint as stored (secrets sealed, see src/services/webhooks/secrets.ts). */
 export type EndpointRow = WebhookEndpointEntity
@@ -66,21 +66,17 @@ export class WebhookRepository {
    */
   async stage(manager: EntityManager, events: OutboxEvent[]): Promise<number> {
     if (!events.length) return 0
-    let staged = 0
-    await perTenant(
-      events,
-      (e) => e.tenantId,
-      async (tenantId, group) => {
-        const deleted = group.filter((e) => e.event === 'profile.deleted')
-        if (deleted.length) {
-          await manager.query(
-            `DELETE FROM webhook_deliveries d USING unnest($1::text[]) AS x(profile_id)
+    const staged = await perTenant(events, tenantIdOf, async (tenantId, group) => {
+      const deleted = group.filter((e) => e.event === 'profile.deleted')
+      if (deleted.length) {
+        await manager.query(
+          `DELETE FROM webhook_deliveries d USING unnest($1::text[]) AS x(profile_id)
             WHERE d.tenant_id = $2 AND d.profile_id = x.profile_id`,
-            [deleted.map((e) => e.profileId), tenantId],
-          )
-        }
-        const rows = await manager.query(
-          `INSERT INTO webhook_deliveries
+          [deleted.map((e) => e.profileId), tenantId],
+        )
+      }
+      return manager.query(
+        `INSERT INTO webhook_deliveries
                 (tenant_id, id, endpoint_id, event_id, event, profile_id, payload, next_attempt_at)
          SELECT e.tenant_id, gen_random_uuid(), w.id, e.event_id, e.event, e.profile_id,
                 jsonb_build_object('id', e.event_id, 'type', e.event, 'created_at', e.at, 'data', e.data::jsonb), now()
@@ -89,20 +85,18 @@ export class WebhookRepository {
            JOIN webhook_endpoints w ON w.tenant_id = e.tenant_id AND w.enabled AND e.event = ANY (w.events)
           WHERE w.tenant_id = $7
          RETURNING 1`,
-          [
-            group.map((e) => e.tenantId),
-            group.map((e) => e.eventId),
-            group.map((e) => e.event),
-            group.map((e) => e.profileId),
-            group.map((e) => e.at),
-            group.map((e) => JSON.stringify(e.data)),
-            tenantId,
-          ],
-        )
-        staged += rows.length
-      },
-    )
-    return staged
+        [
+          group.map((e) => e.tenantId),
+          group.map((e) => e.eventId),
+          group.map((e) => e.event),
+          group.map((e) => e.profileId),
+          group.map((e) => e.at),
+          group.map((e) => JSON.stringify(e.data)),
+          tenantId,
+        ],
+      )
+    })
+    return staged.length
   }
 
   // ---- endpoints ----

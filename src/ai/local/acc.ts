@@ -42,8 +42,8 @@ export class Acc {
   private written = 0
 
   /**
-   * What the confidence of each value read now is multiplied by: below 1 while the extractor reads statements the
-   * person made only by answering a question (answers.ts).
+   * What the confidence of each field value read now (core fields, interests, traits, topics) is multiplied by: below
+   * 1 while the extractor reads statements the person made only by answering a question (answers.ts).
    */
   weight = 1
 

@@ -150,13 +150,21 @@ function bareAnswer(reply: string): string | undefined {
 /** The statement a reply makes with the question before it (both as given), if it makes one. */
 export function answerTo(questionText: string, replyText: string): string | undefined {
   const question = lastQuestion(questionText)
-  if (!question) return undefined
-  const reply = normalize(replyText.slice(0, MAX_TURN_CHARS))
-  const kind = QUESTIONS.find((k) => k.asks.test(question))
-  const asked = kind?.asks.exec(question)?.[1]?.trim() ?? ''
-  if (kind?.yes) return YES.test(reply) && OBJECT.test(asked) ? kind.yes(asked) : undefined
-  const answer = kind?.bare && bareAnswer(reply)
-  return answer ? kind.bare?.(answer, asked) : undefined
+  return question ? statementOf(question, replyText) : undefined
+}
+
+/** The statement a reply makes with a question (the last one of its turn, normalised), if it makes one. */
+function statementOf(question: string, replyText: string): string | undefined {
+  for (const kind of QUESTIONS) {
+    const matched = kind.asks.exec(question)
+    if (!matched) continue
+    const asked = matched[1]?.trim() ?? ''
+    const reply = normalize(replyText.slice(0, MAX_TURN_CHARS))
+    if (kind.yes) return YES.test(reply) && OBJECT.test(asked) ? kind.yes(asked) : undefined
+    const answer = bareAnswer(reply)
+    return answer ? kind.bare?.(answer, asked) : undefined
+  }
+  return undefined
 }
 
 /** The statements the profiled person made by answering the other speakers' questions, in order. */
@@ -164,17 +172,16 @@ export function answersOf(conversation: ParsedConversation): Answer[] {
   const subject = conversation.speaker
   if (subject === null) return []
   const out: Answer[] = []
-  let before: string | undefined
+  let question: string | undefined
   for (const turn of conversation.turns) {
     if (NOT_TURNS.has(turn.speaker)) continue
     if (!sameSpeaker(turn.speaker, subject)) {
-      before = turn.text
+      question = lastQuestion(turn.text)
       continue
     }
-    const statement = before ? answerTo(before, turn.text) : undefined
-    if (before && statement)
-      out.push({ question: lastQuestion(before) ?? '', answer: turn.text.slice(0, MAX_TURN_CHARS), statement })
-    before = undefined
+    const statement = question ? statementOf(question, turn.text) : undefined
+    if (question && statement) out.push({ question, answer: turn.text.slice(0, MAX_TURN_CHARS), statement })
+    question = undefined
   }
   return out
 }
