@@ -26,6 +26,9 @@ import { AppSchemaService } from './services/app-schema.service.js'
 import { TenantService } from './services/tenant.service.js'
 import type { Metrics } from './metrics/metrics.js'
 import type { JobQueue } from './jobs/queue.js'
+import { DueTenants } from './jobs/due-tenants.js'
+import { LeadEnqueuer } from './jobs/lead-enqueuer.js'
+import { isSharded } from './db/tenant-routing.js'
 import type { ProfileService } from './services/profile.service.js'
 import type { buildWebhooks } from './services/webhooks/index.js'
 import { packageVersion } from './paths.js'
@@ -92,6 +95,8 @@ function serviceLogger(config: Config, stream?: pino.DestinationStream): { log: 
 
 /** How long a worker whose embedding model is unlike the database's takes no jobs before it tries again. */
 const EMBEDDING_MISMATCH_PAUSE_MS = 30_000
+/** How often a worker that does not lead the enqueueing (sharded database) tries to. */
+const LEAD_RETRY_MS = 5_000
 
 /**
  * Tenants, apps and keys. Keys are cached only where every revocation is heard: a server's LISTEN, or the embedded
@@ -260,6 +265,8 @@ interface Stage {
   db: Database
   log: Logger
   steps: ReturnType<typeof closing>
+  /** On a sharded database: the tenants that may have work, marked by POSTs, read by the reconciler. */
+  due?: DueTenants
 }
 
 type Ai = ReturnType<ServiceModules['metered']['metered']>
@@ -447,7 +454,10 @@ async function buildServices(
   const services: Services = {
     tenants: tenantService(db, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
     accounts,
-    submissions: gated(new m.submission.SubmissionService(ds, statements, queue, bus, submissionLimits), gate),
+    submissions: gated(
+      new m.submission.SubmissionService(ds, statements, queue, bus, submissionLimits, stage.due && { due: stage.due }),
+      gate,
+    ),
     profiles: gated(profileService, gate),
     edits: gated(new m.profileEdit.ProfileEditService(ds, profiles, ai, bus, cpu, config.profiles), gate),
     provenance: gated(new m.provenance.ProvenanceService(ds, bus), gate),
@@ -501,7 +511,16 @@ function startWorker(
     log,
   )
   // A profile that starts processing has a new job: fetch it now (in process, or through LISTEN from any API process).
-  const stopWaking = bus.subscribe('profileStatusChanged', (e) => e.status === 'processing' && loop.wake())
+  // On a sharded database the POST enqueued none: the lead worker enqueues it from the event, then wakes its loop.
+  const lead = stage.due
+    ? new LeadEnqueuer(queue, { url: db.url, retryMs: LEAD_RETRY_MS, log, onEnqueued: () => loop.wake() })
+    : undefined
+  const stopWaking = bus.subscribe('profileStatusChanged', (event) => {
+    if (event.status !== 'processing') return
+    if (lead) lead.add({ tenantId: event.tenantId, profileId: event.profileId })
+    else loop.wake()
+  })
+  void lead?.start() // it logs its own failures and tries again
   // A worker whose embedding model is unlike the database's (reindexed for another) can apply nothing: it stops
   // taking jobs for a while, so that a worker configured like the database gets them, and then looks again.
   const stopPausing = services.processing.onEmbeddingMismatch(() => loop.pause(EMBEDDING_MISMATCH_PAUSE_MS))
@@ -510,9 +529,10 @@ function startWorker(
   steps.add(async () => {
     stopWaking()
     stopPausing()
+    await lead?.stop()
     await loop.stop()
   })
-  const reconciler = new m.reconciler.Reconciler(db.dataSource, queue, config.worker.leaseSeconds)
+  const reconciler = new m.reconciler.Reconciler(db.dataSource, queue, config.worker.leaseSeconds, stage.due)
   const timer = setInterval(() => {
     reconciler.run().catch((e) => log.warn({ err: e }, 'reconcile failed'))
   }, config.worker.reconcileSeconds * 1000)
@@ -621,7 +641,8 @@ export async function startProfiler(config: Config, opts: StartOptions): Promise
   steps.add(() => db.close())
   try {
     await migrate(db)
-    const stage: Stage = { config, opts, modules: await modules, db, log, steps }
+    const due = db.mode === 'server' && (await isSharded(db.dataSource)) ? new DueTenants(db.dataSource) : undefined
+    const stage: Stage = { config, opts, modules: await modules, db, log, steps, due }
     const metrics = createMetrics(stage)
     const queue = await startQueue(stage)
     const ai = createAi(stage, metrics)

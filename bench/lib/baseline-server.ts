@@ -49,11 +49,11 @@ app.post<{ Params: { id: string }; Body: { data: string } }>('/same-insert/:id',
     req.body.data,
     null,
     id,
+    null,
+    null,
+    null,
     JSON.stringify({ tenantId: tenant, profileId }),
     0,
-    null,
-    null,
-    null,
   ])
   return reply.code(202).send({ id, message: 'Accepted for processing' })
 })

@@ -23,6 +23,7 @@ import { GeneratedColumnExpressions1764400001400 } from '../../migrations/176440
 import { HalfPrecisionVectorIndex1764400001500 } from '../../migrations/1764400001500-HalfPrecisionVectorIndex.js'
 import { GinPendingLists1764400001600 } from '../../migrations/1764400001600-GinPendingLists.js'
 import { TenantWordIndexes1764400001700 } from '../../migrations/1764400001700-TenantWordIndexes.js'
+import { DueTenants1764400001800 } from '../../migrations/1764400001800-DueTenants.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs under tsx, vitest and tsc output. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   HalfPrecisionVectorIndex1764400001500,
   GinPendingLists1764400001600,
   TenantWordIndexes1764400001700,
+  DueTenants1764400001800,
 ]

@@ -38,3 +38,8 @@ export async function perTenant<R, T = never>(
   }
   return out
 }
+
+/** Whether the database is sharded by tenant (Citus is there, so the migrations distributed the tables). */
+export async function isSharded(ds: { query(sql: string): Promise<unknown[]> }): Promise<boolean> {
+  return (await ds.query(`SELECT 1 FROM pg_extension WHERE extname = 'citus'`)).length > 0
+}

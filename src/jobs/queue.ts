@@ -114,6 +114,14 @@ export class JobQueue {
     return id
   }
 
+  /** Enqueues the jobs in one statement, each with its tenant's priority. */
+  async enqueueMany(jobs: ProfileJob[]): Promise<void> {
+    if (!jobs.length) return
+    await this.boss.insert(
+      jobs.map((job) => ({ name: PROCESS_QUEUE, data: job, priority: this.fairness.priority(job.tenantId) })),
+    )
+  }
+
   /** The priority of a tenant's next job (see TenantFairness); `jobInsertSql` callers pass it. */
   priority(tenantId: string): number {
     return this.fairness.priority(tenantId)
@@ -137,10 +145,14 @@ export class JobQueue {
     )
   }
 
-  /** The profiles (tenant_id, profile_id) that have a queued job (the reconciler uses it to avoid piling up jobs). */
-  queuedSql(): string {
+  /**
+   * The profiles (tenant_id, profile_id) that have a queued job, of the tenant in the parameter `tenantParam` when
+   * given (the reconciler uses it to avoid piling up jobs).
+   */
+  queuedSql(tenantParam?: string): string {
     return `SELECT j.data->>'tenantId' AS tenant_id, j.data->>'profileId' AS profile_id FROM pgboss.job j
-             WHERE j.name = '${PROCESS_QUEUE}' AND j.state IN ('created', 'retry')`
+             WHERE j.name = '${PROCESS_QUEUE}' AND j.state IN ('created', 'retry')
+             ${tenantParam ? `AND j.data->>'tenantId' = ${tenantParam}` : ''}`
   }
 
   /** Takes up to `n` queued jobs (by priority, then age), now active; [] when none (or the database is unreachable). */

@@ -14,6 +14,7 @@ import {
   checkStorableJson,
 } from '../domain/validation.js'
 import type { EventBus } from '../events/event-bus.js'
+import type { DueTenants } from '../jobs/due-tenants.js'
 import { jobInsertSql, type JobQueue } from '../jobs/queue.js'
 import type { Statement, Statements } from '../db/statements.js'
 import { SubmissionRepository, submissionView, type SubmissionRow } from '../db/submission.repository.js'
@@ -88,31 +89,44 @@ export function inputCheck(
  * processing already, its job enqueued and the status event's order taken; all committed together. The event itself is
  * published after the commit (see EventBus.publish). A profile that is processing has a job or a worker on it already:
  * the worker re-counts open submissions under the same row lock before it lets a profile go, so it takes this one too.
- * Parameters: tenant, profile id, submission id, input type, data, idempotency key, request hash, job data, priority,
- * app (recorded for the app's retention policy), traceparent (null when tracing is off), occurred_at (null: the
- * acceptance time).
+ * Parameters: tenant, profile id, submission id, input type, data, idempotency key, request hash, app (recorded for the
+ * app's retention policy), traceparent (null when tracing is off), occurred_at (null: the acceptance time), and with
+ * the job, its data and priority.
  */
-export const SUBMIT_SQL = `WITH p AS (
+export const SUBMIT_SQL = submitSql({ withJob: true })
+
+/**
+ * The POST on a sharded database (Citus): SUBMIT_SQL without the job, so that it writes the tenant's shard and no table
+ * of the coordinator. A worker enqueues the job from the status event (LeadEnqueuer); the tenant is marked due before
+ * the transaction (DueTenants), so the reconciler finds a job that no one enqueued.
+ */
+export const SHARDED_SUBMIT_SQL = submitSql({ withJob: false })
+
+function submitSql(opts: { withJob: boolean }): string {
+  const job = `, j AS (
+      ${jobInsertSql('$11', '$12', 'EXISTS (SELECT 1 FROM p)')}
+    )`
+  // A profile that starts processing without a job would wait for the reconciler: fail the statement instead.
+  const guard = `,
+           CASE WHEN seq IS NOT NULL AND jobs = 0 THEN ('no job was enqueued for queue ' || jobs)::int END AS guard`
+  return `WITH p AS (
       INSERT INTO profiles (tenant_id, profile_id, status) VALUES ($1, $2, 'processing')
       ON CONFLICT (tenant_id, profile_id) DO UPDATE SET status = 'processing' WHERE profiles.status <> 'processing'
       RETURNING 1
     ), s AS (
       INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, idempotency_key, request_hash, app_id,
                                traceparent, occurred_at)
-      VALUES ($1, $3, $2, $4, $5, $6, $7, $10, $11, $12::timestamptz)
-    ), j AS (
-      ${jobInsertSql('$8', '$9', 'EXISTS (SELECT 1 FROM p)')}
-    )
-    SELECT seq,
-           -- a profile that starts processing without a job would wait for the reconciler: fail the statement instead
-           CASE WHEN seq IS NOT NULL AND jobs = 0 THEN ('no job was enqueued for queue ' || jobs)::int END AS guard
+      VALUES ($1, $3, $2, $4, $5, $6, $7, $8, $9, $10::timestamptz)
+    )${opts.withJob ? job : ''}
+    SELECT seq${opts.withJob ? guard : ''}
       -- The event order is taken here, once p holds the profile's row lock, and not in p's RETURNING: a sharded
       -- database (Citus) runs p on the tenant's node, where the sequence is not (functions in a RETURNING of a
       -- distributed table must be immutable).
-      FROM (SELECT CASE WHEN EXISTS (SELECT 1 FROM p) THEN nextval('profile_status_seq') END AS seq,
-                   (SELECT count(*) FROM j) AS jobs) x`
+      FROM (SELECT CASE WHEN EXISTS (SELECT 1 FROM p) THEN nextval('profile_status_seq') END AS seq
+                   ${opts.withJob ? ', (SELECT count(*) FROM j) AS jobs' : ''}) x`
+}
 
-/** Accepting submissions: validated, committed with their job in one statement, then acknowledged. */
+/** Accepting submissions: validated, committed in one statement (with their job, on one server), then acknowledged. */
 export class SubmissionService {
   /** Its row: the status event's order (a bigint, as text) when the profile started processing, else null. */
   private readonly submitStatement: Statement<{ seq: string | null }>
@@ -124,8 +138,12 @@ export class SubmissionService {
     private readonly queue: JobQueue,
     private readonly bus: EventBus,
     private readonly limits: { maxDataBytes: number; maxValueChars: number },
+    /** On a sharded database: the due tenants, marked before each POST's transaction. */
+    private readonly sharded?: { due: DueTenants },
   ) {
-    this.submitStatement = statements.define<{ seq: string | null }>('profiler_submit', SUBMIT_SQL)
+    this.submitStatement = sharded
+      ? statements.define<{ seq: string | null }>('profiler_submit_sharded', SHARDED_SUBMIT_SQL)
+      : statements.define<{ seq: string | null }>('profiler_submit', SUBMIT_SQL)
     this.uow = new UnitOfWork(ds)
   }
   private readonly uow: UnitOfWork
@@ -192,12 +210,15 @@ export class SubmissionService {
       data,
       key ?? null,
       hash,
-      JSON.stringify({ tenantId: ctx.tenantId, profileId }),
-      this.queue.priority(ctx.tenantId),
       ctx.appId,
       currentTraceparent(),
       request.occurredAt,
+      ...(this.sharded
+        ? []
+        : [JSON.stringify({ tenantId: ctx.tenantId, profileId }), this.queue.priority(ctx.tenantId)]),
     ]
+    // Before the transaction: a POST that commits is always under a mark, whatever happens after.
+    await this.sharded?.due.mark(ctx.tenantId)
     let seq: number | null = null
     const run = async (manager?: EntityManager): Promise<SubmissionAck> => {
       const [row] = await this.submitStatement.rows(params, manager)

@@ -57,6 +57,28 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
     const workerEnv = { ...common, LOG_LEVEL: 'warn', PROFILER_RETENTION_SWEEP_SECONDS: '2' }
     const q = async <T = any>(text: string, params: unknown[] = []): Promise<T[]> =>
       (await sql.query(text, params)).rows
+    /** Sessions each node has started (the coordinator's, then each worker's) and those open now, in the database. */
+    const sessionsOfNodes = async () => {
+      const out: { started: number; open: number }[] = []
+      for (const port of [cluster.coordinator.port, ...cluster.workers.map((w) => w.port)]) {
+        const url = new URL(db.url!)
+        url.port = String(port)
+        const node = new pg.Client({ connectionString: url.toString() })
+        await node.connect()
+        try {
+          const [row] = (
+            await node.query(
+              `SELECT sessions::int AS started, numbackends AS open FROM pg_stat_database
+                WHERE datname = current_database()`,
+            )
+          ).rows
+          out.push(row)
+        } finally {
+          await node.end()
+        }
+      }
+      return out
+    }
 
     beforeAll(async () => {
       if (!INSTALLED)
@@ -189,6 +211,7 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
     it("applies a burst from two tenants, writing only those tenants' shards and leaving no lease", async () => {
       const log = path.join(cluster.coordinator.dir, 'log')
       const from = fs.statSync(log).size
+      const sessionsBefore = await sessionsOfNodes()
       const posts = Array.from({ length: 60 }, (_, i) => ({ api: i % 2 ? b : a, profile: `burst${i % 12}`, i }))
       let next = 0
       await Promise.all(
@@ -226,9 +249,62 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
       const written = [...text.matchAll(/issuing (?:UPDATE|DELETE FROM|INSERT INTO|COPY) public\.([a-z_]+_\d+)\b/g)]
       expect(written.length).toBeGreaterThan(0)
       expect([...new Set(written.map((m) => m[1]!))].filter((shard) => !ours.has(shard))).toEqual([])
+      // Connections reused: what a worker node started meanwhile, it still has open (the coordinator's new backends,
+      // one connection each). With Citus's default executor pool a look at every shard opens several per node and
+      // closes them again: about 40 per worker node in this burst.
+      const sessionsAfter = await sessionsOfNodes()
+      for (const [i, after] of sessionsAfter.entries()) {
+        const before = sessionsBefore[i]!
+        const closed = after.started - before.started - (after.open - before.open)
+        expect(closed, `sessions started and ended on node ${i} (0: the coordinator)`).toBeLessThanOrEqual(8)
+      }
+      // A POST commits on its tenant's node alone (its job is enqueued after the commit): never a two-phase commit.
+      const commits = submitCommits(text)
+      expect(commits.committed).toBeGreaterThan(0)
+      expect(commits.prepared).toBe(0)
       // The tests below count each tenant's profiles.
       for (const { api, profile } of posts.slice(0, 12)) expect((await api.del(profile)).status).toBe(204)
     }, 240_000)
+
+    it("enqueues a submission whose job was lost from its tenant's mark, reading the marked tenants only", async () => {
+      const log = path.join(cluster.coordinator.dir, 'log')
+      const from = fs.statSync(log).size
+      // What a POST leaves when its process ends between the commit and the job's enqueue: an open submission with no
+      // job, its tenant marked.
+      const tenant = keys.a.tenantId
+      await q(`INSERT INTO profiles (tenant_id, profile_id, status) VALUES ($1, 'lost0', 'processing')`, [tenant])
+      await q(
+        `INSERT INTO submissions (tenant_id, id, profile_id, input_type, data, app_id, created_at)
+         VALUES ($1, gen_random_uuid(), 'lost0', 'structured', $2, $3, now() - interval '1 minute')`,
+        [tenant, JSON.stringify({ interests: { hobbies: ['lost hobby'] } }), keys.a.appId],
+      )
+      await q(`INSERT INTO due_tenants (tenant_id) VALUES ($1) ON CONFLICT (tenant_id) DO NOTHING`, [tenant])
+      const profile = await a.waitReady('lost0', 60_000)
+      expect(profile.interests.hobbies.map((v: any) => v.value)).toContain('lost hobby')
+      // Nothing open, and no POST for longer than the grace: the reconciler clears the marks.
+      await q(`UPDATE due_tenants SET marked_at = now() - interval '1 hour'`)
+      await waitFor('the marks cleared', async () => q(`SELECT tenant_id, marked_at FROM due_tenants`), {
+        until: (rows: unknown[]) => rows.length === 0,
+        timeoutMs: 30_000,
+        everyMs: 250,
+      })
+      const text = fs.readFileSync(log, 'utf8').slice(from)
+      const shards = new Set<string>()
+      for (const tenant of [keys.a.tenantId, keys.b.tenantId]) {
+        const [row] = await q(`SELECT get_shard_id_for_distribution_column('submissions', $1::text)::text AS id`, [
+          tenant,
+        ])
+        shards.add(row.id)
+      }
+      // The reconciler's two statements: the stranded submissions of a tenant, and whether it has any open.
+      const stranded =
+        /issuing SELECT DISTINCT s\.tenant_id AS "tenantId"[^\n]*? FROM \(\(public\.submissions_(\d+) s /g
+      const open = /issuing SELECT 1 AS "\?column\?" FROM public\.submissions_(\d+) s WHERE/g
+      const read = [...text.matchAll(stranded), ...text.matchAll(open)].map((m) => m[1]!)
+      expect(read.length).toBeGreaterThan(1)
+      expect([...new Set(read)].filter((shard) => !shards.has(shard))).toEqual([])
+      expect((await a.del('lost0')).status).toBe(204)
+    }, 120_000)
 
     it('REST: submit, get, search with a query and filters, delete; each tenant sees only its own', async () => {
       expect(
@@ -467,3 +543,23 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
     }, 120_000)
   },
 )
+
+/**
+ * The transactions of the coordinator's log that inserted a submission (a POST), by how they ended: committed on their
+ * node alone, or prepared (a two-phase commit). Each backend's commands are read in order, from BEGIN to the end.
+ */
+function submitCommits(log: string): { committed: number; prepared: number } {
+  const open = new Map<string, boolean>()
+  const counts = { committed: 0, prepared: 0 }
+  for (const [, backend, command] of log.matchAll(
+    /UTC \[(\d+)\] NOTICE: {2}issuing ([A-Z]+(?: [A-Z]+)?(?: public\.[a-z_]+)?)/g,
+  )) {
+    if (command!.startsWith('BEGIN')) open.set(backend!, false)
+    else if (command!.startsWith('INSERT INTO public.submissions_')) open.set(backend!, true)
+    else if (command === 'COMMIT' || command === 'PREPARE TRANSACTION') {
+      if (open.get(backend!)) counts[command === 'COMMIT' ? 'committed' : 'prepared']++
+      open.delete(backend!)
+    }
+  }
+  return counts
+}

@@ -79,6 +79,8 @@ export async function serverDatabase(
       const u = new URL(w)
       await onServer(inDatabase(serverUrl, name), `SELECT citus_add_node('${u.hostname}', ${Number(u.port || 5432)})`)
     }
+    // The setting docs/operations/scaling-out.md recommends: one connection per worker node for each backend.
+    await onServer(serverUrl, `ALTER DATABASE ${name} SET citus.max_adaptive_executor_pool_size = 1`)
   }
   return {
     url: inDatabase(serverUrl, name),

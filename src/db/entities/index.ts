@@ -3,6 +3,7 @@ import { AppSchemaEntity } from './app-schema.entity.js'
 import { PassageEntity } from './passage.entity.js'
 import { ProfileEntity, ProfileHistoryEntity } from './profile.entity.js'
 import { RateCounterEntity } from './rate-counter.entity.js'
+import { DueTenantEntity } from './due-tenant.entity.js'
 import { SubmissionEntity } from './submission.entity.js'
 import { ApiKeyEntity, AppEntity, TenantEntity } from './tenant.entity.js'
 import { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from './webhook.entity.js'
@@ -28,4 +29,5 @@ export const ENTITIES = [
   InviteEntity,
   LoginFailureEntity,
   RateCounterEntity,
+  DueTenantEntity,
 ]

@@ -4,6 +4,7 @@ import type { AppSchemaEntity } from './app-schema.entity.js'
 import type { PassageEntity } from './passage.entity.js'
 import type { ProfileEntity, ProfileHistoryEntity } from './profile.entity.js'
 import type { RateCounterEntity } from './rate-counter.entity.js'
+import type { DueTenantEntity } from './due-tenant.entity.js'
 import type { SubmissionEntity } from './submission.entity.js'
 import type { ApiKeyEntity, AppEntity, TenantEntity } from './tenant.entity.js'
 import type { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from './webhook.entity.js'
@@ -26,6 +27,7 @@ export interface Tables {
   invites: InviteEntity
   login_failures: LoginFailureEntity
   rate_counters: RateCounterEntity
+  due_tenants: DueTenantEntity
 }
 
 /**
