@@ -395,7 +395,7 @@ export async function insertHistory(manager: EntityManager, rows: HistoryRow[], 
     manager.query(
       `INSERT INTO profile_history (tenant_id, profile_id, seq, extracted_on, changes, submission_ids, input_type,
                                     snapshot)
-       SELECT x.tenant_id, x.profile_id, x.seq, x.extracted_on, x.changes, x.submission_ids, x.input_type,
+       SELECT p.tenant_id, p.profile_id, x.seq, x.extracted_on, x.changes, x.submission_ids, x.input_type,
               jsonb_build_object('content', p.content, 'field_timestamps', p.field_timestamps, 'internals', p.internals)
                 || CASE WHEN p.language IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('language', p.language) END
          FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::jsonb[], $6::jsonb[], $7::text[])

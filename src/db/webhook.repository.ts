@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { EntityManager, QueryDeepPartialEntity } from 'typeorm'
 import type { OutboxEvent, WebhookPayload } from '../domain/webhooks.js'
 import type {
@@ -57,12 +58,24 @@ const ENDPOINT_COLUMNS: (keyof WebhookEndpointEntity)[] = [
  * the reads of one delivery go through TypeORM; the outbox's fan-out, the dispatcher's claim (a lease, SKIP LOCKED),
  * its record of an attempt, the log's keyset pages and its prune stay SQL.
  */
+/** Deliveries per INSERT of the outbox: 6 parameters each, well under PostgreSQL's 65,535. */
+const OUTBOX_ROWS_PER_INSERT = 1000
+const DELIVERY_VALUES = 6
+
+/** A delivery's values after its tenant: id, endpoint, event id, event, profile, payload (JSON text). */
+function deliveryValues(event: OutboxEvent, endpointId: string): string[] {
+  const payload = { id: event.eventId, type: event.event, created_at: event.at, data: event.data }
+  return [randomUUID(), endpointId, event.eventId, event.event, event.profileId, JSON.stringify(payload)]
+}
+
 export class WebhookRepository {
   /**
    * The outbox: a delivery per event and enabled endpoint subscribed to it, in the caller's transaction, so a change
    * that rolls back sends nothing and one that commits cannot lose its event. A profile's deletion first removes its
    * earlier deliveries (sent or not), so nothing of the profile stays behind but its deletion's own. Returns the rows
-   * inserted.
+   * inserted. The tenant's endpoints are read first and the deliveries inserted as values: a tenant without webhooks
+   * costs one read, and a sharded database (Citus) runs both on the tenant's shard (an INSERT ... SELECT into a table
+   * with an identity column goes through the coordinator there, and commits in two phases).
    */
   async stage(manager: EntityManager, events: OutboxEvent[]): Promise<number> {
     if (!events.length) return 0
@@ -75,26 +88,31 @@ export class WebhookRepository {
           [deleted.map((e) => e.profileId), tenantId],
         )
       }
-      return manager.query(
-        `INSERT INTO webhook_deliveries
-                (tenant_id, id, endpoint_id, event_id, event, profile_id, payload, next_attempt_at)
-         SELECT e.tenant_id, gen_random_uuid(), w.id, e.event_id, e.event, e.profile_id,
-                jsonb_build_object('id', e.event_id, 'type', e.event, 'created_at', e.at, 'data', e.data::jsonb), now()
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-                AS e(tenant_id, event_id, event, profile_id, at, data)
-           JOIN webhook_endpoints w ON w.tenant_id = e.tenant_id AND w.enabled AND e.event = ANY (w.events)
-          WHERE w.tenant_id = $7
-         RETURNING 1`,
-        [
-          group.map((e) => e.tenantId),
-          group.map((e) => e.eventId),
-          group.map((e) => e.event),
-          group.map((e) => e.profileId),
-          group.map((e) => e.at),
-          group.map((e) => JSON.stringify(e.data)),
-          tenantId,
-        ],
+      const endpoints: { id: string; events: string[] }[] = await manager.query(
+        `SELECT id, events FROM webhook_endpoints WHERE tenant_id = $1 AND enabled`,
+        [tenantId],
       )
+      const rows = group.flatMap((event) =>
+        endpoints.filter((w) => w.events.includes(event.event)).map((w) => deliveryValues(event, w.id)),
+      )
+      const inserted: unknown[] = []
+      for (let i = 0; i < rows.length; i += OUTBOX_ROWS_PER_INSERT) {
+        const chunk = rows.slice(i, i + OUTBOX_ROWS_PER_INSERT)
+        const values = chunk.map((_, row) => {
+          const at = 2 + row * DELIVERY_VALUES
+          return `($1, $${at}::uuid, $${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}::jsonb, now())`
+        })
+        inserted.push(
+          ...(await manager.query(
+            `INSERT INTO webhook_deliveries
+                    (tenant_id, id, endpoint_id, event_id, event, profile_id, payload, next_attempt_at)
+             VALUES ${values.join(', ')}
+             RETURNING 1`,
+            [tenantId, ...chunk.flat()],
+          )),
+        )
+      }
+      return inserted
     })
     return staged.length
   }
