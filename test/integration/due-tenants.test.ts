@@ -1,7 +1,7 @@
-// The parts of a sharded database's queueing: the due tenants (src/jobs/due-tenants.ts), the reconciler that reads them,
-// and the lead enqueuer (src/jobs/lead-enqueuer.ts). The logic is the same on any PostgreSQL, so the first two run on
-// both databases; the lead's advisory lock needs a server's sessions. test/integration/citus.test.ts checks on a
-// cluster that a lost job is found from its tenant's mark, and that the reconciler reads the marked tenants' shards.
+// The parts of a sharded database's queueing: the due tenants (src/jobs/due-tenants.ts), the reconciler that reads
+// them, and the lead enqueuer (src/jobs/lead-enqueuer.ts). The logic is the same on any PostgreSQL, so the first two
+// run on both databases; the lead's advisory lock needs a server's sessions. test/integration/citus.test.ts checks on
+// a cluster that a lost job is found from its tenant's mark, and that the reconciler reads the marked tenants' shards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DueTenants } from '../../src/jobs/due-tenants.js'
 import { LeadEnqueuer } from '../../src/jobs/lead-enqueuer.js'
