@@ -455,7 +455,7 @@ async function buildServices(
     tenants: tenantService(db, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
     accounts,
     submissions: gated(
-      new m.submission.SubmissionService(ds, statements, queue, bus, submissionLimits, stage.due && { due: stage.due }),
+      new m.submission.SubmissionService(ds, statements, queue, bus, submissionLimits, stage.due),
       gate,
     ),
     profiles: gated(profileService, gate),

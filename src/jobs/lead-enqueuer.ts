@@ -24,8 +24,8 @@ export interface LeadEnqueuerOptions {
  * an API process that ended before it published) is found by the reconciler from its tenant's mark (DueTenants).
  */
 export class LeadEnqueuer {
+  /** The connection holding the lock, while this process leads. */
   private lock?: pg.Client
-  private leading = false
   private stopped = false
   private timer?: NodeJS.Timeout
   private readonly pending = new Map<string, ProfileJob>()
@@ -37,7 +37,7 @@ export class LeadEnqueuer {
   ) {}
 
   get isLead(): boolean {
-    return this.leading
+    return this.lock !== undefined
   }
 
   async start(): Promise<void> {
@@ -46,7 +46,7 @@ export class LeadEnqueuer {
 
   /** A profile started processing: its job, when this process leads (in the next batch). */
   add(job: ProfileJob): void {
-    if (!this.leading || this.stopped) return
+    if (!this.lock || this.stopped) return
     this.pending.set(`${job.tenantId}\0${job.profileId}`, job)
     this.flushing ??= this.flush()
   }
@@ -55,9 +55,9 @@ export class LeadEnqueuer {
     this.stopped = true
     clearTimeout(this.timer)
     await this.flushing
-    this.leading = false
-    await this.lock?.end().catch(() => undefined)
+    const lock = this.lock
     this.lock = undefined
+    await lock?.end().catch(() => undefined)
   }
 
   /** Enqueues what is pending, batch after batch, until nothing is. */
@@ -87,7 +87,6 @@ export class LeadEnqueuer {
       const [row] = (await client.query(`SELECT pg_try_advisory_lock($1) AS got`, [LEAD_LOCK])).rows
       if (row.got && !this.stopped) {
         this.lock = client
-        this.leading = true
         this.opts.log.info('this worker enqueues the jobs of new submissions')
         return
       }
@@ -101,7 +100,6 @@ export class LeadEnqueuer {
   private lost(client: pg.Client) {
     if (this.lock !== client) return
     this.lock = undefined
-    this.leading = false
     this.retry()
   }
 

@@ -139,9 +139,9 @@ export class SubmissionService {
     private readonly bus: EventBus,
     private readonly limits: { maxDataBytes: number; maxValueChars: number },
     /** On a sharded database: the due tenants, marked before each POST's transaction. */
-    private readonly sharded?: { due: DueTenants },
+    private readonly due?: DueTenants,
   ) {
-    this.submitStatement = sharded
+    this.submitStatement = due
       ? statements.define<{ seq: string | null }>('profiler_submit_sharded', SHARDED_SUBMIT_SQL)
       : statements.define<{ seq: string | null }>('profiler_submit', SUBMIT_SQL)
     this.uow = new UnitOfWork(ds)
@@ -213,12 +213,10 @@ export class SubmissionService {
       ctx.appId,
       currentTraceparent(),
       request.occurredAt,
-      ...(this.sharded
-        ? []
-        : [JSON.stringify({ tenantId: ctx.tenantId, profileId }), this.queue.priority(ctx.tenantId)]),
+      ...(this.due ? [] : [JSON.stringify({ tenantId: ctx.tenantId, profileId }), this.queue.priority(ctx.tenantId)]),
     ]
     // Before the transaction: a POST that commits is always under a mark, whatever happens after.
-    await this.sharded?.due.mark(ctx.tenantId)
+    await this.due?.mark(ctx.tenantId)
     let seq: number | null = null
     const run = async (manager?: EntityManager): Promise<SubmissionAck> => {
       const [row] = await this.submitStatement.rows(params, manager)
