@@ -63,8 +63,9 @@ export function normalize(text: string): string {
   normalized = normalized.replace(/\b(mr|mrs|ms|dr|st|jr|sr|prof|vs|etc|approx|mt|ft|no)\.(?=\s+[a-z0-9])/g, '$1')
   for (const [pattern, expanded] of EXPANSIONS) normalized = normalized.replace(pattern, expanded)
   normalized = normalized.replace(/\b(\d+)(years?|yrs?|yo|y\/o)\b/g, '$1 $2')
-  // tokenised punctuation of chat logs: "word , word ." -> "word, word."
-  normalized = normalized.replace(/\s+([,.!?;:])/g, '$1').replace(/[ \t]+/g, ' ')
+  // tokenised punctuation of chat logs: "word , word ." -> "word, word." The lookbehind starts a match only at a
+  // run's first space, so a long run of spaces is scanned once, not once per space.
+  normalized = normalized.replace(/(?<!\s)\s+([,.!?;:])/g, '$1').replace(/[ \t]+/g, ' ')
   return normalized.trim()
 }
 
