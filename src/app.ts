@@ -102,7 +102,7 @@ const LEAD_RETRY_MS = 5_000
  * Tenants, apps and keys. Keys are cached only where every revocation is heard: a server's LISTEN, or the embedded
  * server this process runs.
  */
-const tenantService = (db: Database, bus: EventBus, opts: { cacheKeys: boolean }) =>
+const tenantService = (db: Database, bus: EventBus, opts: { cacheKeys: boolean; sharded?: boolean }) =>
   new TenantService(db.dataSource, bus, opts)
 /** Dashboard accounts; sign-up counters shared through the database on a server. */
 const accountService = (db: Database, config: Config) =>
@@ -401,6 +401,7 @@ async function buildServices(
   const profileService = new m.profile.ProfileService(ds, profiles, queue, bus)
   const webhooks = m.webhooks.buildWebhooks(ds, config, {
     log,
+    sharded: stage.due !== undefined,
     embeddedDataDir: db.mode === 'embedded' ? config.dataDir : undefined,
   })
   // One typo dictionary for search and contexts: read once, a failure to read it reported once.
@@ -452,7 +453,10 @@ async function buildServices(
   })
   const submissionLimits = { ...config.limits, maxValueChars: config.profiles.valueChars }
   const services: Services = {
-    tenants: tenantService(db, bus, { cacheKeys: db.mode === 'server' || !!db.onNotification }),
+    tenants: tenantService(db, bus, {
+      cacheKeys: db.mode === 'server' || !!db.onNotification,
+      sharded: stage.due !== undefined,
+    }),
     accounts,
     submissions: gated(
       new m.submission.SubmissionService(ds, statements, queue, bus, submissionLimits, stage.due),
@@ -580,10 +584,12 @@ function startWebhookDispatcher({ steps }: Stage, bus: EventBus, webhooks: Webho
     (e) => e.status !== 'processing' && dispatcher.wake(e.tenantId),
   )
   const stopFailed = bus.subscribe('submissionFailed', (e) => dispatcher.wake(e.tenantId))
+  const stopMissed = bus.subscribe('eventsMissed', () => dispatcher.resync())
   dispatcher.start()
   steps.add(async () => {
     stopStatus()
     stopFailed()
+    stopMissed()
     await dispatcher.stop()
   })
 }

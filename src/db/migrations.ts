@@ -24,6 +24,8 @@ import { HalfPrecisionVectorIndex1764400001500 } from '../../migrations/17644000
 import { GinPendingLists1764400001600 } from '../../migrations/1764400001600-GinPendingLists.js'
 import { TenantWordIndexes1764400001700 } from '../../migrations/1764400001700-TenantWordIndexes.js'
 import { DueTenants1764400001800 } from '../../migrations/1764400001800-DueTenants.js'
+import { WebhookDue1764400001900 } from '../../migrations/1764400001900-WebhookDue.js'
+import { ApiKeyRoutes1764400002000 } from '../../migrations/1764400002000-ApiKeyRoutes.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs under tsx, vitest and tsc output. */
 export const MIGRATIONS = [
@@ -53,4 +55,6 @@ export const MIGRATIONS = [
   GinPendingLists1764400001600,
   TenantWordIndexes1764400001700,
   DueTenants1764400001800,
+  WebhookDue1764400001900,
+  ApiKeyRoutes1764400002000,
 ]

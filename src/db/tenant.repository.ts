@@ -249,6 +249,7 @@ export class TenantRepository {
 
   /** Deletes the app and (by cascade) its keys. */
   async deleteApp(manager: EntityManager, tenantId: string, appId: string): Promise<void> {
+    await table(manager, 'api_key_routes').delete({ tenant_id: tenantId, app_id: appId })
     await table(manager, 'apps').delete({ tenant_id: tenantId, id: appId })
   }
 
@@ -262,10 +263,16 @@ export class TenantRepository {
       .values({ public_id: key.publicId, tenant_id: key.tenantId, app_id: key.appId, key_hash: key.hash })
       .updateEntity(false)
       .execute()
+    await table(manager, 'api_key_routes').insert({
+      public_id: key.publicId,
+      tenant_id: key.tenantId,
+      app_id: key.appId,
+    })
   }
 
   /** Revokes the app's live keys; how many there were. */
   async revokeKeys(manager: EntityManager, tenantId: string, appId: string): Promise<number> {
+    await table(manager, 'api_key_routes').delete({ tenant_id: tenantId, app_id: appId })
     const result = await table(manager, 'api_keys')
       .createQueryBuilder()
       .update()
@@ -288,15 +295,24 @@ export class TenantRepository {
     return { ids: row!.ids, now: new Date(row!.now) }
   }
 
-  /** The live key of that public id, or null. */
-  async liveKey(manager: EntityManager, publicId: string): Promise<KeyRow | null> {
-    const row = await table(manager, 'api_keys')
+  /**
+   * The tenant of the live key of that public id, or null: read from `api_key_routes`, which a sharded database keeps
+   * on its coordinator, so that the key's own row is then read from the tenant's shard alone.
+   */
+  async keyTenant(manager: EntityManager, publicId: string): Promise<string | null> {
+    const route = await table(manager, 'api_key_routes').findOne({ where: { public_id: publicId } })
+    return route?.tenant_id ?? null
+  }
+
+  /** The live key of that public id (in that tenant, when given), or null. */
+  async liveKey(manager: EntityManager, publicId: string, tenantId?: string): Promise<KeyRow | null> {
+    const query = table(manager, 'api_keys')
       .createQueryBuilder('k')
       .select('k.tenant_id', 'tenant_id')
       .addSelect('k.app_id', 'app_id')
       .addSelect('k.key_hash', 'key_hash')
       .where('k.public_id = :publicId AND k.revoked_at IS NULL', { publicId })
-      .getRawOne<KeyRow>()
-    return row ?? null
+    if (tenantId !== undefined) query.andWhere('k.tenant_id = :tenantId', { tenantId })
+    return (await query.getRawOne<KeyRow>()) ?? null
   }
 }

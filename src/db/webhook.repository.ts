@@ -326,14 +326,14 @@ export class WebhookRepository {
 
   /**
    * Logs attempt number `attempt` and settles the delivery accordingly, unless it was claimed again meanwhile (its
-   * lease ran out): then only the log entry is kept.
+   * lease ran out): then only the log entry is kept. Returns when it is due again, if it is to be retried.
    */
   async recordAttempt(
     manager: EntityManager,
     delivery: { tenantId: string; id: string; endpointId: string; attempt: number },
     result: { durationMs: number; statusCode: number | null; error: string | null },
     outcome: AttemptOutcome,
-  ): Promise<void> {
+  ): Promise<Date | null> {
     const error = result.error?.slice(0, ERROR_CHARS) ?? null
     await manager.query(
       `INSERT INTO webhook_attempts (tenant_id, delivery_id, attempt, duration_ms, status_code, error)
@@ -349,9 +349,12 @@ export class WebhookRepository {
       status === 'pending'
         ? `next_attempt_at = now() + make_interval(secs => $7::double precision / 1000), finished_at = NULL`
         : `next_attempt_at = NULL, finished_at = now()`
-    await manager.query(
+    // As a Date, to the millisecond (the microseconds cut off: not later than written); a cast to text in RETURNING
+    // depends on the session's settings, which a sharded database (Citus) refuses.
+    const [settled]: [{ next: Date | null }[], number] = await manager.query(
       `UPDATE webhook_deliveries SET status = $4, last_status_code = $5, last_error = $6, ${when}
-        WHERE tenant_id = $1 AND id = $2 AND attempts = $3 AND status = 'pending'`,
+        WHERE tenant_id = $1 AND id = $2 AND attempts = $3 AND status = 'pending'
+        RETURNING next_attempt_at AS next`,
       status === 'pending'
         ? [delivery.tenantId, delivery.id, delivery.attempt, status, result.statusCode, error, afterMs]
         : [delivery.tenantId, delivery.id, delivery.attempt, status, result.statusCode, error],
@@ -363,6 +366,7 @@ export class WebhookRepository {
         [delivery.tenantId, delivery.endpointId, outcome.disableEndpoint],
       )
     }
+    return settled[0]?.next ?? null
   }
 
   /** An endpoint's deliveries, newest first, paged by `seq` (`beforeSeq` 0: from the newest). */
@@ -410,6 +414,30 @@ export class WebhookRepository {
       .where(`tenant_id = :tenantId AND id = :id::uuid AND status <> 'pending'`, { tenantId, id })
       .execute()
     return (result.affected ?? 0) > 0
+  }
+
+  /**
+   * When the tenant's pending deliveries of enabled endpoints are next due (a claimed one: when its lease ends), as the
+   * database wrote it; null when there are none.
+   */
+  async nextAttemptAt(manager: EntityManager, tenantId: string): Promise<string | null> {
+    const [row]: { next: string | null }[] = await manager.query(
+      `SELECT min(d.next_attempt_at)::text AS next FROM webhook_deliveries d
+         JOIN webhook_endpoints w ON w.tenant_id = d.tenant_id AND w.id = d.endpoint_id AND w.enabled
+        WHERE d.tenant_id = $1 AND w.tenant_id = $1 AND d.status = 'pending'`,
+      [tenantId],
+    )
+    return row?.next ?? null
+  }
+
+  /** `nextAttemptAt` of every tenant that has pending deliveries: a statement on every shard of a sharded database. */
+  async nextAttempts(manager: EntityManager): Promise<{ tenantId: string; at: string }[]> {
+    return manager.query(
+      `SELECT d.tenant_id AS "tenantId", min(d.next_attempt_at)::text AS at FROM webhook_deliveries d
+         JOIN webhook_endpoints w ON w.tenant_id = d.tenant_id AND w.id = d.endpoint_id AND w.enabled
+        WHERE d.status = 'pending'
+        GROUP BY d.tenant_id`,
+    )
   }
 
   /** Removes finished deliveries (and their attempts) older than the log keeps them. */

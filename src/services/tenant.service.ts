@@ -98,19 +98,23 @@ export class TenantService {
   private readonly keys?: KeyCache
   private readonly knownIds = new KnownKeyIds((since) => this.repo.keyIds(this.ds.manager, since))
   private readonly repo = new TenantRepository()
+  private readonly sharded: boolean
   private readonly uow: UnitOfWork
 
   /**
    * Without a bus, other processes learn of a revoked key only from their own checks (the CLI always has one).
    * `cacheKeys`: answer recently verified keys from memory; only for a process that hears every revocation on its bus
    * (a server's LISTEN, or the embedded server it runs itself), never for one that could miss them.
+   * `sharded`: the database is sharded by tenant (Citus): a key is looked up in its tenant's shard, found first from
+   * the key routes on the coordinator.
    */
   constructor(
     private readonly ds: DataSource,
     bus?: EventBus,
-    opts: { cacheKeys?: boolean } = {},
+    opts: { cacheKeys?: boolean; sharded?: boolean } = {},
   ) {
     this.uow = new UnitOfWork(ds, bus)
+    this.sharded = opts.sharded ?? false
     if (!opts.cacheKeys || !bus) return
     const keys = (this.keys = new KeyCache())
     bus.subscribe('apiKeysRevoked', ({ tenantId, appId }) => keys.forgetApp(tenantId, appId))
@@ -417,13 +421,20 @@ export class TenantService {
     if (cached) return { tenantId: cached.tenantId, appId: cached.appId, requestId }
     const given = Buffer.from(cacheKey, 'base64url')
     const began = this.keys?.begin() ?? 0
-    const row = await this.repo.liveKey(this.ds.manager, publicId)
+    const row = await this.liveKey(publicId)
     // Compare against a dummy digest when unknown, so timing does not tell which public ids exist.
     const stored: Buffer = row?.key_hash ?? Buffer.alloc(given.length)
     if (!digestsEqual(given, stored) || !row) throw new DomainError('INVALID_API_KEY', 'Invalid API key')
     const owner = { tenantId: row.tenant_id, appId: row.app_id }
     this.keys?.set(cacheKey, owner, began)
     return { ...owner, requestId }
+  }
+
+  private async liveKey(publicId: string) {
+    if (!this.sharded) return this.repo.liveKey(this.ds.manager, publicId)
+    // An unknown public id is still looked up (in no tenant), so that it takes the two statements a known one takes.
+    const tenantId = await this.repo.keyTenant(this.ds.manager, publicId)
+    return this.repo.liveKey(this.ds.manager, publicId, tenantId ?? '')
   }
 
   /**

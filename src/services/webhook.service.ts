@@ -139,6 +139,8 @@ export class WebhookService {
       enabled: input.enabled ?? undefined,
     })
     if (!row) throw notFound(id)
+    // Its pending deliveries are due again; no event tells the dispatchers.
+    if (input.enabled) await this.deliverer.markDue(tenantId)
     return toEndpoint(row)
   }
 

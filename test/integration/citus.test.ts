@@ -18,6 +18,7 @@ import { client, serverDatabase, SERVER_URL, testConfig, type Client, type TestD
 import { CitusCluster, citusInstalled } from '../support/pg-cluster.js'
 import { RoleProcesses } from '../support/processes.js'
 import { waitFor } from '../support/wait.js'
+import { TestReceiver } from '../support/webhook-receiver.js'
 
 const REQUIRED = process.env.PROFILER_REQUIRE_CITUS === '1'
 const INSTALLED = citusInstalled()
@@ -54,7 +55,14 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
       PROFILER_RECONCILE_SECONDS: '1',
       PROFILER_LEASE_SECONDS: '3',
     }
-    const workerEnv = { ...common, LOG_LEVEL: 'warn', PROFILER_RETENTION_SWEEP_SECONDS: '2' }
+    const workerEnv = {
+      ...common,
+      LOG_LEVEL: 'warn',
+      PROFILER_RETENTION_SWEEP_SECONDS: '2',
+      PROFILER_WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
+      PROFILER_WEBHOOK_POLL_MS: '200',
+      PROFILER_WEBHOOK_RETRY_BASE_MS: '200',
+    }
     const q = async <T = any>(text: string, params: unknown[] = []): Promise<T[]> =>
       (await sql.query(text, params)).rows
     /** Sessions each node has started (the coordinator's, then each worker's) and those open now, in the database. */
@@ -307,6 +315,94 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
       expect([...new Set(read)].filter((shard) => !shards.has(shard))).toEqual([])
       expect((await a.del('lost0')).status).toBe(204)
     }, 120_000)
+
+    it("sends a tenant's webhooks, retries included, polling the due tenants' shards only", async () => {
+      const rx = new TestReceiver()
+      await rx.start()
+      const tenant = keys.a.tenantId
+      try {
+        await q(
+          `INSERT INTO webhook_endpoints (tenant_id, id, app_id, url, events, secret)
+           VALUES ($1, 'whe_citus', $2, $3, '{profile.ready}', 'plain:whsec_citus')`,
+          [tenant, keys.a.appId, `http://127.0.0.1:${rx.port}/hook`],
+        )
+        const log = path.join(cluster.coordinator.dir, 'log')
+        const from = fs.statSync(log).size
+        // The first attempts fail, so that the retries are found by the workers' polls, from the index.
+        rx.mode = 'error'
+        const profiles = ['hook0', 'hook1', 'hook2']
+        for (const profile of profiles)
+          expect((await a.post(profile, { input_type: 'structured', data: '{"name": "Hook"}' })).status).toBe(202)
+        await waitFor(
+          'each delivery tried twice',
+          () =>
+            q(
+              `SELECT profile_id FROM webhook_deliveries
+                WHERE tenant_id = $1 AND endpoint_id = 'whe_citus' AND attempts >= 2`,
+              [tenant],
+            ),
+          { until: (rows: unknown[]) => rows.length === profiles.length, timeoutMs: 60_000, everyMs: 100 },
+        )
+        rx.mode = 'ok'
+        await waitFor(
+          'every delivery delivered',
+          // Naming the tenant, as the workers do: this test's own reads stay on its shard too.
+          () =>
+            q(`SELECT profile_id, status FROM webhook_deliveries WHERE tenant_id = $1 AND endpoint_id = 'whe_citus'`, [
+              tenant,
+            ]),
+          {
+            until: (rows: { status: string }[]) =>
+              rows.length === profiles.length && rows.every((r) => r.status === 'delivered'),
+            timeoutMs: 60_000,
+            everyMs: 100,
+          },
+        )
+        // Nothing is pending: the index holds the posting tenant (until its next look drops it), or nothing.
+        const due = await q(`SELECT tenant_id FROM webhook_due`)
+        expect(due.filter((row) => row.tenant_id !== tenant)).toEqual([])
+        // The workers polled every 200 ms meanwhile: each statement they sent a shard of the deliveries was one of the
+        // posting tenant's, or of the other tenant's deliveries (its profiles were applied meanwhile too).
+        const text = fs.readFileSync(log, 'utf8').slice(from)
+        const shards = new Set<string>()
+        for (const t of [keys.a.tenantId, keys.b.tenantId]) {
+          const [row] = await q(
+            `SELECT get_shard_id_for_distribution_column('webhook_deliveries', $1::text)::text AS id`,
+            [t],
+          )
+          shards.add(row.id)
+        }
+        const read = [...text.matchAll(/issuing [^\n]*?public\.webhook_deliveries_(\d+)\b/g)].map((m) => m[1]!)
+        expect(read.length).toBeGreaterThan(profiles.length)
+        expect([...new Set(read)].filter((shard) => !shards.has(shard))).toEqual([])
+        for (const profile of profiles) expect((await a.del(profile)).status).toBe(204)
+      } finally {
+        await q(`DELETE FROM webhook_endpoints WHERE id = 'whe_citus'`)
+        await rx.stop()
+      }
+    }, 180_000)
+
+    it("looks an API key up in its tenant's shard alone, from the key routes on the coordinator", async () => {
+      const cli = await openCli(testConfig(db))
+      const issued = await cli.tenants.createApp('acme', 'keys').finally(() => cli.close())
+      const log = path.join(cluster.coordinator.dir, 'log')
+      const from = fs.statSync(log).size
+      // Each key is new to the API process, so each request looks it up.
+      expect((await client(urls[0]!, issued.api_key).get('/v1/profile/nobody')).status).toBe(404)
+      expect((await client(urls[0]!, `${issued.api_key.slice(0, -4)}AAAA`).get('/v1/profile/nobody')).status).toBe(401)
+      const unknown = issued.api_key.replace(/^pk_.{4}/, 'pk_zzzz')
+      expect((await client(urls[1]!, unknown).get('/v1/profile/nobody')).status).toBe(401)
+      const text = fs.readFileSync(log, 'utf8').slice(from)
+      // A public id without a route is looked up in no tenant (''), so that it costs what a known one costs.
+      const shards = new Set<string>()
+      for (const tenant of [issued.tenant_id, '']) {
+        const [row] = await q(`SELECT get_shard_id_for_distribution_column('api_keys', $1::text)::text AS id`, [tenant])
+        shards.add(row.id)
+      }
+      const read = [...text.matchAll(/issuing SELECT [^\n]*?public\.api_keys_(\d+)\b/g)].map((m) => m[1]!)
+      expect(read.length).toBeGreaterThanOrEqual(3)
+      expect([...new Set(read)].filter((shard) => !shards.has(shard))).toEqual([])
+    }, 60_000)
 
     it('REST: submit, get, search with a query and filters, delete; each tenant sees only its own', async () => {
       expect(

@@ -6,6 +6,8 @@ import { RateCounterEntity } from './rate-counter.entity.js'
 import { DueTenantEntity } from './due-tenant.entity.js'
 import { SubmissionEntity } from './submission.entity.js'
 import { ApiKeyEntity, AppEntity, TenantEntity } from './tenant.entity.js'
+import { WebhookDueEntity } from './webhook-due.entity.js'
+import { ApiKeyRouteEntity } from './api-key-route.entity.js'
 import { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from './webhook.entity.js'
 
 /**
@@ -30,4 +32,6 @@ export const ENTITIES = [
   LoginFailureEntity,
   RateCounterEntity,
   DueTenantEntity,
+  WebhookDueEntity,
+  ApiKeyRouteEntity,
 ]

@@ -7,6 +7,8 @@ import type { RateCounterEntity } from './rate-counter.entity.js'
 import type { DueTenantEntity } from './due-tenant.entity.js'
 import type { SubmissionEntity } from './submission.entity.js'
 import type { ApiKeyEntity, AppEntity, TenantEntity } from './tenant.entity.js'
+import type { WebhookDueEntity } from './webhook-due.entity.js'
+import type { ApiKeyRouteEntity } from './api-key-route.entity.js'
 import type { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from './webhook.entity.js'
 
 /** Each table's entity, by table name. */
@@ -28,6 +30,8 @@ export interface Tables {
   login_failures: LoginFailureEntity
   rate_counters: RateCounterEntity
   due_tenants: DueTenantEntity
+  webhook_due: WebhookDueEntity
+  api_key_routes: ApiKeyRouteEntity
 }
 
 /**

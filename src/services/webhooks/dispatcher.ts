@@ -2,6 +2,7 @@ import type { Logger } from 'pino'
 import type { DataSource } from 'typeorm'
 import type { AttemptOutcome, ClaimedDelivery, WebhookRepository } from '../../db/webhook.repository.js'
 import { webhookRetryDelayMs } from '../../domain/webhooks.js'
+import type { WebhookDueIndex } from './due-index.js'
 import type { SecretBox } from './secrets.js'
 import type { SendResult, WebhookSender } from './sender.js'
 
@@ -35,19 +36,39 @@ export class WebhookDeliverer {
     private readonly secrets: SecretBox,
     private readonly log: Pick<Logger, 'info' | 'warn'>,
     readonly opts: DeliveryOptions,
+    /** On a sharded database: where the poll finds the tenants due (see WebhookDueIndex). */
+    private readonly dueIndex?: WebhookDueIndex,
   ) {
     // Past the request's deadline, a claimed delivery is due again: its sender died.
     this.leaseSeconds = Math.ceil(opts.timeoutMs / 1000) + 30
   }
 
+  /** Whether the poll reads the tenants due from an index (a sharded database) rather than every tenant's rows. */
+  get indexed(): boolean {
+    return this.dueIndex !== undefined
+  }
+
   /**
-   * Claims up to `limit` due deliveries, of every tenant or of the given tenants only; each is returned with its
-   * tenant and the promise of its attempt.
+   * Claims up to `limit` due deliveries, of every tenant (on a sharded database: of the tenants its index says are
+   * due) or of the given tenants only; each is returned with its tenant and the promise of its attempt.
    */
   async claimDue(limit: number, tenantIds?: readonly string[]): Promise<{ tenantId: string; done: Promise<void> }[]> {
-    const claimed = tenantIds
-      ? await this.repo.claimOf(this.ds.manager, tenantIds, limit, this.leaseSeconds)
-      : await this.repo.claim(this.ds.manager, limit, this.leaseSeconds)
+    let claimed: ClaimedDelivery[]
+    if (tenantIds) {
+      claimed = await this.repo.claimOf(this.ds.manager, tenantIds, limit, this.leaseSeconds)
+      await this.settle(claimed)
+    } else if (this.dueIndex) {
+      const due = await this.dueIndex.due(limit)
+      claimed = await this.repo.claimOf(
+        this.ds.manager,
+        due.map((t) => t.tenantId),
+        limit,
+        this.leaseSeconds,
+      )
+      for (const { tenantId, version } of due) await this.dueIndex.settle(tenantId, version)
+    } else {
+      claimed = await this.repo.claim(this.ds.manager, limit, this.leaseSeconds)
+    }
     return claimed.map((d) => ({ tenantId: d.tenant_id, done: this.attempt(d) }))
   }
 
@@ -55,8 +76,25 @@ export class WebhookDeliverer {
   async deliverNow(tenantId: string, id: string): Promise<boolean> {
     const [delivery] = await this.repo.claim(this.ds.manager, 1, this.leaseSeconds, { tenantId, id })
     if (!delivery) return false
+    await this.settle([delivery])
     await this.attempt(delivery)
     return true
+  }
+
+  /** The tenant may have deliveries due now that no dispatcher was told of (an endpoint enabled again). */
+  async markDue(tenantId: string): Promise<void> {
+    await this.dueIndex?.mark(tenantId)
+  }
+
+  /** On a sharded database: puts every tenant with pending deliveries in the index, from every shard. */
+  async rebuildIndex(): Promise<number> {
+    return (await this.dueIndex?.rebuild()) ?? 0
+  }
+
+  /** Writes the claims' leases into the index, so that another dispatcher takes them up if this one dies. */
+  private async settle(claimed: readonly ClaimedDelivery[]): Promise<void> {
+    if (!this.dueIndex) return
+    for (const tenantId of new Set(claimed.map((d) => d.tenant_id))) await this.dueIndex.settle(tenantId)
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
@@ -108,7 +146,7 @@ export class WebhookDeliverer {
       )
     }
     try {
-      await this.ds.transaction((manager) =>
+      const retryAt = await this.ds.transaction((manager) =>
         this.repo.recordAttempt(
           manager,
           {
@@ -121,6 +159,8 @@ export class WebhookDeliverer {
           outcome,
         ),
       )
+      // Until this mark the tenant's row may be due later than the retry: at the latest when this claim's lease ends.
+      if (retryAt !== null) await this.dueIndex?.mark(delivery.tenant_id, retryAt)
     } catch (err) {
       // The lease runs out and the delivery is tried again: at least once.
       this.log.warn({ err, deliveryId: delivery.id }, 'recording a webhook attempt failed')
@@ -151,8 +191,9 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000
 /**
  * The worker's loop over the outbox: keeps up to `concurrency` deliveries in flight, claims more as slots free up,
  * wakes at once when told (new outbox rows committed here or in another process, heard on the event bus) and otherwise
- * polls. Told of a tenant, it claims that tenant's deliveries only: on a sharded database (Citus) a look at every
- * tenant is a statement on every shard, so it runs only at each poll, at start and when every slot was taken.
+ * polls. Told of a tenant, it claims that tenant's deliveries only. A look at every tenant runs at each poll, at start
+ * and when every slot was taken; on a sharded database (Citus) it reads the tenants due from the index
+ * (WebhookDueIndex), which it rebuilds from every shard at start, hourly and when its events were interrupted.
  */
 export class WebhookDispatcher {
   private readonly inflight = new Set<Promise<void>>()
@@ -165,6 +206,8 @@ export class WebhookDispatcher {
   private readonly told = new Set<string>()
   /** The next claim looks at every tenant. */
   private everyTenant = true
+  /** The index of due tenants (sharded database) is rebuilt before the next claim. */
+  private rebuildDue = true
 
   constructor(
     private readonly deliverer: WebhookDeliverer,
@@ -181,6 +224,12 @@ export class WebhookDispatcher {
     else this.told.add(tenantId)
     this.woken = true
     this.wakeUp?.()
+  }
+
+  /** Events may have been missed (the event connection was lost): looks at every tenant's deliveries again. */
+  resync(): void {
+    this.rebuildDue = true
+    this.wake()
   }
 
   /** Stops claiming, interrupts the attempts in flight and waits for them to be recorded. */
@@ -205,6 +254,10 @@ export class WebhookDispatcher {
         this.everyTenant = false
         this.told.clear()
         try {
+          if (this.rebuildDue) {
+            await this.deliverer.rebuildIndex()
+            this.rebuildDue = false
+          }
           const attempts = await this.deliverer.claimDue(free, tenants)
           claimed = attempts.length
           // Every slot filled: more may be due where these were looked for.
@@ -219,6 +272,7 @@ export class WebhookDispatcher {
           }
           if (Date.now() - this.lastPrune > PRUNE_EVERY_MS) {
             this.lastPrune = Date.now()
+            this.rebuildDue = true
             await this.deliverer.prune()
           }
         } catch (err) {
