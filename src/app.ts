@@ -551,8 +551,11 @@ function startWorker(
  * The apps' retention policies: a first sweep a minute after start (or sooner when the period is shorter), then every
  * period; one sweep at a time across processes (see RetentionService).
  */
-function startRetention({ modules, config, db, log, steps }: Stage, profileService: ProfileService) {
-  const retention = new modules.retention.RetentionService(db.dataSource, profileService, log, config.retention)
+function startRetention({ modules, config, db, log, steps, due }: Stage, profileService: ProfileService) {
+  const retention = new modules.retention.RetentionService(db.dataSource, profileService, log, {
+    ...config.retention,
+    sharded: due !== undefined,
+  })
   const period = config.retention.sweepSeconds * 1000
   if (period > 0) {
     const sweep = () => {

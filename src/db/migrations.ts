@@ -26,6 +26,7 @@ import { TenantWordIndexes1764400001700 } from '../../migrations/1764400001700-T
 import { DueTenants1764400001800 } from '../../migrations/1764400001800-DueTenants.js'
 import { WebhookDue1764400001900 } from '../../migrations/1764400001900-WebhookDue.js'
 import { ApiKeyRoutes1764400002000 } from '../../migrations/1764400002000-ApiKeyRoutes.js'
+import { RetentionTenants1764400002100 } from '../../migrations/1764400002100-RetentionTenants.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs under tsx, vitest and tsc output. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   DueTenants1764400001800,
   WebhookDue1764400001900,
   ApiKeyRoutes1764400002000,
+  RetentionTenants1764400002100,
 ]

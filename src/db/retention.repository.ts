@@ -19,11 +19,35 @@ export interface ExpiredProfile {
  * no submission) for longer than the longest of them.
  */
 export class RetentionRepository {
-  /** Tenants with an app whose delete policy is set, and the shortest such policy (a first filter on last_updated). */
-  async deletingTenants(manager: EntityManager): Promise<{ tenantId: string; minDays: number }[]> {
+  /**
+   * The tenants that may have an app with a policy, as marked when a policy is set (`retention_tenants`): what a
+   * sharded database reads instead of every shard of `apps`. `markedAt` as the database wrote it, to the microsecond.
+   */
+  async markedTenants(manager: EntityManager): Promise<{ tenantId: string; markedAt: string }[]> {
+    const rows: { tenant_id: string; marked_at: string }[] = await manager.query(
+      `SELECT tenant_id, marked_at::text FROM retention_tenants ORDER BY tenant_id`,
+    )
+    return rows.map((r) => ({ tenantId: r.tenant_id, markedAt: r.marked_at }))
+  }
+
+  /** Drops the tenant's mark, unless a policy was set since it was read. */
+  async clearMark(manager: EntityManager, tenantId: string, markedAt: string): Promise<void> {
+    await manager.query(`DELETE FROM retention_tenants WHERE tenant_id = $1 AND marked_at = $2::timestamptz`, [
+      tenantId,
+      markedAt,
+    ])
+  }
+
+  /**
+   * Tenants with an app whose delete policy is set, and the shortest such policy (a first filter on last_updated): of
+   * every tenant, or of that one only.
+   */
+  async deletingTenants(manager: EntityManager, tenantId?: string): Promise<{ tenantId: string; minDays: number }[]> {
     const rows: (Pick<AppEntity, 'tenant_id'> & { days: number })[] = await manager.query(
       `SELECT tenant_id, min(delete_profiles_after_days)::int AS days FROM apps
-        WHERE delete_profiles_after_days IS NOT NULL GROUP BY tenant_id ORDER BY tenant_id`,
+        WHERE delete_profiles_after_days IS NOT NULL ${tenantId === undefined ? '' : 'AND tenant_id = $1'}
+        GROUP BY tenant_id ORDER BY tenant_id`,
+      tenantId === undefined ? [] : [tenantId],
     )
     return rows.map((r) => ({ tenantId: r.tenant_id, minDays: r.days }))
   }
@@ -53,11 +77,16 @@ export class RetentionRepository {
     return rows.map((r) => ({ profileId: r.profile_id, appIds: r.apps, cutoff: new Date(r.cutoff) }))
   }
 
-  /** Apps whose text policy is set. */
-  async textDroppingApps(manager: EntityManager): Promise<{ tenantId: string; appId: string; days: number }[]> {
+  /** Apps whose text policy is set: of every tenant, or of that one only. */
+  async textDroppingApps(
+    manager: EntityManager,
+    tenantId?: string,
+  ): Promise<{ tenantId: string; appId: string; days: number }[]> {
     const rows: (Pick<AppEntity, 'tenant_id' | 'id'> & { days: number })[] = await manager.query(
       `SELECT tenant_id, id, drop_submission_text_after_days AS days FROM apps
-        WHERE drop_submission_text_after_days IS NOT NULL ORDER BY tenant_id, id`,
+        WHERE drop_submission_text_after_days IS NOT NULL ${tenantId === undefined ? '' : 'AND tenant_id = $1'}
+        ORDER BY tenant_id, id`,
+      tenantId === undefined ? [] : [tenantId],
     )
     return rows.map((r) => ({ tenantId: r.tenant_id, appId: r.id, days: r.days }))
   }

@@ -240,6 +240,13 @@ export class TenantRepository {
         drop_submission_text_after_days: retention.dropSubmissionTextAfterDays,
       },
     )
+    // The sweep's list of tenants (retention.repository.ts): cleared by the sweep once no app of the tenant has one.
+    if (retention.deleteProfilesAfterDays !== null || retention.dropSubmissionTextAfterDays !== null)
+      await manager.query(
+        `INSERT INTO retention_tenants (tenant_id) VALUES ($1)
+         ON CONFLICT (tenant_id) DO UPDATE SET marked_at = now()`,
+        [tenantId],
+      )
   }
 
   /** The app's summary instructions (docs/guides/summary-instructions.md), already checked. */

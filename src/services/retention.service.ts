@@ -31,7 +31,8 @@ export class RetentionService {
     private readonly ds: DataSource,
     private readonly profiles: ProfileService,
     private readonly log: Pick<Logger, 'info' | 'warn'>,
-    private readonly opts: { batch: number },
+    /** `sharded`: the database is sharded by tenant (Citus); the sweep reads its tenants from their marks. */
+    private readonly opts: { batch: number; sharded?: boolean },
   ) {}
 
   runOnce(): Promise<SweepResult> {
@@ -59,8 +60,12 @@ export class RetentionService {
       if (!ok) return result
       try {
         result.ran = true
-        await this.dropTexts(result)
-        await this.deleteProfiles(result)
+        if (this.opts.sharded) {
+          await this.sweepMarked(result)
+        } else {
+          await this.dropTexts(result, await this.repo.textDroppingApps(this.ds.manager))
+          await this.deleteProfiles(result, await this.repo.deletingTenants(this.ds.manager))
+        }
       } finally {
         await lock.query(`SELECT pg_advisory_unlock($1)`, [SWEEP_LOCK])
       }
@@ -71,8 +76,24 @@ export class RetentionService {
     }
   }
 
-  private async dropTexts(result: SweepResult) {
-    for (const app of await this.repo.textDroppingApps(this.ds.manager)) {
+  /**
+   * The sweep of a sharded database: tenant by tenant, from the marks written when a policy is set, each tenant's apps
+   * read from its own shard. A tenant none of whose apps has a policy any more loses its mark.
+   */
+  private async sweepMarked(result: SweepResult) {
+    const manager = this.ds.manager
+    for (const mark of await this.repo.markedTenants(manager)) {
+      if (this.stopping) return
+      const apps = await this.repo.textDroppingApps(manager, mark.tenantId)
+      const deleting = await this.repo.deletingTenants(manager, mark.tenantId)
+      if (!apps.length && !deleting.length) await this.repo.clearMark(manager, mark.tenantId, mark.markedAt)
+      await this.dropTexts(result, apps)
+      await this.deleteProfiles(result, deleting)
+    }
+  }
+
+  private async dropTexts(result: SweepResult, apps: { tenantId: string; appId: string; days: number }[]) {
+    for (const app of apps) {
       if (this.stopping) return
       let total = 0
       // Each batch in a transaction of its own: the texts and their passages go together.
@@ -90,9 +111,9 @@ export class RetentionService {
     }
   }
 
-  private async deleteProfiles(result: SweepResult) {
+  private async deleteProfiles(result: SweepResult, tenants: { tenantId: string; minDays: number }[]) {
     const manager = this.ds.manager
-    for (const tenant of await this.repo.deletingTenants(manager)) {
+    for (const tenant of tenants) {
       if (this.stopping) return
       const ctx = { tenantId: tenant.tenantId, appId: 'retention', requestId: `retention-${crypto.randomUUID()}` }
       const byApp: Record<string, number> = {}

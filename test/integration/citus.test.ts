@@ -615,6 +615,8 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
     }, 180_000)
 
     it("deletes tenant a's profiles untouched past its app's policy (workers' sweep), none of tenant b's", async () => {
+      const log = path.join(cluster.coordinator.dir, 'log')
+      const from = fs.statSync(log).size
       expect((await a.post('old', { data: 'My name is Olga Old. I live in Oslo.' })).status).toBe(202)
       expect((await b.post('old', { data: 'My name is Otto Other. I live in Bonn.' })).status).toBe(202)
       await a.waitReady('old', 60_000)
@@ -638,6 +640,14 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
       })
       expect((await b.profile('old')).core_info.name.value).toBe('Otto Other')
       expect((await a.profile('alice')).core_info.name.value).toBe('Alice Archer')
+      // The sweeps (every 2 s here) read the apps of the tenant marked with a policy from its shard alone.
+      const text = fs.readFileSync(log, 'utf8').slice(from)
+      const [own] = await q(`SELECT get_shard_id_for_distribution_column('apps', $1::text)::text AS id`, [
+        keys.a.tenantId,
+      ])
+      const read = [...text.matchAll(/issuing SELECT tenant_id, [^\n]*?FROM public\.apps_(\d+)\b/g)].map((m) => m[1]!)
+      expect(read.length).toBeGreaterThan(0)
+      expect([...new Set(read)]).toEqual([own.id])
     }, 120_000)
   },
 )

@@ -2,7 +2,9 @@
 // policies name goes (profiles through the delete use case, with its event; texts dropped, rows and profiles kept).
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RetentionTenants1764400002100 } from '../../migrations/1764400002100-RetentionTenants.js'
 import type { EventMap } from '../../src/events/event-bus.js'
+import { RetentionService } from '../../src/services/retention.service.js'
 import { DashboardBrowser } from '../support/dashboard-client.js'
 import { client, SERVER_URL, startService, type Client, type TestService } from '../support/harness.js'
 import { residue } from '../support/residue.js'
@@ -131,6 +133,43 @@ describe('retention policies', () => {
 
     // A second sweep finds nothing more.
     expect(await svc.profiler.retention!.runOnce()).toEqual({ ran: true, deleted: [], textDropped: [] })
+  })
+
+  it("sharded: sweeps the marked tenants from their own apps; a tenant's mark goes with its policies", async () => {
+    const ds = svc.profiler.db.dataSource
+    const t = svc.profiler.services.tenants
+    const marks = async () =>
+      (await ds.query(`SELECT tenant_id FROM retention_tenants ORDER BY tenant_id`)).map((r: any) => r.tenant_id)
+    const sweeper = new RetentionService(ds, svc.profiler.services.profiles, svc.profiler.log, {
+      batch: 2,
+      sharded: true,
+    })
+    expect(await marks()).toEqual([tenantA])
+    expect((await apps.short!.api.post('old-marked', { data: 'My name is Mark Marked.' })).status).toBe(202)
+    await apps.short!.api.waitReady('old-marked')
+    await backdate(tenantA, 'old-marked', 40)
+    const swept = await sweeper.runOnce()
+    expect(swept.deleted).toEqual([{ tenantId: tenantA, profiles: 1, byApp: { [apps.short!.id]: 1 } }])
+    expect(swept.textDropped).toEqual([{ tenantId: tenantA, appId: apps.short!.id, submissions: 1 }])
+    expect((await apps.short!.api.get('/v1/profile/old-marked')).status).toBe(404)
+
+    // The other tenant's app gets a policy, then loses it: marked, then unmarked by the next sweep.
+    await t.setRetention('tenant-b', 'b', { deleteProfilesAfterDays: 300, dropSubmissionTextAfterDays: null })
+    expect(await marks()).toEqual([tenantA, tenantB].sort())
+    await t.setRetention('tenant-b', 'b', { deleteProfilesAfterDays: null, dropSubmissionTextAfterDays: null })
+    expect(await marks()).toEqual([tenantA, tenantB].sort())
+    expect((await sweeper.runOnce()).deleted).toEqual([])
+    expect(await marks()).toEqual([tenantA])
+
+    // The migration marks the tenants that have a policy.
+    const runner = ds.createQueryRunner()
+    try {
+      await runner.query(`DROP TABLE retention_tenants`)
+      await new RetentionTenants1764400002100().up(runner)
+    } finally {
+      await runner.release()
+    }
+    expect(await marks()).toEqual([tenantA])
   })
 
   it('keeps a profile touched after it was chosen, and never runs two sweeps at once', async () => {

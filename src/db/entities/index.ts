@@ -8,6 +8,7 @@ import { SubmissionEntity } from './submission.entity.js'
 import { ApiKeyEntity, AppEntity, TenantEntity } from './tenant.entity.js'
 import { WebhookDueEntity } from './webhook-due.entity.js'
 import { ApiKeyRouteEntity } from './api-key-route.entity.js'
+import { RetentionTenantEntity } from './retention-tenant.entity.js'
 import { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from './webhook.entity.js'
 
 /**
@@ -34,4 +35,5 @@ export const ENTITIES = [
   DueTenantEntity,
   WebhookDueEntity,
   ApiKeyRouteEntity,
+  RetentionTenantEntity,
 ]

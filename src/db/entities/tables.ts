@@ -9,6 +9,7 @@ import type { SubmissionEntity } from './submission.entity.js'
 import type { ApiKeyEntity, AppEntity, TenantEntity } from './tenant.entity.js'
 import type { WebhookDueEntity } from './webhook-due.entity.js'
 import type { ApiKeyRouteEntity } from './api-key-route.entity.js'
+import type { RetentionTenantEntity } from './retention-tenant.entity.js'
 import type { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEndpointEntity } from './webhook.entity.js'
 
 /** Each table's entity, by table name. */
@@ -32,6 +33,7 @@ export interface Tables {
   due_tenants: DueTenantEntity
   webhook_due: WebhookDueEntity
   api_key_routes: ApiKeyRouteEntity
+  retention_tenants: RetentionTenantEntity
 }
 
 /**
