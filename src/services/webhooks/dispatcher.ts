@@ -43,11 +43,6 @@ export class WebhookDeliverer {
     this.leaseSeconds = Math.ceil(opts.timeoutMs / 1000) + 30
   }
 
-  /** Whether the poll reads the tenants due from an index (a sharded database) rather than every tenant's rows. */
-  get indexed(): boolean {
-    return this.dueIndex !== undefined
-  }
-
   /**
    * Claims up to `limit` due deliveries, of every tenant (on a sharded database: of the tenants its index says are
    * due) or of the given tenants only; each is returned with its tenant and the promise of its attempt.

@@ -18,18 +18,20 @@ export interface DueTenant {
  * missed (none was listening, or one died before it settled) is restored by `rebuild`, a look at every shard that the
  * dispatcher runs at its start, hourly and when its event connection lost events.
  */
+/** A write that only ever brings a tenant's row earlier, and tells a look that read it before that something came. */
+const KEEP_EARLIER = `ON CONFLICT (tenant_id) DO UPDATE
+  SET due_at = least(webhook_due.due_at, excluded.due_at), version = webhook_due.version + 1`
+
 export class WebhookDueIndex {
   constructor(
     private readonly ds: DataSource,
     private readonly repo: WebhookRepository,
   ) {}
 
-  /** The tenant needs a look at `at` at the latest; now when not given. */
-  async mark(tenantId: string, at?: Date): Promise<void> {
+  /** The tenant needs a look at `at` (a Date, or as the database wrote it) at the latest; now when not given. */
+  async mark(tenantId: string, at?: Date | string): Promise<void> {
     await this.ds.query(
-      `INSERT INTO webhook_due (tenant_id, due_at) VALUES ($1, coalesce($2::timestamptz, now()))
-       ON CONFLICT (tenant_id) DO UPDATE
-         SET due_at = least(webhook_due.due_at, excluded.due_at), version = webhook_due.version + 1`,
+      `INSERT INTO webhook_due (tenant_id, due_at) VALUES ($1, coalesce($2::timestamptz, now())) ${KEEP_EARLIER}`,
       [tenantId, at ?? null],
     )
   }
@@ -58,12 +60,7 @@ export class WebhookDueIndex {
         [tenantId, next, seen],
       )
     } else {
-      await this.ds.query(
-        `INSERT INTO webhook_due (tenant_id, due_at) VALUES ($1, $2::timestamptz)
-         ON CONFLICT (tenant_id) DO UPDATE
-           SET due_at = least(webhook_due.due_at, excluded.due_at), version = webhook_due.version + 1`,
-        [tenantId, next],
-      )
+      await this.mark(tenantId, next)
     }
   }
 
@@ -73,9 +70,7 @@ export class WebhookDueIndex {
     if (!next.length) return 0
     await this.ds.query(
       `INSERT INTO webhook_due (tenant_id, due_at)
-       SELECT * FROM unnest($1::text[], $2::timestamptz[])
-       ON CONFLICT (tenant_id) DO UPDATE
-         SET due_at = least(webhook_due.due_at, excluded.due_at), version = webhook_due.version + 1`,
+       SELECT * FROM unnest($1::text[], $2::timestamptz[]) ${KEEP_EARLIER}`,
       [next.map((n) => n.tenantId), next.map((n) => n.at)],
     )
     return next.length
