@@ -71,4 +71,23 @@ describe('standing facts and names in chat', () => {
     expect(profile.core_info.location).toBeUndefined()
     expect(eventsOf(profile)).toEqual(['their sister lives in Oslo and has two dogs'])
   })
+
+  it('keeps the languages the person speaks, and not those of the assistant or a relative', async () => {
+    await post(api, 'ana', {
+      input_type: 'conversation',
+      data: chat([
+        ['I speak German and Dutch. Do you speak other languages?', 'yes! i speak english, spanish, and french.'],
+        ['Impressive. Any pets?', "My dogs name is tyson. my mom speaks portuguese. I can't swim though"],
+      ]),
+    })
+    const profile = await api.waitReady('ana')
+    const languages = profile.memories.find((m: Memory) => m.event === 'speaks English, Spanish and French')
+    expect(languages).toEqual({ event: 'speaks English, Spanish and French', importance: 'medium', confidence: 0.7 })
+    const events = eventsOf(profile)
+    expect(events).toContain('their dog is named Tyson')
+    expect(events).toContain('cannot swim')
+    expect(events.join(' ')).not.toMatch(/German|Dutch|Portuguese/i)
+    const res = await api.get('/v1/profile/ana/context?max_tokens=500')
+    expect(((await res.json()) as { text: string }).text).toContain('speaks English, Spanish and French')
+  })
 })

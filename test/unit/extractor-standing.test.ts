@@ -214,3 +214,20 @@ describe('bad inputs', () => {
     }
   })
 })
+
+describe('names, abilities and efforts', () => {
+  it('names a relative or a pet by the name the person gives', () => {
+    expect(events('My dogs name is tyson. How many grandchildren do you have?')).toEqual(['their dog is named Tyson'])
+    expect(events("yeah my son's name is Jack")).toEqual(['their son is named Jack'])
+    expect(events('My name is Bob.')).toEqual([])
+  })
+
+  it('reads what the person cannot or would never do, and what they try to do', () => {
+    expect(events("I can't swim.")).toEqual(['cannot swim'])
+    expect(events("I don't drive though")).toEqual(['does not drive'])
+    expect(events('Yuck... Snails. I would never eat a snail.')).toEqual(['would never eat a snail'])
+    expect(events('I try to walk everyday but sometimes I am too busy.')).toEqual(['tries to walk everyday'])
+    for (const said of ['I try to help you.', 'I can not help it.', 'I would never do that.'])
+      expect(events(said), said).toEqual([])
+  })
+})

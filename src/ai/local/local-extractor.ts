@@ -16,6 +16,7 @@ import { ruleNegation, ruleUsedTo } from './negation.js'
 import { isVerbAfterI } from './nlp.js'
 import { ruleOccupation } from './occupation.js'
 import { ruleNeeds } from './needs.js'
+import { ruleLanguages } from './languages.js'
 import { ruleStandingFacts } from './standing.js'
 import { otherSubject, withoutOthersQuotes } from './others.js'
 import { rulePeopleSay, rulePersonality } from './personality.js'
@@ -249,6 +250,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       ruleNeeds(info, ctx)
       rulePersonality(info, ctx)
       ruleMemories(info, ctx)
+      ruleLanguages(info, ctx)
       ruleStandingFacts(info, ctx, { any: acc.taken > before.taken, memory: acc.memoryCount > before.memories })
     }
     prev = info

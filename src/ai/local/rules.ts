@@ -170,6 +170,8 @@ const RULES = {
   'memory.likes': '"I like to go to the playground with friends": a liking no interest rule places (undated, low)',
   'memory.ongoing': '"I am working on a robot": something the person is in the middle of (undated, low importance)',
   'memory.goal': '"I want to go to culinary school" -> "wants to go to culinary school" (0.5, undated, low importance)',
+  'memory.languages':
+    '"I speak English and French", "I am fluent in German", "I do not speak French" (undated, medium importance)',
   'memory.family-fact': '"my son is in junior high" -> "their son is in junior high" (undated, low importance)',
   // preferences.conversation_style
   'style.concise': '"keep it short", "short answers", "be brief"',

@@ -80,17 +80,27 @@ const HABITS = pattern`stay|work|drive|ride|help|volunteer|raise|teach|coach|go|
   practice|practise|study|sell|sing|paint|dance|swim|hike|fish|hunt|knit|sew|garden|camp|travel|exercise|jog|bike|
   foster|mentor|wear|keep|feed|build|fix|repair|manage|lead|serve|save|share|make`
 
-/** "i stay at home", "i usually drive my truck": 1 the verb, 2 what follows it. */
-const HABIT = new RegExp(`^i ${ADV}(${HABITS}) (.+)$`)
+/** "i stay at home", "i usually drive my truck", "i try to walk every day": 1 "try to", 2 the verb, 3 what follows. */
+const HABIT = new RegExp(`^i ${ADV}(try to )?(${HABITS}) (.+)$`)
 
 /** What reads badly after "has no": "has no car", never "has no lot of free time", "has no their car". */
 const NOT_NONE = new RegExp(pattern`^(?:idea|clue|time|choice|problem|doubt|plans?|words|bunch|lots?|many|much|
   enough|them|it|that|this|those|these|the|their|my|too|so|as|such)\b`)
 
-/** "i do not drive", "i never cook": a habit the person does not have (1 the verb, 2 what follows, if anything). */
-const NO_HABIT = new RegExp(`^i ${ADV}(?:do not|never) (${HABITS})(?: (.+))?$`)
+/**
+ * "i do not drive", "i never cook", "i can not swim", "i would never eat a snail": a habit the person does not have or
+ * an ability they lack (1 how it is said, 2 the verb, 3 what follows, if anything).
+ */
+const NO_HABIT = new RegExp(`^i ${ADV}(do not|never|can not|would never) (${HABITS})(?: (.+))?$`)
+/** How each way of saying no reads in the third person. */
+const NO_HABIT_WORDS: Record<string, string> = {
+  'do not': 'does not',
+  never: 'does not',
+  'can not': 'cannot',
+  'would never': 'would never',
+}
 /** Verbs whose "not" says something alone: "does not drive", "does not cook". */
-const ALONE = new Set('drive cook drink swim travel exercise dance work eat sing smoke'.split(' '))
+const ALONE = new Set('drive cook drink swim travel exercise dance work eat sing smoke ride bike hike fish'.split(' '))
 
 /** "i am not a morning person", "i am not religious": what the person is not (1). */
 const IS_NOT = /^i am not (?:(?:really|very|much of|at all) )*((?:a |an )?[a-z]+(?: person| fan| type)?)$/
@@ -133,18 +143,25 @@ const PEOPLE = Object.keys(PEOPLE_NOUNS)
   .sort((a, b) => b.length - a.length)
   .join('|')
 
+/** Where "my" opens a fact: the clause's start, or after an interjection ("i am ok my husband is a doctor"). */
+const AROUND =
+  '(?:^|\\b(?:ok|okay|yes|yeah|yep|well|so|and|but|oh|lol|haha|actually|cool|nice|wow|awesome|great|true|hi|hey) )my '
+/** Who a family fact is about: a relative, a friend or a pet, with the words that tell which one. */
+const WHO =
+  `(?:(?:older|younger|big|little|oldest|youngest|eldest|two|three|best|pet|new|old|only) )*` +
+  `(?:${PEOPLE}|dog|cat|puppy|kitten|horse|pet [a-z]+|pet|parents|kids|children|family|twins)`
 /**
  * "my son is in junior high", "my wife works at a bank", "my dogs love the beach": 1 who (a relative, a friend or a
- * pet), 2 what is said of them. A copula, or a verb in the third person or the past. At the clause's start or after an
- * interjection ("i am ok my husband is a doctor": chat leaves out the comma).
+ * pet), 2 what is said of them. A copula, or a verb in the third person or the past. Where AROUND says.
  */
 const FAMILY = new RegExp(
-  `(?:^|\\b(?:ok|okay|yes|yeah|yep|well|so|and|but|oh|lol|haha|actually|cool|nice|wow|awesome|great|true|hi|hey) )my ` +
-    `((?:(?:older|younger|big|little|oldest|youngest|eldest|two|three|best|pet|new|old|only) )*` +
-    `(?:${PEOPLE}|dog|cat|puppy|kitten|horse|pet [a-z]+|pet|parents|kids|children|family|twins)s?) ` +
+  `${AROUND}(${WHO}s?) ` +
     `((?:is|are|was|were|has|have|works|lives|loves|likes|goes|plays|runs|owns|stays|studies|teaches|worked|lived|` +
     `raised|taught|helps|helped|gets|got|does|did|makes|made|travels|travel|live|work|love|like|play|go)(?: .+)?)$`,
 )
+
+/** "my dog's name is tyson", "my sons name is jack": 1 who, 2 their name (one word). */
+const NAMED = new RegExp(`${AROUND}(${WHO})(?:'s|s)? name is ([a-z][a-z'-]*)$`)
 
 /** Third person of a verb said in the first person: "have" -> "has", "watch" -> "watches", "study" -> "studies". */
 export function thirdPerson(verb: string): string {
@@ -239,10 +256,12 @@ function ruleNegatedFact(text: string, ctx: RuleContext, before: ReadBefore): vo
   }
   const habit = NO_HABIT.exec(text)
   if (habit) {
-    const [, verb, rest] = habit
-    const phrase = rest === undefined ? '' : factPhrase(rest)
+    const [, how, verb, rest] = habit
+    // "i can not swim though": what follows the verb may end the fact at once
+    const kept = rest === undefined ? '' : ` ${rest}`.replace(FACT_END, '').trim()
+    const phrase = kept ? factPhrase(kept) : ''
     if (phrase === undefined || (!phrase && !ALONE.has(verb!)) || NOT_HABIT.test(rest ?? '')) return
-    return add(ctx, `does not ${verb}${phrase ? ` ${phrase}` : ''}`, 'memory.habit', habit)
+    return add(ctx, `${NO_HABIT_WORDS[how!]} ${verb}${phrase ? ` ${phrase}` : ''}`, 'memory.habit', habit)
   }
   const isNot = IS_NOT.exec(text)
   if (isNot && !NOT_IS.test(isNot[1]!) && !/^(?:sure|a fan|into|that|this|the)\b/.test(isNot[1]!))
@@ -282,11 +301,11 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
   const habit = HABIT.exec(text)
   if (habit) {
     if (before.any) return
-    const [, verb, rest] = habit
+    const [, tries, verb, rest] = habit
     // "i use to work for the cia": "used to", misspelt (memories.ts reads the past)
     if (NOT_HABIT.test(rest!) || (verb === 'use' && /^to\b/.test(rest!))) return
     const phrase = factPhrase(rest!)
-    if (phrase) add(ctx, `${thirdPerson(verb!)} ${phrase}`, 'memory.habit', habit)
+    if (phrase) add(ctx, `${tries ? `tries to ${verb}` : thirdPerson(verb!)} ${phrase}`, 'memory.habit', habit)
     return
   }
   const likes = LIKES.exec(text)
@@ -305,6 +324,11 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
     // one word stands when it describes the person ("i am biracial"), not when it may name them ("i am dawn")
     if (phrase && (phrase.includes(' ') || nlpHas(phrase, '#Adjective')))
       return add(ctx, `is ${phrase}`, 'memory.is', is)
+  }
+  const named = NAMED.exec(text)
+  if (named && !before.memory) {
+    const name = ctx.cases.restore(named[2]!)
+    return add(ctx, `their ${named[1]} is named ${name[0]!.toUpperCase()}${name.slice(1)}`, 'memory.family-fact', named)
   }
   const family = FAMILY.exec(text)
   if (family && !before.memory) {

@@ -1,0 +1,98 @@
+// The languages a person speaks: "i speak english, spanish and french", "i am fluent in german", "i only speak
+// english", "i do not speak french". An assistant reads them to choose the language of its reply, and no field holds
+// them: each statement becomes an undated memory of medium importance, with the languages named as the vocabulary
+// writes them ("speaks English, Spanish and French"). Only names of language-data.ts count (built from WordNet and
+// ISO 639-1 by scripts/build-vocabularies.mjs), so "i speak my mind" or "i speak to my mom" say nothing.
+import { LANGUAGE_NAMES } from './language-data.js'
+import type { ClauseInfo, RuleContext } from './rules-common.js'
+import { ADV } from './rules-common.js'
+import { pattern } from './regex.js'
+
+/** Below the field rules: the statement's shape is plain, but "speak" is also said of a moment ("i speak at 3"). */
+const CONFIDENCE = 0.7
+
+let names: Map<string, string> | undefined
+let alternation: string | undefined
+
+/** Lower case -> as written, built on first use: a thread that never reads "speak" never pays for the table. */
+function table(): { names: Map<string, string>; alternation: string } {
+  if (names && alternation) return { names, alternation }
+  names = new Map(
+    LANGUAGE_NAMES.split(/[|\n]/)
+      .filter(Boolean)
+      .map((name) => [name.toLowerCase(), name]),
+  )
+  // longest first: "mandarin chinese" before "mandarin"
+  alternation = [...names.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((name) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))
+    .join('|')
+  return { names, alternation }
+}
+
+/** How well: said before the first language and kept in the memory ("speaks a little Japanese"). */
+const LEVEL = pattern`fluent|a little|a bit of|some|basic|broken|conversational|decent|good|perfect|native`
+
+let statements: RegExp | undefined
+
+/**
+ * 1 how it is said ("speak", "can speak", "am fluent in", "do not speak"), 2 the level, 3 the languages ("english,
+ * spanish, and french"), up to the clause's end, a word that is no language, or where and with whom it is spoken.
+ */
+function statement(): RegExp {
+  if (statements) return statements
+  const { alternation: language } = table()
+  const list = `(?:${language})(?:(?:,? and |, ?| or |/)(?:${language}))*`
+  statements = new RegExp(
+    `^(?:so |and |but |also |yes |yeah |well )?i ${ADV}` +
+      pattern`(speak|can speak|am fluent in|do not speak|can not speak|never learned|know)` +
+      ` (?:(${LEVEL}) )?(${list})(?: (?:fluently|well|too|as well|a little|now)\\b)?` +
+      // "i speak english at home", "i speak asl with my brother": where and with whom, not what
+      `(?: (?:with|at|to|in|when|because|since|but|and i|for) .*)?$`,
+  )
+  return statements
+}
+
+/** "english, spanish, and french" -> "English, Spanish and French". */
+function namedList(words: string): string {
+  const { names: byLower } = table()
+  const { alternation: language } = table()
+  const found = words.match(new RegExp(`\\b(?:${language})\\b`, 'g')) ?? []
+  const written = [...new Set(found)].map((name) => byLower.get(name) ?? name)
+  return written.length < 2 ? written.join('') : `${written.slice(0, -1).join(', ')} and ${written.at(-1)}`
+}
+
+/** What each way of saying it becomes in the third person. */
+function memoryText(verb: string, level: string | undefined, languages: string, only: boolean): string | undefined {
+  const how = only ? 'only ' : level ? `${level} ` : ''
+  switch (verb) {
+    case 'speak':
+    case 'can speak':
+      return `speaks ${how}${languages}`
+    case 'am fluent in':
+      return `is fluent in ${languages}`
+    case 'do not speak':
+    case 'can not speak':
+    case 'never learned':
+      return `does not speak ${languages}`
+    // "i know french": a language, but "know" says little of how well
+    case 'know':
+      return level || only ? undefined : `knows ${languages}`
+    default:
+      return undefined
+  }
+}
+
+/** The languages the person says they speak, or do not, in one clause of their own. */
+export function ruleLanguages(clause: ClauseInfo, ctx: RuleContext): void {
+  if (clause.question || clause.hedged || clause.desire || !/\b(?:speak|fluent|learned|know)\b/.test(clause.text))
+    return
+  const said = statement().exec(clause.text)
+  if (!said) return
+  const [, verb, level, list] = said
+  const languages = namedList(list!)
+  const only = /\bonly (?:speak|can speak)\b/.test(said[0])
+  const event = languages && memoryText(verb!, level, languages, only)
+  if (!event) return
+  ctx.acc.addMemory({ event, importance: 'medium', confidence: CONFIDENCE }, 'memory.languages', said)
+}
