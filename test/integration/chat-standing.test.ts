@@ -72,12 +72,13 @@ describe('standing facts and names in chat', () => {
     expect(eventsOf(profile)).toEqual(['their sister lives in Oslo and has two dogs'])
   })
 
-  it('keeps the languages the person speaks, and not those of the assistant or a relative', async () => {
+  it('keeps languages, relatives and places never visited, and not the assistant’s or a relative’s', async () => {
     await post(api, 'ana', {
       input_type: 'conversation',
       data: chat([
         ['I speak German and Dutch. Do you speak other languages?', 'yes! i speak english, spanish, and french.'],
         ['Impressive. Any pets?', "My dogs name is tyson. my mom speaks portuguese. I can't swim though"],
+        ['My sister lives in Rome. Ever been?', 'no, i have never been to Italy. my brother went there'],
       ]),
     })
     const profile = await api.waitReady('ana')
@@ -86,7 +87,9 @@ describe('standing facts and names in chat', () => {
     const events = eventsOf(profile)
     expect(events).toContain('their dog is named Tyson')
     expect(events).toContain('cannot swim')
-    expect(events.join(' ')).not.toMatch(/German|Dutch|Portuguese/i)
+    expect(events).toContain('has never been to Italy')
+    expect(events).toContain('has a brother')
+    expect(events.join(' ')).not.toMatch(/German|Dutch|Portuguese|sister|Rome/i)
     const res = await api.get('/v1/profile/ana/context?max_tokens=500')
     expect(((await res.json()) as { text: string }).text).toContain('speaks English, Spanish and French')
   })

@@ -10,7 +10,7 @@ describe('languages the person speaks', () => {
   it('names each language as the vocabulary writes it', () => {
     expect(events('I speak english, spanish, and french.')).toEqual(['speaks English, Spanish and French'])
     expect(events('I am from china, so I speak mandarin')).toEqual(['speaks Mandarin'])
-    expect(events('I speak ASL with my brother.')).toEqual(['speaks ASL'])
+    expect(events('I speak ASL with my brother.')).toEqual(['speaks ASL', 'has a brother'])
     expect(events('i speak fluent spanish at home')).toEqual(['speaks fluent Spanish'])
     expect(events('I am fluent in German and I speak a little Japanese.')).toEqual([
       'is fluent in German',

@@ -55,6 +55,11 @@ export class Acc {
     return this.written
   }
 
+  /** The events of the memories the rules have kept so far. */
+  get memoryEvents(): string[] {
+    return this.memories.map((memory) => memory.event)
+  }
+
   /** How many memories the rules have kept so far. */
   get memoryCount(): number {
     return this.memories.length

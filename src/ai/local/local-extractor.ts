@@ -16,6 +16,7 @@ import { ruleNegation, ruleUsedTo } from './negation.js'
 import { isVerbAfterI } from './nlp.js'
 import { ruleOccupation } from './occupation.js'
 import { ruleNeeds } from './needs.js'
+import { addKin, kinMentions, type KinMention } from './kin.js'
 import { ruleLanguages } from './languages.js'
 import { ruleStandingFacts } from './standing.js'
 import { otherSubject, withoutOthersQuotes } from './others.js'
@@ -185,6 +186,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     }
   }
   let prev: ClauseInfo | undefined
+  const kin: KinMention[] = []
   const split = splitClauses(normalized)
   const clauses = split.flatMap((clause, index) => {
     if (clause.question || clause.reported) return [clause]
@@ -224,6 +226,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   for (const clause of clauses) {
     const info = describe(clause)
     if (acc.trace) acc.trace.clause = info.text
+    if (!info.reported) kin.push(...kinMentions(info.text))
     if (info.reported) {
       // what others say of the person is only weak evidence of a trait ("people say i am stubborn")
       rulePeopleSay(info, ctx)
@@ -255,6 +258,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     }
     prev = info
   }
+  addKin(kin, acc.memoryEvents, ctx)
   readAnswers(opts.answers ?? [], ctx)
   // Weaker than any name the person gives: taken only when the text gives none.
   if (opts.addressed && !acc.hasCore('name')) {

@@ -172,6 +172,8 @@ const RULES = {
   'memory.goal': '"I want to go to culinary school" -> "wants to go to culinary school" (0.5, undated, low importance)',
   'memory.languages':
     '"I speak English and French", "I am fluent in German", "I do not speak French" (undated, medium importance)',
+  'memory.never-done': '"I have never been to Spain" -> "has never been to Spain" (undated, low importance)',
+  'memory.kin': '"my sister went there" -> "has a sister": a relative named in passing (0.5, undated, low importance)',
   'memory.family-fact': '"my son is in junior high" -> "their son is in junior high" (undated, low importance)',
   // preferences.conversation_style
   'style.concise': '"keep it short", "short answers", "be brief"',

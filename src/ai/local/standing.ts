@@ -88,6 +88,18 @@ const NOT_NONE = new RegExp(pattern`^(?:idea|clue|time|choice|problem|doubt|plan
   enough|them|it|that|this|those|these|the|their|my|too|so|as|such)\b`)
 
 /**
+ * "i have never been to colorado", "i have not seen an owl": what the person has never done (1 how it is said, 2 the
+ * participle, 3 what follows). A reader keeps it: an assistant suggesting a trip or a dish reads it first.
+ */
+const NEVER_DONE = new RegExp(
+  `^(?:no |nope |well |oh |haha |lol )?i ${ADV}(have never|have not|had never|never) ` +
+    pattern`(been to|visited|seen|tried|eaten|had|owned|met|played|read|watched|ridden|flown|driven|traveled to|
+    travelled to|lived in|left|heard of|heard|used|made|cooked|taken|learned|won|lost) (.+)$`,
+)
+/** What "never been" says that no other rule reads: a trip, a thing tried, a person met. */
+const NOT_DONE = /^(?:that|this|it|them|him|her|one|any|anything|such|so|there|here|better|you|your)\b/
+
+/**
  * "i do not drive", "i never cook", "i can not swim", "i would never eat a snail": a habit the person does not have or
  * an ability they lack (1 how it is said, 2 the verb, 3 what follows, if anything).
  */
@@ -247,6 +259,14 @@ function ruleGoal(text: string, ctx: RuleContext, before: ReadBefore): void {
 /** What the person has none of, does not do or is not: "has no car", "does not drive", "is not a morning person". */
 function ruleNegatedFact(text: string, ctx: RuleContext, before: ReadBefore): void {
   if (before.any) return
+  const never = NEVER_DONE.exec(text)
+  if (never) {
+    const [, how, done, rest] = never
+    const phrase = NOT_DONE.test(rest!) ? undefined : factPhrase(rest!)
+    const negation = how === 'have not' ? 'has not' : 'has never'
+    if (phrase) add(ctx, `${negation} ${done} ${phrase}`, 'memory.never-done', never)
+    return
+  }
   const none = HAS_NONE.exec(text)
   if (none) {
     if (NOT_HAD.test(none[1]!)) return
