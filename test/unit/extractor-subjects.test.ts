@@ -3,6 +3,7 @@
 // these tests (not taken from any evaluation data). See docs/architecture/local-extractor.md.
 import { describe, expect, it } from 'vitest'
 import { LocalExtractor } from '../../src/ai/local/local-extractor.js'
+import { splitClauses } from '../../src/ai/local/text.js'
 import type { Extraction } from '../../src/domain/profile.js'
 
 const extractor = new LocalExtractor({ now: () => new Date('2024-06-15T12:00:00Z') })
@@ -235,5 +236,31 @@ describe('bad inputs', () => {
       // generous: a quadratic scan of these inputs takes minutes
       expect(performance.now() - started).toBeLessThan(10_000)
     }
+  })
+})
+
+describe('a statement that runs into a question', () => {
+  it('reads the statement before the question chat leaves unstopped, at full strength', () => {
+    for (const e of both('I also love board games would you be up for that?'))
+      expect(e.interests?.hobbies).toEqual([{ value: 'board games', confidence: 0.9 }])
+    for (const e of both('I love ice cream what is your favorite?')) expect(interests(e)).toEqual(['ice cream'])
+    for (const e of both('I enjoy running do you?')) expect(e.interests?.sports?.[0]?.confidence).toBe(0.85)
+  })
+
+  it('reads nothing from the question itself, or from a verb with nothing before the question', () => {
+    for (const said of ['I wonder what you think?', 'I love how you do that?', 'i like what you said?'])
+      for (const e of both(said)) expect(interests(e), said).toEqual([])
+    expect(splitClauses('i love ice cream what is your favorite?').map((c) => [c.text, c.question])).toEqual([
+      ['i love ice cream', false],
+      ['what is your favorite', true],
+    ])
+  })
+
+  it('finds the question in linear time, however many spaces come before it', () => {
+    const started = process.cpuUsage()
+    splitClauses(`i love ${' '.repeat(200_000)}x?`)
+    splitClauses(`i love it ${'do '.repeat(50_000)}you?`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(2)
   })
 })

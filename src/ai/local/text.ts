@@ -96,6 +96,7 @@ export function splitClauses(normalized: string): Clause[] {
             '\\s+-\\s+',
         ),
       )
+      .flatMap((part) => (isQuestion ? splitAskedBack(part) : [part]))
       .map((p) => cleanClause(p))
       .filter((p) => p.length > 0)
     parts.forEach((part, position) => {
@@ -129,6 +130,21 @@ export function chunk(text: string, max: number): string[] {
 }
 
 const ASKS_YOU = /^(?:do|does|did|are|is|have|has|can|could|would|will|what|how|where|who|why|which)\s+(?:you|your)\b/
+
+/** Where chat runs a question back into a statement without a stop: "i love ice cream what is your favorite?" */
+const ASKED_BACK = new RegExp(pattern`(?<!\s)\s+(?=(?:
+  (?:do|did|are|have|can|would|will|what|how|where|which)\s+(?:you|your)|
+  (?:what|how)\s+(?:about|is|are)\s+(?:you|your))\b)`)
+
+/**
+ * A statement of the person's own and the question it runs into, as two parts: "i love board games would you be up
+ * for that?" -> "i love board games", "would you be up for that?". The statement needs two words after "i".
+ */
+function splitAskedBack(part: string): string[] {
+  if (!/^i\s+\S+\s+\S/.test(part)) return [part]
+  const at = part.search(ASKED_BACK)
+  return at > 0 ? [part.slice(0, at), part.slice(at).trimStart()] : [part]
+}
 
 const INTERJECTION = new RegExp(pattern`
   ^(?:(?:yes|yeah|yep|yup|no(?=[,!.]|\s+(?:i|we|it|that|this|not|thanks|way)\b)|nope|nah|well|oh|ah|aw|wow|lol|
