@@ -250,6 +250,16 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
     'loose',
   ],
   [
+    // "we live in nebraska": the person's household, so the person's place, but only a place the lexicon knows
+    'location.we-live-in',
+    new RegExp(
+      `^(?:we|my family and i|me and my [a-z]+) ${ADV}(?:live|are living|are based|have lived|have been living) ` +
+        '(?:here )?(?:in|near|outside(?: of)?|around) (.+)$',
+    ),
+    0.75,
+    'strict',
+  ],
+  [
     'location.never-been-outside',
     rx`\\bi ${ADV}(?:have )?never (?:been|left|lived) (?:out(?:side)? of|anywhere but|anywhere except) (.+)$`,
     0.6,

@@ -81,6 +81,18 @@ const IS_MY_PASSION =
   new RegExp(pattern`^([a-z][a-z '-]+?) (?:is|are) (?:really |definitely |truly )?(?:my|a) (?:passion|
   hobby|hobbies|thing|jam|obsession|guilty pleasure|love)(?: of mine)?()$`)
 
+/**
+ * Words a favourite film or book cannot open or end with: what points elsewhere ("it", "that one"), says nothing yet
+ * ("something with action", "hard to say") or is cut off ("the").
+ */
+const NOT_TITLE_START = new RegExp(pattern`^(?:it|that|this|those|these|one|ones|the one|any|anything|something|
+  everything|nothing|whatever|too|so|hard|tough|probably|either|your|yours|mine|same|the same|not|no)\b`)
+const NOT_TITLE_END = /\b(?:the|a|an|of|and|or|to|with|in|on|for|by|is|was|my|your)$/
+
+/** A film's or a book's title said in lower case with words of any kind: "clueless", "friday", "old yeller". */
+const readsAsTitle = (item: string) =>
+  item.split(' ').length <= 6 && !NOT_TITLE_START.test(item) && !NOT_TITLE_END.test(item) && /[a-z]{3}/.test(item)
+
 /** "my favorite food is pizza", "horror movies are my favorite", "my favorite thing to do is hike". */
 function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   const text = clause.text
@@ -158,8 +170,9 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   for (const item of titled ? [cutRaw] : splitList(cutRaw)) {
     const noun =
       classifyNoun(item, category, 1) ??
-      (titled && /^the \S/.test(item) ? { category, value: item, weight: 0.9 } : undefined)
-    if (!noun) continue
+      (titled && /^the \S/.test(item) ? { category, value: item, weight: 0.9 } : undefined) ??
+      (titled && category !== 'music' && readsAsTitle(item) ? { category, value: item, weight: 0.8 } : undefined)
+    if (!noun || (titled && NOT_TITLE_START.test(item))) continue
     const asTitle = category === 'books' || category === 'movies_tv' || (category === 'music' && noun.weight < 1)
     const title = asTitle ? item.replace(/^(?:a|an|my)\s+/, '').trim() : noun.value
     ctx.acc.addInterest(category, ctx.cases.restore(title), conf, rule, match)

@@ -18,7 +18,7 @@ export const GENERIC = new Set(
   job work life it that this them those these things thing stuff everything anything something nothing you people myself
   lot much time one all him her me us everyone everybody idea way home fun them all there here day days night weather
   music_ it_all job_ school yourself what when how why too also so very really sure ones person guy girl man woman
-  mine yours his hers ours theirs`
+  mine yours his hers ours theirs kind kinds type types sort sorts variety varieties`
     .split(/\s+/)
     .filter((w) => w && !w.endsWith('_')),
 )

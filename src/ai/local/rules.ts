@@ -49,6 +49,7 @@ const RULES = {
   'identity.pronouns': '"my pronouns are they/them", "she/they" said by itself: a memory "uses X pronouns"',
   // core_info.location
   'location.live-in': '"I live in X", "I am based in X", "I reside near X"',
+  'location.we-live-in': '"we live in X", "my family and I live in X": a place the lexicon knows (0.75)',
   'location.never-been-outside': '"I have never been outside of X"',
   'location.moved-to': '"I moved to X", "I moved from Y to X", "I just relocated to X"',
   'location.am-from': '"I am (originally) from X"',

@@ -33,7 +33,7 @@ const STAND_IN = new RegExp(
   pattern`\b(?:${STAND_IN_WORDS}|you|two|three|four|five|same|\d+|every|each|day|days|week|weeks|month|months|
   year|years|time|times|night|nights|morning|weekend|weekends|today|tonight|lot|lots|much|more|all|anything|
   everything|something|nothing|once|twice|least|most|often|always|never|ever|
-  again|basically|really)\b`,
+  again|basically|really|kinds?|types?|sorts?|different|various)\b`,
   'g',
 )
 
