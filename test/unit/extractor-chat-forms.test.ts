@@ -51,3 +51,16 @@ describe('vague words', () => {
     expect(values(x('I like all kinds of music.'))).toEqual(['music'])
   })
 })
+
+describe('a job said in passing', () => {
+  it('reads "X by trade" without "I am", and never a relative’s', () => {
+    expect(x('electrician by trade').core_info?.occupation?.value).toBe('electrician')
+    expect(x('my dad is a plumber by trade').core_info?.occupation).toBeUndefined()
+  })
+
+  it('reads what was and what is now as two clauses', () => {
+    const e = x('I used to be a teacher, now I am a nurse.')
+    expect(e.core_info?.occupation?.value).toBe('nurse')
+    expect(e.memories?.map((m) => m.event)).toEqual(['used to be a teacher'])
+  })
+})

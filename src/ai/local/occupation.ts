@@ -242,7 +242,10 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.work-as', match)) return
   match = /\bmy (?:job|profession|occupation|career|day job|role) is (?:a |an |being a |being an )?(.+)$/.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.my-job-is', match)) return
-  match = rx`\\bi am (?:a |an )?(.+?) by (?:profession|trade)\\b`.exec(text)
+  // "electrician by trade": chat leaves out "i am" at a clause's start
+  match =
+    rx`\\bi am (?:a |an )?(.+?) by (?:profession|trade)\\b`.exec(text) ??
+    rx`^(?:a |an )?([a-z]+(?: [a-z]+)?) by (?:profession|trade)\\b`.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.by-profession', match)) return
   match = RETIRED.exec(text)
   if (match) {

@@ -88,7 +88,7 @@ export function splitClauses(normalized: string): Clause[] {
       .split(
         re(
           ';|\\s*(?:,\\s*)?\\b(?:but|because|although|though|however|cause|cuz)\\s+|' +
-            `,\\s*(?=(?:and |so |then |plus )?(?:${SUBJECT_START}|what|how|where|who|why|when|` +
+            `,\\s*(?=(?:and |so |then |plus |now |but now )?(?:${SUBJECT_START}|what|how|where|who|why|when|` +
             'do|does|did|are|have|can|would)\\b)|' +
             // not "me and my friend love hiking": the person is part of that subject
             `(?<!(?:^|\\s)me)\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|` +
