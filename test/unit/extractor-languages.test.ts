@@ -19,6 +19,7 @@ describe('languages the person speaks', () => {
     expect(events('I only speak English.')).toEqual(['speaks only English'])
     expect(events("I can't speak French.")).toEqual(['does not speak French'])
     expect(events('I know French and Italian.')).toEqual(['knows French and Italian'])
+    expect(events('I never learned French.')).toEqual(['does not speak French'])
   })
 
   it('is undated, of medium importance and traced to its rule', () => {

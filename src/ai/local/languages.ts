@@ -11,23 +11,31 @@ import { pattern } from './regex.js'
 /** Below the field rules: the statement's shape is plain, but "speak" is also said of a moment ("i speak at 3"). */
 const CONFIDENCE = 0.7
 
-let names: Map<string, string> | undefined
-let alternation: string | undefined
+interface Table {
+  /** Lower case -> as written. */
+  names: Map<string, string>
+  /** Every name, longest first ("mandarin chinese" before "mandarin"), for a regex. */
+  alternation: string
+  /** Any name, as a whole word, everywhere in a text. */
+  anyName: RegExp
+}
 
-/** Lower case -> as written, built on first use: a thread that never reads "speak" never pays for the table. */
-function table(): { names: Map<string, string>; alternation: string } {
-  if (names && alternation) return { names, alternation }
-  names = new Map(
+let table: Table | undefined
+
+/** Built on first use: a thread that never reads "speak" never pays for the table. */
+function languageTable(): Table {
+  if (table) return table
+  const names = new Map(
     LANGUAGE_NAMES.split(/[|\n]/)
       .filter(Boolean)
       .map((name) => [name.toLowerCase(), name]),
   )
-  // longest first: "mandarin chinese" before "mandarin"
-  alternation = [...names.keys()]
+  const alternation = [...names.keys()]
     .sort((a, b) => b.length - a.length)
     .map((name) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))
     .join('|')
-  return { names, alternation }
+  table = { names, alternation, anyName: new RegExp(`\\b(?:${alternation})\\b`, 'g') }
+  return table
 }
 
 /** How well: said before the first language and kept in the memory ("speaks a little Japanese"). */
@@ -41,7 +49,7 @@ let statements: RegExp | undefined
  */
 function statement(): RegExp {
   if (statements) return statements
-  const { alternation: language } = table()
+  const { alternation: language } = languageTable()
   const list = `(?:${language})(?:(?:,? and |, ?| or |/)(?:${language}))*`
   statements = new RegExp(
     `^(?:so |and |but |also |yes |yeah |well )?i ${ADV}` +
@@ -55,10 +63,8 @@ function statement(): RegExp {
 
 /** "english, spanish, and french" -> "English, Spanish and French". */
 function namedList(words: string): string {
-  const { names: byLower } = table()
-  const { alternation: language } = table()
-  const found = words.match(new RegExp(`\\b(?:${language})\\b`, 'g')) ?? []
-  const written = [...new Set(found)].map((name) => byLower.get(name) ?? name)
+  const { names, anyName } = languageTable()
+  const written = [...new Set(words.match(anyName) ?? [])].map((name) => names.get(name) ?? name)
   return written.length < 2 ? written.join('') : `${written.slice(0, -1).join(', ')} and ${written.at(-1)}`
 }
 
