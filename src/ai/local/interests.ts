@@ -89,9 +89,11 @@ const NOT_TITLE_START = new RegExp(pattern`^(?:it|that|this|those|these|one|ones
   everything|nothing|whatever|too|so|hard|tough|probably|either|your|yours|mine|same|the same|not|no)\b`)
 const NOT_TITLE_END = /\b(?:the|a|an|of|and|or|to|with|in|on|for|by|is|was|my|your)$/
 
-/** A film's or a book's title said in lower case with words of any kind: "clueless", "friday", "old yeller". */
-const readsAsTitle = (item: string) =>
-  item.split(' ').length <= 6 && !NOT_TITLE_START.test(item) && !NOT_TITLE_END.test(item) && /[a-z]{3}/.test(item)
+/**
+ * A film's or a book's title said in lower case with words of any kind: "clueless", "friday", "old yeller". Its start
+ * is checked with every title's (NOT_TITLE_START, in ruleFavorite).
+ */
+const readsAsTitle = (item: string) => item.split(' ').length <= 6 && !NOT_TITLE_END.test(item) && /[a-z]{3}/.test(item)
 
 /** "my favorite food is pizza", "horror movies are my favorite", "my favorite thing to do is hike". */
 function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
