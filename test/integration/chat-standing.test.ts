@@ -93,4 +93,27 @@ describe('standing facts and names in chat', () => {
     const res = await api.get('/v1/profile/ana/context?max_tokens=500')
     expect(((await res.json()) as { text: string }).text).toContain('speaks English, Spanish and French')
   })
+
+  it('keeps a faith and a life event under way, never as a name, and not the assistant’s', async () => {
+    await post(api, 'sam', {
+      input_type: 'conversation',
+      data: chat(
+        [
+          ['I am Catholic myself. What about you?', "I'm Muslim and I pray five times a day"],
+          ['We are moving to Denver soon. Any news?', "I'm getting a divorce. I live alone now."],
+        ],
+        ['2024-06-14T12:00:00Z', '2024-06-15T12:00:00Z'],
+      ),
+    })
+    const profile = await api.waitReady('sam')
+    expect(profile.core_info.name).toBeUndefined()
+    const faith = profile.memories.find((m: Memory) => m.event === 'is Muslim')
+    expect(faith).toEqual({ event: 'is Muslim', importance: 'medium', confidence: 0.7 })
+    const divorce = profile.memories.find((m: Memory) => m.event === 'is getting a divorce')
+    expect(divorce).toMatchObject({ date: '2024-06-15', importance: 'high' })
+    expect(eventsOf(profile)).toContain('lives alone')
+    expect(eventsOf(profile).join(' ')).not.toMatch(/Catholic|Denver/)
+    const res = await api.get('/v1/profile/sam/context?max_tokens=500')
+    expect(((await res.json()) as { text: string }).text).toContain('is getting a divorce')
+  })
 })

@@ -107,6 +107,26 @@ describe('informal moods, events and style', () => {
     expect(events('I was expecting more from the movie')).toEqual([])
   })
 
+  it('dates a life event under way when it is said, or by the date the clause gives', () => {
+    expect(x("I'm getting a divorce and I'd like a new job, too.").memories).toEqual([
+      { event: 'is getting a divorce', date: '2024-06-15', importance: 'high', confidence: 0.8 },
+    ])
+    expect(events('We are moving to Denver soon')).toEqual(['is moving to Denver'])
+    expect(events('I am going through chemo.')).toEqual(['is going through chemo'])
+    expect(x('I am retiring this year.').memories?.[0]).toMatchObject({ event: 'is retiring', date: '2024-01-01' })
+    const trace = extractor.explainOne({ inputType: 'text', data: 'I am getting married' }).trace
+    expect(trace.flatMap((t) => t.hits.map((h) => h.rule))).toContain('memory.under-way')
+    for (const said of [
+      'I am getting ready for work.',
+      'I am moving the couch.',
+      'I am not getting a divorce.',
+      'Are you getting married?',
+      'Maybe I am moving to Denver.',
+    ])
+      expect(events(said), said).toEqual([])
+    expect(events('my sister is getting a divorce')).toEqual(['their sister is getting a divorce'])
+  })
+
   it('reads style requests in chat form', () => {
     expect(style("explain it like I'm new to this")).toBe('simple')
     expect(style('no fluff please')).toBe('direct')

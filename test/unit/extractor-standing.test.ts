@@ -60,6 +60,14 @@ describe('habits', () => {
     expect(events('I study languages and music.')).toEqual(['studies languages and music'])
     expect(events('I take care of my grandma on weekends')).toEqual(['takes care of their grandma on weekends'])
     expect(events('I drive a Ford F150 myself')).toEqual(['drives a Ford F150'])
+    expect(events('Yes. I live alone.')).toEqual(['lives alone'])
+    expect(events('I compete with show dogs')).toEqual(['competes with show dogs'])
+  })
+
+  it('keeps where the person lives as a memory only when no place is read', () => {
+    expect(x('I live in Paris.').memories).toBeUndefined()
+    expect(events('I live there.')).toEqual([])
+    expect(events('I live in a rural farming community.')).toEqual(['lives in a rural farming community'])
   })
 
   it('leaves out what other rules read, and what points elsewhere', () => {

@@ -1,6 +1,7 @@
 // core_info: name, age, gender and location from first-person statements.
 import { GENDER_CUES, GENDER_EXPLICIT, GENERIC_PLACES, MOODS, OCCUPATIONS, TRAITS } from './lexicon-core.js'
 import { CATEGORY_OF } from './lexicon-interests.js'
+import { isFaith } from './faith.js'
 import { placeKind, type PlaceKind } from './gazetteer.js'
 import { nlpHas, placesIn } from './nlp.js'
 import { ADV, PHRASE_END, type ClauseInfo, type RuleContext } from './rules-common.js'
@@ -84,6 +85,8 @@ export function ruleName(clause: ClauseInfo, ctx: RuleContext): void {
     if (!words.length || words.length !== match[1].split(' ').length) return
     // "i am considering denver", "i am visiting paris": a verb, whatever follows it
     if (nlpHas(words[0]!, '#Gerund')) return
+    // "i am muslim and i pray": a faith (faith.ts); "this is christian" stays a name
+    if (isFaith(match[1]) && /^i am\b/.test(match[0])) return
     const person = nlpHas(match[1], '#Person') && !nlpHas(match[1], '#Place')
     const capital =
       words.every((w) => ctx.cases.isCapitalised(w)) &&

@@ -16,6 +16,7 @@ import { ruleNegation, ruleUsedTo } from './negation.js'
 import { isVerbAfterI } from './nlp.js'
 import { ruleOccupation } from './occupation.js'
 import { ruleNeeds } from './needs.js'
+import { ruleFaith } from './faith.js'
 import { addKin, kinMentions, type KinMention } from './kin.js'
 import { ruleLanguages } from './languages.js'
 import { ruleStandingFacts } from './standing.js'
@@ -254,6 +255,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       rulePersonality(info, ctx)
       ruleMemories(info, ctx)
       ruleLanguages(info, ctx)
+      ruleFaith(info, ctx)
       ruleStandingFacts(info, ctx, { any: acc.taken > before.taken, memory: acc.memoryCount > before.memories })
     }
     prev = info

@@ -210,10 +210,30 @@ function ruleExpecting(text: string, ctx: RuleContext): boolean {
   return true
 }
 
+/**
+ * A life event under way, told in the present ("i'm getting a divorce", "we are moving to denver"): dated by the
+ * clause ("retiring this year") or else the day it is said, as a pregnancy is. 1 the event: a step that changes a
+ * life, not a moment ("getting ready", "moving the couch").
+ */
+const UNDER_WAY = new RegExp(pattern`^(?:i am|we are) ${ADV}((?:getting|going through) (?:a divorce|divorced|married|
+  engaged|separated|a separation|a breakup|promoted|a promotion|chemo|chemotherapy|radiation|dialysis|rehab|therapy|
+  menopause)|(?:moving|relocating) (?:abroad|overseas|back home|out of state|to [a-z]+(?: [a-z]+){0,2}?)|retiring|
+  graduating)(?=$| (?:and|but|so|because|soon|now|finally|too|again|this|next|in|on|with|after|from)\b)`)
+
+function ruleUnderWay(text: string, ctx: RuleContext): boolean {
+  const match = UNDER_WAY.exec(text)
+  if (!match) return false
+  const ref = ctx.referenceDate
+  const date = dateOf(text, ref) ?? iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
+  const event = ctx.cases.restore(`is ${match[1]}`)
+  ctx.acc.addMemory({ event, date, importance: 'high', confidence: 0.8 }, 'memory.under-way', match)
+  return true
+}
+
 export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged || clause.desire) return
   const text = clause.text
-  if (ruleExpecting(text, ctx)) return
+  if (ruleExpecting(text, ctx) || ruleUnderWay(text, ctx)) return
   if (text.split(' ').length < 3) return
   if (/\b(?:did not|was not|were not|never|have not|had not)\b/.test(text)) return
   const ref = ctx.referenceDate

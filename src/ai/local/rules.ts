@@ -161,6 +161,7 @@ const RULES = {
   'memory.past-event': 'a past-tense event ("I graduated in 2015", "we got married"), importance from its words',
   'memory.used-to': '"I used to X" (low importance)',
   'memory.expecting': '"we are expecting twins", "I am pregnant": dated at the time said',
+  'memory.under-way': '"I am getting a divorce", "we are moving to Denver": a life event under way, dated when said',
   'memory.dated-plan': '"I am getting married next June": a dated milestone not in the past tense',
   'memory.lasting':
     '"I have worked as a nurse for 15 years": something done for a while up to now (no date: a duration is none)',
@@ -173,6 +174,8 @@ const RULES = {
   'memory.goal': '"I want to go to culinary school" -> "wants to go to culinary school" (0.5, undated, low importance)',
   'memory.languages':
     '"I speak English and French", "I am fluent in German", "I do not speak French" (undated, medium importance)',
+  'memory.faith':
+    '"I am a Buddhist", "I was raised Catholic", "I do not believe in God" (a known faith; undated, medium importance)',
   'memory.never-done': '"I have never been to Spain" -> "has never been to Spain" (undated, low importance)',
   'memory.kin': '"my sister went there" -> "has a sister": a relative named in passing (0.5, undated, low importance)',
   'memory.family-fact': '"my son is in junior high" -> "their son is in junior high" (undated, low importance)',

@@ -78,7 +78,7 @@ const HAS_NONE = new RegExp(`^i ${ADV}(?:do not have|have no|do not own) ((?:a |
 const HABITS = pattern`stay|work|drive|ride|help|volunteer|raise|teach|coach|go|spend|walk|cook|bake|eat|drink|grow|
   collect|visit|attend|train|take care of|care for|look after|live with|rent|use|babysit|homeschool|commute|shop|run|
   practice|practise|study|sell|sing|paint|dance|swim|hike|fish|hunt|knit|sew|garden|camp|travel|exercise|jog|bike|
-  foster|mentor|wear|keep|feed|build|fix|repair|manage|lead|serve|save|share|make`
+  foster|mentor|wear|keep|feed|build|fix|repair|manage|lead|serve|save|share|make|live|compete`
 
 /** "i stay at home", "i usually drive my truck", "i try to walk every day": 1 "try to", 2 the verb, 3 what follows. */
 const HABIT = new RegExp(`^i ${ADV}(try to )?(${HABITS}) (.+)$`)
@@ -112,7 +112,9 @@ const NO_HABIT_WORDS: Record<string, string> = {
   'would never': 'would never',
 }
 /** Verbs whose "not" says something alone: "does not drive", "does not cook". */
-const ALONE = new Set('drive cook drink swim travel exercise dance work eat sing smoke ride bike hike fish'.split(' '))
+const ALONE = new Set(
+  'drive cook drink swim travel exercise dance work eat sing smoke ride bike hike fish compete'.split(' '),
+)
 
 /** "i am not a morning person", "i am not religious": what the person is not (1). */
 const IS_NOT = /^i am not (?:(?:really|very|much of|at all) )*((?:a |an )?[a-z]+(?: person| fan| type)?)$/
