@@ -43,13 +43,14 @@ describe('what the person has', () => {
       'I have them a couple times a week',
       'do you have kids?',
       'maybe I have a cold',
-      'I want to have a dog',
       // it ends pointing at something said elsewhere, with one word of its own
       'I have a stroller for her',
       'I have such a dislike for it',
       'I have videos of them on there',
     ])
       expect(events(said), said).toEqual([])
+    // a wish to have is a goal, not a possession
+    expect(events('I want to have a dog')).toEqual(['wants to have a dog'])
   })
 })
 
@@ -157,11 +158,17 @@ describe('goals', () => {
     expect(events('I plan to buy a house near the lake')).toEqual(['plans to buy a house near the lake'])
     expect(events('I want a robot servant')).toEqual(['wants a robot servant'])
     expect(rulesOf('I hope to pay off my student loans soon')).toEqual(['memory.goal'])
+    expect(events('I want to move to the city.')).toEqual(['wants to move to the city'])
+    expect(events('I am trying to get into college.')).toEqual(['is trying to get into college'])
+    expect(events("I'm thinking about getting a cat.")).toEqual(['is thinking about getting a cat'])
   })
 
   it('leaves out wishes of the conversation, small ones, and what another rule read', () => {
     expect(events('i want to know more about you')).toEqual([])
     expect(events('I want to go to bed')).toEqual([])
+    expect(events('I would love to go home now')).toEqual([])
+    expect(events('I definitely want to go back.')).toEqual([])
+    expect(events('I would love to try it someday.')).toEqual([])
     expect(events('would you like to go to culinary school?')).toEqual([])
     expect(x('I want to learn guitar').memories).toBeUndefined()
     // a goal that names the other speaker is about the talk

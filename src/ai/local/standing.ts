@@ -228,7 +228,7 @@ const GOAL_CONFIDENCE = 0.5
 /** "i want to go to culinary school", "i want a robot servant": 1 how it is wanted, 2 what. */
 const GOAL = new RegExp(
   `^i ${ADV}(want to|want(?= (?:a|an|my own|another) )|would like to|would love to|hope to|plan to|am planning to|` +
-    'dream of) (.+)$',
+    'am going to|am trying to|am hoping to|am thinking about|am thinking of|dream of) (.+)$',
 )
 
 /** Goals of the conversation itself, not of a life: "i want to know more", "i would love to hear about it". */
@@ -246,15 +246,30 @@ const GOAL_VERBS: Record<string, string> = {
   'plan to': 'plans to',
   'am planning to': 'plans to',
   'dream of': 'dreams of',
+  'am going to': 'is going to',
+  'am trying to': 'is trying to',
+  'am hoping to': 'hopes to',
+  'am thinking about': 'is thinking about',
+  'am thinking of': 'is thinking of',
 }
+
+/**
+ * A word that names no goal alone: a moment ("i want to go to bed", "i would love to go home"), or where and when
+ * ("i want to go back", "i would love to come along", "i would love to try it someday").
+ */
+const NO_GOAL = new Set(
+  tokens(`bed sleep nap home lunch dinner breakfast shower bath rest bathroom toilet back along out over away around
+  someday sometime soon again more too`),
+)
 
 /** "i want to go to culinary school" -> "wants to go to culinary school", when no other rule read the wish. */
 function ruleGoal(text: string, ctx: RuleContext, before: ReadBefore): void {
   const goal = GOAL.exec(text)
   if (!goal || before.any || NOT_GOAL.test(goal[2]!)) return
   const phrase = factPhrase(goal[2]!)
-  // a goal names what is wanted: two words of its own after the verb ("go to culinary school", not "go to bed")
-  if (!phrase || tokens(phrase.replace(/^\S+/, '').replace(STAND_IN, ' ')).length < 2) return
+  // a goal names what is wanted: a word of its own after the verb, not a moment's ("move to the city", not "go to bed")
+  const object = phrase ? tokens(phrase.replace(/^\S+/, '').replace(STAND_IN, ' ')) : []
+  if (object.every((word) => NO_GOAL.has(word))) return
   add(ctx, `${GOAL_VERBS[goal[1]!]} ${phrase}`, 'memory.goal', goal, GOAL_CONFIDENCE)
 }
 
