@@ -33,7 +33,7 @@ describe('relatives named in passing', () => {
       'their sister lives in Oslo and has two dogs',
       'their sister is great',
     ])
-    expect(events('I called my sister.')).toEqual(['called my sister'])
+    expect(events('I called my sister.')).toEqual(['called their sister'])
     expect(events('Europe is nice, my sister went there. Then my sister went back.')).toEqual(['has a sister'])
   })
 

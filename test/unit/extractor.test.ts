@@ -374,7 +374,7 @@ describe('memories', () => {
 
   it('gives no date when chrono does not know the year', () => {
     const m = x('I broke my arm in April.').memories?.[0]
-    expect(m?.event).toBe('broke my arm in April')
+    expect(m?.event).toBe('broke their arm in April')
     expect(m?.date).toBeUndefined()
   })
 

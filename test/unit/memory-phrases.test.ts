@@ -56,7 +56,7 @@ describe('events told with common verbs', () => {
     expect(events('I went to a pottery class on Thursday evening')).toEqual([
       'went to a pottery class on Thursday evening',
     ])
-    expect(events('we made a quilt for my sister')).toEqual(['made a quilt for my sister'])
+    expect(events('we made a quilt for my sister')).toEqual(['made a quilt for their sister'])
     expect(events('I got a gold medal in swimming')).toEqual(['got a gold medal in swimming'])
   })
 

@@ -11,6 +11,7 @@ import type { Importance } from '../../domain/profile.js'
 import { tokens } from '../../domain/normalise.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { pattern, rx, rxg } from './regex.js'
+import { ownWordsInThirdPerson } from './third-person.js'
 
 const LIFE = new RegExp(pattern`
   \b(?:born|married|marry|wedding|engaged|divorced?|graduated?|graduation|moved|relocated|immigrated|emigrated|hired|
@@ -241,9 +242,11 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
   const fam = FAMILY_EVENT.exec(text)
   if (fam) {
     const date = dateOf(text, ref)
-    const event = ctx.cases
-      .restore(text.slice(fam.index).replace(/^my /, '').replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim())
-      .replace(/\bi\b/g, 'I')
+    const event = ctx.cases.restore(
+      ownWordsInThirdPerson(
+        text.slice(fam.index).replace(/^my /, '').replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim(),
+      ),
+    )
     ctx.acc.addMemory(
       { event, ...(date ? { date } : {}), importance: 'high', confidence: 0.85 },
       'memory.family-event',
@@ -296,7 +299,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
   const confidence = usedTo ? 0.6 : imp === 'high' ? 0.9 : imp === 'medium' ? 0.8 : 0.6
   const rule = usedTo ? 'memory.used-to' : pv ? 'memory.past-event' : lasting ? 'memory.lasting' : 'memory.dated-plan'
   ctx.acc.addMemory(
-    { event: ctx.cases.restore(event).replace(/\bi\b/g, 'I'), ...(date ? { date } : {}), importance: imp, confidence },
+    { event: ctx.cases.restore(ownWordsInThirdPerson(event)), ...(date ? { date } : {}), importance: imp, confidence },
     rule,
   )
 }

@@ -13,6 +13,7 @@ import { nlpHas } from './nlp.js'
 import { PEOPLE_NOUNS } from './others.js'
 import type { RuleId } from './rules.js'
 import { pattern } from './regex.js'
+import { ownWordsInThirdPerson } from './third-person.js'
 
 /** Below every field rule: a standing fact is read from the shape of a clause, not from a vocabulary. */
 const CONFIDENCE = 0.55
@@ -218,7 +219,7 @@ function familyFact(who: string, said: string): string | undefined {
 }
 
 function add(ctx: RuleContext, event: string, rule: RuleId, span: RegExpExecArray, confidence = CONFIDENCE): void {
-  const text = ctx.cases.restore(event).replace(/\bi\b/g, 'I')
+  const text = ctx.cases.restore(ownWordsInThirdPerson(event))
   ctx.acc.addMemory({ event: text, importance: 'low', confidence }, rule, span)
 }
 

@@ -183,3 +183,17 @@ function segmentsOf(normalized: string, name: string | undefined): Segment[] {
   cut(normalized.length)
   return segments
 }
+
+const OWN_TO_THIRD: Record<string, string> = { my: 'their', mine: 'theirs', me: 'them', myself: 'themself' }
+
+/**
+ * A memory's words about the person, in the third person as the rest of the memory is ("went to the ocean with their
+ * fiance", "took baths when they were recovering"): a reader of the profile or the context is not the person, and
+ * "my" there would read as the reader's. Lower-case text, as the rules read it.
+ */
+export function ownWordsInThirdPerson(event: string): string {
+  return event
+    .replace(/\bi (am|was)\b/g, (_, be: string) => (be === 'am' ? 'they are' : 'they were'))
+    .replace(/\bi\b/g, 'they')
+    .replace(/\b(?:my|mine|me|myself)\b/g, (word) => OWN_TO_THIRD[word]!)
+}
