@@ -17,6 +17,7 @@ describe('languages the person speaks', () => {
       'speaks a little Japanese',
     ])
     expect(events('I only speak English.')).toEqual(['speaks only English'])
+    expect(events('No, sorry. I can only speak english.')).toEqual(['speaks only English'])
     expect(events("I can't speak French.")).toEqual(['does not speak French'])
     expect(events('I know French and Italian.')).toEqual(['knows French and Italian'])
     expect(events('I never learned French.')).toEqual(['does not speak French'])

@@ -245,10 +245,22 @@ describe('a statement that runs into a question', () => {
       expect(e.interests?.hobbies).toEqual([{ value: 'board games', confidence: 0.9 }])
     for (const e of both('I love ice cream what is your favorite?')) expect(interests(e)).toEqual(['ice cream'])
     for (const e of both('I enjoy running do you?')) expect(e.interests?.sports?.[0]?.confidence).toBe(0.85)
+    // chat's spelling of "what's", and a question left without its mark
+    for (const e of both('Oh yes, I love halloween, whats your favorite movie?'))
+      expect(interests(e)).toEqual(['halloween'])
+    expect(splitClauses('i am a tennis player what do you do in spare time').map((c) => [c.text, c.question])).toEqual([
+      ['i am a tennis player', false],
+      ['what do you do in spare time', true],
+    ])
   })
 
   it('reads nothing from the question itself, or from a verb with nothing before the question', () => {
-    for (const said of ['I wonder what you think?', 'I love how you do that?', 'i like what you said?'])
+    for (const said of [
+      'I wonder what you think?',
+      'I love how you do that?',
+      'i like what you said',
+      'i love how you do it',
+    ])
       for (const e of both(said)) expect(interests(e), said).toEqual([])
     expect(splitClauses('i love ice cream what is your favorite?').map((c) => [c.text, c.question])).toEqual([
       ['i love ice cream', false],
@@ -260,6 +272,7 @@ describe('a statement that runs into a question', () => {
     const started = process.cpuUsage()
     splitClauses(`i love ${' '.repeat(200_000)}x?`)
     splitClauses(`i love it ${'do '.repeat(50_000)}you?`)
+    splitClauses(`i love it ${'what do '.repeat(50_000)}you`)
     const used = process.cpuUsage(started)
     expect((used.user + used.system) / 1e6).toBeLessThan(2)
   })

@@ -53,7 +53,7 @@ function statement(): RegExp {
   const list = `(?:${language})(?:(?:,? and |, ?| or |/)(?:${language}))*`
   statements = new RegExp(
     `^(?:so |and |but |also |yes |yeah |well )?i ${ADV}` +
-      pattern`(speak|can speak|am fluent in|do not speak|can not speak|never learned|know)` +
+      pattern`(speak|can speak|can only speak|am fluent in|do not speak|can not speak|never learned|know)` +
       ` (?:(${LEVEL}) )?(${list})(?: (?:fluently|well|too|as well|a little|now)\\b)?` +
       // "i speak english at home", "i speak asl with my brother": where and with whom, not what
       `(?: (?:with|at|to|in|when|because|since|but|and i|for) .*)?$`,
@@ -74,6 +74,7 @@ function memoryText(verb: string, level: string | undefined, languages: string, 
   switch (verb) {
     case 'speak':
     case 'can speak':
+    case 'can only speak':
       return `speaks ${how}${languages}`
     case 'am fluent in':
       return `is fluent in ${languages}`
@@ -97,7 +98,7 @@ export function ruleLanguages(clause: ClauseInfo, ctx: RuleContext): void {
   if (!said) return
   const [, verb, level, list] = said
   const languages = namedList(list!)
-  const only = /\bonly (?:speak|can speak)\b/.test(said[0])
+  const only = /\bonly (?:speak|can speak)\b|\bcan only speak\b/.test(said[0])
   const event = languages && memoryText(verb!, level, languages, only)
   if (!event) return
   ctx.acc.addMemory({ event, importance: 'medium', confidence: CONFIDENCE }, 'memory.languages', said)

@@ -34,6 +34,7 @@ const EXPANSIONS: [RegExp, string][] = [
   [/\b(you|we|they)'re\b/g, '$1 are'],
   [/\b(you|we|they)'ve\b/g, '$1 have'],
   [/\b(he|she|it|that|there|what|who|where|here)'s\b/g, '$1 is'],
+  [/\b(what|that|how|where|who|there)s\b/g, '$1 is'],
   [/\blet's\b/g, 'let us'],
   [/\bgonna\b/g, 'going to'],
   [/\bwanna\b/g, 'want to'],
@@ -96,12 +97,14 @@ export function splitClauses(normalized: string): Clause[] {
             '\\s+-\\s+',
         ),
       )
-      .flatMap((part) => (isQuestion ? splitAskedBack(part) : [part]))
+      .flatMap((part) => splitAskedBack(part))
       .map((p) => cleanClause(p))
       .filter((p) => p.length > 0)
     parts.forEach((part, position) => {
       const question =
-        (isQuestion && (position === parts.length - 1 || QUESTION_START.test(part))) || ASKS_YOU.test(part)
+        (isQuestion && (position === parts.length - 1 || QUESTION_START.test(part))) ||
+        ASKS_YOU.test(part) ||
+        ASKED_BACK.test(` ${part}`)
       out.push({ text: part, question, sentence: index, reported: story || reportsSomeoneElse(part) })
     })
   })
@@ -133,12 +136,14 @@ const ASKS_YOU = /^(?:do|does|did|are|is|have|has|can|could|would|will|what|how|
 
 /** Where chat runs a question back into a statement without a stop: "i love ice cream what is your favorite?" */
 const ASKED_BACK = new RegExp(pattern`(?<!\s)\s+(?=(?:
+  (?:what|how|where|when|which)\s+(?:do|did|are|have|can|would|will)\s+(?:you|your)|
   (?:do|did|are|have|can|would|will|what|how|where|which)\s+(?:you|your)|
   (?:what|how)\s+(?:about|is|are)\s+(?:you|your))\b)`)
 
 /**
  * A statement of the person's own and the question it runs into, as two parts: "i love board games would you be up
- * for that?" -> "i love board games", "would you be up for that?". The statement needs two words after "i".
+ * for that?" -> "i love board games", "would you be up for that?"; with or without the question mark chat often
+ * leaves out ("i am a tennis player what do you do in spare time"). The statement needs two words after "i".
  */
 function splitAskedBack(part: string): string[] {
   if (!/^i\s+\S+\s+\S/.test(part)) return [part]
