@@ -235,6 +235,18 @@ describe('interests', () => {
     expect(values(x('I ate a hot dog.'), 'pets')).toEqual([])
   })
 
+  it('reads a pet named in passing, weaker, in any clause of the person’s own', () => {
+    const pets = (data: string) => x(data).interests?.pets ?? []
+    expect(pets('I work part time because I cant leave my cats alone long')).toEqual([
+      { value: 'cat', confidence: 0.6 },
+    ])
+    expect(values(x('can you watch my dogs this weekend?'), 'pets')).toEqual(['dog'])
+    expect(values(x('I guess you can afford more than my pet fish!'), 'pets')).toEqual(['fish'])
+    expect(values(x('yeah she is my therapy dog'), 'pets')).toEqual(['dog'])
+    for (const said of ['I miss my dog so much', 'my sisters cat is cute', 'She used to sleep with my cat.'])
+      expect(values(x(said), 'pets'), said).toEqual([])
+  })
+
   it('reads travel interests', () => {
     const e = x('I love traveling to Japan. I visit Italy every summer.')
     expect(values(e, 'travel')).toEqual(expect.arrayContaining(['Japan', 'Italy']))
@@ -370,6 +382,18 @@ describe('memories', () => {
         expect.objectContaining({ event: 'adopted a puppy', date: '2024-04-01', importance: 'high' }),
       ]),
     )
+  })
+
+  it('keeps a dated stay at a known place, and no stay without a place and a date', () => {
+    expect(x('I was in Portugal last year. The street art there is beautiful!').memories).toEqual([
+      { event: 'was in Portugal', date: '2023-01-01', importance: 'medium', confidence: 0.8 },
+    ])
+    expect(x('I was in Bath last week.').memories?.[0]?.event).toBe('was in Bath')
+    for (const said of ['I was in Paris.', 'I was in bath last week.', 'I was in the hospital last year.'])
+      expect(x(said).memories, said).toBeUndefined()
+    expect(x('My sister was in Rome last year.').memories?.map((m) => m.event)).toEqual([
+      'their sister was in Rome last year',
+    ])
   })
 
   it('gives no date when chrono does not know the year', () => {

@@ -185,7 +185,8 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
 const PET_MODIFIERS = new Set(
   `old new little big sweet cute lovely beloved adorable two three four five black white brown grey gray orange golden
   baby rescue rescued senior young first fat lazy fluffy tiny small large giant huge crazy silly spoiled adopted pet
-  female male boy girl furry miniature mini pure purebred bred mixed breed pit german`.split(/\s+/),
+  female male boy girl furry miniature mini pure purebred bred mixed breed pit german therapy service support emotional
+  show guard family farm working`.split(/\s+/),
 )
 const modifiersOnly = (s: string) =>
   s
@@ -232,6 +233,33 @@ function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
   for (const p of text.matchAll(re(MY_PET.source, 'g'))) {
     if (p[2] !== 'pet' && modifiersOnly(p[1])) ctx.acc.addInterest('pets', singular(p[2]), 0.7, 'interest.pet-my', p)
   }
+}
+
+/** A loss or a past: "i miss my dog", "my cat died", "i used to walk my dog" say no pet is there now. */
+const PET_GONE = /\b(?:died|dead|passed away|passed on|lost|ran away|put down|put to sleep|miss|missed|used to|gone)\b/
+
+/** A pet the person names in passing: the pet and the words that name it. */
+export interface PetMention {
+  pet: string
+  span: Span
+}
+
+/**
+ * The pets one clause of the person's own names in passing, whatever else it says ("can you watch my cats?", "i can
+ * not leave my cats alone", "i guess you can afford more than my pet fish"): "my dog" says the person has a dog. A
+ * relative's or a friend's pet ("my sister's cat") is not, and neither is one in a clause of a loss.
+ */
+export function petMentions(text: string): PetMention[] {
+  if (!text.includes('my ') || PET_GONE.test(text)) return []
+  const found: PetMention[] = []
+  for (const p of text.matchAll(re(MY_PET.source, 'g')))
+    if (p[2] !== 'pet' && modifiersOnly(p[1]!)) found.push({ pet: singular(p[2]!), span: p[0] })
+  return found
+}
+
+/** The pets named in passing, below a pet the person says they have (0.7 and up). */
+export function addPetMentions(mentions: readonly PetMention[], ctx: RuleContext): void {
+  for (const mention of mentions) ctx.acc.addInterest('pets', mention.pet, 0.6, 'interest.pet-mention', mention.span)
 }
 
 /** "two cats live with me": the modifiers (1) and the pet (2). */

@@ -10,7 +10,7 @@ import { answersOf, type Answer } from './answers.js'
 import { GIVES_NAME, ruleAge, ruleGender, ruleLocation, ruleName } from './core.js'
 import { compiledFor, readCustomFields, type CompiledSchema } from './custom-fields.js'
 import { ruleFieldLine } from './fields.js'
-import { ruleInterests } from './interests.js'
+import { addPetMentions, petMentions, ruleInterests, type PetMention } from './interests.js'
 import { ruleMemories } from './memories.js'
 import { ruleNegation, ruleUsedTo } from './negation.js'
 import { isVerbAfterI } from './nlp.js'
@@ -188,6 +188,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   }
   let prev: ClauseInfo | undefined
   const kin: KinMention[] = []
+  const pets: PetMention[] = []
   const split = splitClauses(normalized)
   const clauses = split.flatMap((clause, index) => {
     if (clause.question || clause.reported) return [clause]
@@ -227,7 +228,10 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   for (const clause of clauses) {
     const info = describe(clause)
     if (acc.trace) acc.trace.clause = info.text
-    if (!info.reported) kin.push(...kinMentions(info.text))
+    if (!info.reported) {
+      kin.push(...kinMentions(info.text))
+      pets.push(...petMentions(info.text))
+    }
     if (info.reported) {
       // what others say of the person is only weak evidence of a trait ("people say i am stubborn")
       rulePeopleSay(info, ctx)
@@ -261,6 +265,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     prev = info
   }
   addKin(kin, acc.memoryEvents, ctx)
+  addPetMentions(pets, ctx)
   readAnswers(opts.answers ?? [], ctx)
   // Weaker than any name the person gives: taken only when the text gives none.
   if (opts.addressed && !acc.hasCore('name')) {

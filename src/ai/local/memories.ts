@@ -10,6 +10,7 @@ import * as chrono from 'chrono-node'
 import type { Importance } from '../../domain/profile.js'
 import { tokens } from '../../domain/normalise.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
+import { placeAtStart } from './gazetteer.js'
 import { pattern, rx, rxg } from './regex.js'
 import { ownWordsInThirdPerson } from './third-person.js'
 
@@ -231,10 +232,24 @@ function ruleUnderWay(text: string, ctx: RuleContext): boolean {
   return true
 }
 
+/** "i was in portugal a few months ago", "we were at disney world last year": 1 where, a known place to be dated. */
+const WAS_AT = rx`^(?:i|we) ${ADV}(?:was|were) (?:in|at) (.+)$`
+
+/** A dated stay at a known place: "was" alone makes no event ("i was tired"), a place and a date do. */
+function ruleWasAt(text: string, ctx: RuleContext): boolean {
+  const match = WAS_AT.exec(text)
+  const date = match && dateOf(text, ctx.referenceDate)
+  const place = date && placeAtStart(match[1]!, (word) => ctx.cases.isCapitalised(word))
+  if (!date || !place) return false
+  const event = `was in ${ctx.cases.restore(place, true)}`
+  ctx.acc.addMemory({ event, date, importance: 'medium', confidence: 0.8 }, 'memory.past-event', match)
+  return true
+}
+
 export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged || clause.desire) return
   const text = clause.text
-  if (ruleExpecting(text, ctx) || ruleUnderWay(text, ctx)) return
+  if (ruleExpecting(text, ctx) || ruleUnderWay(text, ctx) || ruleWasAt(text, ctx)) return
   if (text.split(' ').length < 3) return
   if (/\b(?:did not|was not|were not|never|have not|had not)\b/.test(text)) return
   const ref = ctx.referenceDate

@@ -114,6 +114,7 @@ const RULES = {
   'interest.pet-lives-with-me': '"two cats live with me"',
   'interest.pet-have-pet-x': '"I have a pet X"',
   'interest.pet-my': '"my (old) dog" (weak)',
+  'interest.pet-mention': '"can you watch my cats?", "i can not leave my cats alone": a pet named in passing (0.6)',
   'interest.play': '"I play X": instruments -> music, games and sports',
   'interest.listen-to': '"I listen to X" -> music',
   'interest.watch': '"I watch X" -> movies/tv or sports',
