@@ -50,6 +50,10 @@ describe('relatives named in passing', () => {
       'he said "my son is a doctor"',
     ])
       expect(events(said).join(' '), said).not.toMatch(/^has |\bhas (?:a|an|kids|children)\b/)
+    // a possessive without its apostrophe names the relative's thing, not several relatives
+    expect(events('Sometimes I punch my sisters cat.')).toEqual([])
+    expect(events('my brothers car broke down')).toEqual([])
+    expect(events('my sisters live in Oslo')).toEqual(['their sisters live in Oslo'])
   })
 
   it('reads a clause in linear time', () => {

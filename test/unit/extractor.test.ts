@@ -247,6 +247,13 @@ describe('interests', () => {
       expect(values(x(said), 'pets'), said).toEqual([])
   })
 
+  it('reads "both" as no part of a value, and someone else’s thing as no favourite', () => {
+    expect(values(x('I love both cats and dogs'), 'pets')).toEqual(['cat', 'dog'])
+    expect(values(x('I think I would like to visit both Paris and Berlin.'), 'travel')).toEqual(['Paris', 'Berlin'])
+    expect(values(x('I like old hogan because his uniform is my favorite color'), 'other')).toEqual(['old hogan'])
+    expect(x('Her cooking is my favorite.').interests).toBeUndefined()
+  })
+
   it('reads travel interests', () => {
     const e = x('I love traveling to Japan. I visit Italy every summer.')
     expect(values(e, 'travel')).toEqual(expect.arrayContaining(['Japan', 'Italy']))

@@ -112,7 +112,8 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
     match = IS_MY_PASSION.exec(text)
   }
   if (match && !value) [head, value] = [match[2] ?? '', match[1]]
-  if (!match || value === undefined) return false
+  // "his uniform is my favorite color": the favourite is a color said of someone else's thing, no interest
+  if (!match || value === undefined || /^(?:his|her|their|your|its)\b/.test(value)) return false
   const past = /\bwas\b/.test(text)
   const conf = past ? 0.6 : 0.9
   const headText = (head ?? '')

@@ -3,8 +3,10 @@
 // becomes an undated low-importance memory ("has a sister", "has two sons"), weaker than a fact said outright, and only
 // when no other memory already names that relative ("their sister lives in Oslo" says it). Parents and grandparents
 // are left out: everyone has them. So are former and late relatives ("my ex-wife", "my late husband").
+import { PET_WORDS } from './lexicon-interests.js'
 import type { RuleContext } from './rules-common.js'
 import { pattern } from './regex.js'
+import { singular } from './text.js'
 import type { Span } from './trace.js'
 
 /** Inferred from a passing mention: below a standing fact said outright (0.55). */
@@ -65,6 +67,12 @@ export interface KinMention {
   span: Span
 }
 
+/** What a relative is said to own, right after "my sisters" when the apostrophe is left out. */
+const POSSESSED = new Set(
+  `car house home place room friend friends husband wife boyfriend girlfriend kid kids son daughter birthday wedding
+  job`.split(/\s+/),
+)
+
 const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a')
 
 /** A clause of a loss or a parting: "my wife left me", "i lost my husband" says no one is there now. */
@@ -81,6 +89,9 @@ export function kinMentions(text: string): KinMention[] {
     if (whose === 'our' && !CHILDREN.has(noun)) continue
     const before = text.slice(Math.max(0, match.index - 8), match.index)
     if (/\b(?:ex|late|former)[ -]?$/.test(before)) continue
+    // "my sisters cat", "my brothers car": a possessive without its apostrophe, naming the relative's thing
+    const next = /^ ([a-z]+)/.exec(text.slice(match.index + said!.length))?.[1]
+    if (written !== noun && next && (PET_WORDS.has(singular(next)) || POSSESSED.has(next))) continue
     const plural = count !== undefined || written !== noun
     const words = `${kept ?? ''}${plural ? KIN[noun] : noun}`
     const phrase = count ? `${count} ${words}` : plural ? words : `${article(words)} ${words}`

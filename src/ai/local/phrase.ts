@@ -55,8 +55,8 @@ const KEEP_PREP: Record<string, string[]> = dict({
   swim: ['in'],
 })
 const LEADING_FILLER = new RegExp(pattern`
-  ^(?:a|an|the|some|any|all|or|anything|everything|all things|things|to much|too much|so much|too many|so many|\d+|one|
-  two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred|hundreds of|dozens of|a few|several|lots of|
+  ^(?:a|an|the|some|any|all|both|or|anything|everything|all things|things|to much|too much|so much|too many|so many|
+  \d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred|hundreds of|dozens of|a few|several|lots of|
   a lot of|alot of|plenty of|many|most|much|my|our|your|good|great|nice|real|really|very|delicious|awesome|amazing|cool|
   fun|fresh|new|little|big|huge|cheap|expensive|fancy|tasty|yummy|cute|beautiful|different|all kinds of|kinds of|
   types of|all types of|any kind of|all sorts of|sorts of|various|other|pretty|quite|such|totally|absolutely)\s+`)
