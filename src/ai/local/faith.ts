@@ -7,7 +7,7 @@
 import { FAITH_NAMES } from './faith-data.js'
 import type { ClauseInfo, RuleContext } from './rules-common.js'
 import { ADV } from './rules-common.js'
-import { pattern } from './regex.js'
+import { nameList, pattern } from './regex.js'
 
 /** The statement's shape is plain, but a faith is also said in jest ("i am a pizza baptist"). */
 const CONFIDENCE = 0.7
@@ -32,15 +32,7 @@ const AFTER = pattern`(?=$|[,;:.!]| (?:and|but|so|too|as well|myself|now|though|
 /** Built on first use: a thread that never reads a faith never pays for the table. */
 function faithTable(): Table {
   if (table) return table
-  const names = new Map(
-    FAITH_NAMES.split(/[|\n]/)
-      .filter(Boolean)
-      .map((name) => [name.toLowerCase(), name]),
-  )
-  const faith = [...names.keys()]
-    .sort((a, b) => b.length - a.length)
-    .map((name) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))
-    .join('|')
+  const { names, alternation: faith } = nameList(FAITH_NAMES)
   table = {
     names,
     isFaith: new RegExp(`^i am ${ADV}(an? )?(?:(${DEVOUT}) )?(${faith})${AFTER}`),

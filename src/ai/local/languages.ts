@@ -6,16 +6,12 @@
 import { LANGUAGE_NAMES } from './language-data.js'
 import type { ClauseInfo, RuleContext } from './rules-common.js'
 import { ADV } from './rules-common.js'
-import { pattern } from './regex.js'
+import { nameList, pattern, type NameList } from './regex.js'
 
 /** Below the field rules: the statement's shape is plain, but "speak" is also said of a moment ("i speak at 3"). */
 const CONFIDENCE = 0.7
 
-interface Table {
-  /** Lower case -> as written. */
-  names: Map<string, string>
-  /** Every name, longest first ("mandarin chinese" before "mandarin"), for a regex. */
-  alternation: string
+interface Table extends NameList {
   /** Any name, as a whole word, everywhere in a text. */
   anyName: RegExp
 }
@@ -25,16 +21,8 @@ let table: Table | undefined
 /** Built on first use: a thread that never reads "speak" never pays for the table. */
 function languageTable(): Table {
   if (table) return table
-  const names = new Map(
-    LANGUAGE_NAMES.split(/[|\n]/)
-      .filter(Boolean)
-      .map((name) => [name.toLowerCase(), name]),
-  )
-  const alternation = [...names.keys()]
-    .sort((a, b) => b.length - a.length)
-    .map((name) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))
-    .join('|')
-  table = { names, alternation, anyName: new RegExp(`\\b(?:${alternation})\\b`, 'g') }
+  const list = nameList(LANGUAGE_NAMES)
+  table = { ...list, anyName: new RegExp(`\\b(?:${list.alternation})\\b`, 'g') }
   return table
 }
 

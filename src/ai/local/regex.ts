@@ -46,3 +46,26 @@ export const pattern = (strings: TemplateStringsArray, ...values: unknown[]): st
 export function dict<T>(entries: Record<string, T>): Record<string, T> {
   return Object.assign(Object.create(null) as Record<string, T>, entries)
 }
+
+/** Names of a generated vocabulary ('|' and line separated), as a regex reads them. */
+export interface NameList {
+  /** Lower case -> as the vocabulary writes it. */
+  names: Map<string, string>
+  /** Every name in lower case, escaped, longest first ("mandarin chinese" before "mandarin"), joined by '|'. */
+  alternation: string
+}
+
+/** A generated vocabulary's names (language-data.ts, faith-data.ts) ready for a regex. */
+export function nameList(list: string): NameList {
+  const names = new Map(
+    list
+      .split(/[|\n]/)
+      .filter(Boolean)
+      .map((name) => [name.toLowerCase(), name]),
+  )
+  const alternation = [...names.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((name) => name.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))
+    .join('|')
+  return { names, alternation }
+}
