@@ -403,6 +403,15 @@ describe('memories', () => {
     ])
   })
 
+  it('reads a long stay or a long move in linear time', () => {
+    const started = process.cpuUsage()
+    x(`I was in ${'paris '.repeat(20_000)}last year.`)
+    x(`We are moving to ${'new york '.repeat(20_000)}soon.`)
+    x(`I went to the ocean with ${'my fiance and me '.repeat(5_000)}yesterday.`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(5)
+  })
+
   it('gives no date when chrono does not know the year', () => {
     const m = x('I broke my arm in April.').memories?.[0]
     expect(m?.event).toBe('broke their arm in April')
