@@ -21,6 +21,8 @@ describe('relatives named in passing', () => {
     ])
     expect(rulesOf('Europe must be very beautiful, my sister went there.')).toEqual(['memory.kin'])
     expect(events('Our kids love it.')).toEqual(['has kids'])
+    expect(events('We have three kiddos, so there is never any ice cream in the house.')).toEqual(['has three kiddos'])
+    expect(events('we have two sisters')).toEqual([])
     expect(events('Eating out, have to pick up my little sister and my two sons after work')).toEqual([
       'has a little sister',
       'has two sons',

@@ -99,6 +99,9 @@ describe('what the person is', () => {
   it('reads what no field holds', () => {
     expect(events('I am in remission.')).toEqual(['is in remission'])
     expect(events('I am biracial')).toEqual(['is biracial'])
+    // a state compromise reads as a verb
+    expect(events('I am married. I have a german shepherd.')).toEqual(['is married', 'has a german shepherd'])
+    expect(events('Oh congrats! I am divorced.')).toEqual(['is divorced'])
     expect(events("I'm a cancer survivor")).toEqual(['is a cancer survivor'])
   })
 
@@ -234,6 +237,8 @@ describe('bad inputs', () => {
 describe('names, abilities and efforts', () => {
   it('names a relative or a pet by the name the person gives', () => {
     expect(events('My dogs name is tyson. How many grandchildren do you have?')).toEqual(['their dog is named Tyson'])
+    expect(events('Great. My fish is called Bubbles.')).toEqual(['their fish is named Bubbles'])
+    expect(events('my turtle loves lettuce')).toEqual(['their turtle loves lettuce'])
     expect(events("yeah my son's name is Jack")).toEqual(['their son is named Jack'])
     expect(events('My name is Bob.')).toEqual([])
   })

@@ -24,6 +24,7 @@ const KIN: Record<string, string> = {
   son: 'sons',
   daughter: 'daughters',
   kid: 'kids',
+  kiddo: 'kiddos',
   child: 'children',
   twin: 'twins',
   stepson: 'stepsons',
@@ -40,8 +41,8 @@ const KIN: Record<string, string> = {
   cousin: 'cousins',
 }
 const SINGULAR = new Map(Object.entries(KIN).flatMap(([one, many]) => [[one, one] as const, [many, one] as const]))
-/** Children are the person's when "our" names them too ("our kids"); a sibling or a spouse is not. */
-const CHILDREN = new Set('son daughter kid child twin stepson stepdaughter grandson granddaughter'.split(' '))
+/** Children are the person's when "our" or "we have" names them ("our kids"); a sibling or a spouse is not. */
+const CHILDREN = new Set('son daughter kid kiddo child twin stepson stepdaughter grandson granddaughter'.split(' '))
 
 const NOUNS = [...SINGULAR.keys()].sort((a, b) => b.length - a.length).join('|')
 const COUNTS = pattern`two|three|four|five|six|2|3|4|5|6`
@@ -49,11 +50,12 @@ const COUNTS = pattern`two|three|four|five|six|2|3|4|5|6`
 const KEPT = pattern`older|younger|big|little|baby|twin|step|adult|grown|teenage|teen`
 
 /**
- * "my sister", "my two older brothers", "our kids": 1 whose, 2 a count, 3 the kept words, 4 the noun. Not "my ex-wife",
- * "my late husband", "my sister in law", "my friend's son" (the friend's), "my son's friend" (the friend).
+ * "my sister", "my two older brothers", "our kids", "we have three kids": 1 whose, 2 a count, 3 the kept words, 4 the
+ * noun. Not "my ex-wife", "my late husband", "my sister in law", "my friend's son" (the friend's), "my son's friend"
+ * (the friend).
  */
 const MENTION = new RegExp(
-  `\\b(my|our) (?:(${COUNTS}) )?((?:(?:${KEPT}) )*)(?:(?:oldest|youngest|eldest|only|new|first|second) )?` +
+  `\\b(my|our|we have) (?:(${COUNTS}) )?((?:(?:${KEPT}) )*)(?:(?:oldest|youngest|eldest|only|new|first|second) )?` +
     `(${NOUNS})\\b(?!-| in law|'s? (?:ex|late)\\b)`,
   'g',
 )
@@ -86,7 +88,7 @@ export function kinMentions(text: string): KinMention[] {
   for (const match of text.matchAll(MENTION)) {
     const [said, whose, count, kept, written] = match
     const noun = SINGULAR.get(written!)!
-    if (whose === 'our' && !CHILDREN.has(noun)) continue
+    if (whose !== 'my' && !CHILDREN.has(noun)) continue
     const before = text.slice(Math.max(0, match.index - 8), match.index)
     if (/\b(?:ex|late|former)[ -]?$/.test(before)) continue
     // "my sisters cat", "my brothers car": a possessive without its apostrophe, naming the relative's thing

@@ -10,6 +10,7 @@ import type { ClauseInfo, RuleContext } from './rules-common.js'
 import { ADV } from './rules-common.js'
 import { cutOff, STAND_IN_WORDS } from './memories.js'
 import { nlpHas } from './nlp.js'
+import { PET_WORDS } from './lexicon-interests.js'
 import { PEOPLE_NOUNS } from './others.js'
 import type { RuleId } from './rules.js'
 import { pattern } from './regex.js'
@@ -141,6 +142,9 @@ const NOT_LIKED = new RegExp(pattern`^(?:how|what|when|where|that|this|it|her|hi
 /** "i am in remission", "i am an old man", "i am in school": 1 what the person is. */
 const IS = /^i am (?:(?:really|also|still|actually|currently|now|originally|just) )*(.+)$/
 
+/** States said in one word that compromise reads as a verb: "i am married" describes the person all the same. */
+const STATES = new Set('married divorced engaged widowed separated remarried adopted'.split(' '))
+
 /**
  * What "i am" is followed by when it says nothing that stands: a reaction to the other speaker, a passing state, an
  * activity of the moment, a plan. Jobs, traits, moods and ages have rules of their own and are not read here.
@@ -161,10 +165,15 @@ const PEOPLE = Object.keys(PEOPLE_NOUNS)
 /** Where "my" opens a fact: the clause's start, or after an interjection ("i am ok my husband is a doctor"). */
 const AROUND =
   '(?:^|\\b(?:ok|okay|yes|yeah|yep|well|so|and|but|oh|lol|haha|actually|cool|nice|wow|awesome|great|true|hi|hey) )my '
+/** The pets a family fact may be about ("my fish is called bubbles"), longest first. */
+const PETS = [...PET_WORDS]
+  .filter((word) => word !== 'pet')
+  .sort((a, b) => b.length - a.length)
+  .join('|')
 /** Who a family fact is about: a relative, a friend or a pet, with the words that tell which one. */
 const WHO =
   `(?:(?:older|younger|big|little|oldest|youngest|eldest|two|three|best|pet|new|old|only) )*` +
-  `(?:${PEOPLE}|dog|cat|puppy|kitten|horse|pet [a-z]+|pet|parents|kids|children|family|twins)`
+  `(?:${PEOPLE}|${PETS}|pet [a-z]+|pet|parents|kids|children|family|twins)`
 /**
  * "my son is in junior high", "my wife works at a bank", "my dogs love the beach": 1 who (a relative, a friend or a
  * pet), 2 what is said of them. A copula, or a verb in the third person or the past. Where AROUND says.
@@ -176,7 +185,7 @@ const FAMILY = new RegExp(
 )
 
 /** "my dog's name is tyson", "my sons name is jack": 1 who, 2 their name (one word). */
-const NAMED = new RegExp(`${AROUND}(${WHO})(?:'s|s)? name is ([a-z][a-z'-]*)$`)
+const NAMED = new RegExp(`${AROUND}(${WHO})(?:(?:'s|s)? name is| is (?:called|named)) ([a-z][a-z'-]*)$`)
 
 /** Third person of a verb said in the first person: "have" -> "has", "watch" -> "watches", "study" -> "studies". */
 export function thirdPerson(verb: string): string {
@@ -359,8 +368,8 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
   const is = IS.exec(text)
   if (is && !before.any && !NOT_IS.test(is[1]!)) {
     const phrase = factPhrase(is[1]!)
-    // one word stands when it describes the person ("i am biracial"), not when it may name them ("i am dawn")
-    if (phrase && (phrase.includes(' ') || nlpHas(phrase, '#Adjective')))
+    // one word stands when it describes the person ("i am biracial", "i am married"), not when it may name them
+    if (phrase && (phrase.includes(' ') || STATES.has(phrase) || nlpHas(phrase, '#Adjective')))
       return add(ctx, `is ${phrase}`, 'memory.is', is)
   }
   const named = NAMED.exec(text)
