@@ -14,7 +14,7 @@ import { PET_WORDS } from './lexicon-interests.js'
 import { PEOPLE_NOUNS } from './others.js'
 import type { RuleId } from './rules.js'
 import { pattern } from './regex.js'
-import { ownWordsInThirdPerson } from './third-person.js'
+import { OWN_TO_THIRD, ownWordsInThirdPerson } from './third-person.js'
 
 /** Below every field rule: a standing fact is read from the shape of a clause, not from a vocabulary. */
 const CONFIDENCE = 0.55
@@ -49,9 +49,6 @@ const HEADLESS = new RegExp(pattern`^(?:one|ones|them|it|those|these|that|this|(
 
 /** A last word that stands for something said elsewhere. */
 const POINTS_BACK = /\b(?:it|them|him|her|you|me|us|there|this|that|these|those|one)$/
-
-/** The person's own words in a memory read in the third person: "has my own studio" -> "has their own studio". */
-const OWN_WORDS: Record<string, string> = { my: 'their', mine: 'theirs', me: 'them' }
 
 /** Past participles: "i have seen", "i have been": a perfect tense, which memories.ts reads, not a possession. */
 const PARTICIPLE = new RegExp(pattern`^(?:[a-z]+ed|been|done|seen|heard|made|read|gone|taken|given|known|won|lost|met|
@@ -205,7 +202,7 @@ function factPhrase(rest: string): string | undefined {
     words.pop()
   const phrase = words
     .filter((word) => word !== 'myself')
-    .map((word) => OWN_WORDS[word] ?? word)
+    .map((word) => OWN_TO_THIRD[word] ?? word)
     .join(' ')
   // a fact that names the other speaker ("would love to show you around") is about the talk, not the person
   if (!phrase || cutOff(phrase) || HEADLESS.test(phrase) || /\b(?:you|your|yours)\b/.test(phrase)) return undefined

@@ -184,7 +184,8 @@ function segmentsOf(normalized: string, name: string | undefined): Segment[] {
   return segments
 }
 
-const OWN_TO_THIRD: Record<string, string> = { my: 'their', mine: 'theirs', me: 'them', myself: 'themself' }
+/** The person's own words and what they are in the third person. */
+export const OWN_TO_THIRD: Record<string, string> = { my: 'their', mine: 'theirs', me: 'them', myself: 'themself' }
 
 /**
  * A memory's words about the person, in the third person as the rest of the memory is ("went to the ocean with their
