@@ -116,4 +116,22 @@ describe('standing facts and names in chat', () => {
     const res = await api.get('/v1/profile/sam/context?max_tokens=500')
     expect(((await res.json()) as { text: string }).text).toContain('is getting a divorce')
   })
+
+  it('reads chat sentences that run on, a workplace and a language being learned, not the assistant’s', async () => {
+    await post(api, 'ravi', {
+      input_type: 'conversation',
+      data: chat([
+        ['I am learning French. What about you?', 'I am still learning to read english.'],
+        ['I work at a bank if you need a loan.', 'He keeps sending guys to the gas station where I work.'],
+        ['We are opening a restaurant!', 'I drive a truck and live in the country. My favorite band is queen?'],
+      ]),
+    })
+    const profile = await api.waitReady('ravi')
+    expect(profile.core_info.occupation).toMatchObject({ value: 'works at the gas station' })
+    const events = eventsOf(profile)
+    expect(events).toContain('is learning English')
+    expect(events).toContain('drives a truck')
+    expect(events.join(' ')).not.toMatch(/French|restaurant|live in the country/)
+    expect(profile.interests.music?.map((i: { value: string }) => i.value)).toEqual(['queen'])
+  })
 })

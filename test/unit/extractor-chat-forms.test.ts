@@ -64,3 +64,68 @@ describe('a job said in passing', () => {
     expect(e.memories?.map((m) => m.event)).toEqual(['used to be a teacher'])
   })
 })
+
+describe('a statement that runs on', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+
+  it('reads a fact before a condition, and nothing from the condition or a main clause with a modal', () => {
+    expect(x('I work at a convenience store if you want gas station food.').core_info?.occupation?.value).toBe(
+      'works at a convenience store',
+    )
+    expect(values(x('I like to swim if the weather is nice.'))).toEqual(['swimming'])
+    expect(x('I would move to Paris if I could.').core_info?.location).toBeUndefined()
+    expect(x('I will be a doctor if I pass.').core_info?.occupation).toBeUndefined()
+  })
+
+  it('reads each of two verb phrases on its own, and no fact that runs from one into the next', () => {
+    expect(events('I drive a truck and live in the country.')).toEqual(['drives a truck'])
+    expect(events('I am single and have no kids.')).toEqual(['is single', 'has no kids'])
+    expect(events('I have two dogs and work from home.')).toEqual(['has two dogs', 'works from home'])
+    // a noun compromise takes for a verb after "i" does not cut the list
+    expect(values(x('I play violin and guitar.'))).toEqual(['violin', 'guitar'])
+    expect(values(x('I watch crime dramas and war documentaries.'))).toEqual(['crime dramas', 'war documentaries'])
+  })
+
+  it('reads a statement said with a rising tone, and still no question', () => {
+    expect(values(x('My favorite watch is the rolex?'))).toEqual(['rolex'])
+    expect(values(x('I like jazz, do you?'))).toEqual(['jazz'])
+    expect(x('I should get a dog?')).toEqual({ language: 'en' })
+    expect(x('I wonder if I like jazz?')).toEqual({ language: 'en' })
+  })
+
+  it('reads long conditions, run-on phrases and workplaces in linear time', () => {
+    const started = process.cpuUsage()
+    x(`I work at a store ${'if you want if i can '.repeat(10_000)}?`)
+    x(`I drive a truck ${'and live in the country '.repeat(10_000)}`)
+    x(`my hobby is ${'the museum where i work '.repeat(10_000)}?`)
+    x(`we are going to be ${'a big sister '.repeat(10_000)}`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+
+  it('reads "am a X" without a subject as the person’s own', () => {
+    expect(x('Am a custodian to pay the bills.').core_info?.occupation?.value).toBe('custodian')
+    expect(x('my brother is a nurse. am a teacher').core_info?.occupation?.value).toBe('teacher')
+  })
+})
+
+describe('a workplace said in passing', () => {
+  const job = (data: string) => x(data).core_info?.occupation?.value
+
+  it('reads "the X where I work"', () => {
+    expect(job('He keeps sending random guys to the gas station where I work.')).toBe('works at the gas station')
+    expect(job('I meet many people at the museum where I work.')).toBe('works at the museum')
+    expect(job("I'm a nurse at the hospital where I work.")).toBe('nurse')
+  })
+
+  it('reads no workplace from a workout, a vague place, a past job or someone else’s', () => {
+    for (const said of [
+      'I go to the gym where I work out.',
+      "It's the place that I work at.",
+      'I spend a bit at the bank where I worked.',
+      'I do not like the bank where I work.',
+      'my wife likes the bank where she works',
+    ])
+      expect(job(said), said).toBeUndefined()
+  })
+})

@@ -23,6 +23,15 @@ describe('languages the person speaks', () => {
     expect(events('I never learned French.')).toEqual(['does not speak French'])
   })
 
+  it('reads a language being learned, and no pastime from it', () => {
+    expect(events('I am still learning to read english.')).toEqual(['is learning English'])
+    const said = extractor.extractOne({ inputType: 'text', data: 'I am learning to speak Spanish.' })
+    expect(said.memories?.map((m) => m.event)).toEqual(['is learning Spanish'])
+    expect(said.interests).toBeUndefined()
+    expect(events('I study French at school.')).toContain('is learning French')
+    expect(events('I learn a lot from you.')).toEqual([])
+  })
+
   it('is undated, of medium importance and traced to its rule', () => {
     const said = 'I speak Hindi and Punjabi.'
     expect(extractor.extractOne({ inputType: 'text', data: said }).memories).toEqual([

@@ -127,6 +127,19 @@ describe('informal moods, events and style', () => {
     expect(events('my sister is getting a divorce')).toEqual(['their sister is getting a divorce'])
   })
 
+  it('reads a family, a business or a job on its way as an event under way', () => {
+    expect(x("I just found out I'm going to be a grandparent!").memories).toEqual([
+      { event: 'is going to be a grandparent', date: '2024-06-15', importance: 'high', confidence: 0.8 },
+    ])
+    expect(events('We are going to be parents!')).toEqual(['is going to be a parent'])
+    expect(events('We are starting our own business next year.')).toEqual(['is starting their own business'])
+    expect(events('I am actually opening a restaurant.')).toEqual(['is opening a restaurant'])
+    expect(events('I am starting a new job.')).toEqual(['is starting a new job'])
+    for (const said of ['I am going to be late.', 'I am opening a jar.', 'Are you starting a new job?'])
+      expect(events(said), said).toEqual([])
+    expect(x('I am going to be a teacher.').core_info?.occupation?.value).toBe('aspiring teacher')
+  })
+
   it('reads style requests in chat form', () => {
     expect(style("explain it like I'm new to this")).toBe('simple')
     expect(style('no fluff please')).toBe('direct')

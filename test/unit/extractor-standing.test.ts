@@ -164,6 +164,9 @@ describe('goals', () => {
     expect(events('I want to move to the city.')).toEqual(['wants to move to the city'])
     expect(events('I am trying to get into college.')).toEqual(['is trying to get into college'])
     expect(events("I'm thinking about getting a cat.")).toEqual(['is thinking about getting a cat'])
+    expect(events('I have always wanted to try real persian food.')).toEqual([
+      'has always wanted to try real persian food',
+    ])
   })
 
   it('leaves out wishes of the conversation, small ones, and what another rule read', () => {

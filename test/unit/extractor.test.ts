@@ -197,6 +197,15 @@ describe('interests', () => {
     expect(values(e, 'pets')).toContain('cat')
   })
 
+  it('reads "my hobby is X" and a sport done "a lot"', () => {
+    expect(values(x('No, my main hobby is mountain biking. Do you?'), 'sports')).toEqual(['mountain biking'])
+    const both = x('My hobbies are hiking and reading.')
+    expect([...values(both, 'hobbies'), ...values(both, 'books')]).toEqual(['hiking', 'reading'])
+    expect(allInterests(x('My hobby is that I collect stamps.'))).not.toContain('that i collect stamps')
+    expect(values(x('I run a lot.'), 'sports')).toEqual(['running'])
+    expect(values(x('I run a business.'), 'sports')).toEqual([])
+  })
+
   it('reads lists, infinitives and gerunds', () => {
     const e = x('I like to swim, bake and go camping. I enjoy playing the violin and watching documentaries.')
     expect(values(e, 'sports')).toContain('swimming')
@@ -376,6 +385,12 @@ describe('personality and mood', () => {
 })
 
 describe('memories', () => {
+  it('reads an event told with "once", undated', () => {
+    expect(x('I once gave my sister a goldfish.').memories).toEqual([
+      { event: 'gave their sister a goldfish', importance: 'low', confidence: 0.6 },
+    ])
+  })
+
   it('records past events with chrono dates relative to the injected clock', () => {
     const e = x(
       'I graduated from college in 2015. Last year I ran a marathon. ' +

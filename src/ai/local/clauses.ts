@@ -2,14 +2,26 @@
 // phrases, appositions, subjectless fragments, "my husband and i ...", adverbs after "i am".
 import { pattern } from './regex.js'
 
+/** A clause's own verb phrases: what comes before the first coordinated verb, and each clause made from the rest. */
+export interface Coordinated {
+  /** The clause up to its first coordinated verb ("i drive a truck"), when it has one. */
+  head?: string
+  /** That verb ("live"). */
+  headVerb?: string
+  clauses: string[]
+}
+
 /**
  * A verb phrase coordinated with the person's own ("i drive a truck and live in the country") as a clause of its
- * own ("i live in the country"), so that rules anchored on "i <verb>" see it. Also the apposition of
+ * own ("i live in the country"), so that rules anchored on "i <verb>" see it, and the first phrase alone ("i drive a
+ * truck"), so that no fact runs on into the next ("drives a truck and live in the country"). Also the apposition of
  * "i am oskar, a 52 year old plumber" ("i am a 52 year old plumber").
  */
-export function coordinatedClauses(text: string, isVerb: (word: string) => boolean): string[] {
-  if (!/(?:^|\s)i\s/.test(text)) return []
+export function coordinatedClauses(text: string, isVerb: (word: string) => boolean): Coordinated {
+  if (!/(?:^|\s)i\s/.test(text)) return { clauses: [] }
   const out: string[] = []
+  let head: string | undefined
+  let headVerb: string | undefined
   const app = /^(?:.*\s)?i am [a-z]+(?: [a-z]+)?,\s*(.+)$/.exec(text)
   if (app) {
     for (const seg of app[1].split(/\s*,\s*(?:and\s+)?/)) {
@@ -23,9 +35,10 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
     const verb = m[1]
     if (NOT_VERB_AFTER_AND.has(verb) || !isVerb(verb)) continue
     if (!sharesMySubject(text, m.index, verb)) continue
+    if (head === undefined) [head, headVerb] = [text.slice(0, m.index), verb]
     out.push(`i ${text.slice(m.index + m[0].length - verb.length)}`)
   }
-  return out
+  return { head, headVerb, clauses: out }
 }
 
 /** A subject between the person's "i" and "and": "who", "she", a relative clause ("a friend who is a chef"). */
@@ -57,14 +70,16 @@ const FRAGMENT_STATE = new RegExp(pattern`
   addicted|(?:a|an) (?=\S+ (?:by day|by trade|by profession)))\b`)
 
 /**
- * A subjectless fragment of a bio or a chat ("big into bouldering", "love hiking", "vegan for 5 years") read as the
- * person's own statement; undefined if it does not look like one.
+ * A subjectless fragment of a bio or a chat ("big into bouldering", "love hiking", "vegan for 5 years", "am a nurse")
+ * read as the person's own statement; undefined if it does not look like one.
  */
 export function fragmentClause(text: string): string | undefined {
   if (/\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/.test(text))
     return undefined
   if (FRAGMENT_VERB.test(text)) return `i ${text}`
   if (FRAGMENT_STATE.test(text)) return `i am ${text}`
+  // "am a custodian to pay the bills": "am" has no subject but the person
+  if (/^am (?:a|an|in|from|married|single|retired|still|currently|now|also)\b/.test(text)) return `i ${text}`
   return undefined
 }
 

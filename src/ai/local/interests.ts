@@ -5,6 +5,7 @@ import { FAVORITE_HEADS, PET_WORDS } from './lexicon-interests.js'
 import { nlpHas, termsOf } from './nlp.js'
 import { isPeopleNoun, withoutPeopleClause } from './others.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
+import { saysLanguages } from './languages.js'
 import { gerund, singular } from './text.js'
 import { pattern, re, rx, rxg } from './regex.js'
 import type { RuleId } from './rules.js'
@@ -81,6 +82,11 @@ const IS_MY_PASSION =
   new RegExp(pattern`^([a-z][a-z '-]+?) (?:is|are) (?:really |definitely |truly )?(?:my|a) (?:passion|
   hobby|hobbies|thing|jam|obsession|guilty pleasure|love)(?: of mine)?()$`)
 
+/** "my hobby is fishing", "my main passions are hiking and baking": the value (1), and an empty head (2). */
+const MY_PASSION_IS = new RegExp(pattern`\bmy (?:(?:main|biggest|big|new|latest|current|only|greatest|true|real|
+  newest|other) )?(?:hobby|hobbies|passion|passions|obsession) (?:is|are|has to be|would be|these days is|
+  right now is|lately is) (.+)$()`)
+
 /**
  * Words a favourite film or book cannot open or end with: what points elsewhere ("it", "that one"), says nothing yet
  * ("something with action", "hard to say") or is cut off ("the").
@@ -109,7 +115,7 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   }
   if (!match) {
     rule = 'interest.is-my-passion'
-    match = IS_MY_PASSION.exec(text)
+    match = IS_MY_PASSION.exec(text) ?? MY_PASSION_IS.exec(text)
   }
   if (match && !value) [head, value] = [match[2] ?? '', match[1]]
   // "his uniform is my favorite color": the favourite is a color said of someone else's thing, no interest
@@ -456,7 +462,7 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     match &&
     !(
       match[1] === 'run' &&
-      /^\s+(?:a|an|the|my|our|his|her|into|out|late|away|errands)\b/.test(match[2]) &&
+      /^\s+(?:a(?! lot\b)|an|the|my|our|his|her|into|out|late|away|errands)\b/.test(match[2]) &&
       !/\b(?:marathon|race|mile|5k|10k)/.test(match[2])
     )
   ) {
@@ -640,6 +646,8 @@ export function ruleInterests(clause: ClauseInfo, ctx: RuleContext): void {
     ruleDesire(clause, ctx)
     return
   }
+  // "i am learning to speak spanish": a language (languages.ts), not a pastime "speaking spanish"
+  if (saysLanguages(clause.text)) return
   // "i walk dogs for a living": work, not a pastime
   if (/\bfor a living\b|\bto pay (?:the|my|for) (?:bills|rent|tuition|college|school)\b/.test(clause.text)) return
   if (ruleFavorite(clause, ctx)) return

@@ -1,8 +1,9 @@
-// The languages a person speaks: "i speak english, spanish and french", "i am fluent in german", "i only speak
-// english", "i do not speak french". An assistant reads them to choose the language of its reply, and no field holds
-// them: each statement becomes an undated memory of medium importance, with the languages named as the vocabulary
-// writes them ("speaks English, Spanish and French"). Only names of language-data.ts count (built from WordNet and
-// ISO 639-1 by scripts/build-vocabularies.mjs), so "i speak my mind" or "i speak to my mom" say nothing.
+// The languages a person speaks or learns: "i speak english, spanish and french", "i am fluent in german", "i only
+// speak english", "i do not speak french", "i am learning spanish". An assistant reads them to choose the language of
+// its reply, and no field holds them: each statement becomes an undated memory of medium importance, with the
+// languages named as the vocabulary writes them ("speaks English, Spanish and French"). Only names of
+// language-data.ts count (built from WordNet and ISO 639-1 by scripts/build-vocabularies.mjs), so "i speak my mind"
+// or "i speak to my mom" say nothing.
 import { LANGUAGE_NAMES } from './language-data.js'
 import type { ClauseInfo, RuleContext } from './rules-common.js'
 import { ADV } from './rules-common.js'
@@ -41,7 +42,8 @@ function statement(): RegExp {
   const list = `(?:${language})(?:(?:,? and |, ?| or |/)(?:${language}))*`
   statements = new RegExp(
     `^(?:so |and |but |also |yes |yeah |well )?i ${ADV}` +
-      pattern`(speak|can speak|can only speak|am fluent in|do not speak|can not speak|never learned|know)` +
+      pattern`(speak|can speak|can only speak|am fluent in|do not speak|can not speak|never learned|know|
+      am learning(?: to (?:speak|read|write))?|am studying|study|learn|am taking)` +
       ` (?:(${LEVEL}) )?(${list})(?: (?:fluently|well|too|as well|a little|now)\\b)?` +
       // "i speak english at home", "i speak asl with my brother": where and with whom, not what
       `(?: (?:with|at|to|in|when|because|since|but|and i|for) .*)?$`,
@@ -70,18 +72,30 @@ function memoryText(verb: string, level: string | undefined, languages: string, 
     case 'can not speak':
     case 'never learned':
       return `does not speak ${languages}`
+    case 'study':
+    case 'learn':
+    case 'am studying':
+    case 'am taking':
+      return `is learning ${languages}`
     // "i know french": a language, but "know" says little of how well
     case 'know':
       return level || only ? undefined : `knows ${languages}`
     default:
-      return undefined
+      return verb.startsWith('am learning') ? `is learning ${languages}` : undefined
   }
 }
 
+/** Whether a clause says which languages the person speaks or learns ("i am learning to read english"). */
+export function saysLanguages(text: string): boolean {
+  return LANGUAGE_VERB.test(text) && statement().test(text)
+}
+
+/** A word every statement of languages has: the table is built only for a clause that has one. */
+const LANGUAGE_VERB = /\b(?:speak|fluent|learned|know|learning|studying|study|learn|taking)\b/
+
 /** The languages the person says they speak, or do not, in one clause of their own. */
 export function ruleLanguages(clause: ClauseInfo, ctx: RuleContext): void {
-  if (clause.question || clause.hedged || clause.desire || !/\b(?:speak|fluent|learned|know)\b/.test(clause.text))
-    return
+  if (clause.question || clause.hedged || clause.desire || !LANGUAGE_VERB.test(clause.text)) return
   const said = statement().exec(clause.text)
   if (!said) return
   const [, verb, level, list] = said

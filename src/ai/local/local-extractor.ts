@@ -13,7 +13,7 @@ import { ruleFieldLine } from './fields.js'
 import { addPetMentions, petMentions, ruleInterests, type PetMention } from './interests.js'
 import { ruleMemories } from './memories.js'
 import { ruleNegation, ruleUsedTo } from './negation.js'
-import { isVerbAfterI } from './nlp.js'
+import { isVerbAfterI, isVerbAfterTo } from './nlp.js'
 import { ruleOccupation } from './occupation.js'
 import { ruleNeeds } from './needs.js'
 import { ruleFaith } from './faith.js'
@@ -25,7 +25,7 @@ import { rulePeopleSay, rulePersonality } from './personality.js'
 import { rulePreferences } from './preferences.js'
 import { describe, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { coordinatedClauses, dropCopulaAdverbs, fragmentClause, ownPartOfSubject } from './clauses.js'
-import { CaseMap, normalize, splitClauses } from './text.js'
+import { CaseMap, type Clause, normalize, splitClauses } from './text.js'
 import { toFirstPerson } from './third-person.js'
 import { Tracer, type TracedValue } from './trace.js'
 
@@ -170,6 +170,19 @@ const ADDRESSED_CONFIDENCE = 0.5
 /** An answer is surer than a greeting and less sure than the same words said outright (a short reply can be a joke). */
 const ANSWER_WEIGHT = 0.8
 
+/**
+ * A clause as the rules read it, then each verb phrase coordinated with it (clauses.ts). When a word that is a verb
+ * however it is read ("live", "work"; not "guitar", which compromise takes for a verb only after "i") joins a second
+ * phrase, the first phrase is read on its own too ("i am single and have no kids": "i am single"), and the whole
+ * clause is marked so that no fact runs on from one phrase into the next.
+ */
+function ownVerbPhrases(clause: Clause): Clause[] {
+  const { head, headVerb, clauses } = coordinatedClauses(clause.text, isVerbAfterI)
+  const tails = clauses.map((text) => ({ ...clause, text }))
+  if (!head || !headVerb || !isVerbAfterTo(headVerb)) return [clause, ...tails]
+  return [{ ...clause, joined: true }, { ...clause, text: head }, ...tails]
+}
+
 /** Runs every rule over the person's own text. */
 export function extractFromText(text: string, opts: TextOptions): Extraction {
   const acc = new Acc(opts.trace)
@@ -220,10 +233,11 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       if (!/\b(?:if|maybe|might|want|hope|wish|plan)\b/.test(head)) {
         const headClause = { ...clause, text: head }
         const tailClause = { ...clause, text: tail }
-        return [headClause, tailClause, ...coordinatedClauses(head, isVerbAfterI).map((text) => ({ ...clause, text }))]
+        const [first, ...rest] = ownVerbPhrases(headClause)
+        return [first!, tailClause, ...rest]
       }
     }
-    return [clause, ...coordinatedClauses(clause.text, isVerbAfterI).map((text) => ({ ...clause, text }))]
+    return ownVerbPhrases(clause)
   })
   for (const clause of clauses) {
     const info = describe(clause)

@@ -116,7 +116,7 @@ const PASSIVE_EVENT = new RegExp(pattern`
 
 /** The first "i/we <past verb>" of the clause: [index of the verb in the text, verb]. */
 function pastVerb(text: string): { at: number; verb: string } | undefined {
-  for (const m of text.matchAll(rxg`\\b(?:i|we) (${ADV})([a-z]+)\\b`)) {
+  for (const m of text.matchAll(rxg`\\b(?:i|we) (${ADV})(?:once )?([a-z]+)\\b`)) {
     const verb = m[2]
     const at = m.index + m[0].length - verb.length
     const rest = text.slice(at)
@@ -217,7 +217,12 @@ function ruleExpecting(text: string, ctx: RuleContext): boolean {
  * clause ("retiring this year") or else the day it is said, as a pregnancy is. 1 the event: a step that changes a
  * life, not a moment ("getting ready", "moving the couch").
  */
-const UNDER_WAY = new RegExp(pattern`^(?:i am|we are) ${ADV}((?:getting|going through) (?:a divorce|divorced|married|
+const UNDER_WAY = new RegExp(pattern`^(?:i (?:just )?(?:found out|learned|heard) (?:that )?)?(?:i am|we are) ${ADV}(
+  (?:going to be|becoming) (?:a )?(?:first[- ]time )?(?:parents?|mom|mother|dad|father|grandparents?|grandmother|
+  grandfather|grandma|grandpa|aunt|uncle|big (?:sister|brother))|(?:opening|starting|launching) (?:a|an|my own|our own)
+  (?: new| small)? (?:restaurant|business|company|shop|store|bakery|cafe|salon|clinic|practice|studio|bar|brewery|
+  food truck|nonprofit|charity|startup|firm|agency|daycare)|(?:starting|beginning) (?:a |my )?new (?:job|career|
+  position|role)|(?:getting|going through) (?:a divorce|divorced|married|
   engaged|separated|a separation|a breakup|promoted|a promotion|chemo|chemotherapy|radiation|dialysis|rehab|therapy|
   menopause)|(?:moving|relocating) (?:abroad|overseas|back home|out of state|to [a-z]+(?: [a-z]+){0,2}?)|retiring|
   graduating)(?=$| (?:and|but|so|because|soon|now|finally|too|again|this|next|in|on|with|after|from)\b)`)
@@ -227,7 +232,9 @@ function ruleUnderWay(text: string, ctx: RuleContext): boolean {
   if (!match) return false
   const ref = ctx.referenceDate
   const date = dateOf(text, ref) ?? iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
-  const event = ctx.cases.restore(`is ${match[1]}`)
+  // "we are going to be parents": one person of the two, in the words of the one
+  const step = match[1]!.replace(/\b(?:a )?(parent|grandparent)s$/, 'a $1')
+  const event = ctx.cases.restore(ownWordsInThirdPerson(`is ${step}`))
   ctx.acc.addMemory({ event, date, importance: 'high', confidence: 0.8 }, 'memory.under-way', match)
   return true
 }
@@ -247,9 +254,11 @@ function ruleWasAt(text: string, ctx: RuleContext): boolean {
 }
 
 export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
-  if (clause.hedged || clause.desire) return
+  if (clause.hedged) return
   const text = clause.text
-  if (ruleExpecting(text, ctx) || ruleUnderWay(text, ctx) || ruleWasAt(text, ctx)) return
+  // "i am going to be a grandparent" is an event under way, said as a plan
+  if (ruleUnderWay(text, ctx) || clause.desire) return
+  if (ruleExpecting(text, ctx) || ruleWasAt(text, ctx)) return
   if (text.split(' ').length < 3) return
   if (/\b(?:did not|was not|were not|never|have not|had not)\b/.test(text)) return
   const ref = ctx.referenceDate

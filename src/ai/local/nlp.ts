@@ -56,3 +56,9 @@ export const isVerbAfterI = memo((word: string): boolean => {
     !tags.includes('Copula')
   )
 })
+
+/** Whether a word is a verb after "to", where a noun is read as a noun ("to live"; not "to guitar"). */
+export const isVerbAfterTo = memo((word: string): boolean => {
+  const tags = termsOf(`to ${word}`)[1]?.tags ?? []
+  return tags.includes('Verb') && !tags.includes('Noun')
+})

@@ -199,6 +199,13 @@ const GOT_A_JOB = new RegExp(
   `\\bi ${ADV}(?:got|landed|found|started|have) a (?:new |part[- ]time |full[- ]time |second )?job ` +
     '(?:working |as (?:a |an )?)?(.+)$',
 )
+/** "the gas station where i work", "a museum that i work at": the place with its article (1). */
+/** Words a workplace's name has none of: a preposition, or a word that names no place of its own ("the place"). */
+const NOT_WORKPLACE_WORD = 'at|in|on|to|for|of|with|from|and|or|place|one|same|spot|area|job|time'
+const WHERE_I_WORK = new RegExp(
+  `\\b((?:the|a|an)(?: (?!(?:${NOT_WORKPLACE_WORD})\\b)[a-z][a-z'&-]*){1,4}) (?:where|that) i ${ADV}work(?: at)?` +
+    `(?!\\s+(?:out|on|it)\\b)(?=$|[\\s,.!?])`,
+)
 /** "at a gas station and i love it": the place (1). */
 const JOB_PLACE = new RegExp(pattern`^(?:at|in|for) (?:a |an |the )?([a-z0-9&' -]{2,40}?)
   (?:\s(?:and|but|so|because|to|while|since|for|on|every)\b.*)?$`)
@@ -381,6 +388,12 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
       'occupation.work-at',
       match,
     )
+    return
+  }
+  // "he keeps sending guys to the gas station where i work": the workplace, said in passing
+  match = WHERE_I_WORK.exec(text)
+  if (match && !clause.negated && !NOT_A_WORKPLACE.test(match[1].replace(/^\S+ /, ''))) {
+    ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(match[1])}`, 0.5, 'occupation.where-i-work', match)
     return
   }
   // "i (just) got a job (working) at a gas station"

@@ -97,6 +97,7 @@ const RULES = {
   'occupation.for-a-living': '"I drive trucks for a living" -> truck driver',
   'occupation.noun-verb': '"I bartend", "I tutor", "I nanny"',
   'occupation.work-at': '"I work at X" -> works at X (weak)',
+  'occupation.where-i-work': '"the museum where I work": works at the museum',
   'occupation.got-a-job': '"I got a job as a X" -> X; "... at Y" -> works at Y',
   'occupation.used-to-be': '"I used to be a X" -> former X, when nothing else is known (weak)',
   'occupation.promoted-to': '"I just got promoted to head chef": the new job, surer than the old one',
@@ -104,7 +105,7 @@ const RULES = {
   // interests
   'interest.my-favorite-is': '"my favorite food is X", "my favorite thing to do is X"',
   'interest.is-my-favorite': '"X is my favorite (band)"',
-  'interest.is-my-passion': '"X is my passion / hobby / guilty pleasure"',
+  'interest.is-my-passion': '"X is my passion / hobby / guilty pleasure", "my hobby is X"',
   'interest.love': '"I love / adore / live for X"',
   'interest.like': '"I like / enjoy / dig / have a soft spot for X"',
   'interest.am-passionate-about': '"I am obsessed with / crazy about / passionate about X"',

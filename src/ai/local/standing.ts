@@ -235,7 +235,8 @@ const GOAL_CONFIDENCE = 0.5
 /** "i want to go to culinary school", "i want a robot servant": 1 how it is wanted, 2 what. */
 const GOAL = new RegExp(
   `^i ${ADV}(want to|want(?= (?:a|an|my own|another) )|would like to|would love to|hope to|plan to|am planning to|` +
-    'am going to|am trying to|am hoping to|am thinking about|am thinking of|dream of) (.+)$',
+    'am going to|am trying to|am hoping to|am thinking about|am thinking of|dream of|have always wanted to|' +
+    'have wanted to|always wanted to) (.+)$',
 )
 
 /** Goals of the conversation itself, not of a life: "i want to know more", "i would love to hear about it". */
@@ -258,15 +259,18 @@ const GOAL_VERBS: Record<string, string> = {
   'am hoping to': 'hopes to',
   'am thinking about': 'is thinking about',
   'am thinking of': 'is thinking of',
+  'have always wanted to': 'has always wanted to',
+  'have wanted to': 'has wanted to',
+  'always wanted to': 'has always wanted to',
 }
 
 /**
- * A word that names no goal alone: a moment ("i want to go to bed", "i would love to go home"), or where and when
+ * A word that names no goal alone: a moment ("i want to go to bed", "i am going to be late"), or where and when
  * ("i want to go back", "i would love to come along", "i would love to try it someday").
  */
 const NO_GOAL = new Set(
   tokens(`bed sleep nap home lunch dinner breakfast shower bath rest bathroom toilet back along out over away around
-  someday sometime soon again more too`),
+  someday sometime soon again more too late early ready fine busy`),
 )
 
 /** "i want to go to culinary school" -> "wants to go to culinary school", when no other rule read the wish. */
@@ -324,7 +328,7 @@ export interface ReadBefore {
  * born"), and a habit or a state that is already a value ("i go hiking", "i am a nurse"), are left out.
  */
 export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: ReadBefore): void {
-  if (clause.question || clause.hedged) return
+  if (clause.question || clause.hedged || clause.joined) return
   const text = clause.text
   if (clause.desire) return ruleGoal(text, ctx, before)
   if (clause.negated) return ruleNegatedFact(text, ctx, before)

@@ -13,6 +13,8 @@ export interface Clause {
   sentence: number
   /** Someone else's words or a story's ("my dad says i am ...", "in the game i am an elf"): nothing of the person. */
   reported: boolean
+  /** The clause joins verb phrases that are read as clauses of their own ("i drive a truck and live in the city"). */
+  joined?: boolean
 }
 
 /** Contracted and chat spellings, each with what it is rewritten to, applied in order. */
@@ -98,11 +100,12 @@ export function splitClauses(normalized: string): Clause[] {
         ),
       )
       .flatMap((part) => splitAskedBack(part))
+      .flatMap((part) => splitCondition(part))
       .map((p) => cleanClause(p))
       .filter((p) => p.length > 0)
     parts.forEach((part, position) => {
       const question =
-        (isQuestion && (position === parts.length - 1 || QUESTION_START.test(part))) ||
+        (isQuestion && (position === parts.length - 1 || QUESTION_START.test(part)) && !UPTALK.test(part)) ||
         ASKS_YOU.test(part) ||
         ASKED_BACK.test(` ${part}`)
       out.push({ text: part, question, sentence: index, reported: story || reportsSomeoneElse(part) })
@@ -132,6 +135,13 @@ export function chunk(text: string, max: number): string[] {
   return out
 }
 
+/**
+ * A statement said with a rising tone, as chat writes it: "my favorite watch is the rolex?", "i'm deathly afraid of
+ * clowns?". It is the person's own and asks nothing of the other speaker.
+ */
+const UPTALK = new RegExp(pattern`^(?:i|my)\s(?!.*\b(?:you|your|yours|or|what|which|who|how|where|why|when|if|whether|
+  wonder|should|could|would|can|right|ok|okay|huh|maybe)\b)`)
+
 const ASKS_YOU = /^(?:do|does|did|are|is|have|has|can|could|would|will|what|how|where|who|why|which)\s+(?:you|your)\b/
 
 /** Where chat runs a question back into a statement without a stop: "i love ice cream what is your favorite?" */
@@ -149,6 +159,21 @@ function splitAskedBack(part: string): string[] {
   if (!/^i\s+\S+\s+\S/.test(part)) return [part]
   const at = part.search(ASKED_BACK)
   return at > 0 ? [part.slice(0, at), part.slice(at).trimStart()] : [part]
+}
+
+/** A main clause that itself says what might be: "i would move if i could" stays one hedged clause. */
+const MODAL = /\b(?:would|could|might|may|will|should|can|must|maybe)\b/
+const CONDITION = /\s+(?=(?:if|unless)\s+(?:i|you|we|he|she|they|it|there|my|your|the|a|an)\b)/
+
+/**
+ * A statement of fact and the condition it runs into, as two parts: "i work at a gas station if you want snacks" ->
+ * "i work at a gas station", "if you want snacks". The condition is hedged; the statement before it stands, unless it
+ * has a modal of its own.
+ */
+function splitCondition(part: string): string[] {
+  const at = part.search(CONDITION)
+  if (at <= 0 || MODAL.test(part.slice(0, at))) return [part]
+  return [part.slice(0, at), part.slice(at).trimStart()]
 }
 
 const INTERJECTION = new RegExp(pattern`

@@ -185,7 +185,15 @@ function segmentsOf(normalized: string, name: string | undefined): Segment[] {
 }
 
 /** The person's own words and what they are in the third person. */
-export const OWN_TO_THIRD: Record<string, string> = { my: 'their', mine: 'theirs', me: 'them', myself: 'themself' }
+export const OWN_TO_THIRD: Record<string, string> = {
+  my: 'their',
+  mine: 'theirs',
+  me: 'them',
+  myself: 'themself',
+  our: 'their',
+  ours: 'theirs',
+  ourselves: 'themselves',
+}
 
 /**
  * A memory's words about the person, in the third person as the rest of the memory is ("went to the ocean with their
@@ -196,5 +204,5 @@ export function ownWordsInThirdPerson(event: string): string {
   return event
     .replace(/\bi (am|was)\b/g, (_, be: string) => (be === 'am' ? 'they are' : 'they were'))
     .replace(/\bi\b/g, 'they')
-    .replace(/\b(?:my|mine|me|myself)\b/g, (word) => OWN_TO_THIRD[word]!)
+    .replace(/\b(?:my|mine|me|myself|our|ours|ourselves)\b/g, (word) => OWN_TO_THIRD[word]!)
 }
