@@ -129,3 +129,24 @@ describe('a workplace said in passing', () => {
       expect(job(said), said).toBeUndefined()
   })
 })
+
+describe('a clause with a second thought', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+
+  it('reads the main statement when a "no" or a "maybe" belongs to what follows it', () => {
+    expect(events('I raise my own food, no pool, and I do have a television.')).toEqual([
+      'raises their own food',
+      'has a television',
+    ])
+    expect(events('I raise chickens when I am not at work.')).toEqual(['raises chickens'])
+    expect(events("I'm working on a robot, maybe I can make her one as well.")).toEqual(['is working on a robot'])
+    expect(events('I just started at a diner, not sure my position yet')).toEqual(['started at a diner'])
+    expect(values(x('I just started at a diner, not sure my position yet'))).toEqual([])
+  })
+
+  it('still reads a negation or a doubt of the main statement', () => {
+    expect(events('I do not raise chickens, they are too loud.')).toEqual(['does not raise chickens'])
+    expect(events('Maybe I am working on a robot, who knows.')).toEqual([])
+    expect(values(x('I never go hiking when it rains.'))).toEqual([])
+  })
+})

@@ -21,6 +21,7 @@ describe('languages the person speaks', () => {
     expect(events("I can't speak French.")).toEqual(['does not speak French'])
     expect(events('I know French and Italian.')).toEqual(['knows French and Italian'])
     expect(events('I never learned French.')).toEqual(['does not speak French'])
+    expect(events('I speak, english, spanish and french.')).toEqual(['speaks English, Spanish and French'])
   })
 
   it('reads a language being learned, and no pastime from it', () => {

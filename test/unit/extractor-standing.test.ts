@@ -21,6 +21,14 @@ describe('what the person has', () => {
     expect(events('I have my own studio.')).toEqual(['has their own studio'])
     expect(events('I have Amazon Prime and there are a ton of free books')).toEqual(['has Amazon Prime'])
     expect(events("I don't have any kids")).toEqual(['has no kids'])
+    expect(events("Well, I don't actually have dogs so not great I suppose.")).toEqual(['has no dogs'])
+    expect(events("No I've never been outside the US.")).toEqual(['has never been outside the US'])
+    expect(events('I deliver mail.')).toEqual(['delivers mail'])
+    expect(events('I donate to charity every year.')).toEqual(['donates to charity every year'])
+    expect(events('Study biology and practice running long distances.')).toEqual([
+      'studies biology',
+      'practices running long distances',
+    ])
     expect(events('I have no siblings.')).toEqual(['has no siblings'])
   })
 
@@ -164,6 +172,7 @@ describe('goals', () => {
     expect(events('I want to move to the city.')).toEqual(['wants to move to the city'])
     expect(events('I am trying to get into college.')).toEqual(['is trying to get into college'])
     expect(events("I'm thinking about getting a cat.")).toEqual(['is thinking about getting a cat'])
+    expect(events('I hope to open a business.')).toEqual(['hopes to open a business'])
     expect(events('I have always wanted to try real persian food.')).toEqual([
       'has always wanted to try real persian food',
     ])

@@ -159,6 +159,7 @@ describe('core_info', () => {
   it('reads occupations from several phrasings', () => {
     const occ = (t: string) => x(t).core_info?.occupation?.value
     expect(occ('I work as a dental hygienist.')).toBe('dental hygienist')
+    expect(occ('I just started working as a personal assistant about three months ago.')).toBe('personal assistant')
     expect(occ('I am a software engineer at a startup.')).toBe('software engineer')
     expect(occ("i'm an electrician")).toBe('electrician')
     expect(occ('I teach chemistry at a high school.')).toBe('chemistry teacher')
@@ -204,6 +205,8 @@ describe('interests', () => {
     expect(allInterests(x('My hobby is that I collect stamps.'))).not.toContain('that i collect stamps')
     expect(values(x('I run a lot.'), 'sports')).toEqual(['running'])
     expect(values(x('I run a business.'), 'sports')).toEqual([])
+    expect(values(x('I take photos of the horses and scenery.'), 'hobbies')).toEqual(['photography'])
+    expect(allInterests(x('I take the bus to work.'))).toEqual([])
   })
 
   it('reads lists, infinitives and gerunds', () => {

@@ -61,7 +61,8 @@ const THIRD_PERSON_VERB = /^(?:has|does|goes|is|[a-z]+[^s\W]s)$/
 
 const FRAGMENT_VERB = new RegExp(pattern`
   ^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|
-  watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|been playing|been replaying|replaying|playing)
+  watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|been playing|been replaying|replaying|playing|
+  study|practice|volunteer|coach|deliver)
   \s+(?!is\b|are\b|was\b)`)
 const FRAGMENT_STATE = new RegExp(pattern`
   ^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|

@@ -52,7 +52,7 @@ const ACTIVITY_VERBS = [
   'cook|bake|grill|garden|walk|workout|knit|paint|draw|sew|hike|swim|surf|ski|snowboard|dance|sing|run|jog|fish|hunt',
   'camp|bike|cycle|climb|skate|golf|bowl|meditate|write|travel|kayak|crochet|quilt|sketch|box|wrestle|row|sail|blog',
   'vlog|volunteer|work out|exercise|lift weights|act|sculpt|tinker|skateboard|rollerblade|scrapbook|birdwatch|backpack',
-  'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music',
+  'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take',
 ].join('|')
 
 /** Adds interest items at `base` confidence (times each item's weight), restoring the case of names and titles. */
@@ -578,7 +578,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     )
   }
   match = TOOK_UP.exec(text)
-  if (match && !/^(?:a |an |the |my |to work|working|school|college|dating)/.test(match[1]))
+  // "i just started at what a burger": a workplace, not a pastime
+  if (match && !/^(?:a |an |the |my |at |in |on |with |for |to work|working|school|college|dating)/.test(match[1]))
     addItems(
       interpretObject(match[1]).filter((i) => i.weight >= 0.8),
       ctx,

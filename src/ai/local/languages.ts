@@ -44,7 +44,7 @@ function statement(): RegExp {
     `^(?:so |and |but |also |yes |yeah |well )?i ${ADV}` +
       pattern`(speak|can speak|can only speak|am fluent in|do not speak|can not speak|never learned|know|
       am learning(?: to (?:speak|read|write))?|am studying|study|learn|am taking)` +
-      ` (?:(${LEVEL}) )?(${list})(?: (?:fluently|well|too|as well|a little|now)\\b)?` +
+      `,? (?:(${LEVEL}) )?(${list})(?: (?:fluently|well|too|as well|a little|now)\\b)?` +
       // "i speak english at home", "i speak asl with my brother": where and with whom, not what
       `(?: (?:with|at|to|in|when|because|since|but|and i|for) .*)?$`,
   )

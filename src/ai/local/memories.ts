@@ -146,6 +146,8 @@ const FAMILY_EVENT = new RegExp(pattern`
   granddaughter) (?:was|were) born\b|\bmy (?:(?:late|dear|beloved) )?(mother|mom|father|dad|grandmother|grandma|
   grandfather|grandpa|husband|wife|brother|sister|partner|best friend|dog|cat) (?:died|passed away|passed)\b`)
 
+/** A doubt added after a comma, which is no part of the event: "started at a diner, not sure my position yet". */
+const HEDGED_TAIL = /,\s*(?:not sure|unsure|maybe|probably|perhaps|i think|i guess|i suppose|i believe)\b.*$/
 /** Words a chat message trails off with, which end no phrase: "went to Disneyland a", "graduated, and". */
 const TRAILING = /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|lol|haha))+$/
 /** A phrase cut off in the middle: it ends on a word that needs another after it ("used to go to", "used to be"). */
@@ -168,8 +170,8 @@ const STRANDED = new RegExp(
 /** Whether a phrase is cut off in the middle: it ends on a word that needs another after it (OPEN_END, STRANDED). */
 export const cutOff = (phrase: string): boolean => OPEN_END.test(phrase) && !STRANDED.test(phrase)
 
-/** Words that stand for something said elsewhere ("did it", "chose them", "celebrated me", "visited there"). */
-export const STAND_IN_WORDS = 'it|them|him|her|me|us|that|this|those|these|there|one|stuff|things?'
+/** Words that stand for something said elsewhere ("did it", "chose them", "visited there"), not "the us" (the USA). */
+export const STAND_IN_WORDS = 'it|them|him|her|me|(?<!the )us|that|this|those|these|there|one|stuff|things?'
 const STAND_IN = new RegExp(`\\b(?:${STAND_IN_WORDS})\\b`, 'g')
 
 /**
@@ -310,6 +312,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
   if (eventStart === undefined) return
   let event = text
     .slice(eventStart)
+    .replace(HEDGED_TAIL, '')
     .replace(/^(?:i|we) /, '')
     .replace(/^use to\b/, 'used to')
     .replace(RELATIVE_TIME, '')

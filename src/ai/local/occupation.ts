@@ -144,7 +144,8 @@ const PROMOTED_CONFIDENCE = 0.95
 const MY_STUDENTS = /\bmy (?:(?:\w+ )?grade |high school |college )?(?:students|pupils)\b/
 /** "i work at the bank as a teller": the job (1). */
 const WORK_AS = new RegExp(
-  `\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed)` +
+  `\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed|started working|` +
+    'began working|have started working)' +
     "(?: (?:at|for|in) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$",
 )
 /** "i am happily retired", "i retired last year"; not "i retired a car". */

@@ -102,13 +102,25 @@ const DESIRE_RE = new RegExp(pattern`
   (?:am|are) (?:going|about) to (?:start|begin|try|take up|learn|get into|be|become|study|major in|move|apply|retire)|
   will (?:start|begin|take up|learn|get into|become))\b`)
 const NEGATION_RE = /\b(?:not|never|no longer|no|none|neither|nor|nothing|without|hardly|barely|stopped|quit|gave up)\b/
+/**
+ * Where a clause's main statement ends: a "no" or a "maybe" after it is another statement's ("i raise my own food, no
+ * pool", "i am working on a robot, maybe i can make her one") or a condition's ("i tend the fields when i do not
+ * ride").
+ */
+const MAIN_END = /,|\s(?:when|whenever|while|until|unless|if|so)\s/
+
+/** A clause up to where its main statement ends (MAIN_END), or all of it. */
+function mainStatement(text: string): string {
+  const end = text.search(MAIN_END)
+  return end > 0 ? text.slice(0, end) : text
+}
 
 export function describe(clause: Clause): ClauseInfo {
   return {
     ...clause,
-    hedged: HEDGE_RE.test(clause.text),
+    hedged: HEDGE_RE.test(mainStatement(clause.text)),
     desire: DESIRE_RE.test(clause.text),
-    negated: NEGATION_RE.test(clause.text),
+    negated: NEGATION_RE.test(mainStatement(clause.text)),
   }
 }
 

@@ -24,7 +24,8 @@ const MAX_WORDS = 14
 /** Where the fact ends: a clause of its own, a reason, a comparison, a tag question. */
 const FACT_END = new RegExp(pattern`
   \s*(?:[,;.!?:]|\s(?:but|or|so|because|since|when|whenever|where|while|which|that|until|though|although|if|than|
-  then|before|after|who (?:are|is|do|does|did)|lol|haha|lmao|btw|right|too|as well|now|anymore)\b|
+  then|before|after|who (?:are|is|do|does|did)|lol|haha|lmao|btw|right|too|as well|now|anymore|sadly|unfortunately|
+  honestly|tbh)\b|
   \sand (?:there|it|that|this|then|i|we|you|he|she|they)\b).*$`)
 
 /**
@@ -48,7 +49,7 @@ const HEADLESS = new RegExp(pattern`^(?:one|ones|them|it|those|these|that|this|(
   more|all)\b|$)`)
 
 /** A last word that stands for something said elsewhere. */
-const POINTS_BACK = /\b(?:it|them|him|her|you|me|us|there|this|that|these|those|one)$/
+const POINTS_BACK = /\b(?:it|them|him|her|you|me|(?<!the )us|there|this|that|these|those|one)$/
 
 /** Past participles: "i have seen", "i have been": a perfect tense, which memories.ts reads, not a possession. */
 const PARTICIPLE = new RegExp(pattern`^(?:[a-z]+ed|been|done|seen|heard|made|read|gone|taken|given|known|won|lost|met|
@@ -68,7 +69,7 @@ const NOT_HAD = new RegExp(pattern`^(?:to|got to|no idea|any idea|an idea|a feel
 const HAS = new RegExp(`^i ${ADV}(?:have got|have|own) (.+)$`)
 
 /** "i do not have any kids", "i have no car", "i do not own a tv": what follows (1), without its article (2). */
-const HAS_NONE = new RegExp(`^i ${ADV}(?:do not have|have no|do not own) ((?:a |an |any )?(.+))$`)
+const HAS_NONE = new RegExp(`^i ${ADV}(?:do not ${ADV}have|have no|do not ${ADV}own) ((?:a |an |any )?(.+))$`)
 
 /**
  * Verbs of a habit or of how a life is run, in the first person present, that no other rule reads. Likes, watching,
@@ -77,7 +78,8 @@ const HAS_NONE = new RegExp(`^i ${ADV}(?:do not have|have no|do not own) ((?:a |
 const HABITS = pattern`stay|work|drive|ride|help|volunteer|raise|teach|coach|go|spend|walk|cook|bake|eat|drink|grow|
   collect|visit|attend|train|take care of|care for|look after|live with|rent|use|babysit|homeschool|commute|shop|run|
   practice|practise|study|sell|sing|paint|dance|swim|hike|fish|hunt|knit|sew|garden|camp|travel|exercise|jog|bike|
-  foster|mentor|wear|keep|feed|build|fix|repair|manage|lead|serve|save|share|make|live|compete`
+  foster|mentor|wear|keep|feed|build|fix|repair|manage|lead|serve|save|share|make|live|compete|deliver|donate|clean|
+  mow|tutor|pray`
 
 /** "i stay at home", "i usually drive my truck", "i try to walk every day": 1 "try to", 2 the verb, 3 what follows. */
 const HABIT = new RegExp(`^i ${ADV}(try to )?(${HABITS}) (.+)$`)
@@ -92,7 +94,8 @@ const NOT_NONE = new RegExp(pattern`^(?:idea|clue|time|choice|problem|doubt|plan
  */
 const NEVER_DONE = new RegExp(
   `^(?:no |nope |well |oh |haha |lol )?i ${ADV}(have never|have not|had never|never) ` +
-    pattern`(been to|visited|seen|tried|eaten|had|owned|met|played|read|watched|ridden|flown|driven|traveled to|
+    pattern`(been to|been outside(?: of)?|visited|seen|tried|eaten|had|owned|met|played|read|watched|ridden|flown|
+    driven|traveled to|
     travelled to|lived in|left|heard of|heard|used|made|cooked|taken|learned|won|lost) (.+)$`,
 )
 /** What "never been" says that no other rule reads: a trip, a thing tried, a person met. */
@@ -270,7 +273,7 @@ const GOAL_VERBS: Record<string, string> = {
  */
 const NO_GOAL = new Set(
   tokens(`bed sleep nap home lunch dinner breakfast shower bath rest bathroom toilet back along out over away around
-  someday sometime soon again more too late early ready fine busy`),
+  someday sometime soon again more too late early ready fine`),
 )
 
 /** "i want to go to culinary school" -> "wants to go to culinary school", when no other rule read the wish. */
