@@ -150,3 +150,26 @@ describe('a clause with a second thought', () => {
     expect(values(x('I never go hiking when it rains.'))).toEqual([])
   })
 })
+
+describe('chat’s own shorthand', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+
+  it('reads "mine is" after the person’s own question as their answer', () => {
+    expect(values(x('What is your favorite food? Mine is papaya.'))).toEqual(['papaya'])
+    expect(events('What is your dream? Mine is to meet mickey mouse.')).toEqual(['their dream is to meet mickey mouse'])
+    expect(x('What is yours? Mine is pizza.')).toEqual({ language: 'en' })
+    expect(values(x('Mine is papaya.'))).toEqual([])
+  })
+
+  it('reads past a double dash and a stray stop after an interjection', () => {
+    expect(x("I'm working as a baker--it just still hurts.").core_info?.occupation?.value).toBe('baker')
+    expect(events('Yes .I was raised Catholic')).toEqual(['was raised Catholic'])
+  })
+
+  it('reads a stay placed by a time of life, undated', () => {
+    expect(x('I was in Paris when I was younger, that was a bucket list destination.').memories).toEqual([
+      { event: 'was in Paris when they were younger', importance: 'medium', confidence: 0.8 },
+    ])
+    expect(events('I was in a bad mood when I was younger.')).toEqual([])
+  })
+})

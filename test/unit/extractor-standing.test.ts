@@ -24,6 +24,10 @@ describe('what the person has', () => {
     expect(events("Well, I don't actually have dogs so not great I suppose.")).toEqual(['has no dogs'])
     expect(events("No I've never been outside the US.")).toEqual(['has never been outside the US'])
     expect(events('I deliver mail.')).toEqual(['delivers mail'])
+    expect(events('I browse the internet a lot.')).toEqual(['browses the internet a lot'])
+    expect(events('I am not married yet.')).toEqual(['is not married'])
+    expect(events("I've never broken a bone, have you?")).toEqual(['has never broken a bone'])
+    expect(events("I've never worked in food service before.")).toEqual(['has never worked in food service'])
     expect(events('I donate to charity every year.')).toEqual(['donates to charity every year'])
     expect(events('Study biology and practice running long distances.')).toEqual([
       'studies biology',
@@ -173,6 +177,8 @@ describe('goals', () => {
     expect(events('I am trying to get into college.')).toEqual(['is trying to get into college'])
     expect(events("I'm thinking about getting a cat.")).toEqual(['is thinking about getting a cat'])
     expect(events('I hope to open a business.')).toEqual(['hopes to open a business'])
+    expect(events('My goal is to run a 5k!')).toEqual(['their goal is to run a 5k'])
+    expect(events('My goal is to tell you.')).toEqual([])
     expect(events('I have always wanted to try real persian food.')).toEqual([
       'has always wanted to try real persian food',
     ])

@@ -170,6 +170,21 @@ const ADDRESSED_CONFIDENCE = 0.5
 /** An answer is surer than a greeting and less sure than the same words said outright (a short reply can be a joke). */
 const ANSWER_WEIGHT = 0.8
 
+/** "what is your favorite food?": what is asked about (1). */
+const ASKS_YOURS = /^(?:so |and |well )?(?:what|which|who) (?:is|are|was) your ((?:[a-z]+ ){0,3}?[a-z]+)$/
+/** "mine is papaya": the verb (1) and the answer (2). */
+const MINE_IS = /^mine (is|are|would be|has to be|was) (.+)$/
+
+/**
+ * The person's answer to the question they just asked, said with "mine": "what is your favorite food? mine is papaya"
+ * reads "my favorite food is papaya". Undefined when the clauses are not such a pair.
+ */
+function answersOwnQuestion(question: string, answer: string): string | undefined {
+  const asked = ASKS_YOURS.exec(question)
+  const mine = asked && MINE_IS.exec(answer)
+  return mine ? `my ${asked[1]} ${mine[1]} ${mine[2]}` : undefined
+}
+
 /**
  * A clause as the rules read it, then each verb phrase coordinated with it (clauses.ts). When a word that is a verb
  * however it is read ("live", "work"; not "guitar", which compromise takes for a verb only after "i") joins a second
@@ -205,8 +220,11 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   const split = splitClauses(normalized)
   const clauses = split.flatMap((clause, index) => {
     if (clause.question || clause.reported) return [clause]
-    // "i am outgoing but a bit impatient": the second half shares the subject and the copula
     const before = split[index - 1]
+    // "what is your dream? mine is to meet mickey mouse": the person answers their own question
+    const own = before?.question ? answersOwnQuestion(before.text, clause.text) : undefined
+    if (own) return ownVerbPhrases({ ...clause, text: own })
+    // "i am outgoing but a bit impatient": the second half shares the subject and the copula
     if (
       before &&
       before.sentence === clause.sentence &&

@@ -244,14 +244,28 @@ function ruleUnderWay(text: string, ctx: RuleContext): boolean {
 /** "i was in portugal a few months ago", "we were at disney world last year": 1 where, a known place to be dated. */
 const WAS_AT = rx`^(?:i|we) ${ADV}(?:was|were) (?:in|at) (.+)$`
 
-/** A dated stay at a known place: "was" alone makes no event ("i was tired"), a place and a date do. */
+/** A time of life that places a stay in the past without a date: "when i was younger" (1). */
+const WHEN_I_WAS = new RegExp(pattern`\bwhen i was ((?:a )?(?:younger|little|small|young|kid|child|teenager|teen|
+  student)|in (?:high school|college|school|my (?:teens|twenties|thirties)))\b`)
+
+/**
+ * A dated stay at a known place: "was" alone makes no event ("i was tired"), a place and a date do, or a place and a
+ * time of life ("i was in paris when i was younger").
+ */
 function ruleWasAt(text: string, ctx: RuleContext): boolean {
   const match = WAS_AT.exec(text)
-  const date = match && dateOf(text, ctx.referenceDate)
-  const place = date && placeAtStart(match[1]!, (word) => ctx.cases.isCapitalised(word))
-  if (!date || !place) return false
-  const event = `was in ${ctx.cases.restore(place, true)}`
-  ctx.acc.addMemory({ event, date, importance: 'medium', confidence: 0.8 }, 'memory.past-event', match)
+  if (!match) return false
+  const date = dateOf(text, ctx.referenceDate)
+  const when = date ? undefined : WHEN_I_WAS.exec(text)
+  const place = (date || when) && placeAtStart(match[1]!, (word) => ctx.cases.isCapitalised(word))
+  if (!place) return false
+  const where = `was in ${ctx.cases.restore(place, true)}`
+  const event = when ? `${where} when they were ${when[1]}` : where
+  ctx.acc.addMemory(
+    { event, ...(date ? { date } : {}), importance: 'medium', confidence: 0.8 },
+    'memory.past-event',
+    match,
+  )
   return true
 }
 

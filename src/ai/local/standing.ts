@@ -79,7 +79,7 @@ const HABITS = pattern`stay|work|drive|ride|help|volunteer|raise|teach|coach|go|
   collect|visit|attend|train|take care of|care for|look after|live with|rent|use|babysit|homeschool|commute|shop|run|
   practice|practise|study|sell|sing|paint|dance|swim|hike|fish|hunt|knit|sew|garden|camp|travel|exercise|jog|bike|
   foster|mentor|wear|keep|feed|build|fix|repair|manage|lead|serve|save|share|make|live|compete|deliver|donate|clean|
-  mow|tutor|pray`
+  mow|tutor|pray|browse`
 
 /** "i stay at home", "i usually drive my truck", "i try to walk every day": 1 "try to", 2 the verb, 3 what follows. */
 const HABIT = new RegExp(`^i ${ADV}(try to )?(${HABITS}) (.+)$`)
@@ -95,7 +95,7 @@ const NOT_NONE = new RegExp(pattern`^(?:idea|clue|time|choice|problem|doubt|plan
 const NEVER_DONE = new RegExp(
   `^(?:no |nope |well |oh |haha |lol )?i ${ADV}(have never|have not|had never|never) ` +
     pattern`(been to|been outside(?: of)?|visited|seen|tried|eaten|had|owned|met|played|read|watched|ridden|flown|
-    driven|traveled to|
+    driven|broken|worked in|worked at|worked as|gone to|traveled to|
     travelled to|lived in|left|heard of|heard|used|made|cooked|taken|learned|won|lost) (.+)$`,
 )
 /** What "never been" says that no other rule reads: a trip, a thing tried, a person met. */
@@ -119,7 +119,7 @@ const ALONE = new Set(
 )
 
 /** "i am not a morning person", "i am not religious": what the person is not (1). */
-const IS_NOT = /^i am not (?:(?:really|very|much of|at all) )*((?:a |an )?[a-z]+(?: person| fan| type)?)$/
+const IS_NOT = /^i am not (?:(?:really|very|much of|at all) )*((?:a |an )?[a-z]+(?: person| fan| type)?)(?: yet)?$/
 
 /**
  * "i am working on a robot", "i am saving up for a car": something the person is in the middle of (1 the verb, 2
@@ -277,7 +277,17 @@ const NO_GOAL = new Set(
 )
 
 /** "i want to go to culinary school" -> "wants to go to culinary school", when no other rule read the wish. */
+/** "my dream is to meet mickey mouse", "my goal is to run a 5k": 1 the word, 2 what is wanted. */
+const MY_GOAL = new RegExp(pattern`^my (?:(?:biggest|big|main|life|lifelong|only|one|ultimate|current) )?(dream|goal|
+  plan|ambition|wish) (?:is|has always been|would be) to (.+)$`)
+
 function ruleGoal(text: string, ctx: RuleContext, before: ReadBefore): void {
+  const mine = MY_GOAL.exec(text)
+  if (mine) {
+    const phrase = before.any || NOT_GOAL.test(mine[2]!) ? undefined : factPhrase(mine[2]!)
+    if (phrase) add(ctx, `their ${mine[1]} is to ${phrase}`, 'memory.goal', mine, GOAL_CONFIDENCE)
+    return
+  }
   const goal = GOAL.exec(text)
   if (!goal || before.any || NOT_GOAL.test(goal[2]!)) return
   const phrase = factPhrase(goal[2]!)
@@ -333,7 +343,7 @@ export interface ReadBefore {
 export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: ReadBefore): void {
   if (clause.question || clause.hedged || clause.joined) return
   const text = clause.text
-  if (clause.desire) return ruleGoal(text, ctx, before)
+  if (clause.desire || MY_GOAL.test(text)) return ruleGoal(text, ctx, before)
   if (clause.negated) return ruleNegatedFact(text, ctx, before)
   const ongoing = ONGOING.exec(text)
   if (ongoing && !before.any) {

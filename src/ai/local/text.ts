@@ -57,7 +57,7 @@ export function normalize(text: string): string {
     .replace(/[\u2018\u2019\u02bc\u0060\u00b4]/g, "'")
     .replace(/[\u201c\u201d]/g, '"')
     .replace(/\u2026/g, '...')
-    .replace(/[\u2013\u2014]/g, ' - ')
+    .replace(/[\u2013\u2014]|--+/g, ' - ')
     .toLowerCase()
   normalized = normalized
     .replace(/\bu\.s\.a?\.?/g, 'usa')
@@ -180,11 +180,12 @@ const INTERJECTION = new RegExp(pattern`
   ^(?:(?:yes|yeah|yep|yup|no(?=[,!.]|\s+(?:i|we|it|that|this|not|thanks|way)\b)|nope|nah|well|oh|ah|aw|wow|lol|
   haha|hahaha|hehe|hey|hi|hello|ok|okay|sure|so|and|but|also|actually|honestly|cool|nice|great|awesome|really|hmm|
   um|uh|true|same|me too|wow|oh well|anyway|anyways|plus|then|now|though|that is cool|that is great|
-  that is awesome|that is nice|sounds fun)[,!.]*\s+|i see[,!.]+\s+)+`)
+  that is awesome|that is nice|sounds fun)(?:[,!.]+\s*|\s+)|i see[,!.]+\s+)+`)
 
 function cleanClause(part: string): string {
   let cleaned = part.trim().replace(/^[,.;:!?"'()\s-]+|[,.;:!?"'()\s-]+$/g, '')
-  cleaned = cleaned.replace(INTERJECTION, '')
+  // "yes .i was raised catholic": chat's stray stop after an interjection
+  cleaned = cleaned.replace(INTERJECTION, '').replace(/^[,.;:!?\s]+/, '')
   return cleaned.trim()
 }
 
