@@ -134,4 +134,19 @@ describe('standing facts and names in chat', () => {
     expect(events.join(' ')).not.toMatch(/French|restaurant|live in the country/)
     expect(profile.interests.music?.map((i: { value: string }) => i.value)).toEqual(['queen'])
   })
+
+  it('reads messages written to an assistant: a role, a place after a comma, a pet’s name', async () => {
+    const messages = [
+      'as a vegetarian, what should I eat for protein?',
+      'grew up in Nairobi, now living in Toronto',
+      'my cat Luna keeps waking me up at 5am, any tips?',
+      'As a life coach, what advice do you give your clients?',
+    ]
+    for (const data of messages) await post(api, 'wanjiru', { data })
+    const profile = await api.waitReady('wanjiru')
+    expect(profile.core_info.location).toMatchObject({ value: 'Toronto' })
+    expect(profile.core_info.occupation).toBeUndefined()
+    expect(profile.interests.food?.map((i: { value: string }) => i.value)).toEqual(['vegetarian'])
+    expect(eventsOf(profile)).toEqual(['grew up in Nairobi', 'their cat is named Luna'])
+  })
 })

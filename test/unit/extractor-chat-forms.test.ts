@@ -173,3 +173,57 @@ describe('chat’s own shorthand', () => {
     expect(events('I was in a bad mood when I was younger.')).toEqual([])
   })
 })
+
+describe('messages to an assistant', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+  const core = (data: string, field: 'location' | 'occupation') => x(data).core_info?.[field]?.value
+
+  it('reads a year of study, a shift, a chat tail and a role said with "as a"', () => {
+    expect(core('hey! quick q - im a second year med student in dublin', 'occupation')).toBe('med student')
+    expect(core('I work night shifts as an ER nurse so my sleep is all over the place', 'occupation')).toBe('er nurse')
+    expect(core('ugh my landlord is raising the rent again. I live in Brooklyn btw', 'location')).toBe('Brooklyn')
+    expect(x('as a vegetarian, what should I eat for protein?').interests?.food?.[0]?.value).toBe('vegetarian')
+    expect(core('As a nurse, I work a lot of nights.', 'occupation')).toBe('nurse')
+  })
+
+  it('reads "as a" only of the person, and no role of a time of life', () => {
+    expect(x('As a life coach, what advice do you give your clients?')).toEqual({ language: 'en' })
+    expect(x('As a kid, I loved camping.').core_info).toBeUndefined()
+    expect(events('As a kid, I loved camping.').join(' ')).not.toMatch(/kid/)
+  })
+
+  it('reads fragments, appositions and a place after a comma', () => {
+    expect(events('been learning japanese for about a year now, still terrible at kanji')).toEqual([
+      'is learning Japanese',
+    ])
+    expect(events("I'm 34, recently divorced, and trying to get back into running")).toContain('is recently divorced')
+    const moved = x("just moved to Berlin for work, don't speak german yet")
+    expect(moved.core_info?.location?.value).toBe('Berlin')
+    expect(moved.memories?.map((m) => m.event)).toContain('does not speak German')
+    expect(moved.preferences).toBeUndefined()
+    expect(core('grew up in Nairobi, now living in Toronto', 'location')).toBe('Toronto')
+    expect(events("I'm retired, used to be a pilot for 30 years")).toContain('used to be a pilot for 30 years')
+  })
+
+  it('reads a favourite after a comma, a quit job, a pet’s name and a child’s step', () => {
+    expect(values(x('I love sci-fi novels, Ursula Le Guin is my favorite author'))).toEqual([
+      'sci-fi novels',
+      'Ursula Le Guin',
+    ])
+    expect(x('I quit my job at the bank last month to start my own business').memories?.[0]).toMatchObject({
+      event: 'quit their job at the bank to start their own business',
+      date: '2024-05-01',
+      importance: 'high',
+    })
+    expect(events('my cat Luna keeps waking me up at 5am, any tips?')).toContain('their cat is named Luna')
+    expect(events('my cat always keeps waking me up')).not.toContain('their cat is named Always')
+    expect(events("my daughter just started kindergarten and I'm a mess")).toContain(
+      'their daughter started kindergarten',
+    )
+  })
+
+  it('reads no book from where the person reads', () => {
+    expect(values(x("keep it short please, I'm reading on my phone"))).toEqual([])
+    expect(values(x('I read at least one book a week, you?'))).toEqual(['reading'])
+  })
+})

@@ -22,11 +22,10 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
   const out: string[] = []
   let head: string | undefined
   let headVerb: string | undefined
-  const app = /^(?:.*\s)?i am [a-z]+(?: [a-z]+)?,\s*(.+)$/.exec(text)
+  const app = /^(?:.*\s)?i am [a-z0-9]+(?: [a-z]+)?,\s*(.+)$/.exec(text)
   if (app) {
     for (const seg of app[1].split(/\s*,\s*(?:and\s+)?/)) {
-      if (/^(?:a|an|\d{1,3}|living|based|from|originally|currently|working|retired|married|single)\b/.test(seg))
-        out.push(`i am ${seg}`)
+      if (APPOSED.test(seg)) out.push(`i am ${seg}`)
     }
   }
   for (const m of text.matchAll(
@@ -40,6 +39,11 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
   }
   return { head, headVerb, clauses: out }
 }
+
+/** What an apposition after "i am x," says of the person ("i am 34, recently divorced, and trying to run"). */
+const APPOSED = new RegExp(pattern`^(?:a|an|\d{1,3}|living|based|from|originally|currently|working|retired|married|
+  single|divorced|widowed|engaged|separated|recently|newly|happily|trying|getting|learning|studying|training|raising|
+  expecting|pregnant)\b`)
 
 /** A subject between the person's "i" and "and": "who", "she", a relative clause ("a friend who is a chef"). */
 const ANOTHER_SUBJECT = /\b(?:who|whose|which|where|he|she|they|you)\b/
@@ -62,13 +66,35 @@ const THIRD_PERSON_VERB = /^(?:has|does|goes|is|[a-z]+[^s\W]s)$/
 const FRAGMENT_VERB = new RegExp(pattern`
   ^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|
   watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|been playing|been replaying|replaying|playing|
-  study|practice|volunteer|coach|deliver)
+  study|practice|volunteer|coach|deliver|used to|been learning|learning|do not|can not|never)
   \s+(?!is\b|are\b|was\b)`)
 const FRAGMENT_STATE = new RegExp(pattern`
   ^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|
   (?:huge|big|massive|die[- ]hard|avid|lifelong|long[- ]time) [a-z][a-z'&-]*(?: [a-z][a-z'&-]*)? fan|
   currently|living in|based in|originally from|from|married|single|divorced|retired|vegan|vegetarian|proud|obsessed|
   addicted|(?:a|an) (?=\S+ (?:by day|by trade|by profession)))\b`)
+
+/** "as a nurse", "as a mom of two": the role (1), a clause of its own (split at its comma). */
+const AS_A = /^as (an? [a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})$/
+/**
+ * Roles said with "as a" that are no identity now (a time of life, a figure of speech, a group), or that the gender
+ * rule reads as said ("as a mother of three", core.ts).
+ */
+const NOT_A_ROLE = new RegExp(pattern`\b(?:kid|child|boy|girl|teen|teenager|baby|youngster|student|result|matter|
+  woman|man|mother|father|mom|mum|dad|wife|husband|lady|guy|
+  whole|rule|bonus|treat|gift|joke|friend|side|reminder|favor|favour|family|group|team|society|species|country|
+  nation|people|couple|way|thank|surprise|gesture|token|sign|symbol)\b`)
+
+/**
+ * "as a nurse, i work nights": the role, said of the subject of the clause after it, as the person's own clause ("i
+ * am a nurse"). Undefined when that subject is not the person ("as a life coach, what do you tell clients?").
+ */
+export function roleBefore(text: string, next: string | undefined): string | undefined {
+  const role = AS_A.exec(text)
+  if (!role || NOT_A_ROLE.test(role[1]!) || !next) return undefined
+  const subject = /\b(?:i|my|me|you|your)\b/.exec(next)?.[0]
+  return subject && !subject.startsWith('you') ? `i am ${role[1]}` : undefined
+}
 
 /**
  * A subjectless fragment of a bio or a chat ("big into bouldering", "love hiking", "vegan for 5 years", "am a nurse")
@@ -77,7 +103,9 @@ const FRAGMENT_STATE = new RegExp(pattern`
 export function fragmentClause(text: string): string | undefined {
   if (/\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/.test(text))
     return undefined
-  if (FRAGMENT_VERB.test(text)) return `i ${text}`
+  // "just moved to berlin": a fragment may open with an adverb of when
+  const verb = text.replace(/^(?:just|recently|finally|also|still|currently)\s+/, '')
+  if (FRAGMENT_VERB.test(verb)) return `i ${text}`
   if (FRAGMENT_STATE.test(text)) return `i am ${text}`
   // "am a custodian to pay the bills": "am" has no subject but the person
   if (/^am (?:a|an|in|from|married|single|retired|still|currently|now|also)\b/.test(text)) return `i ${text}`

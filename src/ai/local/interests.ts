@@ -412,8 +412,9 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   if (match) addItems(interpretObject(match[1], 'listen'), ctx, 0.85, 'interest.listen-to', match)
   match = rx`\\bi ${ADV}(?:watch|am watching|binge watch|binge)\\s+(.+)$`.exec(text)
   if (match) addItems(interpretObject(match[1], 'watch'), ctx, 0.8, 'interest.watch', match)
-  match = rx`\\bi ${ADV}(?:read|am reading)(?:\\s+(.+))?$`.exec(text)
-  if (match)
+  match = rx`\\bi ${ADV}(?:read|am reading)(?:\\s+(?:at (?:least|most) )?(.+))?$`.exec(text)
+  // "i am reading on my phone": where or when, not what
+  if (match && !/^(?:on|in|at|while|during|before|after|to|with|from|for)\b/.test(match[1] ?? ''))
     addItems(
       match[1] && cutPhrase(match[1]) ? interpretObject(match[1], 'read') : verbItems('read', ''),
       ctx,

@@ -43,8 +43,8 @@ function statement(): RegExp {
   statements = new RegExp(
     `^(?:so |and |but |also |yes |yeah |well )?i ${ADV}` +
       pattern`(speak|can speak|can only speak|am fluent in|do not speak|can not speak|never learned|know|
-      am learning(?: to (?:speak|read|write))?|am studying|study|learn|am taking)` +
-      `,? (?:(${LEVEL}) )?(${list})(?: (?:fluently|well|too|as well|a little|now)\\b)?` +
+      (?:am|have been|been) learning(?: to (?:speak|read|write))?|am studying|study|learn|am taking)` +
+      `,? (?:(${LEVEL}) )?(${list})(?: (?:fluently|well|too|as well|a little|now|yet)\\b)?` +
       // "i speak english at home", "i speak asl with my brother": where and with whom, not what
       `(?: (?:with|at|to|in|when|because|since|but|and i|for) .*)?$`,
   )
@@ -81,7 +81,7 @@ function memoryText(verb: string, level: string | undefined, languages: string, 
     case 'know':
       return level || only ? undefined : `knows ${languages}`
     default:
-      return verb.startsWith('am learning') ? `is learning ${languages}` : undefined
+      return /^(?:am|have been|been) learning\b/.test(verb) ? `is learning ${languages}` : undefined
   }
 }
 

@@ -24,7 +24,7 @@ import { otherSubject, withoutOthersQuotes } from './others.js'
 import { rulePeopleSay, rulePersonality } from './personality.js'
 import { rulePreferences } from './preferences.js'
 import { describe, type ClauseInfo, type RuleContext } from './rules-common.js'
-import { coordinatedClauses, dropCopulaAdverbs, fragmentClause, ownPartOfSubject } from './clauses.js'
+import { coordinatedClauses, dropCopulaAdverbs, fragmentClause, ownPartOfSubject, roleBefore } from './clauses.js'
 import { CaseMap, type Clause, normalize, splitClauses } from './text.js'
 import { toFirstPerson } from './third-person.js'
 import { Tracer, type TracedValue } from './trace.js'
@@ -236,8 +236,12 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       clause = { ...clause, text: `i am ${clause.text}` }
     }
     // "my sister is a nurse; loves jazz": a fragment after a clause about someone else goes on about them
+    const after = split[index + 1]
     const fragment =
-      before?.sentence === clause.sentence && otherSubject(before.text) ? undefined : fragmentClause(clause.text)
+      before?.sentence === clause.sentence && otherSubject(before.text)
+        ? undefined
+        : (roleBefore(clause.text, after?.sentence === clause.sentence ? after.text : undefined) ??
+          fragmentClause(clause.text))
     if (fragment) clause = { ...clause, text: fragment }
     clause = { ...clause, text: dropCopulaAdverbs(ownPartOfSubject(clause.text)) }
     // "i am a musician and hope to make it big": the wish or hedge in the second half leaves the first half firm

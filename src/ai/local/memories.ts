@@ -40,6 +40,7 @@ const LIGHT = new Set(`got saw tried came made watched ate read played went foun
 const IRREGULAR_PAST = new Set(
   `got went made took came saw met won lost left bought sold began became grew wrote ran swam flew drove rode fell broke
   gave found built taught caught brought fought spent sent kept slept held led hurt beat chose did drew drank ate forgot
+  quit
   froze hid knew paid rang rose sang sat shot shook spoke stole stood struck swore threw understood woke wore`.split(
     /\s+/,
   ),

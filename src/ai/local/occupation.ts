@@ -29,7 +29,8 @@ const HOBBY_QUALIFIER = new RegExp(pattern`\b(?:avid|big|huge|keen|passionate|am
   enthusiastic|aspiring|wannabe|lifelong|devoted|dedicated|obsessive|occasional|serious)\b`)
 const FILLER = new RegExp(pattern`^(?:very|really|pretty|quite|proud|happy|busy|good|great|hard working|hardworking|
   hard-working|successful|young|new|small town|full time|full-time|part time|part-time|local|single|tired|overworked|
-  underpaid|struggling|starving|working|practicing|practising|certified)\s+`)
+  underpaid|struggling|starving|working|practicing|practising|certified|(?:first|second|third|fourth|final|last|
+  \d(?:st|nd|rd|th))[- ]year)\s+`)
 const CUT = new RegExp(pattern`\s(?:at|for|in|from|with|who|that|and|but|since|because|when|so|by|on|of|living|working|
   here|there|now|currently|like)\b.*$|,.*$`)
 
@@ -146,6 +147,7 @@ const MY_STUDENTS = /\bmy (?:(?:\w+ )?grade |high school |college )?(?:students|
 const WORK_AS = new RegExp(
   `\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed|started working|` +
     'began working|have started working)' +
+    '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend|double) shifts?)?' +
     "(?: (?:at|for|in) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$",
 )
 /** "i am happily retired", "i retired last year"; not "i retired a car". */

@@ -96,7 +96,8 @@ const AVOID: [RuleId, RegExp, number][] = [
   [
     'avoid.do-not-talk-about',
     new RegExp(pattern`
-      \b(?:please |pls |and )?(?:do not|never) (?:talk|ask me|ask|speak|bring up|mention|discuss|chat|joke|
+      \b(?:please |pls |and )?(?:do not|never) (?:talk|ask me|ask|speak(?= (?:to me |with me )?(?:about|on|of)\b)|
+      bring up|mention|discuss|chat|joke|
       go on) (?:to me |with me )?(?:about |on )?(.+)$`),
     0.9,
   ],

@@ -127,4 +127,4 @@ export function describe(clause: Clause): ClauseInfo {
 /** Words that end a noun phrase taken after a verb ("new york and i love it" -> "new york"). */
 export const PHRASE_END = new RegExp(pattern`
   \s*(?:,|;|\.|!|\?|\s(?:and|but|or|so|because|since|when|where|while|which|who|that|with|for|until|though|although|as|
-  now|nowadays|currently|yet|too|also|anymore|ago|lol|haha|though|if|than|whenever|then)\b).*$`)
+  now|nowadays|currently|yet|too|also|anymore|ago|lol|haha|though|if|than|whenever|then|btw|tbh|fyi|imo|lmao)\b).*$`)

@@ -179,13 +179,27 @@ const WHO =
  * pet), 2 what is said of them. A copula, or a verb in the third person or the past. Where AROUND says.
  */
 const FAMILY = new RegExp(
-  `${AROUND}(${WHO}s?) ` +
+  `${AROUND}(${WHO}s?) (?:(?:just|recently|finally|also|still|already) )?` +
     `((?:is|are|was|were|has|have|works|lives|loves|likes|goes|plays|runs|owns|stays|studies|teaches|worked|lived|` +
-    `raised|taught|helps|helped|gets|got|does|did|makes|made|travels|travel|live|work|love|like|play|go)(?: .+)?)$`,
+    `raised|taught|helps|helped|gets|got|does|did|makes|made|travels|travel|live|work|love|like|play|go|started|` +
+    `graduated|turned|moved|joined|finished|began)(?: .+)?)$`,
 )
 
 /** "my dog's name is tyson", "my sons name is jack": 1 who, 2 their name (one word). */
 const NAMED = new RegExp(`${AROUND}(${WHO})(?:(?:'s|s)? name is| is (?:called|named)) ([a-z][a-z'-]*)$`)
+
+/** "my cat luna keeps waking me up", "my son jake is six": 1 who, 2 the name said right after (capitalised). */
+const NAMED_AFTER = new RegExp(`${AROUND}(${WHO}) ([a-z][a-z'-]*)(?: |$)`)
+
+/** The name said right after a relative or a pet: written with a capital, and a word no other way ("my dog Max"). */
+function nameAfter(text: string, ctx: RuleContext): RegExpExecArray | undefined {
+  const match = NAMED_AFTER.exec(text)
+  if (!match || !ctx.cases.isCapitalised(match[2]!)) return undefined
+  const name = match[2]!
+  if (!nlpHas(name, '#Person') && nlpHas(name, '(#Verb|#Adjective|#Adverb|#Preposition|#Determiner|#Pronoun|#Place)'))
+    return undefined
+  return match
+}
 
 /** Third person of a verb said in the first person: "have" -> "has", "watch" -> "watches", "study" -> "studies". */
 export function thirdPerson(verb: string): string {
@@ -386,7 +400,7 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
     if (phrase && (phrase.includes(' ') || STATES.has(phrase) || nlpHas(phrase, '#Adjective')))
       return add(ctx, `is ${phrase}`, 'memory.is', is)
   }
-  const named = NAMED.exec(text)
+  const named = NAMED.exec(text) ?? nameAfter(text, ctx)
   if (named && !before.memory) {
     const name = ctx.cases.restore(named[2]!)
     return add(ctx, `their ${named[1]} is named ${name[0]!.toUpperCase()}${name.slice(1)}`, 'memory.family-fact', named)

@@ -93,6 +93,11 @@ export function splitClauses(normalized: string): Clause[] {
           ';|\\s*(?:,\\s*)?\\b(?:but|because|although|though|however|cause|cuz)\\s+|' +
             `,\\s*(?=(?:and |so |then |plus |now |but now )?(?:${SUBJECT_START}|what|how|where|who|why|when|` +
             'do|does|did|are|have|can|would)\\b)|' +
+            // "grew up in nairobi, now living in toronto"; "i love novels, le guin is my favorite author"
+            ',\\s*(?=(?:but |and )?(?:now|currently) (?:living|based|working|live|work|residing)\\b)|' +
+            // "i am retired, used to be a pilot", "just moved here, do not speak german yet"
+            ',\\s*(?=(?:used to|do not|did not|can not|have never|never) [a-z])|' +
+            ",\\s*(?=(?:[a-z0-9'-]+ ){1,4}(?:is|are|was) (?:also |definitely |probably )?(?:one of )?my\\b)|" +
             // not "me and my friend love hiking": the person is part of that subject
             `(?<!(?:^|\\s)me)\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|` +
             ',?\\s+(?:and|so|then)\\s+(?=(?:[a-z0-9]+\\s+){1,3}i\\s)|' +
