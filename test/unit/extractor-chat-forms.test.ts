@@ -222,6 +222,29 @@ describe('messages to an assistant', () => {
     )
   })
 
+  it('reads a third modifier, a diet kept since, pronouns asked for and pets after adverbs', () => {
+    expect(core('used to work in finance, now I am a high school math teacher', 'occupation')).toBe(
+      'high school math teacher',
+    )
+    expect(x("I've been vegan since 2015 and I'm allergic to peanuts").interests?.food?.[0]?.value).toBe('vegan')
+    expect(events('she/her pronouns please')).toEqual(['uses she/her pronouns'])
+    const pets = x('we have two golden retrievers and a very grumpy parrot').interests?.pets?.map((p) => p.value)
+    expect(pets).toEqual(['golden retriever', 'parrot'])
+  })
+
+  it('reads events and what has gone on said without "i", each on its own', () => {
+    expect(events('Just got back from a trip to Japan, Kyoto was amazing')).toEqual(['got back from a trip to Japan'])
+    expect(events('honestly just tired, been working 60 hour weeks at the hospital')).toEqual([
+      'has been working 60 hour weeks at the hospital',
+    ])
+    const piano = x("I'm learning to play the piano, started last month")
+    expect(piano.memories).toBeUndefined()
+    expect(piano.interests?.music?.map((i) => i.value)).toEqual(['piano'])
+    expect(events("we're expecting our first baby in March!")).toEqual(['is expecting their first baby'])
+    expect(events('My dad passed away last year and it has been really hard')).toEqual(['their dad passed away'])
+    expect(events('went there yesterday')).toEqual([])
+  })
+
   it('reads no book from where the person reads', () => {
     expect(values(x("keep it short please, I'm reading on my phone"))).toEqual([])
     expect(values(x('I read at least one book a week, you?'))).toEqual(['reading'])

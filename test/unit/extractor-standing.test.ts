@@ -215,7 +215,7 @@ describe('the people and pets around the person', () => {
     // only that the person has a sister (kin.ts)
     expect(events('my sister loves me')).toEqual(['has a sister'])
     // a family event stays one memory (memories.ts), not two
-    expect(events('my son was born in 2010')).toEqual(['son was born in 2010'])
+    expect(events('my son was born in 2010')).toEqual(['their son was born in 2010'])
   })
 })
 

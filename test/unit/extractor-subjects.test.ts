@@ -86,7 +86,7 @@ describe('relatives, friends and colleagues as subjects', () => {
     expect(text('Dad is a pilot. He loves golf.')).toEqual({ language: 'en' })
     // the person's own milestone about a relative is still read
     expect(text('Maria is a nurse. Her father passed away in 2010.').memories?.[0]?.event).toBe(
-      'father passed away in 2010',
+      'their father passed away in 2010',
     )
   })
 })

@@ -66,8 +66,12 @@ const THIRD_PERSON_VERB = /^(?:has|does|goes|is|[a-z]+[^s\W]s)$/
 const FRAGMENT_VERB = new RegExp(pattern`
   ^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|
   watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|been playing|been replaying|replaying|playing|
-  study|practice|volunteer|coach|deliver|used to|been learning|learning|do not|can not|never)
+  study|practice|volunteer|coach|deliver|used to|been learning|learning|do not|can not|never|been working|
+  been doing|been trying|been training)
   \s+(?!is\b|are\b|was\b)`)
+/** A past event said without "i": "just got back from a trip to japan", "finished my degree last month". */
+const FRAGMENT_PAST = new RegExp(pattern`^(?:got back|came back|went|visited|finished|started|bought|graduated|
+  retired|quit|adopted|ran|met|spent|took|broke|booked|signed up|joined|won|lost|passed)\s+(?!is\b|was\b|it\b|that\b)`)
 const FRAGMENT_STATE = new RegExp(pattern`
   ^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|
   (?:huge|big|massive|die[- ]hard|avid|lifelong|long[- ]time) [a-z][a-z'&-]*(?: [a-z][a-z'&-]*)? fan|
@@ -105,7 +109,8 @@ export function fragmentClause(text: string): string | undefined {
     return undefined
   // "just moved to berlin": a fragment may open with an adverb of when
   const verb = text.replace(/^(?:just|recently|finally|also|still|currently)\s+/, '')
-  if (FRAGMENT_VERB.test(verb)) return `i ${text}`
+  if (FRAGMENT_VERB.test(verb)) return /^been\b/.test(verb) ? `i have ${verb}` : `i ${text}`
+  if (FRAGMENT_PAST.test(verb)) return `i ${text}`
   if (FRAGMENT_STATE.test(text)) return `i am ${text}`
   // "am a custodian to pay the bills": "am" has no subject but the person
   if (/^am (?:a|an|in|from|married|single|retired|still|currently|now|also)\b/.test(text)) return `i ${text}`

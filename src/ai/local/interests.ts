@@ -203,7 +203,8 @@ const modifiersOnly = (s: string) =>
     .every((word) => {
       if (PET_MODIFIERS.has(word) || /^\d+$/.test(word) || /(?:ian|ese|ish)$/.test(word)) return true
       const tags = termsOf(word)[0]?.tags ?? []
-      return tags.includes('Adjective') && !tags.includes('Noun')
+      // "a very grumpy parrot"
+      return (tags.includes('Adjective') || tags.includes('Adverb')) && !tags.includes('Noun')
     })
 
 function rulePets(clause: ClauseInfo, ctx: RuleContext): void {

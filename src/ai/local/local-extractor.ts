@@ -229,6 +229,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       before &&
       before.sentence === clause.sentence &&
       /^i am\b/.test(before.text) &&
+      !fragmentClause(clause.text) &&
       clause.text.split(' ').length <= 5 &&
       !/\b(?:i|we|you|he|she|they|it|my|me)\b/.test(clause.text) &&
       !/^(?:the|this|that|these|those|his|her|their|our|your|there|here)\b/.test(clause.text)

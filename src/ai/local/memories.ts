@@ -210,7 +210,9 @@ function ruleExpecting(text: string, ctx: RuleContext): boolean {
   if (!match) return false
   const ref = ctx.referenceDate
   const date = iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
-  const event = match[1] ? `is expecting ${match[1].replace(/^(?:my|our) first$/, 'their first child')}` : 'is pregnant'
+  const event = match[1]
+    ? ownWordsInThirdPerson(`is expecting ${match[1].replace(/^(?:my|our) first$/, 'their first child')}`)
+    : 'is pregnant'
   ctx.acc.addMemory({ event, date, importance: 'high', confidence: 0.85 }, 'memory.expecting', match)
   return true
 }
@@ -285,7 +287,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
     const date = dateOf(text, ref)
     const event = ctx.cases.restore(
       ownWordsInThirdPerson(
-        text.slice(fam.index).replace(/^my /, '').replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim(),
+        text.slice(fam.index).replace(/^my /, 'their ').replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim(),
       ),
     )
     ctx.acc.addMemory(

@@ -24,6 +24,11 @@ const OTHER_SUBJECT = /^(?:my|our|your|his|her|their|the|a|an|he|she|they|we|you
 
 const DIET_RULES: [RuleId, RegExp, number][] = [
   ['diet.i-am', re(`^i am ${ADV}(?:a |an )?(?:strict |full[- ]time |mostly |now |still )?(${DIETS})\\b`), 0.85],
+  [
+    'diet.i-am',
+    re(`^i ${ADV}(?:have been|went|turned|became|have gone|have become) (?:a |an )?(?:strict |mostly )?(${DIETS})\\b`),
+    0.85,
+  ],
   ['diet.bare', re(`^(${DIETS})(?: here| btw| by the way| now| these days| (?:since|for) [a-z0-9 ]+)?$`), 0.75],
   [
     'diet.follow',
@@ -111,7 +116,7 @@ const PRONOUN_SET = `(?:${PRONOUN})(?:/(?:${PRONOUN})){1,2}`
 /** "my pronouns are she/her", "i use they/them": a statement, so a single pronoun counts ("i go by they"). */
 const PRONOUN_STATEMENT = re(`\\b(?:my pronouns are|i use|i go by|pronouns:?) (${PRONOUN_SET}|they)\\b`)
 /** A bare set ("she/they"), by itself or after an identity ("non-binary, she/they"): never inside a sentence. */
-const PRONOUN_ALONE = re(`^(?:(?:${IDENTITIES})\\s*,?\\s*)?\\(?(${PRONOUN_SET})\\)?(?: pronouns| please)?$`)
+const PRONOUN_ALONE = re(`^(?:(?:${IDENTITIES})\\s*,?\\s*)?\\(?(${PRONOUN_SET})\\)?(?: pronouns)?(?: please| pls)?$`)
 
 const isOwnClause = (text: string): boolean => !OTHER_SUBJECT.test(text) || OWN_SUBJECT.test(text)
 

@@ -88,7 +88,7 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
   }
   if (NOT_JOBS.has(words[head])) return undefined
   let start = head
-  while (start > 0 && head - start < 2) {
+  while (start > 0 && head - start < 3) {
     const word = words[start - 1]
     const isNoun =
       tags[start - 1]?.terms[0]?.tags.includes('Noun') && !tags[start - 1]?.terms[0]?.tags.includes('Adjective')

@@ -125,9 +125,9 @@ const IS_NOT = /^i am not (?:(?:really|very|much of|at all) )*((?:a |an )?[a-z]+
  * "i am working on a robot", "i am saving up for a car": something the person is in the middle of (1 the verb, 2
  * what), not a moment ("i am going to the store").
  */
-const ONGOING = new RegExp(pattern`^i am ${ADV}(working on|making|building|writing|learning|studying|saving up for|
-  saving for|training for|renovating|restoring|raising|recovering from|going through|dealing with|applying to|
-  applying for|taking classes in|taking lessons in|volunteering at|volunteering for) (.+)$`)
+const ONGOING = new RegExp(pattern`^i (am|have been) ${ADV}(working on|making|building|writing|learning|studying|
+  saving up for|saving for|training for|renovating|restoring|raising|recovering from|going through|dealing with|
+  applying to|applying for|taking classes in|taking lessons in|volunteering at|volunteering for|working) (.+)$`)
 
 /** Where the verb leads elsewhere: a job ("work as"), a statement about the other speaker ("help you"). */
 const NOT_HABIT = /^(?:as|you|your|it|them|that|this|there|here)\b/
@@ -361,8 +361,10 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
   if (clause.negated) return ruleNegatedFact(text, ctx, before)
   const ongoing = ONGOING.exec(text)
   if (ongoing && !before.any) {
-    const phrase = factPhrase(ongoing[2]!)
-    if (phrase) return add(ctx, `is ${ongoing[1]} ${phrase}`, 'memory.ongoing', ongoing)
+    // "i am working": the job says where; "i have been working 60 hour weeks": how long it has gone on
+    const phrase = ongoing[2] === 'working' && ongoing[1] === 'am' ? undefined : factPhrase(ongoing[3]!)
+    const be = ongoing[1] === 'am' ? 'is' : 'has been'
+    if (phrase) return add(ctx, `${be} ${ongoing[2]} ${phrase}`, 'memory.ongoing', ongoing)
   }
   const has = HAS.exec(text)
   if (has) {

@@ -97,6 +97,12 @@ export function splitClauses(normalized: string): Clause[] {
             ',\\s*(?=(?:but |and )?(?:now|currently) (?:living|based|working|live|work|residing)\\b)|' +
             // "i am retired, used to be a pilot", "just moved here, do not speak german yet"
             ',\\s*(?=(?:used to|do not|did not|can not|have never|never) [a-z])|' +
+            // "i am learning the piano, started last month": a second event said without "i"
+            ',\\s*(?=(?:just )?(?:started|began|finished|quit|moved) [a-z]|been [a-z]+ing\\b)|' +
+            // "just got back from japan, kyoto was amazing": a comment on what was said
+            ',\\s*(?=(?!(?:which|who|that|what|it|this|there)\\b)[a-z]+ (?:was|were|is|are) ' +
+            '(?:so |really |very |just )?' +
+            '(?:amazing|great|awesome|beautiful|fun|nice|cool|incredible|lovely|gorgeous|stunning|the best)\\b)|' +
             ",\\s*(?=(?:[a-z0-9'-]+ ){1,4}(?:is|are|was) (?:also |definitely |probably )?(?:one of )?my\\b)|" +
             // not "me and my friend love hiking": the person is part of that subject
             `(?<!(?:^|\\s)me)\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|` +
