@@ -245,6 +245,25 @@ describe('messages to an assistant', () => {
     expect(events('went there yesterday')).toEqual([])
   })
 
+  it('reads a name given to the pet or relative named just before, of the right gender', () => {
+    expect(events('we got a puppy last week! her name is Mochi')).toContain('their puppy is named Mochi')
+    expect(events('My daughter just started school. Her name is Ella.')).toContain('their daughter is named Ella')
+    expect(events('I love my son. Her name is Ann.').join(' ')).not.toMatch(/Ann/)
+    expect(events('I met a guy. His name is Tom.').join(' ')).not.toMatch(/Tom/)
+    expect(events('Her name is Zoey.')).toEqual([])
+  })
+
+  it('reads a place after "now in", a job said with "working as", a past role and what cannot be done', () => {
+    const moved = x('I moved away from Boston last year, now in Austin')
+    expect(moved.core_info?.location?.value).toBe('Austin')
+    expect(moved.memories?.map((m) => m.event)).toEqual(['moved away from Boston'])
+    expect(core('Working as a barista while I finish my PhD in chemistry', 'occupation')).toBe('barista')
+    expect(events('I was a teacher for 20 years before I retired')).toContain('was a teacher for 20 years')
+    expect(events('I was sick for 2 weeks.')).toEqual([])
+    expect(events('my ex was a chef, I cannot cook at all')).toEqual(['cannot cook'])
+    expect(events('I have lived in Dublin for 12 years')).toEqual(['has lived in Dublin for 12 years'])
+  })
+
   it('reads no book from where the person reads', () => {
     expect(values(x("keep it short please, I'm reading on my phone"))).toEqual([])
     expect(values(x('I read at least one book a week, you?'))).toEqual(['reading'])

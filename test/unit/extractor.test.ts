@@ -442,7 +442,7 @@ describe('memories', () => {
     expect(first('I worked as a nurse for 15 years.')?.date).toBeUndefined()
     // Something done for a while up to now stays a memory, undated.
     expect(first('I have worked in the ER for two years.')).toEqual({
-      event: 'have worked in the ER for two years',
+      event: 'has worked in the ER for two years',
       importance: 'medium',
       confidence: 0.8,
     })

@@ -76,7 +76,7 @@ const FRAGMENT_STATE = new RegExp(pattern`
   ^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|
   (?:huge|big|massive|die[- ]hard|avid|lifelong|long[- ]time) [a-z][a-z'&-]*(?: [a-z][a-z'&-]*)? fan|
   currently|living in|based in|originally from|from|married|single|divorced|retired|vegan|vegetarian|proud|obsessed|
-  addicted|(?:a|an) (?=\S+ (?:by day|by trade|by profession)))\b`)
+  addicted|(?:a|an) (?=\S+ (?:by day|by trade|by profession))|working (?:as|at|in|for)|in (?=[a-z]+$))\b`)
 
 /** "as a nurse", "as a mom of two": the role (1), a clause of its own (split at its comma). */
 const AS_A = /^as (an? [a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})$/
@@ -105,7 +105,9 @@ export function roleBefore(text: string, next: string | undefined): string | und
  * read as the person's own statement; undefined if it does not look like one.
  */
 export function fragmentClause(text: string): string | undefined {
-  if (/\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/.test(text))
+  // a subject in a clause of its own does not count: "working as a barista while i finish my phd"
+  const main = text.replace(/\s(?:while|when|because|since|until|after|before|so that)\s.*$/, '')
+  if (/\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/.test(main))
     return undefined
   // "just moved to berlin": a fragment may open with an adverb of when
   const verb = text.replace(/^(?:just|recently|finally|also|still|currently)\s+/, '')

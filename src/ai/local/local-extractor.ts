@@ -19,7 +19,7 @@ import { ruleNeeds } from './needs.js'
 import { ruleFaith } from './faith.js'
 import { addKin, kinMentions, type KinMention } from './kin.js'
 import { ruleLanguages } from './languages.js'
-import { ruleStandingFacts } from './standing.js'
+import { nameOfNamedBefore, ruleStandingFacts } from './standing.js'
 import { otherSubject, withoutOthersQuotes } from './others.js'
 import { rulePeopleSay, rulePersonality } from './personality.js'
 import { rulePreferences } from './preferences.js'
@@ -224,6 +224,9 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     // "what is your dream? mine is to meet mickey mouse": the person answers their own question
     const own = before?.question ? answersOwnQuestion(before.text, clause.text) : undefined
     if (own) return ownVerbPhrases({ ...clause, text: own })
+    // "we got a puppy last week! her name is mochi": the name of who the clause before named
+    const named = before && !before.reported ? nameOfNamedBefore(before.text, clause.text) : undefined
+    if (named) return [{ ...clause, text: named }]
     // "i am outgoing but a bit impatient": the second half shares the subject and the copula
     if (
       before &&

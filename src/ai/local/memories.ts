@@ -272,12 +272,24 @@ function ruleWasAt(text: string, ctx: RuleContext): boolean {
   return true
 }
 
+/** "i was a teacher for 20 years": a role held for a while, in the past (1: the role and how long). */
+const WAS_FOR = new RegExp(`^i ${ADV}was ((?:a|an) [a-z][a-z' -]{1,40}? for ${AMOUNT} (?:years?|decades?))\\b(?! ago)`)
+
+/** A past role held for a while: "was" alone makes no event ("i was tired for a week"), a role and years do. */
+function ruleWasFor(text: string, ctx: RuleContext): boolean {
+  const match = WAS_FOR.exec(text)
+  if (!match) return false
+  const event = ctx.cases.restore(ownWordsInThirdPerson(`was ${match[1]}`))
+  ctx.acc.addMemory({ event, importance: 'medium', confidence: 0.8 }, 'memory.lasting', match)
+  return true
+}
+
 export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged) return
   const text = clause.text
   // "i am going to be a grandparent" is an event under way, said as a plan
   if (ruleUnderWay(text, ctx) || clause.desire) return
-  if (ruleExpecting(text, ctx) || ruleWasAt(text, ctx)) return
+  if (ruleExpecting(text, ctx) || ruleWasAt(text, ctx) || ruleWasFor(text, ctx)) return
   if (text.split(' ').length < 3) return
   if (/\b(?:did not|was not|were not|never|have not|had not)\b/.test(text)) return
   const ref = ctx.referenceDate
@@ -331,6 +343,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
     .slice(eventStart)
     .replace(HEDGED_TAIL, '')
     .replace(/^(?:i|we) /, '')
+    .replace(/^have\b/, 'has')
     .replace(/^use to\b/, 'used to')
     .replace(RELATIVE_TIME, '')
     .replace(/\s+/g, ' ')

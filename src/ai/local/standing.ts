@@ -188,6 +188,29 @@ const FAMILY = new RegExp(
 /** "my dog's name is tyson", "my sons name is jack": 1 who, 2 their name (one word). */
 const NAMED = new RegExp(`${AROUND}(${WHO})(?:(?:'s|s)? name is| is (?:called|named)) ([a-z][a-z'-]*)$`)
 
+/** "her name is mochi", said right after a pet or a relative: the name (2), and whose the pronoun says (1). */
+const NAME_OF_IT = /^(?:(her|his|its|their) name is|(she|he|it) is (?:called|named)) ([a-z][a-z'-]*)$/
+/** The pets and relatives a clause names ("we got a puppy", "my son is six"): the last one is who "her" means. */
+const NAMED_IN = new RegExp(`\\b(?:my|our|a|an|the|new) (?:[a-z]+ )?(${WHO})\\b`, 'g')
+/** Who "her" or "his" cannot mean: the relatives of the other gender. */
+const NOT_HERS = /^(?:son|husband|brother|father|dad|grandfather|grandpa|uncle|nephew|boyfriend|stepson|stepdad)$/
+const NOT_HIS = /^(?:daughter|wife|sister|mother|mom|mum|grandmother|grandma|aunt|niece|girlfriend|stepdaughter)$/
+
+/**
+ * A name given to the pet or relative the clause before named: "we got a puppy last week! her name is mochi" reads
+ * "my puppy's name is mochi". Undefined when the clause gives no name, or the one before names no one it can be.
+ */
+export function nameOfNamedBefore(before: string, text: string): string | undefined {
+  const name = NAME_OF_IT.exec(text)
+  const who = name && [...before.matchAll(NAMED_IN)].at(-1)?.[1]
+  if (!who) return undefined
+  const pronoun = name[1] ?? name[2]
+  const head = who.split(' ').at(-1)!
+  if (/^(?:her|she)$/.test(pronoun!) ? NOT_HERS.test(head) : /^(?:his|he)$/.test(pronoun!) && NOT_HIS.test(head))
+    return undefined
+  return `my ${who}'s name is ${name[3]}`
+}
+
 /** "my cat luna keeps waking me up", "my son jake is six": 1 who, 2 the name said right after (capitalised). */
 const NAMED_AFTER = new RegExp(`${AROUND}(${WHO}) ([a-z][a-z'-]*)(?: |$)`)
 
@@ -333,7 +356,13 @@ function ruleNegatedFact(text: string, ctx: RuleContext, before: ReadBefore): vo
   if (habit) {
     const [, how, verb, rest] = habit
     // "i can not swim though": what follows the verb may end the fact at once
-    const kept = rest === undefined ? '' : ` ${rest}`.replace(FACT_END, '').trim()
+    const kept =
+      rest === undefined
+        ? ''
+        : ` ${rest}`
+            .replace(FACT_END, '')
+            .replace(/^\s*(?:at all|very well|that well|so well|well)$/, '')
+            .trim()
     const phrase = kept ? factPhrase(kept) : ''
     if (phrase === undefined || (!phrase && !ALONE.has(verb!)) || NOT_HABIT.test(rest ?? '')) return
     return add(ctx, `${NO_HABIT_WORDS[how!]} ${verb}${phrase ? ` ${phrase}` : ''}`, 'memory.habit', habit)

@@ -94,7 +94,7 @@ export function splitClauses(normalized: string): Clause[] {
             `,\\s*(?=(?:and |so |then |plus |now |but now )?(?:${SUBJECT_START}|what|how|where|who|why|when|` +
             'do|does|did|are|have|can|would)\\b)|' +
             // "grew up in nairobi, now living in toronto"; "i love novels, le guin is my favorite author"
-            ',\\s*(?=(?:but |and )?(?:now|currently) (?:living|based|working|live|work|residing)\\b)|' +
+            ',\\s*(?=(?:but |and )?(?:now|currently) (?:living|based|working|live|work|residing|in)\\b)|' +
             // "i am retired, used to be a pilot", "just moved here, do not speak german yet"
             ',\\s*(?=(?:used to|do not|did not|can not|have never|never) [a-z])|' +
             // "i am learning the piano, started last month": a second event said without "i"
