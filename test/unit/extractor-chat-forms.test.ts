@@ -264,6 +264,35 @@ describe('messages to an assistant', () => {
     expect(events('I have lived in Dublin for 12 years')).toEqual(['has lived in Dublin for 12 years'])
   })
 
+  it('reads a degree under way, a parent said without "I", a home on a boat and two languages', () => {
+    expect(core('currently doing my masters in data science at UCL', 'occupation')).toBe('graduate student')
+    const dad = x("I'm a 45 year old accountant from Leeds, dad of two")
+    expect(dad.core_info?.occupation?.value).toBe('accountant')
+    expect(dad.core_info?.gender?.value).toBe('male')
+    expect(core('We live on a boat in Amsterdam', 'location')).toBe('Amsterdam')
+    expect(events("I'm bilingual, English and Tagalog")).toEqual(['speaks English and Tagalog'])
+    expect(events("i'm pregnant with our second, due in May")).toEqual(['is expecting their second child'])
+  })
+
+  it('reads conditions in the person’s words, what they cannot have, and no pastime of how to reach them', () => {
+    expect(events("I'm deaf so I prefer text over calls")).toEqual(['is deaf'])
+    expect(values(x("I'm deaf so I prefer text over calls"))).toEqual([])
+    expect(events("I'm colorblind lol so describe colors carefully")).toEqual(['is colorblind'])
+    expect(events("I can't have caffeine, it makes my anxiety worse")).toEqual(['cannot have caffeine'])
+    expect(events('I have to go.')).toEqual([])
+  })
+
+  it('reads an event up to what followed from it, and a step said after "and just"', () => {
+    expect(events("I got laid off last month so money's tight")).toEqual(['got laid off'])
+    expect(events('I went to so many concerts last year')).toEqual(['went to so many concerts'])
+    expect(events("I'm 62 and just retired from teaching")).toContain('retired from teaching')
+    expect(events('Been a nurse for 15 years, thinking about a career change')).toContain(
+      'is thinking about a career change',
+    )
+    expect(core('Been a nurse for 15 years, thinking about a career change', 'occupation')).toBe('nurse')
+    expect(events('my twins start college in the fall')).toContain('their twins start college in the fall')
+  })
+
   it('reads no book from where the person reads', () => {
     expect(values(x("keep it short please, I'm reading on my phone"))).toEqual([])
     expect(values(x('I read at least one book a week, you?'))).toEqual(['reading'])

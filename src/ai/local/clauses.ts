@@ -29,7 +29,7 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
     }
   }
   for (const m of text.matchAll(
-    /\s(?:and|&)\s+(?:(?:also|now|still|currently|often|usually|then|really)\s+)*([a-z]+)\b/g,
+    /\s(?:and|&)\s+(?:(?:also|now|still|currently|often|usually|then|really|just|recently|finally)\s+)*([a-z]+)\b/g,
   )) {
     const verb = m[1]
     if (NOT_VERB_AFTER_AND.has(verb) || !isVerb(verb)) continue
@@ -67,7 +67,7 @@ const FRAGMENT_VERB = new RegExp(pattern`
   ^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|
   watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|been playing|been replaying|replaying|playing|
   study|practice|volunteer|coach|deliver|used to|been learning|learning|do not|can not|never|been working|
-  been doing|been trying|been training)
+  been doing|been trying|been training|been an?)
   \s+(?!is\b|are\b|was\b)`)
 /** A past event said without "i": "just got back from a trip to japan", "finished my degree last month". */
 const FRAGMENT_PAST = new RegExp(pattern`^(?:got back|came back|went|visited|finished|started|bought|graduated|
@@ -76,7 +76,11 @@ const FRAGMENT_STATE = new RegExp(pattern`
   ^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|
   (?:huge|big|massive|die[- ]hard|avid|lifelong|long[- ]time) [a-z][a-z'&-]*(?: [a-z][a-z'&-]*)? fan|
   currently|living in|based in|originally from|from|married|single|divorced|retired|vegan|vegetarian|proud|obsessed|
-  addicted|(?:a|an) (?=\S+ (?:by day|by trade|by profession))|working (?:as|at|in|for)|in (?=[a-z]+$))\b`)
+  addicted|(?:a|an) (?=\S+ (?:by day|by trade|by profession))|working (?:as|at|in|for)|in (?=[a-z]+$)|
+  thinking (?:about|of)|(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of)\b`)
+/** "currently doing my masters": a degree under way, the one fragment with "my" of the person's own. */
+const DEGREE_FRAGMENT = new RegExp(pattern`^(?:currently |still |just )?(?:doing|finishing|pursuing|working on) my (?:
+  masters?|master's|phd|doctorate|mba|bachelors?|bachelor's|degree|undergrad)\b`)
 
 /** "as a nurse", "as a mom of two": the role (1), a clause of its own (split at its comma). */
 const AS_A = /^as (an? [a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})$/
@@ -105,6 +109,7 @@ export function roleBefore(text: string, next: string | undefined): string | und
  * read as the person's own statement; undefined if it does not look like one.
  */
 export function fragmentClause(text: string): string | undefined {
+  if (DEGREE_FRAGMENT.test(text)) return `i am ${text}`
   // a subject in a clause of its own does not count: "working as a barista while i finish my phd"
   const main = text.replace(/\s(?:while|when|because|since|until|after|before|so that)\s.*$/, '')
   if (/\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/.test(main))
@@ -113,7 +118,9 @@ export function fragmentClause(text: string): string | undefined {
   const verb = text.replace(/^(?:just|recently|finally|also|still|currently)\s+/, '')
   if (FRAGMENT_VERB.test(verb)) return /^been\b/.test(verb) ? `i have ${verb}` : `i ${text}`
   if (FRAGMENT_PAST.test(verb)) return `i ${text}`
-  if (FRAGMENT_STATE.test(text)) return `i am ${text}`
+  // "dad of two": the article chat leaves out
+  if (FRAGMENT_STATE.test(text))
+    return `i am ${text.replace(/^(?=(?:proud )?(?:mom|mum|dad|mother|father|parent) of)/, 'a ')}`
   // "am a custodian to pay the bills": "am" has no subject but the person
   if (/^am (?:a|an|in|from|married|single|retired|still|currently|now|also)\b/.test(text)) return `i ${text}`
   return undefined

@@ -257,7 +257,7 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
     'location.we-live-in',
     new RegExp(
       `^(?:we|my family and i|me and my [a-z]+) ${ADV}(?:live|are living|are based|have lived|have been living) ` +
-        '(?:here )?(?:in|near|outside(?: of)?|around) (.+)$',
+        '(?:here )?(?:in|near|outside(?: of)?|around|on|at) (.+)$',
     ),
     0.75,
     'strict',

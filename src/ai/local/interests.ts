@@ -24,6 +24,9 @@ const AM_MILD = pattern`into|fond of|interested in|keen on|hooked on|big on|
 /** Degree words between "i am" and "into": "i am really big into", "i am heavily into". */
 const AM_INTO_DEGREE = '(?:so |very |quite |super |totally |pretty |big |huge |heavily |deeply |hugely )?'
 
+/** Ways of being reached, which no one likes as a pastime: "i prefer text over calls", "i like email better". */
+const COMMUNICATION = /^(?:text|texts|texting|email|emails|e-mail|calls?|phone calls?|voice notes?|video calls?)\b/
+
 const LIKE_RULES: [RuleId, RegExp, number][] = [
   ['interest.love', rx`\\bi ${ADV}(?:${STRONG})\\s+(.+)$`, 0.9],
   ['interest.like', rx`\\bi ${ADV}(?:${MILD})\\s+(.+)$`, 0.85],
@@ -656,6 +659,8 @@ export function ruleInterests(clause: ClauseInfo, ctx: RuleContext): void {
   if (ruleFavorite(clause, ctx)) return
   for (const [rule, re, conf] of LIKE_RULES) {
     const match = re.exec(clause.text)
+    // "i prefer text over calls": how to be reached, not a pastime
+    if (match && COMMUNICATION.test(match[1]!)) return
     if (match) {
       addItems(interpretObject(match[1]), ctx, conf, rule, match)
       break

@@ -43,7 +43,8 @@ function statement(): RegExp {
   statements = new RegExp(
     `^(?:so |and |but |also |yes |yeah |well )?i ${ADV}` +
       pattern`(speak|can speak|can only speak|am fluent in|do not speak|can not speak|never learned|know|
-      (?:am|have been|been) learning(?: to (?:speak|read|write))?|am studying|study|learn|am taking)` +
+      (?:am|have been|been) learning(?: to (?:speak|read|write))?|am studying|study|learn|am taking|
+      am (?:bilingual|trilingual|multilingual)(?: in)?)` +
       `,? (?:(${LEVEL}) )?(${list})(?: (?:fluently|well|too|as well|a little|now|yet)\\b)?` +
       // "i speak english at home", "i speak asl with my brother": where and with whom, not what
       `(?: (?:with|at|to|in|when|because|since|but|and i|for) .*)?$`,
@@ -81,6 +82,7 @@ function memoryText(verb: string, level: string | undefined, languages: string, 
     case 'know':
       return level || only ? undefined : `knows ${languages}`
     default:
+      if (/^am (?:bi|tri|multi)lingual\b/.test(verb)) return `speaks ${languages}`
       return /^(?:am|have been|been) learning\b/.test(verb) ? `is learning ${languages}` : undefined
   }
 }
@@ -91,7 +93,8 @@ export function saysLanguages(text: string): boolean {
 }
 
 /** A word every statement of languages has: the table is built only for a clause that has one. */
-const LANGUAGE_VERB = /\b(?:speak|fluent|learned|know|learning|studying|study|learn|taking)\b/
+const LANGUAGE_VERB =
+  /\b(?:speak|fluent|learned|know|learning|studying|study|learn|taking|bilingual|trilingual|multilingual)\b/
 
 /** The languages the person says they speak, or do not, in one clause of their own. */
 export function ruleLanguages(clause: ClauseInfo, ctx: RuleContext): void {

@@ -149,6 +149,8 @@ const FAMILY_EVENT = new RegExp(pattern`
 
 /** A doubt added after a comma, which is no part of the event: "started at a diner, not sure my position yet". */
 const HEDGED_TAIL = /,\s*(?:not sure|unsure|maybe|probably|perhaps|i think|i guess|i suppose|i believe)\b.*$/
+/** What followed from the event, which is no part of it: "got laid off last month so money is tight". */
+const CONSEQUENCE = /\sso\s(?=(?:i|we|you|he|she|they|it|that|this|my|our|the|money|things|now|there)\b).*$/
 /** Words a chat message trails off with, which end no phrase: "went to Disneyland a", "graduated, and". */
 const TRAILING = /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|lol|haha))+$/
 /** A phrase cut off in the middle: it ends on a word that needs another after it ("used to go to", "used to be"). */
@@ -202,7 +204,8 @@ function lightEvent(event: string): boolean {
 
 /** A pregnancy is told in the present ("we're expecting twins!!"): an event of the day it is said. */
 const EXPECTING = new RegExp(pattern`^(?:i am|we are) ${ADV}(?:(?:expecting|pregnant with) (twins|triplets|a baby|
-  a (?:baby )?(?:boy|girl)|our (?:first|second|third|fourth) (?:child|baby|kid)|(?:my|our) first|another baby)|
+  a (?:baby )?(?:boy|girl)|our (?:first|second|third|fourth) (?:child|baby|kid)|(?:my|our) (?:first|second|third|
+  fourth)|another baby)|
   (pregnant))\b`)
 
 function ruleExpecting(text: string, ctx: RuleContext): boolean {
@@ -211,7 +214,9 @@ function ruleExpecting(text: string, ctx: RuleContext): boolean {
   const ref = ctx.referenceDate
   const date = iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
   const event = match[1]
-    ? ownWordsInThirdPerson(`is expecting ${match[1].replace(/^(?:my|our) first$/, 'their first child')}`)
+    ? ownWordsInThirdPerson(
+        `is expecting ${match[1].replace(/^(?:my|our) (first|second|third|fourth)$/, 'their $1 child')}`,
+      )
     : 'is pregnant'
   ctx.acc.addMemory({ event, date, importance: 'high', confidence: 0.85 }, 'memory.expecting', match)
   return true
@@ -342,6 +347,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
   let event = text
     .slice(eventStart)
     .replace(HEDGED_TAIL, '')
+    .replace(CONSEQUENCE, '')
     .replace(/^(?:i|we) /, '')
     .replace(/^have\b/, 'has')
     .replace(/^use to\b/, 'used to')

@@ -85,11 +85,16 @@ const CONDITION_ADJECTIVES: Record<string, string> = dict({
   'hard of hearing': 'hearing loss',
   deaf: 'deafness',
   blind: 'blindness',
+  colorblind: 'color blindness',
+  'color blind': 'color blindness',
+  'colour blind': 'color blindness',
 })
+/** Conditions a person says they are, and a reader keeps in those words: "is deaf", not "has deafness". */
+const SAID_AS_IS = new Set(['deaf', 'blind', 'colorblind', 'color blind', 'colour blind', 'hard of hearing'])
 const ADJECTIVES = Object.keys(CONDITION_ADJECTIVES)
   .sort((a, b) => b.length - a.length)
   .join('|')
-const CONDITION_ADJECTIVE_RULE = re(pattern`^(?:i am ${ADV}(?:a )?)?(${ADJECTIVES})(?: here| btw| myself| too)?
+const CONDITION_ADJECTIVE_RULE = re(pattern`^(?:i am ${ADV}(?:a )?)?(${ADJECTIVES})(?: here| btw| myself| too| lol)?
   (?:\s*[,;]|$| so\b| and\b| since\b)`)
 
 /** Gender identities said in the person's own words; kept as said ("trans man", not "male"). */
@@ -175,7 +180,9 @@ function conditionRules(clause: ClauseInfo, ctx: RuleContext): void {
   condition = condition.replace(/\btype one\b/, 'type 1').replace(/\btype two\b/, 'type 2')
   if (condition === 'add') condition = 'ADD'
   if (/^(?:adhd|ptsd|ocd|ibs|copd|pcos|hiv)$/.test(condition)) condition = condition.toUpperCase()
-  const event = `has ${ctx.cases.restore(condition).replace(/^(?:a|an) /, '')}`
+  const event = SAID_AS_IS.has(said)
+    ? `is ${said.replace(/^colou?r blind$/, 'colorblind')}`
+    : `has ${ctx.cases.restore(condition).replace(/^(?:a|an) /, '')}`
   ctx.acc.addMemory({ event, importance: 'high', confidence: stated ? 0.85 : 0.8 }, 'health.condition', match)
 }
 

@@ -173,6 +173,12 @@ const IN_SCHOOL = new RegExp(
     '(college|university|uni|high school|grad school|graduate school|med school|medical school|law school|' +
     'nursing school|community college)\\b',
 )
+/** "i am doing my masters in data science", "i am finishing my phd": the degree (1). */
+const DOING_DEGREE = new RegExp(
+  `\\bi (?:am )?${ADV}(?:doing|finishing|pursuing|getting|working on|studying for|working towards|in) ` +
+    '(?:my|a|an|the) (?:first |second |third |final )?(?:year of (?:my |a |an )?)?' +
+    "(masters?|master's|phd|doctorate|mba|bachelors?|bachelor's|undergrad|undergraduate degree|degree)\\b",
+)
 /** "i am a tennis player professionally": the activity (1) and the agent noun (2). */
 const PROFESSIONALLY = new RegExp(
   `\\bi am ${ADV}(?:a |an )([a-z]+(?: [a-z]+)?) ` +
@@ -296,6 +302,13 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
       if (np) found = emit(occupationFrom(np[1], true), ctx, 'occupation.i-am-a', match) || found
     }
     if (found) return
+  }
+  match = DOING_DEGREE.exec(text)
+  if (match && !clause.negated) {
+    const graduate = /^(?:master|phd|doctorate|mba)/.test(match[1])
+    const level = graduate ? 'graduate student' : 'college student'
+    ctx.acc.setCore('occupation', level, 0.75, 'occupation.school', match)
+    return
   }
   match = IN_SCHOOL.exec(text)
   if (match) {

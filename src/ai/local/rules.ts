@@ -89,7 +89,7 @@ const RULES = {
   'occupation.military': '"I am / serve in the army" -> military (army)',
   'occupation.i-am-a':
     '"I am a nurse", "I have always been a teacher"; a pastime noun ("an avid reader") gives an interest',
-  'occupation.school': '"I am in college", "I attend high school" -> student',
+  'occupation.school': '"I am in college", "I attend high school", "doing my masters" -> student',
   'occupation.coach': '"I coach swimming" -> swimming coach (and the sport as an interest)',
   'occupation.professionally': '"I am a tennis player professionally"',
   'occupation.teach': '"I teach (math)" -> (math) teacher',

@@ -105,7 +105,7 @@ const NOT_DONE = /^(?:that|this|it|them|him|her|one|any|anything|such|so|there|h
  * "i do not drive", "i never cook", "i can not swim", "i would never eat a snail": a habit the person does not have or
  * an ability they lack (1 how it is said, 2 the verb, 3 what follows, if anything).
  */
-const NO_HABIT = new RegExp(`^i ${ADV}(do not|never|can not|would never) (${HABITS})(?: (.+))?$`)
+const NO_HABIT = new RegExp(`^i ${ADV}(do not|never|can not|would never) (${HABITS}|have(?= (?!to\\b)))(?: (.+))?$`)
 /** How each way of saying no reads in the third person. */
 const NO_HABIT_WORDS: Record<string, string> = {
   'do not': 'does not',
@@ -182,7 +182,7 @@ const FAMILY = new RegExp(
   `${AROUND}(${WHO}s?) (?:(?:just|recently|finally|also|still|already) )?` +
     `((?:is|are|was|were|has|have|works|lives|loves|likes|goes|plays|runs|owns|stays|studies|teaches|worked|lived|` +
     `raised|taught|helps|helped|gets|got|does|did|makes|made|travels|travel|live|work|love|like|play|go|started|` +
-    `graduated|turned|moved|joined|finished|began)(?: .+)?)$`,
+    `graduated|turned|moved|joined|finished|began|start|starts)(?: .+)?)$`,
 )
 
 /** "my dog's name is tyson", "my sons name is jack": 1 who, 2 their name (one word). */

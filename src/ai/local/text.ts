@@ -96,7 +96,8 @@ export function splitClauses(normalized: string): Clause[] {
             // "grew up in nairobi, now living in toronto"; "i love novels, le guin is my favorite author"
             ',\\s*(?=(?:but |and )?(?:now|currently) (?:living|based|working|live|work|residing|in)\\b)|' +
             // "i am retired, used to be a pilot", "just moved here, do not speak german yet"
-            ',\\s*(?=(?:used to|do not|did not|can not|have never|never) [a-z])|' +
+            ',\\s*(?=(?:used to|do not|did not|can not|have never|never|thinking about|thinking of) [a-z])|' +
+            ',\\s*(?=(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of\\b)|' +
             // "i am learning the piano, started last month": a second event said without "i"
             ',\\s*(?=(?:just )?(?:started|began|finished|quit|moved) [a-z]|been [a-z]+ing\\b)|' +
             // "just got back from japan, kyoto was amazing": a comment on what was said
