@@ -293,6 +293,17 @@ describe('messages to an assistant', () => {
     expect(events('my twins start college in the fall')).toContain('their twins start college in the fall')
   })
 
+  it('reads a nationality, and pets named by breed from the WordNet vocabulary', () => {
+    expect(events("I've lived in Madrid for 3 years but I'm Canadian")).toContain('is Canadian')
+    expect(events('I am german')).toEqual(['is German'])
+    const pets = (data: string) => x(data).interests?.pets?.map((p) => p.value)
+    expect(pets('me and my husband just adopted a rescue greyhound')).toEqual(['greyhound'])
+    expect(pets('I have a whippet and two tabby cats.')).toEqual(['whippet', 'tabby cat'])
+    // a breed's name that is also another thing's is left out of the vocabulary
+    expect(pets('I have a cardigan.')).toBeUndefined()
+    expect(pets('I have a boxer.')).toBeUndefined()
+  })
+
   it('reads no book from where the person reads', () => {
     expect(values(x("keep it short please, I'm reading on my phone"))).toEqual([])
     expect(values(x('I read at least one book a week, you?'))).toEqual(['reading'])

@@ -38,7 +38,6 @@ describe('the faith the person holds', () => {
     for (const said of [
       "I'm a christian rock fan.",
       'I am a friend of the family.',
-      'I am Dominican.',
       'Are you Catholic?',
       'I want to be a Buddhist monk one day.',
       'Maybe I am a Taoist, who knows.',
@@ -47,6 +46,12 @@ describe('the faith the person holds', () => {
       'if i was catholic i would go',
     ])
       expect(events(said).join(' '), said).not.toMatch(/Catholic|Buddhist|Mormon|Taoist|Christian|believe|Dominican/)
+    // a demonym is a nationality, kept as a standing fact, never as the faith of the same name
+    expect(
+      extractor
+        .explainOne({ inputType: 'text', data: 'I am Dominican.' })
+        .trace.flatMap((t) => t.hits.map((h) => h.rule)),
+    ).toEqual(['memory.is', 'language.detected'])
     // a relative's faith is theirs, kept as a memory that names them
     expect(events('My mom is Catholic.')).toEqual(['their mom is Catholic'])
   })

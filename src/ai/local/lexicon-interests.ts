@@ -1,5 +1,6 @@
 // Interest lexicons, written from general knowledge (not from any evaluation data). Each entry maps a
 // lower-case term to an interest category. Look-ups also try the singular form, so most entries are singular.
+import { BREED_NAMES } from './breed-data.js'
 import { FOOD_NAMES, GAMES_NAMES, INSTRUMENTS_NAMES, MUSIC_NAMES, SPORTS_NAMES } from './interest-data.js'
 import { dict } from './regex.js'
 
@@ -162,11 +163,14 @@ add(wordNetNames(INSTRUMENTS_NAMES), 'music')
 add(wordNetNames(SPORTS_NAMES), 'sports')
 add(wordNetNames(FOOD_NAMES), 'food')
 add(wordNetNames(GAMES_NAMES), 'hobbies')
+// WordNet's dog and cat breeds (breed-data.ts): pets too, as "labrador" and "tabby" of the hand list are
+const BREEDS = wordNetNames(BREED_NAMES)
+add(BREEDS, 'pets')
 CATEGORY_OF.set('fish', 'food') // "I love fish" is food; "I have a fish" goes through the pet rule.
 
 /** Pets (animals people keep). Used by the "I have a dog" rule. */
-export const PET_WORDS = new Set(PETS.slice(0, PETS.indexOf('animal')))
-export const ANIMAL_WORDS = new Set(PETS)
+export const PET_WORDS = new Set([...PETS.slice(0, PETS.indexOf('animal')), ...BREEDS])
+export const ANIMAL_WORDS = new Set([...PETS, ...BREEDS])
 
 /** Musical instruments: "I play the guitar" is music. */
 export const INSTRUMENTS = new Set([

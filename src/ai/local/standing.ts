@@ -430,6 +430,9 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
     // one word stands when it describes the person ("i am biracial", "i am married"), not when it may name them
     if (phrase && (phrase.includes(' ') || STATES.has(phrase) || nlpHas(phrase, '#Adjective')))
       return add(ctx, `is ${phrase}`, 'memory.is', is)
+    // "i'm canadian": a nationality, written as a name is
+    if (phrase && nlpHas(phrase, '#Demonym'))
+      return add(ctx, `is ${phrase[0]!.toUpperCase()}${phrase.slice(1)}`, 'memory.is', is)
   }
   const named = NAMED.exec(text) ?? nameAfter(text, ctx)
   if (named && !before.memory) {
