@@ -47,6 +47,11 @@ const PET_HAVE = re(
     `((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`,
 )
 const PET_GENERIC = rx`\\b(?:i|we) ${ADV}(?:have|own) (?:a |an |two |three |\\d+ )?pet ([a-z]+)`
+/** "two cats and a dog": each pet counted, with its modifiers (1) and the pet (2). Built once: the list is long. */
+const COUNTED_PETS = new RegExp(
+  `\\b(?:a|an|one|two|three|four|five|some|\\d+)\\s+((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`,
+  'g',
+)
 const MY_PET = rx`\\bmy ((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`
 const NOT_PET_CONTEXT =
   /\b(?:no|not|never|allergic|afraid|scared|died|dead|passed away|lost|ran away|put down|miss|used to)\b/
@@ -218,9 +223,7 @@ function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
     // "i have a sister who has a dog": the pets of a person the clause names are theirs
     const rest = withoutPeopleClause(text.slice(have.index))
     let found = false
-    for (const p of rest.matchAll(
-      rxg`\\b(?:a|an|one|two|three|four|five|some|\\d+)\\s+((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`,
-    )) {
+    for (const p of rest.matchAll(COUNTED_PETS)) {
       if (modifiersOnly(p[1])) {
         ctx.acc.addInterest('pets', singular(p[2]), have[1] === 'we' ? 0.75 : 0.9, 'interest.pet-have-a', p)
         found = true

@@ -87,9 +87,18 @@ function memoryText(verb: string, level: string | undefined, languages: string, 
   }
 }
 
+/** The clause read last and its statement: the interest rules and this one read the same clause in turn. */
+let lastRead: { text: string; said: RegExpExecArray | null } | undefined
+
+/** The statement of languages in a clause, or null (read once a clause). */
+function statementIn(text: string): RegExpExecArray | null {
+  if (lastRead?.text !== text) lastRead = { text, said: LANGUAGE_VERB.test(text) ? statement().exec(text) : null }
+  return lastRead.said
+}
+
 /** Whether a clause says which languages the person speaks or learns ("i am learning to read english"). */
 export function saysLanguages(text: string): boolean {
-  return LANGUAGE_VERB.test(text) && statement().test(text)
+  return statementIn(text) !== null
 }
 
 /** A word every statement of languages has: the table is built only for a clause that has one. */
@@ -98,8 +107,8 @@ const LANGUAGE_VERB =
 
 /** The languages the person says they speak, or do not, in one clause of their own. */
 export function ruleLanguages(clause: ClauseInfo, ctx: RuleContext): void {
-  if (clause.question || clause.hedged || clause.desire || !LANGUAGE_VERB.test(clause.text)) return
-  const said = statement().exec(clause.text)
+  if (clause.question || clause.hedged || clause.desire) return
+  const said = statementIn(clause.text)
   if (!said) return
   const [, verb, level, list] = said
   const languages = namedList(list!)
