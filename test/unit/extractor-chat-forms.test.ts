@@ -304,6 +304,17 @@ describe('messages to an assistant', () => {
     expect(pets('I have a boxer.')).toBeUndefined()
   })
 
+  it('reads a dev, a year of college, "more of a" and a name said in passing', () => {
+    expect(core("I'm a software dev at Google, mostly backend stuff", 'occupation')).toBe('software developer')
+    expect(core("I'm 19 and in my first year of college", 'occupation')).toBe('college student')
+    expect(x("I'm not into sports at all, more of a bookworm").interests?.books?.map((i) => i.value)).toEqual([
+      'reading',
+    ])
+    expect(x('I am more of a cat person.').interests?.pets?.map((i) => i.value)).toEqual(['cat'])
+    expect(events('I love hiking with my dog Max on weekends')).toContain('their dog is named Max')
+    expect(events('I went to see my mom Friday.').join(' ')).not.toMatch(/named/)
+  })
+
   it('reads no book from where the person reads', () => {
     expect(values(x("keep it short please, I'm reading on my phone"))).toEqual([])
     expect(values(x('I read at least one book a week, you?'))).toEqual(['reading'])

@@ -28,6 +28,9 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
       if (APPOSED.test(seg)) out.push(`i am ${seg}`)
     }
   }
+  // "i am 19 and in my first year of college": a second state that shares "i am"
+  const state = /^i am [^,]+? and ((?:in|from|living|based|married|single|retired|a|an) .+)$/.exec(text)
+  if (state) out.push(`i am ${state[1]}`)
   for (const m of text.matchAll(
     /\s(?:and|&)\s+(?:(?:also|now|still|currently|often|usually|then|really|just|recently|finally)\s+)*([a-z]+)\b/g,
   )) {
@@ -77,7 +80,7 @@ const FRAGMENT_STATE = new RegExp(pattern`
   (?:huge|big|massive|die[- ]hard|avid|lifelong|long[- ]time) [a-z][a-z'&-]*(?: [a-z][a-z'&-]*)? fan|
   currently|living in|based in|originally from|from|married|single|divorced|retired|vegan|vegetarian|proud|obsessed|
   addicted|(?:a|an) (?=\S+ (?:by day|by trade|by profession))|working (?:as|at|in|for)|in (?=[a-z]+$)|
-  thinking (?:about|of)|(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of)\b`)
+  thinking (?:about|of)|(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of|more of an?)\b`)
 /** "currently doing my masters": a degree under way, the one fragment with "my" of the person's own. */
 const DEGREE_FRAGMENT = new RegExp(pattern`^(?:currently |still |just )?(?:doing|finishing|pursuing|working on) my (?:
   masters?|master's|phd|doctorate|mba|bachelors?|bachelor's|degree|undergrad)\b`)
@@ -152,7 +155,7 @@ const COPULA_ADVERBS = new RegExp(
   pattern`
     \bi am ((?:(?:currently|really|still|now|just|also|actually|totally|definitely|truly|honestly|seriously|literally|
     basically|kind of|sort of|pretty|quite|so|very|super|extremely|incredibly|a bit|a little|a little bit|somewhat|
-    fairly|rather|now|finally|already|officially|happily)\s+)+)(?!(?:a|an)\s+(?:bit|lot)\b)`,
+    fairly|rather|now|finally|already|officially|happily|more of)\s+)+)(?!(?:a|an)\s+(?:bit|lot)\b)`,
   'g',
 )
 

@@ -47,6 +47,8 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
     .replace(/\s+/g, ' ')
     .trim()
   for (let i = 0; i < 4; i++) cleaned = cleaned.replace(FILLER, '')
+  // "a software dev", "a web dev": chat's short form
+  cleaned = cleaned.replace(/\bdevs?$/, 'developer')
   if (/^stay[- ]at[- ]home\b/.test(cleaned)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
   if (/^(?:housewife|homemaker|house wife|househusband)$/.test(cleaned))
     return { kind: 'job', value: 'homemaker', conf: 0.85 }
@@ -177,7 +179,8 @@ const IN_SCHOOL = new RegExp(
 const DOING_DEGREE = new RegExp(
   `\\bi (?:am )?${ADV}(?:doing|finishing|pursuing|getting|working on|studying for|working towards|in) ` +
     '(?:my|a|an|the) (?:first |second |third |final )?(?:year of (?:my |a |an )?)?' +
-    "(masters?|master's|phd|doctorate|mba|bachelors?|bachelor's|undergrad|undergraduate degree|degree)\\b",
+    "(masters?|master's|phd|doctorate|mba|bachelors?|bachelor's|undergrad|undergraduate degree|degree|college|" +
+    'university|uni|high school)\\b',
 )
 /** "i am a tennis player professionally": the activity (1) and the agent noun (2). */
 const PROFESSIONALLY = new RegExp(
@@ -306,7 +309,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   match = DOING_DEGREE.exec(text)
   if (match && !clause.negated) {
     const graduate = /^(?:master|phd|doctorate|mba)/.test(match[1])
-    const level = graduate ? 'graduate student' : 'college student'
+    const level = graduate ? 'graduate student' : match[1] === 'high school' ? 'high school student' : 'college student'
     ctx.acc.setCore('occupation', level, 0.75, 'occupation.school', match)
     return
   }

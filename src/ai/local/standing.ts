@@ -212,16 +212,23 @@ export function nameOfNamedBefore(before: string, text: string): string | undefi
 }
 
 /** "my cat luna keeps waking me up", "my son jake is six": 1 who, 2 the name said right after (capitalised). */
-const NAMED_AFTER = new RegExp(`${AROUND}(${WHO}) ([a-z][a-z'-]*)(?: |$)`)
+const NAMED_AFTER = new RegExp(`\\bmy (${WHO}) ([a-z][a-z'-]*)(?: |$)`)
 
 /** The name said right after a relative or a pet: written with a capital, and a word no other way ("my dog Max"). */
 function nameAfter(text: string, ctx: RuleContext): RegExpExecArray | undefined {
   const match = NAMED_AFTER.exec(text)
   if (!match || !ctx.cases.isCapitalised(match[2]!)) return undefined
   const name = match[2]!
+  if (nlpHas(name, '(#Date|#Value|#Holiday)')) return undefined
   if (!nlpHas(name, '#Person') && nlpHas(name, '(#Verb|#Adjective|#Adverb|#Preposition|#Determiner|#Pronoun|#Place)'))
     return undefined
   return match
+}
+
+/** "their dog is named Max": 1 who, 2 the name. */
+function addName(ctx: RuleContext, named: RegExpExecArray): void {
+  const name = ctx.cases.restore(named[2]!)
+  add(ctx, `their ${named[1]} is named ${name[0]!.toUpperCase()}${name.slice(1)}`, 'memory.family-fact', named)
 }
 
 /** Third person of a verb said in the first person: "have" -> "has", "watch" -> "watches", "study" -> "studies". */
@@ -386,6 +393,9 @@ export interface ReadBefore {
 export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: ReadBefore): void {
   if (clause.question || clause.hedged || clause.joined) return
   const text = clause.text
+  // "i love hiking with my dog Max": a name said in passing, whatever else the clause says
+  const called = nameAfter(text, ctx)
+  if (called && !NAMED.test(text)) addName(ctx, called)
   if (clause.desire || MY_GOAL.test(text)) return ruleGoal(text, ctx, before)
   if (clause.negated) return ruleNegatedFact(text, ctx, before)
   const ongoing = ONGOING.exec(text)
@@ -434,11 +444,8 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
     if (phrase && nlpHas(phrase, '#Demonym'))
       return add(ctx, `is ${phrase[0]!.toUpperCase()}${phrase.slice(1)}`, 'memory.is', is)
   }
-  const named = NAMED.exec(text) ?? nameAfter(text, ctx)
-  if (named && !before.memory) {
-    const name = ctx.cases.restore(named[2]!)
-    return add(ctx, `their ${named[1]} is named ${name[0]!.toUpperCase()}${name.slice(1)}`, 'memory.family-fact', named)
-  }
+  const named = NAMED.exec(text)
+  if (named && !before.memory) return addName(ctx, named)
   const family = FAMILY.exec(text)
   if (family && !before.memory) {
     const fact = familyFact(family[1]!, family[2]!)

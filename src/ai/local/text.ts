@@ -97,7 +97,7 @@ export function splitClauses(normalized: string): Clause[] {
             ',\\s*(?=(?:but |and )?(?:now|currently) (?:living|based|working|live|work|residing|in)\\b)|' +
             // "i am retired, used to be a pilot", "just moved here, do not speak german yet"
             ',\\s*(?=(?:used to|do not|did not|can not|have never|never|thinking about|thinking of) [a-z])|' +
-            ',\\s*(?=(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of\\b)|' +
+            ',\\s*(?=(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of\\b|more of an?\\b)|' +
             // "i am learning the piano, started last month": a second event said without "i"
             ',\\s*(?=(?:just )?(?:started|began|finished|quit|moved) [a-z]|been [a-z]+ing\\b)|' +
             // "just got back from japan, kyoto was amazing": a comment on what was said
