@@ -227,12 +227,14 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     // "we got a puppy last week! her name is mochi": the name of who the clause before named
     const named = before && !before.reported ? nameOfNamedBefore(before.text, clause.text) : undefined
     if (named) return [{ ...clause, text: named }]
+    // read before the copula is shared: a clause that reads on its own keeps its words ("started last month")
+    const alone = fragmentClause(clause.text)
     // "i am outgoing but a bit impatient": the second half shares the subject and the copula
     if (
       before &&
       before.sentence === clause.sentence &&
       /^i am\b/.test(before.text) &&
-      !fragmentClause(clause.text) &&
+      !alone &&
       clause.text.split(' ').length <= 5 &&
       !/\b(?:i|we|you|he|she|they|it|my|me)\b/.test(clause.text) &&
       !/^(?:the|this|that|these|those|his|her|their|our|your|there|here)\b/.test(clause.text)
@@ -244,8 +246,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     const fragment =
       before?.sentence === clause.sentence && otherSubject(before.text)
         ? undefined
-        : (roleBefore(clause.text, after?.sentence === clause.sentence ? after.text : undefined) ??
-          fragmentClause(clause.text))
+        : (roleBefore(clause.text, after?.sentence === clause.sentence ? after.text : undefined) ?? alone)
     if (fragment) clause = { ...clause, text: fragment }
     clause = { ...clause, text: dropCopulaAdverbs(ownPartOfSubject(clause.text)) }
     // "i am a musician and hope to make it big": the wish or hedge in the second half leaves the first half firm

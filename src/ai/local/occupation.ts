@@ -222,6 +222,15 @@ const WHERE_I_WORK = new RegExp(
 const JOB_PLACE = new RegExp(pattern`^(?:at|in|for) (?:a |an |the )?([a-z0-9&' -]{2,40}?)
   (?:\s(?:and|but|so|because|to|while|since|for|on|every)\b.*)?$`)
 
+/** The student a school or a degree makes: "grad school", "my masters" -> graduate student; "undergrad" -> college. */
+function studentAt(schoolOrDegree: string): string {
+  if (/high/.test(schoolOrDegree)) return 'high school student'
+  if (/^(?:grad|master|phd|doctorate|mba)/.test(schoolOrDegree)) return 'graduate student'
+  if (/med/.test(schoolOrDegree)) return 'medical student'
+  if (/law/.test(schoolOrDegree)) return 'law student'
+  return 'college student'
+}
+
 export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   if (clause.hedged) return
@@ -306,25 +315,9 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     }
     if (found) return
   }
-  match = DOING_DEGREE.exec(text)
-  if (match && !clause.negated) {
-    const graduate = /^(?:master|phd|doctorate|mba)/.test(match[1])
-    const level = graduate ? 'graduate student' : match[1] === 'high school' ? 'high school student' : 'college student'
-    ctx.acc.setCore('occupation', level, 0.75, 'occupation.school', match)
-    return
-  }
-  match = IN_SCHOOL.exec(text)
+  match = (clause.negated ? null : DOING_DEGREE.exec(text)) ?? IN_SCHOOL.exec(text)
   if (match) {
-    const level = /high/.test(match[1])
-      ? 'high school student'
-      : /grad/.test(match[1])
-        ? 'graduate student'
-        : /med/.test(match[1])
-          ? 'medical student'
-          : /law/.test(match[1])
-            ? 'law student'
-            : 'college student'
-    ctx.acc.setCore('occupation', level, 0.75, 'occupation.school', match)
+    ctx.acc.setCore('occupation', studentAt(match[1]), 0.75, 'occupation.school', match)
     return
   }
   // "i coach swimming at the pool": a coach, and someone who cares about swimming

@@ -116,11 +116,12 @@ function mainStatement(text: string): string {
 }
 
 export function describe(clause: Clause): ClauseInfo {
+  const main = mainStatement(clause.text)
   return {
     ...clause,
-    hedged: HEDGE_RE.test(mainStatement(clause.text)),
+    hedged: HEDGE_RE.test(main),
     desire: DESIRE_RE.test(clause.text),
-    negated: NEGATION_RE.test(mainStatement(clause.text)),
+    negated: NEGATION_RE.test(main),
   }
 }
 

@@ -320,11 +320,11 @@ const NO_GOAL = new Set(
   someday sometime soon again more too late early ready fine`),
 )
 
-/** "i want to go to culinary school" -> "wants to go to culinary school", when no other rule read the wish. */
 /** "my dream is to meet mickey mouse", "my goal is to run a 5k": 1 the word, 2 what is wanted. */
 const MY_GOAL = new RegExp(pattern`^my (?:(?:biggest|big|main|life|lifelong|only|one|ultimate|current) )?(dream|goal|
   plan|ambition|wish) (?:is|has always been|would be) to (.+)$`)
 
+/** "i want to go to culinary school" -> "wants to go to culinary school", when no other rule read the wish. */
 function ruleGoal(text: string, ctx: RuleContext, before: ReadBefore): void {
   const mine = MY_GOAL.exec(text)
   if (mine) {

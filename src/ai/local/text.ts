@@ -77,6 +77,29 @@ const QUESTION_START = new RegExp(pattern`
   ^(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|have|has|had|can|could|would|will|should|
   shall|may|am|you)\b`)
 
+/** Where a sentence splits into clauses (splitClauses). */
+const CLAUSE_BREAK = new RegExp(
+  ';|\\s*(?:,\\s*)?\\b(?:but|because|although|though|however|cause|cuz)\\s+|' +
+    `,\\s*(?=(?:and |so |then |plus |now |but now )?(?:${SUBJECT_START}|what|how|where|who|why|when|` +
+    'do|does|did|are|have|can|would)\\b)|' +
+    // "grew up in nairobi, now living in toronto"; "i love novels, le guin is my favorite author"
+    ',\\s*(?=(?:but |and )?(?:now|currently) (?:living|based|working|live|work|residing|in)\\b)|' +
+    // "i am retired, used to be a pilot", "just moved here, do not speak german yet"
+    ',\\s*(?=(?:used to|do not|did not|can not|have never|never|thinking about|thinking of) [a-z])|' +
+    ',\\s*(?=(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of\\b|more of an?\\b)|' +
+    // "i am learning the piano, started last month": a second event said without "i"
+    ',\\s*(?=(?:just )?(?:started|began|finished|quit|moved) [a-z]|been [a-z]+ing\\b)|' +
+    // "just got back from japan, kyoto was amazing": a comment on what was said
+    ',\\s*(?=(?!(?:which|who|that|what|it|this|there)\\b)[a-z]+ (?:was|were|is|are) ' +
+    '(?:so |really |very |just )?' +
+    '(?:amazing|great|awesome|beautiful|fun|nice|cool|incredible|lovely|gorgeous|stunning|the best)\\b)|' +
+    ",\\s*(?=(?:[a-z0-9'-]+ ){1,4}(?:is|are|was) (?:also |definitely |probably )?(?:one of )?my\\b)|" +
+    // not "me and my friend love hiking": the person is part of that subject
+    `(?<!(?:^|\\s)me)\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|` +
+    ',?\\s+(?:and|so|then)\\s+(?=(?:[a-z0-9]+\\s+){1,3}i\\s)|' +
+    '\\s+-\\s+',
+)
+
 /** Splits normalised text into clauses, marking those that are questions. */
 export function splitClauses(normalized: string): Clause[] {
   const out: Clause[] = []
@@ -88,29 +111,7 @@ export function splitClauses(normalized: string): Clause[] {
     const isQuestion = /\?\s*["')]*$/.test(sentence)
     const story = opensStory(sentence)
     const parts = sentence
-      .split(
-        re(
-          ';|\\s*(?:,\\s*)?\\b(?:but|because|although|though|however|cause|cuz)\\s+|' +
-            `,\\s*(?=(?:and |so |then |plus |now |but now )?(?:${SUBJECT_START}|what|how|where|who|why|when|` +
-            'do|does|did|are|have|can|would)\\b)|' +
-            // "grew up in nairobi, now living in toronto"; "i love novels, le guin is my favorite author"
-            ',\\s*(?=(?:but |and )?(?:now|currently) (?:living|based|working|live|work|residing|in)\\b)|' +
-            // "i am retired, used to be a pilot", "just moved here, do not speak german yet"
-            ',\\s*(?=(?:used to|do not|did not|can not|have never|never|thinking about|thinking of) [a-z])|' +
-            ',\\s*(?=(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of\\b|more of an?\\b)|' +
-            // "i am learning the piano, started last month": a second event said without "i"
-            ',\\s*(?=(?:just )?(?:started|began|finished|quit|moved) [a-z]|been [a-z]+ing\\b)|' +
-            // "just got back from japan, kyoto was amazing": a comment on what was said
-            ',\\s*(?=(?!(?:which|who|that|what|it|this|there)\\b)[a-z]+ (?:was|were|is|are) ' +
-            '(?:so |really |very |just )?' +
-            '(?:amazing|great|awesome|beautiful|fun|nice|cool|incredible|lovely|gorgeous|stunning|the best)\\b)|' +
-            ",\\s*(?=(?:[a-z0-9'-]+ ){1,4}(?:is|are|was) (?:also |definitely |probably )?(?:one of )?my\\b)|" +
-            // not "me and my friend love hiking": the person is part of that subject
-            `(?<!(?:^|\\s)me)\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|` +
-            ',?\\s+(?:and|so|then)\\s+(?=(?:[a-z0-9]+\\s+){1,3}i\\s)|' +
-            '\\s+-\\s+',
-        ),
-      )
+      .split(CLAUSE_BREAK)
       .flatMap((part) => splitAskedBack(part))
       .flatMap((part) => splitCondition(part))
       .map((p) => cleanClause(p))
