@@ -130,10 +130,21 @@ export function functionWordShare(text: string, lang: string): number {
  */
 const SHORT_CHARS = 40
 
+/**
+ * Whether a run of non-space characters reads as an e-mail address: something, "@", something, ".", something (what
+ * /\S+@\S+\.\S+/ finds in it), checked by position, in time linear in the run: that pattern, tried at every position
+ * of a long run without "@", takes time quadratic in its length.
+ */
+function isAddress(run: string): boolean {
+  const at = run.indexOf('@', 1)
+  return at > 0 && run.lastIndexOf('.', run.length - 2) >= at + 2
+}
+
 /** ISO 639-1 code of the text's language, or undefined when too short or undetermined. */
 export function detectLanguage(text: string): string | undefined {
   const clean = text
-    .replace(/https?:\/\/\S+|www\.\S+|\S+@\S+\.\S+|[@#]\w+/g, ' ')
+    .replace(/\S+/g, (run) => (isAddress(run) ? ' ' : run))
+    .replace(/https?:\/\/\S+|www\.\S+|[@#]\w+/g, ' ')
     .replace(/[\d_]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()

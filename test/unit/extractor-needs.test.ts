@@ -155,4 +155,15 @@ describe('informal moods, events and style', () => {
     expect(detectLanguage('ugh, worst week ever')).toBeUndefined()
     expect(detectLanguage('hola, soy Ana')).toBe('es')
   })
+
+  it('leaves addresses out of the detection, and reads a long run without spaces in linear time', () => {
+    expect(detectLanguage('write to ana@example.com or see www.example.com, I love it here')).toBe('en')
+    expect(detectLanguage('ana@example.com bob@x.org')).toBeUndefined()
+    const started = process.cpuUsage()
+    detectLanguage(`hello ${'a'.repeat(200_000)}`)
+    detectLanguage(`hello ${'a@'.repeat(100_000)}`)
+    detectLanguage(`hello ${'a.'.repeat(100_000)}@`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(2)
+  })
 })
