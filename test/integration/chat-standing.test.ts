@@ -149,4 +149,22 @@ describe('standing facts and names in chat', () => {
     expect(profile.interests.food?.map((i: { value: string }) => i.value)).toEqual(['vegetarian'])
     expect(eventsOf(profile)).toEqual(['grew up in Nairobi', 'their cat is named Luna'])
   })
+
+  it('reads a role as a label, a fragment with "my", a team and a birthday ahead, not the assistant’s', async () => {
+    await post(api, 'dana', {
+      input_type: 'conversation',
+      data: chat([
+        ['Huge Lakers fan here! How can I help?', 'retired teacher here, 34 years in the classroom. huge Celtics fan'],
+        ['Been watching The Bear lately?', 'tore my ACL last year playing soccer. turning 30 next month!'],
+      ]),
+    })
+    const profile = await api.waitReady('dana')
+    expect(profile.core_info.occupation).toMatchObject({ value: 'retired teacher' })
+    expect(profile.core_info.age).toMatchObject({ value: 29 })
+    const sports = profile.interests.sports?.map((i: { value: string }) => i.value)
+    expect(sports).toContain('Celtics')
+    expect(sports).not.toContain('Lakers')
+    expect(profile.interests.movies_tv).toBeUndefined()
+    expect(eventsOf(profile)).toContain('tore their ACL playing soccer')
+  })
 })

@@ -315,6 +315,64 @@ describe('messages to an assistant', () => {
     expect(events('I went to see my mom Friday.').join(' ')).not.toMatch(/named/)
   })
 
+  it('reads a role said as a label, a short title, or with "as a" and no comma', () => {
+    expect(core('as a software engineer I sit all day, what stretches help?', 'occupation')).toBe('software engineer')
+    expect(core('retired teacher here, 34 years in the classroom.', 'occupation')).toBe('retired teacher')
+    expect(core('nurse here, quick question about sleep', 'occupation')).toBe('nurse')
+    expect(core('freelance graphic designer, clients never pay on time', 'occupation')).toBe(
+      'freelance graphic designer',
+    )
+    expect(core('barista by day, aspiring novelist by night. help me outline a chapter?', 'occupation')).toBe('barista')
+    expect(core("I'm an RN on a cardiac ward", 'occupation')).toBe('registered nurse')
+    expect(core('im an NP in a rural clinic', 'occupation')).toBe('nurse practitioner')
+    // a word that is no job, or a role asked of the assistant, stays out
+    expect(core('vegan here, should I take b12?', 'occupation')).toBeUndefined()
+    expect(core('as a life coach what do you tell clients?', 'occupation')).toBeUndefined()
+    expect(x('first year uni student studying nursing, exams are killing me').core_info?.occupation?.value).toBe(
+      'uni student',
+    )
+  })
+
+  it('reads fragments whose object is the person’s own, and no gerund that is a subject', () => {
+    expect(events('tore my ACL last year playing soccer and I am scared to run again')).toContain(
+      'tore their ACL playing soccer',
+    )
+    expect(events('just got promoted to head chef!! need ideas for a menu')).toContain('got promoted to head chef')
+    expect(core('just got promoted to head chef!! need ideas for a menu', 'occupation')).toBe('head chef')
+    expect(x('so stressed about my thesis defense next week').personality?.mood?.value).toBe('stressed')
+    expect(values(x('training for my first marathon in October'))).toContain('running')
+    expect(events('trying to learn spanish before our trip to Mexico')).toEqual(['is learning Spanish'])
+    expect(values(x('Yeah, learning a different language is definitely a challenge.'))).toEqual([])
+    expect(events('got to go, talk later')).toEqual([])
+  })
+
+  it('reads an age a birthday away, a place just outside a city, and a statement before a question', () => {
+    expect(x('turning 30 next month and feeling weird about it').core_info?.age?.value).toBe(29)
+    expect(x('I turn 40 tomorrow!').core_info?.age?.value).toBe(39)
+    expect(x('I am turning 5 minutes late').core_info?.age).toBeUndefined()
+    expect(core('we live just outside Denver, best day hikes for a family?', 'location')).toBe('Denver')
+    expect(core('originally from Manila, live in Melbourne now with my partner', 'location')).toBe('Melbourne')
+    expect(events('type 1 diabetic here, is intermittent fasting a bad idea for me?')).toEqual(['has type 1 diabetes'])
+    expect(events('chronic lower back pain from years of warehouse work')).toEqual(['has lower back pain'])
+  })
+
+  it('reads titles watched, teams followed and a pet of the household', () => {
+    const all = (data: string) =>
+      Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((i) => `${category}:${i.value}`))
+    expect(all('been watching The Bear, so good')).toEqual(['movies_tv:The Bear'])
+    expect(all("can't stop playing Stardew Valley, anything similar?")).toEqual(['hobbies:Stardew Valley'])
+    expect(all("I've been watching a lot of anime lately, Attack on Titan is my fave")).toEqual([
+      'movies_tv:anime',
+      'other:Attack on Titan',
+    ])
+    expect(all('huge Celtics fan here, who wins the east?')).toEqual(['sports:Celtics'])
+    expect(all('die hard Arsenal supporter, still recovering from last season')).toEqual(['sports:Arsenal'])
+    expect(all('I am a big Liverpool fan')).toEqual(['sports:Liverpool'])
+    expect(all('huge Beatles fan')).toEqual(['music:Beatles'])
+    expect(all('play chess online every night')).toEqual(['hobbies:chess'])
+    expect(events('our golden retriever Biscuit ate a sock')).toContain('their golden retriever is named Biscuit')
+  })
+
   it('reads no book from where the person reads', () => {
     expect(values(x("keep it short please, I'm reading on my phone"))).toEqual([])
     expect(values(x('I read at least one book a week, you?'))).toEqual(['reading'])

@@ -264,8 +264,11 @@ describe('teams and titles no package lists, written with capitals', () => {
   })
 
   it('reads a team from "huge X fan", with or without "I am"', () => {
-    expect(interests('huge Celtics fan')).toEqual(['other: Celtics'])
+    // a plural, a city or a club supported reads as a team; a single name of no known kind stays "other"
+    expect(interests('huge Celtics fan')).toEqual(['sports: Celtics'])
     expect(interests('die-hard Arsenal fan here')).toEqual(['other: Arsenal'])
+    expect(interests('die-hard Arsenal supporter here')).toEqual(['sports: Arsenal'])
+    expect(interests('huge Chicago fan')).toEqual(['sports: Chicago'])
     expect(interests("I'm a big Yankees fan")).toEqual(['sports: Yankees'])
     expect(interests('not a huge fan of crowds')).toEqual([])
   })

@@ -1,5 +1,6 @@
 // Clause shapes the rules do not read directly, rewritten into plain first-person clauses: coordinated verb
 // phrases, appositions, subjectless fragments, "my husband and i ...", adverbs after "i am".
+import { OCCUPATIONS } from './lexicon-core.js'
 import { pattern } from './regex.js'
 
 /** A clause's own verb phrases: what comes before the first coordinated verb, and each clause made from the rest. */
@@ -68,22 +69,39 @@ const THIRD_PERSON_VERB = /^(?:has|does|goes|is|[a-z]+[^s\W]s)$/
 
 const FRAGMENT_VERB = new RegExp(pattern`
   ^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|
-  watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|been playing|been replaying|replaying|playing|
-  study|practice|volunteer|coach|deliver|used to|been learning|learning|do not|can not|never|been working|
-  been doing|been trying|been training|been an?)
+  watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|replaying|playing|
+  study|practice|volunteer|coach|deliver|used to|learning|trying to|do not|can not|never|been [a-z]+ing|been an?|
+  training for|training to|getting (?:married|engaged|divorced))
   \s+(?!is\b|are\b|was\b)`)
 /** A past event said without "i": "just got back from a trip to japan", "finished my degree last month". */
-const FRAGMENT_PAST = new RegExp(pattern`^(?:got back|came back|went|visited|finished|started|bought|graduated|
-  retired|quit|adopted|ran|met|spent|took|broke|booked|signed up|joined|won|lost|passed)\s+(?!is\b|was\b|it\b|that\b)`)
+const FRAGMENT_PAST = new RegExp(pattern`^(?:got(?! to\b)|came back|went|visited|finished|started|bought|graduated|
+  retired|quit|adopted|ran|met|spent|took|broke|tore|sprained|injured|hurt|booked|signed up|joined|won|lost|passed)
+  \s+(?!is\b|was\b|it\b|that\b|this\b|you\b)`)
 const FRAGMENT_STATE = new RegExp(pattern`
   ^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|
-  (?:huge|big|massive|die[- ]hard|avid|lifelong|long[- ]time) [a-z][a-z'&-]*(?: [a-z][a-z'&-]*)? fan|
+  (?:huge|big|massive|die[- ]hard|avid|lifelong|long[- ]time) [a-z][a-z'&-]*(?: [a-z][a-z'&-]*)? (?:fan|supporter)|
   currently|living in|based in|originally from|from|married|single|divorced|retired|vegan|vegetarian|proud|obsessed|
-  addicted|(?:a|an) (?=\S+ (?:by day|by trade|by profession))|working (?:as|at|in|for)|in (?=[a-z]+$)|
-  thinking (?:about|of)|(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of|more of an?)\b`)
+  addicted|(?:(?:a|an) )?(?=\S+ (?:by day|by trade|by profession))|working (?:as|at|in|for)|in (?=[a-z]+$)|
+  thinking (?:about|of)|(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of|more of an?|
+  (?:so |really |super |very )?(?:stressed|exhausted|anxious|nervous|worried|burned out|burnt out)|
+  (?:first|second|third|fourth|final|last|\d(?:st|nd|rd|th))[- ]year)\b`)
+/** FRAGMENT_STATE's roles that take the article chat leaves out: "dad of two", "nurse by trade". */
+const ROLE_WITHOUT_ARTICLE = new RegExp(pattern`^(?=(?:proud )?(?:mom|mum|dad|mother|father|parent) of|
+  (?:first|second|third|fourth|final|last|\d(?:st|nd|rd|th))[- ]year|[a-z-]+ (?:by day|by trade|by profession))`)
+/**
+ * "nurse here", "retired teacher here", "freelance graphic designer": a job said as a label; 1 the job, which must end
+ * in a known occupation.
+ */
+const ROLE_LABEL =
+  /^((?:[a-z'-]+ ){0,2}[a-z'-]+) here(?=,|$)|^((?:freelance|self-employed) (?:[a-z'-]+ ){0,2}[a-z'-]+)(?=,|$)/
 /** "currently doing my masters": a degree under way, the one fragment with "my" of the person's own. */
 const DEGREE_FRAGMENT = new RegExp(pattern`^(?:currently |still |just )?(?:doing|finishing|pursuing|working on) my (?:
   masters?|master's|phd|doctorate|mba|bachelors?|bachelor's|degree|undergrad)\b`)
+
+/** Words that make a fragment someone's statement, not a subjectless one of the person's. */
+const PERSON_WORDS = /\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/
+/** As PERSON_WORDS less the possessives, which after a verb name what the verb was done to. */
+const SUBJECT_WORDS = /\b(?:i|we|you|he|she|they|it|this|that|there|these|those)\b/
 
 /** "as a nurse", "as a mom of two": the role (1), a clause of its own (split at its comma). */
 const AS_A = /^as (an? [a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})$/
@@ -115,15 +133,25 @@ export function fragmentClause(text: string): string | undefined {
   if (DEGREE_FRAGMENT.test(text)) return `i am ${text}`
   // a subject in a clause of its own does not count: "working as a barista while i finish my phd"
   const main = text.replace(/\s(?:while|when|because|since|until|after|before|so that)\s.*$/, '')
-  if (/\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/.test(main))
-    return undefined
   // "just moved to berlin": a fragment may open with an adverb of when
   const verb = text.replace(/^(?:just|recently|finally|also|still|currently)\s+/, '')
-  if (FRAGMENT_VERB.test(verb)) return /^been\b/.test(verb) ? `i have ${verb}` : `i ${text}`
+  const label = ROLE_LABEL.exec(text)
+  const job = label?.[1] ?? label?.[2]
+  if (job && OCCUPATIONS.has(job.split(' ').at(-1)!))
+    return `i am ${/^[aeiou]/.test(job) ? 'an' : 'a'} ${job}${text.slice(label![0].length)}`
+  // after the word that opens the fragment, "my" is what the person did it to ("tore my acl", "stressed about my
+  // thesis")
+  const opened = FRAGMENT_VERB.test(verb) || FRAGMENT_PAST.test(verb) || FRAGMENT_STATE.test(text)
+  if ((opened ? SUBJECT_WORDS : PERSON_WORDS).test(main)) return undefined
+  if (FRAGMENT_VERB.test(verb)) {
+    if (/^been\b/.test(verb)) return `i have ${verb}`
+    // "learning spanish", "playing stardew valley": under way now; not the subject of "learning it is a challenge"
+    if (!/^[a-z]+ing\b/.test(verb)) return `i ${text}`
+    return /\b(?:is|are|was|were|seems|sounds|makes|can|will)\b/.test(verb) ? undefined : `i am ${verb}`
+  }
   if (FRAGMENT_PAST.test(verb)) return `i ${text}`
   // "dad of two": the article chat leaves out
-  if (FRAGMENT_STATE.test(text))
-    return `i am ${text.replace(/^(?=(?:proud )?(?:mom|mum|dad|mother|father|parent) of)/, 'a ')}`
+  if (FRAGMENT_STATE.test(text)) return `i am ${text.replace(ROLE_WITHOUT_ARTICLE, 'a ')}`
   // "am a custodian to pay the bills": "am" has no subject but the person
   if (/^am (?:a|an|in|from|married|single|retired|still|currently|now|also)\b/.test(text)) return `i ${text}`
   return undefined

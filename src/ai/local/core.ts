@@ -109,7 +109,13 @@ const AGE_RULES: [RuleId, RegExp, number, boolean][] = [
   ['age.turned', rx`\\bi ${ADV}turned ${AGE}\\b`, 0.85, false],
   ['age.my-age-is', rx`\\b(?:my age is|i am aged|i am age)\\s+${AGE}\\b`, 0.95, false],
   ['age.i-comma-n', rx`^i,? \\(?${AGE}\\)?,`, 0.9, false],
-  ['age.almost', rx`\\bi am (?:almost|nearly|about|around|turning) ${AGE}\\b`, 0.6, false],
+  ['age.almost', rx`\\bi am (?:almost|nearly|about|around) ${AGE}\\b`, 0.6, false],
+  [
+    'age.turn',
+    rx`\\bi (?:am turning|turn|will turn|am going to turn) ${AGE}\\b(?! (?:minutes|hours|days|degrees))`,
+    0.6,
+    false,
+  ],
   // "i am a male 45 year old", "my 56 year old body" (not "my 3 year old son")
   ['age.adjective-years-old', rx`\\bi am (?:a |an )?(?:[a-z]+ ){1,2}${AGE}[- ](?:years?|yrs?)[- ]old\\b`, 0.8, false],
   ['age.my-n-year-old-body', rx`\\bmy ${AGE}[- ](?:years?|yrs?)[- ]old (?:${BODY_PARTS})\\b`, 0.8, false],
@@ -134,10 +140,13 @@ const AGE_RULES: [RuleId, RegExp, number, boolean][] = [
 ]
 
 /**
- * Years between an age the clause names and now: "my 18th birthday ten years ago" was 10 years ago. NaN when the
- * clause dates it in a way that gives no number ("years ago"), so no age is taken; 0 for the other rules.
+ * Years between an age the clause names and now: "my 18th birthday ten years ago" was 10 years ago, "turning 30" is a
+ * year before 30. NaN when the clause dates it in a way that gives no number ("years ago"), so no age is taken; 0 for
+ * the other rules.
  */
 function yearsSince(rule: RuleId, text: string): number {
+  // "i am turning 30 next month": 29 until that birthday
+  if (rule === 'age.turn' || rule === 'age.turning') return -1
   if (rule !== 'age.birthday') return 0
   const ago = /\b([a-z]+|\d+) years? ago\b/.exec(text)
   if (!ago) return 0
@@ -247,7 +256,8 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
     'location.live-in',
     new RegExp(
       `\\bi ${ADV}(?:live|am living|reside|am residing|am located|am based|am settled|have lived|have been living)` +
-        '(?: with (?:my |our )?[a-z]+(?: [a-z]+)?)? (?:here )?(?:in|at|near|outside(?: of)?|around|on) (.+)$',
+        '(?: with (?:my |our )?[a-z]+(?: [a-z]+)?)? (?:here )?(?:just |right )?' +
+        '(?:in|at|near|outside(?: of)?|around|on) (.+)$',
     ),
     0.9,
     'loose',
@@ -257,7 +267,7 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
     'location.we-live-in',
     new RegExp(
       `^(?:we|my family and i|me and my [a-z]+) ${ADV}(?:live|are living|are based|have lived|have been living) ` +
-        '(?:here )?(?:in|near|outside(?: of)?|around|on|at) (.+)$',
+        '(?:here )?(?:just |right )?(?:in|near|outside(?: of)?|around|on|at) (.+)$',
     ),
     0.75,
     'strict',

@@ -5,6 +5,7 @@ import { FAVORITE_HEADS, PET_WORDS } from './lexicon-interests.js'
 import { nlpHas, termsOf } from './nlp.js'
 import { isPeopleNoun, withoutPeopleClause } from './others.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
+import { placeKind } from './gazetteer.js'
 import { saysLanguages } from './languages.js'
 import { gerund, singular } from './text.js'
 import { pattern, re, rx, rxg } from './regex.js'
@@ -52,7 +53,7 @@ const COUNTED_PETS = new RegExp(
   `\\b(?:a|an|one|two|three|four|five|some|\\d+)\\s+((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`,
   'g',
 )
-const MY_PET = rx`\\bmy ((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`
+const MY_PET = rx`\\b(?:my|our) ((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`
 const NOT_PET_CONTEXT =
   /\b(?:no|not|never|allergic|afraid|scared|died|dead|passed away|lost|ran away|put down|miss|used to)\b/
 
@@ -149,7 +150,11 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   else if (toVerb === 'visit' || toVerb === 'go') category = 'travel'
   const raw = value.replace(/^(?:definitely|probably|easily|either|by far)\s+/, '')
   if (category === 'hobbies' || (!category && (!headText || /^thing/.test(headText)))) {
-    addItems(interpretObject(raw, toVerb === 'play' ? 'play' : undefined), ctx, conf, rule, match)
+    const items = interpretObject(raw, toVerb === 'play' ? 'play' : undefined)
+    // "Attack on Titan is my favorite": a title of two words or more that no lexicon knows, of no kind it says
+    const title = headText || items.some((item) => item.weight === 1) ? undefined : titleAt(raw, ctx)
+    if (title && title.includes(' ')) ctx.acc.addInterest('other', title, conf * 0.8, rule, match)
+    else addItems(items, ctx, conf, rule, match)
     return true
   }
   if (!category) {
@@ -264,7 +269,7 @@ export interface PetMention {
  * relative's or a friend's pet ("my sister's cat") is not, and neither is one in a clause of a loss.
  */
 export function petMentions(text: string): PetMention[] {
-  if (!text.includes('my ') || PET_GONE.test(text)) return []
+  if (!/\b(?:my|our) /.test(text) || PET_GONE.test(text)) return []
   const found: PetMention[] = []
   for (const p of text.matchAll(re(MY_PET.source, 'g')))
     if (p[2] !== 'pet' && modifiersOnly(p[1]!)) found.push({ pet: singular(p[2]!), span: p[0] })
@@ -345,10 +350,21 @@ const I_AM_DIET = new RegExp(
   `\\bi am ${ADV}(?:a |an |strictly |mostly |fully )?(vegan|vegetarian|pescatarian|pescetarian|keto|paleo|` +
     'gluten[- ]free|plant[- ]based|raw vegan|flexitarian)\\b',
 )
-/** One part of "i am ...": "a huge jazz fan", "a die-hard yankees fan": what of (1). */
+/** One part of "i am ...": "a huge jazz fan", "a die-hard yankees fan": what of (1), and the word for fan (2). */
 const FAN_OF = new RegExp(pattern`^(?:a |an )?(?:(?:big|huge|massive|die[- ]hard|avid|real|true|total|complete|lifelong|
-  long[- ]time) )*([a-z][a-z '&-]*?) (?:fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado)
+  long[- ]time) )*([a-z][a-z '&-]*?) (fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado|supporter)
   (?: here| for life| btw)?$`)
+
+/**
+ * Whether what a fan follows, written with capitals, reads as a sports team: a city's name ("Liverpool fan"), or of
+ * no kind a lexicon knows and supported ("Arsenal supporter") or a plural ("Celtics", "Green Bay Packers").
+ */
+function isTeam(category: string, value: string, fanWord: string, ctx: RuleContext): boolean {
+  const capitalised = (word: string) => ctx.cases.isCapitalised(word)
+  if (!/^(?:fan|supporter)$/.test(fanWord) || !value.split(' ').every(capitalised)) return false
+  if (category === 'travel') return placeKind(value, capitalised) === 'city'
+  return category === 'other' && (fanWord === 'supporter' || /[^s]s$/.test(value))
+}
 
 /**
  * "i am out bouldering", "i am usually out fishing on sundays": the pastime (1). Not a one-off ("i was just out
@@ -405,6 +421,10 @@ export function titleAt(object: string, ctx: RuleContext): string | undefined {
 const PLAYING = rx`\\bi ${ADV}(?:play|am playing|have been playing|have played for|am replaying|have been replaying|
   replay|been playing|been replaying|playing|replaying)\\s+(.+)$`
 
+/** "i watch", "i have been rewatching", "been watching" (a fragment): what is watched (1). */
+const WATCHING = rx`\\bi ${ADV}(?:watch|am watching|have been watching|been watching|rewatch|am rewatching|
+  have been rewatching|been rewatching|binge watch|binge)\\s+(.+)$`
+
 function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   let match = PLAYING.exec(text)
@@ -415,10 +435,18 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     if (title) ctx.acc.addInterest('hobbies', title, 0.6, 'interest.play-title', match)
     else addItems(items, ctx, 0.85, 'interest.play', match)
   }
-  match = rx`\\bi ${ADV}(?:listen|am listening|have been listening)\\s+to\\s+(.+)$`.exec(text)
+  match = rx`\\bi ${ADV}(?:listen|am listening|have been listening|been listening)\\s+to\\s+(.+)$`.exec(text)
   if (match) addItems(interpretObject(match[1], 'listen'), ctx, 0.85, 'interest.listen-to', match)
-  match = rx`\\bi ${ADV}(?:watch|am watching|binge watch|binge)\\s+(.+)$`.exec(text)
-  if (match) addItems(interpretObject(match[1], 'watch'), ctx, 0.8, 'interest.watch', match)
+  match = WATCHING.exec(text)
+  if (match) {
+    const items = interpretObject(match[1], 'watch')
+    // "been watching Severance": a title the lexicons do not know, written as one; one of two words or more even
+    // when they know its words ("The Bear")
+    const title = titleAt(match[1], ctx)
+    if (title && (title.includes(' ') || !items.some((item) => item.weight === 1)))
+      ctx.acc.addInterest('movies_tv', title, 0.6, 'interest.watch-title', match)
+    else addItems(items, ctx, 0.8, 'interest.watch', match)
+  }
   match = rx`\\bi ${ADV}(?:read|am reading)(?:\\s+(?:at (?:least|most) )?(.+))?$`.exec(text)
   // "i am reading on my phone": where or when, not what
   if (match && !/^(?:on|in|at|while|during|before|after|to|with|from|for)\b/.test(match[1] ?? ''))
@@ -615,9 +643,10 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
       const fanMatch = FAN_OF.exec(part)
       if (!fanMatch || /\b(?:of|for|with|not|no)\b/.test(fanMatch[1])) continue
       const noun = classifyNoun(fanMatch[1], 'other', 0.75)
+      const team = !!noun && isTeam(noun.category, noun.value, fanMatch[2]!, ctx)
       if (noun)
         ctx.acc.addInterest(
-          noun.category,
+          team ? 'sports' : noun.category,
           ['music', 'movies_tv', 'books', 'travel', 'sports'].includes(noun.category) ||
             noun.value.split(' ').every((word) => ctx.cases.isCapitalised(word))
             ? ctx.cases.restore(noun.value)

@@ -43,11 +43,12 @@ function statement(): RegExp {
   statements = new RegExp(
     `^(?:so |and |but |also |yes |yeah |well )?i ${ADV}` +
       pattern`(speak|can speak|can only speak|am fluent in|do not speak|can not speak|never learned|know|
-      (?:am|have been|been) learning(?: to (?:speak|read|write))?|am studying|study|learn|am taking|
+      (?:am|have been|been) learning(?: to (?:speak|read|write))?|(?:am |have been |been )?trying to learn|
+      am studying|study|learn|am taking|
       am (?:bilingual|trilingual|multilingual)(?: in)?)` +
       `,? (?:(${LEVEL}) )?(${list})(?: (?:fluently|well|too|as well|a little|now|yet)\\b)?` +
       // "i speak english at home", "i speak asl with my brother": where and with whom, not what
-      `(?: (?:with|at|to|in|when|because|since|but|and i|for) .*)?$`,
+      `(?: (?:with|at|to|in|when|because|since|but|and i|for|before|after|while|so) .*)?$`,
   )
   return statements
 }
@@ -83,7 +84,7 @@ function memoryText(verb: string, level: string | undefined, languages: string, 
       return level || only ? undefined : `knows ${languages}`
     default:
       if (/^am (?:bi|tri|multi)lingual\b/.test(verb)) return `speaks ${languages}`
-      return /^(?:am|have been|been) learning\b/.test(verb) ? `is learning ${languages}` : undefined
+      return /\blearn(?:ing)?\b/.test(verb) ? `is learning ${languages}` : undefined
   }
 }
 

@@ -18,7 +18,8 @@ const LIFE = new RegExp(pattern`
   \b(?:born|married|marry|wedding|engaged|divorced?|graduated?|graduation|moved|relocated|immigrated|emigrated|hired|
   promoted|promotion|fired|laid off|retired|died|passed away|funeral|pregnant|had (?:a|my|our) (?:first )?
   (?:baby|child|son|daughter|kid)|gave birth|adopted|diagnosed|cancer|surgery|accident|broke up|
-  bought (?:a|our|my|my first|our first) (?:house|home|apartment|condo)|new job|got (?:a|my) (?:new )?job|first job|
+  bought (?:a|our|my|my first|our first) (?:house|home|apartment|condo)|tore my|broke my|sprained|fractured|
+  dislocated|injured|concussion|new job|got (?:a|my) (?:new )?job|first job|
   started (?:a new job|working|my own|college|university|school|a business|a company)|enlisted|
   joined the (?:army|navy|military|air force|marines)|served in|deployed|phd|degree|
   lost my (?:job|mother|father|mom|dad|wife|husband|son|daughter|brother|sister|parents?|grandmother|grandfather)|
@@ -40,7 +41,7 @@ const LIGHT = new Set(`got saw tried came made watched ate read played went foun
 const IRREGULAR_PAST = new Set(
   `got went made took came saw met won lost left bought sold began became grew wrote ran swam flew drove rode fell broke
   gave found built taught caught brought fought spent sent kept slept held led hurt beat chose did drew drank ate forgot
-  quit
+  quit tore
   froze hid knew paid rang rose sang sat shot shook spoke stole stood struck swore threw understood woke wore`.split(
     /\s+/,
   ),

@@ -65,9 +65,13 @@ const CONDITIONS = pattern`type 1 diabetes|type 2 diabetes|type one diabetes|typ
   crohn's disease|crohns|ibs|high blood pressure|hypertension|cancer|fibromyalgia|lupus|multiple sclerosis|copd|
   dyslexia|insomnia|sleep apnea|long covid|chronic fatigue syndrome|chronic pain|tinnitus|endometriosis|pcos|
   hypothyroidism|psoriasis|eczema|a heart condition|a bad back|scoliosis|parkinson's disease|parkinson's|hiv|
-  hearing loss|low vision|tourette syndrome|tourette's|an eating disorder|anemia|gout`
+  hearing loss|low vision|tourette syndrome|tourette's|an eating disorder|anemia|gout|
+  (?:lower |upper )?back pain|neck pain|knee pain|joint pain`
 const CONDITION_RULE = re(pattern`^i ${ADV}(?:have|live with|suffer from|struggle with|deal with) (?:a |an )?
   (?:mild |severe |chronic |bad |really bad )?(${CONDITIONS})(?=$|[ ,;])`)
+/** "chronic lower back pain from years of warehouse work", "adhd here": a condition said on its own. */
+const CONDITION_FRAGMENT = re(pattern`^(?:mild |severe |chronic |bad |really bad )?(${CONDITIONS})
+  (?: here| btw| from .+| since .+| for .+)?$`)
 /** "I am diabetic": an adjective for a condition, and the condition it names. */
 const CONDITION_ADJECTIVES: Record<string, string> = dict({
   diabetic: 'diabetes',
@@ -171,7 +175,7 @@ function allergyRules(clause: ClauseInfo, ctx: RuleContext): void {
 function conditionRules(clause: ClauseInfo, ctx: RuleContext): void {
   // "was diagnosed with X last year" is a dated event: the memory rules keep it with its date
   if (/\bdiagnosed\b/.test(clause.text)) return
-  const stated = CONDITION_RULE.exec(clause.text)
+  const stated = CONDITION_RULE.exec(clause.text) ?? CONDITION_FRAGMENT.exec(clause.text)
   const adjective = stated ? null : CONDITION_ADJECTIVE_RULE.exec(clause.text)
   const match = stated ?? adjective
   if (!match) return

@@ -120,7 +120,7 @@ export function describe(clause: Clause): ClauseInfo {
   return {
     ...clause,
     hedged: HEDGE_RE.test(main),
-    desire: DESIRE_RE.test(clause.text),
+    desire: DESIRE_RE.test(main),
     negated: NEGATION_RE.test(main),
   }
 }

@@ -211,8 +211,8 @@ export function nameOfNamedBefore(before: string, text: string): string | undefi
   return `my ${who}'s name is ${name[3]}`
 }
 
-/** "my cat luna keeps waking me up", "my son jake is six": 1 who, 2 the name said right after (capitalised). */
-const NAMED_AFTER = new RegExp(`\\bmy (${WHO}) ([a-z][a-z'-]*)(?: |$)`)
+/** "my cat luna keeps waking me up", "our son jake is six": 1 who, 2 the name said right after (capitalised). */
+const NAMED_AFTER = new RegExp(`\\b(?:my|our) (${WHO}) ([a-z][a-z'-]*)(?: |$)`)
 
 /** The name said right after a relative or a pet: written with a capital, and a word no other way ("my dog Max"). */
 function nameAfter(text: string, ctx: RuleContext): RegExpExecArray | undefined {

@@ -49,6 +49,9 @@ const EXPANSIONS: [RegExp, string][] = [
   [/\bcolour(s?)\b/g, 'color$1'],
   [/\bu\b/g, 'you'],
   [/\bur\b/g, 'your'],
+  // "(i) can't stop playing stardew valley": a habit of late, as "(i) have been playing" says it
+  [/\bi can not stop (playing|replaying|watching|rewatching|listening to|reading)\b/g, 'i have been $1'],
+  [/(^|[,.!?;]\s*)can not stop (playing|replaying|watching|rewatching|listening to|reading)\b/gm, '$1been $2'],
 ]
 
 /** Lower-cases and expands contractions; keeps punctuation that matters for splitting. */
@@ -81,9 +84,13 @@ const QUESTION_START = new RegExp(pattern`
 const CLAUSE_BREAK = new RegExp(
   ';|\\s*(?:,\\s*)?\\b(?:but|because|although|though|however|cause|cuz)\\s+|' +
     `,\\s*(?=(?:and |so |then |plus |now |but now )?(?:${SUBJECT_START}|what|how|where|who|why|when|` +
-    'do|does|did|are|have|can|would)\\b)|' +
+    'do|does|did|are|is|have|can|could|would|should|will|any|anything|anyone|best|ideas?|tips|advice|' +
+    'suggestions?|recommendations?|thoughts)\\b)|' +
+    // "as a software engineer i sit all day": the role, a clause of its own as if a comma followed it
+    "(?<=^as an? (?:[a-z'-]+ ){0,3}[a-z'-]+)\\s+(?=i\\s)|" +
     // "grew up in nairobi, now living in toronto"; "i love novels, le guin is my favorite author"
-    ',\\s*(?=(?:but |and )?(?:now|currently) (?:living|based|working|live|work|residing|in)\\b)|' +
+    ',\\s*(?=(?:but |and )?(?:now |currently )?(?:living|based|working|live|work|residing) (?:in|at|as|for)\\b|' +
+    '(?:but |and )?(?:now|currently) in\\b)|' +
     // "i am retired, used to be a pilot", "just moved here, do not speak german yet"
     ',\\s*(?=(?:used to|do not|did not|can not|have never|never|thinking about|thinking of) [a-z])|' +
     ',\\s*(?=(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of\\b|more of an?\\b)|' +
