@@ -167,4 +167,19 @@ describe('standing facts and names in chat', () => {
     expect(profile.interests.movies_tv).toBeUndefined()
     expect(eventsOf(profile)).toContain('tore their ACL playing soccer')
   })
+
+  it('reads events without "I" and a run-on statement, and no pronoun of what a fragment named', async () => {
+    const messages = [
+      'watched Oppenheimer last night, he was a physicist in New Mexico right?',
+      'had a job interview today at a tech startup, fingers crossed',
+      "Yes I'm a nurse I'm very trendy",
+    ]
+    for (const data of messages) await post(api, 'noor', { data })
+    const profile = await api.waitReady('noor')
+    expect(profile.core_info.gender).toBeUndefined()
+    expect(profile.core_info.occupation).toMatchObject({ value: 'nurse' })
+    const events = eventsOf(profile)
+    expect(events).toEqual(expect.arrayContaining(['watched Oppenheimer', 'had a job interview at a tech startup']))
+    expect(events).toContain('is trendy')
+  })
 })

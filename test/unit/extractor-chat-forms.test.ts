@@ -373,6 +373,48 @@ describe('messages to an assistant', () => {
     expect(events('our golden retriever Biscuit ate a sock')).toContain('their golden retriever is named Biscuit')
   })
 
+  it('reads events said without "I", and no bio pronoun that points back at what a fragment named', () => {
+    const said = x('watched Oppenheimer last night, he was a physicist in New Mexico right?')
+    expect(said.core_info?.gender).toBeUndefined()
+    expect(said.memories?.map((m) => m.event)).toEqual(['watched Oppenheimer'])
+    expect(x('She lives in Lisbon. She loves jazz.').core_info?.gender?.value).toBe('female')
+    expect(core('used to live in Tokyo but moved back home to Ohio', 'location')).toBe('Ohio')
+    expect(events('had a job interview today at a tech startup, fingers crossed')).toEqual([
+      'had a job interview at a tech startup',
+    ])
+    expect(x('I had surgery last week').memories).toEqual([
+      { event: 'had surgery', date: '2024-06-08', importance: 'high', confidence: 0.9 },
+    ])
+    expect(events('I had a great time')).toEqual([])
+    expect(events("I've been mentoring a trans teen through a local program")).toEqual([
+      'has been mentoring a trans teen through a local program',
+    ])
+    expect(events("celebrated my daughter's 5th birthday with a unicorn party")).toContain(
+      "celebrated their daughter's 5th birthday with a unicorn party",
+    )
+    expect(events('I am retired and enjoying my awesome grandchildren.')).toContain('has grandchildren')
+    expect(events('I was born here')).toEqual([])
+  })
+
+  it('reads past an opener, a run-on second statement and an answer to the person’s own question', () => {
+    expect(events('After that I have an internship through a local office.')).toEqual([
+      'has an internship through a local office',
+    ])
+    expect(events("Now that I'm single I need to focus on life and work.")).toEqual(['is single'])
+    const trendy = x("Yes I'm a nurse I'm very trendy")
+    expect(trendy.core_info?.occupation?.value).toBe('nurse')
+    expect(trendy.memories?.map((m) => m.event)).toEqual(['is trendy'])
+    // a clause bound to the one before stays with it
+    expect(values(x('I like my food grey, the color I like on everything!'))).not.toContain('on everything')
+    expect(x('The man I was forced to marry was a dentist.').core_info?.occupation).toBeUndefined()
+    expect(x('White wines are my favorite, clear sparkling white wines.').interests?.food?.[0]?.value).toBe(
+      'white wines',
+    )
+    expect(x('Do you like dogs? I do.').interests?.pets?.map((i) => i.value)).toEqual(['dog'])
+    expect(x('Do you like dogs? I do not.').interests).toBeUndefined()
+    expect(values(x('I actually play a bit of tennis casually.'))).toEqual(['tennis'])
+  })
+
   it('reads no book from where the person reads', () => {
     expect(values(x("keep it short please, I'm reading on my phone"))).toEqual([])
     expect(values(x('I read at least one book a week, you?'))).toEqual(['reading'])

@@ -282,7 +282,7 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
     'location.moved-to',
     new RegExp(
       `\\bi ${ADV}(?:moved|relocated|immigrated|emigrated|have moved|just moved) ` +
-        "(?:back |over |out |here |down |up )?(?:from (?:[a-z.'-]+ ){1,4}?)?(?:to|into) (.+)$",
+        "(?:back |over |out |here |down |up )?(?:home )?(?:from (?:[a-z.'-]+ ){1,4}?)?(?:to|into) (.+)$",
     ),
     0.85,
     'strict',

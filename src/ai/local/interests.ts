@@ -85,7 +85,7 @@ const MY_FAVORITE_IS = new RegExp(pattern`\bmy (?:(?:all[- ]time|absolute|very|m
   (?:favorites?|preferred) (.+?) (?:is|are|has to be|have to be|would be|=|:|of all time is) (.+)$`)
 /** "horror movies are my favorite", "pizza is one of my favorite foods": the value (1) and the head (2). */
 const IS_MY_FAVORITE = new RegExp(pattern`^(.+?) (?:is|are) (?:definitely |probably |also |still |easily )?(?:one of )?
-  my (?:(?:all[- ]time|absolute|very|most|top) )*(?:favorites?|preferred)(?:\s+(.+?))?$`)
+  my (?:(?:all[- ]time|absolute|very|most|top) )*(?:favorites?|preferred)(?:\s+([^,]+?))?(?:,.*)?$`)
 /** "painting is my passion", "baking is a guilty pleasure of mine": the value (1), and an empty head (2). */
 const IS_MY_PASSION =
   new RegExp(pattern`^([a-z][a-z '-]+?) (?:is|are) (?:really |definitely |truly )?(?:my|a) (?:passion|

@@ -48,6 +48,8 @@ const NOUNS = [...SINGULAR.keys()].sort((a, b) => b.length - a.length).join('|')
 const COUNTS = pattern`two|three|four|five|six|2|3|4|5|6`
 /** Words between "my" and the relative that the memory keeps. */
 const KEPT = pattern`older|younger|big|little|baby|twin|step|adult|grown|teenage|teen`
+/** Words of fondness before a relative, left out of the memory: "my awesome grandchildren". */
+const FOND = pattern`awesome|amazing|wonderful|beautiful|lovely|sweet|adorable|cute|precious|crazy|wild|dear|darling`
 
 /**
  * "my sister", "my two older brothers", "our kids", "we have three kids": 1 whose, 2 a count, 3 the kept words, 4 the
@@ -55,7 +57,8 @@ const KEPT = pattern`older|younger|big|little|baby|twin|step|adult|grown|teenage
  * (the friend).
  */
 const MENTION = new RegExp(
-  `\\b(my|our|we have) (?:(${COUNTS}) )?((?:(?:${KEPT}) )*)(?:(?:oldest|youngest|eldest|only|new|first|second) )?` +
+  `\\b(my|our|we have) (?:(${COUNTS}) )?(?:(?:${FOND}) )?((?:(?:${KEPT}) )*)` +
+    '(?:(?:oldest|youngest|eldest|only|new|first|second) )?' +
     `(${NOUNS})\\b(?!-| in law|'s? (?:ex|late)\\b)`,
   'g',
 )

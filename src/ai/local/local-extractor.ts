@@ -172,17 +172,22 @@ const ANSWER_WEIGHT = 0.8
 
 /** "what is your favorite food?": what is asked about (1). */
 const ASKS_YOURS = /^(?:so |and |well )?(?:what|which|who) (?:is|are|was) your ((?:[a-z]+ ){0,3}?[a-z]+)$/
+/** "do you like dogs?": the verb (1) and what is asked about (2). */
+const ASKS_DO = /^(?:so |and |well )?do you (like|love|enjoy|have|own|play|watch) ((?:[a-z'-]+ ){0,4}[a-z'-]+)$/
 /** "mine is papaya": the verb (1) and the answer (2). */
 const MINE_IS = /^mine (is|are|would be|has to be|was) (.+)$/
 
 /**
- * The person's answer to the question they just asked, said with "mine": "what is your favorite food? mine is papaya"
- * reads "my favorite food is papaya". Undefined when the clauses are not such a pair.
+ * The person's answer to the question they just asked, said with "mine" or "i do": "what is your favorite food? mine
+ * is papaya" reads "my favorite food is papaya". Undefined when the clauses are not such a pair.
  */
 function answersOwnQuestion(question: string, answer: string): string | undefined {
   const asked = ASKS_YOURS.exec(question)
   const mine = asked && MINE_IS.exec(answer)
-  return mine ? `my ${asked[1]} ${mine[1]} ${mine[2]}` : undefined
+  if (mine) return `my ${asked[1]} ${mine[1]} ${mine[2]}`
+  // "do you like german shepherds? i do": "i like german shepherds"
+  const doYou = answer === 'i do' || answer === 'i do too' ? ASKS_DO.exec(question) : null
+  return doYou ? `i ${doYou[1]} ${doYou[2]}` : undefined
 }
 
 /**

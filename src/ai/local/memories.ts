@@ -19,7 +19,7 @@ const LIFE = new RegExp(pattern`
   promoted|promotion|fired|laid off|retired|died|passed away|funeral|pregnant|had (?:a|my|our) (?:first )?
   (?:baby|child|son|daughter|kid)|gave birth|adopted|diagnosed|cancer|surgery|accident|broke up|
   bought (?:a|our|my|my first|our first) (?:house|home|apartment|condo)|tore my|broke my|sprained|fractured|
-  dislocated|injured|concussion|new job|got (?:a|my) (?:new )?job|first job|
+  dislocated|injured|concussion|(?:job )?interview|new job|got (?:a|my) (?:new )?job|first job|
   started (?:a new job|working|my own|college|university|school|a business|a company)|enlisted|
   joined the (?:army|navy|military|air force|marines)|served in|deployed|phd|degree|
   lost my (?:job|mother|father|mom|dad|wife|husband|son|daughter|brother|sister|parents?|grandmother|grandfather)|
@@ -117,6 +117,12 @@ const PASSIVE_EVENT = new RegExp(pattern`
   a (?:car )?accident))\b`)
 
 /** The first "i/we <past verb>" of the clause: [index of the verb in the text, verb]. */
+/** "had" that tells an event: "had a baby", "had surgery", "had a job interview today". */
+const HAD_EVENT =
+  new RegExp(pattern`^had (?:(?:a|an|my|our) )?(?:first |second |big |major |minor |small )?(?:baby|child|
+  son|daughter|kid|surgery|operation|job interview|interview|accident|car accident|heart attack|stroke|miscarriage|
+  wedding|audition|seizure|panic attack|breakdown)\b`)
+
 function pastVerb(text: string): { at: number; verb: string } | undefined {
   for (const m of text.matchAll(rxg`\\b(?:i|we) (${ADV})(?:once )?([a-z]+)\\b`)) {
     const verb = m[2]
@@ -134,7 +140,7 @@ function pastVerb(text: string): { at: number; verb: string } | undefined {
         /^(?:have|had) (?:just |recently |finally )(?:[a-z]+ed|got|won|become|bought|moved|run|done|been)\b/.test(rest)
       )
         return { at, verb }
-      if (/^had (?:a|my|our) (?:first )?(?:baby|child|son|daughter|kid)\b/.test(rest)) return { at, verb }
+      if (HAD_EVENT.test(rest)) return { at, verb }
       continue
     }
     if ((/ed$/.test(verb) && !/eed$/.test(verb) && verb.length > 3) || IRREGULAR_PAST.has(verb)) return { at, verb }
@@ -149,7 +155,8 @@ const FAMILY_EVENT = new RegExp(pattern`
   grandfather|grandpa|husband|wife|brother|sister|partner|best friend|dog|cat) (?:died|passed away|passed)\b`)
 
 /** A doubt added after a comma, which is no part of the event: "started at a diner, not sure my position yet". */
-const HEDGED_TAIL = /,\s*(?:not sure|unsure|maybe|probably|perhaps|i think|i guess|i suppose|i believe)\b.*$/
+const HEDGED_TAIL =
+  /,\s*(?:not sure|unsure|maybe|probably|perhaps|i think|i guess|i suppose|i believe|fingers crossed|wish me luck)\b.*$/
 /** What followed from the event, which is no part of it: "got laid off last month so money is tight". */
 const CONSEQUENCE = /\sso\s(?=(?:i|we|you|he|she|they|it|that|this|my|our|the|money|things|now|there)\b).*$/
 /** Words a chat message trails off with, which end no phrase: "went to Disneyland a", "graduated, and". */
@@ -174,8 +181,11 @@ const STRANDED = new RegExp(
 /** Whether a phrase is cut off in the middle: it ends on a word that needs another after it (OPEN_END, STRANDED). */
 export const cutOff = (phrase: string): boolean => OPEN_END.test(phrase) && !STRANDED.test(phrase)
 
+/** A phrase that ends pointing at a place or a thing said elsewhere. */
+const POINTS_AT_END = /\b(?:here|there|it|them|that|this)$/
+
 /** Words that stand for something said elsewhere ("did it", "chose them", "visited there"), not "the us" (the USA). */
-export const STAND_IN_WORDS = 'it|them|him|her|me|(?<!the )us|that|this|those|these|there|one|stuff|things?'
+export const STAND_IN_WORDS = 'it|them|him|her|me|(?<!the )us|that|this|those|these|there|here|one|stuff|things?'
 const STAND_IN = new RegExp(`\\b(?:${STAND_IN_WORDS})\\b`, 'g')
 
 /**
@@ -190,7 +200,10 @@ export function selfContained(said: string): string | undefined {
   const life = LIFE.test(event)
   if (event.split(' ').length < 2 && !life) return undefined
   if (cutOff(event)) return undefined
-  if (!life && tokens(event.replace(STAND_IN, ' ')).length < 2) return undefined
+  const ownWords = tokens(event.replace(STAND_IN, ' ')).length
+  if (!life && ownWords < 2) return undefined
+  // "was born here", "moved there": a life event whose place is only pointed at
+  if (life && ownWords < 2 && POINTS_AT_END.test(event)) return undefined
   return event
 }
 

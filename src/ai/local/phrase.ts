@@ -109,6 +109,13 @@ const FREQUENCY_TAIL = new RegExp(pattern`
   someday soon|in the future|eventually|soon|next (?:year|month|week|summer|winter)|on (?:the )?weekends?|
   for (?:fun|a living|work))\b.*$`)
 
+/** How much of a thing, before it: "a lot of", "a bit of". */
+const QUANTITY = new RegExp(
+  pattern`\b(?:a lot of|lots of|plenty of|a bunch of|tons of|a ton of|loads of|all kinds of|all sorts of|a bit of|
+  a little bit of)\s+`,
+  'g',
+)
+
 /**
  * Cuts an object phrase at the first word that ends it ("hiking with my dog on weekends" -> "hiking with"->"hiking").
  */
@@ -116,7 +123,7 @@ export function cutPhrase(phrase: string): string {
   const cleaned = phrase
     .replace(/[!?.;:"()]+/g, ' ')
     .replace(/\s+(?:due to|because of|thanks to|ever since|since)\b.*$/, '')
-    .replace(/\b(?:a lot of|lots of|plenty of|a bunch of|tons of|a ton of|loads of|all kinds of|all sorts of)\s+/g, '')
+    .replace(QUANTITY, '')
     .replace(FREQUENCY_TAIL, '')
     .trim()
   const words = cleaned.split(/\s+/).filter(Boolean)

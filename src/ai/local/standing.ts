@@ -26,7 +26,8 @@ const FACT_END = new RegExp(pattern`
   \s*(?:[,;.!?:]|\s(?:but|or|so|because|since|when|whenever|where|while|which|that|until|though|although|if|than|
   then|before|after|who (?:are|is|do|does|did)|lol|haha|lmao|btw|right|too|as well|now|anymore|sadly|unfortunately|
   honestly|tbh)\b|
-  \sand (?:there|it|that|this|then|i|we|you|he|she|they)\b).*$`)
+  \s(?:and )?(?:there|it|that|this|then|i|we|you|he|she|they) (?:am|is|are|was|were|need|want|have|has|had|will|
+  can|think|feel)\b|\sand (?:there|it|that|this|then|i|we|you|he|she|they)\b).*$`)
 
 /**
  * Words a fact cannot stand on: those a memory cannot (memories.ts), the other speaker, counts, and when ("has two of
@@ -127,7 +128,8 @@ const IS_NOT = /^i am not (?:(?:really|very|much of|at all) )*((?:a |an )?[a-z]+
  */
 const ONGOING = new RegExp(pattern`^i (am|have been) ${ADV}(working on|making|building|writing|learning|studying|
   saving up for|saving for|training for|renovating|restoring|raising|recovering from|going through|dealing with|
-  applying to|applying for|taking classes in|taking lessons in|volunteering at|volunteering for|working) (.+)$`)
+  applying to|applying for|taking classes in|taking lessons in|volunteering at|volunteering for|mentoring|tutoring|
+  coaching|fostering|caring for|looking into|working) (.+)$`)
 
 /** Where the verb leads elsewhere: a job ("work as"), a statement about the other speaker ("help you"). */
 const NOT_HABIT = /^(?:as|you|your|it|them|that|this|there|here)\b/

@@ -122,6 +122,7 @@ export function splitClauses(normalized: string): Clause[] {
       .flatMap((part) => splitAskedBack(part))
       .flatMap((part) => splitCondition(part))
       .map((p) => cleanClause(p))
+      .flatMap((part) => splitRunOn(part))
       .filter((p) => p.length > 0)
     parts.forEach((part, position) => {
       const question =
@@ -181,6 +182,37 @@ function splitAskedBack(part: string): string[] {
   return at > 0 ? [part.slice(0, at), part.slice(at).trimStart()] : [part]
 }
 
+/** The person's statement, where a run-on one starts: "i am ...", "i love ...". */
+const OWN_STATEMENT = /^i (?:am|have|was|love|like|work|live)\b/
+/**
+ * A second statement run on after a word (1), with a complement of its own (not "the color i like on everything");
+ * the words it must not follow are in BINDS_CLAUSE.
+ */
+const RUN_ON = /([a-z']+) (?=i (?:am|have|love|like|work|live) (?!(?:on|in|at|to|for|with|about|it|that|them)\b))/g
+/** Words after which "i am ..." is part of the clause before: "the dog i have", "i think i am", "so i love". */
+const BINDS_CLAUSE = new Set(
+  `that which who whom whose when whenever if because cause so and but or what how where why think thought know knew
+  guess hope wish mean meant say said feel felt believe sure glad since until while as than whether even only just like
+  about before after once unless though although whatever wherever also too then now`.split(/\s+/),
+)
+
+/**
+ * A statement with a second one run on without a stop, as two parts: "i am an animal rights worker i am very trendy"
+ * -> "i am an animal rights worker", "i am very trendy". Only in a part that opens with a statement of the person's
+ * own, and never after a word that binds what follows to it ("the dog i have", "i think i am").
+ */
+function splitRunOn(part: string): string[] {
+  const first = OWN_STATEMENT.exec(part)
+  if (!first) return [part]
+  const from = first.index + first[0].length
+  for (const match of part.slice(from).matchAll(RUN_ON)) {
+    if (BINDS_CLAUSE.has(match[1]!)) continue
+    const at = from + match.index! + match[0].length
+    return [part.slice(0, at).trimEnd(), ...splitRunOn(part.slice(at))]
+  }
+  return [part]
+}
+
 /** A main clause that itself says what might be: "i would move if i could" stays one hedged clause. */
 const MODAL = /\b(?:would|could|might|may|will|should|can|must|maybe)\b/
 const CONDITION = /\s+(?=(?:if|unless)\s+(?:i|you|we|he|she|they|it|there|my|your|the|a|an)\b)/
@@ -202,10 +234,24 @@ const INTERJECTION = new RegExp(pattern`
   um|uh|true|same|me too|wow|oh well|anyway|anyways|plus|then|now|though|that is cool|that is great|
   that is awesome|that is nice|sounds fun)(?:[,!.]+\s*|\s+)|i see[,!.]+\s+)+`)
 
+/**
+ * Openers that date nothing and say nothing of the statement after them: "after that i have an internship", "luckily
+ * my job is remote", "now that i am single". Only before the person's own subject, so that "currently living in"
+ * keeps its word.
+ */
+const OPENER = new RegExp(pattern`^(?:after that|now that|right now|these days|nowadays|lately|at the moment|for now|
+  currently|
+  luckily|fortunately|unfortunately|sadly|thankfully|personally|basically|in fact|of course|by the way|btw),?\s+
+  (?=(?:i|my|we)\b)`)
+
 function cleanClause(part: string): string {
   let cleaned = part.trim().replace(/^[,.;:!?"'()\s-]+|[,.;:!?"'()\s-]+$/g, '')
   // "yes .i was raised catholic": chat's stray stop after an interjection
-  cleaned = cleaned.replace(INTERJECTION, '').replace(/^[,.;:!?\s]+/, '')
+  cleaned = cleaned
+    .replace(OPENER, '')
+    .replace(INTERJECTION, '')
+    .replace(/^[,.;:!?\s]+/, '')
+    .replace(OPENER, '')
   return cleaned.trim()
 }
 

@@ -89,7 +89,9 @@ export function toFirstPerson(normalized: string, original: string, knownName?: 
     .join(' ')
   const she = (ownText.match(/\b(?:she|her|hers|herself)\b/g) ?? []).length
   const he = (ownText.match(/\b(?:he|him|his|himself)\b/g) ?? []).length
-  const pronounOpens = segments.some((segment) => segment.about === 'person' && /^\s*(?:she|he)\s/.test(segment.text))
+  // a bio opens with its pronoun ("She lives in Lisbon."); one after a fragment points back at what the fragment
+  // named ("watched Oppenheimer last night, he was a physicist")
+  const pronounOpens = segments[0]?.about === 'person' && /^\s*(?:she|he)\s/.test(segments[0].text)
   if (!name && !pronounOpens) return undefined
   const pronoun = she >= he ? 'she' : 'he'
   let text = segments.map((segment) => rewriteSegment(segment, pronoun)).join('')
