@@ -182,4 +182,18 @@ describe('standing facts and names in chat', () => {
     expect(events).toEqual(expect.arrayContaining(['watched Oppenheimer', 'had a job interview at a tech startup']))
     expect(events).toContain('is trendy')
   })
+
+  it('reads a job before where it is done, a move of the household and a diet kept', async () => {
+    const messages = [
+      'PhD student in biology, my advisor never answers emails',
+      'we moved from Chicago to Austin in March and the heat is brutal',
+      'been doing keto for 3 months and down 20 lbs!',
+    ]
+    for (const data of messages) await post(api, 'ola', { data })
+    const profile = await api.waitReady('ola')
+    expect(profile.core_info.occupation).toMatchObject({ value: 'phd student' })
+    expect(profile.core_info.location).toMatchObject({ value: 'Austin' })
+    expect(profile.interests.food?.map((i: { value: string }) => i.value)).toEqual(['keto'])
+    expect(eventsOf(profile)).toContain('moved from Chicago to Austin in March')
+  })
 })

@@ -415,6 +415,27 @@ describe('messages to an assistant', () => {
     expect(values(x('I actually play a bit of tennis casually.'))).toEqual(['tennis'])
   })
 
+  it('reads a job by its short form or before where it is done, a move of the household and a diet kept', () => {
+    expect(core('vet tech here, we had three dogs come in with parvo this week.', 'occupation')).toBe('vet technician')
+    expect(core('SWE at google, trying to decide between staying or joining a startup', 'occupation')).toBe(
+      'software engineer',
+    )
+    expect(core('PhD student in biology, my advisor never answers emails', 'occupation')).toBe('phd student')
+    expect(core('stay at home dad of 3, my days are chaos', 'occupation')).toBe('stay-at-home parent')
+    // someone named before is no label of the person's
+    expect(core('The custodian at the hospital where I did chemotherapy was very nice.', 'occupation')).toBeUndefined()
+    expect(core('dinner at 7 tonight, what should I cook?', 'occupation')).toBeUndefined()
+    expect(core('we moved from Chicago to Austin in March and the heat is brutal', 'location')).toBe('Austin')
+    expect(events('we moved from Chicago to Austin in March and the heat is brutal')).toEqual([
+      'moved from Chicago to Austin in March',
+    ])
+    expect(core('I live in March, a town near Cambridge', 'location')).toBe('March')
+    expect(x('been doing keto for 3 months and down 20 lbs!').interests?.food?.map((i) => i.value)).toEqual(['keto'])
+    expect(values(x("I've been baking sourdough every weekend since the pandemic"))).toEqual(['baking'])
+    expect(events('I get migraines a lot, does caffeine help or hurt?')).toEqual(['has migraines'])
+    expect(x("I'm 52 and thinking of going back to school, is it too late?").core_info?.age?.value).toBe(52)
+  })
+
   it('reads no book from where the person reads', () => {
     expect(values(x("keep it short please, I'm reading on my phone"))).toEqual([])
     expect(values(x('I read at least one book a week, you?'))).toEqual(['reading'])

@@ -2,6 +2,7 @@
 // phrases, appositions, subjectless fragments, "my husband and i ...", adverbs after "i am".
 import { OCCUPATIONS } from './lexicon-core.js'
 import { pattern } from './regex.js'
+import { singular } from './text.js'
 
 /** A clause's own verb phrases: what comes before the first coordinated verb, and each clause made from the rest. */
 export interface Coordinated {
@@ -93,8 +94,19 @@ const ROLE_WITHOUT_ARTICLE = new RegExp(pattern`^(?=(?:proud )?(?:mom|mum|dad|mo
  * "nurse here", "retired teacher here", "freelance graphic designer": a job said as a label; 1 the job, which must end
  * in a known occupation.
  */
-const ROLE_LABEL =
-  /^((?:[a-z'-]+ ){0,2}[a-z'-]+) here(?=,|$)|^((?:freelance|self-employed) (?:[a-z'-]+ ){0,2}[a-z'-]+)(?=,|$)/
+const ROLE_LABEL = new RegExp(pattern`^((?:[a-z'-]+ ){0,2}[a-z'-]+) here(?=,|$)|
+  ^((?:freelance|self-employed|stay at home|stay-at-home) (?:[a-z'-]+ ){0,2}[a-z'-]+)(?=,|$| of )|
+  ^((?:[a-z'-]+ ){0,2}[a-z'-]+)(?= (?:at|in|for) [a-z])`)
+/** A noun phrase of someone or something named before: "the custodian at the hospital". */
+const DETERMINER_FIRST = /^(?:the|a|an|this|that|these|those|my|your|his|her|its|our|their|some|any|every|no)\b/
+
+/** Whether a label names a job: its last word is one, or a short form of one ("vet tech", "swe"), or a parent's. */
+function isJobTitle(label: string): boolean {
+  const last = label.split(' ').at(-1)!
+  if (/^stay[- ]at[- ]home /.test(label)) return true
+  return OCCUPATIONS.has(singular(last)) || /^(?:student|rn|np|lpn|cna|swe|tech)$/.test(last)
+}
+
 /** "currently doing my masters": a degree under way, the one fragment with "my" of the person's own. */
 const DEGREE_FRAGMENT = new RegExp(pattern`^(?:currently |still |just )?(?:doing|finishing|pursuing|working on) my (?:
   masters?|master's|phd|doctorate|mba|bachelors?|bachelor's|degree|undergrad)\b`)
@@ -137,8 +149,8 @@ export function fragmentClause(text: string): string | undefined {
   // "just moved to berlin": a fragment may open with an adverb of when
   const verb = text.replace(/^(?:just|recently|finally|also|still|currently)\s+/, '')
   const label = ROLE_LABEL.exec(text)
-  const job = label?.[1] ?? label?.[2]
-  if (job && OCCUPATIONS.has(job.split(' ').at(-1)!))
+  const job = label?.[1] ?? label?.[2] ?? (label?.[3] && !PERSON_WORDS.test(text.split(',')[0]!) ? label[3] : undefined)
+  if (job && !DETERMINER_FIRST.test(job) && isJobTitle(job))
     return `i am ${/^[aeiou]/.test(job) ? 'an' : 'a'} ${job}${text.slice(label![0].length)}`
   // after the word that opens the fragment, "my" is what the person did it to ("tore my acl", "stressed about my
   // thesis")

@@ -281,7 +281,7 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
   [
     'location.moved-to',
     new RegExp(
-      `\\bi ${ADV}(?:moved|relocated|immigrated|emigrated|have moved|just moved) ` +
+      `\\b(?:i|we) ${ADV}(?:moved|relocated|immigrated|emigrated|have moved|just moved) ` +
         "(?:back |over |out |here |down |up )?(?:home )?(?:from (?:[a-z.'-]+ ){1,4}?)?(?:to|into) (.+)$",
     ),
     0.85,
@@ -429,7 +429,9 @@ const PARTICIPLE_AFTER_PLACE = new RegExp(pattern`
 const TIME_AFTER_PLACE = new RegExp(pattern`
   \b(?:(?:last|this|next) (?:year|month|week|summer|winter|spring|fall|morning|evening)|
   \d+ (?:years?|months?|weeks?) ago|a (?:year|month|while) ago|recently|right now|at the moment|today|tonight|tomorrow|
-  yesterday|lately|these days)\b.*$`)
+  yesterday|lately|these days)\b.*$|
+  \s(?:in|on|since|until|by|last|this|next) (?:january|february|march|april|may|june|july|august|september|october|
+  november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*$`)
 /** "a big old house", "an apartment downtown": a dwelling, not a location. */
 const DWELLING = new RegExp(pattern`
   ^(?:[a-z-]+ ){0,3}(?:house|home|apartment|flat|condo|trailer|cabin|dorm|tent|van|car|mansion|basement|townhouse|

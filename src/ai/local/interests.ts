@@ -530,7 +530,7 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   }
   match = rx`\\bi have been ${ADV}(${ACTIVITY_VERBS.split('|')
     .filter((v) => !v.includes(' '))
-    .map((v) => `${v}[a-z]{0,2}ing`)
+    .map((v) => gerund(v))
     .join('|')})\\b`.exec(text)
   if (match && !clause.negated && !/\b(?:for a living|to pay|right now|at the moment|today|tonight)\b/.test(text)) {
     const activity = match[1]

@@ -24,6 +24,7 @@ import { otherSubject, withoutOthersQuotes } from './others.js'
 import { rulePeopleSay, rulePersonality } from './personality.js'
 import { rulePreferences } from './preferences.js'
 import { describe, type ClauseInfo, type RuleContext } from './rules-common.js'
+import { pattern } from './regex.js'
 import { coordinatedClauses, dropCopulaAdverbs, fragmentClause, ownPartOfSubject, roleBefore } from './clauses.js'
 import { CaseMap, type Clause, normalize, splitClauses } from './text.js'
 import { toFirstPerson } from './third-person.js'
@@ -165,6 +166,12 @@ export interface TextOptions {
   answers?: readonly Answer[]
 }
 
+/** "... and hope to make it big", "... and thinking of going back to school": a wish or a hedge after "and". */
+const WISH_AFTER = new RegExp(
+  pattern`\s(?:and|but)\s+(?:i\s+)?(?:(?:also|really|still)\s+)?(?:hope|want|wish|plan|dream|would like|would love|
+  might|may|maybe|could|(?:am )?thinking (?:of|about)|(?:am )?considering)\b`,
+)
+
 /** A name the other speakers address the person by: below every rule that reads the person's own words. */
 const ADDRESSED_CONFIDENCE = 0.5
 /** An answer is surer than a greeting and less sure than the same words said outright (a short reply can be a joke). */
@@ -255,10 +262,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     if (fragment) clause = { ...clause, text: fragment }
     clause = { ...clause, text: dropCopulaAdverbs(ownPartOfSubject(clause.text)) }
     // "i am a musician and hope to make it big": the wish or hedge in the second half leaves the first half firm
-    const wish =
-      /\s(?:and|but)\s+(?:i\s+)?(?:(?:also|really|still)\s+)?(?:hope|want|wish|plan|dream|would like|would love|might|may|maybe|could)\b/.exec(
-        clause.text,
-      )
+    const wish = WISH_AFTER.exec(clause.text)
     if (wish && /^i\s/.test(clause.text)) {
       const head = clause.text.slice(0, wish.index)
       const tail = `i ${clause.text.slice(wish.index).replace(/^\s(?:and|but)\s+(?:i\s+)?/, '')}`

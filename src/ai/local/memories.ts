@@ -159,6 +159,9 @@ const HEDGED_TAIL =
   /,\s*(?:not sure|unsure|maybe|probably|perhaps|i think|i guess|i suppose|i believe|fingers crossed|wish me luck)\b.*$/
 /** What followed from the event, which is no part of it: "got laid off last month so money is tight". */
 const CONSEQUENCE = /\sso\s(?=(?:i|we|you|he|she|they|it|that|this|my|our|the|money|things|now|there)\b).*$/
+/** A statement of another subject joined by "and": "moved to austin in march and the heat is brutal". */
+const AND_ANOTHER =
+  /\sand (?:the [a-z]+|it|that|this|there|he|she|they|you) (?:is|are|was|were|has|had|will|would)\b.*$/
 /** Words a chat message trails off with, which end no phrase: "went to Disneyland a", "graduated, and". */
 const TRAILING = /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|lol|haha))+$/
 /** A phrase cut off in the middle: it ends on a word that needs another after it ("used to go to", "used to be"). */
@@ -362,6 +365,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
     .slice(eventStart)
     .replace(HEDGED_TAIL, '')
     .replace(CONSEQUENCE, '')
+    .replace(AND_ANOTHER, '')
     .replace(/^(?:i|we) /, '')
     .replace(/^have\b/, 'has')
     .replace(/^use to\b/, 'used to')

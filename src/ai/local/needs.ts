@@ -29,6 +29,7 @@ const DIET_RULES: [RuleId, RegExp, number][] = [
     re(`^i ${ADV}(?:have been|went|turned|became|have gone|have become) (?:a |an )?(?:strict |mostly )?(${DIETS})\\b`),
     0.85,
   ],
+  ['diet.i-am', re(`^i ${ADV}(?:am|have been) (?:doing|on|eating) (?:a |the )?(${DIETS})\\b(?! diet)`), 0.85],
   ['diet.bare', re(`^(${DIETS})(?: here| btw| by the way| now| these days| (?:since|for) [a-z0-9 ]+)?$`), 0.75],
   [
     'diet.follow',
@@ -67,7 +68,7 @@ const CONDITIONS = pattern`type 1 diabetes|type 2 diabetes|type one diabetes|typ
   hypothyroidism|psoriasis|eczema|a heart condition|a bad back|scoliosis|parkinson's disease|parkinson's|hiv|
   hearing loss|low vision|tourette syndrome|tourette's|an eating disorder|anemia|gout|
   (?:lower |upper )?back pain|neck pain|knee pain|joint pain`
-const CONDITION_RULE = re(pattern`^i ${ADV}(?:have|live with|suffer from|struggle with|deal with) (?:a |an )?
+const CONDITION_RULE = re(pattern`^i ${ADV}(?:have|live with|suffer from|struggle with|deal with|get) (?:a |an )?
   (?:mild |severe |chronic |bad |really bad )?(${CONDITIONS})(?=$|[ ,;])`)
 /** "chronic lower back pain from years of warehouse work", "adhd here": a condition said on its own. */
 const CONDITION_FRAGMENT = re(pattern`^(?:mild |severe |chronic |bad |really bad )?(${CONDITIONS})

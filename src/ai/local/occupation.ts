@@ -37,8 +37,9 @@ const CUT = new RegExp(pattern`\s(?:at|for|in|from|with|who|that|and|but|since|b
 /** Nouns after which the phrase names what the person likes or belongs to: "a packer fan", "a choir member". */
 const FAN_WORDS = /^(?:fan|lover|buff|enthusiast|nut|freak|junkie|addict|member|supporter|follower|collector)s?$/
 
-/** Nurses' titles said by their letters. */
+/** Jobs said by their letters. */
 const SHORT_JOBS: Record<string, string> = {
+  swe: 'software engineer',
   rn: 'registered nurse',
   np: 'nurse practitioner',
   lpn: 'licensed practical nurse',
@@ -55,8 +56,11 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
     .replace(/\s+/g, ' ')
     .trim()
   for (let i = 0; i < 4; i++) cleaned = cleaned.replace(FILLER, '')
-  // "a software dev", "an RN": chat's short forms
-  cleaned = cleaned.replace(/\bdevs?$/, 'developer').replace(/^(?:rn|np|lpn|cna)$/, (short) => SHORT_JOBS[short]!)
+  // "a software dev", "a vet tech", "an RN": chat's short forms
+  cleaned = cleaned
+    .replace(/\bdevs?$/, 'developer')
+    .replace(/(?<=\S) techs?$/, ' technician')
+    .replace(/^(?:rn|np|lpn|cna|swe)$/, (short) => SHORT_JOBS[short]!)
   if (/^stay[- ]at[- ]home\b/.test(cleaned)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
   if (/^(?:housewife|homemaker|house wife|househusband)$/.test(cleaned))
     return { kind: 'job', value: 'homemaker', conf: 0.85 }
