@@ -196,4 +196,19 @@ describe('standing facts and names in chat', () => {
     expect(profile.interests.food?.map((i: { value: string }) => i.value)).toEqual(['keto'])
     expect(eventsOf(profile)).toContain('moved from Chicago to Austin in March')
   })
+
+  it('reads a trip planned and a field of work, and nothing of what the assistant says of itself', async () => {
+    await post(api, 'ines', {
+      input_type: 'conversation',
+      data: chat([
+        ['As a travel planner I love Japan. I am based in Tokyo myself.', 'going to Lisbon in may with my wife!'],
+        ['Do you work in tech too?', "I'm in sales so I'm on the phone all day"],
+      ]),
+    })
+    const profile = await api.waitReady('ines')
+    expect(profile.core_info.location).toBeUndefined()
+    expect(profile.core_info.occupation).toMatchObject({ value: 'works in sales' })
+    expect(profile.interests.travel).toBeUndefined()
+    expect(eventsOf(profile)).toContain('is going to Lisbon in may with their wife')
+  })
 })

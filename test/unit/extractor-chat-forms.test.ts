@@ -436,6 +436,43 @@ describe('messages to an assistant', () => {
     expect(x("I'm 52 and thinking of going back to school, is it too late?").core_info?.age?.value).toBe(52)
   })
 
+  it('reads a trip planned, a field of work, a rank reached and the age and sex as forums write them', () => {
+    expect(events('going to Lisbon in may with my wife, first time in Europe')).toEqual([
+      'is going to Lisbon in may with their wife',
+    ])
+    expect(events('I am going to Paris, so excited')).toEqual(['is going to Paris'])
+    expect(events('I am going to bed')).toEqual([])
+    expect(core('yeah I run a bit, mostly 5ks. I live in Phoenix tho', 'location')).toBe('Phoenix')
+    expect(core("I'm in sales so I'm on the phone all day", 'occupation')).toBe('works in sales')
+    expect(core('I do IT for a hospital and the night shifts are killing me', 'occupation')).toBe('works in IT')
+    expect(core('I do it for a hospital', 'occupation')).toBeUndefined()
+    expect(core('been a line cook for 5 years and I finally made sous chef', 'occupation')).toBe('sous chef')
+    expect(core('I made pasta for dinner', 'occupation')).toBeUndefined()
+    expect(core('retired nurse, 40 years in the ER. now I volunteer at the library', 'occupation')).toBe(
+      'retired nurse',
+    )
+    const forum = x("27F, looking for advice on moving out of my parents' house").core_info
+    expect([forum?.age?.value, forum?.gender?.value]).toEqual([27, 'female'])
+    expect(x('5 ways to cook rice').core_info).toBeUndefined()
+  })
+
+  it('reads identity and languages said of themselves, pastimes a time is kept for, and a birthplace', () => {
+    expect(x('trans man here, 2 years on T. any tips?').core_info?.gender?.value).toBe('trans man')
+    expect(events('English is my second language so sorry for mistakes')).toEqual(['speaks English'])
+    expect(events('Spanish is my native language')).toEqual(['speaks Spanish natively'])
+    expect(values(x('weekends are for fishing, can you recommend a good beginner rod?'))).toEqual(['fishing'])
+    expect(values(x("most weekends you'll find me on the lake fishing"))).toEqual(['fishing'])
+    expect(values(x('my garden is my happy place'))).toEqual(['gardening'])
+    expect(events('recently divorced and trying to figure out dating again')).toEqual([
+      'is recently divorced and trying to figure out dating again',
+    ])
+    expect(events('insomnia too, since college')).toEqual(['has insomnia'])
+    expect(events('I was born and raised in Texas, now stuck in the cold in Minnesota')).toEqual([
+      'was born and raised in Texas',
+    ])
+    expect(core('texas born and raised', 'location')).toBe('Texas')
+  })
+
   it('reads no book from where the person reads', () => {
     expect(values(x("keep it short please, I'm reading on my phone"))).toEqual([])
     expect(values(x('I read at least one book a week, you?'))).toEqual(['reading'])

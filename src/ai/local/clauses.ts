@@ -38,6 +38,8 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
   )) {
     const verb = m[1]
     if (NOT_VERB_AFTER_AND.has(verb) || !isVerb(verb)) continue
+    // "born and raised": one state, not two
+    if (verb === 'raised' && /\bborn$/.test(text.slice(0, m.index))) continue
     if (!sharesMySubject(text, m.index, verb)) continue
     if (head === undefined) [head, headVerb] = [text.slice(0, m.index), verb]
     out.push(`i ${text.slice(m.index + m[0].length - verb.length)}`)
@@ -72,7 +74,7 @@ const FRAGMENT_VERB = new RegExp(pattern`
   ^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|
   watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|replaying|playing|
   study|practice|volunteer|coach|deliver|used to|learning|trying to|do not|can not|never|been [a-z]+ing|been an?|
-  training for|training to|getting (?:married|engaged|divorced))
+  training for|training to|getting (?:married|engaged|divorced)|(?:going|heading|flying) to)
   \s+(?!is\b|are\b|was\b)`)
 /** A past event said without "i": "just got back from a trip to japan", "finished my degree last month". */
 const FRAGMENT_PAST = new RegExp(pattern`^(?:got(?! to\b)|came back|went|visited|finished|started|bought|graduated|
@@ -95,7 +97,7 @@ const ROLE_WITHOUT_ARTICLE = new RegExp(pattern`^(?=(?:proud )?(?:mom|mum|dad|mo
  * in a known occupation.
  */
 const ROLE_LABEL = new RegExp(pattern`^((?:[a-z'-]+ ){0,2}[a-z'-]+) here(?=,|$)|
-  ^((?:freelance|self-employed|stay at home|stay-at-home) (?:[a-z'-]+ ){0,2}[a-z'-]+)(?=,|$| of )|
+  ^((?:freelance|self-employed|retired|stay at home|stay-at-home) (?:[a-z'-]+ ){0,2}[a-z'-]+)(?=,|$| of )|
   ^((?:[a-z'-]+ ){0,2}[a-z'-]+)(?= (?:at|in|for) [a-z])`)
 /** A noun phrase of someone or something named before: "the custodian at the hospital". */
 const DETERMINER_FIRST = /^(?:the|a|an|this|that|these|those|my|your|his|her|its|our|their|some|any|every|no)\b/
@@ -148,13 +150,17 @@ export function fragmentClause(text: string): string | undefined {
   const main = text.replace(/\s(?:while|when|because|since|until|after|before|so that)\s.*$/, '')
   // "just moved to berlin": a fragment may open with an adverb of when
   const verb = text.replace(/^(?:just|recently|finally|also|still|currently)\s+/, '')
+  // "texas born and raised": where the person was born
+  const born = /^([a-z][a-z' ]{1,30}?) born and raised(?=,|$)/.exec(text)
+  if (born) return `i was born and raised in ${born[1]}${text.slice(born[0].length)}`
   const label = ROLE_LABEL.exec(text)
   const job = label?.[1] ?? label?.[2] ?? (label?.[3] && !PERSON_WORDS.test(text.split(',')[0]!) ? label[3] : undefined)
   if (job && !DETERMINER_FIRST.test(job) && isJobTitle(job))
     return `i am ${/^[aeiou]/.test(job) ? 'an' : 'a'} ${job}${text.slice(label![0].length)}`
   // after the word that opens the fragment, "my" is what the person did it to ("tore my acl", "stressed about my
   // thesis")
-  const opened = FRAGMENT_VERB.test(verb) || FRAGMENT_PAST.test(verb) || FRAGMENT_STATE.test(text)
+  const state = FRAGMENT_STATE.test(text) || FRAGMENT_STATE.test(verb)
+  const opened = FRAGMENT_VERB.test(verb) || FRAGMENT_PAST.test(verb) || state
   if ((opened ? SUBJECT_WORDS : PERSON_WORDS).test(main)) return undefined
   if (FRAGMENT_VERB.test(verb)) {
     if (/^been\b/.test(verb)) return `i have ${verb}`
@@ -164,7 +170,8 @@ export function fragmentClause(text: string): string | undefined {
   }
   if (FRAGMENT_PAST.test(verb)) return `i ${text}`
   // "dad of two": the article chat leaves out
-  if (FRAGMENT_STATE.test(text)) return `i am ${text.replace(ROLE_WITHOUT_ARTICLE, 'a ')}`
+  // "recently divorced": a state after an adverb of when, as a verb may be
+  if (state) return `i am ${text.replace(ROLE_WITHOUT_ARTICLE, 'a ')}`
   // "am a custodian to pay the bills": "am" has no subject but the person
   if (/^am (?:a|an|in|from|married|single|retired|still|currently|now|also)\b/.test(text)) return `i ${text}`
   return undefined

@@ -137,6 +137,8 @@ const AGE_RULES: [RuleId, RegExp, number, boolean][] = [
   ['age.at-n', rx`^(?:even )?at ${AGE}(?= (?:i\\b|,))`, 0.7, true],
   ['age.being-n', rx`\\bbeing ${AGE}(?= (?:and|,|years?)\\b|$)`, 0.7, true],
   ['age.turning', rx`^turning ${AGE}\\b`, 0.6, true],
+  // "27f, looking for advice", "(34m)": age and sex as forums write them
+  ['age.n-sex', rx`^\\(?${AGE} ?/?[fm]\\)?(?=$|[ ,.:])`, 0.85, true],
 ]
 
 /**
@@ -189,9 +191,18 @@ const CUE_WORDS = Object.keys(GENDER_CUES)
   .join('|')
 const BLOCKERS = /\b(?:of|for|with|to|who|that|and|fan|friend|lover|like|than|the)\b/
 
+/** "27f", "(34m)": the sex (1) after an age, at the start of a clause. */
+const AGE_AND_SEX = /^\(?(?:1[3-9]|[2-9]\d) ?\/?([fm])\)?(?=$|[ ,.:])/
+
 export function ruleGender(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged || clause.desire) return
   const text = clause.text
+  // "27f, looking for advice": the sex after the age, as forums write it
+  const sex = AGE_AND_SEX.exec(text)
+  if (sex) {
+    ctx.acc.setCore('gender', sex[1] === 'f' ? 'female' : 'male', 0.8, 'gender.age-and-sex', sex)
+    return
+  }
   let match = /\b(?:my gender is|i identify as|i am identifying as)\s+(?:a |an )?([a-z- ]+)/.exec(text)
   if (match) {
     const gender = Object.entries(GENDER_EXPLICIT).find(([k]) => match![1].startsWith(k))
@@ -479,7 +490,9 @@ export function placeOf(raw: string, mode: PlaceMode, ctx: RuleContext): { value
   else place = place.replace(PHRASE_END, '')
   place = place.replace(TIME_AFTER_PLACE, '').trim()
   place = place.replace(/^(?:the (?:city|town|state|country|village) of )/, '').trim()
-  place = place.replace(/\s+(?:myself|yourself|too|either|now|right|originally|anymore|though|lol|haha)$/, '').trim()
+  place = place
+    .replace(/\s+(?:myself|yourself|too|either|now|right|originally|anymore|though|tho|lol|haha|lmao|ngl|imo)$/, '')
+    .trim()
   // "porto from lisbon" ("i moved to porto from lisbon"): the place they went to, not the one they left
   const left = /\sfrom\s/.exec(place)
   if (left && knownPlace(place.slice(0, left.index), ctx)) place = place.slice(0, left.index)

@@ -89,7 +89,7 @@ const IS_MY_FAVORITE = new RegExp(pattern`^(.+?) (?:is|are) (?:definitely |proba
 /** "painting is my passion", "baking is a guilty pleasure of mine": the value (1), and an empty head (2). */
 const IS_MY_PASSION =
   new RegExp(pattern`^([a-z][a-z '-]+?) (?:is|are) (?:really |definitely |truly )?(?:my|a) (?:passion|
-  hobby|hobbies|thing|jam|obsession|guilty pleasure|love)(?: of mine)?()$`)
+  hobby|hobbies|thing|jam|obsession|guilty pleasure|love|happy place|escape)(?: of mine)?()$`)
 
 /** "my hobby is fishing", "my main passions are hiking and baking": the value (1), and an empty head (2). */
 const MY_PASSION_IS = new RegExp(pattern`\bmy (?:(?:main|biggest|big|new|latest|current|only|greatest|true|real|
@@ -425,8 +425,17 @@ const PLAYING = rx`\\bi ${ADV}(?:play|am playing|have been playing|have played f
 const WATCHING = rx`\\bi ${ADV}(?:watch|am watching|have been watching|been watching|rewatch|am rewatching|
   have been rewatching|been rewatching|binge watch|binge)\\s+(.+)$`
 
+/** "weekends are for fishing", "sundays are for football": what the time is kept for (1). */
+const TIME_IS_FOR = new RegExp(pattern`^(?:my |most )?(?:weekends|saturdays|sundays|evenings|mornings|nights|
+  summers|winters) (?:are|are all) (?:for|about) (.+)$`)
+/** "you will find me on the lake fishing": the pastime (1), a gerund said after where. */
+const FIND_ME = new RegExp(pattern`\byou(?: will|'ll) (?:usually |always |often |probably )?find me
+  (?: (?:on|at|in|out) (?:the |a )?[a-z]+)? ([a-z]+ing)\b`)
+
 function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
+  const kept = TIME_IS_FOR.exec(text) ?? FIND_ME.exec(text)
+  if (kept) addItems(interpretObject(kept[1]!), ctx, 0.8, 'interest.time-kept-for', kept)
   let match = PLAYING.exec(text)
   if (match && !playsARole(match[1])) {
     const items = interpretObject(match[1], 'play')

@@ -107,8 +107,26 @@ const LANGUAGE_VERB =
   /\b(?:speak|fluent|learned|know|learning|studying|study|learn|taking|bilingual|trilingual|multilingual)\b/
 
 /** The languages the person says they speak, or do not, in one clause of their own. */
+/** "english is my second language", "spanish is my native tongue": the language (1) and which (2). */
+let myLanguage: RegExp | undefined
+
+/** "english is my second language": a language the person speaks, said of the language. */
+function ruleMyLanguage(text: string, ctx: RuleContext): boolean {
+  if (!/\bis my\b/.test(text)) return false
+  myLanguage ??= new RegExp(
+    `^(${languageTable().alternation}) is my (first|second|third|native|mother|main|home) (?:language|tongue)\\b`,
+  )
+  const said = myLanguage.exec(text)
+  const language = said && namedList(said[1]!)
+  if (!language) return false
+  const event = /^(?:first|native|mother|home)$/.test(said[2]!) ? `speaks ${language} natively` : `speaks ${language}`
+  ctx.acc.addMemory({ event, importance: 'medium', confidence: CONFIDENCE }, 'memory.languages', said)
+  return true
+}
+
 export function ruleLanguages(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.question || clause.hedged || clause.desire) return
+  if (ruleMyLanguage(clause.text, ctx)) return
   const said = statementIn(clause.text)
   if (!said) return
   const [, verb, level, list] = said

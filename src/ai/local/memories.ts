@@ -162,6 +162,8 @@ const CONSEQUENCE = /\sso\s(?=(?:i|we|you|he|she|they|it|that|this|my|our|the|mo
 /** A statement of another subject joined by "and": "moved to austin in march and the heat is brutal". */
 const AND_ANOTHER =
   /\sand (?:the [a-z]+|it|that|this|there|he|she|they|you) (?:is|are|was|were|has|had|will|would)\b.*$/
+/** What holds now, after an event: "was born and raised in texas, now stuck in minnesota". */
+const NOW_AFTER = /,\s*(?:but |and )?now\b.*$/
 /** Words a chat message trails off with, which end no phrase: "went to Disneyland a", "graduated, and". */
 const TRAILING = /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|lol|haha))+$/
 /** A phrase cut off in the middle: it ends on a word that needs another after it ("used to go to", "used to be"). */
@@ -306,12 +308,30 @@ function ruleWasFor(text: string, ctx: RuleContext): boolean {
   return true
 }
 
+/** "i am going to lisbon in may with my wife": a trip planned (1: where, and what follows). */
+const TRIP = rx`^(?:i am|we are) ${ADV}(?:going|heading|flying|traveling|travelling|driving|off) (?:back )?to (.+)$`
+/** Where a trip's words end: punctuation, or a clause word. */
+const TRIP_END = /\s*[,;.!?].*$|\s(?:and|but|so|because|since|if|when|while|lol|haha)\b.*$/
+
+/** A trip planned to a place the gazetteer knows, undated: a month alone gives no year ("in may"). */
+function ruleTrip(text: string, ctx: RuleContext): boolean {
+  const match = TRIP.exec(text)
+  if (!match) return false
+  const trip = match[1]!.replace(TRIP_END, '')
+  const place = placeAtStart(trip, (word) => ctx.cases.isCapitalised(word))
+  if (!place) return false
+  const rest = trip.slice(place.length)
+  const event = ctx.cases.restore(ownWordsInThirdPerson(`is going to ${place}${rest}`))
+  ctx.acc.addMemory({ event, importance: 'medium', confidence: 0.75 }, 'memory.trip', match)
+  return true
+}
+
 export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged) return
   const text = clause.text
   // "i am going to be a grandparent" is an event under way, said as a plan
   if (ruleUnderWay(text, ctx) || clause.desire) return
-  if (ruleExpecting(text, ctx) || ruleWasAt(text, ctx) || ruleWasFor(text, ctx)) return
+  if (ruleExpecting(text, ctx) || ruleWasAt(text, ctx) || ruleWasFor(text, ctx) || ruleTrip(text, ctx)) return
   if (text.split(' ').length < 3) return
   if (/\b(?:did not|was not|were not|never|have not|had not)\b/.test(text)) return
   const ref = ctx.referenceDate
@@ -366,6 +386,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
     .replace(HEDGED_TAIL, '')
     .replace(CONSEQUENCE, '')
     .replace(AND_ANOTHER, '')
+    .replace(NOW_AFTER, '')
     .replace(/^(?:i|we) /, '')
     .replace(/^have\b/, 'has')
     .replace(/^use to\b/, 'used to')

@@ -72,7 +72,7 @@ const CONDITION_RULE = re(pattern`^i ${ADV}(?:have|live with|suffer from|struggl
   (?:mild |severe |chronic |bad |really bad )?(${CONDITIONS})(?=$|[ ,;])`)
 /** "chronic lower back pain from years of warehouse work", "adhd here": a condition said on its own. */
 const CONDITION_FRAGMENT = re(pattern`^(?:mild |severe |chronic |bad |really bad )?(${CONDITIONS})
-  (?: here| btw| from .+| since .+| for .+)?$`)
+  (?:,? (?:here|btw|too|as well))*(?:,? (?:from|since|for) .+)?$`)
 /** "I am diabetic": an adjective for a condition, and the condition it names. */
 const CONDITION_ADJECTIVES: Record<string, string> = dict({
   diabetic: 'diabetes',
@@ -107,7 +107,7 @@ const IDENTITIES = pattern`non-binary|nonbinary|non binary|enby|genderqueer|gend
   agender|bigender|two-spirit|trans man|trans woman|transgender man|transgender woman|trans guy|trans girl|
   trans masc|trans femme|transmasc|transfem|transgender|trans|intersex`
 const I_AM = `(?:i am ${ADV}(?:a |an )?|i identify as (?:a |an )?)`
-const IDENTITY_ALONE = re(`^${I_AM}?(${IDENTITIES})(?: here| btw| person| and proud)?$`)
+const IDENTITY_ALONE = re(`^${I_AM}?(${IDENTITIES})(?: here| btw| person| and proud)?(?=,|$)`)
 const IDENTITY_IN_CLAUSE = re(`^${I_AM}(${IDENTITIES})\\b`)
 const SPELLINGS: Record<string, string> = dict({
   nonbinary: 'non-binary',

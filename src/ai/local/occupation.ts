@@ -148,10 +148,12 @@ const WANT_TO_BE = new RegExp(
   `\\bi ${ADV}(?:(?:want|hope|plan|would like|would love|aspire|am hoping|am planning|am trying|am going|am about) ` +
     'to|will) (?:be|become) (?:a |an )?(.+)$',
 )
-/** "i just got promoted to head chef", "i was promoted to sergeant": the new job (1). */
+/** "i just got promoted to head chef", "i was promoted to sergeant", "i finally made sous chef": the new job (1). */
 const PROMOTED_TO = new RegExp(
-  `\\bi ${ADV}(?:got |have been |have |was |am being )?(?:just |recently |finally )?(?:promoted|been promoted|` +
-    'moved up|stepped up) to (?:be |become )?(?:a |an |the |our |my )?(?:new )?(.+)$',
+  `\\bi ${ADV}(?:got |have been |have |was |am being )?(?:just |recently |finally )?(?:(?:promoted|been promoted|` +
+    'moved up|stepped up) to (?:be |become )?(?:a |an |the |our |my )?(?:new )?|' +
+    // "i finally made sous chef": a rank reached, said without an article
+    'made (?!(?:a|an|the|it|some|my|our|them|him|her|me|you|sure|up|out|friends|money|time)\\b))(.+)$',
 )
 /** A promotion names the job that replaces the old one: surer than "i am a X" (0.9) said earlier. */
 const PROMOTED_CONFIDENCE = 0.95
@@ -212,6 +214,12 @@ const WORK_AT = new RegExp(
     '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?)?' +
     '(?: full[- ]?time| part[- ]?time)? (at|for|in|by) (.+)$',
 )
+/** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
+const IN_FIELD = new RegExp(pattern`^i ${ADV}(?:am in|do|work in) (sales|marketing|finance|accounting|it|tech|hr|
+  human resources|real estate|insurance|retail|healthcare|health care|construction|banking|consulting|advertising|
+  logistics|hospitality|pr|public relations|recruiting|recruitment|software|journalism|publishing|tech support|
+  customer service|customer support)(?= for\b| at\b| so\b| and\b|,|$)`)
+
 /** Where a workplace's name ends: a clause word or a comma. */
 const WORKPLACE_END = new RegExp(pattern`\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|
   every|all|from|to|while|though|although|at|in)\b.*$|,.*$`)
@@ -394,6 +402,12 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   match = rx`\\bi ${ADV}(bartend|waitress|nanny|tutor|babysit|freelance|nurse|coach)\\b`.exec(text)
   if (match && !/\bcoach (?:my|our)\b/.test(text)) {
     ctx.acc.setCore('occupation', VERB_TO_JOB[match[1]], 0.7, 'occupation.noun-verb', match)
+    return
+  }
+  match = IN_FIELD.exec(text)
+  // "i do IT": the field only when written as one, not "i do it"
+  if (match && (match[1] !== 'it' || ctx.cases.restore(match[1]) === 'IT')) {
+    ctx.acc.setCore('occupation', `works in ${ctx.cases.restore(match[1])}`, 0.55, 'occupation.in-field', match)
     return
   }
   match = WORK_AT.exec(text)

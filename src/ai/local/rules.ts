@@ -30,7 +30,9 @@ const RULES = {
   'age.at-n': '"at 24 I ..." at the start of a clause (weak)',
   'age.being-n': '"being 13 and all" (weak)',
   'age.turning': '"turning 40 is ..." at the start of a clause: a year less (weak)',
+  'age.n-sex': '"27f, looking for advice", "(34m)": the age before a sex, as forums write them',
   // core_info.gender
+  'gender.age-and-sex': '"27f", "(34m)": the sex after an age (0.8)',
   'gender.identify-as': '"my gender is X", "I identify as X"',
   'gender.i-am-a': '"I am a woman", "I am a young man", "I am female"',
   'gender.as-a': '"as a woman", "as a mother" (a family role is weak evidence)',
@@ -101,6 +103,7 @@ const RULES = {
   'occupation.where-i-work': '"the museum where I work": works at the museum',
   'occupation.got-a-job': '"I got a job as a X" -> X; "... at Y" -> works at Y',
   'occupation.used-to-be': '"I used to be a X" -> former X, when nothing else is known (weak)',
+  'occupation.in-field': '"I am in sales", "I do IT for a hospital" -> works in sales (weak)',
   'occupation.promoted-to': '"I just got promoted to head chef": the new job, surer than the old one',
   'occupation.my-students': '"my students were wild today" -> teacher, when no job is named (weak)',
   // interests
@@ -119,6 +122,7 @@ const RULES = {
   'interest.pet-mention': '"can you watch my cats?", "i can not leave my cats alone": a pet named in passing (0.6)',
   'interest.play': '"I play X": instruments -> music, games and sports',
   'interest.listen-to': '"I listen to X" -> music',
+  'interest.time-kept-for': '"weekends are for fishing", "you\'ll find me on the lake fishing"',
   'interest.watch': '"I watch X" -> movies/tv or sports',
   'interest.watch-title': '"been watching The Bear": a title written as one -> movies/tv (weak)',
   'interest.read': '"I read (X)" -> books',
@@ -165,6 +169,7 @@ const RULES = {
   'memory.past-event': 'a past-tense event ("I graduated in 2015", "we got married"), importance from its words',
   'memory.used-to': '"I used to X" (low importance)',
   'memory.expecting': '"we are expecting twins", "I am pregnant": dated at the time said',
+  'memory.trip': '"I am going to Lisbon in May": a trip planned to a known place, undated',
   'memory.under-way': '"I am getting a divorce", "we are moving to Denver": a life event under way, dated when said',
   'memory.dated-plan': '"I am getting married next June": a dated milestone not in the past tense',
   'memory.lasting':
