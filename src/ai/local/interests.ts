@@ -432,6 +432,12 @@ const TIME_IS_FOR = new RegExp(pattern`^(?:my |most )?(?:weekends|saturdays|sund
 const FIND_ME = new RegExp(pattern`\byou(?: will|'ll) (?:usually |always |often |probably )?find me
   (?: (?:on|at|in|out) (?:the |a )?[a-z]+)? ([a-z]+ing)\b`)
 
+/** "i have been baking": the activity (1), one of ACTIVITY_VERBS as a gerund ("bake" -> "baking"). */
+const HAVE_BEEN_DOING = rx`\\bi have been ${ADV}(${ACTIVITY_VERBS.split('|')
+  .filter((verb) => !verb.includes(' '))
+  .map((verb) => gerund(verb))
+  .join('|')})\\b`
+
 function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   const kept = TIME_IS_FOR.exec(text) ?? FIND_ME.exec(text)
@@ -537,10 +543,7 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
       match,
     )
   }
-  match = rx`\\bi have been ${ADV}(${ACTIVITY_VERBS.split('|')
-    .filter((v) => !v.includes(' '))
-    .map((v) => gerund(v))
-    .join('|')})\\b`.exec(text)
+  match = HAVE_BEEN_DOING.exec(text)
   if (match && !clause.negated && !/\b(?:for a living|to pay|right now|at the moment|today|tonight)\b/.test(text)) {
     const activity = match[1]
     const hit = lookup(activity)

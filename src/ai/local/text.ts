@@ -87,7 +87,7 @@ const CLAUSE_BREAK = new RegExp(
     'do|does|did|are|is|have|can|could|would|should|will|any|anything|anyone|best|ideas?|tips|advice|' +
     'suggestions?|recommendations?|thoughts)\\b)|' +
     // "as a software engineer i sit all day": the role, a clause of its own as if a comma followed it
-    "(?<=^as an? (?:[a-z'-]+ ){0,3}[a-z'-]+)\\s+(?=i\\s)|" +
+    "(?=\\s+i\\s)(?<=^as an? (?:[a-z'-]+ ){0,3}[a-z'-]+)\\s+|" +
     // "grew up in nairobi, now living in toronto"; "i love novels, le guin is my favorite author"
     ',\\s*(?=(?:but |and )?(?:now |currently )?(?:living|based|working|live|work|residing) (?:in|at|as|for)\\b|' +
     '(?:but |and )?(?:now|currently) in\\b)|' +
