@@ -432,8 +432,9 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
       '/v1/search?pageSize=100&query=memory%20trait&sensitivity=0',
     ]
     // Each answer is read as it arrives (the client runs in this process too: parsing 50 MB here would stall the
-    // measure itself); one is parsed afterwards.
-    const received: { status: number; bytes: number; text?: string }[] = []
+    // measure itself); one is kept in chunks, joined and parsed after the measure (decoding 50 MB holds this thread
+    // for over half a second, which /healthz would wait for).
+    const received: { status: number; bytes: number; chunks?: Buffer[] }[] = []
     let finished = 0
     const bound = await getBound(bystander, svc.url)
     const all = searches.map((path, i) =>
@@ -444,7 +445,7 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
           bytes += c.byteLength
           if (i === 1) chunks.push(Buffer.from(c))
         }
-        received[i] = { status: r.status, bytes, ...(i === 1 ? { text: Buffer.concat(chunks).toString() } : {}) }
+        received[i] = { status: r.status, bytes, ...(i === 1 ? { chunks } : {}) }
         finished++
       }),
     )
@@ -473,7 +474,7 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
     expect(m.healthMax).toBeLessThan(m.healthBound)
     expect(received.map((r) => r.status)).toEqual([200, 200, 200, 200])
     for (const r of received) expect(r.bytes).toBeGreaterThan(40_000_000)
-    const doc = JSON.parse(received[1]!.text!)
+    const doc = JSON.parse(Buffer.concat(received[1]!.chunks!).toString())
     expect(doc.profiles).toHaveLength(100)
     expect(doc.total).toBe(100)
     expect(Object.keys(doc)).toEqual(['profiles', 'total', 'page', 'pageSize'])
