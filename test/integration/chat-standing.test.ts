@@ -211,4 +211,24 @@ describe('standing facts and names in chat', () => {
     expect(profile.interests.travel).toBeUndefined()
     expect(eventsOf(profile)).toContain('is going to Lisbon in may with their wife')
   })
+
+  it('reads a favourite after its own question, a concert and a branch joined, not the other speaker’s', async () => {
+    await post(api, 'otto', {
+      input_type: 'conversation',
+      data: chat([
+        [
+          'I just joined the navy, and I am going to a Metallica concert.',
+          'i enjoy mountain biking in my spare time you ?',
+        ],
+        [
+          'Not much. Do you work?',
+          'i am in the canadian army . do you like rascal flatts ? they are my favorite band .',
+        ],
+      ]),
+    })
+    const profile = await api.waitReady('otto')
+    expect(profile.core_info.occupation).toMatchObject({ value: 'military (army)' })
+    expect(profile.interests.sports?.map((i: { value: string }) => i.value)).toEqual(['mountain biking'])
+    expect(profile.interests.music?.map((i: { value: string }) => i.value)).toEqual(['rascal flatts'])
+  })
 })

@@ -14,7 +14,7 @@ import {
   type Item,
 } from './phrase.js'
 import { baseOfThirdPerson } from './text.js'
-import { verbItems } from './verbs.js'
+import { BOOKS_ONLY, verbItems } from './verbs.js'
 
 export { classifyNoun, cutPhrase, lookup, lookupExact, splitList, verbItems, type Item }
 
@@ -89,7 +89,7 @@ export function interpretObject(phrase: string, verbHint?: string): Item[] {
       out.push(...verbItems(first, stripped.slice(first.length)))
       continue
     }
-    if (verb === 'read' && /^(?:books?|novels?)$/.test(stripped)) {
+    if (verb === 'read' && BOOKS_ONLY.test(stripped)) {
       out.push({ category: 'books', value: 'reading', weight: 1 })
       continue
     }

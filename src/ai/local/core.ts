@@ -318,6 +318,22 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
   // i live", "we are from alabama", "i have never left ohio" (strict: only what reads as a place)
   ['location.am-in', rx`\\bi am ${ADV}(?:now |currently |still )?(?:in|near|outside(?: of)?) (.+)$`, 0.6, 'strict'],
   ['location.here-in', /\bhere in (.+)$/, 0.65, 'strict'],
+  // "hiking around my native colorado", "just here at my house in michigan"
+  [
+    'location.my-native',
+    new RegExp(
+      "\\bmy (?:native|home state of|home ?town of|home country of) ((?:[a-z.'-]+ ){0,3}?[a-z.'-]+)" +
+        '(?: (?:is|was|are)\\b.*)?$',
+    ),
+    0.6,
+    'strict',
+  ],
+  [
+    'location.my-home-in',
+    /\b(?:at|in) my (?:house|home|place|apartment|flat) (?:in|near|outside) (.+)$/,
+    0.6,
+    'strict',
+  ],
   [
     'location.hello-from',
     /^(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening|day))[ ,!]*(?:there )?from (.+)$/,

@@ -331,6 +331,20 @@ const SAW_IN_CONCERT = new RegExp(
   `\\bi ${ADV}(?:see|saw|have seen|went to see|go to see|love seeing) (.+?) ` +
     '(?:in concert|live in concert|perform live|on tour)\\b',
 )
+/** "i am going to a taylor swift concert tomorrow": whose concert, or what kind of music (1). */
+const CONCERT_OF = new RegExp(
+  `\\bi ${ADV}(?:am going|went|go|have been|got tickets|bought tickets|have tickets|am|was) ` +
+    "(?:to |for )(?:a |an |the |another )([a-z][a-z'& ]{1,30}?) (?:concert|gig)s?\\b",
+)
+/** What a concert is, not whose: "a great concert", "the school concert", "my first concert". */
+const NOT_A_PERFORMER = new RegExp(pattern`^(?:(?:really |very |so )?(?:great|good|big|huge|amazing|awesome|local|
+  free|live|school|church|christmas|holiday|first|last|outdoor|small|charity|benefit|private|sold out|loud|fun|
+  little|new|kids|band|music|rock and roll|summer|winter|spring|fall|weekend|late|lunchtime|evening|night))$`)
+/** "i do a lot of hiking around colorado": the activity and what follows (1). */
+const DO_A_LOT_OF = new RegExp(
+  `\\bi ${ADV}(?:do|have done|have been doing) (?:a lot of|lots of|a bit of|a little|some|plenty of|tons of|` +
+    'a ton of|loads of|quite a bit of|quite a lot of) ([a-z]+ing\\b.*)$',
+)
 /** "i took up knitting": what (1). */
 const TOOK_UP = new RegExp(
   `\\bi ${ADV}(?:started|began|took up|have taken up|picked up|got into|am getting into|have gotten into) (.+)$`,
@@ -478,6 +492,16 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   if (match)
     for (const it of splitList(cutPhrase(match[1])))
       addItems(verbItems('eat', it), ctx, 0.6, 'interest.eat-drink', match)
+  match = DO_A_LOT_OF.exec(text)
+  // "i do a lot of thinking": only an activity the lexicons know
+  if (match)
+    addItems(
+      interpretObject(match[1]).filter((item) => item.weight === 1),
+      ctx,
+      0.8,
+      'interest.do-a-lot-of',
+      match,
+    )
   match = rx`\\bi ${ADV}(?:go|often go|like going)\\s+(.+)$`.exec(text)
   if (
     match &&
@@ -606,6 +630,13 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     if (name && name.split(' ').length <= 5 && !/^(?:them|him|her|it|a band|bands|a show|shows|concerts)$/.test(name))
       ctx.acc.addInterest('music', ctx.cases.restore(name, true), 0.7, 'interest.saw-in-concert', match)
   }
+  match = CONCERT_OF.exec(text)
+  if (match && !NOT_A_PERFORMER.test(match[1])) {
+    // a genre by its name ("a country music concert"), a performer as written ("Taylor Swift")
+    const kind = classifyNoun(match[1], 'music', 0.7)
+    const value = kind?.category === 'music' && kind.weight === 1 ? kind.value : ctx.cases.restore(match[1], true)
+    if (kind) ctx.acc.addInterest('music', value, 0.7, 'interest.concert-of', match)
+  }
   match = rx`\\bi ${ADV}(?:take|am taking|have been taking) (.+?) (?:lessons?|class(?:es)?|courses?)\\b`.exec(text)
   if (match) {
     const subject = match[1].replace(/^(?:a|an|some)\s+/, '')
@@ -636,7 +667,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
       match,
     )
   match = SPEND_TIME.exec(text)
-  if (match) addItems(interpretObject(match[1]), ctx, 0.8, 'interest.spend-time', match)
+  // "i spend time with my aunt": whom with, not a pastime (TIME_WITH_FAMILY reads the family ones)
+  if (match && !/^with\b/.test(match[1])) addItems(interpretObject(match[1]), ctx, 0.8, 'interest.spend-time', match)
   match = I_VISIT.exec(text)
   if (match)
     for (const it of splitList(cutPhrase(match[1])))

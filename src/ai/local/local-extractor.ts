@@ -183,6 +183,9 @@ const ASKS_YOURS = /^(?:so |and |well )?(?:what|which|who) (?:is|are|was) your (
 const ASKS_DO = /^(?:so |and |well )?do you (like|love|enjoy|have|own|play|watch) ((?:[a-z'-]+ ){0,4}[a-z'-]+)$/
 /** "mine is papaya": the verb (1) and the answer (2). */
 const MINE_IS = /^mine (is|are|would be|has to be|was) (.+)$/
+/** "they are my favorite band", "it is one of my favorites": the kind of favorite (1), if said. */
+const IS_MY_FAVORITE = new RegExp(pattern`^(?:they are|it is|that is|those are|he is|she is) (?:(?:so|really|like|
+  totally|definitely|also) )?(?:my|one of my) (?:all time |all-time )?(?:fav|favou?rite)s?(?: ([a-z]+))?$`)
 
 /**
  * The person's answer to the question they just asked, said with "mine" or "i do": "what is your favorite food? mine
@@ -194,7 +197,12 @@ function answersOwnQuestion(question: string, answer: string): string | undefine
   if (mine) return `my ${asked[1]} ${mine[1]} ${mine[2]}`
   // "do you like german shepherds? i do": "i like german shepherds"
   const doYou = answer === 'i do' || answer === 'i do too' ? ASKS_DO.exec(question) : null
-  return doYou ? `i ${doYou[1]} ${doYou[2]}` : undefined
+  if (doYou) return `i ${doYou[1]} ${doYou[2]}`
+  // "do you like rascal flatts? they are my favorite band": "my favorite band is rascal flatts"
+  const likes = ASKS_DO.exec(question)
+  const favorite = likes && /^(?:like|love|enjoy|watch|play)$/.test(likes[1]!) ? IS_MY_FAVORITE.exec(answer) : null
+  if (!favorite) return undefined
+  return favorite[1] ? `my favorite ${favorite[1]} is ${likes![2]}` : `i love ${likes![2]}`
 }
 
 /**

@@ -143,6 +143,11 @@ function emit(finding: Finding | undefined, ctx: RuleContext, rule: RuleId, span
   return true
 }
 
+/** "i am in the canadian army", "i just joined the navy": the branch (1). */
+const MILITARY = new RegExp(
+  `\\bi (?:am |serve |am serving |have |have just |just )?${ADV}(?:in|joined|enlisted in|signed up for) the ` +
+    `(?:(?:us|american|canadian|british|royal|indian|australian|french|german) )?(${BRANCHES})\\b`,
+)
 /** "i want to become a nurse", "i am going to be a nurse": the job (1). */
 const WANT_TO_BE = new RegExp(
   `\\bi ${ADV}(?:(?:want|hope|plan|would like|would love|aspire|am hoping|am planning|am trying|am going|am about) ` +
@@ -226,6 +231,20 @@ const WORKPLACE_END = new RegExp(pattern`\s(?:and|but|so|because|since|as|where|
 /** "i work at night", "i work at home": a time or a place that is not a workplace. */
 const NOT_A_WORKPLACE = new RegExp(pattern`^(?:my|your|home|the (?:morning|evening|afternoon|night|moment)|night|nights|
   the weekend|weekends|least|times?|a (?:bit|while))\b`)
+/** "i just got home from work at the mall": "as" or "at" (1) and what follows (2). */
+const FROM_WORK = new RegExp(pattern`^(?:i (?:am |was )?)?${ADV}(?:got|get|getting|came|come|coming|went|headed|
+  heading|back|home|off|tired|exhausted|just)\b(?: [a-z]+){0,2} (?:from|off) work (as|at) (.+)$`)
+
+/** The workplace a phrase after "work at" names, cut where the clause goes on; none for a time or a pronoun. */
+function workplace(phrase: string): string | undefined {
+  const place = phrase
+    .replace(WORKPLACE_END, '')
+    .replace(/\s+(?:now|currently|today|nights?|also|too|though|anyway|as well|lol|haha)$/, '')
+    .trim()
+  if (/^(?:though|also|too|anyway|lol|haha|it|that|this|there|here)$/.test(place)) return undefined
+  if (!place || NOT_A_WORKPLACE.test(place) || place.split(' ').length > 5) return undefined
+  return place
+}
 /** "i got a new job as a cook": what follows "job" (1). */
 const GOT_A_JOB = new RegExp(
   `\\bi ${ADV}(?:got|landed|found|started|have) a (?:new |part[- ]time |full[- ]time |second )?job ` +
@@ -316,7 +335,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', 'self-employed', 0.9, 'occupation.self-employed', match)
     return
   }
-  match = rx`\\bi (?:am|serve|am serving) ${ADV}in the (${BRANCHES})\\b`.exec(text)
+  match = MILITARY.exec(text)
   if (match) {
     ctx.acc.setCore('occupation', `military (${match[1]})`, 0.85, 'occupation.military', match)
     return
@@ -412,21 +431,29 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   }
   match = WORK_AT.exec(text)
   if (match) {
-    const place = match[2]
-      .replace(WORKPLACE_END, '')
-      .replace(/\s+(?:now|currently|today|nights?|also|too|though|anyway|as well|lol|haha)$/, '')
-      .trim()
-    if (/^(?:though|also|too|anyway|lol|haha|it|that|this|there|here)$/.test(place)) return
-    if (!place || NOT_A_WORKPLACE.test(place)) return
-    if (place.split(' ').length > 5) return
-    ctx.acc.setCore(
-      'occupation',
-      `works ${match[1] === 'by' ? 'for' : match[1]} ${ctx.cases.restore(place)}`,
-      0.55,
-      'occupation.work-at',
-      match,
-    )
+    const place = workplace(match[2])
+    if (place)
+      ctx.acc.setCore(
+        'occupation',
+        `works ${match[1] === 'by' ? 'for' : match[1]} ${ctx.cases.restore(place)}`,
+        0.55,
+        'occupation.work-at',
+        match,
+      )
     return
+  }
+  // "just got home from work at burger king", "got off work as a tour guide": work as a noun, the job or the place
+  match = FROM_WORK.exec(text)
+  if (match && !clause.negated) {
+    if (match[1] === 'as') {
+      if (emit(occupationFrom(match[2], false), ctx, 'occupation.from-work', match)) return
+    } else {
+      const place = workplace(match[2])
+      if (place) {
+        ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(place)}`, 0.5, 'occupation.from-work', match)
+        return
+      }
+    }
   }
   // "he keeps sending guys to the gas station where i work": the workplace, said in passing
   match = WHERE_I_WORK.exec(text)

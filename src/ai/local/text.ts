@@ -86,6 +86,11 @@ const CLAUSE_BREAK = new RegExp(
     `,\\s*(?=(?:and |so |then |plus |now |but now )?(?:${SUBJECT_START}|what|how|where|who|why|when|` +
     'do|does|did|are|is|have|can|could|would|should|will|any|anything|anyone|best|ideas?|tips|advice|' +
     'suggestions?|recommendations?|thoughts)\\b)|' +
+    // "i love to go rock climbing my fav summer activity": a comment on the activity, run on without a comma
+    '\\s+(?=my (?:fav|favou?rite)\\b)(?<=[a-z]{2}ing\\s+)' +
+    '(?<!\\b(?:th|dur|noth|someth|everyth|anyth|spr|br|morn|even|ceil|build|wedd|be|go|sett|cloth)ing\\s+)|' +
+    // "hey, jefferson here, just got off work": a label that opens the message, a clause of its own
+    ",(?<=^(?:[a-z'-]+,? ){0,3}[a-z'-]+ here,)\\s*|" +
     // "as a software engineer i sit all day": the role, a clause of its own as if a comma followed it
     "(?=\\s+i\\s)(?<=^as an? (?:[a-z'-]+ ){0,3}[a-z'-]+)\\s+|" +
     // "grew up in nairobi, now living in toronto"; "i love novels, le guin is my favorite author"
@@ -165,11 +170,15 @@ const UPTALK = new RegExp(pattern`^(?:i|my)\s(?!.*\b(?:you|your|yours|or|what|wh
 
 const ASKS_YOU = /^(?:do|does|did|are|is|have|has|can|could|would|will|what|how|where|who|why|which)\s+(?:you|your)\b/
 
-/** Where chat runs a question back into a statement without a stop: "i love ice cream what is your favorite?" */
+/**
+ * Where chat runs a question back into a statement without a stop: "i love ice cream what is your favorite?", "i
+ * enjoy mountain biking in my spare time you ?" (a bare "you ?" only after three words of a statement).
+ */
 const ASKED_BACK = new RegExp(pattern`(?<!\s)\s+(?=(?:
   (?:what|how|where|when|which)\s+(?:do|did|are|have|can|would|will)\s+(?:you|your)|
   (?:do|did|are|have|can|would|will|what|how|where|which)\s+(?:you|your)|
-  (?:what|how)\s+(?:about|is|are)\s+(?:you|your))\b)`)
+  (?:what|how)\s+(?:about|is|are)\s+(?:you|your))\b|
+  (?=(?:and\s+)?(?:you|u)\s*\?+\s*$)(?<=\S+\s+\S+\s+\S+\s+))`)
 
 /**
  * A statement of the person's own and the question it runs into, as two parts: "i love board games would you be up

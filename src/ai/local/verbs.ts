@@ -14,10 +14,11 @@ const NON_HOBBY_VERBS = new Set(
     .filter((w) => w && !w.endsWith('_')),
 )
 
-/** "books", "a lot of novels": reading matter without a topic or a title. */
-const BOOKS_ONLY = new RegExp(pattern`
-  ^(?:(?:a|\d+|some|many|few|good|great|lots of|several|one|two|three|four|five|ten|twenty|fifty|hundred) )?
-  (?:books?|novels?)$`)
+/** "books", "a lot of novels", "about two books a month": reading matter without a topic or a title. */
+export const BOOKS_ONLY = new RegExp(pattern`
+  ^(?:(?:about|around|like|over|at least|almost|nearly|maybe|up to) )?
+  (?:(?:a|\d+|some|many|few|good|great|lots of|several|one|two|three|four|five|ten|twenty|fifty|hundred) )?
+  (?:books?|novels?)(?: (?:a|per|every|each) (?:day|week|month|year))?$`)
 
 /** Interest items implied by doing `verb` with `obj` ("play" + "the guitar" -> music: guitar). */
 export function verbItems(verb: string, obj: string): Item[] {
