@@ -231,4 +231,21 @@ describe('standing facts and names in chat', () => {
     expect(profile.interests.sports?.map((i: { value: string }) => i.value)).toEqual(['mountain biking'])
     expect(profile.interests.music?.map((i: { value: string }) => i.value)).toEqual(['rascal flatts'])
   })
+
+  it('reads a parent’s label, a job with its place, pets named in a list and a place over an origin', async () => {
+    const messages = [
+      'mom of twin toddlers here, any tips for getting them to nap at the same time?',
+      'Seattle-based dev here, looking for hiking trails nearby',
+      'I have two cats, Salt and Pepper, and they hate each other',
+      "I'm in Dublin but originally from Lagos",
+    ]
+    for (const data of messages) await post(api, 'noor', { data })
+    const profile = await api.waitReady('noor')
+    expect(profile.core_info.occupation).toMatchObject({ value: 'developer' })
+    expect(profile.core_info.location).toMatchObject({ value: 'Dublin' })
+    expect(profile.interests.pets?.map((i: { value: string }) => i.value)).toEqual(['cat'])
+    expect(eventsOf(profile)).toEqual(
+      expect.arrayContaining(['is a mom of twin toddlers', 'their cats are named Salt and Pepper']),
+    )
+  })
 })

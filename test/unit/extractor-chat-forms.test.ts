@@ -478,3 +478,96 @@ describe('messages to an assistant', () => {
     expect(values(x('I read at least one book a week, you?'))).toEqual(['reading'])
   })
 })
+
+describe('forms of the development conversations', () => {
+  const core = (data: string, field: 'location' | 'occupation') => x(data).core_info?.[field]?.value
+
+  it('reads a statement with "you ?" run on, a comment run on after an activity, and "do a lot of"', () => {
+    expect(values(x('i enjoy mountain biking in my spare time you ?'))).toEqual(['mountain biking'])
+    expect(values(x('i love to go rock climbing my fav summer activity .'))).toEqual(['rock climbing'])
+    expect(values(x('i do a lot of hiking around my native colorado'))).toEqual(['hiking'])
+    expect(values(x('i do a lot of thinking at night'))).toEqual([])
+    expect(values(x('i love you?'))).toEqual([])
+    expect(values(x('during my favorite season i go skiing'))).toEqual(['skiing'])
+  })
+
+  it('reads a concert said of the person, never what the concert was like', () => {
+    expect(values(x('i am going to a Taylor Swift concert tomorrow'))).toEqual(['Taylor Swift'])
+    expect(values(x('i went to a country music concert last night'))).toEqual(['country'])
+    for (const said of ['we went to a great concert', 'i am going to the school concert', 'i went to a concert'])
+      expect(values(x(said)), said).toEqual([])
+  })
+
+  it('reads a military branch joined, and work as a noun, never a time or someone else', () => {
+    expect(core('i am in the canadian army . where do you live ?', 'occupation')).toBe('military (army)')
+    expect(core('a little . i just joined the navy .', 'occupation')).toBe('military (navy)')
+    expect(core('my brother is in the army', 'occupation')).toBeUndefined()
+    expect(core('hey , jefferson here , just got off work as a museum tour guide .', 'occupation')).toBe(
+      'museum tour guide',
+    )
+    expect(core('good . just got home from work at Burger King .', 'occupation')).toBe('works at Burger King')
+    expect(core('i just got home from work at night', 'occupation')).toBeUndefined()
+    expect(core('my sister just got home from work at the bank', 'occupation')).toBeUndefined()
+  })
+
+  it('reads a favourite said after the person’s own question, and a place named as home', () => {
+    expect(values(x('do you like rascal flatts ? they are my favorite band .'))).toEqual(['rascal flatts'])
+    expect(values(x('do you like pizza? it is one of my favorites'))).toEqual(['pizza'])
+    expect(values(x('do you have a dog? it is my favorite'))).toEqual([])
+    expect(core('just here at my house in michigan with my boyfriend .', 'location')).toBe('Michigan')
+    expect(core('my native colorado is beautiful', 'location')).toBe('Colorado')
+    expect(core('my native language is spanish', 'location')).toBeUndefined()
+  })
+
+  it('keeps a count of books as reading, and company as no pastime', () => {
+    expect(values(x('i read about two books a month .'))).toEqual(['reading'])
+    expect(values(x('i also spend time with my aunt .'))).toEqual([])
+  })
+})
+
+describe('messages to an assistant: labels, names in a list, answers to the person’s own question', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+  const core = (data: string, field: 'location' | 'occupation' | 'age') => x(data).core_info?.[field]?.value
+  it('reads a parent’s label, a place before "-based", and a time said with "this" in a fragment', () => {
+    const parent = x('mom of twin toddlers here, any tips for getting them to nap at the same time?')
+    expect(parent.core_info?.gender?.value).toBe('female')
+    expect(parent.memories?.map((m) => m.event)).toEqual(['is a mom of twin toddlers'])
+    expect(events('i am a proud dad of 3')).toEqual(['is a dad of 3'])
+    const dev = x('Seattle-based dev here, looking for hiking trails nearby').core_info
+    expect([dev?.location?.value, dev?.occupation?.value]).toEqual(['Seattle', 'developer'])
+    expect(core('London-based nurse, any tips?', 'occupation')).toBe('nurse')
+    expect(x('plant-based diet, any tips?').core_info).toBeUndefined()
+    expect(core('teaching 3rd grade this year, any classroom management tips?', 'occupation')).toBe('3rd grade teacher')
+    expect(core('just turned 34 and feeling old lol', 'age')).toBe(34)
+  })
+
+  it('reads a job with its shift and a compound before it, and no workplace from a time of day', () => {
+    expect(core('work nights as an ER nurse, how do I fix my sleep?', 'occupation')).toBe('er nurse')
+    expect(core('I am an animal rights worker and I am vegan', 'occupation')).toBe('animal rights worker')
+    expect(core('i am a good nurse', 'occupation')).toBe('nurse')
+    expect(core('I get off work at 2 PM', 'occupation')).toBeUndefined()
+    expect(core('i work at 7 eleven', 'occupation')).toBe('works at 7 eleven')
+  })
+
+  it('reads where the person is over where they came from, and pets named in a list or after "i do"', () => {
+    expect(core("I'm in Dublin but originally from Lagos", 'location')).toBe('Dublin')
+    expect(core('i am originally from lagos', 'location')).toBe('Lagos')
+    expect(events('I have two cats, Salt and Pepper, and they hate each other')).toEqual([
+      'their cats are named Salt and Pepper',
+      'has two cats',
+    ])
+    expect(events('i have two dogs, big and small')).toEqual(['has two dogs'])
+    const rex = x('do you like german shepards? i do, mine is named Rex')
+    expect(values(rex)).toEqual(['german shepherd'])
+    expect(rex.memories?.map((m) => m.event)).toEqual(['their german shepherd is named Rex'])
+    expect(events('do you have a dog? mine is named Rex')).toEqual(['their dog is named Rex'])
+    expect(events('do you like pizza? i do, mine is named Bob')).toEqual([])
+  })
+
+  it('reads fans of names with digits, interests taken up, and what a channel is about', () => {
+    expect(values(x('big Formula 1 fan, Ferrari all the way'))).toEqual(['Formula 1'])
+    expect(values(x("I've gotten really into pickleball lately"))).toEqual(['pickleball'])
+    expect(values(x('I run a small YouTube channel about woodworking'))).toEqual(['woodworking'])
+    expect(values(x('i have a blog about my kids'))).toEqual([])
+  })
+})

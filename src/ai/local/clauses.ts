@@ -73,17 +73,19 @@ const THIRD_PERSON_VERB = /^(?:has|does|goes|is|[a-z]+[^s\W]s)$/
 const FRAGMENT_VERB = new RegExp(pattern`
   ^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|
   watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|replaying|playing|
-  study|practice|volunteer|coach|deliver|used to|learning|trying to|do not|can not|never|been [a-z]+ing|been an?|
+  study|practice|volunteer|coach|deliver|used to|learning|teaching|trying to|do not|can not|never|been [a-z]+ing|
+  been an?|
   training for|training to|getting (?:married|engaged|divorced)|(?:going|heading|flying) to)
   \s+(?!is\b|are\b|was\b)`)
 /** A past event said without "i": "just got back from a trip to japan", "finished my degree last month". */
 const FRAGMENT_PAST = new RegExp(pattern`^(?:got(?! to\b)|came back|went|visited|finished|started|bought|graduated|
   retired|quit|adopted|ran|met|spent|took|broke|tore|sprained|injured|hurt|booked|signed up|joined|won|lost|passed|
-  watched|saw|tried|made|cooked|baked|hiked|climbed|flew|drove|had|celebrated|hosted|threw|attended|gave)
+  watched|saw|tried|made|cooked|baked|hiked|climbed|flew|drove|had|celebrated|hosted|threw|attended|gave|turned)
   \s+(?!is\b|was\b|it\b|that\b|this\b|you\b)`)
 const FRAGMENT_STATE = new RegExp(pattern`
   ^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|
-  (?:huge|big|massive|die[- ]hard|avid|lifelong|long[- ]time) [a-z][a-z'&-]*(?: [a-z][a-z'&-]*)? (?:fan|supporter)|
+  (?:huge|big|massive|die[- ]hard|avid|lifelong|long[- ]time) [a-z0-9][a-z0-9'&-]*(?: [a-z0-9][a-z0-9'&-]*)?
+  \s(?:fan|supporter)|
   currently|living in|based in|originally from|from|married|single|divorced|retired|vegan|vegetarian|proud|obsessed|
   addicted|(?:(?:a|an) )?(?=\S+ (?:by day|by trade|by profession))|working (?:as|at|in|for)|in (?=[a-z]+$)|
   thinking (?:about|of)|(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of|more of an?|
@@ -97,7 +99,8 @@ const ROLE_WITHOUT_ARTICLE = new RegExp(pattern`^(?=(?:proud )?(?:mom|mum|dad|mo
  * in a known occupation.
  */
 const ROLE_LABEL = new RegExp(pattern`^((?:[a-z'-]+ ){0,2}[a-z'-]+) here(?=,|$)|
-  ^((?:freelance|self-employed|retired|stay at home|stay-at-home) (?:[a-z'-]+ ){0,2}[a-z'-]+)(?=,|$| of )|
+  ^((?:freelance|self-employed|retired|stay at home|stay-at-home|[a-z]+-based) (?:[a-z'-]+ ){0,2}[a-z'-]+)
+  (?=,|$| of )|
   ^((?:[a-z'-]+ ){0,2}[a-z'-]+)(?= (?:at|in|for) [a-z])`)
 /** A noun phrase of someone or something named before: "the custodian at the hospital". */
 const DETERMINER_FIRST = /^(?:the|a|an|this|that|these|those|my|your|his|her|its|our|their|some|any|every|no)\b/
@@ -106,13 +109,19 @@ const DETERMINER_FIRST = /^(?:the|a|an|this|that|these|those|my|your|his|her|its
 function isJobTitle(label: string): boolean {
   const last = label.split(' ').at(-1)!
   if (/^stay[- ]at[- ]home /.test(label)) return true
-  return OCCUPATIONS.has(singular(last)) || /^(?:student|rn|np|lpn|cna|swe|tech)$/.test(last)
+  return OCCUPATIONS.has(singular(last)) || /^(?:student|rn|np|lpn|cna|swe|tech|dev)$/.test(last)
 }
 
 /** "currently doing my masters": a degree under way, the one fragment with "my" of the person's own. */
 const DEGREE_FRAGMENT = new RegExp(pattern`^(?:currently |still |just )?(?:doing|finishing|pursuing|working on) my (?:
   masters?|master's|phd|doctorate|mba|bachelors?|bachelor's|degree|undergrad)\b`)
 
+/** A time said with "this" or "that", which is no subject: "this year", "that weekend". */
+const TIME_WITH_THIS = new RegExp(
+  pattern`\b(?:this|that|these|those) (?:year|week|month|morning|afternoon|evening|
+  night|weekend|summer|winter|spring|fall|autumn|semester|term|season|time|day)s?\b`,
+  'g',
+)
 /** Words that make a fragment someone's statement, not a subjectless one of the person's. */
 const PERSON_WORDS = /\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/
 /** As PERSON_WORDS less the possessives, which after a verb name what the verb was done to. */
@@ -147,7 +156,10 @@ export function roleBefore(text: string, next: string | undefined): string | und
 export function fragmentClause(text: string): string | undefined {
   if (DEGREE_FRAGMENT.test(text)) return `i am ${text}`
   // a subject in a clause of its own does not count: "working as a barista while i finish my phd"
-  const main = text.replace(/\s(?:while|when|because|since|until|after|before|so that)\s.*$/, '')
+  // nor does a time said with "this" ("teaching 3rd grade this year")
+  const main = text
+    .replace(/\s(?:while|when|because|since|until|after|before|so that)\s.*$/, '')
+    .replace(TIME_WITH_THIS, '')
   // "just moved to berlin": a fragment may open with an adverb of when
   const verb = text.replace(/^(?:just|recently|finally|also|still|currently)\s+/, '')
   // "texas born and raised": where the person was born
@@ -155,8 +167,13 @@ export function fragmentClause(text: string): string | undefined {
   if (born) return `i was born and raised in ${born[1]}${text.slice(born[0].length)}`
   const label = ROLE_LABEL.exec(text)
   const job = label?.[1] ?? label?.[2] ?? (label?.[3] && !PERSON_WORDS.test(text.split(',')[0]!) ? label[3] : undefined)
-  if (job && !DETERMINER_FIRST.test(job) && isJobTitle(job))
-    return `i am ${/^[aeiou]/.test(job) ? 'an' : 'a'} ${job}${text.slice(label![0].length)}`
+  // "seattle-based dev here": the job, and where it is done
+  const based = job ? /^([a-z]+)-based (.+)$/.exec(job) : null
+  const role = based ? based[2]!.replace(/\bdev$/, 'developer') : job
+  if (role && !DETERMINER_FIRST.test(role) && isJobTitle(role)) {
+    const where = based ? ` based in ${based[1]}` : ''
+    return `i am ${/^[aeiou]/.test(role) ? 'an' : 'a'} ${role}${where}${text.slice(label![0].length)}`
+  }
   // after the word that opens the fragment, "my" is what the person did it to ("tore my acl", "stressed about my
   // thesis")
   const state = FRAGMENT_STATE.test(text) || FRAGMENT_STATE.test(verb)

@@ -345,9 +345,16 @@ const DO_A_LOT_OF = new RegExp(
   `\\bi ${ADV}(?:do|have done|have been doing) (?:a lot of|lots of|a bit of|a little|some|plenty of|tons of|` +
     'a ton of|loads of|quite a bit of|quite a lot of) ([a-z]+ing\\b.*)$',
 )
+/** "i run a small youtube channel about woodworking": what it is about (1). */
+const CHANNEL_ABOUT = new RegExp(
+  `\\bi ${ADV}(?:run|have|started|host|make|write|am starting|am running) (?:a |an |my (?:own )?|our )` +
+    '(?:(?:small|little|tiny|new|popular|growing|weekly) )*(?:youtube channel|channel|blog|podcast|vlog|newsletter|' +
+    'substack|website|instagram|tiktok|twitch channel) (?:about|on|for|dedicated to) (.+)$',
+)
 /** "i took up knitting": what (1). */
 const TOOK_UP = new RegExp(
-  `\\bi ${ADV}(?:started|began|took up|have taken up|picked up|got into|am getting into|have gotten into) (.+)$`,
+  `\\bi ${ADV}(?:started|began|took up|have taken up|picked up|(?:got|am getting|have ${ADV}gotten) ` +
+    `${ADV}into) (.+)$`,
 )
 /** "i spend most of my free time on reading": on what (1). */
 const SPEND_TIME = new RegExp(
@@ -366,7 +373,7 @@ const I_AM_DIET = new RegExp(
 )
 /** One part of "i am ...": "a huge jazz fan", "a die-hard yankees fan": what of (1), and the word for fan (2). */
 const FAN_OF = new RegExp(pattern`^(?:a |an )?(?:(?:big|huge|massive|die[- ]hard|avid|real|true|total|complete|lifelong|
-  long[- ]time) )*([a-z][a-z '&-]*?) (fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado|supporter)
+  long[- ]time) )*([a-z0-9][a-z0-9 '&-]*?) (fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado|supporter)
   (?: here| for life| btw)?$`)
 
 /**
@@ -492,6 +499,16 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   if (match)
     for (const it of splitList(cutPhrase(match[1])))
       addItems(verbItems('eat', it), ctx, 0.6, 'interest.eat-drink', match)
+  match = CHANNEL_ABOUT.exec(text)
+  // what a channel or a blog is about is what its maker cares about: a pastime the lexicons know
+  if (match)
+    addItems(
+      interpretObject(match[1]).filter((item) => item.weight === 1),
+      ctx,
+      0.75,
+      'interest.channel-about',
+      match,
+    )
   match = DO_A_LOT_OF.exec(text)
   // "i do a lot of thinking": only an activity the lexicons know
   if (match)
@@ -634,7 +651,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   if (match && !NOT_A_PERFORMER.test(match[1])) {
     // a genre by its name ("a country music concert"), a performer as written ("Taylor Swift")
     const kind = classifyNoun(match[1], 'music', 0.7)
-    const value = kind?.category === 'music' && kind.weight === 1 ? kind.value : ctx.cases.restore(match[1], true)
+    const known = kind?.category === 'music' && kind.weight === 1
+    const value = known ? ctx.cases.restore(kind.value) : ctx.cases.restore(match[1], true)
     if (kind) ctx.acc.addInterest('music', value, 0.7, 'interest.concert-of', match)
   }
   match = rx`\\bi ${ADV}(?:take|am taking|have been taking) (.+?) (?:lessons?|class(?:es)?|courses?)\\b`.exec(text)

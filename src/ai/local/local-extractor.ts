@@ -26,7 +26,7 @@ import { rulePreferences } from './preferences.js'
 import { describe, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { pattern } from './regex.js'
 import { coordinatedClauses, dropCopulaAdverbs, fragmentClause, ownPartOfSubject, roleBefore } from './clauses.js'
-import { CaseMap, type Clause, normalize, splitClauses } from './text.js'
+import { CaseMap, type Clause, normalize, singular, splitClauses } from './text.js'
 import { toFirstPerson } from './third-person.js'
 import { Tracer, type TracedValue } from './trace.js'
 
@@ -183,6 +183,10 @@ const ASKS_YOURS = /^(?:so |and |well )?(?:what|which|who) (?:is|are|was) your (
 const ASKS_DO = /^(?:so |and |well )?do you (like|love|enjoy|have|own|play|watch) ((?:[a-z'-]+ ){0,4}[a-z'-]+)$/
 /** "mine is papaya": the verb (1) and the answer (2). */
 const MINE_IS = /^mine (is|are|would be|has to be|was) (.+)$/
+/** "i do": the person's answer to their own question, which the next clause may go on with. */
+const ANSWER_DO = /^i do(?: too)?$/
+/** "mine is named rex": the name (1) of the one the person's own question asked about. */
+const MINE_NAMED = /^(?:mine is|mine was|my one is) (?:named|called) ([a-z][a-z'-]*)$/
 /** "they are my favorite band", "it is one of my favorites": the kind of favorite (1), if said. */
 const IS_MY_FAVORITE = new RegExp(pattern`^(?:they are|it is|that is|those are|he is|she is) (?:(?:so|really|like|
   totally|definitely|also) )?(?:my|one of my) (?:all time |all-time )?(?:fav|favou?rite)s?(?: ([a-z]+))?$`)
@@ -196,8 +200,13 @@ function answersOwnQuestion(question: string, answer: string): string | undefine
   const mine = asked && MINE_IS.exec(answer)
   if (mine) return `my ${asked[1]} ${mine[1]} ${mine[2]}`
   // "do you like german shepherds? i do": "i like german shepherds"
-  const doYou = answer === 'i do' || answer === 'i do too' ? ASKS_DO.exec(question) : null
+  const doYou = ANSWER_DO.test(answer) ? ASKS_DO.exec(question) : null
   if (doYou) return `i ${doYou[1]} ${doYou[2]}`
+  // "do you have a dog? mine is named rex": "my dog is named rex"
+  const named = MINE_NAMED.exec(answer)
+  const about = named && ASKS_DO.exec(question)
+  if (about && /^(?:like|love|have|own)$/.test(about[1]!))
+    return `my ${singular(about[2]!.replace(/^(?:a|an|any) /, ''))} is named ${named![1]}`
   // "do you like rascal flatts? they are my favorite band": "my favorite band is rascal flatts"
   const likes = ASKS_DO.exec(question)
   const favorite = likes && /^(?:like|love|enjoy|watch|play)$/.test(likes[1]!) ? IS_MY_FAVORITE.exec(answer) : null
@@ -242,7 +251,9 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     if (clause.question || clause.reported) return [clause]
     const before = split[index - 1]
     // "what is your dream? mine is to meet mickey mouse": the person answers their own question
-    const own = before?.question ? answersOwnQuestion(before.text, clause.text) : undefined
+    // "do you like german shepherds? i do, mine is named rex": the question before "i do" is still answered
+    const asked = before?.question ? before : before && ANSWER_DO.test(before.text) ? split[index - 2] : undefined
+    const own = asked?.question ? answersOwnQuestion(asked.text, clause.text) : undefined
     if (own) return ownVerbPhrases({ ...clause, text: own })
     // "we got a puppy last week! her name is mochi": the name of who the clause before named
     const named = before && !before.reported ? nameOfNamedBefore(before.text, clause.text) : undefined

@@ -7,7 +7,7 @@ import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
 import { gerund, NUMBER_RE, singular } from './text.js'
-import { lookup } from './classify.js'
+import { lookup, lookupExact } from './classify.js'
 import { pattern, rx } from './regex.js'
 
 type Finding = { kind: 'job'; value: string; conf: number } | { kind: 'hobby'; category: string; value: string }
@@ -47,6 +47,12 @@ const SHORT_JOBS: Record<string, string> = {
 }
 
 /** Reads an occupation out of a noun phrase ("retired school teacher from ohio" -> "retired school teacher"). */
+/** Whether a word read alone is a noun and no adjective ("animal", not "civil" or "good"). */
+function nounAlone(word: string): boolean {
+  const wordTags = termsOf(word)[0]?.tags ?? []
+  return wordTags.includes('Noun') && !wordTags.includes('Adjective')
+}
+
 export function occupationFrom(phrase: string, strict: boolean): Finding | undefined {
   if (/^stay[- ]at[- ]home\b/.test(phrase)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
   let cleaned = phrase
@@ -104,8 +110,13 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
   let start = head
   while (start > 0 && head - start < 3) {
     const word = words[start - 1]
+    const wordTags = tags[start - 1]?.terms[0]?.tags ?? []
+    // "animal rights worker": in a compound "rights" reads as a verb and "animal" as an adjective; a plural before
+    // a noun is a noun, and a word that is a noun on its own is one before a plural noun
     const isNoun =
-      tags[start - 1]?.terms[0]?.tags.includes('Noun') && !tags[start - 1]?.terms[0]?.tags.includes('Adjective')
+      (wordTags.includes('Noun') && !wordTags.includes('Adjective')) ||
+      (wordTags.includes('PresentTense') && /[a-z]{3}s$/.test(word)) ||
+      (/[a-z]{3}s$/.test(words[start]!) && start < head && (nounAlone(word) || lookupExact(word) !== undefined))
     if (MODIFIERS.has(word) || (isNoun && !NOT_JOBS.has(word))) start--
     else break
   }
@@ -169,6 +180,7 @@ const WORK_AS = new RegExp(
   `\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed|started working|` +
     'began working|have started working)' +
     '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend|double) shifts?)?' +
+    '(?: nights| days| evenings| weekends| mornings| overnights)?' +
     "(?: (?:at|for|in) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$",
 )
 /** "i am happily retired", "i retired last year"; not "i retired a car". */
@@ -230,7 +242,7 @@ const WORKPLACE_END = new RegExp(pattern`\s(?:and|but|so|because|since|as|where|
   every|all|from|to|while|though|although|at|in)\b.*$|,.*$`)
 /** "i work at night", "i work at home": a time or a place that is not a workplace. */
 const NOT_A_WORKPLACE = new RegExp(pattern`^(?:my|your|home|the (?:morning|evening|afternoon|night|moment)|night|nights|
-  the weekend|weekends|least|times?|a (?:bit|while))\b`)
+  the weekend|weekends|least|times?|a (?:bit|while)|noon|midnight|lunch(?:time)?|dawn|dusk|[a-z]+ o'clock)\b`)
 /** "i just got home from work at the mall": "as" or "at" (1) and what follows (2). */
 const FROM_WORK = new RegExp(pattern`^(?:i (?:am |was )?)?${ADV}(?:got|get|getting|came|come|coming|went|headed|
   heading|back|home|off|tired|exhausted|just)\b(?: [a-z]+){0,2} (?:from|off) work (as|at) (.+)$`)
@@ -243,6 +255,8 @@ function workplace(phrase: string): string | undefined {
     .trim()
   if (/^(?:though|also|too|anyway|lol|haha|it|that|this|there|here)$/.test(place)) return undefined
   if (!place || NOT_A_WORKPLACE.test(place) || place.split(' ').length > 5) return undefined
+  // "i get off work at 2 pm": a time of day
+  if (/^\d+(?::\d\d)?(?: ?[ap]\.?m\.?| ?o'clock)?$/.test(place)) return undefined
   return place
 }
 /** "i got a new job as a cook": what follows "job" (1). */

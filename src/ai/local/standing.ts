@@ -143,6 +143,9 @@ const NOT_LIKED = new RegExp(pattern`^(?:how|what|when|where|that|this|it|her|hi
 
 /** "i am in remission", "i am an old man", "i am in school": 1 what the person is. */
 const IS = /^i am (?:(?:really|also|still|actually|currently|now|originally|just) )*(.+)$/
+/** "i am a proud mom of 3": the parent's word (1) and the children (2). */
+const PARENT_OF = new RegExp(pattern`^i am (?:(?:really|also|still|now|just) )*(?:a |an )?(?:(?:proud|busy|single|
+  working|tired|exhausted|new|first[- ]time|stay[- ]at[- ]home) )*(mom|mum|dad|mother|father|parent) of (.+)$`)
 
 /** States said in one word that compromise reads as a verb: "i am married" describes the person all the same. */
 const STATES = new Set('married divorced engaged widowed separated remarried adopted'.split(' '))
@@ -215,6 +218,11 @@ export function nameOfNamedBefore(before: string, text: string): string | undefi
 
 /** "my cat luna keeps waking me up", "our son jake is six": 1 who, 2 the name said right after (capitalised). */
 const NAMED_AFTER = new RegExp(`\\b(?:my|our) (${WHO}) ([a-z][a-z'-]*)(?: |$)`)
+/** "i have two cats, salt and pepper": who (1, plural) and the two names (2, 3), after a comma. */
+const NAMED_PAIR = new RegExp(
+  `\\b(?:i (?:have|own|got|adopted)|my|our) (?:two|2|a pair of) ((?:${PETS})s|kids|sons|daughters|boys|girls),? ` +
+    "([a-z][a-z'-]*) and ([a-z][a-z'-]*)(?=,|$)",
+)
 
 /** The name said right after a relative or a pet: written with a capital, and a word no other way ("my dog Max"). */
 function nameAfter(text: string, ctx: RuleContext): RegExpExecArray | undefined {
@@ -398,6 +406,11 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
   // "i love hiking with my dog Max": a name said in passing, whatever else the clause says
   const called = nameAfter(text, ctx)
   if (called && !NAMED.test(text)) addName(ctx, called)
+  const pair = NAMED_PAIR.exec(text)
+  if (pair && ctx.cases.isCapitalised(pair[2]!) && ctx.cases.isCapitalised(pair[3]!)) {
+    const [first, second] = [pair[2]!, pair[3]!].map((name) => ctx.cases.restore(name))
+    add(ctx, `their ${pair[1]} are named ${first} and ${second}`, 'memory.family-fact', pair)
+  }
   if (clause.desire || MY_GOAL.test(text)) return ruleGoal(text, ctx, before)
   if (clause.negated) return ruleNegatedFact(text, ctx, before)
   const ongoing = ONGOING.exec(text)
@@ -435,6 +448,14 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
     if (phrase && object && tokens(object).length)
       add(ctx, `${thirdPerson(likes[1]!)} ${phrase}`, 'memory.likes', likes)
     return
+  }
+  // "mom of twin toddlers here": the children, which the gender read from the same words does not say
+  const parent = PARENT_OF.exec(text)
+  if (parent && !before.memory) {
+    const said = parent[2]!.replace(/\s+here$/, '')
+    // "a dad of 3": a number alone counts the children
+    const children = /^(?:\d+|two|three|four|five|six|seven|eight|nine|ten)$/.test(said) ? said : factPhrase(said)
+    if (children) return add(ctx, `is a ${parent[1]} of ${children}`, 'memory.is', parent)
   }
   const is = IS.exec(text)
   if (is && !before.any && !NOT_IS.test(is[1]!)) {

@@ -47,6 +47,8 @@ const EXPANSIONS: [RegExp, string][] = [
   [/\b(favourite|fave|fav)\b/g, 'favorite'],
   [/\bfavourites\b/g, 'favorites'],
   [/\bcolour(s?)\b/g, 'color$1'],
+  // the breed as chat often spells it ("german shepards"); "Shepard" alone may be a name
+  [/\bgerman shep(?:ard|erd|ord)(s?)\b/g, 'german shepherd$1'],
   [/\bu\b/g, 'you'],
   [/\bur\b/g, 'your'],
   // "(i) can't stop playing stardew valley": a habit of late, as "(i) have been playing" says it
