@@ -248,4 +248,24 @@ describe('standing facts and names in chat', () => {
       expect.arrayContaining(['is a mom of twin toddlers', 'their cats are named Salt and Pepper']),
     )
   })
+
+  it('reads a pet named after a comma, a trip planned and a company driven for, none of the assistant’s', async () => {
+    await post(api, 'ruth', {
+      input_type: 'conversation',
+      data: chat([
+        ['Hi! How can I help?', 'Our rescue greyhound, Pixel, is scared of stairs.'],
+        [
+          'I had a greyhound named Bolt. As a single dad I drive for Uber. Planning a trip to Utah?',
+          'no, but we are planning a road trip through Oregon in June. I drive for Lyft on the weekends',
+        ],
+      ]),
+    })
+    const profile = await api.waitReady('ruth')
+    expect(profile.core_info.occupation).toMatchObject({ value: 'drives for Lyft' })
+    expect(profile.core_info.gender).toBeUndefined()
+    expect(eventsOf(profile)).toEqual([
+      'is planning a road trip through Oregon in June',
+      'their greyhound is named Pixel',
+    ])
+  })
 })

@@ -571,3 +571,34 @@ describe('messages to an assistant: labels, names in a list, answers to the pers
     expect(values(x('i have a blog about my kids'))).toEqual([])
   })
 })
+
+describe('messages to an assistant: plans, names after a comma and work for a company', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+  const core = (data: string, field: 'gender' | 'occupation') => x(data).core_info?.[field]?.value
+
+  it('reads a trip planned through a place, and a move said without "I"', () => {
+    expect(events("we're planning a road trip through Utah's national parks in October")).toEqual([
+      "is planning a road trip through Utah's national parks in October",
+    ])
+    expect(events('i am planning a trip to the store')).toEqual([])
+    expect(events('moving to Berlin next month for work, what should I know about renting there?')).toEqual([
+      'is moving to Berlin',
+    ])
+  })
+
+  it('reads a pet’s name after a comma and a word before the pet, never a day', () => {
+    expect(events('Our rescue greyhound, Pixel, is scared of stairs. How can I help her?')).toEqual([
+      'their greyhound is named Pixel',
+    ])
+    expect(events('my dog, Max, loves the beach')).toEqual(['their dog is named Max'])
+    expect(events('my mom, Friday is her day off')).toEqual([])
+  })
+
+  it('reads a gender said with "as a" and a word before it, a company driven for, and interests taken up', () => {
+    expect(core('As a single dad working two jobs, I barely have time to cook.', 'gender')).toBe('male')
+    expect(core('I drive for Uber on the weekends to make extra cash', 'occupation')).toBe('drives for Uber')
+    expect(core('i deliver for DoorDash', 'occupation')).toBe('delivers for DoorDash')
+    expect(core('i drive for hours every day', 'occupation')).toBeUndefined()
+    expect(values(x('been getting into birdwatching since we moved to the countryside'))).toEqual(['birdwatching'])
+  })
+})

@@ -75,7 +75,7 @@ const FRAGMENT_VERB = new RegExp(pattern`
   watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|replaying|playing|
   study|practice|volunteer|coach|deliver|used to|learning|teaching|trying to|do not|can not|never|been [a-z]+ing|
   been an?|
-  training for|training to|getting (?:married|engaged|divorced)|(?:going|heading|flying) to)
+  training for|training to|getting (?:married|engaged|divorced)|(?:going|heading|flying|moving|relocating) to)
   \s+(?!is\b|are\b|was\b)`)
 /** A past event said without "i": "just got back from a trip to japan", "finished my degree last month". */
 const FRAGMENT_PAST = new RegExp(pattern`^(?:got(?! to\b)|came back|went|visited|finished|started|bought|graduated|

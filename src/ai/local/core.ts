@@ -228,7 +228,7 @@ export function ruleGender(clause: ClauseInfo, ctx: RuleContext): void {
       return
     }
   }
-  match = rx`\\bas an? (woman|man|female|male|girl|guy|mother|father|mom|dad)\\b`.exec(text)
+  match = AS_A_GENDER.exec(text)
   if (match) {
     const gender = GENDER_EXPLICIT[match[1]] ?? GENDER_CUES[match[1]]
     ctx.acc.setCore('gender', gender, GENDER_EXPLICIT[match[1]] ? 0.8 : 0.5, 'gender.as-a', match)
@@ -261,6 +261,9 @@ const NOT_PLACES = new Set(
     .split(/\s*,\s*/)
     .map((x) => x.trim()),
 )
+/** "as a woman", "as a single dad working two jobs": the word that says the gender (1). */
+const AS_A_GENDER = new RegExp(pattern`\bas an? (?:(?:single|proud|busy|working|new|young|older|first[- ]time|
+  stay[- ]at[- ]home|tired) )*(woman|man|female|male|girl|guy|mother|father|mom|dad)\b`)
 /** [rule, pattern, confidence, how sure the phrase must be to count as a place] */
 const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
   [

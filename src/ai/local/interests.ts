@@ -353,8 +353,8 @@ const CHANNEL_ABOUT = new RegExp(
 )
 /** "i took up knitting": what (1). */
 const TOOK_UP = new RegExp(
-  `\\bi ${ADV}(?:started|began|took up|have taken up|picked up|(?:got|am getting|have ${ADV}gotten) ` +
-    `${ADV}into) (.+)$`,
+  `\\bi ${ADV}(?:started|began|took up|have taken up|picked up|` +
+    `(?:got|am getting|have ${ADV}gotten|have been getting) ${ADV}into) (.+)$`,
 )
 /** "i spend most of my free time on reading": on what (1). */
 const SPEND_TIME = new RegExp(

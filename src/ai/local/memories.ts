@@ -310,18 +310,26 @@ function ruleWasFor(text: string, ctx: RuleContext): boolean {
 
 /** "i am going to lisbon in may with my wife": a trip planned (1: where, and what follows). */
 const TRIP = rx`^(?:i am|we are) ${ADV}(?:going|heading|flying|traveling|travelling|driving|off) (?:back )?to (.+)$`
+/** "we are planning a road trip through utah": how (1), the trip (2), the preposition (3) and where (4). */
+const TRIP_PLANNED = new RegExp(
+  `^(?:i am|we are) ${ADV}(planning|taking|doing|going on) ((?:a|an|our|my) (?:[a-z]+ )?trip) ` +
+    '(to|through|around|across|in) (.+)$',
+)
 /** Where a trip's words end: punctuation, or a clause word. */
 const TRIP_END = /\s*[,;.!?].*$|\s(?:and|but|so|because|since|if|when|while|lol|haha)\b.*$/
 
 /** A trip planned to a place the gazetteer knows, undated: a month alone gives no year ("in may"). */
 function ruleTrip(text: string, ctx: RuleContext): boolean {
-  const match = TRIP.exec(text)
+  const planned = TRIP_PLANNED.exec(text)
+  const match = planned ?? TRIP.exec(text)
   if (!match) return false
-  const trip = match[1]!.replace(TRIP_END, '')
-  const place = placeAtStart(trip, (word) => ctx.cases.isCapitalised(word))
+  const trip = (planned ? planned[4]! : match[1]!).replace(TRIP_END, '')
+  // "utah's national parks": the place before its possessive
+  const place = placeAtStart(trip.replace(/'s\b/, ''), (word) => ctx.cases.isCapitalised(word))
   if (!place) return false
   const rest = trip.slice(place.length)
-  const event = ctx.cases.restore(ownWordsInThirdPerson(`is going to ${place}${rest}`))
+  const how = planned ? `is ${planned[1]} ${planned[2]} ${planned[3]}` : 'is going to'
+  const event = ctx.cases.restore(ownWordsInThirdPerson(`${how} ${place}${rest}`))
   ctx.acc.addMemory({ event, importance: 'medium', confidence: 0.75 }, 'memory.trip', match)
   return true
 }

@@ -243,6 +243,11 @@ const WORKPLACE_END = new RegExp(pattern`\s(?:and|but|so|because|since|as|where|
 /** "i work at night", "i work at home": a time or a place that is not a workplace. */
 const NOT_A_WORKPLACE = new RegExp(pattern`^(?:my|your|home|the (?:morning|evening|afternoon|night|moment)|night|nights|
   the weekend|weekends|least|times?|a (?:bit|while)|noon|midnight|lunch(?:time)?|dawn|dusk|[a-z]+ o'clock)\b`)
+/** "i drive for uber on the weekends": the verb (1) and whom for (2), a name of one or two words. */
+const DRIVE_FOR = new RegExp(
+  `\\bi ${ADV}(drive|deliver|do deliveries) for ([a-z][a-z&'-]*(?: [a-z][a-z&'-]*)?)` +
+    '(?= on\\b| to\\b| at\\b| in\\b| part\\b| full\\b| now\\b| and\\b|$)',
+)
 /** "i just got home from work at the mall": "as" or "at" (1) and what follows (2). */
 const FROM_WORK = new RegExp(pattern`^(?:i (?:am |was )?)?${ADV}(?:got|get|getting|came|come|coming|went|headed|
   heading|back|home|off|tired|exhausted|just)\b(?: [a-z]+){0,2} (?:from|off) work (as|at) (.+)$`)
@@ -454,6 +459,13 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
         'occupation.work-at',
         match,
       )
+    return
+  }
+  // "i drive for Uber on the weekends": a company written as a name, which a driver works for
+  match = DRIVE_FOR.exec(text)
+  if (match && ctx.cases.isCapitalised(match[2]!.split(' ')[0]!) && !clause.negated) {
+    const job = `${match[1] === 'drive' ? 'drives' : 'delivers'} for ${ctx.cases.restore(match[2]!)}`
+    ctx.acc.setCore('occupation', job, 0.55, 'occupation.drive-for', match)
     return
   }
   // "just got home from work at burger king", "got off work as a tour guide": work as a noun, the job or the place

@@ -104,6 +104,7 @@ const RULES = {
   'occupation.noun-verb': '"I bartend", "I tutor", "I nanny"',
   'occupation.work-at': '"I work at X" -> works at X (weak)',
   'occupation.from-work': '"just got home from work at Burger King", "got off work as a tour guide"',
+  'occupation.drive-for': '"I drive for Uber", "I deliver for DoorDash" (a name written with a capital)',
   'occupation.where-i-work': '"the museum where I work": works at the museum',
   'occupation.got-a-job': '"I got a job as a X" -> X; "... at Y" -> works at Y',
   'occupation.used-to-be': '"I used to be a X" -> former X, when nothing else is known (weak)',

@@ -217,7 +217,7 @@ export function nameOfNamedBefore(before: string, text: string): string | undefi
 }
 
 /** "my cat luna keeps waking me up", "our son jake is six": 1 who, 2 the name said right after (capitalised). */
-const NAMED_AFTER = new RegExp(`\\b(?:my|our) (${WHO}) ([a-z][a-z'-]*)(?: |$)`)
+const NAMED_AFTER = new RegExp(`\\b(?:my|our) (?:[a-z]+ )??(${WHO}),? ([a-z][a-z'-]*)(?:[ ,]|$)`)
 /** "i have two cats, salt and pepper": who (1, plural) and the two names (2, 3), after a comma. */
 const NAMED_PAIR = new RegExp(
   `\\b(?:i (?:have|own|got|adopted)|my|our) (?:two|2|a pair of) ((?:${PETS})s|kids|sons|daughters|boys|girls),? ` +
