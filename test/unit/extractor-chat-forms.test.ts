@@ -602,3 +602,22 @@ describe('messages to an assistant: plans, names after a comma and work for a co
     expect(values(x('been getting into birdwatching since we moved to the countryside'))).toEqual(['birdwatching'])
   })
 })
+
+describe('events as people tell them', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+
+  it('ends an event before how the person feels about it or a remark on it', () => {
+    expect(events('got laid off last week, kind of freaking out')).toEqual(['got laid off'])
+    expect(events('I got my wisdom teeth out this morning, face is huge')).toEqual(['got their wisdom teeth out'])
+    expect(events('I lost hearing in one ear, so no sports for me')).toEqual([
+      'lost hearing in one ear, so no sports for them',
+    ])
+  })
+
+  it('reads a first time had, and a relative’s event that is the household’s', () => {
+    expect(events('I had my first therapy session today')).toEqual(['had their first therapy session'])
+    expect(events('I had a great time')).toEqual([])
+    expect(events('my son broke his arm at soccer practice')).toEqual(['their son broke his arm at soccer practice'])
+    expect(events('my boyfriend proposed last night and I said yes')).toEqual(['their boyfriend proposed'])
+  })
+})

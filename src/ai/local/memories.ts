@@ -121,7 +121,7 @@ const PASSIVE_EVENT = new RegExp(pattern`
 const HAD_EVENT =
   new RegExp(pattern`^had (?:(?:a|an|my|our) )?(?:first |second |big |major |minor |small )?(?:baby|child|
   son|daughter|kid|surgery|operation|job interview|interview|accident|car accident|heart attack|stroke|miscarriage|
-  wedding|audition|seizure|panic attack|breakdown)\b`)
+  wedding|audition|seizure|panic attack|breakdown)\b|^had (?:my|our) (?:first|last|final) [a-z]+`)
 
 function pastVerb(text: string): { at: number; verb: string } | undefined {
   for (const m of text.matchAll(rxg`\\b(?:i|we) (${ADV})(?:once )?([a-z]+)\\b`)) {
@@ -148,11 +148,17 @@ function pastVerb(text: string): { at: number; verb: string } | undefined {
   return undefined
 }
 
-/** "my son was born" (1: who), "my late father passed away" (2: who). */
+/**
+ * "my son was born" (1: who), "my late father passed away" (2: who); an event of a relative's that is the
+ * household's too: "my boyfriend proposed", "my son broke his arm".
+ */
 const FAMILY_EVENT = new RegExp(pattern`
   \bmy (?:(?:first|second|third|youngest|oldest|eldest|baby|little) )?(son|daughter|baby|child|kid|twins|grandson|
   granddaughter) (?:was|were) born\b|\bmy (?:(?:late|dear|beloved) )?(mother|mom|father|dad|grandmother|grandma|
-  grandfather|grandpa|husband|wife|brother|sister|partner|best friend|dog|cat) (?:died|passed away|passed)\b`)
+  grandfather|grandpa|husband|wife|brother|sister|partner|best friend|dog|cat) (?:died|passed away|passed)\b|
+  \bmy (?:(?:older|younger|little|big|oldest|youngest) )?(?:son|daughter|kid|husband|wife|boyfriend|girlfriend|
+  partner|fiance|fiancee|mom|dad|mother|father|brother|sister|grandma|grandpa|best friend) (?:just |finally )?
+  (?:broke (?:his|her|their) [a-z]+|proposed|won [a-z]+|graduated|retired|got (?:married|engaged|promoted))\b`)
 
 /** A doubt added after a comma, which is no part of the event: "started at a diner, not sure my position yet". */
 const HEDGED_TAIL =
@@ -164,6 +170,13 @@ const AND_ANOTHER =
   /\sand (?:the [a-z]+|it|that|this|there|he|she|they|you) (?:is|are|was|were|has|had|will|would)\b.*$/
 /** What holds now, after an event: "was born and raised in texas, now stuck in minnesota". */
 const NOW_AFTER = /,\s*(?:but |and )?now\b.*$/
+/**
+ * How the person feels about the event, or a remark on it, after a comma: "got laid off, kind of freaking out", "got
+ * my wisdom teeth out, face is huge".
+ */
+const FEELING_AFTER = new RegExp(pattern`,\s*(?:(?:kind of|kinda|sort of|super|totally|pretty|a bit|a little|
+  still|really|feeling|feel) |(?!(?:and|then|which|who|where|when|but)\b)(?:[a-z']+ ){1,2}(?:is|are|was|were)
+  \s).*$`)
 /** Words a chat message trails off with, which end no phrase: "went to Disneyland a", "graduated, and". */
 const TRAILING = /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|lol|haha))+$/
 /** A phrase cut off in the middle: it ends on a word that needs another after it ("used to go to", "used to be"). */
@@ -395,6 +408,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
     .replace(CONSEQUENCE, '')
     .replace(AND_ANOTHER, '')
     .replace(NOW_AFTER, '')
+    .replace(FEELING_AFTER, '')
     .replace(/^(?:i|we) /, '')
     .replace(/^have\b/, 'has')
     .replace(/^use to\b/, 'used to')
