@@ -621,3 +621,32 @@ describe('events as people tell them', () => {
     expect(events('my boyfriend proposed last night and I said yes')).toEqual(['their boyfriend proposed'])
   })
 })
+
+describe('messages to an assistant: who the person is before what they aim at', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+  const core = (data: string, field: 'age' | 'location' | 'occupation') => x(data).core_info?.[field]?.value
+
+  it('reads a noun phrase before an aim, and the aim as a memory', () => {
+    const said = "I'm a 29 year old accountant in Toronto trying to get into climbing"
+    expect([core(said, 'age'), core(said, 'location'), core(said, 'occupation')]).toEqual([29, 'Toronto', 'accountant'])
+    expect(events(said)).toEqual(['is trying to get into climbing'])
+    expect(core('i am trying to get into nursing school', 'occupation')).toBeUndefined()
+  })
+
+  it('reads a job after a comma, a job retired from, work done remotely, and a degree struggled with', () => {
+    expect(core("I'm applying for a marketing role, currently a barista", 'occupation')).toBe('barista')
+    expect(core('just retired after 30 years as a firefighter, what hobbies should I try?', 'occupation')).toBe(
+      'retired firefighter',
+    )
+    expect(core('i retired last year', 'occupation')).toBe('retired')
+    expect(core('I work remotely from Lisbon as a UX designer', 'occupation')).toBe('ux designer')
+    expect(core('struggling with my PhD in physics, my advisor is tough', 'occupation')).toBe('graduate student')
+  })
+
+  it('reads a pet brought home and its name, not someone else’s', () => {
+    const puppy = x('any tips for a first time dog owner? just brought home a beagle puppy named Waffles')
+    expect(values(puppy)).toEqual(['beagle'])
+    expect(puppy.memories?.map((m) => m.event)).toContain('their puppy is named Waffles')
+    expect(events('my sister got a dog named Rex')).toEqual(['their sister got a dog named Rex'])
+  })
+})

@@ -80,7 +80,8 @@ const FRAGMENT_VERB = new RegExp(pattern`
 /** A past event said without "i": "just got back from a trip to japan", "finished my degree last month". */
 const FRAGMENT_PAST = new RegExp(pattern`^(?:got(?! to\b)|came back|went|visited|finished|started|bought|graduated|
   retired|quit|adopted|ran|met|spent|took|broke|tore|sprained|injured|hurt|booked|signed up|joined|won|lost|passed|
-  watched|saw|tried|made|cooked|baked|hiked|climbed|flew|drove|had|celebrated|hosted|threw|attended|gave|turned)
+  watched|saw|tried|made|cooked|baked|hiked|climbed|flew|drove|had|celebrated|hosted|threw|attended|gave|turned|
+  brought home)
   \s+(?!is\b|was\b|it\b|that\b|this\b|you\b)`)
 const FRAGMENT_STATE = new RegExp(pattern`
   ^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|
@@ -113,7 +114,8 @@ function isJobTitle(label: string): boolean {
 }
 
 /** "currently doing my masters": a degree under way, the one fragment with "my" of the person's own. */
-const DEGREE_FRAGMENT = new RegExp(pattern`^(?:currently |still |just )?(?:doing|finishing|pursuing|working on) my (?:
+const DEGREE_FRAGMENT = new RegExp(pattern`^(?:currently |still |just )?(?:doing|finishing|pursuing|working on|
+  struggling with|halfway through|almost done with) my (?:
   masters?|master's|phd|doctorate|mba|bachelors?|bachelor's|degree|undergrad)\b`)
 
 /** A time said with "this" or "that", which is no subject: "this year", "that weekend". */

@@ -44,7 +44,8 @@ const PET_ALT = [...PET_WORDS].sort((a, b) => b.length - a.length).join('|')
 const PET_COUNT =
   '(?:a |an |one |two |three |four |five |six |seven |several |some |many |lots of |a few |a couple (?:of )?|\\d+ )?'
 const PET_HAVE = re(
-  `\\b(i|we) ${ADV}(?:have|own|got|adopted|rescued|have got|keep|raise|take care of|foster) ${PET_COUNT}` +
+  `\\b(i|we) ${ADV}(?:have|own|got|adopted|rescued|have got|brought home|keep|raise|take care of|foster) ` +
+    `${PET_COUNT}` +
     `((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`,
 )
 const PET_GENERIC = rx`\\b(?:i|we) ${ADV}(?:have|own) (?:a |an |two |three |\\d+ )?pet ([a-z]+)`
@@ -223,7 +224,7 @@ const modifiersOnly = (s: string) =>
 function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   if (NOT_PET_CONTEXT.test(text)) return
-  const have = rx`\\b(i|we) ${ADV}(?:have|own|got|adopted|rescued|have got)\\b`.exec(text)
+  const have = rx`\\b(i|we) ${ADV}(?:have|own|got|adopted|rescued|have got|brought home)\\b`.exec(text)
   if (have) {
     // "i have a sister who has a dog": the pets of a person the clause names are theirs
     const rest = withoutPeopleClause(text.slice(have.index))

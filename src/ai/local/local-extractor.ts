@@ -172,6 +172,9 @@ const WISH_AFTER = new RegExp(
   might|may|maybe|could|(?:am )?thinking (?:of|about)|(?:am )?considering)\b`,
 )
 
+/** Where an aim goes on from a noun phrase: "a nurse trying to get into running". */
+const AIM_AFTER = /\s(?=(?:trying|hoping|looking|wanting|planning|aiming|learning) to\b)/
+
 /** A name the other speakers address the person by: below every rule that reads the person's own words. */
 const ADDRESSED_CONFIDENCE = 0.5
 /** An answer is surer than a greeting and less sure than the same words said outright (a short reply can be a joke). */
@@ -281,10 +284,13 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     if (fragment) clause = { ...clause, text: fragment }
     clause = { ...clause, text: dropCopulaAdverbs(ownPartOfSubject(clause.text)) }
     // "i am a musician and hope to make it big": the wish or hedge in the second half leaves the first half firm
-    const wish = WISH_AFTER.exec(clause.text)
+    // "i am a 29 year old accountant trying to get into climbing": an aim after who the person is, read as its own
+    const aim = /^i am an? /.test(clause.text) ? AIM_AFTER.exec(clause.text) : null
+    const wish = WISH_AFTER.exec(clause.text) ?? aim
     if (wish && /^i\s/.test(clause.text)) {
       const head = clause.text.slice(0, wish.index)
-      const tail = `i ${clause.text.slice(wish.index).replace(/^\s(?:and|but)\s+(?:i\s+)?/, '')}`
+      const rest = clause.text.slice(wish.index)
+      const tail = wish === aim ? `i am ${rest.trim()}` : `i ${rest.replace(/^\s(?:and|but)\s+(?:i\s+)?/, '')}`
       if (!/\b(?:if|maybe|might|want|hope|wish|plan)\b/.test(head)) {
         const headClause = { ...clause, text: head }
         const tailClause = { ...clause, text: tail }

@@ -180,8 +180,8 @@ const WORK_AS = new RegExp(
   `\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed|started working|` +
     'began working|have started working)' +
     '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend|double) shifts?)?' +
-    '(?: nights| days| evenings| weekends| mornings| overnights)?' +
-    "(?: (?:at|for|in) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$",
+    '(?: nights| days| evenings| weekends| mornings| overnights| remotely| from home)?' +
+    "(?: (?:at|for|in|from) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$",
 )
 /** "i am happily retired", "i retired last year"; not "i retired a car". */
 const RETIRED = new RegExp(
@@ -189,6 +189,8 @@ const RETIRED = new RegExp(
     '(?!\\s+(?:a|an|school|army|navy|military|police|nurse|teacher)\\b)|' +
     `\\bi ${ADV}retired\\b(?! (?:a|an|the|my|his|her) )`,
 )
+/** "(retired) after 30 years as a firefighter", "(retired) from nursing": the job (1). */
+const RETIRED_AS = new RegExp(`^ (?:after (?:${NUMBER_RE}|\\d+|many|a few) (?:years?|decades?) )?as (?:a |an )?(.+)$`)
 /** "i am looking for a new job", "i am job hunting". */
 const JOB_SEEKER = new RegExp(
   `\\bi (?:am|have been) ${ADV}(?:looking|searching|hunting) for (?:a |an )?` +
@@ -208,7 +210,8 @@ const IN_SCHOOL = new RegExp(
 )
 /** "i am doing my masters in data science", "i am finishing my phd": the degree (1). */
 const DOING_DEGREE = new RegExp(
-  `\\bi (?:am )?${ADV}(?:doing|finishing|pursuing|getting|working on|studying for|working towards|in) ` +
+  `\\bi (?:am )?${ADV}(?:doing|finishing|pursuing|getting|working on|studying for|working towards|in|` +
+    'struggling with|halfway through|almost done with) ' +
     '(?:my|a|an|the) (?:first |second |third |final )?(?:year of (?:my |a |an )?)?' +
     "(masters?|master's|phd|doctorate|mba|bachelors?|bachelor's|undergrad|undergraduate degree|degree|college|" +
     'university|uni|high school)\\b',
@@ -335,7 +338,11 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.by-profession', match)) return
   match = RETIRED.exec(text)
   if (match) {
-    ctx.acc.setCore('occupation', 'retired', 0.9, 'occupation.retired', match)
+    // "just retired after 30 years as a firefighter": the job retired from
+    const from = RETIRED_AS.exec(text.slice(match.index + match[0].length))
+    const job = from ? occupationFrom(from[1]!, true) : undefined
+    const value = job?.kind === 'job' ? `retired ${job.value}` : 'retired'
+    ctx.acc.setCore('occupation', value, 0.9, 'occupation.retired', match)
     return
   }
   match = rx`\\bi am ${ADV}(?:unemployed|jobless|between jobs|out of work)\\b`.exec(text)

@@ -218,6 +218,11 @@ export function nameOfNamedBefore(before: string, text: string): string | undefi
 
 /** "my cat luna keeps waking me up", "our son jake is six": 1 who, 2 the name said right after (capitalised). */
 const NAMED_AFTER = new RegExp(`\\b(?:my|our) (?:[a-z]+ )??(${WHO}),? ([a-z][a-z'-]*)(?:[ ,]|$)`)
+/** "we just brought home a beagle puppy named waffles": the pet (1) and its name (2), of the person's household. */
+const GOT_NAMED = new RegExp(
+  `^(?:i|we) ${ADV}(?:have|own|got|adopted|rescued|brought home) (?:a|an|our|my) (?:[a-z]+ )??(${WHO}) ` +
+    "(?:named|called) ([a-z][a-z'-]*)",
+)
 /** "i have two cats, salt and pepper": who (1, plural) and the two names (2, 3), after a comma. */
 const NAMED_PAIR = new RegExp(
   `\\b(?:i (?:have|own|got|adopted)|my|our) (?:two|2|a pair of) ((?:${PETS})s|kids|sons|daughters|boys|girls),? ` +
@@ -406,6 +411,8 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
   // "i love hiking with my dog Max": a name said in passing, whatever else the clause says
   const called = nameAfter(text, ctx)
   if (called && !NAMED.test(text)) addName(ctx, called)
+  const got = GOT_NAMED.exec(text)
+  if (got && !called) addName(ctx, got)
   const pair = NAMED_PAIR.exec(text)
   if (pair && ctx.cases.isCapitalised(pair[2]!) && ctx.cases.isCapitalised(pair[3]!)) {
     const [first, second] = [pair[2]!, pair[3]!].map((name) => ctx.cases.restore(name))

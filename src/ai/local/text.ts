@@ -97,7 +97,7 @@ const CLAUSE_BREAK = new RegExp(
     "(?=\\s+i\\s)(?<=^as an? (?:[a-z'-]+ ){0,3}[a-z'-]+)\\s+|" +
     // "grew up in nairobi, now living in toronto"; "i love novels, le guin is my favorite author"
     ',\\s*(?=(?:but |and )?(?:now |currently )?(?:living|based|working|live|work|residing) (?:in|at|as|for)\\b|' +
-    '(?:but |and )?(?:now|currently) in\\b)|' +
+    '(?:but |and )?(?:now|currently) (?:in|an?)\\b)|' +
     // "i am retired, used to be a pilot", "just moved here, do not speak german yet"
     ',\\s*(?=(?:used to|do not|did not|can not|have never|never|thinking about|thinking of) [a-z])|' +
     ',\\s*(?=(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of\\b|more of an?\\b)|' +
