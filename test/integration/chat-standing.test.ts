@@ -268,4 +268,21 @@ describe('standing facts and names in chat', () => {
       'their greyhound is named Pixel',
     ])
   })
+
+  it('reads short answers to an assistant’s questions, and no answer to a question it asked itself', async () => {
+    await post(api, 'ivo', {
+      input_type: 'conversation',
+      data: chat([
+        ['Where are you based? I am in Oslo myself.', 'Toronto, born and raised'],
+        ['Favorite food?', 'sushi for sure'],
+        ['Any topics you would rather avoid?', 'politics please'],
+        ['What are you studying?', 'nursing, second year'],
+      ]),
+    })
+    const profile = await api.waitReady('ivo')
+    expect(profile.core_info.location).toMatchObject({ value: 'Toronto' })
+    expect(profile.core_info.occupation).toMatchObject({ value: 'nursing student' })
+    expect(profile.interests.food?.map((i: { value: string }) => i.value)).toEqual(['sushi'])
+    expect(profile.preferences.topics_to_avoid.map((t: { value: string }) => t.value)).toEqual(['politics'])
+  })
 })

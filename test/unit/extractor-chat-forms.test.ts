@@ -650,3 +650,47 @@ describe('messages to an assistant: who the person is before what they aim at', 
     expect(events('my sister got a dog named Rex')).toEqual(['their sister got a dog named Rex'])
   })
 })
+
+describe('short answers to an assistant’s questions', () => {
+  const answered = (question: string, reply: string): Extraction =>
+    extractor.extractOne({
+      inputType: 'conversation',
+      data: JSON.stringify([
+        { role: 'assistant', content: question },
+        { role: 'user', content: reply },
+      ]),
+    })
+
+  it('reads a place, pastimes, an age, a favourite, a subject of study and a topic to avoid', () => {
+    expect(answered('Where are you based?', 'Toronto, born and raised').core_info?.location?.value).toBe('Toronto')
+    expect(values(answered('What do you like to do on weekends?', 'mostly hiking and reading'))).toEqual([
+      'hiking',
+      'reading',
+    ])
+    expect(answered("How old are you, if you don't mind me asking?", '34').core_info?.age?.value).toBe(34)
+    expect(values(answered('Favorite food?', 'sushi for sure'))).toEqual(['sushi'])
+    expect(answered('What are you studying?', 'nursing, second year').core_info?.occupation?.value).toBe(
+      'nursing student',
+    )
+    expect(answered('Any topics you would rather avoid?', 'politics please').preferences?.topics_to_avoid).toEqual([
+      { value: 'politics', confidence: expect.any(Number) },
+    ])
+    expect(answered('What topics are off limits?', 'work stuff lol').preferences?.topics_to_avoid?.[0]?.value).toBe(
+      'work stuff',
+    )
+  })
+
+  it('reads nothing from an answer that says no or tells something else', () => {
+    expect(answered('Any topics you would rather avoid?', 'no, not really').preferences?.topics_to_avoid ?? []).toEqual(
+      [],
+    )
+    expect(answered('What are you studying?', 'I dropped out actually').core_info?.occupation).toBeUndefined()
+    expect(answered('How old are you?', 'old enough lol').core_info?.age).toBeUndefined()
+  })
+
+  it('reads a household counted after a comma', () => {
+    const married = answered('Are you married?', 'divorced, two kids')
+    expect(married.memories?.map((m) => m.event)).toEqual(['is divorced', 'has two kids'])
+    expect((x('my sister has two kids').memories ?? []).map((m) => m.event)).toEqual(['their sister has two kids'])
+  })
+})

@@ -28,6 +28,12 @@ const ANSWER_OPENING = new RegExp(pattern`
   ^(?:(?:oh|ooh|well|um+|uh+|hmm+|haha|lol|honestly|probably|definitely|mostly|i guess|i think|i would say|i'd say|
   i'd have to say|that would be|it would be|it's|it is|has to be|gotta be|mine is|mine's|my favorite is|
   my favorite would be|my favourite is|right now|currently|at the moment)[,!.]?\s+)+`)
+/**
+ * Words after an answer that add nothing to it: "sushi for sure", "toronto, born and raised", "politics please",
+ * "nursing, second year".
+ */
+const ANSWER_TAIL = new RegExp(pattern`(?:,?\s+(?:for sure|for now|i guess|i think|haha|lol|please|tbh|honestly|
+  at the moment|these days|right now|born and raised|mostly|probably|(?:first|second|third|fourth|final|last) year))+$`)
 /** An answer that says no, or nothing in particular: never a statement. */
 const NON_ANSWER = new RegExp(pattern`
   ^(?:no|nope|nah|not|none|nothing|never|idk|dunno|same|me too|you|what|why|how|who|where|when|i don't|i do not|
@@ -67,8 +73,10 @@ interface QuestionKind {
 /** First match wins: the specific questions come before "do you like X?". */
 const QUESTIONS: readonly QuestionKind[] = [
   {
+    // "what's your favorite food?", and chat's "favorite food?"
     asks: new RegExp(pattern`
-      \b(?:what(?:'s| is| are)|whats|do you have a|got a|any) (?:your|ur|a) fav(?:ou?rite|e)? ([a-z]+(?: [a-z]+)?)\?$`),
+      (?:\b(?:what(?:'s| is| are)|whats|do you have a|got a|any) (?:your|ur|a) |^(?:and |so )?(?:your )?)
+      fav(?:ou?rite|e)? ([a-z]+(?: [a-z]+)?)\?$`),
     bare: (answer, category) => `my favorite ${category} is ${answer}`,
   },
   {
@@ -91,12 +99,13 @@ const QUESTIONS: readonly QuestionKind[] = [
   },
   {
     asks: new RegExp(pattern`
-      \b(?:what do you (?:like to )?do (?:for fun|in your (?:spare|free) time)|what do you like to do|
-      what are your hobbies|(?:do you have )?any hobbies)\?$`),
+      \b(?:what do you (?:like to )?do (?:for fun|in your (?:spare|free) time|on (?:the )?weekends?|after work|
+      in the evenings?)|what do you like to do|what are your hobbies|(?:do you have )?any hobbies)\?$`),
     bare: (answer) => `i like ${answer}`,
   },
   {
-    asks: /\bhow old are you\?$/,
+    // "how old are you, if you don't mind me asking?"
+    asks: /\bhow old are you\b[^?]*\?$/,
     bare: (answer) => (/^\d{1,3}$/.test(answer) ? `i am ${answer} years old` : undefined),
   },
   {
@@ -106,6 +115,17 @@ const QUESTIONS: readonly QuestionKind[] = [
   {
     asks: /\b(?:do you have (?:any )?pets|what (?:kind of )?pets? do you have)\?$/,
     bare: (answer) => `i have ${answer}`,
+  },
+  {
+    asks: /\bwhat (?:are you studying|do you study|is your major|are you majoring in)\?$/,
+    bare: (answer) => (/^[a-z]+(?: [a-z]+)?$/.test(answer) ? `i am ${withArticle(`${answer} student`)}` : undefined),
+  },
+  {
+    // "any topics you'd rather avoid?", "anything i should avoid?"
+    asks: new RegExp(pattern`\b(?:any(?:thing| topics?| subjects?)|what(?: topics?| subjects?)?)
+      \s(?:you(?:'d| would)? (?:rather|like to|prefer to|want to) (?:avoid|not (?:talk about|discuss))|i should avoid|
+      (?:i|we) should not (?:talk about|bring up)|to avoid|(?:(?:are|is) )?off(?:-| )limits)\b[^?]*\?$`),
+    bare: (answer) => `i would rather not talk about ${answer}`,
   },
   { asks: /\bdo you (?:like|love|enjoy) ((?:to )?[a-z' -]+?)\?$/, yes: (liked) => `i like ${liked}` },
   { asks: /\bdo you ((?:play|watch|listen to) [a-z' -]+?)\?$/, yes: (done) => `i ${done}` },
@@ -138,6 +158,7 @@ function bareAnswer(reply: string): string | undefined {
     if (stop.includes('?') && !handedBack.length) return undefined
     const answer = head
       .replace(ANSWER_OPENING, '')
+      .replace(ANSWER_TAIL, '')
       .replace(/\s*,\s*(?:and\s+)?/g, ' and ')
       .replace(/\s+/g, ' ')
       .trim()

@@ -124,6 +124,9 @@ const TIME_WITH_THIS = new RegExp(
   night|weekend|summer|winter|spring|fall|autumn|semester|term|season|time|day)s?\b`,
   'g',
 )
+/** "two kids", "3 cats": children or pets counted, a clause of their own. */
+const COUNTED_HOUSEHOLD = new RegExp(pattern`^(?:\d|one|two|three|four|five|six) (?:kids|children|boys|girls|sons|
+  daughters|grandkids|grandchildren|dogs|cats)$`)
 /** Words that make a fragment someone's statement, not a subjectless one of the person's. */
 const PERSON_WORDS = /\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/
 /** As PERSON_WORDS less the possessives, which after a verb name what the verb was done to. */
@@ -164,6 +167,8 @@ export function fragmentClause(text: string): string | undefined {
     .replace(TIME_WITH_THIS, '')
   // "just moved to berlin": a fragment may open with an adverb of when
   const verb = text.replace(/^(?:just|recently|finally|also|still|currently)\s+/, '')
+  // "divorced, two kids": a household counted, said alone
+  if (COUNTED_HOUSEHOLD.test(text)) return `i have ${text}`
   // "texas born and raised": where the person was born
   const born = /^([a-z][a-z' ]{1,30}?) born and raised(?=,|$)/.exec(text)
   if (born) return `i was born and raised in ${born[1]}${text.slice(born[0].length)}`

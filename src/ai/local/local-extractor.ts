@@ -351,8 +351,8 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
 }
 
 /**
- * Reads each answer's statement with the field rules only, at ANSWER_WEIGHT: an answer names a value, while a
- * memory or a trait needs the person's own sentence.
+ * Reads each answer's statement with the field and preference rules only, at ANSWER_WEIGHT: an answer names a value,
+ * while a memory or a trait needs the person's own sentence.
  */
 function readAnswers(answers: readonly Answer[], ctx: RuleContext) {
   const { acc } = ctx
@@ -367,6 +367,8 @@ function readAnswers(answers: readonly Answer[], ctx: RuleContext) {
         ruleLocation(info, ctx)
         ruleOccupation(info, ctx)
         ruleInterests(info, ctx)
+        // "any topics you'd rather avoid?" "politics": a topic to avoid
+        rulePreferences(info, ctx)
       }
     }
   } finally {

@@ -91,6 +91,9 @@ const CLAUSE_BREAK = new RegExp(
     // "i love to go rock climbing my fav summer activity": a comment on the activity, run on without a comma
     '\\s+(?=my (?:fav|favou?rite)\\b)(?<=[a-z]{2}ing\\s+)' +
     '(?<!\\b(?:th|dur|noth|someth|everyth|anyth|spr|br|morn|even|ceil|build|wedd|be|go|sett|cloth)ing\\s+)|' +
+    // "divorced, two kids": a household counted after a comma
+    ',\\s*(?=(?:and )?(?:\\d|one|two|three|four|five|six) (?:kids|children|boys|girls|sons|daughters|grandkids|' +
+    'grandchildren|dogs|cats)\\b)|' +
     // "hey, jefferson here, just got off work": a label that opens the message, a clause of its own
     ",(?<=^(?:[a-z'-]+,? ){0,3}[a-z'-]+ here,)\\s*|" +
     // "as a software engineer i sit all day": the role, a clause of its own as if a comma followed it
