@@ -694,3 +694,23 @@ describe('short answers to an assistant’s questions', () => {
     expect((x('my sister has two kids').memories ?? []).map((m) => m.event)).toEqual(['their sister has two kids'])
   })
 })
+
+describe('no interest or topic cut loose from its verb', () => {
+  const avoided = (data: string) => (x(data).preferences?.topics_to_avoid ?? []).map((t) => t.value)
+
+  it('keeps what a preposition’s object is to the person, and never the preposition', () => {
+    expect(values(x('i play with my german shepherd'))).toEqual(['german shepherd'])
+    expect(values(x('well i try to . i play in a band on weekends'))).toEqual(['band'])
+    expect(values(x('hello , i enjoy shopping , especially for cars .'))).toEqual(['shopping'])
+    expect(values(x('i like in indiana'))).toEqual([])
+    expect(values(x('i read about horchata'))).toEqual(['horchata'])
+    expect(values(x('i read about twenty in a year'))).toEqual(['reading'])
+    expect(values(x('wow , i am 25 , and i love to read , 20 books this year .'))).toEqual(['reading'])
+  })
+
+  it('takes no topic to avoid that is a verb’s complement', () => {
+    expect(avoided('i spend a lot of time on the internet . and do not talk to people .')).toEqual([])
+    expect(avoided('i hate to say .')).toEqual([])
+    expect(avoided('please do not bring up my ex')).toEqual(['ex'])
+  })
+})

@@ -14,7 +14,9 @@ const contentless = (v: string) => !/\s/.test(v) && tokens(v).length === 0
 const LOOSE_START = /^(?:(?:is|are|was|were|and|or|but|also|then)\s+)+/
 const LOOSE_END = /(?:\s+(?:the|a|an|and|or|but|so|too|lol|haha))+$/
 /** Phrases that are no interest once cut loose: "of my favorites", "thrill of", "growing them", "is not good". */
-const NOT_A_PHRASE = /^(?:of|so|not|to)\b|\b(?:of|to|with|for|them|it|him|her|me|us)$/
+const NOT_A_PHRASE = /^(?:of|so|not|to|about|with|for|in|on|at|from|into)\b|\b(?:of|to|with|for|them|it|him|her|me|us)$/
+/** A topic cut loose from its verb: "(do not talk) to people", "(i hate) to say", "(all) of this electronics". */
+const NOT_A_TOPIC = /^(?:to|of|with|for|at|from)\b/
 
 /** The interest as a phrase a person would write, or undefined when the words left are a fragment. */
 export function interestPhrase(value: string): string | undefined {
@@ -119,7 +121,8 @@ export class Acc {
   ): void {
     const confidence = stated * this.weight
     const trimmed = value.trim()
-    if (!trimmed || contentless(trimmed)) return
+    if (!trimmed || contentless(trimmed) || (field === 'preferences.topics_to_avoid' && NOT_A_TOPIC.test(trimmed)))
+      return
     const valueKey = key(trimmed)
     this.written++
     this.trace?.record(field, valueKey, rule, confidence, span)

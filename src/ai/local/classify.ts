@@ -93,7 +93,8 @@ export function interpretObject(phrase: string, verbHint?: string): Item[] {
       out.push({ category: 'books', value: 'reading', weight: 1 })
       continue
     }
-    if (verb && !lookup(stripped)) {
+    // "(i play) in a band", "(i read) about horchata": the verb says what a preposition's object is to the person
+    if (verb && (!lookup(stripped) || /^(?:in|with|about|for)\s/.test(stripped))) {
       out.push(...verbItems(verb, stripped))
       continue
     }

@@ -16,9 +16,11 @@ const NON_HOBBY_VERBS = new Set(
 
 /** "books", "a lot of novels", "about two books a month": reading matter without a topic or a title. */
 export const BOOKS_ONLY = new RegExp(pattern`
-  ^(?:(?:about|around|like|over|at least|almost|nearly|maybe|up to) )?
+  ^(?:(?:about|around|like|over|at least|almost|nearly|maybe|up to) )?(?:
   (?:(?:a|\d+|some|many|few|good|great|lots of|several|one|two|three|four|five|ten|twenty|fifty|hundred) )?
-  (?:books?|novels?)(?: (?:a|per|every|each) (?:day|week|month|year))?$`)
+  (?:books?|novels?)(?: (?:in )?(?:a|per|every|each|this|last) (?:day|week|month|year))?|
+  (?:\d+|one|two|three|four|five|ten|twenty|fifty|hundred)(?: (?:in )?(?:a|per|every|each|this|last)
+  \s(?:day|week|month|year))?)$`)
 
 /** Interest items implied by doing `verb` with `obj` ("play" + "the guitar" -> music: guitar). */
 export function verbItems(verb: string, obj: string): Item[] {
@@ -54,6 +56,12 @@ export function verbItems(verb: string, obj: string): Item[] {
     }
     case 'read': {
       if (!thing || BOOKS_ONLY.test(thing)) return [{ category: 'books', value: 'reading', weight: 1 }]
+      // "i read about horchata": what the reading is about, a topic of its own
+      const about = /^about (.+)$/.exec(thing)
+      if (about) {
+        const topic = classifyNoun(about[1]!, 'books', 0.85)
+        return topic ? [{ ...topic, category: 'books', value: about[1]! }] : []
+      }
       const item = classifyNoun(thing, 'books', 0.85)
       return item ? [{ ...item, category: 'books' }] : [{ category: 'books', value: 'reading', weight: 0.9 }]
     }
