@@ -714,3 +714,26 @@ describe('no interest or topic cut loose from its verb', () => {
     expect(avoided('please do not bring up my ex')).toEqual(['ex'])
   })
 })
+
+describe('messages to an assistant: the household, a diet kept, and where a job is', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+  const core = (data: string, field: 'location' | 'occupation') => x(data).core_info?.[field]?.value
+
+  it('reads a partner’s pregnancy as the household’s, and a diet or a state kept for years', () => {
+    expect(events("my wife's pregnant with our second, due in March")).toContain('is expecting their second child')
+    expect(events('my wife is pregnant')).toContain('is expecting a baby')
+    expect(events('i am pregnant')).toEqual(['is pregnant'])
+    expect(events('my sister is pregnant')).not.toContain('is expecting a baby')
+    expect(values(x('Been vegan for 8 years now'))).toEqual(['vegan'])
+  })
+
+  it('reads a place after a company named without an article, a shift’s length, and a birthplace after a label', () => {
+    const google = x("I'm a software engineer at Google in Zurich").core_info
+    expect([google?.occupation?.value, google?.location?.value]).toEqual(['software engineer', 'Zurich'])
+    expect(core('I work 12 hour shifts as a paramedic', 'occupation')).toBe('paramedic')
+    const fan = x("I'm a Lakers fan born and raised in LA")
+    expect([values(fan), fan.core_info?.location?.value]).toEqual([['Lakers'], 'LA'])
+    expect(core('born and raised in ohio', 'location')).toBe('Ohio')
+    expect(core('my dad was born and raised in ohio', 'location')).toBeUndefined()
+  })
+})

@@ -74,7 +74,7 @@ const FRAGMENT_VERB = new RegExp(pattern`
   ^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|
   watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|replaying|playing|
   study|practice|volunteer|coach|deliver|used to|learning|teaching|trying to|do not|can not|never|been [a-z]+ing|
-  been an?|
+  been an?|been (?:vegan|vegetarian|pescatarian|sober|married|single|divorced|retired)|
   training for|training to|getting (?:married|engaged|divorced)|(?:going|heading|flying|moving|relocating) to)
   \s+(?!is\b|are\b|was\b)`)
 /** A past event said without "i": "just got back from a trip to japan", "finished my degree last month". */
@@ -172,6 +172,7 @@ export function fragmentClause(text: string): string | undefined {
   // "texas born and raised": where the person was born
   const born = /^([a-z][a-z' ]{1,30}?) born and raised(?=,|$)/.exec(text)
   if (born) return `i was born and raised in ${born[1]}${text.slice(born[0].length)}`
+  if (/^born and raised (?:in|on)\b/.test(text)) return `i was ${text}`
   const label = ROLE_LABEL.exec(text)
   const job = label?.[1] ?? label?.[2] ?? (label?.[3] && !PERSON_WORDS.test(text.split(',')[0]!) ? label[3] : undefined)
   // "seattle-based dev here": the job, and where it is done

@@ -356,7 +356,7 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
     'location.job-at-place-in',
     new RegExp(
       `\\bi (?:am|work as|am working as) ${ADV}(?:a |an )(?:[a-z0-9-]+ ){0,3}?([a-z]+) ` +
-        "(?:at|for|with) (?:a|an|the) (?:[a-z0-9&'-]+ ){0,3}?[a-z0-9&'-]+ (?:in|near) (.+)$",
+        "(?:at|for|with) (?:(?:a|an|the) )?(?:[a-z0-9&'-]+ ){0,3}?[a-z0-9&'-]+ (?:in|near) (.+)$",
     ),
     0.45,
     'strict',

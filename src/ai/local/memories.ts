@@ -235,7 +235,8 @@ function lightEvent(event: string): boolean {
 }
 
 /** A pregnancy is told in the present ("we're expecting twins!!"): an event of the day it is said. */
-const EXPECTING = new RegExp(pattern`^(?:i am|we are) ${ADV}(?:(?:expecting|pregnant with) (twins|triplets|a baby|
+const EXPECTING = new RegExp(pattern`^(?:i am|we are|my (wife|partner|girlfriend|fiancee)(?: is|'s)) ${ADV}
+  (?:(?:expecting|pregnant with) (twins|triplets|a baby|
   a (?:baby )?(?:boy|girl)|our (?:first|second|third|fourth) (?:child|baby|kid)|(?:my|our) (?:first|second|third|
   fourth)|another baby)|
   (pregnant))\b`)
@@ -245,11 +246,15 @@ function ruleExpecting(text: string, ctx: RuleContext): boolean {
   if (!match) return false
   const ref = ctx.referenceDate
   const date = iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
-  const event = match[1]
+  // "my wife's pregnant with our second": the household's event, said as the person's
+  const expected = match[2]
+  const event = expected
     ? ownWordsInThirdPerson(
-        `is expecting ${match[1].replace(/^(?:my|our) (first|second|third|fourth)$/, 'their $1 child')}`,
+        `is expecting ${expected.replace(/^(?:my|our) (first|second|third|fourth)$/, 'their $1 child')}`,
       )
-    : 'is pregnant'
+    : match[1]
+      ? 'is expecting a baby'
+      : 'is pregnant'
   ctx.acc.addMemory({ event, date, importance: 'high', confidence: 0.85 }, 'memory.expecting', match)
   return true
 }

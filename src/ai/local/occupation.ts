@@ -179,7 +179,7 @@ const MY_STUDENTS = /\bmy (?:(?:\w+ )?grade |high school |college )?(?:students|
 const WORK_AS = new RegExp(
   `\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed|started working|` +
     'began working|have started working)' +
-    '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend|double) shifts?)?' +
+    '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend|double|long|\\d+[- ]hour) shifts?)?' +
     '(?: nights| days| evenings| weekends| mornings| overnights| remotely| from home)?' +
     "(?: (?:at|for|in|from) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$",
 )

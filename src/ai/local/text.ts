@@ -91,6 +91,8 @@ const CLAUSE_BREAK = new RegExp(
     // "i love to go rock climbing my fav summer activity": a comment on the activity, run on without a comma
     '\\s+(?=my (?:fav|favou?rite)\\b)(?<=[a-z]{2}ing\\s+)' +
     '(?<!\\b(?:th|dur|noth|someth|everyth|anyth|spr|br|morn|even|ceil|build|wedd|be|go|sett|cloth)ing\\s+)|' +
+    // "a lakers fan born and raised in la": where the person is from, said after who they are
+    '\\s+(?=born and raised (?:in|on)\\b)(?<!\\b(?:was|were|am|is|are|i|we|and|been|me|you|he|she|they)\\s+)|' +
     // "divorced, two kids": a household counted after a comma
     ',\\s*(?=(?:and )?(?:\\d|one|two|three|four|five|six) (?:kids|children|boys|girls|sons|daughters|grandkids|' +
     'grandchildren|dogs|cats)\\b)|' +
