@@ -352,6 +352,12 @@ const CHANNEL_ABOUT = new RegExp(
     '(?:(?:small|little|tiny|new|popular|growing|weekly) )*(?:youtube channel|channel|blog|podcast|vlog|newsletter|' +
     'substack|website|instagram|tiktok|twitch channel) (?:about|on|for|dedicated to) (.+)$',
 )
+/** Rules whose object counts only as an activity the lexicons know ("i do a lot of thinking" gives nothing). */
+const KNOWN_ACTIVITY: [RegExp, number, RuleId][] = [
+  // what a channel or a blog is about is what its maker cares about
+  [CHANNEL_ABOUT, 0.75, 'interest.channel-about'],
+  [DO_A_LOT_OF, 0.8, 'interest.do-a-lot-of'],
+]
 /** "i took up knitting": what (1). */
 const TOOK_UP = new RegExp(
   `\\bi ${ADV}(?:started|began|took up|have taken up|picked up|` +
@@ -500,26 +506,17 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   if (match)
     for (const it of splitList(cutPhrase(match[1])))
       addItems(verbItems('eat', it), ctx, 0.6, 'interest.eat-drink', match)
-  match = CHANNEL_ABOUT.exec(text)
-  // what a channel or a blog is about is what its maker cares about: a pastime the lexicons know
-  if (match)
-    addItems(
-      interpretObject(match[1]).filter((item) => item.weight === 1),
-      ctx,
-      0.75,
-      'interest.channel-about',
-      match,
-    )
-  match = DO_A_LOT_OF.exec(text)
-  // "i do a lot of thinking": only an activity the lexicons know
-  if (match)
-    addItems(
-      interpretObject(match[1]).filter((item) => item.weight === 1),
-      ctx,
-      0.8,
-      'interest.do-a-lot-of',
-      match,
-    )
+  for (const [known, confidence, rule] of KNOWN_ACTIVITY) {
+    const found = known.exec(text)
+    if (found)
+      addItems(
+        interpretObject(found[1]!).filter((item) => item.weight === 1),
+        ctx,
+        confidence,
+        rule,
+        found,
+      )
+  }
   match = rx`\\bi ${ADV}(?:go|often go|like going)\\s+(.+)$`.exec(text)
   if (
     match &&
