@@ -2,7 +2,7 @@
 // phrases, appositions, subjectless fragments, "my husband and i ...", adverbs after "i am".
 import { OCCUPATIONS } from './lexicon-core.js'
 import { pattern } from './regex.js'
-import { singular } from './text.js'
+import { HOUSEHOLD_COUNT, singular } from './text.js'
 
 /** A clause's own verb phrases: what comes before the first coordinated verb, and each clause made from the rest. */
 export interface Coordinated {
@@ -124,9 +124,8 @@ const TIME_WITH_THIS = new RegExp(
   night|weekend|summer|winter|spring|fall|autumn|semester|term|season|time|day)s?\b`,
   'g',
 )
-/** "two kids", "3 cats": children or pets counted, a clause of their own. */
-const COUNTED_HOUSEHOLD = new RegExp(pattern`^(?:\d|one|two|three|four|five|six) (?:kids|children|boys|girls|sons|
-  daughters|grandkids|grandchildren|dogs|cats)$`)
+/** "two kids", "3 cats" said alone. */
+const COUNTED_HOUSEHOLD = new RegExp(`^${HOUSEHOLD_COUNT}$`)
 /** Words that make a fragment someone's statement, not a subjectless one of the person's. */
 const PERSON_WORDS = /\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/
 /** As PERSON_WORDS less the possessives, which after a verb name what the verb was done to. */

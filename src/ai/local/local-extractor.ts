@@ -195,26 +195,28 @@ const IS_MY_FAVORITE = new RegExp(pattern`^(?:they are|it is|that is|those are|h
   totally|definitely|also) )?(?:my|one of my) (?:all time |all-time )?(?:fav|favou?rite)s?(?: ([a-z]+))?$`)
 
 /**
- * The person's answer to the question they just asked, said with "mine" or "i do": "what is your favorite food? mine
- * is papaya" reads "my favorite food is papaya". Undefined when the clauses are not such a pair.
+ * The person's answer to the question they just asked ("mine is", "i do", "they are my favorite", "mine is named"):
+ * "what is your favorite food? mine is papaya" reads "my favorite food is papaya". Undefined when the clauses are not
+ * such a pair.
  */
 function answersOwnQuestion(question: string, answer: string): string | undefined {
   const asked = ASKS_YOURS.exec(question)
   const mine = asked && MINE_IS.exec(answer)
   if (mine) return `my ${asked[1]} ${mine[1]} ${mine[2]}`
+  const doYou = ASKS_DO.exec(question)
+  if (!doYou) return undefined
+  const verb = doYou[1]!
+  const thing = doYou[2]!
   // "do you like german shepherds? i do": "i like german shepherds"
-  const doYou = ANSWER_DO.test(answer) ? ASKS_DO.exec(question) : null
-  if (doYou) return `i ${doYou[1]} ${doYou[2]}`
+  if (ANSWER_DO.test(answer)) return `i ${verb} ${thing}`
   // "do you have a dog? mine is named rex": "my dog is named rex"
   const named = MINE_NAMED.exec(answer)
-  const about = named && ASKS_DO.exec(question)
-  if (about && /^(?:like|love|have|own)$/.test(about[1]!))
-    return `my ${singular(about[2]!.replace(/^(?:a|an|any) /, ''))} is named ${named![1]}`
+  if (named && /^(?:like|love|have|own)$/.test(verb))
+    return `my ${singular(thing.replace(/^(?:a|an|any) /, ''))} is named ${named[1]}`
   // "do you like rascal flatts? they are my favorite band": "my favorite band is rascal flatts"
-  const likes = ASKS_DO.exec(question)
-  const favorite = likes && /^(?:like|love|enjoy|watch|play)$/.test(likes[1]!) ? IS_MY_FAVORITE.exec(answer) : null
+  const favorite = /^(?:like|love|enjoy|watch|play)$/.test(verb) ? IS_MY_FAVORITE.exec(answer) : null
   if (!favorite) return undefined
-  return favorite[1] ? `my favorite ${favorite[1]} is ${likes![2]}` : `i love ${likes![2]}`
+  return favorite[1] ? `my favorite ${favorite[1]} is ${thing}` : `i love ${thing}`
 }
 
 /**

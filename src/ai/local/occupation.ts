@@ -46,13 +46,12 @@ const SHORT_JOBS: Record<string, string> = {
   cna: 'certified nursing assistant',
 }
 
-/** Reads an occupation out of a noun phrase ("retired school teacher from ohio" -> "retired school teacher"). */
+/** Whether tags read a word as a noun and no adjective. */
+const plainNoun = (wordTags: readonly string[]) => wordTags.includes('Noun') && !wordTags.includes('Adjective')
 /** Whether a word read alone is a noun and no adjective ("animal", not "civil" or "good"). */
-function nounAlone(word: string): boolean {
-  const wordTags = termsOf(word)[0]?.tags ?? []
-  return wordTags.includes('Noun') && !wordTags.includes('Adjective')
-}
+const nounAlone = (word: string) => plainNoun(termsOf(word)[0]?.tags ?? [])
 
+/** Reads an occupation out of a noun phrase ("retired school teacher from ohio" -> "retired school teacher"). */
 export function occupationFrom(phrase: string, strict: boolean): Finding | undefined {
   if (/^stay[- ]at[- ]home\b/.test(phrase)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
   let cleaned = phrase
@@ -114,7 +113,7 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
     // "animal rights worker": in a compound "rights" reads as a verb and "animal" as an adjective; a plural before
     // a noun is a noun, and a word that is a noun on its own is one before a plural noun
     const isNoun =
-      (wordTags.includes('Noun') && !wordTags.includes('Adjective')) ||
+      plainNoun(wordTags) ||
       (wordTags.includes('PresentTense') && /[a-z]{3}s$/.test(word)) ||
       (/[a-z]{3}s$/.test(words[start]!) && start < head && (nounAlone(word) || lookupExact(word) !== undefined))
     if (MODIFIERS.has(word) || (isNoun && !NOT_JOBS.has(word))) start--
@@ -189,7 +188,7 @@ const RETIRED = new RegExp(
     '(?!\\s+(?:a|an|school|army|navy|military|police|nurse|teacher)\\b)|' +
     `\\bi ${ADV}retired\\b(?! (?:a|an|the|my|his|her) )`,
 )
-/** "(retired) after 30 years as a firefighter", "(retired) from nursing": the job (1). */
+/** "(retired) after 30 years as a firefighter", "(retired) as a teacher": the job (1). */
 const RETIRED_AS = new RegExp(`^ (?:after (?:${NUMBER_RE}|\\d+|many|a few) (?:years?|decades?) )?as (?:a |an )?(.+)$`)
 /** "i am looking for a new job", "i am job hunting". */
 const JOB_SEEKER = new RegExp(

@@ -82,6 +82,10 @@ const QUESTION_START = new RegExp(pattern`
   ^(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|have|has|had|can|could|would|will|should|
   shall|may|am|you)\b`)
 
+/** Children or pets counted: "two kids", "3 cats" (a clause of its own after a comma, and said alone). */
+export const HOUSEHOLD_COUNT =
+  '(?:\\d|one|two|three|four|five|six) (?:kids|children|boys|girls|sons|daughters|grandkids|grandchildren|dogs|cats)'
+
 /** Where a sentence splits into clauses (splitClauses). */
 const CLAUSE_BREAK = new RegExp(
   ';|\\s*(?:,\\s*)?\\b(?:but|because|although|though|however|cause|cuz)\\s+|' +
@@ -94,8 +98,7 @@ const CLAUSE_BREAK = new RegExp(
     // "a lakers fan born and raised in la": where the person is from, said after who they are
     '\\s+(?=born and raised (?:in|on)\\b)(?<!\\b(?:was|were|am|is|are|i|we|and|been|me|you|he|she|they)\\s+)|' +
     // "divorced, two kids": a household counted after a comma
-    ',\\s*(?=(?:and )?(?:\\d|one|two|three|four|five|six) (?:kids|children|boys|girls|sons|daughters|grandkids|' +
-    'grandchildren|dogs|cats)\\b)|' +
+    `,\\s*(?=(?:and )?${HOUSEHOLD_COUNT}\\b)|` +
     // "hey, jefferson here, just got off work": a label that opens the message, a clause of its own
     ",(?<=^(?:[a-z'-]+,? ){0,3}[a-z'-]+ here,)\\s*|" +
     // "as a software engineer i sit all day": the role, a clause of its own as if a comma followed it
