@@ -285,4 +285,31 @@ describe('standing facts and names in chat', () => {
     expect(profile.interests.food?.map((i: { value: string }) => i.value)).toEqual(['sushi'])
     expect(profile.preferences.topics_to_avoid.map((t: { value: string }) => t.value)).toEqual(['politics'])
   })
+
+  it('reads titles, fandoms, a season away and a new job from messages, none from the assistant', async () => {
+    await post(api, 'mina', {
+      input_type: 'conversation',
+      data: chat([
+        [
+          'I just finished The Bear. I am a huge Potterhead. I coach a soccer team.',
+          'ugh, stuck in Minnesota for the winter again. just finished Crash Landing on You and I am wrecked',
+        ],
+        [
+          'My car got totaled last month. What is new?',
+          'total swiftie here lol. starting a new job as a data analyst on Monday. my car got totaled last week',
+        ],
+      ]),
+    })
+    const profile = await api.waitReady('mina')
+    const interests = Object.values(profile.interests as Record<string, { value: string }[]>)
+      .flat()
+      .map((i) => i.value)
+      .sort()
+    expect(interests).toEqual(['Crash Landing on You', 'Taylor Swift'])
+    expect(profile.core_info.location).toMatchObject({ value: 'Minnesota' })
+    expect(profile.core_info.occupation).toMatchObject({ value: 'data analyst' })
+    const events = eventsOf(profile)
+    expect(events).toContain('is starting a new job')
+    expect(events.filter((e) => e === 'their car got totaled')).toHaveLength(1)
+  })
 })

@@ -737,3 +737,67 @@ describe('messages to an assistant: the household, a diet kept, and where a job 
     expect(core('my dad was born and raised in ohio', 'location')).toBeUndefined()
   })
 })
+
+describe('messages to an assistant: titles, fandoms, seasons away and what happened to one’s things', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+  const core = (data: string, field: 'age' | 'location' | 'occupation') => x(data).core_info?.[field]?.value
+
+  it('reads a title finished or started, by its verb, and no day, holiday or schooling', () => {
+    const drama = x("just finished Crash Landing on You and I'm emotionally wrecked, what should I watch next")
+    expect(drama.interests?.movies_tv?.map((s) => s.value)).toEqual(['Crash Landing on You'])
+    expect(x('just finished reading Project Hail Mary, so good').interests?.books?.map((s) => s.value)).toEqual([
+      'Project Hail Mary',
+    ])
+    expect(values(x('been binging Severance all weekend'))).toEqual(['Severance'])
+    for (const said of [
+      'my son just finished Harry Potter',
+      'Just finished Monday’s shift, exhausted',
+      'just finished Uni and looking for work',
+      'finished Chemo last week!!',
+      'have you finished The Bear?',
+      'i finished the report',
+    ])
+      expect(values(x(said)), said).toEqual([])
+  })
+
+  it('reads the name fans of an artist or a work give themselves, and not of someone else', () => {
+    expect(x('total swiftie here lol, can you help me plan outfits?').interests?.music).toEqual([
+      { value: 'Taylor Swift', confidence: expect.any(Number) },
+    ])
+    expect(values(x("I'm a huge Potterhead"))).toEqual(['Harry Potter'])
+    expect(values(x('my sister is a huge swiftie'))).toEqual([])
+  })
+
+  it('reads a sport coached, a race trained for, and guitar taught to oneself', () => {
+    expect(values(x("I coach my son's little league team on weekends"))).toEqual(['baseball'])
+    expect(values(x("I help coach my daughter's soccer team"))).toEqual(['soccer'])
+    expect(values(x('my daughter coaches a soccer team'))).toEqual([])
+    expect(values(x('I coach my son'))).toEqual([])
+    expect(values(x('training for the Chicago marathon in October'))).toEqual(['running'])
+    expect(values(x('been teaching myself guitar for about six months'))).toEqual(['guitar'])
+  })
+
+  it('reads where the person spends a season, not a trip or a jam', () => {
+    expect(core('ugh, stuck in Minnesota for the winter again, any tips?', 'location')).toBe('Minnesota')
+    expect(core('spending the winter in Arizona with my parents', 'location')).toBe('Arizona')
+    expect(core("I'm staying in Paris for a few days", 'location')).toBeUndefined()
+    expect(core('stuck in traffic again', 'location')).toBeUndefined()
+  })
+
+  it('reads a new job starting and a move under way, each said without "I"', () => {
+    const job = 'starting a new job as a data analyst on Monday and I’m nervous'
+    expect(core(job, 'occupation')).toBe('data analyst')
+    expect(events(job)).toContain('is starting a new job')
+    expect(core('my brother is starting a new job as a chef', 'occupation')).toBeUndefined()
+    expect(events('relocating from Sydney to Melbourne for work, which suburbs are good for young families?')).toEqual([
+      'is relocating from Sydney to Melbourne for work',
+    ])
+  })
+
+  it('reads an age turning before a second thought, and what happened to the person’s car or home', () => {
+    expect(core('turning 42 next week and thinking about a career change', 'age')).toBe(41)
+    expect(events('my car got totaled last week so I’m shopping for a used one')).toEqual(['their car got totaled'])
+    expect(events('my basement flooded last night')).toEqual(['their basement flooded'])
+    expect(events("my friend's car got totaled")).toEqual([])
+  })
+})

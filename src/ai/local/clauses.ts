@@ -1,6 +1,7 @@
 // Clause shapes the rules do not read directly, rewritten into plain first-person clauses: coordinated verb
 // phrases, appositions, subjectless fragments, "my husband and i ...", adverbs after "i am".
 import { OCCUPATIONS } from './lexicon-core.js'
+import { HOBBY_AGENTS } from './lexicon-interests.js'
 import { pattern } from './regex.js'
 import { HOUSEHOLD_COUNT, singular } from './text.js'
 
@@ -75,7 +76,9 @@ const FRAGMENT_VERB = new RegExp(pattern`
   watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|replaying|playing|
   study|practice|volunteer|coach|deliver|used to|learning|teaching|trying to|do not|can not|never|been [a-z]+ing|
   been an?|been (?:vegan|vegetarian|pescatarian|sober|married|single|divorced|retired)|
-  training for|training to|getting (?:married|engaged|divorced)|(?:going|heading|flying|moving|relocating) to)
+  training for|training to|getting (?:married|engaged|divorced)|(?:going|heading|flying|moving|relocating) to|
+  (?:moving|relocating) from [a-z]+(?: [a-z]+){0,2}? to|spending (?:the|this) (?:winter|summer|year|semester)|
+  (?:starting|beginning) (?:a |my )?new (?:job|role|position|career))
   \s+(?!is\b|are\b|was\b)`)
 /** A past event said without "i": "just got back from a trip to japan", "finished my degree last month". */
 const FRAGMENT_PAST = new RegExp(pattern`^(?:got(?! to\b)|came back|went|visited|finished|started|bought|graduated|
@@ -87,7 +90,8 @@ const FRAGMENT_STATE = new RegExp(pattern`
   ^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|
   (?:huge|big|massive|die[- ]hard|avid|lifelong|long[- ]time) [a-z0-9][a-z0-9'&-]*(?: [a-z0-9][a-z0-9'&-]*)?
   \s(?:fan|supporter)|
-  currently|living in|based in|originally from|from|married|single|divorced|retired|vegan|vegetarian|proud|obsessed|
+  currently|living in|based in|stuck in|staying in|originally from|from|married|single|divorced|retired|vegan|
+  vegetarian|proud|obsessed|
   addicted|(?:(?:a|an) )?(?=\S+ (?:by day|by trade|by profession))|working (?:as|at|in|for)|in (?=[a-z]+$)|
   thinking (?:about|of)|(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of|more of an?|
   (?:so |really |super |very )?(?:stressed|exhausted|anxious|nervous|worried|burned out|burnt out)|
@@ -99,7 +103,7 @@ const ROLE_WITHOUT_ARTICLE = new RegExp(pattern`^(?=(?:proud )?(?:mom|mum|dad|mo
  * "nurse here", "retired teacher here", "freelance graphic designer": a job said as a label; 1 the job, which must end
  * in a known occupation.
  */
-const ROLE_LABEL = new RegExp(pattern`^((?:[a-z'-]+ ){0,2}[a-z'-]+) here(?=,|$)|
+const ROLE_LABEL = new RegExp(pattern`^((?:[a-z'-]+ ){0,2}[a-z'-]+) here(?=,|$| lol\b| haha\b)|
   ^((?:freelance|self-employed|retired|stay at home|stay-at-home|[a-z]+-based) (?:[a-z'-]+ ){0,2}[a-z'-]+)
   (?=,|$| of )|
   ^((?:[a-z'-]+ ){0,2}[a-z'-]+)(?= (?:at|in|for) [a-z])`)
@@ -177,6 +181,9 @@ export function fragmentClause(text: string): string | undefined {
   // "seattle-based dev here": the job, and where it is done
   const based = job ? /^([a-z]+)-based (.+)$/.exec(job) : null
   const role = based ? based[2]!.replace(/\bdev$/, 'developer') : job
+  // "total swiftie here", "avid reader here": a pastime said as a label
+  if (label?.[1] && !DETERMINER_FIRST.test(label[1]) && HOBBY_AGENTS[singular(label[1].split(' ').at(-1)!)])
+    return `i am a ${label[1]}${text.slice(label[0].length).replace(/^ (?:lol|haha)\b/, '')}`
   if (role && !DETERMINER_FIRST.test(role) && isJobTitle(role)) {
     const where = based ? ` based in ${based[1]}` : ''
     return `i am ${/^[aeiou]/.test(role) ? 'an' : 'a'} ${role}${where}${text.slice(label![0].length)}`

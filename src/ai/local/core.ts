@@ -323,6 +323,13 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
   // i live", "we are from alabama", "i have never left ohio" (strict: only what reads as a place)
   ['location.am-in', rx`\\bi am ${ADV}(?:now |currently |still )?(?:in|near|outside(?: of)?) (.+)$`, 0.6, 'strict'],
   ['location.here-in', /\bhere in (.+)$/, 0.65, 'strict'],
+  // "stuck in minnesota for the winter", "spending the winter in arizona": where the person is for a season
+  [
+    'location.staying-in',
+    rx`\\bi am ${ADV}(?:staying|stuck|spending (?:the|this) (?:winter|summer|year|semester)) (?:in|at) (.+)$`,
+    0.55,
+    'known',
+  ],
   // "hiking around my native colorado", "just here at my house in michigan"
   [
     'location.my-native',
@@ -419,6 +426,7 @@ const NEEDS: Partial<Record<RuleId, string>> = {
 const TRIP_SENSITIVE = new Set<RuleId>([
   'location.am-in',
   'location.here-in',
+  'location.staying-in',
   'location.work-at-in',
   'location.been-in-for',
   'location.working-from',

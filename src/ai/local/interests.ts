@@ -299,7 +299,7 @@ const I_CAN_DO = new RegExp(
 )
 /** "i am training for a marathon": the event (1). */
 const TRAINING_FOR = new RegExp(
-  `\\bi (?:am|have been) ${ADV}training for (?:a |an |my (?:first |next )?)?` +
+  `\\bi (?:am|have been) ${ADV}training for (?:a |an |the |my (?:first |next )?)?(?:[a-z]+ ){0,2}?` +
     '(marathon|half marathon|triathlon|ironman|5k|10k|race|bike race|swim meet)\\b',
 )
 /** "i love spending time with my family": who with (1). */
@@ -346,6 +346,10 @@ const DO_A_LOT_OF = new RegExp(
   `\\bi ${ADV}(?:do|have done|have been doing) (?:a lot of|lots of|a bit of|a little|some|plenty of|tons of|` +
     'a ton of|loads of|quite a bit of|quite a lot of) ([a-z]+ing\\b.*)$',
 )
+/** "i coach my son's little league team", "i help coach a soccer team": the sport (1), before "team". */
+const COACH_TEAM = new RegExp(pattern`\bi ${ADV}(?:coach|am coaching|have been coaching|have coached|coached|help coach|
+  helped coach|am an assistant coach for|volunteer as (?:a |an )?(?:assistant )?coach for) (?:my [a-z]+'s |our |a |an |
+  the |my [a-z]+ )?((?:[a-z-]+ ){1,2}?)teams?\b`)
 /** "i run a small youtube channel about woodworking": what it is about (1). */
 const CHANNEL_ABOUT = new RegExp(
   `\\bi ${ADV}(?:run|have|started|host|make|write|am starting|am running) (?:a |an |my (?:own )?|our )` +
@@ -357,6 +361,7 @@ const KNOWN_ACTIVITY: [RegExp, number, RuleId][] = [
   // what a channel or a blog is about is what its maker cares about
   [CHANNEL_ABOUT, 0.75, 'interest.channel-about'],
   [DO_A_LOT_OF, 0.8, 'interest.do-a-lot-of'],
+  [COACH_TEAM, 0.7, 'interest.coach-team'],
 ]
 /** "i took up knitting": what (1). */
 const TOOK_UP = new RegExp(
@@ -445,13 +450,42 @@ export function titleAt(object: string, ctx: RuleContext): string | undefined {
   return ctx.cases.restore(title.join(' '))
 }
 
+/** "i am learning spanish", "been teaching myself guitar": what (1). */
+const LEARNING = new RegExp(pattern`\bi ${ADV}(?:am learning|have been learning|am studying|learn|
+  (?:am|have been) teaching myself|taught myself|teach myself) (.+)$`)
+
 /** "i play", "i have been replaying", "been playing" (a fragment): the game or the sport played (1). */
-const PLAYING = rx`\\bi ${ADV}(?:play|am playing|have been playing|have played for|am replaying|have been replaying|
-  replay|been playing|been replaying|playing|replaying)\\s+(.+)$`
+const PLAYING = new RegExp(pattern`\bi ${ADV}(?:play|am playing|have been playing|have played for|am replaying|
+  have been replaying|replay|been playing|been replaying|playing|replaying)\s+(.+)$`)
 
 /** "i watch", "i have been rewatching", "been watching" (a fragment): what is watched (1). */
-const WATCHING = rx`\\bi ${ADV}(?:watch|am watching|have been watching|been watching|rewatch|am rewatching|
-  have been rewatching|been rewatching|binge watch|binge)\\s+(.+)$`
+const WATCHING = new RegExp(pattern`\bi ${ADV}(?:watch|am watching|have been watching|been watching|rewatch|
+  am rewatching|have been rewatching|been rewatching|binge[- ]watch|binge|
+  (?:am|have been) (?:binging|bingeing|binge[- ]watching))
+  \s+(.+)$`)
+
+/**
+ * "just finished Crash Landing on You", "started reading Project Hail Mary": a title written as one after a verb of
+ * getting through it; 1 the medium's verb, if said, 2 the object.
+ */
+const FINISHED_TITLE =
+  new RegExp(pattern`(?:^|\bi ${ADV}(?:have )?)(?:just |finally )?(?:(?:finished|started) (watching|
+  reading|playing|listening to)|finished)\s+(.+)$`)
+/**
+ * Capitalised words that open no title: days, months, holidays, schooling and treatment ("finished Christmas shopping",
+ * "finished Uni").
+ */
+const NOT_A_TITLE = new RegExp(pattern`^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|
+  march|april|may|june|july|august|september|october|november|december|christmas|thanksgiving|easter|halloween|
+  hanukkah|diwali|eid|ramadan|new year|school|high school|college|uni|university|grad school|med school|law school|
+  chemo|chemotherapy|radiation|rehab|therapy|work|year \d+|grade \d+)\b`)
+/** The category of a title by the verb said before it. */
+const TITLE_CATEGORY: Record<string, string> = {
+  watching: 'movies_tv',
+  reading: 'books',
+  playing: 'hobbies',
+  'listening to': 'music',
+}
 
 /** "weekends are for fishing", "sundays are for football": what the time is kept for (1). */
 const TIME_IS_FOR = new RegExp(pattern`^(?:my |most )?(?:weekends|saturdays|sundays|evenings|mornings|nights|
@@ -478,6 +512,11 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     if (title) ctx.acc.addInterest('hobbies', title, 0.6, 'interest.play-title', match)
     else addItems(items, ctx, 0.85, 'interest.play', match)
   }
+  match = FINISHED_TITLE.exec(text)
+  const finished = match ? titleAt(match[2]!, ctx) : undefined
+  // a title, not a day or a holiday ("finished Christmas shopping")
+  if (match && finished && !NOT_A_TITLE.test(finished.toLowerCase()))
+    ctx.acc.addInterest(TITLE_CATEGORY[match[1] ?? 'watching']!, finished, 0.55, 'interest.finished-title', match)
   match = rx`\\bi ${ADV}(?:listen|am listening|have been listening|been listening)\\s+to\\s+(.+)$`.exec(text)
   if (match) addItems(interpretObject(match[1], 'listen'), ctx, 0.85, 'interest.listen-to', match)
   match = WATCHING.exec(text)
@@ -510,7 +549,9 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     const found = known.exec(text)
     if (found)
       addItems(
-        interpretObject(found[1]!).filter((item) => item.weight === 1),
+        interpretObject(found[1]!.replace(/\b(?:little league|t-ball|tee ball)\b/, 'baseball')).filter(
+          (item) => item.weight === 1,
+        ),
         ctx,
         confidence,
         rule,
@@ -661,7 +702,7 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
       : classifyNoun(subject, 'hobbies', 0.8)
     if (hit) ctx.acc.addInterest(hit.category, hit.value, 0.8, 'interest.take-lessons', match)
   }
-  match = rx`\\bi ${ADV}(?:am learning|have been learning|am studying|learn) (.+)$`.exec(text)
+  match = LEARNING.exec(text)
   if (match) {
     const to = /^(?:how )?to\s+([a-z]+)\s*(.*)$/.exec(match[1])
     addItems(

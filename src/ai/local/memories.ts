@@ -160,6 +160,17 @@ const FAMILY_EVENT = new RegExp(pattern`
   partner|fiance|fiancee|mom|dad|mother|father|brother|sister|grandma|grandpa|best friend) (?:just |finally )?
   (?:broke (?:his|her|their) [a-z]+|proposed|won [a-z]+|graduated|retired|got (?:married|engaged|promoted))\b`)
 
+/**
+ * Something that happened to what the person owns or lives in: "my car got totaled", "my basement flooded"; 0 the
+ * event itself, without what the clause goes on to say.
+ */
+const POSSESSION_EVENT = new RegExp(pattern`
+  \bmy (?:(?:new|old|first) )?(?:car|truck|van|bike|motorcycle|house|home|apartment|flat|basement|phone|laptop|wallet|
+  purse|bag|garage|roof|kitchen) (?:just )?(?:got|was|has been) (?:totaled|totalled|stolen|broken into|towed|flooded|
+  repossessed|wrecked|burglarized|burgled|robbed|vandalized|destroyed|damaged|hacked|hit|rear[- ]ended|keyed)\b|
+  \bmy (?:house|home|apartment|flat|basement|garage|kitchen) (?:just )?(?:flooded|burned down|burnt down|caught fire)
+  \b|\bmy (?:car|truck|van) (?:just )?(?:broke down|died)\b`)
+
 /** A doubt added after a comma, which is no part of the event: "started at a diner, not sure my position yet". */
 const HEDGED_TAIL =
   /,\s*(?:not sure|unsure|maybe|probably|perhaps|i think|i guess|i suppose|i believe|fingers crossed|wish me luck)\b.*$/
@@ -271,8 +282,9 @@ const UNDER_WAY = new RegExp(pattern`^(?:i (?:just )?(?:found out|learned|heard)
   food truck|nonprofit|charity|startup|firm|agency|daycare)|(?:starting|beginning) (?:a |my )?new (?:job|career|
   position|role)|(?:getting|going through) (?:a divorce|divorced|married|
   engaged|separated|a separation|a breakup|promoted|a promotion|chemo|chemotherapy|radiation|dialysis|rehab|therapy|
-  menopause)|(?:moving|relocating) (?:abroad|overseas|back home|out of state|to [a-z]+(?: [a-z]+){0,2}?)|retiring|
-  graduating)(?=$| (?:and|but|so|because|soon|now|finally|too|again|this|next|in|on|with|after|from)\b)`)
+  menopause)|(?:moving|relocating) (?:from [a-z]+(?: [a-z]+){0,2}? )?(?:abroad|overseas|back home|out of state|
+  to [a-z]+(?: [a-z]+){0,2}?)|retiring|
+  graduating)(?=$| (?:and|but|so|because|soon|now|finally|too|again|this|next|in|on|with|after|from|as)\b)`)
 
 function ruleUnderWay(text: string, ctx: RuleContext): boolean {
   const match = UNDER_WAY.exec(text)
@@ -374,6 +386,17 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
       { event, ...(date ? { date } : {}), importance: 'high', confidence: 0.85 },
       'memory.family-event',
       fam,
+    )
+    return
+  }
+  const lost = POSSESSION_EVENT.exec(text)
+  if (lost) {
+    const date = dateOf(text, ref)
+    const event = ownWordsInThirdPerson(lost[0].replace(/^my /, 'their ').replace(/ just /, ' '))
+    ctx.acc.addMemory(
+      { event, ...(date ? { date } : {}), importance: 'medium', confidence: 0.8 },
+      'memory.possession-event',
+      lost,
     )
     return
   }

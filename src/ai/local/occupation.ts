@@ -266,9 +266,10 @@ function workplace(phrase: string): string | undefined {
   if (/^\d+(?::\d\d)?(?: ?[ap]\.?m\.?| ?o'clock)?$/.test(place)) return undefined
   return place
 }
-/** "i got a new job as a cook": what follows "job" (1). */
+/** "i got a new job as a cook", "i am starting a new job as a nurse on monday": what follows "job" (1). */
 const GOT_A_JOB = new RegExp(
-  `\\bi ${ADV}(?:got|landed|found|started|have) a (?:new |part[- ]time |full[- ]time |second )?job ` +
+  `\\bi ${ADV}(?:got|landed|found|started|have|am starting|start|will start|am beginning) (?:a|my) ` +
+    '(?:new |part[- ]time |full[- ]time |second )?(?:job|role|position) ' +
     '(?:working |as (?:a |an )?)?(.+)$',
 )
 /** "the gas station where i work", "a museum that i work at": the place with its article (1). */

@@ -64,6 +64,7 @@ const RULES = {
   'location.moved-from': '"I moved here from X", "I came from X", with no place moved to (weak)',
   'location.born-in': '"I was born in X" (weak)',
   'location.am-in': '"I am (now) in X": only what reads as a place',
+  'location.staying-in': '"stuck in X for the winter", "spending the winter in X": a known place, not a trip (weak)',
   'location.here-in': '"here in X"',
   'location.my-native': '"around my native Colorado", "my hometown of Leeds"',
   'location.my-home-in': '"here at my house in Michigan"',
@@ -130,6 +131,8 @@ const RULES = {
   'interest.time-kept-for': '"weekends are for fishing", "you\'ll find me on the lake fishing"',
   'interest.watch': '"I watch X" -> movies/tv or sports',
   'interest.watch-title': '"been watching The Bear": a title written as one -> movies/tv (weak)',
+  'interest.finished-title':
+    '"just finished Crash Landing on You", "started reading Dune": a title written as one, by its verb (weak)',
   'interest.read': '"I read (X)" -> books',
   'interest.collect': '"I collect X" -> collecting X',
   'interest.eat-drink': '"I eat / drink X" -> food (weak)',
@@ -147,6 +150,7 @@ const RULES = {
   'interest.saw-in-concert': '"I saw X in concert" -> music: X',
   'interest.concert-of': '"I am going to a Taylor Swift concert" -> music: Taylor Swift',
   'interest.do-a-lot-of': '"I do a lot of hiking" -> hobbies: hiking (an activity the lexicons know)',
+  'interest.coach-team': '"I coach my son\'s little league team" -> sports: baseball (a sport the lexicons know)',
   'interest.channel-about': '"I run a small YouTube channel about woodworking" -> hobbies: woodworking',
   'interest.take-lessons': '"I take piano lessons"',
   'interest.learning': '"I am learning (to) X"',
@@ -174,6 +178,7 @@ const RULES = {
   'personality.afraid-of': '"I am afraid of X" -> a topic to avoid (weak)',
   // memories
   'memory.family-event': '"my son was born ...", "my father passed away ..."',
+  'memory.possession-event': '"my car got totaled", "my basement flooded": what happened to what the person owns',
   'memory.past-event': 'a past-tense event ("I graduated in 2015", "we got married"), importance from its words',
   'memory.used-to': '"I used to X" (low importance)',
   'memory.expecting': '"we are expecting twins", "I am pregnant": dated at the time said',

@@ -89,7 +89,7 @@ export const HOUSEHOLD_COUNT =
 /** Where a sentence splits into clauses (splitClauses). */
 const CLAUSE_BREAK = new RegExp(
   ';|\\s*(?:,\\s*)?\\b(?:but|because|although|though|however|cause|cuz)\\s+|' +
-    `,\\s*(?=(?:and |so |then |plus |now |but now )?(?:${SUBJECT_START}|what|how|where|who|why|when|` +
+    `,\\s*(?=(?:and |so |then |plus |now |but now )?(?:${SUBJECT_START}|what|how|where|who|why|when|which|` +
     'do|does|did|are|is|have|can|could|would|should|will|any|anything|anyone|best|ideas?|tips|advice|' +
     'suggestions?|recommendations?|thoughts)\\b)|' +
     // "i love to go rock climbing my fav summer activity": a comment on the activity, run on without a comma
@@ -108,6 +108,8 @@ const CLAUSE_BREAK = new RegExp(
     '(?:but |and )?(?:now|currently) (?:in|an?)\\b)|' +
     // "i am retired, used to be a pilot", "just moved here, do not speak german yet"
     ',\\s*(?=(?:used to|do not|did not|can not|have never|never|thinking about|thinking of) [a-z])|' +
+    // "turning 42 next week and thinking about a career change": a second thought, hedged on its own
+    ',?\\s+and\\s+(?=(?:thinking|wondering|hoping|planning) (?:about|of|if|whether|to) [a-z])|' +
     ',\\s*(?=(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of\\b|more of an?\\b)|' +
     // "i am learning the piano, started last month": a second event said without "i"
     ',\\s*(?=(?:just )?(?:started|began|finished|quit|moved) [a-z]|been [a-z]+ing\\b)|' +
@@ -250,7 +252,8 @@ function splitCondition(part: string): string[] {
 const INTERJECTION = new RegExp(pattern`
   ^(?:(?:yes|yeah|yep|yup|no(?=[,!.]|\s+(?:i|we|it|that|this|not|thanks|way)\b)|nope|nah|well|oh|ah|aw|wow|lol|
   haha|hahaha|hehe|hey|hi|hello|ok|okay|sure|so|and|but|also|actually|honestly|cool|nice|great|awesome|really|hmm|
-  um|uh|true|same|me too|wow|oh well|anyway|anyways|plus|then|now|though|that is cool|that is great|
+  um|uh|ugh|ughh|omg|oof|welp|sigh|yikes|phew|true|same|me too|wow|oh well|anyway|anyways|plus|then|now|though|
+  that is cool|that is great|
   that is awesome|that is nice|sounds fun)(?:[,!.]+\s*|\s+)|i see[,!.]+\s+)+`)
 
 /**
