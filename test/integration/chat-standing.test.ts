@@ -312,4 +312,22 @@ describe('standing facts and names in chat', () => {
     expect(events).toContain('is starting a new job')
     expect(events.filter((e) => e === 'their car got totaled')).toHaveLength(1)
   })
+
+  it('reads a business run, a place left for and a degree as a role, none of the assistant’s', async () => {
+    await post(api, 'teo', {
+      input_type: 'conversation',
+      data: chat([
+        [
+          'I left Boston for Miami and I run my own bakery. Where are you?',
+          'we left Seattle for Portland two years ago and honestly the rent is not much better',
+        ],
+        ['Are you working?', 'been running my own electrical business for 10 years'],
+      ]),
+    })
+    const profile = await api.waitReady('teo')
+    expect(profile.core_info.location).toMatchObject({ value: 'Portland' })
+    expect(profile.core_info.occupation).toMatchObject({ value: 'electrical business owner' })
+    expect(Object.keys(profile.interests)).toEqual([])
+    expect(eventsOf(profile).join(' ')).not.toMatch(/Boston|Miami|bakery/)
+  })
 })

@@ -801,3 +801,35 @@ describe('messages to an assistant: titles, fandoms, seasons away and what happe
     expect(events("my friend's car got totaled")).toEqual([])
   })
 })
+
+describe('messages to an assistant: a business run, a degree as a role, a place left for another', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+  const core = (data: string, field: 'age' | 'location' | 'occupation') => x(data).core_info?.[field]?.value
+
+  it('reads a business run for years as the job, not a pastime of running', () => {
+    const said = 'been running my own electrical business for 10 years'
+    expect([core(said, 'occupation'), values(x(said))]).toEqual(['electrical business owner', []])
+    expect(core('I have been running a small cafe', 'occupation')).toBe('cafe owner')
+    expect(values(x('I have been running a lot lately'))).toEqual(['running'])
+    expect(values(x('I have been traveling the world'))).toEqual(['traveling'])
+  })
+
+  it('reads a degree said as a role, and an age that opens a message', () => {
+    expect(core('3rd year PhD in marine biology, my advisor wants a draft by friday', 'occupation')).toBe(
+      'graduate student',
+    )
+    expect(core('19 and still no idea what to major in', 'age')).toBe(19)
+    expect(core('10 and 12 are my lucky numbers', 'age')).toBeUndefined()
+    expect(core('5, and still going', 'age')).toBeUndefined()
+  })
+
+  it('reads the place left for, and ends the event before a remark on something else', () => {
+    const moved = 'we left Seattle for Portland two years ago and honestly the rent is not much better'
+    expect(core(moved, 'location')).toBe('Portland')
+    expect(events(moved)).toEqual(['left Seattle for Portland'])
+    expect(core('I left Google for a startup', 'location')).toBeUndefined()
+    expect(events('I have way too many houseplants, like 40, and the monstera is dying')).toEqual([
+      'has too many houseplants',
+    ])
+  })
+})

@@ -137,6 +137,14 @@ const AGE_RULES: [RuleId, RegExp, number, boolean][] = [
   ['age.at-n', rx`^(?:even )?at ${AGE}(?= (?:i\\b|,))`, 0.7, true],
   ['age.being-n', rx`\\bbeing ${AGE}(?= (?:and|,|years?)\\b|$)`, 0.7, true],
   ['age.turning', rx`^turning ${AGE}\\b`, 0.6, true],
+  // "19 and still no idea what to major in", "34, single and loving it": an age that opens a message
+  [
+    'age.n-and',
+    new RegExp(pattern`^${AGE},? (?:and )?(?:still|already|just|newly|recently|single|married|divorced|retired|never|
+      living|working|unemployed|broke|i am|i have|i still)\b`),
+    0.6,
+    true,
+  ],
   // "27f, looking for advice", "(34m)": age and sex as forums write them
   ['age.n-sex', rx`^\\(?${AGE} ?/?[fm]\\)?(?=$|[ ,.:])`, 0.85, true],
 ]
@@ -301,6 +309,8 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
     0.85,
     'strict',
   ],
+  // "we left seattle for portland": where they went
+  ['location.left-for', rx`\\b(?:i|we) ${ADV}left (?:[a-z.'-]+ ){1,3}?for (.+)$`, 0.8, 'strict'],
   ['location.am-from', rx`\\bi am ${ADV}(?<!originally )from (.+)$`, 0.8, 'strict'],
   // "i'm in dublin but originally from lagos": where the person came from, weaker than where they are now (am-in)
   ['location.originally-from', rx`\\bi am ${ADV}originally from (.+)$`, 0.5, 'strict'],
@@ -468,7 +478,8 @@ const PARTICIPLE_AFTER_PLACE = new RegExp(pattern`
 /** "texas last year", "paris right now": a time after the place. */
 const TIME_AFTER_PLACE = new RegExp(pattern`
   \b(?:(?:last|this|next) (?:year|month|week|summer|winter|spring|fall|morning|evening)|
-  \d+ (?:years?|months?|weeks?) ago|a (?:year|month|while) ago|recently|right now|at the moment|today|tonight|tomorrow|
+  (?:\d+|a few|a couple of|several|two|three|four|five|six|seven|eight|nine|ten) (?:years?|months?|weeks?) ago|
+  a (?:year|month|while) ago|recently|right now|at the moment|today|tonight|tomorrow|
   yesterday|lately|these days)\b.*$|
   \s(?:in|on|since|until|by|last|this|next) (?:january|february|march|april|may|june|july|august|september|october|
   november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*$`)
@@ -506,6 +517,8 @@ export function placeOf(raw: string, mode: PlaceMode, ctx: RuleContext): { value
     .replace(/\s+(?:i|we|you|he|she|they)\s.*$/, '')
     // "ohio working as a doctor": a participle goes on about something else
     .replace(PARTICIPLE_AFTER_PLACE, '')
+    // "portland two years ago and ...": a time, before the phrase's end is looked for
+    .replace(TIME_AFTER_PLACE, '')
   // "austin, texas" / "paris, france": keep "X, Y" when the pair reads as places
   const pair = /^([a-z .'-]+?),\s*([a-z .'-]+?)(?:$|[,.!?]|\s(?:and|but|with|for|since|far|from|near)\b)/.exec(place)
   const pairPlaces = pair ? placesIn(`${pair[1]}, ${pair[2]}`) : []

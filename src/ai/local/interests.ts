@@ -297,6 +297,10 @@ const I_CAN_DO = new RegExp(
   `\\bi ${ADV}(?:can|could always|know how to|am able to|am good at|am great at) ` +
     `(${ACTIVITY_VERBS})(?:ing)?\\b(.*)$`,
 )
+/** What one runs as work, not for sport: "my own business", "a small cafe", "the household". */
+const RUN_AT_WORK = new RegExp(pattern`^(?:my|our|a|an|the) (?:own )?(?:[a-z-]+ ){0,2}(?:business|company|shop|store|
+  restaurant|cafe|bar|farm|team|household|house|errands|department|office|practice|firm|clinic|channel|blog|podcast|
+  campaign|show|site|website|bakery|salon|studio|agency|startup)\b`)
 /** "i am training for a marathon": the event (1). */
 const TRAINING_FOR = new RegExp(
   `\\bi (?:am|have been) ${ADV}training for (?:a |an |the |my (?:first |next )?)?(?:[a-z]+ ){0,2}?` +
@@ -624,7 +628,14 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     )
   }
   match = HAVE_BEEN_DOING.exec(text)
-  if (match && !clause.negated && !/\b(?:for a living|to pay|right now|at the moment|today|tonight)\b/.test(text)) {
+  // "i have been running my own business": what is run is work, no pastime of running
+  const managed = match?.[1] === 'running' && RUN_AT_WORK.test(text.slice(match.index + match[0].length).trim())
+  if (
+    match &&
+    !managed &&
+    !clause.negated &&
+    !/\b(?:for a living|to pay|right now|at the moment|today|tonight)\b/.test(text)
+  ) {
     const activity = match[1]
     const hit = lookup(activity)
     if (hit && hit.category !== 'other' && hit.term === activity)

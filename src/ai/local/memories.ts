@@ -177,8 +177,8 @@ const HEDGED_TAIL =
 /** What followed from the event, which is no part of it: "got laid off last month so money is tight". */
 const CONSEQUENCE = /\sso\s(?=(?:i|we|you|he|she|they|it|that|this|my|our|the|money|things|now|there)\b).*$/
 /** A statement of another subject joined by "and": "moved to austin in march and the heat is brutal". */
-const AND_ANOTHER =
-  /\sand (?:the [a-z]+|it|that|this|there|he|she|they|you) (?:is|are|was|were|has|had|will|would)\b.*$/
+const AND_ANOTHER = new RegExp(pattern`\sand (?:honestly |really |now |so |yet |still )?(?:the [a-z]+|it|that|this|
+  there|he|she|they|you) (?:is|are|was|were|has|had|will|would)\b.*$`)
 /** What holds now, after an event: "was born and raised in texas, now stuck in minnesota". */
 const NOW_AFTER = /,\s*(?:but |and )?now\b.*$/
 /**

@@ -51,6 +51,10 @@ const plainNoun = (wordTags: readonly string[]) => wordTags.includes('Noun') && 
 /** Whether a word read alone is a noun and no adjective ("animal", not "civil" or "good"). */
 const nounAlone = (word: string) => plainNoun(termsOf(word)[0]?.tags ?? [])
 
+/** "phd in marine biology", "3rd year phd", "masters candidate": a degree under way said as a role. */
+const DEGREE_AS_ROLE = new RegExp(pattern`^(?:(?:first|second|third|fourth|fifth|final|last|\d(?:st|nd|rd|th))[- ]year
+  \s)?(?:phd|doctoral|doctorate|masters|master's|mba)(?: (?:candidate|researcher))?(?: (?:in|at) [a-z].*)?$`)
+
 /** Reads an occupation out of a noun phrase ("retired school teacher from ohio" -> "retired school teacher"). */
 export function occupationFrom(phrase: string, strict: boolean): Finding | undefined {
   if (/^stay[- ]at[- ]home\b/.test(phrase)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
@@ -67,6 +71,8 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
     .replace(/(?<=\S) techs?$/, ' technician')
     .replace(/^(?:rn|np|lpn|cna|swe)$/, (short) => SHORT_JOBS[short]!)
   if (/^stay[- ]at[- ]home\b/.test(cleaned)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
+  // "a 3rd year phd in marine biology": a degree under way said as a role
+  if (DEGREE_AS_ROLE.test(cleaned)) return { kind: 'job', value: 'graduate student', conf: 0.8 }
   if (/^(?:housewife|homemaker|house wife|househusband)$/.test(cleaned))
     return { kind: 'job', value: 'homemaker', conf: 0.85 }
   const words = cleaned.split(' ').filter(Boolean).slice(0, 6)
@@ -223,9 +229,9 @@ const PROFESSIONALLY = new RegExp(
 )
 /** "i run a small bakery": the verb (1) and the business (2). */
 const RUN_A_BUSINESS = new RegExp(
-  `\\bi ${ADV}(run|own|manage|have|opened|started|co-own|operate) ` +
+  `\\bi ${ADV}(run|own|manage|have|opened|started|co-own|operate|have been running|have run|have owned) ` +
     '(?:a |an |my own |our own |the |a small |my |our )(?:small |little |local |family |online |own )*' +
-    "([a-z&' -]+)$",
+    "([a-z0-9&' -]+)$",
 )
 /** "i work the night shift at a hospital": the preposition (1) and the place (2). */
 const WORK_AT = new RegExp(
@@ -290,6 +296,23 @@ function studentAt(schoolOrDegree: string): string {
   if (/med/.test(schoolOrDegree)) return 'medical student'
   if (/law/.test(schoolOrDegree)) return 'law student'
   return 'college student'
+}
+
+/**
+ * The business a phrase opens with, with at most two words that say what kind ("electrical business for 10 years" ->
+ * "electrical business"), or undefined.
+ */
+function businessAt(phrase: string): string | undefined {
+  const words = phrase.split(' ')
+  for (let skip = 0; skip <= 2 && skip < words.length; skip++) {
+    if (skip && /^(?:for|in|at|with|and|of|to|from|on|since|that|which)$/.test(words[skip - 1]!)) return undefined
+    const rest = words.slice(skip).join(' ')
+    const biz = [...BUSINESSES]
+      .filter((b) => rest === b || rest.startsWith(b + ' '))
+      .sort((a, b) => b.length - a.length)[0]
+    if (biz) return [...words.slice(0, skip), biz].join(' ')
+  }
+  return undefined
 }
 
 export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
@@ -411,9 +434,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   }
   match = RUN_A_BUSINESS.exec(text)
   if (match) {
-    const biz = [...BUSINESSES]
-      .filter((b) => match![2] === b || match![2].startsWith(b + ' '))
-      .sort((a, b) => b.length - a.length)[0]
+    const biz = businessAt(match[2]!)
     if (biz && !(match[1] === 'have' && !/\bmy own\b/.test(text))) {
       ctx.acc.setCore(
         'occupation',

@@ -29,6 +29,7 @@ const RULES = {
   'age.birthday': '"my 40th birthday", plus the years since when it says "ten years ago" (weak)',
   'age.at-n': '"at 24 I ..." at the start of a clause (weak)',
   'age.being-n': '"being 13 and all" (weak)',
+  'age.n-and': '"19 and still no idea what to major in": a number that opens a message, before a state (weak)',
   'age.turning': '"turning 40 is ..." at the start of a clause: a year less (weak)',
   'age.n-sex': '"27f, looking for advice", "(34m)": the age before a sex, as forums write them',
   // core_info.gender
@@ -55,6 +56,7 @@ const RULES = {
   'location.we-live-in': '"we live in X", "my family and I live in X": a place the lexicon knows (0.75)',
   'location.never-been-outside': '"I have never been outside of X"',
   'location.moved-to': '"I moved to X", "I moved from Y to X", "I just relocated to X"',
+  'location.left-for': '"we left Seattle for Portland" -> Portland',
   'location.am-from': '"I am from X"',
   'location.originally-from': '"I\'m originally from X": where the person came from (weaker than where they are)',
   'location.come-from': '"I come from X"',

@@ -432,7 +432,8 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
     if (before.memory) return
     const had = has[1]!
     if (PARTICIPLE.test(had) || NOT_HAD.test(had)) return
-    const phrase = factPhrase(had)
+    // "i have way too many houseplants": "way" says how many, it is no thing had
+    const phrase = factPhrase(had.replace(/^way (?=too (?:many|much)\b)/, ''))
     if (phrase) add(ctx, `has ${phrase}`, 'memory.has', has)
     return
   }
