@@ -330,4 +330,27 @@ describe('standing facts and names in chat', () => {
     expect(Object.keys(profile.interests)).toEqual([])
     expect(eventsOf(profile).join(' ')).not.toMatch(/Boston|Miami|bakery/)
   })
+
+  it('dates events told with a weekday or a month by the time of their turn, and not the assistant’s', async () => {
+    await post(api, 'lena', {
+      input_type: 'conversation',
+      data: chat(
+        [
+          [
+            'I went to a concert last Friday. Any plans?',
+            'I ran a charity race for mental health last Saturday, it felt amazing to give back.',
+          ],
+          ['Anything else new?', 'I broke my ankle skiing in January and I am still on crutches.'],
+        ],
+        ['2024-06-15T12:00:00Z', '2024-06-20T12:00:00Z'],
+      ),
+    })
+    const profile = await api.waitReady('lena')
+    const dated = profile.memories.filter((m: Memory) => m.date).map((m: Memory) => [m.event, m.date])
+    expect(dated.sort()).toEqual([
+      ['broke their ankle skiing in January', '2024-01-01'],
+      ['ran a charity race for mental health', '2024-06-08'],
+    ])
+    expect(eventsOf(profile).join(' ')).not.toMatch(/concert/)
+  })
 })

@@ -430,10 +430,13 @@ describe('memories', () => {
     expect((used.user + used.system) / 1e6).toBeLessThan(5)
   })
 
-  it('gives no date when chrono does not know the year', () => {
-    const m = x('I broke my arm in April.').memories?.[0]
-    expect(m?.event).toBe('broke their arm in April')
-    expect(m?.date).toBeUndefined()
+  it('dates a past event by a bare month or weekday, and no plan', () => {
+    const first = (t: string) => x(t).memories?.[0]
+    expect(first('I broke my arm in April.')).toMatchObject({ event: 'broke their arm in April', date: '2024-04-01' })
+    expect(first('I broke my arm in December.')?.date).toBe('2023-12-01')
+    expect(first('I ran a charity race last Saturday.')).toMatchObject({ event: 'ran a charity race' })
+    expect(first('I used to hike in April')?.date).toBeUndefined()
+    expect(first('I am getting married in April')?.date).not.toBe('2024-04-01')
   })
 
   it('reads a duration as no date ("for 15 years"), and dates no past event after the reference', () => {

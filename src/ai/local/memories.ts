@@ -4,8 +4,9 @@
 // Dates: chrono-node, relative to the injected reference date. A date is recorded only when the year is known
 // (stated, or implied by a relative expression such as "last year" or "two months ago"); month and day that
 // chrono merely guessed are replaced by 01 ("in 2015" -> 2015-01-01, "in March 2020" -> 2020-03-01). A bare
-// month or weekday ("in April") gives no date. chrono ignores a bare year ("in 2015"), so a year on its own
-// (1900 .. reference year + 10) is read by a regex.
+// month or weekday dates only an event told in the past tense (pastDateOf): "I broke my arm in April" said in June
+// 2024 gives 2024-04-01, "last Saturday" the Saturday before. chrono ignores a bare year ("in 2015"), so a year on its
+// own (1900 .. reference year + 10) is read by a regex.
 import * as chrono from 'chrono-node'
 import type { Importance } from '../../domain/profile.js'
 import { tokens } from '../../domain/normalise.js'
@@ -49,7 +50,9 @@ const IRREGULAR_PAST = new Set(
 const RELATIVE_TIME = new RegExp(
   pattern`
   \s*\b(?:yesterday|today|last (?:night|week|month|year|summer|winter|spring|fall|weekend|time)|
-  this (?:morning|week|month|year|summer|past \w+)|(?:a|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of|
+  this (?:morning|week|month|year|summer|past \w+)|(?:last|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|
+  sunday)(?! ?s\b)(?: night| morning| afternoon| evening)?|
+  (?:a|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of|
   \d+) (?:days?|weeks?|months?|years?|decades?) ago|recently|just)\b`,
   'g',
 )
@@ -102,6 +105,33 @@ export function dateOf(raw: string, ref: Date): string | undefined {
     if (year >= 1900 && year <= ref.getUTCFullYear() + 10) return iso(year)
   }
   return undefined
+}
+
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
+const MONTHS = `january february march april may june july august september october november december`.split(' ')
+/** "last saturday", "on friday night": a day of the past week (1); not "on fridays". */
+const PAST_WEEKDAY = new RegExp(`\\b(?:last|this past|on) (${WEEKDAYS.join('|')})\\b(?!s)`)
+/** "in january", "back in march": a month with no year (1); not "next january". */
+const PAST_MONTH = new RegExp(`\\b(?:in|last|this past|back in|early|late|mid) (${MONTHS.join('|')})\\b(?! \\d)`)
+
+/**
+ * The date of an event told in the past tense by a weekday, a month with no year or "this morning", which dateOf leaves
+ * out: the last such day before the reference date, the last such month up to its month ("in january" said in
+ * november), the reference date itself.
+ */
+function pastDateOf(text: string, ref: Date): string | undefined {
+  if (/\b(?:this (?:morning|afternoon|evening)|earlier today)\b/.test(text))
+    return iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
+  const weekday = PAST_WEEKDAY.exec(text)
+  if (weekday) {
+    const back = (ref.getUTCDay() - WEEKDAYS.indexOf(weekday[1]!) + 7) % 7 || 7
+    const day = new Date(ref.getTime() - back * 86_400_000)
+    return iso(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate())
+  }
+  const month = PAST_MONTH.exec(text)
+  if (!month || /\b(?:19|20)\d\d\b/.test(text)) return undefined
+  const index = MONTHS.indexOf(month[1]!)
+  return iso(ref.getUTCFullYear() - (index > ref.getUTCMonth() ? 1 : 0), index + 1)
 }
 
 function importance(event: string, dated: boolean): Importance {
@@ -186,8 +216,8 @@ const NOW_AFTER = /,\s*(?:but |and )?now\b.*$/
  * my wisdom teeth out, face is huge".
  */
 const FEELING_AFTER = new RegExp(pattern`,\s*(?:(?:kind of|kinda|sort of|super|totally|pretty|a bit|a little|
-  still|really|feeling|feel) |(?!(?:and|then|which|who|where|when|but)\b)(?:[a-z']+ ){1,2}(?:is|are|was|were)
-  \s).*$`)
+  still|really|feeling|feel) |(?!(?:and|then|which|who|where|when|but)\b)(?:[a-z']+ ){1,2}(?:is|are|was|were|
+  have been|has been)\s).*$`)
 /** Words a chat message trails off with, which end no phrase: "went to Disneyland a", "graduated, and". */
 const TRAILING = /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|lol|haha))+$/
 /** A phrase cut off in the middle: it ends on a word that needs another after it ("used to go to", "used to be"). */
@@ -401,7 +431,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   const pv = pastVerb(text)
-  const said = dateOf(text, ref)
+  const said = dateOf(text, ref) ?? (pv && pv.verb !== 'used' ? pastDateOf(text, ref) : undefined)
   // Something told in the past tense happened by the reference date: a later date is a misreading ("finished it next
   // month")
   const date =
