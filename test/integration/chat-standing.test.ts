@@ -341,8 +341,9 @@ describe('standing facts and names in chat', () => {
             'I ran a charity race for mental health last Saturday, it felt amazing to give back.',
           ],
           ['Anything else new?', 'I broke my ankle skiing in January and I am still on crutches.'],
+          ['My brother is a doctor. And work?', 'night shifts on the cardiac ward again'],
         ],
-        ['2024-06-15T12:00:00Z', '2024-06-20T12:00:00Z'],
+        ['2024-06-15T12:00:00Z', '2024-06-20T12:00:00Z', '2024-06-21T12:00:00Z'],
       ),
     })
     const profile = await api.waitReady('lena')
@@ -352,5 +353,6 @@ describe('standing facts and names in chat', () => {
       ['ran a charity race for mental health', '2024-06-08'],
     ])
     expect(eventsOf(profile).join(' ')).not.toMatch(/concert/)
+    expect(profile.core_info.occupation).toMatchObject({ value: 'nurse', confidence: 0.4 })
   })
 })

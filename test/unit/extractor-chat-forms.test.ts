@@ -819,6 +819,9 @@ describe('messages to an assistant: a business run, a degree as a role, a place 
       'graduate student',
     )
     expect(core('19 and still no idea what to major in', 'age')).toBe(19)
+    expect(core('night shifts on the cardiac ward again', 'occupation')).toBe('nurse')
+    expect(core('my wife works night shifts on the ward', 'occupation')).toBeUndefined()
+    expect(core('I work long shifts in the ER as a paramedic', 'occupation')).toBe('paramedic')
     expect(core('10 and 12 are my lucky numbers', 'age')).toBeUndefined()
     expect(core('5, and still going', 'age')).toBeUndefined()
   })

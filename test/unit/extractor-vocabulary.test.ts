@@ -206,11 +206,12 @@ describe('occupations said without "I am a"', () => {
   it('reads "my students" as a teacher, weakly, and nothing else', () => {
     expect(job('My students were wild today.')).toMatchObject({ value: 'teacher', confidence: 0.4 })
     expect(job("I'm a nurse. My students were wild today.")?.value).toBe('nurse')
+    // a ward's shifts are a nurse's, as weakly (occupation.ward-shifts)
+    expect(job('Night shifts on the cardiac ward again.')).toMatchObject({ value: 'nurse', confidence: 0.4 })
     for (const text of [
       'My fellow students are nice.',
       'I used to love my students.',
       'I miss my students so much.',
-      'Night shifts on the cardiac ward again.',
       'My patients were lovely today.',
     ]) {
       expect(job(text), text).toBeUndefined()

@@ -180,6 +180,11 @@ const PROMOTED_TO = new RegExp(
 const PROMOTED_CONFIDENCE = 0.95
 /** "my students", "my pupils" (not "my fellow students", not "my class", which a student says too). */
 const MY_STUDENTS = /\bmy (?:(?:\w+ )?grade |high school |college )?(?:students|pupils)\b/
+/** "night shifts on the cardiac ward again", "i pulled a double shift in the icu": a nurse's words, the person's. */
+const WARD_SHIFTS = new RegExp(pattern`(?:^|\bi (?:work|am working|have been working|pulled|did|am doing|have|am on|
+  worked) )(?:(?:another|more|back[- ]to[- ]back|a|a double|double|\d+|two|three|four|five) )?(?:(?:night|day|long|
+  late|early|\d+[- ]hour) )?shifts? (?:on|in) (?:the )?(?:[a-z]+ )?(?:ward|icu|nicu|picu|er|emergency room|
+  labor and delivery)\b`)
 /** "i work at the bank as a teller": the job (1). */
 const WORK_AS = new RegExp(
   `\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed|started working|` +
@@ -526,6 +531,12 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   // "my students were wild today": only a teacher says so; weaker than any job the person names
+  // a nurse's shifts on a ward: weaker than any job the person names
+  match = WARD_SHIFTS.exec(text)
+  if (match && !clause.negated && !/\b(?:used to|miss|former|retired|when i|back when)\b/.test(text)) {
+    ctx.acc.setCore('occupation', 'nurse', 0.4, 'occupation.ward-shifts', match)
+    return
+  }
   match = MY_STUDENTS.exec(text)
   if (match && !clause.negated && !/\b(?:used to|miss|former|retired|when i|back when)\b/.test(text)) {
     ctx.acc.setCore('occupation', 'teacher', 0.4, 'occupation.my-students', match)

@@ -113,6 +113,7 @@ const RULES = {
   'occupation.used-to-be': '"I used to be a X" -> former X, when nothing else is known (weak)',
   'occupation.in-field': '"I am in sales", "I do IT for a hospital" -> works in sales (weak)',
   'occupation.promoted-to': '"I just got promoted to head chef": the new job, surer than the old one',
+  'occupation.ward-shifts': '"night shifts on the cardiac ward again" -> nurse, when no job is named (weak)',
   'occupation.my-students': '"my students were wild today" -> teacher, when no job is named (weak)',
   // interests
   'interest.my-favorite-is': '"my favorite food is X", "my favorite thing to do is X"',
