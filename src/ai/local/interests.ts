@@ -8,7 +8,7 @@ import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { placeKind } from './gazetteer.js'
 import { saysLanguages } from './languages.js'
 import { gerund, singular } from './text.js'
-import { pattern, re, rx, rxg } from './regex.js'
+import { pattern, re, rx } from './regex.js'
 import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
 
@@ -154,7 +154,7 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
     const items = interpretObject(raw, toVerb === 'play' ? 'play' : undefined)
     // "Attack on Titan is my favorite": a title of two words or more that no lexicon knows, of no kind it says
     const title = headText || items.some((item) => item.weight === 1) ? undefined : titleAt(raw, ctx)
-    if (title && title.includes(' ')) ctx.acc.addInterest('other', title, conf * 0.8, rule, match)
+    if (title?.includes(' ')) ctx.acc.addInterest('other', title, conf * 0.8, rule, match)
     else addItems(items, ctx, conf, rule, match)
     return true
   }

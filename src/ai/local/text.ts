@@ -1,7 +1,7 @@
 // Text plumbing for the local extractor: normalisation (lower case, expanded contractions), sentence and
 // clause splitting that does not rely on capital letters, number words, gerunds and case restoration.
 import { opensStory, reportsSomeoneElse } from './others.js'
-import { pattern, re } from './regex.js'
+import { pattern } from './regex.js'
 import { dict } from './regex.js'
 
 /** One clause of the person's text, normalised to lower case. */
