@@ -355,4 +355,19 @@ describe('standing facts and names in chat', () => {
     expect(eventsOf(profile).join(' ')).not.toMatch(/concert/)
     expect(profile.core_info.occupation).toMatchObject({ value: 'nurse', confidence: 0.4 })
   })
+
+  it('reads answers before a sentence, a style asked for and a topic of "my", none of the assistant’s', async () => {
+    await post(api, 'omar', {
+      input_type: 'conversation',
+      data: chat([
+        ['I love chess. What do you do for fun?', 'mostly woodworking, I built a workbench in my garage last month'],
+        ['How should I format my answers?', 'detailed please, I am a developer so technical is fine'],
+        ["Anything you'd prefer I not bring up?", "my weight please, it's a sore spot"],
+      ]),
+    })
+    const profile = await api.waitReady('omar')
+    expect(profile.interests.hobbies?.map((i: { value: string }) => i.value)).toEqual(['woodworking'])
+    expect(profile.preferences.conversation_style).toMatchObject({ value: 'detailed' })
+    expect(profile.preferences.topics_to_avoid.map((t: { value: string }) => t.value)).toEqual(['weight'])
+  })
 })

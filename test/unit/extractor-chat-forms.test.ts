@@ -688,6 +688,22 @@ describe('short answers to an assistant’s questions', () => {
     expect(answered('How old are you?', 'old enough lol').core_info?.age).toBeUndefined()
   })
 
+  it('reads an answer before a sentence of its own, interests, pets, a style and a topic of "my"', () => {
+    expect(values(answered('What do you do for fun?', 'mostly woodworking, I built a workbench last month'))).toEqual([
+      'woodworking',
+    ])
+    expect(values(answered('What are you into?', "star wars everything, I've seen it 30 times"))).toEqual(['star wars'])
+    expect(values(answered('I have a cat. Do you have pets?', 'two rabbits, Mochi and Bean'))).toEqual(['rabbit'])
+    const style = answered('How should I format my answers?', 'detailed please, I am a developer')
+    expect([style.preferences?.conversation_style?.value, values(style)]).toEqual(['detailed', []])
+    expect(
+      answered('How should I format my answers?', 'whatever works').preferences?.conversation_style,
+    ).toBeUndefined()
+    const avoid = answered("Anything you'd prefer I not bring up?", "my weight please, it's a sore spot")
+    expect(avoid.preferences?.topics_to_avoid?.map((t) => t.value)).toEqual(['weight'])
+    expect(answered('Tell me about yourself.', '35, stay at home dad to two boys').core_info?.age?.value).toBe(35)
+  })
+
   it('reads a household counted after a comma', () => {
     const married = answered('Are you married?', 'divorced, two kids')
     expect(married.memories?.map((m) => m.event)).toEqual(['is divorced', 'has two kids'])

@@ -33,7 +33,10 @@ const ANSWER_OPENING = new RegExp(pattern`
  * "nursing, second year".
  */
 const ANSWER_TAIL = new RegExp(pattern`(?:,?\s+(?:for sure|for now|i guess|i think|haha|lol|please|tbh|honestly|
-  at the moment|these days|right now|born and raised|mostly|probably|(?:first|second|third|fourth|final|last) year))+$`)
+  at the moment|these days|right now|born and raised|mostly|probably|everything|
+  (?:first|second|third|fourth|final|last) year))+$`)
+/** A sentence after a comma, which the rules read on their own: "mostly woodworking, i built a workbench". */
+const SENTENCE_AFTER = /,\s*(?=(?:i|i'm|my|we|it|it's|that|this|so|but|which)\b)/
 /** An answer that says no, or nothing in particular: never a statement. */
 const NON_ANSWER = new RegExp(pattern`
   ^(?:no|nope|nah|not|none|nothing|never|idk|dunno|same|me too|you|what|why|how|who|where|when|i don't|i do not|
@@ -66,6 +69,8 @@ const withArticle = (answer: string) =>
 interface QuestionKind {
   /** Matches the question; group 1, when present, is the category or the thing asked about. */
   asks: RegExp
+  /** What a bare answer may hold: its commas ("two rabbits, mochi and bean"), "my" first ("my weight"). */
+  answers?: { commas?: boolean; mine?: boolean }
   bare?: (answer: string, asked: string) => string | undefined
   yes?: (asked: string) => string
 }
@@ -100,7 +105,8 @@ const QUESTIONS: readonly QuestionKind[] = [
   {
     asks: new RegExp(pattern`
       \b(?:what do you (?:like to )?do (?:for fun|in your (?:spare|free) time|on (?:the )?weekends?|after work|
-      in the evenings?)|what do you like to do|what are your hobbies|(?:do you have )?any hobbies)\?$`),
+      in the evenings?)|what do you like to do|what are your hobbies|(?:do you have )?any hobbies|
+      what are you (?:into|interested in)|what are your interests)\?$`),
     bare: (answer) => `i like ${answer}`,
   },
   {
@@ -114,6 +120,7 @@ const QUESTIONS: readonly QuestionKind[] = [
   },
   {
     asks: /\b(?:do you have (?:any )?pets|what (?:kind of )?pets? do you have)\?$/,
+    answers: { commas: true },
     bare: (answer) => `i have ${answer}`,
   },
   {
@@ -124,8 +131,19 @@ const QUESTIONS: readonly QuestionKind[] = [
     // "any topics you'd rather avoid?", "anything i should avoid?"
     asks: new RegExp(pattern`\b(?:any(?:thing| topics?| subjects?)|what(?: topics?| subjects?)?)
       \s(?:you(?:'d| would)? (?:rather|like to|prefer to|want to) (?:avoid|not (?:talk about|discuss))|i should avoid|
-      (?:i|we) should not (?:talk about|bring up)|to avoid|(?:(?:are|is) )?off(?:-| )limits)\b[^?]*\?$`),
+      (?:i|we) should not (?:talk about|bring up)|to avoid|(?:(?:are|is) )?off(?:-| )limits|
+      you(?:'d| would)? prefer (?:i|we) (?:not|don't|didn't) (?:bring up|talk about|mention|discuss))\b[^?]*\?$`),
+    answers: { mine: true },
     bare: (answer) => `i would rather not talk about ${answer}`,
+  },
+  {
+    // "how should i format my answers?", "what style do you prefer?"
+    asks: new RegExp(pattern`\b(?:how (?:should|do you want|would you like) (?:i |me to )?(?:format|write|structure|
+      phrase|keep)|(?:what|which) (?:style|format|tone|kind of (?:answers|responses)))\b[^?]*\?$`),
+    bare: (answer) =>
+      /^(?:short|brief|concise|detailed|long|in-depth|thorough|simple|casual|formal|technical|direct)$/.test(answer)
+        ? `please give me ${answer} answers`
+        : undefined,
   },
   { asks: /\bdo you (?:like|love|enjoy) ((?:to )?[a-z' -]+?)\?$/, yes: (liked) => `i like ${liked}` },
   { asks: /\bdo you ((?:play|watch|listen to) [a-z' -]+?)\?$/, yes: (done) => `i ${done}` },
@@ -150,20 +168,21 @@ const HANDED_BACK = /,\s*(?:and |how about |what about )?you\b|\b(?:what|how) ab
  * The first part of a reply that is more than a greeting, without an opening that carries nothing: the answer when
  * it is a few words and not a sentence of its own. A part asked back ("pole dancing?") is no answer.
  */
-function bareAnswer(reply: string): string | undefined {
-  for (const [, part = '', stop = ''] of reply.matchAll(SEGMENT)) {
-    const text = part.trim()
+function bareAnswer(reply: string, may: QuestionKind['answers'] = {}): string | undefined {
+  for (const [, whole = '', stop = ''] of reply.matchAll(SEGMENT)) {
+    const text = whole.split(SENTENCE_AFTER)[0]!.trim()
     if (!text || INTERJECTION.test(text)) continue
     const [head = '', ...handedBack] = text.split(HANDED_BACK)
     if (stop.includes('?') && !handedBack.length) return undefined
     const answer = head
       .replace(ANSWER_OPENING, '')
       .replace(ANSWER_TAIL, '')
-      .replace(/\s*,\s*(?:and\s+)?/g, ' and ')
+      .replace(/\s*,\s*(?:and\s+)?/g, may.commas ? ', ' : ' and ')
       .replace(/\s+/g, ' ')
       .trim()
-    if (!answer || NON_ANSWER.test(answer) || SENTENCE_WORD.test(answer)) return undefined
-    return answer.split(' ').length <= MAX_ANSWER_WORDS ? answer : undefined
+    const own = may.mine ? answer.replace(/^my /, '') : answer
+    if (!own || NON_ANSWER.test(own) || SENTENCE_WORD.test(own)) return undefined
+    return answer.split(' ').length <= MAX_ANSWER_WORDS + (may.commas ? 2 : 0) ? answer : undefined
   }
   return undefined
 }
@@ -182,7 +201,7 @@ function statementOf(question: string, replyText: string): string | undefined {
     const asked = matched[1]?.trim() ?? ''
     const reply = normalize(replyText.slice(0, MAX_TURN_CHARS))
     if (kind.yes) return YES.test(reply) && OBJECT.test(asked) ? kind.yes(asked) : undefined
-    const answer = bareAnswer(reply)
+    const answer = bareAnswer(reply, kind.answers)
     return answer ? kind.bare?.(answer, asked) : undefined
   }
   return undefined

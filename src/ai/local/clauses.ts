@@ -105,7 +105,7 @@ const ROLE_WITHOUT_ARTICLE = new RegExp(pattern`^(?=(?:proud )?(?:mom|mum|dad|mo
  */
 const ROLE_LABEL = new RegExp(pattern`^((?:[a-z'-]+ ){0,2}[a-z'-]+) here(?=,|$| lol\b| haha\b)|
   ^((?:freelance|self-employed|retired|stay at home|stay-at-home|[a-z]+-based) (?:[a-z'-]+ ){0,2}[a-z'-]+)
-  (?=,|$| of )|
+  (?=,|$| of | to )|
   ^((?:[a-z'-]+ ){0,2}[a-z'-]+)(?= (?:at|in|for) [a-z])`)
 /** A noun phrase of someone or something named before: "the custodian at the hospital". */
 const DETERMINER_FIRST = /^(?:the|a|an|this|that|these|those|my|your|his|her|its|our|their|some|any|every|no)\b/

@@ -137,11 +137,12 @@ const AGE_RULES: [RuleId, RegExp, number, boolean][] = [
   ['age.at-n', rx`^(?:even )?at ${AGE}(?= (?:i\\b|,))`, 0.7, true],
   ['age.being-n', rx`\\bbeing ${AGE}(?= (?:and|,|years?)\\b|$)`, 0.7, true],
   ['age.turning', rx`^turning ${AGE}\\b`, 0.6, true],
-  // "19 and still no idea what to major in", "34, single and loving it": an age that opens a message
+  // "19 and still no idea what to major in", "35, stay at home dad to two boys": an age that opens a message
   [
     'age.n-and',
-    new RegExp(pattern`^${AGE},? (?:and )?(?:still|already|just|newly|recently|single|married|divorced|retired|never|
-      living|working|unemployed|broke|i am|i have|i still)\b`),
+    new RegExp(pattern`^${AGE},? (?:(?:and )?(?:still|already|just|newly|recently|single|married|divorced|retired|
+      never|living|working|unemployed|broke|i am|i have|i still)|stay[- ]at[- ]home|mom|mum|dad|mother|father|student|
+      a (?:mom|dad|student|single|married))\b`),
     0.6,
     true,
   ],
