@@ -370,4 +370,16 @@ describe('standing facts and names in chat', () => {
     expect(profile.preferences.conversation_style).toMatchObject({ value: 'detailed' })
     expect(profile.preferences.topics_to_avoid.map((t: { value: string }) => t.value)).toEqual(['weight'])
   })
+
+  it('says in a memory what "them" was, from the person’s words and never the assistant’s', async () => {
+    await post(api, 'ines', {
+      input_type: 'conversation',
+      data: chat([
+        ['I have two parrots. What is new?', 'We adopted two kittens in May. I named them Salt and Pepper.'],
+      ]),
+    })
+    const profile = await api.waitReady('ines')
+    expect(eventsOf(profile)).toContain('named the kittens Salt and Pepper')
+    expect(eventsOf(profile).join(' ')).not.toMatch(/parrot/)
+  })
 })

@@ -852,3 +852,21 @@ describe('messages to an assistant: a business run, a degree as a role, a place 
     ])
   })
 })
+
+describe('memories that say what "it" and "them" were', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+
+  it('names what the clause before named, of the same number, and the person’s things as theirs', () => {
+    expect(events('We adopted two kittens in May. I named them Salt and Pepper.')).toContain(
+      'named the kittens Salt and Pepper',
+    )
+    expect(events('I love my new bike, I rode it to work today')).toContain('rode their new bike to work')
+    expect(events('I bought a new camera last week and took it to the beach yesterday.')).toContain(
+      'took the new camera to the beach',
+    )
+    // nothing of the same number before: the words stay as said
+    expect(events('I bought a new camera last week. I took them to the beach.')).not.toContain(
+      'took the new camera to the beach',
+    )
+  })
+})

@@ -334,7 +334,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       ruleInterests(info, ctx)
       ruleNeeds(info, ctx)
       rulePersonality(info, ctx)
-      ruleMemories(info, ctx)
+      ruleMemories(info, ctx, prev?.text)
       ruleLanguages(info, ctx)
       ruleFaith(info, ctx)
       ruleStandingFacts(info, ctx, { any: acc.taken > before.taken, memory: acc.memoryCount > before.memories })

@@ -12,6 +12,7 @@ import type { Importance } from '../../domain/profile.js'
 import { tokens } from '../../domain/normalise.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { placeAtStart } from './gazetteer.js'
+import { termsOf } from './nlp.js'
 import { pattern, rx, rxg } from './regex.js'
 import { ownWordsInThirdPerson } from './third-person.js'
 
@@ -266,6 +267,42 @@ export function selfContained(said: string): string | undefined {
   return event
 }
 
+/** An event whose object, right after its verb, is only pointed at: "took it to the beach" (not "made it to"). */
+const POINTED_OBJECT = /^(?!(?:made|make) it\b)([a-z]+) (it|them)\b/
+/** Noun phrases that may be pointed at: a determiner (1) and up to three words after it (2). */
+const NOUN_PHRASE = /\b(a|an|the|my|our|your|two|three|four|five|some|these|those) ((?:[a-z-]+ ){0,2}[a-z-]+)/g
+/** How many of the clause's last noun phrases are looked at for what "it" or "them" points to. */
+const MAX_POINTED_PHRASES = 3
+/** Words that are no thing pointed at, though they may read as nouns. */
+const NOT_POINTED = /^(?:lot|bit|while|time|day|week|month|year|way|thing|things|one|ones|kind|sort|few|couple)$/
+
+/**
+ * The event with "it" or "them" after its verb replaced by what the clause before named, when it named one thing of
+ * the same number: "took it to the beach" after "i bought a new camera" -> "took the new camera to the beach"; "my"
+ * and "your" become "their". Unchanged when nothing fits.
+ */
+function resolvePointed(event: string, before: string | undefined): string {
+  const pointed = POINTED_OBJECT.exec(event)
+  if (!pointed || !before) return event
+  const plural = pointed[2] === 'them'
+  // the nearest phrases first, and only a few of them: each is read by the tagger
+  for (const [, determiner, words] of [...before.matchAll(NOUN_PHRASE)].slice(-MAX_POINTED_PHRASES).reverse()) {
+    const phrase = words!.split(' ')
+    // the longest start of the phrase that ends in a thing: "new camera last" -> "new camera"
+    for (let end = phrase.length; end > 0; end--) {
+      const head = phrase[end - 1]!
+      if (NOT_POINTED.test(head)) continue
+      if ((/[^s]s$/.test(head) || head === 'people' || head === 'children') !== plural) continue
+      // read in its phrase: "bike" is a noun after "my new"
+      const tags = termsOf(`${determiner} ${phrase.slice(0, end).join(' ')}`).at(-1)?.tags ?? []
+      if (!tags.includes('Noun') || tags.some((tag) => /^(?:Pronoun|Date|Value|Adjective)$/.test(tag))) continue
+      const owner = /^(?:my|our|your)$/.test(determiner!) ? 'their' : 'the'
+      return event.replace(POINTED_OBJECT, `$1 ${owner} ${phrase.slice(0, end).join(' ')}`)
+    }
+  }
+  return event
+}
+
 /** A light verb's event names something of its own: two content words after the verb ("went to a pottery class"). */
 function lightEvent(event: string): boolean {
   if (LIFE.test(event) || MEDIUM.test(event)) return true
@@ -394,7 +431,11 @@ function ruleTrip(text: string, ctx: RuleContext): boolean {
   return true
 }
 
-export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
+/**
+ * `before`: the clause read just before this one, where a pronoun of the event may point ("we adopted two kittens.
+ * i named them salt and pepper").
+ */
+export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: string): void {
   if (clause.hedged) return
   const text = clause.text
   // "i am going to be a grandparent" is an event under way, said as a plan
@@ -473,6 +514,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext): void {
     .replace(RELATIVE_TIME, '')
     .replace(/\s+/g, ' ')
     .trim()
+  event = resolvePointed(event, before)
   const whole = selfContained(event.replace(/[,.;:!?]+$/, ''))
   if (!whole) return
   event = whole
