@@ -361,11 +361,13 @@ describe('standing facts and names in chat', () => {
       input_type: 'conversation',
       data: chat([
         ['I love chess. What do you do for fun?', 'mostly woodworking, I built a workbench in my garage last month'],
-        ['How should I format my answers?', 'detailed please, I am a developer so technical is fine'],
+        ['How should I format my answers?', 'detailed please'],
         ["Anything you'd prefer I not bring up?", "my weight please, it's a sore spot"],
+        ['I am 40, a teacher. Tell me about yourself.', '35, stay at home dad to two boys'],
       ]),
     })
     const profile = await api.waitReady('omar')
+    expect([profile.core_info.age?.value, profile.core_info.occupation?.value]).toEqual([35, 'stay-at-home parent'])
     expect(profile.interests.hobbies?.map((i: { value: string }) => i.value)).toEqual(['woodworking'])
     expect(profile.preferences.conversation_style).toMatchObject({ value: 'detailed' })
     expect(profile.preferences.topics_to_avoid.map((t: { value: string }) => t.value)).toEqual(['weight'])

@@ -701,7 +701,11 @@ describe('short answers to an assistant’s questions', () => {
     ).toBeUndefined()
     const avoid = answered("Anything you'd prefer I not bring up?", "my weight please, it's a sore spot")
     expect(avoid.preferences?.topics_to_avoid?.map((t) => t.value)).toEqual(['weight'])
-    expect(answered('Tell me about yourself.', '35, stay at home dad to two boys').core_info?.age?.value).toBe(35)
+    const dad = answered('Tell me about yourself.', '35, stay at home dad to two boys, former accountant').core_info
+    expect([dad?.age?.value, dad?.occupation?.value]).toEqual([35, 'stay-at-home parent'])
+    const nurse = x('29, a nurse in Leeds').core_info
+    expect([nurse?.age?.value, nurse?.occupation?.value, nurse?.location?.value]).toEqual([29, 'nurse', 'Leeds'])
+    expect(x('12, 15 and 18 are their ages').core_info).toBeUndefined()
   })
 
   it('reads a household counted after a comma', () => {

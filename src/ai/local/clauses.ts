@@ -117,6 +117,10 @@ function isJobTitle(label: string): boolean {
   return OCCUPATIONS.has(singular(last)) || /^(?:student|rn|np|lpn|cna|swe|tech|dev)$/.test(last)
 }
 
+/** Roles after an age that opens a message ("35, stay at home dad"), besides a job ("29, a nurse"). */
+const ROLE_AFTER_AGE = new RegExp(pattern`^(?:stay[- ]at[- ]home|single (?:mom|mum|dad|mother|father)|
+  proud (?:mom|mum|dad)|(?:mom|mum|dad|mother|father) of|retired [a-z]+|[a-z]+ student\b)`)
+
 /** "currently doing my masters": a degree under way, the one fragment with "my" of the person's own. */
 const DEGREE_FRAGMENT = new RegExp(pattern`^(?:currently |still |just )?(?:doing|finishing|pursuing|working on|
   struggling with|halfway through|almost done with) my (?:
@@ -163,6 +167,12 @@ export function roleBefore(text: string, next: string | undefined): string | und
  */
 export function fragmentClause(text: string): string | undefined {
   if (DEGREE_FRAGMENT.test(text)) return `i am ${text}`
+  // "35, stay at home dad to two boys": an age, then who the person is
+  const aged = /^(\d{1,2}), (an? )?/.exec(text)
+  const afterAge = aged ? text.slice(aged[0].length) : ''
+  const roleAfterAge = /^((?:[a-z'-]+ ){0,3}?[a-z'-]+)(?=,| (?:in|at|for|from|of|to)\b|$)/.exec(afterAge)?.[1]
+  if (aged && (ROLE_AFTER_AGE.test(afterAge) || (roleAfterAge && isJobTitle(roleAfterAge))))
+    return `i am ${aged[1]}, ${aged[2] ?? 'a '}${afterAge}`
   // a subject in a clause of its own does not count: "working as a barista while i finish my phd"
   // nor does a time said with "this" ("teaching 3rd grade this year")
   const main = text
