@@ -48,11 +48,13 @@ const IRREGULAR_PAST = new Set(
     /\s+/,
   ),
 )
+/** The days of the week, in the order Date.getUTCDay numbers them. */
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
 const RELATIVE_TIME = new RegExp(
   pattern`
   \s*\b(?:yesterday|today|last (?:night|week|month|year|summer|winter|spring|fall|weekend|time)|
-  this (?:morning|week|month|year|summer|past \w+)|(?:last|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|
-  sunday)(?! ?s\b)(?: night| morning| afternoon| evening)?|
+  this (?:morning|week|month|year|summer|past \w+)|(?:last|on) (?:${WEEKDAYS.join('|')})(?! ?s\b)
+  (?: night| morning| afternoon| evening)?|
   (?:a|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of|
   \d+) (?:days?|weeks?|months?|years?|decades?) ago|recently|just)\b`,
   'g',
@@ -108,7 +110,6 @@ export function dateOf(raw: string, ref: Date): string | undefined {
   return undefined
 }
 
-const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
 const MONTHS = `january february march april may june july august september october november december`.split(' ')
 /** "last saturday", "on friday night": a day of the past week (1); not "on fridays". */
 const PAST_WEEKDAY = new RegExp(`\\b(?:last|this past|on) (${WEEKDAYS.join('|')})\\b(?!s)`)
