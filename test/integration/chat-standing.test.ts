@@ -384,4 +384,28 @@ describe('standing facts and names in chat', () => {
     expect(eventsOf(profile)).toContain('named the kittens Salt and Pepper')
     expect(eventsOf(profile).join(' ')).not.toMatch(/parrot/)
   })
+
+  it('reads what "them" in an answer was, pets named, a game run and a style, none of the assistant’s', async () => {
+    await post(api, 'tomas', {
+      input_type: 'conversation',
+      data: chat([
+        ['I run a dnd group myself. Where did you get your dogs?', 'I got them from a breeder up north'],
+        ['I have a cat. Any other pets?', 'two rabbits, Mochi and Bean'],
+        ['Did you see my new paintings?', 'I bought them at a market in Lyon. I DM a D&D campaign on fridays'],
+        ['Shall I add more emojis? 🎉', 'please stop using emojis'],
+      ]),
+    })
+    const profile = await api.waitReady('tomas')
+    expect(eventsOf(profile)).toEqual(
+      expect.arrayContaining([
+        'got their dogs from a breeder up north',
+        'their rabbits are named Mochi and Bean',
+        'bought them at a market in Lyon',
+      ]),
+    )
+    expect(eventsOf(profile).join(' ')).not.toMatch(/paintings|cat/)
+    expect(profile.interests.hobbies?.map((i: { value: string }) => i.value)).toEqual(['d&d'])
+    expect(profile.interests.pets?.map((i: { value: string }) => i.value)).toEqual(['rabbit'])
+    expect(profile.preferences.conversation_style).toMatchObject({ value: 'no emojis' })
+  })
 })

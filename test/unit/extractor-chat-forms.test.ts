@@ -693,7 +693,17 @@ describe('short answers to an assistant’s questions', () => {
       'woodworking',
     ])
     expect(values(answered('What are you into?', "star wars everything, I've seen it 30 times"))).toEqual(['star wars'])
-    expect(values(answered('I have a cat. Do you have pets?', 'two rabbits, Mochi and Bean'))).toEqual(['rabbit'])
+    const rabbits = answered('I have a cat. Do you have pets?', 'two rabbits, Mochi and Bean')
+    expect([values(rabbits), rabbits.memories?.map((m) => m.event)]).toEqual([
+      ['rabbit'],
+      ['their rabbits are named Mochi and Bean'],
+    ])
+    expect(answered('Do you have any pets?', 'yes, a beagle named Waffles').memories?.map((m) => m.event)).toEqual([
+      'their beagle is named Waffles',
+    ])
+    expect(answered('Any pets?', 'a cat, Luna').memories?.map((m) => m.event)).toEqual(['their cat is named Luna'])
+    // a pet without a capital is no name
+    expect(answered('Do you have any pets?', 'a dog, honestly').memories ?? []).toEqual([])
     const style = answered('How should I format my answers?', 'detailed please, I am a developer')
     expect([style.preferences?.conversation_style?.value, values(style)]).toEqual(['detailed', []])
     expect(
@@ -871,6 +881,36 @@ describe('memories that say what "it" and "them" were', () => {
     // nothing of the same number before: the words stay as said
     expect(events('I bought a new camera last week. I took them to the beach.')).not.toContain(
       'took the new camera to the beach',
+    )
+  })
+
+  const turns = (...pairs: [string, string][]) =>
+    (
+      extractor.extractOne({
+        inputType: 'conversation',
+        data: JSON.stringify(
+          pairs.flatMap(([question, reply]) => [
+            { role: 'assistant', content: question },
+            { role: 'user', content: reply },
+          ]),
+        ),
+      }).memories ?? []
+    ).map((m) => m.event)
+
+  it('names what the question a turn answers named, and never a thing of the one who asked', () => {
+    expect(turns(['Where did you get your dogs?', 'I got them from a breeder up north'])).toEqual([
+      'got their dogs from a breeder up north',
+    ])
+    expect(turns(['Do you still have the old car?', 'no, I sold it last year'])).toEqual(['sold the old car'])
+    // the asker's own things, a statement rather than a question, and a later sentence of the turn stay as said
+    expect(turns(['Did you see my new paintings?', 'I bought them at a market in Lyon'])).toEqual([
+      'bought them at a market in Lyon',
+    ])
+    expect(turns(['I adopted two kittens.', 'I named them Salt and Pepper'])).not.toContain(
+      'named the kittens Salt and Pepper',
+    )
+    expect(turns(['Where did you get your dogs?', 'Long story. I got them from a breeder up north'])).not.toContain(
+      'got their dogs from a breeder up north',
     )
   })
 })

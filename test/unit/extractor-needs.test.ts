@@ -146,6 +146,13 @@ describe('informal moods, events and style', () => {
     expect(style('no jargon pls')).toBe('simple')
   })
 
+  it('reads a request for answers without emoji, and not someone else’s habit or a liking', () => {
+    for (const said of ['please stop using emojis', 'also, no emojis', "don't use any emoji in your answers"])
+      expect(style(said), said).toBe('no emojis')
+    for (const said of ['my mom sends no emojis ever', 'I love emojis', 'what is an emoji?'])
+      expect(style(said), said).toBeUndefined()
+  })
+
   it('still drops "no" as an interjection', () => {
     expect(x('no, I live in Leeds').core_info?.location?.value).toBe('Leeds')
     expect(x('no i live in Leeds').core_info?.location?.value).toBe('Leeds')

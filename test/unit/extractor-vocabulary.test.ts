@@ -231,6 +231,13 @@ describe("WordNet's interest words and the pastimes said in passing", () => {
     expect(interests('nothing beats a game of backgammon')).toEqual({ hobbies: ['backgammon'] })
   })
 
+  it('reads a tabletop game run for others, and not a message sent to someone', () => {
+    expect(interests('I DM a D&D campaign every other friday')).toEqual({ hobbies: ['d&d'] })
+    expect(interests('I run a weekly dnd group for my coworkers')).toEqual({ hobbies: ['d&d'] })
+    expect(interests('i dm him a lot')).toEqual({})
+    expect(interests("I coach my son's little league team")).toEqual({ sports: ['baseball'] })
+  })
+
   it('reads "out <pastime>", and not errands', () => {
     expect(interests("Most Saturdays I'm out bouldering.")).toEqual({ sports: ['bouldering'] })
     expect(interests('i am usually out fishing on sundays')).toEqual({ hobbies: ['fishing'] })

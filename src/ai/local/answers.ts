@@ -25,7 +25,8 @@ const INTERJECTION = new RegExp(pattern`
   okay|good|thanks|thank you|congrats|congratulations|sorry|really|interesting|neat|fun|same here|me too)[ ,]*)+$`)
 /** Openings of an answer that carry no content: "well, probably pizza", "mine is friday". */
 const ANSWER_OPENING = new RegExp(pattern`
-  ^(?:(?:oh|ooh|well|um+|uh+|hmm+|haha|lol|honestly|probably|definitely|mostly|i guess|i think|i would say|i'd say|
+  ^(?:(?:yes|yeah|yep|yup|oh|ooh|well|um+|uh+|hmm+|haha|lol|honestly|probably|definitely|mostly|i guess|i think|
+  i would say|i'd say|
   i'd have to say|that would be|it would be|it's|it is|has to be|gotta be|mine is|mine's|my favorite is|
   my favorite would be|my favourite is|right now|currently|at the moment)[,!.]?\s+)+`)
 /**
@@ -119,7 +120,8 @@ const QUESTIONS: readonly QuestionKind[] = [
     bare: (answer) => (/^[a-z]+(?: [a-z]+)?$/.test(answer) ? `my name is ${answer}` : undefined),
   },
   {
-    asks: /\b(?:do you have (?:any )?pets|what (?:kind of )?pets? do you have)\?$/,
+    asks: new RegExp(pattern`\b(?:(?:do you have|have you got|got) (?:any )?(?:other )?pets|any (?:other )?pets|
+      what (?:kind of )?pets? do you have)\?$`),
     answers: { commas: true },
     bare: (answer) => `i have ${answer}`,
   },
@@ -207,11 +209,10 @@ function statementOf(question: string, replyText: string): string | undefined {
   return undefined
 }
 
-/** The statements the profiled person made by answering the other speakers' questions, in order. */
-export function answersOf(conversation: ParsedConversation): Answer[] {
+/** Each of the profiled person's turns that follows a question of the other speakers, with that question. */
+function* answeringTurns(conversation: ParsedConversation): Generator<{ question: string; text: string }> {
   const subject = conversation.speaker
-  if (subject === null) return []
-  const out: Answer[] = []
+  if (subject === null) return
   let question: string | undefined
   for (const turn of conversation.turns) {
     if (NOT_TURNS.has(turn.speaker)) continue
@@ -219,9 +220,31 @@ export function answersOf(conversation: ParsedConversation): Answer[] {
       question = lastQuestion(turn.text)
       continue
     }
-    const statement = question ? statementOf(question, turn.text) : undefined
-    if (question && statement) out.push({ question, answer: turn.text.slice(0, MAX_TURN_CHARS), statement })
+    if (question) yield { question, text: turn.text }
     question = undefined
+  }
+}
+
+/** The statements the profiled person made by answering the other speakers' questions, in order. */
+export function answersOf(conversation: ParsedConversation): Answer[] {
+  const out: Answer[] = []
+  for (const { question, text } of answeringTurns(conversation)) {
+    const statement = statementOf(question, text)
+    if (statement) out.push({ question, answer: text.slice(0, MAX_TURN_CHARS), statement })
+  }
+  return out
+}
+
+/**
+ * The other speakers' last question before each of the person's turns, by the turn's first line as normalised:
+ * what "them" in the answer may point to ("where did you get your dogs?" "i got them from a breeder").
+ */
+export function questionsBefore(conversation: ParsedConversation): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const { question, text } of answeringTurns(conversation)) {
+    const opening = text.split(/\n+/).find((line) => line.trim())
+    // the other speaker's "my" and "our" are theirs: none of their things is what the person's "them" means
+    if (opening) out.set(normalize(opening).trim(), question.replace(/\b(?:my|our)\b/g, "someone's"))
   }
   return out
 }

@@ -1,7 +1,7 @@
 // interests.<category>: "I love/like/enjoy X", "my favorite X is Y", "I play X", "I have a dog", "I go hiking", ...
 import { classifyNoun, cutPhrase, interpretObject, lookup, splitList, verbItems, type Item } from './classify.js'
 import { OCCUPATIONS } from './lexicon-core.js'
-import { FAVORITE_HEADS, PET_WORDS } from './lexicon-interests.js'
+import { ACTIVITY_ALIASES, FAVORITE_HEADS, PET_WORDS } from './lexicon-interests.js'
 import { nlpHas, termsOf } from './nlp.js'
 import { isPeopleNoun, withoutPeopleClause } from './others.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
@@ -360,12 +360,18 @@ const CHANNEL_ABOUT = new RegExp(
     '(?:(?:small|little|tiny|new|popular|growing|weekly) )*(?:youtube channel|channel|blog|podcast|vlog|newsletter|' +
     'substack|website|instagram|tiktok|twitch channel) (?:about|on|for|dedicated to) (.+)$',
 )
+/** "i dm a d&d campaign", "i run a dnd group for friends": the game (1). */
+const RUN_A_GAME = new RegExp(pattern`\bi ${ADV}(?:dm|gm|run|am running|have been running|ran|host|am hosting|
+  am dming|have been dming|am the (?:dm|gm|dungeon master|game master) (?:for|of)) (?:a |an |our |my |the |two )?
+  (?:(?:weekly|biweekly|monthly|new|long[- ]running|homebrew|online|small) )*(d&d|dnd|dungeons and dragons|
+  tabletop|ttrpg|rpg) (?:campaigns?|games?|groups?|sessions?|one[- ]shots?)\b`)
 /** Rules whose object counts only as an activity the lexicons know ("i do a lot of thinking" gives nothing). */
 const KNOWN_ACTIVITY: [RegExp, number, RuleId][] = [
   // what a channel or a blog is about is what its maker cares about
   [CHANNEL_ABOUT, 0.75, 'interest.channel-about'],
   [DO_A_LOT_OF, 0.8, 'interest.do-a-lot-of'],
   [COACH_TEAM, 0.7, 'interest.coach-team'],
+  [RUN_A_GAME, 0.8, 'interest.run-a-game'],
 ]
 /** "i took up knitting": what (1). */
 const TOOK_UP = new RegExp(
@@ -553,9 +559,7 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     const found = known.exec(text)
     if (found)
       addItems(
-        interpretObject(found[1]!.replace(/\b(?:little league|t-ball|tee ball)\b/, 'baseball')).filter(
-          (item) => item.weight === 1,
-        ),
+        interpretObject(ACTIVITY_ALIASES.get(found[1]!.trim()) ?? found[1]!).filter((item) => item.weight === 1),
         ctx,
         confidence,
         rule,

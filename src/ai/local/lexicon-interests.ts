@@ -122,8 +122,9 @@ checkers, puzzle, jigsaw puzzle, crossword puzzle, crossword, sudoku, cards, pok
 bird watching, birdwatching, astronomy, stargazing, meditation, shopping, thrifting, volunteering, walking, long walk,
 walk, bike ride, craft, arts and crafts, diy, calligraphy, origami, magic, magic trick, cooking, baking, grilling,
 coding, programming, genealogy, antique, car, classic car, fixing cars, tinkering, cosplay, dungeons and dragons, d&d,
-tabletop game, role playing game, rpg, nature, the outdoors, outdoors, being outdoors, being outside, plant,
-houseplant, bonsai, fashion, makeup, nail art, tattoo, podcast, learning languages, partying, clubbing, going out,
+dnd, tabletop game, role playing game, rpg, ttrpg, nature, the outdoors, outdoors, being outdoors,
+being outside, plant, houseplant, bonsai, fashion, makeup, nail art, tattoo, podcast, learning languages, partying,
+clubbing, going out,
 socializing, art, museum, computer, technology, tech, beekeeping, home brewing, wine tasting, model train,
 model building, rc car, drone, metal detecting, geocaching, foraging, canning, birding, stamp, coin, stamp collecting,
 coin collecting, collecting, sunbathing, people watching, playing games, minecraft, fortnite, pokemon, nintendo,
@@ -295,6 +296,14 @@ export const FAVORITE_HEADS: Record<string, string> = dict({
   website: 'other',
   app: 'other',
 })
+
+/** Names of a pastime said as another: a child's league plays baseball ("my son's little league team"). */
+export const ACTIVITY_ALIASES: ReadonlyMap<string, string> = new Map([
+  ['little league', 'baseball'],
+  ['t-ball', 'baseball'],
+  ['tee ball', 'baseball'],
+  ['dnd', 'd&d'],
+])
 
 /** Agent nouns that describe a pastime: "I am an avid reader" -> books: reading. */
 export const HOBBY_AGENTS: Record<string, [string, string]> = dict({

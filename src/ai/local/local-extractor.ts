@@ -6,7 +6,7 @@ import { detectLanguage, functionWordShare } from '../language.js'
 import type { ExtractionInput, ExtractRequest, ExtractResult, Extractor } from '../types.js'
 import { Acc } from './acc.js'
 import { addressedName, type AddressedName } from './addressed.js'
-import { answersOf, type Answer } from './answers.js'
+import { answersOf, questionsBefore, type Answer } from './answers.js'
 import { GIVES_NAME, ruleAge, ruleGender, ruleLocation, ruleName } from './core.js'
 import { compiledFor, readCustomFields, type CompiledSchema } from './custom-fields.js'
 import { ruleFieldLine } from './fields.js'
@@ -19,7 +19,7 @@ import { ruleNeeds } from './needs.js'
 import { ruleFaith } from './faith.js'
 import { addKin, kinMentions, type KinMention } from './kin.js'
 import { ruleLanguages } from './languages.js'
-import { nameOfNamedBefore, ruleStandingFacts } from './standing.js'
+import { nameOfNamedBefore, ruleNamesSaid, ruleStandingFacts } from './standing.js'
 import { otherSubject, withoutOthersQuotes } from './others.js'
 import { rulePeopleSay, rulePersonality } from './personality.js'
 import { rulePreferences } from './preferences.js'
@@ -87,6 +87,7 @@ export class LocalExtractor implements Extractor {
     let text: string
     let addressed: AddressedName | undefined
     let answers: Answer[] = []
+    let asked = new Map<string, string>()
     if (input.inputType === 'conversation') {
       try {
         const conversation = parseConversation(input.data)
@@ -94,6 +95,7 @@ export class LocalExtractor implements Extractor {
         text = turnsOf(conversation).join('\n')
         addressed = addressedName(conversation)
         answers = answersOf(conversation)
+        asked = questionsBefore(conversation)
       } catch (err) {
         // The HTTP layer rejects malformed conversations; one that slips through yields nothing (retrying
         // would not help, and another speaker's words must never be attributed to the person).
@@ -117,6 +119,7 @@ export class LocalExtractor implements Extractor {
       trace,
       ...(addressed ? { addressed } : {}),
       answers,
+      asked,
     })
   }
 }
@@ -164,6 +167,8 @@ export interface TextOptions {
   addressed?: AddressedName
   /** What the person said by answering the other speakers' questions ("what do you do?" "nurse"). */
   answers?: readonly Answer[]
+  /** The other speakers' last question before a turn of the person's, by the turn's first line (normalised). */
+  asked?: ReadonlyMap<string, string>
 }
 
 /** "... and hope to make it big", "... and thinking of going back to school": a wish or a hedge after "and". */
@@ -249,9 +254,23 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     }
   }
   let prev: ClauseInfo | undefined
+  // the question a turn answers, which its first sentence may point into: "where did you get your dogs?"
+  let opening: { paragraph: number; sentence: number; question: string | undefined } | undefined
+  const pointable = (clause: Clause, before: Clause | undefined): string | undefined => {
+    const paragraph = clause.paragraph
+    if (paragraph === undefined || !opts.asked?.size) return before?.text
+    if (opening?.paragraph !== paragraph) {
+      const question = opts.asked.get(paragraphs[paragraph]!.trim())
+      opening = { paragraph, sentence: clause.sentence, question }
+    }
+    const sameTurn = before?.paragraph === paragraph ? before.text : undefined
+    if (!opening.question || opening.sentence !== clause.sentence) return sameTurn ?? before?.text
+    return sameTurn ? `${opening.question} ${sameTurn}` : opening.question
+  }
   const kin: KinMention[] = []
   const pets: PetMention[] = []
   const split = splitClauses(normalized)
+  const paragraphs = normalized.split(/\n+/)
   const clauses = split.flatMap((clause, index) => {
     if (clause.question || clause.reported) return [clause]
     const before = split[index - 1]
@@ -334,7 +353,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       ruleInterests(info, ctx)
       ruleNeeds(info, ctx)
       rulePersonality(info, ctx)
-      ruleMemories(info, ctx, prev?.text)
+      ruleMemories(info, ctx, pointable(info, prev))
       ruleLanguages(info, ctx)
       ruleFaith(info, ctx)
       ruleStandingFacts(info, ctx, { any: acc.taken > before.taken, memory: acc.memoryCount > before.memories })
@@ -371,6 +390,8 @@ function readAnswers(answers: readonly Answer[], ctx: RuleContext) {
         ruleInterests(info, ctx)
         // "any topics you'd rather avoid?" "politics": a topic to avoid
         rulePreferences(info, ctx)
+        // "do you have pets?" "two rabbits, Mochi and Bean": their names
+        ruleNamesSaid(info, ctx)
       }
     }
   } finally {

@@ -90,6 +90,17 @@ const STYLES: [RuleId, RegExp, string, number, boolean][] = [
     0.8,
     false,
   ],
+  [
+    'style.no-emoji',
+    new RegExp(pattern`
+      (?:\b(?:(?:stop|quit) (?:using|adding|putting)(?: all)? (?:the |those |so many )?|(?:(?:do|can you|could you) not|
+      never) (?:use|add|put)(?: any)? |(?:skip|drop|lose|ditch|cut) (?:the |all the )?)|
+      ^(?:(?:and|but|also|so|please|pls|plz|oh) )*(?:no more |no |without (?:the |any )?|less |fewer ))
+      (?:emojis?|emoticons?)\b`),
+    'no emojis',
+    0.85,
+    true,
+  ],
 ]
 
 const AVOID: [RuleId, RegExp, number][] = [
@@ -200,7 +211,8 @@ export function rulePreferences(clause: ClauseInfo, ctx: RuleContext): void {
     const before = text.slice(0, match.index)
     if (!negOk && /\b(?:not|never|no)\b/.test(before) && !/\b(?:do not|never) (?:ramble|waffle|go on)\b/.test(text))
       continue
-    const explicit = /\b(?:prefer|please|want|like|love|keep|be|give me|i need|appreciate|would rather)\b/.test(text)
+    const explicit =
+      /\b(?:prefer|please|pls|plz|stop|want|like|love|keep|be|give me|i need|appreciate|would rather)\b/.test(text)
     ctx.acc.setStyle(style, explicit ? conf : conf - 0.2, rule, match)
     break
   }

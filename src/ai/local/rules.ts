@@ -153,6 +153,7 @@ const RULES = {
   'interest.saw-in-concert': '"I saw X in concert" -> music: X',
   'interest.concert-of': '"I am going to a Taylor Swift concert" -> music: Taylor Swift',
   'interest.do-a-lot-of': '"I do a lot of hiking" -> hobbies: hiking (an activity the lexicons know)',
+  'interest.run-a-game': '"I DM a D&D campaign" -> hobbies: d&d (a tabletop game run for others)',
   'interest.coach-team': '"I coach my son\'s little league team" -> sports: baseball (a sport the lexicons know)',
   'interest.channel-about': '"I run a small YouTube channel about woodworking" -> hobbies: woodworking',
   'interest.take-lessons': '"I take piano lessons"',
@@ -214,6 +215,7 @@ const RULES = {
   'style.simple': '"plain language", "no jargon", "explain like I am five"',
   'style.technical': '"technical details", "do not dumb it down"',
   'style.supportive': '"gentle tone", "be patient with me"',
+  'style.no-emoji': '"please stop using emojis", "no emojis": answers written without emoji',
   'style.no-rambling': '"do not ramble / waffle" -> concise',
   // preferences.topics_to_avoid
   'avoid.do-not-talk-about': '"please do not talk / ask me about X"',

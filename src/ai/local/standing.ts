@@ -217,7 +217,9 @@ export function nameOfNamedBefore(before: string, text: string): string | undefi
 }
 
 /** "my cat luna keeps waking me up", "our son jake is six": 1 who, 2 the name said right after (capitalised). */
-const NAMED_AFTER = new RegExp(`\\b(?:my|our) (?:[a-z]+ )??(${WHO}),? ([a-z][a-z'-]*)(?:[ ,]|$)`)
+const NAMED_AFTER = new RegExp(
+  `\\b(?:my|our|i (?:have|own|got|adopted) (?:a|an|one)) (?:[a-z]+ )??(${WHO}),? ([a-z][a-z'-]*)(?:[ ,]|$)`,
+)
 /** "we just brought home a beagle puppy named waffles": the pet (1) and its name (2), of the person's household. */
 const GOT_NAMED = new RegExp(
   `^(?:i|we) ${ADV}(?:have|own|got|adopted|rescued|brought home) (?:a|an|our|my) (?:[a-z]+ )??(${WHO}) ` +
@@ -401,14 +403,12 @@ export interface ReadBefore {
 }
 
 /**
- * The person's standing facts in one clause: what they have, do as a habit, are, and how their people are. Nothing is
- * said twice: a possession or a relative's fact that is already a memory ("i have a peanut allergy", "my son was
- * born"), and a habit or a state that is already a value ("i go hiking", "i am a nurse"), are left out.
+ * The names of the person's pets and people said in passing, whatever else the clause says: "i love hiking with my
+ * dog Max", "two rabbits, Mochi and Bean" (names are read only when written with a capital).
  */
-export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: ReadBefore): void {
+export function ruleNamesSaid(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.question || clause.hedged || clause.joined) return
   const text = clause.text
-  // "i love hiking with my dog Max": a name said in passing, whatever else the clause says
   const called = nameAfter(text, ctx)
   if (called && !NAMED.test(text)) addName(ctx, called)
   const got = GOT_NAMED.exec(text)
@@ -418,6 +418,17 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
     const [first, second] = [pair[2]!, pair[3]!].map((name) => ctx.cases.restore(name))
     add(ctx, `their ${pair[1]} are named ${first} and ${second}`, 'memory.family-fact', pair)
   }
+}
+
+/**
+ * The person's standing facts in one clause: what they have, do as a habit, are, and how their people are. Nothing is
+ * said twice: a possession or a relative's fact that is already a memory ("i have a peanut allergy", "my son was
+ * born"), and a habit or a state that is already a value ("i go hiking", "i am a nurse"), are left out.
+ */
+export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: ReadBefore): void {
+  if (clause.question || clause.hedged || clause.joined) return
+  const text = clause.text
+  ruleNamesSaid(clause, ctx)
   if (clause.desire || MY_GOAL.test(text)) return ruleGoal(text, ctx, before)
   if (clause.negated) return ruleNegatedFact(text, ctx, before)
   const ongoing = ONGOING.exec(text)

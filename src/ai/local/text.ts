@@ -11,6 +11,8 @@ export interface Clause {
   question: boolean
   /** Index of the sentence in the submission (order of appearance). */
   sentence: number
+  /** Index of the paragraph (a stretch between line breaks; a turn of a conversation) the clause is in. */
+  paragraph?: number
   /** Someone else's words or a story's ("my dad says i am ...", "in the game i am an elf"): nothing of the person. */
   reported: boolean
   /** The clause joins verb phrases that are read as clauses of their own ("i drive a truck and live in the city"). */
@@ -127,11 +129,14 @@ const CLAUSE_BREAK = new RegExp(
 /** Splits normalised text into clauses, marking those that are questions. */
 export function splitClauses(normalized: string): Clause[] {
   const out: Clause[] = []
-  const sentences = normalized
-    .split(/\n+|(?<=[.!?])\s+|(?<=[!?])(?=[a-z])/)
-    .flatMap((s) => chunk(s.trim(), MAX_SENTENCE_CHARS))
-    .filter((s) => /[a-z]/.test(s))
-  sentences.forEach((sentence, index) => {
+  const sentences = normalized.split(/\n+/).flatMap((paragraph, index) =>
+    paragraph
+      .split(/(?<=[.!?])\s+|(?<=[!?])(?=[a-z])/)
+      .flatMap((s) => chunk(s.trim(), MAX_SENTENCE_CHARS))
+      .filter((s) => /[a-z]/.test(s))
+      .map((text) => ({ text, paragraph: index })),
+  )
+  sentences.forEach(({ text: sentence, paragraph }, index) => {
     const isQuestion = /\?\s*["')]*$/.test(sentence)
     const story = opensStory(sentence)
     const parts = sentence
@@ -146,7 +151,7 @@ export function splitClauses(normalized: string): Clause[] {
         (isQuestion && (position === parts.length - 1 || QUESTION_START.test(part)) && !UPTALK.test(part)) ||
         ASKS_YOU.test(part) ||
         ASKED_BACK.test(` ${part}`)
-      out.push({ text: part, question, sentence: index, reported: story || reportsSomeoneElse(part) })
+      out.push({ text: part, question, sentence: index, paragraph, reported: story || reportsSomeoneElse(part) })
     })
   })
   return out
