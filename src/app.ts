@@ -283,12 +283,13 @@ function createMetrics({ modules, db, opts }: Stage) {
 }
 
 /** The job queue (pg-boss); only processes that run the worker supervise it. */
-async function startQueue({ modules, config, db, opts, log, steps }: Stage) {
+async function startQueue({ modules, config, db, opts, log, steps, due }: Stage) {
   const queue = new modules.queue.JobQueue({
     url: db.url,
     pollSeconds: config.worker.pollSeconds,
     supervise: opts.role !== 'api',
     onError: (e) => log.warn({ err: e }, 'job queue error'),
+    sharded: due !== undefined,
   })
   await queue.start()
   steps.add(() => queue.stop())

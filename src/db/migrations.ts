@@ -27,6 +27,7 @@ import { DueTenants1764400001800 } from '../../migrations/1764400001800-DueTenan
 import { WebhookDue1764400001900 } from '../../migrations/1764400001900-WebhookDue.js'
 import { ApiKeyRoutes1764400002000 } from '../../migrations/1764400002000-ApiKeyRoutes.js'
 import { RetentionTenants1764400002100 } from '../../migrations/1764400002100-RetentionTenants.js'
+import { ApiKeyRouteTimes1764400002200 } from '../../migrations/1764400002200-ApiKeyRouteTimes.js'
 
 /** Every migration, in order. Listed explicitly so the same code runs under tsx, vitest and tsc output. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   WebhookDue1764400001900,
   ApiKeyRoutes1764400002000,
   RetentionTenants1764400002100,
+  ApiKeyRouteTimes1764400002200,
 ]

@@ -33,6 +33,13 @@ const APP_COLUMNS = [
   'summary_instructions',
 ] as const
 
+/** The ids of the live keys, or of the keys made since $1, and the database's clock (TenantRepository.keyIds). */
+const KEY_IDS = `SELECT coalesce(array_agg(public_id), '{}') AS ids, now() AS now FROM api_keys
+  WHERE CASE WHEN $1::timestamptz IS NULL THEN revoked_at IS NULL ELSE created_at >= $1 END`
+/** The same from the key routes: only live keys have one. */
+const ROUTED_KEY_IDS = `SELECT coalesce(array_agg(public_id), '{}') AS ids, now() AS now FROM api_key_routes
+  WHERE $1::timestamptz IS NULL OR created_at >= $1`
+
 /** A live key's owner and stored digest. */
 export type KeyRow = Pick<ApiKeyEntity, 'tenant_id' | 'app_id' | 'key_hash'>
 
@@ -291,14 +298,13 @@ export class TenantRepository {
 
   /**
    * The public ids of the live keys (`since` undefined), or of every key created since then; and the database's clock,
-   * where the next read starts from.
+   * where the next read starts from. `routed`: read from the key routes, which a sharded database keeps on its
+   * coordinator (a read of `api_keys` without a tenant reads every shard).
    */
-  async keyIds(manager: EntityManager, since: Date | undefined): Promise<{ ids: string[]; now: Date }> {
-    const [row]: { ids: string[]; now: Date }[] = await manager.query(
-      `SELECT coalesce(array_agg(public_id), '{}') AS ids, now() AS now FROM api_keys
-        WHERE CASE WHEN $1::timestamptz IS NULL THEN revoked_at IS NULL ELSE created_at >= $1 END`,
-      [since ?? null],
-    )
+  async keyIds(manager: EntityManager, since: Date | undefined, routed = false): Promise<{ ids: string[]; now: Date }> {
+    const [row]: { ids: string[]; now: Date }[] = await manager.query(routed ? ROUTED_KEY_IDS : KEY_IDS, [
+      since ?? null,
+    ])
     return { ids: row!.ids, now: new Date(row!.now) }
   }
 

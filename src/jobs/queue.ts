@@ -2,6 +2,7 @@ import pg from 'pg'
 import PgBoss from 'pg-boss'
 import type { EntityManager } from 'typeorm'
 import { rawClient } from '../db/database.js'
+import type { Transaction } from '../db/unit-of-work.js'
 import type { ProfileJob } from '../domain/profile.js'
 
 export const PROCESS_QUEUE = 'profile-process'
@@ -21,6 +22,8 @@ export interface QueueOptions {
   /** API-only processes enqueue but run no maintenance. */
   supervise: boolean
   onError: (err: Error) => void
+  /** The database is sharded by tenant (Citus): jobs a transaction queues are written after its commit. */
+  sharded?: boolean
 }
 
 /**
@@ -101,17 +104,30 @@ export class JobQueue {
     else await this.boss.createQueue(name, { policy: 'standard', ...options } as any)
   }
 
-  /** Enqueue inside the caller's transaction when given (so a commit means the job exists), else on its own. */
-  async enqueue(job: ProfileJob, opts: { tx?: EntityManager; startAfterSeconds?: number } = {}): Promise<string> {
+  /**
+   * Enqueues with the caller's transaction when given: inside it on a plain database, so that a commit means the job
+   * exists; after its commit on a sharded one, where the queue is a table of the coordinator and writing it beside a
+   * tenant's shard would commit in two phases. A job lost between that commit and its insert (the process ended) is
+   * the reconciler's: a tenant stays marked due while it has open submissions. Without a transaction, on its own.
+   */
+  async enqueue(job: ProfileJob, opts: { tx?: Transaction; startAfterSeconds?: number } = {}): Promise<void> {
+    const { tx, startAfterSeconds } = opts
+    if (tx && this.opts.sharded) {
+      tx.onCommit(() => void this.send(job, undefined, startAfterSeconds).catch((err) => this.opts.onError(err)))
+      return
+    }
+    await this.send(job, tx?.manager, startAfterSeconds)
+  }
+
+  private async send(job: ProfileJob, tx: EntityManager | undefined, startAfterSeconds = 0): Promise<void> {
     const sendOpts: Record<string, unknown> = { priority: this.fairness.priority(job.tenantId) }
-    if (opts.startAfterSeconds && opts.startAfterSeconds > 0) sendOpts.startAfter = Math.ceil(opts.startAfterSeconds)
-    if (opts.tx) {
-      const client = await rawClient(opts.tx)
+    if (startAfterSeconds > 0) sendOpts.startAfter = Math.ceil(startAfterSeconds)
+    if (tx) {
+      const client = await rawClient(tx)
       sendOpts.db = { executeSql: (text: string, values: unknown[]) => client.query(text, values) }
     }
     const id = await this.boss.send(PROCESS_QUEUE, job, sendOpts as PgBoss.SendOptions)
     if (!id) throw new Error(`pg-boss returned no job id for queue ${PROCESS_QUEUE}`)
-    return id
   }
 
   /** Enqueues the jobs in one statement, each with its tenant's priority. */

@@ -140,9 +140,9 @@ export class ProcessingService {
         todo = await this.runBatches(claimed, owner, abort.signal)
         if (todo.length && this.stopping) {
           // More waits, and this process is going: release the profiles and queue them for another worker.
-          await this.uow.run(undefined, async ({ manager }) => {
-            await this.repo.release(manager, todo, owner)
-            for (const job of todo) await this.queue.enqueue(job, { tx: manager })
+          await this.uow.run(undefined, async (tx) => {
+            await this.repo.release(tx.manager, todo, owner)
+            for (const job of todo) await this.queue.enqueue(job, { tx })
           })
           return
         }

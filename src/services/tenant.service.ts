@@ -96,7 +96,7 @@ const naming = (given: string | AppNaming): AppNaming => (typeof given === 'stri
  */
 export class TenantService {
   private readonly keys?: KeyCache
-  private readonly knownIds = new KnownKeyIds((since) => this.repo.keyIds(this.ds.manager, since))
+  private readonly knownIds = new KnownKeyIds((since) => this.repo.keyIds(this.ds.manager, since, this.sharded))
   private readonly repo = new TenantRepository()
   private readonly sharded: boolean
   private readonly uow: UnitOfWork
@@ -106,7 +106,7 @@ export class TenantService {
    * `cacheKeys`: answer recently verified keys from memory; only for a process that hears every revocation on its bus
    * (a server's LISTEN, or the embedded server it runs itself), never for one that could miss them.
    * `sharded`: the database is sharded by tenant (Citus): a key is looked up in its tenant's shard, found first from
-   * the key routes on the coordinator.
+   * the key routes on the coordinator, and the ids of the live keys are read from the routes alone.
    */
   constructor(
     private readonly ds: DataSource,

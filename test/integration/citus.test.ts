@@ -649,6 +649,33 @@ describe.skipIf(!!SERVER_URL || (!INSTALLED && !REQUIRED))(
       expect(read.length).toBeGreaterThan(0)
       expect([...new Set(read)]).toEqual([own.id])
     }, 120_000)
+
+    // Last: it leaves this address over its failure limit for a minute.
+    it('lets a new key past an address over its failure limit, reading key routes, not every shard', async () => {
+      const cli = await openCli(testConfig(db))
+      const issued = await cli.tenants.createApp('acme', 'budget').finally(() => cli.close())
+      const made = (id: string) => `pk_${id}_${'A'.repeat(32)}`
+      const log = path.join(cluster.coordinator.dir, 'log')
+      const from = fs.statSync(log).size
+      // Failures from this address until it is over its limit (30 a minute, some spent by the tests before): each
+      // made-up id is looked up in no tenant (''), as a known one is in its own. Over the limit, the process reads
+      // which ids exist, once, then only the keys made since.
+      const statuses: number[] = []
+      for (let i = 0; i < 40 && statuses.at(-1) !== 429; i++)
+        statuses.push((await client(urls[1]!, made(`zz${String(i).padStart(10, '0')}`)).get('/v1/profile/x')).status)
+      expect([...new Set(statuses)]).toEqual([401, 429])
+      expect((await client(urls[1]!, issued.api_key).get('/v1/profile/nobody')).status).toBe(404)
+      expect((await client(urls[1]!, made('yyyyyyyyyyyy')).get('/v1/profile/nobody')).status).toBe(429)
+      const shards = new Set<string>()
+      for (const tenant of [issued.tenant_id, '']) {
+        const [row] = await q(`SELECT get_shard_id_for_distribution_column('api_keys', $1::text)::text AS id`, [tenant])
+        shards.add(row.id)
+      }
+      const text = fs.readFileSync(log, 'utf8').slice(from)
+      const read = [...text.matchAll(/issuing SELECT [^\n]*?public\.api_keys_(\d+)\b/g)].map((m) => m[1]!)
+      expect(read.length).toBeGreaterThan(0)
+      expect([...new Set(read)].filter((shard) => !shards.has(shard))).toEqual([])
+    }, 60_000)
   },
 )
 

@@ -2,11 +2,13 @@
 // them, and the lead enqueuer (src/jobs/lead-enqueuer.ts). The logic is the same on any PostgreSQL, so the first two
 // run on both databases; the lead's advisory lock needs a server's sessions. test/integration/citus.test.ts checks on
 // a cluster that a lost job is found from its tenant's mark, and that the reconciler reads the marked tenants' shards.
+import type { EntityManager } from 'typeorm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DueTenants } from '../../src/jobs/due-tenants.js'
 import { LeadEnqueuer } from '../../src/jobs/lead-enqueuer.js'
 import { JobQueue, PROCESS_QUEUE } from '../../src/jobs/queue.js'
 import { Reconciler } from '../../src/jobs/reconciler.js'
+import { UnitOfWork } from '../../src/db/unit-of-work.js'
 import { client, SERVER_URL, startService, type TestService } from '../support/harness.js'
 import { post } from '../support/submit.js'
 import { waitFor } from '../support/wait.js'
@@ -111,6 +113,49 @@ describe('due tenants and the reconciler that reads them', () => {
       left.push((await q(`SELECT count(*)::int AS n FROM due_tenants WHERE tenant_id LIKE 'idle%'`))[0].n)
     }
     expect(left).toEqual([700, 200, 0])
+  })
+
+  it('queues a job after the commit when sharded, inside the transaction otherwise, none on rollback', async () => {
+    const sharded = new JobQueue({
+      url: svc.profiler.db.url,
+      pollSeconds: 1,
+      supervise: false,
+      onError: () => undefined,
+      sharded: true,
+    })
+    await sharded.start()
+    try {
+      const uow = new UnitOfWork(svc.profiler.db.dataSource)
+      const inTx = (manager: EntityManager, profileId: string) =>
+        manager.query(`SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'profileId' = $1`, [profileId])
+      // Plain: the job is written in the transaction, seen by it before the commit.
+      const plain = await uow.run(undefined, async (tx) => {
+        await queue.enqueue({ tenantId: 'ten_q', profileId: 'in-tx' }, { tx })
+        return (await inTx(tx.manager, 'in-tx'))[0].n
+      })
+      expect(plain).toBe(1)
+      // Sharded: nothing in the transaction (no write beside the tenant's shard); the job once it has committed.
+      const before = await uow.run(undefined, async (tx) => {
+        await sharded.enqueue({ tenantId: 'ten_q', profileId: 'after-commit' }, { tx, startAfterSeconds: 30 })
+        return (await inTx(tx.manager, 'after-commit'))[0].n
+      })
+      expect(before).toBe(0)
+      await waitFor('the job queued after the commit', async () => (await jobs('after-commit')) === 1 || undefined)
+      const [delayed] = await q(`SELECT start_after > now() + interval '20 seconds' AS later FROM pgboss.job
+        WHERE data->>'profileId' = 'after-commit'`)
+      expect(delayed.later).toBe(true)
+      await uow
+        .run(undefined, async (tx) => {
+          await sharded.enqueue({ tenantId: 'ten_q', profileId: 'rolled-back' }, { tx })
+          throw new Error('roll back')
+        })
+        .catch(() => undefined)
+      await uow.run(undefined, (tx) => sharded.enqueue({ tenantId: 'ten_q', profileId: 'next' }, { tx }))
+      await waitFor('the next job', async () => (await jobs('next')) === 1 || undefined)
+      expect(await jobs('rolled-back')).toBe(0)
+    } finally {
+      await sharded.stop()
+    }
   })
 })
 

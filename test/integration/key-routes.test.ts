@@ -3,6 +3,8 @@
 // runs here on both databases; test/integration/citus.test.ts checks that on a cluster a lookup reads one shard.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiKeyRoutes1764400002000 } from '../../migrations/1764400002000-ApiKeyRoutes.js'
+import { ApiKeyRouteTimes1764400002200 } from '../../migrations/1764400002200-ApiKeyRouteTimes.js'
+import { parseApiKey } from '../../src/domain/keys.js'
 import { TenantService } from '../../src/services/tenant.service.js'
 import { startService, type TestService } from '../support/harness.js'
 
@@ -65,11 +67,27 @@ describe('API keys by their routes', () => {
     expect(await code(plain.authenticate(issued.api_key, 'r10'))).toBe('OK')
   })
 
+  it('knows the ids of live keys from the routes alone, and those made since its last read', async () => {
+    const known = new TenantService(svc.profiler.db.dataSource, undefined, { sharded: true })
+    const first = await tenants.createApp('routes', 'known-1')
+    const unrouted = await tenants.createApp('routes', 'known-2')
+    await q(`DELETE FROM api_key_routes WHERE app_id = $1`, [unrouted.app_id])
+    const idOf = (key: string) => parseApiKey(key)!
+    expect(await known.mayExist(idOf(first.api_key))).toBe(true)
+    // a key of api_keys without its route is not read; nor is an id no key has
+    expect(await known.mayExist(idOf(unrouted.api_key))).toBe(false)
+    expect(await known.mayExist('zzzzzzzz')).toBe(false)
+    // made by another process after the first read: found by the next read, of the routes written since
+    const later = await tenants.createApp('routes', 'known-3')
+    expect(await known.mayExist(idOf(later.api_key))).toBe(true)
+  })
+
   it('the migration copies the live keys in', async () => {
     const runner = svc.profiler.db.dataSource.createQueryRunner()
     try {
       await runner.query(`DROP TABLE api_key_routes`)
       await new ApiKeyRoutes1764400002000().up(runner)
+      await new ApiKeyRouteTimes1764400002200().up(runner)
     } finally {
       await runner.release()
     }

@@ -12,4 +12,8 @@ export class ApiKeyRouteEntity {
 
   @Column({ type: 'text' })
   app_id!: string
+
+  /** When the route was written: what a read of the keys made since looks at (TenantRepository.keyIds). */
+  @Column({ type: 'timestamptz', default: () => 'now()' })
+  created_at!: Date
 }

@@ -132,7 +132,7 @@ export async function applyRound(
         batch.submissions.map((s) => s.id),
       )
       await deps.repo.release(manager, [batch.job], owner)
-      await deps.queue.enqueue(batch.job, { tx: manager })
+      await deps.queue.enqueue(batch.job, { tx })
     }
     if (!writes.length) return
     const result = await deps.repo.apply(manager, writes, deps.ai.embedder.model)

@@ -46,7 +46,7 @@ export async function claimRound(deps: WorkerDeps, jobs: ProfileJob[], owner: st
         owner,
       )
       for (const delayed of later)
-        await deps.queue.enqueue(delayed.job, { tx: manager, startAfterSeconds: delayed.afterSeconds })
+        await deps.queue.enqueue(delayed.job, { tx, startAfterSeconds: delayed.afterSeconds })
     }
     if (out.length) {
       const subs = out.flatMap((batch) => batch.submissions.map((s) => ({ tenantId: batch.job.tenantId, id: s.id })))

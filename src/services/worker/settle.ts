@@ -128,7 +128,7 @@ export async function failBatch(
       if (seq !== undefined) tx.raise('profileStatusChanged', readyEvent(job, seq))
       return false
     }
-    if (retryIn > 0) await deps.queue.enqueue(job, { tx: manager, startAfterSeconds: retryIn })
+    if (retryIn > 0) await deps.queue.enqueue(job, { tx, startAfterSeconds: retryIn })
     return retryIn === 0
   })
 }
@@ -147,7 +147,8 @@ async function deferBatch(
   afterSeconds: number,
 ): Promise<boolean> {
   const wait = Math.max(1, Math.ceil(afterSeconds))
-  await deps.uow.run(undefined, async ({ manager }) => {
+  await deps.uow.run(undefined, async (tx) => {
+    const manager = tx.manager
     const cur = await deps.profiles.find(manager, job.tenantId, job.profileId, { lock: true })
     if (!cur || cur.claimed_by !== owner) return
     await deps.submissions.defer(
@@ -158,7 +159,7 @@ async function deferBatch(
       wait,
     )
     await deps.repo.release(manager, [job], owner)
-    await deps.queue.enqueue(job, { tx: manager, startAfterSeconds: wait })
+    await deps.queue.enqueue(job, { tx, startAfterSeconds: wait })
   })
   return false
 }
@@ -185,7 +186,8 @@ export async function giveBack(
   trace?: BatchTrace,
 ): Promise<void> {
   batchOutcome(trace, 'handed_back')
-  await deps.uow.run(undefined, async ({ manager }) => {
+  await deps.uow.run(undefined, async (tx) => {
+    const manager = tx.manager
     const cur = await deps.profiles.find(manager, job.tenantId, job.profileId, { lock: true })
     if (!cur || cur.claimed_by !== owner) return
     await deps.submissions.giveBack(
@@ -194,7 +196,7 @@ export async function giveBack(
       subs.map((s) => s.id),
     )
     await deps.repo.release(manager, [job], owner)
-    await deps.queue.enqueue(job, { tx: manager })
+    await deps.queue.enqueue(job, { tx })
   })
   deps.log.info(
     { ...(trace?.log ?? { tenantId: job.tenantId, profileId: job.profileId }), submissionIds: subs.map((s) => s.id) },
