@@ -6,7 +6,7 @@ import { placeKind, type PlaceKind } from './gazetteer.js'
 import { nlpHas, placesIn } from './nlp.js'
 import { ADV, PHRASE_END, type ClauseInfo, type RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
-import { NUMBER_RE, parseNumber } from './text.js'
+import { MONTHS, NUMBER_RE, parseNumber, WEEKDAYS } from './text.js'
 import { pattern, rx } from './regex.js'
 
 // ---------------------------------------------------------------- name
@@ -482,8 +482,7 @@ const TIME_AFTER_PLACE = new RegExp(pattern`
   (?:\d+|a few|a couple of|several|two|three|four|five|six|seven|eight|nine|ten) (?:years?|months?|weeks?) ago|
   a (?:year|month|while) ago|recently|right now|at the moment|today|tonight|tomorrow|
   yesterday|lately|these days)\b.*$|
-  \s(?:in|on|since|until|by|last|this|next) (?:january|february|march|april|may|june|july|august|september|october|
-  november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b.*$`)
+  \s(?:in|on|since|until|by|last|this|next) (?:${[...MONTHS, ...WEEKDAYS].join('|')})\b.*$`)
 /** "a big old house", "an apartment downtown": a dwelling, not a location. */
 const DWELLING = new RegExp(pattern`
   ^(?:[a-z-]+ ){0,3}(?:house|home|apartment|flat|condo|trailer|cabin|dorm|tent|van|car|mansion|basement|townhouse|

@@ -7,7 +7,7 @@ import { isPeopleNoun, withoutPeopleClause } from './others.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { placeKind } from './gazetteer.js'
 import { saysLanguages } from './languages.js'
-import { gerund, singular } from './text.js'
+import { gerund, MONTHS, singular, WEEKDAYS } from './text.js'
 import { pattern, re, rx } from './regex.js'
 import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
@@ -485,8 +485,8 @@ const FINISHED_TITLE =
  * Capitalised words that open no title: days, months, holidays, schooling and treatment ("finished Christmas shopping",
  * "finished Uni").
  */
-const NOT_A_TITLE = new RegExp(pattern`^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|
-  march|april|may|june|july|august|september|october|november|december|christmas|thanksgiving|easter|halloween|
+const NOT_A_TITLE =
+  new RegExp(pattern`^(?:${[...WEEKDAYS, ...MONTHS].join('|')}|christmas|thanksgiving|easter|halloween|
   hanukkah|diwali|eid|ramadan|new year|school|high school|college|uni|university|grad school|med school|law school|
   chemo|chemotherapy|radiation|rehab|therapy|work|year \d+|grade \d+)\b`)
 /** The category of a title by the verb said before it. */

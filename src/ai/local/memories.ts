@@ -15,6 +15,7 @@ import { placeAtStart } from './gazetteer.js'
 import { termsOf } from './nlp.js'
 import { pattern, rx, rxg } from './regex.js'
 import { ownWordsInThirdPerson } from './third-person.js'
+import { MONTHS, WEEKDAYS } from './text.js'
 
 const LIFE = new RegExp(pattern`
   \b(?:born|married|marry|wedding|engaged|divorced?|graduated?|graduation|moved|relocated|immigrated|emigrated|hired|
@@ -48,8 +49,6 @@ const IRREGULAR_PAST = new Set(
     /\s+/,
   ),
 )
-/** The days of the week, in the order Date.getUTCDay numbers them. */
-const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
 const RELATIVE_TIME = new RegExp(
   pattern`
   \s*\b(?:yesterday|today|last (?:night|week|month|year|summer|winter|spring|fall|weekend|time)|
@@ -110,7 +109,6 @@ export function dateOf(raw: string, ref: Date): string | undefined {
   return undefined
 }
 
-const MONTHS = `january february march april may june july august september october november december`.split(' ')
 /** "last saturday", "on friday night": a day of the past week (1); not "on fridays". */
 const PAST_WEEKDAY = new RegExp(`\\b(?:last|this past|on) (${WEEKDAYS.join('|')})\\b(?!s)`)
 /** "in january", "back in march": a month with no year (1); not "next january". */

@@ -316,6 +316,11 @@ const TENS: Record<string, number> = dict({
   ninety: 90,
 })
 
+/** The days of the week, in the order Date.getUTCDay numbers them. */
+export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
+/** The months, January first. */
+export const MONTHS = 'january february march april may june july august september october november december'.split(' ')
+
 /** Regex source matching a number written in digits or English words (up to the hundreds). */
 export const NUMBER_RE =
   `(?:\\d{1,3}|(?:(?:one|a) hundred(?:\\s+and)?\\s+)?(?:(?:${Object.keys(TENS).join('|')})` +
