@@ -393,6 +393,7 @@ describe('standing facts and names in chat', () => {
         ['I have a cat. Any other pets?', 'two rabbits, Mochi and Bean'],
         ['Did you see my new paintings?', 'I bought them at a market in Lyon. I DM a D&D campaign on fridays'],
         ['Shall I add more emojis? 🎉', 'please stop using emojis'],
+        ['How is your week going?', 'Glasgow weather is doing its thing again'],
       ]),
     })
     const profile = await api.waitReady('tomas')
@@ -407,5 +408,6 @@ describe('standing facts and names in chat', () => {
     expect(profile.interests.hobbies?.map((i: { value: string }) => i.value)).toEqual(['d&d'])
     expect(profile.interests.pets?.map((i: { value: string }) => i.value)).toEqual(['rabbit'])
     expect(profile.preferences.conversation_style).toMatchObject({ value: 'no emojis' })
+    expect(profile.core_info.location).toMatchObject({ value: 'Glasgow', confidence: 0.45 })
   })
 })

@@ -129,6 +129,19 @@ describe('places said in passing', () => {
     }
   })
 
+  it('reads a place by its weather, weakly, and not on a trip; a place before a verb of its own', () => {
+    expect(where('Glasgow weather is doing its thing again')).toMatchObject({ value: 'Glasgow', confidence: 0.45 })
+    expect(where('London weather has been grim lately')?.value).toBe('London')
+    for (const text of [
+      'Miami weather is amazing this week, loving the vacation',
+      'Paris weather was lovely when we visited',
+      'my weather app is broken',
+    ]) {
+      expect(where(text), text).toBeUndefined()
+    }
+    expect(where('the weather here in Glasgow is awful')?.value).toBe('Glasgow')
+  })
+
   it('reads "back home in" only of the person', () => {
     expect(where('I miss my family back home in Manila.')).toMatchObject({ value: 'Manila', confidence: 0.5 })
     expect(where('back home in manila we eat a lot of rice')?.value).toBe('Manila')

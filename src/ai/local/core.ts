@@ -334,6 +334,13 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
   // i live", "we are from alabama", "i have never left ohio" (strict: only what reads as a place)
   ['location.am-in', rx`\\bi am ${ADV}(?:now |currently |still )?(?:in|near|outside(?: of)?) (.+)$`, 0.6, 'strict'],
   ['location.here-in', /\bhere in (.+)$/, 0.65, 'strict'],
+  // "glasgow weather is doing its thing again": the weather the person lives in, weakly (not on a trip)
+  [
+    'location.local-weather',
+    /^(?:the )?([a-z][a-z .'-]{1,30}?) weather (?:is|has been|today|lately)\b/,
+    0.45,
+    'strict',
+  ],
   // "stuck in minnesota for the winter", "spending the winter in arizona": where the person is for a season
   [
     'location.staying-in',
@@ -431,6 +438,7 @@ const NEEDS: Partial<Record<RuleId, string>> = {
   'location.been-in-for': 'been ',
   'location.working-from': 'from ',
   'location.back-home-in': 'back home in ',
+  'location.local-weather': ' weather ',
 }
 
 /** Rules that a trip defeats: "i am in paris next week", "working from lisbon on vacation". */
@@ -441,6 +449,7 @@ const TRIP_SENSITIVE = new Set<RuleId>([
   'location.work-at-in',
   'location.been-in-for',
   'location.working-from',
+  'location.local-weather',
 ])
 /** A stay that is a trip, not where the person lives. */
 const TRIP = new RegExp(pattern`
@@ -517,6 +526,8 @@ export function placeOf(raw: string, mode: PlaceMode, ctx: RuleContext): { value
     .replace(/\s+(?:i|we|you|he|she|they)\s.*$/, '')
     // "ohio working as a doctor": a participle goes on about something else
     .replace(PARTICIPLE_AFTER_PLACE, '')
+    // "here in glasgow is awful": the place is the subject of a verb of its own
+    .replace(/\s(?:is|are|was|were|has|have|had|gets|feels|looks|seems)\b.*$/, '')
     // "portland two years ago and ...": a time, before the phrase's end is looked for
     .replace(TIME_AFTER_PLACE, '')
   // "austin, texas" / "paris, france": keep "X, Y" when the pair reads as places

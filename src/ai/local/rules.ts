@@ -68,6 +68,8 @@ const RULES = {
   'location.am-in': '"I am (now) in X": only what reads as a place',
   'location.staying-in': '"stuck in X for the winter", "spending the winter in X": a known place, not a trip (weak)',
   'location.here-in': '"here in X"',
+  'location.local-weather':
+    '"Glasgow weather is doing its thing again": where the person lives, weakly (not on a trip)',
   'location.my-native': '"around my native Colorado", "my hometown of Leeds"',
   'location.my-home-in': '"here at my house in Michigan"',
   'location.hello-from': '"hello from X"',
