@@ -26,9 +26,8 @@ const INTERJECTION = new RegExp(pattern`
 /** Openings of an answer that carry no content: "well, probably pizza", "mine is friday". */
 const ANSWER_OPENING = new RegExp(pattern`
   ^(?:(?:yes|yeah|yep|yup|oh|ooh|well|um+|uh+|hmm+|haha|lol|honestly|probably|definitely|mostly|i guess|i think|
-  i would say|i'd say|
-  i'd have to say|that would be|it would be|it's|it is|has to be|gotta be|mine is|mine's|my favorite is|
-  my favorite would be|my favourite is|right now|currently|at the moment)[,!.]?\s+)+`)
+  i would say|i'd say|i'd have to say|that would be|it would be|it's|it is|has to be|gotta be|mine is|mine's|
+  my favorite is|my favorite would be|my favourite is|right now|currently|at the moment)[,!.]?\s+)+`)
 /**
  * Words after an answer that add nothing to it: "sushi for sure", "toronto, born and raised", "politics please",
  * "nursing, second year".

@@ -255,22 +255,20 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   }
   let prev: ClauseInfo | undefined
   // the question a turn answers, which its first sentence may point into: "where did you get your dogs?"
+  const asked = opts.asked?.size ? opts.asked : undefined
+  const paragraphs = asked ? normalized.split(/\n+/) : []
   let opening: { paragraph: number; sentence: number; question: string | undefined } | undefined
   const pointable = (clause: Clause, before: Clause | undefined): string | undefined => {
     const paragraph = clause.paragraph
-    if (paragraph === undefined || !opts.asked?.size) return before?.text
-    if (opening?.paragraph !== paragraph) {
-      const question = opts.asked.get(paragraphs[paragraph]!.trim())
-      opening = { paragraph, sentence: clause.sentence, question }
-    }
-    const sameTurn = before?.paragraph === paragraph ? before.text : undefined
-    if (!opening.question || opening.sentence !== clause.sentence) return sameTurn ?? before?.text
-    return sameTurn ? `${opening.question} ${sameTurn}` : opening.question
+    if (!asked || paragraph === undefined) return before?.text
+    if (opening?.paragraph !== paragraph)
+      opening = { paragraph, sentence: clause.sentence, question: asked.get(paragraphs[paragraph]!.trim()) }
+    if (!opening.question || opening.sentence !== clause.sentence) return before?.text
+    return before?.paragraph === paragraph ? `${opening.question} ${before.text}` : opening.question
   }
   const kin: KinMention[] = []
   const pets: PetMention[] = []
   const split = splitClauses(normalized)
-  const paragraphs = normalized.split(/\n+/)
   const clauses = split.flatMap((clause, index) => {
     if (clause.question || clause.reported) return [clause]
     const before = split[index - 1]
