@@ -914,3 +914,61 @@ describe('memories that say what "it" and "them" were', () => {
     )
   })
 })
+
+describe('facts chat says in passing', () => {
+  const memories = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+
+  it('keeps a gender word that opens a team’s name or a fandom out of the gender', () => {
+    expect(x("I'm a Man United supporter through and through").core_info?.gender).toBeUndefined()
+    expect(x('i am a man city fan').core_info?.gender).toBeUndefined()
+    expect(x('I am a woman teacher').core_info?.gender?.value).toBe('female')
+    expect(x("I'm a guy named Sam").core_info?.gender?.value).toBe('male')
+  })
+
+  it('reads the age from a birth year, to the day when the day is said, and the birthday as a memory', () => {
+    // the reference date is 2024-06-15: before the birthday, a year less
+    expect(x('my birthday is March 3rd 1990').core_info?.age?.value).toBe(34)
+    expect(x('I was born on 30 December 1990').core_info?.age?.value).toBe(33)
+    expect(x("born in 1985, so yeah I'm old").core_info?.age).toEqual({ value: 39, confidence: 0.6 })
+    expect(memories('my birthday is the 3rd of july')).toEqual(['their birthday is July 3'])
+    expect(x('my son, born in 2015, loves lego').core_info?.age).toBeUndefined()
+    expect(x('my birthday is tomorrow').core_info?.age).toBeUndefined()
+  })
+
+  it('keeps service that is over as a memory, not as the job', () => {
+    const served = x('Oh, I was in the Air Force for 8 years so I doubt we met!')
+    expect(served.core_info?.occupation).toBeUndefined()
+    expect(served.memories?.map((m) => [m.event, m.importance])).toEqual([
+      ['served in the Air Force for 8 years', 'high'],
+    ])
+    expect(memories("I'm an army veteran")).toEqual(['served in the Army'])
+    expect(memories('I was in the shower')).toEqual([])
+  })
+
+  it('reads a field of work said with "do" or "work" and a name said with a filler after it', () => {
+    const core = (data: string) => x(data).core_info
+    expect(core('used to be a teacher, now I do UX design')?.occupation?.value).toBe('works in UX design')
+    expect(core('I work retail')?.occupation?.value).toBe('works in retail')
+    expect(core('I work hard')?.occupation).toBeUndefined()
+    expect(core("I'm Priya btw")?.name?.value).toBe('Priya')
+    expect(core('names george by the way, married to a model')?.name?.value).toBe('George')
+    expect(core("name's george btw")?.name?.value).toBe('George')
+  })
+
+  it('reads a favourite title named after its kind, and "more into"', () => {
+    expect(x("I'm watching my fave movie star wars.").interests?.movies_tv?.[0]?.value).toBe('star wars')
+    expect(values(x('watching my favorite show tonight'))).toEqual([])
+    expect(x('my favorite movie ever is Alien').interests?.movies_tv?.[0]?.value).toBe('Alien')
+    expect(x("Awe I'm more into gymnastics").interests?.sports?.[0]?.value).toBe('gymnastics')
+  })
+
+  it('reads birthdays, service and names in linear time', () => {
+    const started = process.cpuUsage()
+    x(`my birthday is ${'march 3rd and '.repeat(10_000)}1990`)
+    x(`I was in the ${'very '.repeat(10_000)}army`)
+    x(`watching my favorite movie ${'star wars '.repeat(10_000)}`)
+    x(`i am a ${'man '.repeat(10_000)}fan`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

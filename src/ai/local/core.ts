@@ -6,6 +6,7 @@ import { placeKind, type PlaceKind } from './gazetteer.js'
 import { nlpHas, placesIn } from './nlp.js'
 import { ADV, PHRASE_END, type ClauseInfo, type RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
+import { STOP_WORDS } from '../../domain/normalise.js'
 import { MONTHS, NUMBER_RE, parseNumber, WEEKDAYS } from './text.js'
 import { pattern, rx } from './regex.js'
 
@@ -16,7 +17,7 @@ const NOT_NAMES = new Set(
   and but also too still glad happy tired sick busy done ready going gonna married single retired alone currently
   always never now only your you me him her it this that what who crazy lucky later tomorrow anytime whatever anything
   soon tonight again maybe please old young sir madam mom dad baby honey dear bro buddy dude man i am is was were we
-  they he she my`.split(/\s+/),
+  they he she my btw lol haha tho though by`.split(/\s+/),
 )
 
 function cleanName(raw: string): string | undefined {
@@ -57,9 +58,11 @@ export const GIVES_NAME = new RegExp(pattern`^${GREETING}?[, ]*(?:my name is|thi
 
 export function ruleName(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
-  let match = /\bmy (?:full |first |real |given )?name(?: is| =|:)\s+(.+)$/.exec(text) ?? /\bname's\s+(.+)$/.exec(text)
+  let match =
+    /\bmy (?:full |first |real |given )?name(?: is| =|:)\s+(.+)$/.exec(text) ??
+    /\bname's\s+(.+)$|^names ([a-z]+) (?:by the way|btw)\b/.exec(text)
   if (match) {
-    const name = cleanName(match[1])
+    const name = cleanName(match[1] ?? match[2]!)
     if (name) ctx.acc.setCore('name', ctx.cases.restore(name, true), 0.95, 'name.my-name-is', match)
     return
   }
@@ -80,6 +83,8 @@ export function ruleName(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   match = THIS_IS_NAME.exec(text)
+  // "i am priya btw": the name, without what closes the clause
+  if (match) match[1] = match[1].replace(/ (?:btw|lol|haha|tho|though|by)$/, '')
   if (match && !clause.hedged) {
     const words = match[1].split(' ').filter((w) => !looksLikeWord(w) && !NOT_NAMES.has(w))
     if (!words.length || words.length !== match[1].split(' ').length) return
@@ -169,14 +174,48 @@ const I_AM_ONLY_NUMBER = new RegExp(pattern`
   ^i am (?:only |just )?\S+$|\bi am (?:only|just) (?:\d+|[a-z]+)\b(?! (?:feet|foot|inches|miles|minutes|hours|days|
   blocks|km|kilometers|meters|pounds|lbs))`)
 
+/** "i was born on march 3rd 1990", "born in 1985, so", "my birthday is 3 march": what follows (1). */
+const BORN = /(?:\bi was born\b|^(?:i |i am )?born\b|\bmy (?:birthday|date of birth|dob|birth ?date) is\b)(.*)$/
+const BIRTH_YEAR = /\b((?:19|20)\d\d)\b(?!s)/
+const MONTH_NAMES = MONTHS.join('|')
+/** A day and a month in either order: "march 3rd" (1, 2), "3rd of march" (3, 4). */
+const DAY_AND_MONTH = new RegExp(
+  `\\b(${MONTH_NAMES}) (\\d\\d?)(?:st|nd|rd|th)?\\b|\\b(\\d\\d?)(?:st|nd|rd|th)? (?:of )?(${MONTH_NAMES})\\b`,
+)
+
+/**
+ * The age from a birth year, exact when the day is said too ("i was born on march 3rd 1990"), give or take a year
+ * otherwise; and the birthday as a memory when its day is said ("my birthday is march 3rd").
+ */
+function ruleBirth(text: string, ctx: RuleContext): void {
+  const born = BORN.exec(text)
+  if (!born) return
+  const said = born[1]!.replace(/[,!?].*$/, '')
+  const year = BIRTH_YEAR.exec(said)
+  const dayMonth = DAY_AND_MONTH.exec(said)
+  const month = dayMonth ? MONTHS.indexOf((dayMonth[1] ?? dayMonth[4])!) : -1
+  const day = dayMonth ? Number(dayMonth[2] ?? dayMonth[3]) : 0
+  const valid = month >= 0 && day >= 1 && day <= 31
+  if (year) {
+    const reference = ctx.referenceDate
+    const before = valid && reference.getUTCMonth() * 100 + reference.getUTCDate() < month * 100 + day
+    const age = reference.getUTCFullYear() - Number(year[1]) - (before ? 1 : 0)
+    if (age >= 1 && age <= 120) ctx.acc.setCore('age', age, valid ? 0.85 : 0.6, 'age.born-in', born)
+  }
+  // "i was born on ..." is a past event of its own (memories.ts): the birthday memory is for "my birthday is"
+  if (valid && born[0].startsWith('my ')) {
+    const monthName = MONTHS[month]![0]!.toUpperCase() + MONTHS[month]!.slice(1)
+    ctx.acc.addMemory(
+      { event: `their birthday is ${monthName} ${day}`, importance: 'medium', confidence: 0.85 },
+      'memory.birthday',
+      born,
+    )
+  }
+}
+
 export function ruleAge(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged || clause.desire) return
-  // "i was born in 1990": the age follows from the reference date, give or take a year
-  const born = /\bi was born\b(?:[^.]*?\b)((?:19|20)\d\d)\b(?!s)/.exec(clause.text)
-  if (born) {
-    const age = ctx.referenceDate.getUTCFullYear() - Number(born[1])
-    if (age >= 1 && age <= 120) ctx.acc.setCore('age', age, 0.6, 'age.born-in', born)
-  }
+  ruleBirth(clause.text, ctx)
   for (const [rule, re, conf, bare] of AGE_RULES) {
     const match = re.exec(clause.text)
     if (!match) continue
@@ -200,6 +239,20 @@ const CUE_WORDS = Object.keys(GENDER_CUES)
   .join('|')
 const BLOCKERS = /\b(?:of|for|with|to|who|that|and|fan|friend|lover|like|than|the)\b/
 
+/**
+ * The gender word opens a name or a fandom, not the person: "a Man United supporter", "a man city fan". A name is
+ * told by the capital of the word after it; a fandom by a fan word within two words.
+ */
+function modifiesNext(text: string, match: RegExpExecArray, ctx: RuleContext): boolean {
+  const after = text.slice(match.index + match[0].length)
+  const next = /^ ([a-z][a-z'-]*)/.exec(after)
+  return (
+    next !== null &&
+    !STOP_WORDS.has(next[1]!) &&
+    (ctx.cases.isCapitalised(next[1]!) || /^(?: [a-z'-]+){1,2}? (?:fan|supporter|lover|fanatic)s?\b/.test(after))
+  )
+}
+
 /** "27f", "(34m)": the sex (1) after an age, at the start of a clause. */
 const AGE_AND_SEX = /^\(?(?:1[3-9]|[2-9]\d) ?\/?([fm])\)?(?=$|[ ,.:])/
 
@@ -219,7 +272,12 @@ export function ruleGender(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   match = rx`\\bi am ${ADV}(?:(a|an) )?((?:[a-z0-9-]+ ){0,4}?)(${GENDER_WORDS})\\b`.exec(text)
-  if (match && !BLOCKERS.test(match[2]) && !(match[3] === 'man' && /\benough\b/.test(text))) {
+  if (
+    match &&
+    !BLOCKERS.test(match[2]) &&
+    !(match[3] === 'man' && /\benough\b/.test(text)) &&
+    !modifiesNext(text, match, ctx)
+  ) {
     const article = !!match[1]
     if (
       article ||

@@ -23,7 +23,7 @@ const AM_STRONG =
 const AM_MILD = pattern`into|fond of|interested in|keen on|hooked on|big on|
   (?:a |an )?(?:big |huge |massive |great |die[- ]hard |long[- ]time |lifelong )?fan of`
 /** Degree words between "i am" and "into": "i am really big into", "i am heavily into". */
-const AM_INTO_DEGREE = '(?:so |very |quite |super |totally |pretty |big |huge |heavily |deeply |hugely )?'
+const AM_INTO_DEGREE = '(?:so |very |quite |super |totally |pretty |big |huge |heavily |deeply |hugely |more |mostly )?'
 
 /** Ways of being reached, which no one likes as a pastime: "i prefer text over calls", "i like email better". */
 const COMMUNICATION = /^(?:text|texts|texting|email|emails|e-mail|calls?|phone calls?|voice notes?|video calls?)\b/
@@ -84,6 +84,14 @@ export function addItems(items: Item[], ctx: RuleContext, base: number, rule: Ru
 /** "my favorite food is pizza", "my all-time favorite band has to be queen": the head (1) and the value (2). */
 const MY_FAVORITE_IS = new RegExp(pattern`\bmy (?:(?:all[- ]time|absolute|very|most|top|current|personal|new|biggest) )*
   (?:favorites?|preferred) (.+?) (?:is|are|has to be|have to be|would be|=|:|of all time is) (.+)$`)
+/**
+ * "i am watching my favorite movie star wars": the clause splits before "my" (splitClauses), so the title follows its
+ * kind with no verb; head (1) and value (2) as above. Not a compound the kind opens ("my favorite movie night").
+ */
+const MY_FAVORITE_NAMED = new RegExp(pattern`^my (?:all[- ]time )?favorites? (movie|film|show|series|book|novel|album|
+  game|band),? (?!(?:theaters?|theatres?|nights?|genres?|characters?|quotes?|lines?|scenes?|series|franchise|studio|
+  store|shop|club|tonight|today|now|again|lately|of|ever|right|at|to|for|in|is|are|was|were|has|had|would|will)\b)
+  ([a-z0-9].*)$`)
 /** "horror movies are my favorite", "pizza is one of my favorite foods": the value (1) and the head (2). */
 const IS_MY_FAVORITE = new RegExp(pattern`^(.+?) (?:is|are) (?:definitely |probably |also |still |easily )?(?:one of )?
   my (?:(?:all[- ]time|absolute|very|most|top) )*(?:favorites?|preferred)(?:\s+([^,]+?))?(?:,.*)?$`)
@@ -117,7 +125,7 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   let head: string | undefined
   let value: string | undefined
   let rule: RuleId = 'interest.my-favorite-is'
-  let match = MY_FAVORITE_IS.exec(text)
+  let match = MY_FAVORITE_IS.exec(text) ?? MY_FAVORITE_NAMED.exec(text)
   if (match) [head, value] = [match[1], match[2]]
   if (!match) {
     rule = 'interest.is-my-favorite'
@@ -135,6 +143,7 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   const headText = (head ?? '')
     .replace(/\b(?:kind|type|sort|genre|style|brand|flavor) of\s+/, '')
     .replace(/^(?:thing|things|activity|activities|way)\b/, 'thing')
+    .replace(/\s+(?:ever|of all time)$/, '')
     .trim()
   const toVerb = /\bto (eat|drink|cook|watch|read|listen to|play|visit|go|do|see)\b/.exec(headText)?.[1]
   const headWord = singular(
@@ -185,7 +194,10 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   // titles keep their words ("the who", "gone with the wind"): cut only at punctuation and clause words
   const cutRaw = titled
     ? raw
-        .replace(/\s*[,.!?;].*$|\s(?:because|since|but|and i|so i|as it|lol|haha|by far|of all time)\b.*$/, '')
+        .replace(
+          /\s*[,.!?;].*$|\s(?:because|since|but|and i|so i|as it|lol|haha|by far|of all time|again|tonight)\b.*$/,
+          '',
+        )
         .split(' ')
         .slice(0, 7)
         .join(' ')
@@ -328,8 +340,8 @@ const READ_ABOUT = new RegExp(
 /** "i grow tomatoes", "i grow roses in my garden". */
 const I_GROW = new RegExp(
   `\\bi ${ADV}(?:grow|am growing|have grown) (?:my own |our own |some |a lot of )?(?:[a-z]+ )?` +
-    '(?:vegetables|veggies|herbs|flowers|roses|tomatoes|plants|fruit|fruits|tulips|orchids|succulents|peppers|' +
-    'lettuce|potatoes|food)\\b',
+    '(?:vegetables|veggies|herbs|flowers|roses|tomatoes|tomatos|plants|fruit|fruits|tulips|orchids|succulents|' +
+    'peppers|lettuce|potatoes|food)\\b',
 )
 /** "i saw the rolling stones in concert": who (1). */
 const SAW_IN_CONCERT = new RegExp(

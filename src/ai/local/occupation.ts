@@ -164,6 +164,27 @@ const MILITARY = new RegExp(
   `\\bi (?:am |serve |am serving |have |have just |just )?${ADV}(?:in|joined|enlisted in|signed up for) the ` +
     `(?:(?:us|american|canadian|british|royal|indian|australian|french|german) )?(${BRANCHES})\\b`,
 )
+/**
+ * Service that is over: "i was in the air force for 8 years" (branch 1, length 2), "i am an army veteran" (branch 3),
+ * "i am a veteran of the marines" (branch 4).
+ */
+const SERVED = new RegExp(
+  pattern`\bi was ${ADV}in the (?:(?:us|british|royal|canadian) )?(${BRANCHES})
+  \b(?: for ((?:[a-z0-9]+ )?(?:years?|months?)))?|\bi am (?:a|an) (?:[a-z]+ )?(army|navy|air force|marine|marine corps|
+  coast guard|national guard) veteran\b|\bi am a veteran of the (${BRANCHES})\b`,
+)
+const BRANCH_NAMES: Record<string, string> = { marine: 'Marines', military: 'military' }
+
+/** "i was in the air force" -> a memory "served in the Air Force" (not the job: it is over). */
+function ruleServed(text: string, ctx: RuleContext): void {
+  const match = SERVED.exec(text)
+  if (!match) return
+  const branch = match[1] ?? match[3] ?? match[4]!
+  const name = BRANCH_NAMES[branch] ?? branch.replace(/\b[a-z]/g, (c) => c.toUpperCase())
+  const event = `served in the ${name}${match[2] ? ` for ${match[2]}` : ''}`
+  ctx.acc.addMemory({ event, importance: 'high', confidence: 0.85 }, 'memory.served', match)
+}
+
 /** "i want to become a nurse", "i am going to be a nurse": the job (1). */
 const WANT_TO_BE = new RegExp(
   `\\bi ${ADV}(?:(?:want|hope|plan|would like|would love|aspire|am hoping|am planning|am trying|am going|am about) ` +
@@ -245,10 +266,12 @@ const WORK_AT = new RegExp(
     '(?: full[- ]?time| part[- ]?time)? (at|for|in|by) (.+)$',
 )
 /** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
-const IN_FIELD = new RegExp(pattern`^i ${ADV}(?:am in|do|work in) (sales|marketing|finance|accounting|it|tech|hr|
-  human resources|real estate|insurance|retail|healthcare|health care|construction|banking|consulting|advertising|
-  logistics|hospitality|pr|public relations|recruiting|recruitment|software|journalism|publishing|tech support|
-  customer service|customer support)(?= for\b| at\b| so\b| and\b|,|$)`)
+const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:am in|do|work in|work) (sales|
+  marketing|finance|accounting|it|tech|hr|human resources|real estate|insurance|retail|healthcare|health care|
+  construction|banking|consulting|advertising|logistics|hospitality|pr|public relations|recruiting|recruitment|
+  software|journalism|publishing|tech support|customer service|customer support|payroll|bookkeeping|cybersecurity|
+  devops|data science|data analytics|web development|(?:ux|ui|ux/ui|graphic|web|product|interior|game) design|
+  product management|project management|it support)(?= for\b| at\b| so\b| and\b| now\b|,|$)`)
 
 /** Where a workplace's name ends: a clause word or a comma. */
 const WORKPLACE_END = new RegExp(pattern`\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|
@@ -389,6 +412,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', 'self-employed', 0.9, 'occupation.self-employed', match)
     return
   }
+  ruleServed(text, ctx)
   match = MILITARY.exec(text)
   if (match) {
     ctx.acc.setCore('occupation', `military (${match[1]})`, 0.85, 'occupation.military', match)

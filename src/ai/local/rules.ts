@@ -13,7 +13,7 @@ const RULES = {
   'name.third-person': 'the name opening a text about one person ("Maria is a nurse ...")',
   'name.addressed': 'the name the other speakers of a conversation greet the person by ("Hey Caroline!") (weak)',
   // core_info.age
-  'age.born-in': '"I was born in 1990": age from the reference year',
+  'age.born-in': '"I was born in 1990", "born on March 3rd 1990": age at the reference date (exact with the day)',
   'age.years-old': '"I am 34 years old", "I am 34 yrs of age"',
   'age.year-old': '"I am a 34-year-old ..."',
   'age.bare-end': '"I am 34" at the end of a clause',
@@ -183,6 +183,8 @@ const RULES = {
   'personality.am-trait': '"I am shy and organized"',
   'personality.afraid-of': '"I am afraid of X" -> a topic to avoid (weak)',
   // memories
+  'memory.birthday': '"my birthday is March 3rd", "I was born on 3 March 1990": "their birthday is March 3"',
+  'memory.served': '"I was in the Air Force for 8 years", "I am an army veteran": "served in the X" (high importance)',
   'memory.family-event': '"my son was born ...", "my father passed away ..."',
   'memory.possession-event': '"my car got totaled", "my basement flooded": what happened to what the person owns',
   'memory.past-event': 'a past-tense event ("I graduated in 2015", "we got married"), importance from its words',
