@@ -972,3 +972,49 @@ describe('facts chat says in passing', () => {
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('events of a long conversation', () => {
+  const dated = (data: string) => (x(data).memories ?? []).map((m) => [m.event, m.date])
+
+  it('dates a weekend by its Saturday and reads a gathering had as an event', () => {
+    // 2024-06-15 is a Saturday: the weekend before is June 8, "last weekend" too
+    expect(dated('I went hiking last weekend')).toEqual([['went hiking', '2024-06-08']])
+    expect(dated('we had a party over the weekend')).toEqual([['had a party', '2024-06-08']])
+    expect(dated('we had a picnic at the park yesterday')).toEqual([['had a picnic at the park', '2024-06-14']])
+    expect(dated('I had a great time')).toEqual([])
+  })
+
+  it('leaves out an event whose thing is only "one", and keeps "one of"', () => {
+    expect(dated('Yeah, I found one that helps LGBTQ folks.')).toEqual([])
+    expect(dated('I won one of the races last week')).toEqual([['won one of the races', '2024-06-08']])
+  })
+
+  it('reads what the people around the person did for them as the person’s event', () => {
+    expect(dated('My friends threw me a surprise party last week')).toEqual([
+      ['their friends threw them a surprise party', '2024-06-08'],
+    ])
+    expect(dated('my dad took us camping at the lake yesterday')).toEqual([
+      ['their dad took them camping at the lake', '2024-06-14'],
+    ])
+    expect(dated('my mom made me laugh')).toEqual([])
+    expect(dated('my friend threw a party')).not.toContainEqual(['their friend threw a party', undefined])
+  })
+
+  it('reads research under way and a dream said with "it"', () => {
+    const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+    expect(
+      events("I've been researching adoption agencies lately, it's been a dream of mine to have a family"),
+    ).toEqual(['has been researching adoption agencies', 'their dream is to have a family'])
+    expect(events("it's always been my dream to open a bakery")).toEqual(['their dream is to open a bakery'])
+    expect(events('it was a dream to visit Paris')).toEqual([])
+  })
+
+  it('reads events done for the person in linear time', () => {
+    const started = process.cpuUsage()
+    x(`my friends threw me ${'a party and '.repeat(10_000)}`)
+    x(`my ${'old '.repeat(10_000)}friends took me camping`)
+    x(`it is a ${'big '.repeat(10_000)}dream to fly`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

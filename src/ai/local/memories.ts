@@ -52,7 +52,7 @@ const IRREGULAR_PAST = new Set(
 const RELATIVE_TIME = new RegExp(
   pattern`
   \s*\b(?:yesterday|today|last (?:night|week|month|year|summer|winter|spring|fall|weekend|time)|
-  this (?:morning|week|month|year|summer|past \w+)|(?:last|on) (?:${WEEKDAYS.join('|')})(?! ?s\b)
+  this (?:morning|week|month|year|summer|past \w+)|over the weekend|(?:last|on) (?:${WEEKDAYS.join('|')})(?! ?s\b)
   (?: night| morning| afternoon| evening)?|
   (?:a|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of|
   \d+) (?:days?|weeks?|months?|years?|decades?) ago|recently|just)\b`,
@@ -111,17 +111,27 @@ export function dateOf(raw: string, ref: Date): string | undefined {
 
 /** "last saturday", "on friday night": a day of the past week (1); not "on fridays". */
 const PAST_WEEKDAY = new RegExp(`\\b(?:last|this past|on) (${WEEKDAYS.join('|')})\\b(?!s)`)
+/** "last weekend", "this past weekend", "over the weekend": the weekend before (1 says which words). */
+const PAST_WEEKEND = /\b(last|this past|over the) weekend\b/
 /** "in january", "back in march": a month with no year (1); not "next january". */
 const PAST_MONTH = new RegExp(`\\b(?:in|last|this past|back in|early|late|mid) (${MONTHS.join('|')})\\b(?! \\d)`)
 
 /**
- * The date of an event told in the past tense by a weekday, a month with no year or "this morning", which dateOf leaves
- * out: the last such day before the reference date, the last such month up to its month ("in january" said in
- * november), the reference date itself.
+ * The date of an event told in the past tense by a weekday, a weekend, a month with no year or "this morning", which
+ * dateOf leaves out: the last such day before the reference date (a weekend by its Saturday), the last such month up
+ * to its month ("in january" said in november), the reference date itself.
  */
 function pastDateOf(text: string, ref: Date): string | undefined {
   if (/\b(?:this (?:morning|afternoon|evening)|earlier today)\b/.test(text))
     return iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
+  const weekend = PAST_WEEKEND.exec(text)
+  if (weekend) {
+    // the Saturday before the reference date; "last weekend" said on a Sunday is the one before that
+    const saturday = (ref.getUTCDay() + 1) % 7 || 7
+    const back = saturday + (weekend[1] === 'last' && ref.getUTCDay() === 0 ? 7 : 0)
+    const day = new Date(ref.getTime() - back * 86_400_000)
+    return iso(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate())
+  }
   const weekday = PAST_WEEKDAY.exec(text)
   if (weekday) {
     const back = (ref.getUTCDay() - WEEKDAYS.indexOf(weekday[1]!) + 7) % 7 || 7
@@ -151,7 +161,10 @@ const PASSIVE_EVENT = new RegExp(pattern`
 const HAD_EVENT =
   new RegExp(pattern`^had (?:(?:a|an|my|our) )?(?:first |second |big |major |minor |small )?(?:baby|child|
   son|daughter|kid|surgery|operation|job interview|interview|accident|car accident|heart attack|stroke|miscarriage|
-  wedding|audition|seizure|panic attack|breakdown)\b|^had (?:my|our) (?:first|last|final) [a-z]+`)
+  wedding|audition|seizure|panic attack|breakdown|picnic|party|birthday party|surprise party|dinner party|barbecue|bbq|
+  cookout|sleepover|reunion|family reunion|baby shower|housewarming|garage sale|yard sale|bake sale|recital|
+  graduation party|game night|movie night|road trip|camping trip|photo ?shoot|gig|concert|tournament)\b|
+  ^had (?:my|our) (?:first|last|final) [a-z]+`)
 
 function pastVerb(text: string): { at: number; verb: string } | undefined {
   for (const m of text.matchAll(rxg`\\b(?:i|we) (${ADV})(?:once )?([a-z]+)\\b`)) {
@@ -260,12 +273,17 @@ export function selfContained(said: string): string | undefined {
   if (event.split(' ').length < 2 && !life) return undefined
   if (cutOff(event)) return undefined
   const ownWords = tokens(event.replace(STAND_IN, ' ')).length
-  if (!life && ownWords < 2) return undefined
+  // "had a party": the noun is the event
+  if (!life && ownWords < 2 && !HAD_EVENT.test(event)) return undefined
+  // "found one that helps LGBTQ folks", "got one for my birthday": the thing is only pointed at
+  if (POINTED_ONE.test(event)) return undefined
   // "was born here", "moved there": a life event whose place is only pointed at
   if (life && ownWords < 2 && POINTS_AT_END.test(event)) return undefined
   return event
 }
 
+/** "found one that helps", "bought one yesterday": "one" as the object, not "one of" or "one day". */
+const POINTED_ONE = /^[a-z]+ (?:a new |another )?one(?= (?:that|which|who|for|at|in|from|yesterday|today|last)\b|$)/
 /** An event whose object, right after its verb, is only pointed at: "took it to the beach" (not "made it to"). */
 const POINTED_OBJECT = /^(?!(?:made|make) it\b)([a-z]+) (it|them)\b/
 /** Noun phrases that may be pointed at: a determiner (1) and up to three words after it (2). */
@@ -431,6 +449,33 @@ function ruleTrip(text: string, ctx: RuleContext): boolean {
 }
 
 /**
+ * Something the people around the person did for them: "my friends threw me a surprise party", "my dad took us to
+ * the zoo". Who (1), the verb (2), the rest (3).
+ */
+const DONE_FOR_ME = new RegExp(pattern`^(?:and |so )?my (?:(?:best|close|old|whole|older|younger|little|big) )?
+  (friends?|family|parents|mom|mum|dad|mother|father|husband|wife|partner|boyfriend|girlfriend|fiance|fiancee|
+  brothers?|sisters?|sons?|daughters?|kids|children|grandma|grandpa|grandparents|boss|coworkers?|colleagues?|team|
+  neighbou?rs?|roommates?) (?:just |finally |even |all )?(threw|took|gave|bought|made|got|sent|showed|brought|taught|
+  surprised|invited|drove|cooked|baked|treated) (?:me|us)\b(.*)$`)
+
+/** "my friends threw me a surprise party" -> "their friends threw them a surprise party", dated when said. */
+function ruleDoneForMe(text: string, ctx: RuleContext): boolean {
+  const match = DONE_FOR_ME.exec(text)
+  if (!match) return false
+  const rest = match[3]!.replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim()
+  // "my mom made me laugh", "my boss got me thinking": no event of its own
+  if (tokens(rest).length === 0 || /^(?:laugh|cry|smile|think|feel|wonder|realize|so|very|really)\b/.test(rest))
+    return false
+  const ref = ctx.referenceDate
+  const date = dateOf(text, ref) ?? pastDateOf(text, ref)
+  const said = `their ${match[1]} ${match[2]} them ${rest}`.replace(/[,.;:!?]+$/, '')
+  const event = ctx.cases.restore(ownWordsInThirdPerson(said))
+  const importance = LIFE.test(rest) ? 'high' : 'medium'
+  ctx.acc.addMemory({ event, ...(date ? { date } : {}), importance, confidence: 0.75 }, 'memory.done-for-them', match)
+  return true
+}
+
+/**
  * `before`: the clause read just before this one, where a pronoun of the event may point ("we adopted two kittens.
  * i named them salt and pepper").
  */
@@ -459,6 +504,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
     )
     return
   }
+  if (ruleDoneForMe(text, ctx)) return
   const lost = POSSESSION_EVENT.exec(text)
   if (lost) {
     const date = dateOf(text, ref)

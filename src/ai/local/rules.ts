@@ -185,6 +185,8 @@ const RULES = {
   // memories
   'memory.birthday': '"my birthday is March 3rd", "I was born on 3 March 1990": "their birthday is March 3"',
   'memory.served': '"I was in the Air Force for 8 years", "I am an army veteran": "served in the X" (high importance)',
+  'memory.done-for-them':
+    '"my friends threw me a surprise party" -> "their friends threw them a surprise party", dated when said',
   'memory.family-event': '"my son was born ...", "my father passed away ..."',
   'memory.possession-event': '"my car got totaled", "my basement flooded": what happened to what the person owns',
   'memory.past-event': 'a past-tense event ("I graduated in 2015", "we got married"), importance from its words',

@@ -25,7 +25,7 @@ const MAX_WORDS = 14
 const FACT_END = new RegExp(pattern`
   \s*(?:[,;.!?:]|\s(?:but|or|so|because|since|when|whenever|where|while|which|that|until|though|although|if|than|
   then|before|after|who (?:are|is|do|does|did)|lol|haha|lmao|btw|right|too|as well|now|anymore|sadly|unfortunately|
-  honestly|tbh)\b|
+  honestly|tbh|lately|these days|at the moment)\b|
   \s(?:and )?(?:there|it|that|this|then|i|we|you|he|she|they) (?:am|is|are|was|were|need|want|have|has|had|will|
   can|think|feel)\b|\sand (?:there|it|that|this|then|i|we|you|he|she|they)\b).*$`)
 
@@ -129,7 +129,8 @@ const IS_NOT = /^i am not (?:(?:really|very|much of|at all) )*((?:a |an )?[a-z]+
 const ONGOING = new RegExp(pattern`^i (am|have been) ${ADV}(working on|making|building|writing|learning|studying|
   saving up for|saving for|training for|renovating|restoring|raising|recovering from|going through|dealing with|
   applying to|applying for|taking classes in|taking lessons in|volunteering at|volunteering for|mentoring|tutoring|
-  coaching|fostering|caring for|looking into|working) (.+)$`)
+  coaching|fostering|caring for|looking into|researching|preparing for|practicing|practising|organizing|
+  organising|searching for|experimenting with|working) (.+)$`)
 
 /** Where the verb leads elsewhere: a job ("work as"), a statement about the other speaker ("help you"). */
 const NOT_HABIT = /^(?:as|you|your|it|them|that|this|there|here)\b/
@@ -339,14 +340,16 @@ const NO_GOAL = new Set(
 
 /** "my dream is to meet mickey mouse", "my goal is to run a 5k": 1 the word, 2 what is wanted. */
 const MY_GOAL = new RegExp(pattern`^my (?:(?:biggest|big|main|life|lifelong|only|one|ultimate|current) )?(dream|goal|
-  plan|ambition|wish) (?:is|has always been|would be) to (.+)$`)
+  plan|ambition|wish) (?:is|has always been|would be) to (.+)$|^it(?: is| has)?(?: always)?(?: been)? (?:a|my)
+  (?: (?:lifelong|big|long-time|longtime))? (dream|goal|wish)(?: of mine)? to (.+)$`)
 
 /** "i want to go to culinary school" -> "wants to go to culinary school", when no other rule read the wish. */
 function ruleGoal(text: string, ctx: RuleContext, before: ReadBefore): void {
   const mine = MY_GOAL.exec(text)
   if (mine) {
-    const phrase = before.any || NOT_GOAL.test(mine[2]!) ? undefined : factPhrase(mine[2]!)
-    if (phrase) add(ctx, `their ${mine[1]} is to ${phrase}`, 'memory.goal', mine, GOAL_CONFIDENCE)
+    const [kind, what] = mine[1] ? [mine[1], mine[2]!] : [mine[3]!, mine[4]!]
+    const phrase = before.any || NOT_GOAL.test(what) ? undefined : factPhrase(what)
+    if (phrase) add(ctx, `their ${kind} is to ${phrase}`, 'memory.goal', mine, GOAL_CONFIDENCE)
     return
   }
   const goal = GOAL.exec(text)
