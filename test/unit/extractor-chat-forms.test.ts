@@ -1018,3 +1018,28 @@ describe('events of a long conversation', () => {
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('requests to an assistant', () => {
+  it('reads "my husband\'s a firefighter" as his fact, not a possession', () => {
+    const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+    expect(events("my husband's a firefighter")).toEqual(['their husband is a firefighter'])
+    expect(events("my mom's from Ohio")).toEqual(['their mom is from Ohio'])
+    expect(x("my husband's a firefighter").core_info?.occupation).toBeUndefined()
+  })
+
+  it('keeps one diet value however it is spelt', () => {
+    expect(x("can you suggest a recipe? I'm gluten free").interests?.food).toEqual([
+      { value: 'gluten free', confidence: 0.85 },
+    ])
+    expect(x("i'm strictly vegan").interests?.food?.[0]?.value).toBe('vegan')
+  })
+
+  it('reads where a home owner, a parent or a business run is, and not a race run', () => {
+    const place = (data: string) => x(data).core_info?.location?.value
+    expect(place("I'm a first-time homeowner in Austin and my sink is leaking")).toBe('Austin')
+    expect(place("I'm a single mom in Ohio")).toBe('Ohio')
+    expect(place('I run a small bakery in Lyon')).toBe('Lyon')
+    expect(place('I run a marathon in Boston every year')).toBeUndefined()
+    expect(place('I am a fan in Boston')).toBeUndefined()
+  })
+})

@@ -1,5 +1,5 @@
 // core_info: name, age, gender and location from first-person statements.
-import { GENDER_CUES, GENDER_EXPLICIT, GENERIC_PLACES, MOODS, OCCUPATIONS, TRAITS } from './lexicon-core.js'
+import { BUSINESSES, GENDER_CUES, GENDER_EXPLICIT, GENERIC_PLACES, MOODS, OCCUPATIONS, TRAITS } from './lexicon-core.js'
 import { CATEGORY_OF } from './lexicon-interests.js'
 import { isFaith } from './faith.js'
 import { placeKind, type PlaceKind } from './gazetteer.js'
@@ -464,6 +464,16 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
     0.45,
     'known',
   ],
+  // "i run a small bakery in lyon": the business (1) must be one, not "a marathon"; the place (2) known by name
+  [
+    'location.business-in',
+    new RegExp(
+      `\\bi ${ADV}(?:run|manage|own|opened) (?:a|an|the|my|our) (?:[a-z0-9&'-]+ ){0,3}?([a-z]+(?: [a-z]+)?) ` +
+        '(?:in|near) (.+)$',
+    ),
+    0.45,
+    'known',
+  ],
   // "i have been in toronto for two years now", "been here in leeds since 2019": a stay of months or more. Not
   // "had been" (no longer), nor someone else's stay ("my sister has been in oslo for years")
   [
@@ -493,6 +503,7 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
 const NEEDS: Partial<Record<RuleId, string>> = {
   'location.job-at-place-in': ' in ',
   'location.work-at-in': 'work',
+  'location.business-in': ' in ',
   'location.been-in-for': 'been ',
   'location.working-from': 'from ',
   'location.back-home-in': 'back home in ',
@@ -526,18 +537,11 @@ const NOT_JOB_PLACES = new Set(
   university army navy marines military police church parliament congress senate ministry icu er`.split(/\s+/),
 )
 /** Job nouns the occupation lexicon leaves out, after which "in X" still tells where the person is. */
-const JOB_HEADS = new Set([
-  'student',
-  'freelancer',
-  'retiree',
-  'intern',
-  'resident',
-  'worker',
-  'employee',
-  'volunteer',
-  'founder',
-  'owner',
-])
+/** Who a person is where they live, beside the jobs: "a student in leeds", "a first-time homeowner in austin". */
+const PLACED_HEADS = new Set(
+  `student freelancer retiree intern resident worker employee volunteer founder owner homeowner renter tenant mom mum
+  dad parent`.split(/\s+/),
+)
 
 /** "ohio working as a doctor": a participle that goes on about something else. */
 const PARTICIPLE_AFTER_PLACE = new RegExp(pattern`
@@ -661,6 +665,13 @@ export function ruleLocation(clause: ClauseInfo, ctx: RuleContext): void {
       jobPlace(match, rule, conf, ctx)
       return
     }
+    if (rule === 'location.business-in') {
+      const business = BUSINESSES.has(match[1]!) || BUSINESSES.has(match[1]!.split(' ').pop()!)
+      const place = business ? placeOf(match[2]!, mode, ctx) : undefined
+      if (place) ctx.acc.setCore('location', place.value, conf * place.factor, rule, match)
+      if (place) return
+      continue
+    }
     const place = placeOf(match[1], mode, ctx)
     if (place) ctx.acc.setCore('location', place.value, conf * place.factor, rule, match)
     return
@@ -672,7 +683,7 @@ export function ruleLocation(clause: ClauseInfo, ctx: RuleContext): void {
  * capitalised name that is no acronym ("an analyst in IT"), language or subject ("a teacher in English").
  */
 function jobPlace(match: RegExpExecArray, rule: RuleId, conf: number, ctx: RuleContext): void {
-  if (!OCCUPATIONS.has(match[1]) && !JOB_HEADS.has(match[1])) return
+  if (!OCCUPATIONS.has(match[1]) && !PLACED_HEADS.has(match[1])) return
   const place = placeOf(match[2], 'strict', ctx)
   if (!place) return
   const value = place.value

@@ -400,11 +400,6 @@ const I_VISIT = new RegExp(
   `\\bi ${ADV}(?:visit|travel to|have been to|have visited|have traveled to|have travelled to|love visiting)` +
     '\\s+(.+)$',
 )
-/** "i am a strict vegan": the diet (1). */
-const I_AM_DIET = new RegExp(
-  `\\bi am ${ADV}(?:a |an |strictly |mostly |fully )?(vegan|vegetarian|pescatarian|pescetarian|keto|paleo|` +
-    'gluten[- ]free|plant[- ]based|raw vegan|flexitarian)\\b',
-)
 /** One part of "i am ...": "a huge jazz fan", "a die-hard yankees fan": what of (1), and the word for fan (2). */
 const FAN_OF = new RegExp(pattern`^(?:a |an )?(?:(?:big|huge|massive|die[- ]hard|avid|real|true|total|complete|lifelong|
   long[- ]time) )*([a-z0-9][a-z0-9 '&-]*?) (fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado|supporter)
@@ -763,8 +758,6 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
         'interest.visit',
         match,
       )
-  match = I_AM_DIET.exec(text)
-  if (match) ctx.acc.addInterest('food', match[1].replace(' ', '-'), 0.85, 'interest.diet', match)
   match = rx`\\bi am ${ADV}(.+)$`.exec(text)
   if (match) {
     for (const part of match[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/)) {

@@ -23,7 +23,11 @@ const OWN_SUBJECT = /^(?:(?:yeah|well|so|also|and|but|oh|honestly|ok|okay)\s+)?(
 const OTHER_SUBJECT = /^(?:my|our|your|his|her|their|the|a|an|he|she|they|we|you|it|this|that|everyone|someone)\b/
 
 const DIET_RULES: [RuleId, RegExp, number][] = [
-  ['diet.i-am', re(`^i am ${ADV}(?:a |an )?(?:strict |full[- ]time |mostly |now |still )?(${DIETS})\\b`), 0.85],
+  [
+    'diet.i-am',
+    re(`^i am ${ADV}(?:a |an )?(?:strict |strictly |fully |full[- ]time |mostly |now |still )?(${DIETS})\\b`),
+    0.85,
+  ],
   [
     'diet.i-am',
     re(`^i ${ADV}(?:have been|went|turned|became|have gone|have become) (?:a |an )?(?:strict |mostly )?(${DIETS})\\b`),

@@ -81,6 +81,7 @@ const RULES = {
     '"I work as a nurse in Nairobi"',
   'location.job-at-place-in': '"I am a nurse at a clinic in Leeds": where the workplace is (weak)',
   'location.work-at-in': '"I work at a clinic in Leeds", "I work for a bank in Lisbon": a known place only (weak)',
+  'location.business-in': '"I run a small bakery in Lyon": a business run, owned or opened there (a known place, weak)',
   'location.been-in-for':
     '"I have been in Toronto for two years now", "been here in Leeds since 2019": a stay of months or more, ' +
     'not a trip (weak)',
@@ -163,7 +164,6 @@ const RULES = {
   'interest.took-up': '"I took up / got into X"',
   'interest.spend-time': '"I spend my free time (doing) X"',
   'interest.visit': '"I have been to X", "I love visiting X" -> travel',
-  'interest.diet': '"I am vegan / vegetarian / keto" -> food',
   'interest.fan': '"I am a huge X fan / lover / buff"',
   'interest.taught-activity': '"a swim coach", "a yoga instructor": the activity taught',
   'interest.play-title': '"been replaying Baldur\'s Gate": a title written with capitals that no lexicon knows (0.6)',

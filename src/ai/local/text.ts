@@ -39,6 +39,11 @@ const EXPANSIONS: [RegExp, string][] = [
   [/\b(you|we|they)'ve\b/g, '$1 have'],
   [/\b(he|she|it|that|there|what|who|where|here)'s\b/g, '$1 is'],
   [/\b(what|that|how|where|who|there)s\b/g, '$1 is'],
+  // "my husband's a firefighter": "is" before an article or a state, never a possessive ("my husband's car")
+  [
+    /\b(my (?:[a-z]+ )?[a-z]+)'s (?=(?:a|an|the|so|very|really|not|from|in|at|always|still|also|now|pregnant)\b)/g,
+    '$1 is ',
+  ],
   [/\blet's\b/g, 'let us'],
   [/\bgonna\b/g, 'going to'],
   [/\bwanna\b/g, 'want to'],
