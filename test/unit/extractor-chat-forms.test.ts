@@ -1043,3 +1043,16 @@ describe('requests to an assistant', () => {
     expect(place('I am a fan in Boston')).toBeUndefined()
   })
 })
+
+describe('pastimes said in chat words', () => {
+  it('ends a pastime before a time word with a comma, and reads a go-to and a count a week', () => {
+    expect(x("I'm really into photography lately, mostly street stuff").interests).toEqual({
+      hobbies: [{ value: 'photography', confidence: 0.85 }],
+    })
+    expect(x('my go-to comfort food is mac and cheese').interests?.food?.[0]?.value).toBe('mac and cheese')
+    expect(x('I do crossfit 4x a week').interests?.sports?.[0]?.value).toBe('crossfit')
+    expect(x('I go swimming three times a week').interests?.sports?.[0]?.value).toBe('swimming')
+    expect(x("I've started learning the piano").interests?.music?.[0]?.value).toBe('piano')
+    expect(values(x('my go-to is pizza'))).toEqual([])
+  })
+})

@@ -83,7 +83,7 @@ export function addItems(items: Item[], ctx: RuleContext, base: number, rule: Ru
 
 /** "my favorite food is pizza", "my all-time favorite band has to be queen": the head (1) and the value (2). */
 const MY_FAVORITE_IS = new RegExp(pattern`\bmy (?:(?:all[- ]time|absolute|very|most|top|current|personal|new|biggest) )*
-  (?:favorites?|preferred) (.+?) (?:is|are|has to be|have to be|would be|=|:|of all time is) (.+)$`)
+  (?:favorites?|preferred|go-to|go to) (.+?) (?:is|are|has to be|have to be|would be|=|:|of all time is) (.+)$`)
 /**
  * "i am watching my favorite movie star wars": the clause splits before "my" (splitClauses), so the title follows its
  * kind with no verb; head (1) and value (2) as above. Not a compound the kind opens ("my favorite movie night").
@@ -387,7 +387,7 @@ const KNOWN_ACTIVITY: [RegExp, number, RuleId][] = [
 ]
 /** "i took up knitting": what (1). */
 const TOOK_UP = new RegExp(
-  `\\bi ${ADV}(?:started|began|took up|have taken up|picked up|` +
+  `\\bi ${ADV}(?:started|began|have started|have begun|took up|have taken up|picked up|` +
     `(?:got|am getting|have ${ADV}gotten|have been getting) ${ADV}into) (.+)$`,
 )
 /** "i spend most of my free time on reading": on what (1). */

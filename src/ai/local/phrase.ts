@@ -104,7 +104,8 @@ export function lookupExact(term: string): string | undefined {
 
 /** How often or how much, and everything after it: "every day", "a lot", "in my free time". */
 const FREQUENCY_TAIL = new RegExp(pattern`
-  \b(?:(?:a|per|each|every|once a|twice a) (?:day|week|month|year|weekend)|a lot|lots|a bit|a little|so much|very much|
+  \b(?:(?:(?:\d+ ?x|\d+ times|[a-z]+ times) )?(?:a|per|each|every|once a|twice a) (?:day|week|month|year|weekend)|
+  a lot|lots|a bit|a little|so much|very much|
   as well|all day|all the time|these days|right now|at the moment|in my (?:free|spare|down) time|some ?day|one day|
   someday soon|in the future|eventually|soon|next (?:year|month|week|summer|winter)|on (?:the )?weekends?|
   for (?:fun|a living|work))\b.*$`)
@@ -130,7 +131,9 @@ export function cutPhrase(phrase: string): string {
   const out: string[] = []
   for (let i = 0; i < words.length; i++) {
     const word = words[i]
-    if (i > 0 && (CUT_WORDS.has(word) || (/^[a-z]{3,}ly$/.test(word) && !LY_NOUNS.has(word)))) break
+    // "photography lately, mostly ...": a word is read without the comma after it
+    const bare = word.replace(/,$/, '')
+    if (i > 0 && (CUT_WORDS.has(bare) || (/^[a-z]{3,}ly$/.test(bare) && !LY_NOUNS.has(bare)))) break
     if (i > 0 && PREPS.has(word)) {
       const prev = words[i - 1]
       const prevLemma = prev.endsWith('ing') ? lemmaOfGerund(prev) : prev
