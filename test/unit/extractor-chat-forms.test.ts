@@ -955,6 +955,13 @@ describe('facts chat says in passing', () => {
     expect(core("name's george btw")?.name?.value).toBe('George')
   })
 
+  it('takes a new job\'s title only after "as" or "working", never the time it starts', () => {
+    expect(x("I'm starting a new job next week").core_info?.occupation).toBeUndefined()
+    expect(x("I'm starting a new job on Monday").core_info?.occupation).toBeUndefined()
+    expect(x('i am starting a new job as a nurse on monday').core_info?.occupation?.value).toBe('nurse')
+    expect(x('I got a new job at Google').core_info?.occupation?.value).toBe('works at Google')
+  })
+
   it('reads a favourite title named after its kind, and "more into"', () => {
     expect(x("I'm watching my fave movie star wars.").interests?.movies_tv?.[0]?.value).toBe('star wars')
     expect(values(x('watching my favorite show tonight'))).toEqual([])

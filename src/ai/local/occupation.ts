@@ -300,11 +300,11 @@ function workplace(phrase: string): string | undefined {
   if (/^\d+(?::\d\d)?(?: ?[ap]\.?m\.?| ?o'clock)?$/.test(place)) return undefined
   return place
 }
-/** "i got a new job as a cook", "i am starting a new job as a nurse on monday": what follows "job" (1). */
+/** "i got a new job as a cook", "i am starting a new job as a nurse on monday": "as" (1), what follows (2). */
 const GOT_A_JOB = new RegExp(
   `\\bi ${ADV}(?:got|landed|found|started|have|am starting|start|will start|am beginning) (?:a|my) ` +
     '(?:new |part[- ]time |full[- ]time |second )?(?:job|role|position) ' +
-    '(?:working |as (?:a |an )?)?(.+)$',
+    '(working |as (?:a |an )?)?(.+)$',
 )
 /** "the gas station where i work", "a museum that i work at": the place with its article (1). */
 /** Words a workplace's name has none of: a preposition, or a word that names no place of its own ("the place"). */
@@ -547,9 +547,10 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   // "i (just) got a job (working) at a gas station"
   match = GOT_A_JOB.exec(text)
   if (match) {
-    const finding = /^(?:at|in|for)\b/.test(match[1]) ? undefined : occupationFrom(match[1], false)
+    // the job only after "as" or "working": "a new job next week" names a time, not a job
+    const finding = match[1] && !/^(?:at|in|for)\b/.test(match[2]) ? occupationFrom(match[2], false) : undefined
     if (emit(finding, ctx, 'occupation.got-a-job', match)) return
-    const place = JOB_PLACE.exec(match[1])
+    const place = JOB_PLACE.exec(match[2])
     if (place && place[1].split(' ').length <= 4)
       ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(place[1])}`, 0.55, 'occupation.got-a-job', match)
     return
