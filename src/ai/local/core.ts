@@ -536,8 +536,10 @@ const NOT_JOB_PLACES = new Set(
   healthcare education training law medicine government politics charge residence town school college uni
   university army navy marines military police church parliament congress senate ministry icu er`.split(/\s+/),
 )
-/** Job nouns the occupation lexicon leaves out, after which "in X" still tells where the person is. */
-/** Who a person is where they live, beside the jobs: "a student in leeds", "a first-time homeowner in austin". */
+/**
+ * Nouns the occupation lexicon leaves out, after which "in X" still tells where the person is: "a student in leeds",
+ * "a first-time homeowner in austin".
+ */
 const PLACED_HEADS = new Set(
   `student freelancer retiree intern resident worker employee volunteer founder owner homeowner renter tenant mom mum
   dad parent`.split(/\s+/),
@@ -665,14 +667,11 @@ export function ruleLocation(clause: ClauseInfo, ctx: RuleContext): void {
       jobPlace(match, rule, conf, ctx)
       return
     }
-    if (rule === 'location.business-in') {
-      const business = BUSINESSES.has(match[1]!) || BUSINESSES.has(match[1]!.split(' ').pop()!)
-      const place = business ? placeOf(match[2]!, mode, ctx) : undefined
-      if (place) ctx.acc.setCore('location', place.value, conf * place.factor, rule, match)
-      if (place) return
-      continue
-    }
-    const place = placeOf(match[1], mode, ctx)
+    // "i run a marathon in boston": no business, so the rules below may still read the clause
+    const head = match[1]!
+    const business = rule !== 'location.business-in' || BUSINESSES.has(head) || BUSINESSES.has(head.split(' ').pop()!)
+    if (!business) continue
+    const place = placeOf(rule === 'location.business-in' ? match[2]! : match[1], mode, ctx)
     if (place) ctx.acc.setCore('location', place.value, conf * place.factor, rule, match)
     return
   }
