@@ -1016,6 +1016,15 @@ describe('events of a long conversation', () => {
     expect(events('it was a dream to visit Paris')).toEqual([])
   })
 
+  it('reads what the person organizes, hosts or streams as a habit, and a journey under way', () => {
+    const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+    expect(events('I participate in them quite often, I also organize debates on my twitch account.')).toEqual([
+      'organizes debates on their twitch account',
+    ])
+    expect(events('I stream on twitch most nights')).toEqual(['streams on twitch most nights'])
+    expect(events("I'm traveling through Europe.")).toEqual(['is traveling through Europe'])
+  })
+
   it('reads events done for the person in linear time', () => {
     const started = process.cpuUsage()
     x(`my friends threw me ${'a party and '.repeat(10_000)}`)

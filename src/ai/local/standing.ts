@@ -80,7 +80,7 @@ const HABITS = pattern`stay|work|drive|ride|help|volunteer|raise|teach|coach|go|
   collect|visit|attend|train|take care of|care for|look after|live with|rent|use|babysit|homeschool|commute|shop|run|
   practice|practise|study|sell|sing|paint|dance|swim|hike|fish|hunt|knit|sew|garden|camp|travel|exercise|jog|bike|
   foster|mentor|wear|keep|feed|build|fix|repair|manage|lead|serve|save|share|make|live|compete|deliver|donate|clean|
-  mow|tutor|pray|browse`
+  mow|tutor|pray|browse|organize|organise|host|stream|write|coordinate|perform|compose|record`
 
 /** "i stay at home", "i usually drive my truck", "i try to walk every day": 1 "try to", 2 the verb, 3 what follows. */
 const HABIT = new RegExp(`^i ${ADV}(try to )?(${HABITS}) (.+)$`)
@@ -130,7 +130,8 @@ const ONGOING = new RegExp(pattern`^i (am|have been) ${ADV}(working on|making|bu
   saving up for|saving for|training for|renovating|restoring|raising|recovering from|going through|dealing with|
   applying to|applying for|taking classes in|taking lessons in|volunteering at|volunteering for|mentoring|tutoring|
   coaching|fostering|caring for|looking into|researching|preparing for|practicing|practising|organizing|
-  organising|searching for|experimenting with|working) (.+)$`)
+  organising|searching for|experimenting with|traveling through|travelling through|traveling around|travelling around|
+  backpacking through|backpacking around|working) (.+)$`)
 
 /** Where the verb leads elsewhere: a job ("work as"), a statement about the other speaker ("help you"). */
 const NOT_HABIT = /^(?:as|you|your|it|them|that|this|there|here)\b/
