@@ -1072,3 +1072,14 @@ describe('pastimes said in chat words', () => {
     expect(values(x('my go-to is pizza'))).toEqual([])
   })
 })
+
+describe('events said without "I"', () => {
+  it('reads a debt paid off, a lease signed, a thing sold or published, and no slang', () => {
+    const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+    expect(events('finally paid off my student loans!!')).toEqual(['paid off their student loans'])
+    expect(events('just signed the lease on my first apartment')).toEqual(['signed the lease on their first apartment'])
+    expect(events('published my first paper!')).toEqual(['published their first paper'])
+    expect(events('built different')).toEqual([])
+    expect(events('wrote it down')).toEqual([])
+  })
+})

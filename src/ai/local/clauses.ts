@@ -84,7 +84,7 @@ const FRAGMENT_VERB = new RegExp(pattern`
 const FRAGMENT_PAST = new RegExp(pattern`^(?:got(?! to\b)|came back|went|visited|finished|started|bought|graduated|
   retired|quit|adopted|ran|met|spent|took|broke|tore|sprained|injured|hurt|booked|signed up|joined|won|lost|passed|
   watched|saw|tried|made|cooked|baked|hiked|climbed|flew|drove|had|celebrated|hosted|threw|attended|gave|turned|
-  brought home)
+  brought home|paid off|signed|sold|opened|launched|published|completed|earned|landed|renovated|planted|wrote)
   \s+(?!is\b|was\b|it\b|that\b|this\b|you\b)`)
 const FRAGMENT_STATE = new RegExp(pattern`
   ^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|
