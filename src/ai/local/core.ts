@@ -7,7 +7,7 @@ import { nlpHas, placesIn } from './nlp.js'
 import { ADV, PHRASE_END, type ClauseInfo, type RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
 import { STOP_WORDS } from '../../domain/normalise.js'
-import { MONTHS, NUMBER_RE, parseNumber, WEEKDAYS } from './text.js'
+import { MONTHS, NUMBER_RE, parseNumber, titleCase, WEEKDAYS } from './text.js'
 import { pattern, rx } from './regex.js'
 
 // ---------------------------------------------------------------- name
@@ -204,9 +204,8 @@ function ruleBirth(text: string, ctx: RuleContext): void {
   }
   // "i was born on ..." is a past event of its own (memories.ts): the birthday memory is for "my birthday is"
   if (valid && born[0].startsWith('my ')) {
-    const monthName = MONTHS[month]![0]!.toUpperCase() + MONTHS[month]!.slice(1)
     ctx.acc.addMemory(
-      { event: `their birthday is ${monthName} ${day}`, importance: 'medium', confidence: 0.85 },
+      { event: `their birthday is ${titleCase(MONTHS[month]!)} ${day}`, importance: 'medium', confidence: 0.85 },
       'memory.birthday',
       born,
     )

@@ -6,7 +6,7 @@ import { termsOf } from './nlp.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
-import { gerund, NUMBER_RE, singular } from './text.js'
+import { gerund, NUMBER_RE, singular, titleCase } from './text.js'
 import { lookup, lookupExact } from './classify.js'
 import { pattern, rx } from './regex.js'
 
@@ -180,7 +180,7 @@ function ruleServed(text: string, ctx: RuleContext): void {
   const match = SERVED.exec(text)
   if (!match) return
   const branch = match[1] ?? match[3] ?? match[4]!
-  const name = BRANCH_NAMES[branch] ?? branch.replace(/\b[a-z]/g, (c) => c.toUpperCase())
+  const name = BRANCH_NAMES[branch] ?? titleCase(branch)
   const event = `served in the ${name}${match[2] ? ` for ${match[2]}` : ''}`
   ctx.acc.addMemory({ event, importance: 'high', confidence: 0.85 }, 'memory.served', match)
 }
