@@ -410,4 +410,28 @@ describe('standing facts and names in chat', () => {
     expect(profile.preferences.conversation_style).toMatchObject({ value: 'no emojis' })
     expect(profile.core_info.location).toMatchObject({ value: 'Glasgow', confidence: 0.45 })
   })
+
+  it('reads plans under way, a people in lower case and a relative’s "she", none of the assistant’s', async () => {
+    await post(api, 'hodan', {
+      input_type: 'conversation',
+      data: chat([
+        ['My husband is from Spain. He is a chef. How can I help?', 'I have a wife, she is from Italy.'],
+        ['I am planning a gala myself. Anything else?', 'I need help planning our anniversary party in June'],
+        ['Where are you from?', "i am somali. I'm training for my first marathon"],
+      ]),
+    })
+    const profile = await api.waitReady('hodan')
+    expect(eventsOf(profile)).toEqual(
+      expect.arrayContaining([
+        'their wife is from Italy',
+        'is planning their anniversary party in June',
+        'is Somali',
+        'is training for their first marathon',
+      ]),
+    )
+    expect(eventsOf(profile).join(' ')).not.toMatch(/Spain|chef|gala|husband/)
+    expect(profile.core_info.location).toBeUndefined()
+    expect(profile.core_info.occupation).toBeUndefined()
+    expect(profile.interests.sports?.map((i: { value: string }) => i.value)).toEqual(['running'])
+  })
 })

@@ -1083,3 +1083,50 @@ describe('events said without "I"', () => {
     expect(events('wrote it down')).toEqual([])
   })
 })
+
+describe('what is under way, and what is said of the one named before', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+
+  it('reads plans under way, help asked with them, and a race trained for beside the sport', () => {
+    expect(events('I am planning my wedding.')).toEqual(['is planning their wedding'])
+    expect(events('I need help planning my wedding in June')).toEqual(['is planning their wedding in June'])
+    expect(events('i could use some help with organizing a surprise party')).toEqual(['is organizing a surprise party'])
+    const marathon = x("I'm training for my first marathon.")
+    expect(marathon.interests?.sports?.[0]?.value).toBe('running')
+    expect(marathon.memories?.map((m) => m.event)).toEqual(['is training for their first marathon'])
+    expect(events('I am planning to move')).toEqual([])
+    expect(events('i need help with my homework')).toEqual([])
+    expect(events('i need help planning it')).toEqual([])
+  })
+
+  it('gives what "she" or "he" is to the relative named just before, never to the person', () => {
+    const wife = x('I have a wife, she is from Italy.')
+    expect(wife.memories?.map((m) => m.event)).toEqual(['has a wife', 'their wife is from Italy'])
+    expect(wife.core_info?.location).toBeUndefined()
+    const sister = x('My sister lives in Boston. She is a nurse.')
+    expect(sister.memories?.map((m) => m.event)).toEqual(['their sister lives in Boston', 'their sister is a nurse'])
+    expect(sister.core_info?.occupation).toBeUndefined()
+    expect(sister.core_info?.location).toBeUndefined()
+    expect(events('my pet will not travel. she is a cow')).toEqual(['their pet is a cow'])
+    // the pronoun does not fit the one named: nothing of either
+    expect(events('I have a son. She is a nurse.')).toEqual(['has a son'])
+    expect(x('I have a son. She is a nurse.').core_info?.occupation).toBeUndefined()
+  })
+
+  it('reads a nationality or a people said in lower case, and no common word as one', () => {
+    expect(events('i am somali')).toEqual(['is Somali'])
+    expect(events("i'm nepali and i live in Denver")).toEqual(['is Nepali'])
+    expect(events("I'm Nigerian")).toEqual(['is Nigerian'])
+    expect(events('i am crow')).toEqual([])
+    expect(events('i am fang')).toEqual([])
+  })
+
+  it('reads plans and pronouns in linear time', () => {
+    const started = process.cpuUsage()
+    x(`i need help planning ${'a party and '.repeat(10_000)}`)
+    x(`i have a wife, she is from ${'very '.repeat(10_000)}far away`)
+    x(`${'my wife and '.repeat(5_000)}i. she is from italy`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

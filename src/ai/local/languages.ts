@@ -27,6 +27,15 @@ function languageTable(): Table {
   return table
 }
 
+/**
+ * A people named as its language is ("i am somali" -> "Somali"), when the word ends as the name of a people does
+ * ("nepali", "tibetan", "burmese", "danish"); undefined for any other word, so "i am crow" names nobody.
+ */
+export function peopleOfLanguage(word: string): string | undefined {
+  if (word.length < 5 || !/(?:i|an|ese|ish)$/.test(word)) return undefined
+  return languageTable().names.get(word)
+}
+
 /** How well: said before the first language and kept in the memory ("speaks a little Japanese"). */
 const LEVEL = pattern`fluent|a little|a bit of|some|basic|broken|conversational|decent|good|perfect|native`
 

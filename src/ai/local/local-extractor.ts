@@ -19,7 +19,7 @@ import { ruleNeeds } from './needs.js'
 import { ruleFaith } from './faith.js'
 import { addKin, kinMentions, type KinMention } from './kin.js'
 import { ruleLanguages } from './languages.js'
-import { nameOfNamedBefore, ruleNamesSaid, ruleStandingFacts } from './standing.js'
+import { factOfNamedBefore, nameOfNamedBefore, ruleNamesSaid, ruleStandingFacts } from './standing.js'
 import { otherSubject, withoutOthersQuotes } from './others.js'
 import { rulePeopleSay, rulePersonality } from './personality.js'
 import { rulePreferences } from './preferences.js'
@@ -278,7 +278,11 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     const own = asked?.question ? answersOwnQuestion(asked.text, clause.text) : undefined
     if (own) return ownVerbPhrases({ ...clause, text: own })
     // "we got a puppy last week! her name is mochi": the name of who the clause before named
-    const named = before && !before.reported ? nameOfNamedBefore(before.text, clause.text) : undefined
+    // "i have a wife, she is from italy": what is said of them is theirs
+    const named =
+      before && !before.reported
+        ? (nameOfNamedBefore(before.text, clause.text) ?? factOfNamedBefore(before.text, clause.text))
+        : undefined
     if (named) return [{ ...clause, text: named }]
     // read before the copula is shared: a clause that reads on its own keeps its words ("started last month")
     const alone = fragmentClause(clause.text)

@@ -10,10 +10,12 @@ import type { ClauseInfo, RuleContext } from './rules-common.js'
 import { ADV } from './rules-common.js'
 import { cutOff, STAND_IN_WORDS } from './memories.js'
 import { nlpHas } from './nlp.js'
+import { peopleOfLanguage } from './languages.js'
 import { PET_WORDS } from './lexicon-interests.js'
 import { PEOPLE_NOUNS } from './others.js'
 import type { RuleId } from './rules.js'
 import { pattern } from './regex.js'
+import { titleCase } from './text.js'
 import { OWN_TO_THIRD, ownWordsInThirdPerson } from './third-person.js'
 
 /** Below every field rule: a standing fact is read from the shape of a clause, not from a vocabulary. */
@@ -131,7 +133,14 @@ const ONGOING = new RegExp(pattern`^i (am|have been) ${ADV}(working on|making|bu
   applying to|applying for|taking classes in|taking lessons in|volunteering at|volunteering for|mentoring|tutoring|
   coaching|fostering|caring for|looking into|researching|preparing for|practicing|practising|organizing|
   organising|searching for|experimenting with|traveling through|travelling through|traveling around|travelling around|
-  backpacking through|backpacking around|working) (.+)$`)
+  backpacking through|backpacking around|planning|working) (.+)$`)
+/** What is under way beyond the interest another rule read: "training for my first marathon", not only running. */
+const ONGOING_FOR = /^(?:training for|preparing for|saving up for|saving for|recovering from|planning)$/
+/** A trip planned is memories.ts's to read, to a place it knows ("a trip to the store" is none). */
+const TRIP_PLANNED = /^(?:planning|organizing|organising) (?:a|an|our|my|the) (?:[a-z]+ )?trips?\b/
+/** "i need help planning my wedding": what the person is doing, asked help with (1 the doing, 2 what). */
+const HELP_WITH = new RegExp(pattern`^i ${ADV}(?:need|could use|would like|want) (?:some )?help (?:with )?(planning|
+  organizing|organising|preparing for|training for|moving|renovating) (.+)$`)
 
 /** Where the verb leads elsewhere: a job ("work as"), a statement about the other speaker ("help you"). */
 const NOT_HABIT = /^(?:as|you|your|it|them|that|this|there|here)\b/
@@ -191,6 +200,13 @@ const FAMILY = new RegExp(
     `raised|taught|helps|helped|gets|got|does|did|makes|made|travels|travel|live|work|love|like|play|go|started|` +
     `graduated|turned|moved|joined|finished|began|start|starts)(?: .+)?)$`,
 )
+/** "she is from italy", "he works nights": 1 the pronoun, 2 what is said (a verb a family fact reads, and more). */
+const SAID_OF_IT = new RegExp(
+  `^(she|he) (?:(?:just|recently|finally|also|still|already) )?` +
+    `((?:is|was|has|works|lives|loves|likes|goes|plays|runs|owns|stays|studies|teaches|worked|lived|raised|taught|` +
+    `helps|helped|gets|got|does|did|makes|made|travels|started|graduated|turned|moved|joined|finished|began|starts)` +
+    ` .+)$`,
+)
 
 /** "my dog's name is tyson", "my sons name is jack": 1 who, 2 their name (one word). */
 const NAMED = new RegExp(`${AROUND}(${WHO})(?:(?:'s|s)? name is| is (?:called|named)) ([a-z][a-z'-]*)$`)
@@ -216,6 +232,22 @@ export function nameOfNamedBefore(before: string, text: string): string | undefi
   if (/^(?:her|she)$/.test(pronoun!) ? NOT_HERS.test(head) : /^(?:his|he)$/.test(pronoun!) && NOT_HIS.test(head))
     return undefined
   return `my ${who}'s name is ${name[3]}`
+}
+
+/**
+ * What is said of the pet or relative the clause before named: "i have a wife, she is from italy" reads "my wife is
+ * from italy", a fact of hers and not the person's. Undefined when the pronoun cannot mean the one named last.
+ */
+export function factOfNamedBefore(before: string, text: string): string | undefined {
+  const said = SAID_OF_IT.exec(text)
+  const named = said && [...before.matchAll(NAMED_IN)].at(-1)?.[1]
+  if (!named) return undefined
+  // "my pet will not travel": "pet" and a word that is no kind of pet
+  const kind = /^pet ([a-z]+)$/.exec(named)?.[1]
+  const who = kind && !nlpHas(kind, '#Noun') ? 'pet' : named
+  const head = who.split(' ').at(-1)!
+  if (said[1] === 'she' ? NOT_HERS.test(head) : NOT_HIS.test(head)) return undefined
+  return `my ${who} ${said[2]}`
 }
 
 /** "my cat luna keeps waking me up", "our son jake is six": 1 who, 2 the name said right after (capitalised). */
@@ -433,10 +465,16 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
   if (clause.question || clause.hedged || clause.joined) return
   const text = clause.text
   ruleNamesSaid(clause, ctx)
+  const help = HELP_WITH.exec(text)
+  if (help && !before.memory && !TRIP_PLANNED.test(`${help[1]} ${help[2]}`)) {
+    const phrase = NOT_HABIT.test(help[2]!) ? undefined : factPhrase(help[2]!)
+    if (phrase) return add(ctx, `is ${help[1]} ${phrase}`, 'memory.ongoing', help)
+  }
   if (clause.desire || MY_GOAL.test(text)) return ruleGoal(text, ctx, before)
   if (clause.negated) return ruleNegatedFact(text, ctx, before)
   const ongoing = ONGOING.exec(text)
-  if (ongoing && !before.any) {
+  const planned = ongoing && !TRIP_PLANNED.test(`${ongoing[2]} ${ongoing[3]}`)
+  if (planned && (!before.any || (!before.memory && ONGOING_FOR.test(ongoing[2]!)))) {
     // "i am working": the job says where; "i have been working 60 hour weeks": how long it has gone on
     const phrase = ongoing[2] === 'working' && ongoing[1] === 'am' ? undefined : factPhrase(ongoing[3]!)
     const be = ongoing[1] === 'am' ? 'is' : 'has been'
@@ -486,9 +524,10 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
     // one word stands when it describes the person ("i am biracial", "i am married"), not when it may name them
     if (phrase && (phrase.includes(' ') || STATES.has(phrase) || nlpHas(phrase, '#Adjective')))
       return add(ctx, `is ${phrase}`, 'memory.is', is)
-    // "i'm canadian": a nationality, written as a name is
-    if (phrase && nlpHas(phrase, '#Demonym'))
-      return add(ctx, `is ${phrase[0]!.toUpperCase()}${phrase.slice(1)}`, 'memory.is', is)
+    // "i'm canadian", "i am somali": a nationality or a people, written as a name is
+    if (phrase && nlpHas(phrase, '#Demonym')) return add(ctx, `is ${titleCase(phrase)}`, 'memory.is', is)
+    const people = phrase ? peopleOfLanguage(phrase) : undefined
+    if (people) return add(ctx, `is ${people}`, 'memory.is', is)
   }
   const named = NAMED.exec(text)
   if (named && !before.memory) return addName(ctx, named)
