@@ -1121,6 +1121,21 @@ describe('what is under way, and what is said of the one named before', () => {
     expect(events('i am fang')).toEqual([])
   })
 
+  it('reads a favourite named in answer to "do you like X?", never the assistant’s own topic', () => {
+    const talk = (question: string, reply: string) =>
+      extractor.extractOne({
+        inputType: 'conversation',
+        data: JSON.stringify([
+          { role: 'assistant', content: question },
+          { role: 'user', content: reply },
+        ]),
+      })
+    expect(talk('Do you like hockey?', 'It is my favorite sport!').interests?.sports?.[0]?.value).toBe('hockey')
+    expect(talk('Do you enjoy hiking?', "it's one of my favorites").interests?.hobbies?.[0]?.value).toBe('hiking')
+    expect(values(talk('Do you like the idea?', 'it is my favorite'))).toEqual([])
+    expect(values(talk('Do you like hockey?', 'my favorite sport is tennis'))).toEqual(['tennis'])
+  })
+
   it('reads plans and pronouns in linear time', () => {
     const started = process.cpuUsage()
     x(`i need help planning ${'a party and '.repeat(10_000)}`)

@@ -45,10 +45,14 @@ const NON_ANSWER = new RegExp(pattern`
 const SENTENCE_WORD = new RegExp(pattern`
   \b(?:i|i'm|me|my|you|your|he|she|we|they|it|is|am|are|was|were|be|been|do|does|did|have|has|had|can|will|would|
   not|don't|to)\b`)
-/** A "yes" opening a reply: the person agrees with the question before it ("i do not" is no). */
+/**
+ * A "yes" opening a reply: the person agrees with the question before it ("i do not" is no), or names what it asks
+ * about a favourite ("do you like hockey?" "it is my favorite sport!").
+ */
 const YES = new RegExp(pattern`
   ^(?:yes|yeah|yep|yup|yea|sure|of course|absolutely|definitely|totally|i (?:sure |really |certainly )?do(?! not)|
-  i love (?:it|them)|love (?:it|them))\b`)
+  i love (?:it|them)|love (?:it|them)|(?:it is|they are|that is) (?:so |really |totally |definitely )?
+  (?:my|one of my) (?:all[- ]time )?(?:fav|favou?rite)s?)\b`)
 /**
  * What a question asks about: a few words, no pronoun, no choice ("or"), nothing vague ("anything", "to do"), and
  * not the conversation itself: an assistant's "do you like the idea?" is about its answer, not about the person.
