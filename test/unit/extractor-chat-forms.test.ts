@@ -1145,3 +1145,23 @@ describe('what is under way, and what is said of the one named before', () => {
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('a role said with its article', () => {
+  it('reads "a nurse at a clinic in Leeds" as the person’s, and no one else’s role', () => {
+    const core = (data: string) => x(data).core_info
+    expect(core('a nurse at a clinic in Leeds')?.occupation?.value).toBe('nurse')
+    expect(core('Hi! a nurse at a clinic in Leeds, looking for meal prep ideas')?.location?.value).toBe('Leeds')
+    expect(core('nurse at a clinic in Leeds here')?.location?.value).toBe('Leeds')
+    expect(core('a nurse at the clinic said it is fine')).toBeUndefined()
+    expect(core('a teacher at my school told me')).toBeUndefined()
+    expect(core('a nurse in the family')).toBeUndefined()
+  })
+
+  it('reads a role with its article in linear time', () => {
+    const started = process.cpuUsage()
+    x(`a nurse at a clinic in ${'leeds '.repeat(10_000)}`)
+    x(`a ${'night '.repeat(10_000)}nurse at a clinic`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

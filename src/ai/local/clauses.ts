@@ -1,6 +1,7 @@
 // Clause shapes the rules do not read directly, rewritten into plain first-person clauses: coordinated verb
 // phrases, appositions, subjectless fragments, "my husband and i ...", adverbs after "i am".
 import { OCCUPATIONS } from './lexicon-core.js'
+import { nlpHas } from './nlp.js'
 import { HOBBY_AGENTS } from './lexicon-interests.js'
 import { pattern } from './regex.js'
 import { HOUSEHOLD_COUNT, singular } from './text.js'
@@ -186,17 +187,24 @@ export function fragmentClause(text: string): string | undefined {
   const born = /^([a-z][a-z' ]{1,30}?) born and raised(?=,|$)/.exec(text)
   if (born) return `i was born and raised in ${born[1]}${text.slice(born[0].length)}`
   if (/^born and raised (?:in|on)\b/.test(text)) return `i was ${text}`
-  const label = ROLE_LABEL.exec(text)
-  const job = label?.[1] ?? label?.[2] ?? (label?.[3] && !PERSON_WORDS.test(text.split(',')[0]!) ? label[3] : undefined)
+  // "a nurse at a clinic in leeds, ...": a role with its article, when its words have no verb ("a nurse at the clinic
+  // said" is someone else) and name no family ("a nurse in the family")
+  const head = text.split(',')[0]!
+  const said =
+    /^an? /.test(text) && !/ family\b/.test(head) && !nlpHas(head, '#Verb') ? text.replace(/^an? /, '') : text
+  const label = ROLE_LABEL.exec(said)
+  const job = label?.[1] ?? label?.[2] ?? (label?.[3] && !PERSON_WORDS.test(said.split(',')[0]!) ? label[3] : undefined)
   // "seattle-based dev here": the job, and where it is done
   const based = job ? /^([a-z]+)-based (.+)$/.exec(job) : null
   const role = based ? based[2]!.replace(/\bdev$/, 'developer') : job
   // "total swiftie here", "avid reader here": a pastime said as a label
   if (label?.[1] && !DETERMINER_FIRST.test(label[1]) && HOBBY_AGENTS[singular(label[1].split(' ').at(-1)!)])
-    return `i am a ${label[1]}${text.slice(label[0].length).replace(/^ (?:lol|haha)\b/, '')}`
+    return `i am a ${label[1]}${said.slice(label[0].length).replace(/^ (?:lol|haha)\b/, '')}`
   if (role && !DETERMINER_FIRST.test(role) && isJobTitle(role)) {
     const where = based ? ` based in ${based[1]}` : ''
-    return `i am ${/^[aeiou]/.test(role) ? 'an' : 'a'} ${role}${where}${text.slice(label![0].length)}`
+    // "nurse at a clinic in leeds here": "here" closes the label, it is no part of the place
+    const rest = said.slice(label![0].length).replace(/ here(?=,|$)/, '')
+    return `i am ${/^[aeiou]/.test(role) ? 'an' : 'a'} ${role}${where}${rest}`
   }
   // after the word that opens the fragment, "my" is what the person did it to ("tore my acl", "stressed about my
   // thesis")
