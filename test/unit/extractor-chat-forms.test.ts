@@ -1097,6 +1097,7 @@ describe('what is under way, and what is said of the one named before', () => {
     expect(events('I am planning to move')).toEqual([])
     expect(events('i need help with my homework')).toEqual([])
     expect(events('i need help planning it')).toEqual([])
+    expect(events('i never need help planning my wedding')).toEqual([])
   })
 
   it('gives what "she" or "he" is to the relative named just before, never to the person', () => {

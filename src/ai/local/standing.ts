@@ -194,19 +194,15 @@ const WHO =
  * "my son is in junior high", "my wife works at a bank", "my dogs love the beach": 1 who (a relative, a friend or a
  * pet), 2 what is said of them. A copula, or a verb in the third person or the past. Where AROUND says.
  */
-const FAMILY = new RegExp(
-  `${AROUND}(${WHO}s?) (?:(?:just|recently|finally|also|still|already) )?` +
-    `((?:is|are|was|were|has|have|works|lives|loves|likes|goes|plays|runs|owns|stays|studies|teaches|worked|lived|` +
-    `raised|taught|helps|helped|gets|got|does|did|makes|made|travels|travel|live|work|love|like|play|go|started|` +
-    `graduated|turned|moved|joined|finished|began|start|starts)(?: .+)?)$`,
-)
+/** The verbs a family fact reads after who it is about, and the adverbs that may come first. */
+const FACT_VERBS =
+  `(?:(?:just|recently|finally|also|still|already) )?` +
+  `((?:is|are|was|were|has|have|works|lives|loves|likes|goes|plays|runs|owns|stays|studies|teaches|worked|lived|` +
+  `raised|taught|helps|helped|gets|got|does|did|makes|made|travels|travel|live|work|love|like|play|go|started|` +
+  `graduated|turned|moved|joined|finished|began|start|starts)`
+const FAMILY = new RegExp(`${AROUND}(${WHO}s?) ${FACT_VERBS}(?: .+)?)$`)
 /** "she is from italy", "he works nights": 1 the pronoun, 2 what is said (a verb a family fact reads, and more). */
-const SAID_OF_IT = new RegExp(
-  `^(she|he) (?:(?:just|recently|finally|also|still|already) )?` +
-    `((?:is|was|has|works|lives|loves|likes|goes|plays|runs|owns|stays|studies|teaches|worked|lived|raised|taught|` +
-    `helps|helped|gets|got|does|did|makes|made|travels|started|graduated|turned|moved|joined|finished|began|starts)` +
-    ` .+)$`,
-)
+const SAID_OF_IT = new RegExp(`^(she|he) ${FACT_VERBS} .+)$`)
 
 /** "my dog's name is tyson", "my sons name is jack": 1 who, 2 their name (one word). */
 const NAMED = new RegExp(`${AROUND}(${WHO})(?:(?:'s|s)? name is| is (?:called|named)) ([a-z][a-z'-]*)$`)
@@ -466,7 +462,7 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
   const text = clause.text
   ruleNamesSaid(clause, ctx)
   const help = HELP_WITH.exec(text)
-  if (help && !before.memory && !TRIP_PLANNED.test(`${help[1]} ${help[2]}`)) {
+  if (help && !clause.negated && !before.memory && !TRIP_PLANNED.test(`${help[1]} ${help[2]}`)) {
     const phrase = NOT_HABIT.test(help[2]!) ? undefined : factPhrase(help[2]!)
     if (phrase) return add(ctx, `is ${help[1]} ${phrase}`, 'memory.ongoing', help)
   }
