@@ -411,7 +411,7 @@ describe('standing facts and names in chat', () => {
     expect(profile.core_info.location).toMatchObject({ value: 'Glasgow', confidence: 0.45 })
   })
 
-  it('reads plans under way, a people, a relative’s "she" and a favourite answer, none of the assistant’s', async () => {
+  it('reads plans under way, a people, a relative’s "she" and a favourite answer, not the assistant’s', async () => {
     await post(api, 'hodan', {
       input_type: 'conversation',
       data: chat([

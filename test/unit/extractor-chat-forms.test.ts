@@ -1109,6 +1109,7 @@ describe('what is under way, and what is said of the one named before', () => {
     expect(sister.core_info?.occupation).toBeUndefined()
     expect(sister.core_info?.location).toBeUndefined()
     expect(events('my pet will not travel. she is a cow')).toEqual(['their pet is a cow'])
+    expect(events('my pet will not travel. her name is daisy')).toContain('their pet is named Daisy')
     // the pronoun does not fit the one named: nothing of either
     expect(events('I have a son. She is a nurse.')).toEqual(['has a son'])
     expect(x('I have a son. She is a nurse.').core_info?.occupation).toBeUndefined()

@@ -216,18 +216,28 @@ const NOT_HERS = /^(?:son|husband|brother|father|dad|grandfather|grandpa|uncle|n
 const NOT_HIS = /^(?:daughter|wife|sister|mother|mom|mum|grandmother|grandma|aunt|niece|girlfriend|stepdaughter)$/
 
 /**
+ * The pet or relative the clause before named last, when `pronoun` can mean them ("her" is no son's); "my pet will
+ * not travel" names a pet, "will" being no kind of one.
+ */
+function namedBefore(before: string, pronoun: string): string | undefined {
+  const named = [...before.matchAll(NAMED_IN)].at(-1)?.[1]
+  if (!named) return undefined
+  const kind = /^pet ([a-z]+)$/.exec(named)?.[1]
+  const who = kind && !nlpHas(kind, '#Noun') ? 'pet' : named
+  const head = who.split(' ').at(-1)!
+  if (/^(?:her|she)$/.test(pronoun) ? NOT_HERS.test(head) : /^(?:his|he)$/.test(pronoun) && NOT_HIS.test(head))
+    return undefined
+  return who
+}
+
+/**
  * A name given to the pet or relative the clause before named: "we got a puppy last week! her name is mochi" reads
  * "my puppy's name is mochi". Undefined when the clause gives no name, or the one before names no one it can be.
  */
 export function nameOfNamedBefore(before: string, text: string): string | undefined {
   const name = NAME_OF_IT.exec(text)
-  const who = name && [...before.matchAll(NAMED_IN)].at(-1)?.[1]
-  if (!who) return undefined
-  const pronoun = name[1] ?? name[2]
-  const head = who.split(' ').at(-1)!
-  if (/^(?:her|she)$/.test(pronoun!) ? NOT_HERS.test(head) : /^(?:his|he)$/.test(pronoun!) && NOT_HIS.test(head))
-    return undefined
-  return `my ${who}'s name is ${name[3]}`
+  const who = name && namedBefore(before, name[1] ?? name[2]!)
+  return who ? `my ${who}'s name is ${name[3]}` : undefined
 }
 
 /**
@@ -236,14 +246,8 @@ export function nameOfNamedBefore(before: string, text: string): string | undefi
  */
 export function factOfNamedBefore(before: string, text: string): string | undefined {
   const said = SAID_OF_IT.exec(text)
-  const named = said && [...before.matchAll(NAMED_IN)].at(-1)?.[1]
-  if (!named) return undefined
-  // "my pet will not travel": "pet" and a word that is no kind of pet
-  const kind = /^pet ([a-z]+)$/.exec(named)?.[1]
-  const who = kind && !nlpHas(kind, '#Noun') ? 'pet' : named
-  const head = who.split(' ').at(-1)!
-  if (said[1] === 'she' ? NOT_HERS.test(head) : NOT_HIS.test(head)) return undefined
-  return `my ${who} ${said[2]}`
+  const who = said && namedBefore(before, said[1]!)
+  return who ? `my ${who} ${said[2]}` : undefined
 }
 
 /** "my cat luna keeps waking me up", "our son jake is six": 1 who, 2 the name said right after (capitalised). */
