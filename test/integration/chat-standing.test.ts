@@ -436,4 +436,35 @@ describe('standing facts and names in chat', () => {
     expect(profile.core_info.occupation).toBeUndefined()
     expect(profile.interests.sports?.map((i: { value: string }) => i.value).sort()).toEqual(['hockey', 'running'])
   })
+
+  it('reads calendar events, plans, sobriety and a title under way, dated by when they were said', async () => {
+    const at = '2024-06-15T12:00:00Z'
+    await post(api, 'rosa', {
+      input_type: 'conversation',
+      occurred_at: at,
+      data: chat([
+        ['My surgery is next week. How are you?', 'Ugh my knee surgery is next week, so nervous'],
+        ['I am going to run the Boston marathon in April. You?', 'gonna run the Chicago marathon in October'],
+        ['I have been sober for 10 years. Anything else?', 'Been sober 3 years as of today'],
+        ['I am reading Emma. What do you do?', 'i used to be a chef but now i drive for uber'],
+        ['I am 30. And you?', "i'm 28, female, just got my first apartment in Brooklyn"],
+        ['Any books?', 'Currently reading Dune for the first time, loving it'],
+      ]),
+    })
+    const profile = await api.waitReady('rosa')
+    const dated = profile.memories.map((m: Memory) => [m.event, m.date ?? null])
+    expect(dated).toEqual(
+      expect.arrayContaining([
+        ['their knee surgery is next week', '2024-06-22'],
+        ['is going to run the Chicago marathon in October', '2024-10-01'],
+        ['has been sober for 3 years', '2024-06-15'],
+      ]),
+    )
+    expect(eventsOf(profile)).toContain('got their first apartment in Brooklyn')
+    expect(eventsOf(profile).join(' ')).not.toMatch(/Boston|10 years|Emma/)
+    expect(profile.core_info.age).toMatchObject({ value: 28 })
+    expect(profile.core_info.gender).toMatchObject({ value: 'female' })
+    expect(profile.core_info.occupation).toMatchObject({ value: 'drives for Uber' })
+    expect(profile.interests.books?.map((i: { value: string }) => i.value)).toEqual(['Dune'])
+  })
 })

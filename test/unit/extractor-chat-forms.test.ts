@@ -1167,3 +1167,111 @@ describe('a role said with its article', () => {
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('plans and events of a chat message', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+  const memories = (data: string) => x(data).memories?.map((m) => [m.event, m.date ?? null])
+
+  it('reads an event of the person’s calendar, said of the event', () => {
+    expect(memories('Ugh my knee surgery is next week, so nervous')).toEqual([
+      ['their knee surgery is next week', '2024-06-22'],
+    ])
+    expect(memories('our wedding was in june')).toEqual([['their wedding was in june', '2024-06-01']])
+    expect(memories('i just got engaged!!! wedding is next fall')).toContainEqual(['their wedding is next fall', null])
+    expect(memories('my interview is on monday')).toEqual([['their interview is on monday', '2024-06-17']])
+    // someone else's event, an event without a time, a party said without whose
+    expect(events("my sister's wedding is next month")).toEqual(['has a sister'])
+    expect(events('my test is hard')).toEqual([])
+    expect(events('party is tonight')).toEqual([])
+  })
+
+  it('reads a plan with its time and its event, never a wish, a refusal or an errand', () => {
+    expect(memories('gonna run the Chicago marathon in October')).toEqual([
+      ['is going to run the Chicago marathon in October', '2024-10-01'],
+    ])
+    expect(memories('Planning a trip to Portugal in May with my girlfriend, any tips?')).toEqual([
+      ['is planning a trip to Portugal in May with their girlfriend', '2025-05-01'],
+    ])
+    expect(events("I'm looking forward to the NASCAR race this weekend.")).toEqual([
+      'is looking forward to the NASCAR race this weekend',
+    ])
+    expect(events('I am taking a vacation soon though.')).toEqual(['is taking a vacation soon'])
+    expect(events("I'm hoping to move out of my parents' house soon.")).not.toContain(
+      "is hoping to move out of their parents' house soon",
+    )
+    expect(events('i am not going to the wedding next week')).toEqual([])
+    expect(events("i'll have to take a trip over there soon")).toEqual([])
+    expect(events('Yeah but I will move out my parents soon')).toEqual([])
+    expect(events('i am going to bed tonight')).toEqual([])
+  })
+
+  it('reads sobriety counted in time, and no other kind of clean', () => {
+    for (const said of ['Been sober 3 years as of today', 'i have been sober for 3 years', '3 years sober today!'])
+      expect(memories(said), said).toEqual([['has been sober for 3 years', '2024-06-15']])
+    expect(events('sober for almost a year now')).toEqual(['has been sober for almost a year'])
+    expect(events('my room is clean')).toEqual([])
+    expect(events('i keep my house clean for my kids')).not.toContain('has been sober for my kids')
+  })
+
+  it('reads plans, events and sobriety in linear time', () => {
+    const started = process.cpuUsage()
+    x(`my ${'big '.repeat(10_000)}surgery is next week`)
+    x(`i am going to run ${'the '.repeat(10_000)}marathon in october`)
+    x(`been sober ${'3 '.repeat(10_000)}years`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})
+
+describe('a fact said the way chat says it', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+  it('reads an age, a gender and an event after who the person is', () => {
+    const retired = x('retired teacher here, 67, lots of free time now')
+    expect(retired.core_info?.age?.value).toBe(67)
+    expect(retired.core_info?.occupation?.value).toBe('retired teacher')
+    expect(retired.memories ?? []).toEqual([])
+    const apartment = x("i'm 28, female, just got my first apartment in Brooklyn")
+    expect(apartment.core_info?.gender?.value).toBe('female')
+    expect(apartment.memories?.map((m) => m.event)).toEqual(['got their first apartment in Brooklyn'])
+    expect(x('Just turned 40 and feeling it').core_info?.age?.value).toBe(40)
+    // a number that is no age
+    expect(x('i have two dogs, 12').core_info?.age).toBeUndefined()
+    expect(x('my dad is a retired teacher, 67').core_info?.age).toBeUndefined()
+  })
+
+  it('reads a favourite said without "my", a fan said with slang, and languages with their levels', () => {
+    expect(x('favorite band is Radiohead, always has been').interests?.music?.[0]?.value).toBe('Radiohead')
+    expect(x("I'm a diehard Yankees fan lol").interests?.sports?.[0]?.value).toBe('Yankees')
+    expect(events('i speak spanish and a bit of french')).toEqual(['speaks Spanish and French'])
+    expect(values(x('Favorite thing about you is your honesty'))).toEqual([])
+  })
+
+  it('reads a title under way, and no time or place as one', () => {
+    expect(x('reading Dune right now').interests?.books?.[0]?.value).toBe('Dune')
+    expect(x('Currently reading Dune for the first time, loving it').interests?.books?.[0]?.value).toBe('Dune')
+    expect(x('Rewatching The Office for the 5th time').interests?.movies_tv?.[0]?.value).toBe('The Office')
+    expect(x("I've been reading Gone with the Wind again").interests?.books?.[0]?.value).toBe('Gone with the Wind')
+    expect(x('i read every night').interests?.books?.[0]?.value).toBe('reading')
+    expect(values(x("I'm a huge Arsenal supporter, been watching since I was a kid"))).toEqual(['Arsenal'])
+    expect(values(x('Watching the horses graze in the pasture.'))).toEqual([])
+    expect(values(x('i am reading on my phone'))).toEqual([])
+  })
+
+  it('reads gig work by its app, a job without the time it started, a student without what they study', () => {
+    const occupation = (data: string) => x(data).core_info?.occupation?.value
+    expect(occupation('i used to be a chef but now i drive for uber')).toBe('drives for Uber')
+    expect(occupation('i deliver for doordash on weekends')).toBe('delivers for DoorDash')
+    expect(occupation('i work for uber as an engineer')).toBe('engineer')
+    expect(occupation("i don't drive for lyft anymore")).toBeUndefined()
+    expect(occupation('started a new job at Google last week!')).toBe('works at Google')
+    expect(occupation("I'm a grad student studying marine biology at UCSD")).toBe('grad student')
+  })
+
+  it('reads no work of "work has been" and no job from "work sucks"', () => {
+    expect(x('Work has been insane, I am a project manager').memories ?? []).toEqual([])
+    expect(x('work sucks lately').memories ?? []).toEqual([])
+    expect(events('Please. Never had an interest in space as a kid back on the farm.')).toHaveLength(1)
+    // two verb phrases, each read on its own: no "am trans and started hrt"
+    expect(events("i'm trans and just started hrt last month")).toEqual(['started hrt'])
+  })
+})

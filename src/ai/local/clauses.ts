@@ -26,10 +26,12 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
   const out: string[] = []
   let head: string | undefined
   let headVerb: string | undefined
-  const app = /^(?:.*\s)?i am [a-z0-9]+(?: [a-z]+)?,\s*(.+)$/.exec(text)
+  const app = /^(?:.*\s)?i am [a-z0-9]+(?: [a-z0-9-]+){0,3},\s*(.+)$/.exec(text)
   if (app) {
     for (const seg of app[1].split(/\s*,\s*(?:and\s+)?/)) {
       if (APPOSED.test(seg)) out.push(`i am ${seg}`)
+      // "i am 28, female, just got my first apartment": an event said without "i"
+      else if (FRAGMENT_PAST.test(seg.replace(/^(?:just|recently|finally) /, ''))) out.push(`i ${seg}`)
     }
   }
   // "i am 19 and in my first year of college": a second state that shares "i am"
@@ -50,9 +52,9 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
 }
 
 /** What an apposition after "i am x," says of the person ("i am 34, recently divorced, and trying to run"). */
-const APPOSED = new RegExp(pattern`^(?:a|an|\d{1,3}|living|based|from|originally|currently|working|retired|married|
-  single|divorced|widowed|engaged|separated|recently|newly|happily|trying|getting|learning|studying|training|raising|
-  expecting|pregnant)\b`)
+const APPOSED = new RegExp(pattern`^(?:a|an|\d{1,3}|female|male|non-?binary|living|based|from|originally|currently|
+  working|retired|married|single|divorced|widowed|engaged|separated|recently|newly|happily|trying|getting|learning|
+  studying|training|raising|expecting|pregnant)\b`)
 
 /** A subject between the person's "i" and "and": "who", "she", a relative clause ("a friend who is a chef"). */
 const ANOTHER_SUBJECT = /\b(?:who|whose|which|where|he|she|they|you)\b/
@@ -77,10 +79,11 @@ const FRAGMENT_VERB = new RegExp(pattern`
   watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|replaying|playing|
   study|practice|volunteer|coach|deliver|used to|learning|teaching|trying to|do not|can not|never|been [a-z]+ing|
   been an?|been (?:vegan|vegetarian|pescatarian|sober|married|single|divorced|retired)|
-  training for|training to|getting (?:married|engaged|divorced)|(?:going|heading|flying|moving|relocating) to|
+  training for|training to|getting (?:married|engaged|divorced)|planning (?:a|an|my|our)|
+  (?:going|heading|flying|moving|relocating) to|
   (?:moving|relocating) from [a-z]+(?: [a-z]+){0,2}? to|spending (?:the|this) (?:winter|summer|year|semester)|
   (?:starting|beginning) (?:a |my )?new (?:job|role|position|career))
-  \s+(?!is\b|are\b|was\b)`)
+  \s+(?!(?:is|are|was|were|has|will|would|can|could|sucks|seems|feels|looks|keeps|gets|got)\b)`)
 /** A past event said without "i": "just got back from a trip to japan", "finished my degree last month". */
 const FRAGMENT_PAST = new RegExp(pattern`^(?:got(?! to\b)|came back|went|visited|finished|started|bought|graduated|
   retired|quit|adopted|ran|met|spent|took|broke|tore|sprained|injured|hurt|booked|signed up|joined|won|lost|passed|
@@ -137,8 +140,13 @@ const TIME_WITH_THIS = new RegExp(
 const COUNTED_HOUSEHOLD = new RegExp(`^${HOUSEHOLD_COUNT}$`)
 /** Words that make a fragment someone's statement, not a subjectless one of the person's. */
 const PERSON_WORDS = /\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/
-/** As PERSON_WORDS less the possessives, which after a verb name what the verb was done to. */
-const SUBJECT_WORDS = /\b(?:i|we|you|he|she|they|it|this|that|there|these|those)\b/
+/**
+ * As PERSON_WORDS less the possessives, which after a verb name what the verb was done to; "it" only where words of
+ * its own follow ("learning it is a challenge"), not as the object that ends a phrase ("just turned 40 and feeling
+ * it", "loved it so much").
+ */
+const SUBJECT_WORDS = new RegExp(pattern`\b(?:i|we|you|he|she|they|this|that|there|these|those)\b|
+  \bit\b(?!\s*(?:[,.!?;]|$)| (?:and|but|so|too|again|now|lol|haha|already|yet|a lot|more)\b)`)
 
 /** "as a nurse", "as a mom of two": the role (1), a clause of its own (split at its comma). */
 const AS_A = /^as (an? [a-z][a-z'-]*(?: [a-z][a-z'-]*){0,3})$/
@@ -168,6 +176,8 @@ export function roleBefore(text: string, next: string | undefined): string | und
  */
 export function fragmentClause(text: string): string | undefined {
   if (DEGREE_FRAGMENT.test(text)) return `i am ${text}`
+  // "favorite band is radiohead": the person's own favourite, said without "my"
+  if (/^(?:all[- ]time )?favorite (?:[a-z]+ ){1,3}(?:is|are|has to be|would be)\b/.test(text)) return `my ${text}`
   // "35, stay at home dad to two boys": an age, then who the person is
   const aged = /^(\d{1,2}), (an? )?/.exec(text)
   const afterAge = aged ? text.slice(aged[0].length) : ''

@@ -401,9 +401,9 @@ const I_VISIT = new RegExp(
     '\\s+(.+)$',
 )
 /** One part of "i am ...": "a huge jazz fan", "a die-hard yankees fan": what of (1), and the word for fan (2). */
-const FAN_OF = new RegExp(pattern`^(?:a |an )?(?:(?:big|huge|massive|die[- ]hard|avid|real|true|total|complete|lifelong|
-  long[- ]time) )*([a-z0-9][a-z0-9 '&-]*?) (fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado|supporter)
-  (?: here| for life| btw)?$`)
+const FAN_OF = new RegExp(pattern`^(?:a |an )?(?:(?:big|huge|massive|die[- ]?hard|avid|real|true|total|complete|
+  lifelong|long[- ]time) )*([a-z0-9][a-z0-9 '&-]*?) (fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado|
+  supporter)(?: here| for life| btw| lol| haha| lmao| tbh)*$`)
 
 /**
  * Whether what a fan follows, written with capitals, reads as a sports team: a city's name ("Liverpool fan"), or of
@@ -442,7 +442,7 @@ function playsARole(object: string): boolean {
 }
 
 /** Words a title may hold in lower case between capitalised ones ("The Last of Us", "Baldur's Gate 3"). */
-const TITLE_JOINERS = new Set(['of', 'the', 'and', '&', 'a', 'in', 'on', 'to'])
+const TITLE_JOINERS = new Set(['of', 'the', 'and', '&', 'a', 'in', 'on', 'to', 'with'])
 /** Words of a title at most. */
 const MAX_TITLE_WORDS = 6
 
@@ -457,7 +457,10 @@ export function titleAt(object: string, ctx: RuleContext): string | undefined {
     const word = written.replace(/[,.!?;:]+$/, '')
     const capital = word !== 'i' && ctx.cases.isCapitalised(word)
     const number = /^\d+$/.test(word) && title.length > 0
-    const next = words[index + 1]?.replace(/[,.!?;:]+$/, '')
+    // "Gone with the Wind": joiners in a row, up to a capitalised word
+    let after = index + 1
+    while (after < words.length && TITLE_JOINERS.has(words[after]!)) after++
+    const next = words[after]?.replace(/[,.!?;:]+$/, '')
     const joiner = title.length > 0 && TITLE_JOINERS.has(word) && !!next && ctx.cases.isCapitalised(next)
     if (!capital && !number && !joiner) break
     title.push(word)
@@ -474,6 +477,14 @@ const LEARNING = new RegExp(pattern`\bi ${ADV}(?:am learning|have been learning|
 /** "i play", "i have been replaying", "been playing" (a fragment): the game or the sport played (1). */
 const PLAYING = new RegExp(pattern`\bi ${ADV}(?:play|am playing|have been playing|have played for|am replaying|
   have been replaying|replay|been playing|been replaying|playing|replaying)\s+(.+)$`)
+
+/** "i read", "i have been reading", "been rereading" (a fragment): what is read (1), if said. */
+const READING = new RegExp(pattern`\bi ${ADV}(?:read|am reading|have been reading|been reading|reread|am rereading)
+  (?:\s+(?:at (?:least|most) )?(.+))?$`)
+/** What follows a verb of watching or reading when it names where, when or with whom, not what. */
+const NO_OBJECT = /^(?:on|in|at|while|during|before|after|to|with|from|for|since|when|until)\b/
+/** How often, said where the object would be: "i read every night", "i read all the time". */
+const HOW_OFTEN = /^(?:every|all the time|daily|nightly|a lot(?! of)|constantly|whenever)\b/
 
 /** "i watch", "i have been rewatching", "been watching" (a fragment): what is watched (1). */
 const WATCHING = new RegExp(pattern`\bi ${ADV}(?:watch|am watching|have been watching|been watching|rewatch|
@@ -496,6 +507,9 @@ const NOT_A_TITLE =
   new RegExp(pattern`^(?:${[...WEEKDAYS, ...MONTHS].join('|')}|christmas|thanksgiving|easter|halloween|
   hanukkah|diwali|eid|ramadan|new year|school|high school|college|uni|university|grad school|med school|law school|
   chemo|chemotherapy|radiation|rehab|therapy|work|year \d+|grade \d+)\b`)
+/** "reading Dune", "currently rewatching The Office": a subjectless fragment; 1 the verb, 2 what follows. */
+const TITLE_UNDER_WAY = new RegExp(pattern`^(?:(?:just|currently|now|still|been|also|and|so|ok|okay|lol|haha) )*
+  (watching|rewatching|reading|rereading|listening to|playing|replaying)\s+(.+)$`)
 /** The category of a title by the verb said before it. */
 const TITLE_CATEGORY: Record<string, string> = {
   watching: 'movies_tv',
@@ -529,6 +543,17 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     if (title) ctx.acc.addInterest('hobbies', title, 0.6, 'interest.play-title', match)
     else addItems(items, ctx, 0.85, 'interest.play', match)
   }
+  // "reading Dune right now", "rewatching The Office": a fragment that names a title written as one
+  match = TITLE_UNDER_WAY.exec(text)
+  const current = match ? titleAt(match[2]!, ctx) : undefined
+  if (match && current && !NOT_A_TITLE.test(current.toLowerCase()))
+    ctx.acc.addInterest(
+      TITLE_CATEGORY[match[1]!.replace(/^re(?=watching|reading|playing)/, '')]!,
+      current,
+      0.55,
+      'interest.title-under-way',
+      match,
+    )
   match = FINISHED_TITLE.exec(text)
   const finished = match ? titleAt(match[2]!, ctx) : undefined
   // a title, not a day or a holiday ("finished Christmas shopping")
@@ -537,7 +562,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   match = rx`\\bi ${ADV}(?:listen|am listening|have been listening|been listening)\\s+to\\s+(.+)$`.exec(text)
   if (match) addItems(interpretObject(match[1], 'listen'), ctx, 0.85, 'interest.listen-to', match)
   match = WATCHING.exec(text)
-  if (match) {
+  // "been watching since i was a kid": when, not what
+  if (match && !NO_OBJECT.test(match[1])) {
     const items = interpretObject(match[1], 'watch')
     // "been watching Severance": a title the lexicons do not know, written as one; one of two words or more even
     // when they know its words ("The Bear")
@@ -546,16 +572,17 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
       ctx.acc.addInterest('movies_tv', title, 0.6, 'interest.watch-title', match)
     else addItems(items, ctx, 0.8, 'interest.watch', match)
   }
-  match = rx`\\bi ${ADV}(?:read|am reading)(?:\\s+(?:at (?:least|most) )?(.+))?$`.exec(text)
+  match = READING.exec(text)
   // "i am reading on my phone": where or when, not what
-  if (match && !/^(?:on|in|at|while|during|before|after|to|with|from|for)\b/.test(match[1] ?? ''))
-    addItems(
-      match[1] && cutPhrase(match[1]) ? interpretObject(match[1], 'read') : verbItems('read', ''),
-      ctx,
-      0.8,
-      'interest.read',
-      match,
-    )
+  // "i read every night": how often, so reading itself
+  const object = match?.[1] && !HOW_OFTEN.test(match[1]) ? match[1] : undefined
+  if (match && !NO_OBJECT.test(object ?? '')) {
+    const items = object && cutPhrase(object) ? interpretObject(object, 'read') : verbItems('read', '')
+    // "currently reading Dune for the first time": a title the lexicons do not know, written as one
+    const title = object && !items.some((item) => item.weight === 1) ? titleAt(object, ctx) : undefined
+    if (title) ctx.acc.addInterest('books', title, 0.6, 'interest.read-title', match)
+    else addItems(items, ctx, 0.8, 'interest.read', match)
+  }
   match = rx`\\bi ${ADV}(?:collect|am collecting)\\s+(.+)$`.exec(text)
   if (match) addItems(verbItems('collect', cutPhrase(match[1])), ctx, 0.9, 'interest.collect', match)
   match = rx`\\bi ${ADV}(?:eat|drink|am eating|am drinking)\\s+(.+)$`.exec(text)

@@ -48,7 +48,8 @@ let statements: RegExp | undefined
 function statement(): RegExp {
   if (statements) return statements
   const { alternation: language } = languageTable()
-  const list = `(?:${language})(?:(?:,? and |, ?| or |/)(?:${language}))*`
+  // "spanish and a bit of french": a level may come before each language of the list
+  const list = `(?:${language})(?:(?:,? and |, ?| or |/)(?:(?:${LEVEL}) )?(?:${language}))*`
   statements = new RegExp(
     `^(?:so |and |but |also |yes |yeah |well )?i ${ADV}` +
       pattern`(speak|can speak|can only speak|am fluent in|do not speak|can not speak|never learned|know|

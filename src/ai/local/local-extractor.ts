@@ -237,6 +237,22 @@ function ownVerbPhrases(clause: Clause): Clause[] {
   return [{ ...clause, joined: true }, { ...clause, text: head }, ...tails]
 }
 
+/**
+ * "retired teacher here, 67, lots of free time": an age said alone after who the person is, as a clause of its own
+ * ("i am 67"), the rest of its clause after it.
+ */
+function ageAfterRole(split: Clause[]): Clause[] {
+  return split.flatMap((clause, index) => {
+    const before = split[index - 1]
+    const age = /^(\d{2})(?:,\s*(.+))?$/.exec(clause.text)
+    if (!age || !before || before.sentence !== clause.sentence || before.reported || before.question) return [clause]
+    const who = /^i am\b/.test(before.text) ? before.text : fragmentClause(before.text)
+    if (!who || !/^i am\b/.test(who)) return [clause]
+    const aged = { ...clause, text: `i am ${age[1]}` }
+    return age[2] ? [aged, { ...clause, text: age[2] }] : [aged]
+  })
+}
+
 /** Runs every rule over the person's own text. */
 export function extractFromText(text: string, opts: TextOptions): Extraction {
   const acc = new Acc(opts.trace)
@@ -268,7 +284,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   }
   const kin: KinMention[] = []
   const pets: PetMention[] = []
-  const split = splitClauses(normalized)
+  const split = ageAfterRole(splitClauses(normalized))
   const clauses = split.flatMap((clause, index) => {
     if (clause.question || clause.reported) return [clause]
     const before = split[index - 1]
@@ -294,7 +310,9 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       !alone &&
       clause.text.split(' ').length <= 5 &&
       !/\b(?:i|we|you|he|she|they|it|my|me)\b/.test(clause.text) &&
-      !/^(?:the|this|that|these|those|his|her|their|our|your|there|here)\b/.test(clause.text)
+      !/^(?:the|this|that|these|those|his|her|their|our|your|there|here|lots|plenty|tons|loads|a lot)\b/.test(
+        clause.text,
+      )
     ) {
       clause = { ...clause, text: `i am ${clause.text}` }
     }

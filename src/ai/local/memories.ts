@@ -144,6 +144,28 @@ function pastDateOf(text: string, ref: Date): string | undefined {
   return iso(ref.getUTCFullYear() - (index > ref.getUTCMonth() ? 1 : 0), index + 1)
 }
 
+/** "in october", "next march": a month with no year (1); not "in october 2027". */
+const COMING_MONTH = new RegExp(`\\b(?:in|on|this|next|early|late|mid|by) (${MONTHS.join('|')})\\b(?! \\d)`)
+/** "on friday", "next saturday": a day of the coming week (1); not "on fridays". */
+const COMING_WEEKDAY = new RegExp(`\\b(?:on|this|next|this coming) (${WEEKDAYS.join('|')})\\b(?!s)`)
+
+/**
+ * The date of a plan told by a month or a weekday with no year, which dateOf leaves out: the next such month after
+ * the reference date's ("in october" said in november is next year's), the next such day (one to seven days on).
+ */
+function futureDateOf(text: string, ref: Date): string | undefined {
+  const weekday = COMING_WEEKDAY.exec(text)
+  if (weekday) {
+    const ahead = (WEEKDAYS.indexOf(weekday[1]!) - ref.getUTCDay() + 7) % 7 || 7
+    const day = new Date(ref.getTime() + ahead * 86_400_000)
+    return iso(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate())
+  }
+  const month = COMING_MONTH.exec(text)
+  if (!month || /\b(?:19|20)\d\d\b/.test(text)) return undefined
+  const index = MONTHS.indexOf(month[1]!)
+  return iso(ref.getUTCFullYear() + (index <= ref.getUTCMonth() ? 1 : 0), index + 1)
+}
+
 function importance(event: string, dated: boolean): Importance {
   if (LIFE.test(event)) return 'high'
   if (dated || MEDIUM.test(event)) return 'medium'
@@ -382,6 +404,27 @@ function ruleUnderWay(text: string, ctx: RuleContext): boolean {
   return true
 }
 
+/**
+ * Sobriety counted in time, which matters to an assistant: "been sober 3 years", "2 years clean today", "i have been
+ * sober for 18 months". 1/2 the amount and unit said before the state; 3 how near, 4/5 the amount and unit after it.
+ */
+const SOBER_FOR = new RegExp(pattern`^(?:i am |i have been |i have |been |i am now |now )?(?:
+  (${AMOUNT}) (days?|weeks?|months?|years?) (?:sober|clean(?=$| (?:and sober|today|now|as of)\b)|drug[- ]free|
+  alcohol[- ]free)|(?:sober|clean and sober|drug[- ]free|alcohol[- ]free|clean(?= for)) (?:for )?
+  (almost |nearly |over |about )?(${AMOUNT})\s(days?|weeks?|months?|years?))\b`)
+
+/** "been sober 3 years as of today" -> "has been sober for 3 years", dated when said. */
+function ruleSoberFor(text: string, ctx: RuleContext): boolean {
+  const match = SOBER_FOR.exec(text)
+  if (!match) return false
+  const [amount, unit] = match[1] ? [match[1], match[2]!] : [`${match[3] ?? ''}${match[4]!}`, match[5]!]
+  const ref = ctx.referenceDate
+  const date = iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
+  const event = `has been sober for ${amount} ${unit}`
+  ctx.acc.addMemory({ event, date, importance: 'high', confidence: 0.8 }, 'memory.sober-for', match)
+  return true
+}
+
 /** "i was in portugal a few months ago", "we were at disney world last year": 1 where, a known place to be dated. */
 const WAS_AT = rx`^(?:i|we) ${ADV}(?:was|were) (?:in|at) (.+)$`
 
@@ -448,6 +491,77 @@ function ruleTrip(text: string, ctx: RuleContext): boolean {
   return true
 }
 
+/** Events kept on a calendar, said by their noun: "my knee surgery", "our wedding", "my finals". */
+const SCHEDULED_EVENT = pattern`surgery|operation|procedure|wedding|interview|exams?|finals|test|recital|audition|
+  race|marathon|appointment|due date|birthday|anniversary|defen[cs]e|presentation|flight|move|first day|baby shower|
+  party|concert|tournament|competition|deadline|court date|hearing|scan|biopsy|mri|check-?up|induction|c-section|
+  graduation|funeral|reunion|vacation|orientation|performance|trip|triathlon|ironman|[0-9]+k run|[0-9]+k`
+/** When such an event is or was: a time word, a weekday or a month ("next week", "on friday", "in march"). */
+const SCHEDULED_WHEN = pattern`tomorrow|today|tonight|yesterday|soon|(?:this|next|last) (?:[a-z]+)|
+  (?:on|this|next|last) (?:${WEEKDAYS.join('|')})|(?:in|on|early|late|mid|next) (?:${MONTHS.join('|')})|
+  in (?:a|an|one|two|three|four|five|six|a few|a couple of|\d+) (?:days?|weeks?|months?)|in (?:19|20)\d\d|
+  on the \d{1,2}(?:st|nd|rd|th)`
+/**
+ * "ugh my knee surgery is next week", "our wedding was in june": an event of the person's own calendar, said of the
+ * event. 1 the possessive, 2 what, 3 the verb, 4 when.
+ */
+const SCHEDULED = new RegExp(pattern`^(?:(?:ugh|omg|so|and|but|well|also|yay|ok|okay|sigh|welp) )*((?:my|our)\s)?
+  ((?:[a-z]+ ){0,2}?(?:${SCHEDULED_EVENT})) (is|was|are|were) (?:finally |coming up |)?((?:${SCHEDULED_WHEN})\b.*)$`)
+
+/** "my knee surgery is next week" -> "their knee surgery is next week", dated by the day or the month it names. */
+function ruleScheduled(text: string, ctx: RuleContext): boolean {
+  const match = SCHEDULED.exec(text)
+  // "wedding is next fall" said without "my" is the person's only for a milestone of a life
+  if (!match || (!match[1] && !LIFE.test(match[2]!))) return false
+  const [what, verb] = [match[2]!, match[3]!]
+  const when = match[4]!.replace(TRIP_END, '')
+  const ref = ctx.referenceDate
+  const date = dateOf(when, ref) ?? (verb === 'was' || verb === 'were' ? pastDateOf : futureDateOf)(when, ref)
+  const event = ctx.cases.restore(`their ${what} ${verb} ${when}`)
+  const importance = LIFE.test(what) ? 'high' : 'medium'
+  ctx.acc.addMemory({ event, ...(date ? { date } : {}), importance, confidence: 0.8 }, 'memory.scheduled', match)
+  return true
+}
+
+/** When a plan is to happen: a time ahead ("next week", "in october", "on friday", "tomorrow"). */
+const COMING_WHEN = new RegExp(pattern`\b(?:tomorrow|tonight|soon|this (?:weekend|week|month|year|spring|summer|fall|
+  autumn|winter|coming [a-z]+)|next [a-z]+|(?:on|this|next) (?:${WEEKDAYS.join('|')})|
+  (?:in|next|early|late|mid) (?:${MONTHS.join('|')})|
+  in (?:a|an|one|two|three|four|five|six|a few|a couple of|\d+) (?:days?|weeks?|months?))\b`)
+/** What a plan is for: an event kept on a calendar or a milestone of a life. */
+const PLANNED_EVENT = new RegExp(`\\b(?:${SCHEDULED_EVENT})\\b|${LIFE.source}`)
+/**
+ * "i am going to run the chicago marathon in october", "i'm having surgery next week", "we will fly out for my
+ * cousin's wedding in june": how (1) and what (2), kept when it names an event and when it will be.
+ */
+const PLANNED = new RegExp(pattern`^(?:i am|we are|i|we) ${ADV}(going to|planning to|plan to|will|about to|
+  [a-z]+ing)\s(.+)$`)
+
+/** Verbs in -ing of a wish or a try, not a plan. */
+const WISHING = /^(?:hoping|wanting|wishing|dreaming|thinking|trying|considering|looking(?! forward)|aiming|debating)\b/
+
+/** Words that close a plan without telling it: "soooo much", "though". */
+const PLAN_TAIL = /\s(?:so+|very|really) much\b.*$|\s(?:though|tho|lol|haha)\b.*$/
+
+/** A plan with a time ahead and an event: "is going to run the Chicago marathon in October", dated when it can be. */
+function rulePlanned(text: string, ctx: RuleContext): boolean {
+  const match = PLANNED.exec(text)
+  // "i am hoping to", "i am looking to": a wish, not a plan
+  if (!match || /\b(?:not|never|if|maybe|might)\b/.test(text) || WISHING.test(`${match[1]} ${match[2]}`)) return false
+  const what = match[2]!.replace(TRIP_END, '').replace(PLAN_TAIL, '')
+  // after "will" or "going to" the first word is the verb ("will move out soon"), not the event
+  const object = /ing$/.test(match[1]!) ? what : what.replace(/^\S+\s?/, '')
+  if (!COMING_WHEN.test(what) || !PLANNED_EVENT.test(object) || /^have to\b/.test(what)) return false
+  const how = match[1]!
+  const verb = how === 'will' ? 'will' : how === 'plan to' ? 'plans to' : `is ${how}`
+  const ref = ctx.referenceDate
+  const date = dateOf(what, ref) ?? futureDateOf(what, ref)
+  const event = ctx.cases.restore(ownWordsInThirdPerson(`${verb} ${what}`))
+  const importance = LIFE.test(what) ? 'high' : 'medium'
+  ctx.acc.addMemory({ event, ...(date ? { date } : {}), importance, confidence: 0.75 }, 'memory.planned', match)
+  return true
+}
+
 /**
  * Something the people around the person did for them: "my friends threw me a surprise party", "my dad took us to
  * the zoo". Who (1), the verb (2), the rest (3).
@@ -483,10 +597,11 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
   if (clause.hedged) return
   const text = clause.text
   // "i am going to be a grandparent" is an event under way, said as a plan
-  if (ruleUnderWay(text, ctx) || clause.desire) return
+  if (ruleUnderWay(text, ctx) || rulePlanned(text, ctx) || clause.desire) return
   if (ruleExpecting(text, ctx) || ruleWasAt(text, ctx) || ruleWasFor(text, ctx) || ruleTrip(text, ctx)) return
+  if (ruleScheduled(text, ctx) || ruleSoberFor(text, ctx)) return
   if (text.split(' ').length < 3) return
-  if (/\b(?:did not|was not|were not|never|have not|had not)\b/.test(text)) return
+  if (/\b(?:did not|was not|were not|never|have not|had not|am not|are not|will not)\b/.test(text)) return
   const ref = ctx.referenceDate
   // family events that are the person's own milestones
   const fam = FAMILY_EVENT.exec(text)
@@ -531,7 +646,9 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
     else if (LIGHT.has(pv.verb) && !date && !lightEvent(text.slice(pv.at))) return
     eventStart = pv.at
   } else if (date && (LIFE.test(text) || MEDIUM.test(text))) {
-    // a dated plan or present-perfect milestone: "I am getting married next June"
+    // a dated plan or present-perfect milestone: "I am getting married next June"; of two verb phrases ("i am trans
+    // and just started hrt last month") each is read on its own
+    if (clause.joined) return
     const match = rx`\\b(?:i|we) ${ADV}(?:am|are|will|have|plan to|start|begin)\\b`.exec(text)
     if (!match) return
     eventStart = match.index + 2
@@ -555,6 +672,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
     .replace(FEELING_AFTER, '')
     .replace(/^(?:i|we) /, '')
     .replace(/^have\b/, 'has')
+    .replace(/^am\b/, 'is')
     .replace(/^use to\b/, 'used to')
     .replace(RELATIVE_TIME, '')
     .replace(/\s+/g, ' ')

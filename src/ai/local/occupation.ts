@@ -8,7 +8,7 @@ import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
 import { gerund, NUMBER_RE, singular, titleCase } from './text.js'
 import { lookup, lookupExact } from './classify.js'
-import { pattern, rx } from './regex.js'
+import { dict, pattern, rx } from './regex.js'
 
 type Finding = { kind: 'job'; value: string; conf: number } | { kind: 'hobby'; category: string; value: string }
 
@@ -32,7 +32,8 @@ const FILLER = new RegExp(pattern`^(?:very|really|pretty|quite|proud|happy|busy|
   underpaid|struggling|starving|working|practicing|practising|certified|(?:first|second|third|fourth|final|last|
   \d(?:st|nd|rd|th))[- ]year)\s+`)
 const CUT = new RegExp(pattern`\s(?:at|for|in|from|with|who|that|and|but|since|because|when|so|by|on|of|living|working|
-  here|there|now|currently|like)\b.*$|,.*$`)
+  here|there|now|currently|like|studying|majoring|pursuing|specializing|specialising|doing|trying|looking|hoping|
+  planning|getting|finishing|taking|learning)\b.*$|,.*$`)
 
 /** Nouns after which the phrase names what the person likes or belongs to: "a packer fan", "a choir member". */
 const FAN_WORDS = /^(?:fan|lover|buff|enthusiast|nut|freak|junkie|addict|member|supporter|follower|collector)s?$/
@@ -284,6 +285,21 @@ const DRIVE_FOR = new RegExp(
   `\\bi ${ADV}(drive|deliver|do deliveries) for ([a-z][a-z&'-]*(?: [a-z][a-z&'-]*)?)` +
     '(?= on\\b| to\\b| at\\b| in\\b| part\\b| full\\b| now\\b| and\\b|$)',
 )
+/** Apps people drive or deliver for, as their makers write them: chat often writes them in lower case. */
+const GIG_APPS = dict({
+  uber: 'Uber',
+  'uber eats': 'Uber Eats',
+  lyft: 'Lyft',
+  doordash: 'DoorDash',
+  grubhub: 'Grubhub',
+  instacart: 'Instacart',
+  deliveroo: 'Deliveroo',
+  postmates: 'Postmates',
+  'amazon flex': 'Amazon Flex',
+  gopuff: 'Gopuff',
+  shipt: 'Shipt',
+  bolt: 'Bolt',
+})
 /** "i just got home from work at the mall": "as" or "at" (1) and what follows (2). */
 const FROM_WORK = new RegExp(pattern`^(?:i (?:am |was )?)?${ADV}(?:got|get|getting|came|come|coming|went|headed|
   heading|back|home|off|tired|exhausted|just)\b(?: [a-z]+){0,2} (?:from|off) work (as|at) (.+)$`)
@@ -315,7 +331,8 @@ const WHERE_I_WORK = new RegExp(
 )
 /** "at a gas station and i love it": the place (1). */
 const JOB_PLACE = new RegExp(pattern`^(?:at|in|for) (?:a |an |the )?([a-z0-9&' -]{2,40}?)
-  (?:\s(?:and|but|so|because|to|while|since|for|on|every)\b.*)?$`)
+  (?:\s(?:and|but|so|because|to|while|since|for|on|every|last|this|next|yesterday|today|tonight|recently|earlier|
+  lol|haha|(?:a|an|one|two|three|four|five|six|\d+|a few|a couple of) (?:days?|weeks?|months?|years?) ago)\b.*)?$`)
 
 /** The student a school or a degree makes: "grad school", "my masters" -> graduate student; "undergrad" -> college. */
 function studentAt(schoolOrDegree: string): string {
@@ -520,8 +537,10 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   }
   // "i drive for Uber on the weekends": a company written as a name, which a driver works for
   match = DRIVE_FOR.exec(text)
-  if (match && ctx.cases.isCapitalised(match[2]!.split(' ')[0]!) && !clause.negated) {
-    const job = `${match[1] === 'drive' ? 'drives' : 'delivers'} for ${ctx.cases.restore(match[2]!)}`
+  // a company written with a capital, or an app chat writes in lower case ("now i drive for uber")
+  const app = match ? GIG_APPS[match[2]!] : undefined
+  if (match && (app || ctx.cases.isCapitalised(match[2]!.split(' ')[0]!)) && !clause.negated) {
+    const job = `${match[1] === 'drive' ? 'drives' : 'delivers'} for ${app ?? ctx.cases.restore(match[2]!)}`
     ctx.acc.setCore('occupation', job, 0.55, 'occupation.drive-for', match)
     return
   }

@@ -110,7 +110,7 @@ const RULES = {
   'occupation.noun-verb': '"I bartend", "I tutor", "I nanny"',
   'occupation.work-at': '"I work at X" -> works at X (weak)',
   'occupation.from-work': '"just got home from work at Burger King", "got off work as a tour guide"',
-  'occupation.drive-for': '"I drive for Uber", "I deliver for DoorDash" (a name written with a capital)',
+  'occupation.drive-for': '"I drive for Uber", "I deliver for DoorDash": a name written with a capital, or a known app',
   'occupation.where-i-work': '"the museum where I work": works at the museum',
   'occupation.got-a-job': '"I got a job as a X" -> X; "... at Y" -> works at Y',
   'occupation.used-to-be': '"I used to be a X" -> former X, when nothing else is known (weak)',
@@ -136,6 +136,8 @@ const RULES = {
   'interest.listen-to': '"I listen to X" -> music',
   'interest.time-kept-for': '"weekends are for fishing", "you\'ll find me on the lake fishing"',
   'interest.watch': '"I watch X" -> movies/tv or sports',
+  'interest.read-title': '"currently reading Dune": a title written as one -> books (weak)',
+  'interest.title-under-way': '"reading Dune right now", "rewatching The Office": a title written as one (weak)',
   'interest.watch-title': '"been watching The Bear": a title written as one -> movies/tv (weak)',
   'interest.finished-title':
     '"just finished Crash Landing on You", "started reading Dune": a title written as one, by its verb (weak)',
@@ -193,6 +195,9 @@ const RULES = {
   'memory.used-to': '"I used to X" (low importance)',
   'memory.expecting': '"we are expecting twins", "I am pregnant": dated at the time said',
   'memory.trip': '"I am going to Lisbon in May": a trip planned to a known place, undated',
+  'memory.planned': '"I am going to run the Chicago marathon in October": an event planned, with when',
+  'memory.sober-for': '"been sober 3 years": sobriety counted in time, dated when said',
+  'memory.scheduled': '"my knee surgery is next week": an event of the person\'s calendar, said of the event',
   'memory.under-way': '"I am getting a divorce", "we are moving to Denver": a life event under way, dated when said',
   'memory.dated-plan': '"I am getting married next June": a dated milestone not in the past tense',
   'memory.lasting':
