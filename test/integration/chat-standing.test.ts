@@ -467,4 +467,19 @@ describe('standing facts and names in chat', () => {
     expect(profile.core_info.occupation).toMatchObject({ value: 'drives for Uber' })
     expect(profile.interests.books?.map((i: { value: string }) => i.value)).toEqual(['Dune'])
   })
+
+  it('reads a reply language, a second language and a year of school, none of the assistant’s', async () => {
+    await post(api, 'ifeoma', {
+      input_type: 'conversation',
+      data: chat([
+        ['I always answer in French. Shall I use bullet points?', 'answer in spanish please'],
+        ['I am a sophomore in high school myself. And you?', "i'm a freshman in college"],
+        ['French is not my first language. Yours?', "english isn't my first language"],
+      ]),
+    })
+    const profile = await api.waitReady('ifeoma')
+    expect(profile.preferences.conversation_style).toMatchObject({ value: 'replies in Spanish' })
+    expect(profile.core_info.occupation).toMatchObject({ value: 'college student' })
+    expect(eventsOf(profile)).toEqual(['speaks English as a second language'])
+  })
 })

@@ -1275,3 +1275,33 @@ describe('a fact said the way chat says it', () => {
     expect(events("i'm trans and just started hrt last month")).toEqual(['started hrt'])
   })
 })
+
+describe('requests and states said in passing to an assistant', () => {
+  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+  const style = (data: string) => x(data).preferences?.conversation_style?.value
+
+  it('reads lists, a reply language and a request after a statement with "not"', () => {
+    expect(style('please use bullet points, walls of text stress me out')).toBe('bullet points')
+    expect(style('bullet points pls')).toBe('bullet points')
+    expect(style('answer in spanish please')).toBe('replies in Spanish')
+    expect(style('can you reply in french?')).toBe('replies in French')
+    const second = x("english isn't my first language so keep it simple")
+    expect(second.preferences?.conversation_style?.value).toBe('concise')
+    expect(second.memories?.map((m) => m.event)).toEqual(['speaks English as a second language'])
+    expect(style('i like lists')).toBeUndefined()
+    expect(style('do not answer in spanish')).toBeUndefined()
+    expect(style('answer in bed')).toBeUndefined()
+    expect(style('i do not keep it short')).toBeUndefined()
+  })
+
+  it('reads a diet kept for a while, a grandchild born and a year of school', () => {
+    expect(values(x('been gluten free for 2 years because of celiac'))).toEqual(['gluten free'])
+    expect(x('I just became a grandma for the first time!').memories?.[0]?.importance).toBe('high')
+    const occupation = (data: string) => x(data).core_info?.occupation?.value
+    expect(occupation('i am a freshman in college')).toBe('college student')
+    expect(occupation('im a sophomore in high school')).toBe('high school student')
+    expect(occupation("I'm a freshman at Ohio State studying nursing")).toBe('student')
+    expect(occupation('my son is a freshman')).toBeUndefined()
+    expect(events('I am 68, been retired for a few years now')).not.toContain('am 68, been retired for a few years now')
+  })
+})

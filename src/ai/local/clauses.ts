@@ -78,7 +78,7 @@ const FRAGMENT_VERB = new RegExp(pattern`
   ^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|
   watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|replaying|playing|
   study|practice|volunteer|coach|deliver|used to|learning|teaching|trying to|do not|can not|never|been [a-z]+ing|
-  been an?|been (?:vegan|vegetarian|pescatarian|sober|married|single|divorced|retired)|
+  been an?|been (?:vegan|vegetarian|pescatarian|gluten[- ]free|dairy[- ]free|sober|married|single|divorced|retired)|
   training for|training to|getting (?:married|engaged|divorced)|planning (?:a|an|my|our)|
   (?:going|heading|flying|moving|relocating) to|
   (?:moving|relocating) from [a-z]+(?: [a-z]+){0,2}? to|spending (?:the|this) (?:winter|summer|year|semester)|

@@ -98,6 +98,18 @@ function memoryText(verb: string, level: string | undefined, languages: string, 
   }
 }
 
+/** "answer in spanish please", "can you reply in french?": the language (1) the person asks replies in. */
+const REPLY_IN = /\b(?:answer|reply|respond|write|talk to me|speak to me|chat with me)(?: to me| back)? in ([a-z]+)\b/
+
+/** The language the person asks to be answered in: the conversation style `replies in Spanish`. */
+export function ruleReplyLanguage(text: string, ctx: RuleContext): boolean {
+  const asked = REPLY_IN.exec(text)
+  const language = asked && !/\b(?:not|never)\b/.test(text) ? languageTable().names.get(asked[1]!) : undefined
+  if (!language) return false
+  ctx.acc.setStyle(`replies in ${language}`, 0.85, 'style.reply-language', asked!)
+  return true
+}
+
 /** The clause read last and its statement: the interest rules and this one read the same clause in turn. */
 let lastRead: { text: string; said: RegExpExecArray | null } | undefined
 
@@ -122,6 +134,14 @@ let myLanguage: RegExp | undefined
 
 /** "english is my second language": a language the person speaks, said of the language. */
 function ruleMyLanguage(text: string, ctx: RuleContext): boolean {
+  // "english is not my first language": spoken, as a second language
+  const second = /^([a-z]+) is not my (?:first|native|mother) (?:language|tongue)\b/.exec(text)
+  const secondLanguage = second ? languageTable().names.get(second[1]!) : undefined
+  if (secondLanguage) {
+    const event = `speaks ${secondLanguage} as a second language`
+    ctx.acc.addMemory({ event, importance: 'medium', confidence: CONFIDENCE }, 'memory.languages', second!)
+    return true
+  }
   if (!/\bis my\b/.test(text)) return false
   myLanguage ??= new RegExp(
     `^(${languageTable().alternation}) is my (first|second|third|native|mother|main|home) (?:language|tongue)\\b`,

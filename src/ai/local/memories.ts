@@ -26,7 +26,7 @@ const LIFE = new RegExp(pattern`
   started (?:a new job|working|my own|college|university|school|a business|a company)|enlisted|
   joined the (?:army|navy|military|air force|marines)|served in|deployed|phd|degree|
   lost my (?:job|mother|father|mom|dad|wife|husband|son|daughter|brother|sister|parents?|grandmother|grandfather)|
-  became a (?:mother|father|parent|mom|dad|grandmother|grandfather|grandparent|citizen)|quit my job|
+  became a (?:mother|father|parent|mom|dad|grandmother|grandfather|grandparent|grandma|grandpa|citizen)|quit my job|
   opened (?:a|my own))\b`)
 const MEDIUM = new RegExp(pattern`
   \b(?:traveled|travelled|visited|ran a|climbed|met|won|learned|learnt|finished|completed|competed|performed|published|

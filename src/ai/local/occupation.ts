@@ -72,6 +72,13 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
     .replace(/(?<=\S) techs?$/, ' technician')
     .replace(/^(?:rn|np|lpn|cna|swe)$/, (short) => SHORT_JOBS[short]!)
   if (/^stay[- ]at[- ]home\b/.test(cleaned)) return { kind: 'job', value: 'stay-at-home parent', conf: 0.85 }
+  // "a freshman at ohio state", "a sophomore in high school": a year of school said as a role
+  const schoolYear = /^(?:freshman|sophomore)\b/.exec(cleaned)
+  if (schoolYear) {
+    const school = /\b(?:in|at) (high school|college|uni|university)\b/.exec(phrase)?.[1]
+    const value = school === 'high school' ? 'high school student' : school ? 'college student' : 'student'
+    return { kind: 'job', value, conf: 0.8 }
+  }
   // "a 3rd year phd in marine biology": a degree under way said as a role
   if (DEGREE_AS_ROLE.test(cleaned)) return { kind: 'job', value: 'graduate student', conf: 0.8 }
   if (/^(?:housewife|homemaker|house wife|househusband)$/.test(cleaned))

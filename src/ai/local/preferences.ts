@@ -1,6 +1,7 @@
 // preferences: conversation_style ("keep it short", "I prefer detailed answers") and topics_to_avoid
 // ("please don't talk about politics", "my divorce is a sensitive topic").
 import { cutPhrase, splitList } from './classify.js'
+import { ruleReplyLanguage } from './languages.js'
 import type { ClauseInfo, RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
 import { pattern } from './regex.js'
@@ -88,6 +89,15 @@ const STYLES: [RuleId, RegExp, string, number, boolean][] = [
       be (?:gentle|kind|supportive|patient|encouraging) with me`),
     'supportive',
     0.8,
+    false,
+  ],
+  [
+    'style.lists',
+    new RegExp(pattern`
+      \b(?:(?:use|in|with|as|give me) (?:a |some )?(?:bullet(?:ed)? points?|bullet(?:ed)? lists?|
+      numbered lists?|lists)|bullet points? (?:please|pls|plz)|no walls? of text)\b`),
+    'bullet points',
+    0.85,
     false,
   ],
   [
@@ -208,7 +218,8 @@ export function rulePreferences(clause: ClauseInfo, ctx: RuleContext): void {
   for (const [rule, re, style, conf, negOk] of STYLES) {
     const match = re.exec(text)
     if (!match) continue
-    const before = text.slice(0, match.index)
+    // "english is not my first language so keep it simple": a "not" of the statement before "so" is not the request's
+    const before = text.slice(0, match.index).replace(/^.*\b(?:so|but|and|because)\s/, '')
     if (!negOk && /\b(?:not|never|no)\b/.test(before) && !/\b(?:do not|never) (?:ramble|waffle|go on)\b/.test(text))
       continue
     const explicit =
@@ -216,6 +227,7 @@ export function rulePreferences(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setStyle(style, explicit ? conf : conf - 0.2, rule, match)
     break
   }
+  ruleReplyLanguage(text, ctx)
   const ramble = /\b(?:do not|never) (?:ramble|waffle|write essays)\b/.exec(text)
   if (ramble) ctx.acc.setStyle('concise', 0.8, 'style.no-rambling', ramble)
   for (const [rule, re, conf] of AVOID) {

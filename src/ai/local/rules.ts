@@ -226,6 +226,8 @@ const RULES = {
   'style.simple': '"plain language", "no jargon", "explain like I am five"',
   'style.technical': '"technical details", "do not dumb it down"',
   'style.supportive': '"gentle tone", "be patient with me"',
+  'style.lists': '"use bullet points", "no walls of text": answers as lists',
+  'style.reply-language': '"answer in Spanish please": the language of the replies',
   'style.no-emoji': '"please stop using emojis", "no emojis": answers written without emoji',
   'style.no-rambling': '"do not ramble / waffle" -> concise',
   // preferences.topics_to_avoid
