@@ -482,4 +482,22 @@ describe('standing facts and names in chat', () => {
     expect(profile.core_info.occupation).toMatchObject({ value: 'college student' })
     expect(eventsOf(profile)).toEqual(['speaks English as a second language'])
   })
+
+  it('reads a gathering planned, a grade taught and the city of its suburbs, none of the assistant’s', async () => {
+    await post(api, 'wren', {
+      input_type: 'conversation',
+      occurred_at: '2024-06-15T12:00:00Z',
+      data: chat([
+        ['I am hosting a game night next Friday. You?', "I'm hosting a book club at my place next Friday."],
+        ['I teach 5th grade in Boston. What do you do?', "I'm a 2nd grade teacher"],
+        ['I live in the suburbs of Dallas. Where do you live?', 'I live with my parents in the suburbs of Chicago'],
+      ]),
+    })
+    const profile = await api.waitReady('wren')
+    expect(profile.memories.map((m: Memory) => [m.event, m.date])).toEqual([
+      ['is hosting a book club at their place next Friday', '2024-06-21'],
+    ])
+    expect(profile.core_info.occupation).toMatchObject({ value: '2nd grade teacher' })
+    expect(profile.core_info.location).toMatchObject({ value: 'Chicago' })
+  })
 })

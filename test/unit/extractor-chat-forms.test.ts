@@ -1203,6 +1203,17 @@ describe('plans and events of a chat message', () => {
     expect(events("i'll have to take a trip over there soon")).toEqual([])
     expect(events('Yeah but I will move out my parents soon')).toEqual([])
     expect(events('i am going to bed tonight')).toEqual([])
+    expect(events("I'm hosting a book club at my place next Friday.")).toEqual([
+      'is hosting a book club at their place next Friday',
+    ])
+    expect(events('I will let you know as soon as I have my first class')).toEqual([])
+  })
+
+  it('keeps a trip taken and a class signed up for a while', () => {
+    const importance = (data: string) => x(data).memories?.map((m) => m.importance)
+    expect(importance('We just got back from a family road trip to the Grand Canyon!')).toEqual(['medium'])
+    expect(importance('I signed up for a pottery class')).toEqual(['medium'])
+    expect(importance('I went to a pottery class with my sister')).toEqual(['low'])
   })
 
   it('reads sobriety counted in time, and no other kind of clean', () => {
@@ -1303,5 +1314,19 @@ describe('requests and states said in passing to an assistant', () => {
     expect(occupation("I'm a freshman at Ohio State studying nursing")).toBe('student')
     expect(occupation('my son is a freshman')).toBeUndefined()
     expect(events('I am 68, been retired for a few years now')).not.toContain('am 68, been retired for a few years now')
+  })
+})
+
+describe('a job and a home as forums write them', () => {
+  it('reads a grade taught, a parent’s letters and the city of its suburbs, and no age from a shift’s hours', () => {
+    const core = (data: string) => x(data).core_info
+    expect(core("I'm a 2nd grade teacher in Phoenix")?.occupation?.value).toBe('2nd grade teacher')
+    expect(core("i'm a third grade teacher")?.occupation?.value).toBe('third grade teacher')
+    expect(core("I'm a SAHM to twin toddlers")?.occupation?.value).toBe('stay-at-home parent')
+    expect(core('I live with my parents in the suburbs of Chicago')?.location?.value).toBe('Chicago')
+    const nurse = x("i'm an ER nurse, 12 hour shifts are brutal")
+    expect(nurse.core_info?.age).toBeUndefined()
+    expect(nurse.memories ?? []).toEqual([])
+    expect(core('i am a nurse, 45')?.age?.value).toBe(45)
   })
 })

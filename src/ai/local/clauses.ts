@@ -52,9 +52,9 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
 }
 
 /** What an apposition after "i am x," says of the person ("i am 34, recently divorced, and trying to run"). */
-const APPOSED = new RegExp(pattern`^(?:a|an|\d{1,3}|female|male|non-?binary|living|based|from|originally|currently|
-  working|retired|married|single|divorced|widowed|engaged|separated|recently|newly|happily|trying|getting|learning|
-  studying|training|raising|expecting|pregnant)\b`)
+const APPOSED = new RegExp(pattern`^(?:a|an|\d{1,3}(?=$| (?:years?|yrs?|yo|now|and|but|so|with)\b)|female|male|
+  non-?binary|living|based|from|originally|currently|working|retired|married|single|divorced|widowed|engaged|
+  separated|recently|newly|happily|trying|getting|learning|studying|training|raising|expecting|pregnant)\b`)
 
 /** A subject between the person's "i" and "and": "who", "she", a relative clause ("a friend who is a chef"). */
 const ANOTHER_SUBJECT = /\b(?:who|whose|which|where|he|she|they|you)\b/

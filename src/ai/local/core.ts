@@ -337,7 +337,8 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
     new RegExp(
       `\\bi ${ADV}(?:live|am living|reside|am residing|am located|am based|am settled|have lived|have been living)` +
         '(?: with (?:my |our )?[a-z]+(?: [a-z]+)?)? (?:here )?(?:just |right )?' +
-        '(?:in|at|near|outside(?: of)?|around|on) (.+)$',
+        // "in the suburbs of chicago": the city the suburbs are of
+        '(?:in|at|near|outside(?: of)?|around|on)(?: the (?:suburbs|outskirts|outer suburbs) of)? (.+)$',
     ),
     0.9,
     'loose',

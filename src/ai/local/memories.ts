@@ -31,6 +31,8 @@ const LIFE = new RegExp(pattern`
 const MEDIUM = new RegExp(pattern`
   \b(?:traveled|travelled|visited|ran a|climbed|met|won|learned|learnt|finished|completed|competed|performed|published|
   built|sold|toured|hiked|started|began|founded|volunteered|studied|lived|worked|trained|wrote|recorded)\b`)
+/** Words of an event told otherwise that make it worth keeping a while: a trip taken, a class signed up for. */
+const MEDIUM_EVENT = /\b(?:trip|vacation|holiday|honeymoon|camping|signed up)\b/
 /** Past-tense verbs that tell no event ("I thought", "I said"). */
 const TRIVIAL = new Set(
   `thought said meant guessed wondered figured knew noticed asked answered replied told mentioned forgot felt heard was
@@ -168,7 +170,7 @@ function futureDateOf(text: string, ref: Date): string | undefined {
 
 function importance(event: string, dated: boolean): Importance {
   if (LIFE.test(event)) return 'high'
-  if (dated || MEDIUM.test(event)) return 'medium'
+  if (dated || MEDIUM.test(event) || MEDIUM_EVENT.test(event)) return 'medium'
   return 'low'
 }
 
@@ -495,7 +497,9 @@ function ruleTrip(text: string, ctx: RuleContext): boolean {
 const SCHEDULED_EVENT = pattern`surgery|operation|procedure|wedding|interview|exams?|finals|test|recital|audition|
   race|marathon|appointment|due date|birthday|anniversary|defen[cs]e|presentation|flight|move|first day|baby shower|
   party|concert|tournament|competition|deadline|court date|hearing|scan|biopsy|mri|check-?up|induction|c-section|
-  graduation|funeral|reunion|vacation|orientation|performance|trip|triathlon|ironman|[0-9]+k run|[0-9]+k`
+  graduation|funeral|reunion|vacation|orientation|performance|trip|triathlon|ironman|[0-9]+k run|[0-9]+k|class|
+  lesson|workshop|conference|retreat|camp|meeting|potluck|barbecue|bbq|cookout|book club|game night|sleepover|date|
+  playdate|hike|cruise|festival|parade|ceremony|talk|speech|exhibition|gallery opening|show|gig|match|game`
 /** When such an event is or was: a time word, a weekday or a month ("next week", "on friday", "in march"). */
 const SCHEDULED_WHEN = pattern`tomorrow|today|tonight|yesterday|soon|(?:this|next|last) (?:[a-z]+)|
   (?:on|this|next|last) (?:${WEEKDAYS.join('|')})|(?:in|on|early|late|mid|next) (?:${MONTHS.join('|')})|
@@ -524,7 +528,8 @@ function ruleScheduled(text: string, ctx: RuleContext): boolean {
 }
 
 /** When a plan is to happen: a time ahead ("next week", "in october", "on friday", "tomorrow"). */
-const COMING_WHEN = new RegExp(pattern`\b(?:tomorrow|tonight|soon|this (?:weekend|week|month|year|spring|summer|fall|
+const COMING_WHEN =
+  new RegExp(pattern`\b(?:tomorrow|tonight|(?<!as )soon(?! as)|this (?:weekend|week|month|year|spring|summer|fall|
   autumn|winter|coming [a-z]+)|next [a-z]+|(?:on|this|next) (?:${WEEKDAYS.join('|')})|
   (?:in|next|early|late|mid) (?:${MONTHS.join('|')})|
   in (?:a|an|one|two|three|four|five|six|a few|a couple of|\d+) (?:days?|weeks?|months?))\b`)
@@ -547,7 +552,9 @@ const PLAN_TAIL = /\s(?:so+|very|really) much\b.*$|\s(?:though|tho|lol|haha)\b.*
 function rulePlanned(text: string, ctx: RuleContext): boolean {
   const match = PLANNED.exec(text)
   // "i am hoping to", "i am looking to": a wish, not a plan
-  if (!match || /\b(?:not|never|if|maybe|might)\b/.test(text) || WISHING.test(`${match[1]} ${match[2]}`)) return false
+  // a plan that names the other speaker ("i will let you know") is about the conversation
+  if (!match || /\b(?:not|never|if|maybe|might|you)\b/.test(text) || WISHING.test(`${match[1]} ${match[2]}`))
+    return false
   const what = match[2]!.replace(TRIP_END, '').replace(PLAN_TAIL, '')
   // after "will" or "going to" the first word is the verb ("will move out soon"), not the event
   const object = /ing$/.test(match[1]!) ? what : what.replace(/^\S+\s?/, '')

@@ -130,7 +130,9 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
       plainNoun(wordTags) ||
       (wordTags.includes('PresentTense') && /[a-z]{3}s$/.test(word)) ||
       (/[a-z]{3}s$/.test(words[start]!) && start < head && (nounAlone(word) || lookupExact(word) !== undefined))
-    if (MODIFIERS.has(word) || (isNoun && !NOT_JOBS.has(word))) start--
+    // "2nd grade teacher", "third grade teacher": the grade with its number
+    const grade = words[start] === 'grade' && /^(?:\d{1,2}(?:st|nd|rd|th)|[a-z]+(?:st|nd|rd|th))$/.test(word)
+    if (MODIFIERS.has(word) || grade || (isNoun && !NOT_JOBS.has(word))) start--
     else break
   }
   const multiStart = [3, 2]

@@ -48,6 +48,9 @@ const EXPANSIONS: [RegExp, string][] = [
   [/\bgonna\b/g, 'going to'],
   [/\bwanna\b/g, 'want to'],
   [/\bgotta\b/g, 'have to'],
+  // a parent's job in the letters forums write it in
+  [/\bsahm\b/g, 'stay at home mom'],
+  [/\bsahd\b/g, 'stay at home dad'],
   [/\bkinda\b/g, 'kind of'],
   [/\bsorta\b/g, 'sort of'],
   [/\bluv\b/g, 'love'],
