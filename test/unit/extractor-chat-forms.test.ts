@@ -1179,8 +1179,12 @@ describe('plans and events of a chat message', () => {
     expect(memories('our wedding was in june')).toEqual([['their wedding was in june', '2024-06-01']])
     expect(memories('i just got engaged!!! wedding is next fall')).toContainEqual(['their wedding is next fall', null])
     expect(memories('my interview is on monday')).toEqual([['their interview is on monday', '2024-06-17']])
-    // someone else's event, an event without a time, a party said without whose
-    expect(events("my sister's wedding is next month")).toEqual(['has a sister'])
+    // someone close's event names them; an event without a time, a party said without whose
+    expect(events("my sister's wedding is next month")).toEqual(["their sister's wedding is next month"])
+    expect(memories("my son's soccer game is on saturday")).toEqual([
+      ["their son's soccer game is on saturday", '2024-06-22'],
+    ])
+    expect(events("the company's party is tomorrow")).toEqual([])
     expect(events('my test is hard')).toEqual([])
     expect(events('party is tonight')).toEqual([])
   })

@@ -506,11 +506,13 @@ const SCHEDULED_WHEN = pattern`tomorrow|today|tonight|yesterday|soon|(?:this|nex
   in (?:a|an|one|two|three|four|five|six|a few|a couple of|\d+) (?:days?|weeks?|months?)|in (?:19|20)\d\d|
   on the \d{1,2}(?:st|nd|rd|th)`
 /**
- * "ugh my knee surgery is next week", "our wedding was in june": an event of the person's own calendar, said of the
- * event. 1 the possessive, 2 what, 3 the verb, 4 when.
+ * "ugh my knee surgery is next week", "our wedding was in june", "my son's soccer game is on saturday": an event of
+ * the person's calendar, or of someone close named with it, said of the event. 1 the possessive, 2 what, 3 the verb,
+ * 4 when.
  */
 const SCHEDULED = new RegExp(pattern`^(?:(?:ugh|omg|so|and|but|well|also|yay|ok|okay|sigh|welp) )*((?:my|our)\s)?
-  ((?:[a-z]+ ){0,2}?(?:${SCHEDULED_EVENT})) (is|was|are|were) (?:finally |coming up |)?((?:${SCHEDULED_WHEN})\b.*)$`)
+  ((?:[a-z]+'s )?(?:[a-z]+ ){0,2}?(?:${SCHEDULED_EVENT})) (is|was|are|were) (?:finally |coming up |)?
+  ((?:${SCHEDULED_WHEN})\b.*)$`)
 
 /** "my knee surgery is next week" -> "their knee surgery is next week", dated by the day or the month it names. */
 function ruleScheduled(text: string, ctx: RuleContext): boolean {
