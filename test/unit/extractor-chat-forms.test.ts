@@ -1306,6 +1306,7 @@ describe('requests and states said in passing to an assistant', () => {
     expect(style('i like lists')).toBeUndefined()
     expect(style('do not answer in spanish')).toBeUndefined()
     expect(style('answer in bed')).toBeUndefined()
+    expect(style('i write in french for a living')).toBeUndefined()
     expect(style('i do not keep it short')).toBeUndefined()
   })
 

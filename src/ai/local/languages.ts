@@ -98,8 +98,12 @@ function memoryText(verb: string, level: string | undefined, languages: string, 
   }
 }
 
-/** "answer in spanish please", "can you reply in french?": the language (1) the person asks replies in. */
-const REPLY_IN = /\b(?:answer|reply|respond|write|talk to me|speak to me|chat with me)(?: to me| back)? in ([a-z]+)\b/
+/**
+ * "answer in spanish please", "can you reply in french?": the language (1) the person asks replies in, said as a
+ * request ("i write in french" is a habit).
+ */
+const REPLY_IN = new RegExp(pattern`^(?:(?:please|pls|plz|can you|could you|would you|will you|just|and|so|also|ok|
+  okay) )*(?:answer|reply|respond|write|talk to me|speak to me|chat with me)(?: to me| back)? in ([a-z]+)\b`)
 
 /** The language the person asks to be answered in: the conversation style `replies in Spanish`. */
 export function ruleReplyLanguage(text: string, ctx: RuleContext): boolean {
