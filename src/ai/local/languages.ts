@@ -106,12 +106,10 @@ const REPLY_IN = new RegExp(pattern`^(?:(?:please|pls|plz|can you|could you|woul
   okay) )*(?:answer|reply|respond|write|talk to me|speak to me|chat with me)(?: to me| back)? in ([a-z]+)\b`)
 
 /** The language the person asks to be answered in: the conversation style `replies in Spanish`. */
-export function ruleReplyLanguage(text: string, ctx: RuleContext): boolean {
+export function ruleReplyLanguage(text: string, ctx: RuleContext): void {
   const asked = REPLY_IN.exec(text)
   const language = asked && !/\b(?:not|never)\b/.test(text) ? languageTable().names.get(asked[1]!) : undefined
-  if (!language) return false
-  ctx.acc.setStyle(`replies in ${language}`, 0.85, 'style.reply-language', asked!)
-  return true
+  if (language) ctx.acc.setStyle(`replies in ${language}`, 0.85, 'style.reply-language', asked!)
 }
 
 /** The clause read last and its statement: the interest rules and this one read the same clause in turn. */

@@ -66,6 +66,9 @@ function iso(year: number, mo?: number, day?: number): string {
   return `${year}-${pad(mo ?? 1)}-${pad(day ?? 1)}`
 }
 
+/** The reference date's own day (YYYY-MM-DD): when an event told in the present is dated "when said". */
+const dayOf = (ref: Date): string => iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
+
 /** YYYY-MM-DD when the clause names a date with a known year (see the note at the top). */
 const DATE_HINT = new RegExp(pattern`
   \b(?:\d{1,4}(?:st|nd|rd|th)?|jan(?:uary)?|feb(?:ruary)?|march|apr(?:il)?|may|june?|july?|aug(?:ust)?|
@@ -124,8 +127,7 @@ const PAST_MONTH = new RegExp(`\\b(?:in|last|this past|back in|early|late|mid) (
  * to its month ("in january" said in november), the reference date itself.
  */
 function pastDateOf(text: string, ref: Date): string | undefined {
-  if (/\b(?:this (?:morning|afternoon|evening)|earlier today)\b/.test(text))
-    return iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
+  if (/\b(?:this (?:morning|afternoon|evening)|earlier today)\b/.test(text)) return dayOf(ref)
   const weekend = PAST_WEEKEND.exec(text)
   if (weekend) {
     // the Saturday before the reference date; "last weekend" said on a Sunday is the one before that
@@ -364,7 +366,7 @@ function ruleExpecting(text: string, ctx: RuleContext): boolean {
   const match = EXPECTING.exec(text)
   if (!match) return false
   const ref = ctx.referenceDate
-  const date = iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
+  const date = dayOf(ref)
   // "my wife's pregnant with our second": the household's event, said as the person's
   const expected = match[2]
   const event = expected
@@ -398,7 +400,7 @@ function ruleUnderWay(text: string, ctx: RuleContext): boolean {
   const match = UNDER_WAY.exec(text)
   if (!match) return false
   const ref = ctx.referenceDate
-  const date = dateOf(text, ref) ?? iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
+  const date = dateOf(text, ref) ?? dayOf(ref)
   // "we are going to be parents": one person of the two, in the words of the one
   const step = match[1]!.replace(/\b(?:a )?(parent|grandparent)s$/, 'a $1')
   const event = ctx.cases.restore(ownWordsInThirdPerson(`is ${step}`))
@@ -421,7 +423,7 @@ function ruleSoberFor(text: string, ctx: RuleContext): boolean {
   if (!match) return false
   const [amount, unit] = match[1] ? [match[1], match[2]!] : [`${match[3] ?? ''}${match[4]!}`, match[5]!]
   const ref = ctx.referenceDate
-  const date = iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate())
+  const date = dayOf(ref)
   const event = `has been sober for ${amount} ${unit}`
   ctx.acc.addMemory({ event, date, importance: 'high', confidence: 0.8 }, 'memory.sober-for', match)
   return true
@@ -500,11 +502,14 @@ const SCHEDULED_EVENT = pattern`surgery|operation|procedure|wedding|interview|ex
   graduation|funeral|reunion|vacation|orientation|performance|trip|triathlon|ironman|[0-9]+k run|[0-9]+k|class|
   lesson|workshop|conference|retreat|camp|meeting|potluck|barbecue|bbq|cookout|book club|game night|sleepover|date|
   playdate|hike|cruise|festival|parade|ceremony|talk|speech|exhibition|gallery opening|show|gig|match|game`
-/** When such an event is or was: a time word, a weekday or a month ("next week", "on friday", "in march"). */
-const SCHEDULED_WHEN = pattern`tomorrow|today|tonight|yesterday|soon|(?:this|next|last) (?:[a-z]+)|
-  (?:on|this|next|last) (?:${WEEKDAYS.join('|')})|(?:in|on|early|late|mid|next) (?:${MONTHS.join('|')})|
-  in (?:a|an|one|two|three|four|five|six|a few|a couple of|\d+) (?:days?|weeks?|months?)|in (?:19|20)\d\d|
-  on the \d{1,2}(?:st|nd|rd|th)`
+/** A time ahead: "tomorrow", "next week", "on friday", "in october", "in two weeks"; not "as soon as". */
+const COMING_TIME = pattern`tomorrow|tonight|(?<!as )soon(?! as)|this (?:weekend|week|month|year|spring|summer|fall|
+  autumn|winter|coming [a-z]+)|next [a-z]+|(?:on|this|next) (?:${WEEKDAYS.join('|')})|
+  (?:in|next|early|late|mid) (?:${MONTHS.join('|')})|
+  in (?:a|an|one|two|three|four|five|six|a few|a couple of|\d+) (?:days?|weeks?|months?)`
+/** When an event of the calendar is or was: a time ahead, or one past ("yesterday", "last week", "in 2019"). */
+const SCHEDULED_WHEN = pattern`${COMING_TIME}|today|yesterday|soon|(?:this|next|last) [a-z]+|
+  last (?:${WEEKDAYS.join('|')})|on (?:${MONTHS.join('|')})|in (?:19|20)\d\d|on the \d{1,2}(?:st|nd|rd|th)`
 /**
  * "ugh my knee surgery is next week", "our wedding was in june", "my son's soccer game is on saturday": an event of
  * the person's calendar, or of someone close named with it, said of the event. 1 the possessive, 2 what, 3 the verb,
@@ -524,17 +529,17 @@ function ruleScheduled(text: string, ctx: RuleContext): boolean {
   const ref = ctx.referenceDate
   const date = dateOf(when, ref) ?? (verb === 'was' || verb === 'were' ? pastDateOf : futureDateOf)(when, ref)
   const event = ctx.cases.restore(`their ${what} ${verb} ${when}`)
-  const importance = LIFE.test(what) ? 'high' : 'medium'
-  ctx.acc.addMemory({ event, ...(date ? { date } : {}), importance, confidence: 0.8 }, 'memory.scheduled', match)
+  // said with its time, so at least medium, as a dated event is
+  ctx.acc.addMemory(
+    { event, ...(date ? { date } : {}), importance: importance(what, true), confidence: 0.8 },
+    'memory.scheduled',
+    match,
+  )
   return true
 }
 
-/** When a plan is to happen: a time ahead ("next week", "in october", "on friday", "tomorrow"). */
-const COMING_WHEN =
-  new RegExp(pattern`\b(?:tomorrow|tonight|(?<!as )soon(?! as)|this (?:weekend|week|month|year|spring|summer|fall|
-  autumn|winter|coming [a-z]+)|next [a-z]+|(?:on|this|next) (?:${WEEKDAYS.join('|')})|
-  (?:in|next|early|late|mid) (?:${MONTHS.join('|')})|
-  in (?:a|an|one|two|three|four|five|six|a few|a couple of|\d+) (?:days?|weeks?|months?))\b`)
+/** When a plan is to happen: a time ahead anywhere in it. */
+const COMING_WHEN = new RegExp(`\\b(?:${COMING_TIME})\\b`)
 /** What a plan is for: an event kept on a calendar or a milestone of a life. */
 const PLANNED_EVENT = new RegExp(`\\b(?:${SCHEDULED_EVENT})\\b|${LIFE.source}`)
 /**
@@ -557,17 +562,20 @@ function rulePlanned(text: string, ctx: RuleContext): boolean {
   // a plan that names the other speaker ("i will let you know") is about the conversation
   if (!match || /\b(?:not|never|if|maybe|might|you)\b/.test(text) || WISHING.test(`${match[1]} ${match[2]}`))
     return false
+  const how = match[1]!
   const what = match[2]!.replace(TRIP_END, '').replace(PLAN_TAIL, '')
   // after "will" or "going to" the first word is the verb ("will move out soon"), not the event
-  const object = /ing$/.test(match[1]!) ? what : what.replace(/^\S+\s?/, '')
+  const object = /ing$/.test(how) ? what : what.replace(/^\S+\s?/, '')
   if (!COMING_WHEN.test(what) || !PLANNED_EVENT.test(object) || /^have to\b/.test(what)) return false
-  const how = match[1]!
   const verb = how === 'will' ? 'will' : how === 'plan to' ? 'plans to' : `is ${how}`
   const ref = ctx.referenceDate
   const date = dateOf(what, ref) ?? futureDateOf(what, ref)
   const event = ctx.cases.restore(ownWordsInThirdPerson(`${verb} ${what}`))
-  const importance = LIFE.test(what) ? 'high' : 'medium'
-  ctx.acc.addMemory({ event, ...(date ? { date } : {}), importance, confidence: 0.75 }, 'memory.planned', match)
+  ctx.acc.addMemory(
+    { event, ...(date ? { date } : {}), importance: importance(what, true), confidence: 0.75 },
+    'memory.planned',
+    match,
+  )
   return true
 }
 
@@ -644,8 +652,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
   const said = dateOf(text, ref) ?? (pv && pv.verb !== 'used' ? pastDateOf(text, ref) : undefined)
   // Something told in the past tense happened by the reference date: a later date is a misreading ("finished it next
   // month")
-  const date =
-    pv && said && said > iso(ref.getUTCFullYear(), ref.getUTCMonth() + 1, ref.getUTCDate()) ? undefined : said
+  const date = pv && said && said > dayOf(ref) ? undefined : said
   let eventStart: number | undefined
   let usedTo = false
   let lasting = false
