@@ -278,24 +278,34 @@ describe('GraphQL: limits and cost before execution', () => {
     expect(peak - rss0).toBeLessThan(400e6)
   })
 
-  it("20 refused context-heavy operations: another tenant's GETs p99 under 100 ms, /healthz under 1 s", async () => {
+  it("20 refused context-heavy operations: another tenant's GETs as when idle, /healthz under 1 s", async () => {
     const key = await tenant('heavy')
     await importProfiles(svc.url, key, importFile([{ id: 'huge', interests: 2000, memories: 2000 }]))
     const bystander = client(svc.url, await tenant('calm'))
     const ws = await socket(key)
     // A context of the huge profile once, so the CPU thread is up and what follows measures the refusals.
+    const warmStart = performance.now()
     const warm = await gql(
       svc.url,
       key,
       '{ profile(id: "huge") { context(maxTokens: 32000, query: "jazz festival") { factsTotal } } }',
     )
     expect(warm.body.data.profile.context.factsTotal).toBeGreaterThan(4000)
+    const oneContextMs = performance.now() - warmStart
 
     const elevenContexts = Array.from(
       { length: 11 },
       (_, i) => `c${i}: context(maxTokens: 32000, query: "jazz and chess ${i}") { text }`,
     )
     const heavy = `{ profile(id: "huge") { ${elevenContexts.join(' ')} } }`
+    // The bystander's GETs with nothing else running, for the same machine's load: what the refusals are held to.
+    const idle: number[] = []
+    for (const stop = performance.now() + 3000; performance.now() < stop; ) {
+      const t = performance.now()
+      const r = await bystander.get('/v1/profile/small')
+      await r.arrayBuffer()
+      idle.push(performance.now() - t)
+    }
     const before = calls.n
     const cpu0 = process.cpuUsage()
     const latencies: number[] = []
@@ -335,13 +345,18 @@ describe('GraphQL: limits and cost before execution', () => {
     done = true
     await Promise.all([gets, healthz])
     const cpu = process.cpuUsage(cpu0)
-    latencies.sort((a, b) => a - b)
-    const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!
+    const quantile = (sample: number[], q: number) => {
+      const sorted = [...sample].sort((a, b) => a - b)
+      return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!
+    }
+    const p = (q: number) => quantile(latencies, q)
     const figures = {
       gets: latencies.length,
+      oneContextMs,
+      idleP99: quantile(idle, 0.99),
       p50: p(0.5),
       p99: p(0.99),
-      max: latencies.at(-1),
+      max: Math.max(...latencies),
       healthzMax: Math.max(...health),
       contextsStarted: calls.n - before,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
@@ -350,7 +365,10 @@ describe('GraphQL: limits and cost before execution', () => {
     expect(results.every((r) => r.refused)).toBe(true)
     expect(figures.contextsStarted).toBe(0)
     expect(latencies.length).toBeGreaterThan(50)
-    expect(figures.p99, `p99 of ${latencies.length} GETs`).toBeLessThan(100)
+    // One context of this profile takes over a second (oneContextMs): had the refusals run any, the p99 would
+    // show it. The bound is 100 ms, or twice the idle p99 and 50 ms more when the machine is busier than that.
+    const bound = Math.max(100, 2 * figures.idleP99 + 50)
+    expect(figures.p99, `p99 of ${latencies.length} GETs (idle p99 ${figures.idleP99})`).toBeLessThan(bound)
     expect(figures.healthzMax).toBeLessThan(1000)
   })
 })
