@@ -500,4 +500,47 @@ describe('standing facts and names in chat', () => {
     expect(profile.core_info.occupation).toMatchObject({ value: '2nd grade teacher' })
     expect(profile.core_info.location).toMatchObject({ value: 'Chicago' })
   })
+
+  it('reads a diagnosis, an orientation, a loss, a move ahead and a team, none of the assistant’s', async () => {
+    await post(api, 'tamsin', {
+      input_type: 'conversation',
+      occurred_at: '2024-06-15T12:00:00Z',
+      data: chat([
+        ['My doctor says I have asthma. Anything new?', 'my therapist says i have adhd, just got diagnosed at 34'],
+        ['I am gay myself. Tell me more?', "i'm bi and my parents still don't know"],
+        ['My dog Rex died last year. Oh no, what happened?', 'my cat luna died last week, i can’t stop crying'],
+        ['We are moving to Lisbon next summer. Plans?', "we're moving to portugal next spring!"],
+        ['I am a huge Chelsea supporter. You?', 'huge arsenal supporter since i was a kid'],
+      ]),
+    })
+    const profile = await api.waitReady('tamsin')
+    expect(profile.memories.map((m: Memory) => [m.event, m.date ?? null])).toEqual(
+      expect.arrayContaining([
+        ['has ADHD', null],
+        ['is bisexual', null],
+        ['their cat luna died', '2024-06-08'],
+        ['is moving to portugal', '2025-03-01'],
+      ]),
+    )
+    expect(eventsOf(profile).join(' ')).not.toMatch(/asthma|gay|Rex|Lisbon|Chelsea/)
+    expect(profile.interests.sports?.map((i: { value: string }) => i.value)).toEqual(['Arsenal'])
+  })
+
+  it('reads a bio opened with pronouns, a taste and a class, none of the assistant’s', async () => {
+    await post(api, 'oriel', {
+      input_type: 'conversation',
+      data: chat([
+        ['he/him, 40, pilot. And you?', 'she/her, 31, nurse'],
+        ['I am more of a pizza guy. Food?', "my buddy loves bbq, i'm more of a sushi guy"],
+        ['I take a yoga class. Hobbies?', "i'm doing a pottery class on tuesdays"],
+      ]),
+    })
+    const profile = await api.waitReady('oriel')
+    expect(profile.core_info.age).toMatchObject({ value: 31 })
+    expect(profile.core_info.occupation).toMatchObject({ value: 'nurse' })
+    expect(eventsOf(profile)).toContain('uses she/her pronouns')
+    expect(eventsOf(profile).join(' ')).not.toMatch(/he\/him|pilot/)
+    expect(profile.interests.food?.map((i: { value: string }) => i.value)).toEqual(['sushi'])
+    expect(profile.interests.hobbies?.map((i: { value: string }) => i.value)).toEqual(['pottery'])
+  })
 })

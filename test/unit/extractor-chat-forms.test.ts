@@ -6,6 +6,8 @@ import type { Extraction } from '../../src/domain/profile.js'
 
 const extractor = new LocalExtractor({ now: () => new Date('2024-06-15T12:00:00Z') })
 const x = (data: string): Extraction => extractor.extractOne({ inputType: 'text', data })
+/** The events of the memories read from `data`, in order. */
+const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
 const values = (e: Extraction) =>
   Object.values(e.interests ?? {})
     .flat()
@@ -66,8 +68,6 @@ describe('a job said in passing', () => {
 })
 
 describe('a statement that runs on', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
-
   it('reads a fact before a condition, and nothing from the condition or a main clause with a modal', () => {
     expect(x('I work at a convenience store if you want gas station food.').core_info?.occupation?.value).toBe(
       'works at a convenience store',
@@ -131,8 +131,6 @@ describe('a workplace said in passing', () => {
 })
 
 describe('a clause with a second thought', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
-
   it('reads the main statement when a "no" or a "maybe" belongs to what follows it', () => {
     expect(events('I raise my own food, no pool, and I do have a television.')).toEqual([
       'raises their own food',
@@ -152,8 +150,6 @@ describe('a clause with a second thought', () => {
 })
 
 describe('chat’s own shorthand', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
-
   it('reads "mine is" after the person’s own question as their answer', () => {
     expect(values(x('What is your favorite food? Mine is papaya.'))).toEqual(['papaya'])
     expect(events('What is your dream? Mine is to meet mickey mouse.')).toEqual(['their dream is to meet mickey mouse'])
@@ -175,7 +171,6 @@ describe('chat’s own shorthand', () => {
 })
 
 describe('messages to an assistant', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
   const core = (data: string, field: 'location' | 'occupation') => x(data).core_info?.[field]?.value
 
   it('reads a year of study, a shift, a chat tail and a role said with "as a"', () => {
@@ -526,7 +521,6 @@ describe('forms of the development conversations', () => {
 })
 
 describe('messages to an assistant: labels, names in a list, answers to the person’s own question', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
   const core = (data: string, field: 'location' | 'occupation' | 'age') => x(data).core_info?.[field]?.value
   it('reads a parent’s label, a place before "-based", and a time said with "this" in a fragment', () => {
     const parent = x('mom of twin toddlers here, any tips for getting them to nap at the same time?')
@@ -573,7 +567,6 @@ describe('messages to an assistant: labels, names in a list, answers to the pers
 })
 
 describe('messages to an assistant: plans, names after a comma and work for a company', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
   const core = (data: string, field: 'gender' | 'occupation') => x(data).core_info?.[field]?.value
 
   it('reads a trip planned through a place, and a move said without "I"', () => {
@@ -604,8 +597,6 @@ describe('messages to an assistant: plans, names after a comma and work for a co
 })
 
 describe('events as people tell them', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
-
   it('ends an event before how the person feels about it or a remark on it', () => {
     expect(events('got laid off last week, kind of freaking out')).toEqual(['got laid off'])
     expect(events('I got my wisdom teeth out this morning, face is huge')).toEqual(['got their wisdom teeth out'])
@@ -623,7 +614,6 @@ describe('events as people tell them', () => {
 })
 
 describe('messages to an assistant: who the person is before what they aim at', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
   const core = (data: string, field: 'age' | 'location' | 'occupation') => x(data).core_info?.[field]?.value
 
   it('reads a noun phrase before an aim, and the aim as a memory', () => {
@@ -746,7 +736,6 @@ describe('no interest or topic cut loose from its verb', () => {
 })
 
 describe('messages to an assistant: the household, a diet kept, and where a job is', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
   const core = (data: string, field: 'location' | 'occupation') => x(data).core_info?.[field]?.value
 
   it('reads a partner’s pregnancy as the household’s, and a diet or a state kept for years', () => {
@@ -769,7 +758,6 @@ describe('messages to an assistant: the household, a diet kept, and where a job 
 })
 
 describe('messages to an assistant: titles, fandoms, seasons away and what happened to one’s things', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
   const core = (data: string, field: 'age' | 'location' | 'occupation') => x(data).core_info?.[field]?.value
 
   it('reads a title finished or started, by its verb, and no day, holiday or schooling', () => {
@@ -833,7 +821,6 @@ describe('messages to an assistant: titles, fandoms, seasons away and what happe
 })
 
 describe('messages to an assistant: a business run, a degree as a role, a place left for another', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
   const core = (data: string, field: 'age' | 'location' | 'occupation') => x(data).core_info?.[field]?.value
 
   it('reads a business run for years as the job, not a pastime of running', () => {
@@ -868,8 +855,6 @@ describe('messages to an assistant: a business run, a degree as a role, a place 
 })
 
 describe('memories that say what "it" and "them" were', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
-
   it('names what the clause before named, of the same number, and the person’s things as theirs', () => {
     expect(events('We adopted two kittens in May. I named them Salt and Pepper.')).toContain(
       'named the kittens Salt and Pepper',
@@ -1008,7 +993,6 @@ describe('events of a long conversation', () => {
   })
 
   it('reads research under way and a dream said with "it"', () => {
-    const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
     expect(
       events("I've been researching adoption agencies lately, it's been a dream of mine to have a family"),
     ).toEqual(['has been researching adoption agencies', 'their dream is to have a family'])
@@ -1017,7 +1001,6 @@ describe('events of a long conversation', () => {
   })
 
   it('reads what the person organizes, hosts or streams as a habit, and a journey under way', () => {
-    const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
     expect(events('I participate in them quite often, I also organize debates on my twitch account.')).toEqual([
       'organizes debates on their twitch account',
     ])
@@ -1037,7 +1020,6 @@ describe('events of a long conversation', () => {
 
 describe('requests to an assistant', () => {
   it('reads "my husband\'s a firefighter" as his fact, not a possession', () => {
-    const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
     expect(events("my husband's a firefighter")).toEqual(['their husband is a firefighter'])
     expect(events("my mom's from Ohio")).toEqual(['their mom is from Ohio'])
     expect(x("my husband's a firefighter").core_info?.occupation).toBeUndefined()
@@ -1075,7 +1057,6 @@ describe('pastimes said in chat words', () => {
 
 describe('events said without "I"', () => {
   it('reads a debt paid off, a lease signed, a thing sold or published, and no slang', () => {
-    const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
     expect(events('finally paid off my student loans!!')).toEqual(['paid off their student loans'])
     expect(events('just signed the lease on my first apartment')).toEqual(['signed the lease on their first apartment'])
     expect(events('published my first paper!')).toEqual(['published their first paper'])
@@ -1085,8 +1066,6 @@ describe('events said without "I"', () => {
 })
 
 describe('what is under way, and what is said of the one named before', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
-
   it('reads plans under way, help asked with them, and a race trained for beside the sport', () => {
     expect(events('I am planning my wedding.')).toEqual(['is planning their wedding'])
     expect(events('I need help planning my wedding in June')).toEqual(['is planning their wedding in June'])
@@ -1169,7 +1148,6 @@ describe('a role said with its article', () => {
 })
 
 describe('plans and events of a chat message', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
   const memories = (data: string) => x(data).memories?.map((m) => [m.event, m.date ?? null])
 
   it('reads an event of the person’s calendar, said of the event', () => {
@@ -1177,7 +1155,11 @@ describe('plans and events of a chat message', () => {
       ['their knee surgery is next week', '2024-06-22'],
     ])
     expect(memories('our wedding was in june')).toEqual([['their wedding was in june', '2024-06-01']])
-    expect(memories('i just got engaged!!! wedding is next fall')).toContainEqual(['their wedding is next fall', null])
+    // a season ahead dates the event by the month it begins (said in june: september)
+    expect(memories('i just got engaged!!! wedding is next fall')).toContainEqual([
+      'their wedding is next fall',
+      '2024-09-01',
+    ])
     expect(memories('my interview is on monday')).toEqual([['their interview is on monday', '2024-06-17']])
     // someone close's event names them; an event without a time, a party said without whose
     expect(events("my sister's wedding is next month")).toEqual(["their sister's wedding is next month"])
@@ -1239,7 +1221,6 @@ describe('plans and events of a chat message', () => {
 })
 
 describe('a fact said the way chat says it', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
   it('reads an age, a gender and an event after who the person is', () => {
     const retired = x('retired teacher here, 67, lots of free time now')
     expect(retired.core_info?.age?.value).toBe(67)
@@ -1292,7 +1273,6 @@ describe('a fact said the way chat says it', () => {
 })
 
 describe('requests and states said in passing to an assistant', () => {
-  const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
   const style = (data: string) => x(data).preferences?.conversation_style?.value
 
   it('reads lists, a reply language and a request after a statement with "not"', () => {
@@ -1333,5 +1313,142 @@ describe('a job and a home as forums write them', () => {
     expect(nurse.core_info?.age).toBeUndefined()
     expect(nurse.memories ?? []).toEqual([])
     expect(core('i am a nurse, 45')?.age?.value).toBe(45)
+  })
+})
+
+describe('health, identity, losses and teams as people tell an assistant', () => {
+  const core = (data: string) => x(data).core_info
+
+  it('reads a condition a clinician found, and a diagnosis said without "i was"', () => {
+    expect(events('my doctor says i have high blood pressure')).toEqual(['has high blood pressure'])
+    expect(events('my therapist says i have adhd, just got diagnosed at 34')).toEqual(['has ADHD'])
+    expect(events('diagnosed with adhd last year')).toEqual(['was diagnosed with adhd'])
+    // a guess, a denial or someone else's condition is none of the person's
+    expect(events('my doctor says i might have diabetes')).toEqual([])
+    expect(events('my doctor says i do not have diabetes')).toEqual([])
+    expect(events('my doctor says my son has asthma')).toEqual(['has a son'])
+    expect(events('my friend says i have adhd')).toEqual([])
+  })
+
+  it('reads an orientation said as what the person is, and nothing from other uses of the words', () => {
+    expect(events("i'm bi and my parents still don't know, how do i tell them")).toEqual(['is bisexual'])
+    expect(events("i'm ace btw")).toEqual(['is asexual'])
+    expect(x('i am gay').memories?.[0]).toMatchObject({ event: 'is gay', importance: 'medium' })
+    expect(events('i am pan frying tofu')).not.toContain('is pansexual')
+    expect(events('gay')).toEqual([])
+  })
+
+  it('reads the death of a pet named in passing, dated', () => {
+    expect(x('my cat luna died last week, i can’t stop crying').memories).toEqual([
+      { event: 'their cat luna died', date: '2024-06-08', importance: 'high', confidence: 0.85 },
+    ])
+    expect(events('my old dog max passed away this morning')).toEqual(['their old dog max passed away'])
+    expect(events('my dog just died')).toEqual(['their dog died'])
+  })
+
+  it('dates a move or a plan by the season ahead', () => {
+    expect(x("we're moving to portugal next spring!").memories?.[0]).toMatchObject({
+      event: 'is moving to portugal',
+      date: '2025-03-01',
+    })
+    expect(x('planning a trip to japan this summer').memories?.[0]?.date).toBe('2025-06-01')
+    expect(x('we are moving to denver').memories?.[0]?.date).toBe('2024-06-15')
+  })
+
+  it('reads a team supported in lower case, a game played for a while, a field of work and a night job', () => {
+    const interests = (data: string) =>
+      Object.entries(x(data).interests ?? {}).flatMap(([category, said]) => said.map((v) => `${category}: ${v.value}`))
+    expect(interests('huge arsenal supporter since i was a kid')).toEqual(['sports: Arsenal'])
+    expect(interests('diehard Yankees fan lol')).toEqual(['sports: Yankees'])
+    expect(interests('been playing elden ring nonstop this week lol')).toEqual(['hobbies: elden ring'])
+    expect(core('hey so i do data entry all day and my eyes are killing me')?.occupation?.value).toBe(
+      'works in data entry',
+    )
+    expect(core('i do hvac')?.occupation?.value).toBe('works in HVAC')
+    expect(core('i do the dishes every night')?.occupation).toBeUndefined()
+    const nights = core('i work nights at a hospital in manchester so sleep is a mess')
+    expect(nights?.location?.value).toBe('Manchester')
+    expect(nights?.occupation?.value).toBe('works at a hospital')
+  })
+
+  it('takes no trait from a job and no question as more of the person', () => {
+    const social = x("sorry, long day. i'm a social worker and the caseload is insane")
+    expect(social.core_info?.occupation?.value).toBe('social worker')
+    expect(social.personality?.traits ?? []).toEqual([])
+    expect(x('i am a shy person').personality?.traits?.map((t) => t.value)).toEqual(['shy'])
+    expect(events('quick q - im a single dad of two girls, 6 and 9, what are good chore charts')).not.toContain(
+      'is what are good chore charts',
+    )
+  })
+
+  it('reads a bio opened with pronouns, a taste said as a kind of person and a class taken', () => {
+    const bio = x('she/her, 31, nurse')
+    expect(bio.core_info?.age?.value).toBe(31)
+    expect(bio.core_info?.occupation?.value).toBe('nurse')
+    expect(bio.memories?.map((m) => m.event)).toEqual(['uses she/her pronouns'])
+    const interests = (data: string) =>
+      Object.entries(x(data).interests ?? {}).flatMap(([category, said]) => said.map((v) => `${category}: ${v.value}`))
+    expect(interests("my buddy lives in austin and loves bbq, i'm more of a sushi guy")).toEqual(['food: sushi'])
+    expect(interests('i am more of a beach person')).toEqual(['travel: beach'])
+    // a kind of person no lexicon knows says how, not what
+    expect(interests("i'm a morning person")).toEqual([])
+    expect(interests("i'm a people person")).toEqual([])
+    expect(interests("i'm doing a pottery class on tuesdays")).toEqual(['hobbies: pottery'])
+    expect(interests('i joined a boxing class')).toEqual(['sports: boxing'])
+    expect(interests("i'm taking a math class")).toEqual([])
+    expect(interests("can't beat a plate of tacos")).toEqual(['food: tacos'])
+    expect(interests("you can't beat the price")).toEqual([])
+  })
+
+  it('reads jobs from a ward, a class taught and a field of work, and a bad week as a mood', () => {
+    expect(core('back on the night shift in the ICU again, coffee is my lifeline')?.occupation?.value).toBe('nurse')
+    expect(core('my 3rd graders were absolute chaos today lol')?.occupation?.value).toBe('teacher')
+    expect(x('ugh this week has been a nightmare').personality?.mood?.value).toBe('frustrated')
+    expect(x('today was rough').personality?.mood?.value).toBe('frustrated')
+    expect(x('the movie was a nightmare').personality?.mood).toBeUndefined()
+  })
+
+  it('reads where a move went, a baby on the way, a marriage counted and a proposal planned', () => {
+    expect(core('went from phoenix to seattle last year for my wife’s job')?.location?.value).toBe('Seattle')
+    expect(core('i went from 200 pounds to 160')?.location).toBeUndefined()
+    expect(core('we went from paris to rome on vacation')?.location).toBeUndefined()
+    expect(x('moving back to dublin after 6 years in london').memories?.[0]?.event).toBe('is moving back to dublin')
+    expect(x("we just found out we're having a girl!!").memories?.[0]).toMatchObject({
+      event: 'is expecting a girl',
+      importance: 'high',
+    })
+    expect(events('we are having a party')).toEqual([])
+    expect(events('been married 10 years')).toEqual(['has been married 10 years'])
+    expect(events('we have lived here for two decades')).toEqual(['has lived here for two decades'])
+    expect(x('planning to propose to my girlfriend at christmas').memories?.[0]).toMatchObject({
+      event: 'is planning to propose to their girlfriend at christmas',
+      date: '2024-12-25',
+      importance: 'high',
+    })
+    expect(events('i will show you tomorrow')).toEqual([])
+  })
+
+  it('dates nothing by how long something lasted', () => {
+    // "after 40 years" is how long, not 40 years from now
+    expect(x('my dad just retired after 40 years at the post office').memories?.[0]).toEqual({
+      event: 'their dad retired after 40 years at the post office',
+      importance: 'high',
+      confidence: 0.85,
+    })
+  })
+
+  it('reads clinicians, orientations, supporters and pets in linear time', () => {
+    const started = process.cpuUsage()
+    x(`my doctor says i have ${'adhd, '.repeat(10_000)}`)
+    x(`i am bi ${'btw '.repeat(10_000)}!`)
+    x(`i am a huge ${'arsenal supporter since '.repeat(10_000)}!`)
+    x(`my cat ${'luna '.repeat(10_000)}died`)
+    x(`i do ${'data entry '.repeat(10_000)}`)
+    x(`i am more of a ${'sushi '.repeat(10_000)}guy`)
+    x(`i am doing a ${'pottery '.repeat(10_000)}class`)
+    x(`we went from ${'phoenix '.repeat(10_000)}to seattle`)
+    x(`planning to propose ${'at christmas '.repeat(10_000)}`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })

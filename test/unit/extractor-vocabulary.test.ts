@@ -278,10 +278,11 @@ describe('teams and titles no package lists, written with capitals', () => {
     expect(interests("I've been playing Elden Ring all weekend")).toEqual(['hobbies: Elden Ring'])
     expect(interests('I have been playing The Last of Us with my son')).toEqual(['hobbies: The Last of Us'])
     expect(interests('playing The Witcher 3 again')).toEqual(['hobbies: The Witcher 3'])
-    // a known game keeps its lexicon entry; a person played with is no title; lower case is no title
+    // a known game keeps its lexicon entry; a person played with is no title
     expect(interests('I play Minecraft with my kids')).toEqual(['hobbies: minecraft'])
     expect(interests("I've been playing with Sam all day")).toEqual([])
-    expect(interests('i have been playing elden ring all weekend')).toEqual([])
+    // in lower case, the same words the person plays, with how long cut off
+    expect(interests('i have been playing elden ring all weekend')).toEqual(['hobbies: elden ring'])
   })
 
   it('reads a team from "huge X fan", with or without "I am"', () => {

@@ -79,8 +79,8 @@ const FRAGMENT_VERB = new RegExp(pattern`
   watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|replaying|playing|
   study|practice|volunteer|coach|deliver|used to|learning|teaching|trying to|do not|can not|never|been [a-z]+ing|
   been an?|been (?:vegan|vegetarian|pescatarian|gluten[- ]free|dairy[- ]free|sober|married|single|divorced|retired)|
-  training for|training to|getting (?:married|engaged|divorced)|planning (?:a|an|my|our)|
-  (?:going|heading|flying|moving|relocating) to|
+  training for|training to|getting (?:married|engaged|divorced)|planning (?:a|an|my|our|to)|
+  (?:going|heading|flying|moving|relocating) (?:back )?to|
   (?:moving|relocating) from [a-z]+(?: [a-z]+){0,2}? to|spending (?:the|this) (?:winter|summer|year|semester)|
   (?:starting|beginning) (?:a |my )?new (?:job|role|position|career))
   \s+(?!(?:is|are|was|were|has|will|would|can|could|sucks|seems|feels|looks|keeps|gets|got)\b)`)
@@ -92,7 +92,7 @@ const FRAGMENT_PAST = new RegExp(pattern`^(?:got(?! to\b)|came back|went|visited
   \s+(?!is\b|was\b|it\b|that\b|this\b|you\b)`)
 const FRAGMENT_STATE = new RegExp(pattern`
   ^(?:big into|huge into|really into|totally into|into|not a fan|not into|a (?:big |huge )?fan|huge fan|big fan|
-  (?:huge|big|massive|die[- ]hard|avid|lifelong|long[- ]time) [a-z0-9][a-z0-9'&-]*(?: [a-z0-9][a-z0-9'&-]*)?
+  (?:huge|big|massive|die[- ]?hard|avid|lifelong|long[- ]time) [a-z0-9][a-z0-9'&-]*(?: [a-z0-9][a-z0-9'&-]*)?
   \s(?:fan|supporter)|
   currently|living in|based in|stuck in|staying in|originally from|from|married|single|divorced|retired|vegan|
   vegetarian|proud|obsessed|
@@ -221,6 +221,8 @@ export function fragmentClause(text: string): string | undefined {
   const state = FRAGMENT_STATE.test(text) || FRAGMENT_STATE.test(verb)
   const opened = FRAGMENT_VERB.test(verb) || FRAGMENT_PAST.test(verb) || state
   if ((opened ? SUBJECT_WORDS : PERSON_WORDS).test(main)) return undefined
+  // "diagnosed with adhd last year": the passive, said without "i was"
+  if (/^diagnosed with\b/.test(verb)) return `i was ${verb}`
   if (FRAGMENT_VERB.test(verb)) {
     if (/^been\b/.test(verb)) return `i have ${verb}`
     // "learning spanish", "playing stardew valley": under way now; not the subject of "learning it is a challenge"

@@ -368,6 +368,8 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
     0.85,
     'strict',
   ],
+  // "went from phoenix to seattle last year": where they went, a place known by name only
+  ['location.went-from-to', rx`\\b(?:i|we) ${ADV}(?:went|came) from (?:[a-z.'-]+ ){1,3}?to (.+)$`, 0.7, 'known'],
   // "we left seattle for portland": where they went
   ['location.left-for', rx`\\b(?:i|we) ${ADV}left (?:[a-z.'-]+ ){1,3}?for (.+)$`, 0.8, 'strict'],
   ['location.am-from', rx`\\bi am ${ADV}(?<!originally )from (.+)$`, 0.8, 'strict'],
@@ -458,7 +460,9 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
   [
     'location.work-at-in',
     new RegExp(
-      `\\bi ${ADV}(?:work|am working|have worked|have been working) (?:at|for) (?:a|an|the) ` +
+      `\\bi ${ADV}(?:work|am working|have worked|have been working)` +
+        '(?: (?:nights|days|weekends|evenings|mornings|shifts|night shifts|full[- ]time|part[- ]time))? ' +
+        '(?:at|for) (?:a|an|the) ' +
         "(?:[a-z0-9&'-]+ ){0,3}?[a-z0-9&'-]+ (?:in|near) (.+)$",
     ),
     0.45,
@@ -503,6 +507,7 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
 const NEEDS: Partial<Record<RuleId, string>> = {
   'location.job-at-place-in': ' in ',
   'location.work-at-in': 'work',
+  'location.went-from-to': ' from ',
   'location.business-in': ' in ',
   'location.been-in-for': 'been ',
   'location.working-from': 'from ',
@@ -516,6 +521,7 @@ const TRIP_SENSITIVE = new Set<RuleId>([
   'location.here-in',
   'location.staying-in',
   'location.work-at-in',
+  'location.went-from-to',
   'location.been-in-for',
   'location.working-from',
   'location.local-weather',

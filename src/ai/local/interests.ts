@@ -7,7 +7,7 @@ import { isPeopleNoun, withoutPeopleClause } from './others.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { placeKind } from './gazetteer.js'
 import { saysLanguages } from './languages.js'
-import { gerund, MONTHS, singular, WEEKDAYS } from './text.js'
+import { gerund, MONTHS, singular, titleCase, WEEKDAYS } from './text.js'
 import { pattern, re, rx } from './regex.js'
 import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
@@ -403,7 +403,20 @@ const I_VISIT = new RegExp(
 /** One part of "i am ...": "a huge jazz fan", "a die-hard yankees fan": what of (1), and the word for fan (2). */
 const FAN_OF = new RegExp(pattern`^(?:a |an )?(?:(?:big|huge|massive|die[- ]?hard|avid|real|true|total|complete|
   lifelong|long[- ]time) )*([a-z0-9][a-z0-9 '&-]*?) (fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado|
-  supporter)(?: here| for life| btw| lol| haha| lmao| tbh)*$`)
+  supporter)(?: here| for life| btw| lol| haha| lmao| tbh)*(?: since [a-z0-9' ]{1,40})?$`)
+
+/** "i take piano lessons", "i'm doing a pottery class", "signed up for a salsa course": what is learnt (1). */
+const TAKES_CLASS = new RegExp(pattern`\bi ${ADV}(?:take|am taking|have been taking|am doing|do|signed up for|started|
+  joined|am in|go to) (?:a |an |some |the )?((?:[a-z'-]+ ){0,2}[a-z'-]+) (?:lessons?|class(?:es)?|courses?|workshops?)
+  \b`)
+/** A subject of school or a kind of class, which is no pastime: "a math class", "an online course". */
+const SCHOOL_SUBJECT = new RegExp(pattern`^(?:my|your|his|her|their|our|this|that|math|maths|english|history|science|
+  biology|chemistry|physics|calculus|algebra|statistics|stats|econ|economics|online|night|evening|summer|college|
+  university|required|intro|first|second|last|new|few|couple|lot)\b`)
+/** "more of a sushi guy", "a beach person": a taste (1) said as the kind of person one is. */
+const KIND_OF_PERSON = new RegExp(pattern`^(?:more of |kind of |kinda |definitely |totally |such |very much |
+  always been |always )?(?:a|an) ([a-z][a-z'-]*(?: [a-z][a-z'-]*)?) (?:guy|girl|gal|dude|person|kind of (?:guy|
+  girl|person))(?: myself| honestly| tbh| lol| at heart)*$`)
 
 /**
  * Whether what a fan follows, written with capitals, reads as a sports team: a city's name ("Liverpool fan"), or of
@@ -411,6 +424,8 @@ const FAN_OF = new RegExp(pattern`^(?:a |an )?(?:(?:big|huge|massive|die[- ]?har
  */
 function isTeam(category: string, value: string, fanWord: string, ctx: RuleContext): boolean {
   const capitalised = (word: string) => ctx.cases.isCapitalised(word)
+  // "arsenal supporter": people support a team, in whatever case chat writes it
+  if (fanWord === 'supporter' && category === 'other') return true
   if (!/^(?:fan|supporter)$/.test(fanWord) || !value.split(' ').every(capitalised)) return false
   if (category === 'travel') return placeKind(value, capitalised) === 'city'
   return category === 'other' && (fanWord === 'supporter' || /[^s]s$/.test(value))
@@ -421,9 +436,10 @@ function isTeam(category: string, value: string, fanWord: string, ctx: RuleConte
  * walking"), nor a chore with an object ("out walking my dogs", "out running errands").
  */
 const OUT_DOING = rx`\\bi (?:am|have been) ${ADV}out ([a-z]+ing)\\b(?! (?:errands|my|the|a|an|his|her|our|their)\\b)`
-/** "nothing beats a bowl of pho", "nothing is better than fresh sushi": the thing (1). */
+/** "nothing beats a bowl of pho", "can't beat fresh sushi": the thing (1). */
 const NOTHING_BEATS = new RegExp(pattern`
-  (?:^|\s)nothing (?:beats|compares to|is better than|tops) (?:a |an |some )?(?:(?:good|hot|big|cold|fresh|nice) )?
+  (?:^|\s)(?:nothing (?:beats|compares to|is better than|tops)|(?:you )?can not beat) (?:a |an |some )?
+  (?:(?:good|hot|big|cold|fresh|nice) )?
   (?:(?:bowl|plate|cup|slice|glass|pint|mug|piece|round|game) of )?(.+)$`)
 
 /** Characters one plays in a game, a show or a play ("an elf mage", "the villain"), besides jobs and relatives. */
@@ -743,9 +759,9 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     const value = known ? ctx.cases.restore(kind.value) : ctx.cases.restore(match[1], true)
     if (kind) ctx.acc.addInterest('music', value, 0.7, 'interest.concert-of', match)
   }
-  match = rx`\\bi ${ADV}(?:take|am taking|have been taking) (.+?) (?:lessons?|class(?:es)?|courses?)\\b`.exec(text)
-  if (match) {
-    const subject = match[1].replace(/^(?:a|an|some)\s+/, '')
+  match = TAKES_CLASS.exec(text)
+  if (match && !SCHOOL_SUBJECT.test(match[1])) {
+    const subject = match[1]
     const hit = lookup(gerund(subject))
       ? { category: lookup(gerund(subject))!.category, value: gerund(subject) }
       : classifyNoun(subject, 'hobbies', 0.8)
@@ -788,17 +804,26 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   match = rx`\\bi am ${ADV}(.+)$`.exec(text)
   if (match) {
     for (const part of match[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/)) {
+      const kind = KIND_OF_PERSON.exec(part)
+      const taste = kind ? classifyNoun(kind[1]!, 'other', 0.75) : undefined
+      // only a taste a lexicon knows: "a people person", "a morning person" say how, not what
+      if (taste && taste.category !== 'other' && taste.weight === 1)
+        ctx.acc.addInterest(taste.category, taste.value, 0.75, 'interest.kind-of-person', match)
       const fanMatch = FAN_OF.exec(part)
       if (!fanMatch || /\b(?:of|for|with|not|no)\b/.test(fanMatch[1])) continue
       const noun = classifyNoun(fanMatch[1], 'other', 0.75)
       const team = !!noun && isTeam(noun.category, noun.value, fanMatch[2]!, ctx)
+      const restored = ctx.cases.restore(noun?.value ?? '')
       if (noun)
         ctx.acc.addInterest(
           team ? 'sports' : noun.category,
-          ['music', 'movies_tv', 'books', 'travel', 'sports'].includes(noun.category) ||
-            noun.value.split(' ').every((word) => ctx.cases.isCapitalised(word))
-            ? ctx.cases.restore(noun.value)
-            : noun.value,
+          // a team is a name: "arsenal supporter" -> "Arsenal"
+          team && restored === noun.value
+            ? titleCase(restored)
+            : ['music', 'movies_tv', 'books', 'travel', 'sports'].includes(noun.category) ||
+                noun.value.split(' ').every((word) => ctx.cases.isCapitalised(word))
+              ? restored
+              : noun.value,
           0.85 * noun.weight,
           'interest.fan',
           match,

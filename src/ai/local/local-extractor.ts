@@ -15,7 +15,7 @@ import { ruleMemories } from './memories.js'
 import { ruleNegation, ruleUsedTo } from './negation.js'
 import { isVerbAfterI, isVerbAfterTo } from './nlp.js'
 import { ruleOccupation } from './occupation.js'
-import { ruleNeeds } from './needs.js'
+import { ruleConditionReported, ruleNeeds } from './needs.js'
 import { ruleFaith } from './faith.js'
 import { addKin, kinMentions, type KinMention } from './kin.js'
 import { ruleLanguages } from './languages.js'
@@ -180,6 +180,10 @@ const WISH_AFTER = new RegExp(
 /** Where an aim goes on from a noun phrase: "a nurse trying to get into running". */
 const AIM_AFTER = /\s(?=(?:trying|hoping|looking|wanting|planning|aiming|learning) to\b)/
 
+/** A clause that asks the reader something: "what are good chore charts", "any tips". */
+const QUESTION_OPENING =
+  /^(?:what|how|why|when|where|who|which|whose|any|anyone|can|could|should|would|will|do|does|did|is|are)\b/
+
 /** A name the other speakers address the person by: below every rule that reads the person's own words. */
 const ADDRESSED_CONFIDENCE = 0.5
 /** An answer is surer than a greeting and less sure than the same words said outright (a short reply can be a joke). */
@@ -312,14 +316,17 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       !/\b(?:i|we|you|he|she|they|it|my|me)\b/.test(clause.text) &&
       !/^(?:the|this|that|these|those|his|her|their|our|your|there|here|lots|plenty|tons|loads|a lot)\b/.test(
         clause.text,
-      )
+      ) &&
+      // "i am a single dad, what are good chore charts": a question to the reader, not more of the person
+      !QUESTION_OPENING.test(clause.text)
     ) {
       clause = { ...clause, text: `i am ${clause.text}` }
     }
     // "my sister is a nurse; loves jazz": a fragment after a clause about someone else goes on about them
     const after = split[index + 1]
+    // (not pronouns that open a bio: "she/her, 31, nurse")
     const fragment =
-      before?.sentence === clause.sentence && otherSubject(before.text)
+      before?.sentence === clause.sentence && otherSubject(before.text) && !/^\(?[a-z]+\/[a-z]+\)?$/.test(before.text)
         ? undefined
         : (roleBefore(clause.text, after?.sentence === clause.sentence ? after.text : undefined) ?? alone)
     if (fragment) clause = { ...clause, text: fragment }
@@ -351,6 +358,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     if (info.reported) {
       // what others say of the person is only weak evidence of a trait ("people say i am stubborn")
       rulePeopleSay(info, ctx)
+      ruleConditionReported(info, ctx)
       prev = info
       continue
     }

@@ -18,8 +18,9 @@ import { ownWordsInThirdPerson } from './third-person.js'
 import { MONTHS, WEEKDAYS } from './text.js'
 
 const LIFE = new RegExp(pattern`
-  \b(?:born|married|marry|wedding|engaged|divorced?|graduated?|graduation|moved|relocated|immigrated|emigrated|hired|
-  promoted|promotion|fired|laid off|retired|died|passed away|funeral|pregnant|had (?:a|my|our) (?:first )?
+  \b(?:born|married|marry|wedding|engaged|propose|proposed|proposal|divorced?|graduated?|graduation|moved|relocated|
+  immigrated|emigrated|hired|promoted|promotion|fired|laid off|retired|died|passed away|funeral|pregnant|
+  had (?:a|my|our) (?:first )?
   (?:baby|child|son|daughter|kid)|gave birth|adopted|diagnosed|cancer|surgery|accident|broke up|
   bought (?:a|our|my|my first|our first) (?:house|home|apartment|condo)|tore my|broke my|sprained|fractured|
   dislocated|injured|concussion|(?:job )?interview|new job|got (?:a|my) (?:new )?job|first job|
@@ -83,7 +84,8 @@ const AMOUNT = pattern`(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|
  * ago").
  */
 const DURATION = new RegExp(
-  String.raw`\b(?:(?:for|over)\s+(?:the\s+)?(?:(?:past|last|next)\s+)?|the\s+(?:past|last|next)\s+)${AMOUNT}` +
+  String.raw`\b(?:(?:for|over|after|within)\s+(?:the\s+)?(?:(?:past|last|next)\s+)?|` +
+    String.raw`the\s+(?:past|last|next)\s+|(?<=\bbeen\s+[a-z]+\s+))${AMOUNT}` +
     String.raw`\s+(?:days?|weeks?|months?|years?|decades?)\b(?!\s+ago)`,
   'g',
 )
@@ -94,7 +96,7 @@ const YEAR_MENTION = new RegExp(pattern`
   (?:dollars|people|miles|feet|km|pounds))`)
 
 export function dateOf(raw: string, ref: Date): string | undefined {
-  // chrono reads "for 15 years" as 15 years after the reference
+  // chrono reads "for 15 years" and "after 40 years" as so many years after the reference
   const text = raw.replace(DURATION, ' ')
   if (!DATE_HINT.test(text)) return undefined
   for (const r of chrono.parse(text, ref)) {
@@ -150,6 +152,26 @@ function pastDateOf(text: string, ref: Date): string | undefined {
 
 /** "in october", "next march": a month with no year (1); not "in october 2027". */
 const COMING_MONTH = new RegExp(`\\b(?:in|on|this|next|early|late|mid|by) (${MONTHS.join('|')})\\b(?! \\d)`)
+/** Holidays of a fixed day (month, day), as people name them. */
+const HOLIDAY_DAYS: Record<string, [number, number]> = {
+  christmas: [12, 25],
+  'christmas eve': [12, 24],
+  xmas: [12, 25],
+  "new year's eve": [12, 31],
+  "new year's day": [1, 1],
+  "valentine's day": [2, 14],
+  valentines: [2, 14],
+  halloween: [10, 31],
+}
+const HOLIDAYS = Object.keys(HOLIDAY_DAYS)
+  .sort((a, b) => b.length - a.length)
+  .join('|')
+/** "at christmas", "on valentine's day": a holiday ahead (1). */
+const COMING_HOLIDAY = new RegExp(`\\b(?:at|on|for|over|by) (${HOLIDAYS})\\b`)
+/** "next spring", "this summer": a season ahead (1). */
+const COMING_SEASON = /\b(?:this|next|in the|this coming) (spring|summer|fall|autumn|winter)\b/
+/** The month a season begins, as the northern hemisphere counts it. */
+const SEASON_START: Record<string, number> = { spring: 3, summer: 6, fall: 9, autumn: 9, winter: 12 }
 /** "on friday", "next saturday": a day of the coming week (1); not "on fridays". */
 const COMING_WEEKDAY = new RegExp(`\\b(?:on|this|next|this coming) (${WEEKDAYS.join('|')})\\b(?!s)`)
 
@@ -158,6 +180,17 @@ const COMING_WEEKDAY = new RegExp(`\\b(?:on|this|next|this coming) (${WEEKDAYS.j
  * the reference date's ("in october" said in november is next year's), the next such day (one to seven days on).
  */
 function futureDateOf(text: string, ref: Date): string | undefined {
+  const holiday = COMING_HOLIDAY.exec(text)
+  if (holiday) {
+    const [month, day] = HOLIDAY_DAYS[holiday[1]!]!
+    const thisYear = iso(ref.getUTCFullYear(), month, day)
+    return thisYear >= dayOf(ref) ? thisYear : iso(ref.getUTCFullYear() + 1, month, day)
+  }
+  const season = COMING_SEASON.exec(text)
+  if (season && !/\b(?:19|20)\d\d\b/.test(text)) {
+    const month = SEASON_START[season[1]!]!
+    return iso(ref.getUTCFullYear() + (month <= ref.getUTCMonth() + 1 ? 1 : 0), month)
+  }
   const weekday = COMING_WEEKDAY.exec(text)
   if (weekday) {
     const ahead = (WEEKDAYS.indexOf(weekday[1]!) - ref.getUTCDay() + 7) % 7 || 7
@@ -223,8 +256,10 @@ function pastVerb(text: string): { at: number; verb: string } | undefined {
  */
 const FAMILY_EVENT = new RegExp(pattern`
   \bmy (?:(?:first|second|third|youngest|oldest|eldest|baby|little) )?(son|daughter|baby|child|kid|twins|grandson|
-  granddaughter) (?:was|were) born\b|\bmy (?:(?:late|dear|beloved) )?(mother|mom|father|dad|grandmother|grandma|
-  grandfather|grandpa|husband|wife|brother|sister|partner|best friend|dog|cat) (?:died|passed away|passed)\b|
+  granddaughter) (?:was|were) born\b|\bmy (?:(?:late|dear|beloved|old|sweet|little|sweet old) )?(mother|mom|father|dad|
+  grandmother|grandma|grandfather|grandpa|husband|wife|brother|sister|partner|best friend|
+  (?:dog|cat|puppy|kitten|rabbit|bunny|hamster|horse|parrot)(?: (?!just\b|suddenly\b|finally\b)[a-z]+)?)
+  (?: just| suddenly| finally)? (?:died|passed away|passed)\b|
   \bmy (?:(?:older|younger|little|big|oldest|youngest) )?(?:son|daughter|kid|husband|wife|boyfriend|girlfriend|
   partner|fiance|fiancee|mom|dad|mother|father|brother|sister|grandma|grandpa|best friend) (?:just |finally )?
   (?:broke (?:his|her|their) [a-z]+|proposed|won [a-z]+|graduated|retired|got (?:married|engaged|promoted))\b`)
@@ -356,8 +391,9 @@ function lightEvent(event: string): boolean {
 }
 
 /** A pregnancy is told in the present ("we're expecting twins!!"): an event of the day it is said. */
-const EXPECTING = new RegExp(pattern`^(?:i am|we are|my (wife|partner|girlfriend|fiancee)(?: is|'s)) ${ADV}
-  (?:(?:expecting|pregnant with) (twins|triplets|a baby|
+const EXPECTING = new RegExp(pattern`^(?:(?:i|we) (?:just )?(?:found out|learned) (?:that )?)?
+  (?:i am|we are|my (wife|partner|girlfriend|fiancee)(?: is|'s)) ${ADV}
+  (?:(?:expecting|pregnant with|having) (twins|triplets|a baby|
   a (?:baby )?(?:boy|girl)|our (?:first|second|third|fourth) (?:child|baby|kid)|(?:my|our) (?:first|second|third|
   fourth)|another baby)|
   (pregnant))\b`)
@@ -393,14 +429,14 @@ const UNDER_WAY = new RegExp(pattern`^(?:i (?:just )?(?:found out|learned|heard)
   position|role)|(?:getting|going through) (?:a divorce|divorced|married|
   engaged|separated|a separation|a breakup|promoted|a promotion|chemo|chemotherapy|radiation|dialysis|rehab|therapy|
   menopause)|(?:moving|relocating) (?:from [a-z]+(?: [a-z]+){0,2}? )?(?:abroad|overseas|back home|out of state|
-  to [a-z]+(?: [a-z]+){0,2}?)|retiring|
+  (?:back )?to [a-z]+(?: [a-z]+){0,2}?)|retiring|
   graduating)(?=$| (?:and|but|so|because|soon|now|finally|too|again|this|next|in|on|with|after|from|as)\b)`)
 
 function ruleUnderWay(text: string, ctx: RuleContext): boolean {
   const match = UNDER_WAY.exec(text)
   if (!match) return false
   const ref = ctx.referenceDate
-  const date = dateOf(text, ref) ?? dayOf(ref)
+  const date = futureDateOf(text, ref) ?? dateOf(text, ref) ?? dayOf(ref)
   // "we are going to be parents": one person of the two, in the words of the one
   const step = match[1]!.replace(/\b(?:a )?(parent|grandparent)s$/, 'a $1')
   const event = ctx.cases.restore(ownWordsInThirdPerson(`is ${step}`))
@@ -503,8 +539,9 @@ const SCHEDULED_EVENT = pattern`surgery|operation|procedure|wedding|interview|ex
   lesson|workshop|conference|retreat|camp|meeting|potluck|barbecue|bbq|cookout|book club|game night|sleepover|date|
   playdate|hike|cruise|festival|parade|ceremony|talk|speech|exhibition|gallery opening|show|gig|match|game`
 /** A time ahead: "tomorrow", "next week", "on friday", "in october", "in two weeks"; not "as soon as". */
-const COMING_TIME = pattern`tomorrow|tonight|(?<!as )soon(?! as)|this (?:weekend|week|month|year|spring|summer|fall|
-  autumn|winter|coming [a-z]+)|next [a-z]+|(?:on|this|next) (?:${WEEKDAYS.join('|')})|
+const COMING_TIME = pattern`tomorrow|tonight|(?:at|on|for|over|by) (?:${HOLIDAYS})|(?<!as )soon(?! as)|
+  this (?:weekend|week|month|year|spring|summer|fall|autumn|winter|coming [a-z]+)|next [a-z]+|
+  (?:on|this|next) (?:${WEEKDAYS.join('|')})|
   (?:in|next|early|late|mid) (?:${MONTHS.join('|')})|
   in (?:a|an|one|two|three|four|five|six|a few|a couple of|\d+) (?:days?|weeks?|months?)`
 /** When an event of the calendar is or was: a time ahead, or one past ("yesterday", "last week", "in 2019"). */
@@ -549,6 +586,10 @@ const PLANNED_EVENT = new RegExp(`\\b(?:${SCHEDULED_EVENT})\\b|${LIFE.source}`)
 const PLANNED = new RegExp(pattern`^(?:i am|we are|i|we) ${ADV}(going to|planning to|plan to|will|about to|
   [a-z]+ing)\s(.+)$`)
 
+/** A step of a life said as the verb of a plan: "going to propose at christmas", "will retire next year". */
+const LIFE_STEP =
+  /^(?:propose|marry|retire|elope|relocate|emigrate|graduate|get (?:married|engaged)|move (?:to|back|abroad))\b/
+
 /** Verbs in -ing of a wish or a try, not a plan. */
 const WISHING = /^(?:hoping|wanting|wishing|dreaming|thinking|trying|considering|looking(?! forward)|aiming|debating)\b/
 
@@ -566,13 +607,14 @@ function rulePlanned(text: string, ctx: RuleContext): boolean {
   const what = match[2]!.replace(TRIP_END, '').replace(PLAN_TAIL, '')
   // after "will" or "going to" the first word is the verb ("will move out soon"), not the event
   const object = /ing$/.test(how) ? what : what.replace(/^\S+\s?/, '')
-  if (!COMING_WHEN.test(what) || !PLANNED_EVENT.test(object) || /^have to\b/.test(what)) return false
+  const event = PLANNED_EVENT.test(object) || (object !== what && LIFE_STEP.test(what))
+  if (!COMING_WHEN.test(what) || !event || /^have to\b/.test(what)) return false
   const verb = how === 'will' ? 'will' : how === 'plan to' ? 'plans to' : `is ${how}`
   const ref = ctx.referenceDate
   const date = dateOf(what, ref) ?? futureDateOf(what, ref)
-  const event = ctx.cases.restore(ownWordsInThirdPerson(`${verb} ${what}`))
+  const said = ctx.cases.restore(ownWordsInThirdPerson(`${verb} ${what}`))
   ctx.acc.addMemory(
-    { event, ...(date ? { date } : {}), importance: importance(what, true), confidence: 0.75 },
+    { event: said, ...(date ? { date } : {}), importance: importance(what, true), confidence: 0.75 },
     'memory.planned',
     match,
   )
@@ -681,6 +723,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
   if (eventStart === undefined) return
   let event = text
     .slice(eventStart)
+    .trimStart()
     .replace(HEDGED_TAIL, '')
     .replace(CONSEQUENCE, '')
     .replace(AND_ANOTHER, '')

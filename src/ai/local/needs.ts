@@ -125,12 +125,39 @@ const SPELLINGS: Record<string, string> = dict({
   transfem: 'trans femme',
 })
 
+/** Sexual orientations as people say them of themselves, and the word a reader keeps ("bi" -> "bisexual"). */
+const ORIENTATIONS: Record<string, string> = dict({
+  bi: 'bisexual',
+  bisexual: 'bisexual',
+  gay: 'gay',
+  lesbian: 'lesbian',
+  'a lesbian': 'lesbian',
+  queer: 'queer',
+  pan: 'pansexual',
+  pansexual: 'pansexual',
+  ace: 'asexual',
+  asexual: 'asexual',
+  demisexual: 'demisexual',
+  aromantic: 'aromantic',
+})
+/**
+ * "i am bi", "gay btw", "i'm ace and ...": an orientation said as what the person is, and nothing after it but "and"
+ * or a chat tag ("i am gay for this song" and "i am pan frying" are no such statement).
+ */
+const ORIENTATION = re(pattern`^(?:i am ${ADV}(?:also |openly |proudly )?)?(${Object.keys(ORIENTATIONS).join('|')})
+  (?:,? (?:btw|here|too|myself|lol|fwiw|and proud))*(?=$|,| and | so | but )`)
+
 const PRONOUN = 'she|he|they|xe|ze|fae|it|her|him|them|hers|his|theirs|xem|zir|faer|any'
 const PRONOUN_SET = `(?:${PRONOUN})(?:/(?:${PRONOUN})){1,2}`
 /** "my pronouns are she/her", "i use they/them": a statement, so a single pronoun counts ("i go by they"). */
 const PRONOUN_STATEMENT = re(`\\b(?:my pronouns are|i use|i go by|pronouns:?) (${PRONOUN_SET}|they)\\b`)
 /** A bare set ("she/they"), by itself or after an identity ("non-binary, she/they"): never inside a sentence. */
 const PRONOUN_ALONE = re(`^(?:(?:${IDENTITIES})\\s*,?\\s*)?\\(?(${PRONOUN_SET})\\)?(?: pronouns)?(?: please| pls)?$`)
+
+/** "my doctor says i have ...": a condition found by whoever treats the person is the person's own (not "might"). */
+const CLINICIAN_SAYS = new RegExp(pattern`^(?:my|the|a) (?:doctor|doc|therapist|psychiatrist|psychologist|gp|
+  neurologist|cardiologist|dermatologist|specialist|physio|physiotherapist|dentist|counselor|counsellor)
+  \s(?:says|said|thinks|told me|confirmed)(?: that)? (?=i (?:have|am)\b)`)
 
 const isOwnClause = (text: string): boolean => !OTHER_SUBJECT.test(text) || OWN_SUBJECT.test(text)
 
@@ -179,7 +206,7 @@ function allergyRules(clause: ClauseInfo, ctx: RuleContext): void {
 
 function conditionRules(clause: ClauseInfo, ctx: RuleContext): void {
   // "was diagnosed with X last year" is a dated event: the memory rules keep it with its date
-  if (/\bdiagnosed\b/.test(clause.text)) return
+  if (/\bdiagnosed (?:with|as)\b/.test(clause.text)) return
   const stated = CONDITION_RULE.exec(clause.text) ?? CONDITION_FRAGMENT.exec(clause.text)
   const adjective = stated ? null : CONDITION_ADJECTIVE_RULE.exec(clause.text)
   const match = stated ?? adjective
@@ -193,6 +220,14 @@ function conditionRules(clause: ClauseInfo, ctx: RuleContext): void {
     ? `is ${said.replace(/^colou?r blind$/, 'colorblind')}`
     : `has ${ctx.cases.restore(condition).replace(/^(?:a|an) /, '')}`
   ctx.acc.addMemory({ event, importance: 'high', confidence: stated ? 0.85 : 0.8 }, 'health.condition', match)
+}
+
+function orientationRule(clause: ClauseInfo, ctx: RuleContext): void {
+  const match = ORIENTATION.exec(clause.text)
+  // a bare word alone is a reply or a label ("gay" may answer anything): only with "i am" or a chat tag after it
+  if (!match || (!/^i am\b/.test(clause.text) && match[0] === match[1])) return
+  const event = `is ${ORIENTATIONS[match[1]!]}`
+  ctx.acc.addMemory({ event, importance: 'medium', confidence: 0.85 }, 'identity.orientation', match)
 }
 
 function genderRules(clause: ClauseInfo, ctx: RuleContext): void {
@@ -238,4 +273,12 @@ export function ruleNeeds(clause: ClauseInfo, ctx: RuleContext): void {
   allergyRules(clause, ctx)
   conditionRules(clause, ctx)
   genderRules(clause, ctx)
+  orientationRule(clause, ctx)
+}
+
+/** A condition of the person's that someone who treats them reported: "my doctor says i have high blood pressure". */
+export function ruleConditionReported(clause: ClauseInfo, ctx: RuleContext): void {
+  const clinician = CLINICIAN_SAYS.exec(clause.text)
+  if (clinician && !clause.question && !clause.negated)
+    conditionRules({ ...clause, text: clause.text.slice(clinician[0].length) }, ctx)
 }

@@ -209,11 +209,14 @@ const PROMOTED_TO = new RegExp(
 )
 /** A promotion names the job that replaces the old one: surer than "i am a X" (0.9) said earlier. */
 const PROMOTED_CONFIDENCE = 0.95
-/** "my students", "my pupils" (not "my fellow students", not "my class", which a student says too). */
-const MY_STUDENTS = /\bmy (?:(?:\w+ )?grade |high school |college )?(?:students|pupils)\b/
+/** "my students", "my 3rd graders" (not "my fellow students", not "my class", which a student says too). */
+const MY_STUDENTS = new RegExp(pattern`\bmy (?:(?:(?:\w+ )?grade |high school |college )?(?:students|pupils)|
+  (?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)
+  \sgraders|kindergart(?:e)?ners)\b`)
 /** "night shifts on the cardiac ward again", "i pulled a double shift in the icu": a nurse's words, the person's. */
-const WARD_SHIFTS = new RegExp(pattern`(?:^|\bi (?:work|am working|have been working|pulled|did|am doing|have|am on|
-  worked) )(?:(?:another|more|back[- ]to[- ]back|a|a double|double|\d+|two|three|four|five) )?(?:(?:night|day|long|
+const WARD_SHIFTS = new RegExp(pattern`(?:^(?:back |again )?(?:on )?|\bi (?:work|am working|have been working|pulled|
+  did|am doing|have|am on|am back on|worked) )(?:(?:another|more|back[- ]to[- ]back|a|a double|double|\d+|two|three|
+  four|five|the) )?(?:(?:night|day|long|
   late|early|\d+[- ]hour) )?shifts? (?:on|in) (?:the )?(?:[a-z]+ )?(?:ward|icu|nicu|picu|er|emergency room|
   labor and delivery)\b`)
 /** "i work at the bank as a teller": the job (1). */
@@ -272,7 +275,7 @@ const RUN_A_BUSINESS = new RegExp(
 /** "i work the night shift at a hospital": the preposition (1) and the place (2). */
 const WORK_AT = new RegExp(
   `\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed)` +
-    '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?)?' +
+    '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?| nights| weekends)?' +
     '(?: full[- ]?time| part[- ]?time)? (at|for|in|by) (.+)$',
 )
 /** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
@@ -281,7 +284,10 @@ const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:
   construction|banking|consulting|advertising|logistics|hospitality|pr|public relations|recruiting|recruitment|
   software|journalism|publishing|tech support|customer service|customer support|payroll|bookkeeping|cybersecurity|
   devops|data science|data analytics|web development|(?:ux|ui|ux/ui|graphic|web|product|interior|game) design|
-  product management|project management|it support)(?= for\b| at\b| so\b| and\b| now\b|,|$)`)
+  product management|project management|it support|data entry|hvac|landscaping|plumbing|admin|administration|tax|
+  transcription|translation|childcare|security|catering|video editing|copywriting|content creation|social media|
+  event planning|property management|quality assurance|qa|procurement|compliance|claims|underwriting)
+  (?= for\b| at\b| so\b| and\b| now\b| all day\b| full[- ]time\b| part[- ]time\b| these days\b|,|$)`)
 
 /** Where a workplace's name ends: a clause word or a comma. */
 const WORKPLACE_END = new RegExp(pattern`\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|
@@ -528,7 +534,10 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   match = IN_FIELD.exec(text)
   // "i do IT": the field only when written as one, not "i do it"
   if (match && (match[1] !== 'it' || ctx.cases.restore(match[1]) === 'IT')) {
-    ctx.acc.setCore('occupation', `works in ${ctx.cases.restore(match[1])}`, 0.55, 'occupation.in-field', match)
+    const field = ctx.cases.restore(match[1])
+    // "hvac", "qa": initials chat writes in lower case
+    const written = /^(?:hvac|qa|hr|pr)$/.test(field) ? field.toUpperCase() : field
+    ctx.acc.setCore('occupation', `works in ${written}`, 0.55, 'occupation.in-field', match)
     return
   }
   match = WORK_AT.exec(text)

@@ -1,8 +1,9 @@
 // personality: traits ("I am shy and very organized", "I'm an introvert") and mood ("I'm so tired today").
 import { cutPhrase } from './classify.js'
-import { MOODS, MOOD_FIRST, TRAITS } from './lexicon-core.js'
+import { MOODS, MOOD_FIRST, OCCUPATIONS, TRAITS } from './lexicon-core.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { pattern } from './regex.js'
+import { singular } from './text.js'
 
 const DEGREE = new RegExp(pattern`
   ^(?:(?:very|really|pretty|quite|super|extremely|kind of|kinda|sort of|a bit|a little|a little bit|so|too|fairly|
@@ -99,6 +100,15 @@ const INFORMAL_MOODS: [RegExp, string][] = [
     'frustrated',
   ],
   [
+    // "ugh this week has been a nightmare", "today was rough": the time the person is living through, judged
+    new RegExp(pattern`^(?:(?:ugh|urgh|argh|omg|man|honestly|seriously)[, ]+)*(?:this (?:day|week|month|year|shift)|
+      today|tonight|the (?:last|past) (?:few )?(?:days|weeks|months)|work) (?:has been|was|is|have been)
+      (?: (?:a|an|so|such a|an absolute|a total|an actual|a complete|really|pretty))*
+      \s(?:nightmare|hell|rough|brutal|awful|terrible|horrible|exhausting|a mess|chaos|insane|a disaster|crap)
+      (?: honestly| lol| tbh)*$`),
+    'frustrated',
+  ],
+  [
     new RegExp(pattern`^(?:(?:omg|wow|yay|honestly)[, ]+)*(?:this is |what a |having a |i am having the |having the )?
       (?:the )?best (?:day|week|news|night|weekend)(?: ever| of my life)$`),
     'happy',
@@ -178,6 +188,8 @@ export function rulePersonality(clause: ClauseInfo, ctx: RuleContext): void {
       }
     }
     if (!ch) break
+    // "a social worker", "a public speaker": the adjective names a job, not the person's temper
+    if (OCCUPATIONS.has(`${ch} ${singular(after.split(' ')[0] ?? '')}`)) break
     // "happy to help", "tired of", "good at math", "sick of": not a feeling about oneself
     if (/^(?:to|of|at|in|on)\b/.test(after) || (/^(?:with|for)\b/.test(after) && !FEELING_WORD.test(ch))) continue
     const isTrait = TRAITS.has(ch)

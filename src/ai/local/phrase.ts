@@ -28,7 +28,7 @@ const CUT_WORDS = new Set(
   too also anymore more most best either really very as every each once twice sometimes often always usually daily
   weekly nowadays today tonight now lately again instead yet already still just even only mostly mainly especially
   particularly like including except besides is are was were am be been tbh imo imho lmao ngl btw tho idk rn
-  i you he she we they it here there myself related online`
+  i you he she we they it here there myself related online nonstop non-stop`
     .split(/\s+/)
     .filter(Boolean),
 )
@@ -108,6 +108,8 @@ const FREQUENCY_TAIL = new RegExp(pattern`
   a lot|lots|a bit|a little|so much|very much|
   as well|all day|all the time|these days|right now|at the moment|in my (?:free|spare|down) time|some ?day|one day|
   someday soon|in the future|eventually|soon|next (?:year|month|week|summer|winter)|on (?:the )?weekends?|
+  (?:this|last|past) (?:week|weekend|month|year|summer|winter|spring|fall|autumn)|
+  all (?:week|weekend|night|month|summer|year)(?: long)?|
   for (?:fun|a living|work))\b.*$`)
 
 /** How much of a thing, before it: "a lot of", "a bit of". */

@@ -109,6 +109,9 @@ const CLAUSE_BREAK = new RegExp(
     '\\s+(?=born and raised (?:in|on)\\b)(?<!\\b(?:was|were|am|is|are|i|we|and|been|me|you|he|she|they)\\s+)|' +
     // "divorced, two kids": a household counted after a comma
     `,\\s*(?=(?:and )?${HOUSEHOLD_COUNT}\\b)|` +
+    // "she/her, 31, nurse": pronouns that open a bio, a clause of their own
+    ',(?<=^\\(?(?:she|he|they|xe|ze|fae)/(?:her|him|them|they|she|he|hers|his|theirs|xem|zir|faer|any)' +
+    '(?:/[a-z]+)?\\)?,)\\s*|' +
     // "hey, jefferson here, just got off work": a label that opens the message, a clause of its own
     ",(?<=^(?:[a-z'-]+,? ){0,3}[a-z'-]+ here,)\\s*|" +
     // "as a software engineer i sit all day": the role, a clause of its own as if a comma followed it
