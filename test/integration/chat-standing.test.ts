@@ -543,4 +543,33 @@ describe('standing facts and names in chat', () => {
     expect(profile.interests.food?.map((i: { value: string }) => i.value)).toEqual(['sushi'])
     expect(profile.interests.hobbies?.map((i: { value: string }) => i.value)).toEqual(['pottery'])
   })
+
+  it('reads a field studied, a school’s city, an age by decade and an aim, none of the assistant’s', async () => {
+    await post(api, 'priya', {
+      input_type: 'conversation',
+      data: chat([
+        ['I started law school in Boston. And you?', 'I just started grad school in Toronto'],
+        ['I am studying history. What about you?', "I'm studying computational biology btw"],
+        ['I am in my early 50s. You?', "i'm in my late 20s"],
+        ['I am trying to run a marathon. Goals?', "i'm trying to lose 30 pounds before my wedding"],
+      ]),
+    })
+    const profile = await api.waitReady('priya')
+    expect(profile.core_info.location).toMatchObject({ value: 'Toronto' })
+    expect(profile.core_info.occupation.value).toMatch(/^(?:graduate|computational biology) student$/)
+    expect(profile.core_info.age).toMatchObject({ value: 28, confidence: 0.5 })
+    expect(eventsOf(profile)).toContain('is trying to lose 30 pounds')
+    expect(JSON.stringify(profile)).not.toMatch(/Boston|history|marathon/)
+  })
+
+  it('takes a praised title as an interest, not a name, and no gender from a reported "he"', async () => {
+    await post(api, 'quill', { input_type: 'text', data: 'ted lasso is such a good show, roy kent is a legend' })
+    await api.waitReady('quill')
+    await post(api, 'quill', { input_type: 'text', data: "he said he's moving to london next month" })
+    const profile = await api.waitReady('quill')
+    expect(profile.core_info.name).toBeUndefined()
+    expect(profile.core_info.gender).toBeUndefined()
+    expect(profile.core_info.location).toBeUndefined()
+    expect(profile.interests.movies_tv?.map((i: { value: string }) => i.value)).toEqual(['Ted Lasso'])
+  })
 })

@@ -1437,6 +1437,64 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
     })
   })
 
+  it('reads an age by its decade, a job said as a gerund, a home moved into, an aim and an acceptance', () => {
+    expect(core("i'm in my mid 30s")?.age).toEqual({ value: 35, confidence: 0.5 })
+    const bio = core('mid 30s, engineer, living in the bay area')
+    expect(bio?.age?.value).toBe(35)
+    expect(bio?.occupation?.value).toBe('engineer')
+    expect(core('late 20s, nurse')?.age?.value).toBe(28)
+    expect(core('in my forties and just started running')?.age?.value).toBe(45)
+    // a decade of music or of a childhood is no age; a number said is surer than a decade
+    expect(core('i love 80s music')?.age).toBeUndefined()
+    expect(core('90s kid here')?.age).toBeUndefined()
+    expect(core('i am 34')?.age).toEqual({ value: 34, confidence: 0.9 })
+    expect(core('lost my job at the bank in march, been freelancing since')?.occupation?.value).toBe('freelancer')
+    expect(core("i've been tutoring kids for years")?.occupation?.value).toBe('tutor')
+    expect(core('i am coaching my son’s team')?.occupation).toBeUndefined()
+    expect(core('my bf and i just moved in together in a tiny flat in leeds')?.location?.value).toBe('Leeds')
+    expect(core('we moved in together')?.location).toBeUndefined()
+    expect(events("i'm trying to lose 30 pounds before my wedding")).toEqual(['is trying to lose 30 pounds'])
+    expect(events('i am trying to figure it out')).toEqual([])
+    expect(x('i got accepted to nursing school!!!').memories?.[0]?.importance).toBe('high')
+  })
+
+  it('reads a field studied as the student of it, and where a school is', () => {
+    expect(core("I'm studying computational biology btw")?.occupation?.value).toBe('computational biology student')
+    expect(core("i'm majoring in biology")?.occupation?.value).toBe('biology student')
+    // a language, an exam, a stay abroad or a pronoun is no field of study
+    for (const said of [
+      'i am studying spanish',
+      "i'm studying for my exams",
+      'i am studying abroad in spain',
+      'i am studying them',
+      'i am studying french next',
+    ])
+      expect(core(said)?.occupation, said).toBeUndefined()
+    expect(values(x("i'm studying for my exams"))).toEqual([])
+    const grad = core('I just started grad school in Toronto')
+    expect(grad?.occupation?.value).toBe('graduate student')
+    expect(grad?.location?.value).toBe('Toronto')
+    expect(core('i go to uni in manchester')?.location?.value).toBe('Manchester')
+    expect(core('i went to college in boston')?.location).toBeUndefined()
+    expect(core('i started college in 2010')?.occupation).toBeUndefined()
+  })
+
+  it('reads a title praised as what it is, and takes neither its name nor a reported "he" as the person', () => {
+    const show = x('ted lasso is such a good show, roy kent is a legend')
+    expect(show.core_info?.name).toBeUndefined()
+    expect(show.personality?.mood).toBeUndefined()
+    expect(show.interests?.movies_tv?.map((i) => i.value)).toEqual(['Ted Lasso'])
+    expect(x('Ted Lasso is such a good show').core_info?.name).toBeUndefined()
+    expect(x('dune is an amazing book').interests?.books?.map((i) => i.value)).toEqual(['Dune'])
+    expect(values(x('this is such a good show'))).toEqual([])
+    expect(x("he said he's moving to london next month").core_info).toBeUndefined()
+    // a bio in the third person still reads as the person's
+    const bio = x('He is a 40 year old pilot. He said he loves flying.').core_info
+    expect(bio?.gender?.value).toBe('male')
+    expect(bio?.occupation?.value).toBe('pilot')
+    expect(x('Maria is a nurse from Lisbon. She loves jazz.').core_info?.name?.value).toBe('Maria')
+  })
+
   it('reads clinicians, orientations, supporters and pets in linear time', () => {
     const started = process.cpuUsage()
     x(`my doctor says i have ${'adhd, '.repeat(10_000)}`)
@@ -1448,6 +1506,13 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
     x(`i am doing a ${'pottery '.repeat(10_000)}class`)
     x(`we went from ${'phoenix '.repeat(10_000)}to seattle`)
     x(`planning to propose ${'at christmas '.repeat(10_000)}`)
+    x(`i am in my ${'mid '.repeat(10_000)}30s`)
+    x(`we moved into a ${'tiny '.repeat(10_000)}flat in leeds`)
+    x(`i have been ${'really '.repeat(10_000)}freelancing`)
+    x(`i am studying ${'biology and '.repeat(10_000)}`)
+    x(`i go to college in ${'new '.repeat(10_000)}york`)
+    x(`${'ted '.repeat(10_000)}is such a good show`)
+    x(`ted lasso is ${'such a '.repeat(10_000)}good show`)
     const used = process.cpuUsage(started)
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })

@@ -179,7 +179,7 @@ export function fragmentClause(text: string): string | undefined {
   // "favorite band is radiohead": the person's own favourite, said without "my"
   if (/^(?:all[- ]time )?favorite (?:[a-z]+ ){1,3}(?:is|are|has to be|would be)\b/.test(text)) return `my ${text}`
   // "35, stay at home dad to two boys": an age, then who the person is
-  const aged = /^(\d{1,2}), (an? )?/.exec(text)
+  const aged = /^(\d{1,2}|(?:early|mid|late)[- ]?[2-9]0'?s), (an? )?/.exec(text)
   const afterAge = aged ? text.slice(aged[0].length) : ''
   const roleAfterAge = /^((?:[a-z'-]+ ){0,3}?[a-z'-]+)(?=,| (?:in|at|for|from|of|to)\b|$)/.exec(afterAge)?.[1]
   if (aged && (ROLE_AFTER_AGE.test(afterAge) || (roleAfterAge && isJobTitle(roleAfterAge))))

@@ -212,9 +212,30 @@ function ruleBirth(text: string, ctx: RuleContext): void {
   }
 }
 
+/**
+ * "i am in my mid 30s", "mid 30s, engineer", "in my twenties": an age said by its decade; 1 where in it, 2 the decade
+ * in digits, 3 in words. Not a decade of music or of a life told ("80s music", "90s kid").
+ */
+const DECADE = new RegExp(pattern`(?:\bi am (?:in )?(?:my )?|^(?:in my )?)(?:(early|mid|late)[- ]?)?
+  (?:([2-9]0)'?s|(twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties))
+  (?=$|,| (?:and|so|but|now|lol|haha|here|btw|myself|with)\b)`)
+const DECADE_WORDS = ['twenties', 'thirties', 'forties', 'fifties', 'sixties', 'seventies', 'eighties', 'nineties']
+/** Where in its decade an age said as "early", "mid" or "late" is taken to be; the middle when none is said. */
+const IN_DECADE: Record<string, number> = { early: 2, mid: 5, late: 8 }
+/** A decade is an estimate: weaker than any age said as a number. */
+const DECADE_CONFIDENCE = 0.5
+
+function ruleDecade(text: string, ctx: RuleContext): void {
+  const match = DECADE.exec(text)
+  if (!match) return
+  const decade = match[2] ? Number(match[2]) : (DECADE_WORDS.indexOf(match[3]!) + 2) * 10
+  ctx.acc.setCore('age', decade + IN_DECADE[match[1] ?? 'mid']!, DECADE_CONFIDENCE, 'age.decade', match)
+}
+
 export function ruleAge(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged || clause.desire) return
   ruleBirth(clause.text, ctx)
+  ruleDecade(clause.text, ctx)
   for (const [rule, re, conf, bare] of AGE_RULES) {
     const match = re.exec(clause.text)
     if (!match) continue
@@ -368,6 +389,26 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
     0.85,
     'strict',
   ],
+  // "we just moved in together in leeds", "moved into a tiny flat in leeds": the home's place, known by name only
+  [
+    'location.moved-into-in',
+    new RegExp(
+      `\\b(?:i|we) ${ADV}(?:moved|have moved) (?:in together |into (?:a|an|our|my|the) (?:[a-z'-]+ ){0,3}?` +
+        '(?:flat|apartment|house|home|place|condo|studio|townhouse|dorm) )(?:in|near) (.+)$',
+    ),
+    0.8,
+    'known',
+  ],
+  // "i just started grad school in toronto", "i go to college in boston": where the person studies, a known place
+  [
+    'location.school-in',
+    new RegExp(
+      `\\bi ${ADV}(?:go to|attend|am at|am in|(?<=(?:just|recently) )started|am starting) ` +
+        '(?:grad school|graduate school|college|university|uni|med school|law school|nursing school) (?:in|near) (.+)$',
+    ),
+    0.6,
+    'known',
+  ],
   // "went from phoenix to seattle last year": where they went, a place known by name only
   ['location.went-from-to', rx`\\b(?:i|we) ${ADV}(?:went|came) from (?:[a-z.'-]+ ){1,3}?to (.+)$`, 0.7, 'known'],
   // "we left seattle for portland": where they went
@@ -508,6 +549,7 @@ const NEEDS: Partial<Record<RuleId, string>> = {
   'location.job-at-place-in': ' in ',
   'location.work-at-in': 'work',
   'location.went-from-to': ' from ',
+  'location.school-in': ' in ',
   'location.business-in': ' in ',
   'location.been-in-for': 'been ',
   'location.working-from': 'from ',

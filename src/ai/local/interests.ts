@@ -413,6 +413,32 @@ const TAKES_CLASS = new RegExp(pattern`\bi ${ADV}(?:take|am taking|have been tak
 const SCHOOL_SUBJECT = new RegExp(pattern`^(?:my|your|his|her|their|our|this|that|math|maths|english|history|science|
   biology|chemistry|physics|calculus|algebra|statistics|stats|econ|economics|online|night|evening|summer|college|
   university|required|intro|first|second|last|new|few|couple|lot)\b`)
+/** "ted lasso is such a good show": a title (1) praised as what it is (2). */
+const TITLE_PRAISED = new RegExp(pattern`^([a-z0-9][a-z0-9'&:-]*(?: [a-z0-9'&:-]+){0,5}?) (?:is|was|has been)
+  (?: (?:such|so|really|truly|honestly|definitely|the|a|an|my|one|of|all-time|time|tv))*
+  (?: (?:best|greatest|good|great|amazing|awesome|fantastic|favorite|favourite|fave|underrated|brilliant|incredible|
+  perfect|classic|fun|funny))+ (show|series|sitcom|movie|film|book|novel|game|song|album|band|podcast|anime|manga)s?
+  (?=$|,| ever\b| of all time\b| lol\b| honestly\b| and\b)`)
+/** The interest a kind of title goes to. */
+const TITLE_KIND: Record<string, string> = {
+  show: 'movies_tv',
+  series: 'movies_tv',
+  sitcom: 'movies_tv',
+  movie: 'movies_tv',
+  film: 'movies_tv',
+  anime: 'movies_tv',
+  book: 'books',
+  novel: 'books',
+  manga: 'books',
+  game: 'hobbies',
+  song: 'music',
+  album: 'music',
+  band: 'music',
+  podcast: 'other',
+}
+/** Subjects that are no title: "this is such a good show", "my dad is the best band dad". */
+const NOT_A_TITLE_SUBJECT = /^(?:it|this|that|these|those|he|she|they|you|we|i|there|my|his|her|their|our|your)\b/
+
 /** "more of a sushi guy", "a beach person": a taste (1) said as the kind of person one is. */
 const KIND_OF_PERSON = new RegExp(pattern`^(?:more of |kind of |kinda |definitely |totally |such |very much |
   always been |always )?(?:a|an) ([a-z][a-z'-]*(?: [a-z][a-z'-]*)?) (?:guy|girl|gal|dude|person|kind of (?:guy|
@@ -487,7 +513,7 @@ export function titleAt(object: string, ctx: RuleContext): string | undefined {
 }
 
 /** "i am learning spanish", "been teaching myself guitar": what (1). */
-const LEARNING = new RegExp(pattern`\bi ${ADV}(?:am learning|have been learning|am studying|learn|
+const LEARNING = new RegExp(pattern`\bi ${ADV}(?:am learning|have been learning|learn|
   (?:am|have been) teaching myself|taught myself|teach myself) (.+)$`)
 
 /** "i play", "i have been replaying", "been playing" (a fragment): the game or the sport played (1). */
@@ -628,6 +654,13 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     const hit = lookup(match[1])
     if (hit && hit.term === match[1] && (hit.category === 'sports' || hit.category === 'hobbies'))
       ctx.acc.addInterest(hit.category, match[1], 0.7, 'interest.out-doing', match)
+  }
+  match = TITLE_PRAISED.exec(text)
+  if (match && !NOT_A_TITLE_SUBJECT.test(match[1]!)) {
+    const title = ctx.cases.restore(match[1]!)
+    // a sentence opens in capitals whatever the word: a title written in lower case reads as one
+    const written = /^[a-z]/.test(title) ? titleCase(title) : title
+    ctx.acc.addInterest(TITLE_KIND[match[2]!]!, written, 0.7, 'interest.title-praised', match)
   }
   // "nothing beats a bowl of pho": a thing the lexicon knows, in any category but "other"
   match = NOTHING_BEATS.exec(text)

@@ -36,6 +36,11 @@ export function peopleOfLanguage(word: string): string | undefined {
   return languageTable().names.get(word)
 }
 
+/** Whether a word or two name a language ("spanish", "sign language"), in any case. */
+export function isLanguage(words: string): boolean {
+  return languageTable().names.has(words.toLowerCase())
+}
+
 /** How well: said before the first language and kept in the memory ("speaks a little Japanese"). */
 const LEVEL = pattern`fluent|a little|a bit of|some|basic|broken|conversational|decent|good|perfect|native`
 

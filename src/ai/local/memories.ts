@@ -19,7 +19,8 @@ import { MONTHS, WEEKDAYS } from './text.js'
 
 const LIFE = new RegExp(pattern`
   \b(?:born|married|marry|wedding|engaged|propose|proposed|proposal|divorced?|graduated?|graduation|moved|relocated|
-  immigrated|emigrated|hired|promoted|promotion|fired|laid off|retired|died|passed away|funeral|pregnant|
+  immigrated|emigrated|hired|accepted (?:to|into|at)|promoted|promotion|fired|laid off|retired|died|passed away|
+  funeral|pregnant|
   had (?:a|my|our) (?:first )?
   (?:baby|child|son|daughter|kid)|gave birth|adopted|diagnosed|cancer|surgery|accident|broke up|
   bought (?:a|our|my|my first|our first) (?:house|home|apartment|condo)|tore my|broke my|sprained|fractured|

@@ -8,6 +8,7 @@ import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
 import { gerund, NUMBER_RE, singular, titleCase } from './text.js'
 import { lookup, lookupExact } from './classify.js'
+import { isLanguage } from './languages.js'
 import { dict, pattern, rx } from './regex.js'
 
 type Finding = { kind: 'job'; value: string; conf: number } | { kind: 'hobby'; category: string; value: string }
@@ -219,6 +220,17 @@ const WARD_SHIFTS = new RegExp(pattern`(?:^(?:back |again )?(?:on )?|\bi (?:work
   four|five|the) )?(?:(?:night|day|long|
   late|early|\d+[- ]hour) )?shifts? (?:on|in) (?:the )?(?:[a-z]+ )?(?:ward|icu|nicu|picu|er|emergency room|
   labor and delivery)\b`)
+/** "i bartend", "been freelancing since": a job said as its verb (1), or its gerund after "am" or "have been" (2). */
+const NOUN_VERB = new RegExp(pattern`\bi ${ADV}(?:(bartend|waitress|nanny|tutor|babysit|freelance|nurse|coach)|
+  (?:am|have been) (?:${ADV})?(bartending|waitressing|nannying|tutoring|babysitting|freelancing))\b`)
+const GERUND_OF_JOB_VERB: Record<string, string> = {
+  bartending: 'bartend',
+  waitressing: 'waitress',
+  nannying: 'nanny',
+  tutoring: 'tutor',
+  babysitting: 'babysit',
+  freelancing: 'freelance',
+}
 /** "i work at the bank as a teller": the job (1). */
 const WORK_AS = new RegExp(
   `\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed|started working|` +
@@ -248,10 +260,19 @@ const I_AM_A = new RegExp(
 )
 /** "i go to law school": the school (1). */
 const IN_SCHOOL = new RegExp(
-  `\\bi ${ADV}(?:am in|attend|go to|am attending|am enrolled in|am at) (?:the )?` +
+  `\\bi ${ADV}(?:am in|attend|go to|am attending|am enrolled in|am at|(?<=(?:just|recently) )started|am starting) ` +
+    '(?:the )?' +
     '(college|university|uni|high school|grad school|graduate school|med school|medical school|law school|' +
     'nursing school|community college)\\b',
 )
+/**
+ * "i am studying computational biology", "i'm majoring in history": the field studied (1), which makes the person a
+ * student of it; not a language (languages.ts), an exam, a place or a time ("studying for my exams", "abroad").
+ */
+const STUDYING = new RegExp(pattern`^i ${ADV}(?:am studying|study|am majoring in|major in|am doing a degree in)
+  \s(?!(?:for|to|at|with|in|on|hard|all|my|the|a|an|it|them|that|this|these|those|abroad|online|now|right|again|late|
+  every|so|too|a lot|together|while|many|several|some|more|other|different|languages?)\b)
+  ([a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)(?= and\b| at\b| in\b| btw\b| now\b|,|$)`)
 /** "i am doing my masters in data science", "i am finishing my phd": the degree (1). */
 const DOING_DEGREE = new RegExp(
   `\\bi (?:am )?${ADV}(?:doing|finishing|pursuing|getting|working on|studying for|working towards|in|` +
@@ -469,6 +490,13 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', studentAt(match[1]), 0.75, 'occupation.school', match)
     return
   }
+  match = clause.negated ? null : STUDYING.exec(text)
+  // "studying french next": a language, whatever follows it; a school said before it names the student already
+  const field = match ? match[1]!.split(' ') : []
+  if (match && !ctx.acc.hasCore('occupation') && !field.some((word) => isLanguage(word) || word === 'next')) {
+    ctx.acc.setCore('occupation', `${ctx.cases.restore(match[1]!)} student`, 0.7, 'occupation.studying', match)
+    return
+  }
   // "i coach swimming at the pool": a coach, and someone who cares about swimming
   match = rx`\\bi ${ADV}(?:coach|am coaching|instruct|train people in) ([a-z]+(?: [a-z]+)?)\\b`.exec(text)
   if (match && !/^(?:my|our|his|her|their|the|a|an|kids|children|people|at|in|for)\b/.test(match[1])) {
@@ -526,9 +554,10 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
       return
     }
   }
-  match = rx`\\bi ${ADV}(bartend|waitress|nanny|tutor|babysit|freelance|nurse|coach)\\b`.exec(text)
-  if (match && !/\bcoach (?:my|our)\b/.test(text)) {
-    ctx.acc.setCore('occupation', VERB_TO_JOB[match[1]], 0.7, 'occupation.noun-verb', match)
+  match = NOUN_VERB.exec(text)
+  if (match && !/\bcoach(?:ing)? (?:my|our)\b/.test(text)) {
+    const verb = match[1] ?? GERUND_OF_JOB_VERB[match[2]!]!
+    ctx.acc.setCore('occupation', VERB_TO_JOB[verb], 0.7, 'occupation.noun-verb', match)
     return
   }
   match = IN_FIELD.exec(text)

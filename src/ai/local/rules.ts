@@ -21,6 +21,7 @@ const RULES = {
   'age.my-age-is': '"my age is 34", "I am aged 34"',
   'age.i-comma-n': '"i, 34, ...", "Maria (34), ..." at the start of a clause',
   'age.almost': '"I am almost / about 40" (weak)',
+  'age.decade': '"I am in my mid 30s" -> 35, "late twenties" -> 28: an age by its decade (0.5)',
   'age.turn': '"I am turning 40", "I turn 40 tomorrow": a year less until that birthday (weak)',
   'age.adjective-years-old': '"I am a male 45 year old"',
   'age.my-n-year-old-body': '"my 56 year old knees"',
@@ -57,6 +58,8 @@ const RULES = {
   'location.we-live-in': '"we live in X", "my family and I live in X": a place the lexicon knows (0.75)',
   'location.never-been-outside': '"I have never been outside of X"',
   'location.moved-to': '"I moved to X", "I moved from Y to X", "I just relocated to X"',
+  'location.moved-into-in': '"we moved in together in Leeds", "moved into a flat in Leeds": a known place (0.8)',
+  'location.school-in': '"I just started grad school in Toronto": where the person studies, a known place (0.6)',
   'location.went-from-to': '"went from Phoenix to Seattle last year" -> Seattle, a place known by name (0.7)',
   'location.left-for': '"we left Seattle for Portland" -> Portland',
   'location.am-from': '"I am from X"',
@@ -90,6 +93,7 @@ const RULES = {
   'location.working-from': '"working from Lisbon these days", "I work remotely from Lisbon": a known place only (weak)',
   'location.back-home-in': '"back home in Manila", "I miss my family back home in Manila" (weak)',
   // core_info.occupation (and interests for pastime nouns: "I am an avid reader")
+  'occupation.studying': '"I am studying computational biology", "majoring in history" -> X student (0.7)',
   'occupation.studying-to-be': '"I am studying to become a nurse" -> student (aspiring nurse)',
   'occupation.want-to-be':
     '"I want to be a lawyer", "I am going to be a nurse", "my dream is to become X" -> aspiring X (weak)',
@@ -134,6 +138,7 @@ const RULES = {
   'interest.pet-have-pet-x': '"I have a pet X"',
   'interest.pet-my': '"my (old) dog" (weak)',
   'interest.pet-mention': '"can you watch my cats?", "i can not leave my cats alone": a pet named in passing (0.6)',
+  'interest.title-praised': '"Ted Lasso is such a good show": the title, in the interest its kind names (0.7)',
   'interest.kind-of-person': '"I\'m more of a sushi guy", "a beach person": a taste a lexicon knows',
   'interest.play': '"I play X": instruments -> music, games and sports',
   'interest.listen-to': '"I listen to X" -> music',

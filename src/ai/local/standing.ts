@@ -470,7 +470,8 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
     const phrase = NOT_HABIT.test(help[2]!) ? undefined : factPhrase(help[2]!)
     if (phrase) return add(ctx, `is ${help[1]} ${phrase}`, 'memory.ongoing', help)
   }
-  if (clause.desire || MY_GOAL.test(text)) return ruleGoal(text, ctx, before)
+  // "i am trying to lose weight": an aim, read as a goal though not as a wish
+  if (clause.desire || MY_GOAL.test(text) || /^i am trying to\b/.test(text)) return ruleGoal(text, ctx, before)
   if (clause.negated) return ruleNegatedFact(text, ctx, before)
   const ongoing = ONGOING.exec(text)
   const planned = ongoing && !TRIP_PLANNED.test(`${ongoing[2]} ${ongoing[3]}`)

@@ -41,10 +41,20 @@ const HER_AS_OBJECT = new RegExp(pattern`
   ^(?:$|[,.!?;]|and\b|or\b|but\b|to\b|for\b|with\b|about\b|at\b|in\b|on\b|from\b|so\b|because\b|too\b|a lot\b|very\b|
   again\b|back\b|up\b|out\b|off\b|when\b|that\b|if\b|the\b|a\b|an\b|how\b|what\b|why\b|as\b|like\b)`)
 
+/** "Ted Lasso is such a good show": a title said of what it is, never a person's name. */
+const TITLE_AFTER_NAME = new RegExp(pattern`^\s+(?:is|was|has been)\s+(?:(?:such|so|really|truly|honestly|definitely|
+  the|a|an|my|one|of|best|greatest|good|great|amazing|awesome|fantastic|favorite|favourite|fave|underrated|overrated|
+  classic|new|old|tv|fun|funny|brilliant|incredible|perfect|top|all-time|time)\s+){0,6}(?:show|series|sitcom|movie|
+  film|book|novel|game|song|album|band|podcast|anime|manga|comic|franchise|musical|play|documentary)s?\b`)
+/** "He said he is moving", "she told me": a text that reports someone's words is no bio of them. */
+const REPORTING_OPENER = /^\s*(?:she|he) (?:said|says|told|tells|texted|asked|asks|thinks|thought|keeps saying)\b/
+
 /** Finds the person's name at the start of the text ("Maria Lopez is ...", "maria, 34, ..."). */
 function leadingName(normalized: string, original: string, knownName?: string): string | undefined {
   const match = /^\s*([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,2})/.exec(original)
-  if (match && VERB_AFTER_NAME.test(original.slice(match.index + match[0].length).toLowerCase())) {
+  const after = match ? original.slice(match.index + match[0].length).toLowerCase() : ''
+  if (match && TITLE_AFTER_NAME.test(after)) return undefined
+  if (match && VERB_AFTER_NAME.test(after)) {
     const cand = match[1].toLowerCase()
     // "Dad is a pilot": a relative the person writes about, not a name
     if (KIN_AS_NAME.test(cand)) return undefined
@@ -73,7 +83,8 @@ function leadingName(normalized: string, original: string, knownName?: string): 
     ?.toLowerCase()
     .replace(/[^a-z' -]/g, '')
     .trim()
-  if (person && first.startsWith(person) && VERB_AFTER_NAME.test(first.slice(person.length))) return person
+  const rest = person ? first.slice(person.length) : ''
+  if (person && first.startsWith(person) && VERB_AFTER_NAME.test(rest) && !TITLE_AFTER_NAME.test(rest)) return person
   return undefined
 }
 
@@ -91,7 +102,10 @@ export function toFirstPerson(normalized: string, original: string, knownName?: 
   const he = (ownText.match(/\b(?:he|him|his|himself)\b/g) ?? []).length
   // a bio opens with its pronoun ("She lives in Lisbon."); one after a fragment points back at what the fragment
   // named ("watched Oppenheimer last night, he was a physicist")
-  const pronounOpens = segments[0]?.about === 'person' && /^\s*(?:she|he)\s/.test(segments[0].text)
+  const pronounOpens =
+    segments[0]?.about === 'person' &&
+    /^\s*(?:she|he)\s/.test(segments[0].text) &&
+    !REPORTING_OPENER.test(segments[0].text)
   if (!name && !pronounOpens) return undefined
   const pronoun = she >= he ? 'she' : 'he'
   let text = segments.map((segment) => rewriteSegment(segment, pronoun)).join('')
