@@ -1318,6 +1318,8 @@ describe('a job and a home as forums write them', () => {
 
 describe('health, identity, losses and teams as people tell an assistant', () => {
   const core = (data: string) => x(data).core_info
+  const interests = (data: string) =>
+    Object.entries(x(data).interests ?? {}).flatMap(([category, said]) => said.map((v) => `${category}: ${v.value}`))
 
   it('reads a condition a clinician found, and a diagnosis said without "i was"', () => {
     expect(events('my doctor says i have high blood pressure')).toEqual(['has high blood pressure'])
@@ -1356,8 +1358,6 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
   })
 
   it('reads a team supported in lower case, a game played for a while, a field of work and a night job', () => {
-    const interests = (data: string) =>
-      Object.entries(x(data).interests ?? {}).flatMap(([category, said]) => said.map((v) => `${category}: ${v.value}`))
     expect(interests('huge arsenal supporter since i was a kid')).toEqual(['sports: Arsenal'])
     expect(interests('diehard Yankees fan lol')).toEqual(['sports: Yankees'])
     expect(interests('been playing elden ring nonstop this week lol')).toEqual(['hobbies: elden ring'])
@@ -1386,8 +1386,6 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
     expect(bio.core_info?.age?.value).toBe(31)
     expect(bio.core_info?.occupation?.value).toBe('nurse')
     expect(bio.memories?.map((m) => m.event)).toEqual(['uses she/her pronouns'])
-    const interests = (data: string) =>
-      Object.entries(x(data).interests ?? {}).flatMap(([category, said]) => said.map((v) => `${category}: ${v.value}`))
     expect(interests("my buddy lives in austin and loves bbq, i'm more of a sushi guy")).toEqual(['food: sushi'])
     expect(interests('i am more of a beach person')).toEqual(['travel: beach'])
     // a kind of person no lexicon knows says how, not what
