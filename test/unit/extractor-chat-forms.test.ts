@@ -1493,6 +1493,19 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
     expect(x('Maria is a nurse from Lisbon. She loves jazz.').core_info?.name?.value).toBe('Maria')
   })
 
+  it('reads a name said with "it\'s", a job got, honesty asked for, and no fragment of a reason or an "ugh"', () => {
+    const update = x('hey its Maya again, quick update: i got the job!!! starting at the hospital monday')
+    expect(update.core_info?.name?.value).toBe('Maya')
+    expect(update.memories?.map((m) => [m.event, m.importance])).toContainEqual(['got the job', 'high'])
+    expect(core("hi, it's sarah")?.name?.value).toBe('Sarah')
+    // a name only as the message opens, written as one when no list knows it; no weather, day or mood
+    for (const said of ["who is your favorite? it's sarah", 'it is cold here', "it's chaos here", "It's Tuesday again"])
+      expect(core(said)?.name, said).toBeUndefined()
+    expect(x('please be brutally honest with me').preferences?.conversation_style?.value).toBe('direct')
+    expect(events("i'm learning korean because of kdramas")).toEqual(['is learning Korean'])
+    expect(events('i just turned 40 last week ugh')).toEqual(['turned 40'])
+  })
+
   it('reads clinicians, orientations, supporters and pets in linear time', () => {
     const started = process.cpuUsage()
     x(`my doctor says i have ${'adhd, '.repeat(10_000)}`)
@@ -1511,6 +1524,8 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
     x(`i go to college in ${'new '.repeat(10_000)}york`)
     x(`${'ted '.repeat(10_000)}is such a good show`)
     x(`ted lasso is ${'such a '.repeat(10_000)}good show`)
+    x(`hey ${'its '.repeat(10_000)}Maya again`)
+    x(`turned 40 ${'ugh '.repeat(10_000)}`)
     const used = process.cpuUsage(started)
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })

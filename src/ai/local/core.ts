@@ -37,6 +37,10 @@ function cleanName(raw: string): string | undefined {
 const looksLikeWord = (w: string) =>
   TRAITS.has(w) || w in MOODS || OCCUPATIONS.has(w) || CATEGORY_OF.has(w) || GENERIC_PLACES.has(w)
 
+/** What compromise tags a word as when it is no name: "it's cold here", "it's me again", "it's raining again". */
+const NOT_A_NAME_TAGS =
+  '(#Adjective|#Verb|#Adverb|#Pronoun|#Determiner|#Date|#Value|#Place|#Preposition|#Conjunction|#Organization)'
+
 /** "call me sam", "i go by sam": the name (1). */
 const CALL_ME = new RegExp(pattern`
   \b(?:(?:you can |please |just )?call me|i am called|i go by|people call me|everyone calls me|friends call me)\s+
@@ -52,7 +56,8 @@ const THIS_IS_NAME = new RegExp(pattern`
   ^${GREETING}?[, ]*(?:this is|i am)\s+([a-z][a-z'-]*(?:\s+[a-z][a-z'-]*)?)\s*(?:$|,|\band\b|\bfrom\b|\bhere\b|
   \bby the way\b|\bbtw\b|\b(?:who|what|how|where|and) (?:are|about|is|do)\b|\bi\b|\bnice to\b)`)
 /** "alan here", "hey girl, chelsea here": a first name compromise knows (1), at the start of a message. */
-const NAME_HERE = new RegExp(pattern`^${GREETING}?[, ]*([a-z][a-z'-]*) here\b`)
+const NAME_HERE = new RegExp(pattern`^${GREETING}?[, ]*(?:([a-z][a-z'-]*) here\b|
+  it(?: i)?s ([a-z][a-z'-]*)(?: here| again)\b|it(?: i)?s ([a-z][a-z'-]*)$)`)
 /** A clause that gives the name even when it ends in a question: "my name is larry what is yours?". */
 export const GIVES_NAME = new RegExp(pattern`^${GREETING}?[, ]*(?:my name is|this is|i am)\b`)
 
@@ -78,8 +83,17 @@ export function ruleName(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   match = NAME_HERE.exec(text)
-  if (match && !NOT_NAMES.has(match[1]!) && nlpHas(match[1]!, '#FirstName') && !nlpHas(match[1]!, '#Place')) {
-    ctx.acc.setCore('name', ctx.cases.restore(match[1]!, true), 0.7, 'name.here', match)
+  // "hey it's maya again": the same, said with "it is"
+  // "it's sarah" alone only as the message's opening words ("my favorite? it's sarah" names someone else)
+  const here = match && (match[1] ?? match[2] ?? (clause.sentence === 0 ? match[3] : undefined))
+  if (here && !NOT_NAMES.has(here) && nlpHas(here, '#FirstName') && !nlpHas(here, '#Place')) {
+    ctx.acc.setCore('name', ctx.cases.restore(here, true), 0.7, 'name.here', match!)
+    return
+  }
+  // "hey it's Maya again": a name no list knows, written with its capital, in words only a name fits
+  const unknown = match?.[2]
+  if (unknown && ctx.cases.isCapitalised(unknown) && !looksLikeWord(unknown) && !nlpHas(unknown, NOT_A_NAME_TAGS)) {
+    ctx.acc.setCore('name', ctx.cases.restore(unknown, true), 0.6, 'name.here', match!)
     return
   }
   match = THIS_IS_NAME.exec(text)

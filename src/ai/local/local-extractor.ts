@@ -180,9 +180,12 @@ const WISH_AFTER = new RegExp(
 /** Where an aim goes on from a noun phrase: "a nurse trying to get into running". */
 const AIM_AFTER = /\s(?=(?:trying|hoping|looking|wanting|planning|aiming|learning) to\b)/
 
-/** A clause that asks the reader something: "what are good chore charts", "any tips". */
-const QUESTION_OPENING =
-  /^(?:what|how|why|when|where|who|which|whose|any|anyone|can|could|should|would|will|do|does|did|is|are)\b/
+/**
+ * A clause that asks the reader something ("what are good chore charts", "any tips"), or goes on from a preposition
+ * ("... because of kdramas"): no more of what the person is.
+ */
+const QUESTION_OPENING = new RegExp(pattern`^(?:what|how|why|when|where|who|which|whose|any|anyone|can|could|should|
+  would|will|do|does|did|is|are|of|for|from|about|by)\b`)
 
 /** A name the other speakers address the person by: below every rule that reads the person's own words. */
 const ADDRESSED_CONFIDENCE = 0.5

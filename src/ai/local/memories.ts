@@ -24,7 +24,7 @@ const LIFE = new RegExp(pattern`
   had (?:a|my|our) (?:first )?
   (?:baby|child|son|daughter|kid)|gave birth|adopted|diagnosed|cancer|surgery|accident|broke up|
   bought (?:a|our|my|my first|our first) (?:house|home|apartment|condo)|tore my|broke my|sprained|fractured|
-  dislocated|injured|concussion|(?:job )?interview|new job|got (?:a|my) (?:new )?job|first job|
+  dislocated|injured|concussion|(?:job )?interview|new job|got (?:a|my|the) (?:new )?job|first job|
   started (?:a new job|working|my own|college|university|school|a business|a company)|enlisted|
   joined the (?:army|navy|military|air force|marines)|served in|deployed|phd|degree|
   lost my (?:job|mother|father|mom|dad|wife|husband|son|daughter|brother|sister|parents?|grandmother|grandfather)|
@@ -294,7 +294,7 @@ const FEELING_AFTER = new RegExp(pattern`,\s*(?:(?:kind of|kinda|sort of|super|t
   still|really|feeling|feel) |(?!(?:and|then|which|who|where|when|but)\b)(?:[a-z']+ ){1,2}(?:is|are|was|were|
   have been|has been)\s).*$`)
 /** Words a chat message trails off with, which end no phrase: "went to Disneyland a", "graduated, and". */
-const TRAILING = /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|lol|haha))+$/
+const TRAILING = /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|lol|haha|lmao|ugh|omg|yay|tbh|btw|smh))+$/
 /** A phrase cut off in the middle: it ends on a word that needs another after it ("used to go to", "used to be"). */
 const OPEN_END = new RegExp(
   pattern`\b(?:to|of|in|on|at|for|with|from|by|about|into|onto|than|my|your|their|our|

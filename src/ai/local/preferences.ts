@@ -31,7 +31,8 @@ const STYLES: [RuleId, RegExp, string, number, boolean][] = [
   [
     'style.direct',
     new RegExp(pattern`
-      \b(?:be (?:direct|blunt|straightforward|frank)|no fluff|without (?:the )?fluff|(?:do not|never) sugarcoat|
+      \b(?:be (?:(?:brutally|totally|completely|really|very) )?(?:direct|blunt|straightforward|frank|honest with me)|
+      no fluff|without (?:the )?fluff|(?:do not|never) sugarcoat|
       straight talk|(?:get|straight) to the point|to the point|direct (?:answers|responses))\b`),
     'direct',
     0.85,

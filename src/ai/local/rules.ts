@@ -8,7 +8,7 @@ const RULES = {
   // core_info.name
   'name.my-name-is': '"my name is X", "my full name is X", "name\'s X"',
   'name.call-me': '"call me X", "I go by X", "everyone calls me X" (first name only)',
-  'name.here': '"alan here", "hey girl, chelsea here": a first name compromise knows, opening a message',
+  'name.here': '"alan here", "hey, it\'s maya again": a first name compromise knows, opening a message',
   'name.i-am': '"hi, I am X", "this is X": a word that reads as a person\'s name',
   'name.third-person': 'the name opening a text about one person ("Maria is a nurse ...")',
   'name.addressed': 'the name the other speakers of a conversation greet the person by ("Hey Caroline!") (weak)',
