@@ -55,7 +55,10 @@ const GREETING = pattern`(?:(?:hi|hello|hey|greetings|good|well|oh|yes|yeah|ok|o
 const THIS_IS_NAME = new RegExp(pattern`
   ^${GREETING}?[, ]*(?:this is|i am)\s+([a-z][a-z'-]*(?:\s+[a-z][a-z'-]*)?)\s*(?:$|,|\band\b|\bfrom\b|\bhere\b|
   \bby the way\b|\bbtw\b|\b(?:who|what|how|where|and) (?:are|about|is|do)\b|\bi\b|\bnice to\b)`)
-/** "alan here", "hey girl, chelsea here": a first name compromise knows (1), at the start of a message. */
+/**
+ * "alan here", "hey girl, chelsea here" (1), "hey it's maya again" (2): a name at the start of a message; "it's
+ * sarah" said alone (3).
+ */
 const NAME_HERE = new RegExp(pattern`^${GREETING}?[, ]*(?:([a-z][a-z'-]*) here\b|
   it(?: i)?s ([a-z][a-z'-]*)(?: here| again)\b|it(?: i)?s ([a-z][a-z'-]*)$)`)
 /** A clause that gives the name even when it ends in a question: "my name is larry what is yours?". */
@@ -83,8 +86,7 @@ export function ruleName(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   match = NAME_HERE.exec(text)
-  // "hey it's maya again": the same, said with "it is"
-  // "it's sarah" alone only as the message's opening words ("my favorite? it's sarah" names someone else)
+  // a first name compromise knows; "it's sarah" alone only as the message's first words ("my favorite? it's sarah")
   const here = match && (match[1] ?? match[2] ?? (clause.sentence === 0 ? match[3] : undefined))
   if (here && !NOT_NAMES.has(here) && nlpHas(here, '#FirstName') && !nlpHas(here, '#Place')) {
     ctx.acc.setCore('name', ctx.cases.restore(here, true), 0.7, 'name.here', match!)

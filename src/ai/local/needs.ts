@@ -1,10 +1,11 @@
 // What an assistant must respect about the person, said in their own words: diet ("I'm pescatarian"), allergies
-// ("allergic to tree nuts"), health conditions ("type 1 diabetic"), gender identity ("non-binary") and pronouns
-// ("she/they"). The profile has no field of its own for these (docs/guides/the-profile.md, "Diet, health and
-// identity"): a diet is an interest of the category `food`, beside the foods the person likes, since it changes and
-// can be negated like one; allergies, conditions and pronouns are undated high-importance memories, which the
-// context ranks first among memories.
-// Only the person's own clauses count: "my son is allergic to eggs" and "my boss is vegan" say nothing about them.
+// ("allergic to tree nuts"), health conditions ("type 1 diabetic"), gender identity ("non-binary"), pronouns
+// ("she/they") and orientation ("i'm bi"). The profile has no field of its own for these (docs/guides/the-profile.md,
+// "Diet, health and identity"): a diet is an interest of the category `food`, beside the foods the person likes, since
+// it changes and can be negated like one; allergies, conditions and pronouns are undated high-importance memories,
+// which the context ranks first among memories, and an orientation one of medium importance.
+// Only the person's own clauses count: "my son is allergic to eggs" and "my boss is vegan" say nothing about them,
+// except a condition a clinician found ("my doctor says i have asthma").
 import type { ClauseInfo, RuleContext } from './rules-common.js'
 import { ADV } from './rules-common.js'
 import type { RuleId } from './rules.js'
