@@ -572,4 +572,27 @@ describe('standing facts and names in chat', () => {
     expect(profile.core_info.location).toBeUndefined()
     expect(profile.interests.movies_tv?.map((i: { value: string }) => i.value)).toEqual(['Ted Lasso'])
   })
+
+  it('reads a league, children counted, a move out and a bad knee, none of the assistant’s', async () => {
+    await post(api, 'bram', {
+      input_type: 'conversation',
+      occurred_at: '2024-06-15T12:00:00Z',
+      data: chat([
+        ['I play in a chess club. Sports?', 'i play in a rec volleyball league on thursdays'],
+        ['I have three girls. Do you have kids?', 'yep two boys, 5 and 8'],
+        ['I am moving out of my flat next week. News?', "i'm moving out of my parents house next month finally"],
+        ['I have a bad shoulder. Any injuries?', 'bad left knee from a skiing accident'],
+      ]),
+    })
+    const profile = await api.waitReady('bram')
+    expect(profile.interests.sports?.map((i: { value: string }) => i.value)).toEqual(['volleyball'])
+    expect(profile.memories.map((m: Memory) => [m.event, m.date ?? null])).toEqual(
+      expect.arrayContaining([
+        ['has two boys', null],
+        ['is moving out of their parents house', '2024-07-01'],
+        ['has a bad left knee', null],
+      ]),
+    )
+    expect(JSON.stringify(profile)).not.toMatch(/chess|three girls|flat|shoulder/)
+  })
 })

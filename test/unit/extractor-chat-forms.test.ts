@@ -1330,6 +1330,10 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
     expect(events('my doctor says i do not have diabetes')).toEqual([])
     expect(events('my doctor says my son has asthma')).toEqual(['has a son'])
     expect(events('my friend says i have adhd')).toEqual([])
+    // a joint that troubles the person, with its article
+    expect(events('bad left knee from a skiing accident in 2019')).toEqual(['has a bad left knee'])
+    expect(events('i have bad knees')).toEqual(['has bad knees'])
+    expect(events('my dad has a bad hip')).toEqual(['their dad has a bad hip'])
   })
 
   it('reads an orientation said as what the person is, and nothing from other uses of the words', () => {
@@ -1506,6 +1510,19 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
     expect(events('i just turned 40 last week ugh')).toEqual(['turned 40'])
   })
 
+  it('reads the sport of a league or a team joined, children counted with their ages, and a move out', () => {
+    expect(interests('i play in a rec volleyball league on thursdays')).toEqual(['sports: volleyball'])
+    expect(interests("i'm on a bowling team")).toEqual(['sports: bowling'])
+    expect(interests("i'm on the company team")).toEqual([])
+    expect(events('yep two boys, 5 and 8. the older one is obsessed with pokemon')).toEqual(['has two boys'])
+    expect(events('two kids, ages 4 and 7')).toEqual(['has two kids'])
+    expect(x("i'm moving out of my parents house next month finally").memories?.[0]).toMatchObject({
+      event: 'is moving out of their parents house',
+      date: '2024-07-01',
+      importance: 'high',
+    })
+  })
+
   it('reads clinicians, orientations, supporters and pets in linear time', () => {
     const started = process.cpuUsage()
     x(`my doctor says i have ${'adhd, '.repeat(10_000)}`)
@@ -1526,6 +1543,8 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
     x(`ted lasso is ${'such a '.repeat(10_000)}good show`)
     x(`hey ${'its '.repeat(10_000)}Maya again`)
     x(`turned 40 ${'ugh '.repeat(10_000)}`)
+    x(`i play in a ${'rec '.repeat(10_000)}volleyball league`)
+    x(`two boys, ${'5, '.repeat(10_000)}and 8`)
     const used = process.cpuUsage(started)
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })

@@ -137,7 +137,10 @@ const TIME_WITH_THIS = new RegExp(
   'g',
 )
 /** "two kids", "3 cats" said alone. */
-const COUNTED_HOUSEHOLD = new RegExp(`^${HOUSEHOLD_COUNT}$`)
+/** "two kids", "two boys, 5 and 8": a household counted, with the children's ages if said. */
+const COUNTED_HOUSEHOLD = new RegExp(
+  `^${HOUSEHOLD_COUNT}(?:,? (?:ages? |aged )?\\d{1,2}(?:,? (?:and )?\\d{1,2}){0,5})?$`,
+)
 /** Words that make a fragment someone's statement, not a subjectless one of the person's. */
 const PERSON_WORDS = /\b(?:i|we|you|he|she|they|it|my|your|his|her|our|their|this|that|there|these|those)\b/
 /**

@@ -439,6 +439,13 @@ const TITLE_KIND: Record<string, string> = {
 /** Subjects that are no title: "this is such a good show", "my dad is the best band dad". */
 const NOT_A_TITLE_SUBJECT = /^(?:it|this|that|these|those|he|she|they|you|we|i|there|my|his|her|their|our|your)\b/
 
+/** "i play in a rec volleyball league", "i'm on a bowling team": the sport (1) of a league or a team joined. */
+const IN_A_LEAGUE =
+  new RegExp(pattern`\bi ${ADV}(?:play in|play on|am in|am on|joined|am playing in|play for|have joined)
+  (?: (?:a|an|the|my|our|this))?(?: (?:rec|recreational|local|company|office|work|adult|beer|amateur|weekend|pub|
+  church|community|city|summer|winter|indoor|outdoor|coed|co-ed|competitive|casual|new))*
+  \s([a-z]+(?: [a-z]+)?) (?:league|team|club)\b`)
+
 /** "more of a sushi guy", "a beach person": a taste (1) said as the kind of person one is. */
 const KIND_OF_PERSON = new RegExp(pattern`^(?:more of |kind of |kinda |definitely |totally |such |very much |
   always been |always )?(?:a|an) ([a-z][a-z'-]*(?: [a-z][a-z'-]*)?) (?:guy|girl|gal|dude|person|kind of (?:guy|
@@ -655,6 +662,11 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     if (hit && hit.term === match[1] && (hit.category === 'sports' || hit.category === 'hobbies'))
       ctx.acc.addInterest(hit.category, match[1], 0.7, 'interest.out-doing', match)
   }
+  match = IN_A_LEAGUE.exec(text)
+  const sport = match ? classifyNoun(match[1]!, 'other', 0.75) : undefined
+  // a sport or a game a lexicon knows: "a company team" and "a book club" are no pastime said
+  if (sport && sport.weight === 1 && (sport.category === 'sports' || sport.category === 'hobbies'))
+    ctx.acc.addInterest(sport.category, sport.value, 0.8, 'interest.league', match!)
   match = TITLE_PRAISED.exec(text)
   if (match && !NOT_A_TITLE_SUBJECT.test(match[1]!)) {
     const title = ctx.cases.restore(match[1]!)

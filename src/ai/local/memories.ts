@@ -430,6 +430,7 @@ const UNDER_WAY = new RegExp(pattern`^(?:i (?:just )?(?:found out|learned|heard)
   position|role)|(?:getting|going through) (?:a divorce|divorced|married|
   engaged|separated|a separation|a breakup|promoted|a promotion|chemo|chemotherapy|radiation|dialysis|rehab|therapy|
   menopause)|(?:moving|relocating) (?:from [a-z]+(?: [a-z]+){0,2}? )?(?:abroad|overseas|back home|out of state|
+  out of (?:my|our) (?:[a-z']+ )?(?:house|place|home|apartment|flat)|
   (?:back )?to [a-z]+(?: [a-z]+){0,2}?)|retiring|
   graduating)(?=$| (?:and|but|so|because|soon|now|finally|too|again|this|next|in|on|with|after|from|as)\b)`)
 

@@ -72,7 +72,8 @@ const CONDITIONS = pattern`type 1 diabetes|type 2 diabetes|type one diabetes|typ
   dyslexia|insomnia|sleep apnea|long covid|chronic fatigue syndrome|chronic pain|tinnitus|endometriosis|pcos|
   hypothyroidism|psoriasis|eczema|a heart condition|a bad back|scoliosis|parkinson's disease|parkinson's|hiv|
   hearing loss|low vision|tourette syndrome|tourette's|an eating disorder|anemia|gout|
-  (?:lower |upper )?back pain|neck pain|knee pain|joint pain`
+  (?:lower |upper )?back pain|neck pain|knee pain|joint pain|
+  (?:a )?(?:bad|weak|busted|dodgy) (?:left |right )?(?:knee|knees|back|hip|hips|shoulder|ankle|wrist)`
 const CONDITION_RULE = re(pattern`^i ${ADV}(?:have|live with|suffer from|struggle with|deal with|get) (?:a |an )?
   (?:mild |severe |chronic |bad |really bad )?(${CONDITIONS})(?=$|[ ,;])`)
 /** "chronic lower back pain from years of warehouse work", "adhd here": a condition said on its own. */
@@ -217,9 +218,10 @@ function conditionRules(clause: ClauseInfo, ctx: RuleContext): void {
   condition = condition.replace(/\btype one\b/, 'type 1').replace(/\btype two\b/, 'type 2')
   if (condition === 'add') condition = 'ADD'
   if (/^(?:adhd|ptsd|ocd|ibs|copd|pcos|hiv)$/.test(condition)) condition = condition.toUpperCase()
-  const event = SAID_AS_IS.has(said)
-    ? `is ${said.replace(/^colou?r blind$/, 'colorblind')}`
-    : `has ${ctx.cases.restore(condition).replace(/^(?:a|an) /, '')}`
+  const named = ctx.cases.restore(condition).replace(/^(?:a|an) /, '')
+  // "a bad knee" keeps its article, as "bad knees" has none
+  const counted = /^(?:bad|weak|busted|dodgy) /.test(named) && !/s$/.test(named) ? `a ${named}` : named
+  const event = SAID_AS_IS.has(said) ? `is ${said.replace(/^colou?r blind$/, 'colorblind')}` : `has ${counted}`
   ctx.acc.addMemory({ event, importance: 'high', confidence: stated ? 0.85 : 0.8 }, 'health.condition', match)
 }
 

@@ -138,6 +138,7 @@ const RULES = {
   'interest.pet-have-pet-x': '"I have a pet X"',
   'interest.pet-my': '"my (old) dog" (weak)',
   'interest.pet-mention': '"can you watch my cats?", "i can not leave my cats alone": a pet named in passing (0.6)',
+  'interest.league': '"I play in a rec volleyball league", "I\'m on a bowling team": the sport (0.8)',
   'interest.title-praised': '"Ted Lasso is such a good show": the title, in the interest its kind names (0.7)',
   'interest.kind-of-person': '"I\'m more of a sushi guy", "a beach person": a taste a lexicon knows',
   'interest.play': '"I play X": instruments -> music, games and sports',
