@@ -573,7 +573,7 @@ describe('standing facts and names in chat', () => {
     expect(profile.interests.movies_tv?.map((i: { value: string }) => i.value)).toEqual(['Ted Lasso'])
   })
 
-  it('reads a league, children counted, a move out and a bad knee, none of the assistant’s', async () => {
+  it('reads a league, children, a move out, a bad knee and a peeve, none of the assistant’s', async () => {
     await post(api, 'bram', {
       input_type: 'conversation',
       occurred_at: '2024-06-15T12:00:00Z',
@@ -582,6 +582,7 @@ describe('standing facts and names in chat', () => {
         ['I have three girls. Do you have kids?', 'yep two boys, 5 and 8'],
         ['I am moving out of my flat next week. News?', "i'm moving out of my parents house next month finally"],
         ['I have a bad shoulder. Any injuries?', 'bad left knee from a skiing accident'],
+        ['I hate when people are late. Pet peeves?', 'i hate when people chew loudly'],
       ]),
     })
     const profile = await api.waitReady('bram')
@@ -591,8 +592,9 @@ describe('standing facts and names in chat', () => {
         ['has two boys', null],
         ['is moving out of their parents house', '2024-07-01'],
         ['has a bad left knee', null],
+        ['hates it when people chew loudly', null],
       ]),
     )
-    expect(JSON.stringify(profile)).not.toMatch(/chess|three girls|flat|shoulder/)
+    expect(JSON.stringify(profile)).not.toMatch(/chess|three girls|flat|shoulder|late/)
   })
 })

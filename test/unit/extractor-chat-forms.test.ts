@@ -1516,6 +1516,11 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
     expect(interests("i'm on the company team")).toEqual([])
     expect(events('yep two boys, 5 and 8. the older one is obsessed with pokemon')).toEqual(['has two boys'])
     expect(events('two kids, ages 4 and 7')).toEqual(['has two kids'])
+    // what others do that the person hates or loves; not the talk's "you", nor the weather
+    expect(events('i hate when people chew loudly')).toEqual(['hates it when people chew loudly'])
+    expect(events("i can't stand it when drivers don't signal")).toEqual(['cannot stand it when drivers do not signal'])
+    expect(events('i love it when you explain things simply')).toEqual([])
+    expect(events('i hate when it rains')).toEqual([])
     expect(x("i'm moving out of my parents house next month finally").memories?.[0]).toMatchObject({
       event: 'is moving out of their parents house',
       date: '2024-07-01',
@@ -1545,6 +1550,7 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
     x(`turned 40 ${'ugh '.repeat(10_000)}`)
     x(`i play in a ${'rec '.repeat(10_000)}volleyball league`)
     x(`two boys, ${'5, '.repeat(10_000)}and 8`)
+    x(`i hate when ${'people '.repeat(10_000)}chew`)
     const used = process.cpuUsage(started)
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })

@@ -148,6 +148,15 @@ const NOT_HABIT = /^(?:as|you|your|it|them|that|this|there|here)\b/
 /** "i like to go to the playground with friends": a liking no interest rule could place (1 the verb, 2 what). */
 const LIKES = new RegExp(`^i ${ADV}(like|love|enjoy|adore) (.+)$`)
 
+/**
+ * "i hate when people chew loudly", "i can't stand it when drivers don't signal": what others do that the person
+ * hates (2) or loves, 1 the verb. Only people as the subject: "i love it when you explain" is about the talk.
+ */
+const WHEN_OTHERS = new RegExp(pattern`^i ${ADV}(hate|can not stand|love) (?:it )?when ((?:people|someone|anyone|
+  strangers|drivers|kids|coworkers|my [a-z]+|other people|others) [a-z].*)$`)
+/** How each verb of WHEN_OTHERS reads in the third person. */
+const WHEN_OTHERS_VERB: Record<string, string> = { hate: 'hates', 'can not stand': 'cannot stand', love: 'loves' }
+
 /** What a liking says of the other speaker or of the talk: "i love how you ...", "i like that", "i love your idea". */
 const NOT_LIKED = new RegExp(pattern`^(?:how|what|when|where|that|this|it|her|him|them|the way|your|you|hearing|
   talking|reading about|to hear|to see you)\b`)
@@ -472,6 +481,9 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
   }
   // "i am trying to lose weight": an aim, read as a goal though not as a wish
   if (clause.desire || MY_GOAL.test(text) || /^i am trying to\b/.test(text)) return ruleGoal(text, ctx, before)
+  const peeve = WHEN_OTHERS.exec(text)
+  const done = peeve && !before.any ? factPhrase(peeve[2]!) : undefined
+  if (done) return add(ctx, `${WHEN_OTHERS_VERB[peeve![1]!]} it when ${done}`, 'memory.when-others', peeve!)
   if (clause.negated) return ruleNegatedFact(text, ctx, before)
   const ongoing = ONGOING.exec(text)
   const planned = ongoing && !TRIP_PLANNED.test(`${ongoing[2]} ${ongoing[3]}`)
