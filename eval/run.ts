@@ -96,6 +96,8 @@ interface Options {
   memoryDump?: string
   /** Memory task: only the long histories (--memory-long), not the speakers one by one. */
   memoryLongOnly: boolean
+  /** Text and conversation: profiles with misses or false positives kept in the results file (Infinity: all). */
+  examples: number
 }
 
 function parseArgs(argv: string[]): Options {
@@ -111,6 +113,7 @@ function parseArgs(argv: string[]): Options {
     memoryLong: 12,
     memoryQuestion: false,
     memoryLongOnly: false,
+    examples: 25,
   }
   const num = (name: string, v: string | undefined) => {
     const n = Number(v)
@@ -152,6 +155,9 @@ function parseArgs(argv: string[]): Options {
         if (!o.memoryBudgets.length) throw new Error(`--memory-budgets needs token budgets, e.g. 500,150; got '${v}'`)
         break
       }
+      case '--examples':
+        o.examples = num('--examples', val()) || Infinity
+        break
       case '--memory-question':
         o.memoryQuestion = true
         break
@@ -186,13 +192,15 @@ function parseArgs(argv: string[]): Options {
           'npm run eval -- [--sample N] [--seed S] [--only text|conversation|search|memory|chat] ' +
             '[--half tuning|held-out] [--direct] [--out file] [--queries N] [--concurrency N] [--chat-sample N] ' +
             '[--memory-budgets 500,150] [--memory-long 12] [--memory-question] [--memory-long-only] ' +
-            '[--memory-dump file]\n' +
+            '[--memory-dump file] [--examples N]\n' +
             '  --sample: records for text, conversation and search; conversations for memory and chat\n' +
             '  --chat-sample: conversations of the chat task (default 100, two speakers each; 0: all of the half)\n' +
             '  --memory-long: the memory task also joins this many conversations into one long history a person (0: none)\n' +
             '  --memory-question: the memory task asks each topic as a question ("What did they say about their son?"), as the held-out benchmark does\n' +
             '  --memory-long-only: the memory task measures only the long histories\n' +
-            "  --memory-dump: the memory task writes every topic query's outcome, with the service's and BM25's texts, to this JSON Lines file\n",
+            "  --memory-dump: the memory task writes every topic query's outcome, with the service's and BM25's texts, to this JSON Lines file\n" +
+            '  --examples: text and conversation profiles with misses or false positives kept in the results file ' +
+            '(default 25; 0: all)\n',
         )
         return process.exit(0)
       default:
@@ -681,6 +689,7 @@ function scoreAll(
   prefix: string,
   gold: (r: EvalRecord) => GoldFact[],
   other?: (r: EvalRecord) => GoldFact[],
+  maxExamples = 25,
 ): Omit<ExtractionReport, 'seconds'> {
   const totals: Record<string, FieldCounts> = {}
   const examples: ExtractionReport['examples'] = []
@@ -689,7 +698,7 @@ function scoreAll(
     if (!p) continue
     const s = scoreProfile(gold(r), extractedValues(p as never), other?.(r))
     addScores(totals, s.fields)
-    if (examples.length < 25 && (s.missed.length || s.falsePositives.length)) {
+    if (examples.length < maxExamples && (s.missed.length || s.falsePositives.length)) {
       examples.push({ id: r.id, missed: s.missed, falsePositives: s.falsePositives })
     }
   }
@@ -770,7 +779,7 @@ async function main() {
       )
       timing.textSeconds = (Date.now() - t) / 1000
       if (tasks.has('text')) {
-        const rep = scoreAll(records, profiles, 'text', (r) => r.textGold)
+        const rep = scoreAll(records, profiles, 'text', (r) => r.textGold, undefined, opts.examples)
         result.text = { ...rep, seconds: timing.textSeconds }
         printTable(`TEXT EXTRACTION (${rep.profiles} profiles)`, rep.table, false)
       }
@@ -800,6 +809,7 @@ async function main() {
         'conv',
         (r) => r.convGold,
         (r) => r.otherConvGold,
+        opts.examples,
       )
       result.conversation = { ...rep, seconds: timing.conversationSeconds }
       printTable(`CONVERSATION EXTRACTION (${rep.profiles} profiles)`, rep.table, true)
