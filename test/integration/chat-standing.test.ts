@@ -597,4 +597,22 @@ describe('standing facts and names in chat', () => {
     )
     expect(JSON.stringify(profile)).not.toMatch(/chess|three girls|flat|shoulder|late/)
   })
+
+  it('reads a job retired from, pastimes said in passing and a place after "no", none of the assistant’s', async () => {
+    await post(api, 'odile', {
+      input_type: 'conversation',
+      data: chat([
+        ['I am a pilot. What do you do?', 'nothing anymore, i just retired. i was a mail carrier for 30 years'],
+        ['I go sailing on weekends. Plans?', 'we could go fishing next weekend'],
+        ['Do you live in Texas? I do.', 'no i live in denver how about you'],
+        ['I love pizza. Favorite food?', 'my favorite is sushi'],
+      ]),
+    })
+    const profile = await api.waitReady('odile')
+    expect(profile.core_info.occupation).toMatchObject({ value: 'retired mail carrier' })
+    expect(profile.core_info.location).toMatchObject({ value: 'Denver' })
+    const interests = Object.values(profile.interests as Record<string, { value: string }[]>).flat()
+    expect(interests.map((i) => i.value).sort()).toEqual(['fishing', 'sushi'])
+    expect(JSON.stringify(profile)).not.toMatch(/pilot|sailing|Texas|pizza/)
+  })
 })

@@ -1555,3 +1555,88 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('jobs and pastimes said in passing', () => {
+  const job = (data: string) => x(data).core_info?.occupation?.value
+
+  it('reads a job retired from, a past job, and two jobs held at once', () => {
+    expect(job('i retired two years ago as a nurse')).toBe('retired nurse')
+    expect(job('just retired last month. i was a mail carrier for 30 years')).toBe('retired mail carrier')
+    expect(job('i was a nurse before the kids came')).toBe('former nurse')
+    expect(job('i was a college student back then')).toBeUndefined()
+    expect(job('i am a barista and cashier')).toBe('barista and cashier')
+  })
+
+  it('reads a workplace, a job after "and", a living and a job without its article', () => {
+    expect(job('i am in the military')).toBe('military')
+    expect(job('i am in the navy')).toBe('military (navy)')
+    expect(job('my job at the library keeps me busy')).toBe('works at the library')
+    expect(job('i work with my dad on the farm')).toBe('works on a farm')
+    expect(job('i work on weekends')).toBeUndefined()
+    expect(job('i finished college and am a plumber now')).toBe('plumber')
+    expect(job('earn a living as a translator')).toBe('translator')
+    expect(job('i am pharmacist, 40 years old')).toBe('pharmacist')
+    expect(job('i am fine')).toBeUndefined()
+    expect(job('i am just a girl who works at a bakery')).toBe('works at a bakery')
+    expect(job('i recently started working at a pharmacy')).toBe('works at a pharmacy')
+  })
+
+  it('reads a player as a pastime, a job ahead as an aspiration, and a sport played for pay', () => {
+    const hockey = x('i am a hockey player')
+    expect(hockey.core_info?.occupation).toBeUndefined()
+    expect(hockey.interests?.sports?.map((i) => i.value)).toEqual(['hockey'])
+    expect(values(x('i am a team player'))).toEqual([])
+    expect(job('after college i will be an accountant')).toBe('aspiring accountant')
+    const golf = x('i play golf professionally')
+    expect(golf.core_info?.occupation?.value).toBe('professional golf player')
+    expect(values(golf)).toContain('golf')
+    const trainer = x('i am a martial arts instructor')
+    expect(trainer.core_info?.occupation?.value).toBe('martial arts instructor')
+    expect(values(trainer)).toEqual(['martial arts'])
+  })
+
+  it('reads a pastime gone to, under way, practised or named beside another', () => {
+    expect(values(x('we enjoy camping'))).toEqual(['camping'])
+    expect(x('we could go fishing next weekend').interests?.hobbies).toEqual([{ value: 'fishing', confidence: 0.6 }])
+    expect(values(x('i am knitting on the couch tonight'))).toEqual(['knitting'])
+    expect(values(x('i am running late'))).toEqual([])
+    expect(values(x('i am cooking dinner'))).toEqual([])
+    expect(values(x('my tennis lessons got cancelled'))).toEqual(['tennis'])
+    expect(values(x('back from my morning 5 mile run'))).toEqual(['running'])
+    expect(values(x('besides swimming i do yoga'))).toEqual(expect.arrayContaining(['swimming', 'yoga']))
+    expect(values(x('i stay busy by volunteering'))).toEqual(['volunteering'])
+    expect(values(x('i am not going fishing'))).toEqual([])
+  })
+
+  it('reads foods said with an adverb, a measure, a weakness or no "i"', () => {
+    expect(values(x('i secretly love karaoke'))).toEqual(['karaoke'])
+    expect(values(x('my favorite is sushi'))).toEqual(['sushi'])
+    expect(values(x('i have a huge weakness for donuts'))).toEqual(['donuts'])
+    expect(values(x('just sipping coffee'))).toEqual(['coffee'])
+    expect(values(x('i like a cup of tea in the morning'))).toEqual(['tea'])
+    expect(values(x('i am always eating cereal'))).toEqual(['cereal'])
+    expect(values(x('i can eat sushi every day'))).toEqual(['sushi'])
+  })
+
+  it('reads a place after an answer\'s "no" and a place new to the person', () => {
+    expect(x('no i live in denver how about you').core_info?.location?.value).toBe('Denver')
+    expect(x('i am new to boston').core_info?.location?.value).toBe('Boston')
+    expect(x('i am new to this').core_info?.location).toBeUndefined()
+  })
+
+  it('reads jobs, pastimes and adverbs in linear time', () => {
+    const started = process.cpuUsage()
+    x(`i am a ${'nurse and '.repeat(10_000)}cashier`)
+    x(`i have been ${'truly '.repeat(10_000)}baking`)
+    x(`my ${'daily '.repeat(10_000)}walk`)
+    x(`we could go ${'out '.repeat(10_000)}fishing`)
+    x(`i am ${'bird '.repeat(10_000)}watching`)
+    x(`i retired ${'a year ago '.repeat(10_000)}as a nurse`)
+    x(`i work with my ${'dad '.repeat(10_000)}on the farm`)
+    x(`my job at the ${'big '.repeat(10_000)}bank`)
+    x(`no ${'no '.repeat(10_000)}i live in denver how about you`)
+    x(`just sipping ${'a cup of '.repeat(10_000)}tea`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

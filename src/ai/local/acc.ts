@@ -82,6 +82,11 @@ export class Acc {
     return this.core.has(field)
   }
 
+  /** The value a core field holds so far in this text, if any. */
+  coreValue(field: CoreField): string | number | undefined {
+    return this.core.get(field)?.value
+  }
+
   /** Adds an interest; a later removal of the same value in the same text cancels it, and vice versa. */
   addInterest(category: string, value: string, stated: number, rule: RuleId, span?: Span): void {
     const confidence = stated * this.weight

@@ -465,6 +465,8 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
     0.55,
     'known',
   ],
+  // "i am new to the united states", "still new to leeds": a place just moved to, known by name
+  ['location.new-to', rx`\\bi am ${ADV}(?:fairly |pretty |quite |very |so )?new to (.+)$`, 0.55, 'known'],
   // "hiking around my native colorado", "just here at my house in michigan"
   [
     'location.my-native',
@@ -578,6 +580,7 @@ const TRIP_SENSITIVE = new Set<RuleId>([
   'location.am-in',
   'location.here-in',
   'location.staying-in',
+  'location.new-to',
   'location.work-at-in',
   'location.went-from-to',
   'location.been-in-for',

@@ -16,7 +16,7 @@ const STRONG =
   'love|loves|adore|adores|live for|have a passion for|have a love for|can not get enough of|can not live without'
 const MILD = [
   'like|likes|enjoy|enjoys|dig|fancy|prefer|appreciate',
-  'have a soft spot for|have a weakness for|have a thing for|have an interest in',
+  'have a (?:major |huge |big |real |serious |total )?(?:soft spot|weakness|thing) for|have an interest in',
 ].join('|')
 const AM_STRONG =
   'in love with|passionate about|obsessed with|crazy about|addicted to|a sucker for|mad about|nuts about'
@@ -29,8 +29,9 @@ const AM_INTO_DEGREE = '(?:so |very |quite |super |totally |pretty |big |huge |h
 const COMMUNICATION = /^(?:text|texts|texting|email|emails|e-mail|calls?|phone calls?|voice notes?|video calls?)\b/
 
 const LIKE_RULES: [RuleId, RegExp, number][] = [
-  ['interest.love', rx`\\bi ${ADV}(?:${STRONG})\\s+(.+)$`, 0.9],
-  ['interest.like', rx`\\bi ${ADV}(?:${MILD})\\s+(.+)$`, 0.85],
+  // "we like bird watching": "we" holds the person
+  ['interest.love', rx`\\b(?:i|we) ${ADV}(?:${STRONG})\\s+(.+)$`, 0.9],
+  ['interest.like', rx`\\b(?:i|we) ${ADV}(?:${MILD})\\s+(.+)$`, 0.85],
   [
     'interest.am-passionate-about',
     rx`\\bi am ${ADV}(?:so |very |quite |super |totally |pretty )?(?:${AM_STRONG})\\s+(.+)$`,
@@ -83,7 +84,7 @@ export function addItems(items: Item[], ctx: RuleContext, base: number, rule: Ru
 
 /** "my favorite food is pizza", "my all-time favorite band has to be queen": the head (1) and the value (2). */
 const MY_FAVORITE_IS = new RegExp(pattern`\bmy (?:(?:all[- ]time|absolute|very|most|top|current|personal|new|biggest) )*
-  (?:favorites?|preferred|go-to|go to) (.+?) (?:is|are|has to be|have to be|would be|=|:|of all time is) (.+)$`)
+  (?:favorites?|preferred|go-to|go to)(?: (.+?))? (?:is|are|has to be|have to be|would be|=|:|of all time is) (.+)$`)
 /**
  * "i am watching my favorite movie star wars": the clause splits before "my" (splitClauses), so the title follows its
  * kind with no verb; head (1) and value (2) as above. Not a compound the kind opens ("my favorite movie night").
@@ -127,6 +128,8 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   let rule: RuleId = 'interest.my-favorite-is'
   let match = MY_FAVORITE_IS.exec(text) ?? MY_FAVORITE_NAMED.exec(text)
   if (match) [head, value] = [match[1], match[2]]
+  // "my favorite is pizza" names the favourite's kind by the value; "my go-to is pizza" leaves it open
+  if (match && head === undefined && !/\bfavorite/.test(match[0])) return false
   if (!match) {
     rule = 'interest.is-my-favorite'
     match = IS_MY_FAVORITE.exec(text)
@@ -395,6 +398,9 @@ const SPEND_TIME = new RegExp(
   `\\bi ${ADV}spend (?:a lot of |most of |all of |much of |lots of |some )?(?:my )?` +
     '(?:free |spare |extra |leisure )?time (?:on |doing )?(.+)$',
 )
+/** What the person eats or drinks (1). */
+const EAT_DRINK = new RegExp(pattern`(?:\bi ${ADV}(?:eat|drink|am ${ADV}(?:eating|drinking|sipping)|can eat|could eat)|
+  ^(?:just |currently |now )?(?:eating|drinking|sipping))\s+(.+)$`)
 /** "i have been to paris": where (1). */
 const I_VISIT = new RegExp(
   `\\bi ${ADV}(?:visit|travel to|have been to|have visited|have traveled to|have travelled to|love visiting)` +
@@ -469,6 +475,53 @@ function isTeam(category: string, value: string, fanWord: string, ctx: RuleConte
  * walking"), nor a chore with an object ("out walking my dogs", "out running errands").
  */
 const OUT_DOING = rx`\\bi (?:am|have been) ${ADV}out ([a-z]+ing)\\b(?! (?:errands|my|the|a|an|his|her|our|their)\\b)`
+/**
+ * "i am going fishing later", "we could go hiking", "about to go gambling": going to do a pastime (1), which names
+ * it, whenever it is.
+ */
+const GO_DOING = new RegExp(pattern`(?:\b(?:i|we) ${ADV}(?:am |are )?(?:going|go|went|will go|can go|could go|
+  often go|usually go|am about to go|are about to go|gonna go)|^(?:about to |going to |gonna )?go)(?: out)?
+  \s([a-z]+ing)\b(?! (?:to|for) (?:work|school|class|bed))`)
+/**
+ * "i am bird watching with my animals", "i am grilling out today": a pastime under way (1), said with no object
+ * but where or when ("i am running late" and "i am reading your message" say nothing of one).
+ */
+const DOING_NOW = new RegExp(pattern`\bi am ${ADV}(?:just |currently |now |still )?((?:[a-z]+ )?[a-z]+ing)(?: out)?
+  (?=$|,| (?:in|at|with|on the|outside|outdoors|today|tonight|now|right now|later|this (?:morning|afternoon|evening|
+  weekend)|again|all day|a lot|some more)\b)`)
+/** Gerunds a person is doing that are chores or errands, not pastimes. */
+const NOT_A_PASTIME_NOW = /^(?:cooking|cleaning|shopping|eating|working|studying|walking|driving|running|sleeping)/
+/**
+ * "my chess tournaments", "my soccer practice", "my daily 3 mile walk": a pastime named by what one does of it
+ * (1: the activity, or 2: the outing).
+ */
+const MY_PRACTICE = new RegExp(pattern`\bmy (?:(?:daily|morning|evening|nightly|weekly|usual|regular|weekend|
+  sunday|saturday) )?(?:(?:\d+|one|two|three|four|five|ten)[- ](?:miles?|km|k|hours?)[- ])?(?:([a-z]+(?: [a-z]+)?)
+  \s(?:tournaments?|matches|games|practices?|lessons|recitals?|classes|class|league|club|meets?|competitions?)|
+  (walk|run|jog|swim|ride|bike ride|hike|workout))\b`)
+/** The pastime an outing is: "my daily walk" -> walking. */
+const OUTING: Record<string, string> = {
+  walk: 'walking',
+  run: 'running',
+  jog: 'jogging',
+  swim: 'swimming',
+  ride: 'cycling',
+  'bike ride': 'cycling',
+  hike: 'hiking',
+  workout: 'working out',
+}
+/** "besides running i surf": the pastime named beside another (1). */
+const BESIDES_DOING = /\b(?:besides|apart from|aside from|other than|when i am not) ([a-z]+ing)\b,? i\b/
+/** "i give back by volunteering", "just got home from volunteer work": volunteering, where unnamed. */
+const VOLUNTEERING = /\b(?:i (?:\w+ ){0,3}by volunteering|(?:my|from|do|doing) volunteer work)\b/
+
+/** The interest a word names when it is a pastime a lexicon knows exactly: sports, hobbies, music or books. */
+function pastime(word: string): { category: string; value: string } | undefined {
+  const hit = lookup(word)
+  const kinds = ['sports', 'hobbies', 'music', 'books']
+  return hit && hit.term === word && kinds.includes(hit.category) ? { category: hit.category, value: word } : undefined
+}
+
 /** "nothing beats a bowl of pho", "can't beat fresh sushi": the thing (1). */
 const NOTHING_BEATS = new RegExp(pattern`
   (?:^|\s)(?:nothing (?:beats|compares to|is better than|tops)|(?:you )?can not beat) (?:a |an |some )?
@@ -634,7 +687,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   }
   match = rx`\\bi ${ADV}(?:collect|am collecting)\\s+(.+)$`.exec(text)
   if (match) addItems(verbItems('collect', cutPhrase(match[1])), ctx, 0.9, 'interest.collect', match)
-  match = rx`\\bi ${ADV}(?:eat|drink|am eating|am drinking)\\s+(.+)$`.exec(text)
+  // "i am always eating burgers", "i can eat ice cream by the gallon", "just sipping tea" (chat leaves out "i am")
+  match = EAT_DRINK.exec(text)
   if (match)
     for (const it of splitList(cutPhrase(match[1])))
       addItems(verbItems('eat', it), ctx, 0.6, 'interest.eat-drink', match)
@@ -662,6 +716,7 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     if (hit && hit.term === match[1] && (hit.category === 'sports' || hit.category === 'hobbies'))
       ctx.acc.addInterest(hit.category, match[1], 0.7, 'interest.out-doing', match)
   }
+  ruleActivityMentioned(clause, ctx)
   match = IN_A_LEAGUE.exec(text)
   const sport = match ? classifyNoun(match[1]!, 'other', 0.75) : undefined
   // a sport or a game a lexicon knows: "a company team" and "a book club" are no pastime said
@@ -894,6 +949,31 @@ function ruleDesire(clause: ClauseInfo, ctx: RuleContext): void {
     'interest.wish',
     match,
   )
+}
+
+/**
+ * A pastime mentioned in passing: going to do it, doing it now, its practice or outing, beside another one,
+ * volunteering. Weaker than a pastime said to be liked or done habitually.
+ */
+function ruleActivityMentioned(clause: ClauseInfo, ctx: RuleContext): void {
+  if (clause.negated) return
+  const text = clause.text
+  const found = (value: string | undefined, match: RegExpExecArray, rule: RuleId, confidence: number) => {
+    const hit = value ? pastime(value) : undefined
+    if (hit) ctx.acc.addInterest(hit.category, hit.value, confidence, rule, match)
+  }
+  let match = GO_DOING.exec(text)
+  if (match) found(match[1], match, 'interest.go-doing', 0.6)
+  match = DOING_NOW.exec(text)
+  // "bird watching" as one pastime, else its last word ("just hiking")
+  const now = match ? [match[1]!, match[1]!.split(' ').pop()!].find((words) => pastime(words)) : undefined
+  if (match && now && !NOT_A_PASTIME_NOW.test(now)) found(now, match, 'interest.doing-now', 0.5)
+  match = MY_PRACTICE.exec(text)
+  if (match) found(match[1] ?? OUTING[match[2]!], match, 'interest.my-practice', 0.6)
+  match = BESIDES_DOING.exec(text)
+  if (match) found(match[1], match, 'interest.besides-doing', 0.6)
+  match = VOLUNTEERING.exec(text)
+  if (match) ctx.acc.addInterest('hobbies', 'volunteering', 0.6, 'interest.volunteering', match)
 }
 
 export function ruleInterests(clause: ClauseInfo, ctx: RuleContext): void {

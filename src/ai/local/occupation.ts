@@ -11,6 +11,9 @@ import { lookup, lookupExact } from './classify.js'
 import { isLanguage } from './languages.js'
 import { dict, pattern, rx } from './regex.js'
 
+/** Interest categories of what a "player" plays. */
+const PLAYED = ['sports', 'music', 'hobbies']
+
 type Finding = { kind: 'job'; value: string; conf: number } | { kind: 'hobby'; category: string; value: string }
 
 const MODIFIERS = new Set(
@@ -24,7 +27,7 @@ const MODIFIERS = new Set(
   nail makeup wedding portrait fashion interior landscape stay-at-home home health care daycare store bank shop cafe
   restaurant hotel hospital police fire army navy marine military government city county state federal local
   swim ski surf tennis golf soccer football basketball baseball hockey track running climbing boxing skating
-  dive`.split(/\s+/),
+  dive martial`.split(/\s+/),
 )
 const HOBBY_QUALIFIER = new RegExp(pattern`\b(?:avid|big|huge|keen|passionate|amateur|weekend|casual|hobby|hobbyist|
   enthusiastic|aspiring|wannabe|lifelong|devoted|dedicated|obsessive|occasional|serious)\b`)
@@ -94,6 +97,13 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
   const pro = /^(?:professional|pro) ([a-z ]{2,30}) (player|athlete)$/.exec(cleaned)
   if (pro) return { kind: 'job', value: `professional ${pro[1]} ${pro[2]}`, conf: 0.9 }
   if (qualified && strict) return undefined
+  // "a tennis player", "a piano player": someone who plays it, not a job unless said so ("professionally")
+  if (words.length > 1 && words[words.length - 1] === 'player') {
+    const played = words.slice(0, -1).join(' ')
+    const hit = lookup(played)
+    if (hit && hit.term === played && PLAYED.includes(hit.category))
+      return { kind: 'hobby', category: hit.category, value: played }
+  }
   // "a green bay packer fan", "a choir member": the job word names what the person likes or belongs to
   const last = words[words.length - 1]
   if (FAN_WORDS.test(last)) return undefined
@@ -159,9 +169,11 @@ function emit(finding: Finding | undefined, ctx: RuleContext, rule: RuleId, span
   else {
     ctx.acc.setCore('occupation', finding.value, finding.conf, rule, span)
     // "a swim coach", "a yoga instructor": who teaches an activity cares about it
-    const taught = /^(?:[a-z]+ )?([a-z]+) (?:coach|instructor|teacher|trainer)$/.exec(finding.value)
+    const taught = /^(?:([a-z]+) )?([a-z]+) (?:coach|instructor|teacher|trainer)$/.exec(finding.value)
     if (taught) {
-      const activity = [gerund(taught[1]), taught[1]]
+      const pair = taught[1] ? `${taught[1]} ${taught[2]}` : undefined
+      const activity = [pair, gerund(taught[2]!), taught[2]!]
+        .filter((w): w is string => w !== undefined)
         .map((w) => ({ w, hit: lookup(w) }))
         .find((x) => x.hit && x.hit.term === x.w && ['sports', 'hobbies', 'music'].includes(x.hit.category))
       if (activity) ctx.acc.addInterest(activity.hit!.category, activity.w, 0.6, 'interest.taught-activity', span)
@@ -180,7 +192,7 @@ const MILITARY = new RegExp(
  * "i am a veteran of the marines" (branch 4).
  */
 const SERVED = new RegExp(
-  pattern`\bi was ${ADV}in the (?:(?:us|british|royal|canadian) )?(${BRANCHES})
+  pattern`\bi (?:was|used to be) ${ADV}in the (?:(?:us|british|royal|canadian) )?(${BRANCHES})
   \b(?: for ((?:[a-z0-9]+ )?(?:years?|months?)))?|\bi am (?:a|an) (?:[a-z]+ )?(army|navy|air force|marine|marine corps|
   coast guard|national guard) veteran\b|\bi am a veteran of the (${BRANCHES})\b`,
 )
@@ -239,25 +251,41 @@ const WORK_AS = new RegExp(
     '(?: nights| days| evenings| weekends| mornings| overnights| remotely| from home)?' +
     "(?: (?:at|for|in|from) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$",
 )
+/** "i used to be a nurse", "i was a gym teacher": a job that is over (1). */
+const PAST_JOB = new RegExp(`\\bi ${ADV}(?:used to (?:be|work as) (?:a |an )?|was (?:a |an ))(.+)$`)
 /** "i am happily retired", "i retired last year"; not "i retired a car". */
 const RETIRED = new RegExp(
   `\\bi (?:am|have been) ${ADV}(?:(?:happily|recently|semi|early|now|finally) )?retired` +
     '(?!\\s+(?:a|an|school|army|navy|military|police|nurse|teacher)\\b)|' +
-    `\\bi ${ADV}retired\\b(?! (?:a|an|the|my|his|her) )`,
+    // "i retired a year ago": a time, not what was retired
+    `\\bi ${ADV}retired\\b(?! (?:a|an|the|my|his|her) (?!(?:year|few|couple|decade|while)\\b))`,
 )
-/** "(retired) after 30 years as a firefighter", "(retired) as a teacher": the job (1). */
-const RETIRED_AS = new RegExp(`^ (?:after (?:${NUMBER_RE}|\\d+|many|a few) (?:years?|decades?) )?as (?:a |an )?(.+)$`)
+/** When a person retired: "after 30 years", "a year ago", "last year", "in 2015". */
+const RETIRED_WHEN = pattern`(?:after (?:${NUMBER_RE}|\d+|many|a few) (?:years?|decades?)|(?:${NUMBER_RE}|\d+|a|an|
+  a few|a couple of) (?:years?|months?|decades?) ago|last year|this year|in \d{4}|early|recently) `
+/** "i am retired": surer than a job said in the past tense, which it completes ("retired gym teacher"). */
+const RETIRED_CONFIDENCE = 0.9
+/** "(retired) after 30 years as a firefighter", "(retired) a year ago as a teacher": the job (1). */
+const RETIRED_AS = new RegExp(`^ (?:${RETIRED_WHEN})?as (?:a |an )?(.+)$`)
 /** "i am looking for a new job", "i am job hunting". */
 const JOB_SEEKER = new RegExp(
   `\\bi (?:am|have been) ${ADV}(?:looking|searching|hunting) for (?:a |an )?` +
     '(?:new |better |full[- ]time |part[- ]time |good )?(?:job|work|employment)\\b|' +
     `\\bi am ${ADV}job hunting\\b`,
 )
-/** "i am a nurse", "i am the best baker in town": the noun phrase (1). */
+/** "i am a nurse", "i finished school and am a lawyer", "i am the best baker in town": the noun phrase (1). */
 const I_AM_A = new RegExp(
-  `\\bi (?:am|have been|have always been) ${ADV}` +
+  `(?:\\bi|^i [a-z ]{1,40}? and(?: now)?) (?:am|have been|have always been) ${ADV}` +
     '((?:a|an) .+|the (?:best|only|top|head|lead|youngest|oldest) [a-z]+(?: [a-z]+){0,2})$',
 )
+/** "i am chef and an avid fisherman": a job chat writes without its article (1), one or two words. */
+const I_AM_BARE_JOB = new RegExp(`\\bi am ${ADV}([a-z]+(?: [a-z]+)?)(?= and\\b| at\\b| in\\b| for\\b| here\\b|,|$)`)
+/** "make a living as a librarian": the job (1); chat leaves out the "i". */
+const MAKE_A_LIVING = new RegExp(`(?:\\bi ${ADV}|^)(?:make|earn) (?:a|my) living as (?:a |an )?(.+)$`)
+/** "when i finish school i will be a programmer": a job ahead (1), as weak as one wished for. */
+const WILL_BE = new RegExp(`\\bi ${ADV}(?:will|am going to) (?:be|become) (?:a|an) (.+)$`)
+/** "i play tennis professionally": the sport (1). */
+const PLAY_PROFESSIONALLY = new RegExp(`\\bi ${ADV}play ([a-z]+(?: [a-z]+)?) (?:professionally|for a living)\\b`)
 /** "i go to law school": the school (1). */
 const IN_SCHOOL = new RegExp(
   `\\bi ${ADV}(?:am in|attend|go to|am attending|am enrolled in|am at|(?<=(?:just|recently) )started|am starting) ` +
@@ -293,11 +321,25 @@ const RUN_A_BUSINESS = new RegExp(
     '(?:a |an |my own |our own |the |a small |my |our )(?:small |little |local |family |online |own )*' +
     "([a-z0-9&' -]+)$",
 )
-/** "i work the night shift at a hospital": the preposition (1) and the place (2). */
+/**
+ * "i work the night shift at a hospital", "i just started working at a gas station", "i am just a guy who works at
+ * a supermarket": the preposition (1) and the place (2).
+ */
 const WORK_AT = new RegExp(
-  `\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed)` +
+  `(?:\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed|` +
+    '(?:have )?(?:started|began|been) working|have worked)|' +
+    '\\bi am (?:just |only )?(?:a |an |the )?(?:[a-z]+ )?(?:guy|girl|man|woman|lady|dude|person|mom|dad|gal) ' +
+    'who (?:works|is working))' +
     '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?| nights| weekends)?' +
-    '(?: full[- ]?time| part[- ]?time)? (at|for|in|by) (.+)$',
+    '(?: full[- ]?time| part[- ]?time)?(?: with (?:my|our) [a-z]+(?: [a-z]+)?)? (at|for|in|by|on) (.+)$',
+)
+/** "on the farm", "on an oil rig": the places one works on (1). */
+const WORKED_ON = new RegExp(pattern`^(?:a|an|the|our|my|my (?:family's|parents'|dad's|family)) (farm|ranch|
+  (?:oil )?rig|(?:cruise )?ship|boat|railroad|docks?)\b`)
+/** "my job at the bank keeps me busy": the workplace (1), cut before the verb that follows it. */
+const MY_JOB_AT = new RegExp(
+  pattern`\bmy (?:new |day |part[- ]time |full[- ]time |second )?job (?:at|in) ((?:the|a|an) [a-z'&-]+(?: [a-z'&-]+)?)
+  (?= (?:keeps|is|was|has|pays|sucks|makes|gets|takes|starts|ends|and|but|so)\b|,|$)`,
 )
 /** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
 const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:am in|do|work in|work) (sales|
@@ -314,7 +356,8 @@ const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:
 const WORKPLACE_END = new RegExp(pattern`\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|
   every|all|from|to|while|though|although|at|in)\b.*$|,.*$`)
 /** "i work at night", "i work at home": a time or a place that is not a workplace. */
-const NOT_A_WORKPLACE = new RegExp(pattern`^(?:my|your|home|the (?:morning|evening|afternoon|night|moment)|night|nights|
+const NOT_A_WORKPLACE =
+  new RegExp(pattern`^(?:my|your|home|the same\b|the (?:morning|evening|afternoon|night|moment)|night|nights|
   the weekend|weekends|least|times?|a (?:bit|while)|noon|midnight|lunch(?:time)?|dawn|dusk|[a-z]+ o'clock)\b`)
 /** "i drive for uber on the weekends": the verb (1) and whom for (2), a name of one or two words. */
 const DRIVE_FOR = new RegExp(
@@ -370,6 +413,15 @@ const JOB_PLACE = new RegExp(pattern`^(?:at|in|for) (?:a |an |the )?([a-z0-9&' -
   (?:\s(?:and|but|so|because|to|while|since|for|on|every|last|this|next|yesterday|today|tonight|recently|earlier|
   lol|haha|(?:a|an|one|two|three|four|five|six|\d+|a few|a couple of) (?:days?|weeks?|months?|years?) ago)\b.*)?$`)
 
+/** A job written without its article: one known job title, which no reading takes for an adjective ("chef"). */
+function isBareJob(phrase: string): boolean {
+  const words = phrase.split(' ')
+  const last = words[words.length - 1]!
+  return (
+    OCCUPATIONS.has(last) && !NOT_JOBS.has(last) && (words.length === 1 ? nounAlone(last) : OCCUPATIONS.has(phrase))
+  )
+}
+
 /** The student a school or a degree makes: "grad school", "my masters" -> graduate student; "undergrad" -> college. */
 function studentAt(schoolOrDegree: string): string {
   if (/high/.test(schoolOrDegree)) return 'high school student'
@@ -399,12 +451,15 @@ function businessAt(phrase: string): string | undefined {
 export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   if (clause.hedged) return
-  if (clause.desire || /\bi am (?:studying|training|in school|going to school) to (?:be|become)\b/.test(text)) {
+  // "i will be a doctor if i pass": a condition, which asserts nothing
+  const ahead = clause.desire || (WILL_BE.test(text) && !/\b(?:if|unless)\b/.test(text))
+  if (ahead || /\bi am (?:studying|training|in school|going to school) to (?:be|become)\b/.test(text)) {
     // "I am studying to become a nurse": a student; "I want to be a lawyer": an aspiration, weaker than any real job
     const study = /\bi am (?:studying|training|in school|going to school) to (?:be|become) (?:a |an )?(.+)$/.exec(text)
     const goal = study
       ? undefined
       : (WANT_TO_BE.exec(text) ??
+        WILL_BE.exec(text) ??
         /\bmy (?:dream|goal|plan|ambition) (?:job )?is to (?:be|become) (?:a |an )?(.+)$/.exec(text))
     const finding = study || goal ? occupationFrom((study ?? goal)![1], true) : undefined
     const job =
@@ -431,7 +486,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
       return
     }
   }
-  match = WORK_AS.exec(text)
+  match = WORK_AS.exec(text) ?? MAKE_A_LIVING.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.work-as', match)) return
   match = /\bmy (?:job|profession|occupation|career|day job|role) is (?:a |an |being a |being an )?(.+)$/.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.my-job-is', match)) return
@@ -445,8 +500,11 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     // "just retired after 30 years as a firefighter": the job retired from
     const from = RETIRED_AS.exec(text.slice(match.index + match[0].length))
     const job = from ? occupationFrom(from[1]!, true) : undefined
-    const value = job?.kind === 'job' ? `retired ${job.value}` : 'retired'
-    ctx.acc.setCore('occupation', value, 0.9, 'occupation.retired', match)
+    // "i just retired. i was a gym teacher": the job said before in the same text
+    const before = String(ctx.acc.coreValue('occupation') ?? '')
+    const formerJob = /^former (.+)$/.exec(before)?.[1]
+    const value = job?.kind === 'job' ? `retired ${job.value}` : formerJob ? `retired ${formerJob}` : 'retired'
+    ctx.acc.setCore('occupation', value, RETIRED_CONFIDENCE, 'occupation.retired', match)
     return
   }
   match = rx`\\bi am ${ADV}(?:unemployed|jobless|between jobs|out of work)\\b`.exec(text)
@@ -468,7 +526,8 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   ruleServed(text, ctx)
   match = MILITARY.exec(text)
   if (match) {
-    ctx.acc.setCore('occupation', `military (${match[1]})`, 0.85, 'occupation.military', match)
+    const branch = match[1] === 'military' ? 'military' : `military (${match[1]})`
+    ctx.acc.setCore('occupation', branch, 0.85, 'occupation.military', match)
     return
   }
   match = I_AM_A.exec(text)
@@ -479,12 +538,23 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
       .replace(/\s+(?:around|in town|ever|here|there|in the world)$/, '')
   if (match) {
     let found = false
-    for (const part of match[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/)) {
-      const np = /^(?:a|an) (.+)$/.exec(part)
-      if (np) found = emit(occupationFrom(np[1], true), ctx, 'occupation.i-am-a', match) || found
+    const jobs: Finding[] = []
+    for (const [i, part] of match[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/).entries()) {
+      // "a teacher and waitress": a second job may leave out its article
+      const np = /^(?:a|an) (.+)$/.exec(part)?.[1] ?? (i > 0 && isBareJob(part) ? part : undefined)
+      const finding = np ? occupationFrom(np, true) : undefined
+      if (finding?.kind === 'job') jobs.push(finding)
+      else if (np) found = emit(finding, ctx, 'occupation.i-am-a', match) || found
     }
+    // two jobs held at once are one value: "teacher and waitress"
+    const values = jobs.map((j) => j.value)
+    const joined = values.length > 1 ? `${values.slice(0, -1).join(', ')} and ${values[values.length - 1]}` : ''
+    const both = jobs.length > 1 ? { ...jobs[0]!, value: joined } : jobs[0]
+    found = emit(both, ctx, 'occupation.i-am-a', match) || found
     if (found) return
   }
+  match = I_AM_BARE_JOB.exec(text)
+  if (match && isBareJob(match[1]!) && emit(occupationFrom(match[1]!, true), ctx, 'occupation.i-am-a', match)) return
   match = (clause.negated ? null : DOING_DEGREE.exec(text)) ?? IN_SCHOOL.exec(text)
   if (match) {
     ctx.acc.setCore('occupation', studentAt(match[1]), 0.75, 'occupation.school', match)
@@ -512,6 +582,13 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   match = PROFESSIONALLY.exec(text)
   if (match) {
     ctx.acc.setCore('occupation', `professional ${match[1]} ${match[2]}`, 0.85, 'occupation.professionally', match)
+    return
+  }
+  match = PLAY_PROFESSIONALLY.exec(text)
+  const sport = match ? lookup(match[1]!) : undefined
+  if (match && sport?.term === match[1] && sport.category === 'sports') {
+    ctx.acc.setCore('occupation', `professional ${match[1]} player`, 0.85, 'occupation.professionally', match)
+    ctx.acc.addInterest('sports', match[1]!, 0.8, 'occupation.professionally', match)
     return
   }
   match = rx`\\bi ${ADV}(?:teach|am teaching|have taught)\\s*(.*)$`.exec(text)
@@ -570,6 +647,12 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   match = WORK_AT.exec(text)
+  if (match?.[1] === 'on') {
+    // "i work with my parents on the farm": a farm or a ship, not "i work on weekends"
+    const on = WORKED_ON.exec(match[2]!)
+    if (on) ctx.acc.setCore('occupation', `works on a ${on[1]}`, 0.55, 'occupation.work-at', match)
+    return
+  }
   if (match) {
     const place = workplace(match[2])
     if (place)
@@ -580,6 +663,11 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
         'occupation.work-at',
         match,
       )
+    return
+  }
+  match = MY_JOB_AT.exec(text)
+  if (match && !clause.negated) {
+    ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(match[1]!)}`, 0.5, 'occupation.work-at', match)
     return
   }
   // "i drive for Uber on the weekends": a company written as a name, which a driver works for
@@ -633,10 +721,20 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', 'teacher', 0.4, 'occupation.my-students', match)
     return
   }
-  match = rx`\\bi ${ADV}used to (?:be|work as) (?:a |an )?(.+)$`.exec(text)
+  match = PAST_JOB.exec(text)
   if (match) {
     const finding = occupationFrom(match[1], true)
-    if (finding && finding.kind === 'job' && !ctx.acc.hasCore('occupation'))
+    const now = ctx.acc.coreValue('occupation')
+    // "i just retired. i was a gym teacher": the retired person's job; otherwise a former job, when none is known
+    if (finding?.kind === 'job' && now === 'retired')
+      ctx.acc.setCore(
+        'occupation',
+        `retired ${finding.value}`,
+        RETIRED_CONFIDENCE + 0.01,
+        'occupation.used-to-be',
+        match,
+      )
+    else if (finding?.kind === 'job' && now === undefined && !/\bstudent$/.test(finding.value))
       ctx.acc.setCore('occupation', `former ${finding.value}`, 0.45, 'occupation.used-to-be', match)
   }
 }

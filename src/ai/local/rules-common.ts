@@ -90,7 +90,14 @@ const ADVERBS = [
   'originally',
   'still',
 ]
-export const ADV = `(?:(?:${ADVERBS.join('|')})\\s+)*`
+/** Verbs and nouns that end in "ly" and are no adverb: "i apply", "i fly", "my family". */
+const LY_NOT_ADVERBS =
+  'apply|reply|rely|supply|comply|imply|multiply|fly|ally|rally|bully|tally|family|italy|july|holly'
+/** Any "-ly" adverb reads as one too: "i vigorously enjoy tacos", "i secretly love jazz". */
+const LY_ADVERB = `(?!(?:${LY_NOT_ADVERBS})\\b)[a-z]{2,}ly`
+// each word one way only: a listed adverb that ends in "ly" is left to LY_ADVERB, or "really really ..." backtracks
+// through every split of the run
+export const ADV = `(?:(?:${ADVERBS.filter((word) => !word.endsWith('ly')).join('|')}|${LY_ADVERB})\\s+)*`
 
 const HEDGE_RE = new RegExp(pattern`
   \b(?:might|maybe|perhaps|possibly|probably|not sure|unsure|wonder|wondering|if|whether|i may|supposedly|i guess|
@@ -115,8 +122,11 @@ function mainStatement(text: string): string {
   return end > 0 ? text.slice(0, end) : text
 }
 
+/** "no i live in ohio", "nope, i am a nurse": an answer's "no" before "i", which negates nothing said after it. */
+const ANSWER_NO = /^(?:no|nope|nah|naw|not really|no way)\s+(?=i\b)/
+
 export function describe(clause: Clause): ClauseInfo {
-  const main = mainStatement(clause.text)
+  const main = mainStatement(clause.text).replace(ANSWER_NO, '')
   return {
     ...clause,
     hedged: HEDGE_RE.test(main),

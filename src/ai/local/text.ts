@@ -211,10 +211,12 @@ const ASKED_BACK = new RegExp(pattern`(?<!\s)\s+(?=(?:
 /**
  * A statement of the person's own and the question it runs into, as two parts: "i love board games would you be up
  * for that?" -> "i love board games", "would you be up for that?"; with or without the question mark chat often
- * leaves out ("i am a tennis player what do you do in spare time"). The statement needs two words after "i".
+ * leaves out ("i am a tennis player what do you do in spare time"). The statement needs two words after "i", which
+ * may follow an answer's first word.
  */
 function splitAskedBack(part: string): string[] {
-  if (!/^i\s+\S+\s+\S/.test(part)) return [part]
+  // "no i live in ohio how about you": an answer's first word before the statement
+  if (!/^(?:(?:no|yes|yeah|yep|nope|nah|well|oh|ok|okay|sure|lol|haha)\s+)?i\s+\S+\s+\S/.test(part)) return [part]
   const at = part.search(ASKED_BACK)
   return at > 0 ? [part.slice(0, at), part.slice(at).trimStart()] : [part]
 }
