@@ -615,4 +615,21 @@ describe('standing facts and names in chat', () => {
     expect(interests.map((i) => i.value).sort()).toEqual(['fishing', 'sushi'])
     expect(JSON.stringify(profile)).not.toMatch(/pilot|sailing|Texas|pizza/)
   })
+
+  it('reads fears as topics to avoid, pets answered and music listened to, none of the assistant’s', async () => {
+    await post(api, 'pia', {
+      input_type: 'conversation',
+      data: chat([
+        ['Spiders scare me. Any fears?', 'snakes scare me, and i have a real phobia of bridges'],
+        ['I have a hamster. Pets?', 'do you like cats? i have two.'],
+        ['I listen to opera. You?', 'listening to jazz right now'],
+      ]),
+    })
+    const profile = await api.waitReady('pia')
+    const avoid = profile.preferences.topics_to_avoid.map((t: { value: string }) => t.value).sort()
+    expect(avoid).toEqual(['bridges', 'snakes'])
+    expect(profile.interests.pets?.map((i: { value: string }) => i.value)).toEqual(['cat'])
+    expect(profile.interests.music?.map((i: { value: string }) => i.value)).toEqual(['jazz'])
+    expect(JSON.stringify(profile)).not.toMatch(/spider|hamster|opera/i)
+  })
 })

@@ -1640,3 +1640,56 @@ describe('jobs and pastimes said in passing', () => {
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('fears, pets and music said in chat', () => {
+  const avoid = (data: string) => (x(data).preferences?.topics_to_avoid ?? []).map((t) => t.value)
+
+  it('reads what scares or sickens the person as a topic to avoid, weakly', () => {
+    expect(x('snakes scare me').preferences?.topics_to_avoid).toEqual([{ value: 'snakes', confidence: 0.5 }])
+    expect(avoid('needles freak me out')).toEqual(['needles'])
+    expect(avoid('i have a real phobia of bridges')).toEqual(['bridges'])
+    expect(avoid('dreading the family reunion')).toEqual(['family reunion'])
+    expect(avoid('when i see needles i faint')).toEqual(['needles'])
+    expect(avoid('i do not do well with heights, crowds, etc')).toEqual(['heights', 'crowds'])
+    expect(avoid('orange is one color i do not like')).toEqual(['orange'])
+    expect(avoid('we both hate mosquitoes')).toEqual(['mosquitoes'])
+    expect(avoid('it scares me')).toEqual([])
+    expect(avoid('i hated being a nurse blood makes me faint')).toEqual([])
+  })
+
+  it('reads a trait said as a noun after a degree, and a field worked in online', () => {
+    expect(x('i am a proud nerd').personality?.traits?.map((t) => t.value)).toEqual(['nerd'])
+    expect(x('i am a big kid').personality?.traits).toBeUndefined()
+    expect(x('i work remotely in customer service').core_info?.occupation?.value).toBe('works in customer service')
+  })
+
+  it('reads pets counted with digits, named as "my pet is", or answering the person’s own question', () => {
+    expect(values(x('just me and my 3 dogs'))).toEqual(['dog'])
+    expect(values(x('my only pet is a goat'))).toEqual(['goat'])
+    expect(values(x('i have a few hamsters'))).toEqual(['hamster'])
+    expect(values(x('do you like cats? i have two.'))).toEqual(['cat'])
+    expect(values(x('do you have pets? mine is a parrot'))).toEqual(['parrot'])
+    expect(values(x('i have a pet though'))).toEqual([])
+    expect(values(x('i have a pet iguana'))).toEqual(['iguana'])
+  })
+
+  it('reads music listened to without "i" or after "to", and a band seen in concert', () => {
+    expect(values(x('just sat down to listen to some jazz'))).toEqual([])
+    expect(values(x('i sat down to listen to some jazz'))).toEqual(['jazz'])
+    expect(values(x('listening to jazz'))).toEqual(['jazz'])
+    expect(x('getting ready to see Coldplay in concert').interests?.music?.map((i) => i.value)).toEqual(['Coldplay'])
+  })
+
+  it('reads fears, pets and music in linear time', () => {
+    const started = process.cpuUsage()
+    x(`${'big '.repeat(10_000)}dogs scare me`)
+    x(`when i see ${'big '.repeat(10_000)}dogs i faint`)
+    x(`${'orange '.repeat(10_000)}is one color i do not like`)
+    x(`i have a phobia of ${'dark '.repeat(10_000)}`)
+    x(`my only pet is a ${'tiny '.repeat(10_000)}goat`)
+    x(`i ${'sat '.repeat(10_000)}to listen to jazz`)
+    x(`i am a ${'proud '.repeat(10_000)}nerd`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

@@ -55,7 +55,11 @@ const COUNTED_PETS = new RegExp(
   `\\b(?:a|an|one|two|three|four|five|some|\\d+)\\s+((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`,
   'g',
 )
-const MY_PET = rx`\\b(?:my|our) ((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`
+const MY_PET = rx`\\b(?:my|our) ((?:[a-z0-9-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`
+/** "my only pet is a cow", "our pets are two rabbits": the pet (2), after its count and modifiers (1). */
+const MY_PET_IS = new RegExp(
+  `\\b(?:my|our) (?:only |first |new )?pets? (?:is|are) ${PET_COUNT}((?:[a-z-]+ ){0,2}?)(${PET_ALT})(?:s|es)?\\b`,
+)
 const NOT_PET_CONTEXT =
   /\b(?:no|not|never|allergic|afraid|scared|died|dead|passed away|lost|ran away|put down|miss|used to)\b/
 
@@ -222,7 +226,7 @@ const PET_MODIFIERS = new Set(
   `old new little big sweet cute lovely beloved adorable two three four five black white brown grey gray orange golden
   baby rescue rescued senior young first fat lazy fluffy tiny small large giant huge crazy silly spoiled adopted pet
   female male boy girl furry miniature mini pure purebred bred mixed breed pit german therapy service support emotional
-  show guard family farm working`.split(/\s+/),
+  show guard family farm working few couple several many only`.split(/\s+/),
 )
 const modifiersOnly = (s: string) =>
   s
@@ -245,7 +249,8 @@ function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
     const rest = withoutPeopleClause(text.slice(have.index))
     let found = false
     for (const p of rest.matchAll(COUNTED_PETS)) {
-      if (modifiersOnly(p[1])) {
+      // "i have a pet": no kind of pet said
+      if (modifiersOnly(p[1]) && p[2] !== 'pet') {
         ctx.acc.addInterest('pets', singular(p[2]), have[1] === 'we' ? 0.75 : 0.9, 'interest.pet-have-a', p)
         found = true
       }
@@ -253,7 +258,7 @@ function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
     if (found) return
   }
   let match = PET_HAVE.exec(text)
-  if (match && modifiersOnly(match[2])) {
+  if (match && modifiersOnly(match[2]) && match[3] !== 'pet') {
     ctx.acc.addInterest('pets', singular(match[3]), match[1] === 'we' ? 0.75 : 0.9, 'interest.pet-have', match)
     return
   }
@@ -261,8 +266,14 @@ function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
   match = PET_LIVES_WITH_ME.exec(text)
   if (match) ctx.acc.addInterest('pets', match[2], 0.8, 'interest.pet-lives-with-me', match)
   match = PET_GENERIC.exec(text)
-  if (match) {
+  // "i have a pet snake", not "i have a pet though"
+  if (match && lookup(singular(match[1]!))?.category === 'pets') {
     ctx.acc.addInterest('pets', singular(match[1]), 0.85, 'interest.pet-have-pet-x', match)
+    return
+  }
+  match = MY_PET_IS.exec(text)
+  if (match && modifiersOnly(match[1]!)) {
+    ctx.acc.addInterest('pets', singular(match[2]!), 0.85, 'interest.pet-my', match)
     return
   }
   for (const p of text.matchAll(re(MY_PET.source, 'g'))) {
@@ -346,14 +357,18 @@ const I_GROW = new RegExp(
     '(?:vegetables|veggies|herbs|flowers|roses|tomatoes|tomatos|plants|fruit|fruits|tulips|orchids|succulents|' +
     'peppers|lettuce|potatoes|food)\\b',
 )
+/** "i listen to jazz", "i just sat down to listen to jazz", "listening to jazz": what (1). */
+const LISTEN_TO = new RegExp(pattern`(?:\bi ${ADV}(?:listen|am listening|have been listening|been listening)|
+  ^(?:just |currently )?listening|\bi (?:[a-z]+ ){1,4}to listen)\s+to\s+(.+)$`)
 /** "i saw the rolling stones in concert": who (1). */
 const SAW_IN_CONCERT = new RegExp(
-  `\\bi ${ADV}(?:see|saw|have seen|went to see|go to see|love seeing) (.+?) ` +
+  `(?:\\bi ${ADV}(?:see|saw|have seen|went to see|go to see|love seeing)|^(?:getting ready |going )?to see) (.+?) ` +
     '(?:in concert|live in concert|perform live|on tour)\\b',
 )
 /** "i am going to a taylor swift concert tomorrow": whose concert, or what kind of music (1). */
 const CONCERT_OF = new RegExp(
-  `\\bi ${ADV}(?:am going|went|go|have been|got tickets|bought tickets|have tickets|am|was) ` +
+  `(?:\\bi ${ADV}(?:am going|went|go|have been|got tickets|bought tickets|have tickets|am|was)|` +
+    '\\bi (?:[a-z]+ ){1,4}going|^(?:just )?(?:going|got tickets|have tickets)) ' +
     "(?:to |for )(?:a |an |the |another )([a-z][a-z'& ]{1,30}?) (?:concert|gig)s?\\b",
 )
 /** What a concert is, not whose: "a great concert", "the school concert", "my first concert". */
@@ -661,7 +676,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   // a title, not a day or a holiday ("finished Christmas shopping")
   if (match && finished && !NOT_A_TITLE.test(finished.toLowerCase()))
     ctx.acc.addInterest(TITLE_CATEGORY[match[1] ?? 'watching']!, finished, 0.55, 'interest.finished-title', match)
-  match = rx`\\bi ${ADV}(?:listen|am listening|have been listening|been listening)\\s+to\\s+(.+)$`.exec(text)
+  // "i just sat down to listen to some jazz", "listening to jazz" (chat leaves out "i am")
+  match = LISTEN_TO.exec(text)
   if (match) addItems(interpretObject(match[1], 'listen'), ctx, 0.85, 'interest.listen-to', match)
   match = WATCHING.exec(text)
   // "been watching since i was a kid": when, not what

@@ -200,6 +200,9 @@ const ASKS_DO = /^(?:so |and |well )?do you (like|love|enjoy|have|own|play|watch
 const MINE_IS = /^mine (is|are|would be|has to be|was) (.+)$/
 /** "i do": the person's answer to their own question, which the next clause may go on with. */
 const ANSWER_DO = /^i do(?: too)?$/
+/** "i have three": how many (1) of what the person's own question asked about. */
+const ANSWER_HAVE_COUNT =
+  /^i (?:have|own|got) (two|three|four|five|six|seven|eight|nine|ten|\d+|a few|several)(?: of them)?$/
 /** "mine is named rex": the name (1) of the one the person's own question asked about. */
 const MINE_NAMED = /^(?:mine is|mine was|my one is) (?:named|called) ([a-z][a-z'-]*)$/
 /** "they are my favorite band", "it is one of my favorites": the kind of favorite (1), if said. */
@@ -221,10 +224,17 @@ function answersOwnQuestion(question: string, answer: string): string | undefine
   const thing = doYou[2]!
   // "do you like german shepherds? i do": "i like german shepherds"
   if (ANSWER_DO.test(answer)) return `i ${verb} ${thing}`
+  const owned = singular(thing.replace(/^(?:a|an|any) /, ''))
+  // "do you like dogs? i have three": "i have three dogs"
+  const count = ANSWER_HAVE_COUNT.exec(answer)
+  if (count && /^(?:like|love|have|own)$/.test(verb) && /s$/.test(thing)) return `i have ${count[1]} ${thing}`
+  // "do you have pets? mine is a fish": "my pet is a fish"
+  const ownedIs = MINE_IS.exec(answer)
+  if (ownedIs && /^(?:have|own)$/.test(verb) && !/^(?:named|called)\b/.test(ownedIs[2]!))
+    return `my ${owned} ${ownedIs[1]} ${ownedIs[2]}`
   // "do you have a dog? mine is named rex": "my dog is named rex"
   const named = MINE_NAMED.exec(answer)
-  if (named && /^(?:like|love|have|own)$/.test(verb))
-    return `my ${singular(thing.replace(/^(?:a|an|any) /, ''))} is named ${named[1]}`
+  if (named && /^(?:like|love|have|own)$/.test(verb)) return `my ${owned} is named ${named[1]}`
   // "do you like rascal flatts? they are my favorite band": "my favorite band is rascal flatts"
   const favorite = /^(?:like|love|enjoy|watch|play)$/.test(verb) ? IS_MY_FAVORITE.exec(answer) : null
   if (!favorite) return undefined

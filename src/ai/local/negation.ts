@@ -71,7 +71,8 @@ const NOT_INTO = new RegExp(pattern`
 
 /** "i do not like jazz", "i am sick of reality tv": the verb (1) and what (2). */
 const I_DISLIKE = new RegExp(
-  `\\bi ${ADV}(hate|hates|detest|despise|loathe|can not stand|dislike|do not like|do not enjoy|do not care for|` +
+  `\\b(?:i|we both|we all) ${ADV}(hate|hates|detest|despise|loathe|can not stand|dislike|do not like|do not enjoy|` +
+    'do not care for|' +
     'do not care about|am not interested in|am tired of|am sick of|have no interest in)\\s+(.+)$',
 )
 

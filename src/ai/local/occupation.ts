@@ -342,7 +342,8 @@ const MY_JOB_AT = new RegExp(
   (?= (?:keeps|is|was|has|pays|sucks|makes|gets|takes|starts|ends|and|but|so)\b|,|$)`,
 )
 /** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
-const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:am in|do|work in|work) (sales|
+const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:am in|do|work (?:online |remotely |
+  from home )?in|work) (sales|
   marketing|finance|accounting|it|tech|hr|human resources|real estate|insurance|retail|healthcare|health care|
   construction|banking|consulting|advertising|logistics|hospitality|pr|public relations|recruiting|recruitment|
   software|journalism|publishing|tech support|customer service|customer support|payroll|bookkeeping|cybersecurity|

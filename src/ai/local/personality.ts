@@ -10,6 +10,8 @@ const DEGREE = new RegExp(pattern`
   rather|incredibly|always|usually|generally|naturally|truly|totally|definitely|somewhat|slightly|mostly|often|
   sometimes|also|just|such|a|an|more|most|bit|little|overly|way too|feeling|quite a|an extremely|a very|a really|
   a pretty|a super|a bit of an?|kind of an?)\s+)+`)
+/** A degree before a trait said as a noun: "a strong feminist", "a total introvert", "a proud nerd". */
+const DEGREE_BEFORE_NOUN = /^(?:strong|total|proud|complete|true|real|huge|big|hardcore|self[- ]proclaimed) (?=[a-z])/
 const TRAIT_MARKER = new RegExp(pattern`
   \b(?:person|people|by nature|naturally|always|generally|usually|tend to be|in general|type|kind of guy|kind of girl|
   personality|character|since i was|all my life|my whole life)\b`)
@@ -176,7 +178,8 @@ export function rulePersonality(clause: ClauseInfo, ctx: RuleContext): void {
     TRAIT_MARKER.test(text) || /^(?:a|an)\s/.test(rest) || verb === 'can be' || verb === 'get' || verb === 'can get'
   const moodContext = MOOD_MARKER.test(text) || /feel|feeling/.test(verb) || verb === 'have been'
   for (const full of chunks(rest)) {
-    const words = full.split(' ')
+    // "a strong feminist", "a total introvert": how much, before a trait said as a noun
+    const words = full.replace(DEGREE_BEFORE_NOUN, '').split(' ')
     let ch = ''
     let after = ''
     for (let n = Math.min(3, words.length); n >= 1; n--) {

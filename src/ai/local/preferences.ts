@@ -2,7 +2,7 @@
 // ("please don't talk about politics", "my divorce is a sensitive topic").
 import { cutPhrase, splitList } from './classify.js'
 import { ruleReplyLanguage } from './languages.js'
-import type { ClauseInfo, RuleContext } from './rules-common.js'
+import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
 import { pattern } from './regex.js'
 
@@ -190,9 +190,28 @@ const AVOID: [RuleId, RegExp, number][] = [
   [
     'avoid.makes-me-sad',
     new RegExp(pattern`
-      ^(?!(?:i|you|he|she|we|they|it|this|that|there)\b)(.{2,40}?) (?:makes?|
+      ^(?!(?:i|you|he|she|we|they|it|this|that|there)\b)((?:[a-z'-]+ ){0,2}[a-z'-]+) (?:makes?|
       made) me (?:so |very |really |feel |a bit |kind of )*(?:sad|depressed|anxious|nervous|uncomfortable|upset|angry|
-      scared|afraid|sick|miserable|cry|panic|stressed|uneasy)\b`),
+      scared|afraid|sick|miserable|cry|panic|stressed|uneasy|faint|queasy|nauseous|dizzy)\b|
+      ^(?!(?:i|you|he|she|we|they|it|this|that|there)\b)((?:[a-z'-]+ ){0,2}[a-z'-]+) (?:(?:scares?|horrify|horrifies|
+      terrify|terrifies|
+      upsets?|depress|depresses) me|(?:creeps?|freaks?|gross|grosses) me out|kills? my buzz)\b`),
+    0.5,
+  ],
+  // "i have a phobia of spiders", "a real fear of heights", "dreading the holidays": weak, as a fear is
+  [
+    'avoid.phobia',
+    new RegExp(pattern`\b(?:i (?:have|got) |^)(?:a |an )?(?:real |huge |big |serious |major |terrible |bad )?
+      (?:phobia|fear) (?:of|over|about) (.+)$|(?:\bi ${ADV}(?:am )?|^)dread(?:ing)? (.+)$`),
+    0.5,
+  ],
+  // "when i see blood i faint", "i do not do well with needles", "pink is one color i do not like"
+  [
+    'avoid.cannot-bear',
+    new RegExp(pattern`\bwhen i (?:see|hear|smell|think (?:of|about)) (.+?) i (?:faint|pass out|panic|freak out|gag|
+      get (?:sick|queasy|dizzy))\b|\bi (?:do not|can not) (?:do well|deal well|cope well|handle being around) with
+      \s(.+)$|^(?!(?:it|this|that|there)\b)(.{2,30}?) (?:is|are) (?:one|a|the) (?:[a-z]+ )?(?:thing|color|colour|food|
+      topic|subject|smell|sound)s? i (?:do not like|hate|can not stand|dislike)\b`),
     0.5,
   ],
 ]
@@ -208,7 +227,7 @@ function topics(raw: string): string[] {
       (x) =>
         x &&
         x.split(' ').length <= 5 &&
-        !/^(?:it|that|this|them|things|stuff|anything|something|me|you)$/.test(x) &&
+        !/^(?:it|that|this|them|things|stuff|anything|something|me|you|etc)$/.test(x) &&
         !/\bjargon\b/.test(x),
     )
 }
@@ -234,7 +253,9 @@ export function rulePreferences(clause: ClauseInfo, ctx: RuleContext): void {
   for (const [rule, re, conf] of AVOID) {
     const match = re.exec(text)
     if (!match) continue
-    for (const topic of topics(match[1])) ctx.acc.addAvoid(ctx.cases.restore(topic), conf, rule, match)
+    // a rule of several forms says its topic in whichever group matched
+    const said = match.slice(1).find((group) => group !== undefined) ?? ''
+    for (const topic of topics(said)) ctx.acc.addAvoid(ctx.cases.restore(topic), conf, rule, match)
     break
   }
 }

@@ -261,7 +261,10 @@ const RULES = {
   'avoid.not-comfortable': '"I am not comfortable talking about X"',
   'avoid.stay-away-from': '"please stay away from / skip X"',
   'avoid.faint-at': '"I get queasy at the sight of X" (weak)',
-  'avoid.makes-me-sad': '"X makes me anxious / sad" (weak)',
+  'avoid.makes-me-sad': '"X makes me anxious / sad", "clowns scare me", "X freaks me out" (weak)',
+  'avoid.phobia': '"I have a phobia of X", "a real fear of X", "dreading X" (weak)',
+  'avoid.cannot-bear':
+    '"when I see blood I faint", "I do not do well with needles", "pink is one color I do not like" (weak)',
   // negations: removals, and dislikes as topics to avoid
   'negation.no-longer-trait': '"I am not shy anymore", "I am no longer lazy" -> removes the trait',
   'negation.verb-anymore': '"I do not like jazz anymore", "I no longer play X" -> removes the interest',
