@@ -1693,3 +1693,40 @@ describe('fears, pets and music said in chat', () => {
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('hobbies named in a list, dogs walked, and jobs with their workplace', () => {
+  const job = (data: string) => x(data).core_info?.occupation?.value
+
+  it('reads hobbies named as such, a pastime praised, a dog walked as a habit and a skill learned', () => {
+    expect(values(x('i have other hobbies like knitting'))).toEqual(['knitting'])
+    expect(values(x('board games are the best'))).toEqual(['board games'])
+    expect(values(x('my kids are the best'))).toEqual([])
+    expect(values(x('i take my dog for walks every evening'))).toEqual(expect.arrayContaining(['walking the dog']))
+    expect(values(x('i was out walking my dog'))).not.toContain('walking the dog')
+    expect(values(x('i learned to surf in hawaii'))).toEqual(['surfing'])
+    expect(values(x('i spend all my time gardening'))).toEqual(['gardening'])
+  })
+
+  it('reads a job become, taught, worked as, held at a workplace or started with one', () => {
+    expect(job('i finally became a dental hygienist')).toBe('dental hygienist')
+    expect(job('i am retired and used to teach math')).toBe('retired math teacher')
+    expect(job('i used to teach')).toBe('former teacher')
+    expect(job('i live in ohio working as a paramedic')).toBe('paramedic')
+    expect(job('i am a cashier at my corner store')).toBe('cashier at a corner store')
+    expect(job('i am a nurse at a clinic')).toBe('nurse')
+    expect(job('heading to my job at walmart')).toBe('works at walmart')
+    expect(job('i love my job at home')).toBeUndefined()
+    expect(job('i just started a job with the city library')).toBe('works at city library')
+  })
+
+  it('reads hobby lists, dog walks and workplaces in linear time', () => {
+    const started = process.cpuUsage()
+    x(`i have other hobbies like ${'knitting and '.repeat(10_000)}`)
+    x(`i take my ${'dog '.repeat(10_000)}for walks`)
+    x(`i am a cashier at my ${'corner '.repeat(10_000)}store`)
+    x(`i ${'live '.repeat(10_000)}working as a paramedic`)
+    x(`i am retired and used to teach ${'math '.repeat(10_000)}`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

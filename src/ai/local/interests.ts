@@ -67,7 +67,7 @@ const ACTIVITY_VERBS = [
   'cook|bake|grill|garden|walk|workout|knit|paint|draw|sew|hike|swim|surf|ski|snowboard|dance|sing|run|jog|fish|hunt',
   'camp|bike|cycle|climb|skate|golf|bowl|meditate|write|travel|kayak|crochet|quilt|sketch|box|wrestle|row|sail|blog',
   'vlog|volunteer|work out|exercise|lift weights|act|sculpt|tinker|skateboard|rollerblade|scrapbook|birdwatch|backpack',
-  'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take',
+  'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take|bird watch',
 ].join('|')
 
 /** Adds interest items at `base` confidence (times each item's weight), restoring the case of names and titles. */
@@ -320,7 +320,7 @@ const I_DO = new RegExp(
 )
 /** "i can sew", "i know how to surf": the activity (1) and what follows (2). */
 const I_CAN_DO = new RegExp(
-  `\\bi ${ADV}(?:can|could always|know how to|am able to|am good at|am great at) ` +
+  `\\bi ${ADV}(?:can|could always|know how to|am able to|am good at|am great at|learned (?:how )?to) ` +
     `(${ACTIVITY_VERBS})(?:ing)?\\b(.*)$`,
 )
 /** What one runs as work, not for sport: "my own business", "a small cafe", "the household". */
@@ -410,7 +410,7 @@ const TOOK_UP = new RegExp(
 )
 /** "i spend most of my free time on reading": on what (1). */
 const SPEND_TIME = new RegExp(
-  `\\bi ${ADV}spend (?:a lot of |most of |all of |much of |lots of |some )?(?:my )?` +
+  `\\bi ${ADV}spend (?:a lot of |most of |all of |all |much of |lots of |some )?(?:my )?` +
     '(?:free |spare |extra |leisure )?time (?:on |doing )?(.+)$',
 )
 /** What the person eats or drinks (1). */
@@ -525,6 +525,18 @@ const OUTING: Record<string, string> = {
   hike: 'hiking',
   workout: 'working out',
 }
+/**
+ * "i take my dog for walks", "i go on long walks with my dogs": walking the dog, as a habit or a liking ("i was out
+ * walking my dogs" is an errand).
+ */
+const DOG_WALKS = new RegExp(pattern`\bi ${ADV}(?:take|took) (?:my|our) dogs? (?:out )?(?:for|on) (?:a |long )?walks?\b|
+  \bi ${ADV}(?:go|went|love going|like going) (?:on|for) (?:long |daily )?walks with (?:my|our) dogs?\b|
+  \bi ${ADV}(?:love|like|enjoy) (?:taking|going on) (?:long )?walks with (?:my|our) dogs?\b`)
+/** "other hobbies like playing chess", "my hobbies include knitting": the pastimes (1). */
+const HOBBIES_LIKE = /\b(?:my |other |the |some )?hobbies (?:like|such as|include|including|are) (.+)$/
+/** "board games are the best", "hiking is my thing": a pastime (1) the lexicons know, praised. */
+const PASTIME_PRAISED = new RegExp(pattern`^((?:[a-z]+ )?[a-z]+) (?:is|are) (?:the best|awesome|my thing|my jam|
+  so much fun|the most fun|my life)\b`)
 /** "besides running i surf": the pastime named beside another (1). */
 const BESIDES_DOING = /\b(?:besides|apart from|aside from|other than|when i am not) ([a-z]+ing)\b,? i\b/
 /** "i give back by volunteering", "just got home from volunteer work": volunteering, where unnamed. */
@@ -990,6 +1002,12 @@ function ruleActivityMentioned(clause: ClauseInfo, ctx: RuleContext): void {
   if (match) found(match[1], match, 'interest.besides-doing', 0.6)
   match = VOLUNTEERING.exec(text)
   if (match) ctx.acc.addInterest('hobbies', 'volunteering', 0.6, 'interest.volunteering', match)
+  match = DOG_WALKS.exec(text)
+  if (match) ctx.acc.addInterest('hobbies', 'walking the dog', 0.7, 'interest.dog-walks', match)
+  match = HOBBIES_LIKE.exec(text)
+  if (match) addItems(interpretObject(match[1]!), ctx, 0.8, 'interest.hobbies-like', match)
+  match = PASTIME_PRAISED.exec(text)
+  if (match) found(match[1], match, 'interest.pastime-praised', 0.7)
 }
 
 export function ruleInterests(clause: ClauseInfo, ctx: RuleContext): void {

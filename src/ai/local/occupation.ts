@@ -278,6 +278,18 @@ const I_AM_A = new RegExp(
   `(?:\\bi|^i [a-z ]{1,40}? and(?: now)?) (?:am|have been|have always been) ${ADV}` +
     '((?:a|an) .+|the (?:best|only|top|head|lead|youngest|oldest) [a-z]+(?: [a-z]+){0,2})$',
 )
+/** "i became a professional tennis player": the job (1). */
+const BECAME = new RegExp(`\\bi ${ADV}(?:became|have become|finally became) (?:a|an) (.+)$`)
+/** "i used to teach gym in school": what was taught (1). */
+const USED_TO_TEACH = new RegExp(`\\bi ${ADV}used to teach\\b\\s*(.*)$`)
+/** "working as a doctor" after another statement of the person's: the job (1). */
+const WORKING_AS = new RegExp(`(?:^(?:currently |now |still )?|\\bi (?:[a-z]+ ){1,5})working as (?:a|an) (.+)$`)
+/** Jobs whose workplace says what they are: "a manager at a supermarket", "a cashier at the local grocery". */
+const JOB_WITH_PLACE = new RegExp(pattern`^(?:manager|assistant manager|store manager|shift manager|cashier|clerk|
+  worker|employee|supervisor|waiter|waitress|server|cook|bartender|receptionist|janitor|custodian|stocker)$`)
+/** "at my neighborhood supermarket": the workplace after a job, its article (1) and up to three words (2). */
+const AT_WORKPLACE = new RegExp(pattern`\bat (a|an|the|my|our) ((?:[a-z'&-]+ ){0,2}[a-z'&-]+)
+  (?=$|,| (?:and|but|so|in|near|downtown|for|now|lol)\b)`)
 /** "i am chef and an avid fisherman": a job chat writes without its article (1), one or two words. */
 const I_AM_BARE_JOB = new RegExp(`\\bi am ${ADV}([a-z]+(?: [a-z]+)?)(?= and\\b| at\\b| in\\b| for\\b| here\\b|,|$)`)
 /** "make a living as a librarian": the job (1); chat leaves out the "i". */
@@ -338,7 +350,8 @@ const WORKED_ON = new RegExp(pattern`^(?:a|an|the|our|my|my (?:family's|parents'
   (?:oil )?rig|(?:cruise )?ship|boat|railroad|docks?)\b`)
 /** "my job at the bank keeps me busy": the workplace (1), cut before the verb that follows it. */
 const MY_JOB_AT = new RegExp(
-  pattern`\bmy (?:new |day |part[- ]time |full[- ]time |second )?job (?:at|in) ((?:the|a|an) [a-z'&-]+(?: [a-z'&-]+)?)
+  pattern`\bmy (?:new |day |part[- ]time |full[- ]time |second )?job (?:at|in) ((?:the |a |an )?[a-z'&-]+
+  (?: [a-z'&-]+)?)
   (?= (?:keeps|is|was|has|pays|sucks|makes|gets|takes|starts|ends|and|but|so)\b|,|$)`,
 )
 /** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
@@ -410,7 +423,7 @@ const WHERE_I_WORK = new RegExp(
     `(?!\\s+(?:out|on|it)\\b)(?=$|[\\s,.!?])`,
 )
 /** "at a gas station and i love it": the place (1). */
-const JOB_PLACE = new RegExp(pattern`^(?:at|in|for) (?:a |an |the )?([a-z0-9&' -]{2,40}?)
+const JOB_PLACE = new RegExp(pattern`^(?:at|in|for|with) (?:a |an |the |my |our )?([a-z0-9&' -]{2,40}?)
   (?:\s(?:and|but|so|because|to|while|since|for|on|every|last|this|next|yesterday|today|tonight|recently|earlier|
   lol|haha|(?:a|an|one|two|three|four|five|six|\d+|a few|a couple of) (?:days?|weeks?|months?|years?) ago)\b.*)?$`)
 
@@ -487,7 +500,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
       return
     }
   }
-  match = WORK_AS.exec(text) ?? MAKE_A_LIVING.exec(text)
+  match = WORK_AS.exec(text) ?? MAKE_A_LIVING.exec(text) ?? WORKING_AS.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.work-as', match)) return
   match = /\bmy (?:job|profession|occupation|career|day job|role) is (?:a |an |being a |being an )?(.+)$/.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.my-job-is', match)) return
@@ -550,10 +563,15 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     // two jobs held at once are one value: "teacher and waitress"
     const values = jobs.map((j) => j.value)
     const joined = values.length > 1 ? `${values.slice(0, -1).join(', ')} and ${values[values.length - 1]}` : ''
-    const both = jobs.length > 1 ? { ...jobs[0]!, value: joined } : jobs[0]
+    const place = jobs.length === 1 && JOB_WITH_PLACE.test(jobs[0]!.value) ? AT_WORKPLACE.exec(match[1]) : null
+    // "a cashier at the local supermarket": where says what the job is
+    const at = place ? ` at ${/^(?:my|our)$/.test(place[1]!) ? 'a' : place[1]} ${place[2]}` : ''
+    const both = jobs.length > 1 ? { ...jobs[0]!, value: joined } : jobs[0] && { ...jobs[0], value: jobs[0].value + at }
     found = emit(both, ctx, 'occupation.i-am-a', match) || found
     if (found) return
   }
+  match = BECAME.exec(text)
+  if (match && emit(occupationFrom(match[1]!, true), ctx, 'occupation.i-am-a', match)) return
   match = I_AM_BARE_JOB.exec(text)
   if (match && isBareJob(match[1]!) && emit(occupationFrom(match[1]!, true), ctx, 'occupation.i-am-a', match)) return
   match = (clause.negated ? null : DOING_DEGREE.exec(text)) ?? IN_SCHOOL.exec(text)
@@ -667,8 +685,9 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   match = MY_JOB_AT.exec(text)
-  if (match && !clause.negated) {
-    ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(match[1]!)}`, 0.5, 'occupation.work-at', match)
+  const jobPlace = match && !clause.negated ? workplace(match[1]!) : undefined
+  if (match && jobPlace) {
+    ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(jobPlace)}`, 0.5, 'occupation.work-at', match)
     return
   }
   // "i drive for Uber on the weekends": a company written as a name, which a driver works for
@@ -722,9 +741,15 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', 'teacher', 0.4, 'occupation.my-students', match)
     return
   }
-  match = PAST_JOB.exec(text)
+  const pastJob = PAST_JOB.exec(text)
+  const usedToTeach = pastJob ? null : USED_TO_TEACH.exec(text)
+  match = pastJob ?? usedToTeach
   if (match) {
-    const finding = occupationFrom(match[1], true)
+    // "i used to teach gym in school": a gym teacher
+    const subject = usedToTeach ? SUBJECTS.exec(usedToTeach[1]!.replace(/^(?:at |in )/, '')) : null
+    const finding: Finding | undefined = usedToTeach
+      ? { kind: 'job', value: subject ? `${subject[0]} teacher` : 'teacher', conf: 0.9 }
+      : occupationFrom(pastJob![1]!, true)
     const now = ctx.acc.coreValue('occupation')
     // "i just retired. i was a gym teacher": the retired person's job; otherwise a former job, when none is known
     if (finding?.kind === 'job' && now === 'retired')
