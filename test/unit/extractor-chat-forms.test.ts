@@ -1705,6 +1705,8 @@ describe('hobbies named in a list, dogs walked, and jobs with their workplace', 
     expect(values(x('i was out walking my dog'))).not.toContain('walking the dog')
     expect(values(x('i learned to surf in hawaii'))).toEqual(['surfing'])
     expect(values(x('i spend all my time gardening'))).toEqual(['gardening'])
+    // a second verb of liking names what it likes, not a value "love board games"
+    expect(values(x('i am addicted to the internet and love board games'))).toEqual(['internet', 'board games'])
   })
 
   it('reads a job become, taught, worked as, held at a workplace or started with one', () => {

@@ -72,6 +72,12 @@ export function interpretObject(phrase: string, verbHint?: string): Item[] {
       continue
     }
     const stripped = stripFiller(raw)
+    // "(i am addicted to the internet and) love roleplaying games": what the second verb of liking names
+    const liked = /^(?:love|loves|like|likes|enjoy|enjoys|adore|adores)\s+(.+)$/.exec(stripped)
+    if (liked) {
+      out.push(...interpretObject(liked[1]!))
+      continue
+    }
     const gerund = splitGerund(stripped)
     if (gerund) {
       verb = gerund[0]
