@@ -1616,6 +1616,10 @@ describe('jobs and pastimes said in passing', () => {
     expect(values(x('i like a cup of tea in the morning'))).toEqual(['tea'])
     expect(values(x('i am always eating cereal'))).toEqual(['cereal'])
     expect(values(x('i can eat sushi every day'))).toEqual(['sushi'])
+    expect(values(x('all i ever eat is tacos and nachos'))).toEqual(['tacos', 'nachos'])
+    expect(values(x('do you like jazz? because i love it!'))).toEqual(['jazz'])
+    expect(values(x('i can only eat halal'))).toEqual(['halal'])
+    expect(values(x('my dad and eating disorders'))).toEqual([])
   })
 
   it('reads a place after an answer\'s "no" and a place new to the person', () => {

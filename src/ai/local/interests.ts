@@ -415,7 +415,7 @@ const SPEND_TIME = new RegExp(
 )
 /** What the person eats or drinks (1). */
 const EAT_DRINK = new RegExp(pattern`(?:\bi ${ADV}(?:eat|drink|am ${ADV}(?:eating|drinking|sipping)|can eat|could eat)|
-  ^(?:just |currently |now )?(?:eating|drinking|sipping))\s+(.+)$`)
+  ^(?:just |currently |now )?(?:eating|drinking|sipping)|^all i (?:ever )?(?:eat|drink) (?:is|are))\s+(.+)$`)
 /** "i have been to paris": where (1). */
 const I_VISIT = new RegExp(
   `\\bi ${ADV}(?:visit|travel to|have been to|have visited|have traveled to|have travelled to|love visiting)` +

@@ -198,8 +198,8 @@ const ASKS_YOURS = /^(?:so |and |well )?(?:what|which|who) (?:is|are|was) your (
 const ASKS_DO = /^(?:so |and |well )?do you (like|love|enjoy|have|own|play|watch) ((?:[a-z'-]+ ){0,4}[a-z'-]+)$/
 /** "mine is papaya": the verb (1) and the answer (2). */
 const MINE_IS = /^mine (is|are|would be|has to be|was) (.+)$/
-/** "i do": the person's answer to their own question, which the next clause may go on with. */
-const ANSWER_DO = /^i do(?: too)?$/
+/** "i do", "i love it": the person's answer to their own question, which the next clause may go on with. */
+const ANSWER_DO = /^i (?:do|really do|love it|love them|like it|like them)(?: too)?$/
 /** "i have three": how many (1) of what the person's own question asked about. */
 const ANSWER_HAVE_COUNT =
   /^i (?:have|own|got) (two|three|four|five|six|seven|eight|nine|ten|\d+|a few|several)(?: of them)?$/

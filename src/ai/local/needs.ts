@@ -41,7 +41,11 @@ const DIET_RULES: [RuleId, RegExp, number][] = [
     re(`^i ${ADV}(?:follow|eat|am on|do|stick to|keep to) (?:a |an |the |mostly )?(${SPECIAL_DIETS}) diet\\b`),
     0.85,
   ],
-  ['diet.kosher-halal', re(`^i ${ADV}(?:keep|eat|only eat|eat only) (kosher|halal)\\b`), 0.85],
+  [
+    'diet.kosher-halal',
+    re(`^i ${ADV}(?:keep|eat|only eat|eat only|can only eat|will only eat) (kosher|halal)\\b`),
+    0.85,
+  ],
   [
     'diet.no-food',
     re(`^i ${ADV}(?:do not|never|cannot|can not) eat (meat|pork|beef|fish|seafood|dairy|gluten|eggs)\\b`),
