@@ -1725,6 +1725,15 @@ describe('hobbies named in a list, dogs walked, and jobs with their workplace', 
     expect(job('i just started a job with the city library')).toBe('works at city library')
   })
 
+  it('reads an age after a question run on, as a described person, by "the age of" and by years lived', () => {
+    const age = (data: string) => x(data).core_info?.age?.value
+    expect(age('how old are you i am 27')).toBe(27)
+    expect(age('as a 52 year old welder i get it')).toBe(52)
+    expect(age('i am around the age of 15')).toBe(15)
+    expect(x('i have lived for 90 years').core_info?.age).toMatchObject({ value: 90, confidence: 0.6 })
+    expect(age('healthy for a 40 year old')).toBeUndefined()
+  })
+
   it('reads hobby lists, dog walks and workplaces in linear time', () => {
     const started = process.cpuUsage()
     x(`i have other hobbies like ${'knitting and '.repeat(10_000)}`)
@@ -1732,6 +1741,8 @@ describe('hobbies named in a list, dogs walked, and jobs with their workplace', 
     x(`i am a cashier at my ${'corner '.repeat(10_000)}store`)
     x(`i ${'live '.repeat(10_000)}working as a paramedic`)
     x(`i am retired and used to teach ${'math '.repeat(10_000)}`)
+    x(`how ${'old '.repeat(10_000)}are you i am 27`)
+    x(`as a ${'52 '.repeat(10_000)}year old welder`)
     const used = process.cpuUsage(started)
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })

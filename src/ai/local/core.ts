@@ -125,10 +125,17 @@ const BODY_PARTS = 'body|self|bones|knees|back|joints|legs|hands|eyes|heart|brai
 /** [rule, pattern, confidence, bare: a number with no unit, so small or large ones are no age] */
 const AGE_RULES: [RuleId, RegExp, number, boolean][] = [
   ['age.years-old', rx`\\bi am ${ADV}(?:a |an )?${AGE}[- ](?:years?|yrs?)[- ](?:old|young|of age)\\b`, 0.95, false],
-  ['age.year-old', rx`\\bi am ${ADV}(?:a |an )?${AGE}[- ]year[- ]old\\b`, 0.95, false],
+  // "i am a 34-year-old nurse", "as a 46 year old engineer i can relate": the person described
+  ['age.year-old', rx`(?:\\bi am ${ADV}|^as )(?:a |an )?${AGE}[- ]year[- ]old\\b`, 0.95, false],
+  ['age.lived-for', rx`\\bi (?:have|had) lived (?:on (?:this )?earth |in this world )?for ${AGE} years\\b`, 0.6, false],
   ['age.bare-end', rx`\\bi am ${AGE}(?: years| yrs| yo| y/o)?\\s*$`, 0.9, true],
   ['age.turned', rx`\\bi ${ADV}turned ${AGE}\\b`, 0.85, false],
-  ['age.my-age-is', rx`\\b(?:my age is|i am aged|i am age)\\s+${AGE}\\b`, 0.95, false],
+  [
+    'age.my-age-is',
+    rx`\\b(?:my age is|i am aged|i am age|i am (?:around |about )?the age of)\\s+${AGE}\\b`,
+    0.95,
+    false,
+  ],
   ['age.i-comma-n', rx`^i,? \\(?${AGE}\\)?,`, 0.9, false],
   ['age.almost', rx`\\bi am (?:almost|nearly|about|around) ${AGE}\\b`, 0.6, false],
   [

@@ -15,10 +15,11 @@ const RULES = {
   // core_info.age
   'age.born-in': '"I was born in 1990", "born on March 3rd 1990": age at the reference date (exact with the day)',
   'age.years-old': '"I am 34 years old", "I am 34 yrs of age"',
-  'age.year-old': '"I am a 34-year-old ..."',
+  'age.year-old': '"I am a 34-year-old ...", "as a 46 year old engineer, I ..."',
+  'age.lived-for': '"I have lived for 100 years", "lived on earth for 90 years" (weak)',
   'age.bare-end': '"I am 34" at the end of a clause',
   'age.turned': '"I just turned 40"',
-  'age.my-age-is': '"my age is 34", "I am aged 34"',
+  'age.my-age-is': '"my age is 34", "I am aged 34", "I am around the age of 13"',
   'age.i-comma-n': '"i, 34, ...", "Maria (34), ..." at the start of a clause',
   'age.almost': '"I am almost / about 40" (weak)',
   'age.decade': '"I am in my mid 30s" -> 35, "late twenties" -> 28: an age by its decade (0.5)',

@@ -214,7 +214,12 @@ const ASKED_BACK = new RegExp(pattern`(?<!\s)\s+(?=(?:
  * leaves out ("i am a tennis player what do you do in spare time"). The statement needs two words after "i", which
  * may follow an answer's first word.
  */
+/** A question to the other speaker that runs into the person's own statement: "how old are you i am 19". */
+const ASKED_FIRST = /^(?:how|what|where|who|do|are|have)\b[a-z ]{0,40}?\byou\s+(?=i (?:am|have|live|work|love|like)\b)/
+
 function splitAskedBack(part: string): string[] {
+  const first = ASKED_FIRST.exec(part)
+  if (first) return [first[0].trimEnd(), part.slice(first[0].length)]
   // "no i live in ohio how about you": an answer's first word before the statement
   if (!/^(?:(?:no|yes|yeah|yep|nope|nah|well|oh|ok|okay|sure|lol|haha)\s+)?i\s+\S+\s+\S/.test(part)) return [part]
   const at = part.search(ASKED_BACK)
