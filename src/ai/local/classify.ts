@@ -18,6 +18,12 @@ import { BOOKS_ONLY, verbItems } from './verbs.js'
 
 export { classifyNoun, cutPhrase, lookup, lookupExact, splitList, verbItems, type Item }
 
+/** The category the lexicons give exactly this term (or its singular), when it is one of `kinds`. */
+export function knownAs(term: string, kinds: readonly string[]): string | undefined {
+  const category = lookupExact(term)
+  return category && kinds.includes(category) ? category : undefined
+}
+
 function startsWithVerb(phrase: string): boolean {
   const terms = termsOf(phrase)
   const tags = terms[0]?.tags ?? []

@@ -1,5 +1,14 @@
 // interests.<category>: "I love/like/enjoy X", "my favorite X is Y", "I play X", "I have a dog", "I go hiking", ...
-import { classifyNoun, cutPhrase, interpretObject, lookup, splitList, verbItems, type Item } from './classify.js'
+import {
+  classifyNoun,
+  cutPhrase,
+  interpretObject,
+  knownAs,
+  lookup,
+  splitList,
+  verbItems,
+  type Item,
+} from './classify.js'
 import { OCCUPATIONS } from './lexicon-core.js'
 import { ACTIVITY_ALIASES, FAVORITE_HEADS, PET_WORDS } from './lexicon-interests.js'
 import { nlpHas, termsOf } from './nlp.js'
@@ -544,9 +553,8 @@ const VOLUNTEERING = /\b(?:i (?:\w+ ){0,3}by volunteering|(?:my|from|do|doing) v
 
 /** The interest a word names when it is a pastime a lexicon knows exactly: sports, hobbies, music or books. */
 function pastime(word: string): { category: string; value: string } | undefined {
-  const hit = lookup(word)
-  const kinds = ['sports', 'hobbies', 'music', 'books']
-  return hit && hit.term === word && kinds.includes(hit.category) ? { category: hit.category, value: word } : undefined
+  const category = knownAs(word, ['sports', 'hobbies', 'music', 'books'])
+  return category ? { category, value: word } : undefined
 }
 
 /** "nothing beats a bowl of pho", "can't beat fresh sushi": the thing (1). */
@@ -739,11 +747,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     addItems(verbItems('go', cutPhrase(match[1])), ctx, 0.8, 'interest.go', match)
   // "most saturdays i am out bouldering", "i am usually out fishing": a pastime the lexicon knows
   match = OUT_DOING.exec(text)
-  if (match) {
-    const hit = lookup(match[1])
-    if (hit && hit.term === match[1] && (hit.category === 'sports' || hit.category === 'hobbies'))
-      ctx.acc.addInterest(hit.category, match[1], 0.7, 'interest.out-doing', match)
-  }
+  const outdoor = match ? knownAs(match[1]!, ['sports', 'hobbies']) : undefined
+  if (match && outdoor) ctx.acc.addInterest(outdoor, match[1]!, 0.7, 'interest.out-doing', match)
   ruleActivityMentioned(clause, ctx)
   match = IN_A_LEAGUE.exec(text)
   const sport = match ? classifyNoun(match[1]!, 'other', 0.75) : undefined

@@ -7,11 +7,11 @@ import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
 import { gerund, NUMBER_RE, singular, titleCase } from './text.js'
-import { lookup, lookupExact } from './classify.js'
+import { knownAs, lookupExact } from './classify.js'
 import { isLanguage } from './languages.js'
 import { dict, pattern, rx } from './regex.js'
 
-/** Interest categories of what a "player" plays. */
+/** Interest categories of what a "player" plays or a coach teaches. */
 const PLAYED = ['sports', 'music', 'hobbies']
 
 type Finding = { kind: 'job'; value: string; conf: number } | { kind: 'hobby'; category: string; value: string }
@@ -100,9 +100,8 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
   // "a tennis player", "a piano player": someone who plays it, not a job unless said so ("professionally")
   if (words.length > 1 && words[words.length - 1] === 'player') {
     const played = words.slice(0, -1).join(' ')
-    const hit = lookup(played)
-    if (hit && hit.term === played && PLAYED.includes(hit.category))
-      return { kind: 'hobby', category: hit.category, value: played }
+    const category = knownAs(played, PLAYED)
+    if (category) return { kind: 'hobby', category, value: played }
   }
   // "a green bay packer fan", "a choir member": the job word names what the person likes or belongs to
   const last = words[words.length - 1]
@@ -174,9 +173,9 @@ function emit(finding: Finding | undefined, ctx: RuleContext, rule: RuleId, span
       const pair = taught[1] ? `${taught[1]} ${taught[2]}` : undefined
       const activity = [pair, gerund(taught[2]!), taught[2]!]
         .filter((w): w is string => w !== undefined)
-        .map((w) => ({ w, hit: lookup(w) }))
-        .find((x) => x.hit && x.hit.term === x.w && ['sports', 'hobbies', 'music'].includes(x.hit.category))
-      if (activity) ctx.acc.addInterest(activity.hit!.category, activity.w, 0.6, 'interest.taught-activity', span)
+        .map((w) => ({ w, category: knownAs(w, PLAYED) }))
+        .find((x) => x.category)
+      if (activity) ctx.acc.addInterest(activity.category!, activity.w, 0.6, 'interest.taught-activity', span)
     }
   }
   return true
@@ -590,10 +589,10 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   match = rx`\\bi ${ADV}(?:coach|am coaching|instruct|train people in) ([a-z]+(?: [a-z]+)?)\\b`.exec(text)
   if (match && !/^(?:my|our|his|her|their|the|a|an|kids|children|people|at|in|for)\b/.test(match[1])) {
     const act = match[1].split(' ')[0]
-    const hit = lookup(act)
-    if (hit && hit.term === act && ['sports', 'hobbies', 'music'].includes(hit.category)) {
+    const category = knownAs(act, PLAYED)
+    if (category) {
       ctx.acc.setCore('occupation', `${act} coach`, 0.75, 'occupation.coach', match)
-      ctx.acc.addInterest(hit.category, act, 0.7, 'occupation.coach', match)
+      ctx.acc.addInterest(category, act, 0.7, 'occupation.coach', match)
       return
     }
   }
@@ -604,8 +603,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   match = PLAY_PROFESSIONALLY.exec(text)
-  const sport = match ? lookup(match[1]!) : undefined
-  if (match && sport?.term === match[1] && sport.category === 'sports') {
+  if (match && knownAs(match[1]!, ['sports'])) {
     ctx.acc.setCore('occupation', `professional ${match[1]} player`, 0.85, 'occupation.professionally', match)
     ctx.acc.addInterest('sports', match[1]!, 0.8, 'occupation.professionally', match)
     return
@@ -752,6 +750,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
       : occupationFrom(pastJob![1]!, true)
     const now = ctx.acc.coreValue('occupation')
     // "i just retired. i was a gym teacher": the retired person's job; otherwise a former job, when none is known
+    // a hair above "retired": the accumulator keeps an equal confidence's first value
     if (finding?.kind === 'job' && now === 'retired')
       ctx.acc.setCore(
         'occupation',
