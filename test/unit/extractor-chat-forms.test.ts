@@ -1747,3 +1747,83 @@ describe('hobbies named in a list, dogs walked, and jobs with their workplace', 
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('pastimes by verbs of two words, foods had, roles spoken from and things dismissed', () => {
+  const job = (data: string) => x(data).core_info?.occupation?.value
+  const avoided = (data: string) => (x(data).preferences?.topics_to_avoid ?? []).map((t) => t.value)
+  const foods = (data: string) => (x(data).interests?.food ?? []).map((f) => f.value)
+
+  it('reads a pastime said by a verb of two words, whatever follows it, but no commute', () => {
+    expect(values(x('i work out every day'))).toEqual(['working out'])
+    expect(values(x('i do work out multiple times a week'))).toEqual(['working out'])
+    expect(values(x('i ride horses on weekends'))).toEqual(['horseback riding'])
+    expect(values(x('i bird watch every weekend'))).toEqual(['bird watching'])
+    expect(values(x('i ride my bike to work'))).toEqual([])
+    expect(values(x('i work out of my house'))).toEqual([])
+    expect(values(x('i take landscape photography'))).toEqual(['photography'])
+  })
+
+  it('reads what is loved most and a favorite named in an aside', () => {
+    expect(values(x('wow the thing i love most is skateboarding'))).toEqual(['skateboarding'])
+    expect(values(x('i am helping her paint her kitchen red, my favorite color'))).toEqual(['red'])
+    expect(values(x('i am painting my house blue my fav color'))).toEqual(['blue'])
+    // the words before the aside are no favorite the lexicons know
+    expect(values(x('we had pizza last night, my favorite food'))).not.toContain('last night')
+    expect(values(x('what i love most is my family'))).toEqual([])
+  })
+
+  it('reads a known food had now or lately, but no meal and nothing else had', () => {
+    expect(foods('i am doing ok drinking some coffee')).toEqual(['coffee'])
+    expect(foods('just having a cup of coffee getting ready for work')).toEqual(['coffee'])
+    expect(foods('i have eaten a dozen donuts before noon')).toEqual(['donuts'])
+    expect(foods('having a few beers tonight')).toEqual(['beers'])
+    expect(foods('i ate dinner with my mom')).toEqual([])
+    expect(foods('i had a bad day')).toEqual([])
+    expect(foods('i did not eat pizza')).toEqual([])
+  })
+
+  it('reads a job the person speaks as, goes to, finished or works at in passing', () => {
+    expect(job('being a doctor it is hard to get time off')).toBe('doctor')
+    expect(job('i do enjoy it, as a bee farmer')).toBe('bee farmer')
+    expect(job('i taught a few players being an elementary school teacher')).toBe('elementary school teacher')
+    expect(job('as a kid i loved horses')).toBeUndefined()
+    expect(job('i like him as a teacher')).toBeUndefined()
+    expect(job('my son being a doctor, he is busy')).toBeUndefined()
+    expect(job('i have a few minutes until i go to work at the supermarket')).toBe('works at the supermarket')
+    expect(job('just finished working in the supermarket')).toBe('works in the supermarket')
+    expect(job('between work at the bank and the kids i am exhausted')).toBe('works at the bank')
+    expect(job('i am 68, been retired for a few years now')).toBe('retired')
+    expect(job('being retired i head south during the winter')).toBe('retired')
+  })
+
+  it('reads a trait measured against others, things dismissed and a fear said as "my fear"', () => {
+    expect(x('i am strong for my age').personality?.traits?.map((t) => t.value)).toEqual(['strong'])
+    expect(x('i am a strong feminist').personality?.traits?.map((t) => t.value)).toEqual(['feminist'])
+    expect(avoided('i think fashion is dumb')).toEqual(['fashion'])
+    expect(avoided('soccer is so overrated')).toEqual(['soccer'])
+    expect(avoided('the ending is dumb')).toEqual([])
+    expect(avoided('i dropped out due to my fear of blood')).toEqual(['blood'])
+  })
+
+  it("reads a short answer that points back at the person's own question", () => {
+    expect(avoided('do you like clowns? they horrify me')).toEqual(['clowns'])
+    expect(avoided('do you like spiders? they freak me out')).toEqual(['spiders'])
+    expect(avoided('do you like dogs? it depends on me')).toEqual([])
+  })
+
+  it('reads these forms in linear time', () => {
+    const started = process.cpuUsage()
+    x(`i work out ${'every '.repeat(10_000)}day`)
+    x(`the thing i love most is ${'very '.repeat(10_000)}`)
+    x(`i painted ${'the '.repeat(10_000)}house red, my favorite color`)
+    x(`${'just '.repeat(10_000)}having a cup of coffee`)
+    x(`i ${'really '.repeat(10_000)}had pizza`)
+    x(`i ${'go '.repeat(10_000)}being a doctor`)
+    x(`i ${'do '.repeat(10_000)}, as a bee farmer`)
+    x(`${'fashion '.repeat(10_000)}is dumb`)
+    x(`do you like clowns? they ${'really '.repeat(10_000)}horrify me`)
+    x(`i have a few minutes until i go to work at the ${'big '.repeat(10_000)}supermarket`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

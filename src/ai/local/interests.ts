@@ -5,6 +5,7 @@ import {
   interpretObject,
   knownAs,
   lookup,
+  lookupExact,
   splitList,
   verbItems,
   type Item,
@@ -52,7 +53,8 @@ const LIKE_RULES: [RuleId, RegExp, number][] = [
 const PET_ALT = [...PET_WORDS].sort((a, b) => b.length - a.length).join('|')
 /** How many pets: "a", "two", "a couple of", "3". */
 const PET_COUNT =
-  '(?:a |an |one |two |three |four |five |six |seven |several |some |many |lots of |a few |a couple (?:of )?|\\d+ )?'
+  '(?:a lot of |a bunch of |a few |a couple (?:of )?|a |an |one |two |three |four |five |six |seven |several |some |' +
+  'many |lots of |plenty of |\\d+ )?'
 const PET_HAVE = re(
   `\\b(i|we) ${ADV}(?:have|own|got|adopted|rescued|have got|brought home|keep|raise|take care of|foster) ` +
     `${PET_COUNT}` +
@@ -78,6 +80,14 @@ const ACTIVITY_VERBS = [
   'vlog|volunteer|work out|exercise|lift weights|act|sculpt|tinker|skateboard|rollerblade|scrapbook|birdwatch|backpack',
   'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take|bird watch',
 ].join('|')
+
+/** A pastime said by a verb of two words ("work out", "bird watch"); none on the way to work or school. */
+function phrasalPastime(verb: string, rest: string, after: string): Item[] {
+  // "i work out of my house": where the work is done
+  if (/\bto (?:work|school|college|class|the office)\b/.test(after) || /^ of\b/.test(after)) return []
+  if (verb === 'bird') return [{ category: 'hobbies', value: 'bird watching', weight: 1 }]
+  return verbItems(verb, rest)
+}
 
 /** Adds interest items at `base` confidence (times each item's weight), restoring the case of names and titles. */
 export function addItems(items: Item[], ctx: RuleContext, base: number, rule: RuleId, span?: Span): void {
@@ -132,6 +142,28 @@ const NOT_TITLE_END = /\b(?:the|a|an|of|and|or|to|with|in|on|for|by|is|was|my|yo
  * is checked with every title's (NOT_TITLE_START, in ruleFavorite).
  */
 const readsAsTitle = (item: string) => item.split(' ').length <= 6 && !NOT_TITLE_END.test(item) && /[a-z]{3}/.test(item)
+
+/** "..., my favorite color": an aside that calls what came before a favorite of a kind (1). */
+const FAVORITE_ASIDE = /^(?:(.*?),? )?my (?:all time )?favorite (colou?r|[a-z]+)(?: ever| of all time)?$/
+
+/**
+ * "i painted the kitchen red, my favorite color": the aside as a clause of its own, "my favorite color is red", after
+ * the words before it in the clause (if any). The favorite is the last word or two before the aside, when the
+ * lexicons know it as a thing of the aside's kind. Undefined when the clause is no such aside.
+ */
+export function favoriteAside(text: string, before: string | undefined): string[] | undefined {
+  const aside = FAVORITE_ASIDE.exec(text)
+  const said = aside?.[1] ?? before
+  if (!aside || !said) return undefined
+  const head = aside[2]!
+  const kind = /^colou?r$/.test(head) ? 'other' : FAVORITE_HEADS[singular(head)]
+  const words = said.split(' ')
+  const candidates = [words.slice(-2).join(' '), words.at(-1)!]
+  const favorite = kind ? candidates.find((c) => lookupExact(c) === kind) : undefined
+  if (!favorite) return undefined
+  const stated = `my favorite ${head} is ${favorite}`
+  return aside[1] ? [aside[1], stated] : [stated]
+}
 
 /** "my favorite food is pizza", "horror movies are my favorite", "my favorite thing to do is hike". */
 function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
@@ -425,6 +457,27 @@ const SPEND_TIME = new RegExp(
 /** What the person eats or drinks (1). */
 const EAT_DRINK = new RegExp(pattern`(?:\bi ${ADV}(?:eat|drink|am ${ADV}(?:eating|drinking|sipping)|can eat|could eat)|
   ^(?:just |currently |now )?(?:eating|drinking|sipping)|^all i (?:ever )?(?:eat|drink) (?:is|are))\s+(.+)$`)
+/**
+ * "doing ok, drinking some coffee", "i just ate a bowl of ramen", "i have eaten a dozen donuts": a food had now or
+ * lately (1), weak evidence of a taste; only a food the lexicons know, as "having" and "had" take anything.
+ */
+const HAVING_FOOD = new RegExp(pattern`(?:^|\s)(?:(?:just|now|currently) )?(?:having|eating|drinking|sipping(?: on)?|
+  munching on|snacking on)\s(.+)$|\bi ${ADV}(?:ate|had|drank|have eaten|have had|have been eating|have been drinking)
+  \s(.+)$`)
+/** A meal is when, not what: "i had dinner". */
+const MEAL = /^(?:breakfast|brunch|lunch|dinner|supper|a meal|meals?|food|snacks?|something|dessert|drinks?)$/
+
+/** The longest run of up to four words opening a phrase that the lexicons know as a food, but no meal. */
+function knownFoodAtStart(phrase: string): string | undefined {
+  const amount = /^(?:a |an |some )?(?:(?:only|just|mostly|mainly|nothing but|few|couple of|couple|more) )?/
+  const words = phrase.replace(amount, '').split(' ')
+  for (let n = Math.min(4, words.length); n > 0; n--) {
+    const food = classifyNoun(words.slice(0, n).join(' '), 'other', 0.5)
+    if (food?.category === 'food' && food.weight === 1) return MEAL.test(food.value) ? undefined : food.value
+  }
+  return undefined
+}
+
 /** "i have been to paris": where (1). */
 const I_VISIT = new RegExp(
   `\\bi ${ADV}(?:visit|travel to|have been to|have visited|have traveled to|have travelled to|love visiting)` +
@@ -467,7 +520,8 @@ const TITLE_KIND: Record<string, string> = {
   podcast: 'other',
 }
 /** Subjects that are no title: "this is such a good show", "my dad is the best band dad". */
-const NOT_A_TITLE_SUBJECT = /^(?:it|this|that|these|those|he|she|they|you|we|i|there|my|his|her|their|our|your)\b/
+const NOT_A_TITLE_SUBJECT =
+  /^(?:it|this|that|these|those|he|she|they|you|we|i|there|my|his|her|their|our|your|what|the thing|one thing)\b/
 
 /** "i play in a rec volleyball league", "i'm on a bowling team": the sport (1) of a league or a team joined. */
 const IN_A_LEAGUE =
@@ -558,6 +612,9 @@ function pastime(word: string): { category: string; value: string } | undefined 
 }
 
 /** "nothing beats a bowl of pho", "can't beat fresh sushi": the thing (1). */
+/** "the thing i love most is skateboarding", "what i enjoy best is a long hike": what is loved (1). */
+const LOVE_MOST = new RegExp(pattern`^(?:what|the (?:one )?thing|one thing|something) i (?:really )?(?:love|like|enjoy)
+  (?: doing)? (?:the )?(?:most|best)(?: of all| in life| in the world)? (?:is|are|would be|has to be) (.+)$`)
 const NOTHING_BEATS = new RegExp(pattern`
   (?:^|\s)(?:nothing (?:beats|compares to|is better than|tops)|(?:you )?can not beat) (?:a |an |some )?
   (?:(?:good|hot|big|cold|fresh|nice) )?
@@ -728,6 +785,11 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   if (match)
     for (const it of splitList(cutPhrase(match[1])))
       addItems(verbItems('eat', it), ctx, 0.6, 'interest.eat-drink', match)
+  match = clause.negated ? null : HAVING_FOOD.exec(text)
+  for (const item of match ? splitList(cutPhrase(match[1] ?? match[2]!)) : []) {
+    const food = knownFoodAtStart(item)
+    if (food) ctx.acc.addInterest('food', food, 0.5, 'interest.having-food', match!)
+  }
   for (const [known, confidence, rule] of KNOWN_ACTIVITY) {
     const found = known.exec(text)
     if (found)
@@ -763,6 +825,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.addInterest(TITLE_KIND[match[2]!]!, written, 0.7, 'interest.title-praised', match)
   }
   // "nothing beats a bowl of pho": a thing the lexicon knows, in any category but "other"
+  match = LOVE_MOST.exec(text)
+  if (match && !clause.negated) addItems(interpretObject(cutPhrase(match[1]!)), ctx, 0.85, 'interest.love-most', match)
   match = NOTHING_BEATS.exec(text)
   if (match) {
     const item = classifyNoun(cutPhrase(match[1]))
@@ -793,11 +857,13 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
       /^(?:outdoors|outside|indoors|inside|at home|alone|together|daily|a lot)$/,
       '',
     )
-    const verb = match[1].split(' ')[0]
-    const items =
-      /^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) || !obj
-        ? verbItems(verb, '')
-        : splitList(obj).flatMap((o) => verbItems(verb, o))
+    const [verb, ...verbRest] = match[1].split(' ')
+    // "i work out daily", "i ride horses": a verb of two words is the pastime itself, whatever follows it
+    const items = verbRest.length
+      ? phrasalPastime(verb!, verbRest.join(' '), match[2])
+      : /^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) || !obj
+        ? verbItems(verb!, '')
+        : splitList(obj).flatMap((o) => verbItems(verb!, o))
     addItems(items, ctx, 0.8, 'interest.activity-verb', match)
   }
   // abilities and ongoing activities: "i can sew", "i know how to surf", "i have been traveling the world"

@@ -125,7 +125,8 @@ the midwest, the countryside, a farm, the mountains, the coast, downtown, the va
 /** Personality traits (adjectives and a few nouns). */
 export const TRAITS = new Set(
   list(`
-shy, outgoing, introverted, extroverted, extraverted, introvert, extrovert, ambivert, organized, disorganized, messy,
+shy, strong, fit, outgoing, introverted, extroverted, extraverted, introvert, extrovert, ambivert, organized,
+disorganized, messy,
 neat, tidy, lazy, hardworking, hard-working, hard working, friendly, kind, caring, funny, humorous, witty, sarcastic,
 creative, artistic, ambitious, driven, motivated, curious, patient, impatient, honest, loyal, stubborn, optimistic,
 pessimistic, positive, competitive, adventurous, independent, quiet, talkative, chatty, social, sociable, antisocial,

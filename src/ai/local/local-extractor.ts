@@ -10,7 +10,7 @@ import { answersOf, questionsBefore, type Answer } from './answers.js'
 import { GIVES_NAME, ruleAge, ruleGender, ruleLocation, ruleName } from './core.js'
 import { compiledFor, readCustomFields, type CompiledSchema } from './custom-fields.js'
 import { ruleFieldLine } from './fields.js'
-import { addPetMentions, petMentions, ruleInterests, type PetMention } from './interests.js'
+import { addPetMentions, favoriteAside, petMentions, ruleInterests, type PetMention } from './interests.js'
 import { ruleMemories } from './memories.js'
 import { ruleNegation, ruleUsedTo } from './negation.js'
 import { isVerbAfterI, isVerbAfterTo } from './nlp.js'
@@ -205,6 +205,8 @@ const ANSWER_HAVE_COUNT =
   /^i (?:have|own|got) (two|three|four|five|six|seven|eight|nine|ten|\d+|a few|several)(?: of them)?$/
 /** "mine is named rex": the name (1) of the one the person's own question asked about. */
 const MINE_NAMED = /^(?:mine is|mine was|my one is) (?:named|called) ([a-z][a-z'-]*)$/
+/** "they horrify me", "i can not stand them": a short answer whose pronoun (1 or 2) points at what was asked about. */
+const POINTS_BACK = /^(?:(they|it) (?:[a-z']+ ){0,3}?me(?: out)?|i (?:[a-z']+ ){1,3}?(them|it))(?: too| though| lol)?$/
 /** "they are my favorite band", "it is one of my favorites": the kind of favorite (1), if said. */
 const IS_MY_FAVORITE = new RegExp(pattern`^(?:they are|it is|that is|those are|he is|she is) (?:(?:so|really|like|
   totally|definitely|also) )?(?:my|one of my) (?:all time |all-time )?(?:fav|favou?rite)s?(?: ([a-z]+))?$`)
@@ -237,6 +239,12 @@ function answersOwnQuestion(question: string, answer: string): string | undefine
   if (named && /^(?:like|love|have|own)$/.test(verb)) return `my ${owned} is named ${named[1]}`
   // "do you like rascal flatts? they are my favorite band": "my favorite band is rascal flatts"
   const favorite = /^(?:like|love|enjoy|watch|play)$/.test(verb) ? IS_MY_FAVORITE.exec(answer) : null
+  // "do you like clowns? they horrify me": "clowns horrify me"
+  const pointed = favorite ? null : POINTS_BACK.exec(answer)
+  if (pointed)
+    return pointed[1]
+      ? `${thing} ${answer.slice(pointed[1].length + 1)}`
+      : `${answer.slice(0, -pointed[2]!.length)}${thing}`
   if (!favorite) return undefined
   return favorite[1] ? `my favorite ${favorite[1]} is ${thing}` : `i love ${thing}`
 }
@@ -310,6 +318,10 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     const asked = before?.question ? before : before && ANSWER_DO.test(before.text) ? split[index - 2] : undefined
     const own = asked?.question ? answersOwnQuestion(asked.text, clause.text) : undefined
     if (own) return ownVerbPhrases({ ...clause, text: own })
+    // "i painted the kitchen red, my favorite color": what the aside calls a favorite
+    const sameSentence = before?.sentence === clause.sentence && !before.question && !before.reported
+    const aside = favoriteAside(clause.text, sameSentence ? before.text : undefined)
+    if (aside) return aside.map((text) => ({ ...clause, text }))
     // "we got a puppy last week! her name is mochi": the name of who the clause before named
     // "i have a wife, she is from italy": what is said of them is theirs
     const named =

@@ -250,11 +250,23 @@ const WORK_AS = new RegExp(
     '(?: nights| days| evenings| weekends| mornings| overnights| remotely| from home)?' +
     "(?: (?:at|for|in|from) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$",
 )
+/**
+ * "being a doctor, it is hard to get time off", "as a nurse i see it daily", "i taught kids being a teacher": a role
+ * the person speaks from, at a clause's start before what they say (1) or at its end after their own verb (2); not
+ * "being a nurse must be hard" or "as a coach, what do you ...", said to someone else.
+ */
+const SPEAKS_AS = new RegExp(pattern`^(?:and |but |so |well )?(?:being|as) (?:a|an) ([a-z]+(?: [a-z]+){0,3}?)
+  (?=,? (?:i|my|myself|it is)\b)|(?:^i (?:[a-z]+ ){1,5}being|^i [^,]+, as) (?:a|an) ([a-z]+(?: [a-z]+){0,3}?)
+  (?=,|$| (?:and|but|so|lol|haha)\b)`)
+/** A role spoken from is weaker than one stated ("i am a ..."). */
+const SPEAKS_AS_CONFIDENCE = 0.6
 /** "i used to be a nurse", "i was a gym teacher": a job that is over (1). */
 const PAST_JOB = new RegExp(`\\bi ${ADV}(?:used to (?:be|work as) (?:a |an )?|was (?:a |an ))(.+)$`)
 /** "i am happily retired", "i retired last year"; not "i retired a car". */
 const RETIRED = new RegExp(
-  `\\bi (?:am|have been) ${ADV}(?:(?:happily|recently|semi|early|now|finally) )?retired` +
+  `(?:\\bi (?:am |have )?been|(?:^|, )been|^being|\\bi (?:am|have been)) ${ADV}` +
+    '(?:(?:happily|recently|semi|early|now|finally) )?' +
+    'retired' +
     '(?!\\s+(?:a|an|school|army|navy|military|police|nurse|teacher)\\b)|' +
     // "i retired a year ago": a time, not what was retired
     `\\bi ${ADV}retired\\b(?! (?:a|an|the|my|his|her) (?!(?:year|few|couple|decade|while)\\b))`,
@@ -338,7 +350,9 @@ const RUN_A_BUSINESS = new RegExp(
  */
 const WORK_AT = new RegExp(
   `(?:\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed|` +
-    '(?:have )?(?:started|began|been) working|have worked)|' +
+    '(?:have )?(?:started|began|been) working|have worked|' +
+    '(?:have to |need to |must )?(?:go|head|am going|am heading|went|got) (?:in )?to work|' +
+    '(?:finished|got done|am done|got off) working)|' +
     '\\bi am (?:just |only )?(?:a |an |the )?(?:[a-z]+ )?(?:guy|girl|man|woman|lady|dude|person|mom|dad|gal) ' +
     'who (?:works|is working))' +
     '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?| nights| weekends)?' +
@@ -349,7 +363,8 @@ const WORKED_ON = new RegExp(pattern`^(?:a|an|the|our|my|my (?:family's|parents'
   (?:oil )?rig|(?:cruise )?ship|boat|railroad|docks?)\b`)
 /** "my job at the bank keeps me busy": the workplace (1), cut before the verb that follows it. */
 const MY_JOB_AT = new RegExp(
-  pattern`\bmy (?:new |day |part[- ]time |full[- ]time |second )?job (?:at|in) ((?:the |a |an )?[a-z'&-]+
+  pattern`(?:\bmy (?:new |day |part[- ]time |full[- ]time |second )?(?:job|work|shift)|
+  ^(?:after|before|between) work) (?:at|in) ((?:the |a |an )?[a-z'&-]+
   (?: [a-z'&-]+)?)
   (?= (?:keeps|is|was|has|pays|sucks|makes|gets|takes|starts|ends|and|but|so)\b|,|$)`,
 )
@@ -508,6 +523,9 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     rx`\\bi am (?:a |an )?(.+?) by (?:profession|trade)\\b`.exec(text) ??
     rx`^(?:a |an )?([a-z]+(?: [a-z]+)?) by (?:profession|trade)\\b`.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.by-profession', match)) return
+  match = SPEAKS_AS.exec(text)
+  const role = match ? occupationFrom(match[1] ?? match[2]!, true) : undefined
+  if (role?.kind === 'job' && emit({ ...role, conf: SPEAKS_AS_CONFIDENCE }, ctx, 'occupation.speaks-as', match!)) return
   match = RETIRED.exec(text)
   if (match) {
     // "just retired after 30 years as a firefighter": the job retired from

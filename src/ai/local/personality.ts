@@ -11,7 +11,8 @@ const DEGREE = new RegExp(pattern`
   sometimes|also|just|such|a|an|more|most|bit|little|overly|way too|feeling|quite a|an extremely|a very|a really|
   a pretty|a super|a bit of an?|kind of an?)\s+)+`)
 /** A degree before a trait said as a noun: "a strong feminist", "a total introvert", "a proud nerd". */
-const DEGREE_BEFORE_NOUN = /^(?:strong|total|proud|complete|true|real|huge|big|hardcore|self[- ]proclaimed) (?=[a-z])/
+const DEGREE_BEFORE_NOUN = new RegExp(pattern`^(?:strong|total|proud|complete|true|real|huge|big|hardcore|
+  self[- ]proclaimed) (?!(?:for|and|but|or|to|with)\b)(?=[a-z])`)
 const TRAIT_MARKER = new RegExp(pattern`
   \b(?:person|people|by nature|naturally|always|generally|usually|tend to be|in general|type|kind of guy|kind of girl|
   personality|character|since i was|all my life|my whole life)\b`)
@@ -194,7 +195,10 @@ export function rulePersonality(clause: ClauseInfo, ctx: RuleContext): void {
     // "a social worker", "a public speaker": the adjective names a job, not the person's temper
     if (OCCUPATIONS.has(`${ch} ${singular(after.split(' ')[0] ?? '')}`)) break
     // "happy to help", "tired of", "good at math", "sick of": not a feeling about oneself
-    if (/^(?:to|of|at|in|on)\b/.test(after) || (/^(?:with|for)\b/.test(after) && !FEELING_WORD.test(ch))) continue
+    // "strong for my age", "fit for a 60 year old": the trait, measured against others
+    const forAge = /^for (?:my age|someone my age|a |an |\d+)/.test(after)
+    if (/^(?:to|of|at|in|on)\b/.test(after) || (/^(?:with|for)\b/.test(after) && !FEELING_WORD.test(ch) && !forAge))
+      continue
     const isTrait = TRAITS.has(ch)
     const mood = Object.hasOwn(MOODS, ch) ? MOODS[ch] : undefined
     if (traitContext && !moodContext && (isTrait || MOOD_FIRST.has(ch))) {

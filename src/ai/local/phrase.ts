@@ -115,7 +115,8 @@ const FREQUENCY_TAIL = new RegExp(pattern`
 /** How much of a thing, before it: "a lot of", "a bit of". */
 const QUANTITY = new RegExp(
   pattern`\b(?:a lot of|lots of|plenty of|a bunch of|tons of|a ton of|loads of|all kinds of|all sorts of|a bit of|
-  a little bit of|(?:a |an |one |two |some |another )?(?:glass|glasses|cup|cups|mug|mugs|bowl|bowls|plate|plates|slice|
+  a little bit of|(?:a |an )?dozen|(?:a |an |one |two |some |another )?(?:glass|glasses|cup|cups|mug|mugs|bowl|bowls|
+  plate|plates|slice|
   slices|piece|pieces|bottle|bottles|pint|pints|bag|bags|scoop|scoops|can|cans) of)\s+`,
   'g',
 )

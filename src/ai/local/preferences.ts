@@ -201,8 +201,18 @@ const AVOID: [RuleId, RegExp, number][] = [
   // "i have a phobia of spiders", "a real fear of heights", "dreading the holidays": weak, as a fear is
   [
     'avoid.phobia',
-    new RegExp(pattern`\b(?:i (?:have|got) |^)(?:a |an )?(?:real |huge |big |serious |major |terrible |bad )?
+    new RegExp(pattern`\b(?:i (?:have|got) |my |^)(?:a |an )?(?:real |huge |big |serious |major |terrible |bad )?
       (?:phobia|fear) (?:of|over|about) (.+)$|(?:\bi ${ADV}(?:am )?|^)dread(?:ing)? (.+)$`),
+    0.5,
+  ],
+  // "i think fashion is dumb", "sports are not for me": what the person dismisses
+  [
+    'avoid.dismissed',
+    new RegExp(pattern`^(?:i think |honestly |personally |to me )?(?!(?:i|you|he|she|we|they|it|this|that|there|
+      what|which|who|everything|nothing|life|work|today|tonight|the|his|her|their|your|its|our|my)\b)
+      ((?:[a-z'-]+ ){0,2}[a-z'-]+) (?:is|are) (?:so |
+      really |just |kind of |pretty |totally )?(?:dumb|stupid|pointless|overrated|a waste of time|not important to me|
+      not for me|not my thing)(?:,|$| (?:though|anyway|honestly|lol|haha|to me)\b)`),
     0.5,
   ],
   // "when i see blood i faint", "i do not do well with needles", "pink is one color i do not like"

@@ -102,6 +102,7 @@ const RULES = {
   'occupation.work-as': '"I work as a X", "I have been working at Y as a X" (a pastime noun gives an interest)',
   'occupation.my-job-is': '"my job / profession is X"',
   'occupation.by-profession': '"I am a X by profession / trade"',
+  'occupation.speaks-as': '"being a doctor, it is hard ...", "as a nurse i ...": a known job the person speaks as',
   'occupation.retired': '"I am retired", "I retired"',
   'occupation.unemployed': '"I am unemployed / out of work"',
   'occupation.job-seeker': '"I am looking for a job"',
@@ -190,6 +191,8 @@ const RULES = {
   'interest.pastime-praised': '"board games are the best", "hiking is my thing": a known pastime (0.7)',
   'interest.volunteering': '"I give back by volunteering", "home from volunteer work" -> volunteering (0.6)',
   'interest.out-doing': '"most Saturdays I am out bouldering": a known sport or hobby',
+  'interest.love-most': '"the thing i love most is skateboarding": what is loved most, read as after "i love"',
+  'interest.having-food': '"drinking some coffee", "i just ate a bowl of ramen": a known food had now or lately',
   'interest.nothing-beats': '"nothing beats a bowl of pho": a known food, sport, game, ... (not "other")',
   'interest.wish': '"I would love to visit Japan", "I want to learn guitar", "I am going to start piano" (weak)',
   // personality
@@ -266,6 +269,7 @@ const RULES = {
   'avoid.stay-away-from': '"please stay away from / skip X"',
   'avoid.faint-at': '"I get queasy at the sight of X" (weak)',
   'avoid.makes-me-sad': '"X makes me anxious / sad", "clowns scare me", "X freaks me out" (weak)',
+  'avoid.dismissed': '"i think fashion is dumb", "sports are not for me": a thing the person dismisses',
   'avoid.phobia': '"I have a phobia of X", "a real fear of X", "dreading X" (weak)',
   'avoid.cannot-bear':
     '"when I see blood I faint", "I do not do well with needles", "pink is one color I do not like" (weak)',

@@ -147,7 +147,7 @@ export function verbItems(verb: string, obj: string): Item[] {
       }
       if (verb === 'work' && /^out\b/.test(thing)) return [{ category: 'sports', value: 'working out', weight: 1 }]
       if (verb === 'take' && thing) {
-        if (/^(?:pictures|photos|photographs)\b/.test(thing))
+        if (/^(?:[a-z]+ )?(?:pictures|photos|photographs|photography)\b/.test(thing))
           return [{ category: 'hobbies', value: 'photography', weight: 1 }]
         const category = lookupExact(thing)
         if (category === 'hobbies' || category === 'sports') return [{ category, value: thing, weight: 0.9 }]
