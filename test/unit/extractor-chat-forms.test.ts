@@ -1827,3 +1827,47 @@ describe('pastimes by verbs of two words, foods had, roles spoken from and thing
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('pastimes come back from, likes said of who one is, and names that are no bio', () => {
+  it('reads a pastime come back from, gone to, a class of it, or under way in the past tense', () => {
+    expect(values(x('i am good. just came back from mountain biking.'))).toEqual(['mountain biking'])
+    expect(values(x('i just got in from walking my dog'))).toContain('walking the dog')
+    expect(values(x('i got home from shopping'))).toEqual([])
+    expect(values(x('i got back from work'))).toEqual([])
+    expect(values(x('i am getting ready to go mountain biking'))).toEqual(['mountain biking'])
+    expect(values(x('just taking a break after my dance class'))).toEqual(['dancing'])
+    expect(values(x('i was just reading'))).toEqual(['reading'])
+  })
+
+  it('reads a like said of who the person is, partying, a dog walk liked and a rhetorical question', () => {
+    expect(values(x('i am an american chef that also loves fishing'))).toEqual(['fishing'])
+    expect(values(x('i party a lot'))).toEqual(['partying'])
+    expect(values(x('i enjoy walking my dog'))).toContain('walking the dog')
+    expect(values(x("who doesn't love cheeseburgers?"))).toEqual(['cheeseburgers'])
+    expect(values(x('who does not love you?'))).toEqual([])
+  })
+
+  it('takes no name from a sound of feeling or from whom the text speaks to, and reads a bio said as a list', () => {
+    expect(x('Ew, dogs! Do not like them').core_info?.name).toBeUndefined()
+    expect(x('Ugh, Mondays are the worst').core_info?.name).toBeUndefined()
+    expect(x('Maria, you are great').core_info?.name).toBeUndefined()
+    expect(x('Tom, how was the trip?').core_info?.name).toBeUndefined()
+    expect(x('Maria, 34, nurse from Lisbon').core_info).toMatchObject({
+      name: { value: 'Maria' },
+      age: { value: 34 },
+      occupation: { value: 'nurse' },
+      location: { value: 'Lisbon' },
+    })
+  })
+
+  it('reads these forms in linear time', () => {
+    const started = process.cpuUsage()
+    x(`just came back from ${'long '.repeat(10_000)}biking`)
+    x(`i got back from ${'walking '.repeat(10_000)}my dog`)
+    x(`i am an american ${'chef '.repeat(10_000)}that loves fishing`)
+    x(`who does not love ${'big '.repeat(10_000)}cheeseburgers?`)
+    x(`Maria, ${'34, '.repeat(10_000)}nurse`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

@@ -48,6 +48,8 @@ const LIKE_RULES: [RuleId, RegExp, number][] = [
     0.9,
   ],
   ['interest.am-into', rx`\\bi am ${ADV}${AM_INTO_DEGREE}(?:${AM_MILD})\\s+(.+)$`, 0.85],
+  // "i am an american chef that also loves fishing": a like said of who the person is
+  ['interest.who-loves', rx`^i am (?:a|an) (?:[a-z]+ ){1,4}(?:that|who) ${ADV}(?:loves|likes|enjoys)\\s+(.+)$`, 0.85],
 ]
 
 const PET_ALT = [...PET_WORDS].sort((a, b) => b.length - a.length).join('|')
@@ -78,7 +80,7 @@ const ACTIVITY_VERBS = [
   'cook|bake|grill|garden|walk|workout|knit|paint|draw|sew|hike|swim|surf|ski|snowboard|dance|sing|run|jog|fish|hunt',
   'camp|bike|cycle|climb|skate|golf|bowl|meditate|write|travel|kayak|crochet|quilt|sketch|box|wrestle|row|sail|blog',
   'vlog|volunteer|work out|exercise|lift weights|act|sculpt|tinker|skateboard|rollerblade|scrapbook|birdwatch|backpack',
-  'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take|bird watch',
+  'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take|bird watch|party',
 ].join('|')
 
 /** A pastime said by a verb of two words ("work out", "bird watch"); none on the way to work or school. */
@@ -558,15 +560,24 @@ const OUT_DOING = rx`\\bi (?:am|have been) ${ADV}out ([a-z]+ing)\\b(?! (?:errand
  * it, whenever it is.
  */
 const GO_DOING = new RegExp(pattern`(?:\b(?:i|we) ${ADV}(?:am |are )?(?:going|go|went|will go|can go|could go|
-  often go|usually go|am about to go|are about to go|gonna go)|^(?:about to |going to |gonna )?go)(?: out)?
-  \s([a-z]+ing)\b(?! (?:to|for) (?:work|school|class|bed))`)
+  often go|usually go|am about to go|are about to go|gonna go|am getting ready to go|am heading out to go)|
+  ^(?:about to |going to |gonna |getting ready to |heading out to )?go)(?: out)?
+  \s((?:[a-z]+ )?[a-z]+ing)\b(?! (?:to|for) (?:work|school|class|bed))`)
 /**
  * "i am bird watching with my animals", "i am grilling out today": a pastime under way (1), said with no object
  * but where or when ("i am running late" and "i am reading your message" say nothing of one).
  */
-const DOING_NOW = new RegExp(pattern`\bi am ${ADV}(?:just |currently |now |still )?((?:[a-z]+ )?[a-z]+ing)(?: out)?
+const DOING_NOW = new RegExp(pattern`(?:\bi (?:am|was)|^was) ${ADV}(?:just |currently |now |still )?
+  ((?:[a-z]+ )?[a-z]+ing)(?: out)?
   (?=$|,| (?:in|at|with|on the|outside|outdoors|today|tonight|now|right now|later|this (?:morning|afternoon|evening|
   weekend)|again|all day|a lot|some more)\b)`)
+/**
+ * "just got back from mountain biking", "got in from walking my dog": a pastime (1) come back from, or a dog
+ * walked (2).
+ */
+const BACK_FROM = new RegExp(pattern`(?:\bi ${ADV}|^|\bjust )(?:got back|came back|came home|got home|
+  got in|am back|am home|back|home) from (?:a |my |some )?(?:((?:[a-z]+ )?[a-z]+ing)(?= (?:my|our|the) dogs?\b()|,|$|
+  \s(?:and|with|at|in|on|so|today|tonight|this)\b)|([a-z]+) (?:class|lesson|practice)\b)`)
 /** Gerunds a person is doing that are chores or errands, not pastimes. */
 const NOT_A_PASTIME_NOW = /^(?:cooking|cleaning|shopping|eating|working|studying|walking|driving|running|sleeping)/
 /**
@@ -594,7 +605,8 @@ const OUTING: Record<string, string> = {
  */
 const DOG_WALKS = new RegExp(pattern`\bi ${ADV}(?:take|took) (?:my|our) dogs? (?:out )?(?:for|on) (?:a |long )?walks?\b|
   \bi ${ADV}(?:go|went|love going|like going) (?:on|for) (?:long |daily )?walks with (?:my|our) dogs?\b|
-  \bi ${ADV}(?:love|like|enjoy) (?:taking|going on) (?:long )?walks with (?:my|our) dogs?\b`)
+  \bi ${ADV}(?:love|like|enjoy) (?:taking|going on) (?:long )?walks with (?:my|our) dogs?\b|
+  \bi ${ADV}(?:love|like|enjoy) walking (?:my|our|the) dogs?\b`)
 /** "other hobbies like playing chess", "my hobbies include knitting": the pastimes (1). */
 const HOBBIES_LIKE = /\b(?:my |other |the |some )?hobbies (?:like|such as|include|including|are) (.+)$/
 /** "board games are the best", "hiking is my thing": a pastime (1) the lexicons know, praised. */
@@ -611,10 +623,10 @@ function pastime(word: string): { category: string; value: string } | undefined 
   return category ? { category, value: word } : undefined
 }
 
-/** "nothing beats a bowl of pho", "can't beat fresh sushi": the thing (1). */
 /** "the thing i love most is skateboarding", "what i enjoy best is a long hike": what is loved (1). */
 const LOVE_MOST = new RegExp(pattern`^(?:what|the (?:one )?thing|one thing|something) i (?:really )?(?:love|like|enjoy)
   (?: doing)? (?:the )?(?:most|best)(?: of all| in life| in the world)? (?:is|are|would be|has to be) (.+)$`)
+/** "nothing beats a bowl of pho", "can't beat fresh sushi": the thing (1). */
 const NOTHING_BEATS = new RegExp(pattern`
   (?:^|\s)(?:nothing (?:beats|compares to|is better than|tops)|(?:you )?can not beat) (?:a |an |some )?
   (?:(?:good|hot|big|cold|fresh|nice) )?
@@ -1058,11 +1070,16 @@ function ruleActivityMentioned(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.negated) return
   const text = clause.text
   const found = (value: string | undefined, match: RegExpExecArray, rule: RuleId, confidence: number) => {
-    const hit = value ? pastime(value) : undefined
+    // "my dance class": the pastime of a noun that is also its verb
+    const hit = value ? (pastime(value) ?? (/^[a-z]+$/.test(value) ? pastime(gerund(value)) : undefined)) : undefined
     if (hit) ctx.acc.addInterest(hit.category, hit.value, confidence, rule, match)
   }
   let match = GO_DOING.exec(text)
   if (match) found(match[1], match, 'interest.go-doing', 0.6)
+  match = BACK_FROM.exec(text)
+  if (match?.[2] !== undefined) ctx.acc.addInterest('hobbies', 'walking the dog', 0.6, 'interest.back-from', match!)
+  else if (match && !/^(?:cooking|cleaning|shopping|eating|working|studying|driving|sleeping)$/.test(match[1] ?? ''))
+    found(match[1] ?? match[3], match, 'interest.back-from', 0.6)
   match = DOING_NOW.exec(text)
   // "bird watching" as one pastime, else its last word ("just hiking")
   const now = match ? [match[1]!, match[1]!.split(' ').pop()!].find((words) => pastime(words)) : undefined

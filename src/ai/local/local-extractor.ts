@@ -205,6 +205,8 @@ const ANSWER_HAVE_COUNT =
   /^i (?:have|own|got) (two|three|four|five|six|seven|eight|nine|ten|\d+|a few|several)(?: of them)?$/
 /** "mine is named rex": the name (1) of the one the person's own question asked about. */
 const MINE_NAMED = /^(?:mine is|mine was|my one is) (?:named|called) ([a-z][a-z'-]*)$/
+/** "who doesn't love cheeseburgers?", "who does not like a good nap": the verb (1) and what is liked (2). */
+const RHETORICAL_LIKE = /^(?:but |and |i mean )?who (?:does not|would not) (love|like|enjoy) (.+)$/
 /** "they horrify me", "i can not stand them": a short answer whose pronoun (1 or 2) points at what was asked about. */
 const POINTS_BACK = /^(?:(they|it) (?:[a-z']+ ){0,3}?me(?: out)?|i (?:[a-z']+ ){1,3}?(them|it))(?: too| though| lol)?$/
 /** "they are my favorite band", "it is one of my favorites": the kind of favorite (1), if said. */
@@ -311,6 +313,9 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   const pets: PetMention[] = []
   const split = ageAfterRole(splitClauses(normalized))
   const clauses = split.flatMap((clause, index) => {
+    // "who doesn't love cheeseburgers?": a question that says the person loves them
+    const rhetorical = clause.question && !clause.reported ? RHETORICAL_LIKE.exec(clause.text) : null
+    if (rhetorical) return [{ ...clause, question: false, text: `i ${rhetorical[1]} ${rhetorical[2]}` }]
     if (clause.question || clause.reported) return [clause]
     const before = split[index - 1]
     // "what is your dream? mine is to meet mickey mouse": the person answers their own question

@@ -191,6 +191,8 @@ const RULES = {
   'interest.pastime-praised': '"board games are the best", "hiking is my thing": a known pastime (0.7)',
   'interest.volunteering': '"I give back by volunteering", "home from volunteer work" -> volunteering (0.6)',
   'interest.out-doing': '"most Saturdays I am out bouldering": a known sport or hobby',
+  'interest.back-from': '"just got back from mountain biking": a known pastime come back from, or a dog walked',
+  'interest.who-loves': '"i am an american chef that also loves fishing": a like said of who the person is',
   'interest.love-most': '"the thing i love most is skateboarding": what is loved most, read as after "i love"',
   'interest.having-food': '"drinking some coffee", "i just ate a bowl of ramen": a known food had now or lately',
   'interest.nothing-beats': '"nothing beats a bowl of pho": a known food, sport, game, ... (not "other")',

@@ -46,6 +46,9 @@ const TITLE_AFTER_NAME = new RegExp(pattern`^\s+(?:is|was|has been)\s+(?:(?:such
   the|a|an|my|one|of|best|greatest|good|great|amazing|awesome|fantastic|favorite|favourite|fave|underrated|overrated|
   classic|new|old|tv|fun|funny|brilliant|incredible|perfect|top|all-time|time)\s+){0,6}(?:show|series|sitcom|movie|
   film|book|novel|game|song|album|band|podcast|anime|manga|comic|franchise|musical|play|documentary)s?\b`)
+/** "Ew, dogs!", "Ugh, Mondays": a word said before a comma that is a sound of feeling, never a name. */
+const INTERJECTION = new RegExp(pattern`^(?:e+w+|u+g+h+|w+o+w+|o+h+|a+h+|a+w+|hey|hi|hello|lol|omg|ya+y|yikes|h+m+|
+  meh|nah|yeah|yep|yup|nope|oops|(?:ha)+|welp|whoa|gosh|geez|jeez|dang|ouch|phew|ok|okay|congrats|wo+t|ye+s|no+)$`)
 /** "He said he is moving", "she told me": a text that reports someone's words is no bio of them. */
 const REPORTING_OPENER = /^\s*(?:she|he) (?:said|says|told|tells|texted|asked|asks|thinks|thought|keeps saying)\b/
 
@@ -53,12 +56,19 @@ const REPORTING_OPENER = /^\s*(?:she|he) (?:said|says|told|tells|texted|asked|as
 function leadingName(normalized: string, original: string, knownName?: string): string | undefined {
   const match = /^\s*([A-Z][a-z'-]+(?:\s+[A-Z][a-z'-]+){0,2})/.exec(original)
   const after = match ? original.slice(match.index + match[0].length).toLowerCase() : ''
+  // "Maria, you are great", "Tom, how was the trip?": the name of whom the text speaks to
+  if (
+    match &&
+    /^,\s*(?:you|your|u|thanks|thank|please|how|what|where|when|why|do|did|are|can|could|would)\b/.test(after)
+  )
+    return undefined
   if (match && TITLE_AFTER_NAME.test(after)) return undefined
   if (match && VERB_AFTER_NAME.test(after)) {
     const cand = match[1].toLowerCase()
     // "Dad is a pilot": a relative the person writes about, not a name
     if (KIN_AS_NAME.test(cand)) return undefined
-    const first = cand.split(' ')[0]
+    const first = cand.split(' ')[0]!
+    if (INTERJECTION.test(first)) return undefined
     // "Europe is so much fun", "Aerosmith is a classic band": a place or a band, not the person
     if (!nlpHas(first, '#Person') && nlpHas(first, '(#Place|#Organization)')) return undefined
     if (
@@ -116,6 +126,8 @@ export function toFirstPerson(normalized: string, original: string, knownName?: 
       text = text.replace(re(`\\b${escaped}'s\\b`, 'g'), 'my').replace(re(`\\b${escaped}\\b`, 'g'), 'i')
     }
   }
+  // "Maria, 34, nurse from Lisbon": the name opened a list of what she is, which reads without it
+  text = text.replace(/^(\s*)i,\s*/, '$1')
   // agreement: "i is" -> "i am", "i loves" -> "i love"
   text = text
     .replace(/\bi is\b/g, 'i am')
