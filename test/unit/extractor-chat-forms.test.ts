@@ -1871,3 +1871,37 @@ describe('pastimes come back from, likes said of who one is, and names that are 
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('a stressed "do", pastimes of a noun and a verb, loves of a life and a career', () => {
+  const job = (data: string) => x(data).core_info?.occupation?.value
+
+  it('reads no pastime from a "do" that stresses the verb after it', () => {
+    expect(values(x('i do wear western clothes'))).toEqual([])
+    expect(values(x('i do yoga'))).toEqual(['yoga'])
+    expect(values(x('i do volunteer work'))).toEqual(['volunteering'])
+    expect(values(x('and i also do gymnastics it is my fave'))).toEqual(['gymnastics'])
+    expect(values(x('i do follow football'))).toEqual(['football'])
+    expect(values(x('i follow her on instagram'))).toEqual([])
+  })
+
+  it('reads a pastime of a noun and a verb, the loves of a life and a job named by its career', () => {
+    expect(values(x('i rock climb in a place not too far from denver'))).toEqual(['rock climbing'])
+    expect(values(x('i scuba dive every summer'))).toEqual(['scuba diving'])
+    expect(values(x('i often watch tv'))).toEqual(['tv'])
+    expect(values(x('my wife, my dogs and my baking are the loves of my life'))).toContain('baking')
+    expect(values(x('my wife is the love of my life'))).toEqual([])
+    expect(job('need to stay fit for my professional wrestler career')).toBe('professional wrestler')
+    expect(job('my acting career is over')).toBeUndefined()
+  })
+
+  it('reads these forms in linear time', () => {
+    const started = process.cpuUsage()
+    x(`i do ${'wear '.repeat(10_000)}clothes`)
+    x(`i ${'rock '.repeat(10_000)}climb`)
+    x(`${'my baking, '.repeat(5_000)}are the loves of my life`)
+    x(`my ${'professional '.repeat(10_000)}wrestler career`)
+    x(`and i also do ${'gymnastics '.repeat(10_000)}it is my fave`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

@@ -12,7 +12,7 @@ import {
 } from './classify.js'
 import { OCCUPATIONS } from './lexicon-core.js'
 import { ACTIVITY_ALIASES, FAVORITE_HEADS, PET_WORDS } from './lexicon-interests.js'
-import { nlpHas, termsOf } from './nlp.js'
+import { isVerbAfterI, isVerbAfterTo, nlpHas, termsOf } from './nlp.js'
 import { isPeopleNoun, withoutPeopleClause } from './others.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { placeKind } from './gazetteer.js'
@@ -91,6 +91,12 @@ function phrasalPastime(verb: string, rest: string, after: string): Item[] {
   return verbItems(verb, rest)
 }
 
+/** "i do follow football", "i keep up with the nba": a sport (1) followed. */
+const FOLLOW_SPORT = new RegExp(pattern`\bi ${ADV}(?:follow|keep up with|am following) (?:the )?
+  ([a-z0-9]+(?: [a-z]+)?)(?=$|,| (?:and|but|so|on|a lot|closely|religiously|every|too)\b)`)
+/** "i rock climb", "i line dance": the noun (1) and the verb (2) of a pastime of two words. */
+const COMPOUND_VERB = rx`\\bi ${ADV}([a-z]+) (climb|dance|skate|dive|watch|fish|surf|ski|jump|board|ride|hunt|sail)\\b`
+
 /** Adds interest items at `base` confidence (times each item's weight), restoring the case of names and titles. */
 export function addItems(items: Item[], ctx: RuleContext, base: number, rule: RuleId, span?: Span): void {
   for (const it of items) {
@@ -123,8 +129,8 @@ const IS_MY_FAVORITE = new RegExp(pattern`^(.+?) (?:is|are) (?:definitely |proba
   my (?:(?:all[- ]time|absolute|very|most|top) )*(?:favorites?|preferred)(?:\s+([^,]+?))?(?:,.*)?$`)
 /** "painting is my passion", "baking is a guilty pleasure of mine": the value (1), and an empty head (2). */
 const IS_MY_PASSION =
-  new RegExp(pattern`^([a-z][a-z '-]+?) (?:is|are) (?:really |definitely |truly )?(?:my|a) (?:passion|
-  hobby|hobbies|thing|jam|obsession|guilty pleasure|love|happy place|escape)(?: of mine)?()$`)
+  new RegExp(pattern`^([a-z][a-z ,'-]+?) (?:is|are) (?:really |definitely |truly )?(?:(?:my|a) (?:passion|
+  hobby|hobbies|thing|jam|obsession|guilty pleasure|love|happy place|escape)(?: of mine)?|the loves? of my life)()$`)
 
 /** "my hobby is fishing", "my main passions are hiking and baking": the value (1), and an empty head (2). */
 const MY_PASSION_IS = new RegExp(pattern`\bmy (?:(?:main|biggest|big|new|latest|current|only|greatest|true|real|
@@ -180,6 +186,9 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   if (!match) {
     rule = 'interest.is-my-favorite'
     match = IS_MY_FAVORITE.exec(text)
+    // "i also do gymnastics it is my fave": a clause of the person's run on into "it is my favorite", which the
+    // other rules read
+    if (match && /\bi\b/.test(match[1]!) && /\s(?:it|that|this|they)$/.test(match[1]!)) return false
   }
   if (!match) {
     rule = 'interest.is-my-passion'
@@ -208,7 +217,10 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   else if (toVerb === 'read') category = 'books'
   else if (toVerb === 'listen to') category = 'music'
   else if (toVerb === 'visit' || toVerb === 'go') category = 'travel'
-  const raw = value.replace(/^(?:definitely|probably|easily|either|by far)\s+/, '')
+  // "my baking is the love of my life": the pastime, without the "my" that says it is the person's
+  const raw = value
+    .replace(/^(?:definitely|probably|easily|either|by far)\s+/, '')
+    .replace(rule === 'interest.is-my-passion' ? /^my\s+/ : /^$/, '')
   if (category === 'hobbies' || (!category && (!headText || /^thing/.test(headText)))) {
     const items = interpretObject(raw, toVerb === 'play' ? 'play' : undefined)
     // "Attack on Titan is my favorite": a title of two words or more that no lexicon knows, of no kind it says
@@ -618,8 +630,9 @@ const BESIDES_DOING = /\b(?:besides|apart from|aside from|other than|when i am n
 const VOLUNTEERING = /\b(?:i (?:\w+ ){0,3}by volunteering|(?:my|from|do|doing) volunteer work)\b/
 
 /** The interest a word names when it is a pastime a lexicon knows exactly: sports, hobbies, music or books. */
+const PASTIME_KINDS = ['sports', 'hobbies', 'music', 'books']
 function pastime(word: string): { category: string; value: string } | undefined {
-  const category = knownAs(word, ['sports', 'hobbies', 'music', 'books'])
+  const category = knownAs(word, PASTIME_KINDS)
   return category ? { category, value: word } : undefined
 }
 
@@ -845,7 +858,9 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     if (item && item.category !== 'other') addItems([item], ctx, 0.7, 'interest.nothing-beats', match)
   }
   match = I_DO.exec(text)
-  if (match)
+  // "i do wear western clothes": "do" that stresses the verb after it
+  const stressed = match?.[1]?.split(' ')[0] ?? ''
+  if (match && !(isVerbAfterI(stressed) && isVerbAfterTo(stressed) && !knownAs(stressed, PASTIME_KINDS)))
     addItems(
       verbItems('do', cutPhrase(match[1])).filter(
         (i) => i.weight === 1 && (i.category === 'sports' || i.category === 'hobbies'),
@@ -878,6 +893,13 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
         : splitList(obj).flatMap((o) => verbItems(verb!, o))
     addItems(items, ctx, 0.8, 'interest.activity-verb', match)
   }
+  match = FOLLOW_SPORT.exec(text)
+  if (match && knownAs(match[1]!, ['sports'])) ctx.acc.addInterest('sports', match[1]!, 0.7, 'interest.follow', match)
+  // "i rock climb", "when i line dance", "i scuba dive": a noun and a verb that name a pastime the lexicons know
+  match = COMPOUND_VERB.exec(text)
+  const compound = match ? `${match[1]} ${gerund(match[2]!)}` : ''
+  const compoundKind = compound ? knownAs(compound, PASTIME_KINDS) : undefined
+  if (compoundKind) ctx.acc.addInterest(compoundKind, compound, 0.8, 'interest.activity-verb', match!)
   // abilities and ongoing activities: "i can sew", "i know how to surf", "i have been traveling the world"
   match = I_CAN_DO.exec(text)
   if (match && !clause.negated) {

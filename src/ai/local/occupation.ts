@@ -518,6 +518,11 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.work-as', match)) return
   match = /\bmy (?:job|profession|occupation|career|day job|role) is (?:a |an |being a |being an )?(.+)$/.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.my-job-is', match)) return
+  // "stay fit for my professional wrestler career": a known job named by its career
+  match = /\bmy ((?:[a-z]+ ){0,2}[a-z]+) career\b/.exec(text)
+  const career = match && !clause.negated ? occupationFrom(match[1]!, true) : undefined
+  if (career?.kind === 'job' && emit({ ...career, conf: SPEAKS_AS_CONFIDENCE }, ctx, 'occupation.career', match!))
+    return
   // "electrician by trade": chat leaves out "i am" at a clause's start
   match =
     rx`\\bi am (?:a |an )?(.+?) by (?:profession|trade)\\b`.exec(text) ??
