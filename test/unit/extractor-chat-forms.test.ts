@@ -1905,3 +1905,30 @@ describe('a stressed "do", pastimes of a noun and a verb, loves of a life and a 
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('places holidayed at, concerts without an article, the best of a kind and "X is mine"', () => {
+  it('reads a place holidayed at and a performer of concerts gone to', () => {
+    expect(values(x('i vacation at the beach once a year'))).toEqual(['beach'])
+    expect(values(x('we summer in maine'))).toEqual(['Maine'])
+    expect(values(x('i never seen it been busy going to the rolling stones concert'))).toEqual(['rolling stones'])
+    expect(values(x('i am going to concerts'))).toEqual([])
+  })
+
+  it('reads a favorite said as the best of its kind, or as "X is mine" after the person\'s own question', () => {
+    expect(values(x('i think the best movie is mean girls'))).toEqual(['mean girls'])
+    expect(values(x('the best food is pizza'))).toEqual(['pizza'])
+    expect(values(x('the best part is the end'))).toEqual([])
+    expect(values(x('what is your favorite movie? friday is mine'))).toEqual(['friday'])
+    expect(values(x('what is your favorite food? pizza is mine'))).toEqual(['pizza'])
+  })
+
+  it('reads these forms in linear time', () => {
+    const started = process.cpuUsage()
+    x(`i vacation at the ${'big '.repeat(10_000)}beach`)
+    x(`i ${'really '.repeat(10_000)}going to the rolling stones concert`)
+    x(`the best movie is ${'mean '.repeat(10_000)}girls`)
+    x(`what is your favorite movie? ${'friday '.repeat(10_000)}is mine`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

@@ -91,6 +91,8 @@ function phrasalPastime(verb: string, rest: string, after: string): Item[] {
   return verbItems(verb, rest)
 }
 
+/** "i vacation at the beach", "we summer in maine": where (1). */
+const VACATION_AT = rx`\\b(?:i|we) ${ADV}(?:vacation|holiday|summer|winter) (?:at|in|on) (.+)$`
 /** "i do follow football", "i keep up with the nba": a sport (1) followed. */
 const FOLLOW_SPORT = new RegExp(pattern`\bi ${ADV}(?:follow|keep up with|am following) (?:the )?
   ([a-z0-9]+(?: [a-z]+)?)(?=$|,| (?:and|but|so|on|a lot|closely|religiously|every|too)\b)`)
@@ -124,6 +126,9 @@ const MY_FAVORITE_NAMED = new RegExp(pattern`^my (?:all[- ]time )?favorites? (mo
   game|band),? (?!(?:theaters?|theatres?|nights?|genres?|characters?|quotes?|lines?|scenes?|series|franchise|studio|
   store|shop|club|tonight|today|now|again|lately|of|ever|right|at|to|for|in|is|are|was|were|has|had|would|will)\b)
   ([a-z0-9].*)$`)
+/** "i think the best movie is mean girls": a favorite said as the best of its kind, head (1) and value (2). */
+const BEST_IS = new RegExp(pattern`^(?:i think |imo |honestly |personally )?the (?:best|greatest) (movie|film|show|
+  series|book|novel|band|song|album|singer|food|sport|game|team|drink)(?: ever| of all time| in the world)? is (.+)$`)
 /** "horror movies are my favorite", "pizza is one of my favorite foods": the value (1) and the head (2). */
 const IS_MY_FAVORITE = new RegExp(pattern`^(.+?) (?:is|are) (?:definitely |probably |also |still |easily )?(?:one of )?
   my (?:(?:all[- ]time|absolute|very|most|top) )*(?:favorites?|preferred)(?:\s+([^,]+?))?(?:,.*)?$`)
@@ -180,6 +185,10 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   let value: string | undefined
   let rule: RuleId = 'interest.my-favorite-is'
   let match = MY_FAVORITE_IS.exec(text) ?? MY_FAVORITE_NAMED.exec(text)
+  if (!match) {
+    match = BEST_IS.exec(text)
+    if (match) rule = 'interest.best-is'
+  }
   if (match) [head, value] = [match[1], match[2]]
   // "my favorite is pizza" names the favourite's kind by the value; "my go-to is pizza" leaves it open
   if (match && head === undefined && !/\bfavorite/.test(match[0])) return false
@@ -423,8 +432,8 @@ const SAW_IN_CONCERT = new RegExp(
 /** "i am going to a taylor swift concert tomorrow": whose concert, or what kind of music (1). */
 const CONCERT_OF = new RegExp(
   `(?:\\bi ${ADV}(?:am going|went|go|have been|got tickets|bought tickets|have tickets|am|was)|` +
-    '\\bi (?:[a-z]+ ){1,4}going|^(?:just )?(?:going|got tickets|have tickets)) ' +
-    "(?:to |for )(?:a |an |the |another )([a-z][a-z'& ]{1,30}?) (?:concert|gig)s?\\b",
+    '\\bi (?:[a-z]+ ){1,6}going|^(?:just )?(?:going|got tickets|have tickets)) ' +
+    "(?:to |for )(?:a |an |the |another )?([a-z][a-z'& ]{1,30}?) (?:concert|gig)s?\\b",
 )
 /** What a concert is, not whose: "a great concert", "the school concert", "my first concert". */
 const NOT_A_PERFORMER = new RegExp(pattern`^(?:(?:really |very |so )?(?:great|good|big|huge|amazing|awesome|local|
@@ -893,6 +902,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
         : splitList(obj).flatMap((o) => verbItems(verb!, o))
     addItems(items, ctx, 0.8, 'interest.activity-verb', match)
   }
+  match = VACATION_AT.exec(text)
+  if (match) addItems(verbItems('visit', cutPhrase(match[1]!)), ctx, 0.8, 'interest.vacation-at', match)
   match = FOLLOW_SPORT.exec(text)
   if (match && knownAs(match[1]!, ['sports'])) ctx.acc.addInterest('sports', match[1]!, 0.7, 'interest.follow', match)
   // "i rock climb", "when i line dance", "i scuba dive": a noun and a verb that name a pastime the lexicons know

@@ -198,6 +198,8 @@ const ASKS_YOURS = /^(?:so |and |well )?(?:what|which|who) (?:is|are|was) your (
 const ASKS_DO = /^(?:so |and |well )?do you (like|love|enjoy|have|own|play|watch) ((?:[a-z'-]+ ){0,4}[a-z'-]+)$/
 /** "mine is papaya": the verb (1) and the answer (2). */
 const MINE_IS = /^mine (is|are|would be|has to be|was) (.+)$/
+/** "friday is mine": the answer (1) said before "mine". */
+const IS_MINE = /^((?:[a-z'-]+ ){0,4}[a-z'-]+) (?:is|are|would be) (?:definitely |probably )?mine$/
 /** "i do", "i love it": the person's answer to their own question, which the next clause may go on with. */
 const ANSWER_DO = /^i (?:do|really do|love it|love them|like it|like them)(?: too)?$/
 /** "i have three": how many (1) of what the person's own question asked about. */
@@ -222,6 +224,9 @@ function answersOwnQuestion(question: string, answer: string): string | undefine
   const asked = ASKS_YOURS.exec(question)
   const mine = asked && MINE_IS.exec(answer)
   if (mine) return `my ${asked[1]} ${mine[1]} ${mine[2]}`
+  // "what is your favorite movie? friday is mine": "my favorite movie is friday"
+  const isMine = asked && IS_MINE.exec(answer)
+  if (isMine) return `my ${asked[1]} is ${isMine[1]}`
   const doYou = ASKS_DO.exec(question)
   if (!doYou) return undefined
   const verb = doYou[1]!

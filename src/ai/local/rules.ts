@@ -195,6 +195,8 @@ const RULES = {
   'interest.back-from': '"just got back from mountain biking": a known pastime come back from, or a dog walked',
   'interest.who-loves': '"i am an american chef that also loves fishing": a like said of who the person is',
   'interest.follow': '"i follow football", "i keep up with the nba": a sport the lexicons know, followed',
+  'interest.vacation-at': '"i vacation at the beach", "we summer in maine": a place holidayed at',
+  'interest.best-is': '"i think the best movie is mean girls": a favorite said as the best of its kind',
   'interest.love-most': '"the thing i love most is skateboarding": what is loved most, read as after "i love"',
   'interest.having-food': '"drinking some coffee", "i just ate a bowl of ramen": a known food had now or lately',
   'interest.nothing-beats': '"nothing beats a bowl of pho": a known food, sport, game, ... (not "other")',
