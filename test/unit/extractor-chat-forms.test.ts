@@ -816,6 +816,8 @@ describe('messages to an assistant: titles, fandoms, seasons away and what happe
     expect(core('turning 42 next week and thinking about a career change', 'age')).toBe(41)
     expect(events('my car got totaled last week so I’m shopping for a used one')).toEqual(['their car got totaled'])
     expect(events('my basement flooded last night')).toEqual(['their basement flooded'])
+    expect(events('my tractor broke down, do you know anyone who can fix it?')).toEqual(['their tractor broke down'])
+    expect(events('my laptop just stopped working')).toEqual(['their laptop stopped working'])
     expect(events("my friend's car got totaled")).toEqual([])
   })
 })
@@ -1918,6 +1920,8 @@ describe('places holidayed at, concerts without an article, the best of a kind a
     expect(values(x('i think the best movie is mean girls'))).toEqual(['mean girls'])
     expect(values(x('the best food is pizza'))).toEqual(['pizza'])
     expect(values(x('the best part is the end'))).toEqual([])
+    // a pet's word after a first name names a character
+    expect(x('i love mickey mouse').interests).toEqual({ movies_tv: [{ value: 'Mickey Mouse', confidence: 0.9 }] })
     expect(values(x('what is your favorite movie? friday is mine'))).toEqual(['friday'])
     expect(values(x('what is your favorite food? pizza is mine'))).toEqual(['pizza'])
   })

@@ -274,7 +274,8 @@ const POSSESSION_EVENT = new RegExp(pattern`
   purse|bag|garage|roof|kitchen) (?:just )?(?:got|was|has been) (?:totaled|totalled|stolen|broken into|towed|flooded|
   repossessed|wrecked|burglarized|burgled|robbed|vandalized|destroyed|damaged|hacked|hit|rear[- ]ended|keyed)\b|
   \bmy (?:house|home|apartment|flat|basement|garage|kitchen) (?:just )?(?:flooded|burned down|burnt down|caught fire)
-  \b|\bmy (?:car|truck|van) (?:just )?(?:broke down|died)\b`)
+  \b|\bmy (?:car|truck|van|tractor|boat|motorcycle|computer|laptop|tv|fridge|washer|dryer|furnace|oven|dishwasher|
+  (?:lawn )?mower|air conditioner|heater|water heater) (?:just )?(?:broke down|died|stopped working)\b`)
 
 /** A doubt added after a comma, which is no part of the event: "started at a diner, not sure my position yet". */
 const HEDGED_TAIL =

@@ -212,6 +212,9 @@ export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0
   const match = /^(.+?) music$/.exec(thing)
   if (match && CATEGORY_OF.get(match[1]) === 'music') thing = match[1]
   const hit = lookup(thing)
+  // "mickey mouse": a pet's word after a first name names a character of a cartoon, not a pet
+  const character = hit?.category === 'pets' && thing !== hit.term && nlpHas(thing.split(' ')[0]!, '#FirstName')
+  if (character) return { category: 'movies_tv', value: thing, weight: 1 }
   if (hit) {
     const value = hit.category === 'pets' ? singular(thing) : thing
     return { category: hit.category, value: thing.split(' ').length > 4 ? hit.term : value, weight: 1 }
