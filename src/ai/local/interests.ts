@@ -226,10 +226,9 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   else if (toVerb === 'read') category = 'books'
   else if (toVerb === 'listen to') category = 'music'
   else if (toVerb === 'visit' || toVerb === 'go') category = 'travel'
+  const said = value.replace(/^(?:definitely|probably|easily|either|by far)\s+/, '')
   // "my baking is the love of my life": the pastime, without the "my" that says it is the person's
-  const raw = value
-    .replace(/^(?:definitely|probably|easily|either|by far)\s+/, '')
-    .replace(rule === 'interest.is-my-passion' ? /^my\s+/ : /^$/, '')
+  const raw = rule === 'interest.is-my-passion' ? said.replace(/^my\s+/, '') : said
   if (category === 'hobbies' || (!category && (!headText || /^thing/.test(headText)))) {
     const items = interpretObject(raw, toVerb === 'play' ? 'play' : undefined)
     // "Attack on Titan is my favorite": a title of two words or more that no lexicon knows, of no kind it says
