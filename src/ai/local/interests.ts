@@ -80,14 +80,13 @@ const ACTIVITY_VERBS = [
   'cook|bake|grill|garden|walk|workout|knit|paint|draw|sew|hike|swim|surf|ski|snowboard|dance|sing|run|jog|fish|hunt',
   'camp|bike|cycle|climb|skate|golf|bowl|meditate|write|travel|kayak|crochet|quilt|sketch|box|wrestle|row|sail|blog',
   'vlog|volunteer|work out|exercise|lift weights|act|sculpt|tinker|skateboard|rollerblade|scrapbook|birdwatch|backpack',
-  'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take|bird watch|party',
+  'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take|party',
 ].join('|')
 
-/** A pastime said by a verb of two words ("work out", "bird watch"); none on the way to work or school. */
+/** A pastime said by a verb of two words ("work out", "ride horses"); none on the way to work or school. */
 function phrasalPastime(verb: string, rest: string, after: string): Item[] {
   // "i work out of my house": where the work is done
   if (/\bto (?:work|school|college|class|the office)\b/.test(after) || /^ of\b/.test(after)) return []
-  if (verb === 'bird') return [{ category: 'hobbies', value: 'bird watching', weight: 1 }]
   return verbItems(verb, rest)
 }
 
