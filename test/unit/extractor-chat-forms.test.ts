@@ -1936,3 +1936,40 @@ describe('places holidayed at, concerts without an article, the best of a kind a
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('a pastime said first, a named practice or passion, and a style asked for', () => {
+  it('reads a pastime said before "is something i enjoy", and none of a pronoun or someone\'s thing', () => {
+    expect(values(x('walking is something i enjoy'))).toEqual(['walking'])
+    expect(values(x('reading is what i love'))).toEqual(['reading'])
+    expect(values(x('surfing is something i really enjoy'))).toEqual(['surfing'])
+    expect(values(x('that is something i love'))).toEqual([])
+    expect(values(x('my job is something i enjoy'))).toEqual([])
+    expect(values(x('cooking is not something i enjoy'))).toEqual([])
+  })
+
+  it("reads a pastime named by its lessons or passion, and none of a relative's", () => {
+    expect(values(x('i would rather stick to my knitting passion'))).toEqual(['knitting'])
+    expect(values(x('i am going to my salsa dance lessons'))).toEqual(['dancing'])
+    expect(values(x('my fantasy football league starts today'))).toEqual(['football'])
+    expect(values(x('not unless you consider my kids soccer league to be professional'))).toEqual([])
+    expect(values(x('my chess club meets today'))).toEqual([])
+  })
+
+  it('reads a formal style only when it is asked for', () => {
+    const style = (data: string) => x(data).preferences?.conversation_style?.value
+    expect(style('please be professional')).toBe('formal')
+    expect(style('just be more formal with me')).toBe('formal')
+    expect(style('you consider my league to be professional')).toBeUndefined()
+    expect(style('i want to be professional')).toBeUndefined()
+  })
+
+  it('reads these forms in linear time', () => {
+    const started = process.cpuUsage()
+    x(`${'walking '.repeat(10_000)}is something i enjoy`)
+    x(`walking is something i ${'really '.repeat(10_000)}enjoy`)
+    x(`my ${'salsa '.repeat(10_000)}dance lessons`)
+    x(`${'please '.repeat(10_000)}be professional`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

@@ -82,6 +82,7 @@ const ACTIVITY_VERBS = [
   'vlog|volunteer|work out|exercise|lift weights|act|sculpt|tinker|skateboard|rollerblade|scrapbook|birdwatch|backpack',
   'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take|party',
 ].join('|')
+const ACTIVITY_VERB_SET = new Set(ACTIVITY_VERBS.split('|'))
 
 /** A pastime said by a verb of two words ("work out", "ride horses"); none on the way to work or school. */
 function phrasalPastime(verb: string, rest: string, after: string): Item[] {
@@ -605,7 +606,8 @@ const NOT_A_PASTIME_NOW = /^(?:cooking|cleaning|shopping|eating|working|studying
  */
 const MY_PRACTICE = new RegExp(pattern`\bmy (?:(?:daily|morning|evening|nightly|weekly|usual|regular|weekend|
   sunday|saturday) )?(?:(?:\d+|one|two|three|four|five|ten)[- ](?:miles?|km|k|hours?)[- ])?(?:([a-z]+(?: [a-z]+)?)
-  \s(?:tournaments?|matches|games|practices?|lessons|recitals?|classes|class|league|club|meets?|competitions?)|
+  \s(?:tournaments?|matches|games|practices?|lessons|recitals?|classes|class|league|club|meets?|competitions?|hobby|
+  passion)|
   (walk|run|jog|swim|ride|bike ride|hike|workout))\b`)
 /** The pastime an outing is: "my daily walk" -> walking. */
 const OUTING: Record<string, string> = {
@@ -646,6 +648,13 @@ function pastime(word: string): { category: string; value: string } | undefined 
 /** "the thing i love most is skateboarding", "what i enjoy best is a long hike": what is loved (1). */
 const LOVE_MOST = new RegExp(pattern`^(?:what|the (?:one )?thing|one thing|something) i (?:really )?(?:love|like|enjoy)
   (?: doing)? (?:the )?(?:most|best)(?: of all| in life| in the world)? (?:is|are|would be|has to be) (.+)$`)
+/**
+ * "walking is something i enjoy", "hiking and camping are things i love": what is enjoyed (1), said first; not a
+ * pronoun ("that is what i like") or someone's thing ("my job is something i enjoy").
+ */
+const IS_WHAT_I_ENJOY = new RegExp(pattern`^(?!(?:it|that|this|these|those|which|there|he|she|they|you|we|my|your|his|
+  her|their|our))((?:[a-z'-]+ ){0,3}[a-z'-]+) (?:is|are) (?:something|what|one thing|a thing|the thing|things) i
+  \s(?:really |truly |just |also )?(?:enjoy|love|like|do for fun)(?: doing)?(?: a lot| very much| so much)?$`)
 /** "nothing beats a bowl of pho", "can't beat fresh sushi": the thing (1). */
 const NOTHING_BEATS = new RegExp(pattern`
   (?:^|\s)(?:nothing (?:beats|compares to|is better than|tops)|(?:you )?can not beat) (?:a |an |some )?
@@ -859,6 +868,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   // "nothing beats a bowl of pho": a thing the lexicon knows, in any category but "other"
   match = LOVE_MOST.exec(text)
   if (match && !clause.negated) addItems(interpretObject(cutPhrase(match[1]!)), ctx, 0.85, 'interest.love-most', match)
+  match = IS_WHAT_I_ENJOY.exec(text)
+  if (match && !clause.negated) addItems(interpretObject(match[1]!), ctx, 0.8, 'interest.is-what-i-enjoy', match)
   match = NOTHING_BEATS.exec(text)
   if (match) {
     const item = classifyNoun(cutPhrase(match[1]))
@@ -1101,8 +1112,17 @@ function ruleActivityMentioned(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.negated) return
   const text = clause.text
   const found = (value: string | undefined, match: RegExpExecArray, rule: RuleId, confidence: number) => {
-    // "my dance class": the pastime of a noun that is also its verb
-    const hit = value ? (pastime(value) ?? (/^[a-z]+$/.test(value) ? pastime(gerund(value)) : undefined)) : undefined
+    // "my dance class": the pastime of a noun that is also its verb; "my salsa dance lessons": of its last word
+    const words = value?.split(' ') ?? []
+    // "my kids soccer league": someone else's pastime
+    if (words.length > 1 && [words[0]!, words[0]!.replace(/s$/, '')].some(isPeopleNoun)) return
+    const last = words.at(-1) ?? ''
+    const verbNoun = words.length === 1 ? /^[a-z]+$/.test(last) : ACTIVITY_VERB_SET.has(last)
+    const hit = value
+      ? (pastime(value) ??
+        (words.length > 1 ? pastime(last) : undefined) ??
+        (verbNoun ? pastime(gerund(last)) : undefined))
+      : undefined
     if (hit) ctx.acc.addInterest(hit.category, hit.value, confidence, rule, match)
   }
   let match = GO_DOING.exec(text)

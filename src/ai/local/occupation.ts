@@ -294,7 +294,7 @@ const BECAME = new RegExp(`\\bi ${ADV}(?:became|have become|finally became) (?:a
 /** "i used to teach gym in school": what was taught (1). */
 const USED_TO_TEACH = new RegExp(`\\bi ${ADV}used to teach\\b\\s*(.*)$`)
 /** "working as a doctor" after another statement of the person's: the job (1). */
-const WORKING_AS = new RegExp(`(?:^(?:currently |now |still )?|\\bi (?:[a-z]+ ){1,5})working as (?:a|an) (.+)$`)
+const WORKING_AS = /(?:^(?:currently |now |still )?|\bi (?:[a-z]+ ){1,5})working as (?:a|an) (.+)$/
 /** Jobs whose workplace says what they are: "a manager at a supermarket", "a cashier at the local grocery". */
 const JOB_WITH_PLACE = new RegExp(pattern`^(?:manager|assistant manager|store manager|shift manager|cashier|clerk|
   worker|employee|supervisor|waiter|waitress|server|cook|bartender|receptionist|janitor|custodian|stocker)$`)

@@ -51,7 +51,8 @@ const STYLES: [RuleId, RegExp, string, number, boolean][] = [
     'style.formal',
     new RegExp(pattern`
       \b(?:formal|professional|polite) (?:tone|style|language|conversations?|manner|register)|
-      keep (?:it|things) (?:formal|professional)|be (?:formal|professional)`),
+      keep (?:it|things) (?:formal|professional)|
+      (?:^(?:(?:please|pls|just|and|but|always|so) )*|\bplease )be (?:more )?(?:formal|professional)\b`),
     'formal',
     0.85,
     false,
