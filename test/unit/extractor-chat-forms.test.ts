@@ -1955,6 +1955,17 @@ describe('a pastime said first, a named practice or passion, and a style asked f
     expect(values(x('my chess club meets today'))).toEqual([])
   })
 
+  it('reads a job said first or named by its salary or uniform, and a retirement long ago', () => {
+    const job = (data: string) => x(data).core_info?.occupation?.value
+    expect(job('chef is my job and you ?')).toBe('chef')
+    expect(job('sleeping is my job')).toBeUndefined()
+    expect(job('my electrician salary could not afford all that')).toBe('electrician')
+    expect(job('i do not miss my nurse salary')).toBeUndefined()
+    expect(job('my driver license expired')).toBeUndefined()
+    expect(job('i retired a long time ago')).toBe('retired')
+    expect(job('i retired a long sword')).toBeUndefined()
+  })
+
   it('reads a formal style only when it is asked for', () => {
     const style = (data: string) => x(data).preferences?.conversation_style?.value
     expect(style('please be professional')).toBe('formal')
@@ -1969,6 +1980,8 @@ describe('a pastime said first, a named practice or passion, and a style asked f
     x(`walking is something i ${'really '.repeat(10_000)}enjoy`)
     x(`my ${'salsa '.repeat(10_000)}dance lessons`)
     x(`${'please '.repeat(10_000)}be professional`)
+    x(`${'chef '.repeat(10_000)}is my job`)
+    x(`my ${'electrician '.repeat(10_000)}salary could not afford it`)
     const used = process.cpuUsage(started)
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })

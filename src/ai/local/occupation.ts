@@ -269,7 +269,7 @@ const RETIRED = new RegExp(
     'retired' +
     '(?!\\s+(?:a|an|school|army|navy|military|police|nurse|teacher)\\b)|' +
     // "i retired a year ago": a time, not what was retired
-    `\\bi ${ADV}retired\\b(?! (?:a|an|the|my|his|her) (?!(?:year|few|couple|decade|while)\\b))`,
+    `\\bi ${ADV}retired\\b(?! (?:a|an|the|my|his|her) (?!(?:year|few|couple|decade|while|long (?:time|while))\\b))`,
 )
 /** When a person retired: "after 30 years", "a year ago", "last year", "in 2015". */
 const RETIRED_WHEN = pattern`(?:after (?:${NUMBER_RE}|\d+|many|a few) (?:years?|decades?)|(?:${NUMBER_RE}|\d+|a|an|
@@ -518,9 +518,15 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.work-as', match)) return
   match = /\bmy (?:job|profession|occupation|career|day job|role) is (?:a |an |being a |being an )?(.+)$/.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.my-job-is', match)) return
-  // "stay fit for my professional wrestler career": a known job named by its career
-  match = /\bmy ((?:[a-z]+ ){0,2}[a-z]+) career\b/.exec(text)
-  const career = match && !clause.negated ? occupationFrom(match[1]!, true) : undefined
+  // "chef is my job": a known job said first
+  match = /^(?:a |an |being a |being an )?([a-z]+(?: [a-z]+)?) is my (?:job|profession|occupation|day job)\b/.exec(text)
+  const saidFirst = match && !clause.negated ? occupationFrom(match[1]!, true) : undefined
+  if (saidFirst?.kind === 'job' && emit(saidFirst, ctx, 'occupation.my-job-is', match!)) return
+  // "stay fit for my professional wrestler career", "my electrician salary": a known job named by what it gives
+  match = /\bmy ((?:[a-z]+ ){0,2}[a-z]+) (?:career|salary|paycheck|wages?|uniform)\b/.exec(text)
+  // a "not" after it is of something else: "my electrician salary could not afford that"
+  const deniedBefore = match ? /\b(?:not|never|no|nor)\b/.test(text.slice(0, match.index)) : false
+  const career = match && !deniedBefore ? occupationFrom(match[1]!, true) : undefined
   if (career?.kind === 'job' && emit({ ...career, conf: SPEAKS_AS_CONFIDENCE }, ctx, 'occupation.career', match!))
     return
   // "electrician by trade": chat leaves out "i am" at a clause's start

@@ -102,7 +102,8 @@ const RULES = {
   'occupation.work-as': '"I work as a X", "I have been working at Y as a X" (a pastime noun gives an interest)',
   'occupation.my-job-is': '"my job / profession is X"',
   'occupation.by-profession': '"I am a X by profession / trade"',
-  'occupation.career': '"my professional wrestler career": a known job named by its career (weak)',
+  'occupation.career':
+    '"my professional wrestler career", "my electrician salary": a known job named by its career (weak)',
   'occupation.speaks-as': '"being a doctor, it is hard ...", "as a nurse i ...": a known job the person speaks as',
   'occupation.retired': '"I am retired", "I retired"',
   'occupation.unemployed': '"I am unemployed / out of work"',
