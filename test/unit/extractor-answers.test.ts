@@ -28,6 +28,8 @@ describe('the statement an answer makes', () => {
       ['how old are you?', '19 , you ?', 'i am 19 years old'],
       ["what's your name?", 'sam', 'my name is sam'],
       ['do you have any pets?', 'two cats', 'i have two cats'],
+      // what it is not is left out
+      ['what is your favorite food?', 'mine is pizza , not soda though', 'my favorite food is pizza'],
     ]
     for (const [question, reply, statement] of cases) expect(answerTo(question, reply), reply).toBe(statement)
   })

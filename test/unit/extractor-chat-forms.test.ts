@@ -1966,6 +1966,11 @@ describe('a pastime said first, a named practice or passion, and a style asked f
     expect(job('i retired a long sword')).toBeUndefined()
   })
 
+  it("reads the answer to the person's own question written with no question mark", () => {
+    expect(values(x('what is your favorite drink mine is fancy tea'))).toEqual(['tea'])
+    expect(values(x('what is your job mine is boring'))).toEqual([])
+  })
+
   it('reads a formal style only when it is asked for', () => {
     const style = (data: string) => x(data).preferences?.conversation_style?.value
     expect(style('please be professional')).toBe('formal')
@@ -1981,6 +1986,7 @@ describe('a pastime said first, a named practice or passion, and a style asked f
     x(`my ${'salsa '.repeat(10_000)}dance lessons`)
     x(`${'please '.repeat(10_000)}be professional`)
     x(`${'chef '.repeat(10_000)}is my job`)
+    x(`what is your favorite ${'drink '.repeat(10_000)}mine is tea`)
     x(`my ${'electrician '.repeat(10_000)}salary could not afford it`)
     const used = process.cpuUsage(started)
     expect((used.user + used.system) / 1e6).toBeLessThan(10)

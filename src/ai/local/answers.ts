@@ -182,6 +182,8 @@ function bareAnswer(reply: string, may: QuestionKind['answers'] = {}): string | 
     const answer = head
       .replace(ANSWER_OPENING, '')
       .replace(ANSWER_TAIL, '')
+      // "pizza, not soda though": what it is not is no part of the answer
+      .replace(/\s*,\s*(?:but |and )?not\b.*$/, '')
       .replace(/\s*,\s*(?:and\s+)?/g, may.commas ? ', ' : ' and ')
       .replace(/\s+/g, ' ')
       .trim()

@@ -198,6 +198,8 @@ const ASKS_YOURS = /^(?:so |and |well )?(?:what|which|who) (?:is|are|was) your (
 const ASKS_DO = /^(?:so |and |well )?do you (like|love|enjoy|have|own|play|watch) ((?:[a-z'-]+ ){0,4}[a-z'-]+)$/
 /** "mine is papaya": the verb (1) and the answer (2). */
 const MINE_IS = /^mine (is|are|would be|has to be|was) (.+)$/
+/** "what is your favorite drink mine is tea": the question (1) and the answer (2), written with no question mark. */
+const ASKED_AND_MINE = /^((?:so |and |well )?(?:what|which|who) (?:is|are|was) your (?:[a-z]+ ){0,3}?[a-z]+) (mine .+)$/
 /** "friday is mine": the answer (1) said before "mine". */
 const IS_MINE = /^((?:[a-z'-]+ ){0,4}[a-z'-]+) (?:is|are|would be) (?:definitely |probably )?mine$/
 /** "i do", "i love it": the person's answer to their own question, which the next clause may go on with. */
@@ -321,6 +323,10 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     // "who doesn't love cheeseburgers?": a question that says the person loves them
     const rhetorical = clause.question && !clause.reported ? RHETORICAL_LIKE.exec(clause.text) : null
     if (rhetorical) return [{ ...clause, question: false, text: `i ${rhetorical[1]} ${rhetorical[2]}` }]
+    // "what is your favorite drink mine is tea": a question and its answer with no question mark between
+    const runOn = clause.reported ? null : ASKED_AND_MINE.exec(clause.text)
+    const ownRunOn = runOn ? answersOwnQuestion(runOn[1]!, runOn[2]!) : undefined
+    if (ownRunOn) return ownVerbPhrases({ ...clause, question: false, text: ownRunOn })
     if (clause.question || clause.reported) return [clause]
     const before = split[index - 1]
     // "what is your dream? mine is to meet mickey mouse": the person answers their own question
