@@ -85,7 +85,8 @@ const ONLY = Object.keys(ISO1)
 const FUNCTION_WORDS: Record<string, string> = {
   en: `i me my you your he she it we they the a an and or but of to in on at for with is am are was were be been have
     has had do does did not no yes this that what who how why when where hi hello hey thanks ok okay love like just so
-    very really from about there here im i'm it's don't can will would my our their them him her`,
+    very really from about there here im i'm it's don't can will would my our their them him her as too also well
+    if by up out all some any his its`,
   es: `yo me mi mis tu el la los las un una unos y o pero de del en con por para que es soy eres son estoy está
     estás no sí hola gracias muy también como qué cuando donde porque se lo le nos mucho tengo tiene me gusta gusta`,
   fr: `je j'ai j'aime tu il elle nous vous ils elles le la les un une des et ou mais de du en avec pour par que qui est

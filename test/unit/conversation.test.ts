@@ -134,6 +134,9 @@ describe('detectLanguage', () => {
   it('detects lower-case chat English', () => {
     expect(detectLanguage('i am good , i just got off work and tired , i have two jobs .')).toBe('en')
     expect(detectLanguage('Tom plays guitar. He lives in Boston.')).toBe('en')
+    // "as" and "a" are Portuguese words too
+    expect(detectLanguage('i own a dog too ! as well as a cat .')).toBe('en')
+    expect(detectLanguage('eu gosto de ler as notícias todos os dias')).toBe('pt')
   })
 
   it('uses function words for short text and prefers English on ties', () => {
