@@ -1971,6 +1971,13 @@ describe('a pastime said first, a named practice or passion, and a style asked f
     expect(values(x('what is your job mine is boring'))).toEqual([])
   })
 
+  it('splits a statement run on after one that opens with "i do", "i go" or "i want"', () => {
+    const job = (data: string) => x(data).core_info?.occupation?.value
+    expect(job('i do not want to go back to work i am a waitress')).toBe('waitress')
+    expect(values(x('i am a rolling stones fan i go to a concert yearly'))).toContain('rolling stones')
+    expect(values(x('the place i go to is nice'))).toEqual([])
+  })
+
   it('reads a formal style only when it is asked for', () => {
     const style = (data: string) => x(data).preferences?.conversation_style?.value
     expect(style('please be professional')).toBe('formal')
@@ -1987,6 +1994,8 @@ describe('a pastime said first, a named practice or passion, and a style asked f
     x(`${'please '.repeat(10_000)}be professional`)
     x(`${'chef '.repeat(10_000)}is my job`)
     x(`what is your favorite ${'drink '.repeat(10_000)}mine is tea`)
+    x(`i do not ${'want '.repeat(10_000)}i am a waitress`)
+    x(`i go ${'fan i go to '.repeat(3_000)}a concert`)
     x(`my ${'electrician '.repeat(10_000)}salary could not afford it`)
     const used = process.cpuUsage(started)
     expect((used.user + used.system) / 1e6).toBeLessThan(10)

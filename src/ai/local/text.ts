@@ -227,12 +227,16 @@ function splitAskedBack(part: string): string[] {
 }
 
 /** The person's statement, where a run-on one starts: "i am ...", "i love ...". */
-const OWN_STATEMENT = /^i (?:am|have|was|love|like|work|live)\b/
+const OWN_STATEMENT = /^i (?:am|have|was|love|like|work|live|do|go|play|own|enjoy|want|need)\b/
 /**
  * A second statement run on after a word (1), with a complement of its own (not "the color i like on everything");
  * the words it must not follow are in BINDS_CLAUSE.
  */
-const RUN_ON = /([a-z']+) (?=i (?:am|have|love|like|work|live) (?!(?:on|in|at|to|for|with|about|it|that|them)\b))/g
+const RUN_ON = new RegExp(
+  pattern`([a-z']+) (?=i (?:(?:am|have|love|like|work|live|play|own|enjoy)
+  \s(?!(?:on|in|at|to|for|with|about|it|that|them)\b)|go (?:to|out|for) (?!(?:it|that|them)\b)))`,
+  'g',
+)
 /** Words after which "i am ..." is part of the clause before: "the dog i have", "i think i am", "so i love". */
 const BINDS_CLAUSE = new Set(
   `that which who whom whose when whenever if because cause so and but or what how where why think thought know knew
