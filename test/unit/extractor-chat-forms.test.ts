@@ -1978,6 +1978,14 @@ describe('a pastime said first, a named practice or passion, and a style asked f
     expect(values(x('the place i go to is nice'))).toEqual([])
   })
 
+  it('reads an outing gone on, and none for a drink or with the dog', () => {
+    expect(values(x('i go to church every week and go for long hikes'))).toEqual(['hiking'])
+    expect(values(x('i went for a run today'))).toEqual(['running'])
+    expect(values(x('i go for a drink'))).toEqual([])
+    expect(values(x('i do not go for walks'))).toEqual([])
+    expect(values(x('i go for walks with my dog'))).not.toContain('walking')
+  })
+
   it('reads a formal style only when it is asked for', () => {
     const style = (data: string) => x(data).preferences?.conversation_style?.value
     expect(style('please be professional')).toBe('formal')
@@ -1996,6 +2004,7 @@ describe('a pastime said first, a named practice or passion, and a style asked f
     x(`what is your favorite ${'drink '.repeat(10_000)}mine is tea`)
     x(`i do not ${'want '.repeat(10_000)}i am a waitress`)
     x(`i go ${'fan i go to '.repeat(3_000)}a concert`)
+    x(`i go for ${'long '.repeat(10_000)}hikes`)
     x(`my ${'electrician '.repeat(10_000)}salary could not afford it`)
     const used = process.cpuUsage(started)
     expect((used.user + used.system) / 1e6).toBeLessThan(10)

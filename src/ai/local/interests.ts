@@ -620,6 +620,10 @@ const OUTING: Record<string, string> = {
   hike: 'hiking',
   workout: 'working out',
 }
+/** "i go for long hikes", "we went on a bike ride": an outing (1) gone on, not with the dog (see DOG_WALKS). */
+const GO_FOR = new RegExp(pattern`\b(?:i|we) ${ADV}(?:go|went|like to go|love to go|love going|like going|enjoy going)
+  \s(?:for|on) (?:(?:a|an|long|short|daily|morning|evening|nice|quick|some|my) )*
+  (walk|run|jog|swim|bike ride|ride|hike|workout)s?\b(?! with (?:my|our|the) dogs?\b)`)
 /**
  * "i take my dog for walks", "i go on long walks with my dogs": walking the dog, as a habit or a liking ("i was out
  * walking my dogs" is an errand).
@@ -1137,6 +1141,8 @@ function ruleActivityMentioned(clause: ClauseInfo, ctx: RuleContext): void {
   if (match && now && !NOT_A_PASTIME_NOW.test(now)) found(now, match, 'interest.doing-now', 0.5)
   match = MY_PRACTICE.exec(text)
   if (match) found(match[1] ?? OUTING[match[2]!], match, 'interest.my-practice', 0.6)
+  match = GO_FOR.exec(text)
+  if (match) found(OUTING[match[1]!], match, 'interest.go-for', 0.6)
   match = BESIDES_DOING.exec(text)
   if (match) found(match[1], match, 'interest.besides-doing', 0.6)
   match = VOLUNTEERING.exec(text)

@@ -199,6 +199,7 @@ const RULES = {
   'interest.vacation-at': '"i vacation at the beach", "we summer in maine": a place holidayed at',
   'interest.best-is': '"i think the best movie is mean girls": a favorite said as the best of its kind',
   'interest.love-most': '"the thing i love most is skateboarding": what is loved most, read as after "i love"',
+  'interest.go-for': '"i go for long hikes", "we went on a bike ride": an outing gone on (weak)',
   'interest.is-what-i-enjoy': '"walking is something i enjoy", "reading is what i love": a pastime said first',
   'interest.having-food': '"drinking some coffee", "i just ate a bowl of ramen": a known food had now or lately',
   'interest.nothing-beats': '"nothing beats a bowl of pho": a known food, sport, game, ... (not "other")',
