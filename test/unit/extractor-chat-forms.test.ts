@@ -1986,6 +1986,14 @@ describe('a pastime said first, a named practice or passion, and a style asked f
     expect(values(x('i go for walks with my dog'))).not.toContain('walking')
   })
 
+  it('reads a favorite that points back at the subject of the clause before', () => {
+    const said = 'hamburgers and french fries will not help me to live that long, but they are my fav foods'
+    expect(values(x(said))).toEqual(['hamburgers', 'french fries'])
+    expect(values(x('pizza is bad for you but it is my favorite'))).toEqual(['pizza'])
+    expect(values(x('my sister is a nurse but she is my favorite'))).toEqual([])
+    expect(values(x('it is cold but it is my favorite'))).toEqual([])
+  })
+
   it('reads a formal style only when it is asked for', () => {
     const style = (data: string) => x(data).preferences?.conversation_style?.value
     expect(style('please be professional')).toBe('formal')
@@ -2005,6 +2013,7 @@ describe('a pastime said first, a named practice or passion, and a style asked f
     x(`i do not ${'want '.repeat(10_000)}i am a waitress`)
     x(`i go ${'fan i go to '.repeat(3_000)}a concert`)
     x(`i go for ${'long '.repeat(10_000)}hikes`)
+    x(`${'pizza '.repeat(10_000)}is bad but it is my favorite`)
     x(`my ${'electrician '.repeat(10_000)}salary could not afford it`)
     const used = process.cpuUsage(started)
     expect((used.user + used.system) / 1e6).toBeLessThan(10)

@@ -217,6 +217,26 @@ const POINTS_BACK = /^(?:(they|it) (?:[a-z']+ ){0,3}?me(?: out)?|i (?:[a-z']+ ){
 const IS_MY_FAVORITE = new RegExp(pattern`^(?:they are|it is|that is|those are|he is|she is) (?:(?:so|really|like|
   totally|definitely|also) )?(?:my|one of my) (?:all time |all-time )?(?:fav|favou?rite)s?(?: ([a-z]+))?$`)
 
+/** "they are my fav foods", "it is one of my favorites": the kind (1), if said; of a thing, not a person. */
+const THING_IS_MY_FAVORITE = new RegExp(pattern`^(?:but |and |still )?(?:they are|it is|those are|that is)
+  \s(?:(?:so|really|also|definitely|still) )?(?:my|one of my) (?:all time |all-time )?(?:fav|fave|favou?rite)s?
+  (?: ([a-z]+))?$`)
+/** The subject a clause opens with, before its verb: "hamburgers and french fries (will not help me)". */
+const OPENING_SUBJECT = new RegExp(pattern`^(?!(?:i|we|you|he|she|they|it|this|that|there|my|your|his|her|our|their|
+  what|which|who)\b)((?:[a-z'-]+ ){0,4}?[a-z'-]+) (?:is|are|was|were|will|would|can|make|makes|taste|tastes|help|
+  helps|do|does|have|has)\b`)
+
+/**
+ * "hamburgers will not help me live long, but they are my fav foods": "my favorite food is hamburgers" (or "i love
+ * ..." when the kind is not said). Undefined when the clause calls nothing before it a favorite.
+ */
+function favoriteOfSubject(before: string, text: string): string | undefined {
+  const favorite = THING_IS_MY_FAVORITE.exec(text)
+  const subject = favorite ? OPENING_SUBJECT.exec(before) : null
+  if (!favorite || !subject) return undefined
+  return favorite[1] ? `my favorite ${singular(favorite[1])} is ${subject[1]}` : `i love ${subject[1]}`
+}
+
 /**
  * The person's answer to the question they just asked ("mine is", "i do", "they are my favorite", "mine is named"):
  * "what is your favorite food? mine is papaya" reads "my favorite food is papaya". Undefined when the clauses are not
@@ -338,6 +358,9 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     const sameSentence = before?.sentence === clause.sentence && !before.question && !before.reported
     const aside = favoriteAside(clause.text, sameSentence ? before.text : undefined)
     if (aside) return aside.map((text) => ({ ...clause, text }))
+    // "hamburgers will not help me live long, but they are my fav foods": what the clause before was about
+    const pointedFavorite = sameSentence ? favoriteOfSubject(before.text, clause.text) : undefined
+    if (pointedFavorite) return [{ ...clause, text: pointedFavorite }]
     // "we got a puppy last week! her name is mochi": the name of who the clause before named
     // "i have a wife, she is from italy": what is said of them is theirs
     const named =
