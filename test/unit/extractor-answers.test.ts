@@ -44,6 +44,7 @@ describe('the statement an answer makes', () => {
 
   it('reads nothing from a no, a question asked back, a sentence or a greeting alone', () => {
     const none: [string, string][] = [
+      ['hi . i am amanda . what is your name ?', 'hi amanda , i want to take over the world .'],
       ['do you like sushi?', 'i do not, sorry'],
       ['do you like sushi?', "no, i don't"],
       ['do you play chess?', 'i do not . do you ?'],

@@ -1994,6 +1994,12 @@ describe('a pastime said first, a named practice or passion, and a style asked f
     expect(values(x('it is cold but it is my favorite'))).toEqual([])
   })
 
+  it('reads a pastime of a noun and a verb after "to"', () => {
+    expect(values(x('wow i love to rock climb'))).toEqual(['rock climbing'])
+    expect(values(x('i like to scuba dive'))).toEqual(['scuba diving'])
+    expect(values(x('i like to dance'))).toEqual(['dancing'])
+  })
+
   it('reads a formal style only when it is asked for', () => {
     const style = (data: string) => x(data).preferences?.conversation_style?.value
     expect(style('please be professional')).toBe('formal')

@@ -23,6 +23,8 @@ export const MAX_TURN_CHARS = 600
 const INTERJECTION = new RegExp(pattern`
   ^(?:(?:hey|hi|hello|hiya|lol|haha|hahaha|ha|wow|cool|nice|great|awesome|oh|ooh|ah|aw|well|hmm|um|yes|yeah|sure|ok|
   okay|good|thanks|thank you|congrats|congratulations|sorry|really|interesting|neat|fun|same here|me too)[ ,]*)+$`)
+/** A greeting to the one who asked: "hi amanda" answers no "what is your name?". */
+const GREETS_SOMEONE = /^(?:hi|hey|hello|hiya|yo|howdy|heya)(?: there)?,? [a-z'-]+$/
 /** Openings of an answer that carry no content: "well, probably pizza", "mine is friday". */
 const ANSWER_OPENING = new RegExp(pattern`
   ^(?:(?:yes|yeah|yep|yup|oh|ooh|well|um+|uh+|hmm+|haha|lol|honestly|probably|definitely|mostly|i guess|i think|
@@ -176,7 +178,7 @@ const HANDED_BACK = /,\s*(?:and |how about |what about )?you\b|\b(?:what|how) ab
 function bareAnswer(reply: string, may: QuestionKind['answers'] = {}): string | undefined {
   for (const [, whole = '', stop = ''] of reply.matchAll(SEGMENT)) {
     const text = whole.split(SENTENCE_AFTER)[0]!.trim()
-    if (!text || INTERJECTION.test(text)) continue
+    if (!text || INTERJECTION.test(text) || GREETS_SOMEONE.test(text)) continue
     const [head = '', ...handedBack] = text.split(HANDED_BACK)
     if (stop.includes('?') && !handedBack.length) return undefined
     const answer = head

@@ -13,7 +13,7 @@ import {
   stripFiller,
   type Item,
 } from './phrase.js'
-import { baseOfThirdPerson } from './text.js'
+import { baseOfThirdPerson, gerund as gerundOf } from './text.js'
 import { BOOKS_ONLY, verbItems } from './verbs.js'
 
 export { classifyNoun, cutPhrase, lookup, lookupExact, splitList, verbItems, type Item }
@@ -63,6 +63,18 @@ const isBareVerb = (word: string) => {
   return tags.includes('Infinitive') && !tags.includes('Plural') && !tags.includes('Noun')
 }
 
+/** The verb of a pastime of two words, said after its noun: "rock climb", "line dance", "scuba dive". */
+const SECOND_OF_COMPOUND = /^(?:climb|dance|skate|dive|watch|fish|surf|ski|jump|board|ride|hunt|sail)$/
+
+/** A pastime the lexicons know as two words or one: "rock climbing", "sky diving" (as "skydiving"). */
+function knownCompound(noun: string, verbing: string): Item | undefined {
+  for (const value of [`${noun} ${verbing}`, `${noun}${verbing}`]) {
+    const category = lookupExact(value)
+    if (category && category !== 'other') return { category, value, weight: 1 }
+  }
+  return undefined
+}
+
 /** Everything the object of a "like" verb says: "to hike and swim", "jazz, especially bebop", "playing guitar". */
 export function interpretObject(phrase: string, verbHint?: string): Item[] {
   const [main, ...examples] = phrase.split(EXAMPLES)
@@ -74,7 +86,9 @@ export function interpretObject(phrase: string, verbHint?: string): Item[] {
     if (inf) {
       infinitive = true
       verb = inf[1]
-      out.push(...verbItems(verb, inf[2]))
+      // "to rock climb", "to scuba dive": a known pastime of a noun and a verb, not "rocking" something
+      const compound = SECOND_OF_COMPOUND.test(inf[2]!) ? knownCompound(verb!, gerundOf(inf[2]!)) : undefined
+      out.push(...(compound ? [compound] : verbItems(verb, inf[2])))
       continue
     }
     const stripped = stripFiller(raw)
