@@ -1943,6 +1943,8 @@ describe('a pastime said first, a named practice or passion, and a style asked f
     expect(values(x('reading is what i love'))).toEqual(['reading'])
     expect(values(x('surfing is something i really enjoy'))).toEqual(['surfing'])
     expect(values(x('that is something i love'))).toEqual([])
+    expect(values(x('his music is something i love'))).toEqual([])
+    expect(values(x('your pizza is something i love'))).toEqual([])
     expect(values(x('my job is something i enjoy'))).toEqual([])
     expect(values(x('cooking is not something i enjoy'))).toEqual([])
   })

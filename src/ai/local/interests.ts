@@ -657,7 +657,7 @@ const LOVE_MOST = new RegExp(pattern`^(?:what|the (?:one )?thing|one thing|somet
  * pronoun ("that is what i like") or someone's thing ("my job is something i enjoy").
  */
 const IS_WHAT_I_ENJOY = new RegExp(pattern`^(?!(?:it|that|this|these|those|which|there|he|she|they|you|we|my|your|his|
-  her|their|our))((?:[a-z'-]+ ){0,3}[a-z'-]+) (?:is|are) (?:something|what|one thing|a thing|the thing|things) i
+  her|their|our)\b)((?:[a-z'-]+ ){0,3}[a-z'-]+) (?:is|are) (?:something|what|one thing|a thing|the thing|things) i
   \s(?:really |truly |just |also )?(?:enjoy|love|like|do for fun)(?: doing)?(?: a lot| very much| so much)?$`)
 /** "nothing beats a bowl of pho", "can't beat fresh sushi": the thing (1). */
 const NOTHING_BEATS = new RegExp(pattern`
