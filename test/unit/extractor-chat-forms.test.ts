@@ -8,6 +8,8 @@ const extractor = new LocalExtractor({ now: () => new Date('2024-06-15T12:00:00Z
 const x = (data: string): Extraction => extractor.extractOne({ inputType: 'text', data })
 /** The events of the memories read from `data`, in order. */
 const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+/** The occupation read from `data`. */
+const job = (data: string) => x(data).core_info?.occupation?.value
 const values = (e: Extraction) =>
   Object.values(e.interests ?? {})
     .flat()
@@ -110,8 +112,6 @@ describe('a statement that runs on', () => {
 })
 
 describe('a workplace said in passing', () => {
-  const job = (data: string) => x(data).core_info?.occupation?.value
-
   it('reads "the X where I work"', () => {
     expect(job('He keeps sending random guys to the gas station where I work.')).toBe('works at the gas station')
     expect(job('I meet many people at the museum where I work.')).toBe('works at the museum')
@@ -1559,8 +1559,6 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
 })
 
 describe('jobs and pastimes said in passing', () => {
-  const job = (data: string) => x(data).core_info?.occupation?.value
-
   it('reads a job retired from, a past job, and two jobs held at once', () => {
     expect(job('i retired two years ago as a nurse')).toBe('retired nurse')
     expect(job('just retired last month. i was a mail carrier for 30 years')).toBe('retired mail carrier')
@@ -1701,8 +1699,6 @@ describe('fears, pets and music said in chat', () => {
 })
 
 describe('hobbies named in a list, dogs walked, and jobs with their workplace', () => {
-  const job = (data: string) => x(data).core_info?.occupation?.value
-
   it('reads hobbies named as such, a pastime praised, a dog walked as a habit and a skill learned', () => {
     expect(values(x('i have other hobbies like knitting'))).toEqual(['knitting'])
     expect(values(x('board games are the best'))).toEqual(['board games'])
@@ -1751,7 +1747,6 @@ describe('hobbies named in a list, dogs walked, and jobs with their workplace', 
 })
 
 describe('pastimes by verbs of two words, foods had, roles spoken from and things dismissed', () => {
-  const job = (data: string) => x(data).core_info?.occupation?.value
   const avoided = (data: string) => (x(data).preferences?.topics_to_avoid ?? []).map((t) => t.value)
   const foods = (data: string) => (x(data).interests?.food ?? []).map((f) => f.value)
 
@@ -1875,8 +1870,6 @@ describe('pastimes come back from, likes said of who one is, and names that are 
 })
 
 describe('a stressed "do", pastimes of a noun and a verb, loves of a life and a career', () => {
-  const job = (data: string) => x(data).core_info?.occupation?.value
-
   it('reads no pastime from a "do" that stresses the verb after it', () => {
     expect(values(x('i do wear western clothes'))).toEqual([])
     expect(values(x('i do yoga'))).toEqual(['yoga'])
@@ -1958,7 +1951,6 @@ describe('a pastime said first, a named practice or passion, and a style asked f
   })
 
   it('reads a job said first or named by its salary or uniform, and a retirement long ago', () => {
-    const job = (data: string) => x(data).core_info?.occupation?.value
     expect(job('chef is my job and you ?')).toBe('chef')
     expect(job('sleeping is my job')).toBeUndefined()
     expect(job('my electrician salary could not afford all that')).toBe('electrician')
@@ -1974,7 +1966,6 @@ describe('a pastime said first, a named practice or passion, and a style asked f
   })
 
   it('splits a statement run on after one that opens with "i do", "i go" or "i want"', () => {
-    const job = (data: string) => x(data).core_info?.occupation?.value
     expect(job('i do not want to go back to work i am a waitress')).toBe('waitress')
     expect(values(x('i am a rolling stones fan i go to a concert yearly'))).toContain('rolling stones')
     expect(values(x('the place i go to is nice'))).toEqual([])
