@@ -2018,3 +2018,76 @@ describe('a pastime said first, a named practice or passion, and a style asked f
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('sights watched, gatherings gone to, spans of time spent and counts of pets', () => {
+  it('reads a sight watched as a pastime, not a show', () => {
+    expect(x('i love watching the sunset').interests).toEqual({
+      hobbies: [{ value: 'watching the sunset', confidence: 0.9 }],
+    })
+    expect(values(x('i like to watch birds'))).toEqual(['bird watching'])
+    expect(values(x('i love watching the stars at night'))).toEqual(['stargazing'])
+    expect(x('i watch birds with my cat').interests?.pets).toEqual([{ value: 'cat', confidence: 0.7 }])
+    expect(x('i love watching movies').interests?.movies_tv?.[0]?.value).toBe('movies')
+  })
+
+  it('takes no show from people watched', () => {
+    expect(x('i love watching my kids play soccer').interests).toBeUndefined()
+    expect(x('i like watching people').interests).toBeUndefined()
+  })
+
+  it('reads a gathering gone to by its kind', () => {
+    expect(values(x('i like going to car shows'))).toEqual(['car shows'])
+    expect(values(x('i love going to live action role playing events'))).toEqual(['live action role playing'])
+    expect(x('i love going to hockey games').interests?.sports?.[0]?.value).toBe('hockey')
+    expect(values(x('i love going to the store'))).toEqual([])
+  })
+
+  it('reads a band seen on stage, and live music', () => {
+    expect(x('i saw the who in concert last year').interests?.music?.[0]?.value).toBe('The Who')
+    expect(x('i love seeing metallica live').interests?.music?.[0]?.value).toBe('metallica')
+    expect(values(x('i love to see bands live'))).toEqual(['live music'])
+  })
+
+  it('reads what spans of time are spent doing', () => {
+    expect(values(x('i prefer spending my weekends fishing'))).toEqual(['fishing'])
+    expect(values(x('i spend my evenings painting'))).toEqual(['painting'])
+    expect(values(x('i spend 4 hours working out each day'))).toEqual(['working out'])
+    expect(values(x('i spend my weekends with my kids'))).toEqual([])
+    expect(values(x('i spend my weekends at work'))).toEqual([])
+  })
+
+  it('reads a pastime of the last while said without "i have"', () => {
+    expect(values(x('i feel great , just been traveling so much lately .'))).toEqual(['traveling'])
+    expect(values(x('my wife has been traveling'))).toEqual([])
+  })
+
+  it('reads a pastime said first and loved the most', () => {
+    expect(values(x('hiking is what i love best'))).toEqual(['hiking'])
+    expect(values(x('my job is what i love most'))).toEqual([])
+  })
+
+  it('reads a game whose title starts as a way to be reached', () => {
+    expect(values(x('i love call of duty'))).toEqual(['call of duty'])
+    expect(values(x('i prefer texts over calls'))).toEqual([])
+  })
+
+  it('reads pets counted in tens or more, and keeps the count in the memory', () => {
+    expect(x('i have more than ten cats').interests?.pets?.[0]?.value).toBe('cat')
+    expect(x('i have less than three dogs').memories?.map((m) => m.event)).toEqual(['has less than three dogs'])
+    expect(x('i have a dozen rabbits').interests?.pets?.[0]?.value).toBe('rabbit')
+  })
+
+  it('reads these forms in linear time', () => {
+    const started = process.cpuUsage()
+    x(`i love watching ${'the '.repeat(10_000)}sunset`)
+    x(`i love going to ${'car '.repeat(10_000)}shows`)
+    x(`i saw ${'the who '.repeat(5_000)}in concert`)
+    x(`i prefer spending my ${'free '.repeat(10_000)}weekends fishing`)
+    x(`i spend ${'4 '.repeat(10_000)}hours working out`)
+    x(`just ${'been '.repeat(10_000)}traveling`)
+    x(`hiking is what i love ${'the '.repeat(10_000)}most`)
+    x(`i have more than ${'ten '.repeat(10_000)}cats`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

@@ -18,6 +18,8 @@ import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { placeKind } from './gazetteer.js'
 import { saysLanguages } from './languages.js'
 import { gerund, MONTHS, singular, titleCase, WEEKDAYS } from './text.js'
+import { watchedOffScreen } from './verbs.js'
+import { stripFiller } from './phrase.js'
 import { pattern, re, rx } from './regex.js'
 import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
@@ -36,7 +38,9 @@ const AM_MILD = pattern`into|fond of|interested in|keen on|hooked on|big on|
 const AM_INTO_DEGREE = '(?:so |very |quite |super |totally |pretty |big |huge |heavily |deeply |hugely |more |mostly )?'
 
 /** Ways of being reached, which no one likes as a pastime: "i prefer text over calls", "i like email better". */
-const COMMUNICATION = /^(?:text|texts|texting|email|emails|e-mail|calls?|phone calls?|voice notes?|video calls?)\b/
+/** How to be reached ("text over calls"); a title that starts with such a word is none ("call of duty"). */
+const COMMUNICATION =
+  /^(?:text|texts|texting|email|emails|e-mail|calls?|phone calls?|voice notes?|video calls?)\b(?! of\b)/
 
 const LIKE_RULES: [RuleId, RegExp, number][] = [
   // "we like bird watching": "we" holds the person
@@ -53,10 +57,14 @@ const LIKE_RULES: [RuleId, RegExp, number][] = [
 ]
 
 const PET_ALT = [...PET_WORDS].sort((a, b) => b.length - a.length).join('|')
-/** How many pets: "a", "two", "a couple of", "3". */
+/** A number of pets, in words or digits, with how near it is: "three", "12", "more than ten", "over a dozen". */
+const PET_NUMBER =
+  '(?:(?:more than|less than|fewer than|over|about|around|almost|nearly|at least) )?' +
+  '(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|a dozen|\\d+)'
+/** How many pets: "a", "two", "a couple of", "3", "more than ten". */
 const PET_COUNT =
-  '(?:a lot of |a bunch of |a few |a couple (?:of )?|a |an |one |two |three |four |five |six |seven |several |some |' +
-  'many |lots of |plenty of |\\d+ )?'
+  `(?:a lot of |a bunch of |a few |a couple (?:of )?|a |an |${PET_NUMBER} |several |some |many |lots of |` +
+  'plenty of )?'
 const PET_HAVE = re(
   `\\b(i|we) ${ADV}(?:have|own|got|adopted|rescued|have got|brought home|keep|raise|take care of|foster) ` +
     `${PET_COUNT}` +
@@ -65,7 +73,7 @@ const PET_HAVE = re(
 const PET_GENERIC = rx`\\b(?:i|we) ${ADV}(?:have|own) (?:a |an |two |three |\\d+ )?pet ([a-z]+)`
 /** "two cats and a dog": each pet counted, with its modifiers (1) and the pet (2). Built once: the list is long. */
 const COUNTED_PETS = new RegExp(
-  `\\b(?:a|an|one|two|three|four|five|some|\\d+)\\s+((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`,
+  `\\b(?:a|an|${PET_NUMBER}|some)\\s+((?:[a-z-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`,
   'g',
 )
 const MY_PET = rx`\\b(?:my|our) ((?:[a-z0-9-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`
@@ -289,7 +297,7 @@ const PET_MODIFIERS = new Set(
   `old new little big sweet cute lovely beloved adorable two three four five black white brown grey gray orange golden
   baby rescue rescued senior young first fat lazy fluffy tiny small large giant huge crazy silly spoiled adopted pet
   female male boy girl furry miniature mini pure purebred bred mixed breed pit german therapy service support emotional
-  show guard family farm working few couple several many only`.split(/\s+/),
+  show guard family farm working few couple several many only dozen`.split(/\s+/),
 )
 const modifiersOnly = (s: string) =>
   s
@@ -471,10 +479,16 @@ const TOOK_UP = new RegExp(
   `\\bi ${ADV}(?:started|began|have started|have begun|took up|have taken up|picked up|` +
     `(?:got|am getting|have ${ADV}gotten|have been getting) ${ADV}into) (.+)$`,
 )
-/** "i spend most of my free time on reading": on what (1). */
+/**
+ * "i spend most of my free time on reading", "i prefer spending my weekends fishing": on what (1, after "time"; 2, a
+ * gerund after other spans of time).
+ */
 const SPEND_TIME = new RegExp(
-  `\\bi ${ADV}spend (?:a lot of |most of |all of |all |much of |lots of |some )?(?:my )?` +
-    '(?:free |spare |extra |leisure )?time (?:on |doing )?(.+)$',
+  `\\bi ${ADV}(?:(?:love|like|enjoy|prefer) (?:to )?)?(?:spend|spending) ` +
+    '(?:a lot of |most of |all of |all |much of |lots of |some )?(?:my |the )?(?:free |spare |extra |leisure )?' +
+    '(?:time (?:on |doing )?(.+)|(?:weekends|evenings|nights|mornings|afternoons|summers|winters|days off|sundays|' +
+    'saturdays|(?:(?:\\d+|a few|two|three|four|five|six|many|several|countless) )?hours(?: a day| a week)?) ' +
+    '([a-z]+ing\\b.*))$',
 )
 /** What the person eats or drinks (1). */
 const EAT_DRINK = new RegExp(pattern`(?:\bi ${ADV}(?:eat|drink|am ${ADV}(?:eating|drinking|sipping)|can eat|could eat)|
@@ -658,7 +672,8 @@ const LOVE_MOST = new RegExp(pattern`^(?:what|the (?:one )?thing|one thing|somet
  */
 const IS_WHAT_I_ENJOY = new RegExp(pattern`^(?!(?:it|that|this|these|those|which|there|he|she|they|you|we|my|your|his|
   her|their|our)\b)((?:[a-z'-]+ ){0,3}[a-z'-]+) (?:is|are) (?:something|what|one thing|a thing|the thing|things) i
-  \s(?:really |truly |just |also )?(?:enjoy|love|like|do for fun)(?: doing)?(?: a lot| very much| so much)?$`)
+  \s(?:really |truly |just |also )?(?:enjoy|love|like|do for fun)(?: doing)?(?: a lot| very much| so much|
+  (?: the)? (?:most|best))?$`)
 /** "nothing beats a bowl of pho", "can't beat fresh sushi": the thing (1). */
 const NOTHING_BEATS = new RegExp(pattern`
   (?:^|\s)(?:nothing (?:beats|compares to|is better than|tops)|(?:you )?can not beat) (?:a |an |some )?
@@ -764,8 +779,13 @@ const TIME_IS_FOR = new RegExp(pattern`^(?:my |most )?(?:weekends|saturdays|sund
 const FIND_ME = new RegExp(pattern`\byou(?: will|'ll) (?:usually |always |often |probably )?find me
   (?: (?:on|at|in|out) (?:the |a )?[a-z]+)? ([a-z]+ing)\b`)
 
-/** "i have been baking": the activity (1), one of ACTIVITY_VERBS as a gerund ("bake" -> "baking"). */
-const HAVE_BEEN_DOING = rx`\\bi have been ${ADV}(${ACTIVITY_VERBS.split('|')
+/**
+ * "i have been baking", "just been traveling so much" (chat leaves out "i have"): the activity (1), one of
+ * ACTIVITY_VERBS as a gerund ("bake" -> "baking").
+ */
+const HAVE_BEEN_DOING = rx`(?:\\bi have been|(?:^|, )(?:just |lately |recently )?been) ${ADV}(${ACTIVITY_VERBS.split(
+  '|',
+)
   .filter((verb) => !verb.includes(' '))
   .map((verb) => gerund(verb))
   .join('|')})\\b`
@@ -804,7 +824,7 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   match = WATCHING.exec(text)
   // "been watching since i was a kid": when, not what
   if (match && !NO_OBJECT.test(match[1])) {
-    const items = interpretObject(match[1], 'watch')
+    const items = watchedOffScreen(stripFiller(match[1])) ?? interpretObject(match[1], 'watch')
     // "been watching Severance": a title the lexicons do not know, written as one; one of two words or more even
     // when they know its words ("The Bear")
     const title = titleAt(match[1], ctx)
@@ -1046,8 +1066,9 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
       match,
     )
   match = SPEND_TIME.exec(text)
+  const spentOn = match && (match[1] ?? match[2])!
   // "i spend time with my aunt": whom with, not a pastime (TIME_WITH_FAMILY reads the family ones)
-  if (match && !/^with\b/.test(match[1])) addItems(interpretObject(match[1]), ctx, 0.8, 'interest.spend-time', match)
+  if (spentOn && !/^with\b/.test(spentOn)) addItems(interpretObject(spentOn), ctx, 0.8, 'interest.spend-time', match!)
   match = I_VISIT.exec(text)
   if (match)
     for (const it of splitList(cutPhrase(match[1])))

@@ -25,9 +25,9 @@ const MAX_WORDS = 14
 
 /** Where the fact ends: a clause of its own, a reason, a comparison, a tag question. */
 const FACT_END = new RegExp(pattern`
-  \s*(?:[,;.!?:]|\s(?:but|or|so|because|since|when|whenever|where|while|which|that|until|though|although|if|than|
-  then|before|after|who (?:are|is|do|does|did)|lol|haha|lmao|btw|right|too|as well|now|anymore|sadly|unfortunately|
-  honestly|tbh|lately|these days|at the moment)\b|
+  \s*(?:[,;.!?:]|(?<!\b(?:more|less|fewer))\sthan\b|\s(?:but|or|so|because|since|when|whenever|where|while|which|that|
+  until|though|although|if|then|before|after|who (?:are|is|do|does|did)|lol|haha|lmao|btw|right|too|as well|now|
+  anymore|sadly|unfortunately|honestly|tbh|lately|these days|at the moment)\b|
   \s(?:and )?(?:there|it|that|this|then|i|we|you|he|she|they) (?:am|is|are|was|were|need|want|have|has|had|will|
   can|think|feel)\b|\sand (?:there|it|that|this|then|i|we|you|he|she|they)\b).*$`)
 

@@ -1,6 +1,7 @@
 // What doing something says about interests: "play" + "the guitar" -> music: guitar, "go" + "hiking" -> hiking.
 import { INSTRUMENTS } from './lexicon-interests.js'
 import { classifyNoun, lookup, lookupExact, splitGerund, stripFiller, type Item } from './phrase.js'
+import { isPeopleNoun } from './others.js'
 import { gerund, singular } from './text.js'
 import { pattern } from './regex.js'
 
@@ -21,6 +22,48 @@ export const BOOKS_ONLY = new RegExp(pattern`
   (?:books?|novels?)(?: (?:in )?(?:a|per|every|each|this|last) (?:day|week|month|year))?|
   (?:\d+|one|two|three|four|five|ten|twenty|fifty|hundred)(?: (?:in )?(?:a|per|every|each|this|last)
   \s(?:day|week|month|year))?)$`)
+
+/** What is watched outdoors, not on a screen: "the sunset", "birds", "the stars". */
+const WATCHED_SIGHT = new RegExp(pattern`^(?:the )?(birds?|stars|sunsets?|sunrises?|waves|clouds|ocean|sea|rain|snow|
+  storms?|wildlife|nature|trains)\b`)
+/** A person watched doing something: "my kids play soccer", "people go by". */
+const WATCHED_PEOPLE = /^(?:people|(?:my|our|the) [a-z]+ (?:play|playing|do|doing|grow|growing)\b)/
+
+/**
+ * What watching says when it is not a screen's: a sight as a pastime ("birds" -> bird watching, "the stars" ->
+ * stargazing, "the sunset" -> watching the sunset), nothing for people ("my kids play soccer"); undefined for a show.
+ */
+export function watchedOffScreen(watched: string): Item[] | undefined {
+  const sight = WATCHED_SIGHT.exec(watched)?.[1]
+  if (sight) {
+    const the = /^(?:sunsets?|sunrises?|ocean|sea|rain|snow|waves|clouds)$/.test(sight) ? 'the ' : ''
+    const value = /^birds?$/.test(sight)
+      ? 'bird watching'
+      : sight === 'stars'
+        ? 'stargazing'
+        : `watching ${the}${sight}`
+    return [{ category: 'hobbies', value, weight: 1 }]
+  }
+  const who = watched.replace(/^(?:my|our|the) /, '').split(' ')[0]!
+  return WATCHED_PEOPLE.test(watched) || isPeopleNoun(singular(who)) ? [] : undefined
+}
+
+/** Where people go for what they share: "car shows", "hockey games", "live action role playing events" (1 the kind). */
+const GATHERING = new RegExp(
+  "^(?:the |a |an )?((?:[a-z'-]+ ){1,4}?)" +
+    '(?:events?|shows?|festivals?|conventions?|games|matches|races|meetups?|fairs?|tournaments?)$',
+)
+/** A band seen on stage: "the who in concert", "metallica live" (1). */
+const SEEN_LIVE = /^(.+?) (?:in concert|live|on tour|perform)\b/
+
+/** A gathering gone to: its kind when the lexicons know it ("hockey games" -> hockey), else the whole ("car shows"). */
+function gatheringItem(kind: string, gathering: string): Item {
+  const item = classifyNoun(kind.trim(), 'hobbies', 0.5)
+  if (item && item.weight >= 1 && /^(?:sports|music|food)$/.test(item.category)) return item
+  // "role playing events": the events are what is gone to, not what is liked; "car shows" keeps its kind
+  const value = / events?$/.test(gathering) ? kind.trim() : gathering.replace(/^(?:the|a|an) /, '')
+  return { category: 'hobbies', value, weight: 0.9 }
+}
 
 /** Interest items implied by doing `verb` with `obj` ("play" + "the guitar" -> music: guitar). */
 export function verbItems(verb: string, obj: string): Item[] {
@@ -50,6 +93,8 @@ export function verbItems(verb: string, obj: string): Item[] {
     }
     case 'watch': {
       if (!thing) return []
+      const offScreen = watchedOffScreen(thing)
+      if (offScreen) return offScreen
       const item = classifyNoun(thing, 'movies_tv', 0.85)
       if (!item) return []
       return [item.category === 'sports' || item.category === 'movies_tv' ? item : { ...item, category: 'movies_tv' }]
@@ -90,6 +135,8 @@ export function verbItems(verb: string, obj: string): Item[] {
       const gm = splitGerund(thing)
       if (gm) return verbItems(gm[0], gm[1])
       const place = stripFiller(thing.replace(/^(?:to|on)\s+/, ''))
+      const gathering = GATHERING.exec(place)
+      if (gathering) return [gatheringItem(gathering[1]!, place)]
       if (/^(?:the )?(?:movies?|cinema|theaters?)$/.test(place))
         return [{ category: 'movies_tv', value: 'movies', weight: 1 }]
       if (/^(?:the )?gym$/.test(place)) return [{ category: 'sports', value: 'gym', weight: 1 }]
@@ -102,6 +149,13 @@ export function verbItems(verb: string, obj: string): Item[] {
     case 'explore':
     case 'tour':
     case 'see': {
+      const live = SEEN_LIVE.exec(thing)
+      if (live) {
+        if (/^(?:bands|music|shows|artists)$/.test(live[1]!))
+          return [{ category: 'music', value: 'live music', weight: 1 }]
+        const band = classifyNoun(live[1]!, 'music', 0.85)
+        return band ? [{ ...band, category: 'music' }] : []
+      }
       if (!thing)
         return verb === 'travel' || verb === 'explore' ? [{ category: 'travel', value: 'traveling', weight: 1 }] : []
       const item = classifyNoun(thing.replace(/^(?:to|around)\s+/, ''), 'travel', 0.8)
