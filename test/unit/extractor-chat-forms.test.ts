@@ -2071,6 +2071,13 @@ describe('sights watched, gatherings gone to, spans of time spent and counts of 
     expect(values(x('i prefer texts over calls'))).toEqual([])
   })
 
+  it('reads a favorite said of what was asked or said before, in either way of writing it', () => {
+    expect(values(x('do you like pizza ? it is my fave'))).toEqual(['pizza'])
+    expect(values(x('do you like the beatles ? they are still my favorite band'))).toEqual(['beatles'])
+    expect(values(x('tacos are cheap and they are totally my favorite food'))).toEqual(['tacos'])
+    expect(values(x('my sister is a nurse but she is my favorite'))).toEqual([])
+  })
+
   it('reads pets counted in tens or more, and keeps the count in the memory', () => {
     expect(x('i have more than ten cats').interests?.pets?.[0]?.value).toBe('cat')
     expect(x('i have less than three dogs').memories?.map((m) => m.event)).toEqual(['has less than three dogs'])

@@ -213,14 +213,13 @@ const MINE_NAMED = /^(?:mine is|mine was|my one is) (?:named|called) ([a-z][a-z'
 const RHETORICAL_LIKE = /^(?:but |and |i mean )?who (?:does not|would not) (love|like|enjoy) (.+)$/
 /** "they horrify me", "i can not stand them": a short answer whose pronoun (1 or 2) points at what was asked about. */
 const POINTS_BACK = /^(?:(they|it) (?:[a-z']+ ){0,3}?me(?: out)?|i (?:[a-z']+ ){1,3}?(them|it))(?: too| though| lol)?$/
-/** "they are my favorite band", "it is one of my favorites": the kind of favorite (1), if said. */
-const IS_MY_FAVORITE = new RegExp(pattern`^(?:they are|it is|that is|those are|he is|she is) (?:(?:so|really|like|
-  totally|definitely|also) )?(?:my|one of my) (?:all time |all-time )?(?:fav|favou?rite)s?(?: ([a-z]+))?$`)
-
-/** "they are my fav foods", "it is one of my favorites": the kind (1), if said; of a thing, not a person. */
-const THING_IS_MY_FAVORITE = new RegExp(pattern`^(?:but |and |still )?(?:they are|it is|those are|that is)
-  \s(?:(?:so|really|also|definitely|still) )?(?:my|one of my) (?:all time |all-time )?(?:fav|fave|favou?rite)s?
-  (?: ([a-z]+))?$`)
+/**
+ * "they are my favorite band", "but it is one of my faves": who is the favorite (1: "he is" or "she is" for a person)
+ * and its kind (2), if said.
+ */
+const IS_MY_FAVORITE = new RegExp(pattern`^(?:but |and |still )?(they are|it is|that is|those are|he is|she is)
+  \s(?:(?:so|really|like|totally|definitely|also|still) )?(?:my|one of my) (?:all time |all-time )?
+  (?:fav|fave|favou?rite)s?(?: ([a-z]+))?$`)
 /** The subject a clause opens with, before its verb: "hamburgers and french fries (will not help me)". */
 const OPENING_SUBJECT = new RegExp(pattern`^(?!(?:i|we|you|he|she|they|it|this|that|there|my|your|his|her|our|their|
   what|which|who)\b)((?:[a-z'-]+ ){0,4}?[a-z'-]+) (?:is|are|was|were|will|would|can|make|makes|taste|tastes|help|
@@ -231,10 +230,11 @@ const OPENING_SUBJECT = new RegExp(pattern`^(?!(?:i|we|you|he|she|they|it|this|t
  * ..." when the kind is not said). Undefined when the clause calls nothing before it a favorite.
  */
 function favoriteOfSubject(before: string, text: string): string | undefined {
-  const favorite = THING_IS_MY_FAVORITE.exec(text)
-  const subject = favorite ? OPENING_SUBJECT.exec(before) : null
+  const favorite = IS_MY_FAVORITE.exec(text)
+  // "my sister is a nurse but she is my favorite": a person, not a thing
+  const subject = favorite && !/^(?:he|she) /.test(favorite[1]!) ? OPENING_SUBJECT.exec(before) : null
   if (!favorite || !subject) return undefined
-  return favorite[1] ? `my favorite ${singular(favorite[1])} is ${subject[1]}` : `i love ${subject[1]}`
+  return favorite[2] ? `my favorite ${singular(favorite[2])} is ${subject[1]}` : `i love ${subject[1]}`
 }
 
 /**
@@ -275,7 +275,7 @@ function answersOwnQuestion(question: string, answer: string): string | undefine
       ? `${thing} ${answer.slice(pointed[1].length + 1)}`
       : `${answer.slice(0, -pointed[2]!.length)}${thing}`
   if (!favorite) return undefined
-  return favorite[1] ? `my favorite ${favorite[1]} is ${thing}` : `i love ${thing}`
+  return favorite[2] ? `my favorite ${favorite[2]} is ${thing}` : `i love ${thing}`
 }
 
 /**
