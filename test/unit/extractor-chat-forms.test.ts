@@ -2098,3 +2098,39 @@ describe('sights watched, gatherings gone to, spans of time spent and counts of 
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('jobs taken or just begun, studies for a job, and the US by its short names', () => {
+  it('reads a job taken or just begun', () => {
+    expect(job('i have taken a second job as a stunt double , it is fun !')).toBe('stunt double')
+    expect(job('i took a job as a waiter')).toBe('waiter')
+    expect(job('i actually just started as a life coach')).toBe('life coach')
+    expect(job('i took a job offer')).toBeUndefined()
+    expect(job('i just started as well')).toBeUndefined()
+  })
+
+  it('reads the job a school or college is gone to for', () => {
+    expect(job('i am going to college to become a physical therapist .')).toBe('student (aspiring physical therapist)')
+    expect(job('i am in college to be a vet')).toBe('student (aspiring vet)')
+    expect(job('i am going to the store to be a good friend')).toBeUndefined()
+  })
+
+  it('reads "the us" and short country names as the country, in capitals', () => {
+    const place = (data: string) => x(data).core_info?.location?.value
+    expect(place('i am from the us')).toBe('US')
+    expect(place('i live in the usa')).toBe('USA')
+    expect(place('i am from the u.s.')).toBe('USA')
+    expect(place('i moved to the uk')).toBe('UK')
+    expect(place('they told us about it')).toBeUndefined()
+    expect(place('i am from the us army')).toBeUndefined()
+  })
+
+  it('reads these forms in linear time', () => {
+    const started = process.cpuUsage()
+    x(`i have taken a second job as a ${'stunt '.repeat(10_000)}double`)
+    x(`i ${'actually '.repeat(10_000)}just started as a life coach`)
+    x(`i am going to college to become a ${'physical '.repeat(10_000)}therapist`)
+    x(`i am from the ${'us '.repeat(10_000)}`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

@@ -700,6 +700,10 @@ export function placeOf(raw: string, mode: PlaceMode, ctx: RuleContext): { value
   const core = place.replace(/^(?:a|an|the)\s+/, '')
   // a dwelling is no location ("i live in a big old house")
   if (DWELLING.test(core)) return undefined
+  // "from the us": the pronoun "us" is the country only after "the"
+  if (/^the us$/.test(place)) return { value: 'US', factor: 1 }
+  // "uk", "usa": a short country name is an acronym
+  if (core.length <= 3 && gazetteerKind(core, ctx) === 'country') return { value: core.toUpperCase(), factor: 1 }
   if (placeWords.length) {
     // "visit colorado": a verb before the place is not part of it
     const value = /,/.test(place)
@@ -710,8 +714,6 @@ export function placeOf(raw: string, mode: PlaceMode, ctx: RuleContext): { value
     return { value: ctx.cases.restore(value, true).replace(/^The /, 'the '), factor: 1 }
   }
   const kind = gazetteerKind(place, ctx)
-  // "uk", "usa": a short country name is an acronym
-  if (kind === 'country' && core.length <= 3) return { value: core.toUpperCase(), factor: 1 }
   if (kind) return { value: ctx.cases.restore(core, true), factor: 1 }
   if (mode === 'known') return undefined
   if (

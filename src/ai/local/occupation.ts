@@ -212,6 +212,10 @@ const WANT_TO_BE = new RegExp(
   `\\bi ${ADV}(?:(?:want|hope|plan|would like|would love|aspire|am hoping|am planning|am trying|am going|am about) ` +
     'to|will) (?:be|become) (?:a |an )?(.+)$',
 )
+/** "i am studying to become a nurse", "i am going to college to be a vet": the job studied for (1). */
+const STUDYING_TO_BE = new RegExp(pattern`\bi am (?:studying|training|in (?:school|college)|at (?:college|university)|
+  going (?:back )?to (?:school|college|university|uni|nursing school|law school|med school|medical school))
+  \sto (?:be|become) (?:a |an )?(.+)$`)
 /** "i just got promoted to head chef", "i was promoted to sergeant", "i finally made sous chef": the new job (1). */
 const PROMOTED_TO = new RegExp(
   `\\bi ${ADV}(?:got |have been |have |was |am being )?(?:just |recently |finally )?(?:(?:promoted|been promoted|` +
@@ -423,12 +427,18 @@ function workplace(phrase: string): string | undefined {
   if (/^\d+(?::\d\d)?(?: ?[ap]\.?m\.?| ?o'clock)?$/.test(place)) return undefined
   return place
 }
-/** "i got a new job as a cook", "i am starting a new job as a nurse on monday": "as" (1), what follows (2). */
+/**
+ * "i got a new job as a cook", "i have taken a second job as a stunt double", "i am starting a new job as a nurse on
+ * monday": "as" (1), what follows (2).
+ */
 const GOT_A_JOB = new RegExp(
-  `\\bi ${ADV}(?:got|landed|found|started|have|am starting|start|will start|am beginning) (?:a|my) ` +
+  `\\bi ${ADV}(?:got|landed|found|started|took|accepted|have|have (?:taken|got|gotten|landed|found|accepted)|` +
+    'am starting|start|will start|am beginning) (?:a|my) ' +
     '(?:new |part[- ]time |full[- ]time |second )?(?:job|role|position) ' +
     '(working |as (?:a |an )?)?(.+)$',
 )
+/** "i just started as a life coach": a job begun (1); "just" or "recently" says it is the job now. */
+const JUST_STARTED_AS = /\bi (?:actually |only )?(?:have )?(?:just|recently) started (?:out )?as (?:a |an )?(.+)$/
 /** "the gas station where i work", "a museum that i work at": the place with its article (1). */
 /** Words a workplace's name has none of: a preposition, or a word that names no place of its own ("the place"). */
 const NOT_WORKPLACE_WORD = 'at|in|on|to|for|of|with|from|and|or|place|one|same|spot|area|job|time'
@@ -481,9 +491,9 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged) return
   // "i will be a doctor if i pass": a condition, which asserts nothing
   const ahead = clause.desire || (WILL_BE.test(text) && !/\b(?:if|unless)\b/.test(text))
-  if (ahead || /\bi am (?:studying|training|in school|going to school) to (?:be|become)\b/.test(text)) {
+  const study = STUDYING_TO_BE.exec(text)
+  if (ahead || study) {
     // "I am studying to become a nurse": a student; "I want to be a lawyer": an aspiration, weaker than any real job
-    const study = /\bi am (?:studying|training|in school|going to school) to (?:be|become) (?:a |an )?(.+)$/.exec(text)
     const goal = study
       ? undefined
       : (WANT_TO_BE.exec(text) ??
@@ -746,6 +756,8 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   // "i (just) got a job (working) at a gas station"
+  match = JUST_STARTED_AS.exec(text)
+  if (match && emit(occupationFrom(match[1]!, false), ctx, 'occupation.got-a-job', match)) return
   match = GOT_A_JOB.exec(text)
   if (match) {
     // the job only after "as" or "working": "a new job next week" names a time, not a job

@@ -123,7 +123,7 @@ const RULES = {
   'occupation.from-work': '"just got home from work at Burger King", "got off work as a tour guide"',
   'occupation.drive-for': '"I drive for Uber", "I deliver for DoorDash": a name written with a capital, or a known app',
   'occupation.where-i-work': '"the museum where I work": works at the museum',
-  'occupation.got-a-job': '"I got a job as a X" -> X; "... at Y" -> works at Y',
+  'occupation.got-a-job': '"I got a job as a X", "I just started as a X" -> X; "... at Y" -> works at Y',
   'occupation.used-to-be':
     '"I used to be a X", "I was a X" -> former X when nothing else is known (weak); retired X after "I am retired"',
   'occupation.in-field': '"I am in sales", "I do IT for a hospital" -> works in sales (weak)',
