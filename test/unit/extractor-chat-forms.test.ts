@@ -2134,3 +2134,27 @@ describe('jobs taken or just begun, studies for a job, and the US by its short n
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('"a favorite of mine" and an age after words of how', () => {
+  it('reads "a favorite of mine" as "my favorite"', () => {
+    expect(values(x('better call saul is a favorite of mine as well!'))).toEqual(['better call saul'])
+    expect(x('pizza is a favorite of mine too').interests?.food?.[0]?.value).toBe('pizza')
+    expect(values(x('she is a favorite of mine'))).toEqual([])
+  })
+
+  it('reads an age after up to three words of how, and none of someone else', () => {
+    const age = (data: string) => x(data).core_info?.age?.value
+    expect(age('i am a pretty average looking 19 year old')).toBe(19)
+    expect(age('i am a happy 40 year old mom')).toBe(40)
+    expect(age('i am a mother of a 5 year old')).toBeUndefined()
+    expect(age('i am the proud mom of a 5 year old')).toBeUndefined()
+  })
+
+  it('reads these forms in linear time', () => {
+    const started = process.cpuUsage()
+    x(`pizza is a ${'real '.repeat(10_000)}favorite of mine`)
+    x(`i am a ${'pretty '.repeat(10_000)}19 year old`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

@@ -122,6 +122,8 @@ export function ruleName(clause: ClauseInfo, ctx: RuleContext): void {
 
 const AGE = `(${NUMBER_RE})`
 const BODY_PARTS = 'body|self|bones|knees|back|joints|legs|hands|eyes|heart|brain|mind'
+/** A word of how someone is before their age ("pretty", "average looking"), none that leads to someone else. */
+const HOW_WORD = '(?!(?:of|to|with|for|and|my|his|her|their|our|a|an|the)\\b)[a-z]+ '
 /** [rule, pattern, confidence, bare: a number with no unit, so small or large ones are no age] */
 const AGE_RULES: [RuleId, RegExp, number, boolean][] = [
   ['age.years-old', rx`\\bi am ${ADV}(?:a |an )?${AGE}[- ](?:years?|yrs?)[- ](?:old|young|of age)\\b`, 0.95, false],
@@ -145,7 +147,13 @@ const AGE_RULES: [RuleId, RegExp, number, boolean][] = [
     false,
   ],
   // "i am a male 45 year old", "my 56 year old body" (not "my 3 year old son")
-  ['age.adjective-years-old', rx`\\bi am (?:a |an )?(?:[a-z]+ ){1,2}${AGE}[- ](?:years?|yrs?)[- ]old\\b`, 0.8, false],
+  // "i am a pretty average looking 19 year old": up to three words of how, none that leads to someone else's age
+  [
+    'age.adjective-years-old',
+    rx`\\bi am (?:a |an )?(?:${HOW_WORD}){1,3}${AGE}[- ](?:years?|yrs?)[- ]old\\b`,
+    0.8,
+    false,
+  ],
   ['age.my-n-year-old-body', rx`\\bmy ${AGE}[- ](?:years?|yrs?)[- ]old (?:${BODY_PARTS})\\b`, 0.8, false],
   // "i am only 24 , so", "i am 45 now", "i am 12 and the kids ...", "i am 100 after all": a number right after
   // "i am" with nothing that would make it a measure ("i am 6 feet tall", "i am 2 hours away")

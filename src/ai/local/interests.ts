@@ -140,6 +140,8 @@ const BEST_IS = new RegExp(pattern`^(?:i think |imo |honestly |personally )?the 
 /** "horror movies are my favorite", "pizza is one of my favorite foods": the value (1) and the head (2). */
 const IS_MY_FAVORITE = new RegExp(pattern`^(.+?) (?:is|are) (?:definitely |probably |also |still |easily )?(?:one of )?
   my (?:(?:all[- ]time|absolute|very|most|top) )*(?:favorites?|preferred)(?:\s+([^,]+?))?(?:,.*)?$`)
+/** "a favorite of mine", "another all-time fave of mine": said as "my favorite", with its degree (1). */
+const FAVORITE_OF_MINE = /\b(?:a|another) ((?:all[- ]time |real |personal |big )?)(?:favou?rite|fave|fav) of mine\b/
 /** "painting is my passion", "baking is a guilty pleasure of mine": the value (1), and an empty head (2). */
 const IS_MY_PASSION =
   new RegExp(pattern`^([a-z][a-z ,'-]+?) (?:is|are) (?:really |definitely |truly )?(?:(?:my|a) (?:passion|
@@ -188,7 +190,7 @@ export function favoriteAside(text: string, before: string | undefined): string[
 
 /** "my favorite food is pizza", "horror movies are my favorite", "my favorite thing to do is hike". */
 function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
-  const text = clause.text
+  const text = clause.text.replace(FAVORITE_OF_MINE, 'my $1favorite')
   let head: string | undefined
   let value: string | undefined
   let rule: RuleId = 'interest.my-favorite-is'
