@@ -2158,3 +2158,29 @@ describe('"a favorite of mine" and an age after words of how', () => {
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })
 })
+
+describe('"it" liked after a clause about something done', () => {
+  it('reads the pastime the clause before did', () => {
+    expect(x('i tried yoga last week. i really liked it').interests?.sports?.[0]?.value).toBe('yoga')
+    expect(x('i played tennis yesterday. i enjoyed it').interests?.sports?.[0]?.value).toBe('tennis')
+    expect(x('we went to a jazz concert. i loved it').interests?.music?.[0]?.value).toBe('jazz')
+    expect(x('i tried sushi for the first time. i really liked it').interests?.food?.[0]?.value).toBe('sushi')
+  })
+
+  it('reads nothing of a thing bought, a title, or what someone else did', () => {
+    expect(x('i bought a new car. i love it').interests).toBeUndefined()
+    expect(x('i watched the office last night. i loved it').interests).toBeUndefined()
+    expect(x('my sister does crossfit. she loves it').interests).toBeUndefined()
+    expect(x('i tried yoga last week. do you like it?').interests?.sports).toBeUndefined()
+    expect(x('i do not like golf. i love it').interests).toBeUndefined()
+  })
+
+  it('reads these forms in linear time', () => {
+    const started = process.cpuUsage()
+    x(`i tried ${'yoga '.repeat(10_000)}. i really liked it`)
+    x(`i tried ${'the '.repeat(10_000)}. i really liked it`)
+    x(`i tried yoga. i ${'really '.repeat(10_000)}liked it`)
+    const used = process.cpuUsage(started)
+    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+  })
+})

@@ -188,6 +188,42 @@ export function favoriteAside(text: string, before: string | undefined): string[
   return aside[1] ? [aside[1], stated] : [stated]
 }
 
+/** "i really liked it", "i do it in all my spare time": a liking (1) or doing (2) of what "it" points back to. */
+const LIKED_IT = new RegExp(pattern`^i (?:really |truly |absolutely |just |also |totally )?(?:(love|loved|like|liked|
+  enjoy|enjoyed|adore|adored)|(do|did)) (?:it|them)(?: (?:so much|a lot|very much|too|as well|all the time|every day|
+  in (?:all )?my (?:spare|free) time))*$`)
+/** A clause about something done, that "it" may point back to: "i tried yoga last week", "about to go gambling". */
+const DONE_BEFORE =
+  new RegExp(pattern`^(?:(?:i|we) )?(?:just |finally |recently |first |also )?(?:tried|started|took up|
+  picked up|got into|went|go|going|am going|do|did|played|play|have been|been|about to go|watched|saw|read|
+  listened to|took)\b`)
+
+/**
+ * "i tried yoga last week. i really liked it": "i like yoga". The pastime is the last one the lexicons know in the
+ * clause before, which tells of something done; undefined when there is none ("i bought a new car. i love it").
+ */
+export function likedOfBefore(before: string, text: string): string | undefined {
+  const liked = LIKED_IT.exec(text)
+  // "i do not like golf. i love it": a clause that denies points at nothing liked
+  if (!liked || !DONE_BEFORE.test(before) || /\b(?:not|never|no)\b/.test(before)) return undefined
+  const words = before.split(' ')
+  for (let end = words.length; end > 0; end--) {
+    for (let size = Math.min(3, end); size >= 1; size--) {
+      const span = words.slice(end - size, end).join(' ')
+      const kind = lookupExact(span)
+      // a title is left out ("the office" is a show or a place), and so is a kind of event when a word before it
+      // says what it was of ("a jazz concert")
+      if (!kind || !POINTED_KINDS.has(kind) || (EVENT_WORD.test(span) && end - size > 0)) continue
+      // "loved" -> "love": the liking holds now; doing it in one's spare time is a liking too
+      return liked[1] ? `i ${PRESENT_LIKE[liked[1]] ?? liked[1]} ${span}` : `i enjoy ${span}`
+    }
+  }
+  return undefined
+}
+const POINTED_KINDS = new Set(['hobbies', 'sports', 'music', 'food'])
+const EVENT_WORD = /^(?:concerts?|shows?|games?|class(?:es)?|lessons?|matches)$/
+const PRESENT_LIKE: Record<string, string> = { loved: 'love', liked: 'like', enjoyed: 'enjoy', adored: 'adore' }
+
 /** "my favorite food is pizza", "horror movies are my favorite", "my favorite thing to do is hike". */
 function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
   const text = clause.text.replace(FAVORITE_OF_MINE, 'my $1favorite')

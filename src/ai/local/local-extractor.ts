@@ -10,7 +10,14 @@ import { answersOf, questionsBefore, type Answer } from './answers.js'
 import { GIVES_NAME, ruleAge, ruleGender, ruleLocation, ruleName } from './core.js'
 import { compiledFor, readCustomFields, type CompiledSchema } from './custom-fields.js'
 import { ruleFieldLine } from './fields.js'
-import { addPetMentions, favoriteAside, petMentions, ruleInterests, type PetMention } from './interests.js'
+import {
+  addPetMentions,
+  favoriteAside,
+  likedOfBefore,
+  petMentions,
+  ruleInterests,
+  type PetMention,
+} from './interests.js'
 import { ruleMemories } from './memories.js'
 import { ruleNegation, ruleUsedTo } from './negation.js'
 import { isVerbAfterI, isVerbAfterTo } from './nlp.js'
@@ -361,6 +368,10 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     // "hamburgers will not help me live long, but they are my fav foods": what the clause before was about
     const pointedFavorite = sameSentence ? favoriteOfSubject(before.text, clause.text) : undefined
     if (pointedFavorite) return [{ ...clause, text: pointedFavorite }]
+    // "i tried yoga last week. i really liked it": what the clause before did, in the same paragraph
+    const samePart = before && before.paragraph === clause.paragraph && !before.question && !before.reported
+    const pointedLike = samePart ? likedOfBefore(before.text, clause.text) : undefined
+    if (pointedLike) return [{ ...clause, text: pointedLike }]
     // "we got a puppy last week! her name is mochi": the name of who the clause before named
     // "i have a wife, she is from italy": what is said of them is theirs
     const named =
