@@ -10,6 +10,13 @@ const x = (data: string): Extraction => extractor.extractOne({ inputType: 'text'
 const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
 /** The occupation read from `data`. */
 const job = (data: string) => x(data).core_info?.occupation?.value
+/** Reads each text; all of them together must take under ten seconds of CPU, so no rule is super-linear. */
+function expectLinear(...texts: string[]) {
+  const started = process.cpuUsage()
+  for (const text of texts) x(text)
+  const used = process.cpuUsage(started)
+  expect((used.user + used.system) / 1e6).toBeLessThan(10)
+}
 const values = (e: Extraction) =>
   Object.values(e.interests ?? {})
     .flat()
@@ -96,13 +103,12 @@ describe('a statement that runs on', () => {
   })
 
   it('reads long conditions, run-on phrases and workplaces in linear time', () => {
-    const started = process.cpuUsage()
-    x(`I work at a store ${'if you want if i can '.repeat(10_000)}?`)
-    x(`I drive a truck ${'and live in the country '.repeat(10_000)}`)
-    x(`my hobby is ${'the museum where i work '.repeat(10_000)}?`)
-    x(`we are going to be ${'a big sister '.repeat(10_000)}`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `I work at a store ${'if you want if i can '.repeat(10_000)}?`,
+      `I drive a truck ${'and live in the country '.repeat(10_000)}`,
+      `my hobby is ${'the museum where i work '.repeat(10_000)}?`,
+      `we are going to be ${'a big sister '.repeat(10_000)}`,
+    )
   })
 
   it('reads "am a X" without a subject as the person’s own', () => {
@@ -957,13 +963,12 @@ describe('facts chat says in passing', () => {
   })
 
   it('reads birthdays, service and names in linear time', () => {
-    const started = process.cpuUsage()
-    x(`my birthday is ${'march 3rd and '.repeat(10_000)}1990`)
-    x(`I was in the ${'very '.repeat(10_000)}army`)
-    x(`watching my favorite movie ${'star wars '.repeat(10_000)}`)
-    x(`i am a ${'man '.repeat(10_000)}fan`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `my birthday is ${'march 3rd and '.repeat(10_000)}1990`,
+      `I was in the ${'very '.repeat(10_000)}army`,
+      `watching my favorite movie ${'star wars '.repeat(10_000)}`,
+      `i am a ${'man '.repeat(10_000)}fan`,
+    )
   })
 })
 
@@ -1011,12 +1016,11 @@ describe('events of a long conversation', () => {
   })
 
   it('reads events done for the person in linear time', () => {
-    const started = process.cpuUsage()
-    x(`my friends threw me ${'a party and '.repeat(10_000)}`)
-    x(`my ${'old '.repeat(10_000)}friends took me camping`)
-    x(`it is a ${'big '.repeat(10_000)}dream to fly`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `my friends threw me ${'a party and '.repeat(10_000)}`,
+      `my ${'old '.repeat(10_000)}friends took me camping`,
+      `it is a ${'big '.repeat(10_000)}dream to fly`,
+    )
   })
 })
 
@@ -1120,12 +1124,11 @@ describe('what is under way, and what is said of the one named before', () => {
   })
 
   it('reads plans and pronouns in linear time', () => {
-    const started = process.cpuUsage()
-    x(`i need help planning ${'a party and '.repeat(10_000)}`)
-    x(`i have a wife, she is from ${'very '.repeat(10_000)}far away`)
-    x(`${'my wife and '.repeat(5_000)}i. she is from italy`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `i need help planning ${'a party and '.repeat(10_000)}`,
+      `i have a wife, she is from ${'very '.repeat(10_000)}far away`,
+      `${'my wife and '.repeat(5_000)}i. she is from italy`,
+    )
   })
 })
 
@@ -1141,11 +1144,7 @@ describe('a role said with its article', () => {
   })
 
   it('reads a role with its article in linear time', () => {
-    const started = process.cpuUsage()
-    x(`a nurse at a clinic in ${'leeds '.repeat(10_000)}`)
-    x(`a ${'night '.repeat(10_000)}nurse at a clinic`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(`a nurse at a clinic in ${'leeds '.repeat(10_000)}`, `a ${'night '.repeat(10_000)}nurse at a clinic`)
   })
 })
 
@@ -1213,12 +1212,11 @@ describe('plans and events of a chat message', () => {
   })
 
   it('reads plans, events and sobriety in linear time', () => {
-    const started = process.cpuUsage()
-    x(`my ${'big '.repeat(10_000)}surgery is next week`)
-    x(`i am going to run ${'the '.repeat(10_000)}marathon in october`)
-    x(`been sober ${'3 '.repeat(10_000)}years`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `my ${'big '.repeat(10_000)}surgery is next week`,
+      `i am going to run ${'the '.repeat(10_000)}marathon in october`,
+      `been sober ${'3 '.repeat(10_000)}years`,
+    )
   })
 })
 
@@ -1531,30 +1529,29 @@ describe('health, identity, losses and teams as people tell an assistant', () =>
   })
 
   it('reads clinicians, orientations, supporters and pets in linear time', () => {
-    const started = process.cpuUsage()
-    x(`my doctor says i have ${'adhd, '.repeat(10_000)}`)
-    x(`i am bi ${'btw '.repeat(10_000)}!`)
-    x(`i am a huge ${'arsenal supporter since '.repeat(10_000)}!`)
-    x(`my cat ${'luna '.repeat(10_000)}died`)
-    x(`i do ${'data entry '.repeat(10_000)}`)
-    x(`i am more of a ${'sushi '.repeat(10_000)}guy`)
-    x(`i am doing a ${'pottery '.repeat(10_000)}class`)
-    x(`we went from ${'phoenix '.repeat(10_000)}to seattle`)
-    x(`planning to propose ${'at christmas '.repeat(10_000)}`)
-    x(`i am in my ${'mid '.repeat(10_000)}30s`)
-    x(`we moved into a ${'tiny '.repeat(10_000)}flat in leeds`)
-    x(`i have been ${'really '.repeat(10_000)}freelancing`)
-    x(`i am studying ${'biology and '.repeat(10_000)}`)
-    x(`i go to college in ${'new '.repeat(10_000)}york`)
-    x(`${'ted '.repeat(10_000)}is such a good show`)
-    x(`ted lasso is ${'such a '.repeat(10_000)}good show`)
-    x(`hey ${'its '.repeat(10_000)}Maya again`)
-    x(`turned 40 ${'ugh '.repeat(10_000)}`)
-    x(`i play in a ${'rec '.repeat(10_000)}volleyball league`)
-    x(`two boys, ${'5, '.repeat(10_000)}and 8`)
-    x(`i hate when ${'people '.repeat(10_000)}chew`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `my doctor says i have ${'adhd, '.repeat(10_000)}`,
+      `i am bi ${'btw '.repeat(10_000)}!`,
+      `i am a huge ${'arsenal supporter since '.repeat(10_000)}!`,
+      `my cat ${'luna '.repeat(10_000)}died`,
+      `i do ${'data entry '.repeat(10_000)}`,
+      `i am more of a ${'sushi '.repeat(10_000)}guy`,
+      `i am doing a ${'pottery '.repeat(10_000)}class`,
+      `we went from ${'phoenix '.repeat(10_000)}to seattle`,
+      `planning to propose ${'at christmas '.repeat(10_000)}`,
+      `i am in my ${'mid '.repeat(10_000)}30s`,
+      `we moved into a ${'tiny '.repeat(10_000)}flat in leeds`,
+      `i have been ${'really '.repeat(10_000)}freelancing`,
+      `i am studying ${'biology and '.repeat(10_000)}`,
+      `i go to college in ${'new '.repeat(10_000)}york`,
+      `${'ted '.repeat(10_000)}is such a good show`,
+      `ted lasso is ${'such a '.repeat(10_000)}good show`,
+      `hey ${'its '.repeat(10_000)}Maya again`,
+      `turned 40 ${'ugh '.repeat(10_000)}`,
+      `i play in a ${'rec '.repeat(10_000)}volleyball league`,
+      `two boys, ${'5, '.repeat(10_000)}and 8`,
+      `i hate when ${'people '.repeat(10_000)}chew`,
+    )
   })
 })
 
@@ -1629,19 +1626,18 @@ describe('jobs and pastimes said in passing', () => {
   })
 
   it('reads jobs, pastimes and adverbs in linear time', () => {
-    const started = process.cpuUsage()
-    x(`i am a ${'nurse and '.repeat(10_000)}cashier`)
-    x(`i have been ${'truly '.repeat(10_000)}baking`)
-    x(`my ${'daily '.repeat(10_000)}walk`)
-    x(`we could go ${'out '.repeat(10_000)}fishing`)
-    x(`i am ${'bird '.repeat(10_000)}watching`)
-    x(`i retired ${'a year ago '.repeat(10_000)}as a nurse`)
-    x(`i work with my ${'dad '.repeat(10_000)}on the farm`)
-    x(`my job at the ${'big '.repeat(10_000)}bank`)
-    x(`no ${'no '.repeat(10_000)}i live in denver how about you`)
-    x(`just sipping ${'a cup of '.repeat(10_000)}tea`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `i am a ${'nurse and '.repeat(10_000)}cashier`,
+      `i have been ${'truly '.repeat(10_000)}baking`,
+      `my ${'daily '.repeat(10_000)}walk`,
+      `we could go ${'out '.repeat(10_000)}fishing`,
+      `i am ${'bird '.repeat(10_000)}watching`,
+      `i retired ${'a year ago '.repeat(10_000)}as a nurse`,
+      `i work with my ${'dad '.repeat(10_000)}on the farm`,
+      `my job at the ${'big '.repeat(10_000)}bank`,
+      `no ${'no '.repeat(10_000)}i live in denver how about you`,
+      `just sipping ${'a cup of '.repeat(10_000)}tea`,
+    )
   })
 })
 
@@ -1685,16 +1681,15 @@ describe('fears, pets and music said in chat', () => {
   })
 
   it('reads fears, pets and music in linear time', () => {
-    const started = process.cpuUsage()
-    x(`${'big '.repeat(10_000)}dogs scare me`)
-    x(`when i see ${'big '.repeat(10_000)}dogs i faint`)
-    x(`${'orange '.repeat(10_000)}is one color i do not like`)
-    x(`i have a phobia of ${'dark '.repeat(10_000)}`)
-    x(`my only pet is a ${'tiny '.repeat(10_000)}goat`)
-    x(`i ${'sat '.repeat(10_000)}to listen to jazz`)
-    x(`i am a ${'proud '.repeat(10_000)}nerd`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `${'big '.repeat(10_000)}dogs scare me`,
+      `when i see ${'big '.repeat(10_000)}dogs i faint`,
+      `${'orange '.repeat(10_000)}is one color i do not like`,
+      `i have a phobia of ${'dark '.repeat(10_000)}`,
+      `my only pet is a ${'tiny '.repeat(10_000)}goat`,
+      `i ${'sat '.repeat(10_000)}to listen to jazz`,
+      `i am a ${'proud '.repeat(10_000)}nerd`,
+    )
   })
 })
 
@@ -1733,16 +1728,15 @@ describe('hobbies named in a list, dogs walked, and jobs with their workplace', 
   })
 
   it('reads hobby lists, dog walks and workplaces in linear time', () => {
-    const started = process.cpuUsage()
-    x(`i have other hobbies like ${'knitting and '.repeat(10_000)}`)
-    x(`i take my ${'dog '.repeat(10_000)}for walks`)
-    x(`i am a cashier at my ${'corner '.repeat(10_000)}store`)
-    x(`i ${'live '.repeat(10_000)}working as a paramedic`)
-    x(`i am retired and used to teach ${'math '.repeat(10_000)}`)
-    x(`how ${'old '.repeat(10_000)}are you i am 27`)
-    x(`as a ${'52 '.repeat(10_000)}year old welder`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `i have other hobbies like ${'knitting and '.repeat(10_000)}`,
+      `i take my ${'dog '.repeat(10_000)}for walks`,
+      `i am a cashier at my ${'corner '.repeat(10_000)}store`,
+      `i ${'live '.repeat(10_000)}working as a paramedic`,
+      `i am retired and used to teach ${'math '.repeat(10_000)}`,
+      `how ${'old '.repeat(10_000)}are you i am 27`,
+      `as a ${'52 '.repeat(10_000)}year old welder`,
+    )
   })
 })
 
@@ -1809,19 +1803,18 @@ describe('pastimes by verbs of two words, foods had, roles spoken from and thing
   })
 
   it('reads these forms in linear time', () => {
-    const started = process.cpuUsage()
-    x(`i work out ${'every '.repeat(10_000)}day`)
-    x(`the thing i love most is ${'very '.repeat(10_000)}`)
-    x(`i painted ${'the '.repeat(10_000)}house red, my favorite color`)
-    x(`${'just '.repeat(10_000)}having a cup of coffee`)
-    x(`i ${'really '.repeat(10_000)}had pizza`)
-    x(`i ${'go '.repeat(10_000)}being a doctor`)
-    x(`i ${'do '.repeat(10_000)}, as a bee farmer`)
-    x(`${'fashion '.repeat(10_000)}is dumb`)
-    x(`do you like clowns? they ${'really '.repeat(10_000)}horrify me`)
-    x(`i have a few minutes until i go to work at the ${'big '.repeat(10_000)}supermarket`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `i work out ${'every '.repeat(10_000)}day`,
+      `the thing i love most is ${'very '.repeat(10_000)}`,
+      `i painted ${'the '.repeat(10_000)}house red, my favorite color`,
+      `${'just '.repeat(10_000)}having a cup of coffee`,
+      `i ${'really '.repeat(10_000)}had pizza`,
+      `i ${'go '.repeat(10_000)}being a doctor`,
+      `i ${'do '.repeat(10_000)}, as a bee farmer`,
+      `${'fashion '.repeat(10_000)}is dumb`,
+      `do you like clowns? they ${'really '.repeat(10_000)}horrify me`,
+      `i have a few minutes until i go to work at the ${'big '.repeat(10_000)}supermarket`,
+    )
   })
 })
 
@@ -1858,14 +1851,13 @@ describe('pastimes come back from, likes said of who one is, and names that are 
   })
 
   it('reads these forms in linear time', () => {
-    const started = process.cpuUsage()
-    x(`just came back from ${'long '.repeat(10_000)}biking`)
-    x(`i got back from ${'walking '.repeat(10_000)}my dog`)
-    x(`i am an american ${'chef '.repeat(10_000)}that loves fishing`)
-    x(`who does not love ${'big '.repeat(10_000)}cheeseburgers?`)
-    x(`Maria, ${'34, '.repeat(10_000)}nurse`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `just came back from ${'long '.repeat(10_000)}biking`,
+      `i got back from ${'walking '.repeat(10_000)}my dog`,
+      `i am an american ${'chef '.repeat(10_000)}that loves fishing`,
+      `who does not love ${'big '.repeat(10_000)}cheeseburgers?`,
+      `Maria, ${'34, '.repeat(10_000)}nurse`,
+    )
   })
 })
 
@@ -1890,14 +1882,13 @@ describe('a stressed "do", pastimes of a noun and a verb, loves of a life and a 
   })
 
   it('reads these forms in linear time', () => {
-    const started = process.cpuUsage()
-    x(`i do ${'wear '.repeat(10_000)}clothes`)
-    x(`i ${'rock '.repeat(10_000)}climb`)
-    x(`${'my baking, '.repeat(5_000)}are the loves of my life`)
-    x(`my ${'professional '.repeat(10_000)}wrestler career`)
-    x(`and i also do ${'gymnastics '.repeat(10_000)}it is my fave`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `i do ${'wear '.repeat(10_000)}clothes`,
+      `i ${'rock '.repeat(10_000)}climb`,
+      `${'my baking, '.repeat(5_000)}are the loves of my life`,
+      `my ${'professional '.repeat(10_000)}wrestler career`,
+      `and i also do ${'gymnastics '.repeat(10_000)}it is my fave`,
+    )
   })
 })
 
@@ -1920,13 +1911,12 @@ describe('places holidayed at, concerts without an article, the best of a kind a
   })
 
   it('reads these forms in linear time', () => {
-    const started = process.cpuUsage()
-    x(`i vacation at the ${'big '.repeat(10_000)}beach`)
-    x(`i ${'really '.repeat(10_000)}going to the rolling stones concert`)
-    x(`the best movie is ${'mean '.repeat(10_000)}girls`)
-    x(`what is your favorite movie? ${'friday '.repeat(10_000)}is mine`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `i vacation at the ${'big '.repeat(10_000)}beach`,
+      `i ${'really '.repeat(10_000)}going to the rolling stones concert`,
+      `the best movie is ${'mean '.repeat(10_000)}girls`,
+      `what is your favorite movie? ${'friday '.repeat(10_000)}is mine`,
+    )
   })
 })
 
@@ -2002,20 +1992,19 @@ describe('a pastime said first, a named practice or passion, and a style asked f
   })
 
   it('reads these forms in linear time', () => {
-    const started = process.cpuUsage()
-    x(`${'walking '.repeat(10_000)}is something i enjoy`)
-    x(`walking is something i ${'really '.repeat(10_000)}enjoy`)
-    x(`my ${'salsa '.repeat(10_000)}dance lessons`)
-    x(`${'please '.repeat(10_000)}be professional`)
-    x(`${'chef '.repeat(10_000)}is my job`)
-    x(`what is your favorite ${'drink '.repeat(10_000)}mine is tea`)
-    x(`i do not ${'want '.repeat(10_000)}i am a waitress`)
-    x(`i go ${'fan i go to '.repeat(3_000)}a concert`)
-    x(`i go for ${'long '.repeat(10_000)}hikes`)
-    x(`${'pizza '.repeat(10_000)}is bad but it is my favorite`)
-    x(`my ${'electrician '.repeat(10_000)}salary could not afford it`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `${'walking '.repeat(10_000)}is something i enjoy`,
+      `walking is something i ${'really '.repeat(10_000)}enjoy`,
+      `my ${'salsa '.repeat(10_000)}dance lessons`,
+      `${'please '.repeat(10_000)}be professional`,
+      `${'chef '.repeat(10_000)}is my job`,
+      `what is your favorite ${'drink '.repeat(10_000)}mine is tea`,
+      `i do not ${'want '.repeat(10_000)}i am a waitress`,
+      `i go ${'fan i go to '.repeat(3_000)}a concert`,
+      `i go for ${'long '.repeat(10_000)}hikes`,
+      `${'pizza '.repeat(10_000)}is bad but it is my favorite`,
+      `my ${'electrician '.repeat(10_000)}salary could not afford it`,
+    )
   })
 })
 
@@ -2085,17 +2074,16 @@ describe('sights watched, gatherings gone to, spans of time spent and counts of 
   })
 
   it('reads these forms in linear time', () => {
-    const started = process.cpuUsage()
-    x(`i love watching ${'the '.repeat(10_000)}sunset`)
-    x(`i love going to ${'car '.repeat(10_000)}shows`)
-    x(`i saw ${'the who '.repeat(5_000)}in concert`)
-    x(`i prefer spending my ${'free '.repeat(10_000)}weekends fishing`)
-    x(`i spend ${'4 '.repeat(10_000)}hours working out`)
-    x(`just ${'been '.repeat(10_000)}traveling`)
-    x(`hiking is what i love ${'the '.repeat(10_000)}most`)
-    x(`i have more than ${'ten '.repeat(10_000)}cats`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `i love watching ${'the '.repeat(10_000)}sunset`,
+      `i love going to ${'car '.repeat(10_000)}shows`,
+      `i saw ${'the who '.repeat(5_000)}in concert`,
+      `i prefer spending my ${'free '.repeat(10_000)}weekends fishing`,
+      `i spend ${'4 '.repeat(10_000)}hours working out`,
+      `just ${'been '.repeat(10_000)}traveling`,
+      `hiking is what i love ${'the '.repeat(10_000)}most`,
+      `i have more than ${'ten '.repeat(10_000)}cats`,
+    )
   })
 })
 
@@ -2125,13 +2113,12 @@ describe('jobs taken or just begun, studies for a job, and the US by its short n
   })
 
   it('reads these forms in linear time', () => {
-    const started = process.cpuUsage()
-    x(`i have taken a second job as a ${'stunt '.repeat(10_000)}double`)
-    x(`i ${'actually '.repeat(10_000)}just started as a life coach`)
-    x(`i am going to college to become a ${'physical '.repeat(10_000)}therapist`)
-    x(`i am from the ${'us '.repeat(10_000)}`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `i have taken a second job as a ${'stunt '.repeat(10_000)}double`,
+      `i ${'actually '.repeat(10_000)}just started as a life coach`,
+      `i am going to college to become a ${'physical '.repeat(10_000)}therapist`,
+      `i am from the ${'us '.repeat(10_000)}`,
+    )
   })
 })
 
@@ -2151,11 +2138,10 @@ describe('"a favorite of mine" and an age after words of how', () => {
   })
 
   it('reads these forms in linear time', () => {
-    const started = process.cpuUsage()
-    x(`pizza is a ${'real '.repeat(10_000)}favorite of mine`)
-    x(`i am a ${'pretty '.repeat(10_000)}19 year old`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `pizza is a ${'real '.repeat(10_000)}favorite of mine`,
+      `i am a ${'pretty '.repeat(10_000)}19 year old`,
+    )
   })
 })
 
@@ -2176,11 +2162,10 @@ describe('"it" liked after a clause about something done', () => {
   })
 
   it('reads these forms in linear time', () => {
-    const started = process.cpuUsage()
-    x(`i tried ${'yoga '.repeat(10_000)}. i really liked it`)
-    x(`i tried ${'the '.repeat(10_000)}. i really liked it`)
-    x(`i tried yoga. i ${'really '.repeat(10_000)}liked it`)
-    const used = process.cpuUsage(started)
-    expect((used.user + used.system) / 1e6).toBeLessThan(10)
+    expectLinear(
+      `i tried ${'yoga '.repeat(10_000)}. i really liked it`,
+      `i tried ${'the '.repeat(10_000)}. i really liked it`,
+      `i tried yoga. i ${'really '.repeat(10_000)}liked it`,
+    )
   })
 })
