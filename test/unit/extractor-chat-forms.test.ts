@@ -2169,3 +2169,32 @@ describe('"it" liked after a clause about something done', () => {
     )
   })
 })
+
+describe('home told by a place taught in, planned to be left, or come back to', () => {
+  const place = (data: string) => x(data).core_info?.location
+  it('reads where the person teaches, weakly, and not on a trip', () => {
+    expect(place('I teach 7th grade science in Austin')).toEqual({ value: 'Austin', confidence: 0.45 })
+    expect(place('i teach yoga in the park')).toBeUndefined()
+    expect(place('i teach english in japan next month')).toBeUndefined()
+  })
+
+  it('reads a place the person plans to leave as home, and not one left', () => {
+    expect(place('ugh my landlord raised the rent again, might have to move out of Brooklyn')?.value).toBe('Brooklyn')
+    expect(place('i need to move away from leeds')?.value).toBe('Leeds')
+    expect(place('i moved out of leeds last year')).toBeUndefined()
+    expect(place('my sister wants to move out of boston')).toBeUndefined()
+  })
+
+  it('reads a place come back to after a trip', () => {
+    expect(place('Back in Denver after two weeks visiting my parents in Ohio')?.value).toBe('Denver')
+    expect(place('back in the office after lunch')).toBeUndefined()
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `i teach ${'science '.repeat(10_000)}in austin`,
+      `might have to move out of ${'brooklyn '.repeat(10_000)}`,
+      `back in ${'denver '.repeat(10_000)}after`,
+    )
+  })
+})

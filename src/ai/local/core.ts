@@ -575,6 +575,19 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
   // "back home in manila", "i miss my family back home in manila": where the person calls home. Only after "i" or
   // opening the clause: "my sister is back home in oslo" says where the sister is
   ['location.back-home-in', /(?:^|\bi\b.*?\s)back home in (.+)$/, 0.5, 'strict'],
+  // "i teach 7th grade science in austin": where the person teaches or coaches (a known place, weak)
+  ['location.teach-in', rx`\\bi ${ADV}(?:teach|coach|tutor) (?:[a-z0-9-]+ ){0,4}?in (.+)$`, 0.45, 'known'],
+  // "might have to move out of brooklyn", "i need to move out of leeds": a place left only in plans is still home
+  [
+    'location.move-out-of',
+    // a wish or a plan ("i want to", "i plan to") is a clause the location rules skip: these are the forms left
+    new RegExp(pattern`(?:\bi ${ADV}|(?:^|, )(?:i )?)(?:might|may|will|(?:need|have|am trying|can not wait) to)
+      \s${ADV}(?:have to )?(?:move|moving) (?:out of|away from) (.+)$`),
+    0.5,
+    'known',
+  ],
+  // "back in denver after two weeks visiting my parents": home again after a trip (a known place, weak)
+  ['location.back-in-after', /^(?:i am |finally |just |now )?back in (.+?) (?:after|from)\b/, 0.5, 'known'],
 ]
 
 /** Words the rules said in passing need: a clause without them skips the rule's pattern. */
@@ -588,6 +601,9 @@ const NEEDS: Partial<Record<RuleId, string>> = {
   'location.working-from': 'from ',
   'location.back-home-in': 'back home in ',
   'location.local-weather': ' weather ',
+  'location.teach-in': ' in ',
+  'location.move-out-of': 'mov',
+  'location.back-in-after': 'back in ',
 }
 
 /** Rules that a trip defeats: "i am in paris next week", "working from lisbon on vacation". */
@@ -601,6 +617,7 @@ const TRIP_SENSITIVE = new Set<RuleId>([
   'location.been-in-for',
   'location.working-from',
   'location.local-weather',
+  'location.teach-in',
 ])
 /** A stay that is a trip, not where the person lives. */
 const TRIP = new RegExp(pattern`

@@ -94,6 +94,9 @@ const RULES = {
     'not a trip (weak)',
   'location.working-from': '"working from Lisbon these days", "I work remotely from Lisbon": a known place only (weak)',
   'location.back-home-in': '"back home in Manila", "I miss my family back home in Manila" (weak)',
+  'location.teach-in': '"I teach 7th grade science in Austin": where the person teaches (a known place, weak)',
+  'location.move-out-of': '"might have to move out of Brooklyn": a place left only in plans (a known place, weak)',
+  'location.back-in-after': '"back in Denver after two weeks away": home again after a trip (a known place, weak)',
   // core_info.occupation (and interests for pastime nouns: "I am an avid reader")
   'occupation.studying': '"I am studying computational biology", "majoring in history" -> X student (0.7)',
   'occupation.studying-to-be': '"I am studying to become a nurse" -> student (aspiring nurse)',
