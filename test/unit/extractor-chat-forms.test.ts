@@ -2198,3 +2198,30 @@ describe('home told by a place taught in, planned to be left, or come back to', 
     )
   })
 })
+
+describe('feelings of loss and let-down, and steps of a life said in the present', () => {
+  it('reads a mood of loss or let-down', () => {
+    const mood = (data: string) => x(data).personality?.mood?.value
+    expect(mood('my dog passed away yesterday, i am devastated')).toBe('devastated')
+    expect(mood('i am so disappointed')).toBe('disappointed')
+    expect(mood('i feel hopeless')).toBe('hopeless')
+  })
+
+  it('reads a step of a life in the present tense, with when, as under way', () => {
+    const dated = (data: string) => x(data).memories?.map((m) => [m.event, m.date, m.importance])
+    expect(dated('i start a new job next week')).toEqual([['is starting a new job', '2024-06-22', 'high']])
+    expect(events('we move to denver next month')).toEqual(['is moving to denver'])
+    expect(events('we close on our first house next week')).toEqual(['is closing on their first house'])
+    expect(events('we are buying our first house')).toEqual(['is buying their first house'])
+  })
+
+  it('reads no step of a life from a habit or a time of day', () => {
+    expect(x('i start work at 9').memories).toBeUndefined()
+    expect(x('we move a lot').memories).toBeUndefined()
+    expect(events('i start my day with coffee')).not.toContain('is starting their day with coffee')
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(`i start ${'a new job '.repeat(10_000)}next week`, `we close on ${'our '.repeat(10_000)}first house`)
+  })
+})

@@ -430,10 +430,34 @@ const UNDER_WAY = new RegExp(pattern`^(?:i (?:just )?(?:found out|learned|heard)
   food truck|nonprofit|charity|startup|firm|agency|daycare)|(?:starting|beginning) (?:a |my )?new (?:job|career|
   position|role)|(?:getting|going through) (?:a divorce|divorced|married|
   engaged|separated|a separation|a breakup|promoted|a promotion|chemo|chemotherapy|radiation|dialysis|rehab|therapy|
-  menopause)|(?:moving|relocating) (?:from [a-z]+(?: [a-z]+){0,2}? )?(?:abroad|overseas|back home|out of state|
+  menopause)|(?:buying|closing on) (?:a|our|my|the) (?:first |new |dream )?(?:house|home|condo|apartment|flat)|
+  (?:moving|relocating) (?:from [a-z]+(?: [a-z]+){0,2}? )?(?:abroad|overseas|back home|out of state|
   out of (?:my|our) (?:[a-z']+ )?(?:house|place|home|apartment|flat)|
   (?:back )?to [a-z]+(?: [a-z]+){0,2}?)|retiring|
   graduating)(?=$| (?:and|but|so|because|soon|now|finally|too|again|this|next|in|on|with|after|from|as)\b)`)
+
+/** "i start a new job on monday", "we move to denver next month": a step of a life said in the present, with when. */
+const PRESENT_STEP = /^(i|we) (start|begin|move|retire|graduate|close on) (.*)$/
+/** When that is still to come: "tomorrow", "on monday", "next month", "this weekend". */
+const STILL_TO_COME = new RegExp(
+  `\\b(?:tomorrow|tonight|on (?:${WEEKDAYS.join('|')})|(?:next|this coming|this) (?:week|weekend|month|year|` +
+    `spring|summer|fall|autumn|winter|${WEEKDAYS.join('|')})|in (?:${MONTHS.join('|')}))\\b`,
+)
+const GERUND_OF_STEP: Record<string, string> = {
+  start: 'starting',
+  begin: 'beginning',
+  move: 'moving',
+  retire: 'retiring',
+  graduate: 'graduating',
+  'close on': 'closing on',
+}
+
+/** The clause as an event under way: "i start a new job on monday" is read as "i am starting a new job on monday". */
+function asUnderWay(text: string): string {
+  const step = PRESENT_STEP.exec(text)
+  if (!step || !STILL_TO_COME.test(step[3]!)) return text
+  return `${step[1] === 'we' ? 'we are' : 'i am'} ${GERUND_OF_STEP[step[2]!]} ${step[3]}`.trim()
+}
 
 function ruleUnderWay(text: string, ctx: RuleContext): boolean {
   const match = UNDER_WAY.exec(text)
@@ -659,7 +683,8 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
   if (clause.hedged) return
   const text = clause.text
   // "i am going to be a grandparent" is an event under way, said as a plan
-  if (ruleUnderWay(text, ctx) || rulePlanned(text, ctx) || clause.desire) return
+  const ahead = asUnderWay(text)
+  if (ruleUnderWay(ahead, ctx) || rulePlanned(ahead, ctx) || clause.desire) return
   if (ruleExpecting(text, ctx) || ruleWasAt(text, ctx) || ruleWasFor(text, ctx) || ruleTrip(text, ctx)) return
   if (ruleScheduled(text, ctx) || ruleSoberFor(text, ctx)) return
   if (text.split(' ').length < 3) return
