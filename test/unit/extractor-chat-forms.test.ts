@@ -2225,3 +2225,25 @@ describe('feelings of loss and let-down, and steps of a life said in the present
     expectLinear(`i start ${'a new job '.repeat(10_000)}next week`, `we close on ${'our '.repeat(10_000)}first house`)
   })
 })
+
+describe('a noun that opens a clause like a verb, a thing pointed at, and sounds of hesitation', () => {
+  it('reads no liking from "love" that is the subject', () => {
+    expect(x('Love and acceptance should be everywhere.').interests).toBeUndefined()
+    expect(x('love is all you need').interests).toBeUndefined()
+    expect(values(x('love hiking with my dog'))).toContain('hiking')
+  })
+
+  it('reads no pastime from one thing pointed at', () => {
+    expect(x('That painting is awesome!').interests).toBeUndefined()
+    expect(values(x('painting is awesome'))).toEqual(['painting'])
+  })
+
+  it('drops "um" and "uh" from what is kept', () => {
+    expect(events('I went to a, um, support group thing.')).toEqual(['went to a support group thing'])
+    expect(job('i am a uh nurse')).toBe('nurse')
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(`love and ${'acceptance '.repeat(10_000)}should be`, `i went to a${', um'.repeat(10_000)} group`)
+  })
+})

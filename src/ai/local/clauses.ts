@@ -177,6 +177,9 @@ export function roleBefore(text: string, next: string | undefined): string | und
  * A subjectless fragment of a bio or a chat ("big into bouldering", "love hiking", "vegan for 5 years", "am a nurse")
  * read as the person's own statement; undefined if it does not look like one.
  */
+/** A first word that is the clause's subject: a verb of its own comes after it, alone or after "and X". */
+const NOUN_SUBJECT = /^[a-z]+ (?:(?:and|or) [a-z]+ )?(?:is|are|was|were|should|could|would|can|will|must|makes)\b/
+
 export function fragmentClause(text: string): string | undefined {
   if (DEGREE_FRAGMENT.test(text)) return `i am ${text}`
   // "favorite band is radiohead": the person's own favourite, said without "my"
@@ -227,6 +230,8 @@ export function fragmentClause(text: string): string | undefined {
   // "diagnosed with adhd last year": the passive, said without "i was"
   if (/^diagnosed with\b/.test(verb)) return `i was ${verb}`
   if (FRAGMENT_VERB.test(verb)) {
+    // "love and acceptance should be everywhere", "love is all you need": the word is the subject, not a verb
+    if (NOUN_SUBJECT.test(verb)) return undefined
     if (/^been\b/.test(verb)) return `i have ${verb}`
     // "learning spanish", "playing stardew valley": under way now; not the subject of "learning it is a challenge"
     if (!/^[a-z]+ing\b/.test(verb)) return `i ${text}`

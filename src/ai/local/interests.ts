@@ -687,7 +687,8 @@ const DOG_WALKS = new RegExp(pattern`\bi ${ADV}(?:take|took) (?:my|our) dogs? (?
 /** "other hobbies like playing chess", "my hobbies include knitting": the pastimes (1). */
 const HOBBIES_LIKE = /\b(?:my |other |the |some )?hobbies (?:like|such as|include|including|are) (.+)$/
 /** "board games are the best", "hiking is my thing": a pastime (1) the lexicons know, praised. */
-const PASTIME_PRAISED = new RegExp(pattern`^((?:[a-z]+ )?[a-z]+) (?:is|are) (?:the best|awesome|my thing|my jam|
+const PASTIME_PRAISED = new RegExp(pattern`^(?!(?:that|this|these|those|your|his|her|their) )((?:[a-z]+ )?[a-z]+)
+  \s(?:is|are) (?:the best|awesome|my thing|my jam|
   so much fun|the most fun|my life)\b`)
 /** "besides running i surf": the pastime named beside another (1). */
 const BESIDES_DOING = /\b(?:besides|apart from|aside from|other than|when i am not) ([a-z]+ing)\b,? i\b/

@@ -84,6 +84,8 @@ export function normalize(text: string): string {
   // tokenised punctuation of chat logs: "word , word ." -> "word, word." The lookbehind starts a match only at a
   // run's first space, so a long run of spaces is scanned once, not once per space.
   normalized = normalized.replace(/(?<!\s)\s+([,.!?;:])/g, '$1').replace(/[ \t]+/g, ' ')
+  // "i went to a, um, support group": a sound of hesitation says nothing, and would cut the phrase it falls in
+  normalized = normalized.replace(/,? (?:um+|uh+|uhm|erm)(?:,|(?= ))/g, '')
   return normalized.trim()
 }
 
