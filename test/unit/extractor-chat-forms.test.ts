@@ -2247,3 +2247,21 @@ describe('a noun that opens a clause like a verb, a thing pointed at, and sounds
     expectLinear(`love and ${'acceptance '.repeat(10_000)}should be`, `i went to a${', um'.repeat(10_000)} group`)
   })
 })
+
+describe('a title of capitalised words liked', () => {
+  it('keeps every word of a title no lexicon knows', () => {
+    expect(values(x('i am obsessed with the Great British Bake Off'))).toEqual(['Great British Bake Off'])
+    expect(values(x('I love Better Call Saul'))).toEqual(['Better Call Saul'])
+  })
+
+  it('leaves what the lexicons know, and lower case, as before', () => {
+    expect(x('i love New York').interests?.travel?.[0]?.value).toBe('New York')
+    expect(x('i love the beach').interests?.travel?.[0]?.value).toBe('beach')
+    // lower case gives no title: the lexicons read the words
+    expect(values(x('i love the great british bake off'))).not.toContain('Great British Bake Off')
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(`i love the ${'Great '.repeat(10_000)}Bake Off`)
+  })
+})

@@ -763,6 +763,15 @@ export function titleAt(object: string, ctx: RuleContext): string | undefined {
   return ctx.cases.restore(title.join(' '))
 }
 
+/**
+ * "i love the Great British Bake Off": a title of capitalised words that no lexicon knows keeps all its words, where
+ * the object's one weak item would have dropped some ("british bake off").
+ */
+function titledItems(object: string, items: Item[], ctx: RuleContext): Item[] {
+  const title = items.length === 1 && items[0]!.weight < 1 ? titleAt(object.replace(/^the /, ''), ctx) : undefined
+  return title?.includes(' ') ? [{ ...items[0]!, value: title }] : items
+}
+
 /** "i am learning spanish", "been teaching myself guitar": what (1). */
 const LEARNING = new RegExp(pattern`\bi ${ADV}(?:am learning|have been learning|learn|
   (?:am|have been) teaching myself|taught myself|teach myself) (.+)$`)
@@ -1231,7 +1240,7 @@ export function ruleInterests(clause: ClauseInfo, ctx: RuleContext): void {
     // "i prefer text over calls": how to be reached, not a pastime
     if (match && COMMUNICATION.test(match[1]!)) return
     if (match) {
-      addItems(interpretObject(match[1]), ctx, conf, rule, match)
+      addItems(titledItems(match[1]!, interpretObject(match[1]), ctx), ctx, conf, rule, match)
       break
     }
   }
