@@ -2265,3 +2265,42 @@ describe('a title of capitalised words liked', () => {
     expectLinear(`i love the ${'Great '.repeat(10_000)}Bake Off`)
   })
 })
+
+describe('"the states", a pastime practised, a kind of person and companions', () => {
+  it('reads "the states" as the country, and the place moved to before the one left', () => {
+    expect(x('i live in the states').core_info?.location?.value).toBe('US')
+    expect(x('i just moved to the states from germany').core_info?.location?.value).toBe('US')
+    expect(x('the states of matter are hard').core_info?.location).toBeUndefined()
+  })
+
+  it('reads a pastime practised, not a profession or a golf swing', () => {
+    expect(values(x('i am practicing my guitar'))).toEqual(['guitar'])
+    expect(values(x('I have been practising yoga every day'))).toEqual(['yoga'])
+    expect(values(x('this late! i am just practicing my cooking.'))).toEqual(['cooking'])
+    for (const said of ['i am practicing law in chicago', 'i am still practicing my swing', 'i practice medicine'])
+      expect(x(said).interests, said).toBeUndefined()
+  })
+
+  it('reads the pastime that says what kind of person one is, and the one shared with friends', () => {
+    expect(values(x('I am a gambling man'))).toEqual(['gambling'])
+    expect(values(x('i am more of a hiking kind of person'))).toEqual(['hiking'])
+    expect(values(x('my fishing buddy is coming over'))).toEqual(['fishing'])
+    for (const said of ['i am a morning person', 'my drinking buddies are loud', 'my best friends are here'])
+      expect(x(said).interests, said).toBeUndefined()
+  })
+
+  it('reads surfing the web as no water sport', () => {
+    expect(x('i surf the internet all day').interests?.hobbies?.[0]?.value).toBe('surfing the internet')
+    expect(x('just been surfing the internet').interests?.sports).toBeUndefined()
+    expect(values(x('i surf the waves'))).toEqual(['surfing'])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `i live in the ${'states '.repeat(10_000)}from germany`,
+      `i am practicing my ${'guitar '.repeat(10_000)}`,
+      `i am a ${'big '.repeat(10_000)}gambling man`,
+      `my ${'fishing '.repeat(10_000)}buddies`,
+    )
+  })
+})

@@ -709,9 +709,12 @@ export function placeOf(raw: string, mode: PlaceMode, ctx: RuleContext): { value
   place = place
     .replace(/\s+(?:myself|yourself|too|either|now|right|originally|anymore|though|tho|lol|haha|lmao|ngl|imo)$/, '')
     .trim()
+  // "the states" said of a home is the country, as "the us" is
+  place = place.replace(/^the states\b/, 'the us')
   // "porto from lisbon" ("i moved to porto from lisbon"): the place they went to, not the one they left
   const left = /\sfrom\s/.exec(place)
-  if (left && knownPlace(place.slice(0, left.index), ctx)) place = place.slice(0, left.index)
+  const gone = left ? place.slice(0, left.index) : ''
+  if (left && (gone === 'the us' || knownPlace(gone, ctx))) place = gone
   // "1990 in manila", "a small hospital in ohio": the place is after the last "in"
   const inner = /\s(?:in|near)\s+(.+)$/.exec(place)
   if (inner && knownPlace(inner[1], ctx)) place = inner[1]

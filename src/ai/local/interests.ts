@@ -11,7 +11,7 @@ import {
   type Item,
 } from './classify.js'
 import { OCCUPATIONS } from './lexicon-core.js'
-import { ACTIVITY_ALIASES, FAVORITE_HEADS, PET_WORDS } from './lexicon-interests.js'
+import { ACTIVITY_ALIASES, FAVORITE_HEADS, INSTRUMENTS, PET_WORDS } from './lexicon-interests.js'
 import { isVerbAfterI, isVerbAfterTo, nlpHas, termsOf } from './nlp.js'
 import { isPeopleNoun, withoutPeopleClause } from './others.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
@@ -659,7 +659,7 @@ const NOT_A_PASTIME_NOW = /^(?:cooking|cleaning|shopping|eating|working|studying
 const MY_PRACTICE = new RegExp(pattern`\bmy (?:(?:daily|morning|evening|nightly|weekly|usual|regular|weekend|
   sunday|saturday) )?(?:(?:\d+|one|two|three|four|five|ten)[- ](?:miles?|km|k|hours?)[- ])?(?:([a-z]+(?: [a-z]+)?)
   \s(?:tournaments?|matches|games|practices?|lessons|recitals?|classes|class|league|club|meets?|competitions?|hobby|
-  passion)|
+  passion|buddies|buddy|partners?|crew|group|pals|friends)|
   (walk|run|jog|swim|ride|bike ride|hike|workout))\b`)
 /** The pastime an outing is: "my daily walk" -> walking. */
 const OUTING: Record<string, string> = {
@@ -690,6 +690,17 @@ const HOBBIES_LIKE = /\b(?:my |other |the |some )?hobbies (?:like|such as|includ
 const PASTIME_PRAISED = new RegExp(pattern`^(?!(?:that|this|these|those|your|his|her|their) )((?:[a-z]+ )?[a-z]+)
   \s(?:is|are) (?:the best|awesome|my thing|my jam|
   so much fun|the most fun|my life)\b`)
+/**
+ * "i am practicing my guitar", "been practising yoga every day": a pastime (1) practised, said with nothing after it
+ * but when or where ("practicing law" names no pastime the lexicons know).
+ */
+const PRACTICING =
+  new RegExp(pattern`(?:\bi ${ADV}(?:am |have been )?|^(?:just |still |been )?)(?:practicing|practising|
+  practice|practise) (?:my |on my |the |some )?([a-z]+(?: [a-z]+)?)(?=$|,| (?:every|a lot|all|today|tonight|again|
+  more|at|in|on|with|for|lately|daily|now)\b)`)
+/** "i am a gambling man", "i am more of a hiking kind of person": a pastime (1) that says who the person is. */
+const KIND_OF_DOER = new RegExp(pattern`\bi am ${ADV}(?:more of )?an? (?:(?:big|huge|real|total|true) )?([a-z]+ing)
+  \s(?:man|woman|guy|girl|gal|person|type|(?:kind|sort) of (?:guy|girl|gal|person))\b`)
 /** "besides running i surf": the pastime named beside another (1). */
 const BESIDES_DOING = /\b(?:besides|apart from|aside from|other than|when i am not) ([a-z]+ing)\b,? i\b/
 /** "i give back by volunteering", "just got home from volunteer work": volunteering, where unnamed. */
@@ -831,12 +842,11 @@ const FIND_ME = new RegExp(pattern`\byou(?: will|'ll) (?:usually |always |often 
  * "i have been baking", "just been traveling so much" (chat leaves out "i have"): the activity (1), one of
  * ACTIVITY_VERBS as a gerund ("bake" -> "baking").
  */
-const HAVE_BEEN_DOING = rx`(?:\\bi have been|(?:^|, )(?:just |lately |recently )?been) ${ADV}(${ACTIVITY_VERBS.split(
-  '|',
-)
+const BEEN_WITHOUT_I = '(?:^|, )(?:just |lately |recently |mostly |mainly |also |still )?been'
+const HAVE_BEEN_DOING = rx`(?:\\bi have been|${BEEN_WITHOUT_I}) ${ADV}(${ACTIVITY_VERBS.split('|')
   .filter((verb) => !verb.includes(' '))
   .map((verb) => gerund(verb))
-  .join('|')})\\b`
+  .join('|')})\\b(?! (?:the )?(?:internet|web|net|channels)\\b)`
 
 function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
@@ -978,7 +988,7 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     // "i work out daily", "i ride horses": a verb of two words is the pastime itself, whatever follows it
     const items = verbRest.length
       ? phrasalPastime(verb!, verbRest.join(' '), match[2])
-      : /^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) || !obj
+      : (/^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) && !/^the (?:internet|web|net)\b/.test(obj)) || !obj
         ? verbItems(verb!, '')
         : splitList(obj).flatMap((o) => verbItems(verb!, o))
     addItems(items, ctx, 0.8, 'interest.activity-verb', match)
@@ -1214,6 +1224,12 @@ function ruleActivityMentioned(clause: ClauseInfo, ctx: RuleContext): void {
   if (match) found(OUTING[match[1]!], match, 'interest.go-for', 0.6)
   match = BESIDES_DOING.exec(text)
   if (match) found(match[1], match, 'interest.besides-doing', 0.6)
+  match = PRACTICING.exec(text)
+  // "practicing my swing": a genre is no practice, an instrument or singing is
+  const genre = match && knownAs(match[1]!, ['music']) && !INSTRUMENTS.has(match[1]!) && !/[a-z]{3}ing$/.test(match[1]!)
+  if (match && !genre) found(match[1], match, 'interest.practicing', 0.6)
+  match = KIND_OF_DOER.exec(text)
+  if (match) found(match[1], match, 'interest.kind-of-doer', 0.7)
   match = VOLUNTEERING.exec(text)
   if (match) ctx.acc.addInterest('hobbies', 'volunteering', 0.6, 'interest.volunteering', match)
   match = DOG_WALKS.exec(text)

@@ -124,7 +124,7 @@ walk, bike ride, craft, arts and crafts, diy, calligraphy, origami, magic, magic
 coding, programming, genealogy, antique, car, classic car, fixing cars, tinkering, cosplay, dungeons and dragons, d&d,
 dnd, tabletop game, role playing game, rpg, ttrpg, nature, the outdoors, outdoors, being outdoors,
 being outside, plant, houseplant, bonsai, fashion, makeup, nail art, tattoo, podcast, learning languages, partying,
-clubbing, going out,
+clubbing, going out, gambling, betting, sports betting,
 socializing, art, museum, computer, technology, tech, beekeeping, home brewing, wine tasting, model train,
 model building, rc car, drone, metal detecting, geocaching, foraging, canning, birding, stamp, coin, stamp collecting,
 coin collecting, collecting, sunbathing, people watching, playing games, minecraft, fortnite, pokemon, nintendo,

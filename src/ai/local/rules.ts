@@ -191,6 +191,8 @@ const RULES = {
   'interest.doing-now': '"I am bird watching with my cats": a known pastime under way, with no object (0.5)',
   'interest.my-practice': '"my chess tournaments", "my daily 3 mile walk" -> chess, walking (0.6)',
   'interest.besides-doing': '"besides running I surf" -> running (0.6)',
+  'interest.practicing': '"I am practicing my guitar", "been practising yoga every day" -> guitar, yoga (0.6)',
+  'interest.kind-of-doer': '"I am a gambling man", "more of a hiking kind of person" -> gambling, hiking (0.7)',
   'interest.dog-walks': '"I take my dog for walks", "out walking my dogs" -> walking the dog (0.7)',
   'interest.hobbies-like': '"other hobbies like playing chess", "my hobbies include knitting" (0.8)',
   'interest.pastime-praised': '"board games are the best", "hiking is my thing": a known pastime (0.7)',

@@ -237,6 +237,9 @@ export function verbItems(verb: string, obj: string): Item[] {
     }
     default: {
       if (NON_HOBBY_VERBS.has(verb)) return []
+      // "surf the web" is no water sport
+      if (verb === 'surf' && /^(?:the )?(?:internet|web|net)\b/.test(thing))
+        return [{ category: 'hobbies', value: 'surfing the internet', weight: 0.9 }]
       const ger = gerund(verb)
       const known = lookup(ger)
       if (!thing || thing.split(' ').length > 2)
