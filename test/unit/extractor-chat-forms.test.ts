@@ -2304,3 +2304,53 @@ describe('"the states", a pastime practised, a kind of person and companions', (
     )
   })
 })
+
+describe('a trade, a workplace said with "my local", ways of eating and a liking narrowed', () => {
+  it('reads a business named by its trade as the job, and no pet in it', () => {
+    expect(x('i have a dog walking business. do you have pets?').core_info?.occupation?.value).toBe('dog walker')
+    expect(x('right on! i own a dog walking service.').interests?.pets).toBeUndefined()
+    expect(job('i run a house cleaning business')).toBe('house cleaner')
+    expect(job('i have a small catering business')).toBe('catering business owner')
+    for (const said of ['i have a business meeting tomorrow', 'i have a bakery near my house'])
+      expect(job(said), said).toBeUndefined()
+    expect(x('i have a dog grooming business and two cats').interests?.pets?.map((p) => p.value)).toEqual(['cat'])
+  })
+
+  it('reads a workplace said with "my local", and time spent working there', () => {
+    expect(job('no, i spend all my time working at my local supermarket')).toBe('works at the local supermarket')
+    expect(job('i work at my desk')).toBeUndefined()
+  })
+
+  it('reads ways of eating as the diet, in the person’s words', () => {
+    expect(values(x('kosher is the only way i eat.'))).toEqual(['kosher'])
+    expect(values(x('i have been eating healthy ever since i overcame cancer'))).toEqual(['eating healthy'])
+    expect(values(x('i try to eat clean'))).toEqual(['eating clean'])
+    expect(values(x('i follow a raw diet. do you?'))).toEqual(['raw diet'])
+    expect(x('my son eats healthy').interests).toBeUndefined()
+  })
+
+  it('reads a food or a drink the person will not go without', () => {
+    expect(values(x('gotta have my coffee in the morning'))).toEqual(['coffee'])
+    expect(values(x('i can not start my day without my coffee'))).toEqual(['coffee'])
+    for (const said of ['i need my car', 'i do not need my coffee', 'i need my coffee table'])
+      expect(x(said).interests, said).toBeUndefined()
+  })
+
+  it('reads a liking said with "me and my ..." and narrowed in the next sentence', () => {
+    expect(values(x('me and my brother love fishing'))).toEqual(['fishing'])
+    expect(values(x('i love food. specifically spaghetti.'))).toEqual(['food', 'spaghetti'])
+    expect(values(x('i like to run but mostly just do it to get exercise'))).toEqual(['running'])
+    expect(values(x('i love it. especially spaghetti'))).toEqual([])
+    expect(x('i do not like food. especially spaghetti').interests).toBeUndefined()
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `i have a ${'dog '.repeat(10_000)}walking business`,
+      `i spend all my time working at my local ${'big '.repeat(10_000)}supermarket`,
+      `${'kosher '.repeat(10_000)}is the only way i eat`,
+      `gotta have my ${'coffee '.repeat(10_000)}`,
+      `i love food. especially ${'spaghetti '.repeat(10_000)}`,
+    )
+  })
+})

@@ -43,9 +43,9 @@ const COMMUNICATION =
   /^(?:text|texts|texting|email|emails|e-mail|calls?|phone calls?|voice notes?|video calls?)\b(?! of\b)/
 
 const LIKE_RULES: [RuleId, RegExp, number][] = [
-  // "we like bird watching": "we" holds the person
-  ['interest.love', rx`\\b(?:i|we) ${ADV}(?:${STRONG})\\s+(.+)$`, 0.9],
-  ['interest.like', rx`\\b(?:i|we) ${ADV}(?:${MILD})\\s+(.+)$`, 0.85],
+  // "we like bird watching", "me and my wife love camping": "we" holds the person
+  ['interest.love', rx`\\b(?:i|we|^me and (?:my )?[a-z]+) ${ADV}(?:${STRONG})\\s+(.+)$`, 0.9],
+  ['interest.like', rx`\\b(?:i|we|^me and (?:my )?[a-z]+) ${ADV}(?:${MILD})\\s+(.+)$`, 0.85],
   [
     'interest.am-passionate-about',
     rx`\\bi am ${ADV}(?:so |very |quite |super |totally |pretty )?(?:${AM_STRONG})\\s+(.+)$`,
@@ -81,6 +81,8 @@ const MY_PET = rx`\\b(?:my|our) ((?:[a-z0-9-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s
 const MY_PET_IS = new RegExp(
   `\\b(?:my|our) (?:only |first |new )?pets? (?:is|are) ${PET_COUNT}((?:[a-z-]+ ){0,2}?)(${PET_ALT})(?:s|es)?\\b`,
 )
+/** What follows a pet that names a trade with pets, not one: "a dog walking business", "a cat sitting service". */
+const PET_TRADE = /^ (?:[a-z]+ing )?(?:business|service|company|shop|store|salon|agency)\b/
 const NOT_PET_CONTEXT =
   /\b(?:no|not|never|allergic|afraid|scared|died|dead|passed away|lost|ran away|put down|miss|used to)\b/
 
@@ -219,6 +221,22 @@ export function likedOfBefore(before: string, text: string): string | undefined 
     }
   }
   return undefined
+}
+/** A clause that only narrows the one before: "especially spaghetti" (1). */
+const NARROWED =
+  /^(?:especially|specifically|particularly|in particular)\s+(?!(?:just|to|when|if|because|since|do|it|i|you)\b)(.+)$/
+/** A liking said in the clause before (2), by the person (1). */
+const LIKE_BEFORE = new RegExp(pattern`^(i|we) (?:really |also |just |totally |absolutely )?(love|like|enjoy|adore)
+  \s(?!it\b|that\b|this\b|them\b|you\b)`)
+
+/**
+ * "i love food. specifically spaghetti": "i love spaghetti". The clause before says what the person likes; the
+ * fragment after it narrows it. Undefined for anything else, and after a denial ("i do not like food").
+ */
+export function narrowedLike(before: string, text: string): string | undefined {
+  const narrowed = NARROWED.exec(text)
+  const liked = narrowed ? LIKE_BEFORE.exec(before) : null
+  return liked ? `${liked[1]} ${liked[2]} ${narrowed![1]}` : undefined
 }
 const POINTED_KINDS = new Set(['hobbies', 'sports', 'music', 'food'])
 const EVENT_WORD = /^(?:concerts?|shows?|games?|class(?:es)?|lessons?|matches)$/
@@ -359,7 +377,7 @@ function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
     let found = false
     for (const p of rest.matchAll(COUNTED_PETS)) {
       // "i have a pet": no kind of pet said
-      if (modifiersOnly(p[1]) && p[2] !== 'pet') {
+      if (modifiersOnly(p[1]) && p[2] !== 'pet' && !PET_TRADE.test(rest.slice(p.index + p[0].length))) {
         ctx.acc.addInterest('pets', singular(p[2]), have[1] === 'we' ? 0.75 : 0.9, 'interest.pet-have-a', p)
         found = true
       }
@@ -367,7 +385,8 @@ function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
     if (found) return
   }
   let match = PET_HAVE.exec(text)
-  if (match && modifiersOnly(match[2]) && match[3] !== 'pet') {
+  const trade = match && PET_TRADE.test(text.slice(match.index + match[0].length))
+  if (match && !trade && modifiersOnly(match[2]) && match[3] !== 'pet') {
     ctx.acc.addInterest('pets', singular(match[3]), match[1] === 'we' ? 0.75 : 0.9, 'interest.pet-have', match)
     return
   }
@@ -724,6 +743,11 @@ const IS_WHAT_I_ENJOY = new RegExp(pattern`^(?!(?:it|that|this|these|those|which
   her|their|our)\b)((?:[a-z'-]+ ){0,3}[a-z'-]+) (?:is|are) (?:something|what|one thing|a thing|the thing|things) i
   \s(?:really |truly |just |also )?(?:enjoy|love|like|do for fun)(?: doing)?(?: a lot| very much| so much|
   (?: the)? (?:most|best))?$`)
+/** "gotta have my coffee", "i need my tea in the morning": a food or drink (1) the person will not go without. */
+const MUST_HAVE = new RegExp(pattern`(?:^(?:oh |ah |man |lol |haha )?|\bi )(?:have |always )?(?:got to have|
+  gotta have|have to have|need to have|need|can not (?:start|go through) (?:my|the) day without)
+  \smy (?:morning |daily |evening )?([a-z]+(?: [a-z]+)?)
+  (?=$|,| (?:in|every|each|before|after|first|or|and|at)\b)`)
 /** "nothing beats a bowl of pho", "can't beat fresh sushi": the thing (1). */
 const NOTHING_BEATS = new RegExp(pattern`
   (?:^|\s)(?:nothing (?:beats|compares to|is better than|tops)|(?:you )?can not beat) (?:a |an |some )?
@@ -952,6 +976,11 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   if (match && !clause.negated) addItems(interpretObject(cutPhrase(match[1]!)), ctx, 0.85, 'interest.love-most', match)
   match = IS_WHAT_I_ENJOY.exec(text)
   if (match && !clause.negated) addItems(interpretObject(match[1]!), ctx, 0.8, 'interest.is-what-i-enjoy', match)
+  match = MUST_HAVE.exec(text)
+  // "i can not start my day without my coffee" is negated only in form
+  if (match && clause.negated && !/\bwithout my\b/.test(match[0])) match = null
+  const needed = match ? knownFoodAtStart(match[1]!) : undefined
+  if (needed && needed === match![1]) ctx.acc.addInterest('food', needed, 0.6, 'interest.must-have', match!)
   match = NOTHING_BEATS.exec(text)
   if (match) {
     const item = classifyNoun(cutPhrase(match[1]))

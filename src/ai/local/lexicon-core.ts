@@ -110,7 +110,8 @@ bakery, restaurant, cafe, coffee shop, shop, store, business, company, farm, bar
 firm, startup, food truck, daycare, clinic, boutique, bookstore, bookshop, flower shop, garage, diner, brewery, winery,
 vineyard, ranch, bed and breakfast, b&b, hostel, studio, agency, practice, pizzeria, deli, grocery store, pet store,
 hardware store, laundromat, car wash, nonprofit, charity, small business, online store, etsy shop, dental practice,
-law firm, construction company, catering business, cleaning business, landscaping business, tattoo parlor, nail salon`),
+law firm, construction company, catering business, cleaning business, landscaping business, tattoo parlor, nail salon,
+service`),
 )
 
 /** Generic locations accepted after "I live in" ("a small town", "the suburbs"). */

@@ -14,6 +14,7 @@ import {
   addPetMentions,
   favoriteAside,
   likedOfBefore,
+  narrowedLike,
   petMentions,
   ruleInterests,
   type PetMention,
@@ -370,7 +371,9 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     if (pointedFavorite) return [{ ...clause, text: pointedFavorite }]
     // "i tried yoga last week. i really liked it": what the clause before did, in the same paragraph
     const samePart = before && before.paragraph === clause.paragraph && !before.question && !before.reported
-    const pointedLike = samePart ? likedOfBefore(before.text, clause.text) : undefined
+    const pointedLike = samePart
+      ? (likedOfBefore(before.text, clause.text) ?? narrowedLike(before.text, clause.text))
+      : undefined
     if (pointedLike) return [{ ...clause, text: pointedLike }]
     // "we got a puppy last week! her name is mochi": the name of who the clause before named
     // "i have a wife, she is from italy": what is said of them is theirs

@@ -17,7 +17,8 @@ const DIETS = pattern`vegan|vegetarian|pescatarian|pescetarian|flexitarian|plant
   gluten free|dairy-free|dairy free|lactose intolerant|lactose-intolerant|keto|paleo|carnivore|raw vegan|
   lacto-ovo vegetarian`
 const DIET_WORDS = new RegExp(`^(?:${DIETS})$`)
-const SPECIAL_DIETS = `${DIETS}|low[- ]carb|low[- ]fodmap|mediterranean|halal|kosher`
+const SPECIAL_DIETS = pattern`${DIETS}|low[- ]carb|low[- ]fodmap|low[- ]sugar|low[- ]fat|high[- ]protein|raw food|raw|
+  whole food|mediterranean|halal|kosher`
 /** A clause whose subject is the person ("i ...", "am ..."), after an interjection the clause splitter left. */
 const OWN_SUBJECT = /^(?:(?:yeah|well|so|also|and|but|oh|honestly|ok|okay)\s+)?(?:i\b|am\b)/
 /** A clause that opens with someone else, or with a thing, as its subject. */
@@ -45,6 +46,14 @@ const DIET_RULES: [RuleId, RegExp, number][] = [
     'diet.kosher-halal',
     re(`^i ${ADV}(?:keep|eat|only eat|eat only|can only eat|will only eat) (kosher|halal)\\b`),
     0.85,
+  ],
+  // "kosher is the only way i eat", "vegan is how i cook"
+  ['diet.only-way', re(`^(${SPECIAL_DIETS}) is (?:the only way|how|all) i ${ADV}(?:eat|cook)\\b`), 0.8],
+  // "i have been eating healthy since", "i try to eat clean": a way of eating, not a food
+  [
+    'diet.eat-healthy',
+    re(`^i ${ADV}(?:have been |try to |am trying to |like to )?eat(?:ing)? (healthy|healthier|clean)\\b`),
+    0.6,
   ],
   [
     'diet.no-food',
@@ -187,7 +196,9 @@ function dietRules(clause: ClauseInfo, ctx: RuleContext): void {
     const said = match[1]!.replace(/\s+/g, ' ')
     const value = rule === 'diet.no-food' ? `no ${said}` : said.replace(/^plant based$/, 'plant-based')
     if (rule !== 'diet.no-food' && !DIET_WORDS.test(said) && !/^(?:kosher|halal)$/.test(said)) {
-      ctx.acc.addInterest(DIET_CATEGORY, `${ctx.cases.restore(said)} diet`, confidence, rule, match)
+      // "i try to eat clean" -> "eating clean", in the person's words; "a low-carb diet" -> "low-carb diet"
+      const way = rule === 'diet.eat-healthy' ? `eating ${said}` : `${ctx.cases.restore(said)} diet`
+      ctx.acc.addInterest(DIET_CATEGORY, way, confidence, rule, match)
       return
     }
     // the food rules may have read "pescatarian" already, with another confidence: the diet rule's stands

@@ -356,7 +356,7 @@ const WORK_AT = new RegExp(
   `(?:\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed|` +
     '(?:have )?(?:started|began|been) working|have worked|' +
     '(?:have to |need to |must )?(?:go|head|am going|am heading|went|got) (?:in )?to work|' +
-    '(?:finished|got done|am done|got off) working)|' +
+    '(?:finished|got done|am done|got off) working|spend (?:all |most )?(?:of )?my (?:time|days) working)|' +
     '\\bi am (?:just |only )?(?:a |an |the )?(?:[a-z]+ )?(?:guy|girl|man|woman|lady|dude|person|mom|dad|gal) ' +
     'who (?:works|is working))' +
     '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?| nights| weekends)?' +
@@ -418,6 +418,8 @@ const FROM_WORK = new RegExp(pattern`^(?:i (?:am |was )?)?${ADV}(?:got|get|getti
 /** The workplace a phrase after "work at" names, cut where the clause goes on; none for a time or a pronoun. */
 function workplace(phrase: string): string | undefined {
   const place = phrase
+    // "my local supermarket" is a workplace like any other ("my desk" is none)
+    .replace(/^my local /, 'the local ')
     .replace(WORKPLACE_END, '')
     .replace(/\s+(?:now|currently|today|nights?|also|too|though|anyway|as well|lol|haha)$/, '')
     .trim()
@@ -473,6 +475,13 @@ function studentAt(schoolOrDegree: string): string {
  * The business a phrase opens with, with at most two words that say what kind ("electrical business for 10 years" ->
  * "electrical business"), or undefined.
  */
+/** "dog walking business", "cleaning company": a trade said by what is done (2), to what (1), ending the phrase. */
+const TRADE = /^(?:([a-z]+) )?([a-z]+ing) (?:business|company|service)$/
+/** The job of a trade's gerund: "walking" -> "walker". */
+const JOB_OF_GERUND = new Map(Object.entries(VERB_TO_JOB).map(([verb, job]) => [gerund(verb), job]))
+/** Jobs named with what they work on: "dog walker", "house cleaner". */
+const OBJECT_JOBS = new Set(['driver', 'walker', 'cleaner', 'repairer', 'sitter', 'painter', 'builder'])
+
 function businessAt(phrase: string): string | undefined {
   const words = phrase.split(' ')
   for (let skip = 0; skip <= 2 && skip < words.length; skip++) {
@@ -657,14 +666,17 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   match = RUN_A_BUSINESS.exec(text)
   if (match) {
     const biz = businessAt(match[2]!)
-    if (biz && !(match[1] === 'have' && !/\bmy own\b/.test(text))) {
-      ctx.acc.setCore(
-        'occupation',
-        match[1] === 'manage' ? `${biz} manager` : `${biz} owner`,
-        0.85,
-        'occupation.business',
-        match,
-      )
+    // "i have a bakery" may be one nearby; "i have a dog walking business" names its trade
+    const trade = biz ? TRADE.exec(biz) : null
+    if (biz && !(match[1] === 'have' && !/\bmy own\b/.test(text) && !trade)) {
+      const agent = trade ? JOB_OF_GERUND.get(trade[2]!) : undefined
+      // "a dog walking business" -> "dog walker", as "i walk dogs for a living" is
+      const value = agent
+        ? [trade![1] && OBJECT_JOBS.has(agent) ? trade![1] : '', agent].join(' ').trim()
+        : match[1] === 'manage'
+          ? `${biz} manager`
+          : `${biz} owner`
+      ctx.acc.setCore('occupation', value, 0.85, 'occupation.business', match)
       return
     }
   }
