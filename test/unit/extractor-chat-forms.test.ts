@@ -2354,3 +2354,36 @@ describe('a trade, a workplace said with "my local", ways of eating and a liking
     )
   })
 })
+
+describe('adjectives in "-ly", "a bit of a", fillers and "are you X? i am"', () => {
+  const mood = (data: string) => x(data).personality?.mood?.value
+  const traits = (data: string) => (x(data).personality?.traits ?? []).map((t) => t.value)
+
+  it('reads "lonely", "friendly" and "silly" as what the person is, not as adverbs', () => {
+    expect(mood('i am lonely tonight')).toBe('lonely')
+    expect(traits('i am pretty lonely though')).toEqual(['lonely'])
+    expect(traits('i am very friendly')).toEqual(['friendly'])
+    expect(values(x('i really love jazz'))).toEqual(['jazz'])
+  })
+
+  it('reads "a bit of a" as a degree, and keeps no memory of a filler', () => {
+    expect(traits('well i am a bit of a feminist.')).toEqual(['feminist'])
+    expect(events('i am a bit of a perfectionist')).toEqual([])
+    expect(mood('i am a bit tired')).toBe('tired')
+    for (const said of ['i am for sure', 'i am as well', 'i am definitely']) expect(events(said), said).toEqual([])
+  })
+
+  it('reads "i am" after the person’s own "are you ...?" as said of them', () => {
+    expect(traits('would you consider yourself a feminist? i am for sure.')).toEqual(['feminist'])
+    expect(events('are you married? yes i am')).toEqual(['is married'])
+    expect(events('are you going to the party? i am')).toEqual([])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `i am ${'lonely '.repeat(10_000)}tonight`,
+      `i am a bit of a ${'bit of a '.repeat(10_000)}feminist`,
+      `would you consider yourself ${'a '.repeat(10_000)}feminist? i am`,
+    )
+  })
+})

@@ -271,8 +271,9 @@ export function ownPartOfSubject(text: string): string {
 const COPULA_ADVERBS = new RegExp(
   pattern`
     \bi am ((?:(?:currently|really|still|now|just|also|actually|totally|definitely|truly|honestly|seriously|literally|
-    basically|kind of|sort of|pretty|quite|so|very|super|extremely|incredibly|a bit|a little|a little bit|somewhat|
-    fairly|rather|now|finally|already|officially|happily|more of)\s+)+)(?!(?:a|an)\s+(?:bit|lot)\b)`,
+    basically|kind of|sort of|pretty|quite|so|very|super|extremely|incredibly|a bit of(?= an?\s)|a bit(?! of\b)|
+    a little|a little bit|somewhat|fairly|rather|now|finally|already|officially|happily|more of)\s+)+)
+    (?!(?:a|an)\s+(?:bit|lot)\b)`,
   'g',
 )
 

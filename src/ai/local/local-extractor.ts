@@ -210,6 +210,11 @@ const MINE_IS = /^mine (is|are|would be|has to be|was) (.+)$/
 const ASKED_AND_MINE = /^((?:so |and |well )?(?:what|which|who) (?:is|are|was) your (?:[a-z]+ ){0,3}?[a-z]+) (mine .+)$/
 /** "friday is mine": the answer (1) said before "mine". */
 const IS_MINE = /^((?:[a-z'-]+ ){0,4}[a-z'-]+) (?:is|are|would be) (?:definitely |probably )?mine$/
+/** "are you a morning person?", "would you consider yourself a feminist?": what is asked about (1). */
+const ASKS_ARE = new RegExp(pattern`^(?:so |and |well )?(?:are you|would you (?:consider|call) yourself|
+  do you (?:consider|call) yourself) ((?:[a-z'-]+ ){0,4}[a-z'-]+)$`)
+/** "i am", "i am for sure": the person says the same of themself. */
+const ANSWER_AM = /^(?:yes |yeah |yep )?i am(?: too| for sure| definitely| totally| absolutely| indeed)?$/
 /** "i do", "i love it": the person's answer to their own question, which the next clause may go on with. */
 const ANSWER_DO = /^i (?:do|really do|love it|love them|like it|like them)(?: too)?$/
 /** "i have three": how many (1) of what the person's own question asked about. */
@@ -257,6 +262,9 @@ function answersOwnQuestion(question: string, answer: string): string | undefine
   // "what is your favorite movie? friday is mine": "my favorite movie is friday"
   const isMine = asked && IS_MINE.exec(answer)
   if (isMine) return `my ${asked[1]} is ${isMine[1]}`
+  // "would you consider yourself a feminist? i am for sure": "i am a feminist"
+  const areYou = ASKS_ARE.exec(question)
+  if (areYou && ANSWER_AM.test(answer)) return `i am ${areYou[1]}`
   const doYou = ASKS_DO.exec(question)
   if (!doYou) return undefined
   const verb = doYou[1]!

@@ -6,10 +6,11 @@ import { pattern } from './regex.js'
 import { singular } from './text.js'
 
 const DEGREE = new RegExp(pattern`
-  ^(?:(?:very|really|pretty|quite|super|extremely|kind of|kinda|sort of|a bit|a little|a little bit|so|too|fairly|
+  ^(?:(?:a bit of an?|kind of an?|sort of an?|very|really|pretty|quite|super|extremely|kind of|kinda|sort of|a bit|
+  a little|a little bit|so|too|fairly|
   rather|incredibly|always|usually|generally|naturally|truly|totally|definitely|somewhat|slightly|mostly|often|
   sometimes|also|just|such|a|an|more|most|bit|little|overly|way too|feeling|quite a|an extremely|a very|a really|
-  a pretty|a super|a bit of an?|kind of an?)\s+)+`)
+  a pretty|a super)\s+)+`)
 /** A degree before a trait said as a noun: "a strong feminist", "a total introvert", "a proud nerd". */
 const DEGREE_BEFORE_NOUN = new RegExp(pattern`^(?:strong|total|proud|complete|true|real|huge|big|hardcore|
   self[- ]proclaimed) (?!(?:for|and|but|or|to|with)\b)(?=[a-z])`)

@@ -91,8 +91,10 @@ const ADVERBS = [
   'still',
 ]
 /** Verbs and nouns that end in "ly" and are no adverb: "i apply", "i fly", "my family". */
-const LY_NOT_ADVERBS =
-  'apply|reply|rely|supply|comply|imply|multiply|fly|ally|rally|bully|tally|family|italy|july|holly'
+const LY_NOT_ADVERBS = pattern`apply|reply|rely|supply|comply|imply|multiply|fly|ally|rally|bully|tally|family|italy|
+  july|holly|jelly|belly|lily|lonely|lovely|friendly|unfriendly|silly|ugly|lively|elderly|curly|holy|jolly|chilly|
+  smelly|costly|deadly|cuddly|bubbly|burly|surly|sickly|homely|manly|motherly|fatherly|orderly|worldly|lowly|
+  heavenly|prickly|sparkly|grizzly|hilly|woolly`
 /** Any "-ly" adverb reads as one too: "i vigorously enjoy tacos", "i secretly love jazz". */
 const LY_ADVERB = `(?!(?:${LY_NOT_ADVERBS})\\b)[a-z]{2,}ly`
 // each word one way only: a listed adverb that ends in "ly" is left to LY_ADVERB, or "really really ..." backtracks

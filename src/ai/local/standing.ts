@@ -180,7 +180,7 @@ const NOT_IS = new RegExp(pattern`^(?:not|going|gonna|about to|trying|sure|sorry
   down|up|in for|agree|[a-z]+ing|done|finished|a fan|a big fan|into|interested|familiar|aware|confused|jk|lol|haha|
   hoping|afraid|scared of you|the one|one of|like|just like|more|less|also|home now|off|out|at work now|on it|
   in the same|in love with it|all|a little|bit|free|hooked|from|primarily|mainly|mostly|too|cool|awesome|nice|
-  thanks|shocked|amazed|speechless|honou?red|flattered|a in|an in)\b`)
+  thanks|shocked|amazed|speechless|honou?red|flattered|a in|an in|for sure|as well|either|definitely)\b`)
 
 const PEOPLE = Object.keys(PEOPLE_NOUNS)
   .filter((noun) => !['guy', 'man', 'girl', 'woman', 'lady', 'person', 'teacher', 'doctor'].includes(noun))
