@@ -2387,3 +2387,27 @@ describe('adjectives in "-ly", "a bit of a", fillers and "are you X? i am"', () 
     )
   })
 })
+
+describe('a title after its kind, colors, comparisons and R&B', () => {
+  it('reads a title named after its kind in that kind', () => {
+    expect(x('i like the movie tangled a lot').interests?.movies_tv?.[0]?.value).toBe('tangled')
+    expect(x('i love the band queen').interests?.music?.[0]?.value).toBe('queen')
+    expect(values(x('i love the game of thrones'))).not.toContain('of thrones')
+    expect(values(x('i like the book club'))).toEqual(['book club'])
+  })
+
+  it('keeps no comparison, label or lone letter as an interest', () => {
+    expect(values(x('i like cheeseburgers almost as much as you love your dogs!'))).toEqual(['cheeseburgers'])
+    expect(values(x('i like the colors red and silver'))).toEqual(['red', 'silver'])
+    expect(values(x('i like r and b. how about you?'))).toEqual(['r and b'])
+    expect(values(x('kind of ashamed to admit that mean girls is my fave!'))).toEqual(['mean girls'])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `i like the movie ${'tangled '.repeat(10_000)}`,
+      `i like cheeseburgers ${'almost '.repeat(10_000)}as much as you`,
+      `${'i admit that '.repeat(5_000)}pizza is my favorite`,
+    )
+  })
+})

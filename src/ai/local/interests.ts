@@ -268,6 +268,8 @@ function ruleFavorite(clause: ClauseInfo, ctx: RuleContext): boolean {
     match = IS_MY_PASSION.exec(text) ?? MY_PASSION_IS.exec(text)
   }
   if (match && !value) [head, value] = [match[2] ?? '', match[1]]
+  // "kind of ashamed to admit that mean girls is my fave": the favourite is the subject after "that"
+  if (rule === 'interest.is-my-favorite' && value) value = value.replace(/^.*\b(?:admit|say|think|guess) that /, '')
   // "his uniform is my favorite color": the favourite is a color said of someone else's thing, no interest
   if (!match || value === undefined || /^(?:his|her|their|your|its)\b/.test(value)) return false
   const past = /\bwas\b/.test(text)

@@ -12,7 +12,7 @@ const list = (s: string): string[] =>
 
 const MUSIC = list(`
 jazz, rock, pop, pop music, hip hop, hip-hop, rap, country, country music, classical, classical music, blues, metal,
-heavy metal, punk, punk rock, reggae, r&b, rnb, soul, soul music, funk, disco, edm, techno, house music,
+heavy metal, punk, punk rock, reggae, r&b, rnb, r and b, r n b, soul, soul music, funk, disco, edm, techno, house music,
 electronic music, folk, folk music, indie, indie rock, opera, gospel, k-pop, kpop, j-pop, salsa music, latin music,
 alternative, alternative rock, grunge, emo, ska, bluegrass, dubstep, trance, swing, rock and roll, rock n roll,
 classic rock, hard rock, soft rock, rockabilly, motown, oldies, big band, bossa nova, flamenco, reggaeton, trap music,

@@ -127,7 +127,10 @@ const QUANTITY = new RegExp(
 export function cutPhrase(phrase: string): string {
   const cleaned = phrase
     .replace(/[!?.;:"()]+/g, ' ')
-    .replace(/\s+(?:due to|because of|thanks to|ever since|since)\b.*$/, '')
+    .replace(
+      /\s+(?:due to|because of|thanks to|ever since|since|(?:almost |nearly |just )?as (?:much|many) as)\b.*$/,
+      '',
+    )
     .replace(QUANTITY, '')
     .replace(FREQUENCY_TAIL, '')
     .trim()
@@ -185,6 +188,26 @@ const QUANTIFIER_ONLY = new RegExp(pattern`
   ^(?:(?:almost|nearly|just|pretty much) )?(?:either|neither|both|none|all|everything|anything|something|everybody|
   anybody|everyone|anyone)$`)
 
+/** "the movie tangled", "the band queen": a title (2) after its kind (1); not "the movie theater", "the book club". */
+const TITLE_AFTER_KIND = new RegExp(pattern`^the (movie|film|show|tv show|series|book|novel|song|album|band|game|
+  video game) (?!(?:night|nights|theaters?|theatres?|club|store|shop|practice|tunes|reviews?|industry|business|
+  series|buff|lover|fan|version|adaptation|soundtrack|of|and|or|for|with|in|on|at|to|that|is|was|i|you|we)\b)
+  ([a-z0-9][a-z0-9'&-]*(?: [a-z0-9'&-]+){0,3})$`)
+const TITLE_KIND: Record<string, string> = {
+  movie: 'movies_tv',
+  film: 'movies_tv',
+  show: 'movies_tv',
+  'tv show': 'movies_tv',
+  series: 'movies_tv',
+  book: 'books',
+  novel: 'books',
+  song: 'music',
+  album: 'music',
+  band: 'music',
+  game: 'hobbies',
+  'video game': 'hobbies',
+}
+
 /** Classifies a bare noun phrase. */
 export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0.75): Item | undefined {
   // "(i love them like) i love coffee", "(mickey is my favorite and) i love going to disneyland": the thing after the
@@ -193,6 +216,9 @@ export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0
     raw.trim().replace(/^i (?:(?:also|really|just|do|still) )?(?:love|like|enjoy|adore|play)\s+(?=\S)/, ''),
   ).replace(/\s+(?:though|too|also|anyway)$/, '')
   const mine = /^my\s+/.test(raw.trim())
+  const titled = TITLE_AFTER_KIND.exec(raw.trim())
+  // the kind says the category, whatever a lexicon calls the title ("the band queen", "the movie cars")
+  if (titled) return { category: TITLE_KIND[titled[1]!]!, value: titled[2]!, weight: lookup(titled[2]!) ? 1 : 0.9 }
   if (!thing || GENERIC.has(thing) || GENERIC.has(singular(thing))) return undefined
   if (FUNCTION_WORD_START.test(thing)) return undefined
   // "(that i love) either", "(i like) almost everything", "(i love) both": function words, not things
@@ -207,7 +233,7 @@ export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0
   if (thing.split(' ').length > 5) return undefined
   if (mine && !PET_WORDS.has(singular(thing.split(' ').slice(-1)[0]))) return undefined
   // "jazz music" -> "jazz" when the first part is itself a genre
-  const col = /^colou?r (\w+)$/.exec(thing)
+  const col = /^colou?rs? (\w+)$/.exec(thing)
   if (col) return { category: 'other', value: col[1], weight: 1 }
   const match = /^(.+?) music$/.exec(thing)
   if (match && CATEGORY_OF.get(match[1]) === 'music') thing = match[1]
