@@ -2411,3 +2411,27 @@ describe('a title after its kind, colors, comparisons and R&B', () => {
     )
   })
 })
+
+describe('a title with its article, a pet after "pet", and "the most"', () => {
+  it('keeps the article of a title the lexicons know only with it', () => {
+    expect(x('i love the office').interests?.movies_tv?.[0]?.value).toBe('the office')
+    expect(x('i like the doors').interests?.music?.[0]?.value).toBe('the doors')
+    expect(x('i like the who the most').interests?.music?.[0]?.value).toBe('the who')
+    expect(x('i love the beach').interests?.travel?.[0]?.value).toBe('beach')
+  })
+
+  it('reads how much after the thing as no part of it', () => {
+    expect(values(x('i love pizza the most'))).toEqual(['pizza'])
+  })
+
+  it('reads the pet named after "pet", and no pet in "pet" alone or a pet peeve', () => {
+    expect(x('i am a fan of orange, which is why i have pet clown fish.').interests?.pets?.[0]?.value).toBe('fish')
+    expect(x('i have two pet rats').interests?.pets?.[0]?.value).toBe('rat')
+    for (const said of ['i have a pet', 'i have a pet peeve about dogs', 'i have a pet store'])
+      expect(x(said).interests?.pets, said).toBeUndefined()
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(`i have a pet ${'clown '.repeat(10_000)}fish`, `i like the who ${'the '.repeat(10_000)}most`)
+  })
+})

@@ -56,7 +56,11 @@ const LIKE_RULES: [RuleId, RegExp, number][] = [
   ['interest.who-loves', rx`^i am (?:a|an) (?:[a-z]+ ){1,4}(?:that|who) ${ADV}(?:loves|likes|enjoys)\\s+(.+)$`, 0.85],
 ]
 
-const PET_ALT = [...PET_WORDS].sort((a, b) => b.length - a.length).join('|')
+// "pet" followed by a word is no pet of its own: "a pet clown fish" reads on to the fish
+const PET_ALT = [...PET_WORDS]
+  .sort((a, b) => b.length - a.length)
+  .map((word) => (word === 'pet' ? 'pet(?! [a-z])' : word))
+  .join('|')
 /** A number of pets, in words or digits, with how near it is: "three", "12", "more than ten", "over a dozen". */
 const PET_NUMBER =
   '(?:(?:more than|less than|fewer than|over|about|around|almost|nearly|at least) )?' +
@@ -362,8 +366,10 @@ const modifiersOnly = (s: string) =>
     .trim()
     .split(/\s+/)
     .filter(Boolean)
-    .every((word) => {
+    .every((word, i, words) => {
       if (PET_MODIFIERS.has(word) || /^\d+$/.test(word) || /(?:ian|ese|ish)$/.test(word)) return true
+      // "pet clown fish": the word after "pet" names the kind
+      if (words[i - 1] === 'pet') return true
       const tags = termsOf(word)[0]?.tags ?? []
       // "a very grumpy parrot"
       return (tags.includes('Adjective') || tags.includes('Adverb')) && !tags.includes('Noun')

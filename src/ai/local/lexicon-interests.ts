@@ -34,7 +34,7 @@ green day, linkin park, foo fighters, red hot chili peppers, radiohead, oasis, p
 one direction, the weeknd, katy perry, miley cyrus, lana del rey, harry styles, post malone, nicki minaj,
 carrie underwood, shania twain, willie nelson, jimi hendrix, john lennon, freddie mercury, stevie wonder,
 aretha franklin, ray charles, louis armstrong, miles davis, john coltrane, ella fitzgerald, nina simone, the doors,
-black sabbath, iron maiden, megadeth, blink 182, weezer, the killers, arctic monkeys, gorillaz, daft punk,
+black sabbath, the who, iron maiden, megadeth, blink 182, weezer, the killers, arctic monkeys, gorillaz, daft punk,
 backstreet boys, spice girls, britney spears, kelly clarkson, alicia keys, usher, justin timberlake, dua lipa,
 olivia rodrigo, bad bunny`)
 

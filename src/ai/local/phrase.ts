@@ -133,6 +133,8 @@ export function cutPhrase(phrase: string): string {
     )
     .replace(QUANTITY, '')
     .replace(FREQUENCY_TAIL, '')
+    // "(i like) the who the most": how much, after the thing
+    .replace(/\s+the (?:most|best)\s*$/, '')
     .trim()
   const words = cleaned.split(/\s+/).filter(Boolean)
   const out: string[] = []
@@ -140,7 +142,9 @@ export function cutPhrase(phrase: string): string {
     const word = words[i]
     // "photography lately, mostly ...": a word is read without the comma after it
     const bare = word.replace(/,$/, '')
-    if (i > 0 && (CUT_WORDS.has(bare) || (/^[a-z]{3,}ly$/.test(bare) && !LY_NOUNS.has(bare)))) break
+    const cut = CUT_WORDS.has(bare) || (/^[a-z]{3,}ly$/.test(bare) && !LY_NOUNS.has(bare))
+    // "the who": a title the lexicons know, which a word that ends phrases completes
+    if (i > 0 && cut && !lookupExact([...out, bare].join(' '))) break
     if (i > 0 && PREPS.has(word)) {
       const prev = words[i - 1]
       const prevLemma = prev.endsWith('ing') ? lemmaOfGerund(prev) : prev
@@ -216,6 +220,10 @@ export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0
     raw.trim().replace(/^i (?:(?:also|really|just|do|still) )?(?:love|like|enjoy|adore|play)\s+(?=\S)/, ''),
   ).replace(/\s+(?:though|too|also|anyway)$/, '')
   const mine = /^my\s+/.test(raw.trim())
+  // "the office", "the doors", "the who": a title the lexicons know with its article, which the fillers would drop
+  const article = /^the\s+(.+)$/.exec(raw.trim())
+  const withArticle = article && !lookupExact(article[1]!) ? lookupExact(raw.trim()) : undefined
+  if (withArticle) return { category: withArticle, value: raw.trim(), weight: 1 }
   const titled = TITLE_AFTER_KIND.exec(raw.trim())
   // the kind says the category, whatever a lexicon calls the title ("the band queen", "the movie cars")
   if (titled) return { category: TITLE_KIND[titled[1]!]!, value: titled[2]!, weight: lookup(titled[2]!) ? 1 : 0.9 }
