@@ -2435,3 +2435,23 @@ describe('a title with its article, a pet after "pet", and "the most"', () => {
     expectLinear(`i have a pet ${'clown '.repeat(10_000)}fish`, `i like the who ${'the '.repeat(10_000)}most`)
   })
 })
+
+describe('what upsets the person, said after "and" or with "find"', () => {
+  const avoid = (data: string) => (x(data).preferences?.topics_to_avoid ?? []).map((t) => t.value)
+
+  it('reads a topic that upsets the person, weakly', () => {
+    expect(avoid('just getting older and holidays upset me.')).toEqual(['holidays'])
+    expect(avoid('the holidays always gets me sad.')).toEqual(['holidays'])
+    expect(avoid('i find the holidays depressing just me and the cats.')).toEqual(['holidays'])
+    expect(x('crowds make me anxious').preferences?.topics_to_avoid?.[0]?.confidence).toBe(0.5)
+  })
+
+  it('reads no topic from a pronoun or from what cheers the person', () => {
+    for (const said of ['and that makes me sad', 'my cats keep me happy', 'i find it depressing', 'you upset me'])
+      expect(avoid(said), said).toEqual([])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(`${'and holidays '.repeat(10_000)}upset me`, `i find ${'the '.repeat(10_000)}holidays depressing`)
+  })
+})

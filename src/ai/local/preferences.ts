@@ -115,6 +115,9 @@ const STYLES: [RuleId, RegExp, string, number, boolean][] = [
   ],
 ]
 
+/** Where a subject opens: the clause's start, or after a comma or "and" that leaves the person's words. */
+const SUBJECT_OPENS = '(?:^|, |\\band |\\bbut )'
+
 const AVOID: [RuleId, RegExp, number][] = [
   [
     'avoid.do-not-talk-about',
@@ -191,12 +194,15 @@ const AVOID: [RuleId, RegExp, number][] = [
   [
     'avoid.makes-me-sad',
     new RegExp(pattern`
-      ^(?!(?:i|you|he|she|we|they|it|this|that|there)\b)((?:[a-z'-]+ ){0,2}[a-z'-]+) (?:makes?|
-      made) me (?:so |very |really |feel |a bit |kind of )*(?:sad|depressed|anxious|nervous|uncomfortable|upset|angry|
-      scared|afraid|sick|miserable|cry|panic|stressed|uneasy|faint|queasy|nauseous|dizzy)\b|
-      ^(?!(?:i|you|he|she|we|they|it|this|that|there)\b)((?:[a-z'-]+ ){0,2}[a-z'-]+) (?:(?:scares?|horrify|horrifies|
-      terrify|terrifies|
-      upsets?|depress|depresses) me|(?:creeps?|freaks?|gross|grosses) me out|kills? my buzz)\b`),
+      ${SUBJECT_OPENS}(?!(?:i|you|he|she|we|they|it|this|that|there)\b)((?:[a-z'-]+ ){0,2}[a-z'-]+)
+      \s(?:always |really |just |still )?(?:makes?|made|gets?) me (?:so |very |really |feel |a bit |kind of )*
+      (?:sad|depressed|down|anxious|nervous|uncomfortable|upset|angry|scared|afraid|sick|miserable|cry|panic|stressed|
+      uneasy|faint|queasy|nauseous|dizzy)\b|
+      ${SUBJECT_OPENS}(?!(?:i|you|he|she|we|they|it|this|that|there)\b)((?:[a-z'-]+ ){0,2}[a-z'-]+)
+      \s(?:always |really |just |still )?(?:(?:scares?|horrify|horrifies|terrify|terrifies|upsets?|depress|depresses)
+      \sme|(?:creeps?|freaks?|gross|grosses) me out|kills? my buzz)\b|
+      \bi (?:always |really |just )?find (.{2,30}?) (?:so |really |very |kind of )?(?:depressing|upsetting|
+      terrifying|scary|frightening|triggering|sad)\b`),
     0.5,
   ],
   // "i have a phobia of spiders", "a real fear of heights", "dreading the holidays": weak, as a fear is
