@@ -2455,3 +2455,32 @@ describe('what upsets the person, said after "and" or with "find"', () => {
     expectLinear(`${'and holidays '.repeat(10_000)}upset me`, `i find ${'the '.repeat(10_000)}holidays depressing`)
   })
 })
+
+describe('"yet" between clauses, what "we" listen to, works of a maker and a pet on its way', () => {
+  it('reads the clause after ", yet" on its own', () => {
+    expect(job('I studied chemistry, yet work in a bookstore')).toBe('works in a bookstore')
+    expect(events('I studied chemistry, yet work in a bookstore')).toEqual(['studied chemistry'])
+    expect(x('i have not yet decided').memories).toBeUndefined()
+  })
+
+  it('reads the music a household listens to, and the maker of works liked', () => {
+    expect(x('We listen to a lot of underground rap.').interests?.music?.[0]?.value).toBe('underground rap')
+    expect(values(x('I also like the works of Picasso and Miro.'))).toEqual(['picasso', 'miro'])
+    expect(x('i like the music of bach').interests?.music?.[0]?.value).toBe('Bach')
+  })
+
+  it('reads a pet on its way as a dated memory of medium importance', () => {
+    const [memory] = x("That is fun! I'm getting a dog next spring.").memories ?? []
+    expect(memory).toMatchObject({ event: 'is getting a dog', importance: 'medium' })
+    expect(x('i am getting divorced').memories?.[0]?.importance).toBe('high')
+    expect(x('i am getting a dog groomed').memories).toBeUndefined()
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `i studied chemistry${', yet work'.repeat(5_000)}`,
+      `i like the works of ${'picasso '.repeat(10_000)}`,
+      `we listen to ${'rap '.repeat(10_000)}`,
+    )
+  })
+})

@@ -494,7 +494,8 @@ const I_GROW = new RegExp(
     'peppers|lettuce|potatoes|food)\\b',
 )
 /** "i listen to jazz", "i just sat down to listen to jazz", "listening to jazz": what (1). */
-const LISTEN_TO = new RegExp(pattern`(?:\bi ${ADV}(?:listen|am listening|have been listening|been listening)|
+const LISTEN_TO = new RegExp(pattern`(?:\b(?:i|we) ${ADV}(?:listen|am listening|are listening|have been listening|
+  been listening)|
   ^(?:just |currently )?listening|\bi (?:[a-z]+ ){1,4}to listen)\s+to\s+(.+)$`)
 /** "i saw the rolling stones in concert": who (1). */
 const SAW_IN_CONCERT = new RegExp(

@@ -431,6 +431,7 @@ const UNDER_WAY = new RegExp(pattern`^(?:i (?:just )?(?:found out|learned|heard)
   position|role)|(?:getting|going through) (?:a divorce|divorced|married|
   engaged|separated|a separation|a breakup|promoted|a promotion|chemo|chemotherapy|radiation|dialysis|rehab|therapy|
   menopause)|(?:buying|closing on) (?:a|our|my|the) (?:first |new |dream )?(?:house|home|condo|apartment|flat)|
+  (?:getting|adopting) (?:a|an|another|our first|my first) (?:new )?(?:puppy|dog|kitten|cat|pet)|
   (?:moving|relocating) (?:from [a-z]+(?: [a-z]+){0,2}? )?(?:abroad|overseas|back home|out of state|
   out of (?:my|our) (?:[a-z']+ )?(?:house|place|home|apartment|flat)|
   (?:back )?to [a-z]+(?: [a-z]+){0,2}?)|retiring|
@@ -467,7 +468,9 @@ function ruleUnderWay(text: string, ctx: RuleContext): boolean {
   // "we are going to be parents": one person of the two, in the words of the one
   const step = match[1]!.replace(/\b(?:a )?(parent|grandparent)s$/, 'a $1')
   const event = ctx.cases.restore(ownWordsInThirdPerson(`is ${step}`))
-  ctx.acc.addMemory({ event, date, importance: 'high', confidence: 0.8 }, 'memory.under-way', match)
+  // a pet on its way matters less than a child, a move or a divorce
+  const importance = /^(?:getting|adopting) [a-z ]*(?:puppy|dog|kitten|cat|pet)$/.test(step) ? 'medium' : 'high'
+  ctx.acc.addMemory({ event, date, importance, confidence: 0.8 }, 'memory.under-way', match)
   return true
 }
 

@@ -212,6 +212,19 @@ const TITLE_KIND: Record<string, string> = {
   'video game': 'hobbies',
 }
 
+/** "works of picasso", "music of bach": what is made (1), by whom (2). */
+const WORKS_OF = /^(works|paintings|art|music|songs|films|movies|books|novels|poems|poetry) of ([a-z][a-z' -]{1,40})$/
+const WORKS_KIND: Record<string, string> = {
+  music: 'music',
+  songs: 'music',
+  films: 'movies_tv',
+  movies: 'movies_tv',
+  books: 'books',
+  novels: 'books',
+  poems: 'books',
+  poetry: 'books',
+}
+
 /** Classifies a bare noun phrase. */
 export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0.75): Item | undefined {
   // "(i love them like) i love coffee", "(mickey is my favorite and) i love going to disneyland": the thing after the
@@ -224,6 +237,9 @@ export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0
   const article = /^the\s+(.+)$/.exec(raw.trim())
   const withArticle = article && !lookupExact(article[1]!) ? lookupExact(raw.trim()) : undefined
   if (withArticle) return { category: withArticle, value: raw.trim(), weight: 1 }
+  // "the works of picasso", "the music of bach": the maker, of the kind the works are
+  const works = WORKS_OF.exec(thing)
+  if (works) return { category: WORKS_KIND[works[1]!] ?? 'other', value: works[2]!, weight: 0.85 }
   const titled = TITLE_AFTER_KIND.exec(raw.trim())
   // the kind says the category, whatever a lexicon calls the title ("the band queen", "the movie cars")
   if (titled) return { category: TITLE_KIND[titled[1]!]!, value: titled[2]!, weight: lookup(titled[2]!) ? 1 : 0.9 }
