@@ -2484,3 +2484,32 @@ describe('"yet" between clauses, what "we" listen to, works of a maker and a pet
     )
   })
 })
+
+describe('a diet said with "being", "well" after a thing, "have always been into" and verbs alone', () => {
+  it('reads a diet the person names with "being" in their own clause', () => {
+    expect(values(x('I do a lot of cooking - I have to being vegan you know.'))).toContain('vegan')
+    expect(values(x('i like my sister being vegan'))).toEqual([])
+  })
+
+  it('reads how well as no part of the thing', () => {
+    expect(values(x('I can cook soup well.'))).toEqual(['cooking', 'soup'])
+  })
+
+  it('reads a like that has held a while', () => {
+    expect(values(x("I've always been more into sports."))).toEqual(['sports'])
+    expect(values(x('i have been a fan of jazz'))).toEqual(['jazz'])
+  })
+
+  it('keeps no memory of a relative that ends in a verb with nothing after it', () => {
+    expect(events('My cousin loves that game.')).not.toContain('their cousin loves')
+    expect(events('my wife loves hiking')).toEqual(['their wife loves hiking'])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `i ${'have to '.repeat(10_000)}being vegan`,
+      `i can cook ${'soup '.repeat(10_000)}well`,
+      `i have always been ${'more '.repeat(10_000)}into sports`,
+    )
+  })
+})

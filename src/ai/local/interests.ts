@@ -51,7 +51,8 @@ const LIKE_RULES: [RuleId, RegExp, number][] = [
     rx`\\bi am ${ADV}(?:so |very |quite |super |totally |pretty )?(?:${AM_STRONG})\\s+(.+)$`,
     0.9,
   ],
-  ['interest.am-into', rx`\\bi am ${ADV}${AM_INTO_DEGREE}(?:${AM_MILD})\\s+(.+)$`, 0.85],
+  // "i am really into", "i have always been more into sports"
+  ['interest.am-into', rx`\\bi (?:am|have (?:always )?been) ${ADV}${AM_INTO_DEGREE}(?:${AM_MILD})\\s+(.+)$`, 0.85],
   // "i am an american chef that also loves fishing": a like said of who the person is
   ['interest.who-loves', rx`^i am (?:a|an) (?:[a-z]+ ){1,4}(?:that|who) ${ADV}(?:loves|likes|enjoys)\\s+(.+)$`, 0.85],
 ]

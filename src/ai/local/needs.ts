@@ -47,6 +47,13 @@ const DIET_RULES: [RuleId, RegExp, number][] = [
     re(`^i ${ADV}(?:keep|eat|only eat|eat only|can only eat|will only eat) (kosher|halal)\\b`),
     0.85,
   ],
+  // "i have to, being vegan": the person's own clause that goes on to say their diet
+  // ("i like my sister being vegan" is the sister's)
+  [
+    'diet.i-am',
+    re(`^i (?:(?!(?:my|his|her|their|your|our|him|them|you)\\b)[a-z']+ ){0,4}being (?:a |an )?(${DIETS})\\b`),
+    0.7,
+  ],
   // "kosher is the only way i eat", "vegan is how i cook"
   ['diet.only-way', re(`^(${SPECIAL_DIETS}) is (?:the only way|how|all) i ${ADV}(?:eat|cook)\\b`), 0.8],
   // "i have been eating healthy since", "i try to eat clean": a way of eating, not a food

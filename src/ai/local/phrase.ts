@@ -133,8 +133,8 @@ export function cutPhrase(phrase: string): string {
     )
     .replace(QUANTITY, '')
     .replace(FREQUENCY_TAIL, '')
-    // "(i like) the who the most": how much, after the thing
-    .replace(/\s+the (?:most|best)\s*$/, '')
+    // "(i like) the who the most", "(i can cook) soup well": how much or how well, after the thing
+    .replace(/\s+(?:the (?:most|best)|(?:really |very |pretty |so )?well)\s*$/, '')
     .trim()
   const words = cleaned.split(/\s+/).filter(Boolean)
   const out: string[] = []

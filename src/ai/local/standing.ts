@@ -319,15 +319,18 @@ function factPhrase(rest: string): string | undefined {
   return phrase
 }
 
+/** A verb that says nothing without what follows it: "my wife is", "my cousin loves (that game)". */
+const VERB_ALONE = new RegExp(pattern`^(?:is|are|was|were|has|have|does|did|got|gets|go|goes|loves?|likes?|hates?|
+  enjoys?|wants?|needs?|prefers?|makes?|takes?|plays?|watches|buys?|says?|thinks?|knows?)$`)
+
 /** What is said of the people around the person, in words of its own: no "i" or "me" left to misread. */
 function familyFact(who: string, said: string): string | undefined {
   if (/^(?:was|were) born\b|^(?:died|passed)\b/.test(said)) return undefined // memories.ts: a family event
   if (/\b(?:i|me|my|mine|you|your)\b/.test(said.replace(FACT_END, ''))) return undefined
   const phrase = factPhrase(said)
   if (!phrase) return undefined
-  // "my wife works" says something; "my wife is" does not
-  if (phrase.split(' ').length < 2 && /^(?:is|are|was|were|has|have|does|did|got|gets|go|goes)$/.test(phrase))
-    return undefined
+  // "my wife works" says something; "my wife is" and "my cousin loves (that game)" do not
+  if (phrase.split(' ').length < 2 && VERB_ALONE.test(phrase)) return undefined
   return `their ${who} ${phrase}`
 }
 
