@@ -2513,3 +2513,19 @@ describe('a diet said with "being", "well" after a thing, "have always been into
     )
   })
 })
+
+describe('a trade said as "my trade is", and a workplace before what is done there', () => {
+  it('reads the job after "my trade is" or "my line of work is"', () => {
+    expect(job('My trade is mechanical engineer and I am in colorado')).toBe('mechanical engineer')
+    expect(job('my line of work is a nurse')).toBe('nurse')
+  })
+
+  it('ends a workplace before what the person does there', () => {
+    expect(job('i work in a homeless shelter helping people')).toBe('works in a homeless shelter')
+    expect(job('i work at a dog grooming salon')).toBe('works at a dog grooming salon')
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(`my trade is ${'mechanical '.repeat(10_000)}engineer`, `i work in a ${'big '.repeat(10_000)}shelter`)
+  })
+})

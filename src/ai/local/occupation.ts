@@ -372,6 +372,9 @@ const MY_JOB_AT = new RegExp(
   (?: [a-z'&-]+)?)
   (?= (?:keeps|is|was|has|pays|sucks|makes|gets|takes|starts|ends|and|but|so)\b|,|$)`,
 )
+/** "my job is a nurse", "my trade is mechanical engineer": the job (1). */
+const MY_JOB_IS =
+  /\bmy (?:job|profession|occupation|career|day job|role|trade|line of work) is (?:a |an |being a |being an )?(.+)$/
 /** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
 const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:am in|do|work (?:online |remotely |
   from home )?in|work) (sales|
@@ -386,7 +389,8 @@ const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:
 
 /** Where a workplace's name ends: a clause word or a comma. */
 const WORKPLACE_END = new RegExp(pattern`\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|
-  every|all|from|to|while|though|although|at|in)\b.*$|,.*$`)
+  every|all|from|to|while|though|although|at|in|helping|working|taking|making|doing|serving|teaching|caring|looking|
+  trying|saving)\b.*$|,.*$`)
 /** "i work at night", "i work at home": a time or a place that is not a workplace. */
 const NOT_A_WORKPLACE =
   new RegExp(pattern`^(?:my|your|home|the same\b|the (?:morning|evening|afternoon|night|moment)|night|nights|
@@ -535,7 +539,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   }
   match = WORK_AS.exec(text) ?? MAKE_A_LIVING.exec(text) ?? WORKING_AS.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.work-as', match)) return
-  match = /\bmy (?:job|profession|occupation|career|day job|role) is (?:a |an |being a |being an )?(.+)$/.exec(text)
+  match = MY_JOB_IS.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.my-job-is', match)) return
   // "chef is my job": a known job said first
   match = /^(?:a |an |being a |being an )?([a-z]+(?: [a-z]+)?) is my (?:job|profession|occupation|day job)\b/.exec(text)
