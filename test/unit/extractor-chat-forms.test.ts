@@ -2529,3 +2529,30 @@ describe('a trade said as "my trade is", and a workplace before what is done the
     expectLinear(`my trade is ${'mechanical '.repeat(10_000)}engineer`, `i work in a ${'big '.repeat(10_000)}shelter`)
   })
 })
+
+describe('journeys taken, a taste someone brought the person to, and a place enjoyed', () => {
+  it('reads cruises taken more than once as travel', () => {
+    expect(x("Travelling is great, I've been on many cruises").interests?.travel?.[0]?.value).toBe('cruises')
+    expect(x('i have been on a cruise once').interests?.travel).toBeUndefined()
+  })
+
+  it('reads what someone got the person into, when it is a pastime or a taste', () => {
+    expect(values(x('She got me into eating papaya.'))).toEqual(['papaya'])
+    expect(values(x('my dad got me into fishing'))).toEqual(['fishing'])
+    for (const said of ['he got me into trouble', 'she got me into college', 'it never got me into fishing'])
+      expect(x(said).interests, said).toBeUndefined()
+  })
+
+  it('reads a known place whose time the person enjoyed', () => {
+    expect(x('I loved the time I spent in Portugal!').interests?.travel?.[0]?.value).toBe('Portugal')
+    expect(x('i enjoyed my time in the office').interests?.travel).toBeUndefined()
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `i have been on ${'many '.repeat(10_000)}cruises`,
+      `she got me into ${'eating '.repeat(10_000)}papaya`,
+      `i loved the time i spent in ${'big '.repeat(10_000)}portugal`,
+    )
+  })
+})

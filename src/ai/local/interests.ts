@@ -586,6 +586,14 @@ const I_VISIT = new RegExp(
   `\\bi ${ADV}(?:visit|travel to|have been to|have visited|have traveled to|have travelled to|love visiting)` +
     '\\s+(.+)$',
 )
+/** "i have been on many cruises", "been on a few road trips": journeys (1) taken more than once. */
+const BEEN_ON_TRIPS = new RegExp(pattern`(?:\bi (?:have )?|^)been on (?:many|a few|several|lots of|a lot of|so many|
+  countless|\d+|two|three|four|five|ten) (cruises|road trips|safaris|camping trips|hiking trips|fishing trips|
+  ski trips)\b`)
+/** "she got me into eating papaya", "my dad got me into fishing": what the person was brought to like (1). */
+const GOT_ME_INTO = /\bgot me (?:into|hooked on) (.+)$/
+/** "i loved the time i spent in portugal", "i enjoyed my time in japan": a place (1) the person liked being in. */
+const LOVED_TIME_IN = rx`\\bi ${ADV}(?:loved|enjoyed) (?:the|my) time (?:i spent |we spent )?in (.+)$`
 /** One part of "i am ...": "a huge jazz fan", "a die-hard yankees fan": what of (1), and the word for fan (2). */
 const FAN_OF = new RegExp(pattern`^(?:a |an )?(?:(?:big|huge|massive|die[- ]?hard|avid|real|true|total|complete|
   lifelong|long[- ]time) )*([a-z0-9][a-z0-9 '&-]*?) (fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado|
@@ -1166,6 +1174,21 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   const spentOn = match && (match[1] ?? match[2])!
   // "i spend time with my aunt": whom with, not a pastime (TIME_WITH_FAMILY reads the family ones)
   if (spentOn && !/^with\b/.test(spentOn)) addItems(interpretObject(spentOn), ctx, 0.8, 'interest.spend-time', match!)
+  match = BEEN_ON_TRIPS.exec(text)
+  if (match) addItems(interpretObject(match[1]!), ctx, 0.7, 'interest.been-on-trips', match)
+  match = clause.negated ? null : GOT_ME_INTO.exec(text)
+  // "got me into trouble", "got me into college": what the lexicons know as a pastime or a taste only
+  const broughtTo = match ? interpretObject(match[1]!).filter((i) => i.weight >= 0.8 && i.category !== 'other') : []
+  if (broughtTo.length) addItems(broughtTo, ctx, 0.7, 'interest.got-me-into', match!)
+  match = LOVED_TIME_IN.exec(text)
+  if (match)
+    addItems(
+      verbItems('visit', cutPhrase(match[1]!)).filter((i) => i.weight >= 0.9),
+      ctx,
+      0.7,
+      'interest.loved-time-in',
+      match,
+    )
   match = I_VISIT.exec(text)
   if (match)
     for (const it of splitList(cutPhrase(match[1])))
