@@ -2556,3 +2556,20 @@ describe('journeys taken, a taste someone brought the person to, and a place enj
     )
   })
 })
+
+describe('time spent at a place a pastime is had', () => {
+  it('reads the place the lexicons know as a pastime’s', () => {
+    expect(x('i spend a lot of time at the gym').interests?.sports?.[0]?.value).toBe('gym')
+    expect(x('i spend my weekends at the beach').interests?.travel?.[0]?.value).toBe('beach')
+    expect(values(x('i spend my weekends hiking'))).toEqual(['hiking'])
+  })
+
+  it('reads no pastime from work or home', () => {
+    for (const said of ['i spend a lot of time at work', 'i spend time at home'])
+      expect(x(said).interests, said).toBeUndefined()
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(`i spend my weekends at the ${'big '.repeat(10_000)}beach`)
+  })
+})

@@ -555,7 +555,7 @@ const SPEND_TIME = new RegExp(
     '(?:a lot of |most of |all of |all |much of |lots of |some )?(?:my |the )?(?:free |spare |extra |leisure )?' +
     '(?:time (?:on |doing )?(.+)|(?:weekends|evenings|nights|mornings|afternoons|summers|winters|days off|sundays|' +
     'saturdays|(?:(?:\\d+|a few|two|three|four|five|six|many|several|countless) )?hours(?: a day| a week)?) ' +
-    '([a-z]+ing\\b.*))$',
+    '((?:[a-z]+ing|at|in)\\b.*))$',
 )
 /** What the person eats or drinks (1). */
 const EAT_DRINK = new RegExp(pattern`(?:\bi ${ADV}(?:eat|drink|am ${ADV}(?:eating|drinking|sipping)|can eat|could eat)|
@@ -1173,7 +1173,12 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   match = SPEND_TIME.exec(text)
   const spentOn = match && (match[1] ?? match[2])!
   // "i spend time with my aunt": whom with, not a pastime (TIME_WITH_FAMILY reads the family ones)
-  if (spentOn && !/^with\b/.test(spentOn)) addItems(interpretObject(spentOn), ctx, 0.8, 'interest.spend-time', match!)
+  const place = spentOn ? /^(?:at|in) (.+)$/.exec(spentOn) : null
+  // "a lot of time at the gym", "my weekends at the beach": a place the lexicons know as a pastime's
+  const spentAt = place ? interpretObject(place[1]!).filter((i) => i.weight === 1 && i.category !== 'other') : []
+  if (spentAt.length) addItems(spentAt, ctx, 0.7, 'interest.spend-time', match!)
+  else if (spentOn && !place && !/^with\b/.test(spentOn))
+    addItems(interpretObject(spentOn), ctx, 0.8, 'interest.spend-time', match!)
   match = BEEN_ON_TRIPS.exec(text)
   if (match) addItems(interpretObject(match[1]!), ctx, 0.7, 'interest.been-on-trips', match)
   match = clause.negated ? null : GOT_ME_INTO.exec(text)
