@@ -367,10 +367,10 @@ const modifiersOnly = (s: string) =>
     .trim()
     .split(/\s+/)
     .filter(Boolean)
-    .every((word, i, words) => {
+    .every((word, position, words) => {
       if (PET_MODIFIERS.has(word) || /^\d+$/.test(word) || /(?:ian|ese|ish)$/.test(word)) return true
       // "pet clown fish": the word after "pet" names the kind
-      if (words[i - 1] === 'pet') return true
+      if (words[position - 1] === 'pet') return true
       const tags = termsOf(word)[0]?.tags ?? []
       // "a very grumpy parrot"
       return (tags.includes('Adjective') || tags.includes('Adverb')) && !tags.includes('Noun')
