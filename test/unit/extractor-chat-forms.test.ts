@@ -2573,3 +2573,26 @@ describe('time spent at a place a pastime is had', () => {
     expectLinear(`i spend my weekends at the ${'big '.repeat(10_000)}beach`)
   })
 })
+
+describe('"it" after a suggestion, a pastime paused for work, and what is loved before a comma', () => {
+  it('reads "it" liked after the person suggests a pastime', () => {
+    expect(values(x('you should learn to play chess. i really like it.'))).toEqual(['chess'])
+    expect(x('you should buy a car. i love it').interests).toBeUndefined()
+  })
+
+  it('reads the pastime named in "when i am not ..."', () => {
+    expect(values(x('i have a job in the shipyard when i am not volunteering'))).toEqual(['volunteering'])
+    expect(x('when i am not working i sleep').interests).toBeUndefined()
+  })
+
+  it('reads "X is what i love" before a comma', () => {
+    expect(values(x('gardening is what i love, and doing stuff with my hands.'))).toEqual(['gardening'])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `you should learn to ${'play '.repeat(10_000)}chess. i like it`,
+      `when i am not ${'a'.repeat(30_000)}ing`,
+    )
+  })
+})

@@ -201,7 +201,8 @@ const LIKED_IT = new RegExp(pattern`^i (?:really |truly |absolutely |just |also 
   in (?:all )?my (?:spare|free) time))*$`)
 /** A clause about something done, that "it" may point back to: "i tried yoga last week", "about to go gambling". */
 const DONE_BEFORE =
-  new RegExp(pattern`^(?:(?:i|we) )?(?:just |finally |recently |first |also )?(?:tried|started|took up|
+  new RegExp(pattern`^(?:(?:i|we) |you should (?:learn to |try to |really )?)?(?:just |finally |recently |first |also )?
+  (?:tried|started|took up|
   picked up|got into|went|go|going|am going|do|did|played|play|have been|been|about to go|watched|saw|read|
   listened to|took)\b`)
 
@@ -739,7 +740,8 @@ const PRACTICING =
 const KIND_OF_DOER = new RegExp(pattern`\bi am ${ADV}(?:more of )?an? (?:(?:big|huge|real|total|true) )?([a-z]+ing)
   \s(?:man|woman|guy|girl|gal|person|type|(?:kind|sort) of (?:guy|girl|gal|person))\b`)
 /** "besides running i surf": the pastime named beside another (1). */
-const BESIDES_DOING = /\b(?:besides|apart from|aside from|other than|when i am not) ([a-z]+ing)\b,? i\b/
+const BESIDES_DOING =
+  /\b(?:(?:besides|apart from|aside from|other than|when i am not) ([a-z]+ing)\b,? i\b|\bwhen i am not ([a-z]+ing)\b)/
 /** "i give back by volunteering", "just got home from volunteer work": volunteering, where unnamed. */
 const VOLUNTEERING = /\b(?:i (?:\w+ ){0,3}by volunteering|(?:my|from|do|doing) volunteer work)\b/
 
@@ -760,7 +762,7 @@ const LOVE_MOST = new RegExp(pattern`^(?:what|the (?:one )?thing|one thing|somet
 const IS_WHAT_I_ENJOY = new RegExp(pattern`^(?!(?:it|that|this|these|those|which|there|he|she|they|you|we|my|your|his|
   her|their|our)\b)((?:[a-z'-]+ ){0,3}[a-z'-]+) (?:is|are) (?:something|what|one thing|a thing|the thing|things) i
   \s(?:really |truly |just |also )?(?:enjoy|love|like|do for fun)(?: doing)?(?: a lot| very much| so much|
-  (?: the)? (?:most|best))?$`)
+  (?: the)? (?:most|best))?(?: ?,.*)?$`)
 /** "gotta have my coffee", "i need my tea in the morning": a food or drink (1) the person will not go without. */
 const MUST_HAVE = new RegExp(pattern`(?:^(?:oh |ah |man |lol |haha )?|\bi )(?:have |always )?(?:got to have|
   gotta have|have to have|need to have|need|can not (?:start|go through) (?:my|the) day without)
@@ -1290,7 +1292,7 @@ function ruleActivityMentioned(clause: ClauseInfo, ctx: RuleContext): void {
   match = GO_FOR.exec(text)
   if (match) found(OUTING[match[1]!], match, 'interest.go-for', 0.6)
   match = BESIDES_DOING.exec(text)
-  if (match) found(match[1], match, 'interest.besides-doing', 0.6)
+  if (match) found(match[1] ?? match[2], match, 'interest.besides-doing', 0.6)
   match = PRACTICING.exec(text)
   // "practicing my swing": a genre is no practice, an instrument or singing is
   const genre = match && knownAs(match[1]!, ['music']) && !INSTRUMENTS.has(match[1]!) && !/[a-z]{3}ing$/.test(match[1]!)
