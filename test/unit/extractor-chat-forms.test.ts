@@ -2596,3 +2596,12 @@ describe('"it" after a suggestion, a pastime paused for work, and what is loved 
     )
   })
 })
+
+describe('eating liked with nothing said of what', () => {
+  it('reads eating as the pastime, and a food when one is named', () => {
+    expect(values(x('i love to eat'))).toEqual(['eating'])
+    expect(values(x('i love my dogs and eating'))).toEqual(['dog', 'eating'])
+    expect(values(x('i love to eat pizza'))).toEqual(['pizza'])
+    expect(values(x('i like eating out'))).toEqual(['eating out'])
+  })
+})

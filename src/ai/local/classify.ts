@@ -76,6 +76,11 @@ function knownCompound(noun: string, verbing: string): Item | undefined {
 }
 
 /** Everything the object of a "like" verb says: "to hike and swim", "jazz, especially bebop", "playing guitar". */
+/** "(i love) to eat", "(i love my dogs and) eating": eating itself, liked, with nothing said of what. */
+function eatingAlone(verb: string, rest: string): Item[] | undefined {
+  return verb === 'eat' && !rest.trim() ? [{ category: 'hobbies', value: 'eating', weight: 0.9 }] : undefined
+}
+
 export function interpretObject(phrase: string, verbHint?: string): Item[] {
   const [main, ...examples] = phrase.split(EXAMPLES)
   const out: Item[] = []
@@ -88,7 +93,7 @@ export function interpretObject(phrase: string, verbHint?: string): Item[] {
       verb = inf[1]
       // "to rock climb", "to scuba dive": a known pastime of a noun and a verb, not "rocking" something
       const compound = SECOND_OF_COMPOUND.test(inf[2]!) ? knownCompound(verb!, gerundOf(inf[2]!)) : undefined
-      out.push(...(compound ? [compound] : verbItems(verb, inf[2])))
+      out.push(...(compound ? [compound] : (eatingAlone(verb!, inf[2]!) ?? verbItems(verb, inf[2]))))
       continue
     }
     const stripped = stripFiller(raw)
@@ -101,7 +106,7 @@ export function interpretObject(phrase: string, verbHint?: string): Item[] {
     const gerund = splitGerund(stripped)
     if (gerund) {
       verb = gerund[0]
-      out.push(...verbItems(gerund[0], gerund[1]))
+      out.push(...(eatingAlone(gerund[0], gerund[1]) ?? verbItems(gerund[0], gerund[1])))
       continue
     }
     const first = stripped.split(' ')[0]
