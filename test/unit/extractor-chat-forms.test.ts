@@ -2605,3 +2605,27 @@ describe('eating liked with nothing said of what', () => {
     expect(values(x('i like eating out'))).toEqual(['eating out'])
   })
 })
+
+describe('a title signed with, a job said of those it serves, and work as a second verb', () => {
+  it('reads the title before the name the person opens with', () => {
+    const signed = x('good afternoon. chef larry here.')
+    expect(signed.core_info?.occupation?.value).toBe('chef')
+    expect(signed.core_info?.name?.value).toBe('Larry')
+    expect(job('Hey there coach danny here! How are you?')).toBe('coach')
+    expect(x('alan here').core_info?.occupation).toBeUndefined()
+  })
+
+  it('reads a known job said of the people it serves', () => {
+    expect(job('i am on a school trip. brought some 4th graders. i am their teacher.')).toBe('teacher')
+    expect(job('i am their mom')).toBeUndefined()
+  })
+
+  it('reads work as the person’s second verb phrase', () => {
+    expect(job('i am living in ohio and working for a local supermarket')).toBe('works for a local supermarket')
+    expect(job('i love cooking and working at home')).toBeUndefined()
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(`${'chef '.repeat(10_000)}larry here`, `i am ${'and working '.repeat(5_000)}for a shop`)
+  })
+})

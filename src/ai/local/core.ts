@@ -4,7 +4,7 @@ import { CATEGORY_OF } from './lexicon-interests.js'
 import { isFaith } from './faith.js'
 import { placeKind, type PlaceKind } from './gazetteer.js'
 import { nlpHas, placesIn } from './nlp.js'
-import { ADV, PHRASE_END, type ClauseInfo, type RuleContext } from './rules-common.js'
+import { ADV, GREETING, PHRASE_END, TITLES, type ClauseInfo, type RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
 import { STOP_WORDS } from '../../domain/normalise.js'
 import { MONTHS, NUMBER_RE, parseNumber, titleCase, WEEKDAYS } from './text.js'
@@ -45,9 +45,6 @@ const NOT_A_NAME_TAGS =
 const CALL_ME = new RegExp(pattern`
   \b(?:(?:you can |please |just )?call me|i am called|i go by|people call me|everyone calls me|friends call me)\s+
   (.+)$`)
-/** Words a chat opens with before the person gives their name: "hi", "good, i am nancy", "hey girl, kim here". */
-const GREETING = pattern`(?:(?:hi|hello|hey|greetings|good|well|oh|yes|yeah|ok|okay|girl|guys|everyone|friend)
-  (?: there| all| everyone| girl| guys)?)`
 /**
  * "hi, this is sam", "i am sam and ...", "hello i am sara who are you", "i am george i farm bees": the name (1),
  * followed by the end, a new clause or a question back.
@@ -59,7 +56,7 @@ const THIS_IS_NAME = new RegExp(pattern`
  * "alan here", "hey girl, chelsea here" (1), "hey it's maya again" (2): a name at the start of a message; "it's
  * sarah" said alone (3).
  */
-const NAME_HERE = new RegExp(pattern`^${GREETING}?[, ]*(?:([a-z][a-z'-]*) here\b|
+const NAME_HERE = new RegExp(pattern`^${GREETING}?[, ]*(?:(?:(?:${TITLES}) )?([a-z][a-z'-]*) here\b|
   it(?: i)?s ([a-z][a-z'-]*)(?: here| again)\b|it(?: i)?s ([a-z][a-z'-]*)$)`)
 /** A clause that gives the name even when it ends in a question: "my name is larry what is yours?". */
 export const GIVES_NAME = new RegExp(pattern`^${GREETING}?[, ]*(?:my name is|this is|i am)\b`)

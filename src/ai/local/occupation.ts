@@ -3,7 +3,7 @@
 import { BUSINESSES, JOB_SUFFIX, NOT_JOBS, OCCUPATIONS, VERB_TO_JOB } from './lexicon-core.js'
 import { HOBBY_AGENTS } from './lexicon-interests.js'
 import { termsOf } from './nlp.js'
-import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
+import { ADV, GREETING, TITLES, type ClauseInfo, type RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
 import { gerund, NUMBER_RE, singular, titleCase } from './text.js'
@@ -353,7 +353,9 @@ const RUN_A_BUSINESS = new RegExp(
  * a supermarket": the preposition (1) and the place (2).
  */
 const WORK_AT = new RegExp(
-  `(?:\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed|` +
+  // "i am living in ohio and working for a local supermarket": the person's second verb phrase
+  `(?:\\band (?:now |currently )?working(?= (?:at|for|in) )|` +
+    `\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed|` +
     '(?:have )?(?:started|began|been) working|have worked|' +
     '(?:have to |need to |must )?(?:go|head|am going|am heading|went|got) (?:in )?to work|' +
     '(?:finished|got done|am done|got off) working|spend (?:all |most )?(?:of )?my (?:time|days) working)|' +
@@ -443,6 +445,8 @@ const GOT_A_JOB = new RegExp(
     '(?:new |part[- ]time |full[- ]time |second )?(?:job|role|position) ' +
     '(working |as (?:a |an )?)?(.+)$',
 )
+/** "chef larry here": the title (1) before the name the person opens with. */
+const TITLE_NAME_HERE = new RegExp(pattern`^${GREETING}?[, ]*(?:there )?(${TITLES}) [a-z][a-z'-]* here\b`)
 /** "i just started as a life coach": a job begun (1); "just" or "recently" says it is the job now. */
 const JUST_STARTED_AS = /\bi (?:actually |only )?(?:have )?(?:just|recently) started (?:out )?as (?:a |an )?(.+)$/
 /** "the gas station where i work", "a museum that i work at": the place with its article (1). */
@@ -774,6 +778,15 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   // "i (just) got a job (working) at a gas station"
   match = JUST_STARTED_AS.exec(text)
   if (match && emit(occupationFrom(match[1]!, false), ctx, 'occupation.got-a-job', match)) return
+  // "i am their teacher", "i am his nurse": a known job, said of the people it serves
+  match = /\bi am (?:their|his|her) ([a-z]+)$/.exec(text)
+  if (match && OCCUPATIONS.has(match[1]!)) {
+    ctx.acc.setCore('occupation', match[1]!, 0.6, 'occupation.their-job', match)
+    return
+  }
+  // "chef larry here", "hey there coach danny here": the title the person signs with
+  match = TITLE_NAME_HERE.exec(text)
+  if (match && emit(occupationFrom(match[1]!, false), ctx, 'occupation.title-here', match)) return
   match = GOT_A_JOB.exec(text)
   if (match) {
     // the job only after "as" or "working": "a new job next week" names a time, not a job

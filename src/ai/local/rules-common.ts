@@ -141,3 +141,9 @@ export function describe(clause: Clause): ClauseInfo {
 export const PHRASE_END = new RegExp(pattern`
   \s*(?:,|;|\.|!|\?|\s(?:and|but|or|so|because|since|when|where|while|which|who|that|with|for|until|though|although|as|
   now|nowadays|currently|yet|too|also|anymore|ago|lol|haha|though|if|than|whenever|then|btw|tbh|fyi|imo|lmao)\b).*$`)
+
+/** Words a chat opens with before the person gives their name: "hi", "good, i am nancy", "hey girl, kim here". */
+export const GREETING = pattern`(?:(?:hi|hello|hey|greetings|good|well|oh|yes|yeah|ok|okay|girl|guys|everyone|friend)
+  (?: there| all| everyone| girl| guys)?)`
+/** Titles said before a name: "coach danny here", "chef larry here". */
+export const TITLES = 'coach|chef|doctor|dr|nurse|officer|pastor|professor|captain|sergeant|farmer|teacher'

@@ -121,6 +121,8 @@ const RULES = {
   'occupation.coach': '"I coach swimming" -> swimming coach (and the sport as an interest)',
   'occupation.professionally': '"I am a tennis player professionally"',
   'occupation.teach': '"I teach (math)" -> (math) teacher',
+  'occupation.their-job': '"I am their teacher", "I am his nurse" -> teacher, nurse (0.6)',
+  'occupation.title-here': '"chef larry here", "hey there coach danny here" -> chef, coach',
   'occupation.business': '"I run / own / manage a bakery" -> bakery owner / manager',
   'occupation.for-a-living': '"I drive trucks for a living" -> truck driver',
   'occupation.noun-verb': '"I bartend", "I tutor", "I nanny"',
