@@ -11,7 +11,7 @@ import {
   type Item,
 } from './classify.js'
 import { OCCUPATIONS } from './lexicon-core.js'
-import { ACTIVITY_ALIASES, FAVORITE_HEADS, INSTRUMENTS, PET_WORDS } from './lexicon-interests.js'
+import { ACTIVITY_ALIASES, FAVORITE_HEADS, INSTRUMENTS, PET_WORDS, TITLE_KINDS } from './lexicon-interests.js'
 import { isVerbAfterI, isVerbAfterTo, nlpHas, termsOf } from './nlp.js'
 import { isPeopleNoun, withoutPeopleClause } from './others.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
@@ -614,23 +614,6 @@ const TITLE_PRAISED = new RegExp(pattern`^([a-z0-9][a-z0-9'&:-]*(?: [a-z0-9'&:-]
   (?: (?:best|greatest|good|great|amazing|awesome|fantastic|favorite|favourite|fave|underrated|brilliant|incredible|
   perfect|classic|fun|funny))+ (show|series|sitcom|movie|film|book|novel|game|song|album|band|podcast|anime|manga)s?
   (?=$|,| ever\b| of all time\b| lol\b| honestly\b| and\b)`)
-/** The interest a kind of title goes to. */
-const TITLE_KIND: Record<string, string> = {
-  show: 'movies_tv',
-  series: 'movies_tv',
-  sitcom: 'movies_tv',
-  movie: 'movies_tv',
-  film: 'movies_tv',
-  anime: 'movies_tv',
-  book: 'books',
-  novel: 'books',
-  manga: 'books',
-  game: 'hobbies',
-  song: 'music',
-  album: 'music',
-  band: 'music',
-  podcast: 'other',
-}
 /** Subjects that are no title: "this is such a good show", "my dad is the best band dad". */
 const NOT_A_TITLE_SUBJECT =
   /^(?:it|this|that|these|those|he|she|they|you|we|i|there|my|his|her|their|our|your|what|the thing|one thing)\b/
@@ -989,7 +972,7 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     const title = ctx.cases.restore(match[1]!)
     // a sentence opens in capitals whatever the word: a title written in lower case reads as one
     const written = /^[a-z]/.test(title) ? titleCase(title) : title
-    ctx.acc.addInterest(TITLE_KIND[match[2]!]!, written, 0.7, 'interest.title-praised', match)
+    ctx.acc.addInterest(TITLE_KINDS[match[2]!]!, written, 0.7, 'interest.title-praised', match)
   }
   // "nothing beats a bowl of pho": a thing the lexicon knows, in any category but "other"
   match = LOVE_MOST.exec(text)

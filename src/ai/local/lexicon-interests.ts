@@ -380,3 +380,23 @@ export const HOBBY_AGENTS: Record<string, [string, string]> = dict({
   skateboarder: ['sports', 'skateboarding'],
   'marathon runner': ['sports', 'running'],
 })
+
+/** The interest category of a kind of title: "(the) show", "(a great) book", "(the band) queen". */
+export const TITLE_KINDS: Record<string, string> = {
+  show: 'movies_tv',
+  'tv show': 'movies_tv',
+  series: 'movies_tv',
+  sitcom: 'movies_tv',
+  movie: 'movies_tv',
+  film: 'movies_tv',
+  anime: 'movies_tv',
+  book: 'books',
+  novel: 'books',
+  manga: 'books',
+  game: 'hobbies',
+  'video game': 'hobbies',
+  song: 'music',
+  album: 'music',
+  band: 'music',
+  podcast: 'other',
+}

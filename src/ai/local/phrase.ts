@@ -1,5 +1,5 @@
 // Noun phrases of interests: cutting, list splitting, lexicon look-up and classification of bare nouns.
-import { AND_TERMS, CATEGORY_OF, PET_WORDS } from './lexicon-interests.js'
+import { AND_TERMS, CATEGORY_OF, PET_WORDS, TITLE_KINDS } from './lexicon-interests.js'
 import { nlpHas, termsOf } from './nlp.js'
 import { lemmaOfGerund, singular, singulars } from './text.js'
 import { pattern, dict } from './regex.js'
@@ -197,20 +197,6 @@ const TITLE_AFTER_KIND = new RegExp(pattern`^the (movie|film|show|tv show|series
   video game) (?!(?:night|nights|theaters?|theatres?|club|store|shop|practice|tunes|reviews?|industry|business|
   series|buff|lover|fan|version|adaptation|soundtrack|of|and|or|for|with|in|on|at|to|that|is|was|i|you|we)\b)
   ([a-z0-9][a-z0-9'&-]*(?: [a-z0-9'&-]+){0,3})$`)
-const TITLE_KIND: Record<string, string> = {
-  movie: 'movies_tv',
-  film: 'movies_tv',
-  show: 'movies_tv',
-  'tv show': 'movies_tv',
-  series: 'movies_tv',
-  book: 'books',
-  novel: 'books',
-  song: 'music',
-  album: 'music',
-  band: 'music',
-  game: 'hobbies',
-  'video game': 'hobbies',
-}
 
 /** "works of picasso", "music of bach": what is made (1), by whom (2). */
 const WORKS_OF = /^(works|paintings|art|music|songs|films|movies|books|novels|poems|poetry) of ([a-z][a-z' -]{1,40})$/
@@ -242,7 +228,7 @@ export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0
   if (works) return { category: WORKS_KIND[works[1]!] ?? 'other', value: works[2]!, weight: 0.85 }
   const titled = TITLE_AFTER_KIND.exec(raw.trim())
   // the kind says the category, whatever a lexicon calls the title ("the band queen", "the movie cars")
-  if (titled) return { category: TITLE_KIND[titled[1]!]!, value: titled[2]!, weight: lookup(titled[2]!) ? 1 : 0.9 }
+  if (titled) return { category: TITLE_KINDS[titled[1]!]!, value: titled[2]!, weight: lookup(titled[2]!) ? 1 : 0.9 }
   if (!thing || GENERIC.has(thing) || GENERIC.has(singular(thing))) return undefined
   if (FUNCTION_WORD_START.test(thing)) return undefined
   // "(that i love) either", "(i like) almost everything", "(i love) both": function words, not things
