@@ -18,7 +18,7 @@ import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { placeKind } from './gazetteer.js'
 import { saysLanguages } from './languages.js'
 import { gerund, MONTHS, singular, titleCase, WEEKDAYS } from './text.js'
-import { watchedOffScreen } from './verbs.js'
+import { ON_THE_WEB, watchedOffScreen } from './verbs.js'
 import { stripFiller } from './phrase.js'
 import { pattern, re, rx } from './regex.js'
 import type { RuleId } from './rules.js'
@@ -1020,7 +1020,7 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     // "i work out daily", "i ride horses": a verb of two words is the pastime itself, whatever follows it
     const items = verbRest.length
       ? phrasalPastime(verb!, verbRest.join(' '), match[2])
-      : (/^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) && !/^the (?:internet|web|net)\b/.test(obj)) || !obj
+      : (/^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) && !ON_THE_WEB.test(obj)) || !obj
         ? verbItems(verb!, '')
         : splitList(obj).flatMap((o) => verbItems(verb!, o))
     addItems(items, ctx, 0.8, 'interest.activity-verb', match)

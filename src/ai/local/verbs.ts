@@ -65,6 +65,9 @@ function gatheringItem(kind: string, gathering: string): Item {
   return { category: 'hobbies', value, weight: 0.9 }
 }
 
+/** "the internet", "the web": what is surfed when it is no sea. */
+export const ON_THE_WEB = /^(?:the )?(?:internet|web|net)\b/
+
 /** Interest items implied by doing `verb` with `obj` ("play" + "the guitar" -> music: guitar). */
 export function verbItems(verb: string, obj: string): Item[] {
   // "grill outdoors", "paint at home": where or how, not what
@@ -238,7 +241,7 @@ export function verbItems(verb: string, obj: string): Item[] {
     default: {
       if (NON_HOBBY_VERBS.has(verb)) return []
       // "surf the web" is no water sport
-      if (verb === 'surf' && /^(?:the )?(?:internet|web|net)\b/.test(thing))
+      if (verb === 'surf' && ON_THE_WEB.test(thing))
         return [{ category: 'hobbies', value: 'surfing the internet', weight: 0.9 }]
       const ger = gerund(verb)
       const known = lookup(ger)
