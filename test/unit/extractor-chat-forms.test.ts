@@ -2629,3 +2629,64 @@ describe('a title signed with, a job said of those it serves, and work as a seco
     expectLinear(`${'chef '.repeat(10_000)}larry here`, `i am ${'and working '.repeat(5_000)}for a shop`)
   })
 })
+
+describe('lists of verbs, travel as a way of life, and a verb asked and answered', () => {
+  it('reads each verb of a list that "and" closes, and no verb as the object of the one before', () => {
+    expect(values(x('i hike, bike and swim'))).toEqual(['hiking', 'biking', 'swimming'])
+    expect(values(x('i sing, play the guitar and piano'))).toEqual(['singing', 'guitar', 'piano'])
+    expect(values(x('i knit, paint landscapes and bake bread'))).toEqual(['knitting', 'painting', 'baking', 'bread'])
+    expect(values(x('i hike and fish'))).toEqual(['hiking', 'fishing'])
+    expect(values(x('i like to garden and fish'))).toEqual(['gardening', 'fishing'])
+  })
+
+  it('keeps a thing listed after a verb of liking a thing, though it can be a verb', () => {
+    expect(values(x('i love cats and fish'))).toEqual(['cat', 'fish'])
+    expect(values(x('i love dogs, fish and cats'))).toEqual(['dog', 'cat', 'fish'])
+    expect(values(x('i like to eat rice and fish'))).toEqual(['rice', 'fish'])
+  })
+
+  it('reads travel that goes everywhere as travel, and travel under way', () => {
+    expect(values(x('i love traveling the world'))).toEqual(['traveling'])
+    expect(values(x('i want to see the world'))).toEqual(['traveling'])
+    expect(values(x('for now i am traveling the world'))).toEqual(['traveling'])
+    expect(x('i am traveling for work').interests).toBeUndefined()
+    expect(x('i am traveling through europe').interests).toBeUndefined()
+  })
+
+  it('reads a list after "i do", and not what "all i do is" goes on to', () => {
+    expect(values(x('i do crossfit and yoga'))).toEqual(['crossfit', 'yoga'])
+    expect(values(x('all i do is work and play games'))).toEqual(['games'])
+  })
+
+  it('reads any verb the person asks about and then says they do', () => {
+    expect(values(x('do you dance by any chance? weekends i do.'))).toEqual(['dancing'])
+    expect(values(x('do you knit? yes i do'))).toEqual(['knitting'])
+    expect(x('do you think so? i do').interests).toBeUndefined()
+    expect(x('do you knit? i do not').interests).toBeUndefined()
+  })
+
+  it('reads a job that the person spends their time as', () => {
+    expect(job('i have retired and now spend my time as a pro gambler')).toBe('pro gambler')
+  })
+
+  it('reads a name that a question follows, a place whose name opens with a common word, a title before a name', () => {
+    expect(x('hi my name is darlene how are you?').core_info?.name?.value).toBe('Darlene')
+    expect(values(x('i would love to visit new york some day'))).toEqual(['New York'])
+    expect(x('coach enfield is a bum!').core_info?.occupation).toBeUndefined()
+  })
+
+  it('knows vegetables, fruits and drinks as food', () => {
+    expect(x('i love black beans').interests?.food?.map((s) => s.value)).toEqual(['black beans'])
+    expect(x('i like cabbage').interests?.food?.map((s) => s.value)).toEqual(['cabbage'])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `i hike${', bike'.repeat(10_000)} and swim`,
+      `do you ${'dance '.repeat(10_000)}by any chance? i do`,
+      `i am traveling ${'the '.repeat(10_000)}world`,
+      `my name is ${'darlene '.repeat(10_000)}how are you`,
+      `i love ${'new '.repeat(10_000)}york`,
+    )
+  })
+})

@@ -86,10 +86,13 @@ export function interpretObject(phrase: string, verbHint?: string): Item[] {
   const out: Item[] = []
   let verb = verbHint
   let infinitive = false
+  // the item before was a verb alone ("to garden"): a next item that can be a verb is one ("and fish")
+  let verbAlone = false
   for (const raw of splitList(cutPhrase(main))) {
     const inf = /^to\s+([a-z]+)\s*(.*)$/.exec(raw.trim())
     if (inf) {
       infinitive = true
+      verbAlone = !inf[2]
       verb = inf[1]
       // "to rock climb", "to scuba dive": a known pastime of a noun and a verb, not "rocking" something
       const compound = SECOND_OF_COMPOUND.test(inf[2]!) ? knownCompound(verb!, gerundOf(inf[2]!)) : undefined
@@ -114,7 +117,7 @@ export function interpretObject(phrase: string, verbHint?: string): Item[] {
     if (
       (infinitive || !stripped.includes(' ') || KNOWN_VERBS.has(first)) &&
       isBareVerb(first) &&
-      !lookupExact(stripped)
+      (!lookupExact(stripped) || (verbAlone && stripped === first))
     ) {
       verb = first
       out.push(...verbItems(first, stripped.slice(first.length)))

@@ -2,7 +2,7 @@
 // phrases, appositions, subjectless fragments, "my husband and i ...", adverbs after "i am".
 import { OCCUPATIONS } from './lexicon-core.js'
 import { nlpHas } from './nlp.js'
-import { HOBBY_AGENTS } from './lexicon-interests.js'
+import { CATEGORY_OF, HOBBY_AGENTS } from './lexicon-interests.js'
 import { pattern } from './regex.js'
 import { HOUSEHOLD_COUNT, singular } from './text.js'
 
@@ -19,9 +19,14 @@ export interface Coordinated {
  * A verb phrase coordinated with the person's own ("i drive a truck and live in the country") as a clause of its
  * own ("i live in the country"), so that rules anchored on "i <verb>" see it, and the first phrase alone ("i drive a
  * truck"), so that no fact runs on into the next ("drives a truck and live in the country"). Also the apposition of
- * "i am oskar, a 52 year old plumber" ("i am a 52 year old plumber").
+ * "i am oskar, a 52 year old plumber" ("i am a 52 year old plumber"). `isVerb` tells a verb after "i";
+ * `isVerbAnywhere`, a word that is a verb wherever it stands, where one phrase ends and the next begins.
  */
-export function coordinatedClauses(text: string, isVerb: (word: string) => boolean): Coordinated {
+export function coordinatedClauses(
+  text: string,
+  isVerb: (word: string) => boolean,
+  isVerbAnywhere: (word: string) => boolean = isVerb,
+): Coordinated {
   if (!/(?:^|\s)i\s/.test(text)) return { clauses: [] }
   const out: string[] = []
   let head: string | undefined
@@ -37,18 +42,54 @@ export function coordinatedClauses(text: string, isVerb: (word: string) => boole
   // "i am 19 and in my first year of college": a second state that shares "i am"
   const state = /^i am [^,]+? and ((?:in|from|living|based|married|single|retired|a|an) .+)$/.exec(text)
   if (state) out.push(`i am ${state[1]}`)
-  for (const m of text.matchAll(
-    /\s(?:and|&)\s+(?:(?:also|now|still|currently|often|usually|then|really|just|recently|finally)\s+)*([a-z]+)\b/g,
-  )) {
-    const verb = m[1]
+  const phrases: { at: number; verbAt: number; verb: string }[] = []
+  for (const m of text.matchAll(COORDINATED_VERB)) {
+    const verb = m[2]!
     if (NOT_VERB_AFTER_AND.has(verb) || !isVerb(verb)) continue
+    // "i hike, bike and swim": a comma joins verbs only in a list that "and" closes
+    if (!m[1] && !/\s(?:and|&)\s/.test(text.slice(m.index + m[0].length))) continue
+    if (anotherObject(text, m.index, m.index + m[0].length)) continue
     // "born and raised": one state, not two
     if (verb === 'raised' && /\bborn$/.test(text.slice(0, m.index))) continue
     if (!sharesMySubject(text, m.index, verb)) continue
     if (head === undefined) [head, headVerb] = [text.slice(0, m.index), verb]
-    out.push(`i ${text.slice(m.index + m[0].length - verb.length)}`)
+    phrases.push({ at: m.index, verbAt: m.index + m[0].length - verb.length, verb })
   }
+  // each phrase ends where a verb that is one whatever it follows begins: "i knit, paint landscapes and bake bread"
+  // paints no bread, and "i play the guitar and piano" still plays the piano
+  phrases.forEach((phrase, index) => {
+    const end = phrases.slice(index + 1).find((next) => isVerbAnywhere(next.verb))?.at
+    out.push(`i ${text.slice(phrase.verbAt, end)}`)
+  })
   return { head, headVerb, clauses: out }
+}
+
+/** A verb coordinated with the person's: after "and" (1), or after a comma (1 unset), the verb (2). */
+const COORDINATED_VERB = new RegExp(
+  pattern`(?:\s(and|&)\s+|\s?,\s+)(?:(?:also|now|still|currently|often|usually|then|really|just|recently|
+  finally)\s+)*([a-z]+)\b`,
+  'g',
+)
+
+/**
+ * Verbs whose objects a list may continue: "i love cats and fish" and "i like to eat rice and fish" name two things,
+ * not fishing.
+ */
+const OBJECT_LIST_VERB = new RegExp(pattern`^i (?:[a-z]+ )?(?:(?:love|like|enjoy|want|need|prefer)
+  \sto (?:eat|drink|cook|bake|try|have|own)\b|
+  (?:love|like|enjoy|adore|eat|hate|have|own|prefer|miss|want|need)\b(?! to\b))`)
+
+/**
+ * Whether the word after the join (from `at` to `end`) is one more item of a list of things after a verb of liking
+ * or having: a thing the lexicon knows that can be a verb too ("fish", "golf"), taken as the thing.
+ */
+function anotherObject(text: string, at: number, end: number): boolean {
+  const word = text.slice(at, end).split(' ').at(-1)!
+  return (
+    OBJECT_LIST_VERB.test(text.slice(0, at)) &&
+    /^\s*(?:$|,|(?:and|or)\b)/.test(text.slice(end)) &&
+    CATEGORY_OF.has(word)
+  )
 }
 
 /** What an apposition after "i am x," says of the person ("i am 34, recently divorced, and trying to run"). */
@@ -177,8 +218,12 @@ export function roleBefore(text: string, next: string | undefined): string | und
  * A subjectless fragment of a bio or a chat ("big into bouldering", "love hiking", "vegan for 5 years", "am a nurse")
  * read as the person's own statement; undefined if it does not look like one.
  */
-/** A first word that is the clause's subject: a verb of its own comes after it, alone or after "and X". */
-const NOUN_SUBJECT = /^[a-z]+ (?:(?:and|or) [a-z]+ )?(?:is|are|was|were|should|could|would|can|will|must|makes)\b/
+/**
+ * A first word that is the clause's subject: a verb of its own comes after it, alone, after "and X", or after a name
+ * ("coach enfield is a bum").
+ */
+const NOUN_SUBJECT = new RegExp(pattern`^[a-z]+ (?:(?:and|or) [a-z]+ |(?!it |that |this |what |how |me )[a-z]+ )?
+  (?:is|are|was|were|should|could|would|can|will|must|makes)\b`)
 
 export function fragmentClause(text: string): string | undefined {
   if (DEGREE_FRAGMENT.test(text)) return `i am ${text}`

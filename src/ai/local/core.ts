@@ -17,7 +17,7 @@ const NOT_NAMES = new Set(
   and but also too still glad happy tired sick busy done ready going gonna married single retired alone currently
   always never now only your you me him her it this that what who crazy lucky later tomorrow anytime whatever anything
   soon tonight again maybe please old young sir madam mom dad baby honey dear bro buddy dude man i am is was were we
-  they he she my btw lol haha tho though by`.split(/\s+/),
+  they he she my btw lol haha tho though by how where when why which whats nice thanks hello hi hey`.split(/\s+/),
 )
 
 function cleanName(raw: string): string | undefined {

@@ -72,49 +72,98 @@ rock music|rock opera|rock'n'roll|rock-and-roll|rockabilly|rondeau|rondo|scat|sc
 skiffle|sonata|sonatina|square-dance music|swing music|symphonic music|symphony|trad|wedding march|zydeco
 `
 
-/** Food: the hyponyms of dish.n.02, dessert.n.01 (404) */
+/** Food: the hyponyms of dish.n.02, dessert.n.01, vegetable.n.01, edible_fruit.n.01, beverage.n.01 (908) */
 export const FOOD_NAMES = `
-adobo|afters|anchovy pizza|apple dumpling|apple sauce|apple turnover|applesauce|arroz con pollo
-bacon-lettuce-tomato sandwich|baked egg|banana split|barbecue|barbecued spareribs|barbecued wing|barbeque|barley water
-bean tostada|beef broth|beef burrito|beef fondue|beef goulash|beef stew|beef stock|beefburger|bigos|biriani|biryani
-bisque|bitok|blancmange|boeuf fondu bourguignon|boiled dinner|boiled egg|borsch|borscht|borsh|borshch|borsht|bortsch
-bouillabaisse|bouillon|broth|bubble and squeak|buffalo wing|bulgur pilaf|burger|burgoo|burrito|butty|cannelloni
-cannibal mound|carbonnade flamande|carrot pudding|casserole|charlotte russe|cheese fondue|cheese pizza|cheese souffle
-cheeseburger|chef's salad|chicken and rice|chicken broth|chicken cacciatora|chicken cacciatore|chicken casserole
-chicken cordon bleu|chicken mousse|chicken paprika|chicken paprikash|chicken provencale|chicken purloo|chicken salad
-chicken sandwich|chicken soup|chicken stew|chicken stock|chicken taco|chili|chili con carne|chili dog|choc-ice
-chocolate fondue|chocolate ice cream|chocolate mousse|chocolate pudding|chop suey|chow mein|chowder|clam chowder
-club sandwich|cock-a-leekie|cocky-leeky|coddled egg|codfish ball|codfish cake|cold stuffed tomato|coleslaw
-combination salad|compote|congee|consomme|coq au vin|coquille|corn chip|corn chowder|corn pudding|corned beef hash
-cottage pie|couscous|creme anglais|creme brulee|creme caramel|croquette|curry|custard|dessert|deviled egg|dolmas
-dropped egg|duff|egg en cocotte|egg foo yong|egg fu yung|egg roll|eggdrop soup|enchilada|entremets|falafel|felafel
-filet de boeuf en croute|firm omelet|fish and chips|fish ball|fish cake|fish chowder|fish finger|fish loaf|fish mousse
-fish stew|fish stick|flan|fluffy omelet|flummery|fondu|fondue|fricassee|fried egg|fried rice|frijoles refritos
-frittata|frog legs|frozen custard|frozen dessert|frozen pudding|frozen yogurt|fruit compote|fruit custard|fruit salad
-galantine|gazpacho|gefilte fish|goulash|green pea soup|green salad|green turtle soup|grinder|gruel|gulyas|gyro|haggis
-ham and eggs|ham sandwich|hamburger|hard-boiled egg|hard-cooked egg|hash|hasty pudding|hero sandwich|herring salad
-hoagie|hoagy|hot pot|hot stuffed tomato|hotpot|hunter's chicken|ice cream|ice lolly|ice milk|ice-cream cake
-ice-cream cone|ice-cream sundae|icebox cake|icecream|jambalaya|jook|junket|kabob|kebab|kedgeree|kishke|knish
-lamb curry|lasagna|lasagne|lentil soup|loblolly|lobscouse|lobscuse|lobster stew|lobster thermidor|lollipop|lutefisk
-lutfisk|macaroni and cheese|macaroni salad|macedoine|madrilene|marmite|matelote|meat loaf|meatball|meatloaf|minestrone
-mock turtle soup|molded salad|moo goo gai pan|moussaka|mousse|mulligan|mulligan stew|mulligatawny|mushy peas|nacho
-oatmeal|olla podrida|omelet|omelette|open sandwich|open-face sandwich|osso buco|oxtail soup|oyster stew|paella|parfait
-pasta|pasta salad|pavlova|pea soup|peach ice cream|peach melba|pease pudding|pepper pot|pepper steak|peppered steak
-pepperoni pizza|petite marmite|pheasant under glass|pilaf|pilaff|pilau|pilaw|pirogi|piroshki|pirozhki|pizza|pizza pie
-plum duff|plum pudding|poached egg|poor boy|popsicle|porcupine ball|porcupines|pork and beans|pork-and-veal goulash
-porkholt|porridge|pot likker|pot liquor|pot-au-feu|potage|potato chip|potato peel|potato peelings|potato salad
-potato skin|potpie|pottage|prune whip|pudding|purloo|quesadilla|ragout|raita|ramekin|ramequin|rarebit|ratatouille
-red hot|refried beans|rijstafel|rijstaffel|rijsttaffel|risotto|rissole|roly-poly pudding|roulade|sabayon|salad
-salad nicoise|salmi|salmon loaf|samosa|sandwich|sandwich plate|sashimi|sauerbraten|sauerkraut|sausage pizza|saute
-scallopine|scallopini|scampi|schnitzel|scouse|scrambled eggs|scrapple|sherbert|sherbet|shirred egg|shish kebab
-side dish|side order|skilly|slaw|slumgullion|snack food|soft ice cream|sorbet|souffle|soup|soup du jour|souvlaki
-souvlakia|spaghetti|spaghetti and meatballs|spareribs|split-pea soup|spotted dick|spring roll|steak au poivre
-steak tartare|steamed pudding|stock cube|strawberry ice cream|stuffed cabbage|stuffed derma|stuffed egg
-stuffed grape leaves|stuffed peppers|stuffed tomato|submarine sandwich|succotash|suet pudding|sukiyaki|sundae|sushi
-tabbouleh|tabooli|tamal|tamale pie|tapioca pudding|tartar steak|tempura|teriyaki|terrine|three-decker|timbale
-tipsy cake|tiramisu|tortilla chip|tossed salad|tostada|trifle|triple-decker|tuna fish salad|tuna salad|tunaburger
-turkey stew|turtle soup|tutti-frutti|vanilla ice cream|vanilla pudding|veal cordon bleu|veal parmesan|veal parmigiana
-veal scallopini|vegetable soup|viand|vichyssoise|western omelet|western sandwich|wonton soup|zabaglione
+absinth|acidophilus milk|ackee|adobo|afters|aguacate|akvavit|alcohol|alcoholic beverage|alcoholic drink|alfalfa sprout
+alligator pear|altar wine|amaretto|ananas|anchovy pizza|anisette|anjou|annon|aperitif|apple|apple dumpling|apple juice
+apple sauce|apple turnover|applejack|applesauce|aqua vitae|aquavit|ardent spirits|arrack|arroz con pollo
+artichoke heart|avocado|avocado pear|bacon-lettuce-tomato sandwich|baked egg|baked potato|bamboo shoot|banana split
+barbecue|barbecued spareribs|barbecued wing|barbeque|barley water|bartlett pear|bathtub gin|bean|bean sprout
+bean tostada|beef broth|beef burrito|beef fondue|beef goulash|beef stew|beef stock|beefburger|beefsteak tomato|beer
+beet green|bell apple|benedictine|berry|beverage|bigos|bing cherry|birch beer|biriani|biryani|bisque|bitok
+bitter lemon|bitters|black bean|blackberry|blackheart cherry|blade apple|blancmange|blended whiskey|blended whisky
+bloody shame|blush wine|bock|bock beer|boeuf fondu bourguignon|boiled dinner|boiled egg|bootleg|booze|borsch|borscht
+borsh|borshch|borsht|bortsch|bosc|bottled water|bouillabaisse|bouillon|bourbon|brandy|brandy sling|brew|brewage|broth
+brussels sprouts|bubble and squeak|bubbly|buck's fizz|buffalo wing|bulgur pilaf|bullace grape|bullshot|burger|burgoo
+burrito|butterbean|buttercrunch|butterhead lettuce|buttermilk|butty|cabbage|cafe au lait|cafe noir|cafe royale
+caffe latte|cambric tea|camomile tea|cannelloni|cannibal mound|cappuccino|cappuccino coffee|carbonated water
+carbonnade flamande|carissa plum|carrot pudding|casaba|casaba melon|casserole|cassiri|certified milk|champagne
+champagne cup|charlotte russe|cheese fondue|cheese pizza|cheese souffle|cheeseburger|chef's salad|cherimolla
+chicken and rice|chicken broth|chicken cacciatora|chicken cacciatore|chicken casserole|chicken cordon bleu
+chicken mousse|chicken paprika|chicken paprikash|chicken provencale|chicken purloo|chicken salad|chicken sandwich
+chicken soup|chicken stew|chicken stock|chicken taco|chicory escarole|chili|chili con carne|chili dog|chilli|chipotle
+chips|choc-ice|chocolate|chocolate fondue|chocolate ice cream|chocolate milk|chocolate mousse|chocolate pudding
+chop suey|chou|chow mein|chowder|cider|citron|citrous fruit|citrus|citrus fruit|civet bean|clam chowder|claret cup
+cling|clingstone|club sandwich|club soda|cock-a-leekie|cocktail|cocky-leeky|coddled egg|codfish ball|codfish cake
+coffee|coffee cappuccino|coffee liqueur|coffee royal|coffee substitute|cola|cold duck|cold stuffed tomato|coleslaw
+collard greens|collards|combination salad|common sorrel|compote|condensed milk|congee|consomme|cooking apple
+coq au vin|coquille|corn chip|corn chowder|corn liquor|corn pudding|corn whiskey|corn whisky|corned beef hash
+cottage pie|couscous|cows' milk|cranberry juice|cream soda|creme anglais|creme brulee|creme caramel|creme de cacao
+creme de fraise|creme de menthe|crisphead lettuce|crookneck|crookneck squash|croquette|cruciferous vegetable|cuke
+cuppa|cupper|curacoa|curly endive|currant|curry|custard|cyder|daiquiri|damson|decaf|decaffeinated coffee|demerara rum
+demitasse|dessert|dessert apple|dessert wine|deviled egg|dolmas|draft beer|dragon's eye|draught beer|dried apricot
+dried fruit|dried milk|drinkable|drinking chocolate|drinking water|drip coffee|dropped egg|dry milk|dry vermouth|duff
+eating apple|eau de vie|edda|edible bean|edible fruit|egg cream|egg en cocotte|egg foo yong|egg fu yung|egg roll
+eggdrop soup|eggfruit|eggnog|eggplant|elixir of life|enchilada|entremets|escarole|espresso|evaporated milk|falafel
+felafel|field soybean|filet de boeuf en croute|finocchio|firewater|firm omelet|fish and chips|fish ball|fish cake
+fish chowder|fish finger|fish house punch|fish loaf|fish mousse|fish stew|fish stick|fizz|flageolet|flame tokay|flan
+fluffy omelet|flummery|fondu|fondue|fortified wine|freestone|french fries|french-fried potatoes|fresh bean|fricassee
+fried egg|fried rice|fries|frijoles refritos|frittata|frog legs|frozen custard|frozen dessert|frozen orange juice
+frozen pudding|frozen yogurt|fruit compote|fruit crush|fruit custard|fruit drink|fruit juice|fruit punch|fruit salad
+galantine|garden cress|gazpacho|gefilte fish|generic|generic wine|genipap|gimlet|gin and it|gin and tonic|gin rickey
+gin sling|ginger ale|ginger beer|ginger pop|globe pepper|glogg|goats' milk|goulash|grape|grape juice|grapefruit juice
+grappa|green bean|green onion|green pea|green pea soup|green pepper|green salad|green soybean|green turtle soup
+greengage|greengage plum|greens|grinder|grog|gruel|guanabana|gulyas|gyro|haggis|ham and eggs|ham sandwich|hamburger
+hard cider|hard drink|hard liquor|hard-boiled egg|hard-cooked egg|haricot vert|haricots verts|hash|hasty pudding
+herb tea|herbal|herbal tea|hero sandwich|herring salad|highball|hoagie|hoagy|hock|home brew|home fries
+home-fried potatoes|homebrew|homogenized milk|honeydew|hooch|hootch|hot chocolate|hot pot|hot stuffed tomato|hot toddy
+hotpot|hunter's chicken|hydromel|ice coffee|ice cream|ice lolly|ice milk|ice tea|ice water|ice-cream cake
+ice-cream cone|ice-cream sundae|iceberg lettuce|icebox cake|icecream|iced coffee|iced tea|inebriant|instant coffee
+intoxicant|jacket potato|jalapeno pepper|jambalaya|java|jook|jug wine|julep|julienne vegetable|juneberry|junket|kabob
+kai apple|kava|kavakava|kebab|kedgeree|key lime|kirsch|kishke|kiwi fruit|knish|koumiss|kumis|kummel|kvass|lacing
+lager beer|lamb curry|lamb's-quarter|lansa|lansat|lanseh|lanset|lasagna|lasagne|latte|leafy vegetable|leechee|lemon
+lemonade|lentil|lentil soup|lichi|liebfraumilch|light beer|limeade|liqueur|liquor|litchee|litchi nut|lithia water
+loblolly|lobscouse|lobscuse|lobster stew|lobster thermidor|lollipop|loose-leaf lettuce|love-philter|love-philtre
+love-potion|low-fat milk|lowbush cranberry|lutefisk|lutfisk|lychee|macaroni and cheese|macaroni salad|macedoine
+maconnais|madrilene|malmsey|malt liquor|malt whiskey|malt whisky|maraschino|maraschino liqueur|marmalade plum|marmite
+marrowfat pea|martini|mashed potato|matelote|mead|meat loaf|meatball|meatloaf|melon|melon ball|metheglin|milk
+milk powder|milk punch|mineral water|minestrone|mint julep|mixed drink|mocha coffee|mock turtle soup|molded salad
+monkey bread|moo goo gai pan|moussaka|mousse|mulled cider|mulled wine|mulligan|mulligan stew|mulligatawny|muscadel
+muscadelle|muscat grape|muscatel|mushy peas|mustard greens|nacho|native peach|navel orange|navy bean|near beer|negus
+neutral spirits|nipa|nonfat dry milk|oatmeal|oenomel|old fashioned|olla podrida|omelet|omelette|open sandwich
+open-face sandwich|orange juice|orange liqueur|orange soda|orange-juice concentrate|orangeade|osso buco|ouzo
+oxtail soup|oyster stew|paella|pale ale|parfait|pascal celery|passion fruit|pasta|pasta salad|pasteurized milk|pastis
+pavlova|pea bean|pea soup|peach ice cream|peach melba|pear|pease pudding|pepper pot|pepper steak|peppered steak
+pepperoni pizza|petite marmite|pheasant under glass|philter|philtre|pieplant|pilaf|pilaff|pilau|pilaw|pina colada
+pineapple guava|pineapple juice|pink lady|pink wine|pinto bean|pirogi|piroshki|pirozhki|pizza|pizza pie
+planter's punch|plonk|plum duff|plum pudding|poached egg|poor boy|popsicle|porcupine ball|porcupines|pork and beans
+pork-and-veal goulash|porkholt|porridge|port wine|porter's beer|pot likker|pot liquor|pot-au-feu|potable|potage|potato
+potato chip|potato peel|potato peelings|potato salad|potato skin|poteen|potherb|potion|potpie|pottage|pousse-cafe
+powdered milk|proof spirit|prune|prune whip|pruno|pudding|pulque|purloo|purple onion|quantong|quesadilla|quinine water
+rabbit food|radicchio|radish|ragout|raisin|raita|ramekin|ramequin|rarebit|ratafee|ratafia|ratatouille|raw milk
+raw vegetable|red hot|red onion|red wine|refried beans|retsina|rhubarb|ribier|rice beer|rijstafel|rijstaffel
+rijsttaffel|risotto|rissole|river pear|roly-poly pudding|romaine|root beer|root vegetable|rose wine|rotgut|roulade
+rum cocktail|rum sling|rutabaga|rye whiskey|rye whisky|sabayon|sacramental wine|salad|salad green|salad greens
+salad nicoise|salmi|salmon loaf|sambuca|samosa|sandwich|sandwich plate|sapodilla plum|sapota|sashimi|sauerbraten
+sauerkraut|sausage pizza|saute|savoy|scalded milk|scallopine|scallopini|scampi|schnapps|schnaps|schnitzel|scouse
+scrambled eggs|scrapple|scrumpy|scuppernong|seckel|seckel pear|seeded raisin|seedless raisin|seltzer|semi-skimmed milk
+shadberry|sherbert|sherbet|shirred egg|shish kebab|side dish|side order|sidecar|skilly|skim milk|skimmed milk|slaw
+sling|slipskin grape|slivovitz|sloe gin|slumgullion|snack food|snap bean|soda pop|soda water|soft drink|soft ice cream
+solanaceous vegetable|sorb|sorbet|souffle|soup|soup du jour|sour mash whiskey|sour milk|souvlaki|souvlakia|spaghetti
+spaghetti and meatballs|spareribs|sparkling water|sparkling wine|spirits|split-pea|split-pea soup|spotted dick
+spring onion|spring roll|spritzer|spruce beer|spud|star fruit|steak au poivre|steak tartare|steamed pudding|stinger
+stock cube|straw wine|strawberry|strawberry daiquiri|strawberry ice cream|string bean|strong drink|stuffed cabbage
+stuffed derma|stuffed egg|stuffed grape leaves|stuffed peppers|stuffed tomato|submarine sandwich|succotash
+suet pudding|sugar apple|sugar water|sukiyaki|sultana|summer crookneck|sun tea|sunchoke|sundae|surinam cherry|sushi
+swedish turnip|sweet cider|sweet cup|sweet orange|sweet vermouth|swizzle|tabbouleh|table wine|tabooli|tamal|tamale pie
+tapioca pudding|taro root|tartar steak|tater|tea-like drink|tempura|teriyaki|terrine|three-decker|timbale|tipsy cake
+tiramisu|tisane|toddy|tomato|tonic|tonic water|tortilla chip|tossed salad|tostada|trifle|triple sec|triple-decker
+tuna fish salad|tuna salad|tunaburger|turkey stew|turnip greens|turtle bean|turtle soup|tutti-frutti|ugli
+vanilla ice cream|vanilla pudding|varietal|varietal wine|veal cordon bleu|veal parmesan|veal parmigiana
+veal scallopini|vegetable|vegetable soup|veggie|vermouth|viand|vichyssoise|vin ordinaire|vino|vintage|vodka
+vodka martini|wassail|water lemon|western omelet|western sandwich|wheat beer|whiskey|whiskey sour|whisky|whisky sour
+white bean|white beer|white wine|whole milk|windfall|wine|wish-wash|wonton soup|yak's milk|yellow bean|yellow turnip
+zabaglione|zinfandel
 `
 
 /** Games: the hyponyms of board_game.n.01, card_game.n.01, video_game.n.01 (85) */

@@ -454,7 +454,7 @@ const PET_LIVES_WITH_ME = new RegExp(
 /** "i do yoga", not "i do not", "i do a lot". */
 const I_DO = new RegExp(
   `\\bi ${ADV}do (?!not\\b|so\\b|too\\b|it\\b|that\\b|this\\b|what\\b|well\\b|my\\b|the same\\b|same\\b|a lot\\b|` +
-    'anything\\b|nothing\\b|everything\\b)(.+)$',
+    'is\\b|anything\\b|nothing\\b|everything\\b)(.+)$',
 )
 /** "i can sew", "i know how to surf": the activity (1) and what follows (2). */
 const I_CAN_DO = new RegExp(
@@ -664,6 +664,12 @@ const DOING_NOW = new RegExp(pattern`(?:\bi (?:am|was)|^was) ${ADV}(?:just |curr
   ((?:[a-z]+ )?[a-z]+ing)(?: out)?
   (?=$|,| (?:in|at|with|on the|outside|outdoors|today|tonight|now|right now|later|this (?:morning|afternoon|evening|
   weekend)|again|all day|a lot|some more)\b)`)
+/**
+ * "for now i am traveling the world": travel under way as a way of life (a journey to a place is a memory: "i am
+ * traveling through europe").
+ */
+const TRAVELING_NOW = new RegExp(pattern`\bi am ${ADV}(?:currently |now |still )?(?:traveling|travelling|backpacking)
+  (?: (?:around )?the (?:world|globe)| abroad| overseas)?(?:$|,)`)
 /**
  * "just got back from mountain biking", "got in from walking my dog": a pastime (1) come back from, or a dog
  * walked (2).
@@ -994,9 +1000,9 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   const stressed = match?.[1]?.split(' ')[0] ?? ''
   if (match && !(isVerbAfterI(stressed) && isVerbAfterTo(stressed) && !knownAs(stressed, PASTIME_KINDS)))
     addItems(
-      verbItems('do', cutPhrase(match[1])).filter(
-        (i) => i.weight === 1 && (i.category === 'sports' || i.category === 'hobbies'),
-      ),
+      splitList(cutPhrase(match[1]))
+        .flatMap((done) => verbItems('do', done))
+        .filter((i) => i.weight === 1 && (i.category === 'sports' || i.category === 'hobbies')),
       ctx,
       0.85,
       'interest.do',
@@ -1018,9 +1024,10 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     )
     const [verb, ...verbRest] = match[1].split(' ')
     // "i work out daily", "i ride horses": a verb of two words is the pastime itself, whatever follows it
+    // a clause of several verb phrases ("i hike and fish") is read phrase by phrase too: no verb takes the next one
     const items = verbRest.length
       ? phrasalPastime(verb!, verbRest.join(' '), match[2])
-      : (/^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) && !ON_THE_WEB.test(obj)) || !obj
+      : (/^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) && !ON_THE_WEB.test(obj)) || !obj || clause.joined
         ? verbItems(verb!, '')
         : splitList(obj).flatMap((o) => verbItems(verb!, o))
     addItems(items, ctx, 0.8, 'interest.activity-verb', match)
@@ -1270,6 +1277,8 @@ function ruleActivityMentioned(clause: ClauseInfo, ctx: RuleContext): void {
   // "bird watching" as one pastime, else its last word ("just hiking")
   const now = match ? [match[1]!, match[1]!.split(' ').pop()!].find((words) => pastime(words)) : undefined
   if (match && now && !NOT_A_PASTIME_NOW.test(now)) found(now, match, 'interest.doing-now', 0.5)
+  match = TRAVELING_NOW.exec(text)
+  if (match) ctx.acc.addInterest('travel', 'traveling', 0.6, 'interest.traveling-now', match)
   match = MY_PRACTICE.exec(text)
   if (match) found(match[1] ?? OUTING[match[2]!], match, 'interest.my-practice', 0.6)
   match = GO_FOR.exec(text)

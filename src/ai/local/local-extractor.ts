@@ -216,7 +216,12 @@ const ASKS_ARE = new RegExp(pattern`^(?:so |and |well )?(?:are you|would you (?:
 /** "i am", "i am for sure": the person says the same of themself. */
 const ANSWER_AM = /^(?:yes |yeah |yep )?i am(?: too| for sure| definitely| totally| absolutely| indeed)?$/
 /** "i do", "i love it": the person's answer to their own question, which the next clause may go on with. */
-const ANSWER_DO = /^i (?:do|really do|love it|love them|like it|like them)(?: too)?$/
+const ANSWER_DO = new RegExp(pattern`^(?:(?:on )?weekends |sometimes |yes |yeah |yep |of course )?
+  i (?:do|really do|love it|love them|like it|like them)(?: too| on (?:the )?weekends| sometimes| a lot| every day)?$`)
+/** "do you dance by any chance?": any verb asked about (1), with what follows it (2). */
+const ASKS_DO_ANY = /^(?:so |and |well )?do you (?:ever |also |still )?([a-z]+)((?: [a-z'-]+){0,4})$/
+/** What a question may end with that is no part of what it asks about. */
+const ASKED_IN_PASSING = / (?:by any chance|at all|ever|much|often)$/
 /** "i have three": how many (1) of what the person's own question asked about. */
 const ANSWER_HAVE_COUNT =
   /^i (?:have|own|got) (two|three|four|five|six|seven|eight|nine|ten|\d+|a few|several)(?: of them)?$/
@@ -266,6 +271,9 @@ function answersOwnQuestion(question: string, answer: string): string | undefine
   const areYou = ASKS_ARE.exec(question)
   if (areYou && ANSWER_AM.test(answer)) return `i am ${areYou[1]}`
   const doYou = ASKS_DO.exec(question)
+  // "do you dance by any chance? weekends i do": "i dance"
+  const doAny = doYou ? null : ASKS_DO_ANY.exec(question.replace(ASKED_IN_PASSING, ''))
+  if (doAny && ANSWER_DO.test(answer) && isVerbAfterTo(doAny[1]!)) return `i ${doAny[1]}${doAny[2]}`
   if (!doYou) return undefined
   const verb = doYou[1]!
   const thing = doYou[2]!
@@ -301,7 +309,7 @@ function answersOwnQuestion(question: string, answer: string): string | undefine
  * clause is marked so that no fact runs on from one phrase into the next.
  */
 function ownVerbPhrases(clause: Clause): Clause[] {
-  const { head, headVerb, clauses } = coordinatedClauses(clause.text, isVerbAfterI)
+  const { head, headVerb, clauses } = coordinatedClauses(clause.text, isVerbAfterI, isVerbAfterTo)
   const tails = clauses.map((text) => ({ ...clause, text }))
   if (!head || !headVerb || !isVerbAfterTo(headVerb)) return [clause, ...tails]
   return [{ ...clause, joined: true }, { ...clause, text: head }, ...tails]

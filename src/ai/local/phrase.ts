@@ -1,5 +1,6 @@
 // Noun phrases of interests: cutting, list splitting, lexicon look-up and classification of bare nouns.
 import { AND_TERMS, CATEGORY_OF, PET_WORDS, TITLE_KINDS } from './lexicon-interests.js'
+import { placeAtStart } from './gazetteer.js'
 import { nlpHas, termsOf } from './nlp.js'
 import { lemmaOfGerund, singular, singulars } from './text.js'
 import { pattern, dict } from './regex.js'
@@ -174,6 +175,9 @@ export function splitList(phrase: string): string[] {
 export function stripFiller(phrase: string): string {
   let stripped = phrase.trim()
   for (let i = 0; i < 6; i++) {
+    // the filler word may begin a place's name: "new york", "little rock"
+    const place = placeAtStart(stripped, () => true)
+    if (place?.includes(' ') && !place.startsWith('the ')) break
     const next = stripped.replace(LEADING_FILLER, '')
     if (next === stripped) break
     stripped = next

@@ -193,6 +193,7 @@ const RULES = {
   'interest.play-title': '"been replaying Baldur\'s Gate": a title written with capitals that no lexicon knows (0.6)',
   'interest.go-doing': '"I am going fishing later", "we could go hiking": a known sport or hobby (0.6)',
   'interest.doing-now': '"I am bird watching with my cats": a known pastime under way, with no object (0.5)',
+  'interest.traveling-now': '"For now I am traveling the world", "I am backpacking abroad" (0.6)',
   'interest.my-practice': '"my chess tournaments", "my daily 3 mile walk" -> chess, walking (0.6)',
   'interest.besides-doing': '"besides running I surf" -> running (0.6)',
   'interest.been-on-trips': '"I\'ve been on many cruises" -> cruises (0.7)',

@@ -65,6 +65,9 @@ function gatheringItem(kind: string, gathering: string): Item {
   return { category: 'hobbies', value, weight: 0.9 }
 }
 
+/** Where travel goes when it goes everywhere: "the world", "abroad". */
+const WIDE_WORLD = /^(?:(?:all )?(?:around |across )?(?:the )?(?:world|globe)|abroad|overseas|internationally)$/
+
 /** "the internet", "the web": what is surfed when it is no sea. */
 export const ON_THE_WEB = /^(?:the )?(?:internet|web|net)\b/
 
@@ -159,6 +162,8 @@ export function verbItems(verb: string, obj: string): Item[] {
         const band = classifyNoun(live[1]!, 'music', 0.85)
         return band ? [{ ...band, category: 'music' }] : []
       }
+      // "travel the world", "see the world": travel itself, no place
+      if (WIDE_WORLD.test(thing)) return [{ category: 'travel', value: 'traveling', weight: 1 }]
       if (!thing)
         return verb === 'travel' || verb === 'explore' ? [{ category: 'travel', value: 'traveling', weight: 1 }] : []
       const item = classifyNoun(thing.replace(/^(?:to|around)\s+/, ''), 'travel', 0.8)
