@@ -2690,3 +2690,36 @@ describe('lists of verbs, travel as a way of life, and a verb asked and answered
     )
   })
 })
+
+describe('the person’s clause inside a relative one, and a message that opens with someone else’s pronoun', () => {
+  it('reads "the bar i work at" as "i work at the bar", and the rest without it', () => {
+    expect(job('My band got a gig this weekend at the bar I work at.')).toBe('works at the bar')
+    expect(job('that sounds nicer than the dive bar that i work at!')).toBe('works at the dive bar')
+    expect(job('the company i work for is hiring')).toBe('works for the company')
+    expect(events('The marathon I am training for is to support a dog rescue.')).toContain(
+      'is training for the marathon',
+    )
+  })
+
+  it('reads no relative clause of a word that says too little, or of "i am in"', () => {
+    expect(x('the one i went to was fine')).toEqual({ language: 'en' })
+    expect(x('i explore new parts of the city i am in').core_info).toBeUndefined()
+  })
+
+  it('reads a text opened by a pronoun as a bio only when every sentence opens with it and it speaks to no one', () => {
+    expect(x("He's a sweet black lab").core_info).toBeUndefined()
+    expect(x('He is three, going on 13').core_info).toBeUndefined()
+    expect(x("She's 26. What other instruments do you play?").core_info).toBeUndefined()
+    expect(x('He is a school teacher and earns more for both of us.').core_info).toBeUndefined()
+    expect(x('He is a pilot. He loves flying.').core_info?.occupation?.value).toBe('pilot')
+    expect(x('Maria is a nurse.').core_info?.occupation?.value).toBe('nurse')
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `the ${'bar '.repeat(10_000)}i work at`,
+      `the bar ${'that '.repeat(10_000)}i work at`,
+      `${'He is nice. '.repeat(3_000)}`,
+    )
+  })
+})

@@ -92,6 +92,34 @@ function anotherObject(text: string, at: number, end: number): boolean {
   )
 }
 
+/** Words that say too little to be a thing of the person's own: "the one i went to", "the time i lived in". */
+const GENERIC_RELATIVE =
+  'one|ones|thing|things|stuff|way|time|times|day|days|reason|person|people|guy|girl|man|woman|kind|sort|type|part|' +
+  'only|first|last|place|places|same|other|whole|most|best|worst|few|lot'
+
+/**
+ * "the bar i work at", "the marathon i am training for": a thing (2) after its determiner (1), then the person's verb
+ * (3) and the preposition it takes (4), at the end of a clause or before its own verb.
+ */
+const OWN_RELATIVE = new RegExp(pattern`\b(the|a|an|this|that|my) (?!(?:${GENERIC_RELATIVE})\b)
+  ((?:(?!that |which )[a-z'-]+ ){0,2}(?!that |which )[a-z'-]+) (?:that |which )?i
+  \s((?:am |have been |was )?(?!am |was )[a-z]+(?: up| out| back)?) (at|for|in|on|with|to|from)
+  (?=$|[,.!?]| (?:is|was|are|and|but|so|because|every|each|now|today)\b)`)
+
+/**
+ * The person's own clause in a relative one ("the company i work for is hiring": "i work for the company"), and the
+ * clause without it ("the company is hiring"); undefined when there is none.
+ */
+export function ownRelative(text: string): { own: string; rest: string } | undefined {
+  const match = OWN_RELATIVE.exec(text)
+  if (!match) return undefined
+  const thing = `${match[1]} ${match[2]}`
+  return {
+    own: `i ${match[3]} ${match[4]} ${thing}`,
+    rest: `${text.slice(0, match.index)}${thing}${text.slice(match.index + match[0].length)}`,
+  }
+}
+
 /** What an apposition after "i am x," says of the person ("i am 34, recently divorced, and trying to run"). */
 const APPOSED = new RegExp(pattern`^(?:a|an|\d{1,3}(?=$| (?:years?|yrs?|yo|now|and|but|so|with)\b)|female|male|
   non-?binary|living|based|from|originally|currently|working|retired|married|single|divorced|widowed|engaged|

@@ -33,7 +33,14 @@ import { rulePeopleSay, rulePersonality } from './personality.js'
 import { rulePreferences } from './preferences.js'
 import { describe, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { pattern } from './regex.js'
-import { coordinatedClauses, dropCopulaAdverbs, fragmentClause, ownPartOfSubject, roleBefore } from './clauses.js'
+import {
+  coordinatedClauses,
+  dropCopulaAdverbs,
+  fragmentClause,
+  ownPartOfSubject,
+  ownRelative,
+  roleBefore,
+} from './clauses.js'
 import { CaseMap, type Clause, normalize, singular, splitClauses } from './text.js'
 import { toFirstPerson } from './third-person.js'
 import { Tracer, type TracedValue } from './trace.js'
@@ -308,9 +315,12 @@ function answersOwnQuestion(question: string, answer: string): string | undefine
  * phrase, the first phrase is read on its own too ("i am single and have no kids": "i am single"), and the whole
  * clause is marked so that no fact runs on from one phrase into the next.
  */
-function ownVerbPhrases(clause: Clause): Clause[] {
+function ownVerbPhrases(whole: Clause): Clause[] {
+  // "my band got a gig at the bar i work at": "i work at the bar", and the gig at the bar
+  const relative = ownRelative(whole.text)
+  const clause = relative ? { ...whole, text: relative.rest } : whole
   const { head, headVerb, clauses } = coordinatedClauses(clause.text, isVerbAfterI, isVerbAfterTo)
-  const tails = clauses.map((text) => ({ ...clause, text }))
+  const tails = [...clauses, ...(relative ? [relative.own] : [])].map((text) => ({ ...clause, text }))
   if (!head || !headVerb || !isVerbAfterTo(headVerb)) return [clause, ...tails]
   return [{ ...clause, joined: true }, { ...clause, text: head }, ...tails]
 }

@@ -115,7 +115,8 @@ export function toFirstPerson(normalized: string, original: string, knownName?: 
   const pronounOpens =
     segments[0]?.about === 'person' &&
     /^\s*(?:she|he)\s/.test(segments[0].text) &&
-    !REPORTING_OPENER.test(segments[0].text)
+    !REPORTING_OPENER.test(segments[0].text) &&
+    (name !== undefined || pronounBio(normalized))
   if (!name && !pronounOpens) return undefined
   const pronoun = she >= he ? 'she' : 'he'
   let text = segments.map((segment) => rewriteSegment(segment, pronoun)).join('')
@@ -136,6 +137,18 @@ export function toFirstPerson(normalized: string, original: string, knownName?: 
     )
   const gender = she > he ? 'female' : he > she ? 'male' : undefined
   return { text, ...(name ? { name } : {}), ...(gender ? { gender } : {}) }
+}
+
+/**
+ * Whether a text with no name, opened by a pronoun, reads as a bio: every sentence of two or more opens with the same
+ * pronoun ("She lives in Lisbon. She loves jazz."), and the text speaks to no one and of no "we". A chat message that
+ * opens with one is about whoever the message before named: "He's a sweet black lab", "She's 26. Do you play?".
+ */
+function pronounBio(normalized: string): boolean {
+  if (/\b(?:you|your|u|we|us|our)\b/.test(normalized)) return false
+  const sentences = normalized.split(/[.!?\n]+/).filter((sentence) => sentence.trim())
+  const pronoun = /^\s*(she|he)\b/.exec(sentences[0] ?? '')?.[1]
+  return sentences.length >= 2 && sentences.every((sentence) => new RegExp(`^\\s*${pronoun}\\b`).test(sentence))
 }
 
 /** The first word of a part ("her" of "her brother is a pilot."). */
