@@ -2723,3 +2723,26 @@ describe('the person’s clause inside a relative one, and a message that opens 
     )
   })
 })
+
+describe('a word at the start of a message that is no name', () => {
+  it('reads no bio from a word compromise does not know as a name, unless a pronoun points back at it', () => {
+    for (const said of [
+      'College is the place to figure that out',
+      'Food is important, health is too.',
+      'Samosa is good with another meal',
+      'Everyone is doing well.',
+      'Guitar, violin, flute. Do you play any?',
+    ])
+      expect(x(said).core_info).toBeUndefined()
+    expect(x('Zainab is a nurse. She lives in Leeds.').core_info?.name?.value).toBe('Zainab')
+    expect(x('Zainab, 34, nurse').core_info?.age?.value).toBe(34)
+  })
+
+  it('reads no name said as an answer, as a sound of feeling, or of a pet', () => {
+    expect(x('Dolly, of course! How about you?').core_info).toBeUndefined()
+    expect(x('Boy, that is a real achievement!').core_info).toBeUndefined()
+    expect(x('Howdy, how are you this morning?').core_info).toBeUndefined()
+    expect(x('Luna, she is a 65 pound terrier mix.').core_info).toBeUndefined()
+    expect(x('Maria, 34, nurse from Lisbon').core_info?.name?.value).toBe('Maria')
+  })
+})

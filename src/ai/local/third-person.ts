@@ -1,5 +1,6 @@
 // Text about one person in the third person ("Maria is a 34 year old nurse from Lisbon. She loves jazz.") is
 // rewritten into the first person so that the same rules apply; the name and pronouns are evidence themselves.
+import { OCCUPATIONS } from './lexicon-core.js'
 import { nlpHas, peopleIn } from './nlp.js'
 import { genderOfPeopleNoun, otherSubject } from './others.js'
 import { ADV } from './rules-common.js'
@@ -47,8 +48,23 @@ const TITLE_AFTER_NAME = new RegExp(pattern`^\s+(?:is|was|has been)\s+(?:(?:such
   classic|new|old|tv|fun|funny|brilliant|incredible|perfect|top|all-time|time)\s+){0,6}(?:show|series|sitcom|movie|
   film|book|novel|game|song|album|band|podcast|anime|manga|comic|franchise|musical|play|documentary)s?\b`)
 /** "Ew, dogs!", "Ugh, Mondays": a word said before a comma that is a sound of feeling, never a name. */
-const INTERJECTION = new RegExp(pattern`^(?:e+w+|u+g+h+|w+o+w+|o+h+|a+h+|a+w+|hey|hi|hello|lol|omg|ya+y|yikes|h+m+|
-  meh|nah|yeah|yep|yup|nope|oops|(?:ha)+|welp|whoa|gosh|geez|jeez|dang|ouch|phew|ok|okay|congrats|wo+t|ye+s|no+)$`)
+const INTERJECTION = new RegExp(pattern`^(?:e+w+|u+g+h+|w+o+w+|o+h+|a+h+|a+w+h?|hey|hi|hello|howdy|ruff|woof|boy|man|
+  dude|gee|golly|lol|omg|ya+y|yikes|h+m+|meh|nah|yeah|yep|yup|nope|oops|(?:ha)+|welp|whoa|gosh|geez|jeez|dang|ouch|
+  phew|ok|okay|congrats|wo+t|ye+s|no+)$`)
+/** "Maria, 34, nurse", "Sam, a retired pilot": what a bio that opens as a list goes on with after the name. */
+const LIST_AFTER_NAME = /^,\s*(?:\d{1,3}\b|an? |from |born |originally |retired\b|married\b|single\b|mother\b|father\b)/
+
+/** Verbs said only of people after a name: "Priya lives in Lisbon" (not "is" or "has": "Food is important"). */
+const PERSON_VERB_AFTER = new RegExp(pattern`^\s+(?:lives|lived|works|worked|loves|likes|enjoys|grew up|moved|teaches|
+  taught|studies|studied|graduated|married|became|speaks|believes|feels|thinks|turned|turns|was born|is \d|is from)\b`)
+
+/** Whether the words after a name say what a person does or is: a verb of people, or a job ("is a nurse"). */
+function saidOfAPerson(after: string): boolean {
+  if (PERSON_VERB_AFTER.test(after)) return true
+  const role = /^\s+(?:is|was) an? ((?:[a-z-]+ ){0,3}[a-z-]+)/.exec(after)
+  return !!role && role[1]!.split(' ').some((word) => OCCUPATIONS.has(word))
+}
+
 /** "He said he is moving", "she told me": a text that reports someone's words is no bio of them. */
 const REPORTING_OPENER = /^\s*(?:she|he) (?:said|says|told|tells|texted|asked|asks|thinks|thought|keeps saying)\b/
 
@@ -63,6 +79,14 @@ function leadingName(normalized: string, original: string, knownName?: string): 
   )
     return undefined
   if (match && TITLE_AFTER_NAME.test(after)) return undefined
+  // "Dolly, of course!": a name said as an answer; a bio's list goes on with an age, a job or where from
+  if (
+    match &&
+    /^,/.test(after) &&
+    !LIST_AFTER_NAME.test(after) &&
+    !OCCUPATIONS.has(/^,\s*([a-z]+)/.exec(after)?.[1] ?? '')
+  )
+    return undefined
   if (match && VERB_AFTER_NAME.test(after)) {
     const cand = match[1].toLowerCase()
     // "Dad is a pilot": a relative the person writes about, not a name
@@ -71,8 +95,13 @@ function leadingName(normalized: string, original: string, knownName?: string): 
     if (INTERJECTION.test(first)) return undefined
     // "Europe is so much fun", "Aerosmith is a classic band": a place or a band, not the person
     if (!nlpHas(first, '#Person') && nlpHas(first, '(#Place|#Organization)')) return undefined
+    if (nlpHas(first, '#Person')) return cand
+    // a word compromise knows as no name's ("Food is important", "College is the place"): a name only when a pronoun
+    // points back at it later, an age follows it ("Zainab, 34, nurse") or what follows is said of people ("Zainab
+    // lives in Leeds", "Priya is a nurse")
+    const pointedBack = /\b(?:she|her|he|him|his)\b/.test(after) || /^,\s*\d{1,3}\b/.test(after) || saidOfAPerson(after)
     if (
-      nlpHas(first, '#Person') ||
+      pointedBack &&
       !nlpHas(
         first,
         '(#Pronoun|#Determiner|#Conjunction|#Adverb|#Preposition|#Date|#Value|#Adjective|#Verb|#Possessive|' +
