@@ -2746,3 +2746,37 @@ describe('a word at the start of a message that is no name', () => {
     expect(x('Maria, 34, nurse from Lisbon').core_info?.name?.value).toBe('Maria')
   })
 })
+
+describe('memories that say whom they are about, and that do not trail off', () => {
+  it('names the person "him" or "her" points at in the clause before', () => {
+    expect(events('My wife is a model. I met her in italy.')).toContain('met their wife in italy')
+    expect(events('my brother is great. i visited him in ohio last year.')).toContain('visited their brother in ohio')
+    // no one of that gender named before, or "her" as a possessive: left as it is
+    expect(events('my brother is great. i met her in ohio last year.')).toContain('met her in ohio')
+    expect(events('my mom called. i met her parents last week.')).toEqual(['met her parents'])
+  })
+
+  it('keeps no memory cut short by a clause around it', () => {
+    expect(events('I have many old but need new hats.')).toEqual([])
+    expect(events('the actor whose stunt double I am will be playing a farmer')).toEqual([])
+    expect(events('I have a movie coming up and the actor whose stunt double I am will play a farmer.')).toEqual([
+      'has a movie coming up',
+    ])
+    expect(events('I have some dogs (a Basset puppy I just got a bit ago and an old lab).')).toEqual(['has some dogs'])
+    expect(events('I have a few horses and some dogs (my German Shepherd and a puppy I just got a bit ago).')).toEqual([
+      'has a few horses and some dogs',
+    ])
+    expect(events('I am a big football (European) fan')).toEqual(['is a big football (European) fan'])
+    expect(events('i have one russian blue and the rest are all shorthairs')).toEqual([
+      'has one russian blue and the rest are all shorthairs',
+    ])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `my wife ${'and my wife '.repeat(5_000)}is nice. i met her in rome`,
+      `i have some dogs (${'a '.repeat(10_000)}`,
+      `i have ${'many '.repeat(10_000)}old`,
+    )
+  })
+})

@@ -13,6 +13,7 @@ import { tokens } from '../../domain/normalise.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { placeAtStart } from './gazetteer.js'
 import { termsOf } from './nlp.js'
+import { PEOPLE_NOUNS } from './others.js'
 import { pattern, rx, rxg } from './regex.js'
 import { ownWordsInThirdPerson } from './third-person.js'
 import { MONTHS, WEEKDAYS } from './text.js'
@@ -59,7 +60,7 @@ const RELATIVE_TIME = new RegExp(
   this (?:morning|week|month|year|summer|past \w+)|over the weekend|(?:last|on) (?:${WEEKDAYS.join('|')})(?! ?s\b)
   (?: night| morning| afternoon| evening)?|
   (?:a|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of|
-  \d+) (?:days?|weeks?|months?|years?|decades?) ago|recently|just)\b`,
+  \d+) (?:days?|weeks?|months?|years?|decades?) ago|a (?:little )?(?:bit|while) ago|recently|just)\b`,
   'g',
 )
 
@@ -296,13 +297,24 @@ const FEELING_AFTER = new RegExp(pattern`,\s*(?:(?:kind of|kinda|sort of|super|t
   have been|has been)\s).*$`)
 /** Words a chat message trails off with, which end no phrase: "went to Disneyland a", "graduated, and". */
 const TRAILING = /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|lol|haha|lmao|ugh|omg|yay|tbh|btw|smh))+$/
-/** A phrase cut off in the middle: it ends on a word that needs another after it ("used to go to", "used to be"). */
+/**
+ * A phrase cut off in the middle: it ends on a word that needs another after it ("used to go to", "used to be"), or
+ * on an adjective a number or a quantifier left without its noun ("has many old").
+ */
 const OPEN_END = new RegExp(
   pattern`\b(?:to|of|in|on|at|for|with|from|by|about|into|onto|than|my|your|their|our|
   its|is|are|was|were|be|been|being|am|should|would|could|will|can|might|must|that|which|who|because|if|when|
-  while|do|does|did|have|has|had|some|no|not|very|really|as)$`,
+  while|do|does|did|have|has|had|some|no|not|very|really|as|
+  (?:many|few|several|more|most|both|two|three|four|five) (?:old|new|good|great|big|small|little|nice|other|
+  different))$`,
   'i',
 )
+/**
+ * Words run together where others were cut from between them: a copula and a modal ("is will be playing a farmer"),
+ * a verb and a list's next item ("got and an old lab").
+ */
+const RUN_TOGETHER =
+  /^(?:(?:is|am|are|was|were) (?:will|would|can|could|should|must|might|gonna)|[a-z]+ (?:and|or) (?:a|an|the|some))\b/
 /**
  * A preposition or a copula left at the end of a clause of its own is whole: "bought the car I was looking at", "when
  * the meeting was"; so is a verb's particle ("moved in").
@@ -334,7 +346,7 @@ export function selfContained(said: string): string | undefined {
   const event = said.replace(TRAILING, '').trim()
   const life = LIFE.test(event)
   if (event.split(' ').length < 2 && !life) return undefined
-  if (cutOff(event)) return undefined
+  if (cutOff(event) || RUN_TOGETHER.test(event)) return undefined
   const ownWords = tokens(event.replace(STAND_IN, ' ')).length
   // "had a party": the noun is the event
   if (!life && ownWords < 2 && !HAD_EVENT.test(event)) return undefined
@@ -362,8 +374,11 @@ const NOT_POINTED = /^(?:lot|bit|while|time|day|week|month|year|way|thing|things
  * and "your" become "their". Unchanged when nothing fits.
  */
 function resolvePointed(event: string, before: string | undefined): string {
+  if (!before) return event
+  const person = POINTED_PERSON.exec(event)
+  if (person) return resolvePerson(event, person[2] === 'him' ? 'male' : 'female', before)
   const pointed = POINTED_OBJECT.exec(event)
-  if (!pointed || !before) return event
+  if (!pointed) return event
   const plural = pointed[2] === 'them'
   // the nearest phrases first, and only a few of them: each is read by the tagger
   for (const [, determiner, words] of [...before.matchAll(NOUN_PHRASE)].slice(-MAX_POINTED_PHRASES).reverse()) {
@@ -381,6 +396,26 @@ function resolvePointed(event: string, before: string | undefined): string {
     }
   }
   return event
+}
+
+/** An event whose object, right after its verb, is a person pointed at: "met her in italy", "visited him". */
+const POINTED_PERSON = new RegExp(pattern`^([a-z]+) (him|her)(?=$| (?:in|at|on|to|for|with|from|last|yesterday|today|
+  when|after|before|again|back|up|out|every|once|twice|through|over)\b)`)
+/** "my wife", "our new neighbor": the one or two words (1, 2) after an owner, where a person may be named. */
+const OWN_PERSON = /\b(?:my|our) ([a-z-]+)(?: ([a-z-]+))?/g
+
+/**
+ * The event with "him" or "her" after its verb replaced by the person of the clause before, when it named one of that
+ * gender or of none: "met her in italy" after "my wife is a model" -> "met their wife in italy".
+ */
+function resolvePerson(event: string, gender: 'female' | 'male', before: string): string {
+  const fits = (word: string | undefined) =>
+    !!word && Object.hasOwn(PEOPLE_NOUNS, word) && (PEOPLE_NOUNS[word] ?? gender) === gender
+  const named = [...before.matchAll(OWN_PERSON)].flatMap(([, first, second]) =>
+    fits(first) ? [first!] : fits(second) ? [second!] : [],
+  )
+  const last = named.at(-1)
+  return last ? event.replace(POINTED_PERSON, `$1 their ${last}`) : event
 }
 
 /** A light verb's event names something of its own: two content words after the verb ("went to a pottery class"). */

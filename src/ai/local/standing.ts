@@ -23,13 +23,14 @@ const CONFIDENCE = 0.55
 /** Words of a standing fact at most: a longer one is cut at a word boundary. */
 const MAX_WORDS = 14
 
-/** Where the fact ends: a clause of its own, a reason, a comparison, a tag question. */
+/** Where the fact ends: a clause of its own, a reason, a comparison, a tag question, an aside of many words. */
 const FACT_END = new RegExp(pattern`
-  \s*(?:[,;.!?:]|(?<!\b(?:more|less|fewer))\sthan\b|\s(?:but|or|so|because|since|when|whenever|where|while|which|that|
-  until|though|although|if|then|before|after|who (?:are|is|do|does|did)|lol|haha|lmao|btw|right|too|as well|now|
-  anymore|sadly|unfortunately|honestly|tbh|lately|these days|at the moment)\b|
+  \s*(?:[,;.!?:]|\((?![^()]{1,25}\))|(?<!\b(?:more|less|fewer))\sthan\b|\s(?:but|or|so|because|since|when|
+  whenever|where|while|which|that|until|though|although|if|then|before|after|who (?:are|is|do|does|did)|lol|haha|
+  lmao|btw|right|too|as well|now|anymore|sadly|unfortunately|honestly|tbh|lately|these days|at the moment)\b|
   \s(?:and )?(?:there|it|that|this|then|i|we|you|he|she|they) (?:am|is|are|was|were|need|want|have|has|had|will|
-  can|think|feel)\b|\sand (?:there|it|that|this|then|i|we|you|he|she|they)\b).*$`)
+  can|think|feel)\b|\sand (?:there|it|that|this|then|i|we|you|he|she|they)\b|
+  \sand (?:the|a|an|my|his|her|their) (?!rest |others? )[a-z]+ (?:whose|who|which|is|are|was|were|will)\b).*$`)
 
 /**
  * Words a fact cannot stand on: those a memory cannot (memories.ts), the other speaker, counts, and when ("has two of
@@ -180,7 +181,8 @@ const NOT_IS = new RegExp(pattern`^(?:not|going|gonna|about to|trying|sure|sorry
   down|up|in for|agree|[a-z]+ing|done|finished|a fan|a big fan|into|interested|familiar|aware|confused|jk|lol|haha|
   hoping|afraid|scared of you|the one|one of|like|just like|more|less|also|home now|off|out|at work now|on it|
   in the same|in love with it|all|a little|bit|free|hooked|from|primarily|mainly|mostly|too|cool|awesome|nice|
-  thanks|shocked|amazed|speechless|honou?red|flattered|a in|an in|for sure|as well|either|definitely)\b`)
+  thanks|shocked|amazed|speechless|honou?red|flattered|a in|an in|for sure|as well|either|definitely|will|would|can|
+  could|should|must|might)\b`)
 
 const PEOPLE = Object.keys(PEOPLE_NOUNS)
   .filter((noun) => !['guy', 'man', 'girl', 'woman', 'lady', 'person', 'teacher', 'doctor'].includes(noun))
