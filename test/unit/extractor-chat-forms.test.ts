@@ -2780,3 +2780,42 @@ describe('memories that say whom they are about, and that do not trail off', () 
     )
   })
 })
+
+describe('memories that end where their event does', () => {
+  it('cuts a clause run on without a stop, thanks, and a trailing "also" or "however"', () => {
+    expect(events('I took my dogs out for a walk it was gorgeous weather')).toEqual(['took their dogs out for a walk'])
+    expect(events('I went to florida where it was warm')).toEqual(['went to florida where it was warm'])
+    expect(events('I just got hired as a life coach, thanks for asking')).toEqual(['got hired as a life coach'])
+    expect(events('my horse has beautiful silver hair and also')).toEqual(['their horse has beautiful silver hair'])
+    expect(events('I have however, had the Kiwi Refresher')).toEqual([])
+    expect(events('my parents were artists in their own right')).toEqual([
+      'their parents were artists in their own right',
+    ])
+  })
+
+  it('reads a thing used for an end, and "use to" as "used to"', () => {
+    expect(events('I had this old peanut butter and I used it to seal my car engine')).toEqual([
+      'used the old peanut butter to seal their car engine',
+    ])
+    expect(events('I use to work for the CIA')).toEqual(['used to work for the CIA'])
+    expect(events('I used a coupon')).toEqual([])
+  })
+
+  it('leaves out an event whose only object is pointed at after a gerund', () => {
+    expect(events('Yes. I finished watching it.')).toEqual([])
+    expect(events('I bought a new grill and I quit using it')).toContain('quit using the new grill')
+  })
+
+  it('reads a job the person was hired as', () => {
+    expect(job('I just got hired as a life coach')).toBe('life coach')
+    expect(job('i was hired as a cook last week')).toBe('cook')
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `i took my dog ${'out '.repeat(10_000)}it was nice`,
+      `i used ${'it '.repeat(10_000)}to seal`,
+      `i got hired as ${'a '.repeat(10_000)}cook, thanks`,
+    )
+  })
+})

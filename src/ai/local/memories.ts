@@ -286,6 +286,15 @@ const CONSEQUENCE = /\sso\s(?=(?:i|we|you|he|she|they|it|that|this|my|our|the|mo
 /** A statement of another subject joined by "and": "moved to austin in march and the heat is brutal". */
 const AND_ANOTHER = new RegExp(pattern`\sand (?:honestly |really |now |so |yet |still )?(?:the [a-z]+|it|that|this|
   there|he|she|they|you) (?:is|are|was|were|has|had|will|would)\b.*$`)
+/**
+ * A clause of its own run on without a stop: "took my dogs out for a walk it was gorgeous weather". Not after a word
+ * that binds it to the event ("went where it was warm").
+ */
+const RUN_ON = new RegExp(pattern`(?<!\b(?:where|when|whenever|because|if|that|since|as|while|until|so|and|but|or|
+  which|who|what|how|why|though|although|before|after|once|than|like))\s(?:it|he|she|they|we) (?:was|were|is|are|
+  decided|said|says|thought|think)\b.*$`)
+/** A word to the other speaker after a comma: "got hired as a life coach, thanks for asking". */
+const THANKS_AFTER = /,\s*(?:thanks|thank you|thx|ty)\b.*$/
 /** What holds now, after an event: "was born and raised in texas, now stuck in minnesota". */
 const NOW_AFTER = /,\s*(?:but |and )?now\b.*$/
 /**
@@ -296,7 +305,8 @@ const FEELING_AFTER = new RegExp(pattern`,\s*(?:(?:kind of|kinda|sort of|super|t
   still|really|feeling|feel) |(?!(?:and|then|which|who|where|when|but)\b)(?:[a-z']+ ){1,2}(?:is|are|was|were|
   have been|has been)\s).*$`)
 /** Words a chat message trails off with, which end no phrase: "went to Disneyland a", "graduated, and". */
-const TRAILING = /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|lol|haha|lmao|ugh|omg|yay|tbh|btw|smh))+$/
+const TRAILING =
+  /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|also|however|lol|haha|lmao|ugh|omg|yay|tbh|btw|smh))+$/
 /**
  * A phrase cut off in the middle: it ends on a word that needs another after it ("used to go to", "used to be"), or
  * on an adjective a number or a quantifier left without its noun ("has many old").
@@ -350,8 +360,8 @@ export function selfContained(said: string): string | undefined {
   const ownWords = tokens(event.replace(STAND_IN, ' ')).length
   // "had a party": the noun is the event
   if (!life && ownWords < 2 && !HAD_EVENT.test(event)) return undefined
-  // "found one that helps LGBTQ folks", "got one for my birthday": the thing is only pointed at
-  if (POINTED_ONE.test(event)) return undefined
+  // "found one that helps LGBTQ folks", "got one for my birthday", "finished watching it": the thing is only pointed at
+  if (POINTED_ONE.test(event) || /^[a-z]+ [a-z]+ing (?:it|them)$/.test(event)) return undefined
   // "was born here", "moved there": a life event whose place is only pointed at
   if (life && ownWords < 2 && POINTS_AT_END.test(event)) return undefined
   return event
@@ -359,10 +369,14 @@ export function selfContained(said: string): string | undefined {
 
 /** "found one that helps", "bought one yesterday": "one" as the object, not "one of" or "one day". */
 const POINTED_ONE = /^[a-z]+ (?:a new |another )?one(?= (?:that|which|who|for|at|in|from|yesterday|today|last)\b|$)/
-/** An event whose object, right after its verb, is only pointed at: "took it to the beach" (not "made it to"). */
-const POINTED_OBJECT = /^(?!(?:made|make) it\b)([a-z]+) (it|them)\b/
+/**
+ * An event whose object, right after its verb or its verb and a gerund, is only pointed at: "took it to the beach",
+ * "quit eating them" (not "made it to").
+ */
+const POINTED_OBJECT = /^(?!(?:made|make) it\b)([a-z]+(?: [a-z]+ing)?) (it|them)\b/
 /** Noun phrases that may be pointed at: a determiner (1) and up to three words after it (2). */
-const NOUN_PHRASE = /\b(a|an|the|my|our|your|two|three|four|five|some|these|those) ((?:[a-z-]+ ){0,2}[a-z-]+)/g
+const NOUN_PHRASE =
+  /\b(a|an|the|my|our|your|this|that|two|three|four|five|some|these|those) ((?:[a-z-]+ ){0,2}[a-z-]+)/g
 /** How many of the clause's last noun phrases are looked at for what "it" or "them" points to. */
 const MAX_POINTED_PHRASES = 3
 /** Words that are no thing pointed at, though they may read as nouns. */
@@ -765,8 +779,11 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
   let usedTo = false
   let lasting = false
   if (pv) {
-    if (pv.verb === 'used') usedTo = true
-    else if (TRIVIAL.has(pv.verb) && !LIFE.test(text.slice(pv.at)) && !MEDIUM.test(text.slice(pv.at)) && !date) return
+    if (pv.verb === 'used' && /^used? to\b/.test(text.slice(pv.at))) usedTo = true
+    // "i used my savings to buy a car": a thing used for an end is an event when it says enough
+    else if (pv.verb === 'used' && /^used (?:[a-z]+ ){1,4}to [a-z]+/.test(text.slice(pv.at))) {
+      if (!date && !lightEvent(text.slice(pv.at))) return
+    } else if (TRIVIAL.has(pv.verb) && !LIFE.test(text.slice(pv.at)) && !MEDIUM.test(text.slice(pv.at)) && !date) return
     else if (LIGHT.has(pv.verb) && !date && !lightEvent(text.slice(pv.at))) return
     eventStart = pv.at
   } else if (date && (LIFE.test(text) || MEDIUM.test(text))) {
@@ -793,6 +810,8 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
     .replace(HEDGED_TAIL, '')
     .replace(CONSEQUENCE, '')
     .replace(AND_ANOTHER, '')
+    .replace(RUN_ON, '')
+    .replace(THANKS_AFTER, '')
     .replace(NOW_AFTER, '')
     .replace(FEELING_AFTER, '')
     .replace(/^(?:i|we) /, '')

@@ -249,7 +249,7 @@ const GERUND_OF_JOB_VERB: Record<string, string> = {
 /** "i work at the bank as a teller": the job (1). */
 const WORK_AS = new RegExp(
   `\\bi ${ADV}(?:work|am working|have worked|have been working|currently work|am employed|started working|` +
-    'began working|have started working|spend (?:my|most of my) (?:time|days))' +
+    'began working|have started working|spend (?:my|most of my) (?:time|days)|got hired|was hired|have been hired)' +
     '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend|double|long|\\d+[- ]hour) shifts?)?' +
     '(?: nights| days| evenings| weekends| mornings| overnights| remotely| from home)?' +
     "(?: (?:at|for|in|from) [a-z0-9&' -]{1,40}?)? as (?:a |an )?(.+)$",

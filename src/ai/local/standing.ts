@@ -27,7 +27,7 @@ const MAX_WORDS = 14
 const FACT_END = new RegExp(pattern`
   \s*(?:[,;.!?:]|\((?![^()]{1,25}\))|(?<!\b(?:more|less|fewer))\sthan\b|\s(?:but|or|so|because|since|when|
   whenever|where|while|which|that|until|though|although|if|then|before|after|who (?:are|is|do|does|did)|lol|haha|
-  lmao|btw|right|too|as well|now|anymore|sadly|unfortunately|honestly|tbh|lately|these days|at the moment)\b|
+  lmao|btw|(?<!own )right|too|as well|now|anymore|sadly|unfortunately|honestly|tbh|lately|these days|at the moment)\b|
   \s(?:and )?(?:there|it|that|this|then|i|we|you|he|she|they) (?:am|is|are|was|were|need|want|have|has|had|will|
   can|think|feel)\b|\sand (?:there|it|that|this|then|i|we|you|he|she|they)\b|
   \sand (?:the|a|an|my|his|her|their) (?!rest |others? )[a-z]+ (?:whose|who|which|is|are|was|were|will)\b).*$`)
@@ -307,7 +307,10 @@ export function thirdPerson(verb: string): string {
 /** The fact up to its end (FACT_END), at most MAX_WORDS words; undefined when nothing of its own is left. */
 function factPhrase(rest: string): string | undefined {
   const words = rest.replace(FACT_END, '').trim().split(/\s+/).filter(Boolean).slice(0, MAX_WORDS)
-  while (words.length && /^(?:and|a|an|the|my|of|to|in|on|at|for|with|very|really|just|like)$/.test(words.at(-1)!))
+  while (
+    words.length &&
+    /^(?:and|a|an|the|my|of|to|in|on|at|for|with|very|really|just|like|also|however)$/.test(words.at(-1)!)
+  )
     words.pop()
   const phrase = words
     .filter((word) => word !== 'myself')
