@@ -2,7 +2,7 @@
 // ("we live in nebraska"), and vague words that are no interest ("different kinds"). Sentences written for these tests.
 import { describe, expect, it } from 'vitest'
 import { LocalExtractor } from '../../src/ai/local/local-extractor.js'
-import type { Extraction } from '../../src/domain/profile.js'
+import { emptyContent, type Extraction } from '../../src/domain/profile.js'
 
 const extractor = new LocalExtractor({ now: () => new Date('2024-06-15T12:00:00Z') })
 const x = (data: string): Extraction => extractor.extractOne({ inputType: 'text', data })
@@ -494,7 +494,7 @@ describe('forms of the development conversations', () => {
 
   it('reads a concert said of the person, never what the concert was like', () => {
     expect(values(x('i am going to a Taylor Swift concert tomorrow'))).toEqual(['Taylor Swift'])
-    expect(values(x('i went to a country music concert last night'))).toEqual(['country'])
+    expect(values(x('i went to a country music concert last night'))).toEqual(['country music'])
     for (const said of ['we went to a great concert', 'i am going to the school concert', 'i went to a concert'])
       expect(values(x(said)), said).toEqual([])
   })
@@ -2817,5 +2817,22 @@ describe('memories that end where their event does', () => {
       `i used ${'it '.repeat(10_000)}to seal`,
       `i got hired as ${'a '.repeat(10_000)}cook, thanks`,
     )
+  })
+})
+
+describe('a genre named by a word of everyday use', () => {
+  it('keeps "music" after "country", and drops it after "jazz"', () => {
+    expect(values(x('I like to listen to country music'))).toEqual(['country music'])
+    expect(values(x('i like jazz music'))).toEqual(['jazz'])
+  })
+
+  it('removes the genre the profile holds in either form', () => {
+    const holding = (value: string) => {
+      const profile = emptyContent()
+      profile.interests.music = [{ value, confidence: 0.8 }]
+      return extractor.extractOne({ inputType: 'text', data: 'I hate country music.' }, profile).removals
+    }
+    expect(holding('country')).toEqual([{ section: 'interests', category: 'music', value: 'country' }])
+    expect(holding('country music')).toEqual([{ section: 'interests', category: 'music', value: 'country music' }])
   })
 })

@@ -82,7 +82,7 @@ describe('explainOne names the rule behind each value', () => {
     const profile = { ...emptyContent(), interests: { music: [{ value: 'country', confidence: 0.8 }] } }
     const withProfile = explain('I hate country music.', 'text', profile)
     expect(rulesOf(withProfile.trace, 'removals.interests', 'country')).toEqual(['negation.dislike'])
-    expect(rulesOf(explain('I hate country music.').trace, 'preferences.topics_to_avoid', 'country')).toEqual([
+    expect(rulesOf(explain('I hate country music.').trace, 'preferences.topics_to_avoid', 'country music')).toEqual([
       'negation.dislike',
     ])
   })

@@ -314,7 +314,7 @@ describe('negation, hedging, questions and other people', () => {
     expect(allInterests(e)).toEqual([])
     expect(e.removals).toBeUndefined()
     const avoid = e.preferences?.topics_to_avoid ?? []
-    expect(avoid.map((t) => t.value)).toEqual(expect.arrayContaining(['country', 'mushrooms']))
+    expect(avoid.map((t) => t.value)).toEqual(expect.arrayContaining(['country music', 'mushrooms']))
     for (const t of avoid) expect(t.confidence).toBeLessThanOrEqual(0.5)
   })
 

@@ -19,17 +19,25 @@ function normal(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ').trim()
 }
 
-/** Category under which the profile currently holds `value`, if it does. */
-function existingCategory(profile: ProfileContent | undefined, value: string): string | undefined {
+/**
+ * The interest the profile holds for `value`, with its category, if it holds one: the same words, one of them plural,
+ * or the same genre with or without "music" ("country" for "country music").
+ */
+function existingInterest(
+  profile: ProfileContent | undefined,
+  value: string,
+): { category: string; value: string } | undefined {
   if (!profile) return undefined
-  const normalised = normal(value)
-  for (const [cat, list] of Object.entries(profile.interests ?? {})) {
-    if (
-      list.some(
-        (e) => normal(e.value) === normalised || normal(e.value).replace(/s$/, '') === normalised.replace(/s$/, ''),
-      )
-    )
-      return cat
+  const musicWord = (text: string) => / music$/.test(normal(text))
+  const form = (text: string) =>
+    normal(text)
+      .replace(/ music$/, '')
+      .replace(/s$/, '')
+  const wanted = form(value)
+  for (const [category, list] of Object.entries(profile.interests ?? {})) {
+    const held = list.find((e) => form(e.value) === wanted)
+    // the value as the profile holds it when the two differ by "music", which the merge's keys do not equate
+    if (held) return { category, value: musicWord(held.value) === musicWord(value) ? value : held.value }
   }
   return undefined
 }
@@ -47,7 +55,10 @@ function itemsOf(verb: string | undefined, obj: string): Item[] {
 }
 
 function removeAll(items: Item[], ctx: RuleContext, rule: RuleId, span: Span): void {
-  for (const it of items) ctx.acc.remove('interests', it.value, existingCategory(ctx.profile, it.value), rule, span)
+  for (const it of items) {
+    const held = existingInterest(ctx.profile, it.value)
+    ctx.acc.remove('interests', held?.value ?? it.value, held?.category, rule, span)
+  }
 }
 
 /** "not anymore", "i do not like it now": the second half of "i used to love jazz, but not anymore". */
@@ -135,8 +146,8 @@ export function ruleNegation(clause: ClauseInfo, ctx: RuleContext): void {
 
 function dislike(items: Item[], ctx: RuleContext, conf: number, rule: RuleId, span: Span): void {
   for (const it of items) {
-    const cat = existingCategory(ctx.profile, it.value)
-    if (cat) ctx.acc.remove('interests', it.value, cat, rule, span)
+    const held = existingInterest(ctx.profile, it.value)
+    if (held) ctx.acc.remove('interests', held.value, held.category, rule, span)
     else ctx.acc.addAvoid(it.value, conf, rule, span)
   }
 }

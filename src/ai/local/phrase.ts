@@ -187,6 +187,9 @@ export function stripFiller(phrase: string): string {
 
 const isPlace = (s: string) => nlpHas(s, '#Place')
 
+/** Genres named by a word of everyday use, which keep "music": "country music" is no country. */
+const GENRES_OF_EVERYDAY_WORDS = new Set(['country', 'house', 'soul', 'folk', 'gospel', 'world', 'dance', 'christian'])
+
 /** A phrase that starts with a pronoun, a negation or a question word is no thing. */
 const FUNCTION_WORD_START = new RegExp(pattern`
   ^(?:i|it|that|this|them|those|these|you|him|her|me|us|not|no|never|nothing|what|how|when|where|why|who|which|there|
@@ -246,11 +249,11 @@ export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0
     return undefined
   if (thing.split(' ').length > 5) return undefined
   if (mine && !PET_WORDS.has(singular(thing.split(' ').slice(-1)[0]))) return undefined
-  // "jazz music" -> "jazz" when the first part is itself a genre
   const col = /^colou?rs? (\w+)$/.exec(thing)
   if (col) return { category: 'other', value: col[1], weight: 1 }
+  // "jazz music" -> "jazz" when the first part is itself a genre, and not a word of everyday use alone ("country")
   const match = /^(.+?) music$/.exec(thing)
-  if (match && CATEGORY_OF.get(match[1]) === 'music') thing = match[1]
+  if (match && CATEGORY_OF.get(match[1]) === 'music' && !GENRES_OF_EVERYDAY_WORDS.has(match[1])) thing = match[1]
   const hit = lookup(thing)
   // "mickey mouse": a pet's word after a first name names a character of a cartoon, not a pet
   const character = hit?.category === 'pets' && thing !== hit.term && nlpHas(thing.split(' ')[0]!, '#FirstName')
