@@ -2836,3 +2836,29 @@ describe('a genre named by a word of everyday use', () => {
     expect(holding('country music')).toEqual([{ section: 'interests', category: 'music', value: 'country music' }])
   })
 })
+
+describe('a little girl, an age decade said with "only", and a trip planned', () => {
+  it('reads "a little girl" as who the person is, and "a little tired" as a degree', () => {
+    expect(x("Hello, my name is stephanie and I'm a little girl").core_info?.gender?.value).toBe('female')
+    expect(x('i am a little tired').core_info?.gender).toBeUndefined()
+  })
+
+  it('reads a decade said with "only" or "still"', () => {
+    expect(x('i am only in my thirties').core_info?.age?.value).toBe(35)
+    expect(x('i am still in my 20s').core_info?.age?.value).toBe(25)
+  })
+
+  it('keeps a trip planned to a known place as a memory', () => {
+    expect(events("I'm planning on going to Florida.")).toEqual(['plans to go to Florida'])
+    expect(events('i plan to visit japan')).toEqual(['plans to visit japan'])
+    expect(events('i am planning on moving to texas')).toEqual(['plans to move to texas'])
+    expect(events('i am planning on going to the store')).toEqual([])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `i am planning on going to ${'new '.repeat(10_000)}york`,
+      `i am a little ${'little '.repeat(10_000)}girl`,
+    )
+  })
+})

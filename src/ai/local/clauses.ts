@@ -345,7 +345,8 @@ const COPULA_ADVERBS = new RegExp(
   pattern`
     \bi am ((?:(?:currently|really|still|now|just|also|actually|totally|definitely|truly|honestly|seriously|literally|
     basically|kind of|sort of|pretty|quite|so|very|super|extremely|incredibly|a bit of(?= an?\s)|a bit(?! of\b)|
-    a little|a little bit|somewhat|fairly|rather|now|finally|already|officially|happily|more of)\s+)+)
+    a little(?! (?:girl|boy|kid|child|baby|one|guy|lady|man|woman|sister|brother)s?\b)|a little bit|somewhat|
+    fairly|rather|now|finally|already|officially|happily|more of)\s+)+)
     (?!(?:a|an)\s+(?:bit|lot)\b)`,
   'g',
 )

@@ -244,7 +244,8 @@ function ruleBirth(text: string, ctx: RuleContext): void {
  * "i am in my mid 30s", "mid 30s, engineer", "in my twenties": an age said by its decade; 1 where in it, 2 the decade
  * in digits, 3 in words. Not a decade of music or of a life told ("80s music", "90s kid").
  */
-const DECADE = new RegExp(pattern`(?:\bi am (?:in )?(?:my )?|^(?:in my )?)(?:(early|mid|late)[- ]?)?
+const DECADE = new RegExp(pattern`(?:\bi am (?:only |just |still |almost |nearly |already )?(?:in )?(?:my )?|
+  ^(?:in my )?)(?:(early|mid|late)[- ]?)?
   (?:([2-9]0)'?s|(twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties))
   (?=$|,| (?:and|so|but|now|lol|haha|here|btw|myself|with)\b)`)
 const DECADE_WORDS = ['twenties', 'thirties', 'forties', 'fifties', 'sixties', 'seventies', 'eighties', 'nineties']

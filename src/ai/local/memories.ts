@@ -591,20 +591,31 @@ const TRIP_PLANNED = new RegExp(
   `^(?:i am|we are) ${ADV}(planning|taking|doing|going on) ((?:a|an|our|my) (?:[a-z]+ )?trip) ` +
     '(to|through|around|across|in) (.+)$',
 )
+/** "i am planning on going to florida", "we plan to visit japan": the verb (1) and where, with what follows (2). */
+const TRIP_INTENDED = new RegExp(pattern`^(?:i|we) ${ADV}(?:am |are )?(?:planning|plan) (?:on |to )(going|go|visiting|
+  visit|traveling|travel|moving|move|flying|fly|heading|head)(?: to)? (.+)$`)
+/** The base form of a verb of travel said as a gerund. */
+const TRAVEL_VERB: Record<string, string> = { going: 'go', visiting: 'visit', traveling: 'travel', moving: 'move' }
 /** Where a trip's words end: punctuation, or a clause word. */
 const TRIP_END = /\s*[,;.!?].*$|\s(?:and|but|so|because|since|if|when|while|lol|haha)\b.*$/
 
 /** A trip planned to a place the gazetteer knows, undated: a month alone gives no year ("in may"). */
 function ruleTrip(text: string, ctx: RuleContext): boolean {
   const planned = TRIP_PLANNED.exec(text)
-  const match = planned ?? TRIP.exec(text)
+  const intended = planned ? null : TRIP_INTENDED.exec(text)
+  const match = planned ?? intended ?? TRIP.exec(text)
   if (!match) return false
-  const trip = (planned ? planned[4]! : match[1]!).replace(TRIP_END, '')
+  const trip = (planned ? planned[4]! : intended ? intended[2]! : match[1]!).replace(TRIP_END, '')
   // "utah's national parks": the place before its possessive
   const place = placeAtStart(trip.replace(/'s\b/, ''), (word) => ctx.cases.isCapitalised(word))
   if (!place) return false
   const rest = trip.slice(place.length)
-  const how = planned ? `is ${planned[1]} ${planned[2]} ${planned[3]}` : 'is going to'
+  const verb = intended ? (TRAVEL_VERB[intended[1]!] ?? intended[1]!.replace(/ing$/, '')) : ''
+  const how = planned
+    ? `is ${planned[1]} ${planned[2]} ${planned[3]}`
+    : intended
+      ? `plans to ${verb}${verb === 'visit' ? '' : ' to'}`
+      : 'is going to'
   const event = ctx.cases.restore(ownWordsInThirdPerson(`${how} ${place}${rest}`))
   ctx.acc.addMemory({ event, importance: 'medium', confidence: 0.75 }, 'memory.trip', match)
   return true
@@ -736,6 +747,8 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
   const text = clause.text
   // "i am going to be a grandparent" is an event under way, said as a plan
   const ahead = asUnderWay(text)
+  // a trip planned is said as a wish ("i plan to visit japan"), and is read before wishes are left out
+  if (TRIP_INTENDED.test(text) && ruleTrip(text, ctx)) return
   if (ruleUnderWay(ahead, ctx) || rulePlanned(ahead, ctx) || clause.desire) return
   if (ruleExpecting(text, ctx) || ruleWasAt(text, ctx) || ruleWasFor(text, ctx) || ruleTrip(text, ctx)) return
   if (ruleScheduled(text, ctx) || ruleSoberFor(text, ctx)) return
