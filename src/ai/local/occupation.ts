@@ -490,6 +490,20 @@ const JOB_OF_GERUND = new Map(Object.entries(VERB_TO_JOB).map(([verb, job]) => [
 /** Jobs named with what they work on: "dog walker", "house cleaner". */
 const OBJECT_JOBS = new Set(['driver', 'walker', 'cleaner', 'repairer', 'sitter', 'painter', 'builder'])
 
+/** "my plumbing business", "our little cleaning company": the business (1) said as the person's own. */
+const MY_TRADE_BUSINESS = /\b(?:my|our) (?:own |small |little |family )*((?:[a-z]+ )?[a-z]+ing (?:business|company))\b/
+
+/**
+ * The job of who runs `biz`: its trade's agent ("a dog walking business" -> "dog walker", as "i walk dogs for a
+ * living" is), else its manager or owner.
+ */
+function businessJob(biz: string, managed: boolean): string {
+  const trade = TRADE.exec(biz)
+  const agent = trade ? JOB_OF_GERUND.get(trade[2]!) : undefined
+  if (agent) return [trade![1] && OBJECT_JOBS.has(agent) ? trade![1] : '', agent].join(' ').trim()
+  return managed ? `${biz} manager` : `${biz} owner`
+}
+
 function businessAt(phrase: string): string | undefined {
   const words = phrase.split(' ')
   for (let skip = 0; skip <= 2 && skip < words.length; skip++) {
@@ -677,16 +691,15 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     // "i have a bakery" may be one nearby; "i have a dog walking business" names its trade
     const trade = biz ? TRADE.exec(biz) : null
     if (biz && !(match[1] === 'have' && !/\bmy own\b/.test(text) && !trade)) {
-      const agent = trade ? JOB_OF_GERUND.get(trade[2]!) : undefined
-      // "a dog walking business" -> "dog walker", as "i walk dogs for a living" is
-      const value = agent
-        ? [trade![1] && OBJECT_JOBS.has(agent) ? trade![1] : '', agent].join(' ').trim()
-        : match[1] === 'manage'
-          ? `${biz} manager`
-          : `${biz} owner`
-      ctx.acc.setCore('occupation', value, 0.85, 'occupation.business', match)
+      ctx.acc.setCore('occupation', businessJob(biz, match[1] === 'manage'), 0.85, 'occupation.business', match)
       return
     }
+  }
+  // "i've been so busy with my plumbing business": a business of the person's, named by its trade
+  match = MY_TRADE_BUSINESS.exec(text)
+  if (match && TRADE.test(match[1]!)) {
+    ctx.acc.setCore('occupation', businessJob(match[1]!, false), 0.75, 'occupation.business', match)
+    return
   }
   match = rx`\\bi ${ADV}([a-z]+)(?: ([a-z]+(?: [a-z]+)?))? for a living\\b`.exec(text)
   if (match) {
