@@ -2884,3 +2884,22 @@ describe('continents, a business of the person’s named anywhere, and "one sist
     expectLinear(`my ${'own '.repeat(10_000)}plumbing business`, `one ${'sister '.repeat(10_000)}for me`)
   })
 })
+
+describe('a favorite with no kind, and "that is where i am from"', () => {
+  it('reads a short phrase called a favorite as liked', () => {
+    expect(events('I like pop. New kids on the block, my favorite.')).toContain('loves new kids on the block')
+    expect(values(x('Well spiderman has always been my favorite.'))).toEqual(['Spiderman'])
+    expect(values(x('pizza, my fave'))).toEqual(['pizza'])
+    expect(x('that is my favorite').interests).toBeUndefined()
+  })
+
+  it('reads the place of "that is where i am from" and "is where i grew up"', () => {
+    expect(x("There are a lot of bunnies in india, that is where I'm from").core_info?.location?.value).toBe('India')
+    expect(x('ohio is where i grew up').core_info?.location?.value).toBe('Ohio')
+    expect(x('that is where i live').core_info).toBeUndefined()
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(`${'pizza '.repeat(10_000)}, my favorite`, `in ${'big '.repeat(10_000)}india, that is where i am from`)
+  })
+})

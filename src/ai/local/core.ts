@@ -498,11 +498,17 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
   ],
   [
     'location.hello-from',
-    /^(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening|day))[ ,!]*(?:there )?from (.+)$/,
+    /^(?:hi|hello|hey|greetings|howdy|good (?:morning|afternoon|evening|day))[ ,!]*(?:there )?from (.+)$/,
     0.7,
     'strict',
   ],
-  ['location.where-i-live', /\b([a-z]+(?: [a-z]+)?) ,? ?(?:is )?where i live\b/, 0.7, 'strict'],
+  [
+    'location.where-i-live',
+    new RegExp(pattern`\b(?:(?:in|from|to) )?([a-z]+(?: [a-z]+)?) ?,? (?:(?:that|which) )?(?:is )?where i
+      \s(?:live|am from|grew up|was raised)\b`),
+    0.7,
+    'strict',
+  ],
   ['location.we-are-from', rx`\\bwe are ${ADV}(?:originally )?from (.+)$`, 0.6, 'strict'],
   ['location.never-left', rx`\\bi ${ADV}(?:have )?never left (.+)$`, 0.6, 'strict'],
   // "i am chiamaka , 23 , a software engineer in lagos" (the clause "i am a software engineer in lagos"), "i am a

@@ -177,11 +177,27 @@ const readsAsTitle = (item: string) => item.split(' ').length <= 6 && !NOT_TITLE
 const FAVORITE_ASIDE = /^(?:(.*?),? )?my (?:all time )?favorite (colou?r|[a-z]+)(?: ever| of all time)?$/
 
 /**
+ * "new kids on the block, my favorite", "spiderman has always been my favorite": a phrase (1, or the clause before)
+ * called a favorite with no kind ("x is my favorite" is ruleFavorite's).
+ */
+const BARE_FAVORITE = new RegExp(pattern`^(?:(.+?)(?:,? (?:has (?:always )?been|have (?:always )?been|was|were|
+  will always be)|,)? )?(?:definitely |totally |always )?my (?:all time )?(?:favorite|fave|fav)$`)
+/** A phrase of up to five words. */
+const LIKED_PHRASE = /^(?:[a-z'-]+ ){0,4}[a-z'-]+$/
+/** A phrase that is a clause or points elsewhere, not a thing: "i am", "that is", "it", "spiderman has". */
+const NOT_A_LIKED_PHRASE = new RegExp(pattern`^(?:i|we|you|he|she|they|it|that|this|there|what|which|who|mine|yours|
+  one|the one)\b|\b(?:is|are|was|were|has|have|been|be)\b`)
+
+/**
  * "i painted the kitchen red, my favorite color": the aside as a clause of its own, "my favorite color is red", after
  * the words before it in the clause (if any). The favorite is the last word or two before the aside, when the
  * lexicons know it as a thing of the aside's kind. Undefined when the clause is no such aside.
  */
 export function favoriteAside(text: string, before: string | undefined): string[] | undefined {
+  // "new kids on the block, my favorite": a short phrase called a favorite with no kind is liked
+  const bare = BARE_FAVORITE.exec(text)
+  const liked = bare ? (bare[1] ?? before) : undefined
+  if (liked && LIKED_PHRASE.test(liked) && !NOT_A_LIKED_PHRASE.test(liked)) return [`i love ${liked}`]
   const aside = FAVORITE_ASIDE.exec(text)
   const said = aside?.[1] ?? before
   if (!aside || !said) return undefined
