@@ -2903,3 +2903,10 @@ describe('a favorite with no kind, and "that is where i am from"', () => {
     expectLinear(`${'pizza '.repeat(10_000)}, my favorite`, `in ${'big '.repeat(10_000)}india, that is where i am from`)
   })
 })
+
+describe('"us" after "live in"', () => {
+  it('reads the country, and no place from "with us"', () => {
+    expect(x('I live in us and love my girlfriend.').core_info?.location?.value).toBe('US')
+    expect(x('they live with us').core_info).toBeUndefined()
+  })
+})

@@ -779,7 +779,9 @@ export function ruleLocation(clause: ClauseInfo, ctx: RuleContext): void {
     const head = match[1]!
     const business = rule !== 'location.business-in' || BUSINESSES.has(head) || BUSINESSES.has(head.split(' ').pop()!)
     if (!business) continue
-    const place = placeOf(rule === 'location.business-in' ? match[2]! : match[1], mode, ctx)
+    // "i live in us": after "live in", "us" can only be the country
+    const said = rule === 'location.live-in' ? match[1]!.replace(/^us(?=$|[ ,.!?])/, 'the us') : match[1]!
+    const place = placeOf(rule === 'location.business-in' ? match[2]! : said, mode, ctx)
     if (place) ctx.acc.setCore('location', place.value, conf * place.factor, rule, match)
     return
   }
