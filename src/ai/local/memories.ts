@@ -309,7 +309,7 @@ const TRAILING =
   /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|also|however|lol|haha|lmao|ugh|omg|yay|tbh|btw|smh))+$/
 /**
  * A phrase cut off in the middle: it ends on a word that needs another after it ("used to go to", "used to be"), or
- * on an adjective a number or a quantifier left without its noun ("has many old").
+ * on an adjective after a number or a quantifier, with no noun ("has many old").
  */
 const OPEN_END = new RegExp(
   pattern`\b(?:to|of|in|on|at|for|with|from|by|about|into|onto|than|my|your|their|our|
