@@ -2910,3 +2910,25 @@ describe('"us" after "live in"', () => {
     expect(x('they live with us').core_info).toBeUndefined()
   })
 })
+
+describe('a job said in passing: "as a librarian", "a job in the insurance business"', () => {
+  it('reads a known job the person speaks as, and not one of a costume, a view or someone else', () => {
+    expect(job('i love classical music as a librarian')).toBe('librarian')
+    expect(job('visit spain in my free time when not working as a librarian')).toBe('librarian')
+    expect(job('i went to the party as a nurse')).toBeUndefined()
+    expect(job('i see you as a friend')).toBeUndefined()
+    expect(job('my dad works as an electrician')).toBeUndefined()
+  })
+
+  it('reads the field of a job found, and a business before a comma', () => {
+    expect(job('i had to get a new job in the insurance business.')).toBe('works in insurance')
+    expect(job('i have a dog walking business, make music in my spare time')).toBe('dog walker')
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `i ${'love music '.repeat(5_000)}as a librarian`,
+      `i got a job in the ${'big '.repeat(10_000)}business`,
+    )
+  })
+})

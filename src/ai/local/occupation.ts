@@ -9,6 +9,7 @@ import type { Span } from './trace.js'
 import { gerund, NUMBER_RE, singular, titleCase } from './text.js'
 import { knownAs, lookupExact } from './classify.js'
 import { isLanguage } from './languages.js'
+import { otherSubject } from './others.js'
 import { dict, pattern, rx } from './regex.js'
 
 /** Interest categories of what a "player" plays or a coach teaches. */
@@ -346,7 +347,7 @@ const PROFESSIONALLY = new RegExp(
 const RUN_A_BUSINESS = new RegExp(
   `\\bi ${ADV}(run|own|manage|have|opened|started|co-own|operate|have been running|have run|have owned) ` +
     '(?:a |an |my own |our own |the |a small |my |our )(?:small |little |local |family |online |own )*' +
-    "([a-z0-9&' -]+)$",
+    "([a-z0-9&' -]+?)(?=$|\\s*,)",
 )
 /**
  * "i work the night shift at a hospital", "i just started working at a gas station", "i am just a guy who works at
@@ -378,6 +379,16 @@ const MY_JOB_AT = new RegExp(
 const MY_JOB_IS =
   /\bmy (?:job|profession|occupation|career|day job|role|trade|line of work) is (?:a |an |being a |being an )?(.+)$/
 /** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
+/** "a new job in the insurance business": the field (1) of a job the person got or has. */
+const JOB_IN_FIELD =
+  new RegExp(pattern`\bi ${ADV}(?:have |had )?(?:got|get|found|started|took|landed|have|had)(?: to get)?
+  \s(?:a |an |my )?(?:new |first |better )?job in (?:the )?([a-z]+(?: [a-z]+)?) (?:business|industry|field|sector)\b`)
+/** "i love classical music as a librarian", "when not working as a librarian": the role (1) a clause ends with. */
+const AS_A_JOB = /\bas an? ((?:[a-z-]+ ){0,2}[a-z-]+)$/
+/** What makes "as a" no job of the person's: a costume, a part played, a view ("i went as a nurse for halloween"). */
+const NOT_AS_A_JOB = new RegExp(pattern`\b(?:dress|dressed|dressing|went|go|going|costume|disguised|pose|posed|posing|
+  play|played|playing|act|acted|acting|cosplay|see|saw|think of|thought of|treat|treated|known|seen|describe|
+  described|work|worked|hired|started)\b`)
 const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:am in|do|work (?:online |remotely |
   from home )?in|work) (sales|
   marketing|finance|accounting|it|tech|hr|human resources|real estate|insurance|retail|healthcare|health care|
@@ -724,6 +735,27 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   if (match && !/\bcoach(?:ing)? (?:my|our)\b/.test(text)) {
     const verb = match[1] ?? GERUND_OF_JOB_VERB[match[2]!]!
     ctx.acc.setCore('occupation', VERB_TO_JOB[verb], 0.7, 'occupation.noun-verb', match)
+    return
+  }
+  // "i got a new job in the insurance business": the field of a job found
+  match = JOB_IN_FIELD.exec(text)
+  if (match) {
+    ctx.acc.setCore('occupation', `works in ${match[1]}`, 0.55, 'occupation.in-field', match)
+    return
+  }
+  // "i love classical music as a librarian": a known job the person speaks as, weakly
+  match = AS_A_JOB.exec(text)
+  const said = match ? text.slice(0, match.index) : ''
+  // the person's clause ("my dad works as an electrician" is the dad's), not a view of someone ("i like him as a
+  // teacher")
+  const speaksAs =
+    match &&
+    /\b(?:i|my)\b/.test(text) &&
+    !otherSubject(text) &&
+    !NOT_AS_A_JOB.test(said) &&
+    !/\b(?:him|her|them|you|it|us|one|that|this)\s*$/.test(said)
+  if (speaksAs && OCCUPATIONS.has(singular(match![1]!.split(' ').at(-1)!)) && !NOT_JOBS.has(match![1]!)) {
+    ctx.acc.setCore('occupation', match![1]!, 0.55, 'occupation.as-a', match!)
     return
   }
   match = IN_FIELD.exec(text)

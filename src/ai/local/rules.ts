@@ -134,6 +134,7 @@ const RULES = {
   'occupation.used-to-be':
     '"I used to be a X", "I was a X" -> former X when nothing else is known (weak); retired X after "I am retired"',
   'occupation.in-field': '"I am in sales", "I do IT for a hospital" -> works in sales (weak)',
+  'occupation.as-a': '"I love classical music as a librarian": a known job the person speaks as (weak)',
   'occupation.promoted-to': '"I just got promoted to head chef": the new job, surer than the old one',
   'occupation.ward-shifts': '"night shifts on the cardiac ward again" -> nurse, when no job is named (weak)',
   'occupation.my-students': '"my students were wild today" -> teacher, when no job is named (weak)',
