@@ -2932,3 +2932,68 @@ describe('a job said in passing: "as a librarian", "a job in the insurance busin
     )
   })
 })
+
+describe('a favourite that "it" points back to, and a job said of being one', () => {
+  const interests = (data: string) =>
+    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
+
+  it('reads the thing of the kind named in the clause before, asked or said', () => {
+    expect(interests('do your kids like gymnastics? it is my favorite sport ever')).toEqual(['sports:gymnastics'])
+    expect(interests('we had pizza last night, it is my favorite food')).toContain('food:pizza')
+    expect(interests('i watched a movie. it is my favorite sport')).toEqual([])
+  })
+
+  it('reads a job from what the person says being one is like, and not someone else’s', () => {
+    expect(job("That's what I love about being a librarian.")).toBe('librarian')
+    expect(job('the worst part of being a nurse is the hours')).toBe('nurse')
+    expect(job('my sister hates being a teacher')).toBeUndefined()
+  })
+
+  it('reads a coached sport after its level, a wish said as "am wanting", and no workplace from a pronoun', () => {
+    expect(job('i also coach competitive swimming')).toBe('swimming coach')
+    expect(job('i actually am wanting to be a lawyer')).toBe('aspiring lawyer')
+    expect(job('my parents are farmers, i work for them')).toBeUndefined()
+  })
+
+  it('reads a trait of "i find myself to be", and no job from a trait said as a noun', () => {
+    expect(x('I find myself to be free spirited').personality?.traits?.[0]?.value).toBe('free spirited')
+    expect(x('i consider myself to be pretty outgoing').personality?.traits?.[0]?.value).toBe('outgoing')
+    expect(job('i am a free spirit')).toBeUndefined()
+  })
+
+  it('reads where the person is from a greeting asked with a rising tone', () => {
+    expect(x('Great. Hello from florida? What are you up to?').core_info?.location?.value).toBe('Florida')
+    expect(x('hi from sunny spain!').core_info?.location?.value).toBe('Spain')
+  })
+
+  it('keeps no bare "looking" as a pastime, and looking at the stars as stargazing', () => {
+    expect(interests('I spend a lot of time looking up youtube videos')).toEqual([])
+    expect(interests('i love looking at the stars')).toEqual(['hobbies:stargazing'])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `do you like ${'big '.repeat(10_000)}gymnastics? it is my favorite sport`,
+      `what i love about being a ${'big '.repeat(10_000)}`,
+      `hello from ${'sunny '.repeat(10_000)}spain?`,
+    )
+  })
+})
+
+describe('what someone did to the person, said without an object', () => {
+  it('reads a firing, a break-up or being thrown out as the person’s event', () => {
+    const dated = (data: string) => (x(data).memories ?? []).map((m) => [m.event, m.date, m.importance])
+    expect(dated('my boss fired me last week')).toEqual([['their boss fired them', '2024-06-08', 'high']])
+    expect(dated('My parents kicked me out because I am not using my degree.')[0]?.[0]).toBe(
+      'their parents kicked them out',
+    )
+    expect(dated('my boyfriend dumped me yesterday, ugh')[0]?.slice(0, 2)).toEqual([
+      'their boyfriend dumped them',
+      '2024-06-14',
+    ])
+    expect(events('my aunt helped me escape somalia when i was thirteen')).toEqual([
+      'their aunt helped them escape somalia when they were thirteen',
+    ])
+    expect(events('my mom helped me')).toEqual([])
+  })
+})

@@ -244,6 +244,30 @@ export function likedOfBefore(before: string, text: string): string | undefined 
   }
   return undefined
 }
+/** "it is my favorite sport ever": a favorite of a kind said (1), of something "it" points back to. */
+const IT_IS_MY_FAVORITE = new RegExp(pattern`^(?:but |and |so )?(?:it|that|they|those) (?:is|are|was|were)
+  \s(?:also |so |really |definitely |probably |still )?(?:my|one of my) (?:all time |all-time |absolute )?
+  (?:fav|fave|favou?rite)s? ([a-z]+)(?: ever| of all time| by far)?$`)
+
+/**
+ * "do your kids like gymnastics? it is my favorite sport ever": "my favorite sport is gymnastics". The favorite is
+ * the last thing of the kind said in the clause before, in the lexicons; undefined when there is none ("i saw a
+ * movie. it is my favorite sport" names nothing).
+ */
+export function favoriteOfKindBefore(before: string, text: string): string | undefined {
+  const favorite = IT_IS_MY_FAVORITE.exec(text)
+  const head = favorite ? singular(favorite[1]!) : ''
+  const kind = FAVORITE_HEADS[head]
+  if (!kind || !POINTED_KINDS.has(kind)) return undefined
+  const words = before.split(' ')
+  for (let end = words.length; end > 0; end--) {
+    for (let size = Math.min(3, end); size >= 1; size--) {
+      const span = words.slice(end - size, end).join(' ')
+      if (lookupExact(span) === kind) return `my favorite ${head} is ${span}`
+    }
+  }
+  return undefined
+}
 /** A clause that only narrows the one before: "especially spaghetti" (1). */
 const NARROWED =
   /^(?:especially|specifically|particularly|in particular)\s+(?!(?:just|to|when|if|because|since|do|it|i|you)\b)(.+)$/
@@ -1244,7 +1268,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
 }
 
 /** "i would love to try surfing", "i plan to learn how to knit": what (1). */
-const I_WISH_TO = new RegExp(pattern`\bi (?:would (?:love|like) to|want to|hope to|plan to|am planning to|dream of|
+const I_WISH_TO = new RegExp(pattern`\bi (?:would (?:love|like) to|want to|hope to|am hoping to|
+  am wanting to|plan to|am planning to|dream of|
   wish i could|am going to|am about to|will) (?:(?:try|start|begin|take up|get into|learn (?:how )?to) )?(.+)$`)
 
 /** Wishes and plans are weak evidence of an interest: "I would love to visit Japan" -> travel: Japan (0.5). */

@@ -13,6 +13,7 @@ import { ruleFieldLine } from './fields.js'
 import {
   addPetMentions,
   favoriteAside,
+  favoriteOfKindBefore,
   likedOfBefore,
   narrowedLike,
   petMentions,
@@ -401,6 +402,12 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       ? (likedOfBefore(before.text, clause.text) ?? narrowedLike(before.text, clause.text))
       : undefined
     if (pointedLike) return [{ ...clause, text: pointedLike }]
+    // "do your kids like gymnastics? it is my favorite sport": a question of the person's own may name it too
+    const pointedKind =
+      before && before.paragraph === clause.paragraph && !before.reported
+        ? favoriteOfKindBefore(before.text, clause.text)
+        : undefined
+    if (pointedKind) return [{ ...clause, text: pointedKind }]
     // "we got a puppy last week! her name is mochi": the name of who the clause before named
     // "i have a wife, she is from italy": what is said of them is theirs
     const named =

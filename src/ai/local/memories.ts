@@ -717,23 +717,35 @@ function rulePlanned(text: string, ctx: RuleContext): boolean {
  */
 const DONE_FOR_ME = new RegExp(pattern`^(?:and |so )?my (?:(?:best|close|old|whole|older|younger|little|big) )?
   (friends?|family|parents|mom|mum|dad|mother|father|husband|wife|partner|boyfriend|girlfriend|fiance|fiancee|
-  brothers?|sisters?|sons?|daughters?|kids|children|grandma|grandpa|grandparents|boss|coworkers?|colleagues?|team|
-  neighbou?rs?|roommates?) (?:just |finally |even |all )?(threw|took|gave|bought|made|got|sent|showed|brought|taught|
-  surprised|invited|drove|cooked|baked|treated) (?:me|us)\b(.*)$`)
+  brothers?|sisters?|sons?|daughters?|kids|children|grandma|grandpa|grandparents|aunt|uncle|cousin|boss|manager|
+  coworkers?|colleagues?|team|neighbou?rs?|roommates?|ex) (?:just |finally |even |all )?(threw|took|gave|bought|made|
+  got|sent|showed|brought|taught|surprised|invited|drove|cooked|baked|treated|kicked|helped|fired|hired|dumped|left|
+  visited|raised|adopted|picked) (?:me|us)\b(.*)$`)
+
+/** Verbs of DONE_FOR_ME that are an event without an object: "my boss fired me", "my parents kicked me out". */
+const WHOLE_EVENT_VERBS = new Set(['fired', 'hired', 'dumped', 'left', 'kicked', 'visited', 'adopted', 'raised'])
 
 /** "my friends threw me a surprise party" -> "their friends threw them a surprise party", dated when said. */
 function ruleDoneForMe(text: string, ctx: RuleContext): boolean {
   const match = DONE_FOR_ME.exec(text)
   if (!match) return false
-  const rest = match[3]!.replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim()
-  // "my mom made me laugh", "my boss got me thinking": no event of its own
-  if (tokens(rest).length === 0 || /^(?:laugh|cry|smile|think|feel|wonder|realize|so|very|really)\b/.test(rest))
-    return false
+  const rest = match[3]!
+    .replace(HEDGED_TAIL, '')
+    .replace(THANKS_AFTER, '')
+    .replace(FEELING_AFTER, '')
+    .replace(RELATIVE_TIME, '')
+    .replace(TRAILING, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+  // "my mom made me laugh", "my boss got me thinking": no event of its own; "my boss fired me" is one
+  const whole = WHOLE_EVENT_VERBS.has(match[2]!) && /^(?:out|up|off|on|)$/.test(rest)
+  if (!whole && tokens(rest).length === 0) return false
+  if (/^(?:laugh|cry|smile|think|feel|wonder|realize|so|very|really)\b/.test(rest)) return false
   const ref = ctx.referenceDate
   const date = dateOf(text, ref) ?? pastDateOf(text, ref)
-  const said = `their ${match[1]} ${match[2]} them ${rest}`.replace(/[,.;:!?]+$/, '')
+  const said = `their ${match[1]} ${match[2]} them ${rest}`.replace(/[\s,.;:!?]+$/, '')
   const event = ctx.cases.restore(ownWordsInThirdPerson(said))
-  const importance = LIFE.test(rest) ? 'high' : 'medium'
+  const importance = LIFE.test(rest) || /^(?:fired|dumped|left|kicked)$/.test(match[2]!) ? 'high' : 'medium'
   ctx.acc.addMemory({ event, ...(date ? { date } : {}), importance, confidence: 0.75 }, 'memory.done-for-them', match)
   return true
 }

@@ -1,6 +1,6 @@
 // core_info.occupation: "I work as a nurse", "I am a software engineer", "I teach math", "I run a bakery",
 // "I'm retired", "I'm a student". Pastime agent nouns ("an avid reader") become interests instead.
-import { BUSINESSES, JOB_SUFFIX, NOT_JOBS, OCCUPATIONS, VERB_TO_JOB } from './lexicon-core.js'
+import { BUSINESSES, JOB_SUFFIX, NOT_JOBS, OCCUPATIONS, TRAITS, VERB_TO_JOB } from './lexicon-core.js'
 import { HOBBY_AGENTS } from './lexicon-interests.js'
 import { termsOf } from './nlp.js'
 import { ADV, GREETING, TITLES, type ClauseInfo, type RuleContext } from './rules-common.js'
@@ -89,7 +89,8 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
   if (/^(?:housewife|homemaker|house wife|househusband)$/.test(cleaned))
     return { kind: 'job', value: 'homemaker', conf: 0.85 }
   const words = cleaned.split(' ').filter(Boolean).slice(0, 6)
-  if (!words.length) return undefined
+  // "a free spirit", "a people person": who the person is, which the personality rules read
+  if (!words.length || TRAITS.has(cleaned)) return undefined
   const agent = HOBBY_AGENTS[words.slice(-2).join(' ')] ?? HOBBY_AGENTS[words[words.length - 1]]
   const qualified = HOBBY_QUALIFIER.test(cleaned)
   if (agent && (qualified || !OCCUPATIONS.has(words[words.length - 1]))) {
@@ -210,7 +211,8 @@ function ruleServed(text: string, ctx: RuleContext): void {
 
 /** "i want to become a nurse", "i am going to be a nurse": the job (1). */
 const WANT_TO_BE = new RegExp(
-  `\\bi ${ADV}(?:(?:want|hope|plan|would like|would love|aspire|am hoping|am planning|am trying|am going|am about) ` +
+  `\\bi ${ADV}(?:(?:want|hope|plan|would like|would love|aspire|am hoping|am wanting|` +
+    `am planning|am trying|am going|am about) ` +
     'to|will) (?:be|become) (?:a |an )?(.+)$',
 )
 /** "i am studying to become a nurse", "i am going to college to be a vet": the job studied for (1). */
@@ -440,7 +442,9 @@ function workplace(phrase: string): string | undefined {
     .replace(WORKPLACE_END, '')
     .replace(/\s+(?:now|currently|today|nights?|also|too|though|anyway|as well|lol|haha)$/, '')
     .trim()
-  if (/^(?:though|also|too|anyway|lol|haha|it|that|this|there|here)$/.test(place)) return undefined
+  // "i work for them": whom is said elsewhere
+  if (/^(?:though|also|too|anyway|lol|haha|it|that|this|there|here|them|him|her|us|you|me|myself)$/.test(place))
+    return undefined
   if (!place || NOT_A_WORKPLACE.test(place) || place.split(' ').length > 5) return undefined
   // "i get off work at 2 pm": a time of day
   if (/^\d+(?::\d\d)?(?: ?[ap]\.?m\.?| ?o'clock)?$/.test(place)) return undefined
@@ -526,6 +530,24 @@ function businessAt(phrase: string): string | undefined {
     if (biz) return [...words.slice(0, skip), biz].join(' ')
   }
   return undefined
+}
+
+/** "what i love about being a librarian", "the worst part of being a nurse": up to three words after "being a" (1). */
+const BEING_A_JOB = new RegExp(pattern`\b(?:i (?:love|like|hate|enjoy)|(?:best|worst|hardest|only|fun) (?:part|thing)s?|
+  perks?) (?:about|of) being an? ((?:[a-z-]+ ){0,2}[a-z-]+)`)
+
+/** A job the person says what being one is like, the shortest run of words that ends on a known job. */
+function ruleBeingAJob(text: string, ctx: RuleContext): boolean {
+  const match = BEING_A_JOB.exec(text)
+  if (!match || otherSubject(text)) return false
+  const words = match[1]!.split(' ')
+  for (let end = 1; end <= words.length; end++) {
+    const job = words.slice(0, end).join(' ')
+    if (!OCCUPATIONS.has(singular(words[end - 1]!)) || NOT_JOBS.has(job)) continue
+    ctx.acc.setCore('occupation', job, 0.6, 'occupation.being-a', match)
+    return true
+  }
+  return false
 }
 
 export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
@@ -669,7 +691,8 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   // "i coach swimming at the pool": a coach, and someone who cares about swimming
   match = rx`\\bi ${ADV}(?:coach|am coaching|instruct|train people in) ([a-z]+(?: [a-z]+)?)\\b`.exec(text)
   if (match && !/^(?:my|our|his|her|their|the|a|an|kids|children|people|at|in|for)\b/.test(match[1])) {
-    const act = match[1].split(' ')[0]
+    // "competitive swimming", "youth soccer": the sport after the level it is coached at
+    const act = match[1].replace(/^(?:competitive|youth|junior|varsity|college|school|kids|local) /, '').split(' ')[0]!
     const category = knownAs(act, PLAYED)
     if (category) {
       ctx.acc.setCore('occupation', `${act} coach`, 0.75, 'occupation.coach', match)
@@ -758,6 +781,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', match![1]!, 0.55, 'occupation.as-a', match!)
     return
   }
+  if (ruleBeingAJob(text, ctx)) return
   match = IN_FIELD.exec(text)
   // "i do IT": the field only when written as one, not "i do it"
   if (match && (match[1] !== 'it' || ctx.cases.restore(match[1]) === 'IT')) {

@@ -61,8 +61,8 @@ const FEELING_WORD = new RegExp(pattern`
 
 /** "i consider myself a shy person": what (1). */
 const CONSIDER_MYSELF = new RegExp(
-  `\\bi ${ADV}(?:tend to be|consider myself|would describe myself as|would say i am|am known (?:for being|as)|` +
-    'see myself as|pride myself on being) (?:a |an )?(.+)$',
+  `\\bi ${ADV}(?:tend to be|consider myself to be|consider myself|would describe myself as|would say i am|` +
+    'am known (?:for being|as)|see myself as|view myself as|find myself to be|pride myself on being) (?:a |an )?(.+)$',
 )
 /** "i am a proud animal rights activist": the cause and the noun (1). */
 const ACTIVIST = new RegExp(

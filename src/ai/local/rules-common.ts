@@ -105,9 +105,9 @@ const HEDGE_RE = new RegExp(pattern`
   \b(?:might|maybe|perhaps|possibly|probably|not sure|unsure|wonder|wondering|if|whether|i may|supposedly|i guess|
   i suppose|could be|would be|should i|i doubt)\b`)
 const DESIRE_RE = new RegExp(pattern`
-  \b(?:want to|wanted to|would like to|would love to|hope to|hoping to|plan to|planning to|planning on|dream of|
-  dreaming of|dream is to|wish i|wish to|thinking about|thinking of|considering|someday|some day|one day|going to try|
-  would like|aspire|aspiring|trying to get into|want a|wants? to be|
+  \b(?:want to|wanted to|wanting to|would like to|would love to|hope to|hoping to|plan to|planning to|planning on|
+  dream of|dreaming of|dream is to|wish i|wish to|thinking about|thinking of|considering|someday|some day|one day|
+  going to try|would like|aspire|aspiring|trying to get into|want a|wants? to be|
   (?:am|are) (?:going|about) to (?:start|begin|try|take up|learn|get into|be|become|study|major in|move|apply|retire)|
   will (?:start|begin|take up|learn|get into|become))\b`)
 const NEGATION_RE = /\b(?:not|never|no longer|no|none|neither|nor|nothing|without|hardly|barely|stopped|quit|gave up)\b/

@@ -102,6 +102,7 @@ const RULES = {
   // core_info.occupation (and interests for pastime nouns: "I am an avid reader")
   'occupation.studying': '"I am studying computational biology", "majoring in history" -> X student (0.7)',
   'occupation.studying-to-be': '"I am studying to become a nurse" -> student (aspiring nurse)',
+  'occupation.being-a': '"what I love about being a nurse", "the worst part of being a teacher"',
   'occupation.want-to-be':
     '"I want to be a lawyer", "I am going to be a nurse", "my dream is to become X" -> aspiring X (weak)',
   'occupation.work-as': '"I work as a X", "I have been working at Y as a X" (a pastime noun gives an interest)',

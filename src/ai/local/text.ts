@@ -295,10 +295,15 @@ const OPENER = new RegExp(pattern`^(?:after that|now that|right now|these days|n
   luckily|fortunately|unfortunately|sadly|thankfully|personally|basically|in fact|of course|by the way|btw),?\s+
   (?=(?:i|my|we)\b)`)
 
+/** "hello from florida?": a greeting that says where the person is, with a rising tone that asks nothing. */
+const GREETING_FROM =
+  /^(?:hi|hello|hey|greetings|howdy)(?: there| all| everyone)?[ ,!]*from (?:sunny |rainy |snowy |lovely )?(?=[a-z])/
+
 function cleanClause(part: string): string {
   let cleaned = part.trim().replace(/^[,.;:!?"'()\s-]+|[,.;:!?"'()\s-]+$/g, '')
   // "yes .i was raised catholic": chat's stray stop after an interjection
   cleaned = cleaned
+    .replace(GREETING_FROM, 'i am from ')
     .replace(OPENER, '')
     .replace(INTERJECTION, '')
     .replace(/^[,.;:!?\s]+/, '')

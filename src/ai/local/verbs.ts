@@ -10,7 +10,7 @@ const NON_HOBBY_VERBS = new Set(
   `think say believe know keep imagine pretend consider call tell ask wonder hope guess remember forget feel need want
   mention use stay work prepare care mind sleep_ talk chat help get put give pay buy spend own live sit wait start stop
   finish try let find show seem become leave bring hear mean understand agree argue complain worry laugh cry smile eat_
-  be have do make take see go`
+  be have do make take see go look come check send hold lose open turn move`
     .split(/\s+/)
     .filter((w) => w && !w.endsWith('_')),
 )
@@ -244,6 +244,8 @@ export function verbItems(verb: string, obj: string): Item[] {
       return thing ? [] : [{ category: 'hobbies', value: 'riding', weight: 0.7 }]
     }
     default: {
+      // "looking at the stars" is stargazing, as watching them is; looking at anything else says nothing
+      if (verb === 'look') return /^at /.test(thing) ? (watchedOffScreen(thing.slice(3)) ?? []) : []
       if (NON_HOBBY_VERBS.has(verb)) return []
       // "surf the web" is no water sport
       if (verb === 'surf' && ON_THE_WEB.test(thing))
