@@ -2997,3 +2997,40 @@ describe('what someone did to the person, said without an object', () => {
     expect(events('my mom helped me')).toEqual([])
   })
 })
+
+describe('a job said by what it does, and lists and events that end cleanly', () => {
+  const interests = (data: string) =>
+    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
+
+  it('reads the job of "my job is selling cars", not the thing sold, nor a word that says what it is like', () => {
+    expect(job('my job is selling cars')).toBe('car seller')
+    expect(job('my job is driving trucks')).toBe('truck driver')
+    expect(job('my job is boring supermarket')).toBe('supermarket')
+  })
+
+  it('reads the workplace of a relative clause that ends on "then"', () => {
+    expect(job('you would love the shipyard i work in then.')).toBe('works in the shipyard')
+  })
+
+  it('keeps no "etc", no subject of a statement after "and", no food that names no dish', () => {
+    expect(interests('i like raw veggies, grains, etc.')).not.toContain('other:etc')
+    expect(interests('i like the people and managers are really nice')).toEqual([])
+    expect(events('i like the people and managers are really nice')).toEqual(['likes the people'])
+    expect(interests('i also love grilling my food outdoors')).toEqual(['hobbies:grilling'])
+    expect(interests('i love grilling steaks')).toEqual(['hobbies:grilling', 'food:steaks'])
+  })
+
+  it('reads a past event after a comma that goes on with the person as subject, and no bare "was born"', () => {
+    expect(events('I was driving the bmw, got arrested for drunk driving')).toEqual(['got arrested for drunk driving'])
+    expect(events('we were sitting there, compared to the winter olympics')).toEqual([])
+    expect(events('my mom had a degree, she died two years after i was born')).not.toContain('was born')
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `i was ${'driving '.repeat(10_000)}, got arrested`,
+      `my job is selling ${'cars '.repeat(10_000)}`,
+      `i like ${'people and '.repeat(5_000)}managers are nice`,
+    )
+  })
+})

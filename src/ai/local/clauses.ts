@@ -104,7 +104,7 @@ const GENERIC_RELATIVE =
 const OWN_RELATIVE = new RegExp(pattern`\b(the|a|an|this|that|my) (?!(?:${GENERIC_RELATIVE})\b)
   ((?:(?!that |which )[a-z'-]+ ){0,2}(?!that |which )[a-z'-]+) (?:that |which )?i
   \s((?:am |have been |was )?(?!am |was )[a-z]+(?: up| out| back)?) (at|for|in|on|with|to|from)
-  (?=$|[,.!?]| (?:is|was|are|and|but|so|because|every|each|now|today)\b)`)
+  (?=(?: (?:then|too|now|lol|haha))?(?:$|[,.!?])| (?:is|was|are|and|but|so|because|every|each|now|today)\b)`)
 
 /**
  * The person's own clause in a relative one ("the company i work for is hiring": "i work for the company"), and the

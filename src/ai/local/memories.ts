@@ -247,10 +247,22 @@ function pastVerb(text: string): { at: number; verb: string } | undefined {
       if (HAD_EVENT.test(rest)) return { at, verb }
       continue
     }
-    if ((/ed$/.test(verb) && !/eed$/.test(verb) && verb.length > 3) || IRREGULAR_PAST.has(verb)) return { at, verb }
+    if (isPastTense(verb)) return { at, verb }
   }
-  return undefined
+  // "i was driving the bmw, got arrested": a past verb that goes on with the person's subject after a comma
+  if (!/^(?:i|we) /.test(text)) return undefined
+  const after = /, (?:then |and )?([a-z]+) /.exec(text)
+  if (!after || !isPastTense(after[1]!) || TRIVIAL.has(after[1]!) || PARTICIPLE_AFTER.test(after[1]!)) return undefined
+  return { at: after.index + after[0].length - after[1]!.length - 1, verb: after[1]! }
 }
+
+/** A participle that opens an aside after a comma, no event: "..., compared to the winter olympics". */
+const PARTICIPLE_AFTER = new RegExp(pattern`^(?:compared|based|related|located|called|named|considered|supposed|given|
+  known|mixed|combined|included|dressed|tired|bored|excited|scared|worried|stressed|obsessed|interested|surprised|
+  amazed|shocked|pleased|relieved|blessed|stuck|done|finished|involved|used)$`)
+
+const isPastTense = (verb: string) =>
+  (/ed$/.test(verb) && !/eed$/.test(verb) && verb.length > 3) || IRREGULAR_PAST.has(verb)
 
 /**
  * "my son was born" (1: who), "my late father passed away" (2: who); an event of a relative's that is the
@@ -362,8 +374,8 @@ export function selfContained(said: string): string | undefined {
   if (!life && ownWords < 2 && !HAD_EVENT.test(event)) return undefined
   // "found one that helps LGBTQ folks", "got one for my birthday", "finished watching it": the thing is only pointed at
   if (POINTED_ONE.test(event) || /^[a-z]+ [a-z]+ing (?:it|them)$/.test(event)) return undefined
-  // "was born here", "moved there": a life event whose place is only pointed at
-  if (life && ownWords < 2 && POINTS_AT_END.test(event)) return undefined
+  // "was born here", "moved there": a life event whose place is only pointed at; "was born" alone says nothing
+  if (life && ownWords < 2 && (POINTS_AT_END.test(event) || /^(?:was|were) born$/.test(event))) return undefined
   return event
 }
 

@@ -6,7 +6,7 @@ import { termsOf } from './nlp.js'
 import { ADV, GREETING, TITLES, type ClauseInfo, type RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
 import type { Span } from './trace.js'
-import { gerund, NUMBER_RE, singular, titleCase } from './text.js'
+import { gerund, lemmaOfGerund, NUMBER_RE, singular, titleCase } from './text.js'
 import { knownAs, lookupExact } from './classify.js'
 import { isLanguage } from './languages.js'
 import { otherSubject } from './others.js'
@@ -443,7 +443,7 @@ function workplace(phrase: string): string | undefined {
     .replace(/\s+(?:now|currently|today|nights?|also|too|though|anyway|as well|lol|haha)$/, '')
     .trim()
   // "i work for them": whom is said elsewhere
-  if (/^(?:though|also|too|anyway|lol|haha|it|that|this|there|here|them|him|her|us|you|me|myself)$/.test(place))
+  if (/^(?:though|also|too|anyway|lol|haha|it|that|this|there|here|them|him|her|us|you|me|myself|then)$/.test(place))
     return undefined
   if (!place || NOT_A_WORKPLACE.test(place) || place.split(' ').length > 5) return undefined
   // "i get off work at 2 pm": a time of day
@@ -550,6 +550,21 @@ function ruleBeingAJob(text: string, ctx: RuleContext): boolean {
   return false
 }
 
+/** "selling cars": what the job does, a gerund (1) and its object (2); not a word that says what it is like. */
+const JOB_DONE = new RegExp(pattern`^(?!(?:boring|amazing|interesting|exhausting|demanding|rewarding|tiring|annoying|
+  frustrating|challenging|fulfilling|stressing|relaxing|exciting|thrilling|draining|depressing)\b)([a-z]+ing)
+  (?: ([a-z]+(?: [a-z]+)?))?$`)
+
+/** The job of one who does `verb` (to `object`): "sell" "cars" gives "car seller", "teach" "kids" gives "teacher". */
+function jobOfVerb(verb: string, object: string | undefined): string | undefined {
+  const job = VERB_TO_JOB[verb] ?? VERB_TO_JOB[verb.replace(/s$/, '')]
+  if (!job) return undefined
+  const obj = object?.replace(/^(?:a|an|the|other people's|people's)\s+/, '')
+  const withObj =
+    ['driver', 'walker', 'cleaner', 'repairer', 'salesperson', 'sitter'].includes(job) && obj && !obj.includes(' ')
+  return withObj ? `${singular(obj)} ${job === 'salesperson' ? 'seller' : job}` : job
+}
+
 export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   if (clause.hedged) return
@@ -591,7 +606,14 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   match = WORK_AS.exec(text) ?? MAKE_A_LIVING.exec(text) ?? WORKING_AS.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.work-as', match)) return
   match = MY_JOB_IS.exec(text)
-  if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.my-job-is', match)) return
+  // "my job is selling cars": the job of the verb, as "i sell cars for a living" says it
+  const doing = match ? JOB_DONE.exec(match[1]!) : null
+  const jobDone = doing ? jobOfVerb(lemmaOfGerund(doing[1]!), doing[2]) : undefined
+  if (jobDone) {
+    ctx.acc.setCore('occupation', jobDone, 0.75, 'occupation.my-job-is', match!)
+    return
+  }
+  if (match && !doing && emit(occupationFrom(match[1], false), ctx, 'occupation.my-job-is', match)) return
   // "chef is my job": a known job said first
   match = /^(?:a |an |being a |being an )?([a-z]+(?: [a-z]+)?) is my (?:job|profession|occupation|day job)\b/.exec(text)
   const saidFirst = match && !clause.negated ? occupationFrom(match[1]!, true) : undefined
@@ -737,20 +759,9 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   }
   match = rx`\\bi ${ADV}([a-z]+)(?: ([a-z]+(?: [a-z]+)?))? for a living\\b`.exec(text)
   if (match) {
-    const job = VERB_TO_JOB[match[1]] ?? VERB_TO_JOB[match[1].replace(/s$/, '')]
-    const obj = match[2]?.replace(/^(?:a|an|the|other people's|people's)\s+/, '')
+    const job = jobOfVerb(match[1], match[2])
     if (job) {
-      const withObj =
-        ['driver', 'walker', 'cleaner', 'repairer', 'salesperson', 'sitter'].includes(job) &&
-        obj &&
-        obj.split(' ').length === 1
-      ctx.acc.setCore(
-        'occupation',
-        withObj ? `${singular(obj)} ${job === 'salesperson' ? 'seller' : job}` : job,
-        0.85,
-        'occupation.for-a-living',
-        match,
-      )
+      ctx.acc.setCore('occupation', job, 0.85, 'occupation.for-a-living', match)
       return
     }
   }

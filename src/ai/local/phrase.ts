@@ -132,6 +132,8 @@ export function cutPhrase(phrase: string): string {
       /\s+(?:due to|because of|thanks to|ever since|since|(?:almost |nearly |just )?as (?:much|many) as)\b.*$/,
       '',
     )
+    // "(i like) the people and managers are really nice": the subject of a statement of its own after "and"
+    .replace(/\s+(?:and|but)\s+(?:the\s+)?[a-z]+\s+(?:is|are|was|were)\b.*$/, '')
     .replace(QUANTITY, '')
     .replace(FREQUENCY_TAIL, '')
     // "(i like) the who the most", "(i can cook) soup well": how much or how well, after the thing
@@ -169,8 +171,10 @@ export function splitList(phrase: string): string[] {
   return marked
     .split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|nor|plus|&|as well as)\s+/)
     .map((x) => x.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => kept[Number(i)]).trim())
-    .filter(Boolean)
+    .filter((item) => item && !LIST_END.test(item))
 }
+/** What ends a list without naming a thing: "raw veggies, grains, etc". */
+const LIST_END = /^(?:etc|and so on|so on|and more|and stuff|stuff like that|the like|whatever)$/
 
 export function stripFiller(phrase: string): string {
   let stripped = phrase.trim()

@@ -30,7 +30,8 @@ const FACT_END = new RegExp(pattern`
   lmao|btw|(?<!own )right|too|as well|now|anymore|sadly|unfortunately|honestly|tbh|lately|these days|at the moment)\b|
   \s(?:and )?(?:there|it|that|this|then|i|we|you|he|she|they) (?:am|is|are|was|were|need|want|have|has|had|will|
   can|think|feel)\b|\sand (?:there|it|that|this|then|i|we|you|he|she|they)\b|
-  \sand (?:the|a|an|my|his|her|their) (?!rest |others? )[a-z]+ (?:whose|who|which|is|are|was|were|will)\b).*$`)
+  \sand (?:the|a|an|my|his|her|their) (?!rest |others? )[a-z]+ (?:whose|who|which|is|are|was|were|will)\b|
+  \sand [a-z]+s (?:are|were)\b).*$`)
 
 /**
  * Words a fact cannot stand on: those a memory cannot (memories.ts), the other speaker, counts, and when ("has two of

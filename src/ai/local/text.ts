@@ -503,7 +503,8 @@ export function lemmaOfGerund(gerundForm: string): string {
 
 function lemmaRule(gerundForm: string): string {
   const stem = gerundForm.slice(0, -3)
-  if (/([bdgklmnprt])\1$/.test(stem)) return stem.slice(0, -1)
+  // "running" -> "run", "travelling" -> "travel"; a word of one syllable keeps its "ll" ("selling", "calling")
+  if (/([bdgklmnprt])\1$/.test(stem) && !/^[^aeiou]*[aeiou]+ll$/.test(stem)) return stem.slice(0, -1)
   // one syllable ending consonant-vowel-consonant lost an e: wak(e), rid(e), bak(e)
   if (/^[^aeiou]*[aeiou][bcdgkmnprstvz]$/.test(stem)) return stem + 'e'
   return stem

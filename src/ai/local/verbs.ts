@@ -131,7 +131,11 @@ export function verbItems(verb: string, obj: string): Item[] {
     case 'bake':
     case 'grill': {
       const out: Item[] = [{ category: 'hobbies', value: gerund(verb), weight: 1 }]
-      const item = thing ? classifyNoun(thing, 'food', 0.8) : undefined
+      // "grilling my food outdoors", "cooking out side": where, and food that names no dish
+      const dish = thing
+        .replace(/\s+(?:outdoors|outside|out side|indoors|inside|at home|when .*)$/, '')
+        .replace(/^(?:out side|out|food|meals?|stuff|things|dinner|lunch|breakfast)$/, '')
+      const item = dish ? classifyNoun(dish, 'food', 0.8) : undefined
       if (item) out.push({ ...item, category: 'food' })
       return out
     }
