@@ -3034,3 +3034,26 @@ describe('a job said by what it does, and lists and events that end cleanly', ()
     )
   })
 })
+
+describe('a liking "which" points back to, a job one is busy at, an illness had', () => {
+  const interests = (data: string) =>
+    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
+
+  it('reads what "which i love" points back to, of the kind its verb takes, and not a thing bought', () => {
+    expect(interests('they have good fish and chips here, which I love to eat!')).toEqual(['food:fish and chips'])
+    expect(interests('my sister plays tennis, which i also enjoy')).toEqual(['sports:tennis'])
+    expect(interests('i bought a new car, which i love')).toEqual([])
+  })
+
+  it('reads the workplace of "too busy working for", and an illness had as an event', () => {
+    expect(job('I am too busy working for the postal service.')).toBe('works for the postal service')
+    expect((x('I had medical issues three years ago').memories ?? []).map((m) => [m.event, m.date])).toEqual([
+      ['had medical issues', '2021-01-01'],
+    ])
+    expect(events('i had cancer last year')).toEqual(['had cancer'])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(`they have ${'good '.repeat(10_000)}pizza, which i love to eat`)
+  })
+})

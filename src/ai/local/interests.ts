@@ -268,6 +268,41 @@ export function favoriteOfKindBefore(before: string, text: string): string | und
   }
   return undefined
 }
+/** "which i love to eat": a liking (1) of what "which" points back to, done as a verb (2) if said. */
+const WHICH_I_LIKE = new RegExp(pattern`^(?:which|that) i (?:really |also |just |absolutely )?(love|like|enjoy|adore)
+  (?: to (eat|drink|watch|play|listen to|read|cook|bake|make|do))?(?: so much| a lot| very much| too)?$`)
+
+/**
+ * "they have good fish and chips here, which i love to eat": "i love fish and chips". What is liked is the last thing
+ * the lexicons know in the clause before; undefined when there is none.
+ */
+export function likedWhichBefore(before: string, text: string): string | undefined {
+  const liked = WHICH_I_LIKE.exec(text)
+  // "i bought a new car, which i love": a thing owned, liked as such
+  if (!liked || /\b(?:i|we) (?:just |finally )?(?:bought|got|have|had|own|purchased|found|received)\b/.test(before))
+    return undefined
+  // food is eaten, a show watched; a verb not listed takes any kind
+  const wanted = liked[2] ? VERB_KINDS[liked[2]] : undefined
+  const words = before.split(' ')
+  for (let end = words.length; end > 0; end--) {
+    for (let size = Math.min(3, end); size >= 1; size--) {
+      const span = words.slice(end - size, end).join(' ')
+      const kind = lookupExact(span)
+      if (kind && kind !== 'other' && (!wanted || wanted === kind)) return `i ${liked[1]} ${span}`
+    }
+  }
+  return undefined
+}
+const VERB_KINDS: Record<string, string> = {
+  eat: 'food',
+  drink: 'food',
+  cook: 'food',
+  bake: 'food',
+  watch: 'movies_tv',
+  read: 'books',
+  'listen to': 'music',
+}
+
 /** A clause that only narrows the one before: "especially spaghetti" (1). */
 const NARROWED =
   /^(?:especially|specifically|particularly|in particular)\s+(?!(?:just|to|when|if|because|since|do|it|i|you)\b)(.+)$/

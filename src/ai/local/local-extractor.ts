@@ -15,6 +15,7 @@ import {
   favoriteAside,
   favoriteOfKindBefore,
   likedOfBefore,
+  likedWhichBefore,
   narrowedLike,
   petMentions,
   ruleInterests,
@@ -405,7 +406,8 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     // "do your kids like gymnastics? it is my favorite sport": a question of the person's own may name it too
     const pointedKind =
       before && before.paragraph === clause.paragraph && !before.reported
-        ? favoriteOfKindBefore(before.text, clause.text)
+        ? (favoriteOfKindBefore(before.text, clause.text) ??
+          (sameSentence ? likedWhichBefore(before.text, clause.text) : undefined))
         : undefined
     if (pointedKind) return [{ ...clause, text: pointedKind }]
     // "we got a puppy last week! her name is mochi": the name of who the clause before named

@@ -225,7 +225,9 @@ const HAD_EVENT =
   wedding|audition|seizure|panic attack|breakdown|picnic|party|birthday party|surprise party|dinner party|barbecue|bbq|
   cookout|sleepover|reunion|family reunion|baby shower|housewarming|garage sale|yard sale|bake sale|recital|
   graduation party|game night|movie night|road trip|camping trip|photo ?shoot|gig|concert|tournament)\b|
-  ^had (?:my|our) (?:first|last|final) [a-z]+`)
+  ^had (?:my|our) (?:first|last|final) [a-z]+|
+  ^had (?:cancer|covid|the flu|pneumonia|a concussion|an injury|a bad fall|a health scare|(?:some |serious |major )?
+  (?:medical|health|heart|back|knee) (?:issues|problems))\b`)
 
 function pastVerb(text: string): { at: number; verb: string } | undefined {
   for (const m of text.matchAll(rxg`\\b(?:i|we) (${ADV})(?:once )?([a-z]+)\\b`)) {

@@ -361,7 +361,8 @@ const WORK_AT = new RegExp(
     `\\bi ${ADV}(?:work|am working|have a (?:part[- ]time |full[- ]time |new |second )?job|am employed|` +
     '(?:have )?(?:started|began|been) working|have worked|' +
     '(?:have to |need to |must )?(?:go|head|am going|am heading|went|got) (?:in )?to work|' +
-    '(?:finished|got done|am done|got off) working|spend (?:all |most )?(?:of )?my (?:time|days) working)|' +
+    '(?:finished|got done|am done|got off) working|spend (?:all |most )?(?:of )?my (?:time|days) working|' +
+    'am (?:always |too |so |very )*busy working)|' +
     '\\bi am (?:just |only )?(?:a |an |the )?(?:[a-z]+ )?(?:guy|girl|man|woman|lady|dude|person|mom|dad|gal) ' +
     'who (?:works|is working))' +
     '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?| nights| weekends)?' +
