@@ -3057,3 +3057,18 @@ describe('a liking "which" points back to, a job one is busy at, an illness had'
     expectLinear(`they have ${'good '.repeat(10_000)}pizza, which i love to eat`)
   })
 })
+
+describe('"we both", shopping and a morning spent at a pastime', () => {
+  const interests = (data: string) =>
+    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
+
+  it('reads what "we both" do as the person’s', () => {
+    expect(interests('that is great! we both volunteer!')).toEqual(['hobbies:volunteering'])
+    expect(interests('we both love pizza')).toEqual(['food:pizza'])
+  })
+
+  it('reads shopping for things, and a morning spent volunteering', () => {
+    expect(interests('i shop for shoes and watches')).toEqual(['hobbies:shopping'])
+    expect(interests('i spent the morning volunteering')).toEqual(['hobbies:volunteering'])
+  })
+})

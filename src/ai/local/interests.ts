@@ -95,7 +95,7 @@ const ACTIVITY_VERBS = [
   'cook|bake|grill|garden|walk|workout|knit|paint|draw|sew|hike|swim|surf|ski|snowboard|dance|sing|run|jog|fish|hunt',
   'camp|bike|cycle|climb|skate|golf|bowl|meditate|write|travel|kayak|crochet|quilt|sketch|box|wrestle|row|sail|blog',
   'vlog|volunteer|work out|exercise|lift weights|act|sculpt|tinker|skateboard|rollerblade|scrapbook|birdwatch|backpack',
-  'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take|party',
+  'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take|party|shop for',
 ].join('|')
 const ACTIVITY_VERB_SET = new Set(ACTIVITY_VERBS.split('|'))
 
@@ -627,10 +627,11 @@ const TOOK_UP = new RegExp(
  * gerund after other spans of time).
  */
 const SPEND_TIME = new RegExp(
-  `\\bi ${ADV}(?:(?:love|like|enjoy|prefer) (?:to )?)?(?:spend|spending) ` +
+  `\\bi ${ADV}(?:(?:love|like|enjoy|prefer) (?:to )?)?(?:spend|spending|spent) ` +
     '(?:a lot of |most of |all of |all |much of |lots of |some )?(?:my |the )?(?:free |spare |extra |leisure )?' +
     '(?:time (?:on |doing )?(.+)|(?:weekends|evenings|nights|mornings|afternoons|summers|winters|days off|sundays|' +
-    'saturdays|(?:(?:\\d+|a few|two|three|four|five|six|many|several|countless) )?hours(?: a day| a week)?) ' +
+    'saturdays|morning|afternoon|evening|weekend|day|' +
+    '(?:(?:\\d+|a few|two|three|four|five|six|many|several|countless) )?hours(?: a day| a week)?) ' +
     '((?:[a-z]+ing|at|in)\\b.*))$',
 )
 /** What the person eats or drinks (1). */

@@ -81,6 +81,8 @@ export function normalize(text: string): string {
   normalized = normalized.replace(/\b(mr|mrs|ms|dr|st|jr|sr|prof|vs|etc|approx|mt|ft|no)\.(?=\s+[a-z0-9])/g, '$1')
   for (const [pattern, expanded] of EXPANSIONS) normalized = normalized.replace(pattern, expanded)
   normalized = normalized.replace(/\b(\d+)(years?|yrs?|yo|y\/o)\b/g, '$1 $2')
+  // "we both volunteer", "we are both teachers": said of the person as much as of the other
+  normalized = normalized.replace(/\bwe (?:are both|both are)\b/g, 'i am').replace(/\bwe both (?=[a-z])/g, 'i ')
   // tokenised punctuation of chat logs: "word , word ." -> "word, word." The lookbehind starts a match only at a
   // run's first space, so a long run of spaces is scanned once, not once per space.
   normalized = normalized.replace(/(?<!\s)\s+([,.!?;:])/g, '$1').replace(/[ \t]+/g, ' ')
