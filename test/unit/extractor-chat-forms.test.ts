@@ -3072,3 +3072,21 @@ describe('"we both", shopping and a morning spent at a pastime', () => {
     expect(interests('i spent the morning volunteering')).toEqual(['hobbies:volunteering'])
   })
 })
+
+describe('jobs said in passing: as who the person speaks, a job to go to college for, a part-time job', () => {
+  it('reads the job the person speaks as before their "i", and not a time of life', () => {
+    expect(job('well as a 46 year old recording engineer i can relate with that')).toBe('recording engineer')
+    expect(job('as a kid i loved it')).toBeUndefined()
+  })
+
+  it('reads a job to go to college for, a part-time job, and where or with whom the job is', () => {
+    expect(job('i really want to go to college to become a lawyer')).toBe('aspiring lawyer')
+    expect(job('my part time job is a cashier')).toBe('cashier')
+    expect(job('my new job is with a naturopath they use that all the time')).toBe('works with a naturopath')
+    expect(job('do you like working outside? i am stuck inside working in a bank.')).toBe('works in a bank')
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(`as a ${'big '.repeat(10_000)}engineer i can relate`, `my job is with ${'a '.repeat(10_000)}`)
+  })
+})

@@ -213,7 +213,8 @@ function ruleServed(text: string, ctx: RuleContext): void {
 const WANT_TO_BE = new RegExp(
   `\\bi ${ADV}(?:(?:want|hope|plan|would like|would love|aspire|am hoping|am wanting|` +
     `am planning|am trying|am going|am about) ` +
-    'to|will) (?:be|become) (?:a |an )?(.+)$',
+    'to|will) (?:go (?:back )?to (?:college|school|university|law school|med school) to )?' +
+    '(?:be|become) (?:a |an )?(.+)$',
 )
 /** "i am studying to become a nurse", "i am going to college to be a vet": the job studied for (1). */
 const STUDYING_TO_BE = new RegExp(pattern`\bi am (?:studying|training|in (?:school|college)|at (?:college|university)|
@@ -362,7 +363,7 @@ const WORK_AT = new RegExp(
     '(?:have )?(?:started|began|been) working|have worked|' +
     '(?:have to |need to |must )?(?:go|head|am going|am heading|went|got) (?:in )?to work|' +
     '(?:finished|got done|am done|got off) working|spend (?:all |most )?(?:of )?my (?:time|days) working|' +
-    'am (?:always |too |so |very )*busy working)|' +
+    'am (?:always |too |so |very )*(?:busy|stuck(?: inside| at home| here)?) working)|' +
     '\\bi am (?:just |only )?(?:a |an |the )?(?:[a-z]+ )?(?:guy|girl|man|woman|lady|dude|person|mom|dad|gal) ' +
     'who (?:works|is working))' +
     '(?: (?:the |a )?(?:night|day|morning|evening|graveyard|late|early|weekend) shifts?| nights| weekends)?' +
@@ -379,8 +380,8 @@ const MY_JOB_AT = new RegExp(
   (?= (?:keeps|is|was|has|pays|sucks|makes|gets|takes|starts|ends|and|but|so)\b|,|$)`,
 )
 /** "my job is a nurse", "my trade is mechanical engineer": the job (1). */
-const MY_JOB_IS =
-  /\bmy (?:job|profession|occupation|career|day job|role|trade|line of work) is (?:a |an |being a |being an )?(.+)$/
+const MY_JOB_IS = new RegExp(pattern`\bmy (?:(?:part[- ]time|full[- ]time|new|current|second) )?(?:job|profession|
+  occupation|career|day job|role|trade|line of work) is (?:a |an |being a |being an )?(.+)$`)
 /** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
 /** "a new job in the insurance business": the field (1) of a job the person got or has. */
 const JOB_IN_FIELD =
@@ -388,6 +389,8 @@ const JOB_IN_FIELD =
   \s(?:a |an |my )?(?:new |first |better )?job in (?:the )?([a-z]+(?: [a-z]+)?) (?:business|industry|field|sector)\b`)
 /** "i love classical music as a librarian", "when not working as a librarian": the role (1) a clause ends with. */
 const AS_A_JOB = /\bas an? ((?:[a-z-]+ ){0,2}[a-z-]+)$/
+/** "as a 46 year old recording engineer i can relate": a job (1) the person speaks as, before their "i". */
+const AS_A_JOB_FIRST = /^(?:well |and |so |but )?as an? (?:\d{1,3} years? old )?((?:[a-z-]+ ){0,2}[a-z-]+) (?=i )/
 /** What makes "as a" no job of the person's: a costume, a part played, a view ("i went as a nurse for halloween"). */
 const NOT_AS_A_JOB = new RegExp(pattern`\b(?:dress|dressed|dressing|went|go|going|costume|disguised|pose|posed|posing|
   play|played|playing|act|acted|acting|cosplay|see|saw|think of|thought of|treat|treated|known|seen|describe|
@@ -406,7 +409,7 @@ const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:
 /** Where a workplace's name ends: a clause word or a comma. */
 const WORKPLACE_END = new RegExp(pattern`\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|
   every|all|from|to|while|though|although|at|in|helping|working|taking|making|doing|serving|teaching|caring|looking|
-  trying|saving)\b.*$|,.*$`)
+  trying|saving)\b.*$|,.*$|\s(?:they|he|she|we|i|you|it) [a-z]+\b.*$`)
 /** "i work at night", "i work at home": a time or a place that is not a workplace. */
 const NOT_A_WORKPLACE =
   new RegExp(pattern`^(?:my|your|home|the same\b|the (?:morning|evening|afternoon|night|moment)|night|nights|
@@ -614,6 +617,14 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', jobDone, 0.75, 'occupation.my-job-is', match!)
     return
   }
+  // "my new job is with a naturopath", "my job is at a bank": where or with whom the person works
+  const jobPlaceSaid = match ? /^(at|with|for|in) (.+)$/.exec(match[1]!) : null
+  if (jobPlaceSaid) {
+    const place = workplace(jobPlaceSaid[2]!)
+    const said = `works ${jobPlaceSaid[1]} ${ctx.cases.restore(place ?? '')}`
+    if (place) ctx.acc.setCore('occupation', said, 0.55, 'occupation.my-job-is', match!)
+    return
+  }
   if (match && !doing && emit(occupationFrom(match[1], false), ctx, 'occupation.my-job-is', match)) return
   // "chef is my job": a known job said first
   match = /^(?:a |an |being a |being an )?([a-z]+(?: [a-z]+)?) is my (?:job|profession|occupation|day job)\b/.exec(text)
@@ -779,7 +790,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   // "i love classical music as a librarian": a known job the person speaks as, weakly
-  match = AS_A_JOB.exec(text)
+  match = AS_A_JOB.exec(text) ?? AS_A_JOB_FIRST.exec(text)
   const said = match ? text.slice(0, match.index) : ''
   // the person's clause ("my dad works as an electrician" is the dad's), not a view of someone ("i like him as a
   // teacher")
