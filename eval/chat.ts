@@ -291,12 +291,15 @@ function shortMemoryReason(text: string, words: readonly string[], contentWords:
  * word lists from the data (docs/evaluation/quality.md, "Chat"): no content word; for a memory, a single word, or one
  * content word and no verb; a last word that leaves the phrase open (OPEN_ENDINGS), or that points back
  * (POINTING_ENDINGS) in a phrase of fewer than two content words; for an interest, a lower-case first word that is a
- * preposition or a conjunction. An acronym at the end ("IT") is a name.
+ * preposition or a conjunction. An acronym at the end ("IT") is a name, and so is an interest of two or more words
+ * that all open with a capital ("The Who").
  */
 export function fragmentReason(text: string, kind: FragmentKind): string | null {
   const words = wordsOf(text)
   const contentWords = tokens(text).length
-  if (!contentWords) return 'no content word'
+  // "The Who": a title of function words, written with its capitals
+  const title = kind === 'interest' && words.length > 1 && words.every((word) => /^\p{Lu}/u.test(word))
+  if (!contentWords && !title) return 'no content word'
   if (kind === 'memory') {
     const short = shortMemoryReason(text, words, contentWords)
     if (short) return short

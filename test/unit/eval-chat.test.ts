@@ -280,12 +280,14 @@ describe('eval chat: fragments', () => {
     ['whilst', 'starts with "whilst"'],
     ['salmon the', 'ends in "the"'],
     ['it', 'no content word'],
+    ['the who', 'no content word'],
+    ['It', 'no content word'],
     ['', 'no content word'],
   ])('interest %j is a fragment: %s', (text, reason) => {
     expect(fragmentReason(text, 'interest')).toBe(reason)
   })
 
-  it.each(['hiking', 'jazz', 'horror movies', 'Of Mice and Men', 'playing in a band', 'dogs'])(
+  it.each(['hiking', 'jazz', 'horror movies', 'Of Mice and Men', 'playing in a band', 'dogs', 'The Who'])(
     'interest %j is a phrase',
     (text) => {
       expect(fragmentReason(text, 'interest')).toBeNull()

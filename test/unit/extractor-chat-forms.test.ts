@@ -3090,3 +3090,36 @@ describe('jobs said in passing: as who the person speaks, a job to go to college
     expectLinear(`as a ${'big '.repeat(10_000)}engineer i can relate`, `my job is with ${'a '.repeat(10_000)}`)
   })
 })
+
+describe('a thing liked said first, food eaten that "it" points to, a band of function words', () => {
+  const interests = (data: string) =>
+    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
+
+  it('reads a known thing said before the person’s liking of it', () => {
+    expect(interests('and uh, tacos i just like')).toEqual(['food:tacos'])
+    expect(interests('the people i like')).toEqual([])
+  })
+
+  it('reads the food "it" points back to in the clause before', () => {
+    expect(interests('i am not allergic to pizza, i eat a lot of it')).toEqual(['food:pizza'])
+  })
+
+  it('keeps a title that ends on a word that ends phrases, and the food before the verb it is the subject of', () => {
+    expect(interests('i love listening to the who.')).toEqual(['music:the who'])
+    expect(interests('i love the people who live here')).toEqual([])
+    expect(interests('Eating more fruits has definitely helped')).not.toContain('food:more fruits has')
+  })
+
+  it('reads "its" run into a phrase as "it is", and the name of "i am larry here"', () => {
+    expect(interests('I love teaching, and its always rewarding')).toEqual(['hobbies:teaching'])
+    expect(x("Great! I'm larry here. A chef 80 of the time").core_info?.name?.value).toBe('Larry')
+    expect(events("Great! I'm larry here.")).toEqual([])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `${'tacos and '.repeat(5_000)}tacos i just like`,
+      `i ate ${'pizza '.repeat(10_000)}, i eat a lot of it`,
+    )
+  })
+})

@@ -56,7 +56,7 @@ const THIS_IS_NAME = new RegExp(pattern`
  * "alan here", "hey girl, chelsea here" (1), "hey it's maya again" (2): a name at the start of a message; "it's
  * sarah" said alone (3).
  */
-const NAME_HERE = new RegExp(pattern`^${GREETING}?[, ]*(?:(?:(?:${TITLES}) )?([a-z][a-z'-]*) here\b|
+const NAME_HERE = new RegExp(pattern`^${GREETING}?[, ]*(?:(?:i am |(?:${TITLES}) )?([a-z][a-z'-]*) here\b|
   it(?: i)?s ([a-z][a-z'-]*)(?: here| again)\b|it(?: i)?s ([a-z][a-z'-]*)$)`)
 /** A clause that gives the name even when it ends in a question: "my name is larry what is yours?". */
 export const GIVES_NAME = new RegExp(pattern`^${GREETING}?[, ]*(?:my name is|this is|i am)\b`)

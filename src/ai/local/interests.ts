@@ -303,6 +303,38 @@ const VERB_KINDS: Record<string, string> = {
   'listen to': 'music',
 }
 
+/** "tacos i just like": a thing (1) said before the person's liking (2) of it. */
+const FRONTED_LIKE =
+  /^([a-z][a-z' ]{0,40}?) i (?:just |really |also |do |totally |absolutely )?(like|love|enjoy|adore)$/
+
+/** "tacos i just like": "i like tacos", when the lexicons know the thing; undefined for anything else. */
+export function frontedLike(text: string): string | undefined {
+  const fronted = FRONTED_LIKE.exec(text)
+  return fronted && lookupExact(fronted[1]!) ? `i ${fronted[2]} ${fronted[1]}` : undefined
+}
+
+/** "i eat a lot of it": eating or drinking (1) of what "it" points back to. */
+const EATS_IT =
+  new RegExp(pattern`^i (?:really |also |just )?(eat|drink|love eating|love drinking)(?: a lot of| lots of|
+  \stons of)? (?:it|them)(?: a lot| all the time| every day| too)?$`)
+
+/**
+ * "i am not allergic to papaya, i eat a lot of it": "i eat papaya". The food is the last one the lexicons know in the
+ * clause before; undefined when there is none.
+ */
+export function eatenOfBefore(before: string, text: string): string | undefined {
+  const eats = EATS_IT.exec(text)
+  if (!eats) return undefined
+  const words = before.split(' ')
+  for (let end = words.length; end > 0; end--) {
+    for (let size = Math.min(3, end); size >= 1; size--) {
+      const span = words.slice(end - size, end).join(' ')
+      if (lookupExact(span) === 'food') return `i ${eats[1]} ${span}`
+    }
+  }
+  return undefined
+}
+
 /** A clause that only narrows the one before: "especially spaghetti" (1). */
 const NARROWED =
   /^(?:especially|specifically|particularly|in particular)\s+(?!(?:just|to|when|if|because|since|do|it|i|you)\b)(.+)$/
@@ -1015,7 +1047,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   // "i am always eating burgers", "i can eat ice cream by the gallon", "just sipping tea" (chat leaves out "i am")
   match = EAT_DRINK.exec(text)
   if (match)
-    for (const it of splitList(cutPhrase(match[1])))
+    // "eating more fruits has helped": the food is the subject of the verb after it
+    for (const it of splitList(cutPhrase(match[1].replace(/\s(?:has|have|is|are|was|were|helps|helped)\b.*$/, ''))))
       addItems(verbItems('eat', it), ctx, 0.6, 'interest.eat-drink', match)
   match = clause.negated ? null : HAVING_FOOD.exec(text)
   for (const item of match ? splitList(cutPhrase(match[1] ?? match[2]!)) : []) {

@@ -16,6 +16,8 @@ import {
   favoriteOfKindBefore,
   likedOfBefore,
   likedWhichBefore,
+  eatenOfBefore,
+  frontedLike,
   narrowedLike,
   petMentions,
   ruleInterests,
@@ -410,6 +412,9 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
           (sameSentence ? likedWhichBefore(before.text, clause.text) : undefined))
         : undefined
     if (pointedKind) return [{ ...clause, text: pointedKind }]
+    // "tacos i just like"; "i am not allergic to papaya, i eat a lot of it"
+    const liked = frontedLike(clause.text) ?? (sameSentence ? eatenOfBefore(before.text, clause.text) : undefined)
+    if (liked) return [{ ...clause, text: liked }]
     // "we got a puppy last week! her name is mochi": the name of who the clause before named
     // "i have a wife, she is from italy": what is said of them is theirs
     const named =

@@ -146,8 +146,8 @@ export function cutPhrase(phrase: string): string {
     // "photography lately, mostly ...": a word is read without the comma after it
     const bare = word.replace(/,$/, '')
     const cut = CUT_WORDS.has(bare) || (/^[a-z]{3,}ly$/.test(bare) && !LY_NOUNS.has(bare))
-    // "the who": a title the lexicons know, which a word that ends phrases completes
-    if (i > 0 && cut && !lookupExact([...out, bare].join(' '))) break
+    // "the who": a title the lexicons know, which a word that ends phrases completes ("listening to the who")
+    if (i > 0 && cut && !lookupExact([...out, bare].join(' ')) && !lookupExact(`${out.at(-1)} ${bare}`)) break
     if (i > 0 && PREPS.has(word)) {
       const prev = words[i - 1]
       const prevLemma = prev.endsWith('ing') ? lemmaOfGerund(prev) : prev

@@ -39,6 +39,8 @@ const EXPANSIONS: [RegExp, string][] = [
   [/\b(you|we|they)'ve\b/g, '$1 have'],
   [/\b(he|she|it|that|there|what|who|where|here)'s\b/g, '$1 is'],
   [/\b(what|that|how|where|who|there)s\b/g, '$1 is'],
+  // "and its always rewarding": "it's" written without its apostrophe, before what only a verb's phrase has
+  [/\bits (?=(?:always|so|been|really|very|not|just|like|going|getting|too|ok|okay|fine|a lot|hard|fun)\b)/g, 'it is '],
   // "my husband's a firefighter": "is" before an article or a state, never a possessive ("my husband's car")
   [
     /\b(my (?:[a-z]+ )?[a-z]+)'s (?=(?:a|an|the|so|very|really|not|from|in|at|always|still|also|now|pregnant)\b)/g,
