@@ -3123,3 +3123,29 @@ describe('a thing liked said first, food eaten that "it" points to, a band of fu
     )
   })
 })
+
+describe('pets listed after one "my", a major, an age in years lived, a loss said with "also"', () => {
+  const pets = (data: string) => (x(data).interests?.pets ?? []).map((s) => s.value)
+
+  it('reads each pet of "my cats and dogs", and not a person after "and my"', () => {
+    expect(pets('I try to play it safe and stay home with my cats and dogs.')).toEqual(['cat', 'dog'])
+    expect(pets('my cat and my husband')).toEqual(['cat'])
+  })
+
+  it('reads the field of a major, and not an undecided one or a question', () => {
+    expect(job('Hi am going to college and art is my major,')).toBe('art student')
+    expect(job('my major is history')).toBe('history student')
+    expect(job('my major is undecided')).toBeUndefined()
+    expect(job('and what is my major')).toBeUndefined()
+  })
+
+  it('reads an age from the years lived, a father who "also" passed away, an allergy after "not really"', () => {
+    expect(x('Drank a lot of both in my 56 years on this darned planet.').core_info?.age?.value).toBe(56)
+    expect(events('My father also passed away.')).toEqual(['their father also passed away'])
+    expect(events('Not really, allergic to dogs, I do like fancy tea though')).toEqual(['is allergic to dogs'])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(`my cats ${'and dogs '.repeat(5_000)}`, `in my 56 years on this ${'big '.repeat(10_000)}planet`)
+  })
+})

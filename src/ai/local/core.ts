@@ -167,6 +167,12 @@ const AGE_RULES: [RuleId, RegExp, number, boolean][] = [
   ['age.comma-age', rx`(?:^|, )age ${AGE}\\b(?! (?:of|group|range|limit|gap))`, 0.85, false],
   // "i just finished my 100th birthday", "at 24 i need ...", "being 13 and all", "turning 40 is a bummer"
   ['age.birthday', rx`\\bmy ${AGE}(?:st|nd|rd|th) birthday\\b`, 0.7, false],
+  [
+    'age.in-my-years',
+    rx`\\bin (?:all )?my ${AGE} years (?:on|in|of) (?:this|the|god's) [a-z ]{0,20}?(?:planet|earth|world|life)\\b`,
+    0.7,
+    false,
+  ],
   ['age.at-n', rx`^(?:even )?at ${AGE}(?= (?:i\\b|,))`, 0.7, true],
   ['age.being-n', rx`\\bbeing ${AGE}(?= (?:and|,|years?)\\b|$)`, 0.7, true],
   ['age.turning', rx`^turning ${AGE}\\b`, 0.6, true],

@@ -82,6 +82,8 @@ const COUNTED_PETS = new RegExp(
   'g',
 )
 const MY_PET = rx`\\b(?:my|our) ((?:[a-z0-9-]+ ){0,2}?)(?:pet )?(${PET_ALT})(?:s|es)?\\b`
+/** "(my cats) and dogs": a second pet (1) that the same "my" owns. */
+const AND_PET = rx`^ (?:and|&) (?:my )?(${PET_ALT})(?:s|es)?\\b`
 /** "my only pet is a cow", "our pets are two rabbits": the pet (2), after its count and modifiers (1). */
 const MY_PET_IS = new RegExp(
   `\\b(?:my|our) (?:only |first |new )?pets? (?:is|are) ${PET_COUNT}((?:[a-z-]+ ){0,2}?)(${PET_ALT})(?:s|es)?\\b`,
@@ -521,9 +523,19 @@ function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.addInterest('pets', singular(match[2]!), 0.85, 'interest.pet-my', match)
     return
   }
+  for (const mention of petsOwned(text)) ctx.acc.addInterest('pets', mention.pet, 0.7, 'interest.pet-my', mention.span)
+}
+
+/** The pets "my" names: "my cat", and each of "my cats and dogs". */
+function petsOwned(text: string): PetMention[] {
+  const found: PetMention[] = []
   for (const p of text.matchAll(re(MY_PET.source, 'g'))) {
-    if (p[2] !== 'pet' && modifiersOnly(p[1])) ctx.acc.addInterest('pets', singular(p[2]), 0.7, 'interest.pet-my', p)
+    if (p[2] === 'pet' || !modifiersOnly(p[1]!)) continue
+    found.push({ pet: singular(p[2]!), span: p[0] })
+    const next = AND_PET.exec(text.slice(p.index + p[0].length))
+    if (next && next[1] !== 'pet') found.push({ pet: singular(next[1]!), span: `${p[0]}${next[0]}` })
   }
+  return found
 }
 
 /** A loss or a past: "i miss my dog", "my cat died", "i used to walk my dog" say no pet is there now. */
@@ -542,10 +554,7 @@ export interface PetMention {
  */
 export function petMentions(text: string): PetMention[] {
   if (!/\b(?:my|our) /.test(text) || PET_GONE.test(text)) return []
-  const found: PetMention[] = []
-  for (const p of text.matchAll(re(MY_PET.source, 'g')))
-    if (p[2] !== 'pet' && modifiersOnly(p[1]!)) found.push({ pet: singular(p[2]!), span: p[0] })
-  return found
+  return petsOwned(text)
 }
 
 /** The pets named in passing, below a pet the person says they have (0.7 and up). */

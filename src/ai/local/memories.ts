@@ -275,7 +275,7 @@ const FAMILY_EVENT = new RegExp(pattern`
   granddaughter) (?:was|were) born\b|\bmy (?:(?:late|dear|beloved|old|sweet|little|sweet old) )?(mother|mom|father|dad|
   grandmother|grandma|grandfather|grandpa|husband|wife|brother|sister|partner|best friend|
   (?:dog|cat|puppy|kitten|rabbit|bunny|hamster|horse|parrot)(?: (?!just\b|suddenly\b|finally\b)[a-z]+)?)
-  (?: just| suddenly| finally)? (?:died|passed away|passed)\b|
+  (?: also| just| suddenly| finally| recently)? (?:died|passed away|passed)\b|
   \bmy (?:(?:older|younger|little|big|oldest|youngest) )?(?:son|daughter|kid|husband|wife|boyfriend|girlfriend|
   partner|fiance|fiancee|mom|dad|mother|father|brother|sister|grandma|grandpa|best friend) (?:just |finally )?
   (?:broke (?:his|her|their) [a-z]+|proposed|won [a-z]+|graduated|retired|got (?:married|engaged|promoted))\b`)

@@ -569,6 +569,10 @@ function jobOfVerb(verb: string, object: string | undefined): string | undefined
   return withObj ? `${singular(obj)} ${job === 'salesperson' ? 'seller' : job}` : job
 }
 
+/** "art is my major", "my major is history": the field studied (1). */
+const MY_MAJOR = new RegExp(pattern`(?:^|\band )(?:(?!(?:what|which|who|how|that|this|it)\b)([a-z]+(?: [a-z]+)?)
+  \sis my (?:college )?major|my (?:college )?major is (?!undecided|still|not\b)([a-z]+(?: [a-z]+)?))$`)
+
 export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   if (clause.hedged) return
@@ -715,11 +719,12 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', studentAt(match[1]), 0.75, 'occupation.school', match)
     return
   }
-  match = clause.negated ? null : STUDYING.exec(text)
+  match = clause.negated ? null : (STUDYING.exec(text) ?? MY_MAJOR.exec(text))
+  const studied = match ? (match[1] ?? match[2]!) : ''
   // "studying french next": a language, whatever follows it; a school said before it names the student already
-  const field = match ? match[1]!.split(' ') : []
+  const field = studied.split(' ')
   if (match && !ctx.acc.hasCore('occupation') && !field.some((word) => isLanguage(word) || word === 'next')) {
-    ctx.acc.setCore('occupation', `${ctx.cases.restore(match[1]!)} student`, 0.7, 'occupation.studying', match)
+    ctx.acc.setCore('occupation', `${ctx.cases.restore(studied)} student`, 0.7, 'occupation.studying', match)
     return
   }
   // "i coach swimming at the pool": a coach, and someone who cares about swimming

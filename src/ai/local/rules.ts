@@ -28,6 +28,7 @@ const RULES = {
   'age.my-n-year-old-body': '"my 56 year old knees"',
   'age.bare': '"I am 45 now", "I am only 24, so": a number after "I am" that is no measure',
   'age.comma-age': '", age 60"',
+  'age.in-my-years': '"in my 56 years on this planet"',
   'age.birthday': '"my 40th birthday", plus the years since when it says "ten years ago" (weak)',
   'age.at-n': '"at 24 I ..." at the start of a clause (weak)',
   'age.being-n': '"being 13 and all" (weak)',

@@ -286,6 +286,7 @@ const INTERJECTION = new RegExp(pattern`
   ^(?:(?:yes|yeah|yep|yup|no(?=[,!.]|\s+(?:i|we|it|that|this|not|thanks|way)\b)|nope|nah|well|oh|ah|aw|wow|lol|
   haha|hahaha|hehe|hey|hi|hello|ok|okay|sure|so|and|but|also|actually|honestly|cool|nice|great|awesome|really|hmm|
   um|uh|ugh|ughh|omg|oof|welp|sigh|yikes|phew|true|same|me too|wow|oh well|anyway|anyways|plus|then|now|though|
+  not really(?=[,!.])|
   that is cool|that is great|
   that is awesome|that is nice|sounds fun)(?:[,!.]+\s*|\s+)|i see[,!.]+\s+)+`)
 
