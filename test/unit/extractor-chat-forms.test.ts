@@ -3149,3 +3149,27 @@ describe('pets listed after one "my", a major, an age in years lived, a loss sai
     expectLinear(`my cats ${'and dogs '.repeat(5_000)}`, `in my 56 years on this ${'big '.repeat(10_000)}planet`)
   })
 })
+
+describe('events had, a job begun "about three months ago", and where the person came from', () => {
+  const dated = (data: string) => (x(data).memories ?? []).map((m) => [m.event, m.date])
+
+  it('reads a practice, a rehearsal or a sale had as an event, dated when said', () => {
+    expect(dated('I had a dance practice today.')).toEqual([['had a dance practice', '2024-06-15']])
+    expect(events('I just had a rehearsal with my band.')).toEqual(['had a rehearsal with their band'])
+    expect(events('i had a great time')).toEqual([])
+  })
+
+  it('dates a job begun "about" some time ago, and keeps the time out of the workplace', () => {
+    expect(dated('I started working as a personal assistant about three months ago.')).toEqual([
+      ['started working as a personal assistant', '2024-03-01'],
+    ])
+    expect(job('i started working at walmart last week')).toBe('works at walmart')
+  })
+
+  it('reads where the person came from below where they are now', () => {
+    expect(x('i came from india with my parents').core_info?.location?.value).toBe('India')
+    expect(x('i am in the united states too, but i came from somalia.').core_info?.location?.value).toBe(
+      'United States',
+    )
+  })
+})

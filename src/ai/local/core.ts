@@ -452,6 +452,8 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
   // "i'm in dublin but originally from lagos": where the person came from, weaker than where they are now (am-in)
   ['location.originally-from', rx`\\bi am ${ADV}originally from (.+)$`, 0.5, 'strict'],
   ['location.come-from', rx`\\bi ${ADV}(?:originally )?come from (.+)$`, 0.8, 'strict'],
+  // "i came from somalia": where the person started from, below where they are now ("i am in the united states")
+  ['location.came-from', rx`\\bi ${ADV}(?:originally )?came from (.+)$`, 0.5, 'strict'],
   ['location.a-x-from', rx`\\bi am (?:a |an )(?:[a-z0-9-]+ ){1,6}?from (.+)$`, 0.75, 'strict'],
   ['location.my-city-is', /\bmy (?:home ?town|home city|current city|city) is (.+)$/, 0.8, 'strict'],
   ['location.grew-up-in', rx`\\bi ${ADV}(?:grew up|was raised) (?:in|on|near) (.+)$`, 0.55, 'strict'],

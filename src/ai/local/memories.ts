@@ -59,7 +59,8 @@ const RELATIVE_TIME = new RegExp(
   \s*\b(?:yesterday|today|last (?:night|week|month|year|summer|winter|spring|fall|weekend|time)|
   this (?:morning|week|month|year|summer|past \w+)|over the weekend|(?:last|on) (?:${WEEKDAYS.join('|')})(?! ?s\b)
   (?: night| morning| afternoon| evening)?|
-  (?:a|one|two|three|four|five|six|seven|eight|nine|ten|few|couple of|
+  (?:(?:about|around|almost|nearly|over|roughly|like) )?(?:a|one|two|three|four|five|six|seven|eight|nine|ten|few|
+  couple of|
   \d+) (?:days?|weeks?|months?|years?|decades?) ago|a (?:little )?(?:bit|while) ago|recently|just)\b`,
   'g',
 )
@@ -226,6 +227,8 @@ const HAD_EVENT =
   cookout|sleepover|reunion|family reunion|baby shower|housewarming|garage sale|yard sale|bake sale|recital|
   graduation party|game night|movie night|road trip|camping trip|photo ?shoot|gig|concert|tournament)\b|
   ^had (?:my|our) (?:first|last|final) [a-z]+|
+  ^had (?:a|an|my|our) (?:[a-z]+ ){0,2}?(?:practice|rehearsal|lesson|appointment|check-?up|date|sale|encounter|
+  recital|game|match|race|meet|show|performance|exam|test|presentation)\b|
   ^had (?:cancer|covid|the flu|pneumonia|a concussion|an injury|a bad fall|a health scare|(?:some |serious |major )?
   (?:medical|health|heart|back|knee) (?:issues|problems))\b`)
 
@@ -822,7 +825,15 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
     // "i used my savings to buy a car": a thing used for an end is an event when it says enough
     else if (pv.verb === 'used' && /^used (?:[a-z]+ ){1,4}to [a-z]+/.test(text.slice(pv.at))) {
       if (!date && !lightEvent(text.slice(pv.at))) return
-    } else if (TRIVIAL.has(pv.verb) && !LIFE.test(text.slice(pv.at)) && !MEDIUM.test(text.slice(pv.at)) && !date) return
+    } else if (
+      TRIVIAL.has(pv.verb) &&
+      !LIFE.test(text.slice(pv.at)) &&
+      !MEDIUM.test(text.slice(pv.at)) &&
+      !date &&
+      // "had a rehearsal with my band": "had" that tells an event is one undated too
+      !(pv.verb === 'had' && HAD_EVENT.test(text.slice(pv.at)))
+    )
+      return
     else if (LIGHT.has(pv.verb) && !date && !lightEvent(text.slice(pv.at))) return
     eventStart = pv.at
   } else if (date && (LIFE.test(text) || MEDIUM.test(text))) {

@@ -409,7 +409,11 @@ const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:
 /** Where a workplace's name ends: a clause word or a comma. */
 const WORKPLACE_END = new RegExp(pattern`\s(?:and|but|so|because|since|as|where|when|which|who|with|for|on|during|
   every|all|from|to|while|though|although|at|in|helping|working|taking|making|doing|serving|teaching|caring|looking|
-  trying|saving)\b.*$|,.*$|\s(?:they|he|she|we|i|you|it) [a-z]+\b.*$`)
+  trying|saving)\b.*$|,.*$|\s(?:they|he|she|we|i|you|it) [a-z]+\b.*$|
+  \s(?:last|this past|this|next) (?:week|weekend|month|year|summer|spring|fall|winter|night|[a-z]+day)\b.*$|
+  \s(?:yesterday|today|tonight|tomorrow|recently|lately)\b.*$|
+  \s(?:(?:about|almost|over) )?(?:a|an|one|two|three|four|five|six|\d+|a few|several) (?:days?|weeks?|months?|years?)
+  \sago\b.*$`)
 /** "i work at night", "i work at home": a time or a place that is not a workplace. */
 const NOT_A_WORKPLACE =
   new RegExp(pattern`^(?:my|your|home|the same\b|the (?:morning|evening|afternoon|night|moment)|night|nights|

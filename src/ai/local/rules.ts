@@ -68,6 +68,7 @@ const RULES = {
   'location.left-for': '"we left Seattle for Portland" -> Portland',
   'location.am-from': '"I am from X"',
   'location.originally-from': '"I\'m originally from X": where the person came from (weaker than where they are)',
+  'location.came-from': '"I came from Somalia" (weak: where the person started from)',
   'location.come-from': '"I come from X"',
   'location.a-x-from': '"I am a <description> from X"',
   'location.my-city-is': '"my hometown / city is X"',
