@@ -3173,3 +3173,23 @@ describe('events had, a job begun "about three months ago", and where the person
     )
   })
 })
+
+describe('habits tried at, riding, trips visited, moving out, not being big on a thing', () => {
+  const interests = (data: string) =>
+    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
+
+  it('reads a pastime tried at as a habit, and riding unless what is ridden says it is no pastime', () => {
+    expect(interests('I try to workout a couple days a week')).toEqual(['sports:working out'])
+    expect(interests('I ride all the time')).toEqual(['hobbies:riding'])
+    expect(interests('i ride the bus to work')).toEqual([])
+  })
+
+  it('reads a visit under way, a move out, a retirement one "was able to" take, a dislike of "not big on"', () => {
+    expect(events('I am visiting Europe again this year, have you ever been?')).toEqual([
+      'is visiting Europe again this year',
+    ])
+    expect(events('i am moving out soon')).toEqual(['is moving out'])
+    expect(job('I was able to retire after a huge payday')).toBe('retired')
+    expect(x('I am not big on fashion').preferences?.topics_to_avoid?.map((t) => t.value)).toEqual(['fashion'])
+  })
+})

@@ -265,7 +265,9 @@ describe('names, abilities and efforts', () => {
     expect(events("I can't swim.")).toEqual(['cannot swim'])
     expect(events("I don't drive though")).toEqual(['does not drive'])
     expect(events('Yuck... Snails. I would never eat a snail.')).toEqual(['would never eat a snail'])
-    expect(events('I try to walk everyday but sometimes I am too busy.')).toEqual(['tries to walk everyday'])
+    expect(events('I try to save money but sometimes I splurge.')).toEqual(['tries to save money'])
+    // a pastime tried at is an interest, which holds it
+    expect(x('I try to walk everyday but sometimes I am too busy.').interests?.hobbies?.[0]?.value).toBe('walking')
     for (const said of ['I try to help you.', 'I can not help it.', 'I would never do that.'])
       expect(events(said), said).toEqual([])
   })

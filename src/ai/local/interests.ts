@@ -97,7 +97,7 @@ const ACTIVITY_VERBS = [
   'cook|bake|grill|garden|walk|workout|knit|paint|draw|sew|hike|swim|surf|ski|snowboard|dance|sing|run|jog|fish|hunt',
   'camp|bike|cycle|climb|skate|golf|bowl|meditate|write|travel|kayak|crochet|quilt|sketch|box|wrestle|row|sail|blog',
   'vlog|volunteer|work out|exercise|lift weights|act|sculpt|tinker|skateboard|rollerblade|scrapbook|birdwatch|backpack',
-  'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take|party|shop for',
+  'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take|party|shop for|ride',
 ].join('|')
 const ACTIVITY_VERB_SET = new Set(ACTIVITY_VERBS.split('|'))
 
@@ -1126,7 +1126,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
       'interest.do',
       match,
     )
-  match = rx`\\bi ${ADV}(${ACTIVITY_VERBS})\\b(.*)$`.exec(text)
+  // "i try to workout a couple days a week": a habit tried at is one
+  match = rx`\\bi ${ADV}(?:(?:try|tend) to )?(${ACTIVITY_VERBS})\\b(.*)$`.exec(text)
   if (
     match &&
     !(
@@ -1145,7 +1146,10 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
     // a clause of several verb phrases ("i hike and fish") is read phrase by phrase too: no verb takes the next one
     const items = verbRest.length
       ? phrasalPastime(verb!, verbRest.join(' '), match[2])
-      : (/^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) && !ON_THE_WEB.test(obj)) || !obj || clause.joined
+      : // "i ride the bus": what is ridden says whether it is a pastime
+        (/^(?:a|an|the|my|our|for|at|in|on|with)\b/.test(obj) && !ON_THE_WEB.test(obj) && verb !== 'ride') ||
+          !obj ||
+          clause.joined
         ? verbItems(verb!, '')
         : splitList(obj).flatMap((o) => verbItems(verb!, o))
     addItems(items, ctx, 0.8, 'interest.activity-verb', match)

@@ -498,7 +498,7 @@ const UNDER_WAY = new RegExp(pattern`^(?:i (?:just )?(?:found out|learned|heard)
   engaged|separated|a separation|a breakup|promoted|a promotion|chemo|chemotherapy|radiation|dialysis|rehab|therapy|
   menopause)|(?:buying|closing on) (?:a|our|my|the) (?:first |new |dream )?(?:house|home|condo|apartment|flat)|
   (?:getting|adopting) (?:a|an|another|our first|my first) (?:new )?(?:puppy|dog|kitten|cat|pet)|
-  (?:moving|relocating) (?:from [a-z]+(?: [a-z]+){0,2}? )?(?:abroad|overseas|back home|out of state|
+  (?:moving|relocating) (?:from [a-z]+(?: [a-z]+){0,2}? )?(?:abroad|overseas|back home|out of state|out|
   out of (?:my|our) (?:[a-z']+ )?(?:house|place|home|apartment|flat)|
   (?:back )?to [a-z]+(?: [a-z]+){0,2}?)|retiring|
   graduating)(?=$| (?:and|but|so|because|soon|now|finally|too|again|this|next|in|on|with|after|from|as)\b)`)
@@ -602,7 +602,8 @@ function ruleWasFor(text: string, ctx: RuleContext): boolean {
 }
 
 /** "i am going to lisbon in may with my wife": a trip planned (1: where, and what follows). */
-const TRIP = rx`^(?:i am|we are) ${ADV}(?:going|heading|flying|traveling|travelling|driving|off) (?:back )?to (.+)$`
+const TRIP = new RegExp(pattern`^(?:i am|we are) ${ADV}(?:(?:going|heading|flying|traveling|travelling|driving|off)
+  \s(?:back )?to|visiting) (.+)$`)
 /** "we are planning a road trip through utah": how (1), the trip (2), the preposition (3) and where (4). */
 const TRIP_PLANNED = new RegExp(
   `^(?:i am|we are) ${ADV}(planning|taking|doing|going on) ((?:a|an|our|my) (?:[a-z]+ )?trip) ` +
@@ -632,7 +633,9 @@ function ruleTrip(text: string, ctx: RuleContext): boolean {
     ? `is ${planned[1]} ${planned[2]} ${planned[3]}`
     : intended
       ? `plans to ${verb}${verb === 'visit' ? '' : ' to'}`
-      : 'is going to'
+      : / visiting $/.test(match[0].slice(0, -match[1]!.length))
+        ? 'is visiting'
+        : 'is going to'
   const event = ctx.cases.restore(ownWordsInThirdPerson(`${how} ${place}${rest}`))
   ctx.acc.addMemory({ event, importance: 'medium', confidence: 0.75 }, 'memory.trip', match)
   return true

@@ -77,8 +77,8 @@ export function ruleUsedTo(clause: ClauseInfo, prev: ClauseInfo | undefined, ctx
 
 /** "i am no longer into jazz": the negation (1) and what (2). */
 const NOT_INTO = new RegExp(pattern`
-  \bi am (not|no longer) (?:really |very |that |so )?(?:into|a fan of|a big fan of|interested in|fond of|
-  crazy about) (.+)$`)
+  \bi am (not|no longer) (?:really |very |that |so |usually |much )?(?:into|a fan of|a big fan of|interested in|
+  fond of|crazy about|big on|keen on) (.+)$`)
 
 /** "i do not like jazz", "i am sick of reality tv": the verb (1) and what (2). */
 const I_DISLIKE = new RegExp(

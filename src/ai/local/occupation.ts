@@ -277,7 +277,8 @@ const RETIRED = new RegExp(
     'retired' +
     '(?!\\s+(?:a|an|school|army|navy|military|police|nurse|teacher)\\b)|' +
     // "i retired a year ago": a time, not what was retired
-    `\\bi ${ADV}retired\\b(?! (?:a|an|the|my|his|her) (?!(?:year|few|couple|decade|while|long (?:time|while))\\b))`,
+    `\\bi ${ADV}(?:retired|was able to retire|got to retire)\\b` +
+    '(?! (?:a|an|the|my|his|her) (?!(?:year|few|couple|decade|while|long (?:time|while))\\b))',
 )
 /** When a person retired: "after 30 years", "a year ago", "last year", "in 2015". */
 const RETIRED_WHEN = pattern`(?:after (?:${NUMBER_RE}|\d+|many|a few) (?:years?|decades?)|(?:${NUMBER_RE}|\d+|a|an|
