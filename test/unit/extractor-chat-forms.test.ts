@@ -3193,3 +3193,13 @@ describe('habits tried at, riding, trips visited, moving out, not being big on a
     expect(x('I am not big on fashion').preferences?.topics_to_avoid?.map((t) => t.value)).toEqual(['fashion'])
   })
 })
+
+describe('no game of a count, no "next" in what is studied', () => {
+  const interests = (data: string) =>
+    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
+
+  it('keeps no "several" played, and what is studied without when', () => {
+    expect(interests('i play several and my father played violin!')).toEqual([])
+    expect(interests('yeah i want to study french next')).toEqual(['hobbies:learning french'])
+  })
+})

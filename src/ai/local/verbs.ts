@@ -81,6 +81,8 @@ export function verbItems(verb: string, obj: string): Item[] {
   const noun = (fb: string, w = 0.9) => (thing ? classifyNoun(thing, fb, w) : undefined)
   switch (verb) {
     case 'play': {
+      // "i play several": how many of what was said before, no game of its own
+      if (/^(?:several|many|some|a few|all|both|a lot|lots|one|two|three|four|them|it)$/.test(thing)) return []
       if (!thing || /^(?:with|in)\b/.test(thing))
         return /^in (?:a|the)? ?band/.test(thing) ? [{ category: 'music', value: 'band', weight: 1 }] : []
       const item = classifyNoun(thing, 'hobbies', 0.8)
@@ -199,8 +201,10 @@ export function verbItems(verb: string, obj: string): Item[] {
     case 'learn':
     case 'study': {
       if (verb === 'learn' || verb === 'study') {
-        if (!thing) return []
-        const item = classifyNoun(thing, 'other', 0.8)
+        // "study french next": when, after what is studied
+        const studied = thing.replace(/\s+(?:next|now|soon|too|again|someday|one day)$/, '')
+        if (!studied) return []
+        const item = classifyNoun(studied, 'other', 0.8)
         if (!item) return []
         if (INSTRUMENTS.has(singular(item.value))) return [{ category: 'music', value: item.value, weight: 0.9 }]
         return [
