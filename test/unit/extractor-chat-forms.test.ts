@@ -3203,3 +3203,20 @@ describe('no game of a count, no "next" in what is studied', () => {
     expect(interests('yeah i want to study french next')).toEqual(['hobbies:learning french'])
   })
 })
+
+describe('pets in "ies", a biggest fear, a job of the past by its noun, students taught', () => {
+  it('reads "my huskies" as a husky', () => {
+    expect(x('My huskies have an appointment with the groomer this weekend.').interests?.pets?.[0]?.value).toBe('husky')
+  })
+
+  it('reads a biggest fear as a topic to avoid', () => {
+    expect(x('My biggest fear is heights').preferences?.topics_to_avoid?.map((t) => t.value)).toEqual(['heights'])
+  })
+
+  it('reads a job by its noun, past when said so, and students taught whenever the person explains', () => {
+    expect(job('My tailor job was so flexible I could work when I wanted to')).toBe('former tailor')
+    expect(job('my tailor job is flexible')).toBe('tailor')
+    expect(job('My fourth graders get really confused when I try to explain it to them.')).toBe('teacher')
+    expect(job('when i was a teacher my students loved me')).not.toBe('teacher')
+  })
+})

@@ -58,9 +58,10 @@ const LIKE_RULES: [RuleId, RegExp, number][] = [
 ]
 
 // "pet" followed by a word is no pet of its own: "a pet clown fish" reads on to the fish
+// a word that ends in "y" takes "ies" in the plural ("my huskies")
 const PET_ALT = [...PET_WORDS]
   .sort((a, b) => b.length - a.length)
-  .map((word) => (word === 'pet' ? 'pet(?! [a-z])' : word))
+  .map((word) => (word === 'pet' ? 'pet(?! [a-z])' : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}(?:y|ies)` : word))
   .join('|')
 /** A number of pets, in words or digits, with how near it is: "three", "12", "more than ten", "over a dozen". */
 const PET_NUMBER =

@@ -574,6 +574,9 @@ function jobOfVerb(verb: string, object: string | undefined): string | undefined
   return withObj ? `${singular(obj)} ${job === 'salesperson' ? 'seller' : job}` : job
 }
 
+/** "my electrician salary", "my tailor job": a job (1) named by what it gives or is. */
+const MY_JOB_NOUN = /\bmy ((?:[a-z]+ ){0,2}[a-z]+) (?:career|salary|paycheck|wages?|uniform|job)\b/
+
 /** "art is my major", "my major is history": the field studied (1). */
 const MY_MAJOR = new RegExp(pattern`(?:^|\band )(?:(?!(?:what|which|who|how|that|this|it)\b)([a-z]+(?: [a-z]+)?)
   \sis my (?:college )?major|my (?:college )?major is (?!undecided|still|not\b)([a-z]+(?: [a-z]+)?))$`)
@@ -640,10 +643,16 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   const saidFirst = match && !clause.negated ? occupationFrom(match[1]!, true) : undefined
   if (saidFirst?.kind === 'job' && emit(saidFirst, ctx, 'occupation.my-job-is', match!)) return
   // "stay fit for my professional wrestler career", "my electrician salary": a known job named by what it gives
-  match = /\bmy ((?:[a-z]+ ){0,2}[a-z]+) (?:career|salary|paycheck|wages?|uniform)\b/.exec(text)
+  match = MY_JOB_NOUN.exec(text)
   // a "not" after it is of something else: "my electrician salary could not afford that"
   const deniedBefore = match ? /\b(?:not|never|no|nor)\b/.test(text.slice(0, match.index)) : false
   const career = match && !deniedBefore ? occupationFrom(match[1]!, true) : undefined
+  // "my tailor job was so flexible": a job of the past
+  const past = match ? /^ (?:was|were|used to)\b/.test(text.slice(match.index + match[0].length)) : false
+  if (career?.kind === 'job' && past) {
+    ctx.acc.setCore('occupation', `former ${career.value}`, 0.45, 'occupation.career', match!)
+    return
+  }
   if (career?.kind === 'job' && emit({ ...career, conf: SPEAKS_AS_CONFIDENCE }, ctx, 'occupation.career', match!))
     return
   // "electrician by trade": chat leaves out "i am" at a clause's start
@@ -907,7 +916,8 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   match = MY_STUDENTS.exec(text)
-  if (match && !clause.negated && !/\b(?:used to|miss|former|retired|when i|back when)\b/.test(text)) {
+  // "when i was a teacher" is a past job; "when i try to explain it to them" is not
+  if (match && !clause.negated && !/\b(?:used to|miss|former|retired|when i (?:was|taught)|back when)\b/.test(text)) {
     ctx.acc.setCore('occupation', 'teacher', 0.4, 'occupation.my-students', match)
     return
   }

@@ -83,8 +83,10 @@ const FEW_FRIENDS = new RegExp(
 )
 /** "i am terrified of heights": what (1). */
 const AFRAID_OF = new RegExp(
-  `\\bi am ${ADV}(?:so |very |really |super |deathly |extremely )?` +
-    '(?:scared|afraid|terrified|frightened|fearful|petrified) of (.+)$',
+  `(?:\\bi am ${ADV}(?:so |very |really |super |deathly |extremely )?` +
+    '(?:scared|afraid|terrified|frightened|fearful|petrified) of|' +
+    // "my biggest fear is heights"
+    '\\bmy (?:biggest |greatest |worst |only |one )?(?:fear|phobia) is) (.+)$',
 )
 /** "i am feeling tired", "i can get moody": the verb (1) and what follows (2). */
 const I_AM_FEELING = new RegExp(

@@ -541,7 +541,7 @@ export function singulars(word: string): string[] {
 export function singular(word: string): string {
   if (word.endsWith('ies') && word.length > 4)
     return /(?:vies|kies|zies|bies|pies|ties)$/.test(word) &&
-      !/(?:puppies|kitties|bunnies|ponies|babies|parties|cities|countries|hobbies|candies|berries)$/.test(word)
+      !/(?:puppies|kitties|bunnies|ponies|babies|parties|cities|countries|hobbies|candies|berries|huskies)$/.test(word)
       ? word.slice(0, -1)
       : word.slice(0, -3) + 'y'
   return singulars(word)[0]
