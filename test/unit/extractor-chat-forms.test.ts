@@ -3220,3 +3220,18 @@ describe('pets in "ies", a biggest fear, a job of the past by its noun, students
     expect(job('when i was a teacher my students loved me')).not.toBe('teacher')
   })
 })
+
+describe('a school of a field or a year, a marriage and a trip "over to"', () => {
+  it('reads the student of a school named by its field or its year, and not a school to come', () => {
+    expect(job('I am going to photography school.')).toBe('photography student')
+    expect(job('i am going to nursing school')).toBe('nursing student')
+    expect(job('I am also in the 3rd grade')).toBe('3rd grade student')
+    expect(job('i am going to college next year')).toBeUndefined()
+    expect(job('i am going to business school in a year')).toBeUndefined()
+  })
+
+  it('reads a marriage under way and a trip "over to" a place', () => {
+    expect(events("I'm marrying a man with a big heart in the spring.")).toEqual(['is marrying a man'])
+    expect(events("I'm heading over to Hong Kong!")).toEqual(['is going to Hong Kong'])
+  })
+})

@@ -494,9 +494,10 @@ const UNDER_WAY = new RegExp(pattern`^(?:i (?:just )?(?:found out|learned|heard)
   grandfather|grandma|grandpa|aunt|uncle|big (?:sister|brother))|(?:opening|starting|launching) (?:a|an|my own|our own)
   (?: new| small)? (?:restaurant|business|company|shop|store|bakery|cafe|salon|clinic|practice|studio|bar|brewery|
   food truck|nonprofit|charity|startup|firm|agency|daycare)|(?:starting|beginning) (?:a |my )?new (?:job|career|
-  position|role)|(?:getting|going through) (?:a divorce|divorced|married|
-  engaged|separated|a separation|a breakup|promoted|a promotion|chemo|chemotherapy|radiation|dialysis|rehab|therapy|
-  menopause)|(?:buying|closing on) (?:a|our|my|the) (?:first |new |dream )?(?:house|home|condo|apartment|flat)|
+  position|role)|marrying (?:my |a |an |the )?(?:[a-z]+ ){0,2}?[a-z]+|
+  (?:getting|going through) (?:a divorce|divorced|married|engaged|separated|a separation|a breakup|promoted|
+  a promotion|chemo|chemotherapy|radiation|dialysis|rehab|therapy|menopause)|
+  (?:buying|closing on) (?:a|our|my|the) (?:first |new |dream )?(?:house|home|condo|apartment|flat)|
   (?:getting|adopting) (?:a|an|another|our first|my first) (?:new )?(?:puppy|dog|kitten|cat|pet)|
   (?:moving|relocating) (?:from [a-z]+(?: [a-z]+){0,2}? )?(?:abroad|overseas|back home|out of state|out|
   out of (?:my|our) (?:[a-z']+ )?(?:house|place|home|apartment|flat)|
@@ -603,7 +604,7 @@ function ruleWasFor(text: string, ctx: RuleContext): boolean {
 
 /** "i am going to lisbon in may with my wife": a trip planned (1: where, and what follows). */
 const TRIP = new RegExp(pattern`^(?:i am|we are) ${ADV}(?:(?:going|heading|flying|traveling|travelling|driving|off)
-  \s(?:back )?to|visiting) (.+)$`)
+  \s(?:back |over |out )?to|visiting) (.+)$`)
 /** "we are planning a road trip through utah": how (1), the trip (2), the preposition (3) and where (4). */
 const TRIP_PLANNED = new RegExp(
   `^(?:i am|we are) ${ADV}(planning|taking|doing|going on) ((?:a|an|our|my) (?:[a-z]+ )?trip) ` +

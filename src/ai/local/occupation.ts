@@ -319,11 +319,16 @@ const WILL_BE = new RegExp(`\\bi ${ADV}(?:will|am going to) (?:be|become) (?:a|a
 /** "i play tennis professionally": the sport (1). */
 const PLAY_PROFESSIONALLY = new RegExp(`\\bi ${ADV}play ([a-z]+(?: [a-z]+)?) (?:professionally|for a living)\\b`)
 /** "i go to law school": the school (1). */
+/** The school years by name, in order. */
+const SCHOOL_YEARS = 'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth'
 const IN_SCHOOL = new RegExp(
-  `\\bi ${ADV}(?:am in|attend|go to|am attending|am enrolled in|am at|(?<=(?:just|recently) )started|am starting) ` +
-    '(?:the )?' +
+  `\\bi ${ADV}(?:am in|attend|go to|am going to|am attending|am enrolled in|am at|(?<=(?:just|recently) )started|` +
+    'am starting) (?:the )?' +
     '(college|university|uni|high school|grad school|graduate school|med school|medical school|law school|' +
-    'nursing school|community college)\\b',
+    'nursing school|community college|(?:art|culinary|cooking|photography|beauty|film|design|music|dental|' +
+    'veterinary|vet|pharmacy|business|acting|dance|flight|cosmetology) school|' +
+    // "i am in 3rd grade": a school year
+    `(?:\\d{1,2}(?:st|nd|rd|th)|${SCHOOL_YEARS}) grade)\\b`,
 )
 /**
  * "i am studying computational biology", "i'm majoring in history": the field studied (1), which makes the person a
@@ -496,10 +501,15 @@ function isBareJob(phrase: string): boolean {
 
 /** The student a school or a degree makes: "grad school", "my masters" -> graduate student; "undergrad" -> college. */
 function studentAt(schoolOrDegree: string): string {
+  // "3rd grade student", as said
+  if (/ grade$/.test(schoolOrDegree)) return `${schoolOrDegree} student`
   if (/high/.test(schoolOrDegree)) return 'high school student'
   if (/^(?:grad|master|phd|doctorate|mba)/.test(schoolOrDegree)) return 'graduate student'
   if (/med/.test(schoolOrDegree)) return 'medical student'
   if (/law/.test(schoolOrDegree)) return 'law student'
+  // "photography school", "nursing school": a student of the field
+  const field = /^(\w+) school$/.exec(schoolOrDegree)?.[1]
+  if (field) return `${field} student`
   return 'college student'
 }
 
@@ -729,6 +739,13 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   match = I_AM_BARE_JOB.exec(text)
   if (match && isBareJob(match[1]!) && emit(occupationFrom(match[1]!, true), ctx, 'occupation.i-am-a', match)) return
   match = (clause.negated ? null : DOING_DEGREE.exec(text)) ?? IN_SCHOOL.exec(text)
+  // "i am going to college next year": a plan
+  if (
+    match &&
+    /\bgoing to\b/.test(match[0]) &&
+    /\b(?:next|soon|someday|one day|in the fall|after|in (?:a|an|one|two|\d+) (?:years?|months?))\b/.test(text)
+  )
+    match = null
   if (match) {
     ctx.acc.setCore('occupation', studentAt(match[1]), 0.75, 'occupation.school', match)
     return
