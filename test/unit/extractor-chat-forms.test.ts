@@ -3235,3 +3235,30 @@ describe('a school of a field or a year, a marriage and a trip "over to"', () =>
     expect(events("I'm heading over to Hong Kong!")).toEqual(['is going to Hong Kong'])
   })
 })
+
+describe('"i love it" after the other speaker’s question', () => {
+  const conversation = (question: string, reply: string) =>
+    extractor.extractOne({
+      inputType: 'conversation',
+      data: JSON.stringify([
+        { role: 'assistant', content: question },
+        { role: 'user', content: reply },
+      ]),
+    })
+  const interests = (e: Extraction) =>
+    Object.entries(e.interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
+
+  it('reads the pastime the question asked about, after a bare yes too', () => {
+    expect(interests(conversation('Have you tried hiking?', 'I love it.'))).toEqual(['hobbies:hiking'])
+    expect(interests(conversation('Do you ever go fishing?', 'Yes, I love it!'))).toEqual(['hobbies:fishing'])
+  })
+
+  it('reads nothing when the other speaker said no pastime', () => {
+    expect(interests(conversation('I bought a new car', 'I love it.'))).toEqual([])
+    expect(interests(conversation('How is your new job at the bakery?', 'I love it.'))).toEqual([])
+  })
+
+  it('reads "atleast" as "at least"', () => {
+    expect(interests(x('I love going to Lewis Creek atleast twice a month.'))).toEqual(['travel:Lewis Creek'])
+  })
+})

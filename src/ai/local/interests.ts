@@ -220,7 +220,8 @@ const LIKED_IT = new RegExp(pattern`^i (?:really |truly |absolutely |just |also 
   in (?:all )?my (?:spare|free) time))*$`)
 /** A clause about something done, that "it" may point back to: "i tried yoga last week", "about to go gambling". */
 const DONE_BEFORE =
-  new RegExp(pattern`^(?:(?:i|we) |you should (?:learn to |try to |really )?)?(?:just |finally |recently |first |also )?
+  new RegExp(pattern`^(?:(?:i|we) |you should (?:learn to |try to |really )?|(?:have|did|do) you (?:ever )?)?
+  (?:just |finally |recently |first |also )?
   (?:tried|started|took up|
   picked up|got into|went|go|going|am going|do|did|played|play|have been|been|about to go|watched|saw|read|
   listened to|took)\b`)

@@ -401,9 +401,17 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     if (pointedFavorite) return [{ ...clause, text: pointedFavorite }]
     // "i tried yoga last week. i really liked it": what the clause before did, in the same paragraph
     const samePart = before && before.paragraph === clause.paragraph && !before.question && !before.reported
-    const pointedLike = samePart
-      ? (likedOfBefore(before.text, clause.text) ?? narrowedLike(before.text, clause.text))
-      : undefined
+    // "have you tried hiking?" "i love it.": what the question before the turn asked about
+    // ("yes, i love it": a bare yes before it says nothing of its own)
+    const answering =
+      !samePart || /^(?:yes|yeah|yep|yup|sure|definitely|absolutely|of course|totally)$/.test(before.text)
+    const askedBefore = answering ? pointable(clause, undefined)?.replace(/[?.!\s]+$/, '') : undefined
+    const pointedLike =
+      samePart && !askedBefore
+        ? (likedOfBefore(before.text, clause.text) ?? narrowedLike(before.text, clause.text))
+        : askedBefore
+          ? likedOfBefore(askedBefore, clause.text)
+          : undefined
     if (pointedLike) return [{ ...clause, text: pointedLike }]
     // "do your kids like gymnastics? it is my favorite sport": a question of the person's own may name it too
     const pointedKind =

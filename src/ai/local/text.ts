@@ -54,6 +54,7 @@ const EXPANSIONS: [RegExp, string][] = [
   [/\bsahm\b/g, 'stay at home mom'],
   [/\bsahd\b/g, 'stay at home dad'],
   [/\bkinda\b/g, 'kind of'],
+  [/\batleast\b/g, 'at least'],
   [/\bsorta\b/g, 'sort of'],
   [/\bluv\b/g, 'love'],
   [/\b(favourite|fave|fav)\b/g, 'favorite'],
