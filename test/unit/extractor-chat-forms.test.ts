@@ -3262,3 +3262,18 @@ describe('"i love it" after the other speaker’s question', () => {
     expect(interests(x('I love going to Lewis Creek atleast twice a month.'))).toEqual(['travel:Lewis Creek'])
   })
 })
+
+describe('outings and shows of the household, a class taught', () => {
+  const interests = (data: string) =>
+    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
+
+  it('reads what "we" go to or watch as the person’s', () => {
+    expect(interests('We go to the beach together during our vacations')).toEqual(['travel:beach'])
+    expect(interests('we go to work')).toEqual([])
+    expect(interests('We have been watching The Office again')).toEqual(['movies_tv:The Office'])
+  })
+
+  it('reads the teacher of "my kindergarten class"', () => {
+    expect(job('just preparing lesson plans for my kindergarten class.')).toBe('teacher')
+  })
+})

@@ -952,9 +952,10 @@ const NO_OBJECT = /^(?:on|in|at|while|during|before|after|to|with|from|for|since
 const HOW_OFTEN = /^(?:every|all the time|daily|nightly|a lot(?! of)|constantly|whenever)\b/
 
 /** "i watch", "i have been rewatching", "been watching" (a fragment): what is watched (1). */
-const WATCHING = new RegExp(pattern`\bi ${ADV}(?:watch|am watching|have been watching|been watching|rewatch|
-  am rewatching|have been rewatching|been rewatching|binge[- ]watch|binge|
-  (?:am|have been) (?:binging|bingeing|binge[- ]watching))
+// "we" holds the person: "we have been watching a show about drug cartels"
+const WATCHING = new RegExp(pattern`\b(?:i|we) ${ADV}(?:watch|am watching|are watching|have been watching|
+  been watching|rewatch|am rewatching|have been rewatching|been rewatching|binge[- ]watch|binge|
+  (?:am|are|have been) (?:binging|bingeing|binge[- ]watching))
   \s+(.+)$`)
 
 /**
@@ -1077,7 +1078,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
         found,
       )
   }
-  match = rx`\\bi ${ADV}(?:go|often go|like going)\\s+(.+)$`.exec(text)
+  // "we usually go to local music festivals": the household's outings are the person's
+  match = rx`\\b(?:i|we) ${ADV}(?:go|often go|like going)\\s+(.+)$`.exec(text)
   if (
     match &&
     !/^(?:to (?:work|school|college|bed|sleep|class|the (?:store|doctor|office))|home|back|out of)\b/.test(match[1])

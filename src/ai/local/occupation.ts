@@ -231,6 +231,7 @@ const PROMOTED_TO = new RegExp(
 const PROMOTED_CONFIDENCE = 0.95
 /** "my students", "my 3rd graders" (not "my fellow students", not "my class", which a student says too). */
 const MY_STUDENTS = new RegExp(pattern`\bmy (?:(?:(?:\w+ )?grade |high school |college )?(?:students|pupils)|
+  (?:kindergarten|preschool|(?:\w+ )?grade) class|
   (?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)
   \sgraders|kindergart(?:e)?ners)\b`)
 /** "night shifts on the cardiac ward again", "i pulled a double shift in the icu": a nurse's words, the person's. */

@@ -29,7 +29,7 @@ const CUT_WORDS = new Set(
   too also anymore more most best either really very as every each once twice sometimes often always usually daily
   weekly nowadays today tonight now lately again instead yet already still just even only mostly mainly especially
   particularly like including except besides is are was were am be been tbh imo imho lmao ngl btw tho idk rn
-  i you he she we they it here there myself related online nonstop non-stop want wants`
+  i you he she we they it here there myself related online nonstop non-stop want wants together`
     .split(/\s+/)
     .filter(Boolean),
 )
