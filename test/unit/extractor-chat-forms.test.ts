@@ -3277,3 +3277,15 @@ describe('outings and shows of the household, a class taught', () => {
     expect(job('just preparing lesson plans for my kindergarten class.')).toBe('teacher')
   })
 })
+
+describe('a first love, a book of no kind, a pastime called "my"', () => {
+  const interests = (data: string) =>
+    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
+
+  it('reads "X is my first love" before a comma, a book read as reading, "my knitting" as a pastime', () => {
+    expect(interests('coffee is my passion, so yes!')).toEqual(['food:coffee'])
+    expect(interests('I read a really good book last week.')).toEqual(['books:reading'])
+    expect(interests('I have taken a break from my knitting to chat!')).toEqual(['hobbies:knitting'])
+    expect(interests('i went to my building')).toEqual([])
+  })
+})

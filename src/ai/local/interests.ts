@@ -18,7 +18,7 @@ import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
 import { placeKind } from './gazetteer.js'
 import { saysLanguages } from './languages.js'
 import { gerund, MONTHS, singular, titleCase, WEEKDAYS } from './text.js'
-import { ON_THE_WEB, watchedOffScreen } from './verbs.js'
+import { BOOKS_ONLY, ON_THE_WEB, watchedOffScreen } from './verbs.js'
 import { stripFiller } from './phrase.js'
 import { pattern, re, rx } from './regex.js'
 import type { RuleId } from './rules.js'
@@ -155,7 +155,8 @@ const FAVORITE_OF_MINE = /\b(?:a|another) ((?:all[- ]time |real |personal |big )
 /** "painting is my passion", "baking is a guilty pleasure of mine": the value (1), and an empty head (2). */
 const IS_MY_PASSION =
   new RegExp(pattern`^([a-z][a-z ,'-]+?) (?:is|are) (?:really |definitely |truly )?(?:(?:my|a) (?:passion|
-  hobby|hobbies|thing|jam|obsession|guilty pleasure|love|happy place|escape)(?: of mine)?|the loves? of my life)()$`)
+  hobby|hobbies|thing|jam|obsession|guilty pleasure|love|first love|true love|happy place|escape)(?: of mine)?|
+  the loves? of my life)()(?=,|$)`)
 
 /** "my hobby is fishing", "my main passions are hiking and baking": the value (1), and an empty head (2). */
 const MY_PASSION_IS = new RegExp(pattern`\bmy (?:(?:main|biggest|big|new|latest|current|only|greatest|true|real|
@@ -807,6 +808,9 @@ const MY_PRACTICE = new RegExp(pattern`\bmy (?:(?:daily|morning|evening|nightly|
   \s(?:tournaments?|matches|games|practices?|lessons|recitals?|classes|class|league|club|meets?|competitions?|hobby|
   passion|buddies|buddy|partners?|crew|group|pals|friends)|
   (walk|run|jog|swim|ride|bike ride|hike|workout))\b`)
+/** "a break from my knitting", "back to my painting": a pastime (1) said as the person's own. */
+const MY_GERUND = /\b(?:from|to|for|on|with|at|about) my ([a-z]{3,}ing)\b/
+
 /** The pastime an outing is: "my daily walk" -> walking. */
 const OUTING: Record<string, string> = {
   walk: 'walking',
@@ -1048,7 +1052,9 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   // "i read every night": how often, so reading itself
   const object = match?.[1] && !HOW_OFTEN.test(match[1]) ? match[1] : undefined
   if (match && !NO_OBJECT.test(object ?? '')) {
-    const items = object && cutPhrase(object) ? interpretObject(object, 'read') : verbItems('read', '')
+    // "i read a really good book last week": a book, of no kind, is reading
+    const book = object && BOOKS_ONLY.test(object.replace(/\s+(?:last|this|yesterday|today|every|each)\b.*$/, ''))
+    const items = object && !book && cutPhrase(object) ? interpretObject(object, 'read') : verbItems('read', '')
     // "currently reading Dune for the first time": a title the lexicons do not know, written as one
     const title = object && !items.some((item) => item.weight === 1) ? titleAt(object, ctx) : undefined
     if (title) ctx.acc.addInterest('books', title, 0.6, 'interest.read-title', match)
@@ -1408,6 +1414,9 @@ function ruleActivityMentioned(clause: ClauseInfo, ctx: RuleContext): void {
   if (match) ctx.acc.addInterest('travel', 'traveling', 0.6, 'interest.traveling-now', match)
   match = MY_PRACTICE.exec(text)
   if (match) found(match[1] ?? OUTING[match[2]!], match, 'interest.my-practice', 0.6)
+  // "i have taken a break from my knitting": a pastime the person calls theirs
+  match = MY_GERUND.exec(text)
+  if (match) found(match[1], match, 'interest.my-practice', 0.6)
   match = GO_FOR.exec(text)
   if (match) found(OUTING[match[1]!], match, 'interest.go-for', 0.6)
   match = BESIDES_DOING.exec(text)

@@ -19,7 +19,8 @@ const NON_HOBBY_VERBS = new Set(
 export const BOOKS_ONLY = new RegExp(pattern`
   ^(?:(?:about|around|like|over|at least|almost|nearly|maybe|up to) )?(?:
   (?:(?:a|\d+|some|many|few|good|great|lots of|several|one|two|three|four|five|ten|twenty|fifty|hundred) )?
-  (?:books?|novels?)(?: (?:in )?(?:a|per|every|each|this|last) (?:day|week|month|year))?|
+  (?:(?:really |very |pretty |new |good |great |long |old )+)?(?:books?|novels?)
+  (?: (?:in )?(?:a|per|every|each|this|last) (?:day|week|month|year))?|
   (?:\d+|one|two|three|four|five|ten|twenty|fifty|hundred)(?: (?:in )?(?:a|per|every|each|this|last)
   \s(?:day|week|month|year))?)$`)
 
