@@ -30,6 +30,11 @@ describe('the name the other speakers greet the person by', () => {
     // The other speaker greets by their own label's name (a quoted greeting), or with a word that is no name.
     expect(nameOf('Caroline: I went hiking.\nMelanie: Melanie here, hi!\nMelanie: Thanks, Melanie.')).toBeUndefined()
     expect(nameOf('Caroline: I went hiking.\nMelanie: Thanks, Dude!')).toBeUndefined()
+    // The other speaker's own name, said as they introduce themselves, and used again.
+    expect(
+      nameOf('A: I went hiking.\nB: Hi, tracy here, 24 and looks like taylor swift. You?\nA: Nice.'),
+    ).toBeUndefined()
+    expect(nameOf('A: I went hiking.\nB: My name is Kim.\nB: Thanks, Kim.\nA: Sure.')).toBeUndefined()
     // Two names as often: a group, or someone else greeted.
     expect(nameOf('A: I went hiking.\nB: Hey Mel. Tell Jon I said hi, Jon.\nA: Sure.')).toBeUndefined()
     // A text has no other speaker.

@@ -7,9 +7,12 @@ import { nlpHas } from './nlp.js'
 /** A name after a greeting or a short reply opening a sentence: "Hey Caroline", "Thanks, Mel!". */
 const AFTER_OPENING = new RegExp(
   '^(?:hey|hi|hello|hiya|heya|yo|thanks|thank you|congrats|congratulations|good (?:morning|afternoon|evening|night)|' +
-    'welcome back|oh|wow|yes|yeah|sure|great|nice|omg|haha|aw+)[ ,!]+([A-Z][a-z]{1,19})(?=[ ,.!?]|$)',
+    'welcome back|oh|wow|yes|yeah|sure|great|nice|omg|haha|aw+)[ ,!]+([A-Z][a-z]{1,19})(?=[ ,.!?]|$)(?! here\\b)',
   'i',
 )
+/** How a speaker gives their own name: "my name is Tracy", "I'm Kim", "Hi, tracy here" (1 or 2). */
+const OWN_NAME =
+  /\b(?:my name is|i am|i'm|this is|call me) ([a-z]{2,20})\b|^(?:(?:hi|hey|hello|hiya)[ ,!]+)?([a-z]{2,20}) here\b/i
 /** A name closing a sentence after a comma: "That's great, Caroline!". */
 const CLOSING = /,\s*([A-Z][a-z]{1,19})[.!?]*$/
 
@@ -31,12 +34,15 @@ export function addressedName(conversation: ParsedConversation): AddressedName |
   const subject = conversation.speaker
   if (subject === null) return undefined
   const found = new Map<string, AddressedName & { times: number }>()
+  // a speaker's own label, and the names the other speakers give as their own ("Hi, tracy here")
   const labels = new Set<string>()
   for (const turn of conversation.turns) {
     if (sameSpeaker(turn.speaker, subject) || NOT_TURNS.has(turn.speaker)) continue
     labels.add(turn.speaker.toLowerCase())
     for (const sentence of turn.text.split(SENTENCE_END)) {
       const trimmed = sentence.trim()
+      const own = OWN_NAME.exec(trimmed)
+      if (own) labels.add((own[1] ?? own[2]!).toLowerCase())
       const name = (AFTER_OPENING.exec(trimmed) ?? CLOSING.exec(trimmed))?.[1]
       if (!name) continue
       const seen = found.get(name) ?? { name, said: trimmed, times: 0 }
