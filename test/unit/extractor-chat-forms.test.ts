@@ -17,6 +17,11 @@ function expectLinear(...texts: string[]) {
   const used = process.cpuUsage(started)
   expect((used.user + used.system) / 1e6).toBeLessThan(10)
 }
+/** The interests of an extraction, as "category:value". */
+const interestsIn = (e: Extraction) =>
+  Object.entries(e.interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
+/** The interests read from `data`, as "category:value". */
+const interests = (data: string) => interestsIn(x(data))
 const values = (e: Extraction) =>
   Object.values(e.interests ?? {})
     .flat()
@@ -2934,9 +2939,6 @@ describe('a job said in passing: "as a librarian", "a job in the insurance busin
 })
 
 describe('a favourite that "it" points back to, and a job said of being one', () => {
-  const interests = (data: string) =>
-    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
-
   it('reads the thing of the kind named in the clause before, asked or said', () => {
     expect(interests('do your kids like gymnastics? it is my favorite sport ever')).toEqual(['sports:gymnastics'])
     expect(interests('we had pizza last night, it is my favorite food')).toContain('food:pizza')
@@ -2999,9 +3001,6 @@ describe('what someone did to the person, said without an object', () => {
 })
 
 describe('a job said by what it does, and lists and events that end cleanly', () => {
-  const interests = (data: string) =>
-    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
-
   it('reads the job of "my job is selling cars", not the thing sold, nor a word that says what it is like', () => {
     expect(job('my job is selling cars')).toBe('car seller')
     expect(job('my job is driving trucks')).toBe('truck driver')
@@ -3036,9 +3035,6 @@ describe('a job said by what it does, and lists and events that end cleanly', ()
 })
 
 describe('a liking "which" points back to, a job one is busy at, an illness had', () => {
-  const interests = (data: string) =>
-    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
-
   it('reads what "which i love" points back to, of the kind its verb takes, and not a thing bought', () => {
     expect(interests('they have good fish and chips here, which I love to eat!')).toEqual(['food:fish and chips'])
     expect(interests('my sister plays tennis, which i also enjoy')).toEqual(['sports:tennis'])
@@ -3059,9 +3055,6 @@ describe('a liking "which" points back to, a job one is busy at, an illness had'
 })
 
 describe('"we both", shopping and a morning spent at a pastime', () => {
-  const interests = (data: string) =>
-    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
-
   it('reads what "we both" do as the person’s', () => {
     expect(interests('that is great! we both volunteer!')).toEqual(['hobbies:volunteering'])
     expect(interests('we both love pizza')).toEqual(['food:pizza'])
@@ -3092,9 +3085,6 @@ describe('jobs said in passing: as who the person speaks, a job to go to college
 })
 
 describe('a thing liked said first, food eaten that "it" points to, a band of function words', () => {
-  const interests = (data: string) =>
-    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
-
   it('reads a known thing said before the person’s liking of it', () => {
     expect(interests('and uh, tacos i just like')).toEqual(['food:tacos'])
     expect(interests('the people i like')).toEqual([])
@@ -3175,9 +3165,6 @@ describe('events had, a job begun "about three months ago", and where the person
 })
 
 describe('habits tried at, riding, trips visited, moving out, not being big on a thing', () => {
-  const interests = (data: string) =>
-    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
-
   it('reads a pastime tried at as a habit, and riding unless what is ridden says it is no pastime', () => {
     expect(interests('I try to workout a couple days a week')).toEqual(['sports:working out'])
     expect(interests('I ride all the time')).toEqual(['hobbies:riding'])
@@ -3195,9 +3182,6 @@ describe('habits tried at, riding, trips visited, moving out, not being big on a
 })
 
 describe('no game of a count, no "next" in what is studied', () => {
-  const interests = (data: string) =>
-    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
-
   it('keeps no "several" played, and what is studied without when', () => {
     expect(interests('i play several and my father played violin!')).toEqual([])
     expect(interests('yeah i want to study french next')).toEqual(['hobbies:learning french'])
@@ -3245,28 +3229,23 @@ describe('"i love it" after the other speaker’s question', () => {
         { role: 'user', content: reply },
       ]),
     })
-  const interests = (e: Extraction) =>
-    Object.entries(e.interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
 
   it('reads the pastime the question asked about, after a bare yes too', () => {
-    expect(interests(conversation('Have you tried hiking?', 'I love it.'))).toEqual(['hobbies:hiking'])
-    expect(interests(conversation('Do you ever go fishing?', 'Yes, I love it!'))).toEqual(['hobbies:fishing'])
+    expect(interestsIn(conversation('Have you tried hiking?', 'I love it.'))).toEqual(['hobbies:hiking'])
+    expect(interestsIn(conversation('Do you ever go fishing?', 'Yes, I love it!'))).toEqual(['hobbies:fishing'])
   })
 
   it('reads nothing when the other speaker said no pastime', () => {
-    expect(interests(conversation('I bought a new car', 'I love it.'))).toEqual([])
-    expect(interests(conversation('How is your new job at the bakery?', 'I love it.'))).toEqual([])
+    expect(interestsIn(conversation('I bought a new car', 'I love it.'))).toEqual([])
+    expect(interestsIn(conversation('How is your new job at the bakery?', 'I love it.'))).toEqual([])
   })
 
   it('reads "atleast" as "at least"', () => {
-    expect(interests(x('I love going to Lewis Creek atleast twice a month.'))).toEqual(['travel:Lewis Creek'])
+    expect(interests('I love going to Lewis Creek atleast twice a month.')).toEqual(['travel:Lewis Creek'])
   })
 })
 
 describe('outings and shows of the household, a class taught', () => {
-  const interests = (data: string) =>
-    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
-
   it('reads what "we" go to or watch as the person’s', () => {
     expect(interests('We go to the beach together during our vacations')).toEqual(['travel:beach'])
     expect(interests('we go to work')).toEqual([])
@@ -3279,9 +3258,6 @@ describe('outings and shows of the household, a class taught', () => {
 })
 
 describe('a first love, a book of no kind, a pastime called "my"', () => {
-  const interests = (data: string) =>
-    Object.entries(x(data).interests ?? {}).flatMap(([category, list]) => list.map((s) => `${category}:${s.value}`))
-
   it('reads "X is my first love" before a comma, a book read as reading, "my knitting" as a pastime', () => {
     expect(interests('coffee is my passion, so yes!')).toEqual(['food:coffee'])
     expect(interests('I read a really good book last week.')).toEqual(['books:reading'])
