@@ -3265,3 +3265,18 @@ describe('a first love, a book of no kind, a pastime called "my"', () => {
     expect(interests('i went to my building')).toEqual([])
   })
 })
+
+describe('what the person does not do, said of a pastime', () => {
+  it('keeps not playing, watching or going out as a standing fact, without "much"', () => {
+    expect(events("Cool. I don't play video games much.")).toEqual(['does not play video games'])
+    expect(events("I don't watch tv")).toEqual(['does not watch tv'])
+    expect(events("Well, I don't get out much.")).toEqual(['does not get out much'])
+    expect(events('i do not go out')).toEqual(['does not go out'])
+    expect(events('I do not do drugs!')).toEqual(['does not do drugs'])
+  })
+
+  it('keeps no habit whose object is only pointed at', () => {
+    expect(events('i watch him help everyone')).toEqual([])
+    expect(events('i do not watch it')).toEqual([])
+  })
+})

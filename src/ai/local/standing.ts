@@ -80,11 +80,12 @@ const HAS_NONE = new RegExp(`^i ${ADV}(?:do not ${ADV}have|have no|do not ${ADV}
  * Verbs of a habit or of how a life is run, in the first person present, that no other rule reads. Likes, watching,
  * listening, reading and playing are interests; "work as" and "live in" are the job and the place.
  */
-const HABITS = pattern`stay|work|drive|ride|help|volunteer|raise|teach|coach|go|spend|walk|cook|bake|eat|drink|grow|
-  collect|visit|attend|train|take care of|care for|look after|live with|rent|use|babysit|homeschool|commute|shop|run|
-  practice|practise|study|sell|sing|paint|dance|swim|hike|fish|hunt|knit|sew|garden|camp|travel|exercise|jog|bike|
-  foster|mentor|wear|keep|feed|build|fix|repair|manage|lead|serve|save|share|make|live|compete|deliver|donate|clean|
-  mow|tutor|pray|browse|organize|organise|host|stream|write|coordinate|perform|compose|record`
+const HABITS = pattern`get out|go out|do drugs|listen to|stay|work|drive|ride|help|volunteer|raise|teach|coach|go|
+  spend|walk|cook|bake|eat|drink|grow|collect|visit|attend|train|take care of|care for|look after|live with|rent|use|
+  babysit|homeschool|commute|shop|run|practice|practise|study|sell|sing|paint|dance|swim|hike|fish|hunt|knit|sew|
+  garden|camp|travel|exercise|jog|bike|foster|mentor|wear|keep|feed|build|fix|repair|manage|lead|serve|save|share|
+  make|live|compete|deliver|donate|clean|mow|tutor|pray|browse|organize|organise|host|stream|write|coordinate|perform|
+  compose|record|play|watch|read|smoke|gamble`
 
 /** "i stay at home", "i usually drive my truck", "i try to walk every day": 1 "try to", 2 the verb, 3 what follows. */
 const HABIT = new RegExp(`^i ${ADV}(try to )?(${HABITS}) (.+)$`)
@@ -119,9 +120,14 @@ const NO_HABIT_WORDS: Record<string, string> = {
   'would never': 'would never',
 }
 /** Verbs whose "not" says something alone: "does not drive", "does not cook". */
-const ALONE = new Set(
-  'drive cook drink swim travel exercise dance work eat sing smoke ride bike hike fish compete'.split(' '),
-)
+const ALONE = new Set([
+  ...'drive cook drink swim travel exercise dance work eat sing smoke ride bike hike fish compete read gamble'.split(
+    ' ',
+  ),
+  'get out',
+  'go out',
+  'do drugs',
+])
 
 /** "i am not a morning person", "i am not religious": what the person is not (1). */
 const IS_NOT = /^i am not (?:(?:really|very|much of|at all) )*((?:a |an )?[a-z]+(?: person| fan| type)?)(?: yet)?$/
@@ -145,7 +151,7 @@ const HELP_WITH = new RegExp(pattern`^i ${ADV}(?:need|could use|would like|want)
   organizing|organising|preparing for|training for|moving|renovating) (.+)$`)
 
 /** Where the verb leads elsewhere: a job ("work as"), a statement about the other speaker ("help you"). */
-const NOT_HABIT = /^(?:as|you|your|it|them|that|this|there|here)\b/
+const NOT_HABIT = /^(?:as|you|your|it|them|that|this|there|here|him|her|us|me)\b/
 
 /** "i like to go to the playground with friends": a liking no interest rule could place (1 the verb, 2 what). */
 const LIKES = new RegExp(`^i ${ADV}(like|love|enjoy|adore) (.+)$`)
@@ -439,9 +445,13 @@ function ruleNegatedFact(text: string, ctx: RuleContext, before: ReadBefore): vo
         ? ''
         : ` ${rest}`
             .replace(FACT_END, '')
+            // "i don't play video games much": how much, after what is not done ("i don't eat much" says little)
+            .replace(/(?<=\S)\s+(?:much|very much|a lot|that much|often|anymore|any more)$/, '')
             .replace(/^\s*(?:at all|very well|that well|so well|well)$/, '')
             .trim()
-    const phrase = kept ? factPhrase(kept) : ''
+    // "i don't get out much": going out is said with how much
+    const outing = /^(?:get|go) out$/.test(verb!) && /^(?:much|a lot|often)$/.test(rest ?? '')
+    const phrase = outing ? rest : kept ? factPhrase(kept) : ''
     if (phrase === undefined || (!phrase && !ALONE.has(verb!)) || NOT_HABIT.test(rest ?? '')) return
     return add(ctx, `${NO_HABIT_WORDS[how!]} ${verb}${phrase ? ` ${phrase}` : ''}`, 'memory.habit', habit)
   }
