@@ -3280,3 +3280,13 @@ describe('what the person does not do, said of a pastime', () => {
     expect(events('i do not watch it')).toEqual([])
   })
 })
+
+describe('a name said first, a relative by their order, a change thought about', () => {
+  it('reads "Spook is the name of my cat", "my fourth son", and "I have been thinking about changing jobs"', () => {
+    expect(events('So do you have any pets? Spook is the name of my cat.')).toEqual(['their cat is named Spook'])
+    expect(events('My fourth son hates scorpions too.')).toEqual(['has a son'])
+    expect(events("I've been thinking about changing jobs recently.")).toEqual([
+      'has been thinking about changing jobs recently',
+    ])
+  })
+})

@@ -58,7 +58,7 @@ const FOND = pattern`awesome|amazing|wonderful|beautiful|lovely|sweet|adorable|c
  */
 const MENTION = new RegExp(
   `\\b(my|our|we have) (?:(${COUNTS}) )?(?:(?:${FOND}) )?((?:(?:${KEPT}) )*)` +
-    '(?:(?:oldest|youngest|eldest|only|new|first|second) )?' +
+    '(?:(?:oldest|youngest|eldest|only|new|first|second|third|fourth|fifth) )?' +
     `(${NOUNS})\\b(?!-| in law|'s? (?:ex|late)\\b)`,
   'g',
 )

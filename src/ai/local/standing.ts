@@ -224,6 +224,8 @@ const SAID_OF_IT = new RegExp(`^(she|he) ${FACT_VERBS} .+)$`)
 
 /** "my dog's name is tyson", "my sons name is jack": 1 who, 2 their name (one word). */
 const NAMED = new RegExp(`${AROUND}(${WHO})(?:(?:'s|s)? name is| is (?:called|named)) ([a-z][a-z'-]*)$`)
+/** "spook is the name of my cat": 1 the name (one word), 2 who. */
+const NAME_OF_MY = new RegExp(`^([a-z][a-z'-]*) is the name of my (${WHO})$`)
 
 /** "her name is mochi", said right after a pet or a relative: the name (2), and whose the pronoun says (1). */
 const NAME_OF_IT = /^(?:(her|his|its|their) name is|(she|he|it) is (?:called|named)) ([a-z][a-z'-]*)$/
@@ -294,10 +296,10 @@ function nameAfter(text: string, ctx: RuleContext): RegExpExecArray | undefined 
   return match
 }
 
-/** "their dog is named Max": 1 who, 2 the name. */
-function addName(ctx: RuleContext, named: RegExpExecArray): void {
-  const name = ctx.cases.restore(named[2]!)
-  add(ctx, `their ${named[1]} is named ${name[0]!.toUpperCase()}${name.slice(1)}`, 'memory.family-fact', named)
+/** "their dog is named Max", from a match of who (1) and the name (2), or the two given apart. */
+function addName(ctx: RuleContext, named: RegExpExecArray, who = named[1]!, said = named[2]!): void {
+  const name = ctx.cases.restore(said)
+  add(ctx, `their ${who} is named ${name[0]!.toUpperCase()}${name.slice(1)}`, 'memory.family-fact', named)
 }
 
 /** Third person of a verb said in the first person: "have" -> "has", "watch" -> "watches", "study" -> "studies". */
@@ -357,7 +359,8 @@ const GOAL_CONFIDENCE = 0.5
 /** "i want to go to culinary school", "i want a robot servant": 1 how it is wanted, 2 what. */
 const GOAL = new RegExp(
   `^i ${ADV}(want to|want(?= (?:a|an|my own|another) )|would like to|would love to|hope to|plan to|am planning to|` +
-    'am going to|am trying to|am hoping to|am thinking about|am thinking of|dream of|have always wanted to|' +
+    'am going to|am trying to|am hoping to|am thinking about|am thinking of|have been thinking about|' +
+    'have been thinking of|dream of|have always wanted to|' +
     'have wanted to|always wanted to) (.+)$',
 )
 
@@ -381,6 +384,8 @@ const GOAL_VERBS: Record<string, string> = {
   'am hoping to': 'hopes to',
   'am thinking about': 'is thinking about',
   'am thinking of': 'is thinking of',
+  'have been thinking about': 'has been thinking about',
+  'have been thinking of': 'has been thinking of',
   'have always wanted to': 'has always wanted to',
   'have wanted to': 'has wanted to',
   'always wanted to': 'has always wanted to',
@@ -563,6 +568,8 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
   }
   const named = NAMED.exec(text)
   if (named && !before.memory) return addName(ctx, named)
+  const nameFirst = NAME_OF_MY.exec(text)
+  if (nameFirst && !before.memory) return addName(ctx, nameFirst, nameFirst[2], nameFirst[1])
   const family = FAMILY.exec(text)
   if (family && !before.memory) {
     const fact = familyFact(family[1]!, family[2]!)
