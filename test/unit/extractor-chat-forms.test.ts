@@ -3290,3 +3290,16 @@ describe('a name said first, a relative by their order, a change thought about',
     ])
   })
 })
+
+describe('who the person says they are in passing', () => {
+  it('reads an activist spoken as, a job one gets to be, "like me, a ...", and "a woman who is ..."', () => {
+    expect(x("I've powers too as an animal activist!").personality?.traits?.map((t) => t.value)).toEqual([
+      'animal activist',
+    ])
+    expect(job('I love that I get to be a musician.')).toBe('musician')
+    expect(interests('You sound just like me, a party animal.')).toEqual(['hobbies:partying'])
+    expect(x("I'm an older woman who is afraid of dying.").preferences?.topics_to_avoid?.map((t) => t.value)).toEqual([
+      'dying',
+    ])
+  })
+})

@@ -226,6 +226,10 @@ const ASKS_ARE = new RegExp(pattern`^(?:so |and |well )?(?:are you|would you (?:
   do you (?:consider|call) yourself) ((?:[a-z'-]+ ){0,4}[a-z'-]+)$`)
 /** "i am", "i am for sure": the person says the same of themself. */
 const ANSWER_AM = /^(?:yes |yeah |yep )?i am(?: too| for sure| definitely| totally| absolutely| indeed)?$/
+/** "i am an older woman who is afraid of dying": what is said of the person after "who is" (1). */
+const WHO_IS = /^i am (?:a|an) (?:[a-z-]+ ){1,4}?(?:who|that) (?:is|am) (.+)$/
+/** "you sound just like me, a party animal": who the person is (1), said after "like me". */
+const LIKE_ME_A = /\blike me,? ((?:a|an) [a-z]+(?: [a-z]+)?)$/
 /** "i do", "i love it": the person's answer to their own question, which the next clause may go on with. */
 const ANSWER_DO = new RegExp(pattern`^(?:(?:on )?weekends |sometimes |yes |yeah |yep |of course )?
   i (?:do|really do|love it|love them|like it|like them)(?: too| on (?:the )?weekends| sometimes| a lot| every day)?$`)
@@ -472,6 +476,10 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
         return [first!, tailClause, ...rest]
       }
     }
+    // "i am an older woman who is afraid of dying": what the relative clause says of the person is theirs too
+    // "you sound just like me, a party animal": what the person calls themselves after "like me"
+    const whoIs = WHO_IS.exec(clause.text) ?? LIKE_ME_A.exec(clause.text)
+    if (whoIs) return [...ownVerbPhrases(clause), { ...clause, text: `i am ${whoIs[1]}` }]
     return ownVerbPhrases(clause)
   })
   for (const clause of clauses) {

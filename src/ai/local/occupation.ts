@@ -89,13 +89,14 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
   if (/^(?:housewife|homemaker|house wife|househusband)$/.test(cleaned))
     return { kind: 'job', value: 'homemaker', conf: 0.85 }
   const words = cleaned.split(' ').filter(Boolean).slice(0, 6)
-  // "a free spirit", "a people person": who the person is, which the personality rules read
-  if (!words.length || TRAITS.has(cleaned)) return undefined
+  if (!words.length) return undefined
   const agent = HOBBY_AGENTS[words.slice(-2).join(' ')] ?? HOBBY_AGENTS[words[words.length - 1]]
   const qualified = HOBBY_QUALIFIER.test(cleaned)
   if (agent && (qualified || !OCCUPATIONS.has(words[words.length - 1]))) {
     return { kind: 'hobby', category: agent[0], value: agent[1] }
   }
+  // "a free spirit", "a people person": who the person is, which the personality rules read
+  if (TRAITS.has(cleaned)) return undefined
   const pro = /^(?:professional|pro) ([a-z ]{2,30}) (player|athlete)$/.exec(cleaned)
   if (pro) return { kind: 'job', value: `professional ${pro[1]} ${pro[2]}`, conf: 0.9 }
   if (qualified && strict) return undefined
@@ -300,7 +301,8 @@ const I_AM_A = new RegExp(
     '((?:a|an) .+|the (?:best|only|top|head|lead|youngest|oldest) [a-z]+(?: [a-z]+){0,2})$',
 )
 /** "i became a professional tennis player": the job (1). */
-const BECAME = new RegExp(`\\bi ${ADV}(?:became|have become|finally became) (?:a|an) (.+)$`)
+// "i love that i get to be a musician": a job the person has
+const BECAME = new RegExp(`\\bi ${ADV}(?:became|have become|finally became|get to be) (?:a|an) (.+)$`)
 /** "i used to teach gym in school": what was taught (1). */
 const USED_TO_TEACH = new RegExp(`\\bi ${ADV}used to teach\\b\\s*(.*)$`)
 /** "working as a doctor" after another statement of the person's: the job (1). */

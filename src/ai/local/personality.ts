@@ -66,7 +66,9 @@ const CONSIDER_MYSELF = new RegExp(
 )
 /** "i am a proud animal rights activist": the cause and the noun (1). */
 const ACTIVIST = new RegExp(
-  `\\bi am ${ADV}(?:a |an )(?:(?:proud|passionate|dedicated|committed|avid|vocal|big|strong|staunch) )*` +
+  // "as an animal activist": who the person speaks as
+  `(?:\\bi am ${ADV}|^(?:i [a-z' ]{1,30} )?as |\\bi [a-z]+ [a-z' ]{0,30}as )(?:a |an )` +
+    '(?:(?:proud|passionate|dedicated|committed|avid|vocal|big|strong|staunch) )*' +
     '((?:[a-z]+ ){0,2}(?:activist|advocate|campaigner|environmentalist|conservationist|humanitarian|' +
     'philanthropist))\\b',
 )
