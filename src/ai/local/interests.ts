@@ -235,16 +235,32 @@ export function likedOfBefore(before: string, text: string): string | undefined 
   const liked = LIKED_IT.exec(text)
   // "i do not like golf. i love it": a clause that denies points at nothing liked
   if (!liked || !DONE_BEFORE.test(before) || /\b(?:not|never|no)\b/.test(before)) return undefined
-  const words = before.split(' ')
+  // a title is left out ("the office" is a show or a place), and so is a kind of event when a word before it says
+  // what it was of ("a jazz concert")
+  const span = lastKnownSpan(
+    before,
+    (said, kind, start) => POINTED_KINDS.has(kind) && !(EVENT_WORD.test(said) && start > 0),
+  )
+  if (!span) return undefined
+  // "loved" -> "love": the liking holds now; doing it in one's spare time is a liking too
+  return liked[1] ? `i ${PRESENT_LIKE[liked[1]] ?? liked[1]} ${span}` : `i enjoy ${span}`
+}
+
+/**
+ * The last run of one to three words of `clause` that the lexicons know and `accepts` takes (given the run, its kind
+ * and the index of its first word), the longest first at each end: what "it" or "which" in the clause after points
+ * back to. Undefined when there is none.
+ */
+function lastKnownSpan(
+  clause: string,
+  accepts: (span: string, kind: string, start: number) => boolean,
+): string | undefined {
+  const words = clause.split(' ')
   for (let end = words.length; end > 0; end--) {
     for (let size = Math.min(3, end); size >= 1; size--) {
       const span = words.slice(end - size, end).join(' ')
       const kind = lookupExact(span)
-      // a title is left out ("the office" is a show or a place), and so is a kind of event when a word before it
-      // says what it was of ("a jazz concert")
-      if (!kind || !POINTED_KINDS.has(kind) || (EVENT_WORD.test(span) && end - size > 0)) continue
-      // "loved" -> "love": the liking holds now; doing it in one's spare time is a liking too
-      return liked[1] ? `i ${PRESENT_LIKE[liked[1]] ?? liked[1]} ${span}` : `i enjoy ${span}`
+      if (kind && accepts(span, kind, end - size)) return span
     }
   }
   return undefined
@@ -264,14 +280,8 @@ export function favoriteOfKindBefore(before: string, text: string): string | und
   const head = favorite ? singular(favorite[1]!) : ''
   const kind = FAVORITE_HEADS[head]
   if (!kind || !POINTED_KINDS.has(kind)) return undefined
-  const words = before.split(' ')
-  for (let end = words.length; end > 0; end--) {
-    for (let size = Math.min(3, end); size >= 1; size--) {
-      const span = words.slice(end - size, end).join(' ')
-      if (lookupExact(span) === kind) return `my favorite ${head} is ${span}`
-    }
-  }
-  return undefined
+  const span = lastKnownSpan(before, (_said, spanKind) => spanKind === kind)
+  return span ? `my favorite ${head} is ${span}` : undefined
 }
 /** "which i love to eat": a liking (1) of what "which" points back to, done as a verb (2) if said. */
 const WHICH_I_LIKE = new RegExp(pattern`^(?:which|that) i (?:really |also |just |absolutely )?(love|like|enjoy|adore)
@@ -288,15 +298,8 @@ export function likedWhichBefore(before: string, text: string): string | undefin
     return undefined
   // food is eaten, a show watched; a verb not listed takes any kind
   const wanted = liked[2] ? VERB_KINDS[liked[2]] : undefined
-  const words = before.split(' ')
-  for (let end = words.length; end > 0; end--) {
-    for (let size = Math.min(3, end); size >= 1; size--) {
-      const span = words.slice(end - size, end).join(' ')
-      const kind = lookupExact(span)
-      if (kind && kind !== 'other' && (!wanted || wanted === kind)) return `i ${liked[1]} ${span}`
-    }
-  }
-  return undefined
+  const span = lastKnownSpan(before, (_said, kind) => kind !== 'other' && (!wanted || wanted === kind))
+  return span ? `i ${liked[1]} ${span}` : undefined
 }
 const VERB_KINDS: Record<string, string> = {
   eat: 'food',
@@ -329,15 +332,8 @@ const EATS_IT =
  */
 export function eatenOfBefore(before: string, text: string): string | undefined {
   const eats = EATS_IT.exec(text)
-  if (!eats) return undefined
-  const words = before.split(' ')
-  for (let end = words.length; end > 0; end--) {
-    for (let size = Math.min(3, end); size >= 1; size--) {
-      const span = words.slice(end - size, end).join(' ')
-      if (lookupExact(span) === 'food') return `i ${eats[1]} ${span}`
-    }
-  }
-  return undefined
+  const span = eats ? lastKnownSpan(before, (_said, kind) => kind === 'food') : undefined
+  return eats && span ? `i ${eats[1]} ${span}` : undefined
 }
 
 /** A clause that only narrows the one before: "especially spaghetti" (1). */

@@ -230,11 +230,12 @@ const PROMOTED_TO = new RegExp(
 )
 /** A promotion names the job that replaces the old one: surer than "i am a X" (0.9) said earlier. */
 const PROMOTED_CONFIDENCE = 0.95
+/** The school years by name: "third grade", "my fourth graders". */
+const SCHOOL_YEARS = 'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth'
 /** "my students", "my 3rd graders" (not "my fellow students", not "my class", which a student says too). */
 const MY_STUDENTS = new RegExp(pattern`\bmy (?:(?:(?:\w+ )?grade |high school |college )?(?:students|pupils)|
-  (?:kindergarten|preschool|(?:\w+ )?grade) class|
-  (?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)
-  \sgraders|kindergart(?:e)?ners)\b`)
+  (?:kindergarten|preschool|(?:\w+ )?grade) class|(?:\d+(?:st|nd|rd|th)|${SCHOOL_YEARS})\sgraders|
+  kindergart(?:e)?ners)\b`)
 /** "night shifts on the cardiac ward again", "i pulled a double shift in the icu": a nurse's words, the person's. */
 const WARD_SHIFTS = new RegExp(pattern`(?:^(?:back |again )?(?:on )?|\bi (?:work|am working|have been working|pulled|
   did|am doing|have|am on|am back on|worked) )(?:(?:another|more|back[- ]to[- ]back|a|a double|double|\d+|two|three|
@@ -321,9 +322,7 @@ const MAKE_A_LIVING = new RegExp(`(?:\\bi ${ADV}|^)(?:make|earn) (?:a|my) living
 const WILL_BE = new RegExp(`\\bi ${ADV}(?:will|am going to) (?:be|become) (?:a|an) (.+)$`)
 /** "i play tennis professionally": the sport (1). */
 const PLAY_PROFESSIONALLY = new RegExp(`\\bi ${ADV}play ([a-z]+(?: [a-z]+)?) (?:professionally|for a living)\\b`)
-/** "i go to law school": the school (1). */
-/** The school years by name, in order. */
-const SCHOOL_YEARS = 'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth'
+/** "i go to law school", "i am in 3rd grade": the school or the school year (1). */
 const IN_SCHOOL = new RegExp(
   `\\bi ${ADV}(?:am in|attend|go to|am going to|am attending|am enrolled in|am at|(?<=(?:just|recently) )started|` +
     'am starting) (?:the )?' +
@@ -391,7 +390,6 @@ const MY_JOB_AT = new RegExp(
 /** "my job is a nurse", "my trade is mechanical engineer": the job (1). */
 const MY_JOB_IS = new RegExp(pattern`\bmy (?:(?:part[- ]time|full[- ]time|new|current|second) )?(?:job|profession|
   occupation|career|day job|role|trade|line of work) is (?:a |an |being a |being an )?(.+)$`)
-/** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
 /** "a new job in the insurance business": the field (1) of a job the person got or has. */
 const JOB_IN_FIELD =
   new RegExp(pattern`\bi ${ADV}(?:have |had )?(?:got|get|found|started|took|landed|have|had)(?: to get)?
@@ -404,6 +402,7 @@ const AS_A_JOB_FIRST = /^(?:well |and |so |but )?as an? (?:\d{1,3} years? old )?
 const NOT_AS_A_JOB = new RegExp(pattern`\b(?:dress|dressed|dressing|went|go|going|costume|disguised|pose|posed|posing|
   play|played|playing|act|acted|acting|cosplay|see|saw|think of|thought of|treat|treated|known|seen|describe|
   described|work|worked|hired|started)\b`)
+/** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
 const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:am in|do|work (?:online |remotely |
   from home )?in|work) (sales|
   marketing|finance|accounting|it|tech|hr|human resources|real estate|insurance|retail|healthcare|health care|
@@ -646,8 +645,8 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   const jobPlaceSaid = match ? /^(at|with|for|in) (.+)$/.exec(match[1]!) : null
   if (jobPlaceSaid) {
     const place = workplace(jobPlaceSaid[2]!)
-    const said = `works ${jobPlaceSaid[1]} ${ctx.cases.restore(place ?? '')}`
-    if (place) ctx.acc.setCore('occupation', said, 0.55, 'occupation.my-job-is', match!)
+    const said = place ? `works ${jobPlaceSaid[1]} ${ctx.cases.restore(place)}` : undefined
+    if (said) ctx.acc.setCore('occupation', said, 0.55, 'occupation.my-job-is', match!)
     return
   }
   if (match && !doing && emit(occupationFrom(match[1], false), ctx, 'occupation.my-job-is', match)) return

@@ -77,8 +77,9 @@ const HAS = new RegExp(`^i ${ADV}(?:have got|have|own) (.+)$`)
 const HAS_NONE = new RegExp(`^i ${ADV}(?:do not ${ADV}have|have no|do not ${ADV}own) ((?:a |an |any )?(.+))$`)
 
 /**
- * Verbs of a habit or of how a life is run, in the first person present, that no other rule reads. Likes, watching,
- * listening, reading and playing are interests; "work as" and "live in" are the job and the place.
+ * Verbs of a habit or of how a life is run, in the first person present. Likes are interests; so are watching,
+ * listening, reading and playing, kept here only when no interest rule placed them ("listens to a bit of everything")
+ * and when not done ("does not play video games"). "work as" and "live in" are the job and the place.
  */
 const HABITS = pattern`get out|go out|do drugs|listen to|stay|work|drive|ride|help|volunteer|raise|teach|coach|go|
   spend|walk|cook|bake|eat|drink|grow|collect|visit|attend|train|take care of|care for|look after|live with|rent|use|
@@ -121,9 +122,8 @@ const NO_HABIT_WORDS: Record<string, string> = {
 }
 /** Verbs whose "not" says something alone: "does not drive", "does not cook". */
 const ALONE = new Set([
-  ...'drive cook drink swim travel exercise dance work eat sing smoke ride bike hike fish compete read gamble'.split(
-    ' ',
-  ),
+  ...`drive cook drink swim travel exercise dance work eat sing smoke ride bike hike fish compete read
+  gamble`.split(/\s+/),
   'get out',
   'go out',
   'do drugs',
