@@ -83,7 +83,7 @@ const RULES = {
     '"Glasgow weather is doing its thing again": where the person lives, weakly (not on a trip)',
   'location.my-native': '"around my native Colorado", "my hometown of Leeds"',
   'location.my-home-in': '"here at my house in Michigan"',
-  'location.hello-from': '"hello from X"',
+  'location.hello-from': '"good morning from X" ("hello from X" reads as "I am from X")',
   'location.where-i-live': '"X is where I live"',
   'location.we-are-from': '"we are from X"',
   'location.never-left': '"I have never left X"',
