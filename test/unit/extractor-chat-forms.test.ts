@@ -3303,3 +3303,71 @@ describe('who the person says they are in passing', () => {
     ])
   })
 })
+
+describe('events in the present perfect, foods missed, a baby on the way', () => {
+  it('keeps "i have bought ..." as an event when the past tense would be one, not a state or a bare verb', () => {
+    expect(events('I have bought lots of doge coin though.')).toEqual(['has bought lots of doge coin'])
+    expect(events("I've finished my degree")).toEqual(['has finished their degree'])
+    expect(events('I have taken a break from my knitting to chat')).toEqual([
+      'has taken a break from their knitting to chat',
+    ])
+    expect(events("I've found some non-fiction books I like.")).toEqual(['has found some non-fiction books they like'])
+    expect(events('I have decided to go')).toEqual([])
+    expect(events('I have watched that show')).toEqual([])
+    expect(events('I have been busy')).toEqual([])
+    expect(events('I have lived here for ten years')).toEqual(['has lived here for ten years'])
+  })
+
+  it('reads a known food the person misses, and no topic from "i hate to admit it"', () => {
+    const said = 'I hate to admit it but I miss the comfort of a good old cheeseburger from time to time.'
+    expect(interests(said)).toEqual(['food:cheeseburger'])
+    expect(x(said).preferences?.topics_to_avoid).toBeUndefined()
+    expect(interests('Oh my goodness, yes I miss cheese too!')).toEqual(['food:cheese'])
+    expect(interests('I miss my dog')).toEqual([])
+    expect(interests("I don't miss pizza")).toEqual([])
+  })
+
+  it('reads a baby one is going to have, after "now that", and not a baby shower', () => {
+    expect(events("Not much time now that I'm going to have a baby")).toEqual(['is expecting a baby'])
+    expect(events('we are having a baby shower')).toEqual([])
+  })
+
+  it('reads a condition the person calls "my", and a plan before "and maybe"', () => {
+    expect(events("That's a great idea, but my arthritis sometimes keeps me off the court.")).toEqual(['has arthritis'])
+    expect(events('my asthma is acting up')).toEqual(['has asthma'])
+    expect(events("my mom's arthritis is bad")).toEqual([])
+    expect(events('my anxiety about the exam')).toEqual([])
+    expect(job('Yea, I want to become an art teacher and maybe sell some paintings on the side.')).toBe(
+      'aspiring art teacher',
+    )
+  })
+
+  it('reads the family’s outings, "there is nothing like", and no place lived in from "do live action ..."', () => {
+    expect(interests('my family goes to disney world yearly.')).toEqual(['travel:disney world'])
+    expect(interests('my family goes crazy for pizza')).toEqual([])
+    expect(interests('there is nothing like fresh sushi')).toEqual(['food:sushi'])
+    expect(events('on the weekend, i get together with friends and do live action roleplaying')).toEqual([])
+    expect(events('i live a quiet life')).toEqual(['lives a quiet life'])
+    expect(interests('i try to hit the gym regularly.')).toEqual(['sports:gym'])
+    expect(interests('he hit the gym')).toEqual([])
+  })
+
+  it('keeps a good time had somewhere as an event, not one had "at it"', () => {
+    expect(events('Had a great time at the concert last night')).toEqual(['had a great time at the concert'])
+    expect(events('I had a blast in Vegas')).toEqual(['had a blast in Vegas'])
+    expect(events('we had a great time at it')).toEqual([])
+    expect(events('I had a blast at mine')).toEqual([])
+  })
+
+  it('reads these forms in linear time', () => {
+    expectLinear(
+      `my family goes to ${'the '.repeat(10_000)}beach`,
+      `there is nothing like ${'fresh '.repeat(10_000)}sushi`,
+      `i live ${'action '.repeat(10_000)}`,
+      `my asthma ${'and maybe '.repeat(5_000)}is bad`,
+      `i have bought ${'lots of '.repeat(5_000)}coin though`,
+      `i miss the comfort of a good old ${'cheese '.repeat(10_000)}`,
+      `i hate to admit ${'it '.repeat(10_000)}, better now that i am ${'well '.repeat(5_000)}`,
+    )
+  })
+})

@@ -876,11 +876,19 @@ const MUST_HAVE = new RegExp(pattern`(?:^(?:oh |ah |man |lol |haha )?|\bi )(?:ha
   gotta have|have to have|need to have|need|can not (?:start|go through) (?:my|the) day without)
   \smy (?:morning |daily |evening )?([a-z]+(?: [a-z]+)?)
   (?=$|,| (?:in|every|each|before|after|first|or|and|at)\b)`)
-/** "nothing beats a bowl of pho", "can't beat fresh sushi": the thing (1). */
+/** "nothing beats a bowl of pho", "can't beat fresh sushi", "there is nothing like a hike": the thing (1). */
 const NOTHING_BEATS = new RegExp(pattern`
-  (?:^|\s)(?:nothing (?:beats|compares to|is better than|tops)|(?:you )?can not beat) (?:a |an |some )?
+  (?:^|\s)(?:nothing (?:beats|compares to|is better than|tops)|(?:you )?can not beat|
+  ^there is nothing (?:quite )?like) (?:a |an |some )?
   (?:(?:good|hot|big|cold|fresh|nice) )?
   (?:(?:bowl|plate|cup|slice|glass|pint|mug|piece|round|game) of )?(.+)$`)
+
+/**
+ * "i miss cheese", "i miss the comfort of a good old cheeseburger": a food the person misses is one they like (1: what
+ * follows; the food must open it). Not a food given up by choice, which the clause says ("i miss meat but ...").
+ */
+const MISS_FOOD = new RegExp(pattern`\bi (?:really |still |so |kind of |kinda |sometimes |do )?miss\s
+  (?:the (?:comfort|taste|smell) of |eating |having )?(?:a |some )?(?:good (?:old )?|real |homemade |fresh )?(.+)$`)
 
 /** Characters one plays in a game, a show or a play ("an elf mage", "the villain"), besides jobs and relatives. */
 const ROLE_NOUNS = new Set(
@@ -1080,8 +1088,9 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
         found,
       )
   }
-  // "we usually go to local music festivals": the household's outings are the person's
-  match = rx`\\b(?:i|we) ${ADV}(?:go|often go|like going)\\s+(.+)$`.exec(text)
+  // "we usually go to local music festivals", "my family goes to disney world yearly": the household's outings are
+  // the person's
+  match = rx`\\b(?:i|we|(?:^|\\s)(?:my|our) family) ${ADV}(?:go|goes|often go|like going|try to go)\\s+(.+)$`.exec(text)
   if (
     match &&
     !/^(?:to (?:work|school|college|bed|sleep|class|the (?:store|doctor|office))|home|back|out of)\b/.test(match[1])
@@ -1114,6 +1123,9 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   if (match && clause.negated && !/\bwithout my\b/.test(match[0])) match = null
   const needed = match ? knownFoodAtStart(match[1]!) : undefined
   if (needed && needed === match![1]) ctx.acc.addInterest('food', needed, 0.6, 'interest.must-have', match!)
+  match = MISS_FOOD.exec(text)
+  const missed = match && !clause.negated ? knownFoodAtStart(match[1]!) : undefined
+  if (missed) ctx.acc.addInterest('food', missed, 0.6, 'interest.miss-food', match!)
   match = NOTHING_BEATS.exec(text)
   if (match) {
     const item = classifyNoun(cutPhrase(match[1]))

@@ -219,7 +219,10 @@ const PASSIVE_EVENT = new RegExp(pattern`
   a (?:car )?accident))\b`)
 
 /** The first "i/we <past verb>" of the clause: [index of the verb in the text, verb]. */
-/** "had" that tells an event: "had a baby", "had surgery", "had a job interview today". */
+/**
+ * "had" that tells an event: "had a baby", "had surgery", "had a job interview today", "had a blast at the fair" (a
+ * good time had somewhere; "had a great time" alone tells no event).
+ */
 const HAD_EVENT =
   new RegExp(pattern`^had (?:(?:a|an|my|our) )?(?:first |second |big |major |minor |small )?(?:baby|child|
   son|daughter|kid|surgery|operation|job interview|interview|accident|car accident|heart attack|stroke|miscarriage|
@@ -227,12 +230,18 @@ const HAD_EVENT =
   cookout|sleepover|reunion|family reunion|baby shower|housewarming|garage sale|yard sale|bake sale|recital|
   graduation party|game night|movie night|road trip|camping trip|photo ?shoot|gig|concert|tournament)\b|
   ^had (?:my|our) (?:first|last|final) [a-z]+|
+  ^had (?:(?:a|an) (?:great|good|fun|amazing|wonderful|awesome|lovely|fantastic) time|a blast) (?:at|in)
+  \s(?!(?:it|that|this|them|mine|yours|theirs|his|hers|ours)\b)[a-z]|
   ^had (?:a|an|my|our) (?:[a-z]+ ){0,2}?(?:practice|rehearsal|lesson|appointment|check-?up|date|sale|encounter|
   recital|game|match|race|meet|show|performance|exam|test|presentation)\b|
   ^had (?:cancer|covid|the flu|pneumonia|a concussion|an injury|a bad fall|a health scare|(?:some |serious |major )?
   (?:medical|health|heart|back|knee) (?:issues|problems))\b`)
 
-function pastVerb(text: string): { at: number; verb: string } | undefined {
+/**
+ * The first "i/we <past verb>" of the clause: `at` the index of the verb in the text, `verb` the verb, and for the
+ * present perfect ("i have taken a break") `eventAt`, where the event's words start ("have", kept as "has").
+ */
+function pastVerb(text: string): { at: number; verb: string; eventAt?: number } | undefined {
   for (const m of text.matchAll(rxg`\\b(?:i|we) (${ADV})(?:once )?([a-z]+)\\b`)) {
     const verb = m[2]
     const at = m.index + m[0].length - verb.length
@@ -250,6 +259,11 @@ function pastVerb(text: string): { at: number; verb: string } | undefined {
       )
         return { at, verb }
       if (HAD_EVENT.test(rest)) return { at, verb }
+      const perfect = PERFECT_EVENT.exec(rest)
+      // the participle decides, as a past verb would: "i have decided" tells no event, "i have bought a house" does
+      const participle = perfect?.[1]
+      if (participle && (isPastTense(participle) || PARTICIPLES.has(participle)) && text.search(DURATION) < 0)
+        return { at: at + perfect[0].length - participle.length, verb: participle, eventAt: at }
       continue
     }
     if (isPastTense(verb)) return { at, verb }
@@ -265,6 +279,20 @@ function pastVerb(text: string): { at: number; verb: string } | undefined {
 const PARTICIPLE_AFTER = new RegExp(pattern`^(?:compared|based|related|located|called|named|considered|supposed|given|
   known|mixed|combined|included|dressed|tired|bored|excited|scared|worried|stressed|obsessed|interested|surprised|
   amazed|shocked|pleased|relieved|blessed|stuck|done|finished|involved|used)$`)
+
+/**
+ * "i have bought lots of doge coin", "we have adopted a puppy": the present perfect tells an event as the past tense
+ * does (1 the participle). Not "have been", "have had", "have got" (a possession), "have seen" or "have heard", which
+ * say too little on their own, and not a lasting state ("have lived here for years"), which DURATION reads.
+ */
+const PERFECT_EVENT =
+  /^(?:have|had) (?:already |now |also )?(?!been\b|had\b|got\b|seen\b|heard\b|done\b|known\b)([a-z]+)\b/
+
+/** Participles that are not also past-tense forms (isPastTense reads those). */
+const PARTICIPLES = new Set(
+  `written become begun taken given gone grown run flown driven ridden fallen broken chosen drawn eaten forgotten
+  beaten spoken stolen thrown shaken sung swum worn frozen hidden risen gotten read`.split(/\s+/),
+)
 
 const isPastTense = (verb: string) =>
   (/ed$/.test(verb) && !/eed$/.test(verb) && verb.length > 3) || IRREGULAR_PAST.has(verb)
@@ -322,8 +350,8 @@ const FEELING_AFTER = new RegExp(pattern`,\s*(?:(?:kind of|kinda|sort of|super|t
   still|really|feeling|feel) |(?!(?:and|then|which|who|where|when|but)\b)(?:[a-z']+ ){1,2}(?:is|are|was|were|
   have been|has been)\s).*$`)
 /** Words a chat message trails off with, which end no phrase: "went to Disneyland a", "graduated, and". */
-const TRAILING =
-  /(?:[\s,;:-]+(?:a|an|the|and|but|or|so|like|just|also|however|lol|haha|lmao|ugh|omg|yay|tbh|btw|smh))+$/
+const TRAILING = new RegExp(pattern`(?:[\s,;:-]+(?:a|an|the|and|but|or|so|just|also|however|though|tho|lol|haha|
+  lmao|ugh|omg|yay|tbh|btw|smh|(?<!\b(?:i|we|they|you|he|she)\s)like))+$`)
 /**
  * A phrase cut off in the middle: it ends on a word that needs another after it ("used to go to", "used to be"), or
  * on an adjective after a number or a quantifier, with no noun ("has many old").
@@ -461,10 +489,10 @@ function lightEvent(event: string): boolean {
 /** A pregnancy is told in the present ("we're expecting twins!!"): an event of the day it is said. */
 const EXPECTING = new RegExp(pattern`^(?:(?:i|we) (?:just )?(?:found out|learned) (?:that )?)?
   (?:i am|we are|my (wife|partner|girlfriend|fiancee)(?: is|'s)) ${ADV}
-  (?:(?:expecting|pregnant with|having) (twins|triplets|a baby|
+  (?:(?:expecting|pregnant with|having|(?:going|about) to have) (twins|triplets|a baby|
   a (?:baby )?(?:boy|girl)|our (?:first|second|third|fourth) (?:child|baby|kid)|(?:my|our) (?:first|second|third|
   fourth)|another baby)|
-  (pregnant))\b`)
+  (pregnant))\b(?! (?:shower|sitter|gender|monitor|registry|food|clothes)\b)`)
 
 function ruleExpecting(text: string, ctx: RuleContext): boolean {
   const match = EXPECTING.exec(text)
@@ -839,7 +867,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
     )
       return
     else if (LIGHT.has(pv.verb) && !date && !lightEvent(text.slice(pv.at))) return
-    eventStart = pv.at
+    eventStart = pv.eventAt ?? pv.at
   } else if (date && (LIFE.test(text) || MEDIUM.test(text))) {
     // a dated plan or present-perfect milestone: "I am getting married next June"; of two verb phrases ("i am trans
     // and just started hrt last month") each is read on its own

@@ -99,6 +99,9 @@ const CONDITION_RULE = re(pattern`^i ${ADV}(?:have|live with|suffer from|struggl
 /** "chronic lower back pain from years of warehouse work", "adhd here": a condition said on its own. */
 const CONDITION_FRAGMENT = re(pattern`^(?:mild |severe |chronic |bad |really bad )?(${CONDITIONS})
   (?:,? (?:here|btw|too|as well))*(?:,? (?:from|since|for) .+)?$`)
+/** "my arthritis keeps me off the court", "my asthma is acting up": a condition the person calls theirs. */
+const MY_CONDITION = re(pattern`(?:^|\s)my (?:mild |severe |chronic |bad )?(${CONDITIONS})(?=$|,| (?:is|was|has|had|
+  keeps|kept|makes|made|gets|got|acts|acting|flares|flared|sometimes|always|really|never|still|can|will|does|did)\b)`)
 /** "I am diabetic": an adjective for a condition, and the condition it names. */
 const CONDITION_ADJECTIVES: Record<string, string> = dict({
   diabetic: 'diabetes',
@@ -231,7 +234,8 @@ function allergyRules(clause: ClauseInfo, ctx: RuleContext): void {
 function conditionRules(clause: ClauseInfo, ctx: RuleContext): void {
   // "was diagnosed with X last year" is a dated event: the memory rules keep it with its date
   if (/\bdiagnosed (?:with|as)\b/.test(clause.text)) return
-  const stated = CONDITION_RULE.exec(clause.text) ?? CONDITION_FRAGMENT.exec(clause.text)
+  const stated =
+    CONDITION_RULE.exec(clause.text) ?? CONDITION_FRAGMENT.exec(clause.text) ?? MY_CONDITION.exec(clause.text)
   const adjective = stated ? null : CONDITION_ADJECTIVE_RULE.exec(clause.text)
   const match = stated ?? adjective
   if (!match) return
@@ -291,7 +295,11 @@ function dietDropped(clause: ClauseInfo, ctx: RuleContext): void {
 export function ruleNeeds(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.question || clause.hedged || clause.desire) return
   pronounRules(clause, ctx)
-  if (!isOwnClause(clause.text)) return
+  // "my asthma is acting up" opens with "my", and the condition named is the person's whatever is said of it
+  if (!isOwnClause(clause.text)) {
+    if (MY_CONDITION.test(clause.text)) conditionRules(clause, ctx)
+    return
+  }
   dietDropped(clause, ctx)
   if (clause.negated && !/\b(?:do not|never|cannot|can not) eat\b/.test(clause.text)) return
   dietRules(clause, ctx)

@@ -87,6 +87,13 @@ const I_DISLIKE = new RegExp(
     'do not care about|am not interested in|am tired of|am sick of|have no interest in)\\s+(.+)$',
 )
 
+/**
+ * What follows "i hate" that is no topic: talk itself, a pronoun, and the polite "i hate to admit it", "i hate to
+ * bother you", "i hate to say it".
+ */
+const NOT_DISLIKED = new RegExp(pattern`^(?:talking|speaking|discussing|hearing|when|it|that|this|being|having|
+  people|how|to (?:admit|say|tell|break|bother|ask|interrupt|complain|disappoint|sound|see|hear|think|burst))\b`)
+
 export function ruleNegation(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged) return
   const text = clause.text
@@ -125,7 +132,7 @@ export function ruleNegation(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   match = I_DISLIKE.exec(text)
-  if (match && !/^(?:talking|speaking|discussing|hearing|when|it|that|this|being|having|people|how)\b/.test(match[2])) {
+  if (match && !NOT_DISLIKED.test(match[2])) {
     const strong = /hate|detest|despise|loathe|stand|sick/.test(match[1])
     const items = itemsOf(undefined, match[2])
     // "i hate my job", "i hate school": too general to be an interest, still a topic worth avoiding

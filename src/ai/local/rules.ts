@@ -54,7 +54,8 @@ const RULES = {
   'diet.no-longer': '"I am not vegan anymore", "I stopped being vegetarian": removes the diet',
   'health.allergic-to': '"I am allergic to tree nuts", "allergic to cats": a memory "is allergic to X"',
   'health.allergy': '"I have a severe peanut allergy": a memory "is allergic to peanut"',
-  'health.condition': '"I have asthma", "type 1 diabetic here", "I live with ADHD": a memory "has X"',
+  'health.condition':
+    '"I have asthma", "type 1 diabetic here", "I live with ADHD", "my arthritis keeps me ...": a memory "has X"',
   'identity.orientation': '"I\'m bi", "I am gay", "ace btw": a memory "is bisexual", "is gay", "is asexual"',
   'identity.pronouns': '"my pronouns are they/them", "she/they" said by itself: a memory "uses X pronouns"',
   // core_info.location
@@ -220,6 +221,7 @@ const RULES = {
   'interest.go-for': '"i go for long hikes", "we went on a bike ride": an outing gone on (weak)',
   'interest.is-what-i-enjoy': '"walking is something i enjoy", "reading is what i love": a pastime said first',
   'interest.having-food': '"drinking some coffee", "i just ate a bowl of ramen": a known food had now or lately',
+  'interest.miss-food': '"I miss cheese", "I miss a good old cheeseburger": a known food the person misses',
   'interest.nothing-beats': '"nothing beats a bowl of pho": a known food, sport, game, ... (not "other")',
   'interest.wish': '"I would love to visit Japan", "I want to learn guitar", "I am going to start piano" (weak)',
   // personality

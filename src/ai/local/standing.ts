@@ -91,6 +91,9 @@ const HABITS = pattern`get out|go out|do drugs|listen to|stay|work|drive|ride|he
 /** "i stay at home", "i usually drive my truck", "i try to walk every day": 1 "try to", 2 the verb, 3 what follows. */
 const HABIT = new RegExp(`^i ${ADV}(try to )?(${HABITS}) (.+)$`)
 
+/** What "live" qualifies when it is no verb: "do live action roleplaying", "we do live music on fridays". */
+const LIVE_THING = /^(?:action|music|streams?|streaming|chats?|tv|theat(?:er|re)|shows?|concerts?|events?|gigs?)\b/
+
 /** What reads badly after "has no": "has no car", never "has no lot of free time", "has no their car". */
 const NOT_NONE = new RegExp(pattern`^(?:idea|clue|time|choice|problem|doubt|plans?|words|bunch|lots?|many|much|
   enough|them|it|that|this|those|these|the|their|my|too|so|as|such)\b`)
@@ -533,6 +536,8 @@ export function ruleStandingFacts(clause: ClauseInfo, ctx: RuleContext, before: 
     const [, tries, verb, rest] = habit
     // "i use to work for the cia": "used to", misspelt (memories.ts reads the past)
     if (NOT_HABIT.test(rest!) || (verb === 'use' && /^to\b/.test(rest!))) return
+    // "do live action roleplaying": "live" before a noun is no place lived in
+    if (verb === 'live' && LIVE_THING.test(rest!)) return
     const phrase = factPhrase(rest!)
     if (phrase) add(ctx, `${tries ? `tries to ${verb}` : thirdPerson(verb!)} ${phrase}`, 'memory.habit', habit)
     return

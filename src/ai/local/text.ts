@@ -62,6 +62,9 @@ const EXPANSIONS: [RegExp, string][] = [
   [/\bcolour(s?)\b/g, 'color$1'],
   // the breed as chat often spells it ("german shepards"); "Shepard" alone may be a name
   [/\bgerman shep(?:ard|erd|ord)(s?)\b/g, 'german shepherd$1'],
+  // "i try to hit the gym regularly": going there, said as chat says it
+  [/\bhit the (gym|slopes|trails|beach|pool)\b/g, 'go to the $1'],
+  [/\bhitting the (gym|slopes|trails|beach|pool)\b/g, 'going to the $1'],
   [/\bu\b/g, 'you'],
   [/\bur\b/g, 'your'],
   // "(i) can't stop playing stardew valley": a habit of late, as "(i) have been playing" says it
@@ -129,7 +132,9 @@ const CLAUSE_BREAK = new RegExp(
     // "i am retired, used to be a pilot", "just moved here, do not speak german yet"
     ',\\s*(?=(?:used to|do not|did not|can not|have never|never|thinking about|thinking of) [a-z])|' +
     // "turning 42 next week and thinking about a career change": a second thought, hedged on its own
-    ',?\\s+and\\s+(?=(?:thinking|wondering|hoping|planning) (?:about|of|if|whether|to) [a-z])|' +
+    ',?\\s+and\\s+(?=(?:thinking|wondering|hoping|planning) (?:about|of|if|whether|to) [a-z]|' +
+    // "i want to become an art teacher and maybe sell some paintings": a second thought, hedged on its own
+    '(?:maybe|perhaps|possibly|probably) [a-z])|' +
     ',\\s*(?=(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of\\b|more of an?\\b)|' +
     // "i am learning the piano, started last month": a second event said without "i"
     ',\\s*(?=(?:just )?(?:started|began|finished|quit|moved) [a-z]|been [a-z]+ing\\b)|' +
@@ -141,6 +146,8 @@ const CLAUSE_BREAK = new RegExp(
     // not "me and my friend love hiking": the person is part of that subject
     `(?<!(?:^|\\s)me)\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|` +
     ',?\\s+(?:and|so|then)\\s+(?=(?:[a-z0-9]+\\s+){1,3}i\\s)|' +
+    // "better now that i am in remission": the reason, a clause of the person's own
+    ',?\\s+now that\\s+(?=(?:i|we)\\s)|' +
     '\\s+-\\s+',
 )
 
