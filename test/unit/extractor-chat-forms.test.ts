@@ -3342,7 +3342,7 @@ describe('events in the present perfect, foods missed, a baby on the way', () =>
     )
   })
 
-  it('reads the family’s outings, "there is nothing like", and no place lived in from "do live action ..."', () => {
+  it('reads the family’s outings, a pastime free time goes to, and no place lived in from "do live ..."', () => {
     expect(interests('my family goes to disney world yearly.')).toEqual(['travel:disney world'])
     expect(interests('my family goes crazy for pizza')).toEqual([])
     expect(interests('there is nothing like fresh sushi')).toEqual(['food:sushi'])
@@ -3350,6 +3350,8 @@ describe('events in the present perfect, foods missed, a baby on the way', () =>
     expect(events('i live a quiet life')).toEqual(['lives a quiet life'])
     expect(interests('i try to hit the gym regularly.')).toEqual(['sports:gym'])
     expect(interests('he hit the gym')).toEqual([])
+    expect(interests('My garden takes most of my free time.')).toEqual(['hobbies:gardening'])
+    expect(interests('my job takes up all my time')).toEqual([])
   })
 
   it('keeps a good time had somewhere as an event, not one had "at it"', () => {
@@ -3359,9 +3361,22 @@ describe('events in the present perfect, foods missed, a baby on the way', () =>
     expect(events('I had a blast at mine')).toEqual([])
   })
 
+  it('keeps the other speaker’s things, a name, a comparison and a title out of likes and jobs', () => {
+    const said = 'I also like to lay in the shade, just like your pet cow, Mabel!'
+    expect(interests(said)).toEqual(['hobbies:laying'])
+    expect(interests('I love your dog')).toEqual([])
+    expect(interests('I love the name Kathleen!')).toEqual([])
+    expect(interests('i love animals like dogs and cats')).toEqual(['pets:animal', 'pets:dog', 'pets:cat'])
+    expect(job('Cool! I am a homecoming queen that loves horses.')).toBeUndefined()
+    expect(job('I found a job in San Francisco, so I plan to move there if I get this job!')).toBeUndefined()
+    expect(job('I just got a job at a bakery')).toBe('works at bakery')
+  })
+
   it('reads these forms in linear time', () => {
     expectLinear(
+      `i like to lay ${'just like '.repeat(5_000)}your cow`,
       `my family goes to ${'the '.repeat(10_000)}beach`,
+      `my ${'garden '.repeat(10_000)}takes most of my free time`,
       `there is nothing like ${'fresh '.repeat(10_000)}sushi`,
       `i live ${'action '.repeat(10_000)}`,
       `my asthma ${'and maybe '.repeat(5_000)}is bad`,

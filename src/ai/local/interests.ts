@@ -42,6 +42,9 @@ const AM_INTO_DEGREE = '(?:so |very |quite |super |totally |pretty |big |huge |h
 const COMMUNICATION =
   /^(?:text|texts|texting|email|emails|e-mail|calls?|phone calls?|voice notes?|video calls?)\b(?! of\b)/
 
+/** A comparison after what is liked: "..., just like your pet cow", "... like you do". */
+const LIKE_COMPARED = /,?\s*(?:just|exactly|much) like\b.*$|\s+like (?:your|you)\b.*$/
+
 const LIKE_RULES: [RuleId, RegExp, number][] = [
   // "we like bird watching", "me and my wife love camping": "we" holds the person
   ['interest.love', rx`\\b(?:i|we|^me and (?:my )?[a-z]+) ${ADV}(?:${STRONG})\\s+(.+)$`, 0.9],
@@ -871,6 +874,12 @@ const IS_WHAT_I_ENJOY = new RegExp(pattern`^(?!(?:it|that|this|these|those|which
   her|their|our)\b)((?:[a-z'-]+ ){0,3}[a-z'-]+) (?:is|are) (?:something|what|one thing|a thing|the thing|things) i
   \s(?:really |truly |just |also )?(?:enjoy|love|like|do for fun)(?: doing)?(?: a lot| very much| so much|
   (?: the)? (?:most|best))?(?: ?,.*)?$`)
+/**
+ * "my garden takes most of my free time", "knitting takes up all my spare time": a pastime (1) the person's free time
+ * goes to.
+ */
+const TAKES_MY_TIME = new RegExp(pattern`^(?:my )?((?:[a-z'-]+ ){0,2}[a-z'-]+) (?:takes|took|eats|fills) (?:up )?
+  (?:most|all|a lot|much|so much|a big chunk|a good chunk) (?:of )?my (?:free |spare )?time\b`)
 /** "gotta have my coffee", "i need my tea in the morning": a food or drink (1) the person will not go without. */
 const MUST_HAVE = new RegExp(pattern`(?:^(?:oh |ah |man |lol |haha )?|\bi )(?:have |always )?(?:got to have|
   gotta have|have to have|need to have|need|can not (?:start|go through) (?:my|the) day without)
@@ -1116,6 +1125,9 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   // "nothing beats a bowl of pho": a thing the lexicon knows, in any category but "other"
   match = LOVE_MOST.exec(text)
   if (match && !clause.negated) addItems(interpretObject(cutPhrase(match[1]!)), ctx, 0.85, 'interest.love-most', match)
+  match = TAKES_MY_TIME.exec(text)
+  const pastimes = match ? interpretObject(match[1]!).filter((item) => item.weight === 1) : []
+  if (pastimes.length) addItems(pastimes, ctx, 0.7, 'interest.takes-my-time', match!)
   match = IS_WHAT_I_ENJOY.exec(text)
   if (match && !clause.negated) addItems(interpretObject(match[1]!), ctx, 0.8, 'interest.is-what-i-enjoy', match)
   match = MUST_HAVE.exec(text)
@@ -1460,8 +1472,12 @@ export function ruleInterests(clause: ClauseInfo, ctx: RuleContext): void {
     const match = re.exec(clause.text)
     // "i prefer text over calls": how to be reached, not a pastime
     if (match && COMMUNICATION.test(match[1]!)) return
+    // "i love your dog", "i love the name kathleen": the other speaker's thing, a name, no pastime
+    if (match && /^(?:your|the name)\b/.test(match[1]!)) return
     if (match) {
-      addItems(titledItems(match[1]!, interpretObject(match[1]), ctx), ctx, conf, rule, match)
+      // "i like to lay in the shade, just like your pet cow": a comparison ends what is liked
+      const liked = match[1]!.replace(LIKE_COMPARED, '')
+      addItems(titledItems(liked, interpretObject(liked), ctx), ctx, conf, rule, match)
       break
     }
   }

@@ -239,9 +239,9 @@ const HAD_EVENT =
 
 /**
  * The first "i/we <past verb>" of the clause: `at` the index of the verb in the text, `verb` the verb, and for the
- * present perfect ("i have taken a break") `eventAt`, where the event's words start ("have", kept as "has").
+ * present perfect ("i have taken a break") `perfect`, the auxiliary said ("have" or "had").
  */
-function pastVerb(text: string): { at: number; verb: string; eventAt?: number } | undefined {
+function pastVerb(text: string): { at: number; verb: string; perfect?: 'have' | 'had' } | undefined {
   for (const m of text.matchAll(rxg`\\b(?:i|we) (${ADV})(?:once )?([a-z]+)\\b`)) {
     const verb = m[2]
     const at = m.index + m[0].length - verb.length
@@ -263,7 +263,7 @@ function pastVerb(text: string): { at: number; verb: string; eventAt?: number } 
       // the participle decides, as a past verb would: "i have decided" tells no event, "i have bought a house" does
       const participle = perfect?.[1]
       if (participle && (isPastTense(participle) || PARTICIPLES.has(participle)) && text.search(DURATION) < 0)
-        return { at: at + perfect[0].length - participle.length, verb: participle, eventAt: at }
+        return { at: at + perfect[0].length - participle.length, verb: participle, perfect: verb }
       continue
     }
     if (isPastTense(verb)) return { at, verb }
@@ -867,7 +867,7 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
     )
       return
     else if (LIGHT.has(pv.verb) && !date && !lightEvent(text.slice(pv.at))) return
-    eventStart = pv.eventAt ?? pv.at
+    eventStart = pv.at
   } else if (date && (LIFE.test(text) || MEDIUM.test(text))) {
     // a dated plan or present-perfect milestone: "I am getting married next June"; of two verb phrases ("i am trans
     // and just started hrt last month") each is read on its own
@@ -906,7 +906,8 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
   event = resolvePointed(event, before)
   const whole = selfContained(event.replace(/[,.;:!?]+$/, ''))
   if (!whole) return
-  event = whole
+  // "i have taken a break": the event is read from the participle, as a past verb's is, and keeps its auxiliary
+  event = pv?.perfect ? `${pv.perfect === 'had' ? 'had' : 'has'} ${whole}` : whole
   if (event.length > 160) event = event.slice(0, 157).replace(/\s+\S*$/, '') + '...'
   const imp = usedTo ? 'low' : importance(event, !!date)
   const confidence = usedTo ? 0.6 : imp === 'high' ? 0.9 : imp === 'medium' ? 0.8 : 0.6

@@ -10,6 +10,7 @@ import { gerund, lemmaOfGerund, NUMBER_RE, singular, titleCase } from './text.js
 import { knownAs, lookupExact } from './classify.js'
 import { isLanguage } from './languages.js'
 import { otherSubject } from './others.js'
+import { placeKind } from './gazetteer.js'
 import { dict, pattern, rx } from './regex.js'
 
 /** Interest categories of what a "player" plays or a coach teaches. */
@@ -95,8 +96,9 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
   if (agent && (qualified || !OCCUPATIONS.has(words[words.length - 1]))) {
     return { kind: 'hobby', category: agent[0], value: agent[1] }
   }
-  // "a free spirit", "a people person": who the person is, which the personality rules read
-  if (TRAITS.has(cleaned)) return undefined
+  // "a free spirit", "a people person": who the person is, which the personality rules read; "homecoming queen": a
+  // title won, no work
+  if (TRAITS.has(cleaned) || TITLE_WON.test(cleaned)) return undefined
   const pro = /^(?:professional|pro) ([a-z ]{2,30}) (player|athlete)$/.exec(cleaned)
   if (pro) return { kind: 'job', value: `professional ${pro[1]} ${pro[2]}`, conf: 0.9 }
   if (qualified && strict) return undefined
@@ -491,6 +493,9 @@ const WHERE_I_WORK = new RegExp(
 const JOB_PLACE = new RegExp(pattern`^(?:at|in|for|with) (?:a |an |the |my |our )?([a-z0-9&' -]{2,40}?)
   (?:\s(?:and|but|so|because|to|while|since|for|on|every|last|this|next|yesterday|today|tonight|recently|earlier|
   lol|haha|(?:a|an|one|two|three|four|five|six|\d+|a few|a couple of) (?:days?|weeks?|months?|years?) ago)\b.*)?$`)
+
+/** A title won or given, which names no job: "homecoming queen", "a drama queen", "prom king". */
+const TITLE_WON = /\b(?:homecoming|prom|drama|beauty|pageant|rodeo) (?:queen|king|princess|prince)$/
 
 /** A job written without its article: one known job title, which no reading takes for an adjective ("chef"). */
 function isBareJob(phrase: string): boolean {
@@ -923,7 +928,9 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     const finding = match[1] && !/^(?:at|in|for)\b/.test(match[2]) ? occupationFrom(match[2], false) : undefined
     if (emit(finding, ctx, 'occupation.got-a-job', match)) return
     const place = JOB_PLACE.exec(match[2])
-    if (place && place[1].split(' ').length <= 4)
+    // "a job in San Francisco" says where the job is, not whom it is for
+    const town = place && placeKind(place[1], (word) => ctx.cases.isCapitalised(word))
+    if (place && place[1].split(' ').length <= 4 && !town)
       ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(place[1])}`, 0.55, 'occupation.got-a-job', match)
     return
   }

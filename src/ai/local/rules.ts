@@ -221,6 +221,7 @@ const RULES = {
   'interest.go-for': '"i go for long hikes", "we went on a bike ride": an outing gone on (weak)',
   'interest.is-what-i-enjoy': '"walking is something i enjoy", "reading is what i love": a pastime said first',
   'interest.having-food': '"drinking some coffee", "i just ate a bowl of ramen": a known food had now or lately',
+  'interest.takes-my-time': '"my garden takes most of my free time": a known pastime the free time goes to',
   'interest.miss-food': '"I miss cheese", "I miss a good old cheeseburger": a known food the person misses',
   'interest.nothing-beats': '"nothing beats a bowl of pho": a known food, sport, game, ... (not "other")',
   'interest.wish': '"I would love to visit Japan", "I want to learn guitar", "I am going to start piano" (weak)',
