@@ -894,7 +894,7 @@ const NOTHING_BEATS = new RegExp(pattern`
 
 /**
  * "i miss cheese", "i miss the comfort of a good old cheeseburger": a food the person misses is one they like (1: what
- * follows; the food must open it). Not a food given up by choice, which the clause says ("i miss meat but ...").
+ * follows; the food must open it).
  */
 const MISS_FOOD = new RegExp(pattern`\bi (?:really |still |so |kind of |kinda |sometimes |do )?miss\s
   (?:the (?:comfort|taste|smell) of |eating |having )?(?:a |some )?(?:good (?:old )?|real |homemade |fresh )?(.+)$`)

@@ -218,7 +218,6 @@ const PASSIVE_EVENT = new RegExp(pattern`
   injured|hospitalized|elected|awarded|accepted|drafted|in (?:the )?(?:army|navy|military|air force|marines|
   a (?:car )?accident))\b`)
 
-/** The first "i/we <past verb>" of the clause: [index of the verb in the text, verb]. */
 /**
  * "had" that tells an event: "had a baby", "had surgery", "had a job interview today", "had a blast at the fair" (a
  * good time had somewhere; "had a great time" alone tells no event).
