@@ -3386,3 +3386,14 @@ describe('events in the present perfect, foods missed, a baby on the way', () =>
     )
   })
 })
+
+describe('a title finished by a named author', () => {
+  it('keeps it as a book, and a title without one as watched', () => {
+    expect(interests('just finished The Road by Cormac McCarthy')).toEqual(['books:The Road'])
+    expect(interests('finished Breaking Bad by myself')).toEqual(['movies_tv:Breaking Bad'])
+  })
+
+  it('reads it in linear time', () => {
+    expectLinear(`just finished The Road by ${'Cormac '.repeat(10_000)}`)
+  })
+})

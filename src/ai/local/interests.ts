@@ -1044,8 +1044,13 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
   match = FINISHED_TITLE.exec(text)
   const finished = match ? titleAt(match[2]!, ctx) : undefined
   // a title, not a day or a holiday ("finished Christmas shopping")
-  if (match && finished && !NOT_A_TITLE.test(finished.toLowerCase()))
-    ctx.acc.addInterest(TITLE_CATEGORY[match[1] ?? 'watching']!, finished, 0.55, 'interest.finished-title', match)
+  if (match && finished && !NOT_A_TITLE.test(finished.toLowerCase())) {
+    // "just finished The Road by Cormac McCarthy": a title by a named author is a book
+    const after = match[2]!.slice(match[2]!.indexOf(finished.toLowerCase()) + finished.length)
+    const author = /^ by ([a-z]+) [a-z]+/.exec(after)
+    const kind = match[1] ?? (author && ctx.cases.isCapitalised(author[1]!) ? 'reading' : 'watching')
+    ctx.acc.addInterest(TITLE_CATEGORY[kind]!, finished, 0.55, 'interest.finished-title', match)
+  }
   // "i just sat down to listen to some jazz", "listening to jazz" (chat leaves out "i am")
   match = LISTEN_TO.exec(text)
   if (match) addItems(interpretObject(match[1], 'listen'), ctx, 0.85, 'interest.listen-to', match)

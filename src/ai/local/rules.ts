@@ -167,7 +167,8 @@ const RULES = {
   'interest.title-under-way': '"reading Dune right now", "rewatching The Office": a title written as one (weak)',
   'interest.watch-title': '"been watching The Bear": a title written as one -> movies/tv (weak)',
   'interest.finished-title':
-    '"just finished Crash Landing on You", "started reading Dune": a title written as one, by its verb (weak)',
+    '"just finished Crash Landing on You", "started reading Dune": a title written as one, by its verb or its ' +
+    'author ("finished The Road by Cormac McCarthy": a book) (weak)',
   'interest.read': '"I read (X)" -> books',
   'interest.collect': '"I collect X" -> collecting X',
   'interest.eat-drink': '"I eat / drink X" -> food (weak)',
