@@ -632,4 +632,23 @@ describe('standing facts and names in chat', () => {
     expect(profile.interests.music?.map((i: { value: string }) => i.value)).toEqual(['jazz'])
     expect(JSON.stringify(profile)).not.toMatch(/spider|hamster|opera/i)
   })
+
+  it('keeps a plain statement as a memory, and none of the assistant’s, a quote or the talk', async () => {
+    await post(api, 'rio', {
+      input_type: 'conversation',
+      data: chat([
+        ['I restore old boats. What about you?', 'I restore old motorcycles. My friend said "I race boats"'],
+        ['I am rebuilding a barn.', 'I think so. I was raised around horses.'],
+      ]),
+    })
+    const profile = await api.waitReady('rio')
+    const events = eventsOf(profile)
+    expect(events).toEqual(expect.arrayContaining(['restores old motorcycles', 'was raised around horses']))
+    const statement = profile.memories.find((m: Memory) => m.event === 'restores old motorcycles')
+    expect(statement).toMatchObject({ importance: 'low', confidence: 0.45 })
+    expect(statement.date).toBeUndefined()
+    expect(events.join(' ')).not.toMatch(/boats|barn|thinks/)
+    const res = await api.get('/v1/profile/rio/context?max_tokens=500')
+    expect(((await res.json()) as { text: string }).text).toContain('restores old motorcycles')
+  })
 })

@@ -31,6 +31,7 @@ import { ruleConditionReported, ruleNeeds } from './needs.js'
 import { ruleFaith } from './faith.js'
 import { addKin, kinMentions, type KinMention } from './kin.js'
 import { ruleLanguages } from './languages.js'
+import { ruleStatement } from './statements.js'
 import { factOfNamedBefore, nameOfNamedBefore, ruleNamesSaid, ruleStandingFacts } from './standing.js'
 import { otherSubject, withoutOthersQuotes } from './others.js'
 import { rulePeopleSay, rulePersonality } from './personality.js'
@@ -328,7 +329,10 @@ function ownVerbPhrases(whole: Clause): Clause[] {
   const relative = ownRelative(whole.text)
   const clause = relative ? { ...whole, text: relative.rest } : whole
   const { head, headVerb, clauses } = coordinatedClauses(clause.text, isVerbAfterI, isVerbAfterTo)
-  const tails = [...clauses, ...(relative ? [relative.own] : [])].map((text) => ({ ...clause, text }))
+  const tails = [
+    ...clauses.map((text) => ({ ...clause, text, elided: true })),
+    ...(relative ? [{ ...clause, text: relative.own }] : []),
+  ]
   if (!head || !headVerb || !isVerbAfterTo(headVerb)) return [clause, ...tails]
   return [{ ...clause, joined: true }, { ...clause, text: head }, ...tails]
 }
@@ -519,6 +523,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       ruleLanguages(info, ctx)
       ruleFaith(info, ctx)
       ruleStandingFacts(info, ctx, { any: acc.taken > before.taken, memory: acc.memoryCount > before.memories })
+      if (acc.taken === before.taken) ruleStatement(info, ctx)
     }
     prev = info
   }

@@ -39,6 +39,12 @@ export function nlpHas(text: string, match: string): boolean {
   return matcher(text)
 }
 
+const lexicon = (nlp as unknown as { model: () => { one: { lexicon: Record<string, string | undefined> } } }).model()
+  .one.lexicon
+
+/** The tag compromise's lexicon gives `word` out of context: "Singular" for "race", "Infinitive" for "teach". */
+export const lexiconTag = (word: string): string | undefined => lexicon[word]
+
 /** Place names compromise recognises in `s`, joined per span ("new york city"). */
 export const placesIn = memo((s: string): string[] => nlp(s).match('#Place+').out('array') as string[])
 

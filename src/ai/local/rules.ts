@@ -261,6 +261,8 @@ const RULES = {
   'memory.is':
     '"I am in remission", "I am an old man": what the person is, when no field rule read it (low importance)',
   'memory.likes': '"I like to go to the playground with friends": a liking no interest rule places (undated, low)',
+  'memory.statement':
+    '"I restore old cars" -> "restores old cars": a first-person statement no other rule read (0.45, undated, low)',
   'memory.ongoing': '"I am working on a robot": something the person is in the middle of (undated, low importance)',
   'memory.when-others': '"I hate when people chew loudly" -> "hates it when people chew loudly" (low importance)',
   'memory.goal': '"I want to go to culinary school" -> "wants to go to culinary school" (0.5, undated, low importance)',

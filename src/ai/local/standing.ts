@@ -63,7 +63,8 @@ const PARTICIPLE = new RegExp(pattern`^(?:[a-z]+ed|been|done|seen|heard|made|rea
   broken|chosen|spoken|fallen|hidden|stolen|got to|got no)\b`)
 
 /** What "i have" is followed by when it says no possession: an obligation, an idea, a passing ailment, a pleasantry. */
-const NOT_HAD = new RegExp(pattern`^(?:to|got to|no idea|any idea|an idea|a feeling|the feeling|a chance|the chance|
+export const NOT_HAD =
+  new RegExp(pattern`^(?:to|got to|no idea|any idea|an idea|a feeling|the feeling|a chance|the chance|
   a look|(?:a |a few |some |more |additional |other )?questions?|a cold|a headache|a fever|the flu|a hangover|
   a migraine|a sore throat|a (?:good|great) (?:one|day|night|time|weekend)|a nice|a lovely|a wonderful|a fantastic|
   fun|time|a blast|the time|a lot of fun|plenty of time|mixed feelings|my doubts|doubts|trouble|a hard time|
@@ -317,7 +318,7 @@ export function thirdPerson(verb: string): string {
 }
 
 /** The fact up to its end (FACT_END), at most MAX_WORDS words; undefined when nothing of its own is left. */
-function factPhrase(rest: string): string | undefined {
+export function factPhrase(rest: string): string | undefined {
   const words = rest.replace(FACT_END, '').trim().split(/\s+/).filter(Boolean).slice(0, MAX_WORDS)
   while (
     words.length &&

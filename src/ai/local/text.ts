@@ -17,6 +17,8 @@ export interface Clause {
   reported: boolean
   /** The clause joins verb phrases that are read as clauses of their own ("i drive a truck and live in the city"). */
   joined?: boolean
+  /** A verb phrase of a joined clause, given its subject back ("i live in the city"): the verb is a guess. */
+  elided?: boolean
 }
 
 /** Contracted and chat spellings, each with what it is rewritten to, applied in order. */

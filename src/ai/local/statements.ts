@@ -1,0 +1,228 @@
+// Statements: what the person says of themselves in a plain first-person clause that no other rule read. "I do stunt
+// work", "I am pursuing my spirituality full time", "I have been to Carnegie Hall": a reader of a chat takes each as a
+// fact, though no field holds it and no vocabulary names it. Each becomes an undated low-importance memory in the
+// third person ("does stunt work"). Read last, from the shape of the clause alone, and only when nothing else was
+// taken from it: a clause that gave an interest, a job or a memory says no more here.
+import type { ClauseInfo, RuleContext } from './rules-common.js'
+import { ADV } from './rules-common.js'
+import { isVerbAfterI, lexiconTag, termsOf } from './nlp.js'
+import { pattern } from './regex.js'
+import { factPhrase, NOT_HAD, thirdPerson } from './standing.js'
+import { ownWordsInThirdPerson } from './third-person.js'
+
+/** Below the standing facts' 0.55: the verb is any verb, not one of a list. */
+const CONFIDENCE = 0.45
+
+/**
+ * Verbs after "i" that tell of the talk or a passing thought, not of a life ("i think so", "i agree", "i see"), or
+ * that other rules read and left out on purpose (likes, wishes, needs).
+ */
+const NOT_STATEMENT = new Set(
+  `think guess know mean agree bet suppose understand believe wonder hope wish feel see hear say tell ask need want
+  love like enjoy hate adore prefer dislike remember forget imagine doubt appreciate care promise apologize thank
+  recommend suggest figure realize realise notice try let laugh mind cry get got would could should will can may
+  might must shall am was were have had did be been call assume expect reckon trust admit swear meant find
+  totally read born use used sure kind happen`.split(/\s+/),
+)
+
+/** "i do stunt work", "i take naps to relieve stress": 1 the verb, 2 what follows it. */
+const PRESENT = new RegExp(`^i ${ADV}([a-z]+) (.+)$`)
+/** "i do stunt work" or "i do race my bike": "do" and what follows (1), where "do" may be the verb. */
+const DO = /^i (?:[a-z]+ly |really |also |just |still |actually |only |usually |often |always |sometimes )*do (.+)$/
+
+/**
+ * The verb and what follows when "do" is the verb ("i do stunt work"), not the one that stresses the next ("i do race
+ * my bike"): the words are tagged in their clause, where compromise tells the two apart.
+ */
+function doneAsVerb(text: string): [string, string] | undefined {
+  const done = DO.exec(text)
+  if (!done) return undefined
+  const head = text.split(' ').slice(0, 8).join(' ')
+  const tags = termsOf(head).find((term) => term.text === 'do')?.tags ?? []
+  return tags.includes('Auxiliary') ? undefined : ['do', done[1]!]
+}
+
+/**
+ * "i am pursuing my spirituality full time": 1 the verb in -ing, 2 what follows. Not a plan, a thought of the moment
+ * or the talk itself ("i am going to", "i am thinking", "i am doing well").
+ */
+const UNDER_WAY = new RegExp(`^i am ${ADV}([a-z]+ing) (.+)$`)
+const NOT_UNDER_WAY = new Set(
+  `going thinking wondering trying hoping kidding joking talking asking saying telling feeling waiting guessing
+  meaning getting having doing sitting being dying starting loving liking hating wishing missing
+  planning considering`.split(/\s+/),
+)
+
+/**
+ * "i have been to carnegie hall", "i have always loved fruits", "i have played tetris": 1 the adverbs, kept
+ * ("has always loved"), 2 the verb, 3 the rest.
+ */
+const PERFECT = new RegExp(`^i have (${ADV})(been to|been|[a-z]+ed) (.+)$`)
+/** Participles of the talk or of what others said: "i have heard", "i have noticed". */
+const NOT_PERFECT =
+  /^(?:heard|noticed|realized|realised|wondered|asked|talked|decided|tried|wanted|needed|used|agreed)$/
+
+/** "i was raised around water", "i was in somalia until ...": 1 how, 2 the rest. */
+const PAST_STATE = new RegExp(`^i was ${ADV}(in|raised|adopted|homeschooled|brought up|part of) (.+)$`)
+/** Where one is for a moment: "i was in the shower", "i was in a hurry". */
+const MOMENT = /^(?:a hurry|the shower|bed|the middle|trouble|love|shock|tears|the mood|a rush|a meeting|class)\b/
+
+/**
+ * "i will be moving to ohio": 1 the verb, 2 the rest. "i will bring my music" is left out: said in a chat, a plain
+ * "will" is most often a promise to the other speaker, not a plan of a life.
+ */
+const FUTURE = new RegExp(`^i will ${ADV}be ([a-z]+ing) (.+)$`)
+
+/** Words before "i" that open a statement without changing it: "sometimes i", "and now i", "honestly i". */
+const LEAD = new RegExp(pattern`^(?:(?:sometimes|usually|often|mostly|now|also|and|but|so|well|yeah|yes|honestly|
+  actually|lately|then|plus|anyway|haha|lol|oh|ok|okay|right now|these days|nowadays) )+i `)
+
+/** "i try to be thrifty", "i try to walk three miles a day": 1 the verb, 2 the rest. */
+const TRIES = new RegExp(`^i ${ADV}try to ${ADV}([a-z]+) (.+)$`)
+
+/** "i had two roommates in college": 1 what was had. Not "had to", nor a passing thing ("i had a great time"). */
+const HAD = new RegExp(`^i ${ADV}had (?!to\\b)(.+)$`)
+
+/** "i have to give up chocolate", "i have got to stay in shape": 1 the verb, 2 the rest. */
+const OBLIGED = new RegExp(`^i (?:have|have got|got) to ${ADV}([a-z]+) (.+)$`)
+
+/** "i do not own a tv": 1 the verb, 2 the rest. */
+const NOT_DONE = new RegExp(`^i do not ${ADV}([a-z]+) (.+)$`)
+
+/** What follows a verb when the clause is about the talk or a moment: "i am doing well", "i have been good". */
+const NOT_SAID = new RegExp(pattern`^(?:well|good|great|fine|ok|okay|alright|better|worse|awesome|amazing|pretty|so|
+  not|the same|nothing|anything|something|everything|that|this|it|there|here|too|very|really|just|a bit|about|
+  busy$|lucky$|thinking|wondering|is|are|was|were|am|doing (?:ok|okay|well|good|great|fine|alright|better|much|
+  nothing|anything|that|this|it))\b`)
+
+/** What follows "do" when it does no thing: a verb it stresses, or where and how. */
+const NOT_DONE_THING = /^(?:in|as|on|at|for|with|so|too|care|not|it|that|this|what|whatever|well|good|better|fine)\b/
+
+/** Words that point at something said elsewhere: a statement is read away from its conversation. */
+const POINTING = /\b(?:it|its|them|him|her|he|she|they|this|that|these|those|there|one|ones|his|hers|theirs)\b/
+
+/** What follows the verb, up to where the fact ends, when it points at nothing said elsewhere. */
+function statedPhrase(rest: string): string | undefined {
+  // a space first: a clause word right after the verb ends the fact there ("i am training right now")
+  const phrase = factPhrase(` ${rest}`)
+  return phrase && !POINTING.test(phrase) ? phrase : undefined
+}
+
+/** Whether `verb` is a verb in the present where the clause says it ("i race my bike"; not "i liked", "i gizmos"). */
+function presentVerb(text: string, verb: string): boolean {
+  if (!isVerbAfterI(verb)) return false
+  const head = text.split(' ').slice(0, 8).join(' ')
+  const tags = termsOf(head).find((term) => term.text === verb)?.tags ?? []
+  // "i lives", "i has": a verb already in the third person is a slip, and its form is no guide
+  return tags.includes('Infinitive') && !tags.includes('PastTense') && !tags.includes('Noun')
+}
+
+function add(ctx: RuleContext, event: string, span: RegExpExecArray): void {
+  const text = ctx.cases.restore(ownWordsInThirdPerson(event))
+  ctx.acc.addMemory({ event: text, importance: 'low', confidence: CONFIDENCE }, 'memory.statement', span)
+}
+
+/** A form of statement: its pattern, and the event it reads from a match (undefined when it reads none). */
+interface Form {
+  pattern: RegExp
+  read: (match: RegExpExecArray, clause: ClauseInfo) => string | undefined
+}
+
+/** "i have been to carnegie hall" -> "has been to Carnegie Hall". */
+function readPerfect([, adverbs, verb, rest]: RegExpExecArray): string | undefined {
+  const phrase = NOT_PERFECT.test(verb!) || NOT_SAID.test(rest!) ? undefined : statedPhrase(rest!)
+  return phrase && `has ${adverbs}${verb} ${phrase}`
+}
+
+/** "i am serving time for shoplifting" -> "is serving time for shoplifting". */
+function readUnderWay([, verb, rest]: RegExpExecArray): string | undefined {
+  // "i am looking for a watch" is a search under way; "i am looking forward to it" is not
+  const looking = verb === 'looking' && !/^(?:for|into) /.test(rest!)
+  const phrase = looking || NOT_UNDER_WAY.has(verb!) || NOT_SAID.test(rest!) ? undefined : statedPhrase(rest!)
+  return phrase && `is ${verb} ${phrase}`
+}
+
+/** "i was raised around water" -> "was raised around water"; not a moment ("i was in the shower"). */
+function readPastState([, how, rest]: RegExpExecArray): string | undefined {
+  const phrase = NOT_SAID.test(rest!) || (how === 'in' && MOMENT.test(rest!)) ? undefined : statedPhrase(rest!)
+  return phrase && `was ${how} ${phrase}`
+}
+
+/** "i will be travelling to paris soon" -> "will be travelling to Paris soon". */
+function readFuture([, going, rest]: RegExpExecArray): string | undefined {
+  return NOT_UNDER_WAY.has(going!) || NOT_SAID.test(rest!) ? undefined : withPhrase(`will be ${going}`, rest!)
+}
+
+/** "i have to give up chocolate" -> "has to give up chocolate"; not the talk's "i have to say". */
+function readObliged(match: RegExpExecArray, clause: ClauseInfo): string | undefined {
+  const [, verb, rest] = match
+  if (NOT_STATEMENT.has(verb!) || !presentVerb(clause.text, verb!) || NOT_SAID.test(rest!)) return undefined
+  return withPhrase(`has to ${verb}`, rest!)
+}
+
+/** "i try to be thrifty" -> "tries to be thrifty". */
+function readTries(match: RegExpExecArray, clause: ClauseInfo): string | undefined {
+  const [, verb, rest] = match
+  const verbOk = verb === 'be' || (!NOT_STATEMENT.has(verb!) && presentVerb(clause.text, verb!))
+  return verbOk && !NOT_SAID.test(rest!) ? withPhrase(`tries to ${verb}`, rest!) : undefined
+}
+
+/** "i had two roommates in college" -> "had two roommates in college". */
+function readHad([, rest]: RegExpExecArray): string | undefined {
+  return NOT_HAD.test(rest!) || NOT_SAID.test(rest!) ? undefined : withPhrase('had', rest!)
+}
+
+/** "i do not own a tv" -> "does not own a tv". */
+function readNotDone(match: RegExpExecArray, clause: ClauseInfo): string | undefined {
+  const [, verb, rest] = match
+  if (NOT_STATEMENT.has(verb!) || !presentVerb(clause.text, verb!) || NOT_SAID.test(rest!)) return undefined
+  return withPhrase(`does not ${verb}`, rest!)
+}
+
+/** "i do stunt work", "i do race my bike", "i take naps to relieve stress", in the third person. */
+function readPresent(match: RegExpExecArray, clause: ClauseInfo): string | undefined {
+  const [verb, rest] = doneAsVerb(clause.text) ?? [match[1]!, match[2]!]
+  // "i do care", "i do in my spare time": "do" with no thing done
+  if (verb === 'do' && NOT_DONE_THING.test(rest)) return undefined
+  // "i spray painted my hair": a verb run into a past participle is a compound in the past, no present
+  if (/^[a-z]+ed\b/.test(rest)) return undefined
+  if (NOT_STATEMENT.has(verb) || !presentVerb(clause.text, verb) || NOT_SAID.test(rest)) return undefined
+  // "i watch dramas and war documentaries": a verb given back its subject may be a noun of a list, so it must be one
+  // the lexicon knows as a verb first
+  if (clause.elided && lexiconTag(verb) !== 'Infinitive') return undefined
+  return withPhrase(thirdPerson(verb), rest)
+}
+
+const withPhrase = (head: string, rest: string): string | undefined => {
+  const phrase = statedPhrase(rest)
+  return phrase && `${head} ${phrase}`
+}
+
+/** The forms, in the order they are tried: the first whose pattern matches reads the clause, or nothing does. */
+const FORMS: Form[] = [
+  { pattern: PERFECT, read: readPerfect },
+  { pattern: UNDER_WAY, read: readUnderWay },
+  { pattern: PAST_STATE, read: readPastState },
+  { pattern: FUTURE, read: readFuture },
+  { pattern: OBLIGED, read: readObliged },
+  { pattern: TRIES, read: readTries },
+  { pattern: HAD, read: readHad },
+  { pattern: NOT_DONE, read: readNotDone },
+  { pattern: PRESENT, read: readPresent },
+]
+
+/** A first-person statement no other rule read, as a memory in the third person. */
+export function ruleStatement(said: ClauseInfo, ctx: RuleContext): void {
+  if (said.question || said.hedged || said.joined || said.desire) return
+  // "sometimes i punch the clock": the words before "i" say when or how, and the statement is what follows
+  const clause = { ...said, text: said.text.replace(LEAD, 'i ') }
+  for (const form of FORMS) {
+    const match = form.pattern.exec(clause.text)
+    if (!match) continue
+    // "not" is read only by the form that says it
+    if (clause.negated && form.pattern !== NOT_DONE) return
+    const event = form.read(match, clause)
+    if (event) add(ctx, event, match)
+    return
+  }
+}
