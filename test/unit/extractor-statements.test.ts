@@ -38,6 +38,7 @@ describe('a statement no other rule reads', () => {
     expect(events('I try to be thrifty.')).toEqual(['tries to be thrifty'])
     expect(events('I had two roommates in college.')).toEqual(['had two roommates in college'])
     expect(events('I am looking for a restaurant job.')).toEqual(['is looking for a restaurant job'])
+    expect(events('I was in a band in high school.')).toEqual(['was in a band in high school'])
   })
 
   it('is undated, of low importance and weaker than a standing fact', () => {
@@ -59,8 +60,18 @@ describe('a statement no other rule reads', () => {
       'I had a great time.',
       'I have to say, that is funny.',
       'i am gardening is okay',
+      'I was in a bad mood when I was younger.',
+      'I am opening a jar.',
+      'I am moving the couch.',
+      // an undated stay is the stays rule's to keep or leave
+      'I was in Paris.',
+      'I was in the hospital.',
+      // a language spoken is the languages rule's
+      'I speak my mind.',
     ])
       expect(events(said), said).toEqual([])
+    // a relative named gives who the person has, not a statement that would hide them
+    expect(events('have to pick up my little sister after work')).toEqual(['has a little sister'])
   })
 
   it('keeps nothing that points elsewhere, asks, hedges or promises', () => {
@@ -101,6 +112,9 @@ describe('a statement no other rule reads', () => {
     x(`I restore ${'very old '.repeat(4000)}motorcycles.`)
     x(`I am rebuilding ${'an old boat and '.repeat(3000)}a car.`)
     x('I do '.repeat(5000))
+    // a run of adverbs before a verb that is not "do": each adverb must read one way only
+    x(`I ${'really '.repeat(5000)}had pizza.`)
+    x(`I ${'actually '.repeat(5000)}race my bike.`)
     const used = process.cpuUsage(started)
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })

@@ -489,6 +489,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   for (const clause of clauses) {
     const info = describe(clause)
     if (acc.trace) acc.trace.clause = info.text
+    const kinBefore = kin.length
     if (!info.reported) {
       kin.push(...kinMentions(info.text))
       pets.push(...petMentions(info.text))
@@ -523,7 +524,8 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       ruleLanguages(info, ctx)
       ruleFaith(info, ctx)
       ruleStandingFacts(info, ctx, { any: acc.taken > before.taken, memory: acc.memoryCount > before.memories })
-      if (acc.taken === before.taken) ruleStatement(info, ctx)
+      // a relative named says who the person has, a stronger fact the statement would hide ("have to pick up my sister")
+      if (acc.taken === before.taken && kin.length === kinBefore) ruleStatement(info, ctx)
     }
     prev = info
   }

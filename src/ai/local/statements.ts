@@ -22,13 +22,13 @@ const NOT_STATEMENT = new Set(
   love like enjoy hate adore prefer dislike remember forget imagine doubt appreciate care promise apologize thank
   recommend suggest figure realize realise notice try let laugh mind cry get got would could should will can may
   might must shall am was were have had did be been call assume expect reckon trust admit swear meant find
-  totally read born use used sure kind happen`.split(/\s+/),
+  totally read born use used sure kind happen speak`.split(/\s+/),
 )
 
 /** "i do stunt work", "i take naps to relieve stress": 1 the verb, 2 what follows it. */
 const PRESENT = new RegExp(`^i ${ADV}([a-z]+) (.+)$`)
 /** "i do stunt work" or "i do race my bike": "do" and what follows (1), where "do" may be the verb. */
-const DO = /^i (?:[a-z]+ly |really |also |just |still |actually |only |usually |often |always |sometimes )*do (.+)$/
+const DO = new RegExp(`^i ${ADV}do (.+)$`)
 
 /**
  * The verb and what follows when "do" is the verb ("i do stunt work"), not the one that stresses the next ("i do race
@@ -52,6 +52,14 @@ const NOT_UNDER_WAY = new Set(
   meaning getting having doing sitting being dying starting loving liking hating wishing missing
   planning considering`.split(/\s+/),
 )
+/**
+ * What one does for a moment rather than in a life: "i am opening a jar", "i am moving the couch". A job, a move or a
+ * business under way ("opening a restaurant") is the under-way rule's, read before this one.
+ */
+const MOMENT_UNDER_WAY = new Set(
+  `moving opening eating drinking holding carrying typing texting grabbing heading leaving relaxing chilling lying
+  laying standing sipping petting folding putting packing unpacking wearing washing cleaning`.split(/\s+/),
+)
 
 /**
  * "i have been to carnegie hall", "i have always loved fruits", "i have played tetris": 1 the adverbs, kept
@@ -64,8 +72,11 @@ const NOT_PERFECT =
 
 /** "i was raised around water", "i was in somalia until ...": 1 how, 2 the rest. */
 const PAST_STATE = new RegExp(`^i was ${ADV}(in|raised|adopted|homeschooled|brought up|part of) (.+)$`)
+/** What one is in as a member or went through: "a band", "an accident", "the army". */
+const BELONGED = /^(?:a|an|the (?:army|navy|marines|military|air force|coast guard|peace corps|war|service))\b/
 /** Where one is for a moment: "i was in the shower", "i was in a hurry". */
-const MOMENT = /^(?:a hurry|the shower|bed|the middle|trouble|love|shock|tears|the mood|a rush|a meeting|class)\b/
+const MOMENT =
+  /^(?:a hurry|the shower|bed|the middle|trouble|love|shock|tears|(?:a |an |the )?(?:[a-z]+ )?mood|a rush|a meeting|class)\b/
 
 /**
  * "i will be moving to ohio": 1 the verb, 2 the rest. "i will bring my music" is left out: said in a chat, a plain
@@ -125,7 +136,7 @@ function add(ctx: RuleContext, event: string, span: RegExpExecArray): void {
 /** A form of statement: its pattern, and the event it reads from a match (undefined when it reads none). */
 interface Form {
   pattern: RegExp
-  read: (match: RegExpExecArray, clause: ClauseInfo) => string | undefined
+  read: (match: RegExpExecArray, clause: ClauseInfo, ctx: RuleContext) => string | undefined
 }
 
 /** "i have been to carnegie hall" -> "has been to Carnegie Hall". */
@@ -138,14 +149,19 @@ function readPerfect([, adverbs, verb, rest]: RegExpExecArray): string | undefin
 function readUnderWay([, verb, rest]: RegExpExecArray): string | undefined {
   // "i am looking for a watch" is a search under way; "i am looking forward to it" is not
   const looking = verb === 'looking' && !/^(?:for|into) /.test(rest!)
-  const phrase = looking || NOT_UNDER_WAY.has(verb!) || NOT_SAID.test(rest!) ? undefined : statedPhrase(rest!)
+  const left = looking || NOT_UNDER_WAY.has(verb!) || MOMENT_UNDER_WAY.has(verb!) || NOT_SAID.test(rest!)
+  const phrase = left ? undefined : statedPhrase(rest!)
   return phrase && `is ${verb} ${phrase}`
 }
 
-/** "i was raised around water" -> "was raised around water"; not a moment ("i was in the shower"). */
+/**
+ * "i was raised around water" -> "was raised around water". "in" only with what one belongs to or went through ("i
+ * was in a band", "i was in the navy"), not a moment ("i was in the shower") nor a stay, kept by the stays rule when
+ * dated ("i was in paris", "i was in the hospital last year").
+ */
 function readPastState([, how, rest]: RegExpExecArray): string | undefined {
-  const phrase = NOT_SAID.test(rest!) || (how === 'in' && MOMENT.test(rest!)) ? undefined : statedPhrase(rest!)
-  return phrase && `was ${how} ${phrase}`
+  if (how === 'in' && (MOMENT.test(rest!) || !BELONGED.test(rest!))) return undefined
+  return NOT_SAID.test(rest!) ? undefined : withPhrase(`was ${how}`, rest!)
 }
 
 /** "i will be travelling to paris soon" -> "will be travelling to Paris soon". */
@@ -221,7 +237,7 @@ export function ruleStatement(said: ClauseInfo, ctx: RuleContext): void {
     if (!match) continue
     // "not" is read only by the form that says it
     if (clause.negated && form.pattern !== NOT_DONE) return
-    const event = form.read(match, clause)
+    const event = form.read(match, clause, ctx)
     if (event) add(ctx, event, match)
     return
   }
