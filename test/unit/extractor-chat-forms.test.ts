@@ -3400,3 +3400,29 @@ describe('a title finished by a named author', () => {
     expectLinear(`just finished The Road by ${'Cormac '.repeat(10_000)}`)
   })
 })
+
+describe('a place that opens a message, and a job said of the other speaker', () => {
+  const place = (data: string) => x(data).core_info?.location?.value
+
+  it('keeps a known place said as a name would be, and nothing else said that way', () => {
+    expect(place('Florida here, everybody is old and retired so I do not stick out.')).toBe('Florida')
+    expect(place('hi, leeds here too')).toBe('Leeds')
+    expect(place('new york here and its raining')).toBe('New York')
+    expect(place('alan here')).toBeUndefined()
+    expect(place('Hi, tracy here.')).toBeUndefined()
+    expect(place('austin here')).toBeUndefined()
+    expect(place('I love paris here')).toBeUndefined()
+    expect(place('coffee here is great')).toBeUndefined()
+  })
+
+  it('leaves a job to whoever speaks as it', () => {
+    expect(job('I bet that you meet some interesting people as a waitress!')).toBeUndefined()
+    expect(job('I bet he meets some interesting people as a waiter')).toBeUndefined()
+    expect(job('I love classical music as a librarian')).toBe('librarian')
+    expect(job('As a nurse I see a lot')).toBe('nurse')
+  })
+
+  it('reads them in linear time', () => {
+    expectLinear(`${'florida '.repeat(10_000)}here`, `i ${'you '.repeat(10_000)}as a nurse`)
+  })
+})

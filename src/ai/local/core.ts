@@ -472,6 +472,14 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
   // i live", "we are from alabama", "i have never left ohio" (strict: only what reads as a place)
   ['location.am-in', rx`\\bi am ${ADV}(?:now |currently |still )?(?:in|near|outside(?: of)?) (.+)$`, 0.6, 'strict'],
   ['location.here-in', /\bhere in (.+)$/, 0.65, 'strict'],
+  // "florida here, everybody is old", "hi all, leeds here too": a place opening a message, as a name does ("alan
+  // here"); only a place the gazetteer knows by its whole name
+  [
+    'location.place-here',
+    new RegExp(`^${GREETING}?[, ]*((?:[a-z.'-]+ ){0,2}[a-z.'-]+) here(?:$|,| too\\b| as well\\b| and\\b| so\\b)`),
+    0.6,
+    'known',
+  ],
   // "glasgow weather is doing its thing again": the weather the person lives in, weakly (not on a trip)
   [
     'location.local-weather',
@@ -613,6 +621,7 @@ const NEEDS: Partial<Record<RuleId, string>> = {
   'location.working-from': 'from ',
   'location.back-home-in': 'back home in ',
   'location.local-weather': ' weather ',
+  'location.place-here': ' here',
   'location.teach-in': ' in ',
   'location.move-out-of': 'mov',
   'location.back-in-after': 'back in ',
@@ -622,6 +631,7 @@ const NEEDS: Partial<Record<RuleId, string>> = {
 const TRIP_SENSITIVE = new Set<RuleId>([
   'location.am-in',
   'location.here-in',
+  'location.place-here',
   'location.staying-in',
   'location.new-to',
   'location.work-at-in',
@@ -779,6 +789,8 @@ export function ruleLocation(clause: ClauseInfo, ctx: RuleContext): void {
     const match = re.exec(clause.text)
     if (!match) continue
     if (TRIP_SENSITIVE.has(rule) && TRIP.test(clause.text)) return
+    // "i love paris here": the place must be the whole phrase; "tracy here", "austin here" may be a person
+    if (rule === 'location.place-here' && (!inGazetteer(match[1]!, ctx) || nlpHas(match[1]!, '#Person'))) return
     if (rule === 'location.job-in' || rule === 'location.job-at-place-in') {
       jobPlace(match, rule, conf, ctx)
       return

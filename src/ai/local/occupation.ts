@@ -396,6 +396,18 @@ const MY_JOB_IS = new RegExp(pattern`\bmy (?:(?:part[- ]time|full[- ]time|new|cu
 const JOB_IN_FIELD =
   new RegExp(pattern`\bi ${ADV}(?:have |had )?(?:got|get|found|started|took|landed|have|had)(?: to get)?
   \s(?:a |an |my )?(?:new |first |better )?job in (?:the )?([a-z]+(?: [a-z]+)?) (?:business|industry|field|sector)\b`)
+/** Subjects and owners a clause may speak of before "as a": "i", "my", or someone else. */
+const SUBJECT_WORD = /\b(?:i|my|me|you|your|he|his|she|her|they|their|we|our)\b/g
+
+/**
+ * Whether the last subject before "as a" is the person: "i love classical music as a librarian", "my first job as a
+ * nurse"; not "i bet you meet people as a waitress", where the job is the other speaker's.
+ */
+function lastSubjectIsOwn(said: string): boolean {
+  const last = [...said.matchAll(SUBJECT_WORD)].at(-1)?.[0]
+  return last === 'i' || last === 'my' || last === 'me'
+}
+
 /** "i love classical music as a librarian", "when not working as a librarian": the role (1) a clause ends with. */
 const AS_A_JOB = /\bas an? ((?:[a-z-]+ ){0,2}[a-z-]+)$/
 /** "as a 46 year old recording engineer i can relate": a job (1) the person speaks as, before their "i". */
@@ -833,13 +845,16 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   // "i love classical music as a librarian": a known job the person speaks as, weakly
-  match = AS_A_JOB.exec(text) ?? AS_A_JOB_FIRST.exec(text)
+  const atEnd = AS_A_JOB.exec(text)
+  const opening = atEnd ? null : AS_A_JOB_FIRST.exec(text)
+  match = atEnd ?? opening
   const said = match ? text.slice(0, match.index) : ''
   // the person's clause ("my dad works as an electrician" is the dad's), not a view of someone ("i like him as a
   // teacher")
   const speaksAs =
     match &&
-    /\b(?:i|my)\b/.test(text) &&
+    // "as a nurse i ...": the subject follows
+    (opening !== null || lastSubjectIsOwn(said)) &&
     !otherSubject(text) &&
     !NOT_AS_A_JOB.test(said) &&
     !/\b(?:him|her|them|you|it|us|one|that|this)\s*$/.test(said)

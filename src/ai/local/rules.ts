@@ -79,6 +79,7 @@ const RULES = {
   'location.am-in': '"I am (now) in X": only what reads as a place',
   'location.staying-in': '"stuck in X for the winter", "spending the winter in X": a known place, not a trip (weak)',
   'location.here-in': '"here in X"',
+  'location.place-here': '"florida here, everybody is old": a known place opening a message, as a name does',
   'location.new-to': '"I am new to the United States", "still new to Leeds": a known place (weak)',
   'location.local-weather':
     '"Glasgow weather is doing its thing again": where the person lives, weakly (not on a trip)',
