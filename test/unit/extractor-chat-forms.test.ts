@@ -3426,3 +3426,58 @@ describe('a place that opens a message, and a job said of the other speaker', ()
     expectLinear(`${'florida '.repeat(10_000)}here`, `i ${'you '.repeat(10_000)}as a nurse`)
   })
 })
+
+describe('names given with "named", dream jobs, relative clauses, states "with no" and "the industry"', () => {
+  it('reads the name "named" gives after a pet or a relative of the person, in any case', () => {
+    expect(events('I play with my german shepherd named barnaby.')).toContain('their german shepherd is named Barnaby')
+    expect(events('I walk my cat named luna every day')).toContain('their cat is named Luna')
+    expect(events('my dog named after my grandpa is sick').join(' ')).not.toMatch(/named After/)
+    expect(events('my sister named her baby lily').join(' ')).not.toMatch(/is named/)
+  })
+
+  it('reads a job wished for said first as a goal, and no job spoken from in a clause about it', () => {
+    expect(job('I am fine, being a lawyer is my dream.')).toBe('aspiring lawyer')
+    expect(job('being a nurse is my goal')).toBe('aspiring nurse')
+    expect(job('being a lawyer is something i want')).toBeUndefined()
+    expect(job('being a doctor it is hard')).toBe('doctor')
+  })
+
+  it('reads no trait from a verb under way with its object', () => {
+    const traits = (data: string) => x(data).personality?.traits?.map((t) => t.value)
+    expect(traits('Hello! I am absolutely loving retirement.')).toBeUndefined()
+    expect(traits('I am loving my new job')).toBeUndefined()
+    expect(traits('i am a caring mother')).toEqual(['caring'])
+    expect(traits('i am so loving and kind')).toEqual(['loving', 'kind'])
+  })
+
+  it('reads a thing the person acted on in a relative clause as the object of their verb', () => {
+    expect(events('I play banjo in the band I formed with my fellow postal workers.')).toContain(
+      'formed the band with their fellow postal workers',
+    )
+    expect(events('the cake i baked was a hit')).toEqual(['baked the cake'])
+    expect(events('the house i bought in 2010 was old')).toEqual(['bought the house in 2010'])
+    expect(events('the band i worked with was great')).toEqual(['worked with the band'])
+  })
+
+  it('reads a state with what the person is without as said', () => {
+    expect(events('I am single with no children')).toEqual(['is single with no children'])
+    expect(events('i am married with no kids')).toEqual(['is married with no kids'])
+    expect(events('I am not single')).toEqual(['is not single'])
+  })
+
+  it('reads no workplace from a trade said elsewhere', () => {
+    expect(job('Now that is something happy to talk about! I work in the industry')).toBeUndefined()
+    expect(job('I work in the music industry')).toBe('works in the music industry')
+  })
+
+  it('reads them in linear time', () => {
+    expectLinear(
+      `my ${'big '.repeat(10_000)}dog named rex`,
+      `i work in the ${'the '.repeat(10_000)}industry`,
+      `being a ${'very '.repeat(10_000)}good lawyer is my dream`,
+      `the band i formed with ${'my '.repeat(10_000)}friends was great`,
+      `the ${'big '.repeat(10_000)}band i formed with my friends`,
+      `i am single with no ${'very '.repeat(10_000)}kids`,
+    )
+  })
+})

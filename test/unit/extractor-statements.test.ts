@@ -39,6 +39,7 @@ describe('a statement no other rule reads', () => {
     expect(events('I had two roommates in college.')).toEqual(['had two roommates in college'])
     expect(events('I am looking for a restaurant job.')).toEqual(['is looking for a restaurant job'])
     expect(events('I was in a band in high school.')).toEqual(['was in a band in high school'])
+    expect(events('my dad and i are starting a band')).toEqual(['is starting a band'])
   })
 
   it('is undated, of low importance and weaker than a standing fact', () => {
@@ -63,6 +64,8 @@ describe('a statement no other rule reads', () => {
       'I was in a bad mood when I was younger.',
       'I am opening a jar.',
       'I am moving the couch.',
+      'i am starting to feel better',
+      'i am starting my day with coffee',
       // an undated stay is the stays rule's to keep or leave
       'I was in Paris.',
       'I was in the hospital.',

@@ -106,17 +106,38 @@ const OWN_RELATIVE = new RegExp(pattern`\b(the|a|an|this|that|my) (?!(?:${GENERI
   \s((?:am |have been |was )?(?!am |was )[a-z]+(?: up| out| back)?) (at|for|in|on|with|to|from)
   (?=(?: (?:then|too|now|lol|haha))?(?:$|[,.!?])| (?:is|was|are|and|but|so|because|every|each|now|today)\b)`)
 
+/** Verbs in the past that take no object of their own: "the band i worked with" is no band worked. */
+const NO_OBJECT_PAST = 'worked|lived|stayed|moved|traveled|travelled|walked|talked|arrived|returned|started|used'
 /**
- * The person's own clause in a relative one ("the company i work for is hiring": "i work for the company"), and the
- * clause without it ("the company is hiring"); undefined when there is none.
+ * "the band i formed with my friends", "the house we bought in 2010": a thing (2) after its determiner (1) that the
+ * person's verb in the past (3) acts on, and what follows the verb (4), up to the clause's end or its own verb.
+ */
+const OWN_RELATIVE_OBJECT = new RegExp(pattern`\b(the|a|an|this|that|my) (?!(?:${GENERIC_RELATIVE})\b)
+  ((?:(?!that |which )[a-z'-]+ ){0,2}(?!that |which )[a-z'-]+) (?:that |which )?i
+  \s((?!(?:${NO_OBJECT_PAST})\b)[a-z]+ed|made|built|bought|wrote|drew|took|found|sold|won|sewed|caught|brought)
+  ((?: (?:with|for|in|at|to|on|from|last|when|as|during|back|years?|months?|weeks?)\b(?:(?! (?:is|was|are|were)\b)
+  [^,.!?])*)?)(?=$|[,.!?]| (?:is|was|are|were)\b)`)
+
+/**
+ * The person's own clause in a relative one ("the company i work for is hiring": "i work for the company"; "i play
+ * banjo in the band i formed with my friends": "i formed the band with my friends"), and the clause without it ("the
+ * company is hiring"); undefined when there is none.
  */
 export function ownRelative(text: string): { own: string; rest: string } | undefined {
   const match = OWN_RELATIVE.exec(text)
-  if (!match) return undefined
-  const thing = `${match[1]} ${match[2]}`
+  if (match) {
+    const thing = `${match[1]} ${match[2]}`
+    return {
+      own: `i ${match[3]} ${match[4]} ${thing}`,
+      rest: `${text.slice(0, match.index)}${thing}${text.slice(match.index + match[0].length)}`,
+    }
+  }
+  const acted = OWN_RELATIVE_OBJECT.exec(text)
+  if (!acted) return undefined
+  const thing = `${acted[1]} ${acted[2]}`
   return {
-    own: `i ${match[3]} ${match[4]} ${thing}`,
-    rest: `${text.slice(0, match.index)}${thing}${text.slice(match.index + match[0].length)}`,
+    own: `i ${acted[3]} ${thing}${acted[4]}`,
+    rest: `${text.slice(0, acted.index)}${thing}${text.slice(acted.index + acted[0].length)}`,
   }
 }
 

@@ -476,6 +476,8 @@ function workplace(phrase: string): string | undefined {
   if (/^(?:though|also|too|anyway|lol|haha|it|that|this|there|here|them|him|her|us|you|me|myself|then)$/.test(place))
     return undefined
   if (!place || NOT_A_WORKPLACE.test(place) || place.split(' ').length > 5) return undefined
+  // "i work in the industry": which one was said before, and "works in the industry" names none
+  if (/^the (?:industry|business|field|sector|trade)$/.test(place)) return undefined
   // "i get off work at 2 pm": a time of day
   if (/^\d+(?::\d\d)?(?: ?[ap]\.?m\.?| ?o'clock)?$/.test(place)) return undefined
   return place
@@ -610,17 +612,22 @@ const MY_JOB_NOUN = /\bmy ((?:[a-z]+ ){0,2}[a-z]+) (?:career|salary|paycheck|wag
 const MY_MAJOR = new RegExp(pattern`(?:^|\band )(?:(?!(?:what|which|who|how|that|this|it)\b)([a-z]+(?: [a-z]+)?)
   \sis my (?:college )?major|my (?:college )?major is (?!undecided|still|not\b)([a-z]+(?: [a-z]+)?))$`)
 
+/** "being a lawyer is my dream": a job (1) wished for, said first. */
+const DREAM_SAID_FIRST = /^(?:being|to be|becoming) (?:a |an )?([a-z]+(?: [a-z]+){0,2}) is my (?:dream|goal|ambition)\b/
+
 export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   if (clause.hedged) return
+  const dream = DREAM_SAID_FIRST.exec(text)
   // "i will be a doctor if i pass": a condition, which asserts nothing
-  const ahead = clause.desire || (WILL_BE.test(text) && !/\b(?:if|unless)\b/.test(text))
+  const ahead = dream || clause.desire || (WILL_BE.test(text) && !/\b(?:if|unless)\b/.test(text))
   const study = STUDYING_TO_BE.exec(text)
   if (ahead || study) {
     // "I am studying to become a nurse": a student; "I want to be a lawyer": an aspiration, weaker than any real job
     const goal = study
       ? undefined
-      : (WANT_TO_BE.exec(text) ??
+      : (dream ??
+        WANT_TO_BE.exec(text) ??
         WILL_BE.exec(text) ??
         /\bmy (?:dream|goal|plan|ambition) (?:job )?is to (?:be|become) (?:a |an )?(.+)$/.exec(text))
     const finding = study || goal ? occupationFrom((study ?? goal)![1], true) : undefined
@@ -690,7 +697,9 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     rx`^(?:a |an )?([a-z]+(?: [a-z]+)?) by (?:profession|trade)\\b`.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.by-profession', match)) return
   match = SPEAKS_AS.exec(text)
-  const role = match ? occupationFrom(match[1] ?? match[2]!, true) : undefined
+  // "being a lawyer is something i want": a clause about the job, not one spoken from it
+  const spokenFrom = match && !/\b(?:is|was|would|will|must|can|could)\b/.test(match[1] ?? match[2]!)
+  const role = spokenFrom ? occupationFrom(match![1] ?? match![2]!, true) : undefined
   if (role?.kind === 'job' && emit({ ...role, conf: SPEAKS_AS_CONFIDENCE }, ctx, 'occupation.speaks-as', match!)) return
   match = RETIRED.exec(text)
   if (match) {

@@ -197,6 +197,8 @@ export function rulePersonality(clause: ClauseInfo, ctx: RuleContext): void {
       }
     }
     if (!ch) break
+    // "i am loving retirement", "i am caring for my mom": a verb under way with its object, no trait
+    if (/ing$/.test(ch) && after && !/^(?:a|an)\s/.test(rest)) break
     // "a social worker", "a public speaker": the adjective names a job, not the person's temper
     if (OCCUPATIONS.has(`${ch} ${singular(after.split(' ')[0] ?? '')}`)) break
     // "happy to help", "tired of", "good at math", "sick of": not a feeling about oneself

@@ -114,9 +114,9 @@ const NEGATION_RE = /\b(?:not|never|no longer|no|none|neither|nor|nothing|withou
 /**
  * Where a clause's main statement ends: a "no" or a "maybe" after it is another statement's ("i raise my own food, no
  * pool", "i am working on a robot, maybe i can make her one") or a condition's ("i tend the fields when i do not
- * ride").
+ * ride"). A thing the person is without says what they are, not that they are not ("i am single with no kids").
  */
-const MAIN_END = /,|\s(?:when|whenever|while|until|unless|if|so)\s/
+const MAIN_END = /,|\s(?:when|whenever|while|until|unless|if|so|with no|without)\s/
 
 /** A clause up to where its main statement ends (MAIN_END), or all of it. */
 function mainStatement(text: string): string {

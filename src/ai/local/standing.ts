@@ -283,6 +283,14 @@ const GOT_NAMED = new RegExp(
   `^(?:i|we) ${ADV}(?:have|own|got|adopted|rescued|brought home) (?:a|an|our|my) (?:[a-z]+ )??(${WHO}) ` +
     "(?:named|called) ([a-z][a-z'-]*)",
 )
+/**
+ * "i play with my german shepherd named barnaby": who (1) and the name (2) "named" gives, anywhere in the clause and
+ * in any case, since "named" leaves no other reading. Not "named after" or "named for" someone.
+ */
+const MY_NAMED = new RegExp(
+  `\\b(?:my|our) (?:[a-z]+ )??(${WHO}) named (?!(?:after|for|by|in|as|a|an|the|one|it|him|her|them)\\b)` +
+    "([a-z][a-z'-]*)",
+)
 /** "i have two cats, salt and pepper": who (1, plural) and the two names (2, 3), after a comma. */
 const NAMED_PAIR = new RegExp(
   `\\b(?:i (?:have|own|got|adopted)|my|our) (?:two|2|a pair of) ((?:${PETS})s|kids|sons|daughters|boys|girls),? ` +
@@ -484,7 +492,7 @@ export function ruleNamesSaid(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   const called = nameAfter(text, ctx)
   if (called && !NAMED.test(text)) addName(ctx, called)
-  const got = GOT_NAMED.exec(text)
+  const got = GOT_NAMED.exec(text) ?? MY_NAMED.exec(text)
   if (got && !called) addName(ctx, got)
   const pair = NAMED_PAIR.exec(text)
   if (pair && ctx.cases.isCapitalised(pair[2]!) && ctx.cases.isCapitalised(pair[3]!)) {

@@ -49,7 +49,7 @@ function doneAsVerb(text: string): [string, string] | undefined {
 const UNDER_WAY = new RegExp(`^i am ${ADV}([a-z]+ing) (.+)$`)
 const NOT_UNDER_WAY = new Set(
   `going thinking wondering trying hoping kidding joking talking asking saying telling feeling waiting guessing
-  meaning getting having doing sitting being dying starting loving liking hating wishing missing
+  meaning getting having doing sitting being dying loving liking hating wishing missing
   planning considering`.split(/\s+/),
 )
 /**
@@ -149,7 +149,9 @@ function readPerfect([, adverbs, verb, rest]: RegExpExecArray): string | undefin
 function readUnderWay([, verb, rest]: RegExpExecArray): string | undefined {
   // "i am looking for a watch" is a search under way; "i am looking forward to it" is not
   const looking = verb === 'looking' && !/^(?:for|into) /.test(rest!)
-  const left = looking || NOT_UNDER_WAY.has(verb!) || MOMENT_UNDER_WAY.has(verb!) || NOT_SAID.test(rest!)
+  // "i am starting a band" is begun; "i am starting to feel better", "starting my day" are not
+  const begun = verb !== 'starting' || !/^(?:to|out|off|over|on|my day|the day|our day)\b/.test(rest!)
+  const left = looking || !begun || NOT_UNDER_WAY.has(verb!) || MOMENT_UNDER_WAY.has(verb!) || NOT_SAID.test(rest!)
   const phrase = left ? undefined : statedPhrase(rest!)
   return phrase && `is ${verb} ${phrase}`
 }
