@@ -667,14 +667,16 @@ describe('import charged by its size', () => {
 
   it('waits for the budget when it is spent instead of failing half-way', async () => {
     await watchingImports(async (outcome) => {
-      // Three operations more than what is left of this minute's 200: the import waits for the next minute's.
+      // 25 operations more than what is left of the 200 a minute. The window slides, so what is left grows by up to
+      // 200 a minute while the request is on its way: a busy machine's delay of a few seconds must not leave room for
+      // the whole import. The import then waits for the 25 to free up: at least 7 s, at most a minute and 7 s.
       const left = await remaining()
       const records = [header(1), profile('waited'), { type: 'end', profiles: 1, history: 0, submissions: 0 }].map(
         (r) => JSON.stringify(r) + '\n',
       )
       const body = Buffer.concat([
         Buffer.from(records[0]!),
-        Buffer.alloc((left + 2) * unit, 10),
+        Buffer.alloc((left + 25) * unit, 10),
         Buffer.from(records[1]! + records[2]!),
       ])
       const pending = fetch(`${svc.url}/v1/import`, {
@@ -700,5 +702,5 @@ describe('import charged by its size', () => {
       expect(await r.json()).toMatchObject({ profiles: 1 })
       expect(await outcome()).toBe('finished')
     })
-  }, 90_000)
+  }, 120_000)
 })
