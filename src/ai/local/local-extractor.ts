@@ -524,7 +524,8 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
       ruleLanguages(info, ctx)
       ruleFaith(info, ctx)
       ruleStandingFacts(info, ctx, { any: acc.taken > before.taken, memory: acc.memoryCount > before.memories })
-      // a relative named says who the person has, a stronger fact the statement would hide ("have to pick up my sister")
+      // a relative named says who the person has, a stronger fact the statement would hide ("have to pick up my
+      // sister")
       if (acc.taken === before.taken && kin.length === kinBefore) ruleStatement(info, ctx)
     }
     prev = info

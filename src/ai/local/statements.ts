@@ -75,8 +75,8 @@ const PAST_STATE = new RegExp(`^i was ${ADV}(in|raised|adopted|homeschooled|brou
 /** What one is in as a member or went through: "a band", "an accident", "the army". */
 const BELONGED = /^(?:a|an|the (?:army|navy|marines|military|air force|coast guard|peace corps|war|service))\b/
 /** Where one is for a moment: "i was in the shower", "i was in a hurry". */
-const MOMENT =
-  /^(?:a hurry|the shower|bed|the middle|trouble|love|shock|tears|(?:a |an |the )?(?:[a-z]+ )?mood|a rush|a meeting|class)\b/
+const MOMENT = new RegExp(pattern`^(?:a hurry|the shower|bed|the middle|trouble|love|shock|tears|
+  (?:a |an |the )?(?:[a-z]+ )?mood|a rush|a meeting|class)\b`)
 
 /**
  * "i will be moving to ohio": 1 the verb, 2 the rest. "i will bring my music" is left out: said in a chat, a plain
