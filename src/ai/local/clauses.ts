@@ -124,20 +124,14 @@ const OWN_RELATIVE_OBJECT = new RegExp(pattern`\b(the|a|an|this|that|my) (?!(?:$
  * company is hiring"); undefined when there is none.
  */
 export function ownRelative(text: string): { own: string; rest: string } | undefined {
-  const match = OWN_RELATIVE.exec(text)
-  if (match) {
-    const thing = `${match[1]} ${match[2]}`
-    return {
-      own: `i ${match[3]} ${match[4]} ${thing}`,
-      rest: `${text.slice(0, match.index)}${thing}${text.slice(match.index + match[0].length)}`,
-    }
-  }
-  const acted = OWN_RELATIVE_OBJECT.exec(text)
-  if (!acted) return undefined
-  const thing = `${acted[1]} ${acted[2]}`
+  const stranded = OWN_RELATIVE.exec(text)
+  const found = stranded ?? OWN_RELATIVE_OBJECT.exec(text)
+  if (!found) return undefined
+  const thing = `${found[1]} ${found[2]}`
   return {
-    own: `i ${acted[3]} ${thing}${acted[4]}`,
-    rest: `${text.slice(0, acted.index)}${thing}${text.slice(acted.index + acted[0].length)}`,
+    // the preposition left at the end goes before the thing; a verb that acts on the thing takes it as its object
+    own: stranded ? `i ${found[3]} ${found[4]} ${thing}` : `i ${found[3]} ${thing}${found[4]}`,
+    rest: `${text.slice(0, found.index)}${thing}${text.slice(found.index + found[0].length)}`,
   }
 }
 

@@ -697,9 +697,10 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     rx`^(?:a |an )?([a-z]+(?: [a-z]+)?) by (?:profession|trade)\\b`.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.by-profession', match)) return
   match = SPEAKS_AS.exec(text)
+  const spokenAs = match ? (match[1] ?? match[2]!) : undefined
   // "being a lawyer is something i want": a clause about the job, not one spoken from it
-  const spokenFrom = match && !/\b(?:is|was|would|will|must|can|could)\b/.test(match[1] ?? match[2]!)
-  const role = spokenFrom ? occupationFrom(match![1] ?? match![2]!, true) : undefined
+  const role =
+    spokenAs && !/\b(?:is|was|would|will|must|can|could)\b/.test(spokenAs) ? occupationFrom(spokenAs, true) : undefined
   if (role?.kind === 'job' && emit({ ...role, conf: SPEAKS_AS_CONFIDENCE }, ctx, 'occupation.speaks-as', match!)) return
   match = RETIRED.exec(text)
   if (match) {

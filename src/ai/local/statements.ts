@@ -136,7 +136,7 @@ function add(ctx: RuleContext, event: string, span: RegExpExecArray): void {
 /** A form of statement: its pattern, and the event it reads from a match (undefined when it reads none). */
 interface Form {
   pattern: RegExp
-  read: (match: RegExpExecArray, clause: ClauseInfo, ctx: RuleContext) => string | undefined
+  read: (match: RegExpExecArray, clause: ClauseInfo) => string | undefined
 }
 
 /** "i have been to carnegie hall" -> "has been to Carnegie Hall". */
@@ -239,7 +239,7 @@ export function ruleStatement(said: ClauseInfo, ctx: RuleContext): void {
     if (!match) continue
     // "not" is read only by the form that says it
     if (clause.negated && form.pattern !== NOT_DONE) return
-    const event = form.read(match, clause, ctx)
+    const event = form.read(match, clause)
     if (event) add(ctx, event, match)
     return
   }
