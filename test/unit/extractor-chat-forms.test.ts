@@ -8,8 +8,12 @@ const extractor = new LocalExtractor({ now: () => new Date('2024-06-15T12:00:00Z
 const x = (data: string): Extraction => extractor.extractOne({ inputType: 'text', data })
 /** The events of the memories read from `data`, in order. */
 const events = (data: string) => (x(data).memories ?? []).map((m) => m.event)
+/** The value of a core field read from `data`. */
+const core = (data: string, field: 'age' | 'gender' | 'location' | 'occupation') => x(data).core_info?.[field]?.value
 /** The occupation read from `data`. */
-const job = (data: string) => x(data).core_info?.occupation?.value
+const job = (data: string) => core(data, 'occupation')
+/** The location read from `data`. */
+const place = (data: string) => core(data, 'location')
 /** Reads each text; all of them together must take under ten seconds of CPU, so no rule is super-linear. */
 function expectLinear(...texts: string[]) {
   const started = process.cpuUsage()
@@ -182,8 +186,6 @@ describe('chat’s own shorthand', () => {
 })
 
 describe('messages to an assistant', () => {
-  const core = (data: string, field: 'location' | 'occupation') => x(data).core_info?.[field]?.value
-
   it('reads a year of study, a shift, a chat tail and a role said with "as a"', () => {
     expect(core('hey! quick q - im a second year med student in dublin', 'occupation')).toBe('med student')
     expect(core('I work night shifts as an ER nurse so my sleep is all over the place', 'occupation')).toBe('er nurse')
@@ -486,8 +488,6 @@ describe('messages to an assistant', () => {
 })
 
 describe('forms of the development conversations', () => {
-  const core = (data: string, field: 'location' | 'occupation') => x(data).core_info?.[field]?.value
-
   it('reads a statement with "you ?" run on, a comment run on after an activity, and "do a lot of"', () => {
     expect(values(x('i enjoy mountain biking in my spare time you ?'))).toEqual(['mountain biking'])
     expect(values(x('i love to go rock climbing my fav summer activity .'))).toEqual(['rock climbing'])
@@ -532,7 +532,6 @@ describe('forms of the development conversations', () => {
 })
 
 describe('messages to an assistant: labels, names in a list, answers to the person’s own question', () => {
-  const core = (data: string, field: 'location' | 'occupation' | 'age') => x(data).core_info?.[field]?.value
   it('reads a parent’s label, a place before "-based", and a time said with "this" in a fragment', () => {
     const parent = x('mom of twin toddlers here, any tips for getting them to nap at the same time?')
     expect(parent.core_info?.gender?.value).toBe('female')
@@ -578,8 +577,6 @@ describe('messages to an assistant: labels, names in a list, answers to the pers
 })
 
 describe('messages to an assistant: plans, names after a comma and work for a company', () => {
-  const core = (data: string, field: 'gender' | 'occupation') => x(data).core_info?.[field]?.value
-
   it('reads a trip planned through a place, and a move said without "I"', () => {
     expect(events("we're planning a road trip through Utah's national parks in October")).toEqual([
       "is planning a road trip through Utah's national parks in October",
@@ -625,8 +622,6 @@ describe('events as people tell them', () => {
 })
 
 describe('messages to an assistant: who the person is before what they aim at', () => {
-  const core = (data: string, field: 'age' | 'location' | 'occupation') => x(data).core_info?.[field]?.value
-
   it('reads a noun phrase before an aim, and the aim as a memory', () => {
     const said = "I'm a 29 year old accountant in Toronto trying to get into climbing"
     expect([core(said, 'age'), core(said, 'location'), core(said, 'occupation')]).toEqual([29, 'Toronto', 'accountant'])
@@ -747,8 +742,6 @@ describe('no interest or topic cut loose from its verb', () => {
 })
 
 describe('messages to an assistant: the household, a diet kept, and where a job is', () => {
-  const core = (data: string, field: 'location' | 'occupation') => x(data).core_info?.[field]?.value
-
   it('reads a partner’s pregnancy as the household’s, and a diet or a state kept for years', () => {
     expect(events("my wife's pregnant with our second, due in March")).toContain('is expecting their second child')
     expect(events('my wife is pregnant')).toContain('is expecting a baby')
@@ -769,8 +762,6 @@ describe('messages to an assistant: the household, a diet kept, and where a job 
 })
 
 describe('messages to an assistant: titles, fandoms, seasons away and what happened to one’s things', () => {
-  const core = (data: string, field: 'age' | 'location' | 'occupation') => x(data).core_info?.[field]?.value
-
   it('reads a title finished or started, by its verb, and no day, holiday or schooling', () => {
     const drama = x("just finished Crash Landing on You and I'm emotionally wrecked, what should I watch next")
     expect(drama.interests?.movies_tv?.map((s) => s.value)).toEqual(['Crash Landing on You'])
@@ -834,8 +825,6 @@ describe('messages to an assistant: titles, fandoms, seasons away and what happe
 })
 
 describe('messages to an assistant: a business run, a degree as a role, a place left for another', () => {
-  const core = (data: string, field: 'age' | 'location' | 'occupation') => x(data).core_info?.[field]?.value
-
   it('reads a business run for years as the job, not a pastime of running', () => {
     const said = 'been running my own electrical business for 10 years'
     expect([core(said, 'occupation'), values(x(said))]).toEqual(['electrical business owner', []])
@@ -1044,7 +1033,6 @@ describe('requests to an assistant', () => {
   })
 
   it('reads where a home owner, a parent or a business run is, and not a race run', () => {
-    const place = (data: string) => x(data).core_info?.location?.value
     expect(place("I'm a first-time homeowner in Austin and my sink is leaking")).toBe('Austin')
     expect(place("I'm a single mom in Ohio")).toBe('Ohio')
     expect(place('I run a small bakery in Lyon')).toBe('Lyon')
@@ -2108,7 +2096,6 @@ describe('jobs taken or just begun, studies for a job, and the US by its short n
   })
 
   it('reads "the us" and short country names as the country, in capitals', () => {
-    const place = (data: string) => x(data).core_info?.location?.value
     expect(place('i am from the us')).toBe('US')
     expect(place('i live in the usa')).toBe('USA')
     expect(place('i am from the u.s.')).toBe('USA')
@@ -3402,8 +3389,6 @@ describe('a title finished by a named author', () => {
 })
 
 describe('a place that opens a message, and a job said of the other speaker', () => {
-  const place = (data: string) => x(data).core_info?.location?.value
-
   it('keeps a known place said as a name would be, and nothing else said that way', () => {
     expect(place('Florida here, everybody is old and retired so I do not stick out.')).toBe('Florida')
     expect(place('hi, leeds here too')).toBe('Leeds')
