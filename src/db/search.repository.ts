@@ -25,7 +25,8 @@ export interface PageHit {
 
 /** A page's profiles (ids, sizes, similarities) and how many match in all. */
 export interface SearchPage {
-  total: number
+  /** How many match: absent when the search was not `counted` (Counted). */
+  total?: number
   /**
    * Whether `total` is an estimate (a semantic search of more candidates than TotalBound.exactMax), not an exact count.
    */
@@ -195,11 +196,12 @@ export class SearchRepository {
   /** A tenant's profiles, filtered, sorted and paged. */
   async list(
     manager: EntityManager,
-    options: SearchFilter & { sortBy: SortField; sortOrder: string; pageSize: number; offset: number },
+    options: SearchFilter & Counted & { sortBy: SortField; sortOrder: string; pageSize: number; offset: number },
   ): Promise<SearchPage> {
     return this.run(
       manager,
       listingSql({ ...tenantFilter(options.tenantId, options.filterBy, options.filterValue), ...options }),
+      options.counted,
     )
   }
 
@@ -209,14 +211,15 @@ export class SearchRepository {
    */
   async nearest(
     manager: EntityManager,
-    options: SearchFilter & {
-      vector: number[]
-      maxDistance: number
-      model: string
-      pageSize: number
-      offset: number
-      bound?: TotalBound
-    },
+    options: SearchFilter &
+      Counted & {
+        vector: number[]
+        maxDistance: number
+        model: string
+        pageSize: number
+        offset: number
+        bound?: TotalBound
+      },
   ): Promise<SearchPage> {
     return this.run(
       manager,
@@ -225,6 +228,7 @@ export class SearchRepository {
         ...options,
         vector: toSql(options.vector),
       }),
+      options.counted,
     )
   }
 
@@ -236,17 +240,18 @@ export class SearchRepository {
   async hybridCandidates(
     manager: EntityManager,
     options: SearchFilter &
+      Counted &
       Omit<Parameters<typeof hybridSearchSql>[0], 'where' | 'args' | 'vector'> & { vector: number[] },
-  ): Promise<{ total: number; estimated: boolean; candidates: HybridCandidate[]; bytes: Map<string, number> }> {
+  ): Promise<{ total?: number; estimated: boolean; candidates: HybridCandidate[]; bytes: Map<string, number> }> {
     const sql = hybridSearchSql({
       ...tenantFilter(options.tenantId, options.filterBy, options.filterValue),
       ...options,
       vector: toSql(options.vector),
     })
-    const [counted, rows] = await this.totalAndPage<CandidateRow>(manager, sql)
+    const [counted, rows] = await this.totalAndPage<CandidateRow>(manager, sql, options.counted)
     return {
-      total: counted[0]!.total,
-      estimated: counted[0]!.estimated === true,
+      total: counted?.total,
+      estimated: counted?.estimated === true,
       candidates: rows.map(toCandidate),
       bytes: new Map(rows.map((r) => [r.profile_id, Number(r.content_bytes)])),
     }
@@ -269,10 +274,10 @@ export class SearchRepository {
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []))
   }
 
-  /** A listing or a semantic search: its total and its page (totalAndPage). */
-  private async run(manager: EntityManager, sql: SearchSql): Promise<SearchPage> {
-    const [counted, page] = await this.totalAndPage<HitRow>(manager, sql)
-    return { total: counted[0]!.total, estimated: counted[0]!.estimated === true, hits: page.map(toHit) }
+  /** A listing or a semantic search: its total (unless not `counted`) and its page (totalAndPage). */
+  private async run(manager: EntityManager, sql: SearchSql, counted = true): Promise<SearchPage> {
+    const [total, page] = await this.totalAndPage<HitRow>(manager, sql, counted)
+    return { total: total?.total, estimated: total?.estimated === true, hits: page.map(toHit) }
   }
 
   /**
@@ -283,11 +288,24 @@ export class SearchRepository {
    * meanwhile runs between the two instead of after both (two hybrid statements over the largest passages held another
    * tenant's GET for 150-180 ms).
    */
-  private async totalAndPage<P>(manager: EntityManager, sql: SearchSql): Promise<[TotalRow[], P[]]> {
-    if (!this.oneSession) return Promise.all([manager.query(sql.count, sql.args), manager.query(sql.page, sql.args)])
+  private async totalAndPage<P>(
+    manager: EntityManager,
+    sql: SearchSql,
+    counted = true,
+  ): Promise<[TotalRow | undefined, P[]]> {
+    if (!counted) return [undefined, await manager.query(sql.page, sql.args)]
+    if (!this.oneSession) {
+      const [total, page] = await Promise.all([manager.query(sql.count, sql.args), manager.query(sql.page, sql.args)])
+      return [total[0], page]
+    }
     const page: P[] = await manager.query(sql.page, sql.args)
-    return [await manager.query(sql.count, sql.args), page]
+    return [(await manager.query(sql.count, sql.args))[0], page]
   }
+}
+
+/** Whether a search's total is counted (default); not: the page's statement alone runs, and `total` is absent. */
+export interface Counted {
+  counted?: boolean
 }
 
 /** A profile as a page's read by ids answers it (READ_COLUMNS), with its recent history when asked. */

@@ -7,6 +7,8 @@ import {
   samplePercent,
   type PageHit,
   type ReadShape,
+  type SearchFilter,
+  type Counted,
   type TotalBound,
 } from '../db/search.repository.js'
 import type { Statements } from '../db/statements.js'
@@ -95,6 +97,12 @@ export interface FindOptions {
    * in what is left of `wholeMaxBytes` is refused (PAYLOAD_TOO_LARGE) before it is read or charged.
    */
   whole?: WholeAnswerAllowance
+  /**
+   * Count how many match (default). False: only the page's statement runs (GraphQL, when no field asks for the
+   * total), and the plan's `total` is what the pages up to this one hold, flagged as an estimate unless the page shows
+   * it is all there is.
+   */
+  countTotal?: boolean
 }
 
 export interface SearchOptions {
@@ -267,7 +275,7 @@ export class SearchService {
   async find(ctx: RequestContext, params: SearchParams, options: FindOptions = {}): Promise<SearchPlan> {
     const parsed = this.validate(params)
     const shape = options.shape ?? { history: true }
-    const found = await this.page(ctx, parsed)
+    const found = await this.page(ctx, parsed, options.countTotal ?? true)
     const bytes = shape.light ? 0 : found.hits.reduce((n, h) => n + h.bytes, 0)
     const plan: SearchPlan = {
       total: found.total,
@@ -355,38 +363,38 @@ export class SearchService {
   private async page(
     ctx: RequestContext,
     params: ReturnType<SearchService['validate']>,
+    counted: boolean,
   ): Promise<{ total: number; estimated: boolean; hits: SearchHit[] }> {
-    const filter = { tenantId: ctx.tenantId, filterBy: params.filterBy, filterValue: params.filterValue }
+    const filter = { tenantId: ctx.tenantId, filterBy: params.filterBy, filterValue: params.filterValue, counted }
     const offset = (params.page - 1) * params.pageSize
-    if (!params.query)
-      return this.repo.list(this.ds.manager, {
-        ...filter,
-        sortBy: params.sortBy,
-        sortOrder: params.sortOrder,
-        pageSize: params.pageSize,
-        offset,
-      })
-    const found = await this.semanticPage(ctx, { ...params, query: params.query }, filter, offset)
+    const found = params.query
+      ? await this.semanticPage(ctx, { ...params, query: params.query }, filter, offset)
+      : await this.repo.list(this.ds.manager, {
+          ...filter,
+          sortBy: params.sortBy,
+          sortOrder: params.sortOrder,
+          pageSize: params.pageSize,
+          offset,
+        })
+    const held = offset + found.hits.length
     // A page that is not full holds every match from the offset on: its total is exact, whatever the estimate said
     // (an empty page beyond the first says nothing of how many there are before it).
-    if (found.estimated && found.hits.length < params.pageSize && (found.hits.length > 0 || offset === 0)) {
-      return { ...found, total: offset + found.hits.length, estimated: false }
-    }
+    const isAll = found.hits.length < params.pageSize && (found.hits.length > 0 || offset === 0)
+    if (found.total === undefined) return { hits: found.hits, total: held, estimated: !isAll }
+    if (found.estimated && isAll) return { ...found, total: held, estimated: false }
     // An estimate is at least what the pages up to this one hold (when this one holds any).
-    return found.estimated && found.hits.length
-      ? { ...found, total: Math.max(found.total, offset + found.hits.length) }
-      : found
+    return { ...found, total: found.estimated && found.hits.length ? Math.max(found.total, held) : found.total }
   }
 
   private async semanticPage(
     ctx: RequestContext,
     params: ReturnType<SearchService['validate']> & { query: string },
-    filter: { tenantId: string; filterBy?: ReturnType<SearchService['validate']>['filterBy']; filterValue?: string },
+    filter: SearchFilter & Counted,
     offset: number,
-  ): Promise<{ total: number; estimated: boolean; hits: SearchHit[] }> {
+  ): Promise<{ total?: number; estimated: boolean; hits: SearchHit[] }> {
     const [{ vectors }, bound] = await Promise.all([
       this.embedder.embed([params.query], ctx.signal),
-      this.totalBound(ctx.tenantId, this.embedder.model, !!filter.filterBy),
+      filter.counted ? this.totalBound(ctx.tenantId, this.embedder.model, !!filter.filterBy) : undefined,
     ])
     const cal = this.embedder.calibration
     const terms = queryTerms(params.query)

@@ -1,7 +1,8 @@
 // A search's total (docs/guides/search.md "Totals"): exact for a search of at most PROFILER_SEARCH_EXACT_TOTAL_MAX
 // candidates, and whenever the page is not full; else estimated from a sample and flagged (totalIsEstimate), in REST
 // and GraphQL. The bound is set low here (5) so that a tenant of 12 profiles is "large"; at 12 profiles the sample is
-// the whole table (samplePercent: 100), so the estimate is the count.
+// the whole table (samplePercent: 100), so the estimate is the count. GraphQL runs the count only when its answer
+// asks for the total.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gql } from '../support/graphql-client.js'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
@@ -132,5 +133,78 @@ describe('search totals: exact up to PROFILER_SEARCH_EXACT_TOTAL_MAX candidates,
     expect(exact.body.data.searchProfiles).toMatchObject({ total: 12, totalIsEstimate: false })
     const smallOne = await gql(svc.url, fewKey, q, { query: 'someone', pageSize: 2 })
     expect(smallOne.body.data.searchProfiles).toMatchObject({ total: 3, totalIsEstimate: false })
+  })
+
+  describe('GraphQL counts the total only when total or totalIsEstimate is selected', () => {
+    /** The statements that count a search's total (every form of it ends in `AS total`) run while `work` runs. */
+    const totalsCounted = async (work: () => Promise<unknown>) => {
+      const logger = svc.profiler.db.dataSource.logger
+      const original = logger.logQuery.bind(logger)
+      let counts = 0
+      logger.logQuery = (sql, params, runner) => {
+        if (/\bAS total\b/.test(sql)) counts++
+        return original(sql, params, runner)
+      }
+      try {
+        await work()
+      } finally {
+        logger.logQuery = original
+      }
+      return counts
+    }
+    const search = (selection: string, args = '') =>
+      `query($query: String) {
+        searchProfiles(query: $query, sensitivity: 0, pageSize: 5${args}) { ${selection} }
+      }` + (selection.includes('...total') ? ' fragment total on SearchResult { totalIsEstimate }' : '')
+    const ids = (r: any) => r.body.data.searchProfiles.profiles.map((p: any) => p.profile.profileId)
+
+    for (const query of ['someone', 'hiking', null]) {
+      it(`${query ? `"${query}"` : 'a listing'}: the same page, counted only when asked`, async () => {
+        let counted: any
+        let uncounted: any
+        const withTotal = await totalsCounted(async () => {
+          counted = await gql(svc.url, svc.key, search('total page profiles { profile { profileId } }'), { query })
+        })
+        const without = await totalsCounted(async () => {
+          uncounted = await gql(svc.url, svc.key, search('page pageSize profiles { profile { profileId } }'), { query })
+        })
+        expect(counted.body.errors).toBeUndefined()
+        expect(uncounted.body.errors).toBeUndefined()
+        expect(withTotal).toBe(1)
+        expect(without).toBe(0)
+        expect(ids(uncounted)).toEqual(ids(counted))
+        expect(ids(uncounted)).toHaveLength(5)
+        expect(uncounted.body.data.searchProfiles).toMatchObject({ page: 1, pageSize: 5 })
+      })
+    }
+
+    it('a fragment or an alias that asks for it counts; an answer asking nothing of it does not', async () => {
+      let r: any
+      expect(
+        await totalsCounted(async () => {
+          r = await gql(svc.url, svc.key, search('...total profiles { profile { profileId } }'), { query: 'hiking' })
+        }),
+      ).toBe(1)
+      expect(r.body.data.searchProfiles.totalIsEstimate).toBe(true)
+      expect(
+        await totalsCounted(async () => {
+          r = await gql(svc.url, svc.key, search('howMany: total'), { query: 'hiking' })
+        }),
+      ).toBe(1)
+      expect(r.body.data.searchProfiles.howMany).toBe(12)
+      expect(
+        await totalsCounted(async () => {
+          r = await gql(svc.url, svc.key, search('page'), { query: 'hiking' })
+        }),
+      ).toBe(0)
+      expect(r.body.data.searchProfiles).toEqual({ page: 1 })
+    })
+
+    it('bad input is refused as before, counted or not', async () => {
+      for (const selection of ['total', 'page']) {
+        const r = await gql(svc.url, svc.key, search(selection, ', page: 0'), { query: 'hiking' })
+        expect(r.body.errors?.[0]?.extensions?.code).toBe('VALIDATION_FAILED')
+      }
+    })
   })
 })

@@ -19,7 +19,8 @@ export class SearchResolver {
       '(PROFILER_GRAPHQL_MAX_SEARCH_BYTES): a larger page is refused with PAYLOAD_TOO_LARGE before it is read ' +
       '(ask for fewer profiles, or use GET /v1/search, which streams). A selection of only profileId, status, ' +
       'coreInfo, summary, language, fieldTimestamps, dates, history, submissions or context reads no content ' +
-      'and has no such bound. Charged by size as GET /v1/search is',
+      'and has no such bound. Charged by size as GET /v1/search is. The total is counted only when total or ' +
+      'totalIsEstimate is selected',
   })
   async searchProfiles(
     @Args(() => SearchArgs) { query, sensitivity, filter, sort, page, pageSize }: SearchArgs,
@@ -28,6 +29,8 @@ export class SearchResolver {
   ): Promise<SearchResult> {
     const { ctx, services } = gctx
     const selected = selectedFieldNames(info, ['profiles', 'profile'])
+    // The total costs a statement of its own (a count, or a sample of a large tenant): run only when asked for.
+    const answer = selectedFieldNames(info, [])
     const result = await services.search.search(
       ctx,
       {
@@ -44,6 +47,7 @@ export class SearchResolver {
         shape: { history: false, light: !CONTENT_FIELDS.some((f) => selected.has(f)) },
         whole: (gctx.searchAnswer ??= { used: 0 }),
         chargeTo: gctx.budgetKey,
+        countTotal: answer.has('total') || answer.has('totalIsEstimate'),
       },
     )
     if (result.rate) gctx.rate = result.rate
