@@ -449,15 +449,22 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
         finished++
       }),
     )
-    // GraphQL builds its answer whole: pages of 100 are refused, pages within the cap (three profiles) answered.
-    const page = (size: number) =>
-      `{ searchProfiles(pageSize: ${size}) { total profiles { profile {
-          profileId interests { category values { value confidence } } memories { event }
-        } } } }`
-    const graphql = [100, 3, 100, 3, 100].map((size) =>
-      gql(svc.url, svc.key, page(size)).then((r) => {
+    // GraphQL builds its answer whole: pages of 100 are refused, pages within the cap (three profiles) answered;
+    // with the total and without it (then no count runs), by words and without.
+    const page = (size: number, total: boolean, query = '') =>
+      `{ searchProfiles(pageSize: ${size}${query && `, query: "${query}", sensitivity: 0`}) { ${total ? 'total' : ''}
+        profiles { profile { profileId interests { category values { value confidence } } memories { event } } } } }`
+    const shapes: [number, boolean, string?][] = [
+      [100, true],
+      [3, false, 'memory trait'],
+      [100, false, 'interest'],
+      [3, true],
+      [100, true, 'memory trait'],
+    ]
+    const graphql = shapes.map(([size, total, query]) =>
+      gql(svc.url, svc.key, page(size, total, query)).then((r) => {
         finished++
-        return { size, r }
+        return { size, total, r }
       }),
     )
     const m = await measure(svc.url, bystander, async () => finished === searches.length + graphql.length, bound)
@@ -478,9 +485,12 @@ describe('no stall on the largest profile the limits allow (default limits)', ()
     expect(doc.profiles).toHaveLength(100)
     expect(doc.total).toBe(100)
     expect(Object.keys(doc)).toEqual(['profiles', 'total', 'page', 'pageSize'])
-    for (const { size, r } of answered) {
+    for (const { size, total, r } of answered) {
       if (size === 100) expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 })
-      else expect(r.body.data.searchProfiles.profiles).toHaveLength(size)
+      else {
+        expect(r.body.data.searchProfiles.profiles).toHaveLength(size)
+        expect('total' in r.body.data.searchProfiles).toBe(total)
+      }
     }
   })
 
