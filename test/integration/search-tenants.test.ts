@@ -5,7 +5,7 @@
 // statement the service runs for the small tenant's search is then explained (EXPLAIN ANALYZE, on the same database,
 // with the statistics ANALYZE gives, as autovacuum would on a server) and the rows it read of each table counted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { client, startService, statementsRun, type Client, type TestService } from '../support/harness.js'
 import { importFile, importProfiles, submissionsSaying } from '../support/import-file.js'
 
 const PASSAGES = 3000
@@ -62,23 +62,6 @@ describe("search reads only its tenant's words", () => {
   }, 300_000)
   afterAll(async () => svc?.close())
 
-  /** The statements the service runs while `work` runs, with their parameters. */
-  const statements = async (work: () => Promise<void>) => {
-    const logger = svc.profiler.db.dataSource.logger
-    const seen: { sql: string; params: unknown[] }[] = []
-    const original = logger.logQuery.bind(logger)
-    logger.logQuery = (sql, params, runner) => {
-      seen.push({ sql, params: (params ?? []) as unknown[] })
-      return original(sql, params, runner)
-    }
-    try {
-      await work()
-    } finally {
-      logger.logQuery = original
-    }
-    return seen
-  }
-
   /**
    * Rows of each table that a statement read: every scan's rows returned and removed by its filters, over all its
    * loops.
@@ -130,7 +113,7 @@ describe("search reads only its tenant's words", () => {
       'lighthuose storm',
     ]) {
       let result: any
-      const run = await statements(async () => {
+      const run = await statementsRun(svc, async () => {
         result = await quiet.search({ query })
       })
       expect(ids(result), query).toEqual(['keeper'])

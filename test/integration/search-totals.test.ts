@@ -5,7 +5,7 @@
 // asks for the total.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gql } from '../support/graphql-client.js'
-import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { client, startService, statementsRun, type Client, type TestService } from '../support/harness.js'
 
 /** A REST page whose total is exact: it matches `fields` and carries no totalIsEstimate (present only when true). */
 function expectExact(page: any, fields: Record<string, unknown>) {
@@ -137,21 +137,8 @@ describe('search totals: exact up to PROFILER_SEARCH_EXACT_TOTAL_MAX candidates,
 
   describe('GraphQL counts the total only when total or totalIsEstimate is selected', () => {
     /** The statements that count a search's total (every form of it ends in `AS total`) run while `work` runs. */
-    const totalsCounted = async (work: () => Promise<unknown>) => {
-      const logger = svc.profiler.db.dataSource.logger
-      const original = logger.logQuery.bind(logger)
-      let counts = 0
-      logger.logQuery = (sql, params, runner) => {
-        if (/\bAS total\b/.test(sql)) counts++
-        return original(sql, params, runner)
-      }
-      try {
-        await work()
-      } finally {
-        logger.logQuery = original
-      }
-      return counts
-    }
+    const totalsCounted = async (work: () => Promise<unknown>) =>
+      (await statementsRun(svc, work)).filter((s) => /\bAS total\b/.test(s.sql)).length
     const search = (selection: string, args = '') =>
       `query($query: String) {
         searchProfiles(query: $query, sensitivity: 0, pageSize: 5${args}) { ${selection} }

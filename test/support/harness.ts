@@ -146,6 +146,29 @@ export async function startService(
   }
 }
 
+/**
+ * The statements the service runs through TypeORM while `work` runs, with their parameters (seen by its logger; named
+ * prepared statements do not go through it).
+ */
+export async function statementsRun(
+  svc: TestService,
+  work: () => Promise<unknown>,
+): Promise<{ sql: string; params: unknown[] }[]> {
+  const logger = svc.profiler.db.dataSource.logger
+  const seen: { sql: string; params: unknown[] }[] = []
+  const original = logger.logQuery.bind(logger)
+  logger.logQuery = (sql, params, runner) => {
+    seen.push({ sql, params: (params ?? []) as unknown[] })
+    return original(sql, params, runner)
+  }
+  try {
+    await work()
+  } finally {
+    logger.logQuery = original
+  }
+  return seen
+}
+
 export interface Client {
   post(id: string, body: unknown, headers?: Record<string, string>): Promise<Response>
   get(path: string, headers?: Record<string, string>): Promise<Response>
