@@ -307,14 +307,24 @@ describe('dashboard: accounts, sessions, CSRF, apps and isolation', () => {
     const query = `{ profile(id: "deep") { profileId history(first: 10) { entries { seq changes } } } }`
     const check = (r: { data?: any; errors?: unknown }, how: string) => {
       expect(r.errors, how).toBeUndefined()
-      const [first, objects, lists] = r.data.profile.history.entries
-      expect(first.seq).toBe(1)
+      const entries = r.data.profile.history.entries
+      expect(
+        entries.map((e: { seq: number }) => e.seq),
+        how,
+      ).toEqual([1, 2, 3])
+      const [, objects, lists] = entries
       // Walk down the 100 levels served as JSON; what is below is the rest as JSON text, whole.
       let o = objects.changes
-      for (let i = 0; i < 99; i++) o = o.a
+      for (let i = 0; i < 99; i++) {
+        expect(o?.a, `${how}: object level ${i}`).toBeTypeOf('object')
+        o = o.a
+      }
       expect(o.a).toBe(text(depth - 100))
       let l = lists.changes.l
-      for (let i = 0; i < 98; i++) l = l[0]
+      for (let i = 0; i < 98; i++) {
+        expect(Array.isArray(l?.[0]), `${how}: list level ${i}`).toBe(true)
+        l = l[0]
+      }
       expect(l).toEqual([text(depth - 99, true)])
     }
     check((await b.gql(query)).body, 'dashboard over HTTP')
