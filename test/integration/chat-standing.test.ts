@@ -651,4 +651,30 @@ describe('standing facts and names in chat', () => {
     const res = await api.get('/v1/profile/rio/context?max_tokens=500')
     expect(((await res.json()) as { text: string }).text).toContain('restores old motorcycles')
   })
+
+  it('keeps who shared an event, the person’s own things, and no place they moved away from', async () => {
+    await post(api, 'noa', {
+      input_type: 'conversation',
+      data: chat([
+        ['Hey Noa! How was the weekend?', 'My kids and I went to the museum last weekend.'],
+        ['My favorite food is sushi. Where are you from?', 'I moved here from Chennai four years ago.'],
+        ['My hair is red.', 'Ha, my natural hair color is blond. I was poor growing up.'],
+      ]),
+    })
+    const profile = await api.waitReady('noa')
+    expect(profile.core_info.location).toBeUndefined()
+    const events = eventsOf(profile)
+    expect(events).toEqual(
+      expect.arrayContaining([
+        'went to the museum with their kids',
+        'moved here from Chennai',
+        'their natural hair color is blond',
+        'was poor growing up',
+      ]),
+    )
+    // the assistant's favourite and hair are the assistant's
+    expect(JSON.stringify(profile)).not.toMatch(/sushi|hair is red/i)
+    const res = await api.get('/v1/profile/noa/context?max_tokens=500')
+    expect(((await res.json()) as { text: string }).text).toContain('went to the museum with their kids')
+  })
 })

@@ -3466,3 +3466,89 @@ describe('names given with "named", dream jobs, relative clauses, states "with n
     )
   })
 })
+
+describe('who, when and what of a chat message', () => {
+  const dated = (data: string) => (x(data).memories ?? []).map((m) => [m.event, m.date])
+  const avoided = (data: string) => (x(data).preferences?.topics_to_avoid ?? []).map((t) => t.value)
+
+  it('reads a gender after an age said without its article', () => {
+    expect(core('I am 56 year old woman, not what I used to be...', 'gender')).toBe('female')
+    expect(core('i am 30 year old man here', 'gender')).toBe('male')
+  })
+
+  it('reads a pastime after a job that shares its article, and a field a school is gone to for', () => {
+    expect(job('I am a gardener and hiker.')).toBe('gardener')
+    expect(interests('I am a gardener and hiker.')).toContain('hobbies:hiking')
+    expect(job('i am going to school for veterinary medicine')).toBe('veterinary medicine student')
+    expect(job('I am going to school for the summer')).toBeUndefined()
+  })
+
+  it('reads a name written in lower case after a greeting or before "nice to meet you"', () => {
+    const name = (data: string) => x(data).core_info?.name?.value
+    expect(name("Hi, I'm dawn. I'm a gardener.")).toBe('Dawn')
+    expect(name('hey im dawn')).toBe('Dawn')
+    expect(name("I'm dawn, nice to meet you.")).toBe('Dawn')
+    expect(name('hi i am rose and i love jazz')).toBe('Rose')
+    for (const said of [
+      "I'm dawn.",
+      'hi i am bored',
+      'hi i am well',
+      'hey i am student',
+      'hi i am home',
+      'hi i am gamer',
+    ])
+      expect(name(said), said).toBeUndefined()
+  })
+
+  it('takes no name from a sentence about a relative or a hero', () => {
+    expect(x('Christopher Columbus is actually a distant relative.').core_info?.name).toBeUndefined()
+    expect(x('Serena Williams is my hero.').core_info?.name).toBeUndefined()
+    expect(x('Maria Lopez is a nurse from Lisbon. She loves jazz.').core_info?.name?.value).toBe('Maria Lopez')
+  })
+
+  it('keeps the lower case of an article that opened a sentence', () => {
+    expect(events('A friend gave me this. I am thinking of pursuing counseling as a career.')).toContain(
+      'is thinking of pursuing counseling as a career',
+    )
+  })
+
+  it('keeps what a passive fear names, and how much of a kind is liked out of the kind', () => {
+    expect(avoided('My biggest fear is being attacked by scorpions in the desert.')).toEqual([
+      'being attacked by scorpions',
+    ])
+    expect(avoided('i am scared of being bitten by a dog')).toEqual(['being bitten by a dog'])
+    expect(interests('I usually listen to more rock these days')).toContain('music:rock')
+  })
+
+  it('reads what the people around the person had or did to what is the person’s', () => {
+    expect(events('Interesting. My family had a horse farm when I was little.')).toContain(
+      'their family had a horse farm',
+    )
+    expect(events('My dad makes fun of my career choice all the time.')).toEqual([
+      'their dad makes fun of their career choice all the time',
+    ])
+    expect(events('Ha, ha that is funny my husband was homecoming king in high school')).toContain(
+      'their husband was homecoming king in high school',
+    )
+    expect(events('I myself am a dog person but my spouse adores cats.')).toContain('their spouse adores cats')
+    expect(interests('I myself am a dog person')).toContain('pets:dog')
+  })
+
+  it('names whom a fact said right after their name is about', () => {
+    expect(events('my friend Sarah lives in Paris and loves jazz')).toEqual([
+      'their friend Sarah lives in Paris and loves jazz',
+    ])
+    expect(events('my dog Max is a golden retriever')).toEqual(['their dog Max is a golden retriever'])
+    expect(events('i love hiking with my dog Max')).toEqual(['their dog is named Max'])
+    expect(x('my friend Sarah lives in Paris and loves jazz').core_info?.location).toBeUndefined()
+    expect(events('my friend Sarah said I should come')).toEqual([])
+  })
+
+  it('dates a family event by its weekday, and a past event of "this weekend" by the weekend under way', () => {
+    // 2024-06-15 is a Saturday
+    expect(dated('my grandma passed away on Monday')).toEqual([['their grandma passed away', '2024-06-10']])
+    expect(dated('I bought a new set of figurines for my collection this weekend.')).toEqual([
+      ['bought a new set of figurines for their collection', '2024-06-15'],
+    ])
+  })
+})

@@ -155,8 +155,11 @@ describe('moves, birthdays and requests', () => {
     expect(where('I moved from New York City to Austin in 2020.')).toBe('Austin')
     expect(where('I just moved to Porto from Lisbon.')).toBe('Porto')
     expect(where('I moved to Paris, France from Rome.')).toBe('Paris, France')
-    // Without a destination, where they came from is still read, weakly.
-    expect(x('I moved here from Chennai.').core_info?.location).toMatchObject({ value: 'Chennai', confidence: 0.55 })
+    // Where they moved away from is no longer where they live: the move is a memory, and no location.
+    const movedAway = x('I moved here from Chennai four years ago.')
+    expect(movedAway.core_info?.location).toBeUndefined()
+    expect(movedAway.memories?.map((m) => m.event)).toEqual(['moved here from Chennai'])
+    expect(where('We emigrated from Poland when I was six.')).toBeUndefined()
     expect(where('I live in Leeds, far from London.')).toBe('Leeds')
   })
 

@@ -39,7 +39,43 @@ describe('a statement no other rule reads', () => {
     expect(events('I had two roommates in college.')).toEqual(['had two roommates in college'])
     expect(events('I am looking for a restaurant job.')).toEqual(['is looking for a restaurant job'])
     expect(events('I was in a band in high school.')).toEqual(['was in a band in high school'])
-    expect(events('my dad and i are starting a band')).toEqual(['is starting a band'])
+    // who shares the subject is who the person does it with
+    expect(events('my dad and i are starting a band')).toEqual(['is starting a band with their dad'])
+  })
+
+  it('keeps what is said of the person’s things and of their earlier life', () => {
+    expect(traced('My natural hair color is blond.')).toEqual(['memory.statement: their natural hair color is blond'])
+    expect(events('but my favorite food was cheeseburgers!')).toEqual(['their favorite food was cheeseburgers'])
+    expect(events('my car is a red honda civic')).toEqual(['their car is a red honda civic'])
+    expect(events('my house is in the woods')).toEqual(['their house is in the woods'])
+    expect(events('Hey, I was poor growing up!')).toEqual(['was poor growing up'])
+    expect(events('i was bullied as a kid')).toEqual(['was bullied as a kid'])
+    expect(events('I was in a band in college.')).toEqual(['was in a band in college'])
+  })
+
+  it('keeps no moment of the person’s things, and nothing of someone else’s', () => {
+    for (const said of [
+      'my day was long and tiring',
+      'my phone is dead',
+      'my room is clean',
+      'my test is hard',
+      'my guess is that it will rain',
+      'my point is that it costs too much',
+      "my mom's arthritis is bad",
+      'my ex was a chef',
+      'my pizza is named Bob',
+      'I was a bit of a nerd in high school.',
+    ])
+      expect(events(said), said).toEqual([])
+  })
+
+  it('says who shares the subject with the person', () => {
+    expect(events('My kids and I went to the museum last weekend.')).toEqual(['went to the museum with their kids'])
+    expect(events('me and Sam adopted a cat')).toContain('adopted a cat with Sam')
+    // one companion is enough: a second "with" would muddle who went with whom
+    expect(events('my sister and I went shopping with her kids')).toContain('went shopping with her kids')
+    // the relative is still someone the person has
+    expect(events('my wife and i love hiking')).toEqual(['has a wife'])
   })
 
   it('is undated, of low importance and weaker than a standing fact', () => {
@@ -118,6 +154,10 @@ describe('a statement no other rule reads', () => {
     // a run of adverbs before a verb that is not "do": each adverb must read one way only
     x(`I ${'really '.repeat(5000)}had pizza.`)
     x(`I ${'actually '.repeat(5000)}race my bike.`)
+    // what is said of the person's things, of their earlier life, and of who shares the subject
+    x(`My ${'very old '.repeat(4000)}car is a red honda.`)
+    x(`I was ${'really '.repeat(5000)}poor growing up.`)
+    x(`${'my kids and i went to the park and '.repeat(2000)}.`)
     const used = process.cpuUsage(started)
     expect((used.user + used.system) / 1e6).toBeLessThan(10)
   })

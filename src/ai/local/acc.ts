@@ -159,12 +159,28 @@ export class Acc {
     if (!this.style || confidence > this.style.confidence) this.style = { value, confidence }
   }
 
-  addMemory(memory: Memory, rule: RuleId, span?: Span): void {
+  /**
+   * Who shares the clause being read with the person ("my kids and i went to the museum"): a memory read from it
+   * says so ("went to the museum with their kids") unless it names them already. Set per clause by the extractor.
+   */
+  companion?: string
+
+  addMemory(said: Memory, rule: RuleId, span?: Span): void {
+    const memory = this.withCompanion(said)
     const eventKey = key(memory.event)
     this.written++
     this.trace?.record('memories', memoryKey(memory), rule, memory.confidence, span)
     if (this.memories.some((x) => key(x.event) === eventKey && x.date === memory.date)) return
     this.memories.push(memory)
+  }
+
+  private withCompanion(memory: Memory): Memory {
+    const companion = this.companion
+    if (!companion) return memory
+    const named = companion.split(' ').at(-1)!
+    // "went shopping with her kids": a companion of its own already, which a second "with" would muddle
+    if (new RegExp(`\\b${named}|\\bwith\\b`, 'i').test(memory.event)) return memory
+    return { ...memory, event: `${memory.event} with ${companion}` }
   }
 
   toExtraction(language?: string): Extraction {

@@ -4,7 +4,7 @@ import { OCCUPATIONS } from './lexicon-core.js'
 import { nlpHas } from './nlp.js'
 import { CATEGORY_OF, HOBBY_AGENTS } from './lexicon-interests.js'
 import { pattern } from './regex.js'
-import { HOUSEHOLD_COUNT, singular } from './text.js'
+import { HOUSEHOLD_COUNT, SHARED_VERBS, singular } from './text.js'
 
 /** A clause's own verb phrases: what comes before the first coordinated verb, and each clause made from the rest. */
 export interface Coordinated {
@@ -341,8 +341,6 @@ export function fragmentClause(text: string): string | undefined {
   return undefined
 }
 
-/** Verbs of a subject the person is part of ("my husband and i love ..."). */
-const SHARED_VERBS = 'are|were|have|live|love|like|enjoy|moved|went|got|own|adopted|bought|visit|travel|play|go'
 /** "my husband and i love", "sam and i moved", "both my friend and i love": the verb (1). */
 const PARTNER_AND_I = new RegExp(
   `^(?:both )?(?:(?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) and i (?:both |all )?(${SHARED_VERBS})\\b`,
@@ -351,6 +349,22 @@ const PARTNER_AND_I = new RegExp(
 const ME_AND_PARTNER = new RegExp(
   `^me and (?:(?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) (?:both |all )?(${SHARED_VERBS})\\b`,
 )
+/** Who shares the subject with the person: "my kids" in "my kids and i went", "sam" in "me and sam moved" (1 or 2). */
+const PARTNER = new RegExp(
+  `^(?:both )?((?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) and i (?:both |all )?(?:${SHARED_VERBS})\\b|` +
+    `^me and ((?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) (?:both |all )?(?:${SHARED_VERBS})\\b`,
+)
+
+/**
+ * Who did it with the person when the subject names both ("my kids and i went to the museum"), in the third person
+ * ("their kids", "sam"); undefined for "i" alone or "we", who name no one.
+ */
+export function partnerOf(text: string): string | undefined {
+  const match = PARTNER.exec(text)
+  const partner = match?.[1] ?? match?.[2]
+  if (!partner || /^(?:you|he|she|they|we|it)$/.test(partner)) return undefined
+  return partner.replace(/^(?:my|our) /, 'their ')
+}
 
 /** "my husband and i love to travel" -> "i love to travel": the person is part of the subject. */
 export function ownPartOfSubject(text: string): string {

@@ -1,9 +1,10 @@
 // core_info: name, age, gender and location from first-person statements.
 import { BUSINESSES, GENDER_CUES, GENDER_EXPLICIT, GENERIC_PLACES, MOODS, OCCUPATIONS, TRAITS } from './lexicon-core.js'
-import { CATEGORY_OF } from './lexicon-interests.js'
+import { CATEGORY_OF, HOBBY_AGENTS } from './lexicon-interests.js'
 import { isFaith } from './faith.js'
 import { placeKind, type PlaceKind } from './gazetteer.js'
 import { nlpHas, placesIn } from './nlp.js'
+import { PEOPLE_NOUNS } from './others.js'
 import { ADV, GREETING, PHRASE_END, TITLES, type ClauseInfo, type RuleContext } from './rules-common.js'
 import type { RuleId } from './rules.js'
 import { STOP_WORDS } from '../../domain/normalise.js'
@@ -17,7 +18,8 @@ const NOT_NAMES = new Set(
   and but also too still glad happy tired sick busy done ready going gonna married single retired alone currently
   always never now only your you me him her it this that what who crazy lucky later tomorrow anytime whatever anything
   soon tonight again maybe please old young sir madam mom dad baby honey dear bro buddy dude man i am is was were we
-  they he she my btw lol haha tho though by how where when why which whats nice thanks hello hi hey`.split(/\s+/),
+  they he she my btw lol haha tho though by how where when why which whats nice thanks hello hi hey nobody everyone
+  everybody someone somebody anyone human veteran legend bi latina latino well alright`.split(/\s+/),
 )
 
 function cleanName(raw: string): string | undefined {
@@ -41,6 +43,13 @@ const looksLikeWord = (w: string) =>
 const NOT_A_NAME_TAGS =
   '(#Adjective|#Verb|#Adverb|#Pronoun|#Determiner|#Date|#Value|#Place|#Preposition|#Conjunction|#Organization)'
 
+/** A greeting that opens a message, before the person says who they are ("hi, i'm dawn"). */
+const GREETED = /^(?:hi|hello|hey|greetings)(?: there| all| everyone| guys)?\b/
+/** "i'm dawn, nice to meet you": an introduction, whatever opened the message. */
+const NICE_TO_MEET = /,? (?:nice|pleased|good|great) to meet you\b/
+/** Endings of peoples and languages: "italian", "japanese", "irish", "korean". */
+const DEMONYM_END = /(?:ian|ese|ish|ean)$/
+
 /** "call me sam", "i go by sam": the name (1). */
 const CALL_ME = new RegExp(pattern`
   \b(?:(?:you can |please |just )?call me|i am called|i go by|people call me|everyone calls me|friends call me)\s+
@@ -61,7 +70,11 @@ const NAME_HERE = new RegExp(pattern`^${GREETING}?[, ]*(?:(?:i am |(?:${TITLES})
 /** A clause that gives the name even when it ends in a question: "my name is larry what is yours?". */
 export const GIVES_NAME = new RegExp(pattern`^${GREETING}?[, ]*(?:my name is|this is|i am)\b`)
 
-export function ruleName(clause: ClauseInfo, ctx: RuleContext): void {
+/**
+ * `greeted`: the clause follows a greeting that opens its message ("hi, i'm dawn"), where "i am" and one bare word
+ * that is no other kind of word introduces the person.
+ */
+export function ruleName(clause: ClauseInfo, ctx: RuleContext, greeted = false): void {
   const text = clause.text
   let match =
     /\bmy (?:full |first |real |given )?name(?: is| =|:)\s+(.+)$/.exec(text) ??
@@ -106,11 +119,17 @@ export function ruleName(clause: ClauseInfo, ctx: RuleContext): void {
     // "i am muslim and i pray": a faith (faith.ts); "this is christian" stays a name
     if (isFaith(match[1]) && /^i am\b/.test(match[0])) return
     const person = nlpHas(match[1], '#Person') && !nlpHas(match[1], '#Place')
-    const capital =
-      words.every((w) => ctx.cases.isCapitalised(w)) &&
-      !nlpHas(match[1], '(#Adjective|#Verb|#Demonym|#Place|#Organization)') &&
-      !/(?:ian|ese|ish|ean)$/.test(match[1])
-    if (person || capital)
+    const nameLike =
+      !nlpHas(match[1], '(#Adjective|#Verb|#Demonym|#Place|#Organization)') && !DEMONYM_END.test(match[1])
+    const capital = words.every((w) => ctx.cases.isCapitalised(w)) && nameLike
+    const introduced =
+      (greeted || GREETED.test(text) || NICE_TO_MEET.test(text)) &&
+      words.length === 1 &&
+      nameLike &&
+      !Object.hasOwn(PEOPLE_NOUNS, words[0]!) &&
+      !HOBBY_AGENTS[words[0]!] &&
+      !nlpHas(words[0]!, `(${NOT_A_NAME_TAGS}|#Plural)`)
+    if (person || capital || introduced)
       ctx.acc.setCore('name', ctx.cases.restore(match[1], true), person ? 0.8 : 0.6, 'name.i-am', match)
   }
 }
@@ -333,7 +352,8 @@ export function ruleGender(clause: ClauseInfo, ctx: RuleContext): void {
     !(match[3] === 'man' && /\benough\b/.test(text)) &&
     !modifiesNext(text, match, ctx)
   ) {
-    const article = !!match[1]
+    // "i am 56 year old woman": an age before the word reads as the article left out
+    const article = !!match[1] || /^\d+[- ]years?[- ]old $/.test(match[2])
     if (
       article ||
       ['female', 'male', 'non-binary', 'nonbinary', 'non binary', 'enby', 'genderqueer', 'genderfluid'].includes(
@@ -457,16 +477,6 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
   ['location.a-x-from', rx`\\bi am (?:a |an )(?:[a-z0-9-]+ ){1,6}?from (.+)$`, 0.75, 'strict'],
   ['location.my-city-is', /\bmy (?:home ?town|home city|current city|city) is (.+)$/, 0.8, 'strict'],
   ['location.grew-up-in', rx`\\bi ${ADV}(?:grew up|was raised) (?:in|on|near) (.+)$`, 0.55, 'strict'],
-  [
-    'location.moved-from',
-    // "i moved from chennai to toronto" says where they live now (location.moved-to), not where they came from
-    new RegExp(
-      `\\bi ${ADV}(?:moved|came|immigrated|emigrated) (?:here |over |out )?from ` +
-        "(?!(?:[a-z.'-]+ ){1,4}?(?:to|into) )(.+)$",
-    ),
-    0.55,
-    'strict',
-  ],
   ['location.born-in', rx`\\bi was born (?:and raised )?in (.+)$`, 0.5, 'strict'],
   // conversation: "i am in canada", "i am in the city now", "here in colorado", "hello from alabama", "colorado where
   // i live", "we are from alabama", "i have never left ohio" (strict: only what reads as a place)

@@ -43,6 +43,7 @@ import {
   dropCopulaAdverbs,
   fragmentClause,
   ownPartOfSubject,
+  partnerOf,
   ownRelative,
   roleBefore,
 } from './clauses.js'
@@ -353,6 +354,20 @@ function ageAfterRole(split: Clause[]): Clause[] {
   })
 }
 
+/** A greeting that opens a message or a turn: "hi", "hey there". */
+const GREETING_FIRST = /^(?:hi|hello|hey|greetings)(?: there| all| everyone| guys)?\b/
+
+/**
+ * Whether the clause follows a greeting that opens its message or turn ("hi, i'm dawn", "hey im dawn"): `paragraphs`
+ * are the normalised text's, in which the greeting may have left the clause's own words.
+ */
+function greetedFirst(clause: Clause, before: Clause | undefined, paragraphs: readonly string[]): boolean {
+  const paragraph = paragraphs[clause.paragraph ?? 0]?.trim() ?? ''
+  if (!GREETING_FIRST.test(paragraph)) return false
+  if (!before || before.paragraph !== clause.paragraph) return true
+  return before.sentence === clause.sentence && GREETING_FIRST.test(before.text) && before.text.split(' ').length <= 2
+}
+
 /** Runs every rule over the person's own text. */
 export function extractFromText(text: string, opts: TextOptions): Extraction {
   const acc = new Acc(opts.trace)
@@ -372,7 +387,8 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   let prev: ClauseInfo | undefined
   // the question a turn answers, which its first sentence may point into: "where did you get your dogs?"
   const asked = opts.asked?.size ? opts.asked : undefined
-  const paragraphs = asked ? normalized.split(/\n+/) : []
+  const allParagraphs = normalized.split(/\n+/)
+  const paragraphs = asked ? allParagraphs : []
   let opening: { paragraph: number; sentence: number; question: string | undefined } | undefined
   const pointable = (clause: Clause, before: Clause | undefined): string | undefined => {
     const paragraph = clause.paragraph
@@ -464,6 +480,8 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
         ? undefined
         : (roleBefore(clause.text, after?.sentence === clause.sentence ? after.text : undefined) ?? alone)
     if (fragment) clause = { ...clause, text: fragment }
+    const partner = partnerOf(clause.text)
+    if (partner) clause = { ...clause, companion: cases.restore(partner) }
     clause = { ...clause, text: dropCopulaAdverbs(ownPartOfSubject(clause.text)) }
     // "i am a musician and hope to make it big": the wish or hedge in the second half leaves the first half firm
     // "i am a 29 year old accountant trying to get into climbing": an aim after who the person is, read as its own
@@ -489,8 +507,11 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
   for (const clause of clauses) {
     const info = describe(clause)
     if (acc.trace) acc.trace.clause = info.text
+    acc.companion = info.companion
     const kinBefore = kin.length
     if (!info.reported) {
+      // "my kids and i went": the relative left the clause's words for its companion
+      if (info.companion) kin.push(...kinMentions(info.companion.replace(/^their /, 'my ')))
       kin.push(...kinMentions(info.text))
       pets.push(...petMentions(info.text))
     }
@@ -510,7 +531,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     }
     if (!info.question) {
       const before = { taken: acc.taken, memories: acc.memoryCount }
-      ruleName(info, ctx)
+      ruleName(info, ctx, greetedFirst(info, prev, allParagraphs))
       ruleAge(info, ctx)
       ruleGender(info, ctx)
       ruleLocation(info, ctx)
@@ -530,6 +551,7 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     }
     prev = info
   }
+  acc.companion = undefined
   addKin(kin, acc.memoryEvents, ctx)
   addPetMentions(pets, ctx)
   readAnswers(opts.answers ?? [], ctx)

@@ -57,7 +57,8 @@ const IRREGULAR_PAST = new Set(
 const RELATIVE_TIME = new RegExp(
   pattern`
   \s*\b(?:yesterday|today|last (?:night|week|month|year|summer|winter|spring|fall|weekend|time)|
-  this (?:morning|week|month|year|summer|past \w+)|over the weekend|(?:last|on) (?:${WEEKDAYS.join('|')})(?! ?s\b)
+  this (?:morning|week|month|year|summer|past \w+)|(?:over the|this) weekend|
+  (?:last|on) (?:${WEEKDAYS.join('|')})(?! ?s\b)
   (?: night| morning| afternoon| evening)?|
   (?:(?:about|around|almost|nearly|over|roughly|like) )?(?:a|one|two|three|four|five|six|seven|eight|nine|ten|few|
   couple of|
@@ -121,8 +122,8 @@ export function dateOf(raw: string, ref: Date): string | undefined {
 
 /** "last saturday", "on friday night": a day of the past week (1); not "on fridays". */
 const PAST_WEEKDAY = new RegExp(`\\b(?:last|this past|on) (${WEEKDAYS.join('|')})\\b(?!s)`)
-/** "last weekend", "this past weekend", "over the weekend": the weekend before (1 says which words). */
-const PAST_WEEKEND = /\b(last|this past|over the) weekend\b/
+/** "last weekend", "over the weekend", "this weekend" in the past tense: the weekend before (1 says which words). */
+const PAST_WEEKEND = /\b(last|this past|over the|this) weekend\b/
 /** "in january", "back in march": a month with no year (1); not "next january". */
 const PAST_MONTH = new RegExp(`\\b(?:in|last|this past|back in|early|late|mid) (${MONTHS.join('|')})\\b(?! \\d)`)
 
@@ -135,9 +136,11 @@ function pastDateOf(text: string, ref: Date): string | undefined {
   if (/\b(?:this (?:morning|afternoon|evening)|earlier today)\b/.test(text)) return dayOf(ref)
   const weekend = PAST_WEEKEND.exec(text)
   if (weekend) {
-    // the Saturday before the reference date; "last weekend" said on a Sunday is the one before that
+    // the Saturday before the reference date; "last weekend" said on a Sunday is the one before that, "this weekend"
+    // said on a weekend is the one under way
     const saturday = (ref.getUTCDay() + 1) % 7 || 7
-    const back = saturday + (weekend[1] === 'last' && ref.getUTCDay() === 0 ? 7 : 0)
+    const current = weekend[1] === 'this' && (ref.getUTCDay() === 6 || ref.getUTCDay() === 0)
+    const back = current ? saturday % 7 : saturday + (weekend[1] === 'last' && ref.getUTCDay() === 0 ? 7 : 0)
     const day = new Date(ref.getTime() - back * 86_400_000)
     return iso(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate())
   }
@@ -818,7 +821,8 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
   // family events that are the person's own milestones
   const fam = FAMILY_EVENT.exec(text)
   if (fam) {
-    const date = dateOf(text, ref)
+    // a family event is told in the past: "on monday" is the last one
+    const date = dateOf(text, ref) ?? pastDateOf(text, ref)
     const event = ctx.cases.restore(
       ownWordsInThirdPerson(
         text.slice(fam.index).replace(/^my /, 'their ').replace(RELATIVE_TIME, '').replace(/\s+/g, ' ').trim(),

@@ -338,7 +338,8 @@ const IN_SCHOOL = new RegExp(
  * "i am studying computational biology", "i'm majoring in history": the field studied (1), which makes the person a
  * student of it; not a language (languages.ts), an exam, a place or a time ("studying for my exams", "abroad").
  */
-const STUDYING = new RegExp(pattern`^i ${ADV}(?:am studying|study|am majoring in|major in|am doing a degree in)
+const STUDYING = new RegExp(pattern`^i ${ADV}(?:am studying|study|am majoring in|major in|am doing a degree in|
+  (?:go|am going|am in) (?:back )?to (?:school|college|university|uni) for)
   \s(?!(?:for|to|at|with|in|on|hard|all|my|the|a|an|it|them|that|this|these|those|abroad|online|now|right|again|late|
   every|so|too|a lot|together|while|many|several|some|more|other|different|languages?)\b)
   ([a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)(?= and\b| at\b| in\b| btw\b| now\b|,|$)`)
@@ -747,8 +748,9 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     let found = false
     const jobs: Finding[] = []
     for (const [i, part] of match[1].split(/\s*,\s*(?:and\s+)?|\s+and\s+/).entries()) {
-      // "a teacher and waitress": a second job may leave out its article
-      const np = /^(?:a|an) (.+)$/.exec(part)?.[1] ?? (i > 0 && isBareJob(part) ? part : undefined)
+      // "a teacher and waitress", "a gardener and hiker": a second job or pastime may leave out its article
+      const bare = i > 0 && (isBareJob(part) || !!HOBBY_AGENTS[singular(part)])
+      const np = /^(?:a|an) (.+)$/.exec(part)?.[1] ?? (bare ? part : undefined)
       const finding = np ? occupationFrom(np, true) : undefined
       if (finding?.kind === 'job') jobs.push(finding)
       else if (np) found = emit(finding, ctx, 'occupation.i-am-a', match) || found

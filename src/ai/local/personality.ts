@@ -164,11 +164,13 @@ export function rulePersonality(clause: ClauseInfo, ctx: RuleContext): void {
   }
   match = AFRAID_OF.exec(text)
   if (match) {
-    const what = cutPhrase(match[1]).replace(/^(?:the|a|an)\s+/, '')
+    // "being attacked by scorpions": the passive's "by" names what is feared, where a phrase is cut otherwise
+    const passive = /^(being [a-z]+(?:ed|en)) by ((?:the |a |an )?[a-z]+)\b/.exec(match[1])
+    const what = passive ? `${passive[1]} by ${passive[2]}` : cutPhrase(match[1]).replace(/^(?:the|a|an)\s+/, '')
     // A fear is something to steer around rather than a personality trait: "afraid of heights" -> avoid "heights".
     if (
       what &&
-      what.split(' ').length <= 3 &&
+      what.split(' ').length <= (passive ? 5 : 3) &&
       !/^(?:it|that|this|them|you|him|her|me|everything|anything|nothing)$/.test(what)
     )
       ctx.acc.addAvoid(ctx.cases.restore(what), 0.5, 'personality.afraid-of', match)

@@ -60,7 +60,8 @@ const LEADING_FILLER = new RegExp(pattern`
   \d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred|hundreds of|dozens of|a few|several|lots of|
   a lot of|alot of|plenty of|many|most|much|my|our|your|good|great|nice|real|really|very|delicious|awesome|amazing|cool|
   fun|fresh|new|little|big|huge|cheap|expensive|fancy|tasty|yummy|cute|beautiful|different|all kinds of|kinds of|
-  types of|all types of|any kind of|all sorts of|sorts of|various|other|pretty|quite|such|totally|absolutely)\s+`)
+  types of|all types of|any kind of|all sorts of|sorts of|various|other|pretty|quite|such|totally|absolutely|more|
+  mostly|mainly)\s+`)
 export const EXAMPLES = /\s+(?:especially|particularly|like|such as|mostly|mainly|including|even)\s+/
 
 /** Containers and portions: "bars", "a bowl", "slices". */

@@ -9,7 +9,7 @@ const RULES = {
   'name.my-name-is': '"my name is X", "my full name is X", "name\'s X"',
   'name.call-me': '"call me X", "I go by X", "everyone calls me X" (first name only)',
   'name.here': '"alan here", "hey, it\'s maya again": a first name compromise knows, opening a message',
-  'name.i-am': '"hi, I am X", "this is X": a word that reads as a person\'s name',
+  'name.i-am': '"hi, I am X", "this is X": a word that reads as a person\'s name (after a greeting, any bare word)',
   'name.third-person': 'the name opening a text about one person ("Maria is a nurse ...")',
   'name.addressed': 'the name the other speakers of a conversation greet the person by ("Hey Caroline!") (weak)',
   // core_info.age
@@ -74,7 +74,6 @@ const RULES = {
   'location.a-x-from': '"I am a <description> from X"',
   'location.my-city-is': '"my hometown / city is X"',
   'location.grew-up-in': '"I grew up in X", "I was raised in X" (weak)',
-  'location.moved-from': '"I moved here from X", "I came from X", with no place moved to (weak)',
   'location.born-in': '"I was born in X" (weak)',
   'location.am-in': '"I am (now) in X": only what reads as a place',
   'location.staying-in': '"stuck in X for the winter", "spending the winter in X": a known place, not a trip (weak)',
@@ -263,7 +262,8 @@ const RULES = {
     '"I am in remission", "I am an old man": what the person is, when no field rule read it (low importance)',
   'memory.likes': '"I like to go to the playground with friends": a liking no interest rule places (undated, low)',
   'memory.statement':
-    '"I restore old cars" -> "restores old cars": a first-person statement no other rule read (0.45, undated, low)',
+    '"I restore old cars" -> "restores old cars", "my natural hair color is blond" -> "their natural hair color is ' +
+    'blond": a first-person statement no other rule read (0.45, undated, low)',
   'memory.ongoing': '"I am working on a robot": something the person is in the middle of (undated, low importance)',
   'memory.when-others': '"I hate when people chew loudly" -> "hates it when people chew loudly" (low importance)',
   'memory.goal': '"I want to go to culinary school" -> "wants to go to culinary school" (0.5, undated, low importance)',

@@ -202,7 +202,8 @@ const PEOPLE = Object.keys(PEOPLE_NOUNS)
 
 /** Where "my" opens a fact: the clause's start, or after an interjection ("i am ok my husband is a doctor"). */
 const AROUND =
-  '(?:^|\\b(?:ok|okay|yes|yeah|yep|well|so|and|but|oh|lol|haha|actually|cool|nice|wow|awesome|great|true|hi|hey) )my '
+  '(?:^|\\b(?:ok|okay|yes|yeah|yep|well|so|and|but|oh|lol|haha|actually|cool|nice|wow|awesome|great|true|hi|hey|' +
+  "(?:that is|that's|it is|it's) (?:funny|cool|nice|great|awesome|true|sweet|sad|crazy|interesting)) )my "
 /** The pets a family fact may be about ("my fish is called bubbles"), longest first. */
 const PETS = [...PET_WORDS]
   .filter((word) => word !== 'pet')
@@ -219,10 +220,13 @@ const WHO =
 /** The verbs a family fact reads after who it is about, and the adverbs that may come first. */
 const FACT_VERBS =
   `(?:(?:just|recently|finally|also|still|already) )?` +
-  `((?:is|are|was|were|has|have|works|lives|loves|likes|goes|plays|runs|owns|stays|studies|teaches|worked|lived|` +
-  `raised|taught|helps|helped|gets|got|does|did|makes|made|travels|travel|live|work|love|like|play|go|started|` +
-  `graduated|turned|moved|joined|finished|began|start|starts)`
+  `((?:is|are|was|were|has|have|had|owned|works|lives|loves|likes|goes|plays|runs|owns|stays|studies|` +
+  `teaches|worked|lived|raised|taught|helps|helped|gets|got|does|did|makes|made|travels|travel|live|` +
+  `work|love|like|play|go|started|adores|adore|enjoys|enjoy|hates|prefers|collects|graduated|` +
+  `turned|moved|joined|finished|began|start|starts)`
 const FAMILY = new RegExp(`${AROUND}(${WHO}s?) ${FACT_VERBS}(?: .+)?)$`)
+/** What is said of someone right after their name: a verb a family fact reads. */
+const FACT_VERB_FIRST = new RegExp(`^${FACT_VERBS} )`)
 /** "she is from italy", "he works nights": 1 the pronoun, 2 what is said (a verb a family fact reads, and more). */
 const SAID_OF_IT = new RegExp(`^(she|he) ${FACT_VERBS} .+)$`)
 
@@ -349,10 +353,17 @@ export function factPhrase(rest: string): string | undefined {
 const VERB_ALONE = new RegExp(pattern`^(?:is|are|was|were|has|have|does|did|got|gets|go|goes|loves?|likes?|hates?|
   enjoys?|wants?|needs?|prefers?|makes?|takes?|plays?|watches|buys?|says?|thinks?|knows?)$`)
 
-/** What is said of the people around the person, in words of its own: no "i" or "me" left to misread. */
-function familyFact(who: string, said: string): string | undefined {
-  if (/^(?:was|were) born\b|^(?:died|passed)\b/.test(said)) return undefined // memories.ts: a family event
-  if (/\b(?:i|me|my|mine|you|your)\b/.test(said.replace(FACT_END, ''))) return undefined
+/** "when i was little": the person's childhood, said in a family fact ("my family had a farm when i was little"). */
+const CHILDHOOD = / when i was (little|young|small|a kid|a child|a boy|a girl|growing up)\b/
+
+/**
+ * What is said of the people around the person, in words of its own. "My" reads as the person's ("makes fun of their
+ * career choice"); an "i" or "me" left is a clause of its own to misread ("made me laugh" is a moment), as is "you".
+ */
+function familyFact(who: string, told: string): string | undefined {
+  if (/^(?:was|were) born\b|^(?:died|passed)\b/.test(told)) return undefined // memories.ts: a family event
+  const said = told.replace(CHILDHOOD, ' when they were $1')
+  if (/\b(?:i|me|you|your)\b/.test(said.replace(FACT_END, ''))) return undefined
   const phrase = factPhrase(said)
   if (!phrase) return undefined
   // "my wife works" says something; "my wife is" and "my cousin loves (that game)" do not
@@ -491,7 +502,11 @@ export function ruleNamesSaid(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.question || clause.hedged || clause.joined) return
   const text = clause.text
   const called = nameAfter(text, ctx)
-  if (called && !NAMED.test(text)) addName(ctx, called)
+  // "my friend sarah lives in paris": what is said of them names them ("their friend Sarah lives in Paris")
+  const saidOf = called && FACT_VERB_FIRST.test(text.slice(called.index + called[0].length))
+  const fact = saidOf ? familyFact(`${called[1]} ${called[2]}`, text.slice(called.index + called[0].length)) : undefined
+  if (fact) add(ctx, fact, 'memory.family-fact', called!)
+  else if (called && !NAMED.test(text)) addName(ctx, called)
   const got = GOT_NAMED.exec(text) ?? MY_NAMED.exec(text)
   if (got && !called) addName(ctx, got)
   const pair = NAMED_PAIR.exec(text)

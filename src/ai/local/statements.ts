@@ -8,6 +8,9 @@ import { ADV } from './rules-common.js'
 import { isVerbAfterI, lexiconTag, termsOf } from './nlp.js'
 import { pattern } from './regex.js'
 import { factPhrase, NOT_HAD, thirdPerson } from './standing.js'
+import { PET_WORDS } from './lexicon-interests.js'
+import { PEOPLE_NOUNS } from './others.js'
+import { singular } from './text.js'
 import { ownWordsInThirdPerson } from './third-person.js'
 
 /** Below the standing facts' 0.55: the verb is any verb, not one of a list. */
@@ -72,6 +75,10 @@ const NOT_PERFECT =
 
 /** "i was raised around water", "i was in somalia until ...": 1 how, 2 the rest. */
 const PAST_STATE = new RegExp(`^i was ${ADV}(in|raised|adopted|homeschooled|brought up|part of) (.+)$`)
+/** "i was poor growing up", "i was a bit of a nerd in high school": 1 what the person was, 2 when in their life. */
+const EARLIER_LIFE = new RegExp(pattern`^i was ${ADV}((?:[a-z'-]+ ){0,4}[a-z'-]+) (growing up|as a (?:kid|child|teen|
+  teenager|boy|girl)|in (?:high school|middle school|grade school|elementary school|college|
+  my (?:teens|twenties|20s)))\b`)
 /** What one is in as a member or went through: "a band", "an accident", "the army". */
 const BELONGED = /^(?:a|an|the (?:army|navy|marines|military|air force|coast guard|peace corps|war|service))\b/
 /** Where one is for a moment: "i was in the shower", "i was in a hurry". */
@@ -84,9 +91,9 @@ const MOMENT = new RegExp(pattern`^(?:a hurry|the shower|bed|the middle|trouble|
  */
 const FUTURE = new RegExp(`^i will ${ADV}be ([a-z]+ing) (.+)$`)
 
-/** Words before "i" that open a statement without changing it: "sometimes i", "and now i", "honestly i". */
+/** Words before "i" or "my" that open a statement without changing it: "sometimes i", "and now i", "but my". */
 const LEAD = new RegExp(pattern`^(?:(?:sometimes|usually|often|mostly|now|also|and|but|so|well|yeah|yes|honestly|
-  actually|lately|then|plus|anyway|haha|lol|oh|ok|okay|right now|these days|nowadays) )+i `)
+  actually|lately|then|plus|anyway|haha|lol|oh|ok|okay|right now|these days|nowadays) )+(i|my) `)
 
 /** "i try to be thrifty", "i try to walk three miles a day": 1 the verb, 2 the rest. */
 const TRIES = new RegExp(`^i ${ADV}try to ${ADV}([a-z]+) (.+)$`)
@@ -99,6 +106,24 @@ const OBLIGED = new RegExp(`^i (?:have|have got|got) to ${ADV}([a-z]+) (.+)$`)
 
 /** "i do not own a tv": 1 the verb, 2 the rest. */
 const NOT_DONE = new RegExp(`^i do not ${ADV}([a-z]+) (.+)$`)
+
+/**
+ * "my natural hair color is blond", "my favorite food was cheeseburgers": 1 what of the person's it is said of, 2 the
+ * copula, 3 what is said. People and pets are the family facts' (standing.ts), read before this.
+ */
+const OWN_THING = new RegExp(`^my ((?:[a-z'-]+ ){0,2}[a-z'-]+) (is|was|are|were) ${ADV}(.+)$`)
+/**
+ * What of the person's says nothing of them when described: the talk itself ("my guess is", "my point was"), a
+ * moment ("my day was long", "my phone is dead"), or a word that only says where the rest is ("my place is").
+ */
+const NOT_OWN_THING = new RegExp(pattern`\b(?:bad|guess|point|question|answer|pleasure|thoughts?|opinion|advice|
+  turn|day|week|weekend|morning|afternoon|evening|night|year|month|time|phone|battery|internet|wifi|computer|laptop|
+  coffee|lunch|dinner|breakfast|food|meal|head|place|problem|issue|thing|things|stuff|concern|fault|excuse|
+  response|reply|plan|plans|mind|mood|life|experience|name|names|age)$`)
+/** What makes any thing a lasting fact: "my favorite food was", "my dream job is", "my natural hair color is". */
+const LASTING = /^(?:all[- ]time )?(?:favou?rite|fave|dream|natural|biggest|worst|best|least favou?rite|first) /
+/** A copula that opens a clause of its own, or points: "my goal is to ...", "my point is that", "mine is here". */
+const NOT_OWN_SAID = /^(?:to|that|what|where|why|how|over|here|there|like|so|too|not|named|called)\b/
 
 /** What follows a verb when the clause is about the talk or a moment: "i am doing well", "i have been good". */
 const NOT_SAID = new RegExp(pattern`^(?:well|good|great|fine|ok|okay|alright|better|worse|awesome|amazing|pretty|so|
@@ -166,6 +191,12 @@ function readPastState([, how, rest]: RegExpExecArray): string | undefined {
   return NOT_SAID.test(rest!) ? undefined : withPhrase(`was ${how}`, rest!)
 }
 
+/** "i was poor growing up" -> "was poor growing up". */
+function readEarlierLife([, was, when]: RegExpExecArray): string | undefined {
+  if (NOT_SAID.test(was!) || /^(?:in|at|on|with|to|there|here)\b/.test(was!)) return undefined
+  return withPhrase('was', `${was} ${when}`)
+}
+
 /** "i will be travelling to paris soon" -> "will be travelling to Paris soon". */
 function readFuture([, going, rest]: RegExpExecArray): string | undefined {
   return NOT_UNDER_WAY.has(going!) || NOT_SAID.test(rest!) ? undefined : withPhrase(`will be ${going}`, rest!)
@@ -211,6 +242,25 @@ function readPresent(match: RegExpExecArray, clause: ClauseInfo): string | undef
   return withPhrase(thirdPerson(verb), rest)
 }
 
+/** Whether the words name someone, a pet or what is someone's ("my ex", "my dogs", "my mom's arthritis"). */
+function namesSomeone(thing: string): boolean {
+  const head = singular(thing.split(' ').at(-1)!)
+  return /'s?\b/.test(thing) || head === 'ex' || Object.hasOwn(PEOPLE_NOUNS, head) || PET_WORDS.has(head)
+}
+
+/**
+ * "my natural hair color is blond" -> "their natural hair color is blond". A lone word after the copula describes a
+ * moment ("my test is hard", "my room is clean") unless what it describes lasts ("my favorite color was blue").
+ */
+function readOwnThing([, thing, copula, rest]: RegExpExecArray): string | undefined {
+  const lasting = LASTING.test(thing!)
+  if ((NOT_OWN_THING.test(thing!) && !lasting) || namesSomeone(thing!)) return undefined
+  if (NOT_OWN_SAID.test(rest!) || NOT_SAID.test(rest!)) return undefined
+  const phrase = statedPhrase(rest!)
+  if (!phrase || (!lasting && !phrase.includes(' '))) return undefined
+  return `their ${thing} ${copula} ${phrase}`
+}
+
 const withPhrase = (head: string, rest: string): string | undefined => {
   const phrase = statedPhrase(rest)
   return phrase && `${head} ${phrase}`
@@ -221,19 +271,21 @@ const FORMS: Form[] = [
   { pattern: PERFECT, read: readPerfect },
   { pattern: UNDER_WAY, read: readUnderWay },
   { pattern: PAST_STATE, read: readPastState },
+  { pattern: EARLIER_LIFE, read: readEarlierLife },
   { pattern: FUTURE, read: readFuture },
   { pattern: OBLIGED, read: readObliged },
   { pattern: TRIES, read: readTries },
   { pattern: HAD, read: readHad },
   { pattern: NOT_DONE, read: readNotDone },
   { pattern: PRESENT, read: readPresent },
+  { pattern: OWN_THING, read: readOwnThing },
 ]
 
 /** A first-person statement no other rule read, as a memory in the third person. */
 export function ruleStatement(said: ClauseInfo, ctx: RuleContext): void {
   if (said.question || said.hedged || said.joined || said.desire) return
   // "sometimes i punch the clock": the words before "i" say when or how, and the statement is what follows
-  const clause = { ...said, text: said.text.replace(LEAD, 'i ') }
+  const clause = { ...said, text: said.text.replace(LEAD, '$1 ') }
   for (const form of FORMS) {
     const match = form.pattern.exec(clause.text)
     if (!match) continue

@@ -19,6 +19,8 @@ export interface Clause {
   joined?: boolean
   /** A verb phrase of a joined clause, given its subject back ("i live in the city"): the verb is a guess. */
   elided?: boolean
+  /** Who shares the subject with the person ("their kids" in "my kids and i went"), in the third person. */
+  companion?: string
 }
 
 /** Contracted and chat spellings, each with what it is rewritten to, applied in order. */
@@ -48,6 +50,8 @@ const EXPANSIONS: [RegExp, string][] = [
     /\b(my (?:[a-z]+ )?[a-z]+)'s (?=(?:a|an|the|so|very|really|not|from|in|at|always|still|also|now|pregnant)\b)/g,
     '$1 is ',
   ],
+  // "i myself am a dog person": the stress, which says nothing a rule reads
+  [/\bi myself (?=(?:am|was|have|had|do|did|love|like|enjoy|prefer|work|live)\b)/g, 'i '],
   [/\blet's\b/g, 'let us'],
   [/\bgonna\b/g, 'going to'],
   [/\bwanna\b/g, 'want to'],
@@ -100,6 +104,13 @@ export function normalize(text: string): string {
 }
 
 const SUBJECT_START = '(?:i|my|we|our|he|she|they|you|it|his|her|their|me|mine)'
+/** Verbs of a subject the person is part of ("my husband and i love ...", "my kids and i went ..."). */
+export const SHARED_VERBS = pattern`are|were|have|live|love|like|enjoy|moved|went|got|own|adopted|bought|visit|visited|
+  travel|traveled|travelled|play|played|go|met|took|saw|watched|made|built|spent|had|tried|started|ran|celebrated|
+  baked|cooked|joined|painted|drove|flew|hiked|stayed|attended|ate|finished|volunteered|decided`
+/** "my kids and i went": the relative who shares the subject, a clause of its own with the person (clauses.ts). */
+const PARTNER_FIRST =
+  '(?<!^(?:both )?(?:my|our) [a-z]+(?: [a-z]+)?' + `(?=\\s+and\\s+i (?:both |all )?(?:${SHARED_VERBS})\\b))`
 const QUESTION_START = new RegExp(pattern`
   ^(?:what|who|whom|whose|where|when|why|how|which|do|does|did|are|is|was|were|have|has|had|can|could|would|will|should|
   shall|may|am|you)\b`)
@@ -146,7 +157,7 @@ const CLAUSE_BREAK = new RegExp(
     '(?:amazing|great|awesome|beautiful|fun|nice|cool|incredible|lovely|gorgeous|stunning|the best)\\b)|' +
     ",\\s*(?=(?:[a-z0-9'-]+ ){1,4}(?:is|are|was) (?:also |definitely |probably )?(?:one of )?my\\b)|" +
     // not "me and my friend love hiking": the person is part of that subject
-    `(?<!(?:^|\\s)me)\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|` +
+    `(?<!(?:^|\\s)me)${PARTNER_FIRST}\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|` +
     ',?\\s+(?:and|so|then)\\s+(?=(?:[a-z0-9]+\\s+){1,3}i\\s)|' +
     // "better now that i am in remission": the reason, a clause of the person's own
     ',?\\s+now that\\s+(?=(?:i|we)\\s)|' +
@@ -574,7 +585,9 @@ export class CaseMap {
       const sentenceStart = m.index === 0 || /[.!?:\n"]\s*$/.test(before)
       const key = word.toLowerCase()
       if (sentenceStart && this.forms.has(key)) continue
-      if (sentenceStart && word.length > 1 && word.slice(1) === word.slice(1).toLowerCase()) {
+      // "A friend made it": the article's capital is the sentence's, as a capitalised word's first letter is
+      const sentenceCapital = word === 'A' || (word.length > 1 && word.slice(1) === word.slice(1).toLowerCase())
+      if (sentenceStart && sentenceCapital) {
         if (!this.forms.has(key)) this.weak.add(key)
       } else this.weak.delete(key)
       this.forms.set(key, word)

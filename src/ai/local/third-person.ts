@@ -47,6 +47,10 @@ const TITLE_AFTER_NAME = new RegExp(pattern`^\s+(?:is|was|has been)\s+(?:(?:such
   the|a|an|my|one|of|best|greatest|good|great|amazing|awesome|fantastic|favorite|favourite|fave|underrated|overrated|
   classic|new|old|tv|fun|funny|brilliant|incredible|perfect|top|all-time|time)\s+){0,6}(?:show|series|sitcom|movie|
   film|book|novel|game|song|album|band|podcast|anime|manga|comic|franchise|musical|play|documentary)s?\b`)
+/** "Christopher Columbus is a distant relative": someone the person is related to or knows, never the person. */
+const RELATION_AFTER_NAME = new RegExp(pattern`^\s+(?:is|was)\s+(?:actually\s+|also\s+|really\s+)?(?:a|an|my|our)\s+
+  (?:(?:distant|close|good|best|old|great|dear|childhood|family)\s+){0,2}(?:relative|relation|ancestor|cousin|friend|
+  neighbou?r|hero|idol|role model)s?\b`)
 /** "Ew, dogs!", "Ugh, Mondays": a word said before a comma that is a sound of feeling, never a name. */
 const INTERJECTION = new RegExp(pattern`^(?:e+w+|u+g+h+|w+o+w+|o+h+|a+h+|a+w+h?|hey|hi|hello|howdy|ruff|woof|boy|man|
   dude|gee|golly|lol|omg|ya+y|yikes|h+m+|meh|nah|yeah|yep|yup|nope|oops|(?:ha)+|welp|whoa|gosh|geez|jeez|dang|ouch|
@@ -78,7 +82,7 @@ function leadingName(normalized: string, original: string, knownName?: string): 
     /^,\s*(?:you|your|u|thanks|thank|please|how|what|where|when|why|do|did|are|can|could|would)\b/.test(after)
   )
     return undefined
-  if (match && TITLE_AFTER_NAME.test(after)) return undefined
+  if (match && (TITLE_AFTER_NAME.test(after) || RELATION_AFTER_NAME.test(after))) return undefined
   // "Dolly, of course!": a name said as an answer; a bio's list goes on with an age, a job or where from
   if (
     match &&
@@ -123,7 +127,8 @@ function leadingName(normalized: string, original: string, knownName?: string): 
     .replace(/[^a-z' -]/g, '')
     .trim()
   const rest = person ? first.slice(person.length) : ''
-  if (person && first.startsWith(person) && VERB_AFTER_NAME.test(rest) && !TITLE_AFTER_NAME.test(rest)) return person
+  const notThePerson = TITLE_AFTER_NAME.test(rest) || RELATION_AFTER_NAME.test(rest)
+  if (person && first.startsWith(person) && VERB_AFTER_NAME.test(rest) && !notThePerson) return person
   return undefined
 }
 
