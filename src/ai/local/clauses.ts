@@ -341,34 +341,26 @@ export function fragmentClause(text: string): string | undefined {
   return undefined
 }
 
-/** "my husband and i love", "sam and i moved", "both my friend and i love": the verb (1). */
+/** "my husband and i love", "sam and i moved", "both my friend and i love": who else (1) and the verb (2). */
 const PARTNER_AND_I = new RegExp(
-  `^(?:both )?(?:(?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) and i (?:both |all )?(${SHARED_VERBS})\\b`,
+  `^(?:both )?((?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) and i (?:both |all )?(${SHARED_VERBS})\\b`,
 )
-/** "me and my friend love hiking", "me and sam moved": the verb (1). */
-const ME_AND_PARTNER = new RegExp(
-  `^me and (?:(?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) (?:both |all )?(${SHARED_VERBS})\\b`,
-)
-/** Who shares the subject with the person: "my kids" in "my kids and i went", "sam" in "me and sam moved" (1 or 2). */
-const PARTNER = new RegExp(
-  `^(?:both )?((?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) and i (?:both |all )?(?:${SHARED_VERBS})\\b|` +
-    `^me and ((?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) (?:both |all )?(?:${SHARED_VERBS})\\b`,
-)
+/** "me and my friend love hiking", "me and sam moved": who else (1) and the verb (2). */
+const ME_AND_PARTNER = new RegExp(`^me and ((?:my|our) [a-z]+(?: [a-z]+)?|[a-z]+) (?:both |all )?(${SHARED_VERBS})\\b`)
 
 /**
  * Who did it with the person when the subject names both ("my kids and i went to the museum"), in the third person
  * ("their kids", "sam"); undefined for "i" alone or "we", who name no one.
  */
 export function partnerOf(text: string): string | undefined {
-  const match = PARTNER.exec(text)
-  const partner = match?.[1] ?? match?.[2]
+  const partner = (PARTNER_AND_I.exec(text) ?? ME_AND_PARTNER.exec(text))?.[1]
   if (!partner || /^(?:you|he|she|they|we|it)$/.test(partner)) return undefined
   return partner.replace(/^(?:my|our) /, 'their ')
 }
 
 /** "my husband and i love to travel" -> "i love to travel": the person is part of the subject. */
 export function ownPartOfSubject(text: string): string {
-  const asI = (_m: string, v: string) => `i ${v === 'are' ? 'am' : v === 'were' ? 'was' : v}`
+  const asI = (_m: string, _who: string, v: string) => `i ${v === 'are' ? 'am' : v === 'were' ? 'was' : v}`
   return text
     .replace(PARTNER_AND_I, asI)
     .replace(ME_AND_PARTNER, asI)

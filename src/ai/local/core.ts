@@ -44,7 +44,7 @@ const NOT_A_NAME_TAGS =
   '(#Adjective|#Verb|#Adverb|#Pronoun|#Determiner|#Date|#Value|#Place|#Preposition|#Conjunction|#Organization)'
 
 /** A greeting that opens a message, before the person says who they are ("hi, i'm dawn"). */
-const GREETED = /^(?:hi|hello|hey|greetings)(?: there| all| everyone| guys)?\b/
+export const GREETED = /^(?:hi|hello|hey|greetings)(?: there| all| everyone| guys)?\b/
 /** "i'm dawn, nice to meet you": an introduction, whatever opened the message. */
 const NICE_TO_MEET = /,? (?:nice|pleased|good|great) to meet you\b/
 /** Endings of peoples and languages: "italian", "japanese", "irish", "korean". */

@@ -7,7 +7,7 @@ import type { ExtractionInput, ExtractRequest, ExtractResult, Extractor } from '
 import { Acc } from './acc.js'
 import { addressedName, type AddressedName } from './addressed.js'
 import { answersOf, questionsBefore, type Answer } from './answers.js'
-import { GIVES_NAME, ruleAge, ruleGender, ruleLocation, ruleName } from './core.js'
+import { GIVES_NAME, GREETED, ruleAge, ruleGender, ruleLocation, ruleName } from './core.js'
 import { compiledFor, readCustomFields, type CompiledSchema } from './custom-fields.js'
 import { ruleFieldLine } from './fields.js'
 import {
@@ -354,18 +354,15 @@ function ageAfterRole(split: Clause[]): Clause[] {
   })
 }
 
-/** A greeting that opens a message or a turn: "hi", "hey there". */
-const GREETING_FIRST = /^(?:hi|hello|hey|greetings)(?: there| all| everyone| guys)?\b/
-
 /**
  * Whether the clause follows a greeting that opens its message or turn ("hi, i'm dawn", "hey im dawn"): `paragraphs`
  * are the normalised text's, in which the greeting may have left the clause's own words.
  */
 function greetedFirst(clause: Clause, before: Clause | undefined, paragraphs: readonly string[]): boolean {
   const paragraph = paragraphs[clause.paragraph ?? 0]?.trim() ?? ''
-  if (!GREETING_FIRST.test(paragraph)) return false
+  if (!GREETED.test(paragraph)) return false
   if (!before || before.paragraph !== clause.paragraph) return true
-  return before.sentence === clause.sentence && GREETING_FIRST.test(before.text) && before.text.split(' ').length <= 2
+  return before.sentence === clause.sentence && GREETED.test(before.text) && before.text.split(' ').length <= 2
 }
 
 /** Runs every rule over the person's own text. */

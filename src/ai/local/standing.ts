@@ -353,16 +353,12 @@ export function factPhrase(rest: string): string | undefined {
 const VERB_ALONE = new RegExp(pattern`^(?:is|are|was|were|has|have|does|did|got|gets|go|goes|loves?|likes?|hates?|
   enjoys?|wants?|needs?|prefers?|makes?|takes?|plays?|watches|buys?|says?|thinks?|knows?)$`)
 
-/** "when i was little": the person's childhood, said in a family fact ("my family had a farm when i was little"). */
-const CHILDHOOD = / when i was (little|young|small|a kid|a child|a boy|a girl|growing up)\b/
-
 /**
  * What is said of the people around the person, in words of its own. "My" reads as the person's ("makes fun of their
  * career choice"); an "i" or "me" left is a clause of its own to misread ("made me laugh" is a moment), as is "you".
  */
-function familyFact(who: string, told: string): string | undefined {
-  if (/^(?:was|were) born\b|^(?:died|passed)\b/.test(told)) return undefined // memories.ts: a family event
-  const said = told.replace(CHILDHOOD, ' when they were $1')
+function familyFact(who: string, said: string): string | undefined {
+  if (/^(?:was|were) born\b|^(?:died|passed)\b/.test(said)) return undefined // memories.ts: a family event
   if (/\b(?:i|me|you|your)\b/.test(said.replace(FACT_END, ''))) return undefined
   const phrase = factPhrase(said)
   if (!phrase) return undefined
@@ -503,8 +499,8 @@ export function ruleNamesSaid(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   const called = nameAfter(text, ctx)
   // "my friend sarah lives in paris": what is said of them names them ("their friend Sarah lives in Paris")
-  const saidOf = called && FACT_VERB_FIRST.test(text.slice(called.index + called[0].length))
-  const fact = saidOf ? familyFact(`${called[1]} ${called[2]}`, text.slice(called.index + called[0].length)) : undefined
+  const after = called ? text.slice(called.index + called[0].length) : ''
+  const fact = FACT_VERB_FIRST.test(after) ? familyFact(`${called![1]} ${called![2]}`, after) : undefined
   if (fact) add(ctx, fact, 'memory.family-fact', called!)
   else if (called && !NAMED.test(text)) addName(ctx, called)
   const got = GOT_NAMED.exec(text) ?? MY_NAMED.exec(text)
