@@ -70,8 +70,12 @@ function parseJson(messages: unknown[]): ParsedConversation {
 }
 
 // "Alice: hi", "[10:02] Bob: hello", "**Dr. Smith**: ...", "- User: ..."
-const LINE =
-  /^\s*(?:[-*>]\s+)?(?:\[[^\]]{1,40}\]\s*|\(?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]m)?\)?\s*[-–]?\s*)?\**([^:\n]{1,40}?)\**\s*:\s?(.*)$/i
+const LINE = new RegExp(
+  String.raw`^\s*(?:[-*>]\s+)?` +
+    String.raw`(?:\[[^\]]{1,40}\]\s*|\(?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]m)?\)?\s*[-–]?\s*)?` +
+    String.raw`\**([^:\n]{1,40}?)\**\s*:\s?(.*)$`,
+  'i',
+)
 
 /** A line's speaker label, or none; invisible characters left out (a bidi control makes a label read as another). */
 function speakerLabel(raw: string): string | undefined {
@@ -100,7 +104,8 @@ function parseLines(data: string): ParsedConversation {
   }
   if (!turns.length) {
     throw new ConversationFormatError(
-      'data: not a recognisable conversation; expected lines "Speaker: utterance" or a JSON array of {"role", "content"} messages',
+      'data: not a recognisable conversation; expected lines "Speaker: utterance" or a JSON array of ' +
+        '{"role", "content"} messages',
     )
   }
   return { speaker: turns.find((t) => !isAssistantLabel(t.speaker))?.speaker ?? null, turns }
@@ -111,8 +116,11 @@ function parseLines(data: string): ParsedConversation {
  * "Agent", "System", "Model", the common assistants' names, and any label ending in "bot" or "assistant" ("HelpBot",
  * "AI Assistant", "Support Agent").
  */
-const ASSISTANT_NAME =
-  /^(?:the\s+)?(?:ai|a\.i\.|assistant|bot|chat\s*bot|agent|system|model|llm|gpt|chatgpt|gpt-?\d[\w.-]*|claude|gemini|copilot|bard|siri|alexa|cortana)$/i
+const ASSISTANT_NAME = new RegExp(
+  String.raw`^(?:the\s+)?(?:ai|a\.i\.|assistant|bot|chat\s*bot|agent|system|model|llm|gpt|chatgpt|gpt-?\d[\w.-]*|` +
+    'claude|gemini|copilot|bard|siri|alexa|cortana)$',
+  'i',
+)
 /** "AI Assistant", "Support Agent", "help-bot", "Support_Bot"; not "Talbot" or "Abbot". */
 const ASSISTANT_WORD = /(?:^|[\s_-])(?:bot|assistant|agent)$/i
 /** "HelpBot", "ShopAssistant". */
@@ -128,8 +136,12 @@ export function isAssistantLabel(label: string): boolean {
  * is none of these (nor an assistant's, nor holds a digit, nor is one letter) is taken to be what the person is called
  * when it reads as a name (readsAsName).
  */
-const ROLE_LABEL =
-  /^(?:the\s+)?(?:user|human|me|i|you|myself|self|customer|client|patient|guest|visitor|caller|speaker|person|subject|narrator|interviewee|interviewer|respondent|participant|member|student|teacher|employee|candidate|applicant|host|moderator|operator|support|staff|admin|owner|buyer|seller|friend|partner|other|unknown|anonymous|anon)(?:\s+[a-z])?$/i
+const ROLE_WORDS = (
+  'user human me i you myself self customer client patient guest visitor caller speaker person subject narrator ' +
+  'interviewee interviewer respondent participant member student teacher employee candidate applicant host ' +
+  'moderator operator support staff admin owner buyer seller friend partner other unknown anonymous anon'
+).split(' ')
+const ROLE_LABEL = new RegExp(String.raw`^(?:the\s+)?(?:${ROLE_WORDS.join('|')})(?:\s+[a-z])?$`, 'i')
 
 /** A title before a name ("Dr. Lee", "Ms Moreau"). */
 const HONORIFIC = /^(?:dr|mr|mrs|ms|mx|miss|prof|sir|dame|rev|fr)\.?$/i
@@ -340,7 +352,8 @@ export function checkConversation(data: string, now: number): { problem: string 
   if (conversation.speaker === null) {
     return {
       problem:
-        'data: the conversation has no turn of the profiled person (role "user" in the JSON form; in the line form, a speaker who is not an assistant such as "Assistant:", "Bot:" or "AI:")',
+        'data: the conversation has no turn of the profiled person (role "user" in the JSON form; in the line form, ' +
+        'a speaker who is not an assistant such as "Assistant:", "Bot:" or "AI:")',
     }
   }
   let latest: string | undefined

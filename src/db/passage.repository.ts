@@ -51,7 +51,8 @@ export const passageKeyOf = (r: KeyedRead): PassageKey => [r.at_key, r.submissio
 /** The condition "after the key `k`" in a profile's list (newest first), its values appended to `params`. */
 export const afterPassage = (k: PassageKey | null, params: unknown[]): string =>
   k
-    ? ` AND (occurred_at, submission_id, position) < ($${params.push(k[0])}::timestamptz, $${params.push(k[1])}::uuid, $${params.push(k[2])}::int)`
+    ? ` AND (occurred_at, submission_id, position) < ($${params.push(k[0])}::timestamptz, ` +
+      `$${params.push(k[1])}::uuid, $${params.push(k[2])}::int)`
     : ''
 
 /** A passages row as the API shows it. */
@@ -76,10 +77,14 @@ export class PassageRepository {
   ): Promise<number> {
     if (!rows.length) return 0
     const res = await manager.query(
-      `INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, embedding, embedding_model)
-       SELECT x.tenant_id, x.profile_id, x.submission_id::uuid, x.position, x.speaker, x.prompt, x.text, x.occurred_at::timestamptz, x.language::regconfig, x.embedding::vector, x.model
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
-              AS x(tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language, embedding, model)
+      `INSERT INTO passages (tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at,
+                             language, embedding, embedding_model)
+       SELECT x.tenant_id, x.profile_id, x.submission_id::uuid, x.position, x.speaker, x.prompt, x.text,
+              x.occurred_at::timestamptz, x.language::regconfig, x.embedding::vector, x.model
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
+                     $9::text[], $10::text[], $11::text[])
+              AS x(tenant_id, profile_id, submission_id, position, speaker, prompt, text, occurred_at, language,
+                   embedding, model)
        ON CONFLICT DO NOTHING`,
       [
         rows.map((r) => r.tenantId),
@@ -153,9 +158,11 @@ export class PassageRepository {
       // words' query is parsed again for each passage and each use of `hit`: a window's cost would grow with the words.
       `WITH q AS MATERIALIZED (
          SELECT to_tsquery($3::regconfig, $4) || to_tsquery('simple', coalesce((
-           SELECT string_agg(t, ' | ') FROM regexp_split_to_table($4, ' \\| ') t WHERE numnode(to_tsquery($3::regconfig, t)) > 0), '')) AS q)
+           SELECT string_agg(t, ' | ') FROM regexp_split_to_table($4, ' \\| ') t
+            WHERE numnode(to_tsquery($3::regconfig, t)) > 0), '')) AS q)
        SELECT ${PASSAGE_KEY}, submission_id::text AS submission_id, position, hit,
-              CASE WHEN hit THEN speaker END AS speaker, CASE WHEN hit THEN prompt END AS prompt, CASE WHEN hit THEN text END AS text, occurred_at
+              CASE WHEN hit THEN speaker END AS speaker, CASE WHEN hit THEN prompt END AS prompt,
+              CASE WHEN hit THEN text END AS text, occurred_at
          FROM (SELECT w.*, w.tsv @@ q.q AS hit FROM (
                  SELECT occurred_at, submission_id, position, speaker, prompt, text, tsv FROM passages
                   WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL${afterPassage(options.after, params)}
@@ -195,11 +202,14 @@ export class PassageRepository {
       // The distance is measured outside the window's statement: within it, a plan that sorts the profile's passages
       // measured every one of them before the limit (400 ms for 20,000 on the embedded database).
       `SELECT ${PASSAGE_KEY}, submission_id::text AS submission_id, position, distance, occurred_at,
-              CASE WHEN near THEN speaker END AS speaker, CASE WHEN near THEN prompt END AS prompt, CASE WHEN near THEN text END AS text
-         FROM (SELECT d.*, row_number() OVER (ORDER BY distance, occurred_at DESC, submission_id, position) <= $6 AS near FROM (
+              CASE WHEN near THEN speaker END AS speaker, CASE WHEN near THEN prompt END AS prompt,
+              CASE WHEN near THEN text END AS text
+         FROM (SELECT d.*,
+                 row_number() OVER (ORDER BY distance, occurred_at DESC, submission_id, position) <= $6 AS near FROM (
                  SELECT w.*, embedding <=> $3::vector AS distance FROM (
                    SELECT occurred_at, submission_id, position, speaker, prompt, text, embedding FROM passages
-                    WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL AND embedding_model = $4 AND embedding IS NOT NULL${afterPassage(options.after, params)}
+                    WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL AND embedding_model = $4
+                      AND embedding IS NOT NULL${afterPassage(options.after, params)}
                     ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $5) w) d) x
         ORDER BY occurred_at DESC, submission_id DESC, position DESC`,
       params,
@@ -218,7 +228,8 @@ export class PassageRepository {
    */
   async visibleUpTo(manager: EntityManager, tenantId: string, profileId: string | null, cap: number): Promise<number> {
     const [r]: { n: number }[] = await manager.query(
-      `SELECT count(*)::int AS n FROM (SELECT 1 FROM passages WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id = $2) AND hidden_at IS NULL LIMIT $3) x`,
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM passages
+         WHERE tenant_id = $1 AND ($2::text IS NULL OR profile_id = $2) AND hidden_at IS NULL LIMIT $3) x`,
       [tenantId, profileId, cap],
     )
     return Number(r!.n)
@@ -235,7 +246,8 @@ export class PassageRepository {
     window: number,
   ): Promise<string | null> {
     const rows: { speaker: string }[] = await manager.query(
-      `SELECT speaker FROM (SELECT speaker, occurred_at, submission_id, position FROM passages WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL
+      `SELECT speaker FROM (SELECT speaker, occurred_at, submission_id, position FROM passages
+                             WHERE tenant_id = $1 AND profile_id = $2 AND hidden_at IS NULL
                               ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT $3) w
         WHERE speaker IS NOT NULL ORDER BY occurred_at DESC, submission_id DESC, position DESC LIMIT 1`,
       [tenantId, profileId, window],

@@ -67,12 +67,15 @@ export type ProfileRecord = Pick<
   similarity?: number
 }
 
-export const PROFILE_COLUMNS = `tenant_id, profile_id, status, content, field_timestamps, internals, summary, language, version,
-  history_seq, created_at, last_updated, claimed_by, (lease_until IS NOT NULL AND lease_until > now()) AS leased`
+export const PROFILE_COLUMNS = `tenant_id, profile_id, status, content, field_timestamps, internals, summary, language,
+  version, history_seq, created_at, last_updated, claimed_by,
+  (lease_until IS NOT NULL AND lease_until > now()) AS leased`
 
 /** The summary instructions that apply to a row of `profiles`: those of the app of its newest submission. */
-export const INSTRUCTIONS_COLUMN = `(SELECT a.summary_instructions FROM submissions s JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
-     WHERE s.tenant_id = profiles.tenant_id AND s.profile_id = profiles.profile_id ORDER BY s.seq DESC LIMIT 1) AS summary_instructions`
+export const INSTRUCTIONS_COLUMN = `(SELECT a.summary_instructions FROM submissions s
+     JOIN apps a ON a.tenant_id = s.tenant_id AND a.id = s.app_id
+     WHERE s.tenant_id = profiles.tenant_id AND s.profile_id = profiles.profile_id
+     ORDER BY s.seq DESC LIMIT 1) AS summary_instructions`
 
 export function toRecord(row: ProfileRow): ProfileRecord {
   return {
@@ -108,13 +111,16 @@ export type ProfileText = Pick<ProfileEntity, 'profile_id' | 'status' | 'summary
 export const UPDATE_LOG_LIMIT = 100
 
 /** A column of a query on `profiles`: the row's newest history entries as a JSON array `update_log`, oldest first. */
-export const RECENT_HISTORY_COLUMN = `(SELECT COALESCE(json_agg(json_build_object('seq', h.seq, 'extracted_on', h.extracted_on, 'changes', h.changes,
-        'submission_ids', h.submission_ids, 'input_type', h.input_type) ORDER BY h.seq), '[]')
+export const RECENT_HISTORY_COLUMN = `(SELECT COALESCE(json_agg(json_build_object('seq', h.seq,
+        'extracted_on', h.extracted_on, 'changes', h.changes, 'submission_ids', h.submission_ids,
+        'input_type', h.input_type) ORDER BY h.seq), '[]')
      FROM (SELECT seq, extracted_on, changes, submission_ids, input_type FROM profile_history
-            WHERE tenant_id = profiles.tenant_id AND profile_id = profiles.profile_id ORDER BY seq DESC LIMIT ${UPDATE_LOG_LIMIT}) h) AS update_log`
+            WHERE tenant_id = profiles.tenant_id AND profile_id = profiles.profile_id
+            ORDER BY seq DESC LIMIT ${UPDATE_LOG_LIMIT}) h) AS update_log`
 
 /** A profile by key ($1, $2) with its recent history. */
-export const PROFILE_WITH_HISTORY_SQL = `SELECT ${PROFILE_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM profiles WHERE tenant_id = $1 AND profile_id = $2`
+export const PROFILE_WITH_HISTORY_SQL = `SELECT ${PROFILE_COLUMNS}, ${RECENT_HISTORY_COLUMN}
+  FROM profiles WHERE tenant_id = $1 AND profile_id = $2`
 
 /** Profile and history SQL. Every statement filters by tenant_id. */
 export class ProfileRepository {
@@ -137,7 +143,8 @@ export class ProfileRepository {
     opts: { lock?: boolean } = {},
   ): Promise<ProfileRecord | null> {
     const rows: ProfileRow[] = await manager.query(
-      `SELECT ${PROFILE_COLUMNS} FROM profiles WHERE tenant_id = $1 AND profile_id = $2 ${opts.lock ? 'FOR UPDATE' : ''}`,
+      `SELECT ${PROFILE_COLUMNS} FROM profiles
+        WHERE tenant_id = $1 AND profile_id = $2 ${opts.lock ? 'FOR UPDATE' : ''}`,
       [tenantId, profileId],
     )
     return rows.length ? toRecord(rows[0]) : null
@@ -159,7 +166,8 @@ export class ProfileRepository {
    */
   async findText(manager: EntityManager, tenantId: string, profileId: string): Promise<ProfileText | null> {
     const rows: ProfileText[] = await manager.query(
-      `SELECT profile_id, status, summary, language, content::text AS content, field_timestamps::text AS field_timestamps,
+      `SELECT profile_id, status, summary, language, content::text AS content,
+              field_timestamps::text AS field_timestamps,
               (internals -> 'said_at')::text AS said_at, content #>> '{core_info,name,value}' AS name
          FROM profiles WHERE tenant_id = $1 AND profile_id = $2`,
       [tenantId, profileId],
@@ -201,12 +209,14 @@ export class ProfileRepository {
   ): Promise<number | null> {
     const guard = opts.untouchedSince
       ? ` AND status = 'ready' AND last_updated < $3
-          AND NOT EXISTS (SELECT 1 FROM submissions s WHERE s.tenant_id = $1 AND s.profile_id = $2 AND s.created_at >= $3)`
+          AND NOT EXISTS (SELECT 1 FROM submissions s
+                           WHERE s.tenant_id = $1 AND s.profile_id = $2 AND s.created_at >= $3)`
       : ''
     // The event order is taken once the row is deleted, outside the DELETE's RETURNING: a sharded database (Citus)
     // runs the DELETE on the tenant's node, where the sequence is not.
     const rows = await manager.query(
-      `WITH d AS (DELETE FROM profiles WHERE tenant_id = $1 AND profile_id = $2${guard} RETURNING 1) SELECT nextval('profile_status_seq') AS seq FROM d`,
+      `WITH d AS (DELETE FROM profiles WHERE tenant_id = $1 AND profile_id = $2${guard} RETURNING 1)
+       SELECT nextval('profile_status_seq') AS seq FROM d`,
       opts.untouchedSince ? [tenantId, profileId, opts.untouchedSince] : [tenantId, profileId],
     )
     return rows.length ? Number(rows[0].seq) : null
@@ -239,9 +249,11 @@ export class ProfileRepository {
     const core = rewrite.state.content.core_info
     const json = rewrite.json ?? stateJson(rewrite.state, rewrite.changes)
     const rows: (Pick<ProfileEntity, 'history_seq' | 'status'> & { event_seq: string })[] = await manager.query(
-      `WITH u AS (UPDATE profiles SET content = $4::jsonb, field_timestamps = $5::jsonb, internals = $6::jsonb, language = $7, summary = $8,
+      `WITH u AS (UPDATE profiles SET content = $4::jsonb, field_timestamps = $5::jsonb, internals = $6::jsonb,
+              language = $7, summary = $8,
               name = $9, age = $10, gender = $11, location = $12, embedding = $13::vector, embedding_model = $14,
-              lexemes = array_to_tsvector(string_to_array($15, ' ')), version = version + 1, history_seq = history_seq + 1, last_updated = now()
+              lexemes = array_to_tsvector(string_to_array($15, ' ')), version = version + 1,
+              history_seq = history_seq + 1, last_updated = now()
         WHERE tenant_id = $1 AND profile_id = $2 AND version = $3
         RETURNING history_seq, status)
        SELECT history_seq, status, nextval('profile_status_seq') AS event_seq FROM u`,

@@ -97,7 +97,9 @@ export class ProvenanceRepository {
   async stems(manager: EntityManager, config: string, words: string[]): Promise<string[][]> {
     if (!words.length) return []
     const rows: { stems: string[] | null }[] = await manager.query(
-      `SELECT u.ord, tsvector_to_array(to_tsvector($1::regconfig, u.w)) AS stems FROM unnest($2::text[]) WITH ORDINALITY AS u(w, ord) ORDER BY u.ord`,
+      `SELECT u.ord, tsvector_to_array(to_tsvector($1::regconfig, u.w)) AS stems
+         FROM unnest($2::text[]) WITH ORDINALITY AS u(w, ord)
+        ORDER BY u.ord`,
       [config, words],
     )
     return rows.map((r) => r.stems ?? [])
@@ -226,7 +228,8 @@ export class ProvenanceRepository {
     const [rows]: [unknown[], number] = await manager.query(
       `UPDATE passages p SET hidden_at = now(), hidden_by = $3
          FROM unnest($4::uuid[], $5::int[]) AS x(submission_id, position)
-        WHERE p.tenant_id = $1 AND p.profile_id = $2 AND p.submission_id = x.submission_id AND p.position = x.position AND p.hidden_at IS NULL
+        WHERE p.tenant_id = $1 AND p.profile_id = $2 AND p.submission_id = x.submission_id AND p.position = x.position
+          AND p.hidden_at IS NULL
         RETURNING p.position`,
       [tenantId, profileId, by, passages.map((p) => p.submission_id), passages.map((p) => p.position)],
     )
@@ -261,7 +264,9 @@ export class ProvenanceRepository {
       [tenantId, submissionId],
     )
     const [dropped]: [unknown[], number] = await manager.query(
-      `UPDATE submissions SET data = NULL, extraction = NULL WHERE tenant_id = $1 AND id = $2 AND (data IS NOT NULL OR extraction IS NOT NULL) RETURNING id`,
+      `UPDATE submissions SET data = NULL, extraction = NULL
+        WHERE tenant_id = $1 AND id = $2 AND (data IS NOT NULL OR extraction IS NOT NULL)
+        RETURNING id`,
       [tenantId, submissionId],
     )
     return { passages: gone.length, text: dropped.length > 0 }

@@ -275,7 +275,9 @@ export function recordSchemas(recordBounds: RecordBounds) {
         ctx.addIssue({
           code: 'custom',
           path: ['occurred_at'],
-          message: `must not be in the future (more than ${EVENT_TIME_SKEW_MS / 60_000} minutes past the service's clock)`,
+          message:
+            `must not be in the future (more than ${EVENT_TIME_SKEW_MS / 60_000} minutes ` +
+            "past the service's clock)",
         })
       }
     })

@@ -51,11 +51,14 @@ export const forgetBodySchema = z
         error: (iss) => (iss.input == null ? 'Missing field: section' : 'Invalid field: section must be a string'),
       })
       .refine((v): v is ForgetSection => isForgetSection(v), {
-        error: `Invalid field section: must be one of ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field> of a custom schema`,
+        error:
+          `Invalid field section: must be one of ${FORGET_SECTIONS.join(', ')}, ` +
+          'or custom.<section>.<field> of a custom schema',
       })
       .meta(FORGET_SECTION_JSON_SCHEMA)
       .describe(
-        `The section, as named in the profile: ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field> for a custom schema's field`,
+        `The section, as named in the profile: ${FORGET_SECTIONS.join(', ')}, ` +
+          "or custom.<section>.<field> for a custom schema's field",
       ),
     value: z
       .union([z.string(), z.number()], {
@@ -65,7 +68,8 @@ export const forgetBodySchema = z
       .refine((v) => cleanText(v) !== undefined, { error: 'Invalid field: value must not be empty' })
       .refine((v) => v.length <= MAX_VALUE, { error: `Invalid field: value is longer than ${MAX_VALUE} characters` })
       .describe(
-        'The value to forget (compared as the merge compares values: case, plural and punctuation do not matter); for memories, the event',
+        'The value to forget (compared as the merge compares values: case, plural and punctuation do not matter); ' +
+          'for memories, the event',
       ),
     category: z
       .string({ error: 'Invalid field: category must be a string' })

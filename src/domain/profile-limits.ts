@@ -398,7 +398,10 @@ export function contentViolation(content: ProfileContent, limits: ProfileLimits)
     return `interests has ${cats.length} categories; at most ${limits.categories} (PROFILER_PROFILE_MAX_CATEGORIES)`
   for (const cat of cats)
     if (cat.length > limits.valueChars)
-      return `the interest category ${cat.slice(0, 40)}… is longer than ${limits.valueChars} characters (PROFILER_PROFILE_MAX_VALUE_CHARS)`
+      return (
+        `the interest category ${cat.slice(0, 40)}… is longer than ${limits.valueChars} characters ` +
+        '(PROFILER_PROFILE_MAX_VALUE_CHARS)'
+      )
   const nInterests = Object.values(content.interests ?? {}).reduce((n, l) => n + l.length, 0)
   if (nInterests > limits.interests)
     return over('interests', nInterests, limits.interests, 'PROFILER_PROFILE_MAX_INTERESTS')
@@ -425,7 +428,10 @@ export function contentViolation(content: ProfileContent, limits: ProfileLimits)
   }
   for (const [path, list] of Object.entries(content.past_values ?? {}) as [ScalarPath, PastValue[]][]) {
     if (list.length > limits.pastValues)
-      return `past_values.${path} holds ${list.length} values; at most ${limits.pastValues} (PROFILER_PROFILE_MAX_PAST_VALUES)`
+      return (
+        `past_values.${path} holds ${list.length} values; at most ${limits.pastValues} ` +
+        '(PROFILER_PROFILE_MAX_PAST_VALUES)'
+      )
     for (const [i, e] of list.entries()) {
       const tooLong = long(`past_values.${path}[${i}]`, e?.value)
       if (tooLong) return tooLong
@@ -433,6 +439,9 @@ export function contentViolation(content: ProfileContent, limits: ProfileLimits)
   }
   const bytes = Buffer.byteLength(JSON.stringify(content))
   if (bytes > limits.profileBytes)
-    return `the profile's content is ${bytes} bytes as JSON; at most ${limits.profileBytes} (PROFILER_PROFILE_MAX_BYTES)`
+    return (
+      `the profile's content is ${bytes} bytes as JSON; at most ${limits.profileBytes} ` +
+      '(PROFILER_PROFILE_MAX_BYTES)'
+    )
   return null
 }

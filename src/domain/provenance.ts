@@ -37,7 +37,9 @@ export interface EvidenceParams extends ForgetTarget {
   limit: number
 }
 
-const FIELD_MESSAGE = `Invalid parameter field: must be one of ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field> of a custom schema`
+const FIELD_MESSAGE =
+  `Invalid parameter field: must be one of ${FORGET_SECTIONS.join(', ')}, ` +
+  'or custom.<section>.<field> of a custom schema'
 const limitMessage = `Invalid parameter limit: must be an integer from 1 to ${EVIDENCE_MAX_LIMIT}`
 
 /** What an evidence lookup takes (REST query parameters, GraphQL arguments): a value named as a forget names it. */
@@ -48,7 +50,8 @@ export function evidenceParamsSchema() {
       .refine((v) => isForgetSection(v), { error: FIELD_MESSAGE })
       .meta(FORGET_SECTION_JSON_SCHEMA)
       .describe(
-        `The value's section, as the forget endpoint names it: ${FORGET_SECTIONS.join(', ')}, or custom.<section>.<field>`,
+        `The value's section, as the forget endpoint names it: ${FORGET_SECTIONS.join(', ')}, ` +
+          'or custom.<section>.<field>',
       ),
     value: z
       .string({

@@ -54,7 +54,8 @@ export async function* searchDocument(
     // A turn of the event loop between profiles (the stream would otherwise go on in microtasks).
     await new Promise<void>((r) => setImmediate(r))
   }
-  yield `],"total":${JSON.stringify(page.total)},${page.totalIsEstimate ? '"totalIsEstimate":true,' : ''}"page":${JSON.stringify(page.page)},"pageSize":${JSON.stringify(page.pageSize)}}`
+  yield `],"total":${JSON.stringify(page.total)},${page.totalIsEstimate ? '"totalIsEstimate":true,' : ''}` +
+    `"page":${JSON.stringify(page.page)},"pageSize":${JSON.stringify(page.pageSize)}}`
 }
 
 /**

@@ -71,7 +71,8 @@ export class RequestBudget {
     if (!decision.allowed) {
       const what = why ? `${why}; ` : cost > 1 ? `this request counts ${cost} operations; ` : ''
       throw new RateLimitedError(
-        `Rate limit exceeded: ${decision.limit} operations per minute per API key; ${what}retry in ${decision.resetSeconds} s`,
+        `Rate limit exceeded: ${decision.limit} operations per minute per API key; ` +
+          `${what}retry in ${decision.resetSeconds} s`,
         decision,
       )
     }

@@ -154,7 +154,9 @@ export class ProfileEditService {
       if (!snapshot) {
         throw new DomainError(
           'NO_SNAPSHOT',
-          `History entry ${toSeq} of profile ${profileId} has no snapshot (only the newest PROFILER_PROFILE_MAX_SNAPSHOTS entries keep one, and none written before snapshots were kept or imported): it cannot be rolled back to`,
+          `History entry ${toSeq} of profile ${profileId} has no snapshot (only the newest ` +
+            'PROFILER_PROFILE_MAX_SNAPSHOTS entries keep one, and none written before snapshots were kept or ' +
+            'imported): it cannot be rolled back to',
         )
       }
       return this.cpu.rollback({ state, snapshot, toSeq, now, limits: this.limits }, { signal: ctx.signal })
@@ -219,7 +221,8 @@ export class ProfileEditService {
       if (attempt >= ATTEMPTS) {
         throw new DomainError(
           'CONFLICT',
-          `Profile ${profileId} kept changing while the ${kind} was prepared (${ATTEMPTS} tries): nothing was changed; retry`,
+          `Profile ${profileId} kept changing while the ${kind} was prepared (${ATTEMPTS} tries): ` +
+            'nothing was changed; retry',
         )
       }
     }
@@ -251,7 +254,8 @@ export class ProfileEditService {
       const reason = err instanceof Error ? err.message : String(err)
       throw new DomainError(
         'AI_UNAVAILABLE',
-        `The AI provider could not summarize or embed the profile, so nothing was changed; retry shortly (${reason.slice(0, 200)})`,
+        'The AI provider could not summarize or embed the profile, so nothing was changed; ' +
+          `retry shortly (${reason.slice(0, 200)})`,
       )
     }
   }

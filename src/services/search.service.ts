@@ -295,8 +295,10 @@ export class SearchService {
           : ''
         throw new DomainError(
           'PAYLOAD_TOO_LARGE',
-          `This page's ${found.hits.length} profiles hold ${fmt(bytes)} bytes of content${others}; a GraphQL answer holds at most ${fmt(this.wholeMaxBytes)} ` +
-            `(PROFILER_GRAPHQL_MAX_SEARCH_BYTES): ask for fewer profiles (pageSize), select only profileId, status, coreInfo, summary or dates, ` +
+          `This page's ${found.hits.length} profiles hold ${fmt(bytes)} bytes of content${others}; ` +
+            `a GraphQL answer holds at most ${fmt(this.wholeMaxBytes)} ` +
+            `(PROFILER_GRAPHQL_MAX_SEARCH_BYTES): ask for fewer profiles (pageSize), ` +
+            `select only profileId, status, coreInfo, summary or dates, ` +
             `or use GET /v1/search, which streams`,
         )
       }
@@ -307,7 +309,8 @@ export class SearchService {
       plan.rate = this.opts.budget.charge(
         options.chargeTo,
         cost,
-        `this page's profiles hold ${fmt(bytes)} bytes and count ${cost} more operations (one per ${fmt(this.chargeUnitBytes)} bytes beyond the first); ` +
+        `this page's profiles hold ${fmt(bytes)} bytes and count ${cost} more operations ` +
+          `(one per ${fmt(this.chargeUnitBytes)} bytes beyond the first); ` +
           `a smaller pageSize costs less`,
       )
     }
