@@ -3552,3 +3552,103 @@ describe('who, when and what of a chat message', () => {
     ])
   })
 })
+
+describe('origins, trips, studies and career changes said in chat', () => {
+  it('reads "from X originally" as where the person came from, below where they have stayed for years', () => {
+    expect(place("i'm from brazil originally but been in lisbon for 6 years")).toBe('Lisbon')
+    expect(place("i'm from brazil originally")).toBe('Brazil')
+    expect(x("i'm from brazil originally").core_info?.location?.confidence).toBeLessThan(
+      x("i'm from brazil").core_info?.location?.confidence ?? 0,
+    )
+  })
+
+  it('keeps a title whose name starts with a number, and no remark after a comma', () => {
+    expect(interests('currently reading the three body problem, its wild')).toEqual(['books:three body problem'])
+    expect(interests('i love pizza, its my favorite')).toEqual(['food:pizza'])
+    expect(values(x('i have two dogs'))).toContain('dog')
+  })
+
+  it('takes the place of a trip planned or taken, a place the gazetteer knows only', () => {
+    expect(interests('trying to learn japanese before our trip to tokyo in april')).toContain('travel:Tokyo')
+    expect(interests("i'm planning a trip to peru")).toContain('travel:Peru')
+    expect(interests("we're going to italy next month")).toContain('travel:Italy')
+    expect(interests('i am going to the store')).toEqual([])
+    expect(interests('we are going to bed')).toEqual([])
+    expect(interests('i never took a trip to france')).toEqual([])
+  })
+
+  it('makes a plain student precise with what they study', () => {
+    expect(job("I'm a student, going to school for nursing")).toBe('nursing student')
+    expect(job('i am a student majoring in history')).toBe('history student')
+    expect(job('i am a college student majoring in history')).toBe('college student')
+    expect(job('studying biology at uni')).toBe('biology student')
+    expect(job("i'm a student")).toBe('student')
+    expect(job('i am a nurse, studying for the bar exam')).toBe('nurse')
+  })
+
+  it('takes the new job or field of a career change', () => {
+    expect(job('just switched careers from accounting to ux design')).toBe('works in UX design')
+    expect(job('i left my job in finance to become a chef')).toBe('chef')
+    expect(job("i'm a teacher. i just switched careers to nursing last year")).toBe('works in nursing')
+    expect(job('i moved to denver')).toBeUndefined()
+    expect(job('i switched to decaf')).toBeUndefined()
+    expect(job('i did not switch careers to nursing')).toBeUndefined()
+  })
+
+  it('reads a bio with "y/o", a job after a comma, and a job said after where it is', () => {
+    const bio = x("ok so context: i'm a 41 y/o single dad of two, work nights as a security guard")
+    expect(bio.core_info?.age?.value).toBe(41)
+    expect(bio.core_info?.gender?.value).toBe('male')
+    expect(bio.core_info?.occupation?.value).toBe('security guard')
+    expect((bio.memories ?? []).map((m) => m.event)).toContain('is a dad of two')
+    expect(x('my 3yo is teething').core_info?.age).toBeUndefined()
+    expect(job('i just started a new job at a hospital as a pharmacist')).toBe('pharmacist')
+    expect(job('i just started a new job at a hospital')).toBe('works at hospital')
+  })
+
+  it('reads "been into" without its subject, and a fan said as a nerd or a sucker', () => {
+    expect(interests('been super into sourdough baking since the pandemic')).toEqual(['hobbies:sourdough baking'])
+    expect(interests("i'm a huge nerd for star wars")).toEqual(['movies_tv:star wars'])
+    expect(interests("i'm a total sucker for rom coms")).toEqual(['movies_tv:rom coms'])
+    expect(interests('my brother has been super into chess')).toEqual([])
+  })
+
+  it('reads the shorthand of chat: "w/", "gf", "bf", and a subjectless "living"', () => {
+    expect(place('i live in brooklyn w my gf and our dog')).toBe('Brooklyn')
+    expect(events('i live in brooklyn w my gf and our dog')).toContain('has a girlfriend')
+    expect(place('living w/ my bf in leeds')).toBe('Leeds')
+    expect(place('living the dream lol')).toBeUndefined()
+  })
+
+  it("reads the job of the person's job now, not of a first job or someone else's", () => {
+    expect(job('the best thing about my job as a teacher is the kids')).toBe('teacher')
+    expect(job('my first job as a waiter was awful')).toBeUndefined()
+    expect(job("my sister's job as a nurse is hard")).toBeUndefined()
+  })
+
+  it('reads what "it" points back to in a liking said after a try or after someone else\'s passion', () => {
+    expect(interests('i tried sushi last week and loved it')).toEqual(['food:sushi'])
+    expect(interests('my boyfriend is obsessed with formula 1 and i kinda got into it too')).toEqual([
+      'sports:formula 1',
+    ])
+    expect(interests('my boyfriend is obsessed with formula 1 and i never got into it')).toEqual([])
+    expect(interests('i bought a new car and loved it')).toEqual([])
+  })
+
+  it('reads the new forms in linear time', () => {
+    const long = 'a '.repeat(20_000)
+    expectLinear(
+      `i switched careers from ${long}to ${long}`,
+      `our trip to ${long}`,
+      `i am from ${long}originally ${long}`,
+      `i am a student, going to school for ${long}`,
+      `reading the three ${long}, its ${long}`,
+      `i am a 41 y/o ${long}, work nights ${long}`,
+      `i just started a new job at ${long} as ${long}`,
+      `my job as a ${long}is ${long}`,
+      `i live in ${'w '.repeat(20_000)}`,
+      `i tried ${long}and loved it`,
+      `my boyfriend is obsessed with ${long}and i got into it too`,
+    )
+  })
+})

@@ -160,9 +160,10 @@ const THIRD_PERSON_VERB = /^(?:has|does|goes|is|[a-z]+[^s\W]s)$/
 
 const FRAGMENT_VERB = new RegExp(pattern`
   ^(?:love|loves|like|likes|enjoy|enjoys|adore|hate|hates|play|plays|live|lives|work|works|have|has|collect|collects|
-  watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|replaying|playing|
+  watch|listen|read|prefer|own|teach|teaches|run|runs|grew up|moved|born|replaying|playing|living|
   study|practice|volunteer|coach|deliver|used to|learning|teaching|trying to|do not|can not|never|been [a-z]+ing|
-  been an?|been (?:vegan|vegetarian|pescatarian|gluten[- ]free|dairy[- ]free|sober|married|single|divorced|retired)|
+  been an?|been (?:(?:so|really|super|very|pretty|totally|quite|big|hugely|deeply|kinda|kind of) )?into|
+  been (?:vegan|vegetarian|pescatarian|gluten[- ]free|dairy[- ]free|sober|married|single|divorced|retired)|
   training for|training to|getting (?:married|engaged|divorced)|planning (?:a|an|my|our|to)|
   (?:going|heading|flying|moving|relocating) (?:back )?to|
   (?:moving|relocating) from [a-z]+(?: [a-z]+){0,2}? to|spending (?:the|this) (?:winter|summer|year|semester)|

@@ -468,9 +468,10 @@ const LOC_RULES: [RuleId, RegExp, number, PlaceMode][] = [
   ['location.went-from-to', rx`\\b(?:i|we) ${ADV}(?:went|came) from (?:[a-z.'-]+ ){1,3}?to (.+)$`, 0.7, 'known'],
   // "we left seattle for portland": where they went
   ['location.left-for', rx`\\b(?:i|we) ${ADV}left (?:[a-z.'-]+ ){1,3}?for (.+)$`, 0.8, 'strict'],
-  ['location.am-from', rx`\\bi am ${ADV}(?<!originally )from (.+)$`, 0.8, 'strict'],
-  // "i'm in dublin but originally from lagos": where the person came from, weaker than where they are now (am-in)
-  ['location.originally-from', rx`\\bi am ${ADV}originally from (.+)$`, 0.5, 'strict'],
+  ['location.am-from', rx`\\bi am ${ADV}(?<!originally )from (?!.* originally\\b)(.+)$`, 0.8, 'strict'],
+  // "i'm in dublin but originally from lagos", "i'm from brazil originally": where the person came from, weaker than
+  // where they are now (am-in)
+  ['location.originally-from', rx`\\bi am ${ADV}(?:originally from (.+)|from (.+?) originally\\b.*)$`, 0.5, 'strict'],
   ['location.come-from', rx`\\bi ${ADV}(?:originally )?come from (.+)$`, 0.8, 'strict'],
   // "i came from somalia": where the person started from, below where they are now ("i am in the united states")
   ['location.came-from', rx`\\bi ${ADV}(?:originally )?came from (.+)$`, 0.5, 'strict'],
@@ -806,11 +807,12 @@ export function ruleLocation(clause: ClauseInfo, ctx: RuleContext): void {
       return
     }
     // "i run a marathon in boston": no business, so the rules below may still read the clause
-    const head = match[1]!
+    const head = match[1] ?? ''
     const business = rule !== 'location.business-in' || BUSINESSES.has(head) || BUSINESSES.has(head.split(' ').pop()!)
     if (!business) continue
     // "i live in us": after "live in", "us" can only be the country
-    const said = rule === 'location.live-in' ? match[1]!.replace(/^us(?=$|[ ,.!?])/, 'the us') : match[1]!
+    // "from brazil originally": the place in the second group
+    const said = rule === 'location.live-in' ? head.replace(/^us(?=$|[ ,.!?])/, 'the us') : (match[1] ?? match[2])!
     const place = placeOf(rule === 'location.business-in' ? match[2]! : said, mode, ctx)
     if (place) ctx.acc.setCore('location', place.value, conf * place.factor, rule, match)
     return

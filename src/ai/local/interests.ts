@@ -15,7 +15,7 @@ import { ACTIVITY_ALIASES, FAVORITE_HEADS, INSTRUMENTS, PET_WORDS, TITLE_KINDS }
 import { isVerbAfterI, isVerbAfterTo, nlpHas, termsOf } from './nlp.js'
 import { isPeopleNoun, withoutPeopleClause } from './others.js'
 import { ADV, type ClauseInfo, type RuleContext } from './rules-common.js'
-import { placeKind } from './gazetteer.js'
+import { placeAtStart, placeKind } from './gazetteer.js'
 import { saysLanguages } from './languages.js'
 import { gerund, MONTHS, singular, titleCase, WEEKDAYS } from './text.js'
 import { BOOKS_ONLY, ON_THE_WEB, watchedOffScreen } from './verbs.js'
@@ -31,7 +31,9 @@ const MILD = [
   'have a (?:major |huge |big |real |serious |total )?(?:soft spot|weakness|thing) for|have an interest in',
 ].join('|')
 const AM_STRONG =
-  'in love with|passionate about|obsessed with|crazy about|addicted to|a sucker for|mad about|nuts about'
+  'in love with|passionate about|obsessed with|crazy about|addicted to|mad about|nuts about|' +
+  // "a total sucker for rom coms", "a huge nerd for star wars"
+  'an? (?:total |huge |big |complete |real |massive )?(?:sucker|nerd|geek) for'
 const AM_MILD = pattern`into|fond of|interested in|keen on|hooked on|big on|
   (?:a |an )?(?:big |huge |massive |great |die[- ]hard |long[- ]time |lifelong )?fan of`
 /** Degree words between "i am" and "into": "i am really big into", "i am heavily into". */
@@ -219,8 +221,8 @@ export function favoriteAside(text: string, before: string | undefined): string[
 }
 
 /** "i really liked it", "i do it in all my spare time": a liking (1) or doing (2) of what "it" points back to. */
-const LIKED_IT = new RegExp(pattern`^i (?:really |truly |absolutely |just |also |totally )?(?:(love|loved|like|liked|
-  enjoy|enjoyed|adore|adored)|(do|did)) (?:it|them)(?: (?:so much|a lot|very much|too|as well|all the time|every day|
+const LIKED_IT = new RegExp(pattern`^(?:i )?(?:really |truly |absolutely |just |also |totally )?(?:(love|loved|like|
+  liked|enjoy|enjoyed|adore|adored)|(do|did)) (?:it|them)(?: (?:so much|a lot|very much|too|as well|all the time|every day|
   in (?:all )?my (?:spare|free) time))*$`)
 /** A clause about something done, that "it" may point back to: "i tried yoga last week", "about to go gambling". */
 const DONE_BEFORE =
@@ -247,6 +249,21 @@ export function likedOfBefore(before: string, text: string): string | undefined 
   if (!span) return undefined
   // "loved" -> "love": the liking holds now; doing it in one's spare time is a liking too
   return liked[1] ? `i ${PRESENT_LIKE[liked[1]] ?? liked[1]} ${span}` : `i enjoy ${span}`
+}
+
+/** "(my boyfriend is obsessed with formula 1 and) i kind of got into it too": a liking taken up of "it". */
+const GOT_INTO_IT = new RegExp(pattern`^i (?:kind of |sort of |also |really |eventually |finally )?(?:got|am|have been)
+  \s(?:into|hooked on) (?:it|them)(?: too| as well| now)?$`)
+/** A clause that says someone likes something: "my boyfriend is obsessed with formula 1", "my kids love lego". */
+const SOMEONE_LIKES = new RegExp(pattern`^(?:i|we|my [a-z]+|our [a-z]+|[a-z]+) (?:is|are|was|were|has been|have been)
+  \s(?:really |so |totally )?(?:obsessed with|into|crazy about|hooked on|(?:a )?(?:big |huge )?fans? of)\b|
+  ^(?:my|our) [a-z]+ (?:really )?(?:loves?|likes?|enjoys?|adores?)\b`)
+
+/** "my boyfriend is obsessed with formula 1 and i got into it too": "i got into formula 1". */
+export function gotIntoBefore(before: string, text: string): string | undefined {
+  if (!GOT_INTO_IT.test(text) || !SOMEONE_LIKES.test(before) || /\b(?:not|never|no)\b/.test(before)) return undefined
+  const span = lastKnownSpan(before, (_said, kind) => POINTED_KINDS.has(kind) || kind === 'movies_tv')
+  return span ? `i got into ${span}` : undefined
 }
 
 /**
@@ -706,6 +723,14 @@ const I_VISIT = new RegExp(
   `\\bi ${ADV}(?:visit|travel to|have been to|have visited|have traveled to|have travelled to|love visiting)` +
     '\\s+(.+)$',
 )
+/**
+ * "before our trip to tokyo in april", "help me plan a trip to japan", "we are flying to italy next month": a place
+ * (1) the person is going to or went to; only a place the gazetteer knows.
+ */
+const TRIP_TO = new RegExp(pattern`\b(?:(?:my|our) (?:upcoming |next |first |big |last |recent )?(?:trip|vacation|
+  holiday|honeymoon|getaway) to|(?:plan|planning|booked|booking|book|take|taking|going on|went on|took) (?:a|an|my|
+  our) (?:[a-z]+ )?(?:trip|vacation|holiday|honeymoon|getaway) to|(?:i am|we are) (?:going|flying|heading|off) to)
+  (?: the)? ([a-z.'-]+(?: [a-z.'-]+){0,3})`)
 /** "i have been on many cruises", "been on a few road trips": journeys (1) taken more than once. */
 const BEEN_ON_TRIPS = new RegExp(pattern`(?:\bi (?:have )?|^)been on (?:many|a few|several|lots of|a lot of|so many|
   countless|\d+|two|three|four|five|ten) (cruises|road trips|safaris|camping trips|hiking trips|fishing trips|
@@ -1462,8 +1487,16 @@ function ruleActivityMentioned(clause: ClauseInfo, ctx: RuleContext): void {
   if (match) found(match[1], match, 'interest.pastime-praised', 0.7)
 }
 
+/** A trip's place, planned or taken: read before the rules that leave plans and languages out. */
+function ruleTrip(clause: ClauseInfo, ctx: RuleContext): void {
+  const match = clause.negated ? null : TRIP_TO.exec(clause.text)
+  const place = match ? placeAtStart(match[1]!, (word) => ctx.cases.isCapitalised(word)) : undefined
+  if (place) addItems([{ category: 'travel', value: place, weight: 1 }], ctx, 0.7, 'interest.trip-to', match!)
+}
+
 export function ruleInterests(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged) return
+  ruleTrip(clause, ctx)
   if (clause.desire) {
     ruleDesire(clause, ctx)
     return

@@ -15,6 +15,7 @@ import {
   favoriteAside,
   favoriteOfKindBefore,
   likedOfBefore,
+  gotIntoBefore,
   likedWhichBefore,
   eatenOfBefore,
   frontedLike,
@@ -429,7 +430,9 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     const askedBefore = answering ? pointable(clause, undefined)?.replace(/[?.!\s]+$/, '') : undefined
     const pointedLike =
       samePart && !askedBefore
-        ? (likedOfBefore(before.text, clause.text) ?? narrowedLike(before.text, clause.text))
+        ? (likedOfBefore(before.text, clause.text) ??
+          narrowedLike(before.text, clause.text) ??
+          (sameSentence ? gotIntoBefore(before.text, clause.text) : undefined))
         : askedBefore
           ? likedOfBefore(askedBefore, clause.text)
           : undefined

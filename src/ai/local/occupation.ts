@@ -338,8 +338,9 @@ const IN_SCHOOL = new RegExp(
  * "i am studying computational biology", "i'm majoring in history": the field studied (1), which makes the person a
  * student of it; not a language (languages.ts), an exam, a place or a time ("studying for my exams", "abroad").
  */
-const STUDYING = new RegExp(pattern`^i ${ADV}(?:am studying|study|am majoring in|major in|am doing a degree in|
-  (?:go|am going|am in) (?:back )?to (?:school|college|university|uni) for)
+const STUDYING = new RegExp(pattern`^(?:i ${ADV}(?:am studying|study|am majoring in|major in|am doing a degree in|
+  (?:go|am going|am in) (?:back )?to (?:school|college|university|uni) for)|
+  (?:studying|majoring in|going (?:back )?to (?:school|college|university|uni) for))
   \s(?!(?:for|to|at|with|in|on|hard|all|my|the|a|an|it|them|that|this|these|those|abroad|online|now|right|again|late|
   every|so|too|a lot|together|while|many|several|some|more|other|different|languages?)\b)
   ([a-z][a-z-]*(?: [a-z][a-z-]*){0,2}?)(?= and\b| at\b| in\b| btw\b| now\b|,|$)`)
@@ -411,22 +412,39 @@ function lastSubjectIsOwn(said: string): boolean {
 
 /** "i love classical music as a librarian", "when not working as a librarian": the role (1) a clause ends with. */
 const AS_A_JOB = /\bas an? ((?:[a-z-]+ ){0,2}[a-z-]+)$/
+/**
+ * "the best thing about my job as a teacher is the kids", "my job as a nurse is exhausting": the job (1) said of the
+ * person's job now (not "my first job as a waiter was ...").
+ */
+const MY_JOB_AS = new RegExp(pattern`\bmy (?:(?:current|new|day|full[- ]time|part[- ]time) )?(?:job|work|career|role)
+  \sas an? ((?:[a-z-]+ ){0,2}?[a-z-]+)(?= (?:is|has|keeps|pays|makes|can|means|takes|involves)\b|,|$)`)
 /** "as a 46 year old recording engineer i can relate": a job (1) the person speaks as, before their "i". */
 const AS_A_JOB_FIRST = /^(?:well |and |so |but )?as an? (?:\d{1,3} years? old )?((?:[a-z-]+ ){0,2}[a-z-]+) (?=i )/
 /** What makes "as a" no job of the person's: a costume, a part played, a view ("i went as a nurse for halloween"). */
 const NOT_AS_A_JOB = new RegExp(pattern`\b(?:dress|dressed|dressing|went|go|going|costume|disguised|pose|posed|posing|
   play|played|playing|act|acted|acting|cosplay|see|saw|think of|thought of|treat|treated|known|seen|describe|
   described|work|worked|hired|started)\b`)
-/** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
-const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:am in|do|work (?:online |remotely |
-  from home )?in|work) (sales|
+/** Fields of work said with "i work in": "sales", "ux design", "hr". */
+const FIELDS = pattern`sales|
   marketing|finance|accounting|it|tech|hr|human resources|real estate|insurance|retail|healthcare|health care|
   construction|banking|consulting|advertising|logistics|hospitality|pr|public relations|recruiting|recruitment|
   software|journalism|publishing|tech support|customer service|customer support|payroll|bookkeeping|cybersecurity|
   devops|data science|data analytics|web development|(?:ux|ui|ux/ui|graphic|web|product|interior|game) design|
   product management|project management|it support|data entry|hvac|landscaping|plumbing|admin|administration|tax|
   transcription|translation|childcare|security|catering|video editing|copywriting|content creation|social media|
-  event planning|property management|quality assurance|qa|procurement|compliance|claims|underwriting)
+  event planning|property management|quality assurance|qa|procurement|compliance|claims|underwriting|nursing|
+  education|law|engineering|academia|government|media|fashion`
+/**
+ * "just switched careers from accounting to ux design", "left my job in finance to become a chef": the new job or
+ * field (1), which replaces any job said before it.
+ */
+const CAREER_SWITCH = new RegExp(pattern`(?:\bi |^)${ADV}(?:(?:switched|changed|moved|pivoted|transitioned|retrained)
+  (?: my)?(?: careers?| jobs?| fields?| industries| over)?(?: from (?:[a-z'&/-]+ ){0,2}?[a-z'&/-]+)? (?:to|into)|
+  (?:left|quit)
+  (?: my)? (?:job|career|work)(?: [a-z'&/-]+){0,4}? to (?:become|be)) (?:a |an )?(.+)$`)
+/** "i am in sales", "i do IT for a hospital": a field of work (1), said without a job. */
+const IN_FIELD = new RegExp(pattern`^(?:now |these days |currently )?i ${ADV}(?:am in|do|work (?:online |remotely |
+  from home )?in|work) (${FIELDS})
   (?= for\b| at\b| so\b| and\b| now\b| all day\b| full[- ]time\b| part[- ]time\b| these days\b|,|$)`)
 
 /** Where a workplace's name ends: a clause word or a comma. */
@@ -616,6 +634,44 @@ const MY_MAJOR = new RegExp(pattern`(?:^|\band )(?:(?!(?:what|which|who|how|that
 /** "being a lawyer is my dream": a job (1) wished for, said first. */
 const DREAM_SAID_FIRST = /^(?:being|to be|becoming) (?:a |an )?([a-z]+(?: [a-z]+){0,2}) is my (?:dream|goal|ambition)\b/
 
+const SWITCHED_FIELD = new RegExp(`^(?:${FIELDS})$`)
+
+/** A new job or field of work the person switched to: true when it set the occupation. */
+function ruleCareerSwitch(clause: ClauseInfo, ctx: RuleContext): boolean {
+  const match = clause.negated ? null : CAREER_SWITCH.exec(clause.text)
+  if (!match) return false
+  const said = match[1]!.replace(/\s+(?:last|this|a|two|three|\d+) (?:week|month|year|years|months)\b.*$/, '')
+  const job = occupationFrom(said, true)
+  if (job?.kind === 'job') {
+    ctx.acc.setCore('occupation', job.value, PROMOTED_CONFIDENCE, 'occupation.career-switch', match)
+    return true
+  }
+  const field = said.replace(/,.*$|\s+(?:and|but|so|because|since|at|for|with|after|now)\b.*$/, '')
+  if (!SWITCHED_FIELD.test(field)) return false
+  // initials chat writes in lower case: "hr", "ux design"
+  const written = ctx.cases
+    .restore(field)
+    .replace(/^(?:hvac|qa|hr|pr|it|ux|ui)\b/, (initials) => initials.toUpperCase())
+  ctx.acc.setCore('occupation', `works in ${written}`, PROMOTED_CONFIDENCE, 'occupation.career-switch', match)
+  return true
+}
+
+/** "i am studying biology", "majoring in history": "biology student"; true when it set the occupation. */
+function ruleStudying(clause: ClauseInfo, ctx: RuleContext): boolean {
+  const match = clause.negated ? null : (STUDYING.exec(clause.text) ?? MY_MAJOR.exec(clause.text))
+  const studied = match ? (match[1] ?? match[2]!) : ''
+  // "studying french next": a language, whatever follows it; a school said before it names the student already
+  const field = studied.split(' ')
+  // "i'm a student, going to school for nursing": the subject makes a plain "student" said before it precise
+  // ("a grad student studying marine biology" keeps the level it said)
+  const plainStudent = ctx.acc.coreValue('occupation') === 'student'
+  const known = ctx.acc.hasCore('occupation') && !plainStudent
+  if (!match || known || field.some((word) => isLanguage(word) || word === 'next')) return false
+  const confidence = plainStudent ? 0.95 : 0.7
+  ctx.acc.setCore('occupation', `${ctx.cases.restore(studied)} student`, confidence, 'occupation.studying', match)
+  return true
+}
+
 export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   if (clause.hedged) return
@@ -655,6 +711,12 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
       ctx.acc.setCore('occupation', finding.value, PROMOTED_CONFIDENCE, 'occupation.promoted-to', match)
       return
     }
+  }
+  if (ruleCareerSwitch(clause, ctx)) return
+  match = MY_JOB_AS.exec(text)
+  if (match && OCCUPATIONS.has(singular(match[1]!.split(' ').at(-1)!)) && !NOT_JOBS.has(match[1]!)) {
+    ctx.acc.setCore('occupation', match[1]!, 0.7, 'occupation.my-job-as', match)
+    return
   }
   match = WORK_AS.exec(text) ?? MAKE_A_LIVING.exec(text) ?? WORKING_AS.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.work-as', match)) return
@@ -763,6 +825,9 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     const at = place ? ` at ${/^(?:my|our)$/.test(place[1]!) ? 'a' : place[1]} ${place[2]}` : ''
     const both = jobs.length > 1 ? { ...jobs[0]!, value: joined } : jobs[0] && { ...jobs[0], value: jobs[0].value + at }
     found = emit(both, ctx, 'occupation.i-am-a', match) || found
+    // "i am a college student majoring in history": the subject after the student, read as a clause of its own
+    const after = /\bstudent,? (?:who is |and )?(.+)$/.exec(text)?.[1]
+    if (found && after) ruleStudying({ ...clause, text: `i am ${after.replace(/^am /, '')}` }, ctx)
     if (found) return
   }
   match = BECAME.exec(text)
@@ -781,14 +846,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     ctx.acc.setCore('occupation', studentAt(match[1]), 0.75, 'occupation.school', match)
     return
   }
-  match = clause.negated ? null : (STUDYING.exec(text) ?? MY_MAJOR.exec(text))
-  const studied = match ? (match[1] ?? match[2]!) : ''
-  // "studying french next": a language, whatever follows it; a school said before it names the student already
-  const field = studied.split(' ')
-  if (match && !ctx.acc.hasCore('occupation') && !field.some((word) => isLanguage(word) || word === 'next')) {
-    ctx.acc.setCore('occupation', `${ctx.cases.restore(studied)} student`, 0.7, 'occupation.studying', match)
-    return
-  }
+  if (ruleStudying(clause, ctx)) return
   // "i coach swimming at the pool": a coach, and someone who cares about swimming
   match = rx`\\bi ${ADV}(?:coach|am coaching|instruct|train people in) ([a-z]+(?: [a-z]+)?)\\b`.exec(text)
   if (match && !/^(?:my|our|his|her|their|the|a|an|kids|children|people|at|in|for)\b/.test(match[1])) {
@@ -954,6 +1012,9 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     // the job only after "as" or "working": "a new job next week" names a time, not a job
     const finding = match[1] && !/^(?:at|in|for)\b/.test(match[2]) ? occupationFrom(match[2], false) : undefined
     if (emit(finding, ctx, 'occupation.got-a-job', match)) return
+    // "a new job at a hospital as a pharmacist": the job after where it is
+    const asJob = /^(?:at|in|for) .+? as (?:a |an )?(.+)$/.exec(match[2])
+    if (asJob && emit(occupationFrom(asJob[1]!, false), ctx, 'occupation.got-a-job', match)) return
     const place = JOB_PLACE.exec(match[2])
     // "a job in San Francisco" says where the job is, not whom it is for
     const town = place && placeKind(place[1], (word) => ctx.cases.isCapitalised(word))

@@ -129,6 +129,8 @@ const QUANTITY = new RegExp(
 export function cutPhrase(phrase: string): string {
   const cleaned = phrase
     .replace(/[!?.;:"()]+/g, ' ')
+    // "(reading) the three body problem, its wild": a remark on the thing after a comma is no second thing
+    .replace(/\s*,\s*(?:it'?s|it is|it was|which is|which was|they are|they're|so good|so fun)\b.*$/, '')
     .replace(
       /\s+(?:due to|because of|thanks to|ever since|since|(?:almost |nearly |just )?as (?:much|many) as)\b.*$/,
       '',
@@ -183,6 +185,9 @@ export function stripFiller(phrase: string): string {
     // the filler word may begin a place's name: "new york", "little rock"
     const place = placeAtStart(stripped, () => true)
     if (place?.includes(' ') && !place.startsWith('the ')) break
+    // "the three body problem": a number after "the" and before a name of two words belongs to the name; kept with
+    // its article, as a second pass would read the number alone as a quantity
+    if (/^the (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) \S+ \S/.test(stripped)) break
     const next = stripped.replace(LEADING_FILLER, '')
     if (next === stripped) break
     stripped = next
@@ -229,7 +234,10 @@ export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0
   // verb
   let thing = stripFiller(
     raw.trim().replace(/^i (?:(?:also|really|just|do|still) )?(?:love|like|enjoy|adore|play)\s+(?=\S)/, ''),
-  ).replace(/\s+(?:though|too|also|anyway)$/, '')
+  )
+    .replace(/\s+(?:though|too|also|anyway)$/, '')
+    // the article stripFiller kept before a name's number ("the three body problem")
+    .replace(/^the (?=(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) )/, '')
   const mine = /^my\s+/.test(raw.trim())
   // "the office", "the doors", "the who": a title the lexicons know with its article, which the fillers would drop
   const article = /^the\s+(.+)$/.exec(raw.trim())

@@ -68,7 +68,8 @@ const RULES = {
   'location.went-from-to': '"went from Phoenix to Seattle last year" -> Seattle, a place known by name (0.7)',
   'location.left-for': '"we left Seattle for Portland" -> Portland',
   'location.am-from': '"I am from X"',
-  'location.originally-from': '"I\'m originally from X": where the person came from (weaker than where they are)',
+  'location.originally-from':
+    '"I\'m originally from X", "I\'m from X originally": where the person came from (weaker than where they are)',
   'location.came-from': '"I came from Somalia" (weak: where the person started from)',
   'location.come-from': '"I come from X"',
   'location.a-x-from': '"I am a <description> from X"',
@@ -103,6 +104,9 @@ const RULES = {
   'location.move-out-of': '"might have to move out of Brooklyn": a place left only in plans (a known place, weak)',
   'location.back-in-after': '"back in Denver after two weeks away": home again after a trip (a known place, weak)',
   // core_info.occupation (and interests for pastime nouns: "I am an avid reader")
+  'occupation.my-job-as': '"my job as a nurse is exhausting": the job the person has now (0.7)',
+  'occupation.career-switch':
+    '"I switched careers from accounting to UX design", "I left my job to become a chef": the new job or field',
   'occupation.studying': '"I am studying computational biology", "majoring in history" -> X student (0.7)',
   'occupation.studying-to-be': '"I am studying to become a nurse" -> student (aspiring nurse)',
   'occupation.being-a': '"what I love about being a nurse", "the worst part of being a teacher"',
@@ -194,6 +198,7 @@ const RULES = {
   'interest.took-up': '"I took up / got into X"',
   'interest.spend-time': '"I spend my free time (doing) X"',
   'interest.visit': '"I have been to X", "I love visiting X" -> travel',
+  'interest.trip-to': '"our trip to X", "planning a trip to X", "we are flying to X" -> travel, a known place (0.7)',
   'interest.fan': '"I am a huge X fan / lover / buff"',
   'interest.taught-activity': '"a swim coach", "a yoga instructor": the activity taught',
   'interest.play-title': '"been replaying Baldur\'s Gate": a title written with capitals that no lexicon knows (0.6)',

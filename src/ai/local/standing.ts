@@ -176,7 +176,8 @@ const NOT_LIKED = new RegExp(pattern`^(?:how|what|when|where|that|this|it|her|hi
 /** "i am in remission", "i am an old man", "i am in school": 1 what the person is. */
 const IS = /^i am (?:(?:really|also|still|actually|currently|now|originally|just) )*(.+)$/
 /** "i am a proud mom of 3": the parent's word (1) and the children (2). */
-const PARENT_OF = new RegExp(pattern`^i am (?:(?:really|also|still|now|just) )*(?:a |an )?(?:(?:proud|busy|single|
+const PARENT_OF = new RegExp(pattern`^i am (?:(?:really|also|still|now|just) )*(?:a |an )?(?:\d{1,3} year old )?
+  (?:(?:proud|busy|single|
   working|tired|exhausted|new|first[- ]time|stay[- ]at[- ]home) )*(mom|mum|dad|mother|father|parent) of (.+)$`)
 
 /** States said in one word that compromise reads as a verb: "i am married" describes the person all the same. */

@@ -71,6 +71,12 @@ const EXPANSIONS: [RegExp, string][] = [
   // "i try to hit the gym regularly": going there, said as chat says it
   [/\bhit the (gym|slopes|trails|beach|pool)\b/g, 'go to the $1'],
   [/\bhitting the (gym|slopes|trails|beach|pool)\b/g, 'going to the $1'],
+  // "w/ my gf", "live in brooklyn w my wife": "with", as chat shortens it
+  [/\bw\/(?=\s|$)/g, 'with'],
+  [/\bw (?=(?:my|our|his|her|their|the|a|an|some|friends|family|kids)\b)/g, 'with '],
+  [/\bb\/c\b/g, 'because'],
+  [/\bgf\b/g, 'girlfriend'],
+  [/\bbf\b/g, 'boyfriend'],
   [/\bu\b/g, 'you'],
   [/\bur\b/g, 'your'],
   // "(i) can't stop playing stardew valley": a habit of late, as "(i) have been playing" says it
@@ -93,6 +99,8 @@ export function normalize(text: string): string {
   normalized = normalized.replace(/\b(mr|mrs|ms|dr|st|jr|sr|prof|vs|etc|approx|mt|ft|no)\.(?=\s+[a-z0-9])/g, '$1')
   for (const [pattern, expanded] of EXPANSIONS) normalized = normalized.replace(pattern, expanded)
   normalized = normalized.replace(/\b(\d+)(years?|yrs?|yo|y\/o)\b/g, '$1 $2')
+  // "a 41 y/o dad", "my 3yo": the abbreviations of "year old"
+  normalized = normalized.replace(/\b(\d+) (?:y\/o|y\.o\.?|yo|yrs? old)(?![a-z/])/g, '$1 year old')
   // "we both volunteer", "we are both teachers": said of the person as much as of the other
   normalized = normalized.replace(/\bwe (?:are both|both are)\b/g, 'i am').replace(/\bwe both (?=[a-z])/g, 'i ')
   // tokenised punctuation of chat logs: "word , word ." -> "word, word." The lookbehind starts a match only at a
@@ -140,7 +148,10 @@ const CLAUSE_BREAK = new RegExp(
     // "as a software engineer i sit all day": the role, a clause of its own as if a comma followed it
     "(?=\\s+i\\s)(?<=^as an? (?:[a-z'-]+ ){0,3}[a-z'-]+)\\s+|" +
     // "grew up in nairobi, now living in toronto"; "i love novels, le guin is my favorite author"
-    ',\\s*(?=(?:but |and )?(?:now |currently )?(?:living|based|working|live|work|residing) (?:in|at|as|for)\\b|' +
+    // "single dad of two, work nights as a security guard": when the work is done may come before where or what
+    ',\\s*(?=(?:but |and )?(?:now |currently )?(?:living|based|working|live|work|residing)' +
+    '(?: (?:nights|days|evenings|weekends|mornings|overnights|part[- ]time|full[- ]time|remotely))? ' +
+    '(?:in|at|as|for)\\b|' +
     '(?:but |and )?(?:now|currently) (?:in|an?)\\b)|' +
     // "i am retired, used to be a pilot", "just moved here, do not speak german yet"
     ',\\s*(?=(?:used to|do not|did not|can not|have never|never|thinking about|thinking of) [a-z])|' +
@@ -149,6 +160,8 @@ const CLAUSE_BREAK = new RegExp(
     // "i want to become an art teacher and maybe sell some paintings": a second thought, hedged on its own
     '(?:maybe|perhaps|possibly|probably) [a-z])|' +
     ',\\s*(?=(?:a )?(?:proud )?(?:mom|mum|dad|mother|father|parent) of\\b|more of an?\\b)|' +
+    // "i tried sushi last week and loved it": the liking, a clause of its own that "it" points back from
+    '\\s+and\\s+(?=(?:i )?(?:really |totally |absolutely |just )?(?:loved|liked|enjoyed|adored) (?:it|them)\\b)|' +
     // "i am learning the piano, started last month": a second event said without "i"
     ',\\s*(?=(?:just )?(?:started|began|finished|quit|moved) [a-z]|been [a-z]+ing\\b)|' +
     // "just got back from japan, kyoto was amazing": a comment on what was said
@@ -321,6 +334,10 @@ const OPENER = new RegExp(pattern`^(?:after that|now that|right now|these days|n
   luckily|fortunately|unfortunately|sadly|thankfully|personally|basically|in fact|of course|by the way|btw),?\s+
   (?=(?:i|my|we)\b)`)
 
+/** "context: i am a nurse", "quick background - i teach": a label that opens a message's statement about the person */
+const LABEL = new RegExp(pattern`^(?:some |a bit of |quick |brief |a little )?(?:context|background|about me|intro|
+  introduction|bio|fyi|update|tl;?dr|ps|p\.s\.?|edit)\s*(?::|-)\s*(?=(?:i|my|we)\b)`)
+
 /** "hello from florida?": a greeting that says where the person is, with a rising tone that asks nothing. */
 const GREETING_FROM =
   /^(?:hi|hello|hey|greetings|howdy)(?: there| all| everyone)?[ ,!]*from (?:sunny |rainy |snowy |lovely )?(?=[a-z])/
@@ -333,6 +350,7 @@ function cleanClause(part: string): string {
     .replace(OPENER, '')
     .replace(INTERJECTION, '')
     .replace(/^[,.;:!?\s]+/, '')
+    .replace(LABEL, '')
     .replace(OPENER, '')
   return cleaned.trim()
 }
