@@ -3624,6 +3624,12 @@ describe('origins, trips, studies and career changes said in chat', () => {
     expect(job('the best thing about my job as a teacher is the kids')).toBe('teacher')
     expect(job('my first job as a waiter was awful')).toBeUndefined()
     expect(job("my sister's job as a nurse is hard")).toBeUndefined()
+    expect(job('The local supermarket is where I work.')).toBe('works at the local supermarket')
+    expect(job('the problem is that i work too much')).toBeUndefined()
+    expect(job('I do no have names since one part of my job is walking them.')).toBeUndefined()
+    expect(job('my job is walking dogs')).toBe('dog walker')
+    expect(place('Ah I live in florida man, I feel you.')).toBe('Florida')
+    expect(place('i live on the isle of man')).toBe('Isle Of Man')
   })
 
   it('reads what "it" points back to in a liking said after a try or after someone else\'s passion', () => {
@@ -3633,6 +3639,28 @@ describe('origins, trips, studies and career changes said in chat', () => {
     ])
     expect(interests('my boyfriend is obsessed with formula 1 and i never got into it')).toEqual([])
     expect(interests('i bought a new car and loved it')).toEqual([])
+  })
+
+  it('keeps no pastime cut from its object, nor one of a pronoun', () => {
+    expect(interests('I love all their games to be honest')).toEqual([])
+    expect(interests('I certainly enjoy entering into never-ending philosophical debates hahaha.')).toEqual([])
+    expect(interests('I like to grow my own organic vegetables.')).toContain('food:organic vegetables')
+    expect(interests('i love making my own bread')).toEqual(['food:bread'])
+  })
+
+  it('takes no name from talk about someone that asks the reader something', () => {
+    const film =
+      "Judy Davis is a force of nature in the role. Chopin's music can just melt you away, was it the Etudes?"
+    expect(x(film).core_info?.name).toBeUndefined()
+    const art = 'Surrealism is a bit of work sometimes. He would paint on Christian themes. What do you think of Dali?'
+    expect(x(art).core_info?.name).toBeUndefined()
+    expect(x('Maria is a 34 year old nurse from Lisbon. She loves jazz.').core_info?.name?.value).toBe('Maria')
+  })
+
+  it('reads a role said before a question without a comma, and no habit from the question', () => {
+    expect(events('as a diabetic what snacks should i keep at work?')).toEqual(['has diabetes'])
+    expect(values(x('as a life coach what do you tell clients?'))).toEqual([])
+    expect(x('as a life coach what do you tell clients?').core_info?.occupation).toBeUndefined()
   })
 
   it('reads the new forms in linear time', () => {
@@ -3648,6 +3676,7 @@ describe('origins, trips, studies and career changes said in chat', () => {
       `my job as a ${long}is ${long}`,
       `i live in ${'w '.repeat(20_000)}`,
       `i tried ${long}and loved it`,
+      `as a ${long}what ${long}should i ${long}`,
       `my boyfriend is obsessed with ${long}and i got into it too`,
     )
   })

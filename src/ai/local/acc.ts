@@ -13,8 +13,15 @@ const contentless = (v: string) => !/\s/.test(v) && tokens(v).length === 0
  * keeps its article: "The Who"). */
 const LOOSE_START = /^(?:(?:is|are|was|were|and|or|but|also|then)\s+)+/
 const LOOSE_END = /(?:\s+(?:the|a|an|and|or|but|so|too|lol|haha))+$/
-/** Phrases that are no interest once cut loose: "of my favorites", "thrill of", "growing them", "is not good". */
-const NOT_A_PHRASE = /^(?:of|so|not|to|about|with|for|in|on|at|from|into)\b|\b(?:of|to|with|for|them|it|him|her|me|us)$/
+/**
+ * Phrases that are no interest once cut loose: "of my favorites", "thrill of", "growing them", "their games".
+ */
+const NOT_A_PHRASE = new RegExp(
+  '^(?:of|so|not|to|about|with|for|in|on|at|from|into|their|his|its|your)\\b|' +
+    '\\b(?:of|to|with|for|them|it|him|her|me|us)$|' +
+    // a gerund that names nothing without its object: "entering (into debates)", "getting", "making"
+    '^(?:entering|getting|making|having|taking|putting|giving|doing|keeping|bringing|using|trying|picking|finding)$',
+)
 /** A topic cut loose from its verb: "(do not talk) to people", "(i hate) to say", "(all) of this electronics". */
 const NOT_A_TOPIC = /^(?:to|of|with|for|at|from)\b/
 

@@ -742,6 +742,9 @@ export function placeOf(raw: string, mode: PlaceMode, ctx: RuleContext): { value
   place = place
     .replace(/\s+(?:myself|yourself|too|either|now|right|originally|anymore|though|tho|lol|haha|lmao|ngl|imo)$/, '')
     .trim()
+  // "i live in florida man": a word the other speaker is called by, after a known place
+  const calledBy = /^(.+?)\s+(?:man|dude|bro|bruh|mate|buddy|girl|friend)$/.exec(place)
+  if (calledBy && knownPlace(calledBy[1]!, ctx)) place = calledBy[1]!
   // "the states" said of a home is the country, as "the us" is
   place = place.replace(/^the states\b/, 'the us')
   // "porto from lisbon" ("i moved to porto from lisbon"): the place they went to, not the one they left

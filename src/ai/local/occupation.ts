@@ -519,7 +519,9 @@ const JUST_STARTED_AS = /\bi (?:actually |only )?(?:have )?(?:just|recently) sta
 /** Words a workplace's name has none of: a preposition, or a word that names no place of its own ("the place"). */
 const NOT_WORKPLACE_WORD = 'at|in|on|to|for|of|with|from|and|or|place|one|same|spot|area|job|time'
 const WHERE_I_WORK = new RegExp(
-  `\\b((?:the|a|an)(?: (?!(?:${NOT_WORKPLACE_WORD})\\b)[a-z][a-z'&-]*){1,4}) (?:where|that) i ${ADV}work(?: at)?` +
+  // "the local supermarket is where i work": the place before "is"
+  `\\b((?:the|a|an)(?: (?!(?:${NOT_WORKPLACE_WORD}|is|was)\\b)[a-z][a-z'&-]*){1,4}) (?:is where|where|that) i ${ADV}` +
+    `work(?: at)?` +
     `(?!\\s+(?:out|on|it)\\b)(?=$|[\\s,.!?])`,
 )
 /** "at a gas station and i love it": the place (1). */
@@ -612,7 +614,7 @@ function ruleBeingAJob(text: string, ctx: RuleContext): boolean {
 /** "selling cars": what the job does, a gerund (1) and its object (2); not a word that says what it is like. */
 const JOB_DONE = new RegExp(pattern`^(?!(?:boring|amazing|interesting|exhausting|demanding|rewarding|tiring|annoying|
   frustrating|challenging|fulfilling|stressing|relaxing|exciting|thrilling|draining|depressing)\b)([a-z]+ing)
-  (?: ([a-z]+(?: [a-z]+)?))?$`)
+  (?: (?!(?:them|it|him|her|us|me|you|this|that|those|these)$)([a-z]+(?: [a-z]+)?))?$`)
 
 /** The job of one who does `verb` (to `object`): "sell" "cars" gives "car seller", "teach" "kids" gives "teacher". */
 function jobOfVerb(verb: string, object: string | undefined): string | undefined {
@@ -721,6 +723,8 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   match = WORK_AS.exec(text) ?? MAKE_A_LIVING.exec(text) ?? WORKING_AS.exec(text)
   if (match && emit(occupationFrom(match[1], false), ctx, 'occupation.work-as', match)) return
   match = MY_JOB_IS.exec(text)
+  // "one part of my job is walking them": what "them" is was said before, so no job is named
+  if (match && /^[a-z]+ing (?:them|it|him|her|us|me|you|this|that|those|these)$/.test(match[1]!)) return
   // "my job is selling cars": the job of the verb, as "i sell cars for a living" says it
   const doing = match ? JOB_DONE.exec(match[1]!) : null
   const jobDone = doing ? jobOfVerb(lemmaOfGerund(doing[1]!), doing[2]) : undefined

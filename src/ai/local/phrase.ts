@@ -238,7 +238,9 @@ export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0
     .replace(/\s+(?:though|too|also|anyway)$/, '')
     // the article stripFiller kept before a name's number ("the three body problem")
     .replace(/^the (?=(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) )/, '')
-  const mine = /^my\s+/.test(raw.trim())
+  // "(grow) my own vegetables": the person's own things, not a person of theirs
+  thing = thing.replace(/^own\s+/, '')
+  const mine = /^my\s+(?!own\b)/.test(raw.trim())
   // "the office", "the doors", "the who": a title the lexicons know with its article, which the fillers would drop
   const article = /^the\s+(.+)$/.exec(raw.trim())
   const withArticle = article && !lookupExact(article[1]!) ? lookupExact(raw.trim()) : undefined

@@ -146,7 +146,11 @@ const CLAUSE_BREAK = new RegExp(
     // "hey, jefferson here, just got off work": a label that opens the message, a clause of its own
     ",(?<=^(?:[a-z'-]+,? ){0,3}[a-z'-]+ here,)\\s*|" +
     // "as a software engineer i sit all day": the role, a clause of its own as if a comma followed it
-    "(?=\\s+i\\s)(?<=^as an? (?:[a-z'-]+ ){0,3}[a-z'-]+)\\s+|" +
+    '(?=\\s+i\\s)(?<=^as an? (?:(?!(?:what|which|how|should|do|does|can|could|would|where|when|why|any)\\b)' +
+    "[a-z'-]+ ){0,3}[a-z'-]+)\\s+|" +
+    // "as a diabetic what snacks should i keep?": the role, and the question after it
+    "(?<=^as an? [a-z'-]+(?: (?!(?:what|which|how|should|do|does|can|could|any)\\b)[a-z'-]+){0,2})" +
+    '\\s+(?=(?:what|which|how|should|do|does|can|could|any)\\s)|' +
     // "grew up in nairobi, now living in toronto"; "i love novels, le guin is my favorite author"
     // "single dad of two, work nights as a security guard": when the work is done may come before where or what
     ',\\s*(?=(?:but |and )?(?:now |currently )?(?:living|based|working|live|work|residing)' +

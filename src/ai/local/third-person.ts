@@ -134,6 +134,9 @@ function leadingName(normalized: string, original: string, knownName?: string): 
 
 export function toFirstPerson(normalized: string, original: string, knownName?: string): ThirdPerson | undefined {
   if (/\b(?:i|me|my|mine|myself)\b/.test(normalized)) return undefined
+  // "Judy Davis is a force of nature in the role... melt you away, was it the Etudes?": a message that asks the
+  // reader something is talk about someone, not a bio of the person
+  if (/\b(?:you|your|u)\b[^.!?]*\?|\?[^.!?]*\b(?:you|your|u)\b/.test(normalized)) return undefined
   const name = leadingName(normalized, original, knownName)
   const segments = segmentsOf(normalized, name)
   // the person's pronouns: all of those in parts about them, the opening possessive of parts about a relative
