@@ -209,7 +209,7 @@ describe('standing facts and names in chat', () => {
     expect(profile.core_info.location).toBeUndefined()
     expect(profile.core_info.occupation).toMatchObject({ value: 'works in sales' })
     // the person's trip is a travel interest; the assistant's Japan and Tokyo are not the person's
-    expect(profile.interests.travel?.map((item) => item.value)).toEqual(['Lisbon'])
+    expect(profile.interests.travel?.map((item: { value: string }) => item.value)).toEqual(['Lisbon'])
     expect(eventsOf(profile)).toContain('is going to Lisbon in may with their wife')
   })
 

@@ -222,8 +222,8 @@ export function favoriteAside(text: string, before: string | undefined): string[
 
 /** "i really liked it", "i do it in all my spare time": a liking (1) or doing (2) of what "it" points back to. */
 const LIKED_IT = new RegExp(pattern`^(?:i )?(?:really |truly |absolutely |just |also |totally )?(?:(love|loved|like|
-  liked|enjoy|enjoyed|adore|adored)|(do|did)) (?:it|them)(?: (?:so much|a lot|very much|too|as well|all the time|every day|
-  in (?:all )?my (?:spare|free) time))*$`)
+  liked|enjoy|enjoyed|adore|adored)|(do|did)) (?:it|them)(?: (?:so much|a lot|very much|too|as well|all the time|
+  every day|in (?:all )?my (?:spare|free) time))*$`)
 /** A clause about something done, that "it" may point back to: "i tried yoga last week", "about to go gambling". */
 const DONE_BEFORE =
   new RegExp(pattern`^(?:(?:i|we) |you should (?:learn to |try to |really )?|(?:have|did|do) you (?:ever )?)?
