@@ -3593,6 +3593,8 @@ describe('origins, trips, studies and career changes said in chat', () => {
     expect(job('i moved to denver')).toBeUndefined()
     expect(job('i switched to decaf')).toBeUndefined()
     expect(job('i did not switch careers to nursing')).toBeUndefined()
+    expect(job('i switched to it last year')).toBeUndefined()
+    expect(job('i work in it support')).toBe('works in IT support')
   })
 
   it('reads a bio with "y/o", a job after a comma, and a job said after where it is', () => {

@@ -638,6 +638,16 @@ const DREAM_SAID_FIRST = /^(?:being|to be|becoming) (?:a |an )?([a-z]+(?: [a-z]+
 
 const SWITCHED_FIELD = new RegExp(`^(?:${FIELDS})$`)
 
+/**
+ * A field of work as the person wrote it, with the initials chat writes in lower case in capitals ("hr", "ux design");
+ * undefined for "it" not written as "IT" ("i do it", "i switched to it").
+ */
+function writtenField(said: string, ctx: RuleContext): string | undefined {
+  const field = ctx.cases.restore(said)
+  if (said === 'it' && field !== 'IT') return undefined
+  return field.replace(/^(?:hvac|qa|hr|pr|it|ux|ui)\b/, (initials) => initials.toUpperCase())
+}
+
 /** A new job or field of work the person switched to: true when it set the occupation. */
 function ruleCareerSwitch(clause: ClauseInfo, ctx: RuleContext): boolean {
   const match = clause.negated ? null : CAREER_SWITCH.exec(clause.text)
@@ -649,11 +659,8 @@ function ruleCareerSwitch(clause: ClauseInfo, ctx: RuleContext): boolean {
     return true
   }
   const field = said.replace(/,.*$|\s+(?:and|but|so|because|since|at|for|with|after|now)\b.*$/, '')
-  if (!SWITCHED_FIELD.test(field)) return false
-  // initials chat writes in lower case: "hr", "ux design"
-  const written = ctx.cases
-    .restore(field)
-    .replace(/^(?:hvac|qa|hr|pr|it|ux|ui)\b/, (initials) => initials.toUpperCase())
+  const written = SWITCHED_FIELD.test(field) ? writtenField(field, ctx) : undefined
+  if (!written) return false
   ctx.acc.setCore('occupation', `works in ${written}`, PROMOTED_CONFIDENCE, 'occupation.career-switch', match)
   return true
 }
@@ -938,11 +945,8 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
   }
   if (ruleBeingAJob(text, ctx)) return
   match = IN_FIELD.exec(text)
-  // "i do IT": the field only when written as one, not "i do it"
-  if (match && (match[1] !== 'it' || ctx.cases.restore(match[1]) === 'IT')) {
-    const field = ctx.cases.restore(match[1])
-    // "hvac", "qa": initials chat writes in lower case
-    const written = /^(?:hvac|qa|hr|pr)$/.test(field) ? field.toUpperCase() : field
+  const written = match ? writtenField(match[1], ctx) : undefined
+  if (match && written) {
     ctx.acc.setCore('occupation', `works in ${written}`, 0.55, 'occupation.in-field', match)
     return
   }

@@ -55,8 +55,15 @@ const KEEP_PREP: Record<string, string[]> = dict({
   volunteer: ['at'],
   swim: ['in'],
 })
+/** Number words that may open a name after "the": "the three body problem", "the 39 steps". */
+const NAME_NUMBER = '(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten)'
+/** "the three body problem": the article and a number before a name of two words or more. */
+const THE_NUMBERED_NAME = new RegExp(`^the ${NAME_NUMBER} \\S+ \\S`)
+/** The article before such a number, which stripFiller keeps and classifyNoun drops. */
+const THE_BEFORE_NUMBER = new RegExp(`^the (?=${NAME_NUMBER} )`)
 const LEADING_FILLER = new RegExp(pattern`
-  ^(?:a|an|the|some|any|all|both|or|anything|everything|all things|things|to much|too much|so much|too many|so many|
+  ^(?:(?:my|our|your) own|a|an|the|some|any|all|both|or|anything|everything|all things|things|to much|too much|
+  so much|too many|so many|
   \d+|one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred|hundreds of|dozens of|a few|several|lots of|
   a lot of|alot of|plenty of|many|most|much|my|our|your|good|great|nice|real|really|very|delicious|awesome|amazing|cool|
   fun|fresh|new|little|big|huge|cheap|expensive|fancy|tasty|yummy|cute|beautiful|different|all kinds of|kinds of|
@@ -187,7 +194,7 @@ export function stripFiller(phrase: string): string {
     if (place?.includes(' ') && !place.startsWith('the ')) break
     // "the three body problem": a number after "the" and before a name of two words belongs to the name; kept with
     // its article, as a second pass would read the number alone as a quantity
-    if (/^the (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) \S+ \S/.test(stripped)) break
+    if (THE_NUMBERED_NAME.test(stripped)) break
     const next = stripped.replace(LEADING_FILLER, '')
     if (next === stripped) break
     stripped = next
@@ -237,9 +244,8 @@ export function classifyNoun(raw: string, fallback = 'other', fallbackWeight = 0
   )
     .replace(/\s+(?:though|too|also|anyway)$/, '')
     // the article stripFiller kept before a name's number ("the three body problem")
-    .replace(/^the (?=(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten) )/, '')
+    .replace(THE_BEFORE_NUMBER, '')
   // "(grow) my own vegetables": the person's own things, not a person of theirs
-  thing = thing.replace(/^own\s+/, '')
   const mine = /^my\s+(?!own\b)/.test(raw.trim())
   // "the office", "the doors", "the who": a title the lexicons know with its article, which the fillers would drop
   const article = /^the\s+(.+)$/.exec(raw.trim())

@@ -75,10 +75,10 @@ export const ON_THE_WEB = /^(?:the )?(?:internet|web|net)\b/
 /** Interest items implied by doing `verb` with `obj` ("play" + "the guitar" -> music: guitar). */
 export function verbItems(verb: string, obj: string): Item[] {
   // "grill outdoors", "paint at home": where or how, not what
-  const thing = stripFiller(obj)
-    // "(grow) my own vegetables": the fillers leave "own"
-    .replace(/^own\s+/, '')
-    .replace(/^(?:outdoors|outside|indoors|inside|at home|alone|together|daily|a lot|here|there)$/, '')
+  const thing = stripFiller(obj).replace(
+    /^(?:outdoors|outside|indoors|inside|at home|alone|together|daily|a lot|here|there)$/,
+    '',
+  )
   const noun = (fb: string, w = 0.9) => (thing ? classifyNoun(thing, fb, w) : undefined)
   switch (verb) {
     case 'play': {
