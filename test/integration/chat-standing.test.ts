@@ -399,13 +399,10 @@ describe('standing facts and names in chat', () => {
     })
     const profile = await api.waitReady('tomas')
     expect(eventsOf(profile)).toEqual(
-      expect.arrayContaining([
-        'got their dogs from a breeder up north',
-        'their rabbits are named Mochi and Bean',
-        'bought them at a market in Lyon',
-      ]),
+      expect.arrayContaining(['got their dogs from a breeder up north', 'their rabbits are named Mochi and Bean']),
     )
-    expect(eventsOf(profile).join(' ')).not.toMatch(/paintings|cat/)
+    // "them" is the assistant's paintings: the memory would not read on its own, so it is left out
+    expect(eventsOf(profile).join(' ')).not.toMatch(/paintings|cat|bought them/)
     expect(profile.interests.hobbies?.map((i: { value: string }) => i.value)).toEqual(['d&d'])
     expect(profile.interests.pets?.map((i: { value: string }) => i.value)).toEqual(['rabbit'])
     expect(profile.preferences.conversation_style).toMatchObject({ value: 'no emojis' })

@@ -889,10 +889,9 @@ describe('memories that say what "it" and "them" were', () => {
       'got their dogs from a breeder up north',
     ])
     expect(turns(['Do you still have the old car?', 'no, I sold it last year'])).toEqual(['sold the old car'])
-    // the asker's own things, a statement rather than a question, and a later sentence of the turn stay as said
-    expect(turns(['Did you see my new paintings?', 'I bought them at a market in Lyon'])).toEqual([
-      'bought them at a market in Lyon',
-    ])
+    // the asker's own things, a statement rather than a question, and a later sentence of the turn name nothing
+    // "them" points to: such a memory would not read on its own, so it is left out
+    expect(turns(['Did you see my new paintings?', 'I bought them at a market in Lyon'])).toEqual([])
     expect(turns(['I adopted two kittens.', 'I named them Salt and Pepper'])).not.toContain(
       'named the kittens Salt and Pepper',
     )
@@ -3680,6 +3679,131 @@ describe('origins, trips, studies and career changes said in chat', () => {
       `i tried ${long}and loved it`,
       `as a ${long}what ${long}should i ${long}`,
       `my boyfriend is obsessed with ${long}and i got into it too`,
+    )
+  })
+})
+
+describe('what a message to an assistant says of the person', () => {
+  it('reads what a request for help says the person is doing, and nothing from a pointing word', () => {
+    const trip = x('can you help me plan a 5 day trip to Japan?')
+    expect(trip.interests?.travel?.map((s) => s.value)).toEqual(['Japan'])
+    expect(trip.memories?.map((m) => m.event)).toEqual(['is planning a 5 day trip to Japan'])
+    expect(events('help me write a cover letter for a nursing job')).toEqual([
+      'is trying to write a cover letter for a nursing job',
+    ])
+    expect(events('could you please help me with my resume?')).toEqual(['is working on their resume'])
+    expect(x('can you help me understand this error?').memories).toBeUndefined()
+    expect(x('help me out here please').memories).toBeUndefined()
+    expect(events('my sister asked if you could help her plan a trip to peru')).toEqual(['has a sister'])
+  })
+
+  it('reads a statement the person asks how to tell someone, and none that someone else tells them', () => {
+    expect(events("how do i tell my boss i'm pregnant")).toEqual(['is pregnant'])
+    expect(events('should i tell my girlfriend that i lost my job?')).toContain('lost their job')
+    expect(events('i need to let my landlord know i am moving out')).toEqual(['is moving out'])
+    expect(events('my sister needs to tell her boss she is pregnant')).toEqual(['has a sister'])
+    expect(events('I always tell everyone I am married to the money!')).toEqual([])
+  })
+
+  it('reads an event of the person’s own that a question says the time of', () => {
+    expect(events('any tips for my first marathon next month?')).toEqual(['their first marathon is next month'])
+    expect(events("what should i wear to my sister's wedding next week?")).toEqual([
+      "their sister's wedding is next week",
+    ])
+    expect(events("i'm so nervous about my driving test on monday, any advice?")).toEqual([
+      'their driving test is on monday',
+    ])
+    const dated = x('how should i prepare for my job interview tomorrow?').memories?.[0]
+    expect(dated).toMatchObject({ event: 'their job interview is tomorrow', date: '2024-06-16' })
+    expect(events('i skipped my yoga class this week')).not.toContain('their yoga class is this week')
+    expect(events('any tips for my garden?')).toEqual([])
+  })
+
+  it('reads music made as music production, and a freelance job with its noun', () => {
+    expect(interests('i produce music in my spare time')).toEqual(['music:music production'])
+    expect(interests('I make beats on weekends')).toEqual(['music:music production'])
+    expect(interests('i make music videos for my channel')).not.toContain('music:music production')
+    expect(job("i'm a freelance videographer")).toBe('freelance videographer')
+    expect(job('I just started working as a personal assistant about three months ago')).toBe('personal assistant')
+    expect(job("i'm a personal assistant")).toBe('personal assistant')
+  })
+
+  it('reads where "here" is from the question before, and no place the question does not name', () => {
+    const moved = x('any recommendations for hiking trails near denver? i just moved here')
+    expect(moved.core_info?.location?.value).toBe('Denver')
+    expect(place("what's there to do in Lisbon on weekends? I live here now")).toBe('Lisbon')
+    expect(place('best coffee shops in austin? just moved here last month')).toBe('Austin')
+    expect(place('any good coffee shops around? i just moved here')).toBeUndefined()
+    expect(place('my sister loves paris. she just moved here')).toBeUndefined()
+  })
+
+  it('reads a skill worked at as the pastime, and nothing from a degree or a pointing word', () => {
+    expect(interests('how do i get better at chess?')).toEqual(['hobbies:chess'])
+    expect(interests('how can i improve my golf swing?')).toEqual(['sports:golf'])
+    expect(interests('i want to improve my guitar playing')).toEqual(['music:guitar'])
+    expect(interests('working on my swing this summer')).toEqual([])
+    expect(interests('I am working on my art degree.')).toEqual([])
+    expect(interests('how do i get better at this?')).toEqual([])
+    expect(interests('i am not getting better at golf')).toEqual([])
+  })
+
+  it('reads a pregnancy hoped for, and a nerd or a geek of a thing as a fan of it', () => {
+    expect(events('my husband and i are trying for a baby')).toEqual(['is trying for a baby with their husband'])
+    expect(events("we've been ttc for a year")).toEqual(['is trying for a baby'])
+    expect(events('my sister is trying for a baby')).not.toContain('is trying for a baby')
+    expect(interests("i'm a huge lord of the rings nerd")).toEqual(['books:lord of the rings'])
+    expect(interests('i am a total gym nerd')).toEqual(['sports:gym'])
+    expect(job("i'm a computer geek")).toBeUndefined()
+  })
+
+  it('reads a visit planned as a trip, and chat’s common misspellings as meant', () => {
+    const visit = x('im gonna visit Japan next month')
+    expect(visit.interests?.travel?.map((s) => s.value)).toEqual(['Japan'])
+    expect(visit.memories?.map((m) => m.event)).toEqual(['is going to visit Japan next month'])
+    expect(interests('i am visiting my mom')).toEqual([])
+    expect(interests('i liek reading')).toEqual(['books:reading'])
+    expect(events('i have 2 kids n a dog')).toEqual(['has 2 kids and a dog'])
+    expect(events('I have learned alot.')).toEqual(['has learned a lot'])
+    expect(events("I haven't played in a while becuase I've been studying for my exams")).toEqual([
+      'has been studying for their exams',
+    ])
+  })
+
+  it('reads a job said with what it mostly does, a year of a school, and a job retired from after a comma', () => {
+    expect(job("our team is switching to rust, i'm a backend dev mostly doing python")).toBe('backend developer')
+    expect(job("i'm in my second year of med school and completely exhausted")).toBe('medical student')
+    expect(job("i'm retired now, spent 30 years as an engineer at boeing")).toBe('retired engineer')
+    expect(job('i am retired and a grandma')).toBe('retired')
+    expect(job('i am in my second year of marriage')).toBeUndefined()
+  })
+
+  it('keeps one memory of an event read twice, and where an event under way is', () => {
+    const retired = x("i'm retired now, spent 30 years as an engineer at boeing").memories ?? []
+    expect(retired.map((m) => m.event)).toEqual(['spent 30 years as an engineer at boeing'])
+    expect(events('i am opening a bakery in portland next spring')).toEqual(['is opening a bakery in portland'])
+    expect(events('we are moving to berlin in may')).toEqual(['is moving to berlin'])
+    expect(events('i am getting divorced in the fall')).toEqual(['is getting divorced'])
+  })
+
+  it('reads the request forms in linear time', () => {
+    const long = 'a '.repeat(20_000)
+    expectLinear(
+      `i am going to visit ${long}`,
+      `i am retired now, spent ${long}`,
+      `i am opening a bakery in ${long}`,
+      `i am in my second year of ${long}`,
+      `${'n '.repeat(20_000)}`,
+      `how do i get better at ${long}`,
+      `i am working on my ${long}swing`,
+      `trails near ${long}? i just moved here ${long}`,
+      `i am a ${long}nerd`,
+      `we are trying for a ${long}`,
+      `can you help me ${long}`,
+      `help me with my ${long}please`,
+      `how do i tell my ${long}i am ${long}`,
+      `to tell ${long}that i am ${long}`,
+      `any tips for my ${long}wedding next ${long}`,
+      `nervous about my ${long}surgery ${long}`,
     )
   })
 })

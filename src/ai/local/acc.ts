@@ -177,8 +177,18 @@ export class Acc {
     const eventKey = key(memory.event)
     this.written++
     this.trace?.record('memories', memoryKey(memory), rule, memory.confidence, span)
-    if (this.memories.some((x) => key(x.event) === eventKey && x.date === memory.date)) return
-    this.memories.push(memory)
+    // two readings of one event, one of them undated, are one memory: the surer, with the date either gives
+    const twin = this.memories.findIndex(
+      (x) => key(x.event) === eventKey && (x.date === memory.date || !x.date || !memory.date),
+    )
+    if (twin < 0) {
+      this.memories.push(memory)
+      return
+    }
+    const kept = this.memories[twin]!
+    const surer = (memory.confidence ?? 0) > (kept.confidence ?? 0) ? memory : kept
+    const date = surer.date ?? kept.date ?? memory.date
+    this.memories[twin] = date ? { ...surer, date } : surer
   }
 
   private withCompanion(memory: Memory): Memory {

@@ -104,6 +104,7 @@ const ACTIVITY_VERBS = [
   'camp|bike|cycle|climb|skate|golf|bowl|meditate|write|travel|kayak|crochet|quilt|sketch|box|wrestle|row|sail|blog',
   'vlog|volunteer|work out|exercise|lift weights|act|sculpt|tinker|skateboard|rollerblade|scrapbook|birdwatch|backpack',
   'canoe|dive|fence|juggle|ride horses|ride my bike|compose music|rap|sketch|play music|take|party|shop for|ride',
+  'produce music|make music|make beats|produce beats',
 ].join('|')
 const ACTIVITY_VERB_SET = new Set(ACTIVITY_VERBS.split('|'))
 
@@ -111,6 +112,9 @@ const ACTIVITY_VERB_SET = new Set(ACTIVITY_VERBS.split('|'))
 function phrasalPastime(verb: string, rest: string, after: string): Item[] {
   // "i work out of my house": where the work is done
   if (/\bto (?:work|school|college|class|the office)\b/.test(after) || /^ of\b/.test(after)) return []
+  // "i make beats", "i produce music": music made, not heard ("make music videos" is something else)
+  if (/^(?:make|produce) (?:music|beats)$/.test(`${verb} ${rest}`))
+    return /^ videos?\b/.test(after) ? [] : [{ category: 'music', value: 'music production', weight: 1 }]
   return verbItems(verb, rest)
 }
 
@@ -505,9 +509,21 @@ const modifiersOnly = (s: string) =>
       return (tags.includes('Adjective') || tags.includes('Adverb')) && !tags.includes('Noun')
     })
 
+/** "i am a dog mom to two huskies", "proud cat dad": the kind (1) of a pet parent, and of what pets (2) if said. */
+const PET_PARENT = new RegExp(pattern`^i am (?:a |the )?(?:proud |crazy |)?(dog|cat) (?:mom|mum|mama|dad|papa|
+  parent|mother|father)\b(?: (?:to|of) (.+))?`)
+
 function rulePets(clause: ClauseInfo, ctx: RuleContext): void {
   const text = clause.text
   if (NOT_PET_CONTEXT.test(text)) return
+  const parent = PET_PARENT.exec(text)
+  if (parent) {
+    // the pets named after "to" are the person's, as if said with "i have"
+    const before = ctx.acc.taken
+    if (parent[2]) rulePets({ ...clause, text: `i have ${parent[2]}` }, ctx)
+    if (ctx.acc.taken === before) ctx.acc.addInterest('pets', parent[1]!, 0.85, 'interest.pet-parent', parent)
+    return
+  }
   const have = rx`\\b(i|we) ${ADV}(?:have|own|got|adopted|rescued|have got|brought home)\\b`.exec(text)
   if (have) {
     // "i have a sister who has a dog": the pets of a person the clause names are theirs
@@ -729,8 +745,8 @@ const I_VISIT = new RegExp(
  */
 const TRIP_TO = new RegExp(pattern`\b(?:(?:my|our) (?:upcoming |next |first |big |last |recent )?(?:trip|vacation|
   holiday|honeymoon|getaway) to|(?:plan|planning|booked|booking|book|take|taking|going on|went on|took) (?:a|an|my|
-  our) (?:[a-z]+ )?(?:trip|vacation|holiday|honeymoon|getaway) to|(?:i am|we are) (?:going|flying|heading|off) to)
-  (?: the)? ([a-z.'-]+(?: [a-z.'-]+){0,3})`)
+  our) (?:[a-z0-9-]+ ){0,2}(?:trip|vacation|holiday|honeymoon|getaway) to|
+  (?:i am|we are) (?:going to visit|visiting|(?:going|flying|heading|off) to))(?: the)? ([a-z.'-]+(?: [a-z.'-]+){0,3})`)
 /** "i have been on many cruises", "been on a few road trips": journeys (1) taken more than once. */
 const BEEN_ON_TRIPS = new RegExp(pattern`(?:\bi (?:have )?|^)been on (?:many|a few|several|lots of|a lot of|so many|
   countless|\d+|two|three|four|five|ten) (cruises|road trips|safaris|camping trips|hiking trips|fishing trips|
@@ -742,7 +758,7 @@ const LOVED_TIME_IN = rx`\\bi ${ADV}(?:loved|enjoyed) (?:the|my) time (?:i spent
 /** One part of "i am ...": "a huge jazz fan", "a die-hard yankees fan": what of (1), and the word for fan (2). */
 const FAN_OF = new RegExp(pattern`^(?:a |an )?(?:(?:big|huge|massive|die[- ]?hard|avid|real|true|total|complete|
   lifelong|long[- ]time) )*([a-z0-9][a-z0-9 '&-]*?) (fan|lover|enthusiast|buff|junkie|addict|fanatic|nut|aficionado|
-  supporter)(?: here| for life| btw| lol| haha| lmao| tbh)*(?: since [a-z0-9' ]{1,40})?$`)
+  supporter|nerd|geek)(?: here| for life| btw| lol| haha| lmao| tbh)*(?: since [a-z0-9' ]{1,40})?$`)
 
 /** "i take piano lessons", "i'm doing a pottery class", "signed up for a salsa course": what is learnt (1). */
 const TAKES_CLASS = new RegExp(pattern`\bi ${ADV}(?:take|am taking|have been taking|am doing|do|signed up for|started|
@@ -1387,7 +1403,8 @@ function ruleActivities(clause: ClauseInfo, ctx: RuleContext): void {
       if (taste && taste.category !== 'other' && taste.weight === 1)
         ctx.acc.addInterest(taste.category, taste.value, 0.75, 'interest.kind-of-person', match)
       const fanMatch = FAN_OF.exec(part)
-      if (!fanMatch || /\b(?:of|for|with|not|no)\b/.test(fanMatch[1])) continue
+      // "a fan of mine", "a nerd for details": not a taste; "a lord of the rings nerd" is one the lexicon knows
+      if (!fanMatch || (/\b(?:of|for|with|not|no)\b/.test(fanMatch[1]) && !lookupExact(fanMatch[1]))) continue
       const noun = classifyNoun(fanMatch[1], 'other', 0.75)
       const team = !!noun && isTeam(noun.category, noun.value, fanMatch[2]!, ctx)
       const restored = ctx.cases.restore(noun?.value ?? '')
@@ -1494,9 +1511,39 @@ function ruleTrip(clause: ClauseInfo, ctx: RuleContext): void {
   if (place) addItems([{ category: 'travel', value: place, weight: 1 }], ctx, 0.7, 'interest.trip-to', match!)
 }
 
+/**
+ * "getting better at chess", "working on my golf swing", "improve my guitar playing": a skill worked at (1 or 2),
+ * which the person does (PRACTICING reads practice itself). Hoped for too: only someone who does it can get better.
+ */
+const IMPROVING = new RegExp(pattern`\b(?:get|getting|become|becoming) better at (?:my |playing |the )?
+  ([a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2})|
+  \b(?:improve|improving|work on|working on) (?:my|our) ([a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2})`)
+/** A word after a skill that names a part of it: "golf swing", "guitar playing", "running pace". */
+const SKILL_PARTS = new RegExp(pattern`^(?:swing|playing|game|skills?|technique|form|pace|serve|stroke|times?|speed|
+  endurance|stamina|strength|shots?|putting|aim|tone|chops|practice|routine|moves|footwork|vocals)$`)
+/** What a skill is, in the lexicons: a sport, a pastime or music. */
+const SKILL_KINDS = ['sports', 'hobbies', 'music']
+
+function ruleImproving(clause: ClauseInfo, ctx: RuleContext): void {
+  const match = clause.negated ? null : IMPROVING.exec(clause.text)
+  if (!match) return
+  // "golf swing" is golf, "guitar playing" guitar: the longest start of the phrase the lexicons know
+  const words = cutPhrase(match[1] ?? match[2]!).split(' ')
+  for (let count = words.length; count >= 1; count--) {
+    const skill = words.slice(0, count).join(' ')
+    const category = knownAs(skill, SKILL_KINDS)
+    // only a part of the skill may follow it, so "my art degree" is no art; and "my swing" alone is no music
+    if (!category || SKILL_PARTS.test(skill) || !words.slice(count).every((word) => SKILL_PARTS.test(word))) continue
+    const kind = INSTRUMENTS.has(skill) ? 'music' : category
+    ctx.acc.addInterest(kind, skill, 0.6, 'interest.improving', match)
+    return
+  }
+}
+
 export function ruleInterests(clause: ClauseInfo, ctx: RuleContext): void {
   if (clause.hedged) return
   ruleTrip(clause, ctx)
+  ruleImproving(clause, ctx)
   if (clause.desire) {
     ruleDesire(clause, ctx)
     return

@@ -24,7 +24,8 @@ import {
   ruleInterests,
   type PetMention,
 } from './interests.js'
-import { ruleMemories } from './memories.js'
+import { eventAskedAbout, ruleMemories } from './memories.js'
+import { placeAtStart } from './gazetteer.js'
 import { ruleNegation, ruleUsedTo } from './negation.js'
 import { isVerbAfterI, isVerbAfterTo } from './nlp.js'
 import { ruleOccupation } from './occupation.js'
@@ -247,6 +248,41 @@ const ANSWER_HAVE_COUNT =
 const MINE_NAMED = /^(?:mine is|mine was|my one is) (?:named|called) ([a-z][a-z'-]*)$/
 /** "who doesn't love cheeseburgers?", "who does not like a good nap": the verb (1) and what is liked (2). */
 const RHETORICAL_LIKE = /^(?:but |and |i mean )?who (?:does not|would not) (love|like|enjoy) (.+)$/
+/**
+ * "can you help me plan a trip to japan?", "help me write a cover letter": a request that says what the person is
+ * doing (1), or "help me with my resume": what they are working on (2).
+ */
+const HELP_ME = new RegExp(pattern`^(?:(?:hey|hi|ok|so|please|pls|plz),? )*(?:(?:can|could|would|will) (?:you|u)
+  (?: please| pls)? )?help me (?:to )?(?:(?!(?:out|with|please|pls|here|now|and|or|a|an|the|it|this|that|so|
+  because|if|i|you|me|my|our)\b)([a-z]+ [a-z0-9'-]+(?: [a-z0-9'-]+)*)|with ((?:my|our) [a-z0-9'-]+(?: [a-z0-9'-]+)*))
+  (?: please| pls)?$`)
+/** "i just moved here", "we live here now": a move or a home (1) whose "here" the clause before may name. */
+const HERE = /^((?:i |we )?(?:just |recently |only )?(?:moved|relocated|live|am living|are living)) here\b/
+/** A place a clause may name after a preposition: "hiking trails near denver" (1). */
+const AFTER_PREPOSITION = /\b(?:in|near|around|to|at) (?=([a-z][a-z.'-]*(?: [a-z][a-z.'-]*){0,3}))/g
+
+/**
+ * "best hikes near denver? i just moved here": "i just moved to denver", when the clause before (`before`) names a
+ * place the gazetteer knows. Undefined when the clause has no such "here" or nothing before names the place.
+ */
+function hereNamed(text: string, before: string, cases: CaseMap): string | undefined {
+  const here = HERE.exec(text)
+  if (!here) return undefined
+  for (const named of before.matchAll(AFTER_PREPOSITION)) {
+    const place = placeAtStart(named[1]!, (word) => cases.isCapitalised(word))
+    const preposition = /moved|relocated/.test(here[1]!) ? 'to' : 'in'
+    if (place) return `${here[1]} ${preposition} ${place}${text.slice(here[0].length)}`
+  }
+  return undefined
+}
+
+/** A clause that asks the reader something, with a question mark or without: "any tips", "how should i". */
+const asksSomething = (clause: Clause) => clause.question || QUESTION_OPENING.test(clause.text)
+/** "how can i get better at chess", "how do i improve my golf swing": what the person works at (1). */
+const HOW_IMPROVE =
+  /^how (?:do|can|could|should|would) i (?:ever )?((?:get better at|improve) (?!(?:it|this|that|them)\b)[a-z].*)$/
+/** Words that point outside the clause. */
+const POINTING = /\b(?:this|that|these|those|it|them|here)\b/
 /** "they horrify me", "i can not stand them": a short answer whose pronoun (1 or 2) points at what was asked about. */
 const POINTS_BACK = /^(?:(they|it) (?:[a-z']+ ){0,3}?me(?: out)?|i (?:[a-z']+ ){1,3}?(them|it))(?: too| though| lol)?$/
 /**
@@ -403,6 +439,24 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     // "who doesn't love cheeseburgers?": a question that says the person loves them
     const rhetorical = clause.question && !clause.reported ? RHETORICAL_LIKE.exec(clause.text) : null
     if (rhetorical) return [{ ...clause, question: false, text: `i ${rhetorical[1]} ${rhetorical[2]}` }]
+    // "can you help me plan a trip to japan?": what the person is trying to do
+    const helped = clause.reported ? null : HELP_ME.exec(clause.text)
+    // "help me understand this": what "this" is, the request does not say
+    if (helped && !POINTING.test(clause.text)) {
+      const doing = helped[1]?.replace(/^plan /, 'planning ')
+      const text = !doing
+        ? `i am working on ${helped[2]}`
+        : /^planning /.test(doing)
+          ? `i am ${doing}`
+          : `i am trying to ${doing}`
+      return [{ ...clause, question: false, text }]
+    }
+    // "how do i get better at chess?": what the person is working at
+    const improving = clause.reported ? null : HOW_IMPROVE.exec(clause.text)
+    if (improving) return [{ ...clause, question: false, text: `i am trying to ${improving[1]}` }]
+    // "any tips for my first marathon next month?": the event and when it is, said by asking about it
+    const askedEvent = clause.reported || !asksSomething(clause) ? undefined : eventAskedAbout(clause.text)
+    if (askedEvent) return [{ ...clause, question: false, text: askedEvent }]
     // "what is your favorite drink mine is tea": a question and its answer with no question mark between
     const runOn = clause.reported ? null : ASKED_AND_MINE.exec(clause.text)
     const ownRunOn = runOn ? answersOwnQuestion(runOn[1]!, runOn[2]!) : undefined
@@ -414,6 +468,10 @@ export function extractFromText(text: string, opts: TextOptions): Extraction {
     const asked = before?.question ? before : before && ANSWER_DO.test(before.text) ? split[index - 2] : undefined
     const own = asked?.question ? answersOwnQuestion(asked.text, clause.text) : undefined
     if (own) return ownVerbPhrases({ ...clause, text: own })
+    // "any recommendations for hiking trails near denver? i just moved here": where "here" is
+    const samePlace = before && before.paragraph === clause.paragraph && !before.reported
+    const placed = samePlace ? hereNamed(clause.text, before.text, cases) : undefined
+    if (placed) clause = { ...clause, text: placed }
     // "i painted the kitchen red, my favorite color": what the aside calls a favorite
     const sameSentence = before?.sentence === clause.sentence && !before.question && !before.reported
     const aside = favoriteAside(clause.text, sameSentence ? before.text : undefined)

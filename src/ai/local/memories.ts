@@ -452,8 +452,11 @@ function resolvePointed(event: string, before: string | undefined): string {
       // read in its phrase: "bike" is a noun after "my new"
       const tags = termsOf(`${determiner} ${phrase.slice(0, end).join(' ')}`).at(-1)?.tags ?? []
       if (!tags.includes('Noun') || tags.some((tag) => /^(?:Pronoun|Date|Value|Adjective)$/.test(tag))) continue
+      // "gave them a few rounds": a phrase of the event itself is not what "them" points to
+      const named = phrase.slice(0, end).join(' ')
+      if (event.includes(named)) continue
       const owner = /^(?:my|our|your)$/.test(determiner!) ? 'their' : 'the'
-      return event.replace(POINTED_OBJECT, `$1 ${owner} ${phrase.slice(0, end).join(' ')}`)
+      return event.replace(POINTED_OBJECT, `$1 ${owner} ${named}`)
     }
   }
   return event
@@ -496,7 +499,21 @@ const EXPECTING = new RegExp(pattern`^(?:(?:i|we) (?:just )?(?:found out|learned
   fourth)|another baby)|
   (pregnant))\b(?! (?:shower|sitter|gender|monitor|registry|food|clothes)\b)`)
 
+/** "we are trying for a baby", "we have been ttc for a year": a pregnancy hoped for, under way. */
+const TRYING_FOR_BABY = new RegExp(pattern`^(?:i am|we are|i have been|we have been) ${ADV}(?:trying (?:for a baby|
+  to (?:conceive|get pregnant|have a baby|start a family))|ttc)\b`)
+
 function ruleExpecting(text: string, ctx: RuleContext): boolean {
+  const trying = TRYING_FOR_BABY.exec(text)
+  if (trying) {
+    const event = 'is trying for a baby'
+    ctx.acc.addMemory(
+      { event, date: dayOf(ctx.referenceDate), importance: 'high', confidence: 0.8 },
+      'memory.expecting',
+      trying,
+    )
+    return true
+  }
   const match = EXPECTING.exec(text)
   if (!match) return false
   const ref = ctx.referenceDate
@@ -557,6 +574,18 @@ function asUnderWay(text: string): string {
   return `${step[1] === 'we' ? 'we are' : 'i am'} ${GERUND_OF_STEP[step[2]!]} ${step[3]}`.trim()
 }
 
+/** Where a place may follow "in" or "at" (1): "in october in tuscany". */
+const IN_PLACE = /\b(?:in|at) (?=([a-z][a-z.'-]*(?: [a-z][a-z.'-]*){0,3}))/g
+
+/** The first place the gazetteer knows after "in" or "at" in `rest`, if any. */
+function placeAfter(rest: string, ctx: RuleContext): string | undefined {
+  for (const named of rest.matchAll(IN_PLACE)) {
+    const place = placeAtStart(named[1]!, (word) => ctx.cases.isCapitalised(word))
+    if (place) return place
+  }
+  return undefined
+}
+
 function ruleUnderWay(text: string, ctx: RuleContext): boolean {
   const match = UNDER_WAY.exec(text)
   if (!match) return false
@@ -564,7 +593,9 @@ function ruleUnderWay(text: string, ctx: RuleContext): boolean {
   const date = futureDateOf(text, ref) ?? dateOf(text, ref) ?? dayOf(ref)
   // "we are going to be parents": one person of the two, in the words of the one
   const step = match[1]!.replace(/\b(?:a )?(parent|grandparent)s$/, 'a $1')
-  const event = ctx.cases.restore(ownWordsInThirdPerson(`is ${step}`))
+  // "we are getting married in october in tuscany": where, when the gazetteer knows it
+  const place = / to /.test(step) ? undefined : placeAfter(text.slice(match.index + match[0].length), ctx)
+  const event = ctx.cases.restore(ownWordsInThirdPerson(`is ${step}${place ? ` in ${place}` : ''}`))
   // a pet on its way matters less than a child, a move or a divorce
   const importance = /^(?:getting|adopting) [a-z ]*(?:puppy|dog|kitten|cat|pet)$/.test(step) ? 'medium' : 'high'
   ctx.acc.addMemory({ event, date, importance, confidence: 0.8 }, 'memory.under-way', match)
@@ -633,11 +664,11 @@ function ruleWasFor(text: string, ctx: RuleContext): boolean {
 }
 
 /** "i am going to lisbon in may with my wife": a trip planned (1: where, and what follows). */
-const TRIP = new RegExp(pattern`^(?:i am|we are) ${ADV}(?:(?:going|heading|flying|traveling|travelling|driving|off)
-  \s(?:back |over |out )?to|visiting) (.+)$`)
+const TRIP = new RegExp(pattern`^(?:i am|we are) ${ADV}(?:going to visit|visiting|
+  (?:going|heading|flying|traveling|travelling|driving|off)\s(?:back |over |out )?to) (.+)$`)
 /** "we are planning a road trip through utah": how (1), the trip (2), the preposition (3) and where (4). */
 const TRIP_PLANNED = new RegExp(
-  `^(?:i am|we are) ${ADV}(planning|taking|doing|going on) ((?:a|an|our|my) (?:[a-z]+ )?trip) ` +
+  `^(?:i am|we are) ${ADV}(planning|taking|doing|going on) ((?:a|an|our|my) (?:[a-z0-9-]+ ){0,2}trip) ` +
     '(to|through|around|across|in) (.+)$',
 )
 /** "i am planning on going to florida", "we plan to visit japan": the verb (1) and where, with what follows (2). */
@@ -660,13 +691,17 @@ function ruleTrip(text: string, ctx: RuleContext): boolean {
   if (!place) return false
   const rest = trip.slice(place.length)
   const verb = intended ? (TRAVEL_VERB[intended[1]!] ?? intended[1]!.replace(/ing$/, '')) : ''
+  // the words before the place: "i am visiting", "we are going to visit", "i am flying to"
+  const lead = match[0].slice(0, -match[1]!.length)
   const how = planned
     ? `is ${planned[1]} ${planned[2]} ${planned[3]}`
     : intended
       ? `plans to ${verb}${verb === 'visit' ? '' : ' to'}`
-      : / visiting $/.test(match[0].slice(0, -match[1]!.length))
+      : / visiting $/.test(lead)
         ? 'is visiting'
-        : 'is going to'
+        : / going to visit $/.test(lead)
+          ? 'is going to visit'
+          : 'is going to'
   const event = ctx.cases.restore(ownWordsInThirdPerson(`${how} ${place}${rest}`))
   ctx.acc.addMemory({ event, importance: 'medium', confidence: 0.75 }, 'memory.trip', match)
   return true
@@ -696,6 +731,24 @@ const SCHEDULED_WHEN = pattern`${COMING_TIME}|today|yesterday|soon|(?:this|next|
 const SCHEDULED = new RegExp(pattern`^(?:(?:ugh|omg|so|and|but|well|also|yay|ok|okay|sigh|welp) )*((?:my|our)\s)?
   ((?:[a-z]+'s )?(?:[a-z]+ ){0,2}?(?:${SCHEDULED_EVENT})) (is|was|are|were) (?:finally |coming up |)?
   ((?:${SCHEDULED_WHEN})\b.*)$`)
+
+/** "any tips for my first marathon next month?": the person's event (1) and when it is (2), asked about. */
+const ASKED_EVENT = new RegExp(pattern`\b((?:my|our) (?:[a-z]+'s )?(?:[a-z]+ ){0,2}?(?:${SCHEDULED_EVENT}))
+  \s((?:${COMING_TIME})(?: (?:morning|afternoon|evening|night))?)$`)
+
+/** How a person awaits an event: "nervous about", "so excited for", "studying for", "getting ready for". */
+const AWAITING = new RegExp(pattern`\b(?:nervous|excited|anxious|worried|scared|stressed|terrified|pumped|hyped|
+  dreading|preparing|prepping|studying|training|cramming|practicing|practising|ready|looking forward)
+  \s(?:about|for|to) (?:my|our)\b`)
+
+/**
+ * A question or request about an event of the person's own that says when it is, as the statement it makes: "how do
+ * i prepare for my job interview tomorrow?" -> "my job interview is tomorrow". Undefined when it names no such event.
+ */
+export function eventAskedAbout(text: string): string | undefined {
+  const match = ASKED_EVENT.exec(text)
+  return match ? `${match[1]} is ${match[2]}` : undefined
+}
 
 /** "my knee surgery is next week" -> "their knee surgery is next week", dated by the day or the month it names. */
 function ruleScheduled(text: string, ctx: RuleContext): boolean {
@@ -815,6 +868,9 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
   if (ruleUnderWay(ahead, ctx) || rulePlanned(ahead, ctx) || clause.desire) return
   if (ruleExpecting(text, ctx) || ruleWasAt(text, ctx) || ruleWasFor(text, ctx) || ruleTrip(text, ctx)) return
   if (ruleScheduled(text, ctx) || ruleSoberFor(text, ctx)) return
+  // "i am so nervous about my driving test on monday": the event, said by how the person awaits it
+  const ownEvent = AWAITING.test(text) ? eventAskedAbout(text) : undefined
+  if (ownEvent && ruleScheduled(ownEvent, ctx)) return
   if (text.split(' ').length < 3) return
   if (/\b(?:did not|was not|were not|never|have not|had not|am not|are not|will not)\b/.test(text)) return
   const ref = ctx.referenceDate
@@ -907,6 +963,8 @@ export function ruleMemories(clause: ClauseInfo, ctx: RuleContext, before?: stri
     .replace(/\s+/g, ' ')
     .trim()
   event = resolvePointed(event, before)
+  // "watched it like 10 times": what "it" is, nothing before said, so the memory would not read on its own
+  if (POINTED_OBJECT.test(event)) return
   const whole = selfContained(event.replace(/[,.;:!?]+$/, ''))
   if (!whole) return
   // "i have taken a break": the event is read from the participle, as a past verb's is, and keeps its auxiliary

@@ -29,7 +29,7 @@ const MODIFIERS = new Set(
   nail makeup wedding portrait fashion interior landscape stay-at-home home health care daycare store bank shop cafe
   restaurant hotel hospital police fire army navy marine military government city county state federal local
   swim ski surf tennis golf soccer football basketball baseball hockey track running climbing boxing skating
-  dive martial`.split(/\s+/),
+  dive martial backend back-end frontend front-end full-stack fullstack`.split(/\s+/),
 )
 const HOBBY_QUALIFIER = new RegExp(pattern`\b(?:avid|big|huge|keen|passionate|amateur|weekend|casual|hobby|hobbyist|
   enthusiastic|aspiring|wannabe|lifelong|devoted|dedicated|obsessive|occasional|serious)\b`)
@@ -39,10 +39,11 @@ const FILLER = new RegExp(pattern`^(?:very|really|pretty|quite|proud|happy|busy|
   \d(?:st|nd|rd|th))[- ]year)\s+`)
 const CUT = new RegExp(pattern`\s(?:at|for|in|from|with|who|that|and|but|since|because|when|so|by|on|of|living|working|
   here|there|now|currently|like|studying|majoring|pursuing|specializing|specialising|doing|trying|looking|hoping|
-  planning|getting|finishing|taking|learning)\b.*$|,.*$`)
+  planning|getting|finishing|taking|learning|mostly|mainly|primarily|usually)\b.*$|,.*$`)
 
 /** Nouns after which the phrase names what the person likes or belongs to: "a packer fan", "a choir member". */
-const FAN_WORDS = /^(?:fan|lover|buff|enthusiast|nut|freak|junkie|addict|member|supporter|follower|collector)s?$/
+const FAN_WORDS =
+  /^(?:fan|lover|buff|enthusiast|nut|freak|junkie|addict|member|supporter|follower|collector|nerd|geek)s?$/
 
 /** Jobs said by their letters. */
 const SHORT_JOBS: Record<string, string> = {
@@ -117,6 +118,8 @@ export function occupationFrom(phrase: string, strict: boolean): Finding | undef
   let known = false
   for (let i = words.length - 1; i >= 0; i--) {
     const word = singular(words[i])
+    // "a freelance videographer": a modifier that is also a job ("freelance") is no head before a job-like noun
+    if (i < words.length - 1 && MODIFIERS.has(words[i]) && JOB_SUFFIX.test(words[i + 1]!)) continue
     const multi = [3, 2].some((n) => i - n + 1 >= 0 && OCCUPATIONS.has([...words.slice(i - n + 1, i), word].join(' ')))
     if (multi || OCCUPATIONS.has(word) || OCCUPATIONS.has(words[i]) || word === 'student' || word === 'major') {
       head = i
@@ -290,8 +293,12 @@ const RETIRED_WHEN = pattern`(?:after (?:${NUMBER_RE}|\d+|many|a few) (?:years?|
   a few|a couple of) (?:years?|months?|decades?) ago|last year|this year|in \d{4}|early|recently) `
 /** "i am retired": surer than a job said in the past tense, which it completes ("retired gym teacher"). */
 const RETIRED_CONFIDENCE = 0.9
-/** "(retired) after 30 years as a firefighter", "(retired) a year ago as a teacher": the job (1). */
-const RETIRED_AS = new RegExp(`^ (?:${RETIRED_WHEN})?as (?:a |an )?(.+)$`)
+/**
+ * "(retired) after 30 years as a firefighter", "(retired) a year ago as a teacher", "(retired) now, spent 30 years as
+ * an engineer": the job (1).
+ */
+const RETIRED_AS = new RegExp(pattern`^(?: (?:${RETIRED_WHEN})?as|(?: now)?,? (?:after |and )?(?:i )?
+  (?:spent|worked|served) (?:${NUMBER_RE}|\d+|many|a few) (?:years?|decades?) as) (?:a |an )?(.+)$`)
 /** "i am looking for a new job", "i am job hunting". */
 const JOB_SEEKER = new RegExp(
   `\\bi (?:am|have been) ${ADV}(?:looking|searching|hunting) for (?:a |an )?` +
@@ -327,7 +334,7 @@ const PLAY_PROFESSIONALLY = new RegExp(`\\bi ${ADV}play ([a-z]+(?: [a-z]+)?) (?:
 /** "i go to law school", "i am in 3rd grade": the school or the school year (1). */
 const IN_SCHOOL = new RegExp(
   `\\bi ${ADV}(?:am in|attend|go to|am going to|am attending|am enrolled in|am at|(?<=(?:just|recently) )started|` +
-    'am starting) (?:the )?' +
+    'am starting) (?:the |my (?:first|second|third|fourth|final|last|\\d(?:st|nd|rd|th)) year (?:of|at|in) )?' +
     '(college|university|uni|high school|grad school|graduate school|med school|medical school|law school|' +
     'nursing school|community college|(?:art|culinary|cooking|photography|beauty|film|design|music|dental|' +
     'veterinary|vet|pharmacy|business|acting|dance|flight|cosmetology) school|' +

@@ -198,6 +198,8 @@ const RULES = {
   'interest.took-up': '"I took up / got into X"',
   'interest.spend-time': '"I spend my free time (doing) X"',
   'interest.visit': '"I have been to X", "I love visiting X" -> travel',
+  'interest.pet-parent': '"I\'m a dog mom to two huskies", "proud cat dad": the pets, or the kind',
+  'interest.improving': '"getting better at chess", "working on my golf swing": a skill worked at (0.6)',
   'interest.trip-to': '"our trip to X", "planning a trip to X", "we are flying to X" -> travel, a known place (0.7)',
   'interest.fan': '"I am a huge X fan / lover / buff"',
   'interest.taught-activity': '"a swim coach", "a yoga instructor": the activity taught',

@@ -63,6 +63,16 @@ const EXPANSIONS: [RegExp, string][] = [
   [/\batleast\b/g, 'at least'],
   [/\bsorta\b/g, 'sort of'],
   [/\bluv\b/g, 'love'],
+  // the misspellings chat makes most often, of words the rules read
+  [/\bliek(s|d)?\b/g, 'like$1'],
+  [/\b(?:realy|rly)\b/g, 'really'],
+  [/\balot\b/g, 'a lot'],
+  [/\bthier\b/g, 'their'],
+  [/\bfreind(s?)\b/g, 'friend$1'],
+  [/\b(?:becuase|becasue|bcuz)\b/g, 'because'],
+  [/\bdefinate?ly\b/g, 'definitely'],
+  // "2 kids n a dog", "rock n roll": "and" between two words
+  [/(?<=[a-z0-9] )n(?= [a-z0-9])/g, 'and'],
   [/\b(favourite|fave|fav)\b/g, 'favorite'],
   [/\bfavourites\b/g, 'favorites'],
   [/\bcolour(s?)\b/g, 'color$1'],
@@ -167,7 +177,9 @@ const CLAUSE_BREAK = new RegExp(
     // "i tried sushi last week and loved it": the liking, a clause of its own that "it" points back from
     '\\s+and\\s+(?=(?:i )?(?:really |totally |absolutely |just )?(?:loved|liked|enjoyed|adored) (?:it|them)\\b)|' +
     // "i am learning the piano, started last month": a second event said without "i"
-    ',\\s*(?=(?:just )?(?:started|began|finished|quit|moved) [a-z]|been [a-z]+ing\\b)|' +
+    ',\\s*(?=(?:just )?(?:started|began|finished|quit|moved) [a-z]|been [a-z]+ing\\b|' +
+    // "i speak spanish and english, learning french": a second thing under way, said without "i am"
+    '(?:now |also |currently )?(?:learning|studying) [a-z])|' +
     // "just got back from japan, kyoto was amazing": a comment on what was said
     ',\\s*(?=(?!(?:which|who|that|what|it|this|there)\\b)[a-z]+ (?:was|were|is|are) ' +
     '(?:so |really |very |just )?' +
@@ -176,6 +188,11 @@ const CLAUSE_BREAK = new RegExp(
     // not "me and my friend love hiking": the person is part of that subject
     `(?<!(?:^|\\s)me)${PARTNER_FIRST}\\s+(?:and|so|then|plus)\\s+(?=${SUBJECT_START}\\b)|` +
     ',?\\s+(?:and|so|then)\\s+(?=(?:[a-z0-9]+\\s+){1,3}i\\s)|' +
+    // "how do i tell my boss i am pregnant": what the person would tell, a statement of their own
+    '\\s+(?:that\\s+)?(?=i (?:am|have|was|had|got|lost|need|want|feel|think|do not|did not|can not|will)\\b)' +
+    '(?<=\\b(?:(?:how|should|do|can|could) (?:do |can |should |would )?i|to) (?:[a-z]+ ){0,2}' +
+    '(?:tell|explain to|break it to|admit to|confess to|let) (?!me\\b)' +
+    "(?:[a-z'-]+ ){0,2}[a-z'-]+(?: know)?(?: that)?\\s+)|" +
     // "better now that i am in remission": the reason, a clause of the person's own
     ',?\\s+now that\\s+(?=(?:i|we)\\s)|' +
     '\\s+-\\s+',

@@ -1,0 +1,64 @@
+// What requests to an assistant say of the person, through the running service on the configured database: help
+// asked for, what the person asks how to tell someone, and their own events asked about with their time
+// (docs/architecture/local-extractor.md, "What it extracts").
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { client, startService, type Client, type TestService } from '../support/harness.js'
+import { chat, post } from '../support/submit.js'
+
+interface Memory {
+  event: string
+  date?: string
+}
+
+describe('requests to an assistant', () => {
+  let svc: TestService
+  let api: Client
+
+  beforeAll(async () => {
+    svc = await startService({ env: { PROFILER_RATE_LIMIT_PER_MINUTE: '100000' } })
+    api = client(svc.url, svc.key)
+  })
+  afterAll(async () => {
+    await svc?.close()
+  })
+
+  it('keeps what messages and a conversation with an assistant say of the person, and the context shows it', async () => {
+    const at = '2024-06-15T12:00:00Z'
+    await post(api, 'kai', { data: 'can you help me plan a 5 day trip to Japan?', occurred_at: at })
+    await post(api, 'kai', { data: 'any good hiking trails near Denver? I just moved here', occurred_at: at })
+    await post(api, 'kai', { data: 'how do i get better at chess?', occurred_at: at })
+    await post(api, 'kai', {
+      input_type: 'conversation',
+      occurred_at: at,
+      data: chat([
+        ['How can I help?', "how do i tell my boss i'm pregnant"],
+        ['Congratulations! Anything else?', 'any tips for my job interview tomorrow?'],
+      ]),
+    })
+    const profile = await api.waitReady('kai')
+    expect(profile.interests.travel.map((v: { value: string }) => v.value)).toEqual(['Japan'])
+    expect(profile.interests.hobbies.map((v: { value: string }) => v.value)).toEqual(['chess'])
+    expect(profile.core_info.location).toMatchObject({ value: 'Denver' })
+    const memories = profile.memories as Memory[]
+    expect(memories.map((m) => m.event).sort()).toEqual([
+      'is planning a 5 day trip to Japan',
+      'is pregnant',
+      'moved to Denver',
+      'their job interview is tomorrow',
+    ])
+    expect(memories.find((m) => m.event === 'their job interview is tomorrow')?.date).toBe('2024-06-16')
+    const res = await api.get('/v1/profile/kai/context?max_tokens=300')
+    const text = ((await res.json()) as { text: string }).text
+    expect(text).toContain('is pregnant')
+    expect(text).toContain('is planning a 5 day trip to Japan')
+  })
+
+  it('takes nothing from a request that points elsewhere, nor from what others would tell', async () => {
+    const said = ['can you help me understand this error?', 'help me out here', 'my sister wants to tell her boss']
+    for (const data of said) await post(api, 'rio', { data })
+    await post(api, 'rio', { data: 'my mom needs to tell her boss she is pregnant' })
+    const profile = await api.waitReady('rio')
+    const events = (profile.memories as Memory[]).map((m) => m.event).sort()
+    expect(events).toEqual(['has a sister'])
+  })
+})
