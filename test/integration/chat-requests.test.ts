@@ -1,6 +1,6 @@
 // What requests to an assistant say of the person, through the running service on the configured database: help
-// asked for, what the person asks how to tell someone, and their own events asked about with their time
-// (docs/architecture/local-extractor.md, "What it extracts").
+// asked for, what the person asks how to tell someone, their own events asked about with their time, and a bio
+// after a label (docs/architecture/local-extractor.md, "What it extracts" and "Bios and asides").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { client, startService, type Client, type TestService } from '../support/harness.js'
 import { chat, post } from '../support/submit.js'
@@ -51,6 +51,23 @@ describe('requests to an assistant', () => {
     const text = ((await res.json()) as { text: string }).text
     expect(text).toContain('is pregnant')
     expect(text).toContain('is planning a 5 day trip to Japan')
+  })
+
+  it('reads a bio after a label, and no workplace from a job lost in a month', async () => {
+    await post(api, 'ava', {
+      data: 'ok so quick background: 34F, product manager at a fintech in Austin, two kids (6 and 9), love hiking',
+    })
+    await post(api, 'ava', { data: 'dealing with really bad anxiety since I lost my old job in March' })
+    const profile = await api.waitReady('ava')
+    expect(profile.core_info).toMatchObject({
+      age: { value: 34 },
+      gender: { value: 'female' },
+      location: { value: 'Austin' },
+      occupation: { value: 'product manager' },
+    })
+    expect(profile.interests.hobbies.map((v: { value: string }) => v.value)).toEqual(['hiking'])
+    const events = (profile.memories as Memory[]).map((m) => m.event).sort()
+    expect(events).toEqual(['has anxiety', 'has two kids', 'lost their old job in March'])
   })
 
   it('takes nothing from a request that points elsewhere, nor from what others would tell', async () => {

@@ -3785,6 +3785,60 @@ describe('what a message to an assistant says of the person', () => {
     expect(events('i am getting divorced in the fall')).toEqual(['is getting divorced'])
   })
 
+  it('reads a doubt about "ever" as the "never" it says, and no trait from what someone does not think', () => {
+    expect(place('nice, i do not think i have ever left ohio')).toBe('Ohio')
+    expect(events("i don't think i have ever been to paris")).toEqual(['has never been to paris'])
+    expect(interests('i do not think i like jazz')).toEqual([])
+    expect(x('i do not think i am shy').personality?.traits ?? []).toEqual([])
+    expect(x('my mom does not think i am smart').personality?.traits ?? []).toEqual([])
+    expect(x('my mom thinks i am smart').personality?.traits?.map((t) => t.value)).toEqual(['smart'])
+  })
+
+  it('reads "its" before a determiner as "it is", and volunteer work done', () => {
+    expect(interests('i love gymnastics its my favorite to do as far as sports!')).toEqual(['sports:gymnastics'])
+    expect(x('the dog wagged its tail').interests ?? {}).toEqual({})
+    expect(interests('i do a lot of volunteer work')).toEqual(['hobbies:volunteering'])
+    expect(interests('my mom does a lot of volunteer work')).toEqual([])
+  })
+
+  it('reads a time said first ("since i retired") as a clause of its own', () => {
+    expect(events('since i retired i travel a lot')).toEqual(['retired'])
+    expect(events('after i graduated i moved to boston')).toEqual(['graduated', 'moved to boston'])
+    expect(events('since i started college i have no time for hobbies')).toEqual(['started college'])
+    expect(events('i move south in the winter since i retired')).toEqual(['retired'])
+    expect(events('i play banjo in the band i formed with my friends')).toEqual(['formed the band with their friends'])
+  })
+
+  it('reads a bio after a label: an age and a sex, a role, a liking and an aim said without "i"', () => {
+    const bio = x(
+      'ok so quick background: 34F, product manager at a fintech in Austin, two kids (6 and 9), trying to get back into running',
+    )
+    expect(bio.core_info?.age?.value).toBe(34)
+    expect(bio.core_info?.gender?.value).toBe('female')
+    expect(bio.core_info?.occupation?.value).toBe('product manager')
+    expect(bio.core_info?.location?.value).toBe('Austin')
+    expect(bio.memories?.map((m) => m.event)).toEqual(['has two kids', 'is trying to get back into running'])
+    expect(interests('about me: 29, nurse, love hiking')).toEqual(['hobbies:hiking'])
+    expect(job('about me: 29, nurse, love hiking')).toBe('nurse')
+    expect(x('update: the car broke down again').core_info ?? {}).toEqual({})
+  })
+
+  it('reads "veggie", a pastime done so many days a week, a condition dealt with and a habit being quit', () => {
+    expect(interests('I went veggie in January')).toEqual(['food:vegetarian'])
+    expect(interests('i am a veggie lover')).not.toContain('food:vegetarian')
+    expect(interests('i do crossfit 5 days a week')).toEqual(['sports:crossfit'])
+    expect(events('dealing with really bad anxiety lately')).toEqual(['has anxiety'])
+    expect(events('i have been struggling with depression since college')).toEqual(['has depression'])
+    expect(events('my mom is dealing with cancer')).not.toContain('has cancer')
+    expect(events("quitting smoking, day 12, it's rough")).toEqual(['is quitting smoking'])
+  })
+
+  it('reads no workplace from a month, nor from a job lost', () => {
+    expect(job('dealing with really bad anxiety since I lost my job in March')).toBeUndefined()
+    expect(job('i lost my job at the bank last year')).toBeUndefined()
+    expect(job('my job at the bank is boring')).toBe('works at the bank')
+  })
+
   it('reads the request forms in linear time', () => {
     const long = 'a '.repeat(20_000)
     expectLinear(
@@ -3804,6 +3858,16 @@ describe('what a message to an assistant says of the person', () => {
       `to tell ${long}that i am ${long}`,
       `any tips for my ${long}wedding next ${long}`,
       `nervous about my ${long}surgery ${long}`,
+      `i do not think i ${long}have ever left ${long}`,
+      `its ${long}my ${long}`,
+      `i do ${long}a lot of volunteer work`,
+      `since i ${long}i ${long}`,
+      `the ${long}since i retired`,
+      `background: 34f, ${long}, love ${long}, trying to ${long}`,
+      `two kids (${'1 and '.repeat(5_000)}9)`,
+      `dealing with ${long}anxiety`,
+      `i lost my ${long}job in march`,
+      `i do crossfit ${'5 '.repeat(20_000)}days a week`,
     )
   })
 })

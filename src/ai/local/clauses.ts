@@ -106,6 +106,8 @@ const OWN_RELATIVE = new RegExp(pattern`\b(the|a|an|this|that|my) (?!(?:${GENERI
   \s((?:am |have been |was )?(?!am |was )[a-z]+(?: up| out| back)?) (at|for|in|on|with|to|from)
   (?=(?: (?:then|too|now|lol|haha))?(?:$|[,.!?])| (?:is|was|are|and|but|so|because|every|each|now|today)\b)`)
 
+/** Words a thing's name does not run through: "the winter since i retired" names no winter retired. */
+const THING_ENDS = '(?:that|which|since|because|when|after|before|until|while|as|so|and|but|if|once|though)'
 /** Verbs in the past that take no object of their own: "the band i worked with" is no band worked. */
 const NO_OBJECT_PAST = 'worked|lived|stayed|moved|traveled|travelled|walked|talked|arrived|returned|started|used'
 /**
@@ -113,7 +115,7 @@ const NO_OBJECT_PAST = 'worked|lived|stayed|moved|traveled|travelled|walked|talk
  * person's verb in the past (3) acts on, and what follows the verb (4), up to the clause's end or its own verb.
  */
 const OWN_RELATIVE_OBJECT = new RegExp(pattern`\b(the|a|an|this|that|my) (?!(?:${GENERIC_RELATIVE})\b)
-  ((?:(?!that |which )[a-z'-]+ ){0,2}(?!that |which )[a-z'-]+) (?:that |which )?i
+  ((?:(?!${THING_ENDS} )[a-z'-]+ ){0,2}(?!${THING_ENDS} )[a-z'-]+) (?:that |which )?i
   \s((?!(?:${NO_OBJECT_PAST})\b)[a-z]+ed|made|built|bought|wrote|drew|took|found|sold|won|sewed|caught|brought)
   ((?: (?:with|for|in|at|to|on|from|last|when|as|during|back|years?|months?|weeks?)\b(?:(?! (?:is|was|are|were)\b)
   [^,.!?])*)?)(?=$|[,.!?]| (?:is|was|are|were)\b)`)
@@ -167,7 +169,8 @@ const FRAGMENT_VERB = new RegExp(pattern`
   training for|training to|getting (?:married|engaged|divorced)|planning (?:a|an|my|our|to)|
   (?:going|heading|flying|moving|relocating) (?:back )?to|
   (?:moving|relocating) from [a-z]+(?: [a-z]+){0,2}? to|spending (?:the|this) (?:winter|summer|year|semester)|
-  (?:starting|beginning) (?:a |my )?new (?:job|role|position|career))
+  (?:starting|beginning) (?:a |my )?new (?:job|role|position|career)|quitting|cutting (?:back|down) on|
+  recovering from)
   \s+(?!(?:is|are|was|were|has|will|would|can|could|sucks|seems|feels|looks|keeps|gets|got)\b)`)
 /** A past event said without "i": "just got back from a trip to japan", "finished my degree last month". */
 const FRAGMENT_PAST = new RegExp(pattern`^(?:got(?! to\b)|came back|went|visited|finished|started|bought|graduated|

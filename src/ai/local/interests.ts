@@ -895,7 +895,8 @@ const KIND_OF_DOER = new RegExp(pattern`\bi am ${ADV}(?:more of )?an? (?:(?:big|
 const BESIDES_DOING =
   /\b(?:(?:besides|apart from|aside from|other than|when i am not) ([a-z]+ing)\b,? i\b|\bwhen i am not ([a-z]+ing)\b)/
 /** "i give back by volunteering", "just got home from volunteer work": volunteering, where unnamed. */
-const VOLUNTEERING = /\b(?:i (?:\w+ ){0,3}by volunteering|(?:my|from|do|doing) volunteer work)\b/
+const VOLUNTEERING = new RegExp(pattern`\b(?:i (?:\w+ ){0,3}by volunteering|(?:my|from|do|doing) volunteer work|
+  i do (?:a lot of|lots of|some) volunteer work)\b`)
 
 /** The interest a word names when it is a pastime a lexicon knows exactly: sports, hobbies, music or books. */
 const PASTIME_KINDS = ['sports', 'hobbies', 'music', 'books']

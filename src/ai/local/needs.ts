@@ -13,7 +13,8 @@ import { dict, pattern, re } from './regex.js'
 
 /** Where a diet goes: the food interests, so that a reader of food finds it. */
 const DIET_CATEGORY = 'food'
-const DIETS = pattern`vegan|vegetarian|pescatarian|pescetarian|flexitarian|plant-based|plant based|gluten-free|
+const DIETS = pattern`vegan|vegetarian|veggie(?! (?:lover|fan|burger|pizza|patch|garden|[a-z]+s)\b)|
+  pescatarian|pescetarian|flexitarian|plant-based|plant based|gluten-free|
   gluten free|dairy-free|dairy free|lactose intolerant|lactose-intolerant|keto|paleo|carnivore|raw vegan|
   lacto-ovo vegetarian`
 const DIET_WORDS = new RegExp(`^(?:${DIETS})$`)
@@ -94,7 +95,9 @@ const CONDITIONS = pattern`type 1 diabetes|type 2 diabetes|type one diabetes|typ
   hearing loss|low vision|tourette syndrome|tourette's|an eating disorder|anemia|gout|
   (?:lower |upper )?back pain|neck pain|knee pain|joint pain|
   (?:a )?(?:bad|weak|busted|dodgy) (?:left |right )?(?:knee|knees|back|hip|hips|shoulder|ankle|wrist)`
-const CONDITION_RULE = re(pattern`^i ${ADV}(?:have|live with|suffer from|struggle with|deal with|get) (?:a |an )?
+const CONDITION_RULE = re(pattern`^(?:i ${ADV}(?:have|live with|suffer from|struggle with|deal with|get|
+  (?:am|have been) (?:living with|suffering from|struggling with|dealing with))|(?:living|struggling|dealing) with)
+  \s(?:a |an )?
   (?:mild |severe |chronic |bad |really bad )?(${CONDITIONS})(?=$|[ ,;])`)
 /** "chronic lower back pain from years of warehouse work", "adhd here": a condition said on its own. */
 const CONDITION_FRAGMENT = re(pattern`^(?:mild |severe |chronic |bad |really bad )?(${CONDITIONS})
@@ -204,7 +207,10 @@ function dietRules(clause: ClauseInfo, ctx: RuleContext): void {
     const match = regex.exec(clause.text)
     if (!match) continue
     const said = match[1]!.replace(/\s+/g, ' ')
-    const value = rule === 'diet.no-food' ? `no ${said}` : said.replace(/^plant based$/, 'plant-based')
+    const value =
+      rule === 'diet.no-food'
+        ? `no ${said}`
+        : said.replace(/^plant based$/, 'plant-based').replace(/^veggie$/, 'vegetarian')
     if (rule !== 'diet.no-food' && !DIET_WORDS.test(said) && !/^(?:kosher|halal)$/.test(said)) {
       // "i try to eat clean" -> "eating clean", in the person's words; "a low-carb diet" -> "low-carb diet"
       const way = rule === 'diet.eat-healthy' ? `eating ${said}` : `${ctx.cases.restore(said)} diet`

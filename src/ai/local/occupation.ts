@@ -491,6 +491,13 @@ const FROM_WORK = new RegExp(pattern`^(?:i (?:am |was )?)?${ADV}(?:got|get|getti
   heading|back|home|off|tired|exhausted|just)\b(?: [a-z]+){0,2} (?:from|off) work (as|at) (.+)$`)
 
 /** The workplace a phrase after "work at" names, cut where the clause goes on; none for a time or a pronoun. */
+/** A month, a season or a year, which "my job in" may be followed by. */
+const TIME_OF_YEAR =
+  new RegExp(pattern`^(?:the )?(?:january|february|march|april|may|june|july|august|september|october|
+  november|december|spring|summer|fall|autumn|winter|(?:19|20)\d\d)$`)
+/** A job the person no longer has: "i lost my job at the bank", "after i quit my job at amazon". */
+const JOB_GONE = /\b(?:lost|quit|left|leaving|quitting|fired from|laid off from|let go from) my (?:[a-z-]+ )?job\b/
+
 function workplace(phrase: string): string | undefined {
   const place = phrase
     // "my local supermarket" is a workplace like any other ("my desk" is none)
@@ -504,8 +511,8 @@ function workplace(phrase: string): string | undefined {
   if (!place || NOT_A_WORKPLACE.test(place) || place.split(' ').length > 5) return undefined
   // "i work in the industry": which one was said before, and "works in the industry" names none
   if (/^the (?:industry|business|field|sector|trade)$/.test(place)) return undefined
-  // "i get off work at 2 pm": a time of day
-  if (/^\d+(?::\d\d)?(?: ?[ap]\.?m\.?| ?o'clock)?$/.test(place)) return undefined
+  // "i get off work at 2 pm": a time of day; "my job in march": a time of the year
+  if (/^\d+(?::\d\d)?(?: ?[ap]\.?m\.?| ?o'clock)?$/.test(place) || TIME_OF_YEAR.test(place)) return undefined
   return place
 }
 /**
@@ -977,7 +984,7 @@ export function ruleOccupation(clause: ClauseInfo, ctx: RuleContext): void {
     return
   }
   match = MY_JOB_AT.exec(text)
-  const jobPlace = match && !clause.negated ? workplace(match[1]!) : undefined
+  const jobPlace = match && !clause.negated && !JOB_GONE.test(text) ? workplace(match[1]!) : undefined
   if (match && jobPlace) {
     ctx.acc.setCore('occupation', `works at ${ctx.cases.restore(jobPlace)}`, 0.5, 'occupation.work-at', match)
     return

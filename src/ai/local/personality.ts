@@ -47,7 +47,8 @@ const SAID_I_AM = /\bi am (?:a |an |very |really |too |so )?(.+)$/
  * any clause, and what follows "i am" in a clause that reports someone else's words (`reported`).
  */
 export function rulePeopleSay(clause: ClauseInfo, ctx: RuleContext): boolean {
-  if (clause.hedged || clause.desire) return false
+  // "my mom does not think i am smart": no trait either way
+  if (clause.hedged || clause.desire || clause.negated) return false
   const match = OTHERS_SAY_I_AM.exec(clause.text) ?? (clause.reported ? SAID_I_AM.exec(clause.text) : null)
   if (!match) return false
   for (const ch of chunks(match[1])) if (TRAITS.has(ch)) ctx.acc.addTrait(ch, 0.6, 'personality.people-say', match)

@@ -113,7 +113,8 @@ export function lookupExact(term: string): string | undefined {
 
 /** How often or how much, and everything after it: "every day", "a lot", "in my free time". */
 const FREQUENCY_TAIL = new RegExp(pattern`
-  \b(?:(?:(?:\d+ ?x|\d+ times|[a-z]+ times) )?(?:a|per|each|every|once a|twice a) (?:day|week|month|year|weekend)|
+  \b(?:(?:(?:\d+ ?x|(?:\d+|[a-z]+|a few|a couple(?: of)?) (?:times|days?|nights?|mornings?|evenings?|hours?)) )?
+  (?:a|per|each|every|once a|twice a) (?:day|week|month|year|weekend)|
   a lot|lots|a bit|a little|so much|very much|
   as well|all day|all the time|these days|right now|at the moment|in my (?:free|spare|down) time|some ?day|one day|
   someday soon|in the future|eventually|soon|next (?:year|month|week|summer|winter)|on (?:the )?weekends?|

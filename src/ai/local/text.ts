@@ -44,7 +44,14 @@ const EXPANSIONS: [RegExp, string][] = [
   [/\b(he|she|it|that|there|what|who|where|here)'s\b/g, '$1 is'],
   [/\b(what|that|how|where|who|there)s\b/g, '$1 is'],
   // "and its always rewarding": "it's" written without its apostrophe, before what only a verb's phrase has
-  [/\bits (?=(?:always|so|been|really|very|not|just|like|going|getting|too|ok|okay|fine|a lot|hard|fun)\b)/g, 'it is '],
+  [
+    new RegExp(
+      pattern`\bits (?=(?:always|so|been|really|very|not|just|like|going|getting|too|ok|okay|fine|a lot|hard|fun|my|a|
+        an|the|your|our|pretty|kind of|sort of|also|still|actually|definitely|probably|literally|honestly)\b)`,
+      'g',
+    ),
+    'it is ',
+  ],
   // "my husband's a firefighter": "is" before an article or a state, never a possessive ("my husband's car")
   [
     /\b(my (?:[a-z]+ )?[a-z]+)'s (?=(?:a|an|the|so|very|really|not|from|in|at|always|still|also|now|pregnant)\b)/g,
@@ -63,6 +70,10 @@ const EXPANSIONS: [RegExp, string][] = [
   [/\batleast\b/g, 'at least'],
   [/\bsorta\b/g, 'sort of'],
   [/\bluv\b/g, 'love'],
+  // "two kids (6 and 9)": the children's ages in brackets, which the household count reads past
+  [/\b(kids|children|boys|girls|sons|daughters) \((?:ages? )?\d{1,2}(?: ?(?:,|and|&) ?\d{1,2}){0,5}\)/g, '$1'],
+  // "i do not think i have ever left ohio" says "i have never left ohio"
+  [/\bi (?:really )?(?:do|did) not think (?:that )?i (have|had|will|would|could|can) ever\b/g, 'i $1 never'],
   // the misspellings chat makes most often, of words the rules read
   [/\bliek(s|d)?\b/g, 'like$1'],
   [/\b(?:realy|rly)\b/g, 'really'],
@@ -153,11 +164,20 @@ const CLAUSE_BREAK = new RegExp(
     // "she/her, 31, nurse": pronouns that open a bio, a clause of their own
     ',(?<=^\\(?(?:she|he|they|xe|ze|fae)/(?:her|him|them|they|she|he|hers|his|theirs|xem|zir|faer|any)' +
     '(?:/[a-z]+)?\\)?,)\\s*|' +
+    // "34f, product manager in austin": an age and a sex that open a bio, a clause of their own
+    ",(?<=^(?:[a-z' ]{1,30}:\\s*)?\\(?\\d{1,2} ?/?[fm]\\)?,)\\s*|" +
+    // "nurse, love hiking": a liking said without "i" after a comma, a clause of its own
+    ',\\s*(?=(?:also |and )?(?:love|like|enjoy|adore) [a-z])|' +
+    // "two kids, trying to get back into running": an aim said without "i am", a clause of its own
+    ',\\s*(?=(?:and |but |now |currently |also )?(?:trying|hoping|looking) to [a-z])|' +
     // "hey, jefferson here, just got off work": a label that opens the message, a clause of its own
     ",(?<=^(?:[a-z'-]+,? ){0,3}[a-z'-]+ here,)\\s*|" +
     // "as a software engineer i sit all day": the role, a clause of its own as if a comma followed it
     '(?=\\s+i\\s)(?<=^as an? (?:(?!(?:what|which|how|should|do|does|can|could|would|where|when|why|any)\\b)' +
     "[a-z'-]+ ){0,3}[a-z'-]+)\\s+|" +
+    // "since i retired i travel a lot": the time the statement holds from, a clause of its own
+    '(?=\\s+(?:i|we)\\s)(?<=^(?:and |but |so )?(?:ever since|since|after|before|once) (?:i|we|my [a-z]+) ' +
+    "(?:[a-z'-]+ ){0,5}[a-z'-]+)\\s+|" +
     // "as a diabetic what snacks should i keep?": the role, and the question after it
     "(?<=^as an? [a-z'-]+(?: (?!(?:what|which|how|should|do|does|can|could|any)\\b)[a-z'-]+){0,2})" +
     '\\s+(?=(?:what|which|how|should|do|does|can|could|any)\\s)|' +
@@ -357,7 +377,7 @@ const OPENER = new RegExp(pattern`^(?:after that|now that|right now|these days|n
 
 /** "context: i am a nurse", "quick background - i teach": a label that opens a message's statement about the person */
 const LABEL = new RegExp(pattern`^(?:some |a bit of |quick |brief |a little )?(?:context|background|about me|intro|
-  introduction|bio|fyi|update|tl;?dr|ps|p\.s\.?|edit)\s*(?::|-)\s*(?=(?:i|my|we)\b)`)
+  introduction|bio|fyi|update|tl;?dr|ps|p\.s\.?|edit)\s*(?::\s*|-\s*(?=(?:i|my|we)\b))`)
 
 /** "hello from florida?": a greeting that says where the person is, with a rising tone that asks nothing. */
 const GREETING_FROM =
